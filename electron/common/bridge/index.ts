@@ -1,0 +1,35 @@
+import type { CallsOf, PayloadsOf } from './contract';
+import { systemCalls, systemEvents } from './system';
+
+/**
+ * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
+ * list from which the preload, the Electron IPC registration and the web transport are derived.
+ */
+export const bridgeCalls = {
+  ...systemCalls,
+};
+
+/** Every event a host can push to the renderer. */
+export const bridgeEvents = {
+  ...systemEvents,
+};
+
+export type BridgeCalls = typeof bridgeCalls;
+export type CallChannel = keyof BridgeCalls & string;
+export type StudioApi = CallsOf<BridgeCalls>;
+export type EventChannel = keyof typeof bridgeEvents & string;
+export type EventPayloads = PayloadsOf<typeof bridgeEvents>;
+
+export const callChannels = Object.keys(bridgeCalls) as CallChannel[];
+export const eventChannels = Object.keys(bridgeEvents) as EventChannel[];
+
+export function isCallChannel(value: unknown): value is CallChannel {
+  return typeof value === 'string' && Object.hasOwn(bridgeCalls, value);
+}
+
+export function isEventChannel(value: unknown): value is EventChannel {
+  return typeof value === 'string' && Object.hasOwn(bridgeEvents, value);
+}
+
+export * from './contract';
+export * from './system';

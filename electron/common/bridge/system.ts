@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { call } from './contract';
+
+export const BinaryStatus = z.object({
+  name: z.enum(['ffmpeg', 'ffprobe']),
+  path: z.string().nullable(),
+  source: z.enum(['settings', 'env', 'package', 'path']).nullable(),
+  version: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type BinaryStatus = z.infer<typeof BinaryStatus>;
+
+export const SystemInfo = z.object({
+  appVersion: z.string(),
+  host: z.enum(['electron', 'web']),
+  platform: z.string(),
+  binaries: z.array(BinaryStatus),
+});
+export type SystemInfo = z.infer<typeof SystemInfo>;
+
+export const Notice = z.object({
+  level: z.enum(['info', 'success', 'warning', 'error']),
+  title: z.string(),
+  detail: z.string().optional(),
+});
+export type Notice = z.infer<typeof Notice>;
+
+export const systemCalls = {
+  'system.info': call(z.tuple([]), SystemInfo),
+  /** Opens an http(s) address in the user's browser; anything else is refused. */
+  'system.openExternal': call(z.tuple([z.string().url().max(4096)]), z.void()),
+  /** Notices raised before the window existed (a settings file moved aside, ...). */
+  'system.pendingNotices': call(z.tuple([]), z.array(Notice)),
+};
+
+export const systemEvents = {
+  notice: Notice,
+};
