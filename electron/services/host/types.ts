@@ -1,0 +1,79 @@
+import type { z } from 'zod';
+import type { CallMap, EventChannel, EventPayloads } from '../../common/bridge';
+
+/** The implementation of every call in a domain's call map. Arguments arrive already validated. */
+export type Handlers<M extends CallMap> = {
+  [K in keyof M]: (...args: z.infer<M[K]['args']>) => Promise<z.infer<M[K]['result']>>;
+};
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * A typed, versioned JSON record on disk (settings, connections, the job ledger, ...). The Electron
+ * host backs it with electron-store, the Node hosts with conf; tests with memory.
+ */
+export interface RecordStore<T> {
+  get(): T;
+  set(value: T): void;
+  update(change: (current: T) => T): T;
+  readonly path: string;
+}
+
+export interface RecordStoreSpec<T> {
+  /** File name without extension, e.g. "settings". */
+  name: string;
+  schema: z.ZodType<T>;
+  defaults: T;
+  /** Current schema version; migrations[n] upgrades a record of version n to n+1. */
+  version: number;
+  migrations?: Record<number, (old: unknown) => unknown>;
+}
+
+export type RecordStoreFactory = <T>(spec: RecordStoreSpec<T>) => RecordStore<T>;
+
+/** Encrypts secrets at rest. SafeStorageVault in Electron, EnvVault/MemoryVault in the Node hosts. */
+export interface CredentialVault {
+  /** Human-readable name of the protection, shown in Settings ("Keychain", "environment", ...). */
+  readonly protection: 'os-encryption' | 'weak' | 'memory' | 'environment';
+  readonly persistent: boolean;
+  set(id: string, secret: string): Promise<void>;
+  get(id: string): Promise<string | undefined>;
+  has(id: string): Promise<boolean>;
+  delete(id: string): Promise<void>;
+}
+
+/** Desktop integration a host may or may not offer; the web host offers none of it. */
+export interface PlatformAdapters {
+  notify?(title: string, body: string): void;
+  /** 0..1 while work runs, null to clear. */
+  setProgress?(fraction: number | null): void;
+  openPath?(path: string): Promise<void>;
+  /** Native save/open dialogs; absent in the web host, whose UI uses its own pickers. */
+  chooseSavePath?(options: { title: string; defaultName: string; extensions: string[] }): Promise<string | null>;
+  chooseOpenPath?(options: { title: string; extensions: string[] }): Promise<string | null>;
+  chooseFolder?(options: { title: string }): Promise<string | null>;
+}
+
+/** What every domain's handler factory receives from the composition root (main or web host). */
+export interface HostBase {
+  host: 'electron' | 'web' | 'cli';
+  appVersion: string;
+  /** Folder for the app's own records, caches and autosaves. */
+  dataDir: string;
+  log: Logger;
+  createStore: RecordStoreFactory;
+  vault: CredentialVault;
+  platform: PlatformAdapters;
+  emit<E extends EventChannel>(event: E, payload: EventPayloads[E]): void;
+}
+
+/** A domain plugged into a host: its handlers, and what to do on quit. */
+export interface DomainModule<M extends CallMap> {
+  handlers: Handlers<M>;
+  dispose?(): Promise<void>;
+}
