@@ -1,0 +1,31 @@
+// `npm run bench`: runs every test/bench/*.bench.ts in turn (or those named on the command line).
+// Each bench prints its own figures as ratios against a baseline it measures in the same run.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const dir = import.meta.dirname;
+const wanted = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+  .sort();
+
+if (files.length === 0) {
+  console.error(`No benchmarks matched ${wanted.join(', ') || '(any)'} in ${dir}`);
+  process.exit(1);
+}
+
+let failures = 0;
+for (const file of files) {
+  console.log(`\n=== ${file}`);
+  try {
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run?: () => Promise<void> };
+    if (typeof mod.run !== 'function') throw new Error(`${file} exports no run()`);
+    await mod.run();
+  } catch (error) {
+    failures += 1;
+    console.error(`${file} failed:`, error);
+  }
+}
+process.exit(failures === 0 ? 0 : 1);
