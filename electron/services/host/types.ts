@@ -70,6 +70,11 @@ export interface HostBase {
   vault: CredentialVault;
   platform: PlatformAdapters;
   emit<E extends EventChannel>(event: E, payload: EventPayloads[E]): void;
+  /**
+   * Starts the built-in sandbox (electron/emulator) on first use and returns where it listens and the
+   * key it accepts. Services never import the emulator themselves; the composition root provides this.
+   */
+  sandbox(): Promise<{ baseUrl: string; apiKey: string }>;
 }
 
 /** A domain plugged into a host: its handlers, and what to do on quit. */
