@@ -1,0 +1,183 @@
+import { z } from 'zod';
+
+/**
+ * The project document: plain, versioned JSON. Nothing from Vue or Konva lives here; the editor
+ * renders from it and changes it only through the pure operations in this folder.
+ *
+ * Structural rules (types, required fields, id uniqueness) are enforced by the schema so a loaded file
+ * is always workable. The service's limits (scale 0..1, a voice per scene, text lengths, ...) are
+ * checked separately by `validateProject`, which lists problems instead of refusing the document,
+ * because a project being edited is allowed to be not yet submittable.
+ */
+
+export const SCHEMA_VERSION = 1;
+/** Each output side is at most this many pixels (talking avatar rule, applied to both kinds). */
+export const MAX_SIDE = 3840;
+export const MIN_SIDE = 16;
+export const MIN_SCENE_MS = 100;
+export const MAX_SCENE_MS = 10 * 60 * 1000;
+export const DEFAULT_SCENE_MS = 5000;
+export const DEFAULT_BACKGROUND = '#ffffff';
+
+export const ProjectKind = z.enum(['avatar-video', 'talking-avatar']);
+export type ProjectKind = z.infer<typeof ProjectKind>;
+
+export const HexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour like #1a2b3c');
+
+export const OutputSize = z.object({
+  width: z.number().int().min(MIN_SIDE).max(MAX_SIDE),
+  height: z.number().int().min(MIN_SIDE).max(MAX_SIDE),
+});
+export type OutputSize = z.infer<typeof OutputSize>;
+
+export const OUTPUT_PRESETS = [
+  { id: '16:9-1080p', label: '16:9 · 1920×1080', ratio: '16:9', width: 1920, height: 1080 },
+  { id: '16:9-720p', label: '16:9 · 1280×720', ratio: '16:9', width: 1280, height: 720 },
+  { id: '9:16', label: '9:16 · 1080×1920', ratio: '9:16', width: 1080, height: 1920 },
+  { id: '1:1', label: '1:1 · 1080×1080', ratio: '1:1', width: 1080, height: 1080 },
+  { id: '4:5', label: '4:5 · 1080×1350', ratio: '4:5', width: 1080, height: 1350 },
+] as const;
+export type OutputPresetId = (typeof OUTPUT_PRESETS)[number]['id'];
+export const OutputPresetId = z.enum(OUTPUT_PRESETS.map((p) => p.id) as [OutputPresetId, ...OutputPresetId[]]);
+
+/** A scene's voice: an audio URL, or a voiceover made in the app (TTS), whose audio may exist yet. */
+export const UrlVoice = z.object({ kind: z.literal('url'), url: z.string().min(1) });
+export const TtsVoice = z.object({
+  kind: z.literal('tts'),
+  text: z.string(),
+  voiceId: z.string(),
+  /** Speaking speed as the service wants it: "<n>%" with n in 0..100. */
+  rate: z.string().regex(/^\d{1,3}%$/, 'a rate like 50%'),
+  /** Filled once the voiceover has been generated. */
+  audioUrl: z.string().min(1).optional(),
+});
+export const Voice = z.discriminatedUnion('kind', [UrlVoice, TtsVoice]);
+export type UrlVoice = z.infer<typeof UrlVoice>;
+export type TtsVoice = z.infer<typeof TtsVoice>;
+export type Voice = z.infer<typeof Voice>;
+
+export const ElementType = z.enum(['avatar', 'image', 'video', 'audio']);
+export type ElementType = z.infer<typeof ElementType>;
+
+/** 2: official avatar from the catalogue; 3: the user's own (uploaded) avatar. */
+export const AvatarFrom = z.union([z.literal(2), z.literal(3)]);
+export type AvatarFrom = z.infer<typeof AvatarFrom>;
+
+/**
+ * An element's geometry (see geometry.ts for the one definition shared by the serialisers and the
+ * compositor): its box is scaleX × output width by scaleY × output height, the box's top-left corner
+ * at (offsetX, offsetY) output pixels from the frame's top-left; the media is stretched to the box.
+ */
+export const SceneElement = z.object({
+  id: z.string().min(1),
+  type: ElementType,
+  /** Media URL (http(s) or file:); for a talking-avatar image it may also be a hex colour. */
+  url: z.string(),
+  avatarId: z.string().optional(),
+  avatarFrom: AvatarFrom.optional(),
+  offsetX: z.number().finite(),
+  offsetY: z.number().finite(),
+  scaleX: z.number().finite(),
+  scaleY: z.number().finite(),
+  /** Higher is displayed above; equal layers stack in array order. */
+  layer: z.number().int(),
+  locked: z.boolean().optional(),
+  name: z.string().optional(),
+  /** Talking-avatar audio element given as text: both inputText and voiceId are needed. */
+  inputText: z.string().optional(),
+  voiceId: z.string().optional(),
+});
+export type SceneElement = z.infer<typeof SceneElement>;
+
+export const Scene = z.object({
+  id: z.string().min(1),
+  durationMs: z.number().int().min(MIN_SCENE_MS).max(MAX_SCENE_MS),
+  voice: Voice.nullable(),
+  elements: z.array(SceneElement),
+  name: z.string().optional(),
+});
+export type Scene = z.infer<typeof Scene>;
+
+export const Project = z
+  .object({
+    schemaVersion: z.literal(SCHEMA_VERSION),
+    id: z.string().min(1),
+    name: z.string(),
+    kind: ProjectKind,
+    output: OutputSize,
+    background: HexColour,
+    scenes: z.array(Scene).min(1),
+  })
+  .superRefine((project, ctx) => {
+    const seen = new Set<string>();
+    project.scenes.forEach((scene, s) => {
+      const ids = [scene.id, ...scene.elements.map((e) => e.id)];
+      ids.forEach((id, i) => {
+        if (seen.has(id)) {
+          const path = i === 0 ? ['scenes', s, 'id'] : ['scenes', s, 'elements', i - 1, 'id'];
+          ctx.addIssue({ code: 'custom', path, message: `duplicate id "${id}"` });
+        }
+        seen.add(id);
+      });
+    });
+  });
+export type Project = z.infer<typeof Project>;
+
+export type ParseResult = { ok: true; project: Project } | { ok: false; error: string };
+
+/**
+ * Reads a project from parsed JSON (or JSON text). Never throws: a file that is not a project, or a
+ * project from a newer app, gives one readable message naming what is wrong and where.
+ */
+export function parseProject(input: unknown): ParseResult {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      return { ok: false, error: `Not valid JSON: ${(error as Error).message}` };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, error: 'Not a project: expected a JSON object.' };
+  }
+  const version = (value as { schemaVersion?: unknown }).schemaVersion;
+  if (typeof version !== 'number') {
+    return { ok: false, error: 'Not a project: "schemaVersion" is missing.' };
+  }
+  if (version > SCHEMA_VERSION) {
+    return {
+      ok: false,
+      error: `This project was saved by a newer version of the app (schema ${version}; this app reads up to ${SCHEMA_VERSION}).`,
+    };
+  }
+  const migrated = migrate(value as Record<string, unknown>, version);
+  const result = Project.safeParse(migrated);
+  if (result.success) return { ok: true, project: result.data };
+  const lines = result.error.issues.slice(0, 8).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  const more = result.error.issues.length > 8 ? `\n(and ${result.error.issues.length - 8} more)` : '';
+  return { ok: false, error: `Invalid project:\n${lines.join('\n')}${more}` };
+}
+
+/** Upgrades an older document one version at a time. Version 1 is the first; nothing to do yet. */
+function migrate(value: Record<string, unknown>, _from: number): unknown {
+  return value;
+}
+
+function formatPath(path: PropertyKey[]): string {
+  if (path.length === 0) return '(project)';
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+}
+
+/** The "w:h" ratio the avatar-video body carries, reduced (1920x1080 → "16:9"). */
+export function ratioOf(output: OutputSize): string {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const d = gcd(output.width, output.height);
+  return `${output.width / d}:${output.height / d}`;
+}
+
+export function presetById(id: OutputPresetId): OutputSize {
+  const preset = OUTPUT_PRESETS.find((p) => p.id === id);
+  if (!preset) throw new Error(`Unknown output preset "${id}"`);
+  return { width: preset.width, height: preset.height };
+}

@@ -1,0 +1,76 @@
+import { DEFAULT_SCENE_MS, MAX_SCENE_MS, MIN_SCENE_MS, Voice, type Project, type Scene } from './document';
+import { CompositionError, findScene, freshIds, nextId, updateScene } from './project-ops';
+
+/** Scene operations: pure, each returns a new document (or its input when nothing changed). */
+
+export interface AddSceneOptions {
+  /** Insert after this scene; at the end when absent. */
+  afterSceneId?: string;
+  durationMs?: number;
+  /** Id for the new scene; `nextId(project, 'scene')` when absent. */
+  id?: string;
+}
+
+export function addScene(project: Project, options: AddSceneOptions = {}): Project {
+  const id = options.id ?? nextId(project, 'scene');
+  if (project.scenes.some((s) => s.id === id)) throw new CompositionError(`A scene with id "${id}" already exists`);
+  const scene: Scene = { id, durationMs: clampDuration(options.durationMs ?? DEFAULT_SCENE_MS), voice: null, elements: [] };
+  const at = options.afterSceneId === undefined ? project.scenes.length : findScene(project, options.afterSceneId).index + 1;
+  const scenes = project.scenes.slice();
+  scenes.splice(at, 0, scene);
+  return { ...project, scenes };
+}
+
+/** Removes a scene. The last remaining scene cannot be removed: the input is returned unchanged. */
+export function removeScene(project: Project, sceneId: string): Project {
+  const { index } = findScene(project, sceneId);
+  if (project.scenes.length === 1) return project;
+  return { ...project, scenes: project.scenes.filter((_, i) => i !== index) };
+}
+
+/** Copies a scene (fresh ids for it and its elements) right after the original. */
+export function duplicateScene(project: Project, sceneId: string, newId?: string): Project {
+  const { scene, index } = findScene(project, sceneId);
+  const id = newId ?? nextId(project, 'scene');
+  if (project.scenes.some((s) => s.id === id)) throw new CompositionError(`A scene with id "${id}" already exists`);
+  const ids = freshIds(project, 'el', scene.elements.length);
+  const copy: Scene = {
+    ...scene,
+    id,
+    voice: scene.voice ? { ...scene.voice } : null,
+    elements: scene.elements.map((element, i) => ({ ...element, id: ids[i] })),
+  };
+  const scenes = project.scenes.slice();
+  scenes.splice(index + 1, 0, copy);
+  return { ...project, scenes };
+}
+
+/** Moves a scene to a new position (0-based, clamped to the list). */
+export function moveScene(project: Project, sceneId: string, toIndex: number): Project {
+  const { scene, index } = findScene(project, sceneId);
+  const target = Math.max(0, Math.min(project.scenes.length - 1, Math.trunc(toIndex)));
+  if (target === index) return project;
+  const scenes = project.scenes.filter((_, i) => i !== index);
+  scenes.splice(target, 0, scene);
+  return { ...project, scenes };
+}
+
+/** Sets a scene's duration, rounded to whole milliseconds and clamped to 100 ms … 10 min. */
+export function setSceneDuration(project: Project, sceneId: string, durationMs: number): Project {
+  const value = clampDuration(durationMs);
+  return updateScene(project, sceneId, (scene) => (scene.durationMs === value ? scene : { ...scene, durationMs: value }));
+}
+
+export function setSceneVoice(project: Project, sceneId: string, voice: Voice | null): Project {
+  const checked = voice === null ? null : Voice.parse(voice);
+  return updateScene(project, sceneId, (scene) => ({ ...scene, voice: checked }));
+}
+
+export function setSceneName(project: Project, sceneId: string, name: string): Project {
+  return updateScene(project, sceneId, (scene) => (scene.name === name ? scene : { ...scene, name }));
+}
+
+function clampDuration(ms: number): number {
+  if (!Number.isFinite(ms)) throw new CompositionError(`Scene duration must be a number of milliseconds (got ${ms})`);
+  return Math.max(MIN_SCENE_MS, Math.min(MAX_SCENE_MS, Math.round(ms)));
+}
