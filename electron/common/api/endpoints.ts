@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import { getTokenBodySchema, getTokenResponseSchema } from './auth';
+import { avatarCreateBodySchema, avatarCreateResponseSchema, avatarDetailQuerySchema, avatarDetailResponseSchema, avatarListQuerySchema, avatarListResponseSchema } from './avatar';
+import { backgroundChangeBodySchema, backgroundChangeResponseSchema, backgroundInfoQuerySchema, backgroundInfoResponseSchema } from './background';
+import { characterSwapBodySchema, characterSwapResponseSchema } from './character-swap';
+import { analyzeFramesBodySchema, analyzeFramesResponseSchema, detectFacesBodySchema, detectFacesResponseSchema } from './faces';
+import { liveCloseBodySchema, liveCloseResponseSchema, liveCreateBodySchema, liveCreateResponseSchema, liveUpdateBodySchema, liveUpdateResponseSchema } from './live';
+import { aiModelListQuerySchema, aiModelListResponseSchema } from './models';
+import { API_PATHS, type ApiPathName } from './paths';
+import { avatarVideoBodySchema, avatarVideoResponseSchema, lipSyncBodySchema, lipSyncResponseSchema, talkingAvatarBodySchema, talkingAvatarResponseSchema, videoInfoQuerySchema, videoInfoResponseSchema } from './video';
+import { audioCloneResponseSchema, audioCreateResponseSchema, audioInfoQuerySchema, audioInfoResponseSchema, ttsCreateBodySchema, voiceCloneBodySchema, voiceListQuerySchema, voiceListResponseSchema } from './voice';
+
+export interface EndpointSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Where the request's parameters travel. */
+  input: 'body' | 'query';
+  request: z.ZodType;
+  response: z.ZodType;
+  /** False only for getToken. */
+  authenticated: boolean;
+  /** Face detection and analyze frames answer with their own envelopes. */
+  envelope: 'business' | 'face-detection' | 'analyze-frames';
+}
+
+const post = (path: string, request: z.ZodType, response: z.ZodType, extra: Partial<EndpointSpec> = {}): EndpointSpec => ({
+  method: 'POST', path, input: 'body', request, response, authenticated: true, envelope: 'business', ...extra,
+});
+const get = (path: string, request: z.ZodType, response: z.ZodType): EndpointSpec => ({
+  method: 'GET', path, input: 'query', request, response, authenticated: true, envelope: 'business',
+});
+
+/** Every operation of the interface: path, method, request schema and response schema. */
+export const ENDPOINTS = {
+  getToken: post(API_PATHS.getToken, getTokenBodySchema, getTokenResponseSchema, { authenticated: false }),
+  detectFaces: post(API_PATHS.detectFaces, detectFacesBodySchema, detectFacesResponseSchema, { envelope: 'face-detection' }),
+  analyzeFrames: post(API_PATHS.analyzeFrames, analyzeFramesBodySchema, analyzeFramesResponseSchema, { envelope: 'analyze-frames' }),
+  liveCreate: post(API_PATHS.liveCreate, liveCreateBodySchema, liveCreateResponseSchema),
+  liveUpdate: post(API_PATHS.liveUpdate, liveUpdateBodySchema, liveUpdateResponseSchema),
+  liveClose: post(API_PATHS.liveClose, liveCloseBodySchema, liveCloseResponseSchema),
+  aiModelList: get(API_PATHS.aiModelList, aiModelListQuerySchema, aiModelListResponseSchema),
+  voiceList: get(API_PATHS.voiceList, voiceListQuerySchema, voiceListResponseSchema),
+  audioCreate: post(API_PATHS.audioCreate, ttsCreateBodySchema, audioCreateResponseSchema),
+  audioClone: post(API_PATHS.audioClone, voiceCloneBodySchema, audioCloneResponseSchema),
+  audioInfo: get(API_PATHS.audioInfo, audioInfoQuerySchema, audioInfoResponseSchema),
+  lipSync: post(API_PATHS.lipSync, lipSyncBodySchema, lipSyncResponseSchema),
+  videoInfo: get(API_PATHS.videoInfo, videoInfoQuerySchema, videoInfoResponseSchema),
+  avatarList: get(API_PATHS.avatarList, avatarListQuerySchema, avatarListResponseSchema),
+  avatarDetail: get(API_PATHS.avatarDetail, avatarDetailQuerySchema, avatarDetailResponseSchema),
+  avatarCreate: post(API_PATHS.avatarCreate, avatarCreateBodySchema, avatarCreateResponseSchema),
+  avatarVideoCreate: post(API_PATHS.avatarVideoCreate, avatarVideoBodySchema, avatarVideoResponseSchema),
+  talkingAvatarCreate: post(API_PATHS.talkingAvatarCreate, talkingAvatarBodySchema, talkingAvatarResponseSchema),
+  characterSwapCreate: post(API_PATHS.characterSwapCreate, characterSwapBodySchema, characterSwapResponseSchema),
+  backgroundChangeCreate: post(API_PATHS.backgroundChangeCreate, backgroundChangeBodySchema, backgroundChangeResponseSchema),
+  backgroundChangeInfo: get(API_PATHS.backgroundChangeInfo, backgroundInfoQuerySchema, backgroundInfoResponseSchema),
+} as const satisfies Record<ApiPathName, EndpointSpec>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+export type RequestOf<N extends EndpointName> = z.input<(typeof ENDPOINTS)[N]['request']>;
+export type ResponseOf<N extends EndpointName> = z.infer<(typeof ENDPOINTS)[N]['response']>;
+
+/** A readable description of the first problem zod found, naming the field. */
+export function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  const msg = issue.message;
+  if (path === '' || msg.includes(path.split(/[.[]/)[0] ?? '')) return msg;
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${path} is required`;
+  return `${path}: ${msg}`;
+}
