@@ -22,3 +22,26 @@ export type CallsOf<M extends CallMap> = {
 };
 
 export type PayloadsOf<E extends EventMap> = { [K in keyof E]: z.infer<E[K]> };
+
+/**
+ * What crosses the wire for a failed call: a message fit to show the user and an optional machine code
+ * (a service error code such as 1005, or a host code such as "invalid-arguments"). Never a stack or a
+ * secret.
+ */
+export interface BridgeFailure {
+  message: string;
+  code?: string | number;
+}
+
+/** Every host answers a call with this envelope; the renderer's bridge unwraps it or throws. */
+export type BridgeOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: BridgeFailure };
+
+export const bridgeFailureSchema = z.object({
+  message: z.string(),
+  code: z.union([z.string(), z.number()]).optional(),
+});
+
+export const bridgeOutcomeSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: bridgeFailureSchema }),
+]);

@@ -1,5 +1,6 @@
-import type { CallsOf, PayloadsOf } from './contract';
+import type { BridgeOutcome, CallsOf, PayloadsOf } from './contract';
 import { systemCalls, systemEvents } from './system';
+import { settingsCalls, settingsEvents } from './settings';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -7,11 +8,13 @@ import { systemCalls, systemEvents } from './system';
  */
 export const bridgeCalls = {
   ...systemCalls,
+  ...settingsCalls,
 };
 
 /** Every event a host can push to the renderer. */
 export const bridgeEvents = {
   ...systemEvents,
+  ...settingsEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;
@@ -33,3 +36,13 @@ export function isEventChannel(value: unknown): value is EventChannel {
 
 export * from './contract';
 export * from './system';
+export * from './settings';
+
+/**
+ * What the preload puts on `window.studio` (and what the web transport builds the same way): one
+ * function per call channel answering with an outcome envelope, and one subscribe function per event.
+ */
+export interface StudioWindowApi {
+  calls: { [C in CallChannel]: (...args: Parameters<StudioApi[C]>) => Promise<BridgeOutcome<Awaited<ReturnType<StudioApi[C]>>>> };
+  events: { [E in EventChannel]: (handler: (payload: EventPayloads[E]) => void) => () => void };
+}

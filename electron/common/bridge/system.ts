@@ -12,7 +12,10 @@ export type BinaryStatus = z.infer<typeof BinaryStatus>;
 
 export const SystemInfo = z.object({
   appVersion: z.string(),
-  host: z.enum(['electron', 'web']),
+  host: z.enum(['electron', 'web', 'cli']),
+  /** Where the app keeps its records and log (shown so a user can find them). */
+  dataDir: z.string(),
+  logFile: z.string().nullable(),
   platform: z.string(),
   binaries: z.array(BinaryStatus),
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CallMap, EventChannel, EventPayloads } from '../../common/bridge';
+import type { CallMap, EventChannel, EventPayloads, Notice } from '../../common/bridge';
 
 /** The implementation of every call in a domain's call map. Arguments arrive already validated. */
 export type Handlers<M extends CallMap> = {
@@ -53,10 +53,18 @@ export interface PlatformAdapters {
   /** 0..1 while work runs, null to clear. */
   setProgress?(fraction: number | null): void;
   openPath?(path: string): Promise<void>;
+  /** Opens an http(s) address in the user's browser (Electron's shell); the web page opens links itself. */
+  openExternal?(url: string): Promise<void>;
   /** Native save/open dialogs; absent in the web host, whose UI uses its own pickers. */
   chooseSavePath?(options: { title: string; defaultName: string; extensions: string[] }): Promise<string | null>;
   chooseOpenPath?(options: { title: string; extensions: string[] }): Promise<string | null>;
   chooseFolder?(options: { title: string }): Promise<string | null>;
+}
+
+export interface NoticeSink {
+  raise(notice: Notice): void;
+  /** Notices nobody has seen yet (raised before a window or page was listening); taking clears them. */
+  takePending(): Notice[];
 }
 
 /** What every domain's handler factory receives from the composition root (main or web host). */
@@ -66,6 +74,10 @@ export interface HostBase {
   /** Folder for the app's own records, caches and autosaves. */
   dataDir: string;
   log: Logger;
+  /** The current log file, shown in Settings; null when the host logs only to memory. */
+  logFile: string | null;
+  /** Tells the user something (shown as a toast; kept until a window can show it). */
+  notices: NoticeSink;
   createStore: RecordStoreFactory;
   vault: CredentialVault;
   platform: PlatformAdapters;

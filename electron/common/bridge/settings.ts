@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { call } from './contract';
+
+const binaryPath = z
+  .string()
+  .trim()
+  .max(4096)
+  .refine((p) => !p.includes('\0'), 'must not contain a NUL character')
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'must be an absolute path')
+  .nullable();
+
+/** The app-wide settings the shell owns. Other areas keep their own records. */
+export const AppSettings = z.object({
+  /** An explicit ffmpeg binary; null means: look it up (environment, ffmpeg-static, PATH). */
+  ffmpegPath: binaryPath,
+  ffprobePath: binaryPath,
+  /** Desktop notifications when long work finishes (Electron only). */
+  notifications: z.boolean(),
+});
+export type AppSettings = z.infer<typeof AppSettings>;
+
+export const AppSettingsPatch = AppSettings.partial().strict();
+export type AppSettingsPatch = z.infer<typeof AppSettingsPatch>;
+
+export const settingsCalls = {
+  'settings.get': call(z.tuple([]), AppSettings),
+  /** Changes some settings; answers with all of them after the change. */
+  'settings.update': call(z.tuple([AppSettingsPatch]), AppSettings),
+};
+
+export const settingsEvents = {
+  'settings.changed': AppSettings,
+};

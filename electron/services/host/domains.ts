@@ -1,0 +1,54 @@
+import { callChannels, type BridgeCalls } from '../../common/bridge';
+import { createSettingsDomain } from '../system/settings-domain';
+import { createSystemDomain } from '../system/system-domain';
+import { probeBinaries } from '../system/binary-status';
+import type { Handlers, HostBase } from './types';
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+interface AnyModule {
+  handlers: object;
+  dispose?(): Promise<void>;
+}
+
+function mergeHandlers<T extends readonly AnyModule[]>(modules: T): UnionToIntersection<T[number]['handlers']> {
+  const merged: Record<string, unknown> = {};
+  for (const module of modules) {
+    for (const [channel, handler] of Object.entries(module.handlers)) {
+      if (Object.hasOwn(merged, channel)) throw new Error(`Two domains handle the bridge call "${channel}"`);
+      merged[channel] = handler;
+    }
+  }
+  return merged as UnionToIntersection<T[number]['handlers']>;
+}
+
+export interface Domains {
+  handlers: Handlers<BridgeCalls>;
+  /** Lets every domain finish or abort its work (on quit); never throws. */
+  disposeAll(): Promise<void>;
+}
+
+/**
+ * Builds every domain against one host base. To add a domain: import its factory and add one line to
+ * the list. The typed assignment below fails to compile while any bridge call lacks a handler.
+ */
+export function createDomains(base: HostBase): Domains {
+  const modules = [
+    createSystemDomain(base, probeBinaries),
+    createSettingsDomain(base),
+  ] as const;
+
+  const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);
+  const missing = callChannels.filter((channel) => typeof (handlers as Record<string, unknown>)[channel] !== 'function');
+  if (missing.length > 0) throw new Error(`No handler for bridge calls: ${missing.join(', ')}`);
+
+  return {
+    handlers,
+    async disposeAll() {
+      const results = await Promise.allSettled(modules.map((module: AnyModule) => module.dispose?.()));
+      for (const result of results) {
+        if (result.status === 'rejected') base.log.error('a domain failed to shut down', { error: result.reason });
+      }
+    },
+  };
+}
