@@ -1,0 +1,33 @@
+import { elementBox, isVisual, stackingOrder, type OutputSize, type Scene, type SceneElement } from '@common/composition';
+import type { CanvasItem } from './types';
+
+/** Looks up the picture that stands for an avatar on the canvas (its catalogue thumbnail). */
+export type AvatarPicture = (avatarId: string | undefined, url: string) => string | null;
+
+/** The canvas's view of a scene: visual elements in drawing order, in output pixels. */
+export function sceneToItems(scene: Scene, output: OutputSize, avatarPicture: AvatarPicture): CanvasItem[] {
+  return stackingOrder(scene.elements).filter(isVisual).map((element) => elementToItem(element, output, avatarPicture));
+}
+
+export function elementToItem(element: SceneElement, output: OutputSize, avatarPicture: AvatarPicture): CanvasItem {
+  const box = elementBox(element, output);
+  const kind = element.type === 'avatar' ? 'avatar' : element.type === 'video' ? 'video' : 'image';
+  let src: string | null = element.url || null;
+  if (kind === 'avatar') src = avatarPicture(element.avatarId, element.url) ?? (element.url || null);
+  // A talking-avatar image may be a plain colour; the canvas draws it as a filled box.
+  if (src && src.startsWith('#')) src = null;
+  return {
+    id: element.id,
+    kind,
+    src,
+    label: element.name ?? element.avatarId ?? element.type,
+    locked: Boolean(element.locked),
+    x: box.x,
+    y: box.y,
+    width: box.width,
+    height: box.height,
+    maxWidth: output.width,
+    maxHeight: output.height,
+    fill: kind === 'image' && element.url.startsWith('#') ? element.url : undefined,
+  };
+}

@@ -1,0 +1,80 @@
+import { shallowReactive } from 'vue';
+
+/**
+ * Decoded media for the canvas, shared by every scene: one <img> or <video> per URL. The canvas draws
+ * these directly; a reactive status map lets it redraw when a source finishes loading.
+ */
+export type MediaKind = 'image' | 'video';
+export type MediaStatus = 'loading' | 'ready' | 'error';
+
+export interface MediaEntry {
+  kind: MediaKind;
+  element: HTMLImageElement | HTMLVideoElement;
+  status: MediaStatus;
+}
+
+const VIDEO_EXT = /\.(mp4|mov|m4v|webm|avi)(\?|#|$)/i;
+
+export function guessMediaKind(url: string): MediaKind {
+  return VIDEO_EXT.test(url) ? 'video' : 'image';
+}
+
+export class MediaCache {
+  /** url -> entry; shallowReactive so a status change re-renders whoever read it. */
+  readonly entries = shallowReactive(new Map<string, MediaEntry>());
+
+  constructor(private readonly doc: Document = document) {}
+
+  get(url: string, kind: MediaKind = guessMediaKind(url)): MediaEntry {
+    const known = this.entries.get(url);
+    if (known) return known;
+    const entry = kind === 'video' ? this.loadVideo(url) : this.loadImage(url);
+    this.entries.set(url, entry);
+    return entry;
+  }
+
+  /** Ready element for drawing, or null while it loads or when it failed. */
+  drawable(url: string | null | undefined, kind?: MediaKind): HTMLImageElement | HTMLVideoElement | null {
+    if (!url) return null;
+    const entry = this.get(url, kind);
+    return entry.status === 'ready' ? entry.element : null;
+  }
+
+  status(url: string | null | undefined): MediaStatus | null {
+    return url ? (this.entries.get(url)?.status ?? null) : null;
+  }
+
+  videos(): HTMLVideoElement[] {
+    const out: HTMLVideoElement[] = [];
+    for (const entry of this.entries.values()) {
+      if (entry.kind === 'video' && entry.status === 'ready') out.push(entry.element as HTMLVideoElement);
+    }
+    return out;
+  }
+
+  private settle(url: string, status: MediaStatus): void {
+    const entry = this.entries.get(url);
+    if (entry && entry.status !== status) this.entries.set(url, { ...entry, status });
+  }
+
+  private loadImage(url: string): MediaEntry {
+    const img = this.doc.createElement('img');
+    img.decoding = 'async';
+    img.addEventListener('load', () => this.settle(url, 'ready'), { once: true });
+    img.addEventListener('error', () => this.settle(url, 'error'), { once: true });
+    img.src = url;
+    return { kind: 'image', element: img, status: 'loading' };
+  }
+
+  private loadVideo(url: string): MediaEntry {
+    const video = this.doc.createElement('video');
+    video.muted = true;
+    video.playsInline = true;
+    video.preload = 'auto';
+    // The first decoded frame is what the canvas shows while stopped.
+    video.addEventListener('loadeddata', () => this.settle(url, 'ready'), { once: true });
+    video.addEventListener('error', () => this.settle(url, 'error'), { once: true });
+    video.src = url;
+    return { kind: 'video', element: video, status: 'loading' };
+  }
+}
