@@ -1,0 +1,122 @@
+import type { z } from 'zod';
+import { ENDPOINTS, describeIssues, successEnvelope, emptySuccessEnvelopeSchema, tokenFromResponse, type EndpointName } from '../../common/api';
+import { endpointTypes, type RequestFor, type ResultFor } from './endpoint-types';
+import { ApiKeyAuth, ClientCredentialsAuth, type AuthProvider, type Credentials } from './auth';
+import { ServiceError } from './errors';
+import { explainAnalyzeFrames, explainDetection } from './explanations';
+import { Transport, type QueryValue, type RequestMode, type TransportOptions } from './transport';
+
+/** Operations that start paid work (or change remote state): never re-sent after an ambiguous failure. */
+const CREATES: ReadonlySet<EndpointName> = new Set<EndpointName>([
+  'liveCreate',
+  'liveUpdate',
+  'liveClose',
+  'audioCreate',
+  'audioClone',
+  'lipSync',
+  'avatarCreate',
+  'avatarVideoCreate',
+  'talkingAvatarCreate',
+  'characterSwapCreate',
+  'backgroundChangeCreate',
+]);
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export type ServiceClientOptions = Omit<TransportOptions, 'auth'> & { credentials?: Credentials };
+
+function zodDetail(error: z.ZodError): string {
+  return `the answer does not match the interface: ${describeIssues(error)}`;
+}
+
+/**
+ * A typed client for every endpoint of the service. Requests are validated before they are sent and
+ * answers before they are returned; every failure is a ServiceError.
+ */
+export class ServiceClient {
+  private readonly transport: Transport;
+  readonly authKind: Credentials['kind'] | 'none';
+
+  constructor(options: ServiceClientOptions) {
+    const { credentials, ...rest } = options;
+    let auth: AuthProvider | undefined;
+    const bare = new Transport(rest);
+    if (credentials?.kind === 'api-key') auth = new ApiKeyAuth(credentials.apiKey);
+    else if (credentials?.kind === 'client-credentials') {
+      const clock = rest.clock ?? { now: () => Date.now() };
+      auth = new ClientCredentialsAuth(async (signal) => {
+        const answer = await bare.request({
+          method: 'POST',
+          path: ENDPOINTS.getToken.path,
+          body: { clientId: credentials.clientId, clientSecret: credentials.clientSecret },
+          mode: 'read',
+          authenticated: false,
+          signal,
+          parse: (json) => {
+            const parsed = endpointTypes.getToken.result.safeParse(json);
+            if (!parsed.success) throw new Error(zodDetail(parsed.error));
+            const token = tokenFromResponse(parsed.data);
+            if (!token) throw new Error('the token answer carries no token');
+            const expire = parsed.data.data?.expire;
+            return { token, expiresAt: typeof expire === 'number' ? clock.now() + expire * 1000 : undefined };
+          },
+        });
+        return answer;
+      }, clock);
+    }
+    this.authKind = credentials?.kind ?? 'none';
+    this.transport = new Transport({ ...rest, auth });
+  }
+
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  async call<N extends EndpointName>(name: N, input: RequestFor<N>, options: CallOptions = {}): Promise<ResultFor<N>> {
+    const spec = ENDPOINTS[name];
+    const checked = endpointTypes[name].request.safeParse(input);
+    if (!checked.success) {
+      throw new ServiceError({ kind: 'invalid', endpoint: spec.path, detail: describeIssues(checked.error) });
+    }
+    const mode: RequestMode = CREATES.has(name) ? 'create' : 'read';
+    // Send what the caller wrote (validated), not zod's output, so defaults are the service's to apply.
+    const payload = input as Record<string, QueryValue> | undefined;
+    return this.transport.request({
+      method: spec.method,
+      path: spec.path,
+      query: spec.input === 'query' ? payload : undefined,
+      body: spec.input === 'body' ? input : undefined,
+      mode,
+      authenticated: spec.authenticated,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      parse: (json) => this.parse(name, json),
+    }) as Promise<ResultFor<N>>;
+  }
+
+  private parse(name: EndpointName, json: unknown): unknown {
+    const spec = ENDPOINTS[name];
+    const result: z.ZodType = endpointTypes[name].result;
+    if (spec.envelope === 'business') {
+      const schema = name === 'liveUpdate' || name === 'liveClose' ? emptySuccessEnvelopeSchema : successEnvelope(result);
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) throw new Error(zodDetail(parsed.error));
+      return (parsed.data as { data?: unknown }).data;
+    }
+    const parsed = result.safeParse(json);
+    if (!parsed.success) throw new Error(zodDetail(parsed.error));
+    const value = parsed.data as Record<string, unknown>;
+    if (spec.envelope === 'face-detection' && value.error_code !== 0) {
+      const message = String(value.error_msg ?? '');
+      throw new ServiceError({ kind: 'service', endpoint: spec.path, serviceMessage: message, explanation: explainDetection(message) });
+    }
+    if (spec.envelope === 'analyze-frames' && value.success !== true) {
+      const message = String(value.error ?? '');
+      throw new ServiceError({ kind: 'service', endpoint: spec.path, serviceMessage: message, explanation: explainAnalyzeFrames(message) });
+    }
+    return value;
+  }
+}

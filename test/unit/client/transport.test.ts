@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { API_CODES } from '../../../electron/common/api';
+import { ServiceClient, ServiceError, codeExplanations, backoffDelay, parseRetryAfter } from '../../../electron/services/client';
+import { fail, hang, json, ok, scriptedFetch, socketError, voice, type Reply } from './fake-fetch';
+
+const sleeps: number[] = [];
+function client(script: Reply[], extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}) {
+  const fake = scriptedFetch(script);
+  sleeps.length = 0;
+  const c = new ServiceClient({
+    baseUrl: 'http://service.test/',
+    credentials: { kind: 'api-key', apiKey: 'key-abcdef123' },
+    fetch: fake.fetch,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    clock: { now: () => 1_000_000 },
+    ...extra,
+  });
+  return { c, seen: fake.seen };
+}
+
+const ttsBody = { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' };
+const audio = { _id: 'a1', create_time: 1, uid: 1, from: 1, input_text: 'Hello there', rate: '50%', voice_model_id: 'voice-1', url: '', status: 1 };
+
+describe('reads', () => {
+  it('sends the key header and array queries as types[]=n', async () => {
+    const { c, seen } = client([ok([])]);
+    await c.call('aiModelList', { types: [1501, 2101] });
+    expect(seen[0].url).toBe('http://service.test/api/open/v4/aigModel/list?types%5B%5D=1501&types%5B%5D=2101');
+    expect(seen[0].headers['x-api-key']).toBe('key-abcdef123');
+  });
+
+  it('retries on 5xx, network errors and 1005, honouring Retry-After', async () => {
+    const { c, seen } = client([json({}, 502), socketError('ECONNRESET'), fail(1005, 'too frequent', { 'retry-after': '3' }), ok([voice])]);
+    const voices = await c.call('voiceList', {});
+    expect(voices[0].voice_id).toBe('voice-1');
+    expect(seen).toHaveLength(4);
+    // 500ms base, factor 2, half jitter at random 0.5: 375, 750; then the server's 3 s.
+    expect(sleeps).toEqual([375, 750, 3000]);
+  });
+
+  it('gives up after the attempt limit with the last error', async () => {
+    const { c, seen } = client([json({}, 500), json({}, 500), json({}, 500), json({}, 500)]);
+    const error = await c.call('voiceList', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).httpStatus).toBe(500);
+    expect(seen).toHaveLength(4);
+  });
+
+  it('turns an answer that breaks the schema into a malformed error, not a crash', async () => {
+    const { c } = client([ok([{ voice_id: 42 }])]);
+    const error = (await c.call('voiceList', {}).catch((e: unknown) => e)) as ServiceError;
+    expect(error.kind).toBe('malformed');
+    expect(error.message).toMatch(/does not match the interface/);
+    expect(error.endpoint).toBe('/api/open/v3/voice/list');
+  });
+
+  it('reports non-JSON success bodies as malformed', async () => {
+    const { c } = client([new Response('<html>proxy</html>', { status: 200 })]);
+    await expect(c.call('voiceList', {})).rejects.toMatchObject({ kind: 'malformed' });
+  });
+
+  it('times out each attempt and stops when the caller aborts', async () => {
+    const { c, seen } = client([hang, hang, hang, hang], { timeoutMs: 20 });
+    await expect(c.call('voiceList', {})).rejects.toMatchObject({ kind: 'timeout' });
+    expect(seen).toHaveLength(4);
+
+    const controller = new AbortController();
+    const second = client([hang]);
+    const pending = second.c.call('voiceList', {}, { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ kind: 'aborted' });
+    expect(second.seen).toHaveLength(1);
+  });
+});
+
+describe('creates', () => {
+  it('are never re-sent after the connection drops once the request was sent', async () => {
+    const { c, seen } = client([socketError('ECONNRESET'), ok(audio)]);
+    const error = (await c.call('audioCreate', ttsBody).catch((e: unknown) => e)) as ServiceError;
+    expect(error.kind).toBe('network');
+    expect(error.ambiguous).toBe(true);
+    expect(error.explanation).toMatch(/unknown whether the service received it/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('are never re-sent after a timeout or a 500', async () => {
+    const timed = client([hang, ok(audio)], { timeoutMs: 20 });
+    await expect(timed.c.call('audioCreate', ttsBody)).rejects.toMatchObject({ kind: 'timeout', ambiguous: true });
+    expect(timed.seen).toHaveLength(1);
+    const fivehundred = client([json({}, 500), ok(audio)]);
+    await expect(fivehundred.c.call('audioCreate', ttsBody)).rejects.toMatchObject({ kind: 'http', ambiguous: true });
+    expect(fivehundred.seen).toHaveLength(1);
+  });
+
+  it('are sent again when the service provably did not act (refused connection, 1005, 503)', async () => {
+    const { c, seen } = client([socketError('ECONNREFUSED'), fail(1005), json({}, 503), ok(audio)]);
+    const record = await c.call('audioCreate', ttsBody);
+    expect(record._id).toBe('a1');
+    expect(seen).toHaveLength(4);
+  });
+
+  it('fail clearly without sending anything when the body is invalid', async () => {
+    const { c, seen } = client([]);
+    const error = (await c.call('audioCreate', { ...ttsBody, rate: 'fast' }).catch((e: unknown) => e)) as ServiceError;
+    expect(error.kind).toBe('invalid');
+    expect(error.message).toMatch(/rate/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('report a business code with its explanation, service message and endpoint', async () => {
+    const { c } = client([fail(1104, 'credit not enough')]);
+    const error = (await c.call('audioCreate', ttsBody).catch((e: unknown) => e)) as ServiceError;
+    expect(error).toMatchObject({ kind: 'service', code: 1104, serviceMessage: 'credit not enough', endpoint: '/api/open/v3/audio/create' });
+    expect(error.explanation).toMatch(/Not enough credits/);
+    expect(error.message).toContain('code 1104');
+  });
+});
+
+describe('client credentials', () => {
+  it('exchanges the id and secret once, refreshes once on 1101 and replays once', async () => {
+    const token = (t: string) => json({ code: 1000, msg: 'ok', data: { token: t, expire: 3600 } });
+    const { c, seen } = client([token('tok-1111111'), fail(1101), token('tok-2222222'), ok([voice])], {
+      credentials: { kind: 'client-credentials', clientId: 'cid-123456', clientSecret: 'csecret-123456' },
+    });
+    await c.call('voiceList', {});
+    expect(seen.map((s) => s.url.replace('http://service.test', ''))).toEqual([
+      '/api/open/v3/getToken',
+      '/api/open/v3/voice/list',
+      '/api/open/v3/getToken',
+      '/api/open/v3/voice/list',
+    ]);
+    expect(seen[1].headers.Authorization).toBe('Bearer tok-1111111');
+    expect(seen[3].headers.Authorization).toBe('Bearer tok-2222222');
+    expect(seen[0].headers.Authorization).toBeUndefined();
+  });
+
+  it('does not loop when the fresh token is refused too', async () => {
+    const token = json({ code: 1000, msg: 'ok', token: 'tok-abcdefg' });
+    const { c, seen } = client([token, fail(1101), token, fail(1101)], {
+      credentials: { kind: 'client-credentials', clientId: 'cid-123456', clientSecret: 'csecret-123456' },
+    });
+    await expect(c.call('voiceList', {})).rejects.toMatchObject({ code: 1101 });
+    expect(seen).toHaveLength(4);
+  });
+});
+
+describe('face endpoints', () => {
+  it('explain the detection and analyze-frames envelopes', async () => {
+    const { c } = client([
+      json({ error_code: 1, error_msg: 'No faces detected in the image' }),
+      json({ success: false, error: 'Failed to download image from URL' }),
+    ]);
+    const detect = (await c.call('detectFaces', { url: 'https://x.test/a.jpg' }).catch((e: unknown) => e)) as ServiceError;
+    expect(detect.explanation).toMatch(/No face was found/);
+    const analyze = (await c.call('analyzeFrames', { frame_urls: ['https://x.test/a.jpg'] }).catch((e: unknown) => e)) as ServiceError;
+    expect(analyze.explanation).toMatch(/could not download a frame/);
+  });
+});
+
+describe('explanations and backoff', () => {
+  it('explain every code in the service table', () => {
+    for (const code of Object.keys(API_CODES).map(Number)) expect(codeExplanations[code], `code ${code}`).toMatch(/.{20,}/);
+  });
+
+  it('grow exponentially, stay under the cap, and read Retry-After in both forms', () => {
+    const policy = { baseMs: 100, capMs: 1000, factor: 2, jitter: 0.5 };
+    expect([0, 1, 2, 3, 10].map((n) => backoffDelay(n, policy, () => 1))).toEqual([100, 200, 400, 800, 1000]);
+    expect(backoffDelay(3, policy, () => 0)).toBe(400);
+    expect(parseRetryAfter('2', 0)).toBe(2000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter('99999', 0)).toBe(300_000);
+    expect(parseRetryAfter('soon', 0)).toBeUndefined();
+  });
+
+  it('refuses base URLs that would leak credentials or are not http', () => {
+    expect(() => new ServiceClient({ baseUrl: 'http://user:pw@x.test' })).toThrow(/must not contain credentials/);
+    expect(() => new ServiceClient({ baseUrl: 'ftp://x.test' })).toThrow(/http/);
+    expect(() => new ServiceClient({ baseUrl: 'not a url' })).toThrow(/not a valid URL/);
+  });
+});
