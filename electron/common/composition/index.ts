@@ -21,6 +21,10 @@
  *   setElementLocked, deleteElement, duplicateElement, reorderLayers, bringForward, sendBackward,
  *   bringToFront, sendToBack.
  *
+ * MEDIA (media-info.ts, media-checks.ts) — MediaInfo (zod) and parseFfprobeJson(ffprobe JSON) → kind,
+ *   durationMs, display width/height, fps, codecs, hasAudio; lipSyncChecks(video, audio?) and
+ *   characterSwapChecks(video) → [{ level, code, message }] for the service's documented limits.
+ *
  * HISTORY (history.ts) — DocumentHistory<T>: commit(doc) once per finished gesture, undo(), redo(),
  *   canUndo/canRedo, reset(doc); capped (default 200 entries).
  */
@@ -30,3 +34,5 @@ export * from './project-ops';
 export * from './scene-ops';
 export * from './element-ops';
 export * from './history';
+export * from './media-info';
+export * from './media-checks';

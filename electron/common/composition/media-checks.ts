@@ -1,0 +1,67 @@
+import type { MediaInfo } from './media-info';
+
+/**
+ * Pre-checks of the limits the service documents, run on probed media before a paid job is created.
+ * Errors would be refused by the service (or waste credits); warnings degrade the result.
+ */
+export interface MediaCheck {
+  level: 'error' | 'warning';
+  code: string;
+  message: string;
+}
+
+export const LIP_SYNC_LIMITS = { maxSeconds: 60, maxBytes: 300 * 1024 * 1024, maxFps: 60, recommendedFps: 25 } as const;
+export const CHARACTER_SWAP_LIMITS = { minSeconds: 1, maxSeconds: 120 } as const;
+/** How far apart lip-sync audio and video lengths may be before we warn. */
+const LENGTH_TOLERANCE_SECONDS = 0.5;
+
+export function lipSyncChecks(video: MediaInfo, audio?: MediaInfo): MediaCheck[] {
+  const checks: MediaCheck[] = [];
+  if (!video.hasVideo || video.kind !== 'video') {
+    checks.push({ level: 'error', code: 'not-video', message: 'The lip-sync input must be a video.' });
+    return checks;
+  }
+  const seconds = (video.durationMs ?? 0) / 1000;
+  if (seconds > LIP_SYNC_LIMITS.maxSeconds) {
+    checks.push({ level: 'error', code: 'too-long', message: `The video is ${fmt(seconds)} s long; lip sync takes at most ${LIP_SYNC_LIMITS.maxSeconds} s.` });
+  }
+  if (video.sizeBytes !== null && video.sizeBytes > LIP_SYNC_LIMITS.maxBytes) {
+    checks.push({ level: 'error', code: 'too-large', message: `The video is ${fmt(video.sizeBytes / 1024 / 1024)} MB; lip sync takes at most 300 MB.` });
+  }
+  if (video.fps !== null && video.fps > LIP_SYNC_LIMITS.maxFps) {
+    checks.push({ level: 'error', code: 'fps-too-high', message: `The video runs at ${fmt(video.fps)} fps; lip sync takes at most ${LIP_SYNC_LIMITS.maxFps} fps.` });
+  } else if (video.fps !== null && video.fps > LIP_SYNC_LIMITS.recommendedFps) {
+    checks.push({ level: 'warning', code: 'fps-high', message: `The video runs at ${fmt(video.fps)} fps; above ${LIP_SYNC_LIMITS.recommendedFps} fps the lip sync looks worse.` });
+  }
+  if (!video.hasAudio) {
+    checks.push({ level: 'error', code: 'no-audio', message: 'The video has no sound track; lip sync needs a video that carries audio.' });
+  }
+  if (audio) {
+    if (!audio.hasAudio) {
+      checks.push({ level: 'error', code: 'audio-silent', message: 'The audio file has no audio stream.' });
+    } else if (audio.durationMs !== null && video.durationMs !== null) {
+      const gap = Math.abs(audio.durationMs - video.durationMs) / 1000;
+      if (gap > LENGTH_TOLERANCE_SECONDS) {
+        checks.push({
+          level: 'warning',
+          code: 'length-mismatch',
+          message: `The audio lasts ${fmt(audio.durationMs / 1000)} s and the video ${fmt(video.durationMs / 1000)} s; they should be about the same length.`,
+        });
+      }
+    }
+  }
+  return checks;
+}
+
+export function characterSwapChecks(video: MediaInfo): MediaCheck[] {
+  if (video.kind !== 'video') return [{ level: 'error', code: 'not-video', message: 'The character-swap source must be a video.' }];
+  const seconds = (video.durationMs ?? 0) / 1000;
+  if (seconds < CHARACTER_SWAP_LIMITS.minSeconds || seconds > CHARACTER_SWAP_LIMITS.maxSeconds) {
+    return [{ level: 'error', code: 'duration', message: `The video is ${fmt(seconds)} s long; character swap takes 1 to 120 s.` }];
+  }
+  return [];
+}
+
+function fmt(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}

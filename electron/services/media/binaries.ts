@@ -1,0 +1,184 @@
+import { execFile } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+
+/**
+ * Finds ffmpeg and ffprobe. Order, first hit wins:
+ *   1. the explicit path from Settings,
+ *   2. FFMPEG_BIN / FFPROBE_BIN in the environment,
+ *   3. the binary shipped by the optional ffmpeg-static package (loaded lazily; its download often
+ *      fails, leaving it uninstalled, so its absence is normal). It ships ffmpeg only; an ffprobe beside
+ *      that binary is used when present,
+ *   4. `ffmpeg` / `ffprobe` on PATH.
+ * A candidate counts only if it is an executable file that answers `-version`. When none does, the
+ * error names all four places and what was wrong at each.
+ */
+
+export type MediaBinaryName = 'ffmpeg' | 'ffprobe';
+export type BinarySource = 'settings' | 'env' | 'package' | 'path';
+
+export interface ResolvedBinary {
+  name: MediaBinaryName;
+  path: string;
+  source: BinarySource;
+  /** e.g. "5.1.9-0+deb12u1" */
+  version: string;
+}
+
+/** Same shape as the bridge's BinaryStatus, so system.info can return it as it is. */
+export interface BinaryReport {
+  name: MediaBinaryName;
+  path: string | null;
+  source: BinarySource | null;
+  version: string | null;
+  error: string | null;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+}
+
+export interface ResolveOptions {
+  settings?: { ffmpegPath?: string | null; ffprobePath?: string | null };
+  env?: Record<string, string | undefined>;
+  platform?: NodeJS.Platform;
+  /** true when the path is an executable regular file. */
+  isExecutable?: (path: string) => boolean;
+  /** Runs `file args` and returns its exit code and stdout (for `-version`). */
+  run?: (file: string, args: string[]) => Promise<RunResult>;
+  /** The ffmpeg-static binary path, or null when the package is not installed. */
+  loadPackagedFfmpeg?: () => Promise<string | null>;
+}
+
+export class MediaBinaryError extends Error {
+  override name = 'MediaBinaryError';
+  constructor(
+    readonly binary: MediaBinaryName,
+    readonly tried: string[],
+  ) {
+    super(
+      `${binary} was not found. Looked in: ${tried.join('; ')}. ` +
+        `Install ffmpeg (e.g. "apt install ffmpeg"), or set its path in Settings or ${envName(binary)}.`,
+    );
+  }
+}
+
+const envName = (binary: MediaBinaryName): string => (binary === 'ffmpeg' ? 'FFMPEG_BIN' : 'FFPROBE_BIN');
+
+/** Finds one binary or throws a MediaBinaryError naming every place tried. */
+export async function resolveMediaBinary(binary: MediaBinaryName, options: ResolveOptions = {}): Promise<ResolvedBinary> {
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const isExecutable = options.isExecutable ?? defaultIsExecutable;
+  const run = options.run ?? defaultRun;
+  const exe = platform === 'win32' ? `${binary}.exe` : binary;
+  const tried: string[] = [];
+
+  const attempt = async (source: BinarySource, label: string, path: string | null | undefined): Promise<ResolvedBinary | null> => {
+    if (!path) {
+      tried.push(`${label}: not set`);
+      return null;
+    }
+    if (!isExecutable(path)) {
+      tried.push(`${label}: ${path} is not an executable file`);
+      return null;
+    }
+    const version = await readVersion(run, path);
+    if (!version) {
+      tried.push(`${label}: ${path} did not answer -version`);
+      return null;
+    }
+    return { name: binary, path, source, version };
+  };
+
+  const fromSettings = binary === 'ffmpeg' ? options.settings?.ffmpegPath : options.settings?.ffprobePath;
+  const found =
+    (await attempt('settings', 'Settings', fromSettings)) ??
+    (await attempt('env', envName(binary), env[envName(binary)])) ??
+    (await attempt('package', 'ffmpeg-static', await packagedPath(binary, exe, options))) ??
+    (await attempt('path', 'PATH', searchPath(exe, env.PATH ?? env.Path, platform, isExecutable)));
+  if (found) return found;
+  throw new MediaBinaryError(binary, tried);
+}
+
+/** Both binaries, for Settings / system.info: never throws, an entry carries its error instead. */
+export async function resolveMediaBinaries(options: ResolveOptions = {}): Promise<BinaryReport[]> {
+  const names: MediaBinaryName[] = ['ffmpeg', 'ffprobe'];
+  return Promise.all(
+    names.map(async (name): Promise<BinaryReport> => {
+      try {
+        const found = await resolveMediaBinary(name, options);
+        return { ...found, error: null };
+      } catch (error) {
+        return { name, path: null, source: null, version: null, error: (error as Error).message };
+      }
+    }),
+  );
+}
+
+/** Parses the first line of `ffmpeg -version` / `ffprobe -version`. */
+export function parseVersionLine(output: string): string | null {
+  const match = /^(?:ffmpeg|ffprobe) version (\S+)/m.exec(output);
+  return match ? match[1] : null;
+}
+
+async function readVersion(run: NonNullable<ResolveOptions['run']>, path: string): Promise<string | null> {
+  try {
+    const result = await run(path, ['-hide_banner', '-version']);
+    if (result.code !== 0) return null;
+    return parseVersionLine(result.stdout) ?? 'unknown';
+  } catch {
+    return null;
+  }
+}
+
+async function packagedPath(binary: MediaBinaryName, exe: string, options: ResolveOptions): Promise<string | null> {
+  const load = options.loadPackagedFfmpeg ?? loadFfmpegStatic;
+  const ffmpeg = await load().catch(() => null);
+  if (!ffmpeg) return null;
+  return binary === 'ffmpeg' ? ffmpeg : join(dirname(ffmpeg), exe);
+}
+
+function searchPath(exe: string, pathVar: string | undefined, platform: NodeJS.Platform, isExecutable: (p: string) => boolean): string | null {
+  if (!pathVar) return null;
+  const sep = platform === 'win32' ? ';' : delimiter;
+  for (const dir of pathVar.split(sep)) {
+    if (!dir) continue;
+    const candidate = join(dir, exe);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** ffmpeg-static is optional and often absent: load it only when asked, and treat failure as absence. */
+async function loadFfmpegStatic(): Promise<string | null> {
+  const specifier = 'ffmpeg-static';
+  try {
+    const mod = (await import(specifier)) as { default?: unknown };
+    const path = typeof mod.default === 'string' ? mod.default : null;
+    // Inside a packaged app the binary lives in the unpacked copy of the archive.
+    return path ? path.replace(`app.asar${'/'}`, 'app.asar.unpacked/') : null;
+  } catch {
+    return null;
+  }
+}
+
+function defaultIsExecutable(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function defaultRun(file: string, args: string[]): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 10_000, maxBuffer: 1024 * 1024 }, (error, stdout) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout: String(stdout) });
+    });
+  });
+}

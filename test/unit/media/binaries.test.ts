@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { MediaBinaryError, parseVersionLine, resolveMediaBinaries, resolveMediaBinary, type ResolveOptions } from '../../../electron/services/media/binaries';
+
+const VERSION = 'ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026 the FFmpeg developers\nbuilt with gcc 12\n';
+
+function fakes(executables: string[], extra: Partial<ResolveOptions> = {}): ResolveOptions {
+  const set = new Set(executables);
+  return {
+    env: {},
+    platform: 'linux',
+    isExecutable: (p) => set.has(p),
+    run: async (file) => ({ code: 0, stdout: file.includes('ffprobe') ? VERSION.replace('ffmpeg', 'ffprobe') : VERSION }),
+    loadPackagedFfmpeg: async () => null,
+    ...extra,
+  };
+}
+
+describe('resolveMediaBinary', () => {
+  it('prefers the Settings path, then the environment, then ffmpeg-static, then PATH', async () => {
+    const all = ['/opt/set/ffmpeg', '/opt/env/ffmpeg', '/pkg/ffmpeg', '/usr/bin/ffmpeg'];
+    const options = fakes(all, {
+      settings: { ffmpegPath: '/opt/set/ffmpeg' },
+      env: { FFMPEG_BIN: '/opt/env/ffmpeg', PATH: '/usr/local/bin:/usr/bin' },
+      loadPackagedFfmpeg: async () => '/pkg/ffmpeg',
+    });
+    expect(await resolveMediaBinary('ffmpeg', options)).toEqual({ name: 'ffmpeg', path: '/opt/set/ffmpeg', source: 'settings', version: '5.1.9-0+deb12u1' });
+    expect((await resolveMediaBinary('ffmpeg', { ...options, settings: {} })).source).toBe('env');
+    expect((await resolveMediaBinary('ffmpeg', { ...options, settings: {}, env: { PATH: '/usr/bin' } })).path).toBe('/pkg/ffmpeg');
+    const fromPath = await resolveMediaBinary('ffmpeg', { ...options, settings: {}, env: { PATH: '/usr/local/bin:/usr/bin' }, loadPackagedFfmpeg: async () => null });
+    expect(fromPath).toMatchObject({ path: '/usr/bin/ffmpeg', source: 'path' });
+  });
+
+  it('looks for ffprobe beside the packaged ffmpeg and reads FFPROBE_BIN', async () => {
+    const options = fakes(['/pkg/ffprobe', '/env/ffprobe'], { loadPackagedFfmpeg: async () => '/pkg/ffmpeg' });
+    expect((await resolveMediaBinary('ffprobe', options)).path).toBe('/pkg/ffprobe');
+    expect((await resolveMediaBinary('ffprobe', { ...options, env: { FFPROBE_BIN: '/env/ffprobe' } })).source).toBe('env');
+  });
+
+  it('skips a candidate that does not answer -version', async () => {
+    const options = fakes(['/broken/ffmpeg', '/usr/bin/ffmpeg'], {
+      env: { FFMPEG_BIN: '/broken/ffmpeg', PATH: '/usr/bin' },
+      run: async (file) => (file.startsWith('/broken') ? { code: 1, stdout: '' } : { code: 0, stdout: VERSION }),
+    });
+    expect((await resolveMediaBinary('ffmpeg', options)).path).toBe('/usr/bin/ffmpeg');
+  });
+
+  it('names all four places when nothing is found', async () => {
+    const options = fakes([], { settings: { ffmpegPath: '/nope/ffmpeg' }, env: { PATH: '/usr/bin' } });
+    const error = await resolveMediaBinary('ffmpeg', options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaBinaryError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/Settings: \/nope\/ffmpeg is not an executable file/);
+    expect(message).toMatch(/FFMPEG_BIN: not set/);
+    expect(message).toMatch(/ffmpeg-static: not set/);
+    expect(message).toMatch(/PATH: not set/);
+  });
+
+  it('uses .exe names and ; separators on Windows', async () => {
+    const options = fakes(['C:\\ff\\ffmpeg.exe'.replace(/\\/g, '/')], { platform: 'win32', env: { PATH: 'C:/x;C:/ff' } });
+    expect((await resolveMediaBinary('ffmpeg', options)).path).toBe('C:/ff/ffmpeg.exe');
+  });
+
+  it('reports both binaries without throwing', async () => {
+    const reports = await resolveMediaBinaries(fakes(['/usr/bin/ffmpeg'], { env: { PATH: '/usr/bin' } }));
+    expect(reports[0]).toMatchObject({ name: 'ffmpeg', source: 'path', error: null });
+    expect(reports[1]).toMatchObject({ name: 'ffprobe', path: null, error: expect.stringMatching(/ffprobe was not found/) });
+  });
+
+  it('finds the real binaries on this machine', async () => {
+    const reports = await resolveMediaBinaries({ env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null });
+    expect(reports.map((r) => [r.path, r.source])).toEqual([
+      ['/usr/bin/ffmpeg', 'path'],
+      ['/usr/bin/ffprobe', 'path'],
+    ]);
+    expect(reports[0].version).toMatch(/^\d+\.\d+/);
+  });
+});
+
+describe('parseVersionLine', () => {
+  it('reads the version word', () => {
+    expect(parseVersionLine(VERSION)).toBe('5.1.9-0+deb12u1');
+    expect(parseVersionLine('ffprobe version n7.0 Copyright')).toBe('n7.0');
+    expect(parseVersionLine('something else')).toBeNull();
+  });
+});

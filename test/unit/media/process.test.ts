@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ProcessRunner } from '../../../electron/services/media/process';
+import { MediaProber } from '../../../electron/services/media/probe';
+
+const FFMPEG = '/usr/bin/ffmpeg';
+const endless = ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'sine', '-f', 'null', '-'];
+
+describe('ProcessRunner (real processes)', () => {
+  it('collects stdout lines and the exit code', async () => {
+    const runner = new ProcessRunner();
+    const lines: string[] = [];
+    const result = await runner.run(FFMPEG, ['-hide_banner', '-f', 'lavfi', '-i', 'sine=d=0.2', '-f', 'null', '-', '-progress', 'pipe:1', '-nostats'], {
+      onStdoutLine: (line) => lines.push(line),
+    });
+    expect(result.code).toBe(0);
+    expect(lines.at(-1)).toBe('progress=end');
+    expect(runner.running).toBe(0);
+  });
+
+  it('kills a process on abort and every process on killAll', async () => {
+    const runner = new ProcessRunner();
+    const controller = new AbortController();
+    const one = runner.run(FFMPEG, endless, { signal: controller.signal });
+    const two = runner.run(FFMPEG, endless);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(runner.running).toBe(2);
+    controller.abort();
+    expect((await one).aborted).toBe(true);
+    await runner.killAll();
+    const ended = await two;
+    // ffmpeg catches SIGTERM and exits by itself with a failure code.
+    expect(ended.signal === 'SIGTERM' || (ended.code !== null && ended.code !== 0)).toBe(true);
+    expect(runner.running).toBe(0);
+  });
+
+  it('rejects when the binary does not exist', async () => {
+    await expect(new ProcessRunner().run('/nonexistent/ffmpeg', [])).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('MediaProber', () => {
+  it('probes a real file and names a non-media file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'probe-'));
+    const runner = new ProcessRunner();
+    const clip = join(dir, 'clip.mp4');
+    await runner.run(FFMPEG, ['-f', 'lavfi', '-i', 'testsrc=size=96x64:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', clip]);
+    const prober = new MediaProber(async () => '/usr/bin/ffprobe', runner);
+    expect(await prober.probe(clip)).toMatchObject({ kind: 'video', width: 96, height: 64, fps: 10, hasAudio: false });
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'hello');
+    await expect(prober.probe(text)).rejects.toThrow(/cannot read notes\.txt: .*Invalid data/);
+  });
+});
