@@ -36,6 +36,12 @@ export const systemCalls = {
   'system.pendingNotices': call(z.tuple([]), z.array(Notice)),
 };
 
+/** The workspaces of the app shell, in sidebar order. */
+export const Workspace = z.enum(['editor', 'voices', 'library', 'tools', 'settings']);
+export type Workspace = z.infer<typeof Workspace>;
+
 export const systemEvents = {
   notice: Notice,
+  /** The host asks the shell to show a workspace (the desktop app's View menu). */
+  'system.navigate': Workspace,
 };

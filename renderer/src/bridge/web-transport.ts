@@ -1,0 +1,90 @@
+import {
+  bridgeOutcomeSchema,
+  callChannels,
+  eventChannels,
+  type BridgeOutcome,
+  type EventChannel,
+  type StudioWindowApi,
+} from '@common/bridge';
+
+/** Where the web host answers; shared with the host (electron/web) through these constants. */
+export const BRIDGE_CALL_PATH = '/bridge/call/';
+export const BRIDGE_EVENTS_PATH = '/bridge/events';
+
+export interface WebTransportDeps {
+  /** Origin of the web host; the page's own origin in the browser. */
+  baseUrl: string;
+  fetch: typeof fetch;
+  createEventSource: (url: string) => EventSource;
+}
+
+async function post(deps: WebTransportDeps, channel: string, args: unknown[]): Promise<BridgeOutcome> {
+  let response: Response;
+  try {
+    response = await deps.fetch(new URL(BRIDGE_CALL_PATH + encodeURIComponent(channel), deps.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+      credentials: 'same-origin',
+    });
+  } catch {
+    return { ok: false, error: { message: 'The studio host is not reachable; is it still running?', code: 'host-unreachable' } };
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = bridgeOutcomeSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  if (response.status === 401 || response.status === 403) {
+    return { ok: false, error: { message: 'The studio host refused this page; open the address it printed again', code: 'host-refused' } };
+  }
+  return { ok: false, error: { message: `The studio host answered ${response.status} without a result`, code: 'host-error' } };
+}
+
+/**
+ * The browser's window.studio: one POST per call, events over one shared EventSource. Built from the
+ * bridge channel lists, exactly like the preload builds the Electron one.
+ */
+export function createWebApi(deps: WebTransportDeps): StudioWindowApi {
+  let source: EventSource | undefined;
+  const handlers = new Map<EventChannel, Set<(payload: unknown) => void>>();
+
+  const listen = (event: EventChannel): Set<(payload: unknown) => void> => {
+    let set = handlers.get(event);
+    if (set) return set;
+    set = new Set();
+    handlers.set(event, set);
+    source ??= deps.createEventSource(new URL(BRIDGE_EVENTS_PATH, deps.baseUrl).href);
+    const current = set;
+    source.addEventListener(event, (message) => {
+      let payload: unknown;
+      try {
+        payload = JSON.parse((message as MessageEvent<string>).data);
+      } catch {
+        return;
+      }
+      for (const handler of [...current]) handler(payload);
+    });
+    return set;
+  };
+
+  const calls = Object.fromEntries(
+    callChannels.map((channel) => [channel, (...args: unknown[]) => post(deps, channel, args)]),
+  ) as unknown as StudioWindowApi['calls'];
+
+  const events = Object.fromEntries(
+    eventChannels.map((event) => [
+      event,
+      (handler: (payload: unknown) => void) => {
+        const set = listen(event);
+        set.add(handler);
+        return () => set.delete(handler);
+      },
+    ]),
+  ) as unknown as StudioWindowApi['events'];
+
+  return { calls, events };
+}
