@@ -25,6 +25,25 @@
  *   durationMs, display width/height, fps, codecs, hasAudio; lipSyncChecks(video, audio?) and
  *   characterSwapChecks(video) → [{ level, code, message }] for the service's documented limits.
  *
+ * COMPOSITOR (render-plan.ts, body-plans.ts, ffmpeg-args.ts, progress.ts) — pure; the preview service
+ *   and the sandbox both render with it, so their results agree.
+ *   1. Plan: planFromProject(project, resolveInput)
+ *            planFromAvatarVideoBody(body, resolveInput)
+ *            planFromTalkingAvatarBody(body, resolveInput, { durationMs?, background? })
+ *      → RenderPlan { width, height, background, scenes: [{ durationMs, layers (bottom first, boxes in
+ *        output px), audio[] }], notes[] }.
+ *      resolveInput(request) is SYNCHRONOUS: request = { role: 'element'|'voice', type, url|null,
+ *      avatarId?, text? (speech to synthesise), sceneIndex, sceneId, elementId?, label }; return a
+ *      local path (or a URL ffmpeg can read), or { path, still? }, or null to leave it out (noted in
+ *      plan.notes). Download/synthesise first, then plan. A "#rrggbb" image url is a colour layer.
+ *   2. Arguments: buildFfmpegArgs(plan, { outputPath, quality: 'preview'|'draft', width?, fps?,
+ *      progress? }) → { args, filterGraph, width, height, durationMs }. Run: spawn(ffmpeg, args).
+ *      Output is always MP4 (-f mp4), so "out.mp4.part" works. One filter graph; inputs scaled before
+ *      overlay; avatars loop, videos hold their last frame, stills are decoded once; scenes concat;
+ *      voice padded/cut to each scene, silence where none; video elements are muted.
+ *   3. Progress: createProgressParser(totalMs).push(line) → { outTimeMs, fraction, speed, done } at
+ *      each block of `-progress pipe:1` output.
+ *
  * HISTORY (history.ts) — DocumentHistory<T>: commit(doc) once per finished gesture, undo(), redo(),
  *   canUndo/canRedo, reset(doc); capped (default 200 entries).
  */
@@ -36,3 +55,7 @@ export * from './element-ops';
 export * from './history';
 export * from './media-info';
 export * from './media-checks';
+export * from './render-plan';
+export * from './body-plans';
+export * from './ffmpeg-args';
+export * from './progress';

@@ -1,0 +1,176 @@
+import type { Box } from './geometry';
+import { planDurationMs, type PlanLayer, type PlanScene, type RenderPlan } from './render-plan';
+
+/**
+ * The compositor: a pure function from a render plan to ONE ffmpeg command with ONE filter graph.
+ *
+ * Per scene: a background colour source of the scene's exact duration; every visual layer scaled to
+ * its box (at the render size) BEFORE it is overlaid, overlays bottom-to-top at the box offsets;
+ * stills are decoded once and held; moving media is cut to the scene length on input (`-t`), looped
+ * first when it is an avatar, otherwise its last frame is held. Audio: the scene's voice (and audio
+ * elements) mixed, padded with silence and cut to the scene length; silence when there is none.
+ * Scenes are concatenated in order. Video elements are muted: the voice is the sound track.
+ */
+export type RenderQuality = 'preview' | 'draft';
+
+export interface FfmpegRenderOptions {
+  /** Output file; written as MP4 whatever its extension (callers write to "x.mp4.part"). */
+  outputPath: string;
+  quality: RenderQuality;
+  /** Rendered width in pixels; the height follows the output aspect. Default: the plan's width. */
+  width?: number;
+  fps?: number;
+  /** Adds `-progress pipe:1` so progress can be read from stdout. */
+  progress?: boolean;
+}
+
+export interface FfmpegCommand {
+  args: string[];
+  filterGraph: string;
+  width: number;
+  height: number;
+  durationMs: number;
+}
+
+export const PREVIEW_WIDTH = 640;
+const SAMPLE_RATE = 48000;
+
+const QUALITY: Record<RenderQuality, { fps: number; preset: string; crf: string; audioBitrate: string; scaleFlags: string }> = {
+  preview: { fps: 25, preset: 'ultrafast', crf: '30', audioBitrate: '96k', scaleFlags: 'fast_bilinear' },
+  draft: { fps: 30, preset: 'veryfast', crf: '21', audioBitrate: '160k', scaleFlags: 'bicubic' },
+};
+
+export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions): FfmpegCommand {
+  if (plan.scenes.length === 0) throw new Error('Nothing to render: the plan has no scenes');
+  const quality = QUALITY[options.quality];
+  const fps = options.fps ?? quality.fps;
+  const width = even(options.width ?? plan.width);
+  const k = width / plan.width;
+  const height = even(plan.height * k);
+  const durationMs = planDurationMs(plan);
+
+  const inputs: string[] = [];
+  let nextInput = 0;
+  const addInput = (args: string[]): number => {
+    inputs.push(...args);
+    return nextInput++;
+  };
+
+  const chains: string[] = [];
+  const concatPads: string[] = [];
+  plan.scenes.forEach((scene, s) => {
+    const d = seconds(scene.durationMs);
+    chains.push(`color=c=${ffColour(plan.background)}:s=${width}x${height}:r=${fps}:d=${d}[s${s}bg]`);
+    let below = `s${s}bg`;
+    scene.layers.forEach((layer, l) => {
+      const box = scaledBox(layer.box, k);
+      const label = `s${s}l${l}`;
+      chains.push(`${layerSource(layer, box, d, fps, quality.scaleFlags, addInput)}[${label}]`);
+      const above = l === scene.layers.length - 1 ? `s${s}v` : `s${s}o${l}`;
+      chains.push(`[${below}][${label}]overlay=x=${box.x}:y=${box.y}:eof_action=repeat[${above}]`);
+      below = above;
+    });
+    if (scene.layers.length === 0) chains.push(`[s${s}bg]null[s${s}v]`);
+    chains.push(audioChain(scene, s, d, addInput));
+    concatPads.push(`[s${s}v][s${s}a]`);
+  });
+  chains.push(`${concatPads.join('')}concat=n=${plan.scenes.length}:v=1:a=1[vout][aout]`);
+  const filterGraph = chains.join(';');
+
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-loglevel',
+    'error',
+    ...(options.progress ? ['-progress', 'pipe:1', '-nostats'] : []),
+    ...inputs,
+    '-filter_complex',
+    filterGraph,
+    '-map',
+    '[vout]',
+    '-map',
+    '[aout]',
+    '-c:v',
+    'libx264',
+    '-preset',
+    quality.preset,
+    '-crf',
+    quality.crf,
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    quality.audioBitrate,
+    '-ar',
+    String(SAMPLE_RATE),
+    '-movflags',
+    '+faststart',
+    '-t',
+    seconds(durationMs),
+    '-f',
+    'mp4',
+    options.outputPath,
+  ];
+  return { args, filterGraph, width, height, durationMs };
+}
+
+function layerSource(layer: PlanLayer, box: Box, d: string, fps: number, flags: string, addInput: (args: string[]) => number): string {
+  if (layer.source.kind === 'colour') {
+    return `color=c=${ffColour(layer.source.colour)}:s=${box.width}x${box.height}:r=${fps}:d=${d}`;
+  }
+  const input = layer.source.input;
+  const scale = `scale=${box.width}:${box.height}:flags=${flags},setsar=1`;
+  if (input.still) {
+    const index = addInput(['-i', input.path]);
+    return `[${index}:v]${scale}`;
+  }
+  const index = addInput([...(input.loop ? ['-stream_loop', '-1'] : []), '-t', d, '-i', input.path]);
+  return `[${index}:v]setpts=PTS-STARTPTS,${scale}`;
+}
+
+function audioChain(scene: PlanScene, s: number, d: string, addInput: (args: string[]) => number): string {
+  const out = `[s${s}a]`;
+  if (scene.audio.length === 0) return `anullsrc=r=${SAMPLE_RATE}:cl=stereo,atrim=duration=${d}${out}`;
+  const norm = `asetpts=PTS-STARTPTS,aresample=${SAMPLE_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo`;
+  const fit = `apad,atrim=duration=${d}`;
+  if (scene.audio.length === 1) {
+    const index = addInput(['-i', scene.audio[0].path]);
+    return `[${index}:a]${norm},${fit}${out}`;
+  }
+  const parts = scene.audio.map((track, t) => {
+    const index = addInput(['-i', track.path]);
+    return `[${index}:a]${norm}[s${s}a${t}]`;
+  });
+  const pads = scene.audio.map((_, t) => `[s${s}a${t}]`).join('');
+  return `${parts.join(';')};${pads}amix=inputs=${scene.audio.length}:duration=longest:normalize=0,${fit}${out}`;
+}
+
+function scaledBox(box: Box, k: number): Box {
+  return {
+    x: Math.round(box.x * k),
+    y: Math.round(box.y * k),
+    width: Math.max(2, even(box.width * k)),
+    height: Math.max(2, even(box.height * k)),
+  };
+}
+
+/** ffmpeg colour syntax: "#1a2b3c" → "0x1a2b3c"; plain names pass through; anything else is white. */
+export function ffColour(colour: string): string {
+  const hex = /^#([0-9a-fA-F]{6})$/.exec(colour);
+  if (hex) return `0x${hex[1].toLowerCase()}`;
+  const short = /^#([0-9a-fA-F])([0-9a-fA-F])([0-9a-fA-F])$/.exec(colour);
+  if (short) return `0x${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}`.toLowerCase();
+  if (/^[a-zA-Z]{3,20}$/.test(colour)) return colour.toLowerCase();
+  return 'white';
+}
+
+/** Milliseconds as ffmpeg seconds with millisecond precision ("5.000"). */
+export function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function even(value: number): number {
+  return Math.max(2, Math.round(value / 2) * 2);
+}

@@ -1,0 +1,158 @@
+import type { ElementType, OutputSize, Project, SceneElement, Voice } from './document';
+import { elementBox, isVisual, stackingOrder, type Box } from './geometry';
+
+/**
+ * A render plan: what the compositor draws, in output pixels, with every media already resolved to
+ * something ffmpeg can open. Built from a project (planFromProject) or from a request body
+ * (body-plans.ts), turned into ffmpeg arguments by buildFfmpegArgs.
+ */
+export interface PlanInput {
+  /** A local path (or a URL ffmpeg can read). */
+  path: string;
+  /** A single picture (drawn once, held for the scene) rather than moving media. */
+  still: boolean;
+  /** Moving media restarts when it ends (avatars idle in a loop); otherwise its last frame is held. */
+  loop: boolean;
+}
+
+export type LayerSource = { kind: 'media'; input: PlanInput } | { kind: 'colour'; colour: string };
+
+export interface PlanLayer {
+  source: LayerSource;
+  box: Box;
+  /** Who this layer is, for error messages: "scene 2 (intro), element el-3 (Logo)". */
+  label: string;
+}
+
+export interface PlanAudio {
+  path: string;
+  label: string;
+}
+
+export interface PlanScene {
+  durationMs: number;
+  /** Bottom first. */
+  layers: PlanLayer[];
+  /** Mixed together; none means silence. */
+  audio: PlanAudio[];
+}
+
+export interface RenderPlan {
+  width: number;
+  height: number;
+  /** "#rrggbb" or a plain colour name ffmpeg knows ("white"). */
+  background: string;
+  scenes: PlanScene[];
+  /** Things the preview cannot show (a voiceover not generated yet, ...), for the user. */
+  notes: string[];
+}
+
+/** What the compositor asks the caller to resolve into a file ffmpeg can open. */
+export interface InputRequest {
+  role: 'element' | 'voice';
+  type: ElementType | 'voice';
+  /** The document's URL; null when the media is only known by id or text. */
+  url: string | null;
+  avatarId?: string;
+  /** Speech to synthesise (a TTS voice with no audio yet, or a talking-avatar text audio element). */
+  text?: { text: string; voiceId: string; rate?: string };
+  sceneIndex: number;
+  sceneId: string;
+  elementId?: string;
+  /** The human label used in messages. */
+  label: string;
+}
+
+export type ResolvedInput = string | { path: string; still?: boolean } | null;
+/**
+ * Maps a media reference to a local path (or readable URL). Synchronous on purpose: callers fetch
+ * and cache everything first, then plan. Return null to leave the media out (silent / not drawn):
+ * the plan records a note.
+ */
+export type ResolveInput = (request: InputRequest) => ResolvedInput;
+
+const STILL_EXTENSIONS = /\.(png|jpe?g|webp|bmp)(\?.*)?$/i;
+
+/** Guess from the URL whether a media is a still picture (used when the resolver does not say). */
+export function looksStill(url: string): boolean {
+  return STILL_EXTENSIONS.test(url);
+}
+
+export function sceneLabel(index: number, id: string, name?: string): string {
+  return `scene ${index + 1} (${name ?? id})`;
+}
+
+export function elementLabel(sceneText: string, id: string, name?: string): string {
+  return `${sceneText}, element ${id}${name ? ` (${name})` : ''}`;
+}
+
+/** Shared by every adapter: a visual element → a plan layer (or a note when it cannot be drawn). */
+export function planLayer(
+  element: Pick<SceneElement, 'type' | 'url' | 'avatarId' | 'offsetX' | 'offsetY' | 'scaleX' | 'scaleY'>,
+  output: OutputSize,
+  request: Omit<InputRequest, 'role' | 'type' | 'url' | 'avatarId'>,
+  resolve: ResolveInput,
+  notes: string[],
+): PlanLayer | null {
+  const box = elementBox(element, output);
+  if (box.width <= 0 || box.height <= 0) return null;
+  if (element.type === 'image' && /^#[0-9a-fA-F]{6}$/.test(element.url)) {
+    return { source: { kind: 'colour', colour: element.url.toLowerCase() }, box, label: request.label };
+  }
+  const resolved = resolve({ ...request, role: 'element', type: element.type, url: element.url || null, avatarId: element.avatarId });
+  if (resolved === null) {
+    notes.push(`${request.label}: no media to show`);
+    return null;
+  }
+  const path = typeof resolved === 'string' ? resolved : resolved.path;
+  const still = typeof resolved === 'string' || resolved.still === undefined ? element.type === 'image' || looksStill(element.url || path) : resolved.still;
+  return { source: { kind: 'media', input: { path, still, loop: element.type === 'avatar' && !still } }, box, label: request.label };
+}
+
+/** Shared by every adapter: an audio reference → plan audio (or a note when there is none). */
+export function planAudio(request: Omit<InputRequest, 'role'> & { role?: InputRequest['role'] }, resolve: ResolveInput, notes: string[]): PlanAudio | null {
+  const resolved = resolve({ role: 'voice', ...request });
+  if (resolved === null) {
+    notes.push(`${request.label}: no audio yet, the preview is silent there`);
+    return null;
+  }
+  return { path: typeof resolved === 'string' ? resolved : resolved.path, label: request.label };
+}
+
+function voiceRequest(voice: Voice): Pick<InputRequest, 'url' | 'text'> {
+  if (voice.kind === 'url') return { url: voice.url };
+  return { url: voice.audioUrl ?? null, text: { text: voice.text, voiceId: voice.voiceId, rate: voice.rate } };
+}
+
+/** The plan of a project: each scene at its duration, its elements in layer order, its voice. */
+export function planFromProject(project: Project, resolve: ResolveInput): RenderPlan {
+  const notes: string[] = [];
+  const scenes = project.scenes.map((scene, sceneIndex): PlanScene => {
+    const sceneText = sceneLabel(sceneIndex, scene.id, scene.name);
+    const base = { sceneIndex, sceneId: scene.id };
+    const layers: PlanLayer[] = [];
+    const audio: PlanAudio[] = [];
+    for (const element of stackingOrder(scene.elements)) {
+      const label = elementLabel(sceneText, element.id, element.name);
+      if (isVisual(element)) {
+        const layer = planLayer(element, project.output, { ...base, elementId: element.id, label }, resolve, notes);
+        if (layer) layers.push(layer);
+        continue;
+      }
+      const text = element.inputText && element.voiceId ? { text: element.inputText, voiceId: element.voiceId } : undefined;
+      // The service's rule: when an audio element has both, the URL wins.
+      const track = planAudio({ role: 'element', type: 'audio', url: element.url || null, text, ...base, elementId: element.id, label }, resolve, notes);
+      if (track) audio.push(track);
+    }
+    if (scene.voice) {
+      const track = planAudio({ type: 'voice', ...voiceRequest(scene.voice), ...base, label: `${sceneText}, voice` }, resolve, notes);
+      if (track) audio.unshift(track);
+    }
+    return { durationMs: scene.durationMs, layers, audio };
+  });
+  return { width: project.output.width, height: project.output.height, background: project.background, scenes, notes };
+}
+
+export function planDurationMs(plan: RenderPlan): number {
+  return plan.scenes.reduce((sum, scene) => sum + scene.durationMs, 0);
+}
