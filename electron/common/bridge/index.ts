@@ -1,6 +1,9 @@
 import type { BridgeOutcome, CallsOf, PayloadsOf } from './contract';
 import { systemCalls, systemEvents } from './system';
 import { settingsCalls, settingsEvents } from './settings';
+import { connectionsCalls, connectionsEvents } from './connections';
+import { jobsCalls, jobsEvents } from './jobs';
+import { catalogueCalls } from './catalogue';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -9,12 +12,17 @@ import { settingsCalls, settingsEvents } from './settings';
 export const bridgeCalls = {
   ...systemCalls,
   ...settingsCalls,
+  ...connectionsCalls,
+  ...jobsCalls,
+  ...catalogueCalls,
 };
 
 /** Every event a host can push to the renderer. */
 export const bridgeEvents = {
   ...systemEvents,
   ...settingsEvents,
+  ...connectionsEvents,
+  ...jobsEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;
@@ -46,3 +54,6 @@ export interface StudioWindowApi {
   calls: { [C in CallChannel]: (...args: Parameters<StudioApi[C]>) => Promise<BridgeOutcome<Awaited<ReturnType<StudioApi[C]>>>> };
   events: { [E in EventChannel]: (handler: (payload: EventPayloads[E]) => void) => () => void };
 }
+export * from './connections';
+export * from './jobs';
+export * from './catalogue';

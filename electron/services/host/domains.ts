@@ -2,6 +2,9 @@ import { callChannels, type BridgeCalls } from '../../common/bridge';
 import { createSettingsDomain } from '../system/settings-domain';
 import { createSystemDomain } from '../system/system-domain';
 import { probeBinaries } from '../system/binary-status';
+import { createConnectionsDomain } from '../connections/connections-domain';
+import { createJobsDomain } from '../jobs/jobs-domain';
+import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -36,6 +39,9 @@ export function createDomains(base: HostBase): Domains {
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
+    createConnectionsDomain(base),
+    createJobsDomain(base),
+    createCatalogueDomain(base),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

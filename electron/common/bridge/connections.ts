@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { call } from './contract';
+
+export const SANDBOX_CONNECTION_ID = 'sandbox';
+
+const httpAddress = (what: string) =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .refine((v) => {
+      try {
+        const url = new URL(v);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, `${what} must be an http:// or https:// address`)
+    .refine((v) => !/^[a-z]+:\/\/[^/]*@/i.test(v), `${what} must not contain a user name or password`);
+
+export const ConnectionView = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** null for the sandbox before it has started. */
+  baseUrl: z.string().nullable(),
+  builtIn: z.boolean(),
+  authKind: z.enum(['api-key', 'client-credentials']).nullable(),
+  /** Whether credentials are stored; the credentials themselves never leave the host. */
+  hasSecret: z.boolean(),
+  webhookUrl: z.string().nullable(),
+  active: z.boolean(),
+});
+export type ConnectionView = z.infer<typeof ConnectionView>;
+
+export const VaultStorage = z.object({
+  protection: z.enum(['os-encryption', 'weak', 'memory', 'environment']),
+  persistent: z.boolean(),
+  notice: z.string().nullable(),
+  canAcceptWeakStorage: z.boolean(),
+  weakStorageAccepted: z.boolean(),
+});
+export type VaultStorage = z.infer<typeof VaultStorage>;
+
+export const ConnectionsState = z.object({
+  connections: z.array(ConnectionView),
+  activeId: z.string(),
+  storage: VaultStorage,
+});
+export type ConnectionsState = z.infer<typeof ConnectionsState>;
+
+export const NewConnection = z.object({
+  name: z.string().trim().min(1, 'name cannot be empty').max(60, 'name must be at most 60 characters'),
+  baseUrl: httpAddress('base URL'),
+  webhookUrl: httpAddress('webhook URL').nullable().optional(),
+});
+export type NewConnection = z.infer<typeof NewConnection>;
+
+export const ConnectionPatch = NewConnection.partial();
+export type ConnectionPatch = z.infer<typeof ConnectionPatch>;
+
+export const SecretInput = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('api-key'), apiKey: z.string().trim().min(4, 'the API key is too short').max(4096) }),
+  z.object({
+    kind: z.literal('client-credentials'),
+    clientId: z.string().trim().min(1, 'client id cannot be empty').max(1024),
+    clientSecret: z.string().trim().min(4, 'the client secret is too short').max(4096),
+  }),
+]);
+export type SecretInput = z.infer<typeof SecretInput>;
+
+export const ConnectionTest = z.object({
+  ok: z.boolean(),
+  /** A sentence for the user: what happened and, on failure, what to do. */
+  message: z.string(),
+  detail: z.string().nullable(),
+  latencyMs: z.number().nullable(),
+});
+export type ConnectionTest = z.infer<typeof ConnectionTest>;
+
+const connectionId = z.string().min(1).max(100);
+
+export const connectionsCalls = {
+  'connections.list': call(z.tuple([]), ConnectionsState),
+  'connections.add': call(z.tuple([NewConnection]), ConnectionView),
+  'connections.update': call(z.tuple([connectionId, ConnectionPatch]), ConnectionView),
+  'connections.remove': call(z.tuple([connectionId]), z.void()),
+  'connections.setActive': call(z.tuple([connectionId]), ConnectionsState),
+  /** Sets or replaces the credentials; there is deliberately no call that reads them back. */
+  'connections.setSecret': call(z.tuple([connectionId, SecretInput]), ConnectionView),
+  'connections.clearSecret': call(z.tuple([connectionId]), ConnectionView),
+  /** A cheap authenticated call (the voice list) answered in words. */
+  'connections.test': call(z.tuple([connectionId]), ConnectionTest),
+  /** The user accepts weaker storage for secrets where the OS offers no real encryption. */
+  'connections.acceptWeakStorage': call(z.tuple([]), VaultStorage),
+};
+
+export const connectionsEvents = {
+  'connections.changed': ConnectionsState,
+};

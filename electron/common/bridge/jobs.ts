@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { call } from './contract';
+
+export const JOB_KINDS = ['avatar-video', 'talking-avatar', 'tts', 'voice-clone', 'lipsync', 'character-swap', 'avatar-upload'] as const;
+export const JobKind = z.enum(JOB_KINDS);
+export type JobKind = z.infer<typeof JobKind>;
+
+/**
+ * submitting: written to the ledger, the create is on its way.
+ * queued / processing / completed / failed: the service's status.
+ * outcome-unknown: the create may or may not have reached the service; the studio will not re-send it.
+ * stalled: polling stopped (deadline passed or the connection is gone); "Check again" resumes it.
+ */
+export const JOB_PHASES = ['submitting', 'queued', 'processing', 'completed', 'failed', 'outcome-unknown', 'stalled'] as const;
+export const JobPhase = z.enum(JOB_PHASES);
+export type JobPhase = z.infer<typeof JobPhase>;
+
+export const CostEstimate = z.object({
+  credits: z.number().nonnegative(),
+  /** How the figure was reached, e.g. "12 s at 720p: 3 × 10 credits per 5 s". */
+  basis: z.string(),
+});
+export type CostEstimate = z.infer<typeof CostEstimate>;
+
+export const JobError = z.object({
+  code: z.number().nullable(),
+  /** What happened and what the user can do, in plain words. */
+  explanation: z.string(),
+  message: z.string(),
+  endpoint: z.string().nullable(),
+});
+export type JobError = z.infer<typeof JobError>;
+
+/** One job as the ledger keeps it and the renderer sees it. Holds no credentials. */
+export const JobRecord = z.object({
+  id: z.string(),
+  kind: JobKind,
+  phase: JobPhase,
+  remoteId: z.string().nullable(),
+  connectionId: z.string(),
+  connectionName: z.string(),
+  projectId: z.string().nullable(),
+  /** One line describing the request ("TTS · voice Ada · "Hello there…""). */
+  summary: z.string(),
+  requestHash: z.string(),
+  /** The body as sent (it never contains credentials). */
+  request: z.unknown(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  /** Results are kept by the service for 7 days from creation. */
+  expiresAt: z.number().nullable(),
+  deadlineAt: z.number(),
+  remoteStatus: z.number().nullable(),
+  resultUrl: z.string().nullable(),
+  costEstimate: CostEstimate.nullable(),
+  chargedCredits: z.number().nullable(),
+  error: JobError.nullable(),
+  /** The service's latest answer for this job (its record's data). */
+  answer: z.unknown(),
+  polls: z.number().int().nonnegative(),
+});
+export type JobRecord = z.infer<typeof JobRecord>;
+
+export const JobView = JobRecord.extend({
+  /** 0..1, an estimate: the service reports only a status. */
+  progress: z.number().min(0).max(1),
+});
+export type JobView = z.infer<typeof JobView>;
+
+export const JobSubmission = z.object({
+  kind: JobKind,
+  body: z.record(z.string(), z.unknown()),
+  projectId: z.string().max(200).optional(),
+  /** The user saw the "duplicate, confirm?" answer and wants to send it anyway. */
+  confirmDuplicate: z.boolean().optional(),
+});
+export type JobSubmission = z.infer<typeof JobSubmission>;
+
+export const SubmitResult = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('submitted'), job: JobView }),
+  z.object({
+    status: z.literal('duplicate'),
+    /** The earlier job with the same request on the same connection. */
+    existing: JobView,
+    message: z.string(),
+  }),
+]);
+export type SubmitResult = z.infer<typeof SubmitResult>;
+
+const jobId = z.string().min(1).max(100);
+
+export const jobsCalls = {
+  /** Sends a create (after writing it to the ledger) and starts polling it. */
+  'jobs.submit': call(z.tuple([JobSubmission]), SubmitResult),
+  /** What the service would charge, where it publishes a price; null otherwise. */
+  'jobs.estimate': call(z.tuple([JobSubmission.pick({ kind: true, body: true })]), CostEstimate.nullable()),
+  'jobs.list': call(z.tuple([]), z.array(JobView)),
+  'jobs.get': call(z.tuple([jobId]), JobView),
+  /** Polls now; for a stalled job, resumes polling. */
+  'jobs.refresh': call(z.tuple([jobId]), JobView),
+  /** Removes the job from the list (the service keeps its own copy). */
+  'jobs.remove': call(z.tuple([jobId]), z.void()),
+};
+
+export const jobsEvents = {
+  'jobs.changed': JobView,
+  'jobs.removed': z.object({ id: z.string() }),
+};

@@ -1,0 +1,54 @@
+import type { AiModelType } from '../../common/api';
+import type { AvatarQuery, CatalogueAvatar, CatalogueModel, CatalogueVoice, VoiceQuery } from '../../common/bridge/catalogue';
+import type { Clock } from '../client/transport';
+import type { ServiceClient } from '../client/service-client';
+
+export interface CatalogueDeps {
+  /** The active connection's id and client. */
+  activeClient(): Promise<{ connectionId: string; client: ServiceClient }>;
+  clock: Clock;
+  /** How long a list stays fresh; the asset panel asks often, the lists change rarely. Default 60 s. */
+  ttlMs?: number;
+}
+
+/** Avatar, voice and model lists for the editor's asset panel, through the active connection. */
+export class CatalogueService {
+  private readonly cache = new Map<string, { at: number; value: Promise<unknown> }>();
+
+  constructor(private readonly deps: CatalogueDeps) {}
+
+  avatars(query: AvatarQuery = {}): Promise<CatalogueAvatar[]> {
+    return this.cached('avatars', query, (client) => client.call('avatarList', query));
+  }
+
+  voices(query: VoiceQuery = {}): Promise<CatalogueVoice[]> {
+    return this.cached('voices', query, (client) => client.call('voiceList', query));
+  }
+
+  models(types: readonly AiModelType[]): Promise<CatalogueModel[]> {
+    const sorted = [...new Set(types)].sort();
+    return this.cached('models', sorted, async (client) => {
+      const models = await client.call('aiModelList', { types: sorted });
+      return [...models].sort((a, b) => (b.sort ?? 0) - (a.sort ?? 0));
+    });
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private async cached<T>(what: string, query: unknown, load: (client: ServiceClient) => Promise<T>): Promise<T> {
+    const { connectionId, client } = await this.deps.activeClient();
+    const key = `${connectionId}|${what}|${JSON.stringify(query)}`;
+    const now = this.deps.clock.now();
+    const hit = this.cache.get(key);
+    if (hit && now - hit.at < (this.deps.ttlMs ?? 60_000)) return hit.value as Promise<T>;
+    const value = load(client);
+    this.cache.set(key, { at: now, value });
+    // A failed load is not remembered: the next ask tries again.
+    value.catch(() => {
+      if (this.cache.get(key)?.value === value) this.cache.delete(key);
+    });
+    return value;
+  }
+}

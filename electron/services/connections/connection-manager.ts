@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  SANDBOX_CONNECTION_ID,
+  type ConnectionPatch,
+  type ConnectionTest,
+  type ConnectionView,
+  type ConnectionsState,
+  type NewConnection,
+  type SecretInput,
+  type VaultStorage,
+} from '../../common/bridge/connections';
+import type { Credentials } from '../client/auth';
+import { ServiceError, isServiceError } from '../client/errors';
+import { ServiceClient, type ServiceClientOptions } from '../client/service-client';
+import type { CredentialVault, RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
+import type { EngineConnection, EngineConnections } from '../jobs/engine';
+import { decodeCredentials, encodeCredentials, secretId } from './credentials';
+import { describeVault, hasConsent } from './vault-consent';
+
+const StoredConnection = z.object({
+  id: z.string(),
+  name: z.string(),
+  baseUrl: z.string(),
+  webhookUrl: z.string().nullable(),
+});
+type StoredConnection = z.infer<typeof StoredConnection>;
+
+const ConnectionsRecord = z.object({
+  connections: z.array(StoredConnection),
+  activeId: z.string(),
+  sandboxWebhookUrl: z.string().nullable(),
+});
+type ConnectionsRecord = z.infer<typeof ConnectionsRecord>;
+
+export const connectionsSpec: RecordStoreSpec<ConnectionsRecord> = {
+  name: 'connections',
+  schema: ConnectionsRecord,
+  defaults: { connections: [], activeId: SANDBOX_CONNECTION_ID, sandboxWebhookUrl: null },
+  version: 1,
+};
+
+export class ConnectionNotFoundError extends Error {
+  constructor(id: string) {
+    super(`No connection with id "${id}"`);
+    this.name = 'ConnectionNotFoundError';
+  }
+}
+
+export interface ConnectionManagerDeps {
+  createStore: RecordStoreFactory;
+  vault: CredentialVault;
+  /** Starts the built-in sandbox on first use. */
+  sandbox(): Promise<{ baseUrl: string; apiKey: string }>;
+  /** fetch, clock, timeouts and retry settings for every client this manager builds. */
+  clientOptions?: Omit<ServiceClientOptions, 'baseUrl' | 'credentials'>;
+  /** Called after any change (to push `connections.changed`). */
+  onChange?(state: ConnectionsState): void;
+  newId?: () => string;
+}
+
+/**
+ * The sandbox plus any number of service connections. Credentials go to the vault and come out only
+ * inside this host, to build a client; views say whether a secret exists, never what it is.
+ */
+export class ConnectionManager implements EngineConnections {
+  private readonly store: RecordStore<ConnectionsRecord>;
+  private readonly clients = new Map<string, Promise<ServiceClient>>();
+  private sandboxUrl: string | null = null;
+
+  constructor(private readonly deps: ConnectionManagerDeps) {
+    this.store = deps.createStore(connectionsSpec);
+  }
+
+  async state(): Promise<ConnectionsState> {
+    const record = this.store.get();
+    const activeId = this.exists(record.activeId) ? record.activeId : SANDBOX_CONNECTION_ID;
+    const connections: ConnectionView[] = [
+      {
+        id: SANDBOX_CONNECTION_ID,
+        name: 'Sandbox',
+        baseUrl: this.sandboxUrl,
+        builtIn: true,
+        authKind: 'api-key',
+        hasSecret: true,
+        webhookUrl: record.sandboxWebhookUrl,
+        active: activeId === SANDBOX_CONNECTION_ID,
+      },
+    ];
+    for (const stored of record.connections) connections.push(await this.view(stored, activeId));
+    return { connections, activeId, storage: this.storage() };
+  }
+
+  storage(): VaultStorage {
+    return describeVault(this.deps.vault);
+  }
+
+  async acceptWeakStorage(): Promise<VaultStorage> {
+    if (!hasConsent(this.deps.vault)) return this.storage();
+    await this.deps.vault.acceptWeakStorage();
+    await this.changed();
+    return this.storage();
+  }
+
+  async get(id: string): Promise<ConnectionView> {
+    const found = (await this.state()).connections.find((c) => c.id === id);
+    if (!found) throw new ConnectionNotFoundError(id);
+    return found;
+  }
+
+  async add(input: NewConnection): Promise<ConnectionView> {
+    const name = input.name.trim();
+    this.assertUniqueName(name);
+    const stored: StoredConnection = { id: this.deps.newId?.() ?? randomUUID(), name, baseUrl: input.baseUrl.trim(), webhookUrl: input.webhookUrl ?? null };
+    this.store.update((r) => ({ ...r, connections: [...r.connections, stored] }));
+    await this.changed();
+    return this.get(stored.id);
+  }
+
+  async update(id: string, patch: ConnectionPatch): Promise<ConnectionView> {
+    if (id === SANDBOX_CONNECTION_ID) {
+      if (patch.name !== undefined || patch.baseUrl !== undefined) throw new Error('The sandbox connection cannot be renamed or moved; only its webhook URL can change.');
+      if (patch.webhookUrl !== undefined) this.store.update((r) => ({ ...r, sandboxWebhookUrl: patch.webhookUrl ?? null }));
+    } else {
+      const current = this.stored(id);
+      if (patch.name !== undefined && patch.name.trim() !== current.name) this.assertUniqueName(patch.name.trim());
+      const next: StoredConnection = {
+        ...current,
+        name: patch.name?.trim() ?? current.name,
+        baseUrl: patch.baseUrl?.trim() ?? current.baseUrl,
+        webhookUrl: patch.webhookUrl === undefined ? current.webhookUrl : patch.webhookUrl,
+      };
+      this.store.update((r) => ({ ...r, connections: r.connections.map((c) => (c.id === id ? next : c)) }));
+    }
+    this.clients.delete(id);
+    await this.changed();
+    return this.get(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    if (id === SANDBOX_CONNECTION_ID) throw new Error('The sandbox connection is built in and cannot be removed.');
+    this.stored(id);
+    await this.deps.vault.delete(secretId(id));
+    this.store.update((r) => ({
+      ...r,
+      connections: r.connections.filter((c) => c.id !== id),
+      activeId: r.activeId === id ? SANDBOX_CONNECTION_ID : r.activeId,
+    }));
+    this.clients.delete(id);
+    await this.changed();
+  }
+
+  async setActive(id: string): Promise<ConnectionsState> {
+    if (!this.exists(id)) throw new ConnectionNotFoundError(id);
+    this.store.update((r) => ({ ...r, activeId: id }));
+    return this.changed();
+  }
+
+  async setSecret(id: string, secret: SecretInput): Promise<ConnectionView> {
+    if (id === SANDBOX_CONNECTION_ID) throw new Error('The sandbox connection brings its own key; nothing to set.');
+    this.stored(id);
+    const credentials: Credentials =
+      secret.kind === 'api-key'
+        ? { kind: 'api-key', apiKey: secret.apiKey.trim() }
+        : { kind: 'client-credentials', clientId: secret.clientId.trim(), clientSecret: secret.clientSecret.trim() };
+    await this.deps.vault.set(secretId(id), encodeCredentials(credentials));
+    this.clients.delete(id);
+    await this.changed();
+    return this.get(id);
+  }
+
+  async clearSecret(id: string): Promise<ConnectionView> {
+    if (id === SANDBOX_CONNECTION_ID) throw new Error('The sandbox connection brings its own key; nothing to clear.');
+    this.stored(id);
+    await this.deps.vault.delete(secretId(id));
+    this.clients.delete(id);
+    await this.changed();
+    return this.get(id);
+  }
+
+  /** Lists voices (cheap, authenticated) and says in words what happened. */
+  async test(id: string): Promise<ConnectionTest> {
+    const started = Date.now();
+    try {
+      const client = await this.client(id);
+      const voices = await client.call('voiceList', {}, { timeoutMs: 15_000 });
+      const latencyMs = Date.now() - started;
+      return { ok: true, message: `Connected. The service accepted the credentials and listed ${voices.length} voice${voices.length === 1 ? '' : 's'} in ${latencyMs} ms.`, detail: null, latencyMs };
+    } catch (error) {
+      if (isServiceError(error)) return { ok: false, message: error.explanation, detail: error.message, latencyMs: null };
+      return { ok: false, message: 'The test failed unexpectedly.', detail: error instanceof Error ? error.message : String(error), latencyMs: null };
+    }
+  }
+
+  async active(): Promise<EngineConnection> {
+    const { activeId } = await this.state();
+    return this.engineConnection(activeId);
+  }
+
+  engineConnection(id: string): EngineConnection {
+    const record = this.store.get();
+    if (id === SANDBOX_CONNECTION_ID) return { id, name: 'Sandbox', webhookUrl: record.sandboxWebhookUrl };
+    const stored = this.stored(id);
+    return { id, name: stored.name, webhookUrl: stored.webhookUrl };
+  }
+
+  /** A client for a connection, built once and rebuilt after its address or credentials change. */
+  client(id: string): Promise<ServiceClient> {
+    let pending = this.clients.get(id);
+    if (!pending) {
+      pending = this.build(id);
+      this.clients.set(id, pending);
+      pending.catch(() => this.clients.delete(id));
+    }
+    return pending;
+  }
+
+  private async build(id: string): Promise<ServiceClient> {
+    if (id === SANDBOX_CONNECTION_ID) {
+      const sandbox = await this.deps.sandbox();
+      this.sandboxUrl = sandbox.baseUrl;
+      return new ServiceClient({ ...this.deps.clientOptions, baseUrl: sandbox.baseUrl, credentials: { kind: 'api-key', apiKey: sandbox.apiKey } });
+    }
+    const stored = this.stored(id);
+    const raw = await this.deps.vault.get(secretId(id));
+    const credentials = raw === undefined ? undefined : decodeCredentials(raw);
+    if (!credentials) {
+      throw new ServiceError({ kind: 'config', endpoint: stored.baseUrl, explanation: `The connection "${stored.name}" has no credentials. Add an API key or a client id and secret in Settings → Connections.` });
+    }
+    return new ServiceClient({ ...this.deps.clientOptions, baseUrl: stored.baseUrl, credentials });
+  }
+
+  private async view(stored: StoredConnection, activeId: string): Promise<ConnectionView> {
+    const raw = await this.deps.vault.get(secretId(stored.id));
+    const credentials = raw === undefined ? undefined : decodeCredentials(raw);
+    return {
+      id: stored.id,
+      name: stored.name,
+      baseUrl: stored.baseUrl,
+      builtIn: false,
+      authKind: credentials?.kind ?? null,
+      hasSecret: credentials !== undefined,
+      webhookUrl: stored.webhookUrl,
+      active: stored.id === activeId,
+    };
+  }
+
+  private exists(id: string): boolean {
+    return id === SANDBOX_CONNECTION_ID || this.store.get().connections.some((c) => c.id === id);
+  }
+
+  private stored(id: string): StoredConnection {
+    const found = this.store.get().connections.find((c) => c.id === id);
+    if (!found) throw new ConnectionNotFoundError(id);
+    return found;
+  }
+
+  private assertUniqueName(name: string): void {
+    const taken = name.toLowerCase() === 'sandbox' || this.store.get().connections.some((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (taken) throw new Error(`A connection named "${name}" already exists; choose another name.`);
+  }
+
+  private async changed(): Promise<ConnectionsState> {
+    const state = await this.state();
+    this.deps.onChange?.(state);
+    return state;
+  }
+
+  /** Finds a connection by its name (the CLI's --connection), case-insensitively. */
+  findByName(name: string): ConnectionView['id'] | undefined {
+    if (name.toLowerCase() === 'sandbox') return SANDBOX_CONNECTION_ID;
+    return this.store.get().connections.find((c) => c.name.toLowerCase() === name.toLowerCase())?.id;
+  }
+
+  baseUrlOf(id: string): string | null {
+    return id === SANDBOX_CONNECTION_ID ? this.sandboxUrl : this.stored(id).baseUrl;
+  }
+}

@@ -1,0 +1,380 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { CostEstimate, JobError, JobKind, JobPhase, JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
+import { describeIssues } from '../../common/api';
+import { endpointTypes } from '../client/endpoint-types';
+import { ServiceError, isServiceError } from '../client/errors';
+import type { Random } from '../client/backoff';
+import type { Clock } from '../client/transport';
+import type { ServiceClient } from '../client/service-client';
+import type { Logger } from '../host/types';
+import { jobKinds, withWebhook, type RemoteSnapshot } from './kinds';
+import type { LedgerStorage } from './ledger';
+import { PollScheduler, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
+import { jobProgress, isActive, isFinal, describeUnknownOutcome } from './job-view';
+import { stableStringify } from './stable-json';
+
+export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
+
+export interface EngineConnection {
+  id: string;
+  name: string;
+  webhookUrl: string | null;
+}
+
+export interface EngineConnections {
+  /** The connection new jobs go to. */
+  active(): Promise<EngineConnection>;
+  /** A client for an existing job's connection; throws when the connection no longer exists. */
+  client(connectionId: string): Promise<ServiceClient>;
+}
+
+export interface JobEngineDeps {
+  storage: LedgerStorage;
+  connections: EngineConnections;
+  clock: Clock;
+  random?: Random;
+  timers?: Timers;
+  log?: Logger;
+  onChange?(job: JobView): void;
+  onRemove?(id: string): void;
+  notify?(title: string, body: string): void;
+  setProgress?(fraction: number | null): void;
+  newId?: () => string;
+  /** The same request again within this window asks first. Default 10 minutes. */
+  duplicateWindowMs?: number;
+  /** Polling stops (the job is "stalled") this long after creation. Default 24 hours. */
+  deadlineMs?: number;
+  scheduler?: Omit<SchedulerOptions, 'clock' | 'timers' | 'random' | 'onDeadline'>;
+}
+
+export class JobNotFoundError extends Error {
+  constructor(id: string) {
+    super(`No job with id "${id}"`);
+    this.name = 'JobNotFoundError';
+  }
+}
+
+/**
+ * Submits paid jobs and follows them to the end. Every create is preceded by a durable ledger record, so
+ * a crash never loses a job and never silently sends one twice: a record left in "submitting" after a
+ * restart becomes "outcome unknown" and is never re-sent.
+ */
+export class JobEngine {
+  private readonly jobs = new Map<string, JobRecord>();
+  private readonly scheduler: PollScheduler;
+  private readonly listeners = new Set<(job: JobView) => void>();
+  private readonly newId: () => string;
+  private started = false;
+
+  constructor(private readonly deps: JobEngineDeps) {
+    this.newId = deps.newId ?? (() => randomUUID());
+    this.scheduler = new PollScheduler((id, signal) => this.poll(id, signal), {
+      ...deps.scheduler,
+      clock: deps.clock,
+      timers: deps.timers,
+      random: deps.random,
+      onDeadline: (id) => this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
+    });
+  }
+
+  /** Loads the ledger and resumes polling; `only` limits polling to some jobs (the CLI's `jobs wait`). */
+  start(options: { only?: readonly string[]; poll?: boolean } = {}): void {
+    if (this.started) return;
+    this.started = true;
+    const now = this.deps.clock.now();
+    for (const record of this.deps.storage.loadAll()) {
+      this.jobs.set(record.id, record);
+      if (record.phase === 'submitting') {
+        // The process ended between writing the ledger and learning the create's outcome.
+        this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(null) });
+      }
+    }
+    if (options.poll === false) return;
+    const random = this.deps.random ?? Math.random;
+    for (const record of this.jobs.values()) {
+      if (!isActive(record.phase) || !record.remoteId) continue;
+      if (options.only && !options.only.includes(record.id)) continue;
+      // Spread the first polls so a restart with many jobs does not burst.
+      this.scheduler.track(record.id, record.phase === 'queued' ? 'queued' : 'processing', record.deadlineAt, random() * 2_000);
+    }
+    this.reportProgress(now);
+  }
+
+  stop(): void {
+    this.scheduler.stop();
+  }
+
+  subscribe(listener: (job: JobView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  list(): JobView[] {
+    const now = this.deps.clock.now();
+    return [...this.jobs.values()].sort((a, b) => b.createdAt - a.createdAt).map((r) => this.view(r, now));
+  }
+
+  get(id: string): JobView {
+    const record = this.jobs.get(id);
+    if (!record) throw new JobNotFoundError(id);
+    return this.view(record, this.deps.clock.now());
+  }
+
+  get activeCount(): number {
+    let n = 0;
+    for (const record of this.jobs.values()) if (isActive(record.phase)) n += 1;
+    return n;
+  }
+
+  estimate(kind: JobKind, body: Record<string, unknown>): CostEstimate | null {
+    return jobKinds[kind].estimate(body);
+  }
+
+  async submit(submission: JobSubmission, signal?: AbortSignal): Promise<SubmitResult> {
+    const spec = jobKinds[submission.kind];
+    const checked = endpointTypes[spec.createEndpoint].request.safeParse(submission.body);
+    if (!checked.success) {
+      throw new ServiceError({ kind: 'invalid', endpoint: spec.createEndpoint, detail: describeIssues(checked.error) });
+    }
+    const connection = await this.deps.connections.active();
+    const client = await this.deps.connections.client(connection.id);
+    const body = withWebhook(submission.kind, submission.body, connection.webhookUrl);
+    const requestHash = hashRequest(submission.kind, connection.id, submission.body);
+    const now = this.deps.clock.now();
+
+    // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
+    if (!submission.confirmDuplicate) {
+      const window = this.deps.duplicateWindowMs ?? 10 * 60_000;
+      const earlier = [...this.jobs.values()]
+        .filter((j) => j.requestHash === requestHash && j.phase !== 'failed' && now - j.createdAt < window)
+        .sort((a, b) => b.createdAt - a.createdAt)[0];
+      if (earlier) {
+        const minutes = Math.max(1, Math.round((now - earlier.createdAt) / 60_000));
+        return {
+          status: 'duplicate',
+          existing: this.view(earlier, now),
+          message: `The same ${spec.label.toLowerCase()} request went to "${connection.name}" ${minutes === 1 ? 'about a minute' : `${minutes} minutes`} ago (it is ${earlier.phase.replace('-', ' ')}). Sending it again starts a second paid job. Send it anyway?`,
+        };
+      }
+    }
+
+    const record: JobRecord = {
+      id: this.newId(),
+      kind: submission.kind,
+      phase: 'submitting',
+      remoteId: null,
+      connectionId: connection.id,
+      connectionName: connection.name,
+      projectId: submission.projectId ?? null,
+      summary: spec.summary(submission.body),
+      requestHash,
+      request: body,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+      expiresAt: null,
+      deadlineAt: now + (this.deps.deadlineMs ?? 24 * 3600_000),
+      remoteStatus: null,
+      resultUrl: null,
+      costEstimate: spec.estimate(submission.body),
+      chargedCredits: null,
+      error: null,
+      answer: null,
+      polls: 0,
+    };
+    this.deps.storage.put(record);
+    this.jobs.set(record.id, record);
+    this.changed(record);
+
+    try {
+      const snapshot = await spec.create(client, body, signal);
+      const created = this.deps.clock.now();
+      this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS });
+      this.applySnapshot(record.id, snapshot, true);
+      const after = this.jobs.get(record.id);
+      if (after && isActive(after.phase)) this.scheduler.track(record.id, after.phase === 'queued' ? 'queued' : 'processing', after.deadlineAt);
+    } catch (error) {
+      if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
+        this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: serviceErrorToJob(error) });
+      } else {
+        this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(error) });
+      }
+      this.deps.log?.warn('job create did not succeed', { job: record.id, kind: record.kind, phase: this.jobs.get(record.id)?.phase, error: errorText(error) });
+    }
+    return { status: 'submitted', job: this.get(record.id) };
+  }
+
+  /** Polls an active job now, or resumes a stalled one. */
+  refresh(id: string): JobView {
+    const record = this.jobs.get(id);
+    if (!record) throw new JobNotFoundError(id);
+    if (record.phase === 'stalled' && record.remoteId) {
+      const phase: JobPhase = record.remoteStatus === 2 ? 'processing' : 'queued';
+      const now = this.deps.clock.now();
+      this.update(id, { phase, error: null, deadlineAt: Math.max(record.deadlineAt, now + 3600_000) });
+      this.scheduler.track(id, phase === 'queued' ? 'queued' : 'processing', this.jobs.get(id)?.deadlineAt ?? now, 0);
+    } else if (isActive(record.phase) && record.remoteId) {
+      this.scheduler.pollSoon(id);
+    } else if (record.phase === 'outcome-unknown') {
+      throw new Error('The service has no way to look this job up: the studio never received its id. Check the service dashboard or your credit history; if it is not there, send the request again.');
+    }
+    return this.get(id);
+  }
+
+  remove(id: string): void {
+    if (!this.jobs.has(id)) throw new JobNotFoundError(id);
+    this.scheduler.untrack(id);
+    this.deps.storage.remove(id);
+    this.jobs.delete(id);
+    this.deps.onRemove?.(id);
+    this.reportProgress(this.deps.clock.now());
+  }
+
+  /** Resolves with the job once it reaches a final phase (completed, failed, outcome unknown, stalled). */
+  waitFor(id: string, signal?: AbortSignal): Promise<JobView> {
+    const current = this.get(id);
+    if (isFinal(current.phase)) return Promise.resolve(current);
+    this.scheduler.pollSoon(id);
+    return new Promise((resolve, reject) => {
+      const unsubscribe = this.subscribe((job) => {
+        if (job.id !== id || !isFinal(job.phase)) return;
+        unsubscribe();
+        resolve(job);
+      });
+      signal?.addEventListener('abort', () => {
+        unsubscribe();
+        reject(signal.reason);
+      }, { once: true });
+    });
+  }
+
+  private async poll(id: string, signal: AbortSignal): Promise<PollOutcome> {
+    const record = this.jobs.get(id);
+    if (!record || !record.remoteId || !isActive(record.phase)) return { type: 'done' };
+    let client: ServiceClient;
+    try {
+      client = await this.deps.connections.client(record.connectionId);
+    } catch (error) {
+      this.stall(id, `The connection this job was sent through is not available (${errorText(error)}). Restore it, then use "Check again".`);
+      return { type: 'done' };
+    }
+    try {
+      const snapshot = await jobKinds[record.kind].poll(client, { remoteId: record.remoteId, request: record.request as Record<string, unknown> }, signal);
+      const changed = this.applySnapshot(id, snapshot, false);
+      const after = this.jobs.get(id);
+      if (!after || !isActive(after.phase)) return { type: 'done' };
+      return { type: 'progress', state: after.phase === 'queued' ? 'queued' : 'processing', changed };
+    } catch (error) {
+      if (!isServiceError(error)) return { type: 'error' };
+      if (error.code === 1005) return { type: 'rate-limited', retryAfterMs: error.retryAfterMs };
+      if (error.code === 1008 || error.code === 1014) {
+        this.update(id, {
+          phase: 'failed',
+          finishedAt: this.deps.clock.now(),
+          error: { ...serviceErrorToJob(error), explanation: 'The service no longer knows this job (deleted, expired, or a sandbox that was restarted).' },
+        });
+        this.announce(id);
+        return { type: 'done' };
+      }
+      if (error.code === 1101 || error.code === 1102 || error.kind === 'config' || error.httpStatus === 401 || error.httpStatus === 403) {
+        this.stall(id, `${error.explanation} Then use "Check again".`);
+        return { type: 'done' };
+      }
+      return { type: 'error' };
+    }
+  }
+
+  /** Applies a service answer; returns whether anything the user sees changed. */
+  private applySnapshot(id: string, snapshot: RemoteSnapshot, fromCreate: boolean): boolean {
+    const record = this.jobs.get(id);
+    if (!record) return false;
+    const phase = phaseOf(snapshot.status);
+    const changed = fromCreate || snapshot.status !== record.remoteStatus || snapshot.resultUrl !== record.resultUrl;
+    if (!changed) {
+      record.polls += 1;
+      return false;
+    }
+    const final = phase === 'completed' || phase === 'failed';
+    this.update(id, {
+      phase,
+      remoteStatus: snapshot.status,
+      resultUrl: snapshot.resultUrl,
+      chargedCredits: snapshot.chargedCredits ?? record.chargedCredits,
+      answer: snapshot.answer,
+      polls: record.polls + (fromCreate ? 0 : 1),
+      finishedAt: final ? this.deps.clock.now() : null,
+      error:
+        phase === 'failed'
+          ? { code: null, endpoint: null, message: snapshot.failReason ?? 'The service reported the job as failed (status 4).', explanation: snapshot.failReason ? `The service could not finish this job: ${snapshot.failReason}` : 'The service could not finish this job. Check the inputs (URLs reachable, formats supported) and try again.' }
+          : null,
+    });
+    if (final) this.announce(id);
+    return true;
+  }
+
+  private stall(id: string, explanation: string): void {
+    if (!this.jobs.has(id)) return;
+    this.scheduler.untrack(id);
+    this.update(id, { phase: 'stalled', error: { code: null, endpoint: null, message: explanation, explanation } });
+  }
+
+  private update(id: string, patch: Partial<JobRecord>): void {
+    const record = this.jobs.get(id);
+    if (!record) return;
+    const next: JobRecord = { ...record, ...patch, updatedAt: this.deps.clock.now() };
+    this.deps.storage.put(next);
+    this.jobs.set(id, next);
+    this.changed(next);
+  }
+
+  private changed(record: JobRecord): void {
+    const now = this.deps.clock.now();
+    const view = this.view(record, now);
+    this.deps.onChange?.(view);
+    for (const listener of this.listeners) listener(view);
+    this.reportProgress(now);
+  }
+
+  private announce(id: string): void {
+    const record = this.jobs.get(id);
+    if (!record || !this.deps.notify) return;
+    const label = jobKinds[record.kind].label;
+    if (record.phase === 'completed') this.deps.notify(`${label} ready`, record.summary);
+    else this.deps.notify(`${label} failed`, record.error?.explanation ?? record.summary);
+  }
+
+  private reportProgress(now: number): void {
+    if (!this.deps.setProgress) return;
+    let sum = 0;
+    let count = 0;
+    for (const record of this.jobs.values()) {
+      if (!isActive(record.phase)) continue;
+      sum += jobProgress(record, now);
+      count += 1;
+    }
+    this.deps.setProgress(count === 0 ? null : sum / count);
+  }
+
+  private view(record: JobRecord, now: number): JobView {
+    return { ...record, progress: jobProgress(record, now) };
+  }
+}
+
+function phaseOf(status: number): JobPhase {
+  if (status === 3) return 'completed';
+  if (status === 4) return 'failed';
+  if (status === 2) return 'processing';
+  return 'queued';
+}
+
+export function hashRequest(kind: JobKind, connectionId: string, body: Record<string, unknown>): string {
+  return createHash('sha256').update(stableStringify({ kind, connectionId, body })).digest('hex').slice(0, 32);
+}
+
+function serviceErrorToJob(error: ServiceError): JobError {
+  return { code: error.code ?? null, endpoint: error.endpoint, message: error.message, explanation: error.explanation };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

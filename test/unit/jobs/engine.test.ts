@@ -1,0 +1,170 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { JobEngine, RESULT_LIFETIME_MS, type JobEngineDeps } from '../../../electron/services/jobs/engine';
+import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
+import type { JobView } from '../../../electron/common/bridge/jobs';
+import { FakeService, fakeConnections, tts } from './fake-service';
+import { socketError } from '../client/fake-fetch';
+
+let service: FakeService;
+let storage: MemoryLedgerStorage;
+let notes: string[];
+let progress: (number | null)[];
+let changes: JobView[];
+
+function engine(extra: Partial<JobEngineDeps> = {}): JobEngine {
+  return new JobEngine({
+    storage,
+    connections: fakeConnections(service),
+    clock: { now: () => Date.now() },
+    random: () => 0.5,
+    notify: (title, body) => notes.push(`${title}: ${body}`),
+    setProgress: (f) => progress.push(f),
+    onChange: (job) => changes.push(job),
+    ...extra,
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+  service = new FakeService();
+  storage = new MemoryLedgerStorage();
+  notes = [];
+  progress = [];
+  changes = [];
+});
+afterEach(() => vi.useRealTimers());
+
+describe('submit', () => {
+  it('writes the ledger before the create is sent, then follows the job to completion', async () => {
+    const seenAtCreate: string[] = [];
+    service.onRequest = (path) => {
+      if (path === '/api/open/v3/audio/create') seenAtCreate.push(...[...storage.records.values()].map((r) => r.phase));
+    };
+    const e = engine();
+    e.start();
+    const result = await e.submit({ kind: 'tts', body: tts, projectId: 'p1' });
+    expect(seenAtCreate).toEqual(['submitting']);
+    if (result.status !== 'submitted') throw new Error('expected a submitted job');
+    const job = result.job;
+    expect(job).toMatchObject({ phase: 'queued', remoteId: 'r1', projectId: 'p1', connectionName: 'Fake' });
+    expect(job.expiresAt).toBe(Date.now() + RESULT_LIFETIME_MS);
+    expect(job.summary).toContain('Hello from the studio');
+
+    service.set('r1', 2);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(e.get(job.id).phase).toBe('processing');
+    service.set('r1', 3);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const done = e.get(job.id);
+    expect(done).toMatchObject({ phase: 'completed', resultUrl: 'https://files.test/r1.mp3', progress: 1 });
+    expect(storage.records.get(job.id)?.phase).toBe('completed');
+    expect(notes).toEqual(['Speech ready: ' + job.summary]);
+    expect(progress.at(-1)).toBeNull();
+    expect(progress.some((p) => p !== null && p > 0 && p < 1)).toBe(true);
+    // No polling after the end.
+    const polls = service.count('/api/open/v3/audio/infobymodelid');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(service.count('/api/open/v3/audio/infobymodelid')).toBe(polls);
+  });
+
+  it('marks a create whose connection dropped as outcome unknown and never sends it again', async () => {
+    service.injected.push({ path: '/api/open/v3/audio/create', reply: () => socketError('ECONNRESET') });
+    const e = engine();
+    e.start();
+    const result = await e.submit({ kind: 'tts', body: tts });
+    if (result.status !== 'submitted') throw new Error('expected submitted');
+    expect(result.job.phase).toBe('outcome-unknown');
+    expect(result.job.error?.explanation).toMatch(/dashboard/);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(service.count('/api/open/v3/audio/create')).toBe(1);
+    expect(() => e.refresh(result.job.id)).toThrow(/never received its id/);
+  });
+
+  it('marks a refused create as failed with the explanation of its code', async () => {
+    service.injected.push({ path: '/api/open/v3/audio/create', reply: () => Response.json({ code: 1104, msg: 'no credit' }) });
+    const e = engine();
+    const result = await e.submit({ kind: 'tts', body: tts });
+    if (result.status !== 'submitted') throw new Error('expected submitted');
+    expect(result.job).toMatchObject({ phase: 'failed', error: { code: 1104 } });
+    expect(result.job.error?.explanation).toMatch(/credits/);
+    expect(service.count('/api/open/v3/audio/create')).toBe(1);
+  });
+
+  it('refuses an invalid body before writing or sending anything', async () => {
+    const e = engine();
+    await expect(e.submit({ kind: 'tts', body: { voice_id: 'v' } })).rejects.toThrow(/input_text/);
+    expect(storage.writes).toBe(0);
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it('asks before sending the same request again, unless confirmed or the earlier one failed', async () => {
+    const e = engine();
+    const first = await e.submit({ kind: 'tts', body: tts });
+    const again = await e.submit({ kind: 'tts', body: { rate: '50%', voice_id: 'voice-1', input_text: 'Hello from the studio' } });
+    expect(again.status).toBe('duplicate');
+    if (again.status !== 'duplicate' || first.status !== 'submitted') throw new Error('unexpected');
+    expect(again.existing.id).toBe(first.job.id);
+    expect(again.message).toMatch(/second paid job/);
+    expect(service.count('/api/open/v3/audio/create')).toBe(1);
+    const confirmed = await e.submit({ kind: 'tts', body: tts, confirmDuplicate: true });
+    expect(confirmed.status).toBe('submitted');
+    expect(service.count('/api/open/v3/audio/create')).toBe(2);
+    // After the window, no question.
+    await vi.advanceTimersByTimeAsync(11 * 60_000);
+    expect((await e.submit({ kind: 'tts', body: tts })).status).toBe('submitted');
+  });
+
+  it('passes the connection webhook with every create (webhookurl for character swap)', async () => {
+    const e = engine({ connections: fakeConnections(service, 'https://hooks.test/in') });
+    await e.submit({ kind: 'tts', body: tts });
+    await e.submit({ kind: 'character-swap', body: { image: 'https://x.test/a.png', video: 'https://x.test/b.mp4', duration: 12, resolution: '720p' } });
+    expect(service.requests[0].body).toMatchObject({ webhookUrl: 'https://hooks.test/in' });
+    expect(service.requests[1].body).toMatchObject({ webhookurl: 'https://hooks.test/in' });
+    const swap = e.list().find((j) => j.kind === 'character-swap');
+    expect(swap?.costEstimate).toEqual({ credits: 30, basis: '12 s at 720p: 3 × 10 credits per started 5 s' });
+  });
+
+  it('reports a job the service failed with its reason', async () => {
+    const e = engine();
+    const result = await e.submit({ kind: 'lipsync', body: { video_url: 'https://x.test/v.mp4', audio_url: 'https://x.test/a.mp3' } });
+    if (result.status !== 'submitted') throw new Error('expected submitted');
+    service.set('r1', 4);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(e.get(result.job.id)).toMatchObject({ phase: 'failed', error: { message: 'face not found' } });
+    expect(notes[0]).toMatch(/^Lip sync failed: The service could not finish this job: face not found/);
+  });
+});
+
+describe('restart', () => {
+  it('turns an interrupted submit into outcome unknown and resumes polling active jobs', async () => {
+    const first = engine();
+    const submitted = await first.submit({ kind: 'tts', body: tts });
+    if (submitted.status !== 'submitted') throw new Error('expected submitted');
+    first.stop();
+    // A record as a crash between the ledger write and the create's answer leaves it.
+    storage.put({ ...submitted.job, id: 'crashed', phase: 'submitting', remoteId: null, requestHash: 'other' });
+
+    const second = engine();
+    second.start();
+    expect(second.get('crashed').phase).toBe('outcome-unknown');
+    service.set('r1', 3);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(second.get(submitted.job.id).phase).toBe('completed');
+    expect(service.count('/api/open/v3/audio/create')).toBe(1);
+  });
+
+  it('stalls a job past its deadline and resumes it on request', async () => {
+    const e = engine({ deadlineMs: 30_000 });
+    const result = await e.submit({ kind: 'tts', body: tts });
+    if (result.status !== 'submitted') throw new Error('expected submitted');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(e.get(result.job.id).phase).toBe('stalled');
+    const polls = service.count('/api/open/v3/audio/infobymodelid');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(service.count('/api/open/v3/audio/infobymodelid')).toBe(polls);
+    service.set('r1', 3);
+    e.refresh(result.job.id);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(e.get(result.job.id).phase).toBe('completed');
+  });
+});
