@@ -10,23 +10,25 @@ import { API_PATHS, type ApiPathName } from './paths';
 import { avatarVideoBodySchema, avatarVideoResponseSchema, lipSyncBodySchema, lipSyncResponseSchema, talkingAvatarBodySchema, talkingAvatarResponseSchema, videoInfoQuerySchema, videoInfoResponseSchema } from './video';
 import { audioCloneResponseSchema, audioCreateResponseSchema, audioInfoQuerySchema, audioInfoResponseSchema, ttsCreateBodySchema, voiceCloneBodySchema, voiceListQuerySchema, voiceListResponseSchema } from './voice';
 
-export interface EndpointSpec {
+export interface EndpointSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   method: 'GET' | 'POST';
   path: string;
   /** Where the request's parameters travel. */
   input: 'body' | 'query';
-  request: z.ZodType;
-  response: z.ZodType;
+  request: Req;
+  response: Res;
   /** False only for getToken. */
   authenticated: boolean;
   /** Face detection and analyze frames answer with their own envelopes. */
   envelope: 'business' | 'face-detection' | 'analyze-frames';
 }
 
-const post = (path: string, request: z.ZodType, response: z.ZodType, extra: Partial<EndpointSpec> = {}): EndpointSpec => ({
+const post = <Req extends z.ZodType, Res extends z.ZodType>(
+  path: string, request: Req, response: Res, extra: Partial<Pick<EndpointSpec, 'authenticated' | 'envelope'>> = {},
+): EndpointSpec<Req, Res> => ({
   method: 'POST', path, input: 'body', request, response, authenticated: true, envelope: 'business', ...extra,
 });
-const get = (path: string, request: z.ZodType, response: z.ZodType): EndpointSpec => ({
+const get = <Req extends z.ZodType, Res extends z.ZodType>(path: string, request: Req, response: Res): EndpointSpec<Req, Res> => ({
   method: 'GET', path, input: 'query', request, response, authenticated: true, envelope: 'business',
 });
 

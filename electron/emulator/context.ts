@@ -1,0 +1,24 @@
+import type { Catalogue } from './catalogue/catalogue';
+import type { JobEngine } from './jobs/engine';
+import type { MediaFetcher } from './media/fetch';
+import type { MediaTools } from './media/tools';
+import type { ResolvedOptions } from './options';
+import type { Accounts } from './state/accounts';
+import type { Files } from './state/files';
+import type { StateStore } from './state/store';
+import type { Views } from './views';
+
+/** Everything a route needs, built once per running sandbox. */
+export interface EmulatorContext {
+  options: ResolvedOptions;
+  store: StateStore;
+  accounts: Accounts;
+  files: Files;
+  engine: JobEngine;
+  tools: MediaTools;
+  fetcher: MediaFetcher;
+  catalogue: Catalogue;
+  views: Views;
+  /** Mutable fault settings (the control endpoint and tests change them at run time). */
+  faults: { failRate: number; latencyMs: number; http5xxRate: number; dropRate: number };
+}

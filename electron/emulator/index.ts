@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Catalogue } from './catalogue/catalogue';
+import type { EmulatorContext } from './context';
+import { JobEngine, type Processor } from './jobs/engine';
+import { processAvatarUpload } from './jobs/processors/avatar';
+import { processCharacterSwap } from './jobs/processors/character-swap';
+import { processAvatarVideo, processTalkingAvatar } from './jobs/processors/compose';
+import { processLipSync } from './jobs/processors/lipsync';
+import { processClone, processTts } from './jobs/processors/speech';
+import { WebhookSender } from './jobs/webhooks';
+import { MediaFetcher } from './media/fetch';
+import { MediaTools } from './media/tools';
+import { resolveOptions, type EmulatorOptions } from './options';
+import { audioRoutes } from './routes/audio';
+import { authRoutes } from './routes/auth';
+import { avatarRoutes } from './routes/avatar';
+import { characterSwapRoutes } from './routes/character-swap';
+import { composeRoutes } from './routes/compose';
+import { faceRoutes } from './routes/faces';
+import { fileRoutes } from './routes/files';
+import { liveRoutes } from './routes/live';
+import { miscRoutes } from './routes/misc';
+import { videoRoutes } from './routes/video';
+import { createServer } from './server';
+import { Accounts } from './state/accounts';
+import { Files } from './state/files';
+import { StateStore } from './state/store';
+import type { JobKind } from './state/types';
+import { Views } from './views';
+
+export type { EmulatorOptions } from './options';
+export { DEFAULTS as EMULATOR_DEFAULTS } from './options';
+
+export interface RunningEmulator {
+  /** Base URL, e.g. http://127.0.0.1:4780 */
+  url: string;
+  apiKey: string;
+  clientId: string;
+  clientSecret: string;
+  dataDir: string;
+  /** Current credit balance of the sandbox account. */
+  credits(): number;
+  setCredits(credits: number): void;
+  /** Changes fault injection while running. */
+  setFaults(faults: Partial<EmulatorContext['faults']>): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox service: the whole interface on one HTTP server, records and results under
+ * `dataDir` (a temporary folder, removed on close, unless one is given). Resolves once it accepts
+ * requests.
+ */
+export async function startEmulator(input: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const options = resolveOptions(input);
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'avatar-studio-sandbox-'));
+  const store = new StateStore(dataDir, options.log);
+  const files = new Files(store, options.resultTtlSeconds * 1000, options.now, options.catalogueDir);
+  files.clearWork();
+  const accounts = new Accounts(store, options);
+  const tools = new MediaTools(options);
+  const catalogue = new Catalogue(files.catalogueDir, tools, options.log);
+  const views = new Views(files);
+  const webhooks = new WebhookSender(options.webhookAttempts, options.webhookBackoffMs, options.log);
+  const faults = { failRate: options.failRate, latencyMs: options.latencyMs, http5xxRate: options.http5xxRate, dropRate: options.dropRate };
+  const ctx = { options, store, accounts, files, tools, catalogue, views, faults, fetcher: new MediaFetcher(files, dataDir) } as EmulatorContext;
+  const bind = (fn: (c: EmulatorContext, ...rest: Parameters<Processor>) => ReturnType<Processor>): Processor => (job, p) => fn(ctx, job, p);
+  const processors: Record<JobKind, Processor> = {
+    tts: bind(processTts),
+    clone: bind(processClone),
+    lipsync: bind(processLipSync),
+    avatar_video: bind(processAvatarVideo),
+    talking_avatar: bind(processTalkingAvatar),
+    character_swap: bind(processCharacterSwap),
+    avatar: bind(processAvatarUpload),
+  };
+  ctx.engine = new JobEngine({
+    store, files, accounts, webhooks, processors, jobSeconds: options.jobSeconds, random: options.random, now: options.now, log: options.log,
+    view: (job) => views.info(job),
+    webhookKind: (job) => views.webhookKind(job),
+    failRate: () => faults.failRate,
+    makeWorkDir: async (id) => {
+      const dir = join(files.workDir, id);
+      await mkdir(dir, { recursive: true });
+      return dir;
+    },
+    removeWorkDir: (dir) => rm(dir, { recursive: true, force: true }),
+  });
+
+  await catalogue.ensure();
+  const app = createServer(ctx);
+  await fileRoutes(app, ctx);
+  authRoutes(app, ctx);
+  faceRoutes(app, ctx);
+  const live = liveRoutes(app, ctx);
+  audioRoutes(app, ctx);
+  videoRoutes(app, ctx);
+  avatarRoutes(app, ctx);
+  composeRoutes(app, ctx);
+  characterSwapRoutes(app, ctx);
+  miscRoutes(app, ctx);
+
+  await app.listen({ port: options.port, host: options.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host === '0.0.0.0' ? '127.0.0.1' : options.host;
+  const url = `http://${host}:${port}`;
+  files.baseUrl = url;
+
+  files.sweep();
+  const sweeper = setInterval(() => files.sweep(), 3600_000);
+  sweeper.unref();
+  const resumed = ctx.engine.resumeUnfinished();
+  live.resume();
+  if (resumed) options.log(`resumed ${resumed} unfinished job(s)`);
+
+  let closed = false;
+  return {
+    url,
+    apiKey: options.apiKey,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    dataDir,
+    credits: () => accounts.account.credits,
+    setCredits: (n) => accounts.setCredits(n),
+    setFaults: (f) => Object.assign(faults, f),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      live.close();
+      await ctx.engine.close();
+      await webhooks.close(500);
+      await tools.stop();
+      await app.close();
+      store.flush();
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,141 @@
+import PQueue from 'p-queue';
+import type { WebhookPayload } from '../../common/api';
+import type { Accounts } from '../state/accounts';
+import type { Files } from '../state/files';
+import type { StateStore } from '../state/store';
+import type { JobKind, JobRecord } from '../state/types';
+import { sleep, type WebhookSender } from './webhooks';
+
+export interface ProcessResult {
+  /** Name of the result file, already written into the files folder. */
+  file: string;
+  extraFiles?: Record<string, string>;
+  facts?: Record<string, number | string>;
+}
+
+export interface ProcessContext {
+  signal: AbortSignal;
+  /** A fresh scratch folder for this job. */
+  workDir: string;
+}
+
+export type Processor = (job: JobRecord, ctx: ProcessContext) => Promise<ProcessResult>;
+
+export interface EngineDeps {
+  store: StateStore;
+  files: Files;
+  accounts: Accounts;
+  webhooks: WebhookSender;
+  processors: Record<JobKind, Processor>;
+  /** The record as its info operation shows it (used as the callback's `data`). */
+  view: (job: JobRecord) => { _id: string } & Record<string, unknown>;
+  /** Which callback kind a job reports as. */
+  webhookKind: (job: JobRecord) => WebhookPayload['kind'];
+  jobSeconds: number;
+  failRate: () => number;
+  random: () => number;
+  now: () => number;
+  log: (line: string) => void;
+  makeWorkDir: (jobId: string) => Promise<string>;
+  removeWorkDir: (dir: string) => Promise<void>;
+}
+
+/**
+ * Moves records 1 queueing -> 2 processing -> 3 completed or 4 failed. A job spends at least
+ * `jobSeconds` in total (a quarter of it queueing) and as long as its real render takes. Two renders
+ * run at once. Records still at 1 or 2 when the sandbox starts are picked up again.
+ */
+export class JobEngine {
+  private readonly queue = new PQueue({ concurrency: 2 });
+  private readonly abort = new AbortController();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly d: EngineDeps) {}
+
+  resumeUnfinished(): number {
+    const open = Object.values(this.d.store.state.jobs).filter((j) => j.status === 1 || j.status === 2);
+    for (const job of open) {
+      job.status = 1;
+      this.submit(job);
+    }
+    if (open.length) this.d.store.changed();
+    return open.length;
+  }
+
+  submit(job: JobRecord): void {
+    const total = this.d.jobSeconds * 1000;
+    const started = this.d.now();
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.abort.signal.aborted) return;
+      this.update(job, { status: 2 });
+      const run = this.queue.add(() => this.process(job, started + total)).catch(() => undefined);
+      this.running.add(run);
+      void run.finally(() => this.running.delete(run));
+    }, total * 0.25);
+    this.timers.add(timer);
+  }
+
+  private async process(job: JobRecord, notBefore: number): Promise<void> {
+    let dir = '';
+    try {
+      if (this.d.random() < this.d.failRate()) throw new Error('Injected fault (--fail-rate): processing failed on purpose');
+      dir = await this.d.makeWorkDir(job._id);
+      const result = await this.d.processors[job.kind](job, { signal: this.abort.signal, workDir: dir });
+      await this.waitUntil(notBefore);
+      if (this.abort.signal.aborted) return;
+      this.d.files.register(result.file);
+      for (const f of Object.values(result.extraFiles ?? {})) this.d.files.register(f);
+      this.update(job, { status: 3, resultFile: result.file, extraFiles: result.extraFiles ?? {}, facts: { ...job.facts, ...result.facts } });
+    } catch (error) {
+      if (this.abort.signal.aborted) return;
+      await this.waitUntil(notBefore);
+      const reason = error instanceof Error ? error.message : String(error);
+      this.d.log(`job ${job._id} (${job.kind}) failed: ${reason}`);
+      this.d.accounts.refund(this.d.store.state.accounts[String(job.uid)] ?? this.d.accounts.account, job.cost);
+      this.update(job, { status: 4, reason });
+    } finally {
+      if (dir) await this.d.removeWorkDir(dir).catch(() => undefined);
+    }
+    this.notify(job);
+  }
+
+  private async waitUntil(t: number): Promise<void> {
+    const wait = t - this.d.now();
+    if (wait > 0 && !this.abort.signal.aborted) await sleep(wait);
+  }
+
+  private update(job: JobRecord, change: Partial<JobRecord>): void {
+    Object.assign(job, change, { updatedAt: this.d.now() });
+    this.d.store.changed();
+  }
+
+  private notify(job: JobRecord): void {
+    if (!job.webhook || (job.status !== 3 && job.status !== 4)) return;
+    const data = this.d.view(job);
+    const payload: WebhookPayload = {
+      event: job.status === 3 ? 'completed' : 'failed',
+      kind: this.d.webhookKind(job),
+      _id: job._id,
+      status: job.status,
+      url: job.status === 3 ? this.d.files.resultUrl(job.resultFile) : '',
+      ...(job.status === 4 ? { reason: job.reason } : {}),
+      timestamp: this.d.now(),
+      data,
+    };
+    this.d.webhooks.send(job.webhook, payload, (delivery) => {
+      job.webhookLog = delivery;
+      this.d.store.changed();
+    });
+  }
+
+  /** Stops timers and renders; unfinished jobs stay at 1/2 on disk and resume at the next start. */
+  async close(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    this.abort.abort();
+    this.queue.clear();
+    await Promise.allSettled([...this.running]);
+  }
+}

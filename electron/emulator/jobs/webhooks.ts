@@ -1,0 +1,60 @@
+import type { WebhookPayload } from '../../common/api';
+
+export interface WebhookDelivery {
+  attempts: number;
+  delivered: boolean;
+  lastError: string;
+}
+
+/**
+ * POSTs a callback with retries: `attempts` tries, waiting backoffMs, then twice that, and so on.
+ * A 2xx answer counts as delivered. Each try times out after 10 s.
+ */
+export class WebhookSender {
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(
+    private readonly attempts: number,
+    private readonly backoffMs: number,
+    private readonly log: (line: string) => void,
+    private readonly fetchFn: typeof fetch = fetch,
+  ) {}
+
+  send(url: string, payload: WebhookPayload, onDone: (d: WebhookDelivery) => void): void {
+    const task = this.deliver(url, payload).then(onDone);
+    this.inFlight.add(task);
+    void task.finally(() => this.inFlight.delete(task));
+  }
+
+  private async deliver(url: string, payload: WebhookPayload): Promise<WebhookDelivery> {
+    let lastError = '';
+    for (let attempt = 1; attempt <= this.attempts; attempt++) {
+      if (this.closed) return { attempts: attempt - 1, delivered: false, lastError: 'sandbox stopped' };
+      try {
+        const res = await this.fetchFn(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'avatar-studio-sandbox' },
+          body: JSON.stringify(payload),
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.arrayBuffer().catch(() => undefined);
+        if (res.ok) return { attempts: attempt, delivered: true, lastError: '' };
+        lastError = `HTTP ${res.status}`;
+      } catch (error) {
+        lastError = (error as Error).message;
+      }
+      this.log(`webhook for ${payload._id} attempt ${attempt} failed: ${lastError}`);
+      if (attempt < this.attempts) await sleep(this.backoffMs * 2 ** (attempt - 1));
+    }
+    return { attempts: this.attempts, delivered: false, lastError };
+  }
+
+  /** Waits briefly for deliveries under way, then stops retrying. */
+  async close(graceMs = 2000): Promise<void> {
+    await Promise.race([Promise.allSettled([...this.inFlight]), sleep(graceMs)]);
+    this.closed = true;
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,153 @@
+/** Everything `startEmulator` and `npm run emulator` accept. Every field has a default. */
+export interface EmulatorOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** Minimum seconds from create to a final status (a quarter of it queueing, the rest processing). */
+  jobSeconds?: number;
+  /** Starting credit balance of the sandbox account. */
+  credits?: number;
+  /** Requests per second per credential before code 1005; 0 = no limit. */
+  rateLimit?: number;
+  /** Records and result files persist here across restarts; default: a fresh temporary folder. */
+  dataDir?: string;
+  /** Where generated sample media is cached; default `<dataDir>/catalogue` (tests share one). */
+  catalogueDir?: string;
+  /** Fraction (0..1) of jobs that fail while processing (status 4, reason names the injected fault). */
+  failRate?: number;
+  /** Delay added before every response. */
+  latencyMs?: number;
+  /** Fraction (0..1) of API requests answered with HTTP 503 and a non-envelope body. */
+  http5xxRate?: number;
+  /** Fraction (0..1) of API requests whose connection is dropped without an answer. */
+  dropRate?: number;
+  /** Lifetime of access tokens from getToken. */
+  tokenTtlSeconds?: number;
+  /** Lifetime of generated result files (7 days in the interface). */
+  resultTtlSeconds?: number;
+  /** Webhook delivery attempts and the first retry delay (doubled after each failure). */
+  webhookAttempts?: number;
+  webhookBackoffMs?: number;
+  /** Paths of external tools; default: resolved like the app does (settings, env, PATH). */
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  espeakPath?: string;
+  /** Receives one line per notable event (never a secret). */
+  log?: (line: string) => void;
+  /** Injected for deterministic tests. */
+  random?: () => number;
+  now?: () => number;
+}
+
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir'>> & {
+  catalogueDir?: string;
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  espeakPath?: string;
+  dataDir?: string;
+};
+
+export const DEFAULTS = {
+  port: 4780,
+  host: '127.0.0.1',
+  apiKey: 'sandbox-api-key',
+  clientId: 'sandbox-client',
+  clientSecret: 'sandbox-secret',
+  jobSeconds: 4,
+  credits: 1000,
+  rateLimit: 0,
+  failRate: 0,
+  latencyMs: 0,
+  http5xxRate: 0,
+  dropRate: 0,
+  tokenTtlSeconds: 24 * 3600,
+  resultTtlSeconds: 7 * 24 * 3600,
+  webhookAttempts: 4,
+  webhookBackoffMs: 500,
+} as const;
+
+export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
+  const fraction = (name: string, v: number | undefined, d: number) => {
+    const value = v ?? d;
+    if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be between 0 and 1 (got ${value})`);
+    return value;
+  };
+  const nonNegative = (name: string, v: number | undefined, d: number) => {
+    const value = v ?? d;
+    if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${name} must be a number >= 0 (got ${value})`);
+    return value;
+  };
+  return {
+    port: nonNegative('port', o.port, DEFAULTS.port),
+    host: o.host ?? DEFAULTS.host,
+    apiKey: o.apiKey ?? DEFAULTS.apiKey,
+    clientId: o.clientId ?? DEFAULTS.clientId,
+    clientSecret: o.clientSecret ?? DEFAULTS.clientSecret,
+    jobSeconds: nonNegative('jobSeconds', o.jobSeconds, DEFAULTS.jobSeconds),
+    credits: nonNegative('credits', o.credits, DEFAULTS.credits),
+    rateLimit: nonNegative('rateLimit', o.rateLimit, DEFAULTS.rateLimit),
+    dataDir: o.dataDir,
+    catalogueDir: o.catalogueDir,
+    failRate: fraction('failRate', o.failRate, DEFAULTS.failRate),
+    latencyMs: nonNegative('latencyMs', o.latencyMs, DEFAULTS.latencyMs),
+    http5xxRate: fraction('http5xxRate', o.http5xxRate, DEFAULTS.http5xxRate),
+    dropRate: fraction('dropRate', o.dropRate, DEFAULTS.dropRate),
+    tokenTtlSeconds: nonNegative('tokenTtlSeconds', o.tokenTtlSeconds, DEFAULTS.tokenTtlSeconds),
+    resultTtlSeconds: nonNegative('resultTtlSeconds', o.resultTtlSeconds, DEFAULTS.resultTtlSeconds),
+    webhookAttempts: Math.max(1, Math.floor(nonNegative('webhookAttempts', o.webhookAttempts, DEFAULTS.webhookAttempts))),
+    webhookBackoffMs: nonNegative('webhookBackoffMs', o.webhookBackoffMs, DEFAULTS.webhookBackoffMs),
+    ffmpegPath: o.ffmpegPath,
+    ffprobePath: o.ffprobePath,
+    espeakPath: o.espeakPath,
+    log: o.log ?? (() => undefined),
+    random: o.random ?? Math.random,
+    now: o.now ?? Date.now,
+  };
+}
+
+/** Flags of `npm run emulator`, mapped to options. */
+const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'string'; help: string }> = {
+  '--port': { key: 'port', kind: 'number', help: 'TCP port (0 = any free port); default 4780' },
+  '--host': { key: 'host', kind: 'string', help: 'interface to listen on; default 127.0.0.1' },
+  '--api-key': { key: 'apiKey', kind: 'string', help: `x-api-key accepted; default ${DEFAULTS.apiKey}` },
+  '--client-id': { key: 'clientId', kind: 'string', help: `clientId for getToken; default ${DEFAULTS.clientId}` },
+  '--client-secret': { key: 'clientSecret', kind: 'string', help: `clientSecret for getToken; default ${DEFAULTS.clientSecret}` },
+  '--job-seconds': { key: 'jobSeconds', kind: 'number', help: `minimum seconds per job; default ${DEFAULTS.jobSeconds}` },
+  '--credits': { key: 'credits', kind: 'number', help: `starting balance; default ${DEFAULTS.credits}` },
+  '--rate-limit': { key: 'rateLimit', kind: 'number', help: 'requests/second per credential before code 1005; default off' },
+  '--data-dir': { key: 'dataDir', kind: 'string', help: 'folder for records and result files; default a temp folder' },
+  '--fail-rate': { key: 'failRate', kind: 'number', help: 'fraction 0..1 of jobs that fail (status 4)' },
+  '--latency-ms': { key: 'latencyMs', kind: 'number', help: 'delay before every response' },
+  '--http-5xx-rate': { key: 'http5xxRate', kind: 'number', help: 'fraction 0..1 of requests answered HTTP 503' },
+  '--drop-rate': { key: 'dropRate', kind: 'number', help: 'fraction 0..1 of requests whose connection is dropped' },
+  '--token-ttl': { key: 'tokenTtlSeconds', kind: 'number', help: 'access token lifetime in seconds; default 86400' },
+  '--result-ttl': { key: 'resultTtlSeconds', kind: 'number', help: 'result file lifetime in seconds; default 604800 (7 days)' },
+};
+
+export function usage(): string {
+  const lines = Object.entries(FLAGS).map(([flag, f]) => `  ${flag.padEnd(18)} ${f.help}`);
+  return ['Usage: npm run emulator -- [flags]', ...lines, '  --help             this text'].join('\n');
+}
+
+/** Parses `--flag value` and `--flag=value`; throws a RangeError naming the bad flag. */
+export function parseArgs(argv: readonly string[]): EmulatorOptions & { help?: boolean } {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') return { help: true };
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const spec = FLAGS[flag];
+    if (!spec) throw new RangeError(`Unknown flag ${flag}\n${usage()}`);
+    const raw = inline ?? argv[++i];
+    if (raw === undefined) throw new RangeError(`${flag} needs a value`);
+    if (spec.kind === 'number') {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw new RangeError(`${flag} must be a number (got "${raw}")`);
+      out[spec.key] = n;
+    } else out[spec.key] = raw;
+  }
+  return out as EmulatorOptions;
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_AVATAR_PAGE_SIZE } from '../../common/api';
+import { avatarClipFile, avatarThumbFile } from '../catalogue/catalogue';
+import type { EmulatorContext } from '../context';
+import { ApiError } from '../errors';
+import { createJob } from '../jobs/create';
+import { FLAT_PRICES } from '../pricing';
+import { defineEndpoint } from '../server';
+import type { Caller } from '../state/accounts';
+
+type AvatarRow = { _id: string; avatar_id: string; url: string; from: number; type: number } & Record<string, unknown>;
+
+/** Official avatars followed by the caller's uploads (newest first). */
+export function allAvatars(ctx: EmulatorContext, caller: Caller): AvatarRow[] {
+  const official: AvatarRow[] = ctx.catalogue.avatars.map((a, i) => ({
+    _id: a._id, disabled: false, uid: 0, type: a.type, from: 2, status: 3, sort: 100 - i, create_time: 1710000000000 + i,
+    name: a.name, avatar_id: a.avatar_id, url: ctx.files.catalogueUrl(avatarClipFile(a.avatar_id)), modify_url: '',
+    gender: a.gender, thumbnailUrl: ctx.files.catalogueUrl(avatarThumbFile(a.avatar_id)), crop_arr: [],
+  }));
+  const own = Object.values(ctx.store.state.jobs)
+    .filter((j) => j.kind === 'avatar' && j.uid === caller.account.uid)
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((j) => ctx.views.avatar(j) as AvatarRow);
+  return [...official, ...own];
+}
+
+export function avatarRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  defineEndpoint(app, ctx, 'avatarList', async (q, caller) => {
+    const rows = allAvatars(ctx, caller).filter((a) => (q.from === undefined || a.from === q.from) && (q.type === undefined || a.type === q.type));
+    const page = q.page ?? 1;
+    const size = q.size ?? DEFAULT_AVATAR_PAGE_SIZE;
+    return rows.slice((page - 1) * size, page * size);
+  });
+
+  defineEndpoint(app, ctx, 'avatarDetail', async (q, caller) => {
+    const row = allAvatars(ctx, caller).find((a) => a._id === q.id);
+    if (!row) throw new ApiError(1008, `avatar id "${q.id}" does not exist`);
+    return [row];
+  });
+
+  defineEndpoint(app, ctx, 'avatarCreate', async (body, caller) => {
+    if (allAvatars(ctx, caller).some((a) => a.avatar_id === body.avatar_id)) {
+      throw new ApiError(1222, `avatar_id "${body.avatar_id}" already exists`);
+    }
+    const job = createJob(ctx, caller, { kind: 'avatar', request: { ...body, name: body.name ?? body.avatar_id }, cost: FLAT_PRICES.avatar });
+    return [ctx.views.avatar(job)];
+  });
+}

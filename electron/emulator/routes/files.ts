@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { z } from 'zod';
+import { describeIssues } from '../../common/api';
+import type { EmulatorContext } from '../context';
+import { ApiError } from '../errors';
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+const faultsSchema = z.object({
+  failRate: z.number().min(0).max(1).optional(),
+  latencyMs: z.number().min(0).max(60_000).optional(),
+  http5xxRate: z.number().min(0).max(1).optional(),
+  dropRate: z.number().min(0).max(1).optional(),
+});
+
+/**
+ * Result files (`/files/<name>`, gone after their lifetime) and catalogue media (`/sandbox/<name>`),
+ * plus `/__sandbox/*` control routes for tests and integrators (authenticated with the API key).
+ */
+export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
+  await app.register(fastifyStatic, { root: ctx.files.filesDir, serve: false });
+
+  app.get<{ Params: { name: string } }>('/files/:name', async (request, reply) => {
+    const { name } = request.params;
+    if (!SAFE_NAME.test(name) || !ctx.files.liveResult(name)) {
+      return reply.code(404).send({ code: 1014, msg: 'Resource does not exist (unknown or expired after 7 days)' });
+    }
+    return reply.sendFile(name, ctx.files.filesDir);
+  });
+
+  app.get<{ Params: { name: string } }>('/sandbox/:name', async (request, reply) => {
+    const { name } = request.params;
+    if (!SAFE_NAME.test(name) || name === 'manifest.json') return reply.code(404).send({ code: 1014, msg: 'Resource does not exist' });
+    return reply.sendFile(name, ctx.files.catalogueDir);
+  });
+
+  const control = (headers: Record<string, string | string[] | undefined>) => {
+    const caller = ctx.accounts.authenticate(headers);
+    return caller.account;
+  };
+
+  app.get('/__sandbox/status', async (request) => {
+    const account = control(request.headers);
+    const jobs = Object.values(ctx.store.state.jobs);
+    return {
+      code: 1000,
+      msg: 'OK',
+      data: {
+        credits: account.credits,
+        jobs: { total: jobs.length, open: jobs.filter((j) => j.status < 3).length },
+        faults: ctx.faults,
+        webhooks: jobs.filter((j) => j.webhook).map((j) => ({ _id: j._id, ...j.webhookLog })),
+      },
+    };
+  });
+
+  app.post('/__sandbox/faults', async (request) => {
+    control(request.headers);
+    const parsed = faultsSchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw new ApiError(1003, describeIssues(parsed.error));
+    Object.assign(ctx.faults, parsed.data);
+    return { code: 1000, msg: 'OK', data: ctx.faults };
+  });
+
+  app.post('/__sandbox/credits', async (request) => {
+    control(request.headers);
+    const parsed = z.object({ credits: z.number().int().min(0) }).safeParse(request.body ?? {});
+    if (!parsed.success) throw new ApiError(1003, describeIssues(parsed.error));
+    ctx.accounts.setCredits(parsed.data.credits);
+    return { code: 1000, msg: 'OK', data: { credits: parsed.data.credits } };
+  });
+}

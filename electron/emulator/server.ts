@@ -1,0 +1,118 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { describeIssues, ENDPOINTS, type EndpointName, type EndpointSpec } from '../common/api';
+import type { EmulatorContext } from './context';
+import { ApiError, MediaError } from './errors';
+import { sleep } from './jobs/webhooks';
+import type { Caller } from './state/accounts';
+
+export const BODY_LIMIT = 20 * 1024 * 1024;
+
+type EnvelopeKind = EndpointSpec['envelope'];
+
+/** The failure body in the envelope the route uses; business codes also travel beside face-detection envelopes. */
+export function failureBody(kind: EnvelopeKind, code: number, msg: string): Record<string, unknown> {
+  if (kind === 'face-detection') return { error_code: 1, error_msg: msg, code, msg };
+  if (kind === 'analyze-frames') return { success: false, error: msg, code, msg };
+  return { code, msg };
+}
+
+const isApiPath = (url: string) => !/^\/(files|sandbox|__sandbox)\//.test(url);
+
+export function createServer(ctx: EmulatorContext): FastifyInstance {
+  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true, forceCloseConnections: true });
+
+  // Fault injection and latency apply to the interface, not to file downloads or the control routes.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isApiPath(request.url)) return;
+    const f = ctx.faults;
+    if (f.dropRate > 0 && ctx.options.random() < f.dropRate) {
+      reply.hijack();
+      request.raw.socket.destroy();
+      return reply;
+    }
+    if (f.latencyMs > 0) await sleep(f.latencyMs);
+    if (f.http5xxRate > 0 && ctx.options.random() < f.http5xxRate) {
+      return reply.code(503).type('text/html').send('<html><body>503 Service Unavailable (sandbox fault injection)</body></html>');
+    }
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string | number }, request, reply) => {
+    const kind = envelopeOf(request);
+    if (error instanceof ApiError || error instanceof MediaError) return reply.code(200).send(failureBody(kind, error.code, error.message));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send(failureBody(kind, 1003, `Request body is larger than ${BODY_LIMIT / 1024 / 1024} MB`));
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send(failureBody(kind, 1003, 'Content-Type must be application/json'));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      const msg = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty; send a JSON object' : `Request body is not valid JSON: ${error.message}`;
+      return reply.code(400).send(failureBody(kind, 1003, msg));
+    }
+    ctx.options.log(`internal error on ${request.method} ${request.url.split('?')[0]}: ${error.message}`);
+    return reply.code(500).send(failureBody(kind, 1015, `Sandbox internal error: ${error.message}`));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ code: 1008, msg: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
+  });
+  return app;
+}
+
+function envelopeOf(request: FastifyRequest): EnvelopeKind {
+  const config = request.routeOptions.config as { envelope?: EnvelopeKind } | undefined;
+  return config?.envelope ?? 'business';
+}
+
+/** `types[]=a&types[]=b` → `{ types: [a, b] }`; other keys unchanged. */
+export function normaliseQuery(query: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (key.endsWith('[]')) {
+      const name = key.slice(0, -2);
+      const prev = out[name];
+      const list = Array.isArray(value) ? value : [value];
+      out[name] = Array.isArray(prev) ? [...prev, ...list] : list;
+    } else out[key] = value;
+  }
+  return out;
+}
+
+export type Handler<N extends EndpointName> = (
+  input: z.infer<(typeof ENDPOINTS)[N]['request']>,
+  caller: Caller,
+  request: FastifyRequest,
+) => Promise<unknown>;
+
+/**
+ * Registers one operation of the interface: authenticates, rate-limits, validates the input with the
+ * shared request schema (1003 naming the field), and wraps the result in the operation's envelope.
+ */
+export function defineEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: EmulatorContext, name: N, handler: Handler<N>): void {
+  const spec: EndpointSpec = ENDPOINTS[name];
+  app.route({
+    method: spec.method,
+    url: spec.path,
+    config: { envelope: spec.envelope },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const caller = spec.authenticated ? ctx.accounts.authenticate(request.headers) : { account: ctx.accounts.account, credential: 'anonymous' };
+      ctx.accounts.checkRate(caller.credential);
+      const raw = spec.input === 'body' ? (request.body ?? {}) : normaliseQuery(request.query);
+      if (spec.input === 'body' && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
+        throw new ApiError(1003, 'Request body must be a JSON object');
+      }
+      const parsed = spec.request.safeParse(raw);
+      if (!parsed.success) throw new ApiError(1003, describeIssues(parsed.error));
+      const result = await handler(parsed.data as z.infer<(typeof ENDPOINTS)[N]['request']>, caller, request);
+      const body = spec.envelope === 'business' && name !== 'getToken' ? success(result) : result;
+      const check = spec.response.safeParse(body);
+      if (!check.success) ctx.options.log(`response of ${name} does not match its schema: ${describeIssues(check.error)}`);
+      return reply.code(200).send(body);
+    },
+  });
+}
+
+export function success(data: unknown): Record<string, unknown> {
+  return data === undefined ? { code: 1000, msg: 'OK' } : { code: 1000, msg: 'OK', data };
+}

@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { emptyState, type EmulatorState } from './types';
+
+/**
+ * The sandbox's records, kept in memory and written to `<dataDir>/state.json` (write to a temp file,
+ * then rename, so a crash never leaves half a file). A file that cannot be read is moved aside.
+ */
+export class StateStore {
+  readonly state: EmulatorState;
+  private readonly file: string;
+  private pending = false;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly log: (line: string) => void,
+  ) {
+    mkdirSync(dataDir, { recursive: true });
+    this.file = join(dataDir, 'state.json');
+    this.state = this.load();
+  }
+
+  private load(): EmulatorState {
+    if (!existsSync(this.file)) return emptyState();
+    try {
+      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as EmulatorState;
+      if (parsed.version !== 1 || typeof parsed.jobs !== 'object') throw new Error('unknown state version');
+      return { ...emptyState(), ...parsed };
+    } catch (error) {
+      const aside = `${this.file}.corrupt-${Date.now()}`;
+      renameSync(this.file, aside);
+      this.log(`state file unreadable (${(error as Error).message}); moved aside to ${aside}`);
+      return emptyState();
+    }
+  }
+
+  /** Schedules one write for all changes made in this turn of the event loop. */
+  changed(): void {
+    if (this.pending) return;
+    this.pending = true;
+    setImmediate(() => this.flush());
+  }
+
+  flush(): void {
+    if (!this.pending) return;
+    this.pending = false;
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.state));
+    renameSync(tmp, this.file);
+  }
+
+  /** A short, unique, sortable id (24 hex characters, like the service's ids). */
+  newId(now: number): string {
+    this.state.counter += 1;
+    const time = Math.floor(now / 1000).toString(16).padStart(8, '0');
+    return `${time}${this.state.counter.toString(16).padStart(16, '0')}`.slice(0, 24);
+  }
+}

@@ -1,0 +1,155 @@
+import type { WebhookPayload } from '../common/api';
+import type { Files } from './state/files';
+import type { JobRecord } from './state/types';
+
+type Row = { _id: string } & Record<string, unknown>;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+
+/** Turns stored jobs into the record shapes the interface documents, with URLs only at status 3. */
+export class Views {
+  constructor(private readonly files: Files) {}
+
+  private result(job: JobRecord): string {
+    return job.status === 3 && job.resultFile ? this.files.resultUrl(job.resultFile) : '';
+  }
+
+  audio(job: JobRecord): Row {
+    return {
+      _id: job._id,
+      create_time: job.createdAt,
+      uid: job.uid,
+      from: num(job.facts.voiceFrom, job.kind === 'clone' ? 4 : 3),
+      input_text: str(job.request.input_text),
+      rate: str(job.request.rate) || '50%',
+      voice_model_id: str(job.facts.voiceModelId),
+      url: this.result(job),
+      status: job.status,
+      __v: 0,
+      ...(job.status === 4 ? { error_reasons: [job.reason] } : {}),
+    };
+  }
+
+  video(job: JobRecord): Row {
+    const base: Row = {
+      _id: job._id,
+      create_time: job.createdAt,
+      uid: job.uid,
+      video_id: str(job.facts.videoId) || job._id,
+      video_status: job.status,
+      video: this.result(job),
+      external_video: '',
+      video_lock_duration: num(job.facts.lockSeconds),
+      deduction_lock_duration: num(job.facts.lockSeconds),
+      deduction_duration: job.status === 3 ? job.cost : 0,
+      task_id: str(job.facts.taskId) || job._id,
+      webhookUrl: job.webhook,
+      ...(job.status === 4 ? { error_reasons: [job.reason], video_fail_reason: job.reason } : {}),
+    };
+    if (job.kind === 'lipsync') {
+      return { ...base, input_audio: str(job.request.audio_url), target_video: str(job.request.video_url), lipsync: true };
+    }
+    if (job.kind === 'avatar_video') {
+      const first = (Array.isArray(job.request.data) ? job.request.data[0] : undefined) as Record<string, unknown> | undefined;
+      return {
+        ...base,
+        lipsync: false,
+        source_data: { data: job.request.data, webhookUrl: job.webhook, userId: String(job.uid) },
+        ratio: str(first?.ratio) || '16:9',
+        background: str(first?.background) || '#ffffff',
+        offset_x: 0,
+        offset_y: 0,
+        scale: 1,
+      };
+    }
+    return { ...base, lipsync: false };
+  }
+
+  characterSwapCreated(job: JobRecord): Row {
+    const r = job.request;
+    return {
+      _id: job._id,
+      create_time: job.createdAt,
+      uid: job.uid,
+      team_id: str(job.facts.teamId),
+      status: job.status,
+      video_duration: num(job.facts.durationSeconds),
+      deduction_credit: job.cost,
+      resolution: str(r.resolution) || '720p',
+      file_name: str(job.facts.fileName),
+      image_url: str(r.image),
+      video_url: str(r.video),
+      prompt: str(r.prompt),
+      mode: str(r.mode) || 'animate',
+      model_name: str(r.model_name) || str(job.facts.modelName),
+      webhookUrl: job.webhook,
+    };
+  }
+
+  characterSwapInfo(job: JobRecord): Row {
+    const r = job.request;
+    return {
+      _id: job._id,
+      create_time: job.createdAt,
+      uid: job.uid,
+      team_id: str(job.facts.teamId),
+      update_time: job.updatedAt,
+      video_duration: num(job.facts.durationSeconds),
+      webhookUrl: job.webhook,
+      file_name: str(job.facts.fileName),
+      image_url: str(r.image),
+      ...(job.status === 3 ? { video: this.result(job) } : {}),
+      video_url: str(r.video),
+      prompt: str(r.prompt),
+      resolution: str(r.resolution) || '720p',
+      deduction_credit: job.status === 4 ? 0 : job.cost,
+      video_status: job.status,
+      ...(job.status === 4 ? { faceswap_fail_reason: job.reason } : {}),
+    };
+  }
+
+  avatar(job: JobRecord): Row {
+    const r = job.request;
+    return {
+      _id: job._id,
+      disabled: false,
+      uid: job.uid,
+      type: num(r.type, 1),
+      from: 3,
+      status: job.status,
+      sort: 0,
+      create_time: job.createdAt,
+      name: str(r.name) || str(r.avatar_id),
+      avatar_id: str(r.avatar_id),
+      url: str(r.url),
+      modify_url: '',
+      gender: '',
+      thumbnailUrl: this.result(job),
+      crop_arr: [],
+      ...(job.status === 4 ? { error_reasons: [job.reason] } : {}),
+    };
+  }
+
+  /** The record as its info operation answers (also the callback's `data`). */
+  info(job: JobRecord): Row {
+    switch (job.kind) {
+      case 'tts':
+      case 'clone':
+        return this.audio(job);
+      case 'character_swap':
+        return this.characterSwapInfo(job);
+      case 'avatar':
+        return this.avatar(job);
+      default:
+        return this.video(job);
+    }
+  }
+
+  webhookKind(job: JobRecord): WebhookPayload['kind'] {
+    if (job.kind === 'tts' || job.kind === 'clone') return 'audio';
+    if (job.kind === 'character_swap') return 'character_swap';
+    if (job.kind === 'avatar') return 'avatar';
+    return 'video';
+  }
+}

@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { z } from 'zod';
+import { ENDPOINTS, type EndpointName } from '@common/api';
+import { startEmulator, type EmulatorOptions } from '../../../electron/emulator';
+import type { RunningEmulator } from '../../../electron/emulator';
+
+/** One generated sample-media cache for every test file (generation is atomic, so parallel files are safe). */
+export const CATALOGUE_ROOT = join(tmpdir(), 'avatar-studio-sandbox-test-catalogue');
+
+export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({ port: 0, jobSeconds: 0.2, catalogueDir: CATALOGUE_ROOT, webhookBackoffMs: 50, ...options });
+}
+
+export interface CallOptions {
+  headers?: Record<string, string>;
+  /** Skip the x-api-key header. */
+  anonymous?: boolean;
+}
+
+/**
+ * Calls one operation of the interface the way a client does and checks the answer against the same
+ * zod response schema the app's client uses. Returns the parsed JSON.
+ */
+export async function call<N extends EndpointName>(em: RunningEmulator, name: N, input: Record<string, unknown>, o: CallOptions = {}): Promise<z.infer<(typeof ENDPOINTS)[N]['response']> & Record<string, unknown>> {
+  const spec = ENDPOINTS[name];
+  const headers: Record<string, string> = { ...(o.anonymous ? {} : { 'x-api-key': em.apiKey }), ...o.headers };
+  let url = `${em.url}${spec.path}`;
+  let body: string | undefined;
+  if (spec.input === 'query') {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(input)) {
+      if (Array.isArray(v)) for (const item of v) params.append(`${k}[]`, String(item));
+      else if (v !== undefined) params.append(k, String(v));
+    }
+    const qs = params.toString();
+    if (qs) url += `?${qs}`;
+  } else {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(input);
+  }
+  const res = await fetch(url, { method: spec.method, headers, body });
+  expect(res.headers.get('content-type')).toContain('application/json');
+  const json = (await res.json()) as Record<string, unknown>;
+  const checked = spec.response.safeParse(json);
+  if (!checked.success) throw new Error(`${name} answered outside its schema: ${JSON.stringify(checked.error.issues[0])}\n${JSON.stringify(json)}`);
+  return json as never;
+}
+
+/** Data of a successful business envelope (fails the test with the message otherwise). */
+export function dataOf<T>(envelope: { code: number; msg: string; data?: T }): T {
+  expect(envelope, envelope.msg).toMatchObject({ code: 1000 });
+  return envelope.data as T;
+}
+
+export async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (done(v)) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface Probe {
+  duration: number;
+  width?: number;
+  height?: number;
+  fps?: number;
+  hasAudio: boolean;
+  hasVideo: boolean;
+}
+
+/** ffprobe of a URL or file: what a user's player would see. */
+export function probe(input: string): Probe {
+  const r = spawnSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`ffprobe failed on ${input}: ${r.stderr}`);
+  const j = JSON.parse(r.stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number; avg_frame_rate?: string }[] };
+  const v = j.streams.find((s) => s.codec_type === 'video');
+  const [a, b] = (v?.avg_frame_rate ?? '0/1').split('/').map(Number);
+  return {
+    duration: Number(j.format.duration ?? 0),
+    width: v?.width,
+    height: v?.height,
+    fps: b ? a / b : undefined,
+    hasAudio: j.streams.some((s) => s.codec_type === 'audio'),
+    hasVideo: Boolean(v),
+  };
+}
+
+export const sample = (em: RunningEmulator, name: string) => `${em.url}/sandbox/${name}`;
