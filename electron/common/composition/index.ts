@@ -44,6 +44,13 @@
  *   3. Progress: createProgressParser(totalMs).push(line) → { outTimeMs, fraction, speed, done } at
  *      each block of `-progress pipe:1` output.
  *
+ * BODIES & VALIDATION (serialise-avatar-video.ts, serialise-talking-avatar.ts, validate.ts, export-body.ts)
+ *   toAvatarVideoBody(project, { webhookUrl? }), toTalkingAvatarBody(project, { webhookUrl? }): exact
+ *   wire field names; scale/offset copied through unchanged (geometry.ts). validateProject(project,
+ *   { target?, purpose: 'submit'|'preview', plan?: 'pro'|'pro-max'|'business' }) → Problem[]
+ *   ({ level, code, message, sceneIndex?, sceneId?, elementId? }). exportBody(project, options) →
+ *   { ok, target, body, warnings } | { ok:false, problems }: what the CLI and the job submitters use.
+ *
  * HISTORY (history.ts) — DocumentHistory<T>: commit(doc) once per finished gesture, undo(), redo(),
  *   canUndo/canRedo, reset(doc); capped (default 200 entries).
  */
@@ -59,3 +66,8 @@ export * from './render-plan';
 export * from './body-plans';
 export * from './ffmpeg-args';
 export * from './progress';
+export * from './rules';
+export * from './serialise-avatar-video';
+export * from './serialise-talking-avatar';
+export * from './validate';
+export * from './export-body';

@@ -1,5 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   buildFfmpegArgs,
@@ -9,7 +7,7 @@ import {
   type InputRequest,
   type RenderPlan,
 } from '@common/composition';
-import { fixtures, loadProject } from './helpers';
+import { golden, loadProject } from './helpers';
 
 /** Maps every URL to a fake cache path; speech text to a fake synthesised file. */
 const cached = (request: InputRequest): string | null => {
@@ -17,17 +15,6 @@ const cached = (request: InputRequest): string | null => {
   if (request.text) return `/tts/${request.text.voiceId}.wav`;
   return null;
 };
-
-/**
- * Golden files pin the exact ffmpeg arguments. After an intended change, regenerate with
- * UPDATE_GOLDEN=1 and review the diff.
- */
-function golden(name: string, value: unknown): void {
-  const file = join(fixtures, 'golden', name);
-  const text = `${JSON.stringify(value, null, 2)}\n`;
-  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, text);
-  expect(text).toBe(readFileSync(file, 'utf8'));
-}
 
 describe('compositor golden arguments', () => {
   it('two-scene avatar video, preview', () => {

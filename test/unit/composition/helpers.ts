@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { parseProject, type Project } from '@common/composition';
 
 export const fixtures = join(import.meta.dirname, '../../fixtures/composition');
@@ -8,4 +9,15 @@ export function loadProject(name: string): Project {
   const parsed = parseProject(readFileSync(join(fixtures, name), 'utf8'));
   if (!parsed.ok) throw new Error(parsed.error);
   return parsed.project;
+}
+
+/**
+ * Golden files pin exact output (ffmpeg arguments, request bodies). After an intended change,
+ * regenerate with UPDATE_GOLDEN=1 and review the diff.
+ */
+export function golden(name: string, value: unknown): void {
+  const file = join(fixtures, 'golden', name);
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, text);
+  expect(text).toBe(readFileSync(file, 'utf8'));
 }

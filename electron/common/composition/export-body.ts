@@ -1,0 +1,22 @@
+import type { AvatarVideoBody, TalkingAvatarBody } from '../api/video';
+import type { Project, ProjectKind } from './document';
+import type { PlanTier } from './rules';
+import { toAvatarVideoBody } from './serialise-avatar-video';
+import { toTalkingAvatarBody } from './serialise-talking-avatar';
+import { hasErrors, validateProject, type Problem } from './validate';
+
+export type ExportResult =
+  | { ok: true; target: 'avatar-video'; body: AvatarVideoBody; warnings: Problem[] }
+  | { ok: true; target: 'talking-avatar'; body: TalkingAvatarBody; warnings: Problem[] }
+  | { ok: false; target: ProjectKind; problems: Problem[] };
+
+/** Validates for submission, then serialises to the target's request body; errors block the body. */
+export function exportBody(project: Project, options: { target?: ProjectKind; webhookUrl?: string; plan?: PlanTier } = {}): ExportResult {
+  const target = options.target ?? project.kind;
+  const problems = validateProject(project, { target, purpose: 'submit', plan: options.plan });
+  if (hasErrors(problems)) return { ok: false, target, problems };
+  const serialise = { webhookUrl: options.webhookUrl };
+  return target === 'avatar-video'
+    ? { ok: true, target, body: toAvatarVideoBody(project, serialise), warnings: problems }
+    : { ok: true, target, body: toTalkingAvatarBody(project, serialise), warnings: problems };
+}

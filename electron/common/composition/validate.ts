@@ -1,0 +1,207 @@
+import { MAX_SIDE, type Project, type ProjectKind, type Scene, type SceneElement } from './document';
+import { elementBox } from './geometry';
+import { sceneLabel } from './render-plan';
+import {
+  PLAN_LABELS,
+  TALKING_AVATAR_IMAGE_EXT,
+  TALKING_AVATAR_VIDEO_EXT,
+  TEXT_LIMITS,
+  effectiveAvatarFrom,
+  extensionOf,
+  urlKind,
+  voiceAudioUrl,
+  type PlanTier,
+} from './rules';
+
+/**
+ * Checks a project against every rule the interface documents, before anything is sent. Returns a
+ * list (empty when all is well) so the editor can show each problem beside its scene and element.
+ * `purpose: 'preview'` relaxes what only matters to the service (local files, colour images, a
+ * voiceover not generated yet), so a local preview is never blocked by them.
+ */
+export interface Problem {
+  level: 'error' | 'warning';
+  code: string;
+  /** Human sentence naming the scene and element: "Scene 2 (outro), element logo: …". */
+  message: string;
+  sceneIndex?: number;
+  sceneId?: string;
+  elementId?: string;
+}
+
+export interface ValidateOptions {
+  /** Which body the project will become; defaults to the project's kind. */
+  target?: ProjectKind;
+  purpose?: 'submit' | 'preview';
+  /** The account's plan, for the talking-avatar text limit; Pro when unknown. */
+  plan?: PlanTier;
+}
+
+interface Where {
+  sceneIndex: number;
+  sceneId: string;
+  elementId?: string;
+  prefix: string;
+}
+
+export function validateProject(project: Project, options: ValidateOptions = {}): Problem[] {
+  const target = options.target ?? project.kind;
+  const submit = (options.purpose ?? 'submit') === 'submit';
+  const problems: Problem[] = [];
+  const add = (level: Problem['level'], code: string, text: string, where?: Where): void => {
+    problems.push({ level, code, message: where ? `${where.prefix}: ${text}` : text, ...(where ? strip(where) : {}) });
+  };
+
+  for (const side of ['width', 'height'] as const) {
+    const value = project.output[side];
+    if (!Number.isInteger(value) || value < 1 || value > MAX_SIDE) add('error', 'output-size', `Output ${side} must be a whole number of pixels up to ${MAX_SIDE} (is ${value}).`);
+  }
+  if (project.scenes.length === 0) add('error', 'no-scenes', 'The project has no scenes.');
+  if (target === 'talking-avatar') checkTalkingAvatar(project, options.plan ?? 'pro', submit, add);
+
+  project.scenes.forEach((scene, sceneIndex) => {
+    const here: Where = { sceneIndex, sceneId: scene.id, prefix: capital(sceneLabel(sceneIndex, scene.id, scene.name)) };
+    if (target === 'avatar-video') checkSceneVoice(scene, here, submit, add);
+    checkLayers(scene, here, add);
+    for (const element of scene.elements) {
+      const at: Where = { ...here, elementId: element.id, prefix: `${here.prefix}, element ${element.id}${element.name ? ` (${element.name})` : ''}` };
+      checkElement(project, element, target, submit, at, add);
+    }
+  });
+  return problems;
+}
+
+export function hasErrors(problems: readonly Problem[]): boolean {
+  return problems.some((p) => p.level === 'error');
+}
+
+type Add = (level: Problem['level'], code: string, text: string, where?: Where) => void;
+
+function checkSceneVoice(scene: Scene, here: Where, submit: boolean, add: Add): void {
+  if (!scene.voice) {
+    add(submit ? 'error' : 'warning', 'voice-missing', 'needs a voice (an audio URL or a voiceover); every avatar-video scene must have one.', here);
+    return;
+  }
+  if (scene.voice.kind === 'tts') {
+    checkRate(scene.voice.rate, here, add);
+    if (!scene.voice.voiceId) add('error', 'voice-id-missing', 'the voiceover has no voice chosen.', here);
+    if (!scene.voice.text.trim()) add('error', 'voice-text-missing', 'the voiceover has no text.', here);
+  }
+  const url = voiceAudioUrl(scene.voice);
+  if (!url) {
+    add(submit ? 'error' : 'warning', 'voice-not-generated', submit ? 'the voiceover has not been generated yet; generate it before submitting.' : 'the voiceover has not been generated yet, so the preview is silent here.', here);
+    return;
+  }
+  checkSendableUrl(url, 'the voice audio', submit, here, add);
+}
+
+function checkTalkingAvatar(project: Project, plan: PlanTier, submit: boolean, add: Add): void {
+  if (project.scenes.length !== 1) add('error', 'talking-avatar-scenes', `A talking avatar has exactly one scene (this project has ${project.scenes.length}).`);
+  const scene = project.scenes[0];
+  if (!scene) return;
+  const here: Where = { sceneIndex: 0, sceneId: scene.id, prefix: capital(sceneLabel(0, scene.id, scene.name)) };
+  const avatars = scene.elements.filter((e) => e.type === 'avatar');
+  if (avatars.length === 0) add('error', 'avatar-missing', 'a talking avatar needs an avatar element.', here);
+  const froms = new Set(avatars.map(effectiveAvatarFrom));
+  if (froms.size > 1) add('error', 'avatar-from-mixed', 'mixes official avatars (from 2) with own avatars (from 3); the request has one avatar_from.', here);
+  const audios = scene.elements.filter((e) => e.type === 'audio');
+  if (audios.length === 0 && !scene.voice) add('error', 'audio-missing', 'a talking avatar needs an audio element (a URL, or text with a voice).', here);
+  let characters = audios.filter((e) => !e.url).reduce((sum, e) => sum + (e.inputText?.length ?? 0), 0);
+  if (audios.length === 0 && scene.voice?.kind === 'tts' && !scene.voice.audioUrl) characters += scene.voice.text.length;
+  const limit = TEXT_LIMITS[plan];
+  if (characters > limit) {
+    add('error', 'text-too-long', `the speech text has ${characters} characters; the ${PLAN_LABELS[plan]} plan allows ${limit.toLocaleString('en-US')} per request.`, here);
+  }
+  if (submit && scene.voice && audios.length > 0) add('warning', 'voice-ignored', 'has both a scene voice and an audio element; only the audio element is sent.', here);
+}
+
+function checkLayers(scene: Scene, here: Where, add: Add): void {
+  const byLayer = new Map<number, string[]>();
+  for (const e of scene.elements) if (e.type !== 'audio') byLayer.set(e.layer, [...(byLayer.get(e.layer) ?? []), e.id]);
+  for (const [layer, ids] of byLayer) {
+    if (ids.length > 1) add('warning', 'layer-shared', `elements ${ids.join(', ')} share layer ${layer}; the service may stack them differently from the preview.`, here);
+  }
+}
+
+function checkElement(project: Project, e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
+  if (e.type !== 'audio') {
+    for (const [name, value] of [['scale x', e.scaleX], ['scale y', e.scaleY]] as const) {
+      if (!(value >= 0 && value <= 1)) add('error', 'scale-range', `${name} must be between 0 and 1 (is ${value}).`, at);
+    }
+    if (e.scaleX === 0 || e.scaleY === 0) add('warning', 'zero-size', 'has zero size and will not be visible.', at);
+    const box = elementBox(e, project.output);
+    if (box.x >= project.output.width || box.y >= project.output.height || box.x + box.width <= 0 || box.y + box.height <= 0) {
+      add('warning', 'off-frame', 'lies entirely outside the frame.', at);
+    }
+  }
+  if (target === 'talking-avatar' && e.type === 'video') add('error', 'video-in-talking-avatar', 'a talking avatar cannot contain video elements (only avatar, image and audio).', at);
+  if (target === 'avatar-video' && e.type === 'audio') add('warning', 'audio-element-ignored', 'audio elements are not part of an avatar video; use the scene voice.', at);
+
+  if (e.type === 'avatar') checkAvatar(e, target, submit, at, add);
+  else if (e.type === 'audio') checkAudio(e, target, submit, at, add);
+  else checkMedia(e, target, submit, at, add);
+}
+
+function checkAvatar(e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
+  const from = effectiveAvatarFrom(e);
+  if (from === 2 && !e.avatarId) add('error', 'avatar-id-missing', 'an official avatar (from 2) needs its avatar id.', at);
+  if (from === 3) {
+    if (urlKind(e.url) === 'empty') add('error', 'avatar-url-missing', 'an own avatar (from 3) needs its URL.', at);
+    else checkSendableUrl(e.url, 'the avatar', submit, at, add);
+  }
+  if (target === 'avatar-video' && !e.avatarId) add('error', 'avatar-id-missing', 'an avatar element needs its avatar id.', at);
+}
+
+function checkAudio(e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
+  if (target !== 'talking-avatar') return;
+  const hasUrl = urlKind(e.url) !== 'empty';
+  const hasText = Boolean(e.inputText?.trim());
+  const hasVoice = Boolean(e.voiceId);
+  if (hasUrl) {
+    checkSendableUrl(e.url, 'the audio', submit, at, add);
+    if (hasText) add('warning', 'url-wins', 'has both a URL and text; the URL wins and the text is ignored.', at);
+    return;
+  }
+  if (!hasText && !hasVoice) add('error', 'audio-empty', 'needs an audio URL, or text with a voice.', at);
+  else if (hasText !== hasVoice) add('error', 'text-voice-pair', 'text and voice must be given together (input_text with voice_id).', at);
+}
+
+function checkMedia(e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
+  const kind = urlKind(e.url);
+  if (kind === 'empty') {
+    add('error', 'url-missing', `the ${e.type} has no URL.`, at);
+    return;
+  }
+  if (kind === 'colour') {
+    if (e.type !== 'image') add('error', 'colour-not-image', 'only an image may be a colour.', at);
+    else if (target !== 'talking-avatar') add(submit ? 'error' : 'warning', 'colour-image', 'a colour instead of an image URL is accepted only in a talking avatar.', at);
+    return;
+  }
+  checkSendableUrl(e.url, `the ${e.type}`, submit, at, add);
+  if (target === 'talking-avatar' && e.type === 'image') {
+    const ext = extensionOf(e.url);
+    if (ext && ![...TALKING_AVATAR_IMAGE_EXT, ...TALKING_AVATAR_VIDEO_EXT].includes(ext)) {
+      add('warning', 'file-type', `".${ext}" may not be accepted; use .png, .jpg, .jpeg or .webp (or .mp4, .mov, .avi).`, at);
+    }
+  }
+}
+
+function checkSendableUrl(url: string, what: string, submit: boolean, at: Where, add: Add): void {
+  const kind = urlKind(url);
+  if (kind === 'local' && submit) add('error', 'local-file', `${what} is a local file; upload it or use a public http(s) link before submitting.`, at);
+  if (kind === 'other') add('error', 'url-invalid', `${what} is not an http(s) link ("${url.slice(0, 60)}").`, at);
+}
+
+function checkRate(rate: string, at: Where, add: Add): void {
+  const value = Number.parseFloat(rate);
+  if (!/^\d{1,3}%$/.test(rate) || value < 0 || value > 100) add('error', 'rate-range', `speaking rate must be 0% to 100% (is "${rate}").`, at);
+}
+
+function strip(where: Where): Omit<Where, 'prefix'> {
+  const { prefix: _prefix, ...rest } = where;
+  return rest;
+}
+
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { setSceneVoice, updateElement, validateProject, type Problem, type Project } from '@common/composition';
+import { loadProject } from './helpers';
+
+const codes = (problems: Problem[]) => problems.map((p) => `${p.level}:${p.code}`);
+
+function patchElement(p: Project, sceneIndex: number, elementId: string, patch: Record<string, unknown>): Project {
+  const scenes = p.scenes.map((s, i) => (i !== sceneIndex ? s : { ...s, elements: s.elements.map((e) => (e.id === elementId ? { ...e, ...patch } : e)) }));
+  return { ...p, scenes };
+}
+
+describe('validateProject: avatar video', () => {
+  const project = loadProject('two-scenes.project.json');
+
+  it('accepts the fixture', () => {
+    expect(validateProject(project)).toEqual([]);
+  });
+
+  it('pinpoints scale out of range with scene and element', () => {
+    const problems = validateProject(patchElement(project, 1, 'logo', { scaleX: 1.2 }));
+    expect(problems).toEqual([
+      {
+        level: 'error',
+        code: 'scale-range',
+        message: 'Scene 2 (outro), element logo: scale x must be between 0 and 1 (is 1.2).',
+        sceneIndex: 1,
+        sceneId: 'outro',
+        elementId: 'logo',
+      },
+    ]);
+  });
+
+  it('needs a voice for every scene, and a generated voiceover before submitting', () => {
+    const noVoice = setSceneVoice(project, 'outro', null);
+    expect(codes(validateProject(noVoice))).toEqual(['error:voice-missing']);
+    expect(codes(validateProject(noVoice, { purpose: 'preview' }))).toEqual(['warning:voice-missing']);
+    const pending = setSceneVoice(project, 'intro', { kind: 'tts', text: 'Hi', voiceId: 'v1', rate: '50%' });
+    expect(validateProject(pending)[0].message).toBe('Scene 1 (Intro): the voiceover has not been generated yet; generate it before submitting.');
+    const rate = setSceneVoice(project, 'intro', { kind: 'tts', text: 'Hi', voiceId: 'v1', rate: '150%', audioUrl: 'https://a/b.mp3' });
+    expect(codes(validateProject(rate))).toEqual(['error:rate-range']);
+  });
+
+  it('flags local files before submitting but not for a preview', () => {
+    const local = updateElement(project, 'intro', 'clip', { url: 'file:///home/me/clip.mp4' });
+    expect(codes(validateProject(local))).toEqual(['error:local-file']);
+    expect(validateProject(local, { purpose: 'preview' })).toEqual([]);
+    const voice = setSceneVoice(project, 'outro', { kind: 'url', url: '/tmp/voice.wav' });
+    expect(validateProject(voice)[0].message).toMatch(/^Scene 2 \(outro\): the voice audio is a local file/);
+    expect(codes(validateProject(updateElement(project, 'intro', 'clip', { url: 'ftp://x/y.mp4' })))).toEqual(['error:url-invalid']);
+  });
+
+  it('requires avatar ids, warns about shared layers, off-frame elements and colour images', () => {
+    const p1 = patchElement(project, 0, 'presenter', { avatarId: undefined });
+    expect(codes(validateProject(p1))).toContain('error:avatar-id-missing');
+    const p2 = patchElement(project, 0, 'clip', { layer: 3 });
+    expect(validateProject(p2)).toMatchObject([{ level: 'warning', code: 'layer-shared', message: expect.stringContaining('presenter, clip share layer 3') }]);
+    const p3 = patchElement(project, 1, 'logo', { offsetX: 5000 });
+    expect(codes(validateProject(p3))).toEqual(['warning:off-frame']);
+    const p4 = updateElement(project, 'outro', 'logo', { url: '#ff0000' });
+    expect(codes(validateProject(p4))).toEqual(['error:colour-image']);
+  });
+});
+
+describe('validateProject: talking avatar', () => {
+  const project = loadProject('talking.project.json');
+
+  it('accepts the fixture', () => {
+    expect(validateProject(project)).toEqual([]);
+  });
+
+  it('avatar_from rules: own avatar needs a URL, official needs an id', () => {
+    expect(codes(validateProject(updateElement(project, 'scene-1', 'me', { url: '' })))).toEqual(['error:avatar-url-missing']);
+    expect(codes(validateProject(updateElement(project, 'scene-1', 'me', { avatarFrom: 2 })))).toEqual(['error:avatar-id-missing']);
+    expect(validateProject(updateElement(project, 'scene-1', 'me', { avatarFrom: 2, avatarId: 'anna', url: '' }))).toEqual([]);
+  });
+
+  it('input_text needs voice_id; URL wins over text', () => {
+    const noVoice = updateElement(project, 'scene-1', 'speech', { voiceId: undefined });
+    expect(validateProject(noVoice)).toMatchObject([{ code: 'text-voice-pair', elementId: 'speech', message: 'Scene 1 (scene-1), element speech: text and voice must be given together (input_text with voice_id).' }]);
+    const both = updateElement(project, 'scene-1', 'speech', { url: 'https://a/s.mp3' });
+    expect(codes(validateProject(both))).toEqual(['warning:url-wins']);
+  });
+
+  it('applies the per-plan character limit', () => {
+    const long = updateElement(project, 'scene-1', 'speech', { inputText: 'a'.repeat(5001) });
+    expect(validateProject(long)[0].message).toMatch(/5001 characters; the Pro plan allows 5,000/);
+    expect(validateProject(long, { plan: 'pro-max' })).toEqual([]);
+    const huge = updateElement(project, 'scene-1', 'speech', { inputText: 'a'.repeat(50_001) });
+    expect(codes(validateProject(huge, { plan: 'business' }))).toEqual(['error:text-too-long']);
+  });
+
+  it('one scene, an avatar and audio, no video', () => {
+    const bare: Project = { ...project, scenes: [{ ...project.scenes[0], elements: [] }, { ...project.scenes[0], id: 's2', elements: [] }] };
+    expect(codes(validateProject(bare))).toEqual(['error:talking-avatar-scenes', 'error:avatar-missing', 'error:audio-missing']);
+    const withVideo = updateElement(project, 'scene-1', 'panel', { type: 'video', url: 'https://a/v.mp4' });
+    expect(codes(validateProject(withVideo))).toEqual(['error:video-in-talking-avatar']);
+  });
+
+  it('checks sizes even on a hand-built document', () => {
+    const big: Project = { ...project, output: { width: 4000, height: 1920 } };
+    expect(codes(validateProject(big))).toContain('error:output-size');
+  });
+});
