@@ -1,7 +1,7 @@
 import { safeStorage as electronSafeStorage } from 'electron';
 import { z } from 'zod';
 import type { CredentialVault, RecordStore, RecordStoreFactory, RecordStoreSpec } from '../../services/host/types';
-import type { VaultStorageInfo, WeakStorageConsent } from '../../services/connections/vault-consent';
+import { WEAK_STORAGE_CONSENT_ID, WEAK_STORAGE_OFFER_ID, type VaultStorageInfo, type WeakStorageConsent } from '../../services/connections/vault-consent';
 import { decodeWeak, encodeWeak } from '../../services/connections/weak-vault';
 
 /** The part of Electron's safeStorage this vault uses (tests pass a fake through vi.mock('electron')). */
@@ -95,6 +95,7 @@ export class SafeStorageVault implements CredentialVault, WeakStorageConsent {
   }
 
   async set(id: string, secret: string): Promise<void> {
+    if (id === WEAK_STORAGE_CONSENT_ID) return this.acceptWeakStorage();
     const mode = this.mode();
     if (mode === 'memory') {
       this.runOnly.set(id, secret);
@@ -121,6 +122,8 @@ export class SafeStorageVault implements CredentialVault, WeakStorageConsent {
   }
 
   async has(id: string): Promise<boolean> {
+    if (id === WEAK_STORAGE_OFFER_ID) return this.mode() === 'memory';
+    if (id === WEAK_STORAGE_CONSENT_ID) return this.store.get().weakAccepted;
     return this.runOnly.has(id) || Object.hasOwn(this.store.get().secrets, id);
   }
 

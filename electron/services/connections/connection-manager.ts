@@ -16,7 +16,7 @@ import { ServiceClient, type ServiceClientOptions } from '../client/service-clie
 import type { CredentialVault, RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import type { EngineConnection, EngineConnections } from '../jobs/engine';
 import { decodeCredentials, encodeCredentials, secretId } from './credentials';
-import { describeVault, hasConsent } from './vault-consent';
+import { acceptWeakStorage, describeVault } from './vault-consent';
 
 const StoredConnection = z.object({
   id: z.string(),
@@ -88,16 +88,16 @@ export class ConnectionManager implements EngineConnections {
       },
     ];
     for (const stored of record.connections) connections.push(await this.view(stored, activeId));
-    return { connections, activeId, storage: this.storage() };
+    return { connections, activeId, storage: await this.storage() };
   }
 
-  storage(): VaultStorage {
+  storage(): Promise<VaultStorage> {
     return describeVault(this.deps.vault);
   }
 
   async acceptWeakStorage(): Promise<VaultStorage> {
-    if (!hasConsent(this.deps.vault)) return this.storage();
-    await this.deps.vault.acceptWeakStorage();
+    if (!(await this.storage()).canAcceptWeakStorage) return this.storage();
+    await acceptWeakStorage(this.deps.vault);
     await this.changed();
     return this.storage();
   }
