@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
-import vue from '@vitejs/plugin-vue';
+import { rendererConfig } from './electron/web/vite.renderer.config';
 
 const root = import.meta.dirname;
 const alias = {
@@ -27,13 +27,6 @@ export default defineConfig({
       },
     },
   },
-  renderer: {
-    root: resolve(root, 'renderer'),
-    resolve: { alias },
-    plugins: [vue()],
-    build: {
-      outDir: resolve(root, 'out/renderer'),
-      rollupOptions: { input: { index: resolve(root, 'renderer/index.html') } },
-    },
-  },
+  // The same renderer config the web host builds with (electron/web/vite.renderer.config.ts).
+  renderer: rendererConfig(root),
 });

@@ -45,3 +45,6 @@ export const bridgeOutcomeSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
   z.object({ ok: z.literal(false), error: bridgeFailureSchema }),
 ]);
+
+/** Where the web host serves the bridge: one POST per call (body: the argument array), events as SSE. */
+export const WEB_BRIDGE_PATHS = { call: '/bridge/call/', events: '/bridge/events' } as const;

@@ -1,15 +1,7 @@
 import type { AppSettings, BinaryStatus } from '../../common/bridge';
+import { resolveMediaBinaries } from '../media/binaries';
 
-/**
- * Reports which ffmpeg and ffprobe the app uses. The lookup itself belongs to the media service
- * (electron/services/media); until it is wired in here, each binary reports that plainly.
- */
-export async function probeBinaries(_settings: AppSettings): Promise<BinaryStatus[]> {
-  return (['ffmpeg', 'ffprobe'] as const).map((name) => ({
-    name,
-    path: null,
-    source: null,
-    version: null,
-    error: `The ${name} lookup (media service) is not wired into this build yet`,
-  }));
+/** Which ffmpeg and ffprobe the app uses for these settings (the lookup belongs to the media service). */
+export async function probeBinaries(settings: AppSettings): Promise<BinaryStatus[]> {
+  return resolveMediaBinaries({ settings });
 }

@@ -5,11 +5,9 @@ import {
   type BridgeOutcome,
   type EventChannel,
   type StudioWindowApi,
+  WEB_BRIDGE_PATHS,
 } from '@common/bridge';
 
-/** Where the web host answers; shared with the host (electron/web) through these constants. */
-export const BRIDGE_CALL_PATH = '/bridge/call/';
-export const BRIDGE_EVENTS_PATH = '/bridge/events';
 
 export interface WebTransportDeps {
   /** Origin of the web host; the page's own origin in the browser. */
@@ -21,7 +19,7 @@ export interface WebTransportDeps {
 async function post(deps: WebTransportDeps, channel: string, args: unknown[]): Promise<BridgeOutcome> {
   let response: Response;
   try {
-    response = await deps.fetch(new URL(BRIDGE_CALL_PATH + encodeURIComponent(channel), deps.baseUrl), {
+    response = await deps.fetch(new URL(WEB_BRIDGE_PATHS.call + encodeURIComponent(channel), deps.baseUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(args),
@@ -57,7 +55,7 @@ export function createWebApi(deps: WebTransportDeps): StudioWindowApi {
     if (set) return set;
     set = new Set();
     handlers.set(event, set);
-    source ??= deps.createEventSource(new URL(BRIDGE_EVENTS_PATH, deps.baseUrl).href);
+    source ??= deps.createEventSource(new URL(WEB_BRIDGE_PATHS.events, deps.baseUrl).href);
     const current = set;
     source.addEventListener(event, (message) => {
       let payload: unknown;

@@ -1,0 +1,78 @@
+// `npm run web -- [--port N] [--open] [--data-dir DIR]`: serves the studio on 127.0.0.1 and prints one
+// line with its address (which carries the access token). It opens a browser only with --open.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { defaultDataDir } from '../services/host/data-dir';
+import { startWebHost } from './web-host';
+
+export interface WebCliArgs {
+  port: number;
+  open: boolean;
+  dataDir: string | undefined;
+}
+
+export function parseWebArgs(argv: readonly string[]): WebCliArgs {
+  const args: WebCliArgs = { port: 0, open: false, dataDir: undefined };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--port') {
+      const text = value();
+      const port = Number(text);
+      if (!/^\d+$/.test(text) || port > 65535) throw new Error(`--port must be a number from 0 to 65535, not "${text}"`);
+      args.port = port;
+    } else if (flag === '--open') args.open = true;
+    else if (flag === '--data-dir') args.dataDir = value();
+    else throw new Error(`Unknown option "${arg}". Usage: npm run web -- [--port N] [--open] [--data-dir DIR]`);
+  }
+  return args;
+}
+
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const child = spawn(command, args, { detached: true, stdio: 'ignore' });
+  child.on('error', () => console.error(`Could not open a browser (${command}); open the address above yourself.`));
+  child.unref();
+}
+
+async function main(): Promise<void> {
+  let args: WebCliArgs;
+  try {
+    args = parseWebArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const host = await startWebHost({
+    root: join(import.meta.dirname, '..', '..'),
+    dataDir: args.dataDir ?? defaultDataDir(),
+    port: args.port,
+    onBuild: () => console.error('Building the studio page (first run or sources changed)…'),
+    echo: (line) => console.error(line),
+  });
+  console.log(`Avatar Studio is at ${host.url}`);
+  if (args.open) openBrowser(host.url);
+
+  let closing = false;
+  const stop = async (): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    await host.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  main().catch((error: unknown) => {
+    console.error(`The web host could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,127 @@
+import type { ServerResponse } from 'node:http';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { WEB_BRIDGE_PATHS, type EventChannel, type EventPayloads } from '../common/bridge';
+import type { ComposedHost } from '../services/host/compose';
+import { SECURITY_HEADERS } from '../services/system/csp';
+import { cookieName, decideAccess } from './access';
+
+
+export interface WebServerOptions {
+  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'>;
+  rendererDir: string;
+  token: string;
+  /** 0 picks a free port. */
+  port: number;
+}
+
+export interface WebServer {
+  app: FastifyInstance;
+  port: number;
+  /** Full address including the access token. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const REFUSED_PAGE = (reason: string) =>
+  `Avatar Studio refused this request (${reason}). Open the full address that "npm run web" printed; it contains the access token.\n`;
+
+function writeEvent(raw: ServerResponse, event: string, payload: unknown): void {
+  raw.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+}
+
+/**
+ * The web host's HTTP server on 127.0.0.1: the built renderer, the bridge as one POST per call, and
+ * host events as server-sent events. Every request passes the Host/Origin/token check first.
+ */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  if (!existsSync(join(options.rendererDir, 'index.html'))) {
+    throw new Error(`The renderer is not built: ${join(options.rendererDir, 'index.html')} is missing`);
+  }
+  const app = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, forceCloseConnections: true });
+  let port = options.port;
+  const sseClients = new Set<ServerResponse>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    const decision = decideAccess(
+      {
+        host: request.headers.host,
+        origin: request.headers.origin,
+        cookie: request.headers.cookie,
+        queryToken: typeof query?.token === 'string' ? query.token : undefined,
+      },
+      { token: options.token, port },
+    );
+    if (!decision.ok) {
+      options.services.base.log.warn('web host refused a request', { reason: decision.reason, path: request.url.split('?')[0] });
+      return reply.code(decision.status).headers(SECURITY_HEADERS).type('text/plain; charset=utf-8').send(REFUSED_PAGE(decision.reason));
+    }
+    if (decision.via === 'query') {
+      reply.header('Set-Cookie', `${cookieName(port)}=${options.token}; Path=/; HttpOnly; SameSite=Strict`);
+      // Take the token out of the address the page lives at, now that the cookie carries it.
+      if (request.method === 'GET' && request.url.split('?')[0] === '/') return reply.redirect('/', 302);
+    }
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(SECURITY_HEADERS);
+    return payload;
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const message = status === 500 ? 'The web host failed to answer' : (error.message ?? 'Bad request');
+    reply.code(status).send({ ok: false, error: { message, code: 'bad-request' } });
+  });
+
+  app.post<{ Params: { channel: string } }>(`${WEB_BRIDGE_PATHS.call}:channel`, async (request) => {
+    return options.services.dispatch(request.params.channel, request.body);
+  });
+
+  app.get(WEB_BRIDGE_PATHS.events, (request, reply) => {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
+    raw.write(': connected\n\n');
+    sseClients.add(raw);
+    const unsubscribe = options.services.subscribe(<E extends EventChannel>(event: E, payload: EventPayloads[E]) =>
+      writeEvent(raw, event, payload),
+    );
+    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
+    request.raw.on('close', () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+      sseClients.delete(raw);
+    });
+  });
+
+  await app.register(fastifyStatic, {
+    root: options.rendererDir,
+    index: ['index.html'],
+    setHeaders(res, path) {
+      res.setHeader('Cache-Control', path.endsWith('.html') ? 'no-store' : 'public, max-age=31536000, immutable');
+    },
+  });
+
+  await app.listen({ host: '127.0.0.1', port: options.port });
+  const address = app.server.address();
+  if (address && typeof address === 'object') port = address.port;
+
+  return {
+    app,
+    port,
+    url: `http://127.0.0.1:${port}/?token=${options.token}`,
+    async close() {
+      for (const client of sseClients) client.end();
+      await app.close();
+    },
+  };
+}

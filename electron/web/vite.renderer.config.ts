@@ -1,0 +1,36 @@
+// The renderer's Vite config. `npm run build:renderer` uses it directly; the web host runs the same
+// build when out/renderer is missing or stale; electron-vite imports rendererConfig for the desktop build.
+// Kept free of relative imports so Vite's native config loader can read it.
+import { resolve } from 'node:path';
+import vue from '@vitejs/plugin-vue';
+import { defineConfig, type UserConfig } from 'vite';
+
+/**
+ * The renderer's Vite config, shared by electron-vite (desktop build) and the web host's build, so the
+ * two builds of the page cannot drift apart. `base: './'` lets the same files load from file:// in
+ * Electron and from the web host's root.
+ */
+export function rendererConfig(root: string): UserConfig {
+  return {
+    root: resolve(root, 'renderer'),
+    base: './',
+    resolve: {
+      alias: {
+        '@common': resolve(root, 'electron/common'),
+        '@': resolve(root, 'renderer/src'),
+      },
+    },
+    plugins: [vue()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      emptyOutDir: true,
+      chunkSizeWarningLimit: 1500,
+      rollupOptions: { input: { index: resolve(root, 'renderer/index.html') } },
+    },
+  };
+}
+
+// STUDIO_RENDERER_OUT builds elsewhere (the web host builds into a fresh folder and swaps it in).
+const config = rendererConfig(resolve(import.meta.dirname, '../..'));
+const outDir = process.env.STUDIO_RENDERER_OUT;
+export default defineConfig(outDir ? { ...config, build: { ...config.build, outDir } } : config);

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator } from '../emulator';
+import { EnvVault } from '../services/connections/env-vault';
+import { composeHost, type ComposedHost } from '../services/host/compose';
+import { createConfStoreFactory } from '../services/store/conf-store';
+import { newAccessToken } from './access';
+import { ensureRendererBuilt } from './build-renderer';
+import { startWebServer, type WebServer } from './server';
+
+export interface WebHostOptions {
+  /** The repository root (where package.json and out/ are). */
+  root: string;
+  dataDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  env?: Record<string, string | undefined>;
+  /** Fixed token (tests); default: a fresh random one. */
+  token?: string;
+  /** Skips the staleness check (the caller built the renderer). */
+  skipBuild?: boolean;
+  onBuild?: () => void;
+  /** Where warnings and errors are echoed (the terminal); lines are already redacted. */
+  echo?: (line: string) => void;
+}
+
+export interface RunningWebHost {
+  url: string;
+  port: number;
+  token: string;
+  services: ComposedHost;
+  server: WebServer;
+  close(): Promise<void>;
+}
+
+function appVersion(root: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+/**
+ * The studio in a browser: the same services as the desktop app (composeHost), the environment's
+ * credentials (STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET), the sandbox on first use,
+ * and the renderer plus bridge on 127.0.0.1.
+ */
+export async function startWebHost(options: WebHostOptions): Promise<RunningWebHost> {
+  const env = options.env ?? process.env;
+  if (!options.skipBuild) await ensureRendererBuilt(options.root, { onBuild: options.onBuild });
+
+  const services = composeHost({
+    host: 'web',
+    appVersion: appVersion(options.root),
+    dataDir: options.dataDir,
+    vault: new EnvVault(env),
+    platform: {},
+    createStoreFactory: createConfStoreFactory,
+    knownSecrets: [env.STUDIO_API_KEY, env.STUDIO_CLIENT_SECRET],
+    echoLog: (line) => {
+      if (/"level":"(warn|error)"/.test(line)) options.echo?.(line);
+    },
+    startSandbox: async () => {
+      const sandbox = await startEmulator({ port: 0, dataDir: join(options.dataDir, 'sandbox') });
+      return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, close: () => sandbox.close() };
+    },
+  });
+
+  const token = options.token ?? newAccessToken();
+  services.redactor.register(token);
+  let server: WebServer;
+  try {
+    server = await startWebServer({ services, rendererDir: join(options.root, 'out', 'renderer'), token, port: options.port });
+  } catch (error) {
+    await services.dispose();
+    throw error;
+  }
+  services.base.log.info('web host listening', { port: server.port });
+
+  return {
+    url: server.url,
+    port: server.port,
+    token,
+    services,
+    server,
+    async close() {
+      await server.close();
+      await services.dispose();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// Helpers for end-to-end tests: Chromium through playwright-core against the web host that
+// global-setup.ts started. Nothing is ever downloaded.
+//
+//   const studio = await openStudio();              // page at the studio, console errors collected
+//   await studio.page.getByRole('button', { name: 'Voices' }).click();
+//   await screenshot(studio.page, 'voices');         // test-artifacts/screenshots/voices.png
+//   expect(studio.consoleErrors).toEqual([]);
+//   await studio.close();
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
+
+/** CHROMIUM_PATH, else Debian's /usr/bin/chromium, else a browser Playwright already installed. */
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
+  const installed = chromium.executablePath();
+  if (installed && existsSync(installed)) return installed;
+  throw new Error('No Chromium found: install Debian\'s chromium package or set CHROMIUM_PATH (nothing is downloaded)');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS, headless: true });
+}
+
+/** The web host's address including its access token (from global-setup). */
+export function studioUrl(): string {
+  return inject('studioUrl');
+}
+
+export interface StudioSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the studio in a fresh browser at 1440x900 and waits for the shell. `hash` picks a workspace
+ * (e.g. '#/library'). Console errors and uncaught exceptions land in consoleErrors.
+ */
+export async function openStudio(options: { hash?: string; viewport?: { width: number; height: number } } = {}): Promise<StudioSession> {
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  await page.goto(studioUrl() + (options.hash ?? ''));
+  await page.getByRole('navigation', { name: 'Workspaces' }).waitFor();
+  return {
+    browser,
+    context,
+    page,
+    consoleErrors,
+    close: () => browser.close(),
+  };
+}
+
+/** Saves a full-page PNG to test-artifacts/screenshots/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name.replace(/[^a-z0-9._-]+/gi, '-')}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStudio, screenshot, studioUrl, type StudioSession } from './browser';
+
+const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings'] as const;
+
+describe('app shell in Chromium', () => {
+  let studio: StudioSession;
+
+  beforeAll(async () => {
+    studio = await openStudio();
+  });
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  it('opens with the token taken out of the address', async () => {
+    const url = new URL(studio.page.url());
+    expect(url.searchParams.has('token')).toBe(false);
+    expect(url.hostname).toBe('127.0.0.1');
+  });
+
+  it('reaches every workspace from the sidebar, with no console errors', async () => {
+    const { page } = studio;
+    for (const name of workspaces) {
+      await page.getByRole('button', { name, exact: true }).click();
+      await expect.poll(() => page.getByRole('button', { name, exact: true }).getAttribute('aria-current')).toBe('page');
+      await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+      await page.waitForLoadState('networkidle');
+      // Move the pointer off the sidebar so its tooltip does not cover the page in the screenshot.
+      await page.mouse.move(1200, 880);
+      await page.waitForTimeout(250);
+      await screenshot(page, `shell-${name.toLowerCase()}`);
+    }
+    expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('marks the workspaces later issues fill as not yet available', async () => {
+    const { page } = studio;
+    for (const name of ['Voices', 'Tools'] as const) {
+      await page.getByRole('button', { name, exact: true }).click();
+      await expect.poll(() => page.getByRole('region', { name }).getByText('Not yet available').isVisible()).toBe(true);
+    }
+  });
+
+  it('switches workspaces with Alt+digit and Ctrl+digit, and keeps the choice in the address', async () => {
+    const { page } = studio;
+    await page.keyboard.press('Alt+4');
+    await page.getByRole('heading', { level: 1, name: 'Tools' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('#/tools');
+    await page.keyboard.press('Control+2');
+    await page.getByRole('heading', { level: 1, name: 'Voices' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Voices' }).waitFor();
+    expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('shows system info and the ffmpeg and ffprobe in use in Settings', async () => {
+    const { page } = studio;
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const tools = page.getByRole('list', { name: 'Media tools in use' });
+    await tools.locator('[data-binary="ffmpeg"] code').waitFor();
+    expect(await tools.locator('[data-binary="ffmpeg"] code').textContent()).toMatch(/ffmpeg$/);
+    expect(await tools.locator('[data-binary="ffprobe"]').textContent()).toMatch(/In use/);
+    await expect.poll(() => page.getByText('Local web host in a browser').isVisible()).toBe(true);
+    await page.mouse.move(1200, 880);
+    await page.waitForTimeout(250);
+    await screenshot(page, 'shell-settings-loaded');
+    expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('saves a binary path through the bridge, and refuses a relative one with a clear message', async () => {
+    const { page } = studio;
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const field = page.getByRole('textbox', { name: 'ffmpeg path' });
+    const save = page.getByRole('button', { name: 'Save paths' });
+    await field.fill('relative/ffmpeg');
+    await save.click();
+    await page.getByText(/must be an absolute path/).first().waitFor();
+
+    await field.fill('/usr/bin/ffmpeg');
+    await save.click();
+    const ffmpeg = page.getByRole('list', { name: 'Media tools in use' }).locator('[data-binary="ffmpeg"]');
+    await expect.poll(() => ffmpeg.textContent()).toMatch(/path from Settings/);
+
+    await field.fill('');
+    await save.click();
+    await expect.poll(() => ffmpeg.textContent()).toMatch(/system PATH|environment|ffmpeg-static/);
+    // The refused save is reported in the page, not as a console error.
+    expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('refuses a browser that comes without the token', async () => {
+    const context = await studio.browser.newContext();
+    const page = await context.newPage();
+    const address = new URL(studioUrl());
+    const response = await page.goto(`${address.origin}/`);
+    expect(response?.status()).toBe(401);
+    expect(await page.textContent('body')).toMatch(/refused/);
+    await context.close();
+  });
+});
