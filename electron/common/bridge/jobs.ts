@@ -107,3 +107,50 @@ export const jobsEvents = {
   'jobs.changed': JobView,
   'jobs.removed': z.object({ id: z.string() }),
 };
+
+/** Words for the UI and the CLI, so both say the same thing. */
+export const JOB_KIND_LABELS: Record<JobKind, string> = {
+  'avatar-video': 'Avatar video',
+  'talking-avatar': 'Talking avatar',
+  tts: 'Speech',
+  'voice-clone': 'Cloned voice',
+  lipsync: 'Lip sync',
+  'character-swap': 'Character swap',
+  'avatar-upload': 'Avatar upload',
+};
+
+export const JOB_PHASE_LABELS: Record<JobPhase, string> = {
+  submitting: 'Sending',
+  queued: 'Queued',
+  processing: 'Processing',
+  completed: 'Completed',
+  failed: 'Failed',
+  'outcome-unknown': 'Outcome unknown',
+  stalled: 'Stopped checking',
+};
+
+/** "45 s", "12 min", "3 h 5 min", "2 d 4 h". */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
+}
+
+/** How long the result stays downloadable, or why there is nothing to count down. */
+export function describeExpiry(job: Pick<JobRecord, 'expiresAt' | 'phase'>, now: number): string {
+  if (job.expiresAt === null) return '—';
+  const left = job.expiresAt - now;
+  if (left <= 0) return 'expired';
+  return `${formatDuration(left)} left`;
+}
+
+export function describeCost(job: Pick<JobRecord, 'chargedCredits' | 'costEstimate'>): string {
+  if (job.chargedCredits !== null) return `${job.chargedCredits} credits`;
+  if (job.costEstimate) return `~${job.costEstimate.credits} credits`;
+  return '—';
+}

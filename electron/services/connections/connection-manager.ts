@@ -272,6 +272,10 @@ export class ConnectionManager implements EngineConnections {
     return this.store.get().connections.find((c) => c.name.toLowerCase() === name.toLowerCase())?.id;
   }
 
+  namesForCli(): string[] {
+    return this.store.get().connections.map((c) => c.name);
+  }
+
   baseUrlOf(id: string): string | null {
     return id === SANDBOX_CONNECTION_ID ? this.sandboxUrl : this.stored(id).baseUrl;
   }

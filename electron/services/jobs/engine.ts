@@ -104,6 +104,15 @@ export class JobEngine {
     this.scheduler.stop();
   }
 
+  /** Starts polling one job that `start({ poll: false })` loaded but left alone. */
+  follow(id: string): void {
+    const record = this.jobs.get(id);
+    if (!record) throw new JobNotFoundError(id);
+    if (isActive(record.phase) && record.remoteId && !this.scheduler.has(id)) {
+      this.scheduler.track(id, record.phase === 'queued' ? 'queued' : 'processing', record.deadlineAt, 0);
+    }
+  }
+
   subscribe(listener: (job: JobView) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

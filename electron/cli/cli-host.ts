@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
+import { startEmulator, type RunningEmulator } from '../emulator';
+import { ServiceClient } from '../services/client/service-client';
+import { ServiceError } from '../services/client/errors';
+import { ConnectionManager } from '../services/connections/connection-manager';
+import { EnvVault, credentialsFromEnv } from '../services/connections/env-vault';
+import { defaultDataDir } from '../services/host/data-dir';
+import type { Logger } from '../services/host/types';
+import { JobEngine, type EngineConnection, type EngineConnections } from '../services/jobs/engine';
+import { FileLedgerStorage } from '../services/jobs/ledger';
+import { createConfStoreFactory } from '../services/store/conf-store';
+import { flag, UsageError, type CliIo, type ParsedArgs } from './command';
+
+export interface CliHost {
+  dataDir: string;
+  engine: JobEngine;
+  connections: ConnectionManager;
+  close(): Promise<void>;
+}
+
+function quietLogger(io: CliIo, verbose: boolean): Logger {
+  const line = (level: string) => (message: string) => {
+    if (verbose || level === 'error') io.err(`[${level}] ${message}`);
+  };
+  return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+}
+
+/**
+ * The CLI as a host: the same ledger and connection records as the desktop and web hosts (in the data
+ * folder), credentials from the environment, and the sandbox started here when a job needs it.
+ */
+export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
+  const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+  const log = quietLogger(io, args.flags['--verbose'] === true);
+  let emulator: Promise<RunningEmulator> | undefined;
+  const sandbox = async () => {
+    emulator ??= startEmulator({ port: 0, dataDir: join(dataDir, 'sandbox') });
+    const running = await emulator;
+    return { baseUrl: running.url, apiKey: running.apiKey };
+  };
+  const connections = new ConnectionManager({
+    createStore: createConfStoreFactory(dataDir, { log, notify: (notice) => log.warn(`${notice.title}${notice.detail ? `: ${notice.detail}` : ''}`) }),
+    vault: new EnvVault(io.env),
+    sandbox,
+  });
+  const chosen = chooseConnection(args, io, connections);
+  const engine = new JobEngine({
+    storage: new FileLedgerStorage(join(dataDir, 'jobs'), log),
+    connections: chosen,
+    clock: { now: () => Date.now() },
+    log,
+  });
+  return {
+    dataDir,
+    engine,
+    connections,
+    async close() {
+      engine.stop();
+      const running = await emulator?.catch(() => undefined);
+      await running?.close();
+    },
+  };
+}
+
+/**
+ * --base-url (with the environment's credentials) or --connection NAME send every request there;
+ * without either, each job is followed through the connection it was created on.
+ */
+function chooseConnection(args: ParsedArgs, io: CliIo, connections: ConnectionManager): EngineConnections {
+  const baseUrl = flag(args, '--base-url');
+  const name = flag(args, '--connection');
+  if (baseUrl && name) throw new UsageError('Give either --connection or --base-url, not both');
+  if (baseUrl) {
+    const credentials = credentialsFromEnv(io.env);
+    if (!credentials) throw new UsageError('--base-url needs credentials in the environment: STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET');
+    let client: ServiceClient;
+    try {
+      client = new ServiceClient({ baseUrl, credentials });
+    } catch (error) {
+      throw new UsageError(error instanceof ServiceError ? `--base-url: ${error.message}` : String(error));
+    }
+    const connection: EngineConnection = { id: 'cli-base-url', name: baseUrl, webhookUrl: null };
+    return { active: async () => connection, client: async () => client };
+  }
+  if (name) {
+    const id = connections.findByName(name);
+    if (!id) throw new UsageError(`No connection named "${name}". Known: Sandbox${listNames(connections)}`);
+    return { active: async () => connections.engineConnection(id), client: () => connections.client(id) };
+  }
+  return { active: async () => connections.engineConnection(SANDBOX_CONNECTION_ID), client: (id) => connections.client(id) };
+}
+
+function listNames(connections: ConnectionManager): string {
+  const names = connections.namesForCli();
+  return names.length ? `, ${names.join(', ')}` : '';
+}

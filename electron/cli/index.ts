@@ -1,0 +1,75 @@
+import { pathToFileURL } from 'node:url';
+import { COMMON_VALUE_FLAGS, EXIT, UsageError, parseArgs, type CliCommand, type CliIo } from './command';
+import { jobsCommands } from './commands/jobs';
+
+/** Every `studio` command. Other areas add theirs with one line each. */
+export const commands: readonly CliCommand[] = [
+  ...jobsCommands,
+];
+
+export function usage(): string {
+  const width = Math.max(...commands.map((c) => c.usage.length));
+  return [
+    'Usage: studio <command> [flags]   (in the repo: npm run cli -- <command>)',
+    '',
+    ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    '',
+    'Every command accepts:',
+    '  --connection NAME   a connection from Settings (default: each job\'s own; new work: the sandbox)',
+    '  --base-url URL      a service address; credentials from STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET',
+    '  --data-dir DIR      where the studio keeps its records (default: STUDIO_DATA_DIR or the per-user folder)',
+    '  --verbose           log what happens on stderr',
+  ].join('\n');
+}
+
+function findCommand(argv: readonly string[]): { command: CliCommand; rest: string[] } | undefined {
+  // Longest name first, so "jobs wait" wins over a hypothetical "jobs".
+  const sorted = [...commands].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
+  for (const command of sorted) {
+    const words = command.name.split(' ');
+    if (words.every((w, i) => argv[i] === w)) return { command, rest: argv.slice(words.length) };
+  }
+  return undefined;
+}
+
+export const processIo = (): CliIo => ({
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+  env: process.env,
+  cwd: process.cwd(),
+});
+
+/** Runs one command line and returns the exit code; never throws. */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.out(usage());
+    return argv.length === 0 ? EXIT.usage : EXIT.ok;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    io.err(`Unknown command "${argv.slice(0, 2).join(' ')}".\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  try {
+    const args = parseArgs(found.rest, [...COMMON_VALUE_FLAGS, ...(found.command.valueFlags ?? [])]);
+    if (args.flags['--help']) {
+      io.out(`Usage: studio ${found.command.usage}\n  ${found.command.summary}`);
+      return EXIT.ok;
+    }
+    return await found.command.run(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\nUsage: studio ${found.command.usage}`);
+      return EXIT.usage;
+    }
+    io.err(error instanceof Error ? error.message : String(error));
+    return EXIT.failed;
+  }
+}
+
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(entry).href) {
+  void runCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
+import { runCli } from '../../../electron/cli/index';
+import type { CliIo } from '../../../electron/cli/command';
+import { ServiceClient } from '../../../electron/services/client';
+import { JobEngine } from '../../../electron/services/jobs/engine';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import type { JobView } from '../../../electron/common/bridge/jobs';
+
+let emulator: RunningEmulator;
+let dataDir: string;
+let jobId: string;
+
+function io(env: Record<string, string | undefined> = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: process.cwd() };
+  return { io: value, out, err };
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, jobSeconds: 1, catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue') });
+  dataDir = mkdtempSync(join(tmpdir(), 'studio-cli-'));
+  // A job created by another host (the app) and left running: the CLI picks it up from the ledger.
+  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const engine = new JobEngine({
+    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    connections: { active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }), client: async () => client },
+    clock: { now: () => Date.now() },
+  });
+  const result = await engine.submit({ kind: 'tts', body: { input_text: 'Waiting from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
+  engine.stop();
+  if (result.status !== 'submitted') throw new Error('seed job not submitted');
+  jobId = result.job.id;
+}, 120_000);
+
+afterAll(async () => {
+  await emulator?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('studio jobs', () => {
+  it('waits for a job through --base-url with the environment key, then lists and shows it', async () => {
+    const wait = io({ STUDIO_API_KEY: emulator.apiKey });
+    const code = await runCli(['jobs', 'wait', jobId.slice(0, 8), '--base-url', emulator.url, '--data-dir', dataDir, '--json', '--timeout', '60'], wait.io);
+    expect(wait.err.join('\n')).toBe('');
+    expect(code).toBe(0);
+    const job = JSON.parse(wait.out.join('')) as JobView;
+    expect(job).toMatchObject({ id: jobId, phase: 'completed' });
+    expect(job.resultUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3$/);
+
+    const list = io();
+    expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], list.io)).toBe(0);
+    expect((JSON.parse(list.out.join('')) as JobView[]).map((j) => j.phase)).toEqual(['completed']);
+
+    const table = io();
+    await runCli(['jobs', 'list', '--data-dir', dataDir], table.io);
+    expect(table.out[0]).toMatch(/^ID\s+KIND\s+STATUS/m);
+    expect(table.out[0]).toMatch(new RegExp(`${jobId.slice(0, 8)}\\s+Speech\\s+Completed`));
+
+    const show = io();
+    expect(await runCli(['jobs', 'show', jobId, '--data-dir', dataDir], show.io)).toBe(0);
+    expect(show.out[0]).toContain('Waiting from the command line.');
+    expect(show.out[0]).toMatch(/Available:\s+6 d 23 h left|Available:\s+7 d left/);
+  });
+
+  it('explains command-line mistakes with exit code 2', async () => {
+    const unknown = io();
+    expect(await runCli(['jobs', 'frobnicate'], unknown.io)).toBe(2);
+    expect(unknown.err[0]).toMatch(/Unknown command "jobs frobnicate"/);
+    const noKey = io({});
+    expect(await runCli(['jobs', 'wait', jobId, '--base-url', emulator.url, '--data-dir', dataDir], noKey.io)).toBe(2);
+    expect(noKey.err[0]).toMatch(/STUDIO_API_KEY/);
+    const missing = io();
+    expect(await runCli(['jobs', 'show', 'zzzz', '--data-dir', dataDir], missing.io)).toBe(2);
+    expect(missing.err[0]).toMatch(/No job matches "zzzz"/);
+    const badFlag = io();
+    expect(await runCli(['jobs', 'wait', jobId, '--timeout'], badFlag.io)).toBe(2);
+    expect(badFlag.err[0]).toMatch(/--timeout needs a value/);
+  });
+});
