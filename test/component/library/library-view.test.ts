@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises, mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { defineComponent, h } from 'vue';
+import { NMessageProvider } from 'naive-ui';
+import type { JobView } from '@common/bridge';
+import { useStudioApi } from '@/bridge';
+import LibraryView from '@/views/library/LibraryView.vue';
+import { useJobsStore } from '@/stores/jobs';
+import { fakeApi } from './fake-api';
+
+const now = Date.now();
+function job(over: Partial<JobView>): JobView {
+  return {
+    id: 'job-1', kind: 'tts', phase: 'queued', remoteId: 'r1', connectionId: 'sandbox', connectionName: 'Sandbox', projectId: null,
+    summary: 'Speech · voice ava · "Hello"', requestHash: 'h', request: { input_text: 'Hello' }, createdAt: now - 65_000, updatedAt: now,
+    finishedAt: null, expiresAt: now + 7 * 24 * 3600_000 - 65_000, deadlineAt: now + 3600_000, remoteStatus: 1, resultUrl: null,
+    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0, progress: 0.05, ...over,
+  };
+}
+
+function mountLibrary(jobs: JobView[], extra: Record<string, (...args: unknown[]) => unknown> = {}) {
+  const fake = fakeApi({ 'jobs.list': () => jobs, 'jobs.remove': () => undefined, ...extra });
+  useStudioApi(fake.api);
+  const pinia = createPinia();
+  setActivePinia(pinia);
+  const Root = defineComponent({ render: () => h(NMessageProvider, null, { default: () => h(LibraryView) }) });
+  const wrapper = mount(Root, { global: { plugins: [pinia] }, attachTo: document.body });
+  return { wrapper, fake };
+}
+
+afterEach(() => {
+  useStudioApi(undefined);
+  document.body.innerHTML = '';
+});
+
+describe('Library jobs panel', () => {
+  it('lists jobs with kind, status, age, time left and cost, and follows change events', async () => {
+    const { wrapper, fake } = mountLibrary([
+      job({}),
+      job({ id: 'job-2', kind: 'character-swap', phase: 'completed', summary: 'Character swap · animate', resultUrl: 'https://x.test/r.mp4', chargedCredits: 30, progress: 1, createdAt: now - 10_000 }),
+    ]);
+    await flushPromises();
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('Speech');
+    expect(text).toContain('Queued');
+    expect(text).toContain('Character swap');
+    expect(text).toContain('Completed');
+    expect(text).toContain('30 credits');
+    expect(text).toMatch(/6 d 23 h left/);
+    expect(text).toContain('1 min');
+
+    fake.push('jobs.changed', job({ phase: 'failed', progress: 1, error: { code: 1104, endpoint: '/x', message: 'code 1104', explanation: 'Not enough credits for this request.' } }));
+    await flushPromises();
+    expect(document.body.textContent).toContain('Failed');
+    expect(wrapper.findAll('[data-job-id]').length).toBe(2);
+  });
+
+  it('shows details with the human explanation and removes a job from the list', async () => {
+    const unknown = job({
+      phase: 'outcome-unknown', remoteId: null, progress: 0,
+      error: { code: null, endpoint: '/api/open/v3/audio/create', message: 'network', explanation: 'The service may or may not have created (and charged) this job. Check the jobs and credit history in the service\'s dashboard.' },
+    });
+    const { wrapper, fake } = mountLibrary([unknown]);
+    await flushPromises();
+    await wrapper.find('[data-job-id="job-1"]').trigger('click');
+    await flushPromises();
+    const details = document.querySelector('[data-testid="job-problem"]');
+    expect(details?.textContent).toContain('Not known whether the service received this job');
+    expect(details?.textContent).toContain("service's dashboard");
+    expect(document.body.textContent).toContain('— (never received)');
+
+    await useJobsStore().remove('job-1');
+    await flushPromises();
+    expect(fake.calls.filter((c) => c.channel === 'jobs.remove').map((c) => c.args)).toEqual([['job-1']]);
+    expect(wrapper.findAll('[data-job-id]').length).toBe(0);
+  });
+
+  it('filters to problems and searches requests', async () => {
+    const { wrapper } = mountLibrary([
+      job({ id: 'a', summary: 'Speech · alpha' }),
+      job({ id: 'b', summary: 'Speech · beta', phase: 'failed', progress: 1 }),
+    ]);
+    await flushPromises();
+    const problems = wrapper.findAll('label').find((l) => l.text().startsWith('Problems'));
+    expect(problems?.text()).toBe('Problems 1');
+    await problems?.find('input').setValue(true);
+    await flushPromises();
+    expect(wrapper.findAll('[data-job-id]').map((r) => r.attributes('data-job-id'))).toEqual(['b']);
+  });
+
+  it('asks before sending a duplicate and sends it only when confirmed', async () => {
+    const existing = job({});
+    let sent = 0;
+    mountLibrary([], {
+      'jobs.submit': (submission) => {
+        const s = submission as { confirmDuplicate?: boolean };
+        if (!s.confirmDuplicate) return { status: 'duplicate', existing, message: 'The same speech request went to "Sandbox" 2 minutes ago.' };
+        sent += 1;
+        return { status: 'submitted', job: job({ id: 'job-9' }) };
+      },
+    });
+    const store = useJobsStore();
+    const asked: string[] = [];
+    const declined = await store.submitWithConfirm({ kind: 'tts', body: {} }, async (message) => (asked.push(message), false));
+    expect(declined).toBeNull();
+    expect(sent).toBe(0);
+    const accepted = await store.submitWithConfirm({ kind: 'tts', body: {} }, async () => true);
+    expect(accepted?.id).toBe('job-9');
+    expect(sent).toBe(1);
+    expect(asked[0]).toMatch(/2 minutes ago/);
+  });
+});
