@@ -3,10 +3,15 @@ import pluginVue from 'eslint-plugin-vue';
 import vueParser from 'vue-eslint-parser';
 
 // The import boundaries of the architecture (see README, "Layout"): each rule names what a folder
-// may not reach into. A test in test/unit/lint-boundaries.test.ts proves these rules bite.
+// may not reach into. test/unit/lint/boundaries.test.ts proves these rules bite.
 const ours = (...dirs) => dirs.flatMap((d) => [`**/electron/${d}/**`, `**/electron/${d}`]);
-const boundary = (message, patterns, extra = []) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }], paths: extra }],
+// Relative imports never spell "electron/", so they are caught by where they climb to.
+const climbInto = (...dirs) => `^(\\.\\./)+(${dirs.join('|')})(/|$)`;
+const boundary = (message, patterns, extra = [], regex = undefined) => ({
+  'no-restricted-imports': [
+    'error',
+    { patterns: [{ group: patterns, message }, ...(regex ? [{ regex, message }] : [])], paths: extra },
+  ],
 });
 const noElectron = [{ name: 'electron', message: 'Only electron/main and electron/preload may import electron.' }];
 
@@ -36,6 +41,7 @@ export default tseslint.config(
       [...noElectron, 'fs', 'path', 'child_process', 'os', 'http', 'https', 'crypto'].map((p) =>
         typeof p === 'string' ? { name: p, message: 'electron/common is environment-free.' } : p,
       ),
+      `${climbInto('services', 'main', 'preload', 'emulator', 'web', 'cli')}|(^|/)renderer(/|$)`,
     ),
   },
   {
@@ -44,6 +50,7 @@ export default tseslint.config(
       'Node hosts and services may import electron/common and electron/services only.',
       [...ours('main', 'preload'), '**/renderer/**'],
       noElectron,
+      `${climbInto('main', 'preload')}|(^|/)renderer(/|$)`,
     ),
   },
   {

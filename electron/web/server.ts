@@ -106,6 +106,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   await app.register(fastifyStatic, {
     root: options.rendererDir,
     index: ['index.html'],
+    cacheControl: false,
     setHeaders(res, path) {
       res.setHeader('Cache-Control', path.endsWith('.html') ? 'no-store' : 'public, max-age=31536000, immutable');
     },

@@ -51,7 +51,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     host: 'web',
     appVersion: appVersion(options.root),
     dataDir: options.dataDir,
-    vault: new EnvVault(env),
+    createVault: () => new EnvVault(env),
     platform: {},
     createStoreFactory: createConfStoreFactory,
     knownSecrets: [env.STUDIO_API_KEY, env.STUDIO_CLIENT_SECRET],

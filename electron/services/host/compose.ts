@@ -15,7 +15,8 @@ export interface ComposeOptions {
   host: HostBase['host'];
   appVersion: string;
   dataDir: string;
-  vault: CredentialVault;
+  /** Builds the vault; it may keep its own record (the desktop vault stores ciphertext). */
+  createVault: (createStore: RecordStoreFactory) => CredentialVault;
   platform: PlatformAdapters;
   /** Opens record stores in `dir` (conf in the Node hosts, electron-store in the app). */
   createStoreFactory: (dir: string, deps: RecordStoreDeps) => RecordStoreFactory;
@@ -61,6 +62,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
   const notices = new NoticeBoard((notice) => emit('notice', notice), () => listeners.size > 0);
 
   let sandbox: ReturnType<ComposeOptions['startSandbox']> | undefined;
+  const createStore = options.createStoreFactory(options.dataDir, { log, notify: (notice) => notices.raise(notice) });
   const base: HostBase = {
     host: options.host,
     appVersion: options.appVersion,
@@ -68,8 +70,8 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     log,
     logFile,
     notices,
-    createStore: options.createStoreFactory(options.dataDir, { log, notify: (notice) => notices.raise(notice) }),
-    vault: secretAwareVault(options.vault, redactor),
+    createStore,
+    vault: secretAwareVault(options.createVault(createStore), redactor),
     platform: options.platform,
     emit,
     async sandbox() {

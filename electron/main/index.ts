@@ -1,0 +1,97 @@
+// The desktop app's composition root: builds the shared services (composeHost), then the window,
+// the IPC registration, the menu and the security guards around them.
+import { join } from 'node:path';
+import { BrowserWindow, Menu, app, ipcMain, session, shell } from 'electron';
+import { startEmulator } from '../emulator';
+import { composeHost } from '../services/host/compose';
+import { appSettingsSpec } from '../services/system/settings-store';
+import { devLocation, fileLocation } from './app-location';
+import { registerIpc } from './ipc';
+import { menuTemplate } from './menu';
+import { createPlatformAdapters } from './platform/adapters';
+import { createElectronStoreFactory } from './platform/electron-store-factory';
+import { SafeStorageVault } from './platform/safe-storage-vault';
+import { PermissionPolicy, applySessionSecurity, guardContents } from './security';
+import { createMainWindow } from './window';
+import { windowStateSpec } from './window-state';
+
+app.setName('Avatar Studio');
+const here = import.meta.dirname;
+const location = process.env.ELECTRON_RENDERER_URL ? devLocation(process.env.ELECTRON_RENDERER_URL) : fileLocation(join(here, '../renderer/index.html'));
+let mainWindow: BrowserWindow | null = null;
+
+const openExternal = (url: string): void => void shell.openExternal(url);
+app.on('web-contents-created', (_event, contents) => guardContents(contents, location, openExternal));
+
+async function start(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  let notifications = () => true;
+  const services = composeHost({
+    host: 'electron',
+    appVersion: app.getVersion(),
+    dataDir,
+    createStoreFactory: createElectronStoreFactory,
+    createVault: (createStore) => new SafeStorageVault({ createStore }),
+    platform: createPlatformAdapters({ window: () => mainWindow, notificationsEnabled: () => notifications() }),
+    startSandbox: async () => {
+      const sandbox = await startEmulator({ port: 0, dataDir: join(dataDir, 'sandbox') });
+      return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, close: () => sandbox.close() };
+    },
+  });
+  const settings = services.base.createStore(appSettingsSpec);
+  notifications = () => settings.get().notifications;
+
+  applySessionSecurity(session.defaultSession, location, new PermissionPolicy());
+  const ipc = registerIpc(ipcMain, services.dispatch, location);
+  services.subscribe((event, payload) => {
+    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(event, payload);
+  });
+
+  const open = (): void => {
+    mainWindow = createMainWindow({
+      app: location,
+      preloadPath: join(here, '../preload/index.cjs'),
+      state: services.base.createStore(windowStateSpec),
+      title: 'Avatar Studio',
+    });
+    mainWindow.on('closed', () => (mainWindow = null));
+  };
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        isMac: process.platform === 'darwin',
+        appName: app.getName(),
+        devTools: !app.isPackaged,
+        navigate: (workspace) => services.base.emit('system.navigate', workspace),
+        openDataFolder: () => void shell.openPath(dataDir),
+        openLogFolder: () => void shell.openPath(join(dataDir, 'logs')),
+      }),
+    ),
+  );
+  open();
+
+  app.on('activate', () => mainWindow ?? open());
+  app.on('window-all-closed', () => process.platform !== 'darwin' && app.quit());
+  let disposed = false;
+  app.on('before-quit', (event) => {
+    if (disposed) return;
+    event.preventDefault();
+    disposed = true;
+    ipc.dispose();
+    void services.dispose().finally(() => app.quit());
+  });
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.whenReady().then(start, (error: unknown) => {
+    console.error('Avatar Studio could not start:', error);
+    app.exit(1);
+  });
+}

@@ -1,0 +1,119 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STUDIO_CSP, STUDIO_CSP_HEADER } from '../../../electron/services/system/csp';
+import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
+import { createDispatcher } from '../../../electron/services/host/dispatcher';
+import { createDomains } from '../../../electron/services/host/domains';
+import { startWebServer, type WebServer } from '../../../electron/web/server';
+import { cookieName } from '../../../electron/web/access';
+
+const token = 'test-token-abcdefghijklmnop';
+
+describe('web host server', () => {
+  let server: WebServer;
+  let host: string;
+  const base = createMemoryHostBase();
+  const listeners = new Set<(event: string, payload: unknown) => void>();
+
+  beforeAll(async () => {
+    const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
+    mkdirSync(join(rendererDir, 'assets'));
+    writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    const domains = createDomains(base);
+    const dispatch = createDispatcher({ handlers: domains.handlers, log: base.log, redact: (t) => t });
+    server = await startWebServer({
+      services: {
+        base,
+        dispatch,
+        subscribe: (listener) => {
+          listeners.add(listener as never);
+          return () => listeners.delete(listener as never);
+        },
+      },
+      rendererDir,
+      token,
+      port: 0,
+    });
+    host = `127.0.0.1:${server.port}`;
+  });
+  afterAll(() => server.close());
+
+  const cookie = () => `${cookieName(server.port)}=${token}`;
+
+  it('listens on 127.0.0.1 only and prints an address with the token', () => {
+    const address = server.app.server.address();
+    expect(typeof address === 'object' && address?.address).toBe('127.0.0.1');
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${token}`);
+  });
+
+  it('sets the cookie on the first visit, moves the page to a token-free address, and sends the CSP', async () => {
+    const first = await server.app.inject({ method: 'GET', url: `/?token=${token}`, headers: { host } });
+    expect(first.statusCode).toBe(302);
+    expect(first.headers.location).toBe('/');
+    expect(String(first.headers['set-cookie'])).toMatch(new RegExp(`^${cookieName(server.port)}=${token}; Path=/; HttpOnly; SameSite=Strict`));
+    const page = await server.app.inject({ method: 'GET', url: '/', headers: { host, cookie: cookie() } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>studio</title>');
+    expect(page.headers['content-security-policy']).toBe(STUDIO_CSP_HEADER);
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cache-control']).toBe('no-store');
+  });
+
+  it('refuses pages, assets and calls without the token', async () => {
+    for (const url of ['/', '/assets/app.js']) {
+      const response = await server.app.inject({ method: 'GET', url, headers: { host } });
+      expect(response.statusCode, url).toBe(401);
+      expect(response.body).not.toContain('console.log');
+    }
+    const call = await server.app.inject({ method: 'POST', url: '/bridge/call/settings.get', headers: { host, 'content-type': 'application/json' }, payload: '[]' });
+    expect(call.statusCode).toBe(401);
+  });
+
+  it('refuses a foreign Host or Origin even with a valid cookie', async () => {
+    const rebind = await server.app.inject({ method: 'GET', url: '/', headers: { host: `evil.example:${server.port}`, cookie: cookie() } });
+    expect(rebind.statusCode).toBe(403);
+    const crossSite = await server.app.inject({
+      method: 'POST',
+      url: '/bridge/call/settings.update',
+      headers: { host, cookie: cookie(), origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: JSON.stringify([{ notifications: false }]),
+    });
+    expect(crossSite.statusCode).toBe(403);
+    expect(base.createStore).toBeDefined();
+  });
+
+  it('answers bridge calls with outcome envelopes, validated by the dispatcher', async () => {
+    const post = (channel: string, payload: string) =>
+      server.app.inject({ method: 'POST', url: `/bridge/call/${channel}`, headers: { host, cookie: cookie(), origin: `http://${host}`, 'content-type': 'application/json' }, payload });
+    expect((await post('settings.get', '[]')).json()).toEqual({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: true } });
+    expect((await post('settings.update', '[{"notifications":"no"}]')).json()).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+    expect((await post('no.such', '[]')).json()).toMatchObject({ ok: false, error: { code: 'unknown-channel' } });
+    const broken = await post('settings.get', '{not json');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+  });
+
+  it('streams host events as server-sent events', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`http://${host}/bridge/events`, { headers: { cookie: cookie() }, signal: controller.signal });
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(response.headers.get('content-security-policy')).toBe(STUDIO_CSP_HEADER);
+    const reader = response.body!.getReader();
+    await reader.read(); // ": connected"
+    for (const listener of listeners) listener('notice', { level: 'info', title: 'hello' });
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toBe('event: notice\ndata: {"level":"info","title":"hello"}\n\n');
+    controller.abort();
+  });
+});
+
+describe('renderer/index.html', () => {
+  it('carries the same CSP as the hosts send', () => {
+    const html = readFileSync(join(import.meta.dirname, '../../../renderer/index.html'), 'utf8');
+    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html);
+    expect(meta?.[1]).toBe(STUDIO_CSP);
+  });
+});
