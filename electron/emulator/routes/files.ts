@@ -51,6 +51,8 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
         jobs: { total: jobs.length, open: jobs.filter((j) => j.status < 3).length },
         faults: ctx.faults,
         webhooks: jobs.filter((j) => j.webhook).map((j) => ({ _id: j._id, ...j.webhookLog })),
+        // The interface has no read operation for live sessions; integrators can watch them here.
+        live: Object.values(ctx.store.state.live).map((s) => ({ _id: s._id, faceswap_status: s.status, closed: s.closed })),
       },
     };
   });

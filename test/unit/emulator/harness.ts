@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -74,11 +74,14 @@ export interface Probe {
   hasVideo: boolean;
 }
 
-/** ffprobe of a URL or file: what a user's player would see. */
-export function probe(input: string): Probe {
-  const r = spawnSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`ffprobe failed on ${input}: ${r.stderr}`);
-  const j = JSON.parse(r.stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number; avg_frame_rate?: string }[] };
+/** ffprobe of a URL or file: what a user's player would see. (Async: the sandbox runs in this process.) */
+export async function probe(input: string): Promise<Probe> {
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input], (error, out, err) =>
+      error ? reject(new Error(`ffprobe failed on ${input}: ${err}`)) : resolve(out),
+    ),
+  );
+  const j = JSON.parse(stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number; avg_frame_rate?: string }[] };
   const v = j.streams.find((s) => s.codec_type === 'video');
   const [a, b] = (v?.avg_frame_rate ?? '0/1').split('/').map(Number);
   return {

@@ -37,7 +37,7 @@ export async function processClone(ctx: EmulatorContext, job: JobRecord, p: Proc
   const f0 = await measurePitch(ctx.tools, sample, p.workDir, p.signal);
   const voice = voiceFromPitch(f0);
   await speak(ctx.tools, text(job), voice, rate(job), ctx.files.resultPath(file), p.workDir, p.signal);
-  const voiceRecordId = `${job._id.slice(0, 20)}c10e`;
+  const voiceRecordId = ctx.store.newId(ctx.options.now());
   ctx.store.state.voices[voiceRecordId] = {
     _id: voiceRecordId, uid: job.uid, voice_id: `clone_${job._id}`, name: `Cloned voice ${job._id.slice(-6)}`, gender: voice.gender === 'female' ? 'Female' : 'Male',
     createdAt: ctx.options.now(), espeakVoice: voice.espeak, pitch: voice.pitch, previewJob: job._id,
