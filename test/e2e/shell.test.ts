@@ -26,9 +26,6 @@ describe('app shell in Chromium', () => {
       await expect.poll(() => page.getByRole('button', { name, exact: true }).getAttribute('aria-current')).toBe('page');
       await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
       await page.waitForLoadState('networkidle');
-      // Move the pointer off the sidebar so its tooltip does not cover the page in the screenshot.
-      await page.mouse.move(1200, 880);
-      await page.waitForTimeout(250);
       await screenshot(page, `shell-${name.toLowerCase()}`);
     }
     expect(studio.consoleErrors).toEqual([]);
@@ -62,8 +59,6 @@ describe('app shell in Chromium', () => {
     expect(await tools.locator('[data-binary="ffmpeg"] code').textContent()).toMatch(/ffmpeg$/);
     expect(await tools.locator('[data-binary="ffprobe"]').textContent()).toMatch(/In use/);
     await expect.poll(() => page.getByText('Local web host in a browser').isVisible()).toBe(true);
-    await page.mouse.move(1200, 880);
-    await page.waitForTimeout(250);
     await screenshot(page, 'shell-settings-loaded');
     expect(studio.consoleErrors).toEqual([]);
   });
