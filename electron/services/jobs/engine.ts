@@ -204,7 +204,9 @@ export class JobEngine {
       if (after && isActive(after.phase)) this.scheduler.track(record.id, after.phase === 'queued' ? 'queued' : 'processing', after.deadlineAt);
     } catch (error) {
       if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
-        this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: serviceErrorToJob(error) });
+        const refused = serviceErrorToJob(error);
+        if (error.code === 1005) refused.explanation = 'The service kept rate-limiting this account, so the studio gave up sending the job (nothing was created or charged). Send it again in a minute.';
+        this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: refused });
       } else {
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(error) });
       }

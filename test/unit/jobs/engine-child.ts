@@ -1,0 +1,44 @@
+// A job engine in its own process, for the crash test: submits jobs job-0..job-(N-1) that the ledger
+// does not hold yet (one at a time, announcing each), follows every job to its end, prints a summary.
+// Usage: node --import tsx engine-child.ts <baseUrl> <apiKey> <ledgerDir> <count>
+import { ServiceClient } from '../../../electron/services/client';
+import { JobEngine } from '../../../electron/services/jobs/engine';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+
+const [baseUrl, apiKey, ledgerDir, countText] = process.argv.slice(2);
+const count = Number(countText);
+const client = new ServiceClient({
+  baseUrl,
+  credentials: { kind: 'api-key', apiKey },
+  retry: { baseMs: 30, capMs: 300, factor: 2, jitter: 0.5 },
+  maxAttempts: 6,
+  timeoutMs: 3_000,
+});
+const engine = new JobEngine({
+  storage: new FileLedgerStorage(ledgerDir),
+  connections: { active: async () => ({ id: 'emulator', name: 'Emulator', webhookUrl: null }), client: async () => client },
+  clock: { now: () => Date.now() },
+  scheduler: {
+    maxInFlight: 4,
+    queued: { baseMs: 150, capMs: 600, factor: 1.5, jitter: 0.3 },
+    processing: { baseMs: 100, capMs: 400, factor: 1.5, jitter: 0.3 },
+    errors: { baseMs: 100, capMs: 800, factor: 2, jitter: 0.5 },
+    rateLimit: { baseMs: 200, capMs: 1_000, factor: 2, jitter: 0.3 },
+  },
+});
+engine.start();
+const have = new Set(engine.list().map((j) => j.projectId));
+for (let i = 0; i < count; i += 1) {
+  const marker = `job-${i}`;
+  if (have.has(marker)) continue;
+  const result = await engine.submit({
+    kind: 'tts',
+    projectId: marker,
+    body: { input_text: `Crash test sentence number ${i}.`, voice_id: 'sandbox_ava', rate: '50%' },
+  });
+  process.stdout.write(`sent ${marker} ${result.status === 'submitted' ? result.job.phase : result.status}\n`);
+}
+const finalPhases = new Set(['completed', 'failed', 'outcome-unknown', 'stalled']);
+while (engine.list().some((j) => !finalPhases.has(j.phase))) await new Promise((r) => setTimeout(r, 100));
+engine.stop();
+process.stdout.write(`done ${JSON.stringify(engine.list().map((j) => ({ projectId: j.projectId, phase: j.phase, remoteId: j.remoteId })))}\n`);
