@@ -30,9 +30,18 @@ export interface FfmpegCommand {
   width: number;
   height: number;
   durationMs: number;
+  /** Who each ffmpeg input (by index) belongs to, for error messages. */
+  inputLabels: string[];
 }
 
-export const PREVIEW_WIDTH = 640;
+/** The longer side of a low-resolution preview. */
+export const PREVIEW_LONG_SIDE = 640;
+
+/** Width of a preview at the output's aspect whose longer side is `longSide` (never upscaled). */
+export function previewWidth(output: { width: number; height: number }, longSide = PREVIEW_LONG_SIDE): number {
+  const k = Math.min(1, longSide / Math.max(output.width, output.height));
+  return even(output.width * k);
+}
 const SAMPLE_RATE = 48000;
 
 const QUALITY: Record<RenderQuality, { fps: number; preset: string; crf: string; audioBitrate: string; scaleFlags: string }> = {
@@ -41,52 +50,15 @@ const QUALITY: Record<RenderQuality, { fps: number; preset: string; crf: string;
 };
 
 export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions): FfmpegCommand {
-  if (plan.scenes.length === 0) throw new Error('Nothing to render: the plan has no scenes');
   const quality = QUALITY[options.quality];
-  const fps = options.fps ?? quality.fps;
-  const width = even(options.width ?? plan.width);
-  const k = width / plan.width;
-  const height = even(plan.height * k);
+  const graph = buildGraph(plan, { width: options.width, fps: options.fps ?? quality.fps, scaleFlags: quality.scaleFlags, audio: true });
   const durationMs = planDurationMs(plan);
-
-  const inputs: string[] = [];
-  let nextInput = 0;
-  const addInput = (args: string[]): number => {
-    inputs.push(...args);
-    return nextInput++;
-  };
-
-  const chains: string[] = [];
-  const concatPads: string[] = [];
-  plan.scenes.forEach((scene, s) => {
-    const d = seconds(scene.durationMs);
-    chains.push(`color=c=${ffColour(plan.background)}:s=${width}x${height}:r=${fps}:d=${d}[s${s}bg]`);
-    let below = `s${s}bg`;
-    scene.layers.forEach((layer, l) => {
-      const box = scaledBox(layer.box, k);
-      const label = `s${s}l${l}`;
-      chains.push(`${layerSource(layer, box, d, fps, quality.scaleFlags, addInput)}[${label}]`);
-      const above = l === scene.layers.length - 1 ? `s${s}v` : `s${s}o${l}`;
-      chains.push(`[${below}][${label}]overlay=x=${box.x}:y=${box.y}:eof_action=repeat[${above}]`);
-      below = above;
-    });
-    if (scene.layers.length === 0) chains.push(`[s${s}bg]null[s${s}v]`);
-    chains.push(audioChain(scene, s, d, addInput));
-    concatPads.push(`[s${s}v][s${s}a]`);
-  });
-  chains.push(`${concatPads.join('')}concat=n=${plan.scenes.length}:v=1:a=1[vout][aout]`);
-  const filterGraph = chains.join(';');
-
   const args = [
-    '-hide_banner',
-    '-nostdin',
-    '-y',
-    '-loglevel',
-    'error',
+    ...GLOBAL_ARGS,
     ...(options.progress ? ['-progress', 'pipe:1', '-nostats'] : []),
-    ...inputs,
+    ...graph.inputs,
     '-filter_complex',
-    filterGraph,
+    graph.filterGraph,
     '-map',
     '[vout]',
     '-map',
@@ -113,34 +85,140 @@ export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions):
     'mp4',
     options.outputPath,
   ];
-  return { args, filterGraph, width, height, durationMs };
+  return { args, filterGraph: graph.filterGraph, width: graph.width, height: graph.height, durationMs, inputLabels: graph.inputLabels };
 }
 
-function layerSource(layer: PlanLayer, box: Box, d: string, fps: number, flags: string, addInput: (args: string[]) => number): string {
+export interface PosterOptions {
+  /** Time on the project timeline. */
+  atMs: number;
+  outputPath: string;
+  width?: number;
+}
+
+/**
+ * One JPEG frame at a time on the timeline: only the scene under the playhead is composed (video
+ * only), then the frame at the time within that scene is taken.
+ */
+export function buildPosterArgs(plan: RenderPlan, options: PosterOptions): FfmpegCommand {
+  const { sceneIndex, offsetMs } = sceneAt(plan, options.atMs);
+  const scene = plan.scenes[sceneIndex];
+  const single: RenderPlan = { ...plan, scenes: [scene] };
+  const graph = buildGraph(single, { width: options.width, fps: QUALITY.preview.fps, scaleFlags: 'bilinear', audio: false });
+  // Stay a frame short of the scene's end so there is always a frame to take.
+  const at = Math.max(0, Math.min(offsetMs, scene.durationMs - 40));
+  const args = [
+    ...GLOBAL_ARGS,
+    ...graph.inputs,
+    '-filter_complex',
+    graph.filterGraph,
+    '-map',
+    '[vout]',
+    '-ss',
+    seconds(at),
+    '-frames:v',
+    '1',
+    '-c:v',
+    'mjpeg',
+    '-q:v',
+    '4',
+    '-f',
+    'image2',
+    options.outputPath,
+  ];
+  return { args, filterGraph: graph.filterGraph, width: graph.width, height: graph.height, durationMs: 0, inputLabels: graph.inputLabels };
+}
+
+/** Which scene plays at a time on the timeline, and how far into it (clamped to the timeline). */
+export function sceneAt(plan: { scenes: ReadonlyArray<{ durationMs: number }> }, atMs: number): { sceneIndex: number; offsetMs: number } {
+  let start = 0;
+  for (let i = 0; i < plan.scenes.length; i += 1) {
+    const end = start + plan.scenes[i].durationMs;
+    if (atMs < end || i === plan.scenes.length - 1) return { sceneIndex: i, offsetMs: Math.max(0, Math.min(atMs - start, plan.scenes[i].durationMs)) };
+    start = end;
+  }
+  return { sceneIndex: 0, offsetMs: 0 };
+}
+
+const GLOBAL_ARGS = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error'];
+
+interface Graph {
+  inputs: string[];
+  inputLabels: string[];
+  filterGraph: string;
+  width: number;
+  height: number;
+}
+
+function buildGraph(plan: RenderPlan, options: { width?: number; fps: number; scaleFlags: string; audio: boolean }): Graph {
+  if (plan.scenes.length === 0) throw new Error('Nothing to render: the plan has no scenes');
+  const { fps } = options;
+  const width = even(options.width ?? plan.width);
+  const k = width / plan.width;
+  const height = even(plan.height * k);
+
+  const inputs: string[] = [];
+  const inputLabels: string[] = [];
+  let nextInput = 0;
+  const addInput = (label: string, args: string[]): number => {
+    inputs.push(...args);
+    inputLabels.push(label);
+    return nextInput++;
+  };
+
+  const chains: string[] = [];
+  const concatPads: string[] = [];
+  plan.scenes.forEach((scene, s) => {
+    const d = seconds(scene.durationMs);
+    chains.push(`color=c=${ffColour(plan.background)}:s=${width}x${height}:r=${fps}:d=${d}[s${s}bg]`);
+    let below = `s${s}bg`;
+    scene.layers.forEach((layer, l) => {
+      const box = scaledBox(layer.box, k);
+      const label = `s${s}l${l}`;
+      chains.push(`${layerSource(layer, box, d, fps, options.scaleFlags, addInput)}[${label}]`);
+      const above = l === scene.layers.length - 1 ? `s${s}v` : `s${s}o${l}`;
+      chains.push(`[${below}][${label}]overlay=x=${box.x}:y=${box.y}:eof_action=repeat[${above}]`);
+      below = above;
+    });
+    if (scene.layers.length === 0) chains.push(`[s${s}bg]null[s${s}v]`);
+    if (options.audio) {
+      chains.push(audioChain(scene, s, d, addInput));
+      concatPads.push(`[s${s}v][s${s}a]`);
+    } else {
+      concatPads.push(`[s${s}v]`);
+    }
+  });
+  const a = options.audio ? 1 : 0;
+  chains.push(`${concatPads.join('')}concat=n=${plan.scenes.length}:v=1:a=${a}[vout]${a ? '[aout]' : ''}`);
+  return { inputs, inputLabels, filterGraph: chains.join(';'), width, height };
+}
+
+type AddInput = (label: string, args: string[]) => number;
+
+function layerSource(layer: PlanLayer, box: Box, d: string, fps: number, flags: string, addInput: AddInput): string {
   if (layer.source.kind === 'colour') {
     return `color=c=${ffColour(layer.source.colour)}:s=${box.width}x${box.height}:r=${fps}:d=${d}`;
   }
   const input = layer.source.input;
   const scale = `scale=${box.width}:${box.height}:flags=${flags},setsar=1`;
   if (input.still) {
-    const index = addInput(['-i', input.path]);
+    const index = addInput(layer.label, ['-i', input.path]);
     return `[${index}:v]${scale}`;
   }
-  const index = addInput([...(input.loop ? ['-stream_loop', '-1'] : []), '-t', d, '-i', input.path]);
+  const index = addInput(layer.label, [...(input.loop ? ['-stream_loop', '-1'] : []), '-t', d, '-i', input.path]);
   return `[${index}:v]setpts=PTS-STARTPTS,${scale}`;
 }
 
-function audioChain(scene: PlanScene, s: number, d: string, addInput: (args: string[]) => number): string {
+function audioChain(scene: PlanScene, s: number, d: string, addInput: AddInput): string {
   const out = `[s${s}a]`;
   if (scene.audio.length === 0) return `anullsrc=r=${SAMPLE_RATE}:cl=stereo,atrim=duration=${d}${out}`;
   const norm = `asetpts=PTS-STARTPTS,aresample=${SAMPLE_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo`;
   const fit = `apad,atrim=duration=${d}`;
   if (scene.audio.length === 1) {
-    const index = addInput(['-i', scene.audio[0].path]);
+    const index = addInput(scene.audio[0].label, ['-i', scene.audio[0].path]);
     return `[${index}:a]${norm},${fit}${out}`;
   }
   const parts = scene.audio.map((track, t) => {
-    const index = addInput(['-i', track.path]);
+    const index = addInput(track.label, ['-i', track.path]);
     return `[${index}:a]${norm}[s${s}a${t}]`;
   });
   const pads = scene.audio.map((_, t) => `[s${s}a${t}]`).join('');

@@ -78,6 +78,11 @@ export function looksStill(url: string): boolean {
   return STILL_EXTENSIONS.test(url);
 }
 
+/** "scene 2 (intro)" → "Scene 2 (intro)", for labels that start a message. */
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function sceneLabel(index: number, id: string, name?: string): string {
   return `scene ${index + 1} (${name ?? id})`;
 }

@@ -1,6 +1,6 @@
 import { MAX_SIDE, type Project, type ProjectKind, type Scene, type SceneElement } from './document';
 import { elementBox } from './geometry';
-import { sceneLabel } from './render-plan';
+import { capitalise, sceneLabel } from './render-plan';
 import {
   PLAN_LABELS,
   TALKING_AVATAR_IMAGE_EXT,
@@ -60,7 +60,7 @@ export function validateProject(project: Project, options: ValidateOptions = {})
   if (target === 'talking-avatar') checkTalkingAvatar(project, options.plan ?? 'pro', submit, add);
 
   project.scenes.forEach((scene, sceneIndex) => {
-    const here: Where = { sceneIndex, sceneId: scene.id, prefix: capital(sceneLabel(sceneIndex, scene.id, scene.name)) };
+    const here: Where = { sceneIndex, sceneId: scene.id, prefix: capitalise(sceneLabel(sceneIndex, scene.id, scene.name)) };
     if (target === 'avatar-video') checkSceneVoice(scene, here, submit, add);
     checkLayers(scene, here, add);
     for (const element of scene.elements) {
@@ -99,7 +99,7 @@ function checkTalkingAvatar(project: Project, plan: PlanTier, submit: boolean, a
   if (project.scenes.length !== 1) add('error', 'talking-avatar-scenes', `A talking avatar has exactly one scene (this project has ${project.scenes.length}).`);
   const scene = project.scenes[0];
   if (!scene) return;
-  const here: Where = { sceneIndex: 0, sceneId: scene.id, prefix: capital(sceneLabel(0, scene.id, scene.name)) };
+  const here: Where = { sceneIndex: 0, sceneId: scene.id, prefix: capitalise(sceneLabel(0, scene.id, scene.name)) };
   const avatars = scene.elements.filter((e) => e.type === 'avatar');
   if (avatars.length === 0) add('error', 'avatar-missing', 'a talking avatar needs an avatar element.', here);
   const froms = new Set(avatars.map(effectiveAvatarFrom));
@@ -200,8 +200,4 @@ function checkRate(rate: string, at: Where, add: Add): void {
 function strip(where: Where): Omit<Where, 'prefix'> {
   const { prefix: _prefix, ...rest } = where;
   return rest;
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildFfmpegArgs,
+  buildPosterArgs,
+  previewWidth,
+  sceneAt,
   planFromAvatarVideoBody,
   planFromProject,
   planFromTalkingAvatarBody,
@@ -35,6 +38,31 @@ describe('compositor golden arguments', () => {
     const plan = planFromProject(loadProject('talking.project.json'), cached);
     const command = buildFfmpegArgs(plan, { outputPath: '/out/t.mp4', quality: 'preview', width: 360 });
     golden('talking.preview.json', { args: command.args, graph: command.filterGraph.split(';') });
+  });
+});
+
+describe('poster frame arguments', () => {
+  it('composes only the scene under the playhead, video only, and seeks within it', () => {
+    const plan = planFromProject(loadProject('two-scenes.project.json'), cached);
+    const command = buildPosterArgs(plan, { atMs: 3500, outputPath: '/out/poster.jpg', width: 640 });
+    golden('two-scenes.poster.json', { args: command.args });
+    expect(command.args.filter((a) => a === '-i')).toHaveLength(1);
+    expect(command.args.slice(command.args.indexOf('-ss'), command.args.indexOf('-ss') + 2)).toEqual(['-ss', '0.500']);
+    expect(command.filterGraph).not.toContain('aout');
+  });
+
+  it('finds the scene at a time, clamped to the timeline', () => {
+    const plan = { scenes: [{ durationMs: 1000 }, { durationMs: 500 }] };
+    expect(sceneAt(plan, 0)).toEqual({ sceneIndex: 0, offsetMs: 0 });
+    expect(sceneAt(plan, 1000)).toEqual({ sceneIndex: 1, offsetMs: 0 });
+    expect(sceneAt(plan, 99_999)).toEqual({ sceneIndex: 1, offsetMs: 500 });
+    expect(sceneAt(plan, -5)).toEqual({ sceneIndex: 0, offsetMs: 0 });
+  });
+
+  it('sizes previews by their longer side at the output aspect', () => {
+    expect(previewWidth({ width: 1920, height: 1080 })).toBe(640);
+    expect(previewWidth({ width: 1080, height: 1920 })).toBe(360);
+    expect(previewWidth({ width: 320, height: 180 })).toBe(320);
   });
 });
 

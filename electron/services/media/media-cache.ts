@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Remote media downloaded once into a size-capped folder, least recently used files evicted first.
+ * Local references (file: URLs, absolute paths) are used in place. Downloads stream to "<name>.part"
+ * and are renamed when complete, so a crash or cancel never leaves a truncated file in the cache.
+ */
+export class MediaInputError extends Error {
+  override name = 'MediaInputError';
+}
+
+export interface MediaCacheOptions {
+  dir: string;
+  /** Total size the cache may reach before old files are evicted. */
+  maxBytes: number;
+  /** Largest single download accepted. Default: maxBytes. */
+  maxFileBytes?: number;
+  fetch?: typeof fetch;
+  /** Gives up on a download that sends nothing for this long. */
+  timeoutMs?: number;
+}
+
+export class MediaCache {
+  private readonly inflight = new Map<string, Promise<string>>();
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: MediaCacheOptions) {
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  /** A local path for a media reference: downloaded (once) for http(s), as it is for local files. */
+  async localPath(reference: string, signal?: AbortSignal): Promise<string> {
+    const value = reference.trim();
+    if (/^https?:\/\//i.test(value)) return this.download(value, signal);
+    const path = value.startsWith('file:') ? safeFileUrl(value) : value;
+    if (!path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path)) throw new MediaInputError(`"${shorten(value)}" is neither a link nor a local file path`);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile()) throw new MediaInputError(`the file ${path} does not exist`);
+    return path;
+  }
+
+  private download(url: string, signal?: AbortSignal): Promise<string> {
+    const target = join(this.options.dir, cacheName(url));
+    const existing = this.inflight.get(target);
+    if (existing) return existing;
+    const job = this.fetchOnce(url, target, signal).finally(() => this.inflight.delete(target));
+    this.inflight.set(target, job);
+    return job;
+  }
+
+  private async fetchOnce(url: string, target: string, signal?: AbortSignal): Promise<string> {
+    const cached = await stat(target).catch(() => null);
+    if (cached?.isFile()) {
+      await touch(target);
+      return target;
+    }
+    await mkdir(this.options.dir, { recursive: true });
+    const limit = this.options.maxFileBytes ?? this.options.maxBytes;
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 60_000);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, { signal: combined, redirect: 'follow' });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new MediaInputError(`cannot download ${shorten(url)}: ${describeNetworkError(error)}`);
+    }
+    if (!response.ok || !response.body) throw new MediaInputError(`cannot download ${shorten(url)} (HTTP ${response.status})`);
+    const declared = Number(response.headers.get('content-length'));
+    if (declared > limit) throw new MediaInputError(`${shorten(url)} is ${mb(declared)} MB, more than the ${mb(limit)} MB the media cache takes`);
+
+    const part = `${target}.${process.pid}.part`;
+    let received = 0;
+    const counter = async function* (source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+      for await (const chunk of source) {
+        received += chunk.byteLength;
+        if (received > limit) throw new MediaInputError(`${shorten(url)} is larger than the ${mb(limit)} MB the media cache takes`);
+        yield chunk;
+      }
+    };
+    try {
+      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), counter, createWriteStream(part));
+      if (Number.isFinite(declared) && declared > 0 && received !== declared) {
+        throw new MediaInputError(`the download of ${shorten(url)} stopped early (${received} of ${declared} bytes)`);
+      }
+      await rename(part, target);
+    } catch (error) {
+      await rm(part, { force: true });
+      if (error instanceof MediaInputError || signal?.aborted) throw error;
+      throw new MediaInputError(`cannot download ${shorten(url)}: ${describeNetworkError(error)}`);
+    }
+    await this.evict(target);
+    return target;
+  }
+
+  evict(keep?: string): Promise<void> {
+    return trimFolder(this.options.dir, this.options.maxBytes, keep);
+  }
+}
+
+/** Removes least recently used files (by mtime) until the folder fits in maxBytes; never `keep`. */
+export async function trimFolder(dir: string, maxBytes: number, keep?: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const files = (
+    await Promise.all(
+      names
+        .filter((name) => !name.endsWith('.part'))
+        .map(async (name) => {
+          const path = join(dir, name);
+          const info = await stat(path).catch(() => null);
+          return info?.isFile() ? { path, size: info.size, used: Math.max(info.atimeMs, info.mtimeMs) } : null;
+        }),
+    )
+  ).filter((f): f is { path: string; size: number; used: number } => f !== null);
+  let total = files.reduce((sum, f) => sum + f.size, 0);
+  for (const file of files.sort((a, b) => a.used - b.used)) {
+    if (total <= maxBytes) break;
+    if (file.path === keep) continue;
+    await rm(file.path, { force: true });
+    total -= file.size;
+  }
+}
+
+/** Stable cache file name for a URL: a hash (the URL may carry signed query strings) + extension. */
+export function cacheName(url: string): string {
+  const path = url.split(/[?#]/)[0];
+  const ext = extname(path).toLowerCase();
+  const safeExt = /^\.[a-z0-9]{1,5}$/.test(ext) ? ext : '';
+  return `${createHash('sha256').update(url).digest('hex').slice(0, 32)}${safeExt}`;
+}
+
+/** A URL for messages: no query string or fragment (signed links carry credentials there). */
+export function shorten(url: string): string {
+  const bare = url.split(/[?#]/)[0];
+  return bare.length > 120 ? `${bare.slice(0, 117)}...` : bare;
+}
+
+/**
+ * Marks a cached file as just used, for least-recently-used eviction: its access time is set, its
+ * modification time kept (proxies are keyed on the source's modification time).
+ */
+export async function touch(path: string): Promise<void> {
+  const info = await stat(path).catch(() => null);
+  if (info) await utimes(path, new Date(), info.mtime).catch(() => undefined);
+}
+
+function safeFileUrl(url: string): string {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    throw new MediaInputError(`"${shorten(url)}" is not a valid file URL`);
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code) return `unreachable (${cause.code})`;
+  if (cause?.message) return cause.message;
+  if ((error as Error).name === 'TimeoutError') return 'timed out';
+  return (error as Error).message || 'network error';
+}
+
+function mb(bytes: number): string {
+  return String(Math.round((bytes / 1024 / 1024) * 10) / 10);
+}

@@ -1,0 +1,180 @@
+import { rename, rm } from 'node:fs/promises';
+import type { Project } from '../../common/composition/document';
+import { buildFfmpegArgs, buildPosterArgs, previewWidth, type FfmpegCommand, type RenderQuality } from '../../common/composition/ffmpeg-args';
+import { createProgressParser, type RenderProgress } from '../../common/composition/progress';
+import { capitalise, planFromProject, type InputRequest, type RenderPlan } from '../../common/composition/render-plan';
+import { MediaProbeError } from '../../common/composition/media-info';
+import { MediaCache, MediaInputError, shorten } from './media-cache';
+import type { MediaProber } from './probe';
+import type { ProcessRunner } from './process';
+import type { ProxyMaker } from './proxies';
+
+/**
+ * Renders a project locally with ffmpeg: a fast low-resolution preview (inputs from small proxies) or
+ * a full-resolution draft. Every input is fetched (once, cached) and inspected first, so a bad link or
+ * a file that is not media is reported against its scene and element before ffmpeg starts. Output is
+ * written to "<file>.part" and renamed when complete; on failure or cancel the part file is removed.
+ */
+export interface PreviewRendererDeps {
+  runner: ProcessRunner;
+  /** Resolves the ffmpeg binary (throws a MediaBinaryError naming every place looked). */
+  ffmpeg: () => Promise<string>;
+  cache: MediaCache;
+  prober: MediaProber;
+  proxies: ProxyMaker;
+  /** How many inputs are fetched and inspected at once. */
+  concurrency?: number;
+}
+
+export interface RenderRequest {
+  quality: RenderQuality;
+  outputPath: string;
+  /** Rendered width; default: longer side 640 for a preview, the output size for a draft. */
+  width?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: RenderProgress) => void;
+}
+
+export interface RenderResult {
+  path: string;
+  width: number;
+  height: number;
+  durationMs: number;
+  notes: string[];
+}
+
+export class RenderError extends Error {
+  override name = 'RenderError';
+}
+
+export class PreviewRenderer {
+  constructor(private readonly deps: PreviewRendererDeps) {}
+
+  /** Fetches, inspects and (for previews) proxies every input, then plans the project. */
+  async prepare(project: Project, quality: RenderQuality, signal?: AbortSignal): Promise<RenderPlan> {
+    const requests: InputRequest[] = [];
+    planFromProject(project, (request) => {
+      requests.push(request);
+      return null;
+    });
+    const wanted = new Map<string, InputRequest>();
+    for (const request of requests) if (request.url && !wanted.has(request.url)) wanted.set(request.url, request);
+
+    const resolved = new Map<string, { path: string; still: boolean }>();
+    const failures: { order: number; error: Error }[] = [];
+    const list = [...wanted.values()];
+    await eachLimited(list, this.deps.concurrency ?? 3, async (request, order) => {
+      try {
+        resolved.set(request.url as string, await this.resolveOne(request, quality, signal));
+      } catch (error) {
+        failures.push({ order, error: error as Error });
+      }
+    });
+    if (signal?.aborted) throw abortError();
+    if (failures.length > 0) {
+      // Report in document order, whichever finished first.
+      const first = failures.sort((a, b) => a.order - b.order)[0].error;
+      if (failures.length === 1) throw first;
+      throw new RenderError(`${first.message} (and ${failures.length - 1} more input problem${failures.length > 2 ? 's' : ''})`);
+    }
+    return planFromProject(project, (request) => (request.url ? (resolved.get(request.url) ?? null) : null));
+  }
+
+  async render(project: Project, request: RenderRequest): Promise<RenderResult> {
+    const plan = await this.prepare(project, request.quality, request.signal);
+    const width = request.width ?? (request.quality === 'preview' ? previewWidth(project.output) : project.output.width);
+    const part = `${request.outputPath}.part`;
+    const command = buildFfmpegArgs(plan, { outputPath: part, quality: request.quality, width, progress: true });
+    await this.run(command, part, request.signal, request.onProgress);
+    await rename(part, request.outputPath);
+    return { path: request.outputPath, width: command.width, height: command.height, durationMs: command.durationMs, notes: plan.notes };
+  }
+
+  /** One JPEG frame at `atMs` on the timeline. */
+  async poster(project: Project, atMs: number, options: { outputPath: string; width?: number; signal?: AbortSignal }): Promise<string> {
+    const plan = await this.prepare(project, 'preview', options.signal);
+    const part = `${options.outputPath}.part`;
+    const command = buildPosterArgs(plan, { atMs, outputPath: part, width: options.width ?? previewWidth(project.output) });
+    await this.run(command, part, options.signal);
+    await rename(part, options.outputPath);
+    return options.outputPath;
+  }
+
+  private async resolveOne(request: InputRequest, quality: RenderQuality, signal?: AbortSignal): Promise<{ path: string; still: boolean }> {
+    const url = request.url as string;
+    const where = capitalise(request.label);
+    try {
+      const path = await this.deps.cache.localPath(url, signal);
+      const info = await this.deps.prober.probe(path, signal).catch((error: Error) => {
+        if (error instanceof MediaProbeError) throw new MediaInputError(`${shorten(url)} is not a media file ffmpeg can read`);
+        throw error;
+      });
+      const wantsSound = request.role === 'voice' || request.type === 'audio';
+      if (wantsSound && !info.hasAudio) throw new MediaInputError(`${shorten(url)} has no sound`);
+      if (!wantsSound && !info.hasVideo) throw new MediaInputError(`${shorten(url)} has no picture (is it an audio file?)`);
+      const still = info.kind === 'image';
+      if (quality === 'preview' && !wantsSound) return { path: await this.deps.proxies.proxyFor(path, info, signal), still };
+      return { path, still };
+    } catch (error) {
+      if (signal?.aborted) throw abortError();
+      throw new RenderError(`${where}: ${(error as Error).message}`);
+    }
+  }
+
+  private async run(command: FfmpegCommand, part: string, signal?: AbortSignal, onProgress?: (p: RenderProgress) => void): Promise<void> {
+    const bin = await this.deps.ffmpeg().catch((error: Error) => {
+      throw new RenderError(`Cannot render: ${error.message}`);
+    });
+    const parser = createProgressParser(command.durationMs);
+    let result;
+    try {
+      result = await this.deps.runner.run(bin, command.args, {
+        signal,
+        onStdoutLine: (line) => {
+          const report = parser.push(line);
+          if (report) onProgress?.(report);
+        },
+      });
+    } catch (error) {
+      await rm(part, { force: true });
+      throw new RenderError(`Cannot start ffmpeg (${bin}): ${(error as Error).message}`);
+    }
+    if (result.aborted || signal?.aborted) {
+      await rm(part, { force: true });
+      throw abortError();
+    }
+    if (result.code !== 0) {
+      await rm(part, { force: true });
+      throw new RenderError(explainFailure(result.stderr, command));
+    }
+  }
+}
+
+/** ffmpeg's last error line, attributed to the scene/element whose input it names when it does. */
+function explainFailure(stderr: string, command: FfmpegCommand): string {
+  const lines = stderr.trim().split('\n').filter(Boolean);
+  const last = lines.at(-1) ?? 'ffmpeg failed without a message';
+  const inputs = command.args.flatMap((arg, i) => (command.args[i - 1] === '-i' ? [arg] : []));
+  const culprit = inputs.findIndex((path) => stderr.includes(path));
+  const who = culprit >= 0 ? `${capitalise(command.inputLabels[culprit])}: ` : '';
+  return `${who}ffmpeg could not render the preview: ${last}`;
+}
+
+export function abortError(): Error {
+  return new DOMException('The render was cancelled', 'AbortError');
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === 'AbortError';
+}
+
+async function eachLimited<T>(items: T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index], index);
+    }
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,78 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MediaCache, cacheName, shorten } from '../../../electron/services/media/media-cache';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cache-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function fakeFetch(bodies: Record<string, { bytes: number; declared?: number; status?: number }>, calls: string[]): typeof fetch {
+  return (async (input: string | URL | Request) => {
+    const url = String(input);
+    calls.push(url);
+    const spec = bodies[url];
+    if (!spec) return new Response('nope', { status: 404 });
+    const headers = { 'content-length': String(spec.declared ?? spec.bytes) };
+    return new Response(new Uint8Array(spec.bytes).fill(7), { status: spec.status ?? 200, headers });
+  }) as typeof fetch;
+}
+
+describe('MediaCache', () => {
+  it('downloads once, even when asked twice at the same time', async () => {
+    const calls: string[] = [];
+    const cache = new MediaCache({ dir, maxBytes: 10_000, fetch: fakeFetch({ 'https://a/x.mp4': { bytes: 100 } }, calls) });
+    const [one, two] = await Promise.all([cache.localPath('https://a/x.mp4'), cache.localPath('https://a/x.mp4')]);
+    expect(one).toBe(two);
+    expect(one).toBe(join(dir, cacheName('https://a/x.mp4')));
+    expect(one.endsWith('.mp4')).toBe(true);
+    await cache.localPath('https://a/x.mp4');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('evicts the least recently used files beyond the cap', async () => {
+    const calls: string[] = [];
+    const bodies = { 'https://a/1.mp4': { bytes: 400 }, 'https://a/2.mp4': { bytes: 400 }, 'https://a/3.mp4': { bytes: 400 } };
+    const cache = new MediaCache({ dir, maxBytes: 1000, fetch: fakeFetch(bodies, calls) });
+    const first = await cache.localPath('https://a/1.mp4');
+    const second = await cache.localPath('https://a/2.mp4');
+    utimesSync(second, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    utimesSync(first, new Date(Date.now() - 30_000), new Date(Date.now() - 60_000));
+    const third = await cache.localPath('https://a/3.mp4');
+    expect([existsSync(first), existsSync(second), existsSync(third)]).toEqual([true, false, true]);
+  });
+
+  it('refuses a file larger than allowed and leaves no part file', async () => {
+    const calls: string[] = [];
+    const cache = new MediaCache({ dir, maxBytes: 1000, maxFileBytes: 50, fetch: fakeFetch({ 'https://a/big.mp4': { bytes: 100, declared: 0 } }, calls) });
+    await expect(cache.localPath('https://a/big.mp4')).rejects.toThrow(/larger than the 0 MB the media cache takes/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('reports HTTP errors and early ends without the query string', async () => {
+    const calls: string[] = [];
+    const cache = new MediaCache({ dir, maxBytes: 1000, fetch: fakeFetch({ 'https://a/short.mp4?sig=s3cret': { bytes: 10, declared: 20 } }, calls) });
+    const error = await cache.localPath('https://a/short.mp4?sig=s3cret').catch((e: Error) => e);
+    expect(String(error)).not.toContain('s3cret');
+    expect((error as Error).message).toMatch(/download of https:\/\/a\/short\.mp4 stopped early|cannot download https:\/\/a\/short\.mp4/);
+    await expect(cache.localPath('https://a/none.mp4')).rejects.toThrow('cannot download https://a/none.mp4 (HTTP 404)');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('uses local files in place and names missing ones', async () => {
+    const cache = new MediaCache({ dir, maxBytes: 1000 });
+    const file = join(dir, 'local.png');
+    writeFileSync(file, 'x');
+    expect(await cache.localPath(file)).toBe(file);
+    expect(await cache.localPath(`file://${file}`)).toBe(file);
+    await expect(cache.localPath('/no/such.png')).rejects.toThrow('the file /no/such.png does not exist');
+    await expect(cache.localPath('relative.png')).rejects.toThrow(/neither a link nor a local file path/);
+  });
+
+  it('shortens URLs for messages', () => {
+    expect(shorten('https://a/b.mp4?token=1#x')).toBe('https://a/b.mp4');
+  });
+});
