@@ -95,3 +95,41 @@ export async function probe(input: string): Promise<Probe> {
 }
 
 export const sample = (em: RunningEmulator, name: string) => `${em.url}/sandbox/${name}`;
+
+/** A loopback HTTP server for media that is not the sandbox's own (files from `dir`, plus special routes). */
+export async function serveDir(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const { createReadStream, existsSync } = await import('node:fs');
+  const server = createServer((req, res) => {
+    const name = decodeURIComponent((req.url ?? '/').slice(1));
+    if (name === 'huge.mp4') {
+      // Declares a file larger than the lip sync limit; the sandbox must refuse before reading it.
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(301 * 1024 * 1024) });
+      res.write(Buffer.alloc(1024));
+      return;
+    }
+    const path = join(dir, name);
+    if (!name || name.includes('/') || !existsSync(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    createReadStream(path).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** Runs ffmpeg for test fixtures. */
+export async function ffmpeg(args: string[]): Promise<void> {
+  await new Promise<void>((resolve, reject) =>
+    execFile('ffmpeg', ['-v', 'error', '-y', ...args], (error, _o, err) => (error ? reject(new Error(err)) : resolve())),
+  );
+}
