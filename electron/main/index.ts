@@ -43,18 +43,25 @@ async function start(): Promise<void> {
 
   applySessionSecurity(session.defaultSession, location, new PermissionPolicy());
   const ipc = registerIpc(ipcMain, services.dispatch, location);
-  services.subscribe((event, payload) => {
-    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(event, payload);
-  });
-
   const open = (): void => {
-    mainWindow = createMainWindow({
+    const win = createMainWindow({
       app: location,
       preloadPath: join(here, '../preload/index.cjs'),
       state: services.base.createStore(windowStateSpec),
       title: 'Avatar Studio',
     });
-    mainWindow.on('closed', () => (mainWindow = null));
+    // Events flow only once the page has loaded; notices raised before then wait in the queue that
+    // the page empties with system.pendingNotices.
+    let stop: (() => void) | undefined;
+    win.webContents.on('did-finish-load', () => {
+      stop?.();
+      stop = services.subscribe((event, payload) => win.webContents.send(event, payload));
+    });
+    win.on('closed', () => {
+      stop?.();
+      mainWindow = null;
+    });
+    mainWindow = win;
   };
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
