@@ -21,6 +21,8 @@ const isApiPath = (url: string) => !/^\/(files|sandbox|__sandbox)\//.test(url);
 
 export function createServer(ctx: EmulatorContext): FastifyInstance {
   const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true, forceCloseConnections: true });
+  // The interface speaks JSON only: a text body is refused (415) rather than read as a string.
+  app.removeContentTypeParser('text/plain');
 
   // Fault injection and latency apply to the interface, not to file downloads or the control routes.
   app.addHook('onRequest', async (request, reply) => {
