@@ -27,6 +27,8 @@ export interface KnownMedia {
 
 interface Manifest {
   version: number;
+  /** False when espeak-ng was missing at generation: the voice previews are absent until it is installed. */
+  speech: boolean;
   /** sha256 of each file → what it shows. */
   known: Record<string, KnownMedia>;
   files: string[];
@@ -68,7 +70,7 @@ export class Catalogue {
       const entries = await this.build(build);
       const known: Record<string, KnownMedia> = {};
       for (const e of entries) if (e.faces.length) known[await sha256File(join(build, e.file))] = e;
-      const manifest: Manifest = { version: CATALOGUE_VERSION, known, files: this.fileList() };
+      const manifest: Manifest = { version: CATALOGUE_VERSION, speech: this.tools.espeak() !== null, known, files: this.fileList() };
       await writeFile(join(build, 'manifest.json'), JSON.stringify(manifest, null, 1));
       if (!(await this.load())) await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
       try {
@@ -89,6 +91,7 @@ export class Catalogue {
     try {
       const m = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
       if (m.version !== CATALOGUE_VERSION || !m.files.every((f) => existsSync(join(this.dir, f)))) return false;
+      if (!m.speech && this.tools.espeak() !== null) return false;
       this.known = new Map(Object.entries(m.known));
       return true;
     } catch {
@@ -98,7 +101,7 @@ export class Catalogue {
 
   private fileList(): string[] {
     return [
-      ...this.voices.map((v) => voicePreviewFile(v.voice_id)),
+      ...(this.tools.espeak() ? this.voices.map((v) => voicePreviewFile(v.voice_id)) : []),
       ...this.avatars.flatMap((a) => [avatarClipFile(a.avatar_id), avatarThumbFile(a.avatar_id)]),
       ...FACE_IMAGES.map((f) => f.file),
       PLAIN_SAMPLES.motion,
@@ -149,7 +152,8 @@ export class Catalogue {
       join(out, PLAIN_SAMPLES.motion),
     ]));
     task(() => t.runFfmpeg(['-f', 'lavfi', '-i', `color=c=0x2f5d8a:size=1280x720`, '-vf', 'drawbox=y=ih*0.6:w=iw:h=ih*0.4:color=0x6fa86f:t=fill', '-frames:v', '1', join(out, PLAIN_SAMPLES.backdrop)]));
-    for (const v of this.voices) task(async () => {
+    if (!t.espeak()) this.log('espeak-ng is not installed: official voices have no preview, and speech jobs will fail with that reason');
+    else for (const v of this.voices) task(async () => {
       const text = `Hello, I am ${v.name}. This is how I sound in the Avatar Studio sandbox.`;
       await speak(t, text, { espeak: v.espeak, pitch: v.pitch }, 0.5, join(out, voicePreviewFile(v.voice_id)), work);
     });

@@ -51,7 +51,10 @@ export class MediaTools {
 
   /** The espeak-ng binary, or null when it is not installed. */
   espeak(): string | null {
-    const candidates = [this.paths.espeakPath, '/usr/bin/espeak-ng', ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'espeak-ng'))];
+    // An explicit path is the only candidate (so a wrong one is reported, not silently replaced).
+    const candidates = this.paths.espeakPath
+      ? [this.paths.espeakPath]
+      : ['/usr/bin/espeak-ng', ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'espeak-ng'))];
     for (const c of candidates) {
       if (!c) continue;
       try {
@@ -66,7 +69,7 @@ export class MediaTools {
 
   async runEspeak(args: string[], signal?: AbortSignal): Promise<void> {
     const bin = this.espeak();
-    if (!bin) throw new Error('espeak-ng is not installed: the sandbox speaks text with the system espeak-ng (apt install espeak-ng)');
+    if (!bin) throw new Error(`espeak-ng is not installed${this.paths.espeakPath ? ` at ${this.paths.espeakPath}` : ''}: the sandbox speaks text with the system espeak-ng (apt install espeak-ng)`);
     const result = await this.runner.run(bin, args, { signal });
     if (result.aborted) throw new Error('render stopped');
     if (result.code !== 0) throw new Error(`espeak-ng failed: ${lastLine(result.stderr) || `exit code ${result.code}`}`);

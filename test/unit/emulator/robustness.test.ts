@@ -116,3 +116,17 @@ describe('sandbox persistence and expiry', () => {
     }
   });
 });
+
+describe('sandbox without espeak-ng', () => {
+  it('fails speech jobs with a reason that says what is missing', async () => {
+    const em = await start({ espeakPath: '/nonexistent/espeak-ng' });
+    try {
+      const created = dataOf(await call(em, 'audioCreate', { input_text: 'Silence.', voice_id: 'sandbox_ava' }));
+      const r = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: created._id }), (x) => dataOf(x).status >= 3));
+      expect(r.status).toBe(4);
+      expect(String((r as Record<string, unknown>).error_reasons)).toContain('espeak-ng is not installed');
+    } finally {
+      await em.close();
+    }
+  });
+});
