@@ -57,6 +57,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
     connections,
     async close() {
       engine.stop();
+      await engine.flush();
       const running = await emulator?.catch(() => undefined);
       await running?.close();
     },

@@ -100,8 +100,14 @@ export class JobEngine {
     this.reportProgress(now);
   }
 
+  /** Stops polling at once; in-flight polls are aborted. */
   stop(): void {
     this.scheduler.stop();
+  }
+
+  /** Settles when every ledger write made so far is on disk (before a process exits). */
+  flush(): Promise<void> {
+    return this.deps.storage.flush();
   }
 
   /** Starts polling one job that `start({ poll: false })` loaded but left alone. */
@@ -191,15 +197,23 @@ export class JobEngine {
       answer: null,
       polls: 0,
     };
-    this.deps.storage.put(record);
     this.jobs.set(record.id, record);
     this.changed(record);
+    try {
+      await this.deps.storage.put(record);
+    } catch (error) {
+      // Without a durable record a crash could lose a paid job, so nothing is sent.
+      this.jobs.delete(record.id);
+      this.deps.onRemove?.(record.id);
+      throw new Error(`The job could not be written to the ledger, so it was not sent: ${errorText(error)}`);
+    }
 
     try {
       const snapshot = await spec.create(client, body, signal);
       const created = this.deps.clock.now();
-      this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS });
+      const saved = this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS });
       this.applySnapshot(record.id, snapshot, true);
+      await saved;
       const after = this.jobs.get(record.id);
       if (after && isActive(after.phase)) this.scheduler.track(record.id, after.phase === 'queued' ? 'queued' : 'processing', after.deadlineAt);
     } catch (error) {
@@ -232,10 +246,10 @@ export class JobEngine {
     return this.get(id);
   }
 
-  remove(id: string): void {
+  async remove(id: string): Promise<void> {
     if (!this.jobs.has(id)) throw new JobNotFoundError(id);
     this.scheduler.untrack(id);
-    this.deps.storage.remove(id);
+    await this.deps.storage.remove(id);
     this.jobs.delete(id);
     this.deps.onRemove?.(id);
     this.reportProgress(this.deps.clock.now());
@@ -329,13 +343,17 @@ export class JobEngine {
     this.update(id, { phase: 'stalled', error: { code: null, endpoint: null, message: explanation, explanation } });
   }
 
-  private update(id: string, patch: Partial<JobRecord>): void {
+  /** Applies a change in memory at once; the returned promise settles when it is on disk. */
+  private update(id: string, patch: Partial<JobRecord>): Promise<void> {
     const record = this.jobs.get(id);
-    if (!record) return;
+    if (!record) return Promise.resolve();
     const next: JobRecord = { ...record, ...patch, updatedAt: this.deps.clock.now() };
-    this.deps.storage.put(next);
     this.jobs.set(id, next);
     this.changed(next);
+    const saved = this.deps.storage.put(next);
+    // Status updates are not awaited: if one is lost in a crash, the next poll learns it again.
+    saved.catch((error: unknown) => this.deps.log?.error('job ledger write failed', { job: id, error: errorText(error) }));
+    return saved;
   }
 
   private changed(record: JobRecord): void {

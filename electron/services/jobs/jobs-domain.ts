@@ -16,6 +16,7 @@ export function createJobsDomain(base: HostBase): DomainModule<typeof jobsCalls>
     },
     async dispose() {
       jobs.stop();
+      await jobs.flush();
     },
   };
 }

@@ -1,16 +1,19 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JobRecord } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
 
 /**
- * Where job records live. A write must be durable when it returns: the engine writes a record before
- * each paid create and relies on finding it after a crash.
+ * Where job records live. `put` resolves once the record is durably on disk: the engine awaits it before
+ * each paid create and relies on finding the record after a crash.
  */
 export interface LedgerStorage {
   loadAll(): JobRecord[];
-  put(record: JobRecord): void;
-  remove(id: string): void;
+  put(record: JobRecord): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** Settles when every write started so far is on disk. */
+  flush(): Promise<void>;
 }
 
 export class MemoryLedgerStorage implements LedgerStorage {
@@ -19,23 +22,28 @@ export class MemoryLedgerStorage implements LedgerStorage {
   loadAll(): JobRecord[] {
     return [...this.records.values()].map((r) => structuredClone(r));
   }
-  put(record: JobRecord): void {
+  async put(record: JobRecord): Promise<void> {
     this.writes += 1;
     this.records.set(record.id, structuredClone(record));
   }
-  remove(id: string): void {
+  async remove(id: string): Promise<void> {
     this.records.delete(id);
   }
+  async flush(): Promise<void> {}
 }
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /**
  * One small JSON file per job in a folder, so an update rewrites only that job. Each write goes to a
- * temporary file that is fsynced, renamed over the old one, and the folder fsynced: after a crash a file
- * holds either the old or the new record, never half of one.
+ * temporary file that is fsynced, renamed over the old one, and the folder fsynced: after a crash a
+ * file holds either the old or the new record, never half of one. Writes run off the event loop, one
+ * at a time per job; updates queued behind a write are folded into a single write of the newest record.
  */
 export class FileLedgerStorage implements LedgerStorage {
+  private readonly newest = new Map<string, JobRecord | null>();
+  private readonly chains = new Map<string, Promise<void>>();
+
   constructor(
     readonly dir: string,
     private readonly log?: Logger,
@@ -66,35 +74,63 @@ export class FileLedgerStorage implements LedgerStorage {
     return records;
   }
 
-  put(record: JobRecord): void {
-    const target = this.file(record.id);
-    const temp = `${target}.tmp`;
-    mkdirSync(this.dir, { recursive: true });
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, JSON.stringify(record));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+  async put(record: JobRecord): Promise<void> {
+    this.file(record.id);
+    return this.enqueue(record.id, record);
+  }
+
+  async remove(id: string): Promise<void> {
+    this.file(id);
+    return this.enqueue(id, null);
+  }
+
+  async flush(): Promise<void> {
+    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
+  }
+
+  private enqueue(id: string, value: JobRecord | null): Promise<void> {
+    this.newest.set(id, value);
+    const next = (this.chains.get(id) ?? Promise.resolve()).then(() => this.writeNewest(id));
+    this.chains.set(id, next);
+    void next.finally(() => {
+      if (this.chains.get(id) === next) this.chains.delete(id);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async writeNewest(id: string): Promise<void> {
+    if (!this.newest.has(id)) return; // an earlier flush already wrote the newest value
+    const value = this.newest.get(id) as JobRecord | null;
+    this.newest.delete(id);
+    const target = this.file(id);
+    if (value === null) {
+      await rm(target, { force: true });
+      await this.syncDir();
+      return;
     }
-    renameSync(temp, target);
-    this.syncDir();
-  }
-
-  remove(id: string): void {
-    rmSync(this.file(id), { force: true });
-    this.syncDir();
-  }
-
-  private syncDir(): void {
-    let fd: number | undefined;
+    await mkdir(this.dir, { recursive: true });
+    const temp = `${target}.tmp`;
+    const handle = await open(temp, 'w', 0o600);
     try {
-      fd = openSync(this.dir, 'r');
-      fsyncSync(fd);
+      await handle.writeFile(JSON.stringify(value));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+    await this.syncDir();
+  }
+
+  private async syncDir(): Promise<void> {
+    try {
+      const handle = await open(this.dir, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
     } catch {
       // Some platforms (Windows) cannot fsync a folder; the rename is still atomic there.
-    } finally {
-      if (fd !== undefined) closeSync(fd);
     }
   }
 }

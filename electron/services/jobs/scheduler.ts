@@ -134,7 +134,7 @@ export class PollScheduler {
   ) {
     this.timers = options.timers ?? realTimers;
     this.random = options.random ?? Math.random;
-    this.maxInFlight = Math.max(1, options.maxInFlight ?? 3);
+    this.maxInFlight = Math.max(1, options.maxInFlight ?? 4);
   }
 
   get size(): number {

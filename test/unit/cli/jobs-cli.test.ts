@@ -33,6 +33,7 @@ beforeAll(async () => {
   });
   const result = await engine.submit({ kind: 'tts', body: { input_text: 'Waiting from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
   engine.stop();
+  await engine.flush();
   if (result.status !== 'submitted') throw new Error('seed job not submitted');
   jobId = result.job.id;
 }, 120_000);

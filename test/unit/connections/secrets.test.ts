@@ -46,20 +46,13 @@ beforeAll(async () => {
     encryptString: (s: string) => Buffer.from([...s].map((c) => String.fromCharCode(c.charCodeAt(0) ^ 7)).join('')),
     decryptString: (b: Buffer) => [...b.toString()].map((c) => String.fromCharCode(c.charCodeAt(0) ^ 7)).join(''),
   };
-  let vault: InstanceType<typeof SafeStorageVault> | undefined;
   host = composeHost({
     host: 'web',
     appVersion: 'test',
     dataDir,
-    get vault() {
-      return vault as InstanceType<typeof SafeStorageVault>;
-    },
+    createVault: (createStore) => new SafeStorageVault({ createStore, platform: 'linux', safeStorage: fakeSafeStorage }),
     platform: {},
-    createStoreFactory: (dir, deps) => {
-      const factory = createConfStoreFactory(dir, deps);
-      vault = new SafeStorageVault({ createStore: factory, platform: 'linux', safeStorage: fakeSafeStorage });
-      return factory;
-    },
+    createStoreFactory: createConfStoreFactory,
     startSandbox: async () => ({ baseUrl: emulator.url, apiKey: API_KEY, close: async () => undefined }),
   });
   host.subscribe((event, payload) => payloads.push(JSON.stringify({ event, payload })));

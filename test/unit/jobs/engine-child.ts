@@ -41,4 +41,5 @@ for (let i = 0; i < count; i += 1) {
 const finalPhases = new Set(['completed', 'failed', 'outcome-unknown', 'stalled']);
 while (engine.list().some((j) => !finalPhases.has(j.phase))) await new Promise((r) => setTimeout(r, 100));
 engine.stop();
+await engine.flush();
 process.stdout.write(`done ${JSON.stringify(engine.list().map((j) => ({ projectId: j.projectId, phase: j.phase, remoteId: j.remoteId })))}\n`);

@@ -95,6 +95,7 @@ describe('faults against the sandbox', () => {
     for (let i = 0; i < 300 && engine.activeCount > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
     expect(engine.activeCount).toBe(0);
     engine.stop();
+    await engine.flush();
     emulator.setFaults({ http5xxRate: 0, dropRate: 0, latencyMs: 0 });
 
     const jobs = new FileLedgerStorage(ledger).loadAll();

@@ -1,0 +1,52 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import type { JobRecord } from '../../../electron/common/bridge/jobs';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function record(id: string, phase: JobRecord['phase'] = 'submitting'): JobRecord {
+  return {
+    id, kind: 'tts', phase, remoteId: null, connectionId: 'c', connectionName: 'C', projectId: null, summary: 's', requestHash: 'h',
+    request: { input_text: 'x' }, createdAt: 1, updatedAt: 1, finishedAt: null, expiresAt: null, deadlineAt: 2, remoteStatus: null,
+    resultUrl: null, costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0,
+  };
+}
+
+describe('FileLedgerStorage', () => {
+  it('writes one file per job, folds queued updates into the newest, and reads them back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+    dirs.push(dir);
+    const ledger = new FileLedgerStorage(join(dir, 'jobs'));
+    await ledger.put(record('a'));
+    const writes = [ledger.put(record('b', 'queued')), ledger.put(record('b', 'processing')), ledger.put(record('b', 'completed'))];
+    await Promise.all(writes);
+    await ledger.flush();
+    expect(readdirSync(join(dir, 'jobs')).sort()).toEqual(['a.json', 'b.json']);
+    expect(JSON.parse(readFileSync(join(dir, 'jobs', 'b.json'), 'utf8')).phase).toBe('completed');
+    const again = new FileLedgerStorage(join(dir, 'jobs'));
+    expect(again.loadAll().map((r) => `${r.id}:${r.phase}`).sort()).toEqual(['a:submitting', 'b:completed']);
+    await again.remove('a');
+    expect(again.loadAll().map((r) => r.id)).toEqual(['b']);
+  });
+
+  it('sets an unreadable record aside instead of failing or hiding the others', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'good.json'), JSON.stringify(record('good')));
+    writeFileSync(join(dir, 'bad.json'), '{"id": "bad", "phase"');
+    const ledger = new FileLedgerStorage(dir);
+    expect(ledger.loadAll().map((r) => r.id)).toEqual(['good']);
+    expect(readdirSync(dir).sort()).toEqual(['bad.json.unreadable', 'good.json']);
+  });
+
+  it('refuses ids that could escape its folder', async () => {
+    const ledger = new FileLedgerStorage(tmpdir());
+    await expect(ledger.put(record('../x'))).rejects.toThrow(/Invalid job id/);
+  });
+});
