@@ -75,11 +75,11 @@ describe('app shell in Chromium', () => {
     await field.fill('/usr/bin/ffmpeg');
     await save.click();
     const ffmpeg = page.getByRole('list', { name: 'Media tools in use' }).locator('[data-binary="ffmpeg"]');
-    await expect.poll(() => ffmpeg.textContent()).toMatch(/path from Settings/);
+    await expect.poll(() => ffmpeg.textContent(), { timeout: 15_000 }).toMatch(/path from Settings/);
 
     await field.fill('');
     await save.click();
-    await expect.poll(() => ffmpeg.textContent()).toMatch(/system PATH|environment|ffmpeg-static/);
+    await expect.poll(() => ffmpeg.textContent(), { timeout: 15_000 }).toMatch(/system PATH|environment|ffmpeg-static/);
     // The refused save is reported in the page, not as a console error.
     expect(studio.consoleErrors).toEqual([]);
   });
