@@ -4,6 +4,9 @@ import { settingsCalls, settingsEvents } from './settings';
 import { connectionsCalls, connectionsEvents } from './connections';
 import { jobsCalls, jobsEvents } from './jobs';
 import { catalogueCalls } from './catalogue';
+import { projectsCalls } from './projects';
+import { previewCalls, previewEvents } from './preview';
+import { mediaCalls } from './media';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -15,6 +18,9 @@ export const bridgeCalls = {
   ...connectionsCalls,
   ...jobsCalls,
   ...catalogueCalls,
+  ...projectsCalls,
+  ...previewCalls,
+  ...mediaCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -23,6 +29,7 @@ export const bridgeEvents = {
   ...settingsEvents,
   ...connectionsEvents,
   ...jobsEvents,
+  ...previewEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;
@@ -57,3 +64,6 @@ export interface StudioWindowApi {
 export * from './connections';
 export * from './jobs';
 export * from './catalogue';
+export * from './projects';
+export * from './preview';
+export * from './media';

@@ -5,6 +5,8 @@ import { probeBinaries } from '../system/binary-status';
 import { createConnectionsDomain } from '../connections/connections-domain';
 import { createJobsDomain } from '../jobs/jobs-domain';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
+import { createProjectsDomain } from '../projects/projects-domain';
+import { createMediaDomain } from '../media/media-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -42,6 +44,8 @@ export function createDomains(base: HostBase): Domains {
     createConnectionsDomain(base),
     createJobsDomain(base),
     createCatalogueDomain(base),
+    createProjectsDomain(base),
+    createMediaDomain(base),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

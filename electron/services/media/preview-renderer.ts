@@ -1,4 +1,5 @@
-import { rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Project } from '../../common/composition/document';
 import { buildFfmpegArgs, buildPosterArgs, previewWidth, type FfmpegCommand, type RenderQuality } from '../../common/composition/ffmpeg-args';
 import { createProgressParser, type RenderProgress } from '../../common/composition/progress';
@@ -125,6 +126,7 @@ export class PreviewRenderer {
     const bin = await this.deps.ffmpeg().catch((error: Error) => {
       throw new RenderError(`Cannot render: ${error.message}`);
     });
+    await mkdir(dirname(part), { recursive: true });
     const parser = createProgressParser(command.durationMs);
     let result;
     try {

@@ -1,0 +1,112 @@
+import { open, readFile, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { mediaCalls } from '../../common/bridge/media';
+import type { previewCalls } from '../../common/bridge/preview';
+import { StudioError } from '../host/errors';
+import type { DomainModule, HostBase } from '../host/types';
+import { appSettingsSpec } from '../system/settings-store';
+import { PreviewJobs } from './preview-jobs';
+import { createMediaToolkit, type MediaToolkit } from './toolkit';
+
+const MEDIA_EXTENSIONS = {
+  image: ['png', 'jpg', 'jpeg', 'webp'],
+  video: ['mp4', 'mov', 'avi', 'webm', 'mkv'],
+  audio: ['mp3', 'wav', 'm4a', 'aac', 'ogg', 'flac'],
+};
+
+/**
+ * The preview.* and media.* calls: local renders (events for progress, completion and failure),
+ * posters, reading a finished preview back in chunks, and ffprobe inspection. Quitting cancels every
+ * render and kills every ffmpeg/ffprobe this host started.
+ */
+export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit): DomainModule<typeof previewCalls & typeof mediaCalls> {
+  const settings = base.createStore(appSettingsSpec);
+  const media = toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get() });
+  /** file: URLs this host handed out through media.chooseFile; the only local files media.probe reads. */
+  const handedOut = new Set<string>();
+
+  const jobs = new PreviewJobs(media.renderer, media.dirs.previews, {
+    progress: (renderId, p) => {
+      base.emit('preview.progress', { renderId, fraction: p.fraction, outTimeMs: p.outTimeMs, speed: p.speed });
+      base.platform.setProgress?.(p.done ? null : p.fraction);
+    },
+    done: (renderId, result) => {
+      base.platform.setProgress?.(null);
+      void stat(result.path).then((info) =>
+        base.emit('preview.done', {
+          renderId,
+          fileId: result.fileName,
+          sizeBytes: info.size,
+          width: result.width,
+          height: result.height,
+          durationMs: result.durationMs,
+          mimeType: 'video/mp4',
+          notes: result.notes,
+        }),
+      );
+    },
+    failed: (renderId, message, cancelled) => {
+      base.platform.setProgress?.(null);
+      if (!cancelled) base.log.warn('preview failed', { renderId, message });
+      base.emit('preview.failed', { renderId, message, cancelled });
+    },
+  });
+
+  return {
+    handlers: {
+      'preview.render': async (project, options) => ({ renderId: jobs.start(project, { quality: options.quality }) }),
+      'preview.cancel': async (renderId) => jobs.cancel(renderId),
+      'preview.poster': async (project, options) => {
+        const path = join(media.dirs.posters, `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.jpg`);
+        try {
+          await media.renderer.poster(project, options.atMs, { outputPath: path });
+          const bytes = await readFile(path);
+          const { width, height } = await media.prober.probe(path);
+          return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}`, width: width ?? 0, height: height ?? 0 };
+        } finally {
+          await rm(path, { force: true });
+        }
+      },
+      'preview.read': async (fileId, offset, length) => {
+        // The id was validated as a plain file name; basename makes sure it cannot leave the folder.
+        const path = join(media.dirs.previews, basename(fileId));
+        const handle = await open(path, 'r').catch(() => {
+          throw new StudioError('That preview no longer exists; render it again.', 'preview-gone');
+        });
+        try {
+          const { size } = await handle.stat();
+          const start = Math.min(offset, size);
+          const buffer = Buffer.alloc(Math.min(length, size - start));
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+          return { base64: buffer.subarray(0, bytesRead).toString('base64'), offset: start, totalBytes: size, done: start + bytesRead >= size };
+        } finally {
+          await handle.close();
+        }
+      },
+      'media.probe': async (reference) => {
+        const value = reference.trim();
+        if (!/^https?:\/\//i.test(value) && !handedOut.has(value)) {
+          throw new StudioError('Only http(s) links, or files chosen with "Choose file", can be inspected.', 'not-allowed');
+        }
+        const path = await media.cache.localPath(value);
+        return media.prober.probe(path);
+      },
+      'media.chooseFile': async ({ kind }) => {
+        const choose = base.platform.chooseOpenPath;
+        if (!choose) throw new StudioError('This host has no file dialogs; use a link to the media instead.', 'no-dialogs');
+        const extensions = kind === 'any' ? Object.values(MEDIA_EXTENSIONS).flat() : MEDIA_EXTENSIONS[kind];
+        const path = await choose({ title: 'Choose media', extensions });
+        if (!path) return null;
+        const info = await media.prober.probe(path);
+        const url = pathToFileURL(path).href;
+        handedOut.add(url);
+        return { url, name: basename(path), info };
+      },
+    },
+    async dispose() {
+      await jobs.dispose();
+      await media.dispose();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { projectsCalls } from '../../common/bridge/projects';
+import { StudioError } from '../host/errors';
+import type { DomainModule, HostBase } from '../host/types';
+import { ProjectLibrary } from './project-library';
+
+const EXTENSIONS = ['json'];
+
+export function createProjectsDomain(base: HostBase, library = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore })): DomainModule<typeof projectsCalls> {
+  const dialogs = Boolean(base.platform.chooseOpenPath && base.platform.chooseSavePath);
+  return {
+    handlers: {
+      'projects.listRecent': () => library.listRecent(),
+      'projects.capabilities': async () => ({ dialogs }),
+      'projects.create': (request) => library.create(request),
+      'projects.open': (id) => library.open(id),
+      'projects.openDialog': async () => {
+        const choose = base.platform.chooseOpenPath;
+        if (!choose) throw new StudioError('This host has no file dialogs; import the project JSON instead.', 'no-dialogs');
+        const path = await choose({ title: 'Open project', extensions: EXTENSIONS });
+        return path ? library.openFile(path) : null;
+      },
+      'projects.importJson': (text) => library.importJson(text),
+      'projects.save': async (project) => {
+        const summary = await library.save(project);
+        base.log.info('project saved', { id: project.id, scenes: project.scenes.length });
+        return summary;
+      },
+      'projects.saveAs': async (project, options) => {
+        const choose = base.platform.chooseSavePath;
+        if (!choose) return library.saveAs(project, { name: options.name });
+        const path = await choose({ title: 'Save project as', defaultName: `${options.name ?? project.name}.json`, extensions: EXTENSIONS });
+        return path ? library.saveAs(project, { path, name: options.name }) : null;
+      },
+      'projects.autosave': (project) => library.autosave(project),
+      'projects.listRecovery': () => library.listRecovery(),
+      'projects.restoreRecovery': (id) => library.restoreRecovery(id),
+      'projects.discardRecovery': (id) => library.discardRecovery(id),
+      'projects.forget': async (id) => library.forget(id),
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addElement, createProject, setSceneVoice, type Project } from '@common/composition';
+import type { PreviewDone } from '@common/bridge';
+import { createMemoryHostBase, type EmittedEvent } from '../../../electron/services/host/memory-host';
+import { createMediaDomain } from '../../../electron/services/media/media-domain';
+import { createMediaToolkit } from '../../../electron/services/media/toolkit';
+import { makeImage, makeTone } from '../../fixtures/composition/make-media';
+
+describe('media domain (preview.*, media.*)', () => {
+  let dir: string;
+  let emitted: EmittedEvent[];
+  let module: ReturnType<typeof createMediaDomain>;
+  let project: Project;
+  let image: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'media-domain-'));
+    image = makeImage(join(dir, 'pic.png'), { colour: 'yellow', width: 64, height: 64 });
+    const voice = makeTone(join(dir, 'voice.wav'), { seconds: 0.6 });
+    const base = createMemoryHostBase({ dataDir: join(dir, 'data'), platform: { chooseOpenPath: async () => image } });
+    emitted = base.emitted;
+    const toolkit = createMediaToolkit({ dataDir: base.dataDir, resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
+    module = createMediaDomain(base, toolkit);
+    project = createProject({ id: 'demo', kind: 'avatar-video', output: '16:9-720p' });
+    project = addElement(project, 'scene-1', { type: 'image', url: `file://${image}`, offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 0.5 });
+    project = setSceneVoice(project, 'scene-1', { kind: 'url', url: voice });
+    project = { ...project, scenes: [{ ...project.scenes[0], durationMs: 800 }] };
+  });
+
+  afterAll(async () => {
+    await module.dispose?.();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const waitFor = async (event: string, renderId: string): Promise<EmittedEvent> => {
+    for (let i = 0; i < 300; i += 1) {
+      const found = emitted.find((e) => e.event === event && (e.payload as { renderId: string }).renderId === renderId);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no ${event} for ${renderId}`);
+  };
+
+  it('renders, reports progress and done, and reads the file back in chunks', async () => {
+    const { renderId } = await module.handlers['preview.render'](project, { quality: 'preview' });
+    const done = (await waitFor('preview.done', renderId)).payload as PreviewDone;
+    expect(done).toMatchObject({ width: 640, height: 360, durationMs: 800, mimeType: 'video/mp4', notes: [] });
+    expect(emitted.some((e) => e.event === 'preview.progress')).toBe(true);
+
+    const parts: Buffer[] = [];
+    let offset = 0;
+    for (;;) {
+      const chunk = await module.handlers['preview.read'](done.fileId, offset, 4096);
+      parts.push(Buffer.from(chunk.base64, 'base64'));
+      offset += Buffer.from(chunk.base64, 'base64').length;
+      if (chunk.done) break;
+    }
+    const whole = Buffer.concat(parts);
+    expect(whole.length).toBe(done.sizeBytes);
+    expect(whole.equals(readFileSync(join(dir, 'data/media/previews', done.fileId)))).toBe(true);
+    await expect(module.handlers['preview.read']('gone.mp4', 0, 10)).rejects.toThrow(/no longer exists/);
+  });
+
+  it('reports a failure naming the element', async () => {
+    const broken = addElement(project, 'scene-1', { id: 'missing', type: 'image', url: '/no/such/file.png', offsetX: 0, offsetY: 0, scaleX: 0.1, scaleY: 0.1 });
+    const { renderId } = await module.handlers['preview.render'](broken, { quality: 'preview' });
+    const failed = (await waitFor('preview.failed', renderId)).payload;
+    expect(failed).toEqual({ renderId, message: 'Scene 1 (scene-1), element missing: the file /no/such/file.png does not exist', cancelled: false });
+  });
+
+  it('cancels a render', async () => {
+    const long = { ...project, id: 'long', scenes: [{ ...project.scenes[0], durationMs: 600_000 }] };
+    const { renderId } = await module.handlers['preview.render'](long, { quality: 'draft' });
+    await waitFor('preview.progress', renderId);
+    expect(await module.handlers['preview.cancel'](renderId)).toBe(true);
+    expect((await waitFor('preview.failed', renderId)).payload).toMatchObject({ cancelled: true });
+  });
+
+  it('makes a poster as a data URL', async () => {
+    const poster = await module.handlers['preview.poster'](project, { atMs: 100 });
+    expect(poster.dataUrl.startsWith('data:image/jpeg;base64,/9j/')).toBe(true);
+    expect([poster.width, poster.height]).toEqual([640, 360]);
+  });
+
+  it('probes only links and files it handed out', async () => {
+    await expect(module.handlers['media.probe'](image)).rejects.toThrow(/Only http\(s\) links/);
+    const chosen = await module.handlers['media.chooseFile']({ kind: 'image' });
+    expect(chosen).toMatchObject({ name: 'pic.png', info: { kind: 'image', width: 64, height: 64 } });
+    expect(await module.handlers['media.probe'](chosen?.url ?? '')).toMatchObject({ kind: 'image' });
+  });
+});
