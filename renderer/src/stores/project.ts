@@ -20,6 +20,8 @@ import {
   setElementLocked,
   setSceneDuration as setSceneDurationOp,
   setSceneVoice as setSceneVoiceOp,
+  reorderLayers,
+  stackingOrder,
   updateElement,
   type ElementDraft,
   type ElementPatch,
@@ -43,7 +45,7 @@ export const useProjectStore = defineStore('project', () => {
   /** The document; replaced (never mutated) on every change. */
   const doc = shallowRef<Project>(history.value.present);
   /** Document as last saved, to tell whether there are unsaved changes. */
-  const savedDoc = shallowRef<Project | null>(null);
+  const savedDoc = shallowRef<Project | null>(doc.value);
   /** Where the project lives for the projects service (its id or path); null until first saved. */
   const fileRef = ref<string | null>(null);
   const currentSceneId = ref(doc.value.scenes[0].id);
@@ -191,6 +193,17 @@ export const useProjectStore = defineStore('project', () => {
     lastNudge = { at: now, key };
   }
 
+  /** Puts an element at a stacking position (1 = bottom); the scene's layers are renumbered 1..n. */
+  function setLayerPosition(id: string, position: number): void {
+    apply((p) => {
+      const scene = p.scenes.find((s) => s.id === sceneId()) ?? p.scenes[0];
+      const order = stackingOrder(scene.elements).map((e) => e.id).filter((e) => e !== id);
+      const at = Math.max(0, Math.min(order.length, Math.round(position) - 1));
+      order.splice(at, 0, id);
+      return reorderLayers(p, scene.id, order);
+    });
+  }
+
   function forEachSelected(change: (p: Project, id: string) => Project): void {
     const ids = [...selectedIds.value];
     if (ids.length > 0) apply((p) => ids.reduce((acc, id) => change(acc, id), p));
@@ -267,6 +280,7 @@ export const useProjectStore = defineStore('project', () => {
     moveElements,
     resizeElement,
     patchElement,
+    setLayerPosition,
     nudge,
     bringForward,
     sendBackward,
@@ -280,5 +294,7 @@ export const useProjectStore = defineStore('project', () => {
 });
 
 function blankProject(): Project {
-  return createProject({ kind: 'avatar-video', output: '16:9-1080p', id: 'unsaved', name: 'Untitled project' });
+  // A draft gets a random id so its autosave never collides with another draft's.
+  const id = `draft-${globalThis.crypto?.randomUUID?.() ?? Date.now().toString(36)}`;
+  return createProject({ kind: 'avatar-video', output: '16:9-1080p', id, name: 'Untitled project' });
 }

@@ -1,0 +1,258 @@
+import { computed, ref, shallowRef, watch } from 'vue';
+import type { DropdownOption } from 'naive-ui';
+import type { NewProjectRequest, OpenedProject, ProjectSummary, RecoveryEntry } from '@common/bridge/projects';
+import { parseProject, type Project } from '@common/composition';
+import type { useProjectStore } from '@/stores/project';
+
+type ProjectStore = ReturnType<typeof useProjectStore>;
+
+/** The projects service as the editor uses it (the bridge in the app, a fake in tests). */
+export interface ProjectsApi {
+  capabilities(): Promise<{ dialogs: boolean }>;
+  listRecent(): Promise<ProjectSummary[]>;
+  create(request: NewProjectRequest): Promise<OpenedProject>;
+  open(id: string): Promise<OpenedProject>;
+  openDialog(): Promise<OpenedProject | null>;
+  importJson(text: string): Promise<OpenedProject>;
+  save(project: Project): Promise<ProjectSummary>;
+  saveAs(project: Project, options: { name?: string }): Promise<OpenedProject | null>;
+  autosave(project: Project): Promise<{ autosavedAt: number }>;
+  listRecovery(): Promise<RecoveryEntry[]>;
+  restoreRecovery(id: string): Promise<OpenedProject>;
+  discardRecovery(id: string): Promise<void>;
+}
+
+export interface Notify {
+  success(text: string): unknown;
+  error(text: string): unknown;
+  warning(text: string): unknown;
+  info(text: string): unknown;
+}
+
+const AUTOSAVE_MS = 3000;
+
+/**
+ * New / open / save / save as / recent / autosave / recovery, through the projects service. The
+ * host decides where files live; the editor only ever names projects by id.
+ */
+export function useEditorFiles(project: ProjectStore, notify: Notify, api: () => ProjectsApi | null, pick: FilePicker = browserPicker) {
+  const recent = shallowRef<ProjectSummary[]>([]);
+  const recovery = shallowRef<RecoveryEntry[]>([]);
+  const dialogs = ref(false);
+  const saving = ref(false);
+  const autosavedAt = ref<number | null>(null);
+  const showNew = ref(false);
+  const unavailable = computed(() => (api() ? null : 'Saving and opening projects is not available in this build yet.'));
+  let autosaveTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const recentOptions = computed<DropdownOption[]>(() =>
+    recent.value.map((r) => ({ label: `${r.name} · ${r.scenes} scene${r.scenes === 1 ? '' : 's'}`, key: `recent:${r.id}` })),
+  );
+
+  function report(error: unknown, what: string): void {
+    notify.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  async function refreshRecent(): Promise<void> {
+    const projects = api();
+    if (!projects) return;
+    try {
+      recent.value = await projects.listRecent();
+    } catch (error) {
+      report(error, 'Recent projects could not be listed');
+    }
+  }
+
+  function opened(result: OpenedProject): void {
+    project.load(result.project, result.summary.id, !result.recovered);
+    autosavedAt.value = null;
+    if (result.recovered) notify.warning(`Recovered unsaved work of "${result.project.name}". Save it to keep it.`);
+    void refreshRecent();
+  }
+
+  async function start(): Promise<void> {
+    const projects = api();
+    if (!projects) return;
+    try {
+      dialogs.value = (await projects.capabilities()).dialogs;
+      recovery.value = await projects.listRecovery();
+    } catch (error) {
+      report(error, 'Projects could not be reached');
+    }
+    await refreshRecent();
+  }
+
+  async function create(request: NewProjectRequest): Promise<void> {
+    const projects = api();
+    if (!projects) return;
+    try {
+      opened(await projects.create(request));
+      showNew.value = false;
+    } catch (error) {
+      report(error, 'The project could not be created');
+    }
+  }
+
+  async function open(id: string): Promise<void> {
+    const projects = api();
+    if (!projects) return;
+    try {
+      opened(await projects.open(id));
+    } catch (error) {
+      report(error, 'The project could not be opened');
+    }
+  }
+
+  /** Open: a native dialog where the host has one, else a JSON file from the browser. */
+  async function openFile(): Promise<void> {
+    const projects = api();
+    if (!projects) return;
+    try {
+      if (dialogs.value) {
+        const result = await projects.openDialog();
+        if (result) opened(result);
+        return;
+      }
+      const text = await pick();
+      if (text === null) return;
+      // Checked here first so a bad file gets the document's own message; the host checks again.
+      const parsed = parseProject(text);
+      if (!parsed.ok) {
+        notify.error(`That file is not a project this app can open. ${parsed.error}`);
+        return;
+      }
+      opened(await projects.importJson(text));
+    } catch (error) {
+      report(error, 'The project could not be opened');
+    }
+  }
+
+  async function save(): Promise<void> {
+    const projects = api();
+    if (!projects || saving.value) return;
+    if (!project.fileRef) return saveAs();
+    saving.value = true;
+    const doc = project.doc;
+    try {
+      const summary = await projects.save(doc);
+      project.markSaved(summary.id, doc);
+      notify.success(`Saved "${summary.name}"`);
+      void refreshRecent();
+    } catch (error) {
+      report(error, 'Not saved');
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  async function saveAs(name?: string): Promise<void> {
+    const projects = api();
+    if (!projects || saving.value) return;
+    saving.value = true;
+    try {
+      const result = await projects.saveAs(project.doc, { name: name ?? project.doc.name });
+      if (result) {
+        project.load(result.project, result.summary.id, true);
+        notify.success(`Saved as "${result.summary.name}" (${result.summary.location})`);
+        void refreshRecent();
+      }
+    } catch (error) {
+      report(error, 'Not saved');
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  function exportJson(): void {
+    const blob = new Blob([JSON.stringify(project.doc, null, 2)], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${project.doc.name.replace(/[^\w.-]+/g, '_') || 'project'}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  async function restore(id: string): Promise<void> {
+    const projects = api();
+    if (!projects) return;
+    try {
+      opened(await projects.restoreRecovery(id));
+      recovery.value = recovery.value.filter((r) => r.id !== id);
+    } catch (error) {
+      report(error, 'The autosave could not be restored');
+    }
+  }
+
+  async function discard(id: string): Promise<void> {
+    const projects = api();
+    if (!projects) return;
+    try {
+      await projects.discardRecovery(id);
+      recovery.value = recovery.value.filter((r) => r.id !== id);
+    } catch (error) {
+      report(error, 'The autosave could not be discarded');
+    }
+  }
+
+  function onMenu(key: string): void {
+    if (key === 'new') showNew.value = true;
+    else if (key === 'open' || key === 'import') void openFile();
+    else if (key === 'save') void save();
+    else if (key === 'save-as') void saveAs();
+    else if (key === 'export') exportJson();
+    else if (key.startsWith('recent:')) void open(key.slice('recent:'.length));
+  }
+
+  // Autosave: a few seconds after the last change, only for unsaved work of a project with an id.
+  watch(
+    () => project.doc,
+    (doc) => {
+      if (autosaveTimer) clearTimeout(autosaveTimer);
+      const projects = api();
+      if (!projects || !project.dirty) return;
+      autosaveTimer = setTimeout(() => {
+        projects
+          .autosave(doc)
+          .then((r) => (autosavedAt.value = r.autosavedAt))
+          .catch(() => notify.warning('Autosave failed; save the project by hand.'));
+      }, AUTOSAVE_MS);
+    },
+  );
+
+  return {
+    recent,
+    recentOptions,
+    recovery,
+    dialogs,
+    saving,
+    autosavedAt,
+    showNew,
+    unavailable,
+    start,
+    create,
+    open,
+    openFile,
+    save,
+    saveAs,
+    restore,
+    discard,
+    onMenu,
+  };
+}
+
+/** Picks a JSON file in the browser and reads it; null when cancelled. */
+export type FilePicker = () => Promise<string | null>;
+
+export const browserPicker: FilePicker = () =>
+  new Promise((resolve) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.accept = '.json,application/json';
+    input.addEventListener('change', () => {
+      const file = input.files?.[0];
+      if (!file) return resolve(null);
+      file.text().then(resolve, () => resolve(null));
+    });
+    input.addEventListener('cancel', () => resolve(null));
+    input.click();
+  });

@@ -1,0 +1,142 @@
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+
+/** An avatar as the editor shows it (from the active connection's catalogue). */
+export interface CatalogueAvatar {
+  avatarId: string;
+  name: string;
+  url: string;
+  thumbnailUrl: string | null;
+  /** 2 official, 3 uploaded by the user. */
+  from: 2 | 3;
+  gender: string | null;
+}
+
+export interface CatalogueVoice {
+  voiceId: string;
+  name: string;
+  gender: string | null;
+  accent: string | null;
+  preview: string | null;
+  /** 3 official, 4 the user's own. */
+  from: 3 | 4;
+}
+
+export type MediaKindName = 'image' | 'video' | 'audio';
+
+export interface MediaAsset {
+  url: string;
+  kind: MediaKindName;
+  name: string;
+}
+
+/** Where the catalogue comes from; the editor view plugs in the bridge, tests plug in fakes. */
+export interface CatalogueSource {
+  avatars(): Promise<CatalogueAvatar[]>;
+  voices(): Promise<CatalogueVoice[]>;
+}
+
+const MEDIA_KEY = 'studio.editor.media';
+const EXT: Record<MediaKindName, RegExp> = {
+  image: /\.(png|jpe?g|webp|gif|bmp)(\?|#|$)/i,
+  video: /\.(mp4|mov|avi|webm|m4v)(\?|#|$)/i,
+  audio: /\.(mp3|wav|m4a|aac|ogg|flac)(\?|#|$)/i,
+};
+
+/** Media kind from a URL's extension or a MIME type; null when it is none the service takes. */
+export function mediaKindOf(url: string, mime?: string): MediaKindName | null {
+  if (mime) {
+    const top = mime.split('/')[0];
+    if (top === 'image' || top === 'video' || top === 'audio') return top;
+  }
+  for (const kind of ['image', 'video', 'audio'] as const) if (EXT[kind].test(url)) return kind;
+  return null;
+}
+
+/** Checks a URL typed or pasted by the user; returns a reason when it cannot be used. */
+export function checkMediaUrl(text: string): { ok: true; url: string; kind: MediaKindName } | { ok: false; error: string } {
+  const url = text.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, error: `"${url.slice(0, 80)}" is not a link (it should start with https://)` };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { ok: false, error: `Only http and https links can be sent to the service (got ${parsed.protocol})` };
+  }
+  const kind = mediaKindOf(parsed.pathname);
+  if (!kind) return { ok: false, error: `Cannot tell what "${parsed.pathname.split('/').pop() || url}" is: use a link ending in .png, .jpg, .webp, .mp4, .mov, .mp3 or .wav` };
+  return { ok: true, url, kind };
+}
+
+/** The asset panel's data: the catalogue of the active connection and the media the user added. */
+export const useEditorAssetsStore = defineStore('editor-assets', () => {
+  const avatars = shallowRef<CatalogueAvatar[]>([]);
+  const voices = shallowRef<CatalogueVoice[]>([]);
+  const media = ref<MediaAsset[]>(readMedia());
+  const loading = ref(false);
+  const error = ref<string | null>(null);
+  const source = shallowRef<CatalogueSource | null>(null);
+
+  const avatarById = computed(() => new Map(avatars.value.map((a) => [a.avatarId, a])));
+  const voiceById = computed(() => new Map(voices.value.map((v) => [v.voiceId, v])));
+
+  function useSource(next: CatalogueSource | null): void {
+    source.value = next;
+  }
+
+  async function load(): Promise<void> {
+    if (!source.value) return;
+    loading.value = true;
+    error.value = null;
+    try {
+      const [a, v] = await Promise.all([source.value.avatars(), source.value.voices()]);
+      avatars.value = a;
+      voices.value = v;
+    } catch (e) {
+      error.value = (e as Error).message;
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  function addMedia(asset: MediaAsset): void {
+    media.value = [asset, ...media.value.filter((m) => m.url !== asset.url)].slice(0, 200);
+    writeMedia(media.value);
+  }
+
+  function removeMedia(url: string): void {
+    media.value = media.value.filter((m) => m.url !== url);
+    writeMedia(media.value);
+  }
+
+  /** Thumbnail or first frame for an avatar on the canvas. */
+  function avatarPicture(avatarId: string | undefined, url: string): string | null {
+    const a = avatarId ? avatarById.value.get(avatarId) : undefined;
+    return a?.thumbnailUrl ?? a?.url ?? (url || null);
+  }
+
+  return { avatars, voices, media, loading, error, source, avatarById, voiceById, useSource, load, addMedia, removeMedia, avatarPicture };
+});
+
+function readMedia(): MediaAsset[] {
+  try {
+    const raw = globalThis.localStorage?.getItem(MEDIA_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : [];
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (m): m is MediaAsset => typeof m?.url === 'string' && typeof m?.name === 'string' && ['image', 'video', 'audio'].includes(m?.kind),
+    );
+  } catch {
+    return [];
+  }
+}
+
+function writeMedia(list: MediaAsset[]): void {
+  try {
+    globalThis.localStorage?.setItem(MEDIA_KEY, JSON.stringify(list));
+  } catch {
+    // Storage full or unavailable: the list still works for this session.
+  }
+}
