@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
 import { speak } from '../media/speech';
 import type { MediaTools } from '../media/tools';
@@ -63,6 +63,28 @@ export class Catalogue {
    */
   async ensure(): Promise<void> {
     if (await this.load()) return;
+    await mkdir(dirname(this.dir), { recursive: true });
+    // One generator per cache: others wait for its manifest (a lock older than 3 minutes is stale).
+    const lock = `${this.dir}.lock`;
+    for (;;) {
+      try {
+        await mkdir(lock);
+        break;
+      } catch {
+        const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? 0);
+        if (age > 180_000) await rm(lock, { recursive: true, force: true });
+        else await new Promise((r) => setTimeout(r, 200));
+        if (await this.load()) return;
+      }
+    }
+    try {
+      if (!(await this.load())) await this.generate();
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  }
+
+  private async generate(): Promise<void> {
     const started = Date.now();
     const build = `${this.dir}.build-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
     await mkdir(build, { recursive: true });
@@ -72,12 +94,8 @@ export class Catalogue {
       for (const e of entries) if (e.faces.length) known[await sha256File(join(build, e.file))] = e;
       const manifest: Manifest = { version: CATALOGUE_VERSION, speech: this.tools.espeak() !== null, known, files: this.fileList() };
       await writeFile(join(build, 'manifest.json'), JSON.stringify(manifest, null, 1));
-      if (!(await this.load())) await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
-      try {
-        await rename(build, this.dir);
-      } catch {
-        // Another sandbox finished first: use its catalogue.
-      }
+      await rm(this.dir, { recursive: true, force: true });
+      await rename(build, this.dir);
       if (!(await this.load())) throw new Error('sandbox sample media could not be prepared');
       this.log(`sandbox sample media generated in ${Date.now() - started} ms`);
     } finally {

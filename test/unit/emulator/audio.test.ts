@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookPayloadSchema, type WebhookPayload } from '@common/api';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { call, dataOf, probe, start, until } from './harness';
+import { call, dataOf, probe, start, until, SLOW } from './harness';
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -11,7 +11,7 @@ const readBody = (req: IncomingMessage) =>
     req.on('end', () => resolve(s));
   });
 
-describe('sandbox speech', () => {
+describe('sandbox speech', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   let hooks: Server;
   let hookUrl = '';
@@ -31,7 +31,7 @@ describe('sandbox speech', () => {
     await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
     const addr = hooks.address();
     hookUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/hook`;
-  });
+  }, SLOW);
   afterAll(async () => {
     await em.close();
     hooks.close();

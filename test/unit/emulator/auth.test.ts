@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { call, dataOf, start } from './harness';
+import { call, dataOf, start, SLOW } from './harness';
 
-describe('sandbox authentication', () => {
+describe('sandbox authentication', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   let clock = Date.now();
   beforeAll(async () => {
     em = await start({ tokenTtlSeconds: 60, now: () => clock });
-  });
+  }, SLOW);
   afterAll(() => em.close());
 
   it('answers 1102 without credentials and 1101 for a wrong key', async () => {
@@ -42,7 +42,7 @@ describe('sandbox authentication', () => {
   });
 });
 
-describe('sandbox rate limit', () => {
+describe('sandbox rate limit', { timeout: SLOW }, () => {
   it('answers 1005 past N requests per second per credential', async () => {
     const em = await start({ rateLimit: 3 });
     try {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { call, dataOf, probe, start } from './harness';
+import { call, dataOf, probe, start, SLOW } from './harness';
 
-describe('sandbox catalogue', () => {
+describe('sandbox catalogue', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   beforeAll(async () => {
     em = await start();
-  });
+  }, SLOW);
   afterAll(() => em.close());
 
   it('lists varied official voices whose previews are real speech', async () => {

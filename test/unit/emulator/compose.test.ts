@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { call, dataOf, probe, sample, start, until } from './harness';
+import { call, dataOf, meanVolume, probe, sample, start, until, SLOW } from './harness';
 
 const avatar = (extra: Record<string, unknown> = {}) => ({ type: 'avatar', avatar_id: 'SandboxBen', scale_x: 0.5, scale_y: 1, offset_x: 80, offset_y: 0, layer_number: 2, ...extra });
 
-describe('sandbox avatar video and talking avatar', () => {
+describe('sandbox avatar video and talking avatar', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   beforeAll(async () => {
     em = await start();
-  });
+  }, SLOW);
   afterAll(() => em.close());
   const info = (id: string) => until(() => call(em, 'videoInfo', { video_model_id: id }), (r) => dataOf(r).video_status >= 3, 60_000);
 
@@ -25,6 +25,8 @@ describe('sandbox avatar video and talking avatar', () => {
     const p = await probe(String(done.video));
     expect(p).toMatchObject({ width: 320, height: 180, hasAudio: true });
     expect(p.duration).toBeCloseTo(1.8, 0);
+    // The voice is audible, not a silent track.
+    expect(await meanVolume(String(done.video))).toBeGreaterThan(-45);
   });
 
   it('validates avatar video bodies', async () => {
@@ -51,6 +53,22 @@ describe('sandbox avatar video and talking avatar', () => {
     expect(p).toMatchObject({ width: 320, height: 180, hasAudio: true });
     expect(p.duration).toBeGreaterThan(0.8);
     expect(p.duration).toBeLessThan(4);
+    expect(await meanVolume(String(done.video))).toBeGreaterThan(-45);
+  });
+
+  it('uses the caller\'s own avatar URL and audio URL with avatar_from 3', async () => {
+    const created = dataOf(await call(em, 'talkingAvatarCreate', {
+      width: 256, height: 256, avatar_from: 3,
+      elements: [
+        { type: 'avatar', url: sample(em, 'avatar-SandboxAnna.mp4'), scale_x: 1, scale_y: 1, offset_x: 0, offset_y: 0 },
+        { type: 'audio', url: sample(em, 'voice-sandbox_isla.mp3'), input_text: 'ignored: url wins', voice_id: 'sandbox_ava' },
+      ],
+    }));
+    const done = dataOf(await info(created._id));
+    const p = await probe(String(done.video));
+    const speech = await probe(sample(em, 'voice-sandbox_isla.mp3'));
+    expect(p).toMatchObject({ width: 256, height: 256, hasAudio: true });
+    expect(p.duration).toBeCloseTo(speech.duration, 0);
   });
 
   it('applies the talking avatar rules', async () => {
@@ -64,11 +82,11 @@ describe('sandbox avatar video and talking avatar', () => {
   });
 });
 
-describe('sandbox avatar upload', () => {
+describe('sandbox avatar upload', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   beforeAll(async () => {
     em = await start();
-  });
+  }, SLOW);
   afterAll(() => em.close());
 
   it('probes the link, makes a thumbnail, goes 1 → 3, and is listed and usable', async () => {

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFICIAL_AVATARS, FACE_IMAGES } from '../../../electron/emulator/catalogue/definitions';
 import { catalogueDirIn } from '../../../electron/emulator/catalogue/catalogue';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { CATALOGUE_ROOT, call, probe, sample, start } from './harness';
+import { CATALOGUE_ROOT, call, probe, sample, start, SLOW } from './harness';
 
-describe('sandbox face detection', () => {
+describe('sandbox face detection', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   beforeAll(async () => {
     em = await start();
-  });
+  }, SLOW);
   afterAll(() => em.close());
 
   it('finds the drawn face of the sample portrait exactly where it was drawn', async () => {
@@ -73,11 +73,11 @@ describe('sandbox face detection', () => {
   });
 });
 
-describe('sandbox analyze frames', () => {
+describe('sandbox analyze frames', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   beforeAll(async () => {
     em = await start();
-  });
+  }, SLOW);
   afterAll(() => em.close());
 
   it('merges the same person across frames, left to right', async () => {

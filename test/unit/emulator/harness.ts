@@ -133,3 +133,18 @@ export async function ffmpeg(args: string[]): Promise<void> {
     execFile('ffmpeg', ['-v', 'error', '-y', ...args], (error, _o, err) => (error ? reject(new Error(err)) : resolve())),
   );
 }
+
+/** Timeout for hooks and tests that start a sandbox or render media (the first start generates samples). */
+export const SLOW = 120_000;
+
+/** Mean loudness in dB of a file's audio (about -91 for digital silence). */
+export async function meanVolume(input: string): Promise<number> {
+  const stderr = await new Promise<string>((resolve, reject) =>
+    execFile('ffmpeg', ['-hide_banner', '-nostats', '-i', input, '-vn', '-af', 'volumedetect', '-f', 'null', '-'], (error, _o, err) =>
+      error ? reject(new Error(err)) : resolve(err),
+    ),
+  );
+  const m = /mean_volume:\s*(-?[\d.]+) dB/.exec(stderr);
+  if (!m) throw new Error(`no volume measured for ${input}`);
+  return Number(m[1]);
+}

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { call, dataOf, sample, start, until } from './harness';
+import { call, dataOf, sample, start, until, SLOW } from './harness';
 
-describe('sandbox live face swap sessions', () => {
+describe('sandbox live face swap sessions', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   beforeAll(async () => {
     em = await start();
-  });
+  }, SLOW);
   afterAll(() => em.close());
   const source = () => [{ path: sample(em, 'sandbox-face.png'), opts: '171,172:303,172:256,234:256,274' }];
 

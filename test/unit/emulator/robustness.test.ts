@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS } from '@common/api';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { call, dataOf, probe, sample, start, until } from './harness';
+import { call, dataOf, probe, sample, start, until, SLOW } from './harness';
 
 const post = (em: RunningEmulator, path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${em.url}${path}`, { method: 'POST', headers: { 'x-api-key': em.apiKey, 'content-type': 'application/json', ...headers }, body });
 
-describe('sandbox under bad requests', () => {
+describe('sandbox under bad requests', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   beforeAll(async () => {
     em = await start();
-  });
+  }, SLOW);
   afterAll(() => em.close());
 
   it('answers malformed JSON, wrong types, wrong content types and oversized bodies with clear errors', async () => {
@@ -70,11 +70,11 @@ describe('sandbox under bad requests', () => {
   });
 });
 
-describe('sandbox persistence and expiry', () => {
+describe('sandbox persistence and expiry', { timeout: SLOW }, () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'sandbox-persist-'));
-  });
+  }, SLOW);
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
   it('keeps records, balances and results across a restart and resumes jobs in flight', async () => {
@@ -117,7 +117,7 @@ describe('sandbox persistence and expiry', () => {
   });
 });
 
-describe('sandbox without espeak-ng', () => {
+describe('sandbox without espeak-ng', { timeout: SLOW }, () => {
   it('fails speech jobs with a reason that says what is missing', async () => {
     const em = await start({ espeakPath: '/nonexistent/espeak-ng' });
     try {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { call, dataOf, ffmpeg, probe, sample, serveDir, start, until } from './harness';
+import { call, dataOf, ffmpeg, probe, sample, serveDir, start, until, SLOW } from './harness';
 
-describe('sandbox lip sync and video info', () => {
+describe('sandbox lip sync and video info', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   let dir: string;
   let media: { url: string; close(): Promise<void> };
@@ -16,7 +16,7 @@ describe('sandbox lip sync and video info', () => {
     await ffmpeg(['-f', 'lavfi', '-i', 'color=c=gray:s=32x32:r=61', '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast', join(dir, 'fast.mp4')]);
     await writeFile(join(dir, 'notes.mp4'), 'this is text, not a video');
     media = await serveDir(dir);
-  });
+  }, SLOW);
   afterAll(async () => {
     await em.close();
     await media.close();
@@ -55,11 +55,11 @@ describe('sandbox lip sync and video info', () => {
   });
 });
 
-describe('sandbox character swap', () => {
+describe('sandbox character swap', { timeout: SLOW }, () => {
   let em: RunningEmulator;
   beforeAll(async () => {
     em = await start();
-  });
+  }, SLOW);
   afterAll(() => em.close());
 
   it('charges per started 5 seconds and renders a composite at the resolution and duration', async () => {
@@ -82,10 +82,18 @@ describe('sandbox character swap', () => {
     expect(await call(em, 'characterSwapCreate', body)).toMatchObject({ code: 1006 });
     expect(em.credits()).toBe(29);
     em.setCredits(30);
-    const created = dataOf(await call(em, 'characterSwapCreate', { ...body, resolution: '720p' }));
-    expect(created.deduction_credit).toBe(30);
-    expect(em.credits()).toBe(0);
-    em.setCredits(1000);
+    // The render itself is not under test here: fail it at once (which also shows the refund).
+    em.setFaults({ failRate: 1 });
+    try {
+      const created = dataOf(await call(em, 'characterSwapCreate', { ...body, resolution: '720p' }));
+      expect(created.deduction_credit).toBe(30);
+      expect(em.credits()).toBe(0);
+      await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status === 4);
+      expect(em.credits()).toBe(30);
+    } finally {
+      em.setFaults({ failRate: 0 });
+      em.setCredits(1000);
+    }
   });
 
   it('validates every documented rule, naming the field', async () => {
