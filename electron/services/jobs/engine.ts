@@ -64,6 +64,8 @@ export class JobEngine {
   private readonly scheduler: PollScheduler;
   private readonly listeners = new Set<(job: JobView) => void>();
   private readonly newId: () => string;
+  /** Recent create-to-end times per kind and connection, to skip polls that cannot learn anything yet. */
+  private readonly durations = new Map<string, number[]>();
   private started = false;
 
   constructor(private readonly deps: JobEngineDeps) {
@@ -74,6 +76,7 @@ export class JobEngine {
       timers: deps.timers,
       random: deps.random,
       onDeadline: (id) => this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
+      wakeHint: (id) => this.wakeHint(id),
     });
   }
 
@@ -82,8 +85,9 @@ export class JobEngine {
     if (this.started) return;
     this.started = true;
     const now = this.deps.clock.now();
-    for (const record of this.deps.storage.loadAll()) {
+    for (const record of this.deps.storage.loadAll().sort((a, b) => a.createdAt - b.createdAt)) {
       this.jobs.set(record.id, record);
+      this.observe(record);
       if (record.phase === 'submitting') {
         // The process ended between writing the ledger and learning the create's outcome.
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(null) });
@@ -320,7 +324,8 @@ export class JobEngine {
       return false;
     }
     const final = phase === 'completed' || phase === 'failed';
-    this.update(id, {
+    // Queued -> processing is not written down: after a crash the next poll learns it again.
+    void this.update(id, {
       phase,
       remoteStatus: snapshot.status,
       resultUrl: snapshot.resultUrl,
@@ -332,9 +337,32 @@ export class JobEngine {
         phase === 'failed'
           ? { code: null, endpoint: null, message: snapshot.failReason ?? 'The service reported the job as failed (status 4).', explanation: snapshot.failReason ? `The service could not finish this job: ${snapshot.failReason}` : 'The service could not finish this job. Check the inputs (URLs reachable, formats supported) and try again.' }
           : null,
-    });
+    }, final || fromCreate);
+    if (final && !fromCreate) this.observe(this.jobs.get(id));
     if (final) this.announce(id);
     return true;
+  }
+
+  private durationKey(record: Pick<JobRecord, 'kind' | 'connectionId'>): string {
+    return `${record.connectionId}|${record.kind}`;
+  }
+
+  private observe(record: JobRecord | undefined): void {
+    if (!record || record.finishedAt === null || record.remoteId === null || record.polls === 0) return;
+    const key = this.durationKey(record);
+    const list = this.durations.get(key) ?? [];
+    list.push(record.finishedAt - record.createdAt);
+    if (list.length > 50) list.shift();
+    this.durations.set(key, list);
+  }
+
+  /** Jobs like this one rarely ended sooner than 90% of the 10th-percentile duration seen lately. */
+  private wakeHint(id: string): number | undefined {
+    const record = this.jobs.get(id);
+    const seen = record && this.durations.get(this.durationKey(record));
+    if (!record || !seen || seen.length < 5) return undefined;
+    const sorted = [...seen].sort((a, b) => a - b);
+    return record.createdAt + 0.9 * sorted[Math.floor(sorted.length * 0.1)];
   }
 
   private stall(id: string, explanation: string): void {
@@ -344,12 +372,13 @@ export class JobEngine {
   }
 
   /** Applies a change in memory at once; the returned promise settles when it is on disk. */
-  private update(id: string, patch: Partial<JobRecord>): Promise<void> {
+  private update(id: string, patch: Partial<JobRecord>, persist = true): Promise<void> {
     const record = this.jobs.get(id);
     if (!record) return Promise.resolve();
     const next: JobRecord = { ...record, ...patch, updatedAt: this.deps.clock.now() };
     this.jobs.set(id, next);
     this.changed(next);
+    if (!persist) return Promise.resolve();
     const saved = this.deps.storage.put(next);
     // Status updates are not awaited: if one is lost in a crash, the next poll learns it again.
     saved.catch((error: unknown) => this.deps.log?.error('job ledger write failed', { job: id, error: errorText(error) }));

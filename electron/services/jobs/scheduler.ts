@@ -39,6 +39,12 @@ export interface SchedulerOptions {
   rateLimit?: BackoffPolicy;
   /** Called when a job passes its deadline; the scheduler stops tracking it. */
   onDeadline?: (id: string) => void;
+  /**
+   * The earliest time a poll of this job is likely to learn something (from how long similar jobs
+   * took); polls before it are skipped, up to maxSleepMs at a time. Undefined: no knowledge.
+   */
+  wakeHint?: (id: string) => number | undefined;
+  maxSleepMs?: number;
 }
 
 export const pollPolicies = {
@@ -154,7 +160,7 @@ export class PollScheduler {
     entry.deadlineAt = deadlineAt;
     entry.unchanged = 0;
     this.entries.set(id, entry);
-    if (!entry.inFlight) this.schedule(entry, firstDelayMs ?? this.delay(entry));
+    if (!entry.inFlight) this.schedule(entry, this.hinted(entry, firstDelayMs ?? this.delay(entry)));
   }
 
   /** Polls a job as soon as a slot is free. */
@@ -182,6 +188,16 @@ export class PollScheduler {
     if (entry.errors > 0) return backoffDelay(entry.errors - 1, this.options.errors ?? pollPolicies.errors, this.random);
     const policy = entry.state === 'queued' ? (this.options.queued ?? pollPolicies.queued) : (this.options.processing ?? pollPolicies.processing);
     return backoffDelay(entry.unchanged, policy, this.random);
+  }
+
+  /** Stretches a delay to the job's wake hint; after such a sleep, polling restarts at its base rate. */
+  private hinted(entry: Entry, delayMs: number): number {
+    const hint = this.options.wakeHint?.(entry.id);
+    if (hint === undefined) return delayMs;
+    const sleep = Math.min(hint - this.options.clock.now(), this.options.maxSleepMs ?? 60_000);
+    if (sleep <= delayMs) return delayMs;
+    entry.unchanged = 0;
+    return sleep;
   }
 
   private schedule(entry: Entry, delayMs: number): void {
@@ -266,7 +282,7 @@ export class PollScheduler {
         if (outcome.changed || outcome.state !== entry.state) entry.unchanged = 0;
         else entry.unchanged += 1;
         entry.state = outcome.state;
-        this.schedule(entry, this.delay(entry));
+        this.schedule(entry, this.hinted(entry, this.delay(entry)));
         return;
       case 'rate-limited': {
         const wait = outcome.retryAfterMs ?? backoffDelay(this.rateLimitStrikes, this.options.rateLimit ?? pollPolicies.rateLimit, this.random);

@@ -135,6 +135,31 @@ describe('submit', () => {
   });
 });
 
+describe('learning', () => {
+  it('stops asking about new jobs long before similar jobs usually end', async () => {
+    const e = engine();
+    e.start();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const r = await e.submit({ kind: 'tts', body: { ...tts, input_text: `sentence ${i}` } });
+      if (r.status === 'submitted') ids.push(r.job.remoteId as string);
+    }
+    await vi.advanceTimersByTimeAsync(60_000);
+    for (const id of ids) service.set(id, 3);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(e.list().filter((j) => j.phase === 'completed')).toHaveLength(6);
+
+    const before = service.count('/api/open/v3/audio/infobymodelid');
+    const next = await e.submit({ kind: 'tts', body: { ...tts, input_text: 'a seventh' } });
+    await vi.advanceTimersByTimeAsync(45_000);
+    // Six jobs took at least 60 s, so the seventh is not polled in its first 45 s.
+    expect(service.count('/api/open/v3/audio/infobymodelid')).toBe(before);
+    service.set(next.status === 'submitted' ? (next.job.remoteId as string) : '', 3);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(e.list()[0].phase).toBe('completed');
+  });
+});
+
 describe('restart', () => {
   it('turns an interrupted submit into outcome unknown and resumes polling active jobs', async () => {
     const first = engine();

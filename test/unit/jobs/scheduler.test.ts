@@ -67,6 +67,19 @@ describe('PollScheduler', () => {
     s.stop();
   });
 
+  it('skips polls before a job\'s wake hint, then polls at the base rate', async () => {
+    const r = recorder(() => ({ type: 'progress', state: 'processing', changed: false }));
+    const s = new PollScheduler(r.poll, { clock, random: () => 0.5, wakeHint: () => 20_000 });
+    s.track('a', 'processing', Number.POSITIVE_INFINITY);
+    await vi.advanceTimersByTimeAsync(19_900);
+    expect(r.polls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(3_000);
+    const at = r.polls.map((p) => p.at);
+    expect(at[0]).toBe(20_000);
+    expect(at[1] - at[0]).toBeLessThanOrEqual(1_600);
+    s.stop();
+  });
+
   it('drops a job at its deadline and stops polling it', async () => {
     const r = recorder(() => ({ type: 'progress', state: 'processing', changed: false }));
     const expired: string[] = [];
