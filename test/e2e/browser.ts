@@ -75,10 +75,23 @@ export async function openStudio(options: { hash?: string; viewport?: { width: n
   };
 }
 
-/** Saves a full-page PNG to test-artifacts/screenshots/<name>.png and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a PNG of the window to test-artifacts/screenshots/<name>.png and returns its path. Workspaces
+ * scroll inside the shell's stage, not the page, so `{ fullStage: true }` grows the window to the
+ * stage's content height for the shot (and back after) to capture a long workspace whole.
+ */
+export async function screenshot(page: Page, name: string, options: { fullStage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name.replace(/[^a-z0-9._-]+/gi, '-')}.png`);
-  await page.screenshot({ path, fullPage: true });
+  const viewport = page.viewportSize();
+  const content = options.fullStage ? await page.evaluate(() => document.querySelector('main.stage')?.scrollHeight ?? 0) : 0;
+  if (viewport && content > viewport.height) {
+    await page.setViewportSize({ width: viewport.width, height: content });
+    await page.waitForTimeout(100);
+    await page.screenshot({ path });
+    await page.setViewportSize(viewport);
+  } else {
+    await page.screenshot({ path });
+  }
   return path;
 }

@@ -24,7 +24,10 @@ describe('app shell in Chromium', () => {
     for (const name of workspaces) {
       await page.getByRole('button', { name, exact: true }).click();
       await expect.poll(() => page.getByRole('button', { name, exact: true }).getAttribute('aria-current')).toBe('page');
-      await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+      // Each workspace is its own component (some owned by other areas): wait for the stage to show it.
+      const stage = page.locator(`main[aria-label="${name.toLowerCase()} workspace"]`);
+      await stage.waitFor();
+      await expect.poll(() => stage.locator(':scope > *').count()).toBeGreaterThan(0);
       await page.waitForLoadState('networkidle');
       await screenshot(page, `shell-${name.toLowerCase()}`);
     }
@@ -60,6 +63,7 @@ describe('app shell in Chromium', () => {
     expect(await tools.locator('[data-binary="ffprobe"]').textContent()).toMatch(/In use/);
     await expect.poll(() => page.getByText('Local web host in a browser').isVisible()).toBe(true);
     await screenshot(page, 'shell-settings-loaded');
+    await screenshot(page, 'shell-settings-full', { fullStage: true });
     expect(studio.consoleErrors).toEqual([]);
   });
 

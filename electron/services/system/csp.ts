@@ -2,16 +2,20 @@
  * The one Content Security Policy of the studio page. The Electron main process and the web host send
  * it as a header; renderer/index.html carries the same text in a meta tag (a unit test keeps them
  * equal). Styles allow 'unsafe-inline' because the component library injects its style sheets at run
- * time; scripts never do. Remote media (results on the service's storage) may be shown but not scripted.
+ * time; scripts never do. Media may come from the service's storage (https) and from the built-in sandbox
+ * on a loopback port, and may be fetched from there (waveforms decode audio with fetch); it is never
+ * run as script.
  */
+const LOOPBACK = 'http://127.0.0.1:* http://localhost:*';
+
 export const STUDIO_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "media-src 'self' blob: https:",
+  `img-src 'self' data: blob: https: ${LOOPBACK}`,
+  `media-src 'self' blob: https: ${LOOPBACK}`,
   "font-src 'self' data:",
-  "connect-src 'self'",
+  `connect-src 'self' https: ${LOOPBACK}`,
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
