@@ -83,3 +83,13 @@ describe('NoticeBoard', () => {
     expect(board.takePending()).toEqual([]);
   });
 });
+
+describe('defaultDataDir', () => {
+  it('follows STUDIO_DATA_DIR, else the folder Electron uses as userData', async () => {
+    const { defaultDataDir } = await import('../../../electron/services/host/data-dir');
+    expect(defaultDataDir({ STUDIO_DATA_DIR: '/data/studio' }, 'linux')).toBe('/data/studio');
+    expect(defaultDataDir({ XDG_CONFIG_HOME: '/home/u/.config' }, 'linux')).toBe('/home/u/.config/Avatar Studio');
+    expect(defaultDataDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toMatch(/Avatar Studio$/);
+    expect(defaultDataDir({}, 'darwin')).toMatch(/Library\/Application Support\/Avatar Studio$/);
+  });
+});
