@@ -1,10 +1,14 @@
 import { pathToFileURL } from 'node:url';
 import { COMMON_VALUE_FLAGS, EXIT, UsageError, parseArgs, type CliCommand, type CliIo } from './command';
 import { jobsCommands } from './commands/jobs';
+import { exportBodyCommand } from './commands/export-body';
+import { renderPreviewCommand } from './commands/render-preview';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
   ...jobsCommands,
+  exportBodyCommand,
+  renderPreviewCommand,
 ];
 
 export function usage(): string {
