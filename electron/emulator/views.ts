@@ -66,43 +66,39 @@ export class Views {
     return { ...base, lipsync: false };
   }
 
-  characterSwapCreated(job: JobRecord): Row {
+  /** Fields the character swap create and info answers share. */
+  private characterSwapCommon(job: JobRecord): Row {
     const r = job.request;
     return {
       _id: job._id,
       create_time: job.createdAt,
       uid: job.uid,
       team_id: str(job.facts.teamId),
-      status: job.status,
       video_duration: num(job.facts.durationSeconds),
-      deduction_credit: job.cost,
-      resolution: str(r.resolution) || '720p',
+      webhookUrl: job.webhook,
       file_name: str(job.facts.fileName),
       image_url: str(r.image),
       video_url: str(r.video),
       prompt: str(r.prompt),
-      mode: str(r.mode) || 'animate',
-      model_name: str(r.model_name) || str(job.facts.modelName),
-      webhookUrl: job.webhook,
+      resolution: str(r.resolution) || '720p',
+    };
+  }
+
+  characterSwapCreated(job: JobRecord): Row {
+    return {
+      ...this.characterSwapCommon(job),
+      status: job.status,
+      deduction_credit: job.cost,
+      mode: str(job.request.mode) || 'animate',
+      model_name: str(job.request.model_name),
     };
   }
 
   characterSwapInfo(job: JobRecord): Row {
-    const r = job.request;
     return {
-      _id: job._id,
-      create_time: job.createdAt,
-      uid: job.uid,
-      team_id: str(job.facts.teamId),
+      ...this.characterSwapCommon(job),
       update_time: job.updatedAt,
-      video_duration: num(job.facts.durationSeconds),
-      webhookUrl: job.webhook,
-      file_name: str(job.facts.fileName),
-      image_url: str(r.image),
       ...(job.status === 3 ? { video: this.result(job) } : {}),
-      video_url: str(r.video),
-      prompt: str(r.prompt),
-      resolution: str(r.resolution) || '720p',
       deduction_credit: job.status === 4 ? 0 : job.cost,
       video_status: job.status,
       ...(job.status === 4 ? { faceswap_fail_reason: job.reason } : {}),

@@ -1,20 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OFFICIAL_AVATARS, FACE_IMAGES } from '../../../electron/emulator/catalogue/definitions';
 import { catalogueDirIn } from '../../../electron/emulator/catalogue/catalogue';
-import type { RunningEmulator } from '../../../electron/emulator';
-import { CATALOGUE_ROOT, call, probe, sample, start, SLOW } from './harness';
+import { CATALOGUE_ROOT, call, probe, sample, SLOW, useSandbox } from './harness';
 
 describe('sandbox face detection', { timeout: SLOW }, () => {
-  let em: RunningEmulator;
-  beforeAll(async () => {
-    em = await start();
-  }, SLOW);
-  afterAll(() => em.close());
+  const sandbox = useSandbox();
 
   it('finds the drawn face of the sample portrait exactly where it was drawn', async () => {
-    const res = await call(em, 'detectFaces', { url: sample(em, 'sandbox-face.png') });
+    const res = await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png') });
     expect(res.error_code).toBe(0);
     const frame = res.faces_obj?.['0'];
     const f = FACE_IMAGES[0].faces[0];
@@ -25,21 +20,21 @@ describe('sandbox face detection', { timeout: SLOW }, () => {
     // landmarks_str is the first four landmarks, usable as live `opts`.
     const pts = frame?.landmarks[0].slice(0, 4).map(([x, y]) => `${x},${y}`).join(':');
     expect(frame?.landmarks_str).toEqual([pts]);
-    const live = await call(em, 'liveCreate', { sourceImage: [{ path: sample(em, 'sandbox-face.png'), opts: frame?.landmarks_str[0] }] });
+    const live = await call(sandbox.em, 'liveCreate', { sourceImage: [{ path: sample(sandbox.em, 'sandbox-face.png'), opts: frame?.landmarks_str[0] }] });
     expect(live.code).toBe(1000);
   });
 
   it('accepts base64 image data with or without a data URI prefix', async () => {
     const bytes = await readFile(join(catalogueDirIn(CATALOGUE_ROOT), 'sandbox-face.png'));
     for (const img of [bytes.toString('base64'), `data:image/png;base64,${bytes.toString('base64')}`]) {
-      const res = await call(em, 'detectFaces', { img });
+      const res = await call(sandbox.em, 'detectFaces', { img });
       expect(res.error_code).toBe(0);
       expect(res.faces_obj?.['0'].region).toHaveLength(1);
     }
   });
 
   it('samples num_frames frames of a sample clip and returns crops when asked', async () => {
-    const res = await call(em, 'detectFaces', { url: sample(em, 'avatar-SandboxBen.mp4'), num_frames: 3, return_face_url: true });
+    const res = await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'avatar-SandboxBen.mp4'), num_frames: 3, return_face_url: true });
     expect(Object.keys(res.faces_obj ?? {})).toEqual(['0', '1', '2']);
     const frame = res.faces_obj?.['1'];
     const face = OFFICIAL_AVATARS[1].face;
@@ -51,38 +46,34 @@ describe('sandbox face detection', { timeout: SLOW }, () => {
     const crop = await probe(String(frame?.face_urls?.[0]));
     const [x1, y1, x2, y2] = frame?.crop_region?.[0] ?? [];
     expect([crop.width, crop.height]).toEqual([x2 - x1, y2 - y1]);
-    expect(Object.keys((await call(em, 'detectFaces', { url: sample(em, 'avatar-SandboxBen.mp4') })).faces_obj ?? {})).toHaveLength(5);
+    expect(Object.keys((await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'avatar-SandboxBen.mp4') })).faces_obj ?? {})).toHaveLength(5);
   });
 
   it('returns only the largest face with single_face', async () => {
-    const both = await call(em, 'detectFaces', { url: sample(em, 'sandbox-group.png') });
+    const both = await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-group.png') });
     expect(both.faces_obj?.['0'].region).toHaveLength(2);
-    const one = await call(em, 'detectFaces', { url: sample(em, 'sandbox-group.png'), single_face: true });
+    const one = await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-group.png'), single_face: true });
     expect(one.faces_obj?.['0'].region).toHaveLength(1);
   });
 
   it('never invents faces and explains each failure in the face-detection envelope', async () => {
-    expect(await call(em, 'detectFaces', { url: sample(em, 'sandbox-backdrop.png') })).toMatchObject({ error_code: 1, error_msg: 'No faces detected' });
-    expect(await call(em, 'detectFaces', { url: sample(em, 'sandbox-motion.mp4') })).toMatchObject({ error_code: 1, error_msg: 'No faces detected' });
-    expect(await call(em, 'detectFaces', {})).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('url or img') });
-    expect(await call(em, 'detectFaces', { url: 'not a url' })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('url') });
-    expect(await call(em, 'detectFaces', { url: 'http://127.0.0.1:9/missing.png' })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('Failed to download') });
-    expect(await call(em, 'detectFaces', { img: Buffer.from('plain text, not a picture').toString('base64') })).toMatchObject({ error_code: 1, error_msg: 'Failed to detect media type' });
-    expect(await call(em, 'detectFaces', { url: sample(em, 'sandbox-face.png'), num_frames: 25 })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('num_frames') });
-    expect(await call(em, 'detectFaces', { url: sample(em, 'sandbox-face.png') }, { anonymous: true })).toMatchObject({ error_code: 1, code: 1102 });
+    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-backdrop.png') })).toMatchObject({ error_code: 1, error_msg: 'No faces detected' });
+    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-motion.mp4') })).toMatchObject({ error_code: 1, error_msg: 'No faces detected' });
+    expect(await call(sandbox.em, 'detectFaces', {})).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('url or img') });
+    expect(await call(sandbox.em, 'detectFaces', { url: 'not a url' })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('url') });
+    expect(await call(sandbox.em, 'detectFaces', { url: 'http://127.0.0.1:9/missing.png' })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('Failed to download') });
+    expect(await call(sandbox.em, 'detectFaces', { img: Buffer.from('plain text, not a picture').toString('base64') })).toMatchObject({ error_code: 1, error_msg: 'Failed to detect media type' });
+    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png'), num_frames: 25 })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('num_frames') });
+    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png') }, { anonymous: true })).toMatchObject({ error_code: 1, code: 1102 });
   });
 });
 
 describe('sandbox analyze frames', { timeout: SLOW }, () => {
-  let em: RunningEmulator;
-  beforeAll(async () => {
-    em = await start();
-  }, SLOW);
-  afterAll(() => em.close());
+  const sandbox = useSandbox();
 
   it('merges the same person across frames, left to right', async () => {
-    const res = await call(em, 'analyzeFrames', {
-      frame_urls: [sample(em, 'sandbox-group.png'), sample(em, 'avatar-SandboxAnna.jpg'), sample(em, 'sandbox-group.png')],
+    const res = await call(sandbox.em, 'analyzeFrames', {
+      frame_urls: [sample(sandbox.em, 'sandbox-group.png'), sample(sandbox.em, 'avatar-SandboxAnna.jpg'), sample(sandbox.em, 'sandbox-group.png')],
       timestamps: [0, 1.5, 3],
       expand_ratio: 0.1,
     });
@@ -99,12 +90,12 @@ describe('sandbox analyze frames', { timeout: SLOW }, () => {
   });
 
   it('answers one person per face for one image, nobody for a faceless one, and documented failures', async () => {
-    const one = await call(em, 'analyzeFrames', { frame_urls: [sample(em, 'sandbox-face.png')] });
+    const one = await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-face.png')] });
     expect(one).toMatchObject({ success: true, frame_count: 1 });
-    expect(await call(em, 'analyzeFrames', { frame_urls: [sample(em, 'sandbox-backdrop.png')] })).toMatchObject({ success: true, persons: [] });
-    expect(await call(em, 'analyzeFrames', { frame_urls: [] })).toMatchObject({ success: false, error: 'frame_urls is required and must not be empty' });
-    expect(await call(em, 'analyzeFrames', {})).toMatchObject({ success: false, error: 'frame_urls is required and must not be empty' });
-    expect(await call(em, 'analyzeFrames', { frame_urls: ['http://127.0.0.1:9/x.png'] })).toMatchObject({ success: false, error: 'Failed to download image from URL' });
-    expect(await call(em, 'analyzeFrames', { frame_urls: [sample(em, 'sandbox-face.png')], expand_ratio: 2 })).toMatchObject({ success: false, error: expect.stringContaining('expand_ratio') });
+    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-backdrop.png')] })).toMatchObject({ success: true, persons: [] });
+    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [] })).toMatchObject({ success: false, error: 'frame_urls is required and must not be empty' });
+    expect(await call(sandbox.em, 'analyzeFrames', {})).toMatchObject({ success: false, error: 'frame_urls is required and must not be empty' });
+    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: ['http://127.0.0.1:9/x.png'] })).toMatchObject({ success: false, error: 'Failed to download image from URL' });
+    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-face.png')], expand_ratio: 2 })).toMatchObject({ success: false, error: expect.stringContaining('expand_ratio') });
   });
 });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { z } from 'zod';
 import { ENDPOINTS, type EndpointName } from '@common/api';
 import { startEmulator, type EmulatorOptions } from '../../../electron/emulator';
@@ -147,4 +147,19 @@ export async function meanVolume(input: string): Promise<number> {
   const m = /mean_volume:\s*(-?[\d.]+) dB/.exec(stderr);
   if (!m) throw new Error(`no volume measured for ${input}`);
   return Number(m[1]);
+}
+
+/** Starts one sandbox for a describe block and closes it after; read it as `sandbox.em` inside tests. */
+export function useSandbox(options: EmulatorOptions = {}): { readonly em: RunningEmulator } {
+  const ref: { em?: RunningEmulator } = {};
+  beforeAll(async () => {
+    ref.em = await start(options);
+  }, SLOW);
+  afterAll(() => ref.em?.close());
+  return {
+    get em(): RunningEmulator {
+      if (!ref.em) throw new Error('the sandbox has not started');
+      return ref.em;
+    },
+  };
 }
