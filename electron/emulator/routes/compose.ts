@@ -10,9 +10,10 @@ import { allAvatars } from './avatar';
 import { lookupVoice } from './audio';
 
 function requireAvatar(ctx: EmulatorContext, caller: Caller, avatarId: string, field: string): void {
-  if (!allAvatars(ctx, caller).some((a) => a.avatar_id === avatarId || a._id === avatarId)) {
-    throw new ApiError(1008, `${field}: avatar_id "${avatarId}" does not exist`);
-  }
+  const avatar = allAvatars(ctx, caller).find((a) => a.avatar_id === avatarId || a._id === avatarId);
+  if (!avatar) throw new ApiError(1008, `${field}: avatar_id "${avatarId}" does not exist`);
+  // An uploaded avatar can be used only once its status is 3.
+  if (avatar.status !== 3) throw new ApiError(1010, `${field}: avatar_id "${avatarId}" is not ready (status ${String(avatar.status)})`);
 }
 
 function requireVoice(ctx: EmulatorContext, caller: Caller, voiceId: string, field: string): void {

@@ -83,11 +83,14 @@ describe('sandbox avatar upload', { timeout: SLOW }, () => {
   it('probes the link, makes a thumbnail, goes 1 → 3, and is listed and usable', async () => {
     const created = dataOf(await call(sandbox.em, 'avatarCreate', { url: sample(sandbox.em, 'avatar-SandboxCleo.mp4'), avatar_id: 'MyCleo1', name: 'Mine', type: '2', url_from: 1 }));
     expect(created[0]).toMatchObject({ avatar_id: 'MyCleo1', status: 1, type: 2, from: 3 });
+    const useIt = { width: 320, height: 180, avatar_from: 3, elements: [avatar({ avatar_id: 'MyCleo1' }), { type: 'audio', input_text: 'Hi.', voice_id: 'sandbox_ava' }] };
+    expect(await call(sandbox.em, 'talkingAvatarCreate', useIt)).toMatchObject({ code: 1010, msg: expect.stringContaining('not ready') });
     const detail = await until(() => call(sandbox.em, 'avatarDetail', { id: String(created[0]._id) }), (r) => (dataOf(r)[0].status ?? 0) >= 3);
     const row = dataOf(detail)[0];
     expect(row.status).toBe(3);
     expect(await probe(String(row.thumbnailUrl))).toMatchObject({ width: 320 });
     expect(dataOf(await call(sandbox.em, 'avatarList', { from: 3 })).map((a) => a.avatar_id)).toEqual(['MyCleo1']);
+    expect((await call(sandbox.em, 'talkingAvatarCreate', useIt)).code).toBe(1000);
     expect(await call(sandbox.em, 'avatarCreate', { url: sample(sandbox.em, 'avatar-SandboxCleo.mp4'), avatar_id: 'MyCleo1', type: 1 })).toMatchObject({ code: 1222 });
     expect(await call(sandbox.em, 'avatarCreate', { url: sample(sandbox.em, 'avatar-SandboxCleo.mp4'), avatar_id: 'SandboxAnna', type: 1 })).toMatchObject({ code: 1222 });
     expect(await call(sandbox.em, 'avatarCreate', { url: sample(sandbox.em, 'avatar-SandboxCleo.mp4'), avatar_id: 'my_cleo', type: 1 })).toMatchObject({ code: 1003, msg: expect.stringContaining('letters and digits') });
