@@ -11,6 +11,8 @@ import type { ProcessRunner } from './process';
  * whose longer side exceeds 1.5 × the proxy size gets a proxy, made once and reused while the source
  * file is unchanged (the key includes its size and modification time).
  */
+const PROXY_FPS = 25;
+
 export interface ProxyOptions {
   dir: string;
   runner: ProcessRunner;
@@ -45,12 +47,12 @@ export class ProxyMaker {
     const target = join(this.options.dir, `${key}.mp4`);
     const running = this.inflight.get(target);
     if (running) return running;
-    const job = this.make(source, target, signal).finally(() => this.inflight.delete(target));
+    const job = this.make(source, target, info, signal).finally(() => this.inflight.delete(target));
     this.inflight.set(target, job);
     return job;
   }
 
-  private async make(source: string, target: string, signal?: AbortSignal): Promise<string> {
+  private async make(source: string, target: string, info: MediaInfo, signal?: AbortSignal): Promise<string> {
     if ((await stat(target).catch(() => null))?.isFile()) {
       await touch(target);
       return target;
@@ -58,11 +60,13 @@ export class ProxyMaker {
     await mkdir(this.options.dir, { recursive: true });
     const part = `${target}.part`;
     const side = this.longSide;
+    // Previews run at 25 fps: a faster source would only be decoded to be dropped.
+    const fps = info.fps !== null && info.fps > PROXY_FPS ? `fps=${PROXY_FPS},` : '';
     const args = [
       '-hide_banner', '-nostdin', '-y', '-loglevel', 'error',
       '-i', source,
       '-an',
-      '-vf', `scale=w='min(${side},iw)':h='min(${side},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`,
+      '-vf', `${fps}scale=w='min(${side},iw)':h='min(${side},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`,
       '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-g', '25', '-pix_fmt', 'yuv420p',
       '-f', 'mp4', part,
     ];
