@@ -10,7 +10,7 @@ import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { JobEngine } from '../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 
-const JOBS = 1000;
+const JOBS = Number(process.env.BENCH_JOBS ?? 1000);
 const JOB_SECONDS = 20;
 const NAIVE_INTERVAL_MS = 2000;
 const root = join(import.meta.dirname, '..', '..');
@@ -46,17 +46,24 @@ function finishTimes(dataDir: string): Map<string, number> {
   return new Map(Object.entries(state.jobs).filter(([, j]) => j.status === 3 || j.status === 4).map(([id, j]) => [id, j.updatedAt]));
 }
 
-function counting(): { fetch: FetchLike; polls: () => number; creates: () => number } {
+function counting(): { fetch: FetchLike; polls: () => number; creates: () => number; latency: () => number } {
   let polls = 0;
   let creates = 0;
+  let total = 0;
   return {
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       if (input.includes('/infobymodelid')) polls += 1;
       else creates += 1;
-      return fetch(input, init);
+      const started = performance.now();
+      try {
+        return await fetch(input, init);
+      } finally {
+        total += performance.now() - started;
+      }
     },
     polls: () => polls,
     creates: () => creates,
+    latency: () => total / Math.max(1, polls + creates),
   };
 }
 
@@ -111,6 +118,7 @@ async function runEngine(sandbox: Sandbox, ledgerDir: string): Promise<Result> {
   const wall = Date.now() - started;
   engine.stop();
   await engine.flush();
+  if (process.env.BENCH_DEBUG) console.log('engine mean request ms', counter.latency().toFixed(1));
   return summarise('engine', seenAt, finishTimes(sandbox.dataDir), counter.polls(), used, wall);
 }
 
@@ -147,7 +155,7 @@ export async function run(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'studio-jobs-bench-'));
   const results: Result[] = [];
   try {
-    for (const which of ['engine', 'naive'] as const) {
+    for (const which of (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['engine', 'naive']) as ('engine' | 'naive')[]) {
       const sandbox = await startSandbox(join(work, `sandbox-${which}`));
       try {
         results.push(which === 'engine' ? await runEngine(sandbox, join(work, 'ledger')) : await runNaive(sandbox));

@@ -28,6 +28,17 @@ export interface CallOptions {
 
 export type ServiceClientOptions = Omit<TransportOptions, 'auth'> & { credentials?: Credentials };
 
+// Built once per endpoint: zod compiles a schema on first use, which is costly per request.
+const envelopes = new Map<EndpointName, z.ZodType>();
+function envelopeSchema(name: EndpointName): z.ZodType {
+  let schema = envelopes.get(name);
+  if (!schema) {
+    schema = name === 'liveUpdate' || name === 'liveClose' ? emptySuccessEnvelopeSchema : successEnvelope(endpointTypes[name].result);
+    envelopes.set(name, schema);
+  }
+  return schema;
+}
+
 function zodDetail(error: z.ZodError): string {
   return `the answer does not match the interface: ${describeIssues(error)}`;
 }
@@ -101,7 +112,7 @@ export class ServiceClient {
     const spec = ENDPOINTS[name];
     const result: z.ZodType = endpointTypes[name].result;
     if (spec.envelope === 'business') {
-      const schema = name === 'liveUpdate' || name === 'liveClose' ? emptySuccessEnvelopeSchema : successEnvelope(result);
+      const schema = envelopeSchema(name);
       const parsed = schema.safeParse(json);
       if (!parsed.success) throw new Error(zodDetail(parsed.error));
       return (parsed.data as { data?: unknown }).data;
