@@ -1,5 +1,9 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStudio, screenshot, studioUrl, type StudioSession } from './browser';
+import { startWebHost } from '../../electron/web/web-host';
+import { launchBrowser, openStudio, screenshot, studioUrl, type StudioSession } from './browser';
 
 const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings'] as const;
 
@@ -96,5 +100,32 @@ describe('app shell in Chromium', () => {
     expect(response?.status()).toBe(401);
     expect(await page.textContent('body')).toMatch(/refused/);
     await context.close();
+  });
+});
+
+describe('a corrupt settings file', () => {
+  it('is moved aside with a notice in the page, and the studio still opens', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-corrupt-'));
+    writeFileSync(join(dataDir, 'settings.json'), '{"version": 1, "data": {"ffmpegPath": ');
+    const root = join(import.meta.dirname, '..', '..');
+    const host = await startWebHost({ root, dataDir, port: 0, env: { PATH: process.env.PATH }, skipBuild: true });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      await page.goto(`${host.url}#/settings`);
+      await page.getByText('The settings file could not be read and was set aside').waitFor();
+      const aside = readdirSync(dataDir).filter((f) => /^settings\.corrupt-.*\.json$/.test(f));
+      expect(aside).toHaveLength(1);
+      expect(readFileSync(join(dataDir, aside[0]), 'utf8')).toBe('{"version": 1, "data": {"ffmpegPath": ');
+      await page.getByText(aside[0], { exact: false }).first().waitFor();
+      await screenshot(page, 'shell-settings-moved-aside');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await host.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -78,7 +78,7 @@ export function openRecordStore<T>(spec: RecordStoreSpec<T>, file: RecordFile, d
     deps.notify({
       level: 'warning',
       title: `The ${spec.name} file could not be read and was set aside`,
-      detail: `${reason}. The old file was kept as ${moved}; defaults are in use.`,
+      detail: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}. The old file was kept as ${moved}; defaults are in use.`,
     });
     needsWrite = true;
   };
