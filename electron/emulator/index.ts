@@ -59,7 +59,9 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'avatar-studio-sandbox-'));
   const store = new StateStore(dataDir, options.log);
-  const files = new Files(store, options.resultTtlSeconds * 1000, options.now, options.catalogueDir);
+  // Throwaway sandboxes (tests, quick tries) share one sample-media cache instead of regenerating it.
+  const catalogueRoot = options.catalogueDir ?? (ownDir ? join(tmpdir(), 'avatar-studio-sandbox-cache') : undefined);
+  const files = new Files(store, options.resultTtlSeconds * 1000, options.now, catalogueRoot);
   files.clearWork();
   const accounts = new Accounts(store, options);
   const tools = new MediaTools(options);
