@@ -16,9 +16,12 @@ export function characterSwapRoutes(app: FastifyInstance, ctx: EmulatorContext):
     if (!unit) throw new ApiError(1003, `resolution ${resolution} is not offered by model ${model.value}`);
 
     const image = await fetchAndProbe(ctx, body.image, 'image', 1003);
-    if (!image.info.hasVideo || image.info.kind !== 'image') throw new ApiError(1003, 'image must be a PNG or JPEG picture');
+    if (image.info.kind !== 'image' || !['png', 'mjpeg'].includes(image.info.videoCodec ?? '')) {
+      throw new ApiError(1003, 'image must be a PNG or JPEG picture');
+    }
     const video = await fetchAndProbe(ctx, body.video, 'video', 1208);
-    if (!video.info.hasVideo || video.info.kind !== 'video') throw new ApiError(1208, 'video must be a video (MP4)');
+    if (video.info.kind !== 'video') throw new ApiError(1208, 'video must be a video (MP4)');
+    if (!video.info.formatName.split(',').includes('mp4')) throw new ApiError(1209, `video must be an MP4 file (got ${video.info.formatName})`);
     const detected = (video.info.durationMs ?? 0) / 1000;
     const seconds = body.duration ?? detected;
     if (seconds < CHARACTER_SWAP_LIMITS.minSeconds || seconds > CHARACTER_SWAP_LIMITS.maxSeconds) {

@@ -46,11 +46,9 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const path = await localMedia(body);
     const known = await ctx.catalogue.identify(path);
     if (!known) {
-      try {
-        await ctx.tools.probe(path);
-      } catch {
-        throw new ApiError(1003, FACE_DETECTION_MESSAGES.typeDetectionFailed);
-      }
+      // Only pictures and videos can show faces; anything else (text, sound) is not a supported type.
+      const info = await ctx.tools.probe(path).catch(() => null);
+      if (!info?.hasVideo) throw new ApiError(1003, FACE_DETECTION_MESSAGES.typeDetectionFailed);
       throw new ApiError(1003, FACE_DETECTION_MESSAGES.noFaces);
     }
     const faces = pickFaces(known.faces, body.single_face === true);

@@ -63,6 +63,7 @@ describe('sandbox face detection', { timeout: SLOW }, () => {
     expect(await call(sandbox.em, 'detectFaces', { url: 'not a url' })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('url') });
     expect(await call(sandbox.em, 'detectFaces', { url: 'http://127.0.0.1:9/missing.png' })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('Failed to download') });
     expect(await call(sandbox.em, 'detectFaces', { img: Buffer.from('plain text, not a picture').toString('base64') })).toMatchObject({ error_code: 1, error_msg: 'Failed to detect media type' });
+    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'voice-sandbox_ava.mp3') })).toMatchObject({ error_code: 1, error_msg: 'Failed to detect media type' });
     expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png'), num_frames: 25 })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('num_frames') });
     expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png') }, { anonymous: true })).toMatchObject({ error_code: 1, code: 1102 });
   });

@@ -106,6 +106,7 @@ describe('sandbox character swap', { timeout: SLOW }, () => {
     expect(await call(em, 'characterSwapCreate', { ...ok, model_name: 'nope' })).toMatchObject({ code: 1003, msg: expect.stringContaining('model_name') });
     expect(await call(em, 'characterSwapCreate', { video: ok.video })).toMatchObject({ code: 1003, msg: expect.stringContaining('image') });
     expect(await call(em, 'characterSwapCreate', { ...ok, image: sample(em, 'sandbox-motion.mp4') })).toMatchObject({ code: 1003, msg: expect.stringContaining('image') });
+    expect(await call(em, 'characterSwapCreate', { ...ok, video: sample(em, 'voice-sandbox_ava.mp3') })).toMatchObject({ code: 1208, msg: expect.stringContaining('video') });
   });
 
   it('fails with a reason and no charge when processing fails, and calls webhookurl', async () => {
