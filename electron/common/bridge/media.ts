@@ -14,9 +14,28 @@ export const ChosenMedia = z.object({
 });
 export type ChosenMedia = z.infer<typeof ChosenMedia>;
 
+export const MediaFrame = z.object({
+  /** data:image/jpeg;base64,... */
+  dataUrl: z.string(),
+});
+export type MediaFrame = z.infer<typeof MediaFrame>;
+
+export const Waveform = z.object({
+  /** Peak level per bucket, 0..1, across the whole sound track. */
+  peaks: z.array(z.number()),
+  durationMs: z.number(),
+});
+export type Waveform = z.infer<typeof Waveform>;
+
+const mediaReference = z.string().min(1).max(4096);
+
 export const mediaCalls = {
   /** An http(s) link, or a file: URL previously returned by media.chooseFile. */
-  'media.probe': call(z.tuple([z.string().min(1).max(4096)]), MediaInfo),
+  'media.probe': call(z.tuple([mediaReference]), MediaInfo),
+  /** A still frame (thumbnail, filmstrip); same references as media.probe. */
+  'media.frame': call(z.tuple([mediaReference, z.object({ atMs: z.number().min(0), width: z.number().int().min(16).max(1920) })]), MediaFrame),
+  /** Peaks for drawing a waveform; same references as media.probe. */
+  'media.waveform': call(z.tuple([mediaReference, z.object({ buckets: z.number().int().min(1).max(4000) })]), Waveform),
   /** Native open dialog for a local media file; null when cancelled. Fails on a host without dialogs. */
   'media.chooseFile': call(z.tuple([z.object({ kind: z.enum(['image', 'video', 'audio', 'any']) })]), ChosenMedia.nullable()),
 };

@@ -26,6 +26,15 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit): Domai
   /** file: URLs this host handed out through media.chooseFile; the only local files media.probe reads. */
   const handedOut = new Set<string>();
 
+  /** The local copy of a media reference the renderer may ask about. */
+  const allowed = async (reference: string): Promise<string> => {
+    const value = reference.trim();
+    if (!/^https?:\/\//i.test(value) && !handedOut.has(value)) {
+      throw new StudioError('Only http(s) links, or files chosen with "Choose file", can be inspected.', 'not-allowed');
+    }
+    return media.cache.localPath(value);
+  };
+
   const jobs = new PreviewJobs(media.renderer, media.dirs.previews, {
     progress: (renderId, p) => {
       base.emit('preview.progress', { renderId, fraction: p.fraction, outTimeMs: p.outTimeMs, speed: p.speed });
@@ -84,14 +93,12 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit): Domai
           await handle.close();
         }
       },
-      'media.probe': async (reference) => {
-        const value = reference.trim();
-        if (!/^https?:\/\//i.test(value) && !handedOut.has(value)) {
-          throw new StudioError('Only http(s) links, or files chosen with "Choose file", can be inspected.', 'not-allowed');
-        }
-        const path = await media.cache.localPath(value);
-        return media.prober.probe(path);
+      'media.probe': async (reference) => media.prober.probe(await allowed(reference)),
+      'media.frame': async (reference, { atMs, width }) => {
+        const bytes = await media.tools.frame(await allowed(reference), atMs, width);
+        return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}` };
       },
+      'media.waveform': async (reference, { buckets }) => media.tools.waveform(await allowed(reference), buckets),
       'media.chooseFile': async ({ kind }) => {
         const choose = base.platform.chooseOpenPath;
         if (!choose) throw new StudioError('This host has no file dialogs; use a link to the media instead.', 'no-dialogs');

@@ -5,6 +5,7 @@ import { MediaProber } from './probe';
 import { ProcessRunner, type SpawnFn } from './process';
 import { ProxyMaker } from './proxies';
 import { PreviewRenderer } from './preview-renderer';
+import { MediaTools } from './media-tools';
 
 /**
  * Wires the media services for one host (Electron, web, CLI): one process runner (so quitting kills
@@ -28,6 +29,7 @@ export interface MediaToolkit {
   prober: MediaProber;
   proxies: ProxyMaker;
   renderer: PreviewRenderer;
+  tools: MediaTools;
   dirs: { root: string; previews: string; posters: string };
   /** Kills every running ffmpeg/ffprobe (app quit). */
   dispose(): Promise<void>;
@@ -50,6 +52,7 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
   const prober = new MediaProber(() => binary('ffprobe'), runner);
   const proxies = new ProxyMaker({ dir: join(root, 'proxies'), runner, ffmpeg: () => binary('ffmpeg') });
   const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies });
+  const tools = new MediaTools({ runner, ffmpeg: () => binary('ffmpeg'), dir: join(root, 'scratch') });
   return {
     runner,
     binary,
@@ -57,7 +60,8 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     prober,
     proxies,
     renderer,
-    dirs: { root, previews: join(root, 'previews'), posters: join(root, 'posters') },
+    tools,
+    dirs: { root, previews: join(root, 'previews'), posters: join(root, 'scratch') },
     dispose: () => runner.killAll(),
   };
 }

@@ -91,4 +91,11 @@ describe('media domain (preview.*, media.*)', () => {
     expect(chosen).toMatchObject({ name: 'pic.png', info: { kind: 'image', width: 64, height: 64 } });
     expect(await module.handlers['media.probe'](chosen?.url ?? '')).toMatchObject({ kind: 'image' });
   });
+
+  it('gives timeline frames and waveform peaks for allowed references', async () => {
+    const chosen = await module.handlers['media.chooseFile']({ kind: 'image' });
+    const frame = await module.handlers['media.frame'](chosen?.url ?? '', { atMs: 0, width: 32 });
+    expect(frame.dataUrl.startsWith('data:image/jpeg;base64,/9j/')).toBe(true);
+    await expect(module.handlers['media.waveform']('/etc/passwd', { buckets: 10 })).rejects.toThrow(/Only http\(s\) links/);
+  });
 });

@@ -1,0 +1,77 @@
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProcessRunner } from './process';
+
+/**
+ * Small ffmpeg helpers the editor's timeline uses: a still frame of a media (thumbnails, filmstrips)
+ * and a waveform's peaks (the renderer's CSP keeps it from fetching remote audio itself). Each writes
+ * to a temporary file in `dir` and removes it.
+ */
+export interface MediaToolsDeps {
+  runner: ProcessRunner;
+  ffmpeg: () => Promise<string>;
+  dir: string;
+}
+
+const WAVEFORM_RATE = 8000;
+
+export class MediaTools {
+  private counter = 0;
+
+  constructor(private readonly deps: MediaToolsDeps) {}
+
+  /** JPEG bytes of the frame at `atMs`, `width` pixels wide (height keeps the aspect). */
+  async frame(path: string, atMs: number, width: number): Promise<Buffer> {
+    const out = await this.temp('jpg');
+    try {
+      const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-ss', (atMs / 1000).toFixed(3), '-i', path, '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '5', '-f', 'image2', out];
+      await this.ffmpeg(args, 'take a frame');
+      const bytes = await readFile(out).catch(() => null);
+      if (!bytes || bytes.length === 0) throw new Error(`there is no frame at ${(atMs / 1000).toFixed(1)} s`);
+      return bytes;
+    } finally {
+      await rm(out, { force: true });
+    }
+  }
+
+  /** `buckets` peak levels (0..1) across the whole sound track, and its length. */
+  async waveform(path: string, buckets: number): Promise<{ peaks: number[]; durationMs: number }> {
+    const out = await this.temp('raw');
+    try {
+      await this.ffmpeg(['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(WAVEFORM_RATE), '-f', 's16le', out], 'read the sound');
+      const bytes = await readFile(out);
+      const samples = new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2));
+      return { peaks: peaksOf(samples, buckets), durationMs: Math.round((samples.length / WAVEFORM_RATE) * 1000) };
+    } finally {
+      await rm(out, { force: true });
+    }
+  }
+
+  private async ffmpeg(args: string[], what: string): Promise<void> {
+    const result = await this.deps.runner.run(await this.deps.ffmpeg(), args);
+    if (result.code !== 0) throw new Error(`ffmpeg could not ${what}: ${result.stderr.trim().split('\n').at(-1) ?? 'unknown error'}`);
+  }
+
+  private async temp(ext: string): Promise<string> {
+    await mkdir(this.deps.dir, { recursive: true });
+    return join(this.deps.dir, `${process.pid}-${Date.now().toString(36)}-${++this.counter}.${ext}`);
+  }
+}
+
+/** Largest absolute sample per bucket, scaled to 0..1. */
+export function peaksOf(samples: Int16Array, buckets: number): number[] {
+  const peaks = new Array<number>(buckets).fill(0);
+  if (samples.length === 0) return peaks;
+  const size = samples.length / buckets;
+  for (let b = 0; b < buckets; b += 1) {
+    const start = Math.floor(b * size);
+    const end = Math.max(start + 1, Math.floor((b + 1) * size));
+    let max = 0;
+    for (let i = start; i < end && i < samples.length; i += 1) {
+      const v = Math.abs(samples[i]);
+      if (v > max) max = v;
+    }
+    peaks[b] = Math.round((max / 32768) * 1000) / 1000;
+  }
+  return peaks;
+}

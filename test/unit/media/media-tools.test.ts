@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MediaTools, peaksOf } from '../../../electron/services/media/media-tools';
+import { ProcessRunner } from '../../../electron/services/media/process';
+import { makeTone, makeVideo } from '../../fixtures/composition/make-media';
+
+describe('MediaTools with real ffmpeg', () => {
+  let dir: string;
+  let tools: MediaTools;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tools-'));
+    tools = new MediaTools({ runner: new ProcessRunner(), ffmpeg: async () => '/usr/bin/ffmpeg', dir: join(dir, 'scratch') });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('takes a frame at a time, at a width', async () => {
+    const clip = makeVideo(join(dir, 'c.mp4'), { colour: 'testsrc2', width: 320, height: 180, seconds: 1 });
+    const jpeg = await tools.frame(clip, 500, 64);
+    expect(jpeg.subarray(0, 2).toString('hex')).toBe('ffd8');
+    await expect(tools.frame(clip, 60_000, 64)).rejects.toThrow(/no frame at 60\.0 s/);
+  });
+
+  it('measures the peaks of a sound track', async () => {
+    const tone = makeTone(join(dir, 't.wav'), { seconds: 2 });
+    const { peaks, durationMs } = await tools.waveform(tone, 20);
+    expect(peaks).toHaveLength(20);
+    expect(Math.abs(durationMs - 2000)).toBeLessThan(50);
+    // lavfi's sine has an amplitude of 1/8.
+    expect(peaks.every((p) => p > 0.1 && p < 0.14)).toBe(true);
+    await expect(tools.waveform(join(dir, 'missing.wav'), 10)).rejects.toThrow(/ffmpeg could not read the sound/);
+  });
+
+  it('computes peaks per bucket', () => {
+    expect(peaksOf(new Int16Array([0, 16384, -32768, 0]), 2)).toEqual([0.5, 1]);
+    expect(peaksOf(new Int16Array([]), 3)).toEqual([0, 0, 0]);
+  });
+});
