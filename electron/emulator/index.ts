@@ -139,7 +139,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
       await webhooks.close(500);
       await tools.stop();
       await app.close();
-      store.flush();
+      store.close();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -10,6 +10,7 @@ export class StateStore {
   readonly state: EmulatorState;
   private readonly file: string;
   private pending = false;
+  private closed = false;
 
   constructor(
     readonly dataDir: string,
@@ -36,17 +37,28 @@ export class StateStore {
 
   /** Schedules one write for all changes made in this turn of the event loop. */
   changed(): void {
-    if (this.pending) return;
+    if (this.pending || this.closed) return;
     this.pending = true;
     setImmediate(() => this.flush());
   }
 
+  /** Writes pending changes; a failed write is logged (the next change tries again), never thrown. */
   flush(): void {
     if (!this.pending) return;
     this.pending = false;
     const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state));
-    renameSync(tmp, this.file);
+    try {
+      writeFileSync(tmp, JSON.stringify(this.state));
+      renameSync(tmp, this.file);
+    } catch (error) {
+      this.log(`could not save sandbox records: ${(error as Error).message}`);
+    }
+  }
+
+  /** Final write; later changes (late callbacks) are kept in memory only. */
+  close(): void {
+    this.flush();
+    this.closed = true;
   }
 
   /** A short, unique, sortable id (24 hex characters, like the service's ids). */
