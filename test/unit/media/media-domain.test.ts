@@ -79,6 +79,19 @@ describe('media domain (preview.*, media.*)', () => {
     expect((await waitFor('preview.failed', renderId)).payload).toMatchObject({ cancelled: true });
   });
 
+  it('quitting cancels every render and kills every ffmpeg it started', async () => {
+    const toolkit = createMediaToolkit({ dataDir: join(dir, 'quit'), resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
+    const base = createMemoryHostBase({ dataDir: join(dir, 'quit') });
+    const quitting = createMediaDomain(base, toolkit);
+    const long = { ...project, id: 'q', scenes: [{ ...project.scenes[0], durationMs: 600_000 }] };
+    const { renderId } = await quitting.handlers['preview.render'](long, { quality: 'draft' });
+    for (let i = 0; i < 200 && toolkit.runner.running === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(toolkit.runner.running).toBeGreaterThan(0);
+    await quitting.dispose?.();
+    expect(toolkit.runner.running).toBe(0);
+    expect(base.emitted.find((e) => e.event === 'preview.failed')?.payload).toMatchObject({ renderId, cancelled: true });
+  });
+
   it('makes a poster as a data URL', async () => {
     const poster = await module.handlers['preview.poster'](project, { atMs: 100 });
     expect(poster.dataUrl.startsWith('data:image/jpeg;base64,/9j/')).toBe(true);
