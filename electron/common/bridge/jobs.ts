@@ -149,8 +149,10 @@ export function describeExpiry(job: Pick<JobRecord, 'expiresAt' | 'phase'>, now:
   return `${formatDuration(left)} left`;
 }
 
-export function describeCost(job: Pick<JobRecord, 'chargedCredits' | 'costEstimate'>): string {
+export function describeCost(job: Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>): string {
   if (job.chargedCredits !== null) return `${job.chargedCredits} credits`;
+  // Refused at create: the service made no job, so nothing was charged.
+  if (job.phase === 'failed' && job.remoteId === null) return 'not charged';
   if (job.costEstimate) return `~${job.costEstimate.credits} credits`;
   return '—';
 }

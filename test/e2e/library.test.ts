@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openStudio, screenshot, type StudioSession } from './browser';
+
+/** Calls the studio's bridge from inside the page (same origin, same access cookie as the UI). */
+async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
+  const outcome = await page.evaluate(async ({ channel, args }) => {
+    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+      credentials: 'same-origin',
+    });
+    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+  }, { channel, args });
+  if (!outcome.ok) throw new Error(`${channel}: ${outcome.error?.message}`);
+  return outcome.value as T;
+}
+
+const tts = (text: string) => ({ kind: 'tts', body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' } });
+
+describe('Library in Chromium against the sandbox', () => {
+  let studio: StudioSession;
+
+  beforeAll(async () => {
+    studio = await openStudio({ hash: '#/library' });
+  });
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  it('follows real sandbox jobs to their end and explains failures', async () => {
+    const { page } = studio;
+    await page.getByRole('heading', { level: 1, name: 'Library' }).waitFor();
+    const first = await bridge<{ status: string }>(page, 'jobs.submit', { ...tts('Hello from the library test.'), projectId: 'e2e-project' });
+    expect(first.status).toBe('submitted');
+    const again = await bridge<{ status: string; message: string }>(page, 'jobs.submit', tts('Hello from the library test.'));
+    expect(again.status).toBe('duplicate');
+    expect(again.message).toMatch(/Send it anyway\?/);
+    await bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: 'http://127.0.0.1:9/missing.mp4', audio_url: 'http://127.0.0.1:9/missing.mp3' } });
+    const [avatar] = await bridge<{ url: string }[]>(page, 'catalogue.avatars', { from: 2 });
+    const face = new URL('/sandbox/sandbox-face.png', avatar.url).href;
+    await bridge(page, 'jobs.submit', { kind: 'character-swap', body: { image: face, video: avatar.url, duration: 5, resolution: '480p' } });
+
+    const rows = page.locator('tr[data-job-id]');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(3);
+    const speech = rows.filter({ hasText: 'Hello from the library test.' });
+    await expect.poll(() => speech.textContent(), { timeout: 60_000 }).toMatch(/Completed/);
+    const lipsync = rows.filter({ hasText: 'Lip sync' });
+    await expect.poll(() => lipsync.textContent(), { timeout: 60_000 }).toMatch(/Failed/);
+    expect(await speech.textContent()).toMatch(/6 d 23 h left|7 d left/);
+    // The published price (5 credits per started 5 s at 480p) until the service says what it charged.
+    const swapRow = await rows.filter({ hasText: 'Character swap' }).textContent();
+    expect(swapRow, swapRow ?? '').toMatch(/5 credits/);
+    await screenshot(page, 'library-jobs');
+
+    await lipsync.click();
+    const problem = page.getByTestId('job-problem');
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/The job failed/);
+    // The sandbox refuses unreachable inputs at create time (code 1014): explained, and nothing charged.
+    expect(await problem.textContent()).toMatch(/does not exist/);
+    expect(await page.getByTestId('job-details').textContent()).toMatch(/not charged/);
+    await screenshot(page, 'library-job-details');
+    await page.keyboard.press('Escape');
+    await problem.waitFor({ state: 'hidden' });
+    expect(studio.consoleErrors).toEqual([]);
+  }, 120_000);
+
+  it('keeps a long list light with virtual scrolling', async () => {
+    const { page } = studio;
+    // Lip syncs of unreachable files: refused at once by the sandbox, so 80 rows cost nothing to make.
+    await Promise.all(Array.from({ length: 80 }, (_, i) =>
+      bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: `http://127.0.0.1:9/clip-${i}.mp4`, audio_url: 'http://127.0.0.1:9/a.mp3' } })));
+    await expect.poll(() => page.getByLabel('Show jobs').textContent(), { timeout: 20_000 }).toMatch(/All 83/);
+    const rendered = await page.locator('tr[data-job-id]').count();
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(60);
+    await screenshot(page, 'library-many-jobs');
+    expect(studio.consoleErrors).toEqual([]);
+  }, 120_000);
+
+  it('shows the connections panel in Settings with the sandbox ready to test', async () => {
+    const { page } = studio;
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const panel = page.getByTestId('connections-panel');
+    await panel.waitFor();
+    const sandbox = panel.locator('[data-connection="Sandbox"]');
+    await sandbox.getByRole('button', { name: 'Test' }).click();
+    await expect.poll(() => sandbox.getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Connected\./);
+    expect(await page.getByTestId('storage-notice').textContent()).toMatch(/environment/);
+    await screenshot(page, 'settings-connections');
+    expect(studio.consoleErrors).toEqual([]);
+  }, 60_000);
+});
