@@ -1,6 +1,6 @@
 // Runs every check `npm test` promises (types, lint, unit, component and end-to-end tests) and ends
 // with one plain `N passed, N failed` line that counts every test and check that ran.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,30 +12,38 @@ mkdirSync(artifacts, { recursive: true });
 let passed = 0;
 let failed = 0;
 
-function step(label, command, args) {
-  console.log(`\n── ${label}: ${[command, ...args].map((a) => a.replace(root + '/', '')).join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  return result.status === 0;
+const show = (command, args) => [command, ...args].map((a) => a.replace(root + '/', '')).join(' ');
+
+/** Runs a check in the background, keeping its output to print whole once it is done. */
+function background(label, command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+    child.on('error', (error) => chunks.push(Buffer.from(`${error}\n`)));
+    child.on('close', (code) => resolve({ label, command, args, ok: code === 0, output: Buffer.concat(chunks).toString() }));
+  });
 }
 
-for (const [label, command, args] of [
-  ['types', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.json']],
-  ['lint', bin('eslint'), ['.', '--max-warnings=0']],
-]) {
-  if (step(label, command, args)) passed += 1;
+// Type checking and lint are single-threaded and independent of each other: run them side by side.
+const checks = await Promise.all([
+  background('types', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.json']),
+  background('lint', bin('eslint'), ['.', '--max-warnings=0']),
+]);
+for (const check of checks) {
+  console.log(`\n── ${check.label}: ${show(check.command, check.args)} (${check.ok ? 'ok' : 'FAILED'})`);
+  if (check.output.trim()) process.stdout.write(check.output.endsWith('\n') ? check.output : `${check.output}\n`);
+  if (check.ok) passed += 1;
   else failed += 1;
 }
 
 const report = join(artifacts, 'vitest-report.json');
 rmSync(report, { force: true });
 const extra = process.argv.slice(2);
-const testsOk = step('tests', bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-  ...extra,
-]);
+const vitestArgs = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra];
+console.log(`\n── tests: ${show(bin('vitest'), vitestArgs)}`);
+const testsOk = spawnSync(bin('vitest'), vitestArgs, { cwd: root, stdio: 'inherit' }).status === 0;
 if (existsSync(report)) {
   const summary = JSON.parse(readFileSync(report, 'utf8'));
   passed += summary.numPassedTests;
