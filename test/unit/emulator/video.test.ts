@@ -76,6 +76,20 @@ describe('sandbox character swap', { timeout: SLOW }, () => {
     expect(p.duration).toBeCloseTo(1.5, 0);
   });
 
+  it('in replace mode puts the character\'s face over each face the sandbox knows in the video', async () => {
+    const created = dataOf(await call(em, 'characterSwapCreate', {
+      image: sample(em, 'sandbox-face.png'), video: sample(em, 'sandbox-motion.mp4'), duration: 1, resolution: '480p', mode: 'replace',
+    }));
+    const onFaces = dataOf(await call(em, 'characterSwapCreate', {
+      image: sample(em, 'sandbox-face.png'), video: sample(em, 'avatar-SandboxBen.mp4'), duration: 1, resolution: '480p', mode: 'replace',
+    }));
+    for (const id of [created._id, onFaces._id]) {
+      const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: id }), (r) => dataOf(r).video_status >= 3, 60_000));
+      expect(done.video_status).toBe(3);
+      expect((await probe(String(done.video))).height).toBe(480);
+    }
+  });
+
   it('prices 12 s at 720p at 30 credits and refuses what the balance cannot cover', async () => {
     em.setCredits(29);
     const body = { image: sample(em, 'sandbox-face.png'), video: sample(em, 'sandbox-motion.mp4'), duration: 12 };

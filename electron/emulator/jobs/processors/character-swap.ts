@@ -24,10 +24,16 @@ export async function processCharacterSwap(ctx: EmulatorContext, job: JobRecord,
   if (r.mode === 'replace' && known?.faces.length) {
     const sx = W / known.width;
     const sy = H / known.height;
+    // When the character picture is one of the sandbox's own, only its face goes over each face.
+    const character = await ctx.catalogue.identify(image);
+    const face = character?.faces[0]?.region;
+    const cropFace = face ? `crop=${face[2]}:${face[3]}:${face[0]}:${face[1]},` : '';
+    const split = known.faces.map((_, i) => `[c${i}]`).join('');
+    graph.push(`[1:v]${cropFace}split=${known.faces.length}${split}`);
     let last = 'bg';
     known.faces.forEach((f, i) => {
       const [x, y, w, h] = f.region;
-      graph.push(`[1:v]scale=${even(w * sx)}:${even(h * sy)}[c${i}]`, `[${last}][c${i}]overlay=x=${Math.round(x * sx)}:y=${Math.round(y * sy)}[o${i}]`);
+      graph.push(`[c${i}]scale=${even(w * sx)}:${even(h * sy)}[s${i}]`, `[${last}][s${i}]overlay=x=${Math.round(x * sx)}:y=${Math.round(y * sy)}[o${i}]`);
       last = `o${i}`;
     });
     graph.push(`[${last}]format=yuv420p[v]`);
