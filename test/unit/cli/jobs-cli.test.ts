@@ -68,6 +68,33 @@ describe('studio jobs', () => {
     expect(show.out[0]).toMatch(/Available:\s+6 d 23 h left|Available:\s+7 d left/);
   });
 
+  it('follows a sandbox job by starting the sandbox itself (the default connection)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'studio-cli-sandbox-'));
+    try {
+      // The app created a sandbox job and quit; the sandbox keeps its records under <data>/sandbox.
+      const sandbox = await startEmulator({ port: 0, jobSeconds: 1, dataDir: join(home, 'sandbox') });
+      const client = new ServiceClient({ baseUrl: sandbox.url, credentials: { kind: 'api-key', apiKey: sandbox.apiKey } });
+      const engine = new JobEngine({
+        storage: new FileLedgerStorage(join(home, 'jobs')),
+        connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+        clock: { now: () => Date.now() },
+      });
+      const result = await engine.submit({ kind: 'tts', body: { input_text: 'Sandbox from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
+      engine.stop();
+      await engine.flush();
+      await sandbox.close();
+      if (result.status !== 'submitted') throw new Error('not submitted');
+
+      const wait = io({});
+      const code = await runCli(['jobs', 'wait', result.job.id, '--data-dir', home, '--json', '--timeout', '60'], wait.io);
+      expect(wait.err.join('\n')).toBe('');
+      expect(code).toBe(0);
+      expect(JSON.parse(wait.out.join(''))).toMatchObject({ id: result.job.id, phase: 'completed', connectionName: 'Sandbox' });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('explains command-line mistakes with exit code 2', async () => {
     const unknown = io();
     expect(await runCli(['jobs', 'frobnicate'], unknown.io)).toBe(2);
