@@ -122,8 +122,10 @@ export async function run(): Promise<void> {
 
     // The same hand-written graph on the proxies the preview used, for the cost of the studio's own
     // graph and work (probing, planning) with decoding held equal.
-    const proxyOf = async (source: string): Promise<string> => toolkit.proxies.proxyFor(source, await toolkit.prober.probe(source));
-    const onProxies = { ...src, videoA: await proxyOf(src.videoA), videoB: await proxyOf(src.videoB), avatar: await proxyOf(src.avatar) };
+    // Drawn sizes at 640x360: the clips at 320x180, the avatar at 192x288.
+    const proxyOf = async (source: string, drawnLongSide: number): Promise<string> => toolkit.proxies.proxyFor(source, await toolkit.prober.probe(source), { drawnLongSide });
+    const onProxies = { ...src, videoA: await proxyOf(src.videoA, 320), videoB: await proxyOf(src.videoB, 320), avatar: await proxyOf(src.avatar, 288) };
+    if (readdirSync(join(dir, 'data/media/proxies')).length !== proxies.length) throw new Error('the baseline should reuse the preview\'s proxies');
     if (onProxies.videoA === src.videoA) throw new Error('expected the 1080p videos to have proxies');
 
     const warm: number[] = [];

@@ -61,6 +61,8 @@ export interface InputRequest {
   elementId?: string;
   /** The human label used in messages. */
   label: string;
+  /** For a visual element: its box in output pixels (lets a caller size a preview proxy to it). */
+  box?: Box;
 }
 
 export type ResolvedInput = string | { path: string; still?: boolean } | null;
@@ -104,7 +106,7 @@ export function planLayer(
   if (element.type === 'image' && /^#[0-9a-fA-F]{6}$/.test(element.url)) {
     return { source: { kind: 'colour', colour: element.url.toLowerCase() }, box, label: request.label };
   }
-  const resolved = resolve({ ...request, role: 'element', type: element.type, url: element.url || null, avatarId: element.avatarId });
+  const resolved = resolve({ ...request, role: 'element', type: element.type, url: element.url || null, avatarId: element.avatarId, box });
   if (resolved === null) {
     notes.push(`${request.label}: no media to show`);
     return null;

@@ -52,21 +52,29 @@ export class PreviewRenderer {
   constructor(private readonly deps: PreviewRendererDeps) {}
 
   /** Fetches, inspects and (for previews) proxies every input, then plans the project. */
-  async prepare(project: Project, quality: RenderQuality, signal?: AbortSignal): Promise<RenderPlan> {
+  async prepare(project: Project, quality: RenderQuality, signal?: AbortSignal, renderWidth = previewWidth(project.output)): Promise<RenderPlan> {
     const requests: InputRequest[] = [];
     planFromProject(project, (request) => {
       requests.push(request);
       return null;
     });
     const wanted = new Map<string, InputRequest>();
-    for (const request of requests) if (request.url && !wanted.has(request.url)) wanted.set(request.url, request);
+    /** The largest size (longer side, render pixels) each media is drawn at, to size its proxy. */
+    const drawn = new Map<string, number>();
+    const k = renderWidth / project.output.width;
+    for (const request of requests) {
+      if (!request.url) continue;
+      if (!wanted.has(request.url)) wanted.set(request.url, request);
+      const side = request.box ? Math.max(request.box.width, request.box.height) * k : 0;
+      drawn.set(request.url, Math.max(drawn.get(request.url) ?? 0, side));
+    }
 
     const resolved = new Map<string, { path: string; still: boolean }>();
     const failures: { order: number; error: Error }[] = [];
     const list = [...wanted.values()];
     await eachLimited(list, this.deps.concurrency ?? 3, async (request, order) => {
       try {
-        resolved.set(request.url as string, await this.resolveOne(request, quality, signal));
+        resolved.set(request.url as string, await this.resolveOne(request, quality, drawn.get(request.url as string) ?? 0, signal));
       } catch (error) {
         failures.push({ order, error: error as Error });
       }
@@ -82,8 +90,8 @@ export class PreviewRenderer {
   }
 
   async render(project: Project, request: RenderRequest): Promise<RenderResult> {
-    const plan = await this.prepare(project, request.quality, request.signal);
     const width = request.width ?? (request.quality === 'preview' ? previewWidth(project.output) : project.output.width);
+    const plan = await this.prepare(project, request.quality, request.signal, width);
     const part = `${request.outputPath}.part`;
     const command = buildFfmpegArgs(plan, { outputPath: part, quality: request.quality, width, progress: true });
     await this.run(command, part, request.signal, request.onProgress);
@@ -93,15 +101,16 @@ export class PreviewRenderer {
 
   /** One JPEG frame at `atMs` on the timeline. */
   async poster(project: Project, atMs: number, options: { outputPath: string; width?: number; signal?: AbortSignal }): Promise<string> {
-    const plan = await this.prepare(project, 'preview', options.signal);
+    const width = options.width ?? previewWidth(project.output);
+    const plan = await this.prepare(project, 'preview', options.signal, width);
     const part = `${options.outputPath}.part`;
-    const command = buildPosterArgs(plan, { atMs, outputPath: part, width: options.width ?? previewWidth(project.output) });
+    const command = buildPosterArgs(plan, { atMs, outputPath: part, width });
     await this.run(command, part, options.signal);
     await rename(part, options.outputPath);
     return options.outputPath;
   }
 
-  private async resolveOne(request: InputRequest, quality: RenderQuality, signal?: AbortSignal): Promise<{ path: string; still: boolean }> {
+  private async resolveOne(request: InputRequest, quality: RenderQuality, drawnLongSide: number, signal?: AbortSignal): Promise<{ path: string; still: boolean }> {
     const url = request.url as string;
     const where = capitalise(request.label);
     try {
@@ -114,7 +123,7 @@ export class PreviewRenderer {
       if (wantsSound && !info.hasAudio) throw new MediaInputError(`${shorten(url)} has no sound`);
       if (!wantsSound && !info.hasVideo) throw new MediaInputError(`${shorten(url)} has no picture (is it an audio file?)`);
       const still = info.kind === 'image';
-      if (quality === 'preview' && !wantsSound) return { path: await this.deps.proxies.proxyFor(path, info, signal), still };
+      if (quality === 'preview' && !wantsSound) return { path: await this.deps.proxies.proxyFor(path, info, { drawnLongSide, signal }), still };
       return { path, still };
     } catch (error) {
       if (signal?.aborted) throw abortError();

@@ -12,12 +12,13 @@ import type { ProcessRunner } from './process';
  * file is unchanged (the key includes its size and modification time).
  */
 const PROXY_FPS = 25;
+const PROXY_TIERS = [320, 640, 1280];
 
 export interface ProxyOptions {
   dir: string;
   runner: ProcessRunner;
   ffmpeg: () => Promise<string>;
-  /** Longer side of a proxy, in pixels. */
+  /** Largest proxy (longer side, pixels); smaller ones are made for elements drawn small. */
   longSide?: number;
   /** Proxies kept at most; least recently used go first. */
   maxBytes?: number;
@@ -32,34 +33,44 @@ export class ProxyMaker {
     return this.options.longSide ?? 640;
   }
 
-  needsProxy(info: MediaInfo): boolean {
+  /**
+   * The proxy size for a media drawn at most `drawnLongSide` pixels on its longer side: the smallest
+   * tier that is at least that big (never above longSide), so a clip shown in a corner decodes a
+   * quarter of the pixels of one shown full frame.
+   */
+  tierFor(drawnLongSide: number): number {
+    return PROXY_TIERS.find((tier) => tier >= drawnLongSide && tier <= this.longSide) ?? this.longSide;
+  }
+
+  needsProxy(info: MediaInfo, tier = this.longSide): boolean {
     if (info.kind !== 'video' || info.width === null || info.height === null) return false;
-    return Math.max(info.width, info.height) > this.longSide * 1.5;
+    return Math.max(info.width, info.height) > tier * 1.5;
   }
 
   /** The proxy of `source` (made now if missing), or the source itself when it is small enough. */
-  async proxyFor(source: string, info: MediaInfo, signal?: AbortSignal): Promise<string> {
-    if (!this.needsProxy(info)) return source;
+  async proxyFor(source: string, info: MediaInfo, options: { drawnLongSide?: number; signal?: AbortSignal } = {}): Promise<string> {
+    const side = this.tierFor(options.drawnLongSide ?? this.longSide);
+    if (!this.needsProxy(info, side)) return source;
+    const signal = options.signal;
     const file = await stat(source);
     // Whole seconds: touching a file for LRU rewrites its mtime at millisecond precision.
     const modified = Math.floor(file.mtimeMs / 1000);
-    const key = createHash('sha256').update(`${source}\0${file.size}\0${modified}\0${this.longSide}`).digest('hex').slice(0, 32);
+    const key = createHash('sha256').update(`${source}\0${file.size}\0${modified}\0${side}`).digest('hex').slice(0, 32);
     const target = join(this.options.dir, `${key}.mp4`);
     const running = this.inflight.get(target);
     if (running) return running;
-    const job = this.make(source, target, info, signal).finally(() => this.inflight.delete(target));
+    const job = this.make(source, target, info, side, signal).finally(() => this.inflight.delete(target));
     this.inflight.set(target, job);
     return job;
   }
 
-  private async make(source: string, target: string, info: MediaInfo, signal?: AbortSignal): Promise<string> {
+  private async make(source: string, target: string, info: MediaInfo, side: number, signal?: AbortSignal): Promise<string> {
     if ((await stat(target).catch(() => null))?.isFile()) {
       await touch(target);
       return target;
     }
     await mkdir(this.options.dir, { recursive: true });
     const part = `${target}.part`;
-    const side = this.longSide;
     // Previews run at 25 fps: a faster source would only be decoded to be dropped.
     const fps = info.fps !== null && info.fps > PROXY_FPS ? `fps=${PROXY_FPS},` : '';
     const args = [

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MediaProber } from '../../../electron/services/media/probe';
+import { ProcessRunner } from '../../../electron/services/media/process';
+import { ProxyMaker } from '../../../electron/services/media/proxies';
+import { makeVideo } from '../../fixtures/composition/make-media';
+
+describe('ProxyMaker with real ffmpeg', () => {
+  let dir: string;
+  const runner = new ProcessRunner();
+  const prober = new MediaProber(async () => '/usr/bin/ffprobe', runner);
+  let proxies: ProxyMaker;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'proxies-'));
+    proxies = new ProxyMaker({ dir: join(dir, 'proxies'), runner, ffmpeg: async () => '/usr/bin/ffmpeg' });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('sizes proxies to how large the media is drawn, at most 25 fps, silent, made once', async () => {
+    const source = makeVideo(join(dir, 'src.mp4'), { colour: 'testsrc2', width: 1280, height: 720, seconds: 1, fps: 50, withAudio: true });
+    const info = await prober.probe(source);
+    const small = await proxies.proxyFor(source, info, { drawnLongSide: 200 });
+    const large = await proxies.proxyFor(source, info, { drawnLongSide: 600 });
+    expect(await prober.probe(small)).toMatchObject({ width: 320, height: 180, fps: 25, hasAudio: false });
+    expect(await prober.probe(large)).toMatchObject({ width: 640, height: 360 });
+    expect(await proxies.proxyFor(source, info, { drawnLongSide: 5000 })).toBe(large);
+    expect(await proxies.proxyFor(source, info, { drawnLongSide: 200 })).toBe(small);
+  });
+
+  it('leaves small media and stills alone', async () => {
+    const source = makeVideo(join(dir, 'small.mp4'), { colour: 'red', width: 400, height: 300, seconds: 0.2 });
+    const info = await prober.probe(source);
+    expect(await proxies.proxyFor(source, info, { drawnLongSide: 200 })).toBe(source);
+    expect(proxies.needsProxy({ ...info, kind: 'image', width: 4000, height: 3000 })).toBe(false);
+    expect(proxies.tierFor(321)).toBe(640);
+  });
+});
