@@ -9,6 +9,24 @@ export function sceneToItems(scene: Scene, output: OutputSize, avatarPicture: Av
   return stackingOrder(scene.elements).filter(isVisual).map((element) => elementToItem(element, output, avatarPicture));
 }
 
+/**
+ * sceneToItems that hands back the same item object for an element the last edit did not touch
+ * (operations keep untouched elements by reference), so the canvas redraws only what changed.
+ */
+export function createSceneItems(): (scene: Scene, output: OutputSize, avatarPicture: AvatarPicture) => CanvasItem[] {
+  const cache = new WeakMap<SceneElement, { output: OutputSize; item: CanvasItem }>();
+  return (scene, output, avatarPicture) =>
+    stackingOrder(scene.elements)
+      .filter(isVisual)
+      .map((element) => {
+        const known = cache.get(element);
+        const fresh = elementToItem(element, output, avatarPicture);
+        if (known && known.output === output && known.item.src === fresh.src) return known.item;
+        cache.set(element, { output, item: fresh });
+        return fresh;
+      });
+}
+
 export function elementToItem(element: SceneElement, output: OutputSize, avatarPicture: AvatarPicture): CanvasItem {
   const box = elementBox(element, output);
   const kind = element.type === 'avatar' ? 'avatar' : element.type === 'video' ? 'video' : 'image';
