@@ -34,6 +34,11 @@ import { Views } from './views';
 export type { EmulatorOptions } from './options';
 export { DEFAULTS as EMULATOR_DEFAULTS } from './options';
 
+/** The sample-media cache throwaway sandboxes share (in the system temp folder). */
+export function sharedCacheDir(): string {
+  return join(tmpdir(), 'avatar-studio-sandbox-cache');
+}
+
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:4780 */
   url: string;
@@ -60,7 +65,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'avatar-studio-sandbox-'));
   const store = new StateStore(dataDir, options.log);
   // Throwaway sandboxes (tests, quick tries) share one sample-media cache instead of regenerating it.
-  const catalogueRoot = options.catalogueDir ?? (ownDir ? join(tmpdir(), 'avatar-studio-sandbox-cache') : undefined);
+  const catalogueRoot = options.catalogueDir ?? (ownDir ? sharedCacheDir() : undefined);
   const files = new Files(store, options.resultTtlSeconds * 1000, options.now, catalogueRoot);
   files.clearWork();
   const accounts = new Accounts(store, options);

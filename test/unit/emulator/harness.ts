@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { z } from 'zod';
 import { ENDPOINTS, type EndpointName } from '@common/api';
-import { startEmulator, type EmulatorOptions } from '../../../electron/emulator';
+import { sharedCacheDir, startEmulator, type EmulatorOptions } from '../../../electron/emulator';
 import type { RunningEmulator } from '../../../electron/emulator';
 
 /** One generated sample-media cache for every test file (generation is atomic, so parallel files are safe). */
-export const CATALOGUE_ROOT = join(tmpdir(), 'avatar-studio-sandbox-test-catalogue');
+export const CATALOGUE_ROOT = sharedCacheDir();
 
 export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, jobSeconds: 0.2, catalogueDir: CATALOGUE_ROOT, webhookBackoffMs: 50, ...options });
