@@ -20,8 +20,8 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/preload',
-      // A sandboxed preload can require nothing but 'electron': bundle zod and the bridge into it.
-      externalizeDeps: { exclude: ['zod'] },
+      // A sandboxed preload can require nothing but 'electron': bundle every dependency into it.
+      externalizeDeps: false,
       // A sandboxed preload cannot load an ES module, so this one is CommonJS.
       rollupOptions: {
         input: { index: resolve(root, 'electron/preload/index.ts') },
