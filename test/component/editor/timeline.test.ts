@@ -1,0 +1,117 @@
+import { describe, expect, it, vi } from 'vitest';
+import { mount } from '@vue/test-utils';
+import type { Scene } from '@common/composition';
+import TimelinePanel from '@/timeline/TimelinePanel.vue';
+import { dropIndex, resizedDuration, sceneAt, sceneSpans } from '@/timeline/timeline-math';
+
+// WaveSurfer draws into a real canvas and fetches audio; the strip's own behaviour is not under test.
+vi.mock('wavesurfer.js', () => ({
+  default: { create: () => ({ on: () => undefined, destroy: () => undefined }) },
+}));
+
+const scene = (id: string, durationMs: number, elements: Scene['elements'] = [], voice: Scene['voice'] = null): Scene => ({ id, durationMs, voice, elements });
+const el = (id: string, layer: number, type: 'image' | 'avatar' = 'image') => ({ id, type, url: `https://x/${id}.png`, offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 0.5, layer, name: id });
+
+const scenes = [scene('scene-1', 5000, [el('a', 1), el('b', 2, 'avatar')], { kind: 'url', url: 'https://x/v.mp3' }), scene('scene-2', 2500, [el('c', 1)])];
+
+function mountTimeline() {
+  return mount(TimelinePanel, { props: { scenes, currentSceneId: 'scene-1', selectedIds: ['b'], playheadMs: 1000, playing: false }, attachTo: document.body });
+}
+
+function pointer(type: string, clientX: number): PointerEvent {
+  return new PointerEvent(type, { clientX, bubbles: true, button: 0, pointerId: 1 });
+}
+
+describe('timeline arithmetic', () => {
+  it('places scenes end to end and finds the scene under the playhead', () => {
+    const spans = sceneSpans(scenes);
+    expect(spans.map((s) => s.startMs)).toEqual([0, 5000]);
+    expect(sceneAt(spans, 6000)).toEqual({ index: 1, localMs: 1000 });
+    expect(sceneAt(spans, 99999)).toEqual({ index: 1, localMs: 2500 });
+  });
+
+  it('moves a dragged scene past the midpoints it crosses', () => {
+    const spans = sceneSpans([{ id: 'a', durationMs: 1000 }, { id: 'b', durationMs: 1000 }, { id: 'c', durationMs: 1000 }]);
+    expect(dropIndex(spans, 0, 1600)).toBe(1);
+    expect(dropIndex(spans, 0, 2600)).toBe(2);
+    expect(dropIndex(spans, 2, 100)).toBe(0);
+  });
+
+  it('turns an edge drag into a duration in 100 ms steps, never below 100 ms', () => {
+    expect(resizedDuration(5000, 48, 48)).toBe(6000);
+    expect(resizedDuration(5000, -10, 48)).toBe(4800);
+    expect(resizedDuration(300, -1000, 48)).toBe(100);
+  });
+});
+
+describe('timeline panel', () => {
+  it('draws scene blocks as wide as their durations, with a row per layer and the topmost first', () => {
+    const w = mountTimeline();
+    const blocks = w.findAll('[data-scene-id]');
+    expect(blocks.map((b) => (b.element as HTMLElement).style.width)).toEqual(['240px', '120px']);
+    const rows = w.findAll('.row.layer');
+    expect(rows).toHaveLength(2);
+    expect(rows[0].text()).toContain('b');
+    expect(rows[1].text()).toContain('a');
+    expect(w.find('.clip.selected').text()).toBe('b');
+  });
+
+  it('emits add, duplicate and remove for the current scene', async () => {
+    const w = mountTimeline();
+    await w.get('[aria-label="Add scene"]').trigger('click');
+    await w.get('[aria-label="Duplicate scene"]').trigger('click');
+    await w.get('[aria-label="Remove scene"]').trigger('click');
+    expect(w.emitted('addScene')).toHaveLength(1);
+    expect(w.emitted('duplicateScene')).toEqual([['scene-1']]);
+    expect(w.emitted('removeScene')).toEqual([['scene-1']]);
+  });
+
+  it('changes a duration once, at the end of an edge drag', async () => {
+    const w = mountTimeline();
+    const edge = w.get('[aria-label="Duration of scene 2"]').element;
+    edge.dispatchEvent(pointer('pointerdown', 500));
+    edge.dispatchEvent(pointer('pointermove', 520));
+    edge.dispatchEvent(pointer('pointermove', 548));
+    await w.vm.$nextTick();
+    expect(w.emitted('setDuration')).toBeUndefined();
+    expect(w.get('[data-scene-id="scene-2"]').text()).toContain('3.5s');
+    edge.dispatchEvent(pointer('pointerup', 548));
+    expect(w.emitted('setDuration')).toEqual([['scene-2', 3500]]);
+  });
+
+  it('changes a duration from the keyboard in 100 ms steps, 1 s with Shift', async () => {
+    const w = mountTimeline();
+    const edge = w.get('[aria-label="Duration of scene 1"]');
+    await edge.trigger('keydown', { key: 'ArrowRight' });
+    await edge.trigger('keydown', { key: 'ArrowLeft', shiftKey: true });
+    expect(w.emitted('setDuration')).toEqual([
+      ['scene-1', 5100],
+      ['scene-1', 4000],
+    ]);
+  });
+
+  it('reorders by dragging a block, and selects on a plain click', async () => {
+    const w = mountTimeline();
+    const first = w.get('[data-scene-id="scene-1"]').element;
+    const lane = first.parentElement as HTMLElement;
+    first.dispatchEvent(pointer('pointerdown', 100));
+    lane.dispatchEvent(pointer('pointerup', 100));
+    expect(w.emitted('selectScene')).toEqual([['scene-1']]);
+    // The scroller sits at x = 0 in happy-dom, lanes start after the 92 px label column: 400 px is
+    // 6.4 s, past the middle of scene 2.
+    first.dispatchEvent(pointer('pointerdown', 100));
+    lane.dispatchEvent(pointer('pointermove', 400));
+    await w.vm.$nextTick();
+    expect(w.find('.drop-marker').exists()).toBe(true);
+    lane.dispatchEvent(pointer('pointerup', 400));
+    expect(w.emitted('moveScene')).toEqual([['scene-1', 1]]);
+  });
+
+  it('seeks from the ruler and toggles playback', async () => {
+    const w = mountTimeline();
+    w.get('.ruler .lane').element.dispatchEvent(pointer('pointerdown', 92 + 96));
+    await w.get('[aria-label="Play"]').trigger('click');
+    expect(w.emitted('seek')).toEqual([[2000]]);
+    expect(w.emitted('togglePlay')).toHaveLength(1);
+  });
+});
