@@ -20,6 +20,8 @@ export default defineConfig({
           globals: true,
           environment: 'node',
           include: ['test/unit/**/*.test.ts'],
+          // electron-store imports electron itself; inlining it lets vi.mock('electron') reach it.
+          server: { deps: { inline: ['electron-store'] } },
           testTimeout: 30_000,
         },
       },
