@@ -102,6 +102,7 @@ export class ServiceClient {
       body: spec.input === 'body' ? input : undefined,
       mode,
       authenticated: spec.authenticated,
+      businessEnvelope: spec.envelope === 'business',
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       parse: (json) => this.parse(name, json),
@@ -120,13 +121,14 @@ export class ServiceClient {
     const parsed = result.safeParse(json);
     if (!parsed.success) throw new Error(zodDetail(parsed.error));
     const value = parsed.data as Record<string, unknown>;
+    const code = typeof value.code === 'number' && value.code !== 1000 ? value.code : undefined;
     if (spec.envelope === 'face-detection' && value.error_code !== 0) {
       const message = String(value.error_msg ?? '');
-      throw new ServiceError({ kind: 'service', endpoint: spec.path, serviceMessage: message, explanation: explainDetection(message) });
+      throw new ServiceError({ kind: 'service', endpoint: spec.path, code, serviceMessage: message, explanation: explainDetection(message) });
     }
     if (spec.envelope === 'analyze-frames' && value.success !== true) {
       const message = String(value.error ?? '');
-      throw new ServiceError({ kind: 'service', endpoint: spec.path, serviceMessage: message, explanation: explainAnalyzeFrames(message) });
+      throw new ServiceError({ kind: 'service', endpoint: spec.path, code, serviceMessage: message, explanation: explainAnalyzeFrames(message) });
     }
     return value;
   }

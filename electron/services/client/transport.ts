@@ -27,6 +27,11 @@ export interface RequestSpec<T> {
   parse: (json: unknown) => T;
   /** false for the token exchange itself. */
   authenticated?: boolean;
+  /**
+   * false for the face endpoints, whose own envelopes carry the outcome: a business code beside it is
+   * acted on here only when it means "slow down" or "credentials refused".
+   */
+  businessEnvelope?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -201,7 +206,8 @@ export class Transport {
     const code = typeof envelope?.code === 'number' ? envelope.code : undefined;
     const serviceMessage = typeof envelope?.msg === 'string' ? envelope.msg.slice(0, 500) : undefined;
 
-    if (code !== undefined && code !== 1000) {
+    const ownEnvelope = spec.businessEnvelope === false && code !== 1005 && code !== 1101 && code !== 1102;
+    if (code !== undefined && code !== 1000 && !ownEnvelope) {
       const error = new ServiceError({ kind: 'service', endpoint, code, serviceMessage, retryAfterMs, httpStatus: response.ok ? undefined : response.status });
       return { ok: false, failure: { error, retryable: code === 1005, refreshToken: code === 1101 } };
     }

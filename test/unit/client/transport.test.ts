@@ -158,6 +158,19 @@ describe('face endpoints', () => {
     const analyze = (await c.call('analyzeFrames', { frame_urls: ['https://x.test/a.jpg'] }).catch((e: unknown) => e)) as ServiceError;
     expect(analyze.explanation).toMatch(/could not download a frame/);
   });
+
+  it('explain their own envelope even when a business code travels beside it, but still back off on 1005', async () => {
+    const { c, seen } = client([
+      json({ error_code: 1, error_msg: 'No faces detected', code: 1003, msg: 'No faces detected' }),
+      json({ error_code: 1, error_msg: 'slow down', code: 1005, msg: 'Operation too frequent' }),
+      json({ error_code: 0, error_msg: '', faces_obj: {} }),
+    ]);
+    const detect = (await c.call('detectFaces', { url: 'https://x.test/a.jpg' }).catch((e: unknown) => e)) as ServiceError;
+    expect(detect).toMatchObject({ code: 1003, serviceMessage: 'No faces detected' });
+    expect(detect.explanation).toMatch(/No face was found/);
+    await c.call('detectFaces', { url: 'https://x.test/a.jpg' });
+    expect(seen).toHaveLength(3);
+  });
 });
 
 describe('explanations and backoff', () => {
