@@ -37,7 +37,7 @@ export interface JobEngineDeps {
   log?: Logger;
   onChange?(job: JobView): void;
   onRemove?(id: string): void;
-  notify?(title: string, body: string): void;
+  notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
   setProgress?(fraction: number | null): void;
   newId?: () => string;
   /** The same request again within this window asks first. Default 10 minutes. */
@@ -397,8 +397,8 @@ export class JobEngine {
     const record = this.jobs.get(id);
     if (!record || !this.deps.notify) return;
     const label = jobKinds[record.kind].label;
-    if (record.phase === 'completed') this.deps.notify(`${label} ready`, record.summary);
-    else this.deps.notify(`${label} failed`, record.error?.explanation ?? record.summary);
+    if (record.phase === 'completed') this.deps.notify(`${label} ready`, record.summary, 'completed');
+    else this.deps.notify(`${label} failed`, record.error?.explanation ?? record.summary, 'failed');
   }
 
   private reportProgress(now: number): void {

@@ -38,7 +38,11 @@ export function studioServices(base: HostBase, overrides: StudioServiceOverrides
     log: base.log,
     onChange: (job) => base.emit('jobs.changed', job),
     onRemove: (id) => base.emit('jobs.removed', { id }),
-    notify: base.platform.notify ? (title, body) => base.platform.notify?.(title, body) : undefined,
+    // A desktop notification where the host has them; otherwise a notice the page shows as a toast.
+    notify: (title, body, outcome) => {
+      if (base.platform.notify) base.platform.notify(title, body);
+      else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
+    },
     setProgress: base.platform.setProgress ? (fraction) => base.platform.setProgress?.(fraction) : undefined,
   });
   const catalogue = new CatalogueService({

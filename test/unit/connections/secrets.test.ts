@@ -94,6 +94,8 @@ describe('credentials', () => {
       phase = (await call<{ phase: string }>('jobs.get', submitted.job.id)).phase;
     }
     expect(phase).toBe('completed');
+    // Without desktop notifications the host tells the page instead.
+    expect(payloads.some((p) => p.includes('"event":"notice"') && p.includes('Speech ready'))).toBe(true);
     await call('connections.setActive', wrong.id);
     await expect(call('catalogue.voices', {})).rejects.toThrow(/credentials|1101|1102|key/i);
     await call('connections.clearSecret', wrong.id);
