@@ -44,9 +44,13 @@ export function previewWidth(output: { width: number; height: number }, longSide
 }
 const SAMPLE_RATE = 48000;
 
-const QUALITY: Record<RenderQuality, { fps: number; preset: string; crf: string; audioBitrate: string; scaleFlags: string }> = {
-  preview: { fps: 25, preset: 'ultrafast', crf: '30', audioBitrate: '96k', scaleFlags: 'fast_bilinear' },
-  draft: { fps: 30, preset: 'veryfast', crf: '21', audioBitrate: '160k', scaleFlags: 'bicubic' },
+/**
+ * faststart moves the index to the front (a second pass over the file): worth it for a draft that may
+ * be shared or streamed, not for a preview the editor plays from memory.
+ */
+const QUALITY: Record<RenderQuality, { fps: number; preset: string; crf: string; audioBitrate: string; scaleFlags: string; faststart: boolean }> = {
+  preview: { fps: 25, preset: 'ultrafast', crf: '30', audioBitrate: '96k', scaleFlags: 'fast_bilinear', faststart: false },
+  draft: { fps: 30, preset: 'veryfast', crf: '21', audioBitrate: '160k', scaleFlags: 'bicubic', faststart: true },
 };
 
 export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions): FfmpegCommand {
@@ -77,8 +81,7 @@ export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions):
     quality.audioBitrate,
     '-ar',
     String(SAMPLE_RATE),
-    '-movflags',
-    '+faststart',
+    ...(quality.faststart ? ['-movflags', '+faststart'] : []),
     '-t',
     seconds(durationMs),
     '-f',

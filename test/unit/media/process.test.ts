@@ -53,4 +53,20 @@ describe('MediaProber', () => {
     writeFileSync(text, 'hello');
     await expect(prober.probe(text)).rejects.toThrow(/cannot read notes\.txt: .*Invalid data/);
   });
+
+  it('remembers answers for an unchanged local file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'probe-cache-'));
+    const runner = new ProcessRunner();
+    let runs = 0;
+    const counting = { run: (...args: Parameters<ProcessRunner['run']>) => ((runs += 1), runner.run(...args)) } as ProcessRunner;
+    const prober = new MediaProber(async () => '/usr/bin/ffprobe', counting);
+    const clip = join(dir, 'a.mp4');
+    await runner.run(FFMPEG, ['-f', 'lavfi', '-i', 'testsrc=size=96x64:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', clip]);
+    await prober.probe(clip);
+    await prober.probe(clip);
+    expect(runs).toBe(1);
+    await runner.run(FFMPEG, ['-y', '-f', 'lavfi', '-i', 'testsrc=size=48x32:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', clip]);
+    expect(await prober.probe(clip)).toMatchObject({ width: 48 });
+    expect(runs).toBe(2);
+  });
 });
