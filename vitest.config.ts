@@ -47,6 +47,7 @@ export default defineConfig({
           hookTimeout: 180_000,
           fileParallelism: false,
           globalSetup: ['test/e2e/global-setup.ts'],
+          setupFiles: ['test/e2e/file-host.ts'],
         },
       },
     ],

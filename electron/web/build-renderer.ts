@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Files whose change means the built page is stale. */
@@ -36,9 +36,29 @@ function runViteBuild(root: string, outDir: string): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Old hashed chunks are kept this long, so a page loaded before a rebuild can still lazy-load its own. */
+const KEEP_OLD_ASSETS_MS = 60 * 60_000;
+
+/**
+ * Puts a fresh build in place without pulling files from under a page that is already open: the new
+ * (content-hashed) assets are added beside the old ones, and index.html is replaced last.
+ */
+function install(fresh: string, target: string): void {
+  mkdirSync(target, { recursive: true });
+  const assets = join(target, 'assets');
+  if (existsSync(assets)) {
+    for (const name of readdirSync(assets)) {
+      const file = join(assets, name);
+      if (Date.now() - statSync(file).mtimeMs > KEEP_OLD_ASSETS_MS) rmSync(file, { force: true });
+    }
+  }
+  cpSync(fresh, target, { recursive: true, filter: (source) => source !== join(fresh, 'index.html') });
+  copyFileSync(join(fresh, 'index.html'), join(target, 'index.html'));
+}
+
 /**
  * Builds the renderer into out/renderer when it is missing or stale. Builds go to a fresh folder that
- * is swapped in at the end, under a lock, so parallel callers (several test runs, a running web host)
+ * is installed at the end, under a lock, so parallel callers (several test runs, a running web host)
  * never see a half-written page. Returns whether a build ran.
  */
 export async function ensureRendererBuilt(root: string, options: { force?: boolean; onBuild?: () => void } = {}): Promise<boolean> {
@@ -62,11 +82,11 @@ export async function ensureRendererBuilt(root: string, options: { force?: boole
     options.onBuild?.();
     const fresh = join(out, `.renderer-${process.pid}-${Date.now()}`);
     await runViteBuild(root, fresh);
-    const target = join(out, 'renderer');
-    const old = join(out, `.renderer-old-${process.pid}-${Date.now()}`);
-    if (existsSync(target)) renameSync(target, old);
-    renameSync(fresh, target);
-    rmSync(old, { recursive: true, force: true });
+    try {
+      install(fresh, join(out, 'renderer'));
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
     return true;
   } finally {
     rmSync(lock, { recursive: true, force: true });

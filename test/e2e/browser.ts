@@ -1,5 +1,5 @@
-// Helpers for end-to-end tests: Chromium through playwright-core against the web host that
-// global-setup.ts started. Nothing is ever downloaded.
+// Helpers for end-to-end tests: Chromium through playwright-core against the web host of this test
+// file (a fresh one per file, with its own data folder: studio-host.ts). Nothing is ever downloaded.
 //
 //   const studio = await openStudio();              // page at the studio, console errors collected
 //   await studio.page.getByRole('button', { name: 'Voices' }).click();
@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { fileHost } from './studio-host';
 
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -37,9 +37,14 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS, headless: true });
 }
 
-/** The web host's address including its access token (from global-setup). */
+/** The web host's address including its access token. */
 export function studioUrl(): string {
-  return inject('studioUrl');
+  return fileHost().host.url;
+}
+
+/** The web host's data folder (records, logs), for tests that check what was written. */
+export function studioDataDir(): string {
+  return fileHost().dataDir;
 }
 
 export interface StudioSession {
