@@ -149,22 +149,24 @@ describe('composition editor in Chromium', () => {
     await addMediaLink(page, `${origin}/sandbox/sandbox-backdrop.png`);
     await clip(page, 'sandbox-backdrop.png in scene 1');
 
-    // Drag the image by 100 x 60 screen pixels.
+    // Drag the image so its top-left corner lands on the frame's centre: snapping makes the result
+    // exact whatever the window's layout and zoom (the golden file must not depend on them).
     let vp = await canvasViewport(page);
     const before = await selectedBox(page);
     const centre = toScreen(vp, before.x + before.w / 2, before.y + before.h / 2);
-    await drag(page, centre, { x: centre.x + 100, y: centre.y + 60 });
+    const delta = { x: (960 - before.x) * vp.scale, y: (540 - before.y) * vp.scale };
+    await drag(page, centre, { x: centre.x + delta.x, y: centre.y + delta.y });
     const moved = await selectedBox(page);
-    expect(Math.abs(moved.x - (before.x + 100 / vp.scale))).toBeLessThan(8);
-    expect(Math.abs(moved.y - (before.y + 60 / vp.scale))).toBeLessThan(8);
+    expect([moved.x, moved.y]).toEqual([960, 540]);
 
-    // Resize from the bottom-right handle, keeping the aspect.
+    // Resize from the bottom-right handle: smaller, same corner, same aspect.
     vp = await canvasViewport(page);
     const corner = toScreen(vp, moved.x + moved.w, moved.y + moved.h);
     await drag(page, corner, { x: corner.x - 40, y: corner.y - 40 * (moved.h / moved.w) });
     const resized = await selectedBox(page);
     expect(resized.w).toBeLessThan(moved.w - 50);
-    expect(resized.x).toBeCloseTo(moved.x, 0);
+    expect([resized.x, resized.y]).toEqual([960, 540]);
+    expect(resized.w / resized.h).toBeCloseTo(moved.w / moved.h, 1);
 
     // Undo and redo the resize: one history step per gesture.
     await page.keyboard.press('Control+z');
@@ -172,11 +174,15 @@ describe('composition editor in Chromium', () => {
     await page.keyboard.press('Control+Shift+z');
     expect((await selectedBox(page)).w).toBeCloseTo(resized.w, 0);
 
+    // The exact size from the inspector (the dragged size depends on the screen's pixel grid).
+    await setField(page, 'Scale X', '0.4');
+    await setField(page, 'Scale Y', '0.4');
+
     // Keyboard nudge: 10 px right with Shift, 1 px up.
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('ArrowUp');
-    expect(await numberField(page, 'Offset X')).toBe(resized.x + 10);
-    expect(await numberField(page, 'Offset Y')).toBe(resized.y - 1);
+    expect(await numberField(page, 'Offset X')).toBe(970);
+    expect(await numberField(page, 'Offset Y')).toBe(539);
 
     // Layer order: put the avatar on top of the image.
     await (await clip(page, 'Anna (sandbox cartoon) in scene 1')).click();
@@ -218,6 +224,15 @@ describe('composition editor in Chromium', () => {
     expect(await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^Scene \d$/ }).count()).toBe(2);
     compareGolden('avatar-video.body.json', await exportedBody(page, origin));
 
+    // Playback runs the scenes in sequence: the canvas moves on to scene 2 after 4.5 s.
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByRole('button', { name: 'Scene 1', exact: true }).click();
+    await timeline.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => timeline.getByRole('button', { name: 'Scene 2', exact: true }).getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
+    await timeline.getByRole('button', { name: 'Pause' }).click();
+    const [m, sec] = ((await timeline.getByLabel('Playhead time').textContent()) ?? '').split('/')[0].trim().split(':').map(Number);
+    expect(m * 60 + sec).toBeGreaterThanOrEqual(4.5);
+
     // Create the video: the job goes to the engine and shows in the Library.
     await page.getByRole('button', { name: 'Create video' }).click();
     await page.getByRole('button', { name: 'Send to the service' }).click();
@@ -239,18 +254,19 @@ describe('composition editor in Chromium', () => {
     await addMediaLink(page, `${origin}/sandbox/sandbox-backdrop.png`);
     await clip(page, 'sandbox-backdrop.png in scene 1');
 
-    // The backdrop goes underneath and fills the frame; the avatar is dragged to the right.
+    // The backdrop goes underneath and fills the frame.
     await page.getByRole('button', { name: 'Send backward' }).click();
     await setField(page, 'Offset X', '0');
     await setField(page, 'Offset Y', '0');
     await setField(page, 'Scale X', '1');
     await setField(page, 'Scale Y', '1');
     await (await clip(page, 'Ben (sandbox cartoon) in scene 1')).click();
+    // Dragged right until its right edge snaps to the frame's right edge (x = 1920 - 1728).
     const vp = await canvasViewport(page);
     const before = await selectedBox(page);
     const centre = toScreen(vp, before.x + before.w / 2, before.y + before.h / 2);
-    await drag(page, centre, { x: centre.x + 60, y: centre.y });
-    expect((await selectedBox(page)).x).toBeGreaterThan(before.x + 100);
+    await drag(page, centre, { x: centre.x + (192 - before.x) * vp.scale + 1, y: centre.y });
+    expect((await selectedBox(page)).x).toBe(192);
 
     // The voice: a catalogue voice with a script.
     await page.keyboard.press('Escape');
