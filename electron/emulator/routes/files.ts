@@ -15,6 +15,9 @@ const faultsSchema = z.object({
 });
 
 /**
+ * Media is public, like a CDN link of the real service, so any page may read it (the studio draws
+ * waveforms from the bytes, which a browser only allows with this header).
+ *
  * Result files (`/files/<name>`, gone after their lifetime) and catalogue media (`/sandbox/<name>`),
  * plus `/__sandbox/*` control routes for tests and integrators (authenticated with the API key).
  */
@@ -26,13 +29,13 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
     if (!SAFE_NAME.test(name) || !ctx.files.liveResult(name)) {
       return reply.code(404).send({ code: 1014, msg: 'Resource does not exist (unknown or expired after 7 days)' });
     }
-    return reply.sendFile(name, ctx.files.filesDir);
+    return reply.header('access-control-allow-origin', '*').sendFile(name, ctx.files.filesDir);
   });
 
   app.get<{ Params: { name: string } }>('/sandbox/:name', async (request, reply) => {
     const { name } = request.params;
     if (!SAFE_NAME.test(name) || name === 'manifest.json') return reply.code(404).send({ code: 1014, msg: 'Resource does not exist' });
-    return reply.sendFile(name, ctx.files.catalogueDir);
+    return reply.header('access-control-allow-origin', '*').sendFile(name, ctx.files.catalogueDir);
   });
 
   const control = (headers: Record<string, string | string[] | undefined>) => {

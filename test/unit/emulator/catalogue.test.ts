@@ -28,6 +28,9 @@ describe('sandbox catalogue', { timeout: SLOW }, () => {
     expect(clip).toMatchObject({ width: 640, height: 360, hasVideo: true });
     expect(clip.duration).toBeCloseTo(4, 0);
     expect(await probe(String(all[0].thumbnailUrl))).toMatchObject({ width: 320, height: 180 });
+    // Pages on another origin (the studio's waveforms) may read the bytes, as with a CDN link.
+    const media = await fetch(String(all[0].thumbnailUrl));
+    expect(media.headers.get('access-control-allow-origin')).toBe('*');
     const detail = dataOf(await call(sandbox.em, 'avatarDetail', { id: String(all[0]._id) }));
     expect(detail[0]).toMatchObject({ _id: all[0]._id, status: 3, from: 2 });
     expect(await call(sandbox.em, 'avatarDetail', { id: 'nope' })).toMatchObject({ code: 1008 });
