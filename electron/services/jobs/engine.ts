@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { CostEstimate, JobError, JobKind, JobPhase, JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
+import { randomUUID } from 'node:crypto';
+import type { CostEstimate, JobKind, JobPhase, JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
 import { describeIssues } from '../../common/api';
 import { endpointTypes } from '../client/endpoint-types';
 import { ServiceError, isServiceError } from '../client/errors';
@@ -11,7 +11,8 @@ import { jobKinds, withWebhook, type RemoteSnapshot } from './kinds';
 import type { LedgerStorage } from './ledger';
 import { PollScheduler, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
 import { jobProgress, isActive, isFinal, describeUnknownOutcome } from './job-view';
-import { stableStringify } from './stable-json';
+import { DurationLearner } from './duration-learner';
+import { errorText, hashRequest, phaseOf, serviceErrorToJob } from './engine-helpers';
 
 export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
 
@@ -59,13 +60,14 @@ export class JobNotFoundError extends Error {
  * a crash never loses a job and never silently sends one twice: a record left in "submitting" after a
  * restart becomes "outcome unknown" and is never re-sent.
  */
+export { hashRequest };
+
 export class JobEngine {
   private readonly jobs = new Map<string, JobRecord>();
   private readonly scheduler: PollScheduler;
   private readonly listeners = new Set<(job: JobView) => void>();
   private readonly newId: () => string;
-  /** Recent create-to-end times per kind and connection, to skip polls that cannot learn anything yet. */
-  private readonly durations = new Map<string, number[]>();
+  private readonly durations = new DurationLearner();
   private started = false;
 
   constructor(private readonly deps: JobEngineDeps) {
@@ -76,7 +78,7 @@ export class JobEngine {
       timers: deps.timers,
       random: deps.random,
       onDeadline: (id) => this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
-      wakeHint: (id) => this.wakeHint(id),
+      wakeHint: (id) => this.durations.earliestEnd(this.jobs.get(id)),
     });
   }
 
@@ -87,7 +89,7 @@ export class JobEngine {
     const now = this.deps.clock.now();
     for (const record of this.deps.storage.loadAll().sort((a, b) => a.createdAt - b.createdAt)) {
       this.jobs.set(record.id, record);
-      this.observe(record);
+      this.durations.observe(record);
       if (record.phase === 'submitting') {
         // The process ended between writing the ledger and learning the create's outcome.
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(null) });
@@ -338,31 +340,9 @@ export class JobEngine {
           ? { code: null, endpoint: null, message: snapshot.failReason ?? 'The service reported the job as failed (status 4).', explanation: snapshot.failReason ? `The service could not finish this job: ${snapshot.failReason}` : 'The service could not finish this job. Check the inputs (URLs reachable, formats supported) and try again.' }
           : null,
     }, final || fromCreate);
-    if (final && !fromCreate) this.observe(this.jobs.get(id));
+    if (final && !fromCreate) this.durations.observe(this.jobs.get(id));
     if (final) this.announce(id);
     return true;
-  }
-
-  private durationKey(record: Pick<JobRecord, 'kind' | 'connectionId'>): string {
-    return `${record.connectionId}|${record.kind}`;
-  }
-
-  private observe(record: JobRecord | undefined): void {
-    if (!record || record.finishedAt === null || record.remoteId === null || record.polls === 0) return;
-    const key = this.durationKey(record);
-    const list = this.durations.get(key) ?? [];
-    list.push(record.finishedAt - record.createdAt);
-    if (list.length > 50) list.shift();
-    this.durations.set(key, list);
-  }
-
-  /** Jobs like this one rarely ended sooner than 90% of the 10th-percentile duration seen lately. */
-  private wakeHint(id: string): number | undefined {
-    const record = this.jobs.get(id);
-    const seen = record && this.durations.get(this.durationKey(record));
-    if (!record || !seen || seen.length < 5) return undefined;
-    const sorted = [...seen].sort((a, b) => a - b);
-    return record.createdAt + 0.9 * sorted[Math.floor(sorted.length * 0.1)];
   }
 
   private stall(id: string, explanation: string): void {
@@ -416,23 +396,4 @@ export class JobEngine {
   private view(record: JobRecord, now: number): JobView {
     return { ...record, progress: jobProgress(record, now) };
   }
-}
-
-function phaseOf(status: number): JobPhase {
-  if (status === 3) return 'completed';
-  if (status === 4) return 'failed';
-  if (status === 2) return 'processing';
-  return 'queued';
-}
-
-export function hashRequest(kind: JobKind, connectionId: string, body: Record<string, unknown>): string {
-  return createHash('sha256').update(stableStringify({ kind, connectionId, body })).digest('hex').slice(0, 32);
-}
-
-function serviceErrorToJob(error: ServiceError): JobError {
-  return { code: error.code ?? null, endpoint: error.endpoint, message: error.message, explanation: error.explanation };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
