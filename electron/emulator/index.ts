@@ -21,6 +21,7 @@ import { characterSwapRoutes } from './routes/character-swap';
 import { composeRoutes } from './routes/compose';
 import { faceRoutes } from './routes/faces';
 import { fileRoutes } from './routes/files';
+import { uploadRoutes } from './routes/uploads';
 import { liveRoutes } from './routes/live';
 import { miscRoutes } from './routes/misc';
 import { videoRoutes } from './routes/video';
@@ -101,6 +102,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   await catalogue.ensure();
   const app = createServer(ctx);
   await fileRoutes(app, ctx);
+  await uploadRoutes(app, ctx);
   authRoutes(app, ctx);
   faceRoutes(app, ctx);
   const live = liveRoutes(app, ctx);

@@ -7,6 +7,7 @@ import { catalogueCalls } from './catalogue';
 import { projectsCalls } from './projects';
 import { previewCalls, previewEvents } from './preview';
 import { mediaCalls } from './media';
+import { storageCalls, storageEvents } from './storage';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -21,6 +22,7 @@ export const bridgeCalls = {
   ...projectsCalls,
   ...previewCalls,
   ...mediaCalls,
+  ...storageCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -30,6 +32,7 @@ export const bridgeEvents = {
   ...connectionsEvents,
   ...jobsEvents,
   ...previewEvents,
+  ...storageEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;
@@ -67,3 +70,4 @@ export * from './catalogue';
 export * from './projects';
 export * from './preview';
 export * from './media';
+export * from './storage';

@@ -7,6 +7,7 @@ import { createJobsDomain } from '../jobs/jobs-domain';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';
 import { createMediaDomain } from '../media/media-domain';
+import { createStorageDomain } from '../storage/storage-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -46,6 +47,7 @@ export function createDomains(base: HostBase): Domains {
     createCatalogueDomain(base),
     createProjectsDomain(base),
     createMediaDomain(base),
+    createStorageDomain(base),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

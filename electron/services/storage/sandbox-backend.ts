@@ -1,0 +1,57 @@
+import { createReadStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import type { StorageBackend, StoredLink, UploadInput, UploadOptions } from './backend';
+
+interface SandboxAnswer {
+  code: number;
+  msg: string;
+  data?: { url: string; expiresAt: number };
+}
+
+/**
+ * The built-in sandbox as a storage: it keeps uploaded files beside its results and serves them for
+ * the same 7 days, so "drop a local file" works offline with no account.
+ */
+export class SandboxBackend implements StorageBackend {
+  constructor(
+    private readonly sandbox: () => Promise<{ baseUrl: string; apiKey: string }>,
+    private readonly fetch: typeof globalThis.fetch = globalThis.fetch,
+  ) {}
+
+  async upload(input: UploadInput, options: UploadOptions = {}): Promise<StoredLink> {
+    const { baseUrl, apiKey } = await this.sandbox();
+    let sent = 0;
+    const counted = createReadStream(input.path).pipe(
+      new Transform({
+        transform(chunk: Buffer, _encoding, next) {
+          sent += chunk.length;
+          options.onProgress?.(sent);
+          next(null, chunk);
+        },
+      }),
+    );
+    // The sandbox names stored files itself; the key's last part keeps the original name readable.
+    const name = input.key.split('/').pop()!.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[^A-Za-z0-9]+/, '').slice(-120) || 'file';
+    const response = await this.fetch(`${baseUrl}/__sandbox/uploads/${encodeURIComponent(name)}`, {
+      method: 'PUT',
+      headers: { 'x-api-key': apiKey, 'content-type': input.contentType, 'content-length': String(input.size) },
+      body: Readable.toWeb(counted) as ReadableStream,
+      signal: options.signal,
+      duplex: 'half',
+    } as RequestInit);
+    const answer = (await response.json().catch(() => null)) as SandboxAnswer | null;
+    if (!answer) throw new Error(`the sandbox answered HTTP ${response.status} without a readable result`);
+    if (answer.code !== 1000 || !answer.data) throw new Error(`the sandbox refused the file: ${answer.msg}`);
+    return { url: answer.data.url, expiresAt: answer.data.expiresAt };
+  }
+
+  /** The sandbox keeps a file only as long as its link lives; after that it must be sent again. */
+  async relink(): Promise<StoredLink | null> {
+    return null;
+  }
+
+  async test(): Promise<string> {
+    const { baseUrl } = await this.sandbox();
+    return `The built-in sandbox stores files itself at ${baseUrl}; links last 7 days.`;
+  }
+}

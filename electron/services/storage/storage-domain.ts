@@ -1,0 +1,32 @@
+import type { storageCalls } from '../../common/bridge/storage';
+import type { DomainModule, HostBase } from '../host/types';
+import { StorageManager } from './storage-manager';
+import { storageFromEnv } from './storage-records';
+
+/** Builds the storage manager of a host: the desktop keeps keys in its vault, the Node hosts may also read STUDIO_S3_*. */
+export function createStorageManager(base: HostBase, env: Record<string, string | undefined> = process.env): StorageManager {
+  const declared = base.host === 'electron' ? undefined : storageFromEnv(env);
+  if (typeof declared === 'string') base.log.warn(declared);
+  return new StorageManager({
+    createStore: base.createStore,
+    vault: base.vault,
+    sandbox: () => base.sandbox(),
+    fromEnv: typeof declared === 'object' ? declared : undefined,
+    onChange: (state) => base.emit('storage.changed', state),
+  });
+}
+
+export function createStorageDomain(base: HostBase, storages: StorageManager = createStorageManager(base)): DomainModule<typeof storageCalls> {
+  return {
+    handlers: {
+      'storage.list': async () => storages.state(),
+      'storage.add': async (input) => storages.add(input),
+      'storage.update': async (id, patch) => storages.update(id, patch),
+      'storage.remove': async (id) => storages.remove(id),
+      'storage.setActive': async (id) => storages.setActive(id),
+      'storage.setSecret': async (id, secret) => storages.setSecret(id, secret),
+      'storage.clearSecret': async (id) => storages.clearSecret(id),
+      'storage.test': async (id) => storages.test(id),
+    },
+  };
+}
