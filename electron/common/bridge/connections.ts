@@ -3,7 +3,7 @@ import { call } from './contract';
 
 export const SANDBOX_CONNECTION_ID = 'sandbox';
 
-const httpAddress = (what: string) =>
+export const httpAddress = (what: string) =>
   z
     .string()
     .trim()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpAddress } from './connections';
 import { call } from './contract';
 
 /** The built-in storage: the sandbox hosts uploaded files itself, so local media works offline. */
@@ -9,20 +10,7 @@ export const ENV_STORAGE_ID = 'environment';
 /** How long a presigned link stays valid: the service keeps results 7 days, and S3 allows no longer. */
 export const PRESIGNED_LINK_SECONDS = 7 * 24 * 60 * 60;
 
-const optionalHttpAddress = (what: string) =>
-  z
-    .string()
-    .trim()
-    .max(2048)
-    .refine((v) => {
-      try {
-        const url = new URL(v);
-        return url.protocol === 'http:' || url.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    }, `${what} must be an http:// or https:// address`)
-    .nullable();
+const optionalHttpAddress = (what: string) => httpAddress(what).nullable();
 
 export const StorageView = z.object({
   id: z.string(),
