@@ -10,12 +10,16 @@ import type { Logger } from '../services/host/types';
 import { JobEngine, type EngineConnection, type EngineConnections } from '../services/jobs/engine';
 import { FileLedgerStorage } from '../services/jobs/ledger';
 import { createConfStoreFactory } from '../services/store/conf-store';
+import { createStorageServices, type StorageServices } from '../services/storage/storage-services';
+import { storageFromEnv } from '../services/storage/storage-records';
 import { flag, UsageError, type CliIo, type ParsedArgs } from './command';
 
 export interface CliHost {
   dataDir: string;
   engine: JobEngine;
   connections: ConnectionManager;
+  /** Storages for local files (the sandbox, or one declared by STUDIO_S3_*) and the uploader. */
+  storage: StorageServices;
   close(): Promise<void>;
 }
 
@@ -39,11 +43,12 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
     const running = await emulator;
     return { baseUrl: running.url, apiKey: running.apiKey };
   };
-  const connections = new ConnectionManager({
-    createStore: createConfStoreFactory(dataDir, { log, notify: (notice) => log.warn(`${notice.title}${notice.detail ? `: ${notice.detail}` : ''}`) }),
-    vault: new EnvVault(io.env),
-    sandbox,
-  });
+  const createStore = createConfStoreFactory(dataDir, { log, notify: (notice) => log.warn(`${notice.title}${notice.detail ? `: ${notice.detail}` : ''}`) });
+  const vault = new EnvVault(io.env);
+  const connections = new ConnectionManager({ createStore, vault, sandbox });
+  const declared = storageFromEnv(io.env);
+  if (typeof declared === 'string') throw new UsageError(declared);
+  const storage = createStorageServices({ createStore, vault, sandbox, fromEnv: declared });
   const chosen = chooseConnection(args, io, connections);
   const engine = new JobEngine({
     storage: new FileLedgerStorage(join(dataDir, 'jobs'), log),
@@ -55,6 +60,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
     dataDir,
     engine,
     connections,
+    storage,
     async close() {
       engine.stop();
       await engine.flush();

@@ -3,12 +3,14 @@ import { COMMON_VALUE_FLAGS, EXIT, UsageError, parseArgs, type CliCommand, type 
 import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';
 import { renderPreviewCommand } from './commands/render-preview';
+import { uploadCommand } from './commands/upload';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
   ...jobsCommands,
   exportBodyCommand,
   renderPreviewCommand,
+  uploadCommand,
 ];
 
 export function usage(): string {

@@ -7,7 +7,7 @@ import { createJobsDomain } from '../jobs/jobs-domain';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';
 import { createMediaDomain } from '../media/media-domain';
-import { createStorageDomain } from '../storage/storage-domain';
+import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -39,6 +39,8 @@ export interface Domains {
  * the list. The typed assignment below fails to compile while any bridge call lacks a handler.
  */
 export function createDomains(base: HostBase): Domains {
+  // Built once here and handed to every domain that turns local files into links.
+  const storage = createHostStorage(base);
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -47,7 +49,7 @@ export function createDomains(base: HostBase): Domains {
     createCatalogueDomain(base),
     createProjectsDomain(base),
     createMediaDomain(base),
-    createStorageDomain(base),
+    createStorageDomain(base, storage),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

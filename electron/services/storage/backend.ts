@@ -26,6 +26,8 @@ export interface StorageBackend {
    * expire; the object does not). Null when the object is gone or the backend cannot re-link.
    */
   relink(key: string): Promise<StoredLink | null>;
+  /** Whether a link handed out earlier still points here (the sandbox may have moved to another port). */
+  isCurrent(url: string): Promise<boolean>;
   /** Proves the storage works end to end; resolves with a sentence for the user, throws otherwise. */
   test(): Promise<string>;
 }

@@ -75,6 +75,10 @@ export class S3Backend implements StorageBackend {
     return this.linkFor(full);
   }
 
+  async isCurrent(): Promise<boolean> {
+    return true;
+  }
+
   private async linkFor(fullKey: string): Promise<StoredLink> {
     if (this.config.publicBaseUrl) {
       const base = this.config.publicBaseUrl.replace(/\/+$/, '');

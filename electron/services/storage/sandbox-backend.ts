@@ -50,6 +50,11 @@ export class SandboxBackend implements StorageBackend {
     return null;
   }
 
+  async isCurrent(url: string): Promise<boolean> {
+    const { baseUrl } = await this.sandbox();
+    return url.startsWith(`${baseUrl}/`);
+  }
+
   async test(): Promise<string> {
     const { baseUrl } = await this.sandbox();
     return `The built-in sandbox stores files itself at ${baseUrl}; links last 7 days.`;

@@ -1,13 +1,13 @@
 import type { storageCalls } from '../../common/bridge/storage';
 import type { DomainModule, HostBase } from '../host/types';
-import { StorageManager } from './storage-manager';
 import { storageFromEnv } from './storage-records';
+import { createStorageServices, type StorageServices } from './storage-services';
 
-/** Builds the storage manager of a host: the desktop keeps keys in its vault, the Node hosts may also read STUDIO_S3_*. */
-export function createStorageManager(base: HostBase, env: Record<string, string | undefined> = process.env): StorageManager {
+/** The storage services of a host: the desktop keeps keys in its vault, the Node hosts may also read STUDIO_S3_*. */
+export function createHostStorage(base: HostBase, env: Record<string, string | undefined> = process.env): StorageServices {
   const declared = base.host === 'electron' ? undefined : storageFromEnv(env);
   if (typeof declared === 'string') base.log.warn(declared);
-  return new StorageManager({
+  return createStorageServices({
     createStore: base.createStore,
     vault: base.vault,
     sandbox: () => base.sandbox(),
@@ -16,7 +16,7 @@ export function createStorageManager(base: HostBase, env: Record<string, string 
   });
 }
 
-export function createStorageDomain(base: HostBase, storages: StorageManager = createStorageManager(base)): DomainModule<typeof storageCalls> {
+export function createStorageDomain(base: HostBase, { storages }: StorageServices = createHostStorage(base)): DomainModule<typeof storageCalls> {
   return {
     handlers: {
       'storage.list': async () => storages.state(),

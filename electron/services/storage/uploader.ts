@@ -99,7 +99,7 @@ export class Uploader {
       const known = this.store.get().entries.find((e) => e.storageId === storageId && e.hash === hash);
       const backend = await this.deps.backend(storageId);
       const base = { storageId, hash, fileName, sizeBytes: size };
-      if (known && this.live(known.expiresAt)) return { ...base, url: known.url, expiresAt: known.expiresAt, how: 'reused' };
+      if (known && this.live(known.expiresAt) && (await backend.isCurrent(known.url))) return { ...base, url: known.url, expiresAt: known.expiresAt, how: 'reused' };
       if (known) {
         const renewed = await backend.relink(known.key);
         if (renewed && this.live(renewed.expiresAt)) {
