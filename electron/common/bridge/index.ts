@@ -8,6 +8,7 @@ import { projectsCalls } from './projects';
 import { previewCalls, previewEvents } from './preview';
 import { mediaCalls } from './media';
 import { storageCalls, storageEvents } from './storage';
+import { uploadsCalls, uploadsEvents } from './uploads';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -23,6 +24,7 @@ export const bridgeCalls = {
   ...previewCalls,
   ...mediaCalls,
   ...storageCalls,
+  ...uploadsCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -33,6 +35,7 @@ export const bridgeEvents = {
   ...jobsEvents,
   ...previewEvents,
   ...storageEvents,
+  ...uploadsEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;
@@ -71,3 +74,4 @@ export * from './projects';
 export * from './preview';
 export * from './media';
 export * from './storage';
+export * from './uploads';

@@ -8,6 +8,8 @@ import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';
 import { createMediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
+import { createUploadsDomain } from '../storage/uploads-domain';
+import { LocalGrants } from '../media/local-grants';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -41,6 +43,7 @@ export interface Domains {
 export function createDomains(base: HostBase): Domains {
   // Built once here and handed to every domain that turns local files into links.
   const storage = createHostStorage(base);
+  const grants = new LocalGrants();
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -48,8 +51,9 @@ export function createDomains(base: HostBase): Domains {
     createJobsDomain(base),
     createCatalogueDomain(base),
     createProjectsDomain(base),
-    createMediaDomain(base),
+    createMediaDomain(base, undefined, grants),
     createStorageDomain(base, storage),
+    createUploadsDomain(base, storage, grants),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

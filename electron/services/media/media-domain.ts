@@ -1,11 +1,11 @@
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { mediaCalls } from '../../common/bridge/media';
 import type { previewCalls } from '../../common/bridge/preview';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
+import { LocalGrants } from './local-grants';
 import { PreviewJobs } from './preview-jobs';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
 
@@ -20,16 +20,14 @@ const MEDIA_EXTENSIONS = {
  * posters, reading a finished preview back in chunks, and ffprobe inspection. Quitting cancels every
  * render and kills every ffmpeg/ffprobe this host started.
  */
-export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit): DomainModule<typeof previewCalls & typeof mediaCalls> {
+export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants: LocalGrants = new LocalGrants()): DomainModule<typeof previewCalls & typeof mediaCalls> {
   const settings = base.createStore(appSettingsSpec);
   const media = toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get() });
-  /** file: URLs this host handed out through media.chooseFile; the only local files media.probe reads. */
-  const handedOut = new Set<string>();
 
   /** The local copy of a media reference the renderer may ask about. */
   const allowed = async (reference: string): Promise<string> => {
     const value = reference.trim();
-    if (!/^https?:\/\//i.test(value) && !handedOut.has(value)) {
+    if (!/^https?:\/\//i.test(value) && !grants.isGranted(value)) {
       throw new StudioError('Only http(s) links, or files chosen with "Choose file", can be inspected.', 'not-allowed');
     }
     return media.cache.localPath(value);
@@ -106,8 +104,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit): Domai
         const path = await choose({ title: 'Choose media', extensions });
         if (!path) return null;
         const info = await media.prober.probe(path);
-        const url = pathToFileURL(path).href;
-        handedOut.add(url);
+        const url = grants.grant(path);
         return { url, name: basename(path), info };
       },
     },

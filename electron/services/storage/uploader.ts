@@ -51,7 +51,7 @@ export interface UploaderDeps {
 
 export interface UploadFileOptions {
   signal?: AbortSignal;
-  onProgress?(phase: UploadPhase, doneBytes: number, totalBytes: number): void;
+  onProgress?(phase: UploadPhase, doneBytes: number, totalBytes: number, fileName: string): void;
 }
 
 export class UploadError extends Error {
@@ -95,7 +95,7 @@ export class Uploader {
     try {
       const { size } = await stat(path);
       if (size === 0) throw new Error('the file is empty');
-      const hash = await hashFile(path, options.signal, (done) => options.onProgress?.('hashing', done, size));
+      const hash = await hashFile(path, options.signal, (done) => options.onProgress?.('hashing', done, size, fileName));
       const known = this.store.get().entries.find((e) => e.storageId === storageId && e.hash === hash);
       const backend = await this.deps.backend(storageId);
       const base = { storageId, hash, fileName, sizeBytes: size };
@@ -111,7 +111,7 @@ export class Uploader {
       const key = `${hash.slice(0, 16)}/${fileName.replace(/[^A-Za-z0-9._-]/g, '_')}`;
       const link = await backend.upload(
         { path, size, key, contentType: contentTypeFor(fileName) },
-        { signal: options.signal, onProgress: (sent) => options.onProgress?.('uploading', sent, size) },
+        { signal: options.signal, onProgress: (sent) => options.onProgress?.('uploading', sent, size, fileName) },
       );
       this.remember({ ...base, key, ...link, uploadedAt: this.now() });
       return { ...base, ...link, how: 'uploaded' };
