@@ -42,7 +42,7 @@ async function start(): Promise<void> {
   notifications = () => settings.get().notifications;
 
   applySessionSecurity(session.defaultSession, location, new PermissionPolicy());
-  const ipc = registerIpc(ipcMain, services.dispatch, location);
+  const ipc = registerIpc(ipcMain, services.dispatch, location, (path) => services.domains.importPath(path));
   const open = (): void => {
     const win = createMainWindow({
       app: location,

@@ -1,5 +1,6 @@
+import { isAbsolute } from 'node:path';
 import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
-import { callChannels, type BridgeOutcome, type CallChannel } from '../common/bridge';
+import { IMPORT_DROPPED_CHANNEL, callChannels, type BridgeOutcome, type CallChannel, type ChosenMedia } from '../common/bridge';
 import type { Dispatch } from '../services/host/dispatcher';
 import { isAppUrl, type AppLocation } from './app-location';
 
@@ -17,7 +18,24 @@ const UNTRUSTED: BridgeOutcome = {
  * One ipcMain.handle per bridge call channel, derived from the channel list. Each checks the sender
  * frame, then hands the raw arguments to the dispatcher, which validates them.
  */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, dispatch: Dispatch, app: AppLocation): { channels: CallChannel[]; dispose(): void } {
+export function registerIpc(
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
+  dispatch: Dispatch,
+  app: AppLocation,
+  importPath?: (path: string) => Promise<ChosenMedia>,
+): { channels: CallChannel[]; dispose(): void } {
+  // Registered only where a host can take dropped files in (the desktop app passes importPath).
+  if (importPath) ipcMain.handle(IMPORT_DROPPED_CHANNEL, async (event: IpcMainInvokeEvent, path: unknown): Promise<BridgeOutcome<ChosenMedia | unknown>> => {
+    if (!isTrustedSender(event.senderFrame, app)) return UNTRUSTED;
+    if (typeof path !== 'string' || !isAbsolute(path) || path.length > 4096) {
+      return { ok: false, error: { message: 'Refused: not a dropped file', code: 'invalid-arguments' } };
+    }
+    try {
+      return { ok: true, value: await importPath(path) };
+    } catch (error) {
+      return { ok: false, error: { message: (error as Error).message, code: 'not-media' } };
+    }
+  });
   for (const channel of callChannels) {
     ipcMain.handle(channel, async (event: IpcMainInvokeEvent, ...args: unknown[]) => {
       if (!isTrustedSender(event.senderFrame, app)) return UNTRUSTED;
@@ -28,6 +46,7 @@ export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, 
     channels: [...callChannels],
     dispose() {
       for (const channel of callChannels) ipcMain.removeHandler(channel);
+      if (importPath) ipcMain.removeHandler(IMPORT_DROPPED_CHANNEL);
     },
   };
 }

@@ -1,9 +1,9 @@
 // Builds window.studio from the bridge channel lists and nothing else: one invoke per call channel,
 // one subscribe per event channel. The page never sees ipcRenderer itself.
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { callChannels, eventChannels, type StudioWindowApi } from '../common/bridge';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import { IMPORT_DROPPED_CHANNEL, callChannels, eventChannels, type StudioWindowApi } from '../common/bridge';
 
-export function buildStudioApi(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>): StudioWindowApi {
+export function buildStudioApi(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>, pathOf: (file: File) => string = (file) => webUtils.getPathForFile(file)): StudioWindowApi {
   const calls = Object.fromEntries(
     callChannels.map((channel) => [channel, (...args: unknown[]) => ipc.invoke(channel, ...args)]),
   ) as unknown as StudioWindowApi['calls'];
@@ -19,7 +19,13 @@ export function buildStudioApi(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | '
       },
     ]),
   ) as unknown as StudioWindowApi['events'];
-  return { calls, events };
+  // Only a file the user dropped or picked has a path; a File the page made up has none.
+  const importFile: StudioWindowApi['importFile'] = async (file) => {
+    const path = pathOf(file);
+    if (!path) return { ok: false, error: { message: `${file.name} is not a file on this computer`, code: 'not-allowed' } };
+    return ipc.invoke(IMPORT_DROPPED_CHANNEL, path);
+  };
+  return { calls, events, importFile };
 }
 
 contextBridge.exposeInMainWorld('studio', buildStudioApi(ipcRenderer));

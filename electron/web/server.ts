@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -10,7 +11,7 @@ import { cookieName, decideAccess } from './access';
 
 
 export interface WebServerOptions {
-  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'>;
+  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'> & { domains: Pick<ComposedHost['domains'], 'importFile'> };
   rendererDir: string;
   token: string;
   /** 0 picks a free port. */
@@ -79,6 +80,21 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   app.post<{ Params: { channel: string } }>(`${WEB_BRIDGE_PATHS.call}:channel`, async (request) => {
     return options.services.dispatch(request.params.channel, request.body);
+  });
+
+  // A dropped local file: the page sends its bytes (it cannot name a path); the answer is a granted reference.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scope.put<{ Params: { name: string } }>(`${WEB_BRIDGE_PATHS.importFile}:name`, async (request) => {
+      try {
+        const value = await options.services.domains.importFile(request.params.name, request.body as Readable);
+        return { ok: true, value };
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        return { ok: false, error: { message: (error as Error).message, code: typeof code === 'string' ? code : 'import-failed' } };
+      }
+    });
   });
 
   app.get(WEB_BRIDGE_PATHS.events, (request, reply) => {

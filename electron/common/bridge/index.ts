@@ -1,4 +1,5 @@
 import type { BridgeOutcome, CallsOf, PayloadsOf } from './contract';
+import type { ChosenMedia } from './media';
 import { systemCalls, systemEvents } from './system';
 import { settingsCalls, settingsEvents } from './settings';
 import { connectionsCalls, connectionsEvents } from './connections';
@@ -64,6 +65,11 @@ export * from './settings';
  * function per call channel answering with an outcome envelope, and one subscribe function per event.
  */
 export interface StudioWindowApi {
+  /**
+   * Takes in a local file the user dropped or picked in the page: the desktop app grants the file's own
+   * path (only a real file from the user has one), the web host receives its bytes.
+   */
+  importFile(file: File): Promise<BridgeOutcome<ChosenMedia>>;
   calls: { [C in CallChannel]: (...args: Parameters<StudioApi[C]>) => Promise<BridgeOutcome<Awaited<ReturnType<StudioApi[C]>>>> };
   events: { [E in EventChannel]: (handler: (payload: EventPayloads[E]) => void) => () => void };
 }

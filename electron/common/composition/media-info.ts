@@ -22,6 +22,15 @@ export const MediaInfo = z.object({
 });
 export type MediaInfo = z.infer<typeof MediaInfo>;
 
+/**
+ * Whether ffprobe found real media rather than a guess from the file name: ffprobe opens any "x.png" as
+ * a picture of 0×0, so a picture or video must have a size and a sound a duration.
+ */
+export function isRealMedia(info: MediaInfo): boolean {
+  if (info.kind === 'audio') return (info.durationMs ?? 0) > 0;
+  return (info.width ?? 0) > 0 && (info.height ?? 0) > 0;
+}
+
 export class MediaProbeError extends Error {
   override name = 'MediaProbeError';
 }

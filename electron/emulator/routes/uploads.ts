@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
+import { isRealMedia } from '../../common/composition/media-info';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
 
@@ -46,7 +47,7 @@ export async function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         await pipeline(request.body as NodeJS.ReadableStream, counter, createWriteStream(temp));
         if (received === 0) throw new ApiError(1003, 'the uploaded file is empty');
         const info = await ctx.tools.probe(temp).catch(() => null);
-        if (!info) throw new ApiError(1003, `${name} is not a picture, video or sound file that ffprobe can read`);
+        if (!info || !isRealMedia(info)) throw new ApiError(1003, `${name} is not a picture, video or sound file that ffprobe can read`);
         await rename(temp, ctx.files.resultPath(stored));
         ctx.files.register(stored);
         const entry = ctx.store.state.files[stored];

@@ -6,7 +6,7 @@ import { createConnectionsDomain } from '../connections/connections-domain';
 import { createJobsDomain } from '../jobs/jobs-domain';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';
-import { createMediaDomain } from '../media/media-domain';
+import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
 import { LocalGrants } from '../media/local-grants';
@@ -32,6 +32,10 @@ function mergeHandlers<T extends readonly AnyModule[]>(modules: T): UnionToInter
 
 export interface Domains {
   handlers: Handlers<BridgeCalls>;
+  /** A file dropped on a page that cannot see its path (the web host) becomes a granted local file. */
+  importFile: MediaDomain['importFile'];
+  /** A file the desktop app's preload says the user dropped (its own path): probed, then granted. */
+  importPath: MediaDomain['importPath'];
   /** Lets every domain finish or abort its work (on quit); never throws. */
   disposeAll(): Promise<void>;
 }
@@ -44,6 +48,7 @@ export function createDomains(base: HostBase): Domains {
   // Built once here and handed to every domain that turns local files into links.
   const storage = createHostStorage(base);
   const grants = new LocalGrants();
+  const media = createMediaDomain(base, undefined, grants);
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -51,7 +56,7 @@ export function createDomains(base: HostBase): Domains {
     createJobsDomain(base),
     createCatalogueDomain(base),
     createProjectsDomain(base),
-    createMediaDomain(base, undefined, grants),
+    media,
     createStorageDomain(base, storage),
     createUploadsDomain(base, storage, grants),
   ] as const;
@@ -62,6 +67,8 @@ export function createDomains(base: HostBase): Domains {
 
   return {
     handlers,
+    importFile: (name, body) => media.importFile(name, body),
+    importPath: (path) => media.importPath(path),
     async disposeAll() {
       const results = await Promise.allSettled(modules.map((module: AnyModule) => module.dispose?.()));
       for (const result of results) {

@@ -1,11 +1,14 @@
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { mediaCalls } from '../../common/bridge/media';
+import type { Readable } from 'node:stream';
+import type { ChosenMedia, mediaCalls } from '../../common/bridge/media';
 import type { previewCalls } from '../../common/bridge/preview';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
+import { isRealMedia } from '../../common/composition/media-info';
 import { LocalGrants } from './local-grants';
+import { importLocalFile } from './local-import';
 import { PreviewJobs } from './preview-jobs';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
 
@@ -20,7 +23,13 @@ const MEDIA_EXTENSIONS = {
  * posters, reading a finished preview back in chunks, and ffprobe inspection. Quitting cancels every
  * render and kills every ffmpeg/ffprobe this host started.
  */
-export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants: LocalGrants = new LocalGrants()): DomainModule<typeof previewCalls & typeof mediaCalls> {
+export interface MediaDomain extends DomainModule<typeof previewCalls & typeof mediaCalls> {
+  /** Takes in a file dropped on a page that cannot name its path (the web host); see importLocalFile. */
+  importFile(name: string, body: Readable): Promise<ChosenMedia>;
+  importPath(path: string): Promise<ChosenMedia>;
+}
+
+export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants: LocalGrants = new LocalGrants()): MediaDomain {
   const settings = base.createStore(appSettingsSpec);
   const media = toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get() });
 
@@ -108,6 +117,12 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
         return { url, name: basename(path), info };
       },
     },
+    importPath: async (path) => {
+      const info = await media.prober.probe(path).catch(() => null);
+      if (!info || !isRealMedia(info)) throw new StudioError(`${basename(path)} is not a picture, video or sound file`, 'not-media');
+      return { url: grants.grant(path), name: basename(path), info };
+    },
+    importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober }, name, body),
     async dispose() {
       await jobs.dispose();
       await media.dispose();

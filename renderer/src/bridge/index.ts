@@ -1,4 +1,4 @@
-import type { CallChannel, EventChannel, EventPayloads, StudioApi, StudioWindowApi } from '@common/bridge';
+import type { CallChannel, ChosenMedia, EventChannel, EventPayloads, StudioApi, StudioWindowApi } from '@common/bridge';
 import { createWebApi } from './web-transport';
 
 declare global {
@@ -68,4 +68,14 @@ export async function openExternal(url: string): Promise<void> {
     return;
   }
   window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+/**
+ * A local file the user dropped or picked in the page, taken in by the host and granted: resolves with
+ * a reference usable wherever media is asked for (it is turned into a link before a job is sent).
+ */
+export async function importLocalFile(file: File): Promise<ChosenMedia> {
+  const outcome = await studio().importFile(file);
+  if (outcome.ok) return outcome.value;
+  throw new BridgeError(outcome.error.message, outcome.error.code);
 }

@@ -14,7 +14,7 @@ const token = 'test-token-abcdefghijklmnop';
 describe('web host server', () => {
   let server: WebServer;
   let host: string;
-  const base = createMemoryHostBase();
+  const base = createMemoryHostBase({ dataDir: mkdtempSync(join(tmpdir(), 'studio-web-data-')) });
   const listeners = new Set<(event: string, payload: unknown) => void>();
 
   beforeAll(async () => {
@@ -28,6 +28,7 @@ describe('web host server', () => {
       services: {
         base,
         dispatch,
+        domains,
         subscribe: (listener) => {
           listeners.add(listener as never);
           return () => listeners.delete(listener as never);
@@ -60,6 +61,21 @@ describe('web host server', () => {
     expect(page.headers['content-security-policy']).toBe(STUDIO_CSP_HEADER);
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['cache-control']).toBe('no-store');
+  });
+
+  it('takes in a dropped file as a granted local reference, and refuses what is not media or has no token', async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+    const put = (name: string, payload: Buffer | string, withCookie = true) =>
+      server.app.inject({ method: 'PUT', url: `/bridge/import/${encodeURIComponent(name)}`, headers: { host, 'content-type': 'application/octet-stream', ...(withCookie ? { cookie: cookie() } : {}) }, payload });
+    const ok = await put('dot one.png', png);
+    const body = ok.json() as { ok: boolean; value: { url: string; name: string; info: { kind: string } } };
+    expect(body).toMatchObject({ ok: true, value: { name: 'dot one.png', info: { kind: 'image' } } });
+    expect(body.value.url).toMatch(/^file:\/\/.*\/imports\/[0-9a-f]{16}\/dot%20one\.png$/);
+    const probe = await server.app.inject({ method: 'POST', url: '/bridge/call/media.probe', headers: { host, cookie: cookie(), 'content-type': 'application/json' }, payload: JSON.stringify([body.value.url]) });
+    expect(probe.json()).toMatchObject({ ok: true, value: { kind: 'image', width: 1 } });
+    expect((await put('notes.png', 'plain words')).json()).toMatchObject({ ok: false, error: { message: 'notes.png is not a picture, video or sound file', code: 'not-media' } });
+    expect((await put('../../escape.png', png)).json()).toMatchObject({ ok: true, value: { name: 'escape.png' } });
+    expect((await put('x.png', png, false)).statusCode).toBe(401);
   });
 
   it('refuses pages, assets and calls without the token', async () => {

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ChosenMedia } from '../../common/bridge/media';
+import { isRealMedia } from '../../common/composition/media-info';
+import { StudioError } from '../host/errors';
+import type { LocalGrants } from './local-grants';
+import type { MediaProber } from './probe';
+
+/** The largest medium the service takes (a 300 MB lip sync video). */
+export const IMPORT_LIMIT_BYTES = 300 * 1024 * 1024;
+
+/** A readable file name for the copy: no folders, no leading dots, nothing a file system refuses. */
+export function importName(name: string): string {
+  const cleaned = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f<>:"|?*]/g, '_').replace(/^\.+/, '').trim().slice(-120);
+  return cleaned || 'file';
+}
+
+/**
+ * A file the user dropped on the page of the web host (which cannot see the file's path): its bytes are
+ * streamed into `<data folder>/imports`, checked to be media, and granted like a file from a dialog.
+ */
+export async function importLocalFile(deps: { dir: string; grants: LocalGrants; prober: MediaProber }, name: string, body: Readable): Promise<ChosenMedia> {
+  const folder = join(deps.dir, randomBytes(8).toString('hex'));
+  const fileName = importName(name);
+  const path = join(folder, fileName);
+  await mkdir(folder, { recursive: true });
+  let received = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      received += chunk.length;
+      next(received > IMPORT_LIMIT_BYTES ? new StudioError(`${fileName} is larger than 300 MB, the most the service accepts`, 'too-large') : null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, limit, createWriteStream(path));
+    if (received === 0) throw new StudioError(`${fileName} is empty`, 'not-media');
+    const info = await deps.prober.probe(path).catch(() => null);
+    if (!info || !isRealMedia(info)) throw new StudioError(`${fileName} is not a picture, video or sound file`, 'not-media');
+    return { url: deps.grants.grant(path), name: fileName, info };
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error instanceof StudioError ? error : new StudioError(`${fileName} could not be read: ${(error as Error).message}`, 'import-failed');
+  }
+}
