@@ -188,7 +188,12 @@ function checkMedia(e: SceneElement, target: ProjectKind, submit: boolean, at: W
 
 function checkSendableUrl(url: string, what: string, submit: boolean, at: Where, add: Add): void {
   const kind = urlKind(url);
-  if (kind === 'local' && submit) add('error', 'local-file', `${what} is a local file; upload it or use a public http(s) link before submitting.`, at);
+  // A file the studio took in (file:) is uploaded to the user's storage when the job is created; a
+  // bare path or a blob cannot be, so it must become a link first.
+  if (kind === 'local' && submit) {
+    if (url.trim().startsWith('file:')) add('warning', 'local-upload', `${what} is a local file; it is uploaded to your storage when you create the video.`, at);
+    else add('error', 'local-file', `${what} is a local file; use a public http(s) link, or add the file to the media list so the studio can upload it.`, at);
+  }
   if (kind === 'other') add('error', 'url-invalid', `${what} is not an http(s) link ("${url.slice(0, 60)}").`, at);
 }
 

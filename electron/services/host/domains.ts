@@ -9,7 +9,7 @@ import { createProjectsDomain } from '../projects/projects-domain';
 import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
-import { LocalGrants } from '../media/local-grants';
+import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -47,7 +47,7 @@ export interface Domains {
 export function createDomains(base: HostBase): Domains {
   // Built once here and handed to every domain that turns local files into links.
   const storage = createHostStorage(base);
-  const grants = new LocalGrants();
+  const grants = new LocalGrants(base.createStore(localGrantsSpec));
   const media = createMediaDomain(base, undefined, grants);
   const modules = [
     createSystemDomain(base, probeBinaries),

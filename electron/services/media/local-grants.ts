@@ -1,5 +1,12 @@
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { RecordStore, RecordStoreSpec } from '../host/types';
+
+/** Kept so a project reopened later can still preview and upload the files the user gave it. */
+const GrantsRecord = z.object({ files: z.array(z.string()) });
+export const localGrantsSpec: RecordStoreSpec<z.infer<typeof GrantsRecord>> = { name: 'local-files', schema: GrantsRecord, defaults: { files: [] }, version: 1 };
+const KEEP_AT_MOST = 5000;
 
 /**
  * The local files the user handed to the studio (a file dialog, a drop, an import), by file: URL.
@@ -7,12 +14,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * but it cannot grant one.
  */
 export class LocalGrants {
-  private readonly granted = new Set<string>();
+  private readonly granted: Set<string>;
+
+  constructor(private readonly store?: RecordStore<z.infer<typeof GrantsRecord>>) {
+    this.granted = new Set(store?.get().files ?? []);
+  }
 
   /** Records a file the user chose and returns the reference the page may use for it. */
   grant(path: string): string {
     const url = pathToFileURL(resolvePath(path)).href;
-    this.granted.add(url);
+    if (!this.granted.has(url)) {
+      this.granted.add(url);
+      this.store?.set({ files: [...this.granted].slice(-KEEP_AT_MOST) });
+    }
     return url;
   }
 

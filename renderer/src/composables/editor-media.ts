@@ -1,4 +1,6 @@
 import { shallowReactive } from 'vue';
+import { call } from '@/bridge';
+import { isLocalReference } from './local-files';
 
 /**
  * Decoded media for the canvas, shared by every scene: one <img> or <video> per URL. The canvas draws
@@ -28,7 +30,8 @@ export class MediaCache {
   get(url: string, kind: MediaKind = guessMediaKind(url)): MediaEntry {
     const known = this.entries.get(url);
     if (known) return known;
-    const entry = kind === 'video' ? this.loadVideo(url) : this.loadImage(url);
+    // The page cannot open a local file itself: the host draws a still of it (a video's first frame).
+    const entry = isLocalReference(url) ? this.loadLocalStill(url) : kind === 'video' ? this.loadVideo(url) : this.loadImage(url);
     this.entries.set(url, entry);
     return entry;
   }
@@ -63,6 +66,17 @@ export class MediaCache {
     img.addEventListener('load', () => this.settle(url, 'ready'), { once: true });
     img.addEventListener('error', () => this.settle(url, 'error'), { once: true });
     img.src = url;
+    return { kind: 'image', element: img, status: 'loading' };
+  }
+
+  private loadLocalStill(url: string): MediaEntry {
+    const img = this.doc.createElement('img');
+    img.addEventListener('load', () => this.settle(url, 'ready'), { once: true });
+    img.addEventListener('error', () => this.settle(url, 'error'), { once: true });
+    call('media.frame', url, { atMs: 0, width: 1280 }).then(
+      (frame) => (img.src = frame.dataUrl),
+      () => this.settle(url, 'error'),
+    );
     return { kind: 'image', element: img, status: 'loading' };
   }
 

@@ -40,9 +40,10 @@ describe('validateProject: avatar video', () => {
     expect(codes(validateProject(rate))).toEqual(['error:rate-range']);
   });
 
-  it('flags local files before submitting but not for a preview', () => {
+  it('flags local files before submitting (taken-in files are uploaded, other local references refused) but not for a preview', () => {
     const local = updateElement(project, 'intro', 'clip', { url: 'file:///home/me/clip.mp4' });
-    expect(codes(validateProject(local))).toEqual(['error:local-file']);
+    expect(codes(validateProject(local))).toEqual(['warning:local-upload']);
+    expect(codes(validateProject(updateElement(project, 'intro', 'clip', { url: 'blob:http://x/1' })))).toEqual(['error:local-file']);
     expect(validateProject(local, { purpose: 'preview' })).toEqual([]);
     const voice = setSceneVoice(project, 'outro', { kind: 'url', url: '/tmp/voice.wav' });
     expect(validateProject(voice)[0].message).toMatch(/^Scene 2 \(outro\): the voice audio is a local file/);

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
-import { LocalGrants } from '../../../electron/services/media/local-grants';
+import { LocalGrants, localGrantsSpec } from '../../../electron/services/media/local-grants';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
 import { createUploadsDomain } from '../../../electron/services/storage/uploads-domain';
 import { start } from '../emulator/harness';
@@ -58,5 +58,18 @@ describe('uploads.linkLocalMedia', () => {
     const broken = join(dir, 'broken.mp4');
     writeFileSync(broken, 'not a video');
     await expect(domain.handlers['uploads.linkLocalMedia']({ uploadId: 'u3', value: { url: grants.grant(broken) } })).rejects.toThrow(/^Could not upload broken\.mp4: /);
+  });
+});
+
+describe('local file grants', () => {
+  it('are kept across restarts in a record, so a reopened project can still use its files', () => {
+    const base = createMemoryHostBase();
+    const store = base.createStore(localGrantsSpec);
+    const first = new LocalGrants(store);
+    const ref = first.grant('/home/me/logo.png');
+    const later = new LocalGrants(store);
+    expect(later.pathOf(ref)).toBe('/home/me/logo.png');
+    expect(later.pathOf(pathToFileURL('/home/me/other.png').href)).toBeNull();
+    expect(later.pathOf('/home/me/logo.png')).toBeNull();
   });
 });
