@@ -1,0 +1,90 @@
+// Local files end to end in Chromium: a picture and a voice recording dropped from the desktop onto the
+// canvas become part of the scene, are uploaded to the sandbox storage when the video is created, and
+// the finished video shows the picture where the canvas put it.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { JobView } from '@common/bridge';
+import { openStudio, screenshot, type StudioSession } from './browser';
+
+const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-local-'));
+
+function makeFiles(): { png: string; wav: string } {
+  const png = join(dir, 'brand card.png');
+  const wav = join(dir, 'my voice.wav');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF0000:s=480x270', '-frames:v', '1', png]);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', wav]);
+  return { png, wav };
+}
+
+/** Drops files from "the desktop" onto the canvas at a screen point, as a file manager would. */
+async function dropFiles(page: Page, files: { path: string; type: string }[], at: { x: number; y: number }): Promise<void> {
+  const payload = files.map((f) => ({ name: f.path.split('/').pop()!, type: f.type, base64: readFileSync(f.path).toString('base64') }));
+  const transfer = await page.evaluateHandle((items) => {
+    const dt = new DataTransfer();
+    for (const item of items) dt.items.add(new File([Uint8Array.from(atob(item.base64), (c) => c.charCodeAt(0))], item.name, { type: item.type }));
+    return dt;
+  }, payload);
+  await page.dispatchEvent('section.center', 'drop', { dataTransfer: transfer, clientX: at.x, clientY: at.y });
+}
+
+async function listJobs(page: Page): Promise<JobView[]> {
+  return page.evaluate(async () => {
+    const response = await fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' });
+    return ((await response.json()) as { value: JobView[] }).value;
+  });
+}
+
+describe('local files in the editor', () => {
+  let studio: StudioSession;
+  beforeAll(async () => {
+    studio = await openStudio({ hash: '#/editor' });
+    await studio.page.getByRole('button', { name: /^Add avatar / }).first().waitFor({ timeout: 90_000 });
+  });
+  afterAll(async () => {
+    await studio?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('drops a picture and a voice on the canvas, uploads them on Create, and the result shows the picture', async () => {
+    const { page } = studio;
+    const { png, wav } = makeFiles();
+    await page.getByRole('button', { name: 'File menu' }).click();
+    await page.getByText('New project…').click();
+    await page.getByRole('radio', { name: /Avatar video/ }).click();
+    await page.getByRole('textbox', { name: 'New project name' }).fill('Local files');
+    await page.getByRole('button', { name: 'Create project' }).click();
+
+    const canvas = await page.getByTestId('editor-canvas').locator('canvas').first().boundingBox();
+    if (!canvas) throw new Error('canvas not visible');
+    await dropFiles(page, [{ path: png, type: 'image/png' }, { path: wav, type: 'audio/wav' }], { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 });
+    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'brand card.png in scene 1' }).waitFor();
+    await expect.poll(() => page.getByRole('region', { name: 'Problems' }).textContent()).toContain('uploaded to your storage when you create the video');
+    const box = await Promise.all(['Offset X', 'Offset Y', 'Scale X', 'Scale Y'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+    await screenshot(page, 'editor-local-files');
+
+    await page.getByRole('button', { name: 'Create video' }).click();
+    await page.getByRole('button', { name: 'Send to the service' }).click();
+    await page.getByText(/Job created/).waitFor({ timeout: 60_000 });
+    const job = await expect.poll(async () => (await listJobs(page)).find((j) => j.kind === 'avatar-video' && j.phase === 'completed'), { timeout: 90_000 }).toBeTruthy().then(async () => (await listJobs(page)).find((j) => j.kind === 'avatar-video')!);
+    const sent = JSON.stringify(job.request);
+    expect(sent).not.toContain('file:');
+    expect(sent).toMatch(/\/files\/up-[0-9a-f]+-brand_card\.png/);
+    expect(sent).toMatch(/\/files\/up-[0-9a-f]+-my_voice\.wav/);
+
+    // The picture is in the finished video, at the centre of the box the inspector showed.
+    const video = join(dir, 'result.mp4');
+    writeFileSync(video, Buffer.from(await (await fetch(job.resultUrl!)).arrayBuffer()));
+    const [x, y, sx, sy] = box;
+    const cx = Math.round(x + (sx * 1920) / 2);
+    const cy = Math.round(y + (sy * 1080) / 2);
+    const pixel = execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', video, '-frames:v', '1', '-vf', `scale=1920:1080,crop=1:1:${cx}:${cy}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+    expect(pixel[0]).toBeGreaterThan(200);
+    expect(pixel[1]).toBeLessThan(60);
+    expect(pixel[2]).toBeLessThan(60);
+    expect(studio.consoleErrors).toEqual([]);
+  });
+});
