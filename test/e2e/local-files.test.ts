@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { JobView } from '@common/bridge';
@@ -85,6 +86,53 @@ describe('local files in the editor', () => {
     expect(pixel[0]).toBeGreaterThan(200);
     expect(pixel[1]).toBeLessThan(60);
     expect(pixel[2]).toBeLessThan(60);
+    expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('reuses the uploaded file in a second project, and sends through an S3-compatible storage when it is chosen', async () => {
+    const { page } = studio;
+    const first = (await listJobs(page)).find((j) => j.kind === 'avatar-video')!;
+    const firstPicture = /"(http[^"]+brand_card\.png)"/.exec(JSON.stringify(first.request))![1];
+    const send = async (name: string): Promise<JobView> => {
+      await page.getByRole('button', { name: 'File menu' }).click();
+      await page.getByText('New project…').click();
+      await page.getByRole('radio', { name: /Avatar video/ }).click();
+      await page.getByRole('textbox', { name: 'New project name' }).fill(name);
+      await page.getByRole('button', { name: 'Create project' }).click();
+      const canvas = (await page.getByTestId('editor-canvas').locator('canvas').first().boundingBox())!;
+      await dropFiles(page, [{ path: join(dir, 'brand card.png'), type: 'image/png' }, { path: join(dir, 'my voice.wav'), type: 'audio/wav' }], { x: canvas.x + 100, y: canvas.y + 100 });
+      await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'brand card.png in scene 1' }).waitFor();
+      const before = (await listJobs(page)).length;
+      await page.getByRole('button', { name: 'Create video' }).click();
+      await page.getByRole('button', { name: 'Send to the service' }).click();
+      await page.getByText(/Job created/).last().waitFor({ timeout: 60_000 });
+      await expect.poll(async () => (await listJobs(page)).length).toBe(before + 1);
+      return (await listJobs(page)).sort((a, b) => b.createdAt - a.createdAt)[0];
+    };
+    // The same bytes in another project: the link from the first upload, not a second upload.
+    const again = await send('Same file again');
+    expect(JSON.stringify(again.request)).toContain(firstPicture);
+
+    // A real S3-compatible server on loopback becomes the active storage.
+    const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'studio-e2e', configs: [] }] });
+    const endpoint = `http://127.0.0.1:${(await s3.run()).port}`;
+    try {
+      await page.evaluate(async (address) => {
+        const bridge = async (channel: string, ...args: unknown[]) => {
+          const answer = (await (await fetch(`/bridge/call/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) })).json()) as { ok: boolean; value: { id: string }; error?: { message: string } };
+          if (!answer.ok) throw new Error(answer.error?.message);
+          return answer.value;
+        };
+        const added = await bridge('storage.add', { name: 'E2E bucket', endpoint: address, region: 'us-east-1', bucket: 'studio-e2e', prefix: 'e2e/', pathStyle: true, publicBaseUrl: null });
+        await bridge('storage.setSecret', added.id, { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+        await bridge('storage.setActive', added.id);
+      }, endpoint);
+      const viaS3 = await send('Through S3');
+      expect(JSON.stringify(viaS3.request)).toContain(`${endpoint}/studio-e2e/e2e/`);
+      await expect.poll(async () => (await listJobs(page)).find((j) => j.id === viaS3.id)?.phase, { timeout: 90_000 }).toBe('completed');
+    } finally {
+      await s3.close();
+    }
     expect(studio.consoleErrors).toEqual([]);
   });
 });
