@@ -13,12 +13,14 @@ import { openStudio, screenshot, type StudioSession } from './browser';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-local-'));
 
-function makeFiles(): { png: string; wav: string } {
+function makeFiles(): { png: string; wav: string; mp4: string } {
   const png = join(dir, 'brand card.png');
   const wav = join(dir, 'my voice.wav');
+  const mp4 = join(dir, 'product clip.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x0000FF:s=320x180:d=2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', mp4]);
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF0000:s=480x270', '-frames:v', '1', png]);
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', wav]);
-  return { png, wav };
+  return { png, wav, mp4 };
 }
 
 /** Drops files from "the desktop" onto the canvas at a screen point, as a file manager would. */
@@ -52,7 +54,7 @@ describe('local files in the editor', () => {
 
   it('drops a picture and a voice on the canvas, uploads them on Create, and the result shows the picture', async () => {
     const { page } = studio;
-    const { png, wav } = makeFiles();
+    const { png, wav, mp4 } = makeFiles();
     await page.getByRole('button', { name: 'File menu' }).click();
     await page.getByText('New project…').click();
     await page.getByRole('radio', { name: /Avatar video/ }).click();
@@ -65,7 +67,23 @@ describe('local files in the editor', () => {
     await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'brand card.png in scene 1' }).waitFor();
     await expect.poll(() => page.getByRole('region', { name: 'Problems' }).textContent()).toContain('uploaded to your storage when you create the video');
     const box = await Promise.all(['Offset X', 'Offset Y', 'Scale X', 'Scale Y'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+    // A local clip in the top-left corner, under the picture.
+    await dropFiles(page, [{ path: mp4, type: 'video/mp4' }], { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 });
+    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'product clip.mp4 in scene 1' }).waitFor();
+    for (const name of ['Offset X', 'Offset Y']) {
+      const field = page.getByRole('textbox', { name, exact: true });
+      await field.fill('0');
+      await field.press('Enter');
+    }
+    const clipBox = await Promise.all(['Offset X', 'Offset Y', 'Scale X', 'Scale Y'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+    await page.getByRole('button', { name: 'Send backward' }).click();
     await screenshot(page, 'editor-local-files');
+
+    // The free local preview reads the local files in place.
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    await page.getByLabel('Preview video').waitFor({ timeout: 90_000 });
+    await screenshot(page, 'editor-local-files-preview');
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
 
     await page.getByRole('button', { name: 'Create video' }).click();
     await page.getByRole('button', { name: 'Send to the service' }).click();
@@ -75,17 +93,18 @@ describe('local files in the editor', () => {
     expect(sent).not.toContain('file:');
     expect(sent).toMatch(/\/files\/up-[0-9a-f]+-brand_card\.png/);
     expect(sent).toMatch(/\/files\/up-[0-9a-f]+-my_voice\.wav/);
+    expect(sent).toMatch(/\/files\/up-[0-9a-f]+-product_clip\.mp4/);
 
     // The picture is in the finished video, at the centre of the box the inspector showed.
     const video = join(dir, 'result.mp4');
     writeFileSync(video, Buffer.from(await (await fetch(job.resultUrl!)).arrayBuffer()));
-    const [x, y, sx, sy] = box;
-    const cx = Math.round(x + (sx * 1920) / 2);
-    const cy = Math.round(y + (sy * 1080) / 2);
-    const pixel = execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', video, '-frames:v', '1', '-vf', `scale=1920:1080,crop=1:1:${cx}:${cy}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
-    expect(pixel[0]).toBeGreaterThan(200);
-    expect(pixel[1]).toBeLessThan(60);
-    expect(pixel[2]).toBeLessThan(60);
+    const pixelAt = ([x, y, sx, sy]: number[], dx: number, dy: number) =>
+      execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', video, '-frames:v', '1', '-vf', `scale=1920:1080,crop=1:1:${Math.round(x + sx * 1920 * dx)}:${Math.round(y + sy * 1080 * dy)}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+    const red = pixelAt(box, 0.5, 0.5);
+    expect([red[0] > 200, red[1] < 60, red[2] < 60]).toEqual([true, true, true]);
+    // The clip's top-left quarter lies outside the picture: it shows the clip's blue.
+    const blue = pixelAt(clipBox, 0.1, 0.1);
+    expect([blue[0] < 60, blue[1] < 60, blue[2] > 200]).toEqual([true, true, true]);
     expect(studio.consoleErrors).toEqual([]);
   });
 
