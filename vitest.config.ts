@@ -1,8 +1,11 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
+import { provideMediaTools } from './test/media-tools-env';
 
 const root = import.meta.dirname;
+// Every test worker inherits this process's environment: ffmpeg/ffprobe from npm where the system has none.
+provideMediaTools(root);
 const alias = {
   '@common': resolve(root, 'electron/common'),
   '@': resolve(root, 'renderer/src'),

@@ -12,6 +12,29 @@ mkdirSync(artifacts, { recursive: true });
 let passed = 0;
 let failed = 0;
 
+/**
+ * The end-to-end tests drive Debian's Chromium (no browser is ever downloaded). ffmpeg, ffprobe and
+ * speech come from npm packages; Chromium cannot, so on Debian or Ubuntu it is installed here when this
+ * user may, and otherwise the run stops at once naming the command.
+ */
+function ensureChromium() {
+  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => p && existsSync(p));
+  if (found) return;
+  const asRoot = process.getuid?.() === 0;
+  const sudo = !asRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if (process.platform === 'linux' && existsSync('/usr/bin/apt-get') && (asRoot || sudo)) {
+    console.log('Chromium is missing: installing Debian\'s chromium and fonts-dejavu-core with apt-get for the end-to-end tests.');
+    const prefix = asRoot ? [] : ['sudo', '-n'];
+    const apt = (args) => spawnSync(prefix[0] ?? 'apt-get', [...prefix.slice(1), ...(prefix.length ? ['apt-get'] : []), ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+    if (apt(['update', '-qq']) && apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-dejavu-core'])) return;
+  }
+  console.log('The end-to-end tests need Chromium: run `sudo apt-get install -y chromium fonts-dejavu-core` (or set CHROMIUM_PATH to a Chromium), then `npm test` again.');
+  process.exit(1);
+}
+const extraArgs = process.argv.slice(2);
+const onlyUnit = extraArgs.includes('--project') && !extraArgs.includes('e2e');
+if (!onlyUnit) ensureChromium();
+
 const show = (command, args) => [command, ...args].map((a) => a.replace(root + '/', '')).join(' ');
 
 /** Runs a check in the background, keeping its output to print whole once it is done. */

@@ -4,7 +4,7 @@ import { call } from './contract';
 export const BinaryStatus = z.object({
   name: z.enum(['ffmpeg', 'ffprobe']),
   path: z.string().nullable(),
-  source: z.enum(['settings', 'env', 'package', 'path']).nullable(),
+  source: z.enum(['settings', 'env', 'package', 'path', 'installer']).nullable(),
   version: z.string().nullable(),
   error: z.string().nullable(),
 });

@@ -220,12 +220,14 @@ function audioChain(scene: PlanScene, s: number, d: string, addInput: AddInput):
     const index = addInput(scene.audio[0].label, ['-i', scene.audio[0].path]);
     return `[${index}:a]${norm},${fit}${out}`;
   }
+  // Every track padded to the scene's length first, so amix's 1/N scaling is constant and volume=N
+  // makes the mix a plain sum (amix's normalize=0 would do it, but ffmpeg before 4.4 lacks it).
   const parts = scene.audio.map((track, t) => {
     const index = addInput(track.label, ['-i', track.path]);
-    return `[${index}:a]${norm}[s${s}a${t}]`;
+    return `[${index}:a]${norm},${fit}[s${s}a${t}]`;
   });
   const pads = scene.audio.map((_, t) => `[s${s}a${t}]`).join('');
-  return `${parts.join(';')};${pads}amix=inputs=${scene.audio.length}:duration=longest:normalize=0,${fit}${out}`;
+  return `${parts.join(';')};${pads}amix=inputs=${scene.audio.length}:duration=first:dropout_transition=0,volume=${scene.audio.length}${out}`;
 }
 
 function scaledBox(box: Box, k: number): Box {

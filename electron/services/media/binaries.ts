@@ -9,13 +9,22 @@ import { delimiter, dirname, join } from 'node:path';
  *   3. the binary shipped by the optional ffmpeg-static package (loaded lazily; its download often
  *      fails, leaving it uninstalled, so its absence is normal). It ships ffmpeg only; an ffprobe beside
  *      that binary is used when present,
- *   4. `ffmpeg` / `ffprobe` on PATH.
+ *   4. `ffmpeg` / `ffprobe` on PATH,
+ *   5. the binaries that the optional @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages
+ *      ship inside their npm tarballs (so `npm install` alone gives working media tools), used only
+ *      when ffmpeg has every filter and encoder the compositor and the sandbox use.
  * A candidate counts only if it is an executable file that answers `-version`. When none does, the
- * error names all four places and what was wrong at each.
+ * error names every place and what was wrong at each.
  */
 
+/** What the compositor, the previews and the sandbox ask of ffmpeg (checked on the npm fallback). */
+export const REQUIRED_FFMPEG = {
+  filters: ['scale', 'setsar', 'setpts', 'overlay', 'color', 'crop', 'fps', 'format', 'drawbox', 'concat', 'asetpts', 'aresample', 'aformat', 'anullsrc', 'atrim', 'apad', 'amix', 'volume'],
+  encoders: ['libx264', 'aac', 'libmp3lame', 'mjpeg'],
+};
+
 export type MediaBinaryName = 'ffmpeg' | 'ffprobe';
-export type BinarySource = 'settings' | 'env' | 'package' | 'path';
+export type BinarySource = 'settings' | 'env' | 'package' | 'path' | 'installer';
 
 export interface ResolvedBinary {
   name: MediaBinaryName;
@@ -49,6 +58,8 @@ export interface ResolveOptions {
   run?: (file: string, args: string[]) => Promise<RunResult>;
   /** The ffmpeg-static binary path, or null when the package is not installed. */
   loadPackagedFfmpeg?: () => Promise<string | null>;
+  /** The @ffmpeg-installer / @ffprobe-installer binary path, or null when not installed. */
+  loadInstallerBinary?: (binary: MediaBinaryName) => Promise<string | null>;
 }
 
 export class MediaBinaryError extends Error {
@@ -92,12 +103,24 @@ export async function resolveMediaBinary(binary: MediaBinaryName, options: Resol
     return { name: binary, path, source, version };
   };
 
+  const attemptInstaller = async (): Promise<ResolvedBinary | null> => {
+    const label = binary === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe';
+    const path = await (options.loadInstallerBinary ?? loadInstallerBinary)(binary).catch(() => null);
+    const found = await attempt('installer', label, path);
+    if (!found || binary === 'ffprobe') return found;
+    const missing = await missingCapabilities(run, found.path);
+    if (missing.length === 0) return found;
+    tried.push(`${label}: ${found.path} lacks ${missing.join(', ')}`);
+    return null;
+  };
+
   const fromSettings = binary === 'ffmpeg' ? options.settings?.ffmpegPath : options.settings?.ffprobePath;
   const found =
     (await attempt('settings', 'Settings', fromSettings)) ??
     (await attempt('env', envName(binary), env[envName(binary)])) ??
     (await attempt('package', 'ffmpeg-static', await packagedPath(binary, exe, options))) ??
-    (await attempt('path', 'PATH', searchPath(exe, env.PATH ?? env.Path, platform, isExecutable)));
+    (await attempt('path', 'PATH', searchPath(exe, env.PATH ?? env.Path, platform, isExecutable))) ??
+    (await attemptInstaller());
   if (found) return found;
   throw new MediaBinaryError(binary, tried);
 }
@@ -128,6 +151,27 @@ async function readVersion(run: NonNullable<ResolveOptions['run']>, path: string
     const result = await run(path, ['-hide_banner', '-version']);
     if (result.code !== 0) return null;
     return parseVersionLine(result.stdout) ?? 'unknown';
+  } catch {
+    return null;
+  }
+}
+
+/** Filters and encoders from REQUIRED_FFMPEG that this ffmpeg does not list. */
+export async function missingCapabilities(run: NonNullable<ResolveOptions['run']>, path: string): Promise<string[]> {
+  const names = async (args: string[]) => {
+    const result = await run(path, ['-hide_banner', ...args]).catch(() => ({ code: 1, stdout: '' }));
+    return new Set(result.stdout.split('\n').map((line) => line.trim().split(/\s+/)[1]).filter(Boolean));
+  };
+  const [filters, encoders] = await Promise.all([names(['-filters']), names(['-encoders'])]);
+  return [...REQUIRED_FFMPEG.filters.filter((f) => !filters.has(f)).map((f) => `the ${f} filter`), ...REQUIRED_FFMPEG.encoders.filter((e) => !encoders.has(e)).map((e) => `the ${e} encoder`)];
+}
+
+async function loadInstallerBinary(binary: MediaBinaryName): Promise<string | null> {
+  const specifier = binary === 'ffmpeg' ? '@ffmpeg-installer/ffmpeg' : '@ffprobe-installer/ffprobe';
+  try {
+    const mod = (await import(specifier)) as { default?: { path?: unknown }; path?: unknown };
+    const path = mod.default?.path ?? mod.path;
+    return typeof path === 'string' ? path.replace(`app.asar${'/'}`, 'app.asar.unpacked/') : null;
   } catch {
     return null;
   }

@@ -77,7 +77,7 @@ export class ProxyMaker {
       '-hide_banner', '-nostdin', '-y', '-loglevel', 'error',
       '-i', source,
       '-an',
-      '-vf', `${fps}scale=w='min(${side},iw)':h='min(${side},ih)':force_original_aspect_ratio=decrease:force_divisible_by=2`,
+      '-vf', `${fps}${proxyScale(info, side)}`,
       '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-g', '25', '-pix_fmt', 'yuv420p',
       '-f', 'mp4', part,
     ];
@@ -94,4 +94,18 @@ export class ProxyMaker {
     await trimFolder(this.options.dir, this.options.maxBytes ?? 2 * 1024 ** 3, target);
     return target;
   }
+}
+
+/**
+ * The proxy's size: the source fitted inside side×side, never enlarged, with even sides (x264's 4:2:0).
+ * Computed here from the probed size rather than with scale's force_divisible_by, which ffmpeg before
+ * 4.3 (the npm-bundled build among them) does not have.
+ */
+export function proxyScale(info: Pick<MediaInfo, 'width' | 'height'>, side: number): string {
+  const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+  if (info.width && info.height) {
+    const factor = Math.min(1, side / info.width, side / info.height);
+    return `scale=${even(info.width * factor)}:${even(info.height * factor)}`;
+  }
+  return `scale=w='trunc(min(${side},iw)/2)*2':h=-2`;
 }

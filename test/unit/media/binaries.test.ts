@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MediaBinaryError, parseVersionLine, resolveMediaBinaries, resolveMediaBinary, type ResolveOptions } from '../../../electron/services/media/binaries';
+import { execFile } from 'node:child_process';
+import { MediaBinaryError, REQUIRED_FFMPEG, missingCapabilities, parseVersionLine, resolveMediaBinaries, resolveMediaBinary, type ResolveOptions } from '../../../electron/services/media/binaries';
+
+const defaultRunForTest = (file: string, args: string[]) =>
+  new Promise<{ code: number; stdout: string }>((resolve) => execFile(file, args, { maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => resolve({ code: error ? 1 : 0, stdout: String(stdout) })));
 
 const VERSION = 'ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026 the FFmpeg developers\nbuilt with gcc 12\n';
 
@@ -81,5 +85,33 @@ describe('parseVersionLine', () => {
     expect(parseVersionLine(VERSION)).toBe('5.1.9-0+deb12u1');
     expect(parseVersionLine('ffprobe version n7.0 Copyright')).toBe('n7.0');
     expect(parseVersionLine('something else')).toBeNull();
+  });
+});
+
+describe('the npm installer fallback', () => {
+  const installer = { ffmpeg: '/nm/@ffmpeg-installer/ffmpeg', ffprobe: '/nm/@ffprobe-installer/ffprobe' };
+  const listing = (names: string[]) => names.map((n) => ` ... ${n}  description`).join('\n');
+  const base = (filters: string[]) => ({
+    env: { PATH: '/nothing/here' },
+    isExecutable: (p: string) => p.startsWith('/nm/'),
+    loadPackagedFfmpeg: async () => null,
+    loadInstallerBinary: async (b: 'ffmpeg' | 'ffprobe') => installer[b],
+    run: async (_file: string, args: string[]) => {
+      if (args.includes('-version')) return { code: 0, stdout: 'ffmpeg version N-47683-static\n' };
+      if (args.includes('-filters')) return { code: 0, stdout: listing(filters) };
+      return { code: 0, stdout: listing(REQUIRED_FFMPEG.encoders) };
+    },
+  });
+
+  it('is used last, and only when ffmpeg has every filter and encoder the compositor needs', async () => {
+    expect(await resolveMediaBinary('ffmpeg', base(REQUIRED_FFMPEG.filters))).toMatchObject({ path: installer.ffmpeg, source: 'installer' });
+    expect(await resolveMediaBinary('ffprobe', base([]))).toMatchObject({ path: installer.ffprobe, source: 'installer' });
+    const lacking = resolveMediaBinary('ffmpeg', base(REQUIRED_FFMPEG.filters.filter((f) => f !== 'amix')));
+    await expect(lacking).rejects.toThrow(/@ffmpeg-installer\/ffmpeg: \/nm\/@ffmpeg-installer\/ffmpeg lacks the amix filter/);
+  });
+
+  it('the shipped ffmpeg really has what the compositor needs', async () => {
+    const { default: shipped } = (await import('@ffmpeg-installer/ffmpeg')) as unknown as { default: { path: string } };
+    expect(await missingCapabilities(defaultRunForTest, shipped.path)).toEqual([]);
   });
 });

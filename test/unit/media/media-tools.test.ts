@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaTools, peaksOf } from '../../../electron/services/media/media-tools';
 import { ProcessRunner } from '../../../electron/services/media/process';
-import { makeTone, makeVideo } from '../../fixtures/composition/make-media';
+import { FFMPEG, makeTone, makeVideo } from '../../fixtures/composition/make-media';
 
 describe('MediaTools with real ffmpeg', () => {
   let dir: string;
   let tools: MediaTools;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'tools-'));
-    tools = new MediaTools({ runner: new ProcessRunner(), ffmpeg: async () => '/usr/bin/ffmpeg', dir: join(dir, 'scratch') });
+    tools = new MediaTools({ runner: new ProcessRunner(), ffmpeg: async () => FFMPEG, dir: join(dir, 'scratch') });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

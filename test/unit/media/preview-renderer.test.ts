@@ -120,7 +120,7 @@ describe('PreviewRenderer with real ffmpeg', () => {
   });
 
   it('says where it looked when ffmpeg is missing', async () => {
-    const none = createMediaToolkit({ dataDir: join(dir, 'none'), resolve: { env: { PATH: '/nonexistent' }, loadPackagedFfmpeg: async () => null } });
+    const none = createMediaToolkit({ dataDir: join(dir, 'none'), resolve: { env: { PATH: '/nonexistent' }, loadPackagedFfmpeg: async () => null, loadInstallerBinary: async () => null } });
     const error = await none.renderer.render(project(), { quality: 'preview', outputPath: join(dir, 'd.mp4') }).catch((e: Error) => e);
     expect((error as Error).message).toMatch(/^Scene 1 \(scene-1\), element clip: ffprobe was not found\. Looked in: Settings: not set; FFPROBE_BIN: not set; ffmpeg-static: not set; PATH: not set/);
   });

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import { MediaProber } from '../../../electron/services/media/probe';
+import { FFMPEG, FFPROBE } from '../../fixtures/composition/make-media';
 
-const FFMPEG = '/usr/bin/ffmpeg';
 const endless = ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'sine', '-f', 'null', '-'];
 
 describe('ProcessRunner (real processes)', () => {
@@ -47,7 +47,7 @@ describe('MediaProber', () => {
     const runner = new ProcessRunner();
     const clip = join(dir, 'clip.mp4');
     await runner.run(FFMPEG, ['-f', 'lavfi', '-i', 'testsrc=size=96x64:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', clip]);
-    const prober = new MediaProber(async () => '/usr/bin/ffprobe', runner);
+    const prober = new MediaProber(async () => FFPROBE, runner);
     expect(await prober.probe(clip)).toMatchObject({ kind: 'video', width: 96, height: 64, fps: 10, hasAudio: false });
     const text = join(dir, 'notes.txt');
     writeFileSync(text, 'hello');
@@ -59,7 +59,7 @@ describe('MediaProber', () => {
     const runner = new ProcessRunner();
     let runs = 0;
     const counting = { run: (...args: Parameters<ProcessRunner['run']>) => ((runs += 1), runner.run(...args)) } as ProcessRunner;
-    const prober = new MediaProber(async () => '/usr/bin/ffprobe', counting);
+    const prober = new MediaProber(async () => FFPROBE, counting);
     const clip = join(dir, 'a.mp4');
     await runner.run(FFMPEG, ['-f', 'lavfi', '-i', 'testsrc=size=96x64:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', clip]);
     await prober.probe(clip);

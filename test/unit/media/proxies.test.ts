@@ -5,16 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import { ProxyMaker } from '../../../electron/services/media/proxies';
-import { makeVideo } from '../../fixtures/composition/make-media';
+import { FFMPEG, FFPROBE, makeVideo } from '../../fixtures/composition/make-media';
 
 describe('ProxyMaker with real ffmpeg', () => {
   let dir: string;
   const runner = new ProcessRunner();
-  const prober = new MediaProber(async () => '/usr/bin/ffprobe', runner);
+  const prober = new MediaProber(async () => FFPROBE, runner);
   let proxies: ProxyMaker;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'proxies-'));
-    proxies = new ProxyMaker({ dir: join(dir, 'proxies'), runner, ffmpeg: async () => '/usr/bin/ffmpeg' });
+    proxies = new ProxyMaker({ dir: join(dir, 'proxies'), runner, ffmpeg: async () => FFMPEG });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

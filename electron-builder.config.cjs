@@ -1,0 +1,33 @@
+// Packaging with electron-builder (`npm run dist`): Linux AppImage and deb, macOS dmg, Windows NSIS.
+// Tested by test/unit/launch/packaging.test.ts (the config, the fuses and the files that would be packed).
+/** @type {import('electron-builder').Configuration} */
+module.exports = {
+  appId: 'app.avatarstudio.desktop',
+  productName: 'Avatar Studio',
+  copyright: 'Copyright © Avatar Studio',
+  directories: { output: 'dist', buildResources: 'resources/icons' },
+  icon: 'resources/icons/icon.png',
+  // Electron is installed without running its download (package.json allowScripts); say which one to package.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file reads JSON this way
+  electronVersion: require('./node_modules/electron/package.json').version,
+  files: ['out/**/*', 'package.json', '!**/*.map', '!out/renderer/**/*.part'],
+  asar: true,
+  // Native binaries must be real files to be executed: ffmpeg-static and the npm ffmpeg/ffprobe builds.
+  asarUnpack: ['node_modules/ffmpeg-static/**', 'node_modules/@ffmpeg-installer/**', 'node_modules/@ffprobe-installer/**'],
+  extraResources: [],
+  // Electron's fuses, flipped in the packaged binary: it cannot be run as plain Node, takes no Node
+  // options or inspector flags, encrypts cookies, and loads only the checked app.asar.
+  electronFuses: {
+    runAsNode: false,
+    enableNodeOptionsEnvironmentVariable: false,
+    enableNodeCliInspectArguments: false,
+    enableCookieEncryption: true,
+    enableEmbeddedAsarIntegrityValidation: true,
+    onlyLoadAppFromAsar: true,
+  },
+  linux: { target: ['AppImage', 'deb'], category: 'AudioVideo', maintainer: 'Avatar Studio' },
+  deb: { depends: ['libnss3', 'libgtk-3-0'] },
+  mac: { target: ['dmg'], category: 'public.app-category.video', hardenedRuntime: true },
+  win: { target: ['nsis'] },
+  nsis: { oneClick: false, allowToChangeInstallationDirectory: true },
+};

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { minimatch } from 'minimatch';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const config = createRequire(import.meta.url)(join(root, 'electron-builder.config.cjs')) as {
+  appId: string;
+  icon: string;
+  files: string[];
+  asarUnpack: string[];
+  electronFuses: Record<string, boolean>;
+  electronVersion: string;
+  linux: { target: string[] };
+  mac: { target: string[] };
+  win: { target: string[] };
+};
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string; scripts: Record<string, string>; allowScripts: Record<string, boolean> };
+
+/** Whether electron-builder's file patterns (later "!" patterns exclude) take a path into the archive. */
+function packed(path: string): boolean {
+  let taken = false;
+  for (const pattern of config.files) {
+    if (pattern.startsWith('!')) {
+      if (minimatch(path, pattern.slice(1), { dot: true })) taken = false;
+    } else if (minimatch(path, pattern, { dot: true })) taken = true;
+  }
+  return taken;
+}
+
+describe('packaging (electron-builder)', () => {
+  it('targets AppImage and deb, dmg and NSIS, with the app id and the icon from resources/', () => {
+    expect(config.appId).toBe('app.avatarstudio.desktop');
+    expect(config.linux.target).toEqual(['AppImage', 'deb']);
+    expect(config.mac.target).toEqual(['dmg']);
+    expect(config.win.target).toEqual(['nsis']);
+    expect(config.icon).toBe('resources/icons/icon.png');
+    expect(readFileSync(join(root, config.icon)).subarray(1, 4).toString()).toBe('PNG');
+    expect(config.electronVersion).toMatch(/^41\./);
+    expect(pkg.scripts.dist).toBe('node electron/launch/dist.mjs');
+  });
+
+  it('sets every fuse of the security checklist', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
+  });
+
+  it('packs the built app and nothing of the sources, tests or maps', () => {
+    expect(packed(pkg.main)).toBe(true);
+    for (const file of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc.js', 'package.json']) expect(packed(file), file).toBe(true);
+    for (const file of ['electron/main/index.ts', 'renderer/src/App.vue', 'test/unit/x.test.ts', 'out/renderer/assets/index-abc.js.map', 'README.md']) expect(packed(file), file).toBe(false);
+  });
+
+  it('unpacks the media binaries from the archive, so they can run', () => {
+    const unpacked = (path: string) => config.asarUnpack.some((pattern) => minimatch(path, pattern, { dot: true }));
+    expect(unpacked('node_modules/ffmpeg-static/ffmpeg')).toBe(true);
+    expect(unpacked('node_modules/@ffmpeg-installer/linux-x64/ffmpeg')).toBe(true);
+    expect(unpacked('node_modules/@ffprobe-installer/linux-x64/ffprobe')).toBe(true);
+  });
+
+  it("installs without Electron's download script, which postinstall runs and lets fail", () => {
+    expect(pkg.allowScripts.electron).toBe(false);
+    expect(pkg.scripts.postinstall).toBe('node electron/launch/postinstall.mjs');
+  });
+});
