@@ -10,6 +10,7 @@ import { previewCalls, previewEvents } from './preview';
 import { mediaCalls } from './media';
 import { storageCalls, storageEvents } from './storage';
 import { uploadsCalls, uploadsEvents } from './uploads';
+import { downloadsCalls, downloadsEvents } from './downloads';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -26,6 +27,7 @@ export const bridgeCalls = {
   ...mediaCalls,
   ...storageCalls,
   ...uploadsCalls,
+  ...downloadsCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -37,6 +39,7 @@ export const bridgeEvents = {
   ...previewEvents,
   ...storageEvents,
   ...uploadsEvents,
+  ...downloadsEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;
@@ -81,3 +84,4 @@ export * from './preview';
 export * from './media';
 export * from './storage';
 export * from './uploads';
+export * from './downloads';

@@ -9,6 +9,7 @@ import { createProjectsDomain } from '../projects/projects-domain';
 import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
+import { createDownloadsDomain } from '../downloads/downloads-domain';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import type { Handlers, HostBase } from './types';
 
@@ -59,6 +60,7 @@ export function createDomains(base: HostBase): Domains {
     media,
     createStorageDomain(base, storage),
     createUploadsDomain(base, storage, grants),
+    createDownloadsDomain(base),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { call } from './contract';
+
+export const DOWNLOAD_STATES = ['queued', 'downloading', 'paused', 'saved', 'failed', 'cancelled'] as const;
+export const DownloadState = z.enum(DOWNLOAD_STATES);
+export type DownloadState = z.infer<typeof DownloadState>;
+
+/** One file the download manager is fetching or has fetched. Kept on disk beside the job ledger. */
+export const DownloadEntry = z.object({
+  id: z.string(),
+  jobId: z.string(),
+  url: z.string(),
+  /** The folder chosen, and the name inside it (chosen once, so a restart resumes the same `.part`). */
+  folder: z.string(),
+  relativeName: z.string(),
+  state: DownloadState,
+  /** Why it failed or is paused, in plain words. */
+  reason: z.string().nullable(),
+  bytes: z.number().nonnegative(),
+  totalBytes: z.number().nonnegative().nullable(),
+  etag: z.string().nullable(),
+  lastModified: z.string().nullable(),
+  attempts: z.number().int().nonnegative(),
+  /** Where the file was saved (absolute), once it is. */
+  savedPath: z.string().nullable(),
+  /** "library", "cli", "archive": who asked, so the archive never doubles a user's download. */
+  origin: z.enum(['library', 'cli', 'archive']),
+  batchId: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type DownloadEntry = z.infer<typeof DownloadEntry>;
+
+/** An entry as the page sees it: plus speed and time left while it runs. */
+export const DownloadView = DownloadEntry.extend({
+  bytesPerSecond: z.number().nullable(),
+  secondsLeft: z.number().nullable(),
+});
+export type DownloadView = z.infer<typeof DownloadView>;
+
+export const DownloadTotals = z.object({
+  active: z.number().int(),
+  bytes: z.number(),
+  totalBytes: z.number(),
+  /** Set when the whole queue is paused (a full disk), with what to do. */
+  pausedReason: z.string().nullable(),
+});
+export type DownloadTotals = z.infer<typeof DownloadTotals>;
+
+const id = z.string().min(1).max(100);
+
+export const DownloadRequest = z.object({
+  jobIds: z.array(id).min(1).max(1000),
+  /** An absolute folder path on the host's machine. */
+  folder: z.string().min(1).max(1000),
+  template: z.string().min(1).max(500).optional(),
+});
+export type DownloadRequest = z.infer<typeof DownloadRequest>;
+
+export const downloadsCalls = {
+  'downloads.list': call(z.tuple([]), z.array(DownloadView)),
+  'downloads.totals': call(z.tuple([]), DownloadTotals),
+  /** Queues the results of these jobs into the folder; answers the entries (skipped jobs are named). */
+  'downloads.start': call(z.tuple([DownloadRequest]), z.object({ queued: z.array(DownloadView), skipped: z.array(z.object({ jobId: z.string(), reason: z.string() })) })),
+  'downloads.pause': call(z.tuple([id]), DownloadView),
+  'downloads.resume': call(z.tuple([id]), DownloadView),
+  'downloads.cancel': call(z.tuple([id]), DownloadView),
+  /** Resumes every download after the queue paused itself (a full disk). */
+  'downloads.resumeAll': call(z.tuple([]), DownloadTotals),
+  /** Checks a folder typed in the web host (no native dialog there): exists or can be made, writable. */
+  'downloads.checkFolder': call(z.tuple([z.string().max(1000)]), z.object({ folder: z.string(), ok: z.boolean(), message: z.string() })),
+  /** Desktop only: a native folder dialog; null when cancelled or where the host has none. */
+  'downloads.chooseFolder': call(z.tuple([]), z.string().nullable()),
+  'downloads.showInFolder': call(z.tuple([id]), z.void()),
+  /** The remembered folder and template for "Download…". */
+  'downloads.preferences': call(z.tuple([]), z.object({ folder: z.string().nullable(), template: z.string(), canChooseFolder: z.boolean(), canShowInFolder: z.boolean() })),
+};
+
+export const downloadsEvents = {
+  'downloads.changed': DownloadView,
+  'downloads.progress': DownloadTotals,
+};
+
+export const DOWNLOAD_STATE_LABELS: Record<DownloadState, string> = {
+  queued: 'Queued',
+  downloading: 'Downloading',
+  paused: 'Paused',
+  saved: 'Saved',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};

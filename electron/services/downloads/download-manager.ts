@@ -1,0 +1,369 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import PQueue from 'p-queue';
+import { z } from 'zod';
+import { DownloadEntry, type DownloadTotals, type DownloadView } from '../../common/bridge/downloads';
+import { pickFreeName } from '../../common/file-names';
+import { backoffDelay, realSleep, type BackoffPolicy, type Sleep } from '../client/backoff';
+import type { Logger } from '../host/types';
+import { writeFileAtomic } from '../projects/atomic-file';
+import { fetchToFile, FinalDownloadError, isNoSpace, partPath, RetryableDownloadError } from './fetch-to-file';
+import { SpeedMeter } from './speed-meter';
+
+export interface DownloadManagerOptions {
+  /** The queue's file (beside the job ledger); read at construction, rewritten atomically on change. */
+  file: string;
+  fetch?: typeof globalThis.fetch;
+  /** Checks a finished `.part` is real media (ffprobe); absent: length checks only. */
+  verify?(path: string): Promise<void>;
+  /** How many files download at once (a setting, read when work starts). */
+  concurrency?: () => number;
+  maxAttempts?: number;
+  backoff?: BackoffPolicy;
+  sleep?: Sleep;
+  random?: () => number;
+  now?: () => number;
+  log?: Logger;
+  onChange?(view: DownloadView): void;
+  onTotals?(totals: DownloadTotals): void;
+  /** A download ended (saved, failed, cancelled). */
+  onEnd?(view: DownloadView): void;
+}
+
+export interface EnqueueRequest {
+  jobId: string;
+  url: string;
+  folder: string;
+  /** The templated, sanitised name ("a/b.mp4"); a numbered suffix is added when it is taken. */
+  relativeName: string;
+  origin: DownloadEntry['origin'];
+  batchId?: string | null;
+}
+
+const QueueFile = z.object({ version: z.literal(1), entries: z.array(DownloadEntry) });
+const FINISHED: ReadonlySet<DownloadEntry['state']> = new Set(['saved', 'failed', 'cancelled']);
+const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 30_000, factor: 2, jitter: 0.5 };
+const PROGRESS_EVERY_MS = 250;
+
+/**
+ * The download queue: entries on disk survive a crash (a running download comes back queued and resumes
+ * its `.part`), a few run at once, network errors and 5xx are retried with backoff, a full disk pauses
+ * the whole queue with a message and loses nothing, and each entry can be paused, resumed or cancelled.
+ */
+export class DownloadManager {
+  private readonly entries = new Map<string, DownloadEntry>();
+  private readonly running = new Map<string, AbortController>();
+  private readonly speed = new Map<string, SpeedMeter>();
+  private readonly lastEmit = new Map<string, number>();
+  private readonly queue: PQueue;
+  private pausedReason: string | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private dirty = false;
+  private disposed = false;
+
+  constructor(private readonly options: DownloadManagerOptions) {
+    this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency?.() ?? 3) });
+    for (const entry of this.load()) {
+      // A download that was running when the studio stopped resumes from its `.part`.
+      this.entries.set(entry.id, entry.state === 'downloading' ? { ...entry, state: 'queued' } : entry);
+    }
+    for (const entry of this.entries.values()) if (entry.state === 'queued') this.schedule(entry.id);
+  }
+
+  private load(): DownloadEntry[] {
+    if (!existsSync(this.options.file)) return [];
+    try {
+      return QueueFile.parse(JSON.parse(readFileSync(this.options.file, 'utf8'))).entries;
+    } catch (error) {
+      const aside = `${this.options.file}.corrupt-${Date.now()}`;
+      renameSync(this.options.file, aside);
+      this.options.log?.warn('download queue set aside', { file: aside, reason: (error as Error).message });
+      return [];
+    }
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  list(): DownloadView[] {
+    return [...this.entries.values()].map((entry) => this.view(entry));
+  }
+
+  get(id: string): DownloadView {
+    return this.view(this.require(id));
+  }
+
+  /** Every entry for a job, newest first. */
+  forJob(jobId: string): DownloadView[] {
+    return this.list().filter((entry) => entry.jobId === jobId).sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  totals(): DownloadTotals {
+    let active = 0;
+    let bytes = 0;
+    let totalBytes = 0;
+    for (const entry of this.entries.values()) {
+      if (entry.state !== 'queued' && entry.state !== 'downloading') continue;
+      active += 1;
+      bytes += entry.bytes;
+      totalBytes += entry.totalBytes ?? entry.bytes;
+    }
+    return { active, bytes, totalBytes, pausedReason: this.pausedReason };
+  }
+
+  /** Adds a download with a name no other file, `.part` or download in flight holds. */
+  async enqueue(request: EnqueueRequest): Promise<DownloadView> {
+    const folder = resolve(request.folder);
+    const relativeName = await pickFreeName(request.relativeName, (candidate) => this.isTaken(folder, candidate));
+    const at = this.now();
+    const entry: DownloadEntry = {
+      id: randomUUID(),
+      jobId: request.jobId,
+      url: request.url,
+      folder,
+      relativeName,
+      state: 'queued',
+      reason: null,
+      bytes: 0,
+      totalBytes: null,
+      etag: null,
+      lastModified: null,
+      attempts: 0,
+      savedPath: null,
+      origin: request.origin,
+      batchId: request.batchId ?? null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    this.entries.set(entry.id, entry);
+    await this.persist();
+    this.schedule(entry.id);
+    this.changed(entry, true);
+    return this.view(entry);
+  }
+
+  private async isTaken(folder: string, candidate: string): Promise<boolean> {
+    for (const entry of this.entries.values()) {
+      if (entry.folder === folder && entry.relativeName === candidate && entry.state !== 'failed' && entry.state !== 'cancelled') return true;
+    }
+    const target = this.targetOf(folder, candidate);
+    return (await exists(target)) || (await exists(partPath(target)));
+  }
+
+  /** The absolute path, refusing anything that would land outside the chosen folder. */
+  private targetOf(folder: string, relativeName: string): string {
+    const target = resolve(folder, relativeName);
+    const inside = relative(folder, target);
+    if (inside === '' || inside.startsWith('..') || inside.startsWith(sep) || resolve(folder, inside) !== target) {
+      throw new Error(`The name "${relativeName}" would leave the folder ${folder}.`);
+    }
+    return target;
+  }
+
+  pause(id: string): DownloadView {
+    const entry = this.require(id);
+    if (entry.state !== 'queued' && entry.state !== 'downloading') return this.view(entry);
+    this.update(entry, { state: 'paused', reason: null }, true);
+    this.running.get(id)?.abort(new PausedSignal());
+    return this.view(entry);
+  }
+
+  resume(id: string): DownloadView {
+    const entry = this.require(id);
+    if (entry.state !== 'paused' && entry.state !== 'failed') return this.view(entry);
+    this.update(entry, { state: 'queued', reason: null, attempts: 0 }, true);
+    this.schedule(id);
+    return this.view(entry);
+  }
+
+  async cancel(id: string): Promise<DownloadView> {
+    const entry = this.require(id);
+    if (entry.state === 'saved' || entry.state === 'cancelled') return this.view(entry);
+    const controller = this.running.get(id);
+    this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, true);
+    controller?.abort(new PausedSignal());
+    await this.idleOf(id);
+    await rm(partPath(this.targetOf(entry.folder, entry.relativeName)), { force: true });
+    this.options.onEnd?.(this.view(entry));
+    return this.view(entry);
+  }
+
+  /** After a full disk: start the queue again (entries kept their `.part` files). */
+  resumeAll(): DownloadTotals {
+    this.pausedReason = null;
+    this.queue.start();
+    this.options.onTotals?.(this.totals());
+    return this.totals();
+  }
+
+  /** Settles when nothing is queued or running (tests, the CLI). */
+  async whenIdle(): Promise<void> {
+    await this.queue.onIdle();
+    await this.writing;
+  }
+
+  /** Stops every download where it is; they resume from their `.part` at the next start. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.queue.pause();
+    this.queue.clear();
+    for (const controller of this.running.values()) controller.abort(new PausedSignal());
+    while (this.running.size > 0) await new Promise((r) => setTimeout(r, 5));
+    await this.persist();
+  }
+
+  private async idleOf(id: string): Promise<void> {
+    while (this.running.has(id)) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  private schedule(id: string): void {
+    if (this.disposed) return;
+    const wanted = Math.max(1, this.options.concurrency?.() ?? 3);
+    if (this.queue.concurrency !== wanted) this.queue.concurrency = wanted;
+    void this.queue.add(() => this.run(id));
+  }
+
+  private async run(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (!entry || entry.state !== 'queued' || this.running.has(id) || this.disposed) return;
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    this.update(entry, { state: 'downloading', reason: null }, true);
+    const meter = new SpeedMeter(() => this.now());
+    this.speed.set(id, meter);
+    try {
+      const target = this.targetOf(entry.folder, entry.relativeName);
+      const maxAttempts = this.options.maxAttempts ?? 6;
+      for (;;) {
+        try {
+          await fetchToFile({
+            url: entry.url,
+            target,
+            fetch: this.options.fetch ?? globalThis.fetch,
+            validators: entry.etag || entry.lastModified ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes } : null,
+            signal: controller.signal,
+            verify: this.options.verify,
+            onValidators: async (v) => {
+              this.update(entry, { etag: v.etag, lastModified: v.lastModified, totalBytes: v.totalBytes }, false);
+              await this.persist();
+            },
+            onProgress: ({ bytes, totalBytes, received }) => {
+              meter.sample(received);
+              entry.bytes = bytes;
+              entry.totalBytes = totalBytes;
+              this.changed(entry, false);
+            },
+          });
+          const info = await stat(target);
+          this.update(entry, { state: 'saved', savedPath: target, bytes: info.size, totalBytes: info.size, reason: null }, true);
+          break;
+        } catch (error) {
+          if (controller.signal.aborted) break; // paused, cancelled or quitting: the state says which
+          if (isNoSpace(error)) {
+            this.pauseForFullDisk(entry);
+            break;
+          }
+          const attempts = entry.attempts + 1;
+          if (error instanceof RetryableDownloadError && attempts < maxAttempts) {
+            this.update(entry, { attempts, reason: `Retrying: ${error.message}` }, true);
+            const delay = error.retryAfterMs ?? backoffDelay(attempts - 1, this.options.backoff ?? DEFAULT_BACKOFF, this.options.random ?? Math.random);
+            await (this.options.sleep ?? realSleep)(delay, controller.signal).catch(() => undefined);
+            if (controller.signal.aborted) break;
+            continue;
+          }
+          const reason = error instanceof RetryableDownloadError || error instanceof FinalDownloadError
+            ? `${capitalise(error.message)}.`
+            : `Could not save the file: ${(error as Error).message}`;
+          this.update(entry, { state: 'failed', attempts, reason }, true);
+          break;
+        }
+      }
+    } catch (error) {
+      this.update(entry, { state: 'failed', reason: `Could not save the file: ${(error as Error).message}` }, true);
+    } finally {
+      this.running.delete(id);
+      this.speed.delete(id);
+      // Read afresh: pause, cancel and dispose change it while the download runs.
+      const state = (): DownloadEntry['state'] => entry.state;
+      if (this.disposed && state() === 'downloading') entry.state = 'queued';
+      await this.persist();
+      if (FINISHED.has(state()) && state() !== 'cancelled') this.options.onEnd?.(this.view(entry));
+      // Back in line (a full disk, or resumed while this run was winding down): it runs again when
+      // the queue does; run() ignores duplicates.
+      if (state() === 'queued' && !this.disposed) this.schedule(id);
+    }
+  }
+
+  private pauseForFullDisk(entry: DownloadEntry): void {
+    const folder = entry.folder;
+    this.pausedReason = `The disk holding ${folder} is full. Downloads are paused and their partial files kept; free some space, then resume.`;
+    this.options.log?.warn('downloads paused: disk full', { folder });
+    this.queue.pause();
+    // Back in line: it resumes from its `.part` when the queue starts again.
+    this.update(entry, { state: 'queued', reason: this.pausedReason }, true);
+  }
+
+  private update(entry: DownloadEntry, change: Partial<DownloadEntry>, emit: boolean): void {
+    Object.assign(entry, change, { updatedAt: this.now() });
+    if (emit) {
+      this.changed(entry, true);
+      void this.persist();
+    }
+  }
+
+  private changed(entry: DownloadEntry, force: boolean): void {
+    const at = this.now();
+    if (!force && at - (this.lastEmit.get(entry.id) ?? 0) < PROGRESS_EVERY_MS) return;
+    this.lastEmit.set(entry.id, at);
+    this.options.onChange?.(this.view(entry));
+    this.options.onTotals?.(this.totals());
+  }
+
+  private view(entry: DownloadEntry): DownloadView {
+    const rate = entry.state === 'downloading' ? (this.speed.get(entry.id)?.bytesPerSecond() ?? null) : null;
+    const left = rate && entry.totalBytes !== null ? Math.max(0, (entry.totalBytes - entry.bytes) / rate) : null;
+    return { ...entry, bytesPerSecond: rate, secondsLeft: left };
+  }
+
+  private require(id: string): DownloadEntry {
+    const entry = this.entries.get(id);
+    if (!entry) throw new Error(`No download with id ${id}.`);
+    return entry;
+  }
+
+  /** Writes the queue; writes requested while one runs fold into one more write of the newest state. */
+  private persist(): Promise<void> {
+    if (this.dirty) return this.writing;
+    this.dirty = true;
+    this.writing = this.writing.then(async () => {
+      this.dirty = false;
+      const text = JSON.stringify({ version: 1, entries: [...this.entries.values()] });
+      await writeFileAtomic(this.options.file, text).catch((error: unknown) => {
+        this.options.log?.error('download queue not written', { error });
+      });
+    });
+    return this.writing;
+  }
+}
+
+/** The reason given to an aborted fetch when the user paused or cancelled (not an error to report). */
+class PausedSignal extends Error {
+  constructor() {
+    super('paused');
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null)) !== null;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function queueFile(dataDir: string): string {
+  return join(dataDir, 'downloads', 'queue.json');
+}

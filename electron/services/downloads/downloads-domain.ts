@@ -1,0 +1,93 @@
+import { dirname } from 'node:path';
+import type { downloadsCalls } from '../../common/bridge/downloads';
+import { StudioError } from '../host/errors';
+import type { DomainModule, HostBase } from '../host/types';
+import { studioServices } from '../jobs/studio-services';
+import { resolveMediaBinary } from '../media/binaries';
+import { MediaProber } from '../media/probe';
+import { ProcessRunner } from '../media/process';
+import { ProjectLibrary } from '../projects/project-library';
+import { appSettingsSpec } from '../system/settings-store';
+import { DownloadsService, suggestedFolder } from './downloads-service';
+
+const perHost = new WeakMap<HostBase, DownloadsService>();
+
+/** One download service per host (the queue file has one owner), shared by the domain and the archive. */
+export function downloadsService(base: HostBase): DownloadsService {
+  const existing = perHost.get(base);
+  if (existing) return existing;
+  const { jobs } = studioServices(base);
+  const settings = base.createStore(appSettingsSpec);
+  const runner = new ProcessRunner();
+  const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe', { settings: settings.get() })).path, runner);
+  let projects: ProjectLibrary | undefined;
+  const service = new DownloadsService({
+    dataDir: base.dataDir,
+    createStore: base.createStore,
+    log: base.log,
+    job: (id) => jobs.get(id),
+    projectName: async (id) => {
+      projects ??= new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
+      return (await projects.listRecent()).find((p) => p.id === id)?.name ?? null;
+    },
+    verify: async (path) => void (await prober.probe(path)),
+    onChange: (view) => base.emit('downloads.changed', view),
+    onTotals: (totals) => base.emit('downloads.progress', totals),
+    notify: (title, body, ok) => {
+      if (base.platform.notify) base.platform.notify(title, body);
+      else base.notices.raise({ level: ok ? 'success' : 'error', title, detail: body });
+    },
+  });
+  perHost.set(base, service);
+  return service;
+}
+
+export function createDownloadsDomain(base: HostBase): DomainModule<typeof downloadsCalls> {
+  const service = downloadsService(base);
+  const { manager } = service;
+  const guard = <T>(work: () => T): T => {
+    try {
+      return work();
+    } catch (error) {
+      throw new StudioError((error as Error).message, 'not-found');
+    }
+  };
+  return {
+    handlers: {
+      'downloads.list': async () => manager.list(),
+      'downloads.totals': async () => manager.totals(),
+      'downloads.start': async (request) => {
+        try {
+          return await service.start({ ...request, origin: 'library' });
+        } catch (error) {
+          throw new StudioError((error as Error).message, 'invalid-argument');
+        }
+      },
+      'downloads.pause': async (id) => guard(() => manager.pause(id)),
+      'downloads.resume': async (id) => guard(() => manager.resume(id)),
+      'downloads.cancel': async (id) => {
+        guard(() => manager.get(id));
+        return manager.cancel(id);
+      },
+      'downloads.resumeAll': async () => manager.resumeAll(),
+      'downloads.checkFolder': async (folder) => service.checkFolder(folder),
+      'downloads.chooseFolder': async () => (base.platform.chooseFolder ? base.platform.chooseFolder({ title: 'Download results to…' }) : null),
+      'downloads.showInFolder': async (id) => {
+        const entry = guard(() => manager.get(id));
+        if (!entry.savedPath) throw new StudioError('This download is not saved yet.', 'not-ready');
+        if (!base.platform.openPath) throw new StudioError('This host cannot open folders; the saved path is shown instead.', 'unsupported');
+        await base.platform.openPath(dirname(entry.savedPath));
+      },
+      'downloads.preferences': async () => {
+        const prefs = service.preferences.get();
+        return {
+          folder: prefs.folder ?? suggestedFolder(),
+          template: prefs.template,
+          canChooseFolder: base.platform.chooseFolder !== undefined,
+          canShowInFolder: base.platform.openPath !== undefined,
+        };
+      },
+    },
+    dispose: () => service.dispose(),
+  };
+}

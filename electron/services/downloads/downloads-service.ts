@@ -1,0 +1,162 @@
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { DownloadTotals, DownloadView } from '../../common/bridge/downloads';
+import type { JobRecord } from '../../common/bridge/jobs';
+import { checkTemplate, DEFAULT_NAME_TEMPLATE } from '../../common/file-names';
+import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
+import { DownloadManager, queueFile } from './download-manager';
+import { jobFile, type JobFile } from './job-files';
+
+export const DownloadPreferences = z.object({
+  /** The folder "Download…" last used; null until the first download. */
+  folder: z.string().nullable(),
+  template: z.string(),
+  /** How many files download at once. */
+  concurrency: z.number().int().min(1).max(10),
+});
+export type DownloadPreferences = z.infer<typeof DownloadPreferences>;
+
+export const downloadPreferencesSpec: RecordStoreSpec<DownloadPreferences> = {
+  name: 'downloads',
+  schema: DownloadPreferences,
+  defaults: { folder: null, template: DEFAULT_NAME_TEMPLATE, concurrency: 3 },
+  version: 1,
+};
+
+export interface DownloadsServiceDeps {
+  dataDir: string;
+  createStore: RecordStoreFactory;
+  log: Logger;
+  /** The job as the ledger has it now (throws for an unknown id). */
+  job(id: string): JobRecord;
+  /** A project's name from its id, for {project} and for the Library. */
+  projectName(id: string): Promise<string | null>;
+  verify?(path: string): Promise<void>;
+  fetch?: typeof globalThis.fetch;
+  now?: () => number;
+  onChange?(view: DownloadView): void;
+  onTotals?(totals: DownloadTotals): void;
+  /** Tells the user a batch of downloads has finished. */
+  notify?(title: string, body: string, ok: boolean): void;
+}
+
+export interface StartResult {
+  queued: DownloadView[];
+  skipped: { jobId: string; reason: string }[];
+}
+
+/** Turns jobs into downloads: names from the template, the queue, the remembered folder, batch notices. */
+export class DownloadsService {
+  readonly manager: DownloadManager;
+  readonly preferences;
+  private batchCounter = 0;
+
+  constructor(private readonly deps: DownloadsServiceDeps) {
+    this.preferences = deps.createStore(downloadPreferencesSpec);
+    this.manager = new DownloadManager({
+      file: queueFile(deps.dataDir),
+      fetch: deps.fetch,
+      verify: deps.verify,
+      now: deps.now,
+      log: deps.log,
+      concurrency: () => this.preferences.get().concurrency,
+      onChange: deps.onChange,
+      onTotals: deps.onTotals,
+      onEnd: (view) => this.batchEnded(view),
+    });
+  }
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** The files these jobs would give, named by the template (row = position in the list, from 1). */
+  async files(jobIds: readonly string[], template: string): Promise<JobFile[]> {
+    const problem = checkTemplate(template);
+    if (problem) throw new Error(problem);
+    const names = new Map<string, string | null>();
+    const out: JobFile[] = [];
+    for (const [index, jobId] of jobIds.entries()) {
+      let job: JobRecord;
+      try {
+        job = this.deps.job(jobId);
+      } catch {
+        out.push({ ok: false, jobId, reason: 'No such job in the library.' });
+        continue;
+      }
+      if (job.projectId && !names.has(job.projectId)) names.set(job.projectId, await this.deps.projectName(job.projectId));
+      const projectName = job.projectId ? names.get(job.projectId) : null;
+      out.push(jobFile(job, template, this.now(), { projectName, row: index + 1 }));
+    }
+    return out;
+  }
+
+  /** Queues every available result; a job already saved (or on its way) into the same folder is skipped. */
+  async start(request: { jobIds: readonly string[]; folder: string; template?: string; origin: 'library' | 'cli' | 'archive' }): Promise<StartResult> {
+    const folder = await this.checkFolder(request.folder);
+    if (!folder.ok) throw new Error(folder.message);
+    const template = request.template ?? this.preferences.get().template;
+    const files = await this.files(request.jobIds, template);
+    if (request.origin === 'library') this.preferences.update((p) => ({ ...p, folder: folder.folder, template }));
+    const batchId = `batch-${this.now()}-${(this.batchCounter += 1)}`;
+    const result: StartResult = { queued: [], skipped: [] };
+    for (const file of files) {
+      if (!file.ok) {
+        result.skipped.push({ jobId: file.jobId, reason: file.reason });
+        continue;
+      }
+      const existing = this.manager.forJob(file.jobId).find((d) => d.folder === folder.folder && d.state !== 'failed' && d.state !== 'cancelled');
+      if (existing) {
+        if (existing.state === 'paused') this.manager.resume(existing.id);
+        result.queued.push(this.manager.get(existing.id));
+        continue;
+      }
+      result.queued.push(await this.manager.enqueue({ jobId: file.jobId, url: file.url, folder: folder.folder, relativeName: file.relativeName, origin: request.origin, batchId }));
+    }
+    return result;
+  }
+
+  /** A folder typed by the user: absolute, created if missing, and writable; the message says what is wrong. */
+  async checkFolder(raw: string): Promise<{ folder: string; ok: boolean; message: string }> {
+    const typed = raw.trim().replace(/^~(?=$|[\\/])/, homedir());
+    if (typed === '') return { folder: typed, ok: false, message: 'Type the folder to save into.' };
+    if (!isAbsolute(typed)) return { folder: typed, ok: false, message: `"${typed}" is not a full path; start it with / (or a drive letter on Windows).` };
+    const folder = resolve(typed);
+    try {
+      await mkdir(folder, { recursive: true });
+      await access(folder, constants.W_OK);
+      return { folder, ok: true, message: `Files will be saved in ${folder}.` };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      const why = code === 'EACCES' || code === 'EPERM' ? 'the studio may not write there' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file has that name' : ((error as Error).message);
+      return { folder, ok: false, message: `Cannot save in ${folder}: ${why}.` };
+    }
+  }
+
+  private batchEnded(view: DownloadView): void {
+    if (!view.batchId || view.origin === 'cli') return;
+    const batch = this.manager.list().filter((d) => d.batchId === view.batchId);
+    if (batch.some((d) => d.state === 'queued' || d.state === 'downloading' || d.state === 'paused')) return;
+    const saved = batch.filter((d) => d.state === 'saved').length;
+    const failed = batch.filter((d) => d.state === 'failed').length;
+    if (saved + failed === 0) return;
+    const where = view.folder;
+    this.deps.notify?.(
+      failed === 0 ? `${saved} download${saved === 1 ? '' : 's'} finished` : `${failed} download${failed === 1 ? '' : 's'} failed`,
+      failed === 0 ? `Saved in ${where}.` : `${saved} saved in ${where}; ${failed} failed (the Library shows why).`,
+      failed === 0,
+    );
+  }
+
+  dispose(): Promise<void> {
+    return this.manager.dispose();
+  }
+}
+
+/** Where "Download…" suggests saving before the user chose a folder. */
+export function suggestedFolder(): string {
+  return join(homedir(), 'Downloads', 'Avatar Studio');
+}

@@ -1,0 +1,211 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** What the queue remembers about a partial file so a later run can ask for the rest of the same file. */
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
+  totalBytes: number | null;
+}
+
+export interface FetchProgress {
+  /** Bytes in the `.part` file so far. */
+  bytes: number;
+  totalBytes: number | null;
+  /** Bytes this attempt received (what the network carried, for speed). */
+  received: number;
+}
+
+export interface FetchToFileOptions {
+  url: string;
+  /** The final path; the bytes go to `<target>.part` first. */
+  target: string;
+  fetch: typeof globalThis.fetch;
+  /** Validators seen in an earlier attempt, if any (from the queue record). */
+  validators: Validators | null;
+  signal?: AbortSignal;
+  /** Called as the validators of this response become known, before any byte is written. */
+  onValidators?(validators: Validators): void | Promise<void>;
+  onProgress?(progress: FetchProgress): void;
+  /** Checks the complete file is real media (ffprobe); throws with the reason otherwise. */
+  verify?(partPath: string): Promise<void>;
+}
+
+/** A failure worth trying again (network, 5xx, a short body); the `.part` is kept for a resume. */
+export class RetryableDownloadError extends Error {
+  constructor(message: string, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}
+
+/** A failure that trying again will not fix (404, not media, expired link). */
+export class FinalDownloadError extends Error {}
+
+export function partPath(target: string): string {
+  return `${target}.part`;
+}
+
+async function sizeOf(path: string): Promise<number> {
+  const info = await stat(path).catch(() => null);
+  return info?.isFile() ? info.size : 0;
+}
+
+/** Content-Range: "bytes 100-199/1000" → { start: 100, total: 1000 }. */
+export function parseContentRange(value: string | null): { start: number; total: number | null } | null {
+  const match = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(value?.trim() ?? '');
+  if (!match) return null;
+  return { start: Number(match[1]), total: match[2] === '*' ? null : Number(match[2]) };
+}
+
+/**
+ * Streams one URL to `<target>.part`, resuming with Range + If-Range when an earlier attempt left bytes
+ * and the server named the file's version (ETag or Last-Modified); a server that answers 200 instead of
+ * 206, or a different version, starts the file again. The length is checked against what the server
+ * announced, the media is verified, and only then is the `.part` renamed to the target: a partial or
+ * corrupt file never carries the final name. Memory stays bounded: bytes flow through streams.
+ */
+export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes: number; validators: Validators }> {
+  const part = partPath(options.target);
+  const have = await sizeOf(part);
+  const ifRange = options.validators?.etag ?? options.validators?.lastModified ?? null;
+  const headers: Record<string, string> = { 'accept-encoding': 'identity' };
+  const resuming = have > 0 && ifRange !== null;
+  if (resuming) {
+    headers.range = `bytes=${have}-`;
+    headers['if-range'] = ifRange;
+  }
+
+  let response: Response;
+  try {
+    response = await options.fetch(options.url, { headers, signal: options.signal, redirect: 'follow' });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new RetryableDownloadError(`the connection failed (${describeCause(error)})`);
+  }
+
+  if (response.status === 416 && resuming && options.validators?.totalBytes === have) {
+    // The earlier attempt had every byte; it stopped before the check and rename.
+    await response.body?.cancel();
+    return finish(options, part, have, options.validators);
+  }
+  if (response.status >= 500 || response.status === 429 || response.status === 408) {
+    await response.body?.cancel();
+    throw new RetryableDownloadError(`the server answered HTTP ${response.status}`, retryAfter(response));
+  }
+  if (response.status === 416) {
+    // Our partial file no longer matches anything the server has: start again.
+    await response.body?.cancel();
+    await rm(part, { force: true });
+    throw new RetryableDownloadError('the server refused to continue the partial file; starting again');
+  }
+  if (response.status === 403 || response.status === 404 || response.status === 410) {
+    await response.body?.cancel();
+    throw new FinalDownloadError(`the link no longer works (HTTP ${response.status}); results are kept for 7 days`);
+  }
+  if (response.status !== 200 && response.status !== 206) {
+    await response.body?.cancel();
+    throw new FinalDownloadError(`the server answered HTTP ${response.status}`);
+  }
+  if (!response.body) throw new RetryableDownloadError('the server sent no body');
+
+  const length = headerNumber(response.headers.get('content-length'));
+  let start = 0;
+  let total: number | null = length;
+  if (response.status === 206) {
+    const range = parseContentRange(response.headers.get('content-range'));
+    if (!range || range.start !== have) {
+      await response.body.cancel();
+      await rm(part, { force: true });
+      throw new RetryableDownloadError('the server sent a different part of the file than asked; starting again');
+    }
+    start = have;
+    total = range.total ?? (length !== null ? have + length : null);
+  }
+  const validators: Validators = {
+    etag: response.headers.get('etag'),
+    lastModified: response.headers.get('last-modified'),
+    totalBytes: total,
+  };
+  // Remembered before the first byte lands, so a crash right after still allows a resume.
+  await options.onValidators?.(validators);
+
+  let received = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      received += chunk.length;
+      options.onProgress?.({ bytes: start + received, totalBytes: total, received });
+      done(null, chunk);
+    },
+  });
+  await mkdir(dirname(part), { recursive: true });
+  // 'w' when the server sent the whole file (it ignored Range or the version changed): start over.
+  const sink = createWriteStream(part, { flags: start > 0 ? 'a' : 'w' });
+  try {
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), counter, sink, { signal: options.signal });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (isNoSpace(error)) throw error;
+    throw new RetryableDownloadError(`the connection dropped after ${start + received} bytes (${describeCause(error)})`);
+  }
+  const bytes = start + received;
+  if (total !== null && bytes !== total) {
+    if (bytes > total) {
+      await rm(part, { force: true });
+      throw new RetryableDownloadError(`the server sent ${bytes} bytes, more than the ${total} it announced; starting again`);
+    }
+    throw new RetryableDownloadError(`the server sent ${bytes} of the ${total} bytes it announced`);
+  }
+  return finish(options, part, bytes, validators);
+}
+
+async function finish(options: FetchToFileOptions, part: string, bytes: number, validators: Validators): Promise<{ bytes: number; validators: Validators }> {
+  await fsyncPath(part);
+  if (options.verify) {
+    try {
+      await options.verify(part);
+    } catch (error) {
+      await rm(part, { force: true });
+      throw new FinalDownloadError(`the downloaded file is not readable media (${describeCause(error)})`);
+    }
+  }
+  await rename(part, options.target);
+  await fsyncPath(dirname(options.target));
+  return { bytes, validators };
+}
+
+async function fsyncPath(path: string): Promise<void> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Folders cannot be fsynced on Windows; the rename is still atomic there.
+  }
+}
+
+export function isNoSpace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+function headerNumber(value: string | null): number | null {
+  if (value === null || !/^\d+$/.test(value.trim())) return null;
+  return Number(value);
+}
+
+function retryAfter(response: Response): number | undefined {
+  const value = response.headers.get('retry-after');
+  return value && /^\d+$/.test(value) ? Math.min(Number(value) * 1000, 60_000) : undefined;
+}
+
+function describeCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code) return cause.code;
+  return error instanceof Error ? error.message : String(error);
+}

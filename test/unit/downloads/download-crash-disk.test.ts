@@ -1,0 +1,79 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DownloadManager } from '../../../electron/services/downloads/download-manager';
+import { patternBytes, startFileServer, until, type FileServer } from './file-server';
+
+let server: FileServer;
+beforeAll(async () => {
+  server = await startFileServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('downloads survive a killed process and a full disk', () => {
+  it('after SIGKILL mid-download, a new manager resumes the .part and re-fetches at most one chunk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'downloads-kill-'));
+    const body = patternBytes(3_000_000, 21);
+    server.files.set('/kill', { body, etag: '"kill"', throttle: 3_000_000 });
+    const queue = join(dir, 'queue.json');
+    const folder = join(dir, 'out');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/unit/downloads/fixtures/download-child.ts', queue, server.url('/kill'), folder], { stdio: 'ignore' });
+    const part = join(folder, 'clip.mp4.part');
+    await until(() => existsSync(part) && statSync(part).size > 800_000, 20_000);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const keptAtKill = statSync(part).size;
+    expect(existsSync(join(folder, 'clip.mp4'))).toBe(false);
+
+    const manager = new DownloadManager({ file: queue });
+    await manager.whenIdle();
+    const [entry] = manager.list();
+    expect(entry.reason).toBeNull();
+    expect(entry.state).toBe('saved');
+    expect(readFileSync(join(folder, 'clip.mp4')).equals(body)).toBe(true);
+    const resume = server.log.filter((l) => l.path === '/kill').at(-1)!;
+    expect(resume.range).toBe(`bytes=${keptAtKill}-`);
+    const sent = server.log.filter((l) => l.path === '/kill').reduce((sum, l) => sum + l.bytesSent, 0);
+    // What the killed process had received but not written, plus what was in the socket: one 64 KiB chunk.
+    expect(sent - body.length).toBeLessThanOrEqual(64 * 1024);
+    await manager.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // A real full disk: a 1 MiB tmpfs (needs root and mount; this machine's test runs as root).
+  const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
+  it.skipIf(!canMount)('a full disk pauses the queue with a message, loses nothing, and resumes after space is freed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'downloads-full-'));
+    const mountPoint = join(dir, 'disk');
+    mkdirSync(mountPoint);
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]).status).toBe(0);
+    const totals: (string | null)[] = [];
+    const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined, onTotals: (t) => void totals.push(t.pausedReason) });
+    try {
+      const body = patternBytes(2_500_000, 22);
+      server.files.set('/big', { body, etag: '"big"' });
+      const entry = await manager.enqueue({ jobId: 'j', url: server.url('/big'), folder: mountPoint, relativeName: 'big.mp4', origin: 'library' });
+      await until(() => manager.totals().pausedReason !== null);
+      expect(manager.totals().pausedReason).toMatch(/disk holding .* is full.*partial files kept/);
+      await until(() => manager.get(entry.id).state === 'queued');
+      expect(readdirSync(mountPoint)).toEqual(['big.mp4.part']);
+      const kept = statSync(join(mountPoint, 'big.mp4.part')).size;
+      expect(kept).toBeGreaterThan(500_000);
+
+      expect(spawnSync('mount', ['-o', 'remount,size=8m', mountPoint]).status).toBe(0);
+      manager.resumeAll();
+      await manager.whenIdle();
+      expect(manager.get(entry.id).state).toBe('saved');
+      expect(readFileSync(join(mountPoint, 'big.mp4')).equals(body)).toBe(true);
+      expect(server.log.filter((l) => l.path === '/big').at(-1)?.range).toMatch(/^bytes=\d+-$/);
+    } finally {
+      await manager.dispose();
+      spawnSync('umount', [mountPoint]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
