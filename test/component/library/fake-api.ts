@@ -1,4 +1,10 @@
+import { mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { defineComponent, h } from 'vue';
+import { NMessageProvider } from 'naive-ui';
 import type { BridgeOutcome, StudioWindowApi } from '@common/bridge';
+import { useStudioApi } from '@/bridge';
+import LibraryView from '@/views/library/LibraryView.vue';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -31,4 +37,15 @@ export function fakeApi(handlers: Record<string, Handler>) {
     for (const handler of listeners.get(event) ?? []) handler(payload);
   };
   return { api, calls, push };
+}
+
+/** Mounts the Library workspace (inside a message provider, with a fresh Pinia) against fake handlers. */
+export function mountLibraryWith(handlers: Record<string, Handler>) {
+  const fake = fakeApi(handlers);
+  useStudioApi(fake.api);
+  const pinia = createPinia();
+  setActivePinia(pinia);
+  const Root = defineComponent({ render: () => h(NMessageProvider, null, { default: () => h(LibraryView) }) });
+  const wrapper = mount(Root, { global: { plugins: [pinia] }, attachTo: document.body });
+  return { wrapper, fake };
 }

@@ -1,13 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { flushPromises, mount } from '@vue/test-utils';
-import { createPinia, setActivePinia } from 'pinia';
-import { defineComponent, h } from 'vue';
-import { NMessageProvider } from 'naive-ui';
+import { flushPromises } from '@vue/test-utils';
 import type { JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
-import LibraryView from '@/views/library/LibraryView.vue';
 import { useJobsStore } from '@/stores/jobs';
-import { fakeApi } from './fake-api';
+import { mountLibraryWith } from './fake-api';
 
 const now = Date.now();
 function job(over: Partial<JobView>): JobView {
@@ -20,13 +16,7 @@ function job(over: Partial<JobView>): JobView {
 }
 
 function mountLibrary(jobs: JobView[], extra: Record<string, (...args: unknown[]) => unknown> = {}) {
-  const fake = fakeApi({ 'jobs.list': () => jobs, 'jobs.remove': () => undefined, ...extra });
-  useStudioApi(fake.api);
-  const pinia = createPinia();
-  setActivePinia(pinia);
-  const Root = defineComponent({ render: () => h(NMessageProvider, null, { default: () => h(LibraryView) }) });
-  const wrapper = mount(Root, { global: { plugins: [pinia] }, attachTo: document.body });
-  return { wrapper, fake };
+  return mountLibraryWith({ 'jobs.list': () => jobs, 'jobs.remove': () => undefined, ...extra });
 }
 
 afterEach(() => {

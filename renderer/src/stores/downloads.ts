@@ -1,0 +1,84 @@
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef, triggerRef } from 'vue';
+import type { DownloadRequest, DownloadTotals, DownloadView } from '@common/bridge';
+import { call, onEvent } from '@/bridge';
+
+/**
+ * The host's download queue, mirrored: every entry by id, the newest per job for the Library's column,
+ * and the totals. The host owns the downloads; this store shows them and forwards the user's actions.
+ */
+export const useDownloadsStore = defineStore('downloads', () => {
+  const byId = shallowRef(new Map<string, DownloadView>());
+  const totals = ref<DownloadTotals>({ active: 0, bytes: 0, totalBytes: 0, pausedReason: null });
+  const preferences = ref<{ folder: string | null; template: string; canChooseFolder: boolean; canShowInFolder: boolean } | null>(null);
+  let stop: (() => void) | undefined;
+
+  /** The newest download of each job. */
+  const byJob = computed(() => {
+    const out = new Map<string, DownloadView>();
+    for (const entry of byId.value.values()) {
+      const known = out.get(entry.jobId);
+      if (!known || entry.createdAt > known.createdAt) out.set(entry.jobId, entry);
+    }
+    return out;
+  });
+
+  function put(entry: DownloadView): void {
+    byId.value.set(entry.id, entry);
+    triggerRef(byId);
+  }
+
+  async function load(): Promise<void> {
+    if (!stop) {
+      const offChanged = onEvent('downloads.changed', put);
+      const offProgress = onEvent('downloads.progress', (value) => (totals.value = value));
+      stop = () => {
+        offChanged();
+        offProgress();
+      };
+    }
+    const [entries, now, prefs] = await Promise.all([call('downloads.list'), call('downloads.totals'), call('downloads.preferences')]);
+    byId.value = new Map(entries.map((e) => [e.id, e]));
+    totals.value = now;
+    preferences.value = prefs;
+  }
+
+  function dispose(): void {
+    stop?.();
+    stop = undefined;
+  }
+
+  async function start(request: DownloadRequest) {
+    const result = await call('downloads.start', request);
+    for (const entry of result.queued) put(entry);
+    preferences.value = preferences.value ? { ...preferences.value, folder: request.folder, template: request.template ?? preferences.value.template } : null;
+    return result;
+  }
+
+  const act = (channel: 'downloads.pause' | 'downloads.resume' | 'downloads.cancel') => async (id: string) => put(await call(channel, id));
+
+  return {
+    byId,
+    byJob,
+    totals,
+    preferences,
+    load,
+    dispose,
+    start,
+    pause: act('downloads.pause'),
+    resume: act('downloads.resume'),
+    cancel: act('downloads.cancel'),
+    resumeAll: async () => void (totals.value = await call('downloads.resumeAll')),
+    checkFolder: (folder: string) => call('downloads.checkFolder', folder),
+    chooseFolder: () => call('downloads.chooseFolder'),
+    showInFolder: (id: string) => call('downloads.showInFolder', id),
+  };
+});
+
+/** "1.2 MB", "340 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(0)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}
