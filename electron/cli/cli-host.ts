@@ -6,7 +6,7 @@ import { ServiceError } from '../services/client/errors';
 import { ConnectionManager } from '../services/connections/connection-manager';
 import { EnvVault, credentialsFromEnv } from '../services/connections/env-vault';
 import { defaultDataDir } from '../services/host/data-dir';
-import type { Logger } from '../services/host/types';
+import type { Logger, RecordStoreFactory } from '../services/host/types';
 import { JobEngine, type EngineConnection, type EngineConnections } from '../services/jobs/engine';
 import { FileLedgerStorage } from '../services/jobs/ledger';
 import { createConfStoreFactory } from '../services/store/conf-store';
@@ -20,6 +20,9 @@ export interface CliHost {
   connections: ConnectionManager;
   /** Storages for local files (the sandbox, or one declared by STUDIO_S3_*) and the uploader. */
   storage: StorageServices;
+  /** Record stores in the data folder (the same records the app keeps). */
+  createStore: RecordStoreFactory;
+  log: Logger;
   close(): Promise<void>;
 }
 
@@ -61,6 +64,8 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
     engine,
     connections,
     storage,
+    createStore,
+    log,
     async close() {
       engine.stop();
       await engine.flush();

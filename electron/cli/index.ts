@@ -4,6 +4,7 @@ import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';
 import { renderPreviewCommand } from './commands/render-preview';
 import { uploadCommand } from './commands/upload';
+import { downloadCommand } from './commands/download';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
@@ -11,6 +12,7 @@ export const commands: readonly CliCommand[] = [
   exportBodyCommand,
   renderPreviewCommand,
   uploadCommand,
+  downloadCommand,
 ];
 
 export function usage(): string {

@@ -147,7 +147,8 @@ export class DownloadManager {
 
   private async isTaken(folder: string, candidate: string): Promise<boolean> {
     for (const entry of this.entries.values()) {
-      if (entry.folder === folder && entry.relativeName === candidate && entry.state !== 'failed' && entry.state !== 'cancelled') return true;
+      // In flight (or paused) holds its name; a saved one holds it only while its file is on disk.
+      if (entry.folder === folder && entry.relativeName === candidate && !FINISHED.has(entry.state)) return true;
     }
     const target = this.targetOf(folder, candidate);
     return (await exists(target)) || (await exists(partPath(target)));

@@ -3,12 +3,10 @@ import type { downloadsCalls } from '../../common/bridge/downloads';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { studioServices } from '../jobs/studio-services';
-import { resolveMediaBinary } from '../media/binaries';
-import { MediaProber } from '../media/probe';
-import { ProcessRunner } from '../media/process';
 import { ProjectLibrary } from '../projects/project-library';
 import { appSettingsSpec } from '../system/settings-store';
 import { DownloadsService, suggestedFolder } from './downloads-service';
+import { ffprobeVerifier } from './verify';
 
 const perHost = new WeakMap<HostBase, DownloadsService>();
 
@@ -18,8 +16,6 @@ export function downloadsService(base: HostBase): DownloadsService {
   if (existing) return existing;
   const { jobs } = studioServices(base);
   const settings = base.createStore(appSettingsSpec);
-  const runner = new ProcessRunner();
-  const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe', { settings: settings.get() })).path, runner);
   let projects: ProjectLibrary | undefined;
   const service = new DownloadsService({
     dataDir: base.dataDir,
@@ -30,7 +26,7 @@ export function downloadsService(base: HostBase): DownloadsService {
       projects ??= new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
       return (await projects.listRecent()).find((p) => p.id === id)?.name ?? null;
     },
-    verify: async (path) => void (await prober.probe(path)),
+    verify: ffprobeVerifier(() => settings.get()),
     onChange: (view) => base.emit('downloads.changed', view),
     onTotals: (totals) => base.emit('downloads.progress', totals),
     notify: (title, body, ok) => {

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -28,6 +28,8 @@ export const downloadPreferencesSpec: RecordStoreSpec<DownloadPreferences> = {
 
 export interface DownloadsServiceDeps {
   dataDir: string;
+  /** The queue's file; default `<dataDir>/downloads/queue.json` (the CLI keeps its own). */
+  queueFile?: string;
   createStore: RecordStoreFactory;
   log: Logger;
   /** The job as the ledger has it now (throws for an unknown id). */
@@ -57,7 +59,7 @@ export class DownloadsService {
   constructor(private readonly deps: DownloadsServiceDeps) {
     this.preferences = deps.createStore(downloadPreferencesSpec);
     this.manager = new DownloadManager({
-      file: queueFile(deps.dataDir),
+      file: deps.queueFile ?? queueFile(deps.dataDir),
       fetch: deps.fetch,
       verify: deps.verify,
       now: deps.now,
@@ -108,9 +110,11 @@ export class DownloadsService {
         result.skipped.push({ jobId: file.jobId, reason: file.reason });
         continue;
       }
-      const existing = this.manager.forJob(file.jobId).find((d) => d.folder === folder.folder && d.state !== 'failed' && d.state !== 'cancelled');
-      if (existing) {
-        if (existing.state === 'paused') this.manager.resume(existing.id);
+      // The same job into the same folder again: resume or answer the earlier download, never a copy;
+      // a saved file the user has since deleted is fetched again.
+      const existing = this.manager.forJob(file.jobId).find((d) => d.folder === folder.folder && d.state !== 'cancelled');
+      if (existing && !(existing.state === 'saved' && !(await exists(existing.savedPath)))) {
+        if (existing.state === 'paused' || existing.state === 'failed') this.manager.resume(existing.id);
         result.queued.push(this.manager.get(existing.id));
         continue;
       }
@@ -159,4 +163,8 @@ export class DownloadsService {
 /** Where "Download…" suggests saving before the user chose a folder. */
 export function suggestedFolder(): string {
   return join(homedir(), 'Downloads', 'Avatar Studio');
+}
+
+async function exists(path: string | null): Promise<boolean> {
+  return path !== null && (await stat(path).catch(() => null)) !== null;
 }

@@ -1,0 +1,117 @@
+import { join, resolve } from 'node:path';
+import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
+import type { DownloadView } from '../../common/bridge/downloads';
+import { DownloadsService } from '../../services/downloads/downloads-service';
+import { ffprobeVerifier } from '../../services/downloads/verify';
+import { ProjectLibrary } from '../../services/projects/project-library';
+import { openCliHost, type CliHost } from '../cli-host';
+import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../command';
+import { ProgressBars } from './progress-bars';
+
+/** "2d", "12h", "30m", "45s" → milliseconds. */
+export function parseSince(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(value.trim());
+  if (!match) throw new UsageError(`--since wants a number and a unit, like 2d, 12h or 30m (got "${value}")`);
+  return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
+}
+
+/** The jobs named by id (or unique prefix), or every job matching --all / --kind / --since. */
+export function chooseJobs(jobs: readonly JobView[], args: ParsedArgs, now: number): JobView[] {
+  const kind = flag(args, '--kind');
+  if (kind !== undefined && !(JOB_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${JOB_KINDS.join(', ')}`);
+  const since = flag(args, '--since');
+  const after = since === undefined ? -Infinity : now - parseSince(since);
+  const filtered = (list: readonly JobView[]) => list.filter((j) => (kind === undefined || j.kind === (kind as JobKind)) && j.createdAt >= after);
+  if (args.positional.length > 0) {
+    if (args.flags['--all']) throw new UsageError('Give job ids or --all, not both');
+    return filtered(args.positional.map((prefix) => {
+      const matches = jobs.filter((j) => j.id === prefix || j.id.startsWith(prefix));
+      if (matches.length === 0) throw new UsageError(`No job matches "${prefix}"`);
+      if (matches.length > 1 && !matches.some((j) => j.id === prefix)) throw new UsageError(`"${prefix}" matches ${matches.length} jobs; give more characters`);
+      return matches.find((j) => j.id === prefix) ?? matches[0];
+    }));
+  }
+  if (!args.flags['--all'] && kind === undefined && since === undefined) throw new UsageError('Give job ids, or --all / --kind / --since to choose jobs');
+  // Chosen by filter: only jobs with a result to save (failed or running ones are not "requested files").
+  return filtered(jobs).filter((j) => j.phase === 'completed');
+}
+
+function serviceFor(host: CliHost): DownloadsService {
+  let projects: ProjectLibrary | undefined;
+  return new DownloadsService({
+    dataDir: host.dataDir,
+    // Its own queue: the app may be running on the same data folder with its queue open.
+    queueFile: join(host.dataDir, 'downloads', 'cli-queue.json'),
+    createStore: host.createStore,
+    log: host.log,
+    job: (id) => host.engine.get(id),
+    projectName: async (id) => {
+      projects ??= new ProjectLibrary({ dataDir: host.dataDir, createStore: host.createStore });
+      return (await projects.listRecent()).find((p) => p.id === id)?.name ?? null;
+    },
+    verify: ffprobeVerifier(),
+  });
+}
+
+/**
+ * `studio download [JOB_ID…] [--all] [--kind KIND] [--since 2d] --out DIR [--template T] [--json]`.
+ * Run again after an interruption, it resumes partial files and skips saved ones. Exit 0 only when
+ * every requested file is saved.
+ */
+export const downloadCommand: CliCommand = {
+  name: 'download',
+  usage: 'download [JOB_ID…] [--all] [--kind KIND] [--since 2d] --out DIR [--template T] [--json]',
+  summary: 'Save finished results into a folder with templated names (resumes an interrupted run)',
+  valueFlags: ['--kind', '--since', '--out', '--template'],
+  async run(args, io) {
+    const out = flag(args, '--out');
+    if (!out) throw new UsageError('--out DIR is required: the folder to save into');
+    const host = openCliHost(args, io);
+    host.engine.start({ poll: false });
+    const service = serviceFor(host);
+    const json = args.flags['--json'] === true;
+    const bars = !json && process.stderr.isTTY ? new ProgressBars((text) => process.stderr.write(text)) : null;
+    let interrupted = false;
+    const stop = () => {
+      interrupted = true;
+      void service.dispose();
+    };
+    process.once('SIGINT', stop);
+    try {
+      const jobs = chooseJobs(host.engine.list(), args, Date.now());
+      if (jobs.length === 0) {
+        io.err('No jobs match.');
+        return EXIT.failed;
+      }
+      const result = await service.start({ jobIds: jobs.map((j) => j.id), folder: resolve(io.cwd, out), template: flag(args, '--template'), origin: 'cli' });
+      const ids = new Set(result.queued.map((d) => d.id));
+      const ticker = bars ? setInterval(() => bars.draw(service.manager.list().filter((d) => ids.has(d.id))), 200) : undefined;
+      await service.manager.whenIdle();
+      if (ticker) clearInterval(ticker);
+      const finals: DownloadView[] = service.manager.list().filter((d) => ids.has(d.id));
+      bars?.draw(finals);
+      bars?.end();
+      if (json) {
+        io.out(JSON.stringify([
+          ...finals.map((d) => ({ jobId: d.jobId, state: d.state, path: d.savedPath, reason: d.reason, bytes: d.bytes })),
+          ...result.skipped.map((s) => ({ jobId: s.jobId, state: 'skipped', path: null, reason: s.reason, bytes: 0 })),
+        ], null, 2));
+      } else {
+        for (const d of finals) {
+          if (d.state === 'saved') io.out(d.savedPath ?? '');
+          else io.err(`${d.jobId.slice(0, 8)}: ${d.state}${d.reason ? `: ${d.reason}` : ''}`);
+        }
+        for (const s of result.skipped) io.err(`${s.jobId.slice(0, 8)}: skipped: ${s.reason}`);
+      }
+      const saved = finals.filter((d) => d.state === 'saved').length;
+      const missing = jobs.length - saved;
+      if (interrupted) io.err('Interrupted; run the same command again to resume the partial files.');
+      else if (missing > 0) io.err(`${saved} of ${jobs.length} saved; ${missing} not.`);
+      return missing === 0 && !interrupted ? EXIT.ok : EXIT.failed;
+    } finally {
+      process.off('SIGINT', stop);
+      await service.dispose();
+      await host.close();
+    }
+  },
+};

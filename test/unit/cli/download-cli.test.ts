@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
+import { runCli } from '../../../electron/cli/index';
+import type { CliIo } from '../../../electron/cli/command';
+import { chooseJobs, parseSince } from '../../../electron/cli/commands/download';
+import { ServiceClient } from '../../../electron/services/client';
+import { JobEngine } from '../../../electron/services/jobs/engine';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import type { JobView } from '../../../electron/common/bridge/jobs';
+
+let emulator: RunningEmulator;
+let dataDir: string;
+const ids: string[] = [];
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: process.cwd() };
+  return { io: value, out, err };
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, jobSeconds: 1, catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue') });
+  dataDir = mkdtempSync(join(tmpdir(), 'studio-download-cli-'));
+  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const engine = new JobEngine({
+    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    connections: { active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }), client: async () => client },
+    clock: { now: () => Date.now() },
+  });
+  engine.start();
+  for (const text of ['First line to save.', 'Second line to save.']) {
+    const result = await engine.submit({ kind: 'tts', body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' } });
+    if (result.status !== 'submitted') throw new Error('seed job not submitted');
+    ids.push(result.job.id);
+  }
+  await Promise.all(ids.map((id) => engine.waitFor(id, AbortSignal.timeout(60_000))));
+  // One that fails at create (unreachable inputs): requested by id, it makes the run fail.
+  const failed = await engine.submit({ kind: 'lipsync', body: { video_url: 'http://127.0.0.1:9/a.mp4', audio_url: 'http://127.0.0.1:9/a.mp3' } });
+  if (failed.status === 'submitted') ids.push(failed.job.id);
+  engine.stop();
+  await engine.flush();
+}, 120_000);
+
+afterAll(async () => {
+  await emulator?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('studio download', () => {
+  it('saves every finished result with templated names, skips saved files on a rerun, and exits 1 when a requested file cannot be saved', async () => {
+    const out = join(dataDir, 'out');
+    const first = io();
+    const code = await runCli(['download', '--all', '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir, '--json'], first.io);
+    expect(first.err.join('\n')).toBe('');
+    expect(code).toBe(0);
+    const report = JSON.parse(first.out.join('')) as { state: string; path: string }[];
+    expect(report.map((r) => r.state)).toEqual(['saved', 'saved']);
+    expect(readdirSync(out).sort()).toEqual(['Speech - First line to save.mp3', 'Speech - Second line to save.mp3']);
+    const before = statSync(join(out, 'Speech - First line to save.mp3')).mtimeMs;
+
+    const again = io();
+    expect(await runCli(['download', '--all', '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir], again.io)).toBe(0);
+    expect(readdirSync(out)).toHaveLength(2);
+    expect(statSync(join(out, 'Speech - First line to save.mp3')).mtimeMs).toBe(before);
+
+    // A saved file deleted since is fetched again under the same name.
+    rmSync(join(out, 'Speech - Second line to save.mp3'));
+    expect(await runCli(['download', ids[1].slice(0, 8), '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir], io().io)).toBe(0);
+    expect(existsSync(join(out, 'Speech - Second line to save.mp3'))).toBe(true);
+
+    const withFailed = io();
+    expect(await runCli(['download', ids[0], ids[2], '--out', out, '--data-dir', dataDir], withFailed.io)).toBe(1);
+    expect(withFailed.err.join('\n')).toMatch(/skipped: The job failed; there is no result to download\.[\s\S]*1 of 2 saved; 1 not\./);
+  }, 60_000);
+
+  it('says what is wrong with the command line', async () => {
+    const missing = io();
+    expect(await runCli(['download', '--all', '--data-dir', dataDir], missing.io)).toBe(2);
+    expect(missing.err.join('\n')).toMatch(/--out DIR is required/);
+    const none = io();
+    expect(await runCli(['download', '--out', join(dataDir, 'x'), '--data-dir', dataDir], none.io)).toBe(2);
+    expect(none.err.join('\n')).toMatch(/Give job ids, or --all/);
+    expect(() => parseSince('2 weeks')).toThrow(/like 2d, 12h or 30m/);
+    expect(parseSince('2d')).toBe(172_800_000);
+    const job = (id: string, kind: JobView['kind'], createdAt: number) => ({ id, kind, createdAt, phase: 'completed' }) as JobView;
+    const jobs = [job('a1', 'tts', 1000), job('b2', 'lipsync', 5000)];
+    expect(chooseJobs(jobs, { positional: [], flags: { '--kind': 'lipsync' } }, 6000).map((j) => j.id)).toEqual(['b2']);
+    expect(chooseJobs(jobs, { positional: [], flags: { '--since': '3s' } }, 6000).map((j) => j.id)).toEqual(['b2']);
+    expect(() => chooseJobs(jobs, { positional: [], flags: { '--kind': 'movie' } }, 6000)).toThrow(/--kind must be one of/);
+  });
+});
