@@ -6,7 +6,7 @@ import type { OpenedProject, ProjectSummary, RecoveryEntry } from '../../common/
 import { Project, parseProject, type OutputPresetId, type ProjectKind } from '../../common/composition/document';
 import { createProject, totalDurationMs } from '../../common/composition/project-ops';
 import { StudioError } from '../host/errors';
-import type { RecordStore, RecordStoreFactory } from '../host/types';
+import type { RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import { writeFileAtomic } from './atomic-file';
 
 /**
@@ -23,6 +23,8 @@ type ProjectIndex = z.infer<typeof ProjectIndex>;
 const Autosave = z.object({ autosavedAt: z.number(), project: z.unknown() });
 
 export const LIBRARY_LABEL = 'Project library';
+/** One spec object, so every library on a host (projects domain, downloads' project names) shares the store. */
+const projectIndexSpec: RecordStoreSpec<ProjectIndex> = { name: 'projects', schema: ProjectIndex, defaults: { recent: [] }, version: 1 };
 const MAX_RECENT = 30;
 
 export interface ProjectLibraryDeps {
@@ -40,7 +42,7 @@ export class ProjectLibrary {
   readonly autosaveDir: string;
 
   constructor(deps: ProjectLibraryDeps) {
-    this.index = deps.createStore({ name: 'projects', schema: ProjectIndex, defaults: { recent: [] }, version: 1 });
+    this.index = deps.createStore(projectIndexSpec);
     this.now = deps.now ?? Date.now;
     this.newId = deps.newId ?? randomUUID;
     this.libraryDir = join(deps.dataDir, 'projects');

@@ -30,6 +30,7 @@ export function downloadCell(entry: DownloadView | undefined) {
     entry.state === 'downloading' || entry.state === 'paused'
       ? h(NProgress, { type: 'line', percentage: Math.floor(fraction * 100), showIndicator: false, height: 4, 'aria-label': `Download ${Math.floor(fraction * 100)}%` })
       : null,
-    entry.savedPath ? h('div', { class: 'download-path' }, entry.savedPath) : null,
+    // Cut from the left so the file name stays visible; the mark keeps the path's own order in that box.
+    entry.savedPath ? h('div', { class: 'download-path' }, `\u200E${entry.savedPath}\u200E`) : null,
   ]);
 }

@@ -48,17 +48,18 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
     { type: 'selection' },
     { title: 'Project', key: 'project', width: 140, ellipsis: { tooltip: true }, render: (job) => actions.projectName(job) ?? '—' },
     { title: 'Kind', key: 'kind', width: 130, render: (job) => JOB_KIND_LABELS[job.kind] },
-    { title: 'Request', key: 'summary', ellipsis: { tooltip: true }, minWidth: 220 },
+    { title: 'Request', key: 'summary', ellipsis: { tooltip: true }, minWidth: 200 },
     {
       title: 'Status',
       key: 'phase',
       width: 150,
       render: (job) => h(NTag, { size: 'small', type: PHASE_TAG[job.phase], bordered: false, round: true }, () => JOB_PHASE_LABELS[job.phase]),
     },
+    { title: 'Download', key: 'download', width: 250, render: (job) => downloadCell(actions.download(job)) },
     {
       title: 'Progress',
       key: 'progress',
-      width: 120,
+      width: 90,
       render: (job) =>
         h(NProgress, {
           type: 'line',
@@ -77,7 +78,6 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       sorter: (a, b) => timeLeft(a, actions.now()) - timeLeft(b, actions.now()),
       render: (job) => expiryCell(job, actions.now()),
     },
-    { title: 'Download', key: 'download', width: 190, render: (job) => downloadCell(actions.download(job)) },
     { title: 'Cost', key: 'cost', width: 110, render: (job) => describeCost(job) },
     {
       title: '',
