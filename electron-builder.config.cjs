@@ -1,5 +1,8 @@
 // Packaging with electron-builder (`npm run dist`): Linux AppImage and deb, macOS dmg, Windows NSIS.
 // Tested by test/unit/launch/packaging.test.ts (the config, the fuses and the files that would be packed).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file
+const { lockedElectronVersion } = require('./electron/launch/electron-package.cjs');
+
 /** @type {import('electron-builder').Configuration} */
 module.exports = {
   appId: 'app.avatarstudio.desktop',
@@ -7,9 +10,8 @@ module.exports = {
   copyright: 'Copyright © Avatar Studio',
   directories: { output: 'dist', buildResources: 'resources/icons' },
   icon: 'resources/icons/icon.png',
-  // Electron is installed without running its download (package.json allowScripts); say which one to package.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config file reads JSON this way
-  electronVersion: require('./node_modules/electron/package.json').version,
+  // Electron is optional and may be installed without its binary: the lock file says which one to package.
+  electronVersion: lockedElectronVersion(__dirname),
   files: ['out/**/*', 'package.json', '!**/*.map', '!out/renderer/**/*.part'],
   asar: true,
   // Native binaries must be real files to be executed: ffmpeg-static and the npm ffmpeg/ffprobe builds.

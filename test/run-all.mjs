@@ -1,7 +1,7 @@
 // Runs every check `npm test` promises (types, lint, unit, component and end-to-end tests) and ends
 // with one plain `N passed, N failed` line that counts every test and check that ran.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -18,15 +18,23 @@ let failed = 0;
  * user may, and otherwise the run stops at once naming the command.
  */
 function ensureChromium() {
-  const found = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => p && existsSync(p));
-  if (found) return;
+  const executable = (path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return statSync(path).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const found = () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => p && executable(p));
+  if (found()) return;
   const asRoot = process.getuid?.() === 0;
   const sudo = !asRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (process.platform === 'linux' && existsSync('/usr/bin/apt-get') && (asRoot || sudo)) {
     console.log('Chromium is missing: installing Debian\'s chromium and fonts-dejavu-core with apt-get for the end-to-end tests.');
     const prefix = asRoot ? [] : ['sudo', '-n'];
     const apt = (args) => spawnSync(prefix[0] ?? 'apt-get', [...prefix.slice(1), ...(prefix.length ? ['apt-get'] : []), ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
-    if (apt(['update', '-qq']) && apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-dejavu-core'])) return;
+    if (apt(['update', '-qq']) && apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-dejavu-core']) && found()) return;
   }
   console.log('The end-to-end tests need Chromium: run `sudo apt-get install -y chromium fonts-dejavu-core` (or set CHROMIUM_PATH to a Chromium), then `npm test` again.');
   process.exit(1);

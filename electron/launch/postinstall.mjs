@@ -1,24 +1,36 @@
-// Runs after `npm install`. Electron's own install script is switched off in package.json
-// (allowScripts) because its download from GitHub fails on machines that cannot reach it, and npm then
-// rolls back the whole install. Here the same download is tried, and a failure is one line, not an
-// error: `npm start` then serves the studio in the browser. The page is built now, not at first start.
+// Runs after `npm install`. Electron is an optional dependency whose own download script is switched
+// off (package.json allowScripts, npm 11+), because its download from GitHub fails on machines that
+// cannot reach it. Here the same download is tried and a failure is one line, not an error: `npm start`
+// then serves the studio in the browser. npm before 11 runs Electron's script itself and, when it fails,
+// leaves the package out; its declarations are put back (electron-package.cjs). The page is built now.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { electronBinary } from './electron-binary.mjs';
+import electronPackage from './electron-package.cjs';
 
 const root = join(import.meta.dirname, '..', '..');
-const electronInstaller = join(root, 'node_modules', 'electron', 'install.js');
+const electronDir = join(root, 'node_modules', 'electron');
+const browserInstead = '`npm start` serves the studio in your browser instead.';
+
+function tryDownload() {
+  if (!existsSync(join(electronDir, 'install.js'))) return 'npm left the electron package out';
+  const download = spawnSync(process.execPath, [join(electronDir, 'install.js')], { cwd: electronDir, encoding: 'utf8', timeout: 10 * 60_000 });
+  if (download.status === 0 && electronBinary(root)) return null;
+  return (download.stderr || download.error?.message || '').split('\n').find((line) => /Error|ENOTFOUND|ECONN|getaddrinfo|timed out/i.test(line))?.trim().slice(0, 120) ?? '';
+}
 
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
-  console.log('Electron: download skipped (ELECTRON_SKIP_BINARY_DOWNLOAD); `npm start` serves the studio in your browser.');
-} else if (!electronBinary(root) && existsSync(electronInstaller)) {
-  const download = spawnSync(process.execPath, [electronInstaller], { cwd: join(root, 'node_modules', 'electron'), encoding: 'utf8', timeout: 10 * 60_000 });
-  if (download.status === 0 && electronBinary(root)) console.log('Electron: desktop app installed; `npm start` opens it.');
-  else {
-    const reason = (download.stderr || download.error?.message || '').split('\n').find((line) => /Error|ENOTFOUND|ECONN|getaddrinfo|timed out/i.test(line))?.trim();
-    console.log(`Electron: its binary could not be downloaded${reason ? ` (${reason.slice(0, 120)})` : ''}; \`npm start\` serves the studio in your browser instead.`);
-  }
+  console.log(`Electron: download skipped (ELECTRON_SKIP_BINARY_DOWNLOAD); ${browserInstead}`);
+} else if (electronBinary(root)) {
+  console.log('Electron: desktop app installed; `npm start` opens it.');
+} else {
+  const reason = tryDownload();
+  if (reason === null) console.log('Electron: desktop app installed; `npm start` opens it.');
+  else console.log(`Electron: its binary could not be downloaded${reason ? ` (${reason})` : ''}; ${browserInstead}`);
+}
+if (!electronPackage.restoreElectronPackage(root)) {
+  console.log("Electron's type declarations could not be fetched from the npm registry; `npm test` type check needs them (run `npm install` again).");
 }
 
 // The page, ready before the first start (the web host rebuilds it only when its sources change).

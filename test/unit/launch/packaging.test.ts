@@ -16,7 +16,14 @@ const config = createRequire(import.meta.url)(join(root, 'electron-builder.confi
   mac: { target: string[] };
   win: { target: string[] };
 };
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string; scripts: Record<string, string>; allowScripts: Record<string, boolean> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  main: string;
+  scripts: Record<string, string>;
+  allowScripts: Record<string, boolean>;
+  devDependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
+};
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; optional?: boolean; dev?: boolean }> };
 
 /** Whether electron-builder's file patterns (later "!" patterns exclude) take a path into the archive. */
 function packed(path: string): boolean {
@@ -39,6 +46,14 @@ describe('packaging (electron-builder)', () => {
     expect(readFileSync(join(root, config.icon)).subarray(1, 4).toString()).toBe('PNG');
     expect(config.electronVersion).toMatch(/^41\./);
     expect(pkg.scripts.dist).toBe('node electron/launch/dist.mjs');
+  });
+
+  it("passes electron-builder's own schema check (a misspelt option or fuse fails it)", async () => {
+    const { validateConfiguration } = createRequire(import.meta.url)(join(root, 'node_modules/app-builder-lib/out/util/config/config.js')) as {
+      validateConfiguration: (config: unknown, logger: { isEnabled: boolean }) => Promise<void>;
+    };
+    await expect(validateConfiguration(config, { isEnabled: false })).resolves.toBeUndefined();
+    await expect(validateConfiguration({ ...config, electronFuses: { ...config.electronFuses, runAsNod: false } }, { isEnabled: false })).rejects.toThrow(/electronFuses/);
   });
 
   it('sets every fuse of the security checklist', () => {
@@ -68,5 +83,15 @@ describe('packaging (electron-builder)', () => {
   it("installs without Electron's download script, which postinstall runs and lets fail", () => {
     expect(pkg.allowScripts.electron).toBe(false);
     expect(pkg.scripts.postinstall).toBe('node electron/launch/postinstall.mjs');
+  });
+
+  it('keeps Electron optional (npm before 11 runs its download and drops it on failure instead of failing the install)', () => {
+    expect(pkg.optionalDependencies.electron).toMatch(/^\^41\./);
+    expect(pkg.devDependencies.electron).toBeUndefined();
+    expect(lock.packages['node_modules/electron']).toMatchObject({ optional: true });
+    expect(lock.packages['node_modules/electron'].dev).toBeUndefined();
+    // electron-builder packages the Electron the lock pins, which is the one installed.
+    expect(config.electronVersion).toBe(lock.packages['node_modules/electron'].version);
+    expect(config.electronVersion).toBe((JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version);
   });
 });
