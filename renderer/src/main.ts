@@ -1,6 +1,10 @@
 import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';
+import { onEvent } from './bridge';
+import { listenForVoiceovers } from './composables/editor-voiceover';
+import { useEditorAssetsStore } from './stores/editor-assets';
+import { useProjectStore } from './stores/project';
 
 // The web host's address carries an access token; once the page has loaded, the host has set a cookie,
 // so the token is taken out of the address bar (and out of history, bookmarks and screenshots).
@@ -10,4 +14,9 @@ if (url.searchParams.has('token')) {
   window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
 }
 
-createApp(App).use(createPinia()).mount('#app');
+const pinia = createPinia();
+createApp(App).use(pinia).mount('#app');
+// Finished voiceovers reach the open project whatever the page shows (the editor may not be mounted).
+listenForVoiceovers(useProjectStore(pinia));
+// Uploaded avatars and cloned voices appear without a reload.
+onEvent('catalogue.changed', () => void useEditorAssetsStore(pinia).load());

@@ -80,14 +80,16 @@ describe('app shell in Chromium', () => {
     await save.click();
     await page.getByText(/must be an absolute path/).first().waitFor();
 
-    await field.fill('/usr/bin/ffmpeg');
+    // A real ffmpeg: the system one where there is one, else the one the npm package ships.
+    const real = process.env.FFMPEG_BIN ?? '/usr/bin/ffmpeg';
+    await field.fill(real);
     await save.click();
     const ffmpeg = page.getByRole('list', { name: 'Media tools in use' }).locator('[data-binary="ffmpeg"]');
     await expect.poll(() => ffmpeg.textContent(), { timeout: 15_000 }).toMatch(/path from Settings/);
 
     await field.fill('');
     await save.click();
-    await expect.poll(() => ffmpeg.textContent(), { timeout: 15_000 }).toMatch(/system PATH|environment|ffmpeg-static/);
+    await expect.poll(() => ffmpeg.textContent(), { timeout: 15_000 }).toMatch(/system PATH|environment|ffmpeg-static|bundled npm package/);
     // The refused save is reported in the page, not as a console error.
     expect(studio.consoleErrors).toEqual([]);
   });

@@ -57,7 +57,7 @@ export const jobsListCommand: CliCommand = {
   summary: 'every job in the ledger, newest first',
   run: (args, io) =>
     withHost(args, io, async (host) => {
-      host.engine.start({ poll: false });
+      host.engine.start({ poll: false, readOnly: true });
       const jobs = host.engine.list();
       io.out(args.flags['--json'] ? JSON.stringify(jobs, null, 2) : formatTable(jobs, Date.now()));
       return EXIT.ok;
@@ -70,7 +70,7 @@ export const jobsShowCommand: CliCommand = {
   summary: 'one job: request, service answer, result, cost, problem',
   run: (args, io) =>
     withHost(args, io, async (host) => {
-      host.engine.start({ poll: false });
+      host.engine.start({ poll: false, readOnly: true });
       const job = findJob(host, args.positional[0]);
       io.out(args.flags['--json'] ? JSON.stringify(job, null, 2) : formatDetails(job, Date.now()));
       return EXIT.ok;
@@ -84,7 +84,7 @@ export const jobsWaitCommand: CliCommand = {
   valueFlags: ['--timeout'],
   run: (args, io) =>
     withHost(args, io, async (host) => {
-      host.engine.start({ poll: false });
+      host.engine.start({ poll: false, readOnly: true });
       const target = findJob(host, args.positional[0]);
       const timeoutText = flag(args, '--timeout');
       const timeout = timeoutText === undefined ? undefined : Number(timeoutText);

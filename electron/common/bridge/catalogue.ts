@@ -26,3 +26,8 @@ export const catalogueCalls = {
   'catalogue.voices': call(z.tuple([VoiceQuery.optional()]), z.array(CatalogueVoice)),
   'catalogue.models': call(z.tuple([z.array(aiModelTypeSchema).min(1, 'give at least one model type')]), z.array(CatalogueModel)),
 };
+
+export const catalogueEvents = {
+  /** The active connection's avatars or voices changed (an upload or a clone completed): list them again. */
+  'catalogue.changed': z.object({ reason: z.enum(['avatar-upload', 'voice-clone']) }),
+};

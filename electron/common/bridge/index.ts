@@ -4,8 +4,8 @@ import { systemCalls, systemEvents } from './system';
 import { settingsCalls, settingsEvents } from './settings';
 import { connectionsCalls, connectionsEvents } from './connections';
 import { jobsCalls, jobsEvents } from './jobs';
-import { catalogueCalls } from './catalogue';
-import { projectsCalls } from './projects';
+import { catalogueCalls, catalogueEvents } from './catalogue';
+import { projectsCalls, projectsEvents } from './projects';
 import { previewCalls, previewEvents } from './preview';
 import { mediaCalls } from './media';
 import { storageCalls, storageEvents } from './storage';
@@ -36,6 +36,8 @@ export const bridgeEvents = {
   ...settingsEvents,
   ...connectionsEvents,
   ...jobsEvents,
+  ...catalogueEvents,
+  ...projectsEvents,
   ...previewEvents,
   ...storageEvents,
   ...uploadsEvents,

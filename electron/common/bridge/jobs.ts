@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { call } from './contract';
 
-export const JOB_KINDS = ['avatar-video', 'talking-avatar', 'tts', 'voice-clone', 'lipsync', 'character-swap', 'avatar-upload'] as const;
+import { JOB_KINDS, JOB_KIND_REGISTRY, bodySchemaOf, type JobBody } from '../jobs/kinds';
+import { JOB_PHASES } from '../jobs/phases';
+import { JobPurpose } from '../jobs/purpose';
+
+export { JOB_KINDS, JOB_KIND_LABELS } from '../jobs/kinds';
+export type { JobBody, RemoteSnapshot } from '../jobs/kinds';
+export { JOB_PHASES, phaseClass, isActivePhase, isFinalPhase, type PhaseClass } from '../jobs/phases';
+export { JobPurpose, voiceoverHash, type PurposeType } from '../jobs/purpose';
+
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
-
-/**
- * submitting: written to the ledger, the create is on its way.
- * queued / processing / completed / failed: the service's status.
- * outcome-unknown: the create may or may not have reached the service; the studio will not re-send it.
- * stalled: polling stopped (deadline passed or the connection is gone); "Check again" resumes it.
- */
-export const JOB_PHASES = ['submitting', 'queued', 'processing', 'completed', 'failed', 'outcome-unknown', 'stalled'] as const;
 export const JobPhase = z.enum(JOB_PHASES);
 export type JobPhase = z.infer<typeof JobPhase>;
 
@@ -58,6 +58,10 @@ export const JobRecord = z.object({
   error: JobError.nullable(),
   /** The service's latest answer for this job (its record's data). */
   answer: z.unknown(),
+  /** What the job is for; records written before purposes existed read as plain. */
+  purpose: JobPurpose.default({ type: 'plain' }),
+  /** When the reactor finished acting on the job's end (null: not yet), so it acts once across restarts. */
+  reactedAt: z.number().nullable().default(null),
   polls: z.number().int().nonnegative(),
 });
 export type JobRecord = z.infer<typeof JobRecord>;
@@ -68,14 +72,31 @@ export const JobView = JobRecord.extend({
 });
 export type JobView = z.infer<typeof JobView>;
 
-export const JobSubmission = z.object({
-  kind: JobKind,
-  body: z.record(z.string(), z.unknown()),
-  projectId: z.string().max(200).optional(),
-  /** The user saw the "duplicate, confirm?" answer and wants to send it anyway. */
-  confirmDuplicate: z.boolean().optional(),
-});
+const submissionOf = <K extends (typeof JOB_KINDS)[number]>(kind: K) =>
+  z.object({
+    kind: z.literal(kind),
+    body: bodySchemaOf(kind) as z.ZodType<JobBody<K>>,
+    projectId: z.string().max(200).optional(),
+    purpose: JobPurpose.optional(),
+    /** The user saw the "duplicate, confirm?" answer and wants to send it anyway. */
+    confirmDuplicate: z.boolean().optional(),
+  });
+
+/** A paid job to create: one variant per kind, its body typed by the kind's create operation. */
+export const JobSubmission = z.discriminatedUnion('kind', [
+  submissionOf('avatar-video'),
+  submissionOf('talking-avatar'),
+  submissionOf('tts'),
+  submissionOf('voice-clone'),
+  submissionOf('lipsync'),
+  submissionOf('character-swap'),
+  submissionOf('avatar-upload'),
+]);
 export type JobSubmission = z.infer<typeof JobSubmission>;
+
+// The union above must list every kind of the registry.
+const listed: Record<keyof typeof JOB_KIND_REGISTRY, true> = { 'avatar-video': true, 'talking-avatar': true, tts: true, 'voice-clone': true, lipsync: true, 'character-swap': true, 'avatar-upload': true };
+void listed;
 
 export const SubmitResult = z.discriminatedUnion('status', [
   z.object({ status: z.literal('submitted'), job: JobView }),
@@ -94,7 +115,7 @@ export const jobsCalls = {
   /** Sends a create (after writing it to the ledger) and starts polling it. */
   'jobs.submit': call(z.tuple([JobSubmission]), SubmitResult),
   /** What the service would charge, where it publishes a price; null otherwise. */
-  'jobs.estimate': call(z.tuple([JobSubmission.pick({ kind: true, body: true })]), CostEstimate.nullable()),
+  'jobs.estimate': call(z.tuple([JobSubmission]), CostEstimate.nullable()),
   'jobs.list': call(z.tuple([]), z.array(JobView)),
   'jobs.get': call(z.tuple([jobId]), JobView),
   /** Polls now; for a stalled job, resumes polling. */
@@ -106,17 +127,6 @@ export const jobsCalls = {
 export const jobsEvents = {
   'jobs.changed': JobView,
   'jobs.removed': z.object({ id: z.string() }),
-};
-
-/** Words for the UI and the CLI, so both say the same thing. */
-export const JOB_KIND_LABELS: Record<JobKind, string> = {
-  'avatar-video': 'Avatar video',
-  'talking-avatar': 'Talking avatar',
-  tts: 'Speech',
-  'voice-clone': 'Cloned voice',
-  lipsync: 'Lip sync',
-  'character-swap': 'Character swap',
-  'avatar-upload': 'Avatar upload',
 };
 
 export const JOB_PHASE_LABELS: Record<JobPhase, string> = {

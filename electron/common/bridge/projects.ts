@@ -74,3 +74,11 @@ export const projectsCalls = {
   /** Forgets a project in the recent list (its file stays). */
   'projects.forget': call(z.tuple([projectId]), z.void()),
 };
+
+export const projectsEvents = {
+  /**
+   * A scene's voiceover job completed and its audio is ready. The project file was updated on disk
+   * already (when its scene still asks for that script); an editor holding the project applies it too.
+   */
+  'projects.voiceoverReady': z.object({ projectId: z.string(), sceneId: z.string(), scriptHash: z.string(), audioUrl: z.string() }),
+};

@@ -1,5 +1,6 @@
 import { DEFAULT_SCENE_MS, MAX_SCENE_MS, MIN_SCENE_MS, Voice, type Project, type Scene } from './document';
 import { CompositionError, findScene, freshIds, nextId, updateScene } from './project-ops';
+import { voiceoverHash } from '../jobs/purpose';
 
 /** Scene operations: pure, each returns a new document (or its input when nothing changed). */
 
@@ -73,4 +74,16 @@ export function setSceneName(project: Project, sceneId: string, name: string): P
 function clampDuration(ms: number): number {
   if (!Number.isFinite(ms)) throw new CompositionError(`Scene duration must be a number of milliseconds (got ${ms})`);
   return Math.max(MIN_SCENE_MS, Math.min(MAX_SCENE_MS, Math.round(ms)));
+}
+
+/**
+ * Puts a finished voiceover's audio into its scene, only when the scene still asks for exactly the
+ * script, voice and rate the audio was made from (never over a newer script). Returns null when it does
+ * not apply, the project unchanged when the audio is already there.
+ */
+export function applyVoiceoverAudio(project: Project, sceneId: string, scriptHash: string, audioUrl: string): Project | null {
+  const voice = project.scenes.find((s) => s.id === sceneId)?.voice;
+  if (!voice || voice.kind !== 'tts' || voiceoverHash(voice) !== scriptHash) return null;
+  if (voice.audioUrl === audioUrl) return project;
+  return setSceneVoice(project, sceneId, { ...voice, audioUrl });
 }

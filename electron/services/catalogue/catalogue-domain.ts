@@ -1,9 +1,8 @@
 import type { catalogueCalls } from '../../common/bridge/catalogue';
-import type { DomainModule, HostBase } from '../host/types';
-import { studioServices } from '../jobs/studio-services';
+import type { DomainModule } from '../host/types';
+import type { StudioServices } from '../jobs/studio-services';
 
-export function createCatalogueDomain(base: HostBase): DomainModule<typeof catalogueCalls> {
-  const { catalogue } = studioServices(base);
+export function createCatalogueDomain({ catalogue }: StudioServices): DomainModule<typeof catalogueCalls> {
   return {
     handlers: {
       'catalogue.avatars': async (query) => catalogue.avatars(query),

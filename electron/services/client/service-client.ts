@@ -6,20 +6,10 @@ import { ServiceError } from './errors';
 import { explainAnalyzeFrames, explainDetection } from './explanations';
 import { Transport, type QueryValue, type RequestMode, type TransportOptions } from './transport';
 
-/** Operations that start paid work (or change remote state): never re-sent after an ambiguous failure. */
-const CREATES: ReadonlySet<EndpointName> = new Set<EndpointName>([
-  'liveCreate',
-  'liveUpdate',
-  'liveClose',
-  'audioCreate',
-  'audioClone',
-  'lipSync',
-  'avatarCreate',
-  'avatarVideoCreate',
-  'talkingAvatarCreate',
-  'characterSwapCreate',
-  'backgroundChangeCreate',
-]);
+/** How the transport treats a request: a create is never sent twice after an answer that proves nothing. */
+export function requestModeOf(name: EndpointName): RequestMode {
+  return ENDPOINTS[name].creates ? 'create' : 'read';
+}
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -92,7 +82,7 @@ export class ServiceClient {
     if (!checked.success) {
       throw new ServiceError({ kind: 'invalid', endpoint: spec.path, detail: describeIssues(checked.error) });
     }
-    const mode: RequestMode = CREATES.has(name) ? 'create' : 'read';
+    const mode = requestModeOf(name);
     // Send what the caller wrote (validated), not zod's output, so defaults are the service's to apply.
     const payload = input as Record<string, QueryValue> | undefined;
     return this.transport.request({

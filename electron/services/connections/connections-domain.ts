@@ -1,9 +1,8 @@
 import type { connectionsCalls } from '../../common/bridge/connections';
-import type { DomainModule, HostBase } from '../host/types';
-import { studioServices } from '../jobs/studio-services';
+import type { DomainModule } from '../host/types';
+import type { StudioServices } from '../jobs/studio-services';
 
-export function createConnectionsDomain(base: HostBase): DomainModule<typeof connectionsCalls> {
-  const { connections, catalogue } = studioServices(base);
+export function createConnectionsDomain({ connections, catalogue }: StudioServices): DomainModule<typeof connectionsCalls> {
   return {
     handlers: {
       'connections.list': async () => connections.state(),

@@ -4,6 +4,8 @@ import { createSystemDomain } from '../system/system-domain';
 import { probeBinaries } from '../system/binary-status';
 import { createConnectionsDomain } from '../connections/connections-domain';
 import { createJobsDomain } from '../jobs/jobs-domain';
+import { createStudioServices } from '../jobs/studio-services';
+import { ProjectLibrary } from '../projects/project-library';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';
 import { createMediaDomain, type MediaDomain } from '../media/media-domain';
@@ -49,14 +51,16 @@ export function createDomains(base: HostBase): Domains {
   // Built once here and handed to every domain that turns local files into links.
   const storage = createHostStorage(base);
   const grants = new LocalGrants(base.createStore(localGrantsSpec));
-  const media = createMediaDomain(base, undefined, grants);
+  const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
+  const studio = createStudioServices(base, projects);
+  const media = createMediaDomain(base, undefined, grants, studio.progress.source('renders'));
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
-    createConnectionsDomain(base),
-    createJobsDomain(base),
-    createCatalogueDomain(base),
-    createProjectsDomain(base),
+    createConnectionsDomain(studio),
+    createJobsDomain(studio),
+    createCatalogueDomain(studio),
+    createProjectsDomain(base, projects),
     media,
     createStorageDomain(base, storage),
     createUploadsDomain(base, storage, grants),

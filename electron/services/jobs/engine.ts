@@ -7,11 +7,17 @@ import type { Random } from '../client/backoff';
 import type { Clock } from '../client/transport';
 import type { ServiceClient } from '../client/service-client';
 import type { Logger } from '../host/types';
-import { jobKinds, withWebhook, type RemoteSnapshot } from './kinds';
+import { createJob, kindEntry, pollJob, withWebhook, type RemoteSnapshot } from './kinds';
 import type { LedgerStorage } from './ledger';
 import { PollScheduler, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
 import { jobProgress, isActive, isFinal, describeUnknownOutcome } from './job-view';
 import { DurationLearner } from './duration-learner';
+import type { JobPurpose } from '../../common/jobs/purpose';
+
+/** Avatar uploads and voice clones are for the catalogue even when the caller names no purpose. */
+function defaultPurpose(kind: JobKind): JobPurpose {
+  return kind === 'avatar-upload' ? { type: 'avatar-upload' } : kind === 'voice-clone' ? { type: 'voice-clone' } : { type: 'plain' };
+}
 import { errorText, hashRequest, phaseOf, serviceErrorToJob } from './engine-helpers';
 
 export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
@@ -69,6 +75,7 @@ export class JobEngine {
   private readonly newId: () => string;
   private readonly durations = new DurationLearner();
   private started = false;
+  private readOnly = false;
 
   constructor(private readonly deps: JobEngineDeps) {
     this.newId = deps.newId ?? (() => randomUUID());
@@ -82,15 +89,20 @@ export class JobEngine {
     });
   }
 
-  /** Loads the ledger and resumes polling; `only` limits polling to some jobs (the CLI's `jobs wait`). */
-  start(options: { only?: readonly string[]; poll?: boolean } = {}): void {
+  /**
+   * Loads the ledger and resumes polling; `only` limits polling to some jobs. `readOnly` (the CLI's
+   * list, show and wait) never writes the ledger: another process may own these records, and a create
+   * it is sending right now must not be marked as lost.
+   */
+  start(options: { only?: readonly string[]; poll?: boolean; readOnly?: boolean } = {}): void {
     if (this.started) return;
     this.started = true;
+    this.readOnly = options.readOnly === true;
     const now = this.deps.clock.now();
     for (const record of this.deps.storage.loadAll().sort((a, b) => a.createdAt - b.createdAt)) {
       this.jobs.set(record.id, record);
       this.durations.observe(record);
-      if (record.phase === 'submitting') {
+      if (record.phase === 'submitting' && !this.readOnly) {
         // The process ended between writing the ledger and learning the create's outcome.
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(null) });
       }
@@ -148,18 +160,18 @@ export class JobEngine {
   }
 
   estimate(kind: JobKind, body: Record<string, unknown>): CostEstimate | null {
-    return jobKinds[kind].estimate(body);
+    return kindEntry(kind).estimate(body);
   }
 
   async submit(submission: JobSubmission, signal?: AbortSignal): Promise<SubmitResult> {
-    const spec = jobKinds[submission.kind];
+    const spec = kindEntry(submission.kind);
     const checked = endpointTypes[spec.createEndpoint].request.safeParse(submission.body);
     if (!checked.success) {
       throw new ServiceError({ kind: 'invalid', endpoint: spec.createEndpoint, detail: describeIssues(checked.error) });
     }
     const connection = await this.deps.connections.active();
     const client = await this.deps.connections.client(connection.id);
-    const body = withWebhook(submission.kind, submission.body, connection.webhookUrl);
+    const body = withWebhook(submission.kind, submission.body as Record<string, unknown>, connection.webhookUrl);
     const requestHash = hashRequest(submission.kind, connection.id, submission.body);
     const now = this.deps.clock.now();
 
@@ -202,6 +214,8 @@ export class JobEngine {
       error: null,
       answer: null,
       polls: 0,
+      purpose: submission.purpose ?? defaultPurpose(submission.kind),
+      reactedAt: null,
     };
     this.jobs.set(record.id, record);
     this.changed(record);
@@ -215,7 +229,7 @@ export class JobEngine {
     }
 
     try {
-      const snapshot = await spec.create(client, body, signal);
+      const snapshot = await createJob(client, submission.kind, body, signal);
       const created = this.deps.clock.now();
       const saved = this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS });
       this.applySnapshot(record.id, snapshot, true);
@@ -233,6 +247,12 @@ export class JobEngine {
       this.deps.log?.warn('job create did not succeed', { job: record.id, kind: record.kind, phase: this.jobs.get(record.id)?.phase, error: errorText(error) });
     }
     return { status: 'submitted', job: this.get(record.id) };
+  }
+
+  /** Records that the reactor has acted on this job's end, so it never acts again (after a restart too). */
+  async markReacted(id: string): Promise<void> {
+    if (!this.jobs.has(id)) return;
+    await this.update(id, { reactedAt: this.deps.clock.now() });
   }
 
   /** Polls an active job now, or resumes a stalled one. */
@@ -290,7 +310,7 @@ export class JobEngine {
       return { type: 'done' };
     }
     try {
-      const snapshot = await jobKinds[record.kind].poll(client, { remoteId: record.remoteId, request: record.request as Record<string, unknown> }, signal);
+      const snapshot = await pollJob(client, record.kind, { remoteId: record.remoteId, request: record.request as Record<string, unknown> }, signal);
       const changed = this.applySnapshot(id, snapshot, false);
       const after = this.jobs.get(id);
       if (!after || !isActive(after.phase)) return { type: 'done' };
@@ -358,7 +378,7 @@ export class JobEngine {
     const next: JobRecord = { ...record, ...patch, updatedAt: this.deps.clock.now() };
     this.jobs.set(id, next);
     this.changed(next);
-    if (!persist) return Promise.resolve();
+    if (!persist || this.readOnly) return Promise.resolve();
     const saved = this.deps.storage.put(next);
     // Status updates are not awaited: if one is lost in a crash, the next poll learns it again.
     saved.catch((error: unknown) => this.deps.log?.error('job ledger write failed', { job: id, error: errorText(error) }));
@@ -376,7 +396,7 @@ export class JobEngine {
   private announce(id: string): void {
     const record = this.jobs.get(id);
     if (!record || !this.deps.notify) return;
-    const label = jobKinds[record.kind].label;
+    const label = kindEntry(record.kind).label;
     if (record.phase === 'completed') this.deps.notify(`${label} ready`, record.summary, 'completed');
     else this.deps.notify(`${label} failed`, record.error?.explanation ?? record.summary, 'failed');
   }

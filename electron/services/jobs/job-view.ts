@@ -1,16 +1,7 @@
-import type { JobError, JobPhase, JobRecord } from '../../common/bridge/jobs';
+import type { JobError, JobRecord } from '../../common/bridge/jobs';
 import { isServiceError } from '../client/errors';
 
-const ACTIVE: ReadonlySet<JobPhase> = new Set<JobPhase>(['submitting', 'queued', 'processing']);
-
-export function isActive(phase: JobPhase): boolean {
-  return ACTIVE.has(phase);
-}
-
-/** Phases in which the engine does nothing more on its own. */
-export function isFinal(phase: JobPhase): boolean {
-  return !ACTIVE.has(phase);
-}
+export { isActivePhase as isActive, isFinalPhase as isFinal } from '../../common/jobs/phases';
 
 /**
  * An estimate for the progress bar: the service reports a status only, so processing time is shown

@@ -1,20 +1,21 @@
 import type { jobsCalls } from '../../common/bridge/jobs';
-import type { DomainModule, HostBase } from '../host/types';
-import { studioServices } from './studio-services';
+import type { DomainModule } from '../host/types';
+import type { StudioServices } from './studio-services';
 
-export function createJobsDomain(base: HostBase): DomainModule<typeof jobsCalls> {
-  const { jobs } = studioServices(base);
+export function createJobsDomain({ jobs, reactor }: StudioServices): DomainModule<typeof jobsCalls> {
   jobs.start();
+  reactor.start();
   return {
     handlers: {
       'jobs.submit': async (submission) => jobs.submit(submission),
-      'jobs.estimate': async ({ kind, body }) => jobs.estimate(kind, body),
+      'jobs.estimate': async ({ kind, body }) => jobs.estimate(kind, body as Record<string, unknown>),
       'jobs.list': async () => jobs.list(),
       'jobs.get': async (id) => jobs.get(id),
       'jobs.refresh': async (id) => jobs.refresh(id),
       'jobs.remove': async (id) => jobs.remove(id),
     },
     async dispose() {
+      reactor.stop();
       jobs.stop();
       await jobs.flush();
     },

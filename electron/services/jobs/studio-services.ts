@@ -2,14 +2,22 @@ import { join } from 'node:path';
 import { CatalogueService } from '../catalogue/catalogue-service';
 import { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from '../host/types';
+import type { ProjectLibrary } from '../projects/project-library';
+import { ProgressAggregator } from '../system/progress';
 import { JobEngine } from './engine';
 import { FileLedgerStorage, type LedgerStorage } from './ledger';
+import { JobReactor } from './reactor';
 
-/** The connection manager, job engine and catalogue one host shares between its three domains. */
+/**
+ * The connection manager, job engine, reactor, catalogue and progress bar a host shares between its
+ * domains. Built once, explicitly, by the composition (createDomains); nothing looks them up later.
+ */
 export interface StudioServices {
   connections: ConnectionManager;
   jobs: JobEngine;
+  reactor: JobReactor;
   catalogue: CatalogueService;
+  progress: ProgressAggregator;
 }
 
 export interface StudioServiceOverrides {
@@ -17,13 +25,10 @@ export interface StudioServiceOverrides {
   fetch?: typeof globalThis.fetch;
 }
 
-// Keyed by host base (not a singleton): each host, and each test's memory host, gets its own services.
-const perHost = new WeakMap<HostBase, StudioServices>();
-
-export function studioServices(base: HostBase, overrides: StudioServiceOverrides = {}): StudioServices {
-  const existing = perHost.get(base);
-  if (existing) return existing;
+export function createStudioServices(base: HostBase, projects: ProjectLibrary, overrides: StudioServiceOverrides = {}): StudioServices {
   const clock = { now: () => Date.now() };
+  const progress = new ProgressAggregator((fraction) => base.platform.setProgress?.(fraction));
+  const jobsProgress = progress.source('jobs');
   const connections = new ConnectionManager({
     createStore: base.createStore,
     vault: base.vault,
@@ -43,7 +48,7 @@ export function studioServices(base: HostBase, overrides: StudioServiceOverrides
       if (base.platform.notify) base.platform.notify(title, body);
       else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
     },
-    setProgress: base.platform.setProgress ? (fraction) => base.platform.setProgress?.(fraction) : undefined,
+    setProgress: (fraction) => jobsProgress.set(fraction),
   });
   const catalogue = new CatalogueService({
     clock,
@@ -52,7 +57,24 @@ export function studioServices(base: HostBase, overrides: StudioServiceOverrides
       return { connectionId: id, client: await connections.client(id) };
     },
   });
-  const services = { connections, jobs, catalogue };
-  perHost.set(base, services);
-  return services;
+  const reactor = new JobReactor({ engine: jobs, log: base.log });
+  registerReactions(base, reactor, catalogue, projects);
+  return { connections, jobs, reactor, catalogue, progress };
+}
+
+/** What a job's end means, by purpose. Batches and the archive add theirs with reactor.on(). */
+function registerReactions(base: HostBase, reactor: JobReactor, catalogue: CatalogueService, projects: ProjectLibrary): void {
+  reactor.on('scene-voiceover', async (job) => {
+    if (job.purpose.type !== 'scene-voiceover' || job.phase !== 'completed' || !job.resultUrl) return;
+    const { projectId, sceneId, scriptHash } = job.purpose;
+    await projects.applyVoiceover(projectId, sceneId, scriptHash, job.resultUrl);
+    base.emit('projects.voiceoverReady', { projectId, sceneId, scriptHash, audioUrl: job.resultUrl });
+  });
+  for (const type of ['avatar-upload', 'voice-clone'] as const) {
+    reactor.on(type, async (job) => {
+      if (job.phase !== 'completed') return;
+      catalogue.clear();
+      base.emit('catalogue.changed', { reason: type });
+    });
+  }
 }

@@ -8,6 +8,7 @@ import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
 import { isRealMedia } from '../../common/composition/media-info';
 import { LocalGrants } from './local-grants';
+import type { ProgressShare } from '../system/progress';
 import { importLocalFile } from './local-import';
 import { PreviewJobs } from './preview-jobs';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
@@ -29,7 +30,7 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
   importPath(path: string): Promise<ChosenMedia>;
 }
 
-export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants: LocalGrants = new LocalGrants()): MediaDomain {
+export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants: LocalGrants = new LocalGrants(), progress: ProgressShare = { set: (f) => base.platform.setProgress?.(f) }): MediaDomain {
   const settings = base.createStore(appSettingsSpec);
   const media = toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get() });
 
@@ -45,10 +46,10 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
   const jobs = new PreviewJobs(media.renderer, media.dirs.previews, {
     progress: (renderId, p) => {
       base.emit('preview.progress', { renderId, fraction: p.fraction, outTimeMs: p.outTimeMs, speed: p.speed });
-      base.platform.setProgress?.(p.done ? null : p.fraction);
+      progress.set(p.done ? null : p.fraction);
     },
     done: (renderId, result) => {
-      base.platform.setProgress?.(null);
+      progress.set(null);
       void stat(result.path).then((info) =>
         base.emit('preview.done', {
           renderId,
@@ -63,7 +64,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
       );
     },
     failed: (renderId, message, cancelled) => {
-      base.platform.setProgress?.(null);
+      progress.set(null);
       if (!cancelled) base.log.warn('preview failed', { renderId, message });
       base.emit('preview.failed', { renderId, message, cancelled });
     },

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { OpenedProject, ProjectSummary, RecoveryEntry } from '../../common/bridge/projects';
 import { Project, parseProject, type OutputPresetId, type ProjectKind } from '../../common/composition/document';
 import { createProject, totalDurationMs } from '../../common/composition/project-ops';
+import { applyVoiceoverAudio } from '../../common/composition/scene-ops';
 import { StudioError } from '../host/errors';
 import type { RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import { writeFileAtomic } from './atomic-file';
@@ -138,6 +139,30 @@ export class ProjectLibrary {
 
   async discardRecovery(id: string): Promise<void> {
     await rm(this.autosavePath(id), { force: true });
+  }
+
+  /**
+   * A finished voiceover reaching a project that may not be open: its saved file and its autosave both
+   * get the audio when their scene still asks for that script. True when either took it.
+   */
+  async applyVoiceover(projectId: string, sceneId: string, scriptHash: string, audioUrl: string): Promise<boolean> {
+    let applied = false;
+    const known = this.index.get().recent.find((e) => e.id === projectId);
+    if (known) {
+      const saved = await this.readProject(known.path).catch(() => null);
+      const next = saved && applyVoiceoverAudio({ ...saved.project, id: projectId }, sceneId, scriptHash, audioUrl);
+      if (saved && next && next !== saved.project) {
+        await writeFileAtomic(known.path, `${JSON.stringify(Project.parse({ ...next, id: saved.project.id }), null, 2)}\n`);
+        applied = true;
+      } else if (next) applied = true;
+    }
+    const autosave = await this.readAutosave(projectId).catch(() => null);
+    const draft = autosave && applyVoiceoverAudio(autosave.project, sceneId, scriptHash, audioUrl);
+    if (autosave && draft && draft !== autosave.project) {
+      await writeFileAtomic(this.autosavePath(projectId), JSON.stringify({ autosavedAt: autosave.autosavedAt, project: draft }));
+      applied = true;
+    }
+    return applied;
   }
 
   forget(id: string): void {

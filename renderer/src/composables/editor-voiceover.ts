@@ -1,67 +1,91 @@
-import { ref, watch } from 'vue';
-import type { TtsVoice } from '@common/composition';
+import { computed, type ComputedRef } from 'vue';
+import { phaseClass, voiceoverHash, type JobView } from '@common/bridge';
+import { applyVoiceoverAudio, type Project } from '@common/composition';
+import { onEvent } from '@/bridge';
 import type { useJobsStore } from '@/stores/jobs';
 import type { useProjectStore } from '@/stores/project';
 
 type ProjectStore = ReturnType<typeof useProjectStore>;
 type JobsStore = ReturnType<typeof useJobsStore>;
 
-interface Pending {
-  jobId: string;
-  sceneId: string;
-  /** The voiceover as it was sent; the result is used only if the scene still asks for exactly it. */
-  voice: TtsVoice;
+/** Where a scene's voiceover stands, read from the job engine's jobs (nothing is kept here). */
+export type VoiceoverState =
+  | { state: 'none' }
+  | { state: 'ready' }
+  | { state: 'working'; job: JobView }
+  | { state: 'problem'; job: JobView; reason: string };
+
+/** The newest voiceover job made for exactly this scene's current script, voice and rate. */
+export function voiceoverJob(jobs: readonly JobView[], projectId: string, sceneId: string, scriptHash: string): JobView | null {
+  let newest: JobView | null = null;
+  for (const job of jobs) {
+    const p = job.purpose;
+    if (p.type !== 'scene-voiceover' || p.projectId !== projectId || p.sceneId !== sceneId || p.scriptHash !== scriptHash) continue;
+    if (!newest || job.createdAt > newest.createdAt) newest = job;
+  }
+  return newest;
+}
+
+export function voiceoverState(project: Project, sceneId: string, jobs: readonly JobView[]): VoiceoverState {
+  const voice = project.scenes.find((s) => s.id === sceneId)?.voice;
+  if (!voice || voice.kind !== 'tts') return { state: 'none' };
+  if (voice.audioUrl) return { state: 'ready' };
+  const job = voiceoverJob(jobs, project.id, sceneId, voiceoverHash(voice));
+  if (!job || job.phase === 'completed') return { state: 'none' };
+  if (phaseClass(job.phase) === 'active') return { state: 'working', job };
+  const reason = job.phase === 'stalled' ? `The studio stopped checking on it: ${job.error?.explanation ?? 'no answer from the service'}` : (job.error?.explanation ?? `The speech job ended as ${job.phase}.`);
+  return { state: 'problem', job, reason };
 }
 
 /**
- * Generates a scene's voiceover with the service's TTS through the job engine, and puts the audio link
- * into the scene when the job completes (an avatar video needs the audio itself, not just the text).
+ * Puts finished voiceovers into the open project. The reactor in the host has already written them into
+ * the project's file; this applies the same audio to the document being edited, whatever is selected
+ * and whichever workspace is showing. Installed once, for the life of the page.
+ */
+export function listenForVoiceovers(project: ProjectStore): () => void {
+  return onEvent('projects.voiceoverReady', ({ projectId, sceneId, scriptHash, audioUrl }) => {
+    if (project.doc.id !== projectId) return;
+    const next = applyVoiceoverAudio(project.doc, sceneId, scriptHash, audioUrl);
+    if (next && next !== project.doc) {
+      const voice = next.scenes.find((s) => s.id === sceneId)?.voice ?? null;
+      project.setSceneVoice(sceneId, voice);
+    }
+  });
+}
+
+/**
+ * Generates a scene's voiceover with the service's TTS through the job engine. The job carries its
+ * purpose (project, scene, the script's key), so the host's reactor puts the audio in place when it
+ * completes, even if the editor was closed meanwhile.
  */
 export function useVoiceover(project: ProjectStore, jobs: JobsStore, onError: (message: string) => void) {
-  const pending = ref<Pending[]>([]);
-
-  function isPending(sceneId: string): boolean {
-    return pending.value.some((p) => p.sceneId === sceneId);
+  function state(sceneId: string): ComputedRef<VoiceoverState> {
+    return computed(() => voiceoverState(project.doc, sceneId, jobs.list));
   }
 
   async function generate(sceneId: string): Promise<void> {
-    const scene = project.doc.scenes.find((s) => s.id === sceneId);
-    const voice = scene?.voice;
-    if (!voice || voice.kind !== 'tts' || isPending(sceneId)) return;
+    const voice = project.doc.scenes.find((s) => s.id === sceneId)?.voice;
+    if (!voice || voice.kind !== 'tts') return;
+    if (voiceoverState(project.doc, sceneId, jobs.list).state === 'working') return;
     if (!voice.text.trim() || !voice.voiceId) {
       onError('Choose a voice and write the script first.');
       return;
     }
     try {
-      const job = await jobs.submitWithConfirm(
-        { kind: 'tts', body: { input_text: voice.text, voice_id: voice.voiceId, rate: voice.rate }, projectId: project.doc.id },
-        // The same script and voice again: reuse is what the user wants here, so send it again.
+      await jobs.submitWithConfirm(
+        {
+          kind: 'tts',
+          body: { input_text: voice.text, voice_id: voice.voiceId, rate: voice.rate },
+          projectId: project.doc.id,
+          purpose: { type: 'scene-voiceover', projectId: project.doc.id, sceneId, scriptHash: voiceoverHash(voice) },
+        },
+        // The same script and voice again (a retry): sending it again is what the user asked for.
         async () => true,
       );
-      if (job) pending.value = [...pending.value, { jobId: job.id, sceneId, voice }];
     } catch (error) {
       onError(`The voiceover could not be requested: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
-  watch(
-    () => [jobs.byId, pending.value] as const,
-    () => {
-      for (const p of pending.value) {
-        const job = jobs.byId.get(p.jobId);
-        if (!job || (job.phase !== 'completed' && job.phase !== 'failed' && job.phase !== 'outcome-unknown')) continue;
-        pending.value = pending.value.filter((q) => q !== p);
-        if (job.phase !== 'completed' || !job.resultUrl) {
-          onError(`The voiceover was not generated: ${job.error?.explanation ?? job.phase}`);
-          continue;
-        }
-        const now = project.doc.scenes.find((s) => s.id === p.sceneId)?.voice;
-        const same = now?.kind === 'tts' && now.text === p.voice.text && now.voiceId === p.voice.voiceId && now.rate === p.voice.rate;
-        if (same) project.setSceneVoice(p.sceneId, { ...now, audioUrl: job.resultUrl });
-      }
-    },
-    { deep: false },
-  );
-
-  return { pending, isPending, generate };
+  return { state, generate };
 }

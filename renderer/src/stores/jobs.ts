@@ -1,12 +1,12 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef, triggerRef } from 'vue';
 import type { JobSubmission, JobView, SubmitResult } from '@common/bridge';
+import { isActivePhase } from '@common/bridge';
 import { call, onEvent } from '@/bridge';
 
 /** Answers "send it again?" for a duplicate submission; the UI shows the message and resolves true to send. */
 export type ConfirmDuplicate = (message: string, existing: JobView) => Promise<boolean>;
 
-export const ACTIVE_PHASES: ReadonlySet<JobView['phase']> = new Set(['submitting', 'queued', 'processing']);
 
 /**
  * Every job the host follows, kept current by `jobs.changed` / `jobs.removed` events. The host owns
@@ -21,7 +21,7 @@ export const useJobsStore = defineStore('jobs', () => {
   let stop: (() => void) | undefined;
 
   const list = computed(() => [...byId.value.values()].sort((a, b) => b.createdAt - a.createdAt));
-  const active = computed(() => list.value.filter((j) => ACTIVE_PHASES.has(j.phase)));
+  const active = computed(() => list.value.filter((j) => isActivePhase(j.phase)));
 
   function put(job: JobView): void {
     byId.value.set(job.id, job);

@@ -1,67 +1,91 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
-import { nextTick, shallowRef } from 'vue';
+import { shallowRef } from 'vue';
 import { createProject } from '@common/composition';
-import type { JobView } from '@common/bridge';
+import { voiceoverHash, type JobView, type StudioWindowApi } from '@common/bridge';
+import { useStudioApi } from '@/bridge';
 import { useProjectStore } from '@/stores/project';
-import { useVoiceover } from '@/composables/editor-voiceover';
+import { listenForVoiceovers, useVoiceover } from '@/composables/editor-voiceover';
 
 type FakeJobs = Parameters<typeof useVoiceover>[1];
+const script = { kind: 'tts' as const, text: 'Hello there', voiceId: 'v1', rate: '40%' };
+const key = voiceoverHash(script);
 
 function fakeJobs() {
-  const byId = shallowRef(new Map<string, JobView>());
-  const submitWithConfirm = vi.fn(async () => ({ id: 'job-1', phase: 'queued' }) as JobView);
-  const finish = (patch: Partial<JobView>) => {
-    byId.value = new Map([['job-1', { id: 'job-1', phase: 'completed', resultUrl: null, error: null, ...patch } as JobView]]);
+  const list = shallowRef<JobView[]>([]);
+  const submitWithConfirm = vi.fn(async (submission: { purpose?: JobView['purpose'] }) => {
+    const job = { id: `job-${list.value.length + 1}`, phase: 'queued', createdAt: list.value.length + 1, purpose: submission.purpose, error: null } as JobView;
+    list.value = [...list.value, job];
+    return job;
+  });
+  const settle = (patch: Partial<JobView>) => {
+    list.value = list.value.map((j, i) => (i === list.value.length - 1 ? { ...j, ...patch } : j));
   };
-  return { jobs: { get byId() { return byId.value; }, submitWithConfirm } as unknown as FakeJobs, submitWithConfirm, finish };
+  return { jobs: { get list() { return list.value; }, submitWithConfirm } as unknown as FakeJobs, submitWithConfirm, settle };
 }
 
-describe('generating a voiceover', () => {
+/** A bridge whose only live part is the voiceover event, fired by the test as the host would. */
+function fakeHostEvents() {
+  const handlers = new Set<(payload: unknown) => void>();
+  const api = { calls: {}, events: new Proxy({}, { get: (_t, event) => (handler: (p: unknown) => void) => (event === 'projects.voiceoverReady' ? (handlers.add(handler), () => handlers.delete(handler)) : () => undefined) }) } as unknown as StudioWindowApi;
+  useStudioApi(api);
+  return (payload: { projectId: string; sceneId: string; scriptHash: string; audioUrl: string }) => handlers.forEach((h) => h(payload));
+}
+
+describe('scene voiceovers', () => {
   beforeEach(() => setActivePinia(createPinia()));
 
   function setup() {
     const project = useProjectStore();
     project.load(createProject({ kind: 'avatar-video', output: '16:9-720p', id: 'p', name: 'P' }), 'p');
-    project.setSceneVoice('scene-1', { kind: 'tts', text: 'Hello there', voiceId: 'v1', rate: '40%' });
+    project.setSceneVoice('scene-1', script);
     const errors: string[] = [];
     const fake = fakeJobs();
     const vo = useVoiceover(project, fake.jobs, (m) => errors.push(m));
     return { project, errors, vo, ...fake };
   }
 
-  it('sends a speech job with the script, voice and speed, and puts the audio into the scene when done', async () => {
-    const { project, vo, submitWithConfirm, finish } = setup();
+  it('sends a speech job whose purpose names the project, scene and script, and shows it as working', async () => {
+    const { vo, submitWithConfirm } = setup();
     await vo.generate('scene-1');
     expect(submitWithConfirm).toHaveBeenCalledWith(
-      { kind: 'tts', body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' }, projectId: 'p' },
+      { kind: 'tts', body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' }, projectId: 'p', purpose: { type: 'scene-voiceover', projectId: 'p', sceneId: 'scene-1', scriptHash: key } },
       expect.any(Function),
     );
-    expect(vo.isPending('scene-1')).toBe(true);
-    finish({ resultUrl: 'https://cdn/x.mp3' });
-    await nextTick();
-    expect(project.doc.scenes[0].voice).toEqual({ kind: 'tts', text: 'Hello there', voiceId: 'v1', rate: '40%', audioUrl: 'https://cdn/x.mp3' });
-    expect(vo.isPending('scene-1')).toBe(false);
+    expect(vo.state('scene-1').value.state).toBe('working');
   });
 
-  it('does not attach audio for a script that changed meanwhile', async () => {
-    const { project, vo, finish } = setup();
-    await vo.generate('scene-1');
-    project.setSceneVoice('scene-1', { kind: 'tts', text: 'Something else', voiceId: 'v1', rate: '40%' });
-    finish({ resultUrl: 'https://cdn/x.mp3' });
-    await nextTick();
-    expect(project.doc.scenes[0].voice).toEqual({ kind: 'tts', text: 'Something else', voiceId: 'v1', rate: '40%' });
+  it('puts the audio into the open project when the host says it is ready, whatever is selected, but never over a newer script', () => {
+    const fire = fakeHostEvents();
+    const project = useProjectStore();
+    project.load(createProject({ kind: 'avatar-video', output: '16:9-720p', id: 'p', name: 'P' }), 'p');
+    project.setSceneVoice('scene-1', script);
+    const stop = listenForVoiceovers(project);
+    project.select([]);
+    fire({ projectId: 'p', sceneId: 'scene-1', scriptHash: key, audioUrl: 'https://cdn/x.mp3' });
+    expect(project.doc.scenes[0].voice).toEqual({ ...script, audioUrl: 'https://cdn/x.mp3' });
+
+    project.setSceneVoice('scene-1', { ...script, text: 'Something else' });
+    fire({ projectId: 'p', sceneId: 'scene-1', scriptHash: key, audioUrl: 'https://cdn/y.mp3' });
+    expect(project.doc.scenes[0].voice).toEqual({ ...script, text: 'Something else' });
+    fire({ projectId: 'other', sceneId: 'scene-1', scriptHash: voiceoverHash({ ...script, text: 'Something else' }), audioUrl: 'https://cdn/z.mp3' });
+    expect(project.doc.scenes[0].voice).toEqual({ ...script, text: 'Something else' });
+    stop();
+    useStudioApi(undefined);
   });
 
-  it('says why when the job fails, and refuses an empty script', async () => {
-    const { project, vo, errors, finish, submitWithConfirm } = setup();
+  it('says on the scene why a voiceover failed or stalled, offers a retry, and refuses an empty script', async () => {
+    const { project, vo, errors, settle, submitWithConfirm } = setup();
     await vo.generate('scene-1');
-    finish({ phase: 'failed', error: { code: 1017, explanation: 'Audio not created', message: 'x', endpoint: null } });
-    await nextTick();
-    expect(errors).toEqual(['The voiceover was not generated: Audio not created']);
-    project.setSceneVoice('scene-1', { kind: 'tts', text: '  ', voiceId: 'v1', rate: '40%' });
+    settle({ phase: 'stalled', error: { code: null, explanation: 'The service did not answer for 24 hours.', message: 'x', endpoint: null } });
+    expect(vo.state('scene-1').value).toMatchObject({ state: 'problem', reason: expect.stringMatching(/stopped checking on it: The service did not answer/) });
+    settle({ phase: 'failed', error: { code: 1017, explanation: 'Audio not created', message: 'x', endpoint: null } });
+    expect(vo.state('scene-1').value).toMatchObject({ state: 'problem', reason: 'Audio not created' });
     await vo.generate('scene-1');
-    expect(submitWithConfirm).toHaveBeenCalledTimes(1);
-    expect(errors[1]).toMatch(/write the script/);
+    expect(submitWithConfirm).toHaveBeenCalledTimes(2);
+    project.setSceneVoice('scene-1', { ...script, text: '  ' });
+    await vo.generate('scene-1');
+    expect(submitWithConfirm).toHaveBeenCalledTimes(2);
+    expect(errors[0]).toMatch(/write the script/);
   });
 });

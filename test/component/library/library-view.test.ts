@@ -11,7 +11,7 @@ function job(over: Partial<JobView>): JobView {
     id: 'job-1', kind: 'tts', phase: 'queued', remoteId: 'r1', connectionId: 'sandbox', connectionName: 'Sandbox', projectId: null,
     summary: 'Speech · voice ava · "Hello"', requestHash: 'h', request: { input_text: 'Hello' }, createdAt: now - 65_000, updatedAt: now,
     finishedAt: null, expiresAt: now + 7 * 24 * 3600_000 - 65_000, deadlineAt: now + 3600_000, remoteStatus: 1, resultUrl: null,
-    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0, progress: 0.05, ...over,
+    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0, purpose: { type: 'plain' }, reactedAt: null, progress: 0.05, ...over,
   };
 }
 
@@ -92,10 +92,10 @@ describe('Library jobs panel', () => {
     });
     const store = useJobsStore();
     const asked: string[] = [];
-    const declined = await store.submitWithConfirm({ kind: 'tts', body: {} }, async (message) => (asked.push(message), false));
+    const declined = await store.submitWithConfirm({ kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' } }, async (message) => (asked.push(message), false));
     expect(declined).toBeNull();
     expect(sent).toBe(0);
-    const accepted = await store.submitWithConfirm({ kind: 'tts', body: {} }, async () => true);
+    const accepted = await store.submitWithConfirm({ kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' } }, async () => true);
     expect(accepted?.id).toBe('job-9');
     expect(sent).toBe(1);
     expect(asked[0]).toMatch(/2 minutes ago/);

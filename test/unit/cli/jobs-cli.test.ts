@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,12 @@ import type { JobView } from '../../../electron/common/bridge/jobs';
 let emulator: RunningEmulator;
 let dataDir: string;
 let jobId: string;
+
+/** Every ledger file's name and bytes. */
+function ledgerBytes(dir: string): Record<string, string> {
+  const jobs = join(dir, 'jobs');
+  return Object.fromEntries(readdirSync(jobs).sort().map((name) => [name, readFileSync(join(jobs, name)).toString('base64')]));
+}
 
 function io(env: Record<string, string | undefined> = {}) {
   const out: string[] = [];
@@ -44,7 +50,22 @@ afterAll(async () => {
 });
 
 describe('studio jobs', () => {
-  it('waits for a job through --base-url with the environment key, then lists and shows it', async () => {
+  it('lists and shows a job, then waits for it through --base-url with the environment key, writing nothing', async () => {
+    const before = ledgerBytes(dataDir);
+    const list = io();
+    expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], list.io)).toBe(0);
+    expect((JSON.parse(list.out.join('')) as JobView[]).map((j) => j.id)).toEqual([jobId]);
+
+    const table = io();
+    await runCli(['jobs', 'list', '--data-dir', dataDir], table.io);
+    expect(table.out[0]).toMatch(/^ID\s+KIND\s+STATUS/m);
+    expect(table.out[0]).toMatch(new RegExp(`${jobId.slice(0, 8)}\\s+Speech\\s+`));
+
+    const show = io();
+    expect(await runCli(['jobs', 'show', jobId, '--data-dir', dataDir], show.io)).toBe(0);
+    expect(show.out[0]).toContain('Waiting from the command line.');
+    expect(show.out[0]).toMatch(/Available:\s+6 d 23 h left|Available:\s+7 d left/);
+
     const wait = io({ STUDIO_API_KEY: emulator.apiKey });
     const code = await runCli(['jobs', 'wait', jobId.slice(0, 8), '--base-url', emulator.url, '--data-dir', dataDir, '--json', '--timeout', '60'], wait.io);
     expect(wait.err.join('\n')).toBe('');
@@ -52,20 +73,31 @@ describe('studio jobs', () => {
     const job = JSON.parse(wait.out.join('')) as JobView;
     expect(job).toMatchObject({ id: jobId, phase: 'completed' });
     expect(job.resultUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3$/);
+    // The app that owns the record learns the outcome itself; the command line only reads.
+    expect(ledgerBytes(dataDir)).toEqual(before);
+  });
 
-    const list = io();
-    expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], list.io)).toBe(0);
-    expect((JSON.parse(list.out.join('')) as JobView[]).map((j) => j.phase)).toEqual(['completed']);
-
-    const table = io();
-    await runCli(['jobs', 'list', '--data-dir', dataDir], table.io);
-    expect(table.out[0]).toMatch(/^ID\s+KIND\s+STATUS/m);
-    expect(table.out[0]).toMatch(new RegExp(`${jobId.slice(0, 8)}\\s+Speech\\s+Completed`));
-
-    const show = io();
-    expect(await runCli(['jobs', 'show', jobId, '--data-dir', dataDir], show.io)).toBe(0);
-    expect(show.out[0]).toContain('Waiting from the command line.');
-    expect(show.out[0]).toMatch(/Available:\s+6 d 23 h left|Available:\s+7 d left/);
+  it('leaves a create that another process is sending exactly as it is (never marks it lost)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'studio-cli-readonly-'));
+    try {
+      const storage = new FileLedgerStorage(join(home, 'jobs'));
+      await storage.put({
+        id: 'in-flight', kind: 'tts', phase: 'submitting', remoteId: null, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: null,
+        summary: 'Speech', requestHash: 'h', request: { input_text: 'x', voice_id: 'v' }, createdAt: Date.now(), updatedAt: Date.now(), finishedAt: null,
+        expiresAt: null, deadlineAt: Date.now() + 1e6, remoteStatus: null, resultUrl: null, costEstimate: null, chargedCredits: null, error: null,
+        answer: null, polls: 0, purpose: { type: 'plain' }, reactedAt: null,
+      });
+      await storage.flush();
+      const before = ledgerBytes(home);
+      for (const argv of [['jobs', 'list'], ['jobs', 'list', '--json'], ['jobs', 'show', 'in-flight']]) {
+        const run = io({});
+        expect(await runCli([...argv, '--data-dir', home], run.io), argv.join(' ')).toBe(0);
+        expect(run.out.join('')).toMatch(/Sending|submitting/);
+      }
+      expect(ledgerBytes(home)).toEqual(before);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('follows a sandbox job by starting the sandbox itself (the default connection)', async () => {

@@ -92,7 +92,7 @@ describe('submit', () => {
 
   it('refuses an invalid body before writing or sending anything', async () => {
     const e = engine();
-    await expect(e.submit({ kind: 'tts', body: { voice_id: 'v' } })).rejects.toThrow(/input_text/);
+    await expect(e.submit({ kind: 'tts', body: { voice_id: 'v' } as never })).rejects.toThrow(/input_text/);
     expect(storage.writes).toBe(0);
     expect(service.requests).toHaveLength(0);
   });

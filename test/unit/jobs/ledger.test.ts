@@ -14,7 +14,7 @@ function record(id: string, phase: JobRecord['phase'] = 'submitting'): JobRecord
   return {
     id, kind: 'tts', phase, remoteId: null, connectionId: 'c', connectionName: 'C', projectId: null, summary: 's', requestHash: 'h',
     request: { input_text: 'x' }, createdAt: 1, updatedAt: 1, finishedAt: null, expiresAt: null, deadlineAt: 2, remoteStatus: null,
-    resultUrl: null, costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0,
+    resultUrl: null, costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0, purpose: { type: 'plain' }, reactedAt: null,
   };
 }
 

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { characterSwapCost, CHARACTER_SWAP_CREDITS, ENDPOINTS, type CharacterSwapResolution, type EndpointName, type RequestOf } from '../api';
+
+/**
+ * Every kind of paid job, described once: its create and info operations, its body schema (the create
+ * operation's own request schema), its label, how a status snapshot is read from the create and info
+ * answers, its callback field and its cost estimate. Adding a kind is one entry here (and its calls in
+ * services/jobs/kinds.ts, which the compiler asks for).
+ */
+export const JOB_KINDS = ['avatar-video', 'talking-avatar', 'tts', 'voice-clone', 'lipsync', 'character-swap', 'avatar-upload'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export interface CostEstimate {
+  credits: number;
+  /** How the figure was reached, e.g. "12 s at 720p: 3 × 10 credits per 5 s". */
+  basis: string;
+}
+
+/** What the engine needs to know about a job from one service answer. */
+export interface RemoteSnapshot {
+  remoteId: string;
+  status: number;
+  resultUrl: string | null;
+  chargedCredits: number | null;
+  failReason: string | null;
+  answer: unknown;
+}
+
+type CreateEndpoint = 'audioCreate' | 'audioClone' | 'lipSync' | 'avatarVideoCreate' | 'talkingAvatarCreate' | 'characterSwapCreate' | 'avatarCreate';
+
+export interface KindEntry<E extends CreateEndpoint = CreateEndpoint> {
+  label: string;
+  createEndpoint: E;
+  webhookField: 'webhookUrl' | 'webhookurl' | null;
+  summary(body: RequestOf<E>): string;
+  estimate(body: RequestOf<E>): CostEstimate | null;
+}
+
+const text = (value: unknown, max = 40): string => {
+  const s = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+};
+const fileName = (url: unknown): string => (typeof url === 'string' ? text(url.split(/[?#]/)[0].split('/').pop(), 30) : '');
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } = {
+  tts: {
+    label: 'Speech',
+    createEndpoint: 'audioCreate',
+    webhookField: 'webhookUrl',
+    summary: (b) => `Speech · voice ${text(b.voice_id, 20)} · "${text(b.input_text)}"`,
+    estimate: () => null,
+  },
+  'voice-clone': {
+    label: 'Cloned voice',
+    createEndpoint: 'audioClone',
+    webhookField: 'webhookUrl',
+    summary: (b) => `Cloned voice · ${b.voice_url ? fileName(b.voice_url) : `voice ${text(b.voice_id, 20)}`} · "${text(b.input_text)}"`,
+    estimate: () => null,
+  },
+  lipsync: {
+    label: 'Lip sync',
+    createEndpoint: 'lipSync',
+    webhookField: 'webhookUrl',
+    summary: (b) => `Lip sync · ${fileName(b.video_url)} + ${fileName(b.audio_url)}`,
+    estimate: () => null,
+  },
+  'avatar-video': {
+    label: 'Avatar video',
+    createEndpoint: 'avatarVideoCreate',
+    webhookField: 'webhookUrl',
+    summary: (b) => {
+      const scenes = Array.isArray(b.data) ? b.data.length : 0;
+      const first = Array.isArray(b.data) ? (b.data[0] as Record<string, unknown> | undefined) : undefined;
+      const size = first ? `${String(first.width)}×${String(first.height)}` : '';
+      return `Avatar video · ${scenes} scene${scenes === 1 ? '' : 's'}${size ? ` · ${size}` : ''}`;
+    },
+    estimate: () => null,
+  },
+  'talking-avatar': {
+    label: 'Talking avatar',
+    createEndpoint: 'talkingAvatarCreate',
+    webhookField: 'webhookUrl',
+    summary: (b) => {
+      const elements = Array.isArray(b.elements) ? (b.elements as Record<string, unknown>[]) : [];
+      const audio = elements.find((e) => e.type === 'audio');
+      const words = audio?.input_text ? `"${text(audio.input_text)}"` : audio?.url ? fileName(audio.url) : '';
+      return `Talking avatar · ${String(b.width)}×${String(b.height)}${words ? ` · ${words}` : ''}`;
+    },
+    estimate: () => null,
+  },
+  'character-swap': {
+    label: 'Character swap',
+    createEndpoint: 'characterSwapCreate',
+    // The one create whose callback field is spelled in lower case.
+    webhookField: 'webhookurl',
+    summary: (b) => `Character swap · ${typeof b.mode === 'string' ? b.mode : 'animate'} · ${fileName(b.image)} onto ${fileName(b.video)} · ${typeof b.resolution === 'string' ? b.resolution : '720p'}`,
+    estimate: (b) => {
+      const resolution = (typeof b.resolution === 'string' && b.resolution in CHARACTER_SWAP_CREDITS ? b.resolution : '720p') as CharacterSwapResolution;
+      const seconds = num(b.duration);
+      if (seconds === null) return null;
+      return { credits: characterSwapCost(seconds, resolution), basis: `${seconds} s at ${resolution}: ${Math.ceil(seconds / 5)} × ${CHARACTER_SWAP_CREDITS[resolution]} credits per started 5 s` };
+    },
+  },
+  'avatar-upload': {
+    label: 'Avatar upload',
+    createEndpoint: 'avatarCreate',
+    // The interface takes no callback address for avatar uploads.
+    webhookField: null,
+    summary: (b) => `Avatar upload · ${text(b.name ?? b.avatar_id, 30)} · ${fileName(b.url)}`,
+    estimate: () => null,
+  },
+};
+
+type KindEndpoint<K extends JobKind> = {
+  tts: 'audioCreate';
+  'voice-clone': 'audioClone';
+  lipsync: 'lipSync';
+  'avatar-video': 'avatarVideoCreate';
+  'talking-avatar': 'talkingAvatarCreate';
+  'character-swap': 'characterSwapCreate';
+  'avatar-upload': 'avatarCreate';
+}[K];
+
+/** The body a submission of this kind carries: exactly what its create operation takes. */
+export type JobBody<K extends JobKind> = RequestOf<KindEndpoint<K>>;
+
+export const JOB_KIND_LABELS = Object.fromEntries(JOB_KINDS.map((k) => [k, JOB_KIND_REGISTRY[k].label])) as Record<JobKind, string>;
+
+export function createEndpointOf(kind: JobKind): EndpointName {
+  return JOB_KIND_REGISTRY[kind].createEndpoint;
+}
+
+/** The entry of a kind, typed loosely for code that handles every kind alike (summaries, estimates). */
+export function kindEntry(kind: JobKind): KindEntry<CreateEndpoint> & { summary(body: unknown): string; estimate(body: unknown): CostEstimate | null } {
+  return JOB_KIND_REGISTRY[kind] as never;
+}
+
+/**
+ * Validates a body with the create operation's schema but keeps what the caller wrote (zod's output
+ * would fill defaults that are the service's to apply, and change the request's hash).
+ */
+export function asSent<S extends z.ZodType>(schema: S): z.ZodType<z.input<S>> {
+  return z.unknown().superRefine((value, ctx) => {
+    const checked = schema.safeParse(value);
+    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  }) as unknown as z.ZodType<z.input<S>>;
+}
+
+export function bodySchemaOf(kind: JobKind): z.ZodType {
+  return asSent(ENDPOINTS[JOB_KIND_REGISTRY[kind].createEndpoint].request);
+}
+
+// ---- snapshots: how the create and info answers are read ----
+
+export function audioSnapshot(record: { _id: string; status: number; url: string }): RemoteSnapshot {
+  return { remoteId: record._id, status: record.status, resultUrl: record.status === 3 ? str(record.url) : null, chargedCredits: null, failReason: null, answer: record };
+}
+
+export interface VideoLike {
+  _id: string;
+  video_status: number;
+  video?: string;
+  deduction_duration?: number;
+  deduction_credit?: number;
+  faceswap_fail_reason?: string;
+}
+
+export function videoSnapshot(record: VideoLike): RemoteSnapshot {
+  return {
+    remoteId: record._id,
+    status: record.video_status,
+    resultUrl: record.video_status === 3 ? str(record.video) : null,
+    chargedCredits: num(record.deduction_credit) ?? num(record.deduction_duration),
+    failReason: str(record.faceswap_fail_reason),
+    answer: record,
+  };
+}
+
+export function avatarSnapshot(record: { _id?: string; avatar_id?: string; status?: number; url?: string }, fallbackId: string): RemoteSnapshot {
+  const status = record.status ?? 1;
+  return { remoteId: record._id ?? fallbackId, status, resultUrl: status === 3 ? str(record.url) : null, chargedCredits: null, failReason: null, answer: record };
+}
