@@ -2,30 +2,24 @@ import { dirname } from 'node:path';
 import type { downloadsCalls } from '../../common/bridge/downloads';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
-import { studioServices } from '../jobs/studio-services';
-import { ProjectLibrary } from '../projects/project-library';
+import type { StudioServices } from '../jobs/studio-services';
+import type { ProjectLibrary } from '../projects/project-library';
 import { appSettingsSpec } from '../system/settings-store';
 import { DownloadsService, suggestedFolder } from './downloads-service';
 import { ffprobeVerifier } from './verify';
 
-const perHost = new WeakMap<HostBase, DownloadsService>();
-
-/** One download service per host (the queue file has one owner), shared by the domain and the archive. */
-export function downloadsService(base: HostBase): DownloadsService {
-  const existing = perHost.get(base);
-  if (existing) return existing;
-  const { jobs } = studioServices(base);
+/**
+ * The download service of a host (the queue file has one owner), built once by the composition
+ * (createDomains) and shared by the domain and the archive.
+ */
+export function createDownloadsService(base: HostBase, { jobs }: Pick<StudioServices, 'jobs'>, projects: ProjectLibrary): DownloadsService {
   const settings = base.createStore(appSettingsSpec);
-  let projects: ProjectLibrary | undefined;
-  const service = new DownloadsService({
+  return new DownloadsService({
     dataDir: base.dataDir,
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.get(id),
-    projectName: async (id) => {
-      projects ??= new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
-      return (await projects.listRecent()).find((p) => p.id === id)?.name ?? null;
-    },
+    projectName: async (id) => (await projects.listRecent()).find((p) => p.id === id)?.name ?? null,
     verify: ffprobeVerifier(() => settings.get()),
     onChange: (view) => base.emit('downloads.changed', view),
     onTotals: (totals) => base.emit('downloads.progress', totals),
@@ -34,12 +28,9 @@ export function downloadsService(base: HostBase): DownloadsService {
       else base.notices.raise({ level: ok ? 'success' : 'error', title, detail: body });
     },
   });
-  perHost.set(base, service);
-  return service;
 }
 
-export function createDownloadsDomain(base: HostBase): DomainModule<typeof downloadsCalls> {
-  const service = downloadsService(base);
+export function createDownloadsDomain(base: HostBase, service: DownloadsService): DomainModule<typeof downloadsCalls> {
   const { manager } = service;
   const guard = <T>(work: () => T): T => {
     try {

@@ -11,7 +11,7 @@ import { createProjectsDomain } from '../projects/projects-domain';
 import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
-import { createDownloadsDomain } from '../downloads/downloads-domain';
+import { createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import type { Handlers, HostBase } from './types';
 
@@ -64,7 +64,7 @@ export function createDomains(base: HostBase): Domains {
     media,
     createStorageDomain(base, storage),
     createUploadsDomain(base, storage, grants),
-    createDownloadsDomain(base),
+    createDownloadsDomain(base, createDownloadsService(base, studio, projects)),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

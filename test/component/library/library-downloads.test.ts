@@ -12,7 +12,7 @@ function job(id: string, over: Partial<JobView> = {}): JobView {
     id, kind: 'tts', phase: 'completed', remoteId: `r-${id}`, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: 'p1',
     summary: `Speech ${id}`, requestHash: 'h', request: {}, createdAt: now - HOUR, updatedAt: now, finishedAt: now - HOUR,
     expiresAt: now + 100 * HOUR, deadlineAt: now, remoteStatus: 3, resultUrl: `https://x.test/${id}.mp3`, costEstimate: null,
-    chargedCredits: null, error: null, answer: null, polls: 1, progress: 1, ...over,
+    chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null, progress: 1, ...over,
   };
 }
 function download(jobId: string, over: Partial<DownloadView>): DownloadView {

@@ -21,7 +21,7 @@ function job(id: string, patch: Partial<JobRecord>): JobRecord {
     id, kind: 'tts', phase: 'completed', remoteId: `r-${id}`, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: 'p1',
     summary: '', requestHash: '', request: { voice_id: 'ada', input_text: 'Hello: world?' }, createdAt: NOW - 3600_000, updatedAt: NOW,
     finishedAt: NOW - 60_000, expiresAt: NOW + 6 * 86_400_000, deadlineAt: NOW, remoteStatus: 3, resultUrl: server.url(`/${id}.mp3`),
-    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 1, ...patch,
+    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null, ...patch,
   };
 }
 
