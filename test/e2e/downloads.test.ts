@@ -88,7 +88,7 @@ beforeAll(async () => {
       id: `job-${i}`, kind: 'avatar-video', phase: 'completed', remoteId: `remote-${i}`, connectionId: 'sandbox', connectionName: 'Sandbox',
       projectId: project.project.id, summary: `Avatar video · "${text}"`, requestHash: `h${i}`, request: { text }, createdAt: NOW - (i + 1) * 60_000,
       updatedAt: NOW, finishedAt: NOW - 30_000, expiresAt: NOW + 6 * 86_400_000, deadlineAt: NOW, remoteStatus: 3,
-      resultUrl: server.url(`/result-${i}.mp4`), costEstimate: null, chargedCredits: 10, error: null, answer: null, polls: 1,
+      resultUrl: server.url(`/result-${i}.mp4`), costEstimate: null, chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null,
     };
     await ledger.put(record);
   }
