@@ -20,5 +20,5 @@ export interface EmulatorContext {
   catalogue: Catalogue;
   views: Views;
   /** Mutable fault settings (the control endpoint and tests change them at run time). */
-  faults: { failRate: number; latencyMs: number; http5xxRate: number; dropRate: number };
+  faults: { failRate: number; latencyMs: number; http5xxRate: number; dropRate: number; dropAfterCreateRate: number };
 }

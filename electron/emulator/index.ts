@@ -74,7 +74,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const catalogue = new Catalogue(files.catalogueDir, tools, options.log);
   const views = new Views(files);
   const webhooks = new WebhookSender(options.webhookAttempts, options.webhookBackoffMs, options.log);
-  const faults = { failRate: options.failRate, latencyMs: options.latencyMs, http5xxRate: options.http5xxRate, dropRate: options.dropRate };
+  const faults = { failRate: options.failRate, latencyMs: options.latencyMs, http5xxRate: options.http5xxRate, dropRate: options.dropRate, dropAfterCreateRate: options.dropAfterCreateRate };
   const ctx = { options, store, accounts, files, tools, catalogue, views, faults, fetcher: new MediaFetcher(files, dataDir) } as EmulatorContext;
   const bind = (fn: (c: EmulatorContext, ...rest: Parameters<Processor>) => ReturnType<Processor>): Processor => (job, p) => fn(ctx, job, p);
   const processors: Record<JobKind, Processor> = {

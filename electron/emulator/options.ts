@@ -24,6 +24,8 @@ export interface EmulatorOptions {
   http5xxRate?: number;
   /** Fraction (0..1) of API requests whose connection is dropped without an answer. */
   dropRate?: number;
+  /** Fraction of creates whose connection is dropped after the job was made (the ambiguous case). */
+  dropAfterCreateRate?: number;
   /** Lifetime of access tokens from getToken. */
   tokenTtlSeconds?: number;
   /** Lifetime of generated result files (7 days in the interface). */
@@ -63,6 +65,7 @@ export const DEFAULTS = {
   latencyMs: 0,
   http5xxRate: 0,
   dropRate: 0,
+  dropAfterCreateRate: 0,
   tokenTtlSeconds: 24 * 3600,
   resultTtlSeconds: 7 * 24 * 3600,
   webhookAttempts: 4,
@@ -95,6 +98,7 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     latencyMs: nonNegative('latencyMs', o.latencyMs, DEFAULTS.latencyMs),
     http5xxRate: fraction('http5xxRate', o.http5xxRate, DEFAULTS.http5xxRate),
     dropRate: fraction('dropRate', o.dropRate, DEFAULTS.dropRate),
+    dropAfterCreateRate: fraction('dropAfterCreateRate', o.dropAfterCreateRate, DEFAULTS.dropAfterCreateRate),
     tokenTtlSeconds: nonNegative('tokenTtlSeconds', o.tokenTtlSeconds, DEFAULTS.tokenTtlSeconds),
     resultTtlSeconds: nonNegative('resultTtlSeconds', o.resultTtlSeconds, DEFAULTS.resultTtlSeconds),
     webhookAttempts: Math.max(1, Math.floor(nonNegative('webhookAttempts', o.webhookAttempts, DEFAULTS.webhookAttempts))),
@@ -124,6 +128,7 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'stri
   '--latency-ms': { key: 'latencyMs', kind: 'number', help: 'delay before every response' },
   '--http-5xx-rate': { key: 'http5xxRate', kind: 'number', help: 'fraction 0..1 of requests answered HTTP 503' },
   '--drop-rate': { key: 'dropRate', kind: 'number', help: 'fraction 0..1 of requests whose connection is dropped' },
+  '--drop-after-create-rate': { key: 'dropAfterCreateRate', kind: 'number', help: 'fraction 0..1 of creates whose connection is dropped after the job was made' },
   '--token-ttl': { key: 'tokenTtlSeconds', kind: 'number', help: 'access token lifetime in seconds; default 86400' },
   '--result-ttl': { key: 'resultTtlSeconds', kind: 'number', help: 'result file lifetime in seconds; default 604800 (7 days)' },
 };

@@ -39,6 +39,14 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
     }
   });
 
+  // The ambiguous case: the create was carried out, then the connection dies before the answer leaves.
+  const creates = new Set(Object.values(ENDPOINTS).filter((spec) => spec.creates).map((spec) => spec.path));
+  app.addHook('onSend', async (request, reply, payload) => {
+    const rate = ctx.faults.dropAfterCreateRate;
+    if (rate > 0 && creates.has(request.url.split('?')[0]) && ctx.options.random() < rate) request.raw.socket.destroy();
+    return payload;
+  });
+
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string | number }, request, reply) => {
     const kind = envelopeOf(request);
     if (error instanceof ApiError || error instanceof MediaError) return reply.code(200).send(failureBody(kind, error.code, error.message));

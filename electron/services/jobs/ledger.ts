@@ -40,6 +40,13 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
  * file holds either the old or the new record, never half of one. Writes run off the event loop, one
  * at a time per job; updates queued behind a write are folded into a single write of the newest record.
  */
+export interface LedgerFileSystem {
+  open: typeof open;
+  rename: typeof rename;
+  rm: typeof rm;
+  mkdir: typeof mkdir;
+}
+
 export class FileLedgerStorage implements LedgerStorage {
   private readonly newest = new Map<string, JobRecord | null>();
   private readonly chains = new Map<string, Promise<void>>();
@@ -47,6 +54,8 @@ export class FileLedgerStorage implements LedgerStorage {
   constructor(
     readonly dir: string,
     private readonly log?: Logger,
+    /** The file operations a write uses; tests pass a recorder to prove each write is atomic and durable. */
+    private readonly fs: LedgerFileSystem = { open, rename, rm, mkdir },
   ) {}
 
   private file(id: string): string {
@@ -104,26 +113,26 @@ export class FileLedgerStorage implements LedgerStorage {
     this.newest.delete(id);
     const target = this.file(id);
     if (value === null) {
-      await rm(target, { force: true });
+      await this.fs.rm(target, { force: true });
       await this.syncDir();
       return;
     }
-    await mkdir(this.dir, { recursive: true });
+    await this.fs.mkdir(this.dir, { recursive: true });
     const temp = `${target}.tmp`;
-    const handle = await open(temp, 'w', 0o600);
+    const handle = await this.fs.open(temp, 'w', 0o600);
     try {
       await handle.writeFile(JSON.stringify(value));
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await rename(temp, target);
+    await this.fs.rename(temp, target);
     await this.syncDir();
   }
 
   private async syncDir(): Promise<void> {
     try {
-      const handle = await open(this.dir, 'r');
+      const handle = await this.fs.open(this.dir, 'r');
       try {
         await handle.sync();
       } finally {

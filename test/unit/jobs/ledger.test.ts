@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { FileLedgerStorage, type LedgerFileSystem } from '../../../electron/services/jobs/ledger';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 
 const dirs: string[] = [];
@@ -48,5 +49,51 @@ describe('FileLedgerStorage', () => {
   it('refuses ids that could escape its folder', async () => {
     const ledger = new FileLedgerStorage(tmpdir());
     await expect(ledger.put(record('../x'))).rejects.toThrow(/Invalid job id/);
+  });
+});
+
+describe('ledger writes are atomic and durable', () => {
+  // Fails when a write goes straight to the final name (mutation: open(target) instead of the temp file),
+  // or when a sync is dropped (mutation: remove handle.sync() or syncDir()).
+  it('writes a temporary file, fsyncs it, renames it over the record, then fsyncs the folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-ops-'));
+    dirs.push(dir);
+    const ops: string[] = [];
+    const name = (p: unknown) => String(p).replace(dir, '<dir>');
+    const recorder = {
+      open: async (path: Parameters<typeof open>[0], flags?: Parameters<typeof open>[1], mode?: Parameters<typeof open>[2]) => {
+        const handle = await open(path, flags, mode);
+        ops.push(`open ${name(path)} ${String(flags)}`);
+        return new Proxy(handle, {
+          get(target, prop, receiver) {
+            const value = Reflect.get(target, prop, receiver) as unknown;
+            if (typeof value !== 'function') return value;
+            return (...args: unknown[]) => {
+              if (prop === 'sync' || prop === 'writeFile' || prop === 'close') ops.push(`${String(prop)} ${name(path)}`);
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          },
+        });
+      },
+      rename: async (from: Parameters<typeof rename>[0], to: Parameters<typeof rename>[1]) => {
+        ops.push(`rename ${name(from)} -> ${name(to)}`);
+        return rename(from, to);
+      },
+      rm,
+      mkdir,
+    } as unknown as LedgerFileSystem;
+    const ledger = new FileLedgerStorage(join(dir, 'jobs'), undefined, recorder);
+    await ledger.put(record('job-1'));
+    await ledger.flush();
+    expect(ops).toEqual([
+      'open <dir>/jobs/job-1.json.tmp w',
+      'writeFile <dir>/jobs/job-1.json.tmp',
+      'sync <dir>/jobs/job-1.json.tmp',
+      'close <dir>/jobs/job-1.json.tmp',
+      'rename <dir>/jobs/job-1.json.tmp -> <dir>/jobs/job-1.json',
+      'open <dir>/jobs r',
+      'sync <dir>/jobs',
+      'close <dir>/jobs',
+    ]);
   });
 });

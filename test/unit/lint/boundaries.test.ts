@@ -44,3 +44,23 @@ describe('import-boundary lint rule', () => {
     expect(await boundaryErrors('electron/main/zz-virtual.ts', "import { app } from 'electron';\nexport const x = app;\n")).toEqual([]);
   });
 });
+
+/** The layering rule's errors for `code` at `filePath`. */
+async function layeringErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
+  return result.messages.filter((m) => m.ruleId === 'studio/layering').map((m) => m.message);
+}
+
+describe('layering allow-list', () => {
+  it('lets each layer import what it lists, and nothing else of ours', async () => {
+    // Services never start the sandbox themselves: the composition roots hand it in.
+    expect(await layeringErrors('electron/services/zz/virtual.ts', "import { startEmulator } from '../../emulator';\nexport const x = startEmulator;\n")).toEqual([
+      'services may import only common, services of ours, not emulator.',
+    ]);
+    expect(await layeringErrors('electron/emulator/zz-virtual.ts', "import { startWebHost } from '../web/web-host';\nexport const x = startWebHost;\n")).toHaveLength(1);
+    expect(await layeringErrors('electron/preload/zz-virtual.ts', "import { composeHost } from '../services/host/compose';\nexport const x = composeHost;\n")).toHaveLength(1);
+    expect(await layeringErrors('renderer/src/zz-virtual.ts', "import { x } from '@/stores/jobs';\nimport { y } from '@common/bridge';\nexport const z = [x, y];\n")).toEqual([]);
+    expect(await layeringErrors('electron/web/zz-virtual.ts', "import { startEmulator } from '../emulator';\nimport { composeHost } from '../services/host/compose';\nexport const x = [startEmulator, composeHost];\n")).toEqual([]);
+    expect(await layeringErrors('electron/common/zz/virtual.ts', "export { x } from '../../cli/command';\n")).toEqual(['common may import only common of ours, not cli.']);
+  });
+});
