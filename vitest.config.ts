@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 import { provideMediaTools } from './test/media-tools-env';
@@ -6,6 +7,9 @@ import { provideMediaTools } from './test/media-tools-env';
 const root = import.meta.dirname;
 // Every test worker inherits this process's environment: ffmpeg/ffprobe from npm where the system has none.
 provideMediaTools(root);
+// The archive's default folders (under Videos and Music) go to a scratch home, never the tester's own.
+// One fixed scratch folder (not one per run), so runs do not pile up folders in /tmp.
+process.env.STUDIO_ARCHIVE_HOME ??= join(tmpdir(), 'avatar-studio-test-archive-home');
 const alias = {
   '@common': resolve(root, 'electron/common'),
   '@': resolve(root, 'renderer/src'),

@@ -109,7 +109,7 @@ describe('Downloads in Chromium through the web host', () => {
     const page = await openLibrary(host.url, errors);
     const rows = page.locator('tr[data-job-id]');
     await expect.poll(() => rows.count()).toBe(4);
-    expect(await rows.first().textContent()).toContain('Spring launch');
+    await expect.poll(() => rows.first().textContent()).toContain('Spring launch');
 
     // Click the first, Shift-click the third: three selected; then the fourth with a plain click.
     await rows.nth(0).locator('.n-checkbox').click();
@@ -157,6 +157,30 @@ describe('Downloads in Chromium through the web host', () => {
     expect(await after.first().textContent()).toContain(join(target, '1 - Welcome to spring.mp4'));
     await again.locator('.n-data-table .n-base-loading').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
     await screenshot(again, 'downloads-saved');
+
+    // The archive (on by default, under the host's Videos and Music folders) kept its own copies of the
+    // results that had completed before the host started...
+    const videos = join(dataDir, 'Videos', 'Avatar Studio', 'Spring launch');
+    const day = new Date(NOW - 30_000).toISOString().slice(0, 10);
+    await until(() => existsSync(videos) && readdirSync(videos).filter((n) => n.endsWith('.mp4')).length === 4, 60_000);
+    expect(readdirSync(videos).sort()).toEqual(texts.map((t) => `${day} - ${t}.mp4`).sort());
+    // ...and saves a new result by itself when its job completes.
+    const submitted = await again.evaluate(async () => {
+      const response = await fetch('/bridge/call/jobs.submit', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([{ kind: 'tts', body: { input_text: 'Archived by itself', voice_id: 'sandbox_ava', rate: '50%' } }]),
+        credentials: 'same-origin',
+      });
+      return (await response.json()) as { ok: boolean; value?: { status: string } };
+    });
+    expect(submitted.value?.status).toBe('submitted');
+    const music = join(dataDir, 'Music', 'Avatar Studio', 'Speech');
+    await until(() => existsSync(music) && readdirSync(music).some((n) => /^\d{4}-\d\d-\d\d - Archived by itself\.mp3$/.test(n)), 90_000);
+    await again.getByTestId('archive-settings').click();
+    await again.getByTestId('archive-dialog').waitFor();
+    expect(await again.getByLabel('Archive folder for videos').inputValue()).toBe(join(dataDir, 'Videos', 'Avatar Studio'));
+    await screenshot(again, 'downloads-archive-settings');
     expect(errors).toEqual([]);
-  }, 180_000);
+  }, 240_000);
 });

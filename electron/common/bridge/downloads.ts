@@ -49,6 +49,15 @@ export type DownloadTotals = z.infer<typeof DownloadTotals>;
 
 const id = z.string().min(1).max(100);
 
+export const ArchiveSettings = z.object({
+  /** "Keep a copy of every finished result". */
+  enabled: z.boolean(),
+  videoFolder: z.string().min(1).max(1000),
+  audioFolder: z.string().min(1).max(1000),
+  template: z.string().min(1).max(500),
+});
+export type ArchiveSettings = z.infer<typeof ArchiveSettings>;
+
 export const DownloadRequest = z.object({
   jobIds: z.array(id).min(1).max(1000),
   /** An absolute folder path on the host's machine. */
@@ -73,6 +82,10 @@ export const downloadsCalls = {
   'downloads.chooseFolder': call(z.tuple([]), z.string().nullable()),
   'downloads.showInFolder': call(z.tuple([id]), z.void()),
   /** The remembered folder and template for "Download…". */
+  /** Where finished results are archived (videos and sound apart) and how they are named. */
+  'downloads.archiveSettings': call(z.tuple([]), ArchiveSettings),
+  /** Checks the folders (when on) and the template, saves, and archives what is missing. */
+  'downloads.setArchiveSettings': call(z.tuple([ArchiveSettings]), ArchiveSettings),
   'downloads.preferences': call(z.tuple([]), z.object({ folder: z.string().nullable(), template: z.string(), canChooseFolder: z.boolean(), canShowInFolder: z.boolean() })),
 };
 

@@ -7,13 +7,25 @@ import type { ProjectLibrary } from '../projects/project-library';
 import { appSettingsSpec } from '../system/settings-store';
 import { DownloadsService, suggestedFolder } from './downloads-service';
 import { ffprobeVerifier } from './verify';
+import { Archive } from './archive';
+import { checkTemplate } from '../../common/file-names';
+import { JobPurpose } from '../../common/jobs/purpose';
+
+const HOUR = 3_600_000;
+
+function tell(base: HostBase, title: string, body: string, ok: boolean): void {
+  if (base.platform.notify) base.platform.notify(title, body);
+  else base.notices.raise({ level: ok ? 'success' : 'warning', title, detail: body });
+}
 
 /**
  * The download service of a host (the queue file has one owner), built once by the composition
  * (createDomains) and shared by the domain and the archive.
  */
-export function createDownloadsService(base: HostBase, { jobs }: Pick<StudioServices, 'jobs'>, projects: ProjectLibrary): DownloadsService {
+export function createDownloadsService(base: HostBase, { jobs, progress }: Pick<StudioServices, 'jobs' | 'progress'>, projects: ProjectLibrary): DownloadsService {
   const settings = base.createStore(appSettingsSpec);
+  // The taskbar / dock bar: downloads are one share of the shared progress aggregator.
+  const bar = progress.source('downloads');
   return new DownloadsService({
     dataDir: base.dataDir,
     createStore: base.createStore,
@@ -22,16 +34,41 @@ export function createDownloadsService(base: HostBase, { jobs }: Pick<StudioServ
     projectName: async (id) => (await projects.listRecent()).find((p) => p.id === id)?.name ?? null,
     verify: ffprobeVerifier(() => settings.get()),
     onChange: (view) => base.emit('downloads.changed', view),
-    onTotals: (totals) => base.emit('downloads.progress', totals),
-    notify: (title, body, ok) => {
-      if (base.platform.notify) base.platform.notify(title, body);
-      else base.notices.raise({ level: ok ? 'success' : 'error', title, detail: body });
+    onTotals: (totals) => {
+      base.emit('downloads.progress', totals);
+      bar.set(totals.active > 0 && totals.totalBytes > 0 ? totals.bytes / totals.totalBytes : null);
     },
+    notify: (title, body, ok) => tell(base, title, body, ok),
   });
 }
 
-export function createDownloadsDomain(base: HostBase, service: DownloadsService): DomainModule<typeof downloadsCalls> {
+/**
+ * The archive: every job that completes, whatever it was for, is queued through the reactor (once per
+ * job, recorded in the ledger); at start a catch-up queues results that completed while the studio was
+ * closed or before the archive was switched on; once an hour, results about to expire unsaved are named.
+ */
+function startArchive(base: HostBase, service: DownloadsService, { jobs, reactor }: Pick<StudioServices, 'jobs' | 'reactor'>): { archive: Archive; stop(): void } {
+  const archive = new Archive({
+    downloads: service,
+    createStore: base.createStore,
+    jobs: () => jobs.list(),
+    log: base.log,
+    warn: (title, body) => tell(base, title, body, false),
+  });
+  for (const option of JobPurpose.options) {
+    reactor.on(option.shape.type.value, async (job) => {
+      if (job.phase === 'completed') await archive.sync();
+    });
+  }
+  void archive.sync().then(() => archive.warnExpiring());
+  const timer = setInterval(() => void archive.warnExpiring(), HOUR);
+  timer.unref?.();
+  return { archive, stop: () => clearInterval(timer) };
+}
+
+export function createDownloadsDomain(base: HostBase, service: DownloadsService, studio: Pick<StudioServices, 'jobs' | 'reactor'>): DomainModule<typeof downloadsCalls> {
   const { manager } = service;
+  const { archive, stop } = startArchive(base, service, studio);
   const guard = <T>(work: () => T): T => {
     try {
       return work();
@@ -65,6 +102,22 @@ export function createDownloadsDomain(base: HostBase, service: DownloadsService)
         if (!base.platform.openPath) throw new StudioError('This host cannot open folders; the saved path is shown instead.', 'unsupported');
         await base.platform.openPath(dirname(entry.savedPath));
       },
+      'downloads.archiveSettings': async () => archive.settings.get(),
+      'downloads.setArchiveSettings': async (settings) => {
+        const problem = checkTemplate(settings.template);
+        if (problem) throw new StudioError(problem, 'invalid-argument');
+        const next = { ...settings };
+        if (settings.enabled) {
+          for (const key of ['videoFolder', 'audioFolder'] as const) {
+            const checked = await service.checkFolder(settings[key]);
+            if (!checked.ok) throw new StudioError(checked.message, 'invalid-argument');
+            next[key] = checked.folder;
+          }
+        }
+        archive.settings.set(next);
+        void archive.sync();
+        return next;
+      },
       'downloads.preferences': async () => {
         const prefs = service.preferences.get();
         return {
@@ -75,6 +128,9 @@ export function createDownloadsDomain(base: HostBase, service: DownloadsService)
         };
       },
     },
-    dispose: () => service.dispose(),
+    dispose: async () => {
+      stop();
+      await service.dispose();
+    },
   };
 }

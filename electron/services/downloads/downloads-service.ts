@@ -141,7 +141,8 @@ export class DownloadsService {
   }
 
   private batchEnded(view: DownloadView): void {
-    if (!view.batchId || view.origin === 'cli') return;
+    // The user's own batches; the archive works quietly (the Library shows its copies) and the CLI prints.
+    if (!view.batchId || view.origin !== 'library') return;
     const batch = this.manager.list().filter((d) => d.batchId === view.batchId);
     if (batch.some((d) => d.state === 'queued' || d.state === 'downloading' || d.state === 'paused')) return;
     const saved = batch.filter((d) => d.state === 'saved').length;

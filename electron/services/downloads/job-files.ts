@@ -36,7 +36,8 @@ export function jobNameFields(job: JobRecord, context: { projectName?: string | 
     text: str(request.input_text) ?? str(request.text) ?? str(request.name),
     date: nameDate(job.finishedAt ?? job.createdAt),
     id: job.remoteId ?? job.id,
-    row: context.row ?? null,
+    // A batch row's own number wins over its place in the selection.
+    row: job.purpose?.type === 'batch-row' ? job.purpose.row + 1 : (context.row ?? null),
   };
 }
 

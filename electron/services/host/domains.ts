@@ -64,7 +64,7 @@ export function createDomains(base: HostBase): Domains {
     media,
     createStorageDomain(base, storage),
     createUploadsDomain(base, storage, grants),
-    createDownloadsDomain(base, createDownloadsService(base, studio, projects)),
+    createDownloadsDomain(base, createDownloadsService(base, studio, projects), studio),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

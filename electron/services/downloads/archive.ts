@@ -1,0 +1,113 @@
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ArchiveSettings } from '../../common/bridge/downloads';
+import type { JobRecord } from '../../common/bridge/jobs';
+import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
+import type { DownloadsService } from './downloads-service';
+import { isAudioKind, unavailableReason } from './job-files';
+
+/** Under the user's Videos and Music folders (STUDIO_ARCHIVE_HOME stands in for the home folder in tests). */
+export function defaultArchiveSettings(home = process.env.STUDIO_ARCHIVE_HOME || homedir()): ArchiveSettings {
+  return {
+    enabled: true,
+    videoFolder: join(home, 'Videos', 'Avatar Studio'),
+    audioFolder: join(home, 'Music', 'Avatar Studio'),
+    template: '{project|kind}/{date} - {text|id}',
+  };
+}
+
+export const archiveSettingsSpec: RecordStoreSpec<ArchiveSettings> = {
+  name: 'archive',
+  schema: ArchiveSettings,
+  defaults: defaultArchiveSettings(),
+  version: 1,
+};
+
+const DAY = 86_400_000;
+
+export interface ArchiveDeps {
+  downloads: DownloadsService;
+  createStore: RecordStoreFactory;
+  jobs(): JobRecord[];
+  log: Logger;
+  now?: () => number;
+  /** Tells the user about results about to expire unsaved. */
+  warn(title: string, body: string): void;
+}
+
+/**
+ * Keeps a copy of every finished result in the archive folders. `sync` is idempotent: it queues each
+ * completed, unexpired job that has no archive copy yet (saved or on its way), so it serves the start-up
+ * catch-up and each job's completion alike.
+ */
+export class Archive {
+  readonly settings;
+  private readonly warned = new Set<string>();
+  private syncing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ArchiveDeps) {
+    this.settings = deps.createStore(archiveSettingsSpec);
+  }
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  /** Queues what is missing; runs one at a time so two completions never queue the same job twice. */
+  sync(): Promise<void> {
+    this.syncing = this.syncing.then(() => this.syncOnce()).catch((error: unknown) => {
+      this.deps.log.warn('archive sync failed', { error });
+    });
+    return this.syncing;
+  }
+
+  private async syncOnce(): Promise<void> {
+    const settings = this.settings.get();
+    if (!settings.enabled) return;
+    const now = this.now();
+    const manager = this.deps.downloads.manager;
+    const missing = this.deps.jobs().filter((job) => {
+      if (unavailableReason(job, now) !== null) return false;
+      return !manager.forJob(job.id).some((d) => d.origin === 'archive' && d.state !== 'failed' && d.state !== 'cancelled');
+    });
+    for (const audio of [false, true]) {
+      const jobIds = missing.filter((job) => isAudioKind(job.kind) === audio).map((job) => job.id);
+      if (jobIds.length === 0) continue;
+      const folder = audio ? settings.audioFolder : settings.videoFolder;
+      try {
+        await this.deps.downloads.start({ jobIds, folder, template: settings.template, origin: 'archive' });
+      } catch (error) {
+        this.deps.log.warn('archive could not queue results', { folder, error });
+        this.deps.warn('The archive cannot save results', `${(error as Error).message} Change the archive folder in the Library's archive settings.`);
+      }
+    }
+  }
+
+  /**
+   * Results that expire within 24 hours and are saved nowhere (no download of them is on disk): one
+   * notice naming how many, once per job per run.
+   */
+  async warnExpiring(): Promise<string[]> {
+    const now = this.now();
+    const manager = this.deps.downloads.manager;
+    const atRisk: JobRecord[] = [];
+    for (const job of this.deps.jobs()) {
+      if (this.warned.has(job.id) || unavailableReason(job, now) !== null || job.expiresAt === null || job.expiresAt - now > DAY) continue;
+      const saved = await Promise.all(manager.forJob(job.id).filter((d) => d.state === 'saved').map((d) => exists(d.savedPath)));
+      if (!saved.includes(true)) atRisk.push(job);
+    }
+    if (atRisk.length === 0) return [];
+    for (const job of atRisk) this.warned.add(job.id);
+    const first = atRisk[0];
+    this.deps.warn(
+      `${atRisk.length} result${atRisk.length === 1 ? '' : 's'} expire${atRisk.length === 1 ? 's' : ''} within 24 hours unsaved`,
+      `${first.summary}${atRisk.length > 1 ? ` and ${atRisk.length - 1} more` : ''}. Select them in the Library and choose Download… to keep a copy.`,
+    );
+    return atRisk.map((job) => job.id);
+  }
+}
+
+async function exists(path: string | null): Promise<boolean> {
+  return path !== null && (await stat(path).catch(() => null)) !== null;
+}
