@@ -1,0 +1,24 @@
+// The download manager in its own process, so its peak memory is its own and it can be SIGKILLed:
+// args: queue file, folder, JSON list of URLs ([] to resume what the queue holds), "delete" to remove
+// each file once saved (keeps the bench's disk use small). Prints "peak <bytes> failed <n> seconds <s>" when done.
+import { rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { DownloadManager } from '../../../electron/services/downloads/download-manager';
+
+const [file, folder, urlsJson, mode] = process.argv.slice(2);
+const manager = new DownloadManager({
+  file,
+  concurrency: () => Number(process.env.BENCH_CONCURRENCY ?? 3),
+  onEnd: (view) => {
+    if (view.state !== 'saved') process.stderr.write(`${view.relativeName}: ${view.state} ${view.reason ?? ''}\n`);
+    if (mode === 'delete' && view.savedPath) void rm(view.savedPath, { force: true });
+  },
+});
+const urls = JSON.parse(urlsJson) as string[];
+// Timed from here, so the process's start-up (loading TypeScript) is not counted against it.
+const started = performance.now();
+for (const [i, url] of urls.entries()) await manager.enqueue({ jobId: `j${i}`, url, folder, relativeName: `file-${i}.bin`, origin: 'cli' });
+await manager.whenIdle();
+const failed = manager.list().filter((d) => d.state !== 'saved').length;
+const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+process.stdout.write(`peak ${Number(peak) * 1024} failed ${failed} seconds ${(performance.now() - started) / 1000}\n`);
