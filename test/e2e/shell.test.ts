@@ -40,7 +40,7 @@ describe('app shell in Chromium', () => {
 
   it('marks the workspaces later issues fill as not yet available', async () => {
     const { page } = studio;
-    for (const name of ['Voices', 'Tools'] as const) {
+    for (const name of ['Tools'] as const) {
       await page.getByRole('button', { name, exact: true }).click();
       await expect.poll(() => page.getByRole('region', { name }).getByText('Not yet available').isVisible()).toBe(true);
     }

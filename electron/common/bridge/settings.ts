@@ -16,6 +16,8 @@ export const AppSettings = z.object({
   ffprobePath: binaryPath,
   /** Desktop notifications when long work finishes (Electron only). */
   notifications: z.boolean(),
+  /** Voice ids starred in the Voices workspace; kept across connections (ids are the service's). */
+  favouriteVoices: z.array(z.string().min(1).max(200)).max(1000).default([]),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 

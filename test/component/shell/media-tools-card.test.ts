@@ -21,7 +21,7 @@ function mountCard(save = vi.fn(async () => undefined), recheck = vi.fn(async ()
         default: () =>
           h(MediaToolsCard, {
             binaries: [found, missing],
-            settings: { ffmpegPath: null, ffprobePath: null, notifications: true },
+            settings: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [] },
             checking: false,
             save,
             recheck,

@@ -58,9 +58,9 @@ describe('composeHost', () => {
     const seen: string[] = [];
     const stop = host.subscribe((event) => seen.push(event));
     host.base.notices.raise({ level: 'info', title: 'live' });
-    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: true });
+    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [] });
     stop();
-    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: false });
+    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: false, favouriteVoices: [] });
     expect(seen).toEqual(['notice', 'settings.changed']);
     expect(await host.dispatch('system.pendingNotices', [])).toEqual({ ok: true, value: [{ level: 'warning', title: 'early' }] });
   });

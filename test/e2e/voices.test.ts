@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStudio, screenshot, type StudioSession } from './browser';
+
+describe('Voices workspace in Chromium against the sandbox', () => {
+  let studio: StudioSession;
+
+  beforeAll(async () => {
+    studio = await openStudio({ hash: '#/voices', viewport: { width: 1400, height: 900 } });
+  });
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  it('lists the sandbox voices with their details and plays one preview at a time', async () => {
+    const { page } = studio;
+    const items = page.locator('[data-testid="voice-list"] li');
+    await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(6);
+    const first = items.nth(0);
+    expect(await first.textContent()).toMatch(/Official/);
+    const play = (i: number) => items.nth(i).getByRole('button', { name: /^(Play|Stop) preview/ });
+    await expect.poll(() => play(0).isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => play(1).isEnabled(), { timeout: 20_000 }).toBe(true);
+    await play(0).click();
+    await expect.poll(() => play(0).getAttribute('aria-label')).toMatch(/^Stop/);
+    await play(1).click();
+    await expect.poll(() => play(1).getAttribute('aria-label')).toMatch(/^Stop/);
+    // Starting the second stopped the first.
+    expect(await play(0).getAttribute('aria-label')).toMatch(/^Play/);
+    await screenshot(page, 'voices-library');
+    await play(1).click();
+
+    await page.getByLabel('Search voices').fill('zzz-no-such-voice');
+    await page.getByText('No voice matches the filters.').waitFor();
+    await page.getByLabel('Search voices').fill('');
+    await page.getByRole('button', { name: /^Add .* to favourites$/ }).first().click();
+    await page.getByText('★ Favourites').click();
+    await expect.poll(() => items.count()).toBe(1);
+    await page.getByText('All', { exact: true }).click();
+  });
+
+  it('refuses a bad script with reasons, then turns a script into speech that plays', async () => {
+    const { page } = studio;
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The script is empty' }).waitFor();
+    await page.getByLabel('Script', { exact: true }).fill('Hello from the Voices workspace test.');
+    expect(await page.getByTestId('script-counts').textContent()).toMatch(/6 \/ 5,000 words · 37 characters/);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const result = page.getByTestId('tts-status').getByTestId('speech-result');
+    await result.waitFor({ timeout: 60_000 });
+    const playResult = result.getByRole('button', { name: /^Play Speech/ });
+    await expect.poll(() => playResult.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await playResult.click();
+    await expect.poll(() => result.getByRole('button', { name: /^Stop Speech/ }).count()).toBe(1);
+    expect(await result.locator('.time').textContent()).toMatch(/^0:0[1-9]$/);
+    await expect.poll(() => page.getByTestId('recent-voiceovers').textContent()).toMatch(/Hello from the Voices workspace test\..*50%.*expires in/);
+    await screenshot(page, 'voices-tts');
+  });
+
+  it('checks the clone rule, clones a voice from a sample and lists it under My voices', async () => {
+    const { page } = studio;
+    await page.getByLabel('Clone script').fill('This is my cloned voice.');
+    await page.getByRole('button', { name: 'Clone and speak' }).click();
+    await page.getByRole('alert').filter({ hasText: 'voice_id or voice_url must be provided' }).waitFor();
+    const sample = await page.evaluate(async () => {
+      const r = await fetch('/bridge/call/catalogue.voices', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"from":3}]', credentials: 'same-origin' });
+      return ((await r.json()) as { value: { preview: string }[] }).value[1].preview;
+    });
+    await page.getByLabel('Sample link').fill(sample);
+    await expect.poll(() => page.getByRole('button', { name: /^Play the sample/ }).isEnabled(), { timeout: 20_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Clone and speak' }).click();
+    const result = page.getByTestId('clone-status').getByTestId('speech-result');
+    await result.waitFor({ timeout: 60_000 });
+    await page.getByText('My voices', { exact: true }).click();
+    const mine = page.locator('[data-testid="voice-list"] li');
+    await expect.poll(() => mine.count(), { timeout: 30_000 }).toBe(1);
+    expect(await mine.first().textContent()).toMatch(/My voice.*Cloned/);
+    await screenshot(page, 'voices-clone');
+    expect(studio.consoleErrors).toEqual([]);
+  });
+});
