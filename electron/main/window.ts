@@ -1,4 +1,4 @@
-import { BrowserWindow, screen } from 'electron';
+import { BrowserWindow, dialog, screen } from 'electron';
 import type { RecordStore } from '../services/host/types';
 import { isAppUrl, type AppLocation } from './app-location';
 import { restoreBounds, type WindowState } from './window-state';
@@ -63,6 +63,20 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     remember();
   });
   win.once('ready-to-show', () => win.show());
+  // The page refuses to unload while a project has unsaved changes; the user decides here (closing
+  // the window and quitting both pass through this).
+  win.webContents.on('will-prevent-unload', (event) => {
+    const choice = dialog.showMessageBoxSync(win, {
+      type: 'warning',
+      buttons: ['Stay', 'Close without saving'],
+      defaultId: 0,
+      cancelId: 0,
+      title: 'Unsaved changes',
+      message: 'The open project has unsaved changes.',
+      detail: 'Stay and save them with File → Save, or close without saving.',
+    });
+    if (choice === 1) event.preventDefault();
+  });
 
   if (options.app.kind === 'file') void win.loadURL(options.app.indexUrl);
   else void win.loadURL(`${options.app.origin}/`);

@@ -42,7 +42,8 @@ export const bridgeFailureSchema = z.object({
 });
 
 export const bridgeOutcomeSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
+  // A call returning nothing answers `{ "ok": true }` over HTTP (JSON drops an undefined value): still a result.
+  z.object({ ok: z.literal(true), value: z.unknown().optional() }).transform((o) => ({ ok: o.ok, value: o.value as unknown })),
   z.object({ ok: z.literal(false), error: bridgeFailureSchema }),
 ]);
 

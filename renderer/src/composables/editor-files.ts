@@ -31,11 +31,21 @@ export interface Notify {
 
 const AUTOSAVE_MS = 3000;
 
+/** The answer to "Save changes?" before the open project is replaced. */
+export type LeaveChoice = 'save' | 'discard' | 'cancel';
+export type AskSaveChanges = (name: string) => Promise<LeaveChoice>;
+
 /**
  * New / open / save / save as / recent / autosave / recovery, through the projects service. The
  * host decides where files live; the editor only ever names projects by id.
  */
-export function useEditorFiles(project: ProjectStore, notify: Notify, api: () => ProjectsApi | null, pick: FilePicker = browserPicker) {
+export function useEditorFiles(
+  project: ProjectStore,
+  notify: Notify,
+  api: () => ProjectsApi | null,
+  pick: FilePicker = browserPicker,
+  ask: AskSaveChanges = async () => 'cancel',
+) {
   const recent = shallowRef<ProjectSummary[]>([]);
   const recovery = shallowRef<RecoveryEntry[]>([]);
   const dialogs = ref(false);
@@ -80,6 +90,24 @@ export function useEditorFiles(project: ProjectStore, notify: Notify, api: () =>
       report(error, 'Projects could not be reached');
     }
     await refreshRecent();
+  }
+
+  /**
+   * Before the open project is replaced: with unsaved changes, asks Save / Don't save / Cancel.
+   * True when it is safe to go on (saved, nothing to save, or the user chose to drop the changes).
+   */
+  async function leaveCurrent(): Promise<boolean> {
+    if (!project.dirty) return true;
+    const choice = await ask(project.doc.name);
+    if (choice === 'cancel') return false;
+    if (choice === 'save') {
+      await save();
+      return !project.dirty;
+    }
+    const projects = api();
+    // Dropped on purpose: its autosave must not come back as "recovered" work.
+    if (projects && project.fileRef) await projects.discardRecovery(project.fileRef).catch(() => undefined);
+    return true;
   }
 
   async function create(request: NewProjectRequest): Promise<void> {
@@ -194,13 +222,15 @@ export function useEditorFiles(project: ProjectStore, notify: Notify, api: () =>
     }
   }
 
-  function onMenu(key: string): void {
+  async function onMenu(key: string): Promise<void> {
+    if (key === 'save') return save();
+    if (key === 'save-as') return saveAs();
+    if (key === 'export') return exportJson();
+    const replacing = key === 'new' || key === 'open' || key === 'import' || key.startsWith('recent:');
+    if (replacing && !(await leaveCurrent())) return;
     if (key === 'new') showNew.value = true;
-    else if (key === 'open' || key === 'import') void openFile();
-    else if (key === 'save') void save();
-    else if (key === 'save-as') void saveAs();
-    else if (key === 'export') exportJson();
-    else if (key.startsWith('recent:')) void open(key.slice('recent:'.length));
+    else if (key === 'open' || key === 'import') await openFile();
+    else if (key.startsWith('recent:')) await open(key.slice('recent:'.length));
   }
 
   // Autosave: a few seconds after the last change, only for unsaved work of a project with an id.
@@ -236,6 +266,7 @@ export function useEditorFiles(project: ProjectStore, notify: Notify, api: () =>
     saveAs,
     restore,
     discard,
+    leaveCurrent,
     onMenu,
   };
 }

@@ -27,6 +27,12 @@ describe('renderer bridge over the web transport', () => {
     expect(JSON.parse(String(init.body))).toEqual([{ notifications: false }]);
   });
 
+  it('resolves a call that returns nothing (the host answers {"ok":true} without a value)', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: true, value: undefined })));
+    useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch, createEventSource: () => fakeSource().source }));
+    await expect(call('projects.discardRecovery', 'p1')).resolves.toBeUndefined();
+  });
+
   it('throws BridgeError with the host message and code', async () => {
     const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: false, error: { message: 'Invalid argument 1', code: 'invalid-arguments' } })));
     useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch, createEventSource: () => fakeSource().source }));

@@ -7,7 +7,7 @@ const electron = vi.hoisted(() => {
     bounds = { x: 10, y: 20, width: 1300, height: 820 };
     loaded: string | undefined;
     maximized = false;
-    webContents = { once: vi.fn(), getURL: () => this.loaded };
+    webContents = { once: vi.fn(), on: vi.fn(), getURL: () => this.loaded };
     constructor(readonly options: Record<string, unknown>) {
       FakeWindow.created.push(this);
     }
