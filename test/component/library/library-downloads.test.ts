@@ -71,7 +71,7 @@ describe('Library downloads', () => {
     // A failed job has nothing to lose: no countdown.
     expect(row('d').textContent).not.toMatch(/left|Expired/);
     expect(document.querySelector('[data-testid="download-total"]')?.textContent).toContain('Downloading 1 file: 4.8 MB of 9.5 MB');
-  });
+  }, 20_000);
 
   it('selects with clicks, Shift-click ranges and select-all of the current filter, then downloads to the typed folder', async () => {
     const { fake } = mountLibrary([job('a', { createdAt: now - 1 }), job('b', { createdAt: now - 2 }), job('c', { createdAt: now - 3 }), job('d', { createdAt: now - 4 })], []);
@@ -100,7 +100,8 @@ describe('Library downloads', () => {
     await flushPromises();
     const sent = fake.calls.find((c) => c.channel === 'downloads.start');
     expect(sent?.args[0]).toEqual({ jobIds: ['a', 'b', 'c', 'd'], folder: '/home/me/Videos', template: '{project} {id}' });
-  });
+    // Mounting a whole workspace and a dialog takes seconds on a loaded machine (1.5 s alone).
+  }, 20_000);
 
   it('extends a selection over a range and leaves the rest as it was', () => {
     expect(extendSelection(['x'], ['a', 'b', 'c', 'd'], 'b', 'd', true)).toEqual(['b', 'c', 'd', 'x']);
