@@ -18,6 +18,8 @@ export interface CliHost {
   dataDir: string;
   engine: JobEngine;
   connections: ConnectionManager;
+  /** The connection new work goes to (--base-url, --connection, else the sandbox) and its client. */
+  target: EngineConnections;
   /** Storages for local files (the sandbox, or one declared by STUDIO_S3_*) and the uploader. */
   storage: StorageServices;
   /** Record stores in the data folder (the same records the app keeps). */
@@ -63,6 +65,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
     dataDir,
     engine,
     connections,
+    target: chosen,
     storage,
     createStore,
     log,

@@ -5,6 +5,7 @@ import { exportBodyCommand } from './commands/export-body';
 import { renderPreviewCommand } from './commands/render-preview';
 import { uploadCommand } from './commands/upload';
 import { downloadCommand } from './commands/download';
+import { voicesListCommand } from './commands/voices';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
@@ -13,6 +14,7 @@ export const commands: readonly CliCommand[] = [
   renderPreviewCommand,
   uploadCommand,
   downloadCommand,
+  voicesListCommand,
 ];
 
 export function usage(): string {

@@ -1,0 +1,29 @@
+import { openCliHost } from '../cli-host';
+import { EXIT, UsageError, flag, type CliCommand } from '../command';
+
+/** `studio voices list [--from 3|4] [--json]`: the voices of the connection new work goes to. */
+export const voicesListCommand: CliCommand = {
+  name: 'voices list',
+  usage: 'voices list [--from 3|4] [--json]',
+  summary: 'List the voices: official (3) and your own, clones included (4)',
+  valueFlags: ['--from'],
+  async run(args, io) {
+    const from = flag(args, '--from');
+    if (from !== undefined && from !== '3' && from !== '4') throw new UsageError(`--from must be 3 (official) or 4 (your own), not "${from}"`);
+    const host = openCliHost(args, io);
+    try {
+      const connection = await host.target.active();
+      const client = await host.target.client(connection.id);
+      const voices = await client.call('voiceList', from ? { from: Number(from) } : {});
+      if (args.flags['--json']) {
+        io.out(JSON.stringify(voices, null, 2));
+      } else {
+        for (const v of voices) io.out([v.voice_id, v.name, v.from === 4 ? 'mine' : 'official', v.gender, v.accent, v.useCase].join('\t'));
+        io.err(`${voices.length} voices on ${connection.name}`);
+      }
+      return EXIT.ok;
+    } finally {
+      await host.close();
+    }
+  },
+};
