@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import { startEmulator, type RunningEmulator } from '../emulator';
+import { CatalogueService } from '../services/catalogue/catalogue-service';
 import { ServiceClient } from '../services/client/service-client';
 import { ServiceError } from '../services/client/errors';
 import { ConnectionManager } from '../services/connections/connection-manager';
@@ -22,6 +23,8 @@ export interface CliHost {
   target: EngineConnections;
   /** Storages for local files (the sandbox, or one declared by STUDIO_S3_*) and the uploader. */
   storage: StorageServices;
+  /** Avatar, voice and model lists through the connection the command works with. */
+  catalogue: CatalogueService;
   /** Record stores in the data folder (the same records the app keeps). */
   createStore: RecordStoreFactory;
   log: Logger;
@@ -61,12 +64,20 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
     clock: { now: () => Date.now() },
     log,
   });
+  const catalogue = new CatalogueService({
+    activeClient: async () => {
+      const { id } = await chosen.active();
+      return { connectionId: id, client: await chosen.client(id) };
+    },
+    clock: { now: () => Date.now() },
+  });
   return {
     dataDir,
     engine,
     connections,
     target: chosen,
     storage,
+    catalogue,
     createStore,
     log,
     async close() {

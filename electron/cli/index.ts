@@ -6,6 +6,7 @@ import { renderPreviewCommand } from './commands/render-preview';
 import { uploadCommand } from './commands/upload';
 import { downloadCommand } from './commands/download';
 import { voicesListCommand } from './commands/voices';
+import { modelsCommand } from './commands/models';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
@@ -15,6 +16,7 @@ export const commands: readonly CliCommand[] = [
   uploadCommand,
   downloadCommand,
   voicesListCommand,
+  modelsCommand,
 ];
 
 export function usage(): string {

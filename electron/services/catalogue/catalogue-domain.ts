@@ -8,6 +8,7 @@ export function createCatalogueDomain({ catalogue }: StudioServices): DomainModu
       'catalogue.avatars': async (query) => catalogue.avatars(query),
       'catalogue.voices': async (query) => catalogue.voices(query),
       'catalogue.models': async (types) => catalogue.models(types),
+      'catalogue.refresh': async () => catalogue.clear(),
     },
   };
 }
