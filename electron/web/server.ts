@@ -79,9 +79,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
 
   app.post<{ Params: { channel: string } }>(`${WEB_BRIDGE_PATHS.call}:channel`, async (request) => {
-    const outcome = await options.services.dispatch(request.params.channel, request.body);
-    // JSON has no undefined: a call that returns nothing answers null, so the page still gets a value.
-    return outcome.ok && outcome.value === undefined ? { ok: true, value: null } : outcome;
+    return options.services.dispatch(request.params.channel, request.body);
   });
 
   // A dropped local file: the page sends its bytes (it cannot name a path); the answer is a granted reference.
