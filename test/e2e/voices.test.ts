@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
 
@@ -75,6 +78,31 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     await expect.poll(() => mine.count(), { timeout: 30_000 }).toBe(1);
     expect(await mine.first().textContent()).toMatch(/My voice.*Cloned/);
     await screenshot(page, 'voices-clone');
+    expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('clones from a recording on this computer: uploaded to the sandbox storage, then sent as a link', async () => {
+    const { page } = studio;
+    const recording = join(mkdtempSync(join(tmpdir(), 'studio-clone-')), 'my recording.mp3');
+    const sample = await page.evaluate(async () => {
+      const r = await fetch('/bridge/call/catalogue.voices', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"from":3}]', credentials: 'same-origin' });
+      return ((await r.json()) as { value: { preview: string }[] }).value[0].preview;
+    });
+    writeFileSync(recording, Buffer.from(await (await fetch(sample)).arrayBuffer()));
+    await page.getByLabel('Choose a local sample').setInputFiles(recording);
+    await page.getByText('my recording.mp3 · local file').waitFor();
+    const clones = async () =>
+      page.evaluate(async () => {
+        const r = await fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]', credentials: 'same-origin' });
+        return ((await r.json()) as { value: { kind: string; phase: string; request: { voice_url?: string }; createdAt: number }[] }).value.filter((j) => j.kind === 'voice-clone').sort((a, b) => b.createdAt - a.createdAt);
+      });
+    const before = (await clones()).length;
+    await page.getByLabel('Clone script').fill('Cloned from a file on my disk.');
+    await page.getByRole('button', { name: 'Clone and speak' }).click();
+    await expect.poll(async () => (await clones()).length, { timeout: 30_000 }).toBe(before + 1);
+    await expect.poll(async () => (await clones())[0].phase, { timeout: 60_000 }).toBe('completed');
+    const sent = (await clones())[0];
+    expect(sent.request.voice_url).toMatch(/\/files\/up-[0-9a-f]+-my_recording\.mp3$/);
     expect(studio.consoleErrors).toEqual([]);
   });
 });
