@@ -41,6 +41,15 @@ async function listJobs(page: Page): Promise<JobView[]> {
   });
 }
 
+/** The editor asks before replacing unsaved work: these tests start over, so they do not keep it. */
+async function discardIfAsked(page: Page): Promise<void> {
+  const dontSave = page.getByRole('button', { name: "Don't save" });
+  await dontSave.waitFor({ timeout: 1500 }).then(
+    () => dontSave.click(),
+    () => undefined,
+  );
+}
+
 describe('local files in the editor', () => {
   let studio: StudioSession;
   beforeAll(async () => {
@@ -57,6 +66,7 @@ describe('local files in the editor', () => {
     const { png, wav, mp4 } = makeFiles();
     await page.getByRole('button', { name: 'File menu' }).click();
     await page.getByText('New project…').click();
+    await discardIfAsked(page);
     await page.getByRole('radio', { name: /Avatar video/ }).click();
     await page.getByRole('textbox', { name: 'New project name' }).fill('Local files');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -115,6 +125,7 @@ describe('local files in the editor', () => {
     const send = async (name: string): Promise<JobView> => {
       await page.getByRole('button', { name: 'File menu' }).click();
       await page.getByText('New project…').click();
+      await discardIfAsked(page);
       await page.getByRole('radio', { name: /Avatar video/ }).click();
       await page.getByRole('textbox', { name: 'New project name' }).fill(name);
       await page.getByRole('button', { name: 'Create project' }).click();

@@ -2,7 +2,17 @@
 // an element and goes to another workspace while the speech job runs, and it is in the project after
 // a reload. The host's reactor puts it in place; no component has to be on screen for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
+
+/** The editor asks before replacing unsaved work: these tests start over, so they do not keep it. */
+async function discardIfAsked(page: Page): Promise<void> {
+  const dontSave = page.getByRole('button', { name: "Don't save" });
+  await dontSave.waitFor({ timeout: 1500 }).then(
+    () => dontSave.click(),
+    () => undefined,
+  );
+}
 
 describe('scene voiceovers in Chromium', () => {
   let studio: StudioSession;
@@ -18,6 +28,7 @@ describe('scene voiceovers in Chromium', () => {
     const { page } = studio;
     await page.getByRole('button', { name: 'File menu' }).click();
     await page.getByText('New project…').click();
+    await discardIfAsked(page);
     await page.getByRole('radio', { name: /Avatar video/ }).click();
     await page.getByRole('textbox', { name: 'New project name' }).fill('Voiceover lands');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -51,7 +62,8 @@ describe('scene voiceovers in Chromium', () => {
     await page.reload();
     await page.getByRole('button', { name: 'File menu' }).click();
     await page.getByText('Recent').hover();
-    await page.getByText(/^Voiceover lands ·/).click();
+    await page.locator('.n-dropdown-option').getByText(/^Voiceover lands ·/).click();
+    await discardIfAsked(page);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByText('Voiceover ready.').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(studio.consoleErrors).toEqual([]);
