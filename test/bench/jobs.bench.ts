@@ -4,7 +4,7 @@
 // p95), and the follower's CPU time, each as a ratio engine / naive.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { JobEngine } from '../../electron/services/jobs/engine';
@@ -174,6 +174,14 @@ export async function run(): Promise<void> {
   const [engine, naive] = results;
   if (engine && naive) {
     console.log(`ratios engine / naive: requests per job ${(engine.pollsPerJob / naive.pollsPerJob).toFixed(2)}, p50 delay ${(engine.p50 / naive.p50).toFixed(2)}, p95 delay ${(engine.p95 / naive.p95).toFixed(2)}, CPU ${(engine.cpuMs / naive.cpuMs).toFixed(2)}`);
+    const aims: [string, number, number][] = [
+      ['requests per job', engine.pollsPerJob / naive.pollsPerJob, 0.3],
+      ['p50 delay', engine.p50 / naive.p50, 1],
+      ['p95 delay', engine.p95 / naive.p95, 1],
+      ['CPU', engine.cpuMs / naive.cpuMs, 1.1],
+    ];
+    for (const [label, ratio, aim] of aims) console.log(`aim ${label} <= ${aim}x naive: ${ratio <= aim ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
   }
-  console.log(`(the engine also writes each job to its ledger with fsync before and after every create${process.env.BENCH_MEMORY_LEDGER ? '; this run kept the ledger in memory' : ''}; the naive poller keeps nothing)`);
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+  console.log(`(the engine also writes each job durably to its ledger: before its create, with its id, and at its end${process.env.BENCH_MEMORY_LEDGER ? '; this run kept the ledger in memory' : ''}; the naive poller keeps nothing)`);
 }

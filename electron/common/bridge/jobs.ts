@@ -63,6 +63,8 @@ export const JobRecord = z.object({
   /** When the reactor finished acting on the job's end (null: not yet), so it acts once across restarts. */
   reactedAt: z.number().nullable().default(null),
   polls: z.number().int().nonnegative(),
+  /** The last time the service said the job was unfinished: with finishedAt, it bounds how long it took. */
+  activeSeenAt: z.number().nullable().optional(),
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 

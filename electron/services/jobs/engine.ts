@@ -11,7 +11,7 @@ import { createJob, kindEntry, pollJob, withWebhook, type RemoteSnapshot } from 
 import type { LedgerStorage } from './ledger';
 import { PollScheduler, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
 import { jobProgress, isActive, isFinal, describeUnknownOutcome } from './job-view';
-import { DurationLearner } from './duration-learner';
+import { JobTiming } from './job-timing';
 import type { JobPurpose } from '../../common/jobs/purpose';
 
 /** Avatar uploads and voice clones are for the catalogue even when the caller names no purpose. */
@@ -73,7 +73,7 @@ export class JobEngine {
   private readonly scheduler: PollScheduler;
   private readonly listeners = new Set<(job: JobView) => void>();
   private readonly newId: () => string;
-  private readonly durations = new DurationLearner();
+  private readonly timing = new JobTiming();
   private started = false;
   private readOnly = false;
 
@@ -85,7 +85,10 @@ export class JobEngine {
       timers: deps.timers,
       random: deps.random,
       onDeadline: (id) => this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
-      wakeHint: (id) => this.durations.earliestEnd(this.jobs.get(id)),
+      wakeHint: (id) => {
+        const record = this.jobs.get(id);
+        return record && this.timing.hint(record, this.deps.clock.now());
+      },
     });
   }
 
@@ -101,7 +104,7 @@ export class JobEngine {
     const now = this.deps.clock.now();
     for (const record of this.deps.storage.loadAll().sort((a, b) => a.createdAt - b.createdAt)) {
       this.jobs.set(record.id, record);
-      this.durations.observe(record);
+      if (record.finishedAt !== null && record.polls > 0) this.timing.finished(record, true);
       if (record.phase === 'submitting' && !this.readOnly) {
         // The process ended between writing the ledger and learning the create's outcome.
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(null) });
@@ -113,6 +116,7 @@ export class JobEngine {
       if (!isActive(record.phase) || !record.remoteId) continue;
       if (options.only && !options.only.includes(record.id)) continue;
       // Spread the first polls so a restart with many jobs does not burst.
+      this.startFollowing(record);
       this.scheduler.track(record.id, record.phase === 'queued' ? 'queued' : 'processing', record.deadlineAt, random() * 2_000);
     }
     this.reportProgress(now);
@@ -133,6 +137,7 @@ export class JobEngine {
     const record = this.jobs.get(id);
     if (!record) throw new JobNotFoundError(id);
     if (isActive(record.phase) && record.remoteId && !this.scheduler.has(id)) {
+      this.startFollowing(record);
       this.scheduler.track(id, record.phase === 'queued' ? 'queued' : 'processing', record.deadlineAt, 0);
     }
   }
@@ -231,10 +236,12 @@ export class JobEngine {
     try {
       const snapshot = await createJob(client, submission.kind, body, signal);
       const created = this.deps.clock.now();
-      const saved = this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS });
-      this.applySnapshot(record.id, snapshot, true);
-      await saved;
+      // One durable write for the id and the create's answer: the answer alone carries nothing a
+      // restart could not learn again, the id is what makes the paid job findable.
+      this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created }, false);
+      await this.applySnapshot(record.id, snapshot, true).saved;
       const after = this.jobs.get(record.id);
+      if (after && isActive(after.phase)) this.startFollowing(after);
       if (after && isActive(after.phase)) this.scheduler.track(record.id, after.phase === 'queued' ? 'queued' : 'processing', after.deadlineAt);
     } catch (error) {
       if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
@@ -263,6 +270,7 @@ export class JobEngine {
       const phase: JobPhase = record.remoteStatus === 2 ? 'processing' : 'queued';
       const now = this.deps.clock.now();
       this.update(id, { phase, error: null, deadlineAt: Math.max(record.deadlineAt, now + 3600_000) });
+      this.startFollowing(record);
       this.scheduler.track(id, phase === 'queued' ? 'queued' : 'processing', this.jobs.get(id)?.deadlineAt ?? now, 0);
     } else if (isActive(record.phase) && record.remoteId) {
       this.scheduler.pollSoon(id);
@@ -273,8 +281,10 @@ export class JobEngine {
   }
 
   async remove(id: string): Promise<void> {
-    if (!this.jobs.has(id)) throw new JobNotFoundError(id);
+    const record = this.jobs.get(id);
+    if (!record) throw new JobNotFoundError(id);
     this.scheduler.untrack(id);
+    this.unfollow(record, false);
     await this.deps.storage.remove(id);
     this.jobs.delete(id);
     this.deps.onRemove?.(id);
@@ -311,7 +321,7 @@ export class JobEngine {
     }
     try {
       const snapshot = await pollJob(client, record.kind, { remoteId: record.remoteId, request: record.request as Record<string, unknown> }, signal);
-      const changed = this.applySnapshot(id, snapshot, false);
+      const { changed } = this.applySnapshot(id, snapshot, false);
       const after = this.jobs.get(id);
       if (!after || !isActive(after.phase)) return { type: 'done' };
       return { type: 'progress', state: after.phase === 'queued' ? 'queued' : 'processing', changed };
@@ -324,6 +334,7 @@ export class JobEngine {
           finishedAt: this.deps.clock.now(),
           error: { ...serviceErrorToJob(error), explanation: 'The service no longer knows this job (deleted, expired, or a sandbox that was restarted).' },
         });
+        this.unfollow(record, false);
         this.announce(id);
         return { type: 'done' };
       }
@@ -335,19 +346,25 @@ export class JobEngine {
     }
   }
 
-  /** Applies a service answer; returns whether anything the user sees changed. */
-  private applySnapshot(id: string, snapshot: RemoteSnapshot, fromCreate: boolean): boolean {
+  /**
+   * Applies a service answer: whether anything the user sees changed, and when it is on disk. The
+   * create's answer is always written; later ones only when the job ended.
+   */
+  private applySnapshot(id: string, snapshot: RemoteSnapshot, fromCreate: boolean): { changed: boolean; saved: Promise<void> } {
+    const unchanged = { changed: false, saved: Promise.resolve() };
     const record = this.jobs.get(id);
-    if (!record) return false;
+    if (!record) return unchanged;
     const phase = phaseOf(snapshot.status);
     const changed = fromCreate || snapshot.status !== record.remoteStatus || snapshot.resultUrl !== record.resultUrl;
+    const final = phase === 'completed' || phase === 'failed';
+    // In memory only: written with the job's next durable change, it bounds how long the job took.
+    if (!final) record.activeSeenAt = this.deps.clock.now();
     if (!changed) {
       record.polls += 1;
-      return false;
+      return unchanged;
     }
-    const final = phase === 'completed' || phase === 'failed';
     // Queued -> processing is not written down: after a crash the next poll learns it again.
-    void this.update(id, {
+    const saved = this.update(id, {
       phase,
       remoteStatus: snapshot.status,
       resultUrl: snapshot.resultUrl,
@@ -360,14 +377,26 @@ export class JobEngine {
           ? { code: null, endpoint: null, message: snapshot.failReason ?? 'The service reported the job as failed (status 4).', explanation: snapshot.failReason ? `The service could not finish this job: ${snapshot.failReason}` : 'The service could not finish this job. Check the inputs (URLs reachable, formats supported) and try again.' }
           : null,
     }, final || fromCreate);
-    if (final && !fromCreate) this.durations.observe(this.jobs.get(id));
+    if (final) this.unfollow(this.jobs.get(id), !fromCreate);
     if (final) this.announce(id);
-    return true;
+    return { changed: true, saved };
+  }
+
+  private startFollowing(record: JobRecord): void {
+    for (const other of this.timing.follow(record)) this.scheduler.rehint(other);
+  }
+
+  /** The job left polling: its cohort's scouts and predictions may change. */
+  private unfollow(record: JobRecord | undefined, learn: boolean): void {
+    if (!record) return;
+    for (const other of this.timing.finished(record, learn)) this.scheduler.rehint(other);
   }
 
   private stall(id: string, explanation: string): void {
-    if (!this.jobs.has(id)) return;
+    const record = this.jobs.get(id);
+    if (!record) return;
     this.scheduler.untrack(id);
+    this.unfollow(record, false);
     this.update(id, { phase: 'stalled', error: { code: null, endpoint: null, message: explanation, explanation } });
   }
 

@@ -36,9 +36,11 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /**
  * One small JSON file per job in a folder, so an update rewrites only that job. Each write goes to a
- * temporary file that is fsynced, renamed over the old one, and the folder fsynced: after a crash a
- * file holds either the old or the new record, never half of one. Writes run off the event loop, one
- * at a time per job; updates queued behind a write are folded into a single write of the newest record.
+ * temporary file that is fsynced and renamed over the old one, and the folder is fsynced: after a
+ * crash a file holds either the old or the new record, never half of one. Writes are group-committed:
+ * every record changed while a batch is on its way to disk goes in the next batch, which ends with one
+ * folder fsync, and each `put` settles only when its own record is durable. Several updates of one job
+ * in a batch become one write of the newest.
  */
 export interface LedgerFileSystem {
   open: typeof open;
@@ -47,9 +49,16 @@ export interface LedgerFileSystem {
   mkdir: typeof mkdir;
 }
 
+interface Waiter {
+  id: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 export class FileLedgerStorage implements LedgerStorage {
-  private readonly newest = new Map<string, JobRecord | null>();
-  private readonly chains = new Map<string, Promise<void>>();
+  private pending = new Map<string, JobRecord | null>();
+  private waiters: Waiter[] = [];
+  private batch: Promise<void> | null = null;
 
   constructor(
     readonly dir: string,
@@ -94,40 +103,70 @@ export class FileLedgerStorage implements LedgerStorage {
   }
 
   async flush(): Promise<void> {
-    while (this.chains.size > 0) await Promise.allSettled([...this.chains.values()]);
+    while (this.batch) await this.batch.catch(() => undefined);
   }
 
   private enqueue(id: string, value: JobRecord | null): Promise<void> {
-    this.newest.set(id, value);
-    const next = (this.chains.get(id) ?? Promise.resolve()).then(() => this.writeNewest(id));
-    this.chains.set(id, next);
-    void next.finally(() => {
-      if (this.chains.get(id) === next) this.chains.delete(id);
-    }).catch(() => undefined);
-    return next;
+    this.pending.set(id, value);
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ id, resolve, reject }));
+    this.batch ??= this.runBatches();
+    return done;
   }
 
-  private async writeNewest(id: string): Promise<void> {
-    if (!this.newest.has(id)) return; // an earlier flush already wrote the newest value
-    const value = this.newest.get(id) as JobRecord | null;
-    this.newest.delete(id);
-    const target = this.file(id);
-    if (value === null) {
-      await this.fs.rm(target, { force: true });
-      await this.syncDir();
-      return;
-    }
-    await this.fs.mkdir(this.dir, { recursive: true });
-    const temp = `${target}.tmp`;
-    const handle = await this.fs.open(temp, 'w', 0o600);
+  /** Writes batches until nothing is pending; a batch starts after the current event-loop turn. */
+  private async runBatches(): Promise<void> {
     try {
-      await handle.writeFile(JSON.stringify(value));
-      await handle.sync();
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.pending.size > 0) {
+        const values = this.pending;
+        const waiters = this.waiters;
+        this.pending = new Map();
+        this.waiters = [];
+        const failures = await this.writeBatch(values);
+        for (const waiter of waiters) {
+          const failure = failures.get(waiter.id);
+          if (failure === undefined) waiter.resolve();
+          else waiter.reject(failure);
+        }
+      }
     } finally {
-      await handle.close();
+      this.batch = null;
     }
-    await this.fs.rename(temp, target);
+  }
+
+  /** Returns the error of each record that could not be made durable. */
+  private async writeBatch(values: Map<string, JobRecord | null>): Promise<Map<string, unknown>> {
+    const failures = new Map<string, unknown>();
+    try {
+      await this.fs.mkdir(this.dir, { recursive: true });
+    } catch (error) {
+      for (const id of values.keys()) failures.set(id, error);
+      return failures;
+    }
+    const entries = [...values];
+    // Bounded, so a burst of thousands of jobs does not open thousands of files at once.
+    for (let i = 0; i < entries.length; i += 64) await Promise.all(entries.slice(i, i + 64).map(async ([id, value]) => {
+      try {
+        const target = this.file(id);
+        if (value === null) {
+          await this.fs.rm(target, { force: true });
+          return;
+        }
+        const temp = `${target}.tmp`;
+        const handle = await this.fs.open(temp, 'w', 0o600);
+        try {
+          await handle.writeFile(JSON.stringify(value));
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await this.fs.rename(temp, target);
+      } catch (error) {
+        failures.set(id, error);
+      }
+    }));
     await this.syncDir();
+    return failures;
   }
 
   private async syncDir(): Promise<void> {

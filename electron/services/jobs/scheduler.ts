@@ -1,5 +1,6 @@
 import { backoffDelay, type BackoffPolicy, type Random } from '../client/backoff';
 import type { Clock } from '../client/transport';
+import type { WakeHint } from './job-timing';
 
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
@@ -40,10 +41,11 @@ export interface SchedulerOptions {
   /** Called when a job passes its deadline; the scheduler stops tracking it. */
   onDeadline?: (id: string) => void;
   /**
-   * The earliest time a poll of this job is likely to learn something (from how long similar jobs
-   * took); polls before it are skipped, up to maxSleepMs at a time. Undefined: no knowledge.
+   * When a poll of this job is likely to learn something (from how long similar jobs took): polls
+   * before `at` are skipped (up to maxSleepMs at a time), then happen every `stepMs`. Undefined: no
+   * knowledge, the usual backoff.
    */
-  wakeHint?: (id: string) => number | undefined;
+  wakeHint?: (id: string) => WakeHint | undefined;
   maxSleepMs?: number;
 }
 
@@ -160,7 +162,19 @@ export class PollScheduler {
     entry.deadlineAt = deadlineAt;
     entry.unchanged = 0;
     this.entries.set(id, entry);
-    if (!entry.inFlight) this.schedule(entry, this.hinted(entry, firstDelayMs ?? this.delay(entry)));
+    // An explicit first poll "now" (the user asked) is never put to sleep by a hint.
+    if (!entry.inFlight) this.schedule(entry, firstDelayMs === 0 ? 0 : this.hinted(entry, firstDelayMs ?? this.delay(entry)));
+  }
+
+  /**
+   * Brings a job's next poll forward when its wake hint changed (its kind's length was learnt). Never
+   * later: hints change at every end in a burst, and a poll put off each time would never happen.
+   */
+  rehint(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry || entry.inFlight || entry.errors > 0) return;
+    const delay = this.hinted(entry, this.delay(entry));
+    if (this.options.clock.now() + delay < entry.nextAt) this.schedule(entry, delay);
   }
 
   /** Polls a job as soon as a slot is free. */
@@ -190,14 +204,15 @@ export class PollScheduler {
     return backoffDelay(entry.unchanged, policy, this.random);
   }
 
-  /** Stretches a delay to the job's wake hint; after such a sleep, polling restarts at its base rate. */
+  /** A hinted job sleeps until its hint (at most maxSleepMs), then polls in the hint's steps. */
   private hinted(entry: Entry, delayMs: number): number {
     const hint = this.options.wakeHint?.(entry.id);
     if (hint === undefined) return delayMs;
-    const sleep = Math.min(hint - this.options.clock.now(), this.options.maxSleepMs ?? 60_000);
-    if (sleep <= delayMs) return delayMs;
+    const sleep = hint.at - this.options.clock.now();
+    if (sleep <= 0) return hint.stepMs ?? delayMs;
+    // After a sleep the backoff starts over: the job is now at the point where change is likely.
     entry.unchanged = 0;
-    return sleep;
+    return Math.min(sleep, this.options.maxSleepMs ?? 60_000);
   }
 
   private schedule(entry: Entry, delayMs: number): void {

@@ -160,6 +160,39 @@ describe('learning', () => {
   });
 });
 
+describe('cohorts', () => {
+  it('follows a burst of similar jobs through two scouts: few requests, and every end seen within a second', async () => {
+    const e = engine();
+    e.start();
+    const started = Date.now();
+    const remote: string[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const r = await e.submit({ kind: 'tts', body: { ...tts, input_text: `line ${i}` } });
+      if (r.status === 'submitted') remote.push(r.job.remoteId as string);
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    // Every job ends 20 s after it was created, as a busy service's queue of equal jobs does.
+    const endsAt = (i: number) => started + i * 50 + 20_000;
+    const seen = new Map<string, number>();
+    e.subscribe((job) => {
+      if (job.phase === 'completed' && job.remoteId) seen.set(job.remoteId, Date.now());
+    });
+    for (let t = 0; t < 30_000; t += 100) {
+      remote.forEach((id, i) => {
+        if (Date.now() >= endsAt(i) && service.jobs.get(id)?.status !== 3) service.set(id, 3);
+      });
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    expect(seen.size).toBe(40);
+    const delays = remote.map((id, i) => (seen.get(id) as number) - endsAt(i));
+    expect(Math.max(...delays)).toBeLessThanOrEqual(1_500);
+    const polls = service.count('/api/open/v3/audio/infobymodelid');
+    // A fixed 2 s poller asks 10 times per job, the plain backoff about 7; here two scouts ask every
+    // half second (2 per job of these 40) and the rest once or twice.
+    expect(polls / 40).toBeLessThan(4.5);
+  });
+});
+
 describe('restart', () => {
   it('turns an interrupted submit into outcome unknown and resumes polling active jobs', async () => {
     const first = engine();

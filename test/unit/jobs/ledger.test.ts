@@ -84,6 +84,7 @@ describe('ledger writes are atomic and durable', () => {
     } as unknown as LedgerFileSystem;
     const ledger = new FileLedgerStorage(join(dir, 'jobs'), undefined, recorder);
     await ledger.put(record('job-1'));
+    ops.push('put settled');
     await ledger.flush();
     expect(ops).toEqual([
       'open <dir>/jobs/job-1.json.tmp w',
@@ -94,6 +95,32 @@ describe('ledger writes are atomic and durable', () => {
       'open <dir>/jobs r',
       'sync <dir>/jobs',
       'close <dir>/jobs',
+      'put settled',
     ]);
+  });
+
+  // Fails when a put settles before the folder fsync of its batch (mutation: resolve the waiters before
+  // syncDir()), or when each record syncs the folder on its own (mutation: syncDir() inside the loop).
+  it('group-commits records changed together: one folder fsync, and every put settles after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-batch-'));
+    dirs.push(dir);
+    const ops: string[] = [];
+    const recorder = {
+      open: async (path: Parameters<typeof open>[0], flags?: Parameters<typeof open>[1], mode?: Parameters<typeof open>[2]) => {
+        const handle = await open(path, flags, mode);
+        if (flags === 'r') ops.push('sync folder');
+        return handle;
+      },
+      rename: async (from: Parameters<typeof rename>[0], to: Parameters<typeof rename>[1]) => {
+        ops.push('rename');
+        return rename(from, to);
+      },
+      rm,
+      mkdir,
+    } as unknown as LedgerFileSystem;
+    const ledger = new FileLedgerStorage(join(dir, 'jobs'), undefined, recorder);
+    await Promise.all(['a', 'b', 'c'].map((id) => ledger.put(record(id)).then(() => ops.push(`settled ${id}`))));
+    expect(ops).toEqual(['rename', 'rename', 'rename', 'sync folder', 'settled a', 'settled b', 'settled c']);
+    expect(new FileLedgerStorage(join(dir, 'jobs')).loadAll().map((r) => r.id).sort()).toEqual(['a', 'b', 'c']);
   });
 });

@@ -69,7 +69,7 @@ describe('PollScheduler', () => {
 
   it('skips polls before a job\'s wake hint, then polls at the base rate', async () => {
     const r = recorder(() => ({ type: 'progress', state: 'processing', changed: false }));
-    const s = new PollScheduler(r.poll, { clock, random: () => 0.5, wakeHint: () => 20_000 });
+    const s = new PollScheduler(r.poll, { clock, random: () => 0.5, wakeHint: () => ({ at: 20_000 }) });
     s.track('a', 'processing', Number.POSITIVE_INFINITY);
     await vi.advanceTimersByTimeAsync(19_900);
     expect(r.polls).toEqual([]);

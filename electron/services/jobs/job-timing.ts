@@ -1,0 +1,172 @@
+import type { JobRecord } from '../../common/bridge/jobs';
+import { stableStringify } from './stable-json';
+
+type Timed = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'createdAt' | 'request'>;
+type Ended = Timed & Pick<JobRecord, 'finishedAt' | 'activeSeenAt'>;
+
+/** When a poll should happen next: sleep until `at`, then poll every `stepMs` (undefined: the usual backoff). */
+export interface WakeHint {
+  at: number;
+  stepMs?: number;
+}
+
+/** A finished job's length, known only between the last time it was seen running and the first time seen done. */
+interface Sample {
+  lo: number;
+  hi: number;
+}
+
+interface Prediction {
+  /** After creation: the earliest a job is likely to end, the latest it usually does, and the poll step between. */
+  earliest: number;
+  latest: number;
+  stepMs: number;
+}
+
+export interface JobTimingOptions {
+  /** Samples kept per kind of job. */
+  keep?: number;
+  /** Samples needed before predicting. */
+  minSamples?: number;
+  /** Jobs of one kind that are polled closely while nothing is known, so the rest can sleep. */
+  scouts?: number;
+  /** A cohort needs at least this many active jobs before its other members sleep behind scouts. */
+  cohortSize?: number;
+  /** How long a job sleeps while its scouts learn. */
+  coldSleepMs?: number;
+}
+
+/**
+ * Learns how long jobs take on each connection, by kind and rough size (the request's length in powers
+ * of two, since a longer script or more scenes take longer), and turns it into wake times:
+ * - jobs with a prediction sleep until the earliest they are likely to end, then poll in steps as wide
+ *   as the spread of recent lengths, so most are seen within one step with one or two requests;
+ * - while a kind is unknown and many such jobs run at once, the oldest few ("scouts") are polled
+ *   closely and the rest sleep; the scouts' first results give everyone a prediction.
+ * Lengths are kept as intervals (last seen running .. first seen done), so the prediction never
+ * assumes a job ended later than it may have; only narrow intervals are kept, since a job polled
+ * first long after it ended tells nothing about when it ended.
+ */
+export class JobTiming {
+  private readonly samples = new Map<string, Sample[]>();
+  private readonly predictions = new Map<string, Prediction | null>();
+  /** Jobs put to sleep on a prediction with no scouts watching their kind. */
+  private readonly sleptAlone = new Set<string>();
+  private readonly keys = new Map<string, string>();
+  private readonly cohorts = new Map<string, Set<string>>();
+  private readonly keep: number;
+  private readonly minSamples: number;
+  private readonly scouts: number;
+  private readonly cohortSize: number;
+  private readonly coldSleepMs: number;
+
+  constructor(options: JobTimingOptions = {}) {
+    this.keep = options.keep ?? 50;
+    this.minSamples = options.minSamples ?? 1;
+    this.scouts = options.scouts ?? 2;
+    this.cohortSize = options.cohortSize ?? 4;
+    this.coldSleepMs = options.coldSleepMs ?? 60_000;
+  }
+
+  /** A job starts being followed; returns the jobs whose hint changed (all of a cohort that just became big). */
+  follow(job: Timed): string[] {
+    const key = this.keyOf(job);
+    let cohort = this.cohorts.get(key);
+    if (!cohort) this.cohorts.set(key, (cohort = new Set()));
+    cohort.add(job.id);
+    return cohort.size === this.cohortSize ? [...cohort].filter((id) => id !== job.id) : [];
+  }
+
+  /**
+   * The job is no longer followed. When its end was observed here (`learn`), its length is learnt,
+   * bounded by when the service last said it was unfinished and when it was first seen done.
+   * Returns the jobs whose wake hint changed: the rest of its cohort, when the prediction moved or a
+   * scout left.
+   */
+  finished(job: Ended, learn: boolean): string[] {
+    const key = this.keyOf(job);
+    this.keys.delete(job.id);
+    const cohort = this.cohorts.get(key);
+    const wasScout = cohort !== undefined && cohort.size >= this.cohortSize && this.isScout(cohort, job.id);
+    const slept = this.sleptAlone.delete(job.id);
+    cohort?.delete(job.id);
+    if (cohort?.size === 0) this.cohorts.delete(key);
+    const before = this.predict(key);
+    if (learn && job.finishedAt !== null && job.activeSeenAt != null) this.learn(key, job.activeSeenAt - job.createdAt, job.finishedAt - job.createdAt, slept);
+    const after = this.predict(key);
+    const moved = before?.earliest !== after?.earliest || before?.stepMs !== after?.stepMs;
+    return cohort && (moved || wasScout) ? [...cohort] : [];
+  }
+
+  hint(job: Timed, now: number): WakeHint | undefined {
+    const key = this.keys.get(job.id) ?? this.keyOf(job);
+    const cohort = this.cohorts.get(key);
+    if (cohort && cohort.size >= this.cohortSize && this.isScout(cohort, job.id)) {
+      // Close enough that the learnt length is within a twentieth of the truth.
+      const age = Math.max(0, now - job.createdAt);
+      return { at: now, stepMs: Math.min(5_000, Math.max(500, age / 20)) };
+    }
+    const predicted = this.predict(key);
+    if (predicted) {
+      const wakeAt = job.createdAt + predicted.earliest;
+      const lateAt = job.createdAt + predicted.latest + Math.max(2 * predicted.stepMs, predicted.latest / 4);
+      if (now < wakeAt) {
+        if (!cohort || cohort.size < this.cohortSize) this.sleptAlone.add(job.id);
+        return { at: wakeAt, stepMs: predicted.stepMs };
+      }
+      // Well past the usual end, the ordinary backoff takes over: this job is slower than its kind.
+      return now < lateAt ? { at: now, stepMs: predicted.stepMs } : undefined;
+    }
+    if (!cohort || cohort.size < this.cohortSize) return undefined;
+    return { at: now + this.coldSleepMs };
+  }
+
+  private isScout(cohort: Set<string>, id: string): boolean {
+    let rank = 0;
+    for (const member of cohort) {
+      if (member === id) return true;
+      if (++rank >= this.scouts) return false;
+    }
+    return false;
+  }
+
+  private learn(key: string, lo: number, hi: number, sleptAlone: boolean): void {
+    let sample: Sample | null = { lo, hi };
+    // A wide interval (first polled long after it ended) says little about when it ended. A lone job
+    // that slept through its end still says "sooner than expected": assume no sooner than half, so
+    // the next such job wakes early enough to find out. In a big cohort the scouts find out instead.
+    if (hi - lo > Math.max(1_000, 0.2 * hi)) sample = sleptAlone ? { lo: Math.max(lo, hi / 2), hi } : null;
+    if (!sample) return;
+    const list = this.samples.get(key) ?? [];
+    list.push(sample);
+    if (list.length > this.keep) list.shift();
+    this.samples.set(key, list);
+    this.predictions.delete(key);
+  }
+
+  private predict(key: string): Prediction | undefined {
+    if (this.predictions.has(key)) return this.predictions.get(key) ?? undefined;
+    const list = this.samples.get(key);
+    let prediction: Prediction | null = null;
+    if (list && list.length >= this.minSamples) {
+      const los = list.map((s) => s.lo).sort((a, b) => a - b);
+      const his = list.map((s) => s.hi).sort((a, b) => a - b);
+      // The 10th percentile, or lower when the newest jobs got faster.
+      const recent = list.slice(-3).map((s) => s.lo);
+      const earliest = Math.min(los[Math.floor(los.length * 0.1)], ...recent);
+      const latest = his[Math.min(his.length - 1, Math.floor(his.length * 0.9))];
+      prediction = { earliest, latest, stepMs: Math.min(2_000, Math.max(250, (latest - earliest) / 2)) };
+    }
+    this.predictions.set(key, prediction);
+    return prediction ?? undefined;
+  }
+
+  private keyOf(job: Timed): string {
+    const cached = this.keys.get(job.id);
+    if (cached) return cached;
+    const size = Math.round(Math.log2(1 + stableStringify(job.request).length));
+    const key = `${job.connectionId}|${job.kind}|${size}`;
+    this.keys.set(job.id, key);
+    return key;
+  }
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { JobTiming } from '../../../electron/services/jobs/job-timing';
+
+const job = (id: string, createdAt: number, over: Partial<{ kind: 'tts' | 'lipsync'; connectionId: string; text: string }> = {}) => ({
+  id,
+  kind: over.kind ?? ('tts' as const),
+  connectionId: over.connectionId ?? 'sandbox',
+  createdAt,
+  request: { input_text: over.text ?? 'Hello there', voice_id: 'v1' },
+});
+const ended = (j: ReturnType<typeof job>, activeSeenAt: number, finishedAt: number) => ({ ...j, activeSeenAt, finishedAt });
+
+describe('JobTiming', () => {
+  it('predicts from jobs of the same kind, size and connection that ended here', () => {
+    const timing = new JobTiming();
+    expect(timing.hint(job('x', 1_000), 1_000)).toBeUndefined();
+    timing.finished(ended(job('a', 0), 9_500, 10_000), true);
+    timing.finished(ended(job('b', 0), 9_800, 10_200), true);
+    // The earliest end seen (last seen running), then steps half as wide as the spread of lengths.
+    expect(timing.hint(job('x', 1_000), 1_000)).toEqual({ at: 1_000 + 9_500, stepMs: 350 });
+    expect(timing.hint(job('y', 1_000, { kind: 'lipsync' }), 1_000)).toBeUndefined();
+    expect(timing.hint(job('z', 1_000, { connectionId: 'other' }), 1_000)).toBeUndefined();
+    expect(timing.hint(job('w', 1_000, { text: 'A much longer script '.repeat(40) }), 1_000)).toBeUndefined();
+  });
+
+  it('does not learn from ends it did not observe, and hands slow jobs back to the backoff', () => {
+    const timing = new JobTiming();
+    timing.finished(ended(job('a', 0), 9_000, 10_000), false);
+    expect(timing.hint(job('x', 0), 0)).toBeUndefined();
+    timing.finished(ended(job('c', 0), 9_000, 10_000), true);
+    expect(timing.hint(job('x', 0), 9_500)).toEqual({ at: 9_500, stepMs: 500 });
+    expect(timing.hint(job('x', 0), 60_000)).toBeUndefined();
+  });
+
+  it('lets a big cohort sleep behind two scouts until they teach it, then wakes it at the learnt time', () => {
+    const timing = new JobTiming({ coldSleepMs: 60_000 });
+    const jobs = Array.from({ length: 6 }, (_, i) => job(`j${i}`, i * 10));
+    for (const j of jobs) timing.follow(j);
+    expect(timing.hint(jobs[0], 5_000)).toEqual({ at: 5_000, stepMs: 500 });
+    expect(timing.hint(jobs[1], 5_000)?.stepMs).toBe(500);
+    expect(timing.hint(jobs[2], 5_000)).toEqual({ at: 65_000 });
+    // The first scout's end becomes everyone's prediction; the others' hints are to be reconsidered.
+    expect(timing.finished(ended(jobs[0], 19_900, 20_400), true)).toEqual(['j1', 'j2', 'j3', 'j4', 'j5']);
+    expect(timing.hint(jobs[5], 10_000)).toEqual({ at: 50 + 19_900, stepMs: 250 });
+    // j2 took the place of the scout that left.
+    expect(timing.hint(jobs[2], 10_000)?.at).toBe(10_000);
+  });
+
+  it('keeps a small cohort on the ordinary backoff', () => {
+    const timing = new JobTiming();
+    const jobs = Array.from({ length: 3 }, (_, i) => job(`j${i}`, 0));
+    for (const j of jobs) timing.follow(j);
+    expect(jobs.map((j) => timing.hint(j, 1_000))).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('wakes earlier as soon as the newest jobs get faster', () => {
+    const timing = new JobTiming();
+    for (let i = 0; i < 20; i += 1) timing.finished(ended(job(`s${i}`, 0), 30_000, 30_500), true);
+    expect(timing.hint(job('x', 0), 0)?.at).toBe(30_000);
+    timing.finished(ended(job('fast', 0), 12_000, 12_400), true);
+    expect(timing.hint(job('x', 0), 0)?.at).toBe(12_000);
+  });
+});
+
+describe('JobTiming samples', () => {
+  it('in a big cohort, learns nothing from a job first polled long after it had ended', () => {
+    const timing = new JobTiming();
+    const jobs = Array.from({ length: 6 }, (_, i) => job(`j${i}`, 0));
+    for (const j of jobs) timing.follow(j);
+    timing.finished(ended(jobs[0], 19_800, 20_000), true);
+    timing.finished(ended(jobs[1], 19_700, 20_100), true);
+    // Created at 0, first seen done at 20 s: it may have ended at any time, so it must not drag the hint to 0.
+    timing.finished(ended(jobs[5], 0, 20_000), true);
+    expect(timing.hint(job('x', 0), 0)?.at).toBe(19_700);
+  });
+
+  it('a lone job that slept through its end makes the next one wake earlier', () => {
+    const timing = new JobTiming();
+    timing.finished(ended(job('a', 0), 19_800, 20_000), true);
+    expect(timing.hint(job('b', 0), 0)?.at).toBe(19_800);
+    // Woken at 19.8 s and found done: it ended sooner, by how much is unknown.
+    timing.finished(ended(job('b', 0), 0, 19_800), true);
+    expect(timing.hint(job('x', 0), 0)?.at).toBe(9_900);
+    // A job that never slept on a prediction teaches nothing from a wide interval.
+    timing.finished(ended(job('c', 0), 0, 4_000), true);
+    expect(timing.hint(job('x', 0), 0)?.at).toBe(9_900);
+  });
+});
