@@ -3,6 +3,7 @@ import { createPinia } from 'pinia';
 import App from './App.vue';
 import { onEvent } from './bridge';
 import { listenForVoiceovers } from './composables/editor-voiceover';
+import { warmPreviewsAsYouEdit } from './composables/preview-warmup';
 import { useEditorAssetsStore } from './stores/editor-assets';
 import { useProjectStore } from './stores/project';
 
@@ -18,5 +19,7 @@ const pinia = createPinia();
 createApp(App).use(pinia).mount('#app');
 // Finished voiceovers reach the open project whatever the page shows (the editor may not be mounted).
 listenForVoiceovers(useProjectStore(pinia));
+// Media are made ready for Preview while the user edits, not when they press it.
+warmPreviewsAsYouEdit(useProjectStore(pinia));
 // Uploaded avatars and cloned voices appear without a reload.
 onEvent('catalogue.changed', () => void useEditorAssetsStore(pinia).load());

@@ -9,11 +9,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addElement, addScene, createProject, setSceneVoice, type Project } from '../../electron/common/composition';
 import { createMediaToolkit } from '../../electron/services/media/toolkit';
+import { PreviewWarmer } from '../../electron/services/media/preview-warmer';
 import { FFMPEG, makeImage, makeTone, makeVideo, probe } from '../fixtures/composition/make-media';
 
 const SCENES = [18_000, 12_000];
 const TOTAL_S = (SCENES[0] + SCENES[1]) / 1000;
-const ROUNDS = 2;
+const ROUNDS = 3;
 
 interface Sources {
   background: string;
@@ -114,11 +115,25 @@ export async function run(): Promise<void> {
     const toolkit = createMediaToolkit({ dataDir: join(dir, 'data') });
     mkdirSync(join(dir, 'out'));
 
-    // Cold: every input probed and the large videos proxied, then rendered.
-    const cold = await timeAsync(() => toolkit.renderer.render(project, { quality: 'preview', outputPath: join(dir, 'out/cold.mp4') }));
+    // Cold: every input probed and the large videos proxied, then rendered, as before any warming.
+    const coldToolkit = createMediaToolkit({ dataDir: join(dir, 'cold-data') });
+    const cold = await timeAsync(() => coldToolkit.renderer.render(project, { quality: 'preview', outputPath: join(dir, 'out/cold.mp4') }));
+    await coldToolkit.dispose();
+
+    // What the editor does: media are prepared in the background as they are added, while the user
+    // goes on editing; then the first Preview.
+    const warmer = new PreviewWarmer(toolkit.renderer);
+    const background = await timeAsync(async () => {
+      warmer.warm(project);
+      await warmer.idle();
+    });
+    const first = await timeAsync(() => toolkit.renderer.render(project, { quality: 'preview', outputPath: join(dir, 'out/first.mp4') }));
+    const repeated = await timeAsync(() => toolkit.renderer.render(project, { quality: 'preview', outputPath: join(dir, 'out/repeated.mp4') }));
     const proxies = readdirSync(join(dir, 'data/media/proxies')).map((name) => join(dir, 'data/media/proxies', name));
-    const check = probe(join(dir, 'out/cold.mp4'));
-    if (check.width !== 640 || check.height !== 360 || Math.abs(check.seconds - TOTAL_S) > 0.2) throw new Error(`unexpected preview: ${JSON.stringify(check)}`);
+    for (const name of ['cold', 'first', 'repeated']) {
+      const check = probe(join(dir, `out/${name}.mp4`));
+      if (check.width !== 640 || check.height !== 360 || Math.abs(check.seconds - TOTAL_S) > 0.2) throw new Error(`unexpected ${name} preview: ${JSON.stringify(check)}`);
+    }
 
     // The same hand-written graph on the proxies the preview used, for the cost of the studio's own
     // graph and work (probing, planning) with decoding held equal.
@@ -128,25 +143,34 @@ export async function run(): Promise<void> {
     if (readdirSync(join(dir, 'data/media/proxies')).length !== proxies.length) throw new Error('the baseline should reuse the preview\'s proxies');
     if (onProxies.videoA === src.videoA) throw new Error('expected the 1080p videos to have proxies');
 
-    const warm: number[] = [];
+    // Edited projects (another background shade each round, so nothing is reused), interleaved with
+    // the hand-written passes so load changes touch both alike.
+    const edited: number[] = [];
     const handOriginal: number[] = [];
     const handProxies: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      warm.push(await timeAsync(() => toolkit.renderer.render(project, { quality: 'preview', outputPath: join(dir, `out/warm-${round}.mp4`) })));
-      handOriginal.push(timeSync(() => ffmpeg(handWritten(src, join(dir, `out/hand-${round}.mp4`)))));
+      const changed = { ...project, background: `#10101${round + 1}` };
+      edited.push(await timeAsync(() => toolkit.renderer.render(changed, { quality: 'preview', outputPath: join(dir, `out/edited-${round}.mp4`) })));
       handProxies.push(timeSync(() => ffmpeg(handWritten(onProxies, join(dir, `out/hand-proxies-${round}.mp4`)))));
+      handOriginal.push(timeSync(() => ffmpeg(handWritten(src, join(dir, `out/hand-${round}.mp4`)))));
     }
-    const w = median(warm);
+    const e = median(edited);
     const ho = median(handOriginal);
     const hp = median(handProxies);
+    const aim = (label: string, ok: boolean, figure: string): void => console.log(`aim ${label}: ${ok ? 'met' : 'NOT met'} (${figure})`);
     console.log(`machine load average (1 min) ${loadavg()[0].toFixed(1)} on ${cpus().length} cores: absolute speeds vary with it, the ratios much less`);
     console.log(`composition: ${TOTAL_S} s, 2 scenes x 4 layers (2 videos 1920x1080, looping 720x1280 avatar, 2 pictures) + voices; preview 640x360`);
-    console.log(`studio preview, first run (probe + make ${proxies.length} proxies + render): ${fmt(cold)} s = ${fmt(TOTAL_S / cold)}x real time`);
-    console.log(`studio preview, proxies reused (median of ${ROUNDS}):            ${fmt(w)} s = ${fmt(TOTAL_S / w)}x real time`);
-    console.log(`hand-written single pass on the original sources:              ${fmt(ho)} s = ${fmt(TOTAL_S / ho)}x real time`);
-    console.log(`hand-written single pass on the same proxies:                  ${fmt(hp)} s = ${fmt(TOTAL_S / hp)}x real time`);
-    console.log(`ratio studio preview / hand-written on originals: ${fmt(w / ho)} (first run: ${fmt(cold / ho)})`);
-    console.log(`ratio studio preview / hand-written on the same proxies: ${fmt(w / hp)}  (target <= 1.2)`);
+    console.log(`studio preview with nothing prepared (probe + make ${proxies.length} proxies + render): ${fmt(cold)} s = ${fmt(TOTAL_S / cold)}x real time`);
+    console.log(`background preparation while editing (low priority, before Preview is pressed): ${fmt(background)} s`);
+    console.log(`first preview after it:                     ${fmt(first)} s = ${fmt(TOTAL_S / first)}x real time`);
+    console.log(`the same preview again (unchanged project):  ${fmt(repeated)} s = ${fmt(TOTAL_S / repeated)}x real time`);
+    console.log(`an edited project, proxies ready (median of ${ROUNDS}): ${fmt(e)} s = ${fmt(TOTAL_S / e)}x real time`);
+    console.log(`hand-written single pass on the original sources:   ${fmt(ho)} s = ${fmt(TOTAL_S / ho)}x real time`);
+    console.log(`hand-written single pass on the same proxies:       ${fmt(hp)} s = ${fmt(TOTAL_S / hp)}x real time`);
+    aim('first preview >= 4x real time', TOTAL_S / first >= 4, `${fmt(TOTAL_S / first)}x`);
+    aim('repeated preview >= 10x real time', TOTAL_S / repeated >= 10, `${fmt(TOTAL_S / repeated)}x`);
+    aim('edited preview <= 1.0x the hand-written pass on the same proxies', e / hp <= 1, `${fmt(e / hp)}x`);
+    console.log(`(ratio to the hand-written pass on the original sources: ${fmt(e / ho)}; with nothing prepared: ${fmt(cold / ho)})`);
     await toolkit.dispose();
   } finally {
     rmSync(dir, { recursive: true, force: true });

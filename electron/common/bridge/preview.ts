@@ -66,6 +66,11 @@ export const previewCalls = {
   'preview.render': call(z.tuple([Project, z.object({ quality: RenderQuality })]), z.object({ renderId: z.string() })),
   /** False when the render already ended. */
   'preview.cancel': call(z.tuple([z.string().min(1).max(100)]), z.boolean()),
+  /**
+   * Gets the project's media ready for a preview in the background (fetched, inspected, proxied at low
+   * priority); media no longer in the project stop being prepared. Call it as the project changes.
+   */
+  'preview.prepare': call(z.tuple([Project]), z.object({ inputs: z.number().int(), working: z.number().int() })),
   /** One frame at a time on the timeline (ms), at preview size. */
   'preview.poster': call(z.tuple([Project, z.object({ atMs: z.number().min(0) })]), Poster),
   'preview.read': call(

@@ -11,6 +11,7 @@ import { LocalGrants } from './local-grants';
 import type { ProgressShare } from '../system/progress';
 import { importLocalFile } from './local-import';
 import { PreviewJobs } from './preview-jobs';
+import { PreviewWarmer } from './preview-warmer';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
 
 const MEDIA_EXTENSIONS = {
@@ -43,6 +44,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
     return media.cache.localPath(value);
   };
 
+  const warmer = new PreviewWarmer(media.renderer);
   const jobs = new PreviewJobs(media.renderer, media.dirs.previews, {
     progress: (renderId, p) => {
       base.emit('preview.progress', { renderId, fraction: p.fraction, outTimeMs: p.outTimeMs, speed: p.speed });
@@ -74,6 +76,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
     handlers: {
       'preview.render': async (project, options) => ({ renderId: jobs.start(project, { quality: options.quality }) }),
       'preview.cancel': async (renderId) => jobs.cancel(renderId),
+      'preview.prepare': async (project) => warmer.warm(project),
       'preview.poster': async (project, options) => {
         const path = join(media.dirs.posters, `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.jpg`);
         try {
@@ -125,6 +128,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
     },
     importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober }, name, body),
     async dispose() {
+      warmer.dispose();
       await jobs.dispose();
       await media.dispose();
     },

@@ -1,4 +1,5 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
+import { FinishedRenders, renderSignature } from './finished-renders';
 import { dirname } from 'node:path';
 import type { Project } from '../../common/composition/document';
 import { buildFfmpegArgs, buildPosterArgs, previewWidth, type FfmpegCommand, type RenderQuality } from '../../common/composition/ffmpeg-args';
@@ -42,6 +43,15 @@ export interface RenderResult {
   height: number;
   durationMs: number;
   notes: string[];
+  /** The same render (same command, same input files) was already made, and its file was reused. */
+  reused?: boolean;
+}
+
+export interface MediaInput {
+  url: string;
+  /** The first place the media is used (for messages naming the scene and element). */
+  request: InputRequest;
+  drawnLongSide: number;
 }
 
 export class RenderError extends Error {
@@ -49,32 +59,36 @@ export class RenderError extends Error {
 }
 
 export class PreviewRenderer {
+  private readonly finished = new FinishedRenders();
+
   constructor(private readonly deps: PreviewRendererDeps) {}
+
+  /**
+   * Each media the project uses, once, with the largest size (longer side, render pixels) it is drawn
+   * at, which sizes its proxy.
+   */
+  inputsOf(project: Project, renderWidth = previewWidth(project.output)): MediaInput[] {
+    const wanted = new Map<string, MediaInput>();
+    const k = renderWidth / project.output.width;
+    planFromProject(project, (request) => {
+      if (!request.url) return null;
+      const side = request.box ? Math.max(request.box.width, request.box.height) * k : 0;
+      const known = wanted.get(request.url);
+      if (known) known.drawnLongSide = Math.max(known.drawnLongSide, side);
+      else wanted.set(request.url, { url: request.url, request, drawnLongSide: side });
+      return null;
+    });
+    return [...wanted.values()];
+  }
 
   /** Fetches, inspects and (for previews) proxies every input, then plans the project. */
   async prepare(project: Project, quality: RenderQuality, signal?: AbortSignal, renderWidth = previewWidth(project.output)): Promise<RenderPlan> {
-    const requests: InputRequest[] = [];
-    planFromProject(project, (request) => {
-      requests.push(request);
-      return null;
-    });
-    const wanted = new Map<string, InputRequest>();
-    /** The largest size (longer side, render pixels) each media is drawn at, to size its proxy. */
-    const drawn = new Map<string, number>();
-    const k = renderWidth / project.output.width;
-    for (const request of requests) {
-      if (!request.url) continue;
-      if (!wanted.has(request.url)) wanted.set(request.url, request);
-      const side = request.box ? Math.max(request.box.width, request.box.height) * k : 0;
-      drawn.set(request.url, Math.max(drawn.get(request.url) ?? 0, side));
-    }
-
     const resolved = new Map<string, { path: string; still: boolean }>();
     const failures: { order: number; error: Error }[] = [];
-    const list = [...wanted.values()];
-    await eachLimited(list, this.deps.concurrency ?? 3, async (request, order) => {
+    const list = this.inputsOf(project, renderWidth);
+    await eachLimited(list, this.deps.concurrency ?? 3, async (input, order) => {
       try {
-        resolved.set(request.url as string, await this.resolveOne(request, quality, drawn.get(request.url as string) ?? 0, signal));
+        resolved.set(input.url, await this.resolveInput(input, quality, { signal }));
       } catch (error) {
         failures.push({ order, error: error as Error });
       }
@@ -94,9 +108,16 @@ export class PreviewRenderer {
     const plan = await this.prepare(project, request.quality, request.signal, width);
     const part = `${request.outputPath}.part`;
     const command = buildFfmpegArgs(plan, { outputPath: part, quality: request.quality, width, progress: true });
+    const result = { path: request.outputPath, width: command.width, height: command.height, durationMs: command.durationMs, notes: plan.notes };
+    const signature = await renderSignature(command, part);
+    if (await this.finished.reuse(signature, request.outputPath)) {
+      request.onProgress?.({ fraction: 1, outTimeMs: command.durationMs, frame: null, speed: null, done: true });
+      return { ...result, reused: true };
+    }
     await this.run(command, part, request.signal, request.onProgress);
     await rename(part, request.outputPath);
-    return { path: request.outputPath, width: command.width, height: command.height, durationMs: command.durationMs, notes: plan.notes };
+    this.finished.remember(signature, request.outputPath);
+    return result;
   }
 
   /** One JPEG frame at `atMs` on the timeline. */
@@ -110,8 +131,14 @@ export class PreviewRenderer {
     return options.outputPath;
   }
 
-  private async resolveOne(request: InputRequest, quality: RenderQuality, drawnLongSide: number, signal?: AbortSignal): Promise<{ path: string; still: boolean }> {
-    const url = request.url as string;
+  /**
+   * The local file an input is rendered from: fetched once into the cache, inspected, and for previews
+   * a proxy when the source is large. `lowPriority`: done ahead of need, yielding the CPU.
+   */
+  async resolveInput(input: MediaInput, quality: RenderQuality, options: { signal?: AbortSignal; lowPriority?: boolean } = {}): Promise<{ path: string; still: boolean }> {
+    const { request, drawnLongSide } = input;
+    const { signal, lowPriority } = options;
+    const url = input.url;
     const where = capitalise(request.label);
     try {
       const path = await this.deps.cache.localPath(url, signal);
@@ -123,7 +150,7 @@ export class PreviewRenderer {
       if (wantsSound && !info.hasAudio) throw new MediaInputError(`${shorten(url)} has no sound`);
       if (!wantsSound && !info.hasVideo) throw new MediaInputError(`${shorten(url)} has no picture (is it an audio file?)`);
       const still = info.kind === 'image';
-      if (quality === 'preview' && !wantsSound) return { path: await this.deps.proxies.proxyFor(path, info, { drawnLongSide, signal }), still };
+      if (quality === 'preview' && !wantsSound) return { path: await this.deps.proxies.proxyFor(path, info, { drawnLongSide, signal, lowPriority }), still };
       return { path, still };
     } catch (error) {
       if (signal?.aborted) throw abortError();

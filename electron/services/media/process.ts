@@ -1,4 +1,5 @@
 import { spawn as nodeSpawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 
 /** The part of a child process the runner uses; node's ChildProcess fits, and so do test fakes. */
@@ -17,7 +18,12 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called with each complete stdout line (ffmpeg's -progress pipe:1 output). */
   onStdoutLine?: (line: string) => void;
+  /** Background work (proxies made ahead of a preview): the process yields the CPU to everything else. */
+  lowPriority?: boolean;
 }
+
+/** The niceness of background work: low enough that the page, a preview or a download goes first. */
+const BACKGROUND_NICENESS = 15;
 
 export interface RunResult {
   code: number | null;
@@ -60,6 +66,13 @@ export class ProcessRunner {
         return;
       }
       this.live.add(child);
+      if (options.lowPriority && child.pid !== undefined) {
+        try {
+          setPriority(child.pid, BACKGROUND_NICENESS);
+        } catch {
+          // Not allowed here (some sandboxes): it runs at normal priority, which is only slower for others.
+        }
+      }
       let stdout = '';
       let stderr = '';
       let pending = '';

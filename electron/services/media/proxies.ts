@@ -24,8 +24,15 @@ export interface ProxyOptions {
   maxBytes?: number;
 }
 
+interface Making {
+  done: Promise<string>;
+  controller: AbortController;
+  /** Callers still waiting; the process is stopped only when the last one gives up. */
+  waiting: number;
+}
+
 export class ProxyMaker {
-  private readonly inflight = new Map<string, Promise<string>>();
+  private readonly inflight = new Map<string, Making>();
 
   constructor(private readonly options: ProxyOptions) {}
 
@@ -47,8 +54,12 @@ export class ProxyMaker {
     return Math.max(info.width, info.height) > tier * 1.5;
   }
 
-  /** The proxy of `source` (made now if missing), or the source itself when it is small enough. */
-  async proxyFor(source: string, info: MediaInfo, options: { drawnLongSide?: number; signal?: AbortSignal } = {}): Promise<string> {
+  /**
+   * The proxy of `source` (made now if missing), or the source itself when it is small enough. Callers
+   * asking for the same proxy share one ffmpeg; a caller's signal abandons only its own wait, and the
+   * process stops when nobody waits any more. `lowPriority`: made in the background, ahead of need.
+   */
+  async proxyFor(source: string, info: MediaInfo, options: { drawnLongSide?: number; signal?: AbortSignal; lowPriority?: boolean } = {}): Promise<string> {
     const side = this.tierFor(options.drawnLongSide ?? this.longSide);
     if (!this.needsProxy(info, side)) return source;
     const signal = options.signal;
@@ -57,14 +68,44 @@ export class ProxyMaker {
     const modified = Math.floor(file.mtimeMs / 1000);
     const key = createHash('sha256').update(`${source}\0${file.size}\0${modified}\0${side}`).digest('hex').slice(0, 32);
     const target = join(this.options.dir, `${key}.mp4`);
-    const running = this.inflight.get(target);
-    if (running) return running;
-    const job = this.make(source, target, info, side, signal).finally(() => this.inflight.delete(target));
-    this.inflight.set(target, job);
-    return job;
+    if (signal?.aborted) throw new DOMException('The proxy was cancelled', 'AbortError');
+    let making = this.inflight.get(target);
+    if (!making) {
+      const controller = new AbortController();
+      const started: Making = { controller, waiting: 0, done: Promise.resolve('') };
+      started.done = this.make(source, target, info, side, controller.signal, options.lowPriority === true).finally(() => this.inflight.delete(target));
+      this.inflight.set(target, started);
+      making = started;
+    }
+    return this.wait(making, signal);
   }
 
-  private async make(source: string, target: string, info: MediaInfo, side: number, signal?: AbortSignal): Promise<string> {
+  private wait(making: Making, signal?: AbortSignal): Promise<string> {
+    if (signal?.aborted) return Promise.reject(new DOMException('The proxy was cancelled', 'AbortError'));
+    making.waiting += 1;
+    return new Promise<string>((resolve, reject) => {
+      let settled = false;
+      const settle = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        making.waiting -= 1;
+        signal?.removeEventListener('abort', leave);
+        return true;
+      };
+      const leave = (): void => {
+        if (!settle()) return;
+        if (making.waiting === 0) making.controller.abort();
+        reject(new DOMException('The proxy was cancelled', 'AbortError'));
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      making.done.then(
+        (path) => settle() && resolve(path),
+        (error: unknown) => settle() && reject(error),
+      );
+    });
+  }
+
+  private async make(source: string, target: string, info: MediaInfo, side: number, signal: AbortSignal, lowPriority: boolean): Promise<string> {
     if ((await stat(target).catch(() => null))?.isFile()) {
       await touch(target);
       return target;
@@ -81,7 +122,7 @@ export class ProxyMaker {
       '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-g', '25', '-pix_fmt', 'yuv420p',
       '-f', 'mp4', part,
     ];
-    const result = await this.options.runner.run(await this.options.ffmpeg(), args, { signal }).catch(async (error: unknown) => {
+    const result = await this.options.runner.run(await this.options.ffmpeg(), args, { signal, lowPriority }).catch(async (error: unknown) => {
       await rm(part, { force: true });
       throw error;
     });

@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addElement, addScene, createProject, setSceneVoice, type Project } from '@common/composition';
 import { createMediaToolkit, type MediaToolkit } from '../../../electron/services/media/toolkit';
+import { PreviewWarmer } from '../../../electron/services/media/preview-warmer';
 import { makeImage, makeTone, makeVideo, pixelAt, probe } from '../../fixtures/composition/make-media';
 
 const onPath = { resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } };
@@ -142,5 +143,51 @@ describe('PreviewRenderer with real ffmpeg', () => {
     expect(toolkit.runner.running).toBe(0);
     expect(existsSync(`${out}.part`)).toBe(false);
     expect(existsSync(out)).toBe(false);
+  });
+
+  // Fails when the signature leaves out the project's settings or the inputs' modification times
+  // (mutations: hash only the input paths; drop the stat of each input).
+  it('reuses an unchanged preview, and renders again after an edit or a changed media file', async () => {
+    const outs = ['same-1', 'same-2', 'edited', 'touched'].map((n) => join(dir, `${n}.mp4`));
+    const shade = (): Project => ({ ...project(), background: '#00fe00' });
+    const first = await toolkit.renderer.render(shade(), { quality: 'preview', outputPath: outs[0] });
+    expect(first.reused).toBeUndefined();
+    const again = await toolkit.renderer.render(shade(), { quality: 'preview', outputPath: outs[1] });
+    expect(again.reused).toBe(true);
+    expect(statSync(outs[1]).size).toBe(statSync(outs[0]).size);
+    const edited = await toolkit.renderer.render({ ...project(), background: '#0000ff' }, { quality: 'preview', outputPath: outs[2] });
+    expect(edited.reused).toBeUndefined();
+    expect(pixelAt(outs[2], 0.5, 630, 10)[2]).toBeGreaterThan(200);
+    // The same project over a media file that changed on disk is not the same render.
+    const cached = await toolkit.cache.localPath(`${base}/voice.wav`);
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(cached, later, later);
+    const touched = await toolkit.renderer.render(shade(), { quality: 'preview', outputPath: outs[3] });
+    expect(touched.reused).toBeUndefined();
+  });
+
+  // Fails when the warmer keeps working on media removed from the project (mutation: skip the abort
+  // loop in warm()), or does not use low priority proxies (the preview then has to make them).
+  it('prepares media in the background and stops on media that left the project', async () => {
+    const local = createMediaToolkit({ dataDir: join(dir, 'warm-data'), ...onPath });
+    try {
+      const warmer = new PreviewWarmer(local.renderer);
+      expect(warmer.warm(project())).toEqual({ inputs: 3, working: 3 });
+      // The clip leaves the project while it is still being prepared.
+      const withoutClip = { ...project(), scenes: project().scenes.map((s) => ({ ...s, elements: s.elements.filter((e) => e.id !== 'clip') })) };
+      expect(warmer.warm(withoutClip).inputs).toBe(2);
+      await warmer.idle();
+      expect(existsSync(join(dir, 'warm-data/media/proxies')) ? readdirSync(join(dir, 'warm-data/media/proxies')).filter((n) => n.endsWith('.mp4')) : []).toEqual([]);
+      warmer.warm(project());
+      await warmer.idle();
+      expect(readdirSync(join(dir, 'warm-data/media/proxies')).filter((n) => n.endsWith('.mp4'))).toHaveLength(1);
+      // Everything is ready: the preview makes no proxy and fetches nothing.
+      const before = { ...Object.fromEntries(hits) };
+      await local.renderer.render(project(), { quality: 'preview', outputPath: join(dir, 'after-warm.mp4') });
+      expect(Object.fromEntries(hits)).toEqual(before);
+      expect(readdirSync(join(dir, 'warm-data/media/proxies')).filter((n) => n.endsWith('.mp4'))).toHaveLength(1);
+    } finally {
+      await local.dispose();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProcessRunner } from '../../../electron/services/media/process';
@@ -9,6 +10,32 @@ import { FFMPEG, FFPROBE } from '../../fixtures/composition/make-media';
 const endless = ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'sine', '-f', 'null', '-'];
 
 describe('ProcessRunner (real processes)', () => {
+  // Fails when lowPriority is ignored (mutation: drop the setPriority call).
+  it('runs background work at a low priority and the rest at the normal one', async () => {
+    const seen = new Map<number, number[]>();
+    const runner = new ProcessRunner((file, args, options) => {
+      const child = spawn(file, args, options);
+      const pid = child.pid as number;
+      seen.set(pid, []);
+      const timer = setInterval(() => {
+        try {
+          seen.get(pid)?.push(getPriority(pid));
+        } catch {
+          clearInterval(timer);
+        }
+      }, 20);
+      child.once('close', () => clearInterval(timer));
+      return child;
+    });
+    const long = ['-hide_banner', '-re', '-f', 'lavfi', '-i', 'sine=d=0.4', '-f', 'null', '-'];
+    await runner.run(FFMPEG, long, { lowPriority: true });
+    await runner.run(FFMPEG, long);
+    const [background, foreground] = [...seen.values()];
+    expect(background.length).toBeGreaterThan(2);
+    expect(background.at(-1)).toBe(15);
+    expect(foreground.at(-1)).toBe(getPriority());
+  });
+
   it('collects stdout lines and the exit code', async () => {
     const runner = new ProcessRunner();
     const lines: string[] = [];

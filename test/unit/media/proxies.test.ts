@@ -36,4 +36,33 @@ describe('ProxyMaker with real ffmpeg', () => {
     expect(proxies.needsProxy({ ...info, kind: 'image', width: 4000, height: 3000 })).toBe(false);
     expect(proxies.tierFor(321)).toBe(640);
   });
+
+  // Fails when one caller's cancel kills a proxy another caller still waits for (mutation: abort the
+  // shared controller on any caller's signal), or when nobody waiting leaves ffmpeg running.
+  it('shares one ffmpeg between callers and stops it only when every caller has given up', async () => {
+    const source = makeVideo(join(dir, 'shared.mp4'), { colour: 'testsrc2', width: 1920, height: 1080, seconds: 2 });
+    const info = await prober.probe(source);
+    const background = new AbortController();
+    const early = proxies.proxyFor(source, info, { drawnLongSide: 640, signal: background.signal, lowPriority: true });
+    const needed = proxies.proxyFor(source, info, { drawnLongSide: 640 });
+    await new Promise((r) => setTimeout(r, 100));
+    background.abort();
+    await expect(early).rejects.toThrow(/cancelled/);
+    expect(await prober.probe(await needed)).toMatchObject({ width: 640, height: 360 });
+
+    const other = makeVideo(join(dir, 'abandoned.mp4'), { colour: 'testsrc2', width: 1920, height: 1080, seconds: 2 });
+    const otherInfo = await prober.probe(other);
+    const a = new AbortController();
+    const b = new AbortController();
+    const first = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: a.signal });
+    const second = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: b.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(runner.running).toBe(1);
+    a.abort();
+    expect(runner.running).toBe(1);
+    b.abort();
+    await Promise.allSettled([first, second]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runner.running).toBe(0);
+  });
 });
