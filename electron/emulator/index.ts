@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalogue } from './catalogue/catalogue';
 import type { EmulatorContext } from './context';
@@ -36,8 +36,18 @@ export type { EmulatorOptions } from './options';
 export { DEFAULTS as EMULATOR_DEFAULTS } from './options';
 
 /** The sample-media cache throwaway sandboxes share (in the system temp folder). */
+/**
+ * Where the sandbox's generated sample media are kept for every data folder of this user:
+ * STUDIO_CACHE_DIR, else the platform's cache folder.
+ */
 export function sharedCacheDir(): string {
-  return join(tmpdir(), 'avatar-studio-sandbox-cache');
+  if (process.env.STUDIO_CACHE_DIR) return join(process.env.STUDIO_CACHE_DIR, 'sandbox-catalogue');
+  const home = homedir();
+  const base =
+    process.platform === 'win32' ? (process.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'))
+    : process.platform === 'darwin' ? join(home, 'Library', 'Caches')
+    : (process.env.XDG_CACHE_HOME ?? join(home, '.cache'));
+  return join(base, 'avatar-studio', 'sandbox-catalogue');
 }
 
 export interface RunningEmulator {
@@ -66,7 +76,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'avatar-studio-sandbox-'));
   const store = new StateStore(dataDir, options.log);
   // Throwaway sandboxes (tests, quick tries) share one sample-media cache instead of regenerating it.
-  const catalogueRoot = options.catalogueDir ?? (ownDir ? sharedCacheDir() : undefined);
+  const catalogueRoot = options.catalogueDir ?? sharedCacheDir();
   const files = new Files(store, options.resultTtlSeconds * 1000, options.now, catalogueRoot);
   files.clearWork();
   const accounts = new Accounts(store, options);
@@ -99,7 +109,9 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     removeWorkDir: (dir) => rm(dir, { recursive: true, force: true }),
   });
 
-  await catalogue.ensure();
+  // Generated once per install, in the background: the sandbox answers at once, and what needs the
+  // sample files waits for them.
+  catalogue.ensure().catch((error: Error) => options.log(`sandbox sample media could not be prepared: ${error.message}`));
   const app = createServer(ctx);
   await fileRoutes(app, ctx);
   await uploadRoutes(app, ctx);

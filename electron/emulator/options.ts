@@ -14,7 +14,7 @@ export interface EmulatorOptions {
   rateLimit?: number;
   /** Records and result files persist here across restarts; default: a fresh temporary folder. */
   dataDir?: string;
-  /** Where generated sample media is cached; default `<dataDir>/catalogue` (tests share one). */
+  /** Where generated sample media is cached; default: one cache per user (sharedCacheDir). */
   catalogueDir?: string;
   /** Fraction (0..1) of jobs that fail while processing (status 4, reason names the injected fault). */
   failRate?: number;
@@ -123,7 +123,7 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'stri
   '--credits': { key: 'credits', kind: 'number', help: `starting balance; default ${DEFAULTS.credits}` },
   '--rate-limit': { key: 'rateLimit', kind: 'number', help: 'requests/second per credential before code 1005; default off' },
   '--data-dir': { key: 'dataDir', kind: 'string', help: 'folder for records and result files; default a temp folder' },
-  '--cache-dir': { key: 'catalogueDir', kind: 'string', help: 'cache of generated sample media; default <data-dir>/catalogue' },
+  '--cache-dir': { key: 'catalogueDir', kind: 'string', help: 'cache of generated sample media, shared by every data folder; default: the platform cache folder' },
   '--fail-rate': { key: 'failRate', kind: 'number', help: 'fraction 0..1 of jobs that fail (status 4)' },
   '--latency-ms': { key: 'latencyMs', kind: 'number', help: 'delay before every response' },
   '--http-5xx-rate': { key: 'http5xxRate', kind: 'number', help: 'fraction 0..1 of requests answered HTTP 503' },

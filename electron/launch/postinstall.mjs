@@ -36,3 +36,11 @@ if (!electronPackage.restoreElectronPackage(root)) {
 // The page, ready before the first start (the web host rebuilds it only when its sources change).
 const build = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'electron', 'web', 'vite.renderer.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) console.log('The page could not be built now; `npm start` builds it on first start.');
+
+// The web host's bundle too, so the first `npm start` in a browser does not wait for it.
+try {
+  const { buildWebBundle } = await import('./web-bundle.mjs');
+  await buildWebBundle(root);
+} catch (error) {
+  console.log(`The web host could not be bundled now (${error.message}); \`npm start\` bundles it on first start.`);
+}

@@ -23,5 +23,5 @@ if (electron) {
   run(electron, [root]);
 } else {
   console.log("Electron's binary is not installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or no access to GitHub), so the studio runs in your browser through the web host instead.");
-  run(bin('tsx'), [join(root, 'electron', 'web', 'cli.ts'), ...process.argv.slice(2)]);
+  run(process.execPath, [join(root, 'electron', 'launch', 'web.mjs'), ...process.argv.slice(2)]);
 }

@@ -33,6 +33,11 @@ export function parseWebArgs(argv: readonly string[]): WebCliArgs {
   return args;
 }
 
+/** With STUDIO_STARTUP_TRACE set, start-up milestones go to stderr (read by `npm run bench startup`). */
+function trace(milestone: string): void {
+  if (process.env.STUDIO_STARTUP_TRACE) console.error(`startup: ${milestone}`);
+}
+
 function openBrowser(url: string): void {
   const [command, args] =
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
@@ -41,7 +46,9 @@ function openBrowser(url: string): void {
   child.unref();
 }
 
-async function main(): Promise<void> {
+/** Parses the command line, starts the host and stops it on SIGINT/SIGTERM (`npm run web`). */
+export async function main(): Promise<void> {
+  trace('modules loaded');
   let args: WebCliArgs;
   try {
     args = parseWebArgs(process.argv.slice(2));
@@ -56,6 +63,7 @@ async function main(): Promise<void> {
     onBuild: () => console.error('Building the studio page (first run or sources changed)…'),
     echo: (line) => console.error(line),
   });
+  trace('host listening');
   console.log(`Avatar Studio is at ${host.url}`);
   if (args.open) openBrowser(host.url);
 

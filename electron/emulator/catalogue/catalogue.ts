@@ -50,6 +50,7 @@ export class Catalogue {
   readonly avatars = OFFICIAL_AVATARS;
   readonly models = AI_MODELS;
   private known = new Map<string, KnownMedia>();
+  private ready: Promise<void> | null = null;
 
   constructor(
     private readonly dir: string,
@@ -58,10 +59,16 @@ export class Catalogue {
   ) {}
 
   /**
-   * Loads the catalogue, generating it first if needed. Generation happens in a private folder that
+   * Loads the catalogue, generating it first if needed; started once (at sandbox start, in the
+   * background), and awaited by whatever needs its files. Generation happens in a private folder that
    * is renamed into place, so several sandboxes starting at once on one cache never see half of it.
    */
-  async ensure(): Promise<void> {
+  ensure(): Promise<void> {
+    this.ready ??= this.loadOrGenerate();
+    return this.ready;
+  }
+
+  private async loadOrGenerate(): Promise<void> {
     if (await this.load()) return;
     await mkdir(dirname(this.dir), { recursive: true });
     // One generator per cache: others wait for its manifest (a lock older than 3 minutes is stale).
@@ -183,6 +190,7 @@ export class Catalogue {
 
   /** What the sandbox knows about a file by its content, or undefined (then it shows no faces). */
   async identify(path: string): Promise<KnownMedia | undefined> {
+    await this.ensure();
     return this.known.get(await sha256File(path));
   }
 

@@ -36,6 +36,9 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
   app.get<{ Params: { name: string } }>('/sandbox/:name', async (request, reply) => {
     const { name } = request.params;
     if (!SAFE_NAME.test(name) || name === 'manifest.json') return reply.code(404).send({ code: 1014, msg: 'Resource does not exist' });
+    // Sample media are generated in the background at the first start of an install.
+    const unavailable = await ctx.catalogue.ensure().then(() => null, (error: Error) => error.message);
+    if (unavailable) return reply.code(503).send({ msg: `The sandbox's sample media could not be prepared: ${unavailable}` });
     return reply.header('access-control-allow-origin', '*').sendFile(name, ctx.files.catalogueDir);
   });
 

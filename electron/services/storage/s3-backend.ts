@@ -1,10 +1,15 @@
 import { createReadStream } from 'node:fs';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { PRESIGNED_LINK_SECONDS, type S3Secret } from '../../common/bridge/storage';
 import type { StoredS3Storage } from './storage-records';
 import type { StorageBackend, StoredLink, UploadInput, UploadOptions } from './backend';
+
+/** The SDK is a third of a second of loading: it is loaded when a bucket is first used, not at start-up. */
+async function loadSdk() {
+  const [s3, storage, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
+  return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
 
 export interface S3BackendDeps {
   fetch?: typeof globalThis.fetch;
@@ -17,25 +22,34 @@ export interface S3BackendDeps {
  * plain links under its public base URL.
  */
 export class S3Backend implements StorageBackend {
-  private readonly client: S3Client;
+  private sdk: Promise<{ sdk: Sdk; client: S3Client }> | null = null;
+  private disposed = false;
   private readonly fetch: typeof globalThis.fetch;
   private readonly now: () => number;
 
   constructor(
     private readonly config: StoredS3Storage,
-    secret: S3Secret,
+    private readonly secret: S3Secret,
     deps: S3BackendDeps = {},
   ) {
-    this.client = new S3Client({
-      region: config.region,
-      endpoint: config.endpoint ?? undefined,
-      forcePathStyle: config.pathStyle,
-      credentials: { accessKeyId: secret.accessKeyId, secretAccessKey: secret.secretAccessKey },
-      // The SDK would otherwise read ~/.aws and the environment; this storage's settings are the whole truth.
-      maxAttempts: 3,
-    });
     this.fetch = deps.fetch ?? globalThis.fetch;
     this.now = deps.now ?? Date.now;
+  }
+
+  private connect(): Promise<{ sdk: Sdk; client: S3Client }> {
+    this.sdk ??= loadSdk().then((sdk) => {
+      const client = new sdk.S3Client({
+        region: this.config.region,
+        endpoint: this.config.endpoint ?? undefined,
+        forcePathStyle: this.config.pathStyle,
+        credentials: { accessKeyId: this.secret.accessKeyId, secretAccessKey: this.secret.secretAccessKey },
+        // The SDK would otherwise read ~/.aws and the environment; this storage's settings are the whole truth.
+        maxAttempts: 3,
+      });
+      if (this.disposed) client.destroy();
+      return { sdk, client };
+    });
+    return this.sdk;
   }
 
   fullKey(key: string): string {
@@ -45,8 +59,9 @@ export class S3Backend implements StorageBackend {
 
   async upload(input: UploadInput, options: UploadOptions = {}): Promise<StoredLink> {
     const key = this.fullKey(input.key);
-    const upload = new Upload({
-      client: this.client,
+    const { sdk, client } = await this.connect();
+    const upload = new sdk.Upload({
+      client,
       params: { Bucket: this.config.bucket, Key: key, Body: createReadStream(input.path), ContentType: input.contentType, ContentLength: input.size },
       // 8 MB parts, two at a time: bounded memory whatever the file size.
       partSize: 8 * 1024 * 1024,
@@ -67,8 +82,9 @@ export class S3Backend implements StorageBackend {
 
   async relink(key: string): Promise<StoredLink | null> {
     const full = this.fullKey(key);
+    const { sdk, client } = await this.connect();
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: full }));
+      await client.send(new sdk.HeadObjectCommand({ Bucket: this.config.bucket, Key: full }));
     } catch {
       return null;
     }
@@ -84,8 +100,9 @@ export class S3Backend implements StorageBackend {
       const base = this.config.publicBaseUrl.replace(/\/+$/, '');
       return { url: `${base}/${fullKey.split('/').map(encodeURIComponent).join('/')}`, expiresAt: null };
     }
+    const { sdk, client } = await this.connect();
     const signedAt = this.now();
-    const url = await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.config.bucket, Key: fullKey }), { expiresIn: PRESIGNED_LINK_SECONDS });
+    const url = await sdk.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: fullKey }), { expiresIn: PRESIGNED_LINK_SECONDS });
     return { url, expiresAt: signedAt + PRESIGNED_LINK_SECONDS * 1000 };
   }
 
@@ -93,7 +110,8 @@ export class S3Backend implements StorageBackend {
     const key = this.fullKey(`.studio-test-${this.now().toString(36)}.txt`);
     const text = `Avatar Studio storage test ${new Date(this.now()).toISOString()}`;
     const bucket = this.config.bucket;
-    await this.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: text, ContentType: 'text/plain' }));
+    const { sdk, client } = await this.connect();
+    await client.send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: text, ContentType: 'text/plain' }));
     try {
       const link = await this.linkFor(key);
       const response = await this.fetch(link.url);
@@ -101,12 +119,13 @@ export class S3Backend implements StorageBackend {
       if (!response.ok) throw new Error(`the uploaded test object could not be read back through its link (HTTP ${response.status})`);
       if (body !== text) throw new Error('the link returned different bytes than were uploaded');
     } finally {
-      await this.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
     }
     return `Connected. Uploaded a test object to "${bucket}", read it back through its ${this.config.publicBaseUrl ? 'public' : 'presigned'} link and deleted it.`;
   }
 
   dispose(): void {
-    this.client.destroy();
+    this.disposed = true;
+    void this.sdk?.then(({ client }) => client.destroy());
   }
 }

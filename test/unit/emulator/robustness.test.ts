@@ -87,6 +87,9 @@ describe('sandbox persistence and expiry', { timeout: SLOW }, () => {
     await em.close();
 
     em = await start({ dataDir, port, jobSeconds: 0.2 });
+    // This process's HTTP client still pools a connection to the old server on the same port; one
+    // event-loop turn lets it see that connection closed instead of sending on it.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     try {
       expect(em.credits()).toBe(credits);
       const again = dataOf(await call(em, 'audioInfo', { audio_model_id: done._id }));

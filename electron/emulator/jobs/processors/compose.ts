@@ -45,6 +45,7 @@ class InputCache {
     if (this.byAvatar.has(avatarId)) return;
     const official = this.ctx.catalogue.avatarById(avatarId);
     if (official) {
+      await this.ctx.catalogue.ensure();
       this.byAvatar.set(avatarId, await this.media(join(this.ctx.files.catalogueDir, avatarClipFile(official.avatar_id)), label));
       return;
     }

@@ -1,0 +1,3 @@
+export function webBundlePath(root: string): string;
+export function webBundleIsStale(root: string): boolean;
+export function buildWebBundle(root: string): Promise<string>;
