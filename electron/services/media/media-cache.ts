@@ -26,19 +26,36 @@ export interface MediaCacheOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Which local references may be read, and where they are: the path for an allowed reference, null
+ * for any other. Without one (the command line, whose user names files), any local path is read.
+ */
+export type LocalFileRule = (reference: string) => string | null;
+
 export class MediaCache {
   private readonly inflight = new Map<string, Promise<string>>();
   private readonly fetchImpl: typeof fetch;
+  private localRule: { allow: LocalFileRule; refusal: string } | null = null;
 
   constructor(private readonly options: MediaCacheOptions) {
     this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  /**
+   * From now on a local reference is read only when `allow` maps it to a path; any other is refused
+   * with `refusal` before the file system is touched, so the answer says nothing about the path.
+   */
+  restrictLocalFiles(allow: LocalFileRule, refusal: string): void {
+    this.localRule = { allow, refusal };
   }
 
   /** A local path for a media reference: downloaded (once) for http(s), as it is for local files. */
   async localPath(reference: string, signal?: AbortSignal): Promise<string> {
     const value = reference.trim();
     if (/^https?:\/\//i.test(value)) return this.download(value, signal);
-    const path = value.startsWith('file:') ? safeFileUrl(value) : value;
+    const allowed = this.localRule ? this.localRule.allow(value) : null;
+    if (this.localRule && allowed === null) throw new MediaInputError(this.localRule.refusal);
+    const path = allowed ?? (value.startsWith('file:') ? safeFileUrl(value) : value);
     if (!path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path)) throw new MediaInputError(`"${shorten(value)}" is neither a link nor a local file path`);
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) throw new MediaInputError(`the file ${path} does not exist`);

@@ -7,7 +7,8 @@ import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
 import { isRealMedia } from '../../common/composition/media-info';
-import { LocalGrants } from './local-grants';
+import { LocalGrants, NOT_GRANTED } from './local-grants';
+import { MediaInputError } from './media-cache';
 import type { ProgressShare } from '../system/progress';
 import { importLocalFile } from './local-import';
 import { PreviewJobs } from './preview-jobs';
@@ -35,14 +36,16 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
   const settings = base.createStore(appSettingsSpec);
   const media = toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get() });
 
+  // One rule for every call that reads media (probe, frame, waveform, poster, render): local files
+  // only as the user granted them, links only http(s).
+  media.cache.restrictLocalFiles((reference) => grants.pathOf(reference), NOT_GRANTED);
+
   /** The local copy of a media reference the renderer may ask about. */
-  const allowed = async (reference: string): Promise<string> => {
-    const value = reference.trim();
-    if (!/^https?:\/\//i.test(value) && !grants.isGranted(value)) {
-      throw new StudioError('Only http(s) links, or files chosen with "Choose file", can be inspected.', 'not-allowed');
-    }
-    return media.cache.localPath(value);
-  };
+  const allowed = (reference: string): Promise<string> =>
+    media.cache.localPath(reference).catch((error: unknown) => {
+      if (error instanceof MediaInputError && error.message === NOT_GRANTED) throw new StudioError(NOT_GRANTED, 'not-allowed');
+      throw error;
+    });
 
   const warmer = new PreviewWarmer(media.renderer);
   const jobs = new PreviewJobs(media.renderer, media.dirs.previews, {

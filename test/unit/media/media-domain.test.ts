@@ -7,6 +7,7 @@ import type { PreviewDone } from '@common/bridge';
 import { createMemoryHostBase, type EmittedEvent } from '../../../electron/services/host/memory-host';
 import { createMediaDomain } from '../../../electron/services/media/media-domain';
 import { createMediaToolkit } from '../../../electron/services/media/toolkit';
+import { LocalGrants, NOT_GRANTED } from '../../../electron/services/media/local-grants';
 import { makeImage, makeTone } from '../../fixtures/composition/make-media';
 
 describe('media domain (preview.*, media.*)', () => {
@@ -15,18 +16,21 @@ describe('media domain (preview.*, media.*)', () => {
   let module: ReturnType<typeof createMediaDomain>;
   let project: Project;
   let image: string;
+  let grants: LocalGrants;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'media-domain-'));
     image = makeImage(join(dir, 'pic.png'), { colour: 'yellow', width: 64, height: 64 });
+    makeImage(join(dir, 'canary.png'), { colour: 'red', width: 32, height: 32 });
     const voice = makeTone(join(dir, 'voice.wav'), { seconds: 0.6 });
     const base = createMemoryHostBase({ dataDir: join(dir, 'data'), platform: { chooseOpenPath: async () => image } });
     emitted = base.emitted;
     const toolkit = createMediaToolkit({ dataDir: base.dataDir, resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
-    module = createMediaDomain(base, toolkit);
+    grants = new LocalGrants();
+    module = createMediaDomain(base, toolkit, grants);
     project = createProject({ id: 'demo', kind: 'avatar-video', output: '16:9-720p' });
-    project = addElement(project, 'scene-1', { type: 'image', url: `file://${image}`, offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 0.5 });
-    project = setSceneVoice(project, 'scene-1', { kind: 'url', url: voice });
+    project = addElement(project, 'scene-1', { type: 'image', url: grants.grant(image), offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 0.5 });
+    project = setSceneVoice(project, 'scene-1', { kind: 'url', url: grants.grant(voice) });
     project = { ...project, scenes: [{ ...project.scenes[0], durationMs: 800 }] };
   });
 
@@ -65,10 +69,29 @@ describe('media domain (preview.*, media.*)', () => {
   });
 
   it('reports a failure naming the element', async () => {
-    const broken = addElement(project, 'scene-1', { id: 'missing', type: 'image', url: '/no/such/file.png', offsetX: 0, offsetY: 0, scaleX: 0.1, scaleY: 0.1 });
+    const gone = grants.grant(join(dir, 'granted-then-deleted.png'));
+    const broken = addElement(project, 'scene-1', { id: 'missing', type: 'image', url: gone, offsetX: 0, offsetY: 0, scaleX: 0.1, scaleY: 0.1 });
     const { renderId } = await module.handlers['preview.render'](broken, { quality: 'preview' });
     const failed = (await waitFor('preview.failed', renderId)).payload;
-    expect(failed).toEqual({ renderId, message: 'Scene 1 (scene-1), element missing: the file /no/such/file.png does not exist', cancelled: false });
+    expect(failed).toEqual({ renderId, message: `Scene 1 (scene-1), element missing: the file ${join(dir, 'granted-then-deleted.png')} does not exist`, cancelled: false });
+  });
+
+  // Finding 1 of the security audit: the page named any path in a project and got the picture back,
+  // or told "does not exist" from "not a media file".
+  const hostile = (url: string) => addElement(project, 'scene-1', { id: 'probe', type: 'image', url, offsetX: 0, offsetY: 0, scaleX: 0.1, scaleY: 0.1 });
+  const ungranted = () => [`file://${join(dir, 'canary.png')}`, join(dir, 'canary.png'), '/etc/shadow', 'file:///etc/passwd', '/no/such/file.png', '/proc/self/environ', 'ftp://example.com/a.png'];
+
+  it('preview.poster reads no local file the user did not grant, and says the same for every one', async () => {
+    for (const url of ungranted()) {
+      await expect(module.handlers['preview.poster'](hostile(url), { atMs: 0 }), url).rejects.toThrow(`Scene 1 (scene-1), element probe: ${NOT_GRANTED}`);
+    }
+  });
+
+  it('preview.render refuses ungranted local files with one message', async () => {
+    for (const url of ungranted()) {
+      const { renderId } = await module.handlers['preview.render'](hostile(url), { quality: 'preview' });
+      expect((await waitFor('preview.failed', renderId)).payload, url).toEqual({ renderId, message: `Scene 1 (scene-1), element probe: ${NOT_GRANTED}`, cancelled: false });
+    }
   });
 
   it('cancels a render', async () => {
@@ -82,7 +105,7 @@ describe('media domain (preview.*, media.*)', () => {
   it('quitting cancels every render and kills every ffmpeg it started', async () => {
     const toolkit = createMediaToolkit({ dataDir: join(dir, 'quit'), resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
     const base = createMemoryHostBase({ dataDir: join(dir, 'quit') });
-    const quitting = createMediaDomain(base, toolkit);
+    const quitting = createMediaDomain(base, toolkit, grants);
     const long = { ...project, id: 'q', scenes: [{ ...project.scenes[0], durationMs: 600_000 }] };
     const { renderId } = await quitting.handlers['preview.render'](long, { quality: 'draft' });
     for (let i = 0; i < 200 && toolkit.runner.running === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
@@ -99,7 +122,7 @@ describe('media domain (preview.*, media.*)', () => {
   });
 
   it('probes only links and files it handed out', async () => {
-    await expect(module.handlers['media.probe'](image)).rejects.toThrow(/Only http\(s\) links/);
+    for (const url of ungranted()) await expect(module.handlers['media.probe'](url), url).rejects.toThrow(NOT_GRANTED);
     const chosen = await module.handlers['media.chooseFile']({ kind: 'image' });
     expect(chosen).toMatchObject({ name: 'pic.png', info: { kind: 'image', width: 64, height: 64 } });
     expect(await module.handlers['media.probe'](chosen?.url ?? '')).toMatchObject({ kind: 'image' });
@@ -107,8 +130,9 @@ describe('media domain (preview.*, media.*)', () => {
 
   it('gives timeline frames and waveform peaks for allowed references', async () => {
     const chosen = await module.handlers['media.chooseFile']({ kind: 'image' });
+    await expect(module.handlers['media.frame']('/etc/shadow', { atMs: 0, width: 32 })).rejects.toThrow(NOT_GRANTED);
     const frame = await module.handlers['media.frame'](chosen?.url ?? '', { atMs: 0, width: 32 });
     expect(frame.dataUrl.startsWith('data:image/jpeg;base64,/9j/')).toBe(true);
-    await expect(module.handlers['media.waveform']('/etc/passwd', { buckets: 10 })).rejects.toThrow(/Only http\(s\) links/);
+    await expect(module.handlers['media.waveform']('/etc/passwd', { buckets: 10 })).rejects.toThrow(NOT_GRANTED);
   });
 });
