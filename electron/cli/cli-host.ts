@@ -6,6 +6,7 @@ import { ServiceClient } from '../services/client/service-client';
 import { ServiceError } from '../services/client/errors';
 import { ConnectionManager } from '../services/connections/connection-manager';
 import { EnvVault, credentialsFromEnv } from '../services/connections/env-vault';
+import { serviceAddressProblem } from '../common/net/address-rules';
 import { defaultDataDir } from '../services/host/data-dir';
 import type { Logger, RecordStoreFactory } from '../services/host/types';
 import { JobEngine, type EngineConnection, type EngineConnections } from '../services/jobs/engine';
@@ -98,6 +99,8 @@ function chooseConnection(args: ParsedArgs, io: CliIo, connections: ConnectionMa
   const name = flag(args, '--connection');
   if (baseUrl && name) throw new UsageError('Give either --connection or --base-url, not both');
   if (baseUrl) {
+    const problem = serviceAddressProblem(baseUrl);
+    if (problem) throw new UsageError(`--base-url ${problem}`);
     const credentials = credentialsFromEnv(io.env);
     if (!credentials) throw new UsageError('--base-url needs credentials in the environment: STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET');
     let client: ServiceClient;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from './contract';
+import { serviceAddressProblem } from '../net/address-rules';
 
 export const SANDBOX_CONNECTION_ID = 'sandbox';
 
@@ -50,7 +51,11 @@ export type ConnectionsState = z.infer<typeof ConnectionsState>;
 
 export const NewConnection = z.object({
   name: z.string().trim().min(1, 'name cannot be empty').max(60, 'name must be at most 60 characters'),
-  baseUrl: httpAddress('base URL'),
+  /** Receives the connection's credentials: https, or plain http to this machine only (see address-rules). */
+  baseUrl: httpAddress('base URL').superRefine((value, ctx) => {
+    const problem = serviceAddressProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `base URL ${problem}` });
+  }),
   webhookUrl: httpAddress('webhook URL').nullable().optional(),
 });
 export type NewConnection = z.infer<typeof NewConnection>;

@@ -15,7 +15,8 @@ import { ServiceError, isServiceError } from '../client/errors';
 import { ServiceClient, type ServiceClientOptions } from '../client/service-client';
 import type { CredentialVault, RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import type { EngineConnection, EngineConnections } from '../jobs/engine';
-import { decodeCredentials, encodeCredentials, secretId } from './credentials';
+import { serviceAddressProblem } from '../../common/net/address-rules';
+import { decodeCredentials, encodeCredentials, originOf, secretId } from './credentials';
 import { acceptWeakStorage, describeVault } from './vault-consent';
 
 const StoredConnection = z.object({
@@ -39,6 +40,11 @@ export const connectionsSpec: RecordStoreSpec<ConnectionsRecord> = {
   defaults: { connections: [], activeId: SANDBOX_CONNECTION_ID, sandboxWebhookUrl: null },
   version: 1,
 };
+
+function assertServiceAddress(url: string): void {
+  const problem = serviceAddressProblem(url.trim());
+  if (problem) throw new Error(`The base URL ${problem}.`);
+}
 
 export class ConnectionNotFoundError extends Error {
   constructor(id: string) {
@@ -111,6 +117,7 @@ export class ConnectionManager implements EngineConnections {
   async add(input: NewConnection): Promise<ConnectionView> {
     const name = input.name.trim();
     this.assertUniqueName(name);
+    assertServiceAddress(input.baseUrl);
     const stored: StoredConnection = { id: this.deps.newId?.() ?? randomUUID(), name, baseUrl: input.baseUrl.trim(), webhookUrl: input.webhookUrl ?? null };
     this.store.update((r) => ({ ...r, connections: [...r.connections, stored] }));
     await this.changed();
@@ -124,12 +131,15 @@ export class ConnectionManager implements EngineConnections {
     } else {
       const current = this.stored(id);
       if (patch.name !== undefined && patch.name.trim() !== current.name) this.assertUniqueName(patch.name.trim());
+      if (patch.baseUrl !== undefined) assertServiceAddress(patch.baseUrl);
       const next: StoredConnection = {
         ...current,
         name: patch.name?.trim() ?? current.name,
         baseUrl: patch.baseUrl?.trim() ?? current.baseUrl,
         webhookUrl: patch.webhookUrl === undefined ? current.webhookUrl : patch.webhookUrl,
       };
+      // A secret belongs to the origin it was entered for: moving the connection drops it.
+      if (originOf(next.baseUrl) !== originOf(current.baseUrl)) await this.deps.vault.delete(secretId(id));
       this.store.update((r) => ({ ...r, connections: r.connections.map((c) => (c.id === id ? next : c)) }));
     }
     this.clients.delete(id);
@@ -158,12 +168,12 @@ export class ConnectionManager implements EngineConnections {
 
   async setSecret(id: string, secret: SecretInput): Promise<ConnectionView> {
     if (id === SANDBOX_CONNECTION_ID) throw new Error('The sandbox connection brings its own key; nothing to set.');
-    this.stored(id);
+    const stored = this.stored(id);
     const credentials: Credentials =
       secret.kind === 'api-key'
         ? { kind: 'api-key', apiKey: secret.apiKey.trim() }
         : { kind: 'client-credentials', clientId: secret.clientId.trim(), clientSecret: secret.clientSecret.trim() };
-    await this.deps.vault.set(secretId(id), encodeCredentials(credentials));
+    await this.deps.vault.set(secretId(id), encodeCredentials(credentials, originOf(stored.baseUrl)));
     this.clients.delete(id);
     await this.changed();
     return this.get(id);
@@ -222,17 +232,23 @@ export class ConnectionManager implements EngineConnections {
       return new ServiceClient({ ...this.deps.clientOptions, baseUrl: sandbox.baseUrl, credentials: { kind: 'api-key', apiKey: sandbox.apiKey } });
     }
     const stored = this.stored(id);
-    const raw = await this.deps.vault.get(secretId(id));
-    const credentials = raw === undefined ? undefined : decodeCredentials(raw);
+    const problem = serviceAddressProblem(stored.baseUrl);
+    if (problem) throw new ServiceError({ kind: 'config', endpoint: stored.baseUrl, explanation: `The connection "${stored.name}" was not used: its base URL ${problem}. Change it in Settings → Connections.` });
+    const credentials = await this.credentialsOf(stored);
     if (!credentials) {
       throw new ServiceError({ kind: 'config', endpoint: stored.baseUrl, explanation: `The connection "${stored.name}" has no credentials. Add an API key or a client id and secret in Settings → Connections.` });
     }
     return new ServiceClient({ ...this.deps.clientOptions, baseUrl: stored.baseUrl, credentials });
   }
 
-  private async view(stored: StoredConnection, activeId: string): Promise<ConnectionView> {
+  /** The connection's credentials, only if they were entered or declared for its current origin. */
+  private async credentialsOf(stored: StoredConnection): Promise<Credentials | undefined> {
     const raw = await this.deps.vault.get(secretId(stored.id));
-    const credentials = raw === undefined ? undefined : decodeCredentials(raw);
+    return raw === undefined ? undefined : decodeCredentials(raw, originOf(stored.baseUrl));
+  }
+
+  private async view(stored: StoredConnection, activeId: string): Promise<ConnectionView> {
+    const credentials = await this.credentialsOf(stored);
     return {
       id: stored.id,
       name: stored.name,

@@ -8,22 +8,42 @@ export function secretId(connectionId: string): string {
   return `${CONNECTION_SECRET_PREFIX}${connectionId}`;
 }
 
-const credentialsSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('api-key'), apiKey: z.string().min(1) }),
-  z.object({ kind: z.literal('client-credentials'), clientId: z.string().min(1), clientSecret: z.string().min(1) }),
-]);
-
-export function encodeCredentials(credentials: Credentials): string {
-  return JSON.stringify(credentials);
+/** The origin (scheme, host, port) of an address: what a secret is bound to. Null if unparsable. */
+export function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
-/** Reads what encodeCredentials wrote; a bare string (an older or hand-written entry) is an API key. */
-export function decodeCredentials(stored: string): Credentials | undefined {
+const forOrigin = { origin: z.string().optional() };
+const credentialsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('api-key'), apiKey: z.string().min(1), ...forOrigin }),
+  z.object({ kind: z.literal('client-credentials'), clientId: z.string().min(1), clientSecret: z.string().min(1), ...forOrigin }),
+]);
+
+/** Credentials as kept in a vault, with the origin they were entered (or declared) for. */
+export function encodeCredentials(credentials: Credentials, origin?: string | null): string {
+  return JSON.stringify(origin ? { ...credentials, origin } : credentials);
+}
+
+/**
+ * Reads what encodeCredentials wrote; a bare string (an older or hand-written entry) is an API key.
+ * With `origin`, credentials bound to another origin read as none: a secret goes only where it was
+ * entered for (entries from before the binding carry no origin and stay with their connection).
+ */
+export function decodeCredentials(stored: string, origin?: string | null): Credentials | undefined {
+  let decoded: (Credentials & { origin?: string }) | undefined;
   try {
     const parsed = credentialsSchema.safeParse(JSON.parse(stored));
-    if (parsed.success) return parsed.data;
+    if (parsed.success) decoded = parsed.data;
   } catch {
     // not JSON: fall through
   }
-  return stored.trim() ? { kind: 'api-key', apiKey: stored.trim() } : undefined;
+  if (!decoded) return stored.trim() ? { kind: 'api-key', apiKey: stored.trim() } : undefined;
+  if (origin !== undefined && decoded.origin !== undefined && decoded.origin !== origin) return undefined;
+  const credentials = { ...decoded };
+  delete credentials.origin;
+  return credentials;
 }

@@ -1,6 +1,6 @@
 import type { CredentialVault } from '../host/types';
 import { MemoryVault } from '../store/memory-vault';
-import { encodeCredentials, CONNECTION_SECRET_PREFIX } from './credentials';
+import { encodeCredentials, originOf, CONNECTION_SECRET_PREFIX } from './credentials';
 import type { Credentials } from '../client/auth';
 
 export type Env = Record<string, string | undefined>;
@@ -16,8 +16,19 @@ export function credentialsFromEnv(env: Env): Credentials | undefined {
 }
 
 /**
- * The Node hosts' vault: every service connection uses the credentials in the environment unless a
- * secret was entered during this run (kept in memory only, never written anywhere).
+ * The origin the environment's credentials are declared for (STUDIO_BASE_URL). Without it they are
+ * bound to an origin no connection has, so they go nowhere.
+ */
+export const UNDECLARED_ORIGIN = 'undeclared:STUDIO_BASE_URL';
+export function declaredOrigin(env: Env): string {
+  const declared = env.STUDIO_BASE_URL?.trim();
+  return (declared && originOf(declared)) || UNDECLARED_ORIGIN;
+}
+
+/**
+ * The Node hosts' vault: a service connection at the origin of STUDIO_BASE_URL uses the credentials
+ * in the environment (other connections get none) unless a secret was entered during this run (kept
+ * in memory only, never written anywhere).
  */
 export class EnvVault implements CredentialVault {
   readonly protection = 'environment' as const;
@@ -28,7 +39,7 @@ export class EnvVault implements CredentialVault {
 
   constructor(env: Env) {
     const credentials = credentialsFromEnv(env);
-    this.fromEnv = credentials ? encodeCredentials(credentials) : undefined;
+    this.fromEnv = credentials ? encodeCredentials(credentials, declaredOrigin(env)) : undefined;
   }
 
   async set(id: string, secret: string): Promise<void> {

@@ -34,7 +34,7 @@ const genericNotices: Record<CredentialVault['protection'], string | null> = {
   'os-encryption': null,
   weak: 'Secrets are stored with weak protection: anyone who can read your files can recover them.',
   memory: 'Secrets are kept for this run only and must be entered again after a restart.',
-  environment: 'Credentials come from the environment (STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET); secrets entered here last for this run only.',
+  environment: 'Credentials come from the environment (STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET) for the connection at STUDIO_BASE_URL only; secrets entered here last for this run only.',
 };
 
 export async function describeVault(vault: CredentialVault): Promise<VaultStorageInfo> {

@@ -3,12 +3,14 @@ import { ConnectionManager } from '../../../electron/services/connections/connec
 import { MemoryVault } from '../../../electron/services/store/memory-vault';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
-import type { ConnectionsState } from '../../../electron/common/bridge/connections';
+import { NewConnection, type ConnectionsState } from '../../../electron/common/bridge/connections';
+import { EnvVault } from '../../../electron/services/connections/env-vault';
+import { secretId } from '../../../electron/services/connections/credentials';
+import type { CredentialVault } from '../../../electron/services/host/types';
 import { fail, ok, scriptedFetch, voice } from '../client/fake-fetch';
 
-function manager(script: Parameters<typeof scriptedFetch>[0] = []) {
+function manager(script: Parameters<typeof scriptedFetch>[0] = [], vault: CredentialVault = new MemoryVault()) {
   const fake = scriptedFetch(script);
-  const vault = new MemoryVault();
   const changes: ConnectionsState[] = [];
   let n = 0;
   const m = new ConnectionManager({
@@ -67,5 +69,59 @@ describe('ConnectionManager', () => {
     const bad = await m.test('c1');
     expect(bad).toMatchObject({ ok: false });
     expect(bad.message).toMatch(/token is invalid or expired/);
+  });
+
+  // Finding 2 of the security audit: credentials went wherever the page pointed them.
+  it('drops a stored secret when the base URL moves to another origin, keeps it on the same origin', async () => {
+    const { m, vault, seen } = manager([ok([voice])]);
+    await m.add({ name: 'P', baseUrl: 'https://api.example.com' });
+    await m.setSecret('c1', { kind: 'api-key', apiKey: 'key-123456' });
+    expect((await m.update('c1', { baseUrl: 'https://api.example.com/v2' })).hasSecret).toBe(true);
+    const moved = await m.update('c1', { baseUrl: 'https://collector.test' });
+    expect(moved.hasSecret).toBe(false);
+    expect(await vault.has(secretId('c1'))).toBe(false);
+    expect((await m.test('c1')).message).toMatch(/has no credentials/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('reads a secret bound to another origin as none (a vault entry moved behind its back)', async () => {
+    const { m, vault, seen } = manager();
+    await m.add({ name: 'P', baseUrl: 'https://api.example.com' });
+    await m.setSecret('c1', { kind: 'api-key', apiKey: 'key-123456' });
+    const entry = await vault.get(secretId('c1'));
+    await m.add({ name: 'Q', baseUrl: 'https://collector.test' });
+    await vault.set(secretId('c2'), entry ?? '');
+    expect((await m.get('c2')).hasSecret).toBe(false);
+    expect((await m.test('c2')).ok).toBe(false);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('allows plain http only to this machine and never link-local or metadata addresses', async () => {
+    const { m } = manager();
+    for (const bad of ['http://api.example.com', 'http://10.0.0.1:8080', 'https://169.254.169.254', 'http://169.254.169.254/latest', 'https://[fe80::1]', 'https://metadata.google.internal', 'https://[::ffff:a9fe:a9fe]', 'http://2852039166/']) {
+      expect(NewConnection.safeParse({ name: 'x', baseUrl: bad }).success, bad).toBe(false);
+      await expect(m.add({ name: 'x', baseUrl: bad }), bad).rejects.toThrow(/base URL must/);
+    }
+    for (const good of ['http://127.0.0.1:9000', 'http://localhost:3000', 'http://[::1]:81', 'https://api.example.com']) {
+      expect(NewConnection.safeParse({ name: 'x', baseUrl: good }).success, good).toBe(true);
+    }
+    await m.add({ name: 'Local', baseUrl: 'http://127.0.0.1:9000' });
+    await expect(m.update('c1', { baseUrl: 'http://example.com' })).rejects.toThrow(/https/);
+  });
+
+  it('gives the environment credentials only to the connection at STUDIO_BASE_URL', async () => {
+    const env = { STUDIO_API_KEY: 'env-key-123456', STUDIO_BASE_URL: 'https://api.example.com/' };
+    const { m, seen } = manager([ok([voice])], new EnvVault(env));
+    await m.add({ name: 'Declared', baseUrl: 'https://api.example.com' });
+    await m.add({ name: 'Other', baseUrl: 'https://collector.test' });
+    expect((await m.get('c1')).hasSecret).toBe(true);
+    expect((await m.get('c2')).hasSecret).toBe(false);
+    expect((await m.test('c2')).message).toMatch(/has no credentials/);
+    expect((await m.test('c1')).ok).toBe(true);
+    expect(seen.map((r) => r.url)).toEqual(['https://api.example.com/api/open/v3/voice/list']);
+
+    const undeclared = manager([], new EnvVault({ STUDIO_API_KEY: 'env-key-123456' }));
+    await undeclared.m.add({ name: 'Any', baseUrl: 'https://api.example.com' });
+    expect((await undeclared.m.get('c1')).hasSecret).toBe(false);
   });
 });
