@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
 /**
@@ -95,9 +95,9 @@ export async function resolveMediaBinary(binary: MediaBinaryName, options: Resol
       tried.push(`${label}: ${path} is not an executable file`);
       return null;
     }
-    const version = await readVersion(run, path);
+    const version = await readVersion(run, path, binary);
     if (!version) {
-      tried.push(`${label}: ${path} did not answer -version`);
+      tried.push(`${label}: ${path} did not answer -version as ${binary} does`);
       return null;
     }
     return { name: binary, path, source, version };
@@ -146,14 +146,26 @@ export function parseVersionLine(output: string): string | null {
   return match ? match[1] : null;
 }
 
-async function readVersion(run: NonNullable<ResolveOptions['run']>, path: string): Promise<string | null> {
+/** The version, only when the program answers `-version` the way `binary` does (so /bin/true is not ffprobe). */
+async function readVersion(run: NonNullable<ResolveOptions['run']>, path: string, binary: MediaBinaryName): Promise<string | null> {
   try {
     const result = await run(path, ['-hide_banner', '-version']);
-    if (result.code !== 0) return null;
-    return parseVersionLine(result.stdout) ?? 'unknown';
+    if (result.code !== 0 || !result.stdout.trimStart().startsWith(`${binary} version `)) return null;
+    return parseVersionLine(result.stdout);
   } catch {
     return null;
   }
+}
+
+/**
+ * Why `path` cannot be used as `binary` (missing, not executable, not answering -version as it
+ * does), or null when it can. Settings paths from the page pass this before they are stored.
+ */
+export async function binaryPathProblem(binary: MediaBinaryName, path: string, options: Pick<ResolveOptions, 'isExecutable' | 'run'> = {}): Promise<string | null> {
+  if (!existsSync(path)) return `${path} does not exist`;
+  if (!(options.isExecutable ?? defaultIsExecutable)(path)) return `${path} is not an executable file`;
+  if (!(await readVersion(options.run ?? defaultRun, path, binary))) return `${path} does not answer -version as ${binary} does`;
+  return null;
 }
 
 /** Filters and encoders from REQUIRED_FFMPEG that this ffmpeg does not list. */

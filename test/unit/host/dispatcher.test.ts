@@ -1,9 +1,12 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { callChannels } from '@common/bridge';
 import { createDispatcher, toFailure } from '../../../electron/services/host/dispatcher';
 import { createDomains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { Redactor } from '../../../electron/services/log/redact';
+
+const SHIPPED_FFMPEG = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 
 function setup() {
   const base = createMemoryHostBase();
@@ -68,10 +71,25 @@ describe('dispatch', () => {
 
   it('emits settings.changed after an update and persists it', async () => {
     const { dispatch, base } = setup();
-    const outcome = await dispatch('settings.update', [{ ffmpegPath: '/opt/ffmpeg/bin/ffmpeg' }]);
-    expect(outcome).toMatchObject({ ok: true, value: { ffmpegPath: '/opt/ffmpeg/bin/ffmpeg' } });
-    expect(base.emitted.at(-1)).toMatchObject({ event: 'settings.changed', payload: { ffmpegPath: '/opt/ffmpeg/bin/ffmpeg' } });
-    expect(await dispatch('settings.get', [])).toMatchObject({ value: { ffmpegPath: '/opt/ffmpeg/bin/ffmpeg' } });
+    const outcome = await dispatch('settings.update', [{ ffmpegPath: SHIPPED_FFMPEG }]);
+    expect(outcome).toMatchObject({ ok: true, value: { ffmpegPath: SHIPPED_FFMPEG } });
+    expect(base.emitted.at(-1)).toMatchObject({ event: 'settings.changed', payload: { ffmpegPath: SHIPPED_FFMPEG } });
+    expect(await dispatch('settings.get', [])).toMatchObject({ value: { ffmpegPath: SHIPPED_FFMPEG } });
+  });
+
+  // Finding 3 of the security audit: settings.update took any program as ffprobe and system.info ran it.
+  it('keeps an ffmpeg / ffprobe path only when the file answers -version as that program', async () => {
+    const { dispatch, base } = setup();
+    const refused = async (patch: object, message: RegExp) => {
+      const outcome = await dispatch('settings.update', [patch]);
+      expect(outcome, JSON.stringify(patch)).toMatchObject({ ok: false, error: { message: expect.stringMatching(message) } });
+    };
+    await refused({ ffprobePath: '/bin/true' }, /^The ffprobe path was not saved: \/bin\/true does not answer -version as ffprobe does\.$/);
+    await refused({ ffmpegPath: '/no/such/ffmpeg' }, /^The ffmpeg path was not saved: \/no\/such\/ffmpeg does not exist\.$/);
+    await refused({ ffmpegPath: '/etc/passwd' }, /is not an executable file/);
+    await refused({ ffprobePath: SHIPPED_FFMPEG }, /does not answer -version as ffprobe does/);
+    expect(base.emitted.some((e) => e.event === 'settings.changed')).toBe(false);
+    expect(await dispatch('settings.get', [])).toMatchObject({ value: { ffmpegPath: null, ffprobePath: null } });
   });
 
   it('hands out pending notices once', async () => {

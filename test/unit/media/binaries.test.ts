@@ -48,6 +48,13 @@ describe('resolveMediaBinary', () => {
     expect((await resolveMediaBinary('ffmpeg', options)).path).toBe('/usr/bin/ffmpeg');
   });
 
+  it('takes no program that does not answer -version as the binary it stands for (/bin/true is not ffprobe)', async () => {
+    const options = fakes(['/bin/true', '/usr/bin/ffprobe'], { settings: { ffprobePath: '/bin/true' }, env: { PATH: '/usr/bin' }, run: async (file) => ({ code: 0, stdout: file === '/bin/true' ? '' : VERSION.replace('ffmpeg', 'ffprobe') }) });
+    expect(await resolveMediaBinary('ffprobe', options)).toMatchObject({ path: '/usr/bin/ffprobe', source: 'path' });
+    const ffmpegAsProbe = fakes(['/usr/bin/ffmpeg'], { settings: { ffprobePath: '/usr/bin/ffmpeg' }, run: async () => ({ code: 0, stdout: VERSION }) });
+    await expect(resolveMediaBinary('ffprobe', ffmpegAsProbe)).rejects.toThrow(/Settings: \/usr\/bin\/ffmpeg did not answer -version as ffprobe does/);
+  });
+
   it('names all four places when nothing is found', async () => {
     const options = fakes([], { settings: { ffmpegPath: '/nope/ffmpeg' }, env: { PATH: '/usr/bin' } });
     const error = await resolveMediaBinary('ffmpeg', options).catch((e: unknown) => e);
@@ -95,8 +102,8 @@ describe('the npm installer fallback', () => {
     isExecutable: (p: string) => p.startsWith('/nm/'),
     loadPackagedFfmpeg: async () => null,
     loadInstallerBinary: async (b: 'ffmpeg' | 'ffprobe') => installer[b],
-    run: async (_file: string, args: string[]) => {
-      if (args.includes('-version')) return { code: 0, stdout: 'ffmpeg version N-47683-static\n' };
+    run: async (file: string, args: string[]) => {
+      if (args.includes('-version')) return { code: 0, stdout: `${file.includes('ffprobe') ? 'ffprobe' : 'ffmpeg'} version N-47683-static\n` };
       if (args.includes('-filters')) return { code: 0, stdout: listing(filters) };
       return { code: 0, stdout: listing(REQUIRED_FFMPEG.encoders) };
     },
