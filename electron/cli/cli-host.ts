@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
-import { startEmulator, type RunningEmulator } from '../emulator';
+import type { RunningEmulator } from '../emulator';
+import { startBuiltInSandbox } from '../emulator/built-in';
 import { CatalogueService } from '../services/catalogue/catalogue-service';
 import { ServiceClient } from '../services/client/service-client';
 import { ServiceError } from '../services/client/errors';
@@ -48,7 +49,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
   const log = quietLogger(io, args.flags['--verbose'] === true);
   let emulator: Promise<RunningEmulator> | undefined;
   const sandbox = async () => {
-    emulator ??= startEmulator({ port: 0, dataDir: join(dataDir, 'sandbox') });
+    emulator ??= startBuiltInSandbox(dataDir);
     const running = await emulator;
     return { baseUrl: running.url, apiKey: running.apiKey };
   };

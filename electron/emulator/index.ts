@@ -25,6 +25,7 @@ import { uploadRoutes } from './routes/uploads';
 import { liveRoutes } from './routes/live';
 import { miscRoutes } from './routes/misc';
 import { videoRoutes } from './routes/video';
+import { closeServers, listenOnce, serveEarlierPorts } from './listen';
 import { createServer } from './server';
 import { Accounts } from './state/accounts';
 import { Files } from './state/files';
@@ -125,12 +126,12 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   characterSwapRoutes(app, ctx);
   miscRoutes(app, ctx);
 
-  await app.listen({ port: options.port, host: options.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = await listenOnce(app, options.port, options.host, options.portFallback === true);
   const host = options.host.includes(':') ? `[${options.host}]` : options.host === '0.0.0.0' ? '127.0.0.1' : options.host;
   const url = `http://${host}:${port}`;
   files.baseUrl = url;
+  files.earlierPorts = (options.earlierPorts ?? []).filter((earlier) => earlier !== port);
+  const aliases = await serveEarlierPorts(app, files.earlierPorts, options.host, options.log);
 
   files.sweep();
   const sweeper = setInterval(() => files.sweep(), 3600_000);
@@ -157,6 +158,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
       await ctx.engine.close();
       await webhooks.close(500);
       await tools.stop();
+      await closeServers(aliases);
       await app.close();
       store.close();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });

@@ -2,6 +2,13 @@
 export interface EmulatorOptions {
   /** 0 picks a free port. */
   port?: number;
+  /** When `port` is taken, listen on a free one instead of failing (the built-in sandbox). */
+  portFallback?: boolean;
+  /**
+   * Ports this data folder's sandbox listened on before: links to its own files at those ports are
+   * still its own (read from disk when a job uses them) and, where a port is free, served there too.
+   */
+  earlierPorts?: number[];
   host?: string;
   apiKey?: string;
   clientId?: string;
@@ -44,7 +51,9 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir'>> & {
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir' | 'portFallback' | 'earlierPorts'>> & {
+  portFallback?: boolean;
+  earlierPorts?: number[];
   catalogueDir?: string;
   ffmpegPath?: string;
   ffprobePath?: string;
@@ -85,6 +94,8 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
   };
   return {
     port: nonNegative('port', o.port, DEFAULTS.port),
+    portFallback: o.portFallback,
+    earlierPorts: o.earlierPorts,
     host: o.host ?? DEFAULTS.host,
     apiKey: o.apiKey ?? DEFAULTS.apiKey,
     clientId: o.clientId ?? DEFAULTS.clientId,

@@ -2,7 +2,7 @@
 // the IPC registration, the menu and the security guards around them.
 import { join } from 'node:path';
 import { BrowserWindow, Menu, app, ipcMain, session, shell } from 'electron';
-import { startEmulator } from '../emulator';
+import { builtInSandboxStarter } from '../emulator/built-in';
 import { composeHost } from '../services/host/compose';
 import { appSettingsSpec } from '../services/system/settings-store';
 import { devLocation, fileLocation } from './app-location';
@@ -33,10 +33,7 @@ async function start(): Promise<void> {
     createStoreFactory: createElectronStoreFactory,
     createVault: (createStore) => new SafeStorageVault({ createStore }),
     platform: createPlatformAdapters({ window: () => mainWindow, notificationsEnabled: () => notifications() }),
-    startSandbox: async () => {
-      const sandbox = await startEmulator({ port: 0, dataDir: join(dataDir, 'sandbox') });
-      return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, close: () => sandbox.close() };
-    },
+    startSandbox: builtInSandboxStarter(dataDir),
   });
   const settings = services.base.createStore(appSettingsSpec);
   notifications = () => settings.get().notifications;

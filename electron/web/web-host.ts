@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator } from '../emulator';
+import { builtInSandboxStarter } from '../emulator/built-in';
 import { EnvVault } from '../services/connections/env-vault';
 import { composeHost, type ComposedHost } from '../services/host/compose';
 import { createConfStoreFactory } from '../services/store/conf-store';
@@ -58,10 +58,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     echoLog: (line) => {
       if (/"level":"(warn|error)"/.test(line)) options.echo?.(line);
     },
-    startSandbox: async () => {
-      const sandbox = await startEmulator({ port: 0, dataDir: join(options.dataDir, 'sandbox') });
-      return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, close: () => sandbox.close() };
-    },
+    startSandbox: builtInSandboxStarter(options.dataDir),
   });
 
   const token = options.token ?? newAccessToken();

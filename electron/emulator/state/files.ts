@@ -13,6 +13,8 @@ export class Files {
   readonly catalogueDir: string;
   readonly workDir: string;
   baseUrl = '';
+  /** Ports this data folder's sandbox listened on before; its links from then are still its own. */
+  earlierPorts: number[] = [];
 
   constructor(
     private readonly store: StateStore,
@@ -63,7 +65,8 @@ export class Files {
     }
     const base = new URL(this.baseUrl);
     const loopback = (h: string) => h === '127.0.0.1' || h === 'localhost' || h === '[::1]' || h === base.hostname;
-    if (parsed.port !== base.port || !loopback(parsed.hostname)) return null;
+    const ownPort = parsed.port === base.port || this.earlierPorts.some((port) => parsed.port === String(port));
+    if (!ownPort || !loopback(parsed.hostname)) return null;
     const match = /^\/(files|sandbox)\/([^/]+)$/.exec(parsed.pathname);
     if (!match) return null;
     const name = decodeURIComponent(match[2]);

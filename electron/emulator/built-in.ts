@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../services/projects/atomic-file';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from './index';
+
+/** How many earlier ports are remembered (each one a link origin that keeps opening). */
+const EARLIER_PORTS_KEPT = 16;
+
+const PortRecord = z.object({ port: z.number().int().min(1).max(65535), earlier: z.array(z.number().int().min(1).max(65535)) });
+export type PortRecord = z.infer<typeof PortRecord>;
+
+export const portRecordPath = (sandboxDir: string) => join(sandboxDir, 'port.json');
+
+/** The recorded port of a data folder's sandbox; an unreadable record counts as none (a port is chosen again). */
+export function readPortRecord(sandboxDir: string): PortRecord | null {
+  try {
+    return PortRecord.parse(JSON.parse(readFileSync(portRecordPath(sandboxDir), 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The built-in sandbox of a data folder, as the desktop app, the web host and the CLI start it. It keeps
+ * one port per data folder (chosen once, another only when that one is taken), so result links, saved
+ * projects and the Library's "Open" survive restarts; links from any earlier port stay its own (served
+ * there while the port is free, read from disk by jobs always). Records live in `<dataDir>/sandbox`, so
+ * jobs running across a restart resume and complete.
+ */
+export async function startBuiltInSandbox(dataDir: string, extra: Omit<EmulatorOptions, 'dataDir' | 'port' | 'portFallback' | 'earlierPorts'> = {}): Promise<RunningEmulator> {
+  const sandboxDir = join(dataDir, 'sandbox');
+  await mkdir(sandboxDir, { recursive: true });
+  const record = readPortRecord(sandboxDir);
+  const sandbox = await startEmulator({
+    ...extra,
+    dataDir: sandboxDir,
+    port: record?.port ?? 0,
+    portFallback: true,
+    earlierPorts: record ? [record.port, ...record.earlier] : [],
+  });
+  const port = Number(new URL(sandbox.url).port);
+  if (port !== record?.port) {
+    const earlier = record ? [record.port, ...record.earlier].filter((p) => p !== port).slice(0, EARLIER_PORTS_KEPT) : [];
+    await writeFileAtomic(portRecordPath(sandboxDir), `${JSON.stringify({ port, earlier })}\n`);
+  }
+  return sandbox;
+}
+
+/** `startBuiltInSandbox` in the shape `composeHost` asks for (the desktop app and the web host). */
+export function builtInSandboxStarter(dataDir: string): () => Promise<{ baseUrl: string; apiKey: string; close(): Promise<void> }> {
+  return async () => {
+    const sandbox = await startBuiltInSandbox(dataDir);
+    return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, close: () => sandbox.close() };
+  };
+}
