@@ -243,7 +243,7 @@ export class DownloadManager {
           await fetchToFile({
             url: entry.url,
             target,
-            fetch: this.options.fetch ?? globalThis.fetch,
+            fetch: this.options.fetch,
             validators: entry.etag || entry.lastModified ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes } : null,
             signal: controller.signal,
             verify: this.options.verify,
