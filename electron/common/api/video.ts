@@ -172,9 +172,9 @@ export const talkingAvatarBodySchema = z
     const avatars = b.elements.filter((e) => e.type === 'avatar');
     if (avatars.length === 0) ctx.addIssue({ code: 'custom', path: ['elements'], message: 'elements must contain an avatar element' });
     if (!b.elements.some((e) => e.type === 'audio')) ctx.addIssue({ code: 'custom', path: ['elements'], message: 'elements must contain an audio element' });
+    // avatar_from 2 with the avatar's own url as well is what the official demo sends: the url is ignored.
     for (const a of avatars) {
       const ownUrl = a.url !== undefined && a.url !== '';
-      if (b.avatar_from === 2 && ownUrl) ctx.addIssue({ code: 'custom', path: ['avatar_from'], message: 'avatar_from must be 3 when the avatar element carries its own url' });
       if (b.avatar_from === 2 && !a.avatar_id) ctx.addIssue({ code: 'custom', path: ['elements'], message: 'an official avatar element (avatar_from 2) needs avatar_id' });
       if (b.avatar_from === 3 && !ownUrl && !a.avatar_id) ctx.addIssue({ code: 'custom', path: ['elements'], message: 'an avatar element needs url or avatar_id' });
     }

@@ -8,34 +8,37 @@ import {
   liveUpdateBodySchema, talkingAvatarBodySchema, talkingAvatarDataSchema, ttsCreateBodySchema, videoInfoDataSchema,
   videoInfoQuerySchema, videoRecordSchema, voiceCloneBodySchema, voiceListQuerySchema, voiceSchema, type EndpointName,
 } from '../../common/api';
+import { tolerantList, tolerantRecord } from './tolerant';
 
 /**
  * The typed view of each endpoint for the client: the request schema and the schema of what a caller
  * gets back (the envelope's `data` for business operations, the whole answer for the two face
- * endpoints). Paths, methods and envelopes come from ENDPOINTS in electron/common/api.
+ * endpoints). Paths, methods and envelopes come from ENDPOINTS in electron/common/api. Lists and
+ * records are read tolerantly (tolerant.ts): clients of the real service meet more shapes than the
+ * document shows.
  */
 export const endpointTypes = {
   getToken: { request: getTokenBodySchema, result: getTokenResponseSchema },
   detectFaces: { request: detectFacesBodySchema, result: detectFacesResponseSchema },
   analyzeFrames: { request: analyzeFramesBodySchema, result: analyzeFramesResponseSchema },
-  liveCreate: { request: liveCreateBodySchema, result: liveSessionSchema },
+  liveCreate: { request: liveCreateBodySchema, result: tolerantRecord(liveSessionSchema) },
   liveUpdate: { request: liveUpdateBodySchema, result: z.undefined() },
   liveClose: { request: liveCloseBodySchema, result: z.undefined() },
-  aiModelList: { request: aiModelListQuerySchema, result: z.array(aiModelSchema) },
-  voiceList: { request: voiceListQuerySchema, result: z.array(voiceSchema) },
-  audioCreate: { request: ttsCreateBodySchema, result: audioRecordSchema },
-  audioClone: { request: voiceCloneBodySchema, result: audioRecordSchema },
-  audioInfo: { request: audioInfoQuerySchema, result: audioRecordSchema },
-  lipSync: { request: lipSyncBodySchema, result: videoRecordSchema },
-  videoInfo: { request: videoInfoQuerySchema, result: videoInfoDataSchema },
-  avatarList: { request: avatarListQuerySchema, result: z.array(avatarListItemSchema) },
-  avatarDetail: { request: avatarDetailQuerySchema, result: z.array(avatarDetailItemSchema) },
-  avatarCreate: { request: avatarCreateBodySchema, result: z.array(avatarCreateItemSchema) },
-  avatarVideoCreate: { request: avatarVideoBodySchema, result: videoRecordSchema },
-  talkingAvatarCreate: { request: talkingAvatarBodySchema, result: talkingAvatarDataSchema },
-  characterSwapCreate: { request: characterSwapBodySchema, result: characterSwapRecordSchema },
-  backgroundChangeCreate: { request: backgroundChangeBodySchema, result: imageRecordSchema },
-  backgroundChangeInfo: { request: backgroundInfoQuerySchema, result: imageRecordSchema },
+  aiModelList: { request: aiModelListQuerySchema, result: tolerantList(aiModelSchema) },
+  voiceList: { request: voiceListQuerySchema, result: tolerantList(voiceSchema) },
+  audioCreate: { request: ttsCreateBodySchema, result: tolerantRecord(audioRecordSchema) },
+  audioClone: { request: voiceCloneBodySchema, result: tolerantRecord(audioRecordSchema) },
+  audioInfo: { request: audioInfoQuerySchema, result: tolerantRecord(audioRecordSchema) },
+  lipSync: { request: lipSyncBodySchema, result: tolerantRecord(videoRecordSchema) },
+  videoInfo: { request: videoInfoQuerySchema, result: tolerantRecord(videoInfoDataSchema) },
+  avatarList: { request: avatarListQuerySchema, result: tolerantList(avatarListItemSchema) },
+  avatarDetail: { request: avatarDetailQuerySchema, result: tolerantList(avatarDetailItemSchema) },
+  avatarCreate: { request: avatarCreateBodySchema, result: tolerantList(avatarCreateItemSchema) },
+  avatarVideoCreate: { request: avatarVideoBodySchema, result: tolerantRecord(videoRecordSchema) },
+  talkingAvatarCreate: { request: talkingAvatarBodySchema, result: tolerantRecord(talkingAvatarDataSchema) },
+  characterSwapCreate: { request: characterSwapBodySchema, result: tolerantRecord(characterSwapRecordSchema) },
+  backgroundChangeCreate: { request: backgroundChangeBodySchema, result: tolerantRecord(imageRecordSchema) },
+  backgroundChangeInfo: { request: backgroundInfoQuerySchema, result: tolerantRecord(imageRecordSchema) },
 } as const satisfies Record<EndpointName, { request: z.ZodType; result: z.ZodType }>;
 
 export type EndpointTypes = typeof endpointTypes;

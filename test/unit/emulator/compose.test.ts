@@ -51,6 +51,14 @@ describe('sandbox avatar video and talking avatar', { timeout: SLOW }, () => {
     expect(await meanVolume(String(done.video))).toBeGreaterThan(-45);
   });
 
+  it('accepts avatar_from 2 with the avatar\'s url as the official demo sends it, and ignores the url', async () => {
+    const created = dataOf(await call(sandbox.em, 'talkingAvatarCreate', {
+      width: 160, height: 90, avatar_from: 2,
+      elements: [avatar({ url: 'http://127.0.0.1:9/never-fetched.mp4' }), { type: 'audio', input_text: 'Hi.', voice_id: 'sandbox_marcus' }],
+    }));
+    expect(dataOf(await info(created._id))).toMatchObject({ video_status: 3 });
+  });
+
   it('uses the caller\'s own avatar URL and audio URL with avatar_from 3', async () => {
     const created = dataOf(await call(sandbox.em, 'talkingAvatarCreate', {
       width: 256, height: 256, avatar_from: 3,
@@ -68,7 +76,6 @@ describe('sandbox avatar video and talking avatar', { timeout: SLOW }, () => {
 
   it('applies the talking avatar rules', async () => {
     const audio = { type: 'audio', input_text: 'hi', voice_id: 'sandbox_marcus' };
-    expect(await call(sandbox.em, 'talkingAvatarCreate', { width: 320, height: 180, avatar_from: 2, elements: [avatar({ url: sample(sandbox.em, 'avatar-SandboxBen.mp4') }), audio] })).toMatchObject({ code: 1003, msg: expect.stringContaining('avatar_from must be 3') });
     expect(await call(sandbox.em, 'talkingAvatarCreate', { width: 320, height: 180, avatar_from: 2, elements: [avatar(), { type: 'audio', input_text: 'hi' }] })).toMatchObject({ code: 1003, msg: expect.stringContaining('voice_id') });
     expect(await call(sandbox.em, 'talkingAvatarCreate', { width: 320, height: 3841, avatar_from: 2, elements: [avatar(), audio] })).toMatchObject({ code: 1003, msg: expect.stringContaining('height') });
     expect(await call(sandbox.em, 'talkingAvatarCreate', { width: 320, height: 180, avatar_from: 2, elements: [avatar({ offset_x: undefined }), audio] })).toMatchObject({ code: 1003, msg: expect.stringContaining('offset_x') });

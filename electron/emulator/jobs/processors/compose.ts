@@ -116,7 +116,7 @@ export async function processTalkingAvatar(ctx: EmulatorContext, job: JobRecord,
     if (e.type === 'audio') {
       if (e.url) await cache.url(e.url, `${label}.url`);
       else if (e.input_text && e.voice_id) await cache.speech(e.input_text, e.voice_id, label);
-    } else if (e.type === 'avatar' && !e.url && e.avatar_id) await cache.avatar(e.avatar_id, label);
+    } else if (e.type === 'avatar' && e.avatar_id && (body.avatar_from === 2 || !e.url)) await cache.avatar(e.avatar_id, label);
     else if (e.url) await cache.url(e.url, `${label}.url`);
   }
   const seconds = cache.longestAudio(body.elements);
