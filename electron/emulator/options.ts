@@ -75,7 +75,8 @@ export const DEFAULTS = {
   http5xxRate: 0,
   dropRate: 0,
   dropAfterCreateRate: 0,
-  tokenTtlSeconds: 24 * 3600,
+  // Tokens of the real service live more than a year (observed; the exact lifetime is not published).
+  tokenTtlSeconds: 400 * 24 * 3600,
   resultTtlSeconds: 7 * 24 * 3600,
   webhookAttempts: 4,
   webhookBackoffMs: 500,
@@ -140,7 +141,7 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'stri
   '--http-5xx-rate': { key: 'http5xxRate', kind: 'number', help: 'fraction 0..1 of requests answered HTTP 503' },
   '--drop-rate': { key: 'dropRate', kind: 'number', help: 'fraction 0..1 of requests whose connection is dropped' },
   '--drop-after-create-rate': { key: 'dropAfterCreateRate', kind: 'number', help: 'fraction 0..1 of creates whose connection is dropped after the job was made' },
-  '--token-ttl': { key: 'tokenTtlSeconds', kind: 'number', help: 'access token lifetime in seconds; default 86400' },
+  '--token-ttl': { key: 'tokenTtlSeconds', kind: 'number', help: 'access token lifetime in seconds; default 34560000 (400 days)' },
   '--result-ttl': { key: 'resultTtlSeconds', kind: 'number', help: 'result file lifetime in seconds; default 604800 (7 days)' },
 };
 

@@ -99,11 +99,15 @@ export type Handler<N extends EndpointName> = (
  * Registers one operation of the interface: authenticates, rate-limits, validates the input with the
  * shared request schema (1003 naming the field), and wraps the result in the operation's envelope.
  */
-export function defineEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: EmulatorContext, name: N, handler: Handler<N>): void {
+export function defineEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: EmulatorContext, name: N, handler: Handler<N>, alsoAt: string[] = []): void {
   const spec: EndpointSpec = ENDPOINTS[name];
+  for (const url of [spec.path, ...alsoAt]) routeEndpoint(app, ctx, name, spec, url, handler);
+}
+
+function routeEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: EmulatorContext, name: N, spec: EndpointSpec, url: string, handler: Handler<N>): void {
   app.route({
     method: spec.method,
-    url: spec.path,
+    url,
     config: { envelope: spec.envelope },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const caller = spec.authenticated ? ctx.accounts.authenticate(request.headers) : { account: ctx.accounts.account, credential: 'anonymous' };

@@ -14,6 +14,9 @@ import { defineEndpoint } from '../server';
  * Face detection never invents faces: it recognises the sandbox's own drawn media by content hash
  * (their faces are known exactly) and reports "No faces detected" for anything else.
  */
+/** Where the service's docs give analyze frames (the interface document leaves its prefix out). */
+export const ANALYZE_FRAMES_DOCS_PATH = '/interface/detect-api/faceswap/analyze_frames';
+
 export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const crop = async (source: string, media: KnownMedia, face: FaceGeometry, time: number | null, ratio: number): Promise<{ box: Box; url: string }> => {
     const box = expandRegion(face.region, ratio, media.width, media.height);
@@ -91,5 +94,5 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       return (await crop(src.path, src.media, first.face, src.media.kind === 'video' ? 0 : null, ratio)).url;
     });
     return { success: true, frame_count: body.frame_urls.length, persons };
-  });
+  }, [ANALYZE_FRAMES_DOCS_PATH]);
 }

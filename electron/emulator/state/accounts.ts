@@ -58,7 +58,8 @@ export class Accounts {
       return { account: this.byUid(entry.uid), credential: `token:${match[1]}` };
     }
     if (apiKey !== '') {
-      if (apiKey !== this.options.apiKey) throw new ApiError(1101, 'Invalid API key');
+      // The service's API key is the same value as the client secret: both are accepted.
+      if (apiKey !== this.options.apiKey && apiKey !== this.options.clientSecret) throw new ApiError(1101, 'Invalid API key');
       return { account: this.account, credential: `key:${apiKey}` };
     }
     throw new ApiError(1102, 'Authorization/token cannot be empty: send x-api-key or Authorization: Bearer <token>');

@@ -35,10 +35,26 @@ describe('sandbox authentication', { timeout: SLOW }, () => {
     expect(await call(em, 'voiceList', {}, { headers: { authorization: 'Bearer forged' } })).toMatchObject({ code: 1101 });
   });
 
+  it('takes the client secret as an API key, as the service does', async () => {
+    expect(dataOf(await call(em, 'voiceList', {}, { anonymous: true, headers: { 'x-api-key': em.clientSecret } })).length).toBeGreaterThan(3);
+  });
+
   it('expires tokens after their lifetime', async () => {
     const token = String((await call(em, 'getToken', { clientId: em.clientId, clientSecret: em.clientSecret }, { anonymous: true })).token);
     clock += 61_000;
     expect(await call(em, 'voiceList', {}, { anonymous: true, headers: { authorization: `Bearer ${token}` } })).toMatchObject({ code: 1101, msg: expect.stringMatching(/expired/i) });
+  });
+});
+
+describe('sandbox token lifetime', { timeout: SLOW }, () => {
+  it('issues tokens that live more than a year by default, like the service', async () => {
+    const em = await start();
+    try {
+      const res = await call(em, 'getToken', { clientId: em.clientId, clientSecret: em.clientSecret }, { anonymous: true });
+      expect(Number((res.data as { expire: number }).expire)).toBeGreaterThan(365 * 24 * 3600);
+    } finally {
+      await em.close();
+    }
   });
 });
 

@@ -96,6 +96,10 @@ describe('sandbox analyze frames', { timeout: SLOW }, () => {
     expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-backdrop.png')] })).toMatchObject({ success: true, persons: [] });
     expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [] })).toMatchObject({ success: false, error: 'frame_urls is required and must not be empty' });
     expect(await call(sandbox.em, 'analyzeFrames', {})).toMatchObject({ success: false, error: 'frame_urls is required and must not be empty' });
+    // The docs' address for the same operation answers the same.
+    const docs = await fetch(`${sandbox.em.url}/interface/detect-api/faceswap/analyze_frames`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': sandbox.em.apiKey }, body: JSON.stringify({ frame_urls: [sample(sandbox.em, 'sandbox-face.png')] }) });
+    const withoutCrops = (answer: unknown) => JSON.stringify(answer).replace(/"face_url":"[^"]*"/g, '');
+    expect(withoutCrops(await docs.json())).toBe(withoutCrops(one));
     expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: ['http://127.0.0.1:9/x.png'] })).toMatchObject({ success: false, error: 'Failed to download image from URL' });
     expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-face.png')], expand_ratio: 2 })).toMatchObject({ success: false, error: expect.stringContaining('expand_ratio') });
   });
