@@ -6,6 +6,7 @@ import { renderPreviewCommand } from './commands/render-preview';
 import { uploadCommand } from './commands/upload';
 import { downloadCommand } from './commands/download';
 import { voicesListCommand } from './commands/voices';
+import { cloneCommand, ttsCommand } from './commands/speech';
 import { modelsCommand } from './commands/models';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
@@ -16,6 +17,8 @@ export const commands: readonly CliCommand[] = [
   uploadCommand,
   downloadCommand,
   voicesListCommand,
+  ttsCommand,
+  cloneCommand,
   modelsCommand,
 ];
 

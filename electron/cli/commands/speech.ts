@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { JOB_PHASE_LABELS, type JobSubmission, type JobView } from '../../common/bridge/jobs';
+import { isServiceError } from '../../services/client/errors';
+import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-to-file';
+import { ffprobeVerifier } from '../../services/downloads/verify';
+import { openCliHost } from '../cli-host';
+import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+
+/** "50%", "50" → "50%"; the service takes the speaking rate as 0%..100%. */
+export function parseRate(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d{1,3})%?$/.exec(value.trim());
+  if (!match || Number(match[1]) > 100) throw new UsageError(`--rate must be 0% to 100% (like 50%), not "${value}"`);
+  return `${Number(match[1])}%`;
+}
+
+async function scriptOf(args: ParsedArgs): Promise<string> {
+  const text = flag(args, '--text');
+  const file = flag(args, '--text-file');
+  if ((text === undefined) === (file === undefined)) throw new UsageError('Give the script with --text TEXT or --text-file FILE (one of them)');
+  const script = text ?? (await readFile(resolve(file as string), 'utf8').catch((error: Error) => {
+    throw new UsageError(`Cannot read --text-file ${file}: ${error.message}`);
+  }));
+  if (script.trim() === '') throw new UsageError('The script is empty');
+  return script;
+}
+
+/** Saves a finished job's result to `out` (a .part first, checked with ffprobe, then renamed). */
+async function saveResult(job: JobView, out: string, io: CliIo): Promise<void> {
+  if (!job.resultUrl) throw new Error('the job has no result link');
+  const verify = ffprobeVerifier();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await fetchToFile({ url: job.resultUrl, target: out, validators: null, verify });
+      return;
+    } catch (error) {
+      if (error instanceof FinalDownloadError || attempt >= 3) throw error;
+      io.err(`Download interrupted (${(error as Error).message}); trying again…`);
+    }
+  }
+}
+
+/**
+ * Sends one speech job (TTS or clone) through the job engine, follows it to its end, and with --out
+ * saves the audio. The request is checked against the interface's rules before anything is sent.
+ */
+async function runSpeechJob(args: ParsedArgs, io: CliIo, submission: JobSubmission): Promise<number> {
+  const json = args.flags['--json'] === true;
+  const outFlag = flag(args, '--out');
+  const out = outFlag === undefined ? undefined : resolve(outFlag);
+  const host = openCliHost(args, io);
+  try {
+    host.engine.start();
+    let result;
+    try {
+      result = await host.engine.submit({ ...submission, confirmDuplicate: args.flags['--again'] === true });
+    } catch (error) {
+      if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
+      throw error;
+    }
+    if (result.status === 'duplicate') {
+      io.err(`${result.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
+      return EXIT.failed;
+    }
+    const id = result.job.id;
+    if (!json) io.err(`Sent as job ${id.slice(0, 8)} to ${result.job.connectionName}; waiting…`);
+    let shown = result.job.phase;
+    const stop = host.engine.subscribe((job) => {
+      if (job.id !== id || job.phase === shown || json) return;
+      shown = job.phase;
+      io.err(`  ${JOB_PHASE_LABELS[job.phase]}`);
+    });
+    const job = await host.engine.waitFor(id).finally(stop);
+    if (job.phase !== 'completed') {
+      io.err(`The job did not complete: ${job.error?.explanation ?? JOB_PHASE_LABELS[job.phase]}`);
+      if (json) io.out(JSON.stringify(job, null, 2));
+      return EXIT.failed;
+    }
+    if (out) {
+      await saveResult(job, out, io);
+      if (!json) io.err(`Saved ${out}`);
+    }
+    io.out(json ? JSON.stringify({ ...job, savedTo: out ?? null }, null, 2) : (job.resultUrl ?? ''));
+    return EXIT.ok;
+  } finally {
+    await host.engine.flush();
+    await host.close();
+  }
+}
+
+/** `studio tts --voice ID (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]`. */
+export const ttsCommand: CliCommand = {
+  name: 'tts',
+  usage: 'tts --voice ID (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]',
+  summary: 'text to speech: waits for the audio, prints its link, saves it with --out',
+  valueFlags: ['--voice', '--text', '--text-file', '--rate', '--out'],
+  async run(args, io) {
+    const voice = flag(args, '--voice');
+    if (!voice) throw new UsageError('Give the voice with --voice ID (`studio voices list` shows them)');
+    const rate = parseRate(flag(args, '--rate'));
+    const body = { input_text: await scriptOf(args), voice_id: voice, ...(rate ? { rate } : {}) };
+    return runSpeechJob(args, io, { kind: 'tts', body });
+  },
+};
+
+/** `studio clone --sample URL --text TEXT [--rate R] [--out FILE.mp3] [--json] [--again]`. */
+export const cloneCommand: CliCommand = {
+  name: 'clone',
+  usage: 'clone --sample URL (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]',
+  summary: 'speaks a script in the voice of a sample recording (a link); saves it with --out',
+  valueFlags: ['--sample', '--text', '--text-file', '--rate', '--out'],
+  async run(args, io) {
+    const sample = flag(args, '--sample');
+    if (!sample) throw new UsageError('Give the voice sample with --sample URL (an http(s) link to a recording)');
+    const body = { input_text: await scriptOf(args), voice_url: sample, rate: parseRate(flag(args, '--rate')) ?? '50%' };
+    return runSpeechJob(args, io, { kind: 'voice-clone', body });
+  },
+};
