@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import { createServer } from './server';
 import { Accounts } from './state/accounts';
 import { Files } from './state/files';
 import { StateStore } from './state/store';
+import { sandboxAccessKey } from './state/access-key';
 import type { JobKind } from './state/types';
 import { Views } from './views';
 
@@ -72,9 +73,12 @@ export interface RunningEmulator {
  * requests.
  */
 export async function startEmulator(input: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const options = resolveOptions(input);
-  const ownDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'avatar-studio-sandbox-'));
+  const ownDir = input.dataDir === undefined;
+  const dataDir = input.dataDir ?? mkdtempSync(join(tmpdir(), 'avatar-studio-sandbox-'));
+  mkdirSync(dataDir, { recursive: true });
+  // No well-known key: one generated per data folder unless the caller names one.
+  const generated = sandboxAccessKey(dataDir);
+  const options = resolveOptions({ ...input, apiKey: input.apiKey ?? generated.apiKey, clientSecret: input.clientSecret ?? generated.clientSecret });
   const store = new StateStore(dataDir, options.log);
   // Throwaway sandboxes (tests, quick tries) share one sample-media cache instead of regenerating it.
   const catalogueRoot = options.catalogueDir ?? sharedCacheDir();
@@ -99,6 +103,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   };
   ctx.engine = new JobEngine({
     store, files, accounts, webhooks, processors, jobSeconds: options.jobSeconds, random: options.random, now: options.now, log: options.log,
+    jobTimeoutMs: options.jobTimeoutSeconds === undefined ? undefined : options.jobTimeoutSeconds * 1000,
+    maxResultBytes: options.maxResultMb === undefined ? undefined : options.maxResultMb * 1024 * 1024,
     view: (job) => views.info(job),
     webhookKind: (job) => views.webhookKind(job),
     failRate: () => faults.failRate,

@@ -44,6 +44,9 @@ export interface EmulatorOptions {
   ffmpegPath?: string;
   ffprobePath?: string;
   espeakPath?: string;
+  /** Limits per job: processing time (default 600 s) and result size (default 512 MB). */
+  jobTimeoutSeconds?: number;
+  maxResultMb?: number;
   /** Receives one line per notable event (never a secret). */
   log?: (line: string) => void;
   /** Injected for deterministic tests. */
@@ -51,9 +54,11 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir' | 'portFallback' | 'earlierPorts'>> & {
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir' | 'portFallback' | 'earlierPorts' | 'jobTimeoutSeconds' | 'maxResultMb'>> & {
   portFallback?: boolean;
   earlierPorts?: number[];
+  jobTimeoutSeconds?: number;
+  maxResultMb?: number;
   catalogueDir?: string;
   ffmpegPath?: string;
   ffprobePath?: string;
@@ -64,9 +69,7 @@ export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffp
 export const DEFAULTS = {
   port: 4780,
   host: '127.0.0.1',
-  apiKey: 'sandbox-api-key',
   clientId: 'sandbox-client',
-  clientSecret: 'sandbox-secret',
   jobSeconds: 4,
   credits: 1000,
   rateLimit: 0,
@@ -98,9 +101,10 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     portFallback: o.portFallback,
     earlierPorts: o.earlierPorts,
     host: o.host ?? DEFAULTS.host,
-    apiKey: o.apiKey ?? DEFAULTS.apiKey,
+    // startEmulator fills these from the data folder's generated key when the caller names none.
+    apiKey: o.apiKey ?? '',
     clientId: o.clientId ?? DEFAULTS.clientId,
-    clientSecret: o.clientSecret ?? DEFAULTS.clientSecret,
+    clientSecret: o.clientSecret ?? '',
     jobSeconds: nonNegative('jobSeconds', o.jobSeconds, DEFAULTS.jobSeconds),
     credits: nonNegative('credits', o.credits, DEFAULTS.credits),
     rateLimit: nonNegative('rateLimit', o.rateLimit, DEFAULTS.rateLimit),
@@ -118,6 +122,8 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     ffmpegPath: o.ffmpegPath,
     ffprobePath: o.ffprobePath,
     espeakPath: o.espeakPath,
+    jobTimeoutSeconds: o.jobTimeoutSeconds,
+    maxResultMb: o.maxResultMb,
     log: o.log ?? (() => undefined),
     random: o.random ?? Math.random,
     now: o.now ?? Date.now,
@@ -128,9 +134,9 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
 const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'string'; help: string }> = {
   '--port': { key: 'port', kind: 'number', help: 'TCP port (0 = any free port); default 4780' },
   '--host': { key: 'host', kind: 'string', help: 'interface to listen on; default 127.0.0.1' },
-  '--api-key': { key: 'apiKey', kind: 'string', help: `x-api-key accepted; default ${DEFAULTS.apiKey}` },
+  '--api-key': { key: 'apiKey', kind: 'string', help: 'x-api-key accepted; default: generated per data folder (<data dir>/access-key.json)' },
   '--client-id': { key: 'clientId', kind: 'string', help: `clientId for getToken; default ${DEFAULTS.clientId}` },
-  '--client-secret': { key: 'clientSecret', kind: 'string', help: `clientSecret for getToken; default ${DEFAULTS.clientSecret}` },
+  '--client-secret': { key: 'clientSecret', kind: 'string', help: 'clientSecret for getToken; default: generated with the key' },
   '--job-seconds': { key: 'jobSeconds', kind: 'number', help: `minimum seconds per job; default ${DEFAULTS.jobSeconds}` },
   '--credits': { key: 'credits', kind: 'number', help: `starting balance; default ${DEFAULTS.credits}` },
   '--rate-limit': { key: 'rateLimit', kind: 'number', help: 'requests/second per credential before code 1005; default off' },

@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { describeIssues, ENDPOINTS, type EndpointName, type EndpointSpec } from '../common/api';
+import { classifyHost } from '../common/net/address-rules';
 import type { EmulatorContext } from './context';
 import { ApiError, MediaError } from './errors';
 import { sleep } from './jobs/webhooks';
@@ -17,12 +19,35 @@ export function failureBody(kind: EnvelopeKind, code: number, msg: string): Reco
   return { code, msg };
 }
 
+/**
+ * A Host header that is localhost or an IP address (any port), or the name the sandbox was told to
+ * listen on. DNS rebinding needs a name of the attacker's, so those are refused.
+ */
+export function hostAllowed(header: string | undefined, boundHost: string): boolean {
+  if (!header) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${header}`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  if (classifyHost(hostname) === 'loopback' || isIP(hostname) !== 0) return true;
+  return hostname === boundHost.toLowerCase();
+}
+
 const isApiPath = (url: string) => !/^\/(files|sandbox|__sandbox)\//.test(url);
 
 export function createServer(ctx: EmulatorContext): FastifyInstance {
   const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true, forceCloseConnections: true });
   // The interface speaks JSON only: a text body is refused (415) rather than read as a string.
   app.removeContentTypeParser('text/plain');
+
+  // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own name as Host.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!hostAllowed(request.headers.host, ctx.options.host)) {
+      return reply.code(403).send({ code: 1003, msg: 'Host header is not this sandbox (use 127.0.0.1, localhost or the address it listens on)' });
+    }
+  });
 
   // Fault injection and latency apply to the interface, not to file downloads or the control routes.
   app.addHook('onRequest', async (request, reply) => {

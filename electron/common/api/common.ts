@@ -65,6 +65,8 @@ export function countWords(text: string): number {
 }
 
 export const MAX_INPUT_WORDS = 5000;
+/** Characters too: one 1,000,000-character "word" passes the word count (the plans limit characters). */
+export const MAX_INPUT_CHARACTERS = 50_000;
 
 /** `rate` is a percentage string `<n>%` between 0% and 100%. */
 export const rateSchema = z
@@ -79,7 +81,8 @@ export function parseRate(rate: string): number {
 export const inputTextSchema = z
   .string({ error: 'input_text must be a string' })
   .refine((v) => v.trim().length > 0, { error: 'input_text cannot be empty' })
-  .refine((v) => countWords(v) <= MAX_INPUT_WORDS, { error: `input_text exceeds ${MAX_INPUT_WORDS} words` });
+  .refine((v) => countWords(v) <= MAX_INPUT_WORDS, { error: `input_text exceeds ${MAX_INPUT_WORDS} words` })
+  .refine((v) => v.length <= MAX_INPUT_CHARACTERS, { error: `input_text exceeds ${MAX_INPUT_CHARACTERS} characters` });
 
 export const optionalWebhook = (field: 'webhookUrl' | 'webhookurl') =>
   z

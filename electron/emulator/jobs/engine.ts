@@ -1,3 +1,4 @@
+import { rmSync, statSync } from 'node:fs';
 import PQueue from 'p-queue';
 import type { WebhookPayload } from '../../common/api';
 import type { Accounts } from '../state/accounts';
@@ -37,21 +38,29 @@ export interface EngineDeps {
   now: () => number;
   log: (line: string) => void;
   makeWorkDir: (jobId: string) => Promise<string>;
+  /** Longest a job's processing may take before it fails (its ffmpeg is stopped). Default 10 min. */
+  jobTimeoutMs?: number;
+  /** Largest result (plus extra files) a job may leave; a larger one fails and is deleted. Default 512 MB. */
+  maxResultBytes?: number;
+  /** Jobs processed at once, so one slow job does not stall the rest. Default 3. */
+  workers?: number;
   removeWorkDir: (dir: string) => Promise<void>;
 }
 
 /**
  * Moves records 1 queueing -> 2 processing -> 3 completed or 4 failed. A job spends at least
- * `jobSeconds` in total (a quarter of it queueing) and as long as its real render takes. Two renders
- * run at once. Records still at 1 or 2 when the sandbox starts are picked up again.
+ * `jobSeconds` in total (a quarter of it queueing) and as long as its real render takes, within a
+ * time and size limit. A small pool of renders runs at once. Records still at 1 or 2 when the sandbox starts are picked up again.
  */
 export class JobEngine {
-  private readonly queue = new PQueue({ concurrency: 2 });
+  private readonly queue: PQueue;
   private readonly abort = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly d: EngineDeps) {}
+  constructor(private readonly d: EngineDeps) {
+    this.queue = new PQueue({ concurrency: d.workers ?? 3 });
+  }
 
   resumeUnfinished(): number {
     const open = Object.values(this.d.store.state.jobs).filter((j) => j.status === 1 || j.status === 2);
@@ -82,7 +91,7 @@ export class JobEngine {
     try {
       if (this.d.random() < this.d.failRate()) throw new Error('Injected fault (--fail-rate): processing failed on purpose');
       dir = await this.d.makeWorkDir(job._id);
-      const result = await this.d.processors[job.kind](job, { signal: this.abort.signal, workDir: dir });
+      const result = await this.bounded(job, dir);
       await this.waitUntil(notBefore);
       if (this.abort.signal.aborted) return;
       this.d.files.register(result.file);
@@ -99,6 +108,33 @@ export class JobEngine {
       if (dir) await this.d.removeWorkDir(dir).catch(() => undefined);
     }
     this.notify(job);
+  }
+
+  /** Runs the job's processor within its time limit and checks the size of what it left. */
+  private async bounded(job: JobRecord, workDir: string): Promise<ProcessResult> {
+    const limitMs = this.d.jobTimeoutMs ?? 600_000;
+    const timeout = new AbortController();
+    const signal = AbortSignal.any([this.abort.signal, timeout.signal]);
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timeout.abort();
+        reject(new Error(`processing took longer than ${Math.round(limitMs / 1000)} s, the sandbox's limit per job`));
+      }, limitMs);
+    });
+    try {
+      const result = await Promise.race([this.d.processors[job.kind](job, { signal, workDir }), expired]);
+      const names = [result.file, ...Object.values(result.extraFiles ?? {})];
+      const size = names.reduce((sum, name) => sum + (statSync(this.d.files.resultPath(name), { throwIfNoEntry: false })?.size ?? 0), 0);
+      const max = this.d.maxResultBytes ?? 512 * 1024 * 1024;
+      if (size > max) {
+        for (const name of names) rmSync(this.d.files.resultPath(name), { force: true });
+        throw new Error(`the result is ${Math.round(size / 1024 / 1024)} MB, more than the sandbox's ${Math.round(max / 1024 / 1024)} MB per job`);
+      }
+      return result;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async waitUntil(t: number): Promise<void> {

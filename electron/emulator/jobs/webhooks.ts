@@ -1,4 +1,5 @@
 import type { WebhookPayload } from '../../common/api';
+import { assertAllowedTarget } from '../../services/net/guarded-fetch';
 
 export interface WebhookDelivery {
   attempts: number;
@@ -32,7 +33,10 @@ export class WebhookSender {
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       if (this.closed) return { attempts: attempt - 1, delivered: false, lastError: 'sandbox stopped' };
       try {
+        // The sandbox never posts to internal addresses, and does not follow a redirect to one.
+        await assertAllowedTarget(url, { refusePrivate: true });
         const res = await this.fetchFn(url, {
+          redirect: 'manual',
           method: 'POST',
           headers: { 'content-type': 'application/json', 'user-agent': 'avatar-studio-sandbox' },
           body: JSON.stringify(payload),

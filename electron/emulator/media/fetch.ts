@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { MediaError } from '../errors';
 import type { Files } from '../state/files';
+import { guardedFetch, RefusedTargetError } from '../../services/net/guarded-fetch';
 
 export interface FetchLimits {
   maxBytes?: number;
@@ -50,8 +51,10 @@ export class MediaFetcher {
     const max = limits.maxBytes ?? DEFAULT_MAX;
     let res: Response;
     try {
-      res = await this.fetchFn(url, { signal: limits.signal ?? AbortSignal.timeout(30_000), redirect: 'follow' });
+      // Link-local, metadata and internal-network addresses are refused, redirects included.
+      res = await guardedFetch(url, { signal: limits.signal ?? AbortSignal.timeout(30_000) }, { fetch: this.fetchFn, refusePrivate: true });
     } catch (error) {
+      if (error instanceof RefusedTargetError) throw new MediaError(1003, `${field}: ${error.message}`);
       throw new MediaError(1014, `${field} could not be downloaded: ${(error as Error).message}`);
     }
     if (!res.ok || !res.body) {

@@ -5,6 +5,7 @@ import { extname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { guardedFetch } from '../net/guarded-fetch';
 
 /**
  * Remote media downloaded once into a size-capped folder, least recently used files evicted first.
@@ -83,7 +84,8 @@ export class MediaCache {
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let response: Response;
     try {
-      response = await this.fetchImpl(url, { signal: combined, redirect: 'follow' });
+      // Link-local and cloud-metadata addresses are refused, also behind a redirect.
+      response = await guardedFetch(url, { signal: combined }, { fetch: this.fetchImpl });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new MediaInputError(`cannot download ${shorten(url)}: ${describeNetworkError(error)}`);

@@ -7,6 +7,12 @@ const port = 4321;
 const ok = { host: `127.0.0.1:${port}`, origin: undefined, cookie: undefined, queryToken: undefined };
 
 describe('web host access decision', () => {
+  // Finding 7 of the security audit: `Cookie: studio_access_<port>=%` answered HTTP 500.
+  it('reads a malformed cookie as no token (401), not as an exception', () => {
+    expect(decideAccess({ ...ok, cookie: `${cookieName(port)}=%` }, { token: newAccessToken(), port })).toMatchObject({ ok: false, status: 401 });
+    expect(readCookie(`${cookieName(port)}=%E0%A4%A`, cookieName(port))).toBeUndefined();
+  });
+
   it('lets in the token from the address, then from the cookie', () => {
     expect(decideAccess({ ...ok, queryToken: token }, { token, port })).toEqual({ ok: true, via: 'query' });
     expect(decideAccess({ ...ok, cookie: `a=b; ${cookieName(port)}=${token}` }, { token, port })).toEqual({ ok: true, via: 'cookie' });
