@@ -8,6 +8,7 @@ import { WEB_BRIDGE_PATHS, type EventChannel, type EventPayloads } from '../comm
 import type { ComposedHost } from '../services/host/compose';
 import { SECURITY_HEADERS } from '../services/system/csp';
 import { cookieName, decideAccess } from './access';
+import { RefusalLog } from './refusal-log';
 
 
 export interface WebServerOptions {
@@ -44,6 +45,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const app = Fastify({ logger: false, bodyLimit: 2 * 1024 * 1024, forceCloseConnections: true });
   let port = options.port;
   const sseClients = new Set<ServerResponse>();
+  const refusals = new RefusalLog((message, fields) => options.services.base.log.warn(message, fields));
 
   app.addHook('onRequest', async (request, reply) => {
     const query = request.query as Record<string, unknown> | undefined;
@@ -57,7 +59,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       { token: options.token, port },
     );
     if (!decision.ok) {
-      options.services.base.log.warn('web host refused a request', { reason: decision.reason, path: request.url.split('?')[0] });
+      refusals.refused(decision.reason, request.url.split('?')[0]);
       return reply.code(decision.status).headers(SECURITY_HEADERS).type('text/plain; charset=utf-8').send(REFUSED_PAGE(decision.reason));
     }
     if (decision.via === 'query') {

@@ -1,13 +1,19 @@
 import type { CredentialVault } from '../host/types';
 import type { Redactor } from './redact';
 
-/** Registers a stored secret, and every string inside it when it is JSON (encoded credentials). */
+/**
+ * Fields of encoded credentials that describe them rather than hold a secret: registering their
+ * values blanked the words "api-key" and "client-credentials" (and the base URL) in every message.
+ */
+const DESCRIPTIVE_FIELDS = new Set(['kind', 'origin']);
+
+/** Registers a stored secret, and every secret string inside it when it is JSON (encoded credentials). */
 export function registerSecret(redactor: Redactor, secret: string): void {
   redactor.register(secret);
   try {
     const parsed: unknown = JSON.parse(secret);
     if (parsed && typeof parsed === 'object') {
-      for (const value of Object.values(parsed)) if (typeof value === 'string') redactor.register(value);
+      for (const [field, value] of Object.entries(parsed)) if (typeof value === 'string' && !DESCRIPTIVE_FIELDS.has(field)) redactor.register(value);
     }
   } catch {
     // Not JSON: the whole string was registered above.

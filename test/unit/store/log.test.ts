@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileLogger } from '../../../electron/services/log/file-logger';
 import { isSecretFieldName, Redactor } from '../../../electron/services/log/redact';
+import { registerSecret } from '../../../electron/services/log/secret-aware-vault';
+import { encodeCredentials } from '../../../electron/services/connections/credentials';
 
 describe('Redactor', () => {
   it('replaces registered secrets wherever they appear', () => {
@@ -11,6 +13,17 @@ describe('Redactor', () => {
     r.register('sk-abcdef123456');
     r.register('abc'); // too short to search for safely
     expect(r.text('key sk-abcdef123456 was refused; abc stays')).toBe('key [redacted] was refused; abc stays');
+  });
+
+  // Finding 7 of the security audit: a stored secret's kind was registered as a secret too, so the
+  // words "api-key" and "client-credentials" were blanked in ordinary messages.
+  it('registers the secrets inside stored credentials, not their kind or origin', () => {
+    const r = new Redactor();
+    registerSecret(r, encodeCredentials({ kind: 'api-key', apiKey: 'k-live-1234567' }, 'https://api.example.com'));
+    registerSecret(r, encodeCredentials({ kind: 'client-credentials', clientId: 'studio-client-9', clientSecret: 'cs-live-7654321' }, 'https://api.example.com'));
+    expect(r.text('api-key k-live-1234567 or client-credentials cs-live-7654321 for https://api.example.com')).toBe(
+      'api-key [redacted] or client-credentials [redacted] for https://api.example.com',
+    );
   });
 
   it('redacts bearer credentials and secret query parameters', () => {

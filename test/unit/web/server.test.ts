@@ -44,6 +44,22 @@ describe('web host server', () => {
 
   const cookie = () => `${cookieName(server.port)}=${token}`;
 
+  // Finding 7 of the security audit: each refused request logged its whole path (2,000 of them wiped
+  // 8 MB of log history), and a malformed cookie answered 500 before the token was checked.
+  it('logs refused requests as a bounded, rate-limited summary and answers a malformed cookie with 401', async () => {
+    const lines = (base.log as unknown as { lines: { message: string; fields?: Record<string, unknown> }[] }).lines;
+    const before = lines.length;
+    for (let i = 0; i < 300; i += 1) {
+      const refused = await server.app.inject({ method: 'GET', url: `/${'x'.repeat(4000)}${i}`, headers: { host } });
+      expect(refused.statusCode).toBe(401);
+    }
+    const logged = lines.slice(before).filter((line) => line.message.startsWith('web host refused'));
+    expect(logged.length).toBeLessThanOrEqual(6);
+    expect(JSON.stringify(logged).length).toBeLessThan(2000);
+    const malformed = await server.app.inject({ method: 'GET', url: '/', headers: { host, cookie: `${cookieName(server.port)}=%` } });
+    expect(malformed.statusCode).toBe(401);
+  });
+
   it('listens on 127.0.0.1 only and prints an address with the token', () => {
     const address = server.app.server.address();
     expect(typeof address === 'object' && address?.address).toBe('127.0.0.1');
