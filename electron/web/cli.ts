@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { defaultDataDir } from '../services/host/data-dir';
 import { startWebHost } from './web-host';
+import { DataFolderBusyError } from '../services/host/data-folder-lock';
 
 export interface WebCliArgs {
   port: number;
@@ -62,6 +63,10 @@ export async function main(): Promise<void> {
     port: args.port,
     onBuild: () => console.error('Building the studio page (first run or sources changed)…'),
     echo: (line) => console.error(line),
+  }).catch((error: unknown) => {
+    if (!(error instanceof DataFolderBusyError)) throw error;
+    console.error(error.message);
+    process.exit(1);
   });
   trace('host listening');
   console.log(`Avatar Studio is at ${host.url}`);

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtInSandboxStarter } from '../emulator/built-in';
 import { EnvVault } from '../services/connections/env-vault';
 import { composeHost, type ComposedHost } from '../services/host/compose';
 import { createConfStoreFactory } from '../services/store/conf-store';
+import { lockDataFolder } from '../services/host/data-folder-lock';
 import { newAccessToken } from './access';
 import { ensureRendererBuilt } from './build-renderer';
 import { startWebServer, type WebServer } from './server';
@@ -47,6 +48,9 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const env = options.env ?? process.env;
   if (!options.skipBuild) await ensureRendererBuilt(options.root, { onBuild: options.onBuild });
 
+  mkdirSync(options.dataDir, { recursive: true });
+  // One process owns a data folder at a time; a second host says who holds it and stops here.
+  const lock = lockDataFolder(options.dataDir, 'web host');
   const services = composeHost({
     host: 'web',
     appVersion: appVersion(options.root),
@@ -68,6 +72,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     server = await startWebServer({ services, rendererDir: join(options.root, 'out', 'renderer'), token, port: options.port });
   } catch (error) {
     await services.dispose();
+    lock.release();
     throw error;
   }
   services.base.log.info('web host listening', { port: server.port });
@@ -81,6 +86,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     async close() {
       await server.close();
       await services.dispose();
+      lock.release();
     },
   };
 }
