@@ -4,6 +4,8 @@ export interface CliIo {
   err(text: string): void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Standard input as text (tests pass it; default: the process's). */
+  stdin?: () => Promise<string>;
 }
 
 export interface ParsedArgs {

@@ -8,6 +8,7 @@ import { downloadCommand } from './commands/download';
 import { voicesListCommand } from './commands/voices';
 import { cloneCommand, ttsCommand } from './commands/speech';
 import { modelsCommand } from './commands/models';
+import { webhookDecodeCommand } from './commands/webhook';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
@@ -20,6 +21,7 @@ export const commands: readonly CliCommand[] = [
   ttsCommand,
   cloneCommand,
   modelsCommand,
+  webhookDecodeCommand,
 ];
 
 export function usage(): string {

@@ -27,6 +27,7 @@ import { miscRoutes } from './routes/misc';
 import { videoRoutes } from './routes/video';
 import { closeServers, listenOnce, serveEarlierPorts } from './listen';
 import { createServer } from './server';
+import { sealWebhook } from '../services/webhooks/webhook-crypto';
 import { Accounts } from './state/accounts';
 import { Files } from './state/files';
 import { StateStore } from './state/store';
@@ -105,8 +106,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     store, files, accounts, webhooks, processors, jobSeconds: options.jobSeconds, random: options.random, now: options.now, log: options.log,
     jobTimeoutMs: options.jobTimeoutSeconds === undefined ? undefined : options.jobTimeoutSeconds * 1000,
     maxResultBytes: options.maxResultMb === undefined ? undefined : options.maxResultMb * 1024 * 1024,
-    view: (job) => views.info(job),
-    webhookKind: (job) => views.webhookKind(job),
+    webhookType: (job) => views.webhookType(job),
+    sealWebhook: (event) => sealWebhook(event, { clientId: options.clientId, clientSecret: options.clientSecret }, options.now()),
     failRate: () => faults.failRate,
     makeWorkDir: async (id) => {
       const dir = join(files.workDir, id);

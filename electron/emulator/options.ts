@@ -69,7 +69,8 @@ export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffp
 export const DEFAULTS = {
   port: 4780,
   host: '127.0.0.1',
-  clientId: 'sandbox-client',
+  // 16+ bytes: the first 16 are the webhook IV (the generated client secret, 32 bytes, is the AES-256 key).
+  clientId: 'sandbox-client-id',
   jobSeconds: 4,
   credits: 1000,
   rateLimit: 0,

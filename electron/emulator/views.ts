@@ -1,4 +1,4 @@
-import type { WebhookPayload } from '../common/api';
+import type { WebhookType } from '../common/api';
 import type { Files } from './state/files';
 import type { JobRecord } from './state/types';
 
@@ -142,10 +142,11 @@ export class Views {
     }
   }
 
-  webhookKind(job: JobRecord): WebhookPayload['kind'] {
+  /** The service's webhook `type` for a job (see WEBHOOK_TYPES for the kinds its docs do not name). */
+  webhookType(job: JobRecord): WebhookType {
     if (job.kind === 'tts' || job.kind === 'clone') return 'audio';
-    if (job.kind === 'character_swap') return 'character_swap';
-    if (job.kind === 'avatar') return 'avatar';
-    return 'video';
+    if (job.kind === 'lipsync') return 'lipsync';
+    if (job.kind === 'character_swap') return 'faceswap';
+    return 'avatar';
   }
 }

@@ -1,6 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
 import PQueue from 'p-queue';
-import type { WebhookPayload } from '../../common/api';
+import type { WebhookEnvelope, WebhookEvent, WebhookType } from '../../common/api';
 import type { Accounts } from '../state/accounts';
 import type { Files } from '../state/files';
 import type { StateStore } from '../state/store';
@@ -28,10 +28,10 @@ export interface EngineDeps {
   accounts: Accounts;
   webhooks: WebhookSender;
   processors: Record<JobKind, Processor>;
-  /** The record as its info operation shows it (used as the callback's `data`). */
-  view: (job: JobRecord) => { _id: string } & Record<string, unknown>;
-  /** Which callback kind a job reports as. */
-  webhookKind: (job: JobRecord) => WebhookPayload['kind'];
+  /** The service's webhook `type` name of a job. */
+  webhookType: (job: JobRecord) => WebhookType;
+  /** Encrypts and signs a callback event as the service does (the sandbox's client id and secret). */
+  sealWebhook: (event: WebhookEvent) => WebhookEnvelope;
   jobSeconds: number;
   failRate: () => number;
   random: () => number;
@@ -79,6 +79,7 @@ export class JobEngine {
       this.timers.delete(timer);
       if (this.abort.signal.aborted) return;
       this.update(job, { status: 2 });
+      this.notify(job);
       const run = this.queue.add(() => this.process(job, started + total)).catch(() => undefined);
       this.running.add(run);
       void run.finally(() => this.running.delete(run));
@@ -147,20 +148,17 @@ export class JobEngine {
     this.d.store.changed();
   }
 
+  /** Status 2, 3 and 4 are reported to the job's webhook, encrypted and signed like the service's. */
   private notify(job: JobRecord): void {
-    if (!job.webhook || (job.status !== 3 && job.status !== 4)) return;
-    const data = this.d.view(job);
-    const payload: WebhookPayload = {
-      event: job.status === 3 ? 'completed' : 'failed',
-      kind: this.d.webhookKind(job),
+    if (!job.webhook || job.status < 2) return;
+    const status = job.status as 2 | 3 | 4;
+    const event: WebhookEvent = {
       _id: job._id,
-      status: job.status,
-      url: job.status === 3 ? this.d.files.resultUrl(job.resultFile) : '',
-      ...(job.status === 4 ? { reason: job.reason } : {}),
-      timestamp: this.d.now(),
-      data,
+      status,
+      type: this.d.webhookType(job),
+      url: status === 3 ? this.d.files.resultUrl(job.resultFile) : '',
     };
-    this.d.webhooks.send(job.webhook, payload, (delivery) => {
+    this.d.webhooks.send(job.webhook, job._id, this.d.sealWebhook(event), (delivery) => {
       job.webhookLog = delivery;
       this.d.store.changed();
     });

@@ -1,4 +1,3 @@
-import type { WebhookPayload } from '../../common/api';
 import { assertAllowedTarget } from '../../services/net/guarded-fetch';
 
 export interface WebhookDelivery {
@@ -22,13 +21,13 @@ export class WebhookSender {
     private readonly fetchFn: typeof fetch = fetch,
   ) {}
 
-  send(url: string, payload: WebhookPayload, onDone: (d: WebhookDelivery) => void): void {
-    const task = this.deliver(url, payload).then(onDone);
+  send(url: string, jobId: string, payload: unknown, onDone: (d: WebhookDelivery) => void): void {
+    const task = this.deliver(url, jobId, payload).then(onDone);
     this.inFlight.add(task);
     void task.finally(() => this.inFlight.delete(task));
   }
 
-  private async deliver(url: string, payload: WebhookPayload): Promise<WebhookDelivery> {
+  private async deliver(url: string, jobId: string, payload: unknown): Promise<WebhookDelivery> {
     let lastError = '';
     for (let attempt = 1; attempt <= this.attempts; attempt++) {
       if (this.closed) return { attempts: attempt - 1, delivered: false, lastError: 'sandbox stopped' };
@@ -48,7 +47,7 @@ export class WebhookSender {
       } catch (error) {
         lastError = (error as Error).message;
       }
-      this.log(`webhook for ${payload._id} attempt ${attempt} failed: ${lastError}`);
+      this.log(`webhook for ${jobId} attempt ${attempt} failed: ${lastError}`);
       if (attempt < this.attempts) await sleep(this.backoffMs * 2 ** (attempt - 1));
     }
     return { attempts: this.attempts, delivered: false, lastError };

@@ -241,6 +241,13 @@ export class ConnectionManager implements EngineConnections {
     return new ServiceClient({ ...this.deps.clientOptions, baseUrl: stored.baseUrl, credentials });
   }
 
+  /** A connection's client id and secret (what webhook callbacks are sealed with); undefined for an API key or none. */
+  async clientCredentials(id: string): Promise<{ clientId: string; clientSecret: string } | undefined> {
+    const stored = this.store.get().connections.find((c) => c.id === id);
+    const credentials = stored ? await this.credentialsOf(stored) : undefined;
+    return credentials?.kind === 'client-credentials' ? { clientId: credentials.clientId, clientSecret: credentials.clientSecret } : undefined;
+  }
+
   /** The connection's credentials, only if they were entered or declared for its current origin. */
   private async credentialsOf(stored: StoredConnection): Promise<Credentials | undefined> {
     const raw = await this.deps.vault.get(secretId(stored.id));

@@ -1,36 +1,16 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookPayloadSchema, type WebhookPayload } from '@common/api';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { call, dataOf, probe, start, until, SLOW } from './harness';
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let s = '';
-    req.on('data', (c) => (s += c));
-    req.on('end', () => resolve(s));
-  });
+import { startReceiver, type Receiver } from './webhook-receiver';
 
 describe('sandbox speech', { timeout: SLOW }, () => {
   let em: RunningEmulator;
-  let hooks: Server;
+  let hooks: Receiver;
   let hookUrl = '';
-  const received: WebhookPayload[] = [];
-  let failFirst = 1;
   beforeAll(async () => {
     em = await start();
-    hooks = createServer(async (req, res) => {
-      const body = await readBody(req);
-      if (failFirst-- > 0) {
-        res.writeHead(500).end();
-        return;
-      }
-      received.push(webhookPayloadSchema.parse(JSON.parse(body)));
-      res.writeHead(200).end('ok');
-    });
-    await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
-    const addr = hooks.address();
-    hookUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/hook`;
+    hooks = await startReceiver(em.clientId, em.clientSecret, 1);
+    hookUrl = hooks.url;
   }, SLOW);
   afterAll(async () => {
     await em.close();
@@ -57,8 +37,12 @@ describe('sandbox speech', { timeout: SLOW }, () => {
     const p = await probe(audio.url);
     expect(p.hasAudio).toBe(true);
     expect(p.duration).toBeGreaterThan(1.5);
-    const hook = await until(async () => received.find((h) => h._id === created._id), Boolean);
-    expect(hook).toMatchObject({ event: 'completed', kind: 'audio', status: 3, url: audio.url, data: { _id: created._id, status: 3 } });
+    // Encrypted and signed as the service's docs describe: a receiver written from the docs accepts it.
+    const hook = await until(async () => hooks.events.find((h) => h._id === created._id && h.status === 3), Boolean);
+    expect(hook).toEqual({ _id: created._id, status: 3, type: 'audio', url: audio.url });
+    expect(hooks.events.filter((h) => h._id === created._id).map((h) => h.status)).toEqual([2, 3]);
+    expect(hooks.answers[0]).toBe(500);
+    expect(hooks.answers.slice(1).every((a) => a === 200)).toBe(true);
   });
 
   it('speaks faster at a higher rate', async () => {

@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
+import { EMULATOR_DEFAULTS } from '../../emulator';
+import { sandboxAccessKey } from '../../emulator/state/access-key';
+import { openWebhook, WebhookError, type WebhookCredentials } from '../../services/webhooks/webhook-crypto';
+import { openCliHost } from '../cli-host';
+import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+
+async function readInput(source: string, io: CliIo): Promise<string> {
+  if (source !== '-') return readFile(resolve(io.cwd, source), 'utf8');
+  if (io.stdin) return io.stdin();
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The built-in sandbox seals with its client id and its data folder's generated secret; a named connection with its own. */
+async function credentialsFor(args: ParsedArgs, io: CliIo): Promise<WebhookCredentials> {
+  const name = flag(args, '--connection');
+  const host = openCliHost(args, io);
+  try {
+    if (!name || name.toLowerCase() === 'sandbox') {
+      const sandboxDir = join(host.dataDir, 'sandbox');
+      mkdirSync(sandboxDir, { recursive: true });
+      return { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: sandboxAccessKey(sandboxDir).clientSecret };
+    }
+    const id = host.connections.findByName(name);
+    if (!id || id === SANDBOX_CONNECTION_ID) throw new UsageError(`No connection named "${name}"`);
+    const credentials = await host.connections.clientCredentials(id);
+    if (!credentials) throw new UsageError(`Connection "${name}" has no client id and secret here (set STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET with STUDIO_BASE_URL at its origin); an API key alone cannot open callbacks`);
+    return credentials;
+  } finally {
+    await host.close();
+  }
+}
+
+/** `studio webhook decode FILE|-`: verifies a callback body the service posted and prints its event. */
+export const webhookDecodeCommand: CliCommand = {
+  name: 'webhook decode',
+  usage: 'webhook decode FILE|- [--connection NAME] [--json]',
+  summary: 'verify a webhook callback body (signature, decryption) and print its event',
+  async run(args, io) {
+    const source = args.positional[0];
+    if (!source) throw new UsageError('Name the file holding the callback body, or - for standard input');
+    const text = await readInput(source, io);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      io.err(`${source === '-' ? 'Standard input' : source} is not JSON: a callback body is {"signature","dataEncrypt","timestamp","nonce"}`);
+      return EXIT.failed;
+    }
+    const credentials = await credentialsFor(args, io);
+    try {
+      const event = openWebhook(body, credentials);
+      io.out(args.flags['--json'] ? JSON.stringify(event, null, 2) : `Verified. ${event.type} ${event._id}: status ${event.status}${event.url ? `, ${event.url}` : ''}`);
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof WebhookError) {
+        io.err(error.message);
+        return EXIT.failed;
+      }
+      throw error;
+    }
+  },
+};
