@@ -48,13 +48,13 @@ describe('studio webhook decode', () => {
     const created = dataOf(await call(em, 'audioCreate', { input_text: 'Called back.', voice_id: 'sandbox_ava', webhookUrl: `http://127.0.0.1:${port}/cb` }));
     const done = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: created._id }), (r) => dataOf(r).status >= 3, 30_000));
     const raw = await until(async () => bodies.find((b) => JSON.parse(b).signature && openWebhook(JSON.parse(b), em).status === 3), Boolean);
-    writeFileSync(join(dir, 'callback.json'), raw);
+    writeFileSync(join(dir, 'callback.json'), String(raw));
 
     const fromFile = io('', dir);
     expect(await runCli(['webhook', 'decode', 'callback.json', '--data-dir', dir], fromFile.io)).toBe(0);
     expect(fromFile.out).toEqual([`Verified. audio ${created._id}: status 3, ${done.url}`]);
 
-    const fromStdin = io(raw);
+    const fromStdin = io(String(raw));
     expect(await runCli(['webhook', 'decode', '-', '--json', '--data-dir', dir], fromStdin.io)).toBe(0);
     expect(JSON.parse(fromStdin.out.join('\n'))).toEqual({ _id: created._id, status: 3, type: 'audio', url: done.url });
   });

@@ -92,9 +92,9 @@ describe('internal addresses', () => {
       sent.push(url);
       return new Response('ok');
     }) as typeof fetch);
-    const delivery = await new Promise<WebhookDelivery>((resolve) => sender.send('http://169.254.169.254/hook', { _id: 'j1' } as never, resolve));
+    const delivery = await new Promise<WebhookDelivery>((resolve) => sender.send('http://169.254.169.254/hook', 'j1', {}, resolve));
     expect(delivery).toMatchObject({ delivered: false, lastError: expect.stringMatching(/link-local/) });
-    const privateHook = await new Promise<WebhookDelivery>((resolve) => sender.send('http://10.0.0.1/hook', { _id: 'j2' } as never, resolve));
+    const privateHook = await new Promise<WebhookDelivery>((resolve) => sender.send('http://10.0.0.1/hook', 'j2', {}, resolve));
     expect(privateHook.delivered).toBe(false);
     expect(sent).toEqual([]);
   });
