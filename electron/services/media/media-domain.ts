@@ -14,6 +14,7 @@ import { importLocalFile } from './local-import';
 import { PreviewJobs } from './preview-jobs';
 import { PreviewWarmer } from './preview-warmer';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
+import { sweepTemporaries } from './temp-sweep';
 
 const MEDIA_EXTENSIONS = {
   image: ['png', 'jpg', 'jpeg', 'webp'],
@@ -48,6 +49,9 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
     });
 
   const warmer = new PreviewWarmer(media.renderer);
+  // Temporary files a crash or a kill left behind are removed once, in the background.
+  const swept = sweepTemporaries({ partsIn: [join(media.dirs.root, 'cache'), join(media.dirs.root, 'proxies'), media.dirs.previews], scratch: media.dirs.posters }).catch(() => 0);
+
   const jobs = new PreviewJobs(media.renderer, media.dirs.previews, {
     progress: (renderId, p) => {
       base.emit('preview.progress', { renderId, fraction: p.fraction, outTimeMs: p.outTimeMs, speed: p.speed });
@@ -131,6 +135,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
     },
     importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober }, name, body),
     async dispose() {
+      await swept;
       warmer.dispose();
       await jobs.dispose();
       await media.dispose();
