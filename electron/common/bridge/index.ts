@@ -11,6 +11,7 @@ import { mediaCalls } from './media';
 import { storageCalls, storageEvents } from './storage';
 import { uploadsCalls, uploadsEvents } from './uploads';
 import { downloadsCalls, downloadsEvents } from './downloads';
+import { facesCalls } from './faces';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -28,6 +29,7 @@ export const bridgeCalls = {
   ...storageCalls,
   ...uploadsCalls,
   ...downloadsCalls,
+  ...facesCalls,
 };
 
 /** Every event a host can push to the renderer. */

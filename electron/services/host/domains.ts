@@ -13,6 +13,7 @@ import { createHostStorage, createStorageDomain } from '../storage/storage-domai
 import { createUploadsDomain } from '../storage/uploads-domain';
 import { createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
+import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -65,6 +66,7 @@ export function createDomains(base: HostBase): Domains {
     createStorageDomain(base, storage),
     createUploadsDomain(base, storage, grants),
     createDownloadsDomain(base, createDownloadsService(base, studio, projects), studio),
+    createFacesDomain(createFacesServices(base, studio, grants)),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { detectFacesResponseSchema, MAX_NUM_FRAMES, personSchema } from '../api/faces';
+import { LANDMARK_OPTS_PATTERN } from '../api/live';
+import { call } from './contract';
+
+/** A web link, or a local file reference the user granted (`file:`); the host decides how it is sent. */
+const mediaSource = z
+  .string()
+  .trim()
+  .min(1, 'give a link or a local file to detect faces in')
+  .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'), 'the media must be an http(s) link or a local file you chose');
+
+export const DetectRequest = z.object({
+  source: mediaSource,
+  singleFace: z.boolean().optional(),
+  returnFaceUrl: z.boolean().optional(),
+  numFrames: z.number().int().min(1, 'frames must be at least 1').max(MAX_NUM_FRAMES, `frames must be at most ${MAX_NUM_FRAMES}`).optional(),
+});
+export type DetectRequest = z.infer<typeof DetectRequest>;
+
+export const DetectResult = detectFacesResponseSchema;
+export type DetectResult = z.infer<typeof DetectResult>;
+
+export const AnalyzeRequest = z.object({
+  frameUrls: z.array(z.string().trim().regex(/^https?:\/\/[^\s/]+/i, 'every frame must be an http(s) link')).min(1, 'give at least one frame'),
+  timestamps: z.array(z.number().min(0, 'timestamps cannot be negative')).optional(),
+  expandRatio: z.number().min(0, 'expand ratio must be between 0 and 1').max(1, 'expand ratio must be between 0 and 1').optional(),
+});
+export type AnalyzeRequest = z.infer<typeof AnalyzeRequest>;
+
+export const AnalyzeResult = z.object({ frameCount: z.number().int(), persons: z.array(personSchema) });
+export type AnalyzeResult = z.infer<typeof AnalyzeResult>;
+
+/** A face chosen for live face swap: its image link and the landmarks detection gave it. */
+export const LiveFace = z.object({
+  path: z.string().regex(/^https?:\/\/[^\s/]+/i, 'a face must be an http(s) link'),
+  opts: z.string().regex(LANDMARK_OPTS_PATTERN, 'landmarks must have the form x1,y1:x2,y2:x3,y3:x4,y4'),
+});
+export type LiveFace = z.infer<typeof LiveFace>;
+
+export const LiveSession = z.object({
+  id: z.string(),
+  connectionId: z.string(),
+  createdAt: z.number(),
+  faces: z.array(LiveFace),
+  /** 1 queuing, 2 processing, 3 success, 4 failed, as the create answered. */
+  status: z.number().int(),
+  channelId: z.string(),
+  frontUserId: z.string(),
+  algorithmUserId: z.string(),
+  appId: z.string(),
+  /** The sandbox has no media server: the real-time leg is simulated there. */
+  simulated: z.boolean(),
+});
+export type LiveSession = z.infer<typeof LiveSession>;
+
+const sessionId = z.string().trim().min(1, 'give a session id').max(100);
+const faces = z.array(LiveFace).min(1, 'choose at least one face');
+
+export const facesCalls = {
+  'faces.detect': call(z.tuple([DetectRequest]), DetectResult),
+  'faces.analyze': call(z.tuple([AnalyzeRequest]), AnalyzeResult),
+  'live.create': call(z.tuple([faces]), LiveSession),
+  'live.update': call(z.tuple([sessionId, faces]), LiveSession),
+  'live.close': call(z.tuple([sessionId]), z.void()),
+  'live.sessions': call(z.tuple([]), z.array(LiveSession)),
+};

@@ -1,0 +1,43 @@
+import type { facesCalls } from '../../common/bridge/faces';
+import type { HostBase, DomainModule } from '../host/types';
+import type { StudioServices } from '../jobs/studio-services';
+import type { LocalGrants } from '../media/local-grants';
+import { FacesService } from './faces-service';
+import { LiveSessions, liveSessionsSpec } from './live-sessions';
+
+export function createFacesServices(base: HostBase, studio: StudioServices, grants: LocalGrants): { faces: FacesService; live: LiveSessions } {
+  const activeClient = async () => {
+    const { id } = await studio.connections.active();
+    return { connectionId: id, client: await studio.connections.client(id) };
+  };
+  return {
+    faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference) }),
+    live: new LiveSessions({
+      store: base.createStore(liveSessionsSpec),
+      activeClient,
+      client: (id) => studio.connections.client(id),
+      log: base.log,
+      now: () => Date.now(),
+    }),
+  };
+}
+
+/** Face detection, analyze frames and live sessions. Sessions a crash left open are closed as the host starts; this run's on dispose (quit, window closed). */
+export function createFacesDomain(services: { faces: FacesService; live: LiveSessions }): DomainModule<typeof facesCalls> {
+  const { faces, live } = services;
+  const leftOver = live.closeLeftOpen();
+  return {
+    handlers: {
+      'faces.detect': async (request) => faces.detect(request),
+      'faces.analyze': async (request) => faces.analyze(request),
+      'live.create': async (chosen) => live.create(chosen),
+      'live.update': async (id, chosen) => live.update(id, chosen),
+      'live.close': async (id) => live.close(id),
+      'live.sessions': async () => live.list(),
+    },
+    async dispose() {
+      await leftOver.catch(() => undefined);
+      await live.closeAll();
+    },
+  };
+}

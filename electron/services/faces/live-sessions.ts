@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
+import { LiveSession, type LiveFace } from '../../common/bridge/faces';
+import type { ServiceClient } from '../client/service-client';
+import { ServiceError } from '../client/errors';
+import type { Logger, RecordStore, RecordStoreSpec } from '../host/types';
+
+/** Open sessions, written before the create is answered to the page, so a crash leaves a trace to close. */
+const OpenSessions = z.object({ sessions: z.array(LiveSession) });
+type OpenSessions = z.infer<typeof OpenSessions>;
+export const liveSessionsSpec: RecordStoreSpec<OpenSessions> = { name: 'live-sessions', schema: OpenSessions, defaults: { sessions: [] }, version: 1 };
+
+/** 1216 the session does not exist, 1219 it is closed: either way nothing is left open. */
+const GONE_CODES = new Set([1216, 1219]);
+
+export interface LiveDeps {
+  store: RecordStore<OpenSessions>;
+  activeClient(): Promise<{ connectionId: string; client: ServiceClient }>;
+  client(connectionId: string): Promise<ServiceClient>;
+  log: Logger;
+  now(): number;
+}
+
+/**
+ * Live face swap sessions. A session costs while it is open, so every one is recorded on disk until it
+ * is closed: the host closes them on quit, and the ones a crash left behind at the next start.
+ */
+export class LiveSessions {
+  /** Channel tokens are kept in memory only: they are useless after the session and never written. */
+  private readonly tokens = new Map<string, string>();
+  /** The sessions a previous run left open, read once before this run records any. */
+  private readonly leftOver: Set<string>;
+
+  constructor(private readonly deps: LiveDeps) {
+    this.leftOver = new Set(deps.store.get().sessions.map((s) => s.id));
+  }
+
+  /** This run's open sessions. */
+  list(): LiveSession[] {
+    return this.deps.store.get().sessions.filter((s) => !this.leftOver.has(s.id));
+  }
+
+  async create(faces: LiveFace[]): Promise<LiveSession> {
+    const { connectionId, client } = await this.deps.activeClient();
+    const data = await client.call('liveCreate', { sourceImage: faces });
+    const session: LiveSession = {
+      id: data._id, connectionId, createdAt: this.deps.now(), faces, status: data.faceswap_status, channelId: data.channel_id,
+      frontUserId: data.front_user_id, algorithmUserId: data.algorithm_user_id, appId: data.app_id ?? '', simulated: connectionId === SANDBOX_CONNECTION_ID,
+    };
+    this.tokens.set(session.id, data.front_rtc_token);
+    this.deps.store.update((r) => ({ sessions: [...r.sessions, session] }));
+    return session;
+  }
+
+  async update(id: string, faces: LiveFace[]): Promise<LiveSession> {
+    const session = this.open(id);
+    await (await this.deps.client(session.connectionId)).call('liveUpdate', { _id: id, sourceImage: faces });
+    const updated = { ...session, faces };
+    this.deps.store.update((r) => ({ sessions: r.sessions.map((s) => (s.id === id ? updated : s)) }));
+    return updated;
+  }
+
+  async close(id: string): Promise<void> {
+    await this.closeRecorded(this.open(id));
+  }
+
+  /** The channel token of an open session of this run (for the real-time leg), or null. */
+  channelToken(id: string): string | null {
+    return this.tokens.get(this.open(id).id) ?? null;
+  }
+
+  /** Closes what a previous run (killed, crashed) left open. One that cannot be reached now stays recorded for the next start. */
+  async closeLeftOpen(): Promise<number> {
+    let closed = 0;
+    const recorded = this.deps.store.get().sessions.filter((s) => this.leftOver.has(s.id));
+    for (const session of recorded) {
+      try {
+        await this.closeRecorded(session);
+        this.leftOver.delete(session.id);
+        closed += 1;
+        this.deps.log.info('closed a live face swap session left open by an earlier run', { id: session.id });
+      } catch (error) {
+        this.deps.log.warn('a live face swap session left open could not be closed yet', { id: session.id, error: String(error) });
+      }
+    }
+    return closed;
+  }
+
+  /** Closes every session of this run (quit, window closed); never throws. */
+  async closeAll(): Promise<void> {
+    await Promise.allSettled(this.list().map((s) => this.closeRecorded(s)));
+  }
+
+  private open(id: string): LiveSession {
+    const session = this.list().find((s) => s.id === id);
+    if (!session) throw new Error(`No open live session ${id} in this studio.`);
+    return session;
+  }
+
+  private async closeRecorded(session: LiveSession): Promise<void> {
+    try {
+      await (await this.deps.client(session.connectionId)).call('liveClose', { _id: session.id });
+    } catch (error) {
+      if (!(error instanceof ServiceError && typeof error.code === 'number' && GONE_CODES.has(error.code))) throw error;
+    }
+    this.tokens.delete(session.id);
+    this.deps.store.update((r) => ({ sessions: r.sessions.filter((s) => s.id !== session.id) }));
+  }
+}

@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
+import { ServiceClient } from '../../../electron/services/client';
+import { LiveSessions, liveSessionsSpec } from '../../../electron/services/faces/live-sessions';
+import { MemoryLogger } from '../../../electron/services/log/file-logger';
+import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
+import { CATALOGUE_ROOT } from '../emulator/harness';
+
+let emulator: RunningEmulator;
+const dir = mkdtempSync(join(tmpdir(), 'studio-live-'));
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, jobSeconds: 0.2, catalogueDir: CATALOGUE_ROOT, dataDir: join(dir, 'sandbox') });
+}, 120_000);
+afterAll(async () => {
+  await emulator.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One run of a host: its own store factory on the shared data folder, as a new process would have. */
+function run(dataDir: string): LiveSessions {
+  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const createStore = createConfStoreFactory(dataDir, { log: new MemoryLogger(), notify: () => {} });
+  return new LiveSessions({
+    store: createStore(liveSessionsSpec),
+    activeClient: async () => ({ connectionId: 'sandbox', client }),
+    client: async () => client,
+    log: new MemoryLogger(),
+    now: () => Date.now(),
+  });
+}
+
+async function sandboxSessions(): Promise<Array<{ _id: string; closed: boolean }>> {
+  const response = await fetch(`${emulator.url}/__sandbox/status`, { headers: { 'x-api-key': emulator.apiKey } });
+  return ((await response.json()) as { data: { live: Array<{ _id: string; closed: boolean }> } }).data.live;
+}
+
+const face = () => ({ path: `${emulator.url}/sandbox/sandbox-face.png`, opts: '214,196:298,196:256,234:256,274' });
+
+describe('live face swap sessions are never left open', () => {
+  it('records a session on disk without its channel token, updates it, and closes it', async () => {
+    const data = join(dir, 'one');
+    const live = run(data);
+    const session = await live.create([face()]);
+    expect(session.simulated).toBe(true);
+    const onDisk = readFileSync(join(data, 'live-sessions.json'), 'utf8');
+    expect(onDisk).toContain(session.id);
+    expect(live.channelToken(session.id)).toMatch(/^sandbox-rtc-/);
+    expect(onDisk).not.toContain(live.channelToken(session.id) ?? 'no token');
+    const updated = await live.update(session.id, [face(), face()]);
+    expect(updated.faces).toHaveLength(2);
+    await live.close(session.id);
+    expect(live.list()).toEqual([]);
+    expect((await sandboxSessions()).find((s) => s._id === session.id)?.closed).toBe(true);
+    await expect(live.update(session.id, [face()])).rejects.toThrow(/No open live session/);
+  });
+
+  it('closes at the next start a session a killed host left open', async () => {
+    const data = join(dir, 'killed');
+    const first = run(data);
+    const session = await first.create([face()]);
+    // The first run ends without closeAll (a SIGKILL): the sandbox still holds the session open.
+    expect((await sandboxSessions()).find((s) => s._id === session.id)?.closed).toBe(false);
+
+    const next = run(data);
+    expect(next.list()).toEqual([]);
+    expect(await next.closeLeftOpen()).toBe(1);
+    expect((await sandboxSessions()).find((s) => s._id === session.id)?.closed).toBe(true);
+    expect(readFileSync(join(data, 'live-sessions.json'), 'utf8')).not.toContain(session.id);
+    // A session already closed elsewhere (1219) counts as closed, not as an error kept forever.
+    expect(await run(data).closeLeftOpen()).toBe(0);
+  });
+
+  it('closes every session of the run on quit', async () => {
+    const live = run(join(dir, 'quit'));
+    const a = await live.create([face()]);
+    const b = await live.create([face()]);
+    await live.closeAll();
+    const states = await sandboxSessions();
+    expect([a.id, b.id].map((id) => states.find((s) => s._id === id)?.closed)).toEqual([true, true]);
+    expect(live.list()).toEqual([]);
+  });
+});
