@@ -23,6 +23,13 @@ describe('app shell in Chromium', () => {
     expect(url.hostname).toBe('127.0.0.1');
   });
 
+  it('shows the active connection\'s credit balance in the status area', async () => {
+    const { page } = studio;
+    // The sandbox starts with 1,000 credits and answers quota/info like the service.
+    await expect.poll(() => page.getByTestId('credit-balance').textContent(), { timeout: 20_000 }).toBe('Credits: 1,000');
+    await screenshot(page, 'shell-credit-balance');
+  });
+
   it('reaches every workspace from the sidebar, with no console errors', async () => {
     const { page } = studio;
     for (const name of workspaces) {

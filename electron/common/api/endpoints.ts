@@ -4,6 +4,7 @@ import { avatarCreateBodySchema, avatarCreateResponseSchema, avatarDetailQuerySc
 import { backgroundChangeBodySchema, backgroundChangeResponseSchema, backgroundInfoQuerySchema, backgroundInfoResponseSchema } from './background';
 import { characterSwapBodySchema, characterSwapResponseSchema } from './character-swap';
 import { analyzeFramesBodySchema, analyzeFramesResponseSchema, detectFacesBodySchema, detectFacesResponseSchema } from './faces';
+import { quotaInfoQuerySchema, quotaInfoResponseSchema } from './quota';
 import { liveCloseBodySchema, liveCloseResponseSchema, liveCreateBodySchema, liveCreateResponseSchema, liveUpdateBodySchema, liveUpdateResponseSchema } from './live';
 import { aiModelListQuerySchema, aiModelListResponseSchema } from './models';
 import { API_PATHS, type ApiPathName } from './paths';
@@ -64,6 +65,7 @@ export const ENDPOINTS = {
   characterSwapCreate: post(API_PATHS.characterSwapCreate, characterSwapBodySchema, characterSwapResponseSchema, CREATES),
   backgroundChangeCreate: post(API_PATHS.backgroundChangeCreate, backgroundChangeBodySchema, backgroundChangeResponseSchema, CREATES),
   backgroundChangeInfo: get(API_PATHS.backgroundChangeInfo, backgroundInfoQuerySchema, backgroundInfoResponseSchema),
+  quotaInfo: get(API_PATHS.quotaInfo, quotaInfoQuerySchema, quotaInfoResponseSchema),
 } as const satisfies Record<ApiPathName, EndpointSpec>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -11,4 +11,5 @@ export * from './avatar';
 export * from './character-swap';
 export * from './background';
 export * from './webhook';
+export * from './quota';
 export * from './endpoints';

@@ -24,6 +24,7 @@ export const API_PATHS = {
   characterSwapCreate: '/api/open/v4/characterSwap/create',
   backgroundChangeCreate: '/api/open/v3/content/image/bg/replace',
   backgroundChangeInfo: '/api/open/v3/content/image/infobymodelid',
+  quotaInfo: '/api/open/v3/faceswap/quota/info',
 } as const;
 
 export type ApiPathName = keyof typeof API_PATHS;

@@ -97,6 +97,8 @@ export const connectionsCalls = {
   'connections.test': call(z.tuple([connectionId]), ConnectionTest),
   /** The user accepts weaker storage for secrets where the OS offers no real encryption. */
   'connections.acceptWeakStorage': call(z.tuple([]), VaultStorage),
+  /** The active connection's credit balance; `credit` null when the service does not answer it (nothing to show). */
+  'connections.balance': call(z.tuple([]), z.object({ connectionId: z.string(), credit: z.number().nullable() })),
 };
 
 export const connectionsEvents = {

@@ -10,6 +10,8 @@ export function miscRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     ctx.catalogue.models.filter((m) => (q.types as number[]).includes(m.type)).sort((a, b) => (b.sort ?? 0) - (a.sort ?? 0)),
   );
 
+  defineEndpoint(app, ctx, 'quotaInfo', async (_q, caller) => ({ credit: caller.account.credits }));
+
   // Deprecated: authenticated and validated like the rest, then refused with 1206.
   defineEndpoint(app, ctx, 'backgroundChangeCreate', async () => {
     throw new ApiError(1206, BACKGROUND_CHANGE_GONE);

@@ -6,7 +6,7 @@ import {
   characterSwapBodySchema, characterSwapRecordSchema, detectFacesBodySchema, detectFacesResponseSchema, getTokenBodySchema,
   getTokenResponseSchema, imageRecordSchema, lipSyncBodySchema, liveCloseBodySchema, liveCreateBodySchema, liveSessionSchema,
   liveUpdateBodySchema, talkingAvatarBodySchema, talkingAvatarDataSchema, ttsCreateBodySchema, videoInfoDataSchema,
-  videoInfoQuerySchema, videoRecordSchema, voiceCloneBodySchema, voiceListQuerySchema, voiceSchema, type EndpointName,
+  videoInfoQuerySchema, videoRecordSchema, quotaInfoQuerySchema, quotaInfoSchema, voiceCloneBodySchema, voiceListQuerySchema, voiceSchema, type EndpointName,
 } from '../../common/api';
 import { tolerantList, tolerantRecord } from './tolerant';
 
@@ -39,6 +39,7 @@ export const endpointTypes = {
   characterSwapCreate: { request: characterSwapBodySchema, result: tolerantRecord(characterSwapRecordSchema) },
   backgroundChangeCreate: { request: backgroundChangeBodySchema, result: tolerantRecord(imageRecordSchema) },
   backgroundChangeInfo: { request: backgroundInfoQuerySchema, result: tolerantRecord(imageRecordSchema) },
+  quotaInfo: { request: quotaInfoQuerySchema, result: tolerantRecord(quotaInfoSchema) },
 } as const satisfies Record<EndpointName, { request: z.ZodType; result: z.ZodType }>;
 
 export type EndpointTypes = typeof endpointTypes;

@@ -202,6 +202,20 @@ export class ConnectionManager implements EngineConnections {
     }
   }
 
+  /**
+   * The active connection's credit balance (quota/info, which the service's own demos read). Any
+   * failure, a service without that operation included, gives null: the balance is then not shown.
+   */
+  async balance(): Promise<{ connectionId: string; credit: number | null }> {
+    const { id } = await this.active();
+    try {
+      const quota = await (await this.client(id)).call('quotaInfo', {});
+      return { connectionId: id, credit: quota.credit };
+    } catch {
+      return { connectionId: id, credit: null };
+    }
+  }
+
   async active(): Promise<EngineConnection> {
     const { activeId } = await this.state();
     return this.engineConnection(activeId);

@@ -20,6 +20,7 @@ export function createConnectionsDomain({ connections, catalogue }: StudioServic
       'connections.clearSecret': async (id) => connections.clearSecret(id),
       'connections.test': async (id) => connections.test(id),
       'connections.acceptWeakStorage': async () => connections.acceptWeakStorage(),
+      'connections.balance': async () => connections.balance(),
     },
   };
 }

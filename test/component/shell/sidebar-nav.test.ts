@@ -21,6 +21,8 @@ describe('SidebarNav', () => {
         hostProblem: null,
         info: { appVersion: '1.2.3', host: 'electron', dataDir: '/d', logFile: null, platform: 'linux', binaries: [] },
       },
+      // The balance reads the bridge (covered by the shell's e2e test).
+      global: { stubs: { CreditBalance: true } },
     });
     expect(wrapper.text()).toContain('Desktop app');
     expect(wrapper.text()).toContain('Version 1.2.3');

@@ -7,7 +7,7 @@ import { NewConnection, type ConnectionsState } from '../../../electron/common/b
 import { EnvVault } from '../../../electron/services/connections/env-vault';
 import { secretId } from '../../../electron/services/connections/credentials';
 import type { CredentialVault } from '../../../electron/services/host/types';
-import { fail, ok, scriptedFetch, voice } from '../client/fake-fetch';
+import { fail, json, ok, scriptedFetch, voice } from '../client/fake-fetch';
 
 function manager(script: Parameters<typeof scriptedFetch>[0] = [], vault: CredentialVault = new MemoryVault()) {
   const fake = scriptedFetch(script);
@@ -52,6 +52,13 @@ describe('ConnectionManager', () => {
     expect(await vault.has('connection:c1')).toBe(false);
     expect((await m.state()).activeId).toBe('sandbox');
     expect(changes.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('reads the active connection\'s credit balance from quota/info, and null when it is not answered', async () => {
+    const { m, seen } = manager([ok({ credit: 1234.5 }), json({ code: 1008, msg: 'No such endpoint' }, 404)]);
+    expect(await m.balance()).toEqual({ connectionId: 'sandbox', credit: 1234.5 });
+    expect(seen[0].url).toBe('http://sandbox.test/api/open/v3/faceswap/quota/info');
+    expect(await m.balance()).toEqual({ connectionId: 'sandbox', credit: null });
   });
 
   it('tests a connection with one cheap call and answers in words', async () => {

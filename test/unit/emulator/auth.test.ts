@@ -35,6 +35,11 @@ describe('sandbox authentication', { timeout: SLOW }, () => {
     expect(await call(em, 'voiceList', {}, { headers: { authorization: 'Bearer forged' } })).toMatchObject({ code: 1101 });
   });
 
+  it('answers the credit balance at quota/info, as the service\'s demos read it', async () => {
+    const res = await fetch(`${em.url}/api/open/v3/faceswap/quota/info`, { headers: { 'x-api-key': em.apiKey } });
+    expect(await res.json()).toEqual({ code: 1000, msg: 'OK', data: { credit: em.credits() } });
+  });
+
   it('takes the client secret as an API key, as the service does', async () => {
     expect(dataOf(await call(em, 'voiceList', {}, { anonymous: true, headers: { 'x-api-key': em.clientSecret } })).length).toBeGreaterThan(3);
   });
