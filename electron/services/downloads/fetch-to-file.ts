@@ -1,8 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { finished, type Readable, type Writable } from 'node:stream';
 import { getThroughFetch, nodeHttpGet, type GetResponse } from './http-get';
+import { RefusedTargetError } from '../net/guarded-fetch';
 
 /** What the queue remembers about a partial file so a later run can ask for the rest of the same file. */
 export interface Validators {
@@ -85,6 +86,7 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
     response = await get(options.url, { headers, signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
+    if (error instanceof RefusedTargetError) throw new FinalDownloadError(`the link was refused: ${error.message}`);
     throw new RetryableDownloadError(`the connection failed (${describeCause(error)})`);
   }
 
@@ -147,7 +149,7 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
       received += chunk.length;
       options.onProgress?.({ bytes: start + received, totalBytes: total, received });
     });
-    await pipeline(body, sink, { signal: options.signal });
+    await keepWhatArrives(body, sink, options.signal);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (isNoSpace(error)) throw error;
@@ -162,6 +164,49 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
     throw new RetryableDownloadError(`the server sent ${bytes} of the ${total} bytes it announced`);
   }
   return finish(options, part, bytes, validators);
+}
+
+/**
+ * Pipes a response body into the `.part` file. When the connection drops, what already arrived is
+ * still written (a pipeline would throw the writes still queued away), so the resume asks only for
+ * the rest. Rejects with the body's error, the file's error, or the abort reason.
+ */
+function keepWhatArrives(body: Readable, sink: Writable, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failure: unknown = null;
+    const stopReading = (reason: unknown): void => {
+      if (failure !== null) return;
+      failure = reason;
+      body.unpipe(sink);
+      body.destroy();
+      sink.end();
+    };
+    const onAbort = (): void => {
+      failure = signal?.reason ?? new Error('aborted');
+      body.unpipe(sink);
+      body.destroy();
+      sink.destroy();
+      reject(failure);
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // finished() also answers for a body that was torn down before these listeners existed (a
+    // connection dropped while the validators were being written).
+    finished(body, (error) => {
+      if (error) stopReading(error);
+    });
+    sink.once('error', (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      body.destroy();
+      reject(error);
+    });
+    sink.once('finish', () => {
+      signal?.removeEventListener('abort', onAbort);
+      if (failure === null) resolve();
+      else reject(failure);
+    });
+    body.pipe(sink);
+  });
 }
 
 async function finish(options: FetchToFileOptions, part: string, bytes: number, validators: Validators): Promise<{ bytes: number; validators: Validators }> {

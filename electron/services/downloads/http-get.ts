@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import { assertAllowedTarget } from '../net/guarded-fetch';
 
 /** One answer to a GET, with its body as a Node stream (written to disk without copying through web streams). */
 export interface GetResponse {
@@ -18,12 +19,14 @@ const MAX_REDIRECTS = 5;
 /**
  * GET with Node's own HTTP client, following redirects. Downloads use it rather than fetch: fetch hands
  * the body over as a web stream, and on a 2-core machine that conversion alone held a download to a
- * fifth of what curl reaches on the same link.
+ * fifth of what curl reaches on the same link. Like every fetch the studio makes of a link, it refuses
+ * link-local and cloud-metadata targets, by address and by name, at each redirect too.
  */
 export const nodeHttpGet: HttpGet = (url, init) => get(new URL(url), init, 0);
 
-function get(url: URL, init: { headers: Record<string, string>; signal?: AbortSignal }, redirects: number): Promise<GetResponse> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new Error(`only http(s) links can be downloaded, not ${url.protocol}`));
+async function get(url: URL, init: { headers: Record<string, string>; signal?: AbortSignal }, redirects: number): Promise<GetResponse> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`only http(s) links can be downloaded, not ${url.protocol}`);
+  await assertAllowedTarget(url.href);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     // Read in 1 MiB blocks rather than 16 KiB: a third less time per file on a 2-core machine. (Node
