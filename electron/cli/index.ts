@@ -8,6 +8,7 @@ import { downloadCommand } from './commands/download';
 import { voicesListCommand } from './commands/voices';
 import { cloneCommand, ttsCommand } from './commands/speech';
 import { modelsCommand } from './commands/models';
+import { facesDetectCommand } from './commands/faces';
 import { webhookDecodeCommand } from './commands/webhook';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
@@ -22,6 +23,7 @@ export const commands: readonly CliCommand[] = [
   cloneCommand,
   modelsCommand,
   webhookDecodeCommand,
+  facesDetectCommand,
 ];
 
 export function usage(): string {
