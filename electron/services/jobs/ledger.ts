@@ -3,6 +3,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JobRecord } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
+import type { Notice } from '../../common/bridge/system';
 
 /**
  * Where job records live. `put` resolves once the record is durably on disk: the engine awaits it before
@@ -65,6 +66,8 @@ export class FileLedgerStorage implements LedgerStorage {
     private readonly log?: Logger,
     /** The file operations a write uses; tests pass a recorder to prove each write is atomic and durable. */
     private readonly fs: LedgerFileSystem = { open, rename, rm, mkdir },
+    /** Tells the user about a record set aside: its job leaves the Library, so they must know. */
+    private readonly notify?: (notice: Notice) => void,
   ) {}
 
   private file(id: string): string {
@@ -85,8 +88,14 @@ export class FileLedgerStorage implements LedgerStorage {
       } catch (error) {
         // Keep the file for inspection but out of the way, so one bad record cannot hide the others.
         const aside = `${path}.unreadable`;
+        const text = readFileSync(path, 'utf8');
         renameSync(path, aside);
         this.log?.warn('job ledger record set aside', { file: aside, reason: error instanceof Error ? error.message : String(error) });
+        this.notify?.({
+          level: 'warning',
+          title: 'A job record could not be read and was set aside',
+          detail: `The job is no longer listed in the Library. ${describeRecoverable(text)} The file was kept as ${aside}.`,
+        });
       }
     }
     return records;
@@ -182,3 +191,34 @@ export class FileLedgerStorage implements LedgerStorage {
     }
   }
 }
+
+/**
+ * What can still be read from a damaged job record, so the user can find the paid job on the service:
+ * its kind, the service's id, the result link and when it was made. Works on records that are valid
+ * JSON but not a valid record, and on cut-off files (by looking for the fields' text).
+ */
+export function describeRecoverable(text: string): string {
+  let fields: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object') fields = parsed as Record<string, unknown>;
+  } catch {
+    for (const name of ['kind', 'remoteId', 'resultUrl', 'connectionName', 'summary']) {
+      const match = new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text);
+      if (match) fields[name] = match[1];
+    }
+    const created = /"createdAt"\s*:\s*(\d+)/.exec(text);
+    if (created) fields.createdAt = Number(created[1]);
+  }
+  const known: string[] = [];
+  if (typeof fields.summary === 'string') known.push(`request: ${fields.summary}`);
+  else if (typeof fields.kind === 'string') known.push(`kind: ${fields.kind}`);
+  if (typeof fields.connectionName === 'string') known.push(`sent to: ${fields.connectionName}`);
+  if (typeof fields.remoteId === 'string') known.push(`service id: ${fields.remoteId}`);
+  if (typeof fields.resultUrl === 'string') known.push(`result: ${fields.resultUrl}`);
+  if (typeof fields.createdAt === 'number') known.push(`created: ${new Date(fields.createdAt).toISOString()}`);
+  return known.length > 0
+    ? `What could be read of it: ${known.join('; ')}.`
+    : 'Nothing of it could be read; check the service dashboard for jobs you sent.';
+}
+

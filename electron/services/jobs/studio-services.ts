@@ -37,7 +37,7 @@ export function createStudioServices(base: HostBase, projects: ProjectLibrary, o
     onChange: (state) => base.emit('connections.changed', state),
   });
   const jobs = new JobEngine({
-    storage: overrides.storage ?? new FileLedgerStorage(join(base.dataDir, 'jobs'), base.log),
+    storage: overrides.storage ?? new FileLedgerStorage(join(base.dataDir, 'jobs'), base.log, undefined, (notice) => base.notices.raise(notice)),
     connections,
     clock,
     log: base.log,

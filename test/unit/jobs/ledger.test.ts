@@ -46,6 +46,24 @@ describe('FileLedgerStorage', () => {
     expect(readdirSync(dir).sort()).toEqual(['bad.json.unreadable', 'good.json']);
   });
 
+  // Fails when a record is set aside silently (mutation: drop the notify call in loadAll).
+  it('tells the user about a record it set aside, with what can still be read of the paid job', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+    dirs.push(dir);
+    // Valid JSON but not a record (a field of the wrong type), and a file cut off mid-write.
+    writeFileSync(join(dir, 'typed.json'), JSON.stringify({ ...record('typed'), phase: 42, remoteId: 'svc-123', resultUrl: 'https://files.example/r.mp4', summary: 'Speech · voice Ava · "Hi"' }));
+    writeFileSync(join(dir, 'cut.json'), '{"id":"cut","kind":"lipsync","remoteId":"svc-\\"9","createdAt":1763800000000,"resultUr');
+    writeFileSync(join(dir, 'empty.json'), '');
+    const notices: { title: string; detail?: string }[] = [];
+    expect(new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n)).loadAll()).toEqual([]);
+    const details = notices.map((n) => n.detail ?? '').sort();
+    expect(notices.every((n) => n.title === 'A job record could not be read and was set aside')).toBe(true);
+    expect(details).toHaveLength(3);
+    expect(details.find((d) => d.includes('typed.json'))).toMatch(/request: Speech · voice Ava · "Hi"; sent to: .*service id: svc-123; result: https:\/\/files\.example\/r\.mp4/);
+    expect(details.find((d) => d.includes('cut.json'))).toMatch(/kind: lipsync; service id: svc-\\"9; created: 2025-11-22T/);
+    expect(details.find((d) => d.includes('empty.json'))).toMatch(/Nothing of it could be read/);
+  });
+
   it('refuses ids that could escape its folder', async () => {
     const ledger = new FileLedgerStorage(tmpdir());
     await expect(ledger.put(record('../x'))).rejects.toThrow(/Invalid job id/);
