@@ -66,13 +66,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
     clock: { now: () => Date.now() },
     log,
   });
-  const catalogue = new CatalogueService({
-    activeClient: async () => {
-      const { id } = await chosen.active();
-      return { connectionId: id, client: await chosen.client(id) };
-    },
-    clock: { now: () => Date.now() },
-  });
+  const catalogue = new CatalogueService({ connections: chosen, clock: { now: () => Date.now() } });
   return {
     dataDir,
     engine,

@@ -73,6 +73,7 @@ async function start(): Promise<void> {
     ),
   );
   open();
+  services.warmUp();
 
   app.on('activate', () => mainWindow ?? open());
   app.on('window-all-closed', () => process.platform !== 'darwin' && app.quit());

@@ -76,6 +76,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     throw error;
   }
   services.base.log.info('web host listening', { port: server.port });
+  services.warmUp();
 
   return {
     url: server.url,

@@ -3,6 +3,7 @@ import { createPinia } from 'pinia';
 import App from './App.vue';
 import { onEvent } from './bridge';
 import { listenForVoiceovers } from './composables/editor-voiceover';
+import { prepareFirstScreen } from './composables/first-screen';
 import { warmPreviewsAsYouEdit } from './composables/preview-warmup';
 import { useEditorAssetsStore } from './stores/editor-assets';
 import { useProjectStore } from './stores/project';
@@ -16,6 +17,7 @@ if (url.searchParams.has('token')) {
 }
 
 const pinia = createPinia();
+prepareFirstScreen(pinia);
 createApp(App).use(pinia).mount('#app');
 // Finished voiceovers reach the open project whatever the page shows (the editor may not be mounted).
 listenForVoiceovers(useProjectStore(pinia));

@@ -4,8 +4,8 @@ import type { Clock } from '../client/transport';
 import type { ServiceClient } from '../client/service-client';
 
 export interface CatalogueDeps {
-  /** The active connection's id and client. */
-  activeClient(): Promise<{ connectionId: string; client: ServiceClient }>;
+  /** The connections the lists come through: the active one's id is known at once, its client may take a start. */
+  connections: { active(): Promise<{ id: string }>; client(id: string): Promise<ServiceClient> };
   clock: Clock;
   /** How long a list stays fresh; the asset panel asks often, the lists change rarely. Default 60 s. */
   ttlMs?: number;
@@ -38,12 +38,13 @@ export class CatalogueService {
   }
 
   private async cached<T>(what: string, query: unknown, load: (client: ServiceClient) => Promise<T>): Promise<T> {
-    const { connectionId, client } = await this.deps.activeClient();
+    const { id: connectionId } = await this.deps.connections.active();
     const key = `${connectionId}|${what}|${JSON.stringify(query)}`;
     const now = this.deps.clock.now();
     const hit = this.cache.get(key);
     if (hit && now - hit.at < (this.deps.ttlMs ?? 60_000)) return hit.value as Promise<T>;
-    const value = load(client);
+    // Kept from the start, not from the answer: an ask while this one is under way joins it.
+    const value = this.deps.connections.client(connectionId).then(load);
     this.cache.set(key, { at: now, value });
     // A failed load is not remembered: the next ask tries again.
     value.catch(() => {

@@ -35,6 +35,11 @@ export interface ComposedHost {
   redactor: Redactor;
   /** Adds a receiver of host events (a window, an SSE client); returns its removal. */
   subscribe(listener: EventListener): () => void;
+  /**
+   * Asks, in the background, for what the first screen lists (the active connection's avatars and
+   * voices), so the answers are on their way, and the sandbox started, before the page asks. Never throws.
+   */
+  warmUp(): void;
   /** Disposes every domain, then stops the sandbox if it was started. */
   dispose(): Promise<void>;
 }
@@ -100,6 +105,11 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    warmUp() {
+      // The dispatcher answers failures as values; the page's own ask reports them.
+      void dispatch('catalogue.avatars', [{}]);
+      void dispatch('catalogue.voices', [{}]);
     },
     async dispose() {
       await domains.disposeAll();

@@ -50,13 +50,7 @@ export function createStudioServices(base: HostBase, projects: ProjectLibrary, o
     },
     setProgress: (fraction) => jobsProgress.set(fraction),
   });
-  const catalogue = new CatalogueService({
-    clock,
-    activeClient: async () => {
-      const { id } = await connections.active();
-      return { connectionId: id, client: await connections.client(id) };
-    },
-  });
+  const catalogue = new CatalogueService({ clock, connections });
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
   return { connections, jobs, reactor, catalogue, progress };

@@ -8,13 +8,18 @@ function fromHash(hash: string): Workspace | null {
   return isWorkspace(name) ? name : null;
 }
 
+/** The workspace the page opens on: the one in the address, else the default. */
+export function openingWorkspace(fallback: Workspace = 'editor'): Workspace {
+  return fromHash(window.location.hash) ?? fallback;
+}
+
 /**
  * The current workspace, kept in the address hash (#/voices) so a reload stays put and the browser's
  * back button works in the web host. Ctrl/Cmd+1..5 and Alt+1..5 switch (browsers keep Ctrl+digit for
  * their tabs, so Alt is the one that always works there).
  */
 export function useWorkspace(initial: Workspace = 'editor'): Ref<Workspace> {
-  const current = ref<Workspace>(fromHash(window.location.hash) ?? initial);
+  const current = ref<Workspace>(openingWorkspace(initial));
 
   watch(current, (next) => {
     if (fromHash(window.location.hash) !== next) window.location.hash = `/${next}`;

@@ -86,14 +86,36 @@ export const useEditorAssetsStore = defineStore('editor-assets', () => {
     source.value = next;
   }
 
-  async function load(): Promise<void> {
-    if (!source.value) return;
+  let inFlight: { from: CatalogueSource; done: Promise<void> } | null = null;
+
+  /** Loads the catalogue; a call while one from the same source is under way joins it. */
+  function load(): Promise<void> {
+    const from = source.value;
+    if (!from) return Promise.resolve();
+    if (inFlight?.from === from) return inFlight.done;
+    const done = fetchFrom(from).finally(() => {
+      if (inFlight?.done === done) inFlight = null;
+    });
+    inFlight = { from, done };
+    return done;
+  }
+
+  let loadedFrom: CatalogueSource | null = null;
+
+  /** Loads the catalogue unless it is already here (or on its way) from the current source. */
+  function ensureLoaded(): Promise<void> {
+    if (source.value && loadedFrom === source.value && !error.value) return Promise.resolve();
+    return load();
+  }
+
+  async function fetchFrom(from: CatalogueSource): Promise<void> {
     loading.value = true;
     error.value = null;
     try {
-      const [a, v] = await Promise.all([source.value.avatars(), source.value.voices()]);
+      const [a, v] = await Promise.all([from.avatars(), from.voices()]);
       avatars.value = a;
       voices.value = v;
+      loadedFrom = from;
     } catch (e) {
       error.value = (e as Error).message;
     } finally {
@@ -117,7 +139,7 @@ export const useEditorAssetsStore = defineStore('editor-assets', () => {
     return a?.thumbnailUrl ?? a?.url ?? (url || null);
   }
 
-  return { avatars, voices, media, loading, error, source, avatarById, voiceById, useSource, load, addMedia, removeMedia, avatarPicture };
+  return { avatars, voices, media, loading, error, source, avatarById, voiceById, useSource, load, ensureLoaded, addMedia, removeMedia, avatarPicture };
 });
 
 function readMedia(): MediaAsset[] {

@@ -10,7 +10,7 @@ function setup(script: Parameters<typeof scriptedFetch>[0]) {
   const client = new ServiceClient({ baseUrl: 'http://svc.test', credentials: { kind: 'api-key', apiKey: 'k-123456' }, fetch: fake.fetch, sleep: async () => undefined, maxAttempts: 1 });
   let now = 0;
   let connectionId = 'a';
-  const catalogue = new CatalogueService({ clock: { now: () => now }, activeClient: async () => ({ connectionId, client }) });
+  const catalogue = new CatalogueService({ clock: { now: () => now }, connections: { active: async () => ({ id: connectionId }), client: async () => client } });
   return { catalogue, seen: fake.seen, tick: (ms: number) => (now += ms), use: (id: string) => (connectionId = id) };
 }
 
@@ -26,6 +26,19 @@ describe('CatalogueService', () => {
     t.use('b');
     await t.catalogue.voices();
     expect(t.seen).toHaveLength(3);
+  });
+
+  it('lets an ask made while the client is still starting join the load already under way', async () => {
+    const fake = scriptedFetch([ok([voice]), ok([voice])]);
+    const client = new ServiceClient({ baseUrl: 'http://svc.test', credentials: { kind: 'api-key', apiKey: 'k-123456' }, fetch: fake.fetch, sleep: async () => undefined, maxAttempts: 1 });
+    let started: (c: ServiceClient) => void = () => undefined;
+    const starting = new Promise<ServiceClient>((resolve) => (started = resolve));
+    const catalogue = new CatalogueService({ clock: { now: () => 0 }, connections: { active: async () => ({ id: 'sandbox' }), client: () => starting } });
+    const first = catalogue.voices();
+    const second = catalogue.voices();
+    started(client);
+    expect(await second).toEqual(await first);
+    expect(fake.seen).toHaveLength(1);
   });
 
   it('passes avatar filters and model types, highest sort first', async () => {

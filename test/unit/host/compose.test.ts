@@ -45,6 +45,16 @@ describe('composeHost', () => {
     expect(started.close).toHaveBeenCalledTimes(1);
   });
 
+  it('warms up by asking for the first screen\'s lists, which starts the sandbox before the page asks', async () => {
+    const { host, startSandbox } = compose();
+    host.warmUp();
+    await vi.waitFor(() => expect(startSandbox).toHaveBeenCalledTimes(1));
+    // The page's own ask joins the same start (and, against a real sandbox, the same lists).
+    await host.dispatch('catalogue.avatars', [{}]);
+    expect(startSandbox).toHaveBeenCalledTimes(1);
+    await host.dispose();
+  });
+
   it('tries the sandbox again after a failed start', async () => {
     const start = vi.fn().mockRejectedValueOnce(new Error('port busy')).mockResolvedValue({ baseUrl: 'http://127.0.0.1:2', apiKey: 'k-abcdefgh', close: async () => undefined });
     const { host } = compose(start);
