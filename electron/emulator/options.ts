@@ -1,3 +1,5 @@
+import type { BodyDeadlineOptions } from '../services/host/body-deadline';
+
 /** Everything `startEmulator` and `npm run emulator` accept. Every field has a default. */
 export interface EmulatorOptions {
   /** 0 picks a free port. */
@@ -47,6 +49,8 @@ export interface EmulatorOptions {
   /** Limits per job: processing time (default 600 s) and result size (default 512 MB). */
   jobTimeoutSeconds?: number;
   maxResultMb?: number;
+  /** How long a request may take to arrive (defaults in services/host/body-deadline.ts); tests shorten it. */
+  bodyTime?: BodyDeadlineOptions;
   /** Receives one line per notable event (never a secret). */
   log?: (line: string) => void;
   /** Injected for deterministic tests. */
@@ -54,7 +58,8 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir' | 'portFallback' | 'earlierPorts' | 'jobTimeoutSeconds' | 'maxResultMb'>> & {
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir' | 'portFallback' | 'earlierPorts' | 'jobTimeoutSeconds' | 'maxResultMb' | 'bodyTime'>> & {
+  bodyTime?: BodyDeadlineOptions;
   portFallback?: boolean;
   earlierPorts?: number[];
   jobTimeoutSeconds?: number;
@@ -125,6 +130,7 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     espeakPath: o.espeakPath,
     jobTimeoutSeconds: o.jobTimeoutSeconds,
     maxResultMb: o.maxResultMb,
+    bodyTime: o.bodyTime,
     log: o.log ?? (() => undefined),
     random: o.random ?? Math.random,
     now: o.now ?? Date.now,

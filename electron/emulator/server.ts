@@ -7,6 +7,7 @@ import type { EmulatorContext } from './context';
 import { ApiError, MediaError } from './errors';
 import { sleep } from './jobs/webhooks';
 import type { Caller } from './state/accounts';
+import { limitBodyTime } from '../services/host/body-deadline';
 
 export const BODY_LIMIT = 20 * 1024 * 1024;
 
@@ -41,6 +42,7 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
   const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true, forceCloseConnections: true });
   // The interface speaks JSON only: a text body is refused (415) rather than read as a string.
   app.removeContentTypeParser('text/plain');
+  limitBodyTime(app, ctx.options.bodyTime);
 
   // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own name as Host.
   app.addHook('onRequest', async (request, reply) => {

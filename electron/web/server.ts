@@ -9,6 +9,7 @@ import type { ComposedHost } from '../services/host/compose';
 import { SECURITY_HEADERS } from '../services/system/csp';
 import { cookieName, decideAccess } from './access';
 import { RefusalLog } from './refusal-log';
+import { limitBodyTime, type BodyDeadlineOptions } from '../services/host/body-deadline';
 
 
 export interface WebServerOptions {
@@ -17,6 +18,8 @@ export interface WebServerOptions {
   token: string;
   /** 0 picks a free port. */
   port: number;
+  /** How long a request may take to arrive (defaults in services/host/body-deadline.ts); tests shorten it. */
+  bodyTime?: BodyDeadlineOptions;
 }
 
 export interface WebServer {
@@ -46,6 +49,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   let port = options.port;
   const sseClients = new Set<ServerResponse>();
   const refusals = new RefusalLog((message, fields) => options.services.base.log.warn(message, fields));
+  limitBodyTime(app, options.bodyTime);
 
   app.addHook('onRequest', async (request, reply) => {
     const query = request.query as Record<string, unknown> | undefined;
