@@ -1,7 +1,8 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import type { RunningEmulator } from '../emulator';
-import { startBuiltInSandbox } from '../emulator/built-in';
+import { reachRunningSandbox, startBuiltInSandbox } from '../emulator/built-in';
 import { CatalogueService } from '../services/catalogue/catalogue-service';
 import { ServiceClient } from '../services/client/service-client';
 import { ServiceError } from '../services/client/errors';
@@ -9,6 +10,7 @@ import { ConnectionManager } from '../services/connections/connection-manager';
 import { EnvVault, credentialsFromEnv } from '../services/connections/env-vault';
 import { serviceAddressProblem } from '../common/net/address-rules';
 import { defaultDataDir } from '../services/host/data-dir';
+import { DataFolderBusyError, lockDataFolder, type HeldLock } from '../services/host/data-folder-lock';
 import type { Logger, RecordStoreFactory } from '../services/host/types';
 import { JobEngine, type EngineConnection, type EngineConnections } from '../services/jobs/engine';
 import { FileLedgerStorage } from '../services/jobs/ledger';
@@ -41,14 +43,38 @@ function quietLogger(io: CliIo, verbose: boolean): Logger {
 }
 
 /**
+ * What a command does with the data folder. One that writes (creates jobs, saves records) takes the
+ * folder's lock like the app and the web host do, and does not run while another studio holds it. One
+ * that only reads runs beside a running studio, read-only, through that studio's sandbox.
+ */
+export type FolderAccess = 'reads' | 'writes';
+
+function claimFolder(dataDir: string, access: FolderAccess): HeldLock | null {
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    return lockDataFolder(dataDir, 'command line');
+  } catch (error) {
+    if (!(error instanceof DataFolderBusyError)) throw error;
+    if (access === 'reads') return null;
+    throw new Error(`${error.message} This command changes the data folder, so it does not run beside it; commands that only read it (jobs list, jobs show, jobs wait, models, voices list, faces detect, webhook decode) do.`);
+  }
+}
+
+/**
  * The CLI as a host: the same ledger and connection records as the desktop and web hosts (in the data
  * folder), credentials from the environment, and the sandbox started here when a job needs it.
  */
-export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
+export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 'writes'): CliHost {
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
   const log = quietLogger(io, args.flags['--verbose'] === true);
+  const folder = claimFolder(dataDir, access);
   let emulator: Promise<RunningEmulator> | undefined;
   const sandbox = async () => {
+    // Beside a running studio, its own sandbox answers: a second one on the same records would lose some.
+    if (!folder) {
+      const running = await reachRunningSandbox(dataDir);
+      return { baseUrl: running.url, apiKey: running.apiKey };
+    }
     emulator ??= startBuiltInSandbox(dataDir);
     const running = await emulator;
     return { baseUrl: running.url, apiKey: running.apiKey };
@@ -81,6 +107,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo): CliHost {
       await engine.flush();
       const running = await emulator?.catch(() => undefined);
       await running?.close();
+      folder?.release();
     },
   };
 }

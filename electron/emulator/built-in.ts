@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../services/projects/atomic-file';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from './index';
+import { readSandboxAccessKey } from './state/access-key';
 
 /** How many earlier ports are remembered (each one a link origin that keeps opening). */
 const EARLIER_PORTS_KEPT = 16;
@@ -46,6 +47,24 @@ export async function startBuiltInSandbox(dataDir: string, extra: Omit<EmulatorO
     await writeFileAtomic(portRecordPath(sandboxDir), `${JSON.stringify({ port, earlier })}\n`);
   }
   return sandbox;
+}
+
+/**
+ * The sandbox another process runs on this data folder (the one holding its lock), for a command that
+ * must not start a second sandbox on the same records: its address and key, once it has answered.
+ */
+export async function reachRunningSandbox(dataDir: string): Promise<{ url: string; apiKey: string }> {
+  const sandboxDir = join(dataDir, 'sandbox');
+  const record = readPortRecord(sandboxDir);
+  const key = readSandboxAccessKey(sandboxDir);
+  if (!record || !key) throw new Error(`The studio that holds ${dataDir} has not started its sandbox yet; open the Editor there once, or close it.`);
+  const url = `http://127.0.0.1:${record.port}`;
+  const answered = await fetch(`${url}/api/open/v0/common/auth/token`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then(
+    () => true,
+    () => false,
+  );
+  if (!answered) throw new Error(`The sandbox of the studio that holds ${dataDir} does not answer at ${url}.`);
+  return { url, apiKey: key.apiKey };
 }
 
 /** `startBuiltInSandbox` in the shape `composeHost` asks for (the desktop app and the web host). */

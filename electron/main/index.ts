@@ -6,6 +6,7 @@ import { builtInSandboxStarter } from '../emulator/built-in';
 import { composeHost } from '../services/host/compose';
 import { appSettingsSpec } from '../services/system/settings-store';
 import { devLocation, fileLocation } from './app-location';
+import { claimDataFolder } from './data-folder';
 import { registerIpc } from './ipc';
 import { menuTemplate } from './menu';
 import { createPlatformAdapters } from './platform/adapters';
@@ -25,6 +26,12 @@ app.on('web-contents-created', (_event, contents) => guardContents(contents, loc
 
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
+  // Before anything opens a file in it: a web host on the same folder must not be raced.
+  const folder = claimDataFolder(dataDir);
+  if (!folder) {
+    app.exit(1);
+    return;
+  }
   let notifications = () => true;
   const services = composeHost({
     host: 'electron',
@@ -83,7 +90,10 @@ async function start(): Promise<void> {
     event.preventDefault();
     disposed = true;
     ipc.dispose();
-    void services.dispose().finally(() => app.quit());
+    void services.dispose().finally(() => {
+      folder.release();
+      app.quit();
+    });
   });
 }
 

@@ -21,7 +21,7 @@ export const facesDetectCommand: CliCommand = {
     }
     // A file named on the command line is the user's own choice: that is its grant.
     const source = /^https?:\/\//i.test(given) ? given : pathToFileURL(resolve(io.cwd, given)).href;
-    const host = openCliHost(args, io);
+    const host = openCliHost(args, io, 'reads');
     try {
       const faces = new FacesService({
         activeClient: async () => {

@@ -3,7 +3,7 @@ import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 
 async function withHost(args: ParsedArgs, io: CliIo, work: (host: CliHost) => Promise<number>): Promise<number> {
-  const host = openCliHost(args, io);
+  const host = openCliHost(args, io, 'reads');
   try {
     return await work(host);
   } finally {

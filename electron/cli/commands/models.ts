@@ -12,7 +12,7 @@ export const modelsCommand: CliCommand = {
   async run(args, io) {
     const types = parseModelTypes(flag(args, '--types') ?? AI_MODEL_TYPES.join(','));
     if (typeof types === 'string') throw new UsageError(`--types: ${types}`);
-    const host = openCliHost(args, io);
+    const host = openCliHost(args, io, 'reads');
     try {
       const models = await host.catalogue.models(types);
       io.out(args.flags['--json'] ? JSON.stringify(models, null, 2) : formatModels(models));

@@ -10,7 +10,7 @@ export const voicesListCommand: CliCommand = {
   async run(args, io) {
     const from = flag(args, '--from');
     if (from !== undefined && from !== '3' && from !== '4') throw new UsageError(`--from must be 3 (official) or 4 (your own), not "${from}"`);
-    const host = openCliHost(args, io);
+    const host = openCliHost(args, io, 'reads');
     try {
       const connection = await host.target.active();
       const client = await host.target.client(connection.id);

@@ -19,7 +19,7 @@ async function readInput(source: string, io: CliIo): Promise<string> {
 /** The built-in sandbox seals with its client id and its data folder's generated secret; a named connection with its own. */
 async function credentialsFor(args: ParsedArgs, io: CliIo): Promise<WebhookCredentials> {
   const name = flag(args, '--connection');
-  const host = openCliHost(args, io);
+  const host = openCliHost(args, io, 'reads');
   try {
     if (!name || name.toLowerCase() === 'sandbox') {
       const sandboxDir = join(host.dataDir, 'sandbox');

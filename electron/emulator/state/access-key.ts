@@ -17,14 +17,19 @@ const fresh = (): AccessKey => ({ apiKey: `sbx_${randomBytes(24).toString('base6
  * read them from the running sandbox. A missing or unreadable file gets a new key.
  */
 export function sandboxAccessKey(dataDir: string): AccessKey {
-  const path = join(dataDir, ACCESS_KEY_FILE);
-  try {
-    const parsed = AccessKey.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // none yet, or unreadable: make one
-  }
+  const known = readSandboxAccessKey(dataDir);
+  if (known) return known;
   const key = fresh();
-  writeFileSync(path, `${JSON.stringify(key)}\n`, { mode: 0o600 });
+  writeFileSync(join(dataDir, ACCESS_KEY_FILE), `${JSON.stringify(key)}\n`, { mode: 0o600 });
   return key;
+}
+
+/** The key a sandbox of this folder uses, or null when there is none yet (or it cannot be read). */
+export function readSandboxAccessKey(dataDir: string): AccessKey | null {
+  try {
+    const parsed = AccessKey.safeParse(JSON.parse(readFileSync(join(dataDir, ACCESS_KEY_FILE), 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }

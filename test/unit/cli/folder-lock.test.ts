@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/cli/index';
+import type { CliIo } from '../../../electron/cli/command';
+import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
+import type { RunningEmulator } from '../../../electron/emulator';
+import { LOCK_FILE } from '../../../electron/services/host/data-folder-lock';
+
+const running: RunningEmulator[] = [];
+afterAll(async () => {
+  for (const sandbox of running) await sandbox.close();
+});
+
+function cli(dataDir: string, args: string[]) {
+  const lines = { out: [] as string[], err: [] as string[] };
+  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd() };
+  return runCli([...args, '--data-dir', dataDir], io).then((code) => ({ code, ...lines }));
+}
+
+/** A studio (web host) that is running on the folder: its lock (process 1 is always alive) and its sandbox. */
+async function heldByWebHost(): Promise<{ dataDir: string; sandbox: RunningEmulator }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-cli-lock-'));
+  const sandbox = await startBuiltInSandbox(dataDir);
+  running.push(sandbox);
+  writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid: 1, host: hostname(), kind: 'web host', startedAt: Date.now() }));
+  return { dataDir, sandbox };
+}
+
+describe('the command line beside a running studio', () => {
+  it('refuses a command that would write, naming who holds the folder, and creates nothing', async () => {
+    const { dataDir } = await heldByWebHost();
+    const result = await cli(dataDir, ['tts', '--voice', 'sandbox_ava', '--text', 'Hello there']);
+    expect(result.code).toBe(1);
+    expect(result.err.join('\n')).toMatch(/in use by the web host \(process 1 .*does not run beside it/);
+    expect(existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')) : []).toEqual([]);
+  });
+
+  it('reads through the running studio\'s own sandbox instead of starting a second one on its records', async () => {
+    const { dataDir, sandbox } = await heldByWebHost();
+    const portRecord = readFileSync(join(dataDir, 'sandbox', 'port.json'), 'utf8');
+    const result = await cli(dataDir, ['models', '--json']);
+    expect(result.code, result.err.join('\n')).toBe(0);
+    expect(JSON.parse(result.out.join('\n')).length).toBeGreaterThan(0);
+    // A second sandbox would have found the port taken, moved to another and rewritten the record.
+    expect(readFileSync(join(dataDir, 'sandbox', 'port.json'), 'utf8')).toBe(portRecord);
+    expect(new URL(sandbox.url).port).toBe(String(JSON.parse(portRecord).port));
+    const listed = await cli(dataDir, ['jobs', 'list']);
+    expect(listed.code).toBe(0);
+  });
+
+  it('takes the folder itself while a command writes, and gives it back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-cli-lock-'));
+    const lockSeen: unknown[] = [];
+    const watch = setInterval(() => {
+      if (existsSync(join(dataDir, LOCK_FILE))) lockSeen.push(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).kind);
+    }, 20);
+    const result = await cli(dataDir, ['tts', '--voice', 'sandbox_ava', '--text', 'Taken and given back.']);
+    clearInterval(watch);
+    expect(result.code, result.err.join('\n')).toBe(0);
+    expect(lockSeen).toContain('command line');
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+  }, 60_000);
+});
