@@ -23,6 +23,8 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     const play = (i: number) => items.nth(i).getByRole('button', { name: /^(Play|Stop) preview/ });
     await expect.poll(() => play(0).isEnabled(), { timeout: 20_000 }).toBe(true);
     await expect.poll(() => play(1).isEnabled(), { timeout: 20_000 }).toBe(true);
+    // The waveform is the host's measure of the preview: the page itself may not fetch media (CSP).
+    expect(await first.locator('[data-waveform]').getAttribute('data-waveform')).toBe('measured');
     await play(0).click();
     await expect.poll(() => play(0).getAttribute('aria-label')).toMatch(/^Stop/);
     await play(1).click();
