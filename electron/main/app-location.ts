@@ -1,13 +1,15 @@
-import { pathToFileURL } from 'node:url';
-
 /**
- * Where the studio page lives: the built index.html (file://) or, while developing, the electron-vite
- * dev server. Everything else is foreign: no navigation to it, no IPC from it, no permissions for it.
+ * Where the studio page lives: app://studio/ (the built page, served by the app:// protocol from the
+ * renderer folder) or, while developing, the electron-vite dev server on loopback. Everything else is
+ * foreign: no navigation to it, no IPC from it, no permissions for it.
  */
-export type AppLocation = { kind: 'file'; indexUrl: string } | { kind: 'http'; origin: string };
+export type AppLocation = { kind: 'app'; origin: string; rendererDir: string } | { kind: 'http'; origin: string };
 
-export function fileLocation(indexPath: string): AppLocation {
-  return { kind: 'file', indexUrl: pathToFileURL(indexPath).href };
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'studio';
+
+export function appLocation(rendererDir: string): AppLocation {
+  return { kind: 'app', origin: `${APP_SCHEME}://${APP_HOST}`, rendererDir };
 }
 
 export function devLocation(address: string): AppLocation {
@@ -16,7 +18,12 @@ export function devLocation(address: string): AppLocation {
   return { kind: 'http', origin: url.origin };
 }
 
-/** True when `address` is the studio page itself (any hash; no other file, host or scheme). */
+/** The address the window opens. */
+export function pageUrl(location: AppLocation): string {
+  return `${location.origin}/`;
+}
+
+/** True when `address` is on the studio page's origin (any path or hash; no other host, port or scheme). */
 export function isAppUrl(address: string | undefined | null, location: AppLocation): boolean {
   if (!address) return false;
   let url: URL;
@@ -26,7 +33,6 @@ export function isAppUrl(address: string | undefined | null, location: AppLocati
     return false;
   }
   if (location.kind === 'http') return url.origin === location.origin;
-  url.hash = '';
-  url.search = '';
-  return url.href === location.indexUrl;
+  // A URL of a scheme Node does not know has the origin "null": compare its parts instead.
+  return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST && !url.username && !url.password;
 }

@@ -1,11 +1,12 @@
 // The desktop app's composition root: builds the shared services (composeHost), then the window,
 // the IPC registration, the menu and the security guards around them.
 import { join } from 'node:path';
-import { BrowserWindow, Menu, app, ipcMain, session, shell } from 'electron';
+import { BrowserWindow, Menu, app, ipcMain, protocol, session, shell } from 'electron';
 import { builtInSandboxStarter } from '../emulator/built-in';
 import { composeHost } from '../services/host/compose';
 import { appSettingsSpec } from '../services/system/settings-store';
-import { devLocation, fileLocation } from './app-location';
+import { appLocation, devLocation } from './app-location';
+import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
 import { claimDataFolder } from './data-folder';
 import { registerIpc } from './ipc';
 import { menuTemplate } from './menu';
@@ -18,7 +19,9 @@ import { windowStateSpec } from './window-state';
 
 app.setName('Avatar Studio');
 const here = import.meta.dirname;
-const location = process.env.ELECTRON_RENDERER_URL ? devLocation(process.env.ELECTRON_RENDERER_URL) : fileLocation(join(here, '../renderer/index.html'));
+const location = process.env.ELECTRON_RENDERER_URL ? devLocation(process.env.ELECTRON_RENDERER_URL) : appLocation(join(here, '../renderer'));
+// The page loads from app://studio/, not file:// (privileges must be declared before the app is ready).
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 let mainWindow: BrowserWindow | null = null;
 
 const openExternal = (url: string): void => void shell.openExternal(url);
@@ -45,6 +48,7 @@ async function start(): Promise<void> {
   const settings = services.base.createStore(appSettingsSpec);
   notifications = () => settings.get().notifications;
 
+  if (location.kind === 'app') protocol.handle(APP_SCHEME_PRIVILEGES.scheme, createAppProtocolHandler(location.rendererDir));
   applySessionSecurity(session.defaultSession, location, new PermissionPolicy());
   const ipc = registerIpc(ipcMain, services.dispatch, location, (path) => services.domains.importPath(path));
   const open = (): void => {

@@ -1,6 +1,6 @@
 import type { Session, WebContents } from 'electron';
 import { isSafeExternalUrl } from '../services/system/external-url';
-import { STUDIO_CSP_HEADER } from '../services/system/csp';
+import { studioCsp } from '../services/system/csp';
 import { isAppUrl, type AppLocation } from './app-location';
 
 type MediaKind = 'audio' | 'video';
@@ -25,15 +25,18 @@ export class PermissionPolicy {
   }
 }
 
-/** Every response from the studio's own origin carries the CSP (file:// pages rely on the meta tag). */
+/**
+ * Permissions for the studio page only. The app:// protocol sends the page's CSP itself (with the
+ * page's nonce); the dev server does not, so its responses get the development policy here.
+ */
 export function applySessionSecurity(session: Session, app: AppLocation, policy: PermissionPolicy): void {
-  session.webRequest.onHeadersReceived((details, callback) => {
-    const headers = { ...details.responseHeaders };
-    if (isAppUrl(details.url, app) || (app.kind === 'http' && details.url.startsWith(app.origin))) {
-      headers['Content-Security-Policy'] = [STUDIO_CSP_HEADER];
-    }
-    callback({ responseHeaders: headers });
-  });
+  if (app.kind === 'http') {
+    session.webRequest.onHeadersReceived((details, callback) => {
+      const headers = { ...details.responseHeaders };
+      if (isAppUrl(details.url, app)) headers['Content-Security-Policy'] = [studioCsp({ devServer: true })];
+      callback({ responseHeaders: headers });
+    });
+  }
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
     const media = 'mediaTypes' in details ? details.mediaTypes : undefined;
     callback(policy.allows(permission, details.requestingUrl, media, app));

@@ -1,6 +1,6 @@
 import { BrowserWindow, dialog, screen } from 'electron';
 import type { RecordStore } from '../services/host/types';
-import { isAppUrl, type AppLocation } from './app-location';
+import { isAppUrl, pageUrl, type AppLocation } from './app-location';
 import { restoreBounds, type WindowState } from './window-state';
 
 export interface MainWindowOptions {
@@ -78,8 +78,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     if (choice === 1) event.preventDefault();
   });
 
-  if (options.app.kind === 'file') void win.loadURL(options.app.indexUrl);
-  else void win.loadURL(`${options.app.origin}/`);
+  void win.loadURL(pageUrl(options.app));
   // A renderer that reloads itself onto a foreign address is stopped by the navigation guard; this
   // only double-checks the first load.
   win.webContents.once('did-finish-load', () => {

@@ -1,12 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { WEB_BRIDGE_PATHS, type EventChannel, type EventPayloads } from '../common/bridge';
 import type { ComposedHost } from '../services/host/compose';
-import { SECURITY_HEADERS } from '../services/system/csp';
+import { SECURITY_HEADERS, newCspNonce, pageWithNonce, securityHeaders } from '../services/system/csp';
 import { cookieName, decideAccess } from './access';
 import { RefusalLog } from './refusal-log';
 import { limitBodyTime, type BodyDeadlineOptions } from '../services/host/body-deadline';
@@ -74,9 +75,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(SECURITY_HEADERS);
+    // The page's own response already carries its CSP with this response's nonce.
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
     return payload;
   });
+
+  // The page itself: each copy gets a fresh nonce, in its CSP and in the meta tag the page reads it from.
+  const page = async (_request: unknown, reply: FastifyReply) => {
+    const nonce = newCspNonce();
+    const html = await readFile(join(options.rendererDir, 'index.html'), 'utf8');
+    return reply
+      .headers({ ...securityHeaders({ nonce }), 'Cache-Control': 'no-store' })
+      .type('text/html; charset=utf-8')
+      .send(pageWithNonce(html, nonce));
+  };
+  app.get('/', page);
+  app.get('/index.html', page);
 
   app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
@@ -127,7 +141,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   await app.register(fastifyStatic, {
     root: options.rendererDir,
-    index: ['index.html'],
+    index: false,
     cacheControl: false,
     setHeaders(res, path) {
       res.setHeader('Cache-Control', path.endsWith('.html') ? 'no-store' : 'public, max-age=31536000, immutable');

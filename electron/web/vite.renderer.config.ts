@@ -7,7 +7,7 @@ import { defineConfig, type UserConfig } from 'vite';
 
 /**
  * The renderer's Vite config, shared by electron-vite (desktop build) and the web host's build, so the
- * two builds of the page cannot drift apart. `base: './'` lets the same files load from file:// in
+ * two builds of the page cannot drift apart. `base: './'` lets the same files load from app://studio/ in
  * Electron and from the web host's root.
  */
 export function rendererConfig(root: string): UserConfig {

@@ -1,3 +1,5 @@
+// First, before any other module runs: the page's CSP rules for run-time styles.
+import './security/page-policy';
 import { createApp } from 'vue';
 import { createPinia } from 'pinia';
 import App from './App.vue';

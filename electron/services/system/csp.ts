@@ -1,45 +1,76 @@
+import { randomBytes } from 'node:crypto';
+
 /**
- * The one Content Security Policy of the studio page. The Electron main process and the web host send
- * it as a header; renderer/index.html carries the same text in a meta tag (a unit test keeps them
- * equal). What it allows, and why nothing less would do:
- * - Scripts only from the studio itself, never inline, never eval.
+ * The one Content Security Policy of the studio page, sent as a header by every host: the Electron
+ * app:// protocol, the web host, and (for development) the Electron session in front of the
+ * electron-vite dev server.
+ *
+ * - Scripts only from the page's own origin.
+ * - Style sheets from the page's own origin, plus the <style> elements the page inserts at run time
+ *   (the component library builds its styles in the browser) when they carry this response's nonce.
+ *   No other inline style element applies; style attributes in markup do not either (the page sets
+ *   styles through the CSSOM, which a CSP does not govern).
  * - Connections only to the studio itself (the web host's bridge and events; the desktop app talks over
  *   IPC). The page fetches no media: waveforms are measured by the host (media.waveform).
- * - Pictures, video and sound from https and loopback, shown but never run: results live on the
+ * - Pictures, sound and video from https and loopback, shown but never run: results live on the
  *   service's storage, whose host the interface does not name, users add media by any https link, and
- *   the built-in sandbox serves its files on a loopback port.
- * - Styles allow 'unsafe-inline': the component library (naive-ui, through css-render) writes its
- *   style sheets at run time and cannot give them a nonce (tusen-ai/naive-ui#6356). Style cannot run
- *   code, so this is the one inline allowance.
+ *   the built-in sandbox serves its files on a loopback port. Also data: pictures (video frames the
+ *   host extracted) and blob: media (finished previews).
+ * - No plugins, frames, workers, forms, <base>, or embedding in another page.
  */
 const LOOPBACK = 'http://127.0.0.1:* http://localhost:*';
 
-export const STUDIO_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  `img-src 'self' data: blob: https: ${LOOPBACK}`,
-  `media-src 'self' blob: https: ${LOOPBACK}`,
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-src 'none'",
-  "worker-src 'none'",
-].join('; ');
+/** What renderer/index.html carries where each served copy of it gets a fresh nonce. */
+export const CSP_NONCE_PLACEHOLDER = 'studio-csp-nonce';
 
-/** Header-only directives (a meta tag cannot carry them). */
-export const STUDIO_CSP_HEADER = `${STUDIO_CSP}; frame-ancestors 'none'`;
+export interface CspOptions {
+  /** This response's nonce; without one, no inline <style> element applies. */
+  nonce?: string;
+  /** The electron-vite dev server injects styles for hot reload without a nonce. Development only. */
+  devServer?: boolean;
+}
 
-/** Headers both hosts send with every response. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': STUDIO_CSP_HEADER,
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  // Camera and microphone stay possible for a feature that asks (the browser then prompts); the rest never.
-  'Permissions-Policy': 'camera=(self), microphone=(self), geolocation=(), usb=(), serial=(), hid=(), payment=()',
-};
+export function studioCsp(options: CspOptions = {}): string {
+  const runtimeStyles = options.devServer ? " 'unsafe-inline'" : options.nonce ? ` 'nonce-${options.nonce}'` : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self'${runtimeStyles}`,
+    `img-src 'self' data: https: ${LOOPBACK}`,
+    `media-src 'self' blob: https: ${LOOPBACK}`,
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-src 'none'",
+    "worker-src 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** A fresh nonce for one response of the page. */
+export function newCspNonce(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** The page's HTML with this response's nonce where index.html carries the placeholder. */
+export function pageWithNonce(html: string, nonce: string): string {
+  return html.replaceAll(CSP_NONCE_PLACEHOLDER, nonce);
+}
+
+/** Headers both hosts send with every response (the page's own response passes its nonce). */
+export function securityHeaders(options: CspOptions = {}): Record<string, string> {
+  return {
+    'Content-Security-Policy': studioCsp(options),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    // Camera and microphone stay possible for a feature that asks (the browser then prompts); the rest never.
+    'Permissions-Policy': 'camera=(self), microphone=(self), geolocation=(), usb=(), serial=(), hid=(), payment=()',
+  };
+}
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = securityHeaders();

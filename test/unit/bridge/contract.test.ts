@@ -12,7 +12,7 @@ vi.mock('electron', () => ({
 
 import { bridgeCalls, callChannels, eventChannels, type StudioWindowApi } from '@common/bridge';
 import '../../../electron/preload/index';
-import { fileLocation } from '../../../electron/main/app-location';
+import { appLocation } from '../../../electron/main/app-location';
 import { registerIpc } from '../../../electron/main/ipc';
 import { isSecretFieldName } from '../../../electron/services/log/redact';
 import { createWebApi } from '../../../renderer/src/bridge/web-transport';
@@ -27,7 +27,7 @@ describe('bridge contract: preload, main registration and web transport agree', 
     createEventSource: () => ({ addEventListener: vi.fn() }) as unknown as EventSource,
   });
   const registered: string[] = [];
-  registerIpc({ handle: (channel: string) => registered.push(channel), removeHandler: () => undefined } as never, async () => ({ ok: true, value: null }), fileLocation('/x/index.html'));
+  registerIpc({ handle: (channel: string) => registered.push(channel), removeHandler: () => undefined } as never, async () => ({ ok: true, value: null }), appLocation('/x'));
 
   it('derives the same call channels everywhere', () => {
     const expected = sorted(callChannels);

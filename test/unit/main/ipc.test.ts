@@ -4,11 +4,11 @@ vi.mock('electron', () => ({ ipcMain: { handle: vi.fn(), removeHandler: vi.fn() 
 
 import { ipcMain } from 'electron';
 import { callChannels } from '@common/bridge';
-import { fileLocation } from '../../../electron/main/app-location';
+import { appLocation } from '../../../electron/main/app-location';
 import { isTrustedSender, registerIpc } from '../../../electron/main/ipc';
 
-const app = fileLocation('/opt/studio/out/renderer/index.html');
-const page = 'file:///opt/studio/out/renderer/index.html#/editor';
+const app = appLocation('/opt/studio/out/renderer');
+const page = 'app://studio/#/editor';
 
 describe('IPC registration', () => {
   it('registers exactly one handler per bridge call channel and removes them again', () => {
@@ -30,7 +30,7 @@ describe('IPC registration', () => {
     expect(dispatch).toHaveBeenCalledWith('settings.update', [{ notifications: false }]);
 
     dispatch.mockClear();
-    for (const senderFrame of [null, { url: 'https://evil.example/', parent: null }, { url: page, parent: { url: page } }]) {
+    for (const senderFrame of [null, { url: 'https://evil.example/', parent: null }, { url: 'file:///opt/studio/out/renderer/index.html', parent: null }, { url: 'app://other/', parent: null }, { url: page, parent: { url: page } }]) {
       await expect(handler({ senderFrame }, {})).resolves.toMatchObject({ ok: false, error: { code: 'untrusted-sender' } });
     }
     expect(dispatch).not.toHaveBeenCalled();

@@ -4,6 +4,7 @@ import { IMPORT_DROPPED_CHANNEL } from '@common/bridge';
 vi.mock('electron', () => ({ contextBridge: { exposeInMainWorld: vi.fn() }, ipcRenderer: {}, webUtils: { getPathForFile: () => '' } }));
 const { buildStudioApi } = await import('../../../electron/preload/index');
 const { registerIpc } = await import('../../../electron/main/ipc');
+const { appLocation } = await import('../../../electron/main/app-location');
 
 const file = (name: string) => new File(['x'], name);
 
@@ -22,10 +23,10 @@ describe('dropped files in the desktop app', () => {
     const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
     const ipcMain = { handle: (channel: string, fn: never) => handlers.set(channel, fn), removeHandler: vi.fn() };
     const importPath = vi.fn(async (path: string) => ({ url: `file://${path}`, name: 'logo.png', info: {} as never }));
-    const app = { kind: 'file', indexUrl: 'file:///app/index.html' } as const;
+    const app = appLocation('/app');
     registerIpc(ipcMain as never, vi.fn() as never, app, importPath);
     const handler = handlers.get(IMPORT_DROPPED_CHANNEL)!;
-    const studioFrame = { senderFrame: { url: 'file:///app/index.html', parent: null } };
+    const studioFrame = { senderFrame: { url: 'app://studio/', parent: null } };
     const foreignFrame = { senderFrame: { url: 'https://evil.example/', parent: null } };
     expect(await handler(foreignFrame, '/home/me/logo.png')).toMatchObject({ ok: false, error: { code: 'untrusted-sender' } });
     expect(await handler(studioFrame, 'relative/logo.png')).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });

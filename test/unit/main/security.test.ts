@@ -2,12 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => ({ shell: { openExternal: vi.fn() } }));
 
-import { STUDIO_CSP_HEADER } from '../../../electron/services/system/csp';
-import { devLocation, fileLocation, isAppUrl } from '../../../electron/main/app-location';
+import { studioCsp } from '../../../electron/services/system/csp';
+import { appLocation, devLocation, isAppUrl } from '../../../electron/main/app-location';
 import { PermissionPolicy, applySessionSecurity, guardContents } from '../../../electron/main/security';
 import { secureWebPreferences } from '../../../electron/main/window';
 
-const app = fileLocation('/opt/studio/out/renderer/index.html');
+const app = appLocation('/opt/studio/out/renderer');
 
 type Listener = (event: { preventDefault(): void }, url: string) => void;
 
@@ -30,8 +30,11 @@ function fakeContents() {
 
 describe('app location', () => {
   it('accepts only the studio page itself', () => {
-    expect(isAppUrl('file:///opt/studio/out/renderer/index.html#/voices', app)).toBe(true);
-    expect(isAppUrl('file:///opt/studio/out/renderer/other.html', app)).toBe(false);
+    expect(isAppUrl('app://studio/#/voices', app)).toBe(true);
+    expect(isAppUrl('app://studio/index.html', app)).toBe(true);
+    expect(isAppUrl('app://other/index.html', app)).toBe(false);
+    expect(isAppUrl('app://user:pw@studio/', app)).toBe(false);
+    expect(isAppUrl('file:///opt/studio/out/renderer/index.html', app)).toBe(false);
     expect(isAppUrl('file:///etc/passwd', app)).toBe(false);
     expect(isAppUrl('https://example.com/', app)).toBe(false);
     expect(isAppUrl(undefined, app)).toBe(false);
@@ -57,7 +60,8 @@ describe('navigation guard', () => {
     const opened: string[] = [];
     const fake = fakeContents();
     guardContents(fake.contents as never, app, (url) => opened.push(url));
-    expect(fake.navigate('will-navigate', 'file:///opt/studio/out/renderer/index.html')).toBe(false);
+    expect(fake.navigate('will-navigate', 'app://studio/#/library')).toBe(false);
+    expect(fake.navigate('will-navigate', 'file:///opt/studio/out/renderer/index.html')).toBe(true);
     expect(fake.navigate('will-navigate', 'https://evil.example/')).toBe(true);
     expect(fake.navigate('will-redirect', 'file:///home/user/secret.html')).toBe(true);
     expect(fake.navigate('will-attach-webview', 'anything')).toBe(true);
@@ -78,18 +82,25 @@ describe('session security', () => {
     };
   }
 
-  it('adds the CSP header to the studio page responses', () => {
+  it('adds the development CSP to the dev server page only, and leaves app:// to its protocol', () => {
     const fake = fakeSession();
     applySessionSecurity(fake.session as never, devLocation('http://localhost:5173'), new PermissionPolicy());
-    let headers: Record<string, string[]> = {};
-    (fake.handlers.headers as (d: unknown, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)(
-      { url: 'http://localhost:5173/', responseHeaders: { 'X-Other': ['1'] } },
-      (r) => (headers = r.responseHeaders),
-    );
-    expect(headers['Content-Security-Policy']).toEqual([STUDIO_CSP_HEADER]);
-    expect(headers['X-Other']).toEqual(['1']);
-    expect(STUDIO_CSP_HEADER).toMatch(/script-src 'self';/);
-    expect(STUDIO_CSP_HEADER).not.toMatch(/script-src[^;]*unsafe/);
+    const received = (url: string): Record<string, string[]> => {
+      let headers: Record<string, string[]> = {};
+      (fake.handlers.headers as (d: unknown, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)(
+        { url, responseHeaders: { 'X-Other': ['1'] } },
+        (r) => (headers = r.responseHeaders),
+      );
+      return headers;
+    };
+    const dev = received('http://localhost:5173/');
+    expect(dev['Content-Security-Policy']).toEqual([studioCsp({ devServer: true })]);
+    expect(dev['X-Other']).toEqual(['1']);
+    expect(received('https://cdn.example/x.png')['Content-Security-Policy']).toBeUndefined();
+    const packaged = fakeSession();
+    applySessionSecurity(packaged.session as never, app, new PermissionPolicy());
+    // A second CSP here would replace the page's own, nonce and all.
+    expect(packaged.handlers.headers).toBeUndefined();
   });
 
   it('denies permissions by default and grants media only while a feature holds it', () => {
@@ -101,7 +112,7 @@ describe('session security', () => {
       (fake.handlers.request as (w: unknown, p: string, cb: (v: boolean) => void, d: object) => void)(null, permission, (v) => (answer = v), details);
       return answer!;
     };
-    const page = 'file:///opt/studio/out/renderer/index.html';
+    const page = 'app://studio/';
     for (const permission of ['notifications', 'geolocation', 'clipboard-read', 'openExternal', 'midi']) {
       expect(ask(permission, { requestingUrl: page }), permission).toBe(false);
     }

@@ -34,7 +34,7 @@ const electron = vi.hoisted(() => {
 });
 vi.mock('electron', () => electron);
 
-import { fileLocation } from '../../../electron/main/app-location';
+import { appLocation } from '../../../electron/main/app-location';
 import { createMainWindow } from '../../../electron/main/window';
 import { windowStateSpec, type WindowState } from '../../../electron/main/window-state';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
@@ -44,7 +44,7 @@ describe('main window', () => {
   it('opens securely at the remembered bounds and remembers new ones on close', () => {
     const state = createMemoryStoreFactory({ log: new MemoryLogger(), notify: () => undefined })(windowStateSpec);
     state.set({ x: 100, y: 50, width: 1200, height: 800, maximized: false } satisfies WindowState);
-    const app = fileLocation('/opt/studio/out/renderer/index.html');
+    const app = appLocation('/opt/studio/out/renderer');
     createMainWindow({ app, preloadPath: '/opt/studio/out/preload/index.cjs', state, title: 'Avatar Studio' });
     const win = electron.BrowserWindow.created.at(-1)!;
     expect(win.options).toMatchObject({
@@ -55,7 +55,7 @@ describe('main window', () => {
       show: false,
       webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/opt/studio/out/preload/index.cjs' },
     });
-    expect(win.loaded).toBe('file:///opt/studio/out/renderer/index.html');
+    expect(win.loaded).toBe('app://studio/');
     win.handlers.get('close')!();
     expect(state.get()).toEqual({ x: 10, y: 20, width: 1300, height: 820, maximized: false });
   });
@@ -63,7 +63,7 @@ describe('main window', () => {
   it('reopens maximized when it was closed maximized', () => {
     const state = createMemoryStoreFactory({ log: new MemoryLogger(), notify: () => undefined })(windowStateSpec);
     state.set({ width: 1200, height: 800, maximized: true });
-    createMainWindow({ app: fileLocation('/x/index.html'), preloadPath: '/p.cjs', state, title: 't' });
+    createMainWindow({ app: appLocation('/x'), preloadPath: '/p.cjs', state, title: 't' });
     expect(electron.BrowserWindow.created.at(-1)!.maximized).toBe(true);
   });
 });

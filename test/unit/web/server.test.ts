@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STUDIO_CSP, STUDIO_CSP_HEADER } from '../../../electron/services/system/csp';
+import { CSP_NONCE_PLACEHOLDER, SECURITY_HEADERS, studioCsp } from '../../../electron/services/system/csp';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { createDispatcher } from '../../../electron/services/host/dispatcher';
 import { createDomains } from '../../../electron/services/host/domains';
@@ -19,7 +19,7 @@ describe('web host server', () => {
 
   beforeAll(async () => {
     const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>studio</title>');
+    writeFileSync(join(rendererDir, 'index.html'), `<!doctype html><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>studio</title>`);
     mkdirSync(join(rendererDir, 'assets'));
     writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
     const domains = createDomains(base);
@@ -74,7 +74,16 @@ describe('web host server', () => {
     const page = await server.app.inject({ method: 'GET', url: '/', headers: { host, cookie: cookie() } });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<title>studio</title>');
-    expect(page.headers['content-security-policy']).toBe(STUDIO_CSP_HEADER);
+    // Each copy of the page has its own nonce, in its CSP and in the meta tag the page reads it from.
+    const nonce = /nonce="([^"]+)"/.exec(page.body)![1];
+    expect(nonce).toMatch(/^[\w-]{24}$/);
+    expect(page.headers['content-security-policy']).toBe(studioCsp({ nonce }));
+    const again = await server.app.inject({ method: 'GET', url: '/index.html', headers: { host, cookie: cookie() } });
+    const other = /nonce="([^"]+)"/.exec(again.body)![1];
+    expect(other).not.toBe(nonce);
+    expect(again.headers['content-security-policy']).toBe(studioCsp({ nonce: other }));
+    const asset = await server.app.inject({ method: 'GET', url: '/assets/app.js', headers: { host, cookie: cookie() } });
+    expect(asset.headers['content-security-policy']).toBe(studioCsp());
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['cache-control']).toBe('no-store');
   });
@@ -132,7 +141,7 @@ describe('web host server', () => {
     const controller = new AbortController();
     const response = await fetch(`http://${host}/bridge/events`, { headers: { cookie: cookie() }, signal: controller.signal });
     expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
-    expect(response.headers.get('content-security-policy')).toBe(STUDIO_CSP_HEADER);
+    expect(response.headers.get('content-security-policy')).toBe(SECURITY_HEADERS['Content-Security-Policy']);
     const reader = response.body!.getReader();
     await reader.read(); // ": connected"
     for (const listener of listeners) listener('notice', { level: 'info', title: 'hello' });
@@ -143,9 +152,9 @@ describe('web host server', () => {
 });
 
 describe('renderer/index.html', () => {
-  it('carries the same CSP as the hosts send', () => {
+  it('carries the nonce placeholder the hosts fill in, and no CSP of its own', () => {
     const html = readFileSync(join(import.meta.dirname, '../../../renderer/index.html'), 'utf8');
-    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html);
-    expect(meta?.[1]).toBe(STUDIO_CSP);
+    expect(html).toContain(`<meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}" />`);
+    expect(html).not.toMatch(/Content-Security-Policy/i);
   });
 });
