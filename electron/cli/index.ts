@@ -7,6 +7,7 @@ import { uploadCommand } from './commands/upload';
 import { downloadCommand } from './commands/download';
 import { voicesListCommand } from './commands/voices';
 import { cloneCommand, ttsCommand } from './commands/speech';
+import { ttsBatchCommand } from './commands/tts-batch';
 import { modelsCommand } from './commands/models';
 import { facesDetectCommand } from './commands/faces';
 import { webhookDecodeCommand } from './commands/webhook';
@@ -20,6 +21,7 @@ export const commands: readonly CliCommand[] = [
   downloadCommand,
   voicesListCommand,
   ttsCommand,
+  ttsBatchCommand,
   cloneCommand,
   modelsCommand,
   webhookDecodeCommand,

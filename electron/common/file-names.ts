@@ -4,7 +4,8 @@
  * injects the probe that knows what exists on disk or is being downloaded.
  */
 
-export const NAME_FIELDS = ['project', 'scene', 'kind', 'voice', 'text', 'date', 'id', 'row'] as const;
+// `name` is a batch row's own name (its name column).
+export const NAME_FIELDS = ['project', 'scene', 'kind', 'voice', 'text', 'date', 'id', 'row', 'name'] as const;
 export type NameField = (typeof NAME_FIELDS)[number];
 export type NameFields = Partial<Record<NameField, string | number | null>>;
 

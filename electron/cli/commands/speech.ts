@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { normaliseRate } from '../../common/bridge/batches';
 import { JOB_PHASE_LABELS, type JobSubmission, type JobView } from '../../common/bridge/jobs';
 import { isServiceError } from '../../services/client/errors';
 import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-to-file';
@@ -10,9 +11,9 @@ import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } 
 /** "50%", "50" → "50%"; the service takes the speaking rate as 0%..100%. */
 export function parseRate(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const match = /^(\d{1,3})%?$/.exec(value.trim());
-  if (!match || Number(match[1]) > 100) throw new UsageError(`--rate must be 0% to 100% (like 50%), not "${value}"`);
-  return `${Number(match[1])}%`;
+  const rate = normaliseRate(value);
+  if (rate === null) throw new UsageError(`--rate must be 0% to 100% (like 50%), not "${value}"`);
+  return rate;
 }
 
 async function scriptOf(args: ParsedArgs): Promise<string> {

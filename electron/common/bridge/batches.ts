@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ttsCreateBodySchema } from '../api/voice';
+import { describeIssues } from '../api';
+
+/** One voiceover of a batch, as the user gave it (a CSV line or a pasted line). */
+export const BatchRow = z.object({
+  /** 0-based place in the input; shown and named 1-based. */
+  row: z.number().int().nonnegative(),
+  text: z.string(),
+  voiceId: z.string(),
+  /** `<n>%`, as the service takes it. */
+  rate: z.string(),
+  /** The row's own name for its file, when the input has a name column. */
+  name: z.string().nullable(),
+});
+export type BatchRow = z.infer<typeof BatchRow>;
+
+/** A row that cannot be sent, and why. */
+export const BatchProblem = z.object({ row: z.number().int().nonnegative(), message: z.string() });
+export type BatchProblem = z.infer<typeof BatchProblem>;
+
+/** Where a batch stands as a whole. */
+export const BatchState = z.enum(['running', 'paused', 'cancelled', 'finished']);
+export type BatchState = z.infer<typeof BatchState>;
+
+/** A row's state, read from the ledger (the job of the row) and the batch's own record. */
+export const BatchRowState = z.enum(['waiting', 'sending', 'queued', 'processing', 'completed', 'failed', 'outcome-unknown', 'stalled', 'cancelled', 'invalid']);
+export type BatchRowState = z.infer<typeof BatchRowState>;
+
+/** Row states the batch does nothing more about on its own. */
+export const BATCH_ROW_STATES_ENDED: ReadonlySet<BatchRowState> = new Set(['completed', 'failed', 'outcome-unknown', 'stalled', 'cancelled', 'invalid']);
+
+export const DEFAULT_BATCH_TEMPLATE = '{row}-{name|text}';
+
+/** Checks one row against the service's rules for a TTS request; null when it can be sent. */
+export function batchRowProblem(row: Pick<BatchRow, 'text' | 'voiceId' | 'rate'>): string | null {
+  if (row.voiceId.trim() === '') return 'no voice: give a voice column or a default voice';
+  const checked = ttsCreateBodySchema.safeParse({ input_text: row.text, voice_id: row.voiceId, rate: row.rate });
+  return checked.success ? null : describeIssues(checked.error);
+}
+
+/** "50", "50%", " 50 % " → "50%"; null when it is not a rate from 0% to 100%. */
+export function normaliseRate(value: string): string | null {
+  const match = /^(\d{1,3})\s*%?$/.exec(value.trim());
+  return match && Number(match[1]) <= 100 ? `${Number(match[1])}%` : null;
+}
+
+/** One row as a batch view shows it. */
+export const BatchRowView = BatchRow.extend({
+  state: BatchRowState,
+  /** The row's newest job, when it was sent. */
+  jobId: z.string().nullable(),
+  resultUrl: z.string().nullable(),
+  expiresAt: z.number().nullable(),
+  /** Why the row failed or was refused, in plain words. */
+  problem: z.string().nullable(),
+});
+export type BatchRowView = z.infer<typeof BatchRowView>;
+
+export const BatchView = z.object({
+  id: z.string(),
+  label: z.string(),
+  createdAt: z.number(),
+  state: BatchState,
+  concurrency: z.number(),
+  template: z.string(),
+  counts: z.record(BatchRowState, z.number()),
+  /** Rows that ended (completed, failed, refused, cancelled) out of all rows. */
+  done: z.number(),
+  rows: z.array(BatchRowView),
+});
+export type BatchView = z.infer<typeof BatchView>;

@@ -1,0 +1,68 @@
+import Papa from 'papaparse';
+import { batchRowProblem, normaliseRate, type BatchProblem, type BatchRow } from '../../common/bridge/batches';
+
+/** What a batch takes when a row leaves a field out. */
+export interface BatchDefaults {
+  voiceId?: string;
+  rate?: string;
+}
+
+export interface ReadBatch {
+  rows: BatchRow[];
+  /** Rows that cannot be sent; the others can be. */
+  problems: BatchProblem[];
+}
+
+/** Column names people use, lower-cased: the first found wins. */
+const COLUMNS = {
+  text: ['text', 'script', 'input_text', 'line', 'copy'],
+  voice: ['voice', 'voice_id', 'voiceid', 'voice id'],
+  rate: ['rate', 'speed', 'speaking rate'],
+  name: ['name', 'file', 'filename', 'title'],
+} as const;
+
+/** At most this many rows in one batch: a bigger job is several batches. */
+export const MAX_BATCH_ROWS = 10_000;
+
+function findColumn(header: string[], names: readonly string[]): number {
+  return header.findIndex((cell) => names.includes(cell.trim().toLowerCase()));
+}
+
+/**
+ * Reads a batch from CSV text (or lines pasted one per voiceover). With a header naming a text column,
+ * the voice, rate and name columns are read too; without one, every line is a script in the first
+ * column. Every row is checked against the service's rules; blank lines are skipped, not counted.
+ */
+export function readBatch(csv: string, defaults: BatchDefaults = {}): ReadBatch {
+  const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
+  const lines = parsed.data.filter((line) => line.some((cell) => cell.trim() !== ''));
+  if (lines.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has no rows' }] };
+  const header = lines[0].map((cell) => cell.trim().toLowerCase());
+  const textColumn = findColumn(header, COLUMNS.text);
+  const hasHeader = textColumn >= 0;
+  const at = (names: readonly string[]) => (hasHeader ? findColumn(header, names) : -1);
+  const columns = { text: hasHeader ? textColumn : 0, voice: at(COLUMNS.voice), rate: at(COLUMNS.rate), name: at(COLUMNS.name) };
+  const body = hasHeader ? lines.slice(1) : lines;
+  if (body.length > MAX_BATCH_ROWS) {
+    return { rows: [], problems: [{ row: 0, message: `the file has ${body.length} rows; one batch takes at most ${MAX_BATCH_ROWS}` }] };
+  }
+  const defaultRate = defaults.rate === undefined ? '50%' : (normaliseRate(defaults.rate) ?? defaults.rate);
+  const rows: BatchRow[] = [];
+  const problems: BatchProblem[] = [];
+  body.forEach((cells, row) => {
+    const cell = (index: number): string => (index >= 0 ? (cells[index] ?? '').trim() : '');
+    const rateCell = cell(columns.rate);
+    const rate = rateCell === '' ? defaultRate : normaliseRate(rateCell);
+    const entry: BatchRow = { row, text: cell(columns.text), voiceId: cell(columns.voice) || (defaults.voiceId ?? ''), rate: rate ?? rateCell, name: cell(columns.name) || null };
+    rows.push(entry);
+    const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : batchRowProblem(entry);
+    if (problem) problems.push({ row, message: problem });
+  });
+  // A one-column file has no delimiter to detect; that is not a problem with any row.
+  const errors = parsed.errors.filter((error) => error.type !== 'Delimiter');
+  if (errors.length > 0 && problems.length === 0) {
+    const first = errors[0];
+    problems.push({ row: Math.max(0, (first.row ?? 0) - (hasHeader ? 1 : 0)), message: `the CSV could not be read there: ${first.message}` });
+  }
+  return { rows, problems };
+}

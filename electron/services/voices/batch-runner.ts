@@ -1,0 +1,253 @@
+import PQueue from 'p-queue';
+import { BATCH_ROW_STATES_ENDED, type BatchRowState, type BatchRowView, type BatchView } from '../../common/bridge/batches';
+import type { JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
+import type { Logger } from '../host/types';
+import type { BatchRecord, BatchStore } from './batch-store';
+
+/** The part of the job engine a batch uses. */
+export interface BatchEngine {
+  list(): JobView[];
+  subscribe(listener: (job: JobView) => void): () => void;
+  submit(submission: JobSubmission): Promise<SubmitResult>;
+}
+
+export interface BatchRunnerDeps {
+  engine: BatchEngine;
+  store: BatchStore;
+  log?: Logger;
+  onChange?: (view: BatchView) => void;
+  /** The first pause after the service rate-limits a batch (doubled while it keeps doing so). */
+  backoffMs?: number;
+}
+
+const RATE_LIMITED = 1005;
+
+const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
+  submitting: 'sending',
+  queued: 'queued',
+  processing: 'processing',
+  completed: 'completed',
+  failed: 'failed',
+  'outcome-unknown': 'outcome-unknown',
+  stalled: 'stalled',
+};
+
+/**
+ * Sends a batch's rows as TTS jobs through the job engine, a few at a time, and follows them to their
+ * end. A row is sent only while it has no job in the ledger (or the user asked to send a failed one
+ * again), so a restart, a second run or a crash mid-send never creates a row twice. When the service
+ * rate-limits the account, the batch halves how many it sends at once and waits, instead of retrying
+ * every row at once.
+ */
+export class BatchRunner {
+  private readonly records = new Map<string, BatchRecord>();
+  private readonly queues = new Map<string, PQueue>();
+  private readonly runs = new Map<string, Promise<BatchView>>();
+  private readonly stateChanged = new Set<() => void>();
+
+  constructor(private readonly deps: BatchRunnerDeps) {}
+
+  async create(record: Omit<BatchRecord, 'version' | 'state' | 'retry' | 'createdAt'> & { createdAt?: number }): Promise<BatchRecord> {
+    const full: BatchRecord = { version: 1, state: 'running', retry: [], createdAt: record.createdAt ?? Date.now(), ...record };
+    await this.deps.store.put(full);
+    this.records.set(full.id, full);
+    return full;
+  }
+
+  async get(id: string): Promise<BatchRecord | null> {
+    const known = this.records.get(id);
+    if (known) return known;
+    const stored = await this.deps.store.get(id);
+    if (stored) this.records.set(id, stored);
+    return stored;
+  }
+
+  /** The batch with each row's state, read from the ledger. */
+  view(record: BatchRecord): BatchView {
+    const jobs = this.rowJobs(record.id);
+    const invalid = new Set(record.invalid);
+    const retry = new Set(record.retry);
+    const counts = {} as Record<BatchRowState, number>;
+    let done = 0;
+    const rows = record.rows.map((row): BatchRowView => {
+      const job = jobs.get(row.row);
+      let state: BatchRowState;
+      if (invalid.has(row.row)) state = 'invalid';
+      else if (!job || (job.phase === 'failed' && retry.has(row.row))) state = record.state === 'cancelled' ? 'cancelled' : 'waiting';
+      else state = PHASE_TO_ROW[job.phase];
+      counts[state] = (counts[state] ?? 0) + 1;
+      if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
+      return { ...row, state, jobId: job?.id ?? null, resultUrl: job?.resultUrl ?? null, expiresAt: job?.expiresAt ?? null, problem: job?.error?.explanation ?? null };
+    });
+    return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, concurrency: record.concurrency, template: record.template, counts, done, rows };
+  }
+
+  /**
+   * Sends what is left to send and waits until every sent row has ended. Resolves with the batch when it
+   * finished, or as soon as it is paused or cancelled (jobs already sent go on at the service).
+   */
+  run(id: string): Promise<BatchView> {
+    const running = this.runs.get(id);
+    if (running) return running;
+    const run = this.runOnce(id).finally(() => this.runs.delete(id));
+    this.runs.set(id, run);
+    return run;
+  }
+
+  /** Stops sending rows; those sent go on. */
+  async pause(id: string): Promise<BatchView> {
+    return this.setState(id, 'paused');
+  }
+
+  async resume(id: string): Promise<BatchView> {
+    const view = await this.setState(id, 'running');
+    void this.run(id);
+    return view;
+  }
+
+  /** Rows not sent yet are never sent; those sent go on (they are paid for). */
+  async cancel(id: string): Promise<BatchView> {
+    return this.setState(id, 'cancelled');
+  }
+
+  /** Sends the failed rows again (a failed job created nothing to pay for). */
+  async retryFailed(id: string): Promise<BatchView> {
+    const record = await this.require(id);
+    const failed = this.view(record).rows.filter((r) => r.state === 'failed').map((r) => r.row);
+    await this.save({ ...record, retry: [...new Set([...record.retry, ...failed])], state: 'running' });
+    void this.run(id);
+    return this.view((await this.get(id)) as BatchRecord);
+  }
+
+  /** Goes on with every batch that was running when the studio stopped. */
+  async resumeAll(): Promise<void> {
+    for (const record of await this.deps.store.list()) {
+      this.records.set(record.id, this.records.get(record.id) ?? record);
+      if (record.state === 'running') void this.run(record.id);
+    }
+  }
+
+  private async runOnce(id: string): Promise<BatchView> {
+    const record = await this.require(id);
+    if (record.state !== 'running') return this.view(record);
+    const queue = new PQueue({ concurrency: record.concurrency });
+    this.queues.set(id, queue);
+    const backoff = { ms: this.deps.backoffMs ?? 2_000 };
+    for (const row of this.rowsToSend(record)) void queue.add(() => this.send(id, row, queue, backoff));
+    await queue.onIdle();
+    this.queues.delete(id);
+    await this.until(id, (view) => view.state !== 'running' || !view.rows.some((r) => r.state === 'sending' || r.state === 'queued' || r.state === 'processing'));
+    const now = await this.require(id);
+    if (now.state === 'running' && this.rowsToSend(now).length === 0) await this.save({ ...now, state: 'finished' });
+    return this.view(await this.require(id));
+  }
+
+  private async send(id: string, row: number, queue: PQueue, backoff: { ms: number }): Promise<void> {
+    const record = await this.require(id);
+    if (record.state !== 'running' || !this.rowsToSend(record).includes(row)) return;
+    const input = record.rows[row];
+    let result: SubmitResult;
+    try {
+      result = await this.deps.engine.submit({
+        kind: 'tts',
+        body: { input_text: input.text, voice_id: input.voiceId, rate: input.rate },
+        purpose: { type: 'batch-row', batchId: id, row },
+        // Two rows may ask for the same speech on purpose; each is its own voiceover.
+        confirmDuplicate: true,
+      });
+    } catch (error) {
+      // Not even written to the ledger (a full disk): the row stays waiting, and the batch pauses.
+      this.deps.log?.warn('a batch row could not be sent; the batch is paused', { batch: id, row, error: String(error) });
+      await this.setState(id, 'paused');
+      return;
+    }
+    const after = await this.require(id);
+    if (after.retry.includes(row)) await this.save({ ...after, retry: after.retry.filter((r) => r !== row) });
+    this.emit(await this.require(id));
+    if (result.status === 'submitted' && result.job.phase === 'failed' && result.job.error?.code === RATE_LIMITED) {
+      // The service still refuses after the client's own retries: fewer at once, a pause, then this row again.
+      queue.concurrency = Math.max(1, Math.floor(queue.concurrency / 2));
+      queue.pause();
+      this.deps.log?.info('the service is rate-limiting the batch; sending fewer at once', { batch: id, concurrency: queue.concurrency, waitMs: backoff.ms });
+      setTimeout(() => queue.start(), backoff.ms).unref?.();
+      backoff.ms = Math.min(backoff.ms * 2, 60_000);
+      const latest = await this.require(id);
+      await this.save({ ...latest, retry: [...new Set([...latest.retry, row])] });
+      void queue.add(() => this.send(id, row, queue, backoff));
+    }
+  }
+
+  /** Rows with nothing in the ledger, or whose failed job the user asked to send again. */
+  private rowsToSend(record: BatchRecord): number[] {
+    if (record.state === 'cancelled') return [];
+    const jobs = this.rowJobs(record.id);
+    const invalid = new Set(record.invalid);
+    const retry = new Set(record.retry);
+    return record.rows
+      .map((r) => r.row)
+      .filter((row) => {
+        if (invalid.has(row)) return false;
+        const job = jobs.get(row);
+        return !job || (job.phase === 'failed' && retry.has(row));
+      });
+  }
+
+  /** The newest job of each row of the batch. */
+  private rowJobs(batchId: string): Map<number, JobView> {
+    const byRow = new Map<number, JobView>();
+    for (const job of this.deps.engine.list()) {
+      if (job.purpose.type !== 'batch-row' || job.purpose.batchId !== batchId) continue;
+      const known = byRow.get(job.purpose.row);
+      if (!known || job.createdAt >= known.createdAt) byRow.set(job.purpose.row, job);
+    }
+    return byRow;
+  }
+
+  private async setState(id: string, state: BatchRecord['state']): Promise<BatchView> {
+    const record = await this.require(id);
+    if (record.state === state) return this.view(record);
+    if (record.state === 'finished' && state !== 'running') return this.view(record);
+    await this.save({ ...record, state });
+    if (state !== 'running') this.queues.get(id)?.clear();
+    return this.view((await this.get(id)) as BatchRecord);
+  }
+
+  private async save(record: BatchRecord): Promise<void> {
+    this.records.set(record.id, record);
+    await this.deps.store.put(record);
+    this.emit(record);
+    for (const notify of [...this.stateChanged]) notify();
+  }
+
+  private emit(record: BatchRecord): void {
+    this.deps.onChange?.(this.view(record));
+  }
+
+  private async require(id: string): Promise<BatchRecord> {
+    const record = await this.get(id);
+    if (!record) throw new Error(`No batch "${id}"`);
+    return record;
+  }
+
+  /** Resolves once `done` holds for the batch, re-checked whenever one of its jobs or its state changes. */
+  private until(id: string, done: (view: BatchView) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        const record = this.records.get(id);
+        if (!record || done(this.view(record))) {
+          stopJobs();
+          this.stateChanged.delete(check);
+          resolve();
+        }
+      };
+      const stopJobs = this.deps.engine.subscribe((job) => {
+        if (job.purpose.type === 'batch-row' && job.purpose.batchId === id) {
+          this.emit(this.records.get(id) as BatchRecord);
+          check();
+        }
+      });
+      this.stateChanged.add(check);
+      check();
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { readdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { BatchRow, BatchState } from '../../common/bridge/batches';
+import { writeFileAtomic } from '../projects/atomic-file';
+
+/**
+ * A batch as it is kept on disk. What each row's job did is not here: the ledger holds every job with
+ * its batch and row (its purpose), so after a crash the ledger alone says which rows were sent, and a
+ * row is never sent twice because a record here was older than the ledger.
+ */
+export const BatchRecord = z.object({
+  version: z.literal(1),
+  id: z.string().min(1).max(200),
+  /** What the user calls it: the CSV's file name, or "Pasted lines". */
+  label: z.string().max(500),
+  createdAt: z.number(),
+  rows: z.array(BatchRow),
+  /** Rows that failed the checks: never sent. */
+  invalid: z.array(z.number().int().nonnegative()),
+  state: BatchState,
+  concurrency: z.number().int().min(1).max(32),
+  /** Failed rows the user asked to send again; each leaves the list once its new job exists. */
+  retry: z.array(z.number().int().nonnegative()),
+  /** File names of the results, without extension. */
+  template: z.string().max(500),
+});
+export type BatchRecord = z.infer<typeof BatchRecord>;
+
+/** Batches in `<data folder>/batches`, one file each, written atomically. */
+export class BatchStore {
+  private readonly dir: string;
+  private writes = Promise.resolve();
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, 'batches');
+  }
+
+  async get(id: string): Promise<BatchRecord | null> {
+    let text: string;
+    try {
+      text = await readFile(this.path(id), 'utf8');
+    } catch {
+      return null;
+    }
+    const parsed = BatchRecord.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error(`The batch record ${this.path(id)} cannot be read (${parsed.error.issues[0]?.message}); it was left as it is.`);
+    return parsed.data;
+  }
+
+  /** Every batch that can be read; one that cannot is moved aside (never overwritten) and skipped. */
+  async list(): Promise<BatchRecord[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const found: BatchRecord[] = [];
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+      try {
+        const record = await this.get(name.slice(0, -'.json'.length));
+        if (record) found.push(record);
+      } catch {
+        await rename(join(this.dir, name), join(this.dir, `${name}.unreadable`)).catch(() => undefined);
+      }
+    }
+    return found.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** Writes are queued, so the last change always lands last. */
+  put(record: BatchRecord): Promise<void> {
+    const text = `${JSON.stringify(BatchRecord.parse(record), null, 1)}\n`;
+    const write = this.writes.then(() => writeFileAtomic(this.path(record.id), text));
+    this.writes = write.catch(() => undefined);
+    return write;
+  }
+
+  private path(id: string): string {
+    if (!/^[\w-]{1,200}$/.test(id)) throw new Error(`"${id}" is not a batch id`);
+    return join(this.dir, `${id}.json`);
+  }
+}

@@ -1,0 +1,147 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
+import { ServiceClient } from '../../../electron/services/client';
+import { JobEngine } from '../../../electron/services/jobs/engine';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { exportBatch, MANIFEST_NAME } from '../../../electron/services/voices/batch-export';
+import { readBatch } from '../../../electron/services/voices/batch-input';
+import { BatchRunner } from '../../../electron/services/voices/batch-runner';
+import { BatchStore } from '../../../electron/services/voices/batch-store';
+import { CATALOGUE_ROOT } from '../emulator/harness';
+
+let emulator: RunningEmulator;
+const dir = mkdtempSync(join(tmpdir(), 'studio-batch-'));
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, jobSeconds: 0.3, catalogueDir: CATALOGUE_ROOT, dataDir: join(dir, 'sandbox'), rateLimit: 8 });
+}, 120_000);
+afterAll(async () => {
+  await emulator.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One run of a host on a data folder: an engine on its ledger and a batch runner on its batches. */
+function host(dataDir: string) {
+  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const engine = new JobEngine({
+    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+    clock: { now: () => Date.now() },
+  });
+  engine.start();
+  const runner = new BatchRunner({ engine, store: new BatchStore(dataDir), backoffMs: 200 });
+  return { engine, runner };
+}
+
+const csv = (n: number) => ['text,voice,name', ...Array.from({ length: n }, (_, i) => `Voiceover number ${i + 1}.,sandbox_ava,spot-${i + 1}`)].join('\n');
+
+/** Resolves once the engine has sent at least `n` rows of a batch. */
+function rowsSent(engine: JobEngine, n: number): Promise<void> {
+  const sent = () => engine.list().filter((j) => j.purpose.type === 'batch-row').length >= n;
+  return new Promise((resolve) => {
+    if (sent()) return resolve();
+    const stop = engine.subscribe(() => {
+      if (!sent()) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** Jobs in the ledger per batch row: a row sent twice would have two. */
+function jobsPerRow(dataDir: string): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const name of readdirSync(join(dataDir, 'jobs')).filter((n) => n.endsWith('.json'))) {
+    const job = JSON.parse(readFileSync(join(dataDir, 'jobs', name), 'utf8')) as { purpose?: { type: string; row: number } };
+    if (job.purpose?.type === 'batch-row') counts.set(job.purpose.row, (counts.get(job.purpose.row) ?? 0) + 1);
+  }
+  return counts;
+}
+
+describe('reading a batch', () => {
+  it('takes the text, voice, rate and name columns, with defaults, and names every row it will not send', () => {
+    const read = readBatch('Name;Script;Speed\nintro;Hello there.;70\nempty;;\nfast;Quick!;101', { voiceId: 'sandbox_ava' });
+    expect(read.rows.map((r) => [r.name, r.text, r.voiceId, r.rate])).toEqual([
+      ['intro', 'Hello there.', 'sandbox_ava', '70%'],
+      ['empty', '', 'sandbox_ava', '50%'],
+      ['fast', 'Quick!', 'sandbox_ava', '101'],
+    ]);
+    expect(read.problems).toEqual([
+      { row: 1, message: expect.stringMatching(/empty/) },
+      { row: 2, message: 'rate "101" is not 0% to 100%' },
+    ]);
+  });
+
+  it('reads lines without a header as one script each, and wants a voice for them', () => {
+    expect(readBatch('First line\n\nSecond line\n', { voiceId: 'v' }).rows.map((r) => r.text)).toEqual(['First line', 'Second line']);
+    expect(readBatch('First line\n').problems[0].message).toMatch(/no voice/);
+  });
+});
+
+describe('a batch of voiceovers', () => {
+  it('survives a restart half way: goes on where it stopped and sends no row twice', async () => {
+    const dataDir = mkdtempSync(join(dir, 'restart-'));
+    const input = readBatch(csv(12));
+    const first = host(dataDir);
+    await first.runner.create({ id: 'b1', label: 'spots.csv', rows: input.rows, invalid: [], concurrency: 3, template: '{row}-{name|text}' });
+    const running = first.runner.run('b1');
+    // Stop the first host once a few rows are out, as a crash would (nothing is flushed on purpose).
+    await rowsSent(first.engine, 4);
+    first.engine.stop();
+    await first.engine.flush();
+    await first.runner.pause('b1');
+    await running;
+    expect(jobsPerRow(dataDir).size).toBeLessThan(12);
+
+    const second = host(dataDir);
+    await second.runner.resume('b1');
+    const view = await second.runner.run('b1');
+    expect(view.state).toBe('finished');
+    expect(view.counts.completed).toBe(12);
+    expect([...jobsPerRow(dataDir).values()]).toEqual(Array(12).fill(1));
+    second.engine.stop();
+
+    const folder = join(dataDir, 'out');
+    const exported = await exportBatch(view, folder);
+    expect(exported.inFolder).toBe(12);
+    expect(readdirSync(folder)).toContain('1-spot-1.mp3');
+    const manifest = readFileSync(join(folder, MANIFEST_NAME), 'utf8').trim().split(/\r?\n/);
+    expect(manifest[0]).toBe('row,text,voice,rate,status,file,link,expiry');
+    expect(manifest).toHaveLength(13);
+    expect(manifest[1]).toMatch(/^1,Voiceover number 1\.,sandbox_ava,50%,completed,1-spot-1\.mp3,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-/);
+  }, 60_000);
+
+  it('sends failed rows again only when asked, and never a row that is still at the service', async () => {
+    const dataDir = mkdtempSync(join(dir, 'retry-'));
+    const input = readBatch(csv(3));
+    const { engine, runner } = host(dataDir);
+    // A voice the service does not know: every row fails, nothing is created.
+    await runner.create({ id: 'b2', label: 'x', rows: input.rows.map((r) => ({ ...r, voiceId: 'no-such-voice' })), invalid: [], concurrency: 2, template: '{row}' });
+    const failed = await runner.run('b2');
+    expect(failed.counts.failed).toBe(3);
+    expect(await runner.run('b2')).toMatchObject({ state: 'finished' });
+    expect([...jobsPerRow(dataDir).values()]).toEqual([1, 1, 1]);
+    await runner.retryFailed('b2');
+    const again = await runner.run('b2');
+    expect(again.counts.failed).toBe(3);
+    expect([...jobsPerRow(dataDir).values()]).toEqual([2, 2, 2]);
+    engine.stop();
+  }, 60_000);
+
+  it('cancels the rows not sent yet and keeps the ones sent', async () => {
+    const dataDir = mkdtempSync(join(dir, 'cancel-'));
+    const { engine, runner } = host(dataDir);
+    await runner.create({ id: 'b3', label: 'x', rows: readBatch(csv(10)).rows, invalid: [], concurrency: 1, template: '{row}' });
+    const running = runner.run('b3');
+    await rowsSent(engine, 2);
+    await runner.cancel('b3');
+    const view = await running;
+    expect(view.state).toBe('cancelled');
+    expect(view.counts.cancelled).toBeGreaterThanOrEqual(7);
+    engine.stop();
+    await engine.flush();
+    expect(jobsPerRow(dataDir).size).toBeLessThanOrEqual(3);
+  }, 60_000);
+});
