@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { openStudio, screenshot, type StudioSession } from './browser';
+import { screenshot, type StudioSession } from './browser';
+import { addMediaLink, openEditor, setField } from './editor-helpers';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'editor');
 
@@ -34,12 +35,6 @@ async function numberField(page: Page, name: string): Promise<number> {
   return Number(await page.getByRole('textbox', { name, exact: true }).inputValue());
 }
 
-async function setField(page: Page, name: string, value: string): Promise<void> {
-  const field = page.getByRole('textbox', { name, exact: true });
-  await field.fill(value);
-  await field.press('Enter');
-  await field.blur();
-}
 
 /** The selected element's box in output pixels, read from the inspector. */
 async function selectedBox(page: Page): Promise<{ x: number; y: number; w: number; h: number }> {
@@ -70,14 +65,6 @@ async function addAvatar(page: Page, name: string): Promise<void> {
   await assets.getByRole('button', { name: `Add avatar ${name}` }).click();
 }
 
-async function addMediaLink(page: Page, url: string): Promise<void> {
-  const assets = page.getByRole('region', { name: 'Assets' });
-  await assets.getByText('Media', { exact: true }).click();
-  await assets.getByRole('textbox', { name: 'Media link' }).fill(url);
-  await assets.getByRole('button', { name: 'Add media link' }).click();
-  const name = decodeURIComponent(url.split('/').pop() ?? url);
-  await assets.getByRole('button', { name: `Add ${name} to scene` }).click();
-}
 
 /** The exported request body with the sandbox's random port taken out. */
 async function exportedBody(page: Page, origin: string): Promise<unknown> {
@@ -121,11 +108,7 @@ describe('composition editor in Chromium', () => {
   let origin = '';
 
   beforeAll(async () => {
-    studio = await openStudio({ hash: '#/editor' });
-    const first = studio.page.getByRole('button', { name: /^Add avatar / }).first();
-    await first.waitFor({ timeout: 90_000 });
-    const thumb = await first.locator('img').getAttribute('src');
-    origin = new URL(thumb ?? '').origin;
+    ({ studio, origin } = await openEditor());
   });
   afterAll(async () => {
     await studio?.close();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LinkReport } from '../composition/link-checks';
 import { MediaInfo } from '../composition/media-info';
 import { call } from './contract';
 
@@ -36,6 +37,11 @@ export const mediaCalls = {
   'media.frame': call(z.tuple([mediaReference, z.object({ atMs: z.number().min(0), width: z.number().int().min(16).max(1920) })]), MediaFrame),
   /** Peaks for drawing a waveform; same references as media.probe. */
   'media.waveform': call(z.tuple([mediaReference, z.object({ buckets: z.number().int().min(1).max(4000) })]), Waveform),
+  /**
+   * Pre-flight of a project's links (reachable, really media, kind and duration); reports are reused
+   * for a few minutes unless `fresh`, which asks every server again (the Create dialog does).
+   */
+  'media.checkLinks': call(z.tuple([z.object({ urls: z.array(mediaReference).max(1000), fresh: z.boolean().optional() })]), z.array(LinkReport)),
   /** Native open dialog for a local media file; null when cancelled. Fails on a host without dialogs. */
   'media.chooseFile': call(z.tuple([z.object({ kind: z.enum(['image', 'video', 'audio', 'any']) })]), ChosenMedia.nullable()),
 };

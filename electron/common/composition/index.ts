@@ -51,6 +51,10 @@
  *   ({ level, code, message, sceneIndex?, sceneId?, elementId? }). exportBody(project, options) →
  *   { ok, target, body, warnings } | { ok:false, problems }: what the CLI and the job submitters use.
  *
+ * LINKS (link-checks.ts) — projectLinks / linkUrls (every link a body sends, with where it sits and
+ *   what it must be), LinkReport (the host's answer about one link), linkProblems(project, reports) →
+ *   Problem[] (broken, wrong kind, a voice longer than its scene).
+ *
  * HISTORY (history.ts) — DocumentHistory<T>: commit(doc) once per finished gesture, undo(), redo(),
  *   canUndo/canRedo, reset(doc); capped (default 200 entries).
  */
@@ -71,3 +75,4 @@ export * from './serialise-avatar-video';
 export * from './serialise-talking-avatar';
 export * from './validate';
 export * from './export-body';
+export * from './link-checks';

@@ -177,7 +177,8 @@ function safeFileUrl(url: string): string {
   }
 }
 
-function describeNetworkError(error: unknown): string {
+/** Why a request failed, in a few words ("unreachable (ECONNREFUSED)", "timed out"). */
+export function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code) return `unreachable (${cause.code})`;
   if (cause?.message) return cause.message;

@@ -7,6 +7,7 @@ import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
 import { isRealMedia } from '../../common/composition/media-info';
+import { LinkChecker } from './link-checker';
 import { LocalGrants, NOT_GRANTED } from './local-grants';
 import { MediaInputError } from './media-cache';
 import type { ProgressShare } from '../system/progress';
@@ -48,6 +49,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
       throw error;
     });
 
+  const links = new LinkChecker({ cache: media.cache, prober: media.prober });
   const warmer = new PreviewWarmer(media.renderer);
   // Temporary files a crash or a kill left behind are removed once, in the background.
   const swept = sweepTemporaries({ partsIn: [join(media.dirs.root, 'cache'), join(media.dirs.root, 'proxies'), media.dirs.previews], scratch: media.dirs.posters }).catch(() => 0);
@@ -117,6 +119,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
         return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}` };
       },
       'media.waveform': async (reference, { buckets }) => media.tools.waveform(await allowed(reference), buckets),
+      'media.checkLinks': async ({ urls, fresh }) => links.check(urls, { fresh }),
       'media.chooseFile': async ({ kind }) => {
         const choose = base.platform.chooseOpenPath;
         if (!choose) throw new StudioError('This host has no file dialogs; use a link to the media instead.', 'no-dialogs');

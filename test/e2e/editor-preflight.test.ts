@@ -1,0 +1,47 @@
+// The link pre-flight in Chromium against the web host and its sandbox: a link the server answers
+// with 404 is marked on the canvas with its name and reason, listed in Problems, and the Create
+// dialog re-checks every link and will not send the paid job.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, type StudioSession } from './browser';
+import { addMediaLink, openEditor, setField } from './editor-helpers';
+
+describe('editor: link pre-flight', () => {
+  let studio: StudioSession;
+  let origin = '';
+  beforeAll(async () => {
+    ({ studio, origin } = await openEditor());
+  }, 120_000);
+  afterAll(() => studio?.close());
+
+  it('marks a 404 link on the canvas and in Problems, and the Create dialog will not send it', async () => {
+    const { page } = studio;
+    const assets = page.getByRole('region', { name: 'Assets' });
+    await assets.getByText('Avatars', { exact: true }).click();
+    await assets.getByRole('button', { name: 'Add avatar Anna (sandbox cartoon)' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByText('Audio URL', { exact: true }).click();
+    await setField(page, 'Voice URL', `${origin}/sandbox/voice-sandbox_ava.mp3`);
+    await addMediaLink(page, `${origin}/sandbox/gone-logo.png`);
+
+    const problems = page.getByRole('region', { name: 'Problems' });
+    await expect.poll(() => problems.textContent(), { timeout: 20_000 }).toContain('link is broken (HTTP 404 Not Found)');
+    const mark = page.getByRole('note', { name: /gone-logo\.png: the image link is broken \(HTTP 404/ });
+    await mark.waitFor();
+    await screenshot(page, 'editor-preflight-broken-link');
+
+    await page.getByRole('button', { name: 'Create video' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/1 broken link: the service would fail on it/).waitFor({ timeout: 20_000 });
+    expect(await dialog.getByRole('button', { name: 'Send to the service' }).isDisabled()).toBe(true);
+    await screenshot(page, 'editor-preflight-create-blocked');
+    await page.keyboard.press('Escape');
+
+    // Check links asks every server again; with the broken element gone, all links answer.
+    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /gone-logo\.png in scene 1/ }).click();
+    await page.keyboard.press('Delete');
+    await problems.getByRole('button', { name: 'Check links' }).click();
+    await expect.poll(() => problems.textContent(), { timeout: 20_000 }).toContain('All 1 link checked');
+    expect(await page.getByRole('note').count()).toBe(0);
+    expect(studio.consoleErrors).toEqual([]);
+  }, 120_000);
+});
