@@ -1,4 +1,5 @@
 import type { BodyDeadlineOptions } from '../services/host/body-deadline';
+import { DEFAULT_PLACEMENT, PlacementAnchor, PlacementScale } from '../common/composition/placement';
 
 /** Everything `startEmulator` and `npm run emulator` accept. Every field has a default. */
 export interface EmulatorOptions {
@@ -35,6 +36,13 @@ export interface EmulatorOptions {
   dropRate?: number;
   /** Fraction of creates whose connection is dropped after the job was made (the ambiguous case). */
   dropAfterCreateRate?: number;
+  /**
+   * How the sandbox reads offset_x/offset_y (the box's centre, or its top-left corner) and scale_x/scale_y
+   * (of the frame, or of the media's own size): the real service's reading is measured, not known, so
+   * the sandbox can imitate either. Default: centre and frame, as in the service's own examples.
+   */
+  placement?: PlacementAnchor;
+  scale?: PlacementScale;
   /** Lifetime of access tokens from getToken. */
   tokenTtlSeconds?: number;
   /** Lifetime of generated result files (7 days in the interface). */
@@ -121,6 +129,8 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     http5xxRate: fraction('http5xxRate', o.http5xxRate, DEFAULTS.http5xxRate),
     dropRate: fraction('dropRate', o.dropRate, DEFAULTS.dropRate),
     dropAfterCreateRate: fraction('dropAfterCreateRate', o.dropAfterCreateRate, DEFAULTS.dropAfterCreateRate),
+    placement: oneOf('placement', PlacementAnchor.options, o.placement, DEFAULT_PLACEMENT.anchor),
+    scale: oneOf('scale', PlacementScale.options, o.scale, DEFAULT_PLACEMENT.scale),
     tokenTtlSeconds: nonNegative('tokenTtlSeconds', o.tokenTtlSeconds, DEFAULTS.tokenTtlSeconds),
     resultTtlSeconds: nonNegative('resultTtlSeconds', o.resultTtlSeconds, DEFAULTS.resultTtlSeconds),
     webhookAttempts: Math.max(1, Math.floor(nonNegative('webhookAttempts', o.webhookAttempts, DEFAULTS.webhookAttempts))),
@@ -135,6 +145,12 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     random: o.random ?? Math.random,
     now: o.now ?? Date.now,
   };
+}
+
+function oneOf<T extends string>(name: string, allowed: readonly T[], value: string | undefined, fallback: T): T {
+  const v = value ?? fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new RangeError(`${name} must be ${allowed.join(' or ')} (got "${v}")`);
+  return v as T;
 }
 
 /** Flags of `npm run emulator`, mapped to options. */
@@ -154,6 +170,8 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'stri
   '--http-5xx-rate': { key: 'http5xxRate', kind: 'number', help: 'fraction 0..1 of requests answered HTTP 503' },
   '--drop-rate': { key: 'dropRate', kind: 'number', help: 'fraction 0..1 of requests whose connection is dropped' },
   '--drop-after-create-rate': { key: 'dropAfterCreateRate', kind: 'number', help: 'fraction 0..1 of creates whose connection is dropped after the job was made' },
+  '--placement': { key: 'placement', kind: 'string', help: 'offset_x/offset_y place the element by its centre or top-left; default centre' },
+  '--scale': { key: 'scale', kind: 'string', help: "scale_x/scale_y are of the frame or of the element's own size; default frame" },
   '--token-ttl': { key: 'tokenTtlSeconds', kind: 'number', help: 'access token lifetime in seconds; default 34560000 (400 days)' },
   '--result-ttl': { key: 'resultTtlSeconds', kind: 'number', help: 'result file lifetime in seconds; default 604800 (7 days)' },
 };

@@ -10,10 +10,10 @@ function bigProject(): Project {
   let p = createProject({ id: 'bench-doc', kind: 'avatar-video', output: '16:9-1080p', name: 'Two hundred scenes' });
   for (let i = 1; i < SCENES; i += 1) p = addScene(p, { durationMs: 3000 + (i % 5) * 500 });
   for (const [i, scene] of p.scenes.entries()) {
-    p = addElement(p, scene.id, { type: 'image', url: `https://cdn.example/bg-${i}.jpg`, offsetX: 0, offsetY: 0, scaleX: 1, scaleY: 1 });
-    p = addElement(p, scene.id, { type: 'video', url: `https://cdn.example/clip-${i}.mp4`, offsetX: 96, offsetY: 216, scaleX: 0.5, scaleY: 0.5 });
-    p = addElement(p, scene.id, { type: 'avatar', url: 'https://cdn.example/anna.mp4', avatarId: 'anna', avatarFrom: 2, offsetX: 1248, offsetY: 108, scaleX: 0.3, scaleY: 0.8 });
-    p = addElement(p, scene.id, { type: 'image', url: 'https://cdn.example/logo.png', offsetX: 1728, offsetY: 36, scaleX: 0.075, scaleY: 0.13 });
+    p = addElement(p, scene.id, { type: 'image', url: `https://cdn.example/bg-${i}.jpg`, x: 0, y: 0, width: 1920, height: 1080 });
+    p = addElement(p, scene.id, { type: 'video', url: `https://cdn.example/clip-${i}.mp4`, x: 96, y: 216, width: 960, height: 540 });
+    p = addElement(p, scene.id, { type: 'avatar', url: 'https://cdn.example/anna.mp4', avatarId: 'anna', avatarFrom: 2, x: 1248, y: 108, width: 576, height: 864 });
+    p = addElement(p, scene.id, { type: 'image', url: 'https://cdn.example/logo.png', x: 1728, y: 36, width: 144, height: 140.4 });
     p = setSceneVoice(p, scene.id, { kind: 'tts', text: `Line ${i} of the script.`, voiceId: 'v-en-1', rate: '50%', audioUrl: `https://cdn.example/voice-${i}.mp3` });
   }
   return p;

@@ -44,10 +44,10 @@ function fixtureProject(src: Sources): Project {
   p = addScene(p, { id: 'scene-2', durationMs: SCENES[1] });
   p = { ...p, scenes: [{ ...p.scenes[0], durationMs: SCENES[0] }, p.scenes[1]] };
   const layers = (scene: string, video: string): void => {
-    p = addElement(p, scene, { type: 'image', url: src.background, offsetX: 0, offsetY: 0, scaleX: 1, scaleY: 1 });
-    p = addElement(p, scene, { type: 'video', url: video, offsetX: 96, offsetY: 216, scaleX: 0.5, scaleY: 0.5 });
-    p = addElement(p, scene, { type: 'avatar', avatarId: 'bench', avatarFrom: 3, url: src.avatar, offsetX: 1248, offsetY: 108, scaleX: 0.3, scaleY: 0.8 });
-    p = addElement(p, scene, { type: 'image', url: src.logo, offsetX: 1728, offsetY: 36, scaleX: 0.075, scaleY: 0.1333 });
+    p = addElement(p, scene, { type: 'image', url: src.background, x: 0, y: 0, width: 1920, height: 1080 });
+    p = addElement(p, scene, { type: 'video', url: video, x: 96, y: 216, width: 960, height: 540 });
+    p = addElement(p, scene, { type: 'avatar', avatarId: 'bench', avatarFrom: 3, url: src.avatar, x: 1248, y: 108, width: 576, height: 864 });
+    p = addElement(p, scene, { type: 'image', url: src.logo, x: 1728, y: 36, width: 144, height: 143.96 });
   };
   layers('scene-1', src.videoA);
   layers('scene-2', src.videoB);

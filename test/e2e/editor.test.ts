@@ -38,8 +38,8 @@ async function numberField(page: Page, name: string): Promise<number> {
 
 /** The selected element's box in output pixels, read from the inspector. */
 async function selectedBox(page: Page): Promise<{ x: number; y: number; w: number; h: number }> {
-  const [x, y, sx, sy] = await Promise.all(['Offset X', 'Offset Y', 'Scale X', 'Scale Y'].map((n) => numberField(page, n)));
-  return { x, y, w: sx * 1920, h: sy * 1080 };
+  const [x, y, w, h] = await Promise.all(['X', 'Y', 'Width', 'Height'].map((n) => numberField(page, n)));
+  return { x, y, w, h };
 }
 
 async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
@@ -150,14 +150,14 @@ describe('composition editor in Chromium', () => {
     expect((await selectedBox(page)).w).toBeCloseTo(resized.w, 0);
 
     // The exact size from the inspector (the dragged size depends on the screen's pixel grid).
-    await setField(page, 'Scale X', '0.4');
-    await setField(page, 'Scale Y', '0.4');
+    await setField(page, 'Width', '768');
+    await setField(page, 'Height', '432');
 
     // Keyboard nudge: 10 px right with Shift, 1 px up.
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('ArrowUp');
-    expect(await numberField(page, 'Offset X')).toBe(970);
-    expect(await numberField(page, 'Offset Y')).toBe(539);
+    expect(await numberField(page, 'X')).toBe(970);
+    expect(await numberField(page, 'Y')).toBe(539);
 
     // Layer order: put the avatar on top of the image.
     await (await clip(page, 'Anna (sandbox cartoon) in scene 1')).click();
@@ -175,13 +175,13 @@ describe('composition editor in Chromium', () => {
     await page.getByRole('button', { name: 'Add scene' }).click();
     await addAvatar(page, 'Ben (sandbox cartoon)');
     await clip(page, 'Ben (sandbox cartoon) in scene 2');
-    await setField(page, 'Offset X', '960');
-    await setField(page, 'Offset Y', '270');
-    await setField(page, 'Scale X', '0.45');
-    await setField(page, 'Scale Y', '0.45');
+    await setField(page, 'X', '960');
+    await setField(page, 'Y', '270');
+    await setField(page, 'Width', '864');
+    await setField(page, 'Height', '486');
     await addMediaLink(page, `${origin}/sandbox/sandbox-face.png`);
     await clip(page, 'sandbox-face.png in scene 2');
-    await setField(page, 'Offset X', '120');
+    await setField(page, 'X', '120');
     await addMediaLink(page, `${origin}/sandbox/voice-sandbox_oliver.mp3`);
 
     // Scene 2 is 6 s: drag its right edge one second (48 px at the default timeline zoom).
@@ -231,10 +231,10 @@ describe('composition editor in Chromium', () => {
 
     // The backdrop goes underneath and fills the frame.
     await page.getByRole('button', { name: 'Send backward' }).click();
-    await setField(page, 'Offset X', '0');
-    await setField(page, 'Offset Y', '0');
-    await setField(page, 'Scale X', '1');
-    await setField(page, 'Scale Y', '1');
+    await setField(page, 'X', '0');
+    await setField(page, 'Y', '0');
+    await setField(page, 'Width', '1920');
+    await setField(page, 'Height', '1080');
     await (await clip(page, 'Ben (sandbox cartoon) in scene 1')).click();
     // Dragged right until its right edge snaps to the frame's right edge (x = 1920 - 1728).
     const vp = await canvasViewport(page);

@@ -76,16 +76,16 @@ describe('local files in the editor', () => {
     await dropFiles(page, [{ path: png, type: 'image/png' }, { path: wav, type: 'audio/wav' }], { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 });
     await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'brand card.png in scene 1' }).waitFor();
     await expect.poll(() => page.getByRole('region', { name: 'Problems' }).textContent()).toContain('uploaded to your storage when you create the video');
-    const box = await Promise.all(['Offset X', 'Offset Y', 'Scale X', 'Scale Y'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+    const box = await Promise.all(['X', 'Y', 'Width', 'Height'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
     // A local clip in the top-left corner, under the picture.
     await dropFiles(page, [{ path: mp4, type: 'video/mp4' }], { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 });
     await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'product clip.mp4 in scene 1' }).waitFor();
-    for (const name of ['Offset X', 'Offset Y']) {
+    for (const name of ['X', 'Y']) {
       const field = page.getByRole('textbox', { name, exact: true });
       await field.fill('0');
       await field.press('Enter');
     }
-    const clipBox = await Promise.all(['Offset X', 'Offset Y', 'Scale X', 'Scale Y'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+    const clipBox = await Promise.all(['X', 'Y', 'Width', 'Height'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
     await page.getByRole('button', { name: 'Send backward' }).click();
     await screenshot(page, 'editor-local-files');
 
@@ -108,8 +108,8 @@ describe('local files in the editor', () => {
     // The picture is in the finished video, at the centre of the box the inspector showed.
     const video = join(dir, 'result.mp4');
     writeFileSync(video, Buffer.from(await (await fetch(job.resultUrl!)).arrayBuffer()));
-    const pixelAt = ([x, y, sx, sy]: number[], dx: number, dy: number) =>
-      execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', video, '-frames:v', '1', '-vf', `scale=1920:1080,crop=1:1:${Math.round(x + sx * 1920 * dx)}:${Math.round(y + sy * 1080 * dy)}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+    const pixelAt = ([x, y, w, h]: number[], dx: number, dy: number) =>
+      execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', video, '-frames:v', '1', '-vf', `scale=1920:1080,crop=1:1:${Math.round(x + w * dx)}:${Math.round(y + h * dy)}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
     const red = pixelAt(box, 0.5, 0.5);
     expect([red[0] > 200, red[1] < 60, red[2] < 60]).toEqual([true, true, true]);
     // The clip's top-left quarter lies outside the picture: it shows the clip's blue.

@@ -1,18 +1,20 @@
 import { exportBody } from '../../common/composition/export-body';
 import { ProjectKind } from '../../common/composition/document';
 import { TEXT_LIMITS, type PlanTier } from '../../common/composition/rules';
+import { DEFAULT_PLACEMENT, PlacementAnchor, PlacementScale } from '../../common/composition/placement';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
 import { readProjectArg } from './project-file';
 
 /**
  * `export-body <project.json> [--target avatar-video|talking-avatar]`: prints the request body the
- * studio would send, or every problem that stops it (exit 1).
+ * studio would send, or every problem that stops it (exit 1). `--placement` and `--scale` choose the
+ * placement convention the body is written in (default: the service's examples', centre and frame).
  */
 export const exportBodyCommand: CliCommand = {
   name: 'export-body',
-  usage: 'export-body <project.json> [--target avatar-video|talking-avatar] [--plan pro|pro-max|business] [--webhook URL]',
+  usage: 'export-body <project.json> [--target avatar-video|talking-avatar] [--plan pro|pro-max|business] [--webhook URL] [--placement centre|top-left] [--scale frame|element]',
   summary: 'print the request body for a project, or every problem that blocks it',
-  valueFlags: ['--target', '--plan', '--webhook'],
+  valueFlags: ['--target', '--plan', '--webhook', '--placement', '--scale'],
   async run(args, io) {
     const { project } = await readProjectArg(args, io);
     const targetFlag = flag(args, '--target');
@@ -21,7 +23,12 @@ export const exportBodyCommand: CliCommand = {
     const planFlag = flag(args, '--plan');
     if (planFlag !== undefined && !(planFlag in TEXT_LIMITS)) throw new UsageError(`--plan must be pro, pro-max or business (got "${planFlag}")`);
 
-    const result = exportBody(project, { target: target?.data, plan: planFlag as PlanTier | undefined, webhookUrl: flag(args, '--webhook') });
+    const anchor = PlacementAnchor.safeParse(flag(args, '--placement') ?? DEFAULT_PLACEMENT.anchor);
+    if (!anchor.success) throw new UsageError(`--placement must be centre or top-left (got "${flag(args, '--placement')}")`);
+    const scale = PlacementScale.safeParse(flag(args, '--scale') ?? DEFAULT_PLACEMENT.scale);
+    if (!scale.success) throw new UsageError(`--scale must be frame or element (got "${flag(args, '--scale')}")`);
+    const placement = { anchor: anchor.data, scale: scale.data };
+    const result = exportBody(project, { target: target?.data, plan: planFlag as PlanTier | undefined, webhookUrl: flag(args, '--webhook'), placement });
     if (!result.ok) {
       io.err(`The project cannot be sent as a ${result.target} request (${result.problems.filter((p) => p.level === 'error').length} problem(s)):`);
       for (const problem of result.problems) io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}`);

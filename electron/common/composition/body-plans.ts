@@ -1,13 +1,19 @@
 import type { AvatarVideoBody, TalkingAvatarBody } from '../api/video';
-import type { ElementType, OutputSize } from './document';
+import type { ElementType, MediaSize, OutputSize } from './document';
 import { stackingOrder } from './geometry';
+import { DEFAULT_PLACEMENT, fromWire, type PlacementConvention } from './placement';
 import { elementLabel, planAudio, planLayer, sceneLabel, type PlanAudio, type PlanLayer, type PlanScene, type RenderPlan, type ResolveInput } from './render-plan';
 
 /**
  * Plans from request bodies, for the sandbox: it renders what a request describes with the same
- * compositor the preview uses, so the preview and the sandbox's result agree. Scale and offset mean
- * exactly what they mean in the document (geometry.ts); the serialisers copy them through unchanged.
+ * compositor the preview uses, so the preview and the sandbox's result agree. Scale and offset are
+ * read by a placement convention (placement.ts): the sandbox's own, the service's examples' by default.
  */
+export interface BodyPlanOptions {
+  placement?: PlacementConvention;
+  /** The media's own size, which a convention whose scale is of the element needs. */
+  mediaSize?: (media: { url?: string; avatarId?: string }) => MediaSize | undefined;
+}
 
 interface BodyElement {
   type: string;
@@ -30,7 +36,7 @@ const DEFAULT_TALKING_AVATAR_MS = 5000;
  * each `data` item is a scene of its `duration` ms (the top-level `duration` split evenly when an
  * item has none, 5 s otherwise), its `voice.voice_url` the sound.
  */
-export function planFromAvatarVideoBody(body: AvatarVideoBody, resolve: ResolveInput): RenderPlan {
+export function planFromAvatarVideoBody(body: AvatarVideoBody, resolve: ResolveInput, options: BodyPlanOptions = {}): RenderPlan {
   const notes: string[] = [];
   const first = body.data[0];
   const output: OutputSize = { width: first.width, height: first.height };
@@ -40,7 +46,7 @@ export function planFromAvatarVideoBody(body: AvatarVideoBody, resolve: ResolveI
   const scenes = body.data.map((item, sceneIndex): PlanScene => {
     const sceneId = `scene-${sceneIndex + 1}`;
     const text = sceneLabel(sceneIndex, sceneId);
-    const { layers, audio } = bodyElements(item.elements, output, sceneIndex, sceneId, resolve, notes);
+    const { layers, audio } = bodyElements(item.elements, output, sceneIndex, sceneId, resolve, notes, options);
     const voiceUrl = item.voice?.voice_url;
     if (voiceUrl) {
       const track = planAudio({ type: 'voice', url: voiceUrl, sceneIndex, sceneId, label: `${text}, voice` }, resolve, notes);
@@ -57,10 +63,10 @@ export function planFromAvatarVideoBody(body: AvatarVideoBody, resolve: ResolveI
  * A talking-avatar body → one-scene plan. The body carries no duration (the service derives it from
  * the speech), so the caller passes it, e.g. the probed length of the audio; 5 s otherwise.
  */
-export function planFromTalkingAvatarBody(body: TalkingAvatarBody, resolve: ResolveInput, options: { durationMs?: number; background?: string } = {}): RenderPlan {
+export function planFromTalkingAvatarBody(body: TalkingAvatarBody, resolve: ResolveInput, options: BodyPlanOptions & { durationMs?: number; background?: string } = {}): RenderPlan {
   const notes: string[] = [];
   const output: OutputSize = { width: body.width, height: body.height };
-  const { layers, audio } = bodyElements(body.elements, output, 0, 'scene-1', resolve, notes);
+  const { layers, audio } = bodyElements(body.elements, output, 0, 'scene-1', resolve, notes, options);
   return {
     width: output.width,
     height: output.height,
@@ -77,7 +83,9 @@ function bodyElements(
   sceneId: string,
   resolve: ResolveInput,
   notes: string[],
+  options: BodyPlanOptions,
 ): { layers: PlanLayer[]; audio: PlanAudio[] } {
+  const placement = options.placement ?? DEFAULT_PLACEMENT;
   const layers: PlanLayer[] = [];
   const audio: PlanAudio[] = [];
   const sceneText = sceneLabel(sceneIndex, sceneId);
@@ -92,16 +100,12 @@ function bodyElements(
       if (track) audio.push(track);
       continue;
     }
-    const element = {
-      type: e.type as ElementType,
-      url: e.url ?? '',
-      avatarId: e.avatar_id,
-      offsetX: e.offset_x ?? 0,
-      offsetY: e.offset_y ?? 0,
-      scaleX: e.scale_x ?? 1,
-      scaleY: e.scale_y ?? 1,
-    };
-    const layer = planLayer(element, output, base, resolve, notes);
+    const box = fromWire(e, output, placement, options.mediaSize?.({ url: e.url, avatarId: e.avatar_id }));
+    if (!box) {
+      notes.push(`${label}: the media's own size is not known, so its scale cannot be read`);
+      continue;
+    }
+    const layer = planLayer({ type: e.type as ElementType, url: e.url ?? '', avatarId: e.avatar_id, ...box }, base, resolve, notes);
     if (layer) layers.push(layer);
   }
   return { layers, audio };

@@ -10,7 +10,8 @@ import { z } from 'zod';
  * because a project being edited is allowed to be not yet submittable.
  */
 
-export const SCHEMA_VERSION = 1;
+/** 2: an element's place is its box in output pixels (version 1 stored scale and offset). */
+export const SCHEMA_VERSION = 2;
 /** Each output side is at most this many pixels (talking avatar rule, applied to both kinds). */
 export const MAX_SIDE = 3840;
 export const MIN_SIDE = 16;
@@ -64,10 +65,14 @@ export const AvatarFrom = z.union([z.literal(2), z.literal(3)]);
 export type AvatarFrom = z.infer<typeof AvatarFrom>;
 
 /**
- * An element's geometry (see geometry.ts for the one definition shared by the serialisers and the
- * compositor): its box is scaleX × output width by scaleY × output height, the box's top-left corner
- * at (offsetX, offsetY) output pixels from the frame's top-left; the media is stretched to the box.
+ * An element's place (see geometry.ts): its box in output pixels, the box's top-left corner at (x, y)
+ * from the frame's top-left, `width` × `height` pixels; the media is stretched to the box. This is
+ * what the canvas shows. How the box is written on the wire (offset of the centre or of the corner,
+ * scale of the frame or of the media) is a property of the connection, applied by the serialisers.
  */
+export const MediaSize = z.object({ width: z.number().positive().finite(), height: z.number().positive().finite() });
+export type MediaSize = z.infer<typeof MediaSize>;
+
 export const SceneElement = z.object({
   id: z.string().min(1),
   type: ElementType,
@@ -75,10 +80,12 @@ export const SceneElement = z.object({
   url: z.string(),
   avatarId: z.string().optional(),
   avatarFrom: AvatarFrom.optional(),
-  offsetX: z.number().finite(),
-  offsetY: z.number().finite(),
-  scaleX: z.number().finite(),
-  scaleY: z.number().finite(),
+  x: z.number().finite(),
+  y: z.number().finite(),
+  width: z.number().finite().min(0),
+  height: z.number().finite().min(0),
+  /** The media's own size in pixels, when known: a connection whose scale is of the element needs it. */
+  mediaSize: MediaSize.optional(),
   /** Higher is displayed above; equal layers stack in array order. */
   layer: z.number().int(),
   locked: z.boolean().optional(),
@@ -159,9 +166,39 @@ export function parseProject(input: unknown): ParseResult {
   return { ok: false, error: `Invalid project:\n${lines.join('\n')}${more}` };
 }
 
-/** Upgrades an older document one version at a time. Version 1 is the first; nothing to do yet. */
-function migrate(value: Record<string, unknown>, _from: number): unknown {
-  return value;
+/** Upgrades an older document one version at a time. */
+function migrate(value: Record<string, unknown>, from: number): unknown {
+  let doc = value;
+  if (from <= 1) doc = fromVersion1(doc);
+  return doc;
+}
+
+/**
+ * Version 1 stored the box as the canvas drew it: top-left at (offsetX, offsetY) pixels, scaleX ×
+ * output width by scaleY × output height. The same box in pixels, so nothing moves on screen.
+ */
+function fromVersion1(value: Record<string, unknown>): Record<string, unknown> {
+  const output = value.output as { width?: unknown; height?: unknown } | undefined;
+  const width = typeof output?.width === 'number' ? output.width : NaN;
+  const height = typeof output?.height === 'number' ? output.height : NaN;
+  const scenes = value.scenes;
+  const upgrade = (element: unknown): unknown => {
+    if (typeof element !== 'object' || element === null) return element;
+    const { offsetX, offsetY, scaleX, scaleY, ...rest } = element as Record<string, unknown>;
+    const px = (v: unknown, side: number): unknown => (typeof v === 'number' ? Math.round(v * side * 100) / 100 : v);
+    return { ...rest, x: offsetX, y: offsetY, width: px(scaleX, width), height: px(scaleY, height) };
+  };
+  return {
+    ...value,
+    schemaVersion: 2,
+    scenes: Array.isArray(scenes)
+      ? scenes.map((scene: unknown) =>
+          typeof scene === 'object' && scene !== null && Array.isArray((scene as { elements?: unknown }).elements)
+            ? { ...scene, elements: (scene as { elements: unknown[] }).elements.map(upgrade) }
+            : scene,
+        )
+      : scenes,
+  };
 }
 
 function formatPath(path: PropertyKey[]): string {

@@ -10,12 +10,6 @@ import { CompositionError, findScene, nextId, round2, updateScene } from './proj
 
 export type ElementDraft = Omit<SceneElement, 'id' | 'layer'> & { id?: string; layer?: number };
 
-export interface Placement {
-  offsetX: number;
-  offsetY: number;
-  scaleX: number;
-  scaleY: number;
-}
 
 /** Adds an element on top of the scene (unless a layer is given). Id: draft.id or nextId(project,'el'). */
 export function addElement(project: Project, sceneId: string, draft: ElementDraft): Project {
@@ -25,7 +19,7 @@ export function addElement(project: Project, sceneId: string, draft: ElementDraf
   }
   return updateScene(project, sceneId, (scene) => {
     const layer = draft.layer ?? topLayer(scene) + 1;
-    const element = SceneElement.parse({ ...draft, id, layer, scaleX: clampScale(draft.scaleX), scaleY: clampScale(draft.scaleY) });
+    const element = SceneElement.parse({ ...draft, id, layer, width: clampSize(draft.width, project.output.width), height: clampSize(draft.height, project.output.height) });
     return { ...scene, elements: [...scene.elements, element] };
   });
 }
@@ -37,31 +31,29 @@ export function findElement(project: Project, sceneId: string, elementId: string
   return element;
 }
 
-/** Moves an element's top-left corner to (offsetX, offsetY) output pixels. */
-export function moveElement(project: Project, sceneId: string, elementId: string, offsetX: number, offsetY: number): Project {
-  return changeElement(project, sceneId, elementId, (e) =>
-    e.locked ? e : { ...e, offsetX: round2(offsetX), offsetY: round2(offsetY) },
-  );
+/** Moves an element's top-left corner to (x, y) output pixels. */
+export function moveElement(project: Project, sceneId: string, elementId: string, x: number, y: number): Project {
+  return changeElement(project, sceneId, elementId, (e) => (e.locked ? e : { ...e, x: round2(x), y: round2(y) }));
 }
 
 /**
- * Sets an element's scale (clamped to 0..1), and optionally its offset in the same step, as a resize
- * from any handle other than the bottom-right one needs.
+ * Sets an element's size in output pixels, and optionally its top-left corner in the same step, as a
+ * resize from any handle other than the bottom-right one needs.
  */
 export function scaleElement(
   project: Project,
   sceneId: string,
   elementId: string,
-  scaleX: number,
-  scaleY: number,
-  offset?: { offsetX: number; offsetY: number },
+  width: number,
+  height: number,
+  position?: { x: number; y: number },
 ): Project {
   return changeElement(project, sceneId, elementId, (e) => {
     if (e.locked) return e;
-    const next = { ...e, scaleX: clampScale(scaleX), scaleY: clampScale(scaleY) };
-    if (offset) {
-      next.offsetX = round2(offset.offsetX);
-      next.offsetY = round2(offset.offsetY);
+    const next = { ...e, width: clampSize(width, project.output.width), height: clampSize(height, project.output.height) };
+    if (position) {
+      next.x = round2(position.x);
+      next.y = round2(position.y);
     }
     return next;
   });
@@ -73,8 +65,8 @@ export type ElementPatch = Partial<Omit<SceneElement, 'id' | 'layer'>>;
 export function updateElement(project: Project, sceneId: string, elementId: string, patch: ElementPatch): Project {
   return changeElement(project, sceneId, elementId, (e) => {
     const merged = { ...e, ...patch };
-    if (patch.scaleX !== undefined) merged.scaleX = clampScale(patch.scaleX);
-    if (patch.scaleY !== undefined) merged.scaleY = clampScale(patch.scaleY);
+    if (patch.width !== undefined) merged.width = clampSize(patch.width, project.output.width);
+    if (patch.height !== undefined) merged.height = clampSize(patch.height, project.output.height);
     return SceneElement.parse(merged);
   });
 }
@@ -96,8 +88,8 @@ export function duplicateElement(project: Project, sceneId: string, elementId: s
   return addElement(project, sceneId, {
     ...rest,
     id: options.id ?? nextId(project, 'el'),
-    offsetX: source.offsetX + shift,
-    offsetY: source.offsetY + shift,
+    x: source.x + shift,
+    y: source.y + shift,
     name: source.name ? `${source.name} copy` : undefined,
   });
 }
@@ -159,7 +151,8 @@ function topLayer(scene: Scene): number {
   return scene.elements.reduce((max, e) => Math.max(max, e.layer), 0);
 }
 
-function clampScale(value: number): number {
-  if (!Number.isFinite(value)) throw new CompositionError(`Scale must be a number between 0 and 1 (got ${value})`);
-  return Math.max(0, Math.min(1, Math.round(value * 10000) / 10000));
+/** Sizes are hundredths of a pixel, from nothing to the whole frame (the service's limit at a scale of the frame). */
+function clampSize(value: number, max: number): number {
+  if (!Number.isFinite(value)) throw new CompositionError(`A size must be a number of pixels (got ${value})`);
+  return Math.max(0, Math.min(max, round2(value)));
 }

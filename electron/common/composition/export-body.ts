@@ -1,5 +1,6 @@
 import type { AvatarVideoBody, TalkingAvatarBody } from '../api/video';
 import type { Project, ProjectKind } from './document';
+import type { PlacementConvention } from './placement';
 import type { PlanTier } from './rules';
 import { toAvatarVideoBody } from './serialise-avatar-video';
 import { toTalkingAvatarBody } from './serialise-talking-avatar';
@@ -11,11 +12,11 @@ export type ExportResult =
   | { ok: false; target: ProjectKind; problems: Problem[] };
 
 /** Validates for submission, then serialises to the target's request body; errors block the body. */
-export function exportBody(project: Project, options: { target?: ProjectKind; webhookUrl?: string; plan?: PlanTier } = {}): ExportResult {
+export function exportBody(project: Project, options: { target?: ProjectKind; webhookUrl?: string; plan?: PlanTier; placement?: PlacementConvention } = {}): ExportResult {
   const target = options.target ?? project.kind;
-  const problems = validateProject(project, { target, purpose: 'submit', plan: options.plan });
+  const problems = validateProject(project, { target, purpose: 'submit', plan: options.plan, placement: options.placement });
   if (hasErrors(problems)) return { ok: false, target, problems };
-  const serialise = { webhookUrl: options.webhookUrl };
+  const serialise = { webhookUrl: options.webhookUrl, placement: options.placement };
   return target === 'avatar-video'
     ? { ok: true, target, body: toAvatarVideoBody(project, serialise), warnings: problems }
     : { ok: true, target, body: toTalkingAvatarBody(project, serialise), warnings: problems };

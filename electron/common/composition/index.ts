@@ -7,10 +7,14 @@
  *   OUTPUT_PRESETS / presetById, parseProject(jsonOrText) → { ok, project } | { ok:false, error },
  *   ratioOf(output) → "16:9".
  *
- * GEOMETRY (geometry.ts) — the one meaning of scale and offset, shared by editor, serialisers and
- *   compositor: an element's box is scaleX × output.width by scaleY × output.height output pixels, its
- *   top-left at (offsetX, offsetY); the media is stretched to the box; higher layer is drawn above,
- *   ties in array order. elementBox, boxToPlacement, scaleYForAspect, fitPlacement, stackingOrder.
+ * GEOMETRY (geometry.ts) — an element's place is its box in output pixels (x, y of the top-left,
+ *   width, height), shared by editor, serialisers and compositor; the media is stretched to the box;
+ *   higher layer is drawn above, ties in array order. elementBox, heightForAspect, fitPlacement,
+ *   stackingOrder. Version-1 projects (scale and offset) migrate to boxes on reading.
+ *
+ * PLACEMENT (placement.ts) — a connection's convention { anchor: centre|top-left, scale: frame|element }
+ *   and the one conversion between a box and the wire's offset_x/offset_y/scale_x/scale_y: toWire
+ *   (serialisers), fromWire (the sandbox). DEFAULT_PLACEMENT: centre and frame (the service's examples).
  *
  * OPERATIONS (project-ops.ts, scene-ops.ts, element-ops.ts) — pure: (doc, ...) → new doc; an
  *   operation that changes nothing returns its input (same reference). Unknown ids throw
@@ -45,8 +49,8 @@
  *      each block of `-progress pipe:1` output.
  *
  * BODIES & VALIDATION (serialise-avatar-video.ts, serialise-talking-avatar.ts, validate.ts, export-body.ts)
- *   toAvatarVideoBody(project, { webhookUrl? }), toTalkingAvatarBody(project, { webhookUrl? }): exact
- *   wire field names; scale/offset copied through unchanged (geometry.ts). validateProject(project,
+ *   toAvatarVideoBody(project, { webhookUrl?, placement? }), toTalkingAvatarBody(project, { webhookUrl?,
+ *   placement? }): exact wire field names; boxes written by the placement convention. validateProject(project,
  *   { target?, purpose: 'submit'|'preview', plan?: 'pro'|'pro-max'|'business' }) → Problem[]
  *   ({ level, code, message, sceneIndex?, sceneId?, elementId? }). exportBody(project, options) →
  *   { ok, target, body, warnings } | { ok:false, problems }: what the CLI and the job submitters use.
@@ -60,6 +64,7 @@
  */
 export * from './document';
 export * from './geometry';
+export * from './placement';
 export * from './project-ops';
 export * from './scene-ops';
 export * from './element-ops';

@@ -80,8 +80,8 @@ export function setName(project: Project, name: string): Project {
 }
 
 /**
- * Changes the output size. Offsets are in pixels, so they are rescaled with the frame to keep every
- * element where it was relative to the frame (scales are already relative and stay as they are).
+ * Changes the output size. Boxes are in pixels, so they are rescaled with the frame to keep every
+ * element where it was relative to the frame.
  */
 export function setOutput(project: Project, output: OutputSize | OutputPresetId): Project {
   const next = typeof output === 'string' ? presetById(output) : checkOutput(output);
@@ -94,7 +94,7 @@ export function setOutput(project: Project, output: OutputSize | OutputPresetId)
     output: next,
     scenes: project.scenes.map((scene) => ({
       ...scene,
-      elements: scene.elements.map((e) => ({ ...e, offsetX: round2(e.offsetX * fx), offsetY: round2(e.offsetY * fy) })),
+      elements: scene.elements.map((e) => ({ ...e, x: round2(e.x * fx), y: round2(e.y * fy), width: round2(e.width * fx), height: round2(e.height * fy) })),
     })),
   };
 }

@@ -1,4 +1,4 @@
-import type { ElementType, OutputSize, Project, SceneElement, Voice } from './document';
+import type { ElementType, Project, SceneElement, Voice } from './document';
 import { elementBox, isVisual, stackingOrder, type Box } from './geometry';
 
 /**
@@ -95,13 +95,12 @@ export function elementLabel(sceneText: string, id: string, name?: string): stri
 
 /** Shared by every adapter: a visual element → a plan layer (or a note when it cannot be drawn). */
 export function planLayer(
-  element: Pick<SceneElement, 'type' | 'url' | 'avatarId' | 'offsetX' | 'offsetY' | 'scaleX' | 'scaleY'>,
-  output: OutputSize,
+  element: Pick<SceneElement, 'type' | 'url' | 'avatarId' | 'x' | 'y' | 'width' | 'height'>,
   request: Omit<InputRequest, 'role' | 'type' | 'url' | 'avatarId'>,
   resolve: ResolveInput,
   notes: string[],
 ): PlanLayer | null {
-  const box = elementBox(element, output);
+  const box = elementBox(element);
   if (box.width <= 0 || box.height <= 0) return null;
   if (element.type === 'image' && /^#[0-9a-fA-F]{6}$/.test(element.url)) {
     return { source: { kind: 'colour', colour: element.url.toLowerCase() }, box, label: request.label };
@@ -142,7 +141,7 @@ export function planFromProject(project: Project, resolve: ResolveInput): Render
     for (const element of stackingOrder(scene.elements)) {
       const label = elementLabel(sceneText, element.id, element.name);
       if (isVisual(element)) {
-        const layer = planLayer(element, project.output, { ...base, elementId: element.id, label }, resolve, notes);
+        const layer = planLayer(element, { ...base, elementId: element.id, label }, resolve, notes);
         if (layer) layers.push(layer);
         continue;
       }

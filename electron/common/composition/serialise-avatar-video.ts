@@ -1,36 +1,38 @@
 import type { AvatarVideoBody, AvatarVideoElement, AvatarVideoScene } from '../api/video';
 import { ratioOf, type Project, type Scene, type SceneElement } from './document';
-import { stackingOrder } from './geometry';
+import { elementBox, stackingOrder } from './geometry';
+import { DEFAULT_PLACEMENT, toWire, type PlacementConvention } from './placement';
 import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
 
 /**
  * Project → POST /api/open/v3/avatar/createVideo body. Exact field names and case from the interface.
  *
- * Scale and offset are copied through unchanged: in the document and in the body alike, an element's
- * box is scale_x × width by scale_y × height pixels with its top-left at (offset_x, offset_y) pixels
- * from the top-left of the frame (see geometry.ts, shared with the preview compositor). Elements are
+ * Each element's box (geometry.ts) becomes scale and offset by the connection's placement convention
+ * (placement.ts; the service's own examples, centre and frame, when none is given). Elements are
  * listed bottom first; layer_number keeps the document's layer.
  *
  * This does not validate: call validateProject (or exportBody, which does both) before sending.
  */
 export interface SerialiseOptions {
   webhookUrl?: string;
+  /** The connection's convention; DEFAULT_PLACEMENT when not given. */
+  placement?: PlacementConvention;
 }
 
 export function toAvatarVideoBody(project: Project, options: SerialiseOptions = {}): AvatarVideoBody {
-  const data = project.scenes.map((scene) => sceneItem(project, scene));
+  const data = project.scenes.map((scene) => sceneItem(project, scene, options.placement ?? DEFAULT_PLACEMENT));
   const body: AvatarVideoBody = { data, duration: data.reduce((sum, item) => sum + (item.duration ?? 0), 0) };
   if (options.webhookUrl) body.webhookUrl = options.webhookUrl;
   return body;
 }
 
-function sceneItem(project: Project, scene: Scene): AvatarVideoScene {
+function sceneItem(project: Project, scene: Scene, placement: PlacementConvention): AvatarVideoScene {
   const item: AvatarVideoScene = {
     width: project.output.width,
     height: project.output.height,
     duration: scene.durationMs,
     voice: voiceOf(scene),
-    elements: stackingOrder(scene.elements).map(elementOf),
+    elements: stackingOrder(scene.elements).map((e) => elementOf(e, project, placement)),
     ratio: ratioOf(project.output),
     background: project.background,
   };
@@ -47,17 +49,21 @@ function voiceOf(scene: Scene): AvatarVideoScene['voice'] {
   return scene.voice.kind === 'tts' ? { voice_id: scene.voice.voiceId } : {};
 }
 
-function elementOf(element: SceneElement): AvatarVideoElement {
+function elementOf(element: SceneElement, project: Project, placement: PlacementConvention): AvatarVideoElement {
   const out: AvatarVideoElement = {
     id: element.id,
     type: element.type,
     url: element.url,
-    scale_x: element.scaleX,
-    scale_y: element.scaleY,
-    offset_x: element.offsetX,
-    offset_y: element.offsetY,
+    ...wirePlacement(element, project, placement),
     layer_number: element.layer,
   };
   if (element.type === 'avatar' && element.avatarId) out.avatar_id = element.avatarId;
   return out;
+}
+
+/** The element's wire placement; validateProject reports an element whose media size is missing. */
+export function wirePlacement(element: SceneElement, project: Project, placement: PlacementConvention): Pick<AvatarVideoElement, 'scale_x' | 'scale_y' | 'offset_x' | 'offset_y'> {
+  const wire = toWire(elementBox(element), project.output, placement, element.mediaSize);
+  if (!wire) throw new Error(`Element ${element.id}: its media's own size is not known, which the connection's placement needs`);
+  return wire;
 }

@@ -2,14 +2,14 @@ import type { TalkingAvatarBody, TalkingAvatarElement } from '../api/video';
 import type { Project, SceneElement, Voice } from './document';
 import { elementBox, stackingOrder } from './geometry';
 import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
-import type { SerialiseOptions } from './serialise-avatar-video';
+import { DEFAULT_PLACEMENT, type PlacementConvention } from './placement';
+import { wirePlacement, type SerialiseOptions } from './serialise-avatar-video';
 
 /**
  * Project → POST /api/open/v3/talkingavatar/create body. Exact field names and case from the interface.
  *
- * A talking avatar is one scene: its elements are serialised bottom first. Scale and offset are
- * copied through unchanged (same meaning as in the document, geometry.ts); width/height are the
- * element's box in pixels. Avatar: with avatar_from 2 (official) only avatar_id is sent, never a URL;
+ * A talking avatar is one scene: its elements are serialised bottom first. Each box becomes scale and
+ * offset by the connection's placement convention (placement.ts); width/height are the box in pixels. Avatar: with avatar_from 2 (official) only avatar_id is sent, never a URL;
  * with 3 (the caller's own avatar) the URL is sent and avatar_id omitted. Audio: a URL wins over
  * text, so text (input_text + voice_id) is sent only when there is no URL. A scene voice stands in
  * for the audio element when the scene has none.
@@ -22,7 +22,7 @@ export function toTalkingAvatarBody(project: Project, options: SerialiseOptions 
   const avatarFrom = avatar ? effectiveAvatarFrom(avatar) : 2;
   const elements = stackingOrder(scene.elements)
     .filter((e) => e.type !== 'video')
-    .map((e) => elementOf(e, project, avatarFrom));
+    .map((e) => elementOf(e, project, avatarFrom, options.placement ?? DEFAULT_PLACEMENT));
   if (!scene.elements.some((e) => e.type === 'audio') && scene.voice) elements.push(voiceElement(scene.voice));
 
   const body: TalkingAvatarBody = { width: project.output.width, height: project.output.height, avatar_from: avatarFrom, elements };
@@ -30,15 +30,12 @@ export function toTalkingAvatarBody(project: Project, options: SerialiseOptions 
   return body;
 }
 
-function elementOf(element: SceneElement, project: Project, avatarFrom: 2 | 3): TalkingAvatarElement {
+function elementOf(element: SceneElement, project: Project, avatarFrom: 2 | 3, placement: PlacementConvention): TalkingAvatarElement {
   if (element.type === 'audio') return audioElement(element.url, element.inputText, element.voiceId);
-  const box = elementBox(element, project.output);
+  const box = elementBox(element);
   const out: TalkingAvatarElement = {
     type: element.type === 'avatar' ? 'avatar' : 'image',
-    scale_x: element.scaleX,
-    scale_y: element.scaleY,
-    offset_x: element.offsetX,
-    offset_y: element.offsetY,
+    ...wirePlacement(element, project, placement),
     width: Math.round(box.width),
     height: Math.round(box.height),
   };

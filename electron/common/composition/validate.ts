@@ -1,5 +1,6 @@
 import { MAX_SIDE, type Project, type ProjectKind, type Scene, type SceneElement } from './document';
 import { elementBox } from './geometry';
+import { DEFAULT_PLACEMENT, placementLabel, toWire, type PlacementConvention } from './placement';
 import { capitalise, sceneLabel } from './render-plan';
 import {
   PLAN_LABELS,
@@ -35,6 +36,8 @@ export interface ValidateOptions {
   purpose?: 'submit' | 'preview';
   /** The account's plan, for the talking-avatar text limit; Pro when unknown. */
   plan?: PlanTier;
+  /** The connection's placement convention (DEFAULT_PLACEMENT when not given): scale limits apply to it. */
+  placement?: PlacementConvention;
 }
 
 interface Where {
@@ -66,6 +69,7 @@ export function validateProject(project: Project, options: ValidateOptions = {})
     for (const element of scene.elements) {
       const at: Where = { ...here, elementId: element.id, prefix: `${here.prefix}, element ${element.id}${element.name ? ` (${element.name})` : ''}` };
       checkElement(project, element, target, submit, at, add);
+      if (submit) checkWirePlacement(project, element, options.placement ?? DEFAULT_PLACEMENT, at, add);
     }
   });
   return problems;
@@ -125,11 +129,8 @@ function checkLayers(scene: Scene, here: Where, add: Add): void {
 
 function checkElement(project: Project, e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
   if (e.type !== 'audio') {
-    for (const [name, value] of [['scale x', e.scaleX], ['scale y', e.scaleY]] as const) {
-      if (!(value >= 0 && value <= 1)) add('error', 'scale-range', `${name} must be between 0 and 1 (is ${value}).`, at);
-    }
-    if (e.scaleX === 0 || e.scaleY === 0) add('warning', 'zero-size', 'has zero size and will not be visible.', at);
-    const box = elementBox(e, project.output);
+    if (e.width === 0 || e.height === 0) add('warning', 'zero-size', 'has zero size and will not be visible.', at);
+    const box = elementBox(e);
     if (box.x >= project.output.width || box.y >= project.output.height || box.x + box.width <= 0 || box.y + box.height <= 0) {
       add('warning', 'off-frame', 'lies entirely outside the frame.', at);
     }
@@ -140,6 +141,22 @@ function checkElement(project: Project, e: SceneElement, target: ProjectKind, su
   if (e.type === 'avatar') checkAvatar(e, target, submit, at, add);
   else if (e.type === 'audio') checkAudio(e, target, submit, at, add);
   else checkMedia(e, target, submit, at, add);
+}
+
+/** The service bounds scale to 0..1 in whatever the connection's scale is of (the frame, or the media). */
+function checkWirePlacement(project: Project, e: SceneElement, placement: PlacementConvention, at: Where, add: Add): void {
+  if (e.type === 'audio') return;
+  const wire = toWire(elementBox(e), project.output, placement, e.mediaSize);
+  if (!wire) {
+    add('error', 'media-size-unknown', `the connection places by ${placementLabel(placement)}, and this media's own size is not known; add the media again so its size is measured.`, at);
+    return;
+  }
+  for (const [name, value] of [['scale x', wire.scale_x], ['scale y', wire.scale_y]] as const) {
+    if (!(value >= 0 && value <= 1)) {
+      const of = placement.scale === 'frame' ? 'the frame' : "the media's own size";
+      add('error', 'scale-range', `is larger than ${of}: its ${name} would be ${value}, and the service accepts 0 to 1.`, at);
+    }
+  }
 }
 
 function checkAvatar(e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {

@@ -28,7 +28,7 @@ export function createSceneItems(): (scene: Scene, output: OutputSize, avatarPic
 }
 
 export function elementToItem(element: SceneElement, output: OutputSize, avatarPicture: AvatarPicture): CanvasItem {
-  const box = elementBox(element, output);
+  const box = elementBox(element);
   const kind = element.type === 'avatar' ? 'avatar' : element.type === 'video' ? 'video' : 'image';
   let src: string | null = element.url || null;
   if (kind === 'avatar') src = avatarPicture(element.avatarId, element.url) ?? (element.url || null);

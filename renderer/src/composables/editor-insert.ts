@@ -1,4 +1,4 @@
-import { fitPlacement, type OutputSize } from '@common/composition';
+import { fitPlacement, type Box } from '@common/composition';
 import type { CatalogueAvatar, CatalogueVoice, MediaAsset } from '@/stores/editor-assets';
 import type { useProjectStore } from '@/stores/project';
 import type { MediaCache, MediaKind } from './editor-media';
@@ -28,10 +28,10 @@ export function mediaSize(media: MediaCache, url: string, kind: MediaKind, waitM
   });
 }
 
-/** Centres a placement on a drop point (output pixels), keeping its size. */
-function centredAt<T extends { offsetX: number; offsetY: number; scaleX: number; scaleY: number }>(p: T, at: { x: number; y: number } | undefined, output: OutputSize): T {
-  if (!at) return p;
-  return { ...p, offsetX: Math.round(at.x - (p.scaleX * output.width) / 2), offsetY: Math.round(at.y - (p.scaleY * output.height) / 2) };
+/** Centres a box on a drop point (output pixels), keeping its size. */
+function centredAt(box: Box, at: { x: number; y: number } | undefined): Box {
+  if (!at) return box;
+  return { ...box, x: Math.round(at.x - box.width / 2), y: Math.round(at.y - box.height / 2) };
 }
 
 /** Adds avatars, media and voices to the current scene, sized to their pictures. */
@@ -40,8 +40,8 @@ export function useEditorInsert(project: ProjectStore, media: MediaCache) {
     const picture = avatar.thumbnailUrl ?? avatar.url;
     const size = picture ? await mediaSize(media, picture, avatar.thumbnailUrl ? 'image' : 'video') : null;
     const output = project.doc.output;
-    const placement = centredAt(fitPlacement(size ?? { width: 9, height: 16 }, output, 0.9), at, output);
-    return project.addToScene({ type: 'avatar', url: avatar.url, avatarId: avatar.avatarId, avatarFrom: avatar.from, name: avatar.name, ...placement });
+    const placement = centredAt(fitPlacement(size ?? { width: 9, height: 16 }, output, 0.9), at);
+    return project.addToScene({ type: 'avatar', url: avatar.url, avatarId: avatar.avatarId, avatarFrom: avatar.from, name: avatar.name, ...placement, ...(size ? { mediaSize: size } : {}) });
   }
 
   async function addMedia(asset: MediaAsset, at?: { x: number; y: number }): Promise<string | null> {
@@ -52,12 +52,12 @@ export function useEditorInsert(project: ProjectStore, media: MediaCache) {
         project.setSceneVoice(project.currentScene.id, { kind: 'url', url: asset.url });
         return null;
       }
-      return project.addToScene({ type: 'audio', url: asset.url, offsetX: 0, offsetY: 0, scaleX: 0, scaleY: 0, name: asset.name });
+      return project.addToScene({ type: 'audio', url: asset.url, x: 0, y: 0, width: 0, height: 0, name: asset.name });
     }
     const size = await mediaSize(media, asset.url, asset.kind);
     const output = project.doc.output;
-    const placement = centredAt(fitPlacement(size ?? { width: 16, height: 9 }, output, 0.5), at, output);
-    return project.addToScene({ type: asset.kind, url: asset.url, name: asset.name, ...placement });
+    const placement = centredAt(fitPlacement(size ?? { width: 16, height: 9 }, output, 0.5), at);
+    return project.addToScene({ type: asset.kind, url: asset.url, name: asset.name, ...placement, ...(size ? { mediaSize: size } : {}) });
   }
 
   /** Uses a catalogue voice for the current scene as a voiceover (text to be written). */

@@ -4,7 +4,6 @@ import {
   DocumentHistory,
   addElement,
   addScene as addSceneOp,
-  boxToPlacement,
   bringForward as bringForwardOp,
   createProject,
   deleteElement,
@@ -166,13 +165,7 @@ export const useProjectStore = defineStore('project', () => {
   }
 
   function resizeElement(commit: ResizeCommit): void {
-    apply((p) => {
-      const placement = boxToPlacement(commit, p.output);
-      return scaleElement(p, sceneId(), commit.id, placement.scaleX, placement.scaleY, {
-        offsetX: placement.offsetX,
-        offsetY: placement.offsetY,
-      });
-    });
+    apply((p) => scaleElement(p, sceneId(), commit.id, commit.width, commit.height, { x: commit.x, y: commit.y }));
   }
 
   function patchElement(id: string, patch: ElementPatch): void {
@@ -185,7 +178,7 @@ export const useProjectStore = defineStore('project', () => {
     if (targets.length === 0) return;
     const key = targets.map((e) => e.id).join(',');
     const coalesce = now - lastNudge.at < NUDGE_COALESCE_MS && lastNudge.key === key && history.value.canUndo;
-    const next = targets.reduce((acc, e) => moveElement(acc, sceneId(), e.id, e.offsetX + dx, e.offsetY + dy), doc.value);
+    const next = targets.reduce((acc, e) => moveElement(acc, sceneId(), e.id, e.x + dx, e.y + dy), doc.value);
     if (next === doc.value) return;
     // Replacing the previous nudge entry keeps a held arrow key from flooding the history.
     if (coalesce) history.value.undo();
@@ -244,7 +237,7 @@ export const useProjectStore = defineStore('project', () => {
     const ok = apply((p) =>
       elements.reduce((acc, e, i) => {
         const { layer: _layer, locked: _locked, ...rest } = e;
-        return addElement(acc, sceneId(), { ...rest, id: ids[i], offsetX: e.offsetX + PASTE_SHIFT, offsetY: e.offsetY + PASTE_SHIFT });
+        return addElement(acc, sceneId(), { ...rest, id: ids[i], x: e.x + PASTE_SHIFT, y: e.y + PASTE_SHIFT });
       }, p),
     );
     if (ok) selectedIds.value = ids;

@@ -9,7 +9,7 @@ function fresh() {
   return store;
 }
 
-const image = { type: 'image' as const, url: 'https://example.com/a.png', offsetX: 100, offsetY: 50, scaleX: 0.25, scaleY: 0.25 };
+const image = { type: 'image' as const, url: 'https://example.com/a.png', x: 100, y: 50, width: 480, height: 270 };
 
 describe('project store', () => {
   beforeEach(() => setActivePinia(createPinia()));
@@ -31,26 +31,26 @@ describe('project store', () => {
   it('commits a finished drag of several elements as one history entry', () => {
     const store = fresh();
     store.addToScene(image);
-    store.addToScene({ ...image, offsetX: 400 });
+    store.addToScene({ ...image, x: 400 });
     store.moveElements([
       { id: 'el-1', x: 110, y: 60 },
       { id: 'el-2', x: 410, y: 60 },
     ]);
-    expect(store.currentScene.elements.map((e) => [e.offsetX, e.offsetY])).toEqual([
+    expect(store.currentScene.elements.map((e) => [e.x, e.y])).toEqual([
       [110, 60],
       [410, 60],
     ]);
     store.undo();
-    expect(store.currentScene.elements.map((e) => e.offsetX)).toEqual([100, 400]);
+    expect(store.currentScene.elements.map((e) => e.x)).toEqual([100, 400]);
   });
 
-  it('turns a resize box into scale relative to the output, clamped to 1', () => {
+  it('keeps a resized box in output pixels, at most the frame', () => {
     const store = fresh();
     store.addToScene(image);
     store.resizeElement({ id: 'el-1', x: 0, y: 10, width: 960, height: 270 });
-    expect(store.currentScene.elements[0]).toMatchObject({ offsetX: 0, offsetY: 10, scaleX: 0.5, scaleY: 0.25 });
+    expect(store.currentScene.elements[0]).toMatchObject({ x: 0, y: 10, width: 960, height: 270 });
     store.resizeElement({ id: 'el-1', x: 0, y: 0, width: 5000, height: 100 });
-    expect(store.currentScene.elements[0].scaleX).toBe(1);
+    expect(store.currentScene.elements[0].width).toBe(1920);
   });
 
   it('coalesces quick nudges into one undo step but not slow ones', () => {
@@ -59,13 +59,13 @@ describe('project store', () => {
     store.nudge(1, 0, 1000);
     store.nudge(1, 0, 1100);
     store.nudge(0, 10, 1200);
-    expect(store.currentScene.elements[0]).toMatchObject({ offsetX: 102, offsetY: 60 });
+    expect(store.currentScene.elements[0]).toMatchObject({ x: 102, y: 60 });
     store.undo();
-    expect(store.currentScene.elements[0]).toMatchObject({ offsetX: 100, offsetY: 50 });
+    expect(store.currentScene.elements[0]).toMatchObject({ x: 100, y: 50 });
     store.redo();
     store.nudge(1, 0, 5000);
     store.undo();
-    expect(store.currentScene.elements[0]).toMatchObject({ offsetX: 102, offsetY: 60 });
+    expect(store.currentScene.elements[0]).toMatchObject({ x: 102, y: 60 });
   });
 
   it('does not move a locked element, by drag or by nudge', () => {
@@ -74,7 +74,7 @@ describe('project store', () => {
     store.toggleLock();
     store.moveElements([{ id: 'el-1', x: 999, y: 999 }]);
     store.nudge(10, 0);
-    expect(store.currentScene.elements[0]).toMatchObject({ offsetX: 100, offsetY: 50, locked: true });
+    expect(store.currentScene.elements[0]).toMatchObject({ x: 100, y: 50, locked: true });
   });
 
   it('copies and pastes with fresh ids, shifted, selecting the copies', () => {
@@ -83,7 +83,7 @@ describe('project store', () => {
     store.copySelected();
     store.paste();
     expect(store.currentScene.elements.map((e) => e.id)).toEqual(['el-1', 'el-2']);
-    expect(store.currentScene.elements[1]).toMatchObject({ offsetX: 124, offsetY: 74 });
+    expect(store.currentScene.elements[1]).toMatchObject({ x: 124, y: 74 });
     expect(store.selectedIds).toEqual(['el-2']);
     store.duplicateSelected();
     expect(store.selectedIds).toEqual(['el-3']);

@@ -10,7 +10,7 @@ vi.mock('wavesurfer.js', () => ({
 }));
 
 const scene = (id: string, durationMs: number, elements: Scene['elements'] = [], voice: Scene['voice'] = null): Scene => ({ id, durationMs, voice, elements });
-const el = (id: string, layer: number, type: 'image' | 'avatar' = 'image') => ({ id, type, url: `https://x/${id}.png`, offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 0.5, layer, name: id });
+const el = (id: string, layer: number, type: 'image' | 'avatar' = 'image') => ({ id, type, url: `https://x/${id}.png`, x: 0, y: 0, width: 960, height: 540, layer, name: id });
 
 const scenes = [scene('scene-1', 5000, [el('a', 1), el('b', 2, 'avatar')], { kind: 'url', url: 'https://x/v.mp3' }), scene('scene-2', 2500, [el('c', 1)])];
 

@@ -14,7 +14,7 @@ function io(): CliIo & { stdout: string[]; stderr: string[] } {
 describe('studio export-body', () => {
   it('prints the golden avatar-video body', async () => {
     const cli = io();
-    expect(await runCli(['export-body', 'two-scenes.project.json', '--webhook', 'https://hooks.example/done'], cli)).toBe(0);
+    expect(await runCli(['export-body', 'two-scenes.project.json', '--webhook', 'https://hooks.example/done', '--placement', 'top-left'], cli)).toBe(0);
     expect(JSON.parse(cli.stdout.join('\n'))).toEqual(JSON.parse(readFileSync(join(fixtures, 'golden/two-scenes.avatar-video.body.json'), 'utf8')));
     expect(cli.stderr).toEqual([]);
   });

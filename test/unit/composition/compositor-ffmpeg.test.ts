@@ -22,12 +22,12 @@ describe('compositor with real ffmpeg', () => {
     // held) in the left half, a blue image above it partly overlapping; voice for 0.5 s, then silence.
     // Scene 2 (0.6 s): only the blue image at the bottom-right, no voice.
     project = createProject({ id: 'p', kind: 'avatar-video', output: { width: 320, height: 180 }, background: '#00ff00' });
-    project = addElement(project, 'scene-1', { id: 'red', type: 'video', url: 'https://m/red.mp4', offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 1 });
-    project = addElement(project, 'scene-1', { id: 'blue', type: 'image', url: 'https://m/blue.png', offsetX: 120, offsetY: 60, scaleX: 0.25, scaleY: 0.5 });
+    project = addElement(project, 'scene-1', { id: 'red', type: 'video', url: 'https://m/red.mp4', x: 0, y: 0, width: 160, height: 180 });
+    project = addElement(project, 'scene-1', { id: 'blue', type: 'image', url: 'https://m/blue.png', x: 120, y: 60, width: 80, height: 90 });
     project = setSceneVoice(project, 'scene-1', { kind: 'url', url: 'https://m/voice.wav' });
     project = { ...project, scenes: [{ ...project.scenes[0], durationMs: 1000 }] };
     project = addScene(project, { id: 'two', durationMs: 600 });
-    project = addElement(project, 'two', { id: 'blue2', type: 'image', url: 'https://m/blue.png', offsetX: 240, offsetY: 90, scaleX: 0.25, scaleY: 0.5 });
+    project = addElement(project, 'two', { id: 'blue2', type: 'image', url: 'https://m/blue.png', x: 240, y: 90, width: 80, height: 90 });
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -76,7 +76,7 @@ describe('render plan from a project', () => {
       'scene 1 (Intro), element clip',
       'scene 1 (Intro), element presenter',
     ]);
-    expect(scene.layers[2].box).toEqual({ x: 700, y: 120, width: 512, height: 599.976 });
+    expect(scene.layers[2].box).toEqual({ x: 700, y: 120, width: 512, height: 599.98 });
     expect(scene.layers[2].source).toEqual({ kind: 'media', input: { path: '/cache/avatar.mp4', still: false, loop: true } });
     expect(scene.layers[0].source).toMatchObject({ input: { still: true, loop: false } });
     expect(scene.audio).toEqual([{ path: '/cache/voice-1.mp3', label: 'scene 1 (Intro), voice' }]);
@@ -123,7 +123,7 @@ describe('render plans from request bodies', () => {
       ],
       duration: 5000,
     };
-    const plan: RenderPlan = planFromAvatarVideoBody(body, cached);
+    const plan: RenderPlan = planFromAvatarVideoBody(body, cached, { placement: { anchor: 'top-left', scale: 'frame' } });
     expect(plan.background).toBe('#102030');
     expect(plan.scenes.map((s) => s.durationMs)).toEqual([3000, 2000]);
     expect(plan.scenes[0].layers.map((l) => l.box)).toEqual([
@@ -131,6 +131,11 @@ describe('render plans from request bodies', () => {
       { x: 700, y: 120, width: 512, height: 599.976 },
     ]);
     expect(plan.notes).toEqual(['scene 2 (scene-2), voice: voice_id only, no audio to play']);
+    // Read by the centre (the sandbox's default), the same offsets mark the boxes' centres.
+    expect(planFromAvatarVideoBody(body, cached).scenes[0].layers.map((l) => l.box)).toEqual([
+      { x: -640, y: -360, width: 1280, height: 720 },
+      { x: 444, y: 120 - 599.976 / 2, width: 512, height: 599.976 },
+    ]);
   });
 
   it('a talking-avatar body: official avatar resolved by id, text audio, colour image', () => {

@@ -30,7 +30,7 @@ import {
 function withThree(): Project {
   let p = createProject({ id: 'p1', kind: 'avatar-video', output: '16:9-1080p' });
   for (const [id, type] of [['a', 'avatar'], ['b', 'image'], ['c', 'video']] as const) {
-    p = addElement(p, 'scene-1', { id, type, url: `https://x/${id}`, offsetX: 10, offsetY: 20, scaleX: 0.5, scaleY: 0.5 });
+    p = addElement(p, 'scene-1', { id, type, url: `https://x/${id}`, x: 10, y: 20, width: 960, height: 540 });
   }
   return p;
 }
@@ -55,18 +55,18 @@ describe('project document operations', () => {
 
   it('adds elements on top and leaves the input untouched', () => {
     const base = createProject({ id: 'p1', kind: 'avatar-video', output: '16:9-720p' });
-    const next = addElement(base, 'scene-1', { type: 'image', url: 'https://x/i.png', offsetX: 0, offsetY: 0, scaleX: 2, scaleY: -1 });
+    const next = addElement(base, 'scene-1', { type: 'image', url: 'https://x/i.png', x: 0, y: 0, width: 3840, height: -1080 });
     expect(base.scenes[0].elements).toHaveLength(0);
-    expect(next.scenes[0].elements[0]).toMatchObject({ id: 'el-1', layer: 1, scaleX: 1, scaleY: 0 });
+    expect(next.scenes[0].elements[0]).toMatchObject({ id: 'el-1', layer: 1, width: 1280, height: 0 });
     expect(nextId(next, 'el')).toBe('el-2');
   });
 
   it('moves and scales, but not a locked element', () => {
     const p = withThree();
     const moved = moveElement(p, 'scene-1', 'a', 100.456, 50);
-    expect(moved.scenes[0].elements[0]).toMatchObject({ offsetX: 100.46, offsetY: 50 });
-    const scaled = scaleElement(moved, 'scene-1', 'a', 0.25, 0.3, { offsetX: 5, offsetY: 6 });
-    expect(scaled.scenes[0].elements[0]).toMatchObject({ scaleX: 0.25, scaleY: 0.3, offsetX: 5, offsetY: 6 });
+    expect(moved.scenes[0].elements[0]).toMatchObject({ x: 100.46, y: 50 });
+    const scaled = scaleElement(moved, 'scene-1', 'a', 480, 324, { x: 5, y: 6 });
+    expect(scaled.scenes[0].elements[0]).toMatchObject({ width: 480, height: 324, x: 5, y: 6 });
     const locked = setElementLocked(p, 'scene-1', 'a', true);
     expect(moveElement(locked, 'scene-1', 'a', 1, 1)).toBe(locked);
     expect(scaleElement(locked, 'scene-1', 'a', 1, 1)).toBe(locked);
@@ -89,7 +89,7 @@ describe('project document operations', () => {
     const p = withThree();
     const dup = duplicateElement(p, 'scene-1', 'a');
     const copy = dup.scenes[0].elements[3];
-    expect(copy).toMatchObject({ id: 'el-1', offsetX: 34, offsetY: 44, type: 'avatar' });
+    expect(copy).toMatchObject({ id: 'el-1', x: 34, y: 44, type: 'avatar' });
     expect(order(dup).at(-1)).toBe('el-1');
     const del = deleteElement(dup, 'scene-1', 'b');
     expect(del.scenes[0].elements.map((e) => e.id)).toEqual(['a', 'c', 'el-1']);
@@ -118,10 +118,10 @@ describe('project document operations', () => {
     expect(parseProject(p).ok).toBe(true);
   });
 
-  it('rescales offsets when the output size changes', () => {
+  it('rescales boxes when the output size changes', () => {
     const p = moveElement(withThree(), 'scene-1', 'a', 960, 540);
     const q = setOutput(p, '16:9-720p');
-    expect(q.scenes[0].elements[0]).toMatchObject({ offsetX: 640, offsetY: 360, scaleX: 0.5 });
+    expect(q.scenes[0].elements[0]).toMatchObject({ x: 640, y: 360, width: 640, height: 360 });
   });
 });
 

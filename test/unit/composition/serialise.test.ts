@@ -3,17 +3,20 @@ import { avatarVideoBodySchema, talkingAvatarBodySchema } from '@common/api';
 import { exportBody, toAvatarVideoBody, toTalkingAvatarBody, updateElement, type Project } from '@common/composition';
 import { golden, loadProject } from './helpers';
 
+// The version-1 fixtures with the reading version 1 assumed: their bodies are byte for byte what they were.
+const TOP_LEFT = { placement: { anchor: 'top-left', scale: 'frame' } } as const;
+
 describe('avatar-video body', () => {
   const project = loadProject('two-scenes.project.json');
 
   it('matches the golden body and the wire schema', () => {
-    const body = toAvatarVideoBody(project, { webhookUrl: 'https://hooks.example/done' });
+    const body = toAvatarVideoBody(project, { webhookUrl: 'https://hooks.example/done', ...TOP_LEFT });
     golden('two-scenes.avatar-video.body.json', body);
     expect(avatarVideoBodySchema.safeParse(body).success).toBe(true);
   });
 
-  it('copies scale and offset through unchanged and lists elements bottom first', () => {
-    const body = toAvatarVideoBody(project);
+  it('writes each box by the convention and lists elements bottom first', () => {
+    const body = toAvatarVideoBody(project, TOP_LEFT);
     const first = body.data[0];
     expect(first.elements.map((e) => [e.id, e.layer_number])).toEqual([
       ['bg', 1],
@@ -42,13 +45,13 @@ describe('talking-avatar body', () => {
   const project = loadProject('talking.project.json');
 
   it('matches the golden body and the wire schema', () => {
-    const body = toTalkingAvatarBody(project);
+    const body = toTalkingAvatarBody(project, TOP_LEFT);
     golden('talking.talking-avatar.body.json', body);
     expect(talkingAvatarBodySchema.safeParse(body).success).toBe(true);
   });
 
   it('own avatar (3) sends its URL, no avatar_id; text audio sends input_text with voice_id', () => {
-    const body = toTalkingAvatarBody(project);
+    const body = toTalkingAvatarBody(project, TOP_LEFT);
     expect(body.avatar_from).toBe(3);
     const avatar = body.elements.find((e) => e.type === 'avatar');
     expect(avatar).toEqual({ type: 'avatar', url: 'https://cdn.example/me.mp4', scale_x: 0.8333, scale_y: 0.5, offset_x: 90, offset_y: 300, width: 900, height: 960 });

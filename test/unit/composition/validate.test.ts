@@ -17,12 +17,12 @@ describe('validateProject: avatar video', () => {
   });
 
   it('pinpoints scale out of range with scene and element', () => {
-    const problems = validateProject(patchElement(project, 1, 'logo', { scaleX: 1.2 }));
+    const problems = validateProject(patchElement(project, 1, 'logo', { width: 1.2 * project.output.width }));
     expect(problems).toEqual([
       {
         level: 'error',
         code: 'scale-range',
-        message: 'Scene 2 (outro), element logo: scale x must be between 0 and 1 (is 1.2).',
+        message: 'Scene 2 (outro), element logo: is larger than the frame: its scale x would be 1.2, and the service accepts 0 to 1.',
         sceneIndex: 1,
         sceneId: 'outro',
         elementId: 'logo',
@@ -55,7 +55,7 @@ describe('validateProject: avatar video', () => {
     expect(codes(validateProject(p1))).toContain('error:avatar-id-missing');
     const p2 = patchElement(project, 0, 'clip', { layer: 3 });
     expect(validateProject(p2)).toMatchObject([{ level: 'warning', code: 'layer-shared', message: expect.stringContaining('presenter, clip share layer 3') }]);
-    const p3 = patchElement(project, 1, 'logo', { offsetX: 5000 });
+    const p3 = patchElement(project, 1, 'logo', { x: 5000 });
     expect(codes(validateProject(p3))).toEqual(['warning:off-frame']);
     const p4 = updateElement(project, 'outro', 'logo', { url: '#ff0000' });
     expect(codes(validateProject(p4))).toEqual(['error:colour-image']);

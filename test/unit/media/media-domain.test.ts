@@ -29,7 +29,7 @@ describe('media domain (preview.*, media.*)', () => {
     grants = new LocalGrants();
     module = createMediaDomain(base, toolkit, grants);
     project = createProject({ id: 'demo', kind: 'avatar-video', output: '16:9-720p' });
-    project = addElement(project, 'scene-1', { type: 'image', url: grants.grant(image), offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 0.5 });
+    project = addElement(project, 'scene-1', { type: 'image', url: grants.grant(image), x: 0, y: 0, width: 640, height: 360 });
     project = setSceneVoice(project, 'scene-1', { kind: 'url', url: grants.grant(voice) });
     project = { ...project, scenes: [{ ...project.scenes[0], durationMs: 800 }] };
   });
@@ -70,7 +70,7 @@ describe('media domain (preview.*, media.*)', () => {
 
   it('reports a failure naming the element', async () => {
     const gone = grants.grant(join(dir, 'granted-then-deleted.png'));
-    const broken = addElement(project, 'scene-1', { id: 'missing', type: 'image', url: gone, offsetX: 0, offsetY: 0, scaleX: 0.1, scaleY: 0.1 });
+    const broken = addElement(project, 'scene-1', { id: 'missing', type: 'image', url: gone, x: 0, y: 0, width: 128, height: 72 });
     const { renderId } = await module.handlers['preview.render'](broken, { quality: 'preview' });
     const failed = (await waitFor('preview.failed', renderId)).payload;
     expect(failed).toEqual({ renderId, message: `Scene 1 (scene-1), element missing: the file ${join(dir, 'granted-then-deleted.png')} does not exist`, cancelled: false });
@@ -78,7 +78,7 @@ describe('media domain (preview.*, media.*)', () => {
 
   // Finding 1 of the security audit: the page named any path in a project and got the picture back,
   // or told "does not exist" from "not a media file".
-  const hostile = (url: string) => addElement(project, 'scene-1', { id: 'probe', type: 'image', url, offsetX: 0, offsetY: 0, scaleX: 0.1, scaleY: 0.1 });
+  const hostile = (url: string) => addElement(project, 'scene-1', { id: 'probe', type: 'image', url, x: 0, y: 0, width: 128, height: 72 });
   const ungranted = () => [`file://${join(dir, 'canary.png')}`, join(dir, 'canary.png'), '/etc/shadow', 'file:///etc/passwd', '/no/such/file.png', '/proc/self/environ', 'ftp://example.com/a.png'];
 
   it('preview.poster reads no local file the user did not grant, and says the same for every one', async () => {

@@ -51,8 +51,8 @@ describe('PreviewRenderer with real ffmpeg', () => {
 
   function project(): Project {
     let p = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p', background: '#00ff00' });
-    p = addElement(p, 'scene-1', { id: 'clip', type: 'video', url: `${base}/big.mp4`, offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 0.5 });
-    p = addElement(p, 'scene-1', { id: 'logo', type: 'image', url: `${base}/logo.png?sig=secret`, offsetX: 1000, offsetY: 500, scaleX: 0.1, scaleY: 0.1 });
+    p = addElement(p, 'scene-1', { id: 'clip', type: 'video', url: `${base}/big.mp4`, x: 0, y: 0, width: 640, height: 360 });
+    p = addElement(p, 'scene-1', { id: 'logo', type: 'image', url: `${base}/logo.png?sig=secret`, x: 1000, y: 500, width: 128, height: 72 });
     p = setSceneVoice(p, 'scene-1', { kind: 'url', url: `${base}/voice.wav` });
     p = { ...p, scenes: [{ ...p.scenes[0], durationMs: 1200 }] };
     return addScene(p, { id: 'second', durationMs: 400 });
@@ -104,18 +104,18 @@ describe('PreviewRenderer with real ffmpeg', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
     let p = project();
-    p = addElement(p, 'second', { id: 'gone', type: 'image', url: `http://127.0.0.1:${port}/gone.png`, offsetX: 0, offsetY: 0, scaleX: 0.2, scaleY: 0.2 });
+    p = addElement(p, 'second', { id: 'gone', type: 'image', url: `http://127.0.0.1:${port}/gone.png`, x: 0, y: 0, width: 256, height: 144 });
     const out = join(dir, 'bad.mp4');
     await expect(toolkit.renderer.render(p, { quality: 'preview', outputPath: out })).rejects.toThrow(
       `Scene 2 (second), element gone: cannot download http://127.0.0.1:${port}/gone.png: unreachable (ECONNREFUSED)`,
     );
-    const missing = addElement(project(), 'second', { id: 'nf', type: 'image', url: `${base}/missing.png`, offsetX: 0, offsetY: 0, scaleX: 0.2, scaleY: 0.2 });
+    const missing = addElement(project(), 'second', { id: 'nf', type: 'image', url: `${base}/missing.png`, x: 0, y: 0, width: 256, height: 144 });
     await expect(toolkit.renderer.render(missing, { quality: 'preview', outputPath: out })).rejects.toThrow(/Scene 2 \(second\), element nf: cannot download .*missing\.png \(HTTP 404\)/);
     expect(existsSync(out) || existsSync(`${out}.part`)).toBe(false);
   });
 
   it('names the element whose file is not media, and hides signed query strings', async () => {
-    const p = addElement(project(), 'second', { id: 'fake', type: 'video', url: `${base}/notes.mp4?token=abc`, offsetX: 0, offsetY: 0, scaleX: 0.2, scaleY: 0.2 });
+    const p = addElement(project(), 'second', { id: 'fake', type: 'video', url: `${base}/notes.mp4?token=abc`, x: 0, y: 0, width: 256, height: 144 });
     const error = await toolkit.renderer.render(p, { quality: 'preview', outputPath: join(dir, 'c.mp4') }).catch((e: Error) => e);
     expect((error as Error).message).toBe(`Scene 2 (second), element fake: ${base}/notes.mp4 is not a media file ffmpeg can read`);
   });

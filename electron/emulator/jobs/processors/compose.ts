@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AvatarVideoBody, TalkingAvatarBody } from '../../../common/api';
-import { buildFfmpegArgs, planFromAvatarVideoBody, planFromTalkingAvatarBody, type InputRequest, type RenderPlan, type ResolvedInput } from '../../../common/composition';
+import { buildFfmpegArgs, planFromAvatarVideoBody, planFromTalkingAvatarBody, type BodyPlanOptions, type InputRequest, type MediaSize, type RenderPlan, type ResolvedInput } from '../../../common/composition';
 import { lookupVoice } from '../../routes/audio';
 import { avatarClipFile } from '../../catalogue/catalogue';
 import type { EmulatorContext } from '../../context';
@@ -8,7 +8,7 @@ import { speak } from '../../media/speech';
 import type { JobRecord } from '../../state/types';
 import type { ProcessContext, ProcessResult } from '../engine';
 
-type Fetched = { path: string; still: boolean; seconds: number };
+type Fetched = { path: string; still: boolean; seconds: number; size?: MediaSize };
 
 /**
  * Avatar video and talking avatar are rendered by the shared compositor (electron/common/composition):
@@ -33,7 +33,8 @@ class InputCache {
     } catch (error) {
       throw new Error(`${label} is not a readable media file (${(error as Error).message})`);
     }
-    return { path, still: info.kind === 'image', seconds: (info.durationMs ?? 0) / 1000 };
+    const size = info.width && info.height ? { width: info.width, height: info.height } : undefined;
+    return { path, still: info.kind === 'image', seconds: (info.durationMs ?? 0) / 1000, size };
   }
 
   async url(url: string, label: string): Promise<void> {
@@ -72,6 +73,14 @@ class InputCache {
     return hit ? { path: hit.path, still: hit.still } : null;
   };
 
+  /** How this sandbox reads scale and offset (its --placement and --scale), with each media's own size. */
+  planOptions(): BodyPlanOptions {
+    return {
+      placement: { anchor: this.ctx.options.placement, scale: this.ctx.options.scale },
+      mediaSize: (m) => ((m.url ? this.byUrl.get(m.url) : undefined) ?? (m.avatarId ? this.byAvatar.get(m.avatarId) : undefined))?.size,
+    };
+  }
+
   /** Length of the longest audio the body speaks (a talking avatar lasts as long as its speech). */
   longestAudio(elements: TalkingAvatarBody['elements']): number {
     let longest = 0;
@@ -105,7 +114,7 @@ export async function processAvatarVideo(ctx: EmulatorContext, job: JobRecord, p
       else if (e.url) await cache.url(e.url, `${label}.url`);
     }
   }
-  return render(ctx, job, planFromAvatarVideoBody(body, cache.resolve), p);
+  return render(ctx, job, planFromAvatarVideoBody(body, cache.resolve, cache.planOptions()), p);
 }
 
 export async function processTalkingAvatar(ctx: EmulatorContext, job: JobRecord, p: ProcessContext): Promise<ProcessResult> {
@@ -121,5 +130,5 @@ export async function processTalkingAvatar(ctx: EmulatorContext, job: JobRecord,
   }
   const seconds = cache.longestAudio(body.elements);
   if (seconds <= 0) throw new Error('the audio element has no sound to speak');
-  return render(ctx, job, planFromTalkingAvatarBody(body, cache.resolve, { durationMs: seconds * 1000 }), p);
+  return render(ctx, job, planFromTalkingAvatarBody(body, cache.resolve, { ...cache.planOptions(), durationMs: seconds * 1000 }), p);
 }
