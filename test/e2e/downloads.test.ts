@@ -1,7 +1,6 @@
 // Downloads through the web host, interrupted by killing the host process mid-way: select jobs in the
 // Library, download them to a typed folder, SIGKILL the host, start it again on the same data folder,
 // and every file ends complete under its templated name.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,47 +14,23 @@ import { ProjectLibrary } from '../../electron/services/projects/project-library
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
 import { startFileServer, until, type FileServer } from '../unit/downloads/file-server';
 import { launchBrowser, screenshot } from './browser';
+import { startHostProcess, stopHostProcess, type HostProcess } from './host-process';
 
-const root = join(import.meta.dirname, '..', '..');
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let dataDir: string;
 let server: FileServer;
 let browser: Browser;
-let host: { child: ChildProcess; url: string } | undefined;
+let host: HostProcess | undefined;
 let clip: Buffer;
-
-/** The web host as its own process (npm run web), so the test can kill it like a crash. */
-async function startHost(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--data-dir', dataDir], {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOME: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not start: ${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Avatar Studio is at (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.once('exit', (code) => reject(new Error(`web host exited (${code}): ${output}`)));
-  });
-  return { child, url };
+async function startHost(): Promise<HostProcess> {
+  return startHostProcess(dataDir);
 }
 
 async function killHost(): Promise<void> {
   if (!host) return;
-  const { child } = host;
+  const stopping = host;
   host = undefined;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
+  await stopHostProcess(stopping, 'SIGKILL');
 }
 
 async function openLibrary(url: string, errors: string[]): Promise<Page> {

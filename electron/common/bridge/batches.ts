@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { call } from './contract';
 import { ttsCreateBodySchema } from '../api/voice';
 import { describeIssues } from '../api';
 
@@ -70,3 +71,46 @@ export const BatchView = z.object({
   rows: z.array(BatchRowView),
 });
 export type BatchView = z.infer<typeof BatchView>;
+
+/** A batch without its rows: what lists and progress events carry. */
+export const BatchSummary = BatchView.omit({ rows: true }).extend({ total: z.number() });
+export type BatchSummary = z.infer<typeof BatchSummary>;
+
+export function summariseBatch(view: BatchView): BatchSummary {
+  const { rows, ...rest } = view;
+  return { ...rest, total: rows.length };
+}
+
+/** A batch to check or start, from CSV text the user chose or pasted. */
+export const BatchInput = z.object({
+  csv: z.string().max(20 * 1024 * 1024),
+  label: z.string().min(1).max(500),
+  defaults: z.object({ voiceId: z.string().max(200).optional(), rate: z.string().max(10).optional() }),
+  concurrency: z.number().int().min(1).max(16).default(4),
+  template: z.string().min(1).max(500).default(DEFAULT_BATCH_TEMPLATE),
+});
+export type BatchInput = z.input<typeof BatchInput>;
+
+const id = z.string().min(1).max(200);
+
+export const batchesCalls = {
+  /** Reads and checks the rows; sends nothing. */
+  'batches.check': call(z.tuple([BatchInput]), z.object({ rows: z.array(BatchRow), problems: z.array(BatchProblem) })),
+  /** Starts a batch of the rows that pass the checks (the others are kept, marked invalid). */
+  'batches.create': call(z.tuple([BatchInput]), BatchView),
+  'batches.list': call(z.tuple([]), z.array(BatchSummary)),
+  'batches.get': call(z.tuple([id]), BatchView),
+  'batches.pause': call(z.tuple([id]), BatchView),
+  'batches.resume': call(z.tuple([id]), BatchView),
+  'batches.cancel': call(z.tuple([id]), BatchView),
+  'batches.retryFailed': call(z.tuple([id]), BatchView),
+  /** Saves every completed row's audio and manifest.csv into an absolute folder on the host's machine. */
+  'batches.export': call(
+    z.tuple([id, z.string().min(1).max(1000)]),
+    z.object({ folder: z.string(), saved: z.number(), inFolder: z.number(), failed: z.array(z.object({ row: z.number(), error: z.string() })), manifest: z.string() }),
+  ),
+};
+
+export const batchesEvents = {
+  'batches.changed': BatchSummary,
+};

@@ -12,6 +12,7 @@ import { storageCalls, storageEvents } from './storage';
 import { uploadsCalls, uploadsEvents } from './uploads';
 import { downloadsCalls, downloadsEvents } from './downloads';
 import { facesCalls } from './faces';
+import { batchesCalls, batchesEvents } from './batches';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -30,6 +31,7 @@ export const bridgeCalls = {
   ...uploadsCalls,
   ...downloadsCalls,
   ...facesCalls,
+  ...batchesCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -44,6 +46,7 @@ export const bridgeEvents = {
   ...storageEvents,
   ...uploadsEvents,
   ...downloadsEvents,
+  ...batchesEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;
@@ -82,6 +85,7 @@ export interface StudioWindowApi {
 }
 export * from './connections';
 export * from './jobs';
+export * from './batches';
 export * from './catalogue';
 export * from './projects';
 export * from './preview';

@@ -124,20 +124,8 @@ export class DownloadsService {
   }
 
   /** A folder typed by the user: absolute, created if missing, and writable; the message says what is wrong. */
-  async checkFolder(raw: string): Promise<{ folder: string; ok: boolean; message: string }> {
-    const typed = raw.trim().replace(/^~(?=$|[\\/])/, homedir());
-    if (typed === '') return { folder: typed, ok: false, message: 'Type the folder to save into.' };
-    if (!isAbsolute(typed)) return { folder: typed, ok: false, message: `"${typed}" is not a full path; start it with / (or a drive letter on Windows).` };
-    const folder = resolve(typed);
-    try {
-      await mkdir(folder, { recursive: true });
-      await access(folder, constants.W_OK);
-      return { folder, ok: true, message: `Files will be saved in ${folder}.` };
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      const why = code === 'EACCES' || code === 'EPERM' ? 'the studio may not write there' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file has that name' : ((error as Error).message);
-      return { folder, ok: false, message: `Cannot save in ${folder}: ${why}.` };
-    }
+  checkFolder(raw: string): Promise<{ folder: string; ok: boolean; message: string }> {
+    return checkSaveFolder(raw);
   }
 
   private batchEnded(view: DownloadView): void {
@@ -168,4 +156,21 @@ export function suggestedFolder(): string {
 
 async function exists(path: string | null): Promise<boolean> {
   return path !== null && (await stat(path).catch(() => null)) !== null;
+}
+
+/** A folder typed by the user to save into: absolute, created if missing, and writable; the message says what is wrong. */
+export async function checkSaveFolder(raw: string): Promise<{ folder: string; ok: boolean; message: string }> {
+  const typed = raw.trim().replace(/^~(?=$|[\\/])/, homedir());
+  if (typed === '') return { folder: typed, ok: false, message: 'Type the folder to save into.' };
+  if (!isAbsolute(typed)) return { folder: typed, ok: false, message: `"${typed}" is not a full path; start it with / (or a drive letter on Windows).` };
+  const folder = resolve(typed);
+  try {
+    await mkdir(folder, { recursive: true });
+    await access(folder, constants.W_OK);
+    return { folder, ok: true, message: `Files will be saved in ${folder}.` };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'the studio may not write there' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file has that name' : (error as Error).message;
+    return { folder, ok: false, message: `Cannot save in ${folder}: ${why}.` };
+  }
 }

@@ -14,6 +14,7 @@ import { createUploadsDomain } from '../storage/uploads-domain';
 import { createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
+import { createBatchesDomain } from '../voices/batches-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -67,6 +68,7 @@ export function createDomains(base: HostBase): Domains {
     createUploadsDomain(base, storage, grants),
     createDownloadsDomain(base, createDownloadsService(base, studio, projects), studio),
     createFacesDomain(createFacesServices(base, studio, grants)),
+    createBatchesDomain(base, studio),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

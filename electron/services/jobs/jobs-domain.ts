@@ -2,9 +2,11 @@ import type { jobsCalls } from '../../common/bridge/jobs';
 import type { DomainModule } from '../host/types';
 import type { StudioServices } from './studio-services';
 
-export function createJobsDomain({ jobs, reactor }: StudioServices): DomainModule<typeof jobsCalls> {
+export function createJobsDomain({ jobs, reactor, batches }: StudioServices): DomainModule<typeof jobsCalls> {
   jobs.start();
   reactor.start();
+  // Batches that were running when the studio stopped go on (the ledger says which rows were sent).
+  void batches.resumeAll();
   return {
     handlers: {
       'jobs.submit': async (submission) => jobs.submit(submission),
@@ -15,6 +17,8 @@ export function createJobsDomain({ jobs, reactor }: StudioServices): DomainModul
       'jobs.remove': async (id) => jobs.remove(id),
     },
     async dispose() {
+      // Creates already on their way finish first, so no batch row is left "outcome unknown" by a quit.
+      await batches.stopSending();
       reactor.stop();
       jobs.stop();
       await jobs.flush();

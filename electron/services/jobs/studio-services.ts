@@ -4,6 +4,9 @@ import { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from '../host/types';
 import type { ProjectLibrary } from '../projects/project-library';
 import { ProgressAggregator } from '../system/progress';
+import { summariseBatch, type BatchView } from '../../common/bridge/batches';
+import { BatchRunner } from '../voices/batch-runner';
+import { BatchStore } from '../voices/batch-store';
 import { JobEngine } from './engine';
 import { FileLedgerStorage, type LedgerStorage } from './ledger';
 import { JobReactor } from './reactor';
@@ -16,6 +19,8 @@ export interface StudioServices {
   connections: ConnectionManager;
   jobs: JobEngine;
   reactor: JobReactor;
+  /** Batch voiceovers: sent through `jobs`, stopped before it on quit. */
+  batches: BatchRunner;
   catalogue: CatalogueService;
   progress: ProgressAggregator;
 }
@@ -53,7 +58,26 @@ export function createStudioServices(base: HostBase, projects: ProjectLibrary, o
   const catalogue = new CatalogueService({ clock, connections });
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
-  return { connections, jobs, reactor, catalogue, progress };
+  const batches = new BatchRunner({ engine: jobs, store: new BatchStore(base.dataDir), log: base.log, onChange: throttledBatchEvents(base) });
+  return { connections, jobs, reactor, catalogue, progress, batches };
+}
+
+/** At most one `batches.changed` per batch every 250 ms (a thousand rows change often), the last one always sent. */
+function throttledBatchEvents(base: HostBase): (view: BatchView) => void {
+  const pending = new Map<string, BatchView>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  return (view) => {
+    pending.set(view.id, view);
+    if (timers.has(view.id)) return;
+    const timer = setTimeout(() => {
+      timers.delete(view.id);
+      const latest = pending.get(view.id);
+      pending.delete(view.id);
+      if (latest) base.emit('batches.changed', summariseBatch(latest));
+    }, 250);
+    timer.unref?.();
+    timers.set(view.id, timer);
+  };
 }
 
 /** What a job's end means, by purpose. Batches and the archive add theirs with reactor.on(). */

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { BATCH_ROW_STATES_ENDED, type BatchRowState, type BatchRowView, type BatchView } from '../../common/bridge/batches';
+import { BATCH_ROW_STATES_ENDED, batchRowProblem, type BatchRowState, type BatchRowView, type BatchView } from '../../common/bridge/batches';
 import type { JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
 import type { BatchRecord, BatchStore } from './batch-store';
@@ -44,6 +44,7 @@ export class BatchRunner {
   private readonly queues = new Map<string, PQueue>();
   private readonly runs = new Map<string, Promise<BatchView>>();
   private readonly stateChanged = new Set<() => void>();
+  private stopped = false;
 
   constructor(private readonly deps: BatchRunnerDeps) {}
 
@@ -77,7 +78,8 @@ export class BatchRunner {
       else state = PHASE_TO_ROW[job.phase];
       counts[state] = (counts[state] ?? 0) + 1;
       if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
-      return { ...row, state, jobId: job?.id ?? null, resultUrl: job?.resultUrl ?? null, expiresAt: job?.expiresAt ?? null, problem: job?.error?.explanation ?? null };
+      const problem = state === 'invalid' ? (batchRowProblem(row) ?? 'refused by the checks') : (job?.error?.explanation ?? null);
+      return { ...row, state, jobId: job?.id ?? null, resultUrl: job?.resultUrl ?? null, expiresAt: job?.expiresAt ?? null, problem };
     });
     return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, concurrency: record.concurrency, template: record.template, counts, done, rows };
   }
@@ -119,6 +121,23 @@ export class BatchRunner {
     return this.view((await this.get(id)) as BatchRecord);
   }
 
+  /**
+   * Sends nothing more and waits for the creates already on their way (quitting): a create cut off
+   * half way would leave its row "outcome unknown". The batches stay running and go on at the next start.
+   */
+  async stopSending(): Promise<void> {
+    this.stopped = true;
+    const queues = [...this.queues.values()];
+    for (const queue of queues) queue.clear();
+    await Promise.all(queues.map((queue) => queue.onIdle()));
+  }
+
+  /** Every batch, newest first. */
+  async list(): Promise<BatchRecord[]> {
+    for (const record of await this.deps.store.list()) if (!this.records.has(record.id)) this.records.set(record.id, record);
+    return [...this.records.values()].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
   /** Goes on with every batch that was running when the studio stopped. */
   async resumeAll(): Promise<void> {
     for (const record of await this.deps.store.list()) {
@@ -129,13 +148,14 @@ export class BatchRunner {
 
   private async runOnce(id: string): Promise<BatchView> {
     const record = await this.require(id);
-    if (record.state !== 'running') return this.view(record);
+    if (record.state !== 'running' || this.stopped) return this.view(record);
     const queue = new PQueue({ concurrency: record.concurrency });
     this.queues.set(id, queue);
     const backoff = { ms: this.deps.backoffMs ?? 2_000 };
     for (const row of this.rowsToSend(record)) void queue.add(() => this.send(id, row, queue, backoff));
     await queue.onIdle();
     this.queues.delete(id);
+    if (this.stopped) return this.view(await this.require(id));
     await this.until(id, (view) => view.state !== 'running' || !view.rows.some((r) => r.state === 'sending' || r.state === 'queued' || r.state === 'processing'));
     const now = await this.require(id);
     if (now.state === 'running' && this.rowsToSend(now).length === 0) await this.save({ ...now, state: 'finished' });
@@ -144,7 +164,7 @@ export class BatchRunner {
 
   private async send(id: string, row: number, queue: PQueue, backoff: { ms: number }): Promise<void> {
     const record = await this.require(id);
-    if (record.state !== 'running' || !this.rowsToSend(record).includes(row)) return;
+    if (this.stopped || record.state !== 'running' || !this.rowsToSend(record).includes(row)) return;
     const input = record.rows[row];
     let result: SubmitResult;
     try {

@@ -1,0 +1,98 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot } from './browser';
+import { startHostProcess, stopHostProcess, type HostProcess } from './host-process';
+
+let dataDir: string;
+let browser: Browser;
+let host: HostProcess | undefined;
+
+/** The batch's jobs in the ledger. */
+function batchJobs(): { row: number; phase: string }[] {
+  const jobs = join(dataDir, 'jobs');
+  return (existsSync(jobs) ? readdirSync(jobs).filter((n) => n.endsWith('.json')) : [])
+    .map((name) => JSON.parse(readFileSync(join(jobs, name), 'utf8')) as { phase: string; purpose?: { type: string; row: number } })
+    .flatMap((job) => (job.purpose?.type === 'batch-row' ? [{ row: job.purpose.row, phase: job.phase }] : []));
+}
+
+/** Ledger jobs per batch row: a row sent twice would have two. */
+function jobsPerRow(): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const { row } of batchJobs()) counts.set(row, (counts.get(row) ?? 0) + 1);
+  return counts;
+}
+
+async function openVoices(url: string, errors: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1100 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  await page.goto(`${url}#/voices`);
+  await page.getByRole('region', { name: 'Batch voiceovers' }).waitFor();
+  return page;
+}
+
+// 20 rows: 17 that can be sent and 3 that cannot (no script, a rate over 100 %, over 5,000 words).
+const good = Array.from({ length: 17 }, (_, i) => `"Spot ${i + 1}: the spring sale starts now.",,,spot-${i + 1}`);
+const csv = ['text,voice,rate,name', ...good.slice(0, 5), ',,,empty', ...good.slice(5, 10), '"Too fast.",,150%,fast', ...good.slice(10), `"${'word '.repeat(5001)}",,,long`].join('\n');
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-batch-'));
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  if (host) await stopHostProcess(host, 'SIGKILL');
+  await browser?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('Batch voiceovers in Chromium', () => {
+  it('checks a 20-row CSV, sends the good rows, survives a host restart half way, finishes, and saves the files and manifest', async () => {
+    const errors: string[] = [];
+    host = await startHostProcess(dataDir);
+    const page = await openVoices(host.url, errors);
+    const panel = page.getByRole('region', { name: 'Batch voiceovers' });
+    // The library's first voice is the one rows without a voice use.
+    await expect.poll(() => panel.textContent(), { timeout: 30_000 }).toContain('Rows without a voice use Ava');
+    await panel.getByLabel('CSV file of the batch').setInputFiles({ name: 'spring-spots.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('20 rows: 17 ready, 3 will not be sent');
+    expect(await panel.textContent()).toContain('input_text cannot be empty');
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, 'voices-batch-check', { fullStage: true });
+    await panel.getByRole('button', { name: 'Send 17 voiceovers' }).click();
+    await expect.poll(() => panel.getByTestId('batch-list').textContent()).toContain('spring-spots.csv');
+
+    // Half way: the host is restarted (quit and started again) while rows are still being made.
+    await expect.poll(() => jobsPerRow().size, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+    await page.context().close();
+    await stopHostProcess(host, 'SIGTERM');
+    expect(batchJobs().filter((j) => j.phase === 'completed').length).toBeLessThan(17);
+    host = await startHostProcess(dataDir);
+
+    const again = await openVoices(host.url, errors);
+    const list = again.getByTestId('batch-list');
+    await expect.poll(() => list.textContent(), { timeout: 90_000 }).toMatch(/Finished.*17 done · 0 failed · 3 refused · 20 rows/);
+    expect([...jobsPerRow().values()]).toEqual(Array(17).fill(1));
+
+    await list.getByRole('button', { name: 'spring-spots.csv' }).click();
+    const rows = again.getByTestId('batch-rows');
+    await rows.waitFor();
+    const folder = join(dataDir, 'Spring spots');
+    await rows.getByLabel('Batch folder').fill(folder);
+    await rows.getByRole('button', { name: 'Save files' }).click();
+    await again.getByText(`17 files and manifest.csv in ${folder}`).waitFor({ timeout: 60_000 });
+    const saved = readdirSync(folder).sort();
+    expect(saved.filter((n) => n.endsWith('.mp3'))).toHaveLength(17);
+    expect(saved).toContain('1-spot-1.mp3');
+    const manifest = readFileSync(join(folder, 'manifest.csv'), 'utf8').trim().split(/\r?\n/);
+    expect(manifest).toHaveLength(21);
+    expect(manifest.filter((line) => line.includes(',completed,'))).toHaveLength(17);
+    expect(manifest.filter((line) => line.includes(',invalid,'))).toHaveLength(3);
+    await screenshot(again, 'voices-batch-done', { fullStage: true });
+    expect(errors).toEqual([]);
+  }, 240_000);
+});
