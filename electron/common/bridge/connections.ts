@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { call } from './contract';
 import { serviceAddressProblem } from '../net/address-rules';
+import { PlacementConvention } from '../composition/placement';
 
 export const SANDBOX_CONNECTION_ID = 'sandbox';
 
@@ -19,6 +20,18 @@ export const httpAddress = (what: string) =>
     }, `${what} must be an http:// or https:// address`)
     .refine((v) => !/^[a-z]+:\/\/[^/]*@/i.test(v), `${what} must not contain a user name or password`);
 
+/**
+ * How a connection's service reads offset and scale, and how that is known: 'assumed' (the service's
+ * own examples, not measured on this account), 'measured' (Check placement proved it), 'built-in' (the
+ * sandbox reads what it was started with).
+ */
+export const ConnectionPlacement = PlacementConvention.extend({
+  source: z.enum(['assumed', 'measured', 'built-in']),
+  /** When Check placement measured it (ms since epoch). */
+  checkedAt: z.number().nullable(),
+});
+export type ConnectionPlacement = z.infer<typeof ConnectionPlacement>;
+
 export const ConnectionView = z.object({
   id: z.string(),
   name: z.string(),
@@ -30,6 +43,7 @@ export const ConnectionView = z.object({
   hasSecret: z.boolean(),
   webhookUrl: z.string().nullable(),
   active: z.boolean(),
+  placement: ConnectionPlacement,
 });
 export type ConnectionView = z.infer<typeof ConnectionView>;
 

@@ -75,6 +75,19 @@ export function validateProject(project: Project, options: ValidateOptions = {})
   return problems;
 }
 
+/**
+ * A warning while the connection's placement convention is the service's examples' rather than one
+ * measured on it (Check placement), or null: the built-in sandbox's is known, a measured one proven.
+ */
+export function placementProblem(connection: { name: string; placement: PlacementConvention & { source: string } }): Problem | null {
+  if (connection.placement.source !== 'assumed') return null;
+  return {
+    level: 'warning',
+    code: 'placement-unverified',
+    message: `Placement on "${connection.name}" is not verified: elements are sent by ${placementLabel(connection.placement)}, as in the service's examples. Run Check placement in Settings → Connections to measure it.`,
+  };
+}
+
 export function hasErrors(problems: readonly Problem[]): boolean {
   return problems.some((p) => p.level === 'error');
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
+  ConnectionPlacement,
   SANDBOX_CONNECTION_ID,
   type ConnectionPatch,
   type ConnectionTest,
@@ -16,6 +17,7 @@ import { ServiceClient, type ServiceClientOptions } from '../client/service-clie
 import type { CredentialVault, RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import type { EngineConnection, EngineConnections } from '../jobs/engine';
 import { serviceAddressProblem } from '../../common/net/address-rules';
+import { DEFAULT_PLACEMENT, type PlacementConvention } from '../../common/composition/placement';
 import { decodeCredentials, encodeCredentials, originOf, secretId } from './credentials';
 import { acceptWeakStorage, describeVault } from './vault-consent';
 
@@ -24,13 +26,19 @@ const StoredConnection = z.object({
   name: z.string(),
   baseUrl: z.string(),
   webhookUrl: z.string().nullable(),
+  /** Absent until Check placement measured it: the service's examples' convention is assumed. */
+  placement: ConnectionPlacement.optional(),
 });
 type StoredConnection = z.infer<typeof StoredConnection>;
+
+const ASSUMED: ConnectionPlacement = { ...DEFAULT_PLACEMENT, source: 'assumed', checkedAt: null };
 
 const ConnectionsRecord = z.object({
   connections: z.array(StoredConnection),
   activeId: z.string(),
   sandboxWebhookUrl: z.string().nullable(),
+  /** The built-in sandbox reads the default convention; a Check placement against it is kept here. */
+  sandboxPlacement: ConnectionPlacement.optional(),
 });
 type ConnectionsRecord = z.infer<typeof ConnectionsRecord>;
 
@@ -91,6 +99,7 @@ export class ConnectionManager implements EngineConnections {
         hasSecret: true,
         webhookUrl: record.sandboxWebhookUrl,
         active: activeId === SANDBOX_CONNECTION_ID,
+        placement: record.sandboxPlacement ?? { ...DEFAULT_PLACEMENT, source: 'built-in', checkedAt: null },
       },
     ];
     for (const stored of record.connections) connections.push(await this.view(stored, activeId));
@@ -138,8 +147,11 @@ export class ConnectionManager implements EngineConnections {
         baseUrl: patch.baseUrl?.trim() ?? current.baseUrl,
         webhookUrl: patch.webhookUrl === undefined ? current.webhookUrl : patch.webhookUrl,
       };
-      // A secret belongs to the origin it was entered for: moving the connection drops it.
-      if (originOf(next.baseUrl) !== originOf(current.baseUrl)) await this.deps.vault.delete(secretId(id));
+      // A secret, and a measured placement, belong to the origin they were found at: moving drops them.
+      if (originOf(next.baseUrl) !== originOf(current.baseUrl)) {
+        await this.deps.vault.delete(secretId(id));
+        delete next.placement;
+      }
       this.store.update((r) => ({ ...r, connections: r.connections.map((c) => (c.id === id ? next : c)) }));
     }
     this.clients.delete(id);
@@ -184,6 +196,18 @@ export class ConnectionManager implements EngineConnections {
     this.stored(id);
     await this.deps.vault.delete(secretId(id));
     this.clients.delete(id);
+    await this.changed();
+    return this.get(id);
+  }
+
+  /** Records the convention Check placement proved for a connection (used by every body sent through it). */
+  async setPlacement(id: string, convention: PlacementConvention, checkedAt: number): Promise<ConnectionView> {
+    const placement: ConnectionPlacement = { anchor: convention.anchor, scale: convention.scale, source: 'measured', checkedAt };
+    if (id === SANDBOX_CONNECTION_ID) this.store.update((r) => ({ ...r, sandboxPlacement: placement }));
+    else {
+      this.stored(id);
+      this.store.update((r) => ({ ...r, connections: r.connections.map((c) => (c.id === id ? { ...c, placement } : c)) }));
+    }
     await this.changed();
     return this.get(id);
   }
@@ -279,6 +303,7 @@ export class ConnectionManager implements EngineConnections {
       hasSecret: credentials !== undefined,
       webhookUrl: stored.webhookUrl,
       active: stored.id === activeId,
+      placement: stored.placement ?? ASSUMED,
     };
   }
 

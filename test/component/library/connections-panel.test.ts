@@ -13,8 +13,8 @@ function state(over: Partial<ConnectionsState['storage']> = {}): ConnectionsStat
     activeId: 'sandbox',
     storage: { protection: 'memory', persistent: false, notice: 'No system keyring is available (the "basic_text" backend). Secrets are kept for this run only.', canAcceptWeakStorage: true, weakStorageAccepted: false, ...over },
     connections: [
-      { id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:4780', builtIn: true, authKind: 'api-key', hasSecret: true, webhookUrl: null, active: true },
-      { id: 'p', name: 'Production', baseUrl: 'https://api.example.com', builtIn: false, authKind: null, hasSecret: false, webhookUrl: null, active: false },
+      { id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:4780', builtIn: true, authKind: 'api-key', hasSecret: true, webhookUrl: null, active: true, placement: { anchor: 'centre', scale: 'frame', source: 'built-in', checkedAt: null } },
+      { id: 'p', name: 'Production', baseUrl: 'https://api.example.com', builtIn: false, authKind: null, hasSecret: false, webhookUrl: null, active: false, placement: { anchor: 'centre', scale: 'frame', source: 'assumed', checkedAt: null } },
     ],
   };
 }

@@ -7,6 +7,7 @@ import {
   createProject,
   fromWire,
   parseProject,
+  placementProblem,
   toTalkingAvatarBody,
   toWire,
   validateProject,
@@ -94,5 +95,12 @@ describe('placement conventions', () => {
     const codes = (c: PlacementConvention) => validateProject(p, { placement: c }).filter((x) => x.elementId).map((x) => `${x.elementId}:${x.code}`);
     expect(codes({ anchor: 'centre', scale: 'element' })).toEqual(['a:media-size-unknown', 'b:scale-range', 'b:scale-range']);
     expect(codes({ anchor: 'centre', scale: 'frame' })).toEqual([]);
+  });
+
+  it('warns while a connection places by an assumed convention, not once it is measured or built in', () => {
+    const placement = { anchor: 'centre', scale: 'frame' } as const;
+    expect(placementProblem({ name: 'Prod', placement: { ...placement, source: 'assumed' } })).toMatchObject({ level: 'warning', code: 'placement-unverified', message: expect.stringContaining('Check placement') });
+    expect(placementProblem({ name: 'Prod', placement: { ...placement, source: 'measured' } })).toBeNull();
+    expect(placementProblem({ name: 'Sandbox', placement: { ...placement, source: 'built-in' } })).toBeNull();
   });
 });

@@ -54,6 +54,21 @@ describe('ConnectionManager', () => {
     expect(changes.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('keeps the placement each connection was measured with, assumed until then, and forgets it when the address moves', async () => {
+    const { m } = manager();
+    expect((await m.get('sandbox')).placement).toEqual({ anchor: 'centre', scale: 'frame', source: 'built-in', checkedAt: null });
+    await m.add({ name: 'Production', baseUrl: 'https://api.example.com' });
+    expect((await m.get('c1')).placement).toEqual({ anchor: 'centre', scale: 'frame', source: 'assumed', checkedAt: null });
+    await m.setPlacement('c1', { anchor: 'top-left', scale: 'element' }, 1234);
+    expect((await m.get('c1')).placement).toEqual({ anchor: 'top-left', scale: 'element', source: 'measured', checkedAt: 1234 });
+    await m.update('c1', { name: 'Prod' });
+    expect((await m.get('c1')).placement.source).toBe('measured');
+    await m.update('c1', { baseUrl: 'https://other.example.com' });
+    expect((await m.get('c1')).placement.source).toBe('assumed');
+    await m.setPlacement('sandbox', { anchor: 'centre', scale: 'frame' }, 99);
+    expect((await m.get('sandbox')).placement).toMatchObject({ source: 'measured', checkedAt: 99 });
+  });
+
   it('reads the active connection\'s credit balance from quota/info, and null when it is not answered', async () => {
     const { m, seen } = manager([ok({ credit: 1234.5 }), json({ code: 1008, msg: 'No such endpoint' }, 404)]);
     expect(await m.balance()).toEqual({ connectionId: 'sandbox', credit: 1234.5 });

@@ -103,7 +103,7 @@ describe('credentials', () => {
 
     // The renderer-facing list says a secret exists and nothing more.
     const list = await call<{ connections: Record<string, unknown>[] }>('connections.list');
-    for (const c of list.connections) expect(Object.keys(c).sort()).toEqual(['active', 'authKind', 'baseUrl', 'builtIn', 'hasSecret', 'id', 'name', 'webhookUrl']);
+    for (const c of list.connections) expect(Object.keys(c).sort()).toEqual(['active', 'authKind', 'baseUrl', 'builtIn', 'hasSecret', 'id', 'name', 'placement', 'webhookUrl']);
 
     await host.dispose();
     const written = filesUnder(dataDir).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
