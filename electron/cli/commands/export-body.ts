@@ -1,18 +1,25 @@
 import { exportBody } from '../../common/composition/export-body';
+import { linkProblems, linkUrls, type LinkProblem } from '../../common/composition/link-checks';
+import type { Project } from '../../common/composition/document';
+import { defaultDataDir } from '../../services/host/data-dir';
+import { LinkChecker } from '../../services/media/link-checker';
+import { createMediaToolkit } from '../../services/media/toolkit';
 import { ProjectKind } from '../../common/composition/document';
 import { TEXT_LIMITS, type PlanTier } from '../../common/composition/rules';
 import { DEFAULT_PLACEMENT, PlacementAnchor, PlacementScale } from '../../common/composition/placement';
-import { EXIT, UsageError, flag, type CliCommand } from '../command';
+import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { readProjectArg } from './project-file';
 
 /**
  * `export-body <project.json> [--target avatar-video|talking-avatar]`: prints the request body the
  * studio would send, or every problem that stops it (exit 1). `--placement` and `--scale` choose the
  * placement convention the body is written in (default: the service's examples', centre and frame).
+ * With --check-media every link is also fetched and probed, as the editor's pre-flight does, and each
+ * broken one named (exit 1).
  */
 export const exportBodyCommand: CliCommand = {
   name: 'export-body',
-  usage: 'export-body <project.json> [--target avatar-video|talking-avatar] [--plan pro|pro-max|business] [--webhook URL] [--placement centre|top-left] [--scale frame|element]',
+  usage: 'export-body <project.json> [--target avatar-video|talking-avatar] [--plan pro|pro-max|business] [--webhook URL] [--placement centre|top-left] [--scale frame|element] [--check-media]',
   summary: 'print the request body for a project, or every problem that blocks it',
   valueFlags: ['--target', '--plan', '--webhook', '--placement', '--scale'],
   async run(args, io) {
@@ -29,6 +36,13 @@ export const exportBodyCommand: CliCommand = {
     if (!scale.success) throw new UsageError(`--scale must be frame or element (got "${flag(args, '--scale')}")`);
     const placement = { anchor: anchor.data, scale: scale.data };
     const result = exportBody(project, { target: target?.data, plan: planFlag as PlanTier | undefined, webhookUrl: flag(args, '--webhook'), placement });
+    const links = args.flags['--check-media'] === true ? await checkMedia(project, args, io) : [];
+    const broken = links.filter((p) => p.level === 'error');
+    for (const problem of links) io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}  ${problem.url}`);
+    if (broken.length > 0) {
+      io.err(`${broken.length} link(s) would make the paid job fail; nothing to send until they are fixed.`);
+      return EXIT.failed;
+    }
     if (!result.ok) {
       io.err(`The project cannot be sent as a ${result.target} request (${result.problems.filter((p) => p.level === 'error').length} problem(s)):`);
       for (const problem of result.problems) io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}`);
@@ -39,3 +53,14 @@ export const exportBodyCommand: CliCommand = {
     return EXIT.ok;
   },
 };
+
+/** The editor's link pre-flight, on this machine: every link fetched once (media cache) and probed. */
+async function checkMedia(project: Project, args: ParsedArgs, io: CliIo): Promise<LinkProblem[]> {
+  const toolkit = createMediaToolkit({ dataDir: flag(args, '--data-dir') ?? defaultDataDir(io.env), resolve: { env: io.env } });
+  try {
+    const reports = await new LinkChecker({ cache: toolkit.cache, prober: toolkit.prober }).check(linkUrls(project), { fresh: true });
+    return linkProblems(project, new Map(reports.map((r) => [r.url, r])));
+  } finally {
+    await toolkit.dispose();
+  }
+}

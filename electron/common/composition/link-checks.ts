@@ -63,6 +63,11 @@ export function linkUrls(project: Project): string[] {
   return [...new Set(projectLinks(project).map((l) => l.url))];
 }
 
+/** A problem found at a link, with the link itself (the command line prints it). */
+export interface LinkProblem extends Problem {
+  url: string;
+}
+
 /** How far a voice may run past its scene before it counts as cut (the service cuts it silently). */
 export const VOICE_OVERRUN_TOLERANCE_MS = 100;
 
@@ -70,12 +75,12 @@ export const VOICE_OVERRUN_TOLERANCE_MS = 100;
  * Problems from the host's reports: broken links and links of the wrong kind (errors), and a voice
  * longer than its scene (the service cuts the rest). Links without a report yet give nothing.
  */
-export function linkProblems(project: Project, reports: ReadonlyMap<string, LinkReport>): Problem[] {
-  const problems: Problem[] = [];
+export function linkProblems(project: Project, reports: ReadonlyMap<string, LinkReport>): LinkProblem[] {
+  const problems: LinkProblem[] = [];
   for (const link of projectLinks(project)) {
     const report = reports.get(link.url);
     if (!report) continue;
-    const at = { sceneIndex: link.sceneIndex, sceneId: link.sceneId, ...(link.elementId ? { elementId: link.elementId } : {}) };
+    const at = { url: link.url, sceneIndex: link.sceneIndex, sceneId: link.sceneId, ...(link.elementId ? { elementId: link.elementId } : {}) };
     if (!report.ok) {
       problems.push({ level: 'error', code: 'link-broken', message: `${link.where}: ${link.what} link is broken (${report.reason ?? 'unreachable'}).`, ...at });
       continue;

@@ -29,7 +29,7 @@ describe('linkProblems', () => {
   it('names the scene, the element and the reason of a broken link', () => {
     const broken: LinkReport = { ...ok('https://cdn.example/logo.png', null), ok: false, reason: 'HTTP 404 Not Found' };
     expect(linkProblems(project, reports(...allFine.slice(0, 4), broken))).toEqual([
-      { level: 'error', code: 'link-broken', message: 'Scene 2 (outro), element logo: the image link is broken (HTTP 404 Not Found).', sceneIndex: 1, sceneId: 'outro', elementId: 'logo' },
+      { level: 'error', code: 'link-broken', message: 'Scene 2 (outro), element logo: the image link is broken (HTTP 404 Not Found).', url: 'https://cdn.example/logo.png', sceneIndex: 1, sceneId: 'outro', elementId: 'logo' },
     ]);
   });
 
@@ -42,7 +42,7 @@ describe('linkProblems', () => {
     const long = ok('https://cdn.example/outro.wav', 'audio', 7500);
     const problems = linkProblems(project, reports(...allFine.slice(0, 3), long, allFine[4]));
     expect(problems).toEqual([
-      { level: 'warning', code: 'voice-too-long', message: 'Scene 2 (outro): the voice lasts 7.5 s but the scene 2.0 s; the last 5.5 s would be cut.', sceneIndex: 1, sceneId: 'outro' },
+      { level: 'warning', code: 'voice-too-long', message: 'Scene 2 (outro): the voice lasts 7.5 s but the scene 2.0 s; the last 5.5 s would be cut.', url: 'https://cdn.example/outro.wav', sceneIndex: 1, sceneId: 'outro' },
     ]);
     expect(voiceDurationMs(project, 'outro', reports(long))).toBe(7500);
     // Within 100 ms of the scene's end is not a cut worth a word.
