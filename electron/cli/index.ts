@@ -11,6 +11,7 @@ import { ttsBatchCommand } from './commands/tts-batch';
 import { modelsCommand } from './commands/models';
 import { facesDetectCommand } from './commands/faces';
 import { webhookDecodeCommand } from './commands/webhook';
+import { checkPlacementCommand } from './commands/check-placement';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
@@ -25,6 +26,7 @@ export const commands: readonly CliCommand[] = [
   cloneCommand,
   modelsCommand,
   webhookDecodeCommand,
+  checkPlacementCommand,
   facesDetectCommand,
 ];
 

@@ -13,6 +13,7 @@ import { uploadsCalls, uploadsEvents } from './uploads';
 import { downloadsCalls, downloadsEvents } from './downloads';
 import { facesCalls } from './faces';
 import { batchesCalls, batchesEvents } from './batches';
+import { placementCalls, placementEvents } from './placement';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -32,6 +33,7 @@ export const bridgeCalls = {
   ...downloadsCalls,
   ...facesCalls,
   ...batchesCalls,
+  ...placementCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -47,6 +49,7 @@ export const bridgeEvents = {
   ...uploadsEvents,
   ...downloadsEvents,
   ...batchesEvents,
+  ...placementEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;
@@ -86,6 +89,7 @@ export interface StudioWindowApi {
 export * from './connections';
 export * from './jobs';
 export * from './batches';
+export * from './placement';
 export * from './catalogue';
 export * from './projects';
 export * from './preview';

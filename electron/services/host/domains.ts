@@ -14,6 +14,7 @@ import { createUploadsDomain } from '../storage/uploads-domain';
 import { createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
+import { createPlacementDomain } from '../placement/placement-domain';
 import { createBatchesDomain } from '../voices/batches-domain';
 import type { Handlers, HostBase } from './types';
 
@@ -68,6 +69,7 @@ export function createDomains(base: HostBase): Domains {
     createUploadsDomain(base, storage, grants),
     createDownloadsDomain(base, createDownloadsService(base, studio, projects), studio),
     createFacesDomain(createFacesServices(base, studio, grants)),
+    createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio),
   ] as const;
 
