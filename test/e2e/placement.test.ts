@@ -1,0 +1,34 @@
+// Settings → Connections in Chromium: the sandbox's placement line, Check placement with its cost shown
+// first, the check sent, and the convention it proves stored on the connection.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStudio, screenshot, type StudioSession } from './browser';
+
+describe('check placement in Chromium', () => {
+  let studio: StudioSession;
+  beforeAll(async () => {
+    studio = await openStudio({ hash: '#/settings' });
+  });
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  it('tells what it sends and costs, sends one check, and stores the measured placement', async () => {
+    const { page } = studio;
+    const row = page.getByTestId('connections-panel').locator('[data-connection="Sandbox"]');
+    await row.getByText('Placement: offset of the centre, scale of the frame · known (the built-in sandbox)').waitFor();
+    await row.getByRole('button', { name: 'Check placement on Sandbox' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByTestId('placement-cost').textContent()).toMatch(/Cost: .*Balance: [\d,]+ credits/);
+    await dialog.getByRole('button', { name: 'Send the check' }).waitFor();
+    await page.waitForTimeout(400);
+    await screenshot(page, 'placement-check-plan');
+    await dialog.getByRole('button', { name: 'Send the check' }).click();
+    await expect.poll(() => dialog.getByTestId('placement-result').textContent(), { timeout: 90_000 }).toContain('the service places by offset of the centre, scale of the frame');
+    await screenshot(page, 'placement-check-result');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    await row.getByText(/Placement: offset of the centre, scale of the frame · measured/).waitFor();
+    await screenshot(page, 'placement-connections');
+    expect(studio.consoleErrors).toEqual([]);
+  });
+});
