@@ -2,6 +2,7 @@
 // first, the check sent, and the convention it proves stored on the connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
+import { openEditor } from './editor-helpers';
 
 describe('check placement in Chromium', () => {
   let studio: StudioSession;
@@ -29,6 +30,33 @@ describe('check placement in Chromium', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await row.getByText(/Placement: offset of the centre, scale of the frame · measured/).waitFor();
     await screenshot(page, 'placement-connections');
+    expect(studio.consoleErrors).toEqual([]);
+  });
+});
+
+describe('the balance before a paid job, in Chromium', () => {
+  let studio: StudioSession;
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  it('shows the active connection balance in the Create dialog and on the Voices panel', async () => {
+    ({ studio } = await openEditor());
+    const { page } = studio;
+    await page.getByRole('button', { name: 'File menu' }).click();
+    await page.getByText('New project…').click();
+    await page.getByRole('radio', { name: /Avatar video/ }).click();
+    await page.getByRole('textbox', { name: 'New project name' }).fill('Balance');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('button', { name: 'Create video' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByTestId('balance-before-job').textContent()).toMatch(/Balance: [\d,]+ credits/);
+    await page.waitForTimeout(400);
+    await screenshot(page, 'balance-create-dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Voices', exact: true }).click();
+    await expect.poll(() => page.getByTestId('balance-before-job').first().textContent()).toMatch(/Balance: [\d,]+ credits/);
+    await screenshot(page, 'balance-voices');
     expect(studio.consoleErrors).toEqual([]);
   });
 });
