@@ -57,6 +57,11 @@ export interface EmulatorOptions {
   /** Limits per job: processing time (default 600 s) and result size (default 512 MB). */
   jobTimeoutSeconds?: number;
   maxResultMb?: number;
+  /**
+   * A sound file every TTS job returns instead of speaking its text (benchmarks of how jobs are sent
+   * and followed, where speaking a thousand scripts would only measure espeak-ng).
+   */
+  speechFixture?: string;
   /** How long a request may take to arrive (defaults in services/host/body-deadline.ts); tests shorten it. */
   bodyTime?: BodyDeadlineOptions;
   /** Receives one line per notable event (never a secret). */
@@ -66,8 +71,9 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir' | 'portFallback' | 'earlierPorts' | 'jobTimeoutSeconds' | 'maxResultMb' | 'bodyTime'>> & {
+export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir' | 'portFallback' | 'earlierPorts' | 'jobTimeoutSeconds' | 'maxResultMb' | 'bodyTime' | 'speechFixture'>> & {
   bodyTime?: BodyDeadlineOptions;
+  speechFixture?: string;
   portFallback?: boolean;
   earlierPorts?: number[];
   jobTimeoutSeconds?: number;
@@ -141,6 +147,7 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     jobTimeoutSeconds: o.jobTimeoutSeconds,
     maxResultMb: o.maxResultMb,
     bodyTime: o.bodyTime,
+    speechFixture: o.speechFixture,
     log: o.log ?? (() => undefined),
     random: o.random ?? Math.random,
     now: o.now ?? Date.now,

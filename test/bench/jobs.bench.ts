@@ -15,18 +15,16 @@ const JOB_SECONDS = 20;
 const NAIVE_INTERVAL_MS = 2000;
 const root = join(import.meta.dirname, '..', '..');
 
-interface Sandbox {
+export interface Sandbox {
   url: string;
   apiKey: string;
   dataDir: string;
   child: ChildProcess;
 }
 
-async function startSandbox(dataDir: string): Promise<Sandbox> {
-  const options = {
-    jobSeconds: JOB_SECONDS, failRate: 0.98, dataDir, credits: 1_000_000,
-    catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'),
-  };
+/** The sandbox in its own process (so the follower's CPU is measured alone), with these options. */
+export async function startSandbox(dataDir: string, overrides: Record<string, unknown> = { jobSeconds: JOB_SECONDS, failRate: 0.98 }): Promise<Sandbox> {
+  const options = { dataDir, credits: 1_000_000, catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'), ...overrides };
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/unit/jobs/emulator-child.ts'), JSON.stringify(options)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let buffer = '';

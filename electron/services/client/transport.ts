@@ -1,5 +1,8 @@
 import type { AuthProvider } from './auth';
 import { backoffDelay, parseRetryAfter, realSleep, type BackoffPolicy, type Random, type Sleep } from './backoff';
+import { RequestPace } from './pace';
+
+const RATE_LIMITED = 1005;
 import { ServiceError } from './errors';
 
 export interface Clock {
@@ -97,6 +100,7 @@ export class Transport {
   private readonly maxAttempts: number;
   private readonly retry: BackoffPolicy;
   private readonly createSafeStatuses: ReadonlySet<number>;
+  private readonly pace: RequestPace;
 
   constructor(private readonly options: TransportOptions) {
     let parsed: URL;
@@ -120,14 +124,27 @@ export class Transport {
     this.maxAttempts = options.maxAttempts ?? 4;
     this.retry = options.retry ?? defaultRetryPolicy;
     this.createSafeStatuses = new Set(options.createSafeStatuses ?? [429, 503]);
+    this.pace = new RequestPace(() => this.clock.now());
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {
     let refreshed = false;
     for (let attempt = 0; ; attempt += 1) {
+      const turn = this.pace.take(this.sleep, spec.signal);
+      if (turn) {
+        try {
+          await turn;
+        } catch {
+          throw new ServiceError({ kind: 'aborted', endpoint: spec.path });
+        }
+      }
       const outcome = await this.attempt(spec);
-      if (outcome.ok) return outcome.value;
+      if (outcome.ok) {
+        this.pace.succeeded();
+        return outcome.value;
+      }
       const failure = outcome.failure;
+      if (failure.error.code === RATE_LIMITED) this.pace.refused();
       if (failure.refreshToken && !refreshed && this.options.auth?.refresh && spec.authenticated !== false) {
         refreshed = true;
         await this.options.auth.refresh(spec.signal);

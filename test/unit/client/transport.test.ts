@@ -32,6 +32,15 @@ describe('reads', () => {
     expect(seen[0].headers['x-api-key']).toBe('key-abcdef123');
   });
 
+  it('spaces the next requests of a connection the service has rate-limited', async () => {
+    const { c } = client([fail(1005, 'too frequent'), ok([voice]), ok([voice])]);
+    await c.call('voiceList', {});
+    expect(sleeps).toEqual([375]);
+    await c.call('voiceList', {});
+    // The clock stands still here, so the request after the retry waits one gap (50 ms) for its turn.
+    expect(sleeps).toEqual([375, 50]);
+  });
+
   it('retries on 5xx, network errors and 1005, honouring Retry-After', async () => {
     const { c, seen } = client([json({}, 502), socketError('ECONNRESET'), fail(1005, 'too frequent', { 'retry-after': '3' }), ok([voice])]);
     const voices = await c.call('voiceList', {});

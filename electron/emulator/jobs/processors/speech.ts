@@ -1,3 +1,4 @@
+import { copyFile } from 'node:fs/promises';
 import { parseRate } from '../../../common/api';
 import { lookupVoice } from '../../routes/audio';
 import type { EmulatorContext } from '../../context';
@@ -15,11 +16,19 @@ async function voiceOf(ctx: EmulatorContext, job: JobRecord): Promise<SpeechVoic
   return { espeak: voice.espeak, pitch: voice.pitch };
 }
 
+const fixtureProbes = new Map<string, ReturnType<EmulatorContext['tools']['probe']>>();
+const probeOnce = (ctx: EmulatorContext, path: string) => {
+  if (!fixtureProbes.has(path)) fixtureProbes.set(path, ctx.tools.probe(path));
+  return fixtureProbes.get(path) as ReturnType<EmulatorContext['tools']['probe']>;
+};
+
 /** TTS: the text spoken by the chosen voice at the chosen rate. */
 export async function processTts(ctx: EmulatorContext, job: JobRecord, p: ProcessContext): Promise<ProcessResult> {
   const file = `${job._id}.mp3`;
-  await speak(ctx.tools, text(job), await voiceOf(ctx, job), rate(job), ctx.files.resultPath(file), p.workDir, p.signal);
-  const info = await ctx.tools.probe(ctx.files.resultPath(file));
+  const fixture = ctx.options.speechFixture;
+  if (fixture) await copyFile(fixture, ctx.files.resultPath(file));
+  else await speak(ctx.tools, text(job), await voiceOf(ctx, job), rate(job), ctx.files.resultPath(file), p.workDir, p.signal);
+  const info = fixture ? await probeOnce(ctx, fixture) : await ctx.tools.probe(ctx.files.resultPath(file));
   return { file, facts: { durationSeconds: (info.durationMs ?? 0) / 1000 } };
 }
 
