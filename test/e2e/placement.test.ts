@@ -60,3 +60,34 @@ describe('the balance before a paid job, in Chromium', () => {
     expect(studio.consoleErrors).toEqual([]);
   });
 });
+
+describe('an unverified placement in Problems, in Chromium', () => {
+  let studio: StudioSession;
+  afterAll(async () => {
+    await studio?.close();
+  });
+
+  it('warns in the editor while the active connection places by an assumed convention', async () => {
+    ({ studio } = await openEditor());
+    const { page } = studio;
+    const problems = page.getByRole('region', { name: 'Problems' });
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const panel = page.getByTestId('connections-panel');
+    await panel.getByRole('button', { name: 'Add connection' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Connection name').fill('Production');
+    await dialog.getByLabel('Base URL').fill('https://api.example.com');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const row = panel.locator('[data-connection="Production"]');
+    await row.getByText("assumed from the service's examples, not verified").waitFor();
+    await row.locator('.n-radio').click();
+    await page.getByRole('button', { name: 'Editor', exact: true }).click();
+    await expect.poll(() => problems.textContent()).toContain('Placement on "Production" is not verified');
+    await screenshot(page, 'placement-unverified-problem');
+    // Back on the sandbox, whose placement is known: the warning goes.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await panel.locator('[data-connection="Sandbox"] .n-radio').click();
+    await page.getByRole('button', { name: 'Editor', exact: true }).click();
+    await expect.poll(() => problems.textContent()).not.toContain('Placement on');
+  });
+});
