@@ -28,3 +28,11 @@ export async function openEditor(): Promise<{ studio: StudioSession; origin: str
   const thumb = await first.locator('img').getAttribute('src');
   return { studio, origin: new URL(thumb ?? '').origin };
 }
+
+/** Adds a catalogue avatar to the current scene and waits until it is in the scene. */
+export async function addAvatarToScene(page: Page, name: string): Promise<void> {
+  const assets = page.getByRole('region', { name: 'Assets' });
+  await assets.getByText('Avatars', { exact: true }).click();
+  await assets.getByRole('button', { name: `Add avatar ${name}` }).click();
+  await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')} in scene`) }).waitFor();
+}

@@ -3,7 +3,7 @@
 // dialog re-checks every link and will not send the paid job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, type StudioSession } from './browser';
-import { addMediaLink, openEditor, setField } from './editor-helpers';
+import { addAvatarToScene, addMediaLink, openEditor, setField } from './editor-helpers';
 
 describe('editor: link pre-flight', () => {
   let studio: StudioSession;
@@ -15,9 +15,7 @@ describe('editor: link pre-flight', () => {
 
   it('marks a 404 link on the canvas and in Problems, and the Create dialog will not send it', async () => {
     const { page } = studio;
-    const assets = page.getByRole('region', { name: 'Assets' });
-    await assets.getByText('Avatars', { exact: true }).click();
-    await assets.getByRole('button', { name: 'Add avatar Anna (sandbox cartoon)' }).click();
+    await addAvatarToScene(page, 'Anna (sandbox cartoon)');
     await page.keyboard.press('Escape');
     await page.getByText('Audio URL', { exact: true }).click();
     await setField(page, 'Voice URL', `${origin}/sandbox/voice-sandbox_ava.mp3`);

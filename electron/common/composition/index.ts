@@ -81,3 +81,4 @@ export * from './serialise-talking-avatar';
 export * from './validate';
 export * from './export-body';
 export * from './link-checks';
+export * from './failure-reasons';

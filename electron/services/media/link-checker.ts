@@ -89,5 +89,7 @@ export class LinkChecker {
 
 /** The cache's message without the link itself (the report is shown beside it already). */
 function plain(message: string, url: string): string {
-  return message.replace(`cannot download ${shorten(url)}: `, '').replace(`cannot download ${shorten(url)} `, '');
+  const prefix = `cannot download ${shorten(url)}`;
+  if (!message.startsWith(prefix)) return message;
+  return message.slice(prefix.length).replace(/^: /, '').replace(/^ \((.*)\)$/, '$1');
 }

@@ -25,6 +25,7 @@ beforeAll(async () => {
   files.set('/page.png', readFileSync(join(dir, 'page.png')));
   server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    if (req.url === '/head-only.png' && req.method === 'HEAD') return void res.writeHead(200).end();
     const body = files.get(req.url ?? '');
     if (!body || gone.has(req.url ?? '')) {
       res.writeHead(404, 'Not Found').end('missing');
@@ -60,6 +61,10 @@ describe('LinkChecker (a real HTTP server, real ffprobe)', () => {
     expect(missing).toMatchObject({ ok: false, reason: 'HTTP 404 Not Found', kind: null });
     expect(page).toMatchObject({ ok: false, reason: 'not a picture, video or sound' });
     expect(refused).toMatchObject({ ok: false, reason: 'unreachable (ECONNREFUSED)' });
+  });
+
+  it('reports a download refused after a good HEAD in plain words', async () => {
+    expect(await checker().check([`${origin}/head-only.png`])).toMatchObject([{ ok: false, reason: 'HTTP 404' }]);
   });
 
   it('reuses a report for a while, and asks the server again when fresh', async () => {
