@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,9 @@ import { ConnectionManager } from '../../../electron/services/connections/connec
 import { EnvVault } from '../../../electron/services/connections/env-vault';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
-import { start } from '../emulator/harness';
+import { addElement, createProject, toTalkingAvatarBody, type Project } from '../../../electron/common/composition';
+import { pixelAt } from '../../fixtures/composition/make-media';
+import { call, dataOf, ffmpeg, probe, sample, start, until } from '../emulator/harness';
 
 /** Check placement proves each convention against a sandbox that imitates it. */
 const dir = mkdtempSync(join(tmpdir(), 'studio-check-placement-'));
@@ -45,6 +47,27 @@ describe('studio check-placement', () => {
         const result = JSON.parse(run.out.join('\n'));
         expect(result, run.err.join('\n')).toMatchObject({ proved: true, convention });
         expect(code).toBe(0);
+
+        // Calibrated: a project written in the proven convention lands where the canvas showed it.
+        await ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:size=100x50', '-frames:v', '1', join(dir, 'red.png')]);
+        const upload = await fetch(`${em.url}/__sandbox/uploads/red.png`, { method: 'PUT', headers: { 'x-api-key': em.apiKey }, body: readFileSync(join(dir, 'red.png')) });
+        const redUrl = ((await upload.json()) as { data: { url: string } }).data.url;
+        const avatarUrl = sample(em, 'avatar-SandboxAnna.mp4');
+        const clip = await probe(avatarUrl);
+        let p: Project = createProject({ id: 'p', kind: 'talking-avatar', output: { width: 320, height: 180 } });
+        p = addElement(p, 'scene-1', { id: 'avatar', type: 'avatar', url: avatarUrl, avatarFrom: 3, x: 260, y: 120, width: 40, height: 40, mediaSize: { width: clip.width!, height: clip.height! } });
+        p = addElement(p, 'scene-1', { id: 'red', type: 'image', url: redUrl, x: 30, y: 40, width: 100, height: 50, mediaSize: { width: 100, height: 50 } });
+        p = addElement(p, 'scene-1', { id: 'voice', type: 'audio', url: sample(em, 'voice-sandbox_isla.mp3'), x: 0, y: 0, width: 0, height: 0 });
+        const created = dataOf(await call(em, 'talkingAvatarCreate', toTalkingAvatarBody(p, { placement: result.convention }) as unknown as Record<string, unknown>));
+        const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3, 60_000));
+        const video = join(dir, `${created._id}.mp4`);
+        await ffmpeg(['-i', String(done.video), '-c', 'copy', video]);
+        const red = (x: number, y: number) => {
+          const [r, g, b] = pixelAt(video, 0.3, x, y);
+          return r > 190 && g < 70 && b < 70;
+        };
+        expect([red(33, 43), red(126, 43), red(33, 86), red(126, 86)]).toEqual([true, true, true, true]);
+        expect([red(26, 65), red(134, 65), red(80, 36), red(80, 94)]).toEqual([false, false, false, false]);
       } finally {
         await em.close();
       }
