@@ -42,4 +42,26 @@ describe('editor: link pre-flight', () => {
     expect(await page.getByRole('note').count()).toBe(0);
     expect(studio.consoleErrors).toEqual([]);
   }, 120_000);
+
+  it('flags a voice longer than its scene and fits the scene in one click, or follows the voice', async () => {
+    const { page } = studio;
+    const problems = page.getByRole('region', { name: 'Problems' });
+    const duration = page.getByRole('textbox', { name: 'Scene duration' });
+    await page.keyboard.press('Escape');
+    await setField(page, 'Scene duration', '2');
+    await expect.poll(() => problems.textContent()).toContain('the voice lasts 4.4 s but the scene 2.0 s; the last 2.4 s would be cut.');
+    await screenshot(page, 'editor-voice-too-long');
+    await problems.getByRole('button', { name: 'Fit scene to voice' }).click();
+    await expect.poll(() => duration.inputValue()).toBe('4.4');
+    expect(await problems.textContent()).not.toContain('would be cut');
+
+    // The project option: scene lengths follow their voices from the moment it is on.
+    await setField(page, 'Scene duration', '2');
+    await expect.poll(() => problems.textContent()).toContain('would be cut');
+    await page.getByRole('switch', { name: 'Scene lengths follow their voices' }).click();
+    await expect.poll(() => duration.inputValue()).toBe('4.4');
+    expect(await problems.textContent()).not.toContain('would be cut');
+    await screenshot(page, 'editor-follow-voice');
+    expect(studio.consoleErrors).toEqual([]);
+  }, 60_000);
 });

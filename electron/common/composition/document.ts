@@ -114,6 +114,8 @@ export const Project = z
     output: OutputSize,
     background: HexColour,
     scenes: z.array(Scene).min(1),
+    /** Scene lengths follow their voiceovers (set to each voice's length once it is known), as script-driven editors do. */
+    followVoice: z.boolean().optional(),
   })
   .superRefine((project, ctx) => {
     const seen = new Set<string>();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Project } from './document';
+import { MAX_SCENE_MS, MIN_SCENE_MS, type Project } from './document';
 import { capitalise, elementLabel, sceneLabel } from './render-plan';
 import { effectiveAvatarFrom, urlKind, voiceAudioUrl } from './rules';
 import type { Problem } from './validate';
@@ -125,4 +125,25 @@ function expected(expects: LinkExpectation): string {
 
 function seconds(ms: number): string {
   return (Math.round(ms / 100) / 10).toFixed(1);
+}
+
+/** A scene length that holds a voice: its length rounded up to the editor's 100 ms steps. */
+export function sceneLengthFor(voiceMs: number): number {
+  return Math.min(MAX_SCENE_MS, Math.max(MIN_SCENE_MS, Math.ceil(voiceMs / 100) * 100));
+}
+
+/**
+ * Scenes made as long as their voices (those whose voice length is known): every scene, or only the
+ * ones named. Returns the same project when nothing changes.
+ */
+export function fitScenesToVoices(project: Project, reports: ReadonlyMap<string, LinkReport>, sceneIds?: readonly string[]): Project {
+  let changed = false;
+  const scenes = project.scenes.map((scene) => {
+    if (sceneIds && !sceneIds.includes(scene.id)) return scene;
+    const voiceMs = voiceDurationMs(project, scene.id, reports);
+    if (voiceMs === null || sceneLengthFor(voiceMs) === scene.durationMs) return scene;
+    changed = true;
+    return { ...scene, durationMs: sceneLengthFor(voiceMs) };
+  });
+  return changed ? { ...project, scenes } : project;
 }

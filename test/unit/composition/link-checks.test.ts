@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkProblems, linkUrls, projectLinks, voiceDurationMs, type LinkReport } from '@common/composition';
+import { fitScenesToVoices, linkProblems, linkUrls, projectLinks, voiceDurationMs, type LinkReport } from '@common/composition';
 import { loadProject } from './helpers';
 
 const project = loadProject('two-scenes.project.json');
@@ -47,5 +47,20 @@ describe('linkProblems', () => {
     expect(voiceDurationMs(project, 'outro', reports(long))).toBe(7500);
     // Within 100 ms of the scene's end is not a cut worth a word.
     expect(linkProblems(project, reports(ok('https://cdn.example/outro.wav', 'audio', 2100)))).toEqual([]);
+  });
+});
+
+describe('fitScenesToVoices', () => {
+  const known = reports(ok('https://cdn.example/voice-1.mp3', 'audio', 7420), ok('https://cdn.example/outro.wav', 'audio', 1500));
+
+  it('makes the named scene as long as its voice, in 100 ms steps', () => {
+    const fitted = fitScenesToVoices(project, known, ['intro']);
+    expect(fitted.scenes.map((s) => s.durationMs)).toEqual([7500, 2000]);
+    expect(linkProblems(fitted, known).filter((p) => p.code === 'voice-too-long')).toEqual([]);
+  });
+
+  it('fits every scene when none is named (voices shorter too), and changes nothing it cannot measure', () => {
+    expect(fitScenesToVoices(project, known).scenes.map((s) => s.durationMs)).toEqual([7500, 1500]);
+    expect(fitScenesToVoices(project, new Map())).toBe(project);
   });
 });
