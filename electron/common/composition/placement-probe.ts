@@ -10,7 +10,7 @@ import { fromWire, placementLabel, type PlacementConvention } from './placement'
  */
 export const PROBE_FRAME = { width: 640, height: 360 } as const;
 export const PROBE_MARKER = { width: 160, height: 160, colour: 'magenta' } as const;
-/** Under the four conventions this gives four boxes that hardly overlap (at most 14 % of their union). */
+/** Under the four conventions this gives four boxes that hardly overlap (no two by more than 15 % of their union). */
 export const PROBE_MARKER_WIRE = { scale_x: 0.25, scale_y: 0.25, offset_x: 320, offset_y: 180 } as const;
 /** The avatar the request must contain: small, in the top-left corner, away from every marker box. */
 export const PROBE_AVATAR_WIRE = { scale_x: 0.05, scale_y: 0.05, offset_x: 40, offset_y: 40 } as const;
