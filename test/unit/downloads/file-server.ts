@@ -88,7 +88,9 @@ export async function startFileServer(): Promise<FileServer> {
       // Let what was written reach the client, then drop (a reset) or end the socket early (a clean
       // close at the TCP level with bytes still missing).
       await new Promise((r) => res.write('', () => r(undefined)));
-      await new Promise((r) => setTimeout(r, 20));
+      // A reset throws away whatever the client had not read yet: on a loaded machine 20 ms was not
+      // always enough for it to read anything, and the test then saw no partial file to resume.
+      await new Promise((r) => setTimeout(r, 250));
       if (drop) res.socket?.destroy();
       else res.socket?.end();
       return;
