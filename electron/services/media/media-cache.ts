@@ -80,24 +80,33 @@ export class MediaCache {
     }
     await mkdir(this.options.dir, { recursive: true });
     const limit = this.options.maxFileBytes ?? this.options.maxBytes;
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 60_000);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    // An idle timeout, not a deadline: a large file on a slow link may take as long as it needs while
+    // bytes keep arriving; a server that goes silent for timeoutMs is given up on.
+    const idle = new IdleTimer(this.options.timeoutMs ?? 60_000);
+    const combined = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal;
     let response: Response;
     try {
       // Link-local and cloud-metadata addresses are refused, also behind a redirect.
       response = await guardedFetch(url, { signal: combined }, { fetch: this.fetchImpl });
     } catch (error) {
+      idle.stop();
       if (signal?.aborted) throw error;
       throw new MediaInputError(`cannot download ${shorten(url)}: ${describeNetworkError(error)}`);
     }
-    if (!response.ok || !response.body) throw new MediaInputError(`cannot download ${shorten(url)} (HTTP ${response.status})`);
     const declared = Number(response.headers.get('content-length'));
-    if (declared > limit) throw new MediaInputError(`${shorten(url)} is ${mb(declared)} MB, more than the ${mb(limit)} MB the media cache takes`);
+    if (!response.ok || !response.body || declared > limit) {
+      idle.stop();
+      await response.body?.cancel().catch(() => undefined);
+      if (declared > limit && response.ok) throw new MediaInputError(`${shorten(url)} is ${mb(declared)} MB, more than the ${mb(limit)} MB the media cache takes`);
+      throw new MediaInputError(`cannot download ${shorten(url)} (HTTP ${response.status})`);
+    }
+    idle.touch();
 
     const part = `${target}.${process.pid}.part`;
     let received = 0;
     const counter = async function* (source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
       for await (const chunk of source) {
+        idle.touch();
         received += chunk.byteLength;
         if (received > limit) throw new MediaInputError(`${shorten(url)} is larger than the ${mb(limit)} MB the media cache takes`);
         yield chunk;
@@ -112,7 +121,9 @@ export class MediaCache {
     } catch (error) {
       await rm(part, { force: true });
       if (error instanceof MediaInputError || signal?.aborted) throw error;
-      throw new MediaInputError(`cannot download ${shorten(url)}: ${describeNetworkError(error)}`);
+      throw new MediaInputError(`cannot download ${shorten(url)}: ${idle.fired ? `nothing arrived for ${idle.ms / 1000} s` : describeNetworkError(error)}`);
+    } finally {
+      idle.stop();
     }
     await this.evict(target);
     return target;
@@ -120,6 +131,30 @@ export class MediaCache {
 
   evict(keep?: string): Promise<void> {
     return trimFolder(this.options.dir, this.options.maxBytes, keep);
+  }
+}
+
+/** Aborts when touch() has not been called for `ms`; stop() ends it. */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  fired = false;
+  constructor(readonly ms: number) {
+    this.touch();
+  }
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  touch(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.controller.abort(new DOMException('no data arrived in time', 'TimeoutError'));
+    }, this.ms);
+  }
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 }
 

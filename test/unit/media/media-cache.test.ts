@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -60,6 +60,32 @@ describe('MediaCache', () => {
     expect((error as Error).message).toMatch(/download of https:\/\/a\/short\.mp4 stopped early|cannot download https:\/\/a\/short\.mp4/);
     await expect(cache.localPath('https://a/none.mp4')).rejects.toThrow('cannot download https://a/none.mp4 (HTTP 404)');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('lets a slow download run as long as bytes keep coming, and gives up on silence', async () => {
+    // Ten chunks 60 ms apart: 600 ms in all, more than the 250 ms timeout, never silent for that long.
+    const slow = (pauseAfter: number | null): typeof fetch =>
+      (async (_url: string, init?: RequestInit) => {
+        let sent = 0;
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            // As fetch does: aborting the request's signal errors its body.
+            init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+          },
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, sent === pauseAfter ? 600 : 60));
+            if (sent === 10) return controller.close();
+            sent += 1;
+            controller.enqueue(new Uint8Array(10).fill(1));
+          },
+        });
+        return new Response(body, { status: 200, headers: { 'content-length': '100' } });
+      }) as typeof fetch;
+    const cache = new MediaCache({ dir, maxBytes: 10_000, timeoutMs: 250, fetch: slow(null) });
+    expect(readFileSync(await cache.localPath('https://a/slow.mp4')).length).toBe(100);
+    const stalled = new MediaCache({ dir: join(dir, 'stalled'), maxBytes: 10_000, timeoutMs: 250, fetch: slow(3) });
+    await expect(stalled.localPath('https://a/stalls.mp4')).rejects.toThrow('cannot download https://a/stalls.mp4: nothing arrived for 0.25 s');
+    expect(readdirSync(join(dir, 'stalled'))).toEqual([]);
   });
 
   it('uses local files in place and names missing ones', async () => {
