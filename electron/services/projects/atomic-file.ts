@@ -4,7 +4,8 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Writes a file so that readers see either the old or the new content, never half of one: the text
- * goes to a temporary sibling, is flushed to disk, then renamed over the target.
+ * goes to a temporary sibling, is flushed to disk, then renamed over the target, and the folder is
+ * flushed too so the rename itself survives a power cut (as the jobs ledger does).
  */
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const dir = dirname(path);
@@ -22,5 +23,20 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+  await syncFolder(dir);
+}
+
+/** Flushes a folder's entries (a rename) to disk; a no-op where folders cannot be synced (Windows). */
+export async function syncFolder(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The rename is still atomic there; only its durability across a power cut is not promised.
   }
 }
