@@ -38,7 +38,8 @@ describe('app shell in Chromium', () => {
       // Each workspace is its own component (some owned by other areas): wait for the stage to show it.
       const stage = page.locator(`main[aria-label="${name.toLowerCase()} workspace"]`);
       await stage.waitFor();
-      await expect.poll(() => stage.locator(':scope > *').count()).toBeGreaterThan(0);
+      // A workspace's chunk loads on first visit; on a loaded machine that can take more than a second.
+      await expect.poll(() => stage.locator(':scope > *').count(), { timeout: 15_000 }).toBeGreaterThan(0);
       await page.waitForLoadState('networkidle');
       await screenshot(page, `shell-${name.toLowerCase()}`);
     }
