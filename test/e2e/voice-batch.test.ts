@@ -61,6 +61,8 @@ describe('Batch voiceovers in Chromium', () => {
     await panel.getByLabel('CSV file of the batch').setInputFiles({ name: 'spring-spots.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('20 rows: 17 ready, 3 will not be sent');
     expect(await panel.textContent()).toContain('input_text cannot be empty');
+    // The balance shows before the paid batch is sent.
+    await expect.poll(() => panel.getByTestId('balance-before-job').textContent()).toMatch(/Balance: [\d,]+ credits/);
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'voices-batch-check', { fullStage: true });
     await panel.getByRole('button', { name: 'Send 17 voiceovers' }).click();
