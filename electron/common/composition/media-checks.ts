@@ -1,3 +1,5 @@
+import { CHARACTER_SWAP_LIMITS } from '../api/character-swap';
+import { LIP_SYNC_LIMITS } from '../api/video';
 import type { MediaInfo } from './media-info';
 
 /**
@@ -10,8 +12,6 @@ export interface MediaCheck {
   message: string;
 }
 
-export const LIP_SYNC_LIMITS = { maxSeconds: 60, maxBytes: 300 * 1024 * 1024, maxFps: 60, recommendedFps: 25 } as const;
-export const CHARACTER_SWAP_LIMITS = { minSeconds: 1, maxSeconds: 120 } as const;
 /** How far apart lip-sync audio and video lengths may be before we warn. */
 const LENGTH_TOLERANCE_SECONDS = 0.5;
 
