@@ -23,13 +23,13 @@ export function lipSyncChecks(video: MediaInfo, audio?: MediaInfo): MediaCheck[]
   }
   const seconds = (video.durationMs ?? 0) / 1000;
   if (seconds > LIP_SYNC_LIMITS.maxSeconds) {
-    checks.push({ level: 'error', code: 'too-long', message: `The video is ${fmt(seconds)} s long; lip sync takes at most ${LIP_SYNC_LIMITS.maxSeconds} s.` });
+    checks.push({ level: 'error', code: 'too-long', message: `The video is ${fmt(seconds)} s long; lip sync takes at most ${LIP_SYNC_LIMITS.maxSeconds} s (the service would refuse it with 1204).` });
   }
   if (video.sizeBytes !== null && video.sizeBytes > LIP_SYNC_LIMITS.maxBytes) {
-    checks.push({ level: 'error', code: 'too-large', message: `The video is ${fmt(video.sizeBytes / 1024 / 1024)} MB; lip sync takes at most 300 MB.` });
+    checks.push({ level: 'error', code: 'too-large', message: `The video is ${fmt(video.sizeBytes / 1024 / 1024)} MB; lip sync takes at most 300 MB (the service would refuse it with 1207).` });
   }
   if (video.fps !== null && video.fps > LIP_SYNC_LIMITS.maxFps) {
-    checks.push({ level: 'error', code: 'fps-too-high', message: `The video runs at ${fmt(video.fps)} fps; lip sync takes at most ${LIP_SYNC_LIMITS.maxFps} fps.` });
+    checks.push({ level: 'error', code: 'fps-too-high', message: `The video runs at ${fmt(video.fps)} fps; lip sync takes at most ${LIP_SYNC_LIMITS.maxFps} fps (the service would refuse it with 1210).` });
   } else if (video.fps !== null && video.fps > LIP_SYNC_LIMITS.recommendedFps) {
     checks.push({ level: 'warning', code: 'fps-high', message: `The video runs at ${fmt(video.fps)} fps; above ${LIP_SYNC_LIMITS.recommendedFps} fps the lip sync looks worse.` });
   }

@@ -54,6 +54,8 @@ describe('service pre-checks', () => {
       ['error', 'too-large'],
       ['error', 'fps-too-high'],
     ]);
+    // Each refusal names the interface document's code, so the user can look the reason up.
+    expect(lipSyncChecks(big).map((c) => c.message.match(/\b12\d\d\b/)?.[0])).toEqual(['1204', '1207', '1210']);
     expect(codes(lipSyncChecks(parseFfprobeJson(fixture('still'))))).toEqual(['not-video']);
   });
 
