@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, type StudioSession } from './browser';
-import { addAvatarToScene, addMediaLink, openEditor, setField } from './editor-helpers';
+import { addAvatarToScene, addMediaLink, openEditor, setField, waitForJobCreated } from './editor-helpers';
 import { makeImage } from '../fixtures/composition/make-media';
 
 describe('editor: a failed job explained', () => {
@@ -53,7 +53,7 @@ describe('editor: a failed job explained', () => {
     const send = page.getByRole('button', { name: 'Send to the service' });
     await expect.poll(() => send.isEnabled(), { timeout: 20_000 }).toBe(true);
     await send.click();
-    await page.getByText(/Job created/).waitFor();
+    await waitForJobCreated(page);
     // Nothing selected, so it is the Library's "open there" that selects the element.
     await page.keyboard.press('Escape');
     await page.getByRole('textbox', { name: 'Element name' }).waitFor({ state: 'detached' });

@@ -36,3 +36,20 @@ export async function addAvatarToScene(page: Page, name: string): Promise<void> 
   await assets.getByRole('button', { name: `Add avatar ${name}` }).click();
   await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')} in scene`) }).waitFor();
 }
+
+/**
+ * Waits for the "Job created" notice after "Send to the service". When the Create dialog says why it
+ * did not send instead, or the wait runs out, the error carries the dialog's own words, so a failure
+ * on a loaded machine says what the studio showed rather than only "timeout".
+ */
+export async function waitForJobCreated(page: Page, timeout = 60_000): Promise<void> {
+  const created = page.getByText(/Job created/).last();
+  const refused = page.getByRole('alert').filter({ hasText: /Not sent|could not be checked|broken link/ }).first();
+  const outcome = await Promise.race([
+    created.waitFor({ timeout }).then(() => 'created' as const),
+    refused.waitFor({ timeout }).then(() => 'refused' as const),
+  ]).catch(() => 'timeout' as const);
+  if (outcome === 'created') return;
+  const dialog = await page.locator('.submit-modal').innerText({ timeout: 2_000 }).catch(() => '(no Create dialog open)');
+  throw new Error(`no "Job created" notice (${outcome}); the Create dialog showed:\n${dialog.slice(0, 2_000)}`);
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { screenshot, type StudioSession } from './browser';
-import { addMediaLink, openEditor, setField } from './editor-helpers';
+import { addMediaLink, openEditor, setField, waitForJobCreated } from './editor-helpers';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'editor');
 
@@ -211,7 +211,7 @@ describe('composition editor in Chromium', () => {
     // Create the video: the job goes to the engine and shows in the Library.
     await page.getByRole('button', { name: 'Create video' }).click();
     await page.getByRole('button', { name: 'Send to the service' }).click();
-    await page.getByText(/Job created/).waitFor();
+    await waitForJobCreated(page);
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     await page.getByRole('main', { name: 'library workspace' }).getByText('Avatar video').first().waitFor();
     await screenshot(page, 'editor-avatar-video-library');

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { JobView } from '@common/bridge';
 import { openStudio, screenshot, type StudioSession } from './browser';
+import { waitForJobCreated } from './editor-helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-local-'));
 
@@ -97,7 +98,7 @@ describe('local files in the editor', () => {
 
     await page.getByRole('button', { name: 'Create video' }).click();
     await page.getByRole('button', { name: 'Send to the service' }).click();
-    await page.getByText(/Job created/).waitFor({ timeout: 60_000 });
+    await waitForJobCreated(page);
     const job = await expect.poll(async () => (await listJobs(page)).find((j) => j.kind === 'avatar-video' && j.phase === 'completed'), { timeout: 90_000 }).toBeTruthy().then(async () => (await listJobs(page)).find((j) => j.kind === 'avatar-video')!);
     const sent = JSON.stringify(job.request);
     expect(sent).not.toContain('file:');
@@ -135,7 +136,7 @@ describe('local files in the editor', () => {
       const before = (await listJobs(page)).length;
       await page.getByRole('button', { name: 'Create video' }).click();
       await page.getByRole('button', { name: 'Send to the service' }).click();
-      await page.getByText(/Job created/).last().waitFor({ timeout: 60_000 });
+      await waitForJobCreated(page);
       await expect.poll(async () => (await listJobs(page)).length).toBe(before + 1);
       return (await listJobs(page)).sort((a, b) => b.createdAt - a.createdAt)[0];
     };
