@@ -101,6 +101,22 @@ export class DownloadManager {
     return this.list().filter((entry) => entry.jobId === jobId).sort((a, b) => b.createdAt - a.createdAt);
   }
 
+  /**
+   * A complete copy of this link the queue saved, still on disk at the size it was saved with (newest
+   * first), or null. The media cache reads results from here, so projects keep working after the
+   * service's link has expired.
+   */
+  async savedCopyOf(url: string): Promise<string | null> {
+    const saved = [...this.entries.values()]
+      .filter((entry) => entry.state === 'saved' && entry.url === url && entry.savedPath !== null)
+      .sort((a, b) => b.updatedAt - a.updatedAt);
+    for (const entry of saved) {
+      const info = await stat(entry.savedPath as string).catch(() => null);
+      if (info?.isFile() && info.size === entry.bytes) return entry.savedPath;
+    }
+    return null;
+  }
+
   totals(): DownloadTotals {
     let active = 0;
     let bytes = 0;

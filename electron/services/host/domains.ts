@@ -57,6 +57,9 @@ export function createDomains(base: HostBase): Domains {
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
   const studio = createStudioServices(base, projects);
   const media = createMediaDomain(base, undefined, grants, studio.progress.source('renders'));
+  const downloads = createDownloadsService(base, studio, projects);
+  // Previews and the editor read a result the studio saved from disk, also after its link expired.
+  media.useSavedCopies((url) => downloads.manager.savedCopyOf(url));
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -67,7 +70,7 @@ export function createDomains(base: HostBase): Domains {
     media,
     createStorageDomain(base, storage),
     createUploadsDomain(base, storage, grants),
-    createDownloadsDomain(base, createDownloadsService(base, studio, projects), studio),
+    createDownloadsDomain(base, downloads, studio),
     createFacesDomain(createFacesServices(base, studio, grants)),
     createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio),

@@ -33,10 +33,14 @@ export interface MediaCacheOptions {
  */
 export type LocalFileRule = (reference: string) => string | null;
 
+/** The path of a complete copy of a link the studio saved itself, or null. */
+export type SavedCopyLookup = (url: string) => Promise<string | null>;
+
 export class MediaCache {
   private readonly inflight = new Map<string, Promise<string>>();
   private readonly fetchImpl: typeof fetch;
   private localRule: { allow: LocalFileRule; refusal: string } | null = null;
+  private savedCopy: SavedCopyLookup | null = null;
 
   constructor(private readonly options: MediaCacheOptions) {
     this.fetchImpl = options.fetch ?? fetch;
@@ -50,10 +54,21 @@ export class MediaCache {
     this.localRule = { allow, refusal };
   }
 
-  /** A local path for a media reference: downloaded (once) for http(s), as it is for local files. */
+  /**
+   * From now on a link the studio has saved to disk (a download, the archive) is read from that copy
+   * instead of the network: previews and the editor keep working after the service's link expires.
+   */
+  useSavedCopies(lookup: SavedCopyLookup): void {
+    this.savedCopy = lookup;
+  }
+
+  /** A local path for a media reference: a saved copy or downloaded (once) for http(s), as it is for local files. */
   async localPath(reference: string, signal?: AbortSignal): Promise<string> {
     const value = reference.trim();
-    if (/^https?:\/\//i.test(value)) return this.download(value, signal);
+    if (/^https?:\/\//i.test(value)) {
+      const saved = await this.savedCopy?.(value).catch(() => null);
+      return saved ?? this.download(value, signal);
+    }
     const allowed = this.localRule ? this.localRule.allow(value) : null;
     if (this.localRule && allowed === null) throw new MediaInputError(this.localRule.refusal);
     const path = allowed ?? (value.startsWith('file:') ? safeFileUrl(value) : value);

@@ -9,7 +9,7 @@ import { appSettingsSpec } from '../system/settings-store';
 import { isRealMedia } from '../../common/composition/media-info';
 import { LinkChecker } from './link-checker';
 import { LocalGrants, NOT_GRANTED } from './local-grants';
-import { MediaInputError } from './media-cache';
+import { MediaInputError, type SavedCopyLookup } from './media-cache';
 import type { ProgressShare } from '../system/progress';
 import { importLocalFile } from './local-import';
 import { PreviewJobs } from './preview-jobs';
@@ -32,6 +32,8 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
   /** Takes in a file dropped on a page that cannot name its path (the web host); see importLocalFile. */
   importFile(name: string, body: Readable): Promise<ChosenMedia>;
   importPath(path: string): Promise<ChosenMedia>;
+  /** Links the studio saved (downloads, the archive) are read from disk; see MediaCache.useSavedCopies. */
+  useSavedCopies(lookup: SavedCopyLookup): void;
 }
 
 export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants: LocalGrants = new LocalGrants(), progress: ProgressShare = { set: (f) => base.platform.setProgress?.(f) }): MediaDomain {
@@ -136,6 +138,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
       if (!info || !isRealMedia(info)) throw new StudioError(`${basename(path)} is not a picture, video or sound file`, 'not-media');
       return { url: grants.grant(path), name: basename(path), info };
     },
+    useSavedCopies: (lookup) => media.cache.useSavedCopies(lookup),
     importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober }, name, body),
     async dispose() {
       await swept;

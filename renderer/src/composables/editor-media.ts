@@ -64,7 +64,7 @@ export class MediaCache {
     const img = this.doc.createElement('img');
     img.decoding = 'async';
     img.addEventListener('load', () => this.settle(url, 'ready'), { once: true });
-    img.addEventListener('error', () => this.settle(url, 'error'), { once: true });
+    img.addEventListener('error', () => this.fromHost(url), { once: true });
     img.src = url;
     return { kind: 'image', element: img, status: 'loading' };
   }
@@ -80,6 +80,14 @@ export class MediaCache {
     return { kind: 'image', element: img, status: 'loading' };
   }
 
+  /**
+   * A link the page cannot load (an expired result, most often): the host draws a still from the copy
+   * the studio saved of it, if any; the entry fails only when the host cannot either.
+   */
+  private fromHost(url: string): void {
+    if (this.entries.has(url)) this.entries.set(url, this.loadLocalStill(url));
+  }
+
   private loadVideo(url: string): MediaEntry {
     const video = this.doc.createElement('video');
     video.muted = true;
@@ -87,7 +95,7 @@ export class MediaCache {
     video.preload = 'auto';
     // The first decoded frame is what the canvas shows while stopped.
     video.addEventListener('loadeddata', () => this.settle(url, 'ready'), { once: true });
-    video.addEventListener('error', () => this.settle(url, 'error'), { once: true });
+    video.addEventListener('error', () => this.fromHost(url), { once: true });
     video.src = url;
     return { kind: 'video', element: video, status: 'loading' };
   }

@@ -131,9 +131,9 @@ export function patternBytes(size: number, seed = 1): Buffer {
   return out;
 }
 
-export async function until(check: () => boolean, ms = 10_000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 10));
   }

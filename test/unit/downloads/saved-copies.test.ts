@@ -1,0 +1,77 @@
+// After a result's link expires, the studio keeps working from the copy it saved: the archive saves a
+// completed job by itself, the link then answers 404, and the media calls the editor and previews use
+// (probe, frame) read the saved file instead of the network, through the whole host (createDomains).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobRecord } from '../../../electron/common/bridge/jobs';
+import { archiveSettingsSpec } from '../../../electron/services/downloads/archive';
+import { createDomains } from '../../../electron/services/host/domains';
+import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { resolveMediaBinary } from '../../../electron/services/media/binaries';
+import { startFileServer, until, type FileServer } from './file-server';
+
+let server: FileServer;
+let dataDir: string;
+let clip: Buffer;
+
+beforeAll(async () => {
+  server = await startFileServer();
+  dataDir = mkdtempSync(join(tmpdir(), 'saved-copies-'));
+  const file = join(dataDir, 'clip.mp4');
+  execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', file]);
+  clip = readFileSync(file);
+  rmSync(file);
+}, 60_000);
+afterAll(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('saved copies outlive their links', () => {
+  it('probes and draws an archived result from disk once its link has expired, and only while the copy is intact', async () => {
+    const now = Date.now();
+    server.files.set('/result.mp4', { body: clip, etag: '"r1"' });
+    const url = server.url('/result.mp4');
+    const job: JobRecord = {
+      id: 'job-1', kind: 'avatar-video', phase: 'completed', remoteId: 'remote-1', connectionId: 'sandbox', connectionName: 'Sandbox',
+      projectId: null, summary: 'Avatar video · "Hello"', requestHash: 'h1', request: { text: 'Hello' }, createdAt: now - 60_000, updatedAt: now,
+      finishedAt: now - 30_000, expiresAt: now + 6 * 86_400_000, deadlineAt: now, remoteStatus: 3, resultUrl: url, costEstimate: null,
+      chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: now,
+    };
+    await new FileLedgerStorage(join(dataDir, 'jobs')).put(job);
+
+    const base = createMemoryHostBase({ dataDir });
+    const videos = join(dataDir, 'Videos');
+    base.createStore(archiveSettingsSpec).set({ enabled: true, videoFolder: videos, audioFolder: join(dataDir, 'Music'), template: '{kind}/{id}' });
+    const domains = createDomains(base);
+    try {
+      const { handlers } = domains;
+      // The archive's start-up catch-up saves the completed result by itself.
+      await until(async () => (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'), 30_000);
+      const [saved] = await handlers['downloads.list']();
+      expect(saved.savedPath).toBe(join(videos, 'Avatar video', 'remote-1.mp4'));
+      expect(readFileSync(saved.savedPath as string).equals(clip)).toBe(true);
+
+      // The service forgets the result: its link answers 404 from now on.
+      server.files.delete('/result.mp4');
+      const requestsBefore = server.log.length;
+      const info = await handlers['media.probe'](url);
+      expect(info.kind).toBe('video');
+      expect(info.durationMs).toBeGreaterThan(1800);
+      const frame = await handlers['media.frame'](url, { atMs: 500, width: 160 });
+      expect(frame.dataUrl).toMatch(/^data:image\/jpeg;base64,/);
+      expect(server.log.length).toBe(requestsBefore);
+
+      // A copy changed since it was saved is not trusted: the link is asked, and it is gone.
+      writeFileSync(saved.savedPath as string, clip.subarray(0, 1000));
+      await expect(handlers['media.probe'](url)).rejects.toThrow(/HTTP 404/);
+      expect(server.log.length).toBeGreaterThan(requestsBefore);
+    } finally {
+      await domains.disposeAll();
+    }
+  }, 90_000);
+});
