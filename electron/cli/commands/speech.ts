@@ -5,6 +5,7 @@ import { JOB_PHASE_LABELS, type JobSubmission, type JobView } from '../../common
 import { isServiceError } from '../../services/client/errors';
 import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-to-file';
 import { ffprobeVerifier } from '../../services/downloads/verify';
+import { knownVoicesOf, unknownVoiceProblem } from '../../services/voices/batch-input';
 import { openCliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 
@@ -52,6 +53,10 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, submission: JobSubmissi
   const out = outFlag === undefined ? undefined : resolve(outFlag);
   const host = openCliHost(args, io);
   try {
+    if (submission.kind === 'tts') {
+      const unknown = unknownVoiceProblem(submission.body.voice_id, await knownVoicesOf(host.catalogue));
+      if (unknown) throw new UsageError(`Not sent: ${unknown}; \`studio voices list\` shows them`);
+    }
     host.engine.start();
     let result;
     try {

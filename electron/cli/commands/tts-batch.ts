@@ -5,7 +5,7 @@ import { DEFAULT_BATCH_TEMPLATE, type BatchView } from '../../common/bridge/batc
 import { checkTemplate } from '../../common/file-names';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { exportBatch } from '../../services/voices/batch-export';
-import { readBatch } from '../../services/voices/batch-input';
+import { knownVoicesOf, readBatch } from '../../services/voices/batch-input';
 import { BatchRunner } from '../../services/voices/batch-runner';
 import { BatchStore } from '../../services/voices/batch-store';
 import { openCliHost } from '../cli-host';
@@ -56,13 +56,13 @@ export const ttsBatchCommand: CliCommand = {
     const csv = await readFile(csvPath, 'utf8').catch((error: Error) => {
       throw new UsageError(`Cannot read ${file}: ${error.message}`);
     });
-    const input = readBatch(csv, { voiceId: flag(args, '--voice'), rate: rateFlag });
-    if (input.rows.length === 0) throw new UsageError(`${file}: ${input.problems[0]?.message ?? 'no rows'}`);
     const json = args.flags['--json'] === true;
-    for (const problem of input.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
 
     const host = openCliHost(args, io);
     try {
+      const input = readBatch(csv, { voiceId: flag(args, '--voice'), rate: rateFlag }, await knownVoicesOf(host.catalogue));
+      if (input.rows.length === 0) throw new UsageError(`${file}: ${input.problems[0]?.message ?? 'no rows'}`);
+      for (const problem of input.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
       const runner = new BatchRunner({ engine: host.engine, store: new BatchStore(host.dataDir), log: host.log });
       const id = batchIdOf(csvPath, outDir);
       host.engine.start();

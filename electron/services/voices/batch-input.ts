@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import type { CatalogueService } from '../catalogue/catalogue-service';
 import { batchRowProblem, normaliseRate, type BatchProblem, type BatchRow } from '../../common/bridge/batches';
 
 /** What a batch takes when a row leaves a field out. */
@@ -6,6 +7,9 @@ export interface BatchDefaults {
   voiceId?: string;
   rate?: string;
 }
+
+/** Whether a voice id names a voice of the connection; null when its voice list could not be read. */
+export type KnownVoices = ((voiceId: string) => boolean) | null;
 
 export interface ReadBatch {
   rows: BatchRow[];
@@ -31,9 +35,10 @@ function findColumn(header: string[], names: readonly string[]): number {
 /**
  * Reads a batch from CSV text (or lines pasted one per voiceover). With a header naming a text column,
  * the voice, rate and name columns are read too; without one, every line is a script in the first
- * column. Every row is checked against the service's rules; blank lines are skipped, not counted.
+ * column. Every row is checked against the service's rules, and its voice against the connection's
+ * voices when they are known; blank lines are skipped, not counted.
  */
-export function readBatch(csv: string, defaults: BatchDefaults = {}): ReadBatch {
+export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices: KnownVoices = null): ReadBatch {
   const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
   const lines = parsed.data.filter((line) => line.some((cell) => cell.trim() !== ''));
   if (lines.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has no rows' }] };
@@ -55,7 +60,7 @@ export function readBatch(csv: string, defaults: BatchDefaults = {}): ReadBatch 
     const rate = rateCell === '' ? defaultRate : normaliseRate(rateCell);
     const entry: BatchRow = { row, text: cell(columns.text), voiceId: cell(columns.voice) || (defaults.voiceId ?? ''), rate: rate ?? rateCell, name: cell(columns.name) || null };
     rows.push(entry);
-    const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : batchRowProblem(entry);
+    const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : (batchRowProblem(entry) ?? unknownVoiceProblem(entry.voiceId, knownVoices));
     if (problem) problems.push({ row, message: problem });
   });
   // A one-column file has no delimiter to detect; that is not a problem with any row.
@@ -65,4 +70,23 @@ export function readBatch(csv: string, defaults: BatchDefaults = {}): ReadBatch 
     problems.push({ row: Math.max(0, (first.row ?? 0) - (hasHeader ? 1 : 0)), message: `the CSV could not be read there: ${first.message}` });
   }
   return { rows, problems };
+}
+
+/** "voice "x" is not one of this connection's voices"; null when it is, or when the voices are not known. */
+export function unknownVoiceProblem(voiceId: string, knownVoices: KnownVoices): string | null {
+  if (!knownVoices || knownVoices(voiceId)) return null;
+  return `voice "${voiceId}" is not one of this connection's voices (the voice library lists them)`;
+}
+
+/**
+ * The connection's voices (official and the user's own) as a lookup. A list that cannot be read
+ * gives null: the rows are then sent as they are, and the service names a wrong voice itself.
+ */
+export async function knownVoicesOf(catalogue: Pick<CatalogueService, 'voices'>): Promise<KnownVoices> {
+  try {
+    const ids = new Set((await catalogue.voices()).map((voice) => voice.voice_id));
+    return (voiceId) => ids.has(voiceId);
+  } catch {
+    return null;
+  }
 }

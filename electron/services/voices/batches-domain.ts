@@ -6,10 +6,10 @@ import type { StudioServices } from '../jobs/studio-services';
 import { checkSaveFolder } from '../downloads/downloads-service';
 import { ffprobeVerifier } from '../downloads/verify';
 import { exportBatch } from './batch-export';
-import { readBatch } from './batch-input';
+import { knownVoicesOf, readBatch } from './batch-input';
 
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
-export function createBatchesDomain(base: HostBase, { batches }: Pick<StudioServices, 'batches'>): DomainModule<typeof batchesCalls> {
+export function createBatchesDomain(base: HostBase, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>): DomainModule<typeof batchesCalls> {
   const view = async (id: string) => {
     const record = await batches.get(id);
     if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
@@ -17,12 +17,12 @@ export function createBatchesDomain(base: HostBase, { batches }: Pick<StudioServ
   };
   return {
     handlers: {
-      'batches.check': async (input) => readBatch(input.csv, input.defaults),
+      'batches.check': async (input) => readBatch(input.csv, input.defaults, await knownVoicesOf(catalogue)),
       'batches.create': async (raw) => {
         const input = BatchInput.parse(raw);
         const problem = checkTemplate(input.template);
         if (problem) throw new StudioError(problem, 'invalid-template');
-        const read = readBatch(input.csv, input.defaults);
+        const read = readBatch(input.csv, input.defaults, await knownVoicesOf(catalogue));
         if (read.rows.length === 0) throw new StudioError(read.problems[0]?.message ?? 'The batch has no rows', 'empty-batch');
         if (read.problems.length === read.rows.length) throw new StudioError('No row of the batch can be sent; fix the rows named in the check first', 'nothing-to-send');
         const record = await batches.create({

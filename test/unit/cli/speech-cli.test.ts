@@ -53,6 +53,7 @@ describe('studio tts and clone', () => {
       [['tts', '--text', 'No voice'], /--voice ID/],
       [['tts', '--voice', 'sandbox_ava'], /--text TEXT or --text-file FILE/],
       [['tts', '--voice', 'sandbox_ava', '--text', '   '], /script is empty/],
+      [['tts', '--voice', 'no_such_voice', '--text', 'hi'], /voice "no_such_voice" is not one of this connection's voices/],
       [['tts', '--voice', 'sandbox_ava', '--text', 'x', '--rate', '150%'], /--rate must be 0% to 100%/],
       [['tts', '--voice', 'sandbox_ava', '--text', 'word '.repeat(5001)], /input_text exceeds 5000 words/],
       [['clone', '--sample', 'ftp://example.com/a.mp3', '--text', 'hi'], /voice_url must be an http\(s\) URL/],

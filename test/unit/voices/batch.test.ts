@@ -74,6 +74,13 @@ describe('reading a batch', () => {
     ]);
   });
 
+  it("names a row whose voice the connection does not have, and sends the rest when the voices are unknown", () => {
+    const csv = 'text,voice\nHello.,sandbox_ava\nHi.,sandbox_nobody';
+    const known = (id: string) => id === 'sandbox_ava';
+    expect(readBatch(csv, {}, known).problems).toEqual([{ row: 1, message: expect.stringMatching(/voice "sandbox_nobody" is not one of this connection's voices/) }]);
+    expect(readBatch(csv, {}, null).problems).toEqual([]);
+  });
+
   it('reads lines without a header as one script each, and wants a voice for them', () => {
     expect(readBatch('First line\n\nSecond line\n', { voiceId: 'v' }).rows.map((r) => r.text)).toEqual(['First line', 'Second line']);
     expect(readBatch('First line\n').problems[0].message).toMatch(/no voice/);
