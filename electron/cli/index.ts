@@ -9,7 +9,7 @@ import { voicesListCommand } from './commands/voices';
 import { cloneCommand, ttsCommand } from './commands/speech';
 import { ttsBatchCommand } from './commands/tts-batch';
 import { modelsCommand } from './commands/models';
-import { facesDetectCommand } from './commands/faces';
+import { facesAnalyzeCommand, facesDetectCommand } from './commands/faces';
 import { webhookDecodeCommand } from './commands/webhook';
 import { checkPlacementCommand } from './commands/check-placement';
 
@@ -28,6 +28,7 @@ export const commands: readonly CliCommand[] = [
   webhookDecodeCommand,
   checkPlacementCommand,
   facesDetectCommand,
+  facesAnalyzeCommand,
 ];
 
 export function usage(): string {

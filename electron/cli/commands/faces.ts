@@ -2,8 +2,19 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MAX_NUM_FRAMES } from '../../common/api/faces';
 import { FacesService } from '../../services/faces/faces-service';
-import { openCliHost } from '../cli-host';
+import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
+
+/** The faces service on the connection the command works with. */
+export function facesService(host: CliHost, localPath: (reference: string) => string | null = () => null): FacesService {
+  return new FacesService({
+    activeClient: async () => {
+      const { id } = await host.target.active();
+      return { connectionId: id, client: await host.target.client(id) };
+    },
+    localPath,
+  });
+}
 
 /** `studio faces detect URL|FILE`: the faces the service finds, as a readable list or JSON. */
 export const facesDetectCommand: CliCommand = {
@@ -23,13 +34,7 @@ export const facesDetectCommand: CliCommand = {
     const source = /^https?:\/\//i.test(given) ? given : pathToFileURL(resolve(io.cwd, given)).href;
     const host = openCliHost(args, io, 'reads');
     try {
-      const faces = new FacesService({
-        activeClient: async () => {
-          const { id } = await host.target.active();
-          return { connectionId: id, client: await host.target.client(id) };
-        },
-        localPath: (reference) => (reference === source ? fileURLToPath(reference) : null),
-      });
+      const faces = facesService(host, (reference) => (reference === source ? fileURLToPath(reference) : null));
       const result = await faces.detect({ source, singleFace: args.flags['--single-face'] === true, returnFaceUrl: args.flags['--crops'] === true, numFrames });
       if (args.flags['--json']) {
         io.out(JSON.stringify(result, null, 2));
@@ -41,6 +46,54 @@ export const facesDetectCommand: CliCommand = {
           io.out(`  face ${i + 1}: box x ${box[0]}, y ${box[1]}, ${box[2]}×${box[3]}; landmarks ${frame.landmarks_str[i] ?? ''}${frame.face_urls?.[i] ? `; crop ${frame.face_urls[i]}` : ''}`);
         });
         if (frame.removed?.length) io.out(`  left the picture: ${frame.removed.map((b) => b.join(',')).join('; ')}`);
+      }
+      return EXIT.ok;
+    } finally {
+      await host.close();
+    }
+  },
+};
+
+/** "0,1.5,3" as seconds, or a usage error naming the entry that is not one. */
+function parseSeconds(text: string): number[] {
+  return text.split(',').map((part) => {
+    const value = Number(part.trim());
+    if (part.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`--timestamps: "${part.trim()}" is not a time in seconds`);
+    return value;
+  });
+}
+
+/** `studio faces analyze URL…`: the persons in several pictures, merged across them, left to right. */
+export const facesAnalyzeCommand: CliCommand = {
+  name: 'faces analyze',
+  usage: 'faces analyze URL… [--timestamps T,…] [--expand R] [--json]',
+  summary: 'find the persons in several pictures (frames), merged across them, left to right, with their appearances',
+  valueFlags: ['--timestamps', '--expand'],
+  async run(args, io) {
+    const frameUrls = args.positional;
+    if (frameUrls.length === 0) throw new UsageError('give at least one picture link');
+    const bad = frameUrls.find((u) => !/^https?:\/\/[^\s/]+/i.test(u));
+    if (bad) throw new UsageError(`"${bad}" is not an http(s) link; analyze frames reads pictures by link`);
+    const timesText = flag(args, '--timestamps');
+    const timestamps = timesText === undefined ? undefined : parseSeconds(timesText);
+    if (timestamps && timestamps.length !== frameUrls.length) throw new UsageError(`--timestamps needs one time per picture: ${frameUrls.length} pictures, ${timestamps.length} times`);
+    const expandText = flag(args, '--expand');
+    const expandRatio = expandText === undefined ? undefined : Number(expandText);
+    if (expandRatio !== undefined && !(expandRatio >= 0 && expandRatio <= 1)) throw new UsageError('--expand must be a number from 0 to 1');
+    const host = openCliHost(args, io, 'reads');
+    try {
+      const result = await facesService(host).analyze({ frameUrls, timestamps, expandRatio });
+      if (args.flags['--json']) {
+        io.out(JSON.stringify(result, null, 2));
+        return EXIT.ok;
+      }
+      if (result.persons.length === 0) {
+        io.out(`Nobody found in ${result.frameCount} picture(s). Faces are found from 80×80 pixels, turned no more than about 45° from the camera.`);
+        return EXIT.ok;
+      }
+      io.out(`${result.persons.length} person(s) in ${result.frameCount} picture(s), left to right:`);
+      for (const p of result.persons) {
+        io.out(`  ${p.person_id}: confidence ${p.confidence.toFixed(2)}, seen ${p.first_seen.toFixed(2)}–${p.last_seen.toFixed(2)} s in picture(s) ${p.appearances.map((a) => a.frame_idx + 1).join(', ')}; crop ${p.face_url}`);
       }
       return EXIT.ok;
     } finally {

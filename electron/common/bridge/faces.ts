@@ -28,6 +28,17 @@ export const AnalyzeRequest = z.object({
 });
 export type AnalyzeRequest = z.infer<typeof AnalyzeRequest>;
 
+/** Frames taken on the host from a local video the user chose, at the times given (seconds). */
+export const VideoFramesRequest = z.object({
+  video: z.string().startsWith('file:', 'frames are taken from a local video you chose; give a link to an image instead'),
+  times: z.array(z.number().min(0, 'times cannot be negative')).min(1, 'give at least one time').max(MAX_NUM_FRAMES, `take at most ${MAX_NUM_FRAMES} frames`),
+});
+export type VideoFramesRequest = z.infer<typeof VideoFramesRequest>;
+
+/** One taken frame: a granted local picture (uploaded like any local file before analysis) and what it shows. */
+export const VideoFrame = z.object({ reference: z.string(), time: z.number(), dataUrl: z.string() });
+export type VideoFrame = z.infer<typeof VideoFrame>;
+
 export const AnalyzeResult = z.object({ frameCount: z.number().int(), persons: z.array(personSchema) });
 export type AnalyzeResult = z.infer<typeof AnalyzeResult>;
 
@@ -60,6 +71,7 @@ const faces = z.array(LiveFace).min(1, 'choose at least one face');
 export const facesCalls = {
   'faces.detect': call(z.tuple([DetectRequest]), DetectResult),
   'faces.analyze': call(z.tuple([AnalyzeRequest]), AnalyzeResult),
+  'faces.videoFrames': call(z.tuple([VideoFramesRequest]), z.array(VideoFrame)),
   'live.create': call(z.tuple([faces]), LiveSession),
   'live.update': call(z.tuple([sessionId, faces]), LiveSession),
   'live.close': call(z.tuple([sessionId]), z.void()),

@@ -1,11 +1,20 @@
+import { join } from 'node:path';
 import type { facesCalls } from '../../common/bridge/faces';
 import type { HostBase, DomainModule } from '../host/types';
 import type { StudioServices } from '../jobs/studio-services';
 import type { LocalGrants } from '../media/local-grants';
+import type { MediaDomain } from '../media/media-domain';
 import { FacesService } from './faces-service';
 import { LiveSessions, liveSessionsSpec } from './live-sessions';
+import { takeVideoFrames, type VideoFramesDeps } from './video-frames';
 
-export function createFacesServices(base: HostBase, studio: StudioServices, grants: LocalGrants): { faces: FacesService; live: LiveSessions } {
+interface FacesServices {
+  faces: FacesService;
+  live: LiveSessions;
+  frames: VideoFramesDeps;
+}
+
+export function createFacesServices(base: HostBase, studio: StudioServices, grants: LocalGrants, media: Pick<MediaDomain, 'handlers'>): FacesServices {
   const activeClient = async () => {
     const { id } = await studio.connections.active();
     return { connectionId: id, client: await studio.connections.client(id) };
@@ -19,17 +28,24 @@ export function createFacesServices(base: HostBase, studio: StudioServices, gran
       log: base.log,
       now: () => Date.now(),
     }),
+    frames: {
+      probe: (reference) => media.handlers['media.probe'](reference),
+      frame: (reference, atMs, width) => media.handlers['media.frame'](reference, { atMs, width }),
+      dir: join(base.dataDir, 'faces', 'frames'),
+      grant: (path) => grants.grant(path),
+    },
   };
 }
 
 /** Face detection, analyze frames and live sessions. Sessions a crash left open are closed as the host starts; this run's on dispose (quit, window closed). */
-export function createFacesDomain(services: { faces: FacesService; live: LiveSessions }): DomainModule<typeof facesCalls> {
-  const { faces, live } = services;
+export function createFacesDomain(services: FacesServices): DomainModule<typeof facesCalls> {
+  const { faces, live, frames } = services;
   const leftOver = live.closeLeftOpen();
   return {
     handlers: {
       'faces.detect': async (request) => faces.detect(request),
       'faces.analyze': async (request) => faces.analyze(request),
+      'faces.videoFrames': async (request) => takeVideoFrames(frames, request),
       'live.create': async (chosen) => live.create(chosen),
       'live.update': async (id, chosen) => live.update(id, chosen),
       'live.close': async (id) => live.close(id),

@@ -71,7 +71,7 @@ export function createDomains(base: HostBase): Domains {
     createStorageDomain(base, storage),
     createUploadsDomain(base, storage, grants),
     createDownloadsDomain(base, downloads, studio),
-    createFacesDomain(createFacesServices(base, studio, grants)),
+    createFacesDomain(createFacesServices(base, studio, grants, media)),
     createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio),
   ] as const;
