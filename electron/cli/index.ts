@@ -12,6 +12,7 @@ import { modelsCommand } from './commands/models';
 import { facesAnalyzeCommand, facesDetectCommand } from './commands/faces';
 import { webhookDecodeCommand } from './commands/webhook';
 import { checkPlacementCommand } from './commands/check-placement';
+import { characterSwapCommand, lipsyncCommand } from './commands/tools';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
@@ -29,6 +30,8 @@ export const commands: readonly CliCommand[] = [
   checkPlacementCommand,
   facesDetectCommand,
   facesAnalyzeCommand,
+  lipsyncCommand,
+  characterSwapCommand,
 ];
 
 export function usage(): string {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
+import { PLANNED_TOOLS } from '../../renderer/src/views/tools/planned-tools';
 
 describe('Tools workspace in Chromium', () => {
   let studio: StudioSession;
@@ -31,11 +32,12 @@ describe('Tools workspace in Chromium', () => {
     expect(studio.consoleErrors).toEqual([]);
   });
 
-  it('says plainly which tools are not built yet', async () => {
+  it.skipIf((PLANNED_TOOLS as readonly unknown[]).length === 0)('says plainly which tools are not built yet', async () => {
     const { page } = studio;
     const region = page.getByRole('region', { name: 'Tools' });
-    await region.locator('.n-tabs-tab[data-name="lipsync"]').click();
-    await expect.poll(() => region.locator('[data-tool="lipsync"]').getByText('Not yet available').isVisible()).toBe(true);
+    const planned = PLANNED_TOOLS[0]?.name ?? '';
+    await region.locator(`.n-tabs-tab[data-name="${planned}"]`).click();
+    await expect.poll(() => region.locator(`[data-tool="${planned}"]`).getByText('Not yet available').isVisible()).toBe(true);
     await screenshot(page, 'tools-planned');
   });
 });

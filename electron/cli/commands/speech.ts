@@ -29,7 +29,7 @@ async function scriptOf(args: ParsedArgs): Promise<string> {
 }
 
 /** Saves a finished job's result to `out` (a .part first, checked with ffprobe, then renamed). */
-async function saveResult(job: JobView, out: string, io: CliIo): Promise<void> {
+export async function saveResult(job: JobView, out: string, io: CliIo): Promise<void> {
   if (!job.resultUrl) throw new Error('the job has no result link');
   const verify = ffprobeVerifier();
   for (let attempt = 1; ; attempt += 1) {

@@ -14,6 +14,7 @@ import { downloadsCalls, downloadsEvents } from './downloads';
 import { facesCalls } from './faces';
 import { batchesCalls, batchesEvents } from './batches';
 import { placementCalls, placementEvents } from './placement';
+import { toolsCalls } from './tools';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -34,6 +35,7 @@ export const bridgeCalls = {
   ...facesCalls,
   ...batchesCalls,
   ...placementCalls,
+  ...toolsCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -97,3 +99,4 @@ export * from './media';
 export * from './storage';
 export * from './uploads';
 export * from './downloads';
+export * from './tools';

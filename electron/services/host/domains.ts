@@ -16,6 +16,7 @@ import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
 import { createBatchesDomain } from '../voices/batches-domain';
+import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -60,6 +61,7 @@ export function createDomains(base: HostBase): Domains {
   const downloads = createDownloadsService(base, studio, projects);
   // Previews and the editor read a result the studio saved from disk, also after its link expired.
   media.useSavedCopies((url) => downloads.manager.savedCopyOf(url));
+  const uploads = createUploadsDomain(base, storage, grants);
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -69,11 +71,12 @@ export function createDomains(base: HostBase): Domains {
     createProjectsDomain(base, projects),
     media,
     createStorageDomain(base, storage),
-    createUploadsDomain(base, storage, grants),
+    uploads,
     createDownloadsDomain(base, downloads, studio),
     createFacesDomain(createFacesServices(base, studio, grants, media)),
     createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio),
+    createToolsDomain(createToolDeps(studio, media.probe, (value) => uploads.handlers['uploads.linkLocalMedia']({ uploadId: `tools-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, value }))),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

@@ -6,7 +6,7 @@ import type { previewCalls } from '../../common/bridge/preview';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
-import { isRealMedia } from '../../common/composition/media-info';
+import { isRealMedia, type MediaInfo } from '../../common/composition/media-info';
 import { LinkChecker } from './link-checker';
 import { LocalGrants, NOT_GRANTED } from './local-grants';
 import { MediaInputError, type SavedCopyLookup } from './media-cache';
@@ -34,6 +34,8 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
   importPath(path: string): Promise<ChosenMedia>;
   /** Links the studio saved (downloads, the archive) are read from disk; see MediaCache.useSavedCopies. */
   useSavedCopies(lookup: SavedCopyLookup): void;
+  /** ffprobe of a link or a granted local file (what media.probe answers), for other domains. */
+  probe(reference: string): Promise<MediaInfo>;
 }
 
 export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants: LocalGrants = new LocalGrants(), progress: ProgressShare = { set: (f) => base.platform.setProgress?.(f) }): MediaDomain {
@@ -50,6 +52,8 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
       if (error instanceof MediaInputError && error.message === NOT_GRANTED) throw new StudioError(NOT_GRANTED, 'not-allowed');
       throw error;
     });
+
+  const probe = async (reference: string): Promise<MediaInfo> => media.prober.probe(await allowed(reference));
 
   const links = new LinkChecker({ cache: media.cache, prober: media.prober });
   const warmer = new PreviewWarmer(media.renderer);
@@ -115,7 +119,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
           await handle.close();
         }
       },
-      'media.probe': async (reference) => media.prober.probe(await allowed(reference)),
+      'media.probe': async (reference) => probe(reference),
       'media.frame': async (reference, { atMs, width }) => {
         const bytes = await media.tools.frame(await allowed(reference), atMs, width);
         return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}` };
@@ -133,6 +137,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
         return { url, name: basename(path), info };
       },
     },
+    probe,
     importPath: async (path) => {
       const info = await media.prober.probe(path).catch(() => null);
       if (!info || !isRealMedia(info)) throw new StudioError(`${basename(path)} is not a picture, video or sound file`, 'not-media');

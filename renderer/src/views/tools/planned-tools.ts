@@ -1,6 +1,5 @@
 /** Tools the workspace will offer but this build does not have yet; each gets an honest tab. */
 export const PLANNED_TOOLS = [
-  { name: 'lipsync', title: 'Lip sync', detail: 'Re-render a video (up to 60 s, 300 MB, 60 fps) so that its speech matches a new audio track; both checked locally before sending.' },
   { name: 'character-swap', title: 'Character swap', detail: 'Animate a character image with the motion of a video, or put the character into the video; the cost per started 5 seconds is shown before sending.' },
   { name: 'avatars', title: 'Avatars', detail: 'Browse official and uploaded avatars, see one in detail, and upload your own, followed until it is ready.' },
 ] as const;

@@ -1,0 +1,117 @@
+import { resolve } from 'node:path';
+import { CHARACTER_SWAP_LIMITS, CHARACTER_SWAP_MODES } from '../../common/api/character-swap';
+import { isServiceError } from '../../services/client/errors';
+import { CharacterSwapService } from '../../services/tools/character-swap-service';
+import { LipSyncService } from '../../services/tools/lipsync-service';
+import { ToolRefusal } from '../../services/tools/tool-deps';
+import { openCliHost } from '../cli-host';
+import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { ask, cliToolDeps, describeMedia, followToolJob, reportChecks } from './tool-job';
+
+function required(args: ParsedArgs, name: string, what: string): string {
+  const value = flag(args, name);
+  if (!value) throw new UsageError(`Give the ${what} with ${name} URL (an http(s) link or a local file)`);
+  return value;
+}
+
+/** Opens the CLI host and the tools' deps, runs `work`, and closes both; a refusal before sending exits 1 with its reasons. */
+async function withTools(args: ParsedArgs, io: CliIo, work: (tools: ReturnType<typeof cliToolDeps> & { host: ReturnType<typeof openCliHost> }) => Promise<number>): Promise<number> {
+  const host = openCliHost(args, io);
+  const tools = cliToolDeps(host, io);
+  try {
+    host.engine.start();
+    return await work({ ...tools, host });
+  } catch (error) {
+    if (error instanceof ToolRefusal) {
+      io.err(error.message);
+      return EXIT.failed;
+    }
+    if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
+    throw error;
+  } finally {
+    await tools.toolkit.dispose();
+    await host.engine.flush();
+    await host.close();
+  }
+}
+
+const outOf = (args: ParsedArgs, io: CliIo): string | undefined => {
+  const out = flag(args, '--out');
+  return out === undefined ? undefined : resolve(io.cwd, out);
+};
+
+/** `studio lipsync --video URL --audio URL [--out FILE] [--json] [--again]`. */
+export const lipsyncCommand: CliCommand = {
+  name: 'lipsync',
+  usage: 'lipsync --video URL --audio URL [--out FILE] [--json] [--again]',
+  summary: 'lip syncs a video (≤ 60 s, 300 MB, 60 fps, checked first) to an audio; waits, prints the link, saves it with --out',
+  valueFlags: ['--video', '--audio', '--out'],
+  async run(args, io) {
+    const inputs = { video: required(args, '--video', 'video'), audio: required(args, '--audio', 'audio') };
+    const json = args.flags['--json'] === true;
+    return withTools(args, io, async ({ deps, host }) => {
+      const service = new LipSyncService(deps);
+      const measured = await service.measure(inputs);
+      if (!json) {
+        io.err(`video: ${describeMedia(measured.video)}`);
+        io.err(`audio: ${describeMedia(measured.audio)}`);
+      }
+      if (reportChecks(measured.checks, io)) return EXIT.failed;
+      const sent = await service.send({ ...inputs, confirmDuplicate: args.flags['--again'] === true });
+      return followToolJob(host, 'lipsync', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
+    });
+  },
+};
+
+function parseDuration(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = Number(text);
+  const { minSeconds, maxSeconds } = CHARACTER_SWAP_LIMITS;
+  if (!Number.isFinite(seconds) || seconds < minSeconds || seconds > maxSeconds) throw new UsageError(`--duration must be ${minSeconds} to ${maxSeconds} seconds, not "${text}"`);
+  return seconds;
+}
+
+/** `studio character-swap --image URL --video URL [--mode] [--resolution] [--duration S] [--prompt TEXT] [--model VALUE] [--yes] [--out FILE]`. */
+export const characterSwapCommand: CliCommand = {
+  name: 'character-swap',
+  usage: 'character-swap --image URL --video URL [--mode animate|replace] [--resolution 720p] [--duration S] [--prompt TEXT] [--model VALUE] [--yes] [--out FILE] [--json] [--again]',
+  summary: 'puts a character (PNG/JPEG) into a video (MP4): prints the cost per started 5 s and asks (unless --yes); saves it with --out',
+  valueFlags: ['--image', '--video', '--mode', '--resolution', '--duration', '--prompt', '--model', '--out'],
+  async run(args, io) {
+    const mode = flag(args, '--mode');
+    if (mode !== undefined && !(CHARACTER_SWAP_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be animate or replace, not "${mode}"`);
+    const prompt = flag(args, '--prompt');
+    if (prompt !== undefined && prompt.length > CHARACTER_SWAP_LIMITS.maxPrompt) throw new UsageError(`--prompt must be at most ${CHARACTER_SWAP_LIMITS.maxPrompt} characters (it has ${prompt.length})`);
+    const inputs = {
+      image: required(args, '--image', 'character image'),
+      video: required(args, '--video', 'source video'),
+      duration: parseDuration(flag(args, '--duration')),
+      resolution: flag(args, '--resolution'),
+      model: flag(args, '--model'),
+    };
+    const json = args.flags['--json'] === true;
+    return withTools(args, io, async ({ deps, host }) => {
+      const service = new CharacterSwapService(deps);
+      const quote = await service.quote(inputs);
+      if (!json) {
+        io.err(`image: ${describeMedia(quote.image)}`);
+        io.err(`video: ${describeMedia(quote.video)}`);
+        io.err(`model: ${quote.models.find((m) => m.value === quote.model)?.label ?? quote.model} · ${quote.resolution} · ${quote.unitCredit} credits per started 5 s · ${quote.seconds ?? '?'} s${quote.detected ? ' (the video\'s length)' : ''}`);
+      }
+      if (reportChecks(quote.checks, io) || quote.credits === null) return EXIT.failed;
+      io.err(`Cost: ${quote.credits} credits (${quote.basis}).`);
+      if (args.flags['--yes'] !== true && !(await ask(io, `Send it for ${quote.credits} credits? [y/N]`))) {
+        io.err('Not sent.');
+        return EXIT.failed;
+      }
+      const sent = await service.send({
+        ...inputs,
+        ...(mode !== undefined && { mode: mode as (typeof CHARACTER_SWAP_MODES)[number] }),
+        ...(prompt !== undefined && { prompt }),
+        confirmedCredits: quote.credits,
+        confirmDuplicate: args.flags['--again'] === true,
+      });
+      return followToolJob(host, 'character-swap', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
+    });
+  },
+};

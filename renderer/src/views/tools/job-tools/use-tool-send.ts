@@ -1,0 +1,42 @@
+import { useDialog } from 'naive-ui';
+import { computed, ref, shallowRef } from 'vue';
+import type { JobView, SubmitResult } from '@common/bridge';
+import { useJobsStore } from '@/stores/jobs';
+
+/**
+ * Sends a tool's job (the host checks it first), asks before a duplicate paid job, and follows it in the
+ * jobs store. Call during setup.
+ */
+export function useToolSend() {
+  const jobs = useJobsStore();
+  const dialog = useDialog();
+  const sending = ref(false);
+  const problem = ref<string | null>(null);
+  const sent = shallowRef<JobView | null>(null);
+  const job = computed<JobView | null>(() => (sent.value ? (jobs.byId.get(sent.value.id) ?? sent.value) : null));
+  void jobs.load();
+
+  const ask = (title: string, content: string, positiveText: string): Promise<boolean> =>
+    new Promise((resolve) => {
+      dialog.warning({ title, content, positiveText, negativeText: 'Cancel', onPositiveClick: () => resolve(true), onNegativeClick: () => resolve(false), onClose: () => resolve(false), onMaskClick: () => resolve(false) });
+    });
+
+  async function send(attempt: (confirmDuplicate: boolean) => Promise<SubmitResult>): Promise<void> {
+    sending.value = true;
+    problem.value = null;
+    try {
+      let result = await attempt(false);
+      if (result.status === 'duplicate') {
+        if (!(await ask('Send again?', result.message, 'Send anyway'))) return;
+        result = await attempt(true);
+      }
+      if (result.status === 'submitted') sent.value = result.job;
+    } catch (error) {
+      problem.value = error instanceof Error ? error.message : String(error);
+    } finally {
+      sending.value = false;
+    }
+  }
+
+  return { sending, problem, job, send, ask };
+}

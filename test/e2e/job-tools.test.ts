@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openStudio, screenshot, type StudioSession } from './browser';
+import { makeVideo } from '../fixtures/composition/make-media';
+
+async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
+  const outcome = await page.evaluate(async ({ channel, args }) => {
+    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args), credentials: 'same-origin' });
+    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+  }, { channel, args });
+  if (!outcome.ok) throw new Error(`${channel}: ${outcome.error?.message}`);
+  return outcome.value as T;
+}
+
+const jobCount = async (page: Page, kind: string) => (await bridge<{ kind: string }[]>(page, 'jobs.list')).filter((j) => j.kind === kind).length;
+
+/** Whether a <video> has decoded its first frame (it plays). */
+const playable = (page: Page, selector: string) => page.locator(selector).evaluate((v: HTMLVideoElement) => v.readyState >= 2 && v.videoWidth > 0);
+
+describe('Lip sync and character swap in Chromium against the sandbox', () => {
+  let studio: StudioSession;
+  let origin = '';
+  let voiceUrl = '';
+  const dir = mkdtempSync(join(tmpdir(), 'studio-job-tools-'));
+  const fast = join(dir, 'fast-90fps.mp4');
+
+  beforeAll(async () => {
+    // A second of video at 90 fps: above the 60 fps lip sync takes (1210).
+    makeVideo(fast, { colour: 'testsrc2', width: 320, height: 240, seconds: 1, fps: 90, withAudio: true });
+    studio = await openStudio();
+    const avatars = await bridge<{ url: string }[]>(studio.page, 'catalogue.avatars', { from: 2 });
+    origin = new URL(avatars[0].url).origin;
+    const voices = await bridge<{ preview: string }[]>(studio.page, 'catalogue.voices', { from: 3 });
+    voiceUrl = voices.find((v) => v.preview)?.preview ?? '';
+    await studio.page.getByRole('button', { name: 'Tools', exact: true }).click();
+  });
+  afterAll(async () => {
+    await studio?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a 90 fps local video before sending, with the reason and 1210', async () => {
+    const { page } = studio;
+    const region = page.getByRole('region', { name: 'Tools' });
+    await region.locator('.n-tabs-tab[data-name="lipsync"]').click();
+    await page.getByLabel('Video: local file').setInputFiles(fast);
+    await page.getByLabel('Audio link').fill(voiceUrl);
+    const refusals = page.getByTestId('tool-refusals');
+    await refusals.waitFor({ timeout: 30_000 });
+    expect(await refusals.locator('[data-check="fps-too-high"]').textContent()).toMatch(/90 fps.*at most 60 fps.*1210/);
+    expect(await page.getByRole('figure', { name: 'Video' }).getByTestId('media-facts').textContent()).toMatch(/^1\.0 s · 320×240 · 90 fps · \d+ KB · with sound$/);
+    expect(await page.getByRole('button', { name: 'Lip sync', exact: true }).isDisabled()).toBe(true);
+    await screenshot(page, 'tools-lipsync-refused');
+    // The host refuses too, so nothing can be sent around the form.
+    const video = await page.getByLabel('Video link').inputValue();
+    await expect(bridge(page, 'tools.lipsyncSend', { video, audio: voiceUrl })).rejects.toThrow(/Not sent: .*1210/);
+    expect(await jobCount(page, 'lipsync')).toBe(0);
+  });
+
+  it('lip syncs a sandbox clip to a voice and plays the result beside the original', async () => {
+    const { page } = studio;
+    const clip = `${origin}/sandbox/sandbox-motion.mp4`;
+    await page.getByLabel('Video link').fill(clip);
+    const facts = page.getByRole('figure', { name: 'Video' }).getByTestId('media-facts');
+    await expect.poll(() => facts.textContent(), { timeout: 30_000 }).toMatch(/^3\.0 s · 640×360 · 25 fps · \d+ KB · with sound$/);
+    await expect.poll(() => page.getByRole('figure', { name: 'Audio' }).getByTestId('media-facts').textContent()).toMatch(/^\d+\.\d s · \d+ KB$/);
+    // The voice preview is longer than the clip: warned, not refused.
+    await page.getByTestId('tool-warnings').locator('[data-check="length-mismatch"]').waitFor();
+    expect(await page.getByTestId('tool-refusals').count()).toBe(0);
+    await page.getByRole('button', { name: 'Lip sync', exact: true }).click();
+    const result = page.getByRole('region', { name: 'Result' });
+    await expect.poll(() => result.getAttribute('data-phase'), { timeout: 60_000 }).toBe('completed');
+    await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: 20_000 }).toBe(true);
+    expect(await result.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp4$/);
+    await screenshot(page, 'tools-lipsync-result', { fullStage: true });
+    expect(await jobCount(page, 'lipsync')).toBe(1);
+    expect(studio.consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/cli/index';
+import type { CliIo } from '../../../electron/cli/command';
+import { makeImage, makeTone, makeVideo, probe } from '../../fixtures/composition/make-media';
+
+const dir = mkdtempSync(join(tmpdir(), 'studio-tools-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const data = join(dir, 'data');
+
+function io(answer?: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: data }, cwd: dir, ...(answer !== undefined && { stdin: async () => answer }) };
+  return { io: value, out, err };
+}
+
+const jobsWritten = () => (existsSync(join(data, 'jobs')) ? readdirSync(join(data, 'jobs')).filter((f) => f.endsWith('.json')).length : 0);
+
+const clip = makeVideo(join(dir, 'clip.mp4'), { colour: 'testsrc2', width: 320, height: 240, seconds: 3, withAudio: true });
+const fast = makeVideo(join(dir, 'fast.mp4'), { colour: 'testsrc2', width: 320, height: 240, seconds: 1, fps: 90, withAudio: true });
+const voice = makeTone(join(dir, 'voice.wav'), { seconds: 3 });
+const portrait = makeImage(join(dir, 'face.png'), { colour: 'orange', width: 256, height: 256 });
+void portrait;
+
+describe('studio lipsync', () => {
+  it('refuses a 90 fps video with the reason and 1210, creating no job', async () => {
+    const run = io();
+    expect(await runCli(['lipsync', '--video', fast, '--audio', voice], run.io)).toBe(1);
+    const said = run.err.join('\n');
+    expect(said).toContain('video: 1.0 s · 320×240 · 90 fps');
+    expect(said).toMatch(/Refused: The video runs at 90 fps; lip sync takes at most 60 fps \(the service would refuse it with 1210\)/);
+    expect(jobsWritten()).toBe(0);
+  }, 60_000);
+
+  it('uploads local files, follows the job and saves the result with --out', async () => {
+    const run = io();
+    const out = join(dir, 'synced.mp4');
+    expect(await runCli(['lipsync', '--video', clip, '--audio', voice, '--out', out, '--json'], run.io)).toBe(0);
+    const job = JSON.parse(run.out.join('\n')) as { kind: string; phase: string; savedTo: string; request: { video_url: string } };
+    expect(job).toMatchObject({ kind: 'lipsync', phase: 'completed', savedTo: out });
+    expect(job.request.video_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(probe(out)).toMatchObject({ width: 320, height: 240 });
+    expect(jobsWritten()).toBe(1);
+  }, 120_000);
+
+  it('needs both inputs', async () => {
+    const run = io();
+    expect(await runCli(['lipsync', '--video', clip], run.io)).toBe(2);
+    expect(run.err.join('\n')).toContain('Give the audio with --audio URL');
+  });
+});
