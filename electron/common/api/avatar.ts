@@ -43,13 +43,16 @@ export type AvatarDetailQuery = z.infer<typeof avatarDetailQuerySchema>;
 export const avatarDetailItemSchema = avatarRecordSchema.extend({ _id: z.string(), status: recordStatusSchema });
 export const avatarDetailResponseSchema = envelope(z.array(avatarDetailItemSchema));
 
+/** The interface: "Unique id; letters and digits only". */
+export const avatarIdSchema = z
+  .string({ error: 'avatar_id must be a string' })
+  .min(1, { error: 'avatar_id cannot be empty' })
+  .max(64, { error: 'avatar_id must be at most 64 characters' })
+  .regex(/^[A-Za-z0-9]+$/, { error: 'avatar_id may contain letters and digits only' });
+
 export const avatarCreateBodySchema = z.object({
   url: httpUrl('url'),
-  avatar_id: z
-    .string({ error: 'avatar_id must be a string' })
-    .min(1, { error: 'avatar_id cannot be empty' })
-    .max(64, { error: 'avatar_id must be at most 64 characters' })
-    .regex(/^[A-Za-z0-9]+$/, { error: 'avatar_id may contain letters and digits only' }),
+  avatar_id: avatarIdSchema,
   name: z.string({ error: 'name must be a string' }).max(100, { error: 'name must be at most 100 characters' }).optional(),
   /** A number, or a numeric string in the talking avatar variant. */
   type: z.preprocess(

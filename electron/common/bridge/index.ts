@@ -15,6 +15,7 @@ import { facesCalls } from './faces';
 import { batchesCalls, batchesEvents } from './batches';
 import { placementCalls, placementEvents } from './placement';
 import { toolsCalls } from './tools';
+import { avatarsCalls } from './avatars';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -36,6 +37,7 @@ export const bridgeCalls = {
   ...batchesCalls,
   ...placementCalls,
   ...toolsCalls,
+  ...avatarsCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -100,3 +102,4 @@ export * from './storage';
 export * from './uploads';
 export * from './downloads';
 export * from './tools';
+export * from './avatars';

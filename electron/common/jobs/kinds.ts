@@ -178,7 +178,10 @@ export function videoSnapshot(record: VideoLike): RemoteSnapshot {
   };
 }
 
-export function avatarSnapshot(record: { _id?: string; avatar_id?: string; status?: number; url?: string }, fallbackId: string): RemoteSnapshot {
+export function avatarSnapshot(record: { _id?: string; avatar_id?: string; status?: number; url?: string; error_reasons?: unknown }, fallbackId: string): RemoteSnapshot {
   const status = record.status ?? 1;
-  return { remoteId: record._id ?? fallbackId, status, resultUrl: status === 3 ? str(record.url) : null, chargedCredits: null, failReason: null, answer: record };
+  // A failed upload says why in error_reasons (the link held no video, could not be downloaded, ...).
+  const reasons = Array.isArray(record.error_reasons) ? record.error_reasons.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
+  const failReason = status === 4 && reasons.length > 0 ? reasons.join('; ') : null;
+  return { remoteId: record._id ?? fallbackId, status, resultUrl: status === 3 ? str(record.url) : null, chargedCredits: null, failReason, answer: record };
 }

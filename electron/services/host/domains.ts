@@ -17,6 +17,7 @@ import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
 import { createBatchesDomain } from '../voices/batches-domain';
 import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
+import { createAvatarsDomain } from '../avatars/avatars-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -77,6 +78,7 @@ export function createDomains(base: HostBase): Domains {
     createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio),
     createToolsDomain(createToolDeps(studio, media.probe, (value) => uploads.handlers['uploads.linkLocalMedia']({ uploadId: `tools-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, value }))),
+    createAvatarsDomain(base, studio, (value) => uploads.handlers['uploads.linkLocalMedia']({ uploadId: `avatar-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, value })),
   ] as const;
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

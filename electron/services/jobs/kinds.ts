@@ -1,4 +1,5 @@
 import { JOB_KIND_REGISTRY, audioSnapshot, avatarSnapshot, kindEntry, videoSnapshot, type JobBody, type JobKind, type RemoteSnapshot } from '../../common/jobs/kinds';
+import { findAvatar } from '../avatars/avatar-lookup';
 import type { ServiceClient } from '../client/service-client';
 
 export type { RemoteSnapshot } from '../../common/jobs/kinds';
@@ -40,9 +41,7 @@ const calls: { [K in JobKind]: KindCalls<K> } = {
         const [record] = await client.call('avatarDetail', { id: remoteId }, { signal });
         return avatarSnapshot(record ?? {}, remoteId);
       }
-      const list = await client.call('avatarList', { from: 3 }, { signal });
-      const found = list.find((a) => a.avatar_id === remoteId);
-      return avatarSnapshot(found ?? {}, remoteId);
+      return avatarSnapshot((await findAvatar(client, remoteId, { from: 3, signal })) ?? {}, remoteId);
     },
   },
 };

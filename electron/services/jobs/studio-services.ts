@@ -90,7 +90,8 @@ function registerReactions(base: HostBase, reactor: JobReactor, catalogue: Catal
   });
   for (const type of ['avatar-upload', 'voice-clone'] as const) {
     reactor.on(type, async (job) => {
-      if (job.phase !== 'completed') return;
+      // An upload that failed leaves the editor's Uploaded tab, where it showed as processing.
+      if (job.phase !== 'completed' && type !== 'avatar-upload') return;
       catalogue.clear();
       base.emit('catalogue.changed', { reason: type });
     });

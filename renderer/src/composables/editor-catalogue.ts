@@ -1,4 +1,5 @@
 import type { CatalogueAvatar as WireAvatar, CatalogueVoice as WireVoice } from '@common/bridge';
+import { avatarState } from '@common/catalogue/avatar-facts';
 import { call } from '@/bridge';
 import type { CatalogueAvatar, CatalogueSource, CatalogueVoice } from '@/stores/editor-assets';
 
@@ -12,6 +13,7 @@ export function toEditorAvatar(a: WireAvatar): CatalogueAvatar | null {
     thumbnailUrl: a.thumbnailUrl || null,
     from: a.from === 3 ? 3 : 2,
     gender: a.gender ?? null,
+    ...(avatarState(a) === 'processing' ? { processing: true } : {}),
   };
 }
 

@@ -10,6 +10,8 @@ export interface CatalogueAvatar {
   /** 2 official, 3 uploaded by the user. */
   from: 2 | 3;
   gender: string | null;
+  /** An upload the service is still processing: listed, but not usable yet. */
+  processing?: boolean;
 }
 
 export interface CatalogueVoice {

@@ -1,5 +1,4 @@
 /** Tools the workspace will offer but this build does not have yet; each gets an honest tab. */
 export const PLANNED_TOOLS = [
   { name: 'character-swap', title: 'Character swap', detail: 'Animate a character image with the motion of a video, or put the character into the video; the cost per started 5 seconds is shown before sending.' },
-  { name: 'avatars', title: 'Avatars', detail: 'Browse official and uploaded avatars, see one in detail, and upload your own, followed until it is ready.' },
 ] as const;

@@ -1,0 +1,27 @@
+import type { avatarsCalls } from '../../common/bridge/avatars';
+import type { DomainModule, HostBase } from '../host/types';
+import type { StudioServices } from '../jobs/studio-services';
+import { AvatarsService } from './avatars-service';
+
+/**
+ * The avatars of the active connection for the Tools workspace. `linkLocalMedia` is the uploads
+ * domain's call (a granted local file becomes a link on the active storage, all or nothing).
+ */
+export function createAvatarsDomain(base: HostBase, studio: StudioServices, linkLocalMedia: (value: unknown) => Promise<{ value: unknown }>): DomainModule<typeof avatarsCalls> {
+  const avatars = new AvatarsService({
+    activeClient: async () => studio.connections.client((await studio.connections.active()).id),
+    link: async (source) => (await linkLocalMedia(source)).value as string,
+    submit: (submission) => studio.jobs.submit(submission),
+    uploadsChanged: () => {
+      studio.catalogue.clear();
+      base.emit('catalogue.changed', { reason: 'avatar-upload' });
+    },
+  });
+  return {
+    handlers: {
+      'avatars.list': async (query) => avatars.list(query),
+      'avatars.detail': async (id) => avatars.detail(id),
+      'avatars.upload': async (request) => avatars.upload(request),
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { DEFAULT_AVATAR_PAGE_SIZE, type AvatarRecord } from '../../common/api';
+import type { AvatarPage, AvatarUploadRequest } from '../../common/bridge/avatars';
+import type { AvatarQuery } from '../../common/bridge/catalogue';
+import type { JobSubmission, SubmitResult } from '../../common/bridge/jobs';
+import { isServiceError } from '../client/errors';
+import type { ServiceClient } from '../client/service-client';
+import { StudioError } from '../host/errors';
+import { findAvatar } from './avatar-lookup';
+
+export interface AvatarsDeps {
+  /** The client of the connection new work goes to. */
+  activeClient(): Promise<ServiceClient>;
+  /** A local file (a granted `file:` reference, or a path on the command line) as a link the service can fetch. */
+  link(source: string): Promise<string>;
+  /** Through the job engine: ledger first, then the create, then polling to 3 or 4. */
+  submit(submission: JobSubmission): Promise<SubmitResult>;
+  /** The uploaded avatars changed: cached lists are stale (the editor's Uploaded tab shows the new one as processing). */
+  uploadsChanged(): void;
+}
+
+const isLink = (value: string): boolean => /^https?:\/\/[^\s/]+/i.test(value);
+
+/** Avatars of the active connection: the list page by page, one avatar's record, and uploads as jobs. */
+export class AvatarsService {
+  constructor(private readonly deps: AvatarsDeps) {}
+
+  async list(query: AvatarQuery = {}): Promise<AvatarPage> {
+    const page = query.page ?? 1;
+    const size = query.size ?? DEFAULT_AVATAR_PAGE_SIZE;
+    const client = await this.deps.activeClient();
+    const items = await client.call('avatarList', { ...query, page, size });
+    return { items, page, size, hasMore: items.length >= size };
+  }
+
+  /**
+   * One avatar by its record id (what the detail operation takes) or by its `avatar_id` (what the list
+   * and the CLI show): the detail first, else the list, whose record then gives the id for the detail.
+   */
+  async detail(id: string): Promise<AvatarRecord> {
+    const client = await this.deps.activeClient();
+    const byRecordId = await this.detailOf(client, id);
+    if (byRecordId) return byRecordId;
+    const listed = await findAvatar(client, id);
+    if (!listed) throw new StudioError(`No avatar with the id "${id}" on this connection (neither a record id nor an avatar_id).`, 'not-found');
+    const detailed = listed._id ? await this.detailOf(client, listed._id) : null;
+    // The list has the thumbnail and gender, the detail the status: keep both.
+    return { ...listed, ...(detailed ?? {}) };
+  }
+
+  async upload(request: AvatarUploadRequest): Promise<SubmitResult> {
+    const client = await this.deps.activeClient();
+    // The service would refuse it with 1222 after the upload; say so before anything is sent.
+    const taken = await findAvatar(client, request.avatarId);
+    if (taken) {
+      throw new StudioError(`The avatar_id "${request.avatarId}" is already used on this connection (by "${taken.name || taken.avatar_id}"); choose another.`, 'refused');
+    }
+    const local = !isLink(request.source);
+    const url = local ? await this.deps.link(request.source) : request.source;
+    const result = await this.deps.submit({
+      kind: 'avatar-upload',
+      body: { url, avatar_id: request.avatarId, name: request.name, type: request.type, url_from: local ? 1 : (request.urlFrom ?? 1) },
+      purpose: { type: 'avatar-upload' },
+      ...(request.confirmDuplicate ? { confirmDuplicate: true } : {}),
+    });
+    if (result.status === 'submitted') this.deps.uploadsChanged();
+    return result;
+  }
+
+  private async detailOf(client: ServiceClient, id: string): Promise<AvatarRecord | null> {
+    try {
+      const [record] = await client.call('avatarDetail', { id });
+      return record ?? null;
+    } catch (error) {
+      // 1008 "content does not exist": not a record id; 1003 a malformed one. Anything else is a real failure.
+      if (isServiceError(error) && error.kind === 'service' && (error.code === 1008 || error.code === 1003)) return null;
+      throw error;
+    }
+  }
+}
