@@ -55,6 +55,8 @@ const PROGRESS_EVERY_MS = 250;
 export class DownloadManager {
   private readonly entries = new Map<string, DownloadEntry>();
   private readonly running = new Map<string, AbortController>();
+  /** Every run() under way, including those past their last byte that no longer hold a queue place. */
+  private readonly runs = new Set<Promise<void>>();
   private readonly speed = new Map<string, SpeedMeter>();
   private readonly lastEmit = new Map<string, number>();
   private readonly queue: PQueue;
@@ -132,33 +134,53 @@ export class DownloadManager {
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */
   async enqueue(request: EnqueueRequest): Promise<DownloadView> {
-    const folder = resolve(request.folder);
-    const relativeName = await pickFreeName(request.relativeName, (candidate) => this.isTaken(folder, candidate));
-    const at = this.now();
-    const entry: DownloadEntry = {
-      id: randomUUID(),
-      jobId: request.jobId,
-      url: request.url,
-      folder,
-      relativeName,
-      state: 'queued',
-      reason: null,
-      bytes: 0,
-      totalBytes: null,
-      etag: null,
-      lastModified: null,
-      attempts: 0,
-      savedPath: null,
-      origin: request.origin,
-      batchId: request.batchId ?? null,
-      createdAt: at,
-      updatedAt: at,
-    };
-    this.entries.set(entry.id, entry);
+    return (await this.enqueueAll([request]))[0];
+  }
+
+  /**
+   * Adds downloads in one go: each gets a free name (counting the others of the same call), the queue
+   * is written once for all of them, and then they start. A name that would leave its folder refuses
+   * the whole call, and nothing is added.
+   */
+  async enqueueAll(requests: readonly EnqueueRequest[]): Promise<DownloadView[]> {
+    const added: DownloadEntry[] = [];
+    try {
+      for (const request of requests) {
+        const folder = resolve(request.folder);
+        const relativeName = await pickFreeName(request.relativeName, (candidate) => this.isTaken(folder, candidate));
+        const at = this.now();
+        const entry: DownloadEntry = {
+          id: randomUUID(),
+          jobId: request.jobId,
+          url: request.url,
+          folder,
+          relativeName,
+          state: 'queued',
+          reason: null,
+          bytes: 0,
+          totalBytes: null,
+          etag: null,
+          lastModified: null,
+          attempts: 0,
+          savedPath: null,
+          origin: request.origin,
+          batchId: request.batchId ?? null,
+          createdAt: at,
+          updatedAt: at,
+        };
+        this.entries.set(entry.id, entry);
+        added.push(entry);
+      }
+    } catch (error) {
+      for (const entry of added) this.entries.delete(entry.id);
+      throw error;
+    }
     await this.persist();
-    this.schedule(entry.id);
-    this.changed(entry, true);
-    return this.view(entry);
+    for (const entry of added) {
+      this.schedule(entry.id);
+      this.changed(entry, true);
+    }
+    return added.map((entry) => this.view(entry));
   }
 
   private async isTaken(folder: string, candidate: string): Promise<boolean> {
@@ -216,9 +238,13 @@ export class DownloadManager {
     return this.totals();
   }
 
-  /** Settles when nothing is queued or running (tests, the CLI). */
+  /** Settles when nothing is queued or running, finishing files included (tests, the CLI). */
   async whenIdle(): Promise<void> {
-    await this.queue.onIdle();
+    for (;;) {
+      await this.queue.onIdle();
+      if (this.runs.size === 0) break;
+      await Promise.all([...this.runs]);
+    }
     await this.writing;
   }
 
@@ -240,15 +266,28 @@ export class DownloadManager {
     if (this.disposed) return;
     const wanted = Math.max(1, this.options.concurrency?.() ?? 3);
     if (this.queue.concurrency !== wanted) this.queue.concurrency = wanted;
-    void this.queue.add(() => this.run(id));
+    // A download holds its place among the `concurrency` transfers only while bytes arrive: the
+    // checks after the last byte (fsync, ffprobe, rename) let the next file start meanwhile.
+    void this.queue.add(
+      () =>
+        new Promise<void>((release) => {
+          const run = this.run(id, release).finally(() => {
+            release();
+            this.runs.delete(run);
+          });
+          this.runs.add(run);
+        }),
+    );
   }
 
-  private async run(id: string): Promise<void> {
+  private async run(id: string, received: () => void): Promise<void> {
     const entry = this.entries.get(id);
     if (!entry || entry.state !== 'queued' || this.running.has(id) || this.disposed) return;
     const controller = new AbortController();
     this.running.set(id, controller);
-    this.update(entry, { state: 'downloading', reason: null }, true);
+    // Shown, not written: a download found "downloading" on disk comes back queued anyway.
+    Object.assign(entry, { state: 'downloading', reason: null, updatedAt: this.now() });
+    this.changed(entry, true);
     const meter = new SpeedMeter(() => this.now());
     this.speed.set(id, meter);
     try {
@@ -263,6 +302,7 @@ export class DownloadManager {
             validators: entry.etag || entry.lastModified ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes } : null,
             signal: controller.signal,
             verify: this.options.verify,
+            onReceived: received,
             onValidators: async (v) => {
               this.update(entry, { etag: v.etag, lastModified: v.lastModified, totalBytes: v.totalBytes }, false);
               await this.persist();

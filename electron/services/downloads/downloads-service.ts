@@ -7,7 +7,7 @@ import type { DownloadTotals, DownloadView } from '../../common/bridge/downloads
 import type { JobRecord } from '../../common/bridge/jobs';
 import { checkTemplate, DEFAULT_NAME_TEMPLATE } from '../../common/file-names';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
-import { DownloadManager, queueFile } from './download-manager';
+import { DownloadManager, queueFile, type EnqueueRequest } from './download-manager';
 import { jobFile, type JobFile } from './job-files';
 
 export const DownloadPreferences = z.object({
@@ -105,6 +105,8 @@ export class DownloadsService {
     if (request.origin === 'library') this.preferences.update((p) => ({ ...p, folder: folder.folder, template }));
     const batchId = `batch-${this.now()}-${(this.batchCounter += 1)}`;
     const result: StartResult = { queued: [], skipped: [] };
+    // In the order asked: an earlier download of the same job, or a new one (queued together below).
+    const slots: (DownloadView | EnqueueRequest)[] = [];
     for (const file of files) {
       if (!file.ok) {
         result.skipped.push({ jobId: file.jobId, reason: file.reason });
@@ -115,11 +117,14 @@ export class DownloadsService {
       const existing = this.manager.forJob(file.jobId).find((d) => d.folder === folder.folder && d.state !== 'cancelled');
       if (existing && !(existing.state === 'saved' && !(await exists(existing.savedPath)))) {
         if (existing.state === 'paused' || existing.state === 'failed') this.manager.resume(existing.id);
-        result.queued.push(this.manager.get(existing.id));
+        slots.push(this.manager.get(existing.id));
         continue;
       }
-      result.queued.push(await this.manager.enqueue({ jobId: file.jobId, url: file.url, folder: folder.folder, relativeName: file.relativeName, origin: request.origin, batchId }));
+      slots.push({ jobId: file.jobId, url: file.url, folder: folder.folder, relativeName: file.relativeName, origin: request.origin, batchId });
     }
+    const added = await this.manager.enqueueAll(slots.filter((slot): slot is EnqueueRequest => !('id' in slot)));
+    let next = 0;
+    for (const slot of slots) result.queued.push('id' in slot ? slot : added[next++]);
     return result;
   }
 

@@ -34,6 +34,8 @@ export interface FetchToFileOptions {
   onProgress?(progress: FetchProgress): void;
   /** Checks the complete file is real media (ffprobe); throws with the reason otherwise. */
   verify?(partPath: string): Promise<void>;
+  /** Every byte has arrived (the network is free for another file); the checks and rename follow. */
+  onReceived?(): void;
 }
 
 /** A failure worth trying again (network, 5xx, a short body); the `.part` is kept for a resume. */
@@ -210,6 +212,7 @@ function keepWhatArrives(body: Readable, sink: Writable, signal?: AbortSignal): 
 }
 
 async function finish(options: FetchToFileOptions, part: string, bytes: number, validators: Validators): Promise<{ bytes: number; validators: Validators }> {
+  options.onReceived?.();
   await fsyncPath(part);
   if (options.verify) {
     try {
