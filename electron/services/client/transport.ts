@@ -131,20 +131,21 @@ export class Transport {
     let refreshed = false;
     for (let attempt = 0; ; attempt += 1) {
       const turn = this.pace.take(this.sleep, spec.signal);
-      if (turn) {
+      if (turn.wait) {
         try {
-          await turn;
+          await turn.wait;
         } catch {
           throw new ServiceError({ kind: 'aborted', endpoint: spec.path });
         }
       }
       const outcome = await this.attempt(spec);
       if (outcome.ok) {
-        this.pace.succeeded();
+        this.pace.answered();
         return outcome.value;
       }
       const failure = outcome.failure;
-      if (failure.error.code === RATE_LIMITED) this.pace.refused();
+      if (failure.error.code === RATE_LIMITED) this.pace.refused(turn.at);
+      else if (failure.error.kind === 'service' || failure.error.kind === 'http') this.pace.answered();
       if (failure.refreshToken && !refreshed && this.options.auth?.refresh && spec.authenticated !== false) {
         refreshed = true;
         await this.options.auth.refresh(spec.signal);

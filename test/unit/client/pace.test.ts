@@ -1,46 +1,108 @@
 import { describe, expect, it } from 'vitest';
 import { RequestPace } from '../../../electron/services/client/pace';
 
-function paced() {
+/** A seeded generator, so the simulated network's jitter is the same in every run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/**
+ * One sender going as fast as the pace lets it, against a service that refuses a request when `limit`
+ * requests already reached it in the last second (as the sandbox does). Each request takes 2–20 ms on
+ * its way, so the service sees requests a little bunched or spread compared with when they were sent.
+ */
+function simulate(limitAt: (t: number) => number, seconds: number) {
   let now = 0;
-  const waits: number[] = [];
   const pace = new RequestPace(() => now);
+  const random = seeded(7);
+  const arrived: number[] = [];
+  const accepted: number[] = [];
+  const refused: number[] = [];
   const sleep = async (ms: number) => {
-    waits.push(ms);
     now += ms;
   };
-  return { pace, waits, sleep, tick: (ms: number) => (now += ms) };
+  const run = async () => {
+    while (now < seconds * 1000) {
+      const turn = pace.take(sleep);
+      if (turn.wait) await turn.wait;
+      const arrival = now + 2 + random() * 18;
+      const recent = arrived.filter((t) => arrival - t < 1000);
+      arrived.length = 0;
+      arrived.push(...recent);
+      now += 25; // the answer's way back and the sender's own work
+      if (recent.length >= limitAt(arrival)) {
+        refused.push(arrival);
+        pace.refused(turn.at);
+      } else {
+        arrived.push(arrival);
+        accepted.push(arrival);
+        pace.answered();
+      }
+    }
+  };
+  const between = (list: number[], from: number, to: number) => list.filter((t) => t >= from * 1000 && t < to * 1000).length;
+  return { run, pace, accepted: (from: number, to: number) => between(accepted, from, to) / (to - from), refused: (from: number, to: number) => between(refused, from, to) };
 }
 
 describe('pacing a rate-limited connection', () => {
-  it('sends at once until the service refuses, then spaces request starts', async () => {
-    const t = paced();
-    expect(t.pace.take(t.sleep)).toBeNull();
-    t.pace.refused();
-    expect(t.pace.gap).toBe(50);
-    for (let i = 0; i < 4; i += 1) await t.pace.take(t.sleep);
-    // The first goes now, each next one a gap later.
-    expect(t.waits).toEqual([50, 50, 50]);
+  it('sends at once, without waiting, until the service refuses something', () => {
+    const pace = new RequestPace(() => 0);
+    const turn = pace.take(async () => {});
+    expect(turn.wait).toBeNull();
+    expect(pace.gap).toBe(0);
   });
 
-  it('counts refusals of requests sent together once, and doubles for a later one', () => {
-    const t = paced();
-    t.pace.refused();
-    t.pace.refused();
-    t.pace.refused();
-    expect(t.pace.gap).toBe(50);
-    t.tick(300);
-    t.pace.refused();
-    expect(t.pace.gap).toBe(100);
+  it('learns the limit from the first refusal and settles just under it, with almost no refusals', async () => {
+    const sim = simulate(() => 20, 120);
+    await sim.run();
+    // The first refusal ends the opening burst; probes above the limit, ever rarer, cost one each.
+    expect(sim.refused(0, 120)).toBeLessThanOrEqual(6);
+    expect(sim.accepted(5, 120)).toBeGreaterThanOrEqual(19);
+    expect(sim.pace.perWindow).toBeLessThanOrEqual(20.5);
   });
 
-  it('returns to full speed slowly after the refusals stop', () => {
-    const t = paced();
-    t.pace.refused();
-    for (let i = 0; i < 40; i += 1) t.pace.succeeded();
-    expect(t.pace.gap).toBeGreaterThan(20);
-    for (let i = 0; i < 400; i += 1) t.pace.succeeded();
-    expect(t.pace.gap).toBe(0);
-    expect(t.pace.take(t.sleep)).toBeNull();
+  it('after the opening burst, waits for it to leave the service window instead of being refused again', async () => {
+    const sim = simulate(() => 20, 3);
+    await sim.run();
+    expect(sim.refused(0, 3)).toBe(1);
+  });
+
+  it('follows a limit that drops, within a few refusals', async () => {
+    const sim = simulate((t) => (t < 30_000 ? 20 : 10), 90);
+    await sim.run();
+    // The second after the drop is refused half, until its window shows the new count; then quiet.
+    expect(sim.refused(30, 33)).toBeLessThanOrEqual(15);
+    expect(sim.refused(33, 90)).toBeLessThanOrEqual(4);
+    expect(sim.accepted(40, 90)).toBeGreaterThanOrEqual(9.2);
+    expect(sim.accepted(40, 90)).toBeLessThanOrEqual(10);
+  });
+
+  it('finds a limit that rises, by probing slowly above the one it learnt', async () => {
+    const sim = simulate((t) => (t < 10_000 ? 10 : 20), 90);
+    await sim.run();
+    expect(sim.accepted(60, 90)).toBeGreaterThanOrEqual(19);
+    expect(sim.refused(10, 90)).toBeLessThanOrEqual(6);
+  });
+
+  it('ignores refusals of requests sent at the old pace', () => {
+    let now = 0;
+    const pace = new RequestPace(() => now);
+    const sleep = async () => {};
+    const turns = Array.from({ length: 25 }, () => {
+      now += 10;
+      return pace.take(sleep).at;
+    });
+    for (let i = 0; i < 20; i += 1) pace.answered();
+    now += 5;
+    pace.refused(turns[20]);
+    const learnt = pace.perWindow;
+    // Requests 22..25 were sent before the pace existed: refused too, they change nothing.
+    for (const at of turns.slice(21)) pace.refused(at);
+    expect(learnt).toBe(19.5);
+    expect(pace.perWindow).toBe(learnt);
   });
 });

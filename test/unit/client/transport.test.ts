@@ -32,13 +32,34 @@ describe('reads', () => {
     expect(seen[0].headers['x-api-key']).toBe('key-abcdef123');
   });
 
-  it('spaces the next requests of a connection the service has rate-limited', async () => {
-    const { c } = client([fail(1005, 'too frequent'), ok([voice]), ok([voice])]);
+  it('paces a rate-limited connection just under the limit it learnt from the requests before the refusal', async () => {
+    let now = 1_000_000;
+    const waits: number[] = [];
+    const fake = scriptedFetch([...Array.from({ length: 20 }, () => ok([voice])), fail(1005, 'too frequent'), ok([voice]), ok([voice]), ok([voice])]);
+    const c = new ServiceClient({
+      baseUrl: 'http://service.test/',
+      credentials: { kind: 'api-key', apiKey: 'key-abcdef123' },
+      fetch: async (url, init) => {
+        now += 10;
+        return fake.fetch(url, init);
+      },
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+      random: () => 0.5,
+      clock: { now: () => now },
+    });
+    for (let i = 0; i < 20; i += 1) await c.call('voiceList', {});
+    expect(waits).toEqual([]);
     await c.call('voiceList', {});
-    expect(sleeps).toEqual([375]);
+    // 20 taken in the second before the refusal: 19.5 a second from now on. The retry (after its
+    // backoff, at 1_000_585) waits until the second request of the burst (sent at 1_000_010) has left the
+    // service's one-second window, so the window never holds more than 20.
+    expect(waits).toEqual([375, 1_001_010 - 1_000_585]);
     await c.call('voiceList', {});
-    // The clock stands still here, so the request after the retry waits one gap (50 ms) for its turn.
-    expect(sleeps).toEqual([375, 50]);
+    await c.call('voiceList', {});
+    expect(waits.slice(2).every((ms) => ms > 0)).toBe(true);
   });
 
   it('retries on 5xx, network errors and 1005, honouring Retry-After', async () => {
@@ -46,8 +67,9 @@ describe('reads', () => {
     const voices = await c.call('voiceList', {});
     expect(voices[0].voice_id).toBe('voice-1');
     expect(seen).toHaveLength(4);
-    // 500ms base, factor 2, half jitter at random 0.5: 375, 750; then the server's 3 s.
-    expect(sleeps).toEqual([375, 750, 3000]);
+    // 500ms base, factor 2, half jitter at random 0.5: 375, 750; then the server's 3 s. The clock stands
+    // still here, so the refusal came with nothing else in its window: one request a window from then on.
+    expect(sleeps).toEqual([375, 750, 3000, 1000]);
   });
 
   it('gives up after the attempt limit with the last error', async () => {
