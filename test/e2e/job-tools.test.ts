@@ -26,10 +26,13 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
   let voiceUrl = '';
   const dir = mkdtempSync(join(tmpdir(), 'studio-job-tools-'));
   const fast = join(dir, 'fast-90fps.mp4');
+  const long = join(dir, 'long-121s.mp4');
 
   beforeAll(async () => {
     // A second of video at 90 fps: above the 60 fps lip sync takes (1210).
     makeVideo(fast, { colour: 'testsrc2', width: 320, height: 240, seconds: 1, fps: 90, withAudio: true });
+    // Just over the 120 s character swap takes, at a size that encodes in a moment.
+    makeVideo(long, { colour: 'navy', width: 64, height: 64, seconds: 121, fps: 2 });
     studio = await openStudio();
     const avatars = await bridge<{ url: string }[]>(studio.page, 'catalogue.avatars', { from: 2 });
     origin = new URL(avatars[0].url).origin;
@@ -77,6 +80,50 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     expect(await result.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp4$/);
     await screenshot(page, 'tools-lipsync-result', { fullStage: true });
     expect(await jobCount(page, 'lipsync')).toBe(1);
+    expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('refuses a character swap source longer than 120 s before sending, showing no price', async () => {
+    const { page } = studio;
+    await page.getByRole('region', { name: 'Tools' }).locator('.n-tabs-tab[data-name="character-swap"]').click();
+    await page.getByLabel('Character image link').fill(`${origin}/sandbox/sandbox-face.png`);
+    await page.getByLabel('Source video: local file').setInputFiles(long);
+    const refusals = page.getByTestId('tool-refusals');
+    await refusals.waitFor({ timeout: 30_000 });
+    expect(await refusals.textContent()).toMatch(/lasts 121 s; character swap takes 1 to 120 s/);
+    expect(await page.getByRole('button', { name: 'Swap…' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('swap-cost').count()).toBe(0);
+    await screenshot(page, 'tools-swap-refused', { fullStage: true });
+    const video = await page.getByLabel('Source video link').inputValue();
+    await expect(bridge(page, 'tools.swapSend', { image: `${origin}/sandbox/sandbox-face.png`, video, confirmedCredits: 240 })).rejects.toThrow(/Not sent: .*120 s/);
+    expect(await jobCount(page, 'character-swap')).toBe(0);
+  });
+
+  it('shows the cost per started 5 s (12 s at 720p = 30 credits), asks, sends and plays the result', async () => {
+    const { page } = studio;
+    await page.getByLabel('Source video link').fill(`${origin}/sandbox/sandbox-motion.mp4`);
+    const cost = page.getByTestId('swap-cost');
+    // Left empty, the duration is the video's own 3 s: one started 5 s at 10 credits.
+    await expect.poll(() => cost.textContent(), { timeout: 30_000 }).toMatch(/Cost: 10 credits.*3 s at 720p: 1 started 5 s × 10 credits = 10 credits \(the video's own length\)/);
+    await page.getByLabel('Duration in seconds').fill('12');
+    await page.getByLabel('Duration in seconds').blur();
+    await expect.poll(() => cost.textContent()).toMatch(/Cost: 30 credits.*12 s at 720p: 3 started 5 s × 10 credits = 30 credits/);
+    await page.getByText('Replace', { exact: true }).click();
+    await page.getByLabel('Prompt').fill('A calm presenter in a studio');
+    expect(await page.getByTestId('prompt-count').textContent()).toBe('28 / 500 characters');
+    await screenshot(page, 'tools-swap-cost', { fullStage: true });
+    await page.getByRole('button', { name: 'Swap for 30 credits…' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).toContain('12 s at 720p: 3 started 5 s × 10 credits = 30 credits');
+    await dialog.getByRole('button', { name: 'Send for 30 credits' }).click();
+    const result = page.getByRole('region', { name: 'Result' });
+    await expect.poll(() => result.getAttribute('data-phase'), { timeout: 90_000 }).toBe('completed');
+    await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: 20_000 }).toBe(true);
+    const jobs = await bridge<{ kind: string; request: Record<string, unknown>; costEstimate: { credits: number } }[]>(page, 'jobs.list');
+    const swap = jobs.find((j) => j.kind === 'character-swap');
+    expect(swap?.request).toMatchObject({ duration: 12, resolution: '720p', mode: 'replace', prompt: 'A calm presenter in a studio' });
+    expect(swap?.costEstimate.credits).toBe(30);
+    await screenshot(page, 'tools-swap-result', { fullStage: true });
     expect(studio.consoleErrors).toEqual([]);
   });
 });

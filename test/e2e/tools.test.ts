@@ -32,12 +32,12 @@ describe('Tools workspace in Chromium', () => {
     expect(studio.consoleErrors).toEqual([]);
   });
 
-  it.skipIf((PLANNED_TOOLS as readonly unknown[]).length === 0)('says plainly which tools are not built yet', async () => {
+  it.skipIf(PLANNED_TOOLS.length === 0)('says plainly which tools are not built yet', async () => {
     const { page } = studio;
     const region = page.getByRole('region', { name: 'Tools' });
-    const planned = PLANNED_TOOLS[0]?.name ?? '';
-    await region.locator(`.n-tabs-tab[data-name="${planned}"]`).click();
-    await expect.poll(() => region.locator(`[data-tool="${planned}"]`).getByText('Not yet available').isVisible()).toBe(true);
+    const name = PLANNED_TOOLS[0]?.name ?? '';
+    await region.locator(`.n-tabs-tab[data-name="${name}"]`).click();
+    await expect.poll(() => region.locator(`[data-tool="${name}"]`).getByText('Not yet available').isVisible()).toBe(true);
     await screenshot(page, 'tools-planned');
   });
 });

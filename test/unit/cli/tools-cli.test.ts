@@ -23,7 +23,6 @@ const clip = makeVideo(join(dir, 'clip.mp4'), { colour: 'testsrc2', width: 320, 
 const fast = makeVideo(join(dir, 'fast.mp4'), { colour: 'testsrc2', width: 320, height: 240, seconds: 1, fps: 90, withAudio: true });
 const voice = makeTone(join(dir, 'voice.wav'), { seconds: 3 });
 const portrait = makeImage(join(dir, 'face.png'), { colour: 'orange', width: 256, height: 256 });
-void portrait;
 
 describe('studio lipsync', () => {
   it('refuses a 90 fps video with the reason and 1210, creating no job', async () => {
@@ -50,5 +49,40 @@ describe('studio lipsync', () => {
     const run = io();
     expect(await runCli(['lipsync', '--video', clip], run.io)).toBe(2);
     expect(run.err.join('\n')).toContain('Give the audio with --audio URL');
+  });
+});
+
+describe('studio character-swap', () => {
+  it('prints the cost per started 5 s and sends nothing when the answer is no', async () => {
+    const before = jobsWritten();
+    const run = io('n\n');
+    expect(await runCli(['character-swap', '--image', portrait, '--video', clip, '--duration', '12'], run.io)).toBe(1);
+    const said = run.err.join('\n');
+    expect(said).toContain('Cost: 30 credits (12 s at 720p: 3 started 5 s × 10 credits = 30 credits).');
+    expect(said).toContain('Send it for 30 credits? [y/N]');
+    expect(said).toContain('Not sent.');
+    expect(jobsWritten()).toBe(before);
+  }, 60_000);
+
+  it('with --yes sends the confirmed request through the engine and saves the result with --out', async () => {
+    const run = io();
+    const out = join(dir, 'swapped.mp4');
+    const code = await runCli(['character-swap', '--image', portrait, '--video', clip, '--mode', 'replace', '--resolution', '480p', '--prompt', 'calm', '--yes', '--out', out, '--json'], run.io);
+    expect(code).toBe(0);
+    const job = JSON.parse(run.out.join('\n')) as { phase: string; request: Record<string, unknown>; costEstimate: { credits: number } };
+    expect(job.phase).toBe('completed');
+    expect(job.request).toMatchObject({ duration: 3, resolution: '480p', mode: 'replace', prompt: 'calm' });
+    expect(job.costEstimate.credits).toBe(5);
+    expect(probe(out).width).toBeGreaterThan(0);
+  }, 120_000);
+
+  it.each([
+    [['--mode', 'morph'], '--mode must be animate or replace'],
+    [['--duration', '121'], '--duration must be 1 to 120 seconds'],
+    [['--prompt', 'x'.repeat(501)], '--prompt must be at most 500 characters (it has 501)'],
+  ])('refuses %j before asking anything', async (extra, message) => {
+    const run = io();
+    expect(await runCli(['character-swap', '--image', portrait, '--video', clip, ...extra], run.io)).toBe(2);
+    expect(run.err.join('\n')).toContain(message);
   });
 });
