@@ -9,6 +9,7 @@ import { voicesListCommand } from './commands/voices';
 import { cloneCommand, ttsCommand } from './commands/speech';
 import { ttsBatchCommand } from './commands/tts-batch';
 import { modelsCommand } from './commands/models';
+import { avatarsCommands } from './commands/avatars';
 import { facesAnalyzeCommand, facesDetectCommand } from './commands/faces';
 import { webhookDecodeCommand } from './commands/webhook';
 import { checkPlacementCommand } from './commands/check-placement';
@@ -26,6 +27,7 @@ export const commands: readonly CliCommand[] = [
   ttsBatchCommand,
   cloneCommand,
   modelsCommand,
+  ...avatarsCommands,
   webhookDecodeCommand,
   checkPlacementCommand,
   facesDetectCommand,

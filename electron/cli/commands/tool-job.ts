@@ -72,9 +72,10 @@ export function jobBar(job: Pick<JobView, 'progress' | 'phase'>): string {
 
 /**
  * Follows a sent tool job to its end (a bar redrawn in place on a terminal, phase lines otherwise),
- * explains a refusal in the tool's words, and with `out` saves the result. Returns the exit code.
+ * explains a refusal in the tool's words (a kind without its own words: the general ones), and with
+ * `out` saves the result. Returns the exit code.
  */
-export async function followToolJob(host: CliHost, kind: ToolKind, result: SubmitResult, io: CliIo, options: { json: boolean; out?: string; tty: boolean }): Promise<number> {
+export async function followToolJob(host: CliHost, kind: ToolKind | null, result: SubmitResult, io: CliIo, options: { json: boolean; out?: string; tty: boolean }): Promise<number> {
   if (result.status === 'duplicate') {
     io.err(`${result.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
     return EXIT.failed;
@@ -100,7 +101,7 @@ export async function followToolJob(host: CliHost, kind: ToolKind, result: Submi
     if (tty && !json) process.stderr.write('\n');
   });
   if (job.phase !== 'completed') {
-    io.err(`The job did not complete: ${explainToolFailure(kind, job.error?.code) ?? job.error?.explanation ?? JOB_PHASE_LABELS[job.phase]}`);
+    io.err(`The job did not complete: ${(kind && explainToolFailure(kind, job.error?.code)) ?? job.error?.explanation ?? JOB_PHASE_LABELS[job.phase]}`);
     if (json) io.out(JSON.stringify(job, null, 2));
     return EXIT.failed;
   }

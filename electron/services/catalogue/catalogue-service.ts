@@ -9,6 +9,8 @@ export interface CatalogueDeps {
   clock: Clock;
   /** How long a list stays fresh; the asset panel asks often, the lists change rarely. Default 60 s. */
   ttlMs?: number;
+  /** The model list changes with the service's releases, not with the user's work: kept 10 minutes unless refreshed. */
+  modelTtlMs?: number;
 }
 
 /** Avatar, voice and model lists for the editor's asset panel, through the active connection. */
@@ -27,22 +29,23 @@ export class CatalogueService {
 
   models(types: readonly AiModelType[]): Promise<CatalogueModel[]> {
     const sorted = [...new Set(types)].sort();
+    const ttl = this.deps.modelTtlMs ?? 10 * 60_000;
     return this.cached('models', sorted, async (client) => {
       const models = await client.call('aiModelList', { types: sorted });
       return [...models].sort((a, b) => (b.sort ?? 0) - (a.sort ?? 0));
-    });
+    }, ttl);
   }
 
   clear(): void {
     this.cache.clear();
   }
 
-  private async cached<T>(what: string, query: unknown, load: (client: ServiceClient) => Promise<T>): Promise<T> {
+  private async cached<T>(what: string, query: unknown, load: (client: ServiceClient) => Promise<T>, ttlMs = this.deps.ttlMs ?? 60_000): Promise<T> {
     const { id: connectionId } = await this.deps.connections.active();
     const key = `${connectionId}|${what}|${JSON.stringify(query)}`;
     const now = this.deps.clock.now();
     const hit = this.cache.get(key);
-    if (hit && now - hit.at < (this.deps.ttlMs ?? 60_000)) return hit.value as Promise<T>;
+    if (hit && now - hit.at < ttlMs) return hit.value as Promise<T>;
     // Kept from the start, not from the answer: an ask while this one is under way joins it.
     const value = this.deps.connections.client(connectionId).then(load);
     this.cache.set(key, { at: now, value });

@@ -49,6 +49,20 @@ describe('CatalogueService', () => {
     expect(t.seen[1].url).toContain('types%5B%5D=1501&types%5B%5D=2101');
   });
 
+  it('keeps the model list ten minutes, until a refresh clears it', async () => {
+    const t = setup([ok([model('m', 1)]), ok([model('m', 1)]), ok([model('m', 1)])]);
+    await t.catalogue.models([2101]);
+    t.tick(9 * 60_000);
+    await t.catalogue.models([2101]);
+    expect(t.seen).toHaveLength(1);
+    t.catalogue.clear();
+    await t.catalogue.models([2101]);
+    expect(t.seen).toHaveLength(2);
+    t.tick(10 * 60_000);
+    await t.catalogue.models([2101]);
+    expect(t.seen).toHaveLength(3);
+  });
+
   it('does not remember a failure', async () => {
     const t = setup([fail(1102), ok([voice])]);
     await expect(t.catalogue.voices()).rejects.toMatchObject({ code: 1102 });

@@ -1,0 +1,153 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DEFAULT_AVATAR_PAGE_SIZE, type AvatarRecord } from '../../common/api';
+import { AvatarUploadRequest } from '../../common/bridge/avatars';
+import type { AvatarQuery } from '../../common/bridge/catalogue';
+import { formatAvatarDetail, formatAvatarRows, suggestUrlFrom } from '../../common/catalogue/avatar-facts';
+import { AvatarsService } from '../../services/avatars/avatars-service';
+import { isServiceError } from '../../services/client/errors';
+import { StudioError } from '../../services/host/errors';
+import { openCliHost, type CliHost } from '../cli-host';
+import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../command';
+import { followToolJob } from './tool-job';
+
+/** The avatars service on the command line: the connection new work goes to, local files uploaded to the active storage. */
+function avatarsOf(host: CliHost): AvatarsService {
+  return new AvatarsService({
+    activeClient: async () => host.target.client((await host.target.active()).id),
+    link: async (source) => {
+      const [uploaded] = await host.storage.uploader.uploadAll([fileURLToPath(source)], host.storage.storages.activeId());
+      return uploaded.url;
+    },
+    submit: (submission) => host.engine.submit(submission),
+    // Nothing here shows a cached list; a running studio hears of the upload through its own ledger.
+    uploadsChanged: () => undefined,
+  });
+}
+
+function choice<T extends number>(args: ParsedArgs, name: string, allowed: readonly T[], meaning: string): T | undefined {
+  const value = flag(args, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(allowed as readonly number[]).includes(n)) throw new UsageError(`${name} must be ${meaning}, not "${value}"`);
+  return n as T;
+}
+
+/** Every page of the list (the interface gives no total: a page shorter than its size is the last). */
+async function allPages(avatars: AvatarsService, query: AvatarQuery): Promise<AvatarRecord[]> {
+  const found: AvatarRecord[] = [];
+  for (let page = 1; page <= 100; page += 1) {
+    const result = await avatars.list({ ...query, page, size: DEFAULT_AVATAR_PAGE_SIZE });
+    found.push(...result.items);
+    if (!result.hasMore) break;
+  }
+  return found;
+}
+
+/** `studio avatars list [--from 2|3] [--type 1|2] [--json]`. */
+export const avatarsListCommand: CliCommand = {
+  name: 'avatars list',
+  usage: 'avatars list [--from 2|3] [--type 1|2] [--json]',
+  summary: 'List the avatars: official (2) and uploaded (3), talking (1) and streaming (2), with their state',
+  valueFlags: ['--from', '--type'],
+  async run(args, io) {
+    const from = choice(args, '--from', [2, 3] as const, '2 (official) or 3 (uploaded)');
+    const type = choice(args, '--type', [1, 2] as const, '1 (talking) or 2 (streaming)');
+    const host = openCliHost(args, io, 'reads');
+    try {
+      const connection = await host.target.active();
+      const list = await allPages(avatarsOf(host), { ...(from && { from }), ...(type && { type }) });
+      if (args.flags['--json']) {
+        io.out(JSON.stringify(list, null, 2));
+      } else {
+        for (const row of formatAvatarRows(list)) io.out(row);
+        io.err(`${list.length} avatars on ${connection.name} (avatar_id, name, from, type, state, record id)`);
+      }
+      return EXIT.ok;
+    } finally {
+      await host.close();
+    }
+  },
+};
+
+/** `studio avatars show ID [--json]`: by record id or avatar_id. */
+export const avatarsShowCommand: CliCommand = {
+  name: 'avatars show',
+  usage: 'avatars show ID [--json]',
+  summary: "one avatar's record (ID: its avatar_id or record id): state, type, links",
+  async run(args, io) {
+    const [id] = args.positional;
+    if (!id) throw new UsageError('Give the avatar: its avatar_id or record id (`studio avatars list` shows both)');
+    const host = openCliHost(args, io, 'reads');
+    try {
+      const avatar = await avatarsOf(host).detail(id);
+      io.out(args.flags['--json'] ? JSON.stringify(avatar, null, 2) : formatAvatarDetail(avatar));
+      return EXIT.ok;
+    } catch (error) {
+      if (error instanceof StudioError && error.code === 'not-found') {
+        io.err(error.message);
+        return EXIT.failed;
+      }
+      throw error;
+    } finally {
+      await host.close();
+    }
+  },
+};
+
+/** A link as it is; anything else is a local file, which must exist. */
+function sourceOf(value: string, cwd: string): string {
+  if (/^https?:\/\//i.test(value)) return value;
+  const path = resolve(cwd, value.startsWith('file:') ? fileURLToPath(value) : value);
+  if (!existsSync(path)) throw new UsageError(`${value} is neither an http(s) link nor a file on this computer`);
+  return pathToFileURL(path).href;
+}
+
+/** `studio avatars upload URL --id ID --name NAME [--type 1|2] [--url-from 1|2] [--wait] [--json] [--again]`. */
+export const avatarsUploadCommand: CliCommand = {
+  name: 'avatars upload',
+  usage: 'avatars upload URL|FILE --id ID --name NAME [--type 1|2] [--url-from 1|2] [--wait] [--json] [--again]',
+  summary: 'uploads an avatar (a local file goes to your storage first); --wait follows it until ready or failed',
+  valueFlags: ['--id', '--name', '--type', '--url-from'],
+  async run(args, io) {
+    const [given] = args.positional;
+    if (!given) throw new UsageError('Give the avatar video (or picture): an http(s) link or a local file');
+    const source = sourceOf(given, io.cwd);
+    const checked = AvatarUploadRequest.safeParse({
+      source,
+      avatarId: flag(args, '--id') ?? '',
+      name: flag(args, '--name') ?? '',
+      type: choice(args, '--type', [1, 2] as const, '1 (talking) or 2 (streaming)') ?? 1,
+      urlFrom: choice(args, '--url-from', [1, 2] as const, '1 (own link) or 2 (video site or cloud drive)') ?? suggestUrlFrom(source),
+      confirmDuplicate: args.flags['--again'] === true,
+    });
+    if (!checked.success) throw new UsageError(`Not sent: ${[...new Set(checked.error.issues.map((i) => (i.path[0] === 'avatarId' ? `--id: ${i.message}` : i.path[0] === 'name' ? `--name: ${i.message}` : i.message)))].join('; ')}`);
+    const json = args.flags['--json'] === true;
+    const host = openCliHost(args, io);
+    try {
+      host.engine.start();
+      let sent;
+      try {
+        sent = await avatarsOf(host).upload(checked.data);
+      } catch (error) {
+        if (error instanceof StudioError && error.code === 'refused') throw new UsageError(`Not sent: ${error.message}`);
+        if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
+        throw error;
+      }
+      if (args.flags['--wait']) return await followToolJob(host, null, sent, io, { json, tty: Boolean(process.stderr.isTTY) && !json });
+      if (sent.status === 'duplicate') {
+        io.err(`${sent.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
+        return EXIT.failed;
+      }
+      io.out(json ? JSON.stringify(sent.job, null, 2) : sent.job.id);
+      if (!json) io.err(`Sent to ${sent.job.connectionName}; \`studio jobs wait ${sent.job.id.slice(0, 8)}\` follows it until it is ready.`);
+      return EXIT.ok;
+    } finally {
+      await host.engine.flush();
+      await host.close();
+    }
+  },
+};
+
+export const avatarsCommands: readonly CliCommand[] = [avatarsListCommand, avatarsShowCommand, avatarsUploadCommand];
