@@ -80,6 +80,14 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     expect(await result.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp4$/);
     await screenshot(page, 'tools-lipsync-result', { fullStage: true });
     expect(await jobCount(page, 'lipsync')).toBe(1);
+    // The same request again asks first: a second paid job only when the user says so.
+    await page.getByRole('button', { name: 'Lip sync', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Send again?').waitFor();
+    expect(await dialog.textContent()).toContain('The same lip sync request went to');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await jobCount(page, 'lipsync')).toBe(1);
     expect(studio.consoleErrors).toEqual([]);
   });
 
@@ -101,7 +109,11 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
 
   it('shows the cost per started 5 s (12 s at 720p = 30 credits), asks, sends and plays the result', async () => {
     const { page } = studio;
-    await page.getByLabel('Source video link').fill(`${origin}/sandbox/sandbox-motion.mp4`);
+    // The source is the lip sync's result, picked from the Library.
+    await page.getByLabel('Source video from the Library').click();
+    await page.locator('.n-base-select-option').filter({ hasText: 'Lip sync · sandbox-motion.mp4' }).click();
+    const lipsync = (await bridge<{ kind: string; resultUrl: string }[]>(page, 'jobs.list')).find((j) => j.kind === 'lipsync');
+    expect(await page.getByLabel('Source video link').inputValue()).toBe(lipsync?.resultUrl);
     const cost = page.getByTestId('swap-cost');
     // Left empty, the duration is the video's own 3 s: one started 5 s at 10 credits.
     await expect.poll(() => cost.textContent(), { timeout: 30_000 }).toMatch(/Cost: 10 credits.*3 s at 720p: 1 started 5 s × 10 credits = 10 credits \(the video's own length\)/);
@@ -124,6 +136,11 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     expect(swap?.request).toMatchObject({ duration: 12, resolution: '720p', mode: 'replace', prompt: 'A calm presenter in a studio' });
     expect(swap?.costEstimate.credits).toBe(30);
     await screenshot(page, 'tools-swap-result', { fullStage: true });
+    // Both jobs are in the Library like every other job.
+    await page.getByRole('button', { name: 'Library', exact: true }).click();
+    await page.getByText(/^Character swap · replace · sandbox-face\.png onto/).first().waitFor();
+    await page.getByText('Lip sync · sandbox-motion.mp4 + voice-sandbox_ava.mp3').first().waitFor();
+    await screenshot(page, 'tools-in-library');
     expect(studio.consoleErrors).toEqual([]);
   });
 });

@@ -66,8 +66,9 @@ export async function ask(io: CliIo, question: string): Promise<boolean> {
 const BAR_WIDTH = 24;
 
 export function jobBar(job: Pick<JobView, 'progress' | 'phase'>): string {
-  const filled = Math.round(Math.max(0, Math.min(1, job.progress)) * BAR_WIDTH);
-  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.round(job.progress * 100)).padStart(3)}% ${JOB_PHASE_LABELS[job.phase]}`;
+  const fraction = Math.max(0, Math.min(1, job.progress));
+  const filled = Math.round(fraction * BAR_WIDTH);
+  return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}% ${JOB_PHASE_LABELS[job.phase]}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import type { CliIo } from '../../../electron/cli/command';
+import { jobBar } from '../../../electron/cli/commands/tool-job';
 import { makeImage, makeTone, makeVideo, probe } from '../../fixtures/composition/make-media';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-tools-cli-'));
@@ -84,5 +85,13 @@ describe('studio character-swap', () => {
     const run = io();
     expect(await runCli(['character-swap', '--image', portrait, '--video', clip, ...extra], run.io)).toBe(2);
     expect(run.err.join('\n')).toContain(message);
+  });
+});
+
+describe('the job bar drawn on a terminal', () => {
+  it('fills with the estimated progress and names the phase', () => {
+    expect(jobBar({ progress: 0, phase: 'queued' })).toBe('[------------------------]   0% Queued');
+    expect(jobBar({ progress: 0.5, phase: 'processing' })).toBe('[############------------]  50% Processing');
+    expect(jobBar({ progress: 1.2, phase: 'completed' })).toBe('[########################] 100% Completed');
   });
 });
