@@ -19,7 +19,7 @@ const avatarSource = z
   .string()
   .trim()
   .min(1, 'give a link to the avatar video (or picture), or choose a local file')
-  .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'), 'the avatar must be an http(s) link or a local file you chose');
+  .refine((v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'), 'the avatar must be an http(s) link or a local file you chose');
 
 export const AvatarUploadRequest = z.object({
   source: avatarSource,
