@@ -23,9 +23,9 @@ export interface PaceOptions {
  * apart and never more in one window than that, so a thousand-row batch runs near the limit with
  * almost no refusals. After a quiet spell the pace rises above the ceiling in small, then doubling,
  * steps to find out whether the limit went up; a probe that finds the same limit waits twice as long
- * before the next one. A refusal just under the ceiling (requests bunched on their way, or a limit the
- * window does not show) slows the pace by a twentieth (a tenth when it happens again soon), back to
- * the ceiling after two windows; a window clearly below the ceiling becomes the new ceiling. Every
+ * before the next one. A lone refusal just under the ceiling (requests bunched on their way) changes
+ * nothing; refusals close together (a limit the window does not show) slow the pace by a tenth each,
+ * back to the ceiling after two windows; a window clearly below the ceiling becomes the new ceiling. Every
  * request of the connection (creates and polls alike) takes its turn here, so polls and creates share
  * one budget.
  */
@@ -38,6 +38,8 @@ export class RequestPace {
   /** Requests sent before this instant were sent at an older pace: their refusals say nothing new. */
   private changedAt = -Infinity;
   private raisedAt = -Infinity;
+  /** The last refusal just under the ceiling. */
+  private noiseAt = -Infinity;
   /** Turns given over the last two windows (times in order). */
   private readonly sent: number[] = [];
   /** Send times of refused requests over the last two windows. */
@@ -124,9 +126,12 @@ export class RequestPace {
       this.probeAfterMs = Math.min(this.maxProbeAfterMs, this.probeAfterMs * 2);
     } else {
       // Refused just under the ceiling: timing noise (requests bunched on their way), or a limit the
-      // window does not show. A little slower, and clearly slower when it happens again soon.
-      const again = now - this.changedAt < this.probeAfterMs;
-      this.rate = Math.max(this.minRate, this.rate * (again ? 0.9 : 0.95));
+      // window does not show. One such refusal changes nothing (its request is sent again later);
+      // another within a few windows slows the pace by a tenth each time.
+      const again = now - this.noiseAt < 5 * this.windowMs;
+      this.noiseAt = now;
+      if (!again) return;
+      this.rate = Math.max(this.minRate, this.rate * 0.9);
       this.changed();
       return;
     }

@@ -238,7 +238,7 @@ export class JobEngine {
       const created = this.deps.clock.now();
       // One durable write for the id and the create's answer: the answer alone carries nothing a
       // restart could not learn again, the id is what makes the paid job findable.
-      this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created }, false);
+      this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created, acceptedAt: created }, false);
       await this.applySnapshot(record.id, snapshot, true).saved;
       const after = this.jobs.get(record.id);
       if (after && isActive(after.phase)) this.startFollowing(after);

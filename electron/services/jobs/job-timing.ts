@@ -1,7 +1,12 @@
 import type { JobRecord } from '../../common/bridge/jobs';
 import { stableStringify } from './stable-json';
 
-type Timed = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'createdAt' | 'request'>;
+type Timed = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'createdAt' | 'request'> & Partial<Pick<JobRecord, 'acceptedAt'>>;
+
+/** Where a job's length is counted from: the create's answer when known (a create may wait its turn first). */
+function startOf(job: Timed): number {
+  return job.acceptedAt ?? job.createdAt;
+}
 type Ended = Timed & Pick<JobRecord, 'finishedAt' | 'activeSeenAt'>;
 
 /** When a poll should happen next: sleep until `at`, then poll every `stepMs` (undefined: the usual backoff). */
@@ -92,7 +97,7 @@ export class JobTiming {
     cohort?.delete(job.id);
     if (cohort?.size === 0) this.cohorts.delete(key);
     const before = this.predict(key);
-    if (learn && job.finishedAt !== null && job.activeSeenAt != null) this.learn(key, job.activeSeenAt - job.createdAt, job.finishedAt - job.createdAt, slept);
+    if (learn && job.finishedAt !== null && job.activeSeenAt != null) this.learn(key, job.activeSeenAt - startOf(job), job.finishedAt - startOf(job), slept);
     const after = this.predict(key);
     const moved = before?.earliest !== after?.earliest || before?.stepMs !== after?.stepMs;
     return cohort && (moved || wasScout) ? [...cohort] : [];
@@ -103,13 +108,13 @@ export class JobTiming {
     const cohort = this.cohorts.get(key);
     if (cohort && cohort.size >= this.cohortSize && this.isScout(cohort, job.id)) {
       // Close enough that the learnt length is within a twentieth of the truth.
-      const age = Math.max(0, now - job.createdAt);
+      const age = Math.max(0, now - startOf(job));
       return { at: now, stepMs: Math.min(5_000, Math.max(500, age / 20)) };
     }
     const predicted = this.predict(key);
     if (predicted) {
-      const wakeAt = job.createdAt + predicted.earliest;
-      const lateAt = job.createdAt + predicted.latest + Math.max(2 * predicted.stepMs, predicted.latest / 4);
+      const wakeAt = startOf(job) + predicted.earliest;
+      const lateAt = startOf(job) + predicted.latest + Math.max(2 * predicted.stepMs, predicted.latest / 4);
       if (now < wakeAt) {
         if (!cohort || cohort.size < this.cohortSize) this.sleptAlone.add(job.id);
         return { at: wakeAt, stepMs: predicted.stepMs };

@@ -88,6 +88,27 @@ describe('pacing a rate-limited connection', () => {
     expect(sim.refused(10, 90)).toBeLessThanOrEqual(6);
   });
 
+  it('lets a lone refusal just under the limit pass, and slows for refusals close together', () => {
+    let now = 0;
+    const pace = new RequestPace(() => now);
+    const sleep = async () => {};
+    const send = (n: number) => Array.from({ length: n }, () => {
+      now += 10;
+      return pace.take(sleep).at;
+    });
+    send(20);
+    pace.refused(send(1)[0]);
+    expect(pace.perWindow).toBe(19.5);
+    now += 3_000;
+    for (const _ of send(60)) pace.answered();
+    // Bunched on the way: refused with 19 others in its window. Alone, it changes nothing.
+    pace.refused(send(1)[0]);
+    expect(pace.perWindow).toBe(19.5);
+    now += 2_000;
+    pace.refused(send(1)[0]);
+    expect(pace.perWindow).toBeCloseTo(17.55, 5);
+  });
+
   it('ignores refusals of requests sent at the old pace', () => {
     let now = 0;
     const pace = new RequestPace(() => now);
