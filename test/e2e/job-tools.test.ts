@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
-import { makeVideo } from '../fixtures/composition/make-media';
+import { makeImage, makeVideo } from '../fixtures/composition/make-media';
 
 async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
   const outcome = await page.evaluate(async ({ channel, args }) => {
@@ -27,12 +27,14 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
   const dir = mkdtempSync(join(tmpdir(), 'studio-job-tools-'));
   const fast = join(dir, 'fast-90fps.mp4');
   const long = join(dir, 'long-121s.mp4');
+  const character = join(dir, 'character.png');
 
   beforeAll(async () => {
     // A second of video at 90 fps: above the 60 fps lip sync takes (1210).
     makeVideo(fast, { colour: 'testsrc2', width: 320, height: 240, seconds: 1, fps: 90, withAudio: true });
     // Just over the 120 s character swap takes, at a size that encodes in a moment.
     makeVideo(long, { colour: 'navy', width: 64, height: 64, seconds: 121, fps: 2 });
+    makeImage(character, { colour: 'orange', width: 256, height: 256 });
     studio = await openStudio();
     const avatars = await bridge<{ url: string }[]>(studio.page, 'catalogue.avatars', { from: 2 });
     origin = new URL(avatars[0].url).origin;
@@ -109,7 +111,10 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
 
   it('shows the cost per started 5 s (12 s at 720p = 30 credits), asks, sends and plays the result', async () => {
     const { page } = studio;
-    // The source is the lip sync's result, picked from the Library.
+    // The character is a local picture (uploaded to the sandbox's storage when sent); the source is the
+    // lip sync's result, picked from the Library.
+    await page.getByLabel('Character image: local file').setInputFiles(character);
+    await page.getByRole('figure', { name: 'Character image' }).getByAltText('Character image (first frame)').waitFor();
     await page.getByLabel('Source video from the Library').click();
     await page.locator('.n-base-select-option').filter({ hasText: 'Lip sync · sandbox-motion.mp4' }).click();
     const lipsync = (await bridge<{ kind: string; resultUrl: string }[]>(page, 'jobs.list')).find((j) => j.kind === 'lipsync');
@@ -133,12 +138,13 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: 20_000 }).toBe(true);
     const jobs = await bridge<{ kind: string; request: Record<string, unknown>; costEstimate: { credits: number } }[]>(page, 'jobs.list');
     const swap = jobs.find((j) => j.kind === 'character-swap');
-    expect(swap?.request).toMatchObject({ duration: 12, resolution: '720p', mode: 'replace', prompt: 'A calm presenter in a studio' });
+    expect(swap?.request).toMatchObject({ duration: 12, resolution: '720p', mode: 'replace', prompt: 'A calm presenter in a studio', video: lipsync?.resultUrl });
+    expect(swap?.request.image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+/);
     expect(swap?.costEstimate.credits).toBe(30);
     await screenshot(page, 'tools-swap-result', { fullStage: true });
     // Both jobs are in the Library like every other job.
     await page.getByRole('button', { name: 'Library', exact: true }).click();
-    await page.getByText(/^Character swap · replace · sandbox-face\.png onto/).first().waitFor();
+    await page.getByText(/^Character swap · replace · .+ onto/).first().waitFor();
     await page.getByText('Lip sync · sandbox-motion.mp4 + voice-sandbox_ava.mp3').first().waitFor();
     await screenshot(page, 'tools-in-library');
     expect(studio.consoleErrors).toEqual([]);
