@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
 import type { DownloadView } from '../../common/bridge/downloads';
+import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import { DownloadsService } from '../../services/downloads/downloads-service';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { ProjectLibrary } from '../../services/projects/project-library';
@@ -50,6 +51,8 @@ function serviceFor(host: CliHost): DownloadsService {
       return (await projects.listRecent()).find((p) => p.id === id)?.name ?? null;
     },
     verify: ffprobeVerifier(),
+    // The sandbox's result links open only while it runs; this command may be the first to need it.
+    sandbox: () => host.connections.client(SANDBOX_CONNECTION_ID),
   });
 }
 

@@ -18,6 +18,8 @@ export interface DownloadManagerOptions {
   fetch?: typeof globalThis.fetch;
   /** Checks a finished `.part` is real media (ffprobe); absent: length checks only. */
   verify?(path: string): Promise<void>;
+  /** Called before each download starts: makes sure whoever serves its link is up (the built-in sandbox). */
+  prepare?(entry: DownloadEntry): Promise<void>;
   /** How many files download at once (a setting, read when work starts). */
   concurrency?: () => number;
   maxAttempts?: number;
@@ -292,6 +294,7 @@ export class DownloadManager {
     this.speed.set(id, meter);
     try {
       const target = this.targetOf(entry.folder, entry.relativeName);
+      await this.options.prepare?.(entry);
       const maxAttempts = this.options.maxAttempts ?? 6;
       for (;;) {
         try {

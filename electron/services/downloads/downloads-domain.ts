@@ -39,6 +39,7 @@ export function createDownloadsService(base: HostBase, { jobs, progress }: Pick<
       bar.set(totals.active > 0 && totals.totalBytes > 0 ? totals.bytes / totals.totalBytes : null);
     },
     notify: (title, body, ok) => tell(base, title, body, ok),
+    sandbox: () => base.sandbox(),
   });
 }
 

@@ -3,7 +3,8 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { DownloadTotals, DownloadView } from '../../common/bridge/downloads';
+import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
+import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { checkTemplate, DEFAULT_NAME_TEMPLATE } from '../../common/file-names';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
@@ -43,6 +44,11 @@ export interface DownloadsServiceDeps {
   onTotals?(totals: DownloadTotals): void;
   /** Tells the user a batch of downloads has finished. */
   notify?(title: string, body: string, ok: boolean): void;
+  /**
+   * Starts the built-in sandbox (on first use), so the links of its results open: after a restart
+   * nothing else may have needed it yet.
+   */
+  sandbox?(): Promise<unknown>;
 }
 
 export interface StartResult {
@@ -68,7 +74,20 @@ export class DownloadsService {
       onChange: deps.onChange,
       onTotals: deps.onTotals,
       onEnd: (view) => this.batchEnded(view),
+      prepare: (entry) => this.prepare(entry),
     });
+  }
+
+  private async prepare(entry: DownloadEntry): Promise<void> {
+    let job: JobRecord;
+    try {
+      job = this.deps.job(entry.jobId);
+    } catch {
+      return; // removed from the library since: its link is fetched as it is
+    }
+    if (job.connectionId !== SANDBOX_CONNECTION_ID) return;
+    // A sandbox that cannot start is named in the log; the link is still tried (and says why it failed).
+    await this.deps.sandbox?.().catch((error: unknown) => this.deps.log.warn('sandbox not started for a download', { error }));
   }
 
   private now(): number {

@@ -77,6 +77,23 @@ describe('studio download', () => {
     expect(withFailed.err.join('\n')).toMatch(/skipped: The job failed; there is no result to download\.[\s\S]*1 of 2 saved; 1 not\./);
   }, 60_000);
 
+  it('from a fresh data folder, saves a result of the built-in sandbox, starting it (its links open only while it runs)', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'studio-download-cli-sandbox-'));
+    try {
+      const made = io();
+      expect(await runCli(['tts', '--voice', 'sandbox_ava', '--text', 'Kept by the command line.', '--data-dir', fresh], made.io)).toBe(0);
+      // The tts command stopped its sandbox on exit; the download starts it again.
+      const saved = io();
+      const code = await runCli(['download', '--all', '--out', join(fresh, 'out'), '--template', '{kind}/{text}', '--data-dir', fresh, '--json'], saved.io);
+      expect(saved.err.join('\n')).toBe('');
+      expect(code).toBe(0);
+      expect((JSON.parse(saved.out.join('')) as { state: string }[]).map((r) => r.state)).toEqual(['saved']);
+      expect(statSync(join(fresh, 'out', 'Speech', 'Kept by the command line.mp3')).size).toBeGreaterThan(1000);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('says what is wrong with the command line', async () => {
     const missing = io();
     expect(await runCli(['download', '--all', '--data-dir', dataDir], missing.io)).toBe(2);

@@ -68,4 +68,33 @@ describe('downloads service', () => {
     await service.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it('starts the built-in sandbox before fetching one of its results, whose link opens only while it runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'downloads-sandbox-'));
+    const body = patternBytes(4000, 5);
+    let started = 0;
+    const service = new DownloadsService({
+      dataDir: dir,
+      createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
+      log: silent,
+      now: () => NOW,
+      job: (id) => job(id, { connectionId: 'sandbox', resultUrl: server.url('/sandbox-result.mp3') }),
+      projectName: async () => null,
+      // The sandbox "starts": from now on its link answers.
+      sandbox: async () => {
+        started += 1;
+        server.files.set('/sandbox-result.mp3', { body, etag: '"s"' });
+      },
+    });
+    await service.start({ jobIds: ['s1'], folder: join(dir, 'out'), template: '{id}', origin: 'cli' });
+    await service.manager.whenIdle();
+    const [entry] = service.manager.list();
+    expect(entry.reason).toBeNull();
+    expect(entry.state).toBe('saved');
+    expect(started).toBe(1);
+    expect(readFileSync(join(dir, 'out', 'r-s1.mp3')).equals(body)).toBe(true);
+    await service.dispose();
+    server.files.delete('/sandbox-result.mp3');
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

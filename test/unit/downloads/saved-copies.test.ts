@@ -37,7 +37,7 @@ describe('saved copies outlive their links', () => {
     server.files.set('/result.mp4', { body: clip, etag: '"r1"' });
     const url = server.url('/result.mp4');
     const job: JobRecord = {
-      id: 'job-1', kind: 'avatar-video', phase: 'completed', remoteId: 'remote-1', connectionId: 'sandbox', connectionName: 'Sandbox',
+      id: 'job-1', kind: 'avatar-video', phase: 'completed', remoteId: 'remote-1', connectionId: 'remote', connectionName: 'Remote',
       projectId: null, summary: 'Avatar video · "Hello"', requestHash: 'h1', request: { text: 'Hello' }, createdAt: now - 60_000, updatedAt: now,
       finishedAt: now - 30_000, expiresAt: now + 6 * 86_400_000, deadlineAt: now, remoteStatus: 3, resultUrl: url, costEstimate: null,
       chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: now,
