@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost } from '../../electron/web/web-host';
 import { launchBrowser, openStudio, screenshot, studioUrl, type StudioSession } from './browser';
+import { PLANNED_TOOLS } from '../../renderer/src/views/tools/planned-tools';
 
 const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings'] as const;
 
@@ -46,7 +47,8 @@ describe('app shell in Chromium', () => {
     expect(studio.consoleErrors).toEqual([]);
   });
 
-  it('marks the workspaces later issues fill as not yet available', async () => {
+  // Once every tool is built, no tab is left to say so.
+  it.skipIf(PLANNED_TOOLS.length === 0)('marks the workspaces later issues fill as not yet available', async () => {
     const { page } = studio;
     for (const name of ['Tools'] as const) {
       await page.getByRole('button', { name, exact: true }).click();
