@@ -4,6 +4,7 @@ import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import type { RunningEmulator } from '../emulator';
 import { reachRunningSandbox, startBuiltInSandbox } from '../emulator/built-in';
 import { CatalogueService } from '../services/catalogue/catalogue-service';
+import { modelPriceEstimator } from '../services/catalogue/model-prices';
 import { ServiceClient } from '../services/client/service-client';
 import { ServiceError } from '../services/client/errors';
 import { ConnectionManager } from '../services/connections/connection-manager';
@@ -86,13 +87,14 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
   if (typeof declared === 'string') throw new UsageError(declared);
   const storage = createStorageServices({ createStore, vault, sandbox, fromEnv: declared });
   const chosen = chooseConnection(args, io, connections);
+  const catalogue = new CatalogueService({ connections: chosen, clock: { now: () => Date.now() } });
   const engine = new JobEngine({
     storage: new FileLedgerStorage(join(dataDir, 'jobs'), log),
     connections: chosen,
     clock: { now: () => Date.now() },
     log,
+    estimator: modelPriceEstimator((types) => catalogue.models(types)),
   });
-  const catalogue = new CatalogueService({ connections: chosen, clock: { now: () => Date.now() } });
   return {
     dataDir,
     engine,

@@ -51,6 +51,8 @@ export interface JobEngineDeps {
   duplicateWindowMs?: number;
   /** Polling stops (the job is "stalled") this long after creation. Default 24 hours. */
   deadlineMs?: number;
+  /** A price from the service's own list (the AI model list) where it has one; else the kind's estimate. */
+  estimator?(kind: JobKind, body: Record<string, unknown>): Promise<CostEstimate | null>;
   scheduler?: Omit<SchedulerOptions, 'clock' | 'timers' | 'random' | 'onDeadline'>;
 }
 
@@ -178,6 +180,8 @@ export class JobEngine {
     const client = await this.deps.connections.client(connection.id);
     const body = withWebhook(submission.kind, submission.body as Record<string, unknown>, connection.webhookUrl);
     const requestHash = hashRequest(submission.kind, connection.id, submission.body);
+    // A list that cannot be read now does not stop the job: the kind's own estimate stands in.
+    const priced = await this.deps.estimator?.(submission.kind, submission.body as Record<string, unknown>).catch(() => null);
     const now = this.deps.clock.now();
 
     // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
@@ -214,7 +218,7 @@ export class JobEngine {
       deadlineAt: now + (this.deps.deadlineMs ?? 24 * 3600_000),
       remoteStatus: null,
       resultUrl: null,
-      costEstimate: spec.estimate(submission.body),
+      costEstimate: priced ?? spec.estimate(submission.body),
       chargedCredits: null,
       error: null,
       answer: null,

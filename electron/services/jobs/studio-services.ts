@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { CatalogueService } from '../catalogue/catalogue-service';
+import { modelPriceEstimator } from '../catalogue/model-prices';
 import { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from '../host/types';
 import type { ProjectLibrary } from '../projects/project-library';
@@ -41,6 +42,7 @@ export function createStudioServices(base: HostBase, projects: ProjectLibrary, o
     clientOptions: { fetch: overrides.fetch, clock },
     onChange: (state) => base.emit('connections.changed', state),
   });
+  const catalogue = new CatalogueService({ clock, connections });
   const jobs = new JobEngine({
     storage: overrides.storage ?? new FileLedgerStorage(join(base.dataDir, 'jobs'), base.log, undefined, (notice) => base.notices.raise(notice)),
     connections,
@@ -54,8 +56,8 @@ export function createStudioServices(base: HostBase, projects: ProjectLibrary, o
       else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
     },
     setProgress: (fraction) => jobsProgress.set(fraction),
+    estimator: modelPriceEstimator((types) => catalogue.models(types)),
   });
-  const catalogue = new CatalogueService({ clock, connections });
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
   const batches = new BatchRunner({ engine: jobs, store: new BatchStore(base.dataDir), log: base.log, onChange: throttledBatchEvents(base) });
