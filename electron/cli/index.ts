@@ -11,6 +11,7 @@ import { ttsBatchCommand } from './commands/tts-batch';
 import { modelsCommand } from './commands/models';
 import { avatarsCommands } from './commands/avatars';
 import { facesAnalyzeCommand, facesDetectCommand } from './commands/faces';
+import { liveCommands } from './commands/live';
 import { webhookDecodeCommand } from './commands/webhook';
 import { checkPlacementCommand } from './commands/check-placement';
 import { characterSwapCommand, lipsyncCommand } from './commands/tools';
@@ -34,6 +35,7 @@ export const commands: readonly CliCommand[] = [
   facesAnalyzeCommand,
   lipsyncCommand,
   characterSwapCommand,
+  ...liveCommands,
 ];
 
 export function usage(): string {

@@ -62,6 +62,8 @@ export const LiveSession = z.object({
   appId: z.string(),
   /** The sandbox has no media server: the real-time leg is simulated there. */
   simulated: z.boolean(),
+  /** Who opened it: the studio (closed on quit, or at the next start after a crash) or `studio live create` (kept until `studio live close`, or the studio's quit). */
+  origin: z.enum(['studio', 'cli']).default('studio'),
 });
 export type LiveSession = z.infer<typeof LiveSession>;
 

@@ -27,6 +27,7 @@ export function createFacesServices(base: HostBase, studio: StudioServices, gran
       client: (id) => studio.connections.client(id),
       log: base.log,
       now: () => Date.now(),
+      origin: 'studio',
     }),
     frames: {
       probe: (reference) => media.handlers['media.probe'](reference),

@@ -19,11 +19,18 @@ export interface LiveDeps {
   client(connectionId: string): Promise<ServiceClient>;
   log: Logger;
   now(): number;
+  /** The studio (desktop or web host) or the command line, which keeps its sessions open between commands. */
+  origin: LiveSession['origin'];
 }
 
 /**
  * Live face swap sessions. A session costs while it is open, so every one is recorded on disk until it
  * is closed: the host closes them on quit, and the ones a crash left behind at the next start.
+ *
+ * Whoever opens the data folder holds its lock, so a studio session recorded by another run belongs to
+ * a run that is gone: it is left over and closed. A command-line session is meant to outlive its command
+ * (`live create`, then `live update`, `live close`): the next run adopts it instead, and a studio closes
+ * it on quit like its own.
  */
 export class LiveSessions {
   /** Channel tokens are kept in memory only: they are useless after the session and never written. */
@@ -32,10 +39,10 @@ export class LiveSessions {
   private readonly leftOver: Set<string>;
 
   constructor(private readonly deps: LiveDeps) {
-    this.leftOver = new Set(deps.store.get().sessions.map((s) => s.id));
+    this.leftOver = new Set(deps.store.get().sessions.filter((s) => s.origin === 'studio').map((s) => s.id));
   }
 
-  /** This run's open sessions. */
+  /** This run's open sessions, with the command line's it adopted. */
   list(): LiveSession[] {
     return this.deps.store.get().sessions.filter((s) => !this.leftOver.has(s.id));
   }
@@ -45,7 +52,7 @@ export class LiveSessions {
     const data = await client.call('liveCreate', { sourceImage: faces });
     const session: LiveSession = {
       id: data._id, connectionId, createdAt: this.deps.now(), faces, status: data.faceswap_status, channelId: data.channel_id,
-      frontUserId: data.front_user_id, algorithmUserId: data.algorithm_user_id, appId: data.app_id ?? '', simulated: connectionId === SANDBOX_CONNECTION_ID,
+      frontUserId: data.front_user_id, algorithmUserId: data.algorithm_user_id, appId: data.app_id ?? '', simulated: connectionId === SANDBOX_CONNECTION_ID, origin: this.deps.origin,
     };
     this.tokens.set(session.id, data.front_rtc_token);
     this.deps.store.update((r) => ({ sessions: [...r.sessions, session] }));
@@ -93,7 +100,7 @@ export class LiveSessions {
 
   private open(id: string): LiveSession {
     const session = this.list().find((s) => s.id === id);
-    if (!session) throw new Error(`No open live session ${id} in this studio.`);
+    if (!session) throw new Error(`No open live session ${id} is recorded in this data folder: it was closed, or opened elsewhere.`);
     return session;
   }
 

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 /** One run of a host: its own store factory on the shared data folder, as a new process would have. */
-function run(dataDir: string): LiveSessions {
+function run(dataDir: string, origin: 'studio' | 'cli' = 'studio'): LiveSessions {
   const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
   const createStore = createConfStoreFactory(dataDir, { log: new MemoryLogger(), notify: () => {} });
   return new LiveSessions({
@@ -29,6 +29,7 @@ function run(dataDir: string): LiveSessions {
     client: async () => client,
     log: new MemoryLogger(),
     now: () => Date.now(),
+    origin,
   });
 }
 
@@ -81,5 +82,26 @@ describe('live face swap sessions are never left open', () => {
     const states = await sandboxSessions();
     expect([a.id, b.id].map((id) => states.find((s) => s._id === id)?.closed)).toEqual([true, true]);
     expect(live.list()).toEqual([]);
+  });
+
+  it('keeps a command-line session open between commands, closes a studio one a killed host left, and the studio closes the adopted one on quit', async () => {
+    const data = join(dir, 'cli');
+    const killedStudio = await run(data).create([face()]);
+    const fromCli = await run(data, 'cli').create([face()]);
+
+    // The next command adopts its own session (update works) and closes the studio's left over.
+    const command = run(data, 'cli');
+    expect(command.list().map((s) => s.id)).toEqual([fromCli.id]);
+    expect(await command.closeLeftOpen()).toBe(1);
+    expect((await command.update(fromCli.id, [face(), face()])).faces).toHaveLength(2);
+    const states = await sandboxSessions();
+    expect([killedStudio.id, fromCli.id].map((id) => states.find((s) => s._id === id)?.closed)).toEqual([true, false]);
+
+    // A studio started later lists it and closes it on quit.
+    const studio = run(data);
+    expect(studio.list().map((s) => [s.id, s.origin])).toEqual([[fromCli.id, 'cli']]);
+    await studio.closeAll();
+    expect((await sandboxSessions()).find((s) => s._id === fromCli.id)?.closed).toBe(true);
+    expect(readFileSync(join(data, 'live-sessions.json'), 'utf8')).not.toContain(fromCli.id);
   });
 });

@@ -1,0 +1,111 @@
+import type { LiveFace, LiveSession } from '../../common/bridge/faces';
+import { LiveSessions, liveSessionsSpec } from '../../services/faces/live-sessions';
+import { openCliHost, type CliHost } from '../cli-host';
+import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { facesService } from './faces';
+
+/** The data folder's live sessions as the command line sees them: its own adopted, a killed studio's closed. */
+async function liveSessions(host: CliHost): Promise<LiveSessions> {
+  const live = new LiveSessions({
+    store: host.createStore(liveSessionsSpec),
+    activeClient: async () => {
+      const { id } = await host.target.active();
+      return { connectionId: id, client: await host.target.client(id) };
+    },
+    client: (id) => host.target.client(id),
+    log: host.log,
+    now: () => Date.now(),
+    origin: 'cli',
+  });
+  await live.closeLeftOpen();
+  return live;
+}
+
+/** `--face URL URL…` (or `--face URL --face URL`): the links after the leading words the command takes. */
+function faceLinks(args: ParsedArgs, leading: number): string[] {
+  const links = args.positional.slice(leading);
+  if (args.flags['--face'] !== true || links.length === 0) throw new UsageError('give at least one face: --face URL');
+  const bad = links.find((u) => !/^https?:\/\/[^\s/]+/i.test(u));
+  if (bad) throw new UsageError(`"${bad}" is not an http(s) link; the service downloads each face`);
+  return links;
+}
+
+/** Each face detected first, so its opts are the landmarks the service found, never typed. */
+async function detectedFaces(host: CliHost, links: string[]): Promise<LiveFace[]> {
+  const faces = facesService(host);
+  const found: LiveFace[] = [];
+  for (const path of links) {
+    const result = await faces.detect({ source: path, singleFace: true }).catch((error: unknown) => {
+      throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const opts = Object.values(result.faces_obj ?? {})[0]?.landmarks_str[0];
+    if (!opts) throw new Error(`${path}: no face found. Faces are found from 80×80 pixels, turned no more than about 45° from the camera.`);
+    found.push({ path, opts });
+  }
+  return found;
+}
+
+function report(io: CliIo, args: ParsedArgs, session: LiveSession): void {
+  if (args.flags['--json']) {
+    io.out(JSON.stringify(session, null, 2));
+    return;
+  }
+  io.out(`session ${session.id}: ${session.faces.length} face(s)`);
+  io.out(`  channel ${session.channelId}, your user id ${session.frontUserId}, processed stream from user ${session.algorithmUserId}, app id ${session.appId || 'none given'}`);
+  if (session.simulated) io.out('  The sandbox simulates the session: no media server processes a camera.');
+  io.out(`  It stays open (and costs) until: studio live close ${session.id}`);
+}
+
+async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (live: LiveSessions, host: CliHost) => Promise<T>): Promise<T> {
+  const host = openCliHost(args, io, 'writes');
+  try {
+    return await work(await liveSessions(host), host);
+  } finally {
+    await host.close();
+  }
+}
+
+export const liveCreateCommand: CliCommand = {
+  name: 'live create',
+  usage: 'live create --face URL… [--json]',
+  summary: 'open a live face swap session from face pictures (each detected first; its landmarks become opts)',
+  async run(args, io) {
+    const links = faceLinks(args, 0);
+    return withSessions(args, io, async (live, host) => {
+      report(io, args, await live.create(await detectedFaces(host, links)));
+      return EXIT.ok;
+    });
+  },
+};
+
+export const liveUpdateCommand: CliCommand = {
+  name: 'live update',
+  usage: 'live update ID --face URL… [--json]',
+  summary: 'change the faces of an open live session (each detected first)',
+  async run(args, io) {
+    const [id] = args.positional;
+    if (!id) throw new UsageError('give the session id');
+    const links = faceLinks(args, 1);
+    return withSessions(args, io, async (live, host) => {
+      report(io, args, await live.update(id, await detectedFaces(host, links)));
+      return EXIT.ok;
+    });
+  },
+};
+
+export const liveCloseCommand: CliCommand = {
+  name: 'live close',
+  usage: 'live close ID',
+  summary: 'close a live face swap session',
+  async run(args, io) {
+    const [id, extra] = args.positional;
+    if (!id || extra) throw new UsageError('give one session id');
+    return withSessions(args, io, async (live) => {
+      await live.close(id);
+      io.out(`session ${id} closed`);
+      return EXIT.ok;
+    });
+  },
+};
+
+export const liveCommands = [liveCreateCommand, liveUpdateCommand, liveCloseCommand];
