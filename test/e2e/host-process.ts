@@ -1,6 +1,11 @@
 // The web host as its own process (`npm run web`), for tests that stop it like a crash or a restart.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './browser';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -40,4 +45,48 @@ export async function stopHostProcess(host: HostProcess, signal: 'SIGKILL' | 'SI
   const exited = new Promise((resolve) => host.child.once('exit', resolve));
   host.child.kill(signal);
   await exited;
+}
+
+/**
+ * One test file's data folder, Chromium and a host that can be stopped and started again on that folder;
+ * made before the file's tests and cleaned away after them (a host still running is killed).
+ */
+export interface RestartableStudio {
+  readonly dataDir: string;
+  readonly browser: Browser;
+  /** Starts a host on the data folder (the previous one must have been stopped). */
+  start(): Promise<HostProcess>;
+  stop(signal: 'SIGKILL' | 'SIGTERM'): Promise<void>;
+}
+
+export function restartableStudio(folderPrefix: string): RestartableStudio {
+  let dataDir = '';
+  let browser: Browser | undefined;
+  let host: HostProcess | undefined;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), folderPrefix));
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    if (host) await stopHostProcess(host, 'SIGKILL');
+    await browser?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    get dataDir() {
+      return dataDir;
+    },
+    get browser() {
+      if (!browser) throw new Error('the browser starts before the tests');
+      return browser;
+    },
+    async start() {
+      host = await startHostProcess(dataDir);
+      return host;
+    },
+    async stop(signal) {
+      if (host) await stopHostProcess(host, signal);
+      host = undefined;
+    },
+  };
 }

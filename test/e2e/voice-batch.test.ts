@@ -1,18 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from './browser';
-import { startHostProcess, stopHostProcess, type HostProcess } from './host-process';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot } from './browser';
+import { restartableStudio } from './host-process';
 
-let dataDir: string;
-let browser: Browser;
-let host: HostProcess | undefined;
+const studio = restartableStudio('studio-e2e-batch-');
 
 /** The batch's jobs in the ledger. */
 function batchJobs(): { row: number; phase: string }[] {
-  const jobs = join(dataDir, 'jobs');
+  const jobs = join(studio.dataDir, 'jobs');
   return (existsSync(jobs) ? readdirSync(jobs).filter((n) => n.endsWith('.json')) : [])
     .map((name) => JSON.parse(readFileSync(join(jobs, name), 'utf8')) as { phase: string; purpose?: { type: string; row: number } })
     .flatMap((job) => (job.purpose?.type === 'batch-row' ? [{ row: job.purpose.row, phase: job.phase }] : []));
@@ -26,7 +23,7 @@ function jobsPerRow(): Map<number, number> {
 }
 
 async function openVoices(url: string, errors: string[]): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1100 }, colorScheme: 'dark' });
+  const context = await studio.browser.newContext({ viewport: { width: 1440, height: 1100 }, colorScheme: 'dark' });
   const page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
@@ -39,22 +36,10 @@ async function openVoices(url: string, errors: string[]): Promise<Page> {
 const good = Array.from({ length: 17 }, (_, i) => `"Spot ${i + 1}: the spring sale starts now.",,,spot-${i + 1}`);
 const csv = ['text,voice,rate,name', ...good.slice(0, 5), ',,,empty', ...good.slice(5, 10), '"Too fast.",,150%,fast', ...good.slice(10), `"${'word '.repeat(5001)}",,,long`].join('\n');
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-batch-'));
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  if (host) await stopHostProcess(host, 'SIGKILL');
-  await browser?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 describe('Batch voiceovers in Chromium', () => {
   it('checks a 20-row CSV, sends the good rows, survives a host restart half way, finishes, and saves the files and manifest', async () => {
     const errors: string[] = [];
-    host = await startHostProcess(dataDir);
-    const page = await openVoices(host.url, errors);
+    const page = await openVoices((await studio.start()).url, errors);
     const panel = page.getByRole('region', { name: 'Batch voiceovers' });
     // The library's first voice is the one rows without a voice use.
     await expect.poll(() => panel.textContent(), { timeout: 30_000 }).toContain('Rows without a voice use Ava');
@@ -71,11 +56,10 @@ describe('Batch voiceovers in Chromium', () => {
     // Half way: the host is restarted (quit and started again) while rows are still being made.
     await expect.poll(() => jobsPerRow().size, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
     await page.context().close();
-    await stopHostProcess(host, 'SIGTERM');
+    await studio.stop('SIGTERM');
     expect(batchJobs().filter((j) => j.phase === 'completed').length).toBeLessThan(17);
-    host = await startHostProcess(dataDir);
 
-    const again = await openVoices(host.url, errors);
+    const again = await openVoices((await studio.start()).url, errors);
     const list = again.getByTestId('batch-list');
     await expect.poll(() => list.textContent(), { timeout: 90_000 }).toMatch(/Finished.*17 done · 0 failed · 3 refused · 20 rows/);
     expect([...jobsPerRow().values()]).toEqual(Array(17).fill(1));
@@ -83,7 +67,7 @@ describe('Batch voiceovers in Chromium', () => {
     await list.getByRole('button', { name: 'spring-spots.csv' }).click();
     const rows = again.getByTestId('batch-rows');
     await rows.waitFor();
-    const folder = join(dataDir, 'Spring spots');
+    const folder = join(studio.dataDir, 'Spring spots');
     await rows.getByLabel('Batch folder').fill(folder);
     await rows.getByRole('button', { name: 'Save files' }).click();
     await again.getByText(`17 files and manifest.csv in ${folder}`).waitFor({ timeout: 60_000 });

@@ -29,7 +29,12 @@ export interface Notify {
   info(text: string): unknown;
 }
 
-const AUTOSAVE_MS = 3000;
+/**
+ * The autosave follows the edits closely, so a host killed mid-edit loses well under a second of work:
+ * written once edits pause this long, and at least this often while they go on without a pause.
+ */
+const AUTOSAVE_QUIET_MS = 400;
+const AUTOSAVE_MAX_WAIT_MS = 1500;
 
 /** The answer to "Save changes?" before the open project is replaced. */
 export type LeaveChoice = 'save' | 'discard' | 'cancel';
@@ -233,19 +238,55 @@ export function useEditorFiles(
     else if (key.startsWith('recent:')) await open(key.slice('recent:'.length));
   }
 
-  // Autosave: a few seconds after the last change, only for unsaved work of a project with an id.
+  // Autosave: shortly after each change, only for unsaved work of a project with an id. One write at a
+  // time; a change made while one is on its way is written right after it.
+  let pendingSince: number | null = null;
+  let writing = false;
+  let writeAgain = false;
+  let failureShown = false;
+
+  function writeAutosave(): void {
+    autosaveTimer = null;
+    pendingSince = null;
+    const projects = api();
+    if (!projects || !project.dirty) return;
+    if (writing) {
+      writeAgain = true;
+      return;
+    }
+    writing = true;
+    projects
+      .autosave(project.doc)
+      .then((r) => {
+        autosavedAt.value = r.autosavedAt;
+        failureShown = false;
+      })
+      .catch(() => {
+        // Once per outage: the next change tries again anyway.
+        if (!failureShown) notify.warning('Autosave failed; save the project by hand.');
+        failureShown = true;
+      })
+      .finally(() => {
+        writing = false;
+        if (writeAgain) {
+          writeAgain = false;
+          writeAutosave();
+        }
+      });
+  }
+
   watch(
     () => project.doc,
-    (doc) => {
+    () => {
       if (autosaveTimer) clearTimeout(autosaveTimer);
-      const projects = api();
-      if (!projects || !project.dirty) return;
-      autosaveTimer = setTimeout(() => {
-        projects
-          .autosave(doc)
-          .then((r) => (autosavedAt.value = r.autosavedAt))
-          .catch(() => notify.warning('Autosave failed; save the project by hand.'));
-      }, AUTOSAVE_MS);
+      autosaveTimer = null;
+      if (!api() || !project.dirty) {
+        pendingSince = null;
+        return;
+      }
+      const now = Date.now();
+      pendingSince ??= now;
+      autosaveTimer = setTimeout(writeAutosave, Math.max(0, Math.min(AUTOSAVE_QUIET_MS, pendingSince + AUTOSAVE_MAX_WAIT_MS - now)));
     },
   );
 

@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { nextTick } from 'vue';
+import { createPinia, setActivePinia } from 'pinia';
+import { createProject, type Project } from '@common/composition';
+import { useProjectStore } from '@/stores/project';
+import { useEditorFiles, type ProjectsApi } from '@/composables/editor-files';
+
+const notify = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() };
+
+function setup(autosave: (p: Project) => Promise<{ autosavedAt: number }>) {
+  const store = useProjectStore();
+  store.load(createProject({ kind: 'avatar-video', output: '16:9-1080p', id: 'p1', name: 'Busy' }), 'p1');
+  const api = { autosave: vi.fn(autosave), listRecent: vi.fn(async () => []) } as unknown as ProjectsApi;
+  useEditorFiles(store, notify, () => api);
+  return { store, autosave: api.autosave as ReturnType<typeof vi.fn> };
+}
+
+/** One edit, then `ms` of the clock, letting Vue's watchers and the autosave's promises run. */
+async function editThenWait(store: ReturnType<typeof useProjectStore>, ms: number): Promise<void> {
+  store.addScene();
+  await nextTick();
+  await vi.advanceTimersByTimeAsync(ms);
+}
+
+describe('autosave', () => {
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    vi.useFakeTimers();
+    notify.warning.mockClear();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('writes within half a second of a pause, so a killed host loses under a second of work', async () => {
+    const { store, autosave } = setup(async () => ({ autosavedAt: Date.now() }));
+    await editThenWait(store, 500);
+    expect(autosave).toHaveBeenCalledTimes(1);
+    expect((autosave.mock.calls[0][0] as Project).scenes).toHaveLength(2);
+  });
+
+  it('keeps writing while edits go on without a pause, at least every 1.5 s, the newest state each time', async () => {
+    const writtenAt: number[] = [];
+    const started = Date.now();
+    const { store, autosave } = setup(async () => {
+      writtenAt.push(Date.now() - started);
+      return { autosavedAt: Date.now() };
+    });
+    for (let i = 0; i < 30; i += 1) await editThenWait(store, 200);
+    // 6 s of edits 0.2 s apart: a debounce alone would not have written once.
+    expect(writtenAt.length).toBeGreaterThanOrEqual(3);
+    const gaps = writtenAt.map((at, i) => at - (i === 0 ? 0 : writtenAt[i - 1]));
+    expect(Math.max(...gaps, 6_000 - writtenAt.at(-1)!)).toBeLessThanOrEqual(1_700);
+    const last = autosave.mock.calls.at(-1)?.[0] as Project;
+    expect(last.scenes.length).toBeGreaterThan(20);
+  });
+
+  it('sends one write at a time and then the newest state; a host that is down is reported once', async () => {
+    let release: (() => void) | null = null;
+    const { store, autosave } = setup(() => new Promise((resolve, reject) => (release = () => reject(new Error('host down')))));
+    await editThenWait(store, 500);
+    await editThenWait(store, 500);
+    await editThenWait(store, 500);
+    expect(autosave).toHaveBeenCalledTimes(1);
+    (release as unknown as () => void)();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(autosave).toHaveBeenCalledTimes(2);
+    expect((autosave.mock.calls[1][0] as Project).scenes).toHaveLength(4);
+    (release as unknown as () => void)();
+    await vi.advanceTimersByTimeAsync(0);
+    await editThenWait(store, 500);
+    (release as unknown as () => void)();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notify.warning).toHaveBeenCalledTimes(1);
+  });
+});

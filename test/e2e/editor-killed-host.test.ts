@@ -1,0 +1,42 @@
+// A host killed mid-edit (SIGKILL, as a crash) loses none of the last seconds of work: the studio on
+// the same data folder lists the project as recovered, and Restore brings back every change,
+// including the one made a moment before the kill.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot } from './browser';
+import { setField } from './editor-helpers';
+import { restartableStudio } from './host-process';
+
+const studio = restartableStudio('studio-e2e-killed-');
+
+async function openEditorAt(url: string): Promise<Page> {
+  const context = await studio.browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.goto(`${url}#/editor`);
+  await page.getByRole('button', { name: /^Add avatar / }).first().waitFor({ timeout: 90_000 });
+  return page;
+}
+
+describe('editor: a killed host', () => {
+  it('gives back every change made up to a second before the kill', async () => {
+    const before = await openEditorAt((await studio.start()).url);
+    await before.getByRole('button', { name: 'Add scene' }).click();
+    await before.getByRole('button', { name: 'Add scene' }).click();
+    await setField(before, 'Scene name', 'Closing shot');
+    // The last change, well inside the three seconds before the kill.
+    await setField(before, 'Project name', 'Spring launch');
+    await before.waitForTimeout(1_000);
+    await studio.stop('SIGKILL');
+    await before.context().close();
+
+    const after = await openEditorAt((await studio.start()).url);
+    const banner = after.getByRole('alert', { name: 'Recovered work' });
+    await banner.waitFor({ timeout: 30_000 });
+    await screenshot(after, 'editor-killed-host-recovery');
+    await banner.getByRole('button', { name: 'Restore Spring launch' }).click();
+    await expect.poll(() => after.getByRole('textbox', { name: 'Project name' }).inputValue()).toBe('Spring launch');
+    await expect.poll(() => after.getByText(/of 3$/).count()).toBeGreaterThan(0);
+    expect(await after.getByRole('region', { name: 'Timeline' }).getByText('Closing shot').count()).toBe(1);
+    await screenshot(after, 'editor-killed-host-restored');
+  }, 240_000);
+});
