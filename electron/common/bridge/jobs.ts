@@ -66,10 +66,10 @@ export const JobRecord = z.object({
   /** The last time the service said the job was unfinished: with finishedAt, it bounds how long it took. */
   activeSeenAt: z.number().nullable().optional(),
   /**
-   * When the service answered the create. The job's time at the service starts between createdAt and
-   * this, much nearer this: createdAt is before the ledger write and the connection's pace.
+   * When the create that made the job left (its last attempt): the job's time at the service starts
+   * then. createdAt is earlier, before the ledger write and the create's turn at the connection's pace.
    */
-  acceptedAt: z.number().nullable().optional(),
+  sentAt: z.number().nullable().optional(),
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 

@@ -14,6 +14,8 @@ export function requestModeOf(name: EndpointName): RequestMode {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Told when each attempt leaves, after its turn at the connection's pace. */
+  onSent?: (at: number) => void;
 }
 
 export type ServiceClientOptions = Omit<TransportOptions, 'auth'> & { credentials?: Credentials };
@@ -95,6 +97,7 @@ export class ServiceClient {
       businessEnvelope: spec.envelope === 'business',
       signal: options.signal,
       timeoutMs: options.timeoutMs,
+      onSent: options.onSent,
       parse: (json) => this.parse(name, json),
     }) as Promise<ResultFor<N>>;
   }

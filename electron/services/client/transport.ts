@@ -37,6 +37,8 @@ export interface RequestSpec<T> {
   businessEnvelope?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Told when each attempt leaves, after its turn at the connection's pace. */
+  onSent?: (at: number) => void;
 }
 
 export interface TransportOptions {
@@ -138,6 +140,7 @@ export class Transport {
           throw new ServiceError({ kind: 'aborted', endpoint: spec.path });
         }
       }
+      spec.onSent?.(this.clock.now());
       const outcome = await this.attempt(spec);
       if (outcome.ok) {
         this.pace.answered();

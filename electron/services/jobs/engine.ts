@@ -238,11 +238,12 @@ export class JobEngine {
     }
 
     try {
-      const snapshot = await createJob(client, submission.kind, body, signal);
+      let sentAt: number | null = null;
+      const snapshot = await createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) });
       const created = this.deps.clock.now();
       // One durable write for the id and the create's answer: the answer alone carries nothing a
       // restart could not learn again, the id is what makes the paid job findable.
-      this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created, acceptedAt: created }, false);
+      this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created, sentAt }, false);
       await this.applySnapshot(record.id, snapshot, true).saved;
       const after = this.jobs.get(record.id);
       if (after && isActive(after.phase)) this.startFollowing(after);

@@ -1,11 +1,11 @@
 import type { JobRecord } from '../../common/bridge/jobs';
 import { stableStringify } from './stable-json';
 
-type Timed = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'createdAt' | 'request'> & Partial<Pick<JobRecord, 'acceptedAt'>>;
+type Timed = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'createdAt' | 'request'> & Partial<Pick<JobRecord, 'sentAt'>>;
 
-/** Where a job's length is counted from: the create's answer when known (a create may wait its turn first). */
+/** Where a job's length is counted from: when its create left, when known (a create may wait its turn first). */
 function startOf(job: Timed): number {
-  return job.acceptedAt ?? job.createdAt;
+  return job.sentAt ?? job.createdAt;
 }
 type Ended = Timed & Pick<JobRecord, 'finishedAt' | 'activeSeenAt'>;
 

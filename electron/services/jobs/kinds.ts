@@ -1,12 +1,12 @@
 import { JOB_KIND_REGISTRY, audioSnapshot, avatarSnapshot, kindEntry, videoSnapshot, type JobBody, type JobKind, type RemoteSnapshot } from '../../common/jobs/kinds';
 import { findAvatar } from '../avatars/avatar-lookup';
-import type { ServiceClient } from '../client/service-client';
+import type { CallOptions, ServiceClient } from '../client/service-client';
 
 export type { RemoteSnapshot } from '../../common/jobs/kinds';
 
 /** The service calls of one kind; everything else about it is in the registry (common/jobs/kinds.ts). */
 interface KindCalls<K extends JobKind> {
-  create(client: ServiceClient, body: JobBody<K>, signal?: AbortSignal): Promise<RemoteSnapshot>;
+  create(client: ServiceClient, body: JobBody<K>, options: CallOptions): Promise<RemoteSnapshot>;
   poll(client: ServiceClient, remote: { remoteId: string; request: Record<string, unknown> }, signal?: AbortSignal): Promise<RemoteSnapshot>;
 }
 
@@ -16,21 +16,21 @@ const pollAudio: KindCalls<JobKind>['poll'] = async (client, { remoteId }, signa
   audioSnapshot(await client.call('audioInfo', { audio_model_id: remoteId }, { signal }));
 
 const calls: { [K in JobKind]: KindCalls<K> } = {
-  tts: { create: async (client, body, signal) => audioSnapshot(await client.call('audioCreate', body, { signal })), poll: pollAudio },
-  'voice-clone': { create: async (client, body, signal) => audioSnapshot(await client.call('audioClone', body, { signal })), poll: pollAudio },
-  lipsync: { create: async (client, body, signal) => videoSnapshot(await client.call('lipSync', body, { signal })), poll: pollVideo },
-  'avatar-video': { create: async (client, body, signal) => videoSnapshot(await client.call('avatarVideoCreate', body, { signal })), poll: pollVideo },
-  'talking-avatar': { create: async (client, body, signal) => videoSnapshot(await client.call('talkingAvatarCreate', body, { signal })), poll: pollVideo },
+  tts: { create: async (client, body, options) => audioSnapshot(await client.call('audioCreate', body, options)), poll: pollAudio },
+  'voice-clone': { create: async (client, body, options) => audioSnapshot(await client.call('audioClone', body, options)), poll: pollAudio },
+  lipsync: { create: async (client, body, options) => videoSnapshot(await client.call('lipSync', body, options)), poll: pollVideo },
+  'avatar-video': { create: async (client, body, options) => videoSnapshot(await client.call('avatarVideoCreate', body, options)), poll: pollVideo },
+  'talking-avatar': { create: async (client, body, options) => videoSnapshot(await client.call('talkingAvatarCreate', body, options)), poll: pollVideo },
   'character-swap': {
-    create: async (client, body, signal) => {
-      const record = await client.call('characterSwapCreate', body, { signal });
+    create: async (client, body, options) => {
+      const record = await client.call('characterSwapCreate', body, options);
       return videoSnapshot({ ...record, video_status: record.status });
     },
     poll: pollVideo,
   },
   'avatar-upload': {
-    create: async (client, body, signal) => {
-      const records = await client.call('avatarCreate', body, { signal });
+    create: async (client, body, options) => {
+      const records = await client.call('avatarCreate', body, options);
       const first = records[0];
       if (!first) throw new Error('The service accepted the avatar but returned no record');
       return avatarSnapshot(first, first.avatar_id);
@@ -47,9 +47,9 @@ const calls: { [K in JobKind]: KindCalls<K> } = {
 };
 
 /** Sends the create of a job of any kind (the body was validated against the kind's schema). */
-export function createJob(client: ServiceClient, kind: JobKind, body: Record<string, unknown>, signal?: AbortSignal): Promise<RemoteSnapshot> {
+export function createJob(client: ServiceClient, kind: JobKind, body: Record<string, unknown>, options: CallOptions = {}): Promise<RemoteSnapshot> {
   // One kind chosen at run time: the compiler cannot pair the body with it, the schema check already did.
-  return (calls[kind] as KindCalls<JobKind>).create(client, body as never, signal);
+  return (calls[kind] as KindCalls<JobKind>).create(client, body as never, options);
 }
 
 export function pollJob(client: ServiceClient, kind: JobKind, remote: { remoteId: string; request: Record<string, unknown> }, signal?: AbortSignal): Promise<RemoteSnapshot> {

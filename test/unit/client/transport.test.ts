@@ -52,7 +52,10 @@ describe('reads', () => {
     });
     for (let i = 0; i < 20; i += 1) await c.call('voiceList', {});
     expect(waits).toEqual([]);
-    await c.call('voiceList', {});
+    const sent: number[] = [];
+    await c.call('voiceList', {}, { onSent: (at) => sent.push(at) });
+    // The caller learns when each attempt left: the refused one, then the retry after its turn.
+    expect(sent).toEqual([1_000_200, 1_001_010]);
     // 20 taken in the second before the refusal: 19.5 a second from now on. The retry (after its
     // backoff, at 1_000_585) waits until the second request of the burst (sent at 1_000_010) has left the
     // service's one-second window, so the window never holds more than 20.

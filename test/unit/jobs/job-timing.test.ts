@@ -23,12 +23,12 @@ describe('JobTiming', () => {
     expect(timing.hint(job('w', 1_000, { text: 'A much longer script '.repeat(40) }), 1_000)).toBeUndefined();
   });
 
-  it('counts a job from the answer to its create when known: a create that waited its turn is not predicted to end sooner', () => {
+  it('counts a job from when its create left, when known: a create that waited its turn is not predicted to end sooner', () => {
     const timing = new JobTiming();
     // Both took 2 s at the service; the first create waited 400 ms for the connection's pace first.
-    timing.finished({ ...ended(job('a', 0), 2_350, 2_450), acceptedAt: 400 }, true);
-    timing.finished({ ...ended(job('b', 0), 1_950, 2_050), acceptedAt: 0 }, true);
-    const waited = { ...job('x', 10_000), acceptedAt: 10_300 };
+    timing.finished({ ...ended(job('a', 0), 2_350, 2_450), sentAt: 400 }, true);
+    timing.finished({ ...ended(job('b', 0), 1_950, 2_050), sentAt: 0 }, true);
+    const waited = { ...job('x', 10_000), sentAt: 10_300 };
     expect(timing.hint(waited, 10_300)).toEqual({ at: 10_300 + 1_950, stepMs: 250 });
   });
 
