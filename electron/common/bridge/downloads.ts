@@ -42,6 +42,8 @@ export const DownloadTotals = z.object({
   active: z.number().int(),
   bytes: z.number(),
   totalBytes: z.number(),
+  /** Active downloads whose size the server has not told yet (not in totalBytes). */
+  unknownSizes: z.number().int(),
   /** Set when the whole queue is paused (a full disk), with what to do. */
   pausedReason: z.string().nullable(),
 });

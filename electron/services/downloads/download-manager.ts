@@ -65,6 +65,8 @@ export class DownloadManager {
   private pausedReason: string | null = null;
   private writing: Promise<void> = Promise.resolve();
   private dirty = false;
+  /** The pending write must reach the disk (not only survive the process). */
+  private flush = false;
   private disposed = false;
 
   constructor(private readonly options: DownloadManagerOptions) {
@@ -125,13 +127,15 @@ export class DownloadManager {
     let active = 0;
     let bytes = 0;
     let totalBytes = 0;
+    let unknownSizes = 0;
     for (const entry of this.entries.values()) {
       if (entry.state !== 'queued' && entry.state !== 'downloading') continue;
       active += 1;
       bytes += entry.bytes;
       totalBytes += entry.totalBytes ?? entry.bytes;
+      if (entry.totalBytes === null) unknownSizes += 1;
     }
-    return { active, bytes, totalBytes, pausedReason: this.pausedReason };
+    return { active, bytes, totalBytes, unknownSizes, pausedReason: this.pausedReason };
   }
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */
@@ -308,7 +312,10 @@ export class DownloadManager {
             onReceived: received,
             onValidators: async (v) => {
               this.update(entry, { etag: v.etag, lastModified: v.lastModified, totalBytes: v.totalBytes }, false);
-              await this.persist();
+              // Before the first byte, so a killed process resumes; not flushed to the disk (a power
+              // cut would not keep the unflushed `.part` bytes either), which keeps it off the
+              // transfer's path on a busy disk.
+              await this.persist({ durable: false });
             },
             onProgress: ({ bytes, totalBytes, received }) => {
               meter.sample(received);
@@ -394,14 +401,20 @@ export class DownloadManager {
     return entry;
   }
 
-  /** Writes the queue; writes requested while one runs fold into one more write of the newest state. */
-  private persist(): Promise<void> {
+  /**
+   * Writes the queue; writes requested while one runs fold into one more write of the newest state,
+   * flushed to the disk when any of them asked for it.
+   */
+  private persist({ durable = true }: { durable?: boolean } = {}): Promise<void> {
+    this.flush ||= durable;
     if (this.dirty) return this.writing;
     this.dirty = true;
     this.writing = this.writing.then(async () => {
       this.dirty = false;
+      const flush = this.flush;
+      this.flush = false;
       const text = JSON.stringify({ version: 1, entries: [...this.entries.values()] });
-      await writeFileAtomic(this.options.file, text).catch((error: unknown) => {
+      await writeFileAtomic(this.options.file, text, { durable: flush }).catch((error: unknown) => {
         this.options.log?.error('download queue not written', { error });
       });
     });

@@ -5,9 +5,10 @@ import { basename, dirname, join } from 'node:path';
 /**
  * Writes a file so that readers see either the old or the new content, never half of one: the text
  * goes to a temporary sibling, is flushed to disk, then renamed over the target, and the folder is
- * flushed too so the rename itself survives a power cut (as the jobs ledger does).
+ * flushed too so the rename itself survives a power cut (as the jobs ledger does). `durable: false`
+ * skips both flushes: the file still survives the process being killed, not a power cut.
  */
-export async function writeFileAtomic(path: string, text: string): Promise<void> {
+export async function writeFileAtomic(path: string, text: string, { durable = true }: { durable?: boolean } = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -15,7 +16,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     const handle = await open(temp, 'w');
     try {
       await handle.writeFile(text, 'utf8');
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -24,7 +25,7 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     await rm(temp, { force: true });
     throw error;
   }
-  await syncFolder(dir);
+  if (durable) await syncFolder(dir);
 }
 
 /** Flushes a folder's entries (a rename) to disk; a no-op where folders cannot be synced (Windows). */

@@ -9,7 +9,7 @@ import { call, onEvent } from '@/bridge';
  */
 export const useDownloadsStore = defineStore('downloads', () => {
   const byId = shallowRef(new Map<string, DownloadView>());
-  const totals = ref<DownloadTotals>({ active: 0, bytes: 0, totalBytes: 0, pausedReason: null });
+  const totals = ref<DownloadTotals>({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null });
   const preferences = ref<{ folder: string | null; template: string; canChooseFolder: boolean; canShowInFolder: boolean } | null>(null);
   let stop: (() => void) | undefined;
 

@@ -28,7 +28,7 @@ function mountLibrary(jobs: JobView[], downloads: DownloadView[]) {
     'jobs.list': () => jobs,
     'projects.listRecent': () => [{ id: 'p1', name: 'Spring launch' }],
     'downloads.list': () => downloads,
-    'downloads.totals': () => ({ active: 1, bytes: 5_000_000, totalBytes: 10_000_000, pausedReason: null }),
+    'downloads.totals': () => ({ active: 2, bytes: 5_000_000, totalBytes: 10_000_000, unknownSizes: 1, pausedReason: null }),
     'downloads.preferences': () => ({ folder: '/home/me/Videos', template: '{project} {id}', canChooseFolder: false, canShowInFolder: false }),
     'downloads.checkFolder': (folder: unknown) => ({ folder, ok: folder === '/home/me/Videos', message: folder === '/home/me/Videos' ? 'Files will be saved in /home/me/Videos.' : 'Cannot save there.' }),
     'downloads.start': (request: unknown) => ({ queued: [], skipped: [], request }),
@@ -70,7 +70,7 @@ describe('Library downloads', () => {
     expect(open.title).toMatch(/7 days/);
     // A failed job has nothing to lose: no countdown.
     expect(row('d').textContent).not.toMatch(/left|Expired/);
-    expect(document.querySelector('[data-testid="download-total"]')?.textContent).toContain('Downloading 1 file: 4.8 MB of 9.5 MB');
+    expect(document.querySelector('[data-testid="download-total"]')?.textContent).toContain('Downloading 2 files: 4.8 MB of 9.5 MB and 1 of a size not known yet');
   }, 20_000);
 
   it('selects with clicks, Shift-click ranges and select-all of the current filter, then downloads to the typed folder', async () => {
