@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openStudio, screenshot, studioUrl, type StudioSession } from './browser';
-import { makeVideo } from '../fixtures/composition/make-media';
+import { makeImage, makeVideo } from '../fixtures/composition/make-media';
 
 describe('Avatars tool in Chromium', () => {
   let studio: StudioSession;
@@ -46,7 +46,7 @@ describe('Avatars tool in Chromium', () => {
 
   async function fillUpload(page: Page, values: { link: string; id: string; name: string }): Promise<void> {
     const form = upload(page);
-    await form.getByRole('textbox', { name: 'Avatar link' }).fill(values.link);
+    await form.getByRole('textbox', { name: 'Avatar video or picture link' }).fill(values.link);
     await form.getByRole('textbox', { name: 'avatar_id' }).fill(values.id);
     await form.getByRole('textbox', { name: 'Avatar name' }).fill(values.name);
   }
@@ -125,6 +125,22 @@ describe('Avatars tool in Chromium', () => {
     await expect.poll(() => detail.textContent(), { timeout: 15_000 }).toContain('Uploaded');
     expect(await detail.textContent()).toContain('3 · Ready');
     await editor.close();
+    expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('uploads a local picture: taken in by the host, sent as a link on the storage, ready', async () => {
+    const { page } = studio;
+    const form = upload(page);
+    await form.getByLabel('Avatar video or picture: local file').setInputFiles(makeImage(join(dir, 'portrait.png'), { colour: 'purple', width: 320, height: 240 }));
+    await form.getByText('portrait.png · a local file, uploaded to your storage when you send').waitFor();
+    await form.getByRole('textbox', { name: 'avatar_id' }).fill('Portrait2');
+    await form.getByRole('textbox', { name: 'Avatar name' }).fill('Local portrait');
+    await form.getByRole('button', { name: 'Upload avatar' }).click();
+    const row = form.locator('[data-upload="Portrait2"]');
+    await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('Ready');
+    await expect.poll(async () => (await cards(page).allTextContents()).some((t) => t.includes('Local portrait'))).toBe(true);
+    await cards(page).filter({ hasText: 'Local portrait' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'avatars-local-ready');
     expect(studio.consoleErrors).toEqual([]);
   });
 });
