@@ -36,20 +36,28 @@ async function start(): Promise<void> {
     return;
   }
   let notifications = () => true;
+  // Camera and microphone: refused unless the Live face swap tab is running them (see grantMedia).
+  const permissions = new PermissionPolicy();
   const services = composeHost({
     host: 'electron',
     appVersion: app.getVersion(),
     dataDir,
     createStoreFactory: createElectronStoreFactory,
     createVault: (createStore) => new SafeStorageVault({ createStore }),
-    platform: createPlatformAdapters({ window: () => mainWindow, notificationsEnabled: () => notifications() }),
+    platform: {
+      ...createPlatformAdapters({ window: () => mainWindow, notificationsEnabled: () => notifications() }),
+      grantMedia: (kinds) => {
+        const revokes = kinds.map((kind) => permissions.grantMedia(kind));
+        return () => revokes.forEach((revoke) => revoke());
+      },
+    },
     startSandbox: builtInSandboxStarter(dataDir),
   });
   const settings = services.base.createStore(appSettingsSpec);
   notifications = () => settings.get().notifications;
 
   if (location.kind === 'app') protocol.handle(APP_SCHEME_PRIVILEGES.scheme, createAppProtocolHandler(location.rendererDir));
-  applySessionSecurity(session.defaultSession, location, new PermissionPolicy());
+  applySessionSecurity(session.defaultSession, location, permissions);
   const ipc = registerIpc(ipcMain, services.dispatch, location, (path) => services.domains.importPath(path));
   const open = (): void => {
     const win = createMainWindow({

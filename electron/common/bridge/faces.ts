@@ -67,6 +67,20 @@ export const LiveSession = z.object({
 });
 export type LiveSession = z.infer<typeof LiveSession>;
 
+/**
+ * What the real-time client in the page needs to join a session's channel. The channel token is the one
+ * secret the page holds: the real-time SDK runs there (camera, WebRTC), it is good for this channel only,
+ * it is never written to disk or logs (its field name is redacted), and the sandbox's is never given.
+ */
+export const LiveChannel = z.object({
+  appId: z.string(),
+  channelId: z.string(),
+  frontUserId: z.string(),
+  algorithmUserId: z.string(),
+  frontRtcToken: z.string(),
+});
+export type LiveChannel = z.infer<typeof LiveChannel>;
+
 const sessionId = z.string().trim().min(1, 'give a session id').max(100);
 const faces = z.array(LiveFace).min(1, 'choose at least one face');
 
@@ -78,4 +92,7 @@ export const facesCalls = {
   'live.update': call(z.tuple([sessionId, faces]), LiveSession),
   'live.close': call(z.tuple([sessionId]), z.void()),
   'live.sessions': call(z.tuple([]), z.array(LiveSession)),
+  'live.join': call(z.tuple([sessionId]), LiveChannel),
+  /** The camera and microphone are allowed (desktop app) only while the Live face swap tab runs them. */
+  'live.camera': call(z.tuple([z.boolean()]), z.void()),
 };

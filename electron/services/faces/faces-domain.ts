@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { facesCalls } from '../../common/bridge/faces';
-import type { HostBase, DomainModule } from '../host/types';
+import type { HostBase, DomainModule, PlatformAdapters } from '../host/types';
 import type { StudioServices } from '../jobs/studio-services';
 import type { LocalGrants } from '../media/local-grants';
 import type { MediaDomain } from '../media/media-domain';
@@ -12,6 +12,8 @@ interface FacesServices {
   faces: FacesService;
   live: LiveSessions;
   frames: VideoFramesDeps;
+  /** The desktop app's permission for the camera and microphone; the web host's browser asks the user itself. */
+  grantMedia?: PlatformAdapters['grantMedia'];
 }
 
 export function createFacesServices(base: HostBase, studio: StudioServices, grants: LocalGrants, media: Pick<MediaDomain, 'handlers'>): FacesServices {
@@ -35,6 +37,7 @@ export function createFacesServices(base: HostBase, studio: StudioServices, gran
       dir: join(base.dataDir, 'faces', 'frames'),
       grant: (path) => grants.grant(path),
     },
+    grantMedia: base.platform.grantMedia,
   };
 }
 
@@ -42,6 +45,11 @@ export function createFacesServices(base: HostBase, studio: StudioServices, gran
 export function createFacesDomain(services: FacesServices): DomainModule<typeof facesCalls> {
   const { faces, live, frames } = services;
   const leftOver = live.closeLeftOpen();
+  let revokeCamera: (() => void) | undefined;
+  const camera = (on: boolean) => {
+    revokeCamera?.();
+    revokeCamera = on ? services.grantMedia?.(['video', 'audio']) : undefined;
+  };
   return {
     handlers: {
       'faces.detect': async (request) => faces.detect(request),
@@ -51,8 +59,11 @@ export function createFacesDomain(services: FacesServices): DomainModule<typeof 
       'live.update': async (id, chosen) => live.update(id, chosen),
       'live.close': async (id) => live.close(id),
       'live.sessions': async () => live.list(),
+      'live.join': async (id) => live.channel(id),
+      'live.camera': async (on) => camera(on),
     },
     async dispose() {
+      camera(false);
       await leftOver.catch(() => undefined);
       await live.closeAll();
     },

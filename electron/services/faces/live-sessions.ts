@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
-import { LiveSession, type LiveFace } from '../../common/bridge/faces';
+import { LiveSession, type LiveChannel, type LiveFace } from '../../common/bridge/faces';
 import type { ServiceClient } from '../client/service-client';
 import { ServiceError } from '../client/errors';
 import type { Logger, RecordStore, RecordStoreSpec } from '../host/types';
@@ -74,6 +74,15 @@ export class LiveSessions {
   /** The channel token of an open session of this run (for the real-time leg), or null. */
   channelToken(id: string): string | null {
     return this.tokens.get(this.open(id).id) ?? null;
+  }
+
+  /** What the page's real-time client joins with; refused for the sandbox (no media server) and for an adopted session (its token stayed with the command). */
+  channel(id: string): LiveChannel {
+    const session = this.open(id);
+    if (session.simulated) throw new Error('The sandbox has no media server: this session is simulated, so there is no channel to join.');
+    const token = this.tokens.get(id);
+    if (!token) throw new Error('This session was opened by studio live create; its channel token stayed with that command. Close it and create one here to see it.');
+    return { appId: session.appId, channelId: session.channelId, frontUserId: session.frontUserId, algorithmUserId: session.algorithmUserId, frontRtcToken: token };
   }
 
   /** Closes what a previous run (killed, crashed) left open. One that cannot be reached now stays recorded for the next start. */

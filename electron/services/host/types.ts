@@ -59,6 +59,8 @@ export interface PlatformAdapters {
   chooseSavePath?(options: { title: string; defaultName: string; extensions: string[] }): Promise<string | null>;
   chooseOpenPath?(options: { title: string; extensions: string[] }): Promise<string | null>;
   chooseFolder?(options: { title: string }): Promise<string | null>;
+  /** Lets the page use the camera/microphone (desktop app) until the returned function is called. */
+  grantMedia?(kinds: Array<'audio' | 'video'>): () => void;
 }
 
 export interface NoticeSink {

@@ -11,7 +11,10 @@ import { randomBytes } from 'node:crypto';
  *   No other inline style element applies; style attributes in markup do not either (the page sets
  *   styles through the CSSOM, which a CSP does not govern).
  * - Connections only to the studio itself (the web host's bridge and events; the desktop app talks over
- *   IPC). The page fetches no media: waveforms are measured by the host (media.waveform).
+ *   IPC). The page fetches no media: waveforms are measured by the host (media.waveform). The one
+ *   exception is live face swap's real-time client (agora-rtc-sdk-ng), which joins a real session's
+ *   channel through the real-time service's gateways (REALTIME_GATEWAYS); the media itself flows over
+ *   WebRTC, which connect-src does not govern.
  * - Pictures, sound and video from https and loopback, shown but never run: results live on the
  *   service's storage, whose host the interface does not name, users add media by any https link, and
  *   the built-in sandbox serves its files on a loopback port. Also data: pictures (video frames the
@@ -19,6 +22,9 @@ import { randomBytes } from 'node:crypto';
  * - No plugins, frames, workers, forms, <base>, or embedding in another page.
  */
 const LOOPBACK = 'http://127.0.0.1:* http://localhost:*';
+
+/** The real-time service's gateway, edge and statistics hosts, as agora-rtc-sdk-ng names them (its two domains). */
+export const REALTIME_GATEWAYS = 'https://*.agora.io wss://*.agora.io https://*.sd-rtn.com wss://*.sd-rtn.com';
 
 /** What renderer/index.html carries where each served copy of it gets a fresh nonce. */
 export const CSP_NONCE_PLACEHOLDER = 'studio-csp-nonce';
@@ -39,7 +45,7 @@ export function studioCsp(options: CspOptions = {}): string {
     `img-src 'self' data: https: ${LOOPBACK}`,
     `media-src 'self' blob: https: ${LOOPBACK}`,
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self' ${REALTIME_GATEWAYS}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

@@ -20,12 +20,12 @@ afterAll(async () => {
 });
 
 /** One run of a host: its own store factory on the shared data folder, as a new process would have. */
-function run(dataDir: string, origin: 'studio' | 'cli' = 'studio'): LiveSessions {
+function run(dataDir: string, origin: 'studio' | 'cli' = 'studio', connectionId = 'sandbox'): LiveSessions {
   const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
   const createStore = createConfStoreFactory(dataDir, { log: new MemoryLogger(), notify: () => {} });
   return new LiveSessions({
     store: createStore(liveSessionsSpec),
-    activeClient: async () => ({ connectionId: 'sandbox', client }),
+    activeClient: async () => ({ connectionId, client }),
     client: async () => client,
     log: new MemoryLogger(),
     now: () => Date.now(),
@@ -103,5 +103,23 @@ describe('live face swap sessions are never left open', () => {
     await studio.closeAll();
     expect((await sandboxSessions()).find((s) => s._id === fromCli.id)?.closed).toBe(true);
     expect(readFileSync(join(data, 'live-sessions.json'), 'utf8')).not.toContain(fromCli.id);
+  });
+
+  it('gives the page a channel to join only for a real connection\'s session opened in this run', async () => {
+    const data = join(dir, 'join');
+    const sandbox = run(data);
+    const simulated = await sandbox.create([face()]);
+    expect(() => sandbox.channel(simulated.id)).toThrow(/simulated/);
+    // The emulator standing in for a real service: the connection is not the built-in sandbox.
+    const real = run(join(dir, 'join-real'), 'studio', 'conn-real');
+    const session = await real.create([face()]);
+    expect(session.simulated).toBe(false);
+    expect(real.channel(session.id)).toEqual({
+      appId: session.appId, channelId: session.channelId, frontUserId: session.frontUserId, algorithmUserId: session.algorithmUserId, frontRtcToken: real.channelToken(session.id),
+    });
+    // A command-line session adopted here has no token in this process.
+    const fromCli = await run(join(dir, 'join-cli'), 'cli', 'conn-real').create([face()]);
+    expect(() => run(join(dir, 'join-cli'), 'studio', 'conn-real').channel(fromCli.id)).toThrow(/studio live create/);
+    await Promise.all([sandbox.closeAll(), real.closeAll(), run(join(dir, 'join-cli')).closeAll()]);
   });
 });
