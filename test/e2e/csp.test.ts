@@ -43,7 +43,8 @@ describe('the studio page under its CSP', () => {
       await page.getByRole('button', { name, exact: true }).click();
       const stage = page.locator(`main[aria-label="${name.toLowerCase()} workspace"]`);
       await stage.waitFor();
-      await expect.poll(() => stage.locator(':scope > *').count()).toBeGreaterThan(0);
+      // A workspace's chunk loads on first visit; on a loaded machine that can take more than a second (as in the shell e2e).
+      await expect.poll(() => stage.locator(':scope > *').count(), { timeout: 15_000 }).toBeGreaterThan(0);
       await page.waitForLoadState('networkidle');
       await screenshot(page, `csp-${name.toLowerCase()}`);
     }
