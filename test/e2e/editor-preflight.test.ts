@@ -62,6 +62,17 @@ describe('editor: link pre-flight', () => {
     await expect.poll(() => duration.inputValue()).toBe('4.4');
     expect(await problems.textContent()).not.toContain('would be cut');
     await screenshot(page, 'editor-follow-voice');
+
+    // Trim voice: the scene keeps its length and speaks a copy of the voice cut to it.
+    await page.getByRole('switch', { name: 'Scene lengths follow their voices' }).click();
+    await setField(page, 'Scene duration', '2');
+    await expect.poll(() => problems.textContent()).toContain('would be cut');
+    await problems.getByRole('button', { name: 'Trim voice' }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Voice URL', exact: true }).inputValue(), { timeout: 20_000 }).toMatch(/^file:.*voice-sandbox_ava-2\.0s\.mp3$/);
+    // The copy is checked like any link, and is as long as the scene.
+    await expect.poll(() => problems.textContent(), { timeout: 20_000 }).toMatch(/All 1 link checked\.(?!.*would be cut)/);
+    expect(await duration.inputValue()).toBe('2.0');
+    await screenshot(page, 'editor-trim-voice');
     expect(studio.consoleErrors).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });

@@ -42,6 +42,11 @@ export const mediaCalls = {
    * for a few minutes unless `fresh`, which asks every server again (the Create dialog does).
    */
   'media.checkLinks': call(z.tuple([z.object({ urls: z.array(mediaReference).max(1000), fresh: z.boolean().optional() })]), z.array(LinkReport)),
+  /**
+   * A copy of a sound cut to its first `durationMs` (fading out at the end), kept in the data folder
+   * and granted like a chosen file: a scene's voice that runs past the scene ("Trim voice").
+   */
+  'media.trimAudio': call(z.tuple([mediaReference, z.object({ durationMs: z.number().int().min(200).max(3_600_000), name: z.string().max(200).optional() })]), ChosenMedia),
   /** Native open dialog for a local media file; null when cancelled. Fails on a host without dialogs. */
   'media.chooseFile': call(z.tuple([z.object({ kind: z.enum(['image', 'video', 'audio', 'any']) })]), ChosenMedia.nullable()),
 };

@@ -77,6 +77,17 @@ function clampDuration(ms: number): number {
 }
 
 /**
+ * Makes a scene speak a shorter copy of its voice ("Trim voice"): a link voice takes the copy's link,
+ * a voiceover keeps its script, voice and rate and takes the copy as its audio, so editing the script
+ * later still makes a fresh one. Returns null when the scene has no voice.
+ */
+export function replaceVoiceAudio(project: Project, sceneId: string, audioUrl: string): Project | null {
+  const voice = project.scenes.find((s) => s.id === sceneId)?.voice;
+  if (!voice) return null;
+  return setSceneVoice(project, sceneId, voice.kind === 'url' ? { kind: 'url', url: audioUrl } : { ...voice, audioUrl });
+}
+
+/**
  * Puts a finished voiceover's audio into its scene, only when the scene still asks for exactly the
  * script, voice and rate the audio was made from (never over a newer script). Returns null when it does
  * not apply, the project unchanged when the audio is already there.

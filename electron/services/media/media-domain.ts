@@ -1,4 +1,5 @@
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ChosenMedia, mediaCalls } from '../../common/bridge/media';
@@ -11,7 +12,7 @@ import { LinkChecker } from './link-checker';
 import { LocalGrants, NOT_GRANTED } from './local-grants';
 import { MediaInputError, type SavedCopyLookup } from './media-cache';
 import type { ProgressShare } from '../system/progress';
-import { importLocalFile } from './local-import';
+import { importLocalFile, importName } from './local-import';
 import { PreviewJobs } from './preview-jobs';
 import { PreviewWarmer } from './preview-warmer';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
@@ -22,6 +23,11 @@ const MEDIA_EXTENSIONS = {
   video: ['mp4', 'mov', 'avi', 'webm', 'mkv'],
   audio: ['mp3', 'wav', 'm4a', 'aac', 'ogg', 'flac'],
 };
+
+/** The file name of a trimmed voice: its source's name without the extension. */
+function trimmedName(name: string): string {
+  return importName(name).replace(/\.[a-z0-9]{1,5}$/i, '') || 'voice';
+}
 
 /**
  * The preview.* and media.* calls: local renders (events for progress, completion and failure),
@@ -125,6 +131,20 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
         return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}` };
       },
       'media.waveform': async (reference, { buckets }) => media.tools.waveform(await allowed(reference), buckets),
+      'media.trimAudio': async (reference, { durationMs, name }) => {
+        const source = await allowed(reference);
+        const folder = join(base.dataDir, 'imports', randomBytes(8).toString('hex'));
+        const path = join(folder, `${trimmedName(name ?? basename(source))}-${(durationMs / 1000).toFixed(1)}s.mp3`);
+        await mkdir(folder, { recursive: true });
+        try {
+          await media.tools.trimAudio(source, durationMs, path);
+          const info = await media.prober.probe(path);
+          return { url: grants.grant(path), name: basename(path), info };
+        } catch (error) {
+          await rm(folder, { recursive: true, force: true });
+          throw new StudioError(`The voice could not be trimmed: ${(error as Error).message}`, 'trim-failed');
+        }
+      },
       'media.checkLinks': async ({ urls, fresh }) => links.check(urls, { fresh }),
       'media.chooseFile': async ({ kind }) => {
         const choose = base.platform.chooseOpenPath;

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { ProcessRunner } from './process';
 
 /**
- * Small ffmpeg helpers the editor's timeline uses: a still frame of a media (thumbnails, filmstrips)
- * and a waveform's peaks (the renderer's CSP keeps it from fetching remote audio itself). Each writes
- * to a temporary file in `dir` and removes it.
+ * Small ffmpeg helpers the editor uses: a still frame of a media (thumbnails, filmstrips) and a
+ * waveform's peaks (the renderer's CSP keeps it from fetching remote audio itself), each through a
+ * temporary file in `dir` it removes; and a trimmed copy of a voice, written where the caller says.
  */
 export interface MediaToolsDeps {
   runner: ProcessRunner;
@@ -14,6 +14,7 @@ export interface MediaToolsDeps {
 }
 
 const WAVEFORM_RATE = 8000;
+const TRIM_FADE_MS = 150;
 
 export class MediaTools {
   private counter = 0;
@@ -45,6 +46,17 @@ export class MediaTools {
     } finally {
       await rm(out, { force: true });
     }
+  }
+
+  /**
+   * The first `durationMs` of a sound as an MP3 at `outPath`, fading out over its last 150 ms so it
+   * does not end with a click (the service would cut it dead at the scene's end).
+   */
+  async trimAudio(path: string, durationMs: number, outPath: string): Promise<void> {
+    const seconds = durationMs / 1000;
+    const fade = Math.min(TRIM_FADE_MS, durationMs / 2) / 1000;
+    const filter = `afade=t=out:st=${(seconds - fade).toFixed(3)}:d=${fade.toFixed(3)}`;
+    await this.ffmpeg(['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', path, '-vn', '-t', seconds.toFixed(3), '-af', filter, '-c:a', 'libmp3lame', '-q:a', '2', outPath], 'trim the sound');
   }
 
   private async ffmpeg(args: string[], what: string): Promise<void> {

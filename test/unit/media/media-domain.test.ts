@@ -135,4 +135,19 @@ describe('media domain (preview.*, media.*)', () => {
     expect(frame.dataUrl.startsWith('data:image/jpeg;base64,/9j/')).toBe(true);
     await expect(module.handlers['media.waveform']('/etc/passwd', { buckets: 10 })).rejects.toThrow(NOT_GRANTED);
   });
+
+  it('trims a voice to a scene: a granted MP3 of that length, fading out; ungranted sounds refused', async () => {
+    const long = makeTone(join(dir, 'long voice.wav'), { seconds: 3 });
+    await expect(module.handlers['media.trimAudio'](long, { durationMs: 1200 })).rejects.toThrow(NOT_GRANTED);
+    const trimmed = await module.handlers['media.trimAudio'](grants.grant(long), { durationMs: 1200, name: 'long voice.wav' });
+    expect(trimmed.name).toBe('long voice-1.2s.mp3');
+    expect(trimmed.info.kind).toBe('audio');
+    // MP3 frames round the length up by at most a frame (26 ms) plus the encoder's padding.
+    expect(Math.abs((trimmed.info.durationMs ?? 0) - 1200)).toBeLessThan(80);
+    expect(trimmed.url.startsWith('file:')).toBe(true);
+    const peaks = await module.handlers['media.waveform'](trimmed.url, { buckets: 48 });
+    // Full level through the middle, near silence at the very end (the fade).
+    expect(peaks.peaks[24]).toBeGreaterThan(0.1);
+    expect(peaks.peaks.at(-1)).toBeLessThan(0.04);
+  });
 });
