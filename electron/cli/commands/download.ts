@@ -48,7 +48,7 @@ function serviceFor(host: CliHost): DownloadsService {
     job: (id) => host.engine.get(id),
     projectName: async (id) => {
       projects ??= new ProjectLibrary({ dataDir: host.dataDir, createStore: host.createStore });
-      return (await projects.listRecent()).find((p) => p.id === id)?.name ?? null;
+      return projects.nameOf(id);
     },
     verify: ffprobeVerifier(),
     // The sandbox's result links open only while it runs; this command may be the first to need it.

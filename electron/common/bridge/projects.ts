@@ -51,6 +51,8 @@ const projectId = z.string().min(1).max(100);
 export const projectsCalls = {
   /** Recently opened or saved projects, newest first. */
   'projects.listRecent': call(z.tuple([]), z.array(ProjectSummary)),
+  /** Names by id, for projects known to the library even if no longer recent; null when unknown. */
+  'projects.names': call(z.tuple([z.array(projectId).max(1000)]), z.record(z.string(), z.string().nullable())),
   /** Whether this host can show native open/save dialogs (the web host cannot). */
   'projects.capabilities': call(z.tuple([]), z.object({ dialogs: z.boolean() })),
   'projects.create': call(z.tuple([NewProjectRequest]), OpenedProject),

@@ -31,7 +31,7 @@ export function createDownloadsService(base: HostBase, { jobs, progress }: Pick<
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.get(id),
-    projectName: async (id) => (await projects.listRecent()).find((p) => p.id === id)?.name ?? null,
+    projectName: (id) => projects.nameOf(id),
     verify: ffprobeVerifier(() => settings.get()),
     onChange: (view) => base.emit('downloads.changed', view),
     onTotals: (totals) => {

@@ -61,6 +61,12 @@ export class ProjectLibrary {
     return summaries.filter((s): s is ProjectSummary => s !== null);
   }
 
+  /** A project's name by id: a recent one, or one kept in the library folder; null when unknown. */
+  async nameOf(id: string): Promise<string | null> {
+    const path = this.index.get().recent.find((e) => e.id === id)?.path ?? this.libraryPath(id);
+    return (await this.readProject(path).catch(() => null))?.project.name ?? null;
+  }
+
   async create(options: { kind: ProjectKind; preset: OutputPresetId; name?: string }): Promise<OpenedProject> {
     const project = createProject({ id: this.newId(), kind: options.kind, output: options.preset, name: options.name || undefined });
     return this.store(project, this.libraryPath(project.id));

@@ -10,6 +10,7 @@ export function createProjectsDomain(base: HostBase, library = new ProjectLibrar
   return {
     handlers: {
       'projects.listRecent': () => library.listRecent(),
+      'projects.names': async (ids) => Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await library.nameOf(id)] as const))),
       'projects.capabilities': async () => ({ dialogs }),
       'projects.create': (request) => library.create(request),
       'projects.open': (id) => library.open(id),

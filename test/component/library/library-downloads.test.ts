@@ -26,7 +26,8 @@ function download(jobId: string, over: Partial<DownloadView>): DownloadView {
 function mountLibrary(jobs: JobView[], downloads: DownloadView[]) {
   return mountLibraryWith({
     'jobs.list': () => jobs,
-    'projects.listRecent': () => [{ id: 'p1', name: 'Spring launch' }],
+    // Any project the library keeps, recent or not; an unknown id stays unnamed.
+    'projects.names': (ids: unknown) => Object.fromEntries((ids as string[]).map((id) => [id, id === 'p1' ? 'Spring launch' : null])),
     'downloads.list': () => downloads,
     'downloads.totals': () => ({ active: 2, bytes: 5_000_000, totalBytes: 10_000_000, unknownSizes: 1, pausedReason: null }),
     'downloads.preferences': () => ({ folder: '/home/me/Videos', template: '{project} {id}', canChooseFolder: false, canShowInFolder: false }),

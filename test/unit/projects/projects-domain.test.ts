@@ -42,6 +42,14 @@ describe('projects domain', () => {
     await expect(h['projects.open']('nope')).rejects.toThrow(/No project with id nope/);
   });
 
+  it('names projects by id, also those no longer among the 30 recent ones (the Library names jobs by project)', async () => {
+    const h = domain();
+    await h['projects.create']({ kind: 'avatar-video', preset: '9:16', name: 'Oldest launch' });
+    for (let i = 0; i < 30; i += 1) await h['projects.create']({ kind: 'avatar-video', preset: '9:16', name: `Later ${i}` });
+    expect((await h['projects.listRecent']()).map((s) => s.id)).not.toContain('id1');
+    expect(await h['projects.names'](['id1', 'id31', 'gone'])).toEqual({ id1: 'Oldest launch', id31: 'Later 29', gone: null });
+  });
+
   it('imports JSON text as a new library project and explains bad input', async () => {
     const h = domain();
     const created = await h['projects.create']({ kind: 'talking-avatar', preset: '1:1' });
