@@ -1,7 +1,8 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
 import type { DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
+import { cliQueueFile } from '../../services/downloads/download-manager';
 import { DownloadsService } from '../../services/downloads/downloads-service';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { ProjectLibrary } from '../../services/projects/project-library';
@@ -42,7 +43,7 @@ function serviceFor(host: CliHost): DownloadsService {
   return new DownloadsService({
     dataDir: host.dataDir,
     // Its own queue: the app may be running on the same data folder with its queue open.
-    queueFile: join(host.dataDir, 'downloads', 'cli-queue.json'),
+    queueFile: cliQueueFile(host.dataDir),
     createStore: host.createStore,
     log: host.log,
     job: (id) => host.engine.get(id),

@@ -6,6 +6,7 @@ import type { RenderProgress } from '../../common/composition/progress';
 import { validateProject } from '../../common/composition/validate';
 import { defaultDataDir } from '../../services/host/data-dir';
 import { isAbortError } from '../../services/media/preview-renderer';
+import { savedCopiesIn } from '../../services/downloads/download-manager';
 import { createMediaToolkit } from '../../services/media/toolkit';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo } from '../command';
 import { readProjectArg, resolveRelativeMedia } from './project-file';
@@ -32,7 +33,10 @@ export const renderPreviewCommand: CliCommand = {
     const outputPath = isAbsolute(out) ? out : resolve(io.cwd, out);
 
     for (const problem of validateProject(project, { purpose: 'preview' })) io.err(`  ${problem.level}  ${problem.message}`);
-    const toolkit = createMediaToolkit({ dataDir: flag(args, '--data-dir') ?? defaultDataDir(io.env), resolve: { env: io.env } });
+    const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+    const toolkit = createMediaToolkit({ dataDir, resolve: { env: io.env } });
+    // Results the studio saved render from disk, also once their links have expired.
+    toolkit.cache.useSavedCopies(savedCopiesIn(dataDir));
     const controller = new AbortController();
     const interrupt = (): void => controller.abort();
     process.once('SIGINT', interrupt);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import { z } from 'zod';
@@ -112,15 +112,8 @@ export class DownloadManager {
    * first), or null. The media cache reads results from here, so projects keep working after the
    * service's link has expired.
    */
-  async savedCopyOf(url: string): Promise<string | null> {
-    const saved = [...this.entries.values()]
-      .filter((entry) => entry.state === 'saved' && entry.url === url && entry.savedPath !== null)
-      .sort((a, b) => b.updatedAt - a.updatedAt);
-    for (const entry of saved) {
-      const info = await stat(entry.savedPath as string).catch(() => null);
-      if (info?.isFile() && info.size === entry.bytes) return entry.savedPath;
-    }
-    return null;
+  savedCopyOf(url: string): Promise<string | null> {
+    return savedCopyAmong(this.entries.values(), url);
   }
 
   totals(): DownloadTotals {
@@ -439,4 +432,37 @@ function capitalise(text: string): string {
 
 export function queueFile(dataDir: string): string {
   return join(dataDir, 'downloads', 'queue.json');
+}
+
+/** The queue the command line keeps beside the app's (so both can run on one data folder). */
+export function cliQueueFile(dataDir: string): string {
+  return join(dataDir, 'downloads', 'cli-queue.json');
+}
+
+/** The entries of a queue file as last written, without running them; none when absent or unreadable. */
+export async function readQueueEntries(file: string): Promise<DownloadEntry[]> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return [];
+  try {
+    return QueueFile.parse(JSON.parse(text)).entries;
+  } catch {
+    return []; // the queue's owner sets a bad file aside when it next starts
+  }
+}
+
+/** A complete saved copy of `url` among these entries, still on disk at the size it was saved with. */
+export async function savedCopyAmong(entries: Iterable<DownloadEntry>, url: string): Promise<string | null> {
+  const saved = [...entries]
+    .filter((entry) => entry.state === 'saved' && entry.url === url && entry.savedPath !== null)
+    .sort((a, b) => b.updatedAt - a.updatedAt);
+  for (const entry of saved) {
+    const info = await stat(entry.savedPath as string).catch(() => null);
+    if (info?.isFile() && info.size === entry.bytes) return entry.savedPath;
+  }
+  return null;
+}
+
+/** Saved copies in every queue of a data folder (the app's and the command line's), read only. */
+export function savedCopiesIn(dataDir: string): (url: string) => Promise<string | null> {
+  return async (url) => savedCopyAmong([...(await readQueueEntries(queueFile(dataDir))), ...(await readQueueEntries(cliQueueFile(dataDir)))], url);
 }

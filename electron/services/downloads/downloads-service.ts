@@ -8,7 +8,7 @@ import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { checkTemplate, DEFAULT_NAME_TEMPLATE } from '../../common/file-names';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
-import { DownloadManager, queueFile, type EnqueueRequest } from './download-manager';
+import { cliQueueFile, DownloadManager, queueFile, readQueueEntries, savedCopyAmong, type EnqueueRequest } from './download-manager';
 import { jobFile, type JobFile } from './job-files';
 
 export const DownloadPreferences = z.object({
@@ -76,6 +76,16 @@ export class DownloadsService {
       onEnd: (view) => this.batchEnded(view),
       prepare: (entry) => this.prepare(entry),
     });
+  }
+
+  /**
+   * A complete copy of this link saved by this queue or by the other one of the data folder (the app
+   * reads what `studio download` saved, and the other way round); null when there is none.
+   */
+  async savedCopyOf(url: string): Promise<string | null> {
+    const own = this.deps.queueFile ?? queueFile(this.deps.dataDir);
+    const other = own === queueFile(this.deps.dataDir) ? cliQueueFile(this.deps.dataDir) : queueFile(this.deps.dataDir);
+    return (await this.manager.savedCopyOf(url)) ?? savedCopyAmong(await readQueueEntries(other), url);
   }
 
   private async prepare(entry: DownloadEntry): Promise<void> {

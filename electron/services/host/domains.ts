@@ -61,7 +61,7 @@ export function createDomains(base: HostBase): Domains {
   const media = createMediaDomain(base, undefined, grants, studio.progress.source('renders'));
   const downloads = createDownloadsService(base, studio, projects);
   // Previews and the editor read a result the studio saved from disk, also after its link expired.
-  media.useSavedCopies((url) => downloads.manager.savedCopyOf(url));
+  media.useSavedCopies((url) => downloads.savedCopyOf(url));
   const uploads = createUploadsDomain(base, storage, grants);
   const modules = [
     createSystemDomain(base, probeBinaries),

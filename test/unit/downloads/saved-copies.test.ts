@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { archiveSettingsSpec } from '../../../electron/services/downloads/archive';
+import { cliQueueFile, savedCopiesIn } from '../../../electron/services/downloads/download-manager';
+import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
+import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { createDomains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
@@ -31,18 +34,22 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A completed job of a service connection (not the sandbox), its result at `url`. */
+function completedJob(n: string, url: string): JobRecord {
+  const now = Date.now();
+  return {
+    id: `job-${n}`, kind: 'avatar-video', phase: 'completed', remoteId: `remote-${n}`, connectionId: 'remote', connectionName: 'Remote',
+    projectId: null, summary: 'Avatar video · "Hello"', requestHash: `h${n}`, request: { text: 'Hello' }, createdAt: now - 60_000, updatedAt: now,
+    finishedAt: now - 30_000, expiresAt: now + 6 * 86_400_000, deadlineAt: now, remoteStatus: 3, resultUrl: url, costEstimate: null,
+    chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: now,
+  };
+}
+
 describe('saved copies outlive their links', () => {
   it('probes and draws an archived result from disk once its link has expired, and only while the copy is intact', async () => {
-    const now = Date.now();
     server.files.set('/result.mp4', { body: clip, etag: '"r1"' });
     const url = server.url('/result.mp4');
-    const job: JobRecord = {
-      id: 'job-1', kind: 'avatar-video', phase: 'completed', remoteId: 'remote-1', connectionId: 'remote', connectionName: 'Remote',
-      projectId: null, summary: 'Avatar video · "Hello"', requestHash: 'h1', request: { text: 'Hello' }, createdAt: now - 60_000, updatedAt: now,
-      finishedAt: now - 30_000, expiresAt: now + 6 * 86_400_000, deadlineAt: now, remoteStatus: 3, resultUrl: url, costEstimate: null,
-      chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: now,
-    };
-    await new FileLedgerStorage(join(dataDir, 'jobs')).put(job);
+    await new FileLedgerStorage(join(dataDir, 'jobs')).put(completedJob('1', url));
 
     const base = createMemoryHostBase({ dataDir });
     const videos = join(dataDir, 'Videos');
@@ -72,6 +79,41 @@ describe('saved copies outlive their links', () => {
       expect(server.log.length).toBeGreaterThan(requestsBefore);
     } finally {
       await domains.disposeAll();
+    }
+  }, 90_000);
+
+  it('reads a copy the command line saved (its own queue) in the app, and in any tool reading the data folder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'saved-copies-cli-'));
+    server.files.set('/cli-result.mp4', { body: clip, etag: '"c1"' });
+    const url = server.url('/cli-result.mp4');
+    const job = completedJob('2', url);
+    const silent = { debug() {}, info() {}, warn() {}, error() {} };
+    // What `studio download` does: its own queue file in the data folder.
+    const cli = new DownloadsService({
+      dataDir: folder,
+      queueFile: cliQueueFile(folder),
+      createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
+      log: silent,
+      job: () => job,
+      projectName: async () => null,
+    });
+    await cli.start({ jobIds: ['job-2'], folder: join(folder, 'out'), template: '{id}', origin: 'cli' });
+    await cli.manager.whenIdle();
+    await cli.dispose();
+    const path = join(folder, 'out', 'remote-2.mp4');
+    expect(readFileSync(path).equals(clip)).toBe(true);
+
+    server.files.delete('/cli-result.mp4');
+    expect(await savedCopiesIn(folder)(url)).toBe(path);
+    const base = createMemoryHostBase({ dataDir: folder });
+    base.createStore(archiveSettingsSpec).set({ enabled: false, videoFolder: join(folder, 'V'), audioFolder: join(folder, 'M'), template: '{id}' });
+    const domains = createDomains(base);
+    try {
+      const info = await domains.handlers['media.probe'](url);
+      expect(info.durationMs).toBeGreaterThan(1800);
+    } finally {
+      await domains.disposeAll();
+      rmSync(folder, { recursive: true, force: true });
     }
   }, 90_000);
 });
