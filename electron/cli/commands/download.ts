@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
 import type { DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
-import { cliQueueFile } from '../../services/downloads/download-manager';
+import { cliQueueFile } from '../../services/downloads/queue-file';
 import { DownloadsService } from '../../services/downloads/downloads-service';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { ProjectLibrary } from '../../services/projects/project-library';

@@ -6,7 +6,7 @@ import type { RenderProgress } from '../../common/composition/progress';
 import { validateProject } from '../../common/composition/validate';
 import { defaultDataDir } from '../../services/host/data-dir';
 import { isAbortError } from '../../services/media/preview-renderer';
-import { savedCopiesIn } from '../../services/downloads/download-manager';
+import { savedCopiesIn } from '../../services/downloads/queue-file';
 import { createMediaToolkit } from '../../services/media/toolkit';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo } from '../command';
 import { readProjectArg, resolveRelativeMedia } from './project-file';

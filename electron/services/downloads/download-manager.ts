@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { rm, stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
-import { z } from 'zod';
-import { DownloadEntry, type DownloadTotals, type DownloadView } from '../../common/bridge/downloads';
+import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { pickFreeName } from '../../common/file-names';
 import { backoffDelay, realSleep, type BackoffPolicy, type Sleep } from '../client/backoff';
 import type { Logger } from '../host/types';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { fetchToFile, FinalDownloadError, isNoSpace, partPath, RetryableDownloadError } from './fetch-to-file';
+import { QueueFile, savedCopyAmong } from './queue-file';
 import { SpeedMeter } from './speed-meter';
 
 export interface DownloadManagerOptions {
@@ -44,7 +44,6 @@ export interface EnqueueRequest {
   batchId?: string | null;
 }
 
-const QueueFile = z.object({ version: z.literal(1), entries: z.array(DownloadEntry) });
 const FINISHED: ReadonlySet<DownloadEntry['state']> = new Set(['saved', 'failed', 'cancelled']);
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 30_000, factor: 2, jitter: 0.5 };
 const PROGRESS_EVERY_MS = 250;
@@ -428,41 +427,4 @@ async function exists(path: string): Promise<boolean> {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-export function queueFile(dataDir: string): string {
-  return join(dataDir, 'downloads', 'queue.json');
-}
-
-/** The queue the command line keeps beside the app's (so both can run on one data folder). */
-export function cliQueueFile(dataDir: string): string {
-  return join(dataDir, 'downloads', 'cli-queue.json');
-}
-
-/** The entries of a queue file as last written, without running them; none when absent or unreadable. */
-export async function readQueueEntries(file: string): Promise<DownloadEntry[]> {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return [];
-  try {
-    return QueueFile.parse(JSON.parse(text)).entries;
-  } catch {
-    return []; // the queue's owner sets a bad file aside when it next starts
-  }
-}
-
-/** A complete saved copy of `url` among these entries, still on disk at the size it was saved with. */
-export async function savedCopyAmong(entries: Iterable<DownloadEntry>, url: string): Promise<string | null> {
-  const saved = [...entries]
-    .filter((entry) => entry.state === 'saved' && entry.url === url && entry.savedPath !== null)
-    .sort((a, b) => b.updatedAt - a.updatedAt);
-  for (const entry of saved) {
-    const info = await stat(entry.savedPath as string).catch(() => null);
-    if (info?.isFile() && info.size === entry.bytes) return entry.savedPath;
-  }
-  return null;
-}
-
-/** Saved copies in every queue of a data folder (the app's and the command line's), read only. */
-export function savedCopiesIn(dataDir: string): (url: string) => Promise<string | null> {
-  return async (url) => savedCopyAmong([...(await readQueueEntries(queueFile(dataDir))), ...(await readQueueEntries(cliQueueFile(dataDir)))], url);
 }

@@ -8,7 +8,8 @@ import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { checkTemplate, DEFAULT_NAME_TEMPLATE } from '../../common/file-names';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
-import { cliQueueFile, DownloadManager, queueFile, readQueueEntries, savedCopyAmong, type EnqueueRequest } from './download-manager';
+import { DownloadManager, type EnqueueRequest } from './download-manager';
+import { cliQueueFile, queueFile, readQueueEntries, savedCopyAmong } from './queue-file';
 import { jobFile, type JobFile } from './job-files';
 
 export const DownloadPreferences = z.object({

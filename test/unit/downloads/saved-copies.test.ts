@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { archiveSettingsSpec } from '../../../electron/services/downloads/archive';
-import { cliQueueFile, savedCopiesIn } from '../../../electron/services/downloads/download-manager';
+import { cliQueueFile, savedCopiesIn } from '../../../electron/services/downloads/queue-file';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { createDomains } from '../../../electron/services/host/domains';
