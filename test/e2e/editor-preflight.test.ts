@@ -75,4 +75,22 @@ describe('editor: link pre-flight', () => {
     await screenshot(page, 'editor-trim-voice');
     expect(studio.consoleErrors).toEqual([]);
   }, 90_000);
+
+  it('warns in Problems and on the canvas about an element sticking out of the frame or stretched at the frame size', async () => {
+    const { page } = studio;
+    const problems = page.getByRole('region', { name: 'Problems' });
+    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^Anna \(sandbox cartoon\) in scene 1/ }).click();
+    await setField(page, 'X', '-400');
+    await expect.poll(() => problems.textContent()).toMatch(/sticks out of the frame \(\d+ px on the left\); the part outside is not shown\./);
+    await page.getByRole('note', { name: /Anna.*sticks out of the frame/ }).waitFor();
+    await screenshot(page, 'editor-partly-off-frame');
+
+    // Wider than the frame: the width stops at the frame's (scale 1) while the height stays.
+    await setField(page, 'X', '0');
+    await setField(page, 'Width', '5000');
+    await expect.poll(() => problems.textContent()).toContain("stopped at the frame's width (a scale of 1, the most the service takes) and is stretched wide");
+    await page.getByRole('note', { name: /Anna.*stopped at the frame's width/ }).waitFor();
+    await screenshot(page, 'editor-scale-at-limit');
+    expect(studio.consoleErrors).toEqual([]);
+  }, 60_000);
 });

@@ -143,10 +143,7 @@ function checkLayers(scene: Scene, here: Where, add: Add): void {
 function checkElement(project: Project, e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
   if (e.type !== 'audio') {
     if (e.width === 0 || e.height === 0) add('warning', 'zero-size', 'has zero size and will not be visible.', at);
-    const box = elementBox(e);
-    if (box.x >= project.output.width || box.y >= project.output.height || box.x + box.width <= 0 || box.y + box.height <= 0) {
-      add('warning', 'off-frame', 'lies entirely outside the frame.', at);
-    }
+    checkFrameFit(project, e, at, add);
   }
   if (target === 'talking-avatar' && e.type === 'video') add('error', 'video-in-talking-avatar', 'a talking avatar cannot contain video elements (only avatar, image and audio).', at);
   if (target === 'avatar-video' && e.type === 'audio') add('warning', 'audio-element-ignored', 'audio elements are not part of an avatar video; use the scene voice.', at);
@@ -154,6 +151,41 @@ function checkElement(project: Project, e: SceneElement, target: ProjectKind, su
   if (e.type === 'avatar') checkAvatar(e, target, submit, at, add);
   else if (e.type === 'audio') checkAudio(e, target, submit, at, add);
   else checkMedia(e, target, submit, at, add);
+}
+
+/** Where an element meets the frame's edges: outside it is not shown, and nothing may be larger than it. */
+function checkFrameFit(project: Project, e: SceneElement, at: Where, add: Add): void {
+  const { width: W, height: H } = project.output;
+  const box = elementBox(e);
+  if (box.x >= W || box.y >= H || box.x + box.width <= 0 || box.y + box.height <= 0) {
+    add('warning', 'off-frame', 'lies entirely outside the frame.', at);
+    return;
+  }
+  const out = [
+    [-box.x, 'on the left'],
+    [box.x + box.width - W, 'on the right'],
+    [-box.y, 'at the top'],
+    [box.y + box.height - H, 'at the bottom'],
+  ] as const;
+  const sides = out.filter(([px]) => px >= 1).map(([px, side]) => `${Math.round(px)} px ${side}`);
+  if (sides.length) add('warning', 'partly-off-frame', `sticks out of the frame (${sides.join(', ')}); the part outside is not shown.`, at);
+
+  // Sizes stop at the frame's (a scale of 1, the most the service takes). A box held there on one side
+  // while the other kept growing is out of its media's proportions: the clamp's visible trace.
+  const media = e.mediaSize;
+  if (!media || box.width <= 0 || box.height <= 0) return;
+  const atWidth = box.width >= W - 0.5;
+  const atHeight = box.height >= H - 0.5;
+  const stretch = box.width / box.height / (media.width / media.height);
+  if ((atWidth || atHeight) && Math.abs(stretch - 1) > 0.02) {
+    const limit = atWidth && atHeight ? "the frame's size" : atWidth ? "the frame's width" : "the frame's height";
+    add(
+      'warning',
+      'scale-at-limit',
+      `stopped at ${limit} (a scale of 1, the most the service takes) and is ${stretch > 1 ? 'stretched wide' : 'stretched tall'}: ${Math.round(box.width)}×${Math.round(box.height)} against its own ${media.width}×${media.height}. Make it smaller to keep its proportions.`,
+      at,
+    );
+  }
 }
 
 /** The service bounds scale to 0..1 in whatever the connection's scale is of (the frame, or the media). */

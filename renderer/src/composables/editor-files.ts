@@ -111,6 +111,7 @@ export function useEditorFiles(
     }
     const projects = api();
     // Dropped on purpose: its autosave must not come back as "recovered" work.
+    await settleAutosave();
     if (projects && project.fileRef) await projects.discardRecovery(project.fileRef).catch(() => undefined);
     return true;
   }
@@ -165,6 +166,7 @@ export function useEditorFiles(
     if (!projects || saving.value) return;
     if (!project.fileRef) return saveAs();
     saving.value = true;
+    await settleAutosave();
     const doc = project.doc;
     try {
       const summary = await projects.save(doc);
@@ -182,6 +184,7 @@ export function useEditorFiles(
     const projects = api();
     if (!projects || saving.value) return;
     saving.value = true;
+    await settleAutosave();
     try {
       const result = await projects.saveAs(project.doc, { name: name ?? project.doc.name });
       if (result) {
@@ -244,6 +247,19 @@ export function useEditorFiles(
   let writing = false;
   let writeAgain = false;
   let failureShown = false;
+  let inFlight: Promise<unknown> | null = null;
+
+  /**
+   * Before a save or a deliberate drop: nothing waiting is written any more, and a write on its way
+   * has landed, so no autosave newer than the save can offer the saved project back as recovered work.
+   */
+  async function settleAutosave(): Promise<void> {
+    if (autosaveTimer) clearTimeout(autosaveTimer);
+    autosaveTimer = null;
+    pendingSince = null;
+    writeAgain = false;
+    await inFlight;
+  }
 
   function writeAutosave(): void {
     autosaveTimer = null;
@@ -255,7 +271,7 @@ export function useEditorFiles(
       return;
     }
     writing = true;
-    projects
+    inFlight = projects
       .autosave(project.doc)
       .then((r) => {
         autosavedAt.value = r.autosavedAt;
@@ -268,6 +284,7 @@ export function useEditorFiles(
       })
       .finally(() => {
         writing = false;
+        inFlight = null;
         if (writeAgain) {
           writeAgain = false;
           writeAutosave();

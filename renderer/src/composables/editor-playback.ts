@@ -1,4 +1,4 @@
-import { computed, getCurrentInstance, onBeforeUnmount, ref, type ComputedRef, type Ref } from 'vue';
+import { computed, getCurrentInstance, onBeforeUnmount, ref, watch, type ComputedRef, type Ref } from 'vue';
 import type { Scene } from '@common/composition';
 import { sceneAt, sceneSpans, voiceUrlOf } from '@/timeline/timeline-math';
 import type { MediaCache } from './editor-media';
@@ -134,7 +134,19 @@ export function useEditorPlayback(deps: PlaybackDeps) {
     }
   }
 
+  /** Another project: stopped, at its start. */
+  function reset(): void {
+    pause();
+    timeMs.value = 0;
+    activeIndex = -1;
+  }
+
+  // Shorter scenes (or fewer) never leave the playhead past the end ("0:13.0 / 0:05.0").
+  watch(totalMs, (total) => {
+    if (timeMs.value > total) timeMs.value = total;
+  });
+
   if (getCurrentInstance()) onBeforeUnmount(pause);
 
-  return { playing, timeMs, totalMs, play, pause, toggle, seek, seekToScene };
+  return { playing, timeMs, totalMs, play, pause, toggle, seek, seekToScene, reset };
 }

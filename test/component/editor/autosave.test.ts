@@ -71,4 +71,32 @@ describe('autosave', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(notify.warning).toHaveBeenCalledTimes(1);
   });
+
+  it('a save waits for an autosave on its way and drops one waiting, so none lands after the save', async () => {
+    setActivePinia(createPinia());
+    const store = useProjectStore();
+    store.load(createProject({ kind: 'avatar-video', output: '16:9-1080p', id: 'p1', name: 'Busy' }), 'p1');
+    const order: string[] = [];
+    let land: (() => void) | null = null;
+    const api = {
+      autosave: vi.fn(() => new Promise((resolve) => (land = () => (order.push('autosave landed'), resolve({ autosavedAt: Date.now() }))))),
+      save: vi.fn(async (p: Project) => (order.push('saved'), { id: p.id, name: p.name })),
+      listRecent: vi.fn(async () => []),
+    } as unknown as ProjectsApi;
+    const files = useEditorFiles(store, notify, () => api);
+    await editThenWait(store, 500);
+    expect(api.autosave).toHaveBeenCalledTimes(1);
+    // A second edit waits for its write; Save comes before it.
+    store.addScene();
+    await nextTick();
+    const saving = files.save();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(order).toEqual([]);
+    land!();
+    await saving;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(order).toEqual(['autosave landed', 'saved']);
+    expect(api.autosave).toHaveBeenCalledTimes(1);
+    expect(store.dirty).toBe(false);
+  });
 });

@@ -56,6 +56,16 @@ describe('timeline panel', () => {
     expect(w.find('.clip.selected').text()).toBe('b');
   });
 
+  it("labels a row by each scene's own layer: a scene with fewer layers leaves the upper rows empty", () => {
+    const w = mountTimeline();
+    const rows = w.findAll('.row.layer');
+    // Scene 2 has one element, on its layer 1: it sits in "Layer 1" beside scene 1's bottom element.
+    expect(rows[0].find('.label').text()).toBe('Layer 2');
+    expect(rows[0].findAll('.clip').map((c) => c.attributes('aria-label'))).toEqual(['b in scene 1']);
+    expect(rows[1].find('.label').text()).toBe('Layer 1');
+    expect(rows[1].findAll('.clip').map((c) => c.attributes('aria-label'))).toEqual(['a in scene 1', 'c in scene 2']);
+  });
+
   it('emits add, duplicate and remove for the current scene', async () => {
     const w = mountTimeline();
     await w.get('[aria-label="Add scene"]').trigger('click');

@@ -18,7 +18,7 @@ describe('validateProject: avatar video', () => {
 
   it('pinpoints scale out of range with scene and element', () => {
     const problems = validateProject(patchElement(project, 1, 'logo', { width: 1.2 * project.output.width }));
-    expect(problems).toEqual([
+    expect(problems.filter((p) => p.level === 'error')).toEqual([
       {
         level: 'error',
         code: 'scale-range',
@@ -59,6 +59,44 @@ describe('validateProject: avatar video', () => {
     expect(codes(validateProject(p3))).toEqual(['warning:off-frame']);
     const p4 = updateElement(project, 'outro', 'logo', { url: '#ff0000' });
     expect(codes(validateProject(p4))).toEqual(['error:colour-image']);
+  });
+});
+
+describe('validateProject: elements against the frame', () => {
+  const project = loadProject('two-scenes.project.json');
+  const { width: W, height: H } = project.output;
+
+  it('warns about an element sticking out of the frame, naming by how much on which side', () => {
+    const partly = validateProject(patchElement(project, 1, 'logo', { x: -120, y: H - 40, width: 400, height: 200 }));
+    expect(partly).toEqual([
+      {
+        level: 'warning',
+        code: 'partly-off-frame',
+        message: 'Scene 2 (outro), element logo: sticks out of the frame (120 px on the left, 160 px at the bottom); the part outside is not shown.',
+        sceneIndex: 1,
+        sceneId: 'outro',
+        elementId: 'logo',
+      },
+    ]);
+    // Entirely outside is its own warning, not both.
+    expect(codes(validateProject(patchElement(project, 1, 'logo', { x: W + 10 })))).toEqual(['warning:off-frame']);
+    // Touching an edge from inside is fine.
+    expect(validateProject(patchElement(project, 1, 'logo', { x: W - 400, y: 0, width: 400, height: 200 }))).toEqual([]);
+  });
+
+  it('warns when a size stopped at the frame (scale 1) and the element lost its proportions', () => {
+    const square = { mediaSize: { width: 1000, height: 1000 } };
+    // Grown from a corner: the width stopped at the frame's while the height went on.
+    const clamped = validateProject(patchElement(project, 1, 'logo', { ...square, x: 0, y: 0, width: W, height: H - 100 }));
+    expect(clamped).toMatchObject([{ level: 'warning', code: 'scale-at-limit', elementId: 'logo' }]);
+    expect(clamped[0].message).toBe(
+      `Scene 2 (outro), element logo: stopped at the frame's width (a scale of 1, the most the service takes) and is stretched wide: ${W}×${H - 100} against its own 1000×1000. Make it smaller to keep its proportions.`,
+    );
+    // A full-width element in its own proportions, or one smaller than the frame, is fine.
+    expect(validateProject(patchElement(project, 1, 'logo', { mediaSize: { width: W * 2, height: 600 }, x: 0, y: 0, width: W, height: 300 }))).toEqual([]);
+    expect(validateProject(patchElement(project, 1, 'logo', { ...square, x: 0, y: 0, width: W - 200, height: H - 200 }))).toEqual([]);
+    // A 4:3 picture pulled over a 16:9 frame is stretched too.
+    expect(codes(validateProject(patchElement(project, 1, 'logo', { mediaSize: { width: 800, height: 600 }, x: 0, y: 0, width: W, height: H })))).toEqual(['warning:scale-at-limit']);
   });
 });
 
