@@ -38,18 +38,39 @@ export const commands: readonly CliCommand[] = [
   ...liveCommands,
 ];
 
+/** The help's width: a terminal's 80 columns read best; no column is padded out to the longest usage. */
+export const HELP_COLUMNS = 80;
+
+/** Words of `text` in lines of at most HELP_COLUMNS (a single longer word keeps its own line). */
+function wrap(text: string, first: string, rest: string): string[] {
+  const lines: string[] = [];
+  let line = first;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const blank = line === first || line === rest;
+    if (!blank && line.length + 1 + word.length > HELP_COLUMNS) {
+      lines.push(line);
+      line = rest + word;
+    } else line += (blank ? '' : ' ') + word;
+  }
+  lines.push(line);
+  return lines;
+}
+
+const GLOBAL_FLAGS: [string, string][] = [
+  ['--connection NAME', "a connection from Settings (default: each job's own; new work: the sandbox)"],
+  ['--base-url URL', 'a service address; credentials from STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET'],
+  ['--data-dir DIR', 'where the studio keeps its records (default: STUDIO_DATA_DIR or the per-user folder)'],
+  ['--verbose', 'log what happens on stderr'],
+];
+
 export function usage(): string {
-  const width = Math.max(...commands.map((c) => c.usage.length));
   return [
     'Usage: studio <command> [flags]   (in the repo: npm run cli -- <command>)',
     '',
-    ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    ...commands.flatMap((c) => [...wrap(c.usage, '  ', '    '), ...wrap(c.summary, '        ', '        ')]),
     '',
     'Every command accepts:',
-    '  --connection NAME   a connection from Settings (default: each job\'s own; new work: the sandbox)',
-    '  --base-url URL      a service address; credentials from STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET',
-    '  --data-dir DIR      where the studio keeps its records (default: STUDIO_DATA_DIR or the per-user folder)',
-    '  --verbose           log what happens on stderr',
+    ...GLOBAL_FLAGS.flatMap(([flag, text]) => wrap(text, `  ${flag.padEnd(18)}  `, ' '.repeat(22))),
   ].join('\n');
 }
 
