@@ -27,6 +27,10 @@ describe('editor: a killed host', () => {
     await setField(before, 'Project name', 'Spring launch');
     await before.waitForTimeout(1_000);
     await studio.stop('SIGKILL');
+    // The open page notices within a heartbeat: the status dot turns red and says so.
+    await before.getByText('Host not reachable').waitFor({ timeout: 15_000 });
+    expect(await before.locator('.status .dot').getAttribute('class')).toContain('dot-bad');
+    await screenshot(before, 'shell-host-down');
     await before.context().close();
 
     const after = await openEditorAt((await studio.start()).url);

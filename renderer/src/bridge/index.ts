@@ -1,4 +1,5 @@
 import type { CallChannel, ChosenMedia, EventChannel, EventPayloads, StudioApi, StudioWindowApi } from '@common/bridge';
+import { ref } from 'vue';
 import { createWebApi } from './web-transport';
 
 declare global {
@@ -42,10 +43,17 @@ export function bridgeKind(): 'electron' | 'web' {
   return window.studio ? 'electron' : 'web';
 }
 
+/**
+ * Whether the host answered the latest call: false once a call found nobody there (the web host was
+ * stopped or crashed), true again with the next answer. The status dot shows it.
+ */
+export const hostReachable = ref(true);
+
 /** Calls the host. Resolves with the call's result or rejects with a BridgeError. */
 export function call<C extends CallChannel>(channel: C, ...args: Parameters<StudioApi[C]>): ReturnType<StudioApi[C]> {
   const invoke = studio().calls[channel] as (...a: unknown[]) => ReturnType<StudioWindowApi['calls'][C]>;
   const pending = invoke(...args).then((outcome) => {
+    hostReachable.value = outcome.ok || outcome.error.code !== 'host-unreachable';
     if (outcome.ok) return outcome.value;
     throw new BridgeError(outcome.error.message, outcome.error.code);
   });
