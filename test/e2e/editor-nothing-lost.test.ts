@@ -43,4 +43,26 @@ describe('editor: nothing lost', () => {
     expect(await page.getByRole('alert', { name: 'Recovered work' }).count()).toBe(0);
     expect(studio.consoleErrors.filter((e) => !/beforeunload/i.test(e))).toEqual([]);
   }, 60_000);
+
+  it('makes a project of a custom size from New project, refusing a side the service does not take', async () => {
+    const { page } = studio;
+    await page.getByRole('button', { name: 'File menu' }).click();
+    await page.getByRole('menuitem', { name: 'New project' }).or(page.getByLabel('New project')).first().click();
+    const dialog = page.locator('form.newp');
+    await dialog.waitFor();
+    await dialog.locator('.n-base-selection').click();
+    await page.getByText('Custom size…', { exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Custom width' }).fill('5000');
+    await dialog.getByRole('textbox', { name: 'Custom width' }).blur();
+    await dialog.getByText(/Width and height must be whole pixels from 16 to 3,840/).waitFor();
+    expect(await dialog.getByRole('button', { name: 'Create project' }).isDisabled()).toBe(true);
+    await dialog.getByRole('textbox', { name: 'Custom width' }).fill('1000');
+    await dialog.getByRole('textbox', { name: 'Custom height' }).fill('1000');
+    await dialog.getByRole('textbox', { name: 'Custom height' }).blur();
+    await dialog.getByRole('textbox', { name: 'New project name' }).fill('Square custom');
+    await screenshot(page, 'editor-new-project-custom-size');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
+    await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain('Square custom');
+    await page.getByText('Avatar video · 1000×1000').waitFor();
+  }, 60_000);
 });

@@ -42,6 +42,8 @@ export type RecoveryEntry = z.infer<typeof RecoveryEntry>;
 export const NewProjectRequest = z.object({
   kind: ProjectKind,
   preset: OutputPresetId,
+  /** A custom output frame; wins over the preset. */
+  size: OutputSize.optional(),
   name: z.string().trim().max(200).optional(),
 });
 export type NewProjectRequest = z.infer<typeof NewProjectRequest>;

@@ -3,7 +3,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { OpenedProject, ProjectSummary, RecoveryEntry } from '../../common/bridge/projects';
-import { Project, parseProject, type OutputPresetId, type ProjectKind } from '../../common/composition/document';
+import { Project, parseProject, type OutputPresetId, type OutputSize, type ProjectKind } from '../../common/composition/document';
 import { createProject, totalDurationMs } from '../../common/composition/project-ops';
 import { applyVoiceoverAudio } from '../../common/composition/scene-ops';
 import { StudioError } from '../host/errors';
@@ -67,8 +67,8 @@ export class ProjectLibrary {
     return (await this.readProject(path).catch(() => null))?.project.name ?? null;
   }
 
-  async create(options: { kind: ProjectKind; preset: OutputPresetId; name?: string }): Promise<OpenedProject> {
-    const project = createProject({ id: this.newId(), kind: options.kind, output: options.preset, name: options.name || undefined });
+  async create(options: { kind: ProjectKind; preset: OutputPresetId; size?: OutputSize; name?: string }): Promise<OpenedProject> {
+    const project = createProject({ id: this.newId(), kind: options.kind, output: options.size ?? options.preset, name: options.name || undefined });
     return this.store(project, this.libraryPath(project.id));
   }
 
