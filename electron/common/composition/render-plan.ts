@@ -1,4 +1,5 @@
 import type { ElementType, Project, SceneElement, Voice } from './document';
+import { isStillByExtension } from '../media-types';
 import { elementBox, isVisual, stackingOrder, type Box } from './geometry';
 
 /**
@@ -73,11 +74,9 @@ export type ResolvedInput = string | { path: string; still?: boolean } | null;
  */
 export type ResolveInput = (request: InputRequest) => ResolvedInput;
 
-const STILL_EXTENSIONS = /\.(png|jpe?g|webp|bmp)(\?.*)?$/i;
-
 /** Guess from the URL whether a media is a still picture (used when the resolver does not say). */
 export function looksStill(url: string): boolean {
-  return STILL_EXTENSIONS.test(url);
+  return isStillByExtension(url);
 }
 
 /** "scene 2 (intro)" → "Scene 2 (intro)", for labels that start a message. */

@@ -32,11 +32,7 @@ export function urlKind(url: string): UrlKind {
 }
 
 /** The file extension of a URL's path, lower case, without the dot ('' when none). */
-export function extensionOf(url: string): string {
-  const path = url.split(/[?#]/)[0];
-  const match = /\.([A-Za-z0-9]{1,5})$/.exec(path);
-  return match ? match[1].toLowerCase() : '';
-}
+export { fileExtension as extensionOf } from '../media-types';
 
 export const TALKING_AVATAR_IMAGE_EXT = ['png', 'jpg', 'jpeg', 'webp'];
 export const TALKING_AVATAR_VIDEO_EXT = ['mp4', 'mov', 'avi'];

@@ -17,12 +17,7 @@ import { PreviewJobs } from './preview-jobs';
 import { PreviewWarmer } from './preview-warmer';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
 import { sweepTemporaries } from './temp-sweep';
-
-const MEDIA_EXTENSIONS = {
-  image: ['png', 'jpg', 'jpeg', 'webp'],
-  video: ['mp4', 'mov', 'avi', 'webm', 'mkv'],
-  audio: ['mp3', 'wav', 'm4a', 'aac', 'ogg', 'flac'],
-};
+import { MEDIA_EXTENSIONS } from '../../common/media-types';
 
 /** The file name of a trimmed voice: its source's name without the extension. */
 function trimmedName(name: string): string {
@@ -149,7 +144,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
       'media.chooseFile': async ({ kind }) => {
         const choose = base.platform.chooseOpenPath;
         if (!choose) throw new StudioError('This host has no file dialogs; use a link to the media instead.', 'no-dialogs');
-        const extensions = kind === 'any' ? Object.values(MEDIA_EXTENSIONS).flat() : MEDIA_EXTENSIONS[kind];
+        const extensions = kind === 'any' ? Object.values(MEDIA_EXTENSIONS).flat() : [...MEDIA_EXTENSIONS[kind]];
         const path = await choose({ title: 'Choose media', extensions });
         if (!path) return null;
         const info = await media.prober.probe(path);

@@ -1,4 +1,5 @@
 import { shallowReactive } from 'vue';
+import { mediaKindByExtension } from '@common/media-types';
 import { call } from '@/bridge';
 import { isLocalReference } from './local-files';
 
@@ -15,10 +16,8 @@ export interface MediaEntry {
   status: MediaStatus;
 }
 
-const VIDEO_EXT = /\.(mp4|mov|m4v|webm|avi)(\?|#|$)/i;
-
 export function guessMediaKind(url: string): MediaKind {
-  return VIDEO_EXT.test(url) ? 'video' : 'image';
+  return mediaKindByExtension(url) === 'video' ? 'video' : 'image';
 }
 
 export class MediaCache {

@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
+import { mediaKindByExtension, type MediaKindName } from '@common/media-types';
 
 /** An avatar as the editor shows it (from the active connection's catalogue). */
 export interface CatalogueAvatar {
@@ -24,7 +25,7 @@ export interface CatalogueVoice {
   from: 3 | 4;
 }
 
-export type MediaKindName = 'image' | 'video' | 'audio';
+export type { MediaKindName };
 
 export interface MediaAsset {
   url: string;
@@ -39,11 +40,6 @@ export interface CatalogueSource {
 }
 
 const MEDIA_KEY = 'studio.editor.media';
-const EXT: Record<MediaKindName, RegExp> = {
-  image: /\.(png|jpe?g|webp|gif|bmp)(\?|#|$)/i,
-  video: /\.(mp4|mov|avi|webm|m4v)(\?|#|$)/i,
-  audio: /\.(mp3|wav|m4a|aac|ogg|flac)(\?|#|$)/i,
-};
 
 /** Media kind from a URL's extension or a MIME type; null when it is none the service takes. */
 export function mediaKindOf(url: string, mime?: string): MediaKindName | null {
@@ -51,8 +47,7 @@ export function mediaKindOf(url: string, mime?: string): MediaKindName | null {
     const top = mime.split('/')[0];
     if (top === 'image' || top === 'video' || top === 'audio') return top;
   }
-  for (const kind of ['image', 'video', 'audio'] as const) if (EXT[kind].test(url)) return kind;
-  return null;
+  return mediaKindByExtension(url);
 }
 
 /** Checks a URL typed or pasted by the user; returns a reason when it cannot be used. */
