@@ -30,6 +30,7 @@ export default defineConfig({
           // electron-store imports electron itself; inlining it lets vi.mock('electron') reach it.
           server: { deps: { inline: ['electron-store'] } },
           testTimeout: 30_000,
+          globalSetup: ['test/sample-media-setup.ts'],
         },
       },
       {
@@ -53,7 +54,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-          globalSetup: ['test/e2e/global-setup.ts'],
+          globalSetup: ['test/sample-media-setup.ts', 'test/e2e/global-setup.ts'],
           setupFiles: ['test/e2e/file-host.ts'],
         },
       },

@@ -91,7 +91,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const views = new Views(files);
   const webhooks = new WebhookSender(options.webhookAttempts, options.webhookBackoffMs, options.log);
   const faults = { failRate: options.failRate, latencyMs: options.latencyMs, http5xxRate: options.http5xxRate, dropRate: options.dropRate, dropAfterCreateRate: options.dropAfterCreateRate };
-  const ctx = { options, store, accounts, files, tools, catalogue, views, faults, fetcher: new MediaFetcher(files, dataDir) } as EmulatorContext;
+  const ctx = { options, store, accounts, files, tools, catalogue, views, faults, fetcher: new MediaFetcher(files, dataDir, fetch, () => catalogue.ensure()) } as EmulatorContext;
   const bind = (fn: (c: EmulatorContext, ...rest: Parameters<Processor>) => ReturnType<Processor>): Processor => (job, p) => fn(ctx, job, p);
   const processors: Record<JobKind, Processor> = {
     tts: bind(processTts),

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import PQueue from 'p-queue';
 import { speak } from '../media/speech';
 import type { MediaTools } from '../media/tools';
 import { AI_MODELS, CLIP, FACE_IMAGES, OFFICIAL_AVATARS, OFFICIAL_VOICES, PLAIN_SAMPLES, THUMB } from './definitions';
+import { releaseGenerationLock, takeGenerationLock } from './generation-lock';
 import { faceGeometry, paintFrame, scaleGeometry, type FaceGeometry, type FaceSpec, type Rgb } from './draw-face';
 
 /** Bump when the sample media change, so old caches are rebuilt. */
@@ -71,23 +72,12 @@ export class Catalogue {
   private async loadOrGenerate(): Promise<void> {
     if (await this.load()) return;
     await mkdir(dirname(this.dir), { recursive: true });
-    // One generator per cache: others wait for its manifest (a lock older than 3 minutes is stale).
-    const lock = `${this.dir}.lock`;
-    for (;;) {
-      try {
-        await mkdir(lock);
-        break;
-      } catch {
-        const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? 0);
-        if (age > 180_000) await rm(lock, { recursive: true, force: true });
-        else await new Promise((r) => setTimeout(r, 200));
-        if (await this.load()) return;
-      }
-    }
+    // One generator per cache: the others wait for its manifest.
+    if ((await takeGenerationLock(this.dir, () => this.load())) === 'ready') return;
     try {
       if (!(await this.load())) await this.generate();
     } finally {
-      await rm(lock, { recursive: true, force: true });
+      await releaseGenerationLock(this.dir);
     }
   }
 

@@ -28,15 +28,23 @@ export class MediaFetcher {
     private readonly files: Files,
     dataDir: string,
     private readonly fetchFn: typeof fetch = fetch,
+    /** Resolves once the sample media exist: a link to one may arrive while they are still generated. */
+    private readonly sampleMediaReady: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.dir = join(dataDir, 'downloads');
     mkdirSync(this.dir, { recursive: true });
   }
 
   async toFile(url: string, field: string, limits: FetchLimits = {}): Promise<string> {
-    const local = this.files.localFileFor(url);
+    let local = this.files.localFileFor(url);
     if (local) return local;
-    if (/^https?:\/\/[^/]+\/(files|sandbox)\//.test(url) && this.files.baseUrl && url.startsWith(this.files.baseUrl)) {
+    const own = this.files.baseUrl !== '' && url.startsWith(this.files.baseUrl);
+    if (own && /^https?:\/\/[^/]+\/sandbox\//.test(url)) {
+      await this.sampleMediaReady().catch(() => undefined);
+      local = this.files.localFileFor(url);
+      if (local) return local;
+    }
+    if (own && /^https?:\/\/[^/]+\/(files|sandbox)\//.test(url)) {
       throw new MediaError(1014, `${field}: the sandbox has no such file (expired or never created)`);
     }
     let parsed: URL;

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MediaFetcher } from '../../../electron/emulator/media/fetch';
+import { releaseGenerationLock, takeGenerationLock } from '../../../electron/emulator/catalogue/generation-lock';
+import type { Files } from '../../../electron/emulator/state/files';
+
+// The first test run on a fresh machine failed: a test worker that was generating the sample media was
+// torn down mid-way, its lock kept every other sandbox waiting for minutes, and a job given a sample
+// link in the meantime failed with "no such file".
+const roots: string[] = [];
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sample-media-'));
+  roots.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The pid of a process that has already ended. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(child.stdout.toString());
+}
+
+describe('the sample media generation lock', () => {
+  it('takes at once a lock whose owner on this machine has died, and clears the build it left', async () => {
+    const dir = join(scratch(), 'v3');
+    mkdirSync(`${dir}.lock`);
+    writeFileSync(join(`${dir}.lock`, 'owner.json'), JSON.stringify({ pid: deadPid(), host: hostname() }));
+    mkdirSync(`${dir}.build-123-abcdef`);
+    const started = Date.now();
+    expect(await takeGenerationLock(dir, async () => false, 50)).toBe('taken');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(existsSync(`${dir}.build-123-abcdef`)).toBe(false);
+    await releaseGenerationLock(dir);
+    expect(existsSync(`${dir}.lock`)).toBe(false);
+  });
+
+  it('waits while a live owner generates, and returns as soon as its media are ready', async () => {
+    const dir = join(scratch(), 'v3');
+    expect(await takeGenerationLock(dir, async () => false)).toBe('taken');
+    let ready = false;
+    setTimeout(() => (ready = true), 300);
+    expect(await takeGenerationLock(dir, async () => ready, 50)).toBe('ready');
+    expect(existsSync(`${dir}.lock`)).toBe(true);
+  });
+});
+
+describe('a job given a sample link while the sample media are generated', () => {
+  it('waits for them instead of failing with "no such file"', async () => {
+    const dir = scratch();
+    const sample = join(dir, 'sandbox-face.png');
+    const files = {
+      baseUrl: 'http://127.0.0.1:4780',
+      localFileFor: (url: string) => (url.endsWith('/sandbox/sandbox-face.png') && existsSync(sample) ? sample : null),
+    } as unknown as Files;
+    const generated = new Promise<void>((resolve) => setTimeout(() => {
+      writeFileSync(sample, 'png');
+      resolve();
+    }, 200));
+    const fetcher = new MediaFetcher(files, join(dir, 'fetch'), fetch, () => generated);
+    await expect(fetcher.toFile('http://127.0.0.1:4780/sandbox/sandbox-face.png', 'image')).resolves.toBe(sample);
+    await expect(fetcher.toFile('http://127.0.0.1:4780/sandbox/missing.png', 'image')).rejects.toMatchObject({ code: 1014 });
+  });
+});
