@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JobRecord } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
 import type { Notice } from '../../common/bridge/system';
+import { nodeFileSystem, replaceFile, syncFolder, type AtomicFileSystem } from '../projects/atomic-file';
 
 /**
  * Where job records live. `put` resolves once the record is durably on disk: the engine awaits it before
@@ -43,12 +43,7 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
  * folder fsync, and each `put` settles only when its own record is durable. Several updates of one job
  * in a batch become one write of the newest.
  */
-export interface LedgerFileSystem {
-  open: typeof open;
-  rename: typeof rename;
-  rm: typeof rm;
-  mkdir: typeof mkdir;
-}
+export type LedgerFileSystem = AtomicFileSystem;
 
 interface Waiter {
   id: string;
@@ -65,7 +60,7 @@ export class FileLedgerStorage implements LedgerStorage {
     readonly dir: string,
     private readonly log?: Logger,
     /** The file operations a write uses; tests pass a recorder to prove each write is atomic and durable. */
-    private readonly fs: LedgerFileSystem = { open, rename, rm, mkdir },
+    private readonly fs: LedgerFileSystem = nodeFileSystem,
     /** Tells the user about a record set aside: its job leaves the Library, so they must know. */
     private readonly notify?: (notice: Notice) => void,
   ) {}
@@ -161,34 +156,15 @@ export class FileLedgerStorage implements LedgerStorage {
           await this.fs.rm(target, { force: true });
           return;
         }
-        const temp = `${target}.tmp`;
-        const handle = await this.fs.open(temp, 'w', 0o600);
-        try {
-          await handle.writeFile(JSON.stringify(value));
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await this.fs.rename(temp, target);
+        // A fixed temporary name: one batch never writes a record twice, and batches run one at a time.
+        await replaceFile(target, JSON.stringify(value), { mode: 0o600, tempPath: `${target}.tmp`, fs: this.fs });
       } catch (error) {
         failures.set(id, error);
       }
     }));
-    await this.syncDir();
+    // One folder flush for the whole batch; no put settles before it.
+    await syncFolder(this.dir, this.fs);
     return failures;
-  }
-
-  private async syncDir(): Promise<void> {
-    try {
-      const handle = await this.fs.open(this.dir, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      // Some platforms (Windows) cannot fsync a folder; the rename is still atomic there.
-    }
   }
 }
 
