@@ -81,4 +81,5 @@ export * from './serialise-talking-avatar';
 export * from './validate';
 export * from './export-body';
 export * from './link-checks';
+export * from './avatar-checks';
 export * from './failure-reasons';
