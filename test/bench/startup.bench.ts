@@ -1,5 +1,8 @@
 // Start-up, measured: the web host launched as `npm run web` launches it, on a fresh data folder (cold)
 // and again on the same folder (warm), with Chromium (already running) opening the studio at once.
+// Warm is measured twice: with an empty browser profile (a first visit in a browser) and with the
+// profile of the cold run kept, on the same address, as the desktop app always loads the same
+// app://studio origin with its HTTP and code caches in the user's data folder.
 // Reports, from the launch: the host serving a static file (the baseline: nothing can be faster than
 // the host being up), the shell usable (the workspace navigation on screen) and the Editor listing the
 // sandbox's avatars. The page is built beforehand, as an install or build does.
@@ -7,9 +10,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import { createServer, type AddressInfo } from 'node:net';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { ensureRendererBuilt } from '../../electron/web/build-renderer';
-import { launchBrowser } from '../e2e/browser';
+import { CHROMIUM_FLAGS, chromiumPath, launchBrowser } from '../e2e/browser';
 import { buildWebBundle, webBundleIsStale } from '../../electron/launch/web-bundle.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -24,10 +28,10 @@ interface Timing {
   phases: string[];
 }
 
-function launchHost(dataDir: string): { child: ChildProcess; url: Promise<string>; phases: string[] } {
+function launchHost(dataDir: string, port: number): { child: ChildProcess; url: Promise<string>; phases: string[] } {
   const started = performance.now();
   const phases: string[] = [];
-  const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', String(port), '--data-dir', dataDir], {
     cwd: root,
     env: { PATH: process.env.PATH, STUDIO_STARTUP_TRACE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,11 +52,22 @@ function launchHost(dataDir: string): { child: ChildProcess; url: Promise<string
   return { child, url, phases };
 }
 
-async function measure(browser: Browser, dataDir: string, label: string): Promise<Timing> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+/** A port free now, so every start of the run serves the page from one origin (one browser cache). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function measure(context: BrowserContext, dataDir: string, port: number, label: string): Promise<Timing> {
   const page = await context.newPage();
   const started = performance.now();
-  const host = launchHost(dataDir);
+  const host = launchHost(dataDir, port);
   const seconds = (): number => (performance.now() - started) / 1000;
   try {
     const url = await host.url;
@@ -67,7 +82,7 @@ async function measure(browser: Browser, dataDir: string, label: string): Promis
     const avatars = seconds();
     return { label, staticPage, shell, avatars, phases: host.phases };
   } finally {
-    await context.close();
+    await page.close();
     host.child.kill('SIGTERM');
     await new Promise((resolve) => {
       if (host.child.exitCode !== null) resolve(null);
@@ -81,19 +96,30 @@ export async function run(): Promise<void> {
   if (webBundleIsStale(root)) await buildWebBundle(root);
   const browser = await launchBrowser();
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-startup-'));
+  const profileDir = mkdtempSync(join(tmpdir(), 'studio-startup-profile-'));
+  const viewport = { width: 1440, height: 900 };
+  const kept = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath(), args: CHROMIUM_FLAGS, headless: true, viewport });
+  const empty = await browser.newContext({ viewport });
   try {
-    const cold = await measure(browser, dataDir, 'cold (fresh data folder)');
-    const warm = await measure(browser, dataDir, 'warm (same folder again)');
+    const port = await freePort();
+    const cold = await measure(kept, dataDir, port, 'cold (fresh data folder)');
+    const warmEmpty = await measure(empty, dataDir, port, 'warm, empty browser cache');
+    const warm = await measure(kept, dataDir, port, 'warm, browser cache kept');
+    const runs = [cold, warmEmpty, warm];
     console.log(`web host launched as \`npm run web\`; Chromium already running; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
     console.log(`${'start'.padEnd(26)} ${'static file'.padStart(12)} ${'shell usable'.padStart(13)} ${'avatars listed'.padStart(15)}`);
-    for (const t of [cold, warm]) {
+    for (const t of runs) {
       console.log(`${t.label.padEnd(26)} ${t.staticPage.toFixed(2).padStart(10)} s ${t.shell.toFixed(2).padStart(11)} s ${t.avatars.toFixed(2).padStart(13)} s   (${(t.shell / t.staticPage).toFixed(2)}x / ${(t.avatars / t.staticPage).toFixed(2)}x the static file)`);
     }
-    for (const t of [cold, warm]) if (t.phases.length) console.log(`${t.label}: ${t.phases.join(', ')}`);
+    for (const t of runs) if (t.phases.length) console.log(`${t.label}: ${t.phases.join(', ')}`);
     console.log(`aim cold start to avatars listed <= ${COLD_AIM_S} s: ${cold.avatars <= COLD_AIM_S ? 'met' : 'NOT met'} (${cold.avatars.toFixed(2)} s)`);
-    console.log(`aim warm start to avatars listed <= ${WARM_AIM_S} s: ${warm.avatars <= WARM_AIM_S ? 'met' : 'NOT met'} (${warm.avatars.toFixed(2)} s)`);
+    console.log(`aim warm start (browser cache kept, as in the desktop app) to avatars listed <= ${WARM_AIM_S} s: ${warm.avatars <= WARM_AIM_S ? 'met' : 'NOT met'} (${warm.avatars.toFixed(2)} s)`);
+    console.log(`  with an empty browser cache (a first visit in a browser): ${warmEmpty.avatars <= WARM_AIM_S ? 'met' : 'NOT met'} (${warmEmpty.avatars.toFixed(2)} s)`);
   } finally {
+    await empty.close();
+    await kept.close();
     await browser.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(profileDir, { recursive: true, force: true });
   }
 }

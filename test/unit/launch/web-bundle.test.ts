@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cookieName } from '../../../electron/web/access';
-import { buildWebBundle, webBundleIsStale } from '../../../electron/launch/web-bundle.mjs';
+import { buildWebBundle, webBundleIsStale, webBundlePath } from '../../../electron/launch/web-bundle.mjs';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'web-bundle-'));
@@ -17,6 +17,8 @@ describe('the web host bundle', () => {
   it('is rebuilt when stale, starts, serves the page and answers the bridge from the sandbox', async () => {
     await buildWebBundle(root);
     expect(webBundleIsStale(root)).toBe(false);
+    // Its code cache is made with it, so that the first start compiles from it too.
+    expect(existsSync(`${webBundlePath(root)}.v8cache`)).toBe(true);
     const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir], { cwd: root, env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const address = await new Promise<string>((resolve, reject) => {
@@ -42,4 +44,52 @@ describe('the web host bundle', () => {
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
     }
   }, 60_000);
+
+  it('keeps V8\'s compiled code after a start, and the next start compiles from it', async () => {
+    const cache = `${webBundlePath(root)}.v8cache`;
+    rmSync(cache, { force: true });
+    const first = await startBundledHost();
+    try {
+      expect(first.trace()).toContain('startup: bundle compiled (code cache none)');
+      await until(() => existsSync(cache), 20_000);
+    } finally {
+      await first.stop();
+    }
+    const second = await startBundledHost();
+    try {
+      expect(second.trace()).toContain('startup: bundle compiled (code cache used)');
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
 });
+
+async function until(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not done within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The bundled host on a port of its own, with its start-up trace on. */
+async function startBundledHost(): Promise<{ trace(): string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir], { cwd: root, env: { PATH: process.env.PATH, STUDIO_STARTUP_TRACE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/is at \S+/.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the bundled host exited with ${code}: ${err}`)));
+  });
+  return {
+    trace: () => err,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    },
+  };
+}
