@@ -12,7 +12,7 @@ import { Script } from 'node:vm';
 
 const SOURCES = ['electron', 'package.json'];
 /** Files the bundle reads beside itself at run time (they are run as scripts of their own). */
-const BESIDE = ['electron/emulator/media/espeak-wasm.mjs'];
+const BESIDE = ['electron/services/media/espeak-wasm.mjs'];
 
 export function webBundlePath(root) {
   return join(root, 'out', 'web', 'cli.cjs');

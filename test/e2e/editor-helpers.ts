@@ -53,3 +53,20 @@ export async function waitForJobCreated(page: Page, timeout = 60_000): Promise<v
   const dialog = await page.locator('.submit-modal').innerText({ timeout: 2_000 }).catch(() => '(no Create dialog open)');
   throw new Error(`no "Job created" notice (${outcome}); the Create dialog showed:\n${dialog.slice(0, 2_000)}`);
 }
+
+/**
+ * File → New project… of one kind, named; waits until the editor shows it. `discard`: answer the save
+ * prompt with Don't save (a test that starts over keeps nothing of the project before).
+ */
+export async function newProject(page: Page, kind: 'Avatar video' | 'Talking avatar', name: string, options: { discard?: boolean } = {}): Promise<void> {
+  await page.getByRole('button', { name: 'File menu' }).click();
+  await page.getByText('New project…').click();
+  if (options.discard) await page.getByRole('button', { name: "Don't save" }).click();
+  await page.getByRole('radio', { name: new RegExp(kind) }).click();
+  await page.getByRole('textbox', { name: 'New project name' }).fill(name);
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.waitForFunction(
+    (wanted) => document.querySelector('[aria-label="Editor toolbar"]')?.textContent?.includes(wanted) ?? false,
+    name,
+  );
+}

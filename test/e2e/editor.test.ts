@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { screenshot, type StudioSession } from './browser';
-import { addMediaLink, openEditor, setField, waitForJobCreated } from './editor-helpers';
+import { addMediaLink, newProject, openEditor, setField, waitForJobCreated } from './editor-helpers';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'editor');
 
@@ -48,15 +48,6 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
   await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 5 });
   await page.mouse.move(to.x, to.y, { steps: 5 });
   await page.mouse.up();
-}
-
-async function newProject(page: Page, kind: 'Avatar video' | 'Talking avatar', name: string): Promise<void> {
-  await page.getByRole('button', { name: 'File menu' }).click();
-  await page.getByText('New project…').click();
-  await page.getByRole('radio', { name: new RegExp(kind) }).click();
-  await page.getByRole('textbox', { name: 'New project name' }).fill(name);
-  await page.getByRole('button', { name: 'Create project' }).click();
-  await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain(name);
 }
 
 async function addAvatar(page: Page, name: string): Promise<void> {

@@ -31,6 +31,10 @@ export const PreviewDone = z.object({
   mimeType: z.literal('video/mp4'),
   /** What the preview could not show (a voiceover not generated yet, ...). */
   notes: z.array(z.string()),
+  /** Each text spoken by a local draft voice instead of the service's (where, and which voice). */
+  draftVoices: z.array(z.string()),
+  /** The length is the speech's (a talking avatar lasts as long as its speech), not the scene's. */
+  followsSpeech: z.boolean(),
 });
 export type PreviewDone = z.infer<typeof PreviewDone>;
 

@@ -28,10 +28,14 @@ export interface PlanLayer {
 export interface PlanAudio {
   path: string;
   label: string;
+  /** Its length, when the resolver measured it (a talking avatar lasts as long as its speech). */
+  durationMs?: number;
 }
 
 export interface PlanScene {
   durationMs: number;
+  /** The length is the scene's audio's (a talking avatar's speech), not the scene's own. */
+  followsAudio?: boolean;
   /** Bottom first. */
   layers: PlanLayer[];
   /** Mixed together; none means silence. */
@@ -66,7 +70,7 @@ export interface InputRequest {
   box?: Box;
 }
 
-export type ResolvedInput = string | { path: string; still?: boolean } | null;
+export type ResolvedInput = string | { path: string; still?: boolean; durationMs?: number } | null;
 /**
  * Maps a media reference to a local path (or readable URL). Synchronous on purpose: callers fetch
  * and cache everything first, then plan. Return null to leave the media out (silent / not drawn):
@@ -121,12 +125,14 @@ export function planAudio(request: Omit<InputRequest, 'role'> & { role?: InputRe
     notes.push(`${request.label}: no audio yet, the preview is silent there`);
     return null;
   }
-  return { path: typeof resolved === 'string' ? resolved : resolved.path, label: request.label };
+  if (typeof resolved === 'string') return { path: resolved, label: request.label };
+  return { path: resolved.path, label: request.label, ...(resolved.durationMs !== undefined ? { durationMs: resolved.durationMs } : {}) };
 }
 
-function voiceRequest(voice: Voice): Pick<InputRequest, 'url' | 'text'> {
+/** A talking avatar's body takes no speed (the service speaks at its own), so its text has none. */
+function voiceRequest(voice: Voice, talking: boolean): Pick<InputRequest, 'url' | 'text'> {
   if (voice.kind === 'url') return { url: voice.url };
-  return { url: voice.audioUrl ?? null, text: { text: voice.text, voiceId: voice.voiceId, rate: voice.rate } };
+  return { url: voice.audioUrl ?? null, text: { text: voice.text, voiceId: voice.voiceId, ...(talking ? {} : { rate: voice.rate }) } };
 }
 
 /** The plan of a project: each scene at its duration, its elements in layer order, its voice. */
@@ -149,14 +155,31 @@ export function planFromProject(project: Project, resolve: ResolveInput): Render
       const track = planAudio({ role: 'element', type: 'audio', url: element.url || null, text, ...base, elementId: element.id, label }, resolve, notes);
       if (track) audio.push(track);
     }
-    if (scene.voice) {
-      const track = planAudio({ type: 'voice', ...voiceRequest(scene.voice), ...base, label: `${sceneText}, voice` }, resolve, notes);
+    // A talking avatar sends its scene voice only when it has no audio element (as its serialiser does).
+    const talking = project.kind === 'talking-avatar';
+    if (scene.voice && !(talking && scene.elements.some((e) => e.type === 'audio'))) {
+      const track = planAudio({ type: 'voice', ...voiceRequest(scene.voice, talking), ...base, label: `${sceneText}, voice` }, resolve, notes);
       if (track) audio.unshift(track);
     }
-    return { durationMs: scene.durationMs, layers, audio };
+    if (!talking) return { durationMs: scene.durationMs, layers, audio };
+    return { ...talkingLength(scene.durationMs, audio, notes), layers, audio };
   });
   return { width: project.output.width, height: project.output.height, background: project.background, scenes, notes };
 }
+
+/**
+ * A talking avatar's result lasts as long as its speech (the body carries no duration), so its plan
+ * does too: the longest audio whose length the resolver measured. Without one, the scene's own length
+ * stands, and a note says the result's will differ.
+ */
+function talkingLength(sceneMs: number, audio: PlanAudio[], notes: string[]): Pick<PlanScene, 'durationMs' | 'followsAudio'> {
+  const longest = Math.max(0, ...audio.map((track) => track.durationMs ?? 0));
+  if (longest > 0) return { durationMs: Math.max(MIN_PLAN_MS, Math.round(longest)), followsAudio: true };
+  notes.push(`The talking avatar lasts as long as its speech; without it this preview keeps the scene's ${(sceneMs / 1000).toFixed(1)} s.`);
+  return { durationMs: sceneMs };
+}
+
+const MIN_PLAN_MS = 100;
 
 export function planDurationMs(plan: RenderPlan): number {
   return plan.scenes.reduce((sum, scene) => sum + scene.durationMs, 0);

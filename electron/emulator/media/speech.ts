@@ -2,18 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MediaError } from '../errors';
 import type { MediaTools } from './tools';
+import { wordsPerMinute, type EspeakVoice } from '../../common/speech/draft-voice';
 
-export interface SpeechVoice {
-  /** espeak-ng voice with variant, e.g. "en-us+f3". */
-  espeak: string;
-  /** espeak-ng pitch 0..99 (50 is the voice's own). */
-  pitch: number;
-}
-
-/** `rate` 0%..100% → espeak-ng words per minute: 0% = 80, 50% = 180 (about normal), 100% = 280. */
-export function wordsPerMinute(rate: number): number {
-  return Math.round(80 + Math.min(1, Math.max(0, rate)) * 200);
-}
+/** espeak-ng voice with variant, e.g. "en-us+f3", and pitch 0..99: one definition with the preview's draft voice. */
+export type SpeechVoice = EspeakVoice;
 
 /** Speaks `text` into an MP3 at `out` (real speech from espeak-ng, encoded by ffmpeg). */
 export async function speak(tools: MediaTools, text: string, voice: SpeechVoice, rate: number, out: string, workDir: string, signal?: AbortSignal): Promise<void> {

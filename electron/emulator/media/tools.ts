@@ -1,52 +1,14 @@
-import { accessSync, constants, existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { delimiter, join } from 'node:path';
 import type { MediaInfo } from '../../common/composition/media-info';
 import { resolveMediaBinary } from '../../services/media/binaries';
 import { MediaProber } from '../../services/media/probe';
 import { ProcessRunner } from '../../services/media/process';
+import { findSpeechEngine, type SpeechEngine } from '../../services/media/speech-engine';
 
 /**
  * ffmpeg, ffprobe and espeak-ng for the sandbox: found the way the app finds them (explicit path,
- * environment, PATH), run through the services' ProcessRunner so stop() kills whatever still runs.
+ * environment, PATH; espeak-ng by the services' own lookup, which the editor's draft voice uses too),
+ * run through the services' ProcessRunner so stop() kills whatever still runs.
  */
-export interface SpeechEngine {
-  bin: string;
-  /** Arguments before espeak-ng's own (the WebAssembly build's script). */
-  prefix: string[];
-  name: string;
-}
-
-const WASM_SPEECH_SCRIPT = fileURLToPath(new URL('./espeak-wasm.mjs', import.meta.url));
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function findSpeechEngine(paths: { espeakPath?: string; searchSystem?: boolean }): SpeechEngine | 'none' {
-  // An explicit path is the only candidate (so a wrong one is reported, not silently replaced).
-  if (paths.espeakPath) return executable(paths.espeakPath) ? { bin: paths.espeakPath, prefix: [], name: 'espeak-ng' } : 'none';
-  if (paths.searchSystem !== false) {
-    for (const c of ['/usr/bin/espeak-ng', ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'espeak-ng'))]) {
-      if (executable(c)) return { bin: c, prefix: [], name: 'espeak-ng' };
-    }
-  }
-  // The desktop app's own binary cannot run scripts as Node (its fuses forbid it): system espeak-ng only.
-  if (process.versions.electron || !existsSync(WASM_SPEECH_SCRIPT)) return 'none';
-  try {
-    createRequire(import.meta.url).resolve('espeak-ng');
-  } catch {
-    return 'none';
-  }
-  return { bin: process.execPath, prefix: [WASM_SPEECH_SCRIPT], name: 'espeak-ng (WebAssembly build from npm)' };
-}
-
 export class MediaTools {
   readonly runner = new ProcessRunner();
   private speech?: SpeechEngine | 'none';

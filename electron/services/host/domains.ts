@@ -62,6 +62,8 @@ export function createDomains(base: HostBase): Domains {
   const downloads = createDownloadsService(base, studio, projects);
   // Previews and the editor read a result the studio saved from disk, also after its link expired.
   media.useSavedCopies((url) => downloads.savedCopyOf(url));
+  // The preview's draft voice takes the gender and accent of the voice the service would speak with.
+  media.useVoiceList(async (voiceId) => (await studio.catalogue.voices({})).find((v) => v.voice_id === voiceId) ?? null);
   const uploads = createUploadsDomain(base, storage, grants);
   const modules = [
     createSystemDomain(base, probeBinaries),

@@ -18,6 +18,7 @@ import { PreviewWarmer } from './preview-warmer';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
 import { sweepTemporaries } from './temp-sweep';
 import { MEDIA_EXTENSIONS } from '../../common/media-types';
+import type { VoiceFacts } from './draft-voice';
 
 /** The file name of a trimmed voice: its source's name without the extension. */
 function trimmedName(name: string): string {
@@ -35,6 +36,8 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
   importPath(path: string): Promise<ChosenMedia>;
   /** Links the studio saved (downloads, the archive) are read from disk; see MediaCache.useSavedCopies. */
   useSavedCopies(lookup: SavedCopyLookup): void;
+  /** What the service's voice list says of a voice id, for the preview's draft voice. */
+  useVoiceList(lookup: (voiceId: string) => Promise<VoiceFacts | null>): void;
   /** ffprobe of a link or a granted local file (what media.probe answers), for other domains. */
   probe(reference: string): Promise<MediaInfo>;
 }
@@ -59,7 +62,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
   const links = new LinkChecker({ cache: media.cache, prober: media.prober });
   const warmer = new PreviewWarmer(media.renderer);
   // Temporary files a crash or a kill left behind are removed once, in the background.
-  const swept = sweepTemporaries({ partsIn: [join(media.dirs.root, 'cache'), join(media.dirs.root, 'proxies'), media.dirs.previews], scratch: media.dirs.posters }).catch(() => 0);
+  const swept = sweepTemporaries({ partsIn: [join(media.dirs.root, 'cache'), join(media.dirs.root, 'proxies'), media.dirs.previews, media.dirs.speech], scratch: media.dirs.posters }).catch(() => 0);
 
   const jobs = new PreviewJobs(media.renderer, media.dirs.previews, {
     progress: (renderId, p) => {
@@ -78,6 +81,8 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
           durationMs: result.durationMs,
           mimeType: 'video/mp4',
           notes: result.notes,
+          draftVoices: result.draftVoices,
+          followsSpeech: result.followsSpeech,
         }),
       );
     },
@@ -159,6 +164,7 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
       return { url: grants.grant(path), name: basename(path), info };
     },
     useSavedCopies: (lookup) => media.cache.useSavedCopies(lookup),
+    useVoiceList: (lookup) => media.useVoiceList(lookup),
     importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober }, name, body),
     async dispose() {
       await swept;

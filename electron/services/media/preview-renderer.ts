@@ -10,6 +10,9 @@ import { MediaCache, MediaInputError, shorten } from './media-cache';
 import type { MediaProber } from './probe';
 import type { ProcessRunner } from './process';
 import type { ProxyMaker } from './proxies';
+import type { DraftVoice } from './draft-voice';
+import { parseRate } from '../../common/api/common';
+import { DEFAULT_SPEECH_RATE } from '../../common/speech/draft-voice';
 
 /**
  * Renders a project locally with ffmpeg: a fast low-resolution preview (inputs from small proxies) or
@@ -24,6 +27,8 @@ export interface PreviewRendererDeps {
   cache: MediaCache;
   prober: MediaProber;
   proxies: ProxyMaker;
+  /** Speaks text the service would speak (none: such text stays silent, and the preview says so). */
+  draftVoice?: DraftVoice;
   /** How many inputs are fetched and inspected at once. */
   concurrency?: number;
 }
@@ -45,6 +50,25 @@ export interface RenderResult {
   notes: string[];
   /** The same render (same command, same input files) was already made, and its file was reused. */
   reused?: boolean;
+  /** Each text heard in a draft voice, and which: "Scene 1 (…), element speech: espeak-ng, en-us, female, …". */
+  draftVoices: string[];
+  /** The length is the spoken text's (a talking avatar), not the scene's. */
+  followsSpeech: boolean;
+}
+
+/** Text the service would speak, once per text, voice and speed. */
+export interface SpeechInput {
+  key: string;
+  text: string;
+  voiceId: string;
+  /** 0..1 */
+  rate: number;
+  request: InputRequest;
+}
+
+interface Prepared {
+  plan: RenderPlan;
+  draftVoices: string[];
 }
 
 export interface MediaInput {
@@ -53,6 +77,14 @@ export interface MediaInput {
   request: InputRequest;
   drawnLongSide: number;
 }
+
+interface SpokenText {
+  path: string;
+  description: string;
+  durationMs?: number;
+}
+
+const speechKey = (text: string, voiceId: string, rate: number): string => JSON.stringify([voiceId, rate, text]);
 
 export class RenderError extends Error {
   override name = 'RenderError';
@@ -81,9 +113,29 @@ export class PreviewRenderer {
     return [...wanted.values()];
   }
 
-  /** Fetches, inspects and (for previews) proxies every input, then plans the project. */
-  async prepare(project: Project, quality: RenderQuality, signal?: AbortSignal, renderWidth = previewWidth(project.output)): Promise<RenderPlan> {
-    const resolved = new Map<string, { path: string; still: boolean }>();
+  /** Each text the project would have the service speak (a talking avatar's, a voiceover not made yet). */
+  speechOf(project: Project): SpeechInput[] {
+    const wanted = new Map<string, SpeechInput>();
+    planFromProject(project, (request) => {
+      if (request.url || !request.text || !request.text.text.trim()) return null;
+      const rate = request.text.rate ? parseRate(request.text.rate) : DEFAULT_SPEECH_RATE;
+      const key = speechKey(request.text.text, request.text.voiceId, rate);
+      if (!wanted.has(key)) wanted.set(key, { key, text: request.text.text, voiceId: request.text.voiceId, rate, request });
+      return null;
+    });
+    return [...wanted.values()];
+  }
+
+  /**
+   * Fetches, inspects and (for previews) proxies every input, speaks the project's text in the draft
+   * voice (unless `speech: false`, for a still frame), then plans the project.
+   */
+  async prepare(project: Project, quality: RenderQuality, signal?: AbortSignal, renderWidth = previewWidth(project.output), options: { speech?: boolean } = {}): Promise<RenderPlan> {
+    return (await this.prepareWithSpeech(project, quality, signal, renderWidth, options)).plan;
+  }
+
+  private async prepareWithSpeech(project: Project, quality: RenderQuality, signal: AbortSignal | undefined, renderWidth: number, options: { speech?: boolean }): Promise<Prepared> {
+    const resolved = new Map<string, { path: string; still: boolean; durationMs?: number }>();
     const failures: { order: number; error: Error }[] = [];
     const list = this.inputsOf(project, renderWidth);
     await eachLimited(list, this.deps.concurrency ?? 3, async (input, order) => {
@@ -93,6 +145,7 @@ export class PreviewRenderer {
         failures.push({ order, error: error as Error });
       }
     });
+    const speech = options.speech === false ? { spoken: new Map<string, SpokenText>(), notes: [] } : await this.speak(this.speechOf(project), signal);
     if (signal?.aborted) throw abortError();
     if (failures.length > 0) {
       // Report in document order, whichever finished first.
@@ -100,15 +153,53 @@ export class PreviewRenderer {
       if (failures.length === 1) throw first;
       throw new RenderError(`${first.message} (and ${failures.length - 1} more input problem${failures.length > 2 ? 's' : ''})`);
     }
-    return planFromProject(project, (request) => (request.url ? (resolved.get(request.url) ?? null) : null));
+    const draftVoices: string[] = [];
+    const plan = planFromProject(project, (request) => {
+      if (request.url) return resolved.get(request.url) ?? null;
+      if (!request.text) return null;
+      const spoken = speech.spoken.get(speechKey(request.text.text, request.text.voiceId, request.text.rate ? parseRate(request.text.rate) : DEFAULT_SPEECH_RATE));
+      if (!spoken) return null;
+      draftVoices.push(`${capitalise(request.label)}: ${spoken.description}`);
+      return { path: spoken.path, still: false, durationMs: spoken.durationMs };
+    });
+    plan.notes.unshift(...speech.notes);
+    return { plan, draftVoices };
+  }
+
+  /**
+   * Speaks each text in the draft voice and measures it. Nothing here fails the preview: without a
+   * draft voice, or when it cannot speak a text, that text stays silent and a note says why.
+   */
+  private async speak(inputs: SpeechInput[], signal?: AbortSignal): Promise<{ spoken: Map<string, SpokenText>; notes: string[] }> {
+    const spoken = new Map<string, SpokenText>();
+    const notes: string[] = [];
+    if (inputs.length === 0) return { spoken, notes };
+    const voice = this.deps.draftVoice;
+    if (!voice?.engineName()) {
+      notes.push('No draft voice is installed, so text the service would speak is silent in this preview. Install espeak-ng (for example "apt install espeak-ng") to hear a draft of it.');
+      return { spoken, notes };
+    }
+    for (const input of inputs) {
+      if (signal?.aborted) break;
+      try {
+        const speech = await voice.speak(input.text, input.voiceId, input.rate, signal);
+        const info = await this.deps.prober.probe(speech.path, signal);
+        spoken.set(input.key, { path: speech.path, description: speech.description, durationMs: info.durationMs ?? undefined });
+      } catch (error) {
+        if (signal?.aborted) break;
+        notes.push(`${capitalise(input.request.label)}: the draft voice could not speak it (${(error as Error).message}); the preview is silent there.`);
+      }
+    }
+    return { spoken, notes };
   }
 
   async render(project: Project, request: RenderRequest): Promise<RenderResult> {
     const width = request.width ?? (request.quality === 'preview' ? previewWidth(project.output) : project.output.width);
-    const plan = await this.prepare(project, request.quality, request.signal, width);
+    const { plan, draftVoices } = await this.prepareWithSpeech(project, request.quality, request.signal, width, {});
     const part = `${request.outputPath}.part`;
     const command = buildFfmpegArgs(plan, { outputPath: part, quality: request.quality, width, progress: true });
-    const result = { path: request.outputPath, width: command.width, height: command.height, durationMs: command.durationMs, notes: plan.notes };
+    const followsSpeech = plan.scenes.some((scene) => scene.followsAudio === true);
+    const result = { path: request.outputPath, width: command.width, height: command.height, durationMs: command.durationMs, notes: plan.notes, draftVoices, followsSpeech };
     const signature = await renderSignature(command, part);
     if (await this.finished.reuse(signature, request.outputPath)) {
       request.onProgress?.({ fraction: 1, outTimeMs: command.durationMs, frame: null, speed: null, done: true });
@@ -123,7 +214,7 @@ export class PreviewRenderer {
   /** One JPEG frame at `atMs` on the timeline. */
   async poster(project: Project, atMs: number, options: { outputPath: string; width?: number; signal?: AbortSignal }): Promise<string> {
     const width = options.width ?? previewWidth(project.output);
-    const plan = await this.prepare(project, 'preview', options.signal, width);
+    const plan = await this.prepare(project, 'preview', options.signal, width, { speech: false });
     const part = `${options.outputPath}.part`;
     const command = buildPosterArgs(plan, { atMs, outputPath: part, width });
     await this.run(command, part, options.signal);
@@ -135,7 +226,7 @@ export class PreviewRenderer {
    * The local file an input is rendered from: fetched once into the cache, inspected, and for previews
    * a proxy when the source is large. `lowPriority`: done ahead of need, yielding the CPU.
    */
-  async resolveInput(input: MediaInput, quality: RenderQuality, options: { signal?: AbortSignal; lowPriority?: boolean } = {}): Promise<{ path: string; still: boolean }> {
+  async resolveInput(input: MediaInput, quality: RenderQuality, options: { signal?: AbortSignal; lowPriority?: boolean } = {}): Promise<{ path: string; still: boolean; durationMs?: number }> {
     const { request, drawnLongSide } = input;
     const { signal, lowPriority } = options;
     const url = input.url;
@@ -151,7 +242,8 @@ export class PreviewRenderer {
       if (!wantsSound && !info.hasVideo) throw new MediaInputError(`${shorten(url)} has no picture (is it an audio file?)`);
       const still = info.kind === 'image';
       if (quality === 'preview' && !wantsSound) return { path: await this.deps.proxies.proxyFor(path, info, { drawnLongSide, signal, lowPriority }), still };
-      return { path, still };
+      // A sound's length sets a talking avatar's.
+      return wantsSound && info.durationMs ? { path, still, durationMs: info.durationMs } : { path, still };
     } catch (error) {
       if (signal?.aborted) throw abortError();
       throw new RenderError(`${where}: ${(error as Error).message}`);

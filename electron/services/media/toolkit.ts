@@ -6,6 +6,8 @@ import { ProcessRunner, type SpawnFn } from './process';
 import { ProxyMaker } from './proxies';
 import { PreviewRenderer } from './preview-renderer';
 import { MediaTools } from './media-tools';
+import { DraftVoice, type VoiceFacts } from './draft-voice';
+import { findSpeechEngine, type SpeechEngine } from './speech-engine';
 
 /**
  * Wires the media services for one host (Electron, web, CLI): one process runner (so quitting kills
@@ -20,6 +22,8 @@ export interface MediaToolkitOptions {
   spawn?: SpawnFn;
   fetch?: typeof fetch;
   cacheBytes?: number;
+  /** Where espeak-ng is looked for (the draft voice); default: the system's, then the npm build. */
+  speech?: { espeakPath?: string; searchSystem?: boolean };
 }
 
 export interface MediaToolkit {
@@ -30,7 +34,10 @@ export interface MediaToolkit {
   proxies: ProxyMaker;
   renderer: PreviewRenderer;
   tools: MediaTools;
-  dirs: { root: string; previews: string; posters: string };
+  draftVoice: DraftVoice;
+  /** Tells the draft voice what the service's voice list says of a voice (gender, accent). */
+  useVoiceList(lookup: (voiceId: string) => Promise<VoiceFacts | null>): void;
+  dirs: { root: string; previews: string; posters: string; speech: string };
   /** Kills every running ffmpeg/ffprobe (app quit). */
   dispose(): Promise<void>;
 }
@@ -51,7 +58,20 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
   const cache = new MediaCache({ dir: join(root, 'cache'), maxBytes: options.cacheBytes ?? 2 * 1024 ** 3, fetch: options.fetch });
   const prober = new MediaProber(() => binary('ffprobe'), runner);
   const proxies = new ProxyMaker({ dir: join(root, 'proxies'), runner, ffmpeg: () => binary('ffmpeg') });
-  const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies });
+  let engine: SpeechEngine | 'none' | undefined;
+  let voiceList: ((voiceId: string) => Promise<VoiceFacts | null>) | undefined;
+  const speechDir = join(root, 'speech');
+  const draftVoice = new DraftVoice({
+    runner,
+    dir: speechDir,
+    // Looked for once: installing espeak-ng takes a restart, as installing ffmpeg does.
+    engine: () => {
+      engine ??= findSpeechEngine(options.speech);
+      return engine === 'none' ? null : engine;
+    },
+    voices: (voiceId) => voiceList?.(voiceId) ?? Promise.resolve(null),
+  });
+  const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies, draftVoice });
   const tools = new MediaTools({ runner, ffmpeg: () => binary('ffmpeg'), dir: join(root, 'scratch') });
   return {
     runner,
@@ -61,7 +81,11 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     proxies,
     renderer,
     tools,
-    dirs: { root, previews: join(root, 'previews'), posters: join(root, 'scratch') },
+    draftVoice,
+    useVoiceList: (lookup) => {
+      voiceList = lookup;
+    },
+    dirs: { root, previews: join(root, 'previews'), posters: join(root, 'scratch'), speech: speechDir },
     dispose: () => runner.killAll(),
   };
 }

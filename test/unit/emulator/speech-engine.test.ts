@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MediaTools, findSpeechEngine } from '../../../electron/emulator/media/tools';
+import { MediaTools } from '../../../electron/emulator/media/tools';
+import { findSpeechEngine } from '../../../electron/services/media/speech-engine';
 import { speak } from '../../../electron/emulator/media/speech';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-speech-'));

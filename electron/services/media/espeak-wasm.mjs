@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // espeak-ng's own command line, run from the npm "espeak-ng" package (a WebAssembly build, GPL-3.0) in a
-// separate Node process, for machines without the system espeak-ng. It takes the arguments the sandbox
-// gives the system binary: -v VOICE -s WPM -p PITCH -f TEXT_FILE -w OUT.wav.
+// separate Node process, for machines without the system espeak-ng. It takes the arguments the sandbox and the
+// preview give the system binary: -v VOICE -s WPM -p PITCH -f TEXT_FILE -w OUT.wav.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
