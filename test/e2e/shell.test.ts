@@ -24,6 +24,11 @@ describe('app shell in Chromium', () => {
     expect(url.hostname).toBe('127.0.0.1');
   });
 
+  it('announces the first screen\'s code in the page, so the browser fetches it with the entry', async () => {
+    const preloaded = await studio.page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));
+    expect(preloaded.some((href) => /\/EditorView-[\w-]+\.js$/.test(href))).toBe(true);
+  });
+
   it('shows the active connection\'s credit balance in the status area', async () => {
     const { page } = studio;
     // The sandbox starts with 1,000 credits and answers quota/info like the service.
