@@ -111,12 +111,29 @@ describe('Avatars tool in Chromium', () => {
     await processing.click();
     await editor.getByText('Studio presenter is still processing on the service; it can be used once it is ready.').waitFor();
 
+    // A project made elsewhere (a teammate's file) that already uses the avatar: a paid job with it
+    // would fail, so Problems says so and the canvas marks the element until the avatar is ready.
+    const teammate = {
+      schemaVersion: 2, id: 'teammate-project', name: 'Teammate project', kind: 'avatar-video', output: { width: 1280, height: 720 }, background: '#ffffff',
+      scenes: [{ id: 'scene-1', durationMs: 3000, voice: null, elements: [{ id: 'presenter', type: 'avatar', url: heldLink, avatarId: 'Studio1', avatarFrom: 3, name: 'Studio presenter', x: 320, y: 90, width: 640, height: 540, layer: 1 }] }],
+    };
+    const chooser = editor.waitForEvent('filechooser');
+    await editor.getByRole('button', { name: 'File menu' }).click();
+    await editor.getByText('Import JSON…').click();
+    await (await chooser).setFiles({ name: 'teammate.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(teammate)) });
+    const problems = editor.getByRole('region', { name: 'Problems' });
+    const stillProcessing = 'element presenter (Studio presenter): the uploaded avatar is still being processed by the service; a job with it would fail.';
+    await expect.poll(() => problems.textContent(), { timeout: 20_000 }).toContain(stillProcessing);
+    await editor.getByRole('note', { name: /the uploaded avatar is still being processed/ }).waitFor();
+    await screenshot(editor, 'editor-avatar-processing-problem');
+
     release();
     await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('Ready: in the editor under Avatars → Uploaded');
     await screenshot(page, 'avatars-upload-ready');
     const ready = assets.getByRole('button', { name: 'Add avatar Studio presenter' });
     await ready.waitFor({ timeout: 30_000 });
     expect(await ready.textContent()).not.toContain('Processing');
+    await expect.poll(() => problems.textContent(), { timeout: 20_000 }).not.toContain('still being processed');
     await screenshot(editor, 'avatars-editor-ready');
 
     // The "upload ready" notice may lie over the button for a few seconds.
