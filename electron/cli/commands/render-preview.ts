@@ -52,7 +52,9 @@ export const renderPreviewCommand: CliCommand = {
       });
       bar.finish();
       for (const note of result.notes) io.err(`  note  ${note}`);
-      io.out(`${result.path}  ${result.width}x${result.height}  ${(result.durationMs / 1000).toFixed(1)} s`);
+      // Heard in a stand-in voice, not the service's: said on every render that has one.
+      for (const line of result.draftVoices) io.err(`  draft voice  ${line}`);
+      io.out(`${result.path}  ${result.width}x${result.height}  ${(result.durationMs / 1000).toFixed(1)} s${result.followsSpeech ? ' (as long as its speech)' : ''}`);
       return EXIT.ok;
     } catch (error) {
       bar.finish();

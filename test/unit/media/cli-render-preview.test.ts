@@ -51,6 +51,19 @@ describe('studio render-preview', () => {
     expect(readdirSync(join(dir, 'out'))).toEqual(['p.mp4']);
   });
 
+  // Fails when the draft voice goes unmentioned (mutation: drop the draft voice lines).
+  it("speaks a talking avatar's text in a draft voice it names, and lasts as long as the speech", async () => {
+    const talking = {
+      schemaVersion: 2, id: 'cli-talk', name: 'Talk', kind: 'talking-avatar', output: { width: 640, height: 360 }, background: '#000000',
+      scenes: [{ id: 's1', durationMs: 5000, voice: null, elements: [{ id: 't', type: 'audio', url: '', inputText: 'A short line for the draft voice.', voiceId: 'v1', x: 0, y: 0, width: 0, height: 0, layer: 1 }] }],
+    };
+    writeFileSync(join(dir, 'talking.json'), JSON.stringify(talking));
+    const cli = io();
+    expect(await runCli(['render-preview', 'talking.json', '--out', 'talk.mp4', '--data-dir', join(dir, 'data')], cli)).toBe(0);
+    expect(cli.stderr.filter((l) => l.includes('draft voice'))).toEqual([expect.stringMatching(/^ {2}draft voice {2}Scene 1 \(s1\), element t: espeak-ng.*, en-us, its default voice, 180 words a minute$/)]);
+    expect(cli.stdout[0]).toMatch(/ {2}[1-4]\.\d s \(as long as its speech\)$/);
+  });
+
   it('honours --width and names a bad input without leaving a file', async () => {
     const cli = io();
     expect(await runCli(['render-preview', 'project.json', '--out', 'w.mp4', '--width', '180', '--data-dir', join(dir, 'data')], cli)).toBe(0);
