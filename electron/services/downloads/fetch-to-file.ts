@@ -1,8 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { finished, type Readable, type Writable } from 'node:stream';
 import { getThroughFetch, nodeHttpGet, type GetResponse } from './http-get';
+import { PartFile } from './part-file';
+import { syncFolder } from '../projects/atomic-file';
 import { RefusedTargetError } from '../net/guarded-fetch';
 
 /** What the queue remembers about a partial file so a later run can ask for the rest of the same file. */
@@ -141,7 +142,7 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
   let received = 0;
   await mkdir(dirname(part), { recursive: true });
   // 'w' when the server sent the whole file (it ignored Range or the version changed): start over.
-  const sink = createWriteStream(part, { flags: start > 0 ? 'a' : 'w', highWaterMark: 1024 * 1024 });
+  const sink = new PartFile(part, { flags: start > 0 ? 'a' : 'w' });
   try {
     // Counted as the bytes go by rather than through a stream stage of its own (a stage per chunk was
     // a measurable share of the time at loopback speeds); attached in the same turn as the pipe, so no
@@ -155,6 +156,7 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (isNoSpace(error)) throw error;
+    if (error instanceof PartWriteError) await failedWrite(part, error.cause);
     throw new RetryableDownloadError(`the connection dropped after ${start + received} bytes (${describeCause(error)})`);
   }
   const bytes = start + received;
@@ -200,7 +202,7 @@ function keepWhatArrives(body: Readable, sink: Writable, signal?: AbortSignal): 
     sink.once('error', (error) => {
       signal?.removeEventListener('abort', onAbort);
       body.destroy();
-      reject(error);
+      reject(isNoSpace(error) ? error : new PartWriteError(error));
     });
     sink.once('finish', () => {
       signal?.removeEventListener('abort', onAbort);
@@ -213,7 +215,12 @@ function keepWhatArrives(body: Readable, sink: Writable, signal?: AbortSignal): 
 
 async function finish(options: FetchToFileOptions, part: string, bytes: number, validators: Validators): Promise<{ bytes: number; validators: Validators }> {
   options.onReceived?.();
-  await fsyncPath(part);
+  try {
+    await fsyncFile(part);
+  } catch (error) {
+    if (isNoSpace(error)) throw error;
+    await failedWrite(part, error);
+  }
   if (options.verify) {
     try {
       await options.verify(part);
@@ -223,20 +230,33 @@ async function finish(options: FetchToFileOptions, part: string, bytes: number, 
     }
   }
   await rename(part, options.target);
-  await fsyncPath(dirname(options.target));
+  await syncFolder(dirname(options.target));
   return { bytes, validators };
 }
 
-async function fsyncPath(path: string): Promise<void> {
+/** A file error while writing the `.part` (not the network's). */
+class PartWriteError extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
+/**
+ * The disk refused the `.part` or could not flush it: its bytes cannot be trusted (after a failed
+ * flush the cache may hold pages the disk never got), so it goes, and the file is not tried again.
+ */
+async function failedWrite(part: string, cause: unknown): Promise<never> {
+  await rm(part, { force: true });
+  throw new FinalDownloadError(`the file could not be written to the disk (${describeCause(cause)})`);
+}
+
+/** Flushes a file's bytes to the disk; unlike a folder's flush, a failure here is reported. */
+async function fsyncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r');
   try {
-    const handle = await open(path, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Folders cannot be fsynced on Windows; the rename is still atomic there.
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,41 +1,40 @@
-// A full disk on any machine: the `.part` file's writes fail with ENOSPC once a byte budget is spent, as
-// a real file system does (what fits is written, the rest refused). The tmpfs test in
-// download-crash-disk.test.ts does the same with a real mount where the tester may mount one.
-import { mkdtempSync, readFileSync, rmSync, statSync, type WriteStream } from 'node:fs';
+// A disk that refuses on any machine: the `.part` file's writes fail with ENOSPC once a byte budget is
+// spent, as a real file system does (what fits is written, the rest refused), and flushes can be made to
+// fail with EIO. The tmpfs test in download-crash-disk.test.ts fills a real mount where the tester may mount one.
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-const disk = vi.hoisted(() => ({ folder: '', room: Number.POSITIVE_INFINITY }));
+const disk = vi.hoisted(() => ({ folder: '', room: Number.POSITIVE_INFINITY, failFlush: false }));
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  // Imported here: the factory runs before this file's own imports.
-  const { Writable } = await import('node:stream');
-  const noSpace = (): Error => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-  /** Forwards writes to the real file while the disk has room; then writes what fits and fails. */
-  class SmallDisk extends Writable {
-    constructor(private readonly real: WriteStream) {
-      super();
-    }
-    override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-      const fits = chunk.subarray(0, Math.max(0, Math.min(chunk.length, disk.room)));
-      disk.room -= fits.length;
-      if (fits.length === 0) return done(noSpace());
-      this.real.write(fits, (error) => done(error ?? (fits.length < chunk.length ? noSpace() : null)));
-    }
-    override _final(done: (error?: Error | null) => void): void {
-      this.real.end(() => done());
-    }
-    override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
-      this.real.end(() => done(error));
-    }
-  }
-  const createWriteStream = ((path: string, options?: Parameters<typeof fs.createWriteStream>[1]) => {
-    const real = fs.createWriteStream(path, options);
-    return disk.folder && String(path).startsWith(disk.folder) ? new SmallDisk(real) : real;
-  }) as typeof fs.createWriteStream;
-  return { ...fs, default: { ...fs, createWriteStream }, createWriteStream };
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fsp = await importOriginal<typeof import('node:fs/promises')>();
+  const fail = (code: string): Error => Object.assign(new Error(`${code}: refused by the test's disk`), { code });
+  /** The real file, except that writes take what fits and flushes fail when the test says so. */
+  const onSmallDisk = (handle: FileHandle): FileHandle =>
+    new Proxy(handle, {
+      get(target, prop) {
+        if (prop === 'writev') {
+          return async (buffers: Buffer[]) => {
+            const all = Buffer.concat(buffers);
+            const fits = all.subarray(0, Math.max(0, Math.min(all.length, disk.room)));
+            disk.room -= fits.length;
+            if (fits.length === 0) throw fail('ENOSPC');
+            return { bytesWritten: (await target.write(fits)).bytesWritten, buffers };
+          };
+        }
+        if ((prop === 'sync' || prop === 'datasync') && disk.failFlush) return async () => Promise.reject(fail('EIO'));
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  const open = (async (...args: Parameters<typeof fsp.open>) => {
+    const handle = await fsp.open(...args);
+    return disk.folder && String(args[0]).startsWith(disk.folder) ? onSmallDisk(handle) : handle;
+  }) as typeof fsp.open;
+  return { ...fsp, default: { ...fsp, open }, open };
 });
 
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
@@ -74,6 +73,30 @@ describe('a full disk (simulated ENOSPC)', () => {
     } finally {
       await manager.dispose();
       disk.folder = '';
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a disk that cannot flush (simulated EIO)', () => {
+  it('fails the file with the reason, removes its .part and never gives it the final name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'downloads-eio-'));
+    disk.folder = join(dir, 'out');
+    disk.failFlush = true;
+    server.files.set('/eio', { body: patternBytes(500_000, 32), etag: '"eio"' });
+    const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
+    try {
+      const entry = await manager.enqueue({ jobId: 'j', url: server.url('/eio'), folder: disk.folder, relativeName: 'clip.mp4', origin: 'library' });
+      await manager.whenIdle();
+      const view = manager.get(entry.id);
+      expect(view.state).toBe('failed');
+      expect(view.reason).toMatch(/^The file could not be written to the disk \(EIO/);
+      expect(existsSync(join(disk.folder, 'clip.mp4'))).toBe(false);
+      expect(existsSync(join(disk.folder, 'clip.mp4.part'))).toBe(false);
+    } finally {
+      await manager.dispose();
+      disk.folder = '';
+      disk.failFlush = false;
       rmSync(dir, { recursive: true, force: true });
     }
   });
