@@ -79,7 +79,18 @@ describe('local preview in Chromium', () => {
     expect(facts).toContain('as long as its speech');
     expect(Number(/([\d.]+) s/.exec(facts)?.[1])).toBeCloseTo(media.duration, 0);
     await screenshot(page, 'editor-preview-talking-draft-voice');
+
+    // The editor's scene takes the speech's length on request (one undo step), and the offer goes.
+    const fit = page.getByRole('button', { name: /^Make the scene [\d.]+ s in the editor$/ });
+    const offered = Number(/([\d.]+) s/.exec((await fit.textContent()) ?? '')?.[1]);
+    expect(offered).toBeGreaterThanOrEqual(Number(media.duration.toFixed(1)));
+    await fit.click();
+    await fit.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Close', exact: true }).click();
+    await page.getByLabel('Preview video').waitFor({ state: 'detached' });
+    await page.locator('.n-modal').waitFor({ state: 'detached' });
+    expect(await page.getByRole('textbox', { name: 'Scene duration' }).inputValue()).toBe(offered.toFixed(1));
+    await screenshot(page, 'editor-talking-scene-fitted-to-speech');
     expect(studio.consoleErrors).toEqual([]);
   });
 });
