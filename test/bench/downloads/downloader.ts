@@ -1,17 +1,16 @@
 // The download manager in its own process, so its peak memory is its own and it can be SIGKILLed:
-// args: queue file, folder, JSON list of URLs ([] to resume what the queue holds), "delete" to remove
-// each file once saved (keeps the bench's disk use small). Prints "peak <bytes> failed <n> seconds <s>" when done.
-import { rm } from 'node:fs/promises';
+// args: queue file, folder, JSON list of URLs ([] to resume what the queue holds). Files are kept (the
+// bench removes them after the measured time, as it does curl's). Prints "peak <bytes> failed <n>
+// seconds <s>" when done.
 import { readFileSync } from 'node:fs';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
 
-const [file, folder, urlsJson, mode] = process.argv.slice(2);
+const [file, folder, urlsJson] = process.argv.slice(2);
 const manager = new DownloadManager({
   file,
   concurrency: () => Number(process.env.BENCH_CONCURRENCY ?? 3),
   onEnd: (view) => {
     if (view.state !== 'saved') process.stderr.write(`${view.relativeName}: ${view.state} ${view.reason ?? ''}\n`);
-    if (mode === 'delete' && view.savedPath) void rm(view.savedPath, { force: true });
   },
 });
 const urls = JSON.parse(urlsJson) as string[];

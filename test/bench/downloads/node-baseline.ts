@@ -1,13 +1,14 @@
 // The floor under the studio's figure: Node's own HTTP client piping each file straight to disk, with the
 // same parallelism and nothing else (no queue, no resume, no checks, no fsync). args: folder, JSON list
-// of URLs. Prints "seconds <s>" when done; files are deleted as they are written.
+// of URLs, and "keep" to keep the files (the SIGKILL measurement) rather than delete each once written.
+// Prints "seconds <s>" when done.
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 
-const [folder, urlsJson] = process.argv.slice(2);
+const [folder, urlsJson, mode] = process.argv.slice(2);
 const urls = JSON.parse(urlsJson) as string[];
 const parallel = Number(process.env.BENCH_CONCURRENCY ?? 3);
 mkdirSync(folder, { recursive: true });
@@ -18,7 +19,7 @@ function get(url: string, file: string): Promise<void> {
     const req = request(url, { highWaterMark: 1024 * 1024 } as Parameters<typeof request>[1], (res) => {
       const out = createWriteStream(file, { highWaterMark: 1024 * 1024 });
       res.pipe(out);
-      finished(out).then(() => rm(file)).then(resolve, reject);
+      finished(out).then(() => (mode === 'keep' ? undefined : rm(file))).then(resolve, reject);
     });
     req.on('error', reject);
     req.end();
