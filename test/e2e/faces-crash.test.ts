@@ -86,6 +86,8 @@ describe('a live session left open by a killed host', () => {
     const again = await openTools(host.url, later);
     await again.getByRole('region', { name: 'Tools' }).locator('.n-tabs-tab[data-name="live-face-swap"]').click();
     await again.getByText('No face chosen yet').waitFor();
+    // The user is told what was done on their behalf.
+    await again.getByText('A live face swap session was closed').waitFor({ timeout: 20_000 });
     expect(await again.locator('section.session').count()).toBe(0);
     await screenshot(again, 'faces-live-after-crash');
     // The first page saw its event stream cut by the kill; it had no other error.

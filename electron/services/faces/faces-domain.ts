@@ -14,6 +14,8 @@ interface FacesServices {
   frames: VideoFramesDeps;
   /** The desktop app's permission for the camera and microphone; the web host's browser asks the user itself. */
   grantMedia?: PlatformAdapters['grantMedia'];
+  /** Tells the user (a notice in the app) what was done on their behalf at start. */
+  notify?: HostBase['notices']['raise'];
 }
 
 export function createFacesServices(base: HostBase, studio: StudioServices, grants: LocalGrants, media: Pick<MediaDomain, 'handlers'>): FacesServices {
@@ -38,13 +40,22 @@ export function createFacesServices(base: HostBase, studio: StudioServices, gran
       grant: (path) => grants.grant(path),
     },
     grantMedia: base.platform.grantMedia,
+    notify: (notice) => base.notices.raise(notice),
   };
 }
 
 /** Face detection, analyze frames and live sessions. Sessions a crash left open are closed as the host starts; this run's on dispose (quit, window closed). */
 export function createFacesDomain(services: FacesServices): DomainModule<typeof facesCalls> {
   const { faces, live, frames } = services;
-  const leftOver = live.closeLeftOpen();
+  // A session left running keeps its media server busy (and may be billed): the user hears that it was closed.
+  const leftOver = live.closeLeftOpen().then((closed) => {
+    if (closed === 0) return;
+    services.notify?.({
+      level: 'info',
+      title: closed === 1 ? 'A live face swap session was closed' : `${closed} live face swap sessions were closed`,
+      detail: `The studio stopped last time without closing ${closed === 1 ? 'it' : 'them'}; the service has closed ${closed === 1 ? 'it' : 'them'} now.`,
+    });
+  });
   let revokeCamera: (() => void) | undefined;
   const camera = (on: boolean) => {
     revokeCamera?.();
