@@ -29,7 +29,10 @@ export const Notice = z.object({
 export type Notice = z.infer<typeof Notice>;
 
 export const systemCalls = {
+  /** The host's facts; `binaries` may be up to a minute old (a heartbeat asks every few seconds). */
   'system.info': call(z.tuple([]), SystemInfo),
+  /** Looks for ffmpeg and ffprobe again now (Settings' "Check again"). */
+  'system.checkBinaries': call(z.tuple([]), z.array(BinaryStatus)),
   /** Opens an http(s) address in the user's browser; anything else is refused. */
   'system.openExternal': call(z.tuple([z.string().url().max(4096)]), z.void()),
   /** Notices raised before the window existed (a settings file moved aside, ...). */

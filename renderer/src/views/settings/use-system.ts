@@ -12,6 +12,8 @@ export function useSystemSettings() {
   const refreshInfo = async (): Promise<void> => {
     checking.value = true;
     try {
+      // A fresh look first; system.info then answers with it.
+      await call('system.checkBinaries');
       info.value = await call('system.info');
     } catch (error) {
       loadError.value = error instanceof Error ? error.message : String(error);
