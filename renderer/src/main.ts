@@ -19,8 +19,8 @@ if (url.searchParams.has('token')) {
 }
 
 const pinia = createPinia();
-prepareFirstScreen(pinia);
-createApp(App).use(pinia).mount('#app');
+const app = createApp(App).use(pinia);
+void prepareFirstScreen(pinia).then(() => app.mount('#app'));
 // Finished voiceovers reach the open project whatever the page shows (the editor may not be mounted).
 listenForVoiceovers(useProjectStore(pinia));
 // Media are made ready for Preview while the user edits, not when they press it.

@@ -17,7 +17,6 @@ export const SystemInfo = z.object({
   dataDir: z.string(),
   logFile: z.string().nullable(),
   platform: z.string(),
-  binaries: z.array(BinaryStatus),
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 
@@ -29,9 +28,9 @@ export const Notice = z.object({
 export type Notice = z.infer<typeof Notice>;
 
 export const systemCalls = {
-  /** The host's facts; `binaries` may be up to a minute old (a heartbeat asks every few seconds). */
+  /** The host's own facts: cheap, so the shell's heartbeat asks for them every few seconds. */
   'system.info': call(z.tuple([]), SystemInfo),
-  /** Looks for ffmpeg and ffprobe again now (Settings' "Check again"). */
+  /** Looks for ffmpeg and ffprobe (starting each with -version): Settings asks, on opening and "Check again". */
   'system.checkBinaries': call(z.tuple([]), z.array(BinaryStatus)),
   /** Opens an http(s) address in the user's browser; anything else is refused. */
   'system.openExternal': call(z.tuple([z.string().url().max(4096)]), z.void()),

@@ -1,4 +1,4 @@
-import type { Component } from 'vue';
+import { defineAsyncComponent, type Component } from 'vue';
 import type { Workspace } from '@common/bridge';
 
 /**
@@ -12,3 +12,19 @@ export const workspaceViews: Record<Workspace, () => Promise<{ default: Componen
   tools: () => import('@/views/tools/ToolsView.vue'),
   settings: () => import('@/views/settings/SettingsView.vue'),
 };
+
+const arrived: Partial<Record<Workspace, Component>> = {};
+
+/** Loads a workspace's chunk; its component is kept once it has arrived. */
+export function loadWorkspaceView(id: Workspace): Promise<Component> {
+  return workspaceViews[id]().then((module) => (arrived[id] = module.default));
+}
+
+/**
+ * The component the shell shows for a workspace: itself when its chunk has already arrived, so it
+ * mounts with the shell in one pass (an async wrapper renders it a task later, after the browser has
+ * already laid out and painted the shell once without it); otherwise one that loads it.
+ */
+export function workspaceComponent(id: Workspace): Component {
+  return arrived[id] ?? defineAsyncComponent(() => loadWorkspaceView(id));
+}

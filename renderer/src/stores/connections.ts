@@ -25,6 +25,13 @@ export const useConnectionsStore = defineStore('connections', () => {
     }
   }
 
+  let firstLoad: Promise<void> | null = null;
+  /** The first load, shared by every screen that needs the list (events keep it current after that). */
+  function ensureLoaded(): Promise<void> {
+    if (!firstLoad || loadError.value) firstLoad = load();
+    return firstLoad;
+  }
+
   async function add(input: NewConnection, secret: SecretInput | null): Promise<string> {
     const created = await call('connections.add', input);
     if (secret) await call('connections.setSecret', created.id, secret);
@@ -70,5 +77,5 @@ export const useConnectionsStore = defineStore('connections', () => {
     await load();
   }
 
-  return { state, loadError, connections, active, storage, tests, testing, load, add, update, remove, setActive, clearSecret, test, acceptWeakStorage };
+  return { state, loadError, connections, active, storage, tests, testing, load, ensureLoaded, add, update, remove, setActive, clearSecret, test, acceptWeakStorage };
 });

@@ -54,6 +54,13 @@ export const useJobsStore = defineStore('jobs', () => {
     }
   }
 
+  let firstLoad: Promise<void> | null = null;
+  /** The first load, shared by every screen that needs the list (events keep it current after that). */
+  function ensureLoaded(): Promise<void> {
+    if (!firstLoad || loadError.value || !stop) firstLoad = load();
+    return firstLoad;
+  }
+
   function dispose(): void {
     stop?.();
     stop = undefined;
@@ -87,5 +94,5 @@ export const useJobsStore = defineStore('jobs', () => {
     put(await call('jobs.refresh', id));
   }
 
-  return { byId, list, active, loaded, loadError, now, load, dispose, submit, submitWithConfirm, remove, refresh };
+  return { byId, list, active, loaded, loadError, now, load, ensureLoaded, dispose, submit, submitWithConfirm, remove, refresh };
 });

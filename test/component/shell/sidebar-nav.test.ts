@@ -19,7 +19,7 @@ describe('SidebarNav', () => {
         modelValue: 'editor',
         kind: 'electron',
         hostProblem: null,
-        info: { appVersion: '1.2.3', host: 'electron', dataDir: '/d', logFile: null, platform: 'linux', binaries: [] },
+        info: { appVersion: '1.2.3', host: 'electron', dataDir: '/d', logFile: null, platform: 'linux' },
       },
       // The balance reads the bridge (covered by the shell's e2e test).
       global: { stubs: { CreditBalance: true } },

@@ -27,7 +27,7 @@ function fakeStudio(answers: Answers) {
   return { api, fire };
 }
 
-const info = { appVersion: '2.0.0', host: 'web', dataDir: '/d', logFile: null, platform: 'linux', binaries: [] };
+const info = { appVersion: '2.0.0', host: 'web', dataDir: '/d', logFile: null, platform: 'linux' };
 
 async function settle() {
   for (let i = 0; i < 5; i += 1) await flushPromises();

@@ -1,20 +1,21 @@
 import { onBeforeUnmount, ref } from 'vue';
-import type { AppSettings, AppSettingsPatch, SystemInfo } from '@common/bridge';
+import type { AppSettings, AppSettingsPatch, BinaryStatus, SystemInfo } from '@common/bridge';
 import { call, onEvent } from '@/bridge';
 
 /** Settings and system info for the Settings workspace, kept fresh by the settings.changed event. */
 export function useSystemSettings() {
   const settings = ref<AppSettings | null>(null);
   const info = ref<SystemInfo | null>(null);
+  const binaries = ref<BinaryStatus[] | null>(null);
   const loadError = ref<string | null>(null);
   const checking = ref(false);
 
   const refreshInfo = async (): Promise<void> => {
     checking.value = true;
     try {
-      // A fresh look first; system.info then answers with it.
-      await call('system.checkBinaries');
-      info.value = await call('system.info');
+      const [facts, found] = await Promise.all([call('system.info'), call('system.checkBinaries')]);
+      info.value = facts;
+      binaries.value = found;
     } catch (error) {
       loadError.value = error instanceof Error ? error.message : String(error);
     } finally {
@@ -43,5 +44,5 @@ export function useSystemSettings() {
   });
   onBeforeUnmount(stop);
 
-  return { settings, info, loadError, checking, load, refreshInfo, update };
+  return { settings, info, binaries, loadError, checking, load, refreshInfo, update };
 }
