@@ -21,8 +21,6 @@ export interface WebServerOptions {
   port: number;
   /** How long a request may take to arrive (defaults in services/host/body-deadline.ts); tests shorten it. */
   bodyTime?: BodyDeadlineOptions;
-  /** Called after each copy of the page has been sent. */
-  onPageSent?(): void;
 }
 
 export interface WebServer {
@@ -86,7 +84,6 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const page = async (_request: unknown, reply: FastifyReply) => {
     const nonce = newCspNonce();
     const html = await readFile(join(options.rendererDir, 'index.html'), 'utf8');
-    reply.raw.once('finish', () => options.onPageSent?.());
     return reply
       .headers({ ...securityHeaders({ nonce }), 'Cache-Control': 'no-store' })
       .type('text/html; charset=utf-8')

@@ -39,9 +39,6 @@ function appVersion(root: string): string {
   return pkg.version ?? '0.0.0';
 }
 
-/** How long the host waits for a page before asking for the first screen's lists anyway. */
-const WARM_UP_WITHOUT_PAGE_MS = 1_000;
-
 /**
  * The studio in a browser: the same services as the desktop app (composeHost), the environment's
  * credentials (STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET), the sandbox on first use,
@@ -68,21 +65,11 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     startSandbox: builtInSandboxStarter(options.dataDir),
   });
 
-  // The first screen's lists (and the sandbox under them) are asked for once the page is on its way,
-  // not while it is: started at listen, that work held the page's first answer back by about 50 ms on
-  // two cores. The page itself asks only after its scripts have run, so the lists are still early.
-  let warmed = false;
-  const warmUp = (): void => {
-    if (warmed) return;
-    warmed = true;
-    // Without a page (scripts, a browser opened later), the lists are still asked for soon.
-  setTimeout(warmUp, WARM_UP_WITHOUT_PAGE_MS).unref();
-  };
   const token = options.token ?? newAccessToken();
   services.redactor.register(token);
   let server: WebServer;
   try {
-    server = await startWebServer({ services, rendererDir: join(options.root, 'out', 'renderer'), token, port: options.port, onPageSent: () => setImmediate(warmUp) });
+    server = await startWebServer({ services, rendererDir: join(options.root, 'out', 'renderer'), token, port: options.port });
   } catch (error) {
     await services.dispose();
     lock.release();
