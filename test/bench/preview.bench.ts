@@ -14,7 +14,7 @@ import { FFMPEG, makeImage, makeTone, makeVideo, probe } from '../fixtures/compo
 
 const SCENES = [18_000, 12_000];
 const TOTAL_S = (SCENES[0] + SCENES[1]) / 1000;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 interface Sources {
   background: string;

@@ -3,8 +3,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { provideMediaTools } from '../media-tools-env';
 
 const dir = import.meta.dirname;
+// On a machine without ffmpeg on PATH, the benches make and measure media with the npm packages' own.
+provideMediaTools(join(dir, '..', '..'));
 const wanted = process.argv.slice(2);
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))
