@@ -1,5 +1,6 @@
 // `npm run bench`: runs every test/bench/*.bench.ts in turn (or those named on the command line).
 // Each bench prints its own figures as ratios against a baseline it measures in the same run.
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,8 +20,18 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+/**
+ * Between two benches: the previous one's writes flushed and a pause, so the next does not start on a
+ * machine still busy with them (its figures then measured the previous bench as much as its own).
+ */
+const QUIET_BETWEEN_MS = 15_000;
+
 let failures = 0;
-for (const file of files) {
+for (const [index, file] of files.entries()) {
+  if (index > 0) {
+    spawnSync('sync');
+    await new Promise((resolve) => setTimeout(resolve, QUIET_BETWEEN_MS));
+  }
   console.log(`\n=== ${file}`);
   try {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run?: () => Promise<void> };
