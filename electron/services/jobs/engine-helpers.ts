@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { JobError, JobKind, JobPhase } from '../../common/bridge/jobs';
 import type { ServiceError } from '../client/errors';
+import type { JobPurpose } from '../../common/jobs/purpose';
 import { stableStringify } from './stable-json';
+
+/** Avatar uploads and voice clones are for the catalogue even when the caller names no purpose. */
+export function defaultPurpose(kind: JobKind): JobPurpose {
+  return kind === 'avatar-upload' ? { type: 'avatar-upload' } : kind === 'voice-clone' ? { type: 'voice-clone' } : { type: 'plain' };
+}
 
 export function phaseOf(status: number): JobPhase {
   if (status === 3) return 'completed';

@@ -12,13 +12,7 @@ import type { LedgerStorage } from './ledger';
 import { PollScheduler, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
 import { jobProgress, isActive, isFinal, describeUnknownOutcome } from './job-view';
 import { JobTiming } from './job-timing';
-import type { JobPurpose } from '../../common/jobs/purpose';
-
-/** Avatar uploads and voice clones are for the catalogue even when the caller names no purpose. */
-function defaultPurpose(kind: JobKind): JobPurpose {
-  return kind === 'avatar-upload' ? { type: 'avatar-upload' } : kind === 'voice-clone' ? { type: 'voice-clone' } : { type: 'plain' };
-}
-import { errorText, hashRequest, phaseOf, serviceErrorToJob } from './engine-helpers';
+import { defaultPurpose, errorText, hashRequest, phaseOf, serviceErrorToJob } from './engine-helpers';
 
 export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
 
