@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { ConnectionPatch, ConnectionTest, ConnectionsState, NewConnection, SecretInput } from '@common/bridge';
 import { call, onEvent } from '@/bridge';
+import { sharedFirstLoad } from './first-load';
 
 /** The connections the host knows. Secrets go in through setSecret and never come back out. */
 export const useConnectionsStore = defineStore('connections', () => {
@@ -25,12 +26,7 @@ export const useConnectionsStore = defineStore('connections', () => {
     }
   }
 
-  let firstLoad: Promise<void> | null = null;
-  /** The first load, shared by every screen that needs the list (events keep it current after that). */
-  function ensureLoaded(): Promise<void> {
-    if (!firstLoad || loadError.value) firstLoad = load();
-    return firstLoad;
-  }
+  const ensureLoaded = sharedFirstLoad(load, () => loadError.value !== null);
 
   async function add(input: NewConnection, secret: SecretInput | null): Promise<string> {
     const created = await call('connections.add', input);

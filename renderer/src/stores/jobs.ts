@@ -3,6 +3,7 @@ import { computed, ref, shallowRef, triggerRef } from 'vue';
 import type { JobSubmission, JobView, SubmitResult } from '@common/bridge';
 import { isActivePhase } from '@common/bridge';
 import { call, onEvent } from '@/bridge';
+import { sharedFirstLoad } from './first-load';
 
 /** Answers "send it again?" for a duplicate submission; the UI shows the message and resolves true to send. */
 export type ConfirmDuplicate = (message: string, existing: JobView) => Promise<boolean>;
@@ -54,12 +55,7 @@ export const useJobsStore = defineStore('jobs', () => {
     }
   }
 
-  let firstLoad: Promise<void> | null = null;
-  /** The first load, shared by every screen that needs the list (events keep it current after that). */
-  function ensureLoaded(): Promise<void> {
-    if (!firstLoad || loadError.value || !stop) firstLoad = load();
-    return firstLoad;
-  }
+  const ensureLoaded = sharedFirstLoad(load, () => loadError.value !== null || !stop);
 
   function dispose(): void {
     stop?.();
