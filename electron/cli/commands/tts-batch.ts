@@ -5,7 +5,7 @@ import { DEFAULT_BATCH_TEMPLATE, type BatchView } from '../../common/bridge/batc
 import { checkTemplate } from '../../common/file-names';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { exportBatch } from '../../services/voices/batch-export';
-import { knownVoicesOf, readBatch } from '../../services/voices/batch-input';
+import { knownVoicesOf, readBatch, refusedRows } from '../../services/voices/batch-input';
 import { BatchRunner } from '../../services/voices/batch-runner';
 import { BatchStore } from '../../services/voices/batch-store';
 import { openCliHost } from '../cli-host';
@@ -74,7 +74,7 @@ export const ttsBatchCommand: CliCommand = {
         if (args.flags['--retry-failed']) await runner.retryFailed(id);
         else if (record.state === 'paused') await runner.resume(id);
       } else {
-        record = await runner.create({ id, label: basename(csvPath), rows: input.rows, invalid: input.problems.map((p) => p.row), concurrency, template });
+        record = await runner.create({ id, label: basename(csvPath), rows: input.rows, ...refusedRows(input.problems), concurrency, template });
       }
       const live = !json && process.stderr.isTTY === true;
       let last = 0;

@@ -90,3 +90,8 @@ export async function knownVoicesOf(catalogue: Pick<CatalogueService, 'voices'>)
     return null;
   }
 }
+
+/** What a batch record keeps of the check: the rows refused, and why each was. */
+export function refusedRows(problems: readonly BatchProblem[]): { invalid: number[]; reasons: Record<string, string> } {
+  return { invalid: problems.map((p) => p.row), reasons: Object.fromEntries(problems.map((p) => [String(p.row), p.message])) };
+}

@@ -78,7 +78,7 @@ export class BatchRunner {
       else state = PHASE_TO_ROW[job.phase];
       counts[state] = (counts[state] ?? 0) + 1;
       if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
-      const problem = state === 'invalid' ? (batchRowProblem(row) ?? 'refused by the checks') : (job?.error?.explanation ?? null);
+      const problem = state === 'invalid' ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks') : (job?.error?.explanation ?? null);
       return { ...row, state, jobId: job?.id ?? null, resultUrl: job?.resultUrl ?? null, expiresAt: job?.expiresAt ?? null, problem };
     });
     return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, concurrency: record.concurrency, template: record.template, counts, done, rows };

@@ -18,6 +18,8 @@ export const BatchRecord = z.object({
   rows: z.array(BatchRow),
   /** Rows that failed the checks: never sent. */
   invalid: z.array(z.number().int().nonnegative()),
+  /** Why each of them was refused, by row number (batches made before this was kept have none). */
+  reasons: z.record(z.string(), z.string().max(1000)).optional(),
   state: BatchState,
   concurrency: z.number().int().min(1).max(32),
   /** Failed rows the user asked to send again; each leaves the list once its new job exists. */

@@ -6,7 +6,7 @@ import type { StudioServices } from '../jobs/studio-services';
 import { checkSaveFolder } from '../downloads/downloads-service';
 import { ffprobeVerifier } from '../downloads/verify';
 import { exportBatch } from './batch-export';
-import { knownVoicesOf, readBatch } from './batch-input';
+import { knownVoicesOf, readBatch, refusedRows } from './batch-input';
 
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
 export function createBatchesDomain(base: HostBase, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>): DomainModule<typeof batchesCalls> {
@@ -29,7 +29,7 @@ export function createBatchesDomain(base: HostBase, { batches, catalogue }: Pick
           id: `batch-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
           label: input.label,
           rows: read.rows,
-          invalid: read.problems.map((p) => p.row),
+          ...refusedRows(read.problems),
           concurrency: input.concurrency,
           template: input.template,
         });

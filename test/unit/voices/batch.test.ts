@@ -7,7 +7,7 @@ import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { exportBatch, MANIFEST_NAME } from '../../../electron/services/voices/batch-export';
-import { readBatch } from '../../../electron/services/voices/batch-input';
+import { readBatch, refusedRows } from '../../../electron/services/voices/batch-input';
 import { BatchRunner } from '../../../electron/services/voices/batch-runner';
 import { BatchStore } from '../../../electron/services/voices/batch-store';
 import { CATALOGUE_ROOT } from '../emulator/harness';
@@ -119,6 +119,18 @@ describe('a batch of voiceovers', () => {
     expect(manifest).toHaveLength(13);
     expect(manifest[1]).toMatch(/^1,Voiceover number 1\.,sandbox_ava,50%,completed,1-spot-1\.mp3,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-/);
   }, 60_000);
+
+  it('keeps why each refused row was refused, also when the reason came from the voice list', async () => {
+    const dataDir = mkdtempSync(join(dir, 'reasons-'));
+    const read = readBatch('text,voice\nHello,sandbox_ava\n,sandbox_ava\nHi,nobody\n', {}, (id) => id === 'sandbox_ava');
+    const { engine, runner } = host(dataDir);
+    const record = await runner.create({ id: 'b-reasons', label: 'x', rows: read.rows, ...refusedRows(read.problems), concurrency: 1, template: '{row}' });
+    const rows = runner.view(record).rows;
+    expect(rows.map((r) => r.state)).toEqual(['waiting', 'invalid', 'invalid']);
+    expect(rows[1].problem).toMatch(/empty/);
+    expect(rows[2].problem).toBe('voice "nobody" is not one of this connection\'s voices (the voice library lists them)');
+    engine.stop();
+  });
 
   it('sends failed rows again only when asked, and never a row that is still at the service', async () => {
     const dataDir = mkdtempSync(join(dir, 'retry-'));
