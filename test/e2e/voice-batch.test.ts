@@ -1,17 +1,16 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser';
 import { restartableStudio } from './host-process';
+import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 
 const studio = restartableStudio('studio-e2e-batch-');
 
 /** The batch's jobs in the ledger. */
 function batchJobs(): { row: number; phase: string }[] {
-  const jobs = join(studio.dataDir, 'jobs');
-  return (existsSync(jobs) ? readdirSync(jobs).filter((n) => n.endsWith('.json')) : [])
-    .map((name) => JSON.parse(readFileSync(join(jobs, name), 'utf8')) as { phase: string; purpose?: { type: string; row: number } })
+  return new FileLedgerStorage(join(studio.dataDir, 'jobs')).loadAll()
     .flatMap((job) => (job.purpose?.type === 'batch-row' ? [{ row: job.purpose.row, phase: job.phase }] : []));
 }
 

@@ -42,6 +42,16 @@ export interface JobTimingOptions {
 }
 
 /**
+ * Whether a new prediction can bring a poll forward: a rehint never puts one off, so a prediction that
+ * only moved later changes nothing and its cohort need not be looked at again.
+ */
+function mayComeSooner(before: Prediction | undefined, after: Prediction | undefined): boolean {
+  if (!after) return false;
+  if (!before) return true;
+  return after.earliest < before.earliest || after.stepMs < before.stepMs || after.latest > before.latest;
+}
+
+/**
  * Learns how long jobs take on each connection, by kind and rough size (the request's length in powers
  * of two, since a longer script or more scenes take longer), and turns it into wake times:
  * - jobs with a prediction sleep until the earliest they are likely to end, then poll in steps as wide
@@ -99,8 +109,7 @@ export class JobTiming {
     const before = this.predict(key);
     if (learn && job.finishedAt !== null && job.activeSeenAt != null) this.learn(key, job.activeSeenAt - startOf(job), job.finishedAt - startOf(job), slept);
     const after = this.predict(key);
-    const moved = before?.earliest !== after?.earliest || before?.stepMs !== after?.stepMs;
-    return cohort && (moved || wasScout) ? [...cohort] : [];
+    return cohort && (wasScout || mayComeSooner(before, after)) ? [...cohort] : [];
   }
 
   hint(job: Timed, now: number): WakeHint | undefined {

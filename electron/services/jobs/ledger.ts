@@ -1,10 +1,12 @@
-import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { JobRecord } from '../../common/bridge/jobs';
+import type { FileHandle } from 'node:fs/promises';
+import type { JobRecord } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
 import type { Notice } from '../../common/bridge/system';
 import { nodeFileSystem, replaceFile, syncFolder, type AtomicFileSystem } from '../projects/atomic-file';
+import { JOURNAL, readLedger } from './ledger-read';
 
+export { describeRecoverable } from './ledger-read';
 /**
  * Where job records live. `put` resolves once the record is durably on disk: the engine awaits it before
  * each paid create and relies on finding the record after a crash.
@@ -34,14 +36,21 @@ export class MemoryLedgerStorage implements LedgerStorage {
 }
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+/** The journal is rewritten with only the newest line of each job once it is this large and mostly history. */
+const COMPACT_AT_BYTES = 1 << 20;
+const IDLE_CLOSE_MS = 2_000;
 
 /**
- * One small JSON file per job in a folder, so an update rewrites only that job. Each write goes to a
- * temporary file that is fsynced and renamed over the old one, and the folder is fsynced: after a
- * crash a file holds either the old or the new record, never half of one. Writes are group-committed:
- * every record changed while a batch is on its way to disk goes in the next batch, which ends with one
- * folder fsync, and each `put` settles only when its own record is durable. Several updates of one job
- * in a batch become one write of the newest.
+ * The ledger on disk is a journal (`ledger.jsonl`): each batch of changes is appended as one write of
+ * JSON lines and made durable with one fdatasync, so a burst of jobs costs one flush per batch instead of
+ * a file, a flush and a rename per record. Writes are group-committed: every change made while a batch is
+ * on its way to disk goes in the next batch, and each `put` settles only when its own line is durable.
+ * A crash mid-append leaves a line without its newline, which readers skip and the next writer cuts off
+ * (its `put` never settled). When the journal is mostly superseded lines it is rewritten atomically
+ * (temporary file, fsync, rename, folder fsync) with the newest line of each job. Records of the earlier
+ * one-file-per-job format are read and folded into the journal by the first write.
+ *
+ * One process writes a data folder at a time (the data-folder lock); any number may read.
  */
 export type LedgerFileSystem = AtomicFileSystem;
 
@@ -51,58 +60,50 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
+/** What the writer knows of the journal between batches. */
+interface JournalState {
+  path: string;
+  /** Bytes of whole lines; a failed append is cut back to this. */
+  length: number;
+  liveBytes: Map<string, number>;
+  liveTotal: number;
+  legacyFiles: string[];
+  /** A compaction that failed (a full disk) is tried again only after the journal has doubled. */
+  compactAbove: number;
+}
+
 export class FileLedgerStorage implements LedgerStorage {
   private pending = new Map<string, JobRecord | null>();
   private waiters: Waiter[] = [];
   private batch: Promise<void> | null = null;
+  private journal: JournalState | null = null;
+  private handle: FileHandle | null = null;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     readonly dir: string,
     private readonly log?: Logger,
-    /** The file operations a write uses; tests pass a recorder to prove each write is atomic and durable. */
+    /** The file operations a write uses; tests pass a recorder to prove each write is durable. */
     private readonly fs: LedgerFileSystem = nodeFileSystem,
     /** Tells the user about a record set aside: its job leaves the Library, so they must know. */
     private readonly notify?: (notice: Notice) => void,
   ) {}
 
-  private file(id: string): string {
+  private checkId(id: string): void {
     if (!SAFE_ID.test(id)) throw new Error(`Invalid job id "${id}"`);
-    return join(this.dir, `${id}.json`);
   }
 
   loadAll(): JobRecord[] {
-    const records: JobRecord[] = [];
-    if (!existsSync(this.dir)) return records;
-    for (const name of readdirSync(this.dir)) {
-      if (!name.endsWith('.json')) continue;
-      const path = join(this.dir, name);
-      try {
-        const parsed = JobRecord.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-        if (parsed.success) records.push(parsed.data);
-        else throw new Error(parsed.error.issues[0]?.message ?? 'invalid record');
-      } catch (error) {
-        // Keep the file for inspection but out of the way, so one bad record cannot hide the others.
-        const aside = `${path}.unreadable`;
-        const text = readFileSync(path, 'utf8');
-        renameSync(path, aside);
-        this.log?.warn('job ledger record set aside', { file: aside, reason: error instanceof Error ? error.message : String(error) });
-        this.notify?.({
-          level: 'warning',
-          title: 'A job record could not be read and was set aside',
-          detail: `The job is no longer listed in the Library. ${describeRecoverable(text)} The file was kept as ${aside}.`,
-        });
-      }
-    }
-    return records;
+    return [...readLedger(this.dir, { log: this.log, notify: this.notify }).records.values()];
   }
 
   async put(record: JobRecord): Promise<void> {
-    this.file(record.id);
+    this.checkId(record.id);
     return this.enqueue(record.id, record);
   }
 
   async remove(id: string): Promise<void> {
-    this.file(id);
+    this.checkId(id);
     return this.enqueue(id, null);
   }
 
@@ -121,80 +122,133 @@ export class FileLedgerStorage implements LedgerStorage {
   private async runBatches(): Promise<void> {
     try {
       await new Promise((resolve) => setImmediate(resolve));
+      this.cancelIdleClose();
       while (this.pending.size > 0) {
         const values = this.pending;
         const waiters = this.waiters;
         this.pending = new Map();
         this.waiters = [];
-        const failures = await this.writeBatch(values);
+        let failure: unknown = undefined;
+        try {
+          this.handle ??= await this.openJournal();
+          await this.append(this.handle, values);
+        } catch (error) {
+          failure = error;
+        }
         for (const waiter of waiters) {
-          const failure = failures.get(waiter.id);
           if (failure === undefined) waiter.resolve();
           else waiter.reject(failure);
+        }
+        if (failure === undefined && this.journal && this.worthCompacting(this.journal)) {
+          await this.closeHandle();
+          await this.compact(this.journal);
         }
       }
     } finally {
       this.batch = null;
+      this.scheduleIdleClose();
     }
   }
 
-  /** Returns the error of each record that could not be made durable. */
-  private async writeBatch(values: Map<string, JobRecord | null>): Promise<Map<string, unknown>> {
-    const failures = new Map<string, unknown>();
-    try {
+  /**
+   * The journal stays open while jobs keep changing (a burst of batches opens it once) and is closed
+   * once the ledger has been idle for a moment, so no file handle is left for the collector to close.
+   */
+  private scheduleIdleClose(): void {
+    this.cancelIdleClose();
+    if (!this.handle) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (!this.batch) void this.closeHandle();
+    }, IDLE_CLOSE_MS);
+    this.idleTimer.unref?.();
+  }
+
+  private cancelIdleClose(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    await handle?.close().catch(() => undefined);
+  }
+
+  /** Opens the journal for appending; the first time, learns its state and cuts off a crash's torn tail. */
+  private async openJournal(): Promise<FileHandle> {
+    if (!this.journal) {
       await this.fs.mkdir(this.dir, { recursive: true });
-    } catch (error) {
-      for (const id of values.keys()) failures.set(id, error);
-      return failures;
-    }
-    const entries = [...values];
-    // Bounded, so a burst of thousands of jobs does not open thousands of files at once.
-    for (let i = 0; i < entries.length; i += 64) await Promise.all(entries.slice(i, i + 64).map(async ([id, value]) => {
+      const disk = readLedger(this.dir, { log: this.log, notify: this.notify });
+      let liveTotal = 0;
+      for (const bytes of disk.liveBytes.values()) liveTotal += bytes;
+      this.journal = { path: join(this.dir, JOURNAL), length: disk.journalLength, liveBytes: disk.liveBytes, liveTotal, legacyFiles: disk.legacyFiles, compactAbove: COMPACT_AT_BYTES };
+      const handle = await this.fs.open(this.journal.path, 'a', 0o600);
       try {
-        const target = this.file(id);
-        if (value === null) {
-          await this.fs.rm(target, { force: true });
-          return;
-        }
-        // A fixed temporary name: one batch never writes a record twice, and batches run one at a time.
-        await replaceFile(target, JSON.stringify(value), { mode: 0o600, tempPath: `${target}.tmp`, fs: this.fs });
+        if ((await handle.stat()).size > this.journal.length) await handle.truncate(this.journal.length);
+        // A new journal's name must survive a power cut before any line in it counts as durable.
+        if (this.journal.length === 0) await syncFolder(this.dir, this.fs);
       } catch (error) {
-        failures.set(id, error);
+        await handle.close();
+        this.journal = null;
+        throw error;
       }
-    }));
-    // One folder flush for the whole batch; no put settles before it.
-    await syncFolder(this.dir, this.fs);
-    return failures;
-  }
-}
-
-/**
- * What can still be read from a damaged job record, so the user can find the paid job on the service:
- * its kind, the service's id, the result link and when it was made. Works on records that are valid
- * JSON but not a valid record, and on cut-off files (by looking for the fields' text).
- */
-export function describeRecoverable(text: string): string {
-  let fields: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object') fields = parsed as Record<string, unknown>;
-  } catch {
-    for (const name of ['kind', 'remoteId', 'resultUrl', 'connectionName', 'summary']) {
-      const match = new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text);
-      if (match) fields[name] = match[1];
+      return handle;
     }
-    const created = /"createdAt"\s*:\s*(\d+)/.exec(text);
-    if (created) fields.createdAt = Number(created[1]);
+    return this.fs.open(this.journal.path, 'a', 0o600);
   }
-  const known: string[] = [];
-  if (typeof fields.summary === 'string') known.push(`request: ${fields.summary}`);
-  else if (typeof fields.kind === 'string') known.push(`kind: ${fields.kind}`);
-  if (typeof fields.connectionName === 'string') known.push(`sent to: ${fields.connectionName}`);
-  if (typeof fields.remoteId === 'string') known.push(`service id: ${fields.remoteId}`);
-  if (typeof fields.resultUrl === 'string') known.push(`result: ${fields.resultUrl}`);
-  if (typeof fields.createdAt === 'number') known.push(`created: ${new Date(fields.createdAt).toISOString()}`);
-  return known.length > 0
-    ? `What could be read of it: ${known.join('; ')}.`
-    : 'Nothing of it could be read; check the service dashboard for jobs you sent.';
-}
 
+  /** One write and one fdatasync for the whole batch; on failure the journal is cut back to whole lines. */
+  private async append(handle: FileHandle, values: Map<string, JobRecord | null>): Promise<void> {
+    const journal = this.journal as JournalState;
+    const lines: [string, number][] = [];
+    let text = '';
+    for (const [id, value] of values) {
+      const line = `${JSON.stringify(value === null ? { remove: id } : { put: value })}\n`;
+      text += line;
+      lines.push([id, value === null ? 0 : Buffer.byteLength(line)]);
+    }
+    try {
+      await handle.appendFile(text, 'utf8');
+      await handle.datasync();
+    } catch (error) {
+      // A put that failed must not come back after a restart as a job that may have been sent.
+      await handle.truncate(journal.length).catch(() => undefined);
+      throw error;
+    }
+    journal.length += Buffer.byteLength(text);
+    for (const [id, bytes] of lines) {
+      journal.liveTotal += bytes - (journal.liveBytes.get(id) ?? 0);
+      if (bytes === 0) journal.liveBytes.delete(id);
+      else journal.liveBytes.set(id, bytes);
+    }
+  }
+
+  private worthCompacting(journal: JournalState): boolean {
+    return journal.legacyFiles.length > 0 || (journal.length > journal.compactAbove && journal.length > 2 * journal.liveTotal);
+  }
+
+  /** Rewrites the journal with the newest line of each job, then removes the earlier format's files. */
+  private async compact(journal: JournalState): Promise<void> {
+    try {
+      const disk = readLedger(this.dir, { log: this.log, notify: this.notify });
+      let text = '';
+      const liveBytes = new Map<string, number>();
+      for (const record of disk.records.values()) {
+        const line = `${JSON.stringify({ put: record })}\n`;
+        text += line;
+        liveBytes.set(record.id, Buffer.byteLength(line));
+      }
+      await replaceFile(journal.path, text, { mode: 0o600, tempPath: `${journal.path}.tmp`, fs: this.fs });
+      await syncFolder(this.dir, this.fs);
+      // Only once their records are durable in the journal.
+      for (const file of disk.legacyFiles) await this.fs.rm(file, { force: true });
+      if (disk.legacyFiles.length > 0) await syncFolder(this.dir, this.fs);
+      const length = Buffer.byteLength(text);
+      this.journal = { ...journal, length, liveBytes, liveTotal: length, legacyFiles: [], compactAbove: COMPACT_AT_BYTES };
+    } catch (error) {
+      this.journal = { ...journal, legacyFiles: [], compactAbove: Math.max(COMPACT_AT_BYTES, journal.length * 2) };
+      this.log?.warn('job ledger compaction failed; the journal is kept as it is', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { startEmulator, type RunningEmulator } from '../../../electron/emulator'
 import { runCli } from '../../../electron/cli/index';
 import type { CliIo } from '../../../electron/cli/command';
 import { resolveMediaBinary } from '../../../electron/services/media/binaries';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 let emulator: RunningEmulator;
 let dataDir: string;
@@ -21,7 +22,7 @@ function io(env: Record<string, string> = { STUDIO_API_KEY: '' }) {
 }
 const cli = (args: string[], session = io()) => runCli([...args, '--base-url', emulator.url, '--data-dir', dataDir], session.io).then((code) => ({ code, ...session }));
 const firstLine = (lines: string[]) => lines.join('\n').split('\n')[0];
-const jobFiles = () => (existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')) : []).filter((f) => f.endsWith('.json')).length;
+const jobFiles = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, jobSeconds: 0.3 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { startEmulator, type RunningEmulator } from '../../../electron/emulator'
 import { runCli } from '../../../electron/cli/index';
 import type { CliIo } from '../../../electron/cli/command';
 import { probe } from '../../fixtures/composition/make-media';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 let emulator: RunningEmulator;
 let dataDir: string;
@@ -58,7 +59,7 @@ describe('studio tts and clone', () => {
       [['tts', '--voice', 'sandbox_ava', '--text', 'word '.repeat(5001)], /input_text exceeds 5000 words/],
       [['clone', '--sample', 'ftp://example.com/a.mp3', '--text', 'hi'], /voice_url must be an http\(s\) URL/],
     ];
-    const jobs = () => (existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')).length : 0);
+    const jobs = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
     const before = jobs();
     for (const [args, reason] of cases) {
       const result = await cli(args);

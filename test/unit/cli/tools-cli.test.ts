@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { runCli } from '../../../electron/cli/index';
 import type { CliIo } from '../../../electron/cli/command';
 import { jobBar } from '../../../electron/cli/commands/tool-job';
 import { makeImage, makeTone, makeVideo, probe } from '../../fixtures/composition/make-media';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-tools-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,7 +19,7 @@ function io(answer?: string) {
   return { io: value, out, err };
 }
 
-const jobsWritten = () => (existsSync(join(data, 'jobs')) ? readdirSync(join(data, 'jobs')).filter((f) => f.endsWith('.json')).length : 0);
+const jobsWritten = () => new FileLedgerStorage(join(data, 'jobs')).loadAll().length;
 
 const clip = makeVideo(join(dir, 'clip.mp4'), { colour: 'testsrc2', width: 320, height: 240, seconds: 3, withAudio: true });
 const fast = makeVideo(join(dir, 'fast.mp4'), { colour: 'testsrc2', width: 320, height: 240, seconds: 1, fps: 90, withAudio: true });

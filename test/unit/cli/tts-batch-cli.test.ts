@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import type { CliIo } from '../../../electron/cli/command';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'studio-tts-batch-'));
@@ -18,10 +19,8 @@ function cli(args: string[]) {
 
 /** Jobs in a data folder's ledger per batch row (a row sent twice has two). */
 function jobsPerRow(dataDir: string): number[] {
-  const jobs = join(dataDir, 'jobs');
   const counts: number[] = [];
-  for (const name of existsSync(jobs) ? readdirSync(jobs).filter((n) => n.endsWith('.json')) : []) {
-    const job = JSON.parse(readFileSync(join(jobs, name), 'utf8')) as { purpose?: { type: string; row: number } };
+  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
     if (job.purpose?.type === 'batch-row') counts[job.purpose.row] = (counts[job.purpose.row] ?? 0) + 1;
   }
   return counts;

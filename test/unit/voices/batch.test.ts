@@ -53,8 +53,7 @@ function rowsSent(engine: JobEngine, n: number): Promise<void> {
 /** Jobs in the ledger per batch row: a row sent twice would have two. */
 function jobsPerRow(dataDir: string): Map<number, number> {
   const counts = new Map<number, number>();
-  for (const name of readdirSync(join(dataDir, 'jobs')).filter((n) => n.endsWith('.json'))) {
-    const job = JSON.parse(readFileSync(join(dataDir, 'jobs', name), 'utf8')) as { purpose?: { type: string; row: number } };
+  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
     if (job.purpose?.type === 'batch-row') counts.set(job.purpose.row, (counts.get(job.purpose.row) ?? 0) + 1);
   }
   return counts;
