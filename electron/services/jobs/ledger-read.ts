@@ -12,6 +12,7 @@ export const JOURNAL_ASIDE = 'ledger.unreadable.jsonl';
 export type JournalLine = { put: JobRecord } | { remove: string };
 
 export interface LedgerOnDisk {
+  /** Read without validation: only the earlier format's records (the journal's are left out). */
   records: Map<string, JobRecord>;
   /** Bytes of the journal up to its last whole line (a cut-off tail is a batch that never settled). */
   journalLength: number;
@@ -33,7 +34,7 @@ const setAsideTitle = 'A job record could not be read and was set aside';
  * whose lines are newer. Nothing here waits for or blocks the writer: a line still being appended has
  * no newline yet and is left for the next read.
  */
-export function readLedger(dir: string, reporting: Reporting = {}): LedgerOnDisk {
+export function readLedger(dir: string, reporting: Reporting = {}, options: { validate?: boolean } = {}): LedgerOnDisk {
   const found: LedgerOnDisk = { records: new Map(), journalLength: 0, liveBytes: new Map(), legacyFiles: [] };
   if (!existsSync(dir)) return found;
   for (const name of readdirSync(dir)) {
@@ -63,7 +64,9 @@ export function readLedger(dir: string, reporting: Reporting = {}): LedgerOnDisk
       found.liveBytes.set(change.put.id, Buffer.byteLength(line) + 1);
     }
   }
-  // Only the line that counts is checked in full; older lines of a job are history.
+  // Only the line that counts is checked in full; older lines of a job are history. A writer that only
+  // needs the journal's extent skips it (its loadAll checked them).
+  if (options.validate === false) return found;
   for (const [id, line] of newest) {
     const put = (JSON.parse(line) as { put: unknown }).put;
     const parsed = JobRecord.safeParse(put);

@@ -179,7 +179,7 @@ export class FileLedgerStorage implements LedgerStorage {
   private async openJournal(): Promise<FileHandle> {
     if (!this.journal) {
       await this.fs.mkdir(this.dir, { recursive: true });
-      const disk = readLedger(this.dir, { log: this.log, notify: this.notify });
+      const disk = readLedger(this.dir, { log: this.log, notify: this.notify }, { validate: false });
       let liveTotal = 0;
       for (const bytes of disk.liveBytes.values()) liveTotal += bytes;
       this.journal = { path: join(this.dir, JOURNAL), length: disk.journalLength, liveBytes: disk.liveBytes, liveTotal, legacyFiles: disk.legacyFiles, compactAbove: COMPACT_AT_BYTES };
