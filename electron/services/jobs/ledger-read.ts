@@ -7,9 +7,7 @@ import type { Notice } from '../../common/bridge/system';
 /** The ledger's journal: one JSON line per change, the newest line of a job wins. */
 export const JOURNAL = 'ledger.jsonl';
 /** Lines of the journal that could not be read, kept verbatim for the user. */
-export const JOURNAL_ASIDE = 'ledger.unreadable.jsonl';
-
-export type JournalLine = { put: JobRecord } | { remove: string };
+const JOURNAL_ASIDE = 'ledger.unreadable.jsonl';
 
 export interface LedgerOnDisk {
   /** Read without validation: only the earlier format's records (the journal's are left out). */
@@ -139,7 +137,7 @@ function readLegacyFile(path: string, reporting: Reporting): JobRecord | null {
  * its kind, the service's id, the result link and when it was made. Works on records that are valid
  * JSON but not a valid record, and on cut-off text (by looking for the fields' text).
  */
-export function describeRecoverable(text: string): string {
+function describeRecoverable(text: string): string {
   let fields: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(text) as unknown;

@@ -6,7 +6,6 @@ import type { Notice } from '../../common/bridge/system';
 import { nodeFileSystem, replaceFile, syncFolder, type AtomicFileSystem } from '../projects/atomic-file';
 import { JOURNAL, readLedger } from './ledger-read';
 
-export { describeRecoverable } from './ledger-read';
 /**
  * Where job records live. `put` resolves once the record is durably on disk: the engine awaits it before
  * each paid create and relies on finding the record after a crash.
