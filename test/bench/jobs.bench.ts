@@ -85,6 +85,8 @@ interface Result {
   seen: number;
 }
 
+const cpuMs = (used: NodeJS.CpuUsage): number => (used.user + used.system) / 1000;
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
@@ -132,6 +134,7 @@ async function runEngine(sandbox: Sandbox, ledgerDir: string): Promise<Result> {
   await pool(JOBS, 8, async (i) => {
     await engine.submit({ kind: 'tts', body: body(i) });
   });
+  if (process.env.BENCH_DEBUG) console.log(`engine: ${JOBS} creates took ${Date.now() - started} ms and ${cpuMs(process.cpuUsage(cpu)).toFixed(0)} ms of CPU`);
   while (engine.activeCount > 0) await new Promise((r) => setTimeout(r, 200));
   const wall = Date.now() - started;
   engine.stop();
@@ -162,6 +165,7 @@ async function runNaive(sandbox: Sandbox): Promise<Result> {
     const record = await client.call('audioCreate', body(i));
     open.add(record._id);
   });
+  if (process.env.BENCH_DEBUG) console.log(`naive: ${JOBS} creates took ${Date.now() - started} ms and ${cpuMs(process.cpuUsage(cpu)).toFixed(0)} ms of CPU`);
   while (open.size > 0) await new Promise((r) => setTimeout(r, 200));
   clearInterval(timer);
   const used = process.cpuUsage(cpu);

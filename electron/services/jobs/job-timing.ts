@@ -9,11 +9,22 @@ function startOf(job: Timed): number {
 }
 type Ended = Timed & Pick<JobRecord, 'finishedAt' | 'activeSeenAt'>;
 
-/** When a poll should happen next: sleep until `at`, then poll every `stepMs` (undefined: the usual backoff). */
+/**
+ * When a poll should happen next: sleep until `at`, then poll every `stepMs` (undefined: the usual
+ * backoff), each step `growth` times the one before while the job still runs (undefined: even steps).
+ */
 export interface WakeHint {
   at: number;
   stepMs?: number;
+  growth?: number;
 }
+
+/**
+ * A job still running after a few steps is later than its kind's recent lengths (a queue working
+ * through a burst in order makes each later job wait longer), so its steps widen rather than polling a
+ * job that is seconds away at the pace meant for one about to end.
+ */
+const LATE_STEP_GROWTH = 1.5;
 
 /** A finished job's length, known only between the last time it was seen running and the first time seen done. */
 interface Sample {
@@ -126,10 +137,10 @@ export class JobTiming {
       const lateAt = startOf(job) + predicted.latest + Math.max(2 * predicted.stepMs, predicted.latest / 4);
       if (now < wakeAt) {
         if (!cohort || cohort.size < this.cohortSize) this.sleptAlone.add(job.id);
-        return { at: wakeAt, stepMs: predicted.stepMs };
+        return { at: wakeAt, stepMs: predicted.stepMs, growth: LATE_STEP_GROWTH };
       }
       // Well past the usual end, the ordinary backoff takes over: this job is slower than its kind.
-      return now < lateAt ? { at: now, stepMs: predicted.stepMs } : undefined;
+      return now < lateAt ? { at: now, stepMs: predicted.stepMs, growth: LATE_STEP_GROWTH } : undefined;
     }
     if (!cohort || cohort.size < this.cohortSize) return undefined;
     return { at: now + this.coldSleepMs };

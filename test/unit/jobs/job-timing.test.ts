@@ -17,7 +17,7 @@ describe('JobTiming', () => {
     timing.finished(ended(job('a', 0), 9_500, 10_000), true);
     timing.finished(ended(job('b', 0), 9_800, 10_200), true);
     // The earliest end seen (last seen running), then steps half as wide as the spread of lengths.
-    expect(timing.hint(job('x', 1_000), 1_000)).toEqual({ at: 1_000 + 9_500, stepMs: 350 });
+    expect(timing.hint(job('x', 1_000), 1_000)).toEqual({ at: 1_000 + 9_500, stepMs: 350, growth: 1.5 });
     expect(timing.hint(job('y', 1_000, { kind: 'lipsync' }), 1_000)).toBeUndefined();
     expect(timing.hint(job('z', 1_000, { connectionId: 'other' }), 1_000)).toBeUndefined();
     expect(timing.hint(job('w', 1_000, { text: 'A much longer script '.repeat(40) }), 1_000)).toBeUndefined();
@@ -29,7 +29,7 @@ describe('JobTiming', () => {
     timing.finished({ ...ended(job('a', 0), 2_350, 2_450), sentAt: 400 }, true);
     timing.finished({ ...ended(job('b', 0), 1_950, 2_050), sentAt: 0 }, true);
     const waited = { ...job('x', 10_000), sentAt: 10_300 };
-    expect(timing.hint(waited, 10_300)).toEqual({ at: 10_300 + 1_950, stepMs: 250 });
+    expect(timing.hint(waited, 10_300)).toEqual({ at: 10_300 + 1_950, stepMs: 250, growth: 1.5 });
   });
 
   it('does not learn from ends it did not observe, and hands slow jobs back to the backoff', () => {
@@ -37,7 +37,7 @@ describe('JobTiming', () => {
     timing.finished(ended(job('a', 0), 9_000, 10_000), false);
     expect(timing.hint(job('x', 0), 0)).toBeUndefined();
     timing.finished(ended(job('c', 0), 9_000, 10_000), true);
-    expect(timing.hint(job('x', 0), 9_500)).toEqual({ at: 9_500, stepMs: 500 });
+    expect(timing.hint(job('x', 0), 9_500)).toEqual({ at: 9_500, stepMs: 500, growth: 1.5 });
     expect(timing.hint(job('x', 0), 60_000)).toBeUndefined();
   });
 
@@ -50,7 +50,7 @@ describe('JobTiming', () => {
     expect(timing.hint(jobs[2], 5_000)).toEqual({ at: 65_000 });
     // The first scout's end becomes everyone's prediction; the others' hints are to be reconsidered.
     expect(timing.finished(ended(jobs[0], 19_900, 20_400), true)).toEqual(['j1', 'j2', 'j3', 'j4', 'j5']);
-    expect(timing.hint(jobs[5], 10_000)).toEqual({ at: 50 + 19_900, stepMs: 250 });
+    expect(timing.hint(jobs[5], 10_000)).toEqual({ at: 50 + 19_900, stepMs: 250, growth: 1.5 });
     // j2 took the place of the scout that left.
     expect(timing.hint(jobs[2], 10_000)?.at).toBe(10_000);
   });
