@@ -107,7 +107,7 @@ describe('credentials', () => {
 
     await host.dispose();
     const written = filesUnder(dataDir).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
-    expect(written.some((w) => w.f.includes(`${join('jobs', submitted.job.id)}.json`))).toBe(true);
+    expect(written.some((w) => w.f.endsWith(join('jobs', 'ledger.jsonl')) && w.text.includes(submitted.job.id))).toBe(true);
     expect(written.some((w) => w.f.endsWith('credentials.json'))).toBe(true);
     const everything = [...payloads, ...written.map((w) => w.text)].join('\n');
     expect(everything.length).toBeGreaterThan(1000);
