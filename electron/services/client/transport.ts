@@ -174,9 +174,15 @@ export class Transport {
     if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
     if (spec.authenticated !== false && this.options.auth) Object.assign(headers, await this.options.auth.headers(spec.signal));
 
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), spec.timeoutMs ?? this.timeoutMs);
-    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout.signal]) : timeout.signal;
+    // One controller for the caller's abort and the timeout. Not AbortSignal.any: each call of it hangs a
+    // dependent on the caller's signal, and the job scheduler passes one signal to every poll it makes.
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), spec.timeoutMs ?? this.timeoutMs);
+    const forwardAbort = (): void => stop.abort();
+    spec.signal?.addEventListener('abort', forwardAbort, { once: true });
+    // Aborted while the headers were awaited: the listener came too late to hear it.
+    if (spec.signal?.aborted) stop.abort();
+    const signal = stop.signal;
     const stopped = (): ServiceError =>
       spec.signal?.aborted
         ? new ServiceError({ kind: 'aborted', endpoint, ambiguous: isCreate })
@@ -214,6 +220,7 @@ export class Transport {
       }
     } finally {
       clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', forwardAbort);
     }
 
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.clock.now());

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { API_CODES } from '../../../electron/common/api';
 import { ServiceClient, ServiceError, codeExplanations, backoffDelay, parseRetryAfter } from '../../../electron/services/client';
 import { fail, hang, json, ok, scriptedFetch, socketError, voice, type Reply } from './fake-fetch';
@@ -107,6 +107,14 @@ describe('reads', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ kind: 'aborted' });
     expect(second.seen).toHaveLength(1);
+
+    // Aborted while the request is on its way (fails when the caller's abort is not forwarded to it).
+    const later = new AbortController();
+    const third = client([hang]);
+    const waiting = third.c.call('voiceList', {}, { signal: later.signal });
+    await vi.waitFor(() => expect(third.seen).toHaveLength(1));
+    later.abort();
+    await expect(waiting).rejects.toMatchObject({ kind: 'aborted' });
   });
 });
 
