@@ -49,8 +49,8 @@ export interface SchedulerOptions {
   maxSleepMs?: number;
 }
 
-/** Steps that widen (a hint's growth) stop widening after this many polls without change. */
-const MAX_GROWTH_STEPS = 5;
+/** Steps that widen (a hint's growth) stop at this width, the naive poller's pace, or the hint's own step if wider. */
+const MAX_GROWN_STEP_MS = 2_000;
 
 export const pollPolicies = {
   queued: { baseMs: 3_000, capMs: 15_000, factor: 1.6, jitter: 0.3 },
@@ -212,7 +212,11 @@ export class PollScheduler {
     const hint = this.options.wakeHint?.(entry.id);
     if (hint === undefined) return delayMs;
     const sleep = hint.at - this.options.clock.now();
-    if (sleep <= 0) return hint.stepMs === undefined ? delayMs : hint.stepMs * (hint.growth ?? 1) ** Math.min(Math.max(0, entry.unchanged - 1), MAX_GROWTH_STEPS);
+    if (sleep <= 0) {
+      if (hint.stepMs === undefined) return delayMs;
+      const grown = hint.stepMs * (hint.growth ?? 1) ** Math.max(0, entry.unchanged - 1);
+      return Math.min(grown, Math.max(hint.stepMs, MAX_GROWN_STEP_MS));
+    }
     // After a sleep the backoff starts over: the job is now at the point where change is likely.
     entry.unchanged = 0;
     return Math.min(sleep, this.options.maxSleepMs ?? 60_000);
