@@ -100,3 +100,21 @@ export async function screenshot(page: Page, name: string, options: { fullStage?
   }
   return path;
 }
+
+/**
+ * Opens a project from File > Recent. The submenu opens on hover and closes when the pointer crosses
+ * another item on its way there, which a busy machine makes likelier: each try starts from a closed menu.
+ */
+export async function openRecentProject(page: Page, name: RegExp): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'File menu' }).click();
+    await page.getByText('Recent', { exact: true }).hover();
+    try {
+      await page.locator('.n-dropdown-option').getByText(name).click({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { screenshot, type StudioSession } from './browser';
+import { openRecentProject, screenshot, type StudioSession } from './browser';
 import { addMediaLink, newProject, openEditor, setField, waitForJobCreated } from './editor-helpers';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'editor');
@@ -82,9 +82,7 @@ async function saveAndReopen(page: Page, name: string): Promise<void> {
   await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain('Saved');
   // A fresh page: nothing survives but what the projects service stored.
   await page.reload();
-  await page.getByRole('button', { name: 'File menu' }).click();
-  await page.getByText('Recent').hover();
-  await page.getByText(new RegExp(`^${name} ·`)).click();
+  await openRecentProject(page, new RegExp(`^${name} ·`));
   await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain(name);
 }
 

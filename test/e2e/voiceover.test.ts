@@ -3,7 +3,7 @@
 // a reload. The host's reactor puts it in place; no component has to be on screen for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openStudio, screenshot, type StudioSession } from './browser';
+import { openRecentProject, openStudio, screenshot, type StudioSession } from './browser';
 
 /** The editor asks before replacing unsaved work: these tests start over, so they do not keep it. */
 async function discardIfAsked(page: Page): Promise<void> {
@@ -60,9 +60,7 @@ describe('scene voiceovers in Chromium', () => {
 
     // The host wrote it into the saved project too: a fresh page reopens it with the audio.
     await page.reload();
-    await page.getByRole('button', { name: 'File menu' }).click();
-    await page.getByText('Recent').hover();
-    await page.locator('.n-dropdown-option').getByText(/^Voiceover lands ·/).click();
+    await openRecentProject(page, /^Voiceover lands ·/);
     await discardIfAsked(page);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByText('Voiceover ready.').count(), { timeout: 15_000 }).toBeGreaterThan(0);
