@@ -54,7 +54,6 @@ const IDLE_CLOSE_MS = 2_000;
 export type LedgerFileSystem = AtomicFileSystem;
 
 interface Waiter {
-  id: string;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -112,7 +111,7 @@ export class FileLedgerStorage implements LedgerStorage {
 
   private enqueue(id: string, value: JobRecord | null): Promise<void> {
     this.pending.set(id, value);
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ id, resolve, reject }));
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.batch ??= this.runBatches();
     return done;
   }

@@ -26,7 +26,10 @@ export function frameShape(frame: OutputFrame): Record<string, unknown> {
   };
 }
 
-/** An element: its picture when one is drawable, else its fill, else a dashed placeholder of its kind. */
+/**
+ * An element: its picture when one is drawable, else its fill; an element with neither (no media chosen
+ * yet, or a picture still loading or unreadable) is a dashed box in its kind's colour.
+ */
 export function itemShape(item: CanvasItem, image: unknown): Record<string, unknown> {
   const base = {
     id: item.id,
