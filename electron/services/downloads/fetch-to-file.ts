@@ -2,6 +2,7 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { finished, type Readable, type Writable } from 'node:stream';
 import { getThroughFetch, nodeHttpGet, type GetResponse } from './http-get';
+import { DirectPartFile } from './direct-part-file';
 import { PartFile } from './part-file';
 import { syncFolder } from '../projects/atomic-file';
 import { RefusedTargetError } from '../net/guarded-fetch';
@@ -142,7 +143,15 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
   let received = 0;
   await mkdir(dirname(part), { recursive: true });
   // 'w' when the server sent the whole file (it ignored Range or the version changed): start over.
-  const sink = new PartFile(part, { flags: start > 0 ? 'a' : 'w' });
+  const flags = start > 0 ? 'a' : 'w';
+  let sink: Writable;
+  try {
+    sink = (await DirectPartFile.open(part, flags)) ?? new PartFile(part, { flags });
+  } catch (error) {
+    await response.discard();
+    if (isNoSpace(error)) throw error;
+    return failedWrite(part, error);
+  }
   try {
     // Counted as the bytes go by rather than through a stream stage of its own (a stage per chunk was
     // a measurable share of the time at loopback speeds); attached in the same turn as the pipe, so no

@@ -1,11 +1,18 @@
 // The download manager in its own process, so its peak memory is its own and it can be SIGKILLed:
-// args: queue file, folder, JSON list of URLs ([] to resume what the queue holds). Files are kept (the
-// bench removes them after the measured time, as it does curl's). Prints "peak <bytes> failed <n>
-// seconds <s>" when done.
+// args: queue file, folder, JSON list of URLs ([] to resume what the queue holds), and "bare" to leave
+// out the command line's modules (see below). Files are kept (the bench removes them after the
+// measured time, as it does curl's). Prints "peak <bytes> failed <n> seconds <s>" when done.
 import { readFileSync } from 'node:fs';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
 
-const [file, folder, urlsJson] = process.argv.slice(2);
+const [file, folder, urlsJson, shape] = process.argv.slice(2);
+// The manager runs in the app's main process or in `studio download`, each holding 20 MB or more of
+// live objects; this process loads what the `studio` command loads, to be shaped like them. Alone, the
+// manager's process holds 9 MB, and V8, which sizes its next full collection from the live heap and
+// counts the socket buffers allocated since the last one against it, then collected everything about
+// every 20 ms at loopback speed (a hundred full collections for 2 GB, a third of the time).
+if (shape !== 'bare') await import('../../../electron/cli/index');
+
 const manager = new DownloadManager({
   file,
   concurrency: () => Number(process.env.BENCH_CONCURRENCY ?? 3),

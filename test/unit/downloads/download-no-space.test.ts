@@ -1,7 +1,8 @@
-// A disk that refuses on any machine: the `.part` file's writes fail with ENOSPC once a byte budget is
-// spent, as a real file system does (what fits is written, the rest refused), and flushes can be made to
-// fail with EIO. The tmpfs test in download-crash-disk.test.ts fills a real mount where the tester may mount one.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+// A disk that refuses on any machine: the `.part` file's writes (direct or through the cache) fail with
+// ENOSPC once a byte budget is spent, as a real file system does (what fits is written, the rest
+// refused), and flushes can be made to fail with EIO. The tmpfs test in download-crash-disk.test.ts fills
+// a real mount where the tester may mount one.
+import { constants, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,14 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   const onSmallDisk = (handle: FileHandle): FileHandle =>
     new Proxy(handle, {
       get(target, prop) {
+        if (prop === 'write') {
+          return async (buffer: Buffer, offset: number, length: number, position: number) => {
+            const fits = Math.max(0, Math.min(length, disk.room));
+            disk.room -= fits;
+            if (fits === 0) throw fail('ENOSPC');
+            return { bytesWritten: (await target.write(buffer, offset, fits, position)).bytesWritten, buffer };
+          };
+        }
         if (prop === 'writev') {
           return async (buffers: Buffer[]) => {
             const all = Buffer.concat(buffers);
@@ -31,6 +40,9 @@ vi.mock('node:fs/promises', async (importOriginal) => {
       },
     });
   const open = (async (...args: Parameters<typeof fsp.open>) => {
+    // This disk takes writes of any length, direct or not: what fits of a direct write is rarely a
+    // whole number of pages.
+    if (typeof args[1] === 'number') args[1] &= ~(constants.O_DIRECT ?? 0);
     const handle = await fsp.open(...args);
     return disk.folder && String(args[0]).startsWith(disk.folder) ? onSmallDisk(handle) : handle;
   }) as typeof fsp.open;
