@@ -1,7 +1,8 @@
 // Downloads, measured against a loopback server in its own process (every figure with the load average,
 // since this machine is shared):
 //  1. throughput: 100 files of 20 MB through the download manager vs curl fetching the same files with
-//     the same parallelism in the same run (ratio studio / curl; aim >= 0.9). The studio flushes each
+//     the same parallelism in the same run (ratio studio / curl, the median of rounds in turning order;
+//     aim >= 0.9). The studio flushes each
 //     file to the disk before it gets its name and curl's files stay in the page cache, so curl is also
 //     timed with its files flushed (coreutils `sync -d` on each, after curl) as a second baseline with
 //     the same durability; and, for scale, Node's own HTTP client piping to disk with nothing else;
@@ -27,6 +28,7 @@ const SIZE = 20 * MB;
 const BIG = 2048 * MB;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 3);
 const CHUNK = 64 * 1024;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function tsx(script: string, args: string[]): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', join(root, script), ...args], {
@@ -183,32 +185,46 @@ export async function run(): Promise<void> {
     const urls = Array.from({ length: FILES }, (_, i) => `${base}/f/${SIZE}/file-${i}.bin`);
     const total = FILES * SIZE;
 
-    // 1. Throughput: curl, curl with its files flushed, Node's bare client, then the studio; same
-    // parallelism, same files. One pass of curl first, untimed: on a machine just started, the first
-    // 2 GB written also paid for the memory they landed in, and whoever ran first looked slow.
+    // 1. Throughput: curl, curl with its files flushed and the studio, in rounds whose order turns, so
+    // that none of them always runs on the disk the one before left busy; the aims are judged on the
+    // median of the rounds' ratios (this machine's disk takes the same 2 GB at anything from 300 MB/s to
+    // 2 GB/s from one minute to the next). Node's bare client once, for scale. One pass of curl first,
+    // untimed: on a machine just started, the first 2 GB written also paid for the memory they landed in.
     curl(scratch, urls, false);
-    settle();
-    const curlSeconds = curl(scratch, urls, false);
-    const curlLoad = loadNow();
-    settle();
-    const flushedSeconds = curl(scratch, urls, true);
-    const flushedLoad = loadNow();
-    settle();
-    const nodeSeconds = await nodeBaseline(scratch, urls);
-    const nodeLoad = loadNow();
-    settle();
-    const studio = await download(join(scratch, 'studio'), urls);
-    const studioLoad = loadNow();
-    rmSync(join(scratch, 'studio'), { recursive: true, force: true });
     const rate = (seconds: number) => total / MB / seconds;
-    const [curlRate, flushedRate, nodeRate, studioRate] = [curlSeconds, flushedSeconds, nodeSeconds, studio.seconds].map(rate);
-    console.log(`throughput, ${FILES} × 20 MB, ${CONCURRENCY} at once:`);
-    console.log(`  curl (files left in the page cache)    ${curlRate.toFixed(0).padStart(5)} MB/s  (${curlLoad})`);
-    console.log(`  curl, then its files flushed (sync -d) ${flushedRate.toFixed(0).padStart(5)} MB/s  (${flushedLoad})`);
-    console.log(`  bare Node client (page cache)          ${nodeRate.toFixed(0).padStart(5)} MB/s  (${nodeLoad})`);
-    console.log(`  studio (each file flushed, then named) ${studioRate.toFixed(0).padStart(5)} MB/s  (${studioLoad})`);
-    aim('throughput >= 0.9x curl', studioRate / curlRate >= 0.9, `${(studioRate / curlRate).toFixed(2)}x curl; bare Node ${(nodeRate / curlRate).toFixed(2)}x curl`);
-    aim('throughput >= 0.9x curl with the same durability', studioRate / flushedRate >= 0.9, `${(studioRate / flushedRate).toFixed(2)}x curl + sync -d`);
+    // The smallest of the rounds' peaks, so that the 2 GB file is held to the strictest of them.
+    let studioPeak = Number.POSITIVE_INFINITY;
+    const runs: Record<'curl' | 'flushed' | 'studio', () => Promise<number>> = {
+      curl: async () => curl(scratch, urls, false),
+      flushed: async () => curl(scratch, urls, true),
+      studio: async () => {
+        const studio = await download(join(scratch, 'studio'), urls);
+        rmSync(join(scratch, 'studio'), { recursive: true, force: true });
+        studioPeak = Math.min(studioPeak, studio.peak);
+        return studio.seconds;
+      },
+    };
+    const order = ['curl', 'flushed', 'studio'] as const;
+    const rounds: Record<(typeof order)[number], number>[] = [];
+    console.log(`throughput, ${FILES} × 20 MB, ${CONCURRENCY} at once (MB/s):`);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const figures = {} as Record<(typeof order)[number], number>;
+      for (let i = 0; i < order.length; i += 1) {
+        const who = order[(i + round) % order.length];
+        settle();
+        figures[who] = rate(await runs[who]());
+      }
+      rounds.push(figures);
+      console.log(`  round ${round + 1}: curl (files left in the page cache) ${figures.curl.toFixed(0)}, curl then sync -d ${figures.flushed.toFixed(0)}, studio (each file flushed, then named) ${figures.studio.toFixed(0)}: ${(figures.studio / figures.curl).toFixed(2)}x curl, ${(figures.studio / figures.flushed).toFixed(2)}x curl + sync -d (${loadNow()})`);
+    }
+    settle();
+    const nodeRate = rate(await nodeBaseline(scratch, urls));
+    console.log(`  bare Node client (page cache) ${nodeRate.toFixed(0)} (${loadNow()})`);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const againstCurl = median(rounds.map((r) => r.studio / r.curl));
+    const againstFlushed = median(rounds.map((r) => r.studio / r.flushed));
+    aim('throughput >= 0.9x curl', againstCurl >= 0.9, `median of ${ROUNDS} rounds ${againstCurl.toFixed(2)}x curl`);
+    aim('throughput >= 0.9x curl with the same durability', againstFlushed >= 0.9, `median of ${ROUNDS} rounds ${againstFlushed.toFixed(2)}x curl + sync -d`);
     // The same at a network's pace (the paced server: about 16 MB/s a file), where results really come
     // from: there the flush before naming costs nothing the network does not already take.
     const pacedFiles = Math.min(FILES, 12);
@@ -225,9 +241,9 @@ export async function run(): Promise<void> {
     settle();
     const big = await download(join(scratch, 'big'), [`${base}/f/${BIG}/big.bin`]);
     rmSync(join(scratch, 'big'), { recursive: true, force: true });
-    console.log(`peak memory (RSS) of the downloader: ${FILES} × 20 MB ${(studio.peak / MB).toFixed(0)} MB, 1 × 2 GB ${(big.peak / MB).toFixed(0)} MB (${loadNow()})`);
+    console.log(`peak memory (RSS) of the downloader: ${FILES} × 20 MB ${(studioPeak / MB).toFixed(0)} MB, 1 × 2 GB ${(big.peak / MB).toFixed(0)} MB (${loadNow()})`);
     // "The same" within a quarter: RSS moves by tens of MB with the garbage collector's timing.
-    aim('peak memory bounded, 2 GB file about the same as 20 MB files', big.peak / studio.peak <= 1.25, `ratio ${(big.peak / studio.peak).toFixed(2)}`);
+    aim('peak memory bounded, 2 GB file about the same as 20 MB files', big.peak / studioPeak <= 1.25, `ratio ${(big.peak / studioPeak).toFixed(2)}`);
 
     // 3. SIGKILL mid-way, then resume: the studio from the queue on disk, curl with -C -. Paced, so what
     // the server sent is what the client received (not megabytes parked in loopback buffers).
