@@ -48,18 +48,18 @@ const SAMPLE_RATE = 48000;
  * faststart moves the index to the front (a second pass over the file): worth it for a draft that may
  * be shared or streamed, not for a preview the editor plays from memory.
  */
-const QUALITY: Record<RenderQuality, { fps: number; preset: string; crf: string; audioBitrate: string; scaleFlags: string; faststart: boolean }> = {
+export const QUALITY: Record<RenderQuality, { fps: number; preset: string; crf: string; audioBitrate: string; scaleFlags: string; faststart: boolean }> = {
   preview: { fps: 25, preset: 'ultrafast', crf: '30', audioBitrate: '96k', scaleFlags: 'fast_bilinear', faststart: false },
   draft: { fps: 30, preset: 'veryfast', crf: '21', audioBitrate: '160k', scaleFlags: 'bicubic', faststart: true },
 };
 
 export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions): FfmpegCommand {
   const quality = QUALITY[options.quality];
-  const graph = buildGraph(plan, { width: options.width, fps: options.fps ?? quality.fps, scaleFlags: quality.scaleFlags, audio: true });
+  const graph = buildGraph(plan, { width: options.width, fps: options.fps ?? quality.fps, scaleFlags: quality.scaleFlags, video: true, audio: true });
   const durationMs = planDurationMs(plan);
   const args = [
     ...GLOBAL_ARGS,
-    ...(options.progress ? ['-progress', 'pipe:1', '-nostats'] : []),
+    ...(options.progress ? PROGRESS_ARGS : []),
     ...graph.inputs,
     '-filter_complex',
     graph.filterGraph,
@@ -67,21 +67,9 @@ export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions):
     '[vout]',
     '-map',
     '[aout]',
-    '-c:v',
-    'libx264',
-    '-preset',
-    quality.preset,
-    '-crf',
-    quality.crf,
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-b:a',
-    quality.audioBitrate,
-    '-ar',
-    String(SAMPLE_RATE),
-    ...(quality.faststart ? ['-movflags', '+faststart'] : []),
+    ...videoCodecArgs(options.quality),
+    ...audioCodecArgs(options.quality),
+    ...(quality.faststart ? FASTSTART_ARGS : []),
     '-t',
     seconds(durationMs),
     '-f',
@@ -89,6 +77,18 @@ export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions):
     options.outputPath,
   ];
   return { args, filterGraph: graph.filterGraph, width: graph.width, height: graph.height, durationMs, inputLabels: graph.inputLabels };
+}
+
+export const GLOBAL_ARGS = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error'];
+export const PROGRESS_ARGS = ['-progress', 'pipe:1', '-nostats'];
+export const FASTSTART_ARGS = ['-movflags', '+faststart'];
+
+export function videoCodecArgs(quality: RenderQuality): string[] {
+  return ['-c:v', 'libx264', '-preset', QUALITY[quality].preset, '-crf', QUALITY[quality].crf, '-pix_fmt', 'yuv420p'];
+}
+
+export function audioCodecArgs(quality: RenderQuality): string[] {
+  return ['-c:a', 'aac', '-b:a', QUALITY[quality].audioBitrate, '-ar', String(SAMPLE_RATE)];
 }
 
 export interface PosterOptions {
@@ -106,7 +106,7 @@ export function buildPosterArgs(plan: RenderPlan, options: PosterOptions): Ffmpe
   const { sceneIndex, offsetMs } = sceneAt(plan, options.atMs);
   const scene = plan.scenes[sceneIndex];
   const single: RenderPlan = { ...plan, scenes: [scene] };
-  const graph = buildGraph(single, { width: options.width, fps: QUALITY.preview.fps, scaleFlags: 'bilinear', audio: false });
+  const graph = buildGraph(single, { width: options.width, fps: QUALITY.preview.fps, scaleFlags: 'bilinear', video: true, audio: false });
   // Stay a frame short of the scene's end so there is always a frame to take.
   const at = Math.max(0, Math.min(offsetMs, scene.durationMs - 40));
   const args = [
@@ -142,9 +142,7 @@ export function sceneAt(plan: { scenes: ReadonlyArray<{ durationMs: number }> },
   return { sceneIndex: 0, offsetMs: 0 };
 }
 
-const GLOBAL_ARGS = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error'];
-
-interface Graph {
+export interface Graph {
   inputs: string[];
   inputLabels: string[];
   filterGraph: string;
@@ -152,7 +150,16 @@ interface Graph {
   height: number;
 }
 
-function buildGraph(plan: RenderPlan, options: { width?: number; fps: number; scaleFlags: string; audio: boolean }): Graph {
+export interface GraphOptions {
+  width?: number;
+  fps: number;
+  scaleFlags: string;
+  /** Which of the picture ([vout]) and the sound ([aout]) the graph makes; inputs only for those. */
+  video: boolean;
+  audio: boolean;
+}
+
+export function buildGraph(plan: RenderPlan, options: GraphOptions): Graph {
   if (plan.scenes.length === 0) throw new Error('Nothing to render: the plan has no scenes');
   const { fps } = options;
   const width = even(options.width ?? plan.width);
@@ -172,26 +179,30 @@ function buildGraph(plan: RenderPlan, options: { width?: number; fps: number; sc
   const concatPads: string[] = [];
   plan.scenes.forEach((scene, s) => {
     const d = seconds(scene.durationMs);
-    chains.push(`color=c=${ffColour(plan.background)}:s=${width}x${height}:r=${fps}:d=${d}[s${s}bg]`);
-    let below = `s${s}bg`;
-    scene.layers.forEach((layer, l) => {
-      const box = scaledBox(layer.box, k);
-      const label = `s${s}l${l}`;
-      chains.push(`${layerSource(layer, box, d, fps, options.scaleFlags, addInput)}[${label}]`);
-      const above = l === scene.layers.length - 1 ? `s${s}v` : `s${s}o${l}`;
-      chains.push(`[${below}][${label}]overlay=x=${box.x}:y=${box.y}:eof_action=repeat[${above}]`);
-      below = above;
-    });
-    if (scene.layers.length === 0) chains.push(`[s${s}bg]null[s${s}v]`);
+    let pads = '';
+    if (options.video) {
+      chains.push(`color=c=${ffColour(plan.background)}:s=${width}x${height}:r=${fps}:d=${d}[s${s}bg]`);
+      let below = `s${s}bg`;
+      scene.layers.forEach((layer, l) => {
+        const box = scaledBox(layer.box, k);
+        const label = `s${s}l${l}`;
+        chains.push(`${layerSource(layer, box, d, fps, options.scaleFlags, addInput)}[${label}]`);
+        const above = l === scene.layers.length - 1 ? `s${s}v` : `s${s}o${l}`;
+        chains.push(`[${below}][${label}]overlay=x=${box.x}:y=${box.y}:eof_action=repeat[${above}]`);
+        below = above;
+      });
+      if (scene.layers.length === 0) chains.push(`[s${s}bg]null[s${s}v]`);
+      pads += `[s${s}v]`;
+    }
     if (options.audio) {
       chains.push(audioChain(scene, s, d, addInput));
-      concatPads.push(`[s${s}v][s${s}a]`);
-    } else {
-      concatPads.push(`[s${s}v]`);
+      pads += `[s${s}a]`;
     }
+    concatPads.push(pads);
   });
+  const v = options.video ? 1 : 0;
   const a = options.audio ? 1 : 0;
-  chains.push(`${concatPads.join('')}concat=n=${plan.scenes.length}:v=1:a=${a}[vout]${a ? '[aout]' : ''}`);
+  chains.push(`${concatPads.join('')}concat=n=${plan.scenes.length}:v=${v}:a=${a}${v ? '[vout]' : ''}${a ? '[aout]' : ''}`);
   return { inputs, inputLabels, filterGraph: chains.join(';'), width, height };
 }
 

@@ -1,6 +1,9 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { FinishedRenders, renderSignature } from './finished-renders';
 import { dirname } from 'node:path';
+import { buildSegmentedArgs, type SegmentedRender } from '../../common/composition/segmented-args';
+import { runSplitRender, SplitPartError } from './split-render';
 import type { Project } from '../../common/composition/document';
 import { buildFfmpegArgs, buildPosterArgs, previewWidth, type FfmpegCommand, type RenderQuality } from '../../common/composition/ffmpeg-args';
 import { createProgressParser, type RenderProgress } from '../../common/composition/progress';
@@ -31,6 +34,8 @@ export interface PreviewRendererDeps {
   draftVoice?: DraftVoice;
   /** How many inputs are fetched and inspected at once. */
   concurrency?: number;
+  /** How many ffmpeg parts a render of several scenes may be split into (default: the cores, up to 4). */
+  parallelism?: number;
 }
 
 export interface RenderRequest {
@@ -205,7 +210,10 @@ export class PreviewRenderer {
       request.onProgress?.({ fraction: 1, outTimeMs: command.durationMs, frame: null, speed: null, done: true });
       return { ...result, reused: true };
     }
-    await this.run(command, part, request.signal, request.onProgress);
+    const groups = this.deps.parallelism ?? Math.min(4, availableParallelism());
+    const split = buildSegmentedArgs(plan, { outputPath: part, quality: request.quality, width, progress: true, groups });
+    if (split) await this.runSplit(split, command, part, request.signal, request.onProgress);
+    else await this.run(command, part, request.signal, request.onProgress);
     await rename(part, request.outputPath);
     this.finished.remember(signature, request.outputPath);
     return result;
@@ -250,11 +258,31 @@ export class PreviewRenderer {
     }
   }
 
-  private async run(command: FfmpegCommand, part: string, signal?: AbortSignal, onProgress?: (p: RenderProgress) => void): Promise<void> {
+  private async ffmpegFor(part: string): Promise<string> {
     const bin = await this.deps.ffmpeg().catch((error: Error) => {
       throw new RenderError(`Cannot render: ${error.message}`);
     });
     await mkdir(dirname(part), { recursive: true });
+    return bin;
+  }
+
+  /** A render of several scenes split across cores (segmented-args.ts); the same file as `run` makes. */
+  private async runSplit(split: SegmentedRender, command: FfmpegCommand, part: string, signal?: AbortSignal, onProgress?: (p: RenderProgress) => void): Promise<void> {
+    const bin = await this.ffmpegFor(part);
+    try {
+      const { aborted } = await runSplitRender(this.deps.runner, bin, split, command.durationMs, signal, onProgress);
+      if (aborted || signal?.aborted) throw abortError();
+    } catch (error) {
+      await rm(part, { force: true });
+      if (isAbortError(error) || signal?.aborted) throw abortError();
+      if (error instanceof SplitPartError) throw new RenderError(explainFailure(error.result.stderr, error.command));
+      throw new RenderError(`Cannot start ffmpeg (${bin}): ${(error as Error).message}`);
+    }
+    onProgress?.({ fraction: 1, outTimeMs: command.durationMs, frame: null, speed: null, done: true });
+  }
+
+  private async run(command: FfmpegCommand, part: string, signal?: AbortSignal, onProgress?: (p: RenderProgress) => void): Promise<void> {
+    const bin = await this.ffmpegFor(part);
     const parser = createProgressParser(command.durationMs);
     let result;
     try {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addElement, addScene, createProject, setSceneVoice, type Project } from '@common/composition';
 import { createMediaToolkit, type MediaToolkit } from '../../../electron/services/media/toolkit';
 import { PreviewWarmer } from '../../../electron/services/media/preview-warmer';
+import { cancelledRender } from './cancel-render';
 import { makeImage, makeTone, makeVideo, pixelAt, probe } from '../../fixtures/composition/make-media';
 
 const onPath = { resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } };
@@ -129,17 +130,8 @@ describe('PreviewRenderer with real ffmpeg', () => {
   it('cancels: kills ffmpeg and removes the partial file', async () => {
     const long = createProject({ id: 'long', kind: 'avatar-video', output: '16:9-1080p' });
     const p = { ...long, scenes: [{ ...long.scenes[0], durationMs: 120_000 }] };
-    const controller = new AbortController();
     const out = join(dir, 'long.mp4');
-    const rendering = toolkit.renderer.render(p, {
-      quality: 'draft',
-      outputPath: out,
-      signal: controller.signal,
-      onProgress: (progress) => {
-        if (progress.outTimeMs > 0) controller.abort();
-      },
-    });
-    await expect(rendering).rejects.toMatchObject({ name: 'AbortError' });
+    expect(await cancelledRender(toolkit.renderer, p, out)).toMatchObject({ name: 'AbortError' });
     expect(toolkit.runner.running).toBe(0);
     expect(existsSync(`${out}.part`)).toBe(false);
     expect(existsSync(out)).toBe(false);
