@@ -75,7 +75,9 @@ export class DirectPartFile extends Writable {
       if (flags === 'a') await file.takeUpTail();
     } catch (error) {
       file.destroy();
-      throw error;
+      if (!isRefusal(error)) throw error;
+      refusedFolders.add(dirname(path));
+      return null;
     }
     return file;
   }

@@ -107,6 +107,18 @@ describe('a .part written around the page cache', () => {
     expect(await DirectPartFile.open(join(folder, 'next.mp4.part'), 'w')).toBeNull();
   });
 
+  it('a file system that refuses direct reads leaves a partial file to the cache, untouched', async () => {
+    const path = join(folder, 'clip.mp4.part');
+    const head = randomBytes(5000);
+    writeFileSync(path, head);
+    const refusingReads: DirectOpen = async (...args) => {
+      const handle = await openPartFile(...args);
+      return { write: handle.write.bind(handle), stat: handle.stat.bind(handle), datasync: handle.datasync.bind(handle), close: handle.close.bind(handle), read: () => Promise.reject(withCode('EINVAL')) };
+    };
+    expect(await DirectPartFile.open(path, 'a', refusingReads)).toBeNull();
+    expect(readFileSync(path).equals(head)).toBe(true);
+  });
+
   it('a write the disk fails fails the file, keeping the code (a full disk pauses the queue)', async () => {
     const path = join(folder, 'clip.mp4.part');
     const file = await openDirect(path, 'w', failingDirectWrites(() => withCode('ENOSPC')));
