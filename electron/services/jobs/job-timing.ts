@@ -54,12 +54,18 @@ export interface JobTimingOptions {
 
 /**
  * Whether a new prediction can bring a poll forward: a rehint never puts one off, so a prediction that
- * only moved later changes nothing and its cohort need not be looked at again.
+ * only moved later changes nothing and its cohort need not be looked at again. A later `latest` only
+ * matters to jobs past it (back from the ordinary backoff to the prediction's steps), so it counts once
+ * it has grown by a tenth since the cohort was last looked at: in a queue draining a burst, where every
+ * job ends a little later than the one before, looking at the whole cohort at every end cost more CPU
+ * than all the polls.
  */
-function mayComeSooner(before: Prediction | undefined, after: Prediction | undefined): boolean {
+const LATEST_GROWTH_WORTH_A_REHINT = 1.1;
+
+function mayComeSooner(before: Prediction | undefined, after: Prediction | undefined, latestAtLastRehint: number): boolean {
   if (!after) return false;
   if (!before) return true;
-  return after.earliest < before.earliest || after.stepMs < before.stepMs || after.latest > before.latest;
+  return after.earliest < before.earliest || after.stepMs < before.stepMs || after.latest > latestAtLastRehint * LATEST_GROWTH_WORTH_A_REHINT;
 }
 
 /**
@@ -80,6 +86,8 @@ export class JobTiming {
   private readonly sleptAlone = new Set<string>();
   private readonly keys = new Map<string, string>();
   private readonly cohorts = new Map<string, Set<string>>();
+  /** Each kind's `latest` when its cohort was last rehinted (see mayComeSooner). */
+  private readonly latestAtRehint = new Map<string, number>();
   private readonly keep: number;
   private readonly minSamples: number;
   private readonly scouts: number;
@@ -120,7 +128,9 @@ export class JobTiming {
     const before = this.predict(key);
     if (learn && job.finishedAt !== null && job.activeSeenAt != null) this.learn(key, job.activeSeenAt - startOf(job), job.finishedAt - startOf(job), slept);
     const after = this.predict(key);
-    return cohort && (wasScout || mayComeSooner(before, after)) ? [...cohort] : [];
+    if (!cohort || !(wasScout || mayComeSooner(before, after, this.latestAtRehint.get(key) ?? 0))) return [];
+    if (after) this.latestAtRehint.set(key, after.latest);
+    return [...cohort];
   }
 
   hint(job: Timed, now: number): WakeHint | undefined {

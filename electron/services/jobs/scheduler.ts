@@ -171,12 +171,17 @@ export class PollScheduler {
 
   /**
    * Brings a job's next poll forward when its wake hint changed (its kind's length was learnt). Never
-   * later: hints change at every end in a burst, and a poll put off each time would never happen.
+   * later: hints change at every end in a burst, and a poll put off each time would never happen. A job
+   * asleep past the time it should have woken (a cohort that slept behind its scouts until they learnt
+   * the length) is polled at once rather than a step later: in a burst its end has usually come.
    */
   rehint(id: string): void {
     const entry = this.entries.get(id);
     if (!entry || entry.inFlight || entry.errors > 0) return;
-    const delay = this.hinted(entry, this.delay(entry));
+    const hint = this.options.wakeHint?.(entry.id);
+    const now = this.options.clock.now();
+    const overslept = hint !== undefined && hint.at <= now && entry.nextAt > now + (hint.stepMs ?? 0);
+    const delay = overslept ? 0 : this.hinted(entry, this.delay(entry), hint);
     if (this.options.clock.now() + delay < entry.nextAt) this.schedule(entry, delay);
   }
 
@@ -208,8 +213,7 @@ export class PollScheduler {
   }
 
   /** A hinted job sleeps until its hint (at most maxSleepMs), then polls in the hint's steps. */
-  private hinted(entry: Entry, delayMs: number): number {
-    const hint = this.options.wakeHint?.(entry.id);
+  private hinted(entry: Entry, delayMs: number, hint = this.options.wakeHint?.(entry.id)): number {
     if (hint === undefined) return delayMs;
     const sleep = hint.at - this.options.clock.now();
     if (sleep <= 0) {

@@ -188,8 +188,9 @@ describe('cohorts', () => {
     expect(Math.max(...delays)).toBeLessThanOrEqual(1_500);
     const polls = service.count('/api/open/v3/audio/infobymodelid');
     // A fixed 2 s poller asks 10 times per job, the plain backoff about 7; here two scouts ask every
-    // half second (2 per job of these 40) and the rest once or twice.
-    expect(polls / 40).toBeLessThan(4.5);
+    // half second (2 per job of these 40) and the rest once or twice (twice when woken at once on
+    // waking late, a little before their end: that trade finds the ends of a big burst a second sooner).
+    expect(polls / 40).toBeLessThan(5);
   });
 });
 

@@ -97,6 +97,27 @@ describe('PollScheduler', () => {
     s.stop();
   });
 
+  // Fails when an overslept job waits a step after the rehint (mutation: no `overslept` in rehint).
+  it('polls at once a job that slept past the wake time it has just been given, and brings others forward by a step', async () => {
+    const r = recorder(() => ({ type: 'progress', state: 'processing', changed: false }));
+    let hint: { at: number; stepMs?: number } = { at: 60_000 };
+    const s = new PollScheduler(r.poll, { clock, random: () => 0.5, wakeHint: () => hint });
+    s.track('asleep', 'processing', Number.POSITIVE_INFINITY);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(r.polls).toEqual([]);
+    // Its kind's length was learnt: it should have woken at 19 s.
+    hint = { at: 19_000, stepMs: 500 };
+    s.rehint('asleep');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.polls.map((p) => p.at)).toEqual([20_000]);
+    // Awake and stepping now: a rehint keeps its step.
+    await vi.advanceTimersByTimeAsync(60);
+    s.rehint('asleep');
+    await vi.advanceTimersByTimeAsync(600);
+    expect(r.polls.map((p) => p.at)).toEqual([20_000, 20_550]);
+    s.stop();
+  });
+
   it('drops a job at its deadline and stops polling it', async () => {
     const r = recorder(() => ({ type: 'progress', state: 'processing', changed: false }));
     const expired: string[] = [];
