@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
@@ -7,9 +6,9 @@ import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/b
 import { pickFreeName } from '../../common/file-names';
 import { backoffDelay, realSleep, type BackoffPolicy, type Sleep } from '../client/backoff';
 import type { Logger } from '../host/types';
-import { writeFileAtomic } from '../projects/atomic-file';
 import { fetchToFile, FinalDownloadError, isNoSpace, partPath, RetryableDownloadError } from './fetch-to-file';
-import { QueueFile, savedCopyAmong } from './queue-file';
+import { savedCopyAmong } from './queue-file';
+import { QueueStore } from './queue-store';
 import { SpeedMeter } from './speed-meter';
 
 export interface DownloadManagerOptions {
@@ -62,31 +61,17 @@ export class DownloadManager {
   private readonly lastEmit = new Map<string, number>();
   private readonly queue: PQueue;
   private pausedReason: string | null = null;
-  private writing: Promise<void> = Promise.resolve();
-  private dirty = false;
-  /** The pending write must reach the disk (not only survive the process). */
-  private flush = false;
+  private readonly store: QueueStore;
   private disposed = false;
 
   constructor(private readonly options: DownloadManagerOptions) {
     this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency?.() ?? 3) });
-    for (const entry of this.load()) {
+    this.store = new QueueStore(options.file, () => this.entries.values(), options.log);
+    for (const entry of this.store.load()) {
       // A download that was running when the studio stopped resumes from its `.part`.
       this.entries.set(entry.id, entry.state === 'downloading' ? { ...entry, state: 'queued' } : entry);
     }
     for (const entry of this.entries.values()) if (entry.state === 'queued') this.schedule(entry.id);
-  }
-
-  private load(): DownloadEntry[] {
-    if (!existsSync(this.options.file)) return [];
-    try {
-      return QueueFile.parse(JSON.parse(readFileSync(this.options.file, 'utf8'))).entries;
-    } catch (error) {
-      const aside = `${this.options.file}.corrupt-${Date.now()}`;
-      renameSync(this.options.file, aside);
-      this.options.log?.warn('download queue set aside', { file: aside, reason: (error as Error).message });
-      return [];
-    }
   }
 
   private now(): number {
@@ -173,7 +158,7 @@ export class DownloadManager {
       for (const entry of added) this.entries.delete(entry.id);
       throw error;
     }
-    await this.persist();
+    await this.store.save();
     for (const entry of added) {
       this.schedule(entry.id);
       this.changed(entry, true);
@@ -243,7 +228,7 @@ export class DownloadManager {
       if (this.runs.size === 0) break;
       await Promise.all([...this.runs]);
     }
-    await this.writing;
+    await this.store.written();
   }
 
   /** Stops every download where it is; they resume from their `.part` at the next start. */
@@ -253,7 +238,7 @@ export class DownloadManager {
     this.queue.clear();
     for (const controller of this.running.values()) controller.abort(new PausedSignal());
     while (this.running.size > 0) await new Promise((r) => setTimeout(r, 5));
-    await this.persist();
+    await this.store.save();
   }
 
   private async idleOf(id: string): Promise<void> {
@@ -307,7 +292,7 @@ export class DownloadManager {
               // Before the first byte, so a killed process resumes; not flushed to the disk (a power
               // cut would not keep the unflushed `.part` bytes either), which keeps it off the
               // transfer's path on a busy disk.
-              await this.persist({ durable: false });
+              await this.store.save({ durable: false });
             },
             onProgress: ({ bytes, totalBytes, received }) => {
               meter.sample(received);
@@ -348,7 +333,7 @@ export class DownloadManager {
       // Read afresh: pause, cancel and dispose change it while the download runs.
       const state = (): DownloadEntry['state'] => entry.state;
       if (this.disposed && state() === 'downloading') entry.state = 'queued';
-      await this.persist();
+      await this.store.save();
       if (FINISHED.has(state()) && state() !== 'cancelled') this.options.onEnd?.(this.view(entry));
       // Back in line (a full disk, or resumed while this run was winding down): it runs again when
       // the queue does; run() ignores duplicates.
@@ -369,7 +354,7 @@ export class DownloadManager {
     Object.assign(entry, change, { updatedAt: this.now() });
     if (emit) {
       this.changed(entry, true);
-      void this.persist();
+      void this.store.save();
     }
   }
 
@@ -391,26 +376,6 @@ export class DownloadManager {
     const entry = this.entries.get(id);
     if (!entry) throw new Error(`No download with id ${id}.`);
     return entry;
-  }
-
-  /**
-   * Writes the queue; writes requested while one runs fold into one more write of the newest state,
-   * flushed to the disk when any of them asked for it.
-   */
-  private persist({ durable = true }: { durable?: boolean } = {}): Promise<void> {
-    this.flush ||= durable;
-    if (this.dirty) return this.writing;
-    this.dirty = true;
-    this.writing = this.writing.then(async () => {
-      this.dirty = false;
-      const flush = this.flush;
-      this.flush = false;
-      const text = JSON.stringify({ version: 1, entries: [...this.entries.values()] });
-      await writeFileAtomic(this.options.file, text, { durable: flush }).catch((error: unknown) => {
-        this.options.log?.error('download queue not written', { error });
-      });
-    });
-    return this.writing;
   }
 }
 
