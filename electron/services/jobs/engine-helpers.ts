@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JobError, JobKind, JobPhase } from '../../common/bridge/jobs';
+import type { CostEstimate, JobError, JobKind, JobPhase, JobRecord, JobSubmission } from '../../common/bridge/jobs';
 import type { ServiceError } from '../client/errors';
 import type { JobPurpose } from '../../common/jobs/purpose';
 import { stableStringify } from './stable-json';
@@ -25,6 +25,71 @@ export function serviceErrorToJob(error: ServiceError): JobError {
   return { code: error.code ?? null, endpoint: error.endpoint, message: error.message, explanation: error.explanation };
 }
 
+/** A create the service refused outright: nothing was created or charged. */
+export function refusedCreate(error: ServiceError): JobError {
+  const refused = serviceErrorToJob(error);
+  if (error.code === 1005) refused.explanation = 'The service kept rate-limiting this account, so the studio gave up sending the job (nothing was created or charged). Send it again in a minute.';
+  return refused;
+}
+
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The newest job with the same request hash sent within the window and not failed, if any. */
+export function recentDuplicate(jobs: Iterable<JobRecord>, requestHash: string, now: number, windowMs: number): JobRecord | undefined {
+  let newest: JobRecord | undefined;
+  for (const job of jobs) {
+    if (job.requestHash !== requestHash || job.phase === 'failed' || now - job.createdAt >= windowMs) continue;
+    if (!newest || job.createdAt > newest.createdAt) newest = job;
+  }
+  return newest;
+}
+
+/** What the user is asked before the same paid request goes out twice. */
+export function duplicateMessage(kindLabel: string, connectionName: string, earlier: JobRecord, now: number): string {
+  const minutes = Math.max(1, Math.round((now - earlier.createdAt) / 60_000));
+  const ago = minutes === 1 ? 'about a minute' : `${minutes} minutes`;
+  return `The same ${kindLabel.toLowerCase()} request went to "${connectionName}" ${ago} ago (it is ${earlier.phase.replace('-', ' ')}). Sending it again starts a second paid job. Send it anyway?`;
+}
+
+/** A job about to be sent: written to the ledger before its create leaves. */
+export function newJobRecord(draft: {
+  id: string;
+  submission: JobSubmission;
+  connection: { id: string; name: string };
+  summary: string;
+  requestHash: string;
+  request: Record<string, unknown>;
+  now: number;
+  deadlineAt: number;
+  costEstimate: CostEstimate | null;
+}): JobRecord {
+  const { submission, now } = draft;
+  return {
+    id: draft.id,
+    kind: submission.kind,
+    phase: 'submitting',
+    remoteId: null,
+    connectionId: draft.connection.id,
+    connectionName: draft.connection.name,
+    projectId: submission.projectId ?? null,
+    summary: draft.summary,
+    requestHash: draft.requestHash,
+    request: draft.request,
+    createdAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    expiresAt: null,
+    deadlineAt: draft.deadlineAt,
+    remoteStatus: null,
+    resultUrl: null,
+    costEstimate: draft.costEstimate,
+    chargedCredits: null,
+    error: null,
+    answer: null,
+    polls: 0,
+    purpose: submission.purpose ?? defaultPurpose(submission.kind),
+    reactedAt: null,
+  };
 }

@@ -10,9 +10,9 @@ import type { Logger } from '../host/types';
 import { createJob, kindEntry, pollJob, withWebhook, type RemoteSnapshot } from './kinds';
 import type { LedgerStorage } from './ledger';
 import { PollScheduler, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
-import { jobProgress, isActive, isFinal, describeUnknownOutcome } from './job-view';
+import { jobProgress, isActive, isFinal, describeUnknownOutcome, overallProgress, reportedFailure } from './job-view';
 import { JobTiming } from './job-timing';
-import { defaultPurpose, errorText, hashRequest, phaseOf, serviceErrorToJob } from './engine-helpers';
+import { duplicateMessage, errorText, hashRequest, newJobRecord, phaseOf, recentDuplicate, refusedCreate, serviceErrorToJob } from './engine-helpers';
 
 export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
 
@@ -180,46 +180,21 @@ export class JobEngine {
 
     // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
     if (!submission.confirmDuplicate) {
-      const window = this.deps.duplicateWindowMs ?? 10 * 60_000;
-      const earlier = [...this.jobs.values()]
-        .filter((j) => j.requestHash === requestHash && j.phase !== 'failed' && now - j.createdAt < window)
-        .sort((a, b) => b.createdAt - a.createdAt)[0];
-      if (earlier) {
-        const minutes = Math.max(1, Math.round((now - earlier.createdAt) / 60_000));
-        return {
-          status: 'duplicate',
-          existing: this.view(earlier, now),
-          message: `The same ${spec.label.toLowerCase()} request went to "${connection.name}" ${minutes === 1 ? 'about a minute' : `${minutes} minutes`} ago (it is ${earlier.phase.replace('-', ' ')}). Sending it again starts a second paid job. Send it anyway?`,
-        };
-      }
+      const earlier = recentDuplicate(this.jobs.values(), requestHash, now, this.deps.duplicateWindowMs ?? 10 * 60_000);
+      if (earlier) return { status: 'duplicate', existing: this.view(earlier, now), message: duplicateMessage(spec.label, connection.name, earlier, now) };
     }
 
-    const record: JobRecord = {
+    const record = newJobRecord({
       id: this.newId(),
-      kind: submission.kind,
-      phase: 'submitting',
-      remoteId: null,
-      connectionId: connection.id,
-      connectionName: connection.name,
-      projectId: submission.projectId ?? null,
+      submission,
+      connection,
       summary: spec.summary(submission.body),
       requestHash,
       request: body,
-      createdAt: now,
-      updatedAt: now,
-      finishedAt: null,
-      expiresAt: null,
+      now,
       deadlineAt: now + (this.deps.deadlineMs ?? 24 * 3600_000),
-      remoteStatus: null,
-      resultUrl: null,
       costEstimate: priced ?? spec.estimate(submission.body),
-      chargedCredits: null,
-      error: null,
-      answer: null,
-      polls: 0,
-      purpose: submission.purpose ?? defaultPurpose(submission.kind),
-      reactedAt: null,
-    };
+    });
     this.jobs.set(record.id, record);
     this.changed(record);
     try {
@@ -244,9 +219,7 @@ export class JobEngine {
       if (after && isActive(after.phase)) this.scheduler.track(record.id, after.phase === 'queued' ? 'queued' : 'processing', after.deadlineAt);
     } catch (error) {
       if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
-        const refused = serviceErrorToJob(error);
-        if (error.code === 1005) refused.explanation = 'The service kept rate-limiting this account, so the studio gave up sending the job (nothing was created or charged). Send it again in a minute.';
-        this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: refused });
+        this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: refusedCreate(error) });
       } else {
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(error) });
       }
@@ -371,10 +344,7 @@ export class JobEngine {
       answer: snapshot.answer,
       polls: record.polls + (fromCreate ? 0 : 1),
       finishedAt: final ? this.deps.clock.now() : null,
-      error:
-        phase === 'failed'
-          ? { code: null, endpoint: null, message: snapshot.failReason ?? 'The service reported the job as failed (status 4).', explanation: snapshot.failReason ? `The service could not finish this job: ${snapshot.failReason}` : 'The service could not finish this job. Check the inputs (URLs reachable, formats supported) and try again.' }
-          : null,
+      error: phase === 'failed' ? reportedFailure(snapshot.failReason) : null,
     }, final || fromCreate);
     if (final) this.unfollow(this.jobs.get(id), !fromCreate);
     if (final) this.announce(id);
@@ -430,15 +400,7 @@ export class JobEngine {
   }
 
   private reportProgress(now: number): void {
-    if (!this.deps.setProgress) return;
-    let sum = 0;
-    let count = 0;
-    for (const record of this.jobs.values()) {
-      if (!isActive(record.phase)) continue;
-      sum += jobProgress(record, now);
-      count += 1;
-    }
-    this.deps.setProgress(count === 0 ? null : sum / count);
+    this.deps.setProgress?.(overallProgress(this.jobs.values(), now));
   }
 
   private view(record: JobRecord, now: number): JobView {

@@ -1,5 +1,6 @@
 import type { JobError, JobRecord } from '../../common/bridge/jobs';
 import { isServiceError } from '../client/errors';
+import { isActivePhase } from '../../common/jobs/phases';
 
 export { isActivePhase as isActive, isFinalPhase as isFinal } from '../../common/jobs/phases';
 
@@ -24,6 +25,28 @@ export function jobProgress(record: JobRecord, now: number): number {
       return Math.min(0.95, 0.1 + 0.85 * (1 - Math.exp(-elapsed / 90_000)));
     }
   }
+}
+
+/** The mean progress of the active jobs (the taskbar's bar), or null when none is active. */
+export function overallProgress(records: Iterable<JobRecord>, now: number): number | null {
+  let sum = 0;
+  let count = 0;
+  for (const record of records) {
+    if (!isActivePhase(record.phase)) continue;
+    sum += jobProgress(record, now);
+    count += 1;
+  }
+  return count === 0 ? null : sum / count;
+}
+
+/** A job the service reported failed (status 4), with its reason when it gave one. */
+export function reportedFailure(failReason: string | null | undefined): JobError {
+  return {
+    code: null,
+    endpoint: null,
+    message: failReason ?? 'The service reported the job as failed (status 4).',
+    explanation: failReason ? `The service could not finish this job: ${failReason}` : 'The service could not finish this job. Check the inputs (URLs reachable, formats supported) and try again.',
+  };
 }
 
 /** Why a create's outcome is unknown, and how the user can find out. */
