@@ -30,7 +30,7 @@ export interface SegmentedRender {
   listPath: string;
   listText: string;
   /** Joins the parts and the sound into the output, copying the streams. */
-  join: string[];
+  join: FfmpegCommand;
   /** Every file the parts leave behind, to remove once the output is made (or the render fails). */
   temporary: string[];
 }
@@ -97,12 +97,19 @@ export function buildSegmentedArgs(plan: RenderPlan, options: FfmpegRenderOption
   };
   const listPath = `${out}.parts.txt`;
   const listText = parts.map((path) => `file '${path.replace(/'/g, "'\\''")}'\n`).join('');
-  const join = [
-    ...GLOBAL_ARGS,
-    ...['-f', 'concat', '-safe', '0', '-i', listPath, '-i', audioPath],
-    ...['-map', '0:v', '-map', '1:a', '-c', 'copy'],
-    ...(quality.faststart ? FASTSTART_ARGS : []),
-    ...['-t', seconds(durationMs), '-f', 'mp4', out],
-  ];
+  const join: FfmpegCommand = {
+    args: [
+      ...GLOBAL_ARGS,
+      ...['-f', 'concat', '-safe', '0', '-i', listPath, '-i', audioPath],
+      ...['-map', '0:v', '-map', '1:a', '-c', 'copy'],
+      ...(quality.faststart ? FASTSTART_ARGS : []),
+      ...['-t', seconds(durationMs), '-f', 'mp4', out],
+    ],
+    filterGraph: '',
+    width: videos[0].width,
+    height: videos[0].height,
+    durationMs,
+    inputLabels: ['the joined picture', 'the sound track'],
+  };
   return { videos, parts, audio, audioPath, listPath, listText, join, temporary: [...parts, audioPath, listPath] };
 }

@@ -60,8 +60,7 @@ export async function runSplitRender(
     if (failed) throw failed.reason;
     if (stop.signal.aborted) return { aborted: true };
     await writeFile(split.listPath, split.listText);
-    const joinCommand: FfmpegCommand = { ...split.audio, args: split.join, inputLabels: [] };
-    await runOne(joinCommand);
+    await runOne(split.join);
     return { aborted: stop.signal.aborted };
   } finally {
     signal?.removeEventListener('abort', onAbort);

@@ -48,7 +48,7 @@ describe('splitting scenes into parts', () => {
     expect(split?.audio.args).toContain('/media/voice.wav');
     expect(split?.audio.args).not.toContain('/media/logo.png');
     expect(split?.listText).toBe("file '/out/it'\\''s.mp4.part.picture-0.mp4'\nfile '/out/it'\\''s.mp4.part.picture-1.mp4'\n");
-    expect(split?.join.at(-1)).toBe("/out/it's.mp4.part");
+    expect(split?.join.args.at(-1)).toBe("/out/it's.mp4.part");
   });
 });
 
