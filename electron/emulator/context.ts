@@ -1,4 +1,5 @@
 import type { Catalogue } from './catalogue/catalogue';
+import type { Faults } from './faults';
 import type { JobEngine } from './jobs/engine';
 import type { MediaFetcher } from './media/fetch';
 import type { MediaTools } from './media/tools';
@@ -19,6 +20,6 @@ export interface EmulatorContext {
   fetcher: MediaFetcher;
   catalogue: Catalogue;
   views: Views;
-  /** Mutable fault settings (the control endpoint and tests change them at run time). */
-  faults: { failRate: number; latencyMs: number; http5xxRate: number; dropRate: number; dropAfterCreateRate: number };
+  /** Injected faults: rates the control endpoint and tests change at run time, and their counters. */
+  faults: Faults;
 }

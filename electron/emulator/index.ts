@@ -4,6 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalogue } from './catalogue/catalogue';
 import type { EmulatorContext } from './context';
+import { Faults, type FaultRates } from './faults';
 import { JobEngine, type Processor } from './jobs/engine';
 import { processAvatarUpload } from './jobs/processors/avatar';
 import { processCharacterSwap } from './jobs/processors/character-swap';
@@ -64,7 +65,7 @@ export interface RunningEmulator {
   credits(): number;
   setCredits(credits: number): void;
   /** Changes fault injection while running. */
-  setFaults(faults: Partial<EmulatorContext['faults']>): void;
+  setFaults(faults: Partial<FaultRates>): void;
   close(): Promise<void>;
 }
 
@@ -90,7 +91,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const catalogue = new Catalogue(files.catalogueDir, tools, options.log);
   const views = new Views(files);
   const webhooks = new WebhookSender(options.webhookAttempts, options.webhookBackoffMs, options.log);
-  const faults = { failRate: options.failRate, latencyMs: options.latencyMs, http5xxRate: options.http5xxRate, dropRate: options.dropRate, dropAfterCreateRate: options.dropAfterCreateRate };
+  const faults = new Faults({ failRate: options.failRate, latencyMs: options.latencyMs, http5xxRate: options.http5xxRate, dropRate: options.dropRate, dropAfterCreateRate: options.dropAfterCreateRate });
   const ctx = { options, store, accounts, files, tools, catalogue, views, faults, fetcher: new MediaFetcher(files, dataDir, fetch, () => catalogue.ensure()) } as EmulatorContext;
   const bind = (fn: (c: EmulatorContext, ...rest: Parameters<Processor>) => ReturnType<Processor>): Processor => (job, p) => fn(ctx, job, p);
   const processors: Record<JobKind, Processor> = {
@@ -103,12 +104,12 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     avatar: bind(processAvatarUpload),
   };
   ctx.engine = new JobEngine({
-    store, files, accounts, webhooks, processors, jobSeconds: options.jobSeconds, random: options.random, now: options.now, log: options.log,
+    store, files, accounts, webhooks, processors, jobSeconds: options.jobSeconds, now: options.now, log: options.log,
     jobTimeoutMs: options.jobTimeoutSeconds === undefined ? undefined : options.jobTimeoutSeconds * 1000,
     maxResultBytes: options.maxResultMb === undefined ? undefined : options.maxResultMb * 1024 * 1024,
     webhookType: (job) => views.webhookType(job),
     sealWebhook: (event) => sealWebhook(event, { clientId: options.clientId, clientSecret: options.clientSecret }, options.now()),
-    failRate: () => faults.failRate,
+    failJob: () => faults.failJob(),
     makeWorkDir: async (id) => {
       const dir = join(files.workDir, id);
       await mkdir(dir, { recursive: true });
@@ -156,7 +157,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     dataDir,
     credits: () => accounts.account.credits,
     setCredits: (n) => accounts.setCredits(n),
-    setFaults: (f) => Object.assign(faults, f),
+    setFaults: (f) => Object.assign(faults.rates, f),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -26,7 +26,10 @@ export interface EmulatorOptions {
   dataDir?: string;
   /** Where generated sample media is cached; default: one cache per user (sharedCacheDir). */
   catalogueDir?: string;
-  /** Fraction (0..1) of jobs that fail while processing (status 4, reason names the injected fault). */
+  /**
+   * Fraction (0..1) of jobs that fail while processing (status 4, reason names the injected fault).
+   * This and the other fault rates are counted, not drawn (faults.ts): 0.25 fails every 4th.
+   */
   failRate?: number;
   /** Delay added before every response. */
   latencyMs?: number;
@@ -67,7 +70,6 @@ export interface EmulatorOptions {
   /** Receives one line per notable event (never a secret). */
   log?: (line: string) => void;
   /** Injected for deterministic tests. */
-  random?: () => number;
   now?: () => number;
 }
 
@@ -149,7 +151,6 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     bodyTime: o.bodyTime,
     speechFixture: o.speechFixture,
     log: o.log ?? (() => undefined),
-    random: o.random ?? Math.random,
     now: o.now ?? Date.now,
   };
 }
@@ -172,11 +173,11 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'stri
   '--rate-limit': { key: 'rateLimit', kind: 'number', help: 'requests/second per credential before code 1005; default off' },
   '--data-dir': { key: 'dataDir', kind: 'string', help: 'folder for records and result files; default a temp folder' },
   '--cache-dir': { key: 'catalogueDir', kind: 'string', help: 'cache of generated sample media, shared by every data folder; default: the platform cache folder' },
-  '--fail-rate': { key: 'failRate', kind: 'number', help: 'fraction 0..1 of jobs that fail (status 4)' },
+  '--fail-rate': { key: 'failRate', kind: 'number', help: 'fraction 0..1 of jobs that fail (status 4), counted: 0.25 fails every 4th' },
   '--latency-ms': { key: 'latencyMs', kind: 'number', help: 'delay before every response' },
-  '--http-5xx-rate': { key: 'http5xxRate', kind: 'number', help: 'fraction 0..1 of requests answered HTTP 503' },
-  '--drop-rate': { key: 'dropRate', kind: 'number', help: 'fraction 0..1 of requests whose connection is dropped' },
-  '--drop-after-create-rate': { key: 'dropAfterCreateRate', kind: 'number', help: 'fraction 0..1 of creates whose connection is dropped after the job was made' },
+  '--http-5xx-rate': { key: 'http5xxRate', kind: 'number', help: 'fraction 0..1 of requests answered HTTP 503, counted like --fail-rate' },
+  '--drop-rate': { key: 'dropRate', kind: 'number', help: 'fraction 0..1 of requests whose connection is dropped, counted like --fail-rate' },
+  '--drop-after-create-rate': { key: 'dropAfterCreateRate', kind: 'number', help: 'fraction 0..1 of creates dropped after the job was made, counted like --fail-rate' },
   '--placement': { key: 'placement', kind: 'string', help: 'offset_x/offset_y place the element by its centre or top-left; default centre' },
   '--scale': { key: 'scale', kind: 'string', help: "scale_x/scale_y are of the frame or of the element's own size; default frame" },
   '--token-ttl': { key: 'tokenTtlSeconds', kind: 'number', help: 'access token lifetime in seconds; default 34560000 (400 days)' },

@@ -55,13 +55,13 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     if (!isApiPath(request.url)) return;
     const f = ctx.faults;
-    if (f.dropRate > 0 && ctx.options.random() < f.dropRate) {
+    if (f.dropRequest()) {
       reply.hijack();
       request.raw.socket.destroy();
       return reply;
     }
-    if (f.latencyMs > 0) await sleep(f.latencyMs);
-    if (f.http5xxRate > 0 && ctx.options.random() < f.http5xxRate) {
+    if (f.rates.latencyMs > 0) await sleep(f.rates.latencyMs);
+    if (f.answer503()) {
       return reply.code(503).type('text/html').send('<html><body>503 Service Unavailable (sandbox fault injection)</body></html>');
     }
   });
@@ -69,8 +69,7 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
   // The ambiguous case: the create was carried out, then the connection dies before the answer leaves.
   const creates = new Set(Object.values(ENDPOINTS).filter((spec) => spec.creates).map((spec) => spec.path));
   app.addHook('onSend', async (request, reply, payload) => {
-    const rate = ctx.faults.dropAfterCreateRate;
-    if (rate > 0 && creates.has(request.url.split('?')[0]) && ctx.options.random() < rate) request.raw.socket.destroy();
+    if (creates.has(request.url.split('?')[0]) && ctx.faults.dropAfterCreate()) request.raw.socket.destroy();
     return payload;
   });
 

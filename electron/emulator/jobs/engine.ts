@@ -33,8 +33,8 @@ export interface EngineDeps {
   /** Encrypts and signs a callback event as the service does (the sandbox's client id and secret). */
   sealWebhook: (event: WebhookEvent) => WebhookEnvelope;
   jobSeconds: number;
-  failRate: () => number;
-  random: () => number;
+  /** Whether the next job to process fails on purpose (the counted `--fail-rate`). */
+  failJob: () => boolean;
   now: () => number;
   log: (line: string) => void;
   makeWorkDir: (jobId: string) => Promise<string>;
@@ -90,7 +90,7 @@ export class JobEngine {
   private async process(job: JobRecord, notBefore: number): Promise<void> {
     let dir = '';
     try {
-      if (this.d.random() < this.d.failRate()) throw new Error('Injected fault (--fail-rate): processing failed on purpose');
+      if (this.d.failJob()) throw new Error('Injected fault (--fail-rate): processing failed on purpose');
       dir = await this.d.makeWorkDir(job._id);
       const result = await this.bounded(job, dir);
       await this.waitUntil(notBefore);

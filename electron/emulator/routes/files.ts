@@ -56,7 +56,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
       data: {
         credits: account.credits,
         jobs: { total: jobs.length, open: jobs.filter((j) => j.status < 3).length },
-        faults: ctx.faults,
+        faults: ctx.faults.rates,
         webhooks: jobs.filter((j) => j.webhook).map((j) => ({ _id: j._id, ...j.webhookLog })),
         // The interface has no read operation for live sessions; integrators can watch them here.
         live: Object.values(ctx.store.state.live).map((s) => ({ _id: s._id, faceswap_status: s.status, closed: s.closed })),
@@ -68,8 +68,8 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
     control(request.headers);
     const parsed = faultsSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw new ApiError(1003, describeIssues(parsed.error));
-    Object.assign(ctx.faults, parsed.data);
-    return { code: 1000, msg: 'OK', data: ctx.faults };
+    Object.assign(ctx.faults.rates, parsed.data);
+    return { code: 1000, msg: 'OK', data: ctx.faults.rates };
   });
 
   app.post('/__sandbox/credits', async (request) => {

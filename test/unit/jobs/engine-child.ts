@@ -39,7 +39,19 @@ for (let i = 0; i < count; i += 1) {
   process.stdout.write(`sent ${marker} ${result.status === 'submitted' ? result.job.phase : result.status}\n`);
 }
 const finalPhases = new Set(['completed', 'failed', 'outcome-unknown', 'stalled']);
-while (engine.list().some((j) => !finalPhases.has(j.phase))) await new Promise((r) => setTimeout(r, 100));
+const unfinished = () => engine.list().some((j) => !finalPhases.has(j.phase));
+if (unfinished()) {
+  // The engine's poll timers do not hold a process open (an app quits while jobs wait); this one does.
+  const holdOpen = setInterval(() => undefined, 60_000);
+  await new Promise<void>((resolve) => {
+    const stop = engine.subscribe(() => {
+      if (unfinished()) return;
+      stop();
+      resolve();
+    });
+  });
+  clearInterval(holdOpen);
+}
 engine.stop();
 await engine.flush();
 process.stdout.write(`done ${JSON.stringify(engine.list().map((j) => ({ projectId: j.projectId, phase: j.phase, remoteId: j.remoteId })))}\n`);

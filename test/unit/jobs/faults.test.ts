@@ -34,9 +34,13 @@ const fast = {
   rateLimit: { baseMs: 200, capMs: 1_000, factor: 2, jitter: 0.3 },
 };
 
-/** The sandbox's own records (its state file), to compare with what the engine believes. */
+/**
+ * The sandbox's own records (its state file), to compare with what the engine believes. The sandbox runs
+ * in this process and writes its state at the next turn of the event loop after a change, so one turn
+ * later the file holds every change made so far.
+ */
 async function emulatorRecords(): Promise<Map<string, number>> {
-  await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setImmediate(r));
   const state = JSON.parse(readFileSync(join(work, 'emulator', 'state.json'), 'utf8')) as { jobs: Record<string, { status: number; kind: string }> };
   return new Map(Object.entries(state.jobs).filter(([, j]) => j.kind === 'tts').map(([id, j]) => [id, j.status]));
 }
@@ -60,6 +64,18 @@ function checkAgainstService(records: Map<string, number>, jobs: Pick<JobRecord,
   const unclaimed = [...records.keys()].filter((id) => !remoteIds.includes(id));
   expect(unclaimed.length).toBeLessThanOrEqual(jobs.filter((j) => j.phase === 'outcome-unknown').length);
   for (const id of unclaimed) expect([3, 4]).toContain(records.get(id));
+}
+
+/** Settles once no job of the engine is still on its way to an end. */
+function settled(engine: JobEngine): Promise<void> {
+  return new Promise((resolve) => {
+    if (engine.activeCount === 0) return resolve();
+    const stop = engine.subscribe(() => {
+      if (engine.activeCount > 0) return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 describe('faults against the sandbox', () => {
@@ -92,8 +108,7 @@ describe('faults against the sandbox', () => {
     const before = await emulatorRecords();
     await Promise.all(Array.from({ length: 24 }, (_, i) =>
       engine.submit({ kind: 'tts', body: { input_text: `Fault test sentence ${i}.`, voice_id: 'sandbox_ava', rate: '50%' } })));
-    for (let i = 0; i < 300 && engine.activeCount > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
-    expect(engine.activeCount).toBe(0);
+    await settled(engine);
     engine.stop();
     await engine.flush();
     emulator.setFaults({ http5xxRate: 0, dropRate: 0, latencyMs: 0 });

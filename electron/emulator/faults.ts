@@ -1,0 +1,54 @@
+/**
+ * Injected faults are counted, never drawn at random: a rate r fails the occasions where the running
+ * sum of r reaches a whole number (0.25 fails the 4th, 8th, 12th ...; 0.08 the 13th, 25th ...). The
+ * same requests in the same order meet the same faults, so a test that sends enough requests always
+ * sees its fault, and a rate still reads as "this fraction of requests" on the command line.
+ */
+export class FaultCounter {
+  private owed = 0;
+
+  /** Counts one occasion at `rate` (0..1); true when this one is to fail. */
+  next(rate: number): boolean {
+    if (rate <= 0) return false;
+    this.owed += rate;
+    // The tolerance keeps sums such as 0.1 x 10 (0.9999999999999999) on the whole number they mean.
+    if (this.owed < 1 - 1e-9) return false;
+    this.owed -= 1;
+    return true;
+  }
+}
+
+/** The sandbox's fault settings; the control route and `setFaults` change them while it runs. */
+export interface FaultRates {
+  failRate: number;
+  latencyMs: number;
+  http5xxRate: number;
+  dropRate: number;
+  dropAfterCreateRate: number;
+}
+
+/** One counter per kind of fault, so one kind's occasions never shift another's. */
+export class Faults {
+  private readonly drops = new FaultCounter();
+  private readonly unavailable = new FaultCounter();
+  private readonly createDrops = new FaultCounter();
+  private readonly failures = new FaultCounter();
+
+  constructor(readonly rates: FaultRates) {}
+
+  dropRequest(): boolean {
+    return this.drops.next(this.rates.dropRate);
+  }
+
+  answer503(): boolean {
+    return this.unavailable.next(this.rates.http5xxRate);
+  }
+
+  dropAfterCreate(): boolean {
+    return this.createDrops.next(this.rates.dropAfterCreateRate);
+  }
+
+  failJob(): boolean {
+    return this.failures.next(this.rates.failRate);
+  }
+}
