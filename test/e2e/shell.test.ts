@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost } from '../../electron/web/web-host';
 import { launchBrowser, openStudio, screenshot, studioUrl, type StudioSession } from './browser';
-import { PLANNED_TOOLS } from '../../renderer/src/views/tools/planned-tools';
 
 const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings'] as const;
 
@@ -50,16 +49,6 @@ describe('app shell in Chromium', () => {
       await screenshot(page, `shell-${name.toLowerCase()}`);
     }
     expect(studio.consoleErrors).toEqual([]);
-  });
-
-  // Once every tool is built, no tab is left to say so.
-  it.skipIf(PLANNED_TOOLS.length === 0)('marks the workspaces later issues fill as not yet available', async () => {
-    const { page } = studio;
-    for (const name of ['Tools'] as const) {
-      await page.getByRole('button', { name, exact: true }).click();
-      // Tools keeps a tab for each tool not built yet, tagged as such in the tab bar.
-      await expect.poll(() => page.getByRole('region', { name }).getByText('not yet', { exact: true }).first().isVisible()).toBe(true);
-    }
   });
 
   it('switches workspaces with Alt+digit and Ctrl+digit, and keeps the choice in the address', async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
-import { PLANNED_TOOLS } from '../../renderer/src/views/tools/planned-tools';
 
 describe('Tools workspace in Chromium', () => {
   let studio: StudioSession;
@@ -30,14 +29,5 @@ describe('Tools workspace in Chromium', () => {
     await expect.poll(() => region.locator('[data-model]').count()).toBeGreaterThan(0);
     expect(await region.getByText('could not be read').count()).toBe(0);
     expect(studio.consoleErrors).toEqual([]);
-  });
-
-  it.skipIf(PLANNED_TOOLS.length === 0)('says plainly which tools are not built yet', async () => {
-    const { page } = studio;
-    const region = page.getByRole('region', { name: 'Tools' });
-    const name = PLANNED_TOOLS[0]?.name ?? '';
-    await region.locator(`.n-tabs-tab[data-name="${name}"]`).click();
-    await expect.poll(() => region.locator(`[data-tool="${name}"]`).getByText('Not yet available').isVisible()).toBe(true);
-    await screenshot(page, 'tools-planned');
   });
 });
