@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA_FORMATS, detectFormat, kindOf } from './media-format';
 
 /**
  * What ffprobe tells us about a media file, reduced to what the studio uses: kind, duration, display
@@ -16,7 +17,10 @@ export const MediaInfo = z.object({
   hasVideo: z.boolean(),
   hasAudio: z.boolean(),
   sizeBytes: z.number().nullable(),
+  /** ffprobe's demuxer name: for logs and diagnosis only, never shown (see `format`). */
   formatName: z.string(),
+  /** What the file is, from its content (media-format.ts); formatLabel() names it for people. */
+  format: z.enum(MEDIA_FORMATS),
   /** Display rotation in degrees, 0..359, as ffprobe reports it; 90/270 swap width and height. */
   rotation: z.number(),
 });
@@ -51,10 +55,8 @@ interface ProbeStream {
 
 interface ProbeOutput {
   streams?: ProbeStream[];
-  format?: { format_name?: string; duration?: string; size?: string };
+  format?: { format_name?: string; duration?: string; size?: string; tags?: Record<string, string> };
 }
-
-const IMAGE_FORMATS = /(^|,)(image2|\w+_pipe|png|webp|bmp)(,|$)/;
 
 /** Turns `ffprobe -print_format json -show_format -show_streams` output into MediaInfo. */
 export function parseFfprobeJson(input: string | object): MediaInfo {
@@ -73,14 +75,21 @@ export function parseFfprobeJson(input: string | object): MediaInfo {
   const formatName = data.format?.format_name ?? 'unknown';
   const seconds = num(data.format?.duration) ?? num(video?.duration) ?? num(audio?.duration);
   const frames = num(video?.nb_frames);
-  const isImage = Boolean(video) && !audio && IMAGE_FORMATS.test(formatName) && (seconds === null || (frames !== null && frames <= 1));
+  const format = detectFormat({
+    demuxer: formatName,
+    videoCodec: video?.codec_name ?? null,
+    audioCodec: audio?.codec_name ?? null,
+    brand: data.format?.tags?.major_brand ?? null,
+  });
+  const kind = kindOf(format, Boolean(video), frames);
+  const isImage = kind === 'image';
   const rotation = rotationOf(video);
   const sideways = Math.abs(rotation) % 180 === 90;
   const width = video?.width ?? null;
   const height = video?.height ?? null;
 
   return {
-    kind: isImage ? 'image' : video ? 'video' : 'audio',
+    kind,
     durationMs: isImage || seconds === null ? null : Math.round(seconds * 1000),
     width: sideways ? height : width,
     height: sideways ? width : height,
@@ -91,6 +100,7 @@ export function parseFfprobeJson(input: string | object): MediaInfo {
     hasAudio: Boolean(audio),
     sizeBytes: num(data.format?.size),
     formatName,
+    format,
     rotation,
   };
 }

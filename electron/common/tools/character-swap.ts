@@ -1,6 +1,7 @@
 import { CHARACTER_SWAP_LIMITS } from '../api/character-swap';
 import type { AiModel } from '../api/models';
 import type { MediaCheck } from '../composition/media-checks';
+import { describeFormat } from '../composition/media-format';
 import type { MediaInfo } from '../composition/media-info';
 
 /** A character swap model (type 2101) of the model list, reduced to what the form offers. */
@@ -47,15 +48,15 @@ export function swapSeconds(given: number | null | undefined, video: MediaInfo):
  */
 export function swapInputChecks(image: MediaInfo, video: MediaInfo, given: number | null | undefined): MediaCheck[] {
   const checks: MediaCheck[] = [];
-  if (image.kind !== 'image' || !['png', 'mjpeg'].includes(image.videoCodec ?? '')) {
-    checks.push({ level: 'error', code: 'image-type', message: `The character image must be a PNG or JPEG picture (this is ${describe(image)}).` });
+  if (image.kind !== 'image' || !['png', 'jpeg'].includes(image.format)) {
+    checks.push({ level: 'error', code: 'image-type', message: `The character image must be a PNG or JPEG picture (this is ${describeFormat(image.format)}).` });
   }
   if (video.kind !== 'video') {
-    checks.push({ level: 'error', code: 'not-video', message: `The source must be a video (this is ${describe(video)}).` });
+    checks.push({ level: 'error', code: 'not-video', message: `The source must be a video (this is ${describeFormat(video.format)}).` });
     return checks;
   }
-  if (!video.formatName.split(',').includes('mp4')) {
-    checks.push({ level: 'error', code: 'video-type', message: `The source video must be an MP4 file (this is ${video.formatName}).` });
+  if (video.format !== 'mp4') {
+    checks.push({ level: 'error', code: 'video-type', message: `The source video must be an MP4 file (this is ${describeFormat(video.format)}).` });
   }
   const seconds = swapSeconds(given, video);
   const length = video.durationMs === null ? null : video.durationMs / 1000;
@@ -74,10 +75,6 @@ export function swapInputChecks(image: MediaInfo, video: MediaInfo, given: numbe
     checks.push({ level: 'warning', code: 'duration-beyond-video', message: `The duration (${trim(given)} s) is longer than the video (${trim(length)} s); the cost is reckoned on ${trim(given)} s.` });
   }
   return checks;
-}
-
-function describe(info: MediaInfo): string {
-  return info.kind === 'image' ? `a ${info.videoCodec ?? 'picture'} picture` : `a ${info.kind} file (${info.formatName})`;
 }
 
 function trim(value: number): string {

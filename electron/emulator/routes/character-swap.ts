@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { CHARACTER_SWAP_LIMITS, type CharacterSwapResolution } from '../../common/api';
+import { describeFormat } from '../../common/composition/media-format';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
 import { createJob } from '../jobs/create';
@@ -16,12 +17,12 @@ export function characterSwapRoutes(app: FastifyInstance, ctx: EmulatorContext):
     if (!unit) throw new ApiError(1003, `resolution ${resolution} is not offered by model ${model.value}`);
 
     const image = await fetchAndProbe(ctx, body.image, 'image', 1003);
-    if (image.info.kind !== 'image' || !['png', 'mjpeg'].includes(image.info.videoCodec ?? '')) {
-      throw new ApiError(1003, 'image must be a PNG or JPEG picture');
+    if (image.info.kind !== 'image' || !['png', 'jpeg'].includes(image.info.format)) {
+      throw new ApiError(1003, `image must be a PNG or JPEG picture (got ${describeFormat(image.info.format)})`);
     }
     const video = await fetchAndProbe(ctx, body.video, 'video', 1208);
-    if (video.info.kind !== 'video') throw new ApiError(1208, 'video must be a video (MP4)');
-    if (!video.info.formatName.split(',').includes('mp4')) throw new ApiError(1209, `video must be an MP4 file (got ${video.info.formatName})`);
+    if (video.info.kind !== 'video') throw new ApiError(1208, `video must be a video (MP4), got ${describeFormat(video.info.format)}`);
+    if (video.info.format !== 'mp4') throw new ApiError(1209, `video must be an MP4 file (got ${describeFormat(video.info.format)})`);
     const detected = (video.info.durationMs ?? 0) / 1000;
     const seconds = body.duration ?? detected;
     if (seconds < CHARACTER_SWAP_LIMITS.minSeconds || seconds > CHARACTER_SWAP_LIMITS.maxSeconds) {

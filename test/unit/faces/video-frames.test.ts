@@ -10,7 +10,7 @@ const dir = mkdtempSync(join(tmpdir(), 'studio-video-frames-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const info = (over: Partial<MediaInfo>): MediaInfo => ({
-  kind: 'video', durationMs: 4000, width: 640, height: 360, fps: 25, videoCodec: 'h264', audioCodec: null, hasVideo: true, hasAudio: false, sizeBytes: 1, formatName: 'mp4', rotation: 0, ...over,
+  kind: 'video', durationMs: 4000, width: 640, height: 360, fps: 25, videoCodec: 'h264', audioCodec: null, hasVideo: true, hasAudio: false, sizeBytes: 1, formatName: 'mov,mp4,m4a,3gp,3g2,mj2', format: 'mp4', rotation: 0, ...over,
 });
 
 function deps(media: MediaInfo): VideoFramesDeps & { frame: ReturnType<typeof vi.fn> } {

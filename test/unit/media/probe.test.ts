@@ -20,6 +20,7 @@ describe('parseFfprobeJson (real ffprobe output)', () => {
       hasAudio: true,
       sizeBytes: expect.any(Number),
       formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
+      format: 'mp4',
       rotation: 0,
     });
   });
@@ -27,7 +28,11 @@ describe('parseFfprobeJson (real ffprobe output)', () => {
   it('reads a silent video, an audio file and a still image', () => {
     expect(parseFfprobeJson(fixture('silent'))).toMatchObject({ kind: 'video', durationMs: 1520, fps: 25, hasAudio: false, audioCodec: null });
     expect(parseFfprobeJson(fixture('voice'))).toMatchObject({ kind: 'audio', durationMs: 1280, width: null, fps: null, audioCodec: 'mp3', hasVideo: false });
-    expect(parseFfprobeJson(fixture('still'))).toMatchObject({ kind: 'image', durationMs: null, width: 64, height: 48, fps: null, videoCodec: 'png' });
+    expect(parseFfprobeJson(fixture('still'))).toMatchObject({ kind: 'image', durationMs: null, width: 64, height: 48, fps: null, videoCodec: 'png', format: 'png' });
+  });
+
+  it('reads a JPEG that ffprobe opened with image2 and a one-frame "duration" as a picture', () => {
+    expect(parseFfprobeJson(fixture('jpeg-image2'))).toMatchObject({ kind: 'image', format: 'jpeg', durationMs: null, fps: null, width: 1280, height: 720 });
   });
 
   it('swaps width and height of a rotated video', () => {

@@ -7,9 +7,9 @@ import { explainToolFailure } from '@common/tools/tool-failures';
 import { CharacterSwapService } from '../../../electron/services/tools/character-swap-service';
 import { ToolRefusal } from '../../../electron/services/tools/tool-deps';
 
-const png: MediaInfo = { kind: 'image', durationMs: null, width: 512, height: 512, fps: null, videoCodec: 'png', audioCodec: null, hasVideo: true, hasAudio: false, sizeBytes: 5000, formatName: 'png_pipe', rotation: 0 };
+const png: MediaInfo = { kind: 'image', durationMs: null, width: 512, height: 512, fps: null, videoCodec: 'png', audioCodec: null, hasVideo: true, hasAudio: false, sizeBytes: 5000, formatName: 'png_pipe', format: 'png', rotation: 0 };
 const mp4 = (seconds: number, over: Partial<MediaInfo> = {}): MediaInfo => ({
-  kind: 'video', durationMs: seconds * 1000, width: 640, height: 360, fps: 25, videoCodec: 'h264', audioCodec: 'aac', hasVideo: true, hasAudio: true, sizeBytes: 1e6, formatName: 'mov,mp4,m4a,3gp,3g2,mj2', rotation: 0, ...over,
+  kind: 'video', durationMs: seconds * 1000, width: 640, height: 360, fps: 25, videoCodec: 'h264', audioCodec: 'aac', hasVideo: true, hasAudio: true, sizeBytes: 1e6, formatName: 'mov,mp4,m4a,3gp,3g2,mj2', format: 'mp4', rotation: 0, ...over,
 });
 const model = (value: string, units: [number, number, number], type = 2101): AiModel => ({
   type, label: value.toUpperCase(), value, provider: 'P',
@@ -81,8 +81,8 @@ describe('CharacterSwapService', () => {
 
   it.each([
     ['a video over 120 s with no duration', png, mp4(121), {}, /lasts 121 s; character swap takes 1 to 120 s/],
-    ['an image that is not PNG or JPEG', { ...png, videoCodec: 'webp' }, mp4(10), {}, /must be a PNG or JPEG picture/],
-    ['a video that is not MP4', png, mp4(10, { formatName: 'matroska,webm' }), {}, /must be an MP4 file/],
+    ['an image that is not PNG or JPEG', { ...png, videoCodec: 'webp', formatName: 'webp_pipe', format: 'webp' as const }, mp4(10), {}, /must be a PNG or JPEG picture/],
+    ['a video that is not MP4', png, mp4(10, { formatName: 'matroska,webm', format: 'webm' }), {}, /must be an MP4 file/],
   ])('refuses %s before sending', async (_, image, video, extra, reason) => {
     const { service, submitted } = fakes({ [inputs.image]: image, [inputs.video]: video });
     const quote = await service.quote({ ...inputs, ...extra });

@@ -5,10 +5,10 @@ import { LipSyncService } from '../../../electron/services/tools/lipsync-service
 import { ToolRefusal } from '../../../electron/services/tools/tool-deps';
 
 const video = (over: Partial<MediaInfo> = {}): MediaInfo => ({
-  kind: 'video', durationMs: 10_000, width: 640, height: 360, fps: 25, videoCodec: 'h264', audioCodec: 'aac', hasVideo: true, hasAudio: true, sizeBytes: 5_000_000, formatName: 'mov,mp4,m4a,3gp,3g2,mj2', rotation: 0, ...over,
+  kind: 'video', durationMs: 10_000, width: 640, height: 360, fps: 25, videoCodec: 'h264', audioCodec: 'aac', hasVideo: true, hasAudio: true, sizeBytes: 5_000_000, formatName: 'mov,mp4,m4a,3gp,3g2,mj2', format: 'mp4', rotation: 0, ...over,
 });
 const audio = (over: Partial<MediaInfo> = {}): MediaInfo => ({
-  kind: 'audio', durationMs: 10_000, width: null, height: null, fps: null, videoCodec: null, audioCodec: 'mp3', hasVideo: false, hasAudio: true, sizeBytes: 100_000, formatName: 'mp3', rotation: 0, ...over,
+  kind: 'audio', durationMs: 10_000, width: null, height: null, fps: null, videoCodec: null, audioCodec: 'mp3', hasVideo: false, hasAudio: true, sizeBytes: 100_000, formatName: 'mp3', format: 'mp3', rotation: 0, ...over,
 });
 
 function fakes(media: Record<string, MediaInfo>) {
