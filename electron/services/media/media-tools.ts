@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { MediaInfo } from '../../common/composition/media-info';
 import type { ProcessRunner } from './process';
 
 /**
@@ -11,6 +12,8 @@ export interface MediaToolsDeps {
   runner: ProcessRunner;
   ffmpeg: () => Promise<string>;
   dir: string;
+  /** What the file is: a picture is never seeked into (ffmpeg 5.1 writes nothing for `-ss 0 -i x.jpg`). */
+  probe: (path: string) => Promise<MediaInfo>;
 }
 
 const WAVEFORM_RATE = 8000;
@@ -21,11 +24,13 @@ export class MediaTools {
 
   constructor(private readonly deps: MediaToolsDeps) {}
 
-  /** JPEG bytes of the frame at `atMs`, `width` pixels wide (height keeps the aspect). */
+  /** JPEG bytes of the frame at `atMs` (any time, for a picture), `width` pixels wide (height keeps the aspect). */
   async frame(path: string, atMs: number, width: number): Promise<Buffer> {
+    const info = await this.deps.probe(path).catch(() => null);
+    const seek = info?.kind === 'image' ? [] : ['-ss', (atMs / 1000).toFixed(3)];
     const out = await this.temp('jpg');
     try {
-      const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-ss', (atMs / 1000).toFixed(3), '-i', path, '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '5', '-f', 'image2', out];
+      const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...seek, '-i', path, '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '5', '-f', 'image2', out];
       await this.ffmpeg(args, 'take a frame');
       const bytes = await readFile(out).catch(() => null);
       if (!bytes || bytes.length === 0) throw new Error(`there is no frame at ${(atMs / 1000).toFixed(1)} s`);

@@ -72,7 +72,7 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     voices: (voiceId) => voiceList?.(voiceId) ?? Promise.resolve(null),
   });
   const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies, draftVoice });
-  const tools = new MediaTools({ runner, ffmpeg: () => binary('ffmpeg'), dir: join(root, 'scratch') });
+  const tools = new MediaTools({ runner, ffmpeg: () => binary('ffmpeg'), dir: join(root, 'scratch'), probe: (path) => prober.probe(path) });
   return {
     runner,
     binary,

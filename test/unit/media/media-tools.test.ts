@@ -1,17 +1,21 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaTools, peaksOf } from '../../../electron/services/media/media-tools';
+import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
-import { FFMPEG, makeTone, makeVideo } from '../../fixtures/composition/make-media';
+import { FFMPEG, FFPROBE, makeTone, makeVideo } from '../../fixtures/composition/make-media';
 
 describe('MediaTools with real ffmpeg', () => {
   let dir: string;
   let tools: MediaTools;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'tools-'));
-    tools = new MediaTools({ runner: new ProcessRunner(), ffmpeg: async () => FFMPEG, dir: join(dir, 'scratch') });
+    const runner = new ProcessRunner();
+    const prober = new MediaProber(async () => FFPROBE, runner);
+    tools = new MediaTools({ runner, ffmpeg: async () => FFMPEG, dir: join(dir, 'scratch'), probe: (path) => prober.probe(path) });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -20,6 +24,12 @@ describe('MediaTools with real ffmpeg', () => {
     const jpeg = await tools.frame(clip, 500, 64);
     expect(jpeg.subarray(0, 2).toString('hex')).toBe('ffd8');
     await expect(tools.frame(clip, 60_000, 64)).rejects.toThrow(/no frame at 60\.0 s/);
+  });
+
+  it('takes the still of a JPEG at any time without seeking into it', async () => {
+    const photo = join(dir, 'photo.jpg');
+    execFileSync(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=1280x720', '-frames:v', '1', photo]);
+    for (const at of [0, 2500]) expect((await tools.frame(photo, at, 64)).subarray(0, 2).toString('hex')).toBe('ffd8');
   });
 
   it('measures the peaks of a sound track', async () => {
