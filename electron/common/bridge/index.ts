@@ -69,10 +69,6 @@ export function isCallChannel(value: unknown): value is CallChannel {
   return typeof value === 'string' && Object.hasOwn(bridgeCalls, value);
 }
 
-export function isEventChannel(value: unknown): value is EventChannel {
-  return typeof value === 'string' && Object.hasOwn(bridgeEvents, value);
-}
-
 export * from './contract';
 export * from './system';
 export * from './settings';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { characterSwapCost, CHARACTER_SWAP_CREDITS, ENDPOINTS, type CharacterSwapResolution, type EndpointName, type RequestOf } from '../api';
+import { characterSwapCost, CHARACTER_SWAP_CREDITS, ENDPOINTS, type CharacterSwapResolution, type RequestOf } from '../api';
 
 /**
  * Every kind of paid job, described once: its create and info operations, its body schema (the create
@@ -127,10 +127,6 @@ type KindEndpoint<K extends JobKind> = {
 export type JobBody<K extends JobKind> = RequestOf<KindEndpoint<K>>;
 
 export const JOB_KIND_LABELS = Object.fromEntries(JOB_KINDS.map((k) => [k, JOB_KIND_REGISTRY[k].label])) as Record<JobKind, string>;
-
-export function createEndpointOf(kind: JobKind): EndpointName {
-  return JOB_KIND_REGISTRY[kind].createEndpoint;
-}
 
 /** The entry of a kind, typed loosely for code that handles every kind alike (summaries, estimates). */
 export function kindEntry(kind: JobKind): KindEntry<CreateEndpoint> & { summary(body: unknown): string; estimate(body: unknown): CostEstimate | null } {

@@ -1,40 +1,5 @@
-import { z } from 'zod';
-import type { CredentialVault, RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
-
-export const weakSecretsSpec: RecordStoreSpec<Record<string, string>> = {
-  name: 'weak-secrets',
-  schema: z.record(z.string(), z.string()),
-  defaults: {},
-  version: 1,
-};
-
-/**
- * The storage a user may explicitly accept when the OS offers no real encryption: secrets are kept
- * reversibly encoded (not encrypted) so they survive restarts. Only used after consent.
- */
-export class WeakFileVault implements CredentialVault {
-  readonly protection = 'weak' as const;
-  readonly persistent = true;
-  private readonly store: RecordStore<Record<string, string>>;
-
-  constructor(createStore: RecordStoreFactory | RecordStore<Record<string, string>>) {
-    this.store = typeof createStore === 'function' ? createStore(weakSecretsSpec) : createStore;
-  }
-
-  async set(id: string, secret: string): Promise<void> {
-    this.store.update((all) => ({ ...all, [id]: encodeWeak(secret) }));
-  }
-  async get(id: string): Promise<string | undefined> {
-    const value = this.store.get()[id];
-    return value === undefined ? undefined : decodeWeak(value);
-  }
-  async has(id: string): Promise<boolean> {
-    return Object.hasOwn(this.store.get(), id);
-  }
-  async delete(id: string): Promise<void> {
-    this.store.update((all) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== id)));
-  }
-}
+// The `weak1:` encoding the safe-storage vault writes when the OS offers no encryption and the user has
+// accepted storing secrets without it (see vault-consent.ts).
 
 /** Reversible on purpose: this is obfuscation so a secret does not show up in a grep, not protection. */
 export function encodeWeak(secret: string): string {
