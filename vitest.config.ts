@@ -1,4 +1,4 @@
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
@@ -8,17 +8,23 @@ const root = import.meta.dirname;
 // Every test worker inherits this process's environment: ffmpeg/ffprobe from npm where the system has none.
 provideMediaTools(root);
 // The archive's default folders (under Videos and Music) go to a scratch home, never the tester's own.
-// One fixed scratch folder (not one per run), so runs do not pile up folders in /tmp.
+// One fixed scratch folder (not one per run), so runs do not pile up folders in /tmp; worker-env.ts
+// gives each test worker a sub-folder of it.
 process.env.STUDIO_ARCHIVE_HOME ??= join(tmpdir(), 'avatar-studio-test-archive-home');
 const alias = {
   '@common': resolve(root, 'electron/common'),
   '@': resolve(root, 'renderer/src'),
 };
 
+// Most test files wait on processes, servers and sandbox jobs rather than compute: at least two
+// workers, even on a two-core machine where vitest's default would be one.
+const WORKERS = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
+    maxWorkers: WORKERS,
     projects: [
       {
         resolve: { alias },
@@ -31,6 +37,7 @@ export default defineConfig({
           server: { deps: { inline: ['electron-store'] } },
           testTimeout: 30_000,
           globalSetup: ['test/sample-media-setup.ts'],
+          setupFiles: ['test/worker-env.ts'],
         },
       },
       {
@@ -41,7 +48,7 @@ export default defineConfig({
           globals: true,
           environment: 'happy-dom',
           include: ['test/component/**/*.test.ts'],
-          setupFiles: ['test/component/setup.ts'],
+          setupFiles: ['test/worker-env.ts', 'test/component/setup.ts'],
         },
       },
       {
@@ -53,9 +60,11 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Every file has its own web host on a free port and its own data folder, and connects to the
+          // run's one Chromium (global-setup.ts), so its files run side by side with each other and with
+          // the unit and component files, in the same two workers.
           globalSetup: ['test/sample-media-setup.ts', 'test/e2e/global-setup.ts'],
-          setupFiles: ['test/e2e/file-host.ts'],
+          setupFiles: ['test/worker-env.ts', 'test/e2e/file-host.ts'],
         },
       },
     ],

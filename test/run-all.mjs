@@ -2,7 +2,7 @@
 // with one plain `N passed, N failed` line that counts every test and check that ran.
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, readFileSync, existsSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -12,36 +12,45 @@ mkdirSync(artifacts, { recursive: true });
 let passed = 0;
 let failed = 0;
 
+const executable = (path) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+const chromiumFound = () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => p && executable(p));
+const systemFfmpegFound = () => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && executable(join(dir, 'ffmpeg')));
+
 /**
- * The end-to-end tests drive Debian's Chromium (no browser is ever downloaded). ffmpeg, ffprobe and
- * speech come from npm packages; Chromium cannot, so on Debian or Ubuntu it is installed here when this
- * user may, and otherwise the run stops at once naming the command.
+ * The end-to-end tests drive Debian's Chromium (no browser is ever downloaded), and the media tests run
+ * with the npm ffmpeg 4.1 and, where the system has one, a current ffmpeg too. Neither system package
+ * comes from npm, so on Debian or Ubuntu the missing ones are installed here in one apt-get call when
+ * this user may. Without Chromium the run stops at once naming the command; without a system ffmpeg
+ * it goes on with the npm one alone, and says so.
  */
-function ensureChromium() {
-  const executable = (path) => {
-    try {
-      accessSync(path, constants.X_OK);
-      return statSync(path).isFile();
-    } catch {
-      return false;
-    }
-  };
-  const found = () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => p && executable(p));
-  if (found()) return;
+function ensureSystemPackages({ needChromium }) {
+  const wanted = [];
+  if (needChromium && !chromiumFound()) wanted.push('chromium', 'fonts-dejavu-core');
+  if (!systemFfmpegFound()) wanted.push('ffmpeg');
+  if (wanted.length === 0) return;
   const asRoot = process.getuid?.() === 0;
   const sudo = !asRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (process.platform === 'linux' && existsSync('/usr/bin/apt-get') && (asRoot || sudo)) {
-    console.log('Chromium is missing: installing Debian\'s chromium and fonts-dejavu-core with apt-get for the end-to-end tests.');
-    const prefix = asRoot ? [] : ['sudo', '-n'];
-    const apt = (args) => spawnSync(prefix[0] ?? 'apt-get', [...prefix.slice(1), ...(prefix.length ? ['apt-get'] : []), ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
-    if (apt(['update', '-qq']) && apt(['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-dejavu-core']) && found()) return;
+    console.log(`Installing Debian's ${wanted.join(', ')} with apt-get for the tests.`);
+    const apt = (args) => spawnSync(asRoot ? 'apt-get' : 'sudo', [...(asRoot ? [] : ['-n', 'apt-get']), ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+    if (apt(['update', '-qq'])) apt(['install', '-y', '-qq', '--no-install-recommends', ...wanted]);
   }
-  console.log('The end-to-end tests need Chromium: run `sudo apt-get install -y chromium fonts-dejavu-core` (or set CHROMIUM_PATH to a Chromium), then `npm test` again.');
-  process.exit(1);
+  if (!systemFfmpegFound()) console.log('No system ffmpeg: the media tests run with the npm ffmpeg only (`sudo apt-get install -y ffmpeg` adds a current one).');
+  if (needChromium && !chromiumFound()) {
+    console.log('The end-to-end tests need Chromium: run `sudo apt-get install -y chromium fonts-dejavu-core` (or set CHROMIUM_PATH to a Chromium), then `npm test` again.');
+    process.exit(1);
+  }
 }
 const extraArgs = process.argv.slice(2);
 const onlyUnit = extraArgs.includes('--project') && !extraArgs.includes('e2e');
-if (!onlyUnit) ensureChromium();
+ensureSystemPackages({ needChromium: !onlyUnit });
 
 const show = (command, args) => [command, ...args].map((a) => a.replace(root + '/', '')).join(' ');
 

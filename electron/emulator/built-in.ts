@@ -30,7 +30,10 @@ export function readPortRecord(sandboxDir: string): PortRecord | null {
  * there while the port is free, read from disk by jobs always). Records live in `<dataDir>/sandbox`, so
  * jobs running across a restart resume and complete.
  */
-export async function startBuiltInSandbox(dataDir: string, extra: Omit<EmulatorOptions, 'dataDir' | 'port' | 'portFallback' | 'earlierPorts'> = {}): Promise<RunningEmulator> {
+/** What a host may choose of its built-in sandbox (the data folder decides where it lives and listens). */
+export type BuiltInSandboxOptions = Omit<EmulatorOptions, 'dataDir' | 'port' | 'portFallback' | 'earlierPorts'>;
+
+export async function startBuiltInSandbox(dataDir: string, extra: BuiltInSandboxOptions = {}): Promise<RunningEmulator> {
   const sandboxDir = join(dataDir, 'sandbox');
   await mkdir(sandboxDir, { recursive: true });
   const record = readPortRecord(sandboxDir);
@@ -68,9 +71,9 @@ export async function reachRunningSandbox(dataDir: string): Promise<{ url: strin
 }
 
 /** `startBuiltInSandbox` in the shape `composeHost` asks for (the desktop app and the web host). */
-export function builtInSandboxStarter(dataDir: string): () => Promise<{ baseUrl: string; apiKey: string; close(): Promise<void> }> {
+export function builtInSandboxStarter(dataDir: string, extra: BuiltInSandboxOptions = {}): () => Promise<{ baseUrl: string; apiKey: string; close(): Promise<void> }> {
   return async () => {
-    const sandbox = await startBuiltInSandbox(dataDir);
+    const sandbox = await startBuiltInSandbox(dataDir, extra);
     return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, close: () => sandbox.close() };
   };
 }

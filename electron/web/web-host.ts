@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtInSandboxStarter } from '../emulator/built-in';
+import { builtInSandboxStarter, type BuiltInSandboxOptions } from '../emulator/built-in';
 import { EnvVault } from '../services/connections/env-vault';
 import { composeHost, type ComposedHost } from '../services/host/compose';
 import { createConfStoreFactory } from '../services/store/conf-store';
@@ -23,6 +23,8 @@ export interface WebHostOptions {
   onBuild?: () => void;
   /** Where warnings and errors are echoed (the terminal); lines are already redacted. */
   echo?: (line: string) => void;
+  /** Settings of the built-in sandbox (tests shorten its jobs). */
+  sandbox?: BuiltInSandboxOptions;
 }
 
 export interface RunningWebHost {
@@ -62,7 +64,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     echoLog: (line) => {
       if (/"level":"(warn|error)"/.test(line)) options.echo?.(line);
     },
-    startSandbox: builtInSandboxStarter(options.dataDir),
+    startSandbox: builtInSandboxStarter(options.dataDir, options.sandbox),
   });
 
   const token = options.token ?? newAccessToken();

@@ -1,39 +1,30 @@
-// Helpers for end-to-end tests: Chromium through playwright-core against the web host of this test
-// file (a fresh one per file, with its own data folder: studio-host.ts). Nothing is ever downloaded.
+// Helpers for end-to-end tests: the run's one Chromium (global-setup.ts) through playwright-core, a
+// fresh browser context per studio, against the web host of this test file (a fresh one per file, with
+// its own data folder: studio-host.ts). Nothing is ever downloaded.
 //
 //   const studio = await openStudio();              // page at the studio, console errors collected
 //   await studio.page.getByRole('button', { name: 'Voices' }).click();
 //   await screenshot(studio.page, 'voices');         // test-artifacts/screenshots/voices.png
 //   expect(studio.consoleErrors).toEqual([]);
 //   await studio.close();
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import { CHROMIUM_FLAGS, chromiumPath } from './chromium';
 import { fileHost } from './studio-host';
 
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { CHROMIUM_FLAGS, chromiumPath };
 
 const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
 
-/** CHROMIUM_PATH, else Debian's /usr/bin/chromium, else a browser Playwright already installed. */
-export function chromiumPath(): string {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
-  const installed = chromium.executablePath();
-  if (installed && existsSync(installed)) return installed;
-  throw new Error('No Chromium found: install Debian\'s chromium package or set CHROMIUM_PATH (nothing is downloaded)');
-}
-
+/**
+ * A connection of its own to the run's Chromium: closing it closes the contexts it opened and leaves
+ * the browser to the other tests. Outside the e2e project (no shared browser) it launches one.
+ */
 export function launchBrowser(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
   return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS, headless: true });
 }
 
@@ -57,7 +48,7 @@ export interface StudioSession {
 }
 
 /**
- * Opens the studio in a fresh browser at 1440x900 and waits for the shell. `hash` picks a workspace
+ * Opens the studio in a fresh browser context at 1440x900 and waits for the shell. `hash` picks a workspace
  * (e.g. '#/library'). Console errors and uncaught exceptions land in consoleErrors.
  */
 export async function openStudio(options: { hash?: string; viewport?: { width: number; height: number } } = {}): Promise<StudioSession> {
@@ -92,7 +83,8 @@ export async function screenshot(page: Page, name: string, options: { fullStage?
   const content = options.fullStage ? await page.evaluate(() => document.querySelector('main.stage')?.scrollHeight ?? 0) : 0;
   if (viewport && content > viewport.height) {
     await page.setViewportSize({ width: viewport.width, height: content });
-    await page.waitForTimeout(100);
+    // The stage lays itself out again for the taller window by the second frame after the resize.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await page.screenshot({ path });
     await page.setViewportSize(viewport);
   } else {

@@ -4,15 +4,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BuiltInSandboxOptions } from '../../electron/emulator/built-in';
 import { startWebHost, type RunningWebHost } from '../../electron/web/web-host';
 
 const root = join(import.meta.dirname, '..', '..');
 let current: { host: RunningWebHost; dataDir: string } | undefined;
 
+/**
+ * The sandbox of an e2e host ends a job in a second rather than four: tests wait for jobs to end, and
+ * none needs them slow (a test that must see a job in flight holds it, as avatars.test.ts does).
+ */
+export const E2E_SANDBOX: BuiltInSandboxOptions = { jobSeconds: 1 };
+
 export async function startFileHost(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
   // global-setup.ts built the renderer once for the whole run.
-  const host = await startWebHost({ root, dataDir, port: 0, env: { PATH: process.env.PATH }, skipBuild: true });
+  const host = await startWebHost({ root, dataDir, port: 0, env: { PATH: process.env.PATH }, skipBuild: true, sandbox: E2E_SANDBOX });
   current = { host, dataDir };
 }
 
