@@ -5,7 +5,7 @@ import type { JobSubmission, SubmitResult } from '../../common/bridge/jobs';
 import { isServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
 import { StudioError } from '../host/errors';
-import { findAvatar } from './avatar-lookup';
+import { findAvatar } from '../client/avatar-lookup';
 
 export interface AvatarsDeps {
   /** The client of the connection new work goes to. */

@@ -1,5 +1,5 @@
 import { JOB_KIND_REGISTRY, audioSnapshot, avatarSnapshot, kindEntry, videoSnapshot, type JobBody, type JobKind, type RemoteSnapshot } from '../../common/jobs/kinds';
-import { findAvatar } from '../avatars/avatar-lookup';
+import { findAvatar } from '../client/avatar-lookup';
 import type { CallOptions, ServiceClient } from '../client/service-client';
 
 export type { RemoteSnapshot } from '../../common/jobs/kinds';

@@ -1,5 +1,5 @@
 import { DEFAULT_AVATAR_PAGE_SIZE, type AvatarRecord } from '../../common/api';
-import type { ServiceClient } from '../client/service-client';
+import type { ServiceClient } from './service-client';
 
 /** Enough pages for 10,000 avatars; past that the account is not one a person browses. */
 const MAX_PAGES = 100;
