@@ -66,6 +66,7 @@ export function validateProject(project: Project, options: ValidateOptions = {})
     const here: Where = { sceneIndex, sceneId: scene.id, prefix: capitalise(sceneLabel(sceneIndex, scene.id, scene.name)) };
     if (target === 'avatar-video') checkSceneVoice(scene, here, submit, add);
     checkLayers(scene, here, add);
+    checkSomethingVisible(project, scene, here, submit, add);
     for (const element of scene.elements) {
       const at: Where = { ...here, elementId: element.id, prefix: `${here.prefix}, element ${element.id}${element.name ? ` (${element.name})` : ''}` };
       checkElement(project, element, target, submit, at, add);
@@ -123,6 +124,11 @@ function checkTalkingAvatar(project: Project, plan: PlanTier, submit: boolean, a
   if (froms.size > 1) add('error', 'avatar-from-mixed', 'mixes official avatars (from 2) with own avatars (from 3); the request has one avatar_from.', here);
   const audios = scene.elements.filter((e) => e.type === 'audio');
   if (audios.length === 0 && !scene.voice) add('error', 'audio-missing', 'a talking avatar needs an audio element (a URL, or text with a voice).', here);
+  // The scene voice stands in for the audio element; as text it goes out as input_text, so it must say something.
+  if (audios.length === 0 && scene.voice?.kind === 'tts' && !scene.voice.audioUrl) {
+    if (!scene.voice.text.trim()) add('error', 'voice-text-missing', 'the voiceover script is empty; write what the avatar says.', here);
+    if (!scene.voice.voiceId) add('error', 'voice-id-missing', 'the voiceover has no voice chosen.', here);
+  }
   let characters = audios.filter((e) => !e.url).reduce((sum, e) => sum + (e.inputText?.length ?? 0), 0);
   if (audios.length === 0 && scene.voice?.kind === 'tts' && !scene.voice.audioUrl) characters += scene.voice.text.length;
   const limit = TEXT_LIMITS[plan];
@@ -142,8 +148,9 @@ function checkLayers(scene: Scene, here: Where, add: Add): void {
 
 function checkElement(project: Project, e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
   if (e.type !== 'audio') {
-    if (e.width === 0 || e.height === 0) add('warning', 'zero-size', 'has zero size and will not be visible.', at);
-    checkFrameFit(project, e, at, add);
+    // Nothing of it would be drawn: an error where the result is paid for, a warning for a preview.
+    if (e.width <= 0 || e.height <= 0) add(submit ? 'error' : 'warning', 'zero-size', 'has zero size and would not be visible.', at);
+    else checkFrameFit(project, e, submit, at, add);
   }
   if (target === 'talking-avatar' && e.type === 'video') add('error', 'video-in-talking-avatar', 'a talking avatar cannot contain video elements (only avatar, image and audio).', at);
   if (target === 'avatar-video' && e.type === 'audio') add('warning', 'audio-element-ignored', 'audio elements are not part of an avatar video; use the scene voice.', at);
@@ -154,11 +161,11 @@ function checkElement(project: Project, e: SceneElement, target: ProjectKind, su
 }
 
 /** Where an element meets the frame's edges: outside it is not shown, and nothing may be larger than it. */
-function checkFrameFit(project: Project, e: SceneElement, at: Where, add: Add): void {
+function checkFrameFit(project: Project, e: SceneElement, submit: boolean, at: Where, add: Add): void {
   const { width: W, height: H } = project.output;
   const box = elementBox(e);
-  if (box.x >= W || box.y >= H || box.x + box.width <= 0 || box.y + box.height <= 0) {
-    add('warning', 'off-frame', 'lies entirely outside the frame.', at);
+  if (!showsInFrame(project, e)) {
+    add(submit ? 'error' : 'warning', 'off-frame', 'lies entirely outside the frame, so it would not be visible; move it into the frame or delete it.', at);
     return;
   }
   const out = [
@@ -186,6 +193,23 @@ function checkFrameFit(project: Project, e: SceneElement, at: Where, add: Add): 
       at,
     );
   }
+}
+
+/** Whether any of an element's box falls inside the frame (an element of zero size never does). */
+function showsInFrame(project: Project, e: SceneElement): boolean {
+  const { width: W, height: H } = project.output;
+  const box = elementBox(e);
+  if (box.width <= 0 || box.height <= 0) return false;
+  return box.x < W && box.y < H && box.x + box.width > 0 && box.y + box.height > 0;
+}
+
+/**
+ * A scene whose result would be only the background: no element that can be seen (none, only sound,
+ * or every one of zero size or outside the frame). Sending it pays for an empty video.
+ */
+function checkSomethingVisible(project: Project, scene: Scene, here: Where, submit: boolean, add: Add): void {
+  if (scene.elements.some((e) => e.type !== 'audio' && showsInFrame(project, e))) return;
+  add(submit ? 'error' : 'warning', 'scene-empty', 'shows nothing but the background: add an avatar, picture or video inside the frame.', here);
 }
 
 /** The service bounds scale to 0..1 in whatever the connection's scale is of (the frame, or the media). */

@@ -56,7 +56,7 @@ describe('validateProject: avatar video', () => {
     const p2 = patchElement(project, 0, 'clip', { layer: 3 });
     expect(validateProject(p2)).toMatchObject([{ level: 'warning', code: 'layer-shared', message: expect.stringContaining('presenter, clip share layer 3') }]);
     const p3 = patchElement(project, 1, 'logo', { x: 5000 });
-    expect(codes(validateProject(p3))).toEqual(['warning:off-frame']);
+    expect(codes(validateProject(p3))).toEqual(['error:scene-empty', 'error:off-frame']);
     const p4 = updateElement(project, 'outro', 'logo', { url: '#ff0000' });
     expect(codes(validateProject(p4))).toEqual(['error:colour-image']);
   });
@@ -78,8 +78,9 @@ describe('validateProject: elements against the frame', () => {
         elementId: 'logo',
       },
     ]);
-    // Entirely outside is its own warning, not both.
-    expect(codes(validateProject(patchElement(project, 1, 'logo', { x: W + 10 })))).toEqual(['warning:off-frame']);
+    // Entirely outside is its own problem, not both.
+    expect(codes(validateProject(patchElement(project, 1, 'logo', { x: W + 10 })))).toContain('error:off-frame');
+    expect(codes(validateProject(patchElement(project, 1, 'logo', { x: W + 10 })))).not.toContain('warning:partly-off-frame');
     // Touching an edge from inside is fine.
     expect(validateProject(patchElement(project, 1, 'logo', { x: W - 400, y: 0, width: 400, height: 200 }))).toEqual([]);
   });
@@ -130,7 +131,7 @@ describe('validateProject: talking avatar', () => {
 
   it('one scene, an avatar and audio, no video', () => {
     const bare: Project = { ...project, scenes: [{ ...project.scenes[0], elements: [] }, { ...project.scenes[0], id: 's2', elements: [] }] };
-    expect(codes(validateProject(bare))).toEqual(['error:talking-avatar-scenes', 'error:avatar-missing', 'error:audio-missing']);
+    expect(codes(validateProject(bare))).toEqual(['error:talking-avatar-scenes', 'error:avatar-missing', 'error:audio-missing', 'error:scene-empty', 'error:scene-empty']);
     const withVideo = updateElement(project, 'scene-1', 'panel', { type: 'video', url: 'https://a/v.mp4' });
     expect(codes(validateProject(withVideo))).toEqual(['error:video-in-talking-avatar']);
   });
@@ -138,5 +139,47 @@ describe('validateProject: talking avatar', () => {
   it('checks sizes even on a hand-built document', () => {
     const big: Project = { ...project, output: { width: 4000, height: 1920 } };
     expect(codes(validateProject(big))).toContain('error:output-size');
+  });
+});
+
+describe('validateProject: a result nobody could see blocks sending', () => {
+  const project = loadProject('two-scenes.project.json');
+  const { width: W } = project.output;
+
+  it('a zero-size element is an error to send and a warning for a preview', () => {
+    const flat = patchElement(project, 0, 'clip', { height: 0 });
+    expect(codes(validateProject(flat))).toEqual(['error:zero-size']);
+    expect(codes(validateProject(flat, { purpose: 'preview' }))).toEqual(['warning:zero-size']);
+  });
+
+  it('an element wholly outside the frame is an error; one partly inside stays a warning', () => {
+    expect(codes(validateProject(patchElement(project, 0, 'clip', { x: W + 1 })))).toEqual(['error:off-frame']);
+    expect(codes(validateProject(patchElement(project, 0, 'clip', { x: W - 10 })))).toEqual(['warning:partly-off-frame']);
+  });
+
+  it('a scene with nothing visible is an error, named once for the scene', () => {
+    // The outro's only element, moved out of the frame: the element and the scene both say so.
+    const gone = validateProject(patchElement(project, 1, 'logo', { y: -5000 }));
+    expect(codes(gone)).toEqual(['error:scene-empty', 'error:off-frame']);
+    expect(gone[0]).toMatchObject({ sceneId: 'outro', message: 'Scene 2 (outro): shows nothing but the background: add an avatar, picture or video inside the frame.' });
+    const empty: Project = { ...project, scenes: [project.scenes[0], { ...project.scenes[1], elements: [] }] };
+    expect(codes(validateProject(empty))).toEqual(['error:scene-empty']);
+    expect(codes(validateProject(empty, { purpose: 'preview' }))).toEqual(['warning:scene-empty']);
+    // One visible element is enough, even beside an invisible one.
+    expect(codes(validateProject(patchElement(project, 0, 'clip', { width: 0 })))).toEqual(['error:zero-size']);
+  });
+});
+
+describe('validateProject: a talking avatar must have something to say', () => {
+  const project = loadProject('talking.project.json');
+  const speechless = { ...project, scenes: [{ ...project.scenes[0], elements: project.scenes[0].elements.filter((e) => e.type !== 'audio') }] };
+
+  it('an empty voiceover script is an error before sending', () => {
+    const blank = setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: '   ', voiceId: 'v-en-2', rate: '50%' });
+    expect(validateProject(blank)).toMatchObject([{ level: 'error', code: 'voice-text-missing', message: 'Scene 1 (scene-1): the voiceover script is empty; write what the avatar says.' }]);
+    expect(codes(validateProject(setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: 'Hello', voiceId: '', rate: '50%' })))).toEqual(['error:voice-id-missing']);
+    expect(validateProject(setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: 'Hello', voiceId: 'v-en-2', rate: '50%' }))).toEqual([]);
+    // A voiceover already generated is sent as its audio link: its script no longer matters.
+    expect(validateProject(setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: '', voiceId: 'v-en-2', rate: '50%', audioUrl: 'https://a/v.mp3' }))).toEqual([]);
   });
 });
