@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CostEstimate, JobKind, JobPhase, JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
-import { describeIssues } from '../../common/api';
+import { Code, RecordStatus, describeIssues, isAuthCode } from '../../common/api';
 import { endpointTypes } from '../client/endpoint-types';
 import { ServiceError, isServiceError } from '../client/errors';
 import type { Random } from '../client/backoff';
@@ -9,9 +9,10 @@ import type { ServiceClient } from '../client/service-client';
 import type { Logger } from '../host/types';
 import { createJob, kindEntry, pollJob, withWebhook, type RemoteSnapshot } from './kinds';
 import type { LedgerStorage } from './ledger';
-import { PollScheduler, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
+import { PollScheduler, realTimers, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
 import { jobProgress, isActive, isFinal, describeUnknownOutcome, overallProgress, reportedFailure } from './job-view';
 import { JobTiming } from './job-timing';
+import type { PollingStrategy } from './polling-strategy';
 import { duplicateMessage, errorText, hashRequest, newJobRecord, phaseOf, recentDuplicate, refusedCreate, serviceErrorToJob } from './engine-helpers';
 
 export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
@@ -39,6 +40,8 @@ export interface JobEngineDeps {
   onChange?(job: JobView): void;
   onRemove?(id: string): void;
   notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
+  /** Tells the user something went wrong that is not a job's end (a record that could not be written). */
+  warn?(title: string, body: string): void;
   setProgress?(fraction: number | null): void;
   newId?: () => string;
   /** The same request again within this window asks first. Default 10 minutes. */
@@ -47,8 +50,14 @@ export interface JobEngineDeps {
   deadlineMs?: number;
   /** A price from the service's own list (the AI model list) where it has one; else the kind's estimate. */
   estimator?(kind: JobKind, body: Record<string, unknown>): Promise<CostEstimate | null>;
-  scheduler?: Omit<SchedulerOptions, 'clock' | 'timers' | 'random' | 'onDeadline'>;
+  scheduler?: Omit<SchedulerOptions, 'clock' | 'timers' | 'random' | 'onDeadline' | 'wakeHint'>;
+  /** When to ask about a job beyond the scheduler's backoff. Default: JobTiming, which learns job lengths. */
+  polling?: PollingStrategy;
 }
+
+/** The first retry of a ledger write that failed after the service accepted a create; it doubles up to the cap. */
+const REWRITE_FIRST_MS = 1_000;
+const REWRITE_CAP_MS = 60_000;
 
 export class JobNotFoundError extends Error {
   constructor(id: string) {
@@ -57,24 +66,31 @@ export class JobNotFoundError extends Error {
   }
 }
 
+export { hashRequest };
+
 /**
  * Submits paid jobs and follows them to the end. Every create is preceded by a durable ledger record, so
  * a crash never loses a job and never silently sends one twice: a record left in "submitting" after a
- * restart becomes "outcome unknown" and is never re-sent.
+ * restart becomes "outcome unknown" and is never re-sent. Once the service accepted a create, a record
+ * that cannot be written does not end the job: it stays followed in memory while the write is retried.
  */
-export { hashRequest };
-
 export class JobEngine {
   private readonly jobs = new Map<string, JobRecord>();
   private readonly scheduler: PollScheduler;
   private readonly listeners = new Set<(job: JobView) => void>();
   private readonly newId: () => string;
-  private readonly timing = new JobTiming();
+  private readonly timing: PollingStrategy;
+  private readonly timers: Timers;
+  /** Jobs whose latest state is only in memory (a ledger write failed), with the retry armed for each. */
+  private readonly unwritten = new Map<string, unknown>();
+  private readonly warnedUnwritten = new Set<string>();
   private started = false;
   private readOnly = false;
 
   constructor(private readonly deps: JobEngineDeps) {
     this.newId = deps.newId ?? (() => randomUUID());
+    this.timing = deps.polling ?? new JobTiming();
+    this.timers = deps.timers ?? realTimers;
     this.scheduler = new PollScheduler((id, signal) => this.poll(id, signal), {
       ...deps.scheduler,
       clock: deps.clock,
@@ -121,6 +137,13 @@ export class JobEngine {
   /** Stops polling at once; in-flight polls are aborted. */
   stop(): void {
     this.scheduler.stop();
+    // One last try for what is only in memory; flush() then waits for it.
+    for (const [id, handle] of this.unwritten) {
+      this.timers.clearTimeout(handle);
+      const record = this.jobs.get(id);
+      if (record) this.deps.storage.put(record).catch(() => undefined);
+    }
+    this.unwritten.clear();
   }
 
   /** Settles when every ledger write made so far is on disk (before a process exits). */
@@ -206,17 +229,10 @@ export class JobEngine {
       throw new Error(`The job could not be written to the ledger, so it was not sent: ${errorText(error)}`);
     }
 
+    let snapshot: RemoteSnapshot;
+    let sentAt: number | null = null;
     try {
-      let sentAt: number | null = null;
-      const snapshot = await createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) });
-      const created = this.deps.clock.now();
-      // One durable write for the id and the create's answer: the answer alone carries nothing a
-      // restart could not learn again, the id is what makes the paid job findable.
-      this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created, sentAt }, false);
-      await this.applySnapshot(record.id, snapshot, true).saved;
-      const after = this.jobs.get(record.id);
-      if (after && isActive(after.phase)) this.startFollowing(after);
-      if (after && isActive(after.phase)) this.scheduler.track(record.id, after.phase === 'queued' ? 'queued' : 'processing', after.deadlineAt);
+      snapshot = await createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) });
     } catch (error) {
       if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
         this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: refusedCreate(error) });
@@ -224,7 +240,22 @@ export class JobEngine {
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(error) });
       }
       this.deps.log?.warn('job create did not succeed', { job: record.id, kind: record.kind, phase: this.jobs.get(record.id)?.phase, error: errorText(error) });
+      return { status: 'submitted', job: this.get(record.id) };
     }
+
+    // The service accepted (and may charge for) the job: from here on nothing may end it as unknown.
+    const created = this.deps.clock.now();
+    // One durable write for the id and the create's answer: the answer alone carries nothing a
+    // restart could not learn again, the id is what makes the paid job findable.
+    this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created, sentAt }, false);
+    const { saved } = this.applySnapshot(record.id, snapshot, true);
+    const after = this.jobs.get(record.id);
+    if (after && isActive(after.phase)) {
+      this.startFollowing(after);
+      this.scheduler.track(record.id, after.phase === 'queued' ? 'queued' : 'processing', after.deadlineAt);
+    }
+    // A failed write is retried by write() and told to the user there; the job is followed either way.
+    await saved.catch(() => undefined);
     return { status: 'submitted', job: this.get(record.id) };
   }
 
@@ -239,7 +270,7 @@ export class JobEngine {
     const record = this.jobs.get(id);
     if (!record) throw new JobNotFoundError(id);
     if (record.phase === 'stalled' && record.remoteId) {
-      const phase: JobPhase = record.remoteStatus === 2 ? 'processing' : 'queued';
+      const phase: JobPhase = record.remoteStatus === RecordStatus.Processing ? 'processing' : 'queued';
       const now = this.deps.clock.now();
       this.update(id, { phase, error: null, deadlineAt: Math.max(record.deadlineAt, now + 3600_000) });
       this.startFollowing(record);
@@ -299,8 +330,8 @@ export class JobEngine {
       return { type: 'progress', state: after.phase === 'queued' ? 'queued' : 'processing', changed };
     } catch (error) {
       if (!isServiceError(error)) return { type: 'error' };
-      if (error.code === 1005) return { type: 'rate-limited', retryAfterMs: error.retryAfterMs };
-      if (error.code === 1008 || error.code === 1014) {
+      if (error.code === Code.TooFrequent) return { type: 'rate-limited', retryAfterMs: error.retryAfterMs };
+      if (error.code === Code.ContentNotFound || error.code === Code.ResourceNotFound) {
         this.update(id, {
           phase: 'failed',
           finishedAt: this.deps.clock.now(),
@@ -310,7 +341,7 @@ export class JobEngine {
         this.announce(id);
         return { type: 'done' };
       }
-      if (error.code === 1101 || error.code === 1102 || error.kind === 'config' || error.httpStatus === 401 || error.httpStatus === 403) {
+      if ((error.code !== undefined && isAuthCode(error.code)) || error.kind === 'config' || error.httpStatus === 401 || error.httpStatus === 403) {
         this.stall(id, `${error.explanation} Then use "Check again".`);
         return { type: 'done' };
       }
@@ -369,7 +400,10 @@ export class JobEngine {
     this.update(id, { phase: 'stalled', error: { code: null, endpoint: null, message: explanation, explanation } });
   }
 
-  /** Applies a change in memory at once; the returned promise settles when it is on disk. */
+  /**
+   * Applies a change in memory at once; the returned promise settles when it is on disk. A write that
+   * fails for a job the service knows is tried again until it lands: the job goes on meanwhile.
+   */
   private update(id: string, patch: Partial<JobRecord>, persist = true): Promise<void> {
     const record = this.jobs.get(id);
     if (!record) return Promise.resolve();
@@ -377,9 +411,36 @@ export class JobEngine {
     this.jobs.set(id, next);
     this.changed(next);
     if (!persist || this.readOnly) return Promise.resolve();
-    const saved = this.deps.storage.put(next);
-    // Status updates are not awaited: if one is lost in a crash, the next poll learns it again.
-    saved.catch((error: unknown) => this.deps.log?.error('job ledger write failed', { job: id, error: errorText(error) }));
+    return this.write(next, 0);
+  }
+
+  /** Writes the job's latest state; a failure arms a retry (of whatever is latest then) with a doubling wait. */
+  private write(record: JobRecord, failures: number): Promise<void> {
+    const pending = this.unwritten.get(record.id);
+    if (pending !== undefined) this.timers.clearTimeout(pending);
+    this.unwritten.delete(record.id);
+    const saved = this.deps.storage.put(record);
+    saved.catch((error: unknown) => {
+      const latest = this.jobs.get(record.id);
+      // Another write already took over (or the job is gone): its own outcome counts.
+      if (latest !== record || this.unwritten.has(record.id)) return;
+      this.deps.log?.error('job ledger write failed', { job: record.id, error: errorText(error), retries: failures });
+      // Before the service knew the job, nothing was sent for it, and submit() says so itself.
+      if (latest.remoteId === null) return;
+      if (!this.warnedUnwritten.has(record.id)) {
+        this.warnedUnwritten.add(record.id);
+        this.deps.warn?.(
+          'A job could not be recorded',
+          `The service has "${latest.summary}", but the studio could not write it to the job list on disk (${errorText(error)}). Do not send it again: the studio keeps following it and keeps trying to save it. Free disk space or check the data folder.`,
+        );
+      }
+      const delay = Math.min(REWRITE_CAP_MS, REWRITE_FIRST_MS * 2 ** failures);
+      this.unwritten.set(record.id, this.timers.setTimeout(() => {
+        this.unwritten.delete(record.id);
+        const current = this.jobs.get(record.id);
+        if (current) void this.write(current, failures + 1).catch(() => undefined);
+      }, delay));
+    });
     return saved;
   }
 

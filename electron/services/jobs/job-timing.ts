@@ -1,22 +1,9 @@
-import type { JobRecord } from '../../common/bridge/jobs';
 import { stableStringify } from './stable-json';
-
-type Timed = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'createdAt' | 'request'> & Partial<Pick<JobRecord, 'sentAt'>>;
+import type { EndedJob as Ended, PollingStrategy, TimedJob as Timed, WakeHint } from './polling-strategy';
 
 /** Where a job's length is counted from: when its create left, when known (a create may wait its turn first). */
 function startOf(job: Timed): number {
   return job.sentAt ?? job.createdAt;
-}
-type Ended = Timed & Pick<JobRecord, 'finishedAt' | 'activeSeenAt'>;
-
-/**
- * When a poll should happen next: sleep until `at`, then poll every `stepMs` (undefined: the usual
- * backoff), each step `growth` times the one before while the job still runs (undefined: even steps).
- */
-export interface WakeHint {
-  at: number;
-  stepMs?: number;
-  growth?: number;
 }
 
 /**
@@ -79,7 +66,7 @@ function mayComeSooner(before: Prediction | undefined, after: Prediction | undef
  * assumes a job ended later than it may have; only narrow intervals are kept, since a job polled
  * first long after it ended tells nothing about when it ended.
  */
-export class JobTiming {
+export class JobTiming implements PollingStrategy {
   private readonly samples = new Map<string, Sample[]>();
   private readonly predictions = new Map<string, Prediction | null>();
   /** Jobs put to sleep on a prediction with no scouts watching their kind. */

@@ -1,6 +1,6 @@
 import { backoffDelay, type BackoffPolicy, type Random } from '../client/backoff';
 import type { Clock } from '../client/transport';
-import type { WakeHint } from './job-timing';
+import type { WakeHint } from './polling-strategy';
 
 export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;

@@ -55,6 +55,7 @@ export function createStudioServices(base: HostBase, projects: ProjectLibrary, o
       if (base.platform.notify) base.platform.notify(title, body);
       else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
     },
+    warn: (title, detail) => base.notices.raise({ level: 'warning', title, detail }),
     setProgress: (fraction) => jobsProgress.set(fraction),
     estimator: modelPriceEstimator((types) => catalogue.models(types)),
   });

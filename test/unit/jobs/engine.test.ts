@@ -90,6 +90,60 @@ describe('submit', () => {
     expect(service.count('/api/open/v3/audio/create')).toBe(1);
   });
 
+  it('keeps following a job the service accepted when its record cannot be written, and says so without inviting a resend', async () => {
+    // The first write (before the create) lands; the second (the service's id) and the next retry fail.
+    class FailingLedger extends MemoryLedgerStorage {
+      override async put(record: Parameters<MemoryLedgerStorage['put']>[0]): Promise<void> {
+        if (this.writes === 1 || this.writes === 2) {
+          this.writes += 1;
+          throw new Error('ENOSPC: no space left on device');
+        }
+        return super.put(record);
+      }
+    }
+    storage = new FailingLedger();
+    const warnings: string[] = [];
+    const e = engine({ warn: (title, body) => warnings.push(`${title}: ${body}`) });
+    e.start();
+    const result = await e.submit({ kind: 'tts', body: tts });
+    if (result.status !== 'submitted') throw new Error('expected submitted');
+    expect(result.job).toMatchObject({ phase: 'queued', remoteId: 'r1', error: null });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/could not write it to the job list.*Do not send it again/);
+    expect(warnings[0]).not.toMatch(/send the request again/);
+
+    // Still followed: its end is seen, and the retried write puts the job (with its id) on disk.
+    service.set('r1', 3);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(e.get(result.job.id).phase).toBe('completed');
+    expect(storage.records.get(result.job.id)).toMatchObject({ phase: 'completed', remoteId: 'r1' });
+    expect(service.count('/api/open/v3/audio/create')).toBe(1);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('retries a record the service knows until it is on disk, even when nothing else changes', async () => {
+    let failing = 2;
+    class FlakyLedger extends MemoryLedgerStorage {
+      override async put(record: Parameters<MemoryLedgerStorage['put']>[0]): Promise<void> {
+        if (this.writes >= 1 && failing > 0) {
+          failing -= 1;
+          this.writes += 1;
+          throw new Error('EIO: i/o error');
+        }
+        return super.put(record);
+      }
+    }
+    storage = new FlakyLedger();
+    const e = engine({ warn: () => undefined });
+    e.start();
+    const result = await e.submit({ kind: 'tts', body: tts });
+    if (result.status !== 'submitted') throw new Error('expected submitted');
+    expect(storage.records.get(result.job.id)?.remoteId).toBeNull();
+    // Two failures: retries after 1 s and 2 s; the job stays queued, so only the retry writes.
+    await vi.advanceTimersByTimeAsync(3_500);
+    expect(storage.records.get(result.job.id)).toMatchObject({ remoteId: 'r1', phase: 'queued' });
+  });
+
   it('refuses an invalid body before writing or sending anything', async () => {
     const e = engine();
     await expect(e.submit({ kind: 'tts', body: { voice_id: 'v' } as never })).rejects.toThrow(/input_text/);
