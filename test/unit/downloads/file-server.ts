@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { vi } from 'vitest';
 
 /** How the loopback server misbehaves for one path. Counters apply to requests in arrival order. */
 export interface ServedFile {
@@ -10,8 +11,11 @@ export interface ServedFile {
   ignoreRange?: boolean;
   /** The first N requests are answered with this status (e.g. 503). */
   failFirst?: { count: number; status: number };
-  /** The first N requests close the socket after this many body bytes. */
-  dropAfter?: { count: number; bytes: number };
+  /**
+   * The first N requests reset the connection after this many body bytes. A reset throws away what the
+   * client has not read yet, so it comes only once `once` holds (say, the client's .part has bytes).
+   */
+  dropAfter?: { count: number; bytes: number; once: () => boolean };
   /** The first N requests announce the full length but send only this many bytes, then end cleanly. */
   shortBody?: { count: number; bytes: number };
   /** Bytes per second (sent in 16 KiB slices); unlimited when absent. */
@@ -85,14 +89,15 @@ export async function startFileServer(): Promise<FileServer> {
       else if (!ok) await new Promise((r) => res.once('drain', r));
     }
     if (limit < size) {
-      // Let what was written reach the client, then drop (a reset) or end the socket early (a clean
-      // close at the TCP level with bytes still missing).
+      // Drop (a reset) or end the socket early (a clean close at the TCP level with bytes still
+      // missing, which the client reads to the end).
       await new Promise((r) => res.write('', () => r(undefined)));
-      // A reset throws away whatever the client had not read yet: on a loaded machine 20 ms was not
-      // always enough for it to read anything, and the test then saw no partial file to resume.
-      await new Promise((r) => setTimeout(r, 250));
-      if (drop) res.socket?.destroy();
-      else res.socket?.end();
+      if (drop && file.dropAfter) {
+        // A fixed wait here (250 ms) was not always enough on a loaded machine: the client had read
+        // nothing, and the test saw no partial file to resume.
+        await until(file.dropAfter.once);
+        res.socket?.destroy();
+      } else res.socket?.end();
       return;
     }
     res.end();
@@ -131,10 +136,9 @@ export function patternBytes(size: number, seed = 1): Buffer {
   return out;
 }
 
+/** Settles once `check` holds, looking every 50 ms (vitest's waitFor); fails after `ms`. */
 export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await vi.waitFor(async () => {
+    if (!(await check())) throw new Error('timed out waiting');
+  }, { timeout: ms, interval: 50 });
 }

@@ -4,7 +4,7 @@
 // - the process dies after the ledger write and before the create: the restarted engine must mark the
 //   job outcome-unknown and never send it (mutation: re-send "submitting" records at start → one job).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,9 +25,11 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function sandboxJobs(): number {
-  const state = JSON.parse(readFileSync(join(work, 'sandbox', 'state.json'), 'utf8')) as { jobs: Record<string, unknown> };
-  return Object.keys(state.jobs).length;
+/** How many jobs the sandbox has made, from its records in memory (its control route), not its file. */
+async function sandboxJobs(): Promise<number> {
+  const response = await fetch(`${emulator.url}/__sandbox/status`, { headers: { 'x-api-key': emulator.apiKey } });
+  const status = (await response.json()) as { data: { jobs: { total: number } } };
+  return status.data.jobs.total;
 }
 
 function engineOn(ledger: string) {
@@ -39,11 +41,9 @@ function engineOn(ledger: string) {
   });
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
-
 describe('paid creates under faults', () => {
   it('a create whose answer is lost after the service made the job is outcome unknown and never sent again', async () => {
-    const before = (await settle(), sandboxJobs());
+    const before = await sandboxJobs();
     emulator.setFaults({ dropAfterCreateRate: 1 });
     const engine = engineOn(join(work, 'ledger-drop'));
     engine.start();
@@ -57,13 +57,11 @@ describe('paid creates under faults', () => {
       engine.stop();
       await engine.flush();
     }
-    await settle();
-    expect(sandboxJobs() - before).toBe(1);
+    expect((await sandboxJobs()) - before).toBe(1);
   });
 
   it('a process killed between the ledger write and the create leaves the job outcome unknown, never sent', async () => {
-    await settle();
-    const before = sandboxJobs();
+    const before = await sandboxJobs();
     const ledger = join(work, 'ledger-kill');
     const signal = await new Promise<string | null>((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/unit/jobs/kill-after-ledger-child.ts'), emulator.url, emulator.apiKey, ledger], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -79,7 +77,6 @@ describe('paid creates under faults', () => {
     expect(job).toMatchObject({ phase: 'outcome-unknown', remoteId: null });
     engine.stop();
     await engine.flush();
-    await settle();
-    expect(sandboxJobs()).toBe(before);
+    expect(await sandboxJobs()).toBe(before);
   }, 60_000);
 });

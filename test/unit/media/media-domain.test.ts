@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addElement, createProject, setSceneVoice, type Project } from '@common/composition';
 import type { PreviewDone } from '@common/bridge';
 import { createMemoryHostBase, type EmittedEvent } from '../../../electron/services/host/memory-host';
@@ -27,7 +27,7 @@ describe('media domain (preview.*, media.*)', () => {
     emitted = base.emitted;
     const toolkit = createMediaToolkit({ dataDir: base.dataDir, resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
     grants = new LocalGrants();
-    module = createMediaDomain(base, toolkit, grants);
+    module = createMediaDomain(base, { toolkit, grants });
     project = createProject({ id: 'demo', kind: 'avatar-video', output: '16:9-720p' });
     project = addElement(project, 'scene-1', { type: 'image', url: grants.grant(image), x: 0, y: 0, width: 640, height: 360 });
     project = setSceneVoice(project, 'scene-1', { kind: 'url', url: grants.grant(voice) });
@@ -39,14 +39,12 @@ describe('media domain (preview.*, media.*)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const waitFor = async (event: string, renderId: string): Promise<EmittedEvent> => {
-    for (let i = 0; i < 300; i += 1) {
+  const waitFor = (event: string, renderId: string): Promise<EmittedEvent> =>
+    vi.waitFor(() => {
       const found = emitted.find((e) => e.event === event && (e.payload as { renderId: string }).renderId === renderId);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no ${event} for ${renderId}`);
-  };
+      if (!found) throw new Error(`no ${event} for ${renderId}`);
+      return found;
+    }, { timeout: 15_000, interval: 50 });
 
   it('renders, reports progress and done, and reads the file back in chunks', async () => {
     const { renderId } = await module.handlers['preview.render'](project, { quality: 'preview' });
@@ -105,11 +103,10 @@ describe('media domain (preview.*, media.*)', () => {
   it('quitting cancels every render and kills every ffmpeg it started', async () => {
     const toolkit = createMediaToolkit({ dataDir: join(dir, 'quit'), resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
     const base = createMemoryHostBase({ dataDir: join(dir, 'quit') });
-    const quitting = createMediaDomain(base, toolkit, grants);
+    const quitting = createMediaDomain(base, { toolkit, grants });
     const long = { ...project, id: 'q', scenes: [{ ...project.scenes[0], durationMs: 600_000 }] };
     const { renderId } = await quitting.handlers['preview.render'](long, { quality: 'draft' });
-    for (let i = 0; i < 200 && toolkit.runner.running === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
-    expect(toolkit.runner.running).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(toolkit.runner.running).toBeGreaterThan(0), { timeout: 5_000 });
     await quitting.dispose?.();
     expect(toolkit.runner.running).toBe(0);
     expect(base.emitted.find((e) => e.event === 'preview.failed')?.payload).toMatchObject({ renderId, cancelled: true });

@@ -50,9 +50,17 @@ describe('ProcessRunner (real processes)', () => {
   it('kills a process on abort and every process on killAll', async () => {
     const runner = new ProcessRunner();
     const controller = new AbortController();
-    const one = runner.run(FFMPEG, endless, { signal: controller.signal });
-    const two = runner.run(FFMPEG, endless);
-    await new Promise((r) => setTimeout(r, 200));
+    // Each ffmpeg reports progress once it is running its loop (its signal handlers in place).
+    const reporting = ['-progress', 'pipe:1', ...endless];
+    const running: Promise<void>[] = [];
+    const started = () => {
+      let report = () => undefined as void;
+      running.push(new Promise<void>((resolve) => (report = resolve)));
+      return { onStdoutLine: () => report() };
+    };
+    const one = runner.run(FFMPEG, reporting, { signal: controller.signal, ...started() });
+    const two = runner.run(FFMPEG, reporting, started());
+    await Promise.all(running);
     expect(runner.running).toBe(2);
     controller.abort();
     expect((await one).aborted).toBe(true);
