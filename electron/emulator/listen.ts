@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { Code } from '../common/api';
 
 /** Listens on `port`; when it is taken and `fallback` is set, on a free port instead. Returns the port. */
 export async function listenOnce(app: FastifyInstance, port: number, host: string, fallback: boolean): Promise<number> {
@@ -23,7 +24,7 @@ const isFileLink = (url: string | undefined) => /^\/(files|sandbox)\//.test(url 
 export async function serveEarlierPorts(app: FastifyInstance, ports: number[], host: string, log: (line: string) => void): Promise<Server[]> {
   const forward = (request: IncomingMessage, response: ServerResponse) => {
     if (!isFileLink(request.url)) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 1008, msg: 'Only result files are served on an earlier port of the sandbox' }));
+      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: Code.ContentNotFound, msg: 'Only result files are served on an earlier port of the sandbox' }));
       return;
     }
     app.server.emit('request', request, response);

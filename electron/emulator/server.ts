@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { describeIssues, ENDPOINTS, type EndpointName, type EndpointSpec } from '../common/api';
+import { describeIssues, ENDPOINTS, type EndpointName, type EndpointSpec, Code } from '../common/api';
 import { classifyHost } from '../common/net/address-rules';
 import type { EmulatorContext } from './context';
 import { ApiError, MediaError } from './errors';
@@ -47,7 +47,7 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
   // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own name as Host.
   app.addHook('onRequest', async (request, reply) => {
     if (!hostAllowed(request.headers.host, ctx.options.host)) {
-      return reply.code(403).send({ code: 1003, msg: 'Host header is not this sandbox (use 127.0.0.1, localhost or the address it listens on)' });
+      return reply.code(403).send({ code: Code.ParameterError, msg: 'Host header is not this sandbox (use 127.0.0.1, localhost or the address it listens on)' });
     }
   });
 
@@ -77,21 +77,21 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
     const kind = envelopeOf(request);
     if (error instanceof ApiError || error instanceof MediaError) return reply.code(200).send(failureBody(kind, error.code, error.message));
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send(failureBody(kind, 1003, `Request body is larger than ${BODY_LIMIT / 1024 / 1024} MB`));
+      return reply.code(413).send(failureBody(kind, Code.ParameterError, `Request body is larger than ${BODY_LIMIT / 1024 / 1024} MB`));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send(failureBody(kind, 1003, 'Content-Type must be application/json'));
+      return reply.code(415).send(failureBody(kind, Code.ParameterError, 'Content-Type must be application/json'));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const msg = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty; send a JSON object' : `Request body is not valid JSON: ${error.message}`;
-      return reply.code(400).send(failureBody(kind, 1003, msg));
+      return reply.code(400).send(failureBody(kind, Code.ParameterError, msg));
     }
     ctx.options.log(`internal error on ${request.method} ${request.url.split('?')[0]}: ${error.message}`);
-    return reply.code(500).send(failureBody(kind, 1015, `Sandbox internal error: ${error.message}`));
+    return reply.code(500).send(failureBody(kind, Code.VideoProcessingError, `Sandbox internal error: ${error.message}`));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ code: 1008, msg: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
+    reply.code(404).send({ code: Code.ContentNotFound, msg: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
   });
   return app;
 }
@@ -140,10 +140,10 @@ function routeEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: Emulat
       ctx.accounts.checkRate(caller.credential);
       const raw = spec.input === 'body' ? (request.body ?? {}) : normaliseQuery(request.query);
       if (spec.input === 'body' && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
-        throw new ApiError(1003, 'Request body must be a JSON object');
+        throw new ApiError(Code.ParameterError, 'Request body must be a JSON object');
       }
       const parsed = spec.request.safeParse(raw);
-      if (!parsed.success) throw new ApiError(1003, describeIssues(parsed.error));
+      if (!parsed.success) throw new ApiError(Code.ParameterError, describeIssues(parsed.error));
       const result = await handler(parsed.data as z.infer<(typeof ENDPOINTS)[N]['request']>, caller, request);
       const body = spec.envelope === 'business' && name !== 'getToken' ? success(result) : result;
       const check = spec.response.safeParse(body);
@@ -154,5 +154,5 @@ function routeEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: Emulat
 }
 
 export function success(data: unknown): Record<string, unknown> {
-  return data === undefined ? { code: 1000, msg: 'OK' } : { code: 1000, msg: 'OK', data };
+  return data === undefined ? { code: Code.Success, msg: 'OK' } : { code: Code.Success, msg: 'OK', data };
 }

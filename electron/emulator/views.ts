@@ -1,4 +1,4 @@
-import type { WebhookType } from '../common/api';
+import { type WebhookType, RecordStatus } from '../common/api';
 import type { Files } from './state/files';
 import type { JobRecord } from './state/types';
 
@@ -12,7 +12,7 @@ export class Views {
   constructor(private readonly files: Files) {}
 
   private result(job: JobRecord): string {
-    return job.status === 3 && job.resultFile ? this.files.resultUrl(job.resultFile) : '';
+    return job.status === RecordStatus.Completed && job.resultFile ? this.files.resultUrl(job.resultFile) : '';
   }
 
   audio(job: JobRecord): Row {
@@ -27,7 +27,7 @@ export class Views {
       url: this.result(job),
       status: job.status,
       __v: 0,
-      ...(job.status === 4 ? { error_reasons: [job.reason] } : {}),
+      ...(job.status === RecordStatus.Failed ? { error_reasons: [job.reason] } : {}),
     };
   }
 
@@ -42,10 +42,10 @@ export class Views {
       external_video: '',
       video_lock_duration: num(job.facts.lockSeconds),
       deduction_lock_duration: num(job.facts.lockSeconds),
-      deduction_duration: job.status === 3 ? job.cost : 0,
+      deduction_duration: job.status === RecordStatus.Completed ? job.cost : 0,
       task_id: str(job.facts.taskId) || job._id,
       webhookUrl: job.webhook,
-      ...(job.status === 4 ? { error_reasons: [job.reason], video_fail_reason: job.reason } : {}),
+      ...(job.status === RecordStatus.Failed ? { error_reasons: [job.reason], video_fail_reason: job.reason } : {}),
     };
     if (job.kind === 'lipsync') {
       return { ...base, input_audio: str(job.request.audio_url), target_video: str(job.request.video_url), lipsync: true };
@@ -98,10 +98,10 @@ export class Views {
     return {
       ...this.characterSwapCommon(job),
       update_time: job.updatedAt,
-      ...(job.status === 3 ? { video: this.result(job) } : {}),
-      deduction_credit: job.status === 4 ? 0 : job.cost,
+      ...(job.status === RecordStatus.Completed ? { video: this.result(job) } : {}),
+      deduction_credit: job.status === RecordStatus.Failed ? 0 : job.cost,
       video_status: job.status,
-      ...(job.status === 4 ? { faceswap_fail_reason: job.reason } : {}),
+      ...(job.status === RecordStatus.Failed ? { faceswap_fail_reason: job.reason } : {}),
     };
   }
 
@@ -123,7 +123,7 @@ export class Views {
       gender: '',
       thumbnailUrl: this.result(job),
       crop_arr: [],
-      ...(job.status === 4 ? { error_reasons: [job.reason] } : {}),
+      ...(job.status === RecordStatus.Failed ? { error_reasons: [job.reason] } : {}),
     };
   }
 

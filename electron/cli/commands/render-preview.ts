@@ -34,9 +34,8 @@ export const renderPreviewCommand: CliCommand = {
 
     for (const problem of validateProject(project, { purpose: 'preview' })) io.err(`  ${problem.level}  ${problem.message}`);
     const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
-    const toolkit = createMediaToolkit({ dataDir, resolve: { env: io.env } });
+    const toolkit = createMediaToolkit({ dataDir, resolve: { env: io.env }, savedCopies: savedCopiesIn(dataDir) });
     // Results the studio saved render from disk, also once their links have expired.
-    toolkit.cache.useSavedCopies(savedCopiesIn(dataDir));
     const controller = new AbortController();
     const interrupt = (): void => controller.abort();
     process.once('SIGINT', interrupt);

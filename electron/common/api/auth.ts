@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { int } from './common';
+import { Code } from './error-codes';
 
 export const getTokenBodySchema = z.object({
   clientId: z.string({ error: 'clientId must be a string' }).min(1, { error: 'clientId cannot be empty' }),
@@ -19,7 +20,7 @@ export const getTokenResponseSchema = z
     token: z.string().optional(),
     data: z.looseObject({ token: z.string().optional(), expire: z.number().optional() }).optional(),
   })
-  .refine((r) => r.code !== 1000 || typeof (r.token ?? r.data?.token) === 'string', {
+  .refine((r) => r.code !== Code.Success || typeof (r.token ?? r.data?.token) === 'string', {
     error: 'a successful token response carries a token',
   });
 export type GetTokenResponse = z.infer<typeof getTokenResponseSchema>;

@@ -31,7 +31,7 @@ export const JobError = z.object({
 });
 export type JobError = z.infer<typeof JobError>;
 
-/** One job as the ledger keeps it and the renderer sees it. Holds no credentials. */
+/** One job as the ledger keeps it (the page sees a JobView of it). Holds no credentials. */
 export const JobRecord = z.object({
   id: z.string(),
   kind: JobKind,
@@ -73,7 +73,33 @@ export const JobRecord = z.object({
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 
-export const JobView = JobRecord.extend({
+/**
+ * One job as the page sees it: what the library, the editor and the tools show of a record, and an
+ * estimated progress. The ledger's bookkeeping (request hash, reaction, timings, deadline) stays out,
+ * so the record's file format can change without changing the page's contract.
+ */
+export const JobView = JobRecord.pick({
+  id: true,
+  kind: true,
+  phase: true,
+  remoteId: true,
+  remoteStatus: true,
+  connectionId: true,
+  connectionName: true,
+  projectId: true,
+  summary: true,
+  request: true,
+  answer: true,
+  createdAt: true,
+  finishedAt: true,
+  expiresAt: true,
+  resultUrl: true,
+  costEstimate: true,
+  chargedCredits: true,
+  error: true,
+  purpose: true,
+  polls: true,
+}).extend({
   /** 0..1, an estimate: the service reports only a status. */
   progress: z.number().min(0).max(1),
 });

@@ -1,4 +1,5 @@
 import type { AvatarRecord } from '../api/avatar';
+import { RecordStatus } from '../api';
 
 /** The interface's words for an avatar's `type` and `from`, as the Tools workspace and `studio avatars` show them. */
 export const AVATAR_TYPE_LABELS: Record<1 | 2, string> = { 1: 'Talking', 2: 'Streaming' };
@@ -15,8 +16,8 @@ export const AVATAR_STATE_LABELS: Record<AvatarState, string> = { ready: 'Ready'
  */
 export function avatarState(avatar: Pick<AvatarRecord, 'status' | 'disabled'>): AvatarState {
   if (avatar.disabled) return 'disabled';
-  if (avatar.status === 4) return 'failed';
-  if (avatar.status === 1 || avatar.status === 2) return 'processing';
+  if (avatar.status === RecordStatus.Failed) return 'failed';
+  if (avatar.status === RecordStatus.Queueing || avatar.status === RecordStatus.Processing) return 'processing';
   return 'ready';
 }
 

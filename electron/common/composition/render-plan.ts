@@ -1,4 +1,5 @@
 import type { ElementType, Project, SceneElement, Voice } from './document';
+import type { ExifOrientation } from './exif-orientation';
 import { isStillByExtension } from '../media-types';
 import { elementBox, isVisual, stackingOrder, type Box } from './geometry';
 
@@ -14,6 +15,11 @@ export interface PlanInput {
   still: boolean;
   /** Moving media restarts when it ends (avatars idle in a loop); otherwise its last frame is held. */
   loop: boolean;
+  /**
+   * A still's EXIF orientation, when the resolver read it: the picture is then turned upright by the
+   * compositor itself, whatever the ffmpeg (4.1 ignores the tag, 5.1 applies it). Unset: as ffmpeg reads it.
+   */
+  orientation?: ExifOrientation;
 }
 
 export type LayerSource = { kind: 'media'; input: PlanInput } | { kind: 'colour'; colour: string };
@@ -70,7 +76,7 @@ export interface InputRequest {
   box?: Box;
 }
 
-export type ResolvedInput = string | { path: string; still?: boolean; durationMs?: number } | null;
+export type ResolvedInput = string | { path: string; still?: boolean; durationMs?: number; orientation?: ExifOrientation } | null;
 /**
  * Maps a media reference to a local path (or readable URL). Synchronous on purpose: callers fetch
  * and cache everything first, then plan. Return null to leave the media out (silent / not drawn):
@@ -115,7 +121,9 @@ export function planLayer(
   }
   const path = typeof resolved === 'string' ? resolved : resolved.path;
   const still = typeof resolved === 'string' || resolved.still === undefined ? element.type === 'image' || looksStill(element.url || path) : resolved.still;
-  return { source: { kind: 'media', input: { path, still, loop: element.type === 'avatar' && !still } }, box, label: request.label };
+  const orientation = typeof resolved !== 'string' && still ? resolved.orientation : undefined;
+  const input: PlanInput = { path, still, loop: element.type === 'avatar' && !still, ...(orientation ? { orientation } : {}) };
+  return { source: { kind: 'media', input }, box, label: request.label };
 }
 
 /** Shared by every adapter: an audio reference → plan audio (or a note when there is none). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { characterSwapCost, CHARACTER_SWAP_CREDITS, ENDPOINTS, type CharacterSwapResolution, type RequestOf } from '../api';
+import { characterSwapCost, CHARACTER_SWAP_CREDITS, ENDPOINTS, type CharacterSwapResolution, type RequestOf, RecordStatus } from '../api';
 
 /**
  * Every kind of paid job, described once: its create and info operations, its body schema (the create
@@ -151,7 +151,7 @@ export function bodySchemaOf(kind: JobKind): z.ZodType {
 // ---- snapshots: how the create and info answers are read ----
 
 export function audioSnapshot(record: { _id: string; status: number; url: string }): RemoteSnapshot {
-  return { remoteId: record._id, status: record.status, resultUrl: record.status === 3 ? str(record.url) : null, chargedCredits: null, failReason: null, answer: record };
+  return { remoteId: record._id, status: record.status, resultUrl: record.status === RecordStatus.Completed ? str(record.url) : null, chargedCredits: null, failReason: null, answer: record };
 }
 
 export interface VideoLike {
@@ -167,7 +167,7 @@ export function videoSnapshot(record: VideoLike): RemoteSnapshot {
   return {
     remoteId: record._id,
     status: record.video_status,
-    resultUrl: record.video_status === 3 ? str(record.video) : null,
+    resultUrl: record.video_status === RecordStatus.Completed ? str(record.video) : null,
     chargedCredits: num(record.deduction_credit) ?? num(record.deduction_duration),
     failReason: str(record.faceswap_fail_reason),
     answer: record,
@@ -178,6 +178,6 @@ export function avatarSnapshot(record: { _id?: string; avatar_id?: string; statu
   const status = record.status ?? 1;
   // A failed upload says why in error_reasons (the link held no video, could not be downloaded, ...).
   const reasons = Array.isArray(record.error_reasons) ? record.error_reasons.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
-  const failReason = status === 4 && reasons.length > 0 ? reasons.join('; ') : null;
-  return { remoteId: record._id ?? fallbackId, status, resultUrl: status === 3 ? str(record.url) : null, chargedCredits: null, failReason, answer: record };
+  const failReason = status === RecordStatus.Failed && reasons.length > 0 ? reasons.join('; ') : null;
+  return { remoteId: record._id ?? fallbackId, status, resultUrl: status === RecordStatus.Completed ? str(record.url) : null, chargedCredits: null, failReason, answer: record };
 }

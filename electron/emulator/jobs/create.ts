@@ -1,6 +1,7 @@
 import type { EmulatorContext } from '../context';
 import type { Caller } from '../state/accounts';
 import type { JobKind, JobRecord } from '../state/types';
+import { RecordStatus } from '../../common/api';
 
 export interface NewJob {
   kind: JobKind;
@@ -18,7 +19,7 @@ export function createJob(ctx: EmulatorContext, caller: Caller, spec: NewJob): J
     _id: ctx.store.newId(now),
     kind: spec.kind,
     uid: caller.account.uid,
-    status: 1,
+    status: RecordStatus.Queueing,
     createdAt: now,
     updatedAt: now,
     webhook: spec.webhook ?? '',

@@ -1,6 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
 import PQueue from 'p-queue';
-import type { WebhookEnvelope, WebhookEvent, WebhookType } from '../../common/api';
+import { type WebhookEnvelope, type WebhookEvent, type WebhookType, RecordStatus } from '../../common/api';
 import type { Accounts } from '../state/accounts';
 import type { Files } from '../state/files';
 import type { StateStore } from '../state/store';
@@ -63,7 +63,7 @@ export class JobEngine {
   }
 
   resumeUnfinished(): number {
-    const open = Object.values(this.d.store.state.jobs).filter((j) => j.status === 1 || j.status === 2);
+    const open = Object.values(this.d.store.state.jobs).filter((j) => j.status === RecordStatus.Queueing || j.status === RecordStatus.Processing);
     for (const job of open) {
       job.status = 1;
       this.submit(job);
@@ -78,7 +78,7 @@ export class JobEngine {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.abort.signal.aborted) return;
-      this.update(job, { status: 2 });
+      this.update(job, { status: RecordStatus.Processing });
       this.notify(job);
       const run = this.queue.add(() => this.process(job, started + total)).catch(() => undefined);
       this.running.add(run);
@@ -97,14 +97,14 @@ export class JobEngine {
       if (this.abort.signal.aborted) return;
       this.d.files.register(result.file);
       for (const f of Object.values(result.extraFiles ?? {})) this.d.files.register(f);
-      this.update(job, { status: 3, resultFile: result.file, extraFiles: result.extraFiles ?? {}, facts: { ...job.facts, ...result.facts } });
+      this.update(job, { status: RecordStatus.Completed, resultFile: result.file, extraFiles: result.extraFiles ?? {}, facts: { ...job.facts, ...result.facts } });
     } catch (error) {
       if (this.abort.signal.aborted) return;
       await this.waitUntil(notBefore);
       const reason = error instanceof Error ? error.message : String(error);
       this.d.log(`job ${job._id} (${job.kind}) failed: ${reason}`);
       this.d.accounts.refund(this.d.store.state.accounts[String(job.uid)] ?? this.d.accounts.account, job.cost);
-      this.update(job, { status: 4, reason });
+      this.update(job, { status: RecordStatus.Failed, reason });
     } finally {
       if (dir) await this.d.removeWorkDir(dir).catch(() => undefined);
     }
@@ -156,7 +156,7 @@ export class JobEngine {
       _id: job._id,
       status,
       type: this.d.webhookType(job),
-      url: status === 3 ? this.d.files.resultUrl(job.resultFile) : '',
+      url: status === RecordStatus.Completed ? this.d.files.resultUrl(job.resultFile) : '',
     };
     this.d.webhooks.send(job.webhook, job._id, this.d.sealWebhook(event), (delivery) => {
       job.webhookLog = delivery;

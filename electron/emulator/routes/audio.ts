@@ -6,6 +6,7 @@ import { FLAT_PRICES } from '../pricing';
 import { defineEndpoint } from '../server';
 import type { Caller } from '../state/accounts';
 import { voicePreviewFile } from '../catalogue/catalogue';
+import { Code, RecordStatus } from '../../common/api';
 
 /** A voice the caller may speak with: official, or one cloned by this account. */
 export function lookupVoice(ctx: EmulatorContext, caller: Caller, voiceId: string) {
@@ -29,7 +30,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         return {
           _id: v._id, create_time: v.createdAt, uid: v.uid, from: 4, voice_id: v.voice_id, gender: v.gender, accent: 'Cloned',
           name: v.name, description: `Cloned from a sample (pitch ${v.pitch})`, useCase: 'Cloned voice', type: 2,
-          preview: job?.status === 3 ? ctx.files.resultUrl(job.resultFile) : '', __v: 0,
+          preview: job?.status === RecordStatus.Completed ? ctx.files.resultUrl(job.resultFile) : '', __v: 0,
         };
       });
     const all = [...official, ...own];
@@ -38,7 +39,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   defineEndpoint(app, ctx, 'audioCreate', async (body, caller) => {
     const voice = lookupVoice(ctx, caller, body.voice_id);
-    if (!voice) throw new ApiError(1008, `voice_id "${body.voice_id}" is not in the voice list`);
+    if (!voice) throw new ApiError(Code.ContentNotFound, `voice_id "${body.voice_id}" is not in the voice list`);
     const job = createJob(ctx, caller, {
       kind: 'tts', request: { ...body, rate: body.rate ?? '50%' }, webhook: body.webhookUrl, cost: FLAT_PRICES.tts,
       facts: { voiceFrom: voice.from, voiceModelId: voice.modelId },
@@ -50,7 +51,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     let facts: Record<string, number | string> = { voiceFrom: 4 };
     if (body.voice_url === undefined && body.voice_id !== undefined) {
       const voice = lookupVoice(ctx, caller, body.voice_id);
-      if (!voice) throw new ApiError(1008, `voice_id "${body.voice_id}" is not in the voice list`);
+      if (!voice) throw new ApiError(Code.ContentNotFound, `voice_id "${body.voice_id}" is not in the voice list`);
       facts = { voiceFrom: voice.from, voiceModelId: voice.modelId };
     }
     const job = createJob(ctx, caller, { kind: 'clone', request: { ...body }, webhook: body.webhookUrl, cost: FLAT_PRICES.clone, facts });
@@ -59,7 +60,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   defineEndpoint(app, ctx, 'audioInfo', async (query, caller) => {
     const job = findJob(ctx, caller, query.audio_model_id, ['tts', 'clone']);
-    if (!job) throw new ApiError(1008, `audio_model_id "${query.audio_model_id}" does not exist`);
+    if (!job) throw new ApiError(Code.ContentNotFound, `audio_model_id "${query.audio_model_id}" does not exist`);
     return ctx.views.audio(job);
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_AVATAR_PAGE_SIZE } from '../../common/api';
+import { DEFAULT_AVATAR_PAGE_SIZE, Code, RecordStatus } from '../../common/api';
 import { avatarClipFile, avatarThumbFile } from '../catalogue/catalogue';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
@@ -13,7 +13,7 @@ type AvatarRow = { _id: string; avatar_id: string; url: string; from: number; ty
 /** Official avatars followed by the caller's uploads (newest first). */
 export function allAvatars(ctx: EmulatorContext, caller: Caller): AvatarRow[] {
   const official: AvatarRow[] = ctx.catalogue.avatars.map((a, i) => ({
-    _id: a._id, disabled: false, uid: 0, type: a.type, from: 2, status: 3, sort: 100 - i, create_time: 1710000000000 + i,
+    _id: a._id, disabled: false, uid: 0, type: a.type, from: 2, status: RecordStatus.Completed, sort: 100 - i, create_time: 1710000000000 + i,
     name: a.name, avatar_id: a.avatar_id, url: ctx.files.catalogueUrl(avatarClipFile(a.avatar_id)), modify_url: '',
     gender: a.gender, thumbnailUrl: ctx.files.catalogueUrl(avatarThumbFile(a.avatar_id)), crop_arr: [],
   }));
@@ -34,13 +34,13 @@ export function avatarRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   defineEndpoint(app, ctx, 'avatarDetail', async (q, caller) => {
     const row = allAvatars(ctx, caller).find((a) => a._id === q.id);
-    if (!row) throw new ApiError(1008, `avatar id "${q.id}" does not exist`);
+    if (!row) throw new ApiError(Code.ContentNotFound, `avatar id "${q.id}" does not exist`);
     return [row];
   });
 
   defineEndpoint(app, ctx, 'avatarCreate', async (body, caller) => {
     if (allAvatars(ctx, caller).some((a) => a.avatar_id === body.avatar_id)) {
-      throw new ApiError(1222, `avatar_id "${body.avatar_id}" already exists`);
+      throw new ApiError(Code.ResourceExists, `avatar_id "${body.avatar_id}" already exists`);
     }
     const job = createJob(ctx, caller, { kind: 'avatar', request: { ...body, name: body.name ?? body.avatar_id }, cost: FLAT_PRICES.avatar });
     return [ctx.views.avatar(job)];

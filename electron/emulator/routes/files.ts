@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { z } from 'zod';
-import { describeIssues } from '../../common/api';
+import { describeIssues, Code } from '../../common/api';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
 
@@ -28,14 +28,14 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
   app.get<{ Params: { name: string } }>('/files/:name', async (request, reply) => {
     const { name } = request.params;
     if (!SAFE_NAME.test(name) || !ctx.files.liveResult(name)) {
-      return reply.code(404).send({ code: 1014, msg: 'Resource does not exist (unknown or expired after 7 days)' });
+      return reply.code(404).send({ code: Code.ResourceNotFound, msg: 'Resource does not exist (unknown or expired after 7 days)' });
     }
     return reply.header('access-control-allow-origin', '*').sendFile(name, ctx.files.filesDir);
   });
 
   app.get<{ Params: { name: string } }>('/sandbox/:name', async (request, reply) => {
     const { name } = request.params;
-    if (!SAFE_NAME.test(name) || name === 'manifest.json') return reply.code(404).send({ code: 1014, msg: 'Resource does not exist' });
+    if (!SAFE_NAME.test(name) || name === 'manifest.json') return reply.code(404).send({ code: Code.ResourceNotFound, msg: 'Resource does not exist' });
     // Sample media are generated in the background at the first start of an install.
     const unavailable = await ctx.catalogue.ensure().then(() => null, (error: Error) => error.message);
     if (unavailable) return reply.code(503).send({ msg: `The sandbox's sample media could not be prepared: ${unavailable}` });
@@ -51,7 +51,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
     const account = control(request.headers);
     const jobs = Object.values(ctx.store.state.jobs);
     return {
-      code: 1000,
+      code: Code.Success,
       msg: 'OK',
       data: {
         credits: account.credits,
@@ -67,16 +67,16 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
   app.post('/__sandbox/faults', async (request) => {
     control(request.headers);
     const parsed = faultsSchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw new ApiError(1003, describeIssues(parsed.error));
+    if (!parsed.success) throw new ApiError(Code.ParameterError, describeIssues(parsed.error));
     Object.assign(ctx.faults.rates, parsed.data);
-    return { code: 1000, msg: 'OK', data: ctx.faults.rates };
+    return { code: Code.Success, msg: 'OK', data: ctx.faults.rates };
   });
 
   app.post('/__sandbox/credits', async (request) => {
     control(request.headers);
     const parsed = z.object({ credits: z.number().int().min(0) }).safeParse(request.body ?? {});
-    if (!parsed.success) throw new ApiError(1003, describeIssues(parsed.error));
+    if (!parsed.success) throw new ApiError(Code.ParameterError, describeIssues(parsed.error));
     ctx.accounts.setCredits(parsed.data.credits);
-    return { code: 1000, msg: 'OK', data: { credits: parsed.data.credits } };
+    return { code: Code.Success, msg: 'OK', data: { credits: parsed.data.credits } };
   });
 }

@@ -6,6 +6,7 @@ import { FLAT_PRICES } from '../pricing';
 import { defineEndpoint } from '../server';
 import type { Caller } from '../state/accounts';
 import type { LiveRecord } from '../state/types';
+import { Code, RecordStatus } from '../../common/api';
 
 const digits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join('');
 
@@ -21,14 +22,14 @@ export function liveRoutes(app: FastifyInstance, ctx: EmulatorContext): { resume
   });
   const open = (caller: Caller, id: string): LiveRecord => {
     const s = ctx.store.state.live[id];
-    if (!s || s.uid !== caller.account.uid) throw new ApiError(1216, `liveAvatar session "${id}" does not exist`);
-    if (s.closed) throw new ApiError(1219, `liveAvatar session "${id}" is closed`);
+    if (!s || s.uid !== caller.account.uid) throw new ApiError(Code.LiveSessionNotFound, `liveAvatar session "${id}" does not exist`);
+    if (s.closed) throw new ApiError(Code.LiveClosed, `liveAvatar session "${id}" is closed`);
     return s;
   };
   const startLater = (s: LiveRecord) => {
     const t = setTimeout(() => {
       timers.delete(t);
-      if (!s.closed && s.status === 1) {
+      if (!s.closed && s.status === RecordStatus.Queueing) {
         s.status = 2;
         ctx.store.changed();
       }
@@ -37,10 +38,10 @@ export function liveRoutes(app: FastifyInstance, ctx: EmulatorContext): { resume
   };
 
   defineEndpoint(app, ctx, 'liveCreate', async (body, caller) => {
-    ctx.accounts.charge(caller.account, FLAT_PRICES.live, 1104);
+    ctx.accounts.charge(caller.account, FLAT_PRICES.live, Code.InsufficientCredit);
     const now = ctx.options.now();
     const s: LiveRecord = {
-      _id: ctx.store.newId(now), uid: caller.account.uid, status: 1, closed: false, createdAt: now, sourceImage: body.sourceImage,
+      _id: ctx.store.newId(now), uid: caller.account.uid, status: RecordStatus.Queueing, closed: false, createdAt: now, sourceImage: body.sourceImage,
       front_user_id: digits(9), algorithm_user_id: digits(9), front_rtc_token: `sandbox-rtc-${randomBytes(16).toString('hex')}`,
       channel_id: `sandbox_live_${randomBytes(6).toString('hex')}`,
     };
@@ -67,7 +68,7 @@ export function liveRoutes(app: FastifyInstance, ctx: EmulatorContext): { resume
 
   return {
     resume: () => {
-      for (const s of Object.values(ctx.store.state.live)) if (!s.closed && s.status === 1) startLater(s);
+      for (const s of Object.values(ctx.store.state.live)) if (!s.closed && s.status === RecordStatus.Queueing) startLater(s);
     },
     close: () => {
       for (const t of timers) clearTimeout(t);

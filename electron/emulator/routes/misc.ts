@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
 import { defineEndpoint } from '../server';
+import { Code } from '../../common/api';
 
 export const BACKGROUND_CHANGE_GONE = 'Background change is deprecated and no longer available';
 
@@ -14,9 +15,9 @@ export function miscRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   // Deprecated: authenticated and validated like the rest, then refused with 1206.
   defineEndpoint(app, ctx, 'backgroundChangeCreate', async () => {
-    throw new ApiError(1206, BACKGROUND_CHANGE_GONE);
+    throw new ApiError(Code.BackgroundChangeError, BACKGROUND_CHANGE_GONE);
   });
   defineEndpoint(app, ctx, 'backgroundChangeInfo', async () => {
-    throw new ApiError(1206, BACKGROUND_CHANGE_GONE);
+    throw new ApiError(Code.BackgroundChangeError, BACKGROUND_CHANGE_GONE);
   });
 }

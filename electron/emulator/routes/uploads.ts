@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { isRealMedia } from '../../common/composition/media-info';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
+import { Code } from '../../common/api';
 
 /** Large enough for the biggest medium the interface takes (a 300 MB lip sync video). */
 export const UPLOAD_LIMIT_BYTES = 300 * 1024 * 1024;
@@ -30,9 +31,9 @@ export async function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     scope.put<{ Params: { name: string } }>('/__sandbox/uploads/:name', { bodyLimit: UPLOAD_LIMIT_BYTES }, async (request) => {
       ctx.accounts.authenticate(request.headers);
       const { name } = request.params;
-      if (!NAME.test(name)) throw new ApiError(1003, 'name must be letters, digits, dots, dashes or underscores (at most 120)');
+      if (!NAME.test(name)) throw new ApiError(Code.ParameterError, 'name must be letters, digits, dots, dashes or underscores (at most 120)');
       const declared = Number(request.headers['content-length'] ?? NaN);
-      if (declared > UPLOAD_LIMIT_BYTES) throw new ApiError(1003, `file is larger than ${UPLOAD_LIMIT_BYTES / 1024 / 1024} MB`);
+      if (declared > UPLOAD_LIMIT_BYTES) throw new ApiError(Code.ParameterError, `file is larger than ${UPLOAD_LIMIT_BYTES / 1024 / 1024} MB`);
 
       const stored = `up-${randomBytes(6).toString('hex')}-${name}`;
       const temp = join(ctx.files.workDir, `${stored}.part`);
@@ -45,15 +46,15 @@ export async function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       });
       try {
         await pipeline(request.body as NodeJS.ReadableStream, counter, createWriteStream(temp));
-        if (received === 0) throw new ApiError(1003, 'the uploaded file is empty');
+        if (received === 0) throw new ApiError(Code.ParameterError, 'the uploaded file is empty');
         const info = await ctx.tools.probe(temp).catch(() => null);
-        if (!info || !isRealMedia(info)) throw new ApiError(1003, `${name} is not a picture, video or sound file that ffprobe can read`);
+        if (!info || !isRealMedia(info)) throw new ApiError(Code.ParameterError, `${name} is not a picture, video or sound file that ffprobe can read`);
         await rename(temp, ctx.files.resultPath(stored));
         ctx.files.register(stored);
         const entry = ctx.store.state.files[stored];
-        return { code: 1000, msg: 'OK', data: { url: ctx.files.resultUrl(stored), expiresAt: entry.expiresAt, kind: info.kind, size: received } };
+        return { code: Code.Success, msg: 'OK', data: { url: ctx.files.resultUrl(stored), expiresAt: entry.expiresAt, kind: info.kind, size: received } };
       } catch (error) {
-        if (error instanceof TooLarge) throw new ApiError(1003, `file is larger than ${UPLOAD_LIMIT_BYTES / 1024 / 1024} MB`);
+        if (error instanceof TooLarge) throw new ApiError(Code.ParameterError, `file is larger than ${UPLOAD_LIMIT_BYTES / 1024 / 1024} MB`);
         throw error;
       } finally {
         await rm(temp, { force: true });

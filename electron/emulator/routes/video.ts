@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { LIP_SYNC_LIMITS } from '../../common/api';
+import { LIP_SYNC_LIMITS, Code, type ApiCode } from '../../common/api';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { EmulatorContext } from '../context';
 import { ApiError, MediaError } from '../errors';
@@ -10,9 +10,9 @@ import { defineEndpoint } from '../server';
 
 /** Downloads (or maps) a URL and probes it; a file ffprobe cannot read becomes `unreadableCode`. */
 export async function fetchAndProbe(
-  ctx: EmulatorContext, url: string, field: string, unreadableCode: 1003 | 1110 | 1208 | 1105, maxBytes?: number,
+  ctx: EmulatorContext, url: string, field: string, unreadableCode: ApiCode, maxBytes?: number,
 ): Promise<{ path: string; info: MediaInfo }> {
-  const path = await ctx.fetcher.toFile(url, field, { maxBytes, tooLargeCode: maxBytes ? 1207 : 1003 });
+  const path = await ctx.fetcher.toFile(url, field, { maxBytes, tooLargeCode: maxBytes ? Code.VideoSizeExceeded : Code.ParameterError });
   try {
     return { path, info: await ctx.tools.probe(path) };
   } catch (error) {
@@ -22,14 +22,14 @@ export async function fetchAndProbe(
 
 export function videoRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   defineEndpoint(app, ctx, 'lipSync', async (body, caller) => {
-    const video = await fetchAndProbe(ctx, body.video_url, 'video_url', 1208, LIP_SYNC_LIMITS.maxBytes);
-    if (!video.info.hasVideo || video.info.kind !== 'video') throw new ApiError(1208, 'video_url must be a video');
-    if (statSync(video.path).size > LIP_SYNC_LIMITS.maxBytes) throw new ApiError(1207, 'video_url is larger than 300 MB');
+    const video = await fetchAndProbe(ctx, body.video_url, 'video_url', Code.VideoParsingError, LIP_SYNC_LIMITS.maxBytes);
+    if (!video.info.hasVideo || video.info.kind !== 'video') throw new ApiError(Code.VideoParsingError, 'video_url must be a video');
+    if (statSync(video.path).size > LIP_SYNC_LIMITS.maxBytes) throw new ApiError(Code.VideoSizeExceeded, 'video_url is larger than 300 MB');
     const seconds = (video.info.durationMs ?? 0) / 1000;
-    if (seconds > LIP_SYNC_LIMITS.maxSeconds) throw new ApiError(1204, `video_url lasts ${seconds.toFixed(1)} s; lip sync takes at most 60 s`);
-    if ((video.info.fps ?? 0) > LIP_SYNC_LIMITS.maxFps) throw new ApiError(1210, `video_url runs at ${video.info.fps} fps; lip sync takes at most 60 fps`);
-    const audio = await fetchAndProbe(ctx, body.audio_url, 'audio_url', 1110);
-    if (!audio.info.hasAudio) throw new ApiError(1110, 'audio_url has no audio stream');
+    if (seconds > LIP_SYNC_LIMITS.maxSeconds) throw new ApiError(Code.VideoDurationExceeded, `video_url lasts ${seconds.toFixed(1)} s; lip sync takes at most 60 s`);
+    if ((video.info.fps ?? 0) > LIP_SYNC_LIMITS.maxFps) throw new ApiError(Code.VideoFpsExceeded, `video_url runs at ${video.info.fps} fps; lip sync takes at most 60 fps`);
+    const audio = await fetchAndProbe(ctx, body.audio_url, 'audio_url', Code.AudioProcessingError);
+    if (!audio.info.hasAudio) throw new ApiError(Code.AudioProcessingError, 'audio_url has no audio stream');
     const job = createJob(ctx, caller, {
       kind: 'lipsync', request: { ...body }, webhook: body.webhookUrl, cost: FLAT_PRICES.lipsync,
       facts: { lockSeconds: seconds, durationSeconds: seconds },
@@ -39,7 +39,7 @@ export function videoRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   defineEndpoint(app, ctx, 'videoInfo', async (query, caller) => {
     const job = findJob(ctx, caller, query.video_model_id, ['lipsync', 'avatar_video', 'talking_avatar', 'character_swap']);
-    if (!job) throw new ApiError(1008, `video_model_id "${query.video_model_id}" does not exist`);
+    if (!job) throw new ApiError(Code.ContentNotFound, `video_model_id "${query.video_model_id}" does not exist`);
     return ctx.views.info(job);
   });
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../errors';
 import type { ResolvedOptions } from '../options';
 import type { StateStore } from './store';
 import type { AccountState } from './types';
+import { Code } from '../../common/api';
 
 export interface Caller {
   account: AccountState;
@@ -36,7 +37,7 @@ export class Accounts {
 
   issueToken(clientId: string, clientSecret: string): { token: string; expire: number } {
     if (clientId !== this.options.clientId || clientSecret !== this.options.clientSecret) {
-      throw new ApiError(1101, 'clientId or clientSecret is not valid');
+      throw new ApiError(Code.InvalidToken, 'clientId or clientSecret is not valid');
     }
     const token = randomBytes(24).toString('base64url');
     const expiresAt = this.options.now() + this.options.tokenTtlSeconds * 1000;
@@ -51,23 +52,23 @@ export class Accounts {
     const apiKey = first(headers['x-api-key'])?.trim() ?? '';
     if (authorization !== '') {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-      if (!match) throw new ApiError(1101, 'Authorization must be "Bearer <token>"');
+      if (!match) throw new ApiError(Code.InvalidToken, 'Authorization must be "Bearer <token>"');
       const entry = this.store.state.tokens[match[1]];
-      if (!entry) throw new ApiError(1101, 'Invalid token');
-      if (entry.expiresAt <= this.options.now()) throw new ApiError(1101, 'Token expired');
+      if (!entry) throw new ApiError(Code.InvalidToken, 'Invalid token');
+      if (entry.expiresAt <= this.options.now()) throw new ApiError(Code.InvalidToken, 'Token expired');
       return { account: this.byUid(entry.uid), credential: `token:${match[1]}` };
     }
     if (apiKey !== '') {
       // The service's API key is the same value as the client secret: both are accepted.
-      if (apiKey !== this.options.apiKey && apiKey !== this.options.clientSecret) throw new ApiError(1101, 'Invalid API key');
+      if (apiKey !== this.options.apiKey && apiKey !== this.options.clientSecret) throw new ApiError(Code.InvalidToken, 'Invalid API key');
       return { account: this.account, credential: `key:${apiKey}` };
     }
-    throw new ApiError(1102, 'Authorization/token cannot be empty: send x-api-key or Authorization: Bearer <token>');
+    throw new ApiError(Code.MissingToken, 'Authorization/token cannot be empty: send x-api-key or Authorization: Bearer <token>');
   }
 
   private byUid(uid: number): AccountState {
     const account = this.store.state.accounts[String(uid)];
-    if (!account) throw new ApiError(1101, 'Invalid token');
+    if (!account) throw new ApiError(Code.InvalidToken, 'Invalid token');
     return account;
   }
 
@@ -79,14 +80,14 @@ export class Accounts {
     const recent = (this.windows.get(credential) ?? []).filter((t) => now - t < 1000);
     if (recent.length >= limit) {
       this.windows.set(credential, recent);
-      throw new ApiError(1005, `Operation too frequent: at most ${limit} requests per second`);
+      throw new ApiError(Code.TooFrequent, `Operation too frequent: at most ${limit} requests per second`);
     }
     recent.push(now);
     this.windows.set(credential, recent);
   }
 
   /** Takes credits or throws (1006, or 1104 for live sessions) without changing anything. */
-  charge(account: AccountState, amount: number, insufficientCode: 1006 | 1104 = 1006): void {
+  charge(account: AccountState, amount: number, insufficientCode: typeof Code.InsufficientQuota | typeof Code.InsufficientCredit = Code.InsufficientQuota): void {
     if (amount > account.credits) {
       throw new ApiError(insufficientCode, `Insufficient credit balance: this needs ${amount} credits, ${account.credits} left`);
     }

@@ -30,7 +30,7 @@ export interface JobRecord {
 export interface LiveRecord {
   _id: string;
   uid: number;
-  status: 1 | 2 | 3 | 4;
+  status: RecordStatusValue;
   closed: boolean;
   createdAt: number;
   sourceImage: { path: string; opts: string }[];

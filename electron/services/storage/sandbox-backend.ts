@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import type { StorageBackend, StoredLink, UploadInput, UploadOptions } from './backend';
+import { Code } from '../../common/api';
 
 interface SandboxAnswer {
   code: number;
@@ -41,7 +42,7 @@ export class SandboxBackend implements StorageBackend {
     } as RequestInit);
     const answer = (await response.json().catch(() => null)) as SandboxAnswer | null;
     if (!answer) throw new Error(`the sandbox answered HTTP ${response.status} without a readable result`);
-    if (answer.code !== 1000 || !answer.data) throw new Error(`the sandbox refused the file: ${answer.msg}`);
+    if (answer.code !== Code.Success || !answer.data) throw new Error(`the sandbox refused the file: ${answer.msg}`);
     return { url: answer.data.url, expiresAt: answer.data.expiresAt };
   }
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AvatarVideoBody, TalkingAvatarBody } from '../../../common/api';
+import { type AvatarVideoBody, type TalkingAvatarBody, RecordStatus } from '../../../common/api';
 import { buildFfmpegArgs, planFromAvatarVideoBody, planFromTalkingAvatarBody, type BodyPlanOptions, type InputRequest, type MediaSize, type RenderPlan, type ResolvedInput } from '../../../common/composition';
 import { lookupVoice } from '../../routes/audio';
 import { avatarClipFile } from '../../catalogue/catalogue';
@@ -51,7 +51,7 @@ class InputCache {
       return;
     }
     const own = Object.values(this.ctx.store.state.jobs).find((j) => j.kind === 'avatar' && j.uid === this.job.uid && j.request.avatar_id === avatarId);
-    if (!own || own.status !== 3) throw new Error(`${label}: avatar_id "${avatarId}" does not exist or is not ready`);
+    if (!own || own.status !== RecordStatus.Completed) throw new Error(`${label}: avatar_id "${avatarId}" does not exist or is not ready`);
     const url = String(own.request.url);
     await this.url(url, label);
     this.byAvatar.set(avatarId, this.byUrl.get(url) as Fetched);
