@@ -2,12 +2,18 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MAX_NUM_FRAMES } from '../../common/api/faces';
 import { FacesService } from '../../services/faces/faces-service';
+import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
 
 /** The faces service on the connection the command works with. */
-export function facesService(host: CliHost, localPath: (reference: string) => string | null = () => null): FacesService {
+export function facesService(host: CliHost, localPath: (reference: string) => string | null = () => null, toolkit?: MediaToolkit): FacesService {
   return new FacesService({
+    probe: async (reference) => {
+      const path = localPath(reference);
+      if (path === null || !toolkit) throw new Error('this file was not named on the command line');
+      return toolkit.prober.probe(path);
+    },
     activeClient: async () => {
       const { id } = await host.target.active();
       return { connectionId: id, client: await host.target.client(id) };
@@ -33,8 +39,9 @@ export const facesDetectCommand: CliCommand = {
     // A file named on the command line is the user's own choice: that is its grant.
     const source = /^https?:\/\//i.test(given) ? given : pathToFileURL(resolve(io.cwd, given)).href;
     const host = openCliHost(args, io, 'reads');
+    const toolkit = createMediaToolkit({ dataDir: host.dataDir });
     try {
-      const faces = facesService(host, (reference) => (reference === source ? fileURLToPath(reference) : null));
+      const faces = facesService(host, (reference) => (reference === source ? fileURLToPath(reference) : null), toolkit);
       const result = await faces.detect({ source, singleFace: args.flags['--single-face'] === true, returnFaceUrl: args.flags['--crops'] === true, numFrames });
       if (args.flags['--json']) {
         io.out(JSON.stringify(result, null, 2));
@@ -49,6 +56,7 @@ export const facesDetectCommand: CliCommand = {
       }
       return EXIT.ok;
     } finally {
+      await toolkit.dispose();
       await host.close();
     }
   },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_SCENE_MS, MIN_SCENE_MS, type Project } from './document';
+import { mediaRefusal, type MediaField } from './media-fields';
+import { MEDIA_FORMATS } from './media-format';
 import { capitalise, elementLabel, sceneLabel } from './render-plan';
 import { effectiveAvatarFrom, urlKind, voiceAudioUrl } from './rules';
 import type { Problem } from './validate';
@@ -16,6 +18,8 @@ export const LinkReport = z.object({
   /** Why not, in plain words ("HTTP 404 Not Found", "not a picture, video or sound"). */
   reason: z.string().optional(),
   kind: z.enum(['image', 'video', 'audio']).nullable(),
+  /** What the file is from its content (media-format.ts); absent in reports made before it was known. */
+  format: z.enum(MEDIA_FORMATS).nullable().optional(),
   durationMs: z.number().nullable(),
   sizeBytes: z.number().nullable(),
   /** When the host last looked (ms since the epoch). */
@@ -89,6 +93,11 @@ export function linkProblems(project: Project, reports: ReadonlyMap<string, Link
       problems.push({ level: 'error', code: 'link-wrong-kind', message: `${link.where}: ${link.what} link is ${article(report.kind)}, not ${expected(link.expects)}.`, ...at });
       continue;
     }
+    const refusal = report.kind && report.format ? mediaRefusal(FIELD_OF[link.expects], { kind: report.kind, format: report.format }) : null;
+    if (refusal) {
+      problems.push({ level: 'error', code: 'link-wrong-format', message: `${link.where}: ${refusal}`, ...at });
+      continue;
+    }
     const scene = project.scenes[link.sceneIndex];
     if (link.expects === 'audio' && !link.elementId && report.durationMs !== null && report.durationMs > scene.durationMs + VOICE_OVERRUN_TOLERANCE_MS) {
       problems.push({
@@ -109,6 +118,14 @@ export function voiceDurationMs(project: Project, sceneId: string, reports: Read
   const report = url ? reports.get(url.trim()) : undefined;
   return report?.ok && report.kind === 'audio' ? report.durationMs : null;
 }
+
+/** The service's field each link fills (media-fields.ts holds what each takes). */
+const FIELD_OF: Record<LinkExpectation, MediaField> = {
+  image: 'element-image',
+  video: 'element-video',
+  audio: 'voice-audio',
+  'image-or-video': 'avatar-media',
+};
 
 function fits(expects: LinkExpectation, kind: 'image' | 'video' | 'audio'): boolean {
   if (expects === 'image-or-video') return kind === 'image' || kind === 'video';

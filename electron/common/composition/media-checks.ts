@@ -1,5 +1,6 @@
 import { CHARACTER_SWAP_LIMITS } from '../api/character-swap';
 import { LIP_SYNC_LIMITS } from '../api/video';
+import { mediaRefusal, readableMedia } from './media-fields';
 import type { MediaInfo } from './media-info';
 
 /**
@@ -17,8 +18,9 @@ const LENGTH_TOLERANCE_SECONDS = 0.5;
 
 export function lipSyncChecks(video: MediaInfo, audio?: MediaInfo): MediaCheck[] {
   const checks: MediaCheck[] = [];
-  if (!video.hasVideo || video.kind !== 'video') {
-    checks.push({ level: 'error', code: 'not-video', message: 'The lip-sync input must be a video.' });
+  const notVideo = mediaRefusal('lipsync-video', readableMedia(video));
+  if (notVideo) {
+    checks.push({ level: 'error', code: 'not-video', message: notVideo });
     return checks;
   }
   const seconds = (video.durationMs ?? 0) / 1000;
@@ -37,8 +39,9 @@ export function lipSyncChecks(video: MediaInfo, audio?: MediaInfo): MediaCheck[]
     checks.push({ level: 'error', code: 'no-audio', message: 'The video has no sound track; lip sync needs a video that carries audio.' });
   }
   if (audio) {
-    if (!audio.hasAudio) {
-      checks.push({ level: 'error', code: 'audio-silent', message: 'The audio file has no audio stream.' });
+    const notSound = audio.hasAudio ? mediaRefusal('lipsync-audio', readableMedia(audio)) : 'The audio file has no audio stream.';
+    if (notSound) {
+      checks.push({ level: 'error', code: 'audio-silent', message: notSound });
     } else if (audio.durationMs !== null && video.durationMs !== null) {
       const gap = Math.abs(audio.durationMs - video.durationMs) / 1000;
       if (gap > LENGTH_TOLERANCE_SECONDS) {
@@ -54,7 +57,8 @@ export function lipSyncChecks(video: MediaInfo, audio?: MediaInfo): MediaCheck[]
 }
 
 export function characterSwapChecks(video: MediaInfo): MediaCheck[] {
-  if (video.kind !== 'video') return [{ level: 'error', code: 'not-video', message: 'The character-swap source must be a video.' }];
+  const notVideo = mediaRefusal('swap-video', readableMedia(video));
+  if (notVideo) return [{ level: 'error', code: 'not-video', message: notVideo }];
   const seconds = (video.durationMs ?? 0) / 1000;
   if (seconds < CHARACTER_SWAP_LIMITS.minSeconds || seconds > CHARACTER_SWAP_LIMITS.maxSeconds) {
     return [{ level: 'error', code: 'duration', message: `The video is ${fmt(seconds)} s long; character swap takes 1 to 120 s.` }];

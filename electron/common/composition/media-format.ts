@@ -22,7 +22,7 @@ export type MediaKind = 'image' | 'video' | 'audio';
 const LABELS: Record<MediaFormat, string> = {
   jpeg: 'JPEG picture', png: 'PNG picture', webp: 'WebP picture', bmp: 'BMP picture', gif: 'GIF',
   tiff: 'TIFF picture', heic: 'HEIC picture', avif: 'AVIF picture', picture: 'picture of an unusual type',
-  mp4: 'MP4 video', mov: 'QuickTime MOV video', webm: 'WebM video', mkv: 'Matroska (MKV) video', avi: 'AVI video',
+  mp4: 'MP4 video', mov: 'MOV (QuickTime) video', webm: 'WebM video', mkv: 'Matroska (MKV) video', avi: 'AVI video',
   video: 'video of an unusual type',
   mp3: 'MP3 sound', wav: 'WAV sound', m4a: 'M4A (AAC) sound', aac: 'AAC sound', ogg: 'Ogg sound', flac: 'FLAC sound',
   sound: 'sound of an unusual type',
@@ -36,7 +36,11 @@ export function formatLabel(format: MediaFormat): string {
 
 /** The same, with its article: "a JPEG picture", "an MP4 video". */
 export function describeFormat(format: MediaFormat): string {
-  return `${AN.has(format) ? 'an' : 'a'} ${LABELS[format]}`;
+  return `${articleFor(format)} ${LABELS[format]}`;
+}
+
+export function articleFor(format: MediaFormat): 'a' | 'an' {
+  return AN.has(format) ? 'an' : 'a';
 }
 const AN: ReadonlySet<MediaFormat> = new Set(['heic', 'avif', 'mp4', 'avi', 'mp3', 'm4a', 'aac', 'ogg']);
 

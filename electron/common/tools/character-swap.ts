@@ -1,7 +1,7 @@
 import { CHARACTER_SWAP_LIMITS } from '../api/character-swap';
 import type { AiModel } from '../api/models';
 import type { MediaCheck } from '../composition/media-checks';
-import { describeFormat } from '../composition/media-format';
+import { mediaRefusal, readableMedia } from '../composition/media-fields';
 import type { MediaInfo } from '../composition/media-info';
 
 /** A character swap model (type 2101) of the model list, reduced to what the form offers. */
@@ -48,16 +48,15 @@ export function swapSeconds(given: number | null | undefined, video: MediaInfo):
  */
 export function swapInputChecks(image: MediaInfo, video: MediaInfo, given: number | null | undefined): MediaCheck[] {
   const checks: MediaCheck[] = [];
-  if (image.kind !== 'image' || !['png', 'jpeg'].includes(image.format)) {
-    checks.push({ level: 'error', code: 'image-type', message: `The character image must be a PNG or JPEG picture (this is ${describeFormat(image.format)}).` });
-  }
-  if (video.kind !== 'video') {
-    checks.push({ level: 'error', code: 'not-video', message: `The source must be a video (this is ${describeFormat(video.format)}).` });
+  const badImage = mediaRefusal('swap-image', readableMedia(image));
+  if (badImage) checks.push({ level: 'error', code: 'image-type', message: badImage });
+  const readable = readableMedia(video);
+  if (readable?.kind !== 'video') {
+    checks.push({ level: 'error', code: 'not-video', message: mediaRefusal('swap-video', readable) ?? 'The source must be a video.' });
     return checks;
   }
-  if (video.format !== 'mp4') {
-    checks.push({ level: 'error', code: 'video-type', message: `The source video must be an MP4 file (this is ${describeFormat(video.format)}).` });
-  }
+  const badVideo = mediaRefusal('swap-video', readable);
+  if (badVideo) checks.push({ level: 'error', code: 'video-type', message: badVideo });
   const seconds = swapSeconds(given, video);
   const length = video.durationMs === null ? null : video.durationMs / 1000;
   const { minSeconds, maxSeconds } = CHARACTER_SWAP_LIMITS;

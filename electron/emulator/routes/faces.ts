@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { mediaRefusal, readableMedia } from '../../common/composition/media-fields';
 import { ANALYZE_FRAMES_MESSAGES, DEFAULT_EXPAND_RATIO, DEFAULT_NUM_FRAMES, FACE_DETECTION_MESSAGES, type FaceFrame } from '../../common/api';
 import type { KnownMedia } from '../catalogue/catalogue';
 import type { FaceGeometry } from '../catalogue/draw-face';
@@ -49,9 +50,11 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const path = await localMedia(body);
     const known = await ctx.catalogue.identify(path);
     if (!known) {
-      // Only pictures and videos can show faces; anything else (text, sound) is not a supported type.
+      // Only the picture and video types the service lists can show faces; anything else (text, sound,
+      // HEIC) is not a supported type.
       const info = await ctx.tools.probe(path).catch(() => null);
-      if (!info?.hasVideo) throw new ApiError(1003, FACE_DETECTION_MESSAGES.typeDetectionFailed);
+      // The service's own words, as it says them.
+      if (mediaRefusal('face-detect', readableMedia(info))) throw new ApiError(1003, FACE_DETECTION_MESSAGES.typeDetectionFailed);
       throw new ApiError(1003, FACE_DETECTION_MESSAGES.noFaces);
     }
     const faces = pickFaces(known.faces, body.single_face === true);

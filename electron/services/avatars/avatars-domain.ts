@@ -1,4 +1,5 @@
 import type { avatarsCalls } from '../../common/bridge/avatars';
+import type { MediaInfo } from '../../common/composition/media-info';
 import type { DomainModule, HostBase } from '../host/types';
 import type { StudioServices } from '../jobs/studio-services';
 import { AvatarsService } from './avatars-service';
@@ -7,8 +8,14 @@ import { AvatarsService } from './avatars-service';
  * The avatars of the active connection for the Tools workspace. `linkLocalMedia` is the uploads
  * domain's call (a granted local file becomes a link on the active storage, all or nothing).
  */
-export function createAvatarsDomain(base: HostBase, studio: StudioServices, linkLocalMedia: (value: unknown) => Promise<{ value: unknown }>): DomainModule<typeof avatarsCalls> {
+export function createAvatarsDomain(
+  base: HostBase,
+  studio: StudioServices,
+  linkLocalMedia: (value: unknown) => Promise<{ value: unknown }>,
+  probe?: (reference: string) => Promise<MediaInfo>,
+): DomainModule<typeof avatarsCalls> {
   const avatars = new AvatarsService({
+    ...(probe && { probe }),
     activeClient: async () => studio.connections.client((await studio.connections.active()).id),
     link: async (source) => (await linkLocalMedia(source)).value as string,
     submit: (submission) => studio.jobs.submit(submission),

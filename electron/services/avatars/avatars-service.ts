@@ -2,6 +2,8 @@ import { DEFAULT_AVATAR_PAGE_SIZE, type AvatarRecord } from '../../common/api';
 import type { AvatarPage, AvatarUploadRequest } from '../../common/bridge/avatars';
 import type { AvatarQuery } from '../../common/bridge/catalogue';
 import type { JobSubmission, SubmitResult } from '../../common/bridge/jobs';
+import { mediaRefusal, readableMedia } from '../../common/composition/media-fields';
+import { MediaProbeError, type MediaInfo } from '../../common/composition/media-info';
 import { isServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
 import { StudioError } from '../host/errors';
@@ -16,6 +18,8 @@ export interface AvatarsDeps {
   submit(submission: JobSubmission): Promise<SubmitResult>;
   /** The uploaded avatars changed: cached lists are stale (the editor's Uploaded tab shows the new one as processing). */
   uploadsChanged(): void;
+  /** What a local file is, from its content: a file the service would not take is refused before it is uploaded. */
+  probe?(source: string): Promise<MediaInfo>;
 }
 
 const isLink = (value: string): boolean => /^https?:\/\/[^\s/]+/i.test(value);
@@ -55,6 +59,15 @@ export class AvatarsService {
       throw new StudioError(`The avatar_id "${request.avatarId}" is already used on this connection (by "${taken.name || taken.avatar_id}"); choose another.`, 'refused');
     }
     const local = !isLink(request.source);
+    if (local && this.deps.probe) {
+      // A file ffprobe cannot read is refused below; any other failure (a file never chosen) speaks for itself.
+      const info = await this.deps.probe(request.source).catch((error: unknown) => {
+        if (error instanceof MediaProbeError) return null;
+        throw error;
+      });
+      const refusal = mediaRefusal('avatar-upload', readableMedia(info));
+      if (refusal) throw new StudioError(refusal, 'refused');
+    }
     const url = local ? await this.deps.link(request.source) : request.source;
     const result = await this.deps.submit({
       kind: 'avatar-upload',

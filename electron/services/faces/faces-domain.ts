@@ -24,7 +24,7 @@ export function createFacesServices(base: HostBase, studio: StudioServices, gran
     return { connectionId: id, client: await studio.connections.client(id) };
   };
   return {
-    faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference) }),
+    faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference), probe: (reference) => media.handlers['media.probe'](reference) }),
     live: new LiveSessions({
       store: base.createStore(liveSessionsSpec),
       activeClient,

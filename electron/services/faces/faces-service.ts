@@ -1,16 +1,20 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import type { AnalyzeRequest, AnalyzeResult, DetectRequest, DetectResult } from '../../common/bridge/faces';
+import { mediaRefusal, readableMedia } from '../../common/composition/media-fields';
+import type { MediaFormat } from '../../common/composition/media-format';
+import type { MediaInfo } from '../../common/composition/media-info';
 import type { ServiceClient } from '../client/service-client';
 
 export interface FacesDeps {
   activeClient(): Promise<{ connectionId: string; client: ServiceClient }>;
   /** The path of a local file the user granted, or null. */
   localPath(reference: string): string | null;
+  /** What a granted local file is, from its content (its name may lie). */
+  probe(reference: string): Promise<MediaInfo>;
 }
 
-/** Still images the service reads from `img`; anything else local has to go up as a link first. */
-const INLINE_IMAGES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.bmp': 'image/bmp', '.webp': 'image/webp' };
+/** Still pictures the service reads from `img`; anything else local has to go up as a link first. */
+const INLINE_IMAGES: Partial<Record<MediaFormat, string>> = { jpeg: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', webp: 'image/webp' };
 
 /** Face detection and analyze frames through the active connection. Both only read: nothing is charged or recorded. */
 export class FacesService {
@@ -45,8 +49,11 @@ export class FacesService {
   private async inline(reference: string): Promise<string> {
     const path = this.deps.localPath(reference);
     if (path === null) throw new Error('This local file was not chosen in the studio; pick it again.');
-    const type = INLINE_IMAGES[extname(path).toLowerCase()];
-    if (!type) throw new Error(`Only a local image (JPG, PNG, BMP, WEBP) can be sent inline; upload "${path.split(/[\\/]/).pop()}" and give its link instead.`);
+    const info = readableMedia(await this.deps.probe(reference).catch(() => null));
+    const refusal = mediaRefusal('face-detect', info);
+    if (refusal) throw new Error(refusal);
+    const type = info?.kind === 'image' ? INLINE_IMAGES[info.format] : undefined;
+    if (!type) throw new Error(`Only a local picture (JPEG, PNG, BMP, WebP) can be sent inline; upload "${path.split(/[\\/]/).pop()}" and give its link instead.`);
     const bytes = await readFile(path);
     return `data:${type};base64,${bytes.toString('base64')}`;
   }

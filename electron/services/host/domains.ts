@@ -4,14 +4,15 @@ import { createSystemDomain } from '../system/system-domain';
 import { probeBinaries } from '../system/binary-status';
 import { createConnectionsDomain } from '../connections/connections-domain';
 import { createJobsDomain } from '../jobs/jobs-domain';
-import { createStudioServices } from '../jobs/studio-services';
+import { createStudioServices, startStudioServices } from '../jobs/studio-services';
 import { ProjectLibrary } from '../projects/project-library';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';
 import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
-import { createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
+import { createArchive, createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
+import { LocalMediaLinker } from '../storage/local-media-linker';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
@@ -51,20 +52,27 @@ export interface Domains {
 /**
  * Builds every domain against one host base. To add a domain: import its factory and add one line to
  * the list. The typed assignment below fails to compile while any bridge call lacks a handler.
+ *
+ * Services shared between domains are built first, in the order they need each other, and handed to
+ * the domains that use them; a domain never calls another domain's bridge handler. The job engine and
+ * its reactor start last, once every domain has registered its reactions.
  */
 export function createDomains(base: HostBase): Domains {
-  // Built once here and handed to every domain that turns local files into links.
   const storage = createHostStorage(base);
   const grants = new LocalGrants(base.createStore(localGrantsSpec));
+  const linker = new LocalMediaLinker({ storage, grants, onProgress: (progress) => base.emit('uploads.progress', progress) });
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
   const studio = createStudioServices(base, projects);
-  const media = createMediaDomain(base, undefined, grants, studio.progress.source('renders'));
   const downloads = createDownloadsService(base, studio, projects);
-  // Previews and the editor read a result the studio saved from disk, also after its link expired.
-  media.useSavedCopies((url) => downloads.savedCopyOf(url));
-  // The preview's draft voice takes the gender and accent of the voice the service would speak with.
-  media.useVoiceList(async (voiceId) => (await studio.catalogue.voices({})).find((v) => v.voice_id === voiceId) ?? null);
-  const uploads = createUploadsDomain(base, storage, grants);
+  const archive = createArchive(base, downloads, studio);
+  const media = createMediaDomain(base, {
+    grants,
+    progress: studio.progress.source('renders'),
+    // Previews and the editor read a result the studio saved from disk, also after its link expired.
+    savedCopies: (url) => downloads.savedCopyOf(url),
+    // The preview's draft voice takes the gender and accent of the voice the service would speak with.
+    voiceList: async (voiceId) => (await studio.catalogue.voices({})).find((v) => v.voice_id === voiceId) ?? null,
+  });
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -74,14 +82,16 @@ export function createDomains(base: HostBase): Domains {
     createProjectsDomain(base, projects),
     media,
     createStorageDomain(base, storage),
-    uploads,
-    createDownloadsDomain(base, downloads, studio),
+    createUploadsDomain(linker),
+    createDownloadsDomain(base, downloads, archive),
     createFacesDomain(createFacesServices(base, studio, grants, media)),
     createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio),
-    createToolsDomain(createToolDeps(studio, media.probe, (value) => uploads.handlers['uploads.linkLocalMedia']({ uploadId: `tools-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, value }))),
-    createAvatarsDomain(base, studio, (value) => uploads.handlers['uploads.linkLocalMedia']({ uploadId: `avatar-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, value })),
+    createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
+    createAvatarsDomain(base, studio, linker.linkFor('avatar')),
   ] as const;
+  startStudioServices(studio);
+  archive.start();
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);
   const missing = callChannels.filter((channel) => typeof (handlers as Record<string, unknown>)[channel] !== 'function');

@@ -66,7 +66,7 @@ export class LinkChecker {
     }
     const info = await this.options.prober.probe(path).catch(() => null);
     if (!info || !isRealMedia(info)) return report({ ok: false, reason: 'not a picture, video or sound' });
-    return report({ ok: true, kind: info.kind, durationMs: info.durationMs, sizeBytes: info.sizeBytes });
+    return report({ ok: true, kind: info.kind, format: info.format, durationMs: info.durationMs, sizeBytes: info.sizeBytes });
   }
 
   /** Null when the server serves the link; else why not ("HTTP 404 Not Found", "unreachable (ECONNREFUSED)"). */

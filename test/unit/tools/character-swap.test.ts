@@ -82,7 +82,7 @@ describe('CharacterSwapService', () => {
   it.each([
     ['a video over 120 s with no duration', png, mp4(121), {}, /lasts 121 s; character swap takes 1 to 120 s/],
     ['an image that is not PNG or JPEG', { ...png, videoCodec: 'webp', formatName: 'webp_pipe', format: 'webp' as const }, mp4(10), {}, /must be a PNG or JPEG picture/],
-    ['a video that is not MP4', png, mp4(10, { formatName: 'matroska,webm', format: 'webm' }), {}, /must be an MP4 file/],
+    ['a video that is not MP4', png, mp4(10, { formatName: 'matroska,webm', format: 'webm' }), {}, /must be an MP4 video; this is a WebM video/],
   ])('refuses %s before sending', async (_, image, video, extra, reason) => {
     const { service, submitted } = fakes({ [inputs.image]: image, [inputs.video]: video });
     const quote = await service.quote({ ...inputs, ...extra });
