@@ -56,7 +56,8 @@ function wrap(text: string, first: string, rest: string): string[] {
   return lines;
 }
 
-const GLOBAL_FLAGS: [string, string][] = [
+/** The flags every command accepts, with what each does (the help and docs/cli.md list them). */
+export const GLOBAL_FLAGS: readonly (readonly [flag: string, help: string])[] = [
   ['--connection NAME', "a connection from Settings (default: each job's own; new work: the sandbox)"],
   ['--base-url URL', 'a service address; credentials from STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET'],
   ['--data-dir DIR', 'where the studio keeps its records (default: STUDIO_DATA_DIR or the per-user folder)'],

@@ -1,12 +1,15 @@
 // `npm run bench`: runs every test/bench/*.bench.ts in turn (or those named on the command line).
-// Each bench prints its own figures as ratios against a baseline it measures in the same run.
+// Each bench prints its own figures as ratios against a baseline it measures in the same run; what it
+// printed replaces its block in docs/performance.md when it succeeds.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { provideMediaTools } from '../media-tools-env';
+import { PERFORMANCE_DOC, capturingLog, describeMachine, figuresBlock, withFigures } from './figures-doc';
 
 const dir = import.meta.dirname;
+const docPath = join(dir, '..', '..', PERFORMANCE_DOC);
 // On a machine without ffmpeg on PATH, the benches make and measure media with the npm packages' own.
 provideMediaTools(join(dir, '..', '..'));
 const wanted = process.argv.slice(2);
@@ -35,8 +38,13 @@ for (const [index, file] of files.entries()) {
   console.log(`\n=== ${file}`);
   try {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as { run?: () => Promise<void> };
-    if (typeof mod.run !== 'function') throw new Error(`${file} exports no run()`);
-    await mod.run();
+    const run = mod.run;
+    if (typeof run !== 'function') throw new Error(`${file} exports no run()`);
+    const startedAt = new Date();
+    const machine = describeMachine();
+    const lines = await capturingLog(run);
+    const bench = file.replace(/\.bench\.ts$/, '');
+    writeFileSync(docPath, withFigures(readFileSync(docPath, 'utf8'), bench, figuresBlock(lines, startedAt, machine)));
   } catch (error) {
     failures += 1;
     console.error(`${file} failed:`, error);

@@ -1,0 +1,70 @@
+// `npm run docs:cli`: writes the pages derived from the command lines' own declarations, the `studio`
+// reference (docs/cli.md, whole) and the sandbox's flags (a block of docs/sandbox.md), so the docs
+// cannot drift from what `--help` prints. test/unit/docs/generated-docs.test.ts fails when they differ.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { GLOBAL_FLAGS, commands } from '../electron/cli/index';
+import { usage as sandboxUsage } from '../electron/emulator/options';
+import { withBlock } from './markers';
+
+export const CLI_DOC = 'docs/cli.md';
+export const SANDBOX_DOC = 'docs/sandbox.md';
+export const SANDBOX_FLAGS = 'sandbox-flags';
+
+const root = join(import.meta.dirname, '..');
+
+/** docs/cli.md: every command's synopsis and summary as its declaration states them, then the shared flags. */
+export function cliReference(): string {
+  const groups = new Map<string, typeof commands[number][]>();
+  for (const command of commands) {
+    const group = command.name.split(' ')[0];
+    groups.set(group, [...(groups.get(group) ?? []), command]);
+  }
+  const lines = [
+    '# The `studio` command line',
+    '',
+    '<!-- Written by `npm run docs:cli` from the commands in electron/cli/commands; edit those, not this page. -->',
+    '',
+    'In the repository run it as `npm run cli -- <command>`; once the package is linked, `studio` is the same',
+    'command (`electron/cli/bin.mjs`). Exit codes: 0 done, 1 the work failed, 2 the command line was wrong.',
+    'Every command reads the same data folder as the app, and follows each job through the connection it',
+    'was sent with. `studio <command> --help` prints one command\'s synopsis.',
+    '',
+    '## Flags every command accepts',
+    '',
+    '| Flag | What it does |',
+    '|---|---|',
+    ...GLOBAL_FLAGS.map(([flag, help]) => `| \`${flag}\` | ${help} |`),
+    '',
+    '## Commands',
+    '',
+    ...[...groups.values()].flat().map((c) => `- [\`${c.name}\`](#${anchor(c.name)}): ${c.summary}`),
+  ];
+  for (const command of commands) {
+    lines.push('', `### studio ${command.name}`, '', `${capitalise(command.summary)}.`, '', '```sh', `studio ${command.usage}`, '```');
+    const values = command.valueFlags ?? [];
+    if (values.length > 0) lines.push('', `Flags taking a value: ${values.map((f) => `\`${f}\``).join(', ')}; the others are switches.`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The block of docs/sandbox.md listing `npm run emulator`'s flags, as its help prints them. */
+export function sandboxFlags(): string {
+  return ['```', sandboxUsage(), '```'].join('\n');
+}
+
+export function sandboxDoc(current: string): string {
+  return withBlock(current, SANDBOX_FLAGS, sandboxFlags());
+}
+
+const anchor = (name: string) => `studio-${name.replace(/\s+/g, '-')}`;
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(entry).href) {
+  writeFileSync(join(root, CLI_DOC), cliReference());
+  const sandboxPath = join(root, SANDBOX_DOC);
+  writeFileSync(sandboxPath, sandboxDoc(readFileSync(sandboxPath, 'utf8')));
+  console.log(`Wrote ${CLI_DOC} and the flags in ${SANDBOX_DOC}.`);
+}
