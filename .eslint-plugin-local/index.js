@@ -1,0 +1,4 @@
+// Lint rules of this repository, loaded by eslint.config.js as the `studio` plugin.
+import { layering } from './layering.js';
+
+export default { meta: { name: 'studio' }, rules: { layering } };

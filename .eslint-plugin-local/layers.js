@@ -1,0 +1,176 @@
+// The one statement of how the code is layered. The lint rule (layering.js) enforces it and
+// docs/architecture.md shows it (layer-table.js writes the doc's table; a test keeps the two equal).
+// It fails closed: a source file outside every folder listed here, and a sub-folder of
+// electron/services not listed in SERVICE_FOLDERS, is itself a lint error.
+
+/** Every import of ours is allowed (tests, doc scripts, tool configs). */
+export const ANY = '*';
+
+/**
+ * The layers, each a folder (or, for `config`, the loose files at the top of the repository).
+ * `imports`: the other layers it may import (its own is always allowed).
+ * `refuses`: packages it may not use: 'node' (node: and Node's built-in modules), 'electron'.
+ */
+export const LAYERS = {
+  common: {
+    folder: 'electron/common',
+    imports: [],
+    refuses: ['node', 'electron'],
+    about: 'Environment-free TypeScript: wire schemas, the bridge contract, the project document, job kinds.',
+  },
+  services: {
+    folder: 'electron/services',
+    imports: ['common'],
+    refuses: ['electron'],
+    about: 'Plain Node domain services; collaborators come in through constructors. Sub-folders have their own list below.',
+  },
+  emulator: {
+    folder: 'electron/emulator',
+    imports: ['common', 'services'],
+    refuses: ['electron'],
+    about: 'The sandbox service: an HTTP server implementing the whole interface.',
+  },
+  web: {
+    folder: 'electron/web',
+    imports: ['common', 'services', 'emulator'],
+    refuses: ['electron'],
+    about: 'The web host (the studio in a browser on loopback); a composition root, so it starts the built-in sandbox.',
+  },
+  cli: {
+    folder: 'electron/cli',
+    imports: ['common', 'services', 'emulator'],
+    refuses: ['electron'],
+    about: 'The `studio` command; a composition root, so it starts or reaches the built-in sandbox.',
+  },
+  main: {
+    folder: 'electron/main',
+    imports: ['common', 'services', 'emulator'],
+    refuses: [],
+    about: 'The Electron main process: the desktop composition root, windows, IPC, platform adapters.',
+  },
+  preload: {
+    folder: 'electron/preload',
+    imports: ['common'],
+    refuses: ['node'],
+    about: 'Builds window.studio from the bridge channel list (a sandboxed preload: no Node).',
+  },
+  launch: {
+    folder: 'electron/launch',
+    imports: [],
+    refuses: [],
+    about: 'Plain scripts behind npm start, web, dist and postinstall; they run before anything is built.',
+  },
+  renderer: {
+    folder: 'renderer',
+    imports: ['common'],
+    refuses: ['node', 'electron'],
+    about: 'The Vue page; it reaches the host only through the bridge.',
+  },
+  test: {
+    folder: 'test',
+    imports: ANY,
+    refuses: [],
+    about: 'Unit, component and e2e tests, fixtures and benches; they may import any layer.',
+  },
+  docs: {
+    folder: 'docs',
+    imports: ANY,
+    refuses: [],
+    about: 'The documentation, and any script that derives a page from the code.',
+  },
+  lint: {
+    folder: '.eslint-plugin-local',
+    imports: [],
+    refuses: [],
+    about: 'These lint rules and the layer table itself.',
+  },
+  config: {
+    folder: '',
+    imports: ANY,
+    refuses: [],
+    about: 'The tool configs at the top of the repository (no folder: a new top-level folder is in no layer).',
+  },
+};
+
+/**
+ * The sub-folders of electron/services and the siblings each may import. `host` is the services'
+ * own composition (domains.ts builds every domain), so the others may use only its face: the
+ * shared contract (types.ts) and the user-facing error (errors.ts).
+ */
+export const SERVICE_FOLDERS = {
+  client: { imports: [], about: 'The typed HTTP client of the service, its errors and paged lookups.' },
+  net: { imports: [], about: 'A fetch that refuses internal addresses (the rules of common/net).' },
+  webhooks: { imports: [], about: 'Webhook signatures.' },
+  store: { imports: ['host'], about: 'Record stores and vaults behind the host contract.' },
+  log: { imports: ['host'], about: 'The file logger and secret redaction.' },
+  projects: { imports: ['host'], about: 'The project library and its file primitives.' },
+  // media and system import each other: media reads the settings record and reports progress through
+  // system/, and system's settings and binary status check media/binaries.ts. Kept: undoing it means
+  // moving the settings record or the binary paths, files being reworked by others this round.
+  media: { imports: ['host', 'net', 'system'], about: 'ffmpeg/ffprobe, local media, caches, link checks.' },
+  system: { imports: ['host', 'media'], about: 'Settings, notices, progress, binary status.' },
+  storage: { imports: ['host', 'media'], about: 'Storage connections (S3, sandbox) and uploads.' },
+  // Every domain below takes the shared services bag (StudioServices, jobs/studio-services.ts) and
+  // submits paid work through the job engine, hence `jobs`.
+  catalogue: { imports: ['client', 'host', 'jobs'], about: 'Avatars, voices and models of the service, with prices.' },
+  avatars: { imports: ['client', 'host', 'jobs'], about: 'Avatar uploads and the uploaded list.' },
+  tools: { imports: ['host', 'jobs'], about: 'Character swap and lip sync.' },
+  connections: { imports: ['client', 'host', 'jobs', 'store'], about: 'Service connections and their credentials.' },
+  faces: { imports: ['client', 'host', 'jobs', 'media'], about: 'Face detection, frames, live sessions.' },
+  placement: { imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'], about: 'Checks where an avatar sits in a frame.' },
+  voices: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'projects'], about: 'Voice batches from spreadsheets.' },
+  downloads: { imports: ['client', 'host', 'jobs', 'media', 'net', 'projects', 'system'], about: 'The download queue and the archive.' },
+  jobs: {
+    // The engine, ledger and reactor need only client, host and projects. The other four edges are
+    // jobs/studio-services.ts, which assembles the services several domains share: composition that
+    // belongs with host/. Kept while the host wiring is being reworked; the edge goes when the file moves.
+    imports: ['catalogue', 'client', 'connections', 'host', 'projects', 'system', 'voices'],
+    about: 'The job engine, ledger, reactor and polling.',
+  },
+  host: {
+    imports: ['avatars', 'catalogue', 'connections', 'downloads', 'faces', 'jobs', 'log', 'media', 'placement', 'projects', 'storage', 'store', 'system', 'tools', 'voices'],
+    face: ['types', 'errors'],
+    about: 'The services composition: builds every domain, dispatches bridge calls.',
+  },
+};
+
+const SERVICES = `${LAYERS.services.folder}/`;
+
+/** Path segments of `path` (relative to the repository, `/`-separated). */
+const segments = (path) => path.split('/').filter(Boolean);
+
+/**
+ * Where a repository-relative path sits: its layer, and inside electron/services its sub-folder and
+ * the module's name within it. A path outside every layer has layer null. An import's target may
+ * name a folder (`../emulator`), so with `target` a layer's own folder counts as inside it.
+ */
+export function placeOf(path, { target = false } = {}) {
+  const parts = segments(path);
+  let layer = null;
+  let depth = -1;
+  for (const [name, spec] of Object.entries(LAYERS)) {
+    const folder = segments(spec.folder);
+    const inside = folder.every((part, i) => parts[i] === part) && parts.length >= folder.length + (target ? 0 : 1);
+    // The config layer holds only loose top-level files: a path with folders above it is elsewhere.
+    const loose = folder.length > 0 || parts.length === 1;
+    if (inside && loose && folder.length > depth) {
+      layer = name;
+      depth = folder.length;
+    }
+  }
+  const below = layer === 'services' ? parts.slice(segments(SERVICES).length) : [];
+  const looseFile = below.length === 1 && (!target || /\.[a-z]+$/.test(below[0]));
+  return {
+    layer,
+    subFolder: below.length > 0 && !looseFile ? below[0] : null,
+    // The module's name inside its sub-folder, without extension ("types" for host/types.ts).
+    module: below.length > 1 ? below[1].replace(/\.[^.]+$/, '') : null,
+    looseInServices: looseFile,
+  };
+}
+
+/** The layers `layer` may import, its own included. */
+export function importsOf(layer) {
+  const spec = LAYERS[layer];
+  return spec.imports === ANY ? Object.keys(LAYERS) : [layer, ...spec.imports];
+}
