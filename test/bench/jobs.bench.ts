@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { JobEngine } from '../../electron/services/jobs/engine';
 import { FileLedgerStorage, MemoryLedgerStorage } from '../../electron/services/jobs/ledger';
-import type { JobView } from '../../electron/common/bridge/jobs';
+import type { JobRecord } from '../../electron/common/bridge/jobs';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1000);
 const JOB_SECONDS = 20;
@@ -101,14 +101,14 @@ function summarise(label: string, jobs: number, seenAt: Map<string, number>, fin
  * before their end was seen, their mean polls and mean length (a queue that drains in order makes later
  * jobs longer, which a prediction by kind alone cannot see).
  */
-function describeEngineRun(jobs: JobView[], seenAt: Map<string, number>, finished: Map<string, number>, meanRequestMs: number): void {
+function describeEngineRun(jobs: JobRecord[], seenAt: Map<string, number>, finished: Map<string, number>, meanRequestMs: number): void {
   console.log(`engine mean request ${meanRequestMs.toFixed(1)} ms`);
   const byAge = [...jobs].sort((a, b) => a.createdAt - b.createdAt);
   const tenths = Array.from({ length: 10 }, (_, d) => byAge.slice((d * byAge.length) / 10, ((d + 1) * byAge.length) / 10));
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
   console.log('by tenth of creation order (median delay s / mean polls / mean length s):');
   console.log(tenths.map((group) => {
-    const ended = (j: JobView): number => finished.get(j.remoteId ?? '') ?? Number.NaN;
+    const ended = (j: JobRecord): number => finished.get(j.remoteId ?? '') ?? Number.NaN;
     const delays = group.map((j) => (seenAt.get(j.remoteId ?? '') ?? Number.NaN) - ended(j)).sort((a, b) => a - b);
     const lengths = group.map((j) => (ended(j) - (j.sentAt ?? j.createdAt)) / 1000);
     return `${(quantile(delays, 0.5) / 1000).toFixed(2)} / ${mean(group.map((j) => j.polls)).toFixed(1)} / ${mean(lengths).toFixed(1)}`;
@@ -142,7 +142,7 @@ async function runEngine(sandbox: Sandbox, ledgerDir: string, jobs = JOBS): Prom
   await engine.flush();
   const used = process.cpuUsage(cpu);
   if (process.env.BENCH_DEBUG) console.log('engine cpu user/system ms', used.user / 1000, used.system / 1000);
-  if (process.env.BENCH_DEBUG) describeEngineRun(engine.list(), seenAt, finishTimes(sandbox.dataDir), counter.latency());
+  if (process.env.BENCH_DEBUG) describeEngineRun(engine.records(), seenAt, finishTimes(sandbox.dataDir), counter.latency());
   return summarise('engine', jobs, seenAt, finishTimes(sandbox.dataDir), counter.polls(), used, wall);
 }
 

@@ -46,7 +46,7 @@ function serviceFor(host: CliHost): DownloadsService {
     queueFile: cliQueueFile(host.dataDir),
     createStore: host.createStore,
     log: host.log,
-    job: (id) => host.engine.get(id),
+    job: (id) => host.engine.record(id),
     projectName: async (id) => {
       projects ??= new ProjectLibrary({ dataDir: host.dataDir, createStore: host.createStore });
       return projects.nameOf(id);

@@ -37,9 +37,10 @@ export interface ArchiveDeps {
 }
 
 /**
- * Keeps a copy of every finished result in the archive folders. `sync` is idempotent: it queues each
- * completed, unexpired job that has no archive copy yet (saved or on its way), so it serves the start-up
- * catch-up and each job's completion alike.
+ * Keeps a copy of every finished result in the archive folders. `keep` is the reactor's handler for a
+ * job's end (so the reactor's catch-up at start and its retry of a failed reaction hold for the archive);
+ * `sync` queues every completed, unexpired job without an archive copy (saved or on its way), for when
+ * the archive is switched on or its folders change. Both are idempotent.
  */
 export class Archive {
   readonly settings;
@@ -54,20 +55,35 @@ export class Archive {
     return this.deps.now?.() ?? Date.now();
   }
 
-  /** Queues what is missing; runs one at a time so two completions never queue the same job twice. */
+  /** Queues what is missing of every job; a failure is told to the user and logged, never thrown. */
   sync(): Promise<void> {
-    this.syncing = this.syncing.then(() => this.syncOnce()).catch((error: unknown) => {
+    return this.serially(() => this.queueMissing(this.deps.jobs())).catch((error: unknown) => {
       this.deps.log.warn('archive sync failed', { error });
     });
-    return this.syncing;
   }
 
-  private async syncOnce(): Promise<void> {
+  /**
+   * Queues this job's result if the archive has no copy of it. Rejects when it could not be queued, so
+   * the reactor leaves the job unreacted and tries again at the next start.
+   */
+  keep(job: JobRecord): Promise<void> {
+    return this.serially(() => this.queueMissing([job]));
+  }
+
+  /** One at a time, so two completions never queue the same job twice; a failure does not stop the next. */
+  private serially(work: () => Promise<void>): Promise<void> {
+    const run = this.syncing.then(work);
+    this.syncing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async queueMissing(jobs: JobRecord[]): Promise<void> {
     const settings = this.settings.get();
     if (!settings.enabled) return;
     const now = this.now();
     const manager = this.deps.downloads.manager;
-    const missing = this.deps.jobs().filter((job) => {
+    let failure: unknown = null;
+    const missing = jobs.filter((job) => {
       if (unavailableReason(job, now) !== null) return false;
       return !manager.forJob(job.id).some((d) => d.origin === 'archive' && d.state !== 'failed' && d.state !== 'cancelled');
     });
@@ -80,8 +96,10 @@ export class Archive {
       } catch (error) {
         this.deps.log.warn('archive could not queue results', { folder, error });
         this.deps.warn('The archive cannot save results', `${(error as Error).message} Change the archive folder in the Library's archive settings.`);
+        failure ??= error;
       }
     }
+    if (failure !== null) throw failure;
   }
 
   /**

@@ -13,7 +13,10 @@ import { JobPurpose } from '../../common/jobs/purpose';
 
 const HOUR = 3_600_000;
 
-function tell(base: HostBase, title: string, body: string, ok: boolean): void {
+/** What the downloads service, the archive and the domain use of the host. */
+export type DownloadsHost = Pick<HostBase, 'dataDir' | 'createStore' | 'log' | 'emit' | 'notices' | 'platform' | 'sandbox'>;
+
+function tell(base: Pick<HostBase, 'platform' | 'notices'>, title: string, body: string, ok: boolean): void {
   if (base.platform.notify) base.platform.notify(title, body);
   else base.notices.raise({ level: ok ? 'success' : 'warning', title, detail: body });
 }
@@ -22,7 +25,7 @@ function tell(base: HostBase, title: string, body: string, ok: boolean): void {
  * The download service of a host (the queue file has one owner), built once by the composition
  * (createDomains) and shared by the domain and the archive.
  */
-export function createDownloadsService(base: HostBase, { jobs, progress }: Pick<StudioServices, 'jobs' | 'progress'>, projects: ProjectLibrary): DownloadsService {
+export function createDownloadsService(base: DownloadsHost, { jobs, progress }: Pick<StudioServices, 'jobs' | 'progress'>, projects: ProjectLibrary): DownloadsService {
   const settings = base.createStore(appSettingsSpec);
   // The taskbar / dock bar: downloads are one share of the shared progress aggregator.
   const bar = progress.source('downloads');
@@ -30,7 +33,7 @@ export function createDownloadsService(base: HostBase, { jobs, progress }: Pick<
     dataDir: base.dataDir,
     createStore: base.createStore,
     log: base.log,
-    job: (id) => jobs.get(id),
+    job: (id) => jobs.record(id),
     projectName: (id) => projects.nameOf(id),
     verify: ffprobeVerifier(() => settings.get()),
     onChange: (view) => base.emit('downloads.changed', view),
@@ -43,33 +46,46 @@ export function createDownloadsService(base: HostBase, { jobs, progress }: Pick<
   });
 }
 
+export interface ArchiveRunner {
+  archive: Archive;
+  /** Once the engine has loaded its ledger: names results about to expire, then again every hour. */
+  start(): void;
+  stop(): void;
+}
+
 /**
- * The archive: every job that completes, whatever it was for, is queued through the reactor (once per
- * job, recorded in the ledger); at start a catch-up queues results that completed while the studio was
- * closed or before the archive was switched on; once an hour, results about to expire unsaved are named.
+ * The archive: every job that completes, whatever it was for, is queued by a reaction (once per job,
+ * recorded in the ledger; the reactor's catch-up at start covers results that completed while the
+ * studio was closed, and a reaction that failed is tried again at the next start). Registered before
+ * the reactor starts. Once an hour, results about to expire unsaved are named.
  */
-function startArchive(base: HostBase, service: DownloadsService, { jobs, reactor }: Pick<StudioServices, 'jobs' | 'reactor'>): { archive: Archive; stop(): void } {
+export function createArchive(base: DownloadsHost, service: DownloadsService, { jobs, reactor }: Pick<StudioServices, 'jobs' | 'reactor'>): ArchiveRunner {
   const archive = new Archive({
     downloads: service,
     createStore: base.createStore,
-    jobs: () => jobs.list(),
+    jobs: () => jobs.records(),
     log: base.log,
     warn: (title, body) => tell(base, title, body, false),
   });
   for (const option of JobPurpose.options) {
     reactor.on(option.shape.type.value, async (job) => {
-      if (job.phase === 'completed') await archive.sync();
+      if (job.phase === 'completed') await archive.keep(job);
     });
   }
-  void archive.sync().then(() => archive.warnExpiring());
-  const timer = setInterval(() => void archive.warnExpiring(), HOUR);
-  timer.unref?.();
-  return { archive, stop: () => clearInterval(timer) };
+  let timer: ReturnType<typeof setInterval> | undefined;
+  return {
+    archive,
+    start() {
+      void archive.warnExpiring();
+      timer ??= setInterval(() => void archive.warnExpiring(), HOUR);
+      timer.unref?.();
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
-export function createDownloadsDomain(base: HostBase, service: DownloadsService, studio: Pick<StudioServices, 'jobs' | 'reactor'>): DomainModule<typeof downloadsCalls> {
+export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service: DownloadsService, { archive, stop }: ArchiveRunner): DomainModule<typeof downloadsCalls> {
   const { manager } = service;
-  const { archive, stop } = startArchive(base, service, studio);
   const guard = <T>(work: () => T): T => {
     try {
       return work();

@@ -3,6 +3,7 @@ import type { CostEstimate, JobError, JobKind, JobPhase, JobRecord, JobSubmissio
 import type { ServiceError } from '../client/errors';
 import type { JobPurpose } from '../../common/jobs/purpose';
 import { stableStringify } from './stable-json';
+import { Code, RecordStatus } from '../../common/api';
 
 /** Avatar uploads and voice clones are for the catalogue even when the caller names no purpose. */
 export function defaultPurpose(kind: JobKind): JobPurpose {
@@ -10,9 +11,9 @@ export function defaultPurpose(kind: JobKind): JobPurpose {
 }
 
 export function phaseOf(status: number): JobPhase {
-  if (status === 3) return 'completed';
-  if (status === 4) return 'failed';
-  if (status === 2) return 'processing';
+  if (status === RecordStatus.Completed) return 'completed';
+  if (status === RecordStatus.Failed) return 'failed';
+  if (status === RecordStatus.Processing) return 'processing';
   return 'queued';
 }
 
@@ -28,7 +29,7 @@ export function serviceErrorToJob(error: ServiceError): JobError {
 /** A create the service refused outright: nothing was created or charged. */
 export function refusedCreate(error: ServiceError): JobError {
   const refused = serviceErrorToJob(error);
-  if (error.code === 1005) refused.explanation = 'The service kept rate-limiting this account, so the studio gave up sending the job (nothing was created or charged). Send it again in a minute.';
+  if (error.code === Code.TooFrequent) refused.explanation = 'The service kept rate-limiting this account, so the studio gave up sending the job (nothing was created or charged). Send it again in a minute.';
   return refused;
 }
 

@@ -10,7 +10,7 @@ import type { Logger } from '../host/types';
 import { createJob, kindEntry, pollJob, withWebhook, type RemoteSnapshot } from './kinds';
 import type { LedgerStorage } from './ledger';
 import { PollScheduler, realTimers, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
-import { jobProgress, isActive, isFinal, describeUnknownOutcome, overallProgress, reportedFailure } from './job-view';
+import { toJobView, isActive, isFinal, describeUnknownOutcome, overallProgress, reportedFailure } from './job-view';
 import { JobTiming } from './job-timing';
 import type { PollingStrategy } from './polling-strategy';
 import { duplicateMessage, errorText, hashRequest, newJobRecord, phaseOf, recentDuplicate, refusedCreate, serviceErrorToJob } from './engine-helpers';
@@ -78,6 +78,7 @@ export class JobEngine {
   private readonly jobs = new Map<string, JobRecord>();
   private readonly scheduler: PollScheduler;
   private readonly listeners = new Set<(job: JobView) => void>();
+  private readonly recordListeners = new Set<(job: JobRecord) => void>();
   private readonly newId: () => string;
   private readonly timing: PollingStrategy;
   private readonly timers: Timers;
@@ -161,20 +162,36 @@ export class JobEngine {
     }
   }
 
+  /** Each change as the page sees it. */
   subscribe(listener: (job: JobView) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** Each change as the ledger keeps it, for services that act on the record (the reactor). */
+  subscribeRecords(listener: (job: JobRecord) => void): () => void {
+    this.recordListeners.add(listener);
+    return () => this.recordListeners.delete(listener);
+  }
+
+  /** The records themselves, newest first (services: the archive, downloads, the reactor). */
+  records(): JobRecord[] {
+    return [...this.jobs.values()].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  record(id: string): JobRecord {
+    const record = this.jobs.get(id);
+    if (!record) throw new JobNotFoundError(id);
+    return record;
+  }
+
   list(): JobView[] {
     const now = this.deps.clock.now();
-    return [...this.jobs.values()].sort((a, b) => b.createdAt - a.createdAt).map((r) => this.view(r, now));
+    return this.records().map((r) => toJobView(r, now));
   }
 
   get(id: string): JobView {
-    const record = this.jobs.get(id);
-    if (!record) throw new JobNotFoundError(id);
-    return this.view(record, this.deps.clock.now());
+    return toJobView(this.record(id), this.deps.clock.now());
   }
 
   get activeCount(): number {
@@ -204,7 +221,7 @@ export class JobEngine {
     // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
     if (!submission.confirmDuplicate) {
       const earlier = recentDuplicate(this.jobs.values(), requestHash, now, this.deps.duplicateWindowMs ?? 10 * 60_000);
-      if (earlier) return { status: 'duplicate', existing: this.view(earlier, now), message: duplicateMessage(spec.label, connection.name, earlier, now) };
+      if (earlier) return { status: 'duplicate', existing: toJobView(earlier, now), message: duplicateMessage(spec.label, connection.name, earlier, now) };
     }
 
     const record = newJobRecord({
@@ -446,9 +463,10 @@ export class JobEngine {
 
   private changed(record: JobRecord): void {
     const now = this.deps.clock.now();
-    const view = this.view(record, now);
+    const view = toJobView(record, now);
     this.deps.onChange?.(view);
     for (const listener of this.listeners) listener(view);
+    for (const listener of this.recordListeners) listener(record);
     this.reportProgress(now);
   }
 
@@ -464,7 +482,4 @@ export class JobEngine {
     this.deps.setProgress?.(overallProgress(this.jobs.values(), now));
   }
 
-  private view(record: JobRecord, now: number): JobView {
-    return { ...record, progress: jobProgress(record, now) };
-  }
 }

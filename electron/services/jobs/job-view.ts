@@ -1,6 +1,7 @@
-import type { JobError, JobRecord } from '../../common/bridge/jobs';
+import type { JobError, JobRecord, JobView } from '../../common/bridge/jobs';
 import { isServiceError } from '../client/errors';
 import { isActivePhase } from '../../common/jobs/phases';
+import { RecordStatus } from '../../common/api';
 
 export { isActivePhase as isActive, isFinalPhase as isFinal } from '../../common/jobs/phases';
 
@@ -19,12 +20,39 @@ export function jobProgress(record: JobRecord, now: number): number {
     case 'queued':
       return 0.05;
     case 'stalled':
-      return record.remoteStatus === 2 ? 0.5 : 0.05;
+      return record.remoteStatus === RecordStatus.Processing ? 0.5 : 0.05;
     case 'processing': {
       const elapsed = Math.max(0, now - record.updatedAt);
       return Math.min(0.95, 0.1 + 0.85 * (1 - Math.exp(-elapsed / 90_000)));
     }
   }
+}
+
+/** What the page is sent of a record: each field named, so a new ledger field stays in the ledger. */
+export function toJobView(record: JobRecord, now: number): JobView {
+  return {
+    id: record.id,
+    kind: record.kind,
+    phase: record.phase,
+    remoteId: record.remoteId,
+    remoteStatus: record.remoteStatus,
+    connectionId: record.connectionId,
+    connectionName: record.connectionName,
+    projectId: record.projectId,
+    summary: record.summary,
+    request: record.request,
+    answer: record.answer,
+    createdAt: record.createdAt,
+    finishedAt: record.finishedAt,
+    expiresAt: record.expiresAt,
+    resultUrl: record.resultUrl,
+    costEstimate: record.costEstimate,
+    chargedCredits: record.chargedCredits,
+    error: record.error,
+    purpose: record.purpose,
+    polls: record.polls,
+    progress: jobProgress(record, now),
+  };
 }
 
 /** The mean progress of the active jobs (the taskbar's bar), or null when none is active. */

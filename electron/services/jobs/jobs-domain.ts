@@ -2,11 +2,8 @@ import type { jobsCalls } from '../../common/bridge/jobs';
 import type { DomainModule } from '../host/types';
 import type { StudioServices } from './studio-services';
 
-export function createJobsDomain({ jobs, reactor, batches }: StudioServices): DomainModule<typeof jobsCalls> {
-  jobs.start();
-  reactor.start();
-  // Batches that were running when the studio stopped go on (the ledger says which rows were sent).
-  void batches.resumeAll();
+/** The jobs.* calls. The engine and reactor are started by startStudioServices, once every reaction is registered. */
+export function createJobsDomain({ jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): DomainModule<typeof jobsCalls> {
   return {
     handlers: {
       'jobs.submit': async (submission) => jobs.submit(submission),

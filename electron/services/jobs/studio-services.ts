@@ -65,6 +65,18 @@ export function createStudioServices(base: HostBase, projects: ProjectLibrary, o
   return { connections, jobs, reactor, catalogue, progress, batches };
 }
 
+/**
+ * Loads the ledger and starts following jobs, then the reactor: called by the composition once every
+ * domain has registered its reactions (the reactor refuses later ones), so the reactor's catch-up runs
+ * every handler for jobs that ended while the studio was closed.
+ */
+export function startStudioServices({ jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): void {
+  jobs.start();
+  reactor.start();
+  // Batches that were running when the studio stopped go on (the ledger says which rows were sent).
+  void batches.resumeAll();
+}
+
 /** At most one `batches.changed` per batch every 250 ms (a thousand rows change often), the last one always sent. */
 function throttledBatchEvents(base: HostBase): (view: BatchView) => void {
   const pending = new Map<string, BatchView>();

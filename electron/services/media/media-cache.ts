@@ -23,6 +23,11 @@ export interface MediaCacheOptions {
   /** Largest single download accepted. Default: maxBytes. */
   maxFileBytes?: number;
   fetch?: typeof fetch;
+  /**
+   * A link the studio has saved to disk (a download, the archive) is read from that copy instead of
+   * the network: previews and the editor keep working after the service's link expires.
+   */
+  savedCopy?: SavedCopyLookup;
   /** Gives up on a download that sends nothing for this long. */
   timeoutMs?: number;
 }
@@ -40,7 +45,6 @@ export class MediaCache {
   private readonly inflight = new Map<string, Promise<string>>();
   private readonly fetchImpl: typeof fetch;
   private localRule: { allow: LocalFileRule; refusal: string } | null = null;
-  private savedCopy: SavedCopyLookup | null = null;
 
   constructor(private readonly options: MediaCacheOptions) {
     this.fetchImpl = options.fetch ?? fetch;
@@ -54,19 +58,11 @@ export class MediaCache {
     this.localRule = { allow, refusal };
   }
 
-  /**
-   * From now on a link the studio has saved to disk (a download, the archive) is read from that copy
-   * instead of the network: previews and the editor keep working after the service's link expires.
-   */
-  useSavedCopies(lookup: SavedCopyLookup): void {
-    this.savedCopy = lookup;
-  }
-
   /** A local path for a media reference: a saved copy or downloaded (once) for http(s), as it is for local files. */
   async localPath(reference: string, signal?: AbortSignal): Promise<string> {
     const value = reference.trim();
     if (/^https?:\/\//i.test(value)) {
-      const saved = await this.savedCopy?.(value).catch(() => null);
+      const saved = await this.options.savedCopy?.(value).catch(() => null);
       return saved ?? this.download(value, signal);
     }
     const allowed = this.localRule ? this.localRule.allow(value) : null;

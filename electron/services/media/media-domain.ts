@@ -34,17 +34,24 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
   /** Takes in a file dropped on a page that cannot name its path (the web host); see importLocalFile. */
   importFile(name: string, body: Readable): Promise<ChosenMedia>;
   importPath(path: string): Promise<ChosenMedia>;
-  /** Links the studio saved (downloads, the archive) are read from disk; see MediaCache.useSavedCopies. */
-  useSavedCopies(lookup: SavedCopyLookup): void;
-  /** What the service's voice list says of a voice id, for the preview's draft voice. */
-  useVoiceList(lookup: (voiceId: string) => Promise<VoiceFacts | null>): void;
   /** ffprobe of a link or a granted local file (what media.probe answers), for other domains. */
   probe(reference: string): Promise<MediaInfo>;
 }
 
-export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants: LocalGrants = new LocalGrants(), progress: ProgressShare = { set: (f) => base.platform.setProgress?.(f) }): MediaDomain {
+export interface MediaDomainDeps {
+  /** Built from the other fields when absent (tests bring their own). */
+  toolkit?: MediaToolkit;
+  grants?: LocalGrants;
+  /** The renders' share of the taskbar's progress; default: the whole bar. */
+  progress?: ProgressShare;
+  savedCopies?: SavedCopyLookup;
+  voiceList?: (voiceId: string) => Promise<VoiceFacts | null>;
+}
+
+export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore' | 'emit' | 'log' | 'platform'>, deps: MediaDomainDeps = {}): MediaDomain {
+  const { grants = new LocalGrants(), progress = { set: (f) => base.platform.setProgress?.(f) } } = deps;
   const settings = base.createStore(appSettingsSpec);
-  const media = toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get() });
+  const media = deps.toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get(), savedCopies: deps.savedCopies, voiceList: deps.voiceList });
 
   // One rule for every call that reads media (probe, frame, waveform, poster, render): local files
   // only as the user granted them, links only http(s).
@@ -163,8 +170,6 @@ export function createMediaDomain(base: HostBase, toolkit?: MediaToolkit, grants
       if (!info || !isRealMedia(info)) throw new StudioError(`${basename(path)} is not a picture, video or sound file`, 'not-media');
       return { url: grants.grant(path), name: basename(path), info };
     },
-    useSavedCopies: (lookup) => media.cache.useSavedCopies(lookup),
-    useVoiceList: (lookup) => media.useVoiceList(lookup),
     importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober }, name, body),
     async dispose() {
       await swept;

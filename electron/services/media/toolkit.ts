@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { resolveMediaBinary, type MediaBinaryName, type ResolveOptions } from './binaries';
-import { MediaCache } from './media-cache';
+import { MediaCache, type SavedCopyLookup } from './media-cache';
 import { MediaProber } from './probe';
 import { ProcessRunner, type SpawnFn } from './process';
 import { ProxyMaker } from './proxies';
@@ -22,6 +22,10 @@ export interface MediaToolkitOptions {
   spawn?: SpawnFn;
   fetch?: typeof fetch;
   cacheBytes?: number;
+  /** Links the studio saved (downloads, the archive), read from disk; see MediaCacheOptions.savedCopy. */
+  savedCopies?: SavedCopyLookup;
+  /** What the service's voice list says of a voice (gender, accent), for the draft voice. */
+  voiceList?: (voiceId: string) => Promise<VoiceFacts | null>;
   /** Where espeak-ng is looked for (the draft voice); default: the system's, then the npm build. */
   speech?: { espeakPath?: string; searchSystem?: boolean };
 }
@@ -35,8 +39,6 @@ export interface MediaToolkit {
   renderer: PreviewRenderer;
   tools: MediaTools;
   draftVoice: DraftVoice;
-  /** Tells the draft voice what the service's voice list says of a voice (gender, accent). */
-  useVoiceList(lookup: (voiceId: string) => Promise<VoiceFacts | null>): void;
   dirs: { root: string; previews: string; posters: string; speech: string };
   /** Kills every running ffmpeg/ffprobe (app quit). */
   dispose(): Promise<void>;
@@ -55,11 +57,10 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     found.set(name, { key, path: resolved.path });
     return resolved.path;
   };
-  const cache = new MediaCache({ dir: join(root, 'cache'), maxBytes: options.cacheBytes ?? 2 * 1024 ** 3, fetch: options.fetch });
+  const cache = new MediaCache({ dir: join(root, 'cache'), maxBytes: options.cacheBytes ?? 2 * 1024 ** 3, fetch: options.fetch, savedCopy: options.savedCopies });
   const prober = new MediaProber(() => binary('ffprobe'), runner);
   const proxies = new ProxyMaker({ dir: join(root, 'proxies'), runner, ffmpeg: () => binary('ffmpeg') });
   let engine: SpeechEngine | 'none' | undefined;
-  let voiceList: ((voiceId: string) => Promise<VoiceFacts | null>) | undefined;
   const speechDir = join(root, 'speech');
   const draftVoice = new DraftVoice({
     runner,
@@ -69,7 +70,7 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
       engine ??= findSpeechEngine(options.speech);
       return engine === 'none' ? null : engine;
     },
-    voices: (voiceId) => voiceList?.(voiceId) ?? Promise.resolve(null),
+    voices: (voiceId) => options.voiceList?.(voiceId) ?? Promise.resolve(null),
   });
   const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies, draftVoice });
   const tools = new MediaTools({ runner, ffmpeg: () => binary('ffmpeg'), dir: join(root, 'scratch'), probe: (path) => prober.probe(path) });
@@ -82,9 +83,6 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     renderer,
     tools,
     draftVoice,
-    useVoiceList: (lookup) => {
-      voiceList = lookup;
-    },
     dirs: { root, previews: join(root, 'previews'), posters: join(root, 'scratch'), speech: speechDir },
     dispose: () => runner.killAll(),
   };

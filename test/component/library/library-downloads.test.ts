@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { DownloadView, JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
@@ -10,9 +10,9 @@ const HOUR = 3600_000;
 function job(id: string, over: Partial<JobView> = {}): JobView {
   return {
     id, kind: 'tts', phase: 'completed', remoteId: `r-${id}`, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: 'p1',
-    summary: `Speech ${id}`, requestHash: 'h', request: {}, createdAt: now - HOUR, updatedAt: now, finishedAt: now - HOUR,
-    expiresAt: now + 100 * HOUR, deadlineAt: now, remoteStatus: 3, resultUrl: `https://x.test/${id}.mp3`, costEstimate: null,
-    chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null, progress: 1, ...over,
+    summary: `Speech ${id}`, request: {}, createdAt: now - HOUR, finishedAt: now - HOUR,
+    expiresAt: now + 100 * HOUR, remoteStatus: 3, resultUrl: `https://x.test/${id}.mp3`, costEstimate: null,
+    chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, progress: 1, ...over,
   };
 }
 function download(jobId: string, over: Partial<DownloadView>): DownloadView {
@@ -91,11 +91,12 @@ describe('Library downloads', () => {
     expect(button.textContent).toContain('(4)');
 
     button.click();
-    await flushPromises();
-    await new Promise((r) => setTimeout(r, 300));
-    await flushPromises();
-    const dialog = document.querySelector('[data-testid="download-dialog"]')!;
-    expect(dialog.textContent).toContain('Files will be saved in /home/me/Videos.');
+    // The dialog opens once the archive's folder has been asked for.
+    const dialog = await vi.waitFor(() => {
+      const found = document.querySelector('[data-testid="download-dialog"]');
+      expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
+      return found!;
+    });
     const start = [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!;
     start.click();
     await flushPromises();

@@ -9,9 +9,9 @@ const now = Date.now();
 function job(over: Partial<JobView>): JobView {
   return {
     id: 'job-1', kind: 'tts', phase: 'queued', remoteId: 'r1', connectionId: 'sandbox', connectionName: 'Sandbox', projectId: null,
-    summary: 'Speech · voice ava · "Hello"', requestHash: 'h', request: { input_text: 'Hello' }, createdAt: now - 65_000, updatedAt: now,
-    finishedAt: null, expiresAt: now + 7 * 24 * 3600_000 - 65_000, deadlineAt: now + 3600_000, remoteStatus: 1, resultUrl: null,
-    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0, purpose: { type: 'plain' }, reactedAt: null, progress: 0.05, ...over,
+    summary: 'Speech · voice ava · "Hello"', request: { input_text: 'Hello' }, createdAt: now - 65_000,
+    finishedAt: null, expiresAt: now + 7 * 24 * 3600_000 - 65_000, remoteStatus: 1, resultUrl: null,
+    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0, purpose: { type: 'plain' }, progress: 0.05, ...over,
   };
 }
 

@@ -5,9 +5,9 @@ import type { JobView } from '@common/bridge';
 import ToolResult from '@/views/tools/job-tools/ToolResult.vue';
 
 const job = (over: Partial<JobView>): JobView => ({
-  id: 'j1', kind: 'character-swap', phase: 'failed', remoteId: null, connectionId: 'c', connectionName: 'Service', projectId: null, summary: 's', requestHash: 'h', request: {},
-  createdAt: 0, updatedAt: 0, finishedAt: 0, expiresAt: null, deadlineAt: 0, remoteStatus: null, resultUrl: null, costEstimate: null, chargedCredits: null,
-  error: null, answer: null, purpose: { type: 'plain' }, reactedAt: null, polls: 0, progress: 1, ...over,
+  id: 'j1', kind: 'character-swap', phase: 'failed', remoteId: null, connectionId: 'c', connectionName: 'Service', projectId: null, summary: 's', request: {},
+  createdAt: 0, finishedAt: 0, expiresAt: null, remoteStatus: null, resultUrl: null, costEstimate: null, chargedCredits: null,
+  error: null, answer: null, purpose: { type: 'plain' }, polls: 0, progress: 1, ...over,
 });
 const error = (code: number) => ({ code, explanation: 'general explanation', message: 'm', endpoint: null });
 

@@ -1,9 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { Archive, defaultArchiveSettings } from '../../../electron/services/downloads/archive';
+import { createArchive } from '../../../electron/services/downloads/downloads-domain';
+import { JobReactor } from '../../../electron/services/jobs/reactor';
+import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
@@ -71,6 +74,48 @@ describe('archive', () => {
     await archive.sync();
     await downloads.manager.whenIdle();
     expect(readdirSync(join(home, 'Videos', 'Avatar Studio', 'Avatar video')).sort()).toEqual(['Clip v1.mp4', 'Clip v2.mp4']);
+    await downloads.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('archives a result through the reactor, and one whose archiving failed is tried again at the next start', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'archive-reactor-'));
+    const records: JobRecord[] = [job('r1')];
+    server.files.set('/r1.mp4', { body: patternBytes(1500, 4), etag: '"r1"' });
+    const marked: string[] = [];
+    const engine = {
+      records: () => records,
+      record: (id: string) => records.find((j) => j.id === id)!,
+      subscribeRecords: () => () => undefined,
+      markReacted: async (id: string) => {
+        marked.push(id);
+        records.find((j) => j.id === id)!.reactedAt = NOW;
+      },
+    };
+    const base = createMemoryHostBase({ dataDir: home });
+    const downloads = new DownloadsService({ dataDir: home, createStore: base.createStore, log: silent, now: () => NOW, job: engine.record, projectName: async () => null });
+    // The video folder cannot be made (a file stands where it would be), so the first start fails to archive.
+    writeFileSync(join(home, 'blocked'), 'a file');
+    const run = () => {
+      const reactor = new JobReactor({ engine });
+      const runner = createArchive(base, downloads, { jobs: engine as never, reactor });
+      return { reactor, runner };
+    };
+    const first = run();
+    first.runner.archive.settings.set({ ...defaultArchiveSettings(home), videoFolder: join(home, 'blocked', 'videos'), template: '{text|id}' });
+    first.reactor.start();
+    await first.reactor.idle();
+    expect(marked).toEqual([]);
+    expect(downloads.manager.forJob('r1')).toEqual([]);
+    first.reactor.stop();
+
+    const second = run();
+    second.runner.archive.settings.set({ ...second.runner.archive.settings.get(), videoFolder: join(home, 'videos') });
+    second.reactor.start();
+    await second.reactor.idle();
+    await downloads.manager.whenIdle();
+    expect(marked).toEqual(['r1']);
+    expect(readdirSync(join(home, 'videos'))).toEqual(['Clip r1.mp4']);
     await downloads.dispose();
     rmSync(home, { recursive: true, force: true });
   });

@@ -255,7 +255,7 @@ describe('restart', () => {
     if (submitted.status !== 'submitted') throw new Error('expected submitted');
     first.stop();
     // A record as a crash between the ledger write and the create's answer leaves it.
-    storage.put({ ...submitted.job, id: 'crashed', phase: 'submitting', remoteId: null, requestHash: 'other' });
+    storage.put({ ...first.record(submitted.job.id), id: 'crashed', phase: 'submitting', remoteId: null, requestHash: 'other' });
 
     const second = engine();
     second.start();

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { voiceoverHash, type JobView } from '@common/bridge';
+import { voiceoverHash, type JobRecord } from '@common/bridge';
 import { createProject, setSceneVoice } from '@common/composition';
 import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
 import { ServiceClient } from '../../../electron/services/client';
@@ -40,6 +40,8 @@ function host(library: ProjectLibrary, calls: string[]) {
   return { engine, reactor };
 }
 
+const ended = (id: string, phase: JobRecord['phase']) => ({ id, phase, reactedAt: null, purpose: { type: 'plain' } }) as JobRecord;
+
 describe('the job reactor', () => {
   it('puts a voiceover into its closed project once, keeps it once across a restart, and never over a newer script', async () => {
     const createStore = createConfStoreFactory(join(dir, 'data'), { log: new MemoryLogger(), notify: () => {} });
@@ -67,7 +69,7 @@ describe('the job reactor', () => {
     expect(calls).toEqual([submitted.job.id]);
     const onDisk = JSON.parse(readFileSync(file, 'utf8')) as { scenes: { voice: { audioUrl?: string } }[] };
     expect(onDisk.scenes[0].voice.audioUrl).toBe(done.resultUrl);
-    expect((first.engine.get(submitted.job.id) as JobView).reactedAt).not.toBeNull();
+    expect(first.engine.record(submitted.job.id).reactedAt).not.toBeNull();
     first.reactor.stop();
     first.engine.stop();
 
@@ -89,12 +91,11 @@ describe('the job reactor', () => {
   }, 60_000);
 
   it('tries a reaction again at the next start when it failed, and acts only on ended jobs', async () => {
-    const ended = (id: string, phase: JobView['phase']) => ({ id, phase, reactedAt: null, purpose: { type: 'plain' } }) as JobView;
     const jobs = [ended('a', 'completed'), ended('b', 'queued'), ended('c', 'stalled'), ended('d', 'failed')];
     const marked: string[] = [];
     const engine = {
-      list: () => jobs,
-      subscribe: () => () => undefined,
+      records: () => jobs,
+      subscribeRecords: () => () => undefined,
       markReacted: async (id: string) => {
         marked.push(id);
         jobs.find((j) => j.id === id)!.reactedAt = 1;
@@ -120,5 +121,13 @@ describe('the job reactor', () => {
     // Only the one that failed is tried again; the other was done for good.
     expect(marked).toEqual(['d', 'a']);
     expect(seen.sort()).toEqual(['a', 'a', 'd']);
+  });
+
+  it('refuses a reaction registered after it started, which the catch-up would have skipped', () => {
+    const engine = { records: () => [ended('a', 'completed')], subscribeRecords: () => () => undefined, markReacted: async () => undefined };
+    const reactor = new JobReactor({ engine });
+    reactor.on('plain', async () => undefined);
+    reactor.start();
+    expect(() => reactor.on('scene-voiceover', async () => undefined)).toThrow(/registered after the reactor started.*before start\(\)/);
   });
 });

@@ -60,8 +60,12 @@ describe('the local preview of a talking avatar', { timeout: 120_000 }, () => {
   // Fails when the text is left silent (mutation: no draftVoice in the toolkit) or the length stays the
   // scene's (mutation: talkingLength returns the scene's durationMs).
   it('speaks the text in a draft voice, labelled as one, and lasts as long as the speech', async () => {
-    const toolkit = createMediaToolkit({ dataDir: join(dir, 'spoken'), ...onPath, speech: { searchSystem: false } });
-    toolkit.useVoiceList(async (id) => (id === 'sandbox_ava' ? { name: 'Ava', gender: 'Female', accent: 'American' } : null));
+    const toolkit = createMediaToolkit({
+      dataDir: join(dir, 'spoken'),
+      ...onPath,
+      speech: { searchSystem: false },
+      voiceList: async (id) => (id === 'sandbox_ava' ? { name: 'Ava', gender: 'Female', accent: 'American' } : null),
+    });
     try {
       const out = join(dir, 'talk.mp4');
       const result = await toolkit.renderer.render(talking(), { quality: 'preview', outputPath: out });

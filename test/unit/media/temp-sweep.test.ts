@@ -25,7 +25,7 @@ describe('temporary files', () => {
     const kept = [file('cache/abc.mp4', 3), file('previews/r.mp4', 3), file('cache/now.mp4.9.part', 0), file('scratch/now.jpg', 0)];
     const base = createMemoryHostBase({ dataDir: join(dir, 'data') });
     const toolkit = createMediaToolkit({ dataDir: base.dataDir, resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
-    const domain = createMediaDomain(base, toolkit);
+    const domain = createMediaDomain(base, { toolkit });
     await domain.dispose?.();
     for (const path of stale) expect(existsSync(path), path).toBe(false);
     for (const path of kept) expect(existsSync(path), path).toBe(true);

@@ -9,6 +9,7 @@ import { createMemoryHostBase } from '../../../electron/services/host/memory-hos
 import { LocalGrants, localGrantsSpec } from '../../../electron/services/media/local-grants';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
 import { createUploadsDomain } from '../../../electron/services/storage/uploads-domain';
+import { LocalMediaLinker } from '../../../electron/services/storage/local-media-linker';
 import { start } from '../emulator/harness';
 
 let em: RunningEmulator;
@@ -25,7 +26,8 @@ function setup() {
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const grants = new LocalGrants();
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
-  return { base, grants, domain: createUploadsDomain(base, storage, grants) };
+  const linker = new LocalMediaLinker({ storage, grants, onProgress: (progress) => base.emit('uploads.progress', progress) });
+  return { base, grants, domain: createUploadsDomain(linker) };
 }
 
 describe('uploads.linkLocalMedia', () => {
