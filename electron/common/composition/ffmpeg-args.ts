@@ -1,3 +1,4 @@
+import { uprightFilter } from './exif-orientation';
 import type { Box } from './geometry';
 import { planDurationMs, type PlanLayer, type PlanScene, type RenderPlan } from './render-plan';
 
@@ -215,8 +216,12 @@ function layerSource(layer: PlanLayer, box: Box, d: string, fps: number, flags: 
   const input = layer.source.input;
   const scale = `scale=${box.width}:${box.height}:flags=${flags},setsar=1`;
   if (input.still) {
-    const index = addInput(layer.label, ['-i', input.path]);
-    return `[${index}:v]${scale}`;
+    // Decoded once and never seeked (ffmpeg 5.1 yields no frame for `-ss` into a JPEG); the overlay's
+    // eof_action=repeat holds it for the whole scene. A known orientation is applied here, not by ffmpeg.
+    if (input.orientation === undefined) return `[${addInput(layer.label, ['-i', input.path])}:v]${scale}`;
+    const index = addInput(layer.label, ['-noautorotate', '-i', input.path]);
+    const upright = uprightFilter(input.orientation);
+    return `[${index}:v]${upright ? `${upright},` : ''}${scale}`;
   }
   const index = addInput(layer.label, [...(input.loop ? ['-stream_loop', '-1'] : []), '-t', d, '-i', input.path]);
   return `[${index}:v]setpts=PTS-STARTPTS,${scale}`;

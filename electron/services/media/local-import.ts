@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ChosenMedia } from '../../common/bridge/media';
-import { isRealMedia } from '../../common/composition/media-info';
+import { isRealMedia, type MediaInfo } from '../../common/composition/media-info';
+import { describeFormat, UNSUPPORTED_PICTURES } from '../../common/composition/media-format';
 import { StudioError } from '../host/errors';
 import type { LocalGrants } from './local-grants';
 import type { MediaProber } from './probe';
+import { makeUpright, type UprightDeps } from './upright';
 
 /** The largest medium the service takes (a 300 MB lip sync video). */
 export const IMPORT_LIMIT_BYTES = 300 * 1024 * 1024;
@@ -23,7 +25,7 @@ export function importName(name: string): string {
  * A file the user dropped on the page of the web host (which cannot see the file's path): its bytes are
  * streamed into `<data folder>/imports`, checked to be media, and granted like a file from a dialog.
  */
-export async function importLocalFile(deps: { dir: string; grants: LocalGrants; prober: MediaProber }, name: string, body: Readable): Promise<ChosenMedia> {
+export async function importLocalFile(deps: { dir: string; grants: LocalGrants; prober: MediaProber; upright?: UprightDeps }, name: string, body: Readable): Promise<ChosenMedia> {
   const folder = join(deps.dir, randomBytes(8).toString('hex'));
   const fileName = importName(name);
   const path = join(folder, fileName);
@@ -38,11 +40,20 @@ export async function importLocalFile(deps: { dir: string; grants: LocalGrants; 
   try {
     await pipeline(body, limit, createWriteStream(path));
     if (received === 0) throw new StudioError(`${fileName} is empty`, 'not-media');
-    const info = await deps.prober.probe(path).catch(() => null);
+    let info = await deps.prober.probe(path).catch(() => null);
+    if (info) refuseUnsupported(fileName, info);
     if (!info || !isRealMedia(info)) throw new StudioError(`${fileName} is not a picture, video or sound file`, 'not-media');
+    // A photo stored sideways is taken in upright (see upright.ts), and measured again as it now is.
+    if (info.kind === 'image' && info.format === 'jpeg' && deps.upright && (await makeUpright(deps.upright, path))) info = await deps.prober.probe(path);
     return { url: deps.grants.grant(path), name: fileName, info };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     throw error instanceof StudioError ? error : new StudioError(`${fileName} could not be read: ${(error as Error).message}`, 'import-failed');
   }
+}
+
+/** A picture of a kind the service does not take (a phone's HEIC): refused with what to do instead. */
+function refuseUnsupported(fileName: string, info: MediaInfo): void {
+  if (!UNSUPPORTED_PICTURES.has(info.format)) return;
+  throw new StudioError(`${fileName} is ${describeFormat(info.format)}, which the service does not take: save it as JPEG or PNG (photo apps can export it) and add that instead`, 'unsupported-picture');
 }

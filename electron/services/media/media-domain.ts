@@ -170,7 +170,7 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
       if (!info || !isRealMedia(info)) throw new StudioError(`${basename(path)} is not a picture, video or sound file`, 'not-media');
       return { url: grants.grant(path), name: basename(path), info };
     },
-    importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober }, name, body),
+    importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober, upright: { runner: media.runner, ffmpeg: () => media.binary('ffmpeg') } }, name, body),
     async dispose() {
       await swept;
       warmer.dispose();

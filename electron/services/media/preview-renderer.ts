@@ -11,6 +11,8 @@ import { capitalise, planFromProject, type InputRequest, type RenderPlan } from 
 import { MediaProbeError } from '../../common/composition/media-info';
 import { MediaCache, MediaInputError, shorten } from './media-cache';
 import type { MediaProber } from './probe';
+import { readOrientation } from './upright';
+import type { ExifOrientation } from '../../common/composition/exif-orientation';
 import type { ProcessRunner } from './process';
 import type { ProxyMaker } from './proxies';
 import type { DraftVoice } from './draft-voice';
@@ -140,7 +142,7 @@ export class PreviewRenderer {
   }
 
   private async prepareWithSpeech(project: Project, quality: RenderQuality, signal: AbortSignal | undefined, renderWidth: number, options: { speech?: boolean }): Promise<Prepared> {
-    const resolved = new Map<string, { path: string; still: boolean; durationMs?: number }>();
+    const resolved = new Map<string, ResolvedMedia>();
     const failures: { order: number; error: Error }[] = [];
     const list = this.inputsOf(project, renderWidth);
     await eachLimited(list, this.deps.concurrency ?? 3, async (input, order) => {
@@ -234,7 +236,7 @@ export class PreviewRenderer {
    * The local file an input is rendered from: fetched once into the cache, inspected, and for previews
    * a proxy when the source is large. `lowPriority`: done ahead of need, yielding the CPU.
    */
-  async resolveInput(input: MediaInput, quality: RenderQuality, options: { signal?: AbortSignal; lowPriority?: boolean } = {}): Promise<{ path: string; still: boolean; durationMs?: number }> {
+  async resolveInput(input: MediaInput, quality: RenderQuality, options: { signal?: AbortSignal; lowPriority?: boolean } = {}): Promise<ResolvedMedia> {
     const { request, drawnLongSide } = input;
     const { signal, lowPriority } = options;
     const url = input.url;
@@ -249,6 +251,8 @@ export class PreviewRenderer {
       if (wantsSound && !info.hasAudio) throw new MediaInputError(`${shorten(url)} has no sound`);
       if (!wantsSound && !info.hasVideo) throw new MediaInputError(`${shorten(url)} has no picture (is it an audio file?)`);
       const still = info.kind === 'image';
+      // A picture is drawn the way up its EXIF tag says, by the compositor whatever the ffmpeg.
+      if (still && !wantsSound) return { path, still, orientation: await readOrientation(path) };
       if (quality === 'preview' && !wantsSound) return { path: await this.deps.proxies.proxyFor(path, info, { drawnLongSide, signal, lowPriority }), still };
       // A sound's length sets a talking avatar's.
       return wantsSound && info.durationMs ? { path, still, durationMs: info.durationMs } : { path, still };
@@ -316,6 +320,14 @@ function explainFailure(stderr: string, command: FfmpegCommand): string {
   const culprit = inputs.findIndex((path) => stderr.includes(path));
   const who = culprit >= 0 ? `${capitalise(command.inputLabels[culprit])}: ` : '';
   return `${who}ffmpeg could not render the preview: ${last}`;
+}
+
+/** A media input ready for the compositor: the file, and how to draw it. */
+export interface ResolvedMedia {
+  path: string;
+  still: boolean;
+  durationMs?: number;
+  orientation?: ExifOrientation;
 }
 
 export function abortError(): Error {
