@@ -4,7 +4,7 @@ import vueParser from 'vue-eslint-parser';
 import studio from './.eslint-plugin-local/index.js';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-artifacts/**', '**/*.d.ts'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-artifacts/**'] },
   ...tseslint.configs.recommended,
   ...pluginVue.configs['flat/recommended'],
   {

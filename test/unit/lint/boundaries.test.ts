@@ -13,7 +13,7 @@ describe('layering fails closed', () => {
   });
 
   it('covers every source extension, .vue included', async () => {
-    for (const ext of ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs']) {
+    for (const ext of ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs', 'd.ts']) {
       expect(await layering(`electron/newlayer/zz-virtual.${ext}`, plain), ext).toHaveLength(1);
     }
     expect(await layering('electron/newlayer/ZzVirtual.vue', '<template><div /></template>\n')).toHaveLength(1);
