@@ -62,9 +62,13 @@ function kindOfFormat(format: MediaFormat): MediaKind {
 /** What a refusal needs to know of a file: null for one that is not readable media. */
 export type MediaFacts = Pick<MediaInfo, 'kind' | 'format'> | null;
 
-/** A probe's answer as MediaFacts: ffprobe "reads" an empty or foreign file named x.png as a 0×0 picture. */
+/**
+ * A probe's answer as MediaFacts: ffprobe "reads" an empty or foreign file named x.png as a 0×0 picture,
+ * so that is no media; a HEIC or AVIF picture is kept even when it could not be decoded, to be refused
+ * by its name.
+ */
 export function readableMedia(info: MediaInfo | null | undefined): MediaInfo | null {
-  return info && isRealMedia(info) ? info : null;
+  return info && (isRealMedia(info) || UNSUPPORTED_PICTURES.has(info.format)) ? info : null;
 }
 
 /** Why a file cannot go into `field`, in words a person understands; null when it can. */

@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
 import type { LinkReport } from '../../common/composition/link-checks';
+import { describeFormat, UNSUPPORTED_PICTURES } from '../../common/composition/media-format';
 import { isRealMedia } from '../../common/composition/media-info';
 import { guardedFetch } from '../net/guarded-fetch';
 import type { MediaCache } from './media-cache';
@@ -65,6 +66,7 @@ export class LinkChecker {
       return report({ ok: false, reason: plain((error as Error).message, url) });
     }
     const info = await this.options.prober.probe(path).catch(() => null);
+    if (info && UNSUPPORTED_PICTURES.has(info.format)) return report({ ok: false, reason: `${describeFormat(info.format)}, which the service does not take; use a JPEG or PNG copy` });
     if (!info || !isRealMedia(info)) return report({ ok: false, reason: 'not a picture, video or sound' });
     return report({ ok: true, kind: info.kind, format: info.format, durationMs: info.durationMs, sizeBytes: info.sizeBytes });
   }

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { describeFormat, UNSUPPORTED_PICTURES } from '../../common/composition/media-format';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { ProcessRunner } from './process';
 
@@ -27,6 +28,8 @@ export class MediaTools {
   /** JPEG bytes of the frame at `atMs` (any time, for a picture), `width` pixels wide (height keeps the aspect). */
   async frame(path: string, atMs: number, width: number): Promise<Buffer> {
     const info = await this.deps.probe(path).catch(() => null);
+    // Whether an ffmpeg decodes these depends on its build; the studio refuses them everywhere alike.
+    if (info && UNSUPPORTED_PICTURES.has(info.format)) throw new Error(`${describeFormat(info.format)} is not a picture the studio takes; use a JPEG or PNG copy`);
     const seek = info?.kind === 'image' ? [] : ['-ss', (atMs / 1000).toFixed(3)];
     const out = await this.temp('jpg');
     try {

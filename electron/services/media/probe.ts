@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { detectFormat, type MediaFormat } from '../../common/composition/media-format';
 import { MediaProbeError, parseFfprobeJson, type MediaInfo } from '../../common/composition/media-info';
 import type { ProcessRunner } from './process';
 
@@ -18,7 +19,7 @@ export class MediaProber {
   ) {}
 
   async probe(input: string, signal?: AbortSignal): Promise<MediaInfo> {
-    const file = /^[a-z][a-z0-9+.-]+:/i.test(input) && !/^[A-Za-z]:[\\/]/.test(input) ? null : await stat(input).catch(() => null);
+    const file = isUrl(input) ? null : await stat(input).catch(() => null);
     const key = file?.isFile() ? `${input}\0${file.size}\0${file.mtimeMs}` : null;
     const cached = key ? this.known.get(key) : undefined;
     if (cached) return cached;
@@ -34,6 +35,8 @@ export class MediaProber {
     const bin = await this.ffprobe();
     const result = await this.runner.run(bin, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input], { signal });
     if (result.code !== 0) {
+      const heif = await heifBrandOf(input);
+      if (heif) return unreadablePicture(heif);
       const reason = lastLine(result.stderr) || `ffprobe exited with code ${result.code}`;
       throw new MediaProbeError(`cannot read ${describe(input)}: ${reason}`);
     }
@@ -43,6 +46,38 @@ export class MediaProber {
       throw new MediaProbeError(`cannot read ${describe(input)}: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * HEIC (and some AVIF) files are ISO-BMFF without a movie box: ffprobe gives up on them. They are named
+ * from their `ftyp` brand so the user hears "HEIC picture" and what to do, not "moov atom not found".
+ */
+async function heifBrandOf(input: string): Promise<MediaFormat | null> {
+  if (isUrl(input)) return null;
+  const handle = await open(input, 'r').catch(() => null);
+  if (!handle) return null;
+  try {
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    if (bytesRead < 12 || head.toString('latin1', 4, 8) !== 'ftyp') return null;
+    const format = detectFormat({ demuxer: 'mov,mp4', videoCodec: 'hevc', audioCodec: null, brand: head.toString('latin1', 8, 12) });
+    return format === 'heic' || format === 'avif' ? format : null;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A picture the studio knows the type of but cannot decode: no size, so isRealMedia() is false. */
+function unreadablePicture(format: MediaFormat): MediaInfo {
+  return {
+    kind: 'image', durationMs: null, width: null, height: null, fps: null, videoCodec: null, audioCodec: null,
+    hasVideo: true, hasAudio: false, sizeBytes: null, formatName: format, format, rotation: 0,
+  };
+}
+
+/** A URL ffprobe reads itself, as opposed to a local path (a Windows drive letter is not a scheme). */
+function isUrl(input: string): boolean {
+  return /^[a-z][a-z0-9+.-]+:/i.test(input) && !/^[A-Za-z]:[\\/]/.test(input);
 }
 
 function lastLine(text: string): string {
