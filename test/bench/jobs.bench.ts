@@ -1,7 +1,9 @@
-// Job polling, measured: 1,000 concurrent jobs against the sandbox (run in its own process), followed
-// once by the job engine and once by a naive poller that asks about every job every 2 s. Reports
-// requests per job, the delay between the sandbox finishing a job and the follower seeing it (p50,
-// p95), and the follower's CPU time, each as a ratio engine / naive.
+// Job polling, measured twice. First, in virtual time, jobs of lengths spread from seconds to minutes
+// followed with the plain strategy (the baseline) and the learnt one (jobs-spread.ts). Then 1,000
+// concurrent jobs against the sandbox (run in its own process), followed once by the job engine and
+// once by a naive poller that asks about every job every 2 s. Reports requests per job, the delay
+// between the sandbox finishing a job and the follower seeing it (p50, p95), and the follower's CPU
+// time, each as a ratio engine / naive. BENCH_ONLY=spread, engine or naive runs one part.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { JobEngine } from '../../electron/services/jobs/engine';
 import { FileLedgerStorage, MemoryLedgerStorage } from '../../electron/services/jobs/ledger';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
+import { runSpread } from './jobs-spread';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1000);
 const JOB_SECONDS = 20;
@@ -178,6 +181,10 @@ function row(r: Result): string {
 }
 
 export async function run(): Promise<void> {
+  if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'spread') {
+    await runSpread();
+    if (process.env.BENCH_ONLY) return;
+  }
   const work = mkdtempSync(join(tmpdir(), 'studio-jobs-bench-'));
   const results: Result[] = [];
   try {

@@ -1,5 +1,5 @@
 import type { FetchLike } from '../../../electron/services/client';
-import { ServiceClient } from '../../../electron/services/client';
+import { ServiceClient, type ServiceClientOptions } from '../../../electron/services/client';
 import type { EngineConnections } from '../../../electron/services/jobs/engine';
 
 export interface FakeJob {
@@ -108,12 +108,14 @@ export class FakeService {
   }
 }
 
-export function fakeConnections(service: FakeService, webhookUrl: string | null = null): EngineConnections {
+/** `options` overrides the client's clock and sleep (a bench in virtual time); by default it never waits. */
+export function fakeConnections(service: FakeService, webhookUrl: string | null = null, options: Pick<ServiceClientOptions, 'clock' | 'sleep'> = {}): EngineConnections {
   const client = new ServiceClient({
     baseUrl: 'http://fake.test',
     credentials: { kind: 'api-key', apiKey: 'fake-key-123456' },
     fetch: service.fetch,
     sleep: async () => undefined,
+    ...options,
   });
   return {
     active: async () => ({ id: 'c1', name: 'Fake', webhookUrl }),

@@ -8,6 +8,7 @@ import { createDispatcher, type Dispatch } from '../../../electron/services/host
 import { createDomains, type Domains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase, type EmittedEvent } from '../../../electron/services/host/memory-host';
 import { makeImage } from '../../fixtures/composition/make-media';
+import { seededRandom } from '../../seeded-random';
 
 /**
  * Every bridge channel, with random and hostile arguments, through the same dispatcher the hosts use
@@ -18,16 +19,7 @@ const SEED = 0x5eed16;
 const ROUNDS = Number(process.env.FUZZ_ROUNDS ?? 12);
 const CANARY = 'CANARY-7f3a9c-secret-bytes';
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = seededRandom;
 
 let dir: string;
 let canaryPath: string;
