@@ -96,7 +96,7 @@ describe('Library downloads', () => {
       const found = document.querySelector('[data-testid="download-dialog"]');
       expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
       return found!;
-    });
+    }, { timeout: 10_000 });
     const start = [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!;
     start.click();
     await flushPromises();

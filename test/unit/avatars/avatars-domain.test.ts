@@ -14,6 +14,7 @@ import { createDomains, type Domains } from '../../../electron/services/host/dom
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { resolveMediaBinary } from '../../../electron/services/media/binaries';
 import { start } from '../emulator/harness';
+import { until as waitUntil } from '../downloads/file-server';
 
 let em: RunningEmulator;
 let dir: string;
@@ -21,13 +22,8 @@ let base: ReturnType<typeof createMemoryHostBase>;
 let domains: Domains;
 let clipUrl: string;
 
-async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Jobs of 0.4 s on a busy machine: waits allow half a minute. */
+const until = (check: () => boolean | Promise<boolean>) => waitUntil(check, 30_000);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'studio-avatars-'));

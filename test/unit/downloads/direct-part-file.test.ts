@@ -85,7 +85,7 @@ describe('a .part written around the page cache', () => {
     const file = await openDirect(path, 'w');
     await new Promise<void>((resolve, reject) => file.write(randomBytes(10 * 1024), (error) => (error ? reject(error) : resolve())));
     // The write started with the chunk settles on its own; nothing else is sent.
-    await vi.waitFor(() => expect(statSync(path).size).toBe(2 * DIRECT_ALIGN));
+    await vi.waitFor(() => expect(statSync(path).size).toBe(2 * DIRECT_ALIGN), { timeout: 10_000 });
     file.destroy();
     await once(file, 'close');
   });

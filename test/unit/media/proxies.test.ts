@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import { ProxyMaker } from '../../../electron/services/media/proxies';
@@ -45,7 +45,7 @@ describe('ProxyMaker with real ffmpeg', () => {
     const background = new AbortController();
     const early = proxies.proxyFor(source, info, { drawnLongSide: 640, signal: background.signal, lowPriority: true });
     const needed = proxies.proxyFor(source, info, { drawnLongSide: 640 });
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(runner.running).toBe(1), { timeout: 10_000 });
     background.abort();
     await expect(early).rejects.toThrow(/cancelled/);
     expect(await prober.probe(await needed)).toMatchObject({ width: 640, height: 360 });
@@ -56,13 +56,11 @@ describe('ProxyMaker with real ffmpeg', () => {
     const b = new AbortController();
     const first = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: a.signal });
     const second = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: b.signal });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(runner.running).toBe(1);
+    await vi.waitFor(() => expect(runner.running).toBe(1), { timeout: 10_000 });
     a.abort();
     expect(runner.running).toBe(1);
     b.abort();
     await Promise.allSettled([first, second]);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(runner.running).toBe(0);
+    await vi.waitFor(() => expect(runner.running).toBe(0), { timeout: 10_000 });
   });
 });
