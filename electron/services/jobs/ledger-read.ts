@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobRecord } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
@@ -10,14 +10,12 @@ export const JOURNAL = 'ledger.jsonl';
 const JOURNAL_ASIDE = 'ledger.unreadable.jsonl';
 
 export interface LedgerOnDisk {
-  /** Read without validation: only the earlier format's records (the journal's are left out). */
+  /** The newest valid record of each job (none when read without validation). */
   records: Map<string, JobRecord>;
   /** Bytes of the journal up to its last whole line (a cut-off tail is a batch that never settled). */
   journalLength: number;
   /** Bytes of the newest line of each live job, to judge when the journal is worth compacting. */
   liveBytes: Map<string, number>;
-  /** Files of the earlier one-file-per-job format, folded into the journal by the next write. */
-  legacyFiles: string[];
 }
 
 interface Reporting {
@@ -28,19 +26,11 @@ interface Reporting {
 const setAsideTitle = 'A job record could not be read and was set aside';
 
 /**
- * Reads everything the ledger holds: the per-job files of the earlier format first, then the journal,
- * whose lines are newer. Nothing here waits for or blocks the writer: a line still being appended has
- * no newline yet and is left for the next read.
+ * Reads everything the ledger's journal holds. Nothing here waits for or blocks the writer: a line
+ * still being appended has no newline yet and is left for the next read.
  */
 export function readLedger(dir: string, reporting: Reporting = {}, options: { validate?: boolean } = {}): LedgerOnDisk {
-  const found: LedgerOnDisk = { records: new Map(), journalLength: 0, liveBytes: new Map(), legacyFiles: [] };
-  if (!existsSync(dir)) return found;
-  for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.json')) continue;
-    const record = readLegacyFile(join(dir, name), reporting);
-    if (record) found.records.set(record.id, record);
-    found.legacyFiles.push(join(dir, name));
-  }
+  const found: LedgerOnDisk = { records: new Map(), journalLength: 0, liveBytes: new Map() };
   const journal = join(dir, JOURNAL);
   if (!existsSync(journal)) return found;
   const text = readFileSync(journal, 'utf8');
@@ -55,7 +45,6 @@ export function readLedger(dir: string, reporting: Reporting = {}, options: { va
     }
     if ('remove' in change) {
       newest.delete(change.remove);
-      found.records.delete(change.remove);
       found.liveBytes.delete(change.remove);
     } else {
       newest.set(change.put.id, line);
@@ -103,33 +92,6 @@ function setAsideLine(dir: string, line: string, reporting: Reporting, recordTex
     title: setAsideTitle,
     detail: `The job is no longer listed in the Library. ${describeRecoverable(recordText)} Its text was kept in ${aside}.`,
   });
-}
-
-function readLegacyFile(path: string, reporting: Reporting): JobRecord | null {
-  try {
-    const parsed = JobRecord.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    if (parsed.success) return parsed.data;
-    throw new Error(parsed.error.issues[0]?.message ?? 'invalid record');
-  } catch (error) {
-    // Folded into the journal and removed by the writer since the folder was listed.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    // Keep the file for inspection but out of the way, so one bad record cannot hide the others.
-    const aside = `${path}.unreadable`;
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return null;
-    }
-    renameSync(path, aside);
-    reporting.log?.warn('job ledger record set aside', { file: aside, reason: error instanceof Error ? error.message : String(error) });
-    reporting.notify?.({
-      level: 'warning',
-      title: setAsideTitle,
-      detail: `The job is no longer listed in the Library. ${describeRecoverable(text)} The file was kept as ${aside}.`,
-    });
-    return null;
-  }
 }
 
 /**

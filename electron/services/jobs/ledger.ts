@@ -46,8 +46,7 @@ const IDLE_CLOSE_MS = 2_000;
  * on its way to disk goes in the next batch, and each `put` settles only when its own line is durable.
  * A crash mid-append leaves a line without its newline, which readers skip and the next writer cuts off
  * (its `put` never settled). When the journal is mostly superseded lines it is rewritten atomically
- * (temporary file, fsync, rename, folder fsync) with the newest line of each job. Records of the earlier
- * one-file-per-job format are read and folded into the journal by the first write.
+ * (temporary file, fsync, rename, folder fsync) with the newest line of each job.
  *
  * One process writes a data folder at a time (the data-folder lock); any number may read.
  */
@@ -65,7 +64,6 @@ interface JournalState {
   length: number;
   liveBytes: Map<string, number>;
   liveTotal: number;
-  legacyFiles: string[];
   /** A compaction that failed (a full disk) is tried again only after the journal has doubled. */
   compactAbove: number;
 }
@@ -180,7 +178,7 @@ export class FileLedgerStorage implements LedgerStorage {
       const disk = readLedger(this.dir, { log: this.log, notify: this.notify }, { validate: false });
       let liveTotal = 0;
       for (const bytes of disk.liveBytes.values()) liveTotal += bytes;
-      this.journal = { path: join(this.dir, JOURNAL), length: disk.journalLength, liveBytes: disk.liveBytes, liveTotal, legacyFiles: disk.legacyFiles, compactAbove: COMPACT_AT_BYTES };
+      this.journal = { path: join(this.dir, JOURNAL), length: disk.journalLength, liveBytes: disk.liveBytes, liveTotal, compactAbove: COMPACT_AT_BYTES };
       const handle = await this.fs.open(this.journal.path, 'a', 0o600);
       try {
         if ((await handle.stat()).size > this.journal.length) await handle.truncate(this.journal.length);
@@ -223,10 +221,10 @@ export class FileLedgerStorage implements LedgerStorage {
   }
 
   private worthCompacting(journal: JournalState): boolean {
-    return journal.legacyFiles.length > 0 || (journal.length > journal.compactAbove && journal.length > 2 * journal.liveTotal);
+    return journal.length > journal.compactAbove && journal.length > 2 * journal.liveTotal;
   }
 
-  /** Rewrites the journal with the newest line of each job, then removes the earlier format's files. */
+  /** Rewrites the journal with the newest line of each job. */
   private async compact(journal: JournalState): Promise<void> {
     try {
       const disk = readLedger(this.dir, { log: this.log, notify: this.notify });
@@ -239,13 +237,10 @@ export class FileLedgerStorage implements LedgerStorage {
       }
       await replaceFile(journal.path, text, { mode: 0o600, tempPath: `${journal.path}.tmp`, fs: this.fs });
       await syncFolder(this.dir, this.fs);
-      // Only once their records are durable in the journal.
-      for (const file of disk.legacyFiles) await this.fs.rm(file, { force: true });
-      if (disk.legacyFiles.length > 0) await syncFolder(this.dir, this.fs);
       const length = Buffer.byteLength(text);
-      this.journal = { ...journal, length, liveBytes, liveTotal: length, legacyFiles: [], compactAbove: COMPACT_AT_BYTES };
+      this.journal = { ...journal, length, liveBytes, liveTotal: length, compactAbove: COMPACT_AT_BYTES };
     } catch (error) {
-      this.journal = { ...journal, legacyFiles: [], compactAbove: Math.max(COMPACT_AT_BYTES, journal.length * 2) };
+      this.journal = { ...journal, compactAbove: Math.max(COMPACT_AT_BYTES, journal.length * 2) };
       this.log?.warn('job ledger compaction failed; the journal is kept as it is', { error: error instanceof Error ? error.message : String(error) });
     }
   }
