@@ -1,6 +1,8 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import { mediaKindByExtension, type MediaKindName } from '@common/media-types';
+import type { MediaInfo } from '@common/composition/media-info';
+import { describeFormat, UNSUPPORTED_PICTURES } from '@common/composition/media-format';
 
 /** An avatar as the editor shows it (from the active connection's catalogue). */
 export interface CatalogueAvatar {
@@ -50,8 +52,13 @@ export function mediaKindOf(url: string, mime?: string): MediaKindName | null {
   return mediaKindByExtension(url);
 }
 
-/** Checks a URL typed or pasted by the user; returns a reason when it cannot be used. */
-export function checkMediaUrl(text: string): { ok: true; url: string; kind: MediaKindName } | { ok: false; error: string } {
+/**
+ * Checks a URL typed or pasted by the user; returns a reason when it cannot be used. Its kind is read
+ * from its name; `allowUnnamed` lets a link whose name says nothing through (kind null) for a probe.
+ */
+export function checkMediaUrl(text: string): { ok: true; url: string; kind: MediaKindName } | { ok: false; error: string };
+export function checkMediaUrl(text: string, options: { allowUnnamed: true }): { ok: true; url: string; kind: MediaKindName | null } | { ok: false; error: string };
+export function checkMediaUrl(text: string, options: { allowUnnamed?: boolean } = {}): { ok: true; url: string; kind: MediaKindName | null } | { ok: false; error: string } {
   const url = text.trim();
   let parsed: URL;
   try {
@@ -63,9 +70,30 @@ export function checkMediaUrl(text: string): { ok: true; url: string; kind: Medi
     return { ok: false, error: `Only http and https links can be sent to the service (got ${parsed.protocol})` };
   }
   const kind = mediaKindOf(parsed.pathname);
-  if (!kind) return { ok: false, error: `Cannot tell what "${parsed.pathname.split('/').pop() || url}" is: use a link ending in .png, .jpg, .webp, .mp4, .mov, .mp3 or .wav` };
+  if (!kind && !options.allowUnnamed) return { ok: false, error: cannotTell(parsed.pathname.split('/').pop() || url) };
   return { ok: true, url, kind };
 }
+
+/** What the host's probe found in a link (media.probe); null or a throw when it could not tell. */
+export type LinkProbe = (url: string) => Promise<Pick<MediaInfo, 'kind' | 'format'> | null>;
+
+/**
+ * A link the user adds, as a media asset whose kind is what the link holds (the host's probe reads
+ * it), so a photo served without an extension is a picture and a video named ".jpg" a video. When the
+ * probe cannot reach it, the name decides, and the pre-flight checks it again before anything is sent.
+ */
+export async function linkAsset(text: string, probe: LinkProbe): Promise<{ ok: true; asset: MediaAsset } | { ok: false; error: string }> {
+  const checked = checkMediaUrl(text, { allowUnnamed: true });
+  if (!checked.ok) return checked;
+  const name = decodeURIComponent(new URL(checked.url).pathname.split('/').pop() || checked.url);
+  const found = await probe(checked.url).catch(() => null);
+  if (found && UNSUPPORTED_PICTURES.has(found.format)) return { ok: false, error: `${name} is ${describeFormat(found.format)}, which the service does not take; link a JPEG or PNG copy instead` };
+  const kind = found?.kind ?? checked.kind;
+  if (!kind) return { ok: false, error: cannotTell(name) };
+  return { ok: true, asset: { url: checked.url, kind, name } };
+}
+
+const cannotTell = (name: string): string => `Cannot tell what "${name}" is: use a link ending in .png, .jpg, .webp, .mp4, .mov, .mp3 or .wav`;
 
 /** The asset panel's data: the catalogue of the active connection and the media the user added. */
 export const useEditorAssetsStore = defineStore('editor-assets', () => {

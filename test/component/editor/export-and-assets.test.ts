@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { curlCommand, endpointFor } from '@/views/editor/request-export';
-import { checkMediaUrl, mediaKindOf } from '@/stores/editor-assets';
+import { checkMediaUrl, linkAsset, mediaKindOf, type LinkProbe } from '@/stores/editor-assets';
 import { decodeAssetDrag, encodeAssetDrag } from '@/views/editor/asset-drag';
 
 describe('copy as curl', () => {
@@ -31,6 +31,27 @@ describe('media links', () => {
     expect(checkMediaUrl('not a link')).toMatchObject({ ok: false, error: expect.stringContaining('is not a link') });
     expect(checkMediaUrl('file:///home/me/a.png')).toMatchObject({ ok: false, error: expect.stringContaining('file:') });
     expect(checkMediaUrl('https://x/readme.txt')).toMatchObject({ ok: false, error: expect.stringContaining('readme.txt') });
+  });
+
+  it('adds a link as what it holds when the host could read it, not as what its name says', async () => {
+    const holds = (kind: 'image' | 'video' | 'audio', format: 'jpeg' | 'mp4' | 'wav' | 'heic'): LinkProbe => async () => ({ kind, format });
+    expect(await linkAsset('https://cdn.example/photo.jpg', holds('image', 'jpeg'))).toEqual({ ok: true, asset: { url: 'https://cdn.example/photo.jpg', kind: 'image', name: 'photo.jpg' } });
+    // A photo served without an extension, a video named like a picture.
+    expect(await linkAsset('https://cdn.example/p/8812', holds('image', 'jpeg'))).toMatchObject({ ok: true, asset: { kind: 'image' } });
+    expect(await linkAsset('https://cdn.example/still.jpg', holds('video', 'mp4'))).toMatchObject({ ok: true, asset: { kind: 'video' } });
+    expect(await linkAsset('https://cdn.example/IMG_1.heic', holds('image', 'heic'))).toEqual({
+      ok: false,
+      error: 'IMG_1.heic is an HEIC picture, which the service does not take; link a JPEG or PNG copy instead',
+    });
+  });
+
+  it('falls back on the name when the host cannot read the link, and refuses when neither tells', async () => {
+    const unreachable: LinkProbe = async () => {
+      throw new Error('offline');
+    };
+    expect(await linkAsset('https://cdn.example/voice.wav', unreachable)).toMatchObject({ ok: true, asset: { kind: 'audio', name: 'voice.wav' } });
+    expect(await linkAsset('https://cdn.example/p/8812', async () => null)).toMatchObject({ ok: false, error: expect.stringContaining('Cannot tell what "8812" is') });
+    expect(await linkAsset('ftp://cdn.example/a.png', unreachable)).toMatchObject({ ok: false, error: expect.stringContaining('ftp:') });
   });
 
   it('round-trips drag payloads and rejects anything else', () => {

@@ -1,17 +1,29 @@
 import type { MessageApi } from 'naive-ui';
 import type { useEditorInsert } from '@/composables/editor-insert';
 import { takeInLocalFiles } from '@/composables/local-files';
-import { checkMediaUrl, type CatalogueAvatar, type CatalogueVoice, type MediaAsset, type useEditorAssetsStore } from '@/stores/editor-assets';
+import { call } from '@/bridge';
+import { linkAsset, type LinkProbe, type CatalogueAvatar, type CatalogueVoice, type MediaAsset, type useEditorAssetsStore } from '@/stores/editor-assets';
 import type { useProjectStore } from '@/stores/project';
 import { ASSET_MIME, decodeAssetDrag } from './asset-drag';
 
 type Point = { x: number; y: number };
+
+/**
+ * What a link holds, from the host's pre-flight of it (fetched and read by ffprobe, and remembered for
+ * the Problems check that follows): the kind a pasted or typed link is added as.
+ */
+export const probeLink: LinkProbe = async (url) => {
+  const [report] = await call('media.checkLinks', { urls: [url] });
+  return report?.kind && report.format ? { kind: report.kind, format: report.format } : null;
+};
 
 export interface AssetInputDeps {
   insert: ReturnType<typeof useEditorInsert>;
   project: ReturnType<typeof useProjectStore>;
   assets: ReturnType<typeof useEditorAssetsStore>;
   message: Pick<MessageApi, 'success' | 'error'>;
+  /** Reads what a link holds; the host's probe unless a test brings its own. */
+  probe?: LinkProbe;
   /** Where a point of the window falls in the output frame, when the canvas is there. */
   pointAt(clientX: number, clientY: number): Point | undefined;
 }
@@ -65,18 +77,21 @@ export function useAssetInput(deps: AssetInputDeps) {
     }
   }
 
+  async function addLink(text: string): Promise<void> {
+    const found = await linkAsset(text, deps.probe ?? probeLink);
+    if (!found.ok) {
+      message.error(found.error);
+      return;
+    }
+    assets.addMedia(found.asset);
+    await addMedia(found.asset);
+  }
+
   /** Ctrl+V outside text fields: a link becomes media in the scene; otherwise copied elements paste. */
   function onPaste(data: DataTransfer): void {
     const text = data.getData('text/plain').trim();
     if (text && /^https?:\/\//i.test(text)) {
-      const checked = checkMediaUrl(text);
-      if (!checked.ok) {
-        message.error(checked.error);
-        return;
-      }
-      const asset = { url: checked.url, kind: checked.kind, name: decodeURIComponent(checked.url.split('/').pop() || checked.url) };
-      assets.addMedia(asset);
-      void addMedia(asset);
+      void addLink(text);
       return;
     }
     if (data.files.length > 0) {
