@@ -10,6 +10,8 @@ export interface DetectedFace {
   landmarks: Array<[number, number]>;
   landmarksStr: string;
   faceUrl: string | null;
+  /** The landmarks within the cropped face picture (faceUrl), when the service made one. */
+  cropLandmarks: string | null;
 }
 
 export interface AnalysedFrame {
@@ -34,6 +36,7 @@ export function framesOf(result: DetectResult): AnalysedFrame[] {
         landmarks: frame.landmarks[index] ?? [],
         landmarksStr: frame.landmarks_str[index] ?? '',
         faceUrl: frame.face_urls?.[index] ?? null,
+        cropLandmarks: frame.crop_landmarks?.[index] ?? null,
       })),
     }));
 }
