@@ -120,8 +120,12 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     const lipsync = (await bridge<{ kind: string; resultUrl: string }[]>(page, 'jobs.list')).find((j) => j.kind === 'lipsync');
     expect(await page.getByLabel('Source video link').inputValue()).toBe(lipsync?.resultUrl);
     const cost = page.getByTestId('swap-cost');
-    // Left empty, the duration is the video's own 3 s: one started 5 s at 10 credits.
-    await expect.poll(() => cost.textContent(), { timeout: 30_000 }).toMatch(/Cost: 10 credits.*3 s at 720p: 1 started 5 s × 10 credits = 10 credits \(the video's own length\)/);
+    // Left empty, the duration is the video's own length, shown to the hundredth of a second that is sent
+    // and billed: about 3 s (each ffmpeg generation encodes the clip a frame or so longer or shorter),
+    // one started 5 s at 10 credits.
+    await expect.poll(() => cost.textContent(), { timeout: 30_000 }).toMatch(/Cost: 10 credits.*\b\d+(\.\d{1,2})? s at 720p: 1 started 5 s × 10 credits = 10 credits \(the video's own length\)/);
+    const ownSeconds = Number(/(\d+(?:\.\d+)?) s at 720p/.exec((await cost.textContent()) ?? '')?.[1]);
+    expect(Math.abs(ownSeconds - 3)).toBeLessThanOrEqual(0.1);
     await page.getByLabel('Duration in seconds').fill('12');
     await page.getByLabel('Duration in seconds').blur();
     await expect.poll(() => cost.textContent()).toMatch(/Cost: 30 credits.*12 s at 720p: 3 started 5 s × 10 credits = 30 credits/);
