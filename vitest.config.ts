@@ -60,6 +60,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // What a test polls for in the page (a setting saved, a list refreshed) takes a round trip to
+          // the host; on a busy machine that took longer than expect.poll's default second.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           // Every file has its own web host on a free port and its own data folder, and connects to the
           // run's one Chromium (global-setup.ts), so its files run side by side with each other and with
           // the unit and component files, in the same two workers.

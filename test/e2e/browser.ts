@@ -72,7 +72,9 @@ export async function openStudio(options: { hash?: string; viewport?: { width: n
 }
 
 /**
- * Saves a PNG of the window to test-artifacts/screenshots/<name>.png and returns its path. Workspaces
+ * Saves a PNG of the window to test-artifacts/screenshots/<name>.png and returns its path. Transitions
+ * and animations are run to their end first, so a dialog or drawer is shot where it comes to rest
+ * rather than after a guessed wait. Workspaces
  * scroll inside the shell's stage, not the page, so `{ fullStage: true }` grows the window to the
  * stage's content height for the shot (and back after) to capture a long workspace whole.
  */
@@ -85,10 +87,10 @@ export async function screenshot(page: Page, name: string, options: { fullStage?
     await page.setViewportSize({ width: viewport.width, height: content });
     // The stage lays itself out again for the taller window by the second frame after the resize.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await page.screenshot({ path });
+    await page.screenshot({ path, animations: 'disabled' });
     await page.setViewportSize(viewport);
   } else {
-    await page.screenshot({ path });
+    await page.screenshot({ path, animations: 'disabled' });
   }
   return path;
 }

@@ -64,7 +64,6 @@ describe('editor: a failed job explained', () => {
     await row.click();
     const why = page.getByRole('region', { name: 'Why it failed' });
     await why.waitFor();
-    await page.waitForTimeout(400); // the drawer slides in
     expect(await why.textContent()).toContain('Scene 1 (scene-1), element el-2 (picky-logo.png): the service could not download the image link (HTTP 404).');
     await screenshot(page, 'library-failure-explained');
 

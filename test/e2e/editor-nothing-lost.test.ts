@@ -1,7 +1,22 @@
 // Unsaved work in the editor, in Chromium against the web host: New asks before it replaces the
 // project, a reload asks first, and the autosave comes back in one recovery list whose Discard works.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStudio, screenshot, type StudioSession } from './browser';
+import { openStudio, screenshot, studioDataDir, type StudioSession } from './browser';
+
+/** How many scenes each autosaved project on the host's disk has. */
+function autosavedSceneCounts(): number[] {
+  const dir = join(studioDataDir(), 'projects', 'autosave');
+  const names = (() => {
+    try {
+      return readdirSync(dir).filter((name) => name.endsWith('.json') && !name.startsWith('.'));
+    } catch {
+      return [];
+    }
+  })();
+  return names.map((name) => (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { project: { scenes: unknown[] } }).project.scenes.length);
+}
 
 describe('editor: nothing lost', () => {
   let studio: StudioSession;
@@ -22,8 +37,9 @@ describe('editor: nothing lost', () => {
     await page.getByText(/Save changes to/).waitFor({ state: 'detached' });
     expect(await page.getByRole('dialog', { name: /New project/ }).count()).toBe(0);
 
-    // The autosave runs 3 s after the last change; then reload (the page asks; the test accepts).
-    await page.waitForTimeout(3500);
+    // The autosave follows the last change shortly; once the project with both new scenes is on the
+    // host's disk, reload (the page asks; the test accepts).
+    await expect.poll(autosavedSceneCounts, { timeout: 30_000 }).toContain(3);
     let asked = false;
     page.once('dialog', (d) => {
       asked = d.type() === 'beforeunload';
@@ -37,9 +53,12 @@ describe('editor: nothing lost', () => {
     await screenshot(page, 'editor-recovery-list');
     await banner.getByRole('button', { name: /^Discard autosave/ }).click();
     await banner.waitFor({ state: 'detached' });
+    // After the reload the editor asks for the recovery list; its answer, shown, has nothing in it.
+    const listed = page.waitForResponse((r) => r.url().includes('/bridge/call/projects.listRecovery'));
     await page.reload();
     await page.getByRole('navigation', { name: 'Workspaces' }).waitFor();
-    await page.waitForTimeout(800);
+    await (await listed).finished();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(await page.getByRole('alert', { name: 'Recovered work' }).count()).toBe(0);
     expect(studio.consoleErrors.filter((e) => !/beforeunload/i.test(e))).toEqual([]);
   }, 60_000);

@@ -117,7 +117,8 @@ describe('Analyze frames and the live camera in Chromium against the sandbox', (
     const camera = session.getByLabel('Your camera');
     await expect.poll(() => camera.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 20_000 }).toBe(640);
     expect(await camera.evaluate((v: HTMLVideoElement) => v.videoHeight)).toBe(480);
-    await page.waitForTimeout(500);
+    // The picture in the shot is a frame the camera has played, not the first black one.
+    await expect.poll(() => camera.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
     await screenshot(page, 'faces-live-camera');
     await session.getByRole('button', { name: 'Close session' }).click();
     await expect.poll(() => page.locator('section.session').count()).toBe(0);

@@ -21,7 +21,6 @@ describe('check placement in Chromium', () => {
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByTestId('placement-cost').textContent()).toMatch(/Cost: .*Balance: [\d,]+ credits/);
     await dialog.getByRole('button', { name: 'Send the check' }).waitFor();
-    await page.waitForTimeout(400);
     await screenshot(page, 'placement-check-plan');
     await dialog.getByRole('button', { name: 'Send the check' }).click();
     await expect.poll(() => dialog.getByTestId('placement-result').textContent(), { timeout: 90_000 }).toContain('the service places by offset of the centre, scale of the frame');
@@ -51,7 +50,6 @@ describe('the balance before a paid job, in Chromium', () => {
     await page.getByRole('button', { name: 'Create video' }).click();
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByTestId('balance-before-job').textContent()).toMatch(/Balance: [\d,]+ credits/);
-    await page.waitForTimeout(400);
     await screenshot(page, 'balance-create-dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Voices', exact: true }).click();
