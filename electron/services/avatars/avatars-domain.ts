@@ -9,8 +9,8 @@ import { AvatarsService } from './avatars-service';
  * domain's call (a granted local file becomes a link on the active storage, all or nothing).
  */
 export function createAvatarsDomain(
-  base: HostBase,
-  studio: StudioServices,
+  base: Pick<HostBase, 'emit'>,
+  studio: Pick<StudioServices, 'catalogue' | 'connections' | 'jobs'>,
   linkLocalMedia: (value: unknown) => Promise<{ value: unknown }>,
   probe?: (reference: string) => Promise<MediaInfo>,
 ): DomainModule<typeof avatarsCalls> {

@@ -18,7 +18,7 @@ interface FacesServices {
   notify?: HostBase['notices']['raise'];
 }
 
-export function createFacesServices(base: HostBase, studio: StudioServices, grants: LocalGrants, media: Pick<MediaDomain, 'handlers'>): FacesServices {
+export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>, studio: Pick<StudioServices, 'connections'>, grants: LocalGrants, media: Pick<MediaDomain, 'handlers'>): FacesServices {
   const activeClient = async () => {
     const { id } = await studio.connections.active();
     return { connectionId: id, client: await studio.connections.client(id) };

@@ -81,7 +81,7 @@ export function createDomains(base: HostBase): Domains {
     createCatalogueDomain(studio),
     createProjectsDomain(base, projects),
     media,
-    createStorageDomain(base, storage),
+    createStorageDomain(storage),
     createUploadsDomain(linker),
     createDownloadsDomain(base, downloads, archive),
     createFacesDomain(createFacesServices(base, studio, grants, media)),

@@ -31,7 +31,10 @@ export interface StudioServiceOverrides {
   fetch?: typeof globalThis.fetch;
 }
 
-export function createStudioServices(base: HostBase, projects: ProjectLibrary, overrides: StudioServiceOverrides = {}): StudioServices {
+/** What the shared services use of the host. */
+export type StudioHost = Pick<HostBase, 'createStore' | 'dataDir' | 'emit' | 'log' | 'notices' | 'platform' | 'sandbox' | 'vault'>;
+
+export function createStudioServices(base: StudioHost, projects: ProjectLibrary, overrides: StudioServiceOverrides = {}): StudioServices {
   const clock = { now: () => Date.now() };
   const progress = new ProgressAggregator((fraction) => base.platform.setProgress?.(fraction));
   const jobsProgress = progress.source('jobs');
@@ -78,7 +81,7 @@ export function startStudioServices({ jobs, reactor, batches }: Pick<StudioServi
 }
 
 /** At most one `batches.changed` per batch every 250 ms (a thousand rows change often), the last one always sent. */
-function throttledBatchEvents(base: HostBase): (view: BatchView) => void {
+function throttledBatchEvents(base: Pick<HostBase, 'emit'>): (view: BatchView) => void {
   const pending = new Map<string, BatchView>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   return (view) => {
@@ -96,7 +99,7 @@ function throttledBatchEvents(base: HostBase): (view: BatchView) => void {
 }
 
 /** What a job's end means, by purpose. Batches and the archive add theirs with reactor.on(). */
-function registerReactions(base: HostBase, reactor: JobReactor, catalogue: CatalogueService, projects: ProjectLibrary): void {
+function registerReactions(base: Pick<HostBase, 'emit'>, reactor: JobReactor, catalogue: CatalogueService, projects: ProjectLibrary): void {
   reactor.on('scene-voiceover', async (job) => {
     if (job.purpose.type !== 'scene-voiceover' || job.phase !== 'completed' || !job.resultUrl) return;
     const { projectId, sceneId, scriptHash } = job.purpose;

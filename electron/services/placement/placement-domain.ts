@@ -7,7 +7,7 @@ import type { StorageServices } from '../storage/storage-services';
 import { PlacementChecker, balanceThrough } from './placement-check';
 
 /** Check placement from the page: the plan (what is sent, its cost, the balance), then the run. */
-export function createPlacementDomain(base: HostBase, studio: Pick<StudioServices, 'connections' | 'jobs' | 'catalogue'>, storage: StorageServices): DomainModule<typeof placementCalls> {
+export function createPlacementDomain(base: Pick<HostBase, 'createStore' | 'emit'>, studio: Pick<StudioServices, 'connections' | 'jobs' | 'catalogue'>, storage: StorageServices): DomainModule<typeof placementCalls> {
   const settings = base.createStore(appSettingsSpec);
   let running: AbortController | null = null;
   const checker = new PlacementChecker({

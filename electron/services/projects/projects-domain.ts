@@ -5,7 +5,7 @@ import { ProjectLibrary } from './project-library';
 
 const EXTENSIONS = ['json'];
 
-export function createProjectsDomain(base: HostBase, library = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore })): DomainModule<typeof projectsCalls> {
+export function createProjectsDomain(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'platform'>, library = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore })): DomainModule<typeof projectsCalls> {
   const dialogs = Boolean(base.platform.chooseOpenPath && base.platform.chooseSavePath);
   return {
     handlers: {

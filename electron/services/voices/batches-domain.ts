@@ -9,7 +9,7 @@ import { exportBatch } from './batch-export';
 import { knownVoicesOf, readBatch, refusedRows } from './batch-input';
 
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
-export function createBatchesDomain(base: HostBase, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>): DomainModule<typeof batchesCalls> {
+export function createBatchesDomain(base: Pick<HostBase, 'log'>, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>): DomainModule<typeof batchesCalls> {
   const view = async (id: string) => {
     const record = await batches.get(id);
     if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');

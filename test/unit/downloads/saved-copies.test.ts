@@ -34,14 +34,14 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A completed job of a service connection (not the sandbox), its result at `url`. */
+/** A completed job of a service connection (not the sandbox), its result at `url`, not yet acted on by the reactor. */
 function completedJob(n: string, url: string): JobRecord {
   const now = Date.now();
   return {
     id: `job-${n}`, kind: 'avatar-video', phase: 'completed', remoteId: `remote-${n}`, connectionId: 'remote', connectionName: 'Remote',
     projectId: null, summary: 'Avatar video · "Hello"', requestHash: `h${n}`, request: { text: 'Hello' }, createdAt: now - 60_000, updatedAt: now,
     finishedAt: now - 30_000, expiresAt: now + 6 * 86_400_000, deadlineAt: now, remoteStatus: 3, resultUrl: url, costEstimate: null,
-    chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: now,
+    chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null,
   };
 }
 
@@ -57,7 +57,7 @@ describe('saved copies outlive their links', () => {
     const domains = createDomains(base);
     try {
       const { handlers } = domains;
-      // The archive's start-up catch-up saves the completed result by itself.
+      // The reactor's start-up catch-up runs the archive's reaction, which saves the completed result by itself.
       await until(async () => (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'), 30_000);
       const [saved] = await handlers['downloads.list']();
       expect(saved.savedPath).toBe(join(videos, 'Avatar video', 'remote-1.mp4'));
