@@ -39,7 +39,6 @@ import { Views } from './views';
 export type { EmulatorOptions } from './options';
 export { DEFAULTS as EMULATOR_DEFAULTS } from './options';
 
-/** The sample-media cache throwaway sandboxes share (in the system temp folder). */
 /**
  * Where the sandbox's generated sample media are kept for every data folder of this user:
  * STUDIO_CACHE_DIR, else the platform's cache folder.

@@ -47,11 +47,11 @@ export const bridgeOutcomeSchema = z.union([
   z.object({ ok: z.literal(false), error: bridgeFailureSchema }),
 ]);
 
+/** The desktop app's IPC channel for a dropped file's path (sent by the preload only, never by the page). */
+export const IMPORT_DROPPED_CHANNEL = 'studio:import-dropped';
+
 /**
  * Where the web host serves the bridge: one POST per call (body: the argument array), events as SSE,
  * and one PUT per dropped local file (body: its bytes).
  */
-/** The desktop app's IPC channel for a dropped file's path (sent by the preload only, never by the page). */
-export const IMPORT_DROPPED_CHANNEL = 'studio:import-dropped';
-
 export const WEB_BRIDGE_PATHS = { call: '/bridge/call/', events: '/bridge/events', importFile: '/bridge/import/' } as const;

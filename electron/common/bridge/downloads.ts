@@ -83,11 +83,11 @@ export const downloadsCalls = {
   /** Desktop only: a native folder dialog; null when cancelled or where the host has none. */
   'downloads.chooseFolder': call(z.tuple([]), z.string().nullable()),
   'downloads.showInFolder': call(z.tuple([id]), z.void()),
-  /** The remembered folder and template for "Download…". */
   /** Where finished results are archived (videos and sound apart) and how they are named. */
   'downloads.archiveSettings': call(z.tuple([]), ArchiveSettings),
   /** Checks the folders (when on) and the template, saves, and archives what is missing. */
   'downloads.setArchiveSettings': call(z.tuple([ArchiveSettings]), ArchiveSettings),
+  /** The remembered folder and template for "Download…". */
   'downloads.preferences': call(z.tuple([]), z.object({ folder: z.string().nullable(), template: z.string(), canChooseFolder: z.boolean(), canShowInFolder: z.boolean() })),
 };
 
