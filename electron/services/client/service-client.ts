@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ENDPOINTS, describeIssues, successEnvelope, emptySuccessEnvelopeSchema, tokenFromResponse, type EndpointName } from '../../common/api';
+import { Code, ENDPOINTS, describeIssues, successEnvelope, emptySuccessEnvelopeSchema, tokenFromResponse, type EndpointName } from '../../common/api';
 import { endpointTypes, type RequestFor, type ResultFor } from './endpoint-types';
 import { ApiKeyAuth, ClientCredentialsAuth, type AuthProvider, type Credentials } from './auth';
 import { ServiceError } from './errors';
@@ -114,7 +114,7 @@ export class ServiceClient {
     const parsed = result.safeParse(json);
     if (!parsed.success) throw new Error(zodDetail(parsed.error));
     const value = parsed.data as Record<string, unknown>;
-    const code = typeof value.code === 'number' && value.code !== 1000 ? value.code : undefined;
+    const code = typeof value.code === 'number' && value.code !== Code.Success ? value.code : undefined;
     if (spec.envelope === 'face-detection' && value.error_code !== 0) {
       const message = String(value.error_msg ?? '');
       throw new ServiceError({ kind: 'service', endpoint: spec.path, code, serviceMessage: message, explanation: explainDetection(message) });

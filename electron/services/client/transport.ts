@@ -1,9 +1,8 @@
 import type { AuthProvider } from './auth';
 import { backoffDelay, parseRetryAfter, realSleep, type BackoffPolicy, type Random, type Sleep } from './backoff';
 import { RequestPace } from './pace';
-
-const RATE_LIMITED = 1005;
 import { ServiceError } from './errors';
+import { Code, isAuthCode } from '../../common/api';
 
 export interface Clock {
   now(): number;
@@ -147,7 +146,7 @@ export class Transport {
         return outcome.value;
       }
       const failure = outcome.failure;
-      if (failure.error.code === RATE_LIMITED) this.pace.refused(turn.at);
+      if (failure.error.code === Code.TooFrequent) this.pace.refused(turn.at);
       else if (failure.error.kind === 'service' || failure.error.kind === 'http') this.pace.answered();
       if (failure.refreshToken && !refreshed && this.options.auth?.refresh && spec.authenticated !== false) {
         refreshed = true;
@@ -234,10 +233,10 @@ export class Transport {
     const code = typeof envelope?.code === 'number' ? envelope.code : undefined;
     const serviceMessage = typeof envelope?.msg === 'string' ? envelope.msg.slice(0, 500) : undefined;
 
-    const ownEnvelope = spec.businessEnvelope === false && code !== 1005 && code !== 1101 && code !== 1102;
-    if (code !== undefined && code !== 1000 && !ownEnvelope) {
+    const ownEnvelope = spec.businessEnvelope === false && code !== Code.TooFrequent && !(code !== undefined && isAuthCode(code));
+    if (code !== undefined && code !== Code.Success && !ownEnvelope) {
       const error = new ServiceError({ kind: 'service', endpoint, code, serviceMessage, retryAfterMs, httpStatus: response.ok ? undefined : response.status });
-      return { ok: false, failure: { error, retryable: code === 1005, refreshToken: code === 1101 } };
+      return { ok: false, failure: { error, retryable: code === Code.TooFrequent, refreshToken: code === Code.InvalidToken } };
     }
     if (!response.ok) {
       const status = response.status;
