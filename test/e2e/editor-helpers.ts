@@ -1,4 +1,5 @@
 // Steps the editor's end-to-end tests share.
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { openStudio, type StudioSession } from './browser';
 
@@ -69,4 +70,15 @@ export async function newProject(page: Page, kind: 'Avatar video' | 'Talking ava
     (wanted) => document.querySelector('[aria-label="Editor toolbar"]')?.textContent?.includes(wanted) ?? false,
     name,
   );
+}
+
+/** Drops files from "the desktop" onto the canvas at a screen point, as a file manager would. */
+export async function dropFiles(page: Page, files: { path: string; type: string }[], at: { x: number; y: number }): Promise<void> {
+  const payload = files.map((f) => ({ name: f.path.split('/').pop()!, type: f.type, base64: readFileSync(f.path).toString('base64') }));
+  const transfer = await page.evaluateHandle((items) => {
+    const dt = new DataTransfer();
+    for (const item of items) dt.items.add(new File([Uint8Array.from(atob(item.base64), (c) => c.charCodeAt(0))], item.name, { type: item.type }));
+    return dt;
+  }, payload);
+  await page.dispatchEvent('section.center', 'drop', { dataTransfer: transfer, clientX: at.x, clientY: at.y });
 }

@@ -2,7 +2,7 @@
 // canvas become part of the scene, are uploaded to the sandbox storage when the video is created, and
 // the finished video shows the picture where the canvas put it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { JobView } from '@common/bridge';
 import { openStudio, screenshot, type StudioSession } from './browser';
-import { waitForJobCreated } from './editor-helpers';
+import { dropFiles, waitForJobCreated } from './editor-helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-local-'));
 
@@ -22,17 +22,6 @@ function makeFiles(): { png: string; wav: string; mp4: string } {
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF0000:s=480x270', '-frames:v', '1', png]);
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', wav]);
   return { png, wav, mp4 };
-}
-
-/** Drops files from "the desktop" onto the canvas at a screen point, as a file manager would. */
-async function dropFiles(page: Page, files: { path: string; type: string }[], at: { x: number; y: number }): Promise<void> {
-  const payload = files.map((f) => ({ name: f.path.split('/').pop()!, type: f.type, base64: readFileSync(f.path).toString('base64') }));
-  const transfer = await page.evaluateHandle((items) => {
-    const dt = new DataTransfer();
-    for (const item of items) dt.items.add(new File([Uint8Array.from(atob(item.base64), (c) => c.charCodeAt(0))], item.name, { type: item.type }));
-    return dt;
-  }, payload);
-  await page.dispatchEvent('section.center', 'drop', { dataTransfer: transfer, clientX: at.x, clientY: at.y });
 }
 
 async function listJobs(page: Page): Promise<JobView[]> {
