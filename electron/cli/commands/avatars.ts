@@ -6,6 +6,7 @@ import { AvatarUploadRequest } from '../../common/bridge/avatars';
 import type { AvatarQuery } from '../../common/bridge/catalogue';
 import { formatAvatarDetail, formatAvatarRows, suggestUrlFrom } from '../../common/catalogue/avatar-facts';
 import { AvatarsService } from '../../services/avatars/avatars-service';
+import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
 import { isServiceError } from '../../services/client/errors';
 import { StudioError } from '../../services/host/errors';
 import { openCliHost, type CliHost } from '../cli-host';
@@ -13,8 +14,9 @@ import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../com
 import { followToolJob } from './tool-job';
 
 /** The avatars service on the command line: the connection new work goes to, local files uploaded to the active storage. */
-function avatarsOf(host: CliHost): AvatarsService {
+function avatarsOf(host: CliHost, toolkit?: MediaToolkit): AvatarsService {
   return new AvatarsService({
+    ...(toolkit && { probe: (source: string) => toolkit.prober.probe(fileURLToPath(source)) }),
     activeClient: async () => host.target.client((await host.target.active()).id),
     link: async (source) => {
       const [uploaded] = await host.storage.uploader.uploadAll([fileURLToPath(source)], host.storage.storages.activeId());
@@ -128,12 +130,16 @@ export const avatarsUploadCommand: CliCommand = {
     try {
       host.engine.start();
       let sent;
+      // A local file is looked at before it goes up: one the service would not take is refused here.
+      const toolkit = createMediaToolkit({ dataDir: host.dataDir });
       try {
-        sent = await avatarsOf(host).upload(checked.data);
+        sent = await avatarsOf(host, toolkit).upload(checked.data);
       } catch (error) {
         if (error instanceof StudioError && error.code === 'refused') throw new UsageError(`Not sent: ${error.message}`);
         if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
         throw error;
+      } finally {
+        await toolkit.dispose();
       }
       if (args.flags['--wait']) return await followToolJob(host, null, sent, io, { json, tty: Boolean(process.stderr.isTTY) && !json });
       if (sent.status === 'duplicate') {

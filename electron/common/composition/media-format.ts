@@ -42,7 +42,7 @@ export function describeFormat(format: MediaFormat): string {
 export function articleFor(format: MediaFormat): 'a' | 'an' {
   return AN.has(format) ? 'an' : 'a';
 }
-const AN: ReadonlySet<MediaFormat> = new Set(['heic', 'avif', 'mp4', 'avi', 'mp3', 'm4a', 'aac', 'ogg']);
+const AN: ReadonlySet<MediaFormat> = new Set(['avif', 'mp4', 'avi', 'mp3', 'm4a', 'aac', 'ogg']);
 
 /** Pictures a person would say are "not a picture we take" rather than "not a picture". */
 export const UNSUPPORTED_PICTURES: ReadonlySet<MediaFormat> = new Set(['heic', 'avif']);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,11 @@ describe('studio avatars', () => {
     const missing = await cli(['avatars', 'upload', 'no-such-file.mp4', '--id', 'Missing1', '--name', 'M']);
     expect(missing.code).toBe(2);
     expect(firstLine(missing.err)).toBe('no-such-file.mp4 is neither an http(s) link nor a file on this computer');
+    // A phone's HEIC photo is looked at before it goes up, and refused with what to do instead.
+    copyFileSync(join(import.meta.dirname, '../../media-corpus/committed/photo.heic'), join(dir, 'portrait.heic'));
+    const heic = await cli(['avatars', 'upload', 'portrait.heic', '--id', 'Heic1', '--name', 'H']);
+    expect(heic.code).toBe(2);
+    expect(firstLine(heic.err)).toMatch(/^Not sent: A HEIC picture cannot be used for an uploaded avatar: .*Save it as JPEG or PNG/);
     expect(jobFiles()).toBe(before);
   });
 
