@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Code } from './error-codes';
 
 /** Status shared by every generation record: 1 queueing, 2 processing, 3 completed, 4 failed. */
 export const RecordStatus = { Queueing: 1, Processing: 2, Completed: 3, Failed: 4 } as const;
@@ -39,7 +40,7 @@ export const queryNumber = (field: string) =>
 
 /** The business envelope: code 1000 with data on success, another code and a message on failure. */
 export const failureEnvelopeSchema = z.looseObject({
-  code: int().refine((c) => c !== 1000, { error: 'a failure envelope carries a code other than 1000' }),
+  code: int().refine((c) => c !== Code.Success, { error: 'a failure envelope carries a code other than 1000' }),
   msg: z.string(),
 });
 export type FailureEnvelope = z.infer<typeof failureEnvelopeSchema>;

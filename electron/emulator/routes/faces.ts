@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { mediaRefusal, readableMedia } from '../../common/composition/media-fields';
-import { ANALYZE_FRAMES_MESSAGES, DEFAULT_EXPAND_RATIO, DEFAULT_NUM_FRAMES, FACE_DETECTION_MESSAGES, type FaceFrame } from '../../common/api';
+import { ANALYZE_FRAMES_MESSAGES, DEFAULT_EXPAND_RATIO, DEFAULT_NUM_FRAMES, FACE_DETECTION_MESSAGES, type FaceFrame, Code } from '../../common/api';
 import type { KnownMedia } from '../catalogue/catalogue';
 import type { FaceGeometry } from '../catalogue/draw-face';
 import type { EmulatorContext } from '../context';
@@ -35,12 +35,12 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       try {
         return await ctx.fetcher.toFile(input.url, 'url');
       } catch (error) {
-        throw new ApiError(1014, `${FACE_DETECTION_MESSAGES.downloadFailed}: ${(error as Error).message}`);
+        throw new ApiError(Code.ResourceNotFound, `${FACE_DETECTION_MESSAGES.downloadFailed}: ${(error as Error).message}`);
       }
     }
     const data = String(input.img).replace(/^data:[^;,]*;base64,/, '');
     const bytes = Buffer.from(data, 'base64');
-    if (bytes.length === 0 || !/^[A-Za-z0-9+/=\s_-]+$/.test(data)) throw new ApiError(1003, `${FACE_DETECTION_MESSAGES.typeDetectionFailed}: img is not base64 data`);
+    if (bytes.length === 0 || !/^[A-Za-z0-9+/=\s_-]+$/.test(data)) throw new ApiError(Code.ParameterError, `${FACE_DETECTION_MESSAGES.typeDetectionFailed}: img is not base64 data`);
     const path = join(ctx.files.workDir, `img-${randomBytes(8).toString('hex')}`);
     await writeFile(path, bytes);
     return path;
@@ -54,8 +54,8 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       // HEIC) is not a supported type.
       const info = await ctx.tools.probe(path).catch(() => null);
       // The service's own words, as it says them.
-      if (mediaRefusal('face-detect', readableMedia(info))) throw new ApiError(1003, FACE_DETECTION_MESSAGES.typeDetectionFailed);
-      throw new ApiError(1003, FACE_DETECTION_MESSAGES.noFaces);
+      if (mediaRefusal('face-detect', readableMedia(info))) throw new ApiError(Code.ParameterError, FACE_DETECTION_MESSAGES.typeDetectionFailed);
+      throw new ApiError(Code.ParameterError, FACE_DETECTION_MESSAGES.noFaces);
     }
     const faces = pickFaces(known.faces, body.single_face === true);
     const frames: Record<string, FaceFrame> = {};
@@ -68,7 +68,7 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
         }),
       );
     } catch (error) {
-      throw new ApiError(1003, `${FACE_DETECTION_MESSAGES.processingFailed}: ${(error as Error).message}`);
+      throw new ApiError(Code.ParameterError, `${FACE_DETECTION_MESSAGES.processingFailed}: ${(error as Error).message}`);
     }
     return { error_code: 0, error_msg: 'SUCCESS', faces_obj: Object.fromEntries(Object.entries(frames).sort(([a], [b]) => Number(a) - Number(b))) };
   });
@@ -82,7 +82,7 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       try {
         path = await ctx.fetcher.toFile(url, 'frame_urls');
       } catch (error) {
-        if (error instanceof MediaError) throw new ApiError(1014, ANALYZE_FRAMES_MESSAGES.downloadFailed);
+        if (error instanceof MediaError) throw new ApiError(Code.ResourceNotFound, ANALYZE_FRAMES_MESSAGES.downloadFailed);
         throw error;
       }
       const known = await ctx.catalogue.identify(path);
