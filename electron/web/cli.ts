@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { defaultDataDir } from '../services/host/data-dir';
-import { startWebHost } from './web-host';
+import { startWebHost, type WebHostOptions } from './web-host';
 import { DataFolderBusyError } from '../services/host/data-folder-lock';
 
 export interface WebCliArgs {
@@ -47,8 +47,11 @@ function openBrowser(url: string): void {
   child.unref();
 }
 
-/** Parses the command line, starts the host and stops it on SIGINT/SIGTERM (`npm run web`). */
-export async function main(): Promise<void> {
+/**
+ * Parses the command line, starts the host and stops it on SIGINT/SIGTERM (`npm run web`). Tests that
+ * run the host as a process of its own pass their sandbox settings (short jobs).
+ */
+export async function main(extra: Pick<WebHostOptions, 'sandbox'> = {}): Promise<void> {
   trace('modules loaded');
   let args: WebCliArgs;
   try {
@@ -63,6 +66,7 @@ export async function main(): Promise<void> {
     port: args.port,
     onBuild: () => console.error('Building the studio page (first run or sources changed)…'),
     echo: (line) => console.error(line),
+    sandbox: extra.sandbox,
   }).catch((error: unknown) => {
     if (!(error instanceof DataFolderBusyError)) throw error;
     console.error(error.message);

@@ -1,4 +1,5 @@
-// The web host as its own process (`npm run web`), for tests that stop it like a crash or a restart.
+// The web host as its own process (`npm run web`'s start-up, through host-child.ts for the e2e sandbox's
+// short jobs), for tests that stop it like a crash or a restart.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ export interface HostProcess {
 }
 
 export async function startHostProcess(dataDir: string): Promise<HostProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/cli.ts', '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/host-child.ts', '--port', '0', '--data-dir', dataDir], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
