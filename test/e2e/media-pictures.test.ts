@@ -15,6 +15,7 @@ import type { LiveSession } from '@common/bridge/faces';
 import type { MediaInfo } from '@common/composition/media-info';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { addMediaLink, dropFiles, newProject, waitForJobCreated } from './editor-helpers';
+import { jpegOrientation } from '@common/composition/exif-orientation';
 import { UPRIGHT_QUADRANTS, sidewaysPhoto } from '../unit/composition/exif-jpeg';
 
 type Rgb = readonly number[];
@@ -175,6 +176,13 @@ describe('pictures in Chromium from a fresh data folder', () => {
     const elements = (job.request as { data?: Array<{ elements: Array<{ type: string; url?: string }> }> }).data?.[0]?.elements ?? [];
     expect(elements.filter((e) => e.type === 'image').map((e) => e.url)).toEqual([`${linkOrigin}/shop-window.jpg`, expect.stringMatching(/phone_photo\.jpg$/)]);
     expect(elements.some((e) => e.type === 'video')).toBe(false);
+    // What the service received is the photo already upright, with no tag left to turn it again: the
+    // same picture whether the service's ffmpeg honours EXIF or not.
+    const uploaded = Buffer.from(await (await fetch(elements.find((e) => e.url?.endsWith('phone_photo.jpg'))!.url!)).arrayBuffer());
+    expect(jpegOrientation(uploaded)).toBe(1);
+    const stored = join(dir, 'uploaded.jpg');
+    writeFileSync(stored, uploaded);
+    expect(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', stored], { encoding: 'utf8' }).trim()).toBe('32,64');
 
     // The sandbox's result shows both pictures where the canvas put them, the photo upright.
     const result = join(dir, 'result.mp4');
@@ -191,7 +199,7 @@ describe('pictures in Chromium from a fresh data folder', () => {
     const { page } = studio;
     const canvas = (await page.getByTestId('editor-canvas').locator('canvas').first().boundingBox())!;
     await dropFiles(page, [{ path: files.heic, type: 'image/heic' }], { x: canvas.x + 50, y: canvas.y + 50 });
-    const refusal = page.getByText('IMG_0001.HEIC is an HEIC picture, which the service does not take: save it as JPEG or PNG');
+    const refusal = page.getByText(/IMG_0001\.HEIC: An? HEIC picture cannot be used for an image element: the service does not take HEIC\. Save it as JPEG or PNG/);
     await refusal.waitFor({ timeout: 30_000 });
     await screenshot(page, 'pictures-heic-refused');
     expect(await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /IMG_0001/ }).count()).toBe(0);

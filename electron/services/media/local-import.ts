@@ -6,7 +6,8 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ChosenMedia } from '../../common/bridge/media';
 import { isRealMedia, type MediaInfo } from '../../common/composition/media-info';
-import { describeFormat, UNSUPPORTED_PICTURES } from '../../common/composition/media-format';
+import { UNSUPPORTED_PICTURES } from '../../common/composition/media-format';
+import { mediaRefusal } from '../../common/composition/media-fields';
 import { StudioError } from '../host/errors';
 import type { LocalGrants } from './local-grants';
 import type { MediaProber } from './probe';
@@ -52,8 +53,8 @@ export async function importLocalFile(deps: { dir: string; grants: LocalGrants; 
   }
 }
 
-/** A picture of a kind the service does not take (a phone's HEIC): refused with what to do instead. */
+/** A picture of a kind no field of the service takes (a phone's HEIC): refused, in the words every check uses. */
 function refuseUnsupported(fileName: string, info: MediaInfo): void {
   if (!UNSUPPORTED_PICTURES.has(info.format)) return;
-  throw new StudioError(`${fileName} is ${describeFormat(info.format)}, which the service does not take: save it as JPEG or PNG (photo apps can export it) and add that instead`, 'unsupported-picture');
+  throw new StudioError(`${fileName}: ${mediaRefusal('element-image', info)}`, 'unsupported-picture');
 }

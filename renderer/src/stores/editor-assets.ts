@@ -2,7 +2,8 @@ import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import { mediaKindByExtension, type MediaKindName } from '@common/media-types';
 import type { MediaInfo } from '@common/composition/media-info';
-import { describeFormat, UNSUPPORTED_PICTURES } from '@common/composition/media-format';
+import { UNSUPPORTED_PICTURES } from '@common/composition/media-format';
+import { mediaRefusal } from '@common/composition/media-fields';
 
 /** An avatar as the editor shows it (from the active connection's catalogue). */
 export interface CatalogueAvatar {
@@ -87,7 +88,7 @@ export async function linkAsset(text: string, probe: LinkProbe): Promise<{ ok: t
   if (!checked.ok) return checked;
   const name = decodeURIComponent(new URL(checked.url).pathname.split('/').pop() || checked.url);
   const found = await probe(checked.url).catch(() => null);
-  if (found && UNSUPPORTED_PICTURES.has(found.format)) return { ok: false, error: `${name} is ${describeFormat(found.format)}, which the service does not take; link a JPEG or PNG copy instead` };
+  if (found && UNSUPPORTED_PICTURES.has(found.format)) return { ok: false, error: `${name}: ${mediaRefusal('element-image', found)}` };
   const kind = found?.kind ?? checked.kind;
   if (!kind) return { ok: false, error: cannotTell(name) };
   return { ok: true, asset: { url: checked.url, kind, name } };

@@ -37,7 +37,7 @@ describe('a dropped file is taken in as what it is', () => {
 
   it('refuses a HEIC photo with a plain reason, and a file that is not media', async () => {
     const heic = join(process.cwd(), 'test/media-corpus/committed/photo.heic');
-    await expect(take('IMG_0001.HEIC', heic)).rejects.toThrow('IMG_0001.HEIC is an HEIC picture, which the service does not take: save it as JPEG or PNG (photo apps can export it) and add that instead');
+    await expect(take('IMG_0001.HEIC', heic)).rejects.toThrow(/^IMG_0001\.HEIC: An? HEIC picture cannot be used for an image element: the service does not take HEIC\. Save it as JPEG or PNG/);
     await expect(importLocalFile({ dir: join(dir, 'imports'), grants, prober }, 'notes.jpg', Readable.from([Buffer.from('not a picture at all')]))).rejects.toThrow('notes.jpg is not a picture, video or sound file');
   });
 
