@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ChosenMedia } from '../../common/bridge/media';
@@ -11,7 +11,7 @@ import { mediaRefusal } from '../../common/composition/media-fields';
 import { StudioError } from '../host/errors';
 import type { LocalGrants } from './local-grants';
 import type { MediaProber } from './probe';
-import { makeUpright, type UprightDeps } from './upright';
+import { makeUpright, readOrientation, type UprightDeps } from './upright';
 
 /** The largest medium the service takes (a 300 MB lip sync video). */
 export const IMPORT_LIMIT_BYTES = 300 * 1024 * 1024;
@@ -26,7 +26,15 @@ export function importName(name: string): string {
  * A file the user dropped on the page of the web host (which cannot see the file's path): its bytes are
  * streamed into `<data folder>/imports`, checked to be media, and granted like a file from a dialog.
  */
-export async function importLocalFile(deps: { dir: string; grants: LocalGrants; prober: MediaProber; upright?: UprightDeps }, name: string, body: Readable): Promise<ChosenMedia> {
+export interface ImportDeps {
+  /** `<data folder>/imports`: where dropped files, and upright copies of sideways photos, are kept. */
+  dir: string;
+  grants: LocalGrants;
+  prober: MediaProber;
+  upright?: UprightDeps;
+}
+
+export async function importLocalFile(deps: ImportDeps, name: string, body: Readable): Promise<ChosenMedia> {
   const folder = join(deps.dir, randomBytes(8).toString('hex'));
   const fileName = importName(name);
   const path = join(folder, fileName);
@@ -51,6 +59,20 @@ export async function importLocalFile(deps: { dir: string; grants: LocalGrants; 
     await rm(folder, { recursive: true, force: true });
     throw error instanceof StudioError ? error : new StudioError(`${fileName} could not be read: ${(error as Error).message}`, 'import-failed');
   }
+}
+
+/**
+ * A file the host can name (a desktop dialog, a drop on the desktop app): granted where it is, after
+ * the same checks as a dropped file. A photo stored sideways is the exception: the user's file is left
+ * alone, and an upright copy in the imports folder is granted instead (see upright.ts).
+ */
+export async function importPath(deps: ImportDeps, path: string): Promise<ChosenMedia> {
+  const name = basename(path);
+  const info = await deps.prober.probe(path).catch(() => null);
+  if (info) refuseUnsupported(name, info);
+  if (!info || !isRealMedia(info)) throw new StudioError(`${name} is not a picture, video or sound file`, 'not-media');
+  if (info.kind === 'image' && info.format === 'jpeg' && deps.upright && (await readOrientation(path)) !== 1) return importLocalFile(deps, name, createReadStream(path));
+  return { url: deps.grants.grant(path), name, info };
 }
 
 /** A picture of a kind no field of the service takes (a phone's HEIC): refused, in the words every check uses. */

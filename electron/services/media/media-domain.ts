@@ -7,12 +7,12 @@ import type { previewCalls } from '../../common/bridge/preview';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
-import { isRealMedia, type MediaInfo } from '../../common/composition/media-info';
+import type { MediaInfo } from '../../common/composition/media-info';
 import { LinkChecker } from './link-checker';
 import { LocalGrants, NOT_GRANTED } from './local-grants';
 import { MediaInputError, type SavedCopyLookup } from './media-cache';
 import type { ProgressShare } from '../system/progress';
-import { importLocalFile, importName } from './local-import';
+import { importLocalFile, importName, importPath, type ImportDeps } from './local-import';
 import { PreviewJobs } from './preview-jobs';
 import { PreviewWarmer } from './preview-warmer';
 import { createMediaToolkit, type MediaToolkit } from './toolkit';
@@ -67,6 +67,8 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
   const probe = async (reference: string): Promise<MediaInfo> => media.prober.probe(await allowed(reference));
 
   const links = new LinkChecker({ cache: media.cache, prober: media.prober });
+  // Dropped or chosen files: checked the same way, sideways photos taken in upright (local-import.ts).
+  const imports: ImportDeps = { dir: join(base.dataDir, 'imports'), grants, prober: media.prober, upright: { runner: media.runner, ffmpeg: () => media.binary('ffmpeg') } };
   const warmer = new PreviewWarmer(media.renderer);
   // Temporary files a crash or a kill left behind are removed once, in the background.
   const swept = sweepTemporaries({ partsIn: [join(media.dirs.root, 'cache'), join(media.dirs.root, 'proxies'), media.dirs.previews, media.dirs.speech], scratch: media.dirs.posters }).catch(() => 0);
@@ -158,19 +160,12 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
         if (!choose) throw new StudioError('This host has no file dialogs; use a link to the media instead.', 'no-dialogs');
         const extensions = kind === 'any' ? Object.values(MEDIA_EXTENSIONS).flat() : [...MEDIA_EXTENSIONS[kind]];
         const path = await choose({ title: 'Choose media', extensions });
-        if (!path) return null;
-        const info = await media.prober.probe(path);
-        const url = grants.grant(path);
-        return { url, name: basename(path), info };
+        return path ? importPath(imports, path) : null;
       },
     },
     probe,
-    importPath: async (path) => {
-      const info = await media.prober.probe(path).catch(() => null);
-      if (!info || !isRealMedia(info)) throw new StudioError(`${basename(path)} is not a picture, video or sound file`, 'not-media');
-      return { url: grants.grant(path), name: basename(path), info };
-    },
-    importFile: (name, body) => importLocalFile({ dir: join(base.dataDir, 'imports'), grants, prober: media.prober, upright: { runner: media.runner, ffmpeg: () => media.binary('ffmpeg') } }, name, body),
+    importPath: (path) => importPath(imports, path),
+    importFile: (name, body) => importLocalFile(imports, name, body),
     async dispose() {
       await swept;
       warmer.dispose();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegOrientation } from '../../../electron/common/composition/exif-orientation';
-import { importLocalFile } from '../../../electron/services/media/local-import';
+import { importLocalFile, importPath } from '../../../electron/services/media/local-import';
 import { LocalGrants } from '../../../electron/services/media/local-grants';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
@@ -39,6 +39,19 @@ describe('a dropped file is taken in as what it is', () => {
     const heic = join(process.cwd(), 'test/media-corpus/committed/photo.heic');
     await expect(take('IMG_0001.HEIC', heic)).rejects.toThrow(/^IMG_0001\.HEIC: An? HEIC picture cannot be used for an image element: the service does not take HEIC\. Save it as JPEG or PNG/);
     await expect(importLocalFile({ dir: join(dir, 'imports'), grants, prober }, 'notes.jpg', Readable.from([Buffer.from('not a picture at all')]))).rejects.toThrow('notes.jpg is not a picture, video or sound file');
+  });
+
+  it('a file the host can name is granted where it is, unless it is a sideways photo: then an upright copy, the original untouched', async () => {
+    const deps = { dir: join(dir, 'imports'), grants, prober, upright: { runner, ffmpeg: async () => FFMPEG } };
+    const plain = makeImage(join(dir, 'plain.jpg'), { colour: 'red', width: 40, height: 30 });
+    expect(grants.pathOf((await importPath(deps, plain)).url)).toBe(plain);
+    const phone = sidewaysPhoto(dir, FFMPEG, 'chosen.jpg');
+    const before = readFileSync(phone);
+    const chosen = await importPath(deps, phone);
+    expect(chosen).toMatchObject({ name: 'chosen.jpg', info: { kind: 'image', width: 32, height: 64 } });
+    expect(grants.pathOf(chosen.url)).not.toBe(phone);
+    expect(readFileSync(phone).equals(before)).toBe(true);
+    await expect(importPath(deps, join(process.cwd(), 'test/media-corpus/committed/photo.heic'))).rejects.toThrow(/^photo\.heic: An? HEIC picture cannot be used/);
   });
 
   it.each(ffmpegGenerations())('a photo stored sideways is taken in upright, measured as it stands ($name)', async ({ bin }) => {
