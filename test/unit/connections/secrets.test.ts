@@ -88,12 +88,7 @@ describe('credentials', () => {
       kind: 'tts', body: { input_text: 'A secret-free sentence.', voice_id: 'sandbox_ava', rate: '50%' }, projectId: 'project-1',
     });
     expect(submitted.status).toBe('submitted');
-    let phase = '';
-    for (let i = 0; i < 100 && phase !== 'completed'; i += 1) {
-      await new Promise((r) => setTimeout(r, 200));
-      phase = (await call<{ phase: string }>('jobs.get', submitted.job.id)).phase;
-    }
-    expect(phase).toBe('completed');
+    await vi.waitFor(async () => expect((await call<{ phase: string }>('jobs.get', submitted.job.id)).phase).toBe('completed'), { timeout: 20_000, interval: 200 });
     // Without desktop notifications the host tells the page instead.
     expect(payloads.some((p) => p.includes('"event":"notice"') && p.includes('Speech ready'))).toBe(true);
     await call('connections.setActive', wrong.id);
