@@ -18,13 +18,13 @@ interface FacesServices {
   notify?: HostBase['notices']['raise'];
 }
 
-export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>, studio: Pick<StudioServices, 'connections'>, grants: LocalGrants, media: Pick<MediaDomain, 'handlers'>): FacesServices {
+export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>, studio: Pick<StudioServices, 'connections'>, grants: LocalGrants, media: Pick<MediaDomain, 'probe' | 'frame'>): FacesServices {
   const activeClient = async () => {
     const { id } = await studio.connections.active();
     return { connectionId: id, client: await studio.connections.client(id) };
   };
   return {
-    faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference), probe: (reference) => media.handlers['media.probe'](reference) }),
+    faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference), probe: (reference) => media.probe(reference) }),
     live: new LiveSessions({
       store: base.createStore(liveSessionsSpec),
       activeClient,
@@ -34,8 +34,8 @@ export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDi
       origin: 'studio',
     }),
     frames: {
-      probe: (reference) => media.handlers['media.probe'](reference),
-      frame: (reference, atMs, width) => media.handlers['media.frame'](reference, { atMs, width }),
+      probe: (reference) => media.probe(reference),
+      frame: (reference, atMs, width) => media.frame(reference, atMs, width),
       dir: join(base.dataDir, 'faces', 'frames'),
       grant: (path) => grants.grant(path),
     },

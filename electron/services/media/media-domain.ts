@@ -36,6 +36,8 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
   importPath(path: string): Promise<ChosenMedia>;
   /** ffprobe of a link or a granted local file (what media.probe answers), for other domains. */
   probe(reference: string): Promise<MediaInfo>;
+  /** One frame as a JPEG data URL (what media.frame answers), for other domains. */
+  frame(reference: string, atMs: number, width: number): Promise<{ dataUrl: string }>;
 }
 
 export interface MediaDomainDeps {
@@ -65,6 +67,10 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
     });
 
   const probe = async (reference: string): Promise<MediaInfo> => media.prober.probe(await allowed(reference));
+  const frame = async (reference: string, atMs: number, width: number): Promise<{ dataUrl: string }> => {
+    const bytes = await media.tools.frame(await allowed(reference), atMs, width);
+    return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}` };
+  };
 
   const links = new LinkChecker({ cache: media.cache, prober: media.prober });
   // Dropped or chosen files: checked the same way, sideways photos taken in upright (local-import.ts).
@@ -135,10 +141,7 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
         }
       },
       'media.probe': async (reference) => probe(reference),
-      'media.frame': async (reference, { atMs, width }) => {
-        const bytes = await media.tools.frame(await allowed(reference), atMs, width);
-        return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}` };
-      },
+      'media.frame': async (reference, { atMs, width }) => frame(reference, atMs, width),
       'media.waveform': async (reference, { buckets }) => media.tools.waveform(await allowed(reference), buckets),
       'media.trimAudio': async (reference, { durationMs, name }) => {
         const source = await allowed(reference);
@@ -164,6 +167,7 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
       },
     },
     probe,
+    frame,
     importPath: (path) => importPath(imports, path),
     importFile: (name, body) => importLocalFile(imports, name, body),
     async dispose() {
