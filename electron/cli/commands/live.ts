@@ -1,11 +1,12 @@
 import type { LiveFace, LiveSession } from '../../common/bridge/faces';
 import { LiveSessions, liveSessionsSpec } from '../../services/faces/live-sessions';
+import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { facesService } from './faces';
 
 /** The data folder's live sessions as the command line sees them: its own adopted, a killed studio's closed. */
-async function liveSessions(host: CliHost): Promise<LiveSessions> {
+async function liveSessions(host: CliHost, toolkit: MediaToolkit): Promise<LiveSessions> {
   const live = new LiveSessions({
     store: host.createStore(liveSessionsSpec),
     activeClient: async () => {
@@ -16,6 +17,7 @@ async function liveSessions(host: CliHost): Promise<LiveSessions> {
     log: host.log,
     now: () => Date.now(),
     origin: 'cli',
+    probe: (link) => toolkit.prober.probe(link),
   });
   await live.closeLeftOpen();
   return live;
@@ -58,9 +60,11 @@ function report(io: CliIo, args: ParsedArgs, session: LiveSession): void {
 
 async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (live: LiveSessions, host: CliHost) => Promise<T>): Promise<T> {
   const host = openCliHost(args, io, 'writes');
+  const toolkit = createMediaToolkit({ dataDir: host.dataDir });
   try {
-    return await work(await liveSessions(host), host);
+    return await work(await liveSessions(host, toolkit), host);
   } finally {
+    await toolkit.dispose();
     await host.close();
   }
 }

@@ -10,7 +10,7 @@ import { isRealMedia, type MediaInfo } from './media-info';
 export type MediaField =
   | 'element-image' | 'element-video' | 'avatar-media' | 'voice-audio'
   | 'swap-image' | 'swap-video' | 'lipsync-video' | 'lipsync-audio'
-  | 'face-detect' | 'avatar-upload' | 'clone-sample';
+  | 'face-detect' | 'avatar-upload' | 'clone-sample' | 'live-face';
 
 interface FieldRule {
   /** "the image", "the character image": how a reason names the field. */
@@ -39,6 +39,8 @@ export const MEDIA_FIELDS: Readonly<Record<MediaField, FieldRule>> = {
   // Upload avatar: "a video of about one minute" is recommended; a picture avatar is what talking avatars use.
   'avatar-upload': { what: 'an uploaded avatar', kinds: ['image', 'video'], formats: [...PICTURES, ...ELEMENT_VIDEOS] },
   'clone-sample': { what: 'a voice sample', kinds: ['audio'], formats: null },
+  // Live face swap: sourceImage.path is "URL of a face image"; a video link gives the session no face.
+  'live-face': { what: 'a live face swap face', kinds: ['image'], formats: PICTURES },
 };
 
 const KIND_WORDS: Record<MediaKind, string> = { image: 'a picture', video: 'a video', audio: 'a sound' };

@@ -32,6 +32,7 @@ export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDi
       log: base.log,
       now: () => Date.now(),
       origin: 'studio',
+      probe: (link) => media.probe(link),
     }),
     frames: {
       probe: (reference) => media.probe(reference),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import { LiveSession, type LiveChannel, type LiveFace } from '../../common/bridge/faces';
+import { mediaRefusal, readableMedia } from '../../common/composition/media-fields';
+import type { MediaInfo } from '../../common/composition/media-info';
 import type { ServiceClient } from '../client/service-client';
 import { ServiceError } from '../client/errors';
 import type { Logger, RecordStore, RecordStoreSpec } from '../host/types';
@@ -21,6 +23,8 @@ export interface LiveDeps {
   now(): number;
   /** The studio (desktop or web host) or the command line, which keeps its sessions open between commands. */
   origin: LiveSession['origin'];
+  /** ffprobe of a face's link: a session costs while open, so a face that is no picture is refused first. */
+  probe(link: string): Promise<MediaInfo>;
 }
 
 /**
@@ -48,6 +52,7 @@ export class LiveSessions {
   }
 
   async create(faces: LiveFace[]): Promise<LiveSession> {
+    await this.checkFaces(faces);
     const { connectionId, client } = await this.deps.activeClient();
     const data = await client.call('liveCreate', { sourceImage: faces });
     const session: LiveSession = {
@@ -61,6 +66,7 @@ export class LiveSessions {
 
   async update(id: string, faces: LiveFace[]): Promise<LiveSession> {
     const session = this.open(id);
+    await this.checkFaces(faces);
     await (await this.deps.client(session.connectionId)).call('liveUpdate', { _id: id, sourceImage: faces });
     const updated = { ...session, faces };
     this.deps.store.update((r) => ({ sessions: r.sessions.map((s) => (s.id === id ? updated : s)) }));
@@ -69,6 +75,15 @@ export class LiveSessions {
 
   async close(id: string): Promise<void> {
     await this.closeRecorded(this.open(id));
+  }
+
+  /** Each face must be a picture link (the service swaps in the face it sees there): a detected video's link is refused. */
+  private async checkFaces(faces: LiveFace[]): Promise<void> {
+    for (const face of faces) {
+      const info = await this.deps.probe(face.path).catch(() => null);
+      const refusal = mediaRefusal('live-face', readableMedia(info));
+      if (refusal) throw new Error(`${refusal} (${face.path})`);
+    }
   }
 
   /** The channel token of an open session of this run (for the real-time leg), or null. */

@@ -6,10 +6,13 @@ import { startEmulator, type RunningEmulator } from '../../../electron/emulator'
 import { ServiceClient } from '../../../electron/services/client';
 import { LiveSessions, liveSessionsSpec } from '../../../electron/services/faces/live-sessions';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
+import { MediaProber } from '../../../electron/services/media/probe';
+import { ProcessRunner } from '../../../electron/services/media/process';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { CATALOGUE_ROOT } from '../emulator/harness';
 
 let emulator: RunningEmulator;
+const prober = new MediaProber(async () => process.env.FFPROBE_BIN ?? 'ffprobe', new ProcessRunner());
 const dir = mkdtempSync(join(tmpdir(), 'studio-live-'));
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, jobSeconds: 0.2, catalogueDir: CATALOGUE_ROOT, dataDir: join(dir, 'sandbox') });
@@ -30,6 +33,7 @@ function run(dataDir: string, origin: 'studio' | 'cli' = 'studio', connectionId 
     log: new MemoryLogger(),
     now: () => Date.now(),
     origin,
+    probe: (link) => prober.probe(link),
   });
 }
 
@@ -56,6 +60,19 @@ describe('live face swap sessions are never left open', () => {
     expect(live.list()).toEqual([]);
     expect((await sandboxSessions()).find((s) => s._id === session.id)?.closed).toBe(true);
     await expect(live.update(session.id, [face()])).rejects.toThrow(/No open live session/);
+  });
+
+  it('refuses a face that is a video link before a session is opened or changed, naming what it is', async () => {
+    const data = join(dir, 'video-face');
+    const live = run(data);
+    const before = (await sandboxSessions()).length;
+    const clip = { path: `${emulator.url}/sandbox/sandbox-motion.mp4`, opts: face().opts };
+    await expect(live.create([clip])).rejects.toThrow(/must be a JPEG, PNG or WebP picture; this is an MP4 video/);
+    expect((await sandboxSessions()).length).toBe(before);
+    const session = await live.create([face()]);
+    await expect(live.update(session.id, [face(), clip])).rejects.toThrow(/MP4 video/);
+    expect(live.list()[0].faces).toHaveLength(1);
+    await live.close(session.id);
   });
 
   it('closes at the next start a session a killed host left open', async () => {

@@ -27,11 +27,11 @@ import { mediaToolGenerations } from '../../media-tools-env';
 /** Short names of the paths, for the table. */
 const FIELDS = {
   img: 'element-image', vid: 'element-video', ava: 'avatar-media', voice: 'voice-audio', swapI: 'swap-image', swapV: 'swap-video',
-  lipV: 'lipsync-video', lipA: 'lipsync-audio', face: 'face-detect', upl: 'avatar-upload', clone: 'clone-sample',
+  lipV: 'lipsync-video', lipA: 'lipsync-audio', face: 'face-detect', upl: 'avatar-upload', clone: 'clone-sample', live: 'live-face',
 } as const satisfies Record<string, MediaField>;
 type Column = keyof typeof FIELDS | 'still';
 
-const PICTURE = 'img ava swapI face upl still';
+const PICTURE = 'img ava swapI face upl live still';
 const ELEMENT_VIDEO = 'vid ava lipV face upl still';
 const SOUND = 'voice lipA clone';
 const NOTHING = '';
@@ -47,7 +47,7 @@ const TABLE: Record<string, [string, string]> = {
   'png-16bit.png': ['image png', PICTURE],
   'png-palette.png': ['image png', PICTURE],
   // WebP is an element picture and a face-detection input, but not a character image (PNG or JPEG).
-  'webp-still.webp': ['image webp', 'img ava face upl still'],
+  'webp-still.webp': ['image webp', 'img ava face upl live still'],
   // Neither ffmpeg decodes an animated WebP: it is refused as unreadable rather than sent unchecked.
   'webp-animated.webp': ['unreadable', NOTHING],
   // GIF: only face detection lists it; a still GIF is a picture, an animated one plays as a video.
