@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
 
@@ -91,6 +92,13 @@ describe('Voices workspace in Chromium against the sandbox', () => {
       return ((await r.json()) as { value: { preview: string }[] }).value[0].preview;
     });
     writeFileSync(recording, Buffer.from(await (await fetch(sample)).arrayBuffer()));
+    // A photo picked by mistake is refused by what it is, before anything is uploaded or paid for.
+    const photo = join(dirname(recording), 'holiday.jpg');
+    execFileSync(process.env.FFMPEG_BIN ?? 'ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=64x64', '-frames:v', '1', photo]);
+    await page.getByLabel('Choose a local sample').setInputFiles(photo);
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('holiday.jpg: A voice sample must be a sound; this is a JPEG picture.');
+    await expect(page.getByText('holiday.jpg · local file').count()).resolves.toBe(0);
+    await screenshot(page, 'voices-clone-photo-refused');
     await page.getByLabel('Choose a local sample').setInputFiles(recording);
     await page.getByText('my recording.mp3 · local file').waitFor();
     const clones = async () =>

@@ -1,3 +1,4 @@
+import { mediaRefusal, readableMedia, type MediaField } from '@common/composition/media-fields';
 import { importLocalFile } from '@/bridge';
 import type { MediaAsset } from '@/stores/editor-assets';
 
@@ -6,12 +7,18 @@ import type { MediaAsset } from '@/stores/editor-assets';
  * whose url is a local reference: it previews at once and is uploaded to the active storage when a job
  * is created. A file that is not media is reported by name and skipped.
  */
-export async function takeInLocalFiles(files: Iterable<File>): Promise<{ assets: MediaAsset[]; errors: string[] }> {
+export async function takeInLocalFiles(files: Iterable<File>, field?: MediaField): Promise<{ assets: MediaAsset[]; errors: string[] }> {
   const assets: MediaAsset[] = [];
   const errors: string[] = [];
   for (const file of files) {
     try {
       const chosen = await importLocalFile(file);
+      // A picker for one field (a clone sample) refuses what that field cannot take, before anything is sent.
+      const refusal = field ? mediaRefusal(field, readableMedia(chosen.info)) : null;
+      if (refusal) {
+        errors.push(`${file.name}: ${refusal}`);
+        continue;
+      }
       assets.push({ url: chosen.url, kind: chosen.info.kind, name: chosen.name });
     } catch (error) {
       errors.push(error instanceof Error ? error.message : `${file.name}: ${String(error)}`);
