@@ -80,11 +80,20 @@ export class JobEngine {
       if (this.abort.signal.aborted) return;
       this.update(job, { status: RecordStatus.Processing });
       this.notify(job);
-      const run = this.queue.add(() => this.process(job, started + total)).catch(() => undefined);
-      this.running.add(run);
-      void run.finally(() => this.running.delete(run));
+      // Only a job that has started is waited for on close: p-queue never settles the promise of a task
+      // that clear() dropped, so tracking the queued ones would hang every close with a backlog.
+      void this.queue.add(() => this.tracked(this.process(job, started + total))).catch(() => undefined);
     }, total * 0.25);
     this.timers.add(timer);
+  }
+
+  private async tracked(run: Promise<void>): Promise<void> {
+    this.running.add(run);
+    try {
+      await run;
+    } finally {
+      this.running.delete(run);
+    }
   }
 
   private async process(job: JobRecord, notBefore: number): Promise<void> {
