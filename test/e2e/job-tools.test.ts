@@ -27,7 +27,8 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
   const dir = mkdtempSync(join(tmpdir(), 'studio-job-tools-'));
   const fast = join(dir, 'fast-90fps.mp4');
   const long = join(dir, 'long-121s.mp4');
-  const character = join(dir, 'character.png');
+  // A JPEG, as most characters are photos: ffprobe calls it image2 with a one-frame length, which once read as a video.
+  const character = join(dir, 'character.jpg');
 
   beforeAll(async () => {
     // A second of video at 90 fps: above the 60 fps lip sync takes (1210).
@@ -143,7 +144,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     const jobs = await bridge<{ kind: string; request: Record<string, unknown>; costEstimate: { credits: number } }[]>(page, 'jobs.list');
     const swap = jobs.find((j) => j.kind === 'character-swap');
     expect(swap?.request).toMatchObject({ duration: 12, resolution: '720p', mode: 'replace', prompt: 'A calm presenter in a studio', video: lipsync?.resultUrl });
-    expect(swap?.request.image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+/);
+    expect(swap?.request.image).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+\.jpg$/);
     expect(swap?.costEstimate.credits).toBe(30);
     await screenshot(page, 'tools-swap-result', { fullStage: true });
     // Both jobs are in the Library like every other job.
