@@ -74,6 +74,7 @@ describe('a live session left open by a killed host', () => {
     expect((await sandboxSession(id))?.closed).toBe(false);
 
     // A crash: no quit, no page unload reaches the host.
+    const seenBeforeKill = errors.length;
     await stopHostProcess(host, 'SIGKILL');
     host = undefined;
     await page.context().close();
@@ -90,8 +91,10 @@ describe('a live session left open by a killed host', () => {
     await again.getByText('A live face swap session was closed').waitFor({ timeout: 20_000 });
     expect(await again.locator('section.session').count()).toBe(0);
     await screenshot(again, 'faces-live-after-crash');
-    // The first page saw its event stream cut by the kill; it had no other error.
-    expect(errors.filter((e) => !e.includes('ERR_INCOMPLETE_CHUNKED_ENCODING'))).toEqual([]);
+    // The first page had no error before the kill; the kill cut its event stream and, on a busy machine,
+    // a request that was in flight (reset), and nothing else.
+    expect(errors.slice(0, seenBeforeKill)).toEqual([]);
+    expect(errors.slice(seenBeforeKill).filter((e) => !/ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_CONNECTION_RESET/.test(e))).toEqual([]);
     expect(later).toEqual([]);
   });
 });
