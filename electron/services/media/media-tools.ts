@@ -1,5 +1,7 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import PQueue from 'p-queue';
 import { describeFormat, UNSUPPORTED_PICTURES } from '../../common/composition/media-format';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { ProcessRunner } from './process';
@@ -15,18 +17,36 @@ export interface MediaToolsDeps {
   dir: string;
   /** What the file is: a picture is never seeked into (ffmpeg 5.1 writes nothing for `-ss 0 -i x.jpg`). */
   probe: (path: string) => Promise<MediaInfo>;
+  /** How many frames and waveforms are read at once; default: one fewer than the cores, at least one. */
+  concurrency?: number;
 }
+
+type Waveform = { peaks: number[]; durationMs: number };
 
 const WAVEFORM_RATE = 8000;
 const TRIM_FADE_MS = 150;
+/** Waveforms kept in memory: a few hundred numbers each, asked again whenever a list of voices is shown. */
+const WAVEFORMS_KEPT = 200;
 
 export class MediaTools {
   private counter = 0;
+  /**
+   * A page asks for many glances at once (a voice list's waveforms, a filmstrip's frames). Unbounded,
+   * they started an ffmpeg each and starved the host's own calls on a small machine.
+   */
+  private readonly glances: PQueue;
+  private readonly waveforms = new Map<string, Promise<Waveform>>();
 
-  constructor(private readonly deps: MediaToolsDeps) {}
+  constructor(private readonly deps: MediaToolsDeps) {
+    this.glances = new PQueue({ concurrency: deps.concurrency ?? Math.max(1, availableParallelism() - 1) });
+  }
 
   /** JPEG bytes of the frame at `atMs` (any time, for a picture), `width` pixels wide (height keeps the aspect). */
-  async frame(path: string, atMs: number, width: number): Promise<Buffer> {
+  frame(path: string, atMs: number, width: number): Promise<Buffer> {
+    return this.glances.add(() => this.takeFrame(path, atMs, width), { throwOnTimeout: true });
+  }
+
+  private async takeFrame(path: string, atMs: number, width: number): Promise<Buffer> {
     const info = await this.deps.probe(path).catch(() => null);
     // Whether an ffmpeg decodes these depends on its build; the studio refuses them everywhere alike.
     if (info && UNSUPPORTED_PICTURES.has(info.format)) throw new Error(`${describeFormat(info.format)} is not a picture the studio takes; use a JPEG or PNG copy`);
@@ -43,8 +63,24 @@ export class MediaTools {
     }
   }
 
-  /** `buckets` peak levels (0..1) across the whole sound track, and its length. */
-  async waveform(path: string, buckets: number): Promise<{ peaks: number[]; durationMs: number }> {
+  /**
+   * `buckets` peak levels (0..1) across the whole sound track, and its length. Kept per file version
+   * (size and modification time), so showing the same voices again reads nothing.
+   */
+  async waveform(path: string, buckets: number): Promise<Waveform> {
+    const version = await stat(path).then((s) => `${s.size}:${s.mtimeMs}`, () => 'missing');
+    const key = `${path}|${version}|${buckets}`;
+    const kept = this.waveforms.get(key);
+    if (kept) return kept;
+    const reading = this.glances.add(() => this.readWaveform(path, buckets), { throwOnTimeout: true });
+    this.waveforms.set(key, reading);
+    if (this.waveforms.size > WAVEFORMS_KEPT) this.waveforms.delete(this.waveforms.keys().next().value!);
+    // A failed read is not kept: the file may be there next time.
+    reading.catch(() => this.waveforms.get(key) === reading && this.waveforms.delete(key));
+    return reading;
+  }
+
+  private async readWaveform(path: string, buckets: number): Promise<Waveform> {
     const out = await this.temp('raw');
     try {
       await this.ffmpeg(['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(WAVEFORM_RATE), '-f', 's16le', out], 'read the sound');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,5 +45,39 @@ describe('MediaTools with real ffmpeg', () => {
   it('computes peaks per bucket', () => {
     expect(peaksOf(new Int16Array([0, 16384, -32768, 0]), 2)).toEqual([0.5, 1]);
     expect(peaksOf(new Int16Array([]), 3)).toEqual([0, 0, 0]);
+  });
+
+  it('reads a waveform once per file version, and never runs more ffmpeg glances at once than allowed', async () => {
+    const runner = new ProcessRunner();
+    let running = 0;
+    let most = 0;
+    let runs = 0;
+    const counted = Object.assign(Object.create(runner) as ProcessRunner, {
+      run: async (...args: Parameters<ProcessRunner['run']>) => {
+        runs += 1;
+        running += 1;
+        most = Math.max(most, running);
+        try {
+          return await runner.run(...args);
+        } finally {
+          running -= 1;
+        }
+      },
+    });
+    const prober = new MediaProber(async () => FFPROBE, runner);
+    const limited = new MediaTools({ runner: counted, ffmpeg: async () => FFMPEG, dir: join(dir, 'scratch-limited'), probe: (path) => prober.probe(path), concurrency: 2 });
+    const tones = [1, 2, 3, 4, 5].map((n) => makeTone(join(dir, `voice-${n}.wav`), { seconds: 1 }));
+
+    const first = await Promise.all(tones.map((tone) => limited.waveform(tone, 50)));
+    expect(runs).toBe(5);
+    expect(most).toBe(2);
+    // The same voices shown again: nothing is read.
+    const again = await Promise.all(tones.map((tone) => limited.waveform(tone, 50)));
+    expect(again).toEqual(first);
+    expect(runs).toBe(5);
+    // A file changed since (a new modification time) is read again.
+    utimesSync(tones[0], new Date(), new Date(Date.now() + 5000));
+    await limited.waveform(tones[0], 50);
+    expect(runs).toBe(6);
   });
 });
