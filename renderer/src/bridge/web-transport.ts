@@ -1,13 +1,23 @@
+import PQueue from 'p-queue';
 import {
   bridgeOutcomeSchema,
   callChannels,
   eventChannels,
   type BridgeOutcome,
+  type CallChannel,
   type EventChannel,
   type StudioWindowApi,
   WEB_BRIDGE_PATHS,
 } from '@common/bridge';
 
+/**
+ * Calls that read media (a download, an ffmpeg run) and that a page makes many of at once: a voice
+ * list's waveforms, a filmstrip's frames, a project's link checks. A browser keeps at most six
+ * connections to one host, and the event stream holds one; unbounded, six waveforms took the other five
+ * and every other call (a batch check, a save) waited behind them for seconds.
+ */
+const MEDIA_READS: ReadonlySet<CallChannel> = new Set<CallChannel>(['media.waveform', 'media.frame', 'media.probe', 'media.checkLinks']);
+const MEDIA_READS_AT_ONCE = 2;
 
 export interface WebTransportDeps {
   /** Origin of the web host; the page's own origin in the browser. */
@@ -69,8 +79,11 @@ export function createWebApi(deps: WebTransportDeps): StudioWindowApi {
     return set;
   };
 
+  const mediaReads = new PQueue({ concurrency: MEDIA_READS_AT_ONCE });
+  const send = (channel: CallChannel, args: unknown[]): Promise<BridgeOutcome> =>
+    MEDIA_READS.has(channel) ? mediaReads.add(() => post(deps, channel, args), { throwOnTimeout: true }) : post(deps, channel, args);
   const calls = Object.fromEntries(
-    callChannels.map((channel) => [channel, (...args: unknown[]) => post(deps, channel, args)]),
+    callChannels.map((channel) => [channel, (...args: unknown[]) => send(channel, args)]),
   ) as unknown as StudioWindowApi['calls'];
 
   const events = Object.fromEntries(

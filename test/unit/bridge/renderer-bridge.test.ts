@@ -75,4 +75,24 @@ describe('renderer bridge over the web transport', () => {
     useStudioApi(api);
     await expect(call('settings.get')).resolves.toBe('from-preload');
   });
+
+  it('reads media two calls at a time, so a page asking for many waveforms leaves connections for every other call', async () => {
+    const held: { channel: string; answer: () => void }[] = [];
+    const fetch = vi.fn((url: URL) => new Promise<Response>((resolve) => {
+      held.push({ channel: decodeURIComponent(String(url).split('/').pop()!), answer: () => resolve(new Response(JSON.stringify({ ok: true, value: null }))) });
+    }));
+    useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch: fetch as unknown as typeof globalThis.fetch, createEventSource: () => fakeSource().source }));
+    const waveforms = Array.from({ length: 6 }, (_, i) => call('media.waveform', `file:///voice-${i}.mp3`, { buckets: 100 }));
+    const check = call('settings.get');
+    await vi.waitFor(() => expect(held.map((h) => h.channel).sort()).toEqual(['media.waveform', 'media.waveform', 'settings.get']));
+    // The other call is answered while the waveforms are still waiting for their turn.
+    held.find((h) => h.channel === 'settings.get')!.answer();
+    await expect(check).resolves.toBeNull();
+    // Each waveform answered lets the next one go, never more than two at once.
+    for (let answered = 0; answered < 6; answered += 1) {
+      await vi.waitFor(() => expect(held.filter((h) => h.channel === 'media.waveform').length).toBe(Math.min(6, answered + 2)));
+      held.filter((h) => h.channel === 'media.waveform')[answered].answer();
+    }
+    await expect(Promise.all(waveforms)).resolves.toHaveLength(6);
+  });
 });
