@@ -101,6 +101,7 @@ export const SERVICE_FOLDERS = {
   client: { imports: [], about: 'The typed HTTP client of the service, its errors and paged lookups.' },
   net: { imports: [], about: 'A fetch that refuses internal addresses (the rules of common/net).' },
   webhooks: { imports: [], about: 'Webhook signatures.' },
+  sheets: { imports: [], about: 'Spreadsheets as users have them: CSV and TSV in any common encoding, .xlsx.' },
   store: { imports: ['host'], about: 'Record stores and vaults behind the host contract.' },
   log: { imports: ['host'], about: 'The file logger and secret redaction.' },
   projects: { imports: ['host'], about: 'The project library and its file primitives.' },
@@ -118,7 +119,7 @@ export const SERVICE_FOLDERS = {
   connections: { imports: ['client', 'host', 'jobs', 'store'], about: 'Service connections and their credentials.' },
   faces: { imports: ['client', 'host', 'jobs', 'media'], about: 'Face detection, frames, live sessions.' },
   placement: { imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'], about: 'Checks where an avatar sits in a frame.' },
-  voices: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'projects'], about: 'Voice batches from spreadsheets.' },
+  voices: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'projects', 'sheets'], about: 'Voice batches from spreadsheets.' },
   downloads: { imports: ['client', 'host', 'jobs', 'media', 'net', 'projects', 'system'], about: 'The download queue and the archive.' },
   jobs: {
     // The engine, ledger and reactor need only client, host and projects. The other four edges are
