@@ -58,7 +58,7 @@ async function start(): Promise<void> {
 
   if (location.kind === 'app') protocol.handle(APP_SCHEME_PRIVILEGES.scheme, createAppProtocolHandler(location.rendererDir));
   applySessionSecurity(session.defaultSession, location, permissions);
-  const ipc = registerIpc(ipcMain, services.dispatch, location, (path) => services.domains.importPath(path));
+  const ipc = registerIpc(ipcMain, services.dispatch, location, (path) => services.domains.importPath(path), (path) => services.domains.importSheetPath(path));
   const open = (): void => {
     const win = createMainWindow({
       app: location,

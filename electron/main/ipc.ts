@@ -1,6 +1,6 @@
 import { isAbsolute } from 'node:path';
 import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
-import { IMPORT_DROPPED_CHANNEL, callChannels, type BridgeOutcome, type CallChannel, type ChosenMedia } from '../common/bridge';
+import { IMPORT_DROPPED_CHANNEL, IMPORT_SHEET_CHANNEL, callChannels, type BridgeOutcome, type CallChannel, type ChosenMedia, type ChosenSheet } from '../common/bridge';
 import type { Dispatch } from '../services/host/dispatcher';
 import { isAppUrl, type AppLocation } from './app-location';
 
@@ -23,19 +23,24 @@ export function registerIpc(
   dispatch: Dispatch,
   app: AppLocation,
   importPath?: (path: string) => Promise<ChosenMedia>,
+  importSheetPath?: (path: string) => Promise<ChosenSheet>,
 ): { channels: CallChannel[]; dispose(): void } {
-  // Registered only where a host can take dropped files in (the desktop app passes importPath).
-  if (importPath) ipcMain.handle(IMPORT_DROPPED_CHANNEL, async (event: IpcMainInvokeEvent, path: unknown): Promise<BridgeOutcome<ChosenMedia | unknown>> => {
-    if (!isTrustedSender(event.senderFrame, app)) return UNTRUSTED;
-    if (typeof path !== 'string' || !isAbsolute(path) || path.length > 4096) {
-      return { ok: false, error: { message: 'Refused: not a dropped file', code: 'invalid-arguments' } };
-    }
-    try {
-      return { ok: true, value: await importPath(path) };
-    } catch (error) {
-      return { ok: false, error: { message: (error as Error).message, code: 'not-media' } };
-    }
-  });
+  // Registered only where a host can take files in by path (the desktop app passes the importers).
+  const byPath = (channel: string, take: (path: string) => Promise<unknown>, code: string) =>
+    ipcMain.handle(channel, async (event: IpcMainInvokeEvent, path: unknown): Promise<BridgeOutcome> => {
+      if (!isTrustedSender(event.senderFrame, app)) return UNTRUSTED;
+      if (typeof path !== 'string' || !isAbsolute(path) || path.length > 4096) {
+        return { ok: false, error: { message: 'Refused: not a dropped file', code: 'invalid-arguments' } };
+      }
+      try {
+        return { ok: true, value: await take(path) };
+      } catch (error) {
+        const own = (error as { code?: unknown }).code;
+        return { ok: false, error: { message: (error as Error).message, code: typeof own === 'string' ? own : code } };
+      }
+    });
+  if (importPath) byPath(IMPORT_DROPPED_CHANNEL, importPath, 'not-media');
+  if (importSheetPath) byPath(IMPORT_SHEET_CHANNEL, importSheetPath, 'sheet-unreadable');
   for (const channel of callChannels) {
     ipcMain.handle(channel, async (event: IpcMainInvokeEvent, ...args: unknown[]) => {
       if (!isTrustedSender(event.senderFrame, app)) return UNTRUSTED;
@@ -47,6 +52,7 @@ export function registerIpc(
     dispose() {
       for (const channel of callChannels) ipcMain.removeHandler(channel);
       if (importPath) ipcMain.removeHandler(IMPORT_DROPPED_CHANNEL);
+      if (importSheetPath) ipcMain.removeHandler(IMPORT_SHEET_CHANNEL);
     },
   };
 }

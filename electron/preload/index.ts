@@ -1,7 +1,7 @@
 // Builds window.studio from the bridge channel lists and nothing else: one invoke per call channel,
 // one subscribe per event channel. The page never sees ipcRenderer itself.
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import { IMPORT_DROPPED_CHANNEL, callChannels, eventChannels, type StudioWindowApi } from '../common/bridge';
+import { IMPORT_DROPPED_CHANNEL, IMPORT_SHEET_CHANNEL, callChannels, eventChannels, type StudioWindowApi } from '../common/bridge';
 
 export function buildStudioApi(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>, pathOf: (file: File) => string = (file) => webUtils.getPathForFile(file)): StudioWindowApi {
   const calls = Object.fromEntries(
@@ -20,12 +20,14 @@ export function buildStudioApi(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | '
     ]),
   ) as unknown as StudioWindowApi['events'];
   // Only a file the user dropped or picked has a path; a File the page made up has none.
-  const importFile: StudioWindowApi['importFile'] = async (file) => {
+  const byPath = (channel: string) => async (file: File) => {
     const path = pathOf(file);
     if (!path) return { ok: false, error: { message: `${file.name} is not a file on this computer`, code: 'not-allowed' } };
-    return ipc.invoke(IMPORT_DROPPED_CHANNEL, path);
+    return ipc.invoke(channel, path);
   };
-  return { calls, events, importFile };
+  const importFile = byPath(IMPORT_DROPPED_CHANNEL) as StudioWindowApi['importFile'];
+  const importSheet = byPath(IMPORT_SHEET_CHANNEL) as StudioWindowApi['importSheet'];
+  return { calls, events, importFile, importSheet };
 }
 
 contextBridge.exposeInMainWorld('studio', buildStudioApi(ipcRenderer));

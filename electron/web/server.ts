@@ -14,7 +14,7 @@ import { limitBodyTime, type BodyDeadlineOptions } from '../services/host/body-d
 
 
 export interface WebServerOptions {
-  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'> & { domains: Pick<ComposedHost['domains'], 'importFile'> };
+  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'> & { domains: Pick<ComposedHost['domains'], 'importFile' | 'importSheet'> };
   rendererDir: string;
   token: string;
   /** 0 picks a free port. */
@@ -106,15 +106,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    scope.put<{ Params: { name: string } }>(`${WEB_BRIDGE_PATHS.importFile}:name`, async (request) => {
-      try {
-        const value = await options.services.domains.importFile(request.params.name, request.body as Readable);
-        return { ok: true, value };
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        return { ok: false, error: { message: (error as Error).message, code: typeof code === 'string' ? code : 'import-failed' } };
-      }
-    });
+    const takeIn = (path: string, take: (name: string, body: Readable) => Promise<unknown>) =>
+      scope.put<{ Params: { name: string } }>(`${path}:name`, async (request) => {
+        try {
+          return { ok: true, value: await take(request.params.name, request.body as Readable) };
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          return { ok: false, error: { message: (error as Error).message, code: typeof code === 'string' ? code : 'import-failed' } };
+        }
+      });
+    takeIn(WEB_BRIDGE_PATHS.importFile, (name, body) => options.services.domains.importFile(name, body));
+    takeIn(WEB_BRIDGE_PATHS.importSheet, (name, body) => options.services.domains.importSheet(name, body));
   });
 
   app.get(WEB_BRIDGE_PATHS.events, (request, reply) => {

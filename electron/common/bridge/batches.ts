@@ -81,14 +81,30 @@ export function summariseBatch(view: BatchView): BatchSummary {
   return { ...rest, total: rows.length };
 }
 
-/** A batch to check or start, from CSV text the user chose or pasted. */
+/** A spreadsheet the user chose, taken in by the host (see importFile) and granted to the page by reference. */
+export const ChosenSheet = z.object({
+  /** The granted file: reference, for `BatchInput.file`. */
+  url: z.string(),
+  name: z.string(),
+  /** Lines with anything in them, the header included. */
+  lines: z.number().int().nonnegative(),
+  /** How it was read: "a semicolon-separated file in Windows-1252 (Western European)". */
+  readAs: z.string(),
+});
+export type ChosenSheet = z.infer<typeof ChosenSheet>;
+
+/**
+ * A batch to check or start: a spreadsheet file the user chose (by its granted reference, read by the
+ * host in any encoding or as .xlsx) or lines they pasted.
+ */
 export const BatchInput = z.object({
-  csv: z.string().max(20 * 1024 * 1024),
+  csv: z.string().max(20 * 1024 * 1024).optional(),
+  file: z.string().max(4096).optional(),
   label: z.string().min(1).max(500),
   defaults: z.object({ voiceId: z.string().max(200).optional(), rate: z.string().max(10).optional() }),
   concurrency: z.number().int().min(1).max(16).default(4),
   template: z.string().min(1).max(500).default(DEFAULT_BATCH_TEMPLATE),
-});
+}).refine((input) => (input.csv === undefined) !== (input.file === undefined), { message: 'give either a spreadsheet file or pasted lines, not both' });
 export type BatchInput = z.input<typeof BatchInput>;
 
 const id = z.string().min(1).max(200);

@@ -49,9 +49,11 @@ export const bridgeOutcomeSchema = z.union([
 
 /** The desktop app's IPC channel for a dropped file's path (sent by the preload only, never by the page). */
 export const IMPORT_DROPPED_CHANNEL = 'studio:import-dropped';
+/** The same for a spreadsheet the user picked for a batch. */
+export const IMPORT_SHEET_CHANNEL = 'studio:import-sheet';
 
 /**
  * Where the web host serves the bridge: one POST per call (body: the argument array), events as SSE,
- * and one PUT per dropped local file (body: its bytes).
+ * and one PUT per dropped local file or picked spreadsheet (body: its bytes).
  */
-export const WEB_BRIDGE_PATHS = { call: '/bridge/call/', events: '/bridge/events', importFile: '/bridge/import/' } as const;
+export const WEB_BRIDGE_PATHS = { call: '/bridge/call/', events: '/bridge/events', importFile: '/bridge/import/', importSheet: '/bridge/import-sheet/' } as const;

@@ -1,5 +1,6 @@
 import type { BridgeOutcome, CallsOf, PayloadsOf } from './contract';
 import type { ChosenMedia } from './media';
+import type { ChosenSheet } from './batches';
 import { systemCalls, systemEvents } from './system';
 import { settingsCalls, settingsEvents } from './settings';
 import { connectionsCalls, connectionsEvents } from './connections';
@@ -83,6 +84,8 @@ export interface StudioWindowApi {
    * path (only a real file from the user has one), the web host receives its bytes.
    */
   importFile(file: File): Promise<BridgeOutcome<ChosenMedia>>;
+  /** The same for a spreadsheet picked for a batch: read by the host in any encoding, or as .xlsx. */
+  importSheet(file: File): Promise<BridgeOutcome<ChosenSheet>>;
   calls: { [C in CallChannel]: (...args: Parameters<StudioApi[C]>) => Promise<BridgeOutcome<Awaited<ReturnType<StudioApi[C]>>>> };
   events: { [E in EventChannel]: (handler: (payload: EventPayloads[E]) => void) => () => void };
 }

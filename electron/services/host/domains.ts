@@ -1,4 +1,6 @@
-import { callChannels, type BridgeCalls } from '../../common/bridge';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { callChannels, type BridgeCalls, type ChosenSheet } from '../../common/bridge';
 import { createSettingsDomain } from '../system/settings-domain';
 import { createSystemDomain } from '../system/system-domain';
 import { probeBinaries } from '../system/binary-status';
@@ -17,6 +19,9 @@ import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
 import { createBatchesDomain } from '../voices/batches-domain';
+import { MAX_BATCH_ROWS } from '../voices/batch-input';
+import { importSheet, importSheetPath } from '../sheets/sheet-import';
+import { SHEET_MAX_BYTES } from '../sheets/read-sheet';
 import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
 import { createAvatarsDomain } from '../avatars/avatars-domain';
 import type { Handlers, HostBase } from './types';
@@ -45,6 +50,9 @@ export interface Domains {
   importFile: MediaDomain['importFile'];
   /** A file the desktop app's preload says the user dropped (its own path): probed, then granted. */
   importPath: MediaDomain['importPath'];
+  /** A spreadsheet picked for a batch, by its bytes (the web host) or its path (the desktop app). */
+  importSheet(name: string, body: Readable): Promise<ChosenSheet>;
+  importSheetPath(path: string): Promise<ChosenSheet>;
   /** Lets every domain finish or abort its work (on quit); never throws. */
   disposeAll(): Promise<void>;
 }
@@ -60,6 +68,7 @@ export interface Domains {
 export function createDomains(base: HostBase): Domains {
   const storage = createHostStorage(base);
   const grants = new LocalGrants(base.createStore(localGrantsSpec));
+  const sheets = { dir: join(base.dataDir, 'imports'), grant: (path: string) => grants.grant(path), limits: { maxRows: MAX_BATCH_ROWS, maxBytes: SHEET_MAX_BYTES } };
   const linker = new LocalMediaLinker({ storage, grants, onProgress: (progress) => base.emit('uploads.progress', progress) });
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
   const studio = createStudioServices(base, projects);
@@ -86,7 +95,7 @@ export function createDomains(base: HostBase): Domains {
     createDownloadsDomain(base, downloads, archive),
     createFacesDomain(createFacesServices(base, studio, grants, media)),
     createPlacementDomain(base, studio, storage),
-    createBatchesDomain(base, studio),
+    createBatchesDomain(base, studio, grants),
     createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
     createAvatarsDomain(base, studio, linker.linkFor('avatar')),
   ] as const;
@@ -101,6 +110,8 @@ export function createDomains(base: HostBase): Domains {
     handlers,
     importFile: (name, body) => media.importFile(name, body),
     importPath: (path) => media.importPath(path),
+    importSheet: (name, body) => importSheet(sheets, name, body),
+    importSheetPath: (path) => importSheetPath(sheets, path),
     async disposeAll() {
       const results = await Promise.allSettled(modules.map((module: AnyModule) => module.dispose?.()));
       for (const result of results) {

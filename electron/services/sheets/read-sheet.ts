@@ -30,7 +30,8 @@ export class SheetRefusal extends Error {
 }
 
 const SAMPLE_BYTES = 64 * 1024;
-const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+/** The largest spreadsheet taken in: far above any real batch, low enough to refuse a mistaken video. */
+export const SHEET_MAX_BYTES = 100 * 1024 * 1024;
 const DELIMITERS: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'vertical bar' };
 
 /**
@@ -42,7 +43,7 @@ const DELIMITERS: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t
 export async function readSheetFile(path: string, limits: SheetLimits): Promise<SheetTable> {
   const name = extname(path).toLowerCase();
   const { size } = await stat(path);
-  const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxBytes = limits.maxBytes ?? SHEET_MAX_BYTES;
   if (size > maxBytes) throw new SheetRefusal(`The file is ${megabytes(size)}; a spreadsheet here can be at most ${megabytes(maxBytes)}.`, 'sheet-too-big');
   if (size === 0) throw new SheetRefusal('The file is empty.', 'sheet-empty');
   const head = await firstBytes(path, SAMPLE_BYTES);

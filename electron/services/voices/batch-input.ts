@@ -19,10 +19,10 @@ export interface ReadBatch {
 
 /** Column names people use, lower-cased: the first found wins. */
 const COLUMNS = {
-  text: ['text', 'script', 'input_text', 'line', 'copy'],
-  voice: ['voice', 'voice_id', 'voiceid', 'voice id'],
-  rate: ['rate', 'speed', 'speaking rate'],
-  name: ['name', 'file', 'filename', 'title'],
+  text: ['text', 'script', 'input_text', 'line', 'copy', 'voiceover', 'voice over'],
+  voice: ['voice', 'voice_id', 'voiceid', 'voice id', 'voice name'],
+  rate: ['rate', 'speed', 'speaking rate', 'rate %', 'speed %', 'rate (%)', 'speed (%)'],
+  name: ['name', 'file', 'filename', 'file name', 'file_name', 'title'],
 } as const;
 
 /** At most this many rows in one batch: a bigger job is several batches. */
@@ -33,14 +33,30 @@ function findColumn(header: string[], names: readonly string[]): number {
 }
 
 /**
- * Reads a batch from CSV text (or lines pasted one per voiceover). With a header naming a text column,
- * the voice, rate and name columns are read too; without one, every line is a script in the first
- * column. Every row is checked against the service's rules, and its voice against the connection's
- * voices when they are known; blank lines are skipped, not counted.
+ * Reads a batch from CSV text (or lines pasted one per voiceover); a file goes through the sheets
+ * reader first (any encoding, .xlsx) and then `checkBatchTable`. Blank lines are skipped, not counted.
  */
 export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices: KnownVoices = null): ReadBatch {
   const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
   const lines = parsed.data.filter((line) => line.some((cell) => cell.trim() !== ''));
+  const read = checkBatchTable(lines, defaults, knownVoices);
+  // A one-column file has no delimiter to detect; that is not a problem with any row.
+  const errors = parsed.errors.filter((error) => error.type !== 'Delimiter');
+  if (errors.length > 0 && read.problems.length === 0 && read.rows.length > 0) {
+    const first = errors[0];
+    const hasHeader = findColumn(lines[0].map((cell) => cell.trim().toLowerCase()), COLUMNS.text) >= 0;
+    read.problems.push({ row: Math.max(0, (first.row ?? 0) - (hasHeader ? 1 : 0)), message: `the CSV could not be read there: ${first.message}` });
+  }
+  return read;
+}
+
+/**
+ * Checks a batch's table (the first line may be a header). With a header naming a text column, the
+ * voice, rate and name columns are read too; without one, every line is a script in the first column.
+ * Every row is checked against the service's rules, and its voice against the connection's voices
+ * when they are known.
+ */
+export function checkBatchTable(lines: string[][], defaults: BatchDefaults = {}, knownVoices: KnownVoices = null): ReadBatch {
   if (lines.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has no rows' }] };
   const header = lines[0].map((cell) => cell.trim().toLowerCase());
   const textColumn = findColumn(header, COLUMNS.text);
@@ -48,6 +64,7 @@ export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices
   const at = (names: readonly string[]) => (hasHeader ? findColumn(header, names) : -1);
   const columns = { text: hasHeader ? textColumn : 0, voice: at(COLUMNS.voice), rate: at(COLUMNS.rate), name: at(COLUMNS.name) };
   const body = hasHeader ? lines.slice(1) : lines;
+  if (hasHeader && body.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has a header and no rows under it' }] };
   if (body.length > MAX_BATCH_ROWS) {
     return { rows: [], problems: [{ row: 0, message: `the file has ${body.length} rows; one batch takes at most ${MAX_BATCH_ROWS}` }] };
   }
@@ -63,12 +80,6 @@ export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices
     const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : (batchRowProblem(entry) ?? unknownVoiceProblem(entry.voiceId, knownVoices));
     if (problem) problems.push({ row, message: problem });
   });
-  // A one-column file has no delimiter to detect; that is not a problem with any row.
-  const errors = parsed.errors.filter((error) => error.type !== 'Delimiter');
-  if (errors.length > 0 && problems.length === 0) {
-    const first = errors[0];
-    problems.push({ row: Math.max(0, (first.row ?? 0) - (hasHeader ? 1 : 0)), message: `the CSV could not be read there: ${first.message}` });
-  }
   return { rows, problems };
 }
 

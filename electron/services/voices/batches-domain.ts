@@ -6,10 +6,24 @@ import type { StudioServices } from '../jobs/studio-services';
 import { checkSaveFolder } from '../downloads/downloads-service';
 import { ffprobeVerifier } from '../downloads/verify';
 import { exportBatch } from './batch-export';
-import { knownVoicesOf, readBatch, refusedRows } from './batch-input';
+import { checkBatchTable, knownVoicesOf, MAX_BATCH_ROWS, readBatch, refusedRows, type ReadBatch } from './batch-input';
+import { readSheetFile } from '../sheets/read-sheet';
+
+/** The local files the user chose, by the reference the page holds (LocalGrants). */
+export interface GrantedFiles {
+  pathOf(reference: string): string | null;
+}
 
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
-export function createBatchesDomain(base: Pick<HostBase, 'log'>, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>): DomainModule<typeof batchesCalls> {
+export function createBatchesDomain(base: Pick<HostBase, 'log'>, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>, granted: GrantedFiles): DomainModule<typeof batchesCalls> {
+  // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
+  const read = async (input: BatchInput): Promise<ReadBatch> => {
+    const known = await knownVoicesOf(catalogue);
+    if (input.file === undefined) return readBatch(input.csv ?? '', input.defaults, known);
+    const path = granted.pathOf(input.file);
+    if (!path) throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
+    return checkBatchTable((await readSheetFile(path, { maxRows: MAX_BATCH_ROWS })).rows, input.defaults, known);
+  };
   const view = async (id: string) => {
     const record = await batches.get(id);
     if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
@@ -17,19 +31,19 @@ export function createBatchesDomain(base: Pick<HostBase, 'log'>, { batches, cata
   };
   return {
     handlers: {
-      'batches.check': async (input) => readBatch(input.csv, input.defaults, await knownVoicesOf(catalogue)),
+      'batches.check': async (input) => read(input),
       'batches.create': async (raw) => {
         const input = BatchInput.parse(raw);
         const problem = checkTemplate(input.template);
         if (problem) throw new StudioError(problem, 'invalid-template');
-        const read = readBatch(input.csv, input.defaults, await knownVoicesOf(catalogue));
-        if (read.rows.length === 0) throw new StudioError(read.problems[0]?.message ?? 'The batch has no rows', 'empty-batch');
-        if (read.problems.length === read.rows.length) throw new StudioError('No row of the batch can be sent; fix the rows named in the check first', 'nothing-to-send');
+        const checked = await read(input);
+        if (checked.rows.length === 0) throw new StudioError(checked.problems[0]?.message ?? 'The batch has no rows', 'empty-batch');
+        if (checked.problems.length === checked.rows.length) throw new StudioError('No row of the batch can be sent; fix the rows named in the check first', 'nothing-to-send');
         const record = await batches.create({
           id: `batch-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
           label: input.label,
-          rows: read.rows,
-          ...refusedRows(read.problems),
+          rows: checked.rows,
+          ...refusedRows(checked.problems),
           concurrency: input.concurrency,
           template: input.template,
         });

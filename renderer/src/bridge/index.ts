@@ -1,4 +1,4 @@
-import type { CallChannel, ChosenMedia, EventChannel, EventPayloads, StudioApi, StudioWindowApi } from '@common/bridge';
+import type { CallChannel, ChosenMedia, ChosenSheet, EventChannel, EventPayloads, StudioApi, StudioWindowApi } from '@common/bridge';
 import { ref } from 'vue';
 import { createWebApi } from './web-transport';
 
@@ -84,6 +84,13 @@ export async function openExternal(url: string): Promise<void> {
  */
 export async function importLocalFile(file: File): Promise<ChosenMedia> {
   const outcome = await studio().importFile(file);
+  if (outcome.ok) return outcome.value;
+  throw new BridgeError(outcome.error.message, outcome.error.code);
+}
+
+/** A spreadsheet the user picked for a batch, taken in by the host: its reference and how it was read. */
+export async function importSpreadsheet(file: File): Promise<ChosenSheet> {
+  const outcome = await studio().importSheet(file);
   if (outcome.ok) return outcome.value;
   throw new BridgeError(outcome.error.message, outcome.error.code);
 }

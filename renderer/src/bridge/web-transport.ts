@@ -98,21 +98,23 @@ export function createWebApi(deps: WebTransportDeps): StudioWindowApi {
   ) as unknown as StudioWindowApi['events'];
 
   // The page cannot tell the host a dropped file's path, so it sends the bytes.
-  const importFile: StudioWindowApi['importFile'] = async (file) => {
+  const upload = (path: string) => async (file: File): Promise<BridgeOutcome> => {
     try {
-      const response = await deps.fetch(new URL(WEB_BRIDGE_PATHS.importFile + encodeURIComponent(file.name), deps.baseUrl), {
+      const response = await deps.fetch(new URL(path + encodeURIComponent(file.name), deps.baseUrl), {
         method: 'PUT',
         headers: { 'content-type': 'application/octet-stream' },
         body: file,
         credentials: 'same-origin',
       });
       const parsed = bridgeOutcomeSchema.safeParse(await response.json().catch(() => undefined));
-      if (parsed.success) return parsed.data as Awaited<ReturnType<StudioWindowApi['importFile']>>;
+      if (parsed.success) return parsed.data;
       return { ok: false, error: { message: `The studio host answered ${response.status} without a result`, code: 'host-error' } };
     } catch {
       return { ok: false, error: { message: 'The studio host is not reachable; is it still running?', code: 'host-unreachable' } };
     }
   };
 
-  return { calls, events, importFile };
+  const importFile = upload(WEB_BRIDGE_PATHS.importFile) as StudioWindowApi['importFile'];
+  const importSheet = upload(WEB_BRIDGE_PATHS.importSheet) as StudioWindowApi['importSheet'];
+  return { calls, events, importFile, importSheet };
 }

@@ -103,6 +103,24 @@ describe('web host server', () => {
     expect((await put('x.png', png, false)).statusCode).toBe(401);
   });
 
+  it('takes in a 5 MB spreadsheet in its own encoding past the call body limit, and checks the batch from the file', async () => {
+    // German Excel's CSV: Windows-1252 (ü is FC, € is 80), semicolons; 10,000 rows of about 500 bytes.
+    const script = (i: number) => `Frühlingsangebot ${i}: 20 € Rabatt. ${'Jetzt im Laden und online. '.repeat(18)}`.trim();
+    const text = ['Script;Voice;Speed;File name', ...Array.from({ length: 10_000 }, (_, i) => `"${script(i)}";;;spot-${i}`)].join('\r\n');
+    const body = Buffer.from(text.replaceAll('€', '\u0080'), 'latin1');
+    expect(body.length).toBeGreaterThan(5 * 1024 * 1024);
+    const put = (withCookie: boolean) =>
+      server.app.inject({ method: 'PUT', url: `/bridge/import-sheet/${encodeURIComponent('spots.csv')}`, headers: { host, 'content-type': 'application/octet-stream', ...(withCookie ? { cookie: cookie() } : {}) }, payload: body });
+    expect((await put(false)).statusCode).toBe(401);
+    const chosen = (await put(true)).json() as { ok: boolean; value: { url: string; lines: number; readAs: string } };
+    expect(chosen).toMatchObject({ ok: true, value: { lines: 10_001, readAs: 'a semicolon-separated file in Windows-1252 (Western European)' } });
+    const check = await server.app.inject({ method: 'POST', url: '/bridge/call/batches.check', headers: { host, cookie: cookie(), 'content-type': 'application/json' }, payload: JSON.stringify([{ file: chosen.value.url, label: 'spots', defaults: { voiceId: 'x' } }]) });
+    const read = check.json() as { ok: boolean; value: { rows: { text: string; name: string }[] } };
+    expect(read.ok).toBe(true);
+    expect(read.value.rows).toHaveLength(10_000);
+    expect(read.value.rows[9_999]).toMatchObject({ text: script(9_999), name: 'spot-9999' });
+  }, 60_000);
+
   it('refuses pages, assets and calls without the token', async () => {
     for (const url of ['/', '/assets/app.js']) {
       const response = await server.app.inject({ method: 'GET', url, headers: { host } });

@@ -1,0 +1,64 @@
+import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importSheet, importSheetPath } from '../../../electron/services/sheets/sheet-import';
+import { createBatchesDomain } from '../../../electron/services/voices/batches-domain';
+import { LocalGrants } from '../../../electron/services/media/local-grants';
+import type { StudioServices } from '../../../electron/services/jobs/studio-services';
+
+const corpus = (name: string) => join(import.meta.dirname, '..', '..', 'fixtures', 'sheets', name);
+const dir = mkdtempSync(join(tmpdir(), 'sheet-import-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function setup(maxBytes = 10 * 1024 * 1024) {
+  const grants = new LocalGrants();
+  const imports = join(dir, `imports-${Math.random().toString(36).slice(2)}`);
+  const deps = { dir: imports, grant: (path: string) => grants.grant(path), limits: { maxRows: 10_000, maxBytes } };
+  const catalogue = { voices: async () => [{ voice_id: 'Ava' }, { voice_id: 'Hugo' }] };
+  const domain = createBatchesDomain({ log: { info() {}, warn() {}, error() {} } } as never, { batches: {}, catalogue } as unknown as Pick<StudioServices, 'batches' | 'catalogue'>, grants);
+  return { grants, imports, deps, check: domain.handlers['batches.check'] };
+}
+
+describe('a spreadsheet picked for a batch', () => {
+  it('arrives from a page as bytes, is read in its own encoding, granted, and checked by the host from the file', async () => {
+    const { deps, check } = setup();
+    const chosen = await importSheet(deps, 'Frühling.csv', createReadStream(corpus('excel-de-windows-1252-semicolon.csv')));
+    expect(chosen).toMatchObject({ name: 'Frühling.csv', lines: 4, readAs: 'a semicolon-separated file in Windows-1252 (Western European)' });
+    const read = await check({ file: chosen.url, label: 'Frühling', defaults: { voiceId: 'Ava' }, concurrency: 2, template: '{row}' });
+    expect(read.problems).toEqual([]);
+    expect(read.rows.map((r) => [r.text.slice(0, 16), r.voiceId, r.rate, r.name])).toEqual([
+      ['Frühlingsangebot', 'Ava', '50%', 'spring-de'],
+      ['Café crème, naïv', 'Hugo', '60%', 'cafe-fr'],
+      ['Smörgåsbord för ', 'Ava', '50%', 'sv'],
+    ]);
+  });
+
+  it('is refused before anything is ready when it is not a table, and leaves nothing behind', async () => {
+    const { deps, imports } = setup();
+    await expect(importSheet(deps, 'prices.csv', createReadStream(corpus('song-renamed.csv')))).rejects.toThrow('This is an MP3 sound, not a spreadsheet');
+    expect(existsSync(imports) ? readdirSync(imports) : []).toEqual([]);
+    const small = setup(100);
+    await expect(importSheet(small.deps, 'big.csv', Readable.from([Buffer.alloc(150, 'a')]))).rejects.toMatchObject({ code: 'sheet-too-big' });
+    expect(existsSync(small.imports) ? readdirSync(small.imports) : []).toEqual([]);
+  });
+
+  it('is read in place from the desktop app, and only a granted file can be checked', async () => {
+    const { deps, check } = setup();
+    const chosen = await importSheetPath(deps, corpus('excel-spots.xlsx'));
+    expect(chosen.readAs).toBe('the sheet "Spots" of an Excel workbook');
+    const read = await check({ file: chosen.url, label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
+    expect(read.rows).toHaveLength(2);
+    const other = pathToFileURL(corpus('excel-utf8-bom.csv')).href;
+    await expect(check({ file: other, label: 'x', defaults: {}, concurrency: 1, template: '{row}' })).rejects.toMatchObject({ code: 'not-allowed' });
+  });
+
+  it('says so when a file has a header and nothing under it', async () => {
+    const { deps, check } = setup();
+    const chosen = await importSheetPath(deps, corpus('header-only.csv'));
+    const read = await check({ file: chosen.url, label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
+    expect(read.problems).toEqual([{ row: 0, message: 'the file has a header and no rows under it' }]);
+  });
+});
