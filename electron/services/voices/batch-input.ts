@@ -8,8 +8,11 @@ export interface BatchDefaults {
   rate?: string;
 }
 
-/** Whether a voice id names a voice of the connection; null when its voice list could not be read. */
-export type KnownVoices = ((voiceId: string) => boolean) | null;
+/**
+ * Whether a voice id names a voice of the connection, and the id of a voice given by its name (people
+ * write "Ava", not "sandbox_ava"); null when the voice list could not be read.
+ */
+export type KnownVoices = (((voiceId: string) => boolean) & { idOf?(voice: string): string | null }) | null;
 
 export interface ReadBatch {
   rows: BatchRow[];
@@ -75,7 +78,8 @@ export function checkBatchTable(lines: string[][], defaults: BatchDefaults = {},
     const cell = (index: number): string => (index >= 0 ? (cells[index] ?? '').trim() : '');
     const rateCell = cell(columns.rate);
     const rate = rateCell === '' ? defaultRate : normaliseRate(rateCell);
-    const entry: BatchRow = { row, text: cell(columns.text), voiceId: cell(columns.voice) || (defaults.voiceId ?? ''), rate: rate ?? rateCell, name: cell(columns.name) || null };
+    const voice = cell(columns.voice);
+    const entry: BatchRow = { row, text: cell(columns.text), voiceId: voice ? (knownVoices?.idOf?.(voice) ?? voice) : (defaults.voiceId ?? ''), rate: rate ?? rateCell, name: cell(columns.name) || null };
     rows.push(entry);
     const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : (batchRowProblem(entry) ?? unknownVoiceProblem(entry.voiceId, knownVoices));
     if (problem) problems.push({ row, message: problem });
@@ -95,8 +99,17 @@ export function unknownVoiceProblem(voiceId: string, knownVoices: KnownVoices): 
  */
 export async function knownVoicesOf(catalogue: Pick<CatalogueService, 'voices'>): Promise<KnownVoices> {
   try {
-    const ids = new Set((await catalogue.voices()).map((voice) => voice.voice_id));
-    return (voiceId) => ids.has(voiceId);
+    const voices = await catalogue.voices();
+    const ids = new Set(voices.map((voice) => voice.voice_id));
+    // A name two voices share names neither: the row is refused, not guessed.
+    const byName = new Map<string, string | null>();
+    for (const voice of voices) {
+      const key = (voice.name ?? '').trim().toLowerCase();
+      if (key) byName.set(key, byName.has(key) ? null : voice.voice_id);
+    }
+    return Object.assign((voiceId: string) => ids.has(voiceId), {
+      idOf: (given: string) => (ids.has(given) ? given : (byName.get(given.trim().toLowerCase()) ?? null)),
+    });
   } catch {
     return null;
   }

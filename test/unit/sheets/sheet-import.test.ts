@@ -17,7 +17,7 @@ function setup(maxBytes = 10 * 1024 * 1024) {
   const grants = new LocalGrants();
   const imports = join(dir, `imports-${Math.random().toString(36).slice(2)}`);
   const deps = { dir: imports, grant: (path: string) => grants.grant(path), limits: { maxRows: 10_000, maxBytes } };
-  const catalogue = { voices: async () => [{ voice_id: 'Ava' }, { voice_id: 'Hugo' }] };
+  const catalogue = { voices: async () => [{ voice_id: 'sandbox_ava', name: 'Ava' }, { voice_id: 'sandbox_hugo', name: 'Hugo' }, { voice_id: 'v1', name: 'Sam' }, { voice_id: 'v2', name: 'sam' }] };
   const domain = createBatchesDomain({ log: { info() {}, warn() {}, error() {} } } as never, { batches: {}, catalogue } as unknown as Pick<StudioServices, 'batches' | 'catalogue'>, grants);
   return { grants, imports, deps, check: domain.handlers['batches.check'] };
 }
@@ -27,12 +27,13 @@ describe('a spreadsheet picked for a batch', () => {
     const { deps, check } = setup();
     const chosen = await importSheet(deps, 'Frühling.csv', createReadStream(corpus('excel-de-windows-1252-semicolon.csv')));
     expect(chosen).toMatchObject({ name: 'Frühling.csv', lines: 4, readAs: 'a semicolon-separated file in Windows-1252 (Western European)' });
-    const read = await check({ file: chosen.url, label: 'Frühling', defaults: { voiceId: 'Ava' }, concurrency: 2, template: '{row}' });
+    const read = await check({ file: chosen.url, label: 'Frühling', defaults: { voiceId: 'sandbox_ava' }, concurrency: 2, template: '{row}' });
     expect(read.problems).toEqual([]);
     expect(read.rows.map((r) => [r.text.slice(0, 16), r.voiceId, r.rate, r.name])).toEqual([
-      ['Frühlingsangebot', 'Ava', '50%', 'spring-de'],
-      ['Café crème, naïv', 'Hugo', '60%', 'cafe-fr'],
-      ['Smörgåsbord för ', 'Ava', '50%', 'sv'],
+      // Voices given by name, as people write them, are sent by id.
+      ['Frühlingsangebot', 'sandbox_ava', '50%', 'spring-de'],
+      ['Café crème, naïv', 'sandbox_hugo', '60%', 'cafe-fr'],
+      ['Smörgåsbord för ', 'sandbox_ava', '50%', 'sv'],
     ]);
   });
 
@@ -53,6 +54,13 @@ describe('a spreadsheet picked for a batch', () => {
     expect(read.rows).toHaveLength(2);
     const other = pathToFileURL(corpus('excel-utf8-bom.csv')).href;
     await expect(check({ file: other, label: 'x', defaults: {}, concurrency: 1, template: '{row}' })).rejects.toMatchObject({ code: 'not-allowed' });
+  });
+
+  it('takes a voice by id or by a name only one voice has', async () => {
+    const { check } = setup();
+    const read = await check({ csv: 'text,voice\nOne,v1\nTwo,SAM\nThree,hugo\nFour,Nobody', label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
+    expect(read.rows.map((r) => r.voiceId)).toEqual(['v1', 'SAM', 'sandbox_hugo', 'Nobody']);
+    expect(read.problems.map((p) => p.row)).toEqual([1, 3]);
   });
 
   it('says so when a file has a header and nothing under it', async () => {

@@ -1,0 +1,53 @@
+// Spreadsheets as marketers have them, picked in the Voices workspace: Excel's encodings and .xlsx read
+// with their text intact, and a file that is not a table refused before anything can be sent.
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStudio, screenshot, type StudioSession } from './browser';
+
+const corpus = (name: string) => join(import.meta.dirname, '..', 'fixtures', 'sheets', name);
+
+describe('batch spreadsheets in Chromium', () => {
+  let studio: StudioSession;
+  beforeAll(async () => {
+    studio = await openStudio({ hash: '#/voices' });
+    await studio.page.getByRole('region', { name: 'Batch voiceovers' }).waitFor();
+  });
+  afterAll(() => studio?.close());
+
+  const pick = async (name: string, mimeType: string) => {
+    const panel = studio.page.getByRole('region', { name: 'Batch voiceovers' });
+    await panel.getByLabel('CSV file of the batch').setInputFiles({ name, mimeType, buffer: readFileSync(corpus(name)) });
+    return panel;
+  };
+
+  it('reads German Excel\u2019s Windows-1252 CSV, Excel\u2019s UTF-16 Unicode Text and an .xlsx with their text intact', async () => {
+    const panel = await pick('excel-de-windows-1252-semicolon.csv', 'text/csv');
+    await expect.poll(() => panel.getByTestId('batch-source').textContent()).toContain('read as a semicolon-separated file in Windows-1252');
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
+    expect(await panel.textContent()).toContain('Frühlingsangebot: 20 € Rabatt auf Größe M');
+    await panel.getByTestId('batch-check-summary').scrollIntoViewIfNeeded();
+    await screenshot(studio.page, 'voices-batch-windows-1252', { fullStage: true });
+
+    await pick('excel-unicode-text.txt', 'text/plain');
+    await expect.poll(() => panel.getByTestId('batch-source').textContent()).toContain('UTF-16 LE');
+    expect(await panel.textContent()).toContain('Smörgåsbord för två');
+
+    await pick('excel-spots.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    await expect.poll(() => panel.getByTestId('batch-source').textContent()).toContain('the sheet "Spots" of an Excel workbook');
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows');
+    expect(await panel.textContent()).toContain('Café crème, naïve façade — déjà vu');
+  });
+
+  it('refuses an MP3 renamed to .csv before anything can be sent, and clears the previous file\u2019s rows', async () => {
+    const panel = await pick('excel-de-windows-1252-semicolon.csv', 'text/csv');
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 ready');
+    await pick('song-renamed.csv', 'text/csv');
+    await expect.poll(() => panel.textContent()).toContain('song-renamed.csv: This is an MP3 sound, not a spreadsheet');
+    expect(await panel.getByTestId('batch-check-summary').count()).toBe(0);
+    expect(await panel.getByRole('button', { name: /^Send/ }).isDisabled()).toBe(true);
+    await panel.getByRole('button', { name: /^Send/ }).scrollIntoViewIfNeeded();
+    await screenshot(studio.page, 'voices-batch-refused', { fullStage: true });
+    expect(studio.consoleErrors).toEqual([]);
+  });
+});
