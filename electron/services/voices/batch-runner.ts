@@ -127,6 +127,8 @@ export class BatchRunner {
    */
   async stopSending(): Promise<void> {
     this.stopped = true;
+    // Rows waiting for their jobs to end let go of their places now.
+    for (const notify of [...this.stateChanged]) notify();
     const queues = [...this.queues.values()];
     for (const queue of queues) queue.clear();
     await Promise.all(queues.map((queue) => queue.onIdle()));
@@ -152,6 +154,8 @@ export class BatchRunner {
     const queue = new PQueue({ concurrency: record.concurrency });
     this.queues.set(id, queue);
     const backoff = { ms: this.deps.backoffMs ?? 2_000 };
+    // Rows still at the service from before a pause or a restart hold their places first.
+    for (const row of this.view(record).rows) if (row.state === 'sending' || row.state === 'queued' || row.state === 'processing') void queue.add(() => this.untilRowEnds(id, row.row));
     for (const row of this.rowsToSend(record)) void queue.add(() => this.send(id, row, queue, backoff));
     await queue.onIdle();
     this.queues.delete(id);
@@ -194,7 +198,23 @@ export class BatchRunner {
       const latest = await this.require(id);
       await this.save({ ...latest, retry: [...new Set([...latest.retry, row])] });
       void queue.add(() => this.send(id, row, queue, backoff));
+      return;
     }
+    if (result.status === 'submitted') await this.untilRowEnds(id, row);
+  }
+
+  /**
+   * A sent row keeps its place in the queue until its job has ended, so no more than the batch's
+   * concurrency are at the service at once and a pause holds back every row not yet sent. Before, a
+   * place was free again as soon as the create was answered: all 55 rows were out within 22 s, and
+   * "Paused" held back nothing.
+   */
+  private untilRowEnds(id: string, row: number): Promise<void> {
+    return this.until(id, (view) => {
+      if (this.stopped || view.state !== 'running') return true;
+      const state = view.rows.find((r) => r.row === row)?.state;
+      return state === undefined || BATCH_ROW_STATES_ENDED.has(state);
+    });
   }
 
   /** Rows with nothing in the ledger, or whose failed job the user asked to send again. */

@@ -44,7 +44,7 @@ describe('studio tts-batch', () => {
     const csv = join(dir, 'many.csv');
     writeFileSync(csv, ['text', ...Array.from({ length: 12 }, (_, i) => `Line ${i + 1} of the batch.`)].join('\n'));
     const dataDir = join(dir, 'killed');
-    const args = ['tts-batch', csv, '--out-dir', join(dir, 'many'), '--voice', 'sandbox_ava', '--concurrency', '2', '--data-dir', dataDir];
+    const args = ['tts-batch', csv, '--out-dir', join(dir, 'many'), '--voice', 'sandbox_ava', '--concurrency', '4', '--data-dir', dataDir];
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/index.ts'), ...args], { cwd: root, stdio: 'ignore' });
     await new Promise<void>((resolve, reject) => {
       const timer = setInterval(() => {
@@ -63,10 +63,11 @@ describe('studio tts-batch', () => {
     const result = await cli([...args, '--json']);
     expect(jobsPerRow(dataDir)).toEqual(Array(12).fill(1));
     // A row whose create was on its way when the process died may or may not exist at the service, which
-    // offers no way to ask: it is not sent again (that could pay twice) and the exit status says so.
+    // offers no way to ask: it is not sent again (that could pay twice) and the exit status says so. At
+    // most the batch's concurrency (4) can be on their way.
     const { counts } = JSON.parse(result.out.join('\n')) as { counts: Record<string, number> };
     const unknown = counts['outcome-unknown'] ?? 0;
-    expect(unknown).toBeLessThanOrEqual(2);
+    expect(unknown).toBeLessThanOrEqual(4);
     expect(counts.completed).toBe(12 - unknown);
     expect(result.code).toBe(unknown === 0 ? 0 : 1);
     expect(readdirSync(join(dir, 'many')).filter((n) => n.endsWith('.mp3'))).toHaveLength(12 - unknown);

@@ -162,4 +162,29 @@ describe('a batch of voiceovers', () => {
     await engine.flush();
     expect(jobsPerRow(dataDir).size).toBeLessThanOrEqual(3);
   }, 60_000);
+
+  it('has no more rows at the service than its concurrency, so a pause holds back every row not yet sent', async () => {
+    const dataDir = mkdtempSync(join(dir, 'pause-'));
+    const { engine, runner } = host(dataDir);
+    const ended = new Set(['completed', 'failed', 'outcome-unknown', 'stalled']);
+    let most = 0;
+    engine.subscribe(() => {
+      const atService = engine.list().filter((j) => j.purpose.type === 'batch-row' && !ended.has(j.phase)).length;
+      most = Math.max(most, atService);
+    });
+    await runner.create({ id: 'b4', label: 'x', rows: readBatch(csv(10)).rows, invalid: [], concurrency: 2, template: '{row}' });
+    const running = runner.run('b4');
+    await rowsSent(engine, 2);
+    await runner.pause('b4');
+    const paused = await running;
+    expect(paused.state).toBe('paused');
+    // Only the rows that had places were sent; the other eight wait for Resume.
+    expect(paused.counts.waiting).toBe(8);
+    const resumed = await runner.resume('b4').then(() => runner.run('b4'));
+    expect(resumed.counts.completed).toBe(10);
+    expect(most).toBe(2);
+    engine.stop();
+    await engine.flush();
+    expect([...jobsPerRow(dataDir).values()]).toEqual(Array(10).fill(1));
+  }, 60_000);
 });
