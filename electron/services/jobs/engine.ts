@@ -472,7 +472,8 @@ export class JobEngine {
 
   private announce(id: string): void {
     const record = this.jobs.get(id);
-    if (!record || !this.deps.notify) return;
+    // A batch's rows are announced once, by the batch, when it ends: a toast per row piled over the table.
+    if (!record || !this.deps.notify || record.purpose.type === 'batch-row') return;
     const label = kindEntry(record.kind).label;
     if (record.phase === 'completed') this.deps.notify(`${label} ready`, record.summary, 'completed');
     else this.deps.notify(`${label} failed`, record.error?.explanation ?? record.summary, 'failed');

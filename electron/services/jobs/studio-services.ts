@@ -46,6 +46,11 @@ export function createStudioServices(base: StudioHost, projects: ProjectLibrary,
     onChange: (state) => base.emit('connections.changed', state),
   });
   const catalogue = new CatalogueService({ clock, connections });
+  // A desktop notification where the host has them; otherwise a notice the page shows as a toast.
+  const notify = (title: string, body: string, outcome: 'completed' | 'failed'): void => {
+    if (base.platform.notify) base.platform.notify(title, body);
+    else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
+  };
   const jobs = new JobEngine({
     storage: overrides.storage ?? new FileLedgerStorage(join(base.dataDir, 'jobs'), base.log, undefined, (notice) => base.notices.raise(notice)),
     connections,
@@ -53,18 +58,14 @@ export function createStudioServices(base: StudioHost, projects: ProjectLibrary,
     log: base.log,
     onChange: (job) => base.emit('jobs.changed', job),
     onRemove: (id) => base.emit('jobs.removed', { id }),
-    // A desktop notification where the host has them; otherwise a notice the page shows as a toast.
-    notify: (title, body, outcome) => {
-      if (base.platform.notify) base.platform.notify(title, body);
-      else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
-    },
+    notify,
     warn: (title, detail) => base.notices.raise({ level: 'warning', title, detail }),
     setProgress: (fraction) => jobsProgress.set(fraction),
     estimator: modelPriceEstimator((types) => catalogue.models(types)),
   });
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
-  const batches = new BatchRunner({ engine: jobs, store: new BatchStore(base.dataDir), log: base.log, onChange: throttledBatchEvents(base) });
+  const batches = new BatchRunner({ engine: jobs, store: new BatchStore(base.dataDir), log: base.log, onChange: throttledBatchEvents(base), notify });
   return { connections, jobs, reactor, catalogue, progress, batches };
 }
 

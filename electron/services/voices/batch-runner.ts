@@ -16,6 +16,8 @@ export interface BatchRunnerDeps {
   store: BatchStore;
   log?: Logger;
   onChange?: (view: BatchView) => void;
+  /** Announces a batch that has ended, once (its rows are not announced one by one). */
+  notify?: (title: string, body: string, outcome: 'completed' | 'failed') => void;
   /** The first pause after the service rate-limits a batch (doubled while it keeps doing so). */
   backoffMs?: number;
 }
@@ -162,7 +164,10 @@ export class BatchRunner {
     if (this.stopped) return this.view(await this.require(id));
     await this.until(id, (view) => view.state !== 'running' || !view.rows.some((r) => r.state === 'sending' || r.state === 'queued' || r.state === 'processing'));
     const now = await this.require(id);
-    if (now.state === 'running' && this.rowsToSend(now).length === 0) await this.save({ ...now, state: 'finished' });
+    if (now.state === 'running' && this.rowsToSend(now).length === 0) {
+      await this.save({ ...now, state: 'finished' });
+      this.announce(this.view(now));
+    }
     return this.view(await this.require(id));
   }
 
@@ -257,6 +262,12 @@ export class BatchRunner {
     await this.deps.store.put(record);
     this.emit(record);
     for (const notify of [...this.stateChanged]) notify();
+  }
+
+  private announce(view: BatchView): void {
+    const failed = (view.counts.failed ?? 0) + (view.counts['outcome-unknown'] ?? 0) + (view.counts.stalled ?? 0);
+    const parts = [`${view.counts.completed ?? 0} done`, ...(failed ? [`${failed} failed`] : []), ...(view.counts.invalid ? [`${view.counts.invalid} refused`] : [])];
+    this.deps.notify?.(`Batch "${view.label}" finished`, `${parts.join(', ')} of ${view.rows.length} rows`, failed ? 'failed' : 'completed');
   }
 
   private emit(record: BatchRecord): void {

@@ -23,15 +23,16 @@ afterAll(async () => {
 });
 
 /** One run of a host on a data folder: an engine on its ledger and a batch runner on its batches. */
-function host(dataDir: string) {
+function host(dataDir: string, notes: string[] = []) {
   const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
   const engine = new JobEngine({
     storage: new FileLedgerStorage(join(dataDir, 'jobs')),
     connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
     clock: { now: () => Date.now() },
+    notify: (title) => notes.push(title),
   });
   engine.start();
-  const runner = new BatchRunner({ engine, store: new BatchStore(dataDir), backoffMs: 200 });
+  const runner = new BatchRunner({ engine, store: new BatchStore(dataDir), backoffMs: 200, notify: (title, body) => notes.push(`${title}: ${body}`) });
   return { engine, runner };
 }
 
@@ -186,5 +187,17 @@ describe('a batch of voiceovers', () => {
     engine.stop();
     await engine.flush();
     expect([...jobsPerRow(dataDir).values()]).toEqual(Array(10).fill(1));
+  }, 60_000);
+
+  it('is announced once when it ends, not once per row', async () => {
+    const dataDir = mkdtempSync(join(dir, 'notice-'));
+    const notes: string[] = [];
+    const read = readBatch('text,voice\nOne.,sandbox_ava\nTwo.,sandbox_ava\n,sandbox_ava\nFour.,sandbox_ava', {});
+    const { engine, runner } = host(dataDir, notes);
+    await runner.create({ id: 'b5', label: 'spots.csv', rows: read.rows, ...refusedRows(read.problems), concurrency: 2, template: '{row}' });
+    const view = await runner.run('b5');
+    expect(view.counts.completed).toBe(3);
+    expect(notes).toEqual(['Batch "spots.csv" finished: 3 done, 1 refused of 4 rows']);
+    engine.stop();
   }, 60_000);
 });
