@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser';
@@ -72,8 +73,16 @@ describe('Batch voiceovers in Chromium', () => {
     await again.getByText(`17 files and manifest.csv in ${folder}`).waitFor({ timeout: 60_000 });
     const saved = readdirSync(folder).sort();
     expect(saved.filter((n) => n.endsWith('.mp3'))).toHaveLength(17);
-    expect(saved).toContain('1-spot-1.mp3');
-    const manifest = readFileSync(join(folder, 'manifest.csv'), 'utf8').trim().split(/\r?\n/);
+    expect(saved).toContain('01-spot-1.mp3');
+    const bytes = readFileSync(join(folder, 'manifest.csv'));
+    // A byte-order mark first (trim() would drop it), so Excel reads the manifest as UTF-8.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const manifest = bytes.toString('utf8').trim().split(/\r?\n/);
+    expect(manifest[0]).toBe('row,name,text,voice,voice_name,rate,status,reason,file,link,expiry');
+    // Refused rows say why, and voices have their names.
+    const records = Papa.parse<Record<string, string>>(manifest.join('\n'), { header: true }).data;
+    expect(records.filter((r) => r.status === 'invalid').map((r) => [r.row, r.name, r.reason !== ''])).toEqual([['6', 'empty', true], ['12', 'fast', true], ['20', 'long', true]]);
+    expect(manifest[1]).toContain(',Ava,');
     expect(manifest).toHaveLength(21);
     expect(manifest.filter((line) => line.includes(',completed,'))).toHaveLength(17);
     expect(manifest.filter((line) => line.includes(',invalid,'))).toHaveLength(3);

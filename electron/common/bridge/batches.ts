@@ -129,4 +129,6 @@ export const batchesCalls = {
 
 export const batchesEvents = {
   'batches.changed': BatchSummary,
+  /** How far a Save has got: rows whose file is in the folder or failed, of those to save. */
+  'batches.saving': z.object({ id: z.string(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
 };

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
+import PQueue from 'p-queue';
 import type { BatchRowView, BatchView } from '../../common/bridge/batches';
 import { numberedName, renderTemplate, safeRelativeName } from '../../common/file-names';
 import { fetchToFile, FinalDownloadError } from '../downloads/fetch-to-file';
@@ -14,7 +15,12 @@ export interface ExportOptions {
   fetch?: typeof globalThis.fetch;
   /** After each row's file is saved or skipped. */
   onRow?: (row: BatchRowView, file: string | null, error: string | null) => void;
+  /** A voice's name for the manifest (people read "Ava", not "sandbox_ava"); null when unknown. */
+  voiceName?: (voiceId: string) => string | null;
 }
+
+/** Files fetched at once: a batch's files are small, and one at a time took minutes for 55 of them. */
+const SAVES_AT_ONCE = 4;
 
 export interface ExportResult {
   saved: number;
@@ -28,8 +34,10 @@ export interface ExportResult {
 export function batchFileNames(view: BatchView): Map<number, string> {
   const names = new Map<number, string>();
   const used = new Set<string>();
+  // {row} has as many digits as the last row, so the files sort in row order (01, 02, … 10).
+  const digits = String(view.rows.length).length;
   for (const row of view.rows) {
-    const rendered = renderTemplate(view.template, { row: row.row + 1, name: row.name, text: row.text, voice: row.voiceId, id: row.jobId });
+    const rendered = renderTemplate(view.template, { row: String(row.row + 1).padStart(digits, '0'), name: row.name, text: row.text, voice: row.voiceId, id: row.jobId });
     const base = safeRelativeName(rendered, 'mp3');
     let name = base;
     for (let n = 2; used.has(name.toLowerCase()); n += 1) name = numberedName(base, n);
@@ -40,8 +48,8 @@ export function batchFileNames(view: BatchView): Map<number, string> {
 }
 
 /**
- * Saves every completed row's audio into `folder` (named from the batch's template) and writes
- * `manifest.csv` beside them: row, text, voice, rate, status, file, link, expiry. A file already there
+ * Saves every completed row's audio into `folder` (named from the batch's template), a few at a time,
+ * and writes `manifest.csv` beside them (see manifestCsv). A file already there
  * from an earlier run is kept, so running it again only fetches what is missing. Downloads go through
  * a `.part` file checked before it takes its name, so a failure leaves no broken file.
  */
@@ -50,14 +58,14 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
   const files = new Map<number, string>();
   const failed: ExportResult['failed'] = [];
   let saved = 0;
-  for (const row of view.rows) {
+  const queue = new PQueue({ concurrency: SAVES_AT_ONCE });
+  const save = async (row: BatchRowView & { resultUrl: string }): Promise<void> => {
     const name = names.get(row.row) as string;
     const target = join(folder, name);
-    if (row.state !== 'completed' || !row.resultUrl) continue;
     if (existsSync(target)) {
       files.set(row.row, name);
       options.onRow?.(row, name, null);
-      continue;
+      return;
     }
     try {
       await saveWithRetries(row.resultUrl, target, options);
@@ -69,9 +77,14 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
       failed.push({ row: row.row, error: message });
       options.onRow?.(row, null, message);
     }
+  };
+  for (const row of view.rows) {
+    if (row.state === 'completed' && row.resultUrl) void queue.add(() => save({ ...row, resultUrl: row.resultUrl as string }));
   }
+  await queue.onIdle();
+  failed.sort((a, b) => a.row - b.row);
   const manifest = join(folder, MANIFEST_NAME);
-  await writeFileAtomic(manifest, manifestCsv(view, files));
+  await writeFileAtomic(manifest, manifestCsv(view, files, options.voiceName));
   return { saved, inFolder: files.size, failed, manifest };
 }
 
@@ -86,20 +99,29 @@ async function saveWithRetries(url: string, target: string, options: ExportOptio
   }
 }
 
-/** The manifest's text: one line per row, the file empty when it is not in the folder. */
-export function manifestCsv(view: BatchView, files: ReadonlyMap<number, string>): string {
+export const MANIFEST_COLUMNS = ['row', 'name', 'text', 'voice', 'voice_name', 'rate', 'status', 'reason', 'file', 'link', 'expiry'] as const;
+
+/**
+ * The manifest's text: one line per row (its name, why it was refused or failed, the file, empty when
+ * it is not in the folder). It opens with a byte-order mark: without one, Excel reads UTF-8 as its
+ * own code page and garbles every accent and non-Latin script.
+ */
+export function manifestCsv(view: BatchView, files: ReadonlyMap<number, string>, voiceName: (voiceId: string) => string | null = () => null): string {
   const lines = view.rows.map((row) => ({
     row: row.row + 1,
+    name: row.name ?? '',
     text: row.text,
     voice: row.voiceId,
+    voice_name: voiceName(row.voiceId) ?? '',
     rate: row.rate,
     status: row.state,
+    reason: row.problem ?? '',
     file: files.get(row.row) ?? '',
     link: row.resultUrl ?? '',
     expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
   }));
-  return `${Papa.unparse(lines, {
-    columns: ['row', 'text', 'voice', 'rate', 'status', 'file', 'link', 'expiry'],
+  return `\uFEFF${Papa.unparse(lines, {
+    columns: [...MANIFEST_COLUMNS],
     // A script starting with = or + must not become a formula when the manifest is opened in a spreadsheet.
     escapeFormulae: true,
   })}\r\n`;

@@ -15,7 +15,7 @@ export interface GrantedFiles {
 }
 
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
-export function createBatchesDomain(base: Pick<HostBase, 'log'>, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>, granted: GrantedFiles): DomainModule<typeof batchesCalls> {
+export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>, granted: GrantedFiles): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: BatchInput): Promise<ReadBatch> => {
     const known = await knownVoicesOf(catalogue);
@@ -60,7 +60,15 @@ export function createBatchesDomain(base: Pick<HostBase, 'log'>, { batches, cata
         const batch = await view(id);
         const checked = await checkSaveFolder(folder);
         if (!checked.ok) throw new StudioError(checked.message, 'invalid-folder');
-        const result = await exportBatch(batch, checked.folder, { verify: ffprobeVerifier() });
+        const voices = new Map((await catalogue.voices().catch(() => [])).map((voice) => [voice.voice_id, voice.name ?? null]));
+        const total = batch.rows.filter((row) => row.state === 'completed' && row.resultUrl).length;
+        let done = 0;
+        base.emit('batches.saving', { id, done, total });
+        const result = await exportBatch(batch, checked.folder, {
+          verify: ffprobeVerifier(),
+          voiceName: (voiceId) => voices.get(voiceId) ?? null,
+          onRow: () => base.emit('batches.saving', { id, done: ++done, total }),
+        });
         base.log.info('batch saved', { batch: id, saved: result.saved, inFolder: result.inFolder, failed: result.failed.length });
         return { folder: checked.folder, ...result };
       },

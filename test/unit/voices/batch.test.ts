@@ -113,11 +113,15 @@ describe('a batch of voiceovers', () => {
     const folder = join(dataDir, 'out');
     const exported = await exportBatch(view, folder);
     expect(exported.inFolder).toBe(12);
-    expect(readdirSync(folder)).toContain('1-spot-1.mp3');
-    const manifest = readFileSync(join(folder, MANIFEST_NAME), 'utf8').trim().split(/\r?\n/);
-    expect(manifest[0]).toBe('row,text,voice,rate,status,file,link,expiry');
+    // {row} is padded to the last row's digits, so the files sort in row order.
+    expect(readdirSync(folder).filter((n) => n.endsWith('.mp3')).sort().slice(0, 3)).toEqual(['01-spot-1.mp3', '02-spot-2.mp3', '03-spot-3.mp3']);
+    const bytes = readFileSync(join(folder, MANIFEST_NAME));
+    // A byte-order mark first, so Excel reads the manifest as UTF-8.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const manifest = bytes.toString('utf8').slice(1).trim().split(/\r?\n/);
+    expect(manifest[0]).toBe('row,name,text,voice,voice_name,rate,status,reason,file,link,expiry');
     expect(manifest).toHaveLength(13);
-    expect(manifest[1]).toMatch(/^1,Voiceover number 1\.,sandbox_ava,50%,completed,1-spot-1\.mp3,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-/);
+    expect(manifest[1]).toMatch(/^1,spot-1,Voiceover number 1\.,sandbox_ava,,50%,completed,,01-spot-1\.mp3,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-/);
   }, 60_000);
 
   it('keeps why each refused row was refused, also when the reason came from the voice list', async () => {
