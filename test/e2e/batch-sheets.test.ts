@@ -50,4 +50,28 @@ describe('batch spreadsheets in Chromium', () => {
     await screenshot(studio.page, 'voices-batch-refused', { fullStage: true });
     expect(studio.consoleErrors).toEqual([]);
   });
+
+  it('asks which column holds what when the header names no script column, sends nothing before, and remembers the answer', async () => {
+    const table = Buffer.from('Werbetext;Sprecher;Notiz\r\nHallo zusammen.;Ava;intern\r\nBis bald.;Hugo;\r\n', 'latin1');
+    const panel = studio.page.getByRole('region', { name: 'Batch voiceovers' });
+    const choose = () => panel.getByLabel('CSV file of the batch').setInputFiles({ name: 'werbung.csv', mimeType: 'text/csv', buffer: table });
+    await choose();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('Nothing to send: no column is named as the script');
+    expect(await panel.getByRole('button', { name: /^Send/ }).isDisabled()).toBe(true);
+    const pick = async (label: string, option: string) => {
+      await panel.getByLabel(label).click();
+      await studio.page.locator('.n-base-select-option:visible').filter({ hasText: new RegExp(`^${option}$`) }).last().click();
+    };
+    await pick('Column of the script', 'Werbetext');
+    await pick('Column of the voice', 'Sprecher');
+    await panel.getByRole('button', { name: 'Use these columns' }).scrollIntoViewIfNeeded();
+    await screenshot(studio.page, 'voices-batch-columns', { fullStage: true });
+    await panel.getByRole('button', { name: 'Use these columns' }).click();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready');
+    expect(await panel.getByTestId('batch-columns').textContent()).toBe('Columns: script from “Werbetext”, voice from “Sprecher”. Not used: “Notiz”.');
+    // The same layout again: the columns the user gave are used at once.
+    await choose();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready');
+    expect(studio.consoleErrors).toEqual([]);
+  });
 });

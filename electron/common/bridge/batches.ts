@@ -81,6 +81,27 @@ export function summariseBatch(view: BatchView): BatchSummary {
   return { ...rest, total: rows.length };
 }
 
+/**
+ * Which column of a batch's table holds what (0-based; -1: none), and whether its first line is a header.
+ * Given by the user when the header was not recognised; answered by every check, so the page shows it.
+ */
+export const BatchColumns = z.object({
+  header: z.boolean(),
+  text: z.number().int().min(0).max(1000),
+  voice: z.number().int().min(-1).max(1000).default(-1),
+  rate: z.number().int().min(-1).max(1000).default(-1),
+  name: z.number().int().min(-1).max(1000).default(-1),
+});
+export type BatchColumns = z.infer<typeof BatchColumns>;
+
+/** What a check found about the columns: the header's cells, the mapping used (null: none yet), the cells not used. */
+export const BatchColumnsFound = z.object({
+  cells: z.array(z.string()),
+  mapping: BatchColumns.nullable(),
+  unused: z.array(z.string()),
+});
+export type BatchColumnsFound = z.infer<typeof BatchColumnsFound>;
+
 /** A spreadsheet the user chose, taken in by the host (see importFile) and granted to the page by reference. */
 export const ChosenSheet = z.object({
   /** The granted file: reference, for `BatchInput.file`. */
@@ -104,14 +125,18 @@ export const BatchInput = z.object({
   defaults: z.object({ voiceId: z.string().max(200).optional(), rate: z.string().max(10).optional() }),
   concurrency: z.number().int().min(1).max(16).default(4),
   template: z.string().min(1).max(500).default(DEFAULT_BATCH_TEMPLATE),
+  /** The user's mapping of the columns; without it, the header's names are recognised. */
+  columns: BatchColumns.optional(),
 }).refine((input) => (input.csv === undefined) !== (input.file === undefined), { message: 'give either a spreadsheet file or pasted lines, not both' });
 export type BatchInput = z.input<typeof BatchInput>;
+/** A batch input as the host's handlers receive it: validated, its defaults filled in. */
+export type CheckedBatchInput = z.output<typeof BatchInput>;
 
 const id = z.string().min(1).max(200);
 
 export const batchesCalls = {
   /** Reads and checks the rows; sends nothing. */
-  'batches.check': call(z.tuple([BatchInput]), z.object({ rows: z.array(BatchRow), problems: z.array(BatchProblem) })),
+  'batches.check': call(z.tuple([BatchInput]), z.object({ rows: z.array(BatchRow), problems: z.array(BatchProblem), columns: BatchColumnsFound })),
   /** Starts a batch of the rows that pass the checks (the others are kept, marked invalid). */
   'batches.create': call(z.tuple([BatchInput]), BatchView),
   'batches.list': call(z.tuple([]), z.array(BatchSummary)),

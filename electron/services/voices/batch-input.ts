@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { CatalogueService } from '../catalogue/catalogue-service';
-import { batchRowProblem, normaliseRate, type BatchProblem, type BatchRow } from '../../common/bridge/batches';
+import { batchRowProblem, normaliseRate, type BatchColumns, type BatchColumnsFound, type BatchProblem, type BatchRow } from '../../common/bridge/batches';
 
 /** What a batch takes when a row leaves a field out. */
 export interface BatchDefaults {
@@ -18,6 +18,7 @@ export interface ReadBatch {
   rows: BatchRow[];
   /** Rows that cannot be sent; the others can be. */
   problems: BatchProblem[];
+  columns: BatchColumnsFound;
 }
 
 /** Column names people use, lower-cased: the first found wins. */
@@ -39,10 +40,10 @@ function findColumn(header: string[], names: readonly string[]): number {
  * Reads a batch from CSV text (or lines pasted one per voiceover); a file goes through the sheets
  * reader first (any encoding, .xlsx) and then `checkBatchTable`. Blank lines are skipped, not counted.
  */
-export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices: KnownVoices = null): ReadBatch {
+export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices: KnownVoices = null, mapping?: BatchColumns): ReadBatch {
   const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
   const lines = parsed.data.filter((line) => line.some((cell) => cell.trim() !== ''));
-  const read = checkBatchTable(lines, defaults, knownVoices);
+  const read = checkBatchTable(lines, defaults, knownVoices, mapping);
   // A one-column file has no delimiter to detect; that is not a problem with any row.
   const errors = parsed.errors.filter((error) => error.type !== 'Delimiter');
   if (errors.length > 0 && read.problems.length === 0 && read.rows.length > 0) {
@@ -54,22 +55,50 @@ export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices
 }
 
 /**
- * Checks a batch's table (the first line may be a header). With a header naming a text column, the
- * voice, rate and name columns are read too; without one, every line is a script in the first column.
+ * Lines pasted in the Voices workspace: CSV when the first line names a script column (or the user
+ * mapped the columns), otherwise one script per line, commas and all.
+ */
+export function readPastedLines(text: string, defaults: BatchDefaults = {}, knownVoices: KnownVoices = null, mapping?: BatchColumns): ReadBatch {
+  const first = Papa.parse<string[]>(text.replace(/^\uFEFF/, '').trimStart(), { preview: 1 }).data[0] ?? [];
+  if (mapping || findColumn(first.map((cell) => cell.trim().toLowerCase()), COLUMNS.text) >= 0) return readBatch(text, defaults, knownVoices, mapping);
+  const lines = text.split(/\r\n|\n|\r/).map((line) => line.trim()).filter(Boolean).map((line) => [line]);
+  return checkBatchTable(lines, defaults, knownVoices, { header: false, text: 0, voice: -1, rate: -1, name: -1 });
+}
+
+/**
+ * Which column holds what: the user's mapping when given; else the header's names where they are known
+ * ones; else, for a single column, every line is a script. A table of several columns whose first line
+ * names no script column gets no mapping: the user says which column is which (nothing is guessed).
+ */
+function mapColumns(lines: string[][], mapping: BatchColumns | undefined): BatchColumns | null {
+  if (mapping) return mapping;
+  const header = lines[0].map((cell) => cell.trim().toLowerCase());
+  const text = findColumn(header, COLUMNS.text);
+  if (text >= 0) return { header: true, text, voice: findColumn(header, COLUMNS.voice), rate: findColumn(header, COLUMNS.rate), name: findColumn(header, COLUMNS.name) };
+  const width = Math.max(...lines.slice(0, 50).map((line) => line.filter((cell) => cell.trim() !== '').length));
+  return width <= 1 ? { header: false, text: 0, voice: -1, rate: -1, name: -1 } : null;
+}
+
+/**
+ * Checks a batch's table (the first line may be a header), its columns mapped as mapColumns says.
  * Every row is checked against the service's rules, and its voice against the connection's voices
  * when they are known.
  */
-export function checkBatchTable(lines: string[][], defaults: BatchDefaults = {}, knownVoices: KnownVoices = null): ReadBatch {
-  if (lines.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has no rows' }] };
-  const header = lines[0].map((cell) => cell.trim().toLowerCase());
-  const textColumn = findColumn(header, COLUMNS.text);
-  const hasHeader = textColumn >= 0;
-  const at = (names: readonly string[]) => (hasHeader ? findColumn(header, names) : -1);
-  const columns = { text: hasHeader ? textColumn : 0, voice: at(COLUMNS.voice), rate: at(COLUMNS.rate), name: at(COLUMNS.name) };
+export function checkBatchTable(lines: string[][], defaults: BatchDefaults = {}, knownVoices: KnownVoices = null, mapping?: BatchColumns): ReadBatch {
+  if (lines.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has no rows' }], columns: { cells: [], mapping: null, unused: [] } };
+  const cells = lines[0].map((cell) => cell.trim());
+  const columns = mapColumns(lines, mapping);
+  if (!columns) {
+    const named = cells.filter(Boolean).map((cell) => `"${cell}"`).join(', ');
+    return { rows: [], problems: [{ row: 0, message: `no column is named as the script (the first line has ${named}): say which column holds what` }], columns: { cells, mapping: null, unused: cells } };
+  }
+  const used = new Set([columns.text, columns.voice, columns.rate, columns.name]);
+  const found: BatchColumnsFound = { cells, mapping: columns, unused: columns.header ? cells.filter((cell, i) => cell !== '' && !used.has(i)) : [] };
+  const hasHeader = columns.header;
   const body = hasHeader ? lines.slice(1) : lines;
-  if (hasHeader && body.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has a header and no rows under it' }] };
+  if (hasHeader && body.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has a header and no rows under it' }], columns: found };
   if (body.length > MAX_BATCH_ROWS) {
-    return { rows: [], problems: [{ row: 0, message: `the file has ${body.length} rows; one batch takes at most ${MAX_BATCH_ROWS}` }] };
+    return { rows: [], problems: [{ row: 0, message: `the file has ${body.length} rows; one batch takes at most ${MAX_BATCH_ROWS}` }], columns: found };
   }
   const defaultRate = defaults.rate === undefined ? '50%' : (normaliseRate(defaults.rate) ?? defaults.rate);
   const rows: BatchRow[] = [];
@@ -84,7 +113,7 @@ export function checkBatchTable(lines: string[][], defaults: BatchDefaults = {},
     const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : (batchRowProblem(entry) ?? unknownVoiceProblem(entry.voiceId, knownVoices));
     if (problem) problems.push({ row, message: problem });
   });
-  return { rows, problems };
+  return { rows, problems, columns: found };
 }
 
 /** "voice "x" is not one of this connection's voices"; null when it is, or when the voices are not known. */

@@ -1,4 +1,4 @@
-import { BatchInput, summariseBatch, type batchesCalls } from '../../common/bridge/batches';
+import { BatchInput, summariseBatch, type batchesCalls, type CheckedBatchInput } from '../../common/bridge/batches';
 import { checkTemplate } from '../../common/file-names';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
@@ -6,7 +6,7 @@ import type { StudioServices } from '../jobs/studio-services';
 import { checkSaveFolder } from '../downloads/downloads-service';
 import { ffprobeVerifier } from '../downloads/verify';
 import { exportBatch } from './batch-export';
-import { checkBatchTable, knownVoicesOf, MAX_BATCH_ROWS, readBatch, refusedRows, type ReadBatch } from './batch-input';
+import { checkBatchTable, knownVoicesOf, MAX_BATCH_ROWS, readPastedLines, refusedRows, type ReadBatch } from './batch-input';
 import { readSheetFile } from '../sheets/read-sheet';
 
 /** The local files the user chose, by the reference the page holds (LocalGrants). */
@@ -17,12 +17,12 @@ export interface GrantedFiles {
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
 export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>, granted: GrantedFiles): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
-  const read = async (input: BatchInput): Promise<ReadBatch> => {
+  const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
     const known = await knownVoicesOf(catalogue);
-    if (input.file === undefined) return readBatch(input.csv ?? '', input.defaults, known);
+    if (input.file === undefined) return readPastedLines(input.csv ?? '', input.defaults, known, input.columns);
     const path = granted.pathOf(input.file);
     if (!path) throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
-    return checkBatchTable((await readSheetFile(path, { maxRows: MAX_BATCH_ROWS })).rows, input.defaults, known);
+    return checkBatchTable((await readSheetFile(path, { maxRows: MAX_BATCH_ROWS })).rows, input.defaults, known, input.columns);
   };
   const view = async (id: string) => {
     const record = await batches.get(id);

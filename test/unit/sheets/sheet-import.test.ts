@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -68,5 +68,29 @@ describe('a spreadsheet picked for a batch', () => {
     const chosen = await importSheetPath(deps, corpus('header-only.csv'));
     const read = await check({ file: chosen.url, label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
     expect(read.problems).toEqual([{ row: 0, message: 'the file has a header and no rows under it' }]);
+  });
+
+  it('names the columns it does not recognise and reads nothing until the user maps them; then names the unused ones', async () => {
+    const { deps, check } = setup();
+    const path = join(dir, 'werbung.csv');
+    writeFileSync(path, 'Werbetext,Sprecher,Notiz\nHallo zusammen.,Ava,intern\nBis bald.,Hugo,\n');
+    const { url } = await importSheetPath(deps, path);
+    const unmapped = await check({ file: url, label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
+    expect(unmapped.rows).toEqual([]);
+    expect(unmapped.problems[0].message).toBe('no column is named as the script (the first line has "Werbetext", "Sprecher", "Notiz"): say which column holds what');
+    expect(unmapped.columns).toEqual({ cells: ['Werbetext', 'Sprecher', 'Notiz'], mapping: null, unused: ['Werbetext', 'Sprecher', 'Notiz'] });
+    const mapped = await check({ file: url, label: 'x', defaults: {}, concurrency: 1, template: '{row}', columns: { header: true, text: 0, voice: 1, rate: -1, name: -1 } });
+    expect(mapped.rows.map((r) => [r.text, r.voiceId])).toEqual([['Hallo zusammen.', 'sandbox_ava'], ['Bis bald.', 'sandbox_hugo']]);
+    expect(mapped.problems).toEqual([]);
+    expect(mapped.columns.unused).toEqual(['Notiz']);
+  });
+
+  it('reads pasted lines as one script each, commas and all, unless the first names a script column', async () => {
+    const { check } = setup();
+    const pasted = await check({ csv: 'Hello, and welcome.\nSee you soon, friends.', label: 'x', defaults: { voiceId: 'sandbox_ava' }, concurrency: 1, template: '{row}' });
+    expect(pasted.rows.map((r) => r.text)).toEqual(['Hello, and welcome.', 'See you soon, friends.']);
+    const csv = await check({ csv: 'script,voice\n"Hi, there",Hugo', label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
+    expect(csv.rows.map((r) => [r.text, r.voiceId])).toEqual([['Hi, there', 'sandbox_hugo']]);
+    expect(csv.columns.mapping).toMatchObject({ header: true, text: 0, voice: 1 });
   });
 });
