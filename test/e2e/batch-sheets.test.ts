@@ -1,10 +1,13 @@
 // Spreadsheets as marketers have them, picked in the Voices workspace: Excel's encodings and .xlsx read
 // with their text intact, and a file that is not a table refused before anything can be sent.
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
 
+const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-sheets-'));
 const corpus = (name: string) => join(import.meta.dirname, '..', 'fixtures', 'sheets', name);
 
 describe('batch spreadsheets in Chromium', () => {
@@ -13,7 +16,10 @@ describe('batch spreadsheets in Chromium', () => {
     studio = await openStudio({ hash: '#/voices' });
     await studio.page.getByRole('region', { name: 'Batch voiceovers' }).waitFor();
   });
-  afterAll(() => studio?.close());
+  afterAll(async () => {
+    await studio?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   const pick = async (name: string, mimeType: string) => {
     const panel = studio.page.getByRole('region', { name: 'Batch voiceovers' });
@@ -74,4 +80,37 @@ describe('batch spreadsheets in Chromium', () => {
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready');
     expect(studio.consoleErrors).toEqual([]);
   });
+
+  it('makes one row again from the table after asking, and a second Save replaces that row\u2019s file and manifest line', async () => {
+    const { page } = studio;
+    const panel = page.getByRole('region', { name: 'Batch voiceovers' });
+    await panel.getByLabel('Batch lines').fill('First take of the intro.\nThe outro, as it was.');
+    await panel.getByRole('button', { name: 'Check rows' }).click();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready');
+    await panel.getByRole('button', { name: 'Send 2 voiceovers' }).click();
+    const list = panel.getByTestId('batch-list');
+    await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 done/);
+    await list.getByRole('button', { name: /Pasted lines/ }).first().click();
+    const rows = panel.getByTestId('batch-rows');
+    const folder = join(dir, 'takes');
+    await rows.getByLabel('Batch folder').fill(folder);
+    await rows.getByRole('button', { name: 'Save files' }).click();
+    await page.getByText(`2 files and manifest.csv in ${folder}`).waitFor({ timeout: 60_000 });
+    const manifest = () => Papa.parse<Record<string, string>>(readFileSync(join(folder, 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+    const before = manifest();
+
+    await rows.getByRole('button', { name: 'Make row 1 again' }).click();
+    const ask = page.getByRole('dialog');
+    await expect.poll(() => ask.textContent()).toContain('charges for');
+    await screenshot(page, 'voices-batch-redo', { fullStage: true });
+    await ask.getByRole('button', { name: 'Make it again' }).click();
+    await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 done/);
+    await expect.poll(async () => (await page.evaluate(() => fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((r) => r.json())) as { value: { kind: string; phase: string }[] }).value.filter((j) => j.kind === 'tts' && j.phase === 'completed').length, { timeout: 60_000 }).toBe(3);
+    await rows.getByRole('button', { name: 'Save files' }).click();
+    // The new take's link, once the second Save has written its manifest.
+    await expect.poll(() => { const link = manifest()[0].link; return link.startsWith('http') && link !== before[0].link; }, { timeout: 60_000 }).toBe(true);
+    expect(manifest()[1].link).toBe(before[1].link);
+    expect(manifest().map((r) => r.file)).toEqual(before.map((r) => r.file));
+    expect(studio.consoleErrors).toEqual([]);
+  }, 180_000);
 });

@@ -145,6 +145,8 @@ export const batchesCalls = {
   'batches.resume': call(z.tuple([id]), BatchView),
   'batches.cancel': call(z.tuple([id]), BatchView),
   'batches.retryFailed': call(z.tuple([id]), BatchView),
+  /** Makes one ended row again: a new paid job for that row only (0-based row). */
+  'batches.redoRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000)]), BatchView),
   /** Saves every completed row's audio and manifest.csv into an absolute folder on the host's machine. */
   'batches.export': call(
     z.tuple([id, z.string().min(1).max(1000)]),

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import PQueue from 'p-queue';
@@ -59,10 +60,13 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
   const failed: ExportResult['failed'] = [];
   let saved = 0;
   const queue = new PQueue({ concurrency: SAVES_AT_ONCE });
+  const earlier = await linksSavedIn(folder);
   const save = async (row: BatchRowView & { resultUrl: string }): Promise<void> => {
     const name = names.get(row.row) as string;
     const target = join(folder, name);
-    if (existsSync(target)) {
+    // Kept when it is this result; a row made again since has a new link, and its new take replaces the file.
+    const sameTake = (earlier.get(name) ?? row.resultUrl) === row.resultUrl;
+    if (existsSync(target) && sameTake) {
       files.set(row.row, name);
       options.onRow?.(row, name, null);
       return;
@@ -86,6 +90,13 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
   const manifest = join(folder, MANIFEST_NAME);
   await writeFileAtomic(manifest, manifestCsv(view, files, options.voiceName));
   return { saved, inFolder: files.size, failed, manifest };
+}
+
+/** Which link each file in the folder was saved from, as the last manifest written there says. */
+async function linksSavedIn(folder: string): Promise<Map<string, string>> {
+  const text = await readFile(join(folder, MANIFEST_NAME), 'utf8').catch(() => '');
+  const lines = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+  return new Map(lines.filter((line) => line.file && line.link).map((line) => [line.file, line.link]));
 }
 
 async function saveWithRetries(url: string, target: string, options: ExportOptions): Promise<void> {

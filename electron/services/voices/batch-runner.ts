@@ -124,6 +124,20 @@ export class BatchRunner {
   }
 
   /**
+   * Makes one row again (the user heard it and wants another take, or it failed): a new job for that row
+   * only. Its earlier result stays in the ledger, and in the folder until the new one is saved over it.
+   */
+  async redoRow(id: string, row: number): Promise<BatchView> {
+    const record = await this.require(id);
+    const state = this.view(record).rows.find((r) => r.row === row)?.state;
+    if (record.state === 'cancelled') throw new Error('The batch was cancelled: start a new one to make its rows again.');
+    if (state !== 'completed' && state !== 'failed') throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${state ?? 'not in the batch'}).`);
+    await this.save({ ...record, retry: [...new Set([...record.retry, row])], state: 'running' });
+    void this.run(id);
+    return this.view(await this.require(id));
+  }
+
+  /**
    * Sends nothing more and waits for the creates already on their way (quitting): a create cut off
    * half way would leave its row "outcome unknown". The batches stay running and go on at the next start.
    */
@@ -222,7 +236,7 @@ export class BatchRunner {
     });
   }
 
-  /** Rows with nothing in the ledger, or whose failed job the user asked to send again. */
+  /** Rows with nothing in the ledger, or whose ended job the user asked to send again. */
   private rowsToSend(record: BatchRecord): number[] {
     if (record.state === 'cancelled') return [];
     const jobs = this.rowJobs(record.id);
@@ -233,7 +247,7 @@ export class BatchRunner {
       .filter((row) => {
         if (invalid.has(row)) return false;
         const job = jobs.get(row);
-        return !job || (job.phase === 'failed' && retry.has(row));
+        return !job || ((job.phase === 'failed' || job.phase === 'completed') && retry.has(row));
       });
   }
 

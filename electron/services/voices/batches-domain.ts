@@ -56,6 +56,13 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
       'batches.resume': async (id) => batches.resume(id),
       'batches.cancel': async (id) => batches.cancel(id),
       'batches.retryFailed': async (id) => batches.retryFailed(id),
+      'batches.redoRow': async (id, row) => {
+        try {
+          return await batches.redoRow(id, row);
+        } catch (error) {
+          throw new StudioError((error as Error).message, 'cannot-redo');
+        }
+      },
       'batches.export': async (id, folder) => {
         const batch = await view(id);
         const checked = await checkSaveFolder(folder);

@@ -204,4 +204,30 @@ describe('a batch of voiceovers', () => {
     expect(notes).toEqual(['Batch "spots.csv" finished: 3 done, 1 refused of 4 rows']);
     engine.stop();
   }, 60_000);
+
+  it('makes one ended row again as a new job, and a second Save replaces only that file', async () => {
+    const dataDir = mkdtempSync(join(dir, 'redo-'));
+    const { engine, runner } = host(dataDir);
+    await runner.create({ id: 'b6', label: 'x', rows: readBatch(csv(3)).rows, invalid: [], concurrency: 3, template: '{row}-{name}' });
+    const first = await runner.run('b6');
+    const folder = join(dataDir, 'out');
+    expect((await exportBatch(first, folder)).saved).toBe(3);
+    const before = readFileSync(join(folder, MANIFEST_NAME), 'utf8');
+
+    await expect(runner.redoRow('b6', 7)).rejects.toThrow('Row 8 can be made again once it has ended');
+    await runner.redoRow('b6', 1);
+    const again = await runner.run('b6');
+    expect(again.state).toBe('finished');
+    expect([...jobsPerRow(dataDir).entries()].sort()).toEqual([[0, 1], [1, 2], [2, 1]]);
+    expect(again.rows[1].jobId).not.toBe(first.rows[1].jobId);
+
+    const second = await exportBatch(again, folder);
+    expect([second.saved, second.inFolder]).toEqual([1, 3]);
+    const linkOf = (manifest: string, row: number) => manifest.split(/\r?\n/)[row + 1].split(',')[9];
+    const after = readFileSync(join(folder, MANIFEST_NAME), 'utf8');
+    expect(linkOf(after, 1)).toBe(again.rows[1].resultUrl);
+    expect(linkOf(after, 1)).not.toBe(linkOf(before, 1));
+    expect(linkOf(after, 0)).toBe(linkOf(before, 0));
+    engine.stop();
+  }, 60_000);
 });
