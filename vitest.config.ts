@@ -48,6 +48,9 @@ export default defineConfig({
           globals: true,
           environment: 'happy-dom',
           include: ['test/component/**/*.test.ts'],
+          // A test that loads a workspace compiles its whole view on first import: over 5 s (vitest's
+          // default) on a busy two-core machine, where it failed once in five runs.
+          testTimeout: 30_000,
           setupFiles: ['test/worker-env.ts', 'test/component/setup.ts'],
         },
       },

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProject } from '@common/composition';
 import { PreviewJobs, safeName, type PreviewJobListener } from '../../../electron/services/media/preview-jobs';
 import type { PreviewRenderer, RenderRequest } from '../../../electron/services/media/preview-renderer';
@@ -39,8 +39,6 @@ function recorder() {
   return { events, listener };
 }
 
-const flush = () => new Promise((r) => setTimeout(r, 20));
-
 describe('PreviewJobs', () => {
   it('reports progress and completion, keeping only the latest file per project and quality', async () => {
     dir = mkdtempSync(join(tmpdir(), 'jobs-'));
@@ -49,34 +47,34 @@ describe('PreviewJobs', () => {
     let n = 0;
     const jobs = new PreviewJobs(renderer, dir, listener, () => `r${++n}`);
     const project = createProject({ id: 'proj/1', kind: 'avatar-video', output: '1:1' });
+    // Each step waits for what it brings about (a fixed 20 ms pause was too short on a busy machine).
     jobs.start(project, { quality: 'preview' });
-    await flush();
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
     pending[0].release();
-    await flush();
+    await vi.waitFor(() => expect(events).toContain('done r1 proj_1.preview.r11.mp4'));
     jobs.start(project, { quality: 'preview' });
-    await flush();
+    await vi.waitFor(() => expect(pending).toHaveLength(2));
     pending[1].release();
-    await flush();
+    await vi.waitFor(() => expect(events).toContain('done r2 proj_1.preview.r22.mp4'));
     expect(events).toEqual(['progress r1 0.5', 'done r1 proj_1.preview.r11.mp4', 'progress r2 0.5', 'done r2 proj_1.preview.r22.mp4']);
-    expect(readdirSync(dir)).toEqual(['proj_1.preview.r22.mp4']);
+    await vi.waitFor(() => expect(readdirSync(dir)).toEqual(['proj_1.preview.r22.mp4']));
   });
 
   it('cancels on request, and a newer render of the same project cancels the older', async () => {
     dir = mkdtempSync(join(tmpdir(), 'jobs-'));
-    const { renderer } = fakeRenderer();
+    const { renderer, pending } = fakeRenderer();
     const { events, listener } = recorder();
     let n = 0;
     const jobs = new PreviewJobs(renderer, dir, listener, () => `r${++n}`);
     const project = createProject({ id: 'p', kind: 'avatar-video', output: '1:1' });
     jobs.start(project, { quality: 'draft' });
-    await flush();
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
     jobs.start(project, { quality: 'draft' });
-    await flush();
-    expect(events).toEqual(['failed r1 true The preview was cancelled.']);
+    await vi.waitFor(() => expect(events).toEqual(['failed r1 true The preview was cancelled.']));
+    await vi.waitFor(() => expect(pending).toHaveLength(2));
     expect(jobs.cancel('r2')).toBe(true);
     expect(jobs.cancel('nope')).toBe(false);
-    await flush();
-    expect(jobs.active).toBe(0);
+    await vi.waitFor(() => expect(jobs.active).toBe(0));
     jobs.start(project, { quality: 'preview' });
     await jobs.dispose();
     expect(events.at(-1)).toBe('failed r3 true The preview was cancelled.');
