@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { DEFAULT_BATCH_TEMPLATE, type BatchView } from '../../common/bridge/batches';
 import { checkTemplate } from '../../common/file-names';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { exportBatch } from '../../services/voices/batch-export';
-import { knownVoicesOf, readBatch, refusedRows } from '../../services/voices/batch-input';
+import { checkBatchTable, knownVoicesOf, MAX_BATCH_ROWS, refusedRows } from '../../services/voices/batch-input';
+import { readSheetFile } from '../../services/sheets/read-sheet';
 import { BatchRunner } from '../../services/voices/batch-runner';
 import { BatchStore } from '../../services/voices/batch-store';
 import { openCliHost } from '../cli-host';
@@ -38,8 +38,8 @@ function positiveInt(value: string | undefined, name: string, fallback: number, 
 
 export const ttsBatchCommand: CliCommand = {
   name: 'tts-batch',
-  usage: 'tts-batch FILE.csv --out-dir DIR [--voice ID] [--rate R] [--concurrency N] [--template T] [--retry-failed] [--json]',
-  summary: 'one voiceover per CSV row (columns text, voice, rate, name): every result and manifest.csv into DIR; run again to go on (nothing is sent twice); exit 0 only when every row completed',
+  usage: 'tts-batch FILE --out-dir DIR [--voice ID|NAME] [--rate R] [--concurrency N] [--template T] [--retry-failed] [--strict] [--json]',
+  summary: 'one voiceover per row of a CSV, TSV or .xlsx (columns text, voice, rate, name; any common encoding): every result and manifest.csv into DIR; run again to go on (nothing is sent twice; rows edited since are sent again); exit 0 when every row sent completed (--strict: and none was refused)',
   valueFlags: ['--out-dir', '--voice', '--rate', '--concurrency', '--template'],
   async run(args, io) {
     const file = args.positional[0];
@@ -53,14 +53,16 @@ export const ttsBatchCommand: CliCommand = {
     const template = flag(args, '--template') ?? DEFAULT_BATCH_TEMPLATE;
     const templateProblem = checkTemplate(template);
     if (templateProblem) throw new UsageError(`--template: ${templateProblem}`);
-    const csv = await readFile(csvPath, 'utf8').catch((error: Error) => {
+    const table = await readSheetFile(csvPath, { maxRows: MAX_BATCH_ROWS }).catch((error: Error) => {
       throw new UsageError(`Cannot read ${file}: ${error.message}`);
     });
     const json = args.flags['--json'] === true;
 
     const host = openCliHost(args, io);
     try {
-      const input = readBatch(csv, { voiceId: flag(args, '--voice'), rate: rateFlag }, await knownVoicesOf(host.catalogue));
+      const voices = await knownVoicesOf(host.catalogue);
+      const voiceFlag = flag(args, '--voice');
+      const input = checkBatchTable(table.rows, { voiceId: voiceFlag ? (voices?.idOf?.(voiceFlag) ?? voiceFlag) : undefined, rate: rateFlag }, voices);
       if (input.rows.length === 0) throw new UsageError(`${file}: ${input.problems[0]?.message ?? 'no rows'}`);
       for (const problem of input.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
       const runner = new BatchRunner({ engine: host.engine, store: new BatchStore(host.dataDir), log: host.log });
@@ -68,9 +70,8 @@ export const ttsBatchCommand: CliCommand = {
       host.engine.start();
       let record = await runner.get(id);
       if (record) {
-        const same = record.rows.length === input.rows.length && record.rows.every((r, i) => r.text === input.rows[i].text && r.voiceId === input.rows[i].voiceId && r.rate === input.rows[i].rate);
-        if (!same) throw new UsageError(`${file} changed since its batch into ${outFlag} started; give another --out-dir for the new rows`);
-        if (!json) io.err(`Going on with the batch started ${new Date(record.createdAt).toISOString()}.`);
+        const again = await runner.revise(id, input.rows, refusedRows(input.problems));
+        if (!json) io.err(`Going on with the batch started ${new Date(record.createdAt).toISOString()}${again.length ? `; ${again.length} edited row${again.length === 1 ? '' : 's'} sent again` : ''}.`);
         if (args.flags['--retry-failed']) await runner.retryFailed(id);
         else if (record.state === 'paused') await runner.resume(id);
       } else {
@@ -98,7 +99,10 @@ export const ttsBatchCommand: CliCommand = {
       const result = await exportBatch(view, outDir, { verify: ffprobeVerifier() });
       for (const failure of result.failed) io.err(`Row ${failure.row + 1}: the audio could not be saved (${failure.error})`);
       for (const row of view.rows) if (row.problem && row.state !== 'completed') io.err(`Row ${row.row + 1} ${row.state}: ${row.problem}`);
-      const complete = view.rows.every((r) => r.state === 'completed') && result.inFolder === view.rows.length;
+      // Refused rows were named before anything was sent; they fail the run only with --strict.
+      const sent = view.rows.filter((r) => r.state !== 'invalid');
+      const refusedCount = view.rows.length - sent.length;
+      const complete = sent.every((r) => r.state === 'completed') && result.inFolder === sent.length && (refusedCount === 0 || args.flags['--strict'] !== true);
       if (json) io.out(JSON.stringify({ batch: id, state: view.state, counts: view.counts, saved: result.saved, inFolder: result.inFolder, manifest: result.manifest, rows: view.rows }, null, 2));
       else io.out(`${result.inFolder} of ${view.rows.length} voiceovers in ${outDir}; manifest: ${result.manifest}`);
       return complete ? EXIT.ok : EXIT.failed;

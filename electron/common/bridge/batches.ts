@@ -40,8 +40,13 @@ export function batchRowProblem(row: Pick<BatchRow, 'text' | 'voiceId' | 'rate'>
   return checked.success ? null : describeIssues(checked.error);
 }
 
-/** "50", "50%", " 50 % " → "50%"; null when it is not a rate from 0% to 100%. */
+/**
+ * "50", "50%", " 50 % " → "50%", and "0.5" → "50%" (a percentage cell of a workbook holds the fraction);
+ * null when it is not a rate from 0% to 100%.
+ */
 export function normaliseRate(value: string): string | null {
+  const fraction = /^0?\.(\d+)$/.exec(value.trim());
+  if (fraction) return `${Math.round(Number(`0.${fraction[1]}`) * 100)}%`;
   const match = /^(\d{1,3})\s*%?$/.exec(value.trim());
   return match && Number(match[1]) <= 100 ? `${Number(match[1])}%` : null;
 }

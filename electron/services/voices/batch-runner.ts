@@ -124,6 +124,26 @@ export class BatchRunner {
   }
 
   /**
+   * The same batch from an edited spreadsheet: a row whose script, voice and rate are unchanged keeps
+   * its job and result; a changed row that had ended is sent again, and new rows are sent. Answers the
+   * rows that will be sent again.
+   */
+  async revise(id: string, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid' | 'reasons'>): Promise<number[]> {
+    const record = await this.require(id);
+    const before = this.view(record).rows;
+    const changed = rows
+      .filter((row) => {
+        const old = record.rows[row.row];
+        return old !== undefined && (old.text !== row.text || old.voiceId !== row.voiceId || old.rate !== row.rate);
+      })
+      .map((row) => row.row)
+      .filter((row) => before[row]?.state === 'completed' || before[row]?.state === 'failed');
+    const state = record.state === 'cancelled' ? 'cancelled' : 'running';
+    await this.save({ ...record, rows, ...refused, retry: [...new Set([...record.retry, ...changed])], state });
+    return changed;
+  }
+
+  /**
    * Makes one row again (the user heard it and wants another take, or it failed): a new job for that row
    * only. Its earlier result stays in the ledger, and in the folder until the new one is saved over it.
    */
