@@ -37,7 +37,8 @@ describe('batch spreadsheets in Chromium', () => {
 
     await pick('excel-unicode-text.txt', 'text/plain');
     await expect.poll(() => panel.getByTestId('batch-source').textContent()).toContain('UTF-16 LE');
-    expect(await panel.textContent()).toContain('Smörgåsbord för två');
+    // The source line is set before the check answers: wait for the rows themselves.
+    await expect.poll(() => panel.textContent()).toContain('Smörgåsbord för två');
 
     await pick('excel-spots.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     await expect.poll(() => panel.getByTestId('batch-source').textContent()).toContain('the sheet "Spots" of an Excel workbook');
