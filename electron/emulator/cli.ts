@@ -14,7 +14,15 @@ async function main(): Promise<void> {
     process.stdout.write(`${usage()}\n`);
     return;
   }
-  const emulator = await startEmulator({ ...parsed, log: (line) => process.stderr.write(`[sandbox] ${line}\n`) });
+  let emulator;
+  try {
+    emulator = await startEmulator({ ...parsed, log: (line) => process.stderr.write(`[sandbox] ${line}\n`) });
+  } catch (error) {
+    // An option that cannot work (a range, a secret that cannot sign webhooks) is a usage error: exit 2.
+    if (!(error instanceof RangeError)) throw error;
+    process.stderr.write(`The sandbox did not start: ${error.message}\n`);
+    process.exit(2);
+  }
   process.stdout.write(
     [
       `Avatar Studio sandbox listening on ${emulator.url}`,

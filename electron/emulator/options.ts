@@ -1,4 +1,5 @@
 import type { BodyDeadlineOptions } from '../services/host/body-deadline';
+import { sealWebhook } from '../services/webhooks/webhook-crypto';
 import { DEFAULT_PLACEMENT, PlacementAnchor, PlacementScale } from '../common/composition/placement';
 
 /** Everything `startEmulator` and `npm run emulator` accept. Every field has a default. */
@@ -118,6 +119,13 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     if (!(Number.isFinite(value) && value >= 0)) throw new RangeError(`${name} must be a number >= 0 (got ${value})`);
     return value;
   };
+  const clientId = o.clientId ?? DEFAULTS.clientId;
+  const clientSecret = o.clientSecret ?? '';
+  // startEmulator always names a secret; an empty one here is resolveOptions called on its own.
+  if (clientSecret !== '') {
+    const problem = webhookCredentialsProblem(clientId, clientSecret);
+    if (problem) throw new RangeError(problem);
+  }
   return {
     port: nonNegative('port', o.port, DEFAULTS.port),
     portFallback: o.portFallback,
@@ -125,8 +133,8 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     host: o.host ?? DEFAULTS.host,
     // startEmulator fills these from the data folder's generated key when the caller names none.
     apiKey: o.apiKey ?? '',
-    clientId: o.clientId ?? DEFAULTS.clientId,
-    clientSecret: o.clientSecret ?? '',
+    clientId,
+    clientSecret,
     jobSeconds: nonNegative('jobSeconds', o.jobSeconds, DEFAULTS.jobSeconds),
     credits: nonNegative('credits', o.credits, DEFAULTS.credits),
     rateLimit: nonNegative('rateLimit', o.rateLimit, DEFAULTS.rateLimit),
@@ -153,6 +161,21 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     log: o.log ?? (() => undefined),
     now: o.now ?? Date.now,
   };
+}
+
+/**
+ * Why these credentials cannot seal a webhook, or null. The sandbox seals every callback with them, so
+ * credentials that cannot would only fail later inside a running job; sealing a sample event applies
+ * exactly the rule the callbacks use (secret of 16, 24 or 32 bytes, client id of at least 16).
+ */
+export function webhookCredentialsProblem(clientId: string, clientSecret: string): string | null {
+  try {
+    sealWebhook({ _id: 'check', status: 3, type: 'audio', url: '' }, { clientId, clientSecret }, 0, '1000');
+    return null;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `--client-id/--client-secret cannot sign webhooks: ${reason}. The sandbox encrypts every callback with them (AES-CBC: the secret is the key, the client id's first 16 bytes the IV).`;
+  }
 }
 
 function oneOf<T extends string>(name: string, allowed: readonly T[], value: string | undefined, fallback: T): T {

@@ -78,11 +78,17 @@ export class JobEngine {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.abort.signal.aborted) return;
-      this.update(job, { status: RecordStatus.Processing });
-      this.notify(job);
+      // A throw inside a timer would end the whole sandbox: it fails this job instead.
+      try {
+        this.update(job, { status: RecordStatus.Processing });
+        this.notify(job);
+      } catch (error) {
+        this.failUnexpectedly(job, 'starting', error);
+        return;
+      }
       // Only a job that has started is waited for on close: p-queue never settles the promise of a task
       // that clear() dropped, so tracking the queued ones would hang every close with a backlog.
-      void this.queue.add(() => this.tracked(this.process(job, started + total))).catch(() => undefined);
+      void this.queue.add(() => this.tracked(this.process(job, started + total))).catch((error: unknown) => this.failUnexpectedly(job, 'processing', error));
     }, total * 0.25);
     this.timers.add(timer);
   }
@@ -157,17 +163,46 @@ export class JobEngine {
     this.d.store.changed();
   }
 
-  /** Status 2, 3 and 4 are reported to the job's webhook, encrypted and signed like the service's. */
+  /**
+   * The sandbox's own fault (not the job's input) surfaced outside a job's processing: logged, and the
+   * job ends failed with the reason, so nothing waits on it forever and the process goes on serving.
+   */
+  private failUnexpectedly(job: JobRecord, step: string, error: unknown): void {
+    const reason = `the sandbox failed while ${step} this job: ${error instanceof Error ? error.message : String(error)}`;
+    this.d.log(`job ${job._id} (${job.kind}): ${reason}`);
+    if (job.status >= RecordStatus.Completed) return;
+    try {
+      this.update(job, { status: RecordStatus.Failed, reason });
+    } catch (again) {
+      this.d.log(`job ${job._id}: its failure could not be recorded either: ${again instanceof Error ? again.message : String(again)}`);
+    }
+  }
+
+  /**
+   * Status 2, 3 and 4 are reported to the job's webhook, encrypted and signed like the service's. A
+   * callback that cannot be built is a failed delivery on the job's record, not a crash; it is not
+   * retried, as another try would fail the same way.
+   */
   private notify(job: JobRecord): void {
     if (!job.webhook || job.status < 2) return;
     const status = job.status as 2 | 3 | 4;
-    const event: WebhookEvent = {
-      _id: job._id,
-      status,
-      type: this.d.webhookType(job),
-      url: status === RecordStatus.Completed ? this.d.files.resultUrl(job.resultFile) : '',
-    };
-    this.d.webhooks.send(job.webhook, job._id, this.d.sealWebhook(event), (delivery) => {
+    let envelope: WebhookEnvelope;
+    try {
+      const event: WebhookEvent = {
+        _id: job._id,
+        status,
+        type: this.d.webhookType(job),
+        url: status === RecordStatus.Completed ? this.d.files.resultUrl(job.resultFile) : '',
+      };
+      envelope = this.d.sealWebhook(event);
+    } catch (error) {
+      const lastError = `the callback could not be built: ${error instanceof Error ? error.message : String(error)}`;
+      this.d.log(`webhook for ${job._id}: ${lastError}`);
+      job.webhookLog = { attempts: 0, delivered: false, lastError };
+      this.d.store.changed();
+      return;
+    }
+    this.d.webhooks.send(job.webhook, job._id, envelope, (delivery) => {
       job.webhookLog = delivery;
       this.d.store.changed();
     });
