@@ -10,11 +10,12 @@ import type { ComposedHost } from '../services/host/compose';
 import { SECURITY_HEADERS, newCspNonce, pageWithNonce, securityHeaders } from '../services/system/csp';
 import { cookieName, decideAccess } from './access';
 import { RefusalLog } from './refusal-log';
+import { serveSavedFiles } from './saved-files';
 import { limitBodyTime, type BodyDeadlineOptions } from '../services/host/body-deadline';
 
 
 export interface WebServerOptions {
-  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'> & { domains: Pick<ComposedHost['domains'], 'importFile' | 'importSheet'> };
+  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'> & { domains: Pick<ComposedHost['domains'], 'importFile' | 'importSheet' | 'savedFile'> };
   rendererDir: string;
   token: string;
   /** 0 picks a free port. */
@@ -118,6 +119,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     takeIn(WEB_BRIDGE_PATHS.importFile, (name, body) => options.services.domains.importFile(name, body));
     takeIn(WEB_BRIDGE_PATHS.importSheet, (name, body) => options.services.domains.importSheet(name, body));
   });
+
+  serveSavedFiles(app, (id) => options.services.domains.savedFile(id));
 
   app.get(WEB_BRIDGE_PATHS.events, (request, reply) => {
     reply.hijack();

@@ -56,4 +56,4 @@ export const IMPORT_SHEET_CHANNEL = 'studio:import-sheet';
  * Where the web host serves the bridge: one POST per call (body: the argument array), events as SSE,
  * and one PUT per dropped local file or picked spreadsheet (body: its bytes).
  */
-export const WEB_BRIDGE_PATHS = { call: '/bridge/call/', events: '/bridge/events', importFile: '/bridge/import/', importSheet: '/bridge/import-sheet/' } as const;
+export const WEB_BRIDGE_PATHS = { call: '/bridge/call/', events: '/bridge/events', importFile: '/bridge/import/', importSheet: '/bridge/import-sheet/', saved: '/bridge/saved/' } as const;

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { call } from './contract';
 
-export const DOWNLOAD_STATES = ['queued', 'downloading', 'paused', 'saved', 'failed', 'cancelled'] as const;
+/**
+ * `missing` and `changed`: the file was saved, but a later check found it gone, or no longer the bytes
+ * that were written (another length or content hash).
+ */
+export const DOWNLOAD_STATES = ['queued', 'downloading', 'paused', 'saved', 'failed', 'cancelled', 'missing', 'changed'] as const;
 export const DownloadState = z.enum(DOWNLOAD_STATES);
 export type DownloadState = z.infer<typeof DownloadState>;
 
@@ -13,6 +17,8 @@ export const DownloadEntry = z.object({
   /** The folder chosen, and the name inside it (chosen once, so a restart resumes the same `.part`). */
   folder: z.string(),
   relativeName: z.string(),
+  /** The name the template gave, before a numbered suffix made it free (earlier queues lack it). */
+  requestedName: z.string().nullable().default(null),
   state: DownloadState,
   /** Why it failed or is paused, in plain words. */
   reason: z.string().nullable(),
@@ -23,6 +29,12 @@ export const DownloadEntry = z.object({
   attempts: z.number().int().nonnegative(),
   /** Where the file was saved (absolute), once it is. */
   savedPath: z.string().nullable(),
+  /** SHA-256 of the saved bytes, taken as they were written (absent in queues of earlier versions). */
+  sha256: z.string().nullable().default(null),
+  /** The saved file's modification time when its hash was last taken or checked. */
+  mtimeMs: z.number().nullable().default(null),
+  /** When the saved copy was last found on disk as written. */
+  verifiedAt: z.number().nullable().default(null),
   /** "library", "cli", "archive": who asked, so the archive never doubles a user's download. */
   origin: z.enum(['library', 'cli', 'archive']),
   batchId: z.string().nullable(),
@@ -70,10 +82,35 @@ export type DownloadRequest = z.infer<typeof DownloadRequest>;
 
 export const downloadsCalls = {
   'downloads.list': call(z.tuple([]), z.array(DownloadView)),
+  /** Checks every saved copy is still on disk as written (lost ones are fetched again), then lists. */
+  'downloads.check': call(z.tuple([]), z.array(DownloadView)),
+  /** Pauses every queued or running download; answers how many. */
+  'downloads.pauseAll': call(z.tuple([]), z.number().int()),
+  /** Cancels every download not yet saved (their partial files are removed); answers how many. */
+  'downloads.cancelAll': call(z.tuple([]), z.number().int()),
   'downloads.totals': call(z.tuple([]), DownloadTotals),
   /** Queues the results of these jobs into the folder; answers the entries (skipped jobs are named). */
-  'downloads.start': call(z.tuple([DownloadRequest]), z.object({ queued: z.array(DownloadView), skipped: z.array(z.object({ jobId: z.string(), reason: z.string() })) })),
+  'downloads.start': call(
+    z.tuple([DownloadRequest]),
+    z.object({
+      queued: z.array(DownloadView),
+      skipped: z.array(z.object({ jobId: z.string(), reason: z.string() })),
+      /** Ids among `queued` already saved under these names in this folder. */
+      already: z.array(z.string()),
+      /** New downloads of jobs that already have a saved copy elsewhere or under another name. */
+      copies: z.number().int(),
+    }),
+  ),
+  /**
+   * The names these jobs would be saved under with this template (or why one is skipped), and each
+   * result's size where a saved copy tells it (null: not known until it downloads).
+   */
+  'downloads.preview': call(
+    z.tuple([z.object({ jobIds: z.array(id).min(1).max(1000), template: z.string().min(1).max(500) })]),
+    z.array(z.object({ jobId: z.string(), name: z.string().nullable(), reason: z.string().nullable(), bytes: z.number().nullable() })),
+  ),
   'downloads.pause': call(z.tuple([id]), DownloadView),
+  /** Continues a paused download, or tries a failed one again from where it stopped. */
   'downloads.resume': call(z.tuple([id]), DownloadView),
   'downloads.cancel': call(z.tuple([id]), DownloadView),
   /** Resumes every download after the queue paused itself (a full disk). */
@@ -83,6 +120,11 @@ export const downloadsCalls = {
   /** Desktop only: a native folder dialog; null when cancelled or where the host has none. */
   'downloads.chooseFolder': call(z.tuple([]), z.string().nullable()),
   'downloads.showInFolder': call(z.tuple([id]), z.void()),
+  /**
+   * Opens a saved copy after checking it is still the file written: the desktop app opens it itself
+   * (url null); the web host answers the address its own page opens it at.
+   */
+  'downloads.openCopy': call(z.tuple([id]), z.object({ url: z.string().nullable() })),
   /** Where finished results are archived (videos and sound apart) and how they are named. */
   'downloads.archiveSettings': call(z.tuple([]), ArchiveSettings),
   /** Checks the folders (when on) and the template, saves, and archives what is missing. */
@@ -103,4 +145,6 @@ export const DOWNLOAD_STATE_LABELS: Record<DownloadState, string> = {
   saved: 'Saved',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  missing: 'Missing',
+  changed: 'Changed on disk',
 };

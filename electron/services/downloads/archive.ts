@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ArchiveSettings } from '../../common/bridge/downloads';
@@ -85,7 +84,7 @@ export class Archive {
     let failure: unknown = null;
     const missing = jobs.filter((job) => {
       if (unavailableReason(job, now) !== null) return false;
-      return !manager.forJob(job.id).some((d) => d.origin === 'archive' && d.state !== 'failed' && d.state !== 'cancelled');
+      return !manager.forJob(job.id).some((d) => d.origin === 'archive' && d.state !== 'failed' && d.state !== 'cancelled' && d.state !== 'missing' && d.state !== 'changed');
     });
     for (const audio of [false, true]) {
       const jobIds = missing.filter((job) => isAudioKind(job.kind) === audio).map((job) => job.id);
@@ -103,17 +102,17 @@ export class Archive {
   }
 
   /**
-   * Results that expire within 24 hours and are saved nowhere (no download of them is on disk): one
-   * notice naming how many, once per job per run.
+   * Results that expire within 24 hours with no verified copy (the copies are checked first, and a lost
+   * one is fetched again): one notice naming how many, once per job per run.
    */
   async warnExpiring(): Promise<string[]> {
+    await this.deps.downloads.checkCopies({ deep: false });
     const now = this.now();
     const manager = this.deps.downloads.manager;
     const atRisk: JobRecord[] = [];
     for (const job of this.deps.jobs()) {
       if (this.warned.has(job.id) || unavailableReason(job, now) !== null || job.expiresAt === null || job.expiresAt - now > DAY) continue;
-      const saved = await Promise.all(manager.forJob(job.id).filter((d) => d.state === 'saved').map((d) => exists(d.savedPath)));
-      if (!saved.includes(true)) atRisk.push(job);
+      if (!manager.forJob(job.id).some((d) => d.state === 'saved')) atRisk.push(job);
     }
     if (atRisk.length === 0) return [];
     for (const job of atRisk) this.warned.add(job.id);
@@ -124,8 +123,4 @@ export class Archive {
     );
     return atRisk.map((job) => job.id);
   }
-}
-
-async function exists(path: string | null): Promise<boolean> {
-  return path !== null && (await stat(path).catch(() => null)) !== null;
 }

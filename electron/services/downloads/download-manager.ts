@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { pickFreeName } from '../../common/file-names';
 import { backoffDelay, realSleep, type BackoffPolicy, type Sleep } from '../client/backoff';
 import type { Logger } from '../host/types';
 import { fetchToFile, FinalDownloadError, isNoSpace, partPath, RetryableDownloadError } from './fetch-to-file';
+import { checkCopy } from './copy-check';
 import { savedCopyAmong } from './queue-file';
 import { QueueStore } from './queue-store';
 import { SpeedMeter } from './speed-meter';
@@ -43,7 +44,7 @@ export interface EnqueueRequest {
   batchId?: string | null;
 }
 
-const FINISHED: ReadonlySet<DownloadEntry['state']> = new Set(['saved', 'failed', 'cancelled']);
+const FINISHED: ReadonlySet<DownloadEntry['state']> = new Set(['saved', 'failed', 'cancelled', 'missing', 'changed']);
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 30_000, factor: 2, jitter: 0.5 };
 const PROGRESS_EVERY_MS = 250;
 
@@ -60,9 +61,11 @@ export class DownloadManager {
   private readonly speed = new Map<string, SpeedMeter>();
   private readonly lastEmit = new Map<string, number>();
   private readonly queue: PQueue;
-  private pausedReason: string | null = null;
+  /** Disks found full (by device number), with what to tell the user; their downloads wait. */
+  private readonly fullDisks = new Map<number, string>();
   private readonly store: QueueStore;
   private disposed = false;
+  private verifying: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DownloadManagerOptions) {
     this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency?.() ?? 3) });
@@ -112,7 +115,7 @@ export class DownloadManager {
       totalBytes += entry.totalBytes ?? entry.bytes;
       if (entry.totalBytes === null) unknownSizes += 1;
     }
-    return { active, bytes, totalBytes, unknownSizes, pausedReason: this.pausedReason };
+    return { active, bytes, totalBytes, unknownSizes, pausedReason: this.fullDisks.size > 0 ? [...this.fullDisks.values()].join(' ') : null };
   }
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */
@@ -138,6 +141,7 @@ export class DownloadManager {
           url: request.url,
           folder,
           relativeName,
+          requestedName: request.relativeName,
           state: 'queued',
           reason: null,
           bytes: 0,
@@ -146,6 +150,9 @@ export class DownloadManager {
           lastModified: null,
           attempts: 0,
           savedPath: null,
+          sha256: null,
+          mtimeMs: null,
+          verifiedAt: null,
           origin: request.origin,
           batchId: request.batchId ?? null,
           createdAt: at,
@@ -203,7 +210,7 @@ export class DownloadManager {
 
   async cancel(id: string): Promise<DownloadView> {
     const entry = this.require(id);
-    if (entry.state === 'saved' || entry.state === 'cancelled') return this.view(entry);
+    if (entry.state === 'saved' || entry.state === 'cancelled' || entry.state === 'missing' || entry.state === 'changed') return this.view(entry);
     const controller = this.running.get(id);
     this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, true);
     controller?.abort(new PausedSignal());
@@ -213,10 +220,63 @@ export class DownloadManager {
     return this.view(entry);
   }
 
+  /**
+   * Looks at every saved copy (and every one found missing or changed before, which may be back: a disk
+   * mounted again): still the bytes that were written? Answers the copies whose state changed. One check
+   * runs at a time; a second call waits for it and checks again.
+   */
+  verifySaved({ deep, ids }: { deep: boolean; ids?: readonly string[] }): Promise<DownloadView[]> {
+    const run = this.verifying.then(async () => {
+      const moved: DownloadView[] = [];
+      const pool = ids ? ids.map((id) => this.entries.get(id)).filter((e): e is DownloadEntry => e !== undefined) : [...this.entries.values()];
+      const candidates = pool.filter((e) => e.savedPath !== null && (e.state === 'saved' || e.state === 'missing' || e.state === 'changed'));
+      let learnt = false;
+      for (const entry of candidates) {
+        const check = await checkCopy(entry, { deep });
+        if (this.disposed) break;
+        // Paused, cancelled or fetched again while the disk was read: that decision stands.
+        if (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed') continue;
+        const change: Partial<DownloadEntry> = { sha256: check.sha256, mtimeMs: check.mtimeMs };
+        if (check.state === 'saved') change.verifiedAt = this.now();
+        learnt ||= check.sha256 !== entry.sha256 || check.mtimeMs !== entry.mtimeMs;
+        if (check.state !== entry.state) {
+          const reason = check.state === 'missing' ? `The saved copy is no longer at ${entry.savedPath}.` : check.state === 'changed' ? `The file at ${entry.savedPath} is no longer the one saved (another length or content).` : null;
+          this.update(entry, { ...change, state: check.state, reason }, true);
+          moved.push(this.view(entry));
+        } else Object.assign(entry, change);
+      }
+      if (learnt) void this.store.save({ durable: false });
+      return moved;
+    });
+    this.verifying = run.catch(() => []);
+    return run;
+  }
+
+  /** A saved copy that went missing is fetched again under its own name (the link must still work). */
+  refetch(id: string, reason: string): DownloadView {
+    const entry = this.require(id);
+    if (entry.state !== 'missing' && entry.state !== 'failed') return this.view(entry);
+    this.update(entry, { state: 'queued', reason, bytes: 0, totalBytes: null, etag: null, lastModified: null, attempts: 0, savedPath: null, sha256: null, mtimeMs: null, verifiedAt: null }, true);
+    this.schedule(id);
+    return this.view(entry);
+  }
+
+  pauseAll(): number {
+    const active = [...this.entries.values()].filter((e) => e.state === 'queued' || e.state === 'downloading');
+    for (const entry of active) this.pause(entry.id);
+    return active.length;
+  }
+
+  async cancelAll(): Promise<number> {
+    const open = [...this.entries.values()].filter((e) => e.state === 'queued' || e.state === 'downloading' || e.state === 'paused');
+    await Promise.all(open.map((entry) => this.cancel(entry.id)));
+    return open.length;
+  }
+
   /** After a full disk: start the queue again (entries kept their `.part` files). */
   resumeAll(): DownloadTotals {
-    this.pausedReason = null;
-    this.queue.start();
+    this.fullDisks.clear();
+    for (const entry of this.entries.values()) if (entry.state === 'queued') this.schedule(entry.id);
     this.options.onTotals?.(this.totals());
     return this.totals();
   }
@@ -268,6 +328,15 @@ export class DownloadManager {
     if (!entry || entry.state !== 'queued' || this.running.has(id) || this.disposed) return;
     const controller = new AbortController();
     this.running.set(id, controller);
+    if (this.fullDisks.size > 0) {
+      const reason = this.fullDisks.get(await diskOf(entry.folder));
+      if (reason !== undefined) {
+        // Waits for resumeAll(); not scheduled again until then.
+        this.running.delete(id);
+        if (entry.reason !== reason) this.update(entry, { reason }, true);
+        return;
+      }
+    }
     // Shown, not written: a download found "downloading" on disk comes back queued anyway.
     Object.assign(entry, { state: 'downloading', reason: null, updatedAt: this.now() });
     this.changed(entry, true);
@@ -279,7 +348,7 @@ export class DownloadManager {
       const maxAttempts = this.options.maxAttempts ?? 6;
       for (;;) {
         try {
-          await fetchToFile({
+          const fetched = await fetchToFile({
             url: entry.url,
             target,
             fetch: this.options.fetch,
@@ -302,12 +371,12 @@ export class DownloadManager {
             },
           });
           const info = await stat(target);
-          this.update(entry, { state: 'saved', savedPath: target, bytes: info.size, totalBytes: info.size, reason: null }, true);
+          this.update(entry, { state: 'saved', savedPath: target, bytes: info.size, totalBytes: info.size, reason: null, sha256: fetched.sha256, mtimeMs: info.mtimeMs, verifiedAt: this.now() }, true);
           break;
         } catch (error) {
           if (controller.signal.aborted) break; // paused, cancelled or quitting: the state says which
           if (isNoSpace(error)) {
-            this.pauseForFullDisk(entry);
+            await this.pauseForFullDisk(entry);
             break;
           }
           const attempts = entry.attempts + 1;
@@ -341,13 +410,14 @@ export class DownloadManager {
     }
   }
 
-  private pauseForFullDisk(entry: DownloadEntry): void {
+  /** Only the downloads writing to that disk wait; the others (the archive on another disk) go on. */
+  private async pauseForFullDisk(entry: DownloadEntry): Promise<void> {
     const folder = entry.folder;
-    this.pausedReason = `The disk holding ${folder} is full. Downloads are paused and their partial files kept; free some space, then resume.`;
+    const reason = `The disk holding ${folder} is full. Downloads to it are paused and their partial files kept; free some space, then resume.`;
+    this.fullDisks.set(await diskOf(folder), reason);
     this.options.log?.warn('downloads paused: disk full', { folder });
-    this.queue.pause();
-    // Back in line: it resumes from its `.part` when the queue starts again.
-    this.update(entry, { state: 'queued', reason: this.pausedReason }, true);
+    // Back in line: it resumes from its `.part` when resumeAll() schedules it again.
+    this.update(entry, { state: 'queued', reason }, true);
   }
 
   private update(entry: DownloadEntry, change: Partial<DownloadEntry>, emit: boolean): void {
@@ -383,6 +453,15 @@ export class DownloadManager {
 class PausedSignal extends Error {
   constructor() {
     super('paused');
+  }
+}
+
+/** The device a folder (or its nearest existing parent) lives on; -1 when none can be read. */
+async function diskOf(folder: string): Promise<number> {
+  for (let path = folder; ; path = dirname(path)) {
+    const info = await stat(path).catch(() => null);
+    if (info) return info.dev;
+    if (dirname(path) === path) return -1;
   }
 }
 

@@ -1,11 +1,13 @@
 import { dirname } from 'node:path';
 import type { downloadsCalls } from '../../common/bridge/downloads';
+import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import type { StudioServices } from '../jobs/studio-services';
 import type { ProjectLibrary } from '../projects/project-library';
 import { appSettingsSpec } from '../system/settings-store';
 import { DownloadsService, suggestedFolder } from './downloads-service';
+import { checkSaveFolder } from './save-folder';
 import { ffprobeVerifier } from './verify';
 import { Archive } from './archive';
 import { checkTemplate } from '../../common/file-names';
@@ -76,7 +78,12 @@ export function createArchive(base: DownloadsHost, service: DownloadsService, { 
   return {
     archive,
     start() {
-      void archive.warnExpiring();
+      // Every copy read again at start (a disk unmounted, a file edited while the studio was closed);
+      // the expiry warning then counts only verified copies.
+      void service
+        .checkCopies({ deep: true })
+        .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
+        .then(() => archive.warnExpiring());
       timer ??= setInterval(() => void archive.warnExpiring(), HOUR);
       timer.unref?.();
     },
@@ -96,10 +103,23 @@ export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service:
   return {
     handlers: {
       'downloads.list': async () => manager.list(),
+      'downloads.check': async () => {
+        await service.checkCopies({ deep: false });
+        return manager.list();
+      },
+      'downloads.pauseAll': async () => manager.pauseAll(),
+      'downloads.cancelAll': async () => manager.cancelAll(),
       'downloads.totals': async () => manager.totals(),
       'downloads.start': async (request) => {
         try {
           return await service.start({ ...request, origin: 'library' });
+        } catch (error) {
+          throw new StudioError((error as Error).message, 'invalid-argument');
+        }
+      },
+      'downloads.preview': async ({ jobIds, template }) => {
+        try {
+          return await service.preview(jobIds, template);
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
@@ -119,6 +139,16 @@ export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service:
         if (!base.platform.openPath) throw new StudioError('This host cannot open folders; the saved path is shown instead.', 'unsupported');
         await base.platform.openPath(dirname(entry.savedPath));
       },
+      'downloads.openCopy': async (id) => {
+        const entry = guard(() => manager.get(id));
+        const path = await service.verifiedPath(id);
+        if (path === null) throw new StudioError(`This copy is not on disk as it was saved${entry.reason ? ` (${entry.reason})` : ''}.`, 'not-ready');
+        if (base.platform.openPath) {
+          await base.platform.openPath(path);
+          return { url: null };
+        }
+        return { url: `${WEB_BRIDGE_PATHS.saved}${encodeURIComponent(id)}` };
+      },
       'downloads.archiveSettings': async () => archive.settings.get(),
       'downloads.setArchiveSettings': async (settings) => {
         const problem = checkTemplate(settings.template);
@@ -126,7 +156,7 @@ export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service:
         const next = { ...settings };
         if (settings.enabled) {
           for (const key of ['videoFolder', 'audioFolder'] as const) {
-            const checked = await service.checkFolder(settings[key]);
+            const checked = await checkSaveFolder(settings[key], { create: true });
             if (!checked.ok) throw new StudioError(checked.message, 'invalid-argument');
             next[key] = checked.folder;
           }

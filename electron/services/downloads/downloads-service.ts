@@ -1,7 +1,5 @@
-import { constants } from 'node:fs';
-import { access, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
@@ -10,7 +8,10 @@ import { checkTemplate, DEFAULT_NAME_TEMPLATE } from '../../common/file-names';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import { DownloadManager, type EnqueueRequest } from './download-manager';
 import { cliQueueFile, queueFile, readQueueEntries, savedCopyAmong } from './queue-file';
-import { jobFile, type JobFile } from './job-files';
+import { jobFile, unavailableReason, type JobFile } from './job-files';
+import { checkSaveFolder, type FolderCheck } from './save-folder';
+
+export { checkSaveFolder } from './save-folder';
 
 export const DownloadPreferences = z.object({
   /** The folder "Download…" last used; null until the first download. */
@@ -55,6 +56,10 @@ export interface DownloadsServiceDeps {
 export interface StartResult {
   queued: DownloadView[];
   skipped: { jobId: string; reason: string }[];
+  /** Ids among `queued` that were already saved under these names in this folder (nothing fetched). */
+  already: string[];
+  /** New downloads of jobs that already have a saved copy elsewhere or under another name. */
+  copies: number;
 }
 
 /** Turns jobs into downloads: names from the template, the queue, the remembered folder, batch notices. */
@@ -126,15 +131,28 @@ export class DownloadsService {
     return out;
   }
 
-  /** Queues every available result; a job already saved (or on its way) into the same folder is skipped. */
+  /** What start() would name each file, with its size where a saved copy of the same link tells it. */
+  async preview(jobIds: readonly string[], template: string): Promise<{ jobId: string; name: string | null; reason: string | null; bytes: number | null }[]> {
+    const sizes = new Map<string, number>();
+    for (const entry of this.manager.list()) if (entry.state === 'saved' || entry.totalBytes !== null) sizes.set(entry.url, entry.totalBytes ?? entry.bytes);
+    return (await this.files(jobIds, template)).map((file) =>
+      file.ok ? { jobId: file.jobId, name: file.relativeName, reason: null, bytes: sizes.get(file.url) ?? null } : { jobId: file.jobId, name: null, reason: file.reason, bytes: null },
+    );
+  }
+
+  /**
+   * Queues every available result. The same job into the same folder under the same name again answers
+   * the earlier download (resumed if it stopped; fetched again if its file went missing); another
+   * folder or another template makes another copy.
+   */
   async start(request: { jobIds: readonly string[]; folder: string; template?: string; origin: 'library' | 'cli' | 'archive' }): Promise<StartResult> {
-    const folder = await this.checkFolder(request.folder);
+    const folder = await checkSaveFolder(request.folder, { create: true });
     if (!folder.ok) throw new Error(folder.message);
     const template = request.template ?? this.preferences.get().template;
     const files = await this.files(request.jobIds, template);
     if (request.origin === 'library') this.preferences.update((p) => ({ ...p, folder: folder.folder, template }));
     const batchId = `batch-${this.now()}-${(this.batchCounter += 1)}`;
-    const result: StartResult = { queued: [], skipped: [] };
+    const result: StartResult = { queued: [], skipped: [], already: [], copies: 0 };
     // In the order asked: an earlier download of the same job, or a new one (queued together below).
     const slots: (DownloadView | EnqueueRequest)[] = [];
     for (const file of files) {
@@ -142,14 +160,18 @@ export class DownloadsService {
         result.skipped.push({ jobId: file.jobId, reason: file.reason });
         continue;
       }
-      // The same job into the same folder again: resume or answer the earlier download, never a copy;
-      // a saved file the user has since deleted is fetched again.
-      const existing = this.manager.forJob(file.jobId).find((d) => d.folder === folder.folder && d.state !== 'cancelled');
-      if (existing && !(existing.state === 'saved' && !(await exists(existing.savedPath)))) {
-        if (existing.state === 'paused' || existing.state === 'failed') this.manager.resume(existing.id);
+      const earlier = this.manager.forJob(file.jobId);
+      const existing = earlier.find((d) => d.folder === folder.folder && (d.requestedName ?? d.relativeName) === file.relativeName && d.state !== 'cancelled' && d.state !== 'changed');
+      if (existing) {
+        let state = existing.state;
+        if (state === 'saved') state = (await this.manager.verifySaved({ deep: false, ids: [existing.id] }))[0]?.state ?? state;
+        if (state === 'saved') result.already.push(existing.id);
+        else if (state === 'missing') this.manager.refetch(existing.id, 'The saved copy was missing; fetching it again.');
+        else if (state === 'paused' || state === 'failed') this.manager.resume(existing.id);
         slots.push(this.manager.get(existing.id));
         continue;
       }
+      if (earlier.some((d) => d.state === 'saved')) result.copies += 1;
       slots.push({ jobId: file.jobId, url: file.url, folder: folder.folder, relativeName: file.relativeName, origin: request.origin, batchId });
     }
     const added = await this.manager.enqueueAll(slots.filter((slot): slot is EnqueueRequest => !('id' in slot)));
@@ -158,8 +180,41 @@ export class DownloadsService {
     return result;
   }
 
-  /** A folder typed by the user: absolute, created if missing, and writable; the message says what is wrong. */
-  checkFolder(raw: string): Promise<{ folder: string; ok: boolean; message: string }> {
+  /**
+   * Checks every saved copy (see checkCopy; `deep` reads every file again) and fetches again, while the
+   * job's link works, each copy found missing (under its own name) or changed (beside it: the changed
+   * file is the user's and is left alone). Answers the copies whose state changed.
+   */
+  async checkCopies({ deep }: { deep: boolean }): Promise<DownloadView[]> {
+    const moved = await this.manager.verifySaved({ deep });
+    const now = this.now();
+    const again: EnqueueRequest[] = [];
+    for (const copy of moved) {
+      if (copy.state !== 'missing' && copy.state !== 'changed') continue;
+      let job: JobRecord;
+      try {
+        job = this.deps.job(copy.jobId);
+      } catch {
+        continue; // removed from the library: nothing to fetch it from
+      }
+      if (unavailableReason(job, now) !== null || job.resultUrl === null) continue;
+      if (copy.state === 'missing') this.manager.refetch(copy.id, 'The saved copy was missing; fetching it again.');
+      else again.push({ jobId: copy.jobId, url: job.resultUrl, folder: copy.folder, relativeName: copy.requestedName ?? copy.relativeName, origin: copy.origin, batchId: null });
+    }
+    if (again.length > 0) await this.manager.enqueueAll(again);
+    if (moved.length > 0) this.deps.log.info('saved copies checked', { deep, moved: moved.map((m) => ({ id: m.id, state: m.state })) });
+    return moved;
+  }
+
+  /** The path of a saved copy, checked to be the file written just now; null when it is not. */
+  async verifiedPath(id: string): Promise<string | null> {
+    await this.manager.verifySaved({ deep: false, ids: [id] });
+    const entry = this.manager.list().find((d) => d.id === id);
+    return entry?.state === 'saved' ? entry.savedPath : null;
+  }
+
+  /** A folder typed by the user: absolute and writable (or makeable); nothing is created. */
+  checkFolder(raw: string): Promise<FolderCheck> {
     return checkSaveFolder(raw);
   }
 
@@ -189,23 +244,3 @@ export function suggestedFolder(): string {
   return join(homedir(), 'Downloads', 'Avatar Studio');
 }
 
-async function exists(path: string | null): Promise<boolean> {
-  return path !== null && (await stat(path).catch(() => null)) !== null;
-}
-
-/** A folder typed by the user to save into: absolute, created if missing, and writable; the message says what is wrong. */
-export async function checkSaveFolder(raw: string): Promise<{ folder: string; ok: boolean; message: string }> {
-  const typed = raw.trim().replace(/^~(?=$|[\\/])/, homedir());
-  if (typed === '') return { folder: typed, ok: false, message: 'Type the folder to save into.' };
-  if (!isAbsolute(typed)) return { folder: typed, ok: false, message: `"${typed}" is not a full path; start it with / (or a drive letter on Windows).` };
-  const folder = resolve(typed);
-  try {
-    await mkdir(folder, { recursive: true });
-    await access(folder, constants.W_OK);
-    return { folder, ok: true, message: `Files will be saved in ${folder}.` };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const why = code === 'EACCES' || code === 'EPERM' ? 'the studio may not write there' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file has that name' : (error as Error).message;
-    return { folder, ok: false, message: `Cannot save in ${folder}: ${why}.` };
-  }
-}

@@ -1,3 +1,5 @@
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { finished, type Readable, type Writable } from 'node:stream';
@@ -40,6 +42,13 @@ export interface FetchToFileOptions {
   onReceived?(): void;
 }
 
+export interface FetchedFile {
+  bytes: number;
+  validators: Validators;
+  /** SHA-256 of the file, hashed as its bytes went to the disk (a resumed file's earlier part read once). */
+  sha256: string;
+}
+
 /** A failure worth trying again (network, 5xx, a short body); the `.part` is kept for a resume. */
 export class RetryableDownloadError extends Error {
   constructor(message: string, readonly retryAfterMs?: number) {
@@ -73,7 +82,7 @@ export function parseContentRange(value: string | null): { start: number; total:
  * announced, the media is verified, and only then is the `.part` renamed to the target: a partial or
  * corrupt file never carries the final name. Memory stays bounded: bytes flow through streams.
  */
-export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes: number; validators: Validators }> {
+export async function fetchToFile(options: FetchToFileOptions): Promise<FetchedFile> {
   const part = partPath(options.target);
   const have = await sizeOf(part);
   const ifRange = options.validators?.etag ?? options.validators?.lastModified ?? null;
@@ -97,7 +106,9 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
   if (response.status === 416 && resuming && options.validators?.totalBytes === have) {
     // The earlier attempt had every byte; it stopped before the check and rename.
     await response.discard();
-    return finish(options, part, have, options.validators);
+    const hash = createHash('sha256');
+    await hashPrefix(hash, part, have);
+    return finish(options, part, have, options.validators, hash);
   }
   if (response.status >= 500 || response.status === 429 || response.status === 408) {
     await response.discard();
@@ -142,6 +153,16 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
 
   let received = 0;
   await mkdir(dirname(part), { recursive: true });
+  // The hash follows the bytes as they are written; the part an earlier attempt wrote is read once.
+  const hash = createHash('sha256');
+  if (start > 0) {
+    try {
+      await hashPrefix(hash, part, start);
+    } catch (error) {
+      await response.discard();
+      throw new RetryableDownloadError(`the partial file could not be read (${describeCause(error)})`);
+    }
+  }
   // 'w' when the server sent the whole file (it ignored Range or the version changed): start over.
   const flags = start > 0 ? 'a' : 'w';
   let sink: Writable;
@@ -159,6 +180,7 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
     const body = response.body;
     body.on('data', (chunk: Buffer) => {
       received += chunk.length;
+      hash.update(chunk);
       options.onProgress?.({ bytes: start + received, totalBytes: total, received });
     });
     await keepWhatArrives(body, sink, options.signal);
@@ -176,7 +198,13 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<{ bytes:
     }
     throw new RetryableDownloadError(`the server sent ${bytes} of the ${total} bytes it announced`);
   }
-  return finish(options, part, bytes, validators);
+  return finish(options, part, bytes, validators, hash);
+}
+
+/** Feeds the first `length` bytes of a file to the hash. */
+async function hashPrefix(hash: Hash, path: string, length: number): Promise<void> {
+  if (length === 0) return;
+  for await (const chunk of createReadStream(path, { start: 0, end: length - 1 })) hash.update(chunk as Buffer);
 }
 
 /**
@@ -222,7 +250,7 @@ function keepWhatArrives(body: Readable, sink: Writable, signal?: AbortSignal): 
   });
 }
 
-async function finish(options: FetchToFileOptions, part: string, bytes: number, validators: Validators): Promise<{ bytes: number; validators: Validators }> {
+async function finish(options: FetchToFileOptions, part: string, bytes: number, validators: Validators, hash: Hash): Promise<FetchedFile> {
   options.onReceived?.();
   try {
     await fsyncFile(part);
@@ -240,7 +268,7 @@ async function finish(options: FetchToFileOptions, part: string, bytes: number, 
   }
   await rename(part, options.target);
   await syncFolder(dirname(options.target));
-  return { bytes, validators };
+  return { bytes, validators, sha256: hash.digest('hex') };
 }
 
 /** A file error while writing the `.part` (not the network's). */

@@ -53,6 +53,8 @@ export interface Domains {
   /** A spreadsheet picked for a batch, by its bytes (the web host) or its path (the desktop app). */
   importSheet(name: string, body: Readable): Promise<ChosenSheet>;
   importSheetPath(path: string): Promise<ChosenSheet>;
+  /** A download's saved file, checked to be the bytes written; null when it is not (the web host serves it to its page). */
+  savedFile(id: string): Promise<string | null>;
   /** Lets every domain finish or abort its work (on quit); never throws. */
   disposeAll(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export function createDomains(base: HostBase): Domains {
     importPath: (path) => media.importPath(path),
     importSheet: (name, body) => importSheet(sheets, name, body),
     importSheetPath: (path) => importSheetPath(sheets, path),
+    savedFile: (id) => downloads.verifiedPath(id),
     async disposeAll() {
       const results = await Promise.allSettled(modules.map((module: AnyModule) => module.dispose?.()));
       for (const result of results) {

@@ -65,7 +65,7 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
       },
       'batches.export': async (id, folder) => {
         const batch = await view(id);
-        const checked = await checkSaveFolder(folder);
+        const checked = await checkSaveFolder(folder, { create: true });
         if (!checked.ok) throw new StudioError(checked.message, 'invalid-folder');
         const voices = new Map((await catalogue.voices().catch(() => [])).map((voice) => [voice.voice_id, voice.name ?? null]));
         const total = batch.rows.filter((row) => row.state === 'completed' && row.resultUrl).length;

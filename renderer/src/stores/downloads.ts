@@ -13,13 +13,15 @@ export const useDownloadsStore = defineStore('downloads', () => {
   const preferences = ref<{ folder: string | null; template: string; canChooseFolder: boolean; canShowInFolder: boolean } | null>(null);
   let stop: (() => void) | undefined;
 
-  /** The newest download of each job. */
+  /** Every download of each job (its copies), newest first. */
   const byJob = computed(() => {
-    const out = new Map<string, DownloadView>();
+    const out = new Map<string, DownloadView[]>();
     for (const entry of byId.value.values()) {
-      const known = out.get(entry.jobId);
-      if (!known || entry.createdAt > known.createdAt) out.set(entry.jobId, entry);
+      const list = out.get(entry.jobId);
+      if (list) list.push(entry);
+      else out.set(entry.jobId, [entry]);
     }
+    for (const list of out.values()) list.sort((a, b) => b.createdAt - a.createdAt);
     return out;
   });
 
@@ -41,6 +43,9 @@ export const useDownloadsStore = defineStore('downloads', () => {
     byId.value = new Map(entries.map((e) => [e.id, e]));
     totals.value = now;
     preferences.value = prefs;
+    // Then every saved copy is looked at on disk (a lost one is fetched again); the rows follow.
+    const checked = await call('downloads.check');
+    byId.value = new Map(checked.map((e) => [e.id, e]));
   }
 
   function dispose(): void {
@@ -69,6 +74,9 @@ export const useDownloadsStore = defineStore('downloads', () => {
     resume: act('downloads.resume'),
     cancel: act('downloads.cancel'),
     resumeAll: async () => void (totals.value = await call('downloads.resumeAll')),
+    pauseAll: () => call('downloads.pauseAll'),
+    cancelAll: () => call('downloads.cancelAll'),
+    openCopy: (id: string) => call('downloads.openCopy', id),
     checkFolder: (folder: string) => call('downloads.checkFolder', folder),
     chooseFolder: () => call('downloads.chooseFolder'),
     showInFolder: (id: string) => call('downloads.showInFolder', id),

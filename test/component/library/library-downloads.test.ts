@@ -19,12 +19,15 @@ function download(jobId: string, over: Partial<DownloadView>): DownloadView {
   return {
     id: `d-${jobId}`, jobId, url: 'u', folder: '/out', relativeName: `${jobId}.mp3`, state: 'queued', reason: null, bytes: 0, totalBytes: null,
     etag: null, lastModified: null, attempts: 0, savedPath: null, origin: 'library', batchId: null, createdAt: now, updatedAt: now,
+    requestedName: null, sha256: null, mtimeMs: null, verifiedAt: null,
     bytesPerSecond: null, secondsLeft: null, ...over,
   };
 }
 
-function mountLibrary(jobs: JobView[], downloads: DownloadView[]) {
+function mountLibrary(jobs: JobView[], downloads: DownloadView[], more: Record<string, (...args: unknown[]) => unknown> = {}) {
   return mountLibraryWith({
+    'downloads.check': () => downloads,
+    'downloads.preview': (request: unknown) => (request as { jobIds: string[] }).jobIds.map((jobId) => ({ jobId, name: `${jobId}.mp3`, reason: null, bytes: jobId === 'a' ? 2_000_000 : null })),
     'jobs.list': () => jobs,
     // Any project the library keeps, recent or not; an unknown id stays unnamed.
     'projects.names': (ids: unknown) => Object.fromEntries((ids as string[]).map((id) => [id, id === 'p1' ? 'Spring launch' : null])),
@@ -32,7 +35,8 @@ function mountLibrary(jobs: JobView[], downloads: DownloadView[]) {
     'downloads.totals': () => ({ active: 2, bytes: 5_000_000, totalBytes: 10_000_000, unknownSizes: 1, pausedReason: null }),
     'downloads.preferences': () => ({ folder: '/home/me/Videos', template: '{project} {id}', canChooseFolder: false, canShowInFolder: false }),
     'downloads.checkFolder': (folder: unknown) => ({ folder, ok: folder === '/home/me/Videos', message: folder === '/home/me/Videos' ? 'Files will be saved in /home/me/Videos.' : 'Cannot save there.' }),
-    'downloads.start': (request: unknown) => ({ queued: [], skipped: [], request }),
+    'downloads.start': (request: unknown) => ({ queued: [], skipped: [], already: [], copies: 0, request }),
+    ...more,
   });
 }
 
@@ -97,12 +101,123 @@ describe('Library downloads', () => {
       expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
       return found!;
     }, { timeout: 10_000 });
+    // The names the template gives, and the size the saved copies tell.
+    await vi.waitFor(() => expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('4 files: 1.9 MB and 3 of a size not known until they download.'), { timeout: 5000 });
+    expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('a.mp3');
     const start = [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!;
     start.click();
     await flushPromises();
     const sent = fake.calls.find((c) => c.channel === 'downloads.start');
     expect(sent?.args[0]).toEqual({ jobIds: ['a', 'b', 'c', 'd'], folder: '/home/me/Videos', template: '{project} {id}' });
     // Mounting a whole workspace and a dialog takes seconds on a loaded machine (1.5 s alone).
+  }, 20_000);
+
+  it('sums up every copy of a job: a later failure does not hide a saved copy, a lost copy says so', async () => {
+    mountLibrary(
+      [job('two'), job('kept'), job('lost', { expiresAt: now + 20 * HOUR }), job('none', { expiresAt: now + 20 * HOUR })],
+      [
+        download('two', { id: 'two-1', state: 'saved', savedPath: '/out/two.mp3', createdAt: now - 2 }),
+        download('two', { id: 'two-2', state: 'saved', savedPath: '/archive/two.mp3', createdAt: now - 1 }),
+        download('kept', { id: 'kept-1', state: 'saved', savedPath: '/out/kept.mp3', createdAt: now - 2 }),
+        download('kept', { id: 'kept-2', state: 'failed', reason: 'The server answered HTTP 500.', createdAt: now - 1 }),
+        download('lost', { id: 'lost-1', state: 'missing', savedPath: '/gone/lost.mp3', reason: 'The saved copy is no longer at /gone/lost.mp3.' }),
+      ],
+    );
+    await flushPromises();
+    const cell = (id: string) => row(id).querySelector('[data-download-state]')!;
+    expect(cell('two').textContent).toContain('Saved in 2 places');
+    expect(cell('kept').getAttribute('data-download-state')).toBe('saved');
+    expect(cell('kept').textContent).not.toContain('Failed');
+    expect(cell('lost').textContent).toMatch(/^Copy missing · on the service: (20 h|19 h 59 min) left/);
+    expect(cell('none').textContent).toMatch(/^Only on the service: (20 h|19 h 59 min) left/);
+  }, 20_000);
+
+  it('pauses, resumes, cancels and retries single files from their row', async () => {
+    const { fake } = mountLibrary(
+      [job('run'), job('held'), job('bad')],
+      [
+        download('run', { id: 'run-1', state: 'downloading', bytes: 10, totalBytes: 100 }),
+        download('held', { id: 'held-1', state: 'paused', bytes: 40, totalBytes: 100 }),
+        download('bad', { id: 'bad-1', state: 'failed', reason: 'The connection failed.' }),
+      ],
+      {
+        'downloads.pause': (id: unknown) => download('run', { id: id as string, state: 'paused' }),
+        'downloads.resume': (id: unknown) => download('x', { id: id as string, state: 'queued' }),
+        'downloads.cancel': (id: unknown) => download('x', { id: id as string, state: 'cancelled' }),
+      },
+    );
+    await flushPromises();
+    const action = (id: string, name: string) => row(id).querySelector(`[data-transfer-action="${name}"]`) as HTMLButtonElement;
+    expect(row('held').textContent).toContain('Paused at 40%');
+    action('run', 'pause').click();
+    action('held', 'resume').click();
+    action('held', 'cancel').click();
+    action('bad', 'retry').click();
+    await flushPromises();
+    expect(fake.calls.filter((c) => /^downloads\.(pause|resume|cancel)$/.test(c.channel)).map((c) => `${c.channel} ${c.args[0]}`)).toEqual([
+      'downloads.pause run-1',
+      'downloads.resume held-1',
+      'downloads.cancel held-1',
+      'downloads.resume bad-1',
+    ]);
+  }, 20_000);
+
+  it('sorts by cost, filters results expiring within 24 h, and acts only on ticked rows the filter shows', async () => {
+    const { fake } = mountLibrary(
+      [
+        job('cheap', { chargedCredits: 5, createdAt: now - 1 }),
+        job('dear', { chargedCredits: 50, createdAt: now - 2, expiresAt: now + 3 * HOUR }),
+        job('mid', { chargedCredits: 20, createdAt: now - 3 }),
+      ],
+      [],
+    );
+    await flushPromises();
+    const order = () => [...document.querySelectorAll('tr[data-job-id]')].map((r) => r.getAttribute('data-job-id'));
+    const costHeader = [...document.querySelectorAll('th')].find((th) => th.textContent?.trim() === 'Cost') as HTMLElement;
+    costHeader.click();
+    await flushPromises();
+    expect(order()).toEqual(['dear', 'mid', 'cheap']);
+    costHeader.click();
+    await flushPromises();
+    expect(order()).toEqual(['cheap', 'mid', 'dear']);
+
+    (row('cheap').querySelector('.n-checkbox') as HTMLElement).click();
+    await flushPromises();
+    (row('dear').querySelector('.n-checkbox') as HTMLElement).click();
+    await flushPromises();
+    (document.querySelector('[data-testid="filter-expiring"]') as HTMLElement).click();
+    await flushPromises();
+    expect(order()).toEqual(['dear']);
+    const button = document.querySelector('[data-testid="download-selected"]') as HTMLButtonElement;
+    expect(button.textContent).toContain('(1)');
+    expect(button.title).toMatch(/1 ticked job is hidden by the filter and not included/);
+    button.click();
+    const dialog = await vi.waitFor(() => {
+      const found = document.querySelector('[data-testid="download-dialog"]');
+      expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
+      return found!;
+    }, { timeout: 10_000 });
+    [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!.click();
+    await flushPromises();
+    expect((fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[] }).jobIds).toEqual(['dear']);
+  }, 20_000);
+
+  it('opens the verified saved copy of an expired result', async () => {
+    const opened: string[] = [];
+    vi.spyOn(window, 'open').mockImplementation((url) => void opened.push(String(url)) as never);
+    const { fake } = mountLibrary(
+      [job('old', { expiresAt: now - HOUR })],
+      [download('old', { id: 'old-1', state: 'saved', savedPath: '/out/old.mp3' })],
+      { 'downloads.openCopy': (id: unknown) => ({ url: `/bridge/saved/${id as string}` }) },
+    );
+    await flushPromises();
+    const open = [...row('old').querySelectorAll('button')].find((b) => b.textContent === 'Open')!;
+    expect(open.disabled).toBe(false);
+    open.click();
+    await flushPromises();
+    expect(fake.calls.filter((c) => c.channel === 'downloads.openCopy').map((c) => c.args[0])).toEqual(['old-1']);
+    expect(opened).toEqual(['/bridge/saved/old-1']);
+    vi.restoreAllMocks();
   }, 20_000);
 
   it('extends a selection over a range and leaves the rest as it was', () => {

@@ -90,6 +90,41 @@ describe('a full disk (simulated ENOSPC)', () => {
   });
 });
 
+describe('a full disk pauses only the downloads writing to it', () => {
+  it('a download to another disk starts and saves while the full one waits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'downloads-enospc-two-'));
+    // Another device than the temporary folder's (tmpfs on Linux); skipped where there is none.
+    const other = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(dir).dev ? mkdtempSync('/dev/shm/downloads-other-') : null;
+    if (!other) return;
+    disk.folder = join(dir, 'out');
+    disk.room = 100_000;
+    server.files.set('/full-a', { body: patternBytes(400_000, 41), etag: '"fa"' });
+    server.files.set('/other-b', { body: patternBytes(300_000, 42), etag: '"ob"' });
+    const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
+    try {
+      const full = await manager.enqueue({ jobId: 'a', url: server.url('/full-a'), folder: disk.folder, relativeName: 'a.mp4', origin: 'library' });
+      await until(() => manager.totals().pausedReason !== null);
+      const elsewhere = await manager.enqueue({ jobId: 'b', url: server.url('/other-b'), folder: other, relativeName: 'b.mp4', origin: 'archive' });
+      // Another file for the full disk waits with the reason rather than failing.
+      const waiting = await manager.enqueue({ jobId: 'c', url: server.url('/other-b'), folder: disk.folder, relativeName: 'c.mp4', origin: 'library' });
+      await until(() => manager.get(elsewhere.id).state === 'saved');
+      expect(readFileSync(join(other, 'b.mp4')).equals(patternBytes(300_000, 42))).toBe(true);
+      expect(manager.get(full.id).state).toBe('queued');
+      await until(() => manager.get(waiting.id).reason !== null);
+      expect(manager.get(waiting.id)).toMatchObject({ state: 'queued', reason: expect.stringMatching(/is full/) });
+      disk.room = Number.POSITIVE_INFINITY;
+      manager.resumeAll();
+      await manager.whenIdle();
+      expect([manager.get(full.id).state, manager.get(waiting.id).state]).toEqual(['saved', 'saved']);
+    } finally {
+      await manager.dispose();
+      disk.folder = '';
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a disk that cannot flush (simulated EIO)', () => {
   it('fails the file with the reason, removes its .part and never gives it the final name', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'downloads-eio-'));

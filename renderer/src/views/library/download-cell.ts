@@ -1,17 +1,20 @@
 import { h } from 'vue';
-import { NProgress } from 'naive-ui';
-import { DOWNLOAD_STATE_LABELS, formatDuration, type DownloadView } from '@common/bridge';
+import { NButton, NProgress } from 'naive-ui';
+import { DOWNLOAD_STATE_LABELS, formatDuration, type DownloadView, type JobView } from '@common/bridge';
 import { formatBytes } from '@/stores/downloads';
+import { summariseCopies } from './copies';
 
-/** "42% · 2.1 MB/s · 12 s left", "Saved" (the path on hover and below), "Failed: why". */
+/** "42% · 2.1 MB/s · 12 s left", "Paused at 40%", "Failed: why". */
 export function describeDownload(entry: DownloadView): string {
+  const percent = entry.totalBytes ? `${Math.floor((entry.bytes / entry.totalBytes) * 100)}%` : formatBytes(entry.bytes);
   switch (entry.state) {
     case 'downloading': {
-      const percent = entry.totalBytes ? `${Math.floor((entry.bytes / entry.totalBytes) * 100)}%` : formatBytes(entry.bytes);
       const speed = entry.bytesPerSecond ? ` · ${formatBytes(entry.bytesPerSecond)}/s` : '';
       const left = entry.secondsLeft !== null ? ` · ${formatDuration(entry.secondsLeft * 1000)} left` : '';
       return `${percent}${speed}${left}`;
     }
+    case 'paused':
+      return entry.bytes > 0 ? `Paused at ${percent}` : 'Paused';
     case 'failed':
       return `Failed: ${entry.reason ?? 'unknown reason'}`;
     case 'queued':
@@ -21,16 +24,43 @@ export function describeDownload(entry: DownloadView): string {
   }
 }
 
-export function downloadCell(entry: DownloadView | undefined) {
-  if (!entry) return '—';
-  const text = describeDownload(entry);
-  const fraction = entry.totalBytes ? entry.bytes / entry.totalBytes : 0;
-  return h('div', { class: 'download-cell', 'data-download-state': entry.state, title: entry.savedPath ?? entry.reason ?? text }, [
-    h('div', { class: 'download-text' }, text),
-    entry.state === 'downloading' || entry.state === 'paused'
+/** What a user can do to one download from its row. */
+export interface TransferControls {
+  pause(entry: DownloadView): void;
+  resume(entry: DownloadView): void;
+  cancel(entry: DownloadView): void;
+}
+
+function button(label: string, onClick: () => void) {
+  return h(
+    NButton,
+    { size: 'tiny', quaternary: true, 'data-transfer-action': label.toLowerCase(), onClick: (e: MouseEvent) => { e.stopPropagation(); onClick(); } },
+    () => label,
+  );
+}
+
+function controlsFor(entry: DownloadView, controls: TransferControls) {
+  if (entry.state === 'downloading' || entry.state === 'queued') return [button('Pause', () => controls.pause(entry)), button('Cancel', () => controls.cancel(entry))];
+  if (entry.state === 'paused') return [button('Resume', () => controls.resume(entry)), button('Cancel', () => controls.cancel(entry))];
+  if (entry.state === 'failed') return [button('Retry', () => controls.resume(entry))];
+  return [];
+}
+
+/** The Download column: every copy of the job summed up, progress and controls for the one in flight. */
+export function downloadCell(job: JobView, entries: readonly DownloadView[], now: number, controls: TransferControls) {
+  if (entries.length === 0 && job.phase !== 'completed') return '—';
+  const summary = summariseCopies(job, entries, now);
+  const focus = summary.focus;
+  const fraction = focus?.totalBytes ? focus.bytes / focus.totalBytes : 0;
+  const paths = summary.saved.map((d) => d.savedPath).filter((p): p is string => p !== null);
+  const title = [...paths, ...entries.filter((d) => d.state === 'missing' || d.state === 'changed').map((d) => d.reason ?? '')].join('\n') || summary.text;
+  return h('div', { class: 'download-cell', 'data-download-state': summary.state, 'data-download-id': focus?.id, title }, [
+    h('div', { class: 'download-text' }, summary.text),
+    focus && (focus.state === 'downloading' || focus.state === 'paused')
       ? h(NProgress, { type: 'line', percentage: Math.floor(fraction * 100), showIndicator: false, height: 4, 'aria-label': `Download ${Math.floor(fraction * 100)}%` })
       : null,
     // Cut from the left so the file name stays visible; the mark keeps the path's own order in that box.
-    entry.savedPath ? h('div', { class: 'download-path' }, `\u200E${entry.savedPath}\u200E`) : null,
+    paths.length > 0 ? h('div', { class: 'download-path' }, `\u200E${paths[0]}\u200E`) : null,
+    focus ? h('div', { class: 'download-controls' }, controlsFor(focus, controls)) : null,
   ]);
 }

@@ -1,7 +1,8 @@
 import { h } from 'vue';
 import { NButton, NProgress, NTag, type DataTableColumns } from 'naive-ui';
 import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, describeExpiry, formatDuration, type DownloadView, type JobView } from '@common/bridge';
-import { downloadCell } from './download-cell';
+import { downloadCell, type TransferControls } from './download-cell';
+import { summariseCopies } from './copies';
 
 type TagType = 'default' | 'info' | 'success' | 'warning' | 'error';
 
@@ -20,7 +21,9 @@ export interface ColumnActions {
   open: (job: JobView) => void;
   details: (job: JobView) => void;
   projectName: (job: JobView) => string | null;
-  download: (job: JobView) => DownloadView | undefined;
+  /** Every download of the job (its copies), newest first. */
+  downloads: (job: JobView) => readonly DownloadView[];
+  transfers: TransferControls;
   /** Desktop only: opens the folder holding a saved file. */
   showInFolder?: (entry: DownloadView) => void;
 }
@@ -42,53 +45,68 @@ function expiryCell(job: JobView, now: number) {
   return describeExpiry(job, now);
 }
 
-/** Columns of the jobs table; every cell is plain text or a small naive-ui part, so rows stay cheap. */
+/** What the Cost column sorts by: credits charged, else the estimate; nothing known sorts first. */
+export function costOf(job: JobView): number {
+  return job.chargedCredits ?? job.costEstimate?.credits ?? -1;
+}
+
+/** Download states in the order "needs me" first: lost copies, failures, only on the service, in flight, saved. */
+const COPY_ORDER = { lost: 0, failed: 1, 'service-only': 2, active: 3, saved: 4, none: 5 } as const;
+
+const text = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
+
+/**
+ * Columns of the jobs table; every cell is plain text or a small naive-ui part, so rows stay cheap.
+ * Every column sorts. Widths add up to fit a 1280 px window beside the sidebar.
+ */
 export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
   return [
     { type: 'selection' },
-    { title: 'Project', key: 'project', width: 140, ellipsis: { tooltip: true }, render: (job) => actions.projectName(job) ?? '—' },
-    { title: 'Kind', key: 'kind', width: 130, render: (job) => JOB_KIND_LABELS[job.kind] },
-    { title: 'Request', key: 'summary', ellipsis: { tooltip: true }, minWidth: 200 },
+    { title: 'Project', key: 'project', width: 110, ellipsis: { tooltip: true }, sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''), render: (job) => actions.projectName(job) ?? '—' },
+    { title: 'Kind', key: 'kind', width: 100, sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]), render: (job) => JOB_KIND_LABELS[job.kind] },
+    { title: 'Request', key: 'summary', ellipsis: { tooltip: true }, minWidth: 140, sorter: (a, b) => text(a.summary, b.summary) },
     {
       title: 'Status',
       key: 'phase',
-      width: 150,
-      render: (job) => h(NTag, { size: 'small', type: PHASE_TAG[job.phase], bordered: false, round: true }, () => JOB_PHASE_LABELS[job.phase]),
-    },
-    { title: 'Download', key: 'download', width: 250, render: (job) => downloadCell(actions.download(job)) },
-    {
-      title: 'Progress',
-      key: 'progress',
-      width: 90,
+      width: 120,
+      sorter: (a, b) => text(JOB_PHASE_LABELS[a.phase], JOB_PHASE_LABELS[b.phase]) || a.progress - b.progress,
       render: (job) =>
-        h(NProgress, {
-          type: 'line',
-          percentage: Math.round(job.progress * 100),
-          showIndicator: false,
-          height: 6,
-          status: job.phase === 'failed' ? 'error' : job.phase === 'completed' ? 'success' : job.phase === 'outcome-unknown' || job.phase === 'stalled' ? 'warning' : 'default',
-          'aria-label': `Progress ${Math.round(job.progress * 100)}%`,
-        }),
+        h('div', { class: 'status-cell' }, [
+          h(NTag, { size: 'small', type: PHASE_TAG[job.phase], bordered: false, round: true }, () => JOB_PHASE_LABELS[job.phase]),
+          // The service reports only a status; the bar is an estimate, shown while the job runs.
+          job.phase === 'queued' || job.phase === 'processing' || job.phase === 'submitting'
+            ? h(NProgress, { type: 'line', percentage: Math.round(job.progress * 100), showIndicator: false, height: 3, 'aria-label': `Progress ${Math.round(job.progress * 100)}%` })
+            : null,
+        ]),
     },
-    { title: 'Age', key: 'createdAt', width: 90, render: (job) => formatDuration(actions.now() - job.createdAt) },
+    {
+      title: 'Download',
+      key: 'download',
+      width: 210,
+      sorter: (a, b) => COPY_ORDER[summariseCopies(a, actions.downloads(a), actions.now()).state] - COPY_ORDER[summariseCopies(b, actions.downloads(b), actions.now()).state],
+      render: (job) => downloadCell(job, actions.downloads(job), actions.now(), actions.transfers),
+    },
+    { title: 'Age', key: 'createdAt', width: 72, sorter: (a, b) => b.createdAt - a.createdAt, render: (job) => formatDuration(actions.now() - job.createdAt) },
     {
       title: 'Available',
       key: 'expiresAt',
-      width: 120,
+      width: 104,
       sorter: (a, b) => timeLeft(a, actions.now()) - timeLeft(b, actions.now()),
       render: (job) => expiryCell(job, actions.now()),
     },
-    { title: 'Cost', key: 'cost', width: 110, render: (job) => describeCost(job) },
+    { title: 'Cost', key: 'cost', width: 90, sorter: (a, b) => costOf(a) - costOf(b), render: (job) => describeCost(job) },
     {
       title: '',
       key: 'actions',
-      width: 150,
+      width: 112,
       render: (job) => {
         const expired = timeLeft(job, actions.now()) <= 0;
-        const saved = actions.download(job);
+        const saved = actions.downloads(job).find((d) => d.state === 'saved');
+        // After expiry, Open plays the verified local copy; without one there is nothing to open.
+        const canOpen = job.resultUrl !== null && job.phase === 'completed' && (!expired || saved !== undefined);
         return h('div', { class: 'row-actions' }, [
-          saved?.state === 'saved' && actions.showInFolder
-            ? h(NButton, { size: 'tiny', quaternary: true, onClick: (e: MouseEvent) => { e.stopPropagation(); actions.showInFolder?.(saved); } }, () => 'Show in folder')
+          saved && actions.showInFolder
+            ? h(NButton, { size: 'tiny', quaternary: true, title: 'Show in folder', onClick: (e: MouseEvent) => { e.stopPropagation(); actions.showInFolder?.(saved); } }, () => 'Folder')
             : null,
           job.resultUrl && job.phase === 'completed'
             ? h(
@@ -96,8 +114,8 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
                 {
                   size: 'tiny',
                   secondary: true,
-                  disabled: expired,
-                  title: expired ? 'Expired: the service keeps results for 7 days.' : undefined,
+                  disabled: !canOpen,
+                  title: expired ? (saved ? `The link expired; opens the saved copy ${saved.savedPath ?? ''}` : 'Expired: the service keeps results for 7 days, and no saved copy is on disk.') : undefined,
                   onClick: (e: MouseEvent) => { e.stopPropagation(); actions.open(job); },
                 },
                 () => 'Open',

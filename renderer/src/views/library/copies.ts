@@ -1,0 +1,48 @@
+import { describeExpiry, type DownloadView, type JobView } from '@common/bridge';
+import { describeDownload } from './download-cell';
+
+/** What the Library says about a job's copies, from all of its downloads together. */
+export interface CopySummary {
+  text: string;
+  /** For the cell's mark and tests: the most important fact. */
+  state: 'saved' | 'active' | 'lost' | 'failed' | 'service-only' | 'none';
+  /** Verified copies, newest first. */
+  saved: DownloadView[];
+  /** The download to show progress and controls for (running, paused, or failed with no copy). */
+  focus: DownloadView | null;
+}
+
+const ACTIVE = new Set<DownloadView['state']>(['queued', 'downloading', 'paused']);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * A job's state is the union of its copies: a later download that failed does not hide a copy that is
+ * on disk, and a copy found missing or changed is said so even while another is intact.
+ */
+export function summariseCopies(job: JobView, entries: readonly DownloadView[], now: number): CopySummary {
+  const newest = [...entries].sort((a, b) => b.createdAt - a.createdAt);
+  // The user's own downloads first, the archive's copies after them.
+  const saved = newest.filter((d) => d.state === 'saved').sort((a, b) => Number(a.origin === 'archive') - Number(b.origin === 'archive'));
+  const active = newest.find((d) => ACTIVE.has(d.state)) ?? null;
+  const lost = newest.filter((d) => d.state === 'missing' || d.state === 'changed');
+  const failed = newest.find((d) => d.state === 'failed') ?? null;
+  const lostNote = lost.length === 0 ? '' : ` · ${plural(lost.length, 'copy')} ${lost.some((d) => d.state === 'missing') ? 'missing' : 'changed on disk'}`;
+  const linkAlive = job.phase === 'completed' && job.resultUrl !== null && (job.expiresAt === null || job.expiresAt > now);
+  if (active) {
+    const also = saved.length > 0 ? ` · saved in ${plural(saved.length, 'place')}` : '';
+    return { text: `${describeDownload(active)}${also}`, state: 'active', saved, focus: active };
+  }
+  if (saved.length > 0) {
+    const where = saved.length === 1 ? 'Saved' : `Saved in ${saved.length} places`;
+    return { text: `${where}${lostNote}`, state: 'saved', saved, focus: null };
+  }
+  const serviceNote = linkAlive ? ` · on the service: ${describeExpiry(job, now)}` : '';
+  if (lost.length > 0) {
+    const first = lost[0];
+    const what = first.state === 'missing' ? 'Copy missing' : 'Copy changed on disk';
+    return { text: `${what}${lost.length > 1 ? ` (${lost.length})` : ''}${serviceNote}`, state: 'lost', saved, focus: failed };
+  }
+  if (failed) return { text: describeDownload(failed), state: 'failed', saved, focus: failed };
+  if (linkAlive) return { text: `Only on the service: ${describeExpiry(job, now)}`, state: 'service-only', saved, focus: null };
+  return { text: '—', state: 'none', saved, focus: null };
+}

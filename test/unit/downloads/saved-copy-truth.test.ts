@@ -1,0 +1,169 @@
+// "Saved" means on disk now: each saved copy carries the hash taken as it was written; a copy deleted,
+// moved away (an unmounted disk) or rewritten is found by the next check, shown as such, fetched again
+// while the link works, and no longer counts for the expiry warning. Downloading again with another
+// template makes a second copy; the same name in the same folder is answered as already saved.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobRecord } from '../../../electron/common/bridge/jobs';
+import { Archive } from '../../../electron/services/downloads/archive';
+import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
+import { checkSaveFolder } from '../../../electron/services/downloads/save-folder';
+import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
+import { patternBytes, startFileServer, type FileServer } from './file-server';
+
+let server: FileServer;
+beforeAll(async () => {
+  server = await startFileServer();
+});
+afterAll(() => server.close());
+
+const NOW = Date.parse('2026-11-22T10:00:00Z');
+const HOUR = 3_600_000;
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+function job(id: string, patch: Partial<JobRecord> = {}): JobRecord {
+  return {
+    id, kind: 'avatar-video', phase: 'completed', remoteId: `r-${id}`, connectionId: 'elsewhere', connectionName: 'Service', projectId: null,
+    summary: `Job ${id}`, requestHash: '', request: { text: `Clip ${id}` }, createdAt: NOW - HOUR, updatedAt: NOW, finishedAt: NOW - HOUR,
+    expiresAt: NOW + 100 * HOUR, deadlineAt: NOW, remoteStatus: 3, resultUrl: server.url(`/truth-${id}.mp4`), costEstimate: null,
+    chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null, ...patch,
+  };
+}
+
+function setUp(jobs: JobRecord[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'copy-truth-'));
+  const createStore = createMemoryStoreFactory({ log: silent, notify: () => undefined });
+  const service = new DownloadsService({ dataDir: dir, createStore, log: silent, now: () => NOW, job: (id) => jobs.find((j) => j.id === id)!, projectName: async () => null });
+  return { dir, createStore, service, done: async () => { await service.dispose(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+describe('saved copies are checked against what was written', () => {
+  it('hashes while writing, finds a missing copy and fetches it again under its name, and a rewritten one beside it', async () => {
+    const body = patternBytes(300_000, 7);
+    server.files.set('/truth-a.mp4', { body, etag: '"a"' });
+    const { dir, service, done } = setUp([job('a')]);
+    try {
+      const out = join(dir, 'out');
+      const { queued } = await service.start({ jobIds: ['a'], folder: out, template: '{text}', origin: 'library' });
+      await service.manager.whenIdle();
+      const saved = service.manager.get(queued[0].id);
+      expect(saved.state).toBe('saved');
+      expect(saved.sha256).toBe(sha(body));
+
+      // The folder goes away (as an unmounted disk does): the check says missing and fetches it again.
+      renameSync(out, join(dir, 'unmounted'));
+      const moved = await service.checkCopies({ deep: false });
+      expect(moved.map((m) => m.state)).toEqual(['missing']);
+      await service.manager.whenIdle();
+      expect(service.manager.get(saved.id).state).toBe('saved');
+      expect(readFileSync(join(out, 'Clip a.mp4')).equals(body)).toBe(true);
+
+      // Same length, other bytes: changed. The user's file stays; a fresh copy is saved beside it.
+      const edited = Buffer.from(body);
+      edited[1000] ^= 0xff;
+      writeFileSync(join(out, 'Clip a.mp4'), edited);
+      expect((await service.checkCopies({ deep: false })).map((m) => m.state)).toEqual(['changed']);
+      await service.manager.whenIdle();
+      expect(readdirSync(out).sort()).toEqual(['Clip a (2).mp4', 'Clip a.mp4']);
+      expect(readFileSync(join(out, 'Clip a (2).mp4')).equals(body)).toBe(true);
+      expect(readFileSync(join(out, 'Clip a.mp4')).equals(edited)).toBe(true);
+    } finally {
+      await done();
+    }
+  });
+
+  it('a deep check reads the bytes even when length and modification time look unchanged', async () => {
+    const body = patternBytes(50_000, 9);
+    server.files.set('/truth-d.mp4', { body, etag: '"d"' });
+    const { dir, service, done } = setUp([job('d', { expiresAt: NOW - 1 })]);
+    try {
+      // An expired link: nothing can be fetched again, so the copy stays "changed".
+      const entry = await service.manager.enqueue({ jobId: 'd', url: server.url('/truth-d.mp4'), folder: dir, relativeName: 'd.mp4', origin: 'cli' });
+      await service.manager.whenIdle();
+      const before = service.manager.get(entry.id);
+      const edited = Buffer.from(body);
+      edited[0] ^= 1;
+      writeFileSync(join(dir, 'd.mp4'), edited);
+      // Pretend the edit kept the modification time (touch -r): only reading the bytes tells.
+      const internal = (service.manager as unknown as { entries: Map<string, { mtimeMs: number | null }> }).entries.get(entry.id)!;
+      internal.mtimeMs = (await import('node:fs')).statSync(join(dir, 'd.mp4')).mtimeMs;
+      expect(await service.checkCopies({ deep: false })).toEqual([]);
+      expect((await service.checkCopies({ deep: true })).map((m) => m.state)).toEqual(['changed']);
+      expect(service.manager.get(entry.id).sha256).toBe(before.sha256);
+      expect(service.manager.list()).toHaveLength(1);
+    } finally {
+      await done();
+    }
+  });
+
+  it('the expiry warning counts only verified copies', async () => {
+    const body = patternBytes(20_000, 3);
+    // The link stops working once saved, so the lost copy cannot come back before the warning.
+    server.files.set('/truth-soon.mp4', { body, etag: '"s"' });
+    const jobs = [job('soon', { expiresAt: NOW + 5 * HOUR })];
+    const { dir, createStore, service, done } = setUp(jobs);
+    try {
+      const warnings: string[] = [];
+      const archive = new Archive({ downloads: service, createStore, jobs: () => jobs, log: silent, now: () => NOW, warn: (title) => void warnings.push(title) });
+      archive.settings.set({ ...archive.settings.get(), enabled: false });
+      await service.start({ jobIds: ['soon'], folder: join(dir, 'out'), template: '{id}', origin: 'library' });
+      await service.manager.whenIdle();
+      expect(await archive.warnExpiring()).toEqual([]);
+      server.files.set('/truth-soon.mp4', { body, failFirst: { count: 99, status: 404 } });
+      // Rewritten at the same length: still "on disk", no longer the result.
+      writeFileSync(join(dir, 'out', 'r-soon.mp4'), Buffer.alloc(body.length));
+      expect(await archive.warnExpiring()).toEqual(['soon']);
+      expect(warnings).toEqual(['1 result expires within 24 hours unsaved']);
+    } finally {
+      await done();
+    }
+  });
+});
+
+describe('copies are the user\'s choice', () => {
+  it('another template in the same folder makes a second copy; the same name again is already saved', async () => {
+    const body = patternBytes(10_000, 4);
+    server.files.set('/truth-t.mp4', { body, etag: '"t"' });
+    const { dir, service, done } = setUp([job('t')]);
+    try {
+      const out = join(dir, 'out');
+      const first = await service.start({ jobIds: ['t'], folder: out, template: '{text}', origin: 'library' });
+      await service.manager.whenIdle();
+      expect(first.copies).toBe(0);
+      const second = await service.start({ jobIds: ['t'], folder: out, template: '{id} - {text}', origin: 'library' });
+      expect(second.copies).toBe(1);
+      expect(second.already).toEqual([]);
+      await service.manager.whenIdle();
+      expect(readdirSync(out).sort()).toEqual(['Clip t.mp4', 'r-t - Clip t.mp4']);
+      const third = await service.start({ jobIds: ['t'], folder: out, template: '{text}', origin: 'library' });
+      expect(third.already).toEqual([first.queued[0].id]);
+      expect(service.manager.list()).toHaveLength(2);
+    } finally {
+      await done();
+    }
+  });
+});
+
+describe('the folder check', () => {
+  it('creates nothing while checking, and says the folder will be made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'folder-check-'));
+    try {
+      const typed = join(dir, 'typed', 'Client');
+      const answer = await checkSaveFolder(typed);
+      expect(answer).toMatchObject({ ok: true, folder: typed });
+      expect(answer.message).toMatch(/made when the download starts/);
+      expect(existsSync(join(dir, 'typed'))).toBe(false);
+      writeFileSync(join(dir, 'file'), 'x');
+      expect((await checkSaveFolder(join(dir, 'file', 'sub'))).ok).toBe(false);
+      expect((await checkSaveFolder(typed, { create: true })).ok).toBe(true);
+      expect(existsSync(typed)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
