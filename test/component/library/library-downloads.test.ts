@@ -45,6 +45,16 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
+/** Download… opens the dialog once the remembered folder has been checked. */
+async function openDialog(button: HTMLButtonElement): Promise<Element> {
+  button.click();
+  return vi.waitFor(() => {
+    const found = document.querySelector('[data-testid="download-dialog"]');
+    expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
+    return found!;
+  }, { timeout: 10_000 });
+}
+
 const row = (id: string) => document.querySelector(`[data-job-id="${id}"]`)!;
 
 describe('Library downloads', () => {
@@ -94,13 +104,7 @@ describe('Library downloads', () => {
     await flushPromises();
     expect(button.textContent).toContain('(4)');
 
-    button.click();
-    // The dialog opens once the archive's folder has been asked for.
-    const dialog = await vi.waitFor(() => {
-      const found = document.querySelector('[data-testid="download-dialog"]');
-      expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
-      return found!;
-    }, { timeout: 10_000 });
+    const dialog = await openDialog(button);
     // The names the template gives, and the size the saved copies tell.
     await vi.waitFor(() => expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('4 files: 1.9 MB and 3 of a size not known until they download.'), { timeout: 5000 });
     expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('a.mp3');
@@ -191,12 +195,7 @@ describe('Library downloads', () => {
     const button = document.querySelector('[data-testid="download-selected"]') as HTMLButtonElement;
     expect(button.textContent).toContain('(1)');
     expect(button.title).toMatch(/1 ticked job is hidden by the filter and not included/);
-    button.click();
-    const dialog = await vi.waitFor(() => {
-      const found = document.querySelector('[data-testid="download-dialog"]');
-      expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
-      return found!;
-    }, { timeout: 10_000 });
+    const dialog = await openDialog(button);
     [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!.click();
     await flushPromises();
     expect((fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[] }).jobIds).toEqual(['dear']);
