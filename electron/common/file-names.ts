@@ -22,6 +22,12 @@ const FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;
 
 export class TemplateError extends Error {}
 
+/**
+ * What a field says when it has no value and nothing after a "|" stands in: a job made outside a
+ * project (the command line, a batch, a tool) is filed under "No project" rather than a gap.
+ */
+export const FIELD_FALLBACKS: Partial<Record<NameField, string>> = { project: 'No project' };
+
 /** Checks a template's syntax and field names; answers the message to show, or null when it is fine. */
 export function checkTemplate(template: string): string | null {
   try {
@@ -34,7 +40,7 @@ export function checkTemplate(template: string): string | null {
 
 /**
  * Fills `{field}` and `{first|second|…}` (the first field with a value wins). A field with no value
- * leaves its place empty; separators around the gap are tidied by the sanitiser. "/" makes subfolders.
+ * gives its fallback (FIELD_FALLBACKS) when it is the last one named, else leaves its place empty; separators around the gap are tidied by the sanitiser. "/" makes subfolders.
  */
 export function renderTemplate(template: string, fields: NameFields): string {
   if (template.trim() === '') throw new TemplateError('The name template is empty.');
@@ -55,7 +61,7 @@ export function renderTemplate(template: string, fields: NameFields): string {
       // A field never adds folders: its slashes become dashes before the template's own "/" count.
       return truncateChars(text.replace(/[/\\]/g, '-'), MAX_FIELD_CHARS);
     }
-    return '';
+    return FIELD_FALLBACKS[names[names.length - 1] as NameField] ?? '';
   });
 }
 

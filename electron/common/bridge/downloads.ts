@@ -72,6 +72,13 @@ export const ArchiveSettings = z.object({
 });
 export type ArchiveSettings = z.infer<typeof ArchiveSettings>;
 
+/** How transfers run: files at once, and a limit for all of them together (bytes per second, null: none). */
+export const TransferSettings = z.object({
+  concurrency: z.number().int().min(1).max(10),
+  speedLimit: z.number().int().min(16_384).max(10 * 1024 ** 3).nullable(),
+});
+export type TransferSettings = z.infer<typeof TransferSettings>;
+
 export const DownloadRequest = z.object({
   jobIds: z.array(id).min(1).max(1000),
   /** An absolute folder path on the host's machine. */
@@ -129,6 +136,8 @@ export const downloadsCalls = {
   'downloads.archiveSettings': call(z.tuple([]), ArchiveSettings),
   /** Checks the folders (when on) and the template, saves, and archives what is missing. */
   'downloads.setArchiveSettings': call(z.tuple([ArchiveSettings]), ArchiveSettings),
+  'downloads.transferSettings': call(z.tuple([]), TransferSettings),
+  'downloads.setTransferSettings': call(z.tuple([TransferSettings]), TransferSettings),
   /** The remembered folder and template for "Download…". */
   'downloads.preferences': call(z.tuple([]), z.object({ folder: z.string().nullable(), template: z.string(), canChooseFolder: z.boolean(), canShowInFolder: z.boolean() })),
 };

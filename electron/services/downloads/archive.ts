@@ -1,13 +1,25 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { ArchiveSettings } from '../../common/bridge/downloads';
 import type { JobRecord } from '../../common/bridge/jobs';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import type { DownloadsService } from './downloads-service';
 import { isAudioKind, unavailableReason } from './job-files';
 
-/** Under the user's Videos and Music folders (STUDIO_ARCHIVE_HOME stands in for the home folder in tests). */
-export function defaultArchiveSettings(home = process.env.STUDIO_ARCHIVE_HOME || homedir()): ArchiveSettings {
+/**
+ * Where the archive's Videos and Music folders go by default: the user's home folder for the studio's
+ * own data folder, and the data folder itself when another one was given (`--data-dir`), so a second
+ * studio on its own folder keeps its results apart. STUDIO_ARCHIVE_HOME overrides both (tests).
+ */
+export function archiveHome(dataDir: string | undefined, defaultDataDir: string | undefined, env: Record<string, string | undefined> = process.env): string {
+  if (env.STUDIO_ARCHIVE_HOME) return env.STUDIO_ARCHIVE_HOME;
+  if (dataDir === undefined || defaultDataDir === undefined || resolve(dataDir) === resolve(defaultDataDir)) return homedir();
+  return dataDir;
+}
+
+/** Under the Videos and Music folders of `home` (see archiveHome). */
+export function defaultArchiveSettings(home = archiveHome(undefined, undefined)): ArchiveSettings {
   return {
     enabled: true,
     videoFolder: join(home, 'Videos', 'Avatar Studio'),
@@ -27,6 +39,9 @@ const DAY = 86_400_000;
 
 export interface ArchiveDeps {
   downloads: DownloadsService;
+  /** The host's data folder: the archive's default folders follow it when it is not `defaultDataDir`. */
+  dataDir?: string;
+  defaultDataDir?: string;
   createStore: RecordStoreFactory;
   jobs(): JobRecord[];
   log: Logger;
@@ -48,6 +63,9 @@ export class Archive {
 
   constructor(private readonly deps: ArchiveDeps) {
     this.settings = deps.createStore(archiveSettingsSpec);
+    // Settings never changed from the home folder's defaults move with a data folder that was given.
+    const home = archiveHome(deps.dataDir, deps.defaultDataDir);
+    if (home !== archiveHome(undefined, undefined) && isDeepStrictEqual(this.settings.get(), archiveSettingsSpec.defaults)) this.settings.set(defaultArchiveSettings(home));
   }
 
   private now(): number {

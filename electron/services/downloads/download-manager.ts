@@ -10,6 +10,7 @@ import { fetchToFile, FinalDownloadError, isNoSpace, partPath, RetryableDownload
 import { checkCopy } from './copy-check';
 import { savedCopyAmong } from './queue-file';
 import { QueueStore } from './queue-store';
+import { SpeedLimit } from './speed-limit';
 import { SpeedMeter } from './speed-meter';
 
 export interface DownloadManagerOptions {
@@ -22,6 +23,8 @@ export interface DownloadManagerOptions {
   prepare?(entry: DownloadEntry): Promise<void>;
   /** How many files download at once (a setting, read when work starts). */
   concurrency?: () => number;
+  /** Bytes per second for all transfers together (a setting, read as bytes arrive); null: no limit. */
+  speedLimit?: () => number | null;
   maxAttempts?: number;
   backoff?: BackoffPolicy;
   sleep?: Sleep;
@@ -66,10 +69,12 @@ export class DownloadManager {
   private readonly store: QueueStore;
   private disposed = false;
   private verifying: Promise<unknown> = Promise.resolve();
+  private readonly limit: SpeedLimit;
 
   constructor(private readonly options: DownloadManagerOptions) {
     this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency?.() ?? 3) });
     this.store = new QueueStore(options.file, () => this.entries.values(), options.log);
+    this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
     for (const entry of this.store.load()) {
       // A download that was running when the studio stopped resumes from its `.part`.
       this.entries.set(entry.id, entry.state === 'downloading' ? { ...entry, state: 'queued' } : entry);
@@ -273,6 +278,12 @@ export class DownloadManager {
     return open.length;
   }
 
+  /** A changed concurrency setting applies now, not only to the next download queued. */
+  applySettings(): void {
+    const wanted = Math.max(1, this.options.concurrency?.() ?? 3);
+    if (this.queue.concurrency !== wanted) this.queue.concurrency = wanted;
+  }
+
   /** After a full disk: start the queue again (entries kept their `.part` files). */
   resumeAll(): DownloadTotals {
     this.fullDisks.clear();
@@ -354,6 +365,7 @@ export class DownloadManager {
             fetch: this.options.fetch,
             validators: entry.etag || entry.lastModified ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes } : null,
             signal: controller.signal,
+            limit: this.limit,
             verify: this.options.verify,
             onReceived: received,
             onValidators: async (v) => {

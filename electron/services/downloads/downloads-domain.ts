@@ -61,9 +61,11 @@ export interface ArchiveRunner {
  * studio was closed, and a reaction that failed is tried again at the next start). Registered before
  * the reactor starts. Once an hour, results about to expire unsaved are named.
  */
-export function createArchive(base: DownloadsHost, service: DownloadsService, { jobs, reactor }: Pick<StudioServices, 'jobs' | 'reactor'>): ArchiveRunner {
+export function createArchive(base: DownloadsHost, service: DownloadsService, { jobs, reactor }: Pick<StudioServices, 'jobs' | 'reactor'>, defaultDataDir?: string): ArchiveRunner {
   const archive = new Archive({
     downloads: service,
+    dataDir: base.dataDir,
+    defaultDataDir,
     createStore: base.createStore,
     jobs: () => jobs.records(),
     log: base.log,
@@ -164,6 +166,15 @@ export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service:
         archive.settings.set(next);
         void archive.sync();
         return next;
+      },
+      'downloads.transferSettings': async () => {
+        const { concurrency, speedLimit } = service.preferences.get();
+        return { concurrency, speedLimit };
+      },
+      'downloads.setTransferSettings': async (settings) => {
+        service.preferences.update((p) => ({ ...p, ...settings }));
+        manager.applySettings();
+        return settings;
       },
       'downloads.preferences': async () => {
         const prefs = service.preferences.get();

@@ -19,13 +19,15 @@ export const DownloadPreferences = z.object({
   template: z.string(),
   /** How many files download at once. */
   concurrency: z.number().int().min(1).max(10),
+  /** Bytes per second for all downloads together; null: as fast as the network allows. */
+  speedLimit: z.number().int().min(1).nullable().default(null),
 });
 export type DownloadPreferences = z.infer<typeof DownloadPreferences>;
 
 export const downloadPreferencesSpec: RecordStoreSpec<DownloadPreferences> = {
   name: 'downloads',
   schema: DownloadPreferences,
-  defaults: { folder: null, template: DEFAULT_NAME_TEMPLATE, concurrency: 3 },
+  defaults: { folder: null, template: DEFAULT_NAME_TEMPLATE, concurrency: 3, speedLimit: null },
   version: 1,
 };
 
@@ -67,6 +69,7 @@ export class DownloadsService {
   readonly manager: DownloadManager;
   readonly preferences;
   private batchCounter = 0;
+  private readonly told = new Set<string>();
 
   constructor(private readonly deps: DownloadsServiceDeps) {
     this.preferences = deps.createStore(downloadPreferencesSpec);
@@ -77,6 +80,7 @@ export class DownloadsService {
       now: deps.now,
       log: deps.log,
       concurrency: () => this.preferences.get().concurrency,
+      speedLimit: () => this.preferences.get().speedLimit,
       onChange: deps.onChange,
       onTotals: deps.onTotals,
       onEnd: (view) => this.batchEnded(view),
@@ -218,17 +222,27 @@ export class DownloadsService {
     return checkSaveFolder(raw);
   }
 
+  /**
+   * A run of downloads has ended: the user's own batches always say so; the archive speaks for a
+   * catch-up of several results or for any failure (one result archived at its end stays quiet: the
+   * Library shows it); the command line prints its own.
+   */
   private batchEnded(view: DownloadView): void {
-    // The user's own batches; the archive works quietly (the Library shows its copies) and the CLI prints.
-    if (!view.batchId || view.origin !== 'library') return;
+    if (!view.batchId || view.origin === 'cli') return;
     const batch = this.manager.list().filter((d) => d.batchId === view.batchId);
     if (batch.some((d) => d.state === 'queued' || d.state === 'downloading' || d.state === 'paused')) return;
     const saved = batch.filter((d) => d.state === 'saved').length;
     const failed = batch.filter((d) => d.state === 'failed').length;
-    if (saved + failed === 0) return;
+    if (saved + failed === 0 || this.told.has(view.batchId)) return;
+    // Two files ending together both see the batch finished: it is told once.
+    this.told.add(view.batchId);
+    const archive = view.origin === 'archive';
+    if (archive && failed === 0 && saved < 2) return;
     const where = view.folder;
+    const what = archive ? 'archive cop' : 'download';
+    const plural = (n: number) => (archive ? (n === 1 ? 'y' : 'ies') : n === 1 ? '' : 's');
     this.deps.notify?.(
-      failed === 0 ? `${saved} download${saved === 1 ? '' : 's'} finished` : `${failed} download${failed === 1 ? '' : 's'} failed`,
+      failed === 0 ? `${saved} ${what}${plural(saved)} finished` : `${failed} ${what}${plural(failed)} failed`,
       failed === 0 ? `Saved in ${where}.` : `${saved} saved in ${where}; ${failed} failed (the Library shows why).`,
       failed === 0,
     );

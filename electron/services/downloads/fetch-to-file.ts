@@ -6,6 +6,7 @@ import { finished, type Readable, type Writable } from 'node:stream';
 import { getThroughFetch, nodeHttpGet, type GetResponse } from './http-get';
 import { DirectPartFile } from './direct-part-file';
 import { PartFile } from './part-file';
+import type { SpeedLimit } from './speed-limit';
 import { syncFolder } from '../projects/atomic-file';
 import { RefusedTargetError } from '../net/guarded-fetch';
 
@@ -38,6 +39,8 @@ export interface FetchToFileOptions {
   onProgress?(progress: FetchProgress): void;
   /** Checks the complete file is real media (ffprobe); throws with the reason otherwise. */
   verify?(partPath: string): Promise<void>;
+  /** The speed limit shared by every transfer, if any. */
+  limit?: SpeedLimit;
   /** Every byte has arrived (the network is free for another file); the checks and rename follow. */
   onReceived?(): void;
 }
@@ -183,7 +186,7 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<FetchedF
       hash.update(chunk);
       options.onProgress?.({ bytes: start + received, totalBytes: total, received });
     });
-    await keepWhatArrives(body, sink, options.signal);
+    await keepWhatArrives(options.limit ? options.limit.throttle(body) : body, sink, options.signal);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     if (isNoSpace(error)) throw error;

@@ -1,3 +1,4 @@
+import { defaultDataDir } from './data-dir';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { callChannels, type BridgeCalls, type ChosenSheet } from '../../common/bridge';
@@ -75,7 +76,8 @@ export function createDomains(base: HostBase): Domains {
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
   const studio = createStudioServices(base, projects);
   const downloads = createDownloadsService(base, studio, projects);
-  const archive = createArchive(base, downloads, studio);
+  // The archive's folders follow a data folder that was given (not the default one).
+  const archive = createArchive(base, downloads, studio, defaultDataDir());
   const media = createMediaDomain(base, {
     grants,
     progress: studio.progress.source('renders'),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
-import { Archive, defaultArchiveSettings } from '../../../electron/services/downloads/archive';
+import { Archive, archiveHome, defaultArchiveSettings } from '../../../electron/services/downloads/archive';
 import { createArchive } from '../../../electron/services/downloads/downloads-domain';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
@@ -33,6 +33,13 @@ function job(id: string, patch: Partial<JobRecord> = {}): JobRecord {
 describe('archive', () => {
   it('defaults to Videos and Music folders under the home folder, on', () => {
     expect(defaultArchiveSettings('/home/ada')).toMatchObject({ enabled: true, videoFolder: '/home/ada/Videos/Avatar Studio', audioFolder: '/home/ada/Music/Avatar Studio' });
+  });
+
+  it('follows a data folder that was given, and the home folder for the default one', () => {
+    const standard = '/home/ada/.config/Avatar Studio';
+    expect(archiveHome('/work/client-a', standard, {})).toBe('/work/client-a');
+    expect(archiveHome(standard, standard, {})).not.toBe(standard);
+    expect(archiveHome('/work/client-a', standard, { STUDIO_ARCHIVE_HOME: '/tmp/t' })).toBe('/tmp/t');
   });
 
   it('catches up on completed results by kind, queues each job once, and warns once about results expiring unsaved', async () => {

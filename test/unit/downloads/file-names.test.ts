@@ -9,6 +9,12 @@ describe('file-name templates', () => {
     expect(renderTemplate('{voice|text}', { voice: null, text: 'Hello' })).toBe('Hello');
   });
 
+  it('{project} without a project says so; {project|kind} still falls back to the kind', () => {
+    expect(renderTemplate('{project}/{text}', { project: null, text: 'Hi' })).toBe('No project/Hi');
+    expect(renderTemplate('{project|kind}/{text}', { project: null, kind: 'Speech', text: 'Hi' })).toBe('Speech/Hi');
+    expect(renderTemplate('{kind|project}', { kind: null, project: null })).toBe('No project');
+  });
+
   it('names what is wrong with a template', () => {
     expect(checkTemplate('{project} {nope}')).toMatch(/uses \{nope\}; the fields are \{project\}/);
     expect(checkTemplate('{project')).toMatch(/unmatched "\{"/);

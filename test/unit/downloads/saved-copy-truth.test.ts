@@ -167,3 +167,32 @@ describe('the folder check', () => {
     }
   });
 });
+
+describe('notices when a run of downloads ends', () => {
+  it('an archive catch-up of several results, or one that fails, is told; a single archived result is not', async () => {
+    server.files.set('/truth-n1.mp4', { body: patternBytes(3000, 1), etag: '"n1"' });
+    server.files.set('/truth-n2.mp4', { body: patternBytes(3000, 2), etag: '"n2"' });
+    server.files.set('/truth-n3.mp4', { body: patternBytes(10), failFirst: { count: 99, status: 404 } });
+    const jobs = [job('n1'), job('n2'), job('n3')];
+    const dir = mkdtempSync(join(tmpdir(), 'copy-notices-'));
+    const notices: string[] = [];
+    const service = new DownloadsService({
+      dataDir: dir, createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }), log: silent, now: () => NOW,
+      job: (id) => jobs.find((j) => j.id === id)!, projectName: async () => null, notify: (title, body) => void notices.push(`${title}: ${body}`),
+    });
+    try {
+      await service.start({ jobIds: ['n1'], folder: join(dir, 'one'), template: '{id}', origin: 'archive' });
+      await service.manager.whenIdle();
+      expect(notices).toEqual([]);
+      await service.start({ jobIds: ['n1', 'n2'], folder: join(dir, 'two'), template: '{id}', origin: 'archive' });
+      await service.manager.whenIdle();
+      expect(notices).toEqual([`2 archive copies finished: Saved in ${join(dir, 'two')}.`]);
+      await service.start({ jobIds: ['n3'], folder: join(dir, 'three'), template: '{id}', origin: 'archive' });
+      await service.manager.whenIdle();
+      expect(notices.at(-1)).toBe(`1 archive copy failed: 0 saved in ${join(dir, 'three')}; 1 failed (the Library shows why).`);
+    } finally {
+      await service.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -62,7 +62,7 @@ const text = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivi
 export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
   return [
     { type: 'selection' },
-    { title: 'Project', key: 'project', width: 110, ellipsis: { tooltip: true }, sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''), render: (job) => actions.projectName(job) ?? '—' },
+    { title: 'Project', key: 'project', width: 110, ellipsis: { tooltip: true }, sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''), render: (job) => actions.projectName(job) ?? (job.projectId ? '—' : h('span', { class: 'no-project', title: 'Made outside a project: the command line, a batch or a tool' }, 'No project')) },
     { title: 'Kind', key: 'kind', width: 100, sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]), render: (job) => JOB_KIND_LABELS[job.kind] },
     { title: 'Request', key: 'summary', ellipsis: { tooltip: true }, minWidth: 140, sorter: (a, b) => text(a.summary, b.summary) },
     {
