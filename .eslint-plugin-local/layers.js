@@ -119,7 +119,7 @@ export const SERVICE_FOLDERS = {
   connections: { imports: ['client', 'host', 'jobs', 'store'], about: 'Service connections and their credentials.' },
   faces: { imports: ['client', 'host', 'jobs', 'media'], about: 'Face detection, frames, live sessions.' },
   placement: { imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'], about: 'Checks where an avatar sits in a frame.' },
-  voices: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'projects', 'sheets'], about: 'Voice batches from spreadsheets.' },
+  voices: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets'], about: 'Voice batches from spreadsheets (ffprobe measures saved files).' },
   downloads: { imports: ['client', 'host', 'jobs', 'media', 'net', 'projects', 'system'], about: 'The download queue and the archive.' },
   jobs: {
     // The engine, ledger and reactor need only client, host and projects. The other four edges are

@@ -1,7 +1,7 @@
 // Spreadsheets as marketers have them, picked in the Voices workspace: Excel's encodings and .xlsx read
 // with their text intact, and a file that is not a table refused before anything can be sent.
 import { join } from 'node:path';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,36 +82,88 @@ describe('batch spreadsheets in Chromium', () => {
     expect(studio.consoleErrors).toEqual([]);
   });
 
-  it('makes one row again from the table after asking, and a second Save replaces that row\u2019s file and manifest line', async () => {
+  it('imports a 5 MB CSV through the page with no body limit, its 8,000 rows checked by the host', async () => {
+    const script = 'Sommerschlussverkauf: alles muss raus, jede Größe, jede Farbe — nur diese Woche. '.repeat(8);
+    const body = ['text,voice,name', ...Array.from({ length: 8000 }, (_, i) => `"${script}",Ava,spot-${i + 1}`)].join('\r\n');
+    expect(Buffer.byteLength(body)).toBeGreaterThan(5 * 1024 * 1024);
+    const panel = studio.page.getByRole('region', { name: 'Batch voiceovers' });
+    await panel.getByLabel('CSV file of the batch').setInputFiles({ name: 'grosse-kampagne.csv', mimeType: 'text/csv', buffer: Buffer.from(body) });
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent(), { timeout: 60_000 }).toContain('8000 rows: 8000 ready');
+    expect(await panel.getByRole('button', { name: 'Send 8000 voiceovers' }).isEnabled()).toBe(true);
+    expect(studio.consoleErrors).toEqual([]);
+  }, 120_000);
+
+  it('works in the table: edits a cell, deletes and restores a row, plays a result, remakes one row with a change, and the manifest keeps non-Latin text (bytes checked)', async () => {
     const { page } = studio;
     const panel = page.getByRole('region', { name: 'Batch voiceovers' });
-    await panel.getByLabel('Batch lines').fill('First take of the intro.\nThe outro, as it was.');
+    await panel.getByLabel('Batch lines').fill('Привет, это первый дубль.\n你好，这是结尾。\nΤρίτη γραμμή, για διαγραφή.');
     await panel.getByRole('button', { name: 'Check rows' }).click();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
+    // An edit is checked again by the host: an empty script is refused, a new one is ready.
+    const editScript = async (row: number, text: string) => {
+      await panel.getByRole('button', { name: `Edit script of row ${row}` }).click();
+      await panel.getByLabel(`New script of row ${row}`).fill(text);
+      await panel.getByLabel(`New script of row ${row}`).press('Enter');
+    };
+    await editScript(2, '');
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 2 ready, 1 will not be sent');
+    await editScript(2, '你好，这是新的结尾。');
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
+    await panel.getByRole('button', { name: 'Delete row 3' }).click();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready. You edited 1 and deleted 1 row');
+    await panel.getByRole('button', { name: 'Undo deletion of row 3' }).click();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
+    await panel.getByRole('button', { name: 'Delete row 3' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready');
+    await panel.getByTestId('batch-check-table').scrollIntoViewIfNeeded();
+    await screenshot(page, 'voices-batch-edited', { fullStage: true });
     await panel.getByRole('button', { name: 'Send 2 voiceovers' }).click();
+
     const list = panel.getByTestId('batch-list');
-    await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 done/);
+    await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 2 rows/);
     await list.getByRole('button', { name: /Pasted lines/ }).first().click();
     const rows = panel.getByTestId('batch-rows');
+    expect(await rows.textContent()).toContain('你好，这是新的结尾。');
+    await rows.getByRole('button', { name: 'Listen to row 1' }).click();
+    const play = rows.getByTestId('batch-player').getByRole('button', { name: 'Play row 1' });
+    await expect.poll(() => play.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await play.click();
+    await rows.getByTestId('batch-player').getByRole('button', { name: 'Stop row 1' }).waitFor();
+    await rows.scrollIntoViewIfNeeded();
+    await screenshot(page, 'voices-batch-listen', { fullStage: true });
+
     const folder = join(dir, 'takes');
     await rows.getByLabel('Batch folder').fill(folder);
     await rows.getByRole('button', { name: 'Save files' }).click();
     await page.getByText(`2 files and manifest.csv in ${folder}`).waitFor({ timeout: 60_000 });
-    const manifest = () => Papa.parse<Record<string, string>>(readFileSync(join(folder, 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+    const bytes = () => readFileSync(join(folder, 'manifest.csv'));
+    // Excel needs the BOM, then UTF-8: "Привет" and "你好" as their own bytes, not a code page's.
+    expect([...bytes().subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes().includes(Buffer.from('Привет, это первый дубль.', 'utf8'))).toBe(true);
+    expect(bytes().includes(Buffer.from([0xe4, 0xbd, 0xa0, 0xe5, 0xa5, 0xbd]))).toBe(true);
+    const manifest = () => Papa.parse<Record<string, string>>(bytes().toString('utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
     const before = manifest();
+    expect(before.map((r) => [r.row, r.text, r.file])).toEqual([['1', 'Привет, это первый дубль.', '1-Привет, это первый дубль.mp3'], ['2', '你好，这是新的结尾。', '2-你好，这是新的结尾。.mp3']]);
+    for (const line of before) expect(Number(line.duration_s)).toBeGreaterThan(0);
 
-    await rows.getByRole('button', { name: 'Make row 1 again' }).click();
+    // Row 1 made again with a new script, after asking: a new paid job for that row only.
+    await rows.getByRole('button', { name: 'Edit row 1' }).click();
+    await rows.getByLabel('Script of the row').fill('Привет, это второй дубль.');
+    await rows.getByRole('button', { name: 'Make it again with this change…' }).click();
     const ask = page.getByRole('dialog');
     await expect.poll(() => ask.textContent()).toContain('charges for');
-    await screenshot(page, 'voices-batch-redo', { fullStage: true });
+    await screenshot(page, 'voices-batch-remake', { fullStage: true });
     await ask.getByRole('button', { name: 'Make it again' }).click();
     await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 done/);
     await expect.poll(async () => (await page.evaluate(() => fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((r) => r.json())) as { value: { kind: string; phase: string }[] }).value.filter((j) => j.kind === 'tts' && j.phase === 'completed').length, { timeout: 60_000 }).toBe(3);
     await rows.getByRole('button', { name: 'Save files' }).click();
-    // The new take's link, once the second Save has written its manifest.
+    // The new take's link and script, once the second Save has written its manifest; row 2 is untouched.
     await expect.poll(() => { const link = manifest()[0].link; return link.startsWith('http') && link !== before[0].link; }, { timeout: 60_000 }).toBe(true);
+    expect(manifest()[0].text).toBe('Привет, это второй дубль.');
     expect(manifest()[1].link).toBe(before[1].link);
-    expect(manifest().map((r) => r.file)).toEqual(before.map((r) => r.file));
+    // The new take replaces the row's file: its new name, and the first take's file gone from the folder.
+    expect(manifest().map((r) => r.file)).toEqual(['1-Привет, это второй дубль.mp3', before[1].file]);
+    expect(readdirSync(folder).sort()).toEqual(['1-Привет, это второй дубль.mp3', before[1].file, 'manifest.csv'].sort());
     expect(studio.consoleErrors).toEqual([]);
   }, 180_000);
 });

@@ -61,7 +61,7 @@ describe('Batch voiceovers in Chromium', () => {
 
     const again = await openVoices((await studio.start()).url, errors);
     const list = again.getByTestId('batch-list');
-    await expect.poll(() => list.textContent(), { timeout: 90_000 }).toMatch(/Finished.*17 done · 0 failed · 3 refused · 20 rows/);
+    await expect.poll(() => list.textContent(), { timeout: 90_000 }).toMatch(/Finished.*17 sent · 0 running · 17 done · 0 failed · 0 held · 3 refused · 20 rows/);
     expect([...jobsPerRow().values()]).toEqual(Array(17).fill(1));
 
     await list.getByRole('button', { name: 'spring-spots.csv' }).click();
@@ -78,7 +78,7 @@ describe('Batch voiceovers in Chromium', () => {
     // A byte-order mark first (trim() would drop it), so Excel reads the manifest as UTF-8.
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const manifest = bytes.toString('utf8').trim().split(/\r?\n/);
-    expect(manifest[0]).toBe('row,name,text,voice,voice_name,rate,status,reason,file,link,expiry');
+    expect(manifest[0]).toBe('row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits');
     // Refused rows say why, and voices have their names.
     const records = Papa.parse<Record<string, string>>(manifest.join('\n'), { header: true }).data;
     expect(records.filter((r) => r.status === 'invalid').map((r) => [r.row, r.name, r.reason !== ''])).toEqual([['6', 'empty', true], ['12', 'fast', true], ['20', 'long', true]]);

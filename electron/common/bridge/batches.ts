@@ -60,6 +60,8 @@ export const BatchRowView = BatchRow.extend({
   expiresAt: z.number().nullable(),
   /** Why the row failed or was refused, in plain words. */
   problem: z.string().nullable(),
+  /** Credits the service reported charging for the row's job; null when it reported none. */
+  chargedCredits: z.number().nullable().default(null),
 });
 export type BatchRowView = z.infer<typeof BatchRowView>;
 
@@ -120,8 +122,21 @@ export const ChosenSheet = z.object({
 export type ChosenSheet = z.infer<typeof ChosenSheet>;
 
 /**
+ * A change the user made to one row in the table (0-based row of the input). A field left out keeps what
+ * the file says; the voice may be a name ("Ava") or an id; an empty voice or rate takes the batch's default.
+ */
+export const BatchRowEdit = z.object({
+  row: z.number().int().nonnegative().max(100_000),
+  text: z.string().max(200_000).optional(),
+  voice: z.string().max(200).optional(),
+  rate: z.string().max(20).optional(),
+  name: z.string().max(500).optional(),
+});
+export type BatchRowEdit = z.infer<typeof BatchRowEdit>;
+
+/**
  * A batch to check or start: a spreadsheet file the user chose (by its granted reference, read by the
- * host in any encoding or as .xlsx) or lines they pasted.
+ * host in any encoding or as .xlsx) or lines they pasted, with the user's edits and deletions on top.
  */
 export const BatchInput = z.object({
   csv: z.string().max(20 * 1024 * 1024).optional(),
@@ -132,6 +147,10 @@ export const BatchInput = z.object({
   template: z.string().min(1).max(500).default(DEFAULT_BATCH_TEMPLATE),
   /** The user's mapping of the columns; without it, the header's names are recognised. */
   columns: BatchColumns.optional(),
+  /** Cells the user changed in the table before sending; each edited row is checked again. */
+  edits: z.array(BatchRowEdit).max(10_000).optional(),
+  /** Rows the user deleted from the table: never sent, never in the batch (the others keep their numbers). */
+  removed: z.array(z.number().int().nonnegative().max(100_000)).max(100_000).optional(),
 }).refine((input) => (input.csv === undefined) !== (input.file === undefined), { message: 'give either a spreadsheet file or pasted lines, not both' });
 export type BatchInput = z.input<typeof BatchInput>;
 /** A batch input as the host's handlers receive it: validated, its defaults filled in. */
@@ -152,6 +171,13 @@ export const batchesCalls = {
   'batches.retryFailed': call(z.tuple([id]), BatchView),
   /** Makes one ended row again: a new paid job for that row only (0-based row). */
   'batches.redoRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000)]), BatchView),
+  /**
+   * Changes one row of a started batch. A row not sent yet changes only while the batch is paused (or
+   * finished); a row that ended is made again with the change when `remake` is true (a new paid job).
+   */
+  'batches.editRow': call(z.tuple([id, BatchRowEdit, z.object({ remake: z.boolean() })]), BatchView),
+  /** Deletes rows not sent yet from a paused batch; a sent row is paid for and stays. */
+  'batches.removeRows': call(z.tuple([id, z.array(z.number().int().nonnegative().max(100_000)).min(1).max(100_000)]), BatchView),
   /** Saves every completed row's audio and manifest.csv into an absolute folder on the host's machine. */
   'batches.export': call(
     z.tuple([id, z.string().min(1).max(1000)]),

@@ -56,22 +56,28 @@ export interface ArchiveRunner {
 }
 
 /**
- * The archive: every job that completes, whatever it was for, is queued by a reaction (once per job,
- * recorded in the ledger; the reactor's catch-up at start covers results that completed while the
- * studio was closed, and a reaction that failed is tried again at the next start). Registered before
- * the reactor starts. Once an hour, results about to expire unsaved are named.
+ * The archive: every job that completes is queued by a reaction (once per job, recorded in the ledger;
+ * the reactor's catch-up at start covers results that completed while the studio was closed, and a
+ * reaction that failed is tried again at the next start). Registered before the reactor starts. Once
+ * an hour, results about to expire unsaved are named.
+ *
+ * Batch rows are the exception: the batch's Save puts them in the folder the user chose, named from its
+ * template, with a manifest. A second copy in the archive doubled the disk a batch took, under names
+ * built from the script. The archive neither copies them nor warns about them; the batches warn about
+ * their own done rows that expire unsaved (no Save holds them), naming the batch to save.
  */
-export function createArchive(base: DownloadsHost, service: DownloadsService, { jobs, reactor }: Pick<StudioServices, 'jobs' | 'reactor'>, defaultDataDir?: string): ArchiveRunner {
+export function createArchive(base: DownloadsHost, service: DownloadsService, { jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor'> & { batches?: Pick<StudioServices['batches'], 'warnExpiring'> }, defaultDataDir?: string): ArchiveRunner {
   const archive = new Archive({
     downloads: service,
     dataDir: base.dataDir,
     defaultDataDir,
     createStore: base.createStore,
-    jobs: () => jobs.records(),
+    jobs: () => jobs.records().filter((job) => job.purpose.type !== 'batch-row'),
     log: base.log,
     warn: (title, body) => tell(base, title, body, false),
   });
   for (const option of JobPurpose.options) {
+    if (option.shape.type.value === 'batch-row') continue;
     reactor.on(option.shape.type.value, async (job) => {
       if (job.phase === 'completed') await archive.keep(job);
     });
@@ -80,13 +86,18 @@ export function createArchive(base: DownloadsHost, service: DownloadsService, { 
   return {
     archive,
     start() {
+      const warnBatches = () => void batches?.warnExpiring().catch((error: unknown) => base.log.warn('batch expiry not checked', { error }));
       // Every copy read again at start (a disk unmounted, a file edited while the studio was closed);
       // the expiry warning then counts only verified copies.
       void service
         .checkCopies({ deep: true })
         .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
         .then(() => archive.warnExpiring());
-      timer ??= setInterval(() => void archive.warnExpiring(), HOUR);
+      warnBatches();
+      timer ??= setInterval(() => {
+        void archive.warnExpiring();
+        warnBatches();
+      }, HOUR);
       timer.unref?.();
     },
     stop: () => clearInterval(timer),

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import Papa from 'papaparse';
 import PQueue from 'p-queue';
 import type { BatchRowView, BatchView } from '../../common/bridge/batches';
@@ -18,6 +18,14 @@ export interface ExportOptions {
   onRow?: (row: BatchRowView, file: string | null, error: string | null) => void;
   /** A voice's name for the manifest (people read "Ava", not "sandbox_ava"); null when unknown. */
   voiceName?: (voiceId: string) => string | null;
+  /**
+   * Where an earlier Save of this same batch put each row's file. A row whose new take has another name
+   * (its script was changed) replaces that file: the old one is deleted once the new one is saved, so
+   * the folder holds one file per row. Only files this batch saved are ever deleted.
+   */
+  replaces?: ReadonlyMap<number, string>;
+  /** How long a saved file plays, in seconds (ffprobe); null when it cannot be read. */
+  duration?: (path: string) => Promise<number | null>;
 }
 
 /** Files fetched at once: a batch's files are small, and one at a time took minutes for 55 of them. */
@@ -29,14 +37,17 @@ export interface ExportResult {
   inFolder: number;
   failed: { row: number; error: string }[];
   manifest: string;
+  /** Each row in the folder: its file's path and the link it was saved from. */
+  files: Map<number, { path: string; link: string }>;
 }
 
 /** Each row's file name in the folder: the template filled from the row, made safe, never shared. */
 export function batchFileNames(view: BatchView): Map<number, string> {
   const names = new Map<number, string>();
   const used = new Set<string>();
-  // {row} has as many digits as the last row, so the files sort in row order (01, 02, … 10).
-  const digits = String(view.rows.length).length;
+  // {row} has as many digits as the last row, so the files sort in row order (01, 02, … 10). Rows
+  // deleted from the table leave gaps: the last row's number, not the count, sets the width.
+  const digits = String(Math.max(0, ...view.rows.map((row) => row.row + 1))).length;
   for (const row of view.rows) {
     const rendered = renderTemplate(view.template, { row: String(row.row + 1).padStart(digits, '0'), name: row.name, text: row.text, voice: row.voiceId, id: row.jobId });
     const base = safeRelativeName(rendered, 'mp3');
@@ -57,25 +68,30 @@ export function batchFileNames(view: BatchView): Map<number, string> {
 export async function exportBatch(view: BatchView, folder: string, options: ExportOptions = {}): Promise<ExportResult> {
   const names = batchFileNames(view);
   const files = new Map<number, string>();
+  const seconds = new Map<number, number>();
   const failed: ExportResult['failed'] = [];
   let saved = 0;
   const queue = new PQueue({ concurrency: SAVES_AT_ONCE });
   const earlier = await linksSavedIn(folder);
+  const taken = new Set([...names.values()].map((name) => name.toLowerCase()));
   const save = async (row: BatchRowView & { resultUrl: string }): Promise<void> => {
     const name = names.get(row.row) as string;
     const target = join(folder, name);
     // Kept when it is this result; a row made again since has a new link, and its new take replaces the file.
     const sameTake = (earlier.get(name) ?? row.resultUrl) === row.resultUrl;
-    if (existsSync(target) && sameTake) {
+    const kept = async (): Promise<void> => {
       files.set(row.row, name);
+      const length = await options.duration?.(target).catch(() => null);
+      if (length !== undefined && length !== null) seconds.set(row.row, length);
       options.onRow?.(row, name, null);
-      return;
-    }
+    };
+    if (existsSync(target) && sameTake) return kept();
     try {
       await saveWithRetries(row.resultUrl, target, options);
       saved += 1;
-      files.set(row.row, name);
-      options.onRow?.(row, name, null);
+      const old = options.replaces?.get(row.row);
+      if (old && old !== target && dirname(old) === folder && !taken.has(basename(old).toLowerCase())) await rm(old, { force: true });
+      await kept();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       failed.push({ row: row.row, error: message });
@@ -88,8 +104,9 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
   await queue.onIdle();
   failed.sort((a, b) => a.row - b.row);
   const manifest = join(folder, MANIFEST_NAME);
-  await writeFileAtomic(manifest, manifestCsv(view, files, options.voiceName));
-  return { saved, inFolder: files.size, failed, manifest };
+  await writeFileAtomic(manifest, manifestCsv(view, files, options.voiceName, seconds));
+  const where = new Map([...files].map(([row, name]) => [row, { path: join(folder, name), link: view.rows.find((r) => r.row === row)?.resultUrl as string }]));
+  return { saved, inFolder: files.size, failed, manifest, files: where };
 }
 
 /** Which link each file in the folder was saved from, as the last manifest written there says. */
@@ -110,14 +127,16 @@ async function saveWithRetries(url: string, target: string, options: ExportOptio
   }
 }
 
-export const MANIFEST_COLUMNS = ['row', 'name', 'text', 'voice', 'voice_name', 'rate', 'status', 'reason', 'file', 'link', 'expiry'] as const;
+export const MANIFEST_COLUMNS = ['row', 'name', 'text', 'voice', 'voice_name', 'rate', 'status', 'reason', 'file', 'duration_s', 'link', 'expiry', 'cost_credits'] as const;
 
 /**
  * The manifest's text: one line per row (its name, why it was refused or failed, the file, empty when
- * it is not in the folder). It opens with a byte-order mark: without one, Excel reads UTF-8 as its
- * own code page and garbles every accent and non-Latin script.
+ * it is not in the folder, how long it plays). It opens with a byte-order mark: without one, Excel reads
+ * UTF-8 as its own code page and garbles every accent and non-Latin script. The cost is what the
+ * service reported charging for the row's job; the cell is empty when it reported nothing (the service
+ * publishes no price for speech, and a figure the studio made up would be worse than none).
  */
-export function manifestCsv(view: BatchView, files: ReadonlyMap<number, string>, voiceName: (voiceId: string) => string | null = () => null): string {
+export function manifestCsv(view: BatchView, files: ReadonlyMap<number, string>, voiceName: (voiceId: string) => string | null = () => null, seconds: ReadonlyMap<number, number> = new Map()): string {
   const lines = view.rows.map((row) => ({
     row: row.row + 1,
     name: row.name ?? '',
@@ -128,8 +147,10 @@ export function manifestCsv(view: BatchView, files: ReadonlyMap<number, string>,
     status: row.state,
     reason: row.problem ?? '',
     file: files.get(row.row) ?? '',
+    duration_s: seconds.has(row.row) ? (seconds.get(row.row) as number).toFixed(2) : '',
     link: row.resultUrl ?? '',
     expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
+    cost_credits: row.chargedCredits ?? '',
   }));
   return `\uFEFF${Papa.unparse(lines, {
     columns: [...MANIFEST_COLUMNS],

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { CatalogueService } from '../catalogue/catalogue-service';
-import { batchRowProblem, normaliseRate, type BatchColumns, type BatchColumnsFound, type BatchProblem, type BatchRow } from '../../common/bridge/batches';
+import { batchRowProblem, normaliseRate, type BatchColumns, type BatchRowEdit, type BatchColumnsFound, type BatchProblem, type BatchRow } from '../../common/bridge/batches';
 
 /** What a batch takes when a row leaves a field out. */
 export interface BatchDefaults {
@@ -100,20 +100,62 @@ export function checkBatchTable(lines: string[][], defaults: BatchDefaults = {},
   if (body.length > MAX_BATCH_ROWS) {
     return { rows: [], problems: [{ row: 0, message: `the file has ${body.length} rows; one batch takes at most ${MAX_BATCH_ROWS}` }], columns: found };
   }
-  const defaultRate = defaults.rate === undefined ? '50%' : (normaliseRate(defaults.rate) ?? defaults.rate);
   const rows: BatchRow[] = [];
   const problems: BatchProblem[] = [];
   body.forEach((cells, row) => {
     const cell = (index: number): string => (index >= 0 ? (cells[index] ?? '').trim() : '');
-    const rateCell = cell(columns.rate);
-    const rate = rateCell === '' ? defaultRate : normaliseRate(rateCell);
-    const voice = cell(columns.voice);
-    const entry: BatchRow = { row, text: cell(columns.text), voiceId: voice ? (knownVoices?.idOf?.(voice) ?? voice) : (defaults.voiceId ?? ''), rate: rate ?? rateCell, name: cell(columns.name) || null };
+    const { entry, problem } = checkRow(row, { text: cell(columns.text), voice: cell(columns.voice), rate: cell(columns.rate), name: cell(columns.name) }, defaults, knownVoices);
     rows.push(entry);
-    const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : (batchRowProblem(entry) ?? unknownVoiceProblem(entry.voiceId, knownVoices));
     if (problem) problems.push({ row, message: problem });
   });
   return { rows, problems, columns: found };
+}
+
+/** One row from its cells as the user wrote them: the voice by name or id, the rate in any form normaliseRate reads. */
+export function checkRow(row: number, cells: { text: string; voice: string; rate: string; name: string }, defaults: BatchDefaults, knownVoices: KnownVoices): { entry: BatchRow; problem: string | null } {
+  const defaultRate = defaults.rate === undefined ? '50%' : (normaliseRate(defaults.rate) ?? defaults.rate);
+  const rateCell = cells.rate.trim();
+  const rate = rateCell === '' ? defaultRate : normaliseRate(rateCell);
+  const voice = cells.voice.trim();
+  const entry: BatchRow = { row, text: cells.text.trim(), voiceId: voice ? (knownVoices?.idOf?.(voice) ?? voice) : (defaults.voiceId ?? ''), rate: rate ?? rateCell, name: cells.name.trim() || null };
+  const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : (batchRowProblem(entry) ?? unknownVoiceProblem(entry.voiceId, knownVoices));
+  return { entry, problem };
+}
+
+/** A row with the user's edit on top: fields the edit leaves out keep the row's values. */
+export function editedRow(row: BatchRow, edit: Omit<BatchRowEdit, 'row'>, defaults: BatchDefaults, knownVoices: KnownVoices): { entry: BatchRow; problem: string | null } {
+  return checkRow(row.row, { text: edit.text ?? row.text, voice: edit.voice ?? row.voiceId, rate: edit.rate ?? row.rate, name: edit.name ?? row.name ?? '' }, defaults, knownVoices);
+}
+
+/**
+ * The table as the user left it before sending: edited rows checked again (their earlier problem goes
+ * with the old cells), deleted rows gone. Rows keep the numbers they have in the file, so row 7 of the
+ * table is still row 7 of the spreadsheet, and its file is still named 07-….
+ */
+export function applyRowEdits(read: ReadBatch, edits: readonly BatchRowEdit[] = [], removed: readonly number[] = [], defaults: BatchDefaults = {}, knownVoices: KnownVoices = null): ReadBatch {
+  if (edits.length === 0 && removed.length === 0) return read;
+  const gone = new Set(removed);
+  const byRow = new Map(edits.map((edit) => [edit.row, edit]));
+  const problems = new Map(read.problems.map((p) => [p.row, p.message]));
+  const rows: BatchRow[] = [];
+  for (const row of read.rows) {
+    if (gone.has(row.row)) {
+      problems.delete(row.row);
+      continue;
+    }
+    const edit = byRow.get(row.row);
+    if (!edit) {
+      rows.push(row);
+      continue;
+    }
+    const { entry, problem } = editedRow(row, edit, defaults, knownVoices);
+    rows.push(entry);
+    if (problem) problems.set(row.row, problem);
+    else problems.delete(row.row);
+  }
+  // A problem about the whole file (row 0 of no rows) stays.
+  const kept = [...problems].filter(([row]) => read.rows.length === 0 || rows.some((r) => r.row === row));
+  return { ...read, rows, problems: kept.map(([row, message]) => ({ row, message })).sort((a, b) => a.row - b.row) };
 }
 
 /** "voice "x" is not one of this connection's voices"; null when it is, or when the voices are not known. */

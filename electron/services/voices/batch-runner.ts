@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import PQueue from 'p-queue';
-import { BATCH_ROW_STATES_ENDED, batchRowProblem, type BatchRowState, type BatchRowView, type BatchView } from '../../common/bridge/batches';
+import { BATCH_ROW_STATES_ENDED, batchRowProblem, type BatchRowEdit, type BatchRowState, type BatchRowView, type BatchView } from '../../common/bridge/batches';
 import type { JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
 import type { BatchRecord, BatchStore } from './batch-store';
+import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 
 /** The part of the job engine a batch uses. */
 export interface BatchEngine {
@@ -23,6 +25,7 @@ export interface BatchRunnerDeps {
 }
 
 const RATE_LIMITED = 1005;
+const DAY = 24 * 3_600_000;
 
 const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
   submitting: 'sending',
@@ -47,6 +50,8 @@ export class BatchRunner {
   private readonly runs = new Map<string, Promise<BatchView>>();
   private readonly stateChanged = new Set<() => void>();
   private stopped = false;
+  /** Rows already named as expiring unsaved (batch:row:job), so each is named once per run. */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly deps: BatchRunnerDeps) {}
 
@@ -81,7 +86,7 @@ export class BatchRunner {
       counts[state] = (counts[state] ?? 0) + 1;
       if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
       const problem = state === 'invalid' ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks') : (job?.error?.explanation ?? null);
-      return { ...row, state, jobId: job?.id ?? null, resultUrl: job?.resultUrl ?? null, expiresAt: job?.expiresAt ?? null, problem };
+      return { ...row, state, jobId: job?.id ?? null, resultUrl: job?.resultUrl ?? null, expiresAt: job?.expiresAt ?? null, problem, chargedCredits: job?.chargedCredits ?? null };
     });
     return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, concurrency: record.concurrency, template: record.template, counts, done, rows };
   }
@@ -133,11 +138,14 @@ export class BatchRunner {
     const before = this.view(record).rows;
     const changed = rows
       .filter((row) => {
-        const old = record.rows[row.row];
+        const old = record.rows.find((r) => r.row === row.row);
         return old !== undefined && (old.text !== row.text || old.voiceId !== row.voiceId || old.rate !== row.rate);
       })
       .map((row) => row.row)
-      .filter((row) => before[row]?.state === 'completed' || before[row]?.state === 'failed');
+      .filter((row) => {
+        const state = before.find((r) => r.row === row)?.state;
+        return state === 'completed' || state === 'failed';
+      });
     const state = record.state === 'cancelled' ? 'cancelled' : 'running';
     await this.save({ ...record, rows, ...refused, retry: [...new Set([...record.retry, ...changed])], state });
     return changed;
@@ -155,6 +163,50 @@ export class BatchRunner {
     await this.save({ ...record, retry: [...new Set([...record.retry, row])], state: 'running' });
     void this.run(id);
     return this.view(await this.require(id));
+  }
+
+  /** Changes one row (see rowEdited): the batch runs again when the change leaves a row to send. */
+  async editRow(id: string, edit: BatchRowEdit, remake: boolean, check: RowCheck): Promise<BatchView> {
+    const record = await this.require(id);
+    const changed = rowEdited(record, this.view(record), edit, remake, check);
+    await this.save(changed);
+    if (changed.state === 'running') void this.run(id);
+    return this.view(await this.require(id));
+  }
+
+  /** Deletes rows not sent yet (see rowsRemoved). */
+  async removeRows(id: string, rows: readonly number[]): Promise<BatchView> {
+    const record = await this.require(id);
+    await this.save(rowsRemoved(record, this.view(record), rows));
+    return this.view(await this.require(id));
+  }
+
+  /** Remembers where a Save put each row's result (see BatchRecord.saved). */
+  async markSaved(id: string, files: ReadonlyMap<number, { path: string; link: string }>): Promise<void> {
+    const record = await this.require(id);
+    await this.save({ ...record, saved: { ...record.saved, ...Object.fromEntries([...files].map(([row, file]) => [String(row), file])) } });
+  }
+
+  /**
+   * Names, once per row per run, each batch with done rows whose results expire within 24 hours and that
+   * no Save of the batch holds (its file saved from this very link, and still there). The archive leaves
+   * batch rows to their batch, so this is the warning for them, and it says where to save them.
+   */
+  async warnExpiring(now = Date.now()): Promise<string[]> {
+    const named: string[] = [];
+    for (const record of await this.list()) {
+      const rows = this.view(record).rows.filter((row) => {
+        if (row.state !== 'completed' || !row.resultUrl || row.expiresAt === null || row.expiresAt <= now || row.expiresAt - now > DAY) return false;
+        if (this.warned.has(`${record.id}:${row.row}:${row.jobId}`)) return false;
+        const file = record.saved?.[String(row.row)];
+        return !(file && file.link === row.resultUrl && existsSync(file.path));
+      });
+      if (rows.length === 0) continue;
+      for (const row of rows) this.warned.add(`${record.id}:${row.row}:${row.jobId}`);
+      named.push(record.id);
+      this.deps.notify?.(`Batch "${record.label}": ${rows.length} row${rows.length === 1 ? '' : 's'} expire${rows.length === 1 ? 's' : ''} within 24 hours unsaved`, `Open the batch in Voices and choose Save files to keep ${rows.length === 1 ? 'it' : 'them'} (rows ${rows.slice(0, 5).map((r) => r.row + 1).join(', ')}${rows.length > 5 ? ', …' : ''}).`, 'failed');
+    }
+    return named;
   }
 
   /**
@@ -208,7 +260,7 @@ export class BatchRunner {
   private async send(id: string, row: number, queue: PQueue, backoff: { ms: number }): Promise<void> {
     const record = await this.require(id);
     if (this.stopped || record.state !== 'running' || !this.rowsToSend(record).includes(row)) return;
-    const input = record.rows[row];
+    const input = record.rows.find((r) => r.row === row) as BatchRecord['rows'][number];
     let result: SubmitResult;
     try {
       result = await this.deps.engine.submit({

@@ -26,6 +26,12 @@ export const BatchRecord = z.object({
   retry: z.array(z.number().int().nonnegative()),
   /** File names of the results, without extension. */
   template: z.string().max(500),
+  /**
+   * Where the batch's Save put each row's result, by row number: the file and the link it was fetched
+   * from. The archive leaves these rows alone (the batch's folder is their copy) unless the row was made
+   * again since.
+   */
+  saved: z.record(z.string(), z.object({ path: z.string().max(4096), link: z.string().max(4096) })).optional(),
 });
 export type BatchRecord = z.infer<typeof BatchRecord>;
 

@@ -4,9 +4,11 @@ import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import type { StudioServices } from '../jobs/studio-services';
 import { checkSaveFolder } from '../downloads/downloads-service';
-import { ffprobeVerifier } from '../downloads/verify';
+import { resolveMediaBinary } from '../media/binaries';
+import { MediaProber } from '../media/probe';
+import { ProcessRunner } from '../media/process';
 import { exportBatch } from './batch-export';
-import { checkBatchTable, knownVoicesOf, MAX_BATCH_ROWS, readPastedLines, refusedRows, type ReadBatch } from './batch-input';
+import { applyRowEdits, checkBatchTable, editedRow, knownVoicesOf, MAX_BATCH_ROWS, readPastedLines, refusedRows, type ReadBatch } from './batch-input';
 import { readSheetFile } from '../sheets/read-sheet';
 
 /** The local files the user chose, by the reference the page holds (LocalGrants). */
@@ -19,11 +21,17 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
     const known = await knownVoicesOf(catalogue);
-    if (input.file === undefined) return readPastedLines(input.csv ?? '', input.defaults, known, input.columns);
+    const edited = (table: ReadBatch) => applyRowEdits(table, input.edits, input.removed, input.defaults, known);
+    if (input.file === undefined) return edited(readPastedLines(input.csv ?? '', input.defaults, known, input.columns));
     const path = granted.pathOf(input.file);
     if (!path) throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
-    return checkBatchTable((await readSheetFile(path, { maxRows: MAX_BATCH_ROWS })).rows, input.defaults, known, input.columns);
+    return edited(checkBatchTable((await readSheetFile(path, { maxRows: MAX_BATCH_ROWS })).rows, input.defaults, known, input.columns));
   };
+  const refused = (error: unknown, code: string): never => {
+    throw new StudioError((error as Error).message, code);
+  };
+  // ffprobe checks each saved file is audio and says how long it plays; one prober, so a file is read once.
+  const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
   const view = async (id: string) => {
     const record = await batches.get(id);
     if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
@@ -56,13 +64,13 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
       'batches.resume': async (id) => batches.resume(id),
       'batches.cancel': async (id) => batches.cancel(id),
       'batches.retryFailed': async (id) => batches.retryFailed(id),
-      'batches.redoRow': async (id, row) => {
-        try {
-          return await batches.redoRow(id, row);
-        } catch (error) {
-          throw new StudioError((error as Error).message, 'cannot-redo');
-        }
+      'batches.redoRow': async (id, row) => batches.redoRow(id, row).catch((error) => refused(error, 'cannot-redo')),
+      'batches.editRow': async (id, edit, { remake }) => {
+        const known = await knownVoicesOf(catalogue);
+        // A started batch keeps no defaults: a row changed to no voice is refused, not given one.
+        return batches.editRow(id, edit, remake, (row, change) => editedRow(row, change, {}, known)).catch((error) => refused(error, 'cannot-edit'));
       },
+      'batches.removeRows': async (id, rows) => batches.removeRows(id, rows).catch((error) => refused(error, 'cannot-remove')),
       'batches.export': async (id, folder) => {
         const batch = await view(id);
         const checked = await checkSaveFolder(folder, { create: true });
@@ -71,11 +79,19 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
         const total = batch.rows.filter((row) => row.state === 'completed' && row.resultUrl).length;
         let done = 0;
         base.emit('batches.saving', { id, done, total });
-        const result = await exportBatch(batch, checked.folder, {
-          verify: ffprobeVerifier(),
+        const earlier = (await batches.get(id))?.saved ?? {};
+        const { files, ...result } = await exportBatch(batch, checked.folder, {
+          replaces: new Map(Object.entries(earlier).map(([row, file]) => [Number(row), file.path])),
+          verify: async (path) => void (await prober.probe(path)),
+          duration: async (path) => {
+            const info = await prober.probe(path);
+            return info.durationMs === null ? null : info.durationMs / 1000;
+          },
           voiceName: (voiceId) => voices.get(voiceId) ?? null,
           onRow: () => base.emit('batches.saving', { id, done: ++done, total }),
         });
+        // The archive reads this: a row saved here is not copied again, nor warned about as unsaved.
+        await batches.markSaved(id, files);
         base.log.info('batch saved', { batch: id, saved: result.saved, inFolder: result.inFolder, failed: result.failed.length });
         return { folder: checked.folder, ...result };
       },

@@ -7,7 +7,12 @@ import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { exportBatch, MANIFEST_NAME } from '../../../electron/services/voices/batch-export';
-import { readBatch, refusedRows } from '../../../electron/services/voices/batch-input';
+import { editedRow, readBatch, refusedRows } from '../../../electron/services/voices/batch-input';
+import type { BatchRow, BatchRowEdit } from '../../../electron/common/bridge/batches';
+import { resolveMediaBinary } from '../../../electron/services/media/binaries';
+import { MediaProber } from '../../../electron/services/media/probe';
+import { ProcessRunner } from '../../../electron/services/media/process';
+import Papa from 'papaparse';
 import { BatchRunner } from '../../../electron/services/voices/batch-runner';
 import { BatchStore } from '../../../electron/services/voices/batch-store';
 import { CATALOGUE_ROOT } from '../emulator/harness';
@@ -119,9 +124,10 @@ describe('a batch of voiceovers', () => {
     // A byte-order mark first, so Excel reads the manifest as UTF-8.
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const manifest = bytes.toString('utf8').slice(1).trim().split(/\r?\n/);
-    expect(manifest[0]).toBe('row,name,text,voice,voice_name,rate,status,reason,file,link,expiry');
+    expect(manifest[0]).toBe('row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits');
     expect(manifest).toHaveLength(13);
-    expect(manifest[1]).toMatch(/^1,spot-1,Voiceover number 1\.,sandbox_ava,,50%,completed,,01-spot-1\.mp3,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-/);
+    // No duration without a prober, and no cost: the service reports no charge for speech.
+    expect(manifest[1]).toMatch(/^1,spot-1,Voiceover number 1\.,sandbox_ava,,50%,completed,,01-spot-1\.mp3,,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-[^,]+,$/);
   }, 60_000);
 
   it('keeps why each refused row was refused, also when the reason came from the voice list', async () => {
@@ -223,11 +229,98 @@ describe('a batch of voiceovers', () => {
 
     const second = await exportBatch(again, folder);
     expect([second.saved, second.inFolder]).toEqual([1, 3]);
-    const linkOf = (manifest: string, row: number) => manifest.split(/\r?\n/)[row + 1].split(',')[9];
+    const linkOf = (manifest: string, row: number) => manifest.split(/\r?\n/)[row + 1].split(',')[10];
     const after = readFileSync(join(folder, MANIFEST_NAME), 'utf8');
     expect(linkOf(after, 1)).toBe(again.rows[1].resultUrl);
     expect(linkOf(after, 1)).not.toBe(linkOf(before, 1));
     expect(linkOf(after, 0)).toBe(linkOf(before, 0));
+    engine.stop();
+  }, 60_000);
+
+  it('holds back every unsent row of a 200-row batch once paused: no create leaves after Pause, even while the sent rows finish', async () => {
+    const dataDir = mkdtempSync(join(dir, 'pause-200-'));
+    const { engine, runner } = host(dataDir);
+    await runner.create({ id: 'b200', label: 'x', rows: readBatch(csv(200)).rows, invalid: [], concurrency: 4, template: '{row}' });
+    const running = runner.run('b200');
+    // Paused once ten rows are out (the issue's "after 10 s" at its pace), at a point the test can name.
+    await rowsSent(engine, 10);
+    await runner.pause('b200');
+    const paused = await running;
+    const outAtPause = engine.list().filter((j) => j.purpose.type === 'batch-row').length;
+    // At most the concurrency beyond the tenth: each place holds its row until that row's job ends.
+    expect(outAtPause).toBeGreaterThanOrEqual(10);
+    expect(outAtPause).toBeLessThanOrEqual(14);
+    expect(paused.counts.waiting).toBe(200 - outAtPause);
+    // The rows already at the service finish; nothing more is sent.
+    const ended = new Set(['completed', 'failed', 'outcome-unknown', 'stalled']);
+    await new Promise<void>((resolve) => {
+      const done = () => engine.list().filter((j) => j.purpose.type === 'batch-row').every((j) => ended.has(j.phase));
+      if (done()) return resolve();
+      const stop = engine.subscribe(() => done() && (stop(), resolve()));
+    });
+    const after = runner.view((await runner.get('b200'))!);
+    expect(engine.list().filter((j) => j.purpose.type === 'batch-row')).toHaveLength(outAtPause);
+    expect([after.state, after.counts.waiting, after.counts.completed]).toEqual(['paused', 200 - outAtPause, outAtPause]);
+    engine.stop();
+    await engine.flush();
+    expect(jobsPerRow(dataDir).size).toBe(outAtPause);
+  }, 120_000);
+
+  it('works as a table: unsent rows changed and deleted while paused, a sent row kept, an ended row made again with its change', async () => {
+    const dataDir = mkdtempSync(join(dir, 'table-'));
+    const { engine, runner } = host(dataDir);
+    const check = (row: BatchRow, edit: BatchRowEdit) => editedRow(row, edit, {}, null);
+    await runner.create({ id: 'bt', label: 'x', rows: readBatch(csv(5)).rows, invalid: [], concurrency: 1, template: '{row}-{name}' });
+    const running = runner.run('bt');
+    await rowsSent(engine, 1);
+    await expect(runner.removeRows('bt', [4])).rejects.toThrow('Pause the batch before deleting rows');
+    await runner.pause('bt');
+    await running;
+    await expect(runner.removeRows('bt', [0])).rejects.toThrow('Row 1 was sent (a paid job)');
+    await runner.removeRows('bt', [4]);
+    await runner.editRow('bt', { row: 3, text: 'Row four, rewritten.' }, false, check);
+    await runner.resume('bt');
+    const done = await runner.run('bt');
+    expect([done.state, done.rows.length, done.counts.completed]).toEqual(['finished', 4, 4]);
+    const request = (row: number) => (engine.list().filter((j) => j.purpose.type === 'batch-row' && j.purpose.row === row).sort((a, b) => a.createdAt - b.createdAt).at(-1)?.request as { input_text: string }).input_text;
+    expect(request(3)).toBe('Row four, rewritten.');
+
+    await expect(runner.editRow('bt', { row: 2, text: 'Third, better.' }, false, check)).rejects.toThrow('Row 3 has been made');
+    await runner.editRow('bt', { row: 2, text: 'Third, better.' }, true, check);
+    const again = await runner.run('bt');
+    expect(again.state).toBe('finished');
+    expect(request(2)).toBe('Third, better.');
+    expect([...jobsPerRow(dataDir).entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n)).toEqual([1, 1, 2, 1]);
+    engine.stop();
+  }, 60_000);
+
+  it('saves a manifest with each file\'s duration, non-Latin text as UTF-8 after a BOM, and the rows a Save holds are not named as expiring', async () => {
+    const dataDir = mkdtempSync(join(dir, 'manifest-'));
+    const notes: string[] = [];
+    const { engine, runner } = host(dataDir, notes);
+    const read = readBatch('text,voice,name\n"Привет, мир.",sandbox_ava,привет\n你好，世界。,sandbox_ava,你好\nΚαλημέρα.,sandbox_ava,', {});
+    await runner.create({ id: 'bm', label: 'мир.csv', rows: read.rows, invalid: [], concurrency: 3, template: '{row}-{name|text}' });
+    const view = await runner.run('bm');
+    const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
+    const folder = join(dataDir, 'Кампания');
+    const result = await exportBatch(view, folder, { duration: async (path) => ((await prober.probe(path)).durationMs ?? 0) / 1000 });
+    expect(readdirSync(folder).sort()).toEqual(['1-привет.mp3', '2-你好.mp3', '3-Καλημέρα.mp3', 'manifest.csv']);
+    const bytes = readFileSync(join(folder, MANIFEST_NAME));
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    // The script's own UTF-8 bytes, not a code page's: "Привет" and "你好" as Excel will read them after the BOM.
+    expect(bytes.includes(Buffer.from([0xd0, 0x9f, 0xd1, 0x80, 0xd0, 0xb8, 0xd0, 0xb2, 0xd0, 0xb5, 0xd1, 0x82]))).toBe(true);
+    expect(bytes.includes(Buffer.from([0xe4, 0xbd, 0xa0, 0xe5, 0xa5, 0xbd]))).toBe(true);
+    const lines = Papa.parse<Record<string, string>>(bytes.toString('utf8').slice(1), { header: true, skipEmptyLines: true }).data;
+    expect(lines.map((l) => [l.text, l.file])).toEqual([['Привет, мир.', '1-привет.mp3'], ['你好，世界。', '2-你好.mp3'], ['Καλημέρα.', '3-Καλημέρα.mp3']]);
+    for (const line of lines) expect(Number(line.duration_s)).toBeGreaterThan(0);
+    expect(lines.map((l) => l.cost_credits)).toEqual(['', '', '']);
+
+    // A day before expiry: rows no Save holds are named once, with the batch to save; saved rows are not.
+    const soon = (view.rows[0].expiresAt as number) - 3_600_000;
+    await runner.markSaved('bm', new Map([...result.files].filter(([row]) => row !== 2)));
+    expect(await runner.warnExpiring(soon)).toEqual(['bm']);
+    expect(notes.at(-1)).toBe('Batch "мир.csv": 1 row expires within 24 hours unsaved: Open the batch in Voices and choose Save files to keep it (rows 3).');
+    expect(await runner.warnExpiring(soon)).toEqual([]);
     engine.stop();
   }, 60_000);
 });

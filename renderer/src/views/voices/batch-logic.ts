@@ -24,3 +24,50 @@ export function rowStateType(state: BatchRowState): 'success' | 'error' | 'defau
   if (state === 'failed' || state === 'outcome-unknown' || state === 'stalled' || state === 'invalid') return 'error';
   return 'default';
 }
+
+/**
+ * Where a batch's rows stand, as the table and the list say it: sent (made at the service, whatever
+ * came of it), running (at the service now), done, failed, held (not sent yet: waiting for a place, or
+ * paused), refused by the checks, and cancelled (never sent).
+ */
+export interface BatchTally {
+  sent: number;
+  running: number;
+  done: number;
+  failed: number;
+  held: number;
+  refused: number;
+  cancelled: number;
+}
+
+export function batchTally(counts: Partial<Record<BatchRowState, number>>): BatchTally {
+  const n = (state: BatchRowState) => counts[state] ?? 0;
+  const running = n('sending') + n('queued') + n('processing');
+  const failed = n('failed') + n('outcome-unknown') + n('stalled');
+  return { sent: running + n('completed') + failed, running, done: n('completed'), failed, held: n('waiting'), refused: n('invalid'), cancelled: n('cancelled') };
+}
+
+/** "5 sent · 2 running · 3 done · 0 failed · 15 held · 1 refused · 21 rows" (cancelled only when there are some). */
+export function tallyText(tally: BatchTally, total: number): string {
+  const parts = [`${tally.sent} sent`, `${tally.running} running`, `${tally.done} done`, `${tally.failed} failed`, `${tally.held} held`, `${tally.refused} refused`];
+  if (tally.cancelled) parts.push(`${tally.cancelled} cancelled`);
+  return `${parts.join(' · ')} · ${total} rows`;
+}
+
+/**
+ * What the user can do to one row of a started batch. Listen: its result is there. Change: a row not
+ * sent yet, while nothing is being sent (paused or finished). Remake: an ended row, made again with a
+ * change or as it is (a new paid job). Delete: a row not sent yet, while nothing is being sent.
+ */
+export function rowActions(batch: BatchState, row: BatchRowState): { listen: boolean; change: 'edit' | 'remake' | null; redo: boolean; remove: boolean } {
+  const quiet = batch === 'paused' || batch === 'finished';
+  const unsent = row === 'waiting' || row === 'invalid';
+  const ended = row === 'completed' || row === 'failed';
+  const live = batch !== 'cancelled';
+  return {
+    listen: row === 'completed',
+    change: live && ended ? 'remake' : live && unsent && quiet ? 'edit' : null,
+    redo: live && ended,
+    remove: unsent && quiet,
+  };
+}
