@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GLOBAL_FLAGS, commands } from '../electron/cli/index';
+import { GLOBAL_OPTIONS, optionHelp, optionsOf, usageLine } from '../electron/cli/parser';
 import { usage as sandboxUsage } from '../electron/emulator/options';
 import { withBlock } from './markers';
 
@@ -27,9 +28,11 @@ export function cliReference(): string {
     '<!-- Written by `npm run docs:cli` from the commands in electron/cli/commands; edit those, not this page. -->',
     '',
     'In the repository run it as `npm run cli -- <command>`; once the package is linked, `studio` is the same',
-    'command (`electron/cli/bin.mjs`). Exit codes: 0 done, 1 the work failed, 2 the command line was wrong.',
+    'command (`electron/cli/bin.mjs`). Exit codes: 0 done, 1 the work failed, 2 the command line was wrong',
+    '(an unknown or misspelt flag, a value outside its choices or range, a required one missing: nothing is sent).',
     'Every command reads the same data folder as the app, and follows each job through the connection it',
-    'was sent with. `studio <command> --help` prints one command\'s synopsis.',
+    'was sent with. `studio <command> --help` prints one command\'s synopsis and flags, `studio <group> --help`',
+    '(jobs, avatars, faces, live, voices, webhook) the group\'s commands.',
     '',
     '## Flags every command accepts',
     '',
@@ -42,9 +45,13 @@ export function cliReference(): string {
     ...[...groups.values()].flat().map((c) => `- [\`${c.name}\`](#${anchor(c.name)}): ${c.summary}`),
   ];
   for (const command of commands) {
-    lines.push('', `### studio ${command.name}`, '', `${capitalise(command.summary)}.`, '', '```sh', `studio ${command.usage}`, '```');
-    const values = command.valueFlags ?? [];
-    if (values.length > 0) lines.push('', `Flags taking a value: ${values.map((f) => `\`${f}\``).join(', ')}; the others are switches.`);
+    lines.push('', `### studio ${command.name}`, '', `${capitalise(command.summary)}.`, '', '```sh', `studio ${usageLine(command)}`, '```');
+    const own = optionsOf(command).filter((o) => !GLOBAL_OPTIONS.includes(o));
+    const rows = [
+      ...(command.arguments ?? []).map((a) => `| \`${a.name}${a.variadic ? '…' : ''}\` | ${a.help}${a.required ? '' : ' (optional)'} |`),
+      ...own.map((o) => `| \`${o.value ? `${o.name} ${o.value}` : o.name}\` | ${optionHelp(o)} |`),
+    ];
+    if (rows.length > 0) lines.push('', '| Argument or flag | What it does |', '|---|---|', ...rows);
   }
   return `${lines.join('\n')}\n`;
 }

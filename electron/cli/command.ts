@@ -10,16 +10,45 @@ export interface CliIo {
 
 export interface ParsedArgs {
   positional: string[];
-  flags: Record<string, string | true>;
+  /** By declared name: a value, `true` for a switch given, a list for a `multiple` option. */
+  flags: Record<string, string | true | string[]>;
 }
 
-/** One `studio` command, e.g. name "jobs wait", usage "jobs wait <id> [--json] [--timeout SECONDS]". */
+/** One option of a command, declared once: the parser, `--help` and docs/cli.md all read it. */
+export interface CliOption {
+  /** With the dashes: "--resolution". */
+  name: string;
+  /** The value's placeholder ("RES"); an option without one is a switch. */
+  value?: string;
+  help: string;
+  required?: boolean;
+  /** The only values taken; anything else is refused before the command runs. */
+  choices?: readonly string[];
+  /** A number in this range (kept as the text given; the command reads it). */
+  range?: { min: number; max: number; integer?: boolean };
+  /** Takes one or more values: `--face URL URL` or `--face URL --face URL`. */
+  multiple?: boolean;
+}
+
+export interface CliArgument {
+  /** As the synopsis shows it: "ID", "FILE". */
+  name: string;
+  help: string;
+  required?: boolean;
+  variadic?: boolean;
+}
+
+/** One `studio` command, e.g. name "jobs wait"; its synopsis is written from the declarations. */
 export interface CliCommand {
   name: string;
-  usage: string;
   summary: string;
-  /** Flags taking a value (the others are switches). */
-  valueFlags?: readonly string[];
+  arguments?: readonly CliArgument[];
+  options?: readonly CliOption[];
+  /**
+   * Creates paid work: the command also accepts `--yes` (parser.ts PAID_OPTIONS) and must not send
+   * without it or an answer at the prompt.
+   */
+  paid?: boolean;
   run(args: ParsedArgs, io: CliIo): Promise<number>;
 }
 
@@ -31,32 +60,6 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
-}
-
-/** Flags every command accepts, with a value. */
-export const COMMON_VALUE_FLAGS = ['--connection', '--base-url', '--data-dir'] as const;
-
-export function parseArgs(argv: readonly string[], valueFlags: readonly string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg : arg.slice(0, eq);
-    if (valueFlags.includes(name)) {
-      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
-      flags[name] = value;
-    } else {
-      if (eq !== -1) throw new UsageError(`${name} takes no value`);
-      flags[name] = true;
-    }
-  }
-  return { positional, flags };
 }
 
 export function flag(args: ParsedArgs, name: string): string | undefined {

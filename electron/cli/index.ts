@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { COMMON_VALUE_FLAGS, EXIT, UsageError, parseArgs, type CliCommand, type CliIo } from './command';
+import { EXIT, UsageError, type CliCommand, type CliIo } from './command';
+import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
 import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';
 import { renderPreviewCommand } from './commands/render-preview';
@@ -56,33 +57,19 @@ function wrap(text: string, first: string, rest: string): string[] {
   return lines;
 }
 
-/** The flags every command accepts, with what each does (the help and docs/cli.md list them). */
-export const GLOBAL_FLAGS: readonly (readonly [flag: string, help: string])[] = [
-  ['--connection NAME', "a connection from Settings (default: each job's own; new work: the sandbox)"],
-  ['--base-url URL', 'a service address; credentials from STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET'],
-  ['--data-dir DIR', 'where the studio keeps its records (default: STUDIO_DATA_DIR or the per-user folder)'],
-  ['--verbose', 'log what happens on stderr'],
-];
+/** The options every command accepts, as the help and docs/cli.md show them. */
+export const GLOBAL_FLAGS: readonly (readonly [flag: string, help: string])[] = GLOBAL_OPTIONS.map((o) => [o.value ? `${o.name} ${o.value}` : o.name, o.help] as const);
 
 export function usage(): string {
   return [
     'Usage: studio <command> [flags]   (in the repo: npm run cli -- <command>)',
+    'studio <command> --help shows one command with every flag.',
     '',
-    ...commands.flatMap((c) => [...wrap(c.usage, '  ', '    '), ...wrap(c.summary, '        ', '        ')]),
+    ...commands.flatMap((c) => [...wrap(usageLine(c), '  ', '    '), ...wrap(c.summary, '        ', '        ')]),
     '',
     'Every command accepts:',
     ...GLOBAL_FLAGS.flatMap(([flag, text]) => wrap(text, `  ${flag.padEnd(18)}  `, ' '.repeat(22))),
   ].join('\n');
-}
-
-function findCommand(argv: readonly string[]): { command: CliCommand; rest: string[] } | undefined {
-  // Longest name first, so "jobs wait" wins over a hypothetical "jobs".
-  const sorted = [...commands].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
-  for (const command of sorted) {
-    const words = command.name.split(' ');
-    if (words.every((w, i) => argv[i] === w)) return { command, rest: argv.slice(words.length) };
-  }
-  return undefined;
 }
 
 export const processIo = (): CliIo => ({
@@ -98,21 +85,22 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     io.out(usage());
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
-  const found = findCommand(argv);
-  if (!found) {
-    io.err(`Unknown command "${argv.slice(0, 2).join(' ')}".\n\n${usage()}`);
+  let parsed;
+  try {
+    parsed = parseCommandLine(commands, argv, io.out);
+  } catch (error) {
+    if (!(error instanceof ParseStop)) throw error;
+    if (error.helpShown) return EXIT.ok;
+    const hint = error.command ? `studio ${error.command.name} --help` : 'studio --help';
+    io.err(`${error.message}\nNothing was sent. See: ${hint}`);
     return EXIT.usage;
   }
+  const { command, args } = parsed;
   try {
-    const args = parseArgs(found.rest, [...COMMON_VALUE_FLAGS, ...(found.command.valueFlags ?? [])]);
-    if (args.flags['--help']) {
-      io.out(`Usage: studio ${found.command.usage}\n  ${found.command.summary}`);
-      return EXIT.ok;
-    }
-    return await found.command.run(args, io);
+    return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`${error.message}\nUsage: studio ${found.command.usage}`);
+      io.err(`${error.message}\nUsage: studio ${usageLine(command)}`);
       return EXIT.usage;
     }
     io.err(error instanceof Error ? error.message : String(error));

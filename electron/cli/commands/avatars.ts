@@ -11,6 +11,7 @@ import { isServiceError } from '../../services/client/errors';
 import { StudioError } from '../../services/host/errors';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../command';
+import { AGAIN_OPTION, JSON_OPTION } from '../common-options';
 import { followToolJob } from './tool-job';
 
 /** The avatars service on the command line: the connection new work goes to, local files uploaded to the active storage. */
@@ -50,9 +51,12 @@ async function allPages(avatars: AvatarsService, query: AvatarQuery): Promise<Av
 /** `studio avatars list [--from 2|3] [--type 1|2] [--json]`. */
 export const avatarsListCommand: CliCommand = {
   name: 'avatars list',
-  usage: 'avatars list [--from 2|3] [--type 1|2] [--json]',
   summary: 'List the avatars: official (2) and uploaded (3), talking (1) and streaming (2), with their state',
-  valueFlags: ['--from', '--type'],
+  options: [
+    { name: '--from', value: 'FROM', choices: ['2', '3'], help: '2 official, 3 uploaded (default: both)' },
+    { name: '--type', value: 'TYPE', choices: ['1', '2'], help: '1 talking, 2 streaming (default: both)' },
+    JSON_OPTION,
+  ],
   async run(args, io) {
     const from = choice(args, '--from', [2, 3] as const, '2 (official) or 3 (uploaded)');
     const type = choice(args, '--type', [1, 2] as const, '1 (talking) or 2 (streaming)');
@@ -76,8 +80,9 @@ export const avatarsListCommand: CliCommand = {
 /** `studio avatars show ID [--json]`: by record id or avatar_id. */
 export const avatarsShowCommand: CliCommand = {
   name: 'avatars show',
-  usage: 'avatars show ID [--json]',
   summary: "one avatar's record (ID: its avatar_id or record id): state, type, links",
+  arguments: [{ name: 'ID', help: 'an avatar_id or record id', required: true }],
+  options: [JSON_OPTION],
   async run(args, io) {
     const [id] = args.positional;
     if (!id) throw new UsageError('Give the avatar: its avatar_id or record id (`studio avatars list` shows both)');
@@ -109,9 +114,17 @@ function sourceOf(value: string, cwd: string): string {
 /** `studio avatars upload URL --id ID --name NAME [--type 1|2] [--url-from 1|2] [--wait] [--json] [--again]`. */
 export const avatarsUploadCommand: CliCommand = {
   name: 'avatars upload',
-  usage: 'avatars upload URL|FILE --id ID --name NAME [--type 1|2] [--url-from 1|2] [--wait] [--json] [--again]',
   summary: 'uploads an avatar (a local file goes to your storage first); --wait follows it until ready or failed',
-  valueFlags: ['--id', '--name', '--type', '--url-from'],
+  arguments: [{ name: 'URL|FILE', help: 'a picture or video: a link, or a local file (uploaded to your storage first)', required: true }],
+  options: [
+    { name: '--id', value: 'ID', help: 'the avatar_id to give it', required: true },
+    { name: '--name', value: 'NAME', help: 'its name', required: true },
+    { name: '--type', value: 'TYPE', choices: ['1', '2'], help: '1 talking (default), 2 streaming' },
+    { name: '--url-from', value: 'FROM', choices: ['1', '2'], help: '1 your own link, 2 a video site or cloud drive (default: guessed from the link)' },
+    { name: '--wait', help: 'follow it until ready or failed' },
+    AGAIN_OPTION,
+    JSON_OPTION,
+  ],
   async run(args, io) {
     const [given] = args.positional;
     if (!given) throw new UsageError('Give the avatar video (or picture): an http(s) link or a local file');

@@ -3,6 +3,7 @@ import { PlacementChecker, balanceThrough } from '../../services/placement/place
 import { placementLabel } from '../../common/composition/placement';
 import { openCliHost } from '../cli-host';
 import { EXIT, type CliCommand } from '../command';
+import { JSON_OPTION } from '../common-options';
 
 /**
  * `studio check-placement [--connection NAME] [--yes]`: measures how the service places elements (one
@@ -11,8 +12,9 @@ import { EXIT, type CliCommand } from '../command';
  */
 export const checkPlacementCommand: CliCommand = {
   name: 'check-placement',
-  usage: 'check-placement [--connection NAME] [--yes] [--json]',
   summary: 'Measure how the service places elements (one small paid job) and store it on the connection',
+  paid: true,
+  options: [JSON_OPTION],
   async run(args, io) {
     const host = openCliHost(args, io);
     const interrupt = new AbortController();

@@ -8,6 +8,7 @@ import { ffprobeVerifier } from '../../services/downloads/verify';
 import { ProjectLibrary } from '../../services/projects/project-library';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../command';
+import { JSON_OPTION } from '../common-options';
 import { ProgressBars } from './progress-bars';
 
 /** "2d", "12h", "30m", "45s" → milliseconds. */
@@ -64,9 +65,16 @@ function serviceFor(host: CliHost): DownloadsService {
  */
 export const downloadCommand: CliCommand = {
   name: 'download',
-  usage: 'download [JOB_ID…] [--all] [--kind KIND] [--since 2d] --out DIR [--template T] [--json]',
   summary: 'Save finished results into a folder with templated names (resumes an interrupted run)',
-  valueFlags: ['--kind', '--since', '--out', '--template'],
+  arguments: [{ name: 'JOB_ID', help: 'jobs to save (ids or their starts)', variadic: true }],
+  options: [
+    { name: '--all', help: 'every completed job' },
+    { name: '--kind', value: 'KIND', choices: JOB_KINDS, help: 'only jobs of this kind' },
+    { name: '--since', value: 'AGE', help: 'only jobs made within this time: 30m, 12h, 2d' },
+    { name: '--out', value: 'DIR', help: 'the folder to save into', required: true },
+    { name: '--template', value: 'T', help: 'file names, from the job\'s fields' },
+    JSON_OPTION,
+  ],
   async run(args, io) {
     const out = flag(args, '--out');
     if (!out) throw new UsageError('--out DIR is required: the folder to save into');

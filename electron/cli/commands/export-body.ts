@@ -19,9 +19,16 @@ import { readProjectArg } from './project-file';
  */
 export const exportBodyCommand: CliCommand = {
   name: 'export-body',
-  usage: 'export-body <project.json> [--target avatar-video|talking-avatar] [--plan pro|pro-max|business] [--webhook URL] [--placement centre|top-left] [--scale frame|element] [--check-media]',
   summary: 'print the request body for a project, or every problem that blocks it',
-  valueFlags: ['--target', '--plan', '--webhook', '--placement', '--scale'],
+  arguments: [{ name: 'PROJECT.json', help: 'a saved project file', required: true }],
+  options: [
+    { name: '--target', value: 'KIND', choices: ['avatar-video', 'talking-avatar'], help: 'the kind of request to write (default: the project\'s own)' },
+    { name: '--plan', value: 'PLAN', choices: ['pro', 'pro-max', 'business'], help: 'the plan whose limits apply' },
+    { name: '--webhook', value: 'URL', help: 'the callback address put in the body' },
+    { name: '--placement', value: 'ANCHOR', choices: PlacementAnchor.options, help: 'offsets place an element by its centre or top-left corner (default centre)' },
+    { name: '--scale', value: 'OF', choices: PlacementScale.options, help: 'scales are of the frame or of the element\'s own size (default frame)' },
+    { name: '--check-media', help: 'also fetch and probe every link, naming each broken one' },
+  ],
   async run(args, io) {
     const { project } = await readProjectArg(args, io);
     const targetFlag = flag(args, '--target');

@@ -5,6 +5,7 @@ import { FacesService } from '../../services/faces/faces-service';
 import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
+import { JSON_OPTION } from '../common-options';
 
 /** The faces service on the connection the command works with. */
 export function facesService(host: CliHost, localPath: (reference: string) => string | null = () => null, toolkit?: MediaToolkit): FacesService {
@@ -25,9 +26,14 @@ export function facesService(host: CliHost, localPath: (reference: string) => st
 /** `studio faces detect URL|FILE`: the faces the service finds, as a readable list or JSON. */
 export const facesDetectCommand: CliCommand = {
   name: 'faces detect',
-  usage: 'faces detect URL|FILE [--single-face] [--crops] [--frames N] [--json]',
   summary: 'find faces in an image, video or GIF (a local image is sent inline): boxes and landmarks',
-  valueFlags: ['--frames'],
+  arguments: [{ name: 'URL|FILE', help: 'an image, video or GIF link, or a local image (sent inline)', required: true }],
+  options: [
+    { name: '--single-face', help: 'only the largest face' },
+    { name: '--crops', help: 'also return a crop of each face' },
+    { name: '--frames', value: 'N', help: 'frames of a video or GIF to look at', range: { min: 1, max: 1000, integer: true } },
+    JSON_OPTION,
+  ],
   async run(args, io) {
     const [given] = args.positional;
     if (!given || args.positional.length > 1) throw new UsageError('give one link or one local image');
@@ -74,9 +80,13 @@ function parseSeconds(text: string): number[] {
 /** `studio faces analyze URL…`: the persons in several pictures, merged across them, left to right. */
 export const facesAnalyzeCommand: CliCommand = {
   name: 'faces analyze',
-  usage: 'faces analyze URL… [--timestamps T,…] [--expand R] [--json]',
   summary: 'find the persons in several pictures (frames), merged across them, left to right, with their appearances',
-  valueFlags: ['--timestamps', '--expand'],
+  arguments: [{ name: 'URL', help: 'picture links (frames)', required: true, variadic: true }],
+  options: [
+    { name: '--timestamps', value: 'T,…', help: 'the time of each picture in seconds, one per picture' },
+    { name: '--expand', value: 'R', help: 'how far each face box is widened, 0 to 1', range: { min: 0, max: 1 } },
+    JSON_OPTION,
+  ],
   async run(args, io) {
     const frameUrls = args.positional;
     if (frameUrls.length === 0) throw new UsageError('give at least one picture link');

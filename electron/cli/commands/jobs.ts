@@ -1,6 +1,7 @@
 import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, describeExpiry, formatDuration, type JobView } from '../../common/bridge/jobs';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { JSON_OPTION } from '../common-options';
 
 async function withHost(args: ParsedArgs, io: CliIo, work: (host: CliHost) => Promise<number>): Promise<number> {
   const host = openCliHost(args, io, 'reads');
@@ -53,8 +54,8 @@ export function formatDetails(job: JobView, now: number): string {
 
 export const jobsListCommand: CliCommand = {
   name: 'jobs list',
-  usage: 'jobs list [--json]',
   summary: 'every job in the ledger, newest first',
+  options: [JSON_OPTION],
   run: (args, io) =>
     withHost(args, io, async (host) => {
       host.engine.start({ poll: false, readOnly: true });
@@ -66,8 +67,9 @@ export const jobsListCommand: CliCommand = {
 
 export const jobsShowCommand: CliCommand = {
   name: 'jobs show',
-  usage: 'jobs show <id> [--json]',
   summary: 'one job: request, service answer, result, cost, problem',
+  arguments: [{ name: 'ID', help: 'a job id, or the start of one', required: true }],
+  options: [JSON_OPTION],
   run: (args, io) =>
     withHost(args, io, async (host) => {
       host.engine.start({ poll: false, readOnly: true });
@@ -79,9 +81,9 @@ export const jobsShowCommand: CliCommand = {
 
 export const jobsWaitCommand: CliCommand = {
   name: 'jobs wait',
-  usage: 'jobs wait <id> [--json] [--timeout SECONDS]',
   summary: 'polls one job until it completes or fails (exit 0 only when it completed)',
-  valueFlags: ['--timeout'],
+  arguments: [{ name: 'ID', help: 'a job id, or the start of one', required: true }],
+  options: [{ name: '--timeout', value: 'SECONDS', help: 'give up waiting after this long (the job keeps running)', range: { min: 0.001, max: 604800 } }, JSON_OPTION],
   run: (args, io) =>
     withHost(args, io, async (host) => {
       host.engine.start({ poll: false, readOnly: true });

@@ -3,6 +3,7 @@ import { LiveSessions, liveSessionsSpec } from '../../services/faces/live-sessio
 import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { FACE_OPTION, JSON_OPTION } from '../common-options';
 import { facesService } from './faces';
 
 /** The data folder's live sessions as the command line sees them: its own adopted, a killed studio's closed. */
@@ -23,10 +24,11 @@ async function liveSessions(host: CliHost, toolkit: MediaToolkit): Promise<LiveS
   return live;
 }
 
-/** `--face URL URL…` (or `--face URL --face URL`): the links after the leading words the command takes. */
-function faceLinks(args: ParsedArgs, leading: number): string[] {
-  const links = args.positional.slice(leading);
-  if (args.flags['--face'] !== true || links.length === 0) throw new UsageError('give at least one face: --face URL');
+/** `--face URL URL…` or `--face URL --face URL`: the parser requires at least one. */
+function faceLinks(args: ParsedArgs): string[] {
+  const given = args.flags['--face'];
+  const links = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
+  if (links.length === 0) throw new UsageError('give at least one face: --face URL');
   const bad = links.find((u) => !/^https?:\/\/[^\s/]+/i.test(u));
   if (bad) throw new UsageError(`"${bad}" is not an http(s) link; the service downloads each face`);
   return links;
@@ -71,10 +73,10 @@ async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (live: LiveSes
 
 export const liveCreateCommand: CliCommand = {
   name: 'live create',
-  usage: 'live create --face URL… [--json]',
   summary: 'open a live face swap session from face pictures (each detected first; its landmarks become opts)',
+  options: [FACE_OPTION, JSON_OPTION],
   async run(args, io) {
-    const links = faceLinks(args, 0);
+    const links = faceLinks(args);
     return withSessions(args, io, async (live, host) => {
       report(io, args, await live.create(await detectedFaces(host, links)));
       return EXIT.ok;
@@ -84,12 +86,13 @@ export const liveCreateCommand: CliCommand = {
 
 export const liveUpdateCommand: CliCommand = {
   name: 'live update',
-  usage: 'live update ID --face URL… [--json]',
   summary: 'change the faces of an open live session (each detected first)',
+  arguments: [{ name: 'ID', help: 'the session id', required: true }],
+  options: [FACE_OPTION, JSON_OPTION],
   async run(args, io) {
     const [id] = args.positional;
     if (!id) throw new UsageError('give the session id');
-    const links = faceLinks(args, 1);
+    const links = faceLinks(args);
     return withSessions(args, io, async (live, host) => {
       report(io, args, await live.update(id, await detectedFaces(host, links)));
       return EXIT.ok;
@@ -99,11 +102,10 @@ export const liveUpdateCommand: CliCommand = {
 
 export const liveCloseCommand: CliCommand = {
   name: 'live close',
-  usage: 'live close ID',
   summary: 'close a live face swap session',
+  arguments: [{ name: 'ID', help: 'the session id', required: true }],
   async run(args, io) {
-    const [id, extra] = args.positional;
-    if (!id || extra) throw new UsageError('give one session id');
+    const [id] = args.positional;
     return withSessions(args, io, async (live) => {
       await live.close(id);
       io.out(`session ${id} closed`);

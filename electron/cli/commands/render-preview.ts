@@ -18,9 +18,13 @@ import { readProjectArg, resolveRelativeMedia } from './project-file';
  */
 export const renderPreviewCommand: CliCommand = {
   name: 'render-preview',
-  usage: 'render-preview <project.json> --out <file.mp4> [--width N] [--draft]',
   summary: 'render a project locally with ffmpeg (low-resolution preview, or --draft at full size)',
-  valueFlags: ['--out', '--width'],
+  arguments: [{ name: 'PROJECT.json', help: 'a saved project file', required: true }],
+  options: [
+    { name: '--out', value: 'FILE.mp4', help: 'where to write the video', required: true },
+    { name: '--width', value: 'N', help: 'the preview\'s width in pixels', range: { min: 16, max: 7680, integer: true } },
+    { name: '--draft', help: 'render at full size, quickly' },
+  ],
   async run(args, io) {
     const { project: loaded, path } = await readProjectArg(args, io);
     const out = flag(args, '--out');

@@ -8,6 +8,7 @@ import { ffprobeVerifier } from '../../services/downloads/verify';
 import { knownVoicesOf, unknownVoiceProblem } from '../../services/voices/batch-input';
 import { openCliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { SCRIPT_OPTIONS } from '../common-options';
 
 /** "50%", "50" → "50%"; the service takes the speaking rate as 0%..100%. */
 export function parseRate(value: string | undefined): string | undefined {
@@ -98,9 +99,11 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, submission: JobSubmissi
 /** `studio tts --voice ID (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]`. */
 export const ttsCommand: CliCommand = {
   name: 'tts',
-  usage: 'tts --voice ID (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]',
   summary: 'text to speech: waits for the audio, prints its link, saves it with --out',
-  valueFlags: ['--voice', '--text', '--text-file', '--rate', '--out'],
+  options: [
+    { name: '--voice', value: 'ID', help: 'a voice id from `studio voices list`', required: true },
+    ...SCRIPT_OPTIONS,
+  ],
   async run(args, io) {
     const voice = flag(args, '--voice');
     if (!voice) throw new UsageError('Give the voice with --voice ID (`studio voices list` shows them)');
@@ -113,9 +116,11 @@ export const ttsCommand: CliCommand = {
 /** `studio clone --sample URL --text TEXT [--rate R] [--out FILE.mp3] [--json] [--again]`. */
 export const cloneCommand: CliCommand = {
   name: 'clone',
-  usage: 'clone --sample URL (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]',
   summary: 'speaks a script in the voice of a sample recording (a link); saves it with --out',
-  valueFlags: ['--sample', '--text', '--text-file', '--rate', '--out'],
+  options: [
+    { name: '--sample', value: 'URL', help: 'a recording of the voice to speak in (a link)', required: true },
+    ...SCRIPT_OPTIONS,
+  ],
   async run(args, io) {
     const sample = flag(args, '--sample');
     if (!sample) throw new UsageError('Give the voice sample with --sample URL (an http(s) link to a recording)');

@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
-import { CHARACTER_SWAP_LIMITS, CHARACTER_SWAP_MODES } from '../../common/api/character-swap';
+import { CHARACTER_SWAP_LIMITS, CHARACTER_SWAP_MODES, CHARACTER_SWAP_RESOLUTIONS } from '../../common/api/character-swap';
 import { isServiceError } from '../../services/client/errors';
 import { CharacterSwapService } from '../../services/tools/character-swap-service';
 import { LipSyncService } from '../../services/tools/lipsync-service';
 import { ToolRefusal } from '../../services/tools/tool-deps';
 import { openCliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { AGAIN_OPTION, JSON_OPTION, OUT_OPTION } from '../common-options';
 import { ask, cliToolDeps, describeMedia, followToolJob, reportChecks } from './tool-job';
 
 function required(args: ParsedArgs, name: string, what: string): string {
@@ -43,9 +44,14 @@ const outOf = (args: ParsedArgs, io: CliIo): string | undefined => {
 /** `studio lipsync --video URL --audio URL [--out FILE] [--json] [--again]`. */
 export const lipsyncCommand: CliCommand = {
   name: 'lipsync',
-  usage: 'lipsync --video URL --audio URL [--out FILE] [--json] [--again]',
   summary: 'lip syncs a video (≤ 60 s, 300 MB, 60 fps, checked first) to an audio; waits, prints the link, saves it with --out',
-  valueFlags: ['--video', '--audio', '--out'],
+  options: [
+    { name: '--video', value: 'URL', help: 'the video (an http(s) link or a local file)', required: true },
+    { name: '--audio', value: 'URL', help: 'the audio (an http(s) link or a local file)', required: true },
+    OUT_OPTION,
+    JSON_OPTION,
+    AGAIN_OPTION,
+  ],
   async run(args, io) {
     const inputs = { video: required(args, '--video', 'video'), audio: required(args, '--audio', 'audio') };
     const json = args.flags['--json'] === true;
@@ -74,9 +80,20 @@ function parseDuration(text: string | undefined): number | undefined {
 /** `studio character-swap --image URL --video URL [--mode] [--resolution] [--duration S] [--prompt TEXT] [--model VALUE] [--yes] [--out FILE]`. */
 export const characterSwapCommand: CliCommand = {
   name: 'character-swap',
-  usage: 'character-swap --image URL --video URL [--mode animate|replace] [--resolution 720p] [--duration S] [--prompt TEXT] [--model VALUE] [--yes] [--out FILE] [--json] [--again]',
   summary: 'puts a character (PNG/JPEG) into a video (MP4): prints the cost per started 5 s and asks (unless --yes); saves it with --out',
-  valueFlags: ['--image', '--video', '--mode', '--resolution', '--duration', '--prompt', '--model', '--out'],
+  paid: true,
+  options: [
+    { name: '--image', value: 'URL', help: 'the character, PNG or JPEG (a link or a local file)', required: true },
+    { name: '--video', value: 'URL', help: 'the source video, MP4 (a link or a local file)', required: true },
+    { name: '--mode', value: 'MODE', choices: CHARACTER_SWAP_MODES, help: 'animate (default) or replace the faces' },
+    { name: '--resolution', value: 'RES', choices: CHARACTER_SWAP_RESOLUTIONS, help: 'the result\'s resolution (default 720p)' },
+    { name: '--duration', value: 'S', help: 'seconds of video to use', range: { min: CHARACTER_SWAP_LIMITS.minSeconds, max: CHARACTER_SWAP_LIMITS.maxSeconds } },
+    { name: '--prompt', value: 'TEXT', help: `what to keep or change (up to ${CHARACTER_SWAP_LIMITS.maxPrompt} characters)` },
+    { name: '--model', value: 'VALUE', help: 'a model from `studio models` (default: the service\'s)' },
+    OUT_OPTION,
+    JSON_OPTION,
+    AGAIN_OPTION,
+  ],
   async run(args, io) {
     const mode = flag(args, '--mode');
     if (mode !== undefined && !(CHARACTER_SWAP_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be animate or replace, not "${mode}"`);

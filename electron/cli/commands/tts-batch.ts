@@ -11,6 +11,7 @@ import { BatchStore } from '../../services/voices/batch-store';
 import { openCliHost } from '../cli-host';
 import { parseRate } from './speech';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
+import { JSON_OPTION } from '../common-options';
 
 const WIDTH = 24;
 
@@ -38,9 +39,18 @@ function positiveInt(value: string | undefined, name: string, fallback: number, 
 
 export const ttsBatchCommand: CliCommand = {
   name: 'tts-batch',
-  usage: 'tts-batch FILE --out-dir DIR [--voice ID|NAME] [--rate R] [--concurrency N] [--template T] [--retry-failed] [--strict] [--json]',
   summary: 'one voiceover per row of a CSV, TSV or .xlsx (columns text, voice, rate, name; any common encoding): every result and manifest.csv into DIR; run again to go on (nothing is sent twice; rows edited since are sent again); exit 0 when every row sent completed (--strict: and none was refused)',
-  valueFlags: ['--out-dir', '--voice', '--rate', '--concurrency', '--template'],
+  arguments: [{ name: 'FILE', help: 'a CSV, TSV or .xlsx with a script column', required: true }],
+  options: [
+    { name: '--out-dir', value: 'DIR', help: 'where every result and manifest.csv go', required: true },
+    { name: '--voice', value: 'ID|NAME', help: 'the voice for rows that name none' },
+    { name: '--rate', value: 'R', help: 'the speaking rate for rows that give none: 0% to 100% (50% normal)' },
+    { name: '--concurrency', value: 'N', help: 'jobs in flight at once (default 4)', range: { min: 1, max: 32, integer: true } },
+    { name: '--template', value: 'T', help: 'file names, from the row\'s fields' },
+    { name: '--retry-failed', help: 'send again the rows whose job failed' },
+    { name: '--strict', help: 'a refused row fails the run' },
+    JSON_OPTION,
+  ],
   async run(args, io) {
     const file = args.positional[0];
     const outFlag = flag(args, '--out-dir');

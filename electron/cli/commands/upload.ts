@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { openCliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
+import { JSON_OPTION } from '../common-options';
 
 /**
  * `studio upload FILE… [--storage NAME] [--json]`: one link per file, in order. All or nothing: when one
@@ -8,9 +9,9 @@ import { EXIT, UsageError, flag, type CliCommand } from '../command';
  */
 export const uploadCommand: CliCommand = {
   name: 'upload',
-  usage: 'upload FILE… [--storage NAME] [--json]',
   summary: 'Upload local media to a storage (default: the active one) and print one link per file',
-  valueFlags: ['--storage'],
+  arguments: [{ name: 'FILE', help: 'local media files', required: true, variadic: true }],
+  options: [{ name: '--storage', value: 'NAME', help: 'a storage from Settings (default: the active one)' }, JSON_OPTION],
   async run(args, io) {
     if (args.positional.length === 0) throw new UsageError('Give at least one file to upload');
     const host = openCliHost(args, io);

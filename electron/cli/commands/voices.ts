@@ -1,12 +1,12 @@
 import { openCliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
+import { JSON_OPTION } from '../common-options';
 
 /** `studio voices list [--from 3|4] [--json]`: the voices of the connection new work goes to. */
 export const voicesListCommand: CliCommand = {
   name: 'voices list',
-  usage: 'voices list [--from 3|4] [--json]',
   summary: 'List the voices: official (3) and your own, clones included (4)',
-  valueFlags: ['--from'],
+  options: [{ name: '--from', value: 'FROM', choices: ['3', '4'], help: '3 official voices, 4 your own and clones (default: both)' }, JSON_OPTION],
   async run(args, io) {
     const from = flag(args, '--from');
     if (from !== undefined && from !== '3' && from !== '4') throw new UsageError(`--from must be 3 (official) or 4 (your own), not "${from}"`);

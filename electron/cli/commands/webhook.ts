@@ -7,6 +7,7 @@ import { sandboxAccessKey } from '../../emulator/state/access-key';
 import { openWebhook, WebhookError, type WebhookCredentials } from '../../services/webhooks/webhook-crypto';
 import { openCliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { JSON_OPTION } from '../common-options';
 
 async function readInput(source: string, io: CliIo): Promise<string> {
   if (source !== '-') return readFile(resolve(io.cwd, source), 'utf8');
@@ -39,8 +40,9 @@ async function credentialsFor(args: ParsedArgs, io: CliIo): Promise<WebhookCrede
 /** `studio webhook decode FILE|-`: verifies a callback body the service posted and prints its event. */
 export const webhookDecodeCommand: CliCommand = {
   name: 'webhook decode',
-  usage: 'webhook decode FILE|- [--connection NAME] [--json]',
   summary: 'verify a webhook callback body (signature, decryption) and print its event',
+  arguments: [{ name: 'FILE|-', help: 'a saved callback body, or - for standard input', required: true }],
+  options: [JSON_OPTION],
   async run(args, io) {
     const source = args.positional[0];
     if (!source) throw new UsageError('Name the file holding the callback body, or - for standard input');

@@ -52,7 +52,7 @@ describe('studio avatars', () => {
     expect(streaming.err.join('\n')).toMatch(/^\d+ avatars on http:\/\/127\.0\.0\.1:\d+/);
     const wrong = await cli(['avatars', 'list', '--from', '4']);
     expect(wrong.code).toBe(2);
-    expect(wrong.err.join('\n')).toContain('--from must be 2 (official) or 3 (uploaded), not "4"');
+    expect(wrong.err.join('\n')).toContain("option '--from <FROM>' argument '4' is invalid. Allowed choices are 2, 3.");
   });
 
   it('uploads a link and with --wait follows it to ready; show then reads it by avatar_id', async () => {
@@ -80,7 +80,7 @@ describe('studio avatars', () => {
     expect(firstLine(dashed.err)).toBe('Not sent: --id: avatar_id may contain letters and digits only');
     const nameless = await cli(['avatars', 'upload', clip.url, '--id', 'Nameless1']);
     expect(nameless.code).toBe(2);
-    expect(firstLine(nameless.err)).toBe('Not sent: --name: give the avatar a name');
+    expect(firstLine(nameless.err)).toBe("required option '--name <NAME>' not specified");
     const taken = await cli(['avatars', 'upload', clip.url, '--id', clip.avatar_id, '--name', 'Copy']);
     expect(taken.code).toBe(2);
     expect(firstLine(taken.err)).toContain(`Not sent: The avatar_id "${clip.avatar_id}" is already used on this connection`);

@@ -97,7 +97,7 @@ describe('studio download', () => {
   it('says what is wrong with the command line', async () => {
     const missing = io();
     expect(await runCli(['download', '--all', '--data-dir', dataDir], missing.io)).toBe(2);
-    expect(missing.err.join('\n')).toMatch(/--out DIR is required/);
+    expect(missing.err.join('\n')).toMatch(/required option '--out <DIR>' not specified/);
     const none = io();
     expect(await runCli(['download', '--out', join(dataDir, 'x'), '--data-dir', dataDir], none.io)).toBe(2);
     expect(none.err.join('\n')).toMatch(/Give job ids, or --all/);

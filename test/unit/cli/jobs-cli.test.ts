@@ -130,7 +130,7 @@ describe('studio jobs', () => {
   it('explains command-line mistakes with exit code 2', async () => {
     const unknown = io();
     expect(await runCli(['jobs', 'frobnicate'], unknown.io)).toBe(2);
-    expect(unknown.err[0]).toMatch(/Unknown command "jobs frobnicate"/);
+    expect(unknown.err[0]).toMatch(/unknown command 'frobnicate'/);
     const noKey = io({});
     expect(await runCli(['jobs', 'wait', jobId, '--base-url', emulator.url, '--data-dir', dataDir], noKey.io)).toBe(2);
     expect(noKey.err[0]).toMatch(/STUDIO_API_KEY/);
@@ -139,6 +139,6 @@ describe('studio jobs', () => {
     expect(missing.err[0]).toMatch(/No job matches "zzzz"/);
     const badFlag = io();
     expect(await runCli(['jobs', 'wait', jobId, '--timeout'], badFlag.io)).toBe(2);
-    expect(badFlag.err[0]).toMatch(/--timeout needs a value/);
+    expect(badFlag.err[0]).toMatch(/option '--timeout <SECONDS>' argument missing/);
   });
 });

@@ -50,7 +50,7 @@ describe('studio live create, update, close', () => {
   it('refuses a face that is not a link, or none, before opening anything', async () => {
     const none = io();
     expect(await runCli(['live', 'create'], none.io)).toBe(2);
-    expect(none.err[0]).toMatch(/^give at least one face: --face URL\n/);
+    expect(none.err[0]).toMatch(/^required option '--face <URL\.\.\.>' not specified\n/);
     const local = io();
     expect(await runCli(['live', 'create', '--face', 'me.png'], local.io)).toBe(2);
     expect(local.err[0]).toContain('"me.png" is not an http(s) link');

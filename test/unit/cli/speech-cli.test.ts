@@ -51,7 +51,7 @@ describe('studio tts and clone', () => {
 
   it('refuses what the interface does not allow before sending, naming it', async () => {
     const cases: [string[], RegExp][] = [
-      [['tts', '--text', 'No voice'], /--voice ID/],
+      [['tts', '--text', 'No voice'], /required option '--voice <ID>' not specified/],
       [['tts', '--voice', 'sandbox_ava'], /--text TEXT or --text-file FILE/],
       [['tts', '--voice', 'sandbox_ava', '--text', '   '], /script is empty/],
       [['tts', '--voice', 'no_such_voice', '--text', 'hi'], /voice "no_such_voice" is not one of this connection's voices/],

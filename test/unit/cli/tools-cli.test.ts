@@ -50,7 +50,7 @@ describe('studio lipsync', () => {
   it('needs both inputs', async () => {
     const run = io();
     expect(await runCli(['lipsync', '--video', clip], run.io)).toBe(2);
-    expect(run.err.join('\n')).toContain('Give the audio with --audio URL');
+    expect(run.err.join('\n')).toContain("required option '--audio <URL>' not specified");
   });
 });
 
@@ -79,8 +79,9 @@ describe('studio character-swap', () => {
   }, 120_000);
 
   it.each([
-    [['--mode', 'morph'], '--mode must be animate or replace'],
-    [['--duration', '121'], '--duration must be 1 to 120 seconds'],
+    [['--mode', 'morph'], "argument 'morph' is invalid. Allowed choices are animate, replace."],
+    [['--duration', '121'], '--duration must be a number from 1 to 120'],
+    [['--resoluton', '1080p', '--yes'], 'Did you mean --resolution?'],
     [['--prompt', 'x'.repeat(501)], '--prompt must be at most 500 characters (it has 501)'],
   ])('refuses %j before asking anything', async (extra, message) => {
     const run = io();

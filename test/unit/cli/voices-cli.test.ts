@@ -48,6 +48,6 @@ describe('studio voices list', () => {
   it('refuses a bad --from with a reason', async () => {
     const bad = io();
     expect(await runCli(['voices', 'list', '--from', '5', '--data-dir', dataDir], bad.io)).toBe(2);
-    expect(bad.err.join('\n')).toMatch(/--from must be 3 \(official\) or 4/);
+    expect(bad.err.join('\n')).toMatch(/argument '5' is invalid. Allowed choices are 3, 4/);
   });
 });

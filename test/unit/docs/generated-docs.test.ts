@@ -1,5 +1,6 @@
 // The pages written from code must be what their script writes today: a command, flag or bench block
 // changed without `npm run docs:cli` (or by hand in the page) fails here.
+import { usageLine } from '../../../electron/cli/parser';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,11 @@ const read = (path: string) => readFileSync(join(root, path), 'utf8');
 describe('generated docs', () => {
   it('docs/cli.md is what npm run docs:cli writes from the commands', () => {
     expect(read(CLI_DOC), 'run `npm run docs:cli` and commit docs/cli.md').toBe(cliReference());
-    for (const command of commands) expect(cliReference()).toContain(`studio ${command.usage}`);
+    for (const command of commands) {
+      expect(cliReference()).toContain(`studio ${usageLine(command)}`);
+      // Every declared flag is on the page with its own help.
+      for (const option of command.options ?? []) expect(cliReference()).toContain(option.help);
+    }
   });
 
   it("docs/sandbox.md lists the sandbox's flags as its --help prints them", () => {
