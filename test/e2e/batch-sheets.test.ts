@@ -93,6 +93,37 @@ describe('batch spreadsheets in Chromium', () => {
     expect(studio.consoleErrors).toEqual([]);
   }, 120_000);
 
+  it('pauses a 200-row batch once rows are out: the rows not sent stay unsent, and the table counts them as held', async () => {
+    const { page } = studio;
+    const panel = page.getByRole('region', { name: 'Batch voiceovers' });
+    await panel.getByLabel('Batch lines').fill(Array.from({ length: 200 }, (_, i) => `Zeile ${i + 1}: das Frühjahrsangebot.`).join('\n'));
+    await panel.getByRole('button', { name: 'Check rows' }).click();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('200 rows: 200 ready');
+    await panel.getByRole('button', { name: 'Send 200 voiceovers' }).click();
+    const newest = panel.getByTestId('batch-list').locator('li').first();
+    const sent = async () => Number(/(\d+) sent/.exec((await newest.textContent()) ?? '')?.[1] ?? -1);
+    // Paused once a few rows are out (the issue's "after 10 s"; here a point the test can wait for).
+    await expect.poll(sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+    await newest.getByRole('button', { name: 'Pause' }).click();
+    await expect.poll(() => newest.textContent(), { timeout: 60_000 }).toMatch(/Paused.* 0 running/);
+    const out = await sent();
+    expect(await newest.textContent()).toContain(`${out} sent · 0 running · ${out} done · 0 failed · ${200 - out} held · 0 refused · 200 rows`);
+    // The ledger agrees: only the rows counted as sent have jobs.
+    const jobs = await page.evaluate(async () => {
+      const post = (name: string) => fetch(`/bridge/call/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((r) => r.json());
+      const [{ value: batches }, { value: list }] = await Promise.all([post('batches.list'), post('jobs.list')]);
+      return (list as { purpose: { type: string; batchId?: string } }[]).filter((j) => j.purpose.type === 'batch-row' && j.purpose.batchId === (batches as { id: string }[])[0].id).length;
+    });
+    expect(jobs).toBe(out);
+    expect(out).toBeLessThan(200);
+    await newest.getByRole('button', { name: /Pasted lines/ }).click();
+    await panel.getByTestId('batch-rows').scrollIntoViewIfNeeded();
+    await screenshot(page, 'voices-batch-paused', { fullStage: true });
+    await newest.getByRole('button', { name: 'Cancel the rest' }).click();
+    await expect.poll(() => newest.textContent()).toContain(`${200 - out} cancelled`);
+    expect(studio.consoleErrors).toEqual([]);
+  }, 120_000);
+
   it('works in the table: edits a cell, deletes and restores a row, plays a result, remakes one row with a change, and the manifest keeps non-Latin text (bytes checked)', async () => {
     const { page } = studio;
     const panel = page.getByRole('region', { name: 'Batch voiceovers' });
@@ -147,6 +178,8 @@ describe('batch spreadsheets in Chromium', () => {
     for (const line of before) expect(Number(line.duration_s)).toBeGreaterThan(0);
 
     // Row 1 made again with a new script, after asking: a new paid job for that row only.
+    const completedSpeech = async () => (await page.evaluate(() => fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((r) => r.json())) as { value: { kind: string; phase: string }[] }).value.filter((j) => j.kind === 'tts' && j.phase === 'completed').length;
+    const madeBefore = await completedSpeech();
     await rows.getByRole('button', { name: 'Edit row 1' }).click();
     await rows.getByLabel('Script of the row').fill('Привет, это второй дубль.');
     await rows.getByRole('button', { name: 'Make it again with this change…' }).click();
@@ -155,7 +188,7 @@ describe('batch spreadsheets in Chromium', () => {
     await screenshot(page, 'voices-batch-remake', { fullStage: true });
     await ask.getByRole('button', { name: 'Make it again' }).click();
     await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 done/);
-    await expect.poll(async () => (await page.evaluate(() => fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((r) => r.json())) as { value: { kind: string; phase: string }[] }).value.filter((j) => j.kind === 'tts' && j.phase === 'completed').length, { timeout: 60_000 }).toBe(3);
+    await expect.poll(completedSpeech, { timeout: 60_000 }).toBe(madeBefore + 1);
     await rows.getByRole('button', { name: 'Save files' }).click();
     // The new take's link and script, once the second Save has written its manifest; row 2 is untouched.
     await expect.poll(() => { const link = manifest()[0].link; return link.startsWith('http') && link !== before[0].link; }, { timeout: 60_000 }).toBe(true);

@@ -53,7 +53,15 @@ export class BatchRunner {
   /** Rows already named as expiring unsaved (batch:row:job), so each is named once per run. */
   private readonly warned = new Set<string>();
 
-  constructor(private readonly deps: BatchRunnerDeps) {}
+  constructor(private readonly deps: BatchRunnerDeps) {
+    // A batch's rows change with their jobs whether or not it is sending: after a pause the rows already
+    // out still finish, and the page's counts follow them.
+    deps.engine.subscribe((job) => {
+      if (job.purpose.type !== 'batch-row') return;
+      const record = this.records.get(job.purpose.batchId);
+      if (record) this.emit(record);
+    });
+  }
 
   async create(record: Omit<BatchRecord, 'version' | 'state' | 'retry' | 'createdAt'> & { createdAt?: number }): Promise<BatchRecord> {
     const full: BatchRecord = { version: 1, state: 'running', retry: [], createdAt: record.createdAt ?? Date.now(), ...record };
@@ -378,10 +386,7 @@ export class BatchRunner {
         }
       };
       const stopJobs = this.deps.engine.subscribe((job) => {
-        if (job.purpose.type === 'batch-row' && job.purpose.batchId === id) {
-          this.emit(this.records.get(id) as BatchRecord);
-          check();
-        }
+        if (job.purpose.type === 'batch-row' && job.purpose.batchId === id) check();
       });
       this.stateChanged.add(check);
       check();
