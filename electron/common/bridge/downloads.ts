@@ -35,6 +35,8 @@ export const DownloadEntry = z.object({
   mtimeMs: z.number().nullable().default(null),
   /** When the saved copy was last found on disk as written. */
   verifiedAt: z.number().nullable().default(null),
+  /** When a saved copy was found missing and this download began fetching it again. */
+  refetchedAt: z.number().nullable().default(null),
   /** "library", "cli", "archive": who asked, so the archive never doubles a user's download. */
   origin: z.enum(['library', 'cli', 'archive']),
   batchId: z.string().nullable(),

@@ -158,6 +158,7 @@ export class DownloadManager {
           sha256: null,
           mtimeMs: null,
           verifiedAt: null,
+          refetchedAt: null,
           origin: request.origin,
           batchId: request.batchId ?? null,
           createdAt: at,
@@ -261,7 +262,7 @@ export class DownloadManager {
   refetch(id: string, reason: string): DownloadView {
     const entry = this.require(id);
     if (entry.state !== 'missing' && entry.state !== 'failed') return this.view(entry);
-    this.update(entry, { state: 'queued', reason, bytes: 0, totalBytes: null, etag: null, lastModified: null, attempts: 0, savedPath: null, sha256: null, mtimeMs: null, verifiedAt: null }, true);
+    this.update(entry, { state: 'queued', reason, bytes: 0, totalBytes: null, etag: null, lastModified: null, attempts: 0, savedPath: null, sha256: null, mtimeMs: null, verifiedAt: null, refetchedAt: this.now() }, true);
     this.schedule(id);
     return this.view(entry);
   }

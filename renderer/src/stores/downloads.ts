@@ -26,6 +26,10 @@ export const useDownloadsStore = defineStore('downloads', () => {
   });
 
   function put(entry: DownloadView): void {
+    // An answer can arrive after events that were sent later (a file that failed at once, before the
+    // call that queued it answered): the newer state wins.
+    const known = byId.value.get(entry.id);
+    if (known && known.updatedAt > entry.updatedAt) return;
     byId.value.set(entry.id, entry);
     triggerRef(byId);
   }

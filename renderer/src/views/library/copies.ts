@@ -30,7 +30,9 @@ export function summariseCopies(job: JobView, entries: readonly DownloadView[], 
   const linkAlive = job.phase === 'completed' && job.resultUrl !== null && (job.expiresAt === null || job.expiresAt > now);
   if (active) {
     const also = saved.length > 0 ? ` · saved in ${plural(saved.length, 'place')}` : '';
-    return { text: `${describeDownload(active)}${also}`, state: 'active', saved, focus: active };
+    // A copy found missing and on its way back says so until it is saved again.
+    const again = active.refetchedAt !== null ? 'Copy missing, fetching again · ' : '';
+    return { text: `${again}${describeDownload(active)}${also}`, state: again ? 'lost' : 'active', saved, focus: active };
   }
   if (saved.length > 0) {
     const where = saved.length === 1 ? 'Saved' : `Saved in ${saved.length} places`;
@@ -42,7 +44,10 @@ export function summariseCopies(job: JobView, entries: readonly DownloadView[], 
     const what = first.state === 'missing' ? 'Copy missing' : 'Copy changed on disk';
     return { text: `${what}${lost.length > 1 ? ` (${lost.length})` : ''}${serviceNote}`, state: 'lost', saved, focus: failed };
   }
-  if (failed) return { text: describeDownload(failed), state: 'failed', saved, focus: failed };
+  if (failed) {
+    const text = failed.refetchedAt !== null ? `Copy missing; fetching it again failed: ${failed.reason ?? 'unknown reason'}` : describeDownload(failed);
+    return { text, state: failed.refetchedAt !== null ? 'lost' : 'failed', saved, focus: failed };
+  }
   if (linkAlive) return { text: `Only on the service: ${describeExpiry(job, now)}`, state: 'service-only', saved, focus: null };
   return { text: '—', state: 'none', saved, focus: null };
 }

@@ -45,6 +45,9 @@ function expiryCell(job: JobView, now: number) {
   return describeExpiry(job, now);
 }
 
+/** The columns' widths together (Request at its narrowest): the table scrolls sideways below this. */
+export const TABLE_WIDTH = 982;
+
 /** What the Cost column sorts by: credits charged, else the estimate; nothing known sorts first. */
 export function costOf(job: JobView): number {
   return job.chargedCredits ?? job.costEstimate?.credits ?? -1;
@@ -53,22 +56,36 @@ export function costOf(job: JobView): number {
 /** Download states in the order "needs me" first: lost copies, failures, only on the service, in flight, saved. */
 const COPY_ORDER = { lost: 0, failed: 1, 'service-only': 2, active: 3, saved: 4, none: 5 } as const;
 
+/** A job's summary without the kind it starts with ("Avatar video · "Hello"" → ""Hello""). */
+export function requestOf(job: JobView): string {
+  const prefix = `${JOB_KIND_LABELS[job.kind]} · `;
+  return job.summary.startsWith(prefix) ? job.summary.slice(prefix.length) : job.summary;
+}
+
 const text = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 
 /**
  * Columns of the jobs table; every cell is plain text or a small naive-ui part, so rows stay cheap.
- * Every column sorts. Widths add up to fit a 1280 px window beside the sidebar.
+ * Every column sorts. Widths add up to fit a 1280 px window beside the sidebar (TABLE_WIDTH).
  */
 export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
   return [
     { type: 'selection' },
-    { title: 'Project', key: 'project', width: 110, ellipsis: { tooltip: true }, sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''), render: (job) => actions.projectName(job) ?? (job.projectId ? '—' : h('span', { class: 'no-project', title: 'Made outside a project: the command line, a batch or a tool' }, 'No project')) },
-    { title: 'Kind', key: 'kind', width: 100, sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]), render: (job) => JOB_KIND_LABELS[job.kind] },
-    { title: 'Request', key: 'summary', ellipsis: { tooltip: true }, minWidth: 140, sorter: (a, b) => text(a.summary, b.summary) },
+    { title: 'Project', key: 'project', width: 96, ellipsis: { tooltip: true }, sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''), render: (job) => actions.projectName(job) ?? (job.projectId ? '—' : h('span', { class: 'no-project', title: 'Made outside a project: the command line, a batch or a tool' }, 'No project')) },
+    { title: 'Kind', key: 'kind', width: 84, ellipsis: { tooltip: true }, sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]), render: (job) => JOB_KIND_LABELS[job.kind] },
+    {
+      title: 'Request',
+      key: 'summary',
+      ellipsis: { tooltip: true },
+      minWidth: 120,
+      sorter: (a, b) => text(requestOf(a), requestOf(b)),
+      // The Kind column already names the kind the summary starts with: the room goes to the words.
+      render: (job) => requestOf(job),
+    },
     {
       title: 'Status',
       key: 'phase',
-      width: 120,
+      width: 100,
       sorter: (a, b) => text(JOB_PHASE_LABELS[a.phase], JOB_PHASE_LABELS[b.phase]) || a.progress - b.progress,
       render: (job) =>
         h('div', { class: 'status-cell' }, [
@@ -82,23 +99,25 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
     {
       title: 'Download',
       key: 'download',
-      width: 210,
+      width: 190,
       sorter: (a, b) => COPY_ORDER[summariseCopies(a, actions.downloads(a), actions.now()).state] - COPY_ORDER[summariseCopies(b, actions.downloads(b), actions.now()).state],
       render: (job) => downloadCell(job, actions.downloads(job), actions.now(), actions.transfers),
     },
-    { title: 'Age', key: 'createdAt', width: 72, sorter: (a, b) => b.createdAt - a.createdAt, render: (job) => formatDuration(actions.now() - job.createdAt) },
+    { title: 'Age', key: 'createdAt', width: 56, sorter: (a, b) => b.createdAt - a.createdAt, render: (job) => formatDuration(actions.now() - job.createdAt) },
     {
       title: 'Available',
       key: 'expiresAt',
-      width: 104,
+      width: 100,
       sorter: (a, b) => timeLeft(a, actions.now()) - timeLeft(b, actions.now()),
       render: (job) => expiryCell(job, actions.now()),
     },
-    { title: 'Cost', key: 'cost', width: 90, sorter: (a, b) => costOf(a) - costOf(b), render: (job) => describeCost(job) },
+    { title: 'Cost', key: 'cost', width: 92, sorter: (a, b) => costOf(a) - costOf(b), render: (job) => describeCost(job) },
     {
       title: '',
       key: 'actions',
-      width: 112,
+      // Kept in view whatever the window's width; the desktop app's "Folder" button needs more room.
+      fixed: 'right',
+      width: actions.showInFolder ? 150 : 104,
       render: (job) => {
         const expired = timeLeft(job, actions.now()) <= 0;
         const saved = actions.downloads(job).find((d) => d.state === 'saved');

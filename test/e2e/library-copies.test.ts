@@ -1,0 +1,169 @@
+// The Library's Done-when journeys in Chromium through a web host process: sort by Cost and filter
+// "expiring in 24 h"; open an expired job's saved copy; pause, resume, cancel and retry single files;
+// download a saved job with another template and find the second copy; then the folder the copies
+// were saved to goes away (renamed, as an unmount would leave it) and, after a restart, the Library
+// says the copy is missing and fetches it again while the link lives.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { JobRecord } from '../../electron/common/bridge/jobs';
+import type { DownloadEntry } from '../../electron/common/bridge/downloads';
+import { archiveSettingsSpec } from '../../electron/services/downloads/archive';
+import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { resolveMediaBinary } from '../../electron/services/media/binaries';
+import { createConfStoreFactory } from '../../electron/services/store/conf-store';
+import { startFileServer, until } from '../unit/downloads/file-server';
+import { screenshot } from './browser';
+import { restartableStudio } from './host-process';
+
+const studio = restartableStudio('studio-e2e-copies-');
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+const NOW = Date.now();
+const HOUR = 3_600_000;
+
+async function openLibrary(url: string, errors: string[]): Promise<Page> {
+  const context = await studio.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  await page.goto(`${url}#/library`);
+  await page.getByRole('heading', { level: 1, name: 'Library' }).waitFor();
+  await expect.poll(() => page.locator('tr[data-job-id]').count(), { timeout: 15_000 }).toBe(5);
+  return page;
+}
+
+async function download(page: Page, ids: string[], folder: string, template: string): Promise<void> {
+  for (const id of ids) await page.locator(`tr[data-job-id="${id}"] .n-checkbox`).click();
+  await page.getByTestId('download-selected').click();
+  const dialog = page.getByTestId('download-dialog');
+  await dialog.waitFor();
+  await dialog.getByLabel('Folder').fill(folder);
+  await dialog.getByLabel('File name template').fill(template);
+  await expect.poll(() => dialog.textContent()).toContain(`Files will be saved in ${folder}`);
+  await dialog.getByRole('button', { name: 'Download', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  // Untick, so the next download starts from an empty selection.
+  for (const id of ids) await page.locator(`tr[data-job-id="${id}"] .n-checkbox`).click();
+}
+
+describe('the Library in Chromium', () => {
+  it('sorts, filters, opens an expired saved copy, controls single transfers, makes a second copy, and fetches a lost one again', async () => {
+    const server = await startFileServer();
+    const dataDir = studio.dataDir;
+    const file = join(dataDir, 'clip.mp4');
+    execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-t', '3', '-b:v', '4M', '-pix_fmt', 'yuv420p', file]);
+    const clip = readFileSync(file);
+    rmSync(file);
+    try {
+      // The archive is switched off here: this test is about the user's own copies.
+      createConfStoreFactory(dataDir, { log: silent, notify: () => undefined })(archiveSettingsSpec).set({ ...archiveSettingsSpec.defaults, enabled: false });
+      const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+      const jobs: [string, string, number, number][] = [
+        ['a', 'Welcome', 30, NOW + 100 * HOUR],
+        ['b', 'Expiring soon', 50, NOW + 5 * HOUR],
+        ['c', 'Last week', 10, NOW - HOUR],
+        ['p', 'Pause me', 20, NOW + 100 * HOUR],
+        ['r', 'Retry me', 5, NOW + 100 * HOUR],
+      ];
+      for (const [i, [id, text, credits, expiresAt]] of jobs.entries()) {
+        const record: JobRecord = {
+          id: `job-${id}`, kind: 'avatar-video', phase: 'completed', remoteId: `remote-${id}`, connectionId: 'elsewhere', connectionName: 'Service',
+          projectId: null, summary: `Avatar video · "${text}"`, requestHash: `h${i}`, request: { text }, createdAt: NOW - (i + 1) * 60_000,
+          updatedAt: NOW, finishedAt: NOW - 30_000, expiresAt, deadlineAt: NOW, remoteStatus: 3, resultUrl: server.url(`/${id}.mp4`),
+          costEstimate: null, chargedCredits: credits, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null,
+        };
+        await ledger.put(record);
+      }
+      server.files.set('/a.mp4', { body: clip, etag: '"a"' });
+      server.files.set('/b.mp4', { body: clip, etag: '"b"' });
+      server.files.set('/p.mp4', { body: clip, etag: '"p"', throttle: 60_000 });
+      server.files.set('/r.mp4', { body: clip, etag: '"r"', failFirst: { count: 1, status: 404 } });
+      // An earlier download of the expired job, still on disk as written.
+      const earlier = join(dataDir, 'Earlier');
+      mkdirSync(earlier);
+      writeFileSync(join(earlier, 'Last week.mp4'), clip);
+      const saved: DownloadEntry = {
+        id: 'copy-c', jobId: 'job-c', url: server.url('/c.mp4'), folder: earlier, relativeName: 'Last week.mp4', requestedName: 'Last week.mp4', state: 'saved',
+        reason: null, bytes: clip.length, totalBytes: clip.length, etag: null, lastModified: null, attempts: 0, savedPath: join(earlier, 'Last week.mp4'),
+        sha256: createHash('sha256').update(clip).digest('hex'), mtimeMs: statSync(join(earlier, 'Last week.mp4')).mtimeMs, verifiedAt: NOW, refetchedAt: null,
+        origin: 'library', batchId: null, createdAt: NOW - 5 * 86_400_000, updatedAt: NOW - 5 * 86_400_000,
+      };
+      mkdirSync(join(dataDir, 'downloads'));
+      writeFileSync(join(dataDir, 'downloads', 'queue.json'), JSON.stringify({ version: 1, entries: [saved] }));
+
+      const errors: string[] = [];
+      let host = await studio.start();
+      const page = await openLibrary(host.url, errors);
+      const order = async () => page.locator('tr[data-job-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-job-id')));
+      const row = (id: string) => page.locator(`tr[data-job-id="job-${id}"]`);
+
+      // Sort by Cost (highest first, then lowest first), and narrow to results expiring within 24 hours.
+      await page.locator('th', { hasText: 'Cost' }).click();
+      await expect.poll(order).toEqual(['job-b', 'job-a', 'job-p', 'job-c', 'job-r']);
+      await page.locator('th', { hasText: 'Cost' }).click();
+      await expect.poll(order).toEqual(['job-r', 'job-c', 'job-p', 'job-a', 'job-b']);
+      await page.getByTestId('filter-expiring').click();
+      await expect.poll(order).toEqual(['job-b']);
+      await screenshot(page, 'library-expiring-1280');
+      await page.getByTestId('filter-expiring').click();
+
+      // The expired job's Open plays its verified saved copy, served by the host to its own page.
+      const popup = page.waitForEvent('popup');
+      await row('c').getByRole('button', { name: 'Open' }).click();
+      const opened = await popup;
+      expect(opened.url()).toMatch(/\/bridge\/saved\/copy-c$/);
+      const served = await page.evaluate(async (url) => {
+        const response = await fetch(url);
+        return { status: response.status, type: response.headers.get('content-type'), length: (await response.arrayBuffer()).byteLength };
+      }, new URL(opened.url()).pathname);
+      expect(served).toEqual({ status: 200, type: 'video/mp4', length: clip.length });
+      await opened.close();
+
+      // Single transfers: pause, resume and cancel the slow one; retry the one that failed.
+      const folder = join(dataDir, 'Client');
+      await download(page, ['job-a', 'job-p', 'job-r'], folder, '{text}');
+      await expect.poll(() => row('r').textContent(), { timeout: 20_000 }).toContain('Failed: The link no longer works (HTTP 404)');
+      await expect.poll(() => row('p').textContent(), { timeout: 20_000 }).toMatch(/\d+% · /);
+      await row('p').locator('[data-transfer-action="pause"]').click();
+      await expect.poll(() => row('p').textContent()).toMatch(/Paused( at \d+%)?/);
+      await screenshot(page, 'library-transfers-1280');
+      await row('p').locator('[data-transfer-action="resume"]').click();
+      await expect.poll(() => row('p').textContent(), { timeout: 20_000 }).toMatch(/\d+% · /);
+      await row('p').locator('[data-transfer-action="cancel"]').click();
+      await expect.poll(() => row('p').textContent()).toContain('Only on the service');
+      expect(existsSync(join(folder, 'Pause me.mp4.part'))).toBe(false);
+      await row('r').locator('[data-transfer-action="retry"]').click();
+      await expect.poll(() => row('r').textContent(), { timeout: 30_000 }).toContain('Saved');
+      expect(readFileSync(join(folder, 'Retry me.mp4')).equals(clip)).toBe(true);
+
+      // The same job with another template in the same folder: a second copy.
+      await expect.poll(() => row('a').textContent(), { timeout: 20_000 }).toContain('Saved');
+      await download(page, ['job-a'], folder, '{id} - {text}');
+      await expect.poll(() => row('a').textContent(), { timeout: 20_000 }).toContain('Saved in 2 places');
+      expect(readdirSync(folder).filter((n) => n.includes('Welcome')).sort()).toEqual(['Welcome.mp4', 'remote-a - Welcome.mp4']);
+      expect(readFileSync(join(folder, 'remote-a - Welcome.mp4')).equals(clip)).toBe(true);
+      await page.context().close();
+
+      // The folder goes away (renamed: this machine cannot unmount), and the studio starts again.
+      await studio.stop('SIGTERM');
+      renameSync(folder, join(dataDir, 'Client (unmounted)'));
+      server.files.set('/a.mp4', { body: clip, etag: '"a"', throttle: 150_000 });
+      host = await studio.start();
+      const again = await openLibrary(host.url, errors);
+      const rowAgain = again.locator('tr[data-job-id="job-a"]');
+      await expect.poll(() => rowAgain.textContent(), { timeout: 20_000 }).toContain('Copy missing, fetching again');
+      await screenshot(again, 'library-refetch-1280');
+      await until(() => existsSync(join(folder, 'Welcome.mp4')) && existsSync(join(folder, 'remote-a - Welcome.mp4')), 60_000);
+      expect(readFileSync(join(folder, 'Welcome.mp4')).equals(clip)).toBe(true);
+      expect(readFileSync(join(folder, 'remote-a - Welcome.mp4')).equals(clip)).toBe(true);
+      await expect.poll(() => rowAgain.textContent(), { timeout: 20_000 }).toContain('Saved in 2 places');
+      expect(errors).toEqual([]);
+      await again.context().close();
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
+});
