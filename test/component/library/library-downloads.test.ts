@@ -19,7 +19,7 @@ function download(jobId: string, over: Partial<DownloadView>): DownloadView {
   return {
     id: `d-${jobId}`, jobId, url: 'u', folder: '/out', relativeName: `${jobId}.mp3`, state: 'queued', reason: null, bytes: 0, totalBytes: null,
     etag: null, lastModified: null, attempts: 0, savedPath: null, origin: 'library', batchId: null, createdAt: now, updatedAt: now,
-    requestedName: null, sha256: null, mtimeMs: null, verifiedAt: null,
+    requestedName: null, sha256: null, mtimeMs: null, verifiedAt: null, refetchedAt: null,
     bytesPerSecond: null, secondsLeft: null, ...over,
   };
 }
@@ -118,13 +118,14 @@ describe('Library downloads', () => {
 
   it('sums up every copy of a job: a later failure does not hide a saved copy, a lost copy says so', async () => {
     mountLibrary(
-      [job('two'), job('kept'), job('lost', { expiresAt: now + 20 * HOUR }), job('none', { expiresAt: now + 20 * HOUR })],
+      [job('two'), job('kept'), job('lost', { expiresAt: now + 20 * HOUR }), job('none', { expiresAt: now + 20 * HOUR }), job('back')],
       [
         download('two', { id: 'two-1', state: 'saved', savedPath: '/out/two.mp3', createdAt: now - 2 }),
         download('two', { id: 'two-2', state: 'saved', savedPath: '/archive/two.mp3', createdAt: now - 1 }),
         download('kept', { id: 'kept-1', state: 'saved', savedPath: '/out/kept.mp3', createdAt: now - 2 }),
         download('kept', { id: 'kept-2', state: 'failed', reason: 'The server answered HTTP 500.', createdAt: now - 1 }),
         download('lost', { id: 'lost-1', state: 'missing', savedPath: '/gone/lost.mp3', reason: 'The saved copy is no longer at /gone/lost.mp3.' }),
+        download('back', { id: 'back-1', state: 'downloading', bytes: 50, totalBytes: 100, refetchedAt: now }),
       ],
     );
     await flushPromises();
@@ -134,6 +135,7 @@ describe('Library downloads', () => {
     expect(cell('kept').textContent).not.toContain('Failed');
     expect(cell('lost').textContent).toMatch(/^Copy missing · on the service: (20 h|19 h 59 min) left/);
     expect(cell('none').textContent).toMatch(/^Only on the service: (20 h|19 h 59 min) left/);
+    expect(cell('back').textContent).toMatch(/^Copy missing, fetching again · 50%/);
   }, 20_000);
 
   it('pauses, resumes, cancels and retries single files from their row', async () => {
