@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GLOBAL_FLAGS, commands } from '../electron/cli/index';
 import { GLOBAL_OPTIONS, optionHelp, optionsOf, usageLine } from '../electron/cli/parser';
+import { EXIT, EXIT_MEANINGS } from '../electron/cli/command';
 import { usage as sandboxUsage } from '../electron/emulator/options';
 import { withBlock } from './markers';
 
@@ -28,11 +29,21 @@ export function cliReference(): string {
     '<!-- Written by `npm run docs:cli` from the commands in electron/cli/commands; edit those, not this page. -->',
     '',
     'In the repository run it as `npm run cli -- <command>`; once the package is linked, `studio` is the same',
-    'command (`electron/cli/bin.mjs`). Exit codes: 0 done, 1 the work failed, 2 the command line was wrong',
-    '(an unknown or misspelt flag, a value outside its choices or range, a required one missing: nothing is sent).',
+    'command (`electron/cli/bin.mjs`). Relative paths are read against the folder you run it from (under',
+    '`npm run`, the folder npm was called from).',
     'Every command reads the same data folder as the app, and follows each job through the connection it',
     'was sent with. `studio <command> --help` prints one command\'s synopsis and flags, `studio <group> --help`',
     '(jobs, avatars, faces, live, voices, webhook) the group\'s commands.',
+    '',
+    '## Exit codes',
+    '',
+    'Every command exits with one of these; with `--json` a failure also prints',
+    '`{ "error": { "code": "<name>", "message": "…" } }` on stdout (a command with its own JSON answer, such',
+    'as a failed job\'s record, prints that instead), and an empty result is an empty JSON list.',
+    '',
+    '| Code | Name | Meaning |',
+    '|---|---|---|',
+    ...Object.entries(EXIT).map(([name, code]) => `| ${code} | \`${name}\` | ${EXIT_MEANINGS[name as keyof typeof EXIT]} |`),
     '',
     '## Flags every command accepts',
     '',

@@ -52,8 +52,20 @@ export interface CliCommand {
   run(args: ParsedArgs, io: CliIo): Promise<number>;
 }
 
-/** Exit codes: 0 done, 1 the work failed, 2 the command line was wrong. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/**
+ * Exit codes, one table for every command (docs/cli.md prints it): scripts branch on them. With
+ * --json a failure also prints `{ "error": { "code": <the name>, "message" } }` on stdout.
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3, unavailable: 4 } as const;
+export type ExitName = keyof typeof EXIT;
+
+export const EXIT_MEANINGS: Record<ExitName, string> = {
+  ok: 'done: every job sent completed, or the command did what it says',
+  failed: 'a job failed or did not finish, or the work itself failed (a download, a render)',
+  usage: 'the command line was wrong (unknown or misspelt flag, a value outside its choices or range, a required one missing): nothing was sent',
+  refused: 'refused before sending: a check on the media, the price not confirmed (--yes), the same request sent before (--again); nothing was sent',
+  unavailable: 'the service, the sandbox or the data folder could not be reached',
+};
 
 export class UsageError extends Error {
   constructor(message: string) {

@@ -1,5 +1,7 @@
 import { pathToFileURL } from 'node:url';
-import { EXIT, UsageError, type CliCommand, type CliIo } from './command';
+import { EXIT, UsageError, type CliCommand, type CliIo, type ExitName } from './command';
+import { isServiceError } from '../services/client/errors';
+import { DataFolderBusyError } from '../services/host/data-folder-lock';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
 import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';
@@ -72,40 +74,90 @@ export function usage(): string {
   ].join('\n');
 }
 
+/**
+ * The caller's folder: under `npm run cli` the process runs in the repository, and npm records where it
+ * was called from in INIT_CWD; run directly (`studio`), the process's own folder.
+ */
+export function callerFolder(env: Record<string, string | undefined>, cwd: string): string {
+  return env.npm_lifecycle_event && env.INIT_CWD ? env.INIT_CWD : cwd;
+}
+
 export const processIo = (): CliIo => ({
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
-  cwd: process.cwd(),
+  cwd: callerFolder(process.env, process.cwd()),
 });
 
+const EXIT_NAMES = Object.fromEntries(Object.entries(EXIT).map(([name, code]) => [code, name])) as Record<number, ExitName>;
+
+/**
+ * With --json, stdout carries JSON whatever happens: a command that fails without printing its own
+ * JSON answer gets `{ "error": { "code", "message" } }`, the message being what it said on stderr.
+ */
+function jsonFailures(io: CliIo): { io: CliIo; finish(code: number, message?: string): number } {
+  let printed = false;
+  const said: string[] = [];
+  return {
+    io: {
+      ...io,
+      out: (text) => {
+        printed = true;
+        io.out(text);
+      },
+      err: (text) => {
+        said.push(text);
+        io.err(text);
+      },
+    },
+    finish(code, message) {
+      if (code !== EXIT.ok && !printed) {
+        io.out(JSON.stringify({ error: { code: EXIT_NAMES[code] ?? 'failed', message: message ?? (said.join('\n').trim() || 'failed') } }));
+      }
+      return code;
+    },
+  };
+}
+
 /** Runs one command line and returns the exit code; never throws. */
-export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    io.out(usage());
+    given.out(usage());
     return argv.length === 0 ? EXIT.usage : EXIT.ok;
   }
+  // Looked for before parsing, so a line the parser refuses still answers in JSON.
+  const json = argv.includes('--json');
+  const wrapped = json ? jsonFailures(given) : { io: given, finish: (code: number) => code };
+  const io = wrapped.io;
   let parsed;
   try {
-    parsed = parseCommandLine(commands, argv, io.out);
+    parsed = parseCommandLine(commands, argv, given.out);
   } catch (error) {
     if (!(error instanceof ParseStop)) throw error;
     if (error.helpShown) return EXIT.ok;
     const hint = error.command ? `studio ${error.command.name} --help` : 'studio --help';
     io.err(`${error.message}\nNothing was sent. See: ${hint}`);
-    return EXIT.usage;
+    return wrapped.finish(EXIT.usage, error.message);
   }
   const { command, args } = parsed;
   try {
-    return await command.run(args, io);
+    return wrapped.finish(await command.run(args, io));
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${error.message}\nUsage: studio ${usageLine(command)}`);
-      return EXIT.usage;
+      return wrapped.finish(EXIT.usage, error.message);
     }
-    io.err(error instanceof Error ? error.message : String(error));
-    return EXIT.failed;
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(message);
+    return wrapped.finish(exitFor(error), message);
   }
+}
+
+/** A thrown error's exit code: what could not be reached is 4, anything else a failure of the work. */
+function exitFor(error: unknown): number {
+  if (error instanceof DataFolderBusyError || (error instanceof Error && error.cause instanceof DataFolderBusyError)) return EXIT.unavailable;
+  if (isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout')) return EXIT.unavailable;
+  return EXIT.failed;
 }
 
 const entry = process.argv[1];

@@ -39,7 +39,7 @@ export const checkPlacementCommand: CliCommand = {
       if (plan.balance !== null) io.err(`Balance: ${plan.balance} credits.`);
       if (args.flags['--yes'] !== true) {
         io.err('Nothing was sent. Run again with --yes to send it.');
-        return EXIT.failed;
+        return EXIT.refused;
       }
       const result = await checker.run({ signal: interrupt.signal, onStep: (step) => io.err(`  ${step}`) });
       if (args.flags['--json']) io.out(JSON.stringify(result, null, 2));

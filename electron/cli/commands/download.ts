@@ -91,9 +91,11 @@ export const downloadCommand: CliCommand = {
     process.once('SIGINT', stop);
     try {
       const jobs = chooseJobs(host.engine.list(), args, Date.now());
+      // Nothing to save is an answer, not a failure: a script gets an empty list.
       if (jobs.length === 0) {
-        io.err('No jobs match.');
-        return EXIT.failed;
+        if (json) io.out('[]');
+        else io.err('No jobs match: nothing to save.');
+        return EXIT.ok;
       }
       const result = await service.start({ jobIds: jobs.map((j) => j.id), folder: resolve(io.cwd, out), template: flag(args, '--template'), origin: 'cli' });
       const ids = new Set(result.queued.map((d) => d.id));

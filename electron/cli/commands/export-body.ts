@@ -28,6 +28,7 @@ export const exportBodyCommand: CliCommand = {
     { name: '--placement', value: 'ANCHOR', choices: PlacementAnchor.options, help: 'offsets place an element by its centre or top-left corner (default centre)' },
     { name: '--scale', value: 'OF', choices: PlacementScale.options, help: 'scales are of the frame or of the element\'s own size (default frame)' },
     { name: '--check-media', help: 'also fetch and probe every link, naming each broken one' },
+    { name: '--json', help: 'the body is JSON either way; with --json a refusal is JSON too' },
   ],
   async run(args, io) {
     const { project } = await readProjectArg(args, io);
@@ -48,12 +49,12 @@ export const exportBodyCommand: CliCommand = {
     for (const problem of links) io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}  ${problem.url}`);
     if (broken.length > 0) {
       io.err(`${broken.length} link(s) would make the paid job fail; nothing to send until they are fixed.`);
-      return EXIT.failed;
+      return EXIT.refused;
     }
     if (!result.ok) {
       io.err(`The project cannot be sent as a ${result.target} request (${result.problems.filter((p) => p.level === 'error').length} problem(s)):`);
       for (const problem of result.problems) io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}`);
-      return EXIT.failed;
+      return EXIT.refused;
     }
     for (const warning of result.warnings) io.err(`  warning  ${warning.message}`);
     io.out(JSON.stringify(result.body, null, 2));

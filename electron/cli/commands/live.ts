@@ -102,13 +102,20 @@ export const liveUpdateCommand: CliCommand = {
 
 export const liveCloseCommand: CliCommand = {
   name: 'live close',
-  summary: 'close a live face swap session',
+  summary: 'close a live face swap session: one this data folder opened, or any the connection can close',
   arguments: [{ name: 'ID', help: 'the session id', required: true }],
+  options: [JSON_OPTION],
   async run(args, io) {
     const [id] = args.positional;
-    return withSessions(args, io, async (live) => {
-      await live.close(id);
-      io.out(`session ${id} closed`);
+    return withSessions(args, io, async (live, host) => {
+      // A session this data folder recorded is closed and forgotten; any other (opened by another tool or
+      // computer) is closed on the connection directly, which answers for an unknown or closed one.
+      if (live.list().some((s) => s.id === id)) await live.close(id);
+      else {
+        const { id: connectionId } = await host.target.active();
+        await (await host.target.client(connectionId)).call('liveClose', { _id: id });
+      }
+      io.out(args.flags['--json'] ? JSON.stringify({ closed: id }) : `session ${id} closed`);
       return EXIT.ok;
     });
   },

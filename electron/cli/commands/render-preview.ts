@@ -9,6 +9,7 @@ import { isAbortError } from '../../services/media/preview-renderer';
 import { savedCopiesIn } from '../../services/downloads/queue-file';
 import { createMediaToolkit } from '../../services/media/toolkit';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo } from '../command';
+import { JSON_OPTION } from '../common-options';
 import { readProjectArg, resolveRelativeMedia } from './project-file';
 
 /**
@@ -24,6 +25,7 @@ export const renderPreviewCommand: CliCommand = {
     { name: '--out', value: 'FILE.mp4', help: 'where to write the video', required: true },
     { name: '--width', value: 'N', help: 'the preview\'s width in pixels', range: { min: 16, max: 7680, integer: true } },
     { name: '--draft', help: 'render at full size, quickly' },
+    JSON_OPTION,
   ],
   async run(args, io) {
     const { project: loaded, path } = await readProjectArg(args, io);
@@ -57,7 +59,8 @@ export const renderPreviewCommand: CliCommand = {
       for (const note of result.notes) io.err(`  note  ${note}`);
       // Heard in a stand-in voice, not the service's: said on every render that has one.
       for (const line of result.draftVoices) io.err(`  draft voice  ${line}`);
-      io.out(`${result.path}  ${result.width}x${result.height}  ${(result.durationMs / 1000).toFixed(1)} s${result.followsSpeech ? ' (as long as its speech)' : ''}`);
+      if (args.flags['--json']) io.out(JSON.stringify({ path: result.path, width: result.width, height: result.height, durationMs: result.durationMs, followsSpeech: result.followsSpeech }, null, 2));
+      else io.out(`${result.path}  ${result.width}x${result.height}  ${(result.durationMs / 1000).toFixed(1)} s${result.followsSpeech ? ' (as long as its speech)' : ''}`);
       return EXIT.ok;
     } catch (error) {
       bar.finish();

@@ -18,11 +18,11 @@ export function parseRate(value: string | undefined): string | undefined {
   return rate;
 }
 
-async function scriptOf(args: ParsedArgs): Promise<string> {
+async function scriptOf(args: ParsedArgs, io: CliIo): Promise<string> {
   const text = flag(args, '--text');
   const file = flag(args, '--text-file');
   if ((text === undefined) === (file === undefined)) throw new UsageError('Give the script with --text TEXT or --text-file FILE (one of them)');
-  const script = text ?? (await readFile(resolve(file as string), 'utf8').catch((error: Error) => {
+  const script = text ?? (await readFile(resolve(io.cwd, file as string), 'utf8').catch((error: Error) => {
     throw new UsageError(`Cannot read --text-file ${file}: ${error.message}`);
   }));
   if (script.trim() === '') throw new UsageError('The script is empty');
@@ -51,7 +51,7 @@ export async function saveResult(job: JobView, out: string, io: CliIo): Promise<
 async function runSpeechJob(args: ParsedArgs, io: CliIo, submission: JobSubmission): Promise<number> {
   const json = args.flags['--json'] === true;
   const outFlag = flag(args, '--out');
-  const out = outFlag === undefined ? undefined : resolve(outFlag);
+  const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
   const host = openCliHost(args, io);
   try {
     if (submission.kind === 'tts') {
@@ -68,7 +68,7 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, submission: JobSubmissi
     }
     if (result.status === 'duplicate') {
       io.err(`${result.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
-      return EXIT.failed;
+      return EXIT.refused;
     }
     const id = result.job.id;
     if (!json) io.err(`Sent as job ${id.slice(0, 8)} to ${result.job.connectionName}; waiting…`);
@@ -108,7 +108,7 @@ export const ttsCommand: CliCommand = {
     const voice = flag(args, '--voice');
     if (!voice) throw new UsageError('Give the voice with --voice ID (`studio voices list` shows them)');
     const rate = parseRate(flag(args, '--rate'));
-    const body = { input_text: await scriptOf(args), voice_id: voice, ...(rate ? { rate } : {}) };
+    const body = { input_text: await scriptOf(args, io), voice_id: voice, ...(rate ? { rate } : {}) };
     return runSpeechJob(args, io, { kind: 'tts', body });
   },
 };
@@ -124,7 +124,7 @@ export const cloneCommand: CliCommand = {
   async run(args, io) {
     const sample = flag(args, '--sample');
     if (!sample) throw new UsageError('Give the voice sample with --sample URL (an http(s) link to a recording)');
-    const body = { input_text: await scriptOf(args), voice_url: sample, rate: parseRate(flag(args, '--rate')) ?? '50%' };
+    const body = { input_text: await scriptOf(args, io), voice_url: sample, rate: parseRate(flag(args, '--rate')) ?? '50%' };
     return runSpeechJob(args, io, { kind: 'voice-clone', body });
   },
 };

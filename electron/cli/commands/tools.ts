@@ -25,7 +25,7 @@ async function withTools(args: ParsedArgs, io: CliIo, work: (tools: ReturnType<t
   } catch (error) {
     if (error instanceof ToolRefusal) {
       io.err(error.message);
-      return EXIT.failed;
+      return EXIT.refused;
     }
     if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
     throw error;
@@ -62,7 +62,7 @@ export const lipsyncCommand: CliCommand = {
         io.err(`video: ${describeMedia(measured.video)}`);
         io.err(`audio: ${describeMedia(measured.audio)}`);
       }
-      if (reportChecks(measured.checks, io)) return EXIT.failed;
+      if (reportChecks(measured.checks, io)) return EXIT.refused;
       const sent = await service.send({ ...inputs, confirmDuplicate: args.flags['--again'] === true });
       return followToolJob(host, 'lipsync', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
     });
@@ -115,11 +115,11 @@ export const characterSwapCommand: CliCommand = {
         io.err(`video: ${describeMedia(quote.video)}`);
         io.err(`model: ${quote.models.find((m) => m.value === quote.model)?.label ?? quote.model} · ${quote.resolution} · ${quote.unitCredit} credits per started 5 s · ${quote.seconds ?? '?'} s${quote.detected ? ' (the video\'s length)' : ''}`);
       }
-      if (reportChecks(quote.checks, io) || quote.credits === null) return EXIT.failed;
+      if (reportChecks(quote.checks, io) || quote.credits === null) return EXIT.refused;
       io.err(`Cost: ${quote.credits} credits (${quote.basis}).`);
       if (args.flags['--yes'] !== true && !(await ask(io, `Send it for ${quote.credits} credits? [y/N]`))) {
         io.err('Not sent.');
-        return EXIT.failed;
+        return EXIT.refused;
       }
       const sent = await service.send({
         ...inputs,

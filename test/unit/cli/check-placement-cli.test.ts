@@ -34,7 +34,7 @@ const CONVENTIONS: PlacementConvention[] = [
 describe('studio check-placement', () => {
   it('says what it would send and its cost, and sends nothing without --yes', async () => {
     const run = io();
-    expect(await runCli(['check-placement'], run.io)).toBe(1);
+    expect(await runCli(['check-placement'], run.io)).toBe(3);
     expect(run.err.join('\n')).toMatch(/One talking avatar, 640×360[\s\S]*Cost: [\s\S]*Balance: \d+ credits[\s\S]*Nothing was sent/);
   }, 120_000);
 

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { HELP_COLUMNS, commands, runCli, usage } from '../../../electron/cli/index';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../../electron/cli/command';
+import { optionsOf } from '../../../electron/cli/parser';
+import { HELP_COLUMNS, callerFolder, commands, runCli, usage } from '../../../electron/cli/index';
 
 describe('studio --help', () => {
   const lines = usage().split('\n');
@@ -52,5 +57,45 @@ describe('studio <command> --help and mistakes on the command line', () => {
     const range = await run(['tts-batch', 'rows.csv', '--out-dir', 'x', '--concurrency', '0']);
     expect(range.code).toBe(2);
     expect(range.err).toContain('--concurrency must be a whole number from 1 to 32');
+  });
+});
+
+describe('--json as scripts use it', () => {
+  const run = async (argv: string[], env: Record<string, string | undefined> = {}) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: '/' });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+  let data = '';
+  beforeAll(() => {
+    data = mkdtempSync(join(tmpdir(), 'cli-json-'));
+  });
+  afterAll(() => rmSync(data, { recursive: true, force: true }));
+
+  it('every command takes --json, and a refused command line answers JSON on stdout with exit 2', async () => {
+    for (const command of commands) {
+      expect(optionsOf(command).map((o) => o.name), command.name).toContain('--json');
+      const bad = await run([...command.name.split(' '), '--json', '--bogus']);
+      expect(bad.code, command.name).toBe(EXIT.usage);
+      expect(JSON.parse(bad.out), command.name).toEqual({ error: { code: 'usage', message: expect.stringMatching(/unknown option '--bogus'|missing required argument|required option/) } });
+    }
+  });
+
+  it('a failure while running is JSON too, and an empty result is an empty list', async () => {
+    const unknownJob = await run(['jobs', 'show', 'zzzz', '--json', '--data-dir', data]);
+    expect(unknownJob.code).toBe(EXIT.usage);
+    expect(JSON.parse(unknownJob.out)).toEqual({ error: { code: 'usage', message: expect.stringContaining('No job matches "zzzz"') } });
+    const unreadable = await run(['webhook', 'decode', join(data, 'no-such-body.json'), '--json', '--data-dir', data]);
+    expect(unreadable.code).toBe(EXIT.failed);
+    expect(JSON.parse(unreadable.out).error).toMatchObject({ code: 'failed', message: expect.stringContaining('no-such-body.json') });
+    const none = await run(['download', '--since', '1d', '--out', join(data, 'out'), '--json', '--data-dir', data]);
+    expect(none.code).toBe(EXIT.ok);
+    expect(JSON.parse(none.out)).toEqual([]);
+  });
+
+  it('reads relative paths against the folder npm was called from', () => {
+    expect(callerFolder({ npm_lifecycle_event: 'cli', INIT_CWD: '/home/me/project' }, '/repo')).toBe('/home/me/project');
+    expect(callerFolder({ INIT_CWD: '/stale' }, '/here')).toBe('/here');
   });
 });

@@ -42,7 +42,7 @@ describe('studio tts and clone', () => {
     expect(readdirSync(out).filter((n) => n.endsWith('.part'))).toEqual([]);
 
     const again = await cli(['tts', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json']);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(3);
     expect(again.err.join('\n')).toMatch(/Add --again to send it anyway/);
     const forced = await cli(['tts', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json', '--again']);
     expect(forced.code).toBe(0);

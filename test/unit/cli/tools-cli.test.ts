@@ -29,7 +29,7 @@ const portrait = makeImage(join(dir, 'face.png'), { colour: 'orange', width: 256
 describe('studio lipsync', () => {
   it('refuses a 90 fps video with the reason and 1210, creating no job', async () => {
     const run = io();
-    expect(await runCli(['lipsync', '--video', fast, '--audio', voice], run.io)).toBe(1);
+    expect(await runCli(['lipsync', '--video', fast, '--audio', voice], run.io)).toBe(3);
     const said = run.err.join('\n');
     expect(said).toContain('video: 1.0 s · 320×240 · 90 fps');
     expect(said).toMatch(/Refused: The video runs at 90 fps; lip sync takes at most 60 fps \(the service would refuse it with 1210\)/);
@@ -58,7 +58,7 @@ describe('studio character-swap', () => {
   it('prints the cost per started 5 s and sends nothing when the answer is no', async () => {
     const before = jobsWritten();
     const run = io('n\n');
-    expect(await runCli(['character-swap', '--image', portrait, '--video', clip, '--duration', '12'], run.io)).toBe(1);
+    expect(await runCli(['character-swap', '--image', portrait, '--video', clip, '--duration', '12'], run.io)).toBe(3);
     const said = run.err.join('\n');
     expect(said).toContain('Cost: 30 credits (12 s at 720p: 3 started 5 s × 10 credits = 30 credits).');
     expect(said).toContain('Send it for 30 credits? [y/N]');

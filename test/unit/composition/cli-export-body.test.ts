@@ -31,7 +31,7 @@ describe('studio export-body', () => {
 
   it('prints every problem and exits non-zero', async () => {
     const cli = io();
-    expect(await runCli(['export-body', 'two-scenes.project.json', '--target', 'talking-avatar'], cli)).toBe(1);
+    expect(await runCli(['export-body', 'two-scenes.project.json', '--target', 'talking-avatar'], cli)).toBe(3);
     expect(cli.stdout).toEqual([]);
     expect(cli.stderr).toEqual([
       'The project cannot be sent as a talking-avatar request (2 problem(s)):',
@@ -43,7 +43,7 @@ describe('studio export-body', () => {
   it('explains bad command lines and unreadable files', async () => {
     const cli = io();
     expect(await runCli(['export-body', 'two-scenes.project.json', '--target', 'gif'], cli)).toBe(2);
-    expect(cli.stderr[0]).toMatch(/--target must be avatar-video or talking-avatar/);
+    expect(cli.stderr[0]).toMatch(/option '--target <KIND>' argument '[^']*' is invalid. Allowed choices are avatar-video, talking-avatar/);
     expect(await runCli(['export-body', 'nope.json'], cli)).toBe(1);
     expect(cli.stderr.at(-1)).toBe('Cannot read nope.json: no such file');
     expect(await runCli(['export-body', 'progress-3s.txt'], cli)).toBe(1);
@@ -93,7 +93,7 @@ describe('studio export-body --check-media', () => {
 
   it('names each broken link with its scene, element, URL and reason, and exits 1', async () => {
     const cli = linkIo();
-    expect(await runCli(['export-body', 'broken.json', '--check-media', '--data-dir', join(dir, 'data')], cli)).toBe(1);
+    expect(await runCli(['export-body', 'broken.json', '--check-media', '--data-dir', join(dir, 'data')], cli)).toBe(3);
     expect(cli.stdout).toEqual([]);
     expect(cli.stderr).toEqual([
       `  error    Scene 1 (intro), element logo (Logo): the image link is broken (HTTP 404 Not Found).  ${origin}/logo.png`,
