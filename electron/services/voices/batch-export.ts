@@ -99,7 +99,8 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
     }
   };
   for (const row of view.rows) {
-    if (row.state === 'completed' && row.resultUrl) void queue.add(() => save({ ...row, resultUrl: row.resultUrl as string }));
+    // A row being made again still has its last good take: that one is saved until the new one is good.
+    if (row.resultUrl) void queue.add(() => save({ ...row, resultUrl: row.resultUrl as string }));
   }
   await queue.onIdle();
   failed.sort((a, b) => a.row - b.row);

@@ -81,6 +81,7 @@ export class BatchRunner {
   /** The batch with each row's state, read from the ledger. */
   view(record: BatchRecord): BatchView {
     const jobs = this.rowJobs(record.id);
+    const takes = this.rowJobs(record.id, true);
     const invalid = new Set(record.invalid);
     const retry = new Set(record.retry);
     const counts = {} as Record<BatchRowState, number>;
@@ -94,7 +95,9 @@ export class BatchRunner {
       counts[state] = (counts[state] ?? 0) + 1;
       if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
       const problem = state === 'invalid' ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks') : (job?.error?.explanation ?? null);
-      return { ...row, state, jobId: job?.id ?? null, resultUrl: job?.resultUrl ?? null, expiresAt: job?.expiresAt ?? null, problem, chargedCredits: job?.chargedCredits ?? null };
+      // A row being made again keeps its last good take (to hear and to save) until the new one is good.
+      const take = job?.phase === 'completed' ? job : takes.get(row.row);
+      return { ...row, state, jobId: job?.id ?? null, resultUrl: take?.resultUrl ?? null, expiresAt: take?.expiresAt ?? null, problem, chargedCredits: take?.chargedCredits ?? null };
     });
     return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, concurrency: record.concurrency, template: record.template, counts, done, rows };
   }
@@ -204,7 +207,7 @@ export class BatchRunner {
     const named: string[] = [];
     for (const record of await this.list()) {
       const rows = this.view(record).rows.filter((row) => {
-        if (row.state !== 'completed' || !row.resultUrl || row.expiresAt === null || row.expiresAt <= now || row.expiresAt - now > DAY) return false;
+        if (!row.resultUrl || row.expiresAt === null || row.expiresAt <= now || row.expiresAt - now > DAY) return false;
         if (this.warned.has(`${record.id}:${row.row}:${row.jobId}`)) return false;
         const file = record.saved?.[String(row.row)];
         return !(file && file.link === row.resultUrl && existsSync(file.path));
@@ -331,11 +334,11 @@ export class BatchRunner {
       });
   }
 
-  /** The newest job of each row of the batch. */
-  private rowJobs(batchId: string): Map<number, JobView> {
+  /** The newest job of each row of the batch (only completed ones when `completed`). */
+  private rowJobs(batchId: string, completed = false): Map<number, JobView> {
     const byRow = new Map<number, JobView>();
     for (const job of this.deps.engine.list()) {
-      if (job.purpose.type !== 'batch-row' || job.purpose.batchId !== batchId) continue;
+      if (job.purpose.type !== 'batch-row' || job.purpose.batchId !== batchId || (completed && job.phase !== 'completed')) continue;
       const known = byRow.get(job.purpose.row);
       if (!known || job.createdAt >= known.createdAt) byRow.set(job.purpose.row, job);
     }

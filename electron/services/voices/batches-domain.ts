@@ -76,7 +76,7 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
         const checked = await checkSaveFolder(folder, { create: true });
         if (!checked.ok) throw new StudioError(checked.message, 'invalid-folder');
         const voices = new Map((await catalogue.voices().catch(() => [])).map((voice) => [voice.voice_id, voice.name ?? null]));
-        const total = batch.rows.filter((row) => row.state === 'completed' && row.resultUrl).length;
+        const total = batch.rows.filter((row) => row.resultUrl).length;
         let done = 0;
         base.emit('batches.saving', { id, done, total });
         const earlier = (await batches.get(id))?.saved ?? {};

@@ -19,6 +19,8 @@ describe('what can be done to a row', () => {
     expect(rowActions('finished', 'invalid')).toEqual({ listen: false, change: 'edit', redo: false, remove: true });
     expect(rowActions('paused', 'processing')).toEqual({ listen: false, change: null, redo: false, remove: false });
     expect(rowActions('cancelled', 'completed')).toEqual({ listen: true, change: null, redo: false, remove: false });
+    // Made again and failed: its last good take can still be heard.
+    expect(rowActions('finished', 'failed', true)).toEqual({ listen: true, change: 'remake', redo: true, remove: false });
   });
 });
 

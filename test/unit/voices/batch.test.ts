@@ -291,6 +291,16 @@ describe('a batch of voiceovers', () => {
     expect(again.state).toBe('finished');
     expect(request(2)).toBe('Third, better.');
     expect([...jobsPerRow(dataDir).entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n)).toEqual([1, 1, 2, 1]);
+
+    // A new take that fails leaves the row its last good one, to hear and to save.
+    const good = again.rows[0].resultUrl;
+    await runner.editRow('bt', { row: 0, voice: 'no-such-voice' }, true, check);
+    const failed = await runner.run('bt');
+    expect([failed.rows[0].state, failed.rows[0].resultUrl]).toEqual(['failed', good]);
+    const folder = join(dataDir, 'out');
+    expect((await exportBatch(failed, folder)).inFolder).toBe(4);
+    const first = Papa.parse<Record<string, string>>(readFileSync(join(folder, MANIFEST_NAME), 'utf8').slice(1), { header: true }).data[0];
+    expect([first.status, first.link, first.file]).toEqual(['failed', good, '1-spot-1.mp3']);
     engine.stop();
   }, 60_000);
 

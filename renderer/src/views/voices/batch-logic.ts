@@ -55,17 +55,18 @@ export function tallyText(tally: BatchTally, total: number): string {
 }
 
 /**
- * What the user can do to one row of a started batch. Listen: its result is there. Change: a row not
+ * What the user can do to one row of a started batch. Listen: it has a take (its result, or while it
+ * is made again, the last good one). Change: a row not
  * sent yet, while nothing is being sent (paused or finished). Remake: an ended row, made again with a
  * change or as it is (a new paid job). Delete: a row not sent yet, while nothing is being sent.
  */
-export function rowActions(batch: BatchState, row: BatchRowState): { listen: boolean; change: 'edit' | 'remake' | null; redo: boolean; remove: boolean } {
+export function rowActions(batch: BatchState, row: BatchRowState, hasTake = row === 'completed'): { listen: boolean; change: 'edit' | 'remake' | null; redo: boolean; remove: boolean } {
   const quiet = batch === 'paused' || batch === 'finished';
   const unsent = row === 'waiting' || row === 'invalid';
   const ended = row === 'completed' || row === 'failed';
   const live = batch !== 'cancelled';
   return {
-    listen: row === 'completed',
+    listen: hasTake,
     change: live && ended ? 'remake' : live && unsent && quiet ? 'edit' : null,
     redo: live && ended,
     remove: unsent && quiet,
