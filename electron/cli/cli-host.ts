@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import type { RunningEmulator } from '../emulator';
-import { reachRunningSandbox, startBuiltInSandbox } from '../emulator/built-in';
+import { isBuiltInSandboxLink, reachRunningSandbox, startBuiltInSandbox } from '../emulator/built-in';
 import { CatalogueService } from '../services/catalogue/catalogue-service';
 import { modelPriceEstimator } from '../services/catalogue/model-prices';
 import { ServiceClient } from '../services/client/service-client';
@@ -33,6 +33,8 @@ export interface CliHost {
   /** Record stores in the data folder (the same records the app keeps). */
   createStore: RecordStoreFactory;
   log: Logger;
+  /** Starts (or reaches) the built-in sandbox when any of `links` is one of its links, before they are fetched. */
+  sandboxServing(links: readonly (string | undefined)[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,9 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
     catalogue,
     createStore,
     log,
+    async sandboxServing(links) {
+      if (links.some((link) => link !== undefined && isBuiltInSandboxLink(dataDir, link))) await sandbox();
+    },
     async close() {
       engine.stop();
       await engine.flush();

@@ -53,6 +53,23 @@ export async function startBuiltInSandbox(dataDir: string, extra: BuiltInSandbox
 }
 
 /**
+ * Whether `link` points at this data folder's built-in sandbox (its port now or any earlier one, on a
+ * loopback address): such a link opens only while that sandbox runs, so whoever fetches it starts it first.
+ */
+export function isBuiltInSandboxLink(dataDir: string, link: string): boolean {
+  const record = readPortRecord(join(dataDir, 'sandbox'));
+  if (!record) return false;
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return false;
+  return [record.port, ...record.earlier].includes(Number(url.port));
+}
+
+/**
  * The sandbox another process runs on this data folder (the one holding its lock), for a command that
  * must not start a second sandbox on the same records: its address and key, once it has answered.
  */

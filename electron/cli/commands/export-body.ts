@@ -9,6 +9,8 @@ import { TEXT_LIMITS, type PlanTier } from '../../common/composition/rules';
 import { DEFAULT_PLACEMENT, PlacementAnchor, PlacementScale } from '../../common/composition/placement';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { readProjectArg } from './project-file';
+import { isBuiltInSandboxLink } from '../../emulator/built-in';
+import { openCliHost } from '../cli-host';
 
 /**
  * `export-body <project.json> [--target avatar-video|talking-avatar]`: prints the request body the
@@ -64,11 +66,17 @@ export const exportBodyCommand: CliCommand = {
 
 /** The editor's link pre-flight, on this machine: every link fetched once (media cache) and probed. */
 async function checkMedia(project: Project, args: ParsedArgs, io: CliIo): Promise<LinkProblem[]> {
-  const toolkit = createMediaToolkit({ dataDir: flag(args, '--data-dir') ?? defaultDataDir(io.env), resolve: { env: io.env } });
+  const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+  const toolkit = createMediaToolkit({ dataDir, resolve: { env: io.env } });
+  const urls = linkUrls(project);
+  // Links to the built-in sandbox are checked with it running (started here, or the running studio's).
+  const host = urls.some((url) => isBuiltInSandboxLink(dataDir, url)) ? openCliHost(args, io, 'reads') : null;
   try {
-    const reports = await new LinkChecker({ cache: toolkit.cache, prober: toolkit.prober }).check(linkUrls(project), { fresh: true });
+    await host?.sandboxServing(urls);
+    const reports = await new LinkChecker({ cache: toolkit.cache, prober: toolkit.prober }).check(urls, { fresh: true });
     return linkProblems(project, new Map(reports.map((r) => [r.url, r])));
   } finally {
     await toolkit.dispose();
+    await host?.close();
   }
 }

@@ -57,6 +57,8 @@ export const lipsyncCommand: CliCommand = {
     const json = args.flags['--json'] === true;
     return withTools(args, io, async ({ deps, host }) => {
       const service = new LipSyncService(deps);
+      // A link from `studio avatars list` or an earlier job opens only while the sandbox runs.
+      await host.sandboxServing([inputs.video, inputs.audio]);
       const measured = await service.measure(inputs);
       if (!json) {
         io.err(`video: ${describeMedia(measured.video)}`);
@@ -109,6 +111,7 @@ export const characterSwapCommand: CliCommand = {
     const json = args.flags['--json'] === true;
     return withTools(args, io, async ({ deps, host }) => {
       const service = new CharacterSwapService(deps);
+      await host.sandboxServing([inputs.image, inputs.video]);
       const quote = await service.quote(inputs);
       if (!json) {
         io.err(`image: ${describeMedia(quote.image)}`);

@@ -10,7 +10,8 @@ import { releaseGenerationLock, takeGenerationLock } from './generation-lock';
 import { faceGeometry, paintFrame, scaleGeometry, type FaceGeometry, type FaceSpec, type Rgb } from './draw-face';
 
 /** Bump when the sample media change, so old caches are rebuilt. */
-const CATALOGUE_VERSION = 3;
+// 4: avatar clips carry a (silent) sound track, so they can be lip synced (the service wants video with audio, 1203).
+const CATALOGUE_VERSION = 4;
 
 /** The versioned folder inside a catalogue cache root. */
 export function catalogueDirIn(root: string): string {
@@ -149,8 +150,9 @@ export class Catalogue {
       // The mouth opens for 0.2 s every 0.4 s: a talking presenter whose face never moves.
       await t.runFfmpeg([
         '-loop', '1', '-framerate', String(CLIP.fps), '-i', closed, '-loop', '1', '-framerate', String(CLIP.fps), '-i', open,
-        '-filter_complex', "[0][1]overlay=enable='gte(mod(t\\,0.4)\\,0.2)',format=yuv420p",
-        '-t', String(CLIP.seconds), '-r', String(CLIP.fps), '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-movflags', '+faststart',
+        '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=mono',
+        '-filter_complex', "[0][1]overlay=enable='gte(mod(t\\,0.4)\\,0.2)',format=yuv420p[v]", '-map', '[v]', '-map', '2:a',
+        '-t', String(CLIP.seconds), '-r', String(CLIP.fps), '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-c:a', 'aac', '-movflags', '+faststart',
         join(out, avatarClipFile(a.avatar_id)),
       ]);
       await t.runFfmpeg(['-i', closed, '-vf', `scale=${THUMB.width}:${THUMB.height}`, '-q:v', '4', join(out, avatarThumbFile(a.avatar_id))]);

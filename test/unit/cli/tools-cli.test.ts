@@ -12,10 +12,10 @@ const dir = mkdtempSync(join(tmpdir(), 'studio-tools-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const data = join(dir, 'data');
 
-function io(answer?: string) {
+function io(answer?: string, dataDir = data) {
   const out: string[] = [];
   const err: string[] = [];
-  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: data }, cwd: dir, ...(answer !== undefined && { stdin: async () => answer }) };
+  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: dataDir }, cwd: dir, ...(answer !== undefined && { stdin: async () => answer }) };
   return { io: value, out, err };
 }
 
@@ -27,6 +27,24 @@ const voice = makeTone(join(dir, 'voice.wav'), { seconds: 3 });
 const portrait = makeImage(join(dir, 'face.png'), { colour: 'orange', width: 256, height: 256 });
 
 describe('studio lipsync', () => {
+  it('takes links from `avatars list` and an earlier tts, starting the sandbox that serves them before measuring', async () => {
+    // A data folder of its own: the other tests count the jobs in theirs.
+    const fresh = join(dir, 'fresh-data');
+    const listed = io(undefined, fresh);
+    expect(await runCli(['avatars', 'list', '--from', '2', '--json'], listed.io)).toBe(0);
+    const clipUrl = (JSON.parse(listed.out.join('\n')) as { url?: string }[]).map((a) => a.url ?? '').find((u) => u.endsWith('.mp4'));
+    expect(clipUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const spoken = io(undefined, fresh);
+    expect(await runCli(['tts', '--voice', 'sandbox_ava', '--text', 'Links from the sandbox keep working.', '--json'], spoken.io)).toBe(0);
+    const audioUrl = (JSON.parse(spoken.out.join('\n')) as { resultUrl: string }).resultUrl;
+    // Each command above started the sandbox and stopped it on exit: nothing serves these links now.
+    const run = io(undefined, fresh);
+    const code = await runCli(['lipsync', '--video', clipUrl as string, '--audio', audioUrl, '--json'], run.io);
+    expect(run.err.join('\n')).not.toContain('ECONNREFUSED');
+    expect(code, run.err.join('\n') + run.out.join('\n')).toBe(0);
+    expect(JSON.parse(run.out.join('\n'))).toMatchObject({ kind: 'lipsync', phase: 'completed' });
+  }, 180_000);
+
   it('refuses a 90 fps video with the reason and 1210, creating no job', async () => {
     const run = io();
     expect(await runCli(['lipsync', '--video', fast, '--audio', voice], run.io)).toBe(3);
