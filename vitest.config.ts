@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -9,16 +10,37 @@ const root = import.meta.dirname;
 provideMediaTools(root);
 // The archive's default folders (under Videos and Music) go to a scratch home, never the tester's own.
 // One fixed scratch folder (not one per run), so runs do not pile up folders in /tmp; worker-env.ts
-// gives each test worker a sub-folder of it.
-process.env.STUDIO_ARCHIVE_HOME ??= join(tmpdir(), 'avatar-studio-test-archive-home');
+// gives each test worker a sub-folder of it (STUDIO_ARCHIVE_HOME given to `npm test` moves it).
+process.env.STUDIO_TEST_ARCHIVE_ROOT ??= process.env.STUDIO_ARCHIVE_HOME ?? join(tmpdir(), 'avatar-studio-test-archive-home');
 const alias = {
   '@common': resolve(root, 'electron/common'),
   '@': resolve(root, 'renderer/src'),
 };
 
-// Most test files wait on processes, servers and sandbox jobs rather than compute: at least two
-// workers, even on a two-core machine where vitest's default would be one.
-const WORKERS = Math.max(2, availableParallelism() - 1);
+// Most test files wait on processes, servers and sandbox jobs rather than compute, so a worker more
+// than there are cores fills the waits (vitest's default on two cores would be one).
+const WORKERS = availableParallelism() + 1;
+
+// A file that replaces modules (vi.mock), the clock, globals or the environment gets a module graph of
+// its own; every other unit file shares its worker's modules with the files before it, which spares
+// re-importing the services once per file. Read off the files themselves, so a new test that mocks
+// is isolated without anyone remembering to list it.
+const REPLACES_MODULES = /\bvi\.(mock|doMock|useFakeTimers|stubGlobal|stubEnv)\(/;
+const isolatedUnitFiles = readdirSync(join(root, 'test/unit'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => `test/unit/${file}`)
+  .filter((file) => REPLACES_MODULES.test(readFileSync(join(root, file), 'utf8')));
+
+const unitTest = {
+  globals: true,
+  environment: 'node',
+  include: ['test/unit/**/*.test.ts'],
+  // electron-store imports electron itself; inlining it lets vi.mock('electron') reach it.
+  server: { deps: { inline: ['electron-store'] } },
+  testTimeout: 30_000,
+  globalSetup: ['test/sample-media-setup.ts'],
+  setupFiles: ['test/worker-env.ts'],
+} as const;
 
 export default defineConfig({
   resolve: { alias },
@@ -26,20 +48,8 @@ export default defineConfig({
     globals: true,
     maxWorkers: WORKERS,
     projects: [
-      {
-        resolve: { alias },
-        test: {
-          name: 'unit',
-          globals: true,
-          environment: 'node',
-          include: ['test/unit/**/*.test.ts'],
-          // electron-store imports electron itself; inlining it lets vi.mock('electron') reach it.
-          server: { deps: { inline: ['electron-store'] } },
-          testTimeout: 30_000,
-          globalSetup: ['test/sample-media-setup.ts'],
-          setupFiles: ['test/worker-env.ts'],
-        },
-      },
+      { resolve: { alias }, test: { ...unitTest, name: 'unit', exclude: isolatedUnitFiles, isolate: false } },
+      { resolve: { alias }, test: { ...unitTest, name: 'unit-isolated', include: isolatedUnitFiles } },
       {
         plugins: [vue()],
         resolve: { alias },
@@ -68,7 +78,9 @@ export default defineConfig({
           expect: { poll: { timeout: 15_000, interval: 100 } },
           // Every file has its own web host on a free port and its own data folder, and connects to the
           // run's one Chromium (global-setup.ts), so its files run side by side with each other and with
-          // the unit and component files, in the same two workers.
+          // the unit and component files, in the same workers. None replaces modules, so a worker's
+          // files share the web host's and Playwright's modules instead of importing them each time.
+          isolate: false,
           globalSetup: ['test/sample-media-setup.ts', 'test/e2e/global-setup.ts'],
           setupFiles: ['test/worker-env.ts', 'test/e2e/file-host.ts'],
         },

@@ -4,5 +4,7 @@
 // otherwise meet each other's files and pick different names.
 import { join } from 'node:path';
 
-const shared = process.env.STUDIO_ARCHIVE_HOME;
+// It runs before every file, also where a worker's files share one process: derived from the run's
+// root each time, never from its own last value.
+const shared = process.env.STUDIO_TEST_ARCHIVE_ROOT;
 if (shared) process.env.STUDIO_ARCHIVE_HOME = join(shared, `worker-${process.env.VITEST_POOL_ID ?? '1'}`);
