@@ -10,6 +10,9 @@ import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 import { ProgressBars } from './progress-bars';
+import { matchJob } from '../../common/jobs/job-id';
+import { missingResults, savedCopiesIn } from '../../services/downloads/saved-report';
+import type { StartResult } from '../../services/downloads/downloads-service';
 
 /** "2d", "12h", "30m", "45s" → milliseconds. */
 export function parseSince(value: string): number {
@@ -27,11 +30,10 @@ export function chooseJobs(jobs: readonly JobView[], args: ParsedArgs, now: numb
   const filtered = (list: readonly JobView[]) => list.filter((j) => (kind === undefined || j.kind === (kind as JobKind)) && j.createdAt >= after);
   if (args.positional.length > 0) {
     if (args.flags['--all']) throw new UsageError('Give job ids or --all, not both');
-    return filtered(args.positional.map((prefix) => {
-      const matches = jobs.filter((j) => j.id === prefix || j.id.startsWith(prefix));
-      if (matches.length === 0) throw new UsageError(`No job matches "${prefix}"`);
-      if (matches.length > 1 && !matches.some((j) => j.id === prefix)) throw new UsageError(`"${prefix}" matches ${matches.length} jobs; give more characters`);
-      return matches.find((j) => j.id === prefix) ?? matches[0];
+    return filtered(args.positional.map((key) => {
+      const found = matchJob(jobs, key);
+      if ('problem' in found) throw new UsageError(found.problem);
+      return found.job;
     }));
   }
   if (!args.flags['--all'] && kind === undefined && since === undefined) throw new UsageError('Give job ids, or --all / --kind / --since to choose jobs');
@@ -71,13 +73,16 @@ export const downloadCommand: CliCommand = {
     { name: '--all', help: 'every completed job' },
     { name: '--kind', value: 'KIND', choices: JOB_KINDS, help: 'only jobs of this kind' },
     { name: '--since', value: 'AGE', help: 'only jobs made within this time: 30m, 12h, 2d' },
-    { name: '--out', value: 'DIR', help: 'the folder to save into', required: true },
+    { name: '--missing', help: 'every paid result whose link works and that has no verified copy on disk; a lost copy goes back where it was unless --out is given' },
+    { name: '--out', value: 'DIR', help: 'the folder to save into (required, except with --missing)' },
     { name: '--template', value: 'T', help: 'file names, from the job\'s fields' },
     JSON_OPTION,
   ],
   async run(args, io) {
     const out = flag(args, '--out');
-    if (!out) throw new UsageError('--out DIR is required: the folder to save into');
+    const missing: boolean = args.flags['--missing'] === true;
+    if (missing && (args.positional.length > 0 || args.flags['--all'])) throw new UsageError('--missing chooses the jobs itself; give no job ids and no --all');
+    if (!out && !missing) throw new UsageError('--out DIR is required: the folder to save into');
     const host = openCliHost(args, io);
     host.engine.start({ poll: false });
     const service = serviceFor(host);
@@ -90,14 +95,29 @@ export const downloadCommand: CliCommand = {
     };
     process.once('SIGINT', stop);
     try {
-      const jobs = chooseJobs(host.engine.list(), args, Date.now());
+      const lost = missing ? missingResults(host.engine.records(), await savedCopiesIn(host.dataDir), Date.now()) : [];
+      const narrowed = missing ? new Set(chooseJobs(host.engine.list(), { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id)) : null;
+      const jobs = missing ? host.engine.list().filter((j) => narrowed?.has(j.id) && lost.some((m) => m.job.id === j.id)) : chooseJobs(host.engine.list(), args, Date.now());
       // Nothing to save is an answer, not a failure: a script gets an empty list.
       if (jobs.length === 0) {
         if (json) io.out('[]');
-        else io.err('No jobs match: nothing to save.');
+        else io.err(missing ? 'Every paid result whose link works has a verified copy on disk.' : 'No jobs match: nothing to save.');
         return EXIT.ok;
       }
-      const result = await service.start({ jobIds: jobs.map((j) => j.id), folder: resolve(io.cwd, out), template: flag(args, '--template'), origin: 'cli' });
+      let result: StartResult;
+      if (out) {
+        result = await service.start({ jobIds: jobs.map((j) => j.id), folder: resolve(io.cwd, out), template: flag(args, '--template'), origin: 'cli' });
+      } else {
+        // --missing without --out: each lost copy goes back under its own folder and name.
+        const chosen = lost.filter((m) => jobs.some((j) => j.id === m.job.id));
+        const back = chosen.flatMap((m) => (m.lost ? [{ jobId: m.job.id, folder: m.lost.folder, relativeName: m.lost.relativeName }] : []));
+        result = {
+          queued: await service.restore(back, 'cli'),
+          skipped: chosen.filter((m) => !m.lost).map((m) => ({ jobId: m.job.id, reason: 'Never saved, so it has no place to go back to; give --out DIR to save it.' })),
+          already: [],
+          copies: 0,
+        };
+      }
       const ids = new Set(result.queued.map((d) => d.id));
       const ticker = bars ? setInterval(() => bars.draw(service.manager.list().filter((d) => ids.has(d.id))), 200) : undefined;
       await service.manager.whenIdle();
@@ -118,10 +138,10 @@ export const downloadCommand: CliCommand = {
         for (const s of result.skipped) io.err(`${s.jobId.slice(0, 8)}: skipped: ${s.reason}`);
       }
       const saved = finals.filter((d) => d.state === 'saved').length;
-      const missing = jobs.length - saved;
+      const unsaved = jobs.length - saved;
       if (interrupted) io.err('Interrupted; run the same command again to resume the partial files.');
-      else if (missing > 0) io.err(`${saved} of ${jobs.length} saved; ${missing} not.`);
-      return missing === 0 && !interrupted ? EXIT.ok : EXIT.failed;
+      else if (unsaved > 0) io.err(`${saved} of ${jobs.length} saved; ${unsaved} not.`);
+      return unsaved === 0 && !interrupted ? EXIT.ok : EXIT.failed;
     } finally {
       process.off('SIGINT', stop);
       await service.dispose();

@@ -2,6 +2,8 @@ import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, describeExpiry, format
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
+import { matchJob } from '../../common/jobs/job-id';
+import { savedCopiesIn, type SavedCopy } from '../../services/downloads/saved-report';
 
 async function withHost(args: ParsedArgs, io: CliIo, work: (host: CliHost) => Promise<number>): Promise<number> {
   const host = openCliHost(args, io, 'reads');
@@ -12,13 +14,17 @@ async function withHost(args: ParsedArgs, io: CliIo, work: (host: CliHost) => Pr
   }
 }
 
-/** A job by full id or by a unique prefix (the list shows the first 8 characters). */
-function findJob(host: CliHost, prefix: string | undefined): JobView {
-  if (!prefix) throw new UsageError('Give the job id (or its first characters, as `jobs list` shows them)');
-  const matches = host.engine.list().filter((j) => j.id === prefix || j.id.startsWith(prefix));
-  if (matches.length === 0) throw new UsageError(`No job matches "${prefix}" in ${host.dataDir}`);
-  if (matches.length > 1 && !matches.some((j) => j.id === prefix)) throw new UsageError(`"${prefix}" matches ${matches.length} jobs; give more characters`);
-  return matches.find((j) => j.id === prefix) ?? matches[0];
+/** A job by the studio's id or the service's (files are named with it), in full or by a unique start. */
+function findJob(host: CliHost, key: string | undefined): JobView {
+  const found = matchJob(host.engine.list(), key ?? '');
+  if ('problem' in found) throw new UsageError(`${found.problem} in ${host.dataDir}`);
+  return found.job;
+}
+
+/** "saved /path", "missing /path (archive)": each saved copy as checked on disk now. */
+function formatCopies(copies: readonly SavedCopy[]): string[] {
+  if (copies.length === 0) return ['  Saved:       nowhere (only on the service until it expires)'];
+  return copies.map((c, i) => `  ${i === 0 ? 'Saved:      ' : '            '} ${c.state === 'saved' ? '' : `${c.state.toUpperCase()} `}${c.path}${c.origin === 'archive' ? ' (archive)' : ''}`);
 }
 
 function pad(text: string, width: number): string {
@@ -60,7 +66,11 @@ export const jobsListCommand: CliCommand = {
     withHost(args, io, async (host) => {
       host.engine.start({ poll: false, readOnly: true });
       const jobs = host.engine.list();
-      io.out(args.flags['--json'] ? JSON.stringify(jobs, null, 2) : formatTable(jobs, Date.now()));
+      if (args.flags['--json']) {
+        // Each job with its saved copies, checked on disk now: "which paid results are not saved?" is scriptable.
+        const copies = await savedCopiesIn(host.dataDir);
+        io.out(JSON.stringify(jobs.map((job) => ({ ...job, copies: copies.get(job.id) ?? [] })), null, 2));
+      } else io.out(formatTable(jobs, Date.now()));
       return EXIT.ok;
     }),
 };
@@ -68,13 +78,14 @@ export const jobsListCommand: CliCommand = {
 export const jobsShowCommand: CliCommand = {
   name: 'jobs show',
   summary: 'one job: request, service answer, result, cost, problem',
-  arguments: [{ name: 'ID', help: 'a job id, or the start of one', required: true }],
+  arguments: [{ name: 'ID', help: 'a job id (the studio\'s or the service\'s), or the start of one', required: true }],
   options: [JSON_OPTION],
   run: (args, io) =>
     withHost(args, io, async (host) => {
       host.engine.start({ poll: false, readOnly: true });
       const job = findJob(host, args.positional[0]);
-      io.out(args.flags['--json'] ? JSON.stringify(job, null, 2) : formatDetails(job, Date.now()));
+      const copies = (await savedCopiesIn(host.dataDir)).get(job.id) ?? [];
+      io.out(args.flags['--json'] ? JSON.stringify({ ...job, copies }, null, 2) : [formatDetails(job, Date.now()), ...formatCopies(copies)].join('\n'));
       return EXIT.ok;
     }),
 };

@@ -185,6 +185,20 @@ export class DownloadsService {
   }
 
   /**
+   * Fetches lost copies back to where they were (their folder and name): `studio download --missing`
+   * without --out. A name taken since gets a numbered suffix, as always.
+   */
+  async restore(copies: readonly { jobId: string; folder: string; relativeName: string }[], origin: 'cli' | 'library'): Promise<DownloadView[]> {
+    const requests: EnqueueRequest[] = [];
+    for (const copy of copies) {
+      const job = this.deps.job(copy.jobId);
+      if (unavailableReason(job, this.now()) !== null || job.resultUrl === null) continue;
+      requests.push({ jobId: copy.jobId, url: job.resultUrl, folder: copy.folder, relativeName: copy.relativeName, origin, batchId: null });
+    }
+    return this.manager.enqueueAll(requests);
+  }
+
+  /**
    * Checks every saved copy (see checkCopy; `deep` reads every file again) and fetches again, while the
    * job's link works, each copy found missing (under its own name) or changed (beside it: the changed
    * file is the user's and is left alone). Answers the copies whose state changed.

@@ -9,7 +9,11 @@ import { chooseJobs, parseSince } from '../../../electron/cli/commands/download'
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
-import type { JobView } from '../../../electron/common/bridge/jobs';
+import type { JobRecord, JobView } from '../../../electron/common/bridge/jobs';
+import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
+import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 let emulator: RunningEmulator;
 let dataDir: string;
@@ -94,10 +98,50 @@ describe('studio download', () => {
     }
   }, 90_000);
 
+  it('download --missing fetches exactly the result whose archive copy was deleted, back where it was; jobs list --json carries the copies', async () => {
+    // The copies the first test saved are gone; the app's archive then kept a copy of both results
+    // (its own queue, beside the command line's).
+    rmSync(join(dataDir, 'out'), { recursive: true, force: true });
+    const listed = io();
+    expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], listed.io)).toBe(0);
+    const views = JSON.parse(listed.out.join('')) as (JobView & { copies: { state: string; path: string; origin: string }[] })[];
+    const archive = new DownloadsService({
+      dataDir, createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }), log: silent,
+      job: (id) => views.find((v) => v.id === id) as unknown as JobRecord, projectName: async () => null,
+    });
+    const archived = join(dataDir, 'Music', 'Avatar Studio');
+    await archive.start({ jobIds: ids.slice(0, 2), folder: archived, template: '{text}', origin: 'archive' });
+    await archive.manager.whenIdle();
+    await archive.dispose();
+    rmSync(join(archived, 'Second line to save.mp3'));
+
+    const fetched = io();
+    expect(await runCli(['download', '--missing', '--json', '--data-dir', dataDir], fetched.io)).toBe(0);
+    const report = JSON.parse(fetched.out.join('')) as { jobId: string; state: string; path: string }[];
+    expect(report).toEqual([expect.objectContaining({ jobId: ids[1], state: 'saved', path: join(archived, 'Second line to save.mp3') })]);
+    expect(existsSync(join(archived, 'Second line to save.mp3'))).toBe(true);
+    // Nothing is missing now: a second run fetches nothing.
+    const none = io();
+    expect(await runCli(['download', '--missing', '--json', '--data-dir', dataDir], none.io)).toBe(0);
+    expect(JSON.parse(none.out.join(''))).toEqual([]);
+
+    const after = io();
+    expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], after.io)).toBe(0);
+    const second = (JSON.parse(after.out.join('')) as typeof views).find((v) => v.id === ids[1])!;
+    expect(second.copies.filter((c) => c.path === join(archived, 'Second line to save.mp3')).map((c) => c.state)).toContain('saved');
+    // The service's id names the job too (files are named with it).
+    const shown = io();
+    expect(await runCli(['jobs', 'show', second.remoteId!, '--json', '--data-dir', dataDir], shown.io)).toBe(0);
+    expect((JSON.parse(shown.out.join('')) as { id: string }).id).toBe(ids[1]);
+  }, 60_000);
+
   it('says what is wrong with the command line', async () => {
     const missing = io();
     expect(await runCli(['download', '--all', '--data-dir', dataDir], missing.io)).toBe(2);
-    expect(missing.err.join('\n')).toMatch(/required option '--out <DIR>' not specified/);
+    expect(missing.err.join('\n')).toMatch(/--out DIR is required: the folder to save into/);
+    const both = io();
+    expect(await runCli(['download', '--missing', '--all', '--data-dir', dataDir], both.io)).toBe(2);
+    expect(both.err.join('\n')).toMatch(/--missing chooses the jobs itself/);
     const none = io();
     expect(await runCli(['download', '--out', join(dataDir, 'x'), '--data-dir', dataDir], none.io)).toBe(2);
     expect(none.err.join('\n')).toMatch(/Give job ids, or --all/);

@@ -1,0 +1,58 @@
+import type { DownloadEntry } from '../../common/bridge/downloads';
+import type { JobRecord } from '../../common/bridge/jobs';
+import { checkCopy } from './copy-check';
+import { unavailableReason } from './job-files';
+import { cliQueueFile, queueFile, readQueueEntries } from './queue-file';
+
+/** One copy of a job's result as a script sees it. */
+export interface SavedCopy {
+  downloadId: string;
+  /** Checked now: on disk as written, gone, or other bytes. */
+  state: 'saved' | 'missing' | 'changed';
+  path: string;
+  folder: string;
+  relativeName: string;
+  bytes: number;
+  sha256: string | null;
+  origin: DownloadEntry['origin'];
+  /** When it was saved (or last changed state). */
+  savedAt: number;
+}
+
+/**
+ * Every saved copy of every job in both queues of a data folder (the app's, with the archive, and the
+ * command line's), each checked on disk now; read only, so the app may be running.
+ */
+export async function savedCopiesIn(dataDir: string): Promise<Map<string, SavedCopy[]>> {
+  const entries = [...(await readQueueEntries(queueFile(dataDir))), ...(await readQueueEntries(cliQueueFile(dataDir)))];
+  const out = new Map<string, SavedCopy[]>();
+  for (const entry of entries) {
+    if (entry.savedPath === null || (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed')) continue;
+    const check = await checkCopy(entry, { deep: false });
+    const copy: SavedCopy = {
+      downloadId: entry.id, state: check.state, path: entry.savedPath, folder: entry.folder, relativeName: entry.relativeName,
+      bytes: entry.bytes, sha256: entry.sha256, origin: entry.origin, savedAt: entry.updatedAt,
+    };
+    out.set(entry.jobId, [...(out.get(entry.jobId) ?? []), copy]);
+  }
+  return out;
+}
+
+/** A paid result with no verified copy anywhere, and the newest copy it lost, if it had one. */
+export interface MissingResult {
+  job: JobRecord;
+  lost: SavedCopy | null;
+}
+
+/** Completed jobs whose link still works and that have no copy on disk as written. */
+export function missingResults(jobs: readonly JobRecord[], copies: Map<string, SavedCopy[]>, now: number): MissingResult[] {
+  const out: MissingResult[] = [];
+  for (const job of jobs) {
+    if (unavailableReason(job, now) !== null) continue;
+    const mine = copies.get(job.id) ?? [];
+    if (mine.some((c) => c.state === 'saved')) continue;
+    const lost = mine.filter((c) => c.state === 'missing').sort((a, b) => b.savedAt - a.savedAt);
+    out.push({ job, lost: lost[0] ?? null });
+  }
+  return out;
+}
