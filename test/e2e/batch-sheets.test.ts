@@ -100,6 +100,9 @@ describe('batch spreadsheets in Chromium', () => {
     await panel.getByRole('button', { name: 'Check rows' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('200 rows: 200 ready');
     await panel.getByRole('button', { name: 'Send 200 voiceovers' }).click();
+    // Asked first: 200 paid jobs.
+    await expect.poll(() => page.getByRole('dialog').textContent()).toContain('charges for');
+    await page.getByRole('dialog').getByRole('button', { name: 'Send 200' }).click();
     const newest = panel.getByTestId('batch-list').locator('li').first();
     const sent = async () => Number(/(\d+) sent/.exec((await newest.textContent()) ?? '')?.[1] ?? -1);
     // Paused once a few rows are out (the "after 10 s"; here a point the test can wait for).
@@ -149,6 +152,7 @@ describe('batch spreadsheets in Chromium', () => {
     await panel.getByTestId('batch-check-table').scrollIntoViewIfNeeded();
     await screenshot(page, 'voices-batch-edited', { fullStage: true });
     await panel.getByRole('button', { name: 'Send 2 voiceovers' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Send 2' }).click();
 
     const list = panel.getByTestId('batch-list');
     await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 2 rows/);

@@ -51,6 +51,11 @@ describe('Batch voiceovers in Chromium', () => {
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'voices-batch-check', { fullStage: true });
     await panel.getByRole('button', { name: 'Send 17 voiceovers' }).click();
+    // Asked first: 17 paid jobs, and the 3 rows with a problem named as not sent.
+    const ask = page.getByRole('dialog');
+    await expect.poll(() => ask.textContent()).toContain('3 rows with a problem will not be sent');
+    await screenshot(page, 'voices-batch-send-ask', { fullStage: true });
+    await ask.getByRole('button', { name: 'Send 17' }).click();
     await expect.poll(() => panel.getByTestId('batch-list').textContent()).toContain('spring-spots.csv');
 
     // Half way: the host is restarted (quit and started again) while rows are still being made.
