@@ -35,7 +35,7 @@ async function openLibrary(url: string, errors: string[]): Promise<Page> {
   return page;
 }
 
-async function download(page: Page, ids: string[], folder: string, template: string): Promise<void> {
+async function download(page: Page, ids: string[], folder: string, template: string, shot?: string): Promise<void> {
   for (const id of ids) await page.locator(`tr[data-job-id="${id}"] .n-checkbox`).click();
   await page.getByTestId('download-selected').click();
   const dialog = page.getByTestId('download-dialog');
@@ -43,6 +43,10 @@ async function download(page: Page, ids: string[], folder: string, template: str
   await dialog.getByLabel('Folder').fill(folder);
   await dialog.getByLabel('File name template').fill(template);
   await expect.poll(() => dialog.textContent()).toContain(`Files will be saved in ${folder}`);
+  if (shot) {
+    await dialog.getByTestId('download-preview').waitFor();
+    await screenshot(page, shot);
+  }
   await dialog.getByRole('button', { name: 'Download', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
   // Untick, so the next download starts from an empty selection.
@@ -124,7 +128,7 @@ describe('the Library in Chromium', () => {
 
       // Single transfers: pause, resume and cancel the slow one; retry the one that failed.
       const folder = join(dataDir, 'Client');
-      await download(page, ['job-a', 'job-p', 'job-r'], folder, '{text}');
+      await download(page, ['job-a', 'job-p', 'job-r'], folder, '{text}', 'library-download-dialog-1280');
       await expect.poll(() => row('r').textContent(), { timeout: 20_000 }).toContain('Failed: The link no longer works (HTTP 404)');
       await expect.poll(() => row('p').textContent(), { timeout: 20_000 }).toMatch(/\d+% · /);
       await row('p').locator('[data-transfer-action="pause"]').click();
@@ -145,6 +149,11 @@ describe('the Library in Chromium', () => {
       await expect.poll(() => row('a').textContent(), { timeout: 20_000 }).toContain('Saved in 2 places');
       expect(readdirSync(folder).filter((n) => n.includes('Welcome')).sort()).toEqual(['Welcome.mp4', 'remote-a - Welcome.mp4']);
       expect(readFileSync(join(folder, 'remote-a - Welcome.mp4')).equals(clip)).toBe(true);
+      await page.goto(`${host.url.split('?')[0]}#/settings`);
+      // The notices of the downloads above would cover the card.
+      await page.evaluate(() => document.querySelectorAll('.n-notification-container').forEach((node) => node.remove()));
+      await page.getByTestId('downloads-settings').scrollIntoViewIfNeeded();
+      await screenshot(page, 'settings-downloads-1280');
       await page.context().close();
 
       // The folder goes away (renamed: this machine cannot unmount), and the studio starts again.
