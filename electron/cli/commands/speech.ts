@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { normaliseRate } from '../../common/bridge/batches';
 import { JOB_PHASE_LABELS, type JobSubmission, type JobView } from '../../common/bridge/jobs';
@@ -6,7 +8,7 @@ import { isServiceError } from '../../services/client/errors';
 import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-to-file';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { knownVoicesOf, unknownVoiceProblem } from '../../services/voices/batch-input';
-import { openCliHost } from '../cli-host';
+import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { SCRIPT_OPTIONS } from '../common-options';
 
@@ -48,12 +50,13 @@ export async function saveResult(job: JobView, out: string, io: CliIo): Promise<
  * Sends one speech job (TTS or clone) through the job engine, follows it to its end, and with --out
  * saves the audio. The request is checked against the interface's rules before anything is sent.
  */
-async function runSpeechJob(args: ParsedArgs, io: CliIo, submission: JobSubmission): Promise<number> {
+async function runSpeechJob(args: ParsedArgs, io: CliIo, given: JobSubmission, prepare?: (host: CliHost) => Promise<JobSubmission>): Promise<number> {
   const json = args.flags['--json'] === true;
   const outFlag = flag(args, '--out');
   const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
   const host = openCliHost(args, io);
   try {
+    const submission = prepare ? await prepare(host) : given;
     if (submission.kind === 'tts') {
       const unknown = unknownVoiceProblem(submission.body.voice_id, await knownVoicesOf(host.catalogue));
       if (unknown) throw new UsageError(`Not sent: ${unknown}; \`studio voices list\` shows them`);
@@ -116,15 +119,23 @@ export const ttsCommand: CliCommand = {
 /** `studio clone --sample URL --text TEXT [--rate R] [--out FILE.mp3] [--json] [--again]`. */
 export const cloneCommand: CliCommand = {
   name: 'clone',
-  summary: 'speaks a script in the voice of a sample recording (a link); saves it with --out',
+  summary: 'speaks a script in the voice of a sample recording (a link, or a local file uploaded to your storage first); saves it with --out',
   options: [
-    { name: '--sample', value: 'URL', help: 'a recording of the voice to speak in (a link)', required: true },
+    { name: '--sample', value: 'URL|FILE', help: 'a recording of the voice to speak in: a link, or a local file (uploaded to the active storage, as the studio does)', required: true },
     ...SCRIPT_OPTIONS,
   ],
   async run(args, io) {
     const sample = flag(args, '--sample');
-    if (!sample) throw new UsageError('Give the voice sample with --sample URL (an http(s) link to a recording)');
+    if (!sample) throw new UsageError('Give the voice sample with --sample URL|FILE (a link or a local recording)');
     const body = { input_text: await scriptOf(args, io), voice_url: sample, rate: parseRate(flag(args, '--rate')) ?? '50%' };
-    return runSpeechJob(args, io, { kind: 'voice-clone', body });
+    if (/^[a-z][a-z0-9+.-]+:\/\//i.test(sample) && !sample.startsWith('file:')) return runSpeechJob(args, io, { kind: 'voice-clone', body });
+    // A local recording goes to the active storage first, as the studio's clone tool sends it.
+    const path = resolve(io.cwd, sample.startsWith('file:') ? fileURLToPath(sample) : sample);
+    if (!existsSync(path)) throw new UsageError(`--sample ${sample} is neither a link nor a file on this computer`);
+    return runSpeechJob(args, io, { kind: 'voice-clone', body }, async (host) => {
+      const [uploaded] = await host.storage.uploader.uploadAll([path], host.storage.storages.activeId());
+      if (!args.flags['--json'] === true) io.err(`sample uploaded: ${uploaded.url}`);
+      return { kind: 'voice-clone', body: { ...body, voice_url: uploaded.url } };
+    });
   },
 };

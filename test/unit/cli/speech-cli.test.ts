@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
 import { runCli } from '../../../electron/cli/index';
 import type { CliIo } from '../../../electron/cli/command';
-import { probe } from '../../fixtures/composition/make-media';
+import { makeTone, probe } from '../../fixtures/composition/make-media';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 let emulator: RunningEmulator;
@@ -76,5 +76,13 @@ describe('studio tts and clone', () => {
     const result = await cli(['clone', '--sample', sample, '--text', 'Spoken in a cloned voice.', '--out', saved]);
     expect(result.code, result.err.join('\n')).toBe(0);
     expect((await probe(saved)).hasAudio).toBe(true);
+  }, 60_000);
+
+  it('clones the voice of a local recording, uploaded to the storage first', async () => {
+    makeTone(join(out, 'my voice.wav'), { seconds: 3 });
+    const session = io();
+    const result = await runCli(['clone', '--sample', 'my voice.wav', '--text', 'Spoken in my own voice.', '--json', '--base-url', emulator.url, '--data-dir', dataDir], { ...session.io, cwd: out });
+    expect(result, session.err.join('\n')).toBe(0);
+    expect(JSON.parse(session.out.join('\n'))).toMatchObject({ kind: 'voice-clone', phase: 'completed', request: { voice_url: expect.stringMatching(/^https?:\/\//) } });
   }, 60_000);
 });
