@@ -118,6 +118,11 @@ export const downloadsCalls = {
     z.tuple([z.object({ jobIds: z.array(id).min(1).max(1000), template: z.string().min(1).max(500) })]),
     z.array(z.object({ jobId: z.string(), name: z.string().nullable(), reason: z.string().nullable(), bytes: z.number().nullable() })),
   ),
+  /** Renames the saved copies of these jobs after another template by moving the files (no fetch). */
+  'downloads.rename': call(
+    z.tuple([z.object({ jobIds: z.array(id).min(1).max(1000), template: z.string().min(1).max(500) })]),
+    z.object({ moved: z.array(DownloadView), skipped: z.array(z.object({ jobId: z.string(), reason: z.string() })) }),
+  ),
   'downloads.pause': call(z.tuple([id]), DownloadView),
   /** Continues a paused download, or tries a failed one again from where it stopped. */
   'downloads.resume': call(z.tuple([id]), DownloadView),

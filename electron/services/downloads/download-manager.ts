@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
@@ -264,6 +264,20 @@ export class DownloadManager {
     if (entry.state !== 'missing' && entry.state !== 'failed') return this.view(entry);
     this.update(entry, { state: 'queued', reason, bytes: 0, totalBytes: null, etag: null, lastModified: null, attempts: 0, savedPath: null, sha256: null, mtimeMs: null, verifiedAt: null, refetchedAt: this.now() }, true);
     this.schedule(id);
+    return this.view(entry);
+  }
+
+  /** Gives a saved copy another name in its folder by moving the file: nothing is fetched. */
+  async moveSaved(id: string, requested: string): Promise<DownloadView> {
+    const entry = this.require(id);
+    if (entry.state !== 'saved' || entry.savedPath === null) throw new Error('Only a copy on disk can be renamed.');
+    if (entry.relativeName === requested) return this.view(entry);
+    const name = await pickFreeName(requested, (candidate) => candidate === entry.relativeName ? false : this.isTaken(entry.folder, candidate));
+    const target = this.targetOf(entry.folder, name);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(entry.savedPath, target);
+    this.update(entry, { relativeName: name, requestedName: requested, savedPath: target }, true);
+    await this.store.save();
     return this.view(entry);
   }
 

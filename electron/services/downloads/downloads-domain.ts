@@ -137,6 +137,13 @@ export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service:
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
       },
+      'downloads.rename': async ({ jobIds, template }) => {
+        try {
+          return await service.renameCopies(jobIds, template);
+        } catch (error) {
+          throw new StudioError((error as Error).message, 'invalid-argument');
+        }
+      },
       'downloads.pause': async (id) => guard(() => manager.pause(id)),
       'downloads.resume': async (id) => guard(() => manager.resume(id)),
       'downloads.cancel': async (id) => {

@@ -1,14 +1,14 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { z } from 'zod';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import type { JobRecord } from '../../common/bridge/jobs';
-import { checkTemplate, DEFAULT_NAME_TEMPLATE } from '../../common/file-names';
+import { checkTemplate, DEFAULT_NAME_TEMPLATE, renderTemplate, safeRelativeName } from '../../common/file-names';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import { DownloadManager, type EnqueueRequest } from './download-manager';
 import { cliQueueFile, queueFile, readQueueEntries, savedCopyAmong } from './queue-file';
-import { jobFile, unavailableReason, type JobFile } from './job-files';
+import { jobFile, jobNameFields, unavailableReason, type JobFile } from './job-files';
 import { checkSaveFolder, type FolderCheck } from './save-folder';
 
 export { checkSaveFolder } from './save-folder';
@@ -182,6 +182,38 @@ export class DownloadsService {
     let next = 0;
     for (const slot of slots) result.queued.push('id' in slot ? slot : added[next++]);
     return result;
+  }
+
+  /**
+   * Renames the saved copies of these jobs (the user's, not the archive's, which follow its own
+   * template) after another template, in their folders, by moving the files: nothing is fetched, so it
+   * works after the links expired. A copy not on disk as written is skipped and says why.
+   */
+  async renameCopies(jobIds: readonly string[], template: string): Promise<{ moved: DownloadView[]; skipped: { jobId: string; reason: string }[] }> {
+    const problem = checkTemplate(template);
+    if (problem) throw new Error(problem);
+    const moved: DownloadView[] = [];
+    const skipped: { jobId: string; reason: string }[] = [];
+    for (const [index, jobId] of jobIds.entries()) {
+      let job: JobRecord;
+      try {
+        job = this.deps.job(jobId);
+      } catch {
+        skipped.push({ jobId, reason: 'No such job in the library.' });
+        continue;
+      }
+      const copies = this.manager.forJob(jobId).filter((d) => d.origin !== 'archive' && d.state === 'saved');
+      await this.manager.verifySaved({ deep: false, ids: copies.map((c) => c.id) });
+      const onDisk = copies.filter((c) => this.manager.get(c.id).state === 'saved');
+      if (onDisk.length === 0) {
+        skipped.push({ jobId, reason: 'No saved copy of it is on disk to rename.' });
+        continue;
+      }
+      const projectName = job.projectId ? await this.deps.projectName(job.projectId) : null;
+      const rendered = renderTemplate(template, jobNameFields(job, { projectName, row: index + 1 }));
+      for (const copy of onDisk) moved.push(await this.manager.moveSaved(copy.id, safeRelativeName(rendered, extname(copy.relativeName).slice(1))));
+    }
+    return { moved, skipped };
   }
 
   /**

@@ -203,6 +203,20 @@ describe('Library downloads', () => {
     expect((fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[] }).jobIds).toEqual(['dear']);
   }, 20_000);
 
+  it('renames the saved files of the ticked jobs with the template, without downloading', async () => {
+    const { fake } = mountLibrary([job('a')], [download('a', { state: 'saved', savedPath: '/out/a.mp3' })], {
+      'downloads.rename': () => ({ moved: [download('a', { state: 'saved', savedPath: '/out/x/a.mp3' })], skipped: [] }),
+    });
+    await flushPromises();
+    (row('a').querySelector('.n-checkbox') as HTMLElement).click();
+    await flushPromises();
+    const dialog = await openDialog(document.querySelector('[data-testid="download-selected"]') as HTMLButtonElement);
+    (dialog.querySelector('[data-testid="rename-saved"]') as HTMLButtonElement).click();
+    await flushPromises();
+    expect(fake.calls.filter((c) => c.channel === 'downloads.rename').map((c) => c.args[0])).toEqual([{ jobIds: ['a'], template: '{project} {id}' }]);
+    expect(fake.calls.some((c) => c.channel === 'downloads.start')).toBe(false);
+  }, 20_000);
+
   it('opens the verified saved copy of an expired result', async () => {
     const opened: string[] = [];
     vi.spyOn(window, 'open').mockImplementation((url) => void opened.push(String(url)) as never);

@@ -149,6 +149,32 @@ describe('copies are the user\'s choice', () => {
   });
 });
 
+describe('rename files', () => {
+  it('moves saved copies to a new template without fetching, also after the link expired', async () => {
+    const body = patternBytes(8000, 6);
+    server.files.set('/truth-m.mp4', { body, etag: '"m"' });
+    const jobs = [job('m')];
+    const { dir, service, done } = setUp(jobs);
+    try {
+      const out = join(dir, 'out');
+      await service.start({ jobIds: ['m'], folder: out, template: '{text}', origin: 'library' });
+      await service.manager.whenIdle();
+      const requests = server.log.length;
+      jobs[0] = { ...jobs[0], expiresAt: NOW - 1 };
+      const { moved, skipped } = await service.renameCopies(['m', 'nope'], '{kind}/{id} - {text}');
+      expect(skipped).toEqual([{ jobId: 'nope', reason: 'No saved copy of it is on disk to rename.' }]);
+      expect(moved.map((m) => m.relativeName)).toEqual(['Avatar video/r-m - Clip m.mp4']);
+      expect(readdirSync(out)).toEqual(['Avatar video']);
+      expect(readFileSync(join(out, 'Avatar video', 'r-m - Clip m.mp4')).equals(body)).toBe(true);
+      expect(server.log.length).toBe(requests);
+      // Still verified where it now is.
+      expect(await service.checkCopies({ deep: true })).toEqual([]);
+    } finally {
+      await done();
+    }
+  });
+});
+
 describe('the folder check', () => {
   it('creates nothing while checking, and says the folder will be made', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'folder-check-'));
