@@ -99,11 +99,11 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
     {
       title: 'Download',
       key: 'download',
-      width: 190,
+      width: 182,
       sorter: (a, b) => COPY_ORDER[summariseCopies(a, actions.downloads(a), actions.now()).state] - COPY_ORDER[summariseCopies(b, actions.downloads(b), actions.now()).state],
       render: (job) => downloadCell(job, actions.downloads(job), actions.now(), actions.transfers),
     },
-    { title: 'Age', key: 'createdAt', width: 56, sorter: (a, b) => b.createdAt - a.createdAt, render: (job) => formatDuration(actions.now() - job.createdAt) },
+    { title: 'Age', key: 'createdAt', width: 64, sorter: (a, b) => b.createdAt - a.createdAt, render: (job) => formatDuration(actions.now() - job.createdAt) },
     {
       title: 'Available',
       key: 'expiresAt',
