@@ -40,7 +40,7 @@ const unitTest = {
   testTimeout: 30_000,
   globalSetup: ['test/sample-media-setup.ts'],
   setupFiles: ['test/worker-env.ts'],
-} as const;
+};
 
 export default defineConfig({
   resolve: { alias },
