@@ -3,7 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
-import type { CliIo } from '../../../electron/cli/command';
+import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { LOCK_FILE } from '../../../electron/services/host/data-folder-lock';
@@ -32,7 +32,7 @@ describe('the command line beside a running studio', () => {
   it('refuses a command that would write, naming who holds the folder, and creates nothing', async () => {
     const { dataDir } = await heldByWebHost();
     const result = await cli(dataDir, ['tts', '--voice', 'sandbox_ava', '--text', 'Hello there']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(EXIT.unavailable);
     expect(result.err.join('\n')).toMatch(/in use by the web host \(process 1 .*does not run beside it/);
     expect(existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')) : []).toEqual([]);
   });

@@ -11,7 +11,8 @@ vi.mock('electron', () => ({ safeStorage: {} }));
 const { SafeStorageVault } = await import('../../../electron/main/platform/safe-storage-vault');
 
 const API_KEY = 'sk-known-secret-4f3e2d1c0b';
-const CLIENT_SECRET = 'cs-known-secret-9a8b7c6d5e';
+// 32 bytes: the sandbox refuses a client secret that cannot be an AES key for its webhooks.
+const CLIENT_SECRET = 'cs-known-secret-9a8b7c6d5e4f3a2b';
 const WRONG_KEY = 'sk-wrong-secret-1234567890';
 const SECRETS = [API_KEY, CLIENT_SECRET, WRONG_KEY];
 
@@ -36,7 +37,7 @@ function filesUnder(dir: string): string[] {
 
 beforeAll(async () => {
   emulator = await startEmulator({
-    port: 0, apiKey: API_KEY, clientId: 'known-client', clientSecret: CLIENT_SECRET, jobSeconds: 0.4,
+    port: 0, apiKey: API_KEY, clientId: 'known-client-id-0001', clientSecret: CLIENT_SECRET, jobSeconds: 0.4,
     catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'),
   });
   dataDir = mkdtempSync(join(tmpdir(), 'studio-secrets-'));
@@ -72,7 +73,7 @@ describe('credentials', () => {
     expect(await call('connections.test', prod.id)).toMatchObject({ ok: true });
 
     const token = await call<{ id: string }>('connections.add', { name: 'Token', baseUrl: emulator.url });
-    await call('connections.setSecret', token.id, { kind: 'client-credentials', clientId: 'known-client', clientSecret: CLIENT_SECRET });
+    await call('connections.setSecret', token.id, { kind: 'client-credentials', clientId: 'known-client-id-0001', clientSecret: CLIENT_SECRET });
     expect(await call('connections.test', token.id)).toMatchObject({ ok: true });
 
     const wrong = await call<{ id: string }>('connections.add', { name: 'Wrong', baseUrl: emulator.url });
