@@ -96,6 +96,8 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
     clock: { now: () => Date.now() },
     log,
     estimator: modelPriceEstimator((types) => catalogue.models(types)),
+    // What each create cost: the balance before and after it, where the service answers quota/info.
+    balance: async (id) => (await (await chosen.client(id)).call('quotaInfo', {})).credit,
   });
   return {
     dataDir,

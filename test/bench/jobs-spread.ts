@@ -129,7 +129,7 @@ async function follow(label: string, polling: PollingStrategy, jobs: Planned[]):
   for (const job of jobs) {
     time.timers.setTimeout(() => {
       pending += 1;
-      void engine.submit({ kind: 'tts', body: { input_text: job.text, voice_id: 'voice-1', rate: '50%' }, confirmDuplicate: true }).then((result) => {
+      void engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: job.text, voice_id: 'voice-1', rate: '50%' }, confirmDuplicate: true }).then((result) => {
         pending -= 1;
         const remoteId = result.status === 'submitted' ? result.job.remoteId : null;
         if (!remoteId) throw new Error(`${label}: a create failed`);

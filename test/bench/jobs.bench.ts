@@ -135,7 +135,7 @@ async function runEngine(sandbox: Sandbox, ledgerDir: string, jobs = JOBS): Prom
   const cpu = process.cpuUsage();
   const started = Date.now();
   await pool(jobs, 8, async (i) => {
-    await engine.submit({ kind: 'tts', body: body(i) });
+    await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: body(i) });
   });
   if (process.env.BENCH_DEBUG) console.log(`engine: ${jobs} creates took ${Date.now() - started} ms and ${cpuMs(process.cpuUsage(cpu)).toFixed(0)} ms of CPU`);
   while (engine.activeCount > 0) await new Promise((r) => setTimeout(r, 200));

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
+import { confirmPrice } from './price';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-sheets-'));
 const corpus = (name: string) => join(import.meta.dirname, '..', 'fixtures', 'sheets', name);
@@ -152,8 +153,7 @@ describe('batch spreadsheets in Chromium', () => {
     await panel.getByTestId('batch-check-table').scrollIntoViewIfNeeded();
     await screenshot(page, 'voices-batch-edited', { fullStage: true });
     await panel.getByRole('button', { name: 'Send 2 voiceovers' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Send 2' }).click();
-
+    await confirmPrice(page);
     const list = panel.getByTestId('batch-list');
     await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 2 rows/);
     await list.getByRole('button', { name: /Pasted lines/ }).first().click();
@@ -190,7 +190,7 @@ describe('batch spreadsheets in Chromium', () => {
     const ask = page.getByRole('dialog');
     await expect.poll(() => ask.textContent()).toContain('charges for');
     await screenshot(page, 'voices-batch-remake', { fullStage: true });
-    await ask.getByRole('button', { name: 'Make it again' }).click();
+    await ask.getByTestId('price-confirm-send').click();
     await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 done/);
     await expect.poll(completedSpeech, { timeout: 60_000 }).toBe(madeBefore + 1);
     await rows.getByRole('button', { name: 'Save files' }).click();

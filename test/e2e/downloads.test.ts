@@ -146,7 +146,7 @@ describe('Downloads in Chromium through the web host', () => {
       const response = await fetch('/bridge/call/jobs.submit', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify([{ kind: 'tts', body: { input_text: 'Archived by itself', voice_id: 'sandbox_ava', rate: '50%' } }]),
+        body: JSON.stringify([{ kind: 'tts', body: { input_text: 'Archived by itself', voice_id: 'sandbox_ava', rate: '50%' }, confirmation: { by: 'user', credits: null } }]),
         credentials: 'same-origin',
       });
       return (await response.json()) as { ok: boolean; value?: { status: string } };

@@ -10,6 +10,7 @@ import { readSandboxAccessKey } from '../../electron/emulator/state/access-key';
 import { until } from '../unit/downloads/file-server';
 import { launchBrowser, screenshot } from './browser';
 import { startHostProcess, stopHostProcess, type HostProcess } from './host-process';
+import { confirmPrice } from './price';
 
 let dataDir: string;
 let browser: Browser;
@@ -67,6 +68,7 @@ describe('a live session left open by a killed host', () => {
     });
     await tools.locator('.n-tabs-tab[data-name="live-face-swap"]').click();
     await page.getByRole('button', { name: 'Create session' }).click();
+    await confirmPrice(page);
     const session = page.locator('section.session');
     await session.waitFor({ timeout: 20_000 });
     const id = (await session.getAttribute('aria-label'))?.replace('Live session ', '') ?? '';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, chromiumPath, screenshot, studioUrl } from './browser';
+import { confirmPrice } from './price';
 
 let browser: Browser;
 let page: Page;
@@ -109,6 +110,7 @@ describe('Analyze frames and the live camera in Chromium against the sandbox', (
     await page.getByRole('region', { name: 'Detected faces' }).getByRole('button', { name: 'Use for live face swap' }).click({ timeout: 30_000 });
     await tab('live-face-swap');
     await page.getByRole('button', { name: 'Create session' }).click();
+    await confirmPrice(page);
     const session = page.locator('section.session');
     await session.waitFor({ timeout: 20_000 });
     await session.getByText('the session is simulated').waitFor();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
+import { confirmPrice } from './price';
 
 async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
   const outcome = await page.evaluate(async ({ channel, args }) => {
@@ -101,6 +102,7 @@ describe('Face tools in Chromium against the sandbox', () => {
     // The opts are Dana's four first landmarks as detected, not typed.
     expect(await chosen.locator('code').textContent()).toBe('214,196:298,196:256,234:256,274');
     await page.getByRole('button', { name: 'Create session' }).click();
+    await confirmPrice(page);
     const session = page.locator('section.session');
     await session.waitFor({ timeout: 20_000 });
     await session.getByText('the session is simulated').waitFor();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { makeImage, makeVideo } from '../fixtures/composition/make-media';
+import { confirmPrice } from './price';
 
 async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
   const outcome = await page.evaluate(async ({ channel, args }) => {
@@ -77,6 +78,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await page.getByTestId('tool-warnings').locator('[data-check="length-mismatch"]').waitFor();
     expect(await page.getByTestId('tool-refusals').count()).toBe(0);
     await page.getByRole('button', { name: 'Lip sync', exact: true }).click();
+    await confirmPrice(page);
     const result = page.getByRole('region', { name: 'Result' });
     await expect.poll(() => result.getAttribute('data-phase'), { timeout: 60_000 }).toBe('completed');
     await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: 20_000 }).toBe(true);
@@ -85,6 +87,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     expect(await jobCount(page, 'lipsync')).toBe(1);
     // The same request again asks first: a second paid job only when the user says so.
     await page.getByRole('button', { name: 'Lip sync', exact: true }).click();
+    await confirmPrice(page);
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Send again?').waitFor();
     expect(await dialog.textContent()).toContain('The same lip sync request went to');

@@ -17,7 +17,8 @@ async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promi
   return outcome.value as T;
 }
 
-const tts = (text: string) => ({ kind: 'tts', body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' } });
+// Sent through the bridge as a screen would after the price question (speech: not published).
+const tts = (text: string) => ({ kind: 'tts', body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' }, confirmation: { by: 'user', credits: null } });
 
 describe('Library in Chromium against the sandbox', () => {
   let studio: StudioSession;
@@ -40,10 +41,10 @@ describe('Library in Chromium against the sandbox', () => {
     const again = await bridge<{ status: string; message: string }>(page, 'jobs.submit', tts('Hello from the library test.'));
     expect(again.status).toBe('duplicate');
     expect(again.message).toMatch(/Send it anyway\?/);
-    await bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: 'http://127.0.0.1:9/missing.mp4', audio_url: 'http://127.0.0.1:9/missing.mp3' } });
+    await bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: 'http://127.0.0.1:9/missing.mp4', audio_url: 'http://127.0.0.1:9/missing.mp3' }, confirmation: { by: 'user', credits: null } });
     const [avatar] = await bridge<{ url: string }[]>(page, 'catalogue.avatars', { from: 2 });
     const face = new URL('/sandbox/sandbox-face.png', avatar.url).href;
-    await bridge(page, 'jobs.submit', { kind: 'character-swap', body: { image: face, video: avatar.url, duration: 5, resolution: '480p' } });
+    await bridge(page, 'jobs.submit', { kind: 'character-swap', body: { image: face, video: avatar.url, duration: 5, resolution: '480p' }, confirmation: { by: 'user', credits: 5 } });
 
     const rows = page.locator('tr[data-job-id]');
     await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(earlier + 3);
@@ -74,7 +75,7 @@ describe('Library in Chromium against the sandbox', () => {
     const { page } = studio;
     // Lip syncs of unreachable files: refused at once by the sandbox, so 80 rows cost nothing to make.
     await Promise.all(Array.from({ length: 80 }, (_, i) =>
-      bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: `http://127.0.0.1:9/clip-${i}.mp4`, audio_url: 'http://127.0.0.1:9/a.mp3' } })));
+      bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: `http://127.0.0.1:9/clip-${i}.mp4`, audio_url: 'http://127.0.0.1:9/a.mp3' }, confirmation: { by: 'user', credits: null } })));
     await expect.poll(() => page.getByLabel('Show jobs').textContent(), { timeout: 20_000 }).toContain(`All ${earlier + 83}`);
     const rendered = await page.locator('tr[data-job-id]').count();
     expect(rendered).toBeGreaterThan(5);

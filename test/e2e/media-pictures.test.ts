@@ -17,6 +17,7 @@ import { openStudio, screenshot, type StudioSession } from './browser';
 import { addMediaLink, dropFiles, newProject, waitForJobCreated } from './editor-helpers';
 import { jpegOrientation } from '@common/composition/exif-orientation';
 import { UPRIGHT_QUADRANTS, sidewaysPhoto } from '../unit/composition/exif-jpeg';
+import { confirmPrice } from './price';
 
 type Rgb = readonly number[];
 type Box = { x: number; y: number; width: number; height: number };
@@ -224,6 +225,7 @@ describe('pictures in Chromium from a fresh data folder', () => {
     // The chosen face's thumbnail is a picture that loads.
     await expect.poll(() => chosen.locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await page.getByRole('button', { name: 'Create session' }).click();
+    await confirmPrice(page);
     await page.locator('section.session').waitFor({ timeout: 20_000 });
     const [session] = await callBridge<LiveSession[]>(page, 'live.sessions');
     const path = session.faces[0].path;

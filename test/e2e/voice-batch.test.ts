@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { screenshot } from './browser';
 import { restartableStudio } from './host-process';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { confirmPrice } from './price';
 
 const studio = restartableStudio('studio-e2e-batch-');
 
@@ -51,11 +52,9 @@ describe('Batch voiceovers in Chromium', () => {
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'voices-batch-check', { fullStage: true });
     await panel.getByRole('button', { name: 'Send 17 voiceovers' }).click();
-    // Asked first: 17 paid jobs, and the 3 rows with a problem named as not sent.
-    const ask = page.getByRole('dialog');
-    await expect.poll(() => ask.textContent()).toContain('3 rows with a problem will not be sent');
-    await screenshot(page, 'voices-batch-send-ask', { fullStage: true });
-    await ask.getByRole('button', { name: 'Send 17' }).click();
+    // Asked first, once: 17 paid jobs with their total, and the 3 rows with a problem named as not sent.
+    const said = await confirmPrice(page);
+    expect(said).toContain('3 rows with a problem will not be sent');
     await expect.poll(() => panel.getByTestId('batch-list').textContent()).toContain('spring-spots.csv');
 
     // Half way: the host is restarted (quit and started again) while rows are still being made.

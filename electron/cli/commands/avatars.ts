@@ -13,6 +13,7 @@ import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../command';
 import { AGAIN_OPTION, JSON_OPTION } from '../common-options';
 import { followToolJob } from './tool-job';
+import { confirmPaidCli } from './paid-confirm';
 
 /** The avatars service on the command line: the connection new work goes to, local files uploaded to the active storage. */
 function avatarsOf(host: CliHost, toolkit?: MediaToolkit): AvatarsService {
@@ -114,6 +115,7 @@ function sourceOf(value: string, cwd: string): string {
 /** `studio avatars upload URL --id ID --name NAME [--type 1|2] [--url-from 1|2] [--wait] [--json] [--again]`. */
 export const avatarsUploadCommand: CliCommand = {
   name: 'avatars upload',
+  paid: true,
   summary: 'uploads an avatar (a local file goes to your storage first); --wait follows it until ready or failed',
   arguments: [{ name: 'URL|FILE', help: 'a picture or video: a link, or a local file (uploaded to your storage first)', required: true }],
   options: [
@@ -146,7 +148,8 @@ export const avatarsUploadCommand: CliCommand = {
       // A local file is looked at before it goes up: one the service would not take is refused here.
       const toolkit = createMediaToolkit({ dataDir: host.dataDir });
       try {
-        sent = await avatarsOf(host, toolkit).upload(checked.data);
+        const confirmation = await confirmPaidCli(args, io, host.engine, { action: 'avatar-upload' });
+        sent = await avatarsOf(host, toolkit).upload({ ...checked.data, confirmation });
       } catch (error) {
         if (error instanceof StudioError && error.code === 'refused') throw new UsageError(`Not sent: ${error.message}`);
         if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);

@@ -41,7 +41,7 @@ export const checkPlacementCommand: CliCommand = {
         io.err('Nothing was sent. Run again with --yes to send it.');
         return EXIT.refused;
       }
-      const result = await checker.run({ signal: interrupt.signal, onStep: (step) => io.err(`  ${step}`) });
+      const result = await checker.run({ confirmation: { by: 'script' }, signal: interrupt.signal, onStep: (step) => io.err(`  ${step}`) });
       if (args.flags['--json']) io.out(JSON.stringify(result, null, 2));
       else io.out(result.message);
       if (result.proved && result.connectionId === 'cli-base-url') io.err(`Not stored: --base-url is not a saved connection. Its placement is ${placementLabel(result.convention)}.`);

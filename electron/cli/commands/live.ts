@@ -5,6 +5,7 @@ import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { FACE_OPTION, JSON_OPTION } from '../common-options';
 import { facesService } from './faces';
+import { confirmPaidCli } from './paid-confirm';
 
 /** The data folder's live sessions as the command line sees them: its own adopted, a killed studio's closed. */
 async function liveSessions(host: CliHost, toolkit: MediaToolkit): Promise<LiveSessions> {
@@ -73,12 +74,15 @@ async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (live: LiveSes
 
 export const liveCreateCommand: CliCommand = {
   name: 'live create',
+  paid: true,
   summary: 'open a live face swap session from face pictures (each detected first; its landmarks become opts)',
-  options: [FACE_OPTION, JSON_OPTION],
+  options: [FACE_OPTION, { name: '--another', help: 'open a second session for faces that already have one open (paid on its own)' }, JSON_OPTION],
   async run(args, io) {
     const links = faceLinks(args);
     return withSessions(args, io, async (live, host) => {
-      report(io, args, await live.create(await detectedFaces(host, links)));
+      const faces = await detectedFaces(host, links);
+      const confirmation = await confirmPaidCli(args, io, host.engine, { action: 'live-session' });
+      report(io, args, await live.create(faces, { confirmation, another: args.flags['--another'] === true }));
       return EXIT.ok;
     });
   },

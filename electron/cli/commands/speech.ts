@@ -11,6 +11,7 @@ import { knownVoicesOf, unknownVoiceProblem } from '../../services/voices/batch-
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { SCRIPT_OPTIONS } from '../common-options';
+import { confirmPaidCli } from './paid-confirm';
 
 /** "50%", "50" → "50%"; the service takes the speaking rate as 0%..100%. */
 export function parseRate(value: string | undefined): string | undefined {
@@ -62,9 +63,10 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, given: JobSubmission, p
       if (unknown) throw new UsageError(`Not sent: ${unknown}; \`studio voices list\` shows them`);
     }
     host.engine.start();
+    const confirmation = await confirmPaidCli(args, io, host.engine, { action: submission.kind, body: submission.body as Record<string, unknown> });
     let result;
     try {
-      result = await host.engine.submit({ ...submission, confirmDuplicate: args.flags['--again'] === true });
+      result = await host.engine.submit({ ...submission, confirmation, confirmDuplicate: args.flags['--again'] === true });
     } catch (error) {
       if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
       throw error;
@@ -102,6 +104,7 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, given: JobSubmission, p
 /** `studio tts --voice ID (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]`. */
 export const ttsCommand: CliCommand = {
   name: 'tts',
+  paid: true,
   summary: 'text to speech: waits for the audio, prints its link, saves it with --out',
   options: [
     { name: '--voice', value: 'ID', help: 'a voice id from `studio voices list`', required: true },
@@ -119,6 +122,7 @@ export const ttsCommand: CliCommand = {
 /** `studio clone --sample URL --text TEXT [--rate R] [--out FILE.mp3] [--json] [--again]`. */
 export const cloneCommand: CliCommand = {
   name: 'clone',
+  paid: true,
   summary: 'speaks a script in the voice of a sample recording (a link, or a local file uploaded to your storage first); saves it with --out',
   options: [
     { name: '--sample', value: 'URL|FILE', help: 'a recording of the voice to speak in: a link, or a local file (uploaded to the active storage, as the studio does)', required: true },

@@ -8,6 +8,7 @@ import { openCliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { AGAIN_OPTION, JSON_OPTION, OUT_OPTION } from '../common-options';
 import { ask, cliToolDeps, describeMedia, followToolJob, reportChecks } from './tool-job';
+import { confirmPaidCli } from './paid-confirm';
 
 function required(args: ParsedArgs, name: string, what: string): string {
   const value = flag(args, name);
@@ -44,6 +45,7 @@ const outOf = (args: ParsedArgs, io: CliIo): string | undefined => {
 /** `studio lipsync --video URL --audio URL [--out FILE] [--json] [--again]`. */
 export const lipsyncCommand: CliCommand = {
   name: 'lipsync',
+  paid: true,
   summary: 'lip syncs a video (≤ 60 s, 300 MB, 60 fps, checked first) to an audio; waits, prints the link, saves it with --out',
   options: [
     { name: '--video', value: 'URL', help: 'the video (an http(s) link or a local file)', required: true },
@@ -65,7 +67,8 @@ export const lipsyncCommand: CliCommand = {
         io.err(`audio: ${describeMedia(measured.audio)}`);
       }
       if (reportChecks(measured.checks, io)) return EXIT.refused;
-      const sent = await service.send({ ...inputs, confirmDuplicate: args.flags['--again'] === true });
+      const confirmation = await confirmPaidCli(args, io, host.engine, { action: 'lipsync' });
+      const sent = await service.send({ ...inputs, confirmation, confirmDuplicate: args.flags['--again'] === true });
       return followToolJob(host, 'lipsync', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
     });
   },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { avatarIdSchema, avatarListItemSchema, avatarRecordSchema } from '../api/avatar';
 import { AvatarQuery } from './catalogue';
 import { call } from './contract';
-import { SubmitResult } from './jobs';
+import { PaidConfirmation, SubmitResult } from './jobs';
 
 /** One page of the avatar list, as the interface pages it (page from 1, size default 100, no total). */
 export const AvatarPage = z.object({
@@ -31,6 +31,8 @@ export const AvatarUploadRequest = z.object({
   urlFrom: z.union([z.literal(1), z.literal(2)], { error: 'url_from must be 1 (own link) or 2 (video site or cloud drive)' }).optional(),
   /** The user saw the "duplicate, confirm?" answer and wants to send it anyway. */
   confirmDuplicate: z.boolean().optional(),
+  /** Who agreed to pay for the upload (the engine refuses it without). */
+  confirmation: PaidConfirmation.optional(),
 });
 export type AvatarUploadRequest = z.infer<typeof AvatarUploadRequest>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PaidConfirmation } from '../jobs/cost-model';
 import { call } from './contract';
 import { ttsCreateBodySchema } from '../api/voice';
 import { describeIssues } from '../api';
@@ -162,7 +163,7 @@ export const batchesCalls = {
   /** Reads and checks the rows; sends nothing. */
   'batches.check': call(z.tuple([BatchInput]), z.object({ rows: z.array(BatchRow), problems: z.array(BatchProblem), columns: BatchColumnsFound })),
   /** Starts a batch of the rows that pass the checks (the others are kept, marked invalid). */
-  'batches.create': call(z.tuple([BatchInput]), BatchView),
+  'batches.create': call(z.tuple([BatchInput, PaidConfirmation.optional()]), BatchView),
   'batches.list': call(z.tuple([]), z.array(BatchSummary)),
   'batches.get': call(z.tuple([id]), BatchView),
   'batches.pause': call(z.tuple([id]), BatchView),
@@ -170,12 +171,12 @@ export const batchesCalls = {
   'batches.cancel': call(z.tuple([id]), BatchView),
   'batches.retryFailed': call(z.tuple([id]), BatchView),
   /** Makes one ended row again: a new paid job for that row only (0-based row). */
-  'batches.redoRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000)]), BatchView),
+  'batches.redoRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation.optional()]), BatchView),
   /**
    * Changes one row of a started batch. A row not sent yet changes only while the batch is paused (or
    * finished); a row that ended is made again with the change when `remake` is true (a new paid job).
    */
-  'batches.editRow': call(z.tuple([id, BatchRowEdit, z.object({ remake: z.boolean() })]), BatchView),
+  'batches.editRow': call(z.tuple([id, BatchRowEdit, z.object({ remake: z.boolean(), confirmation: PaidConfirmation.optional() })]), BatchView),
   /** Deletes rows not sent yet from a paused batch; a sent row is paid for and stays. */
   'batches.removeRows': call(z.tuple([id, z.array(z.number().int().nonnegative().max(100_000)).min(1).max(100_000)]), BatchView),
   /** Saves every completed row's audio and manifest.csv into an absolute folder on the host's machine. */

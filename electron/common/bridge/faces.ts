@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { detectFacesResponseSchema, MAX_NUM_FRAMES, personSchema } from '../api/faces';
 import { LANDMARK_OPTS_PATTERN } from '../api/live';
+import { PaidConfirmation } from '../jobs/cost-model';
 import { call } from './contract';
 
 /** A web link, or a local file reference the user granted (`file:`); the host decides how it is sent. */
@@ -54,8 +55,12 @@ export const LiveSession = z.object({
   connectionId: z.string(),
   createdAt: z.number(),
   faces: z.array(LiveFace),
-  /** 1 queuing, 2 processing, 3 success, 4 failed, as the create answered. */
+  /** 1 queuing, 2 processing, 3 success, 4 failed, as the create answered (the interface has no call to read it again). */
   status: z.number().int(),
+  /** When `status` was last known: the create's answer (records from before this field: createdAt). */
+  statusAt: z.number().optional(),
+  /** What opening it cost, from the balance before and after (null: the service did not say). */
+  chargedCredits: z.number().nullable().optional(),
   channelId: z.string(),
   frontUserId: z.string(),
   algorithmUserId: z.string(),
@@ -88,7 +93,8 @@ export const facesCalls = {
   'faces.detect': call(z.tuple([DetectRequest]), DetectResult),
   'faces.analyze': call(z.tuple([AnalyzeRequest]), AnalyzeResult),
   'faces.videoFrames': call(z.tuple([VideoFramesRequest]), z.array(VideoFrame)),
-  'live.create': call(z.tuple([faces]), LiveSession),
+  /** Opens a paid session: needs the user's confirmation, and `another` to open a second one for the same faces. */
+  'live.create': call(z.tuple([faces, z.object({ confirmation: PaidConfirmation.optional(), another: z.boolean().optional() }).optional()]), LiveSession),
   'live.update': call(z.tuple([sessionId, faces]), LiveSession),
   'live.close': call(z.tuple([sessionId]), z.void()),
   'live.sessions': call(z.tuple([]), z.array(LiveSession)),

@@ -4,11 +4,13 @@ import { call } from './contract';
 import { JOB_KINDS, JOB_KIND_REGISTRY, bodySchemaOf, type JobBody } from '../jobs/kinds';
 import { JOB_PHASES } from '../jobs/phases';
 import { JobPurpose } from '../jobs/purpose';
+import { PAID_ACTIONS, PaidConfirmation, Price } from '../jobs/cost-model';
 
 export { JOB_KINDS, JOB_KIND_LABELS } from '../jobs/kinds';
 export type { JobBody, RemoteSnapshot } from '../jobs/kinds';
 export { JOB_PHASES, phaseClass, isActivePhase, isFinalPhase, type PhaseClass } from '../jobs/phases';
 export { JobPurpose, voiceoverHash, type PurposeType } from '../jobs/purpose';
+export * from '../jobs/cost-model';
 
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
@@ -70,6 +72,13 @@ export const JobRecord = z.object({
    * then. createdAt is earlier, before the ledger write and the create's turn at the connection's pace.
    */
   sentAt: z.number().nullable().optional(),
+  /** Who agreed to pay, and for what figure (records written before confirmations existed have none). */
+  confirmation: PaidConfirmation.optional(),
+  /** The connection's balance (quota/info) just before the create left and just after it was answered. */
+  balanceBefore: z.number().nullable().optional(),
+  balanceAfter: z.number().nullable().optional(),
+  /** Where chargedCredits came from: the service's own figure, or the balance's change around the create. */
+  chargeSource: z.enum(['service', 'balance']).nullable().optional(),
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 
@@ -96,6 +105,7 @@ export const JobView = JobRecord.pick({
   resultUrl: true,
   costEstimate: true,
   chargedCredits: true,
+  chargeSource: true,
   error: true,
   purpose: true,
   polls: true,
@@ -113,6 +123,8 @@ const submissionOf = <K extends (typeof JOB_KINDS)[number]>(kind: K) =>
     purpose: JobPurpose.optional(),
     /** The user saw the "duplicate, confirm?" answer and wants to send it anyway. */
     confirmDuplicate: z.boolean().optional(),
+    /** Who agreed to pay for it. Optional here so that the engine, not a schema, says what is missing: it refuses a create without one. */
+    confirmation: PaidConfirmation.optional(),
   });
 
 /** A paid job to create: one variant per kind, its body typed by the kind's create operation. */
@@ -126,6 +138,8 @@ export const JobSubmission = z.discriminatedUnion('kind', [
   submissionOf('avatar-upload'),
 ]);
 export type JobSubmission = z.infer<typeof JobSubmission>;
+/** A submission before anyone agreed to pay for it (a screen asks, then adds the confirmation). */
+export type UnconfirmedSubmission = JobSubmission extends infer S ? (S extends unknown ? Omit<S, 'confirmation'> : never) : never;
 
 // The union above must list every kind of the registry.
 const listed: Record<keyof typeof JOB_KIND_REGISTRY, true> = { 'avatar-video': true, 'talking-avatar': true, tts: true, 'voice-clone': true, lipsync: true, 'character-swap': true, 'avatar-upload': true };
@@ -144,11 +158,38 @@ export type SubmitResult = z.infer<typeof SubmitResult>;
 
 const jobId = z.string().min(1).max(100);
 
+/**
+ * One line of a price question: a paid action, the body it will send where the price depends on it (a
+ * character swap's duration and resolution; local files need not be links yet), and how many of it.
+ */
+export const QuoteItem = z.object({
+  action: z.enum(PAID_ACTIONS),
+  body: z.record(z.string(), z.unknown()).optional(),
+  count: z.number().int().positive().max(100_000).optional(),
+});
+export type QuoteItem = z.input<typeof QuoteItem>;
+
+/** What the confirmation shows: each line's price, the balance read just now, and today's limit. */
+export const PriceQuote = z.object({
+  items: z.array(z.object({ action: z.enum(PAID_ACTIONS), count: z.number(), price: Price })),
+  connectionId: z.string(),
+  connectionName: z.string(),
+  /** quota/info's answer now; null where the service does not answer it. */
+  balance: z.number().nullable(),
+  balanceAt: z.number(),
+  /** Today's limit on this connection (null: none), and what today's actions cost or are expected to. */
+  dailyLimit: z.number().nullable(),
+  spentToday: z.number(),
+  /** Published prices up to this go out without the question (null: always ask). */
+  skipQuestionUnder: z.number().nullable(),
+});
+export type PriceQuote = z.infer<typeof PriceQuote>;
+
 export const jobsCalls = {
   /** Sends a create (after writing it to the ledger) and starts polling it. */
   'jobs.submit': call(z.tuple([JobSubmission]), SubmitResult),
-  /** What the service would charge, where it publishes a price; null otherwise. */
-  'jobs.estimate': call(z.tuple([JobSubmission]), CostEstimate.nullable()),
+  /** The price of what is about to be sent (published, or honestly not) with the balance read now. */
+  'jobs.quote': call(z.tuple([z.array(QuoteItem).min(1).max(100)]), PriceQuote),
   'jobs.list': call(z.tuple([]), z.array(JobView)),
   'jobs.get': call(z.tuple([jobId]), JobView),
   /** Polls now; for a stalled job, resumes polling. */
@@ -197,5 +238,21 @@ export function describeCost(job: Pick<JobRecord, 'chargedCredits' | 'costEstima
   // Refused at create: the service made no job, so nothing was charged.
   if (job.phase === 'failed' && job.remoteId === null) return 'not charged';
   if (job.costEstimate) return `~${job.costEstimate.credits} credits`;
-  return '—';
+  if (job.phase === 'submitting') return 'sending…';
+  // Sent, charged by the service, but neither a published price nor a balance reading says how much.
+  return job.remoteId === null ? 'unknown' : 'not published';
+}
+
+/** What a set of jobs cost: the charged credits, the estimates of those not yet charged, and how many say nothing. */
+export function totalCost(jobs: readonly Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>[]): { charged: number; estimated: number; unknown: number } {
+  let charged = 0;
+  let estimated = 0;
+  let unknown = 0;
+  for (const job of jobs) {
+    if (job.chargedCredits !== null) charged += job.chargedCredits;
+    else if (job.phase === 'failed' && job.remoteId === null) continue;
+    else if (job.costEstimate) estimated += job.costEstimate.credits;
+    else unknown += 1;
+  }
+  return { charged, estimated, unknown };
 }

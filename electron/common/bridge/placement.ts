@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { call } from './contract';
-import { CostEstimate } from './jobs';
+import { CostEstimate, PaidConfirmation } from './jobs';
 import { PlacementConvention } from '../composition/placement';
 
 const BoxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
@@ -32,7 +32,7 @@ export type PlacementCheckResult = z.infer<typeof PlacementCheckResult>;
 export const placementCalls = {
   'placement.plan': call(z.tuple([]), PlacementCheckPlan),
   /** Sends the paid probe job on the active connection and waits for its verdict (minutes on a real service). */
-  'placement.check': call(z.tuple([]), PlacementCheckResult),
+  'placement.check': call(z.tuple([PaidConfirmation.optional()]), PlacementCheckResult),
 };
 
 export const placementEvents = {

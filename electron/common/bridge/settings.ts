@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from './contract';
+import { SpendingPolicy } from '../jobs/cost-model';
 
 const binaryPath = z
   .string()
@@ -18,6 +19,8 @@ export const AppSettings = z.object({
   notifications: z.boolean(),
   /** Voice ids starred in the Voices workspace; kept across connections (ids are the service's). */
   favouriteVoices: z.array(z.string().min(1).max(200)).max(1000).default([]),
+  /** Sending without the question under a limit, and a spending limit per day per connection. */
+  spending: SpendingPolicy.default({ skipQuestionUnder: null, dailyLimits: {} }),
 });
 export type AppSettings = z.infer<typeof AppSettings>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CHARACTER_SWAP_LIMITS, CHARACTER_SWAP_MODES } from '../api/character-swap';
 import { MediaInfo } from '../composition/media-info';
 import { call } from './contract';
-import { SubmitResult } from './jobs';
+import { PaidConfirmation, SubmitResult } from './jobs';
 
 /**
  * Lip sync and character swap: the inputs are measured on the host with ffprobe and checked against
@@ -74,13 +74,15 @@ export const SwapSend = SwapInputs.extend({
   prompt: z.string().max(CHARACTER_SWAP_LIMITS.maxPrompt, `the prompt must be at most ${CHARACTER_SWAP_LIMITS.maxPrompt} characters`).optional(),
   /** The credits the user saw and agreed to; a different current cost refuses the send. */
   confirmedCredits: z.number().int().nonnegative(),
+  /** Sent without the question, under the user's no-question limit; absent: the user answered. */
+  confirmation: z.object({ by: z.literal('limit'), credits: z.number().nonnegative() }).optional(),
   confirmDuplicate,
 });
 export type SwapSend = z.infer<typeof SwapSend>;
 
 export const toolsCalls = {
   'tools.lipsyncMeasure': call(z.tuple([LipSyncInputs]), LipSyncMeasure),
-  'tools.lipsyncSend': call(z.tuple([LipSyncInputs.extend({ confirmDuplicate })]), SubmitResult),
+  'tools.lipsyncSend': call(z.tuple([LipSyncInputs.extend({ confirmDuplicate, confirmation: PaidConfirmation.optional() })]), SubmitResult),
   'tools.swapQuote': call(z.tuple([SwapInputs]), SwapQuote),
   'tools.swapSend': call(z.tuple([SwapSend]), SubmitResult),
 };

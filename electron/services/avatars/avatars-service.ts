@@ -73,6 +73,7 @@ export class AvatarsService {
       kind: 'avatar-upload',
       body: { url, avatar_id: request.avatarId, name: request.name, type: request.type, url_from: local ? 1 : (request.urlFrom ?? 1) },
       purpose: { type: 'avatar-upload' },
+      confirmation: request.confirmation,
       ...(request.confirmDuplicate ? { confirmDuplicate: true } : {}),
     });
     if (result.status === 'submitted') this.deps.uploadsChanged();

@@ -18,14 +18,12 @@ interface FacesServices {
   notify?: HostBase['notices']['raise'];
 }
 
-export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>, studio: Pick<StudioServices, 'connections'>, grants: LocalGrants, media: Pick<MediaDomain, 'probe' | 'frame'>): FacesServices {
+export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>, studio: Pick<StudioServices, 'connections' | 'jobs'>, grants: LocalGrants, media: Pick<MediaDomain, 'probe' | 'frame'>): FacesServices {
   const activeClient = async () => {
     const { id } = await studio.connections.active();
     return { connectionId: id, client: await studio.connections.client(id) };
   };
-  return {
-    faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference), probe: (reference) => media.probe(reference) }),
-    live: new LiveSessions({
+  const live = new LiveSessions({
       store: base.createStore(liveSessionsSpec),
       activeClient,
       client: (id) => studio.connections.client(id),
@@ -33,7 +31,14 @@ export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDi
       now: () => Date.now(),
       origin: 'studio',
       probe: (link) => media.probe(link),
-    }),
+      requireConfirmed: (confirmation) => studio.jobs.requireConfirmed('live-session', 1, confirmation),
+      balance: async (id) => (await (await studio.connections.client(id)).call('quotaInfo', {})).credit,
+  });
+  // Sessions' charges guide their unpublished price and count in the day's spending.
+  studio.jobs.countCharges((id) => live.charges(id));
+  return {
+    faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference), probe: (reference) => media.probe(reference) }),
+    live,
     frames: {
       probe: (reference) => media.probe(reference),
       frame: (reference, atMs, width) => media.frame(reference, atMs, width),
@@ -67,7 +72,7 @@ export function createFacesDomain(services: FacesServices): DomainModule<typeof 
       'faces.detect': async (request) => faces.detect(request),
       'faces.analyze': async (request) => faces.analyze(request),
       'faces.videoFrames': async (request) => takeVideoFrames(frames, request),
-      'live.create': async (chosen) => live.create(chosen),
+      'live.create': async (chosen, options) => live.create(chosen, options),
       'live.update': async (id, chosen) => live.update(id, chosen),
       'live.close': async (id) => live.close(id),
       'live.sessions': async () => live.list(),

@@ -5,12 +5,18 @@ import { mediaRefusal, readableMedia } from '../../common/composition/media-fiel
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { ServiceClient } from '../client/service-client';
 import { ServiceError } from '../client/errors';
+import { StudioError } from '../host/errors';
+import type { PaidConfirmation, PastCharge } from '../../common/jobs/cost-model';
 import type { Logger, RecordStore, RecordStoreSpec } from '../host/types';
 
 /** Open sessions, written before the create is answered to the page, so a crash leaves a trace to close. */
-const OpenSessions = z.object({ sessions: z.array(LiveSession) });
+const OpenSessions = z.object({
+  sessions: z.array(LiveSession),
+  /** What opening sessions cost on each connection (the guide for a price the service does not publish). */
+  charges: z.array(z.object({ connectionId: z.string(), at: z.number(), credits: z.number() })).max(1000).default([]),
+});
 type OpenSessions = z.infer<typeof OpenSessions>;
-export const liveSessionsSpec: RecordStoreSpec<OpenSessions> = { name: 'live-sessions', schema: OpenSessions, defaults: { sessions: [] }, version: 1 };
+export const liveSessionsSpec: RecordStoreSpec<OpenSessions> = { name: 'live-sessions', schema: OpenSessions as z.ZodType<OpenSessions>, defaults: { sessions: [], charges: [] }, version: 1 };
 
 /** 1216 the session does not exist, 1219 it is closed: either way nothing is left open. */
 const GONE_CODES = new Set([1216, 1219]);
@@ -25,7 +31,19 @@ export interface LiveDeps {
   origin: LiveSession['origin'];
   /** ffprobe of a face's link: a session costs while open, so a face that is no picture is refused first. */
   probe(link: string): Promise<MediaInfo>;
+  /** Refuses unless the confirmation covers a session at today's price and within the day's limit (the job engine's rule). */
+  requireConfirmed?(confirmation: PaidConfirmation | undefined): Promise<unknown>;
+  /** The connection's balance now, to record what opening a session cost. */
+  balance?(connectionId: string): Promise<number | null>;
 }
+
+/** Options of a create: who agreed to pay, and whether a second session for the same faces is wanted. */
+export interface LiveCreateOptions {
+  confirmation?: PaidConfirmation;
+  another?: boolean;
+}
+
+const faceKey = (faces: readonly LiveFace[]): string => faces.map((f) => `${f.path} ${f.opts}`).sort().join('\n');
 
 /**
  * Live face swap sessions. A session costs while it is open, so every one is recorded on disk until it
@@ -51,16 +69,35 @@ export class LiveSessions {
     return this.deps.store.get().sessions.filter((s) => !this.leftOver.has(s.id));
   }
 
-  async create(faces: LiveFace[]): Promise<LiveSession> {
-    await this.checkFaces(faces);
+  /** What opening sessions cost on a connection, newest last. */
+  charges(connectionId: string): PastCharge[] {
+    return this.deps.store.get().charges.filter((c) => c.connectionId === connectionId).map((c) => ({ action: 'live-session', credits: c.credits, at: c.at }));
+  }
+
+  async create(faces: LiveFace[], options: LiveCreateOptions = {}): Promise<LiveSession> {
     const { connectionId, client } = await this.deps.activeClient();
+    // A session costs while open: a second one for the same faces is only opened when asked for by name.
+    const same = this.list().find((s) => s.connectionId === connectionId && faceKey(s.faces) === faceKey(faces));
+    if (same && options.another !== true) {
+      throw new StudioError(`A session with these faces is already open (${same.id.slice(0, 8)}, opened ${new Date(same.createdAt).toLocaleTimeString()}). Use it or close it; open another only if you mean to pay for a second one.`, 'session-open');
+    }
+    if (!options.confirmation) throw new StudioError('A live face swap session is paid (the service does not publish its price) and was not confirmed: the studio asks first, and a script passes --yes.', 'confirmation-required');
+    await this.deps.requireConfirmed?.(options.confirmation);
+    await this.checkFaces(faces);
+    const before = (await this.deps.balance?.(connectionId).catch(() => null)) ?? null;
     const data = await client.call('liveCreate', { sourceImage: faces });
+    const after = before === null ? null : ((await this.deps.balance?.(connectionId).catch(() => null)) ?? null);
+    const charged = before !== null && after !== null && before >= after ? Math.round((before - after) * 100) / 100 : null;
+    const now = this.deps.now();
     const session: LiveSession = {
-      id: data._id, connectionId, createdAt: this.deps.now(), faces, status: data.faceswap_status, channelId: data.channel_id,
+      id: data._id, connectionId, createdAt: now, statusAt: now, chargedCredits: charged, faces, status: data.faceswap_status, channelId: data.channel_id,
       frontUserId: data.front_user_id, algorithmUserId: data.algorithm_user_id, appId: data.app_id ?? '', simulated: connectionId === SANDBOX_CONNECTION_ID, origin: this.deps.origin,
     };
     this.tokens.set(session.id, data.front_rtc_token);
-    this.deps.store.update((r) => ({ sessions: [...r.sessions, session] }));
+    this.deps.store.update((r) => ({
+      sessions: [...r.sessions, session],
+      charges: charged === null ? r.charges : [...r.charges, { connectionId, at: now, credits: charged }].slice(-1000),
+    }));
     return session;
   }
 
@@ -69,7 +106,7 @@ export class LiveSessions {
     await this.checkFaces(faces);
     await (await this.deps.client(session.connectionId)).call('liveUpdate', { _id: id, sourceImage: faces });
     const updated = { ...session, faces };
-    this.deps.store.update((r) => ({ sessions: r.sessions.map((s) => (s.id === id ? updated : s)) }));
+    this.deps.store.update((r) => ({ ...r, sessions: r.sessions.map((s) => (s.id === id ? updated : s)) }));
     return updated;
   }
 
@@ -135,6 +172,6 @@ export class LiveSessions {
       if (!(error instanceof ServiceError && typeof error.code === 'number' && GONE_CODES.has(error.code))) throw error;
     }
     this.tokens.delete(session.id);
-    this.deps.store.update((r) => ({ sessions: r.sessions.filter((s) => s.id !== session.id) }));
+    this.deps.store.update((r) => ({ ...r, sessions: r.sessions.filter((s) => s.id !== session.id) }));
   }
 }

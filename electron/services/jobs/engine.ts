@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { CostEstimate, JobKind, JobPhase, JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
+import type { CostEstimate, JobKind, JobPhase, JobRecord, JobSubmission, JobView, PriceQuote, QuoteItem, SubmitResult } from '../../common/bridge/jobs';
+import { combinedPrice, confirmationRefusal, dailyLimitRefusal, PAID_ACTION_LABELS, priceOf, SpendingPolicy, type PaidAction, type PaidConfirmation, type PastCharge, type Price } from '../../common/jobs/cost-model';
+import { StudioError } from '../host/errors';
+import { chargeHistory, CreateLocks, recordedEstimate, spentToday } from './paid-gate';
 import { Code, RecordStatus, describeIssues, isAuthCode } from '../../common/api';
 import { endpointTypes } from '../client/endpoint-types';
 import { ServiceError, isServiceError } from '../client/errors';
@@ -53,6 +56,10 @@ export interface JobEngineDeps {
   scheduler?: Omit<SchedulerOptions, 'clock' | 'timers' | 'random' | 'onDeadline' | 'wakeHint'>;
   /** When to ask about a job beyond the scheduler's backoff. Default: JobTiming, which learns job lengths. */
   polling?: PollingStrategy;
+  /** What the user chose about money (the no-question limit, daily limits per connection). Default: always ask, no limit. */
+  spending?(): SpendingPolicy;
+  /** The connection's credit balance now (quota/info); null where the service does not answer it. */
+  balance?(connectionId: string): Promise<number | null>;
 }
 
 /** The first retry of a ledger write that failed after the service accepted a create; it doubles up to the cap. */
@@ -85,6 +92,9 @@ export class JobEngine {
   /** Jobs whose latest state is only in memory (a ledger write failed), with the retry armed for each. */
   private readonly unwritten = new Map<string, unknown>();
   private readonly warnedUnwritten = new Set<string>();
+  private readonly createLocks = new CreateLocks();
+  /** Charges the ledger does not hold (live sessions), by connection: they count in guides and the day's total. */
+  private otherCharges: (connectionId: string) => PastCharge[] = () => [];
   private started = false;
   private readOnly = false;
 
@@ -204,6 +214,66 @@ export class JobEngine {
     return kindEntry(kind).estimate(body);
   }
 
+  /** The price of a job on a connection: the service's published figure, else the honest unknown with this connection's recent charges. */
+  async price(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<Price> {
+    // A list that cannot be read now does not stop the job: the kind's own estimate stands in.
+    const listed = await this.deps.estimator?.(kind, body).catch(() => null);
+    return priceOf(kind, listed ?? kindEntry(kind).estimate(body), chargeHistory(this.jobs.values(), connectionId));
+  }
+
+  /**
+   * What a confirmation shows: each line's price on the active connection, its balance read now and
+   * today's limit. `others` are charges the ledger does not hold (live sessions) for guides and the day's total.
+   */
+  async quote(items: readonly QuoteItem[]): Promise<PriceQuote> {
+    const connection = await this.deps.connections.active();
+    const others = this.otherCharges(connection.id);
+    const history = [...chargeHistory(this.jobs.values(), connection.id), ...others];
+    const priced = await Promise.all(items.map(async (item) => {
+      const price = item.action === 'live-session' ? priceOf('live-session', null, history) : await this.price(item.action, item.body ?? {}, connection.id);
+      return { action: item.action, count: item.count ?? 1, price };
+    }));
+    const balance = (await this.deps.balance?.(connection.id).catch(() => null)) ?? null;
+    const policy = this.policy();
+    const now = this.deps.clock.now();
+    return {
+      items: priced,
+      connectionId: connection.id,
+      connectionName: connection.name,
+      balance,
+      balanceAt: now,
+      dailyLimit: policy.dailyLimits[connection.id] ?? null,
+      spentToday: spentToday(this.jobs.values(), connection.id, now, others),
+      skipQuestionUnder: policy.skipQuestionUnder,
+    };
+  }
+
+  /**
+   * Refuses (StudioError) unless `confirmation` covers `count` of an action at today's price and the day's
+   * limit has room: for work that is confirmed once and sent later as several creates (a batch) or that
+   * is not a job of the ledger (a live session).
+   */
+  async requireConfirmed(action: PaidAction, count: number, confirmation: PaidConfirmation | undefined): Promise<Price> {
+    const quote = await this.quote([{ action, count }]);
+    const [item] = quote.items;
+    const price = count === 1 ? item.price : combinedPrice(Array.from({ length: count }, () => item.price), PAID_ACTION_LABELS[action]);
+    const unconfirmed = confirmationRefusal(action, price, confirmation, this.policy());
+    if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
+    const overLimit = dailyLimitRefusal(quote.dailyLimit ?? undefined, quote.spentToday, price, quote.connectionName);
+    if (overLimit) throw new StudioError(overLimit, 'spending-limit');
+    return price;
+  }
+
+  /** Adds charges the ledger does not hold (live sessions) to the guides and the day's total. */
+  countCharges(source: (connectionId: string) => PastCharge[]): void {
+    const earlier = this.otherCharges;
+    this.otherCharges = (id) => [...earlier(id), ...source(id)];
+  }
+
+  policy(): SpendingPolicy {
+    return this.deps.spending?.() ?? SpendingPolicy.parse({});
+  }
+
   async submit(submission: JobSubmission, signal?: AbortSignal): Promise<SubmitResult> {
     const spec = kindEntry(submission.kind);
     const checked = endpointTypes[spec.createEndpoint].request.safeParse(submission.body);
@@ -214,9 +284,15 @@ export class JobEngine {
     const client = await this.deps.connections.client(connection.id);
     const body = withWebhook(submission.kind, submission.body as Record<string, unknown>, connection.webhookUrl);
     const requestHash = hashRequest(submission.kind, connection.id, submission.body);
-    // A list that cannot be read now does not stop the job: the kind's own estimate stands in.
-    const priced = await this.deps.estimator?.(submission.kind, submission.body as Record<string, unknown>).catch(() => null);
+    const price = await this.price(submission.kind, submission.body as Record<string, unknown>, connection.id);
     const now = this.deps.clock.now();
+
+    // Money is a property of this path, not of a screen: nothing paid leaves unconfirmed or past the day's limit.
+    const policy = this.policy();
+    const unconfirmed = confirmationRefusal(submission.kind, price, submission.confirmation, policy, submission.purpose?.type === 'batch-row' ? submission.purpose.batchId : null);
+    if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
+    const overLimit = dailyLimitRefusal(policy.dailyLimits[connection.id], spentToday(this.jobs.values(), connection.id, now, this.otherCharges(connection.id)), price, connection.name);
+    if (overLimit) throw new StudioError(overLimit, 'spending-limit');
 
     // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
     if (!submission.confirmDuplicate) {
@@ -233,8 +309,9 @@ export class JobEngine {
       request: body,
       now,
       deadlineAt: now + (this.deps.deadlineMs ?? 24 * 3600_000),
-      costEstimate: priced ?? spec.estimate(submission.body),
+      costEstimate: recordedEstimate(price),
     });
+    record.confirmation = submission.confirmation;
     this.jobs.set(record.id, record);
     this.changed(record);
     try {
@@ -248,8 +325,20 @@ export class JobEngine {
 
     let snapshot: RemoteSnapshot;
     let sentAt: number | null = null;
+    let balanceBefore: number | null = null;
+    let balanceAfter: number | null = null;
+    const balance = this.deps.balance;
     try {
-      snapshot = await createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) });
+      snapshot = !balance
+        ? await createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) })
+        : await this.createLocks.run(connection.id, async () => {
+            balanceBefore = await balance(connection.id).catch(() => null);
+            try {
+              return await createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) });
+            } finally {
+              balanceAfter = await balance(connection.id).catch(() => null);
+            }
+          });
     } catch (error) {
       if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
         this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: refusedCreate(error) });
@@ -264,7 +353,11 @@ export class JobEngine {
     const created = this.deps.clock.now();
     // One durable write for the id and the create's answer: the answer alone carries nothing a
     // restart could not learn again, the id is what makes the paid job findable.
-    this.update(record.id, { remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created, sentAt }, false);
+    const measured = balanceBefore !== null && balanceAfter !== null && balanceBefore >= balanceAfter ? Math.round((balanceBefore - balanceAfter) * 100) / 100 : null;
+    this.update(record.id, {
+      remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created, sentAt, balanceBefore, balanceAfter,
+      ...(measured !== null && { chargedCredits: measured, chargeSource: 'balance' as const }),
+    }, false);
     const { saved } = this.applySnapshot(record.id, snapshot, true);
     const after = this.jobs.get(record.id);
     if (after && isActive(after.phase)) {
@@ -388,7 +481,9 @@ export class JobEngine {
       phase,
       remoteStatus: snapshot.status,
       resultUrl: snapshot.resultUrl,
+      // The service's own figure wins over the balance's change.
       chargedCredits: snapshot.chargedCredits ?? record.chargedCredits,
+      chargeSource: snapshot.chargedCredits !== null ? 'service' : (record.chargeSource ?? null),
       answer: snapshot.answer,
       polls: record.polls + (fromCreate ? 0 : 1),
       finishedAt: final ? this.deps.clock.now() : null,

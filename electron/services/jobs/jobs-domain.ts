@@ -7,7 +7,7 @@ export function createJobsDomain({ jobs, reactor, batches }: Pick<StudioServices
   return {
     handlers: {
       'jobs.submit': async (submission) => jobs.submit(submission),
-      'jobs.estimate': async ({ kind, body }) => jobs.estimate(kind, body as Record<string, unknown>),
+      'jobs.quote': async (items) => jobs.quote(items),
       'jobs.list': async () => jobs.list(),
       'jobs.get': async (id) => jobs.get(id),
       'jobs.refresh': async (id) => jobs.refresh(id),

@@ -5,6 +5,7 @@ import { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from '../host/types';
 import type { ProjectLibrary } from '../projects/project-library';
 import { ProgressAggregator } from '../system/progress';
+import { appSettingsSpec } from '../system/settings-store';
 import { summariseBatch, type BatchView } from '../../common/bridge/batches';
 import { BatchRunner } from '../voices/batch-runner';
 import { BatchStore } from '../voices/batch-store';
@@ -46,6 +47,7 @@ export function createStudioServices(base: StudioHost, projects: ProjectLibrary,
     onChange: (state) => base.emit('connections.changed', state),
   });
   const catalogue = new CatalogueService({ clock, connections });
+  const settings = base.createStore(appSettingsSpec);
   // A desktop notification where the host has them; otherwise a notice the page shows as a toast.
   const notify = (title: string, body: string, outcome: 'completed' | 'failed'): void => {
     if (base.platform.notify) base.platform.notify(title, body);
@@ -62,6 +64,9 @@ export function createStudioServices(base: StudioHost, projects: ProjectLibrary,
     warn: (title, detail) => base.notices.raise({ level: 'warning', title, detail }),
     setProgress: (fraction) => jobsProgress.set(fraction),
     estimator: modelPriceEstimator((types) => catalogue.models(types)),
+    spending: () => settings.get().spending,
+    // Read before and after each create: what the create cost, where the service publishes no price.
+    balance: async (id) => (await (await connections.client(id)).call('quotaInfo', {})).credit,
   });
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);

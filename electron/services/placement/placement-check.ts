@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CostEstimate, JobView } from '../../common/bridge/jobs';
+import type { PaidConfirmation } from '../../common/jobs/cost-model';
 import type { PlacementConvention } from '../../common/composition/placement';
 import { PROBE_FRAME, PROBE_MARKER, PROBE_SPEECH_SECONDS, findMarker, judgeProbe, probeBody, type ProbeVerdict } from '../../common/composition/placement-probe';
 import type { CatalogueService } from '../catalogue/catalogue-service';
@@ -57,7 +58,8 @@ export class PlacementChecker {
     };
   }
 
-  async run(options: { signal?: AbortSignal; onStep?: (step: string) => void } = {}): Promise<PlacementCheckResult> {
+  /** Sends the paid probe: `confirmation` is who agreed to pay for it (the engine refuses it without one). */
+  async run(options: { confirmation?: PaidConfirmation; signal?: AbortSignal; onStep?: (step: string) => void } = {}): Promise<PlacementCheckResult> {
     const step = options.onStep ?? (() => undefined);
     const connection = await this.deps.connections.active();
     const named = { connectionId: connection.id, connectionName: connection.name };
@@ -79,7 +81,7 @@ export class PlacementChecker {
 
       step('Sending one small talking avatar');
       const body = probeBody({ markerUrl, audioUrl, avatarId: avatar.avatar_id });
-      const submitted = await this.deps.engine.submit({ kind: 'talking-avatar', body, confirmDuplicate: true }, options.signal);
+      const submitted = await this.deps.engine.submit({ kind: 'talking-avatar', body, confirmDuplicate: true, confirmation: options.confirmation }, options.signal);
       if (submitted.status !== 'submitted') throw new Error(submitted.message);
       const job = await this.waitFor(submitted.job.id, step, options.signal);
       if (job.phase !== 'completed' || !job.resultUrl) {

@@ -22,11 +22,11 @@ export function createPlacementDomain(base: Pick<HostBase, 'createStore' | 'emit
   return {
     handlers: {
       'placement.plan': async () => checker.plan(),
-      'placement.check': async () => {
+      'placement.check': async (confirmation) => {
         if (running) throw new Error('A placement check is already running.');
         running = new AbortController();
         try {
-          return await checker.run({ signal: running.signal, onStep: (step) => base.emit('placement.step', { step }) });
+          return await checker.run({ confirmation, signal: running.signal, onStep: (step) => base.emit('placement.step', { step }) });
         } finally {
           running = null;
         }

@@ -60,6 +60,8 @@ export class CharacterSwapService {
         ...(quote.models.length > 1 || request.model !== undefined ? { model_name: quote.model } : {}),
       },
       ...(request.confirmDuplicate && { confirmDuplicate: true }),
+      // The figure the user saw; the engine prices the body again and refuses a different one.
+      confirmation: request.confirmation ?? { by: 'user', credits: request.confirmedCredits },
     });
   }
 }

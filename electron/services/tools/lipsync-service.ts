@@ -1,4 +1,5 @@
 import type { LipSyncInputs, LipSyncMeasure } from '../../common/bridge/tools';
+import type { PaidConfirmation } from '../../common/bridge/jobs';
 import type { SubmitResult } from '../../common/bridge/jobs';
 import { lipSyncChecks } from '../../common/composition/media-checks';
 import { refuseOnErrors, type ToolDeps } from './tool-deps';
@@ -16,12 +17,13 @@ export class LipSyncService {
     return { video, audio, checks: lipSyncChecks(video, audio) };
   }
 
-  async send(inputs: LipSyncInputs & { confirmDuplicate?: boolean }): Promise<SubmitResult> {
+  async send(inputs: LipSyncInputs & { confirmDuplicate?: boolean; confirmation?: PaidConfirmation }): Promise<SubmitResult> {
     refuseOnErrors((await this.measure(inputs)).checks);
     const links = await this.deps.link({ video: inputs.video, audio: inputs.audio });
     return this.deps.submit({
       kind: 'lipsync',
       body: { video_url: links.video, audio_url: links.audio },
+      confirmation: inputs.confirmation,
       ...(inputs.confirmDuplicate && { confirmDuplicate: true }),
     });
   }

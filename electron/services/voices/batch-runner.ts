@@ -280,6 +280,8 @@ export class BatchRunner {
         purpose: { type: 'batch-row', batchId: id, row },
         // Two rows may ask for the same speech on purpose; each is its own voiceover.
         confirmDuplicate: true,
+        // The user confirmed the batch's total when starting it (batches.create asks for it).
+        confirmation: { by: 'batch', batchId: id },
       });
     } catch (error) {
       // Not even written to the ledger (a full disk): the row stays waiting, and the batch pauses.

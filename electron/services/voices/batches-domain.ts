@@ -17,7 +17,7 @@ export interface GrantedFiles {
 }
 
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
-export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batches, catalogue }: Pick<StudioServices, 'batches' | 'catalogue'>, granted: GrantedFiles): DomainModule<typeof batchesCalls> {
+export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batches, catalogue, jobs }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>, granted: GrantedFiles): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
     const known = await knownVoicesOf(catalogue);
@@ -40,13 +40,16 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
   return {
     handlers: {
       'batches.check': async (input) => read(input),
-      'batches.create': async (raw) => {
+      'batches.create': async (raw, confirmation) => {
         const input = BatchInput.parse(raw);
         const problem = checkTemplate(input.template);
         if (problem) throw new StudioError(problem, 'invalid-template');
         const checked = await read(input);
         if (checked.rows.length === 0) throw new StudioError(checked.problems[0]?.message ?? 'The batch has no rows', 'empty-batch');
         if (checked.problems.length === checked.rows.length) throw new StudioError('No row of the batch can be sent; fix the rows named in the check first', 'nothing-to-send');
+        // One question for the whole batch: its rows then go out on this confirmation.
+        const refused = new Set(checked.problems.map((p) => p.row));
+        await jobs.requireConfirmed('tts', checked.rows.filter((r) => !refused.has(r.row)).length, confirmation);
         const record = await batches.create({
           id: `batch-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
           label: input.label,
@@ -64,8 +67,13 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
       'batches.resume': async (id) => batches.resume(id),
       'batches.cancel': async (id) => batches.cancel(id),
       'batches.retryFailed': async (id) => batches.retryFailed(id),
-      'batches.redoRow': async (id, row) => batches.redoRow(id, row).catch((error) => refused(error, 'cannot-redo')),
-      'batches.editRow': async (id, edit, { remake }) => {
+      // Making a row again is a new paid job: the user's answer to its price comes with it.
+      'batches.redoRow': async (id, row, confirmation) => {
+        await jobs.requireConfirmed('tts', 1, confirmation);
+        return batches.redoRow(id, row).catch((error) => refused(error, 'cannot-redo'));
+      },
+      'batches.editRow': async (id, edit, { remake, confirmation }) => {
+        if (remake) await jobs.requireConfirmed('tts', 1, confirmation);
         const known = await knownVoicesOf(catalogue);
         // A started batch keeps no defaults: a row changed to no voice is refused, not given one.
         return batches.editRow(id, edit, remake, (row, change) => editedRow(row, change, {}, known)).catch((error) => refused(error, 'cannot-edit'));

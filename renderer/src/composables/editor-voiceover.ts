@@ -1,4 +1,5 @@
 import { computed, type ComputedRef } from 'vue';
+import { notePaidAction, type usePaidConfirm } from './paid-confirm';
 import { phaseClass, voiceoverHash, type JobView } from '@common/bridge';
 import { applyVoiceoverAudio, type Project } from '@common/composition';
 import { onEvent } from '@/bridge';
@@ -58,7 +59,7 @@ export function listenForVoiceovers(project: ProjectStore): () => void {
  * purpose (project, scene, the script's key), so the host's reactor puts the audio in place when it
  * completes, even if the editor was closed meanwhile.
  */
-export function useVoiceover(project: ProjectStore, jobs: JobsStore, onError: (message: string) => void) {
+export function useVoiceover(project: ProjectStore, jobs: JobsStore, onError: (message: string) => void, confirmPaid: ReturnType<typeof usePaidConfirm>['confirmPaid']) {
   function state(sceneId: string): ComputedRef<VoiceoverState> {
     return computed(() => voiceoverState(project.doc, sceneId, jobs.list));
   }
@@ -72,16 +73,21 @@ export function useVoiceover(project: ProjectStore, jobs: JobsStore, onError: (m
       return;
     }
     try {
+      const body = { input_text: voice.text, voice_id: voice.voiceId, rate: voice.rate };
+      const confirmation = await confirmPaid({ title: 'Generate this voiceover?', items: [{ action: 'tts', body }], what: `The voiceover of scene ${project.doc.scenes.findIndex((s) => s.id === sceneId) + 1} (${voice.text.trim().split(/\s+/).length} words), made by the service's text to speech.` });
+      if (!confirmation) return;
       await jobs.submitWithConfirm(
         {
           kind: 'tts',
-          body: { input_text: voice.text, voice_id: voice.voiceId, rate: voice.rate },
+          body,
+          confirmation,
           projectId: project.doc.id,
           purpose: { type: 'scene-voiceover', projectId: project.doc.id, sceneId, scriptHash: voiceoverHash(voice) },
         },
         // The same script and voice again (a retry): sending it again is what the user asked for.
         async () => true,
       );
+      notePaidAction();
     } catch (error) {
       onError(`The voiceover could not be requested: ${error instanceof Error ? error.message : String(error)}`);
     }

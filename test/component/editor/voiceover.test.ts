@@ -41,18 +41,33 @@ describe('scene voiceovers', () => {
     project.setSceneVoice('scene-1', script);
     const errors: string[] = [];
     const fake = fakeJobs();
-    const vo = useVoiceover(project, fake.jobs, (m) => errors.push(m));
-    return { project, errors, vo, ...fake };
+    const asked: unknown[] = [];
+    // The price question, answered yes: the confirmation it returns goes with the job.
+    const confirmPaid = vi.fn(async (question: unknown) => (asked.push(question), { by: 'user' as const, credits: null }));
+    const vo = useVoiceover(project, fake.jobs, (m) => errors.push(m), confirmPaid);
+    return { project, errors, vo, confirmPaid, asked, ...fake };
   }
 
-  it('sends a speech job whose purpose names the project, scene and script, and shows it as working', async () => {
-    const { vo, submitWithConfirm } = setup();
+  it('asks the price first, then sends a speech job whose purpose names the project, scene and script, and shows it as working', async () => {
+    const { vo, submitWithConfirm, asked } = setup();
     await vo.generate('scene-1');
+    expect(asked).toEqual([expect.objectContaining({ items: [{ action: 'tts', body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' } }] })]);
     expect(submitWithConfirm).toHaveBeenCalledWith(
-      { kind: 'tts', body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' }, projectId: 'p', purpose: { type: 'scene-voiceover', projectId: 'p', sceneId: 'scene-1', scriptHash: key } },
+      {
+        kind: 'tts', body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' }, projectId: 'p', purpose: { type: 'scene-voiceover', projectId: 'p', sceneId: 'scene-1', scriptHash: key },
+        confirmation: { by: 'user', credits: null },
+      },
       expect.any(Function),
     );
     expect(vo.state('scene-1').value.state).toBe('working');
+  });
+
+  it('sends nothing when the user declines the price', async () => {
+    const { vo, submitWithConfirm, confirmPaid } = setup();
+    confirmPaid.mockResolvedValueOnce(null as never);
+    await vo.generate('scene-1');
+    expect(confirmPaid).toHaveBeenCalledTimes(1);
+    expect(submitWithConfirm).not.toHaveBeenCalled();
   });
 
   it('puts the audio into the open project when the host says it is ready, whatever is selected, but never over a newer script', () => {

@@ -21,7 +21,7 @@ function mountCard(save = vi.fn(async () => undefined), recheck = vi.fn(async ()
         default: () =>
           h(MediaToolsCard, {
             binaries: [found, missing],
-            settings: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [] },
+            settings: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } },
             checking: false,
             save,
             recheck,

@@ -79,7 +79,7 @@ describe('avatars.upload', () => {
   it('follows an upload as a job to status 3; the catalogue hears of it when sent and when ready', async () => {
     const { handlers } = domains;
     const before = changes();
-    const sent = await handlers['avatars.upload']({ source: clipUrl, avatarId: 'Presenter1', name: 'My presenter', type: 1 });
+    const sent = await handlers['avatars.upload']({ source: clipUrl, avatarId: 'Presenter1', name: 'My presenter', type: 1, confirmation: { by: 'user', credits: null } });
     expect(sent.status).toBe('submitted');
     if (sent.status !== 'submitted') return;
     expect(sent.job.request).toMatchObject({ url: clipUrl, avatar_id: 'Presenter1', name: 'My presenter', type: 1, url_from: 1 });
@@ -101,7 +101,7 @@ describe('avatars.upload', () => {
     // A voice preview is a sound: the sandbox, like the service, needs a picture or a video.
     const [voice] = await handlers['catalogue.voices']({ from: 3 });
     const before = changes();
-    const sent = await handlers['avatars.upload']({ source: voice.preview, avatarId: 'SoundOnly', name: 'Sound only', type: 2 });
+    const sent = await handlers['avatars.upload']({ source: voice.preview, avatarId: 'SoundOnly', name: 'Sound only', type: 2, confirmation: { by: 'user', credits: null } });
     if (sent.status !== 'submitted') throw new Error('not sent');
     await until(async () => (await jobOf(sent.job.id)).phase === 'failed');
     const failed = await jobOf(sent.job.id);
@@ -133,7 +133,7 @@ describe('avatars.upload', () => {
     const picture = join(dir, 'portrait.png');
     execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=320x240', '-frames:v', '1', picture]);
     const chosen = await domains.importPath(picture);
-    const sent = await handlers['avatars.upload']({ source: chosen.url, avatarId: 'Portrait1', name: 'Portrait', type: 1, urlFrom: 2 });
+    const sent = await handlers['avatars.upload']({ source: chosen.url, avatarId: 'Portrait1', name: 'Portrait', type: 1, urlFrom: 2, confirmation: { by: 'user', credits: null } });
     if (sent.status !== 'submitted') throw new Error('not sent');
     // A local file goes up to the sandbox's own storage: an own link, url_from 1 whatever was asked.
     expect(sent.job.request).toMatchObject({ url: expect.stringMatching(new RegExp(`^${em.url}/files/up-[0-9a-f]+-portrait\\.png$`)), url_from: 1 });

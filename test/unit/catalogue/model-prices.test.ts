@@ -38,12 +38,12 @@ describe('prices from the AI model list', () => {
     const storage = new MemoryLedgerStorage();
     const engine = (estimator: NonNullable<JobEngineDeps['estimator']>) =>
       new JobEngine({ storage, connections: fakeConnections(service), clock: { now: () => Date.now() }, estimator });
-    const priced = await engine(async () => ({ credits: 4, basis: 'from the list' })).submit({ kind: 'tts', body: tts });
+    const priced = await engine(async () => ({ credits: 4, basis: 'from the list' })).submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
     if (priced.status !== 'submitted') throw new Error('not sent');
     expect(storage.records.get(priced.job.id)?.costEstimate).toEqual({ credits: 4, basis: 'from the list' });
     const unread = await engine(async () => {
       throw new Error('model list down');
-    }).submit({ kind: 'tts', body: { ...tts, input_text: 'Another one' } });
+    }).submit({ confirmation: { by: 'script' }, kind: 'tts', body: { ...tts, input_text: 'Another one' } });
     if (unread.status !== 'submitted') throw new Error('not sent');
     expect(unread.job.phase).not.toBe('failed');
     expect(storage.records.get(unread.job.id)?.costEstimate).toBeNull();

@@ -39,6 +39,9 @@ async function officialClip(): Promise<AvatarRecord & { url: string; avatar_id: 
   return (JSON.parse(listed.out.join('\n')) as (AvatarRecord & { url: string; avatar_id: string })[])[0];
 }
 
+/** The line that says why nothing was sent. */
+const refusalOf = (lines: string[]): string | undefined => lines.join('\n').split('\n').find((line) => line.startsWith('Not sent'));
+
 describe('studio avatars', () => {
   it('lists every page of official or uploaded, talking or streaming avatars, as JSON or one line each', async () => {
     const official = await cli(['avatars', 'list', '--from', '2', '--json']);
@@ -57,7 +60,7 @@ describe('studio avatars', () => {
 
   it('uploads a link and with --wait follows it to ready; show then reads it by avatar_id', async () => {
     const clip = await officialClip();
-    const sent = await cli(['avatars', 'upload', clip.url, '--id', 'FromCli1', '--name', 'From the CLI', '--type', '2', '--wait', '--json']);
+    const sent = await cli(['avatars', 'upload', '--yes', clip.url, '--id', 'FromCli1', '--name', 'From the CLI', '--type', '2', '--wait', '--json']);
     expect(sent.code, sent.err.join('\n')).toBe(0);
     const job = JSON.parse(sent.out.join('\n')) as JobView;
     expect(job).toMatchObject({ kind: 'avatar-upload', phase: 'completed', remoteStatus: 3, request: { avatar_id: 'FromCli1', name: 'From the CLI', type: 2, url_from: 1 } });
@@ -75,30 +78,31 @@ describe('studio avatars', () => {
   it('refuses what the interface forbids before anything is sent, naming the flag', async () => {
     const clip = await officialClip();
     const before = jobFiles();
-    const dashed = await cli(['avatars', 'upload', clip.url, '--id', 'my-avatar', '--name', 'Dashed']);
+    const dashed = await cli(['avatars', 'upload', '--yes', clip.url, '--id', 'my-avatar', '--name', 'Dashed']);
     expect(dashed.code).toBe(2);
     expect(firstLine(dashed.err)).toBe('Not sent: --id: avatar_id may contain letters and digits only');
-    const nameless = await cli(['avatars', 'upload', clip.url, '--id', 'Nameless1']);
+    const nameless = await cli(['avatars', 'upload', '--yes', clip.url, '--id', 'Nameless1']);
     expect(nameless.code).toBe(2);
     expect(firstLine(nameless.err)).toBe("required option '--name <NAME>' not specified");
-    const taken = await cli(['avatars', 'upload', clip.url, '--id', clip.avatar_id, '--name', 'Copy']);
+    const taken = await cli(['avatars', 'upload', '--yes', clip.url, '--id', clip.avatar_id, '--name', 'Copy']);
     expect(taken.code).toBe(2);
-    expect(firstLine(taken.err)).toContain(`Not sent: The avatar_id "${clip.avatar_id}" is already used on this connection`);
-    const missing = await cli(['avatars', 'upload', 'no-such-file.mp4', '--id', 'Missing1', '--name', 'M']);
+    // The price line comes first; the refusal follows it.
+    expect(refusalOf(taken.err)).toContain(`Not sent: The avatar_id "${clip.avatar_id}" is already used on this connection`);
+    const missing = await cli(['avatars', 'upload', '--yes', 'no-such-file.mp4', '--id', 'Missing1', '--name', 'M']);
     expect(missing.code).toBe(2);
     expect(firstLine(missing.err)).toBe('no-such-file.mp4 is neither an http(s) link nor a file on this computer');
     // A phone's HEIC photo is looked at before it goes up, and refused with what to do instead.
     copyFileSync(join(import.meta.dirname, '../../media-corpus/committed/photo.heic'), join(dir, 'portrait.heic'));
-    const heic = await cli(['avatars', 'upload', 'portrait.heic', '--id', 'Heic1', '--name', 'H']);
+    const heic = await cli(['avatars', 'upload', '--yes', 'portrait.heic', '--id', 'Heic1', '--name', 'H']);
     expect(heic.code).toBe(2);
-    expect(firstLine(heic.err)).toMatch(/^Not sent: A HEIC picture cannot be used for an uploaded avatar: .*Save it as JPEG or PNG/);
+    expect(refusalOf(heic.err)).toMatch(/^Not sent: A HEIC picture cannot be used for an uploaded avatar: .*Save it as JPEG or PNG/);
     expect(jobFiles()).toBe(before);
   });
 
   it('exits 1 with the service\'s reason when an upload fails, and names an avatar that does not exist', async () => {
     const voices = await cli(['voices', 'list', '--from', '3', '--json']);
     const [voice] = JSON.parse(voices.out.join('\n')) as { preview: string }[];
-    const failed = await cli(['avatars', 'upload', voice.preview, '--id', 'OnlySound1', '--name', 'Sound', '--wait']);
+    const failed = await cli(['avatars', 'upload', '--yes', voice.preview, '--id', 'OnlySound1', '--name', 'Sound', '--wait']);
     expect(failed.code).toBe(1);
     expect(failed.err.join('\n')).toContain('The job did not complete: The service could not finish this job: url holds no picture');
     const unknown = await cli(['avatars', 'show', 'NoSuchAvatar9']);
@@ -111,7 +115,7 @@ describe('studio avatars', () => {
     execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=320x240', '-frames:v', '1', picture]);
     const session = io();
     // No --base-url: the job and the storage are both the data folder's own sandbox.
-    const code = await runCli(['avatars', 'upload', 'face.png', '--id', 'LocalFace1', '--name', 'Local face', '--wait', '--json', '--data-dir', join(dir, 'own')], session.io);
+    const code = await runCli(['avatars', 'upload', '--yes', 'face.png', '--id', 'LocalFace1', '--name', 'Local face', '--wait', '--json', '--data-dir', join(dir, 'own')], session.io);
     expect(code, session.err.join('\n')).toBe(0);
     const job = JSON.parse(session.out.join('\n')) as JobView;
     expect(job.phase).toBe('completed');

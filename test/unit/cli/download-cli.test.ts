@@ -37,13 +37,13 @@ beforeAll(async () => {
   });
   engine.start();
   for (const text of ['First line to save.', 'Second line to save.']) {
-    const result = await engine.submit({ kind: 'tts', body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' } });
+    const result = await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' } });
     if (result.status !== 'submitted') throw new Error('seed job not submitted');
     ids.push(result.job.id);
   }
   await Promise.all(ids.map((id) => engine.waitFor(id, AbortSignal.timeout(60_000))));
   // One that fails at create (unreachable inputs): requested by id, it makes the run fail.
-  const failed = await engine.submit({ kind: 'lipsync', body: { video_url: 'http://127.0.0.1:9/a.mp4', audio_url: 'http://127.0.0.1:9/a.mp3' } });
+  const failed = await engine.submit({ confirmation: { by: 'script' }, kind: 'lipsync', body: { video_url: 'http://127.0.0.1:9/a.mp4', audio_url: 'http://127.0.0.1:9/a.mp3' } });
   if (failed.status === 'submitted') ids.push(failed.job.id);
   engine.stop();
   await engine.flush();
@@ -85,7 +85,7 @@ describe('studio download', () => {
     const fresh = mkdtempSync(join(tmpdir(), 'studio-download-cli-sandbox-'));
     try {
       const made = io();
-      expect(await runCli(['tts', '--voice', 'sandbox_ava', '--text', 'Kept by the command line.', '--data-dir', fresh], made.io)).toBe(0);
+      expect(await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Kept by the command line.', '--data-dir', fresh], made.io)).toBe(0);
       // The tts command stopped its sandbox on exit; the download starts it again.
       const saved = io();
       const code = await runCli(['download', '--all', '--out', join(fresh, 'out'), '--template', '{kind}/{text}', '--data-dir', fresh, '--json'], saved.io);

@@ -31,7 +31,7 @@ async function heldByWebHost(): Promise<{ dataDir: string; sandbox: RunningEmula
 describe('the command line beside a running studio', () => {
   it('refuses a command that would write, naming who holds the folder, and creates nothing', async () => {
     const { dataDir } = await heldByWebHost();
-    const result = await cli(dataDir, ['tts', '--voice', 'sandbox_ava', '--text', 'Hello there']);
+    const result = await cli(dataDir, ['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Hello there']);
     expect(result.code).toBe(EXIT.unavailable);
     expect(result.err.join('\n')).toMatch(/in use by the web host \(process 1 .*does not run beside it/);
     expect(existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')) : []).toEqual([]);
@@ -56,7 +56,7 @@ describe('the command line beside a running studio', () => {
     const watch = setInterval(() => {
       if (existsSync(join(dataDir, LOCK_FILE))) lockSeen.push(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).kind);
     }, 20);
-    const result = await cli(dataDir, ['tts', '--voice', 'sandbox_ava', '--text', 'Taken and given back.']);
+    const result = await cli(dataDir, ['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Taken and given back.']);
     clearInterval(watch);
     expect(result.code, result.err.join('\n')).toBe(0);
     expect(lockSeen).toContain('command line');

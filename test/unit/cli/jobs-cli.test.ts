@@ -37,7 +37,7 @@ beforeAll(async () => {
     connections: { active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }), client: async () => client },
     clock: { now: () => Date.now() },
   });
-  const result = await engine.submit({ kind: 'tts', body: { input_text: 'Waiting from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
+  const result = await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: 'Waiting from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
   engine.stop();
   await engine.flush();
   if (result.status !== 'submitted') throw new Error('seed job not submitted');
@@ -111,7 +111,7 @@ describe('studio jobs', () => {
         connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
         clock: { now: () => Date.now() },
       });
-      const result = await engine.submit({ kind: 'tts', body: { input_text: 'Sandbox from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
+      const result = await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: 'Sandbox from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
       engine.stop();
       await engine.flush();
       await sandbox.close();

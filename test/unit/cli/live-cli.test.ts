@@ -27,7 +27,7 @@ describe('studio live create, update, close', () => {
     const group = `http://127.0.0.1:${record?.port}/sandbox/sandbox-group.png`;
 
     const created = io();
-    expect(await runCli(['live', 'create', '--face', face, '--json'], created.io)).toBe(0);
+    expect(await runCli(['live', 'create', '--yes', '--face', face, '--json'], created.io)).toBe(0);
     const session = JSON.parse(created.out.join('\n')) as { id: string; faces: Array<{ path: string; opts: string }>; origin: string; simulated: boolean };
     // opts are the landmarks detection found on the sandbox portrait (its face is painted where it is known to be).
     expect(session.faces).toEqual([{ path: face, opts: '214,196:298,196:256,234:256,274' }]);
@@ -53,14 +53,14 @@ describe('studio live create, update, close', () => {
     expect(await runCli(['live', 'create'], none.io)).toBe(2);
     expect(none.err[0]).toMatch(/^required option '--face <URL\.\.\.>' not specified\n/);
     const local = io();
-    expect(await runCli(['live', 'create', '--face', 'me.png'], local.io)).toBe(2);
+    expect(await runCli(['live', 'create', '--yes', '--face', 'me.png'], local.io)).toBe(2);
     expect(local.err[0]).toContain('"me.png" is not an http(s) link');
   });
 
   it('names the picture in which no face was found, and opens nothing', async () => {
     const record = readPortRecord(join(data, 'sandbox'));
     const run = io();
-    expect(await runCli(['live', 'create', '--face', `http://127.0.0.1:${record?.port}/sandbox/sandbox-backdrop.png`], run.io)).toBe(1);
+    expect(await runCli(['live', 'create', '--yes', '--face', `http://127.0.0.1:${record?.port}/sandbox/sandbox-backdrop.png`], run.io)).toBe(1);
     expect(run.err.join('\n')).toMatch(/sandbox-backdrop\.png: .*(no face|No faces)/i);
     expect(JSON.parse(recorded()) as unknown).toMatchObject({ data: { sessions: [] } });
   }, 120_000);

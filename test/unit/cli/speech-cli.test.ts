@@ -35,29 +35,46 @@ describe('studio tts and clone', () => {
     const script = join(out, 'script.txt');
     writeFileSync(script, 'A voiceover made from the command line.');
     const saved = join(out, 'voiceover.mp3');
-    const first = await cli(['tts', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60', '--out', saved]);
+    const first = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60', '--out', saved]);
     expect(first.code, first.err.join('\n')).toBe(0);
     expect(first.out.at(-1)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/\w+\.mp3$/);
     expect((await probe(saved)).hasAudio).toBe(true);
     expect(readdirSync(out).filter((n) => n.endsWith('.part'))).toEqual([]);
 
-    const again = await cli(['tts', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json']);
+    const again = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json']);
     expect(again.code).toBe(3);
     expect(again.err.join('\n')).toMatch(/Add --again to send it anyway/);
-    const forced = await cli(['tts', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json', '--again']);
+    const forced = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json', '--again']);
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.out.join('\n'))).toMatchObject({ kind: 'tts', phase: 'completed', request: { rate: '60%' }, savedTo: null });
+  }, 60_000);
+
+  it('says the price (unpublished, with the last charge as a guide) and sends nothing without --yes or a "y"', async () => {
+    const jobs = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
+    const before = jobs();
+    const quiet = await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Not paid for.']);
+    expect(quiet.code).toBe(2);
+    expect(quiet.err.join('\n')).toMatch(/Speech on .*: The service charges for this; its price is not published\. On this connection the last \d+ cost 1 credit/);
+    expect(quiet.err.join('\n')).toMatch(/Nothing was sent: speech is paid\. Answer y on a terminal, or pass --yes/);
+    const no = io();
+    no.io.stdin = async () => 'n\n';
+    expect((await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Not paid for.'], no)).code).toBe(2);
+    expect(jobs()).toBe(before);
+    const yes = io();
+    yes.io.stdin = async () => 'y\n';
+    expect((await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Paid for after a yes.'], yes)).code).toBe(0);
+    expect(jobs()).toBe(before + 1);
   }, 60_000);
 
   it('refuses what the interface does not allow before sending, naming it', async () => {
     const cases: [string[], RegExp][] = [
       [['tts', '--text', 'No voice'], /required option '--voice <ID>' not specified/],
-      [['tts', '--voice', 'sandbox_ava'], /--text TEXT or --text-file FILE/],
-      [['tts', '--voice', 'sandbox_ava', '--text', '   '], /script is empty/],
-      [['tts', '--voice', 'no_such_voice', '--text', 'hi'], /voice "no_such_voice" is not one of this connection's voices/],
-      [['tts', '--voice', 'sandbox_ava', '--text', 'x', '--rate', '150%'], /--rate must be 0% to 100%/],
-      [['tts', '--voice', 'sandbox_ava', '--text', 'word '.repeat(5001)], /input_text exceeds 5000 words/],
-      [['clone', '--sample', 'ftp://example.com/a.mp3', '--text', 'hi'], /voice_url must be an http\(s\) URL/],
+      [['tts', '--yes', '--voice', 'sandbox_ava'], /--text TEXT or --text-file FILE/],
+      [['tts', '--yes', '--voice', 'sandbox_ava', '--text', '   '], /script is empty/],
+      [['tts', '--yes', '--voice', 'no_such_voice', '--text', 'hi'], /voice "no_such_voice" is not one of this connection's voices/],
+      [['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'x', '--rate', '150%'], /--rate must be 0% to 100%/],
+      [['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'word '.repeat(5001)], /input_text exceeds 5000 words/],
+      [['clone', '--yes', '--sample', 'ftp://example.com/a.mp3', '--text', 'hi'], /voice_url must be an http\(s\) URL/],
     ];
     const jobs = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
     const before = jobs();
@@ -73,7 +90,7 @@ describe('studio tts and clone', () => {
   it('clones the voice of a sample link and saves the speech', async () => {
     const sample = `${emulator.url}/sandbox/voice-sandbox_ava.mp3`;
     const saved = join(out, 'clone.mp3');
-    const result = await cli(['clone', '--sample', sample, '--text', 'Spoken in a cloned voice.', '--out', saved]);
+    const result = await cli(['clone', '--yes', '--sample', sample, '--text', 'Spoken in a cloned voice.', '--out', saved]);
     expect(result.code, result.err.join('\n')).toBe(0);
     expect((await probe(saved)).hasAudio).toBe(true);
   }, 60_000);

@@ -47,7 +47,7 @@ describe('studio lipsync', () => {
 
   it('refuses a 90 fps video with the reason and 1210, creating no job', async () => {
     const run = io();
-    expect(await runCli(['lipsync', '--video', fast, '--audio', voice], run.io)).toBe(3);
+    expect(await runCli(['lipsync', '--yes', '--video', fast, '--audio', voice], run.io)).toBe(3);
     const said = run.err.join('\n');
     expect(said).toContain('video: 1.0 s · 320×240 · 90 fps');
     expect(said).toMatch(/Refused: The video runs at 90 fps; lip sync takes at most 60 fps \(the service would refuse it with 1210\)/);
@@ -57,7 +57,7 @@ describe('studio lipsync', () => {
   it('uploads local files, follows the job and saves the result with --out', async () => {
     const run = io();
     const out = join(dir, 'synced.mp4');
-    expect(await runCli(['lipsync', '--video', clip, '--audio', voice, '--out', out, '--json'], run.io)).toBe(0);
+    expect(await runCli(['lipsync', '--yes', '--video', clip, '--audio', voice, '--out', out, '--json'], run.io)).toBe(0);
     const job = JSON.parse(run.out.join('\n')) as { kind: string; phase: string; savedTo: string; request: { video_url: string } };
     expect(job).toMatchObject({ kind: 'lipsync', phase: 'completed', savedTo: out });
     expect(job.request.video_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
@@ -67,7 +67,7 @@ describe('studio lipsync', () => {
 
   it('needs both inputs', async () => {
     const run = io();
-    expect(await runCli(['lipsync', '--video', clip], run.io)).toBe(2);
+    expect(await runCli(['lipsync', '--yes', '--video', clip], run.io)).toBe(2);
     expect(run.err.join('\n')).toContain("required option '--audio <URL>' not specified");
   });
 });

@@ -86,7 +86,7 @@ describe('credentials', () => {
     const voices = await call<unknown[]>('catalogue.voices', {});
     expect(voices.length).toBeGreaterThan(0);
     const submitted = await call<{ status: string; job: { id: string } }>('jobs.submit', {
-      kind: 'tts', body: { input_text: 'A secret-free sentence.', voice_id: 'sandbox_ava', rate: '50%' }, projectId: 'project-1',
+      kind: 'tts', body: { input_text: 'A secret-free sentence.', voice_id: 'sandbox_ava', rate: '50%' }, projectId: 'project-1', confirmation: { by: 'user', credits: null },
     });
     expect(submitted.status).toBe('submitted');
     await vi.waitFor(async () => expect((await call<{ phase: string }>('jobs.get', submitted.job.id)).phase).toBe('completed'), { timeout: 20_000, interval: 200 });

@@ -43,12 +43,14 @@ async function sandboxSessions(): Promise<Array<{ _id: string; closed: boolean }
 }
 
 const face = () => ({ path: `${emulator.url}/sandbox/sandbox-face.png`, opts: '214,196:298,196:256,234:256,274' });
+/** The user's answer to the price question (a live session's price is not published). */
+const yes = { confirmation: { by: 'user' as const, credits: null } };
 
 describe('live face swap sessions are never left open', () => {
   it('records a session on disk without its channel token, updates it, and closes it', async () => {
     const data = join(dir, 'one');
     const live = run(data);
-    const session = await live.create([face()]);
+    const session = await live.create([face()], yes);
     expect(session.simulated).toBe(true);
     const onDisk = readFileSync(join(data, 'live-sessions.json'), 'utf8');
     expect(onDisk).toContain(session.id);
@@ -67,9 +69,9 @@ describe('live face swap sessions are never left open', () => {
     const live = run(data);
     const before = (await sandboxSessions()).length;
     const clip = { path: `${emulator.url}/sandbox/sandbox-motion.mp4`, opts: face().opts };
-    await expect(live.create([clip])).rejects.toThrow(/must be a JPEG, PNG or WebP picture; this is an MP4 video/);
+    await expect(live.create([clip], yes)).rejects.toThrow(/must be a JPEG, PNG or WebP picture; this is an MP4 video/);
     expect((await sandboxSessions()).length).toBe(before);
-    const session = await live.create([face()]);
+    const session = await live.create([face()], yes);
     await expect(live.update(session.id, [face(), clip])).rejects.toThrow(/MP4 video/);
     expect(live.list()[0].faces).toHaveLength(1);
     await live.close(session.id);
@@ -78,7 +80,7 @@ describe('live face swap sessions are never left open', () => {
   it('closes at the next start a session a killed host left open', async () => {
     const data = join(dir, 'killed');
     const first = run(data);
-    const session = await first.create([face()]);
+    const session = await first.create([face()], yes);
     // The first run ends without closeAll (a SIGKILL): the sandbox still holds the session open.
     expect((await sandboxSessions()).find((s) => s._id === session.id)?.closed).toBe(false);
 
@@ -93,8 +95,8 @@ describe('live face swap sessions are never left open', () => {
 
   it('closes every session of the run on quit', async () => {
     const live = run(join(dir, 'quit'));
-    const a = await live.create([face()]);
-    const b = await live.create([face()]);
+    const a = await live.create([face()], yes);
+    const b = await live.create([face()], { ...yes, another: true });
     await live.closeAll();
     const states = await sandboxSessions();
     expect([a.id, b.id].map((id) => states.find((s) => s._id === id)?.closed)).toEqual([true, true]);
@@ -103,8 +105,8 @@ describe('live face swap sessions are never left open', () => {
 
   it('keeps a command-line session open between commands, closes a studio one a killed host left, and the studio closes the adopted one on quit', async () => {
     const data = join(dir, 'cli');
-    const killedStudio = await run(data).create([face()]);
-    const fromCli = await run(data, 'cli').create([face()]);
+    const killedStudio = await run(data).create([face()], yes);
+    const fromCli = await run(data, 'cli').create([face()], yes);
 
     // The next command adopts its own session (update works) and closes the studio's left over.
     const command = run(data, 'cli');
@@ -125,18 +127,49 @@ describe('live face swap sessions are never left open', () => {
   it('gives the page a channel to join only for a real connection\'s session opened in this run', async () => {
     const data = join(dir, 'join');
     const sandbox = run(data);
-    const simulated = await sandbox.create([face()]);
+    const simulated = await sandbox.create([face()], yes);
     expect(() => sandbox.channel(simulated.id)).toThrow(/simulated/);
     // The emulator standing in for a real service: the connection is not the built-in sandbox.
     const real = run(join(dir, 'join-real'), 'studio', 'conn-real');
-    const session = await real.create([face()]);
+    const session = await real.create([face()], yes);
     expect(session.simulated).toBe(false);
     expect(real.channel(session.id)).toEqual({
       appId: session.appId, channelId: session.channelId, frontUserId: session.frontUserId, algorithmUserId: session.algorithmUserId, frontRtcToken: real.channelToken(session.id),
     });
     // A command-line session adopted here has no token in this process.
-    const fromCli = await run(join(dir, 'join-cli'), 'cli', 'conn-real').create([face()]);
+    const fromCli = await run(join(dir, 'join-cli'), 'cli', 'conn-real').create([face()], yes);
     expect(() => run(join(dir, 'join-cli'), 'studio', 'conn-real').channel(fromCli.id)).toThrow(/studio live create/);
     await Promise.all([sandbox.closeAll(), real.closeAll(), run(join(dir, 'join-cli')).closeAll()]);
+  });
+
+  it('opens a second session for the same faces only when asked by name, and never one nobody confirmed', async () => {
+    const credit = async () => ((await (await fetch(`${emulator.url}/api/open/v3/faceswap/quota/info`, { headers: { 'x-api-key': emulator.apiKey } })).json()) as { data: { credit: number } }).data.credit;
+    const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+    const confirmed: unknown[] = [];
+    const live = new LiveSessions({
+      store: createConfStoreFactory(join(dir, 'second'), { log: new MemoryLogger(), notify: () => {} })(liveSessionsSpec),
+      activeClient: async () => ({ connectionId: 'sandbox', client }),
+      client: async () => client,
+      log: new MemoryLogger(),
+      now: () => Date.now(),
+      origin: 'studio',
+      probe: (link) => prober.probe(link),
+      requireConfirmed: async (confirmation) => void confirmed.push(confirmation),
+      balance: async () => credit(),
+    });
+    const before = await credit();
+    await expect(live.create([face()])).rejects.toMatchObject({ code: 'confirmation-required' });
+    expect(await credit()).toBe(before);
+    const first = await live.create([face()], yes);
+    expect(first).toMatchObject({ statusAt: expect.any(Number), chargedCredits: before - (await credit()) });
+    expect(first.chargedCredits).toBeGreaterThan(0);
+    expect(live.charges('sandbox')).toEqual([{ action: 'live-session', credits: first.chargedCredits, at: first.createdAt }]);
+    const afterFirst = await credit();
+    await expect(live.create([face()], yes)).rejects.toMatchObject({ code: 'session-open', message: expect.stringMatching(/already open .*open another only if you mean to pay for a second one/) });
+    expect(await credit()).toBe(afterFirst);
+    const second = await live.create([face()], { ...yes, another: true });
+    expect(live.list().map((s) => s.id)).toEqual([first.id, second.id]);
+    expect(confirmed).toEqual([yes.confirmation, yes.confirmation]);
+    await live.closeAll();
   });
 });

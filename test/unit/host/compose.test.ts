@@ -68,9 +68,9 @@ describe('composeHost', () => {
     const seen: string[] = [];
     const stop = host.subscribe((event) => seen.push(event));
     host.base.notices.raise({ level: 'info', title: 'live' });
-    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [] });
+    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } });
     stop();
-    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: false, favouriteVoices: [] });
+    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: false, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } });
     expect(seen).toEqual(['notice', 'settings.changed']);
     expect(await host.dispatch('system.pendingNotices', [])).toEqual({ ok: true, value: [{ level: 'warning', title: 'early' }] });
   });

@@ -32,7 +32,7 @@ describe('dispatch', () => {
   it('runs a known call and wraps its value', async () => {
     const { dispatch } = setup();
     const outcome = await dispatch('settings.get', []);
-    expect(outcome).toEqual({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [] } });
+    expect(outcome).toEqual({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } } });
   });
 
   it('refuses unknown channels, including prototype names', async () => {

@@ -48,7 +48,7 @@ describe('paid creates under faults', () => {
     const engine = engineOn(join(work, 'ledger-drop'));
     engine.start();
     try {
-      const result = await engine.submit({ kind: 'tts', body: { input_text: 'Made, but the answer never arrives.', voice_id: 'sandbox_ava', rate: '50%' } });
+      const result = await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: 'Made, but the answer never arrives.', voice_id: 'sandbox_ava', rate: '50%' } });
       if (result.status !== 'submitted') throw new Error('not submitted');
       expect(result.job.phase).toBe('outcome-unknown');
       expect(result.job.error?.explanation).toMatch(/dashboard|credit history/);

@@ -32,6 +32,7 @@ for (let i = 0; i < count; i += 1) {
   const marker = `job-${i}`;
   if (have.has(marker)) continue;
   const result = await engine.submit({
+    confirmation: { by: 'script' },
     kind: 'tts',
     projectId: marker,
     body: { input_text: `Crash test sentence number ${i}.`, voice_id: 'sandbox_ava', rate: '50%' },

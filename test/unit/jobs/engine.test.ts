@@ -42,7 +42,7 @@ describe('submit', () => {
     };
     const e = engine();
     e.start();
-    const result = await e.submit({ kind: 'tts', body: tts, projectId: 'p1' });
+    const result = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts, projectId: 'p1' });
     expect(seenAtCreate).toEqual(['submitting']);
     if (result.status !== 'submitted') throw new Error('expected a submitted job');
     const job = result.job;
@@ -71,7 +71,7 @@ describe('submit', () => {
     service.injected.push({ path: '/api/open/v3/audio/create', reply: () => socketError('ECONNRESET') });
     const e = engine();
     e.start();
-    const result = await e.submit({ kind: 'tts', body: tts });
+    const result = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
     if (result.status !== 'submitted') throw new Error('expected submitted');
     expect(result.job.phase).toBe('outcome-unknown');
     expect(result.job.error?.explanation).toMatch(/dashboard/);
@@ -83,7 +83,7 @@ describe('submit', () => {
   it('marks a refused create as failed with the explanation of its code', async () => {
     service.injected.push({ path: '/api/open/v3/audio/create', reply: () => Response.json({ code: 1104, msg: 'no credit' }) });
     const e = engine();
-    const result = await e.submit({ kind: 'tts', body: tts });
+    const result = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
     if (result.status !== 'submitted') throw new Error('expected submitted');
     expect(result.job).toMatchObject({ phase: 'failed', error: { code: 1104 } });
     expect(result.job.error?.explanation).toMatch(/credits/);
@@ -105,7 +105,7 @@ describe('submit', () => {
     const warnings: string[] = [];
     const e = engine({ warn: (title, body) => warnings.push(`${title}: ${body}`) });
     e.start();
-    const result = await e.submit({ kind: 'tts', body: tts });
+    const result = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
     if (result.status !== 'submitted') throw new Error('expected submitted');
     expect(result.job).toMatchObject({ phase: 'queued', remoteId: 'r1', error: null });
     expect(warnings).toHaveLength(1);
@@ -136,7 +136,7 @@ describe('submit', () => {
     storage = new FlakyLedger();
     const e = engine({ warn: () => undefined });
     e.start();
-    const result = await e.submit({ kind: 'tts', body: tts });
+    const result = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
     if (result.status !== 'submitted') throw new Error('expected submitted');
     expect(storage.records.get(result.job.id)?.remoteId).toBeNull();
     // Two failures: retries after 1 s and 2 s; the job stays queued, so only the retry writes.
@@ -146,32 +146,32 @@ describe('submit', () => {
 
   it('refuses an invalid body before writing or sending anything', async () => {
     const e = engine();
-    await expect(e.submit({ kind: 'tts', body: { voice_id: 'v' } as never })).rejects.toThrow(/input_text/);
+    await expect(e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { voice_id: 'v' } as never })).rejects.toThrow(/input_text/);
     expect(storage.writes).toBe(0);
     expect(service.requests).toHaveLength(0);
   });
 
   it('asks before sending the same request again, unless confirmed or the earlier one failed', async () => {
     const e = engine();
-    const first = await e.submit({ kind: 'tts', body: tts });
-    const again = await e.submit({ kind: 'tts', body: { rate: '50%', voice_id: 'voice-1', input_text: 'Hello from the studio' } });
+    const first = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
+    const again = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { rate: '50%', voice_id: 'voice-1', input_text: 'Hello from the studio' } });
     expect(again.status).toBe('duplicate');
     if (again.status !== 'duplicate' || first.status !== 'submitted') throw new Error('unexpected');
     expect(again.existing.id).toBe(first.job.id);
     expect(again.message).toMatch(/second paid job/);
     expect(service.count('/api/open/v3/audio/create')).toBe(1);
-    const confirmed = await e.submit({ kind: 'tts', body: tts, confirmDuplicate: true });
+    const confirmed = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts, confirmDuplicate: true });
     expect(confirmed.status).toBe('submitted');
     expect(service.count('/api/open/v3/audio/create')).toBe(2);
     // After the window, no question.
     await vi.advanceTimersByTimeAsync(11 * 60_000);
-    expect((await e.submit({ kind: 'tts', body: tts })).status).toBe('submitted');
+    expect((await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts })).status).toBe('submitted');
   });
 
   it('passes the connection webhook with every create (webhookurl for character swap)', async () => {
     const e = engine({ connections: fakeConnections(service, 'https://hooks.test/in') });
-    await e.submit({ kind: 'tts', body: tts });
-    await e.submit({ kind: 'character-swap', body: { image: 'https://x.test/a.png', video: 'https://x.test/b.mp4', duration: 12, resolution: '720p' } });
+    await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
+    await e.submit({ confirmation: { by: 'script' }, kind: 'character-swap', body: { image: 'https://x.test/a.png', video: 'https://x.test/b.mp4', duration: 12, resolution: '720p' } });
     expect(service.requests[0].body).toMatchObject({ webhookUrl: 'https://hooks.test/in' });
     expect(service.requests[1].body).toMatchObject({ webhookurl: 'https://hooks.test/in' });
     const swap = e.list().find((j) => j.kind === 'character-swap');
@@ -180,7 +180,7 @@ describe('submit', () => {
 
   it('reports a job the service failed with its reason', async () => {
     const e = engine();
-    const result = await e.submit({ kind: 'lipsync', body: { video_url: 'https://x.test/v.mp4', audio_url: 'https://x.test/a.mp3' } });
+    const result = await e.submit({ confirmation: { by: 'script' }, kind: 'lipsync', body: { video_url: 'https://x.test/v.mp4', audio_url: 'https://x.test/a.mp3' } });
     if (result.status !== 'submitted') throw new Error('expected submitted');
     service.set('r1', 4);
     await vi.advanceTimersByTimeAsync(20_000);
@@ -195,7 +195,7 @@ describe('learning', () => {
     e.start();
     const ids: string[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const r = await e.submit({ kind: 'tts', body: { ...tts, input_text: `sentence ${i}` } });
+      const r = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { ...tts, input_text: `sentence ${i}` } });
       if (r.status === 'submitted') ids.push(r.job.remoteId as string);
     }
     await vi.advanceTimersByTimeAsync(60_000);
@@ -204,7 +204,7 @@ describe('learning', () => {
     expect(e.list().filter((j) => j.phase === 'completed')).toHaveLength(6);
 
     const before = service.count('/api/open/v3/audio/infobymodelid');
-    const next = await e.submit({ kind: 'tts', body: { ...tts, input_text: 'a seventh' } });
+    const next = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { ...tts, input_text: 'a seventh' } });
     await vi.advanceTimersByTimeAsync(45_000);
     // Six jobs took at least 60 s, so the seventh is not polled in its first 45 s.
     expect(service.count('/api/open/v3/audio/infobymodelid')).toBe(before);
@@ -221,7 +221,7 @@ describe('cohorts', () => {
     const started = Date.now();
     const remote: string[] = [];
     for (let i = 0; i < 40; i += 1) {
-      const r = await e.submit({ kind: 'tts', body: { ...tts, input_text: `line ${i}` } });
+      const r = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { ...tts, input_text: `line ${i}` } });
       if (r.status === 'submitted') remote.push(r.job.remoteId as string);
       await vi.advanceTimersByTimeAsync(50);
     }
@@ -251,7 +251,7 @@ describe('cohorts', () => {
 describe('restart', () => {
   it('turns an interrupted submit into outcome unknown and resumes polling active jobs', async () => {
     const first = engine();
-    const submitted = await first.submit({ kind: 'tts', body: tts });
+    const submitted = await first.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
     if (submitted.status !== 'submitted') throw new Error('expected submitted');
     first.stop();
     // A record as a crash between the ledger write and the create's answer leaves it.
@@ -268,7 +268,7 @@ describe('restart', () => {
 
   it('stalls a job past its deadline and resumes it on request', async () => {
     const e = engine({ deadlineMs: 30_000 });
-    const result = await e.submit({ kind: 'tts', body: tts });
+    const result = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
     if (result.status !== 'submitted') throw new Error('expected submitted');
     await vi.advanceTimersByTimeAsync(60_000);
     expect(e.get(result.job.id).phase).toBe('stalled');

@@ -107,7 +107,7 @@ describe('faults against the sandbox', () => {
     engine.start();
     const before = await emulatorRecords();
     await Promise.all(Array.from({ length: 24 }, (_, i) =>
-      engine.submit({ kind: 'tts', body: { input_text: `Fault test sentence ${i}.`, voice_id: 'sandbox_ava', rate: '50%' } })));
+      engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: `Fault test sentence ${i}.`, voice_id: 'sandbox_ava', rate: '50%' } })));
     await settled(engine);
     engine.stop();
     await engine.flush();

@@ -19,4 +19,4 @@ const engine = new JobEngine({
   clock: { now: () => Date.now() },
 });
 engine.start();
-await engine.submit({ kind: 'tts', body: { input_text: 'Never sent: the process dies first.', voice_id: 'sandbox_ava', rate: '50%' } });
+await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: 'Never sent: the process dies first.', voice_id: 'sandbox_ava', rate: '50%' } });

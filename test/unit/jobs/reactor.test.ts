@@ -57,6 +57,7 @@ describe('the job reactor', () => {
     first.engine.start();
     first.reactor.start();
     const submitted = await first.engine.submit({
+      confirmation: { by: 'script' },
       kind: 'tts',
       body: { input_text: voice.text, voice_id: voice.voiceId, rate: voice.rate },
       purpose: { type: 'scene-voiceover', projectId, sceneId: 'scene-1', scriptHash: voiceoverHash(voice) },

@@ -18,7 +18,7 @@ function setup(maxBytes = 10 * 1024 * 1024) {
   const imports = join(dir, `imports-${Math.random().toString(36).slice(2)}`);
   const deps = { dir: imports, grant: (path: string) => grants.grant(path), limits: { maxRows: 10_000, maxBytes } };
   const catalogue = { voices: async () => [{ voice_id: 'sandbox_ava', name: 'Ava' }, { voice_id: 'sandbox_hugo', name: 'Hugo' }, { voice_id: 'v1', name: 'Sam' }, { voice_id: 'v2', name: 'sam' }] };
-  const domain = createBatchesDomain({ log: { info() {}, warn() {}, error() {} } } as never, { batches: {}, catalogue } as unknown as Pick<StudioServices, 'batches' | 'catalogue'>, grants);
+  const domain = createBatchesDomain({ log: { info() {}, warn() {}, error() {} } } as never, { batches: {}, catalogue } as unknown as Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>, grants);
   return { grants, imports, deps, check: domain.handlers['batches.check'] };
 }
 

@@ -67,7 +67,7 @@ describe('CharacterSwapService', () => {
   it('sends the confirmed duration, resolution, mode, prompt and model, with the links', async () => {
     const { service, submitted } = fakes({ [inputs.image]: png, [inputs.video]: mp4(12.345) }, [model('swap-a', [5, 10, 15]), model('swap-b', [7, 14, 21])]);
     await service.send({ ...inputs, mode: 'replace', prompt: '  calm  ', confirmedCredits: 30 });
-    expect(submitted).toEqual([{ kind: 'character-swap', body: { image: inputs.image, video: inputs.video, duration: 12.35, resolution: '720p', mode: 'replace', prompt: 'calm', model_name: 'swap-a' } }]);
+    expect(submitted).toEqual([{ kind: 'character-swap', body: { image: inputs.image, video: inputs.video, duration: 12.35, resolution: '720p', mode: 'replace', prompt: 'calm', model_name: 'swap-a' }, confirmation: { by: 'user', credits: 30 } }]);
   });
 
   it('refuses a send whose cost is not the one confirmed, before anything is uploaded or sent', async () => {

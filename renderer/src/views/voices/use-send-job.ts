@@ -1,6 +1,7 @@
 import { useDialog, useMessage } from 'naive-ui';
 import { computed, ref } from 'vue';
-import type { JobSubmission, JobView } from '@common/bridge';
+import { JOB_KIND_LABELS, type JobSubmission, type JobView, type UnconfirmedSubmission } from '@common/bridge';
+import { notePaidAction, usePaidConfirm } from '@/composables/paid-confirm';
 import { useJobsStore } from '@/stores/jobs';
 
 /**
@@ -11,6 +12,7 @@ export function useSendJob() {
   const jobs = useJobsStore();
   const message = useMessage();
   const dialog = useDialog();
+  const { confirmPaid } = usePaidConfirm();
   const refused = ref<string[]>([]);
   const sending = ref(false);
   const jobId = ref<string | null>(null);
@@ -21,12 +23,16 @@ export function useSendJob() {
       dialog.warning({ title: 'Send again?', content: text, positiveText: 'Send anyway', negativeText: 'Cancel', onPositiveClick: () => resolve(true), onNegativeClick: () => resolve(false), onClose: () => resolve(false) });
     });
 
-  async function send(checked: { ok: true; submission: JobSubmission } | { ok: false; reasons: string[] }): Promise<void> {
+  async function send(checked: { ok: true; submission: UnconfirmedSubmission } | { ok: false; reasons: string[] }): Promise<void> {
     refused.value = checked.ok ? [] : checked.reasons;
     if (!checked.ok) return;
     sending.value = true;
     try {
-      const sent = await jobs.submitWithConfirm(checked.submission, confirmDuplicate);
+      const { kind, body } = checked.submission;
+      const confirmation = await confirmPaid({ title: `Make this ${JOB_KIND_LABELS[kind].toLowerCase()}?`, items: [{ action: kind, body: body as Record<string, unknown> }] });
+      if (!confirmation) return;
+      const sent = await jobs.submitWithConfirm({ ...checked.submission, confirmation } as JobSubmission, confirmDuplicate);
+      notePaidAction();
       if (sent) jobId.value = sent.id;
     } catch (error) {
       message.error(error instanceof Error ? error.message : String(error));

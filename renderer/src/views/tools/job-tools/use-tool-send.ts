@@ -1,6 +1,7 @@
 import { useDialog } from 'naive-ui';
 import { computed, ref, shallowRef } from 'vue';
-import type { JobView, SubmitResult } from '@common/bridge';
+import type { JobView, PaidConfirmation, SubmitResult } from '@common/bridge';
+import { notePaidAction, usePaidConfirm, type PaidQuestion } from '@/composables/paid-confirm';
 import { useJobsStore } from '@/stores/jobs';
 
 /**
@@ -10,6 +11,7 @@ import { useJobsStore } from '@/stores/jobs';
 export function useToolSend() {
   const jobs = useJobsStore();
   const dialog = useDialog();
+  const { confirmPaid } = usePaidConfirm();
   const sending = ref(false);
   const problem = ref<string | null>(null);
   const sent = shallowRef<JobView | null>(null);
@@ -21,15 +23,22 @@ export function useToolSend() {
       dialog.warning({ title, content, positiveText, negativeText: 'Cancel', onPositiveClick: () => resolve(true), onNegativeClick: () => resolve(false), onClose: () => resolve(false), onMaskClick: () => resolve(false) });
     });
 
-  async function send(attempt: (confirmDuplicate: boolean) => Promise<SubmitResult>): Promise<void> {
+  /**
+   * Sends after the price question (`question`; absent where the tool asked with its own figure, as the
+   * character swap's quote does), then asks again before a duplicate.
+   */
+  async function send(attempt: (confirmDuplicate: boolean, confirmation: PaidConfirmation | undefined) => Promise<SubmitResult>, question?: PaidQuestion): Promise<void> {
     sending.value = true;
     problem.value = null;
     try {
-      let result = await attempt(false);
+      const confirmation = question ? await confirmPaid(question) : undefined;
+      if (question && !confirmation) return;
+      let result = await attempt(false, confirmation ?? undefined);
       if (result.status === 'duplicate') {
         if (!(await ask('Send again?', result.message, 'Send anyway'))) return;
-        result = await attempt(true);
+        result = await attempt(true, confirmation ?? undefined);
       }
+      notePaidAction();
       if (result.status === 'submitted') sent.value = result.job;
     } catch (error) {
       problem.value = error instanceof Error ? error.message : String(error);

@@ -1,0 +1,24 @@
+import { PAID_ACTION_LABELS, creditsText, describePrice, type PaidConfirmation, type QuoteItem } from '../../common/bridge/jobs';
+import type { JobEngine } from '../../services/jobs/engine';
+import { UsageError, type CliIo, type ParsedArgs } from '../command';
+import { ask } from './tool-job';
+
+/**
+ * The command line's price question, as the studio asks it: the price (or that it is not published,
+ * with this connection's recent charges) and the balance, then "y" on a terminal. A script passes --yes;
+ * without it and without a terminal nothing is sent.
+ */
+export async function confirmPaidCli(args: ParsedArgs, io: CliIo, engine: Pick<JobEngine, 'quote'>, item: QuoteItem): Promise<PaidConfirmation> {
+  const quote = await engine.quote([item]);
+  const { price } = quote.items[0];
+  const label = PAID_ACTION_LABELS[item.action];
+  if (args.flags['--json'] !== true || args.flags['--yes'] !== true) {
+    io.err(`${label} on "${quote.connectionName}": ${describePrice(price)}${quote.balance === null ? '' : ` Balance: ${creditsText(quote.balance)}.`}`);
+  }
+  if (args.flags['--yes'] === true) return { by: 'script' };
+  const asking = io.stdin !== undefined || process.stdin.isTTY === true;
+  if (asking && (await ask(io, price.published ? `Send it for ${creditsText(price.credits)}? [y/N]` : 'Send it (the price is not published)? [y/N]'))) {
+    return { by: 'user', credits: price.published ? price.credits : null };
+  }
+  throw new UsageError(`Nothing was sent: ${label.toLowerCase()} is paid. Answer y on a terminal, or pass --yes to send it from a script.`);
+}

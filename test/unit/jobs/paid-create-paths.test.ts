@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ENDPOINTS } from '../../../electron/common/api';
+import { JOB_KINDS, JOB_KIND_REGISTRY, type JobBody, type JobKind } from '../../../electron/common/jobs/kinds';
+import type { JobSubmission } from '../../../electron/common/bridge/jobs';
+import { JobEngine } from '../../../electron/services/jobs/engine';
+import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { FakeService, fakeConnections } from './fake-service';
+
+/**
+ * Every create path of the job-kind registry, taken from the registry itself: a kind added without a
+ * sample body here fails to compile, and each kind must be refused by the engine unless someone agreed
+ * to pay. The refusal is the engine's, so a new screen cannot forget to ask.
+ */
+const SAMPLE_BODIES: { [K in JobKind]: JobBody<K> } = {
+  tts: { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' },
+  'voice-clone': { input_text: 'Hello there', voice_url: 'https://x.test/sample.mp3', rate: '50%' },
+  lipsync: { video_url: 'https://x.test/v.mp4', audio_url: 'https://x.test/a.mp3' },
+  'avatar-video': { data: [{ width: 1280, height: 720, voice: { voice_id: 'voice-1' }, elements: [{ type: 'image', url: 'https://x.test/p.png', scale_x: 1, scale_y: 1, offset_x: 0, offset_y: 0 } as never] }] },
+  'talking-avatar': {
+    width: 1280, height: 720, avatar_from: 2,
+    elements: [{ type: 'avatar', avatar_id: 'a1', scale_x: 1, scale_y: 1, offset_x: 0, offset_y: 0 }, { type: 'audio', input_text: 'Hi', voice_id: 'voice-1' }],
+  },
+  'character-swap': { image: 'https://x.test/c.png', video: 'https://x.test/s.mp4', duration: 12, resolution: '720p' },
+  'avatar-upload': { url: 'https://x.test/me.mp4', avatar_id: 'me1', name: 'Me', type: 1 },
+};
+
+const createPath = (kind: JobKind): string => ENDPOINTS[JOB_KIND_REGISTRY[kind].createEndpoint].path;
+const submission = (kind: JobKind, extra: Partial<JobSubmission> = {}): JobSubmission => ({ kind, body: SAMPLE_BODIES[kind], ...extra }) as JobSubmission;
+
+let service: FakeService;
+let storage: MemoryLedgerStorage;
+const engine = (skipQuestionUnder: number | null = null) =>
+  new JobEngine({ storage, connections: fakeConnections(service), clock: { now: () => Date.now() }, random: () => 0.5, spending: () => ({ skipQuestionUnder, dailyLimits: {} }) });
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+  service = new FakeService();
+  storage = new MemoryLedgerStorage();
+});
+afterEach(() => vi.useRealTimers());
+
+describe('every create path of the job-kind registry', () => {
+  it('covers all the registry\'s kinds', () => {
+    expect(Object.keys(SAMPLE_BODIES).sort()).toEqual([...JOB_KINDS].sort());
+  });
+
+  for (const kind of JOB_KINDS) {
+    it(`${kind}: refused without a confirmation, nothing sent or written; sent once confirmed`, async () => {
+      const e = engine();
+      e.start();
+      await expect(e.submit(submission(kind))).rejects.toMatchObject({ code: 'confirmation-required', message: expect.stringMatching(/not confirmed/) });
+      expect(service.count(createPath(kind))).toBe(0);
+      expect(storage.records.size).toBe(0);
+
+      await e.submit(submission(kind, { confirmation: { by: 'script' } })).catch(() => undefined);
+      expect(service.count(createPath(kind))).toBe(1);
+      expect([...storage.records.values()][0]?.confirmation).toEqual({ by: 'script' });
+    });
+  }
+
+  it('refuses a user confirmation of a price that is no longer the price, and a batch claim from a job outside the batch', async () => {
+    const e = engine();
+    e.start();
+    // 12 s at 720p: 3 started 5 s × 10 credits.
+    await expect(e.submit(submission('character-swap', { confirmation: { by: 'user', credits: 20 } }))).rejects.toMatchObject({ code: 'confirmation-required', message: expect.stringMatching(/now 30 credits/) });
+    await expect(e.submit(submission('tts', { confirmation: { by: 'batch', batchId: 'b1' } }))).rejects.toMatchObject({ code: 'confirmation-required' });
+    expect(service.count(createPath('character-swap')) + service.count(createPath('tts'))).toBe(0);
+    await e.submit(submission('tts', { confirmation: { by: 'batch', batchId: 'b1' }, purpose: { type: 'batch-row', batchId: 'b1', row: 0 } }));
+    expect(service.count(createPath('tts'))).toBe(1);
+  });
+
+  it('sends without the question only a published price within the user\'s limit', async () => {
+    const e = engine(30);
+    e.start();
+    await expect(e.submit(submission('tts', { confirmation: { by: 'limit', credits: 0 } }))).rejects.toMatchObject({ message: expect.stringMatching(/no published price/) });
+    await e.submit(submission('character-swap', { confirmation: { by: 'limit', credits: 30 } })).catch(() => undefined);
+    expect(service.count(createPath('character-swap'))).toBe(1);
+    const strict = engine(29);
+    strict.start();
+    await expect(strict.submit(submission('character-swap', { confirmation: { by: 'limit', credits: 30 }, confirmDuplicate: true }))).rejects.toMatchObject({ message: expect.stringMatching(/over the 29 credits limit/) });
+  });
+
+  it('refuses past the day\'s spending limit of the connection and says so', async () => {
+    const e = new JobEngine({ storage, connections: fakeConnections(service), clock: { now: () => Date.now() }, random: () => 0.5, spending: () => ({ skipQuestionUnder: null, dailyLimits: { c1: 50 } }) });
+    e.start();
+    const swap = (seconds: number) => ({ kind: 'character-swap', body: { ...SAMPLE_BODIES['character-swap'], duration: seconds }, confirmation: { by: 'script' } }) as JobSubmission;
+    await e.submit(swap(20)).catch(() => undefined); // 40 credits
+    await expect(e.submit(swap(10))).rejects.toMatchObject({ code: 'spending-limit', message: expect.stringMatching(/Today's spending limit for "Fake" is 50 credits; 40 credits are spent/) });
+    expect(service.count(createPath('character-swap'))).toBe(1);
+  });
+});
+
+describe('what a job cost', () => {
+  it('records the balance before and after the create and the charge it measured, and the service\'s own figure over it', async () => {
+    let balance = 100;
+    service.onRequest = (path) => {
+      if (path === createPath('tts')) balance -= 1;
+    };
+    const e = new JobEngine({ storage, connections: fakeConnections(service), clock: { now: () => Date.now() }, random: () => 0.5, balance: async () => balance });
+    e.start();
+    const sent = await e.submit(submission('tts', { confirmation: { by: 'user', credits: null } }));
+    expect(sent.status).toBe('submitted');
+    const record = [...storage.records.values()][0];
+    expect(record).toMatchObject({ balanceBefore: 100, balanceAfter: 99, chargedCredits: 1, chargeSource: 'balance', costEstimate: null });
+    // The next speech job's unpublished price carries this connection's recent charge as its guide.
+    const quote = await e.quote([{ action: 'tts', count: 3 }]);
+    expect(quote.items[0].price).toEqual({ published: false, note: expect.stringMatching(/not published/), recent: { count: 1, credits: 1, basis: 'the last one cost 1 credit' } });
+    expect(quote).toMatchObject({ balance: 99, spentToday: 1 });
+  });
+});
