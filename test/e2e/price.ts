@@ -12,3 +12,18 @@ export async function confirmPrice(page: Page, answer: 'send' | 'cancel' = 'send
   await dialog.waitFor({ state: 'detached' });
   return said;
 }
+
+/** Calls the studio's bridge from inside the page (same origin, same access cookie as the UI). */
+export async function bridgeCall<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
+  const outcome = await page.evaluate(async ({ channel, args }) => {
+    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args), credentials: 'same-origin' });
+    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+  }, { channel, args });
+  if (!outcome.ok) throw new Error(`${channel}: ${outcome.error?.message}`);
+  return outcome.value as T;
+}
+
+/** The sandbox account's credits now, as quota/info answers. */
+export async function sandboxBalance(page: Page): Promise<number> {
+  return (await bridgeCall<{ credit: number }>(page, 'connections.balance')).credit;
+}

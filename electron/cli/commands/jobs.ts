@@ -1,4 +1,4 @@
-import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, describeExpiry, formatDuration, type JobView } from '../../common/bridge/jobs';
+import { JOB_KIND_LABELS, JOB_PHASE_LABELS, costGroups, describeCost, describeExpiry, describeTotalCost, formatDuration, type JobView } from '../../common/bridge/jobs';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
@@ -37,7 +37,17 @@ export function formatTable(jobs: readonly JobView[], now: number): string {
   const rows = jobs.map((j) =>
     `${pad(j.id.slice(0, 8), 9)}${pad(JOB_KIND_LABELS[j.kind], 16)}${pad(JOB_PHASE_LABELS[j.phase], 17)}${pad(formatDuration(now - j.createdAt), 10)}${pad(describeExpiry(j, now), 16)}${pad(describeCost(j), 13)}${j.summary}`,
   );
-  return [header, ...rows].join('\n');
+  return [header, ...rows, '', ...costLines(jobs)].join('\n');
+}
+
+/** What the jobs cost, in all and per project and per batch. */
+export function costLines(jobs: readonly JobView[]): string[] {
+  const groups = costGroups(jobs);
+  return [
+    `Cost: ${describeTotalCost(groups.all)}`,
+    ...[...groups.projects].map(([id, total]) => `  project ${id}: ${describeTotalCost(total)}`),
+    ...[...groups.batches].map(([id, total]) => `  batch ${id}: ${describeTotalCost(total)}`),
+  ];
 }
 
 export function formatDetails(job: JobView, now: number): string {
@@ -60,7 +70,7 @@ export function formatDetails(job: JobView, now: number): string {
 
 export const jobsListCommand: CliCommand = {
   name: 'jobs list',
-  summary: 'every job in the ledger, newest first',
+  summary: 'every job in the ledger, newest first, with what each cost and the totals per project and batch',
   options: [JSON_OPTION],
   run: (args, io) =>
     withHost(args, io, async (host) => {
@@ -68,8 +78,9 @@ export const jobsListCommand: CliCommand = {
       const jobs = host.engine.list();
       if (args.flags['--json']) {
         // Each job with its saved copies, checked on disk now: "which paid results are not saved?" is scriptable.
+        // It says what it cost in words too (chargedCredits, costEstimate and chargeSource are the figures).
         const copies = await savedCopiesIn(host.dataDir);
-        io.out(JSON.stringify(jobs.map((job) => ({ ...job, copies: copies.get(job.id) ?? [] })), null, 2));
+        io.out(JSON.stringify(jobs.map((job) => ({ ...job, cost: describeCost(job), copies: copies.get(job.id) ?? [] })), null, 2));
       } else io.out(formatTable(jobs, Date.now()));
       return EXIT.ok;
     }),

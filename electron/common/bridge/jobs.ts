@@ -4,7 +4,7 @@ import { call } from './contract';
 import { JOB_KINDS, JOB_KIND_REGISTRY, bodySchemaOf, type JobBody } from '../jobs/kinds';
 import { JOB_PHASES } from '../jobs/phases';
 import { JobPurpose } from '../jobs/purpose';
-import { PAID_ACTIONS, PaidConfirmation, Price } from '../jobs/cost-model';
+import { PAID_ACTIONS, PaidConfirmation, Price, creditsText } from '../jobs/cost-model';
 
 export { JOB_KINDS, JOB_KIND_LABELS } from '../jobs/kinds';
 export type { JobBody, RemoteSnapshot } from '../jobs/kinds';
@@ -234,7 +234,7 @@ export function describeExpiry(job: Pick<JobRecord, 'expiresAt' | 'phase'>, now:
 }
 
 export function describeCost(job: Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>): string {
-  if (job.chargedCredits !== null) return `${job.chargedCredits} credits`;
+  if (job.chargedCredits !== null) return creditsText(job.chargedCredits);
   // Refused at create: the service made no job, so nothing was charged.
   if (job.phase === 'failed' && job.remoteId === null) return 'not charged';
   if (job.costEstimate) return `~${job.costEstimate.credits} credits`;
@@ -243,8 +243,35 @@ export function describeCost(job: Pick<JobRecord, 'chargedCredits' | 'costEstima
   return job.remoteId === null ? 'unknown' : 'not published';
 }
 
+/** What the shown jobs cost, in all and per project and per batch (the groups a user pays for together). */
+export function costGroups(jobs: readonly JobView[]): { all: CostTotal; projects: Map<string, CostTotal>; batches: Map<string, CostTotal> } {
+  const by = (key: (job: JobView) => string | null) => {
+    const groups = new Map<string, JobView[]>();
+    for (const job of jobs) {
+      const k = key(job);
+      if (k !== null) groups.set(k, [...(groups.get(k) ?? []), job]);
+    }
+    return new Map([...groups].map(([k, list]) => [k, totalCost(list)]));
+  };
+  return { all: totalCost(jobs), projects: by((j) => j.projectId), batches: by((j) => (j.purpose.type === 'batch-row' ? j.purpose.batchId : null)) };
+}
+
+export interface CostTotal {
+  charged: number;
+  estimated: number;
+  unknown: number;
+}
+
+/** "63 credits", "63 credits + about 30 on their way", "… and 2 not known yet". */
+export function describeTotalCost(total: CostTotal): string {
+  const parts = [creditsText(total.charged)];
+  if (total.estimated > 0) parts.push(`about ${creditsText(total.estimated)} more on their way`);
+  if (total.unknown > 0) parts.push(`${total.unknown} job${total.unknown === 1 ? '' : 's'} whose cost is not known yet`);
+  return parts.join(' + ');
+}
+
 /** What a set of jobs cost: the charged credits, the estimates of those not yet charged, and how many say nothing. */
-export function totalCost(jobs: readonly Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>[]): { charged: number; estimated: number; unknown: number } {
+export function totalCost(jobs: readonly Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>[]): CostTotal {
   let charged = 0;
   let estimated = 0;
   let unknown = 0;

@@ -1,0 +1,124 @@
+// No credit leaves the sandbox account unasked, in Chromium from a fresh data folder: each paid action
+// shows its price (or says it is not published) and the balance is unchanged until the user says Send;
+// a 60-row batch asks once with its total; a second live session is a deliberate, separate choice; the
+// Library shows what every job cost.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openStudio, screenshot, type StudioSession } from './browser';
+import { bridgeCall, confirmPrice, sandboxBalance } from './price';
+
+let studio: StudioSession;
+let page: Page;
+const tab = (name: string) => page.getByRole('region', { name: 'Tools' }).locator(`.n-tabs-tab[data-name="${name}"]`).click();
+
+beforeAll(async () => {
+  studio = await openStudio({ hash: '#/voices', viewport: { width: 1400, height: 1000 } });
+  page = studio.page;
+});
+afterAll(async () => {
+  await studio?.close();
+});
+
+/** The price question is up, and nothing was charged while it waits. */
+async function askedWithoutCharge(before: number): Promise<string> {
+  const dialog = page.getByRole('dialog').filter({ has: page.getByTestId('price-summary') });
+  await dialog.waitFor();
+  expect(await sandboxBalance(page)).toBe(before);
+  return (await dialog.textContent()) ?? '';
+}
+
+describe('every credit shown before it is spent', () => {
+  it('a 60-row batch asks once with its total, charges nothing on Cancel, and each row\'s cost is recorded', async () => {
+    const panel = page.getByRole('region', { name: 'Batch voiceovers' });
+    await expect.poll(() => panel.textContent(), { timeout: 30_000 }).toContain('Rows without a voice use Ava');
+    await panel.getByLabel('Batch lines').fill(Array.from({ length: 60 }, (_, i) => `Spot ${i + 1}: the sale starts today.`).join('\n'));
+    await panel.getByRole('button', { name: 'Check rows' }).click();
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('60 rows: 60 ready');
+    const start = await sandboxBalance(page);
+
+    await panel.getByRole('button', { name: 'Send 60 voiceovers' }).click();
+    const said = await askedWithoutCharge(start);
+    expect(said).toMatch(/Send 60 voiceovers\?/);
+    expect(said).toMatch(/60 × speech: The service charges for this; its price is not published\./);
+    expect(said).toMatch(new RegExp(`Balance: ${start.toLocaleString('en-US')} credits \\(read at`));
+    expect(await page.getByTestId('price-summary').count()).toBe(1);
+    await screenshot(page, 'money-batch-question');
+    await confirmPrice(page, 'cancel');
+    expect(await sandboxBalance(page)).toBe(start);
+    expect(await bridgeCall<unknown[]>(page, 'batches.list')).toEqual([]);
+
+    await panel.getByRole('button', { name: 'Send 60 voiceovers' }).click();
+    await confirmPrice(page);
+    await expect.poll(() => panel.getByTestId('batch-list').textContent(), { timeout: 120_000 }).toMatch(/Finished.*60 done/);
+    const afterBatch = await sandboxBalance(page);
+    const jobs = await bridgeCall<{ kind: string; chargedCredits: number | null; purpose: { type: string } }[]>(page, 'jobs.list');
+    const rows = jobs.filter((j) => j.purpose.type === 'batch-row');
+    expect(rows).toHaveLength(60);
+    // Each row's charge, measured from the balance around its create, adds up to what the account lost.
+    expect(rows.every((j) => typeof j.chargedCredits === 'number' && j.chargedCredits > 0)).toBe(true);
+    expect(rows.reduce((sum, j) => sum + (j.chargedCredits ?? 0), 0)).toBe(start - afterBatch);
+  }, 240_000);
+
+  it('text to speech names this connection\'s recent charge as its guide, and charges only after Send', async () => {
+    await page.getByRole('button', { name: 'Use', exact: true }).first().click();
+    await page.getByLabel('Script', { exact: true }).fill('One more line, asked first.');
+    const before = await sandboxBalance(page);
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const said = await askedWithoutCharge(before);
+    expect(said).toMatch(/not published\.\s*On this connection the last 5 cost 1 credit each\./);
+    expect(said).toMatch(/about [\d,]+ credits left after this/);
+    await screenshot(page, 'money-tts-question');
+    await confirmPrice(page);
+    await expect.poll(() => sandboxBalance(page), { timeout: 30_000 }).toBe(before - 1);
+    // The balance on screen is read again at once after the paid action.
+    await expect.poll(() => page.getByTestId('credit-balance').first().textContent(), { timeout: 10_000 }).toContain((before - 1).toLocaleString('en-US'));
+  });
+
+  it('a second live session for the same faces needs a deliberate choice, and each one asked first', async () => {
+    await page.getByRole('button', { name: 'Tools', exact: true }).click();
+    await tab('face-detection');
+    // The sandbox serves its sample media from its own address, the one its avatar links name.
+    const avatars = await bridgeCall<{ url: string }[]>(page, 'catalogue.avatars', { from: 2 });
+    await page.getByLabel('Media to detect faces in').fill(`${new URL(avatars[0].url).origin}/sandbox/sandbox-face.png`);
+    await page.getByRole('button', { name: 'Detect faces' }).click();
+    await page.getByRole('region', { name: 'Detected faces' }).getByRole('button', { name: 'Use for live face swap' }).click({ timeout: 30_000 });
+    await tab('live-face-swap');
+    const before = await sandboxBalance(page);
+    await page.getByRole('button', { name: 'Create session' }).click();
+    expect(await askedWithoutCharge(before)).toMatch(/Open a live face swap session\?.*The service charges for this; its price is not published\./s);
+    await confirmPrice(page);
+    await page.locator('section.session').waitFor({ timeout: 20_000 });
+    const opened = await sandboxBalance(page);
+    expect(opened).toBeLessThan(before);
+    expect(await page.getByTestId('live-status-known').textContent()).toMatch(/\((as the service answered at .*; it has no call to ask again)\)/);
+    // The same faces again: no Create button, only a separate, labelled choice.
+    expect(await page.getByRole('button', { name: 'Create session' }).count()).toBe(0);
+    await page.getByTestId('live-same-faces').waitFor();
+    await page.getByTestId('live-open-another').click();
+    const said = await askedWithoutCharge(opened);
+    expect(said).toMatch(/A second session, paid on its own/);
+    expect(said).toMatch(/On this connection the last one cost \d+ credits?\./);
+    await screenshot(page, 'money-live-second-question');
+    await confirmPrice(page, 'cancel');
+    expect(await sandboxBalance(page)).toBe(opened);
+    expect(await page.locator('section.session').count()).toBe(1);
+    await page.getByRole('button', { name: 'Close session' }).click();
+    await expect.poll(() => page.locator('section.session').count()).toBe(0);
+  });
+
+  it('the Library shows what every job cost', async () => {
+    await page.getByRole('button', { name: 'Library', exact: true }).click();
+    const library = page.getByRole('main', { name: 'library workspace' });
+    await library.getByText('Completed').first().waitFor({ timeout: 30_000 });
+    const costs = await library.locator('td[data-col-key="cost"]').allTextContents();
+    expect(costs.length).toBeGreaterThan(0);
+    expect(costs.filter((c) => !/^\d+ credits?$/.test(c.trim()))).toEqual([]);
+    // In all, and per batch: 60 rows at 1 credit, one more speech job, two sessions counted apart.
+    const totals = library.getByTestId('cost-totals');
+    await totals.locator('summary').click();
+    expect(await totals.locator('summary').textContent()).toMatch(/^Cost of the 61 jobs shown: 61 credits$/);
+    expect(await totals.getByTestId('cost-batch').textContent()).toMatch(/^Batch batch-\S+: 60 credits$/);
+    await screenshot(page, 'money-library-costs');
+    expect(studio.consoleErrors).toEqual([]);
+  });
+});
