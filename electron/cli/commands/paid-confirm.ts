@@ -1,4 +1,4 @@
-import { PAID_ACTION_LABELS, creditsText, describePrice, type PaidConfirmation, type QuoteItem } from '../../common/bridge/jobs';
+import { PAID_ACTION_LABELS, combinedPrice, creditsText, describePrice, type PaidConfirmation, type QuoteItem } from '../../common/bridge/jobs';
 import type { JobEngine } from '../../services/jobs/engine';
 import { UsageError, type CliIo, type ParsedArgs } from '../command';
 import { ask } from './tool-job';
@@ -10,10 +10,12 @@ import { ask } from './tool-job';
  */
 export async function confirmPaidCli(args: ParsedArgs, io: CliIo, engine: Pick<JobEngine, 'quote'>, item: QuoteItem): Promise<PaidConfirmation> {
   const quote = await engine.quote([item]);
-  const { price } = quote.items[0];
   const label = PAID_ACTION_LABELS[item.action];
+  const count = item.count ?? 1;
+  // Several of one action (a batch) are asked once, with their total.
+  const price = count === 1 ? quote.items[0].price : combinedPrice(Array.from({ length: count }, () => quote.items[0].price), label);
   if (args.flags['--json'] !== true || args.flags['--yes'] !== true) {
-    io.err(`${label} on "${quote.connectionName}": ${describePrice(price)}${quote.balance === null ? '' : ` Balance: ${creditsText(quote.balance)}.`}`);
+    io.err(`${count === 1 ? label : `${count} × ${label.toLowerCase()}`} on "${quote.connectionName}": ${describePrice(price)}${quote.balance === null ? '' : ` Balance: ${creditsText(quote.balance)}.`}`);
   }
   if (args.flags['--yes'] === true) return { by: 'script' };
   const asking = io.stdin !== undefined || process.stdin.isTTY === true;

@@ -12,6 +12,7 @@ import { openCliHost } from '../cli-host';
 import { parseRate } from './speech';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
 import { JSON_OPTION } from '../common-options';
+import { confirmPaidCli } from './paid-confirm';
 
 const WIDTH = 24;
 
@@ -39,6 +40,7 @@ function positiveInt(value: string | undefined, name: string, fallback: number, 
 
 export const ttsBatchCommand: CliCommand = {
   name: 'tts-batch',
+  paid: true,
   summary: 'one voiceover per row of a CSV, TSV or .xlsx (columns text, voice, rate, name; any common encoding): every result and manifest.csv into DIR; run again to go on (nothing is sent twice; rows edited since are sent again); exit 0 when every row sent completed (--strict: and none was refused)',
   arguments: [{ name: 'FILE', help: 'a CSV, TSV or .xlsx with a script column', required: true }],
   options: [
@@ -85,6 +87,9 @@ export const ttsBatchCommand: CliCommand = {
         if (args.flags['--retry-failed']) await runner.retryFailed(id);
         else if (record.state === 'paused') await runner.resume(id);
       } else {
+        // One question for the whole batch, with its total, as the studio asks it.
+        const refused = new Set(input.problems.map((p) => p.row));
+        await confirmPaidCli(args, io, host.engine, { action: 'tts', count: input.rows.filter((r) => !refused.has(r.row)).length });
         record = await runner.create({ id, label: basename(csvPath), rows: input.rows, ...refusedRows(input.problems), concurrency, template });
       }
       const live = !json && process.stderr.isTTY === true;

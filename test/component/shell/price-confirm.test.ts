@@ -1,3 +1,4 @@
+/* eslint-disable vue/one-component-per-file -- the dialog provider must sit above the component that asks */
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { defineComponent, h } from 'vue';
