@@ -5,16 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { makeImage, makeVideo } from '../fixtures/composition/make-media';
-import { confirmPrice } from './price';
-
-async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
-  const outcome = await page.evaluate(async ({ channel, args }) => {
-    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args), credentials: 'same-origin' });
-    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  }, { channel, args });
-  if (!outcome.ok) throw new Error(`${channel}: ${outcome.error?.message}`);
-  return outcome.value as T;
-}
+import { bridgeCall as bridge, confirmPrice } from './price';
 
 const jobCount = async (page: Page, kind: string) => (await bridge<{ kind: string }[]>(page, 'jobs.list')).filter((j) => j.kind === kind).length;
 
