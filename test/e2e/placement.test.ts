@@ -49,7 +49,7 @@ describe('the balance before a paid job, in Chromium', () => {
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('button', { name: 'Create video' }).click();
     const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.getByTestId('balance-before-job').textContent()).toMatch(/Balance: [\d,]+ credits/);
+    await expect.poll(() => dialog.getByTestId('price-balance').textContent()).toMatch(/Balance: [\d,]+ credits/);
     await screenshot(page, 'balance-create-dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Voices', exact: true }).click();

@@ -1,0 +1,48 @@
+// Settings → Spending in Chromium: a daily limit on the sandbox refuses a paid action and says why,
+// before anything is sent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStudio, screenshot, type StudioSession } from './browser';
+import { sandboxBalance } from './price';
+
+let studio: StudioSession;
+beforeAll(async () => {
+  studio = await openStudio({ hash: '#/settings', viewport: { width: 1400, height: 1000 } });
+});
+afterAll(async () => {
+  await studio?.close();
+});
+
+describe('the day\'s spending limit', () => {
+  it('is set per connection in Settings and refuses past it, saying so, with nothing charged', async () => {
+    const { page } = studio;
+    const card = page.getByTestId('spending-card');
+    await card.waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'money-settings-spending-before');
+    const daily = card.getByLabel(/Daily limit on "Sandbox"/);
+    await daily.fill('0');
+    await daily.blur();
+    await page.getByText('At most 0 credits a day on "Sandbox".').waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'money-settings-spending');
+    const before = await sandboxBalance(page);
+    await page.getByRole('button', { name: 'Voices', exact: true }).click();
+    await page.getByRole('button', { name: 'Use', exact: true }).first().click();
+    await page.getByLabel('Script', { exact: true }).fill('Over the limit.');
+    // Nothing recorded yet, so the speech price has no guide: a limit of 0 still leaves room for it.
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const asked = page.getByRole('dialog').filter({ has: page.getByTestId('price-summary') });
+    await asked.waitFor();
+    expect(await asked.textContent()).toMatch(/Today's limit on this connection: 0 credits, 0 credits left\./);
+    await asked.getByTestId('price-confirm-send').click();
+    await expect.poll(() => sandboxBalance(page), { timeout: 30_000 }).toBe(before - 1);
+    // Now the last speech cost 1 credit: the next one would pass the limit, and is refused.
+    await page.getByLabel('Script', { exact: true }).fill('Over the limit, again.');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const refused = page.getByRole('dialog').filter({ hasText: 'Over today\'s spending limit' });
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/Today's spending limit for "Sandbox" is 0 credits; 1 credit are spent or on their way, and this costs about 1 credit \(judging by recent charges\)\. Nothing was sent\./);
+    await screenshot(page, 'money-limit-refused');
+    expect(await sandboxBalance(page)).toBe(before - 1);
+  });
+});
