@@ -98,7 +98,7 @@ describe('studio tts and clone', () => {
   it('clones the voice of a local recording, uploaded to the storage first', async () => {
     makeTone(join(out, 'my voice.wav'), { seconds: 3 });
     const session = io();
-    const result = await runCli(['clone', '--sample', 'my voice.wav', '--text', 'Spoken in my own voice.', '--json', '--base-url', emulator.url, '--data-dir', dataDir], { ...session.io, cwd: out });
+    const result = await runCli(['clone', '--yes', '--sample', 'my voice.wav', '--text', 'Spoken in my own voice.', '--json', '--base-url', emulator.url, '--data-dir', dataDir], { ...session.io, cwd: out });
     expect(result, session.err.join('\n')).toBe(0);
     expect(JSON.parse(session.out.join('\n'))).toMatchObject({ kind: 'voice-clone', phase: 'completed', request: { voice_url: expect.stringMatching(/^https?:\/\//) } });
   }, 60_000);

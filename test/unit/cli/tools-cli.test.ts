@@ -35,11 +35,11 @@ describe('studio lipsync', () => {
     const clipUrl = (JSON.parse(listed.out.join('\n')) as { url?: string }[]).map((a) => a.url ?? '').find((u) => u.endsWith('.mp4'));
     expect(clipUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     const spoken = io(undefined, fresh);
-    expect(await runCli(['tts', '--voice', 'sandbox_ava', '--text', 'Links from the sandbox keep working.', '--json'], spoken.io)).toBe(0);
+    expect(await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Links from the sandbox keep working.', '--json'], spoken.io)).toBe(0);
     const audioUrl = (JSON.parse(spoken.out.join('\n')) as { resultUrl: string }).resultUrl;
     // Each command above started the sandbox and stopped it on exit: nothing serves these links now.
     const run = io(undefined, fresh);
-    const code = await runCli(['lipsync', '--video', clipUrl as string, '--audio', audioUrl, '--json'], run.io);
+    const code = await runCli(['lipsync', '--yes', '--video', clipUrl as string, '--audio', audioUrl, '--json'], run.io);
     expect(run.err.join('\n')).not.toContain('ECONNREFUSED');
     expect(code, run.err.join('\n') + run.out.join('\n')).toBe(0);
     expect(JSON.parse(run.out.join('\n'))).toMatchObject({ kind: 'lipsync', phase: 'completed' });
