@@ -103,7 +103,7 @@ describe('batch spreadsheets in Chromium', () => {
     await panel.getByRole('button', { name: 'Send 200 voiceovers' }).click();
     // Asked first: 200 paid jobs.
     await expect.poll(() => page.getByRole('dialog').textContent()).toContain('charges for');
-    await page.getByRole('dialog').getByRole('button', { name: 'Send 200' }).click();
+    await page.getByTestId('price-confirm-send').click();
     const newest = panel.getByTestId('batch-list').locator('li').first();
     const sent = async () => Number(/(\d+) sent/.exec((await newest.textContent()) ?? '')?.[1] ?? -1);
     // Paused once a few rows are out (the "after 10 s"; here a point the test can wait for).
