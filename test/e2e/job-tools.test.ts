@@ -143,8 +143,10 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await screenshot(page, 'tools-swap-result', { fullStage: true });
     // Both jobs are in the Library like every other job.
     await page.getByRole('button', { name: 'Library', exact: true }).click();
-    await page.getByText(/^Character swap · replace · .+ onto/).first().waitFor();
-    await page.getByText('Lip sync · sandbox-motion.mp4 + voice-sandbox_ava.mp3').first().waitFor();
+    // A row each, kind and request in columns of their own (a toast may name the same job: only rows count).
+    const libraryRow = (kind: string, request: string | RegExp) => page.getByRole('row').filter({ hasText: kind }).filter({ hasText: request });
+    await libraryRow('Character swap', /replace · .+-character\.jpg/).waitFor();
+    await libraryRow('Lip sync', 'sandbox-motion.mp4 + voice-sandbox_ava.mp3').waitFor();
     await screenshot(page, 'tools-in-library');
     expect(studio.consoleErrors).toEqual([]);
   });
