@@ -67,6 +67,14 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
   unavailable: 'the service, the sandbox or the data folder could not be reached',
 };
 
+/** Nothing was sent because the user did not agree to it (a price not confirmed): exit 3, refused. */
+export class RefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedError';
+  }
+}
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { EXIT, UsageError, type CliCommand, type CliIo, type ExitName } from './command';
+import { EXIT, RefusedError, UsageError, type CliCommand, type CliIo, type ExitName } from './command';
 import { isServiceError } from '../services/client/errors';
 import { DataFolderBusyError } from '../services/host/data-folder-lock';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
@@ -153,8 +153,9 @@ export async function runCli(argv: readonly string[], given: CliIo = processIo()
   }
 }
 
-/** A thrown error's exit code: what could not be reached is 4, anything else a failure of the work. */
+/** A thrown error's exit code: refused before sending 3, what could not be reached 4, anything else a failure of the work. */
 function exitFor(error: unknown): number {
+  if (error instanceof RefusedError) return EXIT.refused;
   if (error instanceof DataFolderBusyError || (error instanceof Error && error.cause instanceof DataFolderBusyError)) return EXIT.unavailable;
   if (isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout')) return EXIT.unavailable;
   return EXIT.failed;

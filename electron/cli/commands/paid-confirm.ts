@@ -1,6 +1,6 @@
 import { PAID_ACTION_LABELS, combinedPrice, creditsText, describePrice, type PaidConfirmation, type QuoteItem } from '../../common/bridge/jobs';
 import type { JobEngine } from '../../services/jobs/engine';
-import { UsageError, type CliIo, type ParsedArgs } from '../command';
+import { RefusedError, type CliIo, type ParsedArgs } from '../command';
 import { ask } from './tool-job';
 
 /**
@@ -22,5 +22,5 @@ export async function confirmPaidCli(args: ParsedArgs, io: CliIo, engine: Pick<J
   if (asking && (await ask(io, price.published ? `Send it for ${creditsText(price.credits)}? [y/N]` : 'Send it (the price is not published)? [y/N]'))) {
     return { by: 'user', credits: price.published ? price.credits : null };
   }
-  throw new UsageError(`Nothing was sent: ${label.toLowerCase()} is paid. Answer y on a terminal, or pass --yes to send it from a script.`);
+  throw new RefusedError(`Nothing was sent: ${label.toLowerCase()} is paid. Answer y on a terminal, or pass --yes to send it from a script.`);
 }

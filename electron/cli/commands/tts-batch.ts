@@ -82,6 +82,11 @@ export const ttsBatchCommand: CliCommand = {
       host.engine.start();
       let record = await runner.get(id);
       if (record) {
+        // Edited and new rows, and failed rows with --retry-failed, are new paid jobs: asked first, with their total.
+        const plan = await runner.revision(id, input.rows, refusedRows(input.problems));
+        const failed = args.flags['--retry-failed'] ? runner.view(record).rows.filter((r) => r.state === 'failed').map((r) => r.row) : [];
+        const toSend = new Set([...plan.changed, ...plan.added, ...failed]).size;
+        if (toSend > 0) await confirmPaidCli(args, io, host.engine, { action: 'tts', count: toSend });
         const again = await runner.revise(id, input.rows, refusedRows(input.problems));
         if (!json) io.err(`Going on with the batch started ${new Date(record.createdAt).toISOString()}${again.length ? `; ${again.length} edited row${again.length === 1 ? '' : 's'} sent again` : ''}.`);
         if (args.flags['--retry-failed']) await runner.retryFailed(id);

@@ -130,7 +130,7 @@ export class BatchRunner {
     return this.setState(id, 'cancelled');
   }
 
-  /** Sends the failed rows again (a failed job created nothing to pay for). */
+  /** Sends the failed rows again: each a new job, paid like the first (its caller asked first). */
   async retryFailed(id: string): Promise<BatchView> {
     const record = await this.require(id);
     const failed = this.view(record).rows.filter((r) => r.state === 'failed').map((r) => r.row);
@@ -140,11 +140,10 @@ export class BatchRunner {
   }
 
   /**
-   * The same batch from an edited spreadsheet: a row whose script, voice and rate are unchanged keeps
-   * its job and result; a changed row that had ended is sent again, and new rows are sent. Answers the
-   * rows that will be sent again.
+   * What an edited spreadsheet would send, before anything is saved (so a script can be asked first):
+   * the rows that had ended and whose script, voice or rate changed, and the rows new to the batch.
    */
-  async revise(id: string, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid' | 'reasons'>): Promise<number[]> {
+  async revision(id: string, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid'>): Promise<{ changed: number[]; added: number[] }> {
     const record = await this.require(id);
     const before = this.view(record).rows;
     const changed = rows
@@ -157,6 +156,19 @@ export class BatchRunner {
         const state = before.find((r) => r.row === row)?.state;
         return state === 'completed' || state === 'failed';
       });
+    const skipped = new Set(refused.invalid);
+    const added = rows.filter((row) => !record.rows.some((r) => r.row === row.row) && !skipped.has(row.row)).map((row) => row.row);
+    return { changed, added };
+  }
+
+  /**
+   * The same batch from an edited spreadsheet: a row whose script, voice and rate are unchanged keeps
+   * its job and result; a changed row that had ended is sent again, and new rows are sent. Answers the
+   * rows that will be sent again.
+   */
+  async revise(id: string, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid' | 'reasons'>): Promise<number[]> {
+    const record = await this.require(id);
+    const { changed } = await this.revision(id, rows, refused);
     const state = record.state === 'cancelled' ? 'cancelled' : 'running';
     await this.save({ ...record, rows, ...refused, retry: [...new Set([...record.retry, ...changed])], state });
     return changed;

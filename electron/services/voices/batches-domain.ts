@@ -66,7 +66,11 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
       'batches.pause': async (id) => batches.pause(id),
       'batches.resume': async (id) => batches.resume(id),
       'batches.cancel': async (id) => batches.cancel(id),
-      'batches.retryFailed': async (id) => batches.retryFailed(id),
+      'batches.retryFailed': async (id, confirmation) => {
+        const failed = (await view(id)).counts.failed ?? 0;
+        if (failed > 0) await jobs.requireConfirmed('tts', failed, confirmation);
+        return batches.retryFailed(id);
+      },
       // Making a row again is a new paid job: the user's answer to its price comes with it.
       'batches.redoRow': async (id, row, confirmation) => {
         await jobs.requireConfirmed('tts', 1, confirmation);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
 import { runCli } from '../../../electron/cli/index';
-import type { CliIo } from '../../../electron/cli/command';
+import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { makeTone, probe } from '../../fixtures/composition/make-media';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
@@ -53,12 +53,12 @@ describe('studio tts and clone', () => {
     const jobs = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
     const before = jobs();
     const quiet = await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Not paid for.']);
-    expect(quiet.code).toBe(2);
+    expect(quiet.code).toBe(EXIT.refused);
     expect(quiet.err.join('\n')).toMatch(/Speech on .*: The service charges for this; its price is not published\. On this connection the last \d+ cost 1 credit/);
     expect(quiet.err.join('\n')).toMatch(/Nothing was sent: speech is paid\. Answer y on a terminal, or pass --yes/);
     const no = io();
     no.io.stdin = async () => 'n\n';
-    expect((await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Not paid for.'], no)).code).toBe(2);
+    expect((await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Not paid for.'], no)).code).toBe(EXIT.refused);
     expect(jobs()).toBe(before);
     const yes = io();
     yes.io.stdin = async () => 'y\n';

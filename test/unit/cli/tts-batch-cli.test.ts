@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
-import type { CliIo } from '../../../electron/cli/command';
+import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -32,7 +32,7 @@ describe('studio tts-batch', () => {
     writeFileSync(csv, 'text,name\nFirst spot.,one\n,empty\nSecond spot.,two\n');
     // Paid: without --yes (and no one at a terminal to answer) it says the total and sends nothing.
     const unasked = await cli(['tts-batch', 'spots.csv', '--out-dir', 'out', '--voice', 'Ava', '--data-dir', join(dir, 'data')]);
-    expect(unasked.code).toBe(2);
+    expect(unasked.code).toBe(EXIT.refused);
     expect(unasked.err.join('\n')).toMatch(/2 × speech on .*: 2 × speech: The service charges for this; its price is not published\.[\s\S]*Nothing was sent/);
     expect(jobsPerRow(join(dir, 'data'))).toEqual([]);
     // The voice by its name, as people write it.
@@ -47,6 +47,11 @@ describe('studio tts-batch', () => {
 
     // Edited since: the changed row and the new one are sent, the unchanged one is not.
     writeFileSync(csv, 'text,name\nFirst spot.,one\n,empty\n"Second spot, new take.",two\nThird spot.,three\n');
+    // Those are two new paid jobs: without --yes the total is said and nothing is sent.
+    const unaskedAgain = await cli(['tts-batch', 'spots.csv', '--out-dir', 'out', '--voice', 'Ava', '--data-dir', join(dir, 'data')]);
+    expect(unaskedAgain.code).toBe(EXIT.refused);
+    expect(unaskedAgain.err.join('\n')).toMatch(/2 × speech on [\s\S]*Nothing was sent/);
+    expect(jobsPerRow(join(dir, 'data'))).toEqual([1, undefined, 1]);
     const edited = await cli(['tts-batch', '--yes', 'spots.csv', '--out-dir', 'out', '--voice', 'Ava', '--data-dir', join(dir, 'data')]);
     expect(edited.err.join('\n')).toContain('1 edited row sent again');
     expect(edited.code).toBe(0);
