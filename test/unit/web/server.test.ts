@@ -147,7 +147,7 @@ describe('web host server', () => {
   it('answers bridge calls with outcome envelopes, validated by the dispatcher', async () => {
     const post = (channel: string, payload: string) =>
       server.app.inject({ method: 'POST', url: `/bridge/call/${channel}`, headers: { host, cookie: cookie(), origin: `http://${host}`, 'content-type': 'application/json' }, payload });
-    expect((await post('settings.get', '[]')).json()).toEqual({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [] } });
+    expect((await post('settings.get', '[]')).json()).toEqual({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } } });
     expect((await post('settings.update', '[{"notifications":"no"}]')).json()).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
     expect((await post('no.such', '[]')).json()).toMatchObject({ ok: false, error: { code: 'unknown-channel' } });
     const broken = await post('settings.get', '{not json');
