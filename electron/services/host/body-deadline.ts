@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 export interface BodyDeadlineOptions {
@@ -26,7 +27,9 @@ export function limitBodyTime(app: FastifyInstance, options: BodyDeadlineOptions
   const { graceMs, minBytesPerSecond, idleMs, checkEveryMs } = { ...DEFAULTS, ...options };
   app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw;
-    if (raw.complete) return;
+    // A request injected by the process itself (Fastify's inject) has no connection to wait on, and its
+    // stand-in socket cannot be ended or destroyed.
+    if (raw.complete || !(raw.socket instanceof Socket)) return;
     const declared = Number(raw.headers['content-length']);
     const started = Date.now();
     const deadline = started + graceMs + (Number.isFinite(declared) && declared > 0 ? (declared / minBytesPerSecond) * 1000 : 0);

@@ -77,6 +77,23 @@ describe('request body time limit', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
     expect(answer).toContain('{"got":50}');
   });
+
+  it('leaves a request injected by the process itself alone after its deadline (no connection to close)', async () => {
+    app = Fastify();
+    limitBodyTime(app, QUICK);
+    app.get('/hello', async () => 'hi');
+    const thrown: unknown[] = [];
+    const record = (error: unknown) => thrown.push(error);
+    process.on('uncaughtException', record);
+    try {
+      expect((await app.inject({ method: 'GET', url: '/hello' })).body).toBe('hi');
+      // Past the deadline and the destroy that follows it: nothing may throw from the timers.
+      await new Promise((resolve) => setTimeout(resolve, QUICK.graceMs + QUICK.idleMs + 400));
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    expect(thrown).toEqual([]);
+  });
 });
 
 describe('the hosts bound request bodies', () => {
