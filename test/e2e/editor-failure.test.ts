@@ -61,7 +61,9 @@ describe('editor: a failed job explained', () => {
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     const row = page.locator('tr[data-job-id]').filter({ hasText: 'Avatar video' }).first();
     await expect.poll(() => row.textContent(), { timeout: 60_000 }).toMatch(/Failed/);
-    await row.click();
+    // The row's own Details button, as a user opens it: a click in the middle of the row can land on
+    // a cell with buttons of its own.
+    await row.getByRole('button', { name: 'Details', exact: true }).click();
     const why = page.getByRole('region', { name: 'Why it failed' });
     await why.waitFor();
     expect(await why.textContent()).toContain('Scene 1 (scene-1), element el-2 (picky-logo.png): the service could not download the image link (HTTP 404).');
