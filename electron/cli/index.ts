@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { EXIT, RefusedError, UsageError, type CliCommand, type CliIo, type ExitName } from './command';
 import { isServiceError } from '../services/client/errors';
 import { DataFolderBusyError } from '../services/host/data-folder-lock';
+import { OwnerCallError, OwnerRefusedError } from '../services/host/owner-client';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
 import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';
@@ -153,9 +154,20 @@ export async function runCli(argv: readonly string[], given: CliIo = processIo()
   }
 }
 
+const OWNER_FAILURE_EXITS: Record<string, number> = {
+  'refused-before-sending': EXIT.refused,
+  'invalid-arguments': EXIT.usage,
+  invalid: EXIT.usage,
+  network: EXIT.unavailable,
+  timeout: EXIT.unavailable,
+};
+
 /** A thrown error's exit code: refused before sending 3, what could not be reached 4, anything else a failure of the work. */
 function exitFor(error: unknown): number {
   if (error instanceof RefusedError) return EXIT.refused;
+  if (error instanceof OwnerRefusedError) return EXIT.unavailable;
+  // A call the folder's owner answered with a failure: its code says what kind of failure it was.
+  if (error instanceof OwnerCallError) return OWNER_FAILURE_EXITS[String(error.code)] ?? EXIT.failed;
   if (error instanceof DataFolderBusyError || (error instanceof Error && error.cause instanceof DataFolderBusyError)) return EXIT.unavailable;
   if (isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout')) return EXIT.unavailable;
   return EXIT.failed;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, app, ipcMain, protocol, session, shell } from 'electron';
 import { builtInSandboxStarter } from '../emulator/built-in';
 import { composeHost } from '../services/host/compose';
+import { openOwnerChannel } from '../services/host/owner-channel';
 import { appSettingsSpec } from '../services/system/settings-store';
 import { appLocation, devLocation } from './app-location';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
@@ -93,6 +94,8 @@ async function start(): Promise<void> {
   );
   open();
   services.warmUp();
+  // `studio` commands run beside the window through this process, so their jobs show in its Library.
+  const owner = await openOwnerChannel({ dataDir, kind: 'desktop app', dispatch: services.dispatch, subscribe: services.subscribe, log: services.base.log });
 
   app.on('activate', () => mainWindow ?? open());
   app.on('window-all-closed', () => process.platform !== 'darwin' && app.quit());
@@ -102,10 +105,13 @@ async function start(): Promise<void> {
     event.preventDefault();
     disposed = true;
     ipc.dispose();
-    void services.dispose().finally(() => {
-      folder.release();
-      app.quit();
-    });
+    void owner
+      .close()
+      .then(() => services.dispose())
+      .finally(() => {
+        folder.release();
+        app.quit();
+      });
   });
 }
 

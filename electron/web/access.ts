@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameToken } from '../services/host/owner-record';
 
 /** A fresh access token: 32 random bytes, URL-safe. */
 export function newAccessToken(): string {
@@ -20,12 +21,6 @@ export type AccessDecision =
 export function cookieName(port: number): string {
   // Cookies ignore ports, so two hosts on one machine must not share a name.
   return `studio_access_${port}`;
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 export function readCookie(header: string | undefined, name: string): string | undefined {
@@ -57,8 +52,8 @@ export function decideAccess(request: AccessRequest, expected: { token: string; 
   if (request.origin !== undefined && !hosts.some((h) => request.origin === `http://${h}`)) {
     return { ok: false, status: 403, reason: 'foreign Origin header' };
   }
-  if (request.queryToken !== undefined && sameSecret(request.queryToken, expected.token)) return { ok: true, via: 'query' };
+  if (request.queryToken !== undefined && sameToken(request.queryToken, expected.token)) return { ok: true, via: 'query' };
   const fromCookie = readCookie(request.cookie, cookieName(expected.port));
-  if (fromCookie !== undefined && sameSecret(fromCookie, expected.token)) return { ok: true, via: 'cookie' };
+  if (fromCookie !== undefined && sameToken(fromCookie, expected.token)) return { ok: true, via: 'cookie' };
   return { ok: false, status: 401, reason: request.queryToken !== undefined || fromCookie !== undefined ? 'wrong access token' : 'no access token' };
 }

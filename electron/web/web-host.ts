@@ -5,6 +5,7 @@ import { EnvVault } from '../services/connections/env-vault';
 import { composeHost, type ComposedHost } from '../services/host/compose';
 import { createConfStoreFactory } from '../services/store/conf-store';
 import { lockDataFolder } from '../services/host/data-folder-lock';
+import { openOwnerChannel, type OwnerChannel } from '../services/host/owner-channel';
 import { newAccessToken } from './access';
 import { ensureRendererBuilt } from './build-renderer';
 import { startWebServer, type WebServer } from './server';
@@ -70,9 +71,19 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const token = options.token ?? newAccessToken();
   services.redactor.register(token);
   let server: WebServer;
+  let owner: OwnerChannel;
   try {
     server = await startWebServer({ services, rendererDir: join(options.root, 'out', 'renderer'), token, port: options.port });
   } catch (error) {
+    await services.dispose();
+    lock.release();
+    throw error;
+  }
+  try {
+    // `studio` commands run beside the page through this host, so their jobs show in its Library.
+    owner = await openOwnerChannel({ dataDir: options.dataDir, kind: 'web host', dispatch: services.dispatch, subscribe: services.subscribe, log: services.base.log });
+  } catch (error) {
+    await server.close();
     await services.dispose();
     lock.release();
     throw error;
@@ -87,6 +98,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     services,
     server,
     async close() {
+      await owner.close();
       await server.close();
       await services.dispose();
       lock.release();

@@ -9,6 +9,7 @@ import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { knownVoicesOf, unknownVoiceProblem } from '../../services/voices/batch-input';
 import { openCliHost, type CliHost } from '../cli-host';
+import { reachOwnerHost } from '../owner-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { SCRIPT_OPTIONS } from '../common-options';
 import { confirmPaidCli } from './paid-confirm';
@@ -55,14 +56,18 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, given: JobSubmission, p
   const json = args.flags['--json'] === true;
   const outFlag = flag(args, '--out');
   const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
-  const host = openCliHost(args, io);
+  // A studio that has the data folder open does the work (a local file to upload is the CLI's own job).
+  const owner = prepare ? null : await reachOwnerHost(args, io);
+  const local = owner ? null : openCliHost(args, io);
+  const host = owner ?? (local as CliHost);
   try {
-    const submission = prepare ? await prepare(host) : given;
+    const submission = prepare && local ? await prepare(local) : given;
+    if (owner && !json) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
     if (submission.kind === 'tts') {
       const unknown = unknownVoiceProblem(submission.body.voice_id, await knownVoicesOf(host.catalogue));
       if (unknown) throw new UsageError(`Not sent: ${unknown}; \`studio voices list\` shows them`);
     }
-    host.engine.start();
+    local?.engine.start();
     const confirmation = await confirmPaidCli(args, io, host.engine, { action: submission.kind, body: submission.body as Record<string, unknown> });
     let result;
     try {
@@ -96,8 +101,11 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, given: JobSubmission, p
     io.out(json ? JSON.stringify({ ...job, savedTo: out ?? null }, null, 2) : (job.resultUrl ?? ''));
     return EXIT.ok;
   } finally {
-    await host.engine.flush();
-    await host.close();
+    if (local) {
+      await local.engine.flush();
+      await local.close();
+    }
+    owner?.close();
   }
 }
 

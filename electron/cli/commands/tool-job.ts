@@ -9,6 +9,7 @@ import { createMediaToolkit, type MediaToolkit } from '../../services/media/tool
 import type { ToolDeps } from '../../services/tools/tool-deps';
 import type { CliHost } from '../cli-host';
 import { EXIT, type CliIo } from '../command';
+import type { CommandEngine } from '../owner-host';
 import { saveResult } from './speech';
 
 const isLink = (value: string): boolean => /^https?:\/\//i.test(value);
@@ -76,7 +77,7 @@ export function jobBar(job: Pick<JobView, 'progress' | 'phase'>): string {
  * explains a refusal in the tool's words (a kind without its own words: the general ones), and with
  * `out` saves the result. Returns the exit code.
  */
-export async function followToolJob(host: CliHost, kind: ToolKind | null, result: SubmitResult, io: CliIo, options: { json: boolean; out?: string; tty: boolean }): Promise<number> {
+export async function followToolJob(host: { engine: Pick<CommandEngine, 'subscribe' | 'get' | 'waitFor'> }, kind: ToolKind | null, result: SubmitResult, io: CliIo, options: { json: boolean; out?: string; tty: boolean }): Promise<number> {
   if (result.status === 'duplicate') {
     io.err(`${result.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
     return EXIT.failed;

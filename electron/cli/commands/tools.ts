@@ -5,6 +5,7 @@ import { CharacterSwapService } from '../../services/tools/character-swap-servic
 import { LipSyncService } from '../../services/tools/lipsync-service';
 import { ToolRefusal } from '../../services/tools/tool-deps';
 import { openCliHost } from '../cli-host';
+import { reachOwnerHost, type OwnerHost } from '../owner-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { AGAIN_OPTION, JSON_OPTION, OUT_OPTION } from '../common-options';
 import { ask, cliToolDeps, describeMedia, followToolJob, reportChecks } from './tool-job';
@@ -42,6 +43,31 @@ const outOf = (args: ParsedArgs, io: CliIo): string | undefined => {
   return out === undefined ? undefined : resolve(io.cwd, out);
 };
 
+/**
+ * Lip sync performed by the studio that has the data folder open: it measures and checks the media and
+ * sends the job with its own services (the job is in its Library at once); this process asks the price
+ * question and follows the job. Only links: a local file would be uploaded through the owner's storage,
+ * which this channel does not do.
+ */
+async function lipsyncThroughOwner(owner: OwnerHost, inputs: { video: string; audio: string }, args: ParsedArgs, io: CliIo): Promise<number> {
+  const json = args.flags['--json'] === true;
+  const files = Object.entries(inputs).filter(([, value]) => !/^https?:\/\//i.test(value));
+  if (files.length > 0) {
+    io.err(`Not sent: ${files.map(([name]) => `--${name}`).join(' and ')} name${files.length === 1 ? 's' : ''} a local file, and the ${owner.owner.kind} that has the data folder open takes links only from the command line. Give an http(s) link, or close the studio.`);
+    return EXIT.refused;
+  }
+  if (!json) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+  const measured = await owner.owner.call('tools.lipsyncMeasure', inputs);
+  if (!json) {
+    io.err(`video: ${describeMedia(measured.video)}`);
+    io.err(`audio: ${describeMedia(measured.audio)}`);
+  }
+  if (reportChecks(measured.checks, io)) return EXIT.refused;
+  const confirmation = await confirmPaidCli(args, io, owner.engine, { action: 'lipsync' });
+  const sent = await owner.owner.call('tools.lipsyncSend', { ...inputs, confirmation, confirmDuplicate: args.flags['--again'] === true });
+  return followToolJob(owner, 'lipsync', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
+}
+
 /** `studio lipsync --video URL --audio URL [--out FILE] [--json] [--again]`. */
 export const lipsyncCommand: CliCommand = {
   name: 'lipsync',
@@ -57,6 +83,8 @@ export const lipsyncCommand: CliCommand = {
   async run(args, io) {
     const inputs = { video: required(args, '--video', 'video'), audio: required(args, '--audio', 'audio') };
     const json = args.flags['--json'] === true;
+    const owner = await reachOwnerHost(args, io);
+    if (owner) return lipsyncThroughOwner(owner, inputs, args, io).finally(() => owner.close());
     return withTools(args, io, async ({ deps, host }) => {
       const service = new LipSyncService(deps);
       // A link from `studio avatars list` or an earlier job opens only while the sandbox runs.

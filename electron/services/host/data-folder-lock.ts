@@ -30,7 +30,8 @@ export interface HeldLock {
   release(): void;
 }
 
-const alive = (pid: number): boolean => {
+/** Whether a process of this machine with that pid is running (EPERM: it is, as another user). */
+export const processAlive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;
@@ -68,7 +69,7 @@ export function lockDataFolder(dataDir: string, kind: string): HeldLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = readOwner(path);
-    const stale = owner === null || (owner.host === mine.host && owner.pid !== mine.pid && !alive(owner.pid));
+    const stale = owner === null || (owner.host === mine.host && owner.pid !== mine.pid && !processAlive(owner.pid));
     if (!stale) throw new DataFolderBusyError(dataDir, owner);
     rmSync(path, { force: true });
   }

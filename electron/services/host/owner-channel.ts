@@ -1,0 +1,103 @@
+import { createServer, type Socket } from 'node:net';
+import { bridgeEvents, type EventChannel } from '../../common/bridge';
+import type { EventListener } from './compose';
+import type { Dispatch } from './dispatcher';
+import { newOwnerToken, removeOwnerRecord, sameToken, writeOwnerRecord } from './owner-record';
+import { ClientMessage, readLines, writeLine } from './owner-wire';
+import type { Logger } from './types';
+
+export interface OwnerChannelOptions {
+  dataDir: string;
+  /** Who owns the folder, as a client's messages name it ("web host", "desktop app"). */
+  kind: string;
+  /** The owner's own dispatcher: every call is validated and answered as one from its page. */
+  dispatch: Dispatch;
+  subscribe(listener: EventListener): () => void;
+  log: Logger;
+  /** How long a connection may take to say hello before it is dropped. */
+  helloMs?: number;
+}
+
+export interface OwnerChannel {
+  port: number;
+  close(): Promise<void>;
+}
+
+const isEventChannel = (name: string): name is EventChannel => Object.hasOwn(bridgeEvents, name);
+
+/**
+ * Lets other `studio` processes run commands through the process that owns a data folder: a TCP
+ * endpoint on 127.0.0.1 (nothing off this machine can reach it), recorded with a fresh token in the
+ * folder's owner record (0600). A connection must show the token first; a wrong one is refused and
+ * dropped. After that it sends bridge calls, which the owner's dispatcher validates and its own services
+ * perform (the same engine, ledger and confirmation rules, so the jobs are in its Library at once), and
+ * it receives the events it asked for (a job's progress). The record goes when the channel closes.
+ */
+export async function openOwnerChannel(options: OwnerChannelOptions): Promise<OwnerChannel> {
+  const token = newOwnerToken();
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => serve(socket));
+
+  function serve(socket: Socket): void {
+    sockets.add(socket);
+    let welcomed = false;
+    let unsubscribe: (() => void) | undefined;
+    const hello = setTimeout(() => drop('no hello'), options.helloMs ?? 10_000);
+    hello.unref();
+    const drop = (reason: string) => {
+      options.log.warn('owner channel refused a connection', { reason });
+      writeLine(socket, { t: 'refused', reason });
+      socket.end();
+      socket.destroy();
+    };
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      clearTimeout(hello);
+      unsubscribe?.();
+      sockets.delete(socket);
+    });
+    readLines(
+      socket,
+      (value) => {
+        const parsed = ClientMessage.safeParse(value);
+        if (!parsed.success) return drop('a message that is not one of the channel\'s');
+        const message = parsed.data;
+        if (!welcomed) {
+          if (message.t !== 'hello' || !sameToken(message.token, token)) return drop(message.t === 'hello' ? 'wrong token' : 'no hello');
+          welcomed = true;
+          clearTimeout(hello);
+          return writeLine(socket, { t: 'welcome', kind: options.kind, pid: process.pid });
+        }
+        if (message.t === 'hello') return;
+        if (message.t === 'listen') {
+          const wanted = new Set(message.events.filter(isEventChannel));
+          unsubscribe?.();
+          unsubscribe = options.subscribe((event, payload) => {
+            if (wanted.has(event)) writeLine(socket, { t: 'event', event, payload });
+          });
+          return;
+        }
+        void options.dispatch(message.channel, message.args).then((outcome) => writeLine(socket, { t: 'answer', id: message.id, outcome }));
+      },
+      drop,
+    );
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0 }, () => resolve());
+  });
+  const address = server.address();
+  const port = address && typeof address === 'object' ? address.port : 0;
+  writeOwnerRecord(options.dataDir, { kind: options.kind, port, token });
+  options.log.info('owner channel listening', { port });
+
+  return {
+    port,
+    async close() {
+      removeOwnerRecord(options.dataDir);
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { connect, type Socket } from 'node:net';
+import type { CallChannel, EventChannel, EventPayloads, StudioApi } from '../../common/bridge';
+import { liveOwnerRecord } from './owner-record';
+import { OwnerMessage, readLines, writeLine } from './owner-wire';
+
+/** A failed call through the owner: the owner's message and code, as its page would see them. */
+export class OwnerCallError extends Error {
+  override name = 'OwnerCallError';
+  constructor(
+    message: string,
+    readonly code: string | number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The owner answered the token with a refusal, or dropped the connection. */
+export class OwnerRefusedError extends Error {
+  override name = 'OwnerRefusedError';
+}
+
+/** A connection to the process that owns a data folder, speaking the bridge contract. */
+export interface OwnerLink {
+  /** Who owns the folder ("web host", "desktop app"). */
+  kind: string;
+  pid: number;
+  call<C extends CallChannel>(channel: C, ...args: Parameters<StudioApi[C]>): Promise<Awaited<ReturnType<StudioApi[C]>>>;
+  /** Follows the owner's events of the given channels (replaces an earlier choice). */
+  listen(events: readonly EventChannel[], handler: <E extends EventChannel>(event: E, payload: EventPayloads[E]) => void): void;
+  close(): void;
+}
+
+function open(port: number): Promise<Socket | null> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => resolve(socket));
+    // Refused (the owner is gone and its port free) or anything else: no owner to talk to.
+    socket.once('error', () => resolve(null));
+  });
+}
+
+/**
+ * Connects to the data folder's owner, or answers null when there is none to reach: no record, a
+ * record of a process that has exited, or an endpoint that refuses the connection (all stale). An owner
+ * that is reached but refuses the token throws OwnerRefusedError: that is not a stale record.
+ */
+export async function reachOwner(dataDir: string): Promise<OwnerLink | null> {
+  const record = liveOwnerRecord(dataDir);
+  if (!record) return null;
+  const socket = await open(record.port);
+  if (!socket) return null;
+  return handshake(socket, record.token);
+}
+
+/** Says hello with `token` on an open connection and returns the link once the owner welcomes it. */
+export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
+  const answers = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let nextId = 1;
+  let eventHandler: ((event: EventChannel, payload: unknown) => void) | undefined;
+  let closed: Error | undefined;
+  return new Promise((resolve, reject) => {
+    const fail = (error: Error) => {
+      closed ??= error;
+      for (const waiting of answers.values()) waiting.reject(closed);
+      answers.clear();
+      reject(closed);
+    };
+    socket.on('error', (error) => fail(new OwnerRefusedError(`The connection to the data folder's owner failed: ${error.message}`)));
+    socket.on('close', () => fail(new OwnerRefusedError('The data folder\'s owner closed the connection (it may have quit).')));
+    readLines(
+      socket,
+      (value) => {
+        const parsed = OwnerMessage.safeParse(value);
+        if (!parsed.success) return;
+        const message = parsed.data;
+        if (message.t === 'refused') fail(new OwnerRefusedError(`The data folder's owner refused this command: ${message.reason}.`));
+        else if (message.t === 'welcome') resolve(link(message.kind, message.pid));
+        else if (message.t === 'event') eventHandler?.(message.event as EventChannel, message.payload);
+        else {
+          const waiting = answers.get(message.id);
+          answers.delete(message.id);
+          if (!waiting) return;
+          const outcome = message.outcome;
+          if (outcome.ok) waiting.resolve(outcome.value);
+          else waiting.reject(new OwnerCallError(outcome.error.message, outcome.error.code));
+        }
+      },
+      (reason) => {
+        fail(new OwnerRefusedError(`The data folder's owner sent ${reason}.`));
+        socket.destroy();
+      },
+    );
+    writeLine(socket, { t: 'hello', token });
+
+    function link(kind: string, pid: number): OwnerLink {
+      return {
+        kind,
+        pid,
+        call(channel, ...args) {
+          if (closed) return Promise.reject(closed);
+          const id = nextId++;
+          return new Promise((done, refuse) => {
+            answers.set(id, { resolve: done as (value: unknown) => void, reject: refuse });
+            writeLine(socket, { t: 'call', id, channel, args });
+          });
+        },
+        listen(events, handler) {
+          eventHandler = handler as (event: EventChannel, payload: unknown) => void;
+          writeLine(socket, { t: 'listen', events: [...events] });
+        },
+        close() {
+          closed ??= new OwnerRefusedError('closed');
+          socket.end();
+          socket.destroy();
+        },
+      };
+    }
+  });
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/cli/index';
+import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { builtInSandboxStarter } from '../../../electron/emulator/built-in';
+import type { JobView } from '../../../electron/common/bridge';
+import { EnvVault } from '../../../electron/services/connections/env-vault';
+import { composeHost, type ComposedHost } from '../../../electron/services/host/compose';
+import { LOCK_FILE, lockDataFolder, type HeldLock } from '../../../electron/services/host/data-folder-lock';
+import { openOwnerChannel, type OwnerChannel } from '../../../electron/services/host/owner-channel';
+import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
+
+// A studio that owns the folder, built as the web host builds its own (web-host.ts) minus the page.
+let dataDir: string;
+let studio: ComposedHost;
+let lock: HeldLock;
+let channel: OwnerChannel;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'studio-owner-cli-'));
+  lock = lockDataFolder(dataDir, 'web host');
+  studio = composeHost({
+    host: 'web',
+    appVersion: '0.0.0',
+    dataDir,
+    createVault: () => new EnvVault({}),
+    platform: {},
+    createStoreFactory: createConfStoreFactory,
+    startSandbox: builtInSandboxStarter(dataDir, { jobSeconds: 0.3 }),
+  });
+  channel = await openOwnerChannel({ dataDir, kind: 'web host', dispatch: studio.dispatch, subscribe: studio.subscribe, log: studio.base.log });
+}, 60_000);
+afterAll(async () => {
+  await channel?.close();
+  await studio?.dispose();
+  lock?.release();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function cli(args: string[], answer?: string) {
+  const lines = { out: [] as string[], err: [] as string[] };
+  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd(), ...(answer !== undefined && { stdin: async () => answer }) };
+  return runCli([...args, '--data-dir', dataDir], io).then((code) => ({ code, ...lines }));
+}
+
+async function ownerJobs(): Promise<JobView[]> {
+  const outcome = await studio.dispatch('jobs.list', []);
+  if (!outcome.ok) throw new Error(outcome.error.message);
+  return outcome.value as JobView[];
+}
+
+describe('studio commands beside the studio that owns the data folder', () => {
+  it('runs two tts commands at once through the owner: both complete, both are the owner\'s jobs', async () => {
+    const [first, second] = await Promise.all([
+      cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'First of two at once.']),
+      cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Second of two at once.', '--json']),
+    ]);
+    expect(first.code, first.err.join('\n')).toBe(EXIT.ok);
+    expect(second.code, second.err.join('\n')).toBe(EXIT.ok);
+    expect(first.err.join('\n')).toMatch(/Running through the web host that has the data folder open \(process \d+\)/);
+    expect(first.err.join('\n')).toMatch(/Completed/);
+    expect(first.out.at(-1)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/\w+\.mp3$/);
+    // --json prints the finished job as a local run does.
+    const json = JSON.parse(second.out.join('\n')) as JobView & { savedTo: null };
+    expect(json).toMatchObject({ kind: 'tts', phase: 'completed', savedTo: null });
+    const jobs = await ownerJobs();
+    expect(jobs.filter((j) => /at once/.test(j.summary)).map((j) => j.phase)).toEqual(['completed', 'completed']);
+    expect(jobs.find((j) => j.id === json.id)?.resultUrl).toBe(json.resultUrl);
+    // The owner still holds the folder; the commands never took it.
+    expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).kind).toBe('web host');
+  }, 60_000);
+
+  it('still asks before paying: no --yes and "no" at the question sends nothing', async () => {
+    const before = (await ownerJobs()).length;
+    const result = await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Not agreed to.'], 'n');
+    expect(result.code).toBe(EXIT.refused);
+    expect(result.err.join('\n')).toMatch(/Send it .*\[y\/N\]/);
+    expect((await ownerJobs()).length).toBe(before);
+  });
+
+  it('lip syncs an avatar clip from `avatars list` to an earlier tts result through the owner', async () => {
+    const avatars = await cli(['avatars', 'list', '--json']);
+    expect(avatars.code, avatars.err.join('\n')).toBe(EXIT.ok);
+    const clip = (JSON.parse(avatars.out.join('\n')) as { url: string }[])[0].url;
+    const speech = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Words for the lips.']);
+    expect(speech.code, speech.err.join('\n')).toBe(EXIT.ok);
+    const result = await cli(['lipsync', '--yes', '--video', clip, '--audio', speech.out.at(-1) as string]);
+    expect(result.code, result.err.join('\n')).toBe(EXIT.ok);
+    expect(result.err.join('\n')).toMatch(/video: .* s/);
+    const job = (await ownerJobs()).find((j) => j.kind === 'lipsync');
+    expect(job?.phase).toBe('completed');
+    expect(result.out.at(-1)).toBe(job?.resultUrl);
+  }, 60_000);
+
+  it('refuses, before sending, a command line whose connection is not the one the owner sends to', async () => {
+    const before = (await ownerJobs()).length;
+    const result = await cli(['tts', '--yes', '--connection', 'Elsewhere', '--voice', 'sandbox_ava', '--text', 'Wrong place.', '--json']);
+    expect(result.code).toBe(EXIT.refused);
+    expect(JSON.parse(result.out.join('\n')).error.message).toMatch(/sends new work to "Sandbox", not "Elsewhere"/);
+    expect((await ownerJobs()).length).toBe(before);
+  });
+});
