@@ -1,6 +1,22 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openStudio, screenshot, type StudioSession } from './browser';
+import { openStudio, screenshot, studioDataDir, type StudioSession } from './browser';
+
+/** `studio …` as its own process (as a script runs it) on the open studio's data folder. */
+function studioCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/index.ts', ...args, '--json', '--data-dir', studioDataDir()], {
+    cwd: join(import.meta.dirname, '..', '..'),
+    env: { PATH: process.env.PATH, HOME: studioDataDir() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out, err })));
+}
 
 /** Calls the studio's bridge from inside the page (same origin, same access cookie as the UI). */
 async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
@@ -96,4 +112,29 @@ describe('Library in Chromium against the sandbox', () => {
     await screenshot(page, 'settings-connections');
     expect(studio.consoleErrors).toEqual([]);
   }, 60_000);
+
+  it('shows at once the jobs `studio` commands sent through it: two tts at the same time, then a lip sync of their links', async () => {
+    const { page } = studio;
+    await page.getByRole('button', { name: 'Library', exact: true }).click();
+    const [first, second, avatars] = await Promise.all([
+      studioCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'From a script beside the open studio.']),
+      studioCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'A second script at the same time.']),
+      studioCli(['avatars', 'list']),
+    ]);
+    for (const run of [first, second, avatars]) expect(run.code, run.err).toBe(0);
+    const speech = [JSON.parse(first.out) as { id: string; resultUrl: string }, JSON.parse(second.out) as { id: string }];
+    const clip = (JSON.parse(avatars.out) as { url: string }[])[0].url;
+    const lipsync = await studioCli(['lipsync', '--yes', '--video', clip, '--audio', speech[0].resultUrl]);
+    expect(lipsync.code, lipsync.err).toBe(0);
+    const synced = JSON.parse(lipsync.out) as { id: string; phase: string };
+    expect(synced.phase).toBe('completed');
+    // The page never reloaded: the rows came with the host's job events, finished as the commands saw them.
+    for (const id of [...speech.map((j) => j.id), synced.id]) {
+      await expect.poll(() => page.locator(`tr[data-job-id="${id}"]`).textContent(), { timeout: 20_000 }).toMatch(/Completed/);
+    }
+    expect(await page.locator(`tr[data-job-id="${speech[1].id}"]`).textContent()).toContain('A second script at the same time.');
+    expect(await page.locator(`tr[data-job-id="${synced.id}"]`).textContent()).toMatch(/Lip sync/);
+    await screenshot(page, 'library-cli-jobs');
+    expect(studio.consoleErrors).toEqual([]);
+  }, 120_000);
 });
