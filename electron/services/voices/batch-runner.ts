@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import PQueue from 'p-queue';
-import { BATCH_ROW_STATES_ENDED, batchRowProblem, type BatchRowEdit, type BatchRowState, type BatchRowView, type BatchView } from '../../common/bridge/batches';
+import { Code } from '../../common/api/error-codes';
+import { BATCH_ROW_STATES_ENDED, type BatchRowEdit, type BatchView } from '../../common/bridge/batches';
 import type { JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
 import type { BatchRecord, BatchStore } from './batch-store';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
+import { batchEndedSummary, batchView, revisionOf, rowInFlight, rowsToSend } from './batch-view';
 
 /** The part of the job engine a batch uses. */
 export interface BatchEngine {
@@ -24,18 +26,7 @@ export interface BatchRunnerDeps {
   backoffMs?: number;
 }
 
-const RATE_LIMITED = 1005;
 const DAY = 24 * 3_600_000;
-
-const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
-  submitting: 'sending',
-  queued: 'queued',
-  processing: 'processing',
-  completed: 'completed',
-  failed: 'failed',
-  'outcome-unknown': 'outcome-unknown',
-  stalled: 'stalled',
-};
 
 /**
  * Sends a batch's rows as TTS jobs through the job engine, a few at a time, and follows them to their
@@ -80,26 +71,7 @@ export class BatchRunner {
 
   /** The batch with each row's state, read from the ledger. */
   view(record: BatchRecord): BatchView {
-    const jobs = this.rowJobs(record.id);
-    const takes = this.rowJobs(record.id, true);
-    const invalid = new Set(record.invalid);
-    const retry = new Set(record.retry);
-    const counts = {} as Record<BatchRowState, number>;
-    let done = 0;
-    const rows = record.rows.map((row): BatchRowView => {
-      const job = jobs.get(row.row);
-      let state: BatchRowState;
-      if (invalid.has(row.row)) state = 'invalid';
-      else if (!job || (job.phase === 'failed' && retry.has(row.row))) state = record.state === 'cancelled' ? 'cancelled' : 'waiting';
-      else state = PHASE_TO_ROW[job.phase];
-      counts[state] = (counts[state] ?? 0) + 1;
-      if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
-      const problem = state === 'invalid' ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks') : (job?.error?.explanation ?? null);
-      // A row being made again keeps its last good take (to hear and to save) until the new one is good.
-      const take = job?.phase === 'completed' ? job : takes.get(row.row);
-      return { ...row, state, jobId: job?.id ?? null, resultUrl: take?.resultUrl ?? null, expiresAt: take?.expiresAt ?? null, problem, chargedCredits: take?.chargedCredits ?? null };
-    });
-    return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, concurrency: record.concurrency, template: record.template, counts, done, rows };
+    return batchView(record, this.deps.engine.list());
   }
 
   /**
@@ -145,20 +117,7 @@ export class BatchRunner {
    */
   async revision(id: string, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid'>): Promise<{ changed: number[]; added: number[] }> {
     const record = await this.require(id);
-    const before = this.view(record).rows;
-    const changed = rows
-      .filter((row) => {
-        const old = record.rows.find((r) => r.row === row.row);
-        return old !== undefined && (old.text !== row.text || old.voiceId !== row.voiceId || old.rate !== row.rate);
-      })
-      .map((row) => row.row)
-      .filter((row) => {
-        const state = before.find((r) => r.row === row)?.state;
-        return state === 'completed' || state === 'failed';
-      });
-    const skipped = new Set(refused.invalid);
-    const added = rows.filter((row) => !record.rows.some((r) => r.row === row.row) && !skipped.has(row.row)).map((row) => row.row);
-    return { changed, added };
+    return revisionOf(record, this.view(record), rows, refused);
   }
 
   /**
@@ -266,14 +225,14 @@ export class BatchRunner {
     this.queues.set(id, queue);
     const backoff = { ms: this.deps.backoffMs ?? 2_000 };
     // Rows still at the service from before a pause or a restart hold their places first.
-    for (const row of this.view(record).rows) if (row.state === 'sending' || row.state === 'queued' || row.state === 'processing') void queue.add(() => this.untilRowEnds(id, row.row));
-    for (const row of this.rowsToSend(record)) void queue.add(() => this.send(id, row, queue, backoff));
+    for (const row of this.view(record).rows) if (rowInFlight(row)) void queue.add(() => this.untilRowEnds(id, row.row));
+    for (const row of rowsToSend(record, this.deps.engine.list())) void queue.add(() => this.send(id, row, queue, backoff));
     await queue.onIdle();
     this.queues.delete(id);
     if (this.stopped) return this.view(await this.require(id));
-    await this.until(id, (view) => view.state !== 'running' || !view.rows.some((r) => r.state === 'sending' || r.state === 'queued' || r.state === 'processing'));
+    await this.until(id, (view) => view.state !== 'running' || !view.rows.some(rowInFlight));
     const now = await this.require(id);
-    if (now.state === 'running' && this.rowsToSend(now).length === 0) {
+    if (now.state === 'running' && rowsToSend(now, this.deps.engine.list()).length === 0) {
       await this.save({ ...now, state: 'finished' });
       this.announce(this.view(now));
     }
@@ -282,7 +241,7 @@ export class BatchRunner {
 
   private async send(id: string, row: number, queue: PQueue, backoff: { ms: number }): Promise<void> {
     const record = await this.require(id);
-    if (this.stopped || record.state !== 'running' || !this.rowsToSend(record).includes(row)) return;
+    if (this.stopped || record.state !== 'running' || !rowsToSend(record, this.deps.engine.list()).includes(row)) return;
     const input = record.rows.find((r) => r.row === row) as BatchRecord['rows'][number];
     let result: SubmitResult;
     try {
@@ -304,7 +263,7 @@ export class BatchRunner {
     const after = await this.require(id);
     if (after.retry.includes(row)) await this.save({ ...after, retry: after.retry.filter((r) => r !== row) });
     this.emit(await this.require(id));
-    if (result.status === 'submitted' && result.job.phase === 'failed' && result.job.error?.code === RATE_LIMITED) {
+    if (result.status === 'submitted' && result.job.phase === 'failed' && result.job.error?.code === Code.TooFrequent) {
       // The service still refuses after the client's own retries: fewer at once, a pause, then this row again.
       queue.concurrency = Math.max(1, Math.floor(queue.concurrency / 2));
       queue.pause();
@@ -333,32 +292,6 @@ export class BatchRunner {
     });
   }
 
-  /** Rows with nothing in the ledger, or whose ended job the user asked to send again. */
-  private rowsToSend(record: BatchRecord): number[] {
-    if (record.state === 'cancelled') return [];
-    const jobs = this.rowJobs(record.id);
-    const invalid = new Set(record.invalid);
-    const retry = new Set(record.retry);
-    return record.rows
-      .map((r) => r.row)
-      .filter((row) => {
-        if (invalid.has(row)) return false;
-        const job = jobs.get(row);
-        return !job || ((job.phase === 'failed' || job.phase === 'completed') && retry.has(row));
-      });
-  }
-
-  /** The newest job of each row of the batch (only completed ones when `completed`). */
-  private rowJobs(batchId: string, completed = false): Map<number, JobView> {
-    const byRow = new Map<number, JobView>();
-    for (const job of this.deps.engine.list()) {
-      if (job.purpose.type !== 'batch-row' || job.purpose.batchId !== batchId || (completed && job.phase !== 'completed')) continue;
-      const known = byRow.get(job.purpose.row);
-      if (!known || job.createdAt >= known.createdAt) byRow.set(job.purpose.row, job);
-    }
-    return byRow;
-  }
-
   private async setState(id: string, state: BatchRecord['state']): Promise<BatchView> {
     const record = await this.require(id);
     if (record.state === state) return this.view(record);
@@ -376,9 +309,8 @@ export class BatchRunner {
   }
 
   private announce(view: BatchView): void {
-    const failed = (view.counts.failed ?? 0) + (view.counts['outcome-unknown'] ?? 0) + (view.counts.stalled ?? 0);
-    const parts = [`${view.counts.completed ?? 0} done`, ...(failed ? [`${failed} failed`] : []), ...(view.counts.invalid ? [`${view.counts.invalid} refused`] : [])];
-    this.deps.notify?.(`Batch "${view.label}" finished`, `${parts.join(', ')} of ${view.rows.length} rows`, failed ? 'failed' : 'completed');
+    const { title, body, outcome } = batchEndedSummary(view);
+    this.deps.notify?.(title, body, outcome);
   }
 
   private emit(record: BatchRecord): void {

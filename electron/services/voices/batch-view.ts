@@ -1,0 +1,98 @@
+// What a batch looks like read against the ledger: each row's state, which rows are still to send, and
+// what an edited spreadsheet would send again. Pure functions of the batch's record and the engine's
+// jobs, so the runner keeps only the sending and waiting.
+import { BATCH_ROW_STATES_ENDED, batchRowProblem, type BatchRowState, type BatchRowView, type BatchView } from '../../common/bridge/batches';
+import type { JobView } from '../../common/bridge/jobs';
+import type { BatchRecord } from './batch-store';
+
+const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
+  submitting: 'sending',
+  queued: 'queued',
+  processing: 'processing',
+  completed: 'completed',
+  failed: 'failed',
+  'outcome-unknown': 'outcome-unknown',
+  stalled: 'stalled',
+};
+
+/** The newest job of each row of the batch (only completed ones when `completed`). */
+export function rowJobs(jobs: readonly JobView[], batchId: string, completed = false): Map<number, JobView> {
+  const byRow = new Map<number, JobView>();
+  for (const job of jobs) {
+    if (job.purpose.type !== 'batch-row' || job.purpose.batchId !== batchId || (completed && job.phase !== 'completed')) continue;
+    const known = byRow.get(job.purpose.row);
+    if (!known || job.createdAt >= known.createdAt) byRow.set(job.purpose.row, job);
+  }
+  return byRow;
+}
+
+/** The batch with each row's state, read from the ledger's jobs. */
+export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchView {
+  const latest = rowJobs(jobs, record.id);
+  const takes = rowJobs(jobs, record.id, true);
+  const invalid = new Set(record.invalid);
+  const retry = new Set(record.retry);
+  const counts = {} as Record<BatchRowState, number>;
+  let done = 0;
+  const rows = record.rows.map((row): BatchRowView => {
+    const job = latest.get(row.row);
+    let state: BatchRowState;
+    if (invalid.has(row.row)) state = 'invalid';
+    else if (!job || (job.phase === 'failed' && retry.has(row.row))) state = record.state === 'cancelled' ? 'cancelled' : 'waiting';
+    else state = PHASE_TO_ROW[job.phase];
+    counts[state] = (counts[state] ?? 0) + 1;
+    if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
+    const problem = state === 'invalid' ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks') : (job?.error?.explanation ?? null);
+    // A row being made again keeps its last good take (to hear and to save) until the new one is good.
+    const take = job?.phase === 'completed' ? job : takes.get(row.row);
+    return { ...row, state, jobId: job?.id ?? null, resultUrl: take?.resultUrl ?? null, expiresAt: take?.expiresAt ?? null, problem, chargedCredits: take?.chargedCredits ?? null };
+  });
+  return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, concurrency: record.concurrency, template: record.template, counts, done, rows };
+}
+
+/** Rows with nothing in the ledger, or whose ended job the user asked to send again. */
+export function rowsToSend(record: BatchRecord, jobs: readonly JobView[]): number[] {
+  if (record.state === 'cancelled') return [];
+  const latest = rowJobs(jobs, record.id);
+  const invalid = new Set(record.invalid);
+  const retry = new Set(record.retry);
+  return record.rows
+    .map((r) => r.row)
+    .filter((row) => {
+      if (invalid.has(row)) return false;
+      const job = latest.get(row);
+      return !job || ((job.phase === 'failed' || job.phase === 'completed') && retry.has(row));
+    });
+}
+
+/** True while a row is at the service (sent and not ended). */
+export function rowInFlight(row: Pick<BatchRowView, 'state'>): boolean {
+  return row.state === 'sending' || row.state === 'queued' || row.state === 'processing';
+}
+
+/**
+ * What an edited spreadsheet would send: the rows that had ended and whose script, voice or rate changed,
+ * and the rows new to the batch (refused rows are never sent).
+ */
+export function revisionOf(record: BatchRecord, view: BatchView, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid'>): { changed: number[]; added: number[] } {
+  const changed = rows
+    .filter((row) => {
+      const old = record.rows.find((r) => r.row === row.row);
+      return old !== undefined && (old.text !== row.text || old.voiceId !== row.voiceId || old.rate !== row.rate);
+    })
+    .map((row) => row.row)
+    .filter((row) => {
+      const state = view.rows.find((r) => r.row === row)?.state;
+      return state === 'completed' || state === 'failed';
+    });
+  const skipped = new Set(refused.invalid);
+  const added = rows.filter((row) => !record.rows.some((r) => r.row === row.row) && !skipped.has(row.row)).map((row) => row.row);
+  return { changed, added };
+}
+
+/** The one line that announces an ended batch, and whether it counts as a failure. */
+export function batchEndedSummary(view: BatchView): { title: string; body: string; outcome: 'completed' | 'failed' } {
+  const failed = (view.counts.failed ?? 0) + (view.counts['outcome-unknown'] ?? 0) + (view.counts.stalled ?? 0);
+  const parts = [`${view.counts.completed ?? 0} done`, ...(failed ? [`${failed} failed`] : []), ...(view.counts.invalid ? [`${view.counts.invalid} refused`] : [])];
+  return { title: `Batch "${view.label}" finished`, body: `${parts.join(', ')} of ${view.rows.length} rows`, outcome: failed ? 'failed' : 'completed' };
+}
