@@ -1,5 +1,5 @@
 // The Library's Done-when journeys in Chromium through a web host process: sort by Cost and filter
-// "expiring in 24 h"; open an expired job's saved copy; pause, resume, cancel and retry single files;
+// "expiring in 24 h"; a saved copy's thumbnail, length, size and hover preview; open an expired job's saved copy; pause, resume, cancel and retry single files;
 // download a saved job with another template and find the second copy; then the folder the copies
 // were saved to goes away (renamed, as an unmount would leave it) and, after a restart, the Library
 // says the copy is missing and fetches it again while the link lives.
@@ -114,6 +114,23 @@ describe('the Library in Chromium', () => {
       await screenshot(page, 'library-expiring-1280');
       await page.getByTestId('filter-expiring').click();
 
+      // The saved copy's thumbnail, length and size (read by the host's ffmpeg, off the list's path), all
+      // columns within a 1280 px window, and a muted preview of the copy while the pointer rests on it.
+      await expect.poll(() => row('c').locator('img.thumb').getAttribute('src'), { timeout: 20_000 }).toMatch(/^data:image\/jpeg;base64,/);
+      expect(await row('c').locator('td[data-col-key="duration"]').textContent()).toBe('0:03');
+      expect(await row('c').locator('td[data-col-key="size"]').textContent()).toBe(clip.length < 1024 ** 2 ? `${(clip.length / 1024).toFixed(0)} KB` : `${(clip.length / 1024 ** 2).toFixed(1)} MB`);
+      expect(await row('b').locator('td[data-col-key="duration"]').textContent()).toBe('—');
+      const body = page.locator('.n-data-table-base-table-body').first();
+      expect(await body.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+      await row('c').locator('.thumb-hover').hover();
+      const preview = page.getByTestId('hover-preview');
+      await preview.waitFor();
+      expect(await preview.getAttribute('src')).toBe('/bridge/saved/copy-c');
+      await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.muted && !v.paused && v.currentTime > 0), { timeout: 15_000 }).toBe(true);
+      await screenshot(page, 'library-media-1280');
+      await page.mouse.move(640, 760);
+      await preview.waitFor({ state: 'detached' });
+
       // The expired job's Open plays its verified saved copy, served by the host to its own page.
       const popup = page.waitForEvent('popup');
       await row('c').getByRole('button', { name: 'Open' }).click();
@@ -145,6 +162,9 @@ describe('the Library in Chromium', () => {
 
       // The same job with another template in the same folder: a second copy.
       await expect.poll(() => row('a').textContent(), { timeout: 20_000 }).toContain('Saved');
+      // A copy saved while the Library is open gets its picture and length too.
+      await expect.poll(() => row('r').locator('td[data-col-key="duration"]').textContent(), { timeout: 20_000 }).toBe('0:03');
+      await row('r').locator('img.thumb').waitFor();
       await download(page, ['job-a'], folder, '{id} - {text}');
       await expect.poll(() => row('a').textContent(), { timeout: 20_000 }).toContain('Saved in 2 places');
       expect(readdirSync(folder).filter((n) => n.includes('Welcome')).sort()).toEqual(['Welcome.mp4', 'remote-a - Welcome.mp4']);

@@ -81,6 +81,25 @@ export const TransferSettings = z.object({
 });
 export type TransferSettings = z.infer<typeof TransferSettings>;
 
+/**
+ * What the Library shows of a result besides its state: a still, its length and its size, read from the
+ * verified saved copy when there is one, else from what the service's answer says (often nothing).
+ */
+export const ResultMedia = z.object({
+  jobId: z.string(),
+  /** A small JPEG of the saved copy (data URL); null for sound, or when no copy can give one. */
+  thumbnail: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  bytes: z.number().nullable(),
+  /** Where the facts come from: the saved copy, the service's answer, or nowhere. */
+  source: z.enum(['copy', 'service', 'none']),
+  /** The saved copy is being read (ffmpeg): a `downloads.mediaRead` event brings the answer. */
+  pending: z.boolean(),
+  /** Where the page can play the saved copy (the web host); null: the live link is played, if any. */
+  playUrl: z.string().nullable(),
+});
+export type ResultMedia = z.infer<typeof ResultMedia>;
+
 export const DownloadRequest = z.object({
   jobIds: z.array(id).min(1).max(1000),
   /** An absolute folder path on the host's machine. */
@@ -145,6 +164,11 @@ export const downloadsCalls = {
   'downloads.setArchiveSettings': call(z.tuple([ArchiveSettings]), ArchiveSettings),
   'downloads.transferSettings': call(z.tuple([]), TransferSettings),
   'downloads.setTransferSettings': call(z.tuple([TransferSettings]), TransferSettings),
+  /**
+   * Thumbnails, lengths and sizes of these jobs' results: what is known answers at once; copies still
+   * to be read are marked pending and arrive as `downloads.mediaRead` events (the list never waits).
+   */
+  'downloads.media': call(z.tuple([z.array(id).min(1).max(200)]), z.array(ResultMedia)),
   /** The remembered folder and template for "Download…". */
   'downloads.preferences': call(z.tuple([]), z.object({ folder: z.string().nullable(), template: z.string(), canChooseFolder: z.boolean(), canShowInFolder: z.boolean() })),
 };
@@ -152,6 +176,8 @@ export const downloadsCalls = {
 export const downloadsEvents = {
   'downloads.changed': DownloadView,
   'downloads.progress': DownloadTotals,
+  /** One result's media facts, read from its saved copy after `downloads.media` said pending. */
+  'downloads.mediaRead': ResultMedia,
 };
 
 export const DOWNLOAD_STATE_LABELS: Record<DownloadState, string> = {

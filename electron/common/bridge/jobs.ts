@@ -6,7 +6,7 @@ import { JOB_PHASES } from '../jobs/phases';
 import { JobPurpose } from '../jobs/purpose';
 import { PAID_ACTIONS, PaidConfirmation, Price, creditsText } from '../jobs/cost-model';
 
-export { JOB_KINDS, JOB_KIND_LABELS } from '../jobs/kinds';
+export { JOB_KINDS, JOB_KIND_LABELS, isAudioKind } from '../jobs/kinds';
 export type { JobBody, RemoteSnapshot } from '../jobs/kinds';
 export { JOB_PHASES, phaseClass, isActivePhase, isFinalPhase, type PhaseClass } from '../jobs/phases';
 export { JobPurpose, voiceoverHash, type PurposeType } from '../jobs/purpose';

@@ -126,6 +126,11 @@ type KindEndpoint<K extends JobKind> = {
 /** The body a submission of this kind carries: exactly what its create operation takes. */
 export type JobBody<K extends JobKind> = RequestOf<KindEndpoint<K>>;
 
+/** Kinds whose result is sound (no picture, no thumbnail; the archive files them under Music). */
+export function isAudioKind(kind: JobKind): boolean {
+  return kind === 'tts' || kind === 'voice-clone';
+}
+
 export const JOB_KIND_LABELS = Object.fromEntries(JOB_KINDS.map((k) => [k, JOB_KIND_REGISTRY[k].label])) as Record<JobKind, string>;
 
 /** The entry of a kind, typed loosely for code that handles every kind alike (summaries, estimates). */

@@ -1,4 +1,4 @@
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { downloadsCalls } from '../../common/bridge/downloads';
 import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
@@ -10,6 +10,7 @@ import { DownloadsService, suggestedFolder } from './downloads-service';
 import { checkSaveFolder } from './save-folder';
 import { ffprobeVerifier } from './verify';
 import { Archive } from './archive';
+import { ResultMediaReader, type ResultMediaDeps } from './result-media';
 import { checkTemplate } from '../../common/file-names';
 import { JobPurpose } from '../../common/jobs/purpose';
 
@@ -17,6 +18,9 @@ const HOUR = 3_600_000;
 
 /** What the downloads service, the archive and the domain use of the host. */
 export type DownloadsHost = Pick<HostBase, 'dataDir' | 'createStore' | 'log' | 'emit' | 'notices' | 'platform' | 'sandbox'>;
+
+/** The web host's address for a saved copy (its page plays and opens copies there). */
+const savedCopyUrl = (id: string) => `${WEB_BRIDGE_PATHS.saved}${encodeURIComponent(id)}`;
 
 function tell(base: Pick<HostBase, 'platform' | 'notices'>, title: string, body: string, ok: boolean): void {
   if (base.platform.notify) base.platform.notify(title, body);
@@ -104,8 +108,23 @@ export function createArchive(base: DownloadsHost, service: DownloadsService, { 
   };
 }
 
-export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service: DownloadsService, { archive, stop }: ArchiveRunner): DomainModule<typeof downloadsCalls> {
+export function createDownloadsDomain(
+  base: Pick<HostBase, 'platform' | 'dataDir' | 'emit' | 'log'>,
+  service: DownloadsService,
+  { archive, stop }: ArchiveRunner,
+  mediaFiles: Pick<ResultMediaDeps, 'probe' | 'frame'>,
+): DomainModule<typeof downloadsCalls> {
   const { manager } = service;
+  const media = new ResultMediaReader({
+    ...mediaFiles,
+    dir: join(base.dataDir, 'media', 'library'),
+    job: (id) => service.jobOrNull(id),
+    downloads: (jobId) => manager.forJob(jobId),
+    // The desktop app opens a copy with the system's player and gives its page no address for it.
+    playUrl: (entry) => (base.platform.openPath ? null : savedCopyUrl(entry.id)),
+    emit: (facts) => base.emit('downloads.mediaRead', facts),
+    log: base.log,
+  });
   const guard = <T>(work: () => T): T => {
     try {
       return work();
@@ -167,8 +186,9 @@ export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service:
           await base.platform.openPath(path);
           return { url: null };
         }
-        return { url: `${WEB_BRIDGE_PATHS.saved}${encodeURIComponent(id)}` };
+        return { url: savedCopyUrl(id) };
       },
+      'downloads.media': async (jobIds) => media.describe(jobIds),
       'downloads.archiveSettings': async () => archive.settings.get(),
       'downloads.setArchiveSettings': async (settings) => {
         const problem = checkTemplate(settings.template);
@@ -206,6 +226,7 @@ export function createDownloadsDomain(base: Pick<HostBase, 'platform'>, service:
     },
     dispose: async () => {
       stop();
+      media.dispose();
       await service.dispose();
     },
   };

@@ -110,6 +110,15 @@ export class DownloadsService {
     await this.deps.sandbox?.().catch((error: unknown) => this.deps.log.warn('sandbox not started for a download', { error }));
   }
 
+  /** The job as the ledger has it, or null when the Library no longer holds it. */
+  jobOrNull(id: string): JobRecord | null {
+    try {
+      return this.deps.job(id);
+    } catch {
+      return null;
+    }
+  }
+
   private now(): number {
     return this.deps.now?.() ?? Date.now();
   }

@@ -16,10 +16,7 @@ const DEFAULT_EXTENSION: Record<JobKind, string> = {
   'avatar-upload': 'mp4',
 };
 
-/** Kinds whose result is sound: the archive files them under Music rather than Videos. */
-export function isAudioKind(kind: JobKind): boolean {
-  return kind === 'tts' || kind === 'voice-clone';
-}
+export { isAudioKind } from '../../common/jobs/kinds';
 
 function str(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;

@@ -96,7 +96,7 @@ export function createDomains(base: HostBase): Domains {
     media,
     createStorageDomain(storage),
     createUploadsDomain(linker),
-    createDownloadsDomain(base, downloads, archive),
+    createDownloadsDomain(base, downloads, archive, media.hostFiles),
     createFacesDomain(createFacesServices(base, studio, grants, media)),
     createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio, grants),

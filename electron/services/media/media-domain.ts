@@ -38,6 +38,11 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
   probe(reference: string): Promise<MediaInfo>;
   /** One frame as a JPEG data URL (what media.frame answers), for other domains. */
   frame(reference: string, atMs: number, width: number): Promise<{ dataUrl: string }>;
+  /**
+   * Files the host itself vouches for (a verified saved copy), not the page: read without a grant, through
+   * the same ffprobe cache and frame queue as every other glance.
+   */
+  hostFiles: { probe(path: string): Promise<MediaInfo>; frame(path: string, atMs: number, width: number): Promise<Buffer> };
 }
 
 export interface MediaDomainDeps {
@@ -168,6 +173,7 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
     },
     probe,
     frame,
+    hostFiles: { probe: (path) => media.prober.probe(path), frame: (path, atMs, width) => media.tools.frame(path, atMs, width) },
     importPath: (path) => importPath(imports, path),
     importFile: (name, body) => importLocalFile(imports, name, body),
     async dispose() {

@@ -36,6 +36,7 @@ function mountLibrary(jobs: JobView[], downloads: DownloadView[], more: Record<s
     'downloads.preferences': () => ({ folder: '/home/me/Videos', template: '{project} {id}', canChooseFolder: false, canShowInFolder: false }),
     'downloads.checkFolder': (folder: unknown) => ({ folder, ok: folder === '/home/me/Videos', message: folder === '/home/me/Videos' ? 'Files will be saved in /home/me/Videos.' : 'Cannot save there.' }),
     'downloads.start': (request: unknown) => ({ queued: [], skipped: [], already: [], copies: 0, request }),
+    'downloads.media': (ids: unknown) => (ids as string[]).map((jobId) => ({ jobId, thumbnail: null, durationMs: null, bytes: null, source: 'none', pending: false, playUrl: null })),
     ...more,
   });
 }
@@ -136,6 +137,57 @@ describe('Library downloads', () => {
     expect(cell('lost').textContent).toMatch(/^Copy missing · on the service: (20 h|19 h 59 min) left/);
     expect(cell('none').textContent).toMatch(/^Only on the service: (20 h|19 h 59 min) left/);
     expect(cell('back').textContent).toMatch(/^Copy missing, fetching again · 50%/);
+  }, 20_000);
+
+  it('shows thumbnails, lengths and sizes as the host reads them, asks again for a new copy, and previews a video on hover', async () => {
+    const still = 'data:image/jpeg;base64,/9j/AAAA';
+    const known = { thumbnail: null, durationMs: null, bytes: null, source: 'none', pending: false, playUrl: null };
+    const { fake } = mountLibrary(
+      [job('clip', { kind: 'avatar-video', resultUrl: 'https://x.test/clip.mp4' }), job('voice'), job('live', { kind: 'lipsync', resultUrl: 'https://x.test/live.mp4' }), job('busy', { phase: 'processing', progress: 0.5 })],
+      [download('clip', { id: 'clip-1', state: 'saved', savedPath: '/out/clip.mp4', bytes: 2_097_152, totalBytes: 2_097_152, sha256: 'abc' })],
+      {
+        'downloads.media': (ids: unknown) =>
+          (ids as string[]).map((jobId) =>
+            jobId === 'clip' ? { ...known, jobId, bytes: 2_097_152, source: 'copy', pending: true, playUrl: '/bridge/saved/clip-1' }
+            : jobId === 'voice' ? { ...known, jobId, durationMs: 65_000, bytes: 48_000, source: 'copy' }
+            : { ...known, jobId }),
+      },
+    );
+    await flushPromises();
+    const asked = () => fake.calls.filter((c) => c.channel === 'downloads.media').map((c) => c.args[0]);
+    // One call for every row drawn; a job still running has nothing to ask about.
+    expect(asked()).toEqual([['clip', 'voice', 'live']]);
+    const cell = (id: string, key: string) => row(id).querySelector(`td[data-col-key="${key}"]`)!;
+    expect(row('clip').querySelector('[data-thumb]')?.getAttribute('data-thumb')).toBe('pending');
+    expect(cell('clip', 'size').textContent).toBe('2.0 MB');
+    expect(cell('clip', 'duration').textContent).toBe('…');
+    expect(cell('voice', 'duration').textContent).toBe('1:05');
+    expect(row('voice').querySelector('[data-thumb]')?.getAttribute('data-thumb')).toBe('sound');
+    expect(cell('live', 'duration').textContent).toBe('—');
+    expect(cell('live', 'size').querySelector('[title]')?.getAttribute('title')).toContain('the service does not say');
+    expect(cell('busy', 'duration').textContent).toBe('—');
+
+    // The copy has been read: the event brings the still and the length.
+    fake.push('downloads.mediaRead', { ...known, jobId: 'clip', thumbnail: still, durationMs: 7_400, bytes: 2_097_152, source: 'copy', playUrl: '/bridge/saved/clip-1' });
+    await flushPromises();
+    expect(row('clip').querySelector('img.thumb')?.getAttribute('src')).toBe(still);
+    expect(cell('clip', 'duration').textContent).toBe('0:07');
+
+    // A new copy of the live job is saved: it is asked about again.
+    fake.push('downloads.changed', download('live', { id: 'live-1', state: 'saved', savedPath: '/out/live.mp4', sha256: 'def', updatedAt: now + 1 }));
+    await flushPromises();
+    expect(asked()).toEqual([['clip', 'voice', 'live'], ['live']]);
+
+    // Hovering a picture plays the saved copy muted; a job with no copy plays its live link.
+    row('clip').querySelector('.thumb-hover')!.dispatchEvent(new MouseEvent('mouseenter', { bubbles: true }));
+    const video = await vi.waitFor(() => {
+      const found = document.querySelector('[data-testid="hover-preview"]') as HTMLVideoElement | null;
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    expect(video.getAttribute('src')).toBe('/bridge/saved/clip-1');
+    expect(video.muted).toBe(true);
+    expect(row('voice').querySelector('.thumb-hover')).toBeNull();
   }, 20_000);
 
   it('pauses, resumes, cancels and retries single files from their row', async () => {

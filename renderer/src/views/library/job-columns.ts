@@ -1,8 +1,9 @@
 import { h } from 'vue';
 import { NButton, NProgress, NTag, type DataTableColumns } from 'naive-ui';
-import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, describeExpiry, formatDuration, type DownloadView, type JobView } from '@common/bridge';
+import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, describeExpiry, formatDuration, type DownloadView, type JobView, type ResultMedia } from '@common/bridge';
 import { downloadCell, type TransferControls } from './download-cell';
 import { summariseCopies } from './copies';
+import { durationCell, sizeCell, thumbCell } from './media-cells';
 
 type TagType = 'default' | 'info' | 'success' | 'warning' | 'error';
 
@@ -24,6 +25,8 @@ export interface ColumnActions {
   /** Every download of the job (its copies), newest first. */
   downloads: (job: JobView) => readonly DownloadView[];
   transfers: TransferControls;
+  /** The result's thumbnail, length and size as far as known (asks the host the first time). */
+  media: (job: JobView) => ResultMedia | undefined;
   /** Desktop only: opens the folder holding a saved file. */
   showInFolder?: (entry: DownloadView) => void;
 }
@@ -45,8 +48,11 @@ function expiryCell(job: JobView, now: number) {
   return describeExpiry(job, now);
 }
 
-/** The columns' widths together (Request at its narrowest): the table scrolls sideways below this. */
-export const TABLE_WIDTH = 982;
+/**
+ * The columns' widths together (Request at its narrowest, the checkbox column's 36 included): the room
+ * a 1280 px window leaves beside the sidebar. The table scrolls sideways below this.
+ */
+export const TABLE_WIDTH = 984;
 
 /** What the Cost column sorts by: credits charged, else the estimate; nothing known sorts first. */
 export function costOf(job: JobView): number {
@@ -71,21 +77,24 @@ const text = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivi
 export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
   return [
     { type: 'selection' },
-    { title: 'Project', key: 'project', width: 96, ellipsis: { tooltip: true }, sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''), render: (job) => actions.projectName(job) ?? (job.projectId ? '—' : h('span', { class: 'no-project', title: 'Made outside a project: the command line, a batch or a tool' }, 'No project')) },
-    { title: 'Kind', key: 'kind', width: 84, ellipsis: { tooltip: true }, sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]), render: (job) => JOB_KIND_LABELS[job.kind] },
+    { title: 'Project', key: 'project', width: 84, ellipsis: { tooltip: true }, sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''), render: (job) => actions.projectName(job) ?? (job.projectId ? '—' : h('span', { class: 'no-project', title: 'Made outside a project: the command line, a batch or a tool' }, 'No project')) },
+    { title: 'Kind', key: 'kind', width: 76, ellipsis: { tooltip: true }, sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]), render: (job) => JOB_KIND_LABELS[job.kind] },
     {
       title: 'Request',
       key: 'summary',
-      ellipsis: { tooltip: true },
-      minWidth: 120,
+      minWidth: 132,
       sorter: (a, b) => text(requestOf(a), requestOf(b)),
       // The Kind column already names the kind the summary starts with: the room goes to the words.
-      render: (job) => requestOf(job),
+      render: (job) =>
+        h('div', { class: 'request-cell' }, [
+          thumbCell(job, actions.media(job), job.phase === 'completed' && timeLeft(job, actions.now()) > 0),
+          h('span', { class: 'request-text', title: requestOf(job) }, requestOf(job)),
+        ]),
     },
     {
       title: 'Status',
       key: 'phase',
-      width: 100,
+      width: 92,
       sorter: (a, b) => text(JOB_PHASE_LABELS[a.phase], JOB_PHASE_LABELS[b.phase]) || a.progress - b.progress,
       render: (job) =>
         h('div', { class: 'status-cell' }, [
@@ -99,25 +108,44 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
     {
       title: 'Download',
       key: 'download',
-      width: 182,
+      width: 140,
       sorter: (a, b) => COPY_ORDER[summariseCopies(a, actions.downloads(a), actions.now()).state] - COPY_ORDER[summariseCopies(b, actions.downloads(b), actions.now()).state],
       render: (job) => downloadCell(job, actions.downloads(job), actions.now(), actions.transfers),
     },
-    { title: 'Age', key: 'createdAt', width: 64, sorter: (a, b) => b.createdAt - a.createdAt, render: (job) => formatDuration(actions.now() - job.createdAt) },
     {
+      title: 'Length',
+      key: 'duration',
+      width: 72,
+      sorter: (a, b) => (actions.media(a)?.durationMs ?? -1) - (actions.media(b)?.durationMs ?? -1),
+      render: (job) => (job.phase === 'completed' ? durationCell(actions.media(job)) : '—'),
+    },
+    {
+      title: 'Size',
+      key: 'size',
+      width: 68,
+      sorter: (a, b) => (actions.media(a)?.bytes ?? -1) - (actions.media(b)?.bytes ?? -1),
+      render: (job) => (job.phase === 'completed' ? sizeCell(actions.media(job)) : '—'),
+    },
+    {
+      // The job's age shares this cell (a result's time left is its age taken from 7 days): one column
+      // fewer, so the thumbnail, length and size fit a 1280 px window.
       title: 'Available',
       key: 'expiresAt',
       width: 100,
-      sorter: (a, b) => timeLeft(a, actions.now()) - timeLeft(b, actions.now()),
-      render: (job) => expiryCell(job, actions.now()),
+      sorter: (a, b) => timeLeft(a, actions.now()) - timeLeft(b, actions.now()) || b.createdAt - a.createdAt,
+      render: (job) =>
+        h('div', { class: 'expiry-cell', title: `Made ${new Date(job.createdAt).toLocaleString()}` }, [
+          h('div', null, [expiryCell(job, actions.now())]),
+          h('div', { class: 'job-age', 'data-age': 'true' }, `${formatDuration(actions.now() - job.createdAt)} ago`),
+        ]),
     },
-    { title: 'Cost', key: 'cost', width: 92, sorter: (a, b) => costOf(a) - costOf(b), render: (job) => describeCost(job) },
+    { title: 'Cost', key: 'cost', width: 72, sorter: (a, b) => costOf(a) - costOf(b), render: (job) => describeCost(job) },
     {
       title: '',
       key: 'actions',
       // Kept in view whatever the window's width; the desktop app's "Folder" button needs more room.
       fixed: 'right',
-      width: actions.showInFolder ? 150 : 104,
+      width: actions.showInFolder ? 160 : 112,
       render: (job) => {
         const expired = timeLeft(job, actions.now()) <= 0;
         const saved = actions.downloads(job).find((d) => d.state === 'saved');
