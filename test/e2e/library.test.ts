@@ -122,7 +122,7 @@ describe('Library in Chromium against the sandbox', () => {
       studioCli(['avatars', 'list']),
     ]);
     for (const run of [first, second, avatars]) expect(run.code, run.err).toBe(0);
-    const speech = [JSON.parse(first.out) as { id: string; resultUrl: string }, JSON.parse(second.out) as { id: string }];
+    const speech = [first, second].map((run) => JSON.parse(run.out) as { id: string; resultUrl: string });
     const clip = (JSON.parse(avatars.out) as { url: string }[])[0].url;
     const lipsync = await studioCli(['lipsync', '--yes', '--video', clip, '--audio', speech[0].resultUrl]);
     expect(lipsync.code, lipsync.err).toBe(0);
