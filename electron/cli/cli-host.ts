@@ -19,6 +19,7 @@ import { createConfStoreFactory } from '../services/store/conf-store';
 import { createStorageServices, type StorageServices } from '../services/storage/storage-services';
 import { storageFromEnv } from '../services/storage/storage-records';
 import { flag, UsageError, type CliIo, type ParsedArgs } from './command';
+import { serveFolder } from './cli-owner';
 
 export interface CliHost {
   dataDir: string;
@@ -67,7 +68,7 @@ function claimFolder(dataDir: string, access: FolderAccess): HeldLock | null {
  * The CLI as a host: the same ledger and connection records as the desktop and web hosts (in the data
  * folder), credentials from the environment, and the sandbox started here when a job needs it.
  */
-export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 'writes'): CliHost {
+export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 'writes', options: { serveOthers?: boolean } = {}): CliHost {
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
   const log = quietLogger(io, args.flags['--verbose'] === true);
   const folder = claimFolder(dataDir, access);
@@ -99,7 +100,8 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
     // What each create cost: the balance before and after it, where the service answers quota/info.
     balance: async (id) => (await (await chosen.client(id)).call('quotaInfo', {})).credit,
   });
-  return {
+  let serving: ReturnType<typeof serveFolder> | undefined;
+  const host: CliHost = {
     dataDir,
     engine,
     connections,
@@ -112,6 +114,13 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
       if (links.some((link) => link !== undefined && isBuiltInSandboxLink(dataDir, link))) await sandbox();
     },
     async close() {
+      const served = await serving?.catch((error: unknown) => log.warn(`Other commands could not run through this one: ${String(error)}`));
+      if (served) {
+        const others = served.channel.clients();
+        if (others > 0) io.err(`Waiting for ${others} other studio command${others === 1 ? '' : 's'} running through this one…`);
+        await served.channel.close({ waitForClients: true });
+        await served.dispose();
+      }
       engine.stop();
       await engine.flush();
       const running = await emulator?.catch(() => undefined);
@@ -119,6 +128,9 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
       folder?.release();
     },
   };
+  // While this run owns the folder, other `studio` commands run through it rather than being refused.
+  if (folder && options.serveOthers) serving = serveFolder(host, io);
+  return host;
 }
 
 /**

@@ -58,7 +58,7 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, given: JobSubmission, p
   const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
   // A studio that has the data folder open does the work (a local file to upload is the CLI's own job).
   const owner = prepare ? null : await reachOwnerHost(args, io);
-  const local = owner ? null : openCliHost(args, io);
+  const local = owner ? null : openCliHost(args, io, 'writes', { serveOthers: true });
   const host = owner ?? (local as CliHost);
   try {
     const submission = prepare && local ? await prepare(local) : given;

@@ -19,7 +19,7 @@ function required(args: ParsedArgs, name: string, what: string): string {
 
 /** Opens the CLI host and the tools' deps, runs `work`, and closes both; a refusal before sending exits 1 with its reasons. */
 async function withTools(args: ParsedArgs, io: CliIo, work: (tools: ReturnType<typeof cliToolDeps> & { host: ReturnType<typeof openCliHost> }) => Promise<number>): Promise<number> {
-  const host = openCliHost(args, io);
+  const host = openCliHost(args, io, 'writes', { serveOthers: true });
   const tools = cliToolDeps(host, io);
   try {
     host.engine.start();

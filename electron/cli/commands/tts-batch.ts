@@ -70,7 +70,7 @@ export const ttsBatchCommand: CliCommand = {
     });
     const json = args.flags['--json'] === true;
 
-    const host = openCliHost(args, io);
+    const host = openCliHost(args, io, 'writes', { serveOthers: true });
     try {
       const voices = await knownVoicesOf(host.catalogue);
       const voiceFlag = flag(args, '--voice');

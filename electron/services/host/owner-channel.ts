@@ -20,7 +20,13 @@ export interface OwnerChannelOptions {
 
 export interface OwnerChannel {
   port: number;
-  close(): Promise<void>;
+  /** Connections that showed the token and are still open (commands running through this owner). */
+  clients(): number;
+  /**
+   * Takes no new connections and removes the record. An app quitting drops its clients (their jobs stay
+   * in its ledger); a command-line run waits for them to end, since its engine follows their jobs.
+   */
+  close(options?: { waitForClients?: boolean }): Promise<void>;
 }
 
 const isEventChannel = (name: string): name is EventChannel => Object.hasOwn(bridgeEvents, name);
@@ -36,6 +42,7 @@ const isEventChannel = (name: string): name is EventChannel => Object.hasOwn(bri
 export async function openOwnerChannel(options: OwnerChannelOptions): Promise<OwnerChannel> {
   const token = newOwnerToken();
   const sockets = new Set<Socket>();
+  const welcomedSockets = new Set<Socket>();
   const server = createServer((socket) => serve(socket));
 
   function serve(socket: Socket): void {
@@ -55,6 +62,7 @@ export async function openOwnerChannel(options: OwnerChannelOptions): Promise<Ow
       clearTimeout(hello);
       unsubscribe?.();
       sockets.delete(socket);
+      welcomedSockets.delete(socket);
     });
     readLines(
       socket,
@@ -65,6 +73,7 @@ export async function openOwnerChannel(options: OwnerChannelOptions): Promise<Ow
         if (!welcomed) {
           if (message.t !== 'hello' || !sameToken(message.token, token)) return drop(message.t === 'hello' ? 'wrong token' : 'no hello');
           welcomed = true;
+          welcomedSockets.add(socket);
           clearTimeout(hello);
           return writeLine(socket, { t: 'welcome', kind: options.kind, pid: process.pid });
         }
@@ -94,10 +103,13 @@ export async function openOwnerChannel(options: OwnerChannelOptions): Promise<Ow
 
   return {
     port,
-    async close() {
+    clients: () => welcomedSockets.size,
+    async close({ waitForClients = false } = {}) {
       removeOwnerRecord(options.dataDir);
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A connection that never showed the token is nobody's command: it goes either way.
+      for (const socket of sockets) if (!waitForClients || !welcomedSockets.has(socket)) socket.destroy();
+      await closed;
     },
   };
 }

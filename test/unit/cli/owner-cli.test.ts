@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import { EnvVault } from '../../../electron/services/connections/env-vault';
 import { composeHost, type ComposedHost } from '../../../electron/services/host/compose';
 import { LOCK_FILE, lockDataFolder, type HeldLock } from '../../../electron/services/host/data-folder-lock';
 import { openOwnerChannel, type OwnerChannel } from '../../../electron/services/host/owner-channel';
+import { readOwnerRecord } from '../../../electron/services/host/owner-record';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 
 // A studio that owns the folder, built as the web host builds its own (web-host.ts) minus the page.
@@ -101,4 +103,25 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(JSON.parse(result.out.join('\n')).error.message).toMatch(/sends new work to "Sandbox", not "Elsewhere"/);
     expect((await ownerJobs()).length).toBe(before);
   });
+
+  it('runs a tts through a command-line run that owns another folder, while that run waits at its price question', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'studio-cli-owner-'));
+    let answer: (text: string) => void = () => {};
+    const question = new Promise<string>((resolve) => (answer = resolve));
+    const lines = { out: [] as string[], err: [] as string[] };
+    const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd(), stdin: () => question };
+    const owning = runCli(['tts', '--voice', 'sandbox_ava', '--text', 'The long run.', '--data-dir', folder], io);
+    await expect.poll(() => readOwnerRecord(folder)?.kind, { timeout: 30_000 }).toBe('command line');
+    const beside = await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Beside the long run.', '--data-dir', folder], { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd() });
+    expect(beside, lines.err.join('\n')).toBe(EXIT.ok);
+    expect(lines.err.join('\n')).toMatch(/Running through the command line that has the data folder open/);
+    answer('y');
+    expect(await owning, lines.err.join('\n')).toBe(EXIT.ok);
+    const ledger = new FileLedgerStorage(join(folder, 'jobs'), studio.base.log).loadAll();
+    expect(ledger.map((j) => j.phase)).toEqual(['completed', 'completed']);
+    // The run gave the folder back: no lock, no record.
+    expect(existsSync(join(folder, LOCK_FILE))).toBe(false);
+    expect(readOwnerRecord(folder)).toBeNull();
+    rmSync(folder, { recursive: true, force: true });
+  }, 90_000);
 });

@@ -160,4 +160,19 @@ describe('the owner channel of a data folder', () => {
     opened.pop();
     await expect(link?.call('settings.get')).rejects.toBeInstanceOf(OwnerRefusedError);
   });
+
+  it('closing for a command-line owner lets a running command finish first, and takes no new one', async () => {
+    const { dataDir, channel } = await owner();
+    const link = await reachOwner(dataDir);
+    opened.pop();
+    let closed = false;
+    const closing = channel.close({ waitForClients: true }).then(() => (closed = true));
+    expect(readOwnerRecord(dataDir)).toBeNull();
+    await expect(link?.call('settings.get')).resolves.toBeDefined();
+    expect(closed).toBe(false);
+    expect(channel.clients()).toBe(1);
+    link?.close();
+    await closing;
+    expect(await reachOwner(dataDir)).toBeNull();
+  });
 });
