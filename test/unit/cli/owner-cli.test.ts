@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { composeHost, type ComposedHost } from '../../../electron/services/host/
 import { LOCK_FILE, lockDataFolder, type HeldLock } from '../../../electron/services/host/data-folder-lock';
 import { openOwnerChannel, type OwnerChannel } from '../../../electron/services/host/owner-channel';
 import { readOwnerRecord } from '../../../electron/services/host/owner-record';
+import { reachOwner } from '../../../electron/services/host/owner-client';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 
@@ -56,7 +57,7 @@ async function ownerJobs(): Promise<JobView[]> {
 describe('studio commands beside the studio that owns the data folder', () => {
   it('runs two tts commands at once through the owner: both complete, both are the owner\'s jobs', async () => {
     const [first, second] = await Promise.all([
-      cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'First of two at once.']),
+      cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'First of two at once.', '--out', join(dataDir, 'first.mp3')]),
       cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Second of two at once.', '--json']),
     ]);
     expect(first.code, first.err.join('\n')).toBe(EXIT.ok);
@@ -64,6 +65,8 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(first.err.join('\n')).toMatch(/Running through the web host that has the data folder open \(process \d+\)/);
     expect(first.err.join('\n')).toMatch(/Completed/);
     expect(first.out.at(-1)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/\w+\.mp3$/);
+    // --out saves the result here, as a local run does.
+    expect(statSync(join(dataDir, 'first.mp3')).size).toBeGreaterThan(1000);
     // --json prints the finished job as a local run does.
     const json = JSON.parse(second.out.join('\n')) as JobView & { savedTo: null };
     expect(json).toMatchObject({ kind: 'tts', phase: 'completed', savedTo: null });
@@ -94,7 +97,23 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const job = (await ownerJobs()).find((j) => j.kind === 'lipsync');
     expect(job?.phase).toBe('completed');
     expect(result.out.at(-1)).toBe(job?.resultUrl);
-  }, 60_000);
+    // A clone of that speech's voice goes the same way; a local file cannot, and says so before sending.
+    const clone = await cli(['clone', '--yes', '--sample', speech.out.at(-1) as string, '--text', 'In the same voice.']);
+    expect(clone.code, clone.err.join('\n')).toBe(EXIT.ok);
+    expect((await ownerJobs()).find((j) => j.kind === 'voice-clone')?.phase).toBe('completed');
+    const local = await cli(['lipsync', '--yes', '--video', 'clip.mp4', '--audio', speech.out.at(-1) as string]);
+    expect(local.code).toBe(EXIT.refused);
+    expect(local.err.join('\n')).toMatch(/--video names a local file.*takes links only/);
+  }, 90_000);
+
+  it('leaves the owner\'s engine the last word on money: a create sent without a confirmation is refused', async () => {
+    const before = (await ownerJobs()).length;
+    const link = await reachOwner(dataDir);
+    const unconfirmed = link?.call('jobs.submit', { kind: 'tts', body: { input_text: 'Sent by a client that skipped the question.', voice_id: 'sandbox_ava' } });
+    await expect(unconfirmed).rejects.toThrow(/not confirmed/);
+    link?.close();
+    expect((await ownerJobs()).length).toBe(before);
+  });
 
   it('refuses, before sending, a command line whose connection is not the one the owner sends to', async () => {
     const before = (await ownerJobs()).length;
