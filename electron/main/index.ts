@@ -95,7 +95,11 @@ async function start(): Promise<void> {
   open();
   services.warmUp();
   // `studio` commands run beside the window through this process, so their jobs show in its Library.
-  const owner = await openOwnerChannel({ dataDir, kind: 'desktop app', dispatch: services.dispatch, subscribe: services.subscribe, log: services.base.log });
+  // Without it the app still works; commands beside it are then refused as the folder is in use.
+  const owner = openOwnerChannel({ dataDir, kind: 'desktop app', dispatch: services.dispatch, subscribe: services.subscribe, log: services.base.log }).catch((error: unknown) => {
+    services.base.log.warn('owner channel did not open', { error });
+    return null;
+  });
 
   app.on('activate', () => mainWindow ?? open());
   app.on('window-all-closed', () => process.platform !== 'darwin' && app.quit());
@@ -106,7 +110,7 @@ async function start(): Promise<void> {
     disposed = true;
     ipc.dispose();
     void owner
-      .close()
+      .then((channel) => channel?.close())
       .then(() => services.dispose())
       .finally(() => {
         folder.release();

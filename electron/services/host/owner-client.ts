@@ -66,7 +66,9 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
       reject(closed);
     };
     socket.on('error', (error) => fail(new OwnerRefusedError(`The connection to the data folder's owner failed: ${error.message}`)));
-    socket.on('close', () => fail(new OwnerRefusedError('The data folder\'s owner closed the connection (it may have quit).')));
+    socket.on('close', () =>
+      fail(new OwnerRefusedError('The studio that has the data folder open closed the connection (it may have quit). A job already sent stays in its Library; `studio jobs wait ID` follows it.')),
+    );
     readLines(
       socket,
       (value) => {
