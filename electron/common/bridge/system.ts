@@ -24,6 +24,11 @@ export const Notice = z.object({
   level: z.enum(['info', 'success', 'warning', 'error']),
   title: z.string(),
   detail: z.string().optional(),
+  /**
+   * Also worth a system notification, which the page shows where the user allowed it (the web host; the
+   * desktop app's host shows its own). Set only where the user keeps notifications on.
+   */
+  system: z.boolean().optional(),
 });
 export type Notice = z.infer<typeof Notice>;
 

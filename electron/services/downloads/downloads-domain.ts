@@ -22,9 +22,13 @@ export type DownloadsHost = Pick<HostBase, 'dataDir' | 'createStore' | 'log' | '
 /** The web host's address for a saved copy (its page plays and opens copies there). */
 const savedCopyUrl = (id: string) => `${WEB_BRIDGE_PATHS.saved}${encodeURIComponent(id)}`;
 
-function tell(base: Pick<HostBase, 'platform' | 'notices'>, title: string, body: string, ok: boolean): void {
-  if (base.platform.notify) base.platform.notify(title, body);
-  else base.notices.raise({ level: ok ? 'success' : 'warning', title, detail: body });
+/**
+ * A download run or an archive catch-up ended: said in the page always, and as a system notification
+ * while the user is elsewhere, by the desktop host itself, or by the page where the browser allows it.
+ */
+function tell(base: Pick<HostBase, 'platform' | 'notices'>, notifications: () => boolean, title: string, body: string, ok: boolean): void {
+  base.platform.notify?.(title, body);
+  base.notices.raise({ level: ok ? 'success' : 'warning', title, detail: body, ...(base.platform.notify ? {} : { system: notifications() }) });
 }
 
 /**
@@ -47,7 +51,7 @@ export function createDownloadsService(base: DownloadsHost, { jobs, progress }: 
       base.emit('downloads.progress', totals);
       bar.set(totals.active > 0 && totals.totalBytes > 0 ? totals.bytes / totals.totalBytes : null);
     },
-    notify: (title, body, ok) => tell(base, title, body, ok),
+    notify: (title, body, ok) => tell(base, () => settings.get().notifications, title, body, ok),
     sandbox: () => base.sandbox(),
   });
 }
@@ -71,6 +75,7 @@ export interface ArchiveRunner {
  * their own done rows that expire unsaved (no Save holds them), naming the batch to save.
  */
 export function createArchive(base: DownloadsHost, service: DownloadsService, { jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor'> & { batches?: Pick<StudioServices['batches'], 'warnExpiring'> }, defaultDataDir?: string): ArchiveRunner {
+  const settings = base.createStore(appSettingsSpec);
   const archive = new Archive({
     downloads: service,
     dataDir: base.dataDir,
@@ -78,7 +83,7 @@ export function createArchive(base: DownloadsHost, service: DownloadsService, { 
     createStore: base.createStore,
     jobs: () => jobs.records().filter((job) => job.purpose.type !== 'batch-row'),
     log: base.log,
-    warn: (title, body) => tell(base, title, body, false),
+    warn: (title, body) => tell(base, () => settings.get().notifications, title, body, false),
   });
   for (const option of JobPurpose.options) {
     if (option.shape.type.value === 'batch-row') continue;

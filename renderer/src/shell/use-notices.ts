@@ -2,11 +2,13 @@ import { onBeforeUnmount, onMounted } from 'vue';
 import { useNotification } from 'naive-ui';
 import type { Notice } from '@common/bridge';
 import { call, onEvent } from '@/bridge';
+import { showSystemNotification } from './system-notifications';
 
 /** Shows host notices (a settings file set aside, a finished job, ...) as toasts, including early ones. */
 export function useHostNotices(): void {
   const notification = useNotification();
   const show = (notice: Notice): void => {
+    showSystemNotification(notice);
     notification.create({
       type: notice.level,
       title: notice.title,

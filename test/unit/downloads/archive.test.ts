@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { Archive, archiveHome, defaultArchiveSettings } from '../../../electron/services/downloads/archive';
 import { createArchive } from '../../../electron/services/downloads/downloads-domain';
@@ -9,26 +9,12 @@ import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
-import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { appSettingsSpec } from '../../../electron/services/system/settings-store';
+import { patternBytes } from './file-server';
+import { HOUR, NOW, completedJob, fileServerForFile, silent } from './job-fixture';
 
-let server: FileServer;
-beforeAll(async () => {
-  server = await startFileServer();
-});
-afterAll(() => server.close());
-
-const NOW = Date.parse('2026-11-22T10:00:00Z');
-const HOUR = 3_600_000;
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
-
-function job(id: string, patch: Partial<JobRecord> = {}): JobRecord {
-  return {
-    id, kind: 'avatar-video', phase: 'completed', remoteId: `r-${id}`, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: null,
-    summary: `Job ${id}`, requestHash: '', request: { text: `Clip ${id}` }, createdAt: NOW - HOUR, updatedAt: NOW, finishedAt: NOW - HOUR,
-    expiresAt: NOW + 100 * HOUR, deadlineAt: NOW, remoteStatus: 3, resultUrl: server.url(`/${id}.mp4`), costEstimate: null,
-    chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null, ...patch,
-  };
-}
+const files = fileServerForFile();
+const job = (id: string, patch: Partial<JobRecord> = {}) => completedJob(id, files.server.url(`/${id}.mp4`), patch);
 
 describe('archive', () => {
   it('defaults to Videos and Music folders under the home folder, on', () => {
@@ -46,14 +32,14 @@ describe('archive', () => {
     const home = mkdtempSync(join(tmpdir(), 'archive-'));
     const jobs: JobRecord[] = [
       job('v1'),
-      job('a1', { kind: 'tts', resultUrl: server.url('/a1.mp3'), request: { input_text: 'Hello' } }),
+      job('a1', { kind: 'tts', resultUrl: files.server.url('/a1.mp3'), request: { input_text: 'Hello' } }),
       job('gone', { expiresAt: NOW - 1 }),
       job('running', { phase: 'processing', resultUrl: null }),
       job('soon', { expiresAt: NOW + 5 * HOUR }),
     ];
-    for (const j of jobs) server.files.set(new URL(j.resultUrl ?? 'http://x/none').pathname, { body: patternBytes(3000, j.id.length), etag: `"${j.id}"` });
+    for (const j of jobs) files.server.files.set(new URL(j.resultUrl ?? 'http://x/none').pathname, { body: patternBytes(3000, j.id.length), etag: `"${j.id}"` });
     // The last one cannot be fetched: it stays unsaved and is what the expiry warning is about.
-    server.files.set('/soon.mp4', { body: patternBytes(10), failFirst: { count: 99, status: 404 } });
+    files.server.files.set('/soon.mp4', { body: patternBytes(10), failFirst: { count: 99, status: 404 } });
     const createStore = createMemoryStoreFactory({ log: silent, notify: () => undefined });
     const downloads = new DownloadsService({ dataDir: home, createStore, log: silent, now: () => NOW, job: (id) => jobs.find((j) => j.id === id)!, projectName: async () => null });
     const warnings: string[] = [];
@@ -73,7 +59,7 @@ describe('archive', () => {
 
     // A job completing later is archived by the next sync; switched off, nothing is queued.
     jobs.push(job('v2'));
-    server.files.set('/v2.mp4', { body: patternBytes(2000, 9), etag: '"v2"' });
+    files.server.files.set('/v2.mp4', { body: patternBytes(2000, 9), etag: '"v2"' });
     archive.settings.set({ ...archive.settings.get(), enabled: false });
     await archive.sync();
     expect(downloads.manager.forJob('v2')).toEqual([]);
@@ -88,7 +74,7 @@ describe('archive', () => {
   it('archives a result through the reactor, and one whose archiving failed is tried again at the next start', async () => {
     const home = mkdtempSync(join(tmpdir(), 'archive-reactor-'));
     const records: JobRecord[] = [job('r1')];
-    server.files.set('/r1.mp4', { body: patternBytes(1500, 4), etag: '"r1"' });
+    files.server.files.set('/r1.mp4', { body: patternBytes(1500, 4), etag: '"r1"' });
     const marked: string[] = [];
     const engine = {
       records: () => records,
@@ -124,6 +110,35 @@ describe('archive', () => {
     expect(marked).toEqual(['r1']);
     expect(readdirSync(join(home, 'videos'))).toEqual(['Clip r1.mp4']);
     await downloads.dispose();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('says an archive warning in the page, and asks for a system notification only where the user keeps them on', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'archive-notify-'));
+    // createArchive runs on the real clock.
+    const records = [job('late', { expiresAt: Date.now() + 2 * HOUR })];
+    const engine = { records: () => records, record: (id: string) => records.find((j) => j.id === id)!, subscribeRecords: () => () => undefined, markReacted: async () => undefined };
+    const shown: string[] = [];
+    const on = createMemoryHostBase({ dataDir: home });
+    const off = createMemoryHostBase({ dataDir: home });
+    const desktop = createMemoryHostBase({ dataDir: home, platform: { notify: (title) => void shown.push(title) } });
+    // No page listens here: the notices wait for the page to take them.
+    const noticesOf = (base: typeof on) => base.notices.takePending();
+    for (const [base, notifications] of [[on, true], [off, false], [desktop, true]] as const) {
+      base.createStore(appSettingsSpec).update((s) => ({ ...s, notifications }));
+      const downloads = new DownloadsService({ dataDir: home, createStore: base.createStore, log: silent, now: () => NOW, job: engine.record, projectName: async () => null });
+      const { archive } = createArchive(base, downloads, { jobs: engine as never, reactor: new JobReactor({ engine }) });
+      await archive.warnExpiring();
+      await downloads.dispose();
+    }
+    const title = '1 result expires within 24 hours unsaved';
+    const warning = { level: 'warning', title, detail: expect.stringContaining('Job late') };
+    // In the web page: a system notification where the browser allows it, unless the user turned them off.
+    expect(noticesOf(on)).toEqual([{ ...warning, system: true }]);
+    expect(noticesOf(off)).toEqual([{ ...warning, system: false }]);
+    // The desktop host shows its own, and its page a notice with nothing more to do.
+    expect(shown).toEqual([title]);
+    expect(noticesOf(desktop)).toEqual([warning]);
     rmSync(home, { recursive: true, force: true });
   });
 });

@@ -6,32 +6,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { Archive } from '../../../electron/services/downloads/archive';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { checkSaveFolder } from '../../../electron/services/downloads/save-folder';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
-import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { patternBytes } from './file-server';
+import { HOUR, NOW, completedJob, fileServerForFile, silent } from './job-fixture';
 
-let server: FileServer;
-beforeAll(async () => {
-  server = await startFileServer();
-});
-afterAll(() => server.close());
-
-const NOW = Date.parse('2026-11-22T10:00:00Z');
-const HOUR = 3_600_000;
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
-
-function job(id: string, patch: Partial<JobRecord> = {}): JobRecord {
-  return {
-    id, kind: 'avatar-video', phase: 'completed', remoteId: `r-${id}`, connectionId: 'elsewhere', connectionName: 'Service', projectId: null,
-    summary: `Job ${id}`, requestHash: '', request: { text: `Clip ${id}` }, createdAt: NOW - HOUR, updatedAt: NOW, finishedAt: NOW - HOUR,
-    expiresAt: NOW + 100 * HOUR, deadlineAt: NOW, remoteStatus: 3, resultUrl: server.url(`/truth-${id}.mp4`), costEstimate: null,
-    chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null, ...patch,
-  };
-}
+const files = fileServerForFile();
+const job = (id: string, patch: Partial<JobRecord> = {}) => completedJob(id, files.server.url(`/truth-${id}.mp4`), { connectionId: 'elsewhere', connectionName: 'Service', ...patch });
 
 function setUp(jobs: JobRecord[]) {
   const dir = mkdtempSync(join(tmpdir(), 'copy-truth-'));
@@ -45,7 +30,7 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 describe('saved copies are checked against what was written', () => {
   it('hashes while writing, finds a missing copy and fetches it again under its name, and a rewritten one beside it', async () => {
     const body = patternBytes(300_000, 7);
-    server.files.set('/truth-a.mp4', { body, etag: '"a"' });
+    files.server.files.set('/truth-a.mp4', { body, etag: '"a"' });
     const { dir, service, done } = setUp([job('a')]);
     try {
       const out = join(dir, 'out');
@@ -79,11 +64,11 @@ describe('saved copies are checked against what was written', () => {
 
   it('a deep check reads the bytes even when length and modification time look unchanged', async () => {
     const body = patternBytes(50_000, 9);
-    server.files.set('/truth-d.mp4', { body, etag: '"d"' });
+    files.server.files.set('/truth-d.mp4', { body, etag: '"d"' });
     const { dir, service, done } = setUp([job('d', { expiresAt: NOW - 1 })]);
     try {
       // An expired link: nothing can be fetched again, so the copy stays "changed".
-      const entry = await service.manager.enqueue({ jobId: 'd', url: server.url('/truth-d.mp4'), folder: dir, relativeName: 'd.mp4', origin: 'cli' });
+      const entry = await service.manager.enqueue({ jobId: 'd', url: files.server.url('/truth-d.mp4'), folder: dir, relativeName: 'd.mp4', origin: 'cli' });
       await service.manager.whenIdle();
       const before = service.manager.get(entry.id);
       const edited = Buffer.from(body);
@@ -104,7 +89,7 @@ describe('saved copies are checked against what was written', () => {
   it('the expiry warning counts only verified copies', async () => {
     const body = patternBytes(20_000, 3);
     // The link stops working once saved, so the lost copy cannot come back before the warning.
-    server.files.set('/truth-soon.mp4', { body, etag: '"s"' });
+    files.server.files.set('/truth-soon.mp4', { body, etag: '"s"' });
     const jobs = [job('soon', { expiresAt: NOW + 5 * HOUR })];
     const { dir, createStore, service, done } = setUp(jobs);
     try {
@@ -114,7 +99,7 @@ describe('saved copies are checked against what was written', () => {
       await service.start({ jobIds: ['soon'], folder: join(dir, 'out'), template: '{id}', origin: 'library' });
       await service.manager.whenIdle();
       expect(await archive.warnExpiring()).toEqual([]);
-      server.files.set('/truth-soon.mp4', { body, failFirst: { count: 99, status: 404 } });
+      files.server.files.set('/truth-soon.mp4', { body, failFirst: { count: 99, status: 404 } });
       // Rewritten at the same length: still "on disk", no longer the result.
       writeFileSync(join(dir, 'out', 'r-soon.mp4'), Buffer.alloc(body.length));
       expect(await archive.warnExpiring()).toEqual(['soon']);
@@ -128,7 +113,7 @@ describe('saved copies are checked against what was written', () => {
 describe('copies are the user\'s choice', () => {
   it('another template in the same folder makes a second copy; the same name again is already saved', async () => {
     const body = patternBytes(10_000, 4);
-    server.files.set('/truth-t.mp4', { body, etag: '"t"' });
+    files.server.files.set('/truth-t.mp4', { body, etag: '"t"' });
     const { dir, service, done } = setUp([job('t')]);
     try {
       const out = join(dir, 'out');
@@ -152,21 +137,21 @@ describe('copies are the user\'s choice', () => {
 describe('rename files', () => {
   it('moves saved copies to a new template without fetching, also after the link expired', async () => {
     const body = patternBytes(8000, 6);
-    server.files.set('/truth-m.mp4', { body, etag: '"m"' });
+    files.server.files.set('/truth-m.mp4', { body, etag: '"m"' });
     const jobs = [job('m')];
     const { dir, service, done } = setUp(jobs);
     try {
       const out = join(dir, 'out');
       await service.start({ jobIds: ['m'], folder: out, template: '{text}', origin: 'library' });
       await service.manager.whenIdle();
-      const requests = server.log.length;
+      const requests = files.server.log.length;
       jobs[0] = { ...jobs[0], expiresAt: NOW - 1 };
       const { moved, skipped } = await service.renameCopies(['m', 'nope'], '{kind}/{id} - {text}');
       expect(skipped).toEqual([{ jobId: 'nope', reason: 'No saved copy of it is on disk to rename.' }]);
       expect(moved.map((m) => m.relativeName)).toEqual(['Avatar video/r-m - Clip m.mp4']);
       expect(readdirSync(out)).toEqual(['Avatar video']);
       expect(readFileSync(join(out, 'Avatar video', 'r-m - Clip m.mp4')).equals(body)).toBe(true);
-      expect(server.log.length).toBe(requests);
+      expect(files.server.log.length).toBe(requests);
       // Still verified where it now is.
       expect(await service.checkCopies({ deep: true })).toEqual([]);
     } finally {
@@ -196,9 +181,9 @@ describe('the folder check', () => {
 
 describe('notices when a run of downloads ends', () => {
   it('an archive catch-up of several results, or one that fails, is told; a single archived result is not', async () => {
-    server.files.set('/truth-n1.mp4', { body: patternBytes(3000, 1), etag: '"n1"' });
-    server.files.set('/truth-n2.mp4', { body: patternBytes(3000, 2), etag: '"n2"' });
-    server.files.set('/truth-n3.mp4', { body: patternBytes(10), failFirst: { count: 99, status: 404 } });
+    files.server.files.set('/truth-n1.mp4', { body: patternBytes(3000, 1), etag: '"n1"' });
+    files.server.files.set('/truth-n2.mp4', { body: patternBytes(3000, 2), etag: '"n2"' });
+    files.server.files.set('/truth-n3.mp4', { body: patternBytes(10), failFirst: { count: 99, status: 404 } });
     const jobs = [job('n1'), job('n2'), job('n3')];
     const dir = mkdtempSync(join(tmpdir(), 'copy-notices-'));
     const notices: string[] = [];
