@@ -116,6 +116,7 @@ export const SERVICE_FOLDERS = {
   catalogue: { imports: ['client', 'host', 'jobs'], about: 'Avatars, voices and models of the service, with prices.' },
   avatars: { imports: ['client', 'host', 'jobs'], about: 'Avatar uploads and the uploaded list.' },
   tools: { imports: ['host', 'jobs'], about: 'Character swap and lip sync.' },
+  text: { imports: ['host'], about: 'Text elements drawn as pictures (the one rasteriser) for previews and submit.' },
   connections: { imports: ['client', 'host', 'jobs', 'store'], about: 'Service connections and their credentials.' },
   faces: { imports: ['client', 'host', 'jobs', 'media'], about: 'Face detection, frames, live sessions.' },
   placement: { imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'], about: 'Checks where an avatar sits in a frame.' },
@@ -129,7 +130,7 @@ export const SERVICE_FOLDERS = {
     about: 'The job engine, ledger, reactor and polling.',
   },
   host: {
-    imports: ['avatars', 'catalogue', 'connections', 'downloads', 'faces', 'jobs', 'log', 'media', 'placement', 'projects', 'sheets', 'storage', 'store', 'system', 'tools', 'voices'],
+    imports: ['avatars', 'catalogue', 'connections', 'downloads', 'faces', 'jobs', 'log', 'media', 'placement', 'projects', 'sheets', 'storage', 'store', 'system', 'text', 'tools', 'voices'],
     face: ['types', 'errors'],
     about: 'The services composition: builds every domain, dispatches bridge calls.',
   },

@@ -17,6 +17,7 @@ import { batchesCalls, batchesEvents } from './batches';
 import { placementCalls, placementEvents } from './placement';
 import { toolsCalls } from './tools';
 import { avatarsCalls } from './avatars';
+import { textCalls } from './text';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -39,6 +40,7 @@ export const bridgeCalls = {
   ...placementCalls,
   ...toolsCalls,
   ...avatarsCalls,
+  ...textCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -102,3 +104,4 @@ export * from './uploads';
 export * from './downloads';
 export * from './tools';
 export * from './avatars';
+export * from './text';

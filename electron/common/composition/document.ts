@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { HexColour } from './colour';
+import { FontRecord, TextStyle } from './text-style';
+
+export { HexColour };
 
 /**
  * The project document: plain, versioned JSON. Nothing from Vue or Konva lives here; the editor
@@ -22,8 +26,6 @@ export const DEFAULT_BACKGROUND = '#ffffff';
 
 export const ProjectKind = z.enum(['avatar-video', 'talking-avatar']);
 export type ProjectKind = z.infer<typeof ProjectKind>;
-
-export const HexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour like #1a2b3c');
 
 export const OutputSize = z.object({
   width: z.number().int().min(MIN_SIDE).max(MAX_SIDE),
@@ -57,7 +59,7 @@ export type UrlVoice = z.infer<typeof UrlVoice>;
 export type TtsVoice = z.infer<typeof TtsVoice>;
 export type Voice = z.infer<typeof Voice>;
 
-export const ElementType = z.enum(['avatar', 'image', 'video', 'audio']);
+export const ElementType = z.enum(['avatar', 'image', 'video', 'audio', 'text']);
 export type ElementType = z.infer<typeof ElementType>;
 
 /** 2: official avatar from the catalogue; 3: the user's own (uploaded) avatar. */
@@ -93,6 +95,11 @@ export const SceneElement = z.object({
   /** Talking-avatar audio element given as text: both inputText and voiceId are needed. */
   inputText: z.string().optional(),
   voiceId: z.string().optional(),
+  /**
+   * A text element's words and look. The studio draws it (text-style.ts) and sends the service a
+   * picture of it; `mediaSize` is then the text's natural size, so scaling the box scales the text.
+   */
+  text: TextStyle.optional(),
 });
 export type SceneElement = z.infer<typeof SceneElement>;
 
@@ -116,6 +123,11 @@ export const Project = z
     scenes: z.array(Scene).min(1),
     /** Scene lengths follow their voiceovers (set to each voice's length once it is known), as script-driven editors do. */
     followVoice: z.boolean().optional(),
+    /**
+     * The font files the text elements use, with their fingerprints, so another machine can tell
+     * whether it would draw the same letters (kept up to date by the text operations).
+     */
+    fonts: z.array(FontRecord).optional(),
   })
   .superRefine((project, ctx) => {
     const seen = new Set<string>();

@@ -25,6 +25,11 @@
  *   setElementLocked, deleteElement, duplicateElement, reorderLayers, bringForward, sendBackward,
  *   bringToFront, sendToBack.
  *
+ * TEXT (text-style.ts, text-ops.ts) — the service has no text element: a text element's style is drawn
+ *   by the one rasteriser (common/text) and sent as an image (textReference until it is uploaded).
+ *   TextStyle, BUNDLED_FONTS, TEXT_PRESETS, textStyleProblem; addTextElement, setTextStyle (keep the
+ *   scale), withFontRecords (project.fonts), withTextAsImages (the compositor's view), pictureSize.
+ *
  * MEDIA (media-info.ts, media-checks.ts) — MediaInfo (zod) and parseFfprobeJson(ffprobe JSON) → kind,
  *   durationMs, display width/height, fps, codecs, hasAudio; lipSyncChecks(video, audio?) and
  *   characterSwapChecks(video) → [{ level, code, message }] for the service's documented limits.
@@ -68,6 +73,8 @@ export * from './placement';
 export * from './project-ops';
 export * from './scene-ops';
 export * from './element-ops';
+export * from './text-style';
+export * from './text-ops';
 export * from './history';
 export * from './media-info';
 export * from './media-checks';

@@ -52,7 +52,8 @@ export function projectLinks(project: Project): ProjectLink[] {
     const voice = scene.voice ? voiceAudioUrl(scene.voice) : null;
     if (voice && sendable(voice)) links.push({ ...base, url: voice.trim(), expects: 'audio', where: capitalise(sceneText), what: 'the voice audio' });
     for (const element of scene.elements) {
-      if (!sendable(element.url)) continue;
+      // A text element's picture is drawn and uploaded by the studio at submit: no link of the user's.
+      if (element.type === 'text' || !sendable(element.url)) continue;
       // An official avatar is named by its id; its picture link is the service's own.
       if (element.type === 'avatar' && effectiveAvatarFrom(element) === 2) continue;
       const expects: LinkExpectation = element.type === 'avatar' ? 'image-or-video' : element.type;

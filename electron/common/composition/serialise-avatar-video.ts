@@ -1,8 +1,9 @@
 import type { AvatarVideoBody, AvatarVideoElement, AvatarVideoScene } from '../api/video';
-import { ratioOf, type Project, type Scene, type SceneElement } from './document';
+import { ratioOf, type MediaSize, type Project, type Scene, type SceneElement } from './document';
 import { elementBox, stackingOrder } from './geometry';
 import { DEFAULT_PLACEMENT, toWire, type PlacementConvention } from './placement';
 import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
+import { pictureSize, textReference } from './text-ops';
 
 /**
  * Project → POST /api/open/v3/avatar/createVideo body. Exact field names and case from the interface.
@@ -52,8 +53,9 @@ function voiceOf(scene: Scene): AvatarVideoScene['voice'] {
 function elementOf(element: SceneElement, project: Project, placement: PlacementConvention): AvatarVideoElement {
   const out: AvatarVideoElement = {
     id: element.id,
-    type: element.type,
-    url: element.url,
+    // The service has no text: it gets the studio's picture of it, linked at submit (textReference).
+    type: element.type === 'text' ? 'image' : element.type,
+    url: element.type === 'text' ? textReference(element.id) : element.url,
     ...wirePlacement(element, project, placement),
     layer_number: element.layer,
   };
@@ -63,7 +65,12 @@ function elementOf(element: SceneElement, project: Project, placement: Placement
 
 /** The element's wire placement; validateProject reports an element whose media size is missing. */
 export function wirePlacement(element: SceneElement, project: Project, placement: PlacementConvention): Pick<AvatarVideoElement, 'scale_x' | 'scale_y' | 'offset_x' | 'offset_y'> {
-  const wire = toWire(elementBox(element), project.output, placement, element.mediaSize);
+  const wire = toWire(elementBox(element), project.output, placement, sentMediaSize(element));
   if (!wire) throw new Error(`Element ${element.id}: its media's own size is not known, which the connection's placement needs`);
   return wire;
+}
+
+/** The size of the media the service is sent for an element: a text element's picture is drawn at its box. */
+export function sentMediaSize(element: SceneElement): MediaSize | undefined {
+  return element.type === 'text' ? pictureSize(element) : element.mediaSize;
 }

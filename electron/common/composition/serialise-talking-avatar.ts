@@ -4,6 +4,7 @@ import { elementBox, stackingOrder } from './geometry';
 import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
 import { DEFAULT_PLACEMENT, type PlacementConvention } from './placement';
 import { wirePlacement, type SerialiseOptions } from './serialise-avatar-video';
+import { textReference } from './text-ops';
 
 /**
  * Project → POST /api/open/v3/talkingavatar/create body. Exact field names and case from the interface.
@@ -39,7 +40,8 @@ function elementOf(element: SceneElement, project: Project, avatarFrom: 2 | 3, p
     width: Math.round(box.width),
     height: Math.round(box.height),
   };
-  if (element.type !== 'avatar') out.url = element.url;
+  if (element.type === 'text') out.url = textReference(element.id);
+  else if (element.type !== 'avatar') out.url = element.url;
   else if (avatarFrom === 3) out.url = element.url;
   else if (element.avatarId) out.avatar_id = element.avatarId;
   return out;

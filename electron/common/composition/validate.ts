@@ -2,6 +2,8 @@ import { MAX_SIDE, type Project, type ProjectKind, type Scene, type SceneElement
 import { elementBox } from './geometry';
 import { DEFAULT_PLACEMENT, placementLabel, toWire, type PlacementConvention } from './placement';
 import { capitalise, sceneLabel } from './render-plan';
+import { sentMediaSize } from './serialise-avatar-video';
+import { textStyleProblem } from './text-style';
 import {
   PLAN_LABELS,
   TALKING_AVATAR_IMAGE_EXT,
@@ -156,6 +158,7 @@ function checkElement(project: Project, e: SceneElement, target: ProjectKind, su
   if (target === 'avatar-video' && e.type === 'audio') add('warning', 'audio-element-ignored', 'audio elements are not part of an avatar video; use the scene voice.', at);
 
   if (e.type === 'avatar') checkAvatar(e, target, submit, at, add);
+  else if (e.type === 'text') checkText(e, at, add);
   else if (e.type === 'audio') checkAudio(e, target, submit, at, add);
   else checkMedia(e, target, submit, at, add);
 }
@@ -215,7 +218,7 @@ function checkSomethingVisible(project: Project, scene: Scene, here: Where, subm
 /** The service bounds scale to 0..1 in whatever the connection's scale is of (the frame, or the media). */
 function checkWirePlacement(project: Project, e: SceneElement, placement: PlacementConvention, at: Where, add: Add): void {
   if (e.type === 'audio') return;
-  const wire = toWire(elementBox(e), project.output, placement, e.mediaSize);
+  const wire = toWire(elementBox(e), project.output, placement, sentMediaSize(e));
   if (!wire) {
     add('error', 'media-size-unknown', `the connection places by ${placementLabel(placement)}, and this media's own size is not known; add the media again so its size is measured.`, at);
     return;
@@ -270,6 +273,16 @@ function checkMedia(e: SceneElement, target: ProjectKind, submit: boolean, at: W
       add('warning', 'file-type', `".${ext}" may not be accepted; use .png, .jpg, .jpeg or .webp (or .mp4, .mov, .avi).`, at);
     }
   }
+}
+
+/** A text element is drawn by the studio: it needs words and a font the studio has. */
+function checkText(e: SceneElement, at: Where, add: Add): void {
+  if (!e.text) {
+    add('error', 'text-missing', 'is a text element without its text; delete it and add it again.', at);
+    return;
+  }
+  const problem = textStyleProblem(e.text);
+  if (problem) add('error', e.text.content.trim() === '' ? 'text-empty' : 'text-font', problem.replace(/^The /, 'the '), at);
 }
 
 function checkSendableUrl(url: string, what: string, submit: boolean, at: Where, add: Add): void {

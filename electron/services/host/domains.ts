@@ -25,6 +25,7 @@ import { importSheet, importSheetPath } from '../sheets/sheet-import';
 import { SHEET_MAX_BYTES } from '../sheets/read-sheet';
 import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
 import { createAvatarsDomain } from '../avatars/avatars-domain';
+import { createTextDomain, createTextPictures } from '../text/text-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -78,8 +79,11 @@ export function createDomains(base: HostBase): Domains {
   const downloads = createDownloadsService(base, studio, projects);
   // The archive's folders follow a data folder that was given (not the default one).
   const archive = createArchive(base, downloads, studio, defaultDataDir());
+  const text = createTextPictures(base.dataDir, (path) => grants.grant(path));
   const media = createMediaDomain(base, {
     grants,
+    // The preview overlays the same pictures of text elements that are sent at submit.
+    flattenText: (project) => text.flatten(project),
     progress: studio.progress.source('renders'),
     // Previews and the editor read a result the studio saved from disk, also after its link expired.
     savedCopies: (url) => downloads.savedCopyOf(url),
@@ -102,6 +106,7 @@ export function createDomains(base: HostBase): Domains {
     createBatchesDomain(base, studio, grants),
     createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
     createAvatarsDomain(base, studio, linker.linkFor('avatar')),
+    createTextDomain(text),
   ] as const;
   startStudioServices(studio);
   archive.start();

@@ -1,3 +1,4 @@
+import type { Project } from '../../common/composition/document';
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -53,10 +54,13 @@ export interface MediaDomainDeps {
   progress?: ProgressShare;
   savedCopies?: SavedCopyLookup;
   voiceList?: (voiceId: string) => Promise<VoiceFacts | null>;
+  /** The project with its text elements as pictures (the text service); without it, text is left out of previews. */
+  flattenText?: (project: Project) => Promise<Project>;
 }
 
 export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore' | 'emit' | 'log' | 'platform'>, deps: MediaDomainDeps = {}): MediaDomain {
   const { grants = new LocalGrants(), progress = { set: (f) => base.platform.setProgress?.(f) } } = deps;
+  const flatten = deps.flattenText ?? (async (project: Project) => project);
   const settings = base.createStore(appSettingsSpec);
   const media = deps.toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get(), savedCopies: deps.savedCopies, voiceList: deps.voiceList });
 
@@ -115,13 +119,13 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
 
   return {
     handlers: {
-      'preview.render': async (project, options) => ({ renderId: jobs.start(project, { quality: options.quality }) }),
+      'preview.render': async (project, options) => ({ renderId: jobs.start(await flatten(project), { quality: options.quality }) }),
       'preview.cancel': async (renderId) => jobs.cancel(renderId),
-      'preview.prepare': async (project) => warmer.warm(project),
+      'preview.prepare': async (project) => warmer.warm(await flatten(project)),
       'preview.poster': async (project, options) => {
         const path = join(media.dirs.posters, `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.jpg`);
         try {
-          await media.renderer.poster(project, options.atMs, { outputPath: path });
+          await media.renderer.poster(await flatten(project), options.atMs, { outputPath: path });
           const bytes = await readFile(path);
           const { width, height } = await media.prober.probe(path);
           return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}`, width: width ?? 0, height: height ?? 0 };

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
  * app:// protocol, the web host, and (for development) the Electron session in front of the
  * electron-vite dev server.
  *
- * - Scripts only from the page's own origin.
+ * - Scripts only from the page's own origin. 'wasm-unsafe-eval' lets the page compile WebAssembly (the
+ *   text rasteriser, resvg, fetched from the page's own origin); it does not allow eval() or new
+ *   Function, which stay refused.
  * - Style sheets from the page's own origin, plus the <style> elements the page inserts at run time
  *   (the component library builds its styles in the browser) when they carry this response's nonce.
  *   No other inline style element applies; style attributes in markup do not either (the page sets
@@ -40,7 +42,7 @@ export function studioCsp(options: CspOptions = {}): string {
   const runtimeStyles = options.devServer ? " 'unsafe-inline'" : options.nonce ? ` 'nonce-${options.nonce}'` : '';
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
     `style-src 'self'${runtimeStyles}`,
     `img-src 'self' data: https: ${LOOPBACK}`,
     `media-src 'self' blob: https: ${LOOPBACK}`,

@@ -44,6 +44,8 @@ export function itemShape(item: CanvasItem, image: unknown): Record<string, unkn
   };
   if (image) return { ...base, image };
   if (item.fill) return { ...base, fill: item.fill };
+  // A text's picture is being drawn (a few milliseconds): an outline keeps it findable, not a coloured block.
+  if (item.text) return { ...base, fill: 'rgba(0,0,0,0)', stroke: '#8899bb', strokeWidth: 1, strokeScaleEnabled: false, dash: [4, 4] };
   return { ...base, fill: KIND_COLOURS[item.kind], stroke: '#8899bb', strokeWidth: 2, strokeScaleEnabled: false, dash: [8, 6] };
 }
 

@@ -16,6 +16,8 @@ export interface CanvasItem extends Box {
   maxHeight: number;
   /** Solid colour for an element that is a colour rather than a picture. */
   fill?: string;
+  /** A text element: its picture is drawn by the studio, and a transparent box stands in while it is. */
+  text?: boolean;
 }
 
 export interface OutputFrame {

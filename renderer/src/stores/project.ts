@@ -22,7 +22,11 @@ import {
   reorderLayers,
   stackingOrder,
   updateElement,
+  addTextElement,
+  setTextStyle,
   type ElementDraft,
+  type MediaSize,
+  type TextStyle,
   type ElementPatch,
   type Project,
   type Scene,
@@ -160,6 +164,19 @@ export const useProjectStore = defineStore('project', () => {
     return id;
   }
 
+  /** Adds a text element measured at `natural` (the rasteriser's layout) and selects it. */
+  function addText(style: TextStyle, natural: MediaSize, place: 'centre' | 'lower-left'): string | null {
+    const id = nextId(doc.value, 'el');
+    if (!apply((p) => addTextElement(p, sceneId(), style, natural, { id, place }))) return null;
+    selectedIds.value = [id];
+    return id;
+  }
+
+  /** One style edit of a text element (one undo step); it keeps its scale. */
+  function restyleText(id: string, style: TextStyle, natural: MediaSize): void {
+    apply((p) => setTextStyle(p, sceneId(), id, style, natural));
+  }
+
   function moveElements(commits: MoveCommit[]): void {
     apply((p) => commits.reduce((acc, c) => moveElement(acc, sceneId(), c.id, c.x, c.y), p));
   }
@@ -273,6 +290,8 @@ export const useProjectStore = defineStore('project', () => {
     moveElements,
     resizeElement,
     patchElement,
+    addText,
+    restyleText,
     setLayerPosition,
     nudge,
     bringForward,

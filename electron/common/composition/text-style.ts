@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { HexColour } from './colour';
+
+/**
+ * What a text element looks like. The service has no text element, so the studio draws text itself
+ * (common/text) and sends a picture; every size here is in output pixels at the text's natural size.
+ */
+
+export const FONT_WEIGHTS = [400, 700] as const;
+export const FontWeight = z.union([z.literal(400), z.literal(700)]);
+export type FontWeight = z.infer<typeof FontWeight>;
+
+/**
+ * The fonts shipped with the studio (resources/fonts, each with its licence there). `sha256` is the
+ * file's fingerprint: a project records it, so a machine with another file of the same name can tell.
+ */
+export const BUNDLED_FONTS = [
+  { family: 'Source Sans 3', weight: 400, file: 'SourceSans3-Regular.ttf', sha256: '4644c81b86ec9caaa76b634889968ed3c4f4f52f054855933acc7c2b21e53b0f' },
+  { family: 'Source Sans 3', weight: 700, file: 'SourceSans3-Bold.ttf', sha256: '9214b9d95e4231c609802815c2646c98174e2102d0d37f88978a7f8e71006e6a' },
+  { family: 'DejaVu Serif', weight: 400, file: 'DejaVuSerif.ttf', sha256: '42d1edeb7952f31b1f96d767ed7030b08a39e0c372b0071641518864e2bffb51' },
+  { family: 'DejaVu Serif', weight: 700, file: 'DejaVuSerif-Bold.ttf', sha256: 'c47b5527bcdc8dcf9ea8c77054454c5a884beaca2f44851a2a823ee639cbf07f' },
+  { family: 'DejaVu Sans Mono', weight: 400, file: 'DejaVuSansMono.ttf', sha256: 'b4a6c3e4faab8773f4ff761d56451646409f29abedd68f05d38c2df667d3c582' },
+  { family: 'DejaVu Sans Mono', weight: 700, file: 'DejaVuSansMono-Bold.ttf', sha256: 'bce60f1b4421acd9ea51ba6623d7024ecbe6817a953e3654df62a5e6bdf8f769' },
+] as const satisfies readonly FontFile[];
+
+export interface FontFile {
+  family: string;
+  weight: FontWeight;
+  /** File name inside the fonts folder. */
+  file: string;
+  sha256: string;
+}
+
+export const FontRecord = z.object({ family: z.string().min(1), weight: FontWeight, file: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+export type FontRecord = z.infer<typeof FontRecord>;
+
+export const FONT_FAMILIES: readonly string[] = [...new Set(BUNDLED_FONTS.map((f) => f.family))];
+
+export const MAX_TEXT_CHARS = 2000;
+
+export const TextOutline = z.object({ colour: HexColour, width: z.number().finite().min(0.5).max(40) });
+export const TextShadow = z.object({
+  colour: HexColour,
+  opacity: z.number().min(0).max(1),
+  blur: z.number().finite().min(0).max(60),
+  offsetX: z.number().finite().min(-200).max(200),
+  offsetY: z.number().finite().min(-200).max(200),
+});
+export const TextBox = z.object({
+  colour: HexColour,
+  opacity: z.number().min(0).max(1),
+  padding: z.number().finite().min(0).max(400),
+  radius: z.number().finite().min(0).max(400),
+});
+
+export const TextStyle = z.object({
+  /** The words; a line break starts a new line. Empty is allowed while editing; validation reports it. */
+  content: z.string().max(MAX_TEXT_CHARS),
+  fontFamily: z.string().min(1),
+  fontWeight: FontWeight,
+  /** Pixels per em at the natural size. */
+  fontSize: z.number().finite().min(4).max(800),
+  colour: HexColour,
+  align: z.enum(['left', 'center', 'right']),
+  /** Line advance as a multiple of the font size. */
+  lineHeight: z.number().finite().min(0.6).max(4),
+  /** Lines wrap at this width (pixels, the text itself without box or effects); null: only at line breaks. */
+  wrapWidth: z.number().finite().min(8).max(8000).nullable(),
+  outline: TextOutline.nullable(),
+  shadow: TextShadow.nullable(),
+  box: TextBox.nullable(),
+});
+export type TextStyle = z.infer<typeof TextStyle>;
+export type TextOutline = z.infer<typeof TextOutline>;
+export type TextShadow = z.infer<typeof TextShadow>;
+export type TextBox = z.infer<typeof TextBox>;
+
+export const DEFAULT_TEXT_STYLE: TextStyle = {
+  content: 'Your title',
+  fontFamily: 'Source Sans 3',
+  fontWeight: 700,
+  fontSize: 96,
+  colour: '#ffffff',
+  align: 'center',
+  lineHeight: 1.2,
+  wrapWidth: null,
+  outline: null,
+  shadow: { colour: '#000000', opacity: 0.5, blur: 6, offsetX: 0, offsetY: 3 },
+  box: null,
+};
+
+/** Starting points a creator reaches for first; sizes are for a 1920-pixel-wide frame and scale with it. */
+export const TEXT_PRESETS = {
+  title: { label: 'Title', style: DEFAULT_TEXT_STYLE, place: 'centre' },
+  'lower-third': {
+    label: 'Lower third',
+    style: {
+      ...DEFAULT_TEXT_STYLE,
+      content: 'Alex Morgan\nHead of Product',
+      fontWeight: 400,
+      fontSize: 48,
+      colour: '#ffffff',
+      align: 'left',
+      lineHeight: 1.25,
+      shadow: null,
+      box: { colour: '#1d3557', opacity: 0.85, padding: 24, radius: 12 },
+    },
+    place: 'lower-left',
+  },
+  caption: {
+    label: 'Plain text',
+    style: { ...DEFAULT_TEXT_STYLE, content: 'Text', fontWeight: 400, fontSize: 56, wrapWidth: 900, shadow: null, outline: { colour: '#000000', width: 3 } },
+    place: 'centre',
+  },
+} as const satisfies Record<string, { label: string; style: TextStyle; place: 'centre' | 'lower-left' }>;
+export type TextPresetId = keyof typeof TEXT_PRESETS;
+
+/** The font file for a family and weight, or null when the studio has none. */
+export function fontFileOf(family: string, weight: FontWeight): FontFile | null {
+  return BUNDLED_FONTS.find((f) => f.family === family && f.weight === weight) ?? null;
+}
+
+/** Why a style cannot be drawn, in words for the user; null when it can. */
+export function textStyleProblem(style: TextStyle): string | null {
+  if (style.content.trim() === '') return 'The text is empty: type some words, or delete the element.';
+  if (!fontFileOf(style.fontFamily, style.fontWeight)) {
+    const weight = style.fontWeight === 700 ? 'bold' : 'regular';
+    return `The font "${style.fontFamily}" (${weight}) is not one this studio has; choose one of ${FONT_FAMILIES.join(', ')}.`;
+  }
+  return null;
+}
+
+/** The font files a set of styles uses, each once, in a stable order (what a project records). */
+export function fontRecordsOf(styles: readonly TextStyle[]): FontRecord[] {
+  const used = new Set(styles.map((s) => `${s.fontFamily}\u0000${s.fontWeight}`));
+  return BUNDLED_FONTS.filter((f) => used.has(`${f.family}\u0000${f.weight}`)).map((f) => ({ family: f.family, weight: f.weight, file: f.file, sha256: f.sha256 }));
+}

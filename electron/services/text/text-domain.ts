@@ -1,0 +1,22 @@
+import { join } from 'node:path';
+import type { textCalls } from '../../common/bridge/text';
+import type { DomainModule } from '../host/types';
+import { bundledFontsDir, TextPictures } from './text-pictures';
+
+/** The text.* calls: font files for the page's rasteriser, and pictures of text elements for submit. */
+export function createTextDomain(pictures: TextPictures): DomainModule<typeof textCalls> {
+  return {
+    handlers: {
+      'text.font': async (file) => ({ base64: (await pictures.font(file)).toString('base64') }),
+      'text.picture': async ({ style, width, height }) => {
+        const picture = await pictures.picture(style, { width, height });
+        return { url: picture.url, width: picture.width, height: picture.height };
+      },
+    },
+  };
+}
+
+/** The host's text pictures, kept under `<dataDir>/media/text`. */
+export function createTextPictures(dataDir: string, grant: (path: string) => string): TextPictures {
+  return new TextPictures({ dir: join(dataDir, 'media', 'text'), fontsDir: bundledFontsDir(), grant });
+}

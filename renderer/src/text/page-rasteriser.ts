@@ -1,0 +1,21 @@
+import { TextRasteriser } from '@common/text/text-rasteriser';
+import { call } from '@/bridge';
+
+/**
+ * The page's copy of the one text rasteriser: the same resvg WebAssembly and the same font files the
+ * host draws with (the host hands out the fonts; the .wasm is served with the page), so the canvas
+ * shows the pixels the preview overlays and the service is sent.
+ */
+let shared: TextRasteriser | null = null;
+
+export function pageRasteriser(): TextRasteriser {
+  shared ??= new TextRasteriser({
+    // Loaded when the first text is drawn, not with the editor (the .wasm is 2.5 MB).
+    wasm: async () => fetch((await import('@resvg/resvg-wasm/index_bg.wasm?url')).default),
+    fontFile: async (file) => {
+      const { base64 } = await call('text.font', file);
+      return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    },
+  });
+  return shared;
+}
