@@ -34,3 +34,38 @@ export async function hashFile(path: string): Promise<string> {
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
+
+/** What checking a queue's saved copies needs of the queue. */
+export interface SavedCopiesHost {
+  now(): number;
+  /** The queue is shutting down: the check stops where it is. */
+  stopped(): boolean;
+  /** Records a change of state (shown and written). */
+  update(entry: DownloadEntry, change: Partial<DownloadEntry>): void;
+}
+
+/**
+ * Checks each saved copy (and each found missing or changed before, which may be back: a disk mounted
+ * again) against what was written. Answers the entries whose state changed, and whether a hash or a
+ * modification time was learnt on the way (worth writing down, not worth showing).
+ */
+export async function checkSavedCopies(pool: readonly DownloadEntry[], deep: boolean, host: SavedCopiesHost): Promise<{ moved: DownloadEntry[]; learnt: boolean }> {
+  const isCopy = (e: DownloadEntry) => e.state === 'saved' || e.state === 'missing' || e.state === 'changed';
+  const moved: DownloadEntry[] = [];
+  let learnt = false;
+  for (const entry of pool.filter((e) => e.savedPath !== null && isCopy(e))) {
+    const check = await checkCopy(entry, { deep });
+    if (host.stopped()) break;
+    // Paused, cancelled or fetched again while the disk was read: that decision stands.
+    if (!isCopy(entry)) continue;
+    const change: Partial<DownloadEntry> = { sha256: check.sha256, mtimeMs: check.mtimeMs };
+    if (check.state === 'saved') change.verifiedAt = host.now();
+    learnt ||= check.sha256 !== entry.sha256 || check.mtimeMs !== entry.mtimeMs;
+    if (check.state !== entry.state) {
+      const reason = check.state === 'missing' ? `The saved copy is no longer at ${entry.savedPath}.` : check.state === 'changed' ? `The file at ${entry.savedPath} is no longer the one saved (another length or content).` : null;
+      host.update(entry, { ...change, state: check.state, reason });
+      moved.push(entry);
+    } else Object.assign(entry, change);
+  }
+  return { moved, learnt };
+}

@@ -1,13 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import PQueue from 'p-queue';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
-import { pickFreeName } from '../../common/file-names';
 import { backoffDelay, realSleep, type BackoffPolicy, type Sleep } from '../client/backoff';
 import type { Logger } from '../host/types';
-import { fetchToFile, FinalDownloadError, isNoSpace, partPath, RetryableDownloadError } from './fetch-to-file';
-import { checkCopy } from './copy-check';
+import { describeFailure, fetchToFile, isNoSpace, partPath, RetryableDownloadError } from './fetch-to-file';
+import { checkSavedCopies } from './copy-check';
+import { FullDisks } from './full-disks';
+import { FINISHED, freeName, newEntry, targetOf, type EnqueueRequest } from './queue-names';
+
+export type { EnqueueRequest } from './queue-names';
 import { savedCopyAmong } from './queue-file';
 import { QueueStore } from './queue-store';
 import { SpeedLimit } from './speed-limit';
@@ -37,17 +39,6 @@ export interface DownloadManagerOptions {
   onEnd?(view: DownloadView): void;
 }
 
-export interface EnqueueRequest {
-  jobId: string;
-  url: string;
-  folder: string;
-  /** The templated, sanitised name ("a/b.mp4"); a numbered suffix is added when it is taken. */
-  relativeName: string;
-  origin: DownloadEntry['origin'];
-  batchId?: string | null;
-}
-
-const FINISHED: ReadonlySet<DownloadEntry['state']> = new Set(['saved', 'failed', 'cancelled', 'missing', 'changed']);
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 30_000, factor: 2, jitter: 0.5 };
 const PROGRESS_EVERY_MS = 250;
 
@@ -64,8 +55,7 @@ export class DownloadManager {
   private readonly speed = new Map<string, SpeedMeter>();
   private readonly lastEmit = new Map<string, number>();
   private readonly queue: PQueue;
-  /** Disks found full (by device number), with what to tell the user; their downloads wait. */
-  private readonly fullDisks = new Map<number, string>();
+  private readonly fullDisks = new FullDisks();
   private readonly store: QueueStore;
   private disposed = false;
   private verifying: Promise<unknown> = Promise.resolve();
@@ -120,7 +110,7 @@ export class DownloadManager {
       totalBytes += entry.totalBytes ?? entry.bytes;
       if (entry.totalBytes === null) unknownSizes += 1;
     }
-    return { active, bytes, totalBytes, unknownSizes, pausedReason: this.fullDisks.size > 0 ? [...this.fullDisks.values()].join(' ') : null };
+    return { active, bytes, totalBytes, unknownSizes, pausedReason: this.fullDisks.reason() };
   }
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */
@@ -138,32 +128,8 @@ export class DownloadManager {
     try {
       for (const request of requests) {
         const folder = resolve(request.folder);
-        const relativeName = await pickFreeName(request.relativeName, (candidate) => this.isTaken(folder, candidate));
-        const at = this.now();
-        const entry: DownloadEntry = {
-          id: randomUUID(),
-          jobId: request.jobId,
-          url: request.url,
-          folder,
-          relativeName,
-          requestedName: request.relativeName,
-          state: 'queued',
-          reason: null,
-          bytes: 0,
-          totalBytes: null,
-          etag: null,
-          lastModified: null,
-          attempts: 0,
-          savedPath: null,
-          sha256: null,
-          mtimeMs: null,
-          verifiedAt: null,
-          refetchedAt: null,
-          origin: request.origin,
-          batchId: request.batchId ?? null,
-          createdAt: at,
-          updatedAt: at,
-        };
+        const relativeName = await freeName(this.entries.values(), folder, request.relativeName);
+        const entry = newEntry(request, folder, relativeName, this.now());
         this.entries.set(entry.id, entry);
         added.push(entry);
       }
@@ -177,25 +143,6 @@ export class DownloadManager {
       this.changed(entry, true);
     }
     return added.map((entry) => this.view(entry));
-  }
-
-  private async isTaken(folder: string, candidate: string): Promise<boolean> {
-    for (const entry of this.entries.values()) {
-      // In flight (or paused) holds its name; a saved one holds it only while its file is on disk.
-      if (entry.folder === folder && entry.relativeName === candidate && !FINISHED.has(entry.state)) return true;
-    }
-    const target = this.targetOf(folder, candidate);
-    return (await exists(target)) || (await exists(partPath(target)));
-  }
-
-  /** The absolute path, refusing anything that would land outside the chosen folder. */
-  private targetOf(folder: string, relativeName: string): string {
-    const target = resolve(folder, relativeName);
-    const inside = relative(folder, target);
-    if (inside === '' || inside.startsWith('..') || inside.startsWith(sep) || resolve(folder, inside) !== target) {
-      throw new Error(`The name "${relativeName}" would leave the folder ${folder}.`);
-    }
-    return target;
   }
 
   pause(id: string): DownloadView {
@@ -221,7 +168,7 @@ export class DownloadManager {
     this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, true);
     controller?.abort(new PausedSignal());
     await this.idleOf(id);
-    await rm(partPath(this.targetOf(entry.folder, entry.relativeName)), { force: true });
+    await rm(partPath(targetOf(entry.folder, entry.relativeName)), { force: true });
     this.options.onEnd?.(this.view(entry));
     return this.view(entry);
   }
@@ -233,26 +180,10 @@ export class DownloadManager {
    */
   verifySaved({ deep, ids }: { deep: boolean; ids?: readonly string[] }): Promise<DownloadView[]> {
     const run = this.verifying.then(async () => {
-      const moved: DownloadView[] = [];
       const pool = ids ? ids.map((id) => this.entries.get(id)).filter((e): e is DownloadEntry => e !== undefined) : [...this.entries.values()];
-      const candidates = pool.filter((e) => e.savedPath !== null && (e.state === 'saved' || e.state === 'missing' || e.state === 'changed'));
-      let learnt = false;
-      for (const entry of candidates) {
-        const check = await checkCopy(entry, { deep });
-        if (this.disposed) break;
-        // Paused, cancelled or fetched again while the disk was read: that decision stands.
-        if (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed') continue;
-        const change: Partial<DownloadEntry> = { sha256: check.sha256, mtimeMs: check.mtimeMs };
-        if (check.state === 'saved') change.verifiedAt = this.now();
-        learnt ||= check.sha256 !== entry.sha256 || check.mtimeMs !== entry.mtimeMs;
-        if (check.state !== entry.state) {
-          const reason = check.state === 'missing' ? `The saved copy is no longer at ${entry.savedPath}.` : check.state === 'changed' ? `The file at ${entry.savedPath} is no longer the one saved (another length or content).` : null;
-          this.update(entry, { ...change, state: check.state, reason }, true);
-          moved.push(this.view(entry));
-        } else Object.assign(entry, change);
-      }
+      const { moved, learnt } = await checkSavedCopies(pool, deep, { now: () => this.now(), stopped: () => this.disposed, update: (entry, change) => this.update(entry, change, true) });
       if (learnt) void this.store.save({ durable: false });
-      return moved;
+      return moved.map((entry) => this.view(entry));
     });
     this.verifying = run.catch(() => []);
     return run;
@@ -272,8 +203,8 @@ export class DownloadManager {
     const entry = this.require(id);
     if (entry.state !== 'saved' || entry.savedPath === null) throw new Error('Only a copy on disk can be renamed.');
     if (entry.relativeName === requested) return this.view(entry);
-    const name = await pickFreeName(requested, (candidate) => candidate === entry.relativeName ? false : this.isTaken(entry.folder, candidate));
-    const target = this.targetOf(entry.folder, name);
+    const name = await freeName(this.entries.values(), entry.folder, requested, entry.relativeName);
+    const target = targetOf(entry.folder, name);
     await mkdir(dirname(target), { recursive: true });
     await rename(entry.savedPath, target);
     this.update(entry, { relativeName: name, requestedName: requested, savedPath: target }, true);
@@ -354,14 +285,12 @@ export class DownloadManager {
     if (!entry || entry.state !== 'queued' || this.running.has(id) || this.disposed) return;
     const controller = new AbortController();
     this.running.set(id, controller);
-    if (this.fullDisks.size > 0) {
-      const reason = this.fullDisks.get(await diskOf(entry.folder));
-      if (reason !== undefined) {
-        // Waits for resumeAll(); not scheduled again until then.
-        this.running.delete(id);
-        if (entry.reason !== reason) this.update(entry, { reason }, true);
-        return;
-      }
+    const waiting = await this.fullDisks.waitFor(entry.folder);
+    if (waiting !== undefined) {
+      // Waits for resumeAll(); not scheduled again until then.
+      this.running.delete(id);
+      if (entry.reason !== waiting) this.update(entry, { reason: waiting }, true);
+      return;
     }
     // Shown, not written: a download found "downloading" on disk comes back queued anyway.
     Object.assign(entry, { state: 'downloading', reason: null, updatedAt: this.now() });
@@ -369,7 +298,7 @@ export class DownloadManager {
     const meter = new SpeedMeter(() => this.now());
     this.speed.set(id, meter);
     try {
-      const target = this.targetOf(entry.folder, entry.relativeName);
+      const target = targetOf(entry.folder, entry.relativeName);
       await this.options.prepare?.(entry);
       const maxAttempts = this.options.maxAttempts ?? 6;
       for (;;) {
@@ -414,15 +343,12 @@ export class DownloadManager {
             if (controller.signal.aborted) break;
             continue;
           }
-          const reason = error instanceof RetryableDownloadError || error instanceof FinalDownloadError
-            ? `${capitalise(error.message)}.`
-            : `Could not save the file: ${(error as Error).message}`;
-          this.update(entry, { state: 'failed', attempts, reason }, true);
+          this.update(entry, { state: 'failed', attempts, reason: describeFailure(error) }, true);
           break;
         }
       }
     } catch (error) {
-      this.update(entry, { state: 'failed', reason: `Could not save the file: ${(error as Error).message}` }, true);
+      this.update(entry, { state: 'failed', reason: describeFailure(error) }, true);
     } finally {
       this.running.delete(id);
       this.speed.delete(id);
@@ -439,10 +365,8 @@ export class DownloadManager {
 
   /** Only the downloads writing to that disk wait; the others (the archive on another disk) go on. */
   private async pauseForFullDisk(entry: DownloadEntry): Promise<void> {
-    const folder = entry.folder;
-    const reason = `The disk holding ${folder} is full. Downloads to it are paused and their partial files kept; free some space, then resume.`;
-    this.fullDisks.set(await diskOf(folder), reason);
-    this.options.log?.warn('downloads paused: disk full', { folder });
+    const reason = await this.fullDisks.markFull(entry.folder);
+    this.options.log?.warn('downloads paused: disk full', { folder: entry.folder });
     // Back in line: it resumes from its `.part` when resumeAll() schedules it again.
     this.update(entry, { state: 'queued', reason }, true);
   }
@@ -481,21 +405,4 @@ class PausedSignal extends Error {
   constructor() {
     super('paused');
   }
-}
-
-/** The device a folder (or its nearest existing parent) lives on; -1 when none can be read. */
-async function diskOf(folder: string): Promise<number> {
-  for (let path = folder; ; path = dirname(path)) {
-    const info = await stat(path).catch(() => null);
-    if (info) return info.dev;
-    if (dirname(path) === path) return -1;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => null)) !== null;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

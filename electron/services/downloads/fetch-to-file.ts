@@ -320,3 +320,9 @@ function describeCause(error: unknown): string {
   if (cause?.code) return cause.code;
   return error instanceof Error ? error.message : String(error);
 }
+
+/** What a download that gave up says, in plain words. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof RetryableDownloadError || error instanceof FinalDownloadError) return `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
+  return `Could not save the file: ${(error as Error).message}`;
+}

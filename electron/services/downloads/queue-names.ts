@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import type { DownloadEntry } from '../../common/bridge/downloads';
+import { pickFreeName } from '../../common/file-names';
+import { partPath } from './fetch-to-file';
+
+/** What a download is asked for: a job's link, the folder chosen and the templated name in it. */
+export interface EnqueueRequest {
+  jobId: string;
+  url: string;
+  folder: string;
+  /** The templated, sanitised name ("a/b.mp4"); a numbered suffix is added when it is taken. */
+  relativeName: string;
+  origin: DownloadEntry['origin'];
+  batchId?: string | null;
+}
+
+/** States in which a download no longer holds its name (a saved one holds it only by its file). */
+export const FINISHED: ReadonlySet<DownloadEntry['state']> = new Set(['saved', 'failed', 'cancelled', 'missing', 'changed']);
+
+/** The absolute path, refusing anything that would land outside the chosen folder. */
+export function targetOf(folder: string, relativeName: string): string {
+  const target = resolve(folder, relativeName);
+  const inside = relative(folder, target);
+  if (inside === '' || inside.startsWith('..') || inside.startsWith(sep) || resolve(folder, inside) !== target) {
+    throw new Error(`The name "${relativeName}" would leave the folder ${folder}.`);
+  }
+  return target;
+}
+
+/**
+ * The requested name, or the first numbered one that no file, `.part` or download in flight of the queue
+ * holds in that folder. `own` is a name the asker already holds (a rename keeps its own name free).
+ */
+export function freeName(entries: Iterable<DownloadEntry>, folder: string, requested: string, own?: string): Promise<string> {
+  const list = [...entries];
+  return pickFreeName(requested, async (candidate) => {
+    if (candidate === own) return false;
+    if (list.some((e) => e.folder === folder && e.relativeName === candidate && !FINISHED.has(e.state))) return true;
+    const target = targetOf(folder, candidate);
+    return (await exists(target)) || (await exists(partPath(target)));
+  });
+}
+
+/** A new queued download, nothing fetched yet. */
+export function newEntry(request: EnqueueRequest, folder: string, relativeName: string, at: number): DownloadEntry {
+  return {
+    id: randomUUID(),
+    jobId: request.jobId,
+    url: request.url,
+    folder,
+    relativeName,
+    requestedName: request.relativeName,
+    state: 'queued',
+    reason: null,
+    bytes: 0,
+    totalBytes: null,
+    etag: null,
+    lastModified: null,
+    attempts: 0,
+    savedPath: null,
+    sha256: null,
+    mtimeMs: null,
+    verifiedAt: null,
+    refetchedAt: null,
+    origin: request.origin,
+    batchId: request.batchId ?? null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null)) !== null;
+}
