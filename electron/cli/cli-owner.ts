@@ -2,16 +2,20 @@ import { callChannels, type BridgeCalls } from '../common/bridge';
 import { createDispatcher } from '../services/host/dispatcher';
 import { openOwnerChannel, type OwnerChannel } from '../services/host/owner-channel';
 import type { Handlers } from '../services/host/types';
+import { CharacterSwapService } from '../services/tools/character-swap-service';
 import { LipSyncService } from '../services/tools/lipsync-service';
 import type { CliHost } from './cli-host';
 import type { CliIo } from './command';
 import { cliToolDeps } from './commands/tool-job';
 
-type ServedCalls = Pick<Handlers<BridgeCalls>, 'jobs.quote' | 'jobs.submit' | 'jobs.get' | 'connections.list' | 'catalogue.voices' | 'tools.lipsyncMeasure' | 'tools.lipsyncSend'>;
+type ServedCalls = Pick<
+  Handlers<BridgeCalls>,
+  'jobs.quote' | 'jobs.submit' | 'jobs.get' | 'connections.list' | 'catalogue.voices' | 'tools.lipsyncMeasure' | 'tools.lipsyncSend' | 'tools.swapQuote' | 'tools.swapSend'
+>;
 
 /**
  * A command-line run that owns the data folder takes the same commands a running studio takes (tts,
- * clone, lipsync with links) from other `studio` processes, so a tts beside a long tts-batch is not
+ * clone, lipsync and character-swap with links) from other `studio` processes, so a tts beside a long tts-batch is not
  * refused. It serves only the calls those commands make, with its own engine, catalogue and checks; the
  * arguments are validated by the shared dispatcher like any bridge call. Its engine follows the clients'
  * jobs with its own, and the run stays until its clients are done (see CliHost.close).
@@ -19,6 +23,7 @@ type ServedCalls = Pick<Handlers<BridgeCalls>, 'jobs.quote' | 'jobs.submit' | 'j
 export async function serveFolder(host: CliHost, io: CliIo): Promise<{ channel: OwnerChannel; dispose(): Promise<void> }> {
   const tools = cliToolDeps(host, io);
   const lipsync = new LipSyncService(tools.deps);
+  const swap = new CharacterSwapService(tools.deps);
   const served: ServedCalls = {
     'jobs.quote': (items) => host.engine.quote(items),
     'jobs.submit': (submission) => host.engine.submit(submission),
@@ -31,6 +36,11 @@ export async function serveFolder(host: CliHost, io: CliIo): Promise<{ channel: 
       return lipsync.measure(inputs);
     },
     'tools.lipsyncSend': (inputs) => lipsync.send(inputs),
+    'tools.swapQuote': async (inputs) => {
+      await host.sandboxServing([inputs.image, inputs.video]);
+      return swap.quote(inputs);
+    },
+    'tools.swapSend': (request) => swap.send(request),
   };
   const handlers = Object.fromEntries(
     callChannels.map((channel) => [

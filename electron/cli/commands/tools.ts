@@ -5,7 +5,7 @@ import { CharacterSwapService } from '../../services/tools/character-swap-servic
 import { LipSyncService } from '../../services/tools/lipsync-service';
 import { ToolRefusal } from '../../services/tools/tool-deps';
 import { openCliHost } from '../cli-host';
-import { reachOwnerHost, type OwnerHost } from '../owner-host';
+import { reachOwnerHost, type CommandEngine } from '../owner-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { AGAIN_OPTION, JSON_OPTION, OUT_OPTION } from '../common-options';
 import { ask, cliToolDeps, describeMedia, followToolJob, reportChecks } from './tool-job';
@@ -43,29 +43,45 @@ const outOf = (args: ParsedArgs, io: CliIo): string | undefined => {
   return out === undefined ? undefined : resolve(io.cwd, out);
 };
 
+/** Where a tool command's work is done: this process's own services, or those of the folder's owner. */
+interface ToolSide {
+  engine: Pick<CommandEngine, 'quote' | 'subscribe' | 'get' | 'waitFor'>;
+  lipsync: Pick<LipSyncService, 'measure' | 'send'>;
+  swap: Pick<CharacterSwapService, 'quote' | 'send'>;
+}
+
 /**
- * Lip sync performed by the studio that has the data folder open: it measures and checks the media and
- * sends the job with its own services (the job is in its Library at once); this process asks the price
- * question and follows the job. Only links: a local file would be uploaded through the owner's storage,
- * which this channel does not do.
+ * Runs a tool command where it belongs. With a studio (or another run) that has the data folder open,
+ * that owner measures, checks and sends with its own services, so the job is in its Library at once;
+ * this process asks the price question and follows the job. Only links go that way: a local file would
+ * be uploaded through the owner's storage, which the channel does not do. Without an owner, this
+ * process opens the folder itself and makes sure the built-in sandbox serving any of the links is up.
  */
-async function lipsyncThroughOwner(owner: OwnerHost, inputs: { video: string; audio: string }, args: ParsedArgs, io: CliIo): Promise<number> {
-  const json = args.flags['--json'] === true;
-  const files = Object.entries(inputs).filter(([, value]) => !/^https?:\/\//i.test(value));
-  if (files.length > 0) {
-    io.err(`Not sent: ${files.map(([name]) => `--${name}`).join(' and ')} name${files.length === 1 ? 's' : ''} a local file, and the ${owner.owner.kind} that has the data folder open takes links only from the command line. Give an http(s) link, or close the studio.`);
-    return EXIT.refused;
+async function onToolSide(args: ParsedArgs, io: CliIo, media: Record<string, string>, work: (side: ToolSide) => Promise<number>): Promise<number> {
+  const owner = await reachOwnerHost(args, io);
+  if (!owner) {
+    return withTools(args, io, async ({ deps, host }) => {
+      // A link from `studio avatars list` or an earlier job opens only while the sandbox runs.
+      await host.sandboxServing(Object.values(media));
+      return work({ engine: host.engine, lipsync: new LipSyncService(deps), swap: new CharacterSwapService(deps) });
+    });
   }
-  if (!json) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
-  const measured = await owner.owner.call('tools.lipsyncMeasure', inputs);
-  if (!json) {
-    io.err(`video: ${describeMedia(measured.video)}`);
-    io.err(`audio: ${describeMedia(measured.audio)}`);
+  try {
+    const files = Object.entries(media).filter(([, value]) => !/^https?:\/\//i.test(value));
+    if (files.length > 0) {
+      io.err(`Not sent: ${files.map(([name]) => name).join(' and ')} name${files.length === 1 ? 's' : ''} a local file, and the ${owner.owner.kind} that has the data folder open takes links only from the command line. Give an http(s) link, or close the studio.`);
+      return EXIT.refused;
+    }
+    if (args.flags['--json'] !== true) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+    const call = owner.owner.call;
+    return await work({
+      engine: owner.engine,
+      lipsync: { measure: (inputs) => call('tools.lipsyncMeasure', inputs), send: (request) => call('tools.lipsyncSend', request) },
+      swap: { quote: (inputs) => call('tools.swapQuote', inputs), send: (request) => call('tools.swapSend', request) },
+    });
+  } finally {
+    owner.close();
   }
-  if (reportChecks(measured.checks, io)) return EXIT.refused;
-  const confirmation = await confirmPaidCli(args, io, owner.engine, { action: 'lipsync' });
-  const sent = await owner.owner.call('tools.lipsyncSend', { ...inputs, confirmation, confirmDuplicate: args.flags['--again'] === true });
-  return followToolJob(owner, 'lipsync', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
 }
 
 /** `studio lipsync --video URL --audio URL [--out FILE] [--json] [--again]`. */
@@ -83,21 +99,16 @@ export const lipsyncCommand: CliCommand = {
   async run(args, io) {
     const inputs = { video: required(args, '--video', 'video'), audio: required(args, '--audio', 'audio') };
     const json = args.flags['--json'] === true;
-    const owner = await reachOwnerHost(args, io);
-    if (owner) return lipsyncThroughOwner(owner, inputs, args, io).finally(() => owner.close());
-    return withTools(args, io, async ({ deps, host }) => {
-      const service = new LipSyncService(deps);
-      // A link from `studio avatars list` or an earlier job opens only while the sandbox runs.
-      await host.sandboxServing([inputs.video, inputs.audio]);
-      const measured = await service.measure(inputs);
+    return onToolSide(args, io, { '--video': inputs.video, '--audio': inputs.audio }, async ({ engine, lipsync }) => {
+      const measured = await lipsync.measure(inputs);
       if (!json) {
         io.err(`video: ${describeMedia(measured.video)}`);
         io.err(`audio: ${describeMedia(measured.audio)}`);
       }
       if (reportChecks(measured.checks, io)) return EXIT.refused;
-      const confirmation = await confirmPaidCli(args, io, host.engine, { action: 'lipsync' });
-      const sent = await service.send({ ...inputs, confirmation, confirmDuplicate: args.flags['--again'] === true });
-      return followToolJob(host, 'lipsync', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
+      const confirmation = await confirmPaidCli(args, io, engine, { action: 'lipsync' });
+      const sent = await lipsync.send({ ...inputs, confirmation, confirmDuplicate: args.flags['--again'] === true });
+      return followToolJob({ engine }, 'lipsync', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
     });
   },
 };
@@ -140,10 +151,8 @@ export const characterSwapCommand: CliCommand = {
       model: flag(args, '--model'),
     };
     const json = args.flags['--json'] === true;
-    return withTools(args, io, async ({ deps, host }) => {
-      const service = new CharacterSwapService(deps);
-      await host.sandboxServing([inputs.image, inputs.video]);
-      const quote = await service.quote(inputs);
+    return onToolSide(args, io, { '--image': inputs.image, '--video': inputs.video }, async ({ engine, swap }) => {
+      const quote = await swap.quote(inputs);
       if (!json) {
         io.err(`image: ${describeMedia(quote.image)}`);
         io.err(`video: ${describeMedia(quote.video)}`);
@@ -155,14 +164,14 @@ export const characterSwapCommand: CliCommand = {
         io.err('Not sent.');
         return EXIT.refused;
       }
-      const sent = await service.send({
+      const sent = await swap.send({
         ...inputs,
         ...(mode !== undefined && { mode: mode as (typeof CHARACTER_SWAP_MODES)[number] }),
         ...(prompt !== undefined && { prompt }),
         confirmedCredits: quote.credits,
         confirmDuplicate: args.flags['--again'] === true,
       });
-      return followToolJob(host, 'character-swap', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
+      return followToolJob({ engine }, 'character-swap', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
     });
   },
 };

@@ -101,6 +101,12 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const clone = await cli(['clone', '--yes', '--sample', speech.out.at(-1) as string, '--text', 'In the same voice.']);
     expect(clone.code, clone.err.join('\n')).toBe(EXIT.ok);
     expect((await ownerJobs()).find((j) => j.kind === 'voice-clone')?.phase).toBe('completed');
+    // A character swap too: quoted by the owner, its price printed here, sent with --yes.
+    const face = new URL('/sandbox/sandbox-face.png', clip).href;
+    const swap = await cli(['character-swap', '--yes', '--image', face, '--video', clip, '--duration', '5', '--resolution', '480p']);
+    expect(swap.code, swap.err.join('\n')).toBe(EXIT.ok);
+    expect(swap.err.join('\n')).toMatch(/Running through the web host[\s\S]*Cost: 5 credits/);
+    expect((await ownerJobs()).find((j) => j.kind === 'character-swap')?.phase).toBe('completed');
     const local = await cli(['lipsync', '--yes', '--video', 'clip.mp4', '--audio', speech.out.at(-1) as string]);
     expect(local.code).toBe(EXIT.refused);
     expect(local.err.join('\n')).toMatch(/--video names a local file.*takes links only/);
