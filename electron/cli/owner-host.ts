@@ -58,7 +58,8 @@ function ownerEngine(owner: OwnerLink): CommandEngine & { seen(job: JobView): vo
       });
       // An end that came before the wait began is read back once; later ends arrive as events.
       void owner.call('jobs.get', id).then(seen, () => undefined);
-      return ended;
+      // An owner that quits mid-job ends the wait with its reason, never a silent exit.
+      return Promise.race([ended, owner.lost]);
     },
   };
 }

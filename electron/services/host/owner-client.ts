@@ -27,6 +27,8 @@ export interface OwnerLink {
   call<C extends CallChannel>(channel: C, ...args: Parameters<StudioApi[C]>): Promise<Awaited<ReturnType<StudioApi[C]>>>;
   /** Follows the owner's events of the given channels (replaces an earlier choice). */
   listen(events: readonly EventChannel[], handler: <E extends EventChannel>(event: E, payload: EventPayloads[E]) => void): void;
+  /** Rejects when the connection is lost (the owner quit): what waits on events races it. */
+  lost: Promise<never>;
   close(): void;
 }
 
@@ -58,9 +60,14 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
   let nextId = 1;
   let eventHandler: ((event: EventChannel, payload: unknown) => void) | undefined;
   let closed: Error | undefined;
+  let lose: (error: Error) => void = () => {};
+  const lost = new Promise<never>((_, reject) => (lose = reject));
+  // Nobody may be waiting when the link goes; those who are get the rejection through their own race.
+  lost.catch(() => undefined);
   return new Promise((resolve, reject) => {
     const fail = (error: Error) => {
       closed ??= error;
+      lose(closed);
       for (const waiting of answers.values()) waiting.reject(closed);
       answers.clear();
       reject(closed);
@@ -98,6 +105,7 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
       return {
         kind,
         pid,
+        lost,
         call(channel, ...args) {
           if (closed) return Promise.reject(closed);
           const id = nextId++;

@@ -149,4 +149,28 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(readOwnerRecord(folder)).toBeNull();
     rmSync(folder, { recursive: true, force: true });
   }, 90_000);
+
+  it('ends with "unavailable" and the reason, not a silent exit, when the owner quits while the job runs', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'studio-owner-quits-'));
+    const held = lockDataFolder(folder, 'web host');
+    // A long sandbox job, so the owner is sure to quit before it ends.
+    const other = composeHost({ host: 'web', appVersion: '0.0.0', dataDir: folder, createVault: () => new EnvVault({}), platform: {}, createStoreFactory: createConfStoreFactory, startSandbox: builtInSandboxStarter(folder, { jobSeconds: 60 }) });
+    const otherChannel = await openOwnerChannel({ dataDir: folder, kind: 'web host', dispatch: other.dispatch, subscribe: other.subscribe, log: other.base.log });
+    const err: string[] = [];
+    const io: CliIo = {
+      out: () => {},
+      err: (text) => {
+        err.push(text);
+        if (text.startsWith('Sent as job')) void otherChannel.close();
+      },
+      env: {},
+      cwd: process.cwd(),
+    };
+    const code = await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Cut short.', '--data-dir', folder], io);
+    expect(code).toBe(EXIT.unavailable);
+    expect(err.join('\n')).toMatch(/closed the connection \(it may have quit\)\. A job already sent stays in its Library/);
+    await other.dispose();
+    held.release();
+    rmSync(folder, { recursive: true, force: true });
+  }, 60_000);
 });
