@@ -105,6 +105,18 @@ describe('the owner channel of a data folder', () => {
     }
   });
 
+  it('drops a connection that never shows a token', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-owner-silent-'));
+    const channel = await openOwnerChannel({ dataDir, kind: 'web host', dispatch: async () => ({ ok: true, value: null }), subscribe: () => () => {}, log: { debug() {}, info() {}, warn() {}, error() {} }, helloMs: 50 });
+    opened.push(channel);
+    const socket = await connectTo(channel.port);
+    let said = '';
+    socket.on('data', (chunk) => (said += chunk.toString()));
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(said).toMatch(/"reason":"no hello"/);
+    expect(channel.clients()).toBe(0);
+  });
+
   it('sends a client only the events it asked for', async () => {
     const { dataDir, emit, listeners } = await owner();
     const link = await reachOwner(dataDir);
