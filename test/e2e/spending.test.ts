@@ -20,20 +20,22 @@ describe('the day\'s spending limit', () => {
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'money-settings-spending-before');
     const daily = card.getByLabel(/Daily limit on "Sandbox"/);
-    await daily.fill('0');
+    await daily.fill('1');
     await daily.blur();
-    await page.getByText('At most 0 credits a day on "Sandbox".').waitFor();
+    await page.getByText('At most 1 credit a day on "Sandbox".').waitFor();
     await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'money-settings-spending');
     const before = await sandboxBalance(page);
     await page.getByRole('button', { name: 'Voices', exact: true }).click();
     await page.getByRole('button', { name: 'Use', exact: true }).first().click();
     await page.getByLabel('Script', { exact: true }).fill('Over the limit.');
-    // Nothing recorded yet, so the speech price has no guide: a limit of 0 still leaves room for it.
+    // Nothing recorded yet, so the speech price has no guide: it may go while some of the limit is left,
+    // and the question says the limit cannot be checked ahead for it.
     await page.getByRole('button', { name: 'Generate' }).click();
     const asked = page.getByRole('dialog').filter({ has: page.getByTestId('price-summary') });
     await asked.waitFor();
-    expect(await asked.textContent()).toMatch(/Today's limit on this connection: 0 credits, 0 credits left\./);
+    expect(await asked.textContent()).toMatch(/Today's limit on this connection: 1 credit, 1 credit left\.\s*With no published price and no earlier charge to judge by, the limit cannot be checked ahead for this/);
+    await screenshot(page, 'money-limit-unchecked-question');
     await asked.getByTestId('price-confirm-send').click();
     await expect.poll(() => sandboxBalance(page), { timeout: 30_000 }).toBe(before - 1);
     // Now the last speech cost 1 credit: the next one would pass the limit, and is refused.
@@ -41,7 +43,7 @@ describe('the day\'s spending limit', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
     const refused = page.getByRole('dialog').filter({ hasText: 'Over today\'s spending limit' });
     await refused.waitFor();
-    expect(await refused.textContent()).toMatch(/Today's spending limit for "Sandbox" is 0 credits; 1 credit are spent or on their way, and this costs about 1 credit \(judging by recent charges\)\. Nothing was sent\./);
+    expect(await refused.textContent()).toMatch(/Today's spending limit for "Sandbox" is 1 credit; 1 credit are spent or on their way, and this costs about 1 credit \(judging by recent charges\)\. Nothing was sent\./);
     await screenshot(page, 'money-limit-refused');
     expect(await sandboxBalance(page)).toBe(before - 1);
   });

@@ -101,9 +101,17 @@ export function combinedPrice(prices: readonly Price[], label: string): Price {
   return { published: false, note: describeTotal(total, label), recent };
 }
 
-/** The figure a spending limit counts for an action: the published price, else the recent guide, else 0. */
-export function expectedCredits(price: Price): number {
-  return price.published ? price.credits : (price.recent?.credits ?? 0);
+/**
+ * The figure a spending limit counts for an action: the published price, else the recent guide; null when
+ * neither exists (an unpublished price this connection was never charged): nobody can say it ahead.
+ */
+export function expectedCredits(price: Price): number | null {
+  return price.published ? price.credits : (price.recent?.credits ?? null);
+}
+
+/** Whether a day's limit can be checked before sending: not for a price nobody can say ahead. */
+export function limitCheckableAhead(price: Price): boolean {
+  return expectedCredits(price) !== null;
 }
 
 /** One line for a dialog, the command line or a log: "30 credits (12 s at 720p: …)" or the honest unknown. */
@@ -187,7 +195,9 @@ export function dayStart(now: number): number {
 export function dailyLimitRefusal(limit: number | undefined, spent: number, price: Price, connectionName: string): string | null {
   if (limit === undefined) return null;
   const next = expectedCredits(price);
-  if (spent + next <= limit) return null;
-  const cost = price.published ? creditsText(next) : next > 0 ? `about ${creditsText(next)} (judging by recent charges)` : 'an unpublished price';
+  // A price nobody can say ahead is not counted as free: it may go only while some of the day's limit is
+  // left, and its charge counts against the limit once the service takes it.
+  if (next === null ? spent < limit : spent + next <= limit) return null;
+  const cost = next === null ? 'a price the service does not publish (this connection has no charge to judge it by), and nothing of the limit is left' : price.published ? creditsText(next) : `about ${creditsText(next)} (judging by recent charges)`;
   return `Today's spending limit for "${connectionName}" is ${creditsText(limit)}; ${creditsText(Math.round(spent * 10) / 10)} are spent or on their way, and this costs ${cost}. Nothing was sent. Raise the limit in Settings, or wait until tomorrow.`;
 }

@@ -23,7 +23,8 @@ export function spentToday(records: Iterable<JobRecord>, connectionId: string, n
     if (r.connectionId !== connectionId || r.createdAt < from) continue;
     if (r.phase === 'failed' && r.remoteId === null) continue;
     if (r.chargedCredits !== null) spent += r.chargedCredits;
-    else spent += expectedCredits(r.costEstimate ? { published: true, credits: r.costEstimate.credits, basis: r.costEstimate.basis } : jobPrice(r.kind, {}, history));
+    // A job still without a charge and without any figure counts once its charge is recorded.
+    else spent += expectedCredits(r.costEstimate ? { published: true, credits: r.costEstimate.credits, basis: r.costEstimate.basis } : jobPrice(r.kind, {}, history)) ?? 0;
   }
   for (const c of extra) if (c.at >= from) spent += c.credits;
   return spent;

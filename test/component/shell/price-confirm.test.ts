@@ -78,4 +78,17 @@ describe('the price question', () => {
     (document.querySelector('.n-dialog__action button') as HTMLButtonElement | null)?.click();
     expect(await result).toBeNull();
   });
+
+  it('says the day\'s limit cannot be checked ahead for a price with no figure and no earlier charge, and refuses it once nothing of the limit is left', async () => {
+    const unknown = { action: 'tts' as const, count: 1, price: { published: false as const, note: 'The service charges for this; its price is not published.', recent: null } };
+    const room = await ask(quote({ dailyLimit: 5, spentToday: 2, items: [unknown] }));
+    expect(room.text()).toMatch(/Today's limit on this connection: 5 credits, 3 credits left\.\s*With no published price and no earlier charge to judge by, the limit cannot be checked ahead for this/);
+    expect(room.text()).not.toMatch(/left after this/);
+    room.button('price-confirm-send')?.click();
+    expect(await room.result).toEqual({ by: 'user', credits: null });
+    document.body.innerHTML = '';
+    const spent = await ask(quote({ dailyLimit: 5, spentToday: 5, items: [unknown] }));
+    expect(spent.text()).toMatch(/nothing of the limit is left\. Nothing was sent\./);
+    expect(spent.button('price-confirm-send')).toBeNull();
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  PAID_ACTIONS, UNPUBLISHED_NOTE, combinedPrice, confirmationRefusal, dailyLimitRefusal, describePrice, jobPrice, priceOf, recentCost, totalPrice, type PaidAction, type PastCharge,
+  PAID_ACTIONS, UNPUBLISHED_NOTE, combinedPrice, confirmationRefusal, dailyLimitRefusal, expectedCredits, limitCheckableAhead, describePrice, jobPrice, priceOf, recentCost, totalPrice, type PaidAction, type PastCharge,
 } from '../../../electron/common/jobs/cost-model';
 import { swapCost } from '../../../electron/common/tools/character-swap';
 import { modelPriceEstimator } from '../../../electron/services/catalogue/model-prices';
@@ -103,5 +103,15 @@ describe('the day\'s spending limit', () => {
     expect(dailyLimitRefusal(100, 71, swap, 'Sandbox')).toBe('Today\'s spending limit for "Sandbox" is 100 credits; 71 credits are spent or on their way, and this costs 30 credits. Nothing was sent. Raise the limit in Settings, or wait until tomorrow.');
     const guided = priceOf('tts', null, [charge('tts', 2, 1)]);
     expect(dailyLimitRefusal(10, 9, guided, 'Sandbox')).toMatch(/costs about 2 credits \(judging by recent charges\)/);
+  });
+
+  it('never counts a price nobody can say ahead as free: it goes only while some of the limit is left', () => {
+    const unknown = priceOf('tts', null, []);
+    expect(expectedCredits(unknown)).toBeNull();
+    expect(limitCheckableAhead(unknown)).toBe(false);
+    expect(dailyLimitRefusal(0, 0, unknown, 'Sandbox')).toMatch(/^Today's spending limit for "Sandbox" is 0 credits; 0 credits are spent or on their way, and this costs a price the service does not publish .*nothing of the limit is left\. Nothing was sent\./);
+    expect(dailyLimitRefusal(5, 5, unknown, 'Sandbox')).toMatch(/nothing of the limit is left/);
+    expect(dailyLimitRefusal(5, 4, unknown, 'Sandbox')).toBeNull();
+    expect(dailyLimitRefusal(undefined, 99, unknown, 'Sandbox')).toBeNull();
   });
 });
