@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULT_AVATAR_PAGE_SIZE, type AvatarRecord } from '../../common/api';
-import { AvatarUploadRequest } from '../../common/bridge/avatars';
+import { AvatarUploadCheck } from '../../common/bridge/avatars';
+import { z } from 'zod';
 import type { AvatarQuery } from '../../common/bridge/catalogue';
 import { formatAvatarDetail, formatAvatarRows, suggestUrlFrom } from '../../common/catalogue/avatar-facts';
 import { AvatarsService } from '../../services/avatars/avatars-service';
@@ -131,7 +132,7 @@ export const avatarsUploadCommand: CliCommand = {
     const [given] = args.positional;
     if (!given) throw new UsageError('Give the avatar video (or picture): an http(s) link or a local file');
     const source = sourceOf(given, io.cwd);
-    const checked = AvatarUploadRequest.safeParse({
+    const checked = AvatarUploadCheck.extend({ confirmDuplicate: z.boolean() }).safeParse({
       source,
       avatarId: flag(args, '--id') ?? '',
       name: flag(args, '--name') ?? '',
@@ -148,8 +149,11 @@ export const avatarsUploadCommand: CliCommand = {
       // A local file is looked at before it goes up: one the service would not take is refused here.
       const toolkit = createMediaToolkit({ dataDir: host.dataDir });
       try {
+        const avatars = avatarsOf(host, toolkit);
+        // Checked before the price question, so a "y" is not refused for a taken id or a file the service would not take.
+        await avatars.check(checked.data);
         const confirmation = await confirmPaidCli(args, io, host.engine, { action: 'avatar-upload' });
-        sent = await avatarsOf(host, toolkit).upload({ ...checked.data, confirmation });
+        sent = await avatars.upload({ ...checked.data, confirmation });
       } catch (error) {
         if (error instanceof StudioError && error.code === 'refused') throw new UsageError(`Not sent: ${error.message}`);
         if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { normaliseRate } from '../../common/bridge/batches';
-import { JOB_PHASE_LABELS, type JobSubmission, type JobView } from '../../common/bridge/jobs';
+import { JOB_PHASE_LABELS, type UnconfirmedSubmission, type JobView } from '../../common/bridge/jobs';
 import { isServiceError } from '../../services/client/errors';
 import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-to-file';
 import { ffprobeVerifier } from '../../services/downloads/verify';
@@ -52,7 +52,7 @@ export async function saveResult(job: JobView, out: string, io: CliIo): Promise<
  * Sends one speech job (TTS or clone) through the job engine, follows it to its end, and with --out
  * saves the audio. The request is checked against the interface's rules before anything is sent.
  */
-async function runSpeechJob(args: ParsedArgs, io: CliIo, given: JobSubmission, prepare?: (host: CliHost) => Promise<JobSubmission>): Promise<number> {
+async function runSpeechJob(args: ParsedArgs, io: CliIo, given: UnconfirmedSubmission, prepare?: (host: CliHost) => Promise<UnconfirmedSubmission>): Promise<number> {
   const json = args.flags['--json'] === true;
   const outFlag = flag(args, '--out');
   const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);

@@ -123,8 +123,8 @@ const submissionOf = <K extends (typeof JOB_KINDS)[number]>(kind: K) =>
     purpose: JobPurpose.optional(),
     /** The user saw the "duplicate, confirm?" answer and wants to send it anyway. */
     confirmDuplicate: z.boolean().optional(),
-    /** Who agreed to pay for it. Optional here so that the engine, not a schema, says what is missing: it refuses a create without one. */
-    confirmation: PaidConfirmation.optional(),
+    /** Who agreed to pay for it: required, so a create path without it does not compile (the engine refuses one at run time too). */
+    confirmation: PaidConfirmation,
   });
 
 /** A paid job to create: one variant per kind, its body typed by the kind's create operation. */

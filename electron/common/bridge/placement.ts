@@ -32,7 +32,7 @@ export type PlacementCheckResult = z.infer<typeof PlacementCheckResult>;
 export const placementCalls = {
   'placement.plan': call(z.tuple([]), PlacementCheckPlan),
   /** Sends the paid probe job on the active connection and waits for its verdict (minutes on a real service). */
-  'placement.check': call(z.tuple([PaidConfirmation.optional()]), PlacementCheckResult),
+  'placement.check': call(z.tuple([PaidConfirmation]), PlacementCheckResult),
 };
 
 export const placementEvents = {

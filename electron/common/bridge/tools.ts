@@ -82,7 +82,7 @@ export type SwapSend = z.infer<typeof SwapSend>;
 
 export const toolsCalls = {
   'tools.lipsyncMeasure': call(z.tuple([LipSyncInputs]), LipSyncMeasure),
-  'tools.lipsyncSend': call(z.tuple([LipSyncInputs.extend({ confirmDuplicate, confirmation: PaidConfirmation.optional() })]), SubmitResult),
+  'tools.lipsyncSend': call(z.tuple([LipSyncInputs.extend({ confirmDuplicate, confirmation: PaidConfirmation })]), SubmitResult),
   'tools.swapQuote': call(z.tuple([SwapInputs]), SwapQuote),
   'tools.swapSend': call(z.tuple([SwapSend]), SubmitResult),
 };

@@ -173,7 +173,9 @@ export function videoSnapshot(record: VideoLike): RemoteSnapshot {
     remoteId: record._id,
     status: record.video_status,
     resultUrl: record.video_status === RecordStatus.Completed ? str(record.video) : null,
-    chargedCredits: num(record.deduction_credit) ?? num(record.deduction_duration),
+    // deduction_duration is what the final result consumed: before the job completes it says 0 while the
+    // credits are already taken, so only a completed job's figure is a charge.
+    chargedCredits: num(record.deduction_credit) ?? (record.video_status === RecordStatus.Completed ? num(record.deduction_duration) : null),
     failReason: str(record.faceswap_fail_reason),
     answer: record,
   };

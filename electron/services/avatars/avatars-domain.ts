@@ -28,6 +28,7 @@ export function createAvatarsDomain(
     handlers: {
       'avatars.list': async (query) => avatars.list(query),
       'avatars.detail': async (id) => avatars.detail(id),
+      'avatars.checkUpload': async (request) => avatars.check(request),
       'avatars.upload': async (request) => avatars.upload(request),
     },
   };

@@ -1,5 +1,5 @@
 import { DEFAULT_AVATAR_PAGE_SIZE, type AvatarRecord } from '../../common/api';
-import type { AvatarPage, AvatarUploadRequest } from '../../common/bridge/avatars';
+import type { AvatarPage, AvatarUploadCheck, AvatarUploadRequest } from '../../common/bridge/avatars';
 import type { AvatarQuery } from '../../common/bridge/catalogue';
 import type { JobSubmission, SubmitResult } from '../../common/bridge/jobs';
 import { mediaRefusal, readableMedia } from '../../common/composition/media-fields';
@@ -51,7 +51,11 @@ export class AvatarsService {
     return { ...listed, ...(detailed ?? {}) };
   }
 
-  async upload(request: AvatarUploadRequest): Promise<SubmitResult> {
+  /**
+   * Refuses (StudioError 'refused') what the service or the studio would refuse once sent: an avatar_id
+   * already used, a local file the service would not take. Nothing is uploaded or sent.
+   */
+  async check(request: AvatarUploadCheck): Promise<void> {
     const client = await this.deps.activeClient();
     // The service would refuse it with 1222 after the upload; say so before anything is sent.
     const taken = await findAvatar(client, request.avatarId);
@@ -68,6 +72,12 @@ export class AvatarsService {
       const refusal = mediaRefusal('avatar-upload', readableMedia(info));
       if (refusal) throw new StudioError(refusal, 'refused');
     }
+  }
+
+  async upload(request: AvatarUploadRequest): Promise<SubmitResult> {
+    // Asked again at sending: the answer to the price question may have taken minutes.
+    await this.check(request);
+    const local = !isLink(request.source);
     const url = local ? await this.deps.link(request.source) : request.source;
     const result = await this.deps.submit({
       kind: 'avatar-upload',

@@ -59,7 +59,7 @@ export class PlacementChecker {
   }
 
   /** Sends the paid probe: `confirmation` is who agreed to pay for it (the engine refuses it without one). */
-  async run(options: { confirmation?: PaidConfirmation; signal?: AbortSignal; onStep?: (step: string) => void } = {}): Promise<PlacementCheckResult> {
+  async run(options: { confirmation: PaidConfirmation; signal?: AbortSignal; onStep?: (step: string) => void }): Promise<PlacementCheckResult> {
     const step = options.onStep ?? (() => undefined);
     const connection = await this.deps.connections.active();
     const named = { connectionId: connection.id, connectionName: connection.name };

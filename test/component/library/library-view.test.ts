@@ -92,10 +92,10 @@ describe('Library jobs panel', () => {
     });
     const store = useJobsStore();
     const asked: string[] = [];
-    const declined = await store.submitWithConfirm({ kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' } }, async (message) => (asked.push(message), false));
+    const declined = await store.submitWithConfirm({ kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' }, confirmation: { by: 'user', credits: null } }, async (message) => (asked.push(message), false));
     expect(declined).toBeNull();
     expect(sent).toBe(0);
-    const accepted = await store.submitWithConfirm({ kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' } }, async () => true);
+    const accepted = await store.submitWithConfirm({ kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' }, confirmation: { by: 'user', credits: null } }, async () => true);
     expect(accepted?.id).toBe('job-9');
     expect(sent).toBe(1);
     expect(asked[0]).toMatch(/2 minutes ago/);

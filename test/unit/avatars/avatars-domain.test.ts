@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { AvatarUploadRequest } from '../../../electron/common/bridge/avatars';
+import { AvatarUploadCheck } from '../../../electron/common/bridge/avatars';
 import { archiveSettingsSpec } from '../../../electron/services/downloads/archive';
 import { createDomains, type Domains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
@@ -114,14 +114,17 @@ describe('avatars.upload', () => {
     const { handlers } = domains;
     const jobs = (await handlers['jobs.list']()).length;
     const [official] = (await handlers['avatars.list']({ from: 2 })).items;
-    await expect(handlers['avatars.upload']({ source: clipUrl, avatarId: official.avatar_id, name: 'Copy', type: 1 })).rejects.toThrow(
+    await expect(handlers['avatars.upload']({ source: clipUrl, avatarId: official.avatar_id, name: 'Copy', type: 1, confirmation: { by: 'script' } })).rejects.toThrow(
       `The avatar_id "${official.avatar_id}" is already used on this connection`,
     );
+    // The same check on its own, as the studio runs it before asking the price: refused, nothing sent.
+    await expect(handlers['avatars.checkUpload']({ source: clipUrl, avatarId: official.avatar_id, name: 'Copy', type: 1 })).rejects.toThrow(`The avatar_id "${official.avatar_id}" is already used`);
+    await expect(handlers['avatars.checkUpload']({ source: clipUrl, avatarId: 'FreshId7', name: 'Fresh', type: 1 })).resolves.toBeUndefined();
     expect((await handlers['jobs.list']()).length).toBe(jobs);
   });
 
   it('checks the request with the interface\'s rules: letters and digits only, a name, a type, a link or a chosen file', () => {
-    const problems = (value: unknown) => (AvatarUploadRequest.safeParse(value).error?.issues ?? []).map((i) => i.message);
+    const problems = (value: unknown) => (AvatarUploadCheck.safeParse(value).error?.issues ?? []).map((i) => i.message);
     expect(problems({ source: clipUrl, avatarId: 'my-avatar', name: 'A', type: 1 })).toEqual(['avatar_id may contain letters and digits only']);
     expect(problems({ source: clipUrl, avatarId: 'ok1', name: ' ', type: 3 })).toEqual(['give the avatar a name', 'type must be 1 (talking avatar) or 2 (stream avatar)']);
     expect(problems({ source: '/home/me/clip.mp4', avatarId: 'ok1', name: 'A', type: 1 })).toEqual(['the avatar must be an http(s) link or a local file you chose']);
@@ -142,7 +145,7 @@ describe('avatars.upload', () => {
     const stranger = join(dir, 'stranger.png');
     writeFileSync(stranger, 'not chosen');
     const jobs = (await handlers['jobs.list']()).length;
-    await expect(handlers['avatars.upload']({ source: pathToFileURL(stranger).href, avatarId: 'Stranger1', name: 'S', type: 1 })).rejects.toThrow(/stranger\.png was not chosen or dropped/);
+    await expect(handlers['avatars.upload']({ source: pathToFileURL(stranger).href, avatarId: 'Stranger1', name: 'S', type: 1, confirmation: { by: 'script' } })).rejects.toThrow(/stranger\.png was not chosen or dropped/);
     expect((await handlers['jobs.list']()).length).toBe(jobs);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ENDPOINTS } from '../../../electron/common/api';
-import { JOB_KINDS, JOB_KIND_REGISTRY, type JobBody, type JobKind } from '../../../electron/common/jobs/kinds';
-import type { JobSubmission } from '../../../electron/common/bridge/jobs';
+import { JOB_KINDS, JOB_KIND_REGISTRY, videoSnapshot, type JobBody, type JobKind } from '../../../electron/common/jobs/kinds';
+import { JobSubmission as JobSubmissionSchema, type JobSubmission } from '../../../electron/common/bridge/jobs';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { FakeService, fakeConnections } from './fake-service';
@@ -40,6 +40,15 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 describe('every create path of the job-kind registry', () => {
+  it('does not compile, nor pass the bridge, without a confirmation', () => {
+    // @ts-expect-error -- a submission must say who agreed to pay; typecheck fails if it ever becomes optional
+    const unasked: JobSubmission = { kind: 'tts', body: SAMPLE_BODIES.tts };
+    const parsed = JobSubmissionSchema.safeParse(unasked);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['confirmation']);
+    expect(JobSubmissionSchema.safeParse({ ...unasked, confirmation: { by: 'user', credits: null } }).success).toBe(true);
+  });
+
   it('covers all the registry\'s kinds', () => {
     expect(Object.keys(SAMPLE_BODIES).sort()).toEqual([...JOB_KINDS].sort());
   });
@@ -88,9 +97,36 @@ describe('every create path of the job-kind registry', () => {
     await expect(e.submit(swap(10))).rejects.toMatchObject({ code: 'spending-limit', message: expect.stringMatching(/Today's spending limit for "Fake" is 50 credits; 40 credits are spent/) });
     expect(service.count(createPath('character-swap'))).toBe(1);
   });
+
+  it('never lets an unpublished price with no charge history through as free: it goes while some of the limit is left, and its charge counts once known', async () => {
+    let balance = 100;
+    service.onRequest = (path) => {
+      if (path === createPath('tts')) balance -= 3;
+    };
+    const limited = (limit: number) => new JobEngine({ storage, connections: fakeConnections(service), clock: { now: () => Date.now() }, random: () => 0.5, balance: async () => balance, spending: () => ({ skipQuestionUnder: null, dailyLimits: { c1: limit } }) });
+    const none = limited(0);
+    none.start();
+    await expect(none.submit(submission('tts', { confirmation: { by: 'user', credits: null } }))).rejects.toMatchObject({ code: 'spending-limit', message: expect.stringMatching(/does not publish.*nothing of the limit is left/) });
+    await expect(none.requireConfirmed('tts', 1, { by: 'user', credits: null })).rejects.toMatchObject({ code: 'spending-limit' });
+    expect(service.count(createPath('tts'))).toBe(0);
+    const some = limited(2);
+    some.start();
+    await some.submit(submission('tts', { confirmation: { by: 'user', credits: null } }));
+    expect(service.count(createPath('tts'))).toBe(1);
+    // It cost 3, measured from the balance: today's spending counts that, and the next one is refused.
+    expect((await some.quote([{ action: 'tts' }])).spentToday).toBe(3);
+    await expect(some.submit(submission('tts', { body: { ...SAMPLE_BODIES.tts, input_text: 'Again' }, confirmation: { by: 'user', credits: null } }))).rejects.toMatchObject({ code: 'spending-limit', message: expect.stringMatching(/3 credits are spent/) });
+    expect(service.count(createPath('tts'))).toBe(1);
+  });
 });
 
 describe('what a job cost', () => {
+  it('takes a video\'s deduction_duration as its charge only once the job completed (it says 0 while the credits are already taken)', () => {
+    expect(videoSnapshot({ _id: 'v1', video_status: 2, deduction_duration: 0 } as never).chargedCredits).toBeNull();
+    expect(videoSnapshot({ _id: 'v1', video_status: 3, deduction_duration: 10 } as never).chargedCredits).toBe(10);
+    expect(videoSnapshot({ _id: 'v1', video_status: 1, deduction_credit: 30 } as never).chargedCredits).toBe(30);
+  });
+
   it('records the balance before and after the create and the charge it measured, and the service\'s own figure over it', async () => {
     let balance = 100;
     service.onRequest = (path) => {

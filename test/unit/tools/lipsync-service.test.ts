@@ -35,7 +35,7 @@ describe('LipSyncService', () => {
     ['a video over 60 fps', video({ fps: 60.5 }), /60\.5 fps.*at most 60 fps.*1210/],
   ])('refuses %s before anything is uploaded or sent, naming the code', async (_, v, reason) => {
     const { service, linked, submitted } = fakes({ 'https://a.example/v.mp4': v, 'https://a.example/a.mp3': audio() });
-    const refusal = await service.send({ video: 'https://a.example/v.mp4', audio: 'https://a.example/a.mp3' }).catch((e: unknown) => e);
+    const refusal = await service.send({ video: 'https://a.example/v.mp4', audio: 'https://a.example/a.mp3', confirmation: { by: 'script' } }).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(ToolRefusal);
     expect((refusal as ToolRefusal).message).toMatch(reason);
     expect((refusal as ToolRefusal).code).toBe('refused-before-sending');
@@ -47,20 +47,20 @@ describe('LipSyncService', () => {
     const { service, submitted } = fakes({ 'https://a.example/v.mp4': video({ durationMs: 60_000, sizeBytes: 300 * 1024 * 1024, fps: 60 }), 'https://a.example/a.mp3': audio({ durationMs: 58_000 }) });
     const measured = await service.measure({ video: 'https://a.example/v.mp4', audio: 'https://a.example/a.mp3' });
     expect(measured.checks.map((c) => [c.level, c.code])).toEqual([['warning', 'fps-high'], ['warning', 'length-mismatch']]);
-    await service.send({ video: 'https://a.example/v.mp4', audio: 'https://a.example/a.mp3' });
-    expect(submitted).toEqual([{ kind: 'lipsync', body: { video_url: 'https://a.example/v.mp4', audio_url: 'https://a.example/a.mp3' } }]);
+    await service.send({ video: 'https://a.example/v.mp4', audio: 'https://a.example/a.mp3', confirmation: { by: 'script' } });
+    expect(submitted).toEqual([{ kind: 'lipsync', body: { video_url: 'https://a.example/v.mp4', audio_url: 'https://a.example/a.mp3' }, confirmation: { by: 'script' } }]);
   });
 
   it('sends local files as the links the upload gave them, and passes a confirmed duplicate on', async () => {
     const { service, linked, submitted } = fakes({ 'file:///granted/v.mp4': video(), 'https://a.example/a.mp3': audio() });
-    await service.send({ video: 'file:///granted/v.mp4', audio: 'https://a.example/a.mp3', confirmDuplicate: true });
+    await service.send({ video: 'file:///granted/v.mp4', audio: 'https://a.example/a.mp3', confirmDuplicate: true, confirmation: { by: 'script' } });
     expect(linked).toEqual([{ video: 'file:///granted/v.mp4', audio: 'https://a.example/a.mp3' }]);
-    expect(submitted).toEqual([{ kind: 'lipsync', body: { video_url: 'https://store.example/video.bin', audio_url: 'https://a.example/a.mp3' }, confirmDuplicate: true }]);
+    expect(submitted).toEqual([{ kind: 'lipsync', body: { video_url: 'https://store.example/video.bin', audio_url: 'https://a.example/a.mp3' }, confirmDuplicate: true, confirmation: { by: 'script' } }]);
   });
 
   it('refuses a video without sound (the service answers 1203) and an audio without an audio stream', async () => {
     const { service, submitted } = fakes({ 'https://a.example/v.mp4': video({ hasAudio: false }), 'https://a.example/a.mp3': audio({ hasAudio: false }) });
-    await expect(service.send({ video: 'https://a.example/v.mp4', audio: 'https://a.example/a.mp3' })).rejects.toThrow(/no sound track.*no audio stream/);
+    await expect(service.send({ video: 'https://a.example/v.mp4', audio: 'https://a.example/a.mp3', confirmation: { by: 'script' } })).rejects.toThrow(/no sound track.*no audio stream/);
     expect(submitted).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { avatarIdSchema } from '@common/api/avatar';
-import { AvatarUploadRequest, isActivePhase, type JobView } from '@common/bridge';
+import { AvatarUploadCheck, isActivePhase, type JobView } from '@common/bridge';
 
 export interface UploadForm {
   source: string;
@@ -10,8 +10,8 @@ export interface UploadForm {
 }
 
 /** Every reason the form cannot be sent, in the interface's words; nothing is sent while there is one. */
-export function checkUpload(form: UploadForm): { ok: true; request: AvatarUploadRequest } | { ok: false; reasons: string[] } {
-  const parsed = AvatarUploadRequest.safeParse(form);
+export function checkUpload(form: UploadForm): { ok: true; request: AvatarUploadCheck } | { ok: false; reasons: string[] } {
+  const parsed = AvatarUploadCheck.safeParse(form);
   if (parsed.success) return { ok: true, request: parsed.data };
   return { ok: false, reasons: [...new Set(parsed.error.issues.map((i) => i.message))] };
 }

@@ -23,20 +23,17 @@ export function useToolSend() {
       dialog.warning({ title, content, positiveText, negativeText: 'Cancel', onPositiveClick: () => resolve(true), onNegativeClick: () => resolve(false), onClose: () => resolve(false), onMaskClick: () => resolve(false) });
     });
 
-  /**
-   * Sends after the price question (`question`; absent where the tool asked with its own figure, as the
-   * character swap's quote does), then asks again before a duplicate.
-   */
-  async function send(attempt: (confirmDuplicate: boolean, confirmation: PaidConfirmation | undefined) => Promise<SubmitResult>, question?: PaidQuestion): Promise<void> {
+  /** Sends after the price question, then asks again before a duplicate. */
+  async function send(attempt: (confirmDuplicate: boolean, confirmation: PaidConfirmation) => Promise<SubmitResult>, question: PaidQuestion): Promise<void> {
     sending.value = true;
     problem.value = null;
     try {
-      const confirmation = question ? await confirmPaid(question) : undefined;
-      if (question && !confirmation) return;
-      let result = await attempt(false, confirmation ?? undefined);
+      const confirmation = await confirmPaid(question);
+      if (!confirmation) return;
+      let result = await attempt(false, confirmation);
       if (result.status === 'duplicate') {
         if (!(await ask('Send again?', result.message, 'Send anyway'))) return;
-        result = await attempt(true, confirmation ?? undefined);
+        result = await attempt(true, confirmation);
       }
       notePaidAction();
       if (result.status === 'submitted') sent.value = result.job;
