@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openStudio, screenshot, studioUrl, type StudioSession } from './browser';
 import { makeImage, makeVideo } from '../fixtures/composition/make-media';
-import { confirmPrice } from './price';
+import { paidAction, sandboxBalance } from './price';
 
 describe('Avatars tool in Chromium', () => {
   let studio: StudioSession;
@@ -85,10 +85,13 @@ describe('Avatars tool in Chromium', () => {
 
     const taken = (await cards(page).first().getAttribute('data-avatar')) as string;
     await fillUpload(page, { link: heldLink, id: taken, name: 'A copy' });
+    const balance = await sandboxBalance(page);
     await form.getByRole('button', { name: 'Upload avatar' }).click();
-    await confirmPrice(page);
+    // The host's own check runs before the price is asked: no question a "yes" to which would be refused.
     await expect.poll(() => form.getByRole('alert').first().textContent(), { timeout: 15_000 }).toContain(`The avatar_id "${taken}" is already used on this connection`);
+    expect(await page.getByTestId('price-summary').count()).toBe(0);
     expect(await form.locator('[data-upload]').count()).toBe(0);
+    expect(await sandboxBalance(page)).toBe(balance);
     await screenshot(page, 'avatars-refused');
   });
 
@@ -96,8 +99,7 @@ describe('Avatars tool in Chromium', () => {
     const { page } = studio;
     const form = upload(page);
     await fillUpload(page, { link: heldLink, id: 'Studio1', name: 'Studio presenter' });
-    await form.getByRole('button', { name: 'Upload avatar' }).click();
-    await confirmPrice(page);
+    await paidAction(page, 'avatar-upload', () => form.getByRole('button', { name: 'Upload avatar' }).click(), { cancelFirst: true });
     const row = form.locator('[data-upload="Studio1"]');
     await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/Queued|Processing/);
 
@@ -155,8 +157,7 @@ describe('Avatars tool in Chromium', () => {
     await form.getByText('portrait.png · a local file, uploaded to your storage when you send').waitFor();
     await form.getByRole('textbox', { name: 'avatar_id' }).fill('Portrait2');
     await form.getByRole('textbox', { name: 'Avatar name' }).fill('Local portrait');
-    await form.getByRole('button', { name: 'Upload avatar' }).click();
-    await confirmPrice(page);
+    await paidAction(page, 'avatar-upload', () => form.getByRole('button', { name: 'Upload avatar' }).click());
     const row = form.locator('[data-upload="Portrait2"]');
     await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('Ready');
     await expect.poll(async () => (await cards(page).allTextContents()).some((t) => t.includes('Local portrait'))).toBe(true);

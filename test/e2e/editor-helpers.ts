@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { openStudio, type StudioSession } from './browser';
+import type { Answer } from './price';
 
 /** Types a value into an inspector field and commits it (Enter, then focus leaves). */
 export async function setField(page: Page, name: string, value: string): Promise<void> {
@@ -82,3 +83,18 @@ export async function dropFiles(page: Page, files: { path: string; type: string 
   }, payload);
   await page.dispatchEvent('section.center', 'drop', { dataTransfer: transfer, clientX: at.x, clientY: at.y });
 }
+
+/** Answers the editor's Create dialog, which is the price question of a video: Cancel closes it, Send waits for the job. */
+export const answerCreateDialog: Answer = async (page, answer) => {
+  const modal = page.locator('.submit-modal');
+  await modal.getByTestId('price-summary').waitFor({ timeout: 30_000 });
+  const said = (await modal.textContent()) ?? '';
+  if (answer === 'cancel') {
+    await modal.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await modal.waitFor({ state: 'detached' });
+  } else {
+    await page.getByRole('button', { name: 'Send to the service' }).click();
+    await waitForJobCreated(page);
+  }
+  return said;
+};

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openRecentProject, screenshot, type StudioSession } from './browser';
-import { addMediaLink, newProject, openEditor, setField, waitForJobCreated } from './editor-helpers';
+import { addMediaLink, answerCreateDialog, newProject, openEditor, setField } from './editor-helpers';
+import { paidAction } from './price';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'editor');
 
@@ -198,9 +199,8 @@ describe('composition editor in Chromium', () => {
     expect(m * 60 + sec).toBeGreaterThanOrEqual(4.5);
 
     // Create the video: the job goes to the engine and shows in the Library.
-    await page.getByRole('button', { name: 'Create video' }).click();
-    await page.getByRole('button', { name: 'Send to the service' }).click();
-    await waitForJobCreated(page);
+    // Cancel in the Create dialog charges nothing; Send charges what the studio recorded for the job.
+    await paidAction(page, 'avatar-video', () => page.getByRole('button', { name: 'Create video' }).click(), { cancelFirst: true, answer: answerCreateDialog });
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     await page.getByRole('main', { name: 'library workspace' }).getByText('Avatar video').first().waitFor();
     await screenshot(page, 'editor-avatar-video-library');
@@ -245,6 +245,8 @@ describe('composition editor in Chromium', () => {
     await screenshot(page, 'editor-talking-avatar');
     await saveAndReopen(page, 'E2E talking avatar');
     compareGolden('talking-avatar.body.json', await exportedBody(page, origin));
+    // Created too: the talking avatar's price question, then the charge the studio recorded, against the sandbox's balance.
+    await paidAction(page, 'talking-avatar', () => page.getByRole('button', { name: /^Create (video|talking avatar)$/ }).click(), { answer: answerCreateDialog });
     expect(studio.consoleErrors).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { makeImage, makeVideo } from '../fixtures/composition/make-media';
-import { bridgeCall as bridge, confirmPrice } from './price';
+import { bridgeCall as bridge, confirmPrice, paidAction, sandboxBalance } from './price';
 
 const jobCount = async (page: Page, kind: string) => (await bridge<{ kind: string }[]>(page, 'jobs.list')).filter((j) => j.kind === kind).length;
 
@@ -54,7 +54,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await screenshot(page, 'tools-lipsync-refused');
     // The host refuses too, so nothing can be sent around the form.
     const video = await page.getByLabel('Video link').inputValue();
-    await expect(bridge(page, 'tools.lipsyncSend', { video, audio: voiceUrl })).rejects.toThrow(/Not sent: .*1210/);
+    await expect(bridge(page, 'tools.lipsyncSend', { video, audio: voiceUrl, confirmation: { by: 'script' } })).rejects.toThrow(/Not sent: .*1210/);
     expect(await jobCount(page, 'lipsync')).toBe(0);
   });
 
@@ -68,8 +68,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     // The voice preview is longer than the clip: warned, not refused.
     await page.getByTestId('tool-warnings').locator('[data-check="length-mismatch"]').waitFor();
     expect(await page.getByTestId('tool-refusals').count()).toBe(0);
-    await page.getByRole('button', { name: 'Lip sync', exact: true }).click();
-    await confirmPrice(page);
+    await paidAction(page, 'lipsync', () => page.getByRole('button', { name: 'Lip sync', exact: true }).click(), { cancelFirst: true });
     const result = page.getByRole('region', { name: 'Result' });
     await expect.poll(() => result.getAttribute('data-phase'), { timeout: 60_000 }).toBe('completed');
     await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: 20_000 }).toBe(true);
@@ -77,6 +76,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await screenshot(page, 'tools-lipsync-result', { fullStage: true });
     expect(await jobCount(page, 'lipsync')).toBe(1);
     // The same request again asks first: a second paid job only when the user says so.
+    const balance = await sandboxBalance(page);
     await page.getByRole('button', { name: 'Lip sync', exact: true }).click();
     await confirmPrice(page);
     const dialog = page.getByRole('dialog');
@@ -85,6 +85,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await jobCount(page, 'lipsync')).toBe(1);
+    expect(await sandboxBalance(page)).toBe(balance);
     expect(studio.consoleErrors).toEqual([]);
   });
 
@@ -128,10 +129,10 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await page.getByLabel('Prompt').fill('A calm presenter in a studio');
     expect(await page.getByTestId('prompt-count').textContent()).toBe('28 / 500 characters');
     await screenshot(page, 'tools-swap-cost', { fullStage: true });
-    await page.getByRole('button', { name: 'Swap for 30 credits…' }).click();
-    const dialog = page.getByRole('dialog');
-    expect(await dialog.textContent()).toContain('12 s at 720p: 3 started 5 s × 10 credits = 30 credits');
-    await dialog.getByRole('button', { name: 'Send for 30 credits' }).click();
+    // Cancel charges nothing; Send charges exactly the 30 credits the question named.
+    const { said } = await paidAction(page, 'character-swap', () => page.getByRole('button', { name: 'Swap for 30 credits…' }).click(), { cancelFirst: true });
+    expect(said).toContain('12 s at 720p: 3 started 5 s × 10 credits = 30 credits');
+    expect(said).toMatch(/Price: 30 credits/);
     const result = page.getByRole('region', { name: 'Result' });
     await expect.poll(() => result.getAttribute('data-phase'), { timeout: 90_000 }).toBe('completed');
     await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: 20_000 }).toBe(true);

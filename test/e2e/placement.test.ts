@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { openEditor } from './editor-helpers';
+import { paidAction } from './price';
 
 describe('check placement in Chromium', () => {
   let studio: StudioSession;
@@ -17,12 +18,22 @@ describe('check placement in Chromium', () => {
     const { page } = studio;
     const row = page.getByTestId('connections-panel').locator('[data-connection="Sandbox"]');
     await row.getByText('Placement: offset of the centre, scale of the frame · known (the built-in sandbox)').waitFor();
-    await row.getByRole('button', { name: 'Check placement on Sandbox' }).click();
     const dialog = page.getByRole('dialog');
-    await expect.poll(() => dialog.getByTestId('placement-cost').textContent()).toMatch(/Cost: .*Balance: [\d,]+ credits/);
-    await dialog.getByRole('button', { name: 'Send the check' }).waitFor();
-    await screenshot(page, 'placement-check-plan');
-    await dialog.getByRole('button', { name: 'Send the check' }).click();
+    // The check is a paid talking avatar: Cancel on its cost charges nothing, Send charges what the studio recorded.
+    const answerPlan = async (_: unknown, answer: 'send' | 'cancel') => {
+      await expect.poll(() => dialog.getByTestId('placement-cost').textContent()).toMatch(/Cost: .*Balance: [\d,]+ credits/);
+      await dialog.getByRole('button', { name: 'Send the check' }).waitFor();
+      const said = (await dialog.getByTestId('placement-cost').textContent()) ?? '';
+      if (answer === 'cancel') {
+        await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      } else {
+        await screenshot(page, 'placement-check-plan');
+        await dialog.getByRole('button', { name: 'Send the check' }).click();
+      }
+      return said;
+    };
+    await paidAction(page, 'talking-avatar', () => row.getByRole('button', { name: 'Check placement on Sandbox' }).click(), { cancelFirst: true, answer: answerPlan });
     await expect.poll(() => dialog.getByTestId('placement-result').textContent(), { timeout: 90_000 }).toContain('the service places by offset of the centre, scale of the frame');
     await screenshot(page, 'placement-check-result');
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();

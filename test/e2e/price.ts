@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 
 /**
@@ -26,4 +27,48 @@ export async function bridgeCall<T>(page: Page, channel: string, ...args: unknow
 /** The sandbox account's credits now, as quota/info answers. */
 export async function sandboxBalance(page: Page): Promise<number> {
   return (await bridgeCall<{ credit: number }>(page, 'connections.balance')).credit;
+}
+
+/** Answers a price question and returns what it said. */
+export type Answer = (page: Page, answer: 'send' | 'cancel') => Promise<string>;
+
+interface PaidJob {
+  id: string;
+  kind: string;
+  remoteId: string | null;
+  phase: string;
+  chargedCredits: number | null;
+}
+
+/**
+ * One paid action, from its button to its charge, held against the sandbox's balance: `start` brings up
+ * the price question; with `cancelFirst` it is answered Cancel once and the balance must not move; then
+ * Send, and the account must lose exactly the price the question named, or where the price is not
+ * published, the charge the studio recorded for the job (so the recorded charge is checked too).
+ * `answer` answers the question where it is not the shared dialog (the editor's Create dialog).
+ */
+export async function paidAction(page: Page, kind: string, start: () => Promise<void>, options: { cancelFirst?: boolean; answer?: Answer } = {}): Promise<{ said: string; charged: number; job: PaidJob }> {
+  const answer = options.answer ?? confirmPrice;
+  const earlier = new Set((await bridgeCall<PaidJob[]>(page, 'jobs.list')).map((j) => j.id));
+  const before = await sandboxBalance(page);
+  if (options.cancelFirst) {
+    await start();
+    await answer(page, 'cancel');
+    expect(await sandboxBalance(page), 'Cancel on the price question charged the account').toBe(before);
+    expect((await bridgeCall<PaidJob[]>(page, 'jobs.list')).filter((j) => !earlier.has(j.id))).toEqual([]);
+  }
+  await start();
+  const said = await answer(page, 'send');
+  const published = /Price: ([\d,]+) credits?/.exec(said);
+  const sent = async () => (await bridgeCall<PaidJob[]>(page, 'jobs.list')).find((j) => !earlier.has(j.id) && j.kind === kind && (j.remoteId !== null || j.phase === 'failed'));
+  await expect.poll(sent, { timeout: 60_000 }).toBeTruthy();
+  const job = (await sent()) as PaidJob;
+  expect(job.remoteId, `the ${kind} job was not accepted: ${job.phase}`).not.toBeNull();
+  const charged = job.chargedCredits ?? (published ? Number(published[1].replace(/,/g, '')) : null);
+  expect(charged, `no charge recorded for the ${kind} job and no published price`).not.toBeNull();
+  if (published) expect(charged).toBe(Number(published[1].replace(/,/g, '')));
+  else expect(said).toMatch(/its price is not published|publishes no price/);
+  expect(charged).toBeGreaterThan(0);
+  await expect.poll(() => sandboxBalance(page), { timeout: 30_000 }).toBe(before - (charged as number));
+  return { said, charged: charged as number, job };
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openRecentProject, openStudio, screenshot, type StudioSession } from './browser';
-import { confirmPrice } from './price';
+import { paidAction } from './price';
 
 /** The editor asks before replacing unsaved work: these tests start over, so they do not keep it. */
 async function discardIfAsked(page: Page): Promise<void> {
@@ -48,8 +48,8 @@ describe('scene voiceovers in Chromium', () => {
     await page.keyboard.press('Control+s');
     await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain('Saved');
 
-    await page.getByRole('button', { name: 'Generate voiceover' }).click();
-    await confirmPrice(page);
+    // Cancel on the price question charges nothing; Send charges what the studio recorded.
+    await paidAction(page, 'tts', () => page.getByRole('button', { name: 'Generate voiceover' }).click(), { cancelFirst: true });
     await page.getByRole('status').filter({ hasText: 'Generating the voiceover' }).waitFor();
     // Away from the scene inspector at once: an element selected, then another workspace.
     await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /in scene 1$/ }).first().click();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
-import { confirmPrice } from './price';
+import { confirmPrice, paidAction } from './price';
 
 describe('Voices workspace in Chromium against the sandbox', () => {
   let studio: StudioSession;
@@ -51,8 +51,7 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     await page.getByRole('alert').filter({ hasText: 'The script is empty' }).waitFor();
     await page.getByLabel('Script', { exact: true }).fill('Hello from the Voices workspace test.');
     expect(await page.getByTestId('script-counts').textContent()).toMatch(/6 \/ 5,000 words · 37 characters/);
-    await page.getByRole('button', { name: 'Generate' }).click();
-    await confirmPrice(page);
+    await paidAction(page, 'tts', () => page.getByRole('button', { name: 'Generate' }).click(), { cancelFirst: true });
     const result = page.getByTestId('tts-status').getByTestId('speech-result');
     await result.waitFor({ timeout: 60_000 });
     const playResult = result.getByRole('button', { name: /^Play Speech/ });
@@ -75,8 +74,7 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     });
     await page.getByLabel('Sample link').fill(sample);
     await expect.poll(() => page.getByRole('button', { name: /^Play the sample/ }).isEnabled(), { timeout: 20_000 }).toBe(true);
-    await page.getByRole('button', { name: 'Clone and speak' }).click();
-    await confirmPrice(page);
+    await paidAction(page, 'voice-clone', () => page.getByRole('button', { name: 'Clone and speak' }).click(), { cancelFirst: true });
     const result = page.getByTestId('clone-status').getByTestId('speech-result');
     await result.waitFor({ timeout: 60_000 });
     await page.getByText('My voices', { exact: true }).click();
