@@ -115,8 +115,9 @@ describe('studio commands beside the studio that owns the data folder', () => {
   it('leaves the owner\'s engine the last word on money: a create sent without a confirmation is refused', async () => {
     const before = (await ownerJobs()).length;
     const link = await reachOwner(dataDir);
-    const unconfirmed = link?.call('jobs.submit', { kind: 'tts', body: { input_text: 'Sent by a client that skipped the question.', voice_id: 'sandbox_ava' } });
-    await expect(unconfirmed).rejects.toThrow(/not confirmed/);
+    // A client outside TypeScript (the type requires a confirmation): refused by the host all the same.
+    const unconfirmed = link?.call('jobs.submit', { kind: 'tts', body: { input_text: 'Sent by a client that skipped the question.', voice_id: 'sandbox_ava' } } as never);
+    await expect(unconfirmed).rejects.toThrow(/Invalid argument 1 \(confirmation\)/);
     link?.close();
     expect((await ownerJobs()).length).toBe(before);
   });
