@@ -108,6 +108,7 @@ describe('local preview in Chromium', () => {
     await page.getByText('Lower third', { exact: true }).click();
     await expect.poll(async () => (await page.getByRole('textbox', { name: 'Text content' }).inputValue())).toContain('Head of Product');
     const lowerBox = await selectedBox(page);
+    await screenshot(page, 'editor-text-inspector');
     const frame1080 = createProject({ id: 'x', kind: 'avatar-video', output: '16:9-1080p' });
     const expectedPath = await expectedFrame([
       { style: { ...presetStyle(frame1080, 'title'), colour: TITLE_RED }, box: titleBox },

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { previewWidth } from '../../common/composition/ffmpeg-args';
 import type { RenderProgress } from '../../common/composition/progress';
 import { validateProject } from '../../common/composition/validate';
@@ -8,6 +9,7 @@ import { defaultDataDir } from '../../services/host/data-dir';
 import { isAbortError } from '../../services/media/preview-renderer';
 import { savedCopiesIn } from '../../services/downloads/queue-file';
 import { createMediaToolkit } from '../../services/media/toolkit';
+import { createTextPictures } from '../../services/text/text-domain';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo } from '../command';
 import { JSON_OPTION } from '../common-options';
 import { readProjectArg, resolveRelativeMedia } from './project-file';
@@ -48,7 +50,9 @@ export const renderPreviewCommand: CliCommand = {
     const bar = progressReporter(io, Boolean(process.stderr.isTTY));
     try {
       await mkdir(dirname(outputPath), { recursive: true });
-      const result = await toolkit.renderer.render(project, {
+      // Text elements are overlaid as the same pictures the studio's canvas shows and submit uploads.
+      const pictures = createTextPictures(dataDir, (file) => pathToFileURL(file).href);
+      const result = await toolkit.renderer.render(await pictures.flatten(project), {
         quality,
         width: width ?? (quality === 'preview' ? previewWidth(project.output) : undefined),
         outputPath,

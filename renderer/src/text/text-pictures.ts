@@ -25,13 +25,21 @@ export class TextPictures {
     this.rasteriser()
       .rasterise(element.text, size)
       .then(
-        (drawn) => this.ready.set(key, `data:image/png;base64,${base64Of(drawn.png)}`),
-        (error: unknown) => this.ready.set(key, { error: (error as Error).message }),
+        (drawn) => this.keep(key, `data:image/png;base64,${base64Of(drawn.png)}`),
+        (error: unknown) => this.keep(key, { error: (error as Error).message }),
       )
       .finally(() => this.drawing.delete(key));
     return null;
   }
+
+  /** Each resize or edit draws a new picture: the oldest are let go past a few hundred. */
+  private keep(key: string, value: string | { error: string }): void {
+    this.ready.set(key, value);
+    if (this.ready.size > MAX_KEPT) this.ready.delete(this.ready.keys().next().value as string);
+  }
 }
+
+const MAX_KEPT = 300;
 
 function pictureKey(style: TextStyle, size: { width: number; height: number }): string {
   return JSON.stringify([style, size.width, size.height]);
