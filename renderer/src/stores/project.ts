@@ -24,6 +24,7 @@ import {
   updateElement,
   addTextElement,
   setTextStyle,
+  withFontRecords,
   type ElementDraft,
   type MediaSize,
   type TextStyle,
@@ -79,7 +80,8 @@ export const useProjectStore = defineStore('project', () => {
   /** Applies one finished gesture. Errors from the operations are kept for the UI, not thrown. */
   function apply(change: (project: Project) => Project): boolean {
     try {
-      const next = change(doc.value);
+      // The project's record of the fonts its text uses follows every change (a delete or paste too).
+      const next = withFontRecords(change(doc.value));
       lastError.value = null;
       if (next === doc.value) return false;
       sync(history.value.commit(next));

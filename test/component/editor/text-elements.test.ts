@@ -43,6 +43,17 @@ describe('text elements in the editor', () => {
     expect(store.currentScene.elements).toEqual([]);
   });
 
+  it('the project records the fonts its text uses, also after a paste or a delete', () => {
+    const store = fresh();
+    const id = store.addText(presetStyle(store.doc, 'lower-third'), { width: 400, height: 120 }, 'lower-left')!;
+    expect(store.doc.fonts?.map((f) => f.file)).toEqual(['SourceSans3-Regular.ttf']);
+    store.select([id]);
+    store.deleteSelected();
+    expect(store.doc.fonts).toBeUndefined();
+    store.undo();
+    expect(store.doc.fonts?.map((f) => f.file)).toEqual(['SourceSans3-Regular.ttf']);
+  });
+
   it('the canvas draws the picture once it is ready, and a text that cannot be drawn stays an outline', async () => {
     const store = fresh();
     const style = presetStyle(store.doc, 'title');
