@@ -25,11 +25,15 @@ const WORKERS = availableParallelism() + 1;
 // its own; every other unit file shares its worker's modules with the files before it, which spares
 // re-importing the services once per file. Read off the files themselves, so a new test that mocks
 // is isolated without anyone remembering to list it.
-const REPLACES_MODULES = /\bvi\.(mock|doMock|useFakeTimers|stubGlobal|stubEnv)\(/;
-const isolatedUnitFiles = readdirSync(join(root, 'test/unit'), { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.test.ts'))
-  .map((file) => `test/unit/${file}`)
-  .filter((file) => REPLACES_MODULES.test(readFileSync(join(root, file), 'utf8')));
+// A file that depends on a module's first-load state says so with a line starting `// @isolate:` and why.
+const REPLACES_MODULES = /\bvi\.(mock|doMock|useFakeTimers|stubGlobal|stubEnv)\(|^\/\/ @isolate:/m;
+const filesReplacingModules = (dir: string): string[] =>
+  readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => `${dir}/${file}`)
+    .filter((file) => REPLACES_MODULES.test(readFileSync(join(root, file), 'utf8')));
+const isolatedUnitFiles = filesReplacingModules('test/unit');
+const isolatedComponentFiles = filesReplacingModules('test/component');
 
 const unitTest = {
   globals: true,
@@ -42,6 +46,16 @@ const unitTest = {
   setupFiles: ['test/worker-env.ts'],
 };
 
+const componentTest = {
+  globals: true,
+  environment: 'happy-dom',
+  include: ['test/component/**/*.test.ts'],
+  // A test that loads a workspace compiles its whole view on first import: over 5 s (vitest's
+  // default) on a busy two-core machine, where it failed once in five runs.
+  testTimeout: 30_000,
+  setupFiles: ['test/worker-env.ts', 'test/component/setup.ts'],
+};
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -50,20 +64,10 @@ export default defineConfig({
     projects: [
       { resolve: { alias }, test: { ...unitTest, name: 'unit', exclude: isolatedUnitFiles, isolate: false } },
       { resolve: { alias }, test: { ...unitTest, name: 'unit-isolated', include: isolatedUnitFiles } },
-      {
-        plugins: [vue()],
-        resolve: { alias },
-        test: {
-          name: 'component',
-          globals: true,
-          environment: 'happy-dom',
-          include: ['test/component/**/*.test.ts'],
-          // A test that loads a workspace compiles its whole view on first import: over 5 s (vitest's
-          // default) on a busy two-core machine, where it failed once in five runs.
-          testTimeout: 30_000,
-          setupFiles: ['test/worker-env.ts', 'test/component/setup.ts'],
-        },
-      },
+      // Component files share their worker's page and compiled views the same way (a third of the
+      // CPU they took with a fresh module graph and DOM per file); those that replace modules do not.
+      { plugins: [vue()], resolve: { alias }, test: { ...componentTest, name: 'component', exclude: isolatedComponentFiles, isolate: false } },
+      { plugins: [vue()], resolve: { alias }, test: { ...componentTest, name: 'component-isolated', include: isolatedComponentFiles } },
       {
         resolve: { alias },
         test: {

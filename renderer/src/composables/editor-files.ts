@@ -1,4 +1,4 @@
-import { computed, ref, shallowRef, watch } from 'vue';
+import { computed, getCurrentScope, onScopeDispose, ref, shallowRef, watch } from 'vue';
 import type { DropdownOption } from 'naive-ui';
 import type { NewProjectRequest, OpenedProject, ProjectSummary, RecoveryEntry } from '@common/bridge/projects';
 import { parseProject, type Project } from '@common/composition';
@@ -271,8 +271,9 @@ export function useEditorFiles(
       return;
     }
     writing = true;
-    inFlight = projects
-      .autosave(project.doc)
+    // A bridge that throws rather than rejects is an autosave failure like any other.
+    inFlight = Promise.resolve()
+      .then(() => projects.autosave(project.doc))
       .then((r) => {
         autosavedAt.value = r.autosavedAt;
         failureShown = false;
@@ -290,6 +291,16 @@ export function useEditorFiles(
           writeAutosave();
         }
       });
+  }
+
+  // The editor going away (its window closing, a test ending) writes a pending autosave now rather
+  // than leaving a timer behind that would write after its view and bridge are gone.
+  if (getCurrentScope()) {
+    onScopeDispose(() => {
+      if (!autosaveTimer) return;
+      clearTimeout(autosaveTimer);
+      writeAutosave();
+    });
   }
 
   watch(

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { nextTick } from 'vue';
+import { effectScope, nextTick } from 'vue';
 import { createPinia, setActivePinia } from 'pinia';
 import { createProject, type Project } from '@common/composition';
 import { useProjectStore } from '@/stores/project';
@@ -98,5 +98,28 @@ describe('autosave', () => {
     expect(order).toEqual(['autosave landed', 'saved']);
     expect(api.autosave).toHaveBeenCalledTimes(1);
     expect(store.dirty).toBe(false);
+  });
+
+  it('writes a pending autosave at once when the editor goes away, and a bridge that throws counts as a failure', async () => {
+    const scope = effectScope();
+    const { store, autosave } = scope.run(() => setup(async () => ({ autosavedAt: Date.now() })))!;
+    store.addScene();
+    await nextTick();
+    expect(autosave).not.toHaveBeenCalled();
+    scope.stop();
+    await Promise.resolve();
+    expect(autosave).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(autosave).toHaveBeenCalledTimes(1);
+
+    const throwing = effectScope();
+    const broken = throwing.run(() => setup(() => {
+      throw new TypeError('the bridge is gone');
+    }))!;
+    broken.store.addScene();
+    await nextTick();
+    throwing.stop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notify.warning).toHaveBeenCalledWith('Autosave failed; save the project by hand.');
   });
 });

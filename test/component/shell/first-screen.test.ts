@@ -1,3 +1,4 @@
+// @isolate: checks which workspace chunks have arrived, module state that another file's mounts would set.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { createPinia } from 'pinia';
