@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createProject, presetStyle, type TextStyle } from '@common/composition';
 import { openStudio, screenshot, studioDataDir, type StudioSession } from './browser';
-import { newProject, setField } from './editor-helpers';
+import { answerCreateDialog, newProject, setField } from './editor-helpers';
+import { bridgeCall } from './price';
 import { colourBox, decode, edgeGap, toOutput, type Box } from './text-frames';
 import { nodeRasteriser } from '../unit/text/text-node';
 
@@ -18,7 +19,7 @@ const TITLE_RED = '#e63946';
 const BOX_ON_WHITE: [number, number, number] = [63, 83, 112];
 /**
  * How far a text's edges may lie from where the host's own picture puts them, in output pixels. The
- * canvas draws the frame at about a third here: two of its pixels. The preview is 640 pixels wide (a
+ * canvas draws the frame at about a third here: two of its pixels; the sandbox's result is full size, the same allowance. The preview is 640 pixels wide (a
  * third) and H.264 keeps colour at half that resolution, so a thin red stroke at a letter's edge fades
  * out of the colour match by up to three preview pixels.
  */
@@ -155,6 +156,25 @@ describe('local preview in Chromium', () => {
 
     await page.getByRole('button', { name: 'Close', exact: true }).click();
     await video.waitFor({ state: 'detached' });
+
+    // Sent: each text goes as the host's picture, uploaded like a chosen file, and the sandbox's result shows it in the same place.
+    const origin = new URL((await avatar.locator('img').getAttribute('src')) ?? '').origin;
+    await page.getByText('Audio URL', { exact: true }).click();
+    await setField(page, 'Voice URL', `${origin}/sandbox/voice-sandbox_ava.mp3`);
+    await page.getByRole('button', { name: 'Create video' }).click();
+    await answerCreateDialog(page, 'send');
+    let resultUrl: string | null = null;
+    await expect.poll(async () => (resultUrl = (await bridgeCall<{ resultUrl: string | null }[]>(page, 'jobs.list')).find((j) => j.resultUrl)?.resultUrl ?? null), { timeout: 90_000 }).not.toBeNull();
+    const sent = JSON.stringify(await bridgeCall<unknown[]>(page, 'jobs.list'));
+    expect(sent).not.toContain('studio-text:');
+    const resultPath = join(studioDataDir(), 'text-check', 'result.mp4');
+    writeFileSync(resultPath, Buffer.from(await (await fetch(resultUrl!)).arrayBuffer()));
+    const result = decode(resultPath, 1);
+    const r = result.width / 1920;
+    const resultTitle = colourBox(result, hex(TITLE_RED), 60, within(titleBox, r));
+    const resultLower = colourBox(result, BOX_ON_WHITE, 30, within(lowerBox, r));
+    expect(resultTitle && edgeGap(toOutput(resultTitle, r), wantTitle)).toBeLessThanOrEqual(CANVAS_TOLERANCE);
+    expect(resultLower && edgeGap(toOutput(resultLower, r), wantLower)).toBeLessThanOrEqual(CANVAS_TOLERANCE);
     expect(studio.consoleErrors).toEqual([]);
   });
 
