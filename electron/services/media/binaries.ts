@@ -146,8 +146,34 @@ export function parseVersionLine(output: string): string | null {
   return match ? match[1] : null;
 }
 
+/**
+ * What each program file answered to -version, by its path, size and modification time: every service
+ * that resolves the binaries asks again, and a new file in the same place (an upgrade) is asked afresh.
+ */
+const answeredVersions = new Map<string, Promise<string | null>>();
+
 /** The version, only when the program answers `-version` the way `binary` does (so /bin/true is not ffprobe). */
-async function readVersion(run: NonNullable<ResolveOptions['run']>, path: string, binary: MediaBinaryName): Promise<string | null> {
+function readVersion(run: NonNullable<ResolveOptions['run']>, path: string, binary: MediaBinaryName): Promise<string | null> {
+  if (run !== defaultRun) return askVersion(run, path, binary);
+  let key: string;
+  try {
+    const stat = statSync(path);
+    key = `${binary}\0${path}\0${stat.size}\0${stat.mtimeMs}`;
+  } catch {
+    return Promise.resolve(null);
+  }
+  const known = answeredVersions.get(key);
+  if (known) return known;
+  // A program that did not answer (or not as `binary`) is asked again next time: it may have been busy.
+  const asked = askVersion(run, path, binary).then((version) => {
+    if (version === null) answeredVersions.delete(key);
+    return version;
+  });
+  answeredVersions.set(key, asked);
+  return asked;
+}
+
+async function askVersion(run: NonNullable<ResolveOptions['run']>, path: string, binary: MediaBinaryName): Promise<string | null> {
   try {
     const result = await run(path, ['-hide_banner', '-version']);
     if (result.code !== 0 || !result.stdout.trimStart().startsWith(`${binary} version `)) return null;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MediaBinaryError, REQUIRED_FFMPEG, missingCapabilities, parseVersionLine, resolveMediaBinaries, resolveMediaBinary, type ResolveOptions } from '../../../electron/services/media/binaries';
 
 const defaultRunForTest = (file: string, args: string[]) =>
@@ -83,6 +86,36 @@ describe('resolveMediaBinary', () => {
     expect(reports.map((r) => r.source)).toEqual(system ? ['path', 'path'] : ['installer', 'installer']);
     expect(reports.map((r) => r.path)).toEqual(system ? ['/usr/bin/ffmpeg', '/usr/bin/ffprobe'] : [expect.stringContaining('@ffmpeg-installer'), expect.stringContaining('@ffprobe-installer')]);
     expect(reports.every((r) => r.error === null && r.version)).toBe(true);
+  });
+});
+
+describe('asking a program its version', () => {
+  it('asks each program file once, again when the file changes, and again after it did not answer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-version-'));
+    try {
+      const program = join(dir, 'ffprobe');
+      const asked = join(dir, 'asked');
+      const write = (answer: string) => {
+        writeFileSync(program, `#!/bin/sh\necho x >> '${asked}'\n${answer}\n`);
+        chmodSync(program, 0o755);
+      };
+      const times = () => readFileSync(asked, 'utf8').split('\n').filter(Boolean).length;
+      const options: ResolveOptions = { env: {}, settings: { ffprobePath: program }, loadPackagedFfmpeg: async () => null };
+      write('exit 1');
+      expect((await resolveMediaBinary('ffprobe', options).catch(() => null))?.path).not.toBe(program);
+      write('echo "ffprobe version 9.1"');
+      utimesSync(program, new Date(), new Date(Date.now() + 1_000));
+      expect((await resolveMediaBinary('ffprobe', options)).version).toBe('9.1');
+      await resolveMediaBinary('ffprobe', options);
+      await resolveMediaBinary('ffprobe', options);
+      expect(times()).toBe(2);
+      write('echo "ffprobe version 9.2-upgraded"');
+      utimesSync(program, new Date(), new Date(Date.now() + 2_000));
+      expect((await resolveMediaBinary('ffprobe', options)).version).toBe('9.2-upgraded');
+      expect(times()).toBe(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
