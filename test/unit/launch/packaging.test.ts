@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { bundledFontsDir } from '../../../electron/services/text/text-pictures';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { minimatch } from 'minimatch';
@@ -10,6 +12,7 @@ const config = createRequire(import.meta.url)(join(root, 'electron-builder.confi
   icon: string;
   files: string[];
   asarUnpack: string[];
+  extraResources: { from: string; to: string }[];
   electronFuses: Record<string, boolean>;
   electronVersion: string;
   linux: { target: string[] };
@@ -78,6 +81,21 @@ describe('packaging (electron-builder)', () => {
     expect(unpacked('node_modules/ffmpeg-static/ffmpeg')).toBe(true);
     expect(unpacked('node_modules/@ffmpeg-installer/linux-x64/ffmpeg')).toBe(true);
     expect(unpacked('node_modules/@ffprobe-installer/linux-x64/ffprobe')).toBe(true);
+  });
+
+  it('ships the text fonts beside the archive, where the packaged main process finds them', () => {
+    const fonts = config.extraResources.find((entry) => entry.from === 'resources/fonts');
+    expect(fonts).toBeDefined();
+    // The installed layout: <resources>/app.asar/out/main/index.js and <resources>/<to>/.
+    const installed = mkdtempSync(join(tmpdir(), 'studio-packaged-'));
+    try {
+      const resources = join(installed, 'resources');
+      mkdirSync(join(resources, 'app.asar', 'out', 'main'), { recursive: true });
+      cpSync(join(root, fonts!.from), join(resources, fonts!.to), { recursive: true });
+      expect(bundledFontsDir(join(resources, 'app.asar', 'out', 'main'))).toBe(join(resources, fonts!.to));
+    } finally {
+      rmSync(installed, { recursive: true, force: true });
+    }
   });
 
   it("installs without Electron's download script, which postinstall runs and lets fail", () => {
