@@ -48,7 +48,7 @@ function finishTimes(dataDir: string): Map<string, number> {
   return new Map(Object.entries(state.jobs).filter(([, j]) => j.status === 3 || j.status === 4).map(([id, j]) => [id, j.updatedAt]));
 }
 
-function counting(): { fetch: FetchLike; polls: () => number; creates: () => number; latency: () => number } {
+export function counting(): { fetch: FetchLike; polls: () => number; creates: () => number; latency: () => number } {
   let polls = 0;
   let creates = 0;
   let total = 0;
@@ -69,9 +69,9 @@ function counting(): { fetch: FetchLike; polls: () => number; creates: () => num
   };
 }
 
-const body = (i: number) => ({ input_text: `Benchmark sentence ${i}.`, voice_id: 'sandbox_ava', rate: '50%' });
+export const body = (i: number) => ({ input_text: `Benchmark sentence ${i}.`, voice_id: 'sandbox_ava', rate: '50%' });
 
-async function pool(count: number, width: number, work: (i: number) => Promise<void>): Promise<void> {
+export async function pool(count: number, width: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: width }, async () => {
     while (next < count) await work(next++);
@@ -88,7 +88,7 @@ interface Result {
   seen: number;
 }
 
-const cpuMs = (used: NodeJS.CpuUsage): number => (used.user + used.system) / 1000;
+export const cpuMs = (used: NodeJS.CpuUsage): number => (used.user + used.system) / 1000;
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
