@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { CostEstimate, JobError, JobKind, JobPhase, JobRecord, JobSubmission } from '../../common/bridge/jobs';
-import type { ServiceError } from '../client/errors';
+import { isServiceError, type ServiceError } from '../client/errors';
 import type { JobPurpose } from '../../common/jobs/purpose';
 import { stableStringify } from './stable-json';
-import { Code, RecordStatus } from '../../common/api';
+import { Code, RecordStatus, isAuthCode } from '../../common/api';
+import type { PollOutcome } from './scheduler';
 
 /** Avatar uploads and voice clones are for the catalogue even when the caller names no purpose. */
 export function defaultPurpose(kind: JobKind): JobPurpose {
@@ -93,4 +94,19 @@ export function newJobRecord(draft: {
     purpose: submission.purpose ?? defaultPurpose(submission.kind),
     reactedAt: null,
   };
+}
+
+/** What a failed poll means for its job: ask again later, the service no longer knows it, or wait for the user. */
+export type PollFailure = { type: 'again'; outcome: PollOutcome } | { type: 'gone'; error: JobError } | { type: 'stall'; explanation: string };
+
+export function pollFailure(error: unknown): PollFailure {
+  if (!isServiceError(error)) return { type: 'again', outcome: { type: 'error' } };
+  if (error.code === Code.TooFrequent) return { type: 'again', outcome: { type: 'rate-limited', retryAfterMs: error.retryAfterMs } };
+  if (error.code === Code.ContentNotFound || error.code === Code.ResourceNotFound) {
+    return { type: 'gone', error: { ...serviceErrorToJob(error), explanation: 'The service no longer knows this job (deleted, expired, or a sandbox that was restarted).' } };
+  }
+  if ((error.code !== undefined && isAuthCode(error.code)) || error.kind === 'config' || error.httpStatus === 401 || error.httpStatus === 403) {
+    return { type: 'stall', explanation: `${error.explanation} Then use "Check again".` };
+  }
+  return { type: 'again', outcome: { type: 'error' } };
 }

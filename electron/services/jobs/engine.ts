@@ -1,78 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { CostEstimate, JobKind, JobPhase, JobRecord, JobSubmission, JobView, PriceQuote, QuoteItem, SubmitResult } from '../../common/bridge/jobs';
-import { combinedPrice, confirmationRefusal, dailyLimitRefusal, PAID_ACTION_LABELS, priceOf, SpendingPolicy, type PaidAction, type PaidConfirmation, type PastCharge, type Price } from '../../common/jobs/cost-model';
-import { StudioError } from '../host/errors';
-import { chargeHistory, CreateLocks, recordedEstimate, spentToday } from './paid-gate';
-import { Code, RecordStatus, describeIssues, isAuthCode } from '../../common/api';
+import type { PaidAction, PaidConfirmation, PastCharge, Price, SpendingPolicy } from '../../common/jobs/cost-model';
+import { recordedEstimate } from './paid-gate';
+import { SpendingGate, type MeasuredCreate } from './spending-gate';
+import { LedgerWriter } from './ledger-writer';
+import { RecordStatus, describeIssues } from '../../common/api';
 import { endpointTypes } from '../client/endpoint-types';
 import { ServiceError, isServiceError } from '../client/errors';
-import type { Random } from '../client/backoff';
-import type { Clock } from '../client/transport';
 import type { ServiceClient } from '../client/service-client';
-import type { Logger } from '../host/types';
 import { createJob, kindEntry, pollJob, withWebhook, type RemoteSnapshot } from './kinds';
-import type { LedgerStorage } from './ledger';
-import { PollScheduler, realTimers, type PollOutcome, type SchedulerOptions, type Timers } from './scheduler';
+import { PollScheduler, realTimers, type PollOutcome, type Timers } from './scheduler';
 import { toJobView, isActive, isFinal, describeUnknownOutcome, overallProgress, reportedFailure } from './job-view';
 import { JobTiming } from './job-timing';
 import type { PollingStrategy } from './polling-strategy';
-import { duplicateMessage, errorText, hashRequest, newJobRecord, phaseOf, recentDuplicate, refusedCreate, serviceErrorToJob } from './engine-helpers';
+import { RESULT_LIFETIME_MS, JobNotFoundError, type JobEngineDeps } from './engine-types';
+import { duplicateMessage, errorText, hashRequest, newJobRecord, phaseOf, pollFailure, recentDuplicate, refusedCreate } from './engine-helpers';
 
-export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
-
-export interface EngineConnection {
-  id: string;
-  name: string;
-  webhookUrl: string | null;
-}
-
-export interface EngineConnections {
-  /** The connection new jobs go to. */
-  active(): Promise<EngineConnection>;
-  /** A client for an existing job's connection; throws when the connection no longer exists. */
-  client(connectionId: string): Promise<ServiceClient>;
-}
-
-export interface JobEngineDeps {
-  storage: LedgerStorage;
-  connections: EngineConnections;
-  clock: Clock;
-  random?: Random;
-  timers?: Timers;
-  log?: Logger;
-  onChange?(job: JobView): void;
-  onRemove?(id: string): void;
-  notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
-  /** Tells the user something went wrong that is not a job's end (a record that could not be written). */
-  warn?(title: string, body: string): void;
-  setProgress?(fraction: number | null): void;
-  newId?: () => string;
-  /** The same request again within this window asks first. Default 10 minutes. */
-  duplicateWindowMs?: number;
-  /** Polling stops (the job is "stalled") this long after creation. Default 24 hours. */
-  deadlineMs?: number;
-  /** A price from the service's own list (the AI model list) where it has one; else the kind's estimate. */
-  estimator?(kind: JobKind, body: Record<string, unknown>): Promise<CostEstimate | null>;
-  scheduler?: Omit<SchedulerOptions, 'clock' | 'timers' | 'random' | 'onDeadline' | 'wakeHint'>;
-  /** When to ask about a job beyond the scheduler's backoff. Default: JobTiming, which learns job lengths. */
-  polling?: PollingStrategy;
-  /** What the user chose about money (the no-question limit, daily limits per connection). Default: always ask, no limit. */
-  spending?(): SpendingPolicy;
-  /** The connection's credit balance now (quota/info); null where the service does not answer it. */
-  balance?(connectionId: string): Promise<number | null>;
-}
-
-/** The first retry of a ledger write that failed after the service accepted a create; it doubles up to the cap. */
-const REWRITE_FIRST_MS = 1_000;
-const REWRITE_CAP_MS = 60_000;
-
-export class JobNotFoundError extends Error {
-  constructor(id: string) {
-    super(`No job with id "${id}"`);
-    this.name = 'JobNotFoundError';
-  }
-}
-
+export { RESULT_LIFETIME_MS, JobNotFoundError, type JobEngineDeps };
+export type { EngineConnection, EngineConnections } from './engine-types';
 export { hashRequest };
 
 /**
@@ -89,12 +34,9 @@ export class JobEngine {
   private readonly newId: () => string;
   private readonly timing: PollingStrategy;
   private readonly timers: Timers;
-  /** Jobs whose latest state is only in memory (a ledger write failed), with the retry armed for each. */
-  private readonly unwritten = new Map<string, unknown>();
-  private readonly warnedUnwritten = new Set<string>();
-  private readonly createLocks = new CreateLocks();
-  /** Charges the ledger does not hold (live sessions), by connection: they count in guides and the day's total. */
-  private otherCharges: (connectionId: string) => PastCharge[] = () => [];
+  private readonly writer: LedgerWriter;
+  /** Prices, the question's quote, refusals of unconfirmed or over-limit creates, the balance read around each create. */
+  private readonly spending: SpendingGate;
   private started = false;
   private readOnly = false;
 
@@ -102,6 +44,11 @@ export class JobEngine {
     this.newId = deps.newId ?? (() => randomUUID());
     this.timing = deps.polling ?? new JobTiming();
     this.timers = deps.timers ?? realTimers;
+    this.writer = new LedgerWriter({ storage: deps.storage, timers: this.timers, log: deps.log, warn: deps.warn, latest: (id) => this.jobs.get(id) });
+    this.spending = new SpendingGate({
+      clock: deps.clock, activeConnection: () => deps.connections.active(), records: () => this.jobs.values(),
+      estimator: deps.estimator, spending: deps.spending, balance: deps.balance,
+    });
     this.scheduler = new PollScheduler((id, signal) => this.poll(id, signal), {
       ...deps.scheduler,
       clock: deps.clock,
@@ -148,13 +95,7 @@ export class JobEngine {
   /** Stops polling at once; in-flight polls are aborted. */
   stop(): void {
     this.scheduler.stop();
-    // One last try for what is only in memory; flush() then waits for it.
-    for (const [id, handle] of this.unwritten) {
-      this.timers.clearTimeout(handle);
-      const record = this.jobs.get(id);
-      if (record) this.deps.storage.put(record).catch(() => undefined);
-    }
-    this.unwritten.clear();
+    this.writer.stop();
   }
 
   /** Settles when every ledger write made so far is on disk (before a process exits). */
@@ -215,63 +156,27 @@ export class JobEngine {
   }
 
   /** The price of a job on a connection: the service's published figure, else the honest unknown with this connection's recent charges. */
-  async price(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<Price> {
-    // A list that cannot be read now does not stop the job: the kind's own estimate stands in.
-    const listed = await this.deps.estimator?.(kind, body).catch(() => null);
-    return priceOf(kind, listed ?? kindEntry(kind).estimate(body), chargeHistory(this.jobs.values(), connectionId));
+  price(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<Price> {
+    return this.spending.price(kind, body, connectionId);
   }
 
-  /**
-   * What a confirmation shows: each line's price on the active connection, its balance read now and
-   * today's limit. `others` are charges the ledger does not hold (live sessions) for guides and the day's total.
-   */
-  async quote(items: readonly QuoteItem[]): Promise<PriceQuote> {
-    const connection = await this.deps.connections.active();
-    const others = this.otherCharges(connection.id);
-    const history = [...chargeHistory(this.jobs.values(), connection.id), ...others];
-    const priced = await Promise.all(items.map(async (item) => {
-      const price = item.action === 'live-session' ? priceOf('live-session', null, history) : await this.price(item.action, item.body ?? {}, connection.id);
-      return { action: item.action, count: item.count ?? 1, price };
-    }));
-    const balance = (await this.deps.balance?.(connection.id).catch(() => null)) ?? null;
-    const policy = this.policy();
-    const now = this.deps.clock.now();
-    return {
-      items: priced,
-      connectionId: connection.id,
-      connectionName: connection.name,
-      balance,
-      balanceAt: now,
-      dailyLimit: policy.dailyLimits[connection.id] ?? null,
-      spentToday: spentToday(this.jobs.values(), connection.id, now, others),
-      skipQuestionUnder: policy.skipQuestionUnder,
-    };
+  /** What a confirmation shows: each line's price on the active connection, its balance read now and today's limit. */
+  quote(items: readonly QuoteItem[]): Promise<PriceQuote> {
+    return this.spending.quote(items);
   }
 
-  /**
-   * Refuses (StudioError) unless `confirmation` covers `count` of an action at today's price and the day's
-   * limit has room: for work that is confirmed once and sent later as several creates (a batch) or that
-   * is not a job of the ledger (a live session).
-   */
-  async requireConfirmed(action: PaidAction, count: number, confirmation: PaidConfirmation | undefined): Promise<Price> {
-    const quote = await this.quote([{ action, count }]);
-    const [item] = quote.items;
-    const price = count === 1 ? item.price : combinedPrice(Array.from({ length: count }, () => item.price), PAID_ACTION_LABELS[action]);
-    const unconfirmed = confirmationRefusal(action, price, confirmation, this.policy());
-    if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
-    const overLimit = dailyLimitRefusal(quote.dailyLimit ?? undefined, quote.spentToday, price, quote.connectionName);
-    if (overLimit) throw new StudioError(overLimit, 'spending-limit');
-    return price;
+  /** Refuses unless `confirmation` covers `count` of an action (a batch, a live session) at today's price within the day's limit. */
+  requireConfirmed(action: PaidAction, count: number, confirmation: PaidConfirmation | undefined): Promise<Price> {
+    return this.spending.requireConfirmed(action, count, confirmation);
   }
 
   /** Adds charges the ledger does not hold (live sessions) to the guides and the day's total. */
   countCharges(source: (connectionId: string) => PastCharge[]): void {
-    const earlier = this.otherCharges;
-    this.otherCharges = (id) => [...earlier(id), ...source(id)];
+    this.spending.countCharges(source);
   }
 
   policy(): SpendingPolicy {
-    return this.deps.spending?.() ?? SpendingPolicy.parse({});
+    return this.spending.policy();
   }
 
   async submit(submission: JobSubmission, signal?: AbortSignal): Promise<SubmitResult> {
@@ -284,15 +189,9 @@ export class JobEngine {
     const client = await this.deps.connections.client(connection.id);
     const body = withWebhook(submission.kind, submission.body as Record<string, unknown>, connection.webhookUrl);
     const requestHash = hashRequest(submission.kind, connection.id, submission.body);
-    const price = await this.price(submission.kind, submission.body as Record<string, unknown>, connection.id);
-    const now = this.deps.clock.now();
-
     // Money is a property of this path, not of a screen: nothing paid leaves unconfirmed or past the day's limit.
-    const policy = this.policy();
-    const unconfirmed = confirmationRefusal(submission.kind, price, submission.confirmation, policy, submission.purpose?.type === 'batch-row' ? submission.purpose.batchId : null);
-    if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
-    const overLimit = dailyLimitRefusal(policy.dailyLimits[connection.id], spentToday(this.jobs.values(), connection.id, now, this.otherCharges(connection.id)), price, connection.name);
-    if (overLimit) throw new StudioError(overLimit, 'spending-limit');
+    const price = await this.spending.admit(submission, connection);
+    const now = this.deps.clock.now();
 
     // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
     if (!submission.confirmDuplicate) {
@@ -323,22 +222,10 @@ export class JobEngine {
       throw new Error(`The job could not be written to the ledger, so it was not sent: ${errorText(error)}`);
     }
 
-    let snapshot: RemoteSnapshot;
+    let created: MeasuredCreate<RemoteSnapshot>;
     let sentAt: number | null = null;
-    let balanceBefore: number | null = null;
-    let balanceAfter: number | null = null;
-    const balance = this.deps.balance;
     try {
-      snapshot = !balance
-        ? await createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) })
-        : await this.createLocks.run(connection.id, async () => {
-            balanceBefore = await balance(connection.id).catch(() => null);
-            try {
-              return await createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) });
-            } finally {
-              balanceAfter = await balance(connection.id).catch(() => null);
-            }
-          });
+      created = await this.spending.measure(connection.id, () => createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) }));
     } catch (error) {
       if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
         this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: refusedCreate(error) });
@@ -350,13 +237,13 @@ export class JobEngine {
     }
 
     // The service accepted (and may charge for) the job: from here on nothing may end it as unknown.
-    const created = this.deps.clock.now();
+    const { result: snapshot, balanceBefore, balanceAfter, charged } = created;
+    const createdAt = this.deps.clock.now();
     // One durable write for the id and the create's answer: the answer alone carries nothing a
     // restart could not learn again, the id is what makes the paid job findable.
-    const measured = balanceBefore !== null && balanceAfter !== null && balanceBefore >= balanceAfter ? Math.round((balanceBefore - balanceAfter) * 100) / 100 : null;
     this.update(record.id, {
-      remoteId: snapshot.remoteId, expiresAt: created + RESULT_LIFETIME_MS, activeSeenAt: created, sentAt, balanceBefore, balanceAfter,
-      ...(measured !== null && { chargedCredits: measured, chargeSource: 'balance' as const }),
+      remoteId: snapshot.remoteId, expiresAt: createdAt + RESULT_LIFETIME_MS, activeSeenAt: createdAt, sentAt, balanceBefore, balanceAfter,
+      ...(charged !== null && { chargedCredits: charged, chargeSource: 'balance' as const }),
     }, false);
     const { saved } = this.applySnapshot(record.id, snapshot, true);
     const after = this.jobs.get(record.id);
@@ -439,23 +326,15 @@ export class JobEngine {
       if (!after || !isActive(after.phase)) return { type: 'done' };
       return { type: 'progress', state: after.phase === 'queued' ? 'queued' : 'processing', changed };
     } catch (error) {
-      if (!isServiceError(error)) return { type: 'error' };
-      if (error.code === Code.TooFrequent) return { type: 'rate-limited', retryAfterMs: error.retryAfterMs };
-      if (error.code === Code.ContentNotFound || error.code === Code.ResourceNotFound) {
-        this.update(id, {
-          phase: 'failed',
-          finishedAt: this.deps.clock.now(),
-          error: { ...serviceErrorToJob(error), explanation: 'The service no longer knows this job (deleted, expired, or a sandbox that was restarted).' },
-        });
+      const failure = pollFailure(error);
+      if (failure.type === 'again') return failure.outcome;
+      if (failure.type === 'stall') this.stall(id, failure.explanation);
+      else {
+        this.update(id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: failure.error });
         this.unfollow(record, false);
         this.announce(id);
-        return { type: 'done' };
       }
-      if ((error.code !== undefined && isAuthCode(error.code)) || error.kind === 'config' || error.httpStatus === 401 || error.httpStatus === 403) {
-        this.stall(id, `${error.explanation} Then use "Check again".`);
-        return { type: 'done' };
-      }
-      return { type: 'error' };
+      return { type: 'done' };
     }
   }
 
@@ -523,37 +402,7 @@ export class JobEngine {
     this.jobs.set(id, next);
     this.changed(next);
     if (!persist || this.readOnly) return Promise.resolve();
-    return this.write(next, 0);
-  }
-
-  /** Writes the job's latest state; a failure arms a retry (of whatever is latest then) with a doubling wait. */
-  private write(record: JobRecord, failures: number): Promise<void> {
-    const pending = this.unwritten.get(record.id);
-    if (pending !== undefined) this.timers.clearTimeout(pending);
-    this.unwritten.delete(record.id);
-    const saved = this.deps.storage.put(record);
-    saved.catch((error: unknown) => {
-      const latest = this.jobs.get(record.id);
-      // Another write already took over (or the job is gone): its own outcome counts.
-      if (latest !== record || this.unwritten.has(record.id)) return;
-      this.deps.log?.error('job ledger write failed', { job: record.id, error: errorText(error), retries: failures });
-      // Before the service knew the job, nothing was sent for it, and submit() says so itself.
-      if (latest.remoteId === null) return;
-      if (!this.warnedUnwritten.has(record.id)) {
-        this.warnedUnwritten.add(record.id);
-        this.deps.warn?.(
-          'A job could not be recorded',
-          `The service has "${latest.summary}", but the studio could not write it to the job list on disk (${errorText(error)}). Do not send it again: the studio keeps following it and keeps trying to save it. Free disk space or check the data folder.`,
-        );
-      }
-      const delay = Math.min(REWRITE_CAP_MS, REWRITE_FIRST_MS * 2 ** failures);
-      this.unwritten.set(record.id, this.timers.setTimeout(() => {
-        this.unwritten.delete(record.id);
-        const current = this.jobs.get(record.id);
-        if (current) void this.write(current, failures + 1).catch(() => undefined);
-      }, delay));
-    });
-    return saved;
+    return this.writer.write(next);
   }
 
   private changed(record: JobRecord): void {

@@ -1,0 +1,63 @@
+import type { CostEstimate, JobKind, JobView } from '../../common/bridge/jobs';
+import type { SpendingPolicy } from '../../common/jobs/cost-model';
+import type { Random } from '../client/backoff';
+import type { Clock } from '../client/transport';
+import type { ServiceClient } from '../client/service-client';
+import type { Logger } from '../host/types';
+import type { LedgerStorage } from './ledger';
+import type { SchedulerOptions, Timers } from './scheduler';
+import type { PollingStrategy } from './polling-strategy';
+
+// What the job engine is given and the names it exports beside itself.
+
+export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
+
+export interface EngineConnection {
+  id: string;
+  name: string;
+  webhookUrl: string | null;
+}
+
+export interface EngineConnections {
+  /** The connection new jobs go to. */
+  active(): Promise<EngineConnection>;
+  /** A client for an existing job's connection; throws when the connection no longer exists. */
+  client(connectionId: string): Promise<ServiceClient>;
+}
+
+export interface JobEngineDeps {
+  storage: LedgerStorage;
+  connections: EngineConnections;
+  clock: Clock;
+  random?: Random;
+  timers?: Timers;
+  log?: Logger;
+  onChange?(job: JobView): void;
+  onRemove?(id: string): void;
+  notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
+  /** Tells the user something went wrong that is not a job's end (a record that could not be written). */
+  warn?(title: string, body: string): void;
+  setProgress?(fraction: number | null): void;
+  newId?: () => string;
+  /** The same request again within this window asks first. Default 10 minutes. */
+  duplicateWindowMs?: number;
+  /** Polling stops (the job is "stalled") this long after creation. Default 24 hours. */
+  deadlineMs?: number;
+  /** A price from the service's own list (the AI model list) where it has one; else the kind's estimate. */
+  estimator?(kind: JobKind, body: Record<string, unknown>): Promise<CostEstimate | null>;
+  scheduler?: Omit<SchedulerOptions, 'clock' | 'timers' | 'random' | 'onDeadline' | 'wakeHint'>;
+  /** When to ask about a job beyond the scheduler's backoff. Default: JobTiming, which learns job lengths. */
+  polling?: PollingStrategy;
+  /** What the user chose about money (the no-question limit, daily limits per connection). Default: always ask, no limit. */
+  spending?(): SpendingPolicy;
+  /** The connection's credit balance now (quota/info); null where the service does not answer it. */
+  balance?(connectionId: string): Promise<number | null>;
+}
+
+
+export class JobNotFoundError extends Error {
+  constructor(id: string) {
+    super(`No job with id "${id}"`);
+    this.name = 'JobNotFoundError';
+  }
+}
