@@ -102,8 +102,7 @@ describe('every credit shown before it is spent', () => {
     await confirmPrice(page, 'cancel');
     expect(await sandboxBalance(page)).toBe(opened);
     expect(await page.locator('section.session').count()).toBe(1);
-    await page.getByRole('button', { name: 'Close session' }).click();
-    await expect.poll(() => page.locator('section.session').count()).toBe(0);
+    // Left open: the Library lists it with its cost and closes it.
   });
 
   it('the Library shows what every job cost', async () => {
@@ -122,6 +121,20 @@ describe('every credit shown before it is spent', () => {
     expect(await totals.getByTestId('cost-batch').textContent()).toBe(`Batch "${batch.label}": 60 credits`);
     expect(batch.label).not.toBe(batch.id);
     await screenshot(page, 'money-library-costs');
+
+    // The open live session is listed with what opening it cost, and closed from here.
+    const live = page.getByTestId('live-sessions');
+    const [session] = await bridgeCall<{ id: string }[]>(page, 'live.sessions');
+    const charge = live.locator(`[data-session="${session.id}"]`);
+    expect(await live.locator('summary').textContent()).toMatch(/^\s*Live face swap sessions: 1 open, 0 closed · \d+ credits?\s*$/);
+    expect(await charge.getByTestId('live-session-cost').textContent()).toMatch(/^\d+ credits?$/);
+    await screenshot(page, 'money-library-live-open');
+    await charge.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => live.locator('summary').textContent()).toMatch(/Live face swap sessions: 0 open, 1 closed/);
+    expect(await bridgeCall<unknown[]>(page, 'live.sessions')).toEqual([]);
+    expect(await charge.textContent()).toMatch(/Closed .*\d+ credits?$/);
+    await live.locator('summary').click();
+    await live.scrollIntoViewIfNeeded();
     expect(studio.consoleErrors).toEqual([]);
   });
 });

@@ -72,6 +72,22 @@ export const LiveSession = z.object({
 });
 export type LiveSession = z.infer<typeof LiveSession>;
 
+/** A live session as the Library lists it: open or closed, what opening it cost. */
+export const LiveSessionEntry = z.object({
+  id: z.string(),
+  connectionId: z.string(),
+  createdAt: z.number(),
+  /** null while it is open. */
+  closedAt: z.number().nullable(),
+  /** From the balance before and after opening it; null: the service did not say. */
+  chargedCredits: z.number().nullable(),
+  faceCount: z.number().int(),
+  /** The create's answer (1 to 4) and when it was known; the interface has no call to read it again. */
+  status: z.number().int(),
+  statusAt: z.number(),
+});
+export type LiveSessionEntry = z.infer<typeof LiveSessionEntry>;
+
 /**
  * What the real-time client in the page needs to join a session's channel. The channel token is the one
  * secret the page holds: the real-time SDK runs there (camera, WebRTC), it is good for this channel only,
@@ -98,6 +114,8 @@ export const facesCalls = {
   'live.update': call(z.tuple([sessionId, faces]), LiveSession),
   'live.close': call(z.tuple([sessionId]), z.void()),
   'live.sessions': call(z.tuple([]), z.array(LiveSession)),
+  /** This data folder's sessions, open ones first then the latest closed, newest first, with what each cost (the Library's list). */
+  'live.history': call(z.tuple([]), z.array(LiveSessionEntry)),
   'live.join': call(z.tuple([sessionId]), LiveChannel),
   /** The camera and microphone are allowed (desktop app) only while the Live face swap tab runs them. */
   'live.camera': call(z.tuple([z.boolean()]), z.void()),

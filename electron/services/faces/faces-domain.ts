@@ -76,6 +76,7 @@ export function createFacesDomain(services: FacesServices): DomainModule<typeof 
       'live.update': async (id, chosen) => live.update(id, chosen),
       'live.close': async (id) => live.close(id),
       'live.sessions': async () => live.list(),
+      'live.history': async () => live.history(),
       'live.join': async (id) => live.channel(id),
       'live.camera': async (on) => camera(on),
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
-import { LiveSession, type LiveChannel, type LiveFace } from '../../common/bridge/faces';
+import { LiveSession, LiveSessionEntry, type LiveChannel, type LiveFace } from '../../common/bridge/faces';
 import { mediaRefusal, readableMedia } from '../../common/composition/media-fields';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { ServiceClient } from '../client/service-client';
@@ -9,14 +9,18 @@ import { StudioError } from '../host/errors';
 import type { PaidConfirmation, PastCharge } from '../../common/jobs/cost-model';
 import type { Logger, RecordStore, RecordStoreSpec } from '../host/types';
 
+const CLOSED_KEPT = 200;
+
 /** Open sessions, written before the create is answered to the page, so a crash leaves a trace to close. */
 const OpenSessions = z.object({
   sessions: z.array(LiveSession),
   /** What opening sessions cost on each connection (the guide for a price the service does not publish). */
   charges: z.array(z.object({ connectionId: z.string(), at: z.number(), credits: z.number() })).max(1000).default([]),
+  /** The latest closed sessions, for the Library's list of what was open and what it cost. */
+  closed: z.array(LiveSessionEntry).max(CLOSED_KEPT).default([]),
 });
 type OpenSessions = z.infer<typeof OpenSessions>;
-export const liveSessionsSpec: RecordStoreSpec<OpenSessions> = { name: 'live-sessions', schema: OpenSessions as z.ZodType<OpenSessions>, defaults: { sessions: [], charges: [] }, version: 1 };
+export const liveSessionsSpec: RecordStoreSpec<OpenSessions> = { name: 'live-sessions', schema: OpenSessions as z.ZodType<OpenSessions>, defaults: { sessions: [], charges: [], closed: [] }, version: 1 };
 
 /** 1216 the session does not exist, 1219 it is closed: either way nothing is left open. */
 const GONE_CODES = new Set([1216, 1219]);
@@ -69,6 +73,13 @@ export class LiveSessions {
     return this.deps.store.get().sessions.filter((s) => !this.leftOver.has(s.id));
   }
 
+  /** Open sessions (this run's and any left over) then the closed ones kept, newest first: the Library's list. */
+  history(): LiveSessionEntry[] {
+    const { sessions, closed } = this.deps.store.get();
+    const open = sessions.map((s) => entryOf(s, null)).sort((a, b) => b.createdAt - a.createdAt);
+    return [...open, ...[...closed].sort((a, b) => b.createdAt - a.createdAt)];
+  }
+
   /** What opening sessions cost on a connection, newest last. */
   charges(connectionId: string): PastCharge[] {
     return this.deps.store.get().charges.filter((c) => c.connectionId === connectionId).map((c) => ({ action: 'live-session', credits: c.credits, at: c.at }));
@@ -95,6 +106,7 @@ export class LiveSessions {
     };
     this.tokens.set(session.id, data.front_rtc_token);
     this.deps.store.update((r) => ({
+      ...r,
       sessions: [...r.sessions, session],
       charges: charged === null ? r.charges : [...r.charges, { connectionId, at: now, credits: charged }].slice(-1000),
     }));
@@ -172,6 +184,14 @@ export class LiveSessions {
       if (!(error instanceof ServiceError && typeof error.code === 'number' && GONE_CODES.has(error.code))) throw error;
     }
     this.tokens.delete(session.id);
-    this.deps.store.update((r) => ({ ...r, sessions: r.sessions.filter((s) => s.id !== session.id) }));
+    const closedAt = this.deps.now();
+    this.deps.store.update((r) => ({ ...r, sessions: r.sessions.filter((s) => s.id !== session.id), closed: [...r.closed, entryOf(session, closedAt)].slice(-CLOSED_KEPT) }));
   }
+}
+
+function entryOf(session: LiveSession, closedAt: number | null): LiveSessionEntry {
+  return {
+    id: session.id, connectionId: session.connectionId, createdAt: session.createdAt, closedAt, chargedCredits: session.chargedCredits ?? null,
+    faceCount: session.faces.length, status: session.status, statusAt: session.statusAt ?? session.createdAt,
+  };
 }

@@ -42,6 +42,8 @@ async function sandboxSessions(): Promise<Array<{ _id: string; closed: boolean }
   return ((await response.json()) as { data: { live: Array<{ _id: string; closed: boolean }> } }).data.live;
 }
 
+/** The ids of the sessions the data folder records as open (closed ones are kept apart, for the Library). */
+const openOnDisk = (data: string): string[] => (JSON.parse(readFileSync(join(data, 'live-sessions.json'), 'utf8')) as { data: { sessions: { id: string }[] } }).data.sessions.map((s) => s.id);
 const face = () => ({ path: `${emulator.url}/sandbox/sandbox-face.png`, opts: '214,196:298,196:256,234:256,274' });
 /** The user's answer to the price question (a live session's price is not published). */
 const yes = { confirmation: { by: 'user' as const, credits: null } };
@@ -88,7 +90,7 @@ describe('live face swap sessions are never left open', () => {
     expect(next.list()).toEqual([]);
     expect(await next.closeLeftOpen()).toBe(1);
     expect((await sandboxSessions()).find((s) => s._id === session.id)?.closed).toBe(true);
-    expect(readFileSync(join(data, 'live-sessions.json'), 'utf8')).not.toContain(session.id);
+    expect(openOnDisk(data)).not.toContain(session.id);
     // A session already closed elsewhere (1219) counts as closed, not as an error kept forever.
     expect(await run(data).closeLeftOpen()).toBe(0);
   });
@@ -121,7 +123,7 @@ describe('live face swap sessions are never left open', () => {
     expect(studio.list().map((s) => [s.id, s.origin])).toEqual([[fromCli.id, 'cli']]);
     await studio.closeAll();
     expect((await sandboxSessions()).find((s) => s._id === fromCli.id)?.closed).toBe(true);
-    expect(readFileSync(join(data, 'live-sessions.json'), 'utf8')).not.toContain(fromCli.id);
+    expect(openOnDisk(data)).not.toContain(fromCli.id);
   });
 
   it('gives the page a channel to join only for a real connection\'s session opened in this run', async () => {
@@ -170,6 +172,13 @@ describe('live face swap sessions are never left open', () => {
     const second = await live.create([face()], { ...yes, another: true });
     expect(live.list().map((s) => s.id)).toEqual([first.id, second.id]);
     expect(confirmed).toEqual([yes.confirmation, yes.confirmation]);
+    // The Library's list: both open, newest first, with what each cost; once closed, kept with when.
+    expect(live.history().map((e) => [e.id, e.closedAt, e.chargedCredits])).toEqual([[second.id, null, second.chargedCredits], [first.id, null, first.chargedCredits]]);
+    await live.close(first.id);
+    const [open, closed] = live.history();
+    expect(open).toMatchObject({ id: second.id, closedAt: null, faceCount: 1 });
+    expect(closed).toMatchObject({ id: first.id, closedAt: expect.any(Number), chargedCredits: first.chargedCredits, status: first.status });
     await live.closeAll();
+    expect(live.history().every((e) => e.closedAt !== null)).toBe(true);
   });
 });
