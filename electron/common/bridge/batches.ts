@@ -170,7 +170,7 @@ export const batchesCalls = {
   'batches.resume': call(z.tuple([id]), BatchView),
   'batches.cancel': call(z.tuple([id]), BatchView),
   /** Sends the failed rows again: new paid jobs, so the user's answer to their price comes with them. */
-  'batches.retryFailed': call(z.tuple([id, PaidConfirmation.optional()]), BatchView),
+  'batches.retryFailed': call(z.tuple([id, PaidConfirmation]), BatchView),
   /** Makes one ended row again: a new paid job for that row only (0-based row). */
   'batches.redoRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation.optional()]), BatchView),
   /**

@@ -110,7 +110,7 @@ export const facesCalls = {
   'faces.analyze': call(z.tuple([AnalyzeRequest]), AnalyzeResult),
   'faces.videoFrames': call(z.tuple([VideoFramesRequest]), z.array(VideoFrame)),
   /** Opens a paid session: needs the user's confirmation, and `another` to open a second one for the same faces. */
-  'live.create': call(z.tuple([faces, z.object({ confirmation: PaidConfirmation.optional(), another: z.boolean().optional() }).optional()]), LiveSession),
+  'live.create': call(z.tuple([faces, z.object({ confirmation: PaidConfirmation, another: z.boolean().optional() })]), LiveSession),
   'live.update': call(z.tuple([sessionId, faces]), LiveSession),
   'live.close': call(z.tuple([sessionId]), z.void()),
   'live.sessions': call(z.tuple([]), z.array(LiveSession)),

@@ -43,7 +43,8 @@ export interface LiveDeps {
 
 /** Options of a create: who agreed to pay, and whether a second session for the same faces is wanted. */
 export interface LiveCreateOptions {
-  confirmation?: PaidConfirmation;
+  /** Required: a create path without it does not compile (a script outside TypeScript is refused below). */
+  confirmation: PaidConfirmation;
   another?: boolean;
 }
 
@@ -85,7 +86,7 @@ export class LiveSessions {
     return this.deps.store.get().charges.filter((c) => c.connectionId === connectionId).map((c) => ({ action: 'live-session', credits: c.credits, at: c.at }));
   }
 
-  async create(faces: LiveFace[], options: LiveCreateOptions = {}): Promise<LiveSession> {
+  async create(faces: LiveFace[], options: LiveCreateOptions): Promise<LiveSession> {
     const { connectionId, client } = await this.deps.activeClient();
     // A session costs while open: a second one for the same faces is only opened when asked for by name.
     const same = this.list().find((s) => s.connectionId === connectionId && faceKey(s.faces) === faceKey(faces));

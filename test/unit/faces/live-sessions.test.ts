@@ -160,7 +160,7 @@ describe('live face swap sessions are never left open', () => {
       balance: async () => credit(),
     });
     const before = await credit();
-    await expect(live.create([face()])).rejects.toMatchObject({ code: 'confirmation-required' });
+    await expect(live.create([face()], {} as never)).rejects.toMatchObject({ code: 'confirmation-required' });
     expect(await credit()).toBe(before);
     const first = await live.create([face()], yes);
     expect(first).toMatchObject({ statusAt: expect.any(Number), chargedCredits: before - (await credit()) });
