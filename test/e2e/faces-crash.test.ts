@@ -45,7 +45,11 @@ async function sandboxSession(id: string): Promise<{ closed: boolean } | undefin
   return live.find((s) => s._id === id);
 }
 
-const recorded = () => readFileSync(join(dataDir, 'live-sessions.json'), 'utf8');
+/** The host's record of live sessions: those it holds open, and the closed ones it keeps for the Library. */
+function recorded(): { open: string[]; closed: string[] } {
+  const { data } = JSON.parse(readFileSync(join(dataDir, 'live-sessions.json'), 'utf8')) as { data: { sessions: { id: string }[]; closed: { id: string }[] } };
+  return { open: data.sessions.map((s) => s.id), closed: data.closed.map((s) => s.id) };
+}
 
 describe('a live session left open by a killed host', () => {
   it('is closed at the next start', async () => {
@@ -72,7 +76,7 @@ describe('a live session left open by a killed host', () => {
     const session = page.locator('section.session');
     await session.waitFor({ timeout: 20_000 });
     const id = (await session.getAttribute('aria-label'))?.replace('Live session ', '') ?? '';
-    expect(recorded()).toContain(id);
+    expect(recorded().open).toContain(id);
     expect((await sandboxSession(id))?.closed).toBe(false);
 
     // A crash: no quit, no page unload reaches the host.
@@ -80,11 +84,13 @@ describe('a live session left open by a killed host', () => {
     await stopHostProcess(host, 'SIGKILL');
     host = undefined;
     await page.context().close();
-    expect(recorded()).toContain(id);
+    expect(recorded().open).toContain(id);
 
     host = await startHostProcess(dataDir);
-    await until(() => !recorded().includes(id), 60_000);
+    await until(() => !recorded().open.includes(id), 60_000);
     expect((await sandboxSession(id))?.closed).toBe(true);
+    // Closed on the user's behalf, and kept among the closed sessions the Library lists with their cost.
+    expect(recorded().closed).toContain(id);
     const later: string[] = [];
     const again = await openTools(host.url, later);
     await again.getByRole('region', { name: 'Tools' }).locator('.n-tabs-tab[data-name="live-face-swap"]').click();
