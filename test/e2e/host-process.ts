@@ -3,9 +3,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { sharedCacheDir } from '../../electron/emulator';
 import { launchBrowser } from './browser';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -19,7 +20,10 @@ export interface HostProcess {
 export async function startHostProcess(dataDir: string): Promise<HostProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/host-child.ts', '--port', '0', '--data-dir', dataDir], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: dataDir },
+    // Its own home (the archive's folders land in the data folder), but the run's sandbox catalogue,
+    // built once by the global setup: a host that built its own there was killed mid-build by these
+    // tests, and the ffmpeg it had started went on writing into the folder the test was removing.
+    env: { PATH: process.env.PATH, HOME: dataDir, STUDIO_CACHE_DIR: dirname(sharedCacheDir()) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -71,7 +75,7 @@ export function restartableStudio(folderPrefix: string): RestartableStudio {
   afterAll(async () => {
     if (host) await stopHostProcess(host, 'SIGKILL');
     await browser?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
   return {
     get dataDir() {
