@@ -1,0 +1,70 @@
+import { computed, type ComputedRef } from 'vue';
+import type { MessageApi } from 'naive-ui';
+import { placementProblem, validateProject, type Problem } from '@common/composition';
+import { useLinkChecks, type LinkChecks } from './editor-link-checks';
+import { useAvatarReadiness } from './editor-avatar-readiness';
+import type { useProjectStore } from '@/stores/project';
+import type { useEditorAssetsStore } from '@/stores/editor-assets';
+import type { useConnectionsStore } from '@/stores/connections';
+import type { useJobsStore } from '@/stores/jobs';
+
+/** Problems worth seeing on the element itself: what fails or is wasted in the paid result. */
+const MARKED = new Set(['link-broken', 'link-wrong-kind', 'off-frame', 'partly-off-frame', 'scale-at-limit', 'avatar-processing']);
+
+export interface EditorProblemSources {
+  project: ReturnType<typeof useProjectStore>;
+  assets: ReturnType<typeof useEditorAssetsStore>;
+  connections: ReturnType<typeof useConnectionsStore>;
+  jobs: ReturnType<typeof useJobsStore>;
+  message: MessageApi;
+}
+
+/**
+ * Everything the editor knows is wrong with the open project before it is sent: the document's own
+ * checks, its links as the host last saw them, avatars still processing and an unverified placement.
+ * The Problems panel, the toolbar counts, the marks on the canvas and the Create dialog's pre-flight
+ * all read this one list.
+ */
+export function useEditorProblems({ project, assets, connections, jobs, message }: EditorProblemSources) {
+  const links: LinkChecks = useLinkChecks(() => project.doc);
+  const placement = computed(() => connections.active?.placement);
+  const avatars = useAvatarReadiness({
+    project: () => project.doc,
+    avatars: () => assets.avatars,
+    jobs: () => jobs.list,
+    connectionId: () => connections.active?.id ?? null,
+    reload: () => assets.load(),
+  });
+  const problems = computed<Problem[]>(() => {
+    const unverified = connections.active ? placementProblem(connections.active) : null;
+    return [...validateProject(project.doc, { purpose: 'submit', placement: placement.value }), ...links.problems.value, ...avatars.problems.value, ...(unverified ? [unverified] : [])];
+  });
+  const errorCount = computed(() => problems.value.filter((p) => p.level === 'error').length);
+  const warningCount = computed(() => problems.value.length - errorCount.value);
+  const linkState = computed(() => ({ total: links.total.value, unchecked: links.unchecked.value, checking: links.checking.value, failure: links.failure.value }));
+
+  const marks: ComputedRef<Map<string, { level: Problem['level']; text: string }>> = computed(() => {
+    const scene = project.currentScene.id;
+    const found = new Map<string, { level: Problem['level']; text: string }>();
+    for (const p of problems.value) {
+      if (!p.elementId || p.sceneId !== scene || !MARKED.has(p.code) || found.has(p.elementId)) continue;
+      found.set(p.elementId, { level: p.level, text: p.message.slice(p.message.indexOf(': ') + 2) });
+    }
+    return found;
+  });
+
+  /** The Create dialog's pre-flight: every link asked again, and the avatars' state read afresh. */
+  async function preflight(): Promise<Problem[]> {
+    const [found, avatarsFound] = await Promise.all([links.check(true), avatars.recheck()]);
+    return [...found, ...avatarsFound];
+  }
+
+  async function checkLinks(): Promise<void> {
+    const found = await links.check(true).catch(() => null);
+    if (found === null) message.error(`Links could not be checked: ${links.failure.value ?? 'the studio host did not answer'}`);
+    else if (found.some((p) => p.level === 'error')) message.error(`${found.filter((p) => p.level === 'error').length} link problem(s): see Problems`);
+    else message.success(`All ${links.total.value} link${links.total.value === 1 ? '' : 's'} answer`);
+  }
+
+  return { links, placement, problems, errorCount, warningCount, linkState, marks, preflight, checkLinks };
+}
