@@ -122,6 +122,7 @@ export const SERVICE_FOLDERS = {
   placement: { imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'], about: 'Checks where an avatar sits in a frame.' },
   voices: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets'], about: 'Voice batches from spreadsheets (ffprobe measures saved files).' },
   downloads: { imports: ['client', 'host', 'jobs', 'media', 'net', 'projects', 'system'], about: 'The download queue and the archive.' },
+  campaign: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets', 'storage', 'text', 'voices'], about: 'Campaigns: a template and a spreadsheet become one video per row, checked, priced and resumable.' },
   jobs: {
     // The engine, ledger and reactor need only client, host and projects. The other four edges are
     // jobs/studio-services.ts, which assembles the services several domains share: composition that

@@ -1,0 +1,76 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CatalogueService } from '../catalogue/catalogue-service';
+import type { LinkReport } from '../../common/composition/link-checks';
+import { urlKind } from '../../common/composition/rules';
+import { checkRows, fillRows, rowLinks, type CampaignLookups, type CheckedRow, type RowCheckOptions } from '../../common/campaign/row-check';
+import { campaignTable, MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
+import { columnVariables, templateProblems, type CampaignTemplate } from '../../common/campaign/variables';
+import { readSheetFile } from '../sheets/read-sheet';
+import { knownVoicesOf } from '../voices/batch-input';
+
+/** What the campaign's check uses of the host: the catalogue and the editor's link pre-flight. */
+export interface CampaignCheckDeps {
+  catalogue: Pick<CatalogueService, 'voices' | 'avatars'>;
+  /** The link checker (services/media/link-checker.ts): each link fetched and probed once, for every row. */
+  checkLinks(urls: readonly string[]): Promise<LinkReport[]>;
+}
+
+export interface CampaignCheck {
+  /** How the spreadsheet was read ("a comma-separated file in UTF-8"). */
+  readAs: string;
+  /** Which column each variable is read from. */
+  columns: Record<string, string>;
+  /** What stops the whole campaign (the template, the file): nothing is sent while there is one. */
+  problems: string[];
+  rows: CheckedRow[];
+}
+
+export interface CampaignCheckOptions extends Omit<RowCheckOptions, 'link'> {
+  /** By variable, the column to read it from when the names differ. */
+  mapping?: Record<string, string>;
+}
+
+/**
+ * Reads a campaign's spreadsheet (the batch voiceovers' reader: any common encoding, .xlsx) and checks
+ * every row before anything is sent. A per-row picture, logo or clip given as a path is read beside the
+ * spreadsheet.
+ */
+export async function checkCampaignFile(template: CampaignTemplate, sheetPath: string, deps: CampaignCheckDeps, options: CampaignCheckOptions = {}): Promise<CampaignCheck> {
+  const table = await readSheetFile(sheetPath, { maxRows: MAX_CAMPAIGN_ROWS });
+  const checked = await checkCampaignTable(template, table.rows, deps, { ...options, link: linkBeside(dirname(sheetPath)) });
+  return { ...checked, readAs: table.readAs };
+}
+
+/** The same check on cells already read (the page's table, edited by the user). */
+export async function checkCampaignTable(template: CampaignTemplate, lines: readonly (readonly string[])[], deps: CampaignCheckDeps, options: CampaignCheckOptions & RowCheckOptions = {}): Promise<Omit<CampaignCheck, 'readAs'>> {
+  const table = campaignTable(lines, columnVariables(template), options.mapping);
+  const problems = [...templateProblems(template), ...table.problems];
+  const lookups = await lookupsOf(deps.catalogue);
+  const filled = fillRows(template, table.rows, lookups, options);
+  const urls = rowLinks(filled);
+  const reports = new Map((urls.length > 0 ? await deps.checkLinks(urls) : []).map((report) => [report.url, report]));
+  return { columns: table.columns, problems, rows: checkRows(filled, reports, options) };
+}
+
+/** The connection's voices and avatars; a list that cannot be read is not checked (the service names a wrong one). */
+export async function lookupsOf(catalogue: CampaignCheckDeps['catalogue']): Promise<CampaignLookups> {
+  const voices = await knownVoicesOf(catalogue);
+  let avatar: CampaignLookups['avatar'] = null;
+  try {
+    const ids = new Set((await catalogue.avatars()).map((a) => a.avatar_id).filter((id): id is string => typeof id === 'string'));
+    avatar = (id) => ids.has(id);
+  } catch {
+    avatar = null;
+  }
+  return { voice: voices?.idOf ? (given) => voices.idOf?.(given) ?? null : null, avatar };
+}
+
+/** A cell that is a path (not a link) names a file beside the spreadsheet, or anywhere when absolute. */
+export function linkBeside(folder: string): (value: string) => string {
+  return (value) => {
+    const kind = urlKind(value);
+    if (kind === 'remote' || kind === 'colour' || /^[a-z][a-z0-9+.-]*:/i.test(value)) return value;
+    return pathToFileURL(isAbsolute(value) ? value : resolve(folder, value)).href;
+  };
+}
