@@ -141,7 +141,7 @@ export const PaidConfirmation = z.discriminatedUnion('by', [
   z.object({ by: z.literal('limit'), credits: z.number().nonnegative() }),
   /** A script said --yes (or gave a limit the price is within). */
   z.object({ by: z.literal('script') }),
-  /** A row of a batch whose total the user confirmed when starting it. */
+  /** A row of a batch (or of a campaign: batchId is the campaign's id) whose total the user confirmed when starting it. */
   z.object({ by: z.literal('batch'), batchId: z.string().min(1).max(200) }),
 ]);
 export type PaidConfirmation = z.infer<typeof PaidConfirmation>;

@@ -14,6 +14,16 @@ export const JobPurpose = z.discriminatedUnion('type', [
     scriptHash: z.string().min(1).max(200),
   }),
   z.object({ type: z.literal('batch-row'), batchId: z.string().min(1).max(200), row: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('campaign-row'),
+    campaignId: z.string().min(1).max(200),
+    row: z.number().int().nonnegative(),
+    /** A row's chain: its scenes' voiceovers (by scene), then its video. */
+    step: z.enum(['voiceover', 'video']),
+    sceneId: z.string().min(1).max(200).optional(),
+    /** Counts the row's retries: a row made again sends new jobs, its earlier ones stay in the ledger. */
+    take: z.number().int().nonnegative(),
+  }),
   z.object({ type: z.literal('avatar-upload') }),
   z.object({ type: z.literal('voice-clone') }),
   z.object({ type: z.literal('archive') }),

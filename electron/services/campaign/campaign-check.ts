@@ -24,6 +24,8 @@ export interface CampaignCheck {
   /** What stops the whole campaign (the template, the file): nothing is sent while there is one. */
   problems: string[];
   rows: CheckedRow[];
+  /** Voices the spreadsheet gives by name, and their ids (the campaign's record keeps them). */
+  voiceIds: Record<string, string>;
 }
 
 export interface CampaignCheckOptions extends Omit<RowCheckOptions, 'link'> {
@@ -50,7 +52,21 @@ export async function checkCampaignTable(template: CampaignTemplate, lines: read
   const filled = fillRows(template, table.rows, lookups, options);
   const urls = rowLinks(filled);
   const reports = new Map((urls.length > 0 ? await deps.checkLinks(urls) : []).map((report) => [report.url, report]));
-  return { columns: table.columns, problems, rows: checkRows(filled, reports, options) };
+  return { columns: table.columns, problems, rows: checkRows(filled, reports, options), voiceIds: voiceIdsOf(template, table.rows, lookups) };
+}
+
+/** Each voice a row names in a voice column that is not an id itself, with its id. */
+function voiceIdsOf(template: CampaignTemplate, rows: readonly { values: Readonly<Record<string, string>> }[], lookups: CampaignLookups): Record<string, string> {
+  const ids: Record<string, string> = {};
+  const voiceKeys = columnVariables(template).filter((v) => v.places.some((p) => p.field === 'voice')).map((v) => v.key);
+  for (const row of rows) {
+    for (const key of voiceKeys) {
+      const given = row.values[key]?.trim();
+      const id = given ? lookups.voice?.(given) : null;
+      if (given && id && id !== given) ids[given] = id;
+    }
+  }
+  return ids;
 }
 
 /** The connection's voices and avatars; a list that cannot be read is not checked (the service names a wrong one). */

@@ -81,12 +81,13 @@ export function createArchive(base: DownloadsHost, service: DownloadsService, { 
     dataDir: base.dataDir,
     defaultDataDir,
     createStore: base.createStore,
-    jobs: () => jobs.records().filter((job) => job.purpose.type !== 'batch-row'),
+    // A batch's and a campaign's results are saved into their own folder by them.
+    jobs: () => jobs.records().filter((job) => job.purpose.type !== 'batch-row' && job.purpose.type !== 'campaign-row'),
     log: base.log,
     warn: (title, body) => tell(base, () => settings.get().notifications, title, body, false),
   });
   for (const option of JobPurpose.options) {
-    if (option.shape.type.value === 'batch-row') continue;
+    if (option.shape.type.value === 'batch-row' || option.shape.type.value === 'campaign-row') continue;
     reactor.on(option.shape.type.value, async (job) => {
       if (job.phase === 'completed') await archive.keep(job);
     });

@@ -416,8 +416,8 @@ export class JobEngine {
 
   private announce(id: string): void {
     const record = this.jobs.get(id);
-    // A batch's rows are announced once, by the batch, when it ends: a toast per row piled over the table.
-    if (!record || !this.deps.notify || record.purpose.type === 'batch-row') return;
+    // A batch's rows (and a campaign's) are announced once, by the batch, when it ends: a toast per row piled over the table.
+    if (!record || !this.deps.notify || record.purpose.type === 'batch-row' || record.purpose.type === 'campaign-row') return;
     const label = kindEntry(record.kind).label;
     if (record.phase === 'completed') this.deps.notify(`${label} ready`, record.summary, 'completed');
     else this.deps.notify(`${label} failed`, record.error?.explanation ?? record.summary, 'failed');

@@ -106,7 +106,10 @@ export class SpendingGate {
     const policy = this.policy();
     // The type requires a confirmation; a caller outside TypeScript (a script's JSON) may still leave it out.
     const confirmation = submission.confirmation as PaidConfirmation | undefined;
-    const unconfirmed = confirmationRefusal(submission.kind, price, confirmation, policy, submission.purpose?.type === 'batch-row' ? submission.purpose.batchId : null);
+    // A batch's rows, and a campaign's, ride on the total confirmed when it started.
+    const purpose = submission.purpose;
+    const rowOf = purpose?.type === 'batch-row' ? purpose.batchId : purpose?.type === 'campaign-row' ? purpose.campaignId : null;
+    const unconfirmed = confirmationRefusal(submission.kind, price, confirmation, policy, rowOf);
     if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
     const spent = spentToday(this.deps.records(), connection.id, this.deps.clock.now(), this.otherCharges(connection.id));
     const overLimit = dailyLimitRefusal(policy.dailyLimits[connection.id], spent, price, connection.name);

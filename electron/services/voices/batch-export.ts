@@ -117,7 +117,7 @@ async function linksSavedIn(folder: string): Promise<Map<string, string>> {
   return new Map(lines.filter((line) => line.file && line.link).map((line) => [line.file, line.link]));
 }
 
-async function saveWithRetries(url: string, target: string, options: ExportOptions): Promise<void> {
+export async function saveWithRetries(url: string, target: string, options: ExportOptions): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       await fetchToFile({ url, target, validators: null, verify: options.verify, fetch: options.fetch });

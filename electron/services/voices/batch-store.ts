@@ -1,8 +1,9 @@
-import { readdir, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BatchRow, BatchState } from '../../common/bridge/batches';
 import { writeFileAtomic } from '../projects/atomic-file';
+import { readRecordFolder } from '../projects/record-folder';
 
 /**
  * A batch as it is kept on disk. What each row's job did is not here: the ledger holds every job with
@@ -57,18 +58,8 @@ export class BatchStore {
   }
 
   /** Every batch that can be read; one that cannot is moved aside (never overwritten) and skipped. */
-  async list(): Promise<BatchRecord[]> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
-    const found: BatchRecord[] = [];
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
-      try {
-        const record = await this.get(name.slice(0, -'.json'.length));
-        if (record) found.push(record);
-      } catch {
-        await rename(join(this.dir, name), join(this.dir, `${name}.unreadable`)).catch(() => undefined);
-      }
-    }
-    return found.sort((a, b) => b.createdAt - a.createdAt);
+  list(): Promise<BatchRecord[]> {
+    return readRecordFolder(this.dir, (id) => this.get(id));
   }
 
   /** Writes are queued, so the last change always lands last. */

@@ -76,6 +76,11 @@ describe('every create path of the job-kind registry', () => {
     expect(service.count(createPath('character-swap')) + service.count(createPath('tts'))).toBe(0);
     await e.submit(submission('tts', { confirmation: { by: 'batch', batchId: 'b1' }, purpose: { type: 'batch-row', batchId: 'b1', row: 0 } }));
     expect(service.count(createPath('tts'))).toBe(1);
+    // A campaign's rows ride on the campaign's own confirmation, and only on it.
+    const campaignRow = { type: 'campaign-row', campaignId: 'c1', row: 0, step: 'voiceover', sceneId: 's1', take: 0 } as const;
+    await expect(e.submit(submission('tts', { confirmation: { by: 'batch', batchId: 'c2' }, purpose: campaignRow }))).rejects.toMatchObject({ code: 'confirmation-required' });
+    await e.submit(submission('tts', { confirmation: { by: 'batch', batchId: 'c1' }, purpose: campaignRow, confirmDuplicate: true }));
+    expect(service.count(createPath('tts'))).toBe(2);
   });
 
   it('sends without the question only a published price within the user\'s limit', async () => {

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { Project, ProjectKind } from '../composition/document';
+
+/**
+ * A campaign as it is kept on disk: the template, and one durable record per row with its own state.
+ * A row is self-contained (its values, its file, where its chain stands), so rows could later be handed
+ * to a queue engine on several machines; which jobs a row made is in the ledger (their purpose names
+ * the campaign, row, step and take), so after a crash the ledger says what was sent and nothing is
+ * created twice because this record was older than the ledger.
+ */
+
+/** pending → voiceover → video → download → done, or failed; invalid rows are never sent. */
+export const CampaignRowState = z.enum(['pending', 'voiceover', 'video', 'download', 'done', 'failed', 'invalid', 'cancelled']);
+export type CampaignRowState = z.infer<typeof CampaignRowState>;
+
+/** States a row does nothing more about on its own. */
+export const CAMPAIGN_ROW_ENDED: ReadonlySet<CampaignRowState> = new Set(['done', 'failed', 'invalid', 'cancelled']);
+/** States of a row that holds one of the campaign's places (sent, or about to be). */
+export const CAMPAIGN_ROW_UNDER_WAY: ReadonlySet<CampaignRowState> = new Set(['voiceover', 'video', 'download']);
+
+export const CampaignRowRecord = z.object({
+  /** 0-based place under the spreadsheet's header; shown 1-based. */
+  row: z.number().int().nonnegative(),
+  /** Every column's value by variable key, as the spreadsheet gave it. */
+  values: z.record(z.string(), z.string()),
+  /** The result's file inside the campaign's folder ("07 - Ana.mp4"). */
+  fileName: z.string().min(1).max(1000),
+  state: CampaignRowState,
+  /** Why the row is invalid, failed or cancelled; empty otherwise. */
+  problems: z.array(z.string().max(2000)),
+  /** 0 for the first try; each retry sends new jobs under the next take. */
+  take: z.number().int().nonnegative(),
+  /** The voiceovers of this take, by scene id (their audio links). */
+  voiceovers: z.record(z.string(), z.string()),
+  resultUrl: z.string().nullable(),
+  /** When the result link stops working (ms since the epoch). */
+  expiresAt: z.number().nullable(),
+  /** Set once the file is saved in the folder. */
+  savedAt: z.number().nullable(),
+});
+export type CampaignRowRecord = z.infer<typeof CampaignRowRecord>;
+
+export const CampaignState = z.enum(['running', 'paused', 'cancelled', 'finished']);
+export type CampaignState = z.infer<typeof CampaignState>;
+
+export const CampaignRecord = z.object({
+  version: z.literal(1),
+  id: z.string().regex(/^[\w-]{1,200}$/),
+  label: z.string().max(500),
+  createdAt: z.number(),
+  target: ProjectKind,
+  template: z.object({ project: Project, fileName: z.string().min(1).max(500) }),
+  /** The variables the spreadsheet gives, by key, in the template's order (the manifest's columns). */
+  variables: z.array(z.object({ key: z.string(), name: z.string() })),
+  /** Where a path given in a link column is read from (the spreadsheet's folder); null: links only. */
+  sheetFolder: z.string().max(4096).nullable(),
+  /** Voices given by name in the spreadsheet and the ids they were found to be, when the campaign was checked. */
+  voiceIds: z.record(z.string(), z.string()),
+  /** Where the results and the manifest are saved. */
+  outDir: z.string().min(1).max(4096),
+  state: CampaignState,
+  concurrency: z.number().int().min(1).max(32),
+  rows: z.array(CampaignRowRecord),
+});
+export type CampaignRecord = z.infer<typeof CampaignRecord>;
+
+/** Rows by state, for a progress line. */
+export function campaignCounts(record: Pick<CampaignRecord, 'rows'>): Partial<Record<CampaignRowState, number>> {
+  const counts: Partial<Record<CampaignRowState, number>> = {};
+  for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
+  return counts;
+}

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import type { JobView } from '../../common/bridge/jobs';
+import type { CampaignRecord } from '../../common/campaign/record';
+import { writeFileAtomic } from '../projects/atomic-file';
+import { stepOf } from './row-project';
+
+export const CAMPAIGN_MANIFEST = 'manifest.csv';
+
+/** What a row's current take was charged, summed over its jobs; null while the service reported no charge. */
+export function rowCosts(record: CampaignRecord, jobs: readonly JobView[]): Map<number, number | null> {
+  const takes = new Map(record.rows.map((r) => [r.row, r.take]));
+  const costs = new Map<number, number | null>(record.rows.map((r) => [r.row, null]));
+  for (const job of jobs) {
+    const step = stepOf(job, record.id);
+    if (!step || takes.get(step.row) !== step.take || job.chargedCredits === null) continue;
+    costs.set(step.row, Math.round(((costs.get(step.row) ?? 0) + job.chargedCredits) * 100) / 100);
+  }
+  return costs;
+}
+
+/**
+ * The manifest: one line per row of the spreadsheet, refused rows included, with the row's values (a
+ * column per variable), its state and why, its file, the result link and when it expires, and what it
+ * cost. A byte-order mark opens it so Excel reads its accents, and cells cannot become formulas.
+ */
+export function campaignManifestCsv(record: CampaignRecord, jobs: readonly JobView[]): string {
+  const costs = rowCosts(record, jobs);
+  const names = record.variables.map((v) => v.name);
+  const lines = record.rows.map((row) => ({
+    row: row.row + 1,
+    ...Object.fromEntries(record.variables.map((v) => [v.name, row.values[v.key] ?? ''])),
+    status: row.state,
+    reason: row.problems.join(' · '),
+    file: row.state === 'done' ? row.fileName : '',
+    link: row.resultUrl ?? '',
+    expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
+    cost_credits: costs.get(row.row) ?? '',
+  }));
+  return `\uFEFF${Papa.unparse(lines, { columns: ['row', ...names, 'status', 'reason', 'file', 'link', 'expiry', 'cost_credits'], escapeFormulae: true })}\r\n`;
+}
+
+export async function writeCampaignManifest(record: CampaignRecord, jobs: readonly JobView[]): Promise<string> {
+  const path = join(record.outDir, CAMPAIGN_MANIFEST);
+  await writeFileAtomic(path, campaignManifestCsv(record, jobs));
+  return path;
+}

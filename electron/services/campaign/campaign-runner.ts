@@ -1,0 +1,432 @@
+import { join } from 'node:path';
+import { Code } from '../../common/api/error-codes';
+import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
+import { CAMPAIGN_ROW_ENDED, CAMPAIGN_ROW_UNDER_WAY, campaignCounts, type CampaignRecord, type CampaignRowRecord, type CampaignState } from '../../common/campaign/record';
+import type { Project } from '../../common/composition/document';
+import { exportBody } from '../../common/composition/export-body';
+import type { PlacementConvention } from '../../common/composition/placement';
+import type { Logger } from '../host/types';
+import type { CampaignStore } from './campaign-store';
+import { refusedBeforeCreate, rowProject, stepOf, type RowStep } from './row-project';
+
+/** The part of the job engine a campaign uses. */
+export interface CampaignEngine {
+  list(): JobView[];
+  submit(submission: JobSubmission): Promise<SubmitResult>;
+}
+
+export interface CampaignRunnerDeps {
+  engine: CampaignEngine;
+  store: CampaignStore;
+  /** A row's request body made sendable: its text drawn as pictures and its local files uploaded. */
+  prepare(body: Record<string, unknown>, project: Project): Promise<Record<string, unknown>>;
+  /** Saves a result link as a file (through a .part file, verified, then renamed). */
+  download(url: string, target: string): Promise<void>;
+  placement?: PlacementConvention;
+  log?: Logger;
+  onChange?(record: CampaignRecord): void;
+  /** Announces a campaign that has ended, once (never one notice per row). */
+  notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
+  /** The first pause after the service rate-limits a create (doubled while it keeps doing so). */
+  backoffMs?: number;
+}
+
+const JOB_ENDED = new Set<JobView['phase']>(['completed', 'failed', 'outcome-unknown']);
+
+/**
+ * Runs each row's chain (its scenes' voiceovers, its video, the download) through the job engine, a
+ * few rows at a time. The chain is advanced by the reactor when a row's job ends (`jobEnded`) and by
+ * `run` at start, so a campaign goes on after a crash: before anything is sent for a step, the ledger
+ * is asked whether that step of that take already has a job, so no row's job is ever created twice.
+ * A row holds its place from its first create until it is done or failed; when the service
+ * rate-limits, fewer rows are sent at once and the refused step is sent again after a pause.
+ */
+export class CampaignRunner {
+  private readonly records = new Map<string, CampaignRecord>();
+  /** One advance at a time per row: two events for one row must not both send its next step. */
+  private readonly rowLocks = new Map<string, Promise<void>>();
+  /** Places per campaign while the service rate-limits it (in memory: a restart tries the full number again). */
+  private readonly places = new Map<string, { limit: number; backoffMs: number; until: number }>();
+  private readonly waiters = new Set<() => void>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Rows (campaign:row) whose refused step waits for a place at the service. */
+  private readonly parked = new Set<string>();
+  /** Work started and not awaited by anyone (a row starting, a finish, a wait for the rate limit). */
+  private readonly busy = new Set<Promise<unknown>>();
+  private stopped = false;
+
+  constructor(private readonly deps: CampaignRunnerDeps) {}
+
+  async create(record: CampaignRecord): Promise<CampaignRecord> {
+    if (await this.get(record.id)) throw new Error(`A campaign "${record.id}" exists already`);
+    await this.save(record);
+    return record;
+  }
+
+  async get(id: string): Promise<CampaignRecord | null> {
+    const known = this.records.get(id);
+    if (known) return known;
+    const stored = await this.deps.store.get(id);
+    if (stored) this.records.set(id, stored);
+    return stored;
+  }
+
+  /**
+   * Goes on with the campaign: rows under way are looked up in the ledger and advanced, free places are
+   * filled with pending rows. Resolves when the campaign has finished, or once it is paused or cancelled
+   * and nothing of it is under way (jobs already sent go on at the service either way).
+   */
+  async run(id: string): Promise<CampaignRecord> {
+    const going = (async () => {
+      const record = await this.require(id);
+      await Promise.all(record.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state)).map((r) => this.advance(id, r.row)));
+      this.pump(id);
+    })();
+    this.track(going);
+    await going;
+    await this.until(id, (now) => this.stopped || now.state === 'finished' || (now.state !== 'running' && !now.rows.some((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state))));
+    return this.require(id);
+  }
+
+  /** The reactor's handler for a campaign row's job that ended: the row's chain moves on. */
+  jobEnded(job: Pick<JobRecord, 'purpose'>): Promise<void> {
+    const purpose = job.purpose;
+    if (purpose.type !== 'campaign-row') return Promise.resolve();
+    const moving = this.get(purpose.campaignId).then(async (record) => {
+      if (!record) return;
+      await this.advance(record.id, purpose.row);
+      this.unpark(record.id);
+    });
+    this.track(moving);
+    return moving;
+  }
+
+  /** No new row starts; rows under way finish their chain. */
+  pause(id: string): Promise<CampaignRecord> {
+    return this.setState(id, 'paused');
+  }
+
+  async resume(id: string): Promise<CampaignRecord> {
+    const record = await this.setState(id, 'running');
+    this.pump(id);
+    return record;
+  }
+
+  /** Rows not sent yet never are; a row under way stops before its next paid step. */
+  async cancel(id: string): Promise<CampaignRecord> {
+    await this.setState(id, 'cancelled');
+    await this.update(id, (r) => ({ ...r, rows: r.rows.map((row) => (row.state === 'pending' ? { ...row, state: 'cancelled', problems: ['cancelled before it was sent'] } : row)) }));
+    return this.require(id);
+  }
+
+  /**
+   * Makes a row again (it failed, or the user wants another take of a done one): its next take sends
+   * new jobs, paid like the first. The earlier take's jobs stay in the ledger.
+   */
+  async retryRow(id: string, row: number): Promise<CampaignRecord> {
+    const record = await this.require(id);
+    const current = record.rows.find((r) => r.row === row);
+    if (!current) throw new Error(`The campaign has no row ${row + 1}.`);
+    if (current.state !== 'failed' && current.state !== 'done' && current.state !== 'cancelled') {
+      throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${current.state}).`);
+    }
+    await this.update(id, (r) => ({
+      ...r,
+      state: r.state === 'cancelled' ? 'cancelled' : 'running',
+      rows: r.rows.map((x) => (x.row === row ? { ...x, state: 'pending', problems: [], take: x.take + 1, voiceovers: {}, resultUrl: null, expiresAt: null, savedAt: null } : x)),
+    }));
+    const after = await this.require(id);
+    if (after.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
+    this.pump(id);
+    return after;
+  }
+
+  /**
+   * Settles once nothing of this runner is moving: no row advancing or starting, no wait for the rate
+   * limit (a campaign may still wait for jobs at the service). Tests await it instead of sleeping.
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      const moving = [...this.rowLocks.values(), ...this.busy];
+      if (moving.length === 0) return;
+      await Promise.all(moving);
+    }
+  }
+
+  /** Settles once every change of the records so far is on disk. */
+  flush(): Promise<void> {
+    return this.deps.store.flush();
+  }
+
+  /** Sends nothing more (quitting); what is under way at the service goes on and is picked up at the next start. */
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.wake();
+  }
+
+  /** Fills the campaign's free places with pending rows, in row order. */
+  private pump(id: string): void {
+    const record = this.records.get(id);
+    if (!record || record.state !== 'running' || this.stopped) return;
+    const places = this.places.get(id);
+    if (places && places.until > Date.now()) return;
+    const limit = Math.min(record.concurrency, places?.limit ?? record.concurrency);
+    let under = record.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state)).length;
+    const pending = record.rows.filter((r) => r.state === 'pending');
+    for (const row of pending) {
+      if (under >= limit) break;
+      under += 1;
+      this.track(this.start(id, row.row).catch((error: unknown) => this.deps.log?.warn('a campaign row could not start', { campaign: id, row: row.row, error: String(error) })));
+    }
+    if (pending.length === 0 && under === 0) this.track(this.finish(id).catch((error: unknown) => this.deps.log?.warn('a finished campaign could not be written down', { campaign: id, error: String(error) })));
+  }
+
+  /** Takes the row's place at once (in memory, before anything awaits), so two pumps never fill one place twice. */
+  private async start(id: string, row: number): Promise<void> {
+    const record = this.records.get(id) as CampaignRecord;
+    const project = rowProject(record, record.rows.find((r) => r.row === row) as CampaignRowRecord);
+    const first = record.target === 'avatar-video' && project.scenes.some((s) => s.voice?.kind === 'tts' && !s.voice.audioUrl) ? 'voiceover' : 'video';
+    const saved = this.setRow(id, row, (r) => (r.state === 'pending' ? { ...r, state: first } : r));
+    await saved;
+    await this.advance(id, row);
+  }
+
+  /** Moves one row's chain as far as it can go now; safe to call any number of times. */
+  private advance(id: string, row: number): Promise<void> {
+    const key = `${id}:${row}`;
+    const before = this.rowLocks.get(key) ?? Promise.resolve();
+    const next = before.then(() => this.step(id, row)).catch((error: unknown) => {
+      this.deps.log?.warn('a campaign row could not go on', { campaign: id, row, error: String(error) });
+      return this.fail(id, row, `the studio could not go on with it: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.rowLocks.set(key, next);
+    void next.finally(() => {
+      if (this.rowLocks.get(key) === next) this.rowLocks.delete(key);
+    });
+    return next;
+  }
+
+  private async step(id: string, rowNumber: number): Promise<void> {
+    if (this.stopped) return;
+    const record = await this.require(id);
+    const row = record.rows.find((r) => r.row === rowNumber);
+    if (!row || !CAMPAIGN_ROW_UNDER_WAY.has(row.state)) return;
+    if (row.state === 'voiceover') {
+      const project = rowProject(record, row);
+      const audio: Record<string, string> = { ...row.voiceovers };
+      for (const scene of project.scenes) {
+        if (scene.voice?.kind !== 'tts' || audio[scene.id]) continue;
+        const job = await this.jobFor(record, row, { row: row.row, step: 'voiceover', sceneId: scene.id, take: row.take }, () => ({
+          kind: 'tts',
+          body: { input_text: scene.voice?.kind === 'tts' ? scene.voice.text : '', voice_id: scene.voice?.kind === 'tts' ? scene.voice.voiceId : '', rate: scene.voice?.kind === 'tts' ? scene.voice.rate : '50%' },
+        }));
+        if (job === 'waiting') return;
+        if (job.phase !== 'completed' || !job.resultUrl) return this.fail(id, rowNumber, `${sceneName(project, scene.id)}: the voiceover ${job.phase === 'completed' ? 'has no audio' : job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`);
+        audio[scene.id] = job.resultUrl;
+      }
+      await this.setRow(id, rowNumber, (r) => ({ ...r, voiceovers: audio, state: 'video' }));
+      return this.step(id, rowNumber);
+    }
+    if (row.state === 'video') {
+      const job = await this.jobFor(record, row, { row: row.row, step: 'video', take: row.take }, async () => {
+        const project = rowProject(record, row);
+        const exported = exportBody(project, { target: record.target, placement: this.deps.placement });
+        if (!exported.ok) throw new Error(exported.problems.filter((p) => p.level === 'error').map((p) => p.message).join(' '));
+        const body = await this.deps.prepare(exported.body as unknown as Record<string, unknown>, project);
+        return { kind: record.target, body } as Pick<JobSubmission, 'kind' | 'body'>;
+      });
+      if (job === 'waiting') return;
+      if (job.phase !== 'completed' || !job.resultUrl) return this.fail(id, rowNumber, `the video ${job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`);
+      await this.setRow(id, rowNumber, (r) => ({ ...r, resultUrl: job.resultUrl, expiresAt: job.expiresAt, state: 'download' }));
+      return this.step(id, rowNumber);
+    }
+    // download
+    try {
+      await this.deps.download(row.resultUrl as string, join(record.outDir, row.fileName));
+    } catch (error) {
+      return this.fail(id, rowNumber, `the video was made but could not be saved (${error instanceof Error ? error.message : String(error)}); retry the row to fetch it again`);
+    }
+    await this.setRow(id, rowNumber, (r) => ({ ...r, state: 'done', savedAt: Date.now() }));
+    this.pump(id);
+  }
+
+  /**
+   * The job of one step of one take: the ledger's when it has one (never sent again), else a new one
+   * sent now. 'waiting' while it is at the service (its end advances the row again) or while the
+   * service rate-limits the campaign.
+   */
+  private async jobFor(record: CampaignRecord, row: CampaignRowRecord, step: RowStep, make: () => Pick<JobSubmission, 'kind' | 'body'> | Promise<Pick<JobSubmission, 'kind' | 'body'>>): Promise<JobView | 'waiting'> {
+    const known = this.latestJob(record.id, step);
+    if (known && !(refusedBeforeCreate(known) && known.error?.code === Code.TooFrequent)) return JOB_ENDED.has(known.phase) ? known : 'waiting';
+    const now = await this.require(record.id);
+    if (now.state === 'cancelled') {
+      await this.setRow(record.id, row.row, (r) => ({ ...r, state: 'cancelled', problems: ['the campaign was cancelled before this row\'s next step was sent'] }));
+      this.wake();
+      return 'waiting';
+    }
+    const made = await make();
+    // Stopped while the body was being made (pictures drawn, files uploaded): nothing more is sent.
+    if (this.stopped) return 'waiting';
+    const result = await this.deps.engine.submit({
+      ...made,
+      purpose: { type: 'campaign-row', campaignId: record.id, row: row.row, step: step.step, ...(step.sceneId ? { sceneId: step.sceneId } : {}), take: step.take },
+      // Two rows may send the same request on purpose (the same script); each is the row's own.
+      confirmDuplicate: true,
+      // The user confirmed the campaign's total when starting it.
+      confirmation: { by: 'batch', batchId: record.id },
+    } as JobSubmission);
+    if (result.status !== 'submitted') return 'waiting';
+    const job = result.job;
+    if (refusedBeforeCreate(job) && job.error?.code === Code.TooFrequent) {
+      this.rateLimited(record.id, row.row);
+      return 'waiting';
+    }
+    return JOB_ENDED.has(job.phase) ? job : 'waiting';
+  }
+
+  /** The service refuses creates for now: fewer rows at once, a pause, then this row's step again. */
+  private rateLimited(id: string, row: number): void {
+    const record = this.records.get(id);
+    const places = this.places.get(id) ?? { limit: record?.concurrency ?? 1, backoffMs: this.deps.backoffMs ?? 2_000, until: 0 };
+    places.limit = Math.max(1, Math.floor(places.limit / 2));
+    places.until = Date.now() + places.backoffMs;
+    const wait = places.backoffMs;
+    places.backoffMs = Math.min(places.backoffMs * 2, 60_000);
+    this.places.set(id, places);
+    this.deps.log?.info('the service is rate-limiting the campaign; sending fewer rows at once', { campaign: id, places: places.limit, waitMs: wait });
+    this.retryAfter(id, row, wait);
+  }
+
+  /** Sends the row's refused step again after `wait`, once fewer rows than the campaign's places are at the service. */
+  private retryAfter(id: string, row: number, wait: number): void {
+    let resume!: () => void;
+    this.track(new Promise<void>((resolve) => (resume = resolve)));
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.parked.add(`${id}:${row}`);
+      this.unpark(id);
+      resume();
+    }, wait);
+    timer.unref?.();
+    this.timers.add(timer);
+  }
+
+  /** Sends parked rows' refused steps again while fewer rows than the campaign's places are at the service. */
+  private unpark(id: string): void {
+    const limit = this.places.get(id)?.limit ?? 1;
+    for (const key of [...this.parked]) {
+      const [campaign, row] = [key.slice(0, key.lastIndexOf(':')), Number(key.slice(key.lastIndexOf(':') + 1))];
+      if (campaign !== id || this.rowsAtService(id) >= limit) continue;
+      this.parked.delete(key);
+      this.track(this.advance(id, row).then(() => this.pump(id)));
+      // The advance above sends at once; the next parked row is looked at when a row's job ends.
+      return;
+    }
+  }
+
+  /** Rows of the campaign with a job at the service now. */
+  private rowsAtService(id: string): number {
+    const rows = new Set<number>();
+    for (const job of this.deps.engine.list()) {
+      const step = stepOf(job, id);
+      if (step && (job.phase === 'submitting' || job.phase === 'queued' || job.phase === 'processing')) rows.add(step.row);
+    }
+    return rows.size;
+  }
+
+  private latestJob(id: string, step: RowStep): JobView | null {
+    let latest: JobView | null = null;
+    for (const job of this.deps.engine.list()) {
+      const s = stepOf(job, id);
+      if (!s || s.row !== step.row || s.step !== step.step || s.take !== step.take || s.sceneId !== step.sceneId) continue;
+      if (!latest || job.createdAt >= latest.createdAt) latest = job;
+    }
+    return latest;
+  }
+
+  private async fail(id: string, row: number, reason: string): Promise<void> {
+    await this.setRow(id, row, (r) => ({ ...r, state: 'failed', problems: [reason] }));
+    this.pump(id);
+  }
+
+  private async finish(id: string): Promise<void> {
+    const record = this.records.get(id);
+    if (!record || record.state !== 'running' || record.rows.some((r) => !CAMPAIGN_ROW_ENDED.has(r.state))) return;
+    // Applied before anything awaits, so a second pump in the same moment finds it finished and says nothing.
+    const saved = this.update(id, (r) => ({ ...r, state: 'finished' }));
+    const counts = campaignCounts(record);
+    const failed = counts.failed ?? 0;
+    const parts = [`${counts.done ?? 0} done`, ...(failed ? [`${failed} failed`] : []), ...(counts.invalid ? [`${counts.invalid} refused by the check`] : [])];
+    this.deps.notify?.(`Campaign "${record.label}" finished`, `${parts.join(', ')} of ${record.rows.length} rows`, failed ? 'failed' : 'completed');
+    await saved;
+  }
+
+  private async setState(id: string, state: CampaignState): Promise<CampaignRecord> {
+    const record = await this.require(id);
+    if (record.state === state || (record.state === 'finished' && state !== 'running')) return record;
+    await this.update(id, (r) => ({ ...r, state }));
+    return this.require(id);
+  }
+
+  private setRow(id: string, row: number, change: (row: CampaignRowRecord) => CampaignRowRecord): Promise<void> {
+    return this.update(id, (r) => ({ ...r, rows: r.rows.map((x) => (x.row === row ? change(x) : x)) }));
+  }
+
+  /**
+   * Applies a change in memory at once, before anything awaits (every reader sees it), and resolves
+   * once it is written down. The campaign is in memory already: every caller looked it up first.
+   */
+  private update(id: string, change: (record: CampaignRecord) => CampaignRecord): Promise<void> {
+    const record = this.records.get(id);
+    if (!record) return Promise.reject(new Error(`No campaign "${id}"`));
+    return this.save(change(record));
+  }
+
+  /** After stop() nothing is written: a stopped runner is a process that has gone, and another may own the records. */
+  private save(record: CampaignRecord): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.records.set(record.id, record);
+    this.deps.onChange?.(record);
+    this.wake();
+    return this.deps.store.put(record);
+  }
+
+  private async require(id: string): Promise<CampaignRecord> {
+    const record = await this.get(id);
+    if (!record) throw new Error(`No campaign "${id}"`);
+    return record;
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.busy.add(work);
+    void work.finally(() => this.busy.delete(work));
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Resolves once `done` holds for the campaign, checked again at every change of its record. */
+  private until(id: string, done: (record: CampaignRecord) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        const record = this.records.get(id);
+        if (!record || done(record)) {
+          this.waiters.delete(check);
+          resolve();
+        }
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+}
+
+function sceneName(project: Project, sceneId: string): string {
+  const index = project.scenes.findIndex((s) => s.id === sceneId);
+  const scene = project.scenes[index];
+  return `Scene ${index + 1}${scene?.name ? ` (${scene.name})` : ''}`;
+}
+

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { PriceQuote, QuoteItem } from '../../common/bridge/jobs';
+import { campaignQuoteItems, campaignRefusal } from '../../common/campaign/price';
+import type { CampaignRecord } from '../../common/campaign/record';
+import { columnVariables, type CampaignTemplate } from '../../common/campaign/variables';
+import type { ProjectKind } from '../../common/composition/document';
+import type { PaidConfirmation, SpendingPolicy } from '../../common/jobs/cost-model';
+import { StudioError } from '../host/errors';
+import type { CampaignCheck } from './campaign-check';
+import { rowProject } from './row-project';
+
+export interface NewCampaign {
+  id: string;
+  label: string;
+  template: CampaignTemplate;
+  check: Pick<CampaignCheck, 'rows' | 'voiceIds'>;
+  /** Where a path in a link column is read from; null when the rows give links only. */
+  sheetFolder: string | null;
+  outDir: string;
+  concurrency: number;
+  target?: ProjectKind;
+}
+
+/** The campaign's record from a check: refused rows are kept (the manifest lists them) and never sent. */
+export function newCampaignRecord(input: NewCampaign, now = Date.now()): CampaignRecord {
+  return {
+    version: 1,
+    id: input.id,
+    label: input.label,
+    createdAt: now,
+    target: input.target ?? input.template.project.kind,
+    template: input.template,
+    variables: columnVariables(input.template).map((v) => ({ key: v.key, name: v.name })),
+    sheetFolder: input.sheetFolder,
+    voiceIds: input.check.voiceIds,
+    outDir: input.outDir,
+    state: 'running',
+    concurrency: input.concurrency,
+    rows: input.check.rows.map((row) => ({
+      row: row.row,
+      values: { ...row.values },
+      fileName: row.fileName,
+      state: row.problems.length > 0 ? 'invalid' : 'pending',
+      problems: row.problems,
+      take: 0,
+      voiceovers: {},
+      resultUrl: null,
+      expiresAt: null,
+      savedAt: null,
+    })),
+  };
+}
+
+/** One campaign per output folder: running it again on the same folder goes on with it. */
+export function campaignIdFor(outDir: string): string {
+  return `campaign-${createHash('sha256').update(outDir).digest('hex').slice(0, 20)}`;
+}
+
+/** The question's lines: every voiceover and video of the rows still to send. */
+export function campaignQuote(record: CampaignRecord): QuoteItem[] {
+  return campaignQuoteItems(record.rows.filter((r) => r.state === 'pending').map((r) => rowProject(record, r)), record.target);
+}
+
+/**
+ * Refuses (StudioError) a campaign whose price the confirmation does not cover or that does not fit
+ * in today's spending limit; every create of its rows is checked against the limit again when sent.
+ */
+export function requireCampaignConfirmed(quote: PriceQuote, record: Pick<CampaignRecord, 'target'>, confirmation: PaidConfirmation | undefined, policy: Pick<SpendingPolicy, 'skipQuestionUnder'>): void {
+  const refusal = campaignRefusal(quote, record.target, confirmation, policy);
+  if (refusal) throw new StudioError(refusal.message, refusal.code);
+}

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../electron/emulator';
+import { CatalogueService } from '../../../electron/services/catalogue/catalogue-service';
+import { ServiceClient } from '../../../electron/services/client';
+import { checkCampaignTable } from '../../../electron/services/campaign/campaign-check';
+import { createCampaignRunner } from '../../../electron/services/campaign/campaign-services';
+import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
+import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
+import { JobEngine } from '../../../electron/services/jobs/engine';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { JobReactor } from '../../../electron/services/jobs/reactor';
+import { createStorageServices } from '../../../electron/services/storage/storage-services';
+import type { CampaignTemplate } from '@common/campaign/variables';
+import { setOutput } from '@common/composition';
+import { CATALOGUE_ROOT } from '../emulator/harness';
+import { loadTemplate } from './template-fixture';
+
+export function startSandbox(dir: string, options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({ port: 0, jobSeconds: 0.1, catalogueDir: CATALOGUE_ROOT, dataDir: join(dir, 'sandbox'), ...options });
+}
+
+/** The greeting at a small size and short scenes, so the sandbox renders each row quickly. */
+export function smallTemplate(fileName = '{{row}} - {{First name}}'): CampaignTemplate {
+  const { project } = loadTemplate(fileName);
+  const small = setOutput(project, { width: 320, height: 180 });
+  return { fileName, project: { ...small, scenes: small.scenes.map((s) => ({ ...s, durationMs: 1000 })) } };
+}
+
+/**
+ * One run of a host on a data folder, as the CLI and the app build it: an engine on its ledger, the
+ * reactor advancing campaign rows, and the runner. Dropping it (stop) is what a crash leaves behind.
+ */
+export function campaignHost(em: RunningEmulator, dataDir: string, notes: string[] = []) {
+  const client = new ServiceClient({ baseUrl: em.url, credentials: { kind: 'api-key', apiKey: em.apiKey } });
+  const connections = { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client };
+  const engine = new JobEngine({ storage: new FileLedgerStorage(join(dataDir, 'jobs')), connections, clock: { now: () => Date.now() } });
+  const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
+  const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
+  const runner = createCampaignRunner({ dataDir, engine, storage, backoffMs: 100, notify: (title, body) => notes.push(`${title}: ${body}`) });
+  const reactor = new JobReactor({ engine });
+  reactor.on('campaign-row', (job) => runner.jobEnded(job));
+  engine.start();
+  reactor.start();
+  const catalogue = new CatalogueService({ connections, clock: { now: () => Date.now() } });
+  return {
+    engine,
+    runner,
+    catalogue,
+    /** What a killed host leaves: nothing more is sent or written; writes already on their way land. */
+    async stop() {
+      runner.stop();
+      reactor.stop();
+      engine.stop();
+      await runner.flush();
+      await engine.flush();
+    },
+  };
+}
+
+/** Checks the lines against the sandbox's voices and avatars (links taken as good) and creates the campaign. */
+export async function createCampaign(host: ReturnType<typeof campaignHost>, lines: string[][], outDir: string, options: { id?: string; concurrency?: number; template?: CampaignTemplate } = {}) {
+  const template = options.template ?? smallTemplate();
+  const check = await checkCampaignTable(template, lines, {
+    catalogue: host.catalogue,
+    checkLinks: async (urls) => urls.map((url) => ({ url, ok: true, kind: 'image' as const, format: 'png' as const, durationMs: null, sizeBytes: 1, checkedAt: 0 })),
+  });
+  if (check.problems.length > 0) throw new Error(check.problems.join('\n'));
+  return host.runner.create(newCampaignRecord({ id: options.id ?? 'c1', label: 'prospects.csv', template, check, sheetFolder: null, outDir, concurrency: options.concurrency ?? 3 }));
+}
+
+export const NAMES = ['Ana', 'Bo', 'Cy', 'Di', 'Ed', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo', 'Kim', 'Lu'];
+
+/** A header and one line per name; `blank` rows lose their first name (the check refuses them). */
+export function prospects(em: RunningEmulator, count: number, blank: readonly number[] = []): string[][] {
+  const logo = `${em.url}/sandbox/sandbox-backdrop.png`;
+  return [['First name', 'company', 'voice', 'avatar', 'logo'], ...NAMES.slice(0, count).map((name, i) => [blank.includes(i) ? '' : name, `Co ${i + 1}`, 'Ava', 'SandboxBen', logo])];
+}

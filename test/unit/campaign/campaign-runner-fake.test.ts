@@ -1,0 +1,185 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JobSubmission, JobView, SubmitResult } from '@common/bridge/jobs';
+import { checkRows, fillRows } from '@common/campaign/row-check';
+import { campaignTable } from '@common/campaign/rows';
+import { columnVariables } from '@common/campaign/variables';
+import { Code } from '@common/api/error-codes';
+import { CampaignRunner } from '../../../electron/services/campaign/campaign-runner';
+import { CampaignStore } from '../../../electron/services/campaign/campaign-store';
+import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
+import { loadTemplate } from './template-fixture';
+
+/**
+ * The job engine as the runner sees it, answered by hand: each create is a queued job until the test
+ * ends it; `refuse` makes the next creates answer "too frequent" before anything is made.
+ */
+class HandEngine {
+  jobs: JobView[] = [];
+  refuse = 0;
+  /** The most rows at the service at once after the first refusal. */
+  mostAfterRefusal = 0;
+  private refusedOnce = false;
+  onEnd: (job: JobView) => void = () => undefined;
+
+  list(): JobView[] {
+    return this.jobs;
+  }
+
+  async submit(submission: JobSubmission): Promise<SubmitResult> {
+    const refused = this.refuse > 0;
+    if (refused) this.refuse -= 1;
+    if (refused) this.refusedOnce = true;
+    else if (this.refusedOnce) {
+      const rows = new Set(this.jobs.filter((j) => j.phase === 'queued' && j.purpose.type === 'campaign-row').map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)));
+      if (submission.purpose?.type === 'campaign-row') rows.add(submission.purpose.row);
+      this.mostAfterRefusal = Math.max(this.mostAfterRefusal, rows.size);
+    }
+    const job = {
+      id: `job-${this.jobs.length + 1}`, kind: submission.kind, purpose: submission.purpose, request: submission.body, createdAt: this.jobs.length,
+      phase: refused ? 'failed' : 'queued', remoteId: refused ? null : `r${this.jobs.length + 1}`, resultUrl: null, expiresAt: null, chargedCredits: null,
+      error: refused ? { code: Code.TooFrequent, endpoint: null, message: 'too frequent', explanation: 'too frequent' } : null,
+    } as unknown as JobView;
+    this.jobs.push(job);
+    return { status: 'submitted', job };
+  }
+
+  /** Ends every job at the service: completed, or failed for the rows named. */
+  endAll(failRows: readonly number[] = []): void {
+    for (const job of this.jobs) {
+      if (job.phase !== 'queued') continue;
+      const row = job.purpose.type === 'campaign-row' ? job.purpose.row : -1;
+      Object.assign(job, failRows.includes(row) ? { phase: 'failed', error: { code: 1015, endpoint: null, message: 'x', explanation: 'the service could not make it' } } : { phase: 'completed', resultUrl: `https://cdn.example/${job.id}`, expiresAt: Date.now() + 7 * 86_400_000, chargedCredits: 2 });
+      this.onEnd(job);
+    }
+  }
+
+  created(): JobView[] {
+    return this.jobs.filter((j) => j.remoteId !== null);
+  }
+}
+
+function setup(rows: number, concurrency = 2) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-hand-'));
+  const engine = new HandEngine();
+  const saved: string[] = [];
+  const runner = new CampaignRunner({
+    engine,
+    store: new CampaignStore(dataDir),
+    prepare: async (body) => body,
+    download: async (url, target) => {
+      saved.push(target);
+    },
+    backoffMs: 5,
+  });
+  engine.onEnd = (job) => void runner.jobEnded(job);
+  const settle = () => runner.idle();
+  const template = loadTemplate();
+  const lines = [['First name', 'company', 'voice', 'avatar', 'logo'], ...Array.from({ length: rows }, (_, i) => [`P${i + 1}`, 'Co', 'sandbox_ava', 'SandboxBen', 'https://cdn.example/logo.png'])];
+  const table = campaignTable(lines, columnVariables(template));
+  const filled = fillRows(template, table.rows, { voice: null, avatar: null });
+  const check = { rows: checkRows(filled, new Map()), voiceIds: {} };
+  const record = newCampaignRecord({ id: 'hand', label: 'hand.csv', template, check, sheetFolder: null, outDir: join(dataDir, 'out'), concurrency });
+  return { dataDir, engine, runner, saved, record, settle };
+}
+
+
+describe('the campaign runner, step by step', () => {
+  it('holds at most its concurrency of rows under way, each row voiceovers first, then its video', async () => {
+    const { engine, runner, record, settle } = setup(5, 2);
+    await runner.create(record);
+    const run = runner.run('hand');
+    await settle();
+    expect(new Set(engine.created().map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)))).toEqual(new Set([0, 1]));
+    expect(engine.created().map((j) => j.kind)).toEqual(['tts', 'tts']);
+    engine.endAll();
+    await settle();
+    expect(engine.created().filter((j) => j.phase === 'queued').map((j) => j.kind)).toEqual(['tts', 'tts']);
+    for (let i = 0; i < 12; i += 1) {
+      engine.endAll();
+      await settle();
+    }
+    const done = await run;
+    expect(done.rows.map((r) => r.state)).toEqual(Array(5).fill('done'));
+    expect(engine.created()).toHaveLength(15);
+  });
+
+  it('sends fewer rows at once when the service rate-limits, and sends the refused step again, once', async () => {
+    const { engine, runner, record, settle } = setup(3, 3);
+    engine.refuse = 2;
+    await runner.create(record);
+    const run = runner.run('hand');
+    for (let i = 0; i < 15; i += 1) {
+      await settle();
+      engine.endAll();
+    }
+    const done = await run;
+    expect(done.rows.map((r) => r.state)).toEqual(['done', 'done', 'done']);
+    expect(engine.jobs.filter((j) => j.remoteId === null)).toHaveLength(2);
+    // Three at once before the service refused; one at a time after.
+    expect(engine.mostAfterRefusal).toBe(1);
+    const steps = engine.created().map((j) => (j.purpose.type === 'campaign-row' ? `${j.purpose.row}:${j.purpose.step}:${j.purpose.sceneId ?? ''}` : ''));
+    expect(new Set(steps).size).toBe(steps.length);
+    expect(steps).toHaveLength(9);
+  });
+
+  it('pauses (rows under way finish, no new row starts), resumes, and cancels the rows not sent', async () => {
+    const { engine, runner, record, settle } = setup(4, 1);
+    await runner.create(record);
+    const run = runner.run('hand');
+    await settle();
+    await runner.pause('hand');
+    for (let i = 0; i < 4; i += 1) {
+      engine.endAll();
+      await settle();
+    }
+    const paused = await run;
+    expect(paused.rows.map((r) => r.state)).toEqual(['done', 'pending', 'pending', 'pending']);
+    expect(engine.created()).toHaveLength(3);
+    await runner.resume('hand');
+    const resumed = runner.run('hand');
+    await settle();
+    expect(engine.created()).toHaveLength(4);
+    await runner.cancel('hand');
+    for (let i = 0; i < 4; i += 1) {
+      engine.endAll();
+      await settle();
+    }
+    const cancelled = await resumed;
+    // Row 2's first voiceover was sent: it stops before its next paid step; the others were never sent.
+    expect(cancelled.rows.map((r) => r.state)).toEqual(['done', 'cancelled', 'cancelled', 'cancelled']);
+    expect(engine.created()).toHaveLength(4);
+  });
+
+  it('names a failed row with the reason, and a retry sends its next take once; a done row is kept', async () => {
+    const { engine, runner, record, saved, dataDir, settle } = setup(2, 2);
+    await runner.create(record);
+    const run = runner.run('hand');
+    await settle();
+    engine.endAll([1]);
+    for (let i = 0; i < 4; i += 1) {
+      await settle();
+      engine.endAll();
+    }
+    const first = await run;
+    expect(first.state).toBe('finished');
+    expect(first.rows[1]).toMatchObject({ state: 'failed', problems: ['Scene 1 (hello): the voiceover failed (the service could not make it)'] });
+    expect(saved).toEqual([join(dataDir, 'out', '1 - P1.mp4')]);
+    await runner.retryRow('hand', 1);
+    const again = runner.run('hand');
+    for (let i = 0; i < 4; i += 1) {
+      await settle();
+      engine.endAll();
+    }
+    const second = await again;
+    expect(second.rows.map((r) => [r.state, r.take])).toEqual([['done', 0], ['done', 1]]);
+    expect(engine.created().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 0)).toHaveLength(3);
+    expect(engine.created().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 1 && j.purpose.take === 1)).toHaveLength(3);
+    await runner.flush();
+    const onDisk = JSON.parse(readFileSync(join(dataDir, 'campaigns', 'hand.json'), 'utf8'));
+    expect(onDisk.rows.map((r: { state: string }) => r.state)).toEqual(['done', 'done']);
+    expect(existsSync(join(dataDir, 'campaigns', 'hand.json'))).toBe(true);
+  });
+});
