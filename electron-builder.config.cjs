@@ -17,8 +17,12 @@ module.exports = {
   // Native binaries must be real files to be executed: ffmpeg-static and the npm ffmpeg/ffprobe builds.
   asarUnpack: ['node_modules/ffmpeg-static/**', 'node_modules/@ffmpeg-installer/**', 'node_modules/@ffprobe-installer/**'],
   // The fonts text elements are drawn with sit beside app.asar (resources/fonts of the installation),
-  // where bundledFontsDir() finds them by walking up from the built main process.
-  extraResources: [{ from: 'resources/fonts', to: 'fonts' }],
+  // where bundledFontsDir() finds them by walking up from the built main process; the starter
+  // templates likewise (starterTemplatesDir()).
+  extraResources: [
+    { from: 'resources/fonts', to: 'fonts' },
+    { from: 'resources/templates', to: 'templates' },
+  ],
   // Electron's fuses, flipped in the packaged binary: it cannot be run as plain Node, takes no Node
   // options or inspector flags, encrypts cookies, and loads only the checked app.asar.
   electronFuses: {

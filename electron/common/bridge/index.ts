@@ -18,6 +18,7 @@ import { placementCalls, placementEvents } from './placement';
 import { toolsCalls } from './tools';
 import { avatarsCalls } from './avatars';
 import { textCalls } from './text';
+import { templatesCalls } from './templates';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -41,6 +42,7 @@ export const bridgeCalls = {
   ...toolsCalls,
   ...avatarsCalls,
   ...textCalls,
+  ...templatesCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -105,3 +107,4 @@ export * from './downloads';
 export * from './tools';
 export * from './avatars';
 export * from './text';
+export * from './templates';

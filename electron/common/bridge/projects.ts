@@ -45,6 +45,10 @@ export const NewProjectRequest = z.object({
   /** A custom output frame; wins over the preset. */
   size: OutputSize.optional(),
   name: z.string().trim().max(200).optional(),
+  /** Start from this template (its frame and kind win over `kind`, `preset` and `size`). */
+  template: z.string().min(1).max(160).optional(),
+  /** Apply the data folder's brand kit to the new project. */
+  brand: z.boolean().optional(),
 });
 export type NewProjectRequest = z.infer<typeof NewProjectRequest>;
 

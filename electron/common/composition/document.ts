@@ -75,6 +75,13 @@ export type AvatarFrom = z.infer<typeof AvatarFrom>;
 export const MediaSize = z.object({ width: z.number().positive().finite(), height: z.number().positive().finite() });
 export type MediaSize = z.infer<typeof MediaSize>;
 
+/**
+ * The part an element plays in a design, so a brand kit knows what to restyle: text by title, lower
+ * third or body; a logo it replaces; a backdrop or accent it leaves alone. Absent: inferred (brand-kit.ts).
+ */
+export const ElementRole = z.enum(['title', 'lower-third', 'body', 'logo', 'backdrop', 'accent']);
+export type ElementRole = z.infer<typeof ElementRole>;
+
 export const SceneElement = z.object({
   id: z.string().min(1),
   type: ElementType,
@@ -100,6 +107,7 @@ export const SceneElement = z.object({
    * picture of it; `mediaSize` is then the text's natural size, so scaling the box scales the text.
    */
   text: TextStyle.optional(),
+  role: ElementRole.optional(),
 });
 export type SceneElement = z.infer<typeof SceneElement>;
 
@@ -109,6 +117,8 @@ export const Scene = z.object({
   voice: Voice.nullable(),
   elements: z.array(SceneElement),
   name: z.string().optional(),
+  /** A brand kit's intro or outro scene (replaced, not repeated, when the kit is applied again). */
+  brand: z.enum(['intro', 'outro']).optional(),
 });
 export type Scene = z.infer<typeof Scene>;
 

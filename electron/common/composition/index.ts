@@ -75,6 +75,8 @@ export * from './scene-ops';
 export * from './element-ops';
 export * from './text-style';
 export * from './text-ops';
+export * from './brand-kit';
+export * from './templates';
 export * from './history';
 export * from './media-info';
 export * from './media-checks';

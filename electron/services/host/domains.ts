@@ -11,6 +11,8 @@ import { createStudioServices, startStudioServices } from '../jobs/studio-servic
 import { ProjectLibrary } from '../projects/project-library';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';
+import { TemplateLibrary, starterTemplatesDir } from '../projects/templates';
+import { createTemplatesDomain, startProject } from '../projects/templates-domain';
 import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
@@ -90,13 +92,31 @@ export function createDomains(base: HostBase): Domains {
     // The preview's draft voice takes the gender and accent of the voice the service would speak with.
     voiceList: async (voiceId) => (await studio.catalogue.voices({})).find((v) => v.voice_id === voiceId) ?? null,
   });
+  const templates = new TemplateLibrary({ dataDir: base.dataDir, startersDir: starterTemplatesDir(), pathOf: (url) => grants.pathOf(url), grant: (path) => grants.grant(path) });
+  const templatesDomain = createTemplatesDomain(base, templates);
+  const startNew = (request: Parameters<typeof startProject>[0]) =>
+    startProject(request, {
+      templates,
+      brandKit: templatesDomain.brandKit,
+      measure: async (style) => {
+        const { width, height } = await text.rasteriser.layout(style);
+        return { width, height };
+      },
+      catalogue: async () => ({
+        avatars: (await studio.catalogue.avatars({})).map((a) => ({ avatarId: a.avatar_id, url: a.url, from: a.from === 3 ? 3 : 2 })),
+        voices: (await studio.catalogue.voices({})).map((v) => v.voice_id),
+      }),
+      importsDir: join(base.dataDir, 'imports'),
+      log: base.log,
+    });
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
     createConnectionsDomain(studio),
     createJobsDomain(studio),
     createCatalogueDomain(studio),
-    createProjectsDomain(base, projects),
+    createProjectsDomain(base, projects, startNew),
+    templatesDomain,
     media,
     createStorageDomain(storage),
     createUploadsDomain(linker),

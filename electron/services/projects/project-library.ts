@@ -72,6 +72,12 @@ export class ProjectLibrary {
     return this.store(project, this.libraryPath(project.id));
   }
 
+  /** A project made elsewhere (from a template, or with the brand kit): stored in the library under a fresh id. */
+  async adopt(project: Project): Promise<OpenedProject> {
+    const fresh = { ...project, id: this.newId() };
+    return this.store(fresh, this.libraryPath(fresh.id));
+  }
+
   async open(id: string): Promise<OpenedProject> {
     const entry = this.entry(id);
     const { project, updatedAt } = await this.readProject(entry.path);

@@ -2,17 +2,26 @@ import type { projectsCalls } from '../../common/bridge/projects';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { ProjectLibrary } from './project-library';
+import type { NewProjectRequest } from '../../common/bridge/projects';
+import type { Project } from '../../common/composition/document';
 
 const EXTENSIONS = ['json'];
 
-export function createProjectsDomain(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'platform'>, library = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore })): DomainModule<typeof projectsCalls> {
+/** Makes the document of a new project from a template or with the brand kit (templates-domain.ts). */
+export type ProjectStarter = (request: NewProjectRequest) => Promise<Project>;
+
+export function createProjectsDomain(
+  base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'platform'>,
+  library = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore }),
+  starter?: ProjectStarter,
+): DomainModule<typeof projectsCalls> {
   const dialogs = Boolean(base.platform.chooseOpenPath && base.platform.chooseSavePath);
   return {
     handlers: {
       'projects.listRecent': () => library.listRecent(),
       'projects.names': async (ids) => Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await library.nameOf(id)] as const))),
       'projects.capabilities': async () => ({ dialogs }),
-      'projects.create': (request) => library.create(request),
+      'projects.create': async (request) => (starter && (request.template || request.brand) ? library.adopt(await starter(request)) : library.create(request)),
       'projects.open': (id) => library.open(id),
       'projects.openDialog': async () => {
         const choose = base.platform.chooseOpenPath;

@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { bundledFontsDir } from '../../../electron/services/text/text-pictures';
+import { starterTemplatesDir } from '../../../electron/services/projects/templates';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { minimatch } from 'minimatch';
@@ -83,16 +84,19 @@ describe('packaging (electron-builder)', () => {
     expect(unpacked('node_modules/@ffprobe-installer/linux-x64/ffprobe')).toBe(true);
   });
 
-  it('ships the text fonts beside the archive, where the packaged main process finds them', () => {
-    const fonts = config.extraResources.find((entry) => entry.from === 'resources/fonts');
-    expect(fonts).toBeDefined();
-    // The installed layout: <resources>/app.asar/out/main/index.js and <resources>/<to>/.
+  // The installed layout: <resources>/app.asar/out/main/index.js and <resources>/<to>/.
+  it.each([
+    ['text fonts', 'resources/fonts', bundledFontsDir],
+    ['starter templates', 'resources/templates', starterTemplatesDir],
+  ] as const)('ships the %s beside the archive, where the packaged main process finds them', (_what, from, find) => {
+    const entry = config.extraResources.find((e) => e.from === from);
+    expect(entry).toBeDefined();
     const installed = mkdtempSync(join(tmpdir(), 'studio-packaged-'));
     try {
       const resources = join(installed, 'resources');
       mkdirSync(join(resources, 'app.asar', 'out', 'main'), { recursive: true });
-      cpSync(join(root, fonts!.from), join(resources, fonts!.to), { recursive: true });
-      expect(bundledFontsDir(join(resources, 'app.asar', 'out', 'main'))).toBe(join(resources, fonts!.to));
+      cpSync(join(root, entry!.from), join(resources, entry!.to), { recursive: true });
+      expect(find(join(resources, 'app.asar', 'out', 'main'))).toBe(join(resources, entry!.to));
     } finally {
       rmSync(installed, { recursive: true, force: true });
     }
