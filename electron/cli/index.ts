@@ -160,6 +160,8 @@ const OWNER_FAILURE_EXITS: Record<string, number> = {
   invalid: EXIT.usage,
   network: EXIT.unavailable,
   timeout: EXIT.unavailable,
+  // A command-line run owning the folder serves only some commands: the others wait for it to end.
+  'not-served': EXIT.unavailable,
 };
 
 /** A thrown error's exit code: refused before sending 3, what could not be reached 4, anything else a failure of the work. */

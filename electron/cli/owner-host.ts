@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isFinalPhase, type EventChannel, type EventPayloads, type JobView } from '../common/bridge';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import type { CatalogueService } from '../services/catalogue/catalogue-service';
 import { defaultDataDir } from '../services/host/data-dir';
-import { reachOwner, type OwnerLink } from '../services/host/owner-client';
+import { OwnerCallError, reachOwner, type OwnerLink } from '../services/host/owner-client';
 import type { JobEngine } from '../services/jobs/engine';
 import { RefusedError, flag, type CliIo, type ParsedArgs } from './command';
 
@@ -14,7 +16,25 @@ export interface OwnerHost {
   owner: OwnerLink;
   engine: CommandEngine;
   catalogue: Pick<CatalogueService, 'voices'>;
+  /**
+   * A medium as the owner may use it: a link as given; a local file (resolved against the caller's
+   * folder) handed to the owner, which checks it and answers its reference. `name` says which flag gave
+   * it, for the refusal.
+   */
+  media(value: string, name: string): Promise<string>;
+  /** Follows one of the owner's events (besides the jobs' progress, which the engine follows). */
+  on<E extends FollowedEvent>(event: E, handler: (payload: EventPayloads[E]) => void): () => void;
   close(): void;
+}
+
+/** The owner's events a command may follow: its jobs, uploads, downloads and batches. */
+const FOLLOWED = ['jobs.changed', 'uploads.progress', 'downloads.changed', 'batches.changed'] as const satisfies readonly EventChannel[];
+type FollowedEvent = (typeof FOLLOWED)[number];
+
+/** A local file a command line named, as an absolute path; null for an http(s) link. */
+export function localFileOf(value: string, cwd: string): string | null {
+  if (/^https?:\/\//i.test(value)) return null;
+  return resolve(cwd, value.startsWith('file:') ? fileURLToPath(value) : value);
 }
 
 /**
@@ -71,11 +91,13 @@ function ownerEngine(owner: OwnerLink): CommandEngine & { seen(job: JobView): vo
  * sent rather than quietly sent elsewhere. --base-url brings its own credentials, which an owner does
  * not have, so it never goes through one.
  */
-export async function reachOwnerHost(args: ParsedArgs, io: CliIo): Promise<OwnerHost | null> {
+export async function reachOwnerHost(args: ParsedArgs, io: CliIo, options: { sendsWork?: boolean } = {}): Promise<OwnerHost | null> {
   if (flag(args, '--base-url') !== undefined) return null;
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
   const owner = await reachOwner(dataDir);
   if (!owner) return null;
+  // Saving results or uploading files sends no new work to a connection: whichever is active will do.
+  if (options.sendsWork === false) return ownerHost(owner, io);
   try {
     const state = await owner.call('connections.list');
     const wanted = flag(args, '--connection') ?? 'Sandbox';
@@ -91,14 +113,44 @@ export async function reachOwnerHost(args: ParsedArgs, io: CliIo): Promise<Owner
     owner.close();
     throw error;
   }
+  return ownerHost(owner, io);
+}
+
+function ownerHost(owner: OwnerLink, io: CliIo): OwnerHost {
   const engine = ownerEngine(owner);
-  owner.listen(['jobs.changed'], <E extends EventChannel>(event: E, payload: EventPayloads[E]) => {
+  const handlers = new Map<EventChannel, Set<(payload: unknown) => void>>();
+  owner.listen(FOLLOWED, <E extends EventChannel>(event: E, payload: EventPayloads[E]) => {
     if (event === 'jobs.changed') engine.seen(payload as JobView);
+    for (const handler of handlers.get(event) ?? []) handler(payload);
   });
+  const named = new Map<string, Promise<string>>();
   return {
     owner,
     engine,
     catalogue: { voices: (query) => owner.call('catalogue.voices', query) },
+    media(value, name) {
+      const path = localFileOf(value, io.cwd);
+      if (path === null) return Promise.resolve(value);
+      // The same file named twice (--video and --audio of one clip) is handed over once.
+      const known = named.get(path);
+      if (known) return known;
+      const reference = owner.nameFile(path, 'media').then(
+        (chosen) => chosen.url,
+        (error: unknown) => {
+          // The owner's check of the file (not a regular file, too large, not media): nothing was sent.
+          if (error instanceof OwnerCallError && error.code !== 'not-served') throw new RefusedError(`Not sent: ${name} ${value}: ${error.message}`);
+          throw error;
+        },
+      );
+      named.set(path, reference);
+      return reference;
+    },
+    on(event, handler) {
+      const set = handlers.get(event) ?? new Set();
+      set.add(handler as (payload: unknown) => void);
+      handlers.set(event, set);
+      return () => set.delete(handler as (payload: unknown) => void);
+    },
     close: () => owner.close(),
   };
 }

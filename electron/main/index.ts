@@ -96,7 +96,7 @@ async function start(): Promise<void> {
   services.warmUp();
   // `studio` commands run beside the window through this process, so their jobs show in its Library.
   // Without it the app still works; commands beside it are then refused as the folder is in use.
-  const owner = openOwnerChannel({ dataDir, kind: 'desktop app', dispatch: services.dispatch, subscribe: services.subscribe, log: services.base.log }).catch((error: unknown) => {
+  const owner = openOwnerChannel({ dataDir, kind: 'desktop app', dispatch: services.dispatch, subscribe: services.subscribe, files: services.domains, log: services.base.log }).catch((error: unknown) => {
     services.base.log.warn('owner channel did not open', { error });
     return null;
   });

@@ -81,7 +81,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   }
   try {
     // `studio` commands run beside the page through this host, so their jobs show in its Library.
-    owner = await openOwnerChannel({ dataDir: options.dataDir, kind: 'web host', dispatch: services.dispatch, subscribe: services.subscribe, log: services.base.log });
+    owner = await openOwnerChannel({ dataDir: options.dataDir, kind: 'web host', dispatch: services.dispatch, subscribe: services.subscribe, files: services.domains, log: services.base.log });
   } catch (error) {
     await server.close();
     await services.dispose();

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULT_AVATAR_PAGE_SIZE, type AvatarRecord } from '../../common/api';
 import { AvatarUploadCheck } from '../../common/bridge/avatars';
@@ -11,7 +10,10 @@ import { createMediaToolkit, type MediaToolkit } from '../../services/media/tool
 import { isServiceError } from '../../services/client/errors';
 import { StudioError } from '../../services/host/errors';
 import { openCliHost, type CliHost } from '../cli-host';
-import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../command';
+import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { localFileOf, reachOwnerHost, type CommandEngine } from '../owner-host';
+import { OwnerCallError } from '../../services/host/owner-client';
+import type { SubmitResult } from '../../common/bridge/jobs';
 import { AGAIN_OPTION, JSON_OPTION } from '../common-options';
 import { followToolJob } from './tool-job';
 import { confirmPaidCli } from './paid-confirm';
@@ -107,8 +109,8 @@ export const avatarsShowCommand: CliCommand = {
 
 /** A link as it is; anything else is a local file, which must exist. */
 function sourceOf(value: string, cwd: string): string {
-  if (/^https?:\/\//i.test(value)) return value;
-  const path = resolve(cwd, value.startsWith('file:') ? fileURLToPath(value) : value);
+  const path = localFileOf(value, cwd);
+  if (path === null) return value;
   if (!existsSync(path)) throw new UsageError(`${value} is neither an http(s) link nor a file on this computer`);
   return pathToFileURL(path).href;
 }
@@ -142,38 +144,65 @@ export const avatarsUploadCommand: CliCommand = {
     });
     if (!checked.success) throw new UsageError(`Not sent: ${[...new Set(checked.error.issues.map((i) => (i.path[0] === 'avatarId' ? `--id: ${i.message}` : i.path[0] === 'name' ? `--name: ${i.message}` : i.message)))].join('; ')}`);
     const json = args.flags['--json'] === true;
+    // A studio that has the data folder open checks, uploads and sends it; its Library shows it at once.
+    const owner = await reachOwnerHost(args, io);
+    if (owner) {
+      try {
+        if (!json) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+        const request = { ...checked.data, source: await owner.media(given, 'FILE') };
+        const sent = await refusedAsUsage(async () => {
+          await owner.owner.call('avatars.checkUpload', request);
+          const confirmation = await confirmPaidCli(args, io, owner.engine, { action: 'avatar-upload' });
+          return owner.owner.call('avatars.upload', { ...request, confirmation });
+        });
+        return await reportUpload(args, io, owner, sent);
+      } finally {
+        owner.close();
+      }
+    }
     const host = openCliHost(args, io);
     try {
       host.engine.start();
-      let sent;
       // A local file is looked at before it goes up: one the service would not take is refused here.
       const toolkit = createMediaToolkit({ dataDir: host.dataDir });
-      try {
+      const sent = await refusedAsUsage(async () => {
         const avatars = avatarsOf(host, toolkit);
         // Checked before the price question, so a "y" is not refused for a taken id or a file the service would not take.
         await avatars.check(checked.data);
         const confirmation = await confirmPaidCli(args, io, host.engine, { action: 'avatar-upload' });
-        sent = await avatars.upload({ ...checked.data, confirmation });
-      } catch (error) {
-        if (error instanceof StudioError && error.code === 'refused') throw new UsageError(`Not sent: ${error.message}`);
-        if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
-        throw error;
-      } finally {
-        await toolkit.dispose();
-      }
-      if (args.flags['--wait']) return await followToolJob(host, null, sent, io, { json, tty: Boolean(process.stderr.isTTY) && !json });
-      if (sent.status === 'duplicate') {
-        io.err(`${sent.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
-        return EXIT.failed;
-      }
-      io.out(json ? JSON.stringify(sent.job, null, 2) : sent.job.id);
-      if (!json) io.err(`Sent to ${sent.job.connectionName}; \`studio jobs wait ${sent.job.id.slice(0, 8)}\` follows it until it is ready.`);
-      return EXIT.ok;
+        return avatars.upload({ ...checked.data, confirmation });
+      }).finally(() => toolkit.dispose());
+      return await reportUpload(args, io, host, sent);
     } finally {
       await host.engine.flush();
       await host.close();
     }
   },
 };
+
+/** A check the host refused (a taken id, a file the service would not take) is the command line's mistake: nothing was sent. */
+async function refusedAsUsage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const code = error instanceof StudioError || error instanceof OwnerCallError ? error.code : undefined;
+    if (code === 'refused') throw new UsageError(`Not sent: ${(error as Error).message}`);
+    if ((isServiceError(error) && error.kind === 'invalid') || (error instanceof OwnerCallError && error.code === 'invalid')) throw new UsageError(`Not sent: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+/** Prints what was sent (or follows it with --wait). */
+async function reportUpload(args: ParsedArgs, io: CliIo, host: { engine: Pick<CommandEngine, 'subscribe' | 'get' | 'waitFor'> }, sent: SubmitResult): Promise<number> {
+  const json = args.flags['--json'] === true;
+  if (args.flags['--wait']) return followToolJob(host, null, sent, io, { json, tty: Boolean(process.stderr.isTTY) && !json });
+  if (sent.status === 'duplicate') {
+    io.err(`${sent.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
+    return EXIT.failed;
+  }
+  io.out(json ? JSON.stringify(sent.job, null, 2) : sent.job.id);
+  if (!json) io.err(`Sent to ${sent.job.connectionName}; \`studio jobs wait ${sent.job.id.slice(0, 8)}\` follows it until it is ready.`);
+  return EXIT.ok;
+}
 
 export const avatarsCommands: readonly CliCommand[] = [avatarsListCommand, avatarsShowCommand, avatarsUploadCommand];

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
+import { JOB_KINDS, type JobKind, type JobRecord, type JobView } from '../../common/bridge/jobs';
 import type { DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import { cliQueueFile } from '../../services/downloads/queue-file';
@@ -7,11 +7,14 @@ import { DownloadsService } from '../../services/downloads/downloads-service';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { ProjectLibrary } from '../../services/projects/project-library';
 import { openCliHost, type CliHost } from '../cli-host';
-import { EXIT, UsageError, flag, type CliCommand, type ParsedArgs } from '../command';
+import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 import { ProgressBars } from './progress-bars';
 import { matchJob } from '../../common/jobs/job-id';
-import { missingResults, savedCopiesIn } from '../../services/downloads/saved-report';
+import { missingResults, savedCopiesIn, type MissingResult } from '../../services/downloads/saved-report';
+import { defaultDataDir } from '../../services/host/data-dir';
+import { reachOwnerHost } from '../owner-host';
+import { downloadThroughOwner, type SaveChoice } from './download-owner';
 import type { StartResult } from '../../services/downloads/downloads-service';
 
 /** "2d", "12h", "30m", "45s" → milliseconds. */
@@ -60,6 +63,37 @@ function serviceFor(host: CliHost): DownloadsService {
   });
 }
 
+/** The jobs to save: those chosen, or with --missing the chosen ones with no verified copy on disk. */
+async function chooseToSave(args: ParsedArgs, list: readonly JobView[], records: () => readonly JobRecord[], dataDir: string): Promise<{ jobs: JobView[]; lost: MissingResult[] }> {
+  if (args.flags['--missing'] !== true) return { jobs: chooseJobs(list, args, Date.now()), lost: [] };
+  const lost = missingResults(records(), await savedCopiesIn(dataDir), Date.now());
+  const narrowed = new Set(chooseJobs(list, { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id));
+  return { jobs: list.filter((j) => narrowed.has(j.id) && lost.some((m) => m.job.id === j.id)), lost };
+}
+
+const dataDirOf = (args: ParsedArgs, io: CliIo): string => flag(args, '--data-dir') ?? defaultDataDir(io.env);
+
+/** Prints what was saved and what was not; exit 0 only when every requested file is saved. */
+function reportSaved(args: ParsedArgs, io: CliIo, requested: number, finals: readonly DownloadView[], skipped: StartResult['skipped'], interrupted: boolean): number {
+  if (args.flags['--json'] === true) {
+    io.out(JSON.stringify([
+      ...finals.map((d) => ({ jobId: d.jobId, state: d.state, path: d.savedPath, reason: d.reason, bytes: d.bytes })),
+      ...skipped.map((s) => ({ jobId: s.jobId, state: 'skipped', path: null, reason: s.reason, bytes: 0 })),
+    ], null, 2));
+  } else {
+    for (const d of finals) {
+      if (d.state === 'saved') io.out(d.savedPath ?? '');
+      else io.err(`${d.jobId.slice(0, 8)}: ${d.state}${d.reason ? `: ${d.reason}` : ''}`);
+    }
+    for (const s of skipped) io.err(`${s.jobId.slice(0, 8)}: skipped: ${s.reason}`);
+  }
+  const saved = finals.filter((d) => d.state === 'saved').length;
+  const unsaved = requested - saved;
+  if (interrupted) io.err('Interrupted; run the same command again to resume the partial files.');
+  else if (unsaved > 0) io.err(`${saved} of ${requested} saved; ${unsaved} not.`);
+  return unsaved === 0 && !interrupted ? EXIT.ok : EXIT.failed;
+}
+
 /**
  * `studio download [JOB_ID…] [--all] [--kind KIND] [--since 2d] --out DIR [--template T] [--json]`.
  * Run again after an interruption, it resumes partial files and skips saved ones. Exit 0 only when
@@ -83,6 +117,19 @@ export const downloadCommand: CliCommand = {
     const missing: boolean = args.flags['--missing'] === true;
     if (missing && (args.positional.length > 0 || args.flags['--all'])) throw new UsageError('--missing chooses the jobs itself; give no job ids and no --all');
     if (!out && !missing) throw new UsageError('--out DIR is required: the folder to save into');
+    const choice: SaveChoice = {
+      choose: (list, records) => chooseToSave(args, list, records, dataDirOf(args, io)),
+      report: (requested, finals, skipped, interrupted) => reportSaved(args, io, requested, finals, skipped, interrupted),
+      // Nothing to save is an answer, not a failure: a script gets an empty list.
+      nothing() {
+        if (args.flags['--json'] === true) io.out('[]');
+        else io.err(missing ? 'Every paid result whose link works has a verified copy on disk.' : 'No jobs match: nothing to save.');
+        return EXIT.ok;
+      },
+    };
+    // Beside a studio that has the data folder open, its download manager saves them (its Library shows them).
+    const owner = await reachOwnerHost(args, io, { sendsWork: false });
+    if (owner) return downloadThroughOwner(args, io, owner, dataDirOf(args, io), choice).finally(() => owner.close());
     const host = openCliHost(args, io);
     host.engine.start({ poll: false });
     const service = serviceFor(host);
@@ -95,15 +142,8 @@ export const downloadCommand: CliCommand = {
     };
     process.once('SIGINT', stop);
     try {
-      const lost = missing ? missingResults(host.engine.records(), await savedCopiesIn(host.dataDir), Date.now()) : [];
-      const narrowed = missing ? new Set(chooseJobs(host.engine.list(), { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id)) : null;
-      const jobs = missing ? host.engine.list().filter((j) => narrowed?.has(j.id) && lost.some((m) => m.job.id === j.id)) : chooseJobs(host.engine.list(), args, Date.now());
-      // Nothing to save is an answer, not a failure: a script gets an empty list.
-      if (jobs.length === 0) {
-        if (json) io.out('[]');
-        else io.err(missing ? 'Every paid result whose link works has a verified copy on disk.' : 'No jobs match: nothing to save.');
-        return EXIT.ok;
-      }
+      const { jobs, lost } = await choice.choose(host.engine.list(), () => host.engine.records());
+      if (jobs.length === 0) return choice.nothing();
       let result: StartResult;
       if (out) {
         result = await service.start({ jobIds: jobs.map((j) => j.id), folder: resolve(io.cwd, out), template: flag(args, '--template'), origin: 'cli' });
@@ -125,23 +165,7 @@ export const downloadCommand: CliCommand = {
       const finals: DownloadView[] = service.manager.list().filter((d) => ids.has(d.id));
       bars?.draw(finals);
       bars?.end();
-      if (json) {
-        io.out(JSON.stringify([
-          ...finals.map((d) => ({ jobId: d.jobId, state: d.state, path: d.savedPath, reason: d.reason, bytes: d.bytes })),
-          ...result.skipped.map((s) => ({ jobId: s.jobId, state: 'skipped', path: null, reason: s.reason, bytes: 0 })),
-        ], null, 2));
-      } else {
-        for (const d of finals) {
-          if (d.state === 'saved') io.out(d.savedPath ?? '');
-          else io.err(`${d.jobId.slice(0, 8)}: ${d.state}${d.reason ? `: ${d.reason}` : ''}`);
-        }
-        for (const s of result.skipped) io.err(`${s.jobId.slice(0, 8)}: skipped: ${s.reason}`);
-      }
-      const saved = finals.filter((d) => d.state === 'saved').length;
-      const unsaved = jobs.length - saved;
-      if (interrupted) io.err('Interrupted; run the same command again to resume the partial files.');
-      else if (unsaved > 0) io.err(`${saved} of ${jobs.length} saved; ${unsaved} not.`);
-      return unsaved === 0 && !interrupted ? EXIT.ok : EXIT.failed;
+      return choice.report(jobs.length, finals, result.skipped, interrupted);
     } finally {
       process.off('SIGINT', stop);
       await service.dispose();

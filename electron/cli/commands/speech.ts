@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { normaliseRate } from '../../common/bridge/batches';
 import { JOB_PHASE_LABELS, type UnconfirmedSubmission, type JobView } from '../../common/bridge/jobs';
@@ -9,7 +9,7 @@ import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { knownVoicesOf, unknownVoiceProblem } from '../../services/voices/batch-input';
 import { openCliHost, type CliHost } from '../cli-host';
-import { reachOwnerHost } from '../owner-host';
+import { localFileOf, reachOwnerHost, type OwnerHost } from '../owner-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { SCRIPT_OPTIONS } from '../common-options';
 import { confirmPaidCli } from './paid-confirm';
@@ -48,21 +48,38 @@ export async function saveResult(job: JobView, out: string, io: CliIo): Promise<
   }
 }
 
+/** Uploads a local file to the active storage and answers its link: this run's own, or the owner's. */
+type UploadLocal = (path: string, name: string) => Promise<string>;
+
+function uploadHere(host: CliHost): UploadLocal {
+  return async (path) => (await host.storage.uploader.uploadAll([path], host.storage.storages.activeId()))[0].url;
+}
+
+/** Through the owner: the file is named to it (checked and taken in as its page's files are), then linked by its uploads. */
+function uploadThrough(owner: OwnerHost): UploadLocal {
+  return async (path, name) => {
+    const reference = await owner.media(path, name);
+    const linked = await owner.owner.call('uploads.linkLocalMedia', { uploadId: `cli-${randomUUID()}`, value: reference });
+    return linked.value as string;
+  };
+}
+
 /**
  * Sends one speech job (TTS or clone) through the job engine, follows it to its end, and with --out
  * saves the audio. The request is checked against the interface's rules before anything is sent.
+ * `prepare` turns the request into the one sent (a local sample uploaded first).
  */
-async function runSpeechJob(args: ParsedArgs, io: CliIo, given: UnconfirmedSubmission, prepare?: (host: CliHost) => Promise<UnconfirmedSubmission>): Promise<number> {
+async function runSpeechJob(args: ParsedArgs, io: CliIo, given: UnconfirmedSubmission, prepare?: (upload: UploadLocal) => Promise<UnconfirmedSubmission>): Promise<number> {
   const json = args.flags['--json'] === true;
   const outFlag = flag(args, '--out');
   const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
-  // A studio that has the data folder open does the work (a local file to upload is the CLI's own job).
-  const owner = prepare ? null : await reachOwnerHost(args, io);
+  // A studio that has the data folder open does the work, a local sample's upload included.
+  const owner = await reachOwnerHost(args, io);
   const local = owner ? null : openCliHost(args, io, 'writes', { serveOthers: true });
   const host = owner ?? (local as CliHost);
   try {
-    const submission = prepare && local ? await prepare(local) : given;
     if (owner && !json) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+    const submission = prepare ? await prepare(owner ? uploadThrough(owner) : uploadHere(local as CliHost)) : given;
     if (submission.kind === 'tts') {
       const unknown = unknownVoiceProblem(submission.body.voice_id, await knownVoicesOf(host.catalogue));
       if (unknown) throw new UsageError(`Not sent: ${unknown}; \`studio voices list\` shows them`);
@@ -142,12 +159,12 @@ export const cloneCommand: CliCommand = {
     const body = { input_text: await scriptOf(args, io), voice_url: sample, rate: parseRate(flag(args, '--rate')) ?? '50%' };
     if (/^[a-z][a-z0-9+.-]+:\/\//i.test(sample) && !sample.startsWith('file:')) return runSpeechJob(args, io, { kind: 'voice-clone', body });
     // A local recording goes to the active storage first, as the studio's clone tool sends it.
-    const path = resolve(io.cwd, sample.startsWith('file:') ? fileURLToPath(sample) : sample);
+    const path = localFileOf(sample, io.cwd) as string;
     if (!existsSync(path)) throw new UsageError(`--sample ${sample} is neither a link nor a file on this computer`);
-    return runSpeechJob(args, io, { kind: 'voice-clone', body }, async (host) => {
-      const [uploaded] = await host.storage.uploader.uploadAll([path], host.storage.storages.activeId());
-      if (!args.flags['--json'] === true) io.err(`sample uploaded: ${uploaded.url}`);
-      return { kind: 'voice-clone', body: { ...body, voice_url: uploaded.url } };
+    return runSpeechJob(args, io, { kind: 'voice-clone', body }, async (upload) => {
+      const url = await upload(path, '--sample');
+      if (args.flags['--json'] !== true) io.err(`sample uploaded: ${url}`);
+      return { kind: 'voice-clone', body: { ...body, voice_url: url } };
     });
   },
 };

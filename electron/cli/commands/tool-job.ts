@@ -7,6 +7,9 @@ import { mediaFacts } from '../../common/tools/media-facts';
 import { explainToolFailure, type ToolKind } from '../../common/tools/tool-failures';
 import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
 import type { ToolDeps } from '../../services/tools/tool-deps';
+import { StudioError } from '../../services/host/errors';
+import { NOT_GRANTED, type LocalGrants } from '../../services/media/local-grants';
+import type { LocalMediaLinker } from '../../services/storage/local-media-linker';
 import type { CliHost } from '../cli-host';
 import { EXIT, type CliIo } from '../command';
 import type { CommandEngine } from '../owner-host';
@@ -15,20 +18,38 @@ import { saveResult } from './speech';
 const isLink = (value: string): boolean => /^https?:\/\//i.test(value);
 
 /**
- * The tools' host side on the command line: ffprobe of links (downloaded to the media cache) and of
- * local files, local files uploaded to the active storage, the CLI's job engine and model list.
+ * Where a served run's tools find local files: only those its clients named (granted when named, see
+ * owner-files.ts), uploaded by the linker that refuses every other reference.
  */
-export function cliToolDeps(host: CliHost, io: CliIo): { deps: ToolDeps; toolkit: MediaToolkit } {
+export interface GrantedFiles {
+  grants: LocalGrants;
+  linker: LocalMediaLinker;
+}
+
+/**
+ * The tools' host side on the command line: ffprobe of links (downloaded to the media cache) and of
+ * local files, local files uploaded to the active storage, the CLI's job engine and model list. For
+ * this run's own command a local file is a path its user gave; for the commands of other `studio`
+ * processes it serves (`granted`), only a file one of them named.
+ */
+export function cliToolDeps(host: CliHost, io: CliIo, granted?: GrantedFiles): { deps: ToolDeps; toolkit: MediaToolkit } {
   const toolkit = createMediaToolkit({ dataDir: host.dataDir });
-  const local = (value: string) => resolve(io.cwd, value);
+  const local = (value: string) => {
+    if (!granted) return resolve(io.cwd, value);
+    const path = granted.grants.pathOf(value);
+    if (!path) throw new StudioError(NOT_GRANTED, 'not-allowed');
+    return path;
+  };
+  const upload = async (paths: string[]) => (await host.storage.uploader.uploadAll(paths, host.storage.storages.activeId())).map((u) => u.url);
   const deps: ToolDeps = {
     probe: async (reference) => toolkit.prober.probe(isLink(reference) ? await toolkit.cache.localPath(reference) : local(reference)),
     link: async (value) => {
+      if (granted) return (await granted.linker.linkFor('tools')(value)).value as typeof value;
       const entries = Object.entries(value);
       const files = entries.filter(([, v]) => !isLink(v));
       if (files.length === 0) return value;
-      const uploaded = await host.storage.uploader.uploadAll(files.map(([, v]) => local(v)), host.storage.storages.activeId());
-      const links = new Map(files.map(([k], i) => [k, uploaded[i].url]));
+      const uploaded = await upload(files.map(([, v]) => local(v)));
+      const links = new Map(files.map(([k], i) => [k, uploaded[i]]));
       return Object.fromEntries(entries.map(([k, v]) => [k, links.get(k) ?? v])) as typeof value;
     },
     submit: (submission) => host.engine.submit(submission),

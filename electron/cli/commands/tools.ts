@@ -53,9 +53,10 @@ interface ToolSide {
 /**
  * Runs a tool command where it belongs. With a studio (or another run) that has the data folder open,
  * that owner measures, checks and sends with its own services, so the job is in its Library at once;
- * this process asks the price question and follows the job. Only links go that way: a local file would
- * be uploaded through the owner's storage, which the channel does not do. Without an owner, this
- * process opens the folder itself and makes sure the built-in sandbox serving any of the links is up.
+ * this process asks the price question and follows the job. A local file is handed to the owner first
+ * (checked and taken in as its page takes a chosen file) and named by the reference it answers; the
+ * owner uploads it to its storage when the job is sent. Without an owner, this process opens the folder
+ * itself and makes sure the built-in sandbox serving any of the links is up.
  */
 async function onToolSide(args: ParsedArgs, io: CliIo, media: Record<string, string>, work: (side: ToolSide) => Promise<number>): Promise<number> {
   const owner = await reachOwnerHost(args, io);
@@ -67,17 +68,16 @@ async function onToolSide(args: ParsedArgs, io: CliIo, media: Record<string, str
     });
   }
   try {
-    const files = Object.entries(media).filter(([, value]) => !/^https?:\/\//i.test(value));
-    if (files.length > 0) {
-      io.err(`Not sent: ${files.map(([name]) => name).join(' and ')} name${files.length === 1 ? 's' : ''} a local file, and the ${owner.owner.kind} that has the data folder open takes links only from the command line. Give an http(s) link, or close the studio.`);
-      return EXIT.refused;
-    }
     if (args.flags['--json'] !== true) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+    const references = new Map<string, string>();
+    for (const [name, value] of Object.entries(media)) references.set(value, await owner.media(value, name));
+    // The inputs as the owner knows them: each local file by the reference it answered.
+    const named = <T extends object>(inputs: T): T => Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, typeof v === 'string' ? (references.get(v) ?? v) : v])) as T;
     const call = owner.owner.call;
     return await work({
       engine: owner.engine,
-      lipsync: { measure: (inputs) => call('tools.lipsyncMeasure', inputs), send: (request) => call('tools.lipsyncSend', request) },
-      swap: { quote: (inputs) => call('tools.swapQuote', inputs), send: (request) => call('tools.swapSend', request) },
+      lipsync: { measure: (inputs) => call('tools.lipsyncMeasure', named(inputs)), send: (request) => call('tools.lipsyncSend', named(request)) },
+      swap: { quote: (inputs) => call('tools.swapQuote', named(inputs)), send: (request) => call('tools.swapSend', named(request)) },
     });
   } finally {
     owner.close();

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import { DEFAULT_BATCH_TEMPLATE, type BatchView } from '../../common/bridge/batches';
+import { DEFAULT_BATCH_TEMPLATE, summariseBatch, type BatchSummary, type BatchView } from '../../common/bridge/batches';
 import { checkTemplate } from '../../common/file-names';
 import { ffprobeVerifier } from '../../services/downloads/verify';
 import { exportBatch } from '../../services/voices/batch-export';
@@ -10,26 +9,12 @@ import { BatchRunner } from '../../services/voices/batch-runner';
 import { BatchStore } from '../../services/voices/batch-store';
 import { openCliHost } from '../cli-host';
 import { parseRate } from './speech';
-import { EXIT, UsageError, flag, type CliCommand } from '../command';
+import { UsageError, flag, type CliCommand } from '../command';
+import { reachOwnerHost } from '../owner-host';
+import { batchIdOf, progressLine, reportBatch } from './batch-report';
+import { ttsBatchThroughOwner } from './tts-batch-owner';
 import { JSON_OPTION } from '../common-options';
 import { confirmPaidCli } from './paid-confirm';
-
-const WIDTH = 24;
-
-/** One line, redrawn in place on a terminal: a bar and how many rows are where. */
-function progressLine(view: BatchView): string {
-  const total = view.rows.length || 1;
-  const filled = Math.round((view.done / total) * WIDTH);
-  const parts = Object.entries(view.counts)
-    .filter(([, n]) => n > 0)
-    .map(([state, n]) => `${n} ${state}`);
-  return `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${view.done}/${view.rows.length} · ${parts.join(', ')}`;
-}
-
-/** The same CSV into the same folder is the same batch: running it again goes on with it. */
-function batchIdOf(csvPath: string, outDir: string): string {
-  return `cli-${createHash('sha256').update(`${csvPath}\u0000${outDir}`).digest('hex').slice(0, 20)}`;
-}
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -69,7 +54,12 @@ export const ttsBatchCommand: CliCommand = {
       throw new UsageError(`Cannot read ${file}: ${error.message}`);
     });
     const json = args.flags['--json'] === true;
-
+    // Beside a studio that has the data folder open, the batch is the studio's (its Voices and Library show it).
+    const owner = await reachOwnerHost(args, io);
+    if (owner) {
+      const asked = { file, csvPath, outDir, rows: table.rows, rate: rateFlag, concurrency, template };
+      return ttsBatchThroughOwner(args, io, owner, asked).finally(() => owner.close());
+    }
     const host = openCliHost(args, io, 'writes', { serveOthers: true });
     try {
       const voices = await knownVoicesOf(host.catalogue);
@@ -99,7 +89,7 @@ export const ttsBatchCommand: CliCommand = {
       }
       const live = !json && process.stderr.isTTY === true;
       let last = 0;
-      const draw = (view: BatchView): void => {
+      const draw = (view: BatchSummary): void => {
         if (!live || Date.now() - last < 200) return;
         last = Date.now();
         io.err(`\x1b[1F\x1b[2K${progressLine(view)}`);
@@ -107,7 +97,7 @@ export const ttsBatchCommand: CliCommand = {
       if (live) io.err('');
       const drawing = setInterval(async () => {
         const current = await runner.get(id);
-        if (current) draw(runner.view(current));
+        if (current) draw(summariseBatch(runner.view(current)));
       }, 250);
       let view: BatchView;
       try {
@@ -115,17 +105,8 @@ export const ttsBatchCommand: CliCommand = {
       } finally {
         clearInterval(drawing);
       }
-      if (!json) io.err(progressLine(view));
-      const result = await exportBatch(view, outDir, { verify: ffprobeVerifier() });
-      for (const failure of result.failed) io.err(`Row ${failure.row + 1}: the audio could not be saved (${failure.error})`);
-      for (const row of view.rows) if (row.problem && row.state !== 'completed') io.err(`Row ${row.row + 1} ${row.state}: ${row.problem}`);
-      // Refused rows were named before anything was sent; they fail the run only with --strict.
-      const sent = view.rows.filter((r) => r.state !== 'invalid');
-      const refusedCount = view.rows.length - sent.length;
-      const complete = sent.every((r) => r.state === 'completed') && result.inFolder === sent.length && (refusedCount === 0 || args.flags['--strict'] !== true);
-      if (json) io.out(JSON.stringify({ batch: id, state: view.state, counts: view.counts, saved: result.saved, inFolder: result.inFolder, manifest: result.manifest, rows: view.rows }, null, 2));
-      else io.out(`${result.inFolder} of ${view.rows.length} voiceovers in ${outDir}; manifest: ${result.manifest}`);
-      return complete ? EXIT.ok : EXIT.failed;
+      if (!json) io.err(progressLine(summariseBatch(view)));
+      return reportBatch(args, io, view, await exportBatch(view, outDir, { verify: ffprobeVerifier() }), outDir);
     } finally {
       await host.close();
     }

@@ -11,6 +11,8 @@ export const LinkedFile = z.object({
   /** When the link stops working; null for a public bucket's link. */
   expiresAt: z.number().nullable(),
   how: z.enum(['reused', 'relinked', 'uploaded']),
+  /** The content's SHA-256 (hex): what `studio upload --json` reports. */
+  sha256: z.string(),
 });
 export type LinkedFile = z.infer<typeof LinkedFile>;
 

@@ -1,7 +1,8 @@
 import { createServer, type Socket } from 'node:net';
-import { bridgeEvents, type EventChannel } from '../../common/bridge';
+import { bridgeEvents, type BridgeOutcome, type EventChannel } from '../../common/bridge';
 import type { EventListener } from './compose';
-import type { Dispatch } from './dispatcher';
+import { toFailure, type Dispatch } from './dispatcher';
+import { takeNamedFile, type NamedFileImporters, type NamedFileUse } from './owner-files';
 import { newOwnerToken, removeOwnerRecord, sameToken, writeOwnerRecord } from './owner-record';
 import { ClientMessage, readLines, writeLine } from './owner-wire';
 import type { Logger } from './types';
@@ -14,6 +15,11 @@ export interface OwnerChannelOptions {
   dispatch: Dispatch;
   subscribe(listener: EventListener): () => void;
   log: Logger;
+  /**
+   * Takes in the local files clients name (their command line's files), as the page's chosen files are
+   * taken in. Without it a named file is refused: the owner then serves links only.
+   */
+  files?: NamedFileImporters;
   /** How long a connection may take to say hello before it is dropped. */
   helloMs?: number;
 }
@@ -86,10 +92,30 @@ export async function openOwnerChannel(options: OwnerChannelOptions): Promise<Ow
           });
           return;
         }
+        if (message.t === 'file') {
+          void nameFile(message.path, message.use).then((outcome) => writeLine(socket, { t: 'answer', id: message.id, outcome }));
+          return;
+        }
         void options.dispatch(message.channel, message.args).then((outcome) => writeLine(socket, { t: 'answer', id: message.id, outcome }));
       },
       drop,
     );
+  }
+
+  /**
+   * A file a client's user named is the one path the owner opens on a client's word: checked (absolute,
+   * a regular file, within the size limit), then probed and granted as a file the user chose in the
+   * page. Every later call may read it by the answered reference only; any other local reference stays
+   * refused by the owner's grants.
+   */
+  async function nameFile(path: string, use: NamedFileUse): Promise<BridgeOutcome> {
+    if (!options.files) return { ok: false, error: { message: `The ${options.kind} takes links only from other commands, not local files`, code: 'not-served' } };
+    try {
+      return { ok: true, value: await takeNamedFile(options.files, path, use) };
+    } catch (error) {
+      options.log.warn('owner channel refused a named file', { use, reason: error instanceof Error ? error.message : String(error) });
+      return { ok: false, error: toFailure(error, (text) => text) };
+    }
   }
 
   await new Promise<void>((resolve, reject) => {

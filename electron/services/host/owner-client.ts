@@ -1,5 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import type { CallChannel, EventChannel, EventPayloads, StudioApi } from '../../common/bridge';
+import { ChosenSheet } from '../../common/bridge/batches';
+import { ChosenMedia } from '../../common/bridge/media';
+import type { NamedFileUse } from './owner-files';
 import { liveOwnerRecord } from './owner-record';
 import { OwnerMessage, readLines, writeLine } from './owner-wire';
 
@@ -25,6 +28,12 @@ export interface OwnerLink {
   kind: string;
   pid: number;
   call<C extends CallChannel>(channel: C, ...args: Parameters<StudioApi[C]>): Promise<Awaited<ReturnType<StudioApi[C]>>>;
+  /**
+   * Hands the owner a local file this command's user named (an absolute path): the owner checks it and
+   * takes it in as its page takes a chosen file, and answers the reference later calls use for it.
+   */
+  nameFile(path: string, use: 'media'): Promise<ChosenMedia>;
+  nameFile(path: string, use: 'sheet'): Promise<ChosenSheet>;
   /** Follows the owner's events of the given channels (replaces an earlier choice). */
   listen(events: readonly EventChannel[], handler: <E extends EventChannel>(event: E, payload: EventPayloads[E]) => void): void;
   /** Rejects when the connection is lost (the owner quit): what waits on events races it. */
@@ -114,6 +123,22 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
             writeLine(socket, { t: 'call', id, channel, args });
           });
         },
+        nameFile: ((path: string, use: NamedFileUse) => {
+          if (closed) return Promise.reject(closed);
+          const id = nextId++;
+          const schema = use === 'media' ? ChosenMedia : ChosenSheet;
+          return new Promise<unknown>((done, refuse) => {
+            answers.set(id, {
+              resolve: (value) => {
+                const parsed = schema.safeParse(value);
+                if (parsed.success) done(parsed.data);
+                else refuse(new OwnerCallError('The data folder\'s owner answered a named file with something that is not a file reference', 'invalid'));
+              },
+              reject: refuse,
+            });
+            writeLine(socket, { t: 'file', id, path, use });
+          });
+        }) as OwnerLink['nameFile'],
         listen(events, handler) {
           eventHandler = handler as (event: EventChannel, payload: unknown) => void;
           writeLine(socket, { t: 'listen', events: [...events] });

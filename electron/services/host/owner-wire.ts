@@ -1,16 +1,20 @@
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { bridgeOutcomeSchema } from '../../common/bridge';
+import { NamedFileUse } from './owner-files';
 
 /**
  * The owner channel's messages: one JSON object per line. A client says hello with the token first,
  * then sends bridge calls (channel + argument list, validated by the owner's dispatcher exactly as a
- * call from its own page is) and asks for the events it wants to follow.
+ * call from its own page is), names the local files its command line named, and asks for the events it
+ * wants to follow.
  */
 export const ClientMessage = z.discriminatedUnion('t', [
   z.object({ t: z.literal('hello'), token: z.string().max(200) }),
   z.object({ t: z.literal('call'), id: z.number().int().nonnegative(), channel: z.string().max(200), args: z.array(z.unknown()).max(20) }),
   z.object({ t: z.literal('listen'), events: z.array(z.string().max(200)).max(50) }),
+  // A local file the client's user named on its command line: the one kind of path the owner opens for it.
+  z.object({ t: z.literal('file'), id: z.number().int().nonnegative(), path: z.string().min(1).max(4096), use: NamedFileUse }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 

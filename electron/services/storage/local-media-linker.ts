@@ -42,7 +42,7 @@ export class LocalMediaLinker {
       const links = new Map(references.map((reference, i) => [reference, results[i].url]));
       return {
         value: replaceReferences(value, links),
-        files: results.map((r, i) => ({ reference: references[i], fileName: r.fileName, url: r.url, expiresAt: r.expiresAt, how: r.how })),
+        files: results.map((r, i) => ({ reference: references[i], fileName: r.fileName, url: r.url, expiresAt: r.expiresAt, how: r.how, sha256: r.hash })),
       };
     } catch (error) {
       throw new StudioError((error as Error).message, 'upload-failed');

@@ -8,51 +8,26 @@ import { builtInSandboxStarter } from '../../../electron/emulator/built-in';
 import type { JobView } from '../../../electron/common/bridge';
 import { EnvVault } from '../../../electron/services/connections/env-vault';
 import { composeHost, type ComposedHost } from '../../../electron/services/host/compose';
-import { LOCK_FILE, lockDataFolder, type HeldLock } from '../../../electron/services/host/data-folder-lock';
-import { openOwnerChannel, type OwnerChannel } from '../../../electron/services/host/owner-channel';
+import { LOCK_FILE, lockDataFolder } from '../../../electron/services/host/data-folder-lock';
+import { openOwnerChannel } from '../../../electron/services/host/owner-channel';
 import { readOwnerRecord } from '../../../electron/services/host/owner-record';
 import { reachOwner } from '../../../electron/services/host/owner-client';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
+import { startOwner, type OwnerFixture } from './owner-fixture';
 
-// A studio that owns the folder, built as the web host builds its own (web-host.ts) minus the page.
+let owner: OwnerFixture;
 let dataDir: string;
 let studio: ComposedHost;
-let lock: HeldLock;
-let channel: OwnerChannel;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'studio-owner-cli-'));
-  lock = lockDataFolder(dataDir, 'web host');
-  studio = composeHost({
-    host: 'web',
-    appVersion: '0.0.0',
-    dataDir,
-    createVault: () => new EnvVault({}),
-    platform: {},
-    createStoreFactory: createConfStoreFactory,
-    startSandbox: builtInSandboxStarter(dataDir, { jobSeconds: 0.3 }),
-  });
-  channel = await openOwnerChannel({ dataDir, kind: 'web host', dispatch: studio.dispatch, subscribe: studio.subscribe, log: studio.base.log });
+  owner = await startOwner();
+  ({ dataDir, studio } = owner);
 }, 60_000);
-afterAll(async () => {
-  await channel?.close();
-  await studio?.dispose();
-  lock?.release();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => owner?.close());
 
-function cli(args: string[], answer?: string) {
-  const lines = { out: [] as string[], err: [] as string[] };
-  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd(), ...(answer !== undefined && { stdin: async () => answer }) };
-  return runCli([...args, '--data-dir', dataDir], io).then((code) => ({ code, ...lines }));
-}
-
-async function ownerJobs(): Promise<JobView[]> {
-  const outcome = await studio.dispatch('jobs.list', []);
-  if (!outcome.ok) throw new Error(outcome.error.message);
-  return outcome.value as JobView[];
-}
+const cli = (args: string[], answer?: string) => owner.cli(args, { answer });
+const ownerJobs = (): Promise<JobView[]> => owner.call('jobs.list');
 
 describe('studio commands beside the studio that owns the data folder', () => {
   it('runs two tts commands at once through the owner: both complete, both are the owner\'s jobs', async () => {
@@ -97,7 +72,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const job = (await ownerJobs()).find((j) => j.kind === 'lipsync');
     expect(job?.phase).toBe('completed');
     expect(result.out.at(-1)).toBe(job?.resultUrl);
-    // A clone of that speech's voice goes the same way; a local file cannot, and says so before sending.
+    // A clone of that speech's voice goes the same way.
     const clone = await cli(['clone', '--yes', '--sample', speech.out.at(-1) as string, '--text', 'In the same voice.']);
     expect(clone.code, clone.err.join('\n')).toBe(EXIT.ok);
     expect((await ownerJobs()).find((j) => j.kind === 'voice-clone')?.phase).toBe('completed');
@@ -107,9 +82,6 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(swap.code, swap.err.join('\n')).toBe(EXIT.ok);
     expect(swap.err.join('\n')).toMatch(/Running through the web host[\s\S]*Cost: 5 credits/);
     expect((await ownerJobs()).find((j) => j.kind === 'character-swap')?.phase).toBe('completed');
-    const local = await cli(['lipsync', '--yes', '--video', 'clip.mp4', '--audio', speech.out.at(-1) as string]);
-    expect(local.code).toBe(EXIT.refused);
-    expect(local.err.join('\n')).toMatch(/--video names a local file.*takes links only/);
   }, 90_000);
 
   it('leaves the owner\'s engine the last word on money: a create sent without a confirmation is refused', async () => {

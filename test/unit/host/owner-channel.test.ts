@@ -29,6 +29,7 @@ async function owner(dataDir = mkdtempSync(join(tmpdir(), 'studio-owner-'))) {
     dataDir,
     kind: 'web host',
     dispatch,
+    files: domains,
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -90,9 +91,9 @@ describe('the owner channel of a data folder', () => {
     expect(logged.join('\n')).not.toContain(token);
   });
 
-  it('refuses a call sent before the token, and text that is not the channel\'s (an HTTP request)', async () => {
+  it('refuses a call or a named file sent before the token, and text that is not the channel\'s (an HTTP request)', async () => {
     const { channel } = await owner();
-    for (const first of ['{"t":"call","id":1,"channel":"settings.get","args":[]}\n', 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n']) {
+    for (const first of ['{"t":"call","id":1,"channel":"settings.get","args":[]}\n', `{"t":"file","id":1,"path":${JSON.stringify(import.meta.filename)},"use":"media"}\n`, 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n']) {
       const socket = await connectTo(channel.port);
       const answer = await new Promise<string>((resolve) => {
         let text = '';
