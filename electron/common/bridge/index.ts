@@ -19,6 +19,7 @@ import { toolsCalls } from './tools';
 import { avatarsCalls } from './avatars';
 import { textCalls } from './text';
 import { templatesCalls } from './templates';
+import { musicCalls } from './music';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -43,6 +44,7 @@ export const bridgeCalls = {
   ...avatarsCalls,
   ...textCalls,
   ...templatesCalls,
+  ...musicCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -108,3 +110,4 @@ export * from './tools';
 export * from './avatars';
 export * from './text';
 export * from './templates';
+export * from './music';

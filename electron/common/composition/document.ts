@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HexColour } from './colour';
 import { FontRecord, TextStyle } from './text-style';
+import { LoudnessTarget, MusicTrack, SceneMusic } from './music-track';
 
 export { HexColour };
 
@@ -119,6 +120,8 @@ export const Scene = z.object({
   name: z.string().optional(),
   /** A brand kit's intro or outro scene (replaced, not repeated, when the kit is applied again). */
   brand: z.enum(['intro', 'outro']).optional(),
+  /** This scene's own music (or none), instead of the project's (music-track.ts). */
+  music: SceneMusic.optional(),
 });
 export type Scene = z.infer<typeof Scene>;
 
@@ -138,6 +141,9 @@ export const Project = z
      * whether it would draw the same letters (kept up to date by the text operations).
      */
     fonts: z.array(FontRecord).optional(),
+    /** Music under the voice of every scene that has none of its own, and the loudness of the mixes (music-track.ts). */
+    music: MusicTrack.optional(),
+    loudness: LoudnessTarget.optional(),
   })
   .superRefine((project, ctx) => {
     const seen = new Set<string>();

@@ -89,6 +89,8 @@ export * from './serialise-avatar-video';
 export * from './serialise-talking-avatar';
 export * from './validate';
 export * from './export-body';
+export * from './music-track';
+export * from './music-ops';
 export * from './link-checks';
 export * from './avatar-checks';
 export * from './failure-reasons';

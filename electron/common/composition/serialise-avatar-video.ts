@@ -4,6 +4,7 @@ import { elementBox, stackingOrder } from './geometry';
 import { DEFAULT_PLACEMENT, toWire, type PlacementConvention } from './placement';
 import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
 import { pictureSize, textReference } from './text-ops';
+import { musicReference, sceneTrack } from './music-track';
 
 /**
  * Project → POST /api/open/v3/avatar/createVideo body. Exact field names and case from the interface.
@@ -32,7 +33,8 @@ function sceneItem(project: Project, scene: Scene, placement: PlacementConventio
     width: project.output.width,
     height: project.output.height,
     duration: scene.durationMs,
-    voice: voiceOf(scene),
+    // A scene with music sends the studio's mix of it under the voice, linked at submit (musicReference).
+    voice: sceneTrack(project, scene) ? { voice_url: musicReference(scene.id) } : voiceOf(scene),
     elements: stackingOrder(scene.elements).map((e) => elementOf(e, project, placement)),
     ratio: ratioOf(project.output),
     background: project.background,

@@ -5,6 +5,7 @@ import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
 import { DEFAULT_PLACEMENT, type PlacementConvention } from './placement';
 import { wirePlacement, type SerialiseOptions } from './serialise-avatar-video';
 import { textReference } from './text-ops';
+import { musicReference, sceneTrack } from './music-track';
 
 /**
  * Project → POST /api/open/v3/talkingavatar/create body. Exact field names and case from the interface.
@@ -21,10 +22,13 @@ export function toTalkingAvatarBody(project: Project, options: SerialiseOptions 
   const scene = project.scenes[0];
   const avatar = scene.elements.find((e) => e.type === 'avatar');
   const avatarFrom = avatar ? effectiveAvatarFrom(avatar) : 2;
+  // With music, the speech goes out as the studio's mix of music under it, linked at submit (musicReference).
+  const music = sceneTrack(project, scene) !== null;
   const elements = stackingOrder(scene.elements)
-    .filter((e) => e.type !== 'video')
+    .filter((e) => e.type !== 'video' && !(music && e.type === 'audio'))
     .map((e) => elementOf(e, project, avatarFrom, options.placement ?? DEFAULT_PLACEMENT));
-  if (!scene.elements.some((e) => e.type === 'audio') && scene.voice) elements.push(voiceElement(scene.voice));
+  if (music) elements.push({ type: 'audio', url: musicReference(scene.id) });
+  else if (!scene.elements.some((e) => e.type === 'audio') && scene.voice) elements.push(voiceElement(scene.voice));
 
   const body: TalkingAvatarBody = { width: project.output.width, height: project.output.height, avatar_from: avatarFrom, elements };
   if (options.webhookUrl) body.webhookUrl = options.webhookUrl;

@@ -4,6 +4,8 @@ import { DEFAULT_PLACEMENT, placementLabel, toWire, type PlacementConvention } f
 import { capitalise, sceneLabel } from './render-plan';
 import { sentMediaSize } from './serialise-avatar-video';
 import { textStyleProblem } from './text-style';
+import { musicProblems } from './music-checks';
+import { sceneTrack } from './music-track';
 import {
   PLAN_LABELS,
   TALKING_AVATAR_IMAGE_EXT,
@@ -66,7 +68,8 @@ export function validateProject(project: Project, options: ValidateOptions = {})
 
   project.scenes.forEach((scene, sceneIndex) => {
     const here: Where = { sceneIndex, sceneId: scene.id, prefix: capitalise(sceneLabel(sceneIndex, scene.id, scene.name)) };
-    if (target === 'avatar-video') checkSceneVoice(scene, here, submit, add);
+    // A scene of music alone sends the music as its voice.
+    if (target === 'avatar-video' && !(scene.voice === null && sceneTrack(project, scene))) checkSceneVoice(scene, here, submit, add);
     checkLayers(scene, here, add);
     checkSomethingVisible(project, scene, here, submit, add);
     for (const element of scene.elements) {
@@ -75,6 +78,7 @@ export function validateProject(project: Project, options: ValidateOptions = {})
       if (submit) checkWirePlacement(project, element, options.placement ?? DEFAULT_PLACEMENT, at, add);
     }
   });
+  problems.push(...musicProblems(project, target, submit));
   return problems;
 }
 

@@ -5,6 +5,8 @@ import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ChosenMedia, mediaCalls } from '../../common/bridge/media';
 import type { previewCalls } from '../../common/bridge/preview';
+import type { musicCalls } from '../../common/bridge/music';
+import { mixSceneMusic } from './music-scenes';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
@@ -31,7 +33,7 @@ function trimmedName(name: string): string {
  * posters, reading a finished preview back in chunks, and ffprobe inspection. Quitting cancels every
  * render and kills every ffmpeg/ffprobe this host started.
  */
-export interface MediaDomain extends DomainModule<typeof previewCalls & typeof mediaCalls> {
+export interface MediaDomain extends DomainModule<typeof previewCalls & typeof mediaCalls & typeof musicCalls> {
   /** Takes in a file dropped on a page that cannot name its path (the web host); see importLocalFile. */
   importFile(name: string, body: Readable): Promise<ChosenMedia>;
   importPath(path: string): Promise<ChosenMedia>;
@@ -165,6 +167,10 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
           await rm(folder, { recursive: true, force: true });
           throw new StudioError(`The voice could not be trimmed: ${(error as Error).message}`, 'trim-failed');
         }
+      },
+      'music.mix': async ({ project, sceneId }) => {
+        const mix = await mixSceneMusic({ mixer: media.music, localPath: allowed }, project, sceneId);
+        return { url: grants.grant(mix.path), durationMs: mix.durationMs, lufs: mix.lufs, normalization: mix.normalization };
       },
       'media.checkLinks': async ({ urls, fresh }) => links.check(urls, { fresh }),
       'media.chooseFile': async ({ kind }) => {

@@ -18,6 +18,8 @@ import type { ProxyMaker } from './proxies';
 import type { DraftVoice } from './draft-voice';
 import { parseRate } from '../../common/api/common';
 import { DEFAULT_SPEECH_RATE } from '../../common/speech/draft-voice';
+import type { MusicMixer } from './music-mix';
+import { withPlanMusic } from './music-scenes';
 
 /**
  * Renders a project locally with ffmpeg: a fast low-resolution preview (inputs from small proxies) or
@@ -34,6 +36,8 @@ export interface PreviewRendererDeps {
   proxies: ProxyMaker;
   /** Speaks text the service would speak (none: such text stays silent, and the preview says so). */
   draftVoice?: DraftVoice;
+  /** Mixes music under the voices (the same mix submit sends); without it, music is left out of previews. */
+  music?: MusicMixer;
   /** How many inputs are fetched and inspected at once. */
   concurrency?: number;
   /** How many ffmpeg parts a render of several scenes may be split into (default: the cores, up to 4). */
@@ -161,16 +165,32 @@ export class PreviewRenderer {
       throw new RenderError(`${first.message} (and ${failures.length - 1} more input problem${failures.length > 2 ? 's' : ''})`);
     }
     const draftVoices: string[] = [];
-    const plan = planFromProject(project, (request) => {
-      if (request.url) return resolved.get(request.url) ?? null;
-      if (!request.text) return null;
-      const spoken = speech.spoken.get(speechKey(request.text.text, request.text.voiceId, request.text.rate ? parseRate(request.text.rate) : DEFAULT_SPEECH_RATE));
-      if (!spoken) return null;
-      draftVoices.push(`${capitalise(request.label)}: ${spoken.description}`);
-      return { path: spoken.path, still: false, durationMs: spoken.durationMs };
+    // The file each scene's speech plays from, which its music (if any) is mixed under.
+    const voiceFiles = new Map<number, string>();
+    const planned = planFromProject(project, (request) => {
+      const found = this.resolveSound(request, resolved, speech.spoken, draftVoices);
+      if (found && isSpeechOf(project, request)) voiceFiles.set(request.sceneIndex, found.path);
+      return found;
     });
-    plan.notes.unshift(...speech.notes);
-    return { plan, draftVoices };
+    planned.notes.unshift(...speech.notes);
+    const music = this.deps.music;
+    if (!music || options.speech === false) return { plan: planned, draftVoices };
+    try {
+      const plan = await withPlanMusic({ mixer: music, localPath: (reference, s) => this.deps.cache.localPath(reference, s) }, project, planned, (i) => voiceFiles.get(i) ?? null, signal);
+      return { plan, draftVoices };
+    } catch (error) {
+      if (signal?.aborted) throw abortError();
+      throw new RenderError((error as Error).message);
+    }
+  }
+
+  private resolveSound(request: InputRequest, resolved: Map<string, ResolvedMedia>, spokenTexts: Map<string, SpokenText>, draftVoices: string[]): ResolvedMedia | null {
+    if (request.url) return resolved.get(request.url) ?? null;
+    if (!request.text) return null;
+    const spoken = spokenTexts.get(speechKey(request.text.text, request.text.voiceId, request.text.rate ? parseRate(request.text.rate) : DEFAULT_SPEECH_RATE));
+    if (!spoken) return null;
+    draftVoices.push(`${capitalise(request.label)}: ${spoken.description}`);
+    return { path: spoken.path, still: false, durationMs: spoken.durationMs };
   }
 
   /**
@@ -320,6 +340,12 @@ function explainFailure(stderr: string, command: FfmpegCommand): string {
   const culprit = inputs.findIndex((path) => stderr.includes(path));
   const who = culprit >= 0 ? `${capitalise(command.inputLabels[culprit])}: ` : '';
   return `${who}ffmpeg could not render the preview: ${last}`;
+}
+
+/** Whether a request is a scene's speech: a talking avatar's first audio element, else the scene's voice. */
+function isSpeechOf(project: Project, request: InputRequest): boolean {
+  const firstAudio = project.kind === 'talking-avatar' ? project.scenes[request.sceneIndex]?.elements.find((e) => e.type === 'audio') : undefined;
+  return firstAudio ? request.elementId === firstAudio.id : request.type === 'voice';
 }
 
 /** A media input ready for the compositor: the file, and how to draw it. */

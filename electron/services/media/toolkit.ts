@@ -8,6 +8,7 @@ import { PreviewRenderer } from './preview-renderer';
 import { MediaTools } from './media-tools';
 import { DraftVoice, type VoiceFacts } from './draft-voice';
 import { findSpeechEngine, type SpeechEngine } from './speech-engine';
+import { MusicMixer } from './music-mix';
 
 /**
  * Wires the media services for one host (Electron, web, CLI): one process runner (so quitting kills
@@ -39,6 +40,7 @@ export interface MediaToolkit {
   renderer: PreviewRenderer;
   tools: MediaTools;
   draftVoice: DraftVoice;
+  music: MusicMixer;
   dirs: { root: string; previews: string; posters: string; speech: string };
   /** Kills every running ffmpeg/ffprobe (app quit). */
   dispose(): Promise<void>;
@@ -72,7 +74,8 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     },
     voices: (voiceId) => options.voiceList?.(voiceId) ?? Promise.resolve(null),
   });
-  const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies, draftVoice });
+  const music = new MusicMixer({ runner, ffmpeg: () => binary('ffmpeg'), prober, dir: join(root, 'music') });
+  const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies, draftVoice, music });
   const tools = new MediaTools({ runner, ffmpeg: () => binary('ffmpeg'), dir: join(root, 'scratch'), probe: (path) => prober.probe(path) });
   return {
     runner,
@@ -83,6 +86,7 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     renderer,
     tools,
     draftVoice,
+    music,
     dirs: { root, previews: join(root, 'previews'), posters: join(root, 'scratch'), speech: speechDir },
     dispose: () => runner.killAll(),
   };

@@ -20,7 +20,7 @@ export async function withTextPictures(body: unknown, project: Project): Promise
   return pictures.size === 0 ? body : replaceStrings(body, pictures);
 }
 
-function replaceStrings(value: unknown, map: ReadonlyMap<string, string>): unknown {
+export function replaceStrings(value: unknown, map: ReadonlyMap<string, string>): unknown {
   if (typeof value === 'string') return map.get(value) ?? value;
   if (Array.isArray(value)) return value.map((v) => replaceStrings(v, map));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, map)]));

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { Project } from '../composition/document';
+import { call } from './contract';
+
+/**
+ * Music under the voice: at submit the page asks the host for each scene's mix (the same mix the
+ * local preview plays) and sends it as the scene's voice; the upload step links it like a chosen file.
+ */
+export const MusicMix = z.object({
+  /** A file: reference the host granted: the scene's voice with its music under it, as an MP3. */
+  url: z.string(),
+  durationMs: z.number(),
+  /** The mix's integrated loudness as measured, LUFS (null for silence). */
+  lufs: z.number().nullable(),
+  /** 'linear' (one gain), 'dynamic' (loudnorm compressed to keep the true peak) or 'none'. */
+  normalization: z.string(),
+});
+export type MusicMix = z.infer<typeof MusicMix>;
+
+export const musicCalls = {
+  /** One scene's mix of its music under its voice; fails with the reason (a music file it cannot read, no voice audio yet, ...). */
+  'music.mix': call(z.tuple([z.object({ project: Project, sceneId: z.string().min(1).max(200) })]), MusicMix),
+};
