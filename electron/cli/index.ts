@@ -19,6 +19,7 @@ import { liveCommands } from './commands/live';
 import { webhookDecodeCommand } from './commands/webhook';
 import { checkPlacementCommand } from './commands/check-placement';
 import { characterSwapCommand, lipsyncCommand } from './commands/tools';
+import { campaignCommands } from './commands/campaign';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
@@ -40,6 +41,7 @@ export const commands: readonly CliCommand[] = [
   lipsyncCommand,
   characterSwapCommand,
   ...liveCommands,
+  ...campaignCommands,
 ];
 
 /** The help's width: a terminal's 80 columns read best; no column is padded out to the longest usage. */

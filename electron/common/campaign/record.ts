@@ -70,3 +70,11 @@ export function campaignCounts(record: Pick<CampaignRecord, 'rows'>): Partial<Re
   for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
   return counts;
 }
+
+/** The one notice for a campaign that has ended (never one per row), and whether it counts as a failure. */
+export function campaignEndedSummary(record: Pick<CampaignRecord, 'rows' | 'label'>): { title: string; body: string; outcome: 'completed' | 'failed' } {
+  const counts = campaignCounts(record);
+  const failed = counts.failed ?? 0;
+  const parts = [`${counts.done ?? 0} done`, ...(failed ? [`${failed} failed`] : []), ...(counts.invalid ? [`${counts.invalid} refused by the check`] : []), ...(counts.cancelled ? [`${counts.cancelled} cancelled`] : [])];
+  return { title: `Campaign "${record.label}" finished`, body: `${parts.join(', ')} of ${record.rows.length} rows`, outcome: failed ? 'failed' : 'completed' };
+}

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { Code } from '../../common/api/error-codes';
 import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
-import { CAMPAIGN_ROW_ENDED, CAMPAIGN_ROW_UNDER_WAY, campaignCounts, type CampaignRecord, type CampaignRowRecord, type CampaignState } from '../../common/campaign/record';
+import { CAMPAIGN_ROW_ENDED, CAMPAIGN_ROW_UNDER_WAY, campaignEndedSummary, type CampaignRecord, type CampaignRowRecord, type CampaignState } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
 import { exportBody } from '../../common/composition/export-body';
 import type { PlacementConvention } from '../../common/composition/placement';
 import type { Logger } from '../host/types';
 import type { CampaignStore } from './campaign-store';
-import { refusedBeforeCreate, rowProject, stepOf, type RowStep } from './row-project';
+import { latestStepJob, refusedBeforeCreate, rowProject, rowsAtService, sceneName, type RowStep } from './row-project';
 
 /** The part of the job engine a campaign uses. */
 export interface CampaignEngine {
@@ -61,6 +61,12 @@ export class CampaignRunner {
     if (await this.get(record.id)) throw new Error(`A campaign "${record.id}" exists already`);
     await this.save(record);
     return record;
+  }
+
+  /** The campaign as revised from its spreadsheet (reviseCampaign): it goes on from there. */
+  async replace(record: CampaignRecord): Promise<void> {
+    await this.require(record.id);
+    await this.save(record);
   }
 
   async get(id: string): Promise<CampaignRecord | null> {
@@ -258,7 +264,7 @@ export class CampaignRunner {
    * service rate-limits the campaign.
    */
   private async jobFor(record: CampaignRecord, row: CampaignRowRecord, step: RowStep, make: () => Pick<JobSubmission, 'kind' | 'body'> | Promise<Pick<JobSubmission, 'kind' | 'body'>>): Promise<JobView | 'waiting'> {
-    const known = this.latestJob(record.id, step);
+    const known = latestStepJob(this.deps.engine.list(), record.id, step);
     if (known && !(refusedBeforeCreate(known) && known.error?.code === Code.TooFrequent)) return JOB_ENDED.has(known.phase) ? known : 'waiting';
     const now = await this.require(record.id);
     if (now.state === 'cancelled') {
@@ -318,32 +324,12 @@ export class CampaignRunner {
     const limit = this.places.get(id)?.limit ?? 1;
     for (const key of [...this.parked]) {
       const [campaign, row] = [key.slice(0, key.lastIndexOf(':')), Number(key.slice(key.lastIndexOf(':') + 1))];
-      if (campaign !== id || this.rowsAtService(id) >= limit) continue;
+      if (campaign !== id || rowsAtService(this.deps.engine.list(), id) >= limit) continue;
       this.parked.delete(key);
       this.track(this.advance(id, row).then(() => this.pump(id)));
       // The advance above sends at once; the next parked row is looked at when a row's job ends.
       return;
     }
-  }
-
-  /** Rows of the campaign with a job at the service now. */
-  private rowsAtService(id: string): number {
-    const rows = new Set<number>();
-    for (const job of this.deps.engine.list()) {
-      const step = stepOf(job, id);
-      if (step && (job.phase === 'submitting' || job.phase === 'queued' || job.phase === 'processing')) rows.add(step.row);
-    }
-    return rows.size;
-  }
-
-  private latestJob(id: string, step: RowStep): JobView | null {
-    let latest: JobView | null = null;
-    for (const job of this.deps.engine.list()) {
-      const s = stepOf(job, id);
-      if (!s || s.row !== step.row || s.step !== step.step || s.take !== step.take || s.sceneId !== step.sceneId) continue;
-      if (!latest || job.createdAt >= latest.createdAt) latest = job;
-    }
-    return latest;
   }
 
   private async fail(id: string, row: number, reason: string): Promise<void> {
@@ -356,10 +342,8 @@ export class CampaignRunner {
     if (!record || record.state !== 'running' || record.rows.some((r) => !CAMPAIGN_ROW_ENDED.has(r.state))) return;
     // Applied before anything awaits, so a second pump in the same moment finds it finished and says nothing.
     const saved = this.update(id, (r) => ({ ...r, state: 'finished' }));
-    const counts = campaignCounts(record);
-    const failed = counts.failed ?? 0;
-    const parts = [`${counts.done ?? 0} done`, ...(failed ? [`${failed} failed`] : []), ...(counts.invalid ? [`${counts.invalid} refused by the check`] : [])];
-    this.deps.notify?.(`Campaign "${record.label}" finished`, `${parts.join(', ')} of ${record.rows.length} rows`, failed ? 'failed' : 'completed');
+    const { title, body, outcome } = campaignEndedSummary(record);
+    this.deps.notify?.(title, body, outcome);
     await saved;
   }
 
@@ -423,10 +407,3 @@ export class CampaignRunner {
     });
   }
 }
-
-function sceneName(project: Project, sceneId: string): string {
-  const index = project.scenes.findIndex((s) => s.id === sceneId);
-  const scene = project.scenes[index];
-  return `Scene ${index + 1}${scene?.name ? ` (${scene.name})` : ''}`;
-}
-

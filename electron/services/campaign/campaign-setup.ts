@@ -51,6 +51,26 @@ export function newCampaignRecord(input: NewCampaign, now = Date.now()): Campaig
   };
 }
 
+/**
+ * The campaign again from its spreadsheet as it is now (run again on the same folder): a row whose values
+ * and file name are unchanged keeps its state and result, so it is not sent again; a changed row that is
+ * not under way starts a new take; new rows are added. With `retryFailed`, failed rows start a new take.
+ */
+export function reviseCampaign(existing: CampaignRecord, fresh: CampaignRecord, options: { retryFailed?: boolean } = {}): CampaignRecord {
+  const old = new Map(existing.rows.map((r) => [r.row, r]));
+  const rows = fresh.rows.map((row) => {
+    const before = old.get(row.row);
+    if (!before) return row;
+    const same = before.fileName === row.fileName && JSON.stringify(before.values) === JSON.stringify(row.values);
+    const underWay = before.state === 'voiceover' || before.state === 'video' || before.state === 'download';
+    if (underWay || (same && !(options.retryFailed && before.state === 'failed') && before.state !== 'cancelled')) return before;
+    return { ...row, take: before.take + 1 };
+  });
+  const kept = existing.rows.filter((r) => !fresh.rows.some((f) => f.row === r.row));
+  const state = rows.some((r) => r.state === 'pending') ? 'running' : existing.state;
+  return { ...existing, template: fresh.template, variables: fresh.variables, sheetFolder: fresh.sheetFolder, voiceIds: { ...existing.voiceIds, ...fresh.voiceIds }, concurrency: fresh.concurrency, state, rows: [...rows, ...kept].sort((a, b) => a.row - b.row) };
+}
+
 /** One campaign per output folder: running it again on the same folder goes on with it. */
 export function campaignIdFor(outDir: string): string {
   return `campaign-${createHash('sha256').update(outDir).digest('hex').slice(0, 20)}`;

@@ -45,3 +45,31 @@ export function stepOf(job: Pick<JobView, 'purpose'>, campaignId: string): RowSt
 export function refusedBeforeCreate(job: Pick<JobView, 'phase' | 'remoteId'>): boolean {
   return job.phase === 'failed' && job.remoteId === null;
 }
+
+/** The newest job of one step of one take of a row, or null when the ledger has none. */
+export function latestStepJob(jobs: readonly JobView[], campaignId: string, step: RowStep): JobView | null {
+  let latest: JobView | null = null;
+  for (const job of jobs) {
+    const s = stepOf(job, campaignId);
+    if (!s || s.row !== step.row || s.step !== step.step || s.take !== step.take || s.sceneId !== step.sceneId) continue;
+    if (!latest || job.createdAt >= latest.createdAt) latest = job;
+  }
+  return latest;
+}
+
+/** How many rows of the campaign have a job at the service now. */
+export function rowsAtService(jobs: readonly JobView[], campaignId: string): number {
+  const rows = new Set<number>();
+  for (const job of jobs) {
+    const step = stepOf(job, campaignId);
+    if (step && (job.phase === 'submitting' || job.phase === 'queued' || job.phase === 'processing')) rows.add(step.row);
+  }
+  return rows.size;
+}
+
+/** "Scene 2 (outro)", as the row's problems name a scene. */
+export function sceneName(project: Project, sceneId: string): string {
+  const index = project.scenes.findIndex((s) => s.id === sceneId);
+  const scene = project.scenes[index];
+  return `Scene ${index + 1}${scene?.name ? ` (${scene.name})` : ''}`;
+}

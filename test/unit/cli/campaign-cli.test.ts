@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/cli/index';
+import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { smallTemplate } from '../campaign/campaign-harness';
+
+const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function cli(args: string[]) {
+  const lines = { out: [] as string[], err: [] as string[] };
+  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: dir };
+  return runCli(args, io).then((code) => ({ code, ...lines }));
+}
+
+/** Jobs the service made per campaign row step; a step created twice counts 2. */
+function createdPerStep(dataDir: string): number[] {
+  const counts = new Map<string, number>();
+  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
+    const p = job.purpose;
+    if (p?.type !== 'campaign-row' || job.remoteId === null) continue;
+    const key = `${p.row}:${p.step}:${p.sceneId ?? ''}:${p.take}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts.values()];
+}
+
+describe('studio campaign', () => {
+  it('checks the rows naming the bad ones, runs the good ones into named files with a manifest of every row, and goes on without sending anything twice', async () => {
+    const data = join(dir, 'data');
+    writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
+    // A per-row logo given as a file beside the spreadsheet.
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1', join(dir, 'logo.png')]);
+    writeFileSync(join(dir, 'prospects.csv'), [
+      'First name,company,voice,avatar,logo',
+      'Ana,Acme,Ava,SandboxBen,logo.png',
+      ',Acme,Ava,SandboxBen,logo.png',
+      'Bo,Beta,Oliver,SandboxBen,logo.png',
+      'Cy,Gamma,Nobody,SandboxBen,logo.png',
+      'Di,Delta,Ava,SandboxBen,missing.png',
+    ].join('\n'));
+
+    const checked = await cli(['campaign', 'check', 'greeting.json', 'prospects.csv', '--data-dir', data]);
+    expect(checked.code).toBe(EXIT.refused);
+    const said = checked.err.join('\n');
+    expect(said).toContain('prospects.csv: read as a comma-separated file in UTF-8; 5 rows, 2 can be sent, 3 cannot.');
+    expect(said).toContain('Row 2: {{First name}} is empty');
+    expect(said).toMatch(/Row 4: Scene 1 \(hello\): voice "Nobody" is not one of this connection's voices/);
+    expect(said).toMatch(/Row 5: Scene 1 \(hello\), element logo \(logo\): the image link is broken/);
+
+    // Paid: without --yes (and no one to answer) the total is said and nothing is sent.
+    const unasked = await cli(['campaign', 'run', 'greeting.json', 'prospects.csv', '--out', 'out', '--data-dir', data]);
+    expect(unasked.code).toBe(EXIT.refused);
+    expect(unasked.err.join('\n')).toMatch(/4 × tts \+ 2 × avatar-video on "Sandbox": [\s\S]*Nothing was sent/);
+    expect(createdPerStep(data)).toEqual([]);
+
+    const run = await cli(['campaign', 'run', 'greeting.json', 'prospects.csv', '--out', 'out', '--yes', '--json', '--data-dir', data]);
+    expect(run.code).toBe(EXIT.ok);
+    expect(JSON.parse(run.out.join('\n')).counts).toEqual({ done: 2, invalid: 3 });
+    expect(readdirSync(join(dir, 'out')).sort()).toEqual(['1 - Ana.mp4', '3 - Bo.mp4', 'manifest.csv']);
+    const manifest = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'out', 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+    expect(manifest.map((m) => [m.row, m['First name'], m.status, m.file])).toEqual([
+      ['1', 'Ana', 'done', '1 - Ana.mp4'],
+      ['2', '', 'invalid', ''],
+      ['3', 'Bo', 'done', '3 - Bo.mp4'],
+      ['4', 'Cy', 'invalid', ''],
+      ['5', 'Di', 'invalid', ''],
+    ]);
+    expect(manifest[0].link).toMatch(/^http/);
+    expect(createdPerStep(data)).toEqual(Array(6).fill(1));
+
+    // The same folder again: every row is where it was, nothing is sent; --strict fails on the refused rows.
+    const again = await cli(['campaign', 'run', 'greeting.json', 'prospects.csv', '--out', 'out', '--yes', '--strict', '--data-dir', data]);
+    expect(again.code).toBe(EXIT.failed);
+    expect(createdPerStep(data)).toEqual(Array(6).fill(1));
+
+    const status = await cli(['campaign', 'status', 'out', '--data-dir', data]);
+    expect(status.code).toBe(EXIT.ok);
+    expect(status.out[0]).toBe('Campaign "prospects.csv" (finished): 2 done, 3 invalid of 5 rows');
+    expect(status.out.join('\n')).toContain('Row 2 invalid: {{First name}} is empty');
+    expect(existsSync(join(dir, 'out', '1 - Ana.mp4'))).toBe(true);
+  }, 240_000);
+});
