@@ -27,8 +27,8 @@ export interface OwnerHost {
   close(): void;
 }
 
-/** The owner's events a command may follow: its jobs, uploads, downloads and batches. */
-const FOLLOWED = ['jobs.changed', 'uploads.progress', 'downloads.changed', 'batches.changed'] as const satisfies readonly EventChannel[];
+/** The owner's events a command may follow: its jobs, uploads, downloads, batches and a placement check's steps. */
+const FOLLOWED = ['jobs.changed', 'uploads.progress', 'downloads.changed', 'batches.changed', 'placement.step'] as const satisfies readonly EventChannel[];
 type FollowedEvent = (typeof FOLLOWED)[number];
 
 /** A local file a command line named, as an absolute path; null for an http(s) link. */

@@ -1,4 +1,6 @@
-import type { LiveFace, LiveSession } from '../../common/bridge/faces';
+import type { DetectRequest, DetectResult, LiveFace, LiveSession } from '../../common/bridge/faces';
+import type { PaidConfirmation } from '../../common/bridge/jobs';
+import { reachOwnerHost, type CommandEngine } from '../owner-host';
 import { LiveSessions, liveSessionsSpec } from '../../services/faces/live-sessions';
 import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
 import { openCliHost, type CliHost } from '../cli-host';
@@ -36,11 +38,10 @@ function faceLinks(args: ParsedArgs): string[] {
 }
 
 /** Each face detected first, so its opts are the landmarks the service found, never typed. */
-async function detectedFaces(host: CliHost, links: string[]): Promise<LiveFace[]> {
-  const faces = facesService(host);
+async function detectedFaces(detect: (request: DetectRequest) => Promise<DetectResult>, links: string[]): Promise<LiveFace[]> {
   const found: LiveFace[] = [];
   for (const path of links) {
-    const result = await faces.detect({ source: path, singleFace: true }).catch((error: unknown) => {
+    const result = await detect({ source: path, singleFace: true }).catch((error: unknown) => {
       throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`);
     });
     const opts = Object.values(result.faces_obj ?? {})[0]?.landmarks_str[0];
@@ -61,13 +62,71 @@ function report(io: CliIo, args: ParsedArgs, session: LiveSession): void {
   io.out(`  It stays open (and costs) until: studio live close ${session.id}`);
 }
 
-async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (live: LiveSessions, host: CliHost) => Promise<T>): Promise<T> {
+/** What a live command does: here, with the data folder's own records, or through the studio that has it open. */
+interface LiveSide {
+  detect(request: DetectRequest): Promise<DetectResult>;
+  create(faces: LiveFace[], options: { confirmation: PaidConfirmation; another: boolean }): Promise<LiveSession>;
+  update(id: string, faces: LiveFace[]): Promise<LiveSession>;
+  close(id: string): Promise<void>;
+  engine: Pick<CommandEngine, 'quote'>;
+}
+
+/**
+ * Runs a live command where it belongs. Beside a studio that has the data folder open, that studio
+ * detects, opens, changes and closes with its own services, so the session is in its Library's list at
+ * once; a session it did not record is closed on the connection directly, as without it.
+ */
+async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (side: LiveSide) => Promise<T>): Promise<T> {
+  const owner = await reachOwnerHost(args, io);
+  if (owner) {
+    try {
+      if (args.flags['--json'] !== true) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+      const call = owner.owner.call;
+      return await work({
+        detect: (request) => call('faces.detect', request),
+        create: (faces, options) => call('live.create', faces, options),
+        update: (id, faces) => call('live.update', id, faces),
+        async close(id) {
+          if ((await call('live.sessions')).some((s) => s.id === id)) return call('live.close', id);
+          return closeOnConnection(args, io, id);
+        },
+        engine: owner.engine,
+      });
+    } finally {
+      owner.close();
+    }
+  }
   const host = openCliHost(args, io, 'writes');
   const toolkit = createMediaToolkit({ dataDir: host.dataDir });
   try {
-    return await work(await liveSessions(host, toolkit), host);
+    const live = await liveSessions(host, toolkit);
+    const faces = facesService(host);
+    return await work({
+      detect: (request) => faces.detect(request),
+      create: (chosen, options) => live.create(chosen, options),
+      update: (id, chosen) => live.update(id, chosen),
+      // A session this data folder recorded is closed and forgotten; any other (opened by another tool or
+      // computer) is closed on the connection directly, which answers for an unknown or closed one.
+      close: (id) => (live.list().some((s) => s.id === id) ? live.close(id) : closeWith(host, id)),
+      engine: host.engine,
+    });
   } finally {
     await toolkit.dispose();
+    await host.close();
+  }
+}
+
+async function closeWith(host: Pick<CliHost, 'target'>, id: string): Promise<void> {
+  const { id: connectionId } = await host.target.active();
+  await (await host.target.client(connectionId)).call('liveClose', { _id: id });
+}
+
+/** A session the owner did not record, closed on the connection by this process (read-only beside the owner). */
+async function closeOnConnection(args: ParsedArgs, io: CliIo, id: string): Promise<void> {
+  const host = openCliHost(args, io, 'reads');
+  try {
+    await closeWith(host, id);
+  } finally {
     await host.close();
   }
 }
@@ -79,9 +138,9 @@ export const liveCreateCommand: CliCommand = {
   options: [FACE_OPTION, { name: '--another', help: 'open a second session for faces that already have one open (paid on its own)' }, JSON_OPTION],
   async run(args, io) {
     const links = faceLinks(args);
-    return withSessions(args, io, async (live, host) => {
-      const faces = await detectedFaces(host, links);
-      const confirmation = await confirmPaidCli(args, io, host.engine, { action: 'live-session' });
+    return withSessions(args, io, async (live) => {
+      const faces = await detectedFaces(live.detect, links);
+      const confirmation = await confirmPaidCli(args, io, live.engine, { action: 'live-session' });
       report(io, args, await live.create(faces, { confirmation, another: args.flags['--another'] === true }));
       return EXIT.ok;
     });
@@ -97,8 +156,8 @@ export const liveUpdateCommand: CliCommand = {
     const [id] = args.positional;
     if (!id) throw new UsageError('give the session id');
     const links = faceLinks(args);
-    return withSessions(args, io, async (live, host) => {
-      report(io, args, await live.update(id, await detectedFaces(host, links)));
+    return withSessions(args, io, async (live) => {
+      report(io, args, await live.update(id, await detectedFaces(live.detect, links)));
       return EXIT.ok;
     });
   },
@@ -111,14 +170,8 @@ export const liveCloseCommand: CliCommand = {
   options: [JSON_OPTION],
   async run(args, io) {
     const [id] = args.positional;
-    return withSessions(args, io, async (live, host) => {
-      // A session this data folder recorded is closed and forgotten; any other (opened by another tool or
-      // computer) is closed on the connection directly, which answers for an unknown or closed one.
-      if (live.list().some((s) => s.id === id)) await live.close(id);
-      else {
-        const { id: connectionId } = await host.target.active();
-        await (await host.target.client(connectionId)).call('liveClose', { _id: id });
-      }
+    return withSessions(args, io, async (live) => {
+      await live.close(id);
       io.out(args.flags['--json'] ? JSON.stringify({ closed: id }) : `session ${id} closed`);
       return EXIT.ok;
     });

@@ -84,6 +84,34 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect((await ownerJobs()).find((j) => j.kind === 'character-swap')?.phase).toBe('completed');
   }, 90_000);
 
+  it('opens, updates and closes a live session through the owner, which lists it at once; closes one it never recorded on the connection', async () => {
+    const avatars = await cli(['avatars', 'list', '--json']);
+    expect(avatars.code, avatars.out.join('\n')).toBe(EXIT.ok);
+    const face = new URL('/sandbox/sandbox-face.png', (JSON.parse(avatars.out.join('\n')) as { url: string }[])[0].url).href;
+    const created = await cli(['live', 'create', '--yes', '--face', face, '--json']);
+    expect(created.code, created.err.join('\n')).toBe(EXIT.ok);
+    const session = JSON.parse(created.out.join('\n')) as { id: string; origin: string };
+    // Opened by the owner (its own origin), not by this command.
+    expect((await owner.call('live.sessions')).find((s) => s.id === session.id)?.origin).toBe('studio');
+    const updated = await cli(['live', 'update', session.id, '--face', face, face]);
+    expect(updated.out[0]).toBe(`session ${session.id}: 2 face(s)`);
+    const closed = await cli(['live', 'close', session.id]);
+    expect(closed.code, closed.err.join('\n')).toBe(EXIT.ok);
+    expect((await owner.call('live.sessions')).map((s) => s.id)).not.toContain(session.id);
+    // Closed already and no longer the owner's: the connection itself is asked, and says so.
+    const again = await cli(['live', 'close', session.id]);
+    expect(again.code).toBe(EXIT.failed);
+    expect(again.err.join('\n')).toMatch(/code 121[69]/);
+  }, 60_000);
+
+  it('checks placement through the owner: the plan and price first, nothing sent without --yes', async () => {
+    const before = (await ownerJobs()).length;
+    const planned = await cli(['check-placement']);
+    expect(planned.code).toBe(EXIT.refused);
+    expect(planned.err.join('\n')).toMatch(/Running through the web host[\s\S]*Check placement on "Sandbox"[\s\S]*Nothing was sent/);
+    expect((await ownerJobs()).length).toBe(before);
+  });
+
   it('leaves the owner\'s engine the last word on money: a create sent without a confirmation is refused', async () => {
     const before = (await ownerJobs()).length;
     const link = await reachOwner(dataDir);

@@ -38,6 +38,8 @@ export async function startOwner(options: { jobSeconds?: number } = {}): Promise
     createStoreFactory: createConfStoreFactory,
     startSandbox: builtInSandboxStarter(dataDir, { jobSeconds: options.jobSeconds ?? 0.3 }),
   });
+  // The web host warms its catalogue at start (warmUp), which starts its sandbox; awaited here.
+  await studio.dispatch('catalogue.voices', [{}]);
   const channel = await openOwnerChannel({ dataDir, kind: 'web host', dispatch: studio.dispatch, subscribe: studio.subscribe, files: studio.domains, log: studio.base.log });
   return {
     dataDir,
