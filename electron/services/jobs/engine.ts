@@ -10,8 +10,9 @@ import { ServiceError, isServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
 import { createJob, kindEntry, pollJob, withWebhook, type RemoteSnapshot } from './kinds';
 import { PollScheduler, realTimers, type PollOutcome, type Timers } from './scheduler';
-import { toJobView, isActive, isFinal, describeUnknownOutcome, overallProgress, reportedFailure } from './job-view';
+import { toJobView, isActive, isFinal, describeUnknownOutcome, reportedFailure } from './job-view';
 import { JobTiming } from './job-timing';
+import { JobEvents } from './job-events';
 import type { PollingStrategy } from './polling-strategy';
 import { RESULT_LIFETIME_MS, JobNotFoundError, type JobEngineDeps } from './engine-types';
 import { duplicateMessage, errorText, hashRequest, newJobRecord, phaseOf, pollFailure, recentDuplicate, refusedCreate } from './engine-helpers';
@@ -29,8 +30,7 @@ export { hashRequest };
 export class JobEngine {
   private readonly jobs = new Map<string, JobRecord>();
   private readonly scheduler: PollScheduler;
-  private readonly listeners = new Set<(job: JobView) => void>();
-  private readonly recordListeners = new Set<(job: JobRecord) => void>();
+  private readonly events: JobEvents;
   private readonly newId: () => string;
   private readonly timing: PollingStrategy;
   private readonly timers: Timers;
@@ -42,6 +42,7 @@ export class JobEngine {
 
   constructor(private readonly deps: JobEngineDeps) {
     this.newId = deps.newId ?? (() => randomUUID());
+    this.events = new JobEvents(deps, () => this.jobs.values());
     this.timing = deps.polling ?? new JobTiming();
     this.timers = deps.timers ?? realTimers;
     this.writer = new LedgerWriter({ storage: deps.storage, timers: this.timers, log: deps.log, warn: deps.warn, latest: (id) => this.jobs.get(id) });
@@ -89,7 +90,7 @@ export class JobEngine {
       this.startFollowing(record);
       this.scheduler.track(record.id, record.phase === 'queued' ? 'queued' : 'processing', record.deadlineAt, random() * 2_000);
     }
-    this.reportProgress(now);
+    this.events.reportProgress(now);
   }
 
   /** Stops polling at once; in-flight polls are aborted. */
@@ -115,14 +116,12 @@ export class JobEngine {
 
   /** Each change as the page sees it. */
   subscribe(listener: (job: JobView) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.subscribe(listener);
   }
 
   /** Each change as the ledger keeps it, for services that act on the record (the reactor). */
   subscribeRecords(listener: (job: JobRecord) => void): () => void {
-    this.recordListeners.add(listener);
-    return () => this.recordListeners.delete(listener);
+    return this.events.subscribeRecords(listener);
   }
 
   /** The records themselves, newest first (services: the archive, downloads, the reactor). */
@@ -212,7 +211,7 @@ export class JobEngine {
     });
     record.confirmation = submission.confirmation;
     this.jobs.set(record.id, record);
-    this.changed(record);
+    this.events.changed(record);
     try {
       await this.deps.storage.put(record);
     } catch (error) {
@@ -288,7 +287,7 @@ export class JobEngine {
     await this.deps.storage.remove(id);
     this.jobs.delete(id);
     this.deps.onRemove?.(id);
-    this.reportProgress(this.deps.clock.now());
+    this.events.reportProgress();
   }
 
   /** Resolves with the job once it reaches a final phase (completed, failed, outcome unknown, stalled). */
@@ -296,17 +295,7 @@ export class JobEngine {
     const current = this.get(id);
     if (isFinal(current.phase)) return Promise.resolve(current);
     this.scheduler.pollSoon(id);
-    return new Promise((resolve, reject) => {
-      const unsubscribe = this.subscribe((job) => {
-        if (job.id !== id || !isFinal(job.phase)) return;
-        unsubscribe();
-        resolve(job);
-      });
-      signal?.addEventListener('abort', () => {
-        unsubscribe();
-        reject(signal.reason);
-      }, { once: true });
-    });
+    return this.events.nextEnd(id, signal);
   }
 
   private async poll(id: string, signal: AbortSignal): Promise<PollOutcome> {
@@ -332,7 +321,7 @@ export class JobEngine {
       else {
         this.update(id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: failure.error });
         this.unfollow(record, false);
-        this.announce(id);
+        this.events.ended(this.jobs.get(id));
       }
       return { type: 'done' };
     }
@@ -369,7 +358,7 @@ export class JobEngine {
       error: phase === 'failed' ? reportedFailure(snapshot.failReason) : null,
     }, final || fromCreate);
     if (final) this.unfollow(this.jobs.get(id), !fromCreate);
-    if (final) this.announce(id);
+    if (final) this.events.ended(this.jobs.get(id));
     return { changed: true, saved };
   }
 
@@ -400,31 +389,8 @@ export class JobEngine {
     if (!record) return Promise.resolve();
     const next: JobRecord = { ...record, ...patch, updatedAt: this.deps.clock.now() };
     this.jobs.set(id, next);
-    this.changed(next);
+    this.events.changed(next);
     if (!persist || this.readOnly) return Promise.resolve();
     return this.writer.write(next);
   }
-
-  private changed(record: JobRecord): void {
-    const now = this.deps.clock.now();
-    const view = toJobView(record, now);
-    this.deps.onChange?.(view);
-    for (const listener of this.listeners) listener(view);
-    for (const listener of this.recordListeners) listener(record);
-    this.reportProgress(now);
-  }
-
-  private announce(id: string): void {
-    const record = this.jobs.get(id);
-    // A batch's rows (and a campaign's) are announced once, by the batch, when it ends: a toast per row piled over the table.
-    if (!record || !this.deps.notify || record.purpose.type === 'batch-row' || record.purpose.type === 'campaign-row') return;
-    const label = kindEntry(record.kind).label;
-    if (record.phase === 'completed') this.deps.notify(`${label} ready`, record.summary, 'completed');
-    else this.deps.notify(`${label} failed`, record.error?.explanation ?? record.summary, 'failed');
-  }
-
-  private reportProgress(now: number): void {
-    this.deps.setProgress?.(overallProgress(this.jobs.values(), now));
-  }
-
 }
