@@ -82,7 +82,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
     {
       title: 'Request',
       key: 'summary',
-      minWidth: 132,
+      minWidth: 126,
       sorter: (a, b) => text(requestOf(a), requestOf(b)),
       // The Kind column already names the kind the summary starts with: the room goes to the words.
       render: (job) =>
@@ -115,7 +115,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
     {
       title: 'Length',
       key: 'duration',
-      width: 72,
+      width: 78,
       sorter: (a, b) => (actions.media(a)?.durationMs ?? -1) - (actions.media(b)?.durationMs ?? -1),
       render: (job) => (job.phase === 'completed' ? durationCell(actions.media(job)) : '—'),
     },
