@@ -5,8 +5,9 @@ import { ProcessRunner } from '../../services/media/process';
 import { findSpeechEngine, type SpeechEngine } from '../../services/media/speech-engine';
 
 /**
- * ffmpeg, ffprobe and espeak-ng for the sandbox: found the way the app finds them (explicit path,
- * environment, PATH; espeak-ng by the services' own lookup, which the editor's draft voice uses too),
+ * ffmpeg, ffprobe and espeak-ng for the sandbox: found the way the app finds them, except that the
+ * binaries shipped with the studio come before the system's (resolveMediaBinary's `preferShipped`;
+ * espeak-ng by the services' own lookup, which the editor's draft voice uses too),
  * run through the services' ProcessRunner so stop() kills whatever still runs.
  */
 export class MediaTools {
@@ -21,12 +22,12 @@ export class MediaTools {
   }
 
   ffmpeg(): Promise<string> {
-    this.ffmpegPath ??= resolveMediaBinary('ffmpeg', { settings: { ffmpegPath: this.paths.ffmpegPath ?? null } }).then((b) => b.path);
+    this.ffmpegPath ??= resolveMediaBinary('ffmpeg', { settings: { ffmpegPath: this.paths.ffmpegPath ?? null }, preferShipped: true }).then((b) => b.path);
     return this.ffmpegPath;
   }
 
   ffprobe(): Promise<string> {
-    this.ffprobePath ??= resolveMediaBinary('ffprobe', { settings: { ffprobePath: this.paths.ffprobePath ?? null } }).then((b) => b.path);
+    this.ffprobePath ??= resolveMediaBinary('ffprobe', { settings: { ffprobePath: this.paths.ffprobePath ?? null }, preferShipped: true }).then((b) => b.path);
     return this.ffprobePath;
   }
 

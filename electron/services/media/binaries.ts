@@ -13,6 +13,10 @@ import { delimiter, dirname, join } from 'node:path';
  *   5. the binaries that the optional @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe packages
  *      ship inside their npm tarballs (so `npm install` alone gives working media tools), used only
  *      when ffmpeg has every filter and encoder the compositor and the sandbox use.
+ * With `preferShipped` (the sandbox), 5 comes right after 2: the sandbox makes and measures its own
+ * results, so the binaries shipped with the studio give the same results on every machine, and a
+ * static build starts in a few milliseconds where a system build linking a hundred libraries takes
+ * about 70 ms of CPU, which the sandbox paid for every voice it spoke and every file it measured.
  * A candidate counts only if it is an executable file that answers `-version`. When none does, the
  * error names every place and what was wrong at each.
  */
@@ -60,6 +64,8 @@ export interface ResolveOptions {
   loadPackagedFfmpeg?: () => Promise<string | null>;
   /** The @ffmpeg-installer / @ffprobe-installer binary path, or null when not installed. */
   loadInstallerBinary?: (binary: MediaBinaryName) => Promise<string | null>;
+  /** Try the binaries shipped in the npm packages before any other install (see the order above). */
+  preferShipped?: boolean;
 }
 
 export class MediaBinaryError extends Error {
@@ -118,9 +124,10 @@ export async function resolveMediaBinary(binary: MediaBinaryName, options: Resol
   const found =
     (await attempt('settings', 'Settings', fromSettings)) ??
     (await attempt('env', envName(binary), env[envName(binary)])) ??
+    (options.preferShipped ? await attemptInstaller() : null) ??
     (await attempt('package', 'ffmpeg-static', await packagedPath(binary, exe, options))) ??
     (await attempt('path', 'PATH', searchPath(exe, env.PATH ?? env.Path, platform, isExecutable))) ??
-    (await attemptInstaller());
+    (options.preferShipped ? null : await attemptInstaller());
   if (found) return found;
   throw new MediaBinaryError(binary, tried);
 }

@@ -149,6 +149,21 @@ describe('the npm installer fallback', () => {
     await expect(lacking).rejects.toThrow(/@ffmpeg-installer\/ffmpeg: \/nm\/@ffmpeg-installer\/ffmpeg lacks the amix filter/);
   });
 
+  it('comes before PATH and ffmpeg-static for the sandbox (preferShipped), after Settings and the environment', async () => {
+    const everywhere = {
+      ...base(REQUIRED_FFMPEG.filters),
+      env: { PATH: '/usr/bin' },
+      isExecutable: (p: string) => p.startsWith('/nm/') || p === '/usr/bin/ffmpeg' || p === '/pkg/ffmpeg',
+      loadPackagedFfmpeg: async () => '/pkg/ffmpeg',
+    };
+    expect(await resolveMediaBinary('ffmpeg', everywhere)).toMatchObject({ path: '/pkg/ffmpeg', source: 'package' });
+    expect(await resolveMediaBinary('ffmpeg', { ...everywhere, preferShipped: true })).toMatchObject({ path: installer.ffmpeg, source: 'installer' });
+    const chosen = { ...everywhere, preferShipped: true, isExecutable: (p: string) => p !== installer.ffmpeg };
+    expect(await resolveMediaBinary('ffmpeg', { ...chosen, settings: { ffmpegPath: '/opt/mine/ffmpeg' } })).toMatchObject({ source: 'settings' });
+    // A shipped ffmpeg that cannot be used leaves the usual order in place.
+    expect(await resolveMediaBinary('ffmpeg', chosen)).toMatchObject({ path: '/pkg/ffmpeg', source: 'package' });
+  });
+
   it('the shipped ffmpeg really has what the compositor needs', async () => {
     const { default: shipped } = (await import('@ffmpeg-installer/ffmpeg')) as unknown as { default: { path: string } };
     expect(await missingCapabilities(defaultRunForTest, shipped.path)).toEqual([]);
