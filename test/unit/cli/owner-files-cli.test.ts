@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
@@ -136,6 +136,23 @@ describe('local files named on the command line, run through the studio that own
     expect(readdirSync(join(here, 'saved'))).toHaveLength(1);
     // The Library's Downloads list it (the owner's archive may be saving its own copy beside it).
     expect((await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved').map((d) => d.savedPath)).toContain(saved.path);
+  }, 60_000);
+
+  it('with --missing, has the owner fetch a result whose every copy was deleted back where it was', async () => {
+    const spoken = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Lost and found again.', '--json']);
+    const job = JSON.parse(spoken.out.join('\n')) as JobView;
+    expect((await cli(['download', job.id, '--out', 'kept'])).code).toBe(EXIT.ok);
+    // Every copy of it goes: the one saved here and any the owner's archive kept.
+    const copies = (await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved');
+    for (const copy of copies) rmSync(copy.savedPath as string);
+    expect(copies.map((c) => c.folder)).toContain(join(here, 'kept'));
+    const result = await cli(['download', '--missing', '--kind', 'tts', '--since', '1h', '--json']);
+    expect(result.code, said(result)).toBe(EXIT.ok);
+    const restored = (JSON.parse(result.out.join('\n')) as { jobId: string; state: string; path: string }[]).filter((r) => r.jobId === job.id);
+    expect(restored).toHaveLength(1);
+    expect(restored[0].state).toBe('saved');
+    expect(copies.map((c) => c.savedPath)).toContain(restored[0].path);
+    expect(readdirSync(dirname(restored[0].path))).toContain(basename(restored[0].path));
   }, 60_000);
 
   it('runs a tts-batch as the owner\'s batch: asked first, priced, saved into the folder, and goes on when run again', async () => {
