@@ -38,10 +38,11 @@ export const SceneMusic = z.union([MusicTrack, z.object({ none: z.literal(true) 
 export type SceneMusic = z.infer<typeof SceneMusic>;
 
 /** EBU R128 loudness presets: integrated loudness (LUFS) and the highest true peak (dBTP). */
+/** Web: podcasts and the open web; social: platforms that play loud (-14); broadcast: EBU R128 itself. */
 export const LOUDNESS_PRESETS = [
-  { id: 'web', label: 'Web and podcasts · −16 LUFS', lufs: -16, truePeakDb: -1.5 },
-  { id: 'social', label: 'Social and streaming · −14 LUFS', lufs: -14, truePeakDb: -1 },
-  { id: 'broadcast', label: 'Broadcast (EBU R128) · −23 LUFS', lufs: -23, truePeakDb: -1 },
+  { id: 'web', label: 'Web · −16 LUFS', lufs: -16, truePeakDb: -1.5 },
+  { id: 'social', label: 'Social · −14 LUFS', lufs: -14, truePeakDb: -1 },
+  { id: 'broadcast', label: 'Broadcast · −23 LUFS', lufs: -23, truePeakDb: -1 },
 ] as const;
 export type LoudnessPresetId = (typeof LOUDNESS_PRESETS)[number]['id'];
 

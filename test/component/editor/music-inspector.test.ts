@@ -1,0 +1,106 @@
+// The music inspector: a file taken in through the editor's local-file path becomes the project's
+// track; its settings, a scene's own track or none, and the loudness target are each one undo step.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { flushPromises, mount } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { NConfigProvider } from 'naive-ui';
+import { defineComponent, h } from 'vue';
+import { addScene, createProject, musicPlans } from '@common/composition';
+import { useProjectStore } from '@/stores/project';
+import type { takeInLocalFiles } from '@/composables/local-files';
+import MusicInspector from '@/views/editor/MusicInspector.vue';
+
+type TakeIn = typeof takeInLocalFiles;
+
+function setup(takeIn: TakeIn) {
+  const store = useProjectStore();
+  store.load(addScene(createProject({ kind: 'avatar-video', output: '16:9-720p', id: 'p', name: 'P' })), 'p');
+  const errors: string[] = [];
+  const Host = defineComponent(() => () => h(NConfigProvider, null, () => h(MusicInspector, { takeIn, onError: (m: string) => errors.push(m) })));
+  return { store, errors, wrapper: mount(Host, { attachTo: document.body }) };
+}
+
+/** Picks `name` in the hidden file input, as the Add music… button's dialog would. */
+async function pick(wrapper: ReturnType<typeof mount>, name: string): Promise<void> {
+  const input = wrapper.get('input[aria-label="Choose a music file"]');
+  Object.defineProperty(input.element, 'files', { value: [new File(['x'], name)], configurable: true });
+  await input.trigger('change');
+  await flushPromises();
+}
+
+const takesSound: TakeIn = async (files) => ({ assets: [...files].map((f) => ({ url: `file:///granted/${f.name}`, kind: 'audio' as const, name: f.name })), errors: [] });
+
+async function commit(wrapper: ReturnType<typeof mount>, label: string, value: string): Promise<void> {
+  const input = wrapper.get(`input[aria-label="${label}"]`);
+  await input.setValue(value);
+  await input.trigger('blur');
+  await flushPromises();
+}
+
+describe('music inspector', () => {
+  beforeEach(() => setActivePinia(createPinia()));
+
+  it('adds a chosen file as the project track, under every scene, in one undo step', async () => {
+    const { store, wrapper } = setup(takesSound);
+    expect(wrapper.text()).toContain('Add music');
+    await pick(wrapper, 'bed.mp3');
+    expect(store.doc.music).toMatchObject({ url: 'file:///granted/bed.mp3', name: 'bed.mp3', levelDb: -10, duckDb: 12, loop: true });
+    expect(musicPlans(store.doc).map((p) => p.sceneId)).toEqual(store.doc.scenes.map((s) => s.id));
+    expect(wrapper.get('[aria-label="Music file"]').text()).toBe('bed.mp3');
+    store.undo();
+    expect(store.doc.music).toBeUndefined();
+  });
+
+  it('refuses a file that is not a sound with the reason, and changes nothing', async () => {
+    const refuses: TakeIn = async (files) => ({ assets: [], errors: [...files].map((f) => `${f.name}: A voice must be a sound; this is a PNG picture.`) });
+    const { store, errors, wrapper } = setup(refuses);
+    await pick(wrapper, 'logo.png');
+    expect(errors).toEqual(['logo.png: Music must be a sound; this is a PNG picture.']);
+    expect(store.doc.music).toBeUndefined();
+  });
+
+  it('writes each setting once the edit is finished, each an undo step', async () => {
+    const { store, wrapper } = setup(takesSound);
+    await pick(wrapper, 'bed.mp3');
+    await commit(wrapper, 'Ducking under speech', '18');
+    await commit(wrapper, 'Music level under the voice', '-14');
+    await commit(wrapper, 'Music fade out', '3.5');
+    expect(store.doc.music).toMatchObject({ duckDb: 18, levelDb: -14, fadeOutMs: 3500 });
+    store.undo();
+    expect(store.doc.music?.fadeOutMs).toBe(2000);
+    store.undo();
+    expect(store.doc.music?.levelDb).toBe(-10);
+  });
+
+  it("gives a scene its own track or none, over the project's", async () => {
+    const { store, wrapper } = setup(takesSound);
+    await pick(wrapper, 'bed.mp3');
+    const second = store.doc.scenes[1].id;
+    store.selectScene(second);
+    await flushPromises();
+    await wrapper.get('input[value="none"]').setValue(true);
+    await flushPromises();
+    expect(store.doc.scenes[1].music).toEqual({ none: true });
+    expect(wrapper.text()).toContain('No music in this scene');
+    await wrapper.get('input[value="own"]').setValue(true);
+    await flushPromises();
+    // Its own track starts as a copy of the project's; Replace… swaps the file for this scene only.
+    expect(store.doc.scenes[1].music).toMatchObject({ name: 'bed.mp3' });
+    await wrapper.get('button[aria-label="Replace music file"]').trigger('click');
+    await pick(wrapper, 'outro.m4a');
+    expect(store.doc.scenes[1].music).toMatchObject({ name: 'outro.m4a' });
+    expect(store.doc.music?.name).toBe('bed.mp3');
+    expect(wrapper.text()).toContain('scene 2 only');
+  });
+
+  it('sets the loudness target by preset, or by hand', async () => {
+    const { store, wrapper } = setup(takesSound);
+    await pick(wrapper, 'bed.mp3');
+    expect(wrapper.get('[aria-label="How music is sent"]').text()).toContain('-16 LUFS');
+    store.apply((p) => ({ ...p, loudness: { preset: 'custom', lufs: -16, truePeakDb: -1.5 } }));
+    await flushPromises();
+    await commit(wrapper, 'Loudness in LUFS', '-20');
+    expect(store.doc.loudness).toEqual({ preset: 'custom', lufs: -20, truePeakDb: -1.5 });
+    expect(wrapper.get('[aria-label="How music is sent"]').text()).toContain('-20 LUFS');
+  });
+});
