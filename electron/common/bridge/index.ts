@@ -20,6 +20,7 @@ import { avatarsCalls } from './avatars';
 import { textCalls } from './text';
 import { templatesCalls } from './templates';
 import { musicCalls } from './music';
+import { captionsCalls } from './captions';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -45,6 +46,7 @@ export const bridgeCalls = {
   ...textCalls,
   ...templatesCalls,
   ...musicCalls,
+  ...captionsCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -111,3 +113,4 @@ export * from './avatars';
 export * from './text';
 export * from './templates';
 export * from './music';
+export * from './captions';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { HexColour } from './colour';
 import { FontRecord, TextStyle } from './text-style';
 import { LoudnessTarget, MusicTrack, SceneMusic } from './music-track';
+import { CaptionCue, CaptionSettings } from '../captions/caption-track';
 
 export { HexColour };
 
@@ -122,6 +123,8 @@ export const Scene = z.object({
   brand: z.enum(['intro', 'outro']).optional(),
   /** This scene's own music (or none), instead of the project's (music-track.ts). */
   music: SceneMusic.optional(),
+  /** The scene's captions, timed inside the scene (captions/caption-track.ts). */
+  captions: z.array(CaptionCue).optional(),
 });
 export type Scene = z.infer<typeof Scene>;
 
@@ -144,6 +147,8 @@ export const Project = z
     /** Music under the voice of every scene that has none of its own, and the loudness of the mixes (music-track.ts). */
     music: MusicTrack.optional(),
     loudness: LoudnessTarget.optional(),
+    /** How captions look and whether subtitle files go beside downloads (captions/caption-track.ts). */
+    captions: CaptionSettings.optional(),
   })
   .superRefine((project, ctx) => {
     const seen = new Set<string>();

@@ -28,6 +28,7 @@ import { SHEET_MAX_BYTES } from '../sheets/read-sheet';
 import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
 import { createAvatarsDomain } from '../avatars/avatars-domain';
 import { createTextDomain, createTextPictures } from '../text/text-domain';
+import { createCaptionsDomain } from '../media/captions-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -127,6 +128,7 @@ export function createDomains(base: HostBase): Domains {
     createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
     createAvatarsDomain(base, studio, linker.linkFor('avatar')),
     createTextDomain(text),
+    createCaptionsDomain(media.toolkit),
   ] as const;
   startStudioServices(studio);
   archive.start();

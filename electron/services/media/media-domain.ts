@@ -46,6 +46,8 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
    * the same ffprobe cache and frame queue as every other glance.
    */
   hostFiles: { probe(path: string): Promise<MediaInfo>; frame(path: string, atMs: number, width: number): Promise<Buffer> };
+  /** The host's ffmpeg, cache and draft voice, for domains built on them (captions). */
+  toolkit: MediaToolkit;
 }
 
 export interface MediaDomainDeps {
@@ -184,6 +186,7 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
     probe,
     frame,
     hostFiles: { probe: (path) => media.prober.probe(path), frame: (path, atMs, width) => media.tools.frame(path, atMs, width) },
+    toolkit: media,
     importPath: (path) => importPath(imports, path),
     importFile: (name, body) => importLocalFile(imports, name, body),
     async dispose() {

@@ -1,7 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { defineComponent, h } from 'vue';
 import { mount } from '@vue/test-utils';
-import type { Scene } from '@common/composition';
+import { NDialogProvider, NMessageProvider } from 'naive-ui';
+import { createPinia, setActivePinia } from 'pinia';
+import { createProject, type Scene } from '@common/composition';
 import TimelinePanel from '@/timeline/TimelinePanel.vue';
+import { useProjectStore } from '@/stores/project';
 import { dropIndex, resizedDuration, sceneAt, sceneSpans } from '@/timeline/timeline-math';
 
 // WaveSurfer draws into a real canvas and fetches audio; the strip's own behaviour is not under test.
@@ -14,8 +18,14 @@ const el = (id: string, layer: number, type: 'image' | 'avatar' = 'image') => ({
 
 const scenes = [scene('scene-1', 5000, [el('a', 1), el('b', 2, 'avatar')], { kind: 'url', url: 'https://x/v.mp3' }), scene('scene-2', 2500, [el('c', 1)])];
 
-function mountTimeline() {
-  return mount(TimelinePanel, { props: { scenes, currentSceneId: 'scene-1', selectedIds: ['b'], playheadMs: 1000, playing: false }, attachTo: document.body });
+beforeEach(() => setActivePinia(createPinia()));
+
+/** The panel inside the providers its caption controls ask for (messages, dialogs). */
+function mountTimeline(shown: Scene[] = scenes) {
+  const Root = defineComponent({
+    render: () => h(NMessageProvider, null, { default: () => h(NDialogProvider, null, { default: () => h(TimelinePanel, { scenes: shown, currentSceneId: 'scene-1', selectedIds: ['b'], playheadMs: 1000, playing: false }) }) }),
+  });
+  return mount(Root, { attachTo: document.body }).findComponent(TimelinePanel);
 }
 
 function pointer(type: string, clientX: number): PointerEvent {
@@ -123,5 +133,57 @@ describe('timeline panel', () => {
     await w.get('[aria-label="Play"]').trigger('click');
     expect(w.emitted('seek')).toEqual([[2000]]);
     expect(w.emitted('togglePlay')).toHaveLength(1);
+  });
+});
+
+describe('caption track', () => {
+  function captioned() {
+    const store = useProjectStore();
+    const base = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p' });
+    const withCues: Scene[] = [
+      { ...scenes[0], captions: [{ text: 'Hello there.', startMs: 0, endMs: 1000 }, { text: 'Welcome.', startMs: 2000, endMs: 3000 }] },
+      { ...scenes[1], captions: [{ text: 'Scene two.', startMs: 500, endMs: 1500 }] },
+    ];
+    store.load({ ...base, scenes: withCues }, null);
+    return store;
+  }
+
+  it('draws each cue under its scene, on the project clock', () => {
+    const store = captioned();
+    const w = mountTimeline(store.doc.scenes);
+    const cues = w.findAll('.cue');
+    expect(cues.map((c) => c.attributes('aria-label'))).toEqual(['Caption 1 in scene 1: Hello there.', 'Caption 2 in scene 1: Welcome.', 'Caption 1 in scene 2: Scene two.']);
+    // 48 px a second: scene 2 starts at 240 px, its cue half a second later.
+    expect(cues.map((c) => (c.element as HTMLElement).style.left)).toEqual(['0px', '96px', '264px']);
+  });
+
+  it('trims a cue by its edge in one undoable edit, stopping at the next cue', async () => {
+    const store = captioned();
+    const w = mountTimeline(store.doc.scenes);
+    const edge = w.findAll('.cue')[0].get('.cue-edge.end').element;
+    edge.dispatchEvent(pointer('pointerdown', 100));
+    edge.dispatchEvent(pointer('pointermove', 200));
+    await w.vm.$nextTick();
+    expect(store.doc.scenes[0].captions?.[0].endMs).toBe(1000);
+    edge.dispatchEvent(pointer('pointerup', 200));
+    expect(store.doc.scenes[0].captions?.[0]).toEqual({ text: 'Hello there.', startMs: 0, endMs: 2000 });
+    store.undo();
+    expect(store.doc.scenes[0].captions?.[0].endMs).toBe(1000);
+  });
+
+  it('edits the selected cue from its fields and refuses a time that is not one', async () => {
+    const store = captioned();
+    const w = mountTimeline(store.doc.scenes);
+    await w.findAll('.cue')[1].trigger('pointerdown', { button: 0, clientX: 150 });
+    const start = w.get('input[aria-label="Caption start (seconds)"]');
+    await start.setValue('1.5');
+    await start.trigger('keydown', { key: 'Enter' });
+    expect(store.doc.scenes[0].captions?.[1].startMs).toBe(1500);
+    await start.setValue('soon');
+    await start.trigger('keydown', { key: 'Enter' });
+    expect(store.lastError).toBe('"soon" is not a time in seconds (for example 1.25).');
+    expect(store.doc.scenes[0].captions?.[1].startMs).toBe(1500);
+    await w.get('[aria-label="Delete caption"]').trigger('click');
+    expect(store.doc.scenes[0].captions?.map((c) => c.text)).toEqual(['Hello there.']);
   });
 });
