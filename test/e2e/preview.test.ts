@@ -10,11 +10,15 @@ import type { Page } from 'playwright-core';
 import { createProject, presetStyle, type TextStyle } from '@common/composition';
 import { openStudio, screenshot, studioDataDir, type StudioSession } from './browser';
 import { answerCreateDialog, newProject, setField } from './editor-helpers';
-import { bridgeCall } from './price';
+import { bridgeCall, paidAction } from './price';
+import { checkPreviewCaption, checkSidecars, downloadResult, editAndUndoFirstCue, makeCaptions } from './text-captions';
 import { colourBox, decode, edgeGap, toOutput, type Box } from './text-frames';
 import { nodeRasteriser } from '../unit/text/text-node';
 
 const TITLE_RED = '#e63946';
+/** The scene's voiceover script and the phrases its captions are cut into. */
+const SCRIPT = 'Welcome to the studio. Captions follow the voice.';
+const PHRASES = ['Welcome to the studio.', 'Captions follow the voice.'];
 /** The lower third's box colour (#1d3557) at 85% over the white frame. */
 const BOX_ON_WHITE: [number, number, number] = [63, 83, 112];
 /**
@@ -137,10 +141,27 @@ describe('local preview in Chromium', () => {
     }).toBeLessThanOrEqual(CANVAS_TOLERANCE);
     await screenshot(page, 'editor-text-canvas');
 
+    // A voiceover generated from a script, and captions timed on it, edited and undone on the timeline.
+    const assets2 = page.getByRole('region', { name: 'Assets' });
+    await assets2.getByText('Voices', { exact: true }).click();
+    await assets2.getByRole('button', { name: 'Use voice Ava for this scene' }).click();
+    const script = page.getByRole('textbox', { name: 'Voiceover text' });
+    await script.fill(SCRIPT);
+    await script.blur();
+    await paidAction(page, 'tts', () => page.getByRole('button', { name: 'Generate voiceover' }).click());
+    await expect.poll(() => page.getByText('Voiceover ready.').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    const track = await makeCaptions(page, PHRASES.length);
+    expect(track.map((c) => c.text)).toEqual(PHRASES);
+    await editAndUndoFirstCue(page, PHRASES[0]);
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain('Saved');
+    await screenshot(page, 'editor-caption-track');
+
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     const video = page.getByLabel('Preview video');
     const media = await playedMedia(page);
     await screenshot(page, 'editor-text-preview');
+    await checkPreviewCaption(page, track[0], { width: 1920, height: 1080 });
     // A frame of the preview shows the same text in the same place and size.
     const previewed = decode(newestPreview(), 1);
     const k = previewed.width / 1920;
@@ -158,13 +179,11 @@ describe('local preview in Chromium', () => {
     await video.waitFor({ state: 'detached' });
 
     // Sent: each text goes as the host's picture, uploaded like a chosen file, and the sandbox's result shows it in the same place.
-    const origin = new URL((await avatar.locator('img').getAttribute('src')) ?? '').origin;
-    await page.getByText('Audio URL', { exact: true }).click();
-    await setField(page, 'Voice URL', `${origin}/sandbox/voice-sandbox_ava.mp3`);
     await page.getByRole('button', { name: 'Create video' }).click();
     await answerCreateDialog(page, 'send');
     let resultUrl: string | null = null;
-    await expect.poll(async () => (resultUrl = (await bridgeCall<{ resultUrl: string | null }[]>(page, 'jobs.list')).find((j) => j.resultUrl)?.resultUrl ?? null), { timeout: 90_000 }).not.toBeNull();
+    let jobId = '';
+    await expect.poll(async () => (resultUrl = (await bridgeCall<{ id: string; kind: string; resultUrl: string | null }[]>(page, 'jobs.list')).find((j) => j.kind === 'avatar-video' && j.resultUrl && (jobId = j.id))?.resultUrl ?? null), { timeout: 90_000 }).not.toBeNull();
     const sent = JSON.stringify(await bridgeCall<unknown[]>(page, 'jobs.list'));
     expect(sent).not.toContain('studio-text:');
     const resultPath = join(studioDataDir(), 'text-check', 'result.mp4');
@@ -175,6 +194,10 @@ describe('local preview in Chromium', () => {
     const resultLower = colourBox(result, BOX_ON_WHITE, 30, within(lowerBox, r));
     expect(resultTitle && edgeGap(toOutput(resultTitle, r), wantTitle)).toBeLessThanOrEqual(CANVAS_TOLERANCE);
     expect(resultLower && edgeGap(toOutput(resultLower, r), wantLower)).toBeLessThanOrEqual(CANVAS_TOLERANCE);
+
+    // Downloaded, the result has its captions beside it as .srt and .vtt, each cue where its phrase is heard.
+    const saved = await downloadResult(page, jobId);
+    checkSidecars(saved, PHRASES);
     expect(studio.consoleErrors).toEqual([]);
   });
 

@@ -85,6 +85,12 @@ export class ProjectLibrary {
     return { project: { ...project, id }, summary: this.summarise({ ...project, id }, entry.path, updatedAt), recovered: false };
   }
 
+  /** The project as last saved, without touching the recent list; null when it is not known or not readable. */
+  async read(id: string): Promise<Project | null> {
+    const entry = this.index.get().recent.find((e) => e.id === id);
+    return entry ? this.readProject(entry.path).then((r) => ({ ...r.project, id }), () => null) : null;
+  }
+
   /** Opens a file the user picked; a project already known under another file gets a fresh id. */
   async openFile(path: string): Promise<OpenedProject> {
     const { project, updatedAt } = await this.readProject(path);

@@ -1,0 +1,66 @@
+import { rename, rm, writeFile } from 'node:fs/promises';
+import type { DownloadView } from '../../common/bridge/downloads';
+import type { JobRecord } from '../../common/bridge/jobs';
+import type { Project } from '../../common/composition/document';
+import { captionSettingsOf, projectCues } from '../../common/captions/caption-ops';
+import { toSrt, toWebVtt } from '../../common/captions/subtitle-files';
+import type { Logger } from '../host/types';
+
+/**
+ * Subtitle files beside downloaded results: when a video of a project whose captions option is on is
+ * saved, `<result name>.srt` and `<result name>.vtt` are written next to it from the project's caption
+ * track (as last saved). Each file is written whole (a part file renamed), once per saved download.
+ */
+export interface CaptionSidecarsDeps {
+  job(id: string): JobRecord | null;
+  project(id: string): Promise<Project | null>;
+  log: Logger;
+}
+
+/** Kinds whose result is the project's video (a voiceover's audio gets no subtitles of its own). */
+const VIDEO_KINDS = new Set<JobRecord['kind']>(['avatar-video', 'talking-avatar']);
+
+export function sidecarPaths(savedPath: string): { srt: string; vtt: string } {
+  const stem = savedPath.replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  return { srt: `${stem}.srt`, vtt: `${stem}.vtt` };
+}
+
+export class CaptionSidecars {
+  private readonly done = new Set<string>();
+
+  constructor(private readonly deps: CaptionSidecarsDeps) {}
+
+  /** Every download change passes here; a newly saved video of a captioned project gets its files. */
+  seen(view: DownloadView): void {
+    if (view.state !== 'saved' || !view.savedPath) return;
+    const key = `${view.id}\u0000${view.savedPath}`;
+    if (this.done.has(key)) return;
+    this.done.add(key);
+    void this.write(view.jobId, view.savedPath).catch((error: unknown) => this.deps.log.warn('captions not written beside a download', { path: view.savedPath, error: (error as Error).message }));
+  }
+
+  /** The files written (null: the result is not a captioned project's video). */
+  async write(jobId: string, savedPath: string): Promise<{ srt: string; vtt: string } | null> {
+    const job = this.deps.job(jobId);
+    if (!job || !job.projectId || !VIDEO_KINDS.has(job.kind)) return null;
+    const project = await this.deps.project(job.projectId);
+    if (!project || !captionSettingsOf(project).besideDownloads) return null;
+    // An avatar video's result is every scene in order; a talking avatar's is its one scene, as long as its speech.
+    const cues = job.kind === 'talking-avatar' ? projectCues({ scenes: project.scenes.slice(0, 1) }, [Number.MAX_SAFE_INTEGER]) : projectCues(project);
+    if (cues.length === 0) return null;
+    const paths = sidecarPaths(savedPath);
+    await Promise.all([whole(paths.srt, toSrt(cues)), whole(paths.vtt, toWebVtt(cues))]);
+    return paths;
+  }
+}
+
+async function whole(path: string, text: string): Promise<void> {
+  const part = `${path}.${process.pid}.part`;
+  try {
+    await writeFile(part, text, 'utf8');
+    await rename(part, path);
+  } catch (error) {
+    await rm(part, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,124 @@
+// The caption steps of the preview journey: captions made from the voice on the timeline, edited and
+// undone, drawn over the preview by the one rasteriser, and written beside a downloaded result.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { drawCue } from '@common/captions/caption-pictures';
+import { DEFAULT_CAPTION_SETTINGS } from '@common/captions/caption-track';
+import { screenshot, studioDataDir } from './browser';
+import { bridgeCall } from './price';
+import { nodeRasteriser } from '../unit/text/text-node';
+
+/** Largest distance between a cue's start and where its phrase is heard in the result. */
+export const CUE_TOLERANCE_MS = 300;
+
+/** Makes the captions from the scene's voice; answers each cue on the track (words and times, from its tooltip). */
+export async function makeCaptions(page: Page, phrases: number): Promise<SrtCue[]> {
+  const timeline = page.getByRole('region', { name: 'Timeline' });
+  await timeline.getByRole('button', { name: 'Make captions' }).click();
+  const cues = timeline.getByRole('button', { name: /^Caption \d+ in scene 1:/ });
+  await expect.poll(() => cues.count(), { timeout: 60_000 }).toBe(phrases);
+  return Promise.all(
+    (await cues.all()).map(async (c) => {
+      const [, from, to, text] = /^([\d.]+)–([\d.]+) s · (.*)$/s.exec((await c.getAttribute('title')) ?? '') ?? [];
+      return { startMs: Math.round(Number(from) * 1000), endMs: Math.round(Number(to) * 1000), text };
+    }),
+  );
+}
+
+/** Edits the first cue's words in the cue editor, checks the track shows them, and undoes it (one step). */
+export async function editAndUndoFirstCue(page: Page, original: string): Promise<void> {
+  const timeline = page.getByRole('region', { name: 'Timeline' });
+  await timeline.getByRole('button', { name: /^Caption 1 in scene 1:/ }).click();
+  const words = page.getByRole('textbox', { name: 'Caption words' });
+  await words.fill('Edited words');
+  await words.press('Enter');
+  await timeline.getByRole('button', { name: 'Caption 1 in scene 1: Edited words' }).waitFor();
+  await screenshot(page, 'editor-caption-track-edit');
+  await page.getByRole('button', { name: 'Undo' }).first().click();
+  await timeline.getByRole('button', { name: `Caption 1 in scene 1: ${original}` }).waitFor();
+  await page.getByRole('button', { name: 'Close caption editor' }).click();
+}
+
+/**
+ * The preview plays with a caption over it: paused inside the first cue, the overlay shows the
+ * picture the host's rasteriser draws for those words, at the same place and size.
+ */
+export async function checkPreviewCaption(page: Page, firstCue: { text: string; startMs: number; endMs: number }, output: { width: number; height: number }): Promise<void> {
+  const video = page.getByLabel('Preview video');
+  await video.evaluate((el: HTMLVideoElement, at) => {
+    el.pause();
+    el.currentTime = at;
+  }, (firstCue.startMs + firstCue.endMs) / 2000);
+  const image = page.getByRole('img', { name: 'Caption' }).locator('image');
+  await image.waitFor();
+  const shown = await image.evaluate((el) => ['x', 'y', 'width', 'height'].map((a) => Number(el.getAttribute(a))));
+  const drawn = await drawCue(nodeRasteriser(), DEFAULT_CAPTION_SETTINGS, firstCue.text, output);
+  expect(shown).toEqual([drawn.x, drawn.y, drawn.width, drawn.height]);
+  await screenshot(page, 'editor-captions-preview');
+}
+
+/** Saves the job's result through the download queue; answers the saved file once it is there. */
+export async function downloadResult(page: Page, jobId: string): Promise<string> {
+  const folder = join(studioDataDir(), 'saved-results');
+  await bridgeCall(page, 'downloads.start', { jobIds: [jobId], folder });
+  let saved: string | null = null;
+  await expect
+    .poll(async () => (saved = (await bridgeCall<{ jobId: string; state: string; savedPath: string | null }[]>(page, 'downloads.list')).find((d) => d.jobId === jobId && d.state === 'saved')?.savedPath ?? null), { timeout: 60_000 })
+    .not.toBeNull();
+  return saved!;
+}
+
+export interface SrtCue {
+  startMs: number;
+  endMs: number;
+  text: string;
+}
+
+export function readSrt(path: string): SrtCue[] {
+  const ms = (t: string): number => {
+    const [h, m, s] = t.replace(',', '.').split(':').map(Number);
+    return Math.round(((h * 60 + m) * 60 + s) * 1000);
+  };
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split(/\n\n+/)
+    .map((block) => {
+      const lines = block.split('\n');
+      const [from, to] = lines[1].split(' --> ');
+      return { startMs: ms(from), endMs: ms(to), text: lines.slice(2).join('\n') };
+    });
+}
+
+/**
+ * Where speech resumes in a file's sound, found here on its own terms (ffmpeg's silencedetect with
+ * another threshold and pause length than the studio's), as phrase starts.
+ */
+export function speechOnsets(path: string): number[] {
+  const run = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', path, '-vn', '-af', 'silencedetect=noise=-30dB:d=0.25', '-f', 'null', '-'], { encoding: 'utf8' });
+  const ends = [...run.stderr.matchAll(/silence_end: ([\d.]+)/g)].map((m) => Math.round(Number(m[1]) * 1000));
+  const starts = [...run.stderr.matchAll(/silence_start: ([\d.]+)/g)].map((m) => Math.round(Number(m[1]) * 1000));
+  // Speech from the very start has no silence before it.
+  return starts.length > 0 && starts[0] > 50 ? [0, ...ends] : ends;
+}
+
+/** The .srt and .vtt beside the saved result hold the cues, each within the tolerance of a phrase heard in it. */
+export function checkSidecars(savedPath: string, phrases: string[]): SrtCue[] {
+  const stem = savedPath.replace(/\.mp4$/, '');
+  expect(existsSync(`${stem}.srt`), `${stem}.srt`).toBe(true);
+  expect(existsSync(`${stem}.vtt`), `${stem}.vtt`).toBe(true);
+  const cues = readSrt(`${stem}.srt`);
+  expect(cues.map((c) => c.text)).toEqual(phrases);
+  const vtt = readFileSync(`${stem}.vtt`, 'utf8');
+  expect(vtt.startsWith('WEBVTT\n')).toBe(true);
+  for (const phrase of phrases) expect(vtt).toContain(phrase);
+  const onsets = speechOnsets(savedPath);
+  expect(onsets.length).toBeGreaterThanOrEqual(phrases.length);
+  for (const cue of cues) {
+    const nearest = Math.min(...onsets.map((o) => Math.abs(o - cue.startMs)));
+    expect(nearest, `cue "${cue.text}" at ${cue.startMs} ms; speech resumes at ${onsets.join(', ')} ms`).toBeLessThanOrEqual(CUE_TOLERANCE_MS);
+  }
+  return cues;
+}
