@@ -205,7 +205,8 @@ describe('local preview in Chromium', () => {
   // in the media toolkit; talkingLength returning the scene's length).
   it("speaks a talking avatar's script in a labelled draft voice and lasts as long as it", async () => {
     const { page } = studio;
-    await newProject(page, 'Talking avatar', 'Draft voice preview', { discard: true });
+    // The first test saved its project (its captions go beside the download), so nothing is asked.
+    await newProject(page, 'Talking avatar', 'Draft voice preview');
     const assets = page.getByRole('region', { name: 'Assets' });
     await assets.getByText('Avatars', { exact: true }).click();
     await assets.getByRole('button', { name: /^Add avatar / }).first().click();
