@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { BatchInput, type BatchRow, type BatchSummary, type BatchView } from '../../common/bridge/batches';
+import { BATCH_ROW_STATES_ENDED, BatchInput, type BatchRow, type BatchSummary, type BatchView } from '../../common/bridge/batches';
 import { checkBatchTable, knownVoicesOf } from '../../services/voices/batch-input';
 import { OwnerCallError } from '../../services/host/owner-client';
 import type { OwnerHost } from '../owner-host';
@@ -40,13 +40,13 @@ async function earlierBatch(owner: OwnerHost, asked: BatchAsked): Promise<BatchV
   return found ? owner.owner.call('batches.get', found.id) : null;
 }
 
-/** Rows of the file that differ from what the batch sent for them, or are new to it. */
-function editedRows(rows: readonly BatchRow[], view: BatchView): number[] {
+/** Rows of the file whose script, voice or rate differ from the batch's, or that are new to it. */
+function editedRows(rows: readonly BatchRow[], view: BatchView): BatchRow[] {
   const sent = new Map(view.rows.map((r) => [r.row, r]));
   return rows.filter((row) => {
     const was = sent.get(row.row);
     return !was || was.text !== row.text || was.voiceId !== row.voiceId || was.rate !== row.rate;
-  }).map((row) => row.row);
+  });
 }
 
 /**
@@ -54,8 +54,8 @@ function editedRows(rows: readonly BatchRow[], view: BatchView): number[] {
  * it, checked and taken in as its page's chosen sheets are), prices and runs the batch, which shows in
  * its Voices workspace and Library; this process asks the price question, prints the progress and has
  * the studio save every result and manifest.csv into the folder. Run again, it goes on with the same
- * batch: paused rows resume, --retry-failed sends the failed rows again (asked first). Rows edited in
- * the file since are not sent again this way; they are named, and the studio's Voices workspace edits them.
+ * batch: paused rows resume, rows edited in the file since are made again and --retry-failed sends the
+ * failed rows again (asked first, once). A row new to the file is named, not added.
  */
 export async function ttsBatchThroughOwner(args: ParsedArgs, io: CliIo, owner: OwnerHost, asked: BatchAsked): Promise<number> {
   const json = args.flags['--json'] === true;
@@ -70,14 +70,26 @@ export async function ttsBatchThroughOwner(args: ParsedArgs, io: CliIo, owner: O
   for (const problem of input.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
   let view = await earlierBatch(owner, asked);
   if (view) {
-    const edited = editedRows(input.rows, view);
-    if (edited.length > 0) io.err(`Rows ${edited.map((r) => r + 1).join(', ')} changed in ${asked.file} since the batch started; through the studio they are not sent again: edit them in its Voices workspace, or run this with the studio closed.`);
-    const failed = view.counts.failed ?? 0;
-    if (!json) io.err(`Going on with the batch started ${new Date(view.createdAt).toISOString()}.`);
-    if (args.flags['--retry-failed'] && failed > 0) {
-      const confirmation = await confirmPaidCli(args, io, owner.engine, { action: 'tts', count: failed });
-      view = await call('batches.retryFailed', view.id, confirmation);
-    } else if (view.state === 'paused' || view.state === 'running') {
+    const started = view;
+    if (!json) io.err(`Going on with the batch started ${new Date(started.createdAt).toISOString()}.`);
+    // Edited rows that had ended are made again with the change (as the Voices workspace's edit does);
+    // a new row, or one still running, cannot be changed from here and is named.
+    const ended = new Set(started.rows.filter((r) => BATCH_ROW_STATES_ENDED.has(r.state) && r.state !== 'invalid').map((r) => r.row));
+    const refusedNow = new Set(input.problems.map((p) => p.row));
+    const edited = editedRows(input.rows, started).filter((row) => !refusedNow.has(row.row));
+    const remake = edited.filter((row) => ended.has(row.row));
+    const left = edited.filter((row) => !ended.has(row.row));
+    if (left.length > 0) io.err(`Rows ${left.map((r) => r.row + 1).join(', ')} changed in ${asked.file} since the batch started but are new or still running; through the studio they are not sent: edit them in its Voices workspace, or run this with the studio closed.`);
+    const remade = new Set(remake.map((row) => row.row));
+    const failed = args.flags['--retry-failed'] ? started.rows.filter((r) => r.state === 'failed' && !remade.has(r.row)).length : 0;
+    // One question for everything sent again, with its total.
+    const confirmation = remake.length + failed > 0 ? await confirmPaidCli(args, io, owner.engine, { action: 'tts', count: remake.length + failed }) : undefined;
+    for (const row of remake) {
+      view = await call('batches.editRow', started.id, { row: row.row, text: row.text, voice: row.voiceId, rate: row.rate, ...(row.name !== null && { name: row.name }) }, { remake: true, confirmation });
+    }
+    if (remake.length > 0 && !json) io.err(`${remake.length} edited row${remake.length === 1 ? '' : 's'} sent again.`);
+    if (failed > 0 && confirmation) view = await call('batches.retryFailed', started.id, confirmation);
+    else if (view.state === 'paused' || view.state === 'running') {
       // Running already is left running; a paused one goes on.
       view = await call('batches.resume', view.id);
     }

@@ -176,6 +176,13 @@ describe('local files named on the command line, run through the studio that own
     expect(said(again)).toContain('Going on with the batch started');
     expect(await owner.call('batches.list')).toHaveLength(1);
     expect((await ownerJobs()).length).toBe(jobs);
+    // A row edited in the file is made again, asked first; the others keep their results.
+    writeFileSync(join(here, 'spots.csv'), 'text,voice\nFirst spot.,sandbox_ava\nSecond spot now edited.,sandbox_ava\n,sandbox_ava\n');
+    const edited = await cli(['tts-batch', 'spots.csv', '--out-dir', 'spots', '--yes']);
+    expect(edited.code, said(edited)).toBe(EXIT.ok);
+    expect(said(edited)).toMatch(/Speech on "Sandbox"[\s\S]*1 edited row sent again/);
+    expect((await ownerJobs()).length).toBe(jobs + 1);
+    expect((await ownerJobs()).some((j) => j.summary.includes('Second spot now edited.'))).toBe(true);
   }, 90_000);
 });
 
