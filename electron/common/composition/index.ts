@@ -30,6 +30,10 @@
  *   TextStyle, BUNDLED_FONTS, TEXT_PRESETS, textStyleProblem; addTextElement, setTextStyle (keep the
  *   scale), withFontRecords (project.fonts), withTextAsImages (the compositor's view), pictureSize.
  *
+ * MUSIC (music-track.ts, music-ops.ts, music-checks.ts, music-mix-args.ts) — a project track and a scene's
+ *   own (or none), mixed under the voice by the host and sent as the voice (musicReference until it is
+ *   uploaded). musicPlans(project) → each scene's track, offset and fades; the ffmpeg passes are pure.
+ *
  * MEDIA (media-info.ts, media-checks.ts) — MediaInfo (zod) and parseFfprobeJson(ffprobe JSON) → kind,
  *   durationMs, display width/height, fps, codecs, hasAudio; lipSyncChecks(video, audio?) and
  *   characterSwapChecks(video) → [{ level, code, message }] for the service's documented limits.

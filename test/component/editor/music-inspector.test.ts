@@ -7,16 +7,17 @@ import { NConfigProvider } from 'naive-ui';
 import { defineComponent, h } from 'vue';
 import { addScene, createProject, musicPlans } from '@common/composition';
 import { useProjectStore } from '@/stores/project';
-import type { takeInLocalFiles } from '@/composables/local-files';
+import type { importLocalFile } from '@/bridge';
+import type { MediaInfo } from '@common/composition';
 import MusicInspector from '@/views/editor/MusicInspector.vue';
 
-type TakeIn = typeof takeInLocalFiles;
+type TakeIn = typeof importLocalFile;
 
 function setup(takeIn: TakeIn) {
   const store = useProjectStore();
   store.load(addScene(createProject({ kind: 'avatar-video', output: '16:9-720p', id: 'p', name: 'P' })), 'p');
   const errors: string[] = [];
-  const Host = defineComponent(() => () => h(NConfigProvider, null, () => h(MusicInspector, { takeIn, onError: (m: string) => errors.push(m) })));
+  const Host = defineComponent(() => () => h(NConfigProvider, null, () => h(MusicInspector, { importFile: takeIn, onError: (m: string) => errors.push(m) })));
   return { store, errors, wrapper: mount(Host, { attachTo: document.body }) };
 }
 
@@ -28,7 +29,10 @@ async function pick(wrapper: ReturnType<typeof mount>, name: string): Promise<vo
   await flushPromises();
 }
 
-const takesSound: TakeIn = async (files) => ({ assets: [...files].map((f) => ({ url: `file:///granted/${f.name}`, kind: 'audio' as const, name: f.name })), errors: [] });
+const info = (kind: MediaInfo['kind'], hasAudio: boolean): MediaInfo => ({
+  kind, durationMs: 3000, width: null, height: null, fps: null, videoCodec: null, audioCodec: hasAudio ? 'mp3' : null, hasVideo: kind !== 'audio', hasAudio, sizeBytes: 1000, formatName: 'x', format: kind === 'audio' ? 'mp3' : 'png', rotation: 0,
+});
+const takesSound: TakeIn = async (file) => ({ url: `file:///granted/${file.name}`, name: file.name, info: info('audio', true) });
 
 async function commit(wrapper: ReturnType<typeof mount>, label: string, value: string): Promise<void> {
   const input = wrapper.get(`input[aria-label="${label}"]`);
@@ -51,12 +55,25 @@ describe('music inspector', () => {
     expect(store.doc.music).toBeUndefined();
   });
 
-  it('refuses a file that is not a sound with the reason, and changes nothing', async () => {
-    const refuses: TakeIn = async (files) => ({ assets: [], errors: [...files].map((f) => `${f.name}: A voice must be a sound; this is a PNG picture.`) });
-    const { store, errors, wrapper } = setup(refuses);
-    await pick(wrapper, 'logo.png');
-    expect(errors).toEqual(['logo.png: Music must be a sound; this is a PNG picture.']);
-    expect(store.doc.music).toBeUndefined();
+  it('refuses a file without sound, or one the host cannot read, with the reason, and changes nothing', async () => {
+    const silent: TakeIn = async (file) => ({ url: `file:///granted/${file.name}`, name: file.name, info: info('image', false) });
+    const first = setup(silent);
+    await pick(first.wrapper, 'logo.png');
+    expect(first.errors).toEqual(['logo.png has no sound to use as music.']);
+    expect(first.store.doc.music).toBeUndefined();
+    first.wrapper.unmount();
+    const unreadable: TakeIn = async (file) => Promise.reject(new Error(`${file.name} is not a picture, video or sound file`));
+    const second = setup(unreadable);
+    await pick(second.wrapper, 'cut.m4a');
+    expect(second.errors).toEqual(['cut.m4a is not a picture, video or sound file']);
+    expect(second.store.doc.music).toBeUndefined();
+  });
+
+  it("takes a phone's clip for its sound", async () => {
+    const clip: TakeIn = async (file) => ({ url: `file:///granted/${file.name}`, name: file.name, info: info('video', true) });
+    const { store, wrapper } = setup(clip);
+    await pick(wrapper, 'phone.mov');
+    expect(store.doc.music?.name).toBe('phone.mov');
   });
 
   it('writes each setting once the edit is finished, each an undo step', async () => {
