@@ -49,6 +49,8 @@ export class CampaignRunner {
   private readonly places = new Map<string, { limit: number; backoffMs: number; until: number }>();
   private readonly waiters = new Set<() => void>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Ends the wait of each pending rate-limit timer (stop() clears the timers). */
+  private readonly resumers = new Set<() => void>();
   /** Rows (campaign:row) whose refused step waits for a place at the service. */
   private readonly parked = new Set<string>();
   /** Work started and not awaited by anyone (a row starting, a finish, a wait for the rate limit). */
@@ -169,6 +171,8 @@ export class CampaignRunner {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    for (const resume of this.resumers) resume();
+    this.resumers.clear();
     this.wake();
   }
 
@@ -311,12 +315,14 @@ export class CampaignRunner {
     this.track(new Promise<void>((resolve) => (resume = resolve)));
     const timer = setTimeout(() => {
       this.timers.delete(timer);
+      this.resumers.delete(resume);
       this.parked.add(`${id}:${row}`);
       this.unpark(id);
       resume();
     }, wait);
     timer.unref?.();
     this.timers.add(timer);
+    this.resumers.add(resume);
   }
 
   /** Sends parked rows' refused steps again while fewer rows than the campaign's places are at the service. */

@@ -46,11 +46,16 @@ export function campaignHost(em: RunningEmulator, dataDir: string, notes: string
     engine,
     runner,
     catalogue,
-    /** What a killed host leaves: nothing more is sent or written; writes already on their way land. */
+    /**
+     * What a killed host leaves: nothing more is sent or written. A create already on its way is let
+     * finish first (a kill in the middle of one leaves it "outcome unknown" in the ledger, never re-sent:
+     * the engine's own kill tests cover that), so two hosts never send at once.
+     */
     async stop() {
       runner.stop();
       reactor.stop();
       engine.stop();
+      await runner.idle();
       await runner.flush();
       await engine.flush();
     },
@@ -74,4 +79,16 @@ export const NAMES = ['Ana', 'Bo', 'Cy', 'Di', 'Ed', 'Fay', 'Gus', 'Hal', 'Ivy',
 export function prospects(em: RunningEmulator, count: number, blank: readonly number[] = []): string[][] {
   const logo = `${em.url}/sandbox/sandbox-backdrop.png`;
   return [['First name', 'company', 'voice', 'avatar', 'logo'], ...NAMES.slice(0, count).map((name, i) => [blank.includes(i) ? '' : name, `Co ${i + 1}`, 'Ava', 'SandboxBen', logo])];
+}
+
+/** Jobs the service made per row step (row:step:scene:take) in a data folder's ledger; a step created twice counts 2. */
+export function createdPerStep(dataDir: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
+    const p = job.purpose;
+    if (p?.type !== 'campaign-row' || job.remoteId === null) continue;
+    const key = `${p.row}:${p.step}:${p.sceneId ?? ''}:${p.take}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
 }

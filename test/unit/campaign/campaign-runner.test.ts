@@ -5,9 +5,8 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { writeCampaignManifest } from '../../../electron/services/campaign/campaign-manifest';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import type { JobEngine } from '../../../electron/services/jobs/engine';
-import { campaignHost, createCampaign, prospects, startSandbox } from './campaign-harness';
+import { campaignHost, createCampaign, createdPerStep, prospects, startSandbox } from './campaign-harness';
 
 let em: RunningEmulator;
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-run-'));
@@ -18,18 +17,6 @@ afterAll(async () => {
   await em.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Jobs the service made per row step (row:step:scene:take); a step created twice would count 2. */
-function createdPerStep(dataDir: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
-    const p = job.purpose;
-    if (p?.type !== 'campaign-row' || job.remoteId === null) continue;
-    const key = `${p.row}:${p.step}:${p.sceneId ?? ''}:${p.take}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
-}
 
 /** Resolves once the engine holds at least `n` jobs the service made for campaign rows. */
 function created(engine: JobEngine, n: number): Promise<void> {

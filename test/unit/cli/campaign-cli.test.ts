@@ -6,8 +6,9 @@ import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
-import { smallTemplate } from '../campaign/campaign-harness';
+import { createdPerStep as perStep, smallTemplate } from '../campaign/campaign-harness';
+
+const createdPerStep = (dataDir: string) => [...perStep(dataDir).values()];
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,18 +17,6 @@ function cli(args: string[]) {
   const lines = { out: [] as string[], err: [] as string[] };
   const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: dir };
   return runCli(args, io).then((code) => ({ code, ...lines }));
-}
-
-/** Jobs the service made per campaign row step; a step created twice counts 2. */
-function createdPerStep(dataDir: string): number[] {
-  const counts = new Map<string, number>();
-  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
-    const p = job.purpose;
-    if (p?.type !== 'campaign-row' || job.remoteId === null) continue;
-    const key = `${p.row}:${p.step}:${p.sceneId ?? ''}:${p.take}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts.values()];
 }
 
 describe('studio campaign', () => {
