@@ -131,7 +131,7 @@ export const SERVICE_FOLDERS = {
     about: 'The job engine, ledger, reactor and polling.',
   },
   host: {
-    imports: ['avatars', 'catalogue', 'connections', 'downloads', 'faces', 'jobs', 'log', 'media', 'placement', 'projects', 'sheets', 'storage', 'store', 'system', 'text', 'tools', 'voices'],
+    imports: ['avatars', 'campaign', 'catalogue', 'connections', 'downloads', 'faces', 'jobs', 'log', 'media', 'placement', 'projects', 'sheets', 'storage', 'store', 'system', 'text', 'tools', 'voices'],
     face: ['types', 'errors'],
     about: 'The services composition: builds every domain, dispatches bridge calls.',
   },

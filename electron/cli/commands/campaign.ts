@@ -65,7 +65,7 @@ export const campaignRunCommand: CliCommand = {
       const check = await checkCampaign(host, input, args, io);
       reportCheck(check, input.label, io);
       if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
-      const runner = createCampaignRunner({ dataDir: host.dataDir, engine: host.engine, storage: host.storage, log: host.log, verify: ffprobeVerifier(), placement: await placementOf(host) });
+      const runner = createCampaignRunner({ dataDir: host.dataDir, engine: host.engine, storage: host.storage, log: host.log, verify: ffprobeVerifier(), placement: () => placementOf(host) });
       // The reactor moves a row on when one of its jobs ends, including jobs that ended while nothing ran.
       const reactor = new JobReactor({ engine: host.engine, log: host.log });
       reactor.on('campaign-row', (job) => runner.jobEnded(job));

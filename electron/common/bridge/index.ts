@@ -21,6 +21,7 @@ import { textCalls } from './text';
 import { templatesCalls } from './templates';
 import { musicCalls } from './music';
 import { captionsCalls } from './captions';
+import { campaignsCalls, campaignsEvents } from './campaigns';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -47,6 +48,7 @@ export const bridgeCalls = {
   ...templatesCalls,
   ...musicCalls,
   ...captionsCalls,
+  ...campaignsCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -63,6 +65,7 @@ export const bridgeEvents = {
   ...downloadsEvents,
   ...batchesEvents,
   ...placementEvents,
+  ...campaignsEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;

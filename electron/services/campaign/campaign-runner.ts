@@ -22,7 +22,8 @@ export interface CampaignRunnerDeps {
   prepare(body: Record<string, unknown>, project: Project): Promise<Record<string, unknown>>;
   /** Saves a result link as a file (through a .part file, verified, then renamed). */
   download(url: string, target: string): Promise<void>;
-  placement?: PlacementConvention;
+  /** The active connection's placement convention, asked when a row's body is written. */
+  placement?(): Promise<PlacementConvention | undefined>;
   log?: Logger;
   onChange?(record: CampaignRecord): void;
   /** Announces a campaign that has ended, once (never one notice per row). */
@@ -69,6 +70,17 @@ export class CampaignRunner {
   async replace(record: CampaignRecord): Promise<void> {
     await this.require(record.id);
     await this.save(record);
+  }
+
+  /** Every campaign, newest first. */
+  async list(): Promise<CampaignRecord[]> {
+    for (const record of await this.deps.store.list()) if (!this.records.has(record.id)) this.records.set(record.id, record);
+    return [...this.records.values()].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  /** Goes on with every campaign that was running when the host stopped (the ledger says what each row sent). */
+  async resumeAll(): Promise<void> {
+    for (const record of await this.list()) if (record.state === 'running') void this.run(record.id);
   }
 
   async get(id: string): Promise<CampaignRecord | null> {
@@ -242,7 +254,7 @@ export class CampaignRunner {
     if (row.state === 'video') {
       const job = await this.jobFor(record, row, { row: row.row, step: 'video', take: row.take }, async () => {
         const project = rowProject(record, row);
-        const exported = exportBody(project, { target: record.target, placement: this.deps.placement });
+        const exported = exportBody(project, { target: record.target, placement: await this.deps.placement?.() });
         if (!exported.ok) throw new Error(exported.problems.filter((p) => p.level === 'error').map((p) => p.message).join(' '));
         const body = await this.deps.prepare(exported.body as unknown as Record<string, unknown>, project);
         return { kind: record.target, body } as Pick<JobSubmission, 'kind' | 'body'>;

@@ -1,4 +1,6 @@
 import { pathToFileURL } from 'node:url';
+import { campaignSummary } from '../../common/bridge/campaigns';
+import type { CampaignRecord } from '../../common/campaign/record';
 import type { PlacementConvention } from '../../common/composition/placement';
 import type { Logger } from '../host/types';
 import type { StorageServices } from '../storage/storage-services';
@@ -13,7 +15,12 @@ export interface CampaignHost {
   storage: StorageServices;
   log?: Logger;
   notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
-  placement?: PlacementConvention;
+  placement?(): Promise<PlacementConvention | undefined>;
+  /** Hands out a file: reference for a picture the host drew (default: its file: URL). */
+  grant?(path: string): string;
+  /** Uploads the local files a body names (default: every file: URL, through the host's uploader). */
+  linkLocal?(value: Record<string, unknown>): Promise<Record<string, unknown>>;
+  onChange?(record: CampaignRecord): void;
   /** Checks a saved video is real media (ffprobe); throws with the reason otherwise. */
   verify?(path: string): Promise<void>;
   backoffMs?: number;
@@ -25,8 +32,8 @@ export interface CampaignHost {
  * host registers `runner.jobEnded` with its reactor for 'campaign-row' jobs before the reactor starts.
  */
 export function createCampaignRunner(host: CampaignHost): CampaignRunner {
-  const pictures = createTextPictures(host.dataDir, (path) => pathToFileURL(path).href);
-  const linkLocal = uploadLocalFiles(host.storage);
+  const pictures = createTextPictures(host.dataDir, host.grant ?? ((path) => pathToFileURL(path).href));
+  const linkLocal = host.linkLocal ?? uploadLocalFiles(host.storage);
   return new CampaignRunner({
     engine: host.engine,
     store: new CampaignStore(host.dataDir),
@@ -36,5 +43,24 @@ export function createCampaignRunner(host: CampaignHost): CampaignRunner {
     log: host.log,
     notify: host.notify,
     backoffMs: host.backoffMs,
+    onChange: host.onChange,
   });
+}
+
+/** At most one `campaigns.changed` per campaign every 250 ms (rows change often), the last one always sent. */
+export function throttledCampaignEvents(emit: (summary: ReturnType<typeof campaignSummary>) => void): (record: CampaignRecord) => void {
+  const latest = new Map<string, CampaignRecord>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  return (record) => {
+    latest.set(record.id, record);
+    if (timers.has(record.id)) return;
+    const timer = setTimeout(() => {
+      timers.delete(record.id);
+      const last = latest.get(record.id);
+      latest.delete(record.id);
+      if (last) emit(campaignSummary(last));
+    }, 250);
+    timer.unref?.();
+    timers.set(record.id, timer);
+  };
 }

@@ -29,6 +29,8 @@ import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
 import { createAvatarsDomain } from '../avatars/avatars-domain';
 import { createTextDomain, createTextPictures } from '../text/text-domain';
 import { createCaptionsDomain } from '../media/captions-domain';
+import { createCampaignRunner, throttledCampaignEvents } from '../campaign/campaign-services';
+import { createCampaignsDomain } from '../campaign/campaigns-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -110,6 +112,16 @@ export function createDomains(base: HostBase): Domains {
       importsDir: join(base.dataDir, 'imports'),
       log: base.log,
     });
+  // Campaigns: text drawn and files linked as the editor's Create does (only files the user chose).
+  const linkForCampaign = linker.linkFor('campaign');
+  const campaigns = createCampaignRunner({
+    dataDir: base.dataDir, engine: studio.jobs, storage, log: base.log, notify: studio.notify,
+    grant: (path) => grants.grant(path),
+    linkLocal: async (value) => (await linkForCampaign(value)).value as Record<string, unknown>,
+    placement: async () => (await studio.connections.state()).connections.find((c) => c.active)?.placement,
+    onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
+  });
+  studio.reactor.on('campaign-row', (job) => campaigns.jobEnded(job));
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -129,8 +141,10 @@ export function createDomains(base: HostBase): Domains {
     createAvatarsDomain(base, studio, linker.linkFor('avatar')),
     createTextDomain(text),
     createCaptionsDomain(media.toolkit),
+    createCampaignsDomain(studio, { runner: campaigns, openProject: async (id) => (await projects.open(id)).project, pathOf: (ref) => grants.pathOf(ref), checkLinks: (urls) => media.checkLinks(urls) }),
   ] as const;
   startStudioServices(studio);
+  void campaigns.resumeAll();
   archive.start();
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);

@@ -25,6 +25,8 @@ export interface StudioServices {
   batches: BatchRunner;
   catalogue: CatalogueService;
   progress: ProgressAggregator;
+  /** A desktop notification where the host has them, else a notice (a campaign's end uses it too). */
+  notify(title: string, body: string, outcome: 'completed' | 'failed'): void;
 }
 
 export interface StudioServiceOverrides {
@@ -71,7 +73,7 @@ export function createStudioServices(base: StudioHost, projects: ProjectLibrary,
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
   const batches = new BatchRunner({ engine: jobs, store: new BatchStore(base.dataDir), log: base.log, onChange: throttledBatchEvents(base), notify });
-  return { connections, jobs, reactor, catalogue, progress, batches };
+  return { connections, jobs, reactor, catalogue, progress, batches, notify };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
 import type { MediaInfo } from '../../common/composition/media-info';
 import { LinkChecker } from './link-checker';
+import type { LinkReport } from '../../common/composition/link-checks';
 import { LocalGrants, NOT_GRANTED } from './local-grants';
 import { MediaInputError, type SavedCopyLookup } from './media-cache';
 import type { ProgressShare } from '../system/progress';
@@ -48,6 +49,8 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
   hostFiles: { probe(path: string): Promise<MediaInfo>; frame(path: string, atMs: number, width: number): Promise<Buffer> };
   /** The host's ffmpeg, cache and draft voice, for domains built on them (captions). */
   toolkit: MediaToolkit;
+  /** The link pre-flight (what media.checkLinks answers), asked afresh, for other domains (campaigns). */
+  checkLinks(urls: readonly string[]): Promise<LinkReport[]>;
 }
 
 export interface MediaDomainDeps {
@@ -122,6 +125,7 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
   });
 
   return {
+    checkLinks: (urls) => links.check(urls, { fresh: true }),
     handlers: {
       'preview.render': async (project, options) => ({ renderId: jobs.start(await flatten(project), { quality: options.quality }) }),
       'preview.cancel': async (renderId) => jobs.cancel(renderId),

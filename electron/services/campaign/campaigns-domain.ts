@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { isAbsolute } from 'node:path';
+import { CampaignInput, campaignSummary, campaignView, type campaignsCalls } from '../../common/bridge/campaigns';
+import type { PriceQuote } from '../../common/bridge/jobs';
+import type { CampaignRecord } from '../../common/campaign/record';
+import type { LinkReport } from '../../common/composition/link-checks';
+import type { Project } from '../../common/composition/document';
+import { StudioError } from '../host/errors';
+import type { DomainModule } from '../host/types';
+import type { StudioServices } from '../jobs/studio-services';
+import { readSheetFile } from '../sheets/read-sheet';
+import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
+import { checkCampaignTable, type CampaignCheck } from './campaign-check';
+import type { CampaignRunner } from './campaign-runner';
+import { campaignQuote, newCampaignRecord, requireCampaignConfirmed } from './campaign-setup';
+
+export interface CampaignsDomainDeps {
+  runner: CampaignRunner;
+  /** A project of the library by id. */
+  openProject(id: string): Promise<Project>;
+  /** The path of a file the user chose, by the reference the page holds; null when it was not granted. */
+  pathOf(reference: string): string | null;
+  /** The editor's link pre-flight (the media domain's checker), asked afresh. */
+  checkLinks(urls: readonly string[]): Promise<LinkReport[]>;
+}
+
+/**
+ * Campaigns for the page: check, price, start, follow, pause, resume, cancel, retry a row. Paths in the
+ * spreadsheet's link columns are not read here (the page chose one file, not a folder): rows give links.
+ */
+export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 'jobs' | 'catalogue'>, deps: CampaignsDomainDeps): DomainModule<typeof campaignsCalls> {
+  const read = async (raw: CampaignInput): Promise<{ input: ReturnType<typeof CampaignInput.parse>; check: Omit<CampaignCheck, 'readAs'> & { readAs: string }; project: Project }> => {
+    const input = CampaignInput.parse(raw);
+    if (!isAbsolute(input.outDir)) throw new StudioError('Choose the folder the videos go to (an absolute folder on this machine).', 'invalid-folder');
+    const path = deps.pathOf(input.file);
+    if (!path) throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
+    const project = await deps.openProject(input.projectId);
+    const table = await readSheetFile(path, { maxRows: MAX_CAMPAIGN_ROWS }).catch((error: Error) => {
+      throw new StudioError(error.message, 'sheet-unreadable');
+    });
+    const check = await checkCampaignTable({ project, fileName: input.fileName }, table.rows, { catalogue, checkLinks: deps.checkLinks }, { mapping: input.mapping });
+    return { input, project, check: { ...check, readAs: table.readAs } };
+  };
+  const recordOf = (input: ReturnType<typeof CampaignInput.parse>, project: Project, check: Omit<CampaignCheck, 'readAs'>): CampaignRecord =>
+    newCampaignRecord({ id: `campaign-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`, label: input.label, template: { project, fileName: input.fileName }, check, sheetFolder: null, outDir: input.outDir, concurrency: input.concurrency });
+  const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
+    const items = campaignQuote(record);
+    if (items.length === 0) throw new StudioError('No row of the campaign can be sent; fix the rows named in the check first.', 'nothing-to-send');
+    return jobs.quote(items);
+  };
+  const view = async (id: string) => {
+    const record = await deps.runner.get(id);
+    if (!record) throw new StudioError(`No campaign "${id}"`, 'not-found');
+    return campaignView(record);
+  };
+  const oneRow = async (id: string, row: number): Promise<CampaignRecord> => {
+    const record = await deps.runner.get(id);
+    const found = record?.rows.find((r) => r.row === row);
+    if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
+    return { ...record, rows: [{ ...found, state: 'pending' }] };
+  };
+  return {
+    // Quitting: nothing more is sent; what is at the service goes on and is picked up at the next start.
+    async dispose() {
+      deps.runner.stop();
+      await deps.runner.flush();
+    },
+    handlers: {
+      'campaigns.check': async (raw) => {
+        const { check } = await read(raw);
+        return { readAs: check.readAs, columns: check.columns, problems: check.problems, rows: check.rows.map((r) => ({ row: r.row, fileName: r.fileName, values: { ...r.values }, problems: r.problems })) };
+      },
+      'campaigns.quote': async (raw) => {
+        const { input, project, check } = await read(raw);
+        return quoteOf(recordOf(input, project, check));
+      },
+      'campaigns.create': async (raw, confirmation) => {
+        const { input, project, check } = await read(raw);
+        if (check.problems.length > 0) throw new StudioError(check.problems.join(' '), 'invalid-campaign');
+        const record = recordOf(input, project, check);
+        // The question's price, asked again here: a changed price or a full day's limit refuses it.
+        requireCampaignConfirmed(await quoteOf(record), record, confirmation, jobs.policy());
+        await deps.runner.create(record);
+        void deps.runner.run(record.id);
+        return campaignView(record);
+      },
+      'campaigns.list': async () => (await deps.runner.list()).map(campaignSummary),
+      'campaigns.get': view,
+      'campaigns.pause': async (id) => campaignView(await deps.runner.pause(id)),
+      'campaigns.resume': async (id) => {
+        const record = await deps.runner.resume(id);
+        void deps.runner.run(id);
+        return campaignView(record);
+      },
+      'campaigns.cancel': async (id) => campaignView(await deps.runner.cancel(id)),
+      'campaigns.quoteRow': async (id, row) => quoteOf(await oneRow(id, row)),
+      'campaigns.retryRow': async (id, row, confirmation) => {
+        const single = await oneRow(id, row);
+        requireCampaignConfirmed(await quoteOf(single), single, confirmation, jobs.policy());
+        const record = await deps.runner.retryRow(id, row).catch((error: Error) => {
+          throw new StudioError(error.message, 'cannot-retry');
+        });
+        void deps.runner.run(id);
+        return campaignView(record);
+      },
+    },
+  };
+}
