@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,8 @@ import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
-import { createdPerStep as perStep, smallTemplate } from '../campaign/campaign-harness';
+import { createdPerStep as perStep, NAMES, smallTemplate } from '../campaign/campaign-harness';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 const createdPerStep = (dataDir: string) => [...perStep(dataDir).values()];
 
@@ -73,5 +74,52 @@ describe('studio campaign', () => {
     expect(status.out[0]).toBe('Campaign "prospects.csv" (finished): 2 done, 3 invalid of 5 rows');
     expect(status.out.join('\n')).toContain('Row 2 invalid: {{First name}} is empty');
     expect(existsSync(join(dir, 'out', '1 - Ana.mp4'))).toBe(true);
+  }, 240_000);
+
+  it('killed half way, goes on when run again: no row step is sent twice, and a create cut off by the kill is named, not re-sent', async () => {
+    const root = join(import.meta.dirname, '..', '..', '..');
+    const data = join(dir, 'killed');
+    writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
+    const logo = join(dir, 'logo.png');
+    if (!existsSync(logo)) execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1', logo]);
+    writeFileSync(join(dir, 'many.csv'), ['First name,company,voice,avatar,logo', ...NAMES.slice(0, 4).map((n) => `${n},Co,Ava,SandboxBen,logo.png`)].join('\n'));
+    const args = ['campaign', 'run', join(dir, 'greeting.json'), join(dir, 'many.csv'), '--out', join(dir, 'many'), '--yes', '--concurrency', '2', '--data-dir', data];
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/index.ts'), ...args], { cwd: root, stdio: 'ignore' });
+    /** Every step the ledger holds a job for that was not refused before anything was made. */
+    const sentPerStep = () => {
+      const counts = new Map<string, number>();
+      for (const job of new FileLedgerStorage(join(data, 'jobs')).loadAll()) {
+        const p = job.purpose;
+        if (p?.type !== 'campaign-row' || (job.phase === 'failed' && job.remoteId === null)) continue;
+        const key = `${p.row}:${p.step}:${p.sceneId ?? ''}:${p.take}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      return counts;
+    };
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (sentPerStep().size >= 3) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      }, 20);
+      child.once('exit', () => {
+        clearInterval(timer);
+        reject(new Error('the campaign ended before it could be killed'));
+      });
+    });
+    await new Promise((resolve) => child.once('exit', resolve));
+    const result = await cli([...args, '--json']);
+    expect([...sentPerStep().values()].every((n) => n === 1)).toBe(true);
+    const rows = (JSON.parse(result.out.join('\n')) as { rows: { state: string; problems: string[] }[] }).rows;
+    // A create on its way when the process died may or may not exist at the service, which offers no way
+    // to ask: its row is not sent again (that could pay twice), it is named, and the exit status says so.
+    const unknown = rows.filter((r) => r.state === 'failed');
+    for (const row of unknown) expect(row.problems[0]).toMatch(/may or may not have been made/);
+    expect(unknown.length).toBeLessThanOrEqual(2);
+    expect(rows.filter((r) => r.state === 'done')).toHaveLength(4 - unknown.length);
+    expect(result.code).toBe(unknown.length === 0 ? EXIT.ok : EXIT.failed);
+    expect(readdirSync(join(dir, 'many')).filter((n) => n.endsWith('.mp4'))).toHaveLength(4 - unknown.length);
   }, 240_000);
 });
