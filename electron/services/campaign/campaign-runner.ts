@@ -7,6 +7,7 @@ import { exportBody } from '../../common/composition/export-body';
 import type { PlacementConvention } from '../../common/composition/placement';
 import type { Logger } from '../host/types';
 import type { CampaignStore } from './campaign-store';
+import { RatePlaces } from './rate-places';
 import { latestStepJob, refusedBeforeCreate, rowProject, rowsAtService, sceneName, type RowStep } from './row-project';
 
 /** The part of the job engine a campaign uses. */
@@ -46,19 +47,23 @@ export class CampaignRunner {
   private readonly records = new Map<string, CampaignRecord>();
   /** One advance at a time per row: two events for one row must not both send its next step. */
   private readonly rowLocks = new Map<string, Promise<void>>();
-  /** Places per campaign while the service rate-limits it (in memory: a restart tries the full number again). */
-  private readonly places = new Map<string, { limit: number; backoffMs: number; until: number }>();
+  /** Fewer rows at once while the service rate-limits a campaign. */
+  private readonly rate: RatePlaces;
+  /** Checks run at every change of a record (run() waiting for its campaign). */
   private readonly waiters = new Set<() => void>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  /** Ends the wait of each pending rate-limit timer (stop() clears the timers). */
-  private readonly resumers = new Set<() => void>();
-  /** Rows (campaign:row) whose refused step waits for a place at the service. */
-  private readonly parked = new Set<string>();
   /** Work started and not awaited by anyone (a row starting, a finish, a wait for the rate limit). */
   private readonly busy = new Set<Promise<unknown>>();
   private stopped = false;
 
-  constructor(private readonly deps: CampaignRunnerDeps) {}
+  constructor(private readonly deps: CampaignRunnerDeps) {
+    this.rate = new RatePlaces({
+      backoffMs: deps.backoffMs ?? 2_000,
+      atService: (id) => rowsAtService(deps.engine.list(), id),
+      resend: (id, row) => this.track(this.advance(id, row).then(() => this.pump(id))),
+      track: (wait) => this.track(wait),
+      log: deps.log,
+    });
+  }
 
   async create(record: CampaignRecord): Promise<CampaignRecord> {
     if (await this.get(record.id)) throw new Error(`A campaign "${record.id}" exists already`);
@@ -115,7 +120,7 @@ export class CampaignRunner {
     const moving = this.get(purpose.campaignId).then(async (record) => {
       if (!record) return;
       await this.advance(record.id, purpose.row);
-      this.unpark(record.id);
+      this.rate.unpark(record.id);
     });
     this.track(moving);
     return moving;
@@ -181,10 +186,7 @@ export class CampaignRunner {
   /** Sends nothing more (quitting); what is under way at the service goes on and is picked up at the next start. */
   stop(): void {
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    for (const resume of this.resumers) resume();
-    this.resumers.clear();
+    this.rate.stop();
     this.wake();
   }
 
@@ -192,9 +194,8 @@ export class CampaignRunner {
   private pump(id: string): void {
     const record = this.records.get(id);
     if (!record || record.state !== 'running' || this.stopped) return;
-    const places = this.places.get(id);
-    if (places && places.until > Date.now()) return;
-    const limit = Math.min(record.concurrency, places?.limit ?? record.concurrency);
+    if (this.rate.pausing(id)) return;
+    const limit = this.rate.limit(id, record.concurrency);
     let under = record.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state)).length;
     const pending = record.rows.filter((r) => r.state === 'pending');
     for (const row of pending) {
@@ -302,52 +303,10 @@ export class CampaignRunner {
     if (result.status !== 'submitted') return 'waiting';
     const job = result.job;
     if (refusedBeforeCreate(job) && job.error?.code === Code.TooFrequent) {
-      this.rateLimited(record.id, row.row);
+      this.rate.refused(record.id, row.row, record.concurrency);
       return 'waiting';
     }
     return JOB_ENDED.has(job.phase) ? job : 'waiting';
-  }
-
-  /** The service refuses creates for now: fewer rows at once, a pause, then this row's step again. */
-  private rateLimited(id: string, row: number): void {
-    const record = this.records.get(id);
-    const places = this.places.get(id) ?? { limit: record?.concurrency ?? 1, backoffMs: this.deps.backoffMs ?? 2_000, until: 0 };
-    places.limit = Math.max(1, Math.floor(places.limit / 2));
-    places.until = Date.now() + places.backoffMs;
-    const wait = places.backoffMs;
-    places.backoffMs = Math.min(places.backoffMs * 2, 60_000);
-    this.places.set(id, places);
-    this.deps.log?.info('the service is rate-limiting the campaign; sending fewer rows at once', { campaign: id, places: places.limit, waitMs: wait });
-    this.retryAfter(id, row, wait);
-  }
-
-  /** Sends the row's refused step again after `wait`, once fewer rows than the campaign's places are at the service. */
-  private retryAfter(id: string, row: number, wait: number): void {
-    let resume!: () => void;
-    this.track(new Promise<void>((resolve) => (resume = resolve)));
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.resumers.delete(resume);
-      this.parked.add(`${id}:${row}`);
-      this.unpark(id);
-      resume();
-    }, wait);
-    timer.unref?.();
-    this.timers.add(timer);
-    this.resumers.add(resume);
-  }
-
-  /** Sends parked rows' refused steps again while fewer rows than the campaign's places are at the service. */
-  private unpark(id: string): void {
-    const limit = this.places.get(id)?.limit ?? 1;
-    for (const key of [...this.parked]) {
-      const [campaign, row] = [key.slice(0, key.lastIndexOf(':')), Number(key.slice(key.lastIndexOf(':') + 1))];
-      if (campaign !== id || rowsAtService(this.deps.engine.list(), id) >= limit) continue;
-      this.parked.delete(key);
-      this.track(this.advance(id, row).then(() => this.pump(id)));
-      // The advance above sends at once; the next parked row is looked at when a row's job ends.
-      return;
-    }
   }
 
   private async fail(id: string, row: number, reason: string): Promise<void> {
