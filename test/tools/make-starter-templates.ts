@@ -37,7 +37,8 @@ function avatar(avatarId: string, box: { x: number; y: number; width: number }, 
   return { id: `el-${++counter}`, type: 'avatar', url: '', avatarId, avatarFrom: 2, name: avatarId.replace('Sandbox', ''), x: box.x, y: box.y, width: box.width, height: Math.round((box.width * 9) / 16), mediaSize: { width: 640, height: 360 }, layer };
 }
 function scene(n: number, name: string, script: string, voiceId: string, elements: SceneElement[], durationMs = 7000): Scene {
-  return { id: `scene-${n}`, name, durationMs, voice: { kind: 'tts', text: script, voiceId, rate: '50%' }, elements };
+  // Each element on a layer of its own, in the order listed (the service may stack equal layers differently).
+  return { id: `scene-${n}`, name, durationMs, voice: { kind: 'tts', text: script, voiceId, rate: '50%' }, elements: elements.map((e, layer) => ({ ...e, layer })) };
 }
 
 const svgs: Record<string, { width: number; height: number; svg: string }> = {

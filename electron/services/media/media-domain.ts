@@ -85,7 +85,9 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
   const probe = async (reference: string): Promise<MediaInfo> => media.prober.probe(await allowed(reference));
   const frame = async (reference: string, atMs: number, width: number): Promise<{ dataUrl: string }> => {
     const bytes = await media.tools.frame(await allowed(reference), atMs, width);
-    return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}` };
+    // A transparent picture comes back as a PNG (media-tools.ts), everything else as a JPEG.
+    const type = bytes[0] === 0x89 && bytes.subarray(1, 4).toString('latin1') === 'PNG' ? 'png' : 'jpeg';
+    return { dataUrl: `data:image/${type};base64,${bytes.toString('base64')}` };
   };
 
   const links = new LinkChecker({ cache: media.cache, prober: media.prober });

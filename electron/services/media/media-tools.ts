@@ -11,6 +11,9 @@ import type { ProcessRunner } from './process';
  * waveform's peaks (the renderer's CSP keeps it from fetching remote audio itself), each through a
  * temporary file in `dir` it removes; and a trimmed copy of a voice, written where the caller says.
  */
+
+/** Picture formats that can carry transparency. */
+const TRANSPARENT_CAPABLE = new Set(['png', 'webp', 'gif']);
 export interface MediaToolsDeps {
   runner: ProcessRunner;
   ffmpeg: () => Promise<string>;
@@ -51,7 +54,8 @@ export class MediaTools {
     // Whether an ffmpeg decodes these depends on its build; the studio refuses them everywhere alike.
     if (info && UNSUPPORTED_PICTURES.has(info.format)) throw new Error(`${describeFormat(info.format)} is not a picture the studio takes; use a JPEG or PNG copy`);
     const seek = info?.kind === 'image' ? [] : ['-ss', (atMs / 1000).toFixed(3)];
-    const out = await this.temp('jpg');
+    // A picture that may be transparent (a logo, an overlay) keeps its alpha as a PNG; the rest are JPEGs.
+    const out = await this.temp(info?.kind === 'image' && TRANSPARENT_CAPABLE.has(info.format) ? 'png' : 'jpg');
     try {
       const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...seek, '-i', path, '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '5', '-f', 'image2', out];
       await this.ffmpeg(args, 'take a frame');
