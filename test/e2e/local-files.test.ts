@@ -78,6 +78,13 @@ describe('local files in the editor', () => {
     const clipBox = await Promise.all(['X', 'Y', 'Width', 'Height'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
     await page.getByRole('button', { name: 'Send backward' }).click();
     await screenshot(page, 'editor-local-files');
+    // Playing a scene with a local clip moves the playhead (the clip is a still the host drew; the page
+    // once tried to play that still and the playback stopped dead at 0:00.0).
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    await timeline.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => timeline.getByLabel('Playhead time').textContent()).not.toMatch(/^0:00\.0/);
+    await timeline.getByRole('button', { name: 'Pause' }).click();
+    expect(studio.consoleErrors).toEqual([]);
 
     // The free local preview reads the local files in place.
     await page.getByRole('button', { name: 'Preview', exact: true }).click();

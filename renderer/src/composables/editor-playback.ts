@@ -2,6 +2,7 @@ import { computed, getCurrentInstance, onBeforeUnmount, ref, watch, type Compute
 import type { Scene } from '@common/composition';
 import { sceneAt, sceneSpans, voiceUrlOf } from '@/timeline/timeline-math';
 import type { MediaCache } from './editor-media';
+import { isLocalReference } from './local-files';
 
 /** Allowed drift between a playing video or voice and the playhead before it is re-seeked. */
 const DRIFT_S = 0.25;
@@ -36,10 +37,12 @@ export function useEditorPlayback(deps: PlaybackDeps) {
   let frame: number | null = null;
   let activeIndex = -1;
 
+  /** The scene's clips the page plays itself; a local file is shown as a still the host drew (an image). */
   function sceneVideos(scene: Scene): HTMLVideoElement[] {
     return scene.elements
       .filter((e) => e.type === 'video' && e.url)
-      .map((e) => deps.media.get(e.url, 'video').element as HTMLVideoElement);
+      .map((e) => deps.media.get(e.url, 'video').element)
+      .filter((element): element is HTMLVideoElement => element instanceof HTMLVideoElement);
   }
 
   function pauseMedia(): void {
@@ -51,7 +54,10 @@ export function useEditorPlayback(deps: PlaybackDeps) {
     const scene = deps.scenes.value[index];
     if (!scene) return;
     const local = localMs / 1000;
-    const voice = voiceUrlOf(scene);
+    // The page cannot open a local recording (only the host reads local files): the playhead goes on
+    // without it, and Preview, which the host renders, plays it.
+    const linked = voiceUrlOf(scene);
+    const voice = linked && !isLocalReference(linked) ? linked : null;
     if (entering) {
       pauseMedia();
       if (voice) {

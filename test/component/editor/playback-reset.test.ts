@@ -28,3 +28,20 @@ describe('playhead across projects', () => {
     expect(playback.playing.value).toBe(false);
   });
 });
+
+describe('playing a scene with a local clip', () => {
+  it('keeps the playhead moving: the clip is a still the host drew, not a video the page can play', () => {
+    const clip: Scene = { id: 'a', durationMs: 5000, voice: null, elements: [{ id: 'v', type: 'video', url: 'file:///home/me/clip.mp4' } as Scene['elements'][number]] };
+    const still = document.createElement('img');
+    const media = { videos: () => [], get: () => ({ kind: 'image', element: still, status: 'ready' }) } as unknown as MediaCache;
+    const audio = { pause: () => undefined, play: async () => undefined, src: '', currentTime: 0 } as unknown as HTMLAudioElement;
+    let clock = 0;
+    let next: (() => void) | null = null;
+    const playback = useEditorPlayback({ scenes: ref([clip]), showScene: () => undefined, media, audio, now: () => clock, requestFrame: (cb) => ((next = cb), 1), cancelFrame: () => undefined });
+    playback.play();
+    clock = 1200;
+    next?.();
+    expect(playback.timeMs.value).toBe(1200);
+    expect(playback.playing.value).toBe(true);
+  });
+});
