@@ -36,11 +36,11 @@ describe('playing a scene with a local clip', () => {
     const media = { videos: () => [], get: () => ({ kind: 'image', element: still, status: 'ready' }) } as unknown as MediaCache;
     const audio = { pause: () => undefined, play: async () => undefined, src: '', currentTime: 0 } as unknown as HTMLAudioElement;
     let clock = 0;
-    let next: (() => void) | null = null;
-    const playback = useEditorPlayback({ scenes: ref([clip]), showScene: () => undefined, media, audio, now: () => clock, requestFrame: (cb) => ((next = cb), 1), cancelFrame: () => undefined });
+    const frames: (() => void)[] = [];
+    const playback = useEditorPlayback({ scenes: ref([clip]), showScene: () => undefined, media, audio, now: () => clock, requestFrame: (cb) => frames.push(cb), cancelFrame: () => undefined });
     playback.play();
     clock = 1200;
-    next?.();
+    frames.shift()?.();
     expect(playback.timeMs.value).toBe(1200);
     expect(playback.playing.value).toBe(true);
   });

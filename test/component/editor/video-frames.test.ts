@@ -7,9 +7,9 @@ const layerOf = (...sources: unknown[]) => ({ find: () => sources.map((source) =
 
 /** A video whose presented frames the test drives. */
 function frameVideo() {
-  const video = document.createElement('video') as HTMLVideoElement & { requestVideoFrameCallback: (cb: () => void) => number };
+  const video = document.createElement('video');
   let pending: (() => void)[] = [];
-  video.requestVideoFrameCallback = (cb) => pending.push(cb);
+  Object.defineProperty(video, 'requestVideoFrameCallback', { value: (cb: () => void) => pending.push(cb) });
   return {
     video,
     present() {
