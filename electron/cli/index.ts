@@ -20,6 +20,7 @@ import { webhookDecodeCommand } from './commands/webhook';
 import { checkPlacementCommand } from './commands/check-placement';
 import { characterSwapCommand, lipsyncCommand } from './commands/tools';
 import { campaignCommands } from './commands/campaign';
+import { templatesCommands } from './commands/templates';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
@@ -42,6 +43,7 @@ export const commands: readonly CliCommand[] = [
   characterSwapCommand,
   ...liveCommands,
   ...campaignCommands,
+  ...templatesCommands,
 ];
 
 /** The help's width: a terminal's 80 columns read best; no column is padded out to the longest usage. */

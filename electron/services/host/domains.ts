@@ -12,7 +12,7 @@ import { ProjectLibrary } from '../projects/project-library';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';
 import { TemplateLibrary, starterTemplatesDir } from '../projects/templates';
-import { createTemplatesDomain, startProject } from '../projects/templates-domain';
+import { catalogueFactsOf, createTemplatesDomain, startProject } from '../projects/templates-domain';
 import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
@@ -105,10 +105,7 @@ export function createDomains(base: HostBase): Domains {
         const { width, height } = await text.rasteriser.layout(style);
         return { width, height };
       },
-      catalogue: async () => ({
-        avatars: (await studio.catalogue.avatars({})).map((a) => ({ avatarId: a.avatar_id, url: a.url, from: a.from === 3 ? 3 : 2 })),
-        voices: (await studio.catalogue.voices({})).map((v) => v.voice_id),
-      }),
+      catalogue: () => catalogueFactsOf(studio.catalogue),
       importsDir: join(base.dataDir, 'imports'),
       log: base.log,
     });

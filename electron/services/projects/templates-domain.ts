@@ -23,6 +23,20 @@ export interface ProjectStarterDeps {
   log: HostBase['log'];
 }
 
+/** The lists a catalogue answers, as much of them as relinking a template needs. */
+export interface CatalogueLists {
+  avatars(query: object): Promise<ReadonlyArray<{ avatar_id: string; url: string; from?: number }>>;
+  voices(query: object): Promise<ReadonlyArray<{ voice_id: string }>>;
+}
+
+/** A catalogue's avatars and voices as relinkToCatalogue reads them. */
+export async function catalogueFactsOf(catalogue: CatalogueLists): Promise<CatalogueFacts> {
+  return {
+    avatars: (await catalogue.avatars({})).map((a) => ({ avatarId: a.avatar_id, url: a.url, from: a.from === 3 ? 3 : 2 })),
+    voices: (await catalogue.voices({})).map((v) => v.voice_id),
+  };
+}
+
 /** Applies the kit after measuring every text style it will set (fonts differ in width). */
 export async function brandProject(project: Project, kit: BrandKit, measure: ProjectStarterDeps['measure']): Promise<Project> {
   const styles = stylesToMeasure(project, kit);
