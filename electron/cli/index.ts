@@ -21,12 +21,14 @@ import { checkPlacementCommand } from './commands/check-placement';
 import { characterSwapCommand, lipsyncCommand } from './commands/tools';
 import { campaignCommands } from './commands/campaign';
 import { templatesCommands } from './commands/templates';
+import { captionsBurnCommand } from './commands/captions';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
   ...jobsCommands,
   exportBodyCommand,
   renderPreviewCommand,
+  captionsBurnCommand,
   uploadCommand,
   downloadCommand,
   voicesListCommand,

@@ -11,7 +11,7 @@ import { createProject, presetStyle, type TextStyle } from '@common/composition'
 import { openStudio, screenshot, studioDataDir, type StudioSession } from './browser';
 import { answerCreateDialog, newProject, setField } from './editor-helpers';
 import { bridgeCall, paidAction } from './price';
-import { checkPreviewCaption, checkSidecars, downloadResult, editAndUndoFirstCue, makeCaptions } from './text-captions';
+import { burnFromLibrary, checkPreviewCaption, checkSidecars, downloadResult, editAndUndoFirstCue, makeCaptions } from './text-captions';
 import { colourBox, decode, edgeGap, toOutput, type Box } from './text-frames';
 import { nodeRasteriser } from '../unit/text/text-node';
 
@@ -197,7 +197,8 @@ describe('local preview in Chromium', () => {
 
     // Downloaded, the result has its captions beside it as .srt and .vtt, each cue where its phrase is heard.
     const saved = await downloadResult(page, jobId);
-    checkSidecars(saved, PHRASES);
+    const written = checkSidecars(saved, PHRASES);
+    await burnFromLibrary(page, saved, written[0], { width: 1920, height: 1080 });
     expect(studio.consoleErrors).toEqual([]);
   });
 

@@ -122,3 +122,32 @@ export function checkSidecars(savedPath: string, phrases: string[]): SrtCue[] {
   }
   return cues;
 }
+
+/** Mean brightness of a region of a video's frame at `seconds`. */
+function brightness(path: string, seconds: number, box: { x: number; y: number; width: number; height: number }): number {
+  const raw = spawnSync('ffmpeg', ['-v', 'error', '-ss', String(seconds), '-i', path, '-frames:v', '1', '-vf', `crop=${box.width}:${box.height}:${box.x}:${box.y}`, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { maxBuffer: 1 << 24 }).stdout;
+  return raw.reduce((sum, v) => sum + v, 0) / raw.length;
+}
+
+/**
+ * The Library's burn action makes "<name> (captions).mp4" beside the saved result: inside the first
+ * cue, the caption box's edge (clear of the letters) is dark where the original shows the light frame.
+ */
+export async function burnFromLibrary(page: Page, saved: string, firstCue: SrtCue, output: { width: number; height: number }): Promise<void> {
+  await page.getByRole('button', { name: 'Library', exact: true }).click();
+  await page.getByRole('button', { name: 'Burn captions into a copy' }).first().click();
+  const said = page.getByText(/^Captions burned into a copy: /);
+  await said.waitFor({ timeout: 90_000 });
+  await screenshot(page, 'library-captions-burned');
+  // The row burns its saved copy: the user's download, or the archive's copy of the same result.
+  const burned = ((await said.textContent()) ?? '').replace(/^Captions burned into a copy: /, '');
+  const source = burned.replace(/ \(captions\)\.mp4$/, '.mp4');
+  expect(burned.endsWith(' (captions).mp4') && existsSync(burned), burned).toBe(true);
+  expect(readFileSync(source).equals(readFileSync(saved))).toBe(true);
+  const original = source;
+  const drawn = await drawCue(nodeRasteriser(), DEFAULT_CAPTION_SETTINGS, firstCue.text, output);
+  const strip = { x: drawn.x + 3, y: drawn.y + 6, width: 6, height: drawn.height - 12 };
+  const at = (firstCue.startMs + firstCue.endMs) / 2000;
+  expect(brightness(burned, at, strip)).toBeLessThan(brightness(original, at, strip) - 60);
+  await page.getByRole('button', { name: 'Editor', exact: true }).click();
+}

@@ -20,8 +20,8 @@ import { avatarsCalls } from './avatars';
 import { textCalls } from './text';
 import { templatesCalls } from './templates';
 import { musicCalls } from './music';
-import { captionsCalls } from './captions';
 import { campaignsCalls, campaignsEvents } from './campaigns';
+import { captionsBurnCalls, captionsCalls, captionsEvents } from './captions';
 
 /**
  * Every call the renderer can make. Each domain keeps its own file; this object is the one channel
@@ -49,6 +49,7 @@ export const bridgeCalls = {
   ...musicCalls,
   ...captionsCalls,
   ...campaignsCalls,
+  ...captionsBurnCalls,
 };
 
 /** Every event a host can push to the renderer. */
@@ -66,6 +67,7 @@ export const bridgeEvents = {
   ...batchesEvents,
   ...placementEvents,
   ...campaignsEvents,
+  ...captionsEvents,
 };
 
 export type BridgeCalls = typeof bridgeCalls;

@@ -4,6 +4,8 @@ import type { JobRecord } from '../../common/bridge/jobs';
 import type { Project } from '../../common/composition/document';
 import { captionSettingsOf, projectCues } from '../../common/captions/caption-ops';
 import { toSrt, toWebVtt } from '../../common/captions/subtitle-files';
+import type { Cue } from '../../common/captions/caption-timing';
+import type { CaptionSettings } from '../../common/captions/caption-track';
 import type { Logger } from '../host/types';
 
 /**
@@ -25,6 +27,17 @@ export function sidecarPaths(savedPath: string): { srt: string; vtt: string } {
   return { srt: `${stem}.srt`, vtt: `${stem}.vtt` };
 }
 
+/** The captions of a job's result on its clock, and their look; null when the result is not a project's video. */
+export async function resultCaptions(deps: Pick<CaptionSidecarsDeps, 'job' | 'project'>, jobId: string): Promise<{ cues: Cue[]; settings: CaptionSettings } | null> {
+  const job = deps.job(jobId);
+  if (!job || !job.projectId || !VIDEO_KINDS.has(job.kind)) return null;
+  const project = await deps.project(job.projectId);
+  if (!project) return null;
+  // An avatar video's result is every scene in order; a talking avatar's is its one scene, as long as its speech.
+  const cues = job.kind === 'talking-avatar' ? projectCues({ scenes: project.scenes.slice(0, 1) }, [Number.MAX_SAFE_INTEGER]) : projectCues(project);
+  return { cues, settings: captionSettingsOf(project) };
+}
+
 export class CaptionSidecars {
   private readonly done = new Set<string>();
 
@@ -41,12 +54,9 @@ export class CaptionSidecars {
 
   /** The files written (null: the result is not a captioned project's video). */
   async write(jobId: string, savedPath: string): Promise<{ srt: string; vtt: string } | null> {
-    const job = this.deps.job(jobId);
-    if (!job || !job.projectId || !VIDEO_KINDS.has(job.kind)) return null;
-    const project = await this.deps.project(job.projectId);
-    if (!project || !captionSettingsOf(project).besideDownloads) return null;
-    // An avatar video's result is every scene in order; a talking avatar's is its one scene, as long as its speech.
-    const cues = job.kind === 'talking-avatar' ? projectCues({ scenes: project.scenes.slice(0, 1) }, [Number.MAX_SAFE_INTEGER]) : projectCues(project);
+    const found = await resultCaptions(this.deps, jobId);
+    if (!found || !found.settings.besideDownloads) return null;
+    const { cues } = found;
     if (cues.length === 0) return null;
     const paths = sidecarPaths(savedPath);
     await Promise.all([whole(paths.srt, toSrt(cues)), whole(paths.vtt, toWebVtt(cues))]);

@@ -31,6 +31,7 @@ import { createTextDomain, createTextPictures } from '../text/text-domain';
 import { createCaptionsDomain } from '../media/captions-domain';
 import { createCampaignRunner, throttledCampaignEvents } from '../campaign/campaign-services';
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
+import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -139,6 +140,7 @@ export function createDomains(base: HostBase): Domains {
     createTextDomain(text),
     createCaptionsDomain(media.toolkit),
     createCampaignsDomain(studio, { runner: campaigns, openProject: async (id) => (await projects.open(id)).project, pathOf: (ref) => grants.pathOf(ref), checkLinks: (urls) => media.checkLinks(urls) }),
+    hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
   ] as const;
   startStudioServices(studio);
   void campaigns.resumeAll();

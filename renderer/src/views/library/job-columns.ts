@@ -29,6 +29,8 @@ export interface ColumnActions {
   media: (job: JobView) => ResultMedia | undefined;
   /** Desktop only: opens the folder holding a saved file. */
   showInFolder?: (entry: DownloadView) => void;
+  /** Burns the project's captions into a copy of a saved video (captions/burn-captions.ts). */
+  burnCaptions?: (entry: DownloadView) => void;
 }
 
 const DAY = 86_400_000;
@@ -145,7 +147,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       key: 'actions',
       // Kept in view whatever the window's width; the desktop app's "Folder" button needs more room.
       fixed: 'right',
-      width: actions.showInFolder ? 160 : 112,
+      width: (actions.showInFolder ? 160 : 112) + (actions.burnCaptions ? 32 : 0),
       render: (job) => {
         const expired = timeLeft(job, actions.now()) <= 0;
         const saved = actions.downloads(job).find((d) => d.state === 'saved');
@@ -169,6 +171,9 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
               )
             : null,
           h(NButton, { size: 'tiny', quaternary: true, onClick: (e: MouseEvent) => { e.stopPropagation(); actions.details(job); } }, () => 'Details'),
+          saved && actions.burnCaptions && job.projectId && (job.kind === 'avatar-video' || job.kind === 'talking-avatar')
+            ? h(NButton, { size: 'tiny', quaternary: true, title: "Burn the project's captions into a copy of the saved video", 'aria-label': 'Burn captions into a copy', onClick: (e: MouseEvent) => { e.stopPropagation(); actions.burnCaptions?.(saved); } }, () => 'CC')
+            : null,
         ]);
       },
     },
