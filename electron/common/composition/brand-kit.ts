@@ -131,8 +131,10 @@ export function measuredBy(styles: readonly TextStyle[], sizes: readonly MediaSi
  * in width); the element keeps its scale and the side its alignment holds, as any restyle does.
  */
 export function applyBrandKit(project: Project, kit: BrandKit, measure: MeasureText): Project {
-  const withoutBookends = project.scenes.filter((s) => !s.brand);
-  let next: Project = { ...project, background: kit.colours.background, scenes: withoutBookends.length ? withoutBookends : project.scenes };
+  // What an earlier application added goes first, so this one hands out the same ids again.
+  const kept = project.scenes.filter((s) => !s.brand);
+  const scenes = (kept.length ? kept : project.scenes).map((s) => ({ ...s, elements: s.elements.filter((e) => e.role !== 'logo') }));
+  let next: Project = { ...project, background: kit.colours.background, scenes };
   next = bookend(next, kit, measure);
   for (const scene of next.scenes) {
     for (const e of scene.elements) {
@@ -141,8 +143,9 @@ export function applyBrandKit(project: Project, kit: BrandKit, measure: MeasureT
       if (JSON.stringify(style) !== JSON.stringify(e.text)) next = setTextStyle(next, scene.id, e.id, style, measure(style));
     }
   }
-  next = placeLogo(next, kit.logo);
-  return withFontRecords(next);
+  next = withFontRecords(placeLogo(next, kit.logo));
+  // Applied again, the kit rebuilds what it already made: the input then stands (no undo step, not dirty).
+  return JSON.stringify(next) === JSON.stringify(project) ? project : next;
 }
 
 /** The kit's intro first and outro last, fitted to the project's frame, with ids of their own. */

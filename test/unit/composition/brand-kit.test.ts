@@ -89,6 +89,7 @@ describe('brand kit', () => {
   it('applied twice is applied once: the intro and logo are replaced, not repeated', () => {
     const once = branded(project);
     const twice = branded(once);
+    expect(twice).toBe(once);
     expect(twice.scenes.length).toBe(2);
     expect(twice.scenes.flatMap((s) => s.elements).filter((e) => e.role === 'logo')).toHaveLength(2);
     expect(twice.scenes[1].elements.map((e) => e.text)).toEqual(once.scenes[1].elements.map((e) => e.text));
