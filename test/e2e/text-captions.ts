@@ -40,6 +40,13 @@ export async function editAndUndoFirstCue(page: Page, original: string): Promise
   await page.getByRole('button', { name: 'Undo' }).first().click();
   await timeline.getByRole('button', { name: `Caption 1 in scene 1: ${original}` }).waitFor();
   await page.getByRole('button', { name: 'Close caption editor' }).click();
+  // The captions' look and the export option, as the user finds them.
+  await timeline.getByRole('button', { name: 'Caption style' }).click();
+  const fields = page.getByRole('group', { name: 'Caption style' });
+  await fields.getByText('Save captions (.srt and .vtt) beside downloaded results').waitFor();
+  await screenshot(page, 'editor-caption-style');
+  await timeline.getByRole('button', { name: 'Caption style' }).click();
+  await fields.waitFor({ state: 'hidden' });
 }
 
 /**
