@@ -7,6 +7,7 @@ import type { Logger } from '../host/types';
 import { describeFailure, fetchToFile, isNoSpace, partPath, RetryableDownloadError } from './fetch-to-file';
 import { checkSavedCopies } from './copy-check';
 import { FullDisks } from './full-disks';
+import { queueTotals } from './queue-totals';
 import { FINISHED, freeName, newEntry, targetOf, type EnqueueRequest } from './queue-names';
 
 export type { EnqueueRequest } from './queue-names';
@@ -99,18 +100,7 @@ export class DownloadManager {
   }
 
   totals(): DownloadTotals {
-    let active = 0;
-    let bytes = 0;
-    let totalBytes = 0;
-    let unknownSizes = 0;
-    for (const entry of this.entries.values()) {
-      if (entry.state !== 'queued' && entry.state !== 'downloading') continue;
-      active += 1;
-      bytes += entry.bytes;
-      totalBytes += entry.totalBytes ?? entry.bytes;
-      if (entry.totalBytes === null) unknownSizes += 1;
-    }
-    return { active, bytes, totalBytes, unknownSizes, pausedReason: this.fullDisks.reason() };
+    return queueTotals(this.entries.values(), this.fullDisks.reason());
   }
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */

@@ -1,0 +1,18 @@
+import type { DownloadEntry, DownloadTotals } from '../../common/bridge/downloads';
+
+/** The Library's one line for the whole queue: files still to come, their bytes so far and in all. */
+export function queueTotals(entries: Iterable<DownloadEntry>, pausedReason: string | null): DownloadTotals {
+  let active = 0;
+  let bytes = 0;
+  let totalBytes = 0;
+  let unknownSizes = 0;
+  for (const entry of entries) {
+    if (entry.state !== 'queued' && entry.state !== 'downloading') continue;
+    active += 1;
+    bytes += entry.bytes;
+    // A file of a size not known yet counts what it has so far, so the bar never runs past its end.
+    totalBytes += entry.totalBytes ?? entry.bytes;
+    if (entry.totalBytes === null) unknownSizes += 1;
+  }
+  return { active, bytes, totalBytes, unknownSizes, pausedReason };
+}
