@@ -192,9 +192,9 @@ describe('composition editor in Chromium', () => {
     // Playback runs the scenes in sequence: the canvas moves on to scene 2 after 4.5 s.
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByRole('button', { name: 'Scene 1', exact: true }).click();
-    await timeline.getByRole('button', { name: 'Play' }).click();
+    await timeline.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => timeline.getByRole('button', { name: 'Scene 2', exact: true }).getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
-    await timeline.getByRole('button', { name: 'Pause' }).click();
+    await timeline.getByRole('button', { name: 'Pause', exact: true }).click();
     const [m, sec] = ((await timeline.getByLabel('Playhead time').textContent()) ?? '').split('/')[0].trim().split(':').map(Number);
     expect(m * 60 + sec).toBeGreaterThanOrEqual(4.5);
 

@@ -81,9 +81,9 @@ describe('local files in the editor', () => {
     // Playing a scene with a local clip moves the playhead (the clip is a still the host drew; the page
     // once tried to play that still and the playback stopped dead at 0:00.0).
     const timeline = page.getByRole('region', { name: 'Timeline' });
-    await timeline.getByRole('button', { name: 'Play' }).click();
+    await timeline.getByRole('button', { name: 'Play', exact: true }).click();
     await expect.poll(() => timeline.getByLabel('Playhead time').textContent()).not.toMatch(/^0:00\.0/);
-    await timeline.getByRole('button', { name: 'Pause' }).click();
+    await timeline.getByRole('button', { name: 'Pause', exact: true }).click();
     expect(studio.consoleErrors).toEqual([]);
 
     // The free local preview reads the local files in place.

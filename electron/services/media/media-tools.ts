@@ -6,14 +6,14 @@ import { describeFormat, UNSUPPORTED_PICTURES } from '../../common/composition/m
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { ProcessRunner } from './process';
 
+/** Picture formats that can carry transparency: their stills are PNGs, so a logo keeps its alpha. */
+export const TRANSPARENT_CAPABLE: ReadonlySet<string> = new Set(['png', 'webp', 'gif']);
+
 /**
  * Small ffmpeg helpers the editor uses: a still frame of a media (thumbnails, filmstrips) and a
  * waveform's peaks (the renderer's CSP keeps it from fetching remote audio itself), each through a
  * temporary file in `dir` it removes; and a trimmed copy of a voice, written where the caller says.
  */
-
-/** Picture formats that can carry transparency. */
-const TRANSPARENT_CAPABLE = new Set(['png', 'webp', 'gif']);
 export interface MediaToolsDeps {
   runner: ProcessRunner;
   ffmpeg: () => Promise<string>;
