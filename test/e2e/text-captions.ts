@@ -75,6 +75,9 @@ export async function downloadResult(page: Page, jobId: string): Promise<string>
   await expect
     .poll(async () => (saved = (await bridgeCall<{ jobId: string; state: string; savedPath: string | null }[]>(page, 'downloads.list')).find((d) => d.jobId === jobId && d.state === 'saved')?.savedPath ?? null), { timeout: 60_000 })
     .not.toBeNull();
+  // Its subtitle files are written just after the copy is saved (the list may show it saved first).
+  const stem = saved!.replace(/\.mp4$/, '');
+  await expect.poll(() => existsSync(`${stem}.srt`) && existsSync(`${stem}.vtt`), { timeout: 15_000 }).toBe(true);
   return saved!;
 }
 
