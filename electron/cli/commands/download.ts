@@ -57,6 +57,11 @@ function serviceFor(host: CliHost): DownloadsService {
       projects ??= new ProjectLibrary({ dataDir: host.dataDir, createStore: host.createStore });
       return projects.nameOf(id);
     },
+    // A captioned project's video gets its .srt and .vtt beside it, as the studio's downloads do.
+    project: async (id) => {
+      projects ??= new ProjectLibrary({ dataDir: host.dataDir, createStore: host.createStore });
+      return projects.read(id);
+    },
     verify: ffprobeVerifier(),
     // The sandbox's result links open only while it runs; this command may be the first to need it.
     sandbox: () => host.connections.client(SANDBOX_CONNECTION_ID),
@@ -160,7 +165,7 @@ export const downloadCommand: CliCommand = {
       }
       const ids = new Set(result.queued.map((d) => d.id));
       const ticker = bars ? setInterval(() => bars.draw(service.manager.list().filter((d) => ids.has(d.id))), 200) : undefined;
-      await service.manager.whenIdle();
+      await service.whenIdle();
       if (ticker) clearInterval(ticker);
       const finals: DownloadView[] = service.manager.list().filter((d) => ids.has(d.id));
       bars?.draw(finals);

@@ -12,6 +12,8 @@ import type { Logger } from '../host/types';
  * Subtitle files beside downloaded results: when a video of a project whose captions option is on is
  * saved, `<result name>.srt` and `<result name>.vtt` are written next to it from the project's caption
  * track (as last saved). Each file is written whole (a part file renamed), once per saved download.
+ * The downloads service owns one (given a project reader), so the studio's queue and `studio download`
+ * write them the same way.
  */
 export interface CaptionSidecarsDeps {
   job(id: string): JobRecord | null;
@@ -40,6 +42,7 @@ export async function resultCaptions(deps: Pick<CaptionSidecarsDeps, 'job' | 'pr
 
 export class CaptionSidecars {
   private readonly done = new Set<string>();
+  private readonly writing = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: CaptionSidecarsDeps) {}
 
@@ -49,7 +52,14 @@ export class CaptionSidecars {
     const key = `${view.id}\u0000${view.savedPath}`;
     if (this.done.has(key)) return;
     this.done.add(key);
-    void this.write(view.jobId, view.savedPath).catch((error: unknown) => this.deps.log.warn('captions not written beside a download', { path: view.savedPath, error: (error as Error).message }));
+    const work = this.write(view.jobId, view.savedPath).catch((error: unknown) => this.deps.log.warn('captions not written beside a download', { path: view.savedPath, error: (error as Error).message }));
+    this.writing.add(work);
+    void work.finally(() => this.writing.delete(work));
+  }
+
+  /** Settles once every file begun so far is written (or given up): a command line exits after it. */
+  async settled(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all([...this.writing]);
   }
 
   /** The files written (null: the result is not a captioned project's video). */

@@ -13,18 +13,8 @@ import { Archive } from './archive';
 import { ResultMediaReader, type ResultMediaDeps } from './result-media';
 import { checkTemplate } from '../../common/file-names';
 import { JobPurpose } from '../../common/jobs/purpose';
-import { CaptionSidecars } from './caption-sidecars';
 
 const HOUR = 3_600_000;
-
-/** A ledger read that answers null for a job the Library no longer holds. */
-function jobOrNull<T>(read: () => T): T | null {
-  try {
-    return read();
-  } catch {
-    return null;
-  }
-}
 
 /** What the downloads service, the archive and the domain use of the host. */
 export type DownloadsHost = Pick<HostBase, 'dataDir' | 'createStore' | 'log' | 'emit' | 'notices' | 'platform' | 'sandbox'>;
@@ -49,18 +39,15 @@ export function createDownloadsService(base: DownloadsHost, { jobs, progress }: 
   const settings = base.createStore(appSettingsSpec);
   // The taskbar / dock bar: downloads are one share of the shared progress aggregator.
   const bar = progress.source('downloads');
-  const sidecars = new CaptionSidecars({ job: (id) => jobOrNull(() => jobs.record(id)), project: (id) => projects.read(id), log: base.log });
   return new DownloadsService({
     dataDir: base.dataDir,
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.record(id),
     projectName: (id) => projects.nameOf(id),
+    project: (id) => projects.read(id),
     verify: ffprobeVerifier(() => settings.get()),
-    onChange: (view) => {
-      base.emit('downloads.changed', view);
-      sidecars.seen(view);
-    },
+    onChange: (view) => base.emit('downloads.changed', view),
     onTotals: (totals) => {
       base.emit('downloads.progress', totals);
       bar.set(totals.active > 0 && totals.totalBytes > 0 ? totals.bytes / totals.totalBytes : null);

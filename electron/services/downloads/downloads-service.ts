@@ -10,6 +10,8 @@ import { DownloadManager, type EnqueueRequest } from './download-manager';
 import { cliQueueFile, queueFile, readQueueEntries, savedCopyAmong } from './queue-file';
 import { jobFile, jobNameFields, unavailableReason, type JobFile } from './job-files';
 import { checkSaveFolder, type FolderCheck } from './save-folder';
+import { CaptionSidecars } from './caption-sidecars';
+import type { Project } from '../../common/composition/document';
 
 export { checkSaveFolder } from './save-folder';
 
@@ -41,6 +43,11 @@ export interface DownloadsServiceDeps {
   job(id: string): JobRecord;
   /** A project's name from its id, for {project} and for the Library. */
   projectName(id: string): Promise<string | null>;
+  /**
+   * A project as last saved: given, a saved video of a project whose captions go beside downloads
+   * gets its .srt and .vtt (caption-sidecars.ts), whoever started the download.
+   */
+  project?(id: string): Promise<Project | null>;
   verify?(path: string): Promise<void>;
   fetch?: typeof globalThis.fetch;
   now?: () => number;
@@ -70,9 +77,13 @@ export class DownloadsService {
   readonly preferences;
   private batchCounter = 0;
   private readonly told = new Set<string>();
+  private readonly sidecars: CaptionSidecars | null;
 
   constructor(private readonly deps: DownloadsServiceDeps) {
     this.preferences = deps.createStore(downloadPreferencesSpec);
+    const project = deps.project;
+    const sidecars = project ? new CaptionSidecars({ job: (id) => this.jobOrNull(id), project, log: deps.log }) : null;
+    this.sidecars = sidecars;
     this.manager = new DownloadManager({
       file: deps.queueFile ?? queueFile(deps.dataDir),
       fetch: deps.fetch,
@@ -81,7 +92,10 @@ export class DownloadsService {
       log: deps.log,
       concurrency: () => this.preferences.get().concurrency,
       speedLimit: () => this.preferences.get().speedLimit,
-      onChange: deps.onChange,
+      onChange: (view) => {
+        deps.onChange?.(view);
+        sidecars?.seen(view);
+      },
       onTotals: deps.onTotals,
       onEnd: (view) => this.batchEnded(view),
       prepare: (entry) => this.prepare(entry),
@@ -303,8 +317,15 @@ export class DownloadsService {
     );
   }
 
-  dispose(): Promise<void> {
-    return this.manager.dispose();
+  /** Settles when nothing is queued or running and every caption file begun is written (the CLI exits then). */
+  async whenIdle(): Promise<void> {
+    await this.manager.whenIdle();
+    await this.sidecars?.settled();
+  }
+
+  async dispose(): Promise<void> {
+    await this.manager.dispose();
+    await this.sidecars?.settled();
   }
 }
 

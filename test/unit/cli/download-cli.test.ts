@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,12 @@ import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import type { JobRecord, JobView } from '../../../electron/common/bridge/jobs';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
+import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
+import { ProjectLibrary } from '../../../electron/services/projects/project-library';
+import { setSceneCaptions } from '../../../electron/common/captions/caption-ops';
+import { createProject } from '../../../electron/common/composition';
+import { completedJob } from '../downloads/job-fixture';
+import { startFileServer } from '../downloads/file-server';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -153,4 +160,30 @@ describe('studio download', () => {
     expect(chooseJobs(jobs, { positional: [], flags: { '--since': '3s' } }, 6000).map((j) => j.id)).toEqual(['b2']);
     expect(() => chooseJobs(jobs, { positional: [], flags: { '--kind': 'movie' } }, 6000)).toThrow(/--kind must be one of/);
   });
+
+  // Fails when the command's downloads service is built without the project reader (no files beside).
+  it('writes the .srt and .vtt of a captioned project beside its saved video, as the studio does', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'studio-download-cli-captions-'));
+    const server = await startFileServer();
+    try {
+      const video = join(fresh, 'clip.mp4');
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:s=160x90:d=1:r=10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video]);
+      server.files.set('/result.mp4', { body: readFileSync(video) });
+      const projects = new ProjectLibrary({ dataDir: fresh, createStore: createConfStoreFactory(fresh, { log: silent, notify: () => undefined }) });
+      const captioned = setSceneCaptions(createProject({ id: 'captioned', kind: 'avatar-video', output: '16:9-720p', name: 'Captioned' }), 'scene-1', [{ text: 'Said by the command line.', startMs: 200, endMs: 1400 }]);
+      await projects.save(captioned);
+      const ledger = new FileLedgerStorage(join(fresh, 'jobs'));
+      await ledger.put(completedJob('vid-1', server.url('/result.mp4'), { projectId: 'captioned', connectionId: 'remote', createdAt: Date.now() - 60_000, expiresAt: Date.now() + 86_400_000 }));
+      await ledger.flush();
+
+      const saved = io();
+      expect(await runCli(['download', 'vid-1', '--out', join(fresh, 'out'), '--template', '{project}', '--data-dir', fresh], saved.io)).toBe(0);
+      expect(readdirSync(join(fresh, 'out')).sort()).toEqual(['Captioned.mp4', 'Captioned.srt', 'Captioned.vtt']);
+      expect(readFileSync(join(fresh, 'out', 'Captioned.srt'), 'utf8')).toBe('1\n00:00:00,200 --> 00:00:01,400\nSaid by the command line.\n');
+      expect(readFileSync(join(fresh, 'out', 'Captioned.vtt'), 'utf8')).toContain('00:00:00.200 --> 00:00:01.400\nSaid by the command line.');
+    } finally {
+      await server.close();
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
