@@ -4,6 +4,7 @@ import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, describeExpiry, format
 import { downloadCell, type TransferControls } from './download-cell';
 import { summariseCopies } from './copies';
 import { durationCell, sizeCell, thumbCell } from './media-cells';
+import { burnButton } from '@/captions/burn-button';
 
 type TagType = 'default' | 'info' | 'success' | 'warning' | 'error';
 
@@ -172,7 +173,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
             : null,
           h(NButton, { size: 'tiny', quaternary: true, onClick: (e: MouseEvent) => { e.stopPropagation(); actions.details(job); } }, () => 'Details'),
           saved && actions.burnCaptions && job.projectId && (job.kind === 'avatar-video' || job.kind === 'talking-avatar')
-            ? h(NButton, { size: 'tiny', quaternary: true, title: "Burn the project's captions into a copy of the saved video", 'aria-label': 'Burn captions into a copy', onClick: (e: MouseEvent) => { e.stopPropagation(); actions.burnCaptions?.(saved); } }, () => 'CC')
+            ? burnButton(summariseCopies(job, actions.downloads(job), actions.now()).saved, actions.burnCaptions)
             : null,
         ]);
       },

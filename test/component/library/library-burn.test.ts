@@ -1,0 +1,71 @@
+// The Library's CC burns the captions into the saved copy the user picked: a result saved by the user
+// and kept by the archive too has two copies, and the burn must start from the one clicked.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import type { DownloadView, JobView } from '@common/bridge';
+import { useStudioApi } from '@/bridge';
+import { mountLibraryWith } from './fake-api';
+
+const now = Date.now();
+const HOUR = 3600_000;
+const video: JobView = {
+  id: 'v', kind: 'avatar-video', phase: 'completed', remoteId: 'r-v', connectionId: 'sandbox', connectionName: 'Sandbox', projectId: 'p1',
+  summary: 'Launch video', request: {}, createdAt: now - HOUR, finishedAt: now - HOUR, expiresAt: now + 100 * HOUR, remoteStatus: 3,
+  resultUrl: 'https://x.test/v.mp4', costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, progress: 1,
+};
+function copy(id: string, origin: DownloadView['origin'], savedPath: string): DownloadView {
+  return {
+    id, jobId: 'v', url: 'u', folder: savedPath.slice(0, savedPath.lastIndexOf('/')), relativeName: savedPath.slice(savedPath.lastIndexOf('/') + 1), state: 'saved', reason: null,
+    bytes: 10, totalBytes: 10, etag: null, lastModified: null, attempts: 1, savedPath, origin, batchId: null, createdAt: now, updatedAt: now,
+    requestedName: null, sha256: null, mtimeMs: null, verifiedAt: null, refetchedAt: null, bytesPerSecond: null, secondsLeft: null,
+  };
+}
+
+function mount(downloads: DownloadView[]) {
+  return mountLibraryWith({
+    'downloads.check': () => downloads,
+    'downloads.list': () => downloads,
+    'jobs.list': () => [video],
+    'projects.names': () => ({ p1: 'Launch' }),
+    'downloads.totals': () => ({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null }),
+    'downloads.preferences': () => ({ folder: '/home/me/Videos', template: '{project}', canChooseFolder: false, canShowInFolder: false }),
+    'downloads.media': (ids: unknown) => (ids as string[]).map((jobId) => ({ jobId, thumbnail: null, durationMs: null, bytes: null, source: 'none', pending: false, playUrl: null })),
+    'captions.burn': () => ({ burnId: 'b1' }),
+  });
+}
+
+const ccButton = () => document.querySelector<HTMLButtonElement>('[data-job-id="v"] [aria-label="Burn captions into a copy"]');
+const burned = (fake: ReturnType<typeof mount>['fake']) => fake.calls.filter((c) => c.channel === 'captions.burn').map((c) => c.args[0]);
+
+afterEach(() => {
+  useStudioApi(undefined);
+  document.body.innerHTML = '';
+});
+
+describe('Library: burning captions into a saved copy', () => {
+  // Fails when the CC burns the job's first saved download whichever copy is picked (the archive's here).
+  it('with two copies on disk, burns the one picked from the list', async () => {
+    const { fake } = mount([copy('arch', 'archive', '/home/me/Videos/Avatar Studio/Launch.mp4'), copy('mine', 'library', '/home/me/Desktop/Launch final.mp4')]);
+    await flushPromises();
+    await vi.waitFor(() => expect(ccButton()).not.toBeNull());
+    ccButton()!.click();
+    const options = await vi.waitFor(() => {
+      const found = [...document.querySelectorAll('.n-dropdown-option')];
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    // The user's own copy is listed first, the archive's marked as such.
+    expect(options.map((o) => o.textContent)).toEqual(['/home/me/Desktop/Launch final.mp4', '/home/me/Videos/Avatar Studio/Launch.mp4 (archive copy)']);
+    (options[0].querySelector('.n-dropdown-option-body') as HTMLElement).click();
+    await vi.waitFor(() => expect(burned(fake)).toEqual([{ downloadId: 'mine' }]));
+  });
+
+  it('with one copy, the button names it and burns it', async () => {
+    const { fake } = mount([copy('arch', 'archive', '/home/me/Videos/Avatar Studio/Launch.mp4')]);
+    await flushPromises();
+    await vi.waitFor(() => expect(ccButton()).not.toBeNull());
+    expect(ccButton()!.title).toContain('/home/me/Videos/Avatar Studio/Launch.mp4 (archive copy)');
+    ccButton()!.click();
+    await vi.waitFor(() => expect(burned(fake)).toEqual([{ downloadId: 'arch' }]));
+  });
+});
