@@ -103,25 +103,43 @@ describe('save as template', () => {
 
 describe('brand kit dialog', () => {
   const scene = { id: 'scene-1', durationMs: 3000, voice: null, elements: [], name: 'Sting' };
+  const closing = { id: 'scene-3', durationMs: 4000, voice: null, elements: [], name: 'Thanks' };
+  const scenes = [scene, { id: 'scene-2', durationMs: 8000, voice: null, elements: [] }, closing];
+  const props = { show: true, scenes, currentSceneId: 'scene-2', output: { width: 1920, height: 1080 } };
 
-  it('keeps the current scene as the intro and saves the kit (and asks to apply it when told)', async () => {
-    const { fake, emitted, button } = show(BrandKitDialog, { show: true, scene, output: { width: 1920, height: 1080 } }, { 'brand.get': () => DEFAULT_BRAND_KIT, 'brand.set': (kit: BrandKit) => kit });
+  /** Picks a scene in the intro's or outro's list, as the user does. */
+  async function pick(which: 'intro' | 'outro', label: string): Promise<void> {
+    document.querySelector<HTMLElement>(`[aria-label="Scene for the ${which}"] .n-base-selection`)!.click();
+    await flushPromises();
+    // The newest menu is the open one (a closed menu's options may linger in the page while it fades).
+    const option = [...document.querySelectorAll<HTMLElement>('.n-base-select-option')].reverse().find((o) => o.textContent?.startsWith(label));
+    expect(option, `${label} in ${[...document.querySelectorAll('.n-base-select-option')].map((o) => o.textContent).join(' | ')}`).toBeDefined();
+    option!.click();
+    await flushPromises();
+  }
+
+  // Fails when the intro and outro can only come from the scene on the canvas (scene 2 here).
+  it('keeps any scene of the project as the intro or outro and saves the kit (and asks to apply it when told)', async () => {
+    const { fake, emitted, button, text } = show(BrandKitDialog, props, { 'brand.get': () => DEFAULT_BRAND_KIT, 'brand.set': (kit: BrandKit) => kit });
     await flushPromises();
     const primary = document.querySelector<HTMLInputElement>('[aria-label="Brand primary colour"]')!;
     primary.value = '#e11d48';
     primary.dispatchEvent(new Event('input'));
-    button('Use the current scene as the intro')!.click();
-    await flushPromises();
+    await pick('intro', 'Scene 1: Sting');
+    expect(text()).toContain('Scene 2 · 8.0 s, 0 elements (on the canvas)');
+    await pick('outro', 'Scene 3: Thanks');
+    expect(text()).toContain('Thanks (0 elements, 4.0 s)');
     button('Save and apply brand kit')!.click();
     await flushPromises();
     const sent = fake.calls.find((c) => c.channel === 'brand.set')!.args[0] as BrandKit;
     expect(sent.colours.primary).toBe('#e11d48');
     expect(sent.intro).toEqual({ name: 'Sting', output: { width: 1920, height: 1080 }, scene: { ...scene, brand: undefined } });
+    expect(sent.outro).toEqual({ name: 'Thanks', output: { width: 1920, height: 1080 }, scene: { ...closing, brand: undefined } });
     expect(emitted).toEqual([['onSaved', [sent, true]]]);
   });
 
   it('refuses a logo that is not a picture, by name, and keeps the kit as it was', async () => {
-    const { fake, text } = show(BrandKitDialog, { show: true, scene, output: { width: 1920, height: 1080 } }, { 'brand.get': () => DEFAULT_BRAND_KIT });
+    const { fake, text } = show(BrandKitDialog, props, { 'brand.get': () => DEFAULT_BRAND_KIT });
     await flushPromises();
     // The page hands the file to the host (importFile), which says what it is.
     (fake.api as unknown as { importFile: unknown }).importFile = async () => ({ ok: true, value: { url: 'file:///x/clip.mp4', name: 'clip.mp4', info: { kind: 'video', width: 640, height: 360 } } });
