@@ -29,6 +29,22 @@ function trimmedName(name: string): string {
   return importName(name).replace(/\.[a-z0-9]{1,5}$/i, '') || 'voice';
 }
 
+/** Bytes of a file from `offset`, as base64, for a page that reads it back in chunks. */
+async function readChunk(path: string, offset: number, length: number, gone: string, code: string): Promise<{ base64: string; offset: number; totalBytes: number; done: boolean }> {
+  const handle = await open(path, 'r').catch(() => {
+    throw new StudioError(gone, code);
+  });
+  try {
+    const { size } = await handle.stat();
+    const start = Math.min(offset, size);
+    const buffer = Buffer.alloc(Math.min(length, size - start));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
+    return { base64: buffer.subarray(0, bytesRead).toString('base64'), offset: start, totalBytes: size, done: start + bytesRead >= size };
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * The preview.* and media.* calls: local renders (events for progress, completion and failure),
  * posters, reading a finished preview back in chunks, and ffprobe inspection. Quitting cancels every
@@ -143,22 +159,8 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
           await rm(path, { force: true });
         }
       },
-      'preview.read': async (fileId, offset, length) => {
-        // The id was validated as a plain file name; basename makes sure it cannot leave the folder.
-        const path = join(media.dirs.previews, basename(fileId));
-        const handle = await open(path, 'r').catch(() => {
-          throw new StudioError('That preview no longer exists; render it again.', 'preview-gone');
-        });
-        try {
-          const { size } = await handle.stat();
-          const start = Math.min(offset, size);
-          const buffer = Buffer.alloc(Math.min(length, size - start));
-          const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-          return { base64: buffer.subarray(0, bytesRead).toString('base64'), offset: start, totalBytes: size, done: start + bytesRead >= size };
-        } finally {
-          await handle.close();
-        }
-      },
+      // The ids were validated as plain file names; basename makes sure they cannot leave their folder.
+      'preview.read': async (fileId, offset, length) => readChunk(join(media.dirs.previews, basename(fileId)), offset, length, 'That preview no longer exists; render it again.', 'preview-gone'),
       'media.probe': async (reference) => probe(reference),
       'media.frame': async (reference, { atMs, width }) => frame(reference, atMs, width),
       'media.waveform': async (reference, { buckets }) => media.tools.waveform(await allowed(reference), buckets),
@@ -178,8 +180,9 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
       },
       'music.mix': async ({ project, sceneId }) => {
         const mix = await mixSceneMusic({ mixer: media.music, localPath: allowed }, project, sceneId);
-        return { url: grants.grant(mix.path), durationMs: mix.durationMs, lufs: mix.lufs, normalization: mix.normalization };
+        return { url: grants.grant(mix.path), fileId: basename(mix.path), durationMs: mix.durationMs, lufs: mix.lufs, normalization: mix.normalization };
       },
+      'music.read': async (fileId, offset, length) => readChunk(join(media.dirs.music, basename(fileId)), offset, length, 'That music mix is no longer kept; mix it again.', 'mix-gone'),
       'media.checkLinks': async ({ urls, fresh }) => links.check(urls, { fresh }),
       'media.chooseFile': async ({ kind }) => {
         const choose = base.platform.chooseOpenPath;

@@ -41,7 +41,7 @@ export interface MediaToolkit {
   tools: MediaTools;
   draftVoice: DraftVoice;
   music: MusicMixer;
-  dirs: { root: string; previews: string; posters: string; speech: string };
+  dirs: { root: string; previews: string; posters: string; speech: string; music: string };
   /** Kills every running ffmpeg/ffprobe (app quit). */
   dispose(): Promise<void>;
 }
@@ -74,7 +74,8 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     },
     voices: (voiceId) => options.voiceList?.(voiceId) ?? Promise.resolve(null),
   });
-  const music = new MusicMixer({ runner, ffmpeg: () => binary('ffmpeg'), prober, dir: join(root, 'music') });
+  const musicDir = join(root, 'music');
+  const music = new MusicMixer({ runner, ffmpeg: () => binary('ffmpeg'), prober, dir: musicDir });
   const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies, draftVoice, music });
   const tools = new MediaTools({ runner, ffmpeg: () => binary('ffmpeg'), dir: join(root, 'scratch'), probe: (path) => prober.probe(path) });
   return {
@@ -87,7 +88,7 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     tools,
     draftVoice,
     music,
-    dirs: { root, previews: join(root, 'previews'), posters: join(root, 'scratch'), speech: speechDir },
+    dirs: { root, previews: join(root, 'previews'), posters: join(root, 'scratch'), speech: speechDir, music: musicDir },
     dispose: () => runner.killAll(),
   };
 }

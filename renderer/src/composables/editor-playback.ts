@@ -14,6 +14,11 @@ export interface PlaybackDeps {
   media: MediaCache;
   /** An <audio> for the voices; injected so tests can pass a fake. */
   audio?: HTMLAudioElement;
+  /**
+   * What to play for a scene in place of its voice: the voice with its music mixed under it, once the
+   * host has made it (music/canvas-music.ts); undefined plays the voice as it is.
+   */
+  soundOf?: (sceneId: string) => string | undefined;
   now?: () => number;
   requestFrame?: (cb: () => void) => number;
   cancelFrame?: (id: number) => void;
@@ -36,6 +41,8 @@ export function useEditorPlayback(deps: PlaybackDeps) {
   let startedAt = 0;
   let frame: number | null = null;
   let activeIndex = -1;
+  /** What the <audio> was last given (its src reads back normalised, so it is not compared). */
+  let sounding: string | null = null;
 
   /** The scene's clips the page plays itself; a local file is shown as a still the host drew (an image). */
   function sceneVideos(scene: Scene): HTMLVideoElement[] {
@@ -57,21 +64,25 @@ export function useEditorPlayback(deps: PlaybackDeps) {
     // The page cannot open a local recording (only the host reads local files): the playhead goes on
     // without it, and Preview, which the host renders, plays it.
     const linked = voiceUrlOf(scene);
-    const voice = linked && !isLocalReference(linked) ? linked : null;
+    const voice = deps.soundOf?.(scene.id) ?? (linked && !isLocalReference(linked) ? linked : null);
+    const sound = (url: string) => {
+      if (sounding !== url) audio.src = url;
+      sounding = url;
+      audio.currentTime = local;
+      void audio.play().catch(() => undefined);
+    };
     if (entering) {
       pauseMedia();
-      if (voice) {
-        if (audio.src !== voice) audio.src = voice;
-        audio.currentTime = local;
-        void audio.play().catch(() => undefined);
-      }
+      if (voice) sound(voice);
       for (const v of sceneVideos(scene)) {
         v.currentTime = local;
         void v.play().catch(() => undefined);
       }
       return;
     }
-    if (voice && Math.abs(audio.currentTime - local) > DRIFT_S && local < (audio.duration || Infinity)) audio.currentTime = local;
+    // The music's mix arrived while the scene plays: it takes over from the bare voice where it is.
+    if (voice && voice !== sounding) sound(voice);
+    else if (voice && Math.abs(audio.currentTime - local) > DRIFT_S && local < (audio.duration || Infinity)) audio.currentTime = local;
     for (const v of sceneVideos(scene)) {
       if (Math.abs(v.currentTime - local) > DRIFT_S && local < (v.duration || Infinity)) v.currentTime = local;
     }

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addElement, createProject, setSceneVoice, type Project } from '@common/composition';
-import type { PreviewDone } from '@common/bridge';
+import { addElement, createProject, defaultMusicTrack, setProjectMusic, setSceneVoice, type Project } from '@common/composition';
+import { musicCalls, type PreviewDone } from '@common/bridge';
 import { createMemoryHostBase, type EmittedEvent } from '../../../electron/services/host/memory-host';
 import { createMediaDomain } from '../../../electron/services/media/media-domain';
 import { createMediaToolkit } from '../../../electron/services/media/toolkit';
@@ -147,5 +147,17 @@ describe('media domain (preview.*, media.*)', () => {
     // Full level through the middle, near silence at the very end (the fade).
     expect(peaks.peaks[24]).toBeGreaterThan(0.1);
     expect(peaks.peaks.at(-1)).toBeLessThan(0.04);
+  });
+
+  it("mixes a scene's music under its voice and reads the mix back for the canvas's Play; nothing else is read that way", async () => {
+    const music = makeTone(join(dir, 'bed.wav'), { seconds: 1 });
+    const mix = await module.handlers['music.mix']({ project: setProjectMusic(project, defaultMusicTrack(grants.grant(music), 'bed.wav')), sceneId: 'scene-1' });
+    expect(mix.fileId).toMatch(/^mix-[0-9a-f]+\.mp3$/);
+    const chunk = await module.handlers['music.read'](mix.fileId, 0, 1 << 20);
+    expect(chunk.done).toBe(true);
+    expect(Buffer.from(chunk.base64, 'base64').equals(readFileSync(join(dir, 'data/media/music', mix.fileId)))).toBe(true);
+    await expect(module.handlers['music.read']('mix-00000000.mp3', 0, 10)).rejects.toThrow(/no longer kept/);
+    // The page names a mix only: another file of the media folder is refused at the bridge.
+    for (const id of ['../previews/a.mp4', 'mix-abc/../../x.mp3', 'voice.mp3']) expect(musicCalls['music.read'].args.safeParse([id, 0, 10]).success, id).toBe(false);
   });
 });
