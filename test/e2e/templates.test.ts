@@ -89,4 +89,32 @@ describe('templates and brand kit', () => {
     await screenshot(page, 'editor-branded-template');
     expect(studio.consoleErrors).toEqual([]);
   }, 180_000);
+
+  it('makes the project a campaign template: its variables listed, a sample row shown on the canvas, the project keeping its placeholders', async () => {
+    const { page } = studio;
+    await page.getByRole('button', { name: /^Plan less\..* in scene 1$/ }).click();
+    const content = page.getByRole('textbox', { name: 'Text content' });
+    await content.fill('Hi {{First name}}!');
+    await content.blur();
+    await page.keyboard.press('Escape');
+    const script = page.getByRole('textbox', { name: 'Voiceover text' });
+    await script.fill('Still juggling spreadsheets at {{company}}, {{First name}}?');
+    await script.blur();
+    const picker = page.getByRole('toolbar', { name: 'Sample row' });
+    await picker.getByText('Template · 2 variables').waitFor();
+    await page.getByRole('textbox', { name: 'Sample value of First name' }).fill('Ana');
+    // The row lacks a company: said on the canvas and marked in the script.
+    await picker.getByText('Row 1 has no value for {{company}}').waitFor();
+    expect(await page.getByLabel("Script with this row's values").textContent()).toBe('Still juggling spreadsheets at {{company}}, Ana?');
+    await screenshot(page, 'editor-template-row');
+    // Stepping rows from the keyboard; the title in the project still says {{First name}}.
+    await picker.getByRole('button', { name: 'Add a sample row' }).click();
+    await picker.getByText('Row 2 of 2').waitFor();
+    await picker.getByRole('button', { name: 'Previous row' }).press('ArrowLeft');
+    await picker.getByText('Row 1 of 2').waitFor();
+    // The title is named by its words, so the timeline now calls it by its placeholder.
+    await page.getByRole('button', { name: 'Hi {{First name}}! in scene 1' }).click();
+    expect(await page.getByRole('textbox', { name: 'Text content' }).inputValue()).toBe('Hi {{First name}}!');
+    expect(studio.consoleErrors).toEqual([]);
+  }, 120_000);
 });
