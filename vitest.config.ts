@@ -3,7 +3,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
-import { provideMediaTools } from './test/media-tools-env';
+import { provideMediaTools } from './test/media-tools-env.ts';
 
 const root = import.meta.dirname;
 // Every test worker inherits this process's environment: ffmpeg/ffprobe from npm where the system has none.

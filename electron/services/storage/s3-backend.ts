@@ -6,6 +6,10 @@ import type { StorageBackend, StoredLink, UploadInput, UploadOptions } from './b
 
 /** The SDK is a third of a second of loading: it is loaded when a bucket is first used, not at start-up. */
 async function loadSdk() {
+  // On Node 20 (which `engines` supports) the SDK prints a page about its releases after January 2027
+  // needing Node 22 into the CLI's and web host's output. The lock file pins the release we ship, and
+  // Electron brings its own newer Node, so the notice tells a user nothing they can act on.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const [s3, storage, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
   return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
 }

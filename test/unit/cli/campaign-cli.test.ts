@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { killCliWhen } from './cli-io';
 import { createdPerStep as perStep, NAMES, smallTemplate } from '../campaign/campaign-harness';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
@@ -77,14 +78,12 @@ describe('studio campaign', () => {
   }, 240_000);
 
   it('killed half way, goes on when run again: no row step is sent twice, and a create cut off by the kill is named, not re-sent', async () => {
-    const root = join(import.meta.dirname, '..', '..', '..');
     const data = join(dir, 'killed');
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
     const logo = join(dir, 'logo.png');
     if (!existsSync(logo)) execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1', logo]);
     writeFileSync(join(dir, 'many.csv'), ['First name,company,voice,avatar,logo', ...NAMES.slice(0, 4).map((n) => `${n},Co,Ava,SandboxBen,logo.png`)].join('\n'));
     const args = ['campaign', 'run', join(dir, 'greeting.json'), join(dir, 'many.csv'), '--out', join(dir, 'many'), '--yes', '--concurrency', '2', '--data-dir', data];
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/index.ts'), ...args], { cwd: root, stdio: 'ignore' });
     /** Every step the ledger holds a job for that was not refused before anything was made. */
     const sentPerStep = () => {
       const counts = new Map<string, number>();
@@ -96,20 +95,7 @@ describe('studio campaign', () => {
       }
       return counts;
     };
-    await new Promise<void>((resolve, reject) => {
-      const timer = setInterval(() => {
-        if (sentPerStep().size >= 3) {
-          clearInterval(timer);
-          child.kill('SIGKILL');
-          resolve();
-        }
-      }, 20);
-      child.once('exit', () => {
-        clearInterval(timer);
-        reject(new Error('the campaign ended before it could be killed'));
-      });
-    });
-    await new Promise((resolve) => child.once('exit', resolve));
+    await killCliWhen(args, () => sentPerStep().size >= 3, 'the campaign');
     const result = await cli([...args, '--json']);
     expect([...sentPerStep().values()].every((n) => n === 1)).toBe(true);
     const rows = (JSON.parse(result.out.join('\n')) as { rows: { state: string; problems: string[] }[] }).rows;

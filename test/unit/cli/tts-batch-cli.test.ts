@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { killCliWhen } from './cli-io';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -74,21 +74,7 @@ describe('studio tts-batch', () => {
     writeFileSync(csv, ['text', ...Array.from({ length: 12 }, (_, i) => `Line ${i + 1} of the batch.`)].join('\n'));
     const dataDir = join(dir, 'killed');
     const args = ['tts-batch', '--yes', csv, '--out-dir', join(dir, 'many'), '--voice', 'sandbox_ava', '--concurrency', '4', '--data-dir', dataDir];
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/index.ts'), ...args], { cwd: root, stdio: 'ignore' });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setInterval(() => {
-        if (jobsPerRow(dataDir).filter(Boolean).length >= 3) {
-          clearInterval(timer);
-          child.kill('SIGKILL');
-          resolve();
-        }
-      }, 20);
-      child.once('exit', () => {
-        clearInterval(timer);
-        reject(new Error('the batch ended before it could be killed'));
-      });
-    });
-    await new Promise((resolve) => child.once('exit', resolve));
+    await killCliWhen(args, () => jobsPerRow(dataDir).filter(Boolean).length >= 3, 'the batch');
     const result = await cli([...args, '--json']);
     expect(jobsPerRow(dataDir)).toEqual(Array(12).fill(1));
     // A row whose create was on its way when the process died may or may not exist at the service, which
