@@ -50,7 +50,9 @@ describe('Library: burning captions into a saved copy', () => {
     await vi.waitFor(() => expect(ccButton()).not.toBeNull());
     ccButton()!.click();
     const options = await vi.waitFor(() => {
-      const found = [...document.querySelectorAll('.n-dropdown-option')];
+      // The list says what it is for, above the copies.
+      expect(document.querySelector('.n-dropdown-option:has(.n-dropdown-option-body--group)')?.textContent).toBe('Burn the captions into a copy of');
+      const found = [...document.querySelectorAll('.n-dropdown-option:not(:has(.n-dropdown-option-body--group))')];
       expect(found).toHaveLength(2);
       return found;
     });
