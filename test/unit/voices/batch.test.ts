@@ -6,6 +6,7 @@ import { startEmulator, type RunningEmulator } from '../../../electron/emulator'
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { exportBatch, MANIFEST_NAME } from '../../../electron/services/voices/batch-export';
 import { editedRow, readBatch, refusedRows } from '../../../electron/services/voices/batch-input';
 import type { BatchRow, BatchRowEdit } from '../../../electron/common/bridge/batches';
@@ -35,6 +36,13 @@ function host(dataDir: string, notes: string[] = []) {
     connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
     clock: { now: () => Date.now() },
     notify: (title) => notes.push(title),
+    // The sandbox's jobs last 0.3 s here, where the desktop's first step is 3 s; the steps stay slow enough
+    // that the polls leave room under the sandbox's rate limit for the creates.
+    polling: new PlainPolling(),
+    scheduler: {
+      queued: { baseMs: 400, capMs: 1_000, factor: 1.5, jitter: 0.3 },
+      processing: { baseMs: 300, capMs: 1_000, factor: 1.5, jitter: 0.3 },
+    },
   });
   engine.start();
   const runner = new BatchRunner({ engine, store: new BatchStore(dataDir), backoffMs: 200, notify: (title, body) => notes.push(`${title}: ${body}`) });
