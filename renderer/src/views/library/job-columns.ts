@@ -85,7 +85,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
     {
       title: 'Request',
       key: 'summary',
-      minWidth: 126,
+      minWidth: 104,
       sorter: (a, b) => text(requestOf(a), requestOf(b)),
       // The Kind column already names the kind the summary starts with: the room goes to the words.
       render: (job) =>
@@ -118,7 +118,8 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
     {
       title: 'Length',
       key: 'duration',
-      width: 78,
+      // The title and its sort arrow need 86 px; at 78 the arrow ran into the next column's title.
+      width: 86,
       sorter: (a, b) => (actions.media(a)?.durationMs ?? -1) - (actions.media(b)?.durationMs ?? -1),
       render: (job) => (job.phase === 'completed' ? durationCell(actions.media(job)) : '—'),
     },
@@ -142,7 +143,8 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
           h('div', { class: 'job-age', 'data-age': 'true' }, `${formatDuration(actions.now() - job.createdAt)} ago`),
         ]),
     },
-    { title: 'Cost', key: 'cost', width: 72, sorter: (a, b) => costOf(a) - costOf(b), render: (job) => describeCost(job) },
+    // 86 px: "not charged" wraps between its words, where at 72 it broke inside "charged".
+    { title: 'Cost', key: 'cost', width: 86, sorter: (a, b) => costOf(a) - costOf(b), render: (job) => describeCost(job) },
     {
       title: '',
       key: 'actions',
