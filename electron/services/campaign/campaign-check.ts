@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CatalogueService } from '../catalogue/catalogue-service';
+import { everyAvatar } from '../catalogue/every-avatar';
 import type { LinkReport } from '../../common/composition/link-checks';
 import { urlKind } from '../../common/composition/rules';
 import { checkRows, fillRows, rowLinks, type CampaignLookups, type CheckedRow, type RowCheckOptions } from '../../common/campaign/row-check';
@@ -74,7 +75,7 @@ export async function lookupsOf(catalogue: CampaignCheckDeps['catalogue']): Prom
   const voices = await knownVoicesOf(catalogue);
   let avatar: CampaignLookups['avatar'] = null;
   try {
-    const ids = new Set((await catalogue.avatars()).map((a) => a.avatar_id).filter((id): id is string => typeof id === 'string'));
+    const ids = new Set((await everyAvatar(catalogue)).map((a) => a.avatar_id).filter((id): id is string => typeof id === 'string'));
     avatar = (id) => ids.has(id);
   } catch {
     avatar = null;
