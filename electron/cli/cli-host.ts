@@ -60,7 +60,7 @@ function claimFolder(dataDir: string, access: FolderAccess): HeldLock | null {
   } catch (error) {
     if (!(error instanceof DataFolderBusyError)) throw error;
     if (access === 'reads') return null;
-    throw new Error(`${error.message} This command changes the data folder, so it does not run beside it; commands that only read it (jobs list, jobs show, jobs wait, models, voices list, avatars list, avatars show, faces detect, webhook decode) do.`, { cause: error });
+    throw new Error(`${error.message} This command changes the data folder, so it does not run beside it; commands that only read it (jobs list, jobs show, jobs wait, models, voices list, avatars list, avatars show, faces detect, webhook decode, campaign check, campaign status) do.`, { cause: error });
   }
 }
 

@@ -7,6 +7,7 @@ import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { LOCK_FILE } from '../../../electron/services/host/data-folder-lock';
+import { smallTemplate } from '../campaign/campaign-harness';
 
 const running: RunningEmulator[] = [];
 afterAll(async () => {
@@ -35,6 +36,23 @@ describe('the command line beside a running studio', () => {
     expect(result.code).toBe(EXIT.unavailable);
     expect(result.err.join('\n')).toMatch(/in use by the web host \(process 1 .*does not run beside it/);
     expect(existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')) : []).toEqual([]);
+  });
+
+  it('refuses campaign run while the studio is open, so the rows are not sent by both, and checks the rows beside it', async () => {
+    const { dataDir } = await heldByWebHost();
+    const inputs = mkdtempSync(join(tmpdir(), 'studio-cli-lock-campaign-'));
+    writeFileSync(join(inputs, 'greeting.json'), JSON.stringify(smallTemplate().project));
+    writeFileSync(join(inputs, 'prospects.csv'), 'First name,company,voice,avatar,logo\nAna,Acme,Ava,SandboxBen,https://cdn.example/logo.png\n');
+    const out = join(inputs, 'out');
+    const run = await cli(dataDir, ['campaign', 'run', join(inputs, 'greeting.json'), join(inputs, 'prospects.csv'), '--out', out, '--yes']);
+    expect(run.code).toBe(EXIT.unavailable);
+    expect(run.err.join('\n')).toMatch(/in use by the web host \(process 1 .*does not run beside it; .*campaign check/);
+    expect(existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')) : []).toEqual([]);
+    expect(existsSync(join(dataDir, 'campaigns'))).toBe(false);
+    expect(existsSync(out)).toBe(false);
+    // Checking sends nothing, so it runs beside the studio (through its sandbox's catalogue).
+    const check = await cli(dataDir, ['campaign', 'check', join(inputs, 'greeting.json'), join(inputs, 'prospects.csv'), '--json']);
+    expect(JSON.parse(check.out.join('\n')).rows).toHaveLength(1);
   });
 
   it('reads through the running studio\'s own sandbox instead of starting a second one on its records', async () => {
