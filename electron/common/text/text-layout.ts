@@ -1,11 +1,12 @@
 import type { TextStyle } from '../composition/text-style';
+import { isRightToLeft, scriptFaceOf, type ScriptFace } from './script-fonts';
 
 /**
  * Where every line of a text element goes, from the font's own measurements. The rasteriser draws
  * exactly this, so the canvas, the preview and the result agree on line breaks and size.
  */
 export interface FontMeasure {
-  /** Advance width of `text` at `size` pixels per em, kerning included. */
+  /** Advance width of `text` at `size` pixels per em, kerning included (shaped, for lines in a script face). */
   width(text: string, size: number): number;
   /** Ascender above and descender below the baseline, as fractions of the em (both positive). */
   ascent: number;
@@ -18,6 +19,9 @@ export interface TextLine {
   x: number;
   baseline: number;
   width: number;
+  /** The script font the line is drawn in (null: the element's family), and how its anchor reads. */
+  face: ScriptFace | null;
+  anchor: 'start' | 'middle' | 'end';
 }
 
 export interface TextLayout {
@@ -39,8 +43,12 @@ export function bleedOf(style: TextStyle): number {
 export function layoutText(style: TextStyle, font: FontMeasure): TextLayout {
   const size = style.fontSize;
   const measure = (text: string): number => font.width(text, size);
-  const rows = style.content.split(/\r?\n/).flatMap((paragraph) => (style.wrapWidth === null ? [paragraph] : wrap(paragraph, style.wrapWidth, measure)));
-  const widths = rows.map(measure);
+  const rows = style.content.split(/\r?\n/).flatMap((paragraph) => {
+    const rtl = isRightToLeft(paragraph);
+    const texts = style.wrapWidth === null ? [paragraph] : wrap(paragraph, style.wrapWidth, measure);
+    return texts.map((text) => ({ text, rtl }));
+  });
+  const widths = rows.map((row) => measure(row.text));
   const contentWidth = style.wrapWidth ?? Math.max(1, ...widths);
   const lineAdvance = size * style.lineHeight;
   const inset = bleedOf(style) + (style.box?.padding ?? 0);
@@ -48,40 +56,73 @@ export function layoutText(style: TextStyle, font: FontMeasure): TextLayout {
   const height = Math.ceil(rows.length * lineAdvance + inset * 2);
   // The letters' extent (ascender to descender) sits in the middle of each line's advance.
   const firstBaseline = inset + (lineAdvance - (font.ascent + font.descent) * size) / 2 + font.ascent * size;
-  const anchor = style.align === 'left' ? inset : style.align === 'center' ? inset + contentWidth / 2 : inset + contentWidth;
-  const lines = rows.map((text, i) => ({ text, x: round(anchor), baseline: round(firstBaseline + i * lineAdvance), width: round(widths[i]) }));
+  const lines = rows.map(({ text, rtl }, i) => {
+    // Left and right are the paragraph's start and end: a right-to-left paragraph aligned "left" starts at the right.
+    const side = style.align === 'center' ? 'center' : (style.align === 'left') !== rtl ? 'left' : 'right';
+    const x = side === 'left' ? inset : side === 'center' ? inset + contentWidth / 2 : inset + contentWidth;
+    const anchor = side === 'left' ? 'start' : side === 'center' ? 'middle' : 'end';
+    return { text, x: round(x), baseline: round(firstBaseline + i * lineAdvance), width: round(widths[i]), face: scriptFaceOf(text), anchor } as const;
+  });
   const bleed = bleedOf(style);
   const box = style.box ? { x: bleed, y: bleed, width: width - bleed * 2, height: height - bleed * 2 } : null;
   return { width, height, lines, box };
 }
 
-/** Greedy word wrap; a word wider than the line is broken between characters. */
+/**
+ * Greedy wrap at the places a line may break: between words (spaces stay with the word before), and
+ * between CJK words or characters as Intl.Segmenter finds them, never before closing punctuation nor
+ * after opening punctuation. A piece wider than the line is broken between characters.
+ */
 function wrap(paragraph: string, maxWidth: number, measure: (text: string) => number): string[] {
-  const words = paragraph.split(' ');
   const out: string[] = [];
   let line = '';
-  for (const word of words) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (measure(candidate) <= maxWidth) {
-      line = candidate;
-      continue;
-    }
-    if (line !== '') out.push(line);
+  const push = (): void => {
+    out.push(line.trimEnd());
     line = '';
-    if (measure(word) <= maxWidth) {
-      line = word;
+  };
+  for (const piece of breakablePieces(paragraph)) {
+    if (measure((line + piece).trimEnd()) <= maxWidth) {
+      line += piece;
       continue;
     }
-    for (const char of Array.from(word)) {
-      if (line !== '' && measure(line + char) > maxWidth) {
-        out.push(line);
-        line = '';
-      }
+    if (line.trim() !== '') push();
+    else line = '';
+    if (measure(piece.trimEnd()) <= maxWidth) {
+      line = piece;
+      continue;
+    }
+    for (const char of Array.from(piece)) {
+      if (line !== '' && measure((line + char).trimEnd()) > maxWidth) push();
       line += char;
     }
   }
-  out.push(line);
+  out.push(line.trimEnd());
   return out;
 }
+
+const NO_BREAK_BEFORE = /^[\s,.;:!?)\]}%\u3001\u3002\uff0c\uff0e\uff01\uff1f\uff1a\uff1b\uff09\u300d\u300f\u3011\u3009\u300b\u201d\u2019\u30fc\u3005\u309d\u309e\u30fd\u30fe\u3041\u3043\u3045\u3047\u3049\u3063\u3083\u3085\u3087\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7\u060c\u061b\u061f]/u;
+const NO_BREAK_AFTER = /[(\[{\uff08\u300c\u300e\u3010\u3008\u300a\u201c\u2018]$/u;
+
+let segmenter: Intl.Segmenter | null = null;
+
+/** The paragraph cut where a line may end; joined back they are the paragraph. */
+export function breakablePieces(paragraph: string): string[] {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  const pieces: string[] = [];
+  for (const { segment } of segmenter.segment(paragraph)) {
+    const last = pieces.length - 1;
+    if (last >= 0 && (NO_BREAK_BEFORE.test(segment) || NO_BREAK_AFTER.test(pieces[last]) || !breaksBetween(pieces[last], segment))) pieces[last] += segment;
+    else pieces.push(segment);
+  }
+  return pieces;
+}
+
+/** Between two segments of a script that separates words by spaces, only a space is a place to break. */
+function breaksBetween(before: string, after: string): boolean {
+  return /\s$/u.test(before) || CLOSE_UP.test(before.slice(-1)) || CLOSE_UP.test(after[0]);
+}
+
+/** Characters of scripts that set text without spaces: a line may end next to any of them. */
+const CLOSE_UP = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
 
 const round = (v: number): number => Math.round(v * 100) / 100;

@@ -1,8 +1,9 @@
 import { initWasm, Resvg, type InitInput } from '@resvg/resvg-wasm';
 import * as opentypeModule from 'opentype.js';
 import { fontFileOf, textStyleProblem, type TextStyle } from '../composition/text-style';
+import { loadCjkRanges, SCRIPT_FAMILIES, scriptFaceOf, scriptFilesFor, type ScriptFace } from './script-fonts';
 import { layoutText, type FontMeasure, type TextLayout } from './text-layout';
-import { textSvg } from './text-svg';
+import { escapeXml, textSvg } from './text-svg';
 
 /**
  * The one text rasteriser: text element → SVG → transparent PNG with resvg's WebAssembly build, which
@@ -12,7 +13,7 @@ import { textSvg } from './text-svg';
 export interface RasteriserSources {
   /** The resvg .wasm: its URL in the page, its bytes in Node. */
   wasm: () => InitInput | Promise<InitInput>;
-  /** A font file's bytes, by its name in the fonts folder (BUNDLED_FONTS). */
+  /** A font file's bytes (TrueType), by its name in the fonts folder (BUNDLED_FONTS) or a script font's name (script-fonts.ts). */
   fontFile: (file: string) => Promise<Uint8Array>;
 }
 
@@ -33,15 +34,27 @@ const opentype = ((opentypeModule as { parse?: unknown }).parse ? opentypeModule
 /** resvg's module can be started once per JavaScript realm; every rasteriser in it shares that start. */
 let wasmReady: Promise<void> | null = null;
 
+interface LoadedFont {
+  bytes: Uint8Array;
+  font: opentypeModule.Font;
+  measure: FontMeasure;
+}
+
+/** The fonts one style needs: its family's file, and the script files its paragraphs need. */
+interface StyleFonts {
+  buffers: Uint8Array[];
+  measure: FontMeasure;
+}
+
 export class TextRasteriser {
-  private readonly fonts = new Map<string, Promise<{ bytes: Uint8Array; measure: FontMeasure }>>();
+  private readonly fonts = new Map<string, Promise<LoadedFont>>();
 
   constructor(private readonly sources: RasteriserSources) {}
 
   /** The lines and natural size of a style (what the document stores as the element's media size). */
   async layout(style: TextStyle): Promise<TextLayout> {
-    const font = await this.fontFor(style);
-    return layoutText(style, font.measure);
+    const fonts = await this.fontsFor(style);
+    return layoutText(style, fonts.measure);
   }
 
   /** The element's picture at `pixels` (its box in output pixels, rounded to whole pixels, at least 1). */
@@ -49,11 +62,11 @@ export class TextRasteriser {
     // Layout works for empty text (the box being edited); a picture of nothing is refused with the reason.
     const problem = textStyleProblem(style);
     if (problem) throw new TextStyleError(problem);
-    const font = await this.fontFor(style);
+    const fonts = await this.fontsFor(style);
     await this.start();
     const size = { width: Math.max(1, Math.round(pixels.width)), height: Math.max(1, Math.round(pixels.height)) };
-    const svg = textSvg(style, layoutText(style, font.measure), size);
-    const resvg = new Resvg(svg, { font: { fontBuffers: [font.bytes], defaultFontFamily: style.fontFamily }, fitTo: { mode: 'original' } });
+    const svg = textSvg(style, layoutText(style, fonts.measure), size);
+    const resvg = new Resvg(svg, { font: { fontBuffers: fonts.buffers, defaultFontFamily: style.fontFamily, loadSystemFonts: false }, fitTo: { mode: 'original' } });
     try {
       const image = resvg.render();
       try {
@@ -76,23 +89,85 @@ export class TextRasteriser {
     return wasmReady;
   }
 
-  private fontFor(style: TextStyle): Promise<{ bytes: Uint8Array; measure: FontMeasure }> {
+  /**
+   * The family's font plus, for paragraphs in Arabic or CJK, the script font files their characters
+   * need (loaded once each). Lines in a script face are measured by that face: Arabic by resvg itself,
+   * since its joined letter forms are narrower than the letters alone; CJK character by character.
+   */
+  private async fontsFor(style: TextStyle): Promise<StyleFonts> {
+    const primary = await this.fontFor(style);
+    const files = new Map<ScriptFace, string[]>();
+    for (const paragraph of style.content.split(/\r?\n/)) {
+      const face = scriptFaceOf(paragraph);
+      if (!face) continue;
+      const ranges = face === 'cjk' ? await loadCjkRanges() : null;
+      const needed = scriptFilesFor(face, paragraph, style.fontWeight, ranges!);
+      files.set(face, [...new Set([...(files.get(face) ?? []), ...needed])]);
+    }
+    if (files.size === 0) return { buffers: [primary.bytes], measure: primary.measure };
+    await this.start();
+    const loaded = new Map<ScriptFace, LoadedFont[]>();
+    for (const [face, names] of files) loaded.set(face, await Promise.all(names.map((name) => this.file(name))));
+    const buffers = [primary.bytes, ...[...loaded.values()].flat().map((f) => f.bytes)];
+    const arabic = loaded.get('arabic');
+    const cjk = loaded.get('cjk');
+    const width = (text: string, size: number): number => {
+      const face = scriptFaceOf(text);
+      if (face === 'arabic' && arabic) return shapedWidth(text, size, SCRIPT_FAMILIES.arabic, arabic.map((f) => f.bytes));
+      if (face === 'cjk' && cjk) return perCharacterWidth(text, size, cjk.map((f) => f.font));
+      return primary.measure.width(text, size);
+    };
+    return { buffers, measure: { width, ascent: primary.measure.ascent, descent: primary.measure.descent } };
+  }
+
+  private fontFor(style: TextStyle): Promise<LoadedFont> {
     const known = fontFileOf(style.fontFamily, style.fontWeight);
     if (!known) return Promise.reject(new TextStyleError(textStyleProblem({ ...style, content: 'x' }) ?? 'Unknown font.'));
-    const file = known.file;
-    let font = this.fonts.get(file);
+    return this.file(known.file);
+  }
+
+  private file(name: string): Promise<LoadedFont> {
+    let font = this.fonts.get(name);
     if (!font) {
-      font = this.sources.fontFile(file).then((bytes) => ({ bytes, measure: measureOf(bytes) }));
-      font.catch(() => this.fonts.delete(file));
-      this.fonts.set(file, font);
+      font = this.sources.fontFile(name).then((bytes) => {
+        const parsed = parseFont(bytes);
+        return { bytes, font: parsed, measure: measureOf(parsed) };
+      });
+      font.catch(() => this.fonts.delete(name));
+      this.fonts.set(name, font);
     }
     return font;
   }
 }
 
-function measureOf(bytes: Uint8Array): FontMeasure {
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const font = opentype.parse(buffer);
+/** The width resvg gives a line once shaped (joined Arabic letters), from the ink's extent plus its side bearings' share. */
+function shapedWidth(text: string, size: number, family: string, buffers: Uint8Array[]): number {
+  if (text.trim() === '') return 0;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><text xml:space="preserve" x="0" y="${size}" font-size="${size}" font-family="${family}">${escapeXml(text)}</text></svg>`;
+  const resvg = new Resvg(svg, { font: { fontBuffers: buffers, defaultFontFamily: family, loadSystemFonts: false } });
+  try {
+    const box = resvg.getBBox();
+    return box ? box.width + size * 0.1 : 0;
+  } finally {
+    resvg.free();
+  }
+}
+
+/** CJK needs no shaping for its width: each character's advance, from whichever file of the family has it. */
+function perCharacterWidth(text: string, size: number, fonts: opentypeModule.Font[]): number {
+  let width = 0;
+  for (const char of Array.from(text)) {
+    const font = fonts.find((f) => f.charToGlyphIndex(char) > 0) ?? fonts[0];
+    width += ((font.charToGlyph(char).advanceWidth ?? 0) * size) / font.unitsPerEm;
+  }
+  return width;
+}
+
+function parseFont(bytes: Uint8Array): opentypeModule.Font {
+  return opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+function measureOf(font: opentypeModule.Font): FontMeasure {
   // Advances and pair kerning glyph by glyph: opentype.js's full shaping pipeline throws on some fonts'
   // substitution tables (DejaVu's ccmp), while line breaking needs widths only.
   const width = (text: string, size: number): number => {

@@ -1,10 +1,11 @@
-import type { TextStyle } from '../composition/text-style';
+import type { FontWeight, TextStyle } from '../composition/text-style';
+import { SCRIPT_FAMILIES } from './script-fonts';
 import type { TextLayout } from './text-layout';
 
 /**
  * A text element as SVG, drawn at `pixels` (the element's box, rounded) from its natural-size layout.
- * Only features resvg draws the same everywhere: one font by family name, fill, stroke under the fill
- * (paint-order), a drop shadow filter and a rounded rectangle.
+ * Only features resvg draws the same everywhere: one font family per line, fill, stroke under the fill
+ * (paint-order), a drop shadow filter on the group of lines and a rounded rectangle.
  */
 export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: number; height: number }): string {
   const parts: string[] = [
@@ -20,20 +21,30 @@ export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: n
     const b = layout.box;
     parts.push(`<rect x="${b.x}" y="${b.y}" width="${b.width}" height="${b.height}" rx="${style.box.radius}" fill="${style.box.colour}" fill-opacity="${style.box.opacity}"/>`);
   }
-  const anchor = style.align === 'left' ? 'start' : style.align === 'center' ? 'middle' : 'end';
   const outline = style.outline ? ` stroke="${style.outline.colour}" stroke-width="${style.outline.width}" stroke-linejoin="round" paint-order="stroke"` : '';
   const shadow = style.shadow ? ' filter="url(#shadow)"' : '';
-  parts.push(
-    `<text xml:space="preserve" font-family="${escapeXml(style.fontFamily)}" font-size="${style.fontSize}" font-weight="${style.fontWeight}" fill="${style.colour}" text-anchor="${anchor}"${outline}${shadow}>`,
-  );
+  parts.push(`<g font-size="${style.fontSize}" font-weight="${style.fontWeight}" fill="${style.colour}"${outline}${shadow}>`);
   for (const line of layout.lines) {
     if (line.text.trim() === '') continue;
-    parts.push(`<tspan x="${line.x}" y="${line.baseline}">${escapeXml(line.text)}</tspan>`);
+    const family = line.face ? SCRIPT_FAMILIES[line.face] : style.fontFamily;
+    const at = `x="${line.x}" y="${line.baseline}" text-anchor="${line.anchor}" font-family="${escapeXml(family)}"`;
+    parts.push(`<text xml:space="preserve" ${at}>${escapeXml(line.text)}</text>`);
+    // Noto Sans SC comes as a variable font that resvg draws at its lightest master: a stroke of the
+    // text's own colour brings it to the chosen weight.
+    if (line.face === 'cjk') {
+      const stroke = round(style.fontSize * CJK_WEIGHT_STROKE[style.fontWeight]);
+      parts.push(`<text xml:space="preserve" ${at} stroke="${style.colour}" stroke-width="${stroke}" stroke-linejoin="round" paint-order="normal">${escapeXml(line.text)}</text>`);
+    }
   }
-  parts.push('</text></svg>');
+  parts.push('</g></svg>');
   return parts.join('');
 }
 
-function escapeXml(text: string): string {
+/** Stroke width, in ems, that brings Noto Sans SC's thin master to regular and to bold. */
+const CJK_WEIGHT_STROKE: Record<FontWeight, number> = { 400: 0.045, 700: 0.085 };
+
+const round = (v: number): number => Math.round(v * 100) / 100;
+
+export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

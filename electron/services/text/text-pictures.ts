@@ -9,6 +9,7 @@ import { BUNDLED_FONTS, type TextStyle } from '../../common/composition/text-sty
 import type { Project } from '../../common/composition/document';
 import { TextRasteriser, TextStyleError } from '../../common/text/text-rasteriser';
 import { StudioError } from '../host/errors';
+import { FontFiles } from './font-files';
 
 /**
  * Text elements drawn by the host: for the local preview (the compositor overlays the picture) and at
@@ -33,17 +34,17 @@ export interface HostTextPicture {
 
 export class TextPictures {
   readonly rasteriser: TextRasteriser;
+  private readonly fonts: FontFiles;
 
   constructor(private readonly deps: TextPicturesDeps) {
-    this.rasteriser = new TextRasteriser({
-      wasm: () => readFile(resvgWasmPath()),
-      fontFile: async (file) => new Uint8Array(await readFile(join(deps.fontsDir, file))),
-    });
+    this.fonts = new FontFiles(deps.fontsDir);
+    this.rasteriser = new TextRasteriser({ wasm: () => readFile(resvgWasmPath()), fontFile: (file) => this.fonts.read(file) });
   }
 
-  /** A font file's bytes (for the page's rasteriser). */
-  font(file: string): Promise<Buffer> {
-    return readFile(join(this.deps.fontsDir, file));
+  /** A font file's bytes as TrueType (for the page's rasteriser). */
+  async font(file: string): Promise<Buffer> {
+    const bytes = await this.fonts.read(file);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   /** The picture of a style at `width` × `height` pixels; an empty text or unknown font is a clear 'invalid-text' error. */

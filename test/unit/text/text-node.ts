@@ -2,14 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { TextRasteriser } from '@common/text/text-rasteriser';
+import { FontFiles } from '../../../electron/services/text/font-files';
 
 export const FONTS_DIR = join(import.meta.dirname, '..', '..', '..', 'resources', 'fonts');
 
 /** The rasteriser as the host builds it: resvg's .wasm from the installed package, fonts from resources/. */
 export function nodeRasteriser(): TextRasteriser {
+  const fonts = new FontFiles(FONTS_DIR);
   return new TextRasteriser({
     wasm: () => readFile(createRequire(import.meta.url).resolve('@resvg/resvg-wasm/index_bg.wasm')),
-    fontFile: async (file) => new Uint8Array(await readFile(join(FONTS_DIR, file))),
+    fontFile: (file) => fonts.read(file),
   });
 }
 

@@ -1,0 +1,102 @@
+import type { FontWeight } from '../composition/text-style';
+
+/**
+ * Fonts for the scripts the bundled families lack: Arabic (Noto Sans Arabic, static regular and bold)
+ * and Chinese/Japanese/Korean (Noto Sans SC, cut by the font's publisher into ~100 files of a few
+ * thousand characters each). Both come from npm (@fontsource) as WOFF2, which the host unpacks to
+ * TrueType on first use (resvg reads no WOFF2); a line asks only for the files its characters need,
+ * so a Chinese title loads a few hundred kilobytes, not the whole 4.5 MB family.
+ *
+ * resvg 2.6 draws one line reliably with one family: mixing families inside a line either drops the
+ * line (Arabic beside another family) or falls back only while glyph counts match. So a line that has
+ * Arabic is drawn entirely in Noto Sans Arabic, a line with CJK entirely in Noto Sans SC (which has
+ * Latin letters and digits of its own), and any other line in the element's family.
+ */
+export type ScriptFace = 'arabic' | 'cjk';
+
+export const SCRIPT_FAMILIES: Record<ScriptFace, string> = { arabic: 'Noto Sans Arabic', cjk: 'Noto Sans SC' };
+
+const ARABIC = /[\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufeff]/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+const STRONG_RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+const STRONG = /\p{L}/u;
+
+/** The script face a line needs, or null when the element's own family draws it. */
+export function scriptFaceOf(line: string): ScriptFace | null {
+  if (ARABIC.test(line)) return 'arabic';
+  if (CJK.test(line)) return 'cjk';
+  return null;
+}
+
+/** A paragraph runs right to left when its first strong letter is right-to-left (as the Unicode bidi algorithm decides). */
+export function isRightToLeft(paragraph: string): boolean {
+  for (const char of paragraph) {
+    if (STRONG_RTL.test(char)) return true;
+    if (STRONG.test(char)) return false;
+  }
+  return false;
+}
+
+/**
+ * The font files a line drawn in `face` needs. Arabic: one file per weight. CJK: the files whose
+ * character ranges hold the line's characters (the publisher's own table, `ranges`), always with the
+ * file that has Latin letters, digits and common punctuation.
+ */
+export function scriptFilesFor(face: ScriptFace, line: string, weight: FontWeight, ranges: CjkRanges): string[] {
+  if (face === 'arabic') return [arabicFile(weight)];
+  const files = new Set<string>([cjkFile(ranges.basic)]);
+  for (const char of line) {
+    const subset = ranges.subsetOf(char.codePointAt(0)!);
+    if (subset !== null) files.add(cjkFile(subset));
+  }
+  return [...files];
+}
+
+export const arabicFile = (weight: FontWeight): string => `noto-sans-arabic-arabic-${weight}-normal.woff2`;
+export const cjkFile = (subset: string): string => `noto-sans-sc-${subset}-wght-normal.woff2`;
+
+/** Every script font file name a caller may ask for (the host checks requests against this). */
+export const SCRIPT_FONT_FILE = /^(noto-sans-arabic-arabic-(400|700)-normal|noto-sans-sc-\d{1,3}-wght-normal)\.woff2$/;
+
+/** Where each CJK character lives: built from the publisher's unicode.json ({"[12]": "U+4e00-4e3f,…"}). */
+export interface CjkRanges {
+  /** The subset with Latin letters and CJK punctuation (the publisher's largest, "119"). */
+  basic: string;
+  subsetOf(codePoint: number): string | null;
+}
+
+export function cjkRangesOf(table: Record<string, string>): CjkRanges {
+  const spans: { from: number; to: number; subset: string }[] = [];
+  for (const [key, list] of Object.entries(table)) {
+    const subset = key.replace(/^\[|\]$/g, '');
+    if (!/^\d+$/.test(subset)) continue;
+    for (const part of list.split(',')) {
+      const [from, to] = part.trim().replace(/^U\+/i, '').split('-').map((hex) => parseInt(hex, 16));
+      spans.push({ from, to: to ?? from, subset });
+    }
+  }
+  spans.sort((a, b) => a.from - b.from);
+  const basic = spans.find((s) => s.from <= 0x41 && 0x41 <= s.to)?.subset ?? '119';
+  return {
+    basic,
+    subsetOf(codePoint) {
+      let lo = 0;
+      let hi = spans.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (spans[mid].to < codePoint) lo = mid + 1;
+        else if (spans[mid].from > codePoint) hi = mid - 1;
+        else return spans[mid].subset;
+      }
+      return null;
+    },
+  };
+}
+
+let cjkRanges: Promise<CjkRanges> | null = null;
+
+/** The CJK range table, imported only when a line first needs it (76 kB of JSON the page otherwise never loads). */
+export function loadCjkRanges(): Promise<CjkRanges> {
+  cjkRanges ??= import('@fontsource-variable/noto-sans-sc/unicode.json').then((m) => cjkRangesOf((m as { default: Record<string, string> }).default));
+  return cjkRanges;
+}

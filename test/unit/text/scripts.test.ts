@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TEXT_STYLE, type TextStyle } from '@common/composition';
+import { breakablePieces } from '@common/text/text-layout';
+import { isRightToLeft, scriptFaceOf } from '@common/text/script-fonts';
+import { inkBox, nodeRasteriser } from './text-node';
+
+const plain: TextStyle = { ...DEFAULT_TEXT_STYLE, shadow: null, fontWeight: 400, fontSize: 48, colour: '#000000' };
+
+describe('scripts beyond Latin', () => {
+  const rasteriser = nodeRasteriser();
+
+  /** The alpha channel of one line drawn at its natural size: what the glyphs look like. */
+  async function alphaOf(content: string, style: TextStyle = plain): Promise<Buffer> {
+    const s = { ...style, content };
+    const drawn = await rasteriser.rasterise(s, await rasteriser.layout(s));
+    return Buffer.from(drawn.pixels.filter((_, i) => i % 4 === 3));
+  }
+
+  it("knows each line's script face and direction", () => {
+    expect(scriptFaceOf('مرحبا بالعالم')).toBe('arabic');
+    expect(scriptFaceOf('你好，世界')).toBe('cjk');
+    expect(scriptFaceOf('こんにちは')).toBe('cjk');
+    expect(scriptFaceOf('Hello Привет Γειά')).toBeNull();
+    expect(isRightToLeft('مرحبا World')).toBe(true);
+    expect(isRightToLeft('World مرحبا')).toBe(false);
+    expect(isRightToLeft('123 مرحبا')).toBe(true);
+  });
+
+  it('draws a Chinese caption with real glyphs: ink in the box, and different characters look different (no missing-glyph boxes)', async () => {
+    const style: TextStyle = { ...plain, content: '你好，世界！' };
+    const layout = await rasteriser.layout(style);
+    const drawn = await rasteriser.rasterise(style, layout);
+    const ink = inkBox(drawn.pixels, drawn.width, drawn.height);
+    expect(ink).not.toBeNull();
+    // Six full-width characters at 48 px are about 6 em wide; the ink spans most of it.
+    expect(layout.lines[0].width).toBeGreaterThan(6 * 48 * 0.9);
+    expect(ink!.right - ink!.left).toBeGreaterThan(layout.lines[0].width * 0.8);
+    // A font without these characters draws every one as the same .notdef box.
+    const [zhong, guo, ri] = await Promise.all(['中', '国', '日'].map((c) => alphaOf(c)));
+    expect(zhong.equals(guo)).toBe(false);
+    expect(guo.equals(ri)).toBe(false);
+    const [hira, kata] = await Promise.all(['あ', 'ア'].map((c) => alphaOf(c)));
+    expect(hira.equals(kata)).toBe(false);
+  });
+
+  it('breaks a Japanese line between words without spaces, never before closing punctuation, and keeps every character', async () => {
+    const content = 'こんにちは、日本語のテキストを表示します。';
+    const style: TextStyle = { ...plain, content, wrapWidth: 48 * 8 };
+    const layout = await rasteriser.layout(style);
+    const lines = layout.lines.map((l) => l.text);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join('')).toBe(content);
+    for (const line of layout.lines) expect(line.width).toBeLessThanOrEqual(48 * 8);
+    // Each line ends where Intl.Segmenter allows a break: at the end of one of its segments.
+    const ends = new Set<number>();
+    let at = 0;
+    for (const piece of breakablePieces(content)) ends.add((at += piece.length));
+    at = 0;
+    for (const line of lines) expect(ends.has((at += line.length))).toBe(true);
+    for (const line of lines.slice(1)) expect(line).not.toMatch(/^[、。）」]/);
+    expect(breakablePieces('Hello wide world').join('|')).toBe('Hello |wide |world');
+  });
+
+  it('draws Arabic right to left, shaped, and starts a right-to-left paragraph at the right', async () => {
+    // Joined letters: "بب" shaped is an initial and a final form, unshaped it is two isolated forms.
+    const [joined, isolated] = await Promise.all([alphaOf('بب'), alphaOf('\ufe8f\ufe8f')]);
+    expect(joined.equals(isolated)).toBe(false);
+    // Aligned "left" (the start), an Arabic paragraph starts at the right edge; a Latin one at the left.
+    const wrapWidth = 900;
+    const arabic: TextStyle = { ...plain, align: 'left', wrapWidth, content: 'مرحبا بالعالم' };
+    const latin: TextStyle = { ...arabic, content: 'Hello world' };
+    for (const [style, side] of [[arabic, 'right'], [latin, 'left']] as const) {
+      const layout = await rasteriser.layout(style);
+      const drawn = await rasteriser.rasterise(style, layout);
+      const ink = inkBox(drawn.pixels, drawn.width, drawn.height)!;
+      const gapLeft = ink.left;
+      const gapRight = drawn.width - 1 - ink.right;
+      if (side === 'right') expect(gapRight).toBeLessThan(gapLeft / 4);
+      else expect(gapLeft).toBeLessThan(gapRight / 4);
+    }
+  });
+});
