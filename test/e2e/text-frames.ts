@@ -56,3 +56,20 @@ export function toOutput(box: Box, scale: number, origin = { x: 0, y: 0 }): Box 
 export function edgeGap(a: Box, b: Box): number {
   return Math.max(Math.abs(a.left - b.left), Math.abs(a.top - b.top), Math.abs(a.right - b.right), Math.abs(a.bottom - b.bottom));
 }
+
+/** '#e63946' → [230, 57, 70]. */
+export function hex(colour: string): [number, number, number] {
+  return [1, 3, 5].map((i) => Number.parseInt(colour.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+export interface OutputBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** Where to look for an element in a picture drawn at `scale` with the frame's origin at `origin`: its box and 20 output pixels round it. */
+export function around(b: OutputBox, scale = 1, origin = { x: 0, y: 0 }): Box {
+  return { left: Math.floor(origin.x + (b.x - 20) * scale), top: Math.floor(origin.y + (b.y - 20) * scale), right: Math.ceil(origin.x + (b.x + b.w + 20) * scale), bottom: Math.ceil(origin.y + (b.y + b.h + 20) * scale) };
+}

@@ -106,7 +106,7 @@ describe('canvas music', () => {
     await nextTick();
     const block = () => wrapper.find('.music-block');
     expect(block().attributes('data-canvas-music')).toBe('mixing');
-    expect(block().text()).toContain('mixing for Play…');
+    expect(block().text()).toContain('Mixing for Play…');
     pending[0].reject(new Error('Scene 1 (scene-1): the speech is only text so far; generate the voiceover first, then the music is mixed under it.'));
     await flushPromises();
     expect(block().text()).toContain('Play: without music');
