@@ -140,7 +140,7 @@ export const Project = z
     /** Scene lengths follow their voiceovers (set to each voice's length once it is known), as script-driven editors do. */
     followVoice: z.boolean().optional(),
     /**
-     * The font files the text elements use, with their fingerprints, so another machine can tell
+     * The font files the text elements and captions use, with their fingerprints, so another machine can tell
      * whether it would draw the same letters (kept up to date by the text operations).
      */
     fonts: z.array(FontRecord).optional(),

@@ -1,3 +1,4 @@
+import { DEFAULT_CAPTION_SETTINGS } from '../captions/caption-track';
 import type { MediaSize, Project, SceneElement } from './document';
 import { addElement, findElement } from './element-ops';
 import { elementBox } from './geometry';
@@ -67,9 +68,13 @@ export function setTextStyle(project: Project, sceneId: string, elementId: strin
   return withFontRecords(next);
 }
 
-/** The project with `fonts` listing the font files its text uses (absent when it has no text). */
+/** The project with `fonts` listing the font files its text and captions use (absent when it has neither). */
 export function withFontRecords(project: Project): Project {
-  const styles = project.scenes.flatMap((s) => s.elements.flatMap((e) => (e.type === 'text' && e.text ? [e.text] : [])));
+  const captionStyle = (project.captions ?? DEFAULT_CAPTION_SETTINGS).style;
+  const styles = project.scenes.flatMap((s) => [
+    ...s.elements.flatMap((e) => (e.type === 'text' && e.text ? [e.text] : [])),
+    ...(s.captions ?? []).map((cue) => ({ ...captionStyle, content: cue.text })),
+  ]);
   const fonts = fontRecordsOf(styles);
   if (JSON.stringify(fonts) === JSON.stringify(project.fonts ?? [])) return project;
   if (fonts.length === 0) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scriptFontRecordsOf } from '../text/script-fonts';
 import { HexColour } from './colour';
 
 /**
@@ -130,8 +131,9 @@ export function textStyleProblem(style: TextStyle): string | null {
   return null;
 }
 
-/** The font files a set of styles uses, each once, in a stable order (what a project records). */
+/** The font files a set of styles uses, each once, in a stable order (what a project records): the families', then the script fonts' its lines need. */
 export function fontRecordsOf(styles: readonly TextStyle[]): FontRecord[] {
   const used = new Set(styles.map((s) => `${s.fontFamily}\u0000${s.fontWeight}`));
-  return BUNDLED_FONTS.filter((f) => used.has(`${f.family}\u0000${f.weight}`)).map((f) => ({ family: f.family, weight: f.weight, file: f.file, sha256: f.sha256 }));
+  const bundled = BUNDLED_FONTS.filter((f) => used.has(`${f.family}\u0000${f.weight}`)).map((f) => ({ family: f.family, weight: f.weight, file: f.file, sha256: f.sha256 }));
+  return [...bundled, ...scriptFontRecordsOf(styles)];
 }

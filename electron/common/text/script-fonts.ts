@@ -54,6 +54,8 @@ export function scriptFilesFor(face: ScriptFace, line: string, weight: FontWeigh
 
 export const arabicFile = (weight: FontWeight): string => `noto-sans-arabic-arabic-${weight}-normal.woff2`;
 export const cjkFile = (subset: string): string => `noto-sans-sc-${subset}-wght-normal.woff2`;
+/** The CJK subsets as one set, as a project records them. */
+export const CJK_FILE_SET = 'noto-sans-sc-*-wght-normal.woff2';
 
 /** Every script font file name a caller may ask for (the host checks requests against this). */
 export const SCRIPT_FONT_FILE = /^(noto-sans-arabic-arabic-(400|700)-normal|noto-sans-sc-\d{1,3}-wght-normal)\.woff2$/;
@@ -99,4 +101,31 @@ let cjkRanges: Promise<CjkRanges> | null = null;
 export function loadCjkRanges(): Promise<CjkRanges> {
   cjkRanges ??= import('@fontsource-variable/noto-sans-sc/unicode.json').then((m) => cjkRangesOf((m as { default: Record<string, string> }).default));
   return cjkRanges;
+}
+
+/**
+ * What a project records for the script fonts its text uses (beside BUNDLED_FONTS' records). Arabic:
+ * the file and its SHA-256. CJK: the line's subsets vary with its characters, so the record names the
+ * set and fingerprints all of it — SHA-256 over "name sha256\n" of every subset file, sorted by name
+ * (a unit test computes them from the installed files and holds these to them).
+ */
+export const SCRIPT_FONT_RECORDS = {
+  arabic: {
+    400: { family: SCRIPT_FAMILIES.arabic, weight: 400, file: arabicFile(400), sha256: '4e2ca0745c908761dc5c5db951662873887c59366fa1a5693ad22c0864abf1bd' },
+    700: { family: SCRIPT_FAMILIES.arabic, weight: 700, file: arabicFile(700), sha256: 'd2bf5ac762d07f769e4e644a1f919649317cb5b62e20ab9ae02918862627b723' },
+  },
+  cjk: { family: SCRIPT_FAMILIES.cjk, file: CJK_FILE_SET, sha256: 'e821d7177e20ac35c529afc03e1347e73b70b11db10ba7d030a4d378cec228a4' },
+} as const;
+
+/** The script font records a set of styles needs, each once, Arabic before CJK and by weight. */
+export function scriptFontRecordsOf(styles: readonly { content: string; fontWeight: FontWeight }[]): { family: string; weight: FontWeight; file: string; sha256: string }[] {
+  const used = new Set<string>();
+  for (const style of styles) for (const paragraph of style.content.split(/\r?\n/)) {
+    const face = scriptFaceOf(paragraph);
+    if (face) used.add(`${face} ${style.fontWeight}`);
+  }
+  const records = [];
+  for (const weight of [400, 700] as const) if (used.has(`arabic ${weight}`)) records.push(SCRIPT_FONT_RECORDS.arabic[weight]);
+  for (const weight of [400, 700] as const) if (used.has(`cjk ${weight}`)) records.push({ ...SCRIPT_FONT_RECORDS.cjk, weight });
+  return records;
 }

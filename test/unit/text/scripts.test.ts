@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TEXT_STYLE, type TextStyle } from '@common/composition';
+import { setSceneCaptions } from '@common/captions/caption-ops';
+import { addTextElement, createProject, DEFAULT_TEXT_STYLE, withFontRecords, type TextStyle } from '@common/composition';
 import { breakablePieces } from '@common/text/text-layout';
-import { isRightToLeft, scriptFaceOf } from '@common/text/script-fonts';
+import { isRightToLeft, SCRIPT_FONT_FILE, SCRIPT_FONT_RECORDS, scriptFaceOf } from '@common/text/script-fonts';
+import { scriptFontPath } from '../../../electron/services/text/font-files';
 import { inkBox, nodeRasteriser } from './text-node';
 
 const plain: TextStyle = { ...DEFAULT_TEXT_STYLE, shadow: null, fontWeight: 400, fontSize: 48, colour: '#000000' };
@@ -78,5 +83,27 @@ describe('scripts beyond Latin', () => {
       if (side === 'right') expect(gapRight).toBeLessThan(gapLeft / 4);
       else expect(gapLeft).toBeLessThan(gapRight / 4);
     }
+  });
+
+  it('a project records the script fonts its text and captions use, with fingerprints true to the installed files', () => {
+    let p = createProject({ id: 'p-scripts', kind: 'avatar-video', output: '16:9-720p' });
+    p = addTextElement(p, 'scene-1', { ...DEFAULT_TEXT_STYLE, fontWeight: 700, content: 'مرحبا بالعالم' }, { width: 400, height: 100 }, { id: 'ar' });
+    expect(p.fonts?.map((f) => f.file)).toEqual(['SourceSans3-Bold.ttf', 'noto-sans-arabic-arabic-700-normal.woff2']);
+    p = withFontRecords(setSceneCaptions(p, 'scene-1', [{ text: '你好，世界', startMs: 0, endMs: 1000 }]));
+    expect(p.fonts?.map((f) => [f.family, f.weight])).toEqual([
+      ['Source Sans 3', 700],
+      ['Noto Sans Arabic', 700],
+      ['Noto Sans SC', 700],
+    ]);
+    const sha = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
+    for (const weight of [400, 700] as const) {
+      const record = SCRIPT_FONT_RECORDS.arabic[weight];
+      expect(sha(readFileSync(scriptFontPath(record.file)))).toBe(record.sha256);
+    }
+    // The CJK set: every subset file the package has, each name with its own fingerprint.
+    const cjkDir = dirname(scriptFontPath('noto-sans-sc-119-wght-normal.woff2'));
+    const subsets = readdirSync(cjkDir).filter((name) => SCRIPT_FONT_FILE.test(name)).sort();
+    expect(subsets.length).toBeGreaterThan(90);
+    expect(sha(subsets.map((name) => `${name} ${sha(readFileSync(`${cjkDir}/${name}`))}\n`).join(''))).toBe(SCRIPT_FONT_RECORDS.cjk.sha256);
   });
 });
