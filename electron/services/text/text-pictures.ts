@@ -89,7 +89,7 @@ export class TextPictures {
 }
 
 /** resvg's WebAssembly file, wherever the package is installed. */
-function resvgWasmPath(): string {
+export function resvgWasmPath(): string {
   return createRequire(import.meta.url).resolve('@resvg/resvg-wasm/index_bg.wasm');
 }
 
