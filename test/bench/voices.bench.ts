@@ -33,18 +33,22 @@ interface Outcome {
   twice: number;
 }
 
-function counting(): { fetch: FetchLike; requests: () => number; rateLimited: () => number } {
+/** A fetch that counts every request, the polls among them, and the rate limit's refusals (code 1005) among the answers. */
+export function counting(): { fetch: FetchLike; requests: () => number; polls: () => number; rateLimited: () => number } {
   let requests = 0;
+  let polls = 0;
   let rateLimited = 0;
   return {
     fetch: async (input, init) => {
       requests += 1;
+      if (input.includes('/infobymodelid')) polls += 1;
       const response = await fetch(input, init);
       const text = await response.clone().text();
       if (text.includes('"code":1005')) rateLimited += 1;
       return response;
     },
     requests: () => requests,
+    polls: () => polls,
     rateLimited: () => rateLimited,
   };
 }
