@@ -36,7 +36,9 @@ describe('sandbox live face swap sessions', { timeout: SLOW }, () => {
       const body = (await res.json()) as { data: { live: { _id: string; faceswap_status: number }[] } };
       return body.data.live.find((l) => l._id === s._id)?.faceswap_status;
     };
-    expect(await status()).toBe(1);
+    // Created queueing; the route is not read for that 1, since the sandbox may already have moved the
+    // session on by the time a loaded machine answers the read.
+    expect(s.faceswap_status).toBe(1);
     expect(await until(status, (v) => v === 2)).toBe(2);
   });
 });
