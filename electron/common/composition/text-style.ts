@@ -16,17 +16,25 @@ export type FontWeight = z.infer<typeof FontWeight>;
  * file's fingerprint: a project records it, so a machine with another file of the same name can tell.
  */
 export const BUNDLED_FONTS = [
-  { family: 'Source Sans 3', weight: 400, file: 'SourceSans3-Regular.ttf', sha256: '4644c81b86ec9caaa76b634889968ed3c4f4f52f054855933acc7c2b21e53b0f' },
-  { family: 'Source Sans 3', weight: 700, file: 'SourceSans3-Bold.ttf', sha256: '9214b9d95e4231c609802815c2646c98174e2102d0d37f88978a7f8e71006e6a' },
-  { family: 'DejaVu Serif', weight: 400, file: 'DejaVuSerif.ttf', sha256: '42d1edeb7952f31b1f96d767ed7030b08a39e0c372b0071641518864e2bffb51' },
-  { family: 'DejaVu Serif', weight: 700, file: 'DejaVuSerif-Bold.ttf', sha256: 'c47b5527bcdc8dcf9ea8c77054454c5a884beaca2f44851a2a823ee639cbf07f' },
-  { family: 'DejaVu Sans Mono', weight: 400, file: 'DejaVuSansMono.ttf', sha256: 'b4a6c3e4faab8773f4ff761d56451646409f29abedd68f05d38c2df667d3c582' },
-  { family: 'DejaVu Sans Mono', weight: 700, file: 'DejaVuSansMono-Bold.ttf', sha256: 'bce60f1b4421acd9ea51ba6623d7024ecbe6817a953e3654df62a5e6bdf8f769' },
+  { family: 'Source Sans 3', weight: 400, italic: false, file: 'SourceSans3-Regular.ttf', sha256: '4644c81b86ec9caaa76b634889968ed3c4f4f52f054855933acc7c2b21e53b0f' },
+  { family: 'Source Sans 3', weight: 700, italic: false, file: 'SourceSans3-Bold.ttf', sha256: '9214b9d95e4231c609802815c2646c98174e2102d0d37f88978a7f8e71006e6a' },
+  { family: 'Source Sans 3', weight: 400, italic: true, file: 'SourceSans3-It.ttf', sha256: '192afd78f0f54a3c69eaf02d43f4d9a821e9d6110e41d3d25d61a7385cd580e4' },
+  { family: 'Source Sans 3', weight: 700, italic: true, file: 'SourceSans3-BoldIt.ttf', sha256: '7978291fc1bf314db887e0366853b33c5cf2e964c7b95cfb9ce403a6ec46a842' },
+  { family: 'DejaVu Serif', weight: 400, italic: false, file: 'DejaVuSerif.ttf', sha256: '42d1edeb7952f31b1f96d767ed7030b08a39e0c372b0071641518864e2bffb51' },
+  { family: 'DejaVu Serif', weight: 700, italic: false, file: 'DejaVuSerif-Bold.ttf', sha256: 'c47b5527bcdc8dcf9ea8c77054454c5a884beaca2f44851a2a823ee639cbf07f' },
+  { family: 'DejaVu Serif', weight: 400, italic: true, file: 'DejaVuSerif-Italic.ttf', sha256: '2e39b1d50f90b933b00c7bb54a96afd3f86419b3d717c7cf202e36f2d4973e47' },
+  { family: 'DejaVu Serif', weight: 700, italic: true, file: 'DejaVuSerif-BoldItalic.ttf', sha256: '8d3dd3d31350309042ed226af82b34539bd773518e6107cb352712853ba80308' },
+  { family: 'DejaVu Sans Mono', weight: 400, italic: false, file: 'DejaVuSansMono.ttf', sha256: 'b4a6c3e4faab8773f4ff761d56451646409f29abedd68f05d38c2df667d3c582' },
+  { family: 'DejaVu Sans Mono', weight: 700, italic: false, file: 'DejaVuSansMono-Bold.ttf', sha256: 'bce60f1b4421acd9ea51ba6623d7024ecbe6817a953e3654df62a5e6bdf8f769' },
+  { family: 'DejaVu Sans Mono', weight: 400, italic: true, file: 'DejaVuSansMono-Oblique.ttf', sha256: '742097840c541870e8d6dc5c9b37bb1ceeea6c0dedd1d475faf903ef9df734b0' },
+  { family: 'DejaVu Sans Mono', weight: 700, italic: true, file: 'DejaVuSansMono-BoldOblique.ttf', sha256: '91713a71d550bba22c2a6b2bb2a9ad8f9a159e12e4e9f0a5b2677998ba21213e' },
 ] as const satisfies readonly FontFile[];
 
 export interface FontFile {
   family: string;
   weight: FontWeight;
+  /** The family's italic (DejaVu Sans Mono's is an oblique). */
+  italic: boolean;
   /** File name inside the fonts folder. */
   file: string;
   sha256: string;
@@ -59,6 +67,8 @@ export const TextStyle = z.object({
   content: z.string().max(MAX_TEXT_CHARS),
   fontFamily: z.string().min(1),
   fontWeight: FontWeight,
+  /** Drawn in the family's italic; absent is upright (as projects saved before italics were). */
+  italic: z.boolean().optional(),
   /** Pixels per em at the natural size. */
   fontSize: z.number().finite().min(4).max(800),
   colour: HexColour,
@@ -116,16 +126,16 @@ export const TEXT_PRESETS = {
 } as const satisfies Record<string, { label: string; style: TextStyle; place: 'centre' | 'lower-left' }>;
 export type TextPresetId = keyof typeof TEXT_PRESETS;
 
-/** The font file for a family and weight, or null when the studio has none. */
-export function fontFileOf(family: string, weight: FontWeight): FontFile | null {
-  return BUNDLED_FONTS.find((f) => f.family === family && f.weight === weight) ?? null;
+/** The font file for a family, weight and slant, or null when the studio has none. */
+export function fontFileOf(family: string, weight: FontWeight, italic = false): FontFile | null {
+  return BUNDLED_FONTS.find((f) => f.family === family && f.weight === weight && f.italic === italic) ?? null;
 }
 
 /** Why a style cannot be drawn, in words for the user; null when it can. */
 export function textStyleProblem(style: TextStyle): string | null {
   if (style.content.trim() === '') return 'The text is empty: type some words, or delete the element.';
-  if (!fontFileOf(style.fontFamily, style.fontWeight)) {
-    const weight = style.fontWeight === 700 ? 'bold' : 'regular';
+  if (!fontFileOf(style.fontFamily, style.fontWeight, style.italic)) {
+    const weight = `${style.fontWeight === 700 ? 'bold' : 'regular'}${style.italic ? ' italic' : ''}`;
     return `The font "${style.fontFamily}" (${weight}) is not one this studio has; choose one of ${FONT_FAMILIES.join(', ')}.`;
   }
   return null;
@@ -133,7 +143,7 @@ export function textStyleProblem(style: TextStyle): string | null {
 
 /** The font files a set of styles uses, each once, in a stable order (what a project records): the families', then the script fonts' its lines need. */
 export function fontRecordsOf(styles: readonly TextStyle[]): FontRecord[] {
-  const used = new Set(styles.map((s) => `${s.fontFamily}\u0000${s.fontWeight}`));
-  const bundled = BUNDLED_FONTS.filter((f) => used.has(`${f.family}\u0000${f.weight}`)).map((f) => ({ family: f.family, weight: f.weight, file: f.file, sha256: f.sha256 }));
+  const used = new Set(styles.map((s) => fontFileOf(s.fontFamily, s.fontWeight, s.italic ?? false)));
+  const bundled = BUNDLED_FONTS.filter((f) => used.has(f)).map((f) => ({ family: f.family, weight: f.weight, file: f.file, sha256: f.sha256 }));
   return [...bundled, ...scriptFontRecordsOf(styles)];
 }

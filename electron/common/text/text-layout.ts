@@ -37,7 +37,9 @@ export interface TextLayout {
 export function bleedOf(style: TextStyle): number {
   const outline = style.outline ? style.outline.width / 2 : 0;
   const shadow = style.shadow ? style.shadow.blur * 1.5 + Math.max(Math.abs(style.shadow.offsetX), Math.abs(style.shadow.offsetY)) : 0;
-  return Math.ceil(Math.max(outline, shadow));
+  // An italic's last letter leans past its advance (an "f" or "l" by up to about a seventh of the em).
+  const slant = style.italic ? style.fontSize * 0.15 : 0;
+  return Math.ceil(Math.max(outline, shadow) + slant);
 }
 
 export function layoutText(style: TextStyle, font: FontMeasure): TextLayout {

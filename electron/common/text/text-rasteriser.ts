@@ -121,7 +121,7 @@ export class TextRasteriser {
   }
 
   private fontFor(style: TextStyle): Promise<LoadedFont> {
-    const known = fontFileOf(style.fontFamily, style.fontWeight);
+    const known = fontFileOf(style.fontFamily, style.fontWeight, style.italic);
     if (!known) return Promise.reject(new TextStyleError(textStyleProblem({ ...style, content: 'x' }) ?? 'Unknown font.'));
     return this.file(known.file);
   }

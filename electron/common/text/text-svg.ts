@@ -27,7 +27,9 @@ export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: n
   for (const line of layout.lines) {
     if (line.text.trim() === '') continue;
     const family = line.face ? SCRIPT_FAMILIES[line.face] : style.fontFamily;
-    const at = `x="${line.x}" y="${line.baseline}" text-anchor="${line.anchor}" font-family="${escapeXml(family)}"`;
+    // The script fonts have no italic: their lines stay upright rather than be slanted by hand.
+    const slant = style.italic && !line.face ? ' font-style="italic"' : '';
+    const at = `x="${line.x}" y="${line.baseline}" text-anchor="${line.anchor}" font-family="${escapeXml(family)}"${slant}`;
     parts.push(`<text xml:space="preserve" ${at}>${escapeXml(line.text)}</text>`);
     // Noto Sans SC comes as a variable font that resvg draws at its lightest master: a stroke of the
     // text's own colour brings it to the chosen weight.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_FONTS, DEFAULT_TEXT_STYLE, TEXT_PRESETS, type TextStyle } from '@common/composition';
+import { BUNDLED_FONTS, DEFAULT_TEXT_STYLE, FONT_FAMILIES, fontFileOf, TEXT_PRESETS, textStyleProblem, type TextStyle } from '@common/composition';
 import { layoutText, type FontMeasure } from '@common/text/text-layout';
 import { TextStyleError } from '@common/text/text-rasteriser';
 import { FONTS_DIR, inkBox, nodeRasteriser } from './text-node';
@@ -62,6 +62,22 @@ describe('text rasteriser (resvg, Node)', () => {
     }
     expect(readFileSync(join(FONTS_DIR, 'SourceSans3-LICENSE.md'), 'utf8')).toMatch(/SIL Open Font License/);
     expect(readFileSync(join(FONTS_DIR, 'DejaVu-LICENSE.txt'), 'utf8')).toMatch(/Bitstream Vera/);
+  });
+
+  it('draws italic in the family\'s own italic, inside its box, and says when a family has no such face', async () => {
+    const upright: TextStyle = { ...plain, content: 'Half a shelf' };
+    const italic: TextStyle = { ...upright, italic: true };
+    for (const family of FONT_FAMILIES) {
+      const layout = await rasteriser.layout({ ...italic, fontFamily: family });
+      const slanted = await rasteriser.rasterise({ ...italic, fontFamily: family }, layout);
+      const straight = await rasteriser.rasterise({ ...upright, fontFamily: family }, layout);
+      expect(Buffer.from(slanted.pixels).equals(Buffer.from(straight.pixels)), family).toBe(false);
+      // The lean of the last letter stays inside the picture: no ink in the outermost column.
+      const ink = inkBox(slanted.pixels, slanted.width, slanted.height)!;
+      expect(ink.right, family).toBeLessThan(slanted.width - 1);
+      expect(fontFileOf(family, 700, true)?.file, family).toMatch(/It|Italic|Oblique/);
+    }
+    expect(textStyleProblem({ ...italic, fontFamily: 'Comic Sans' })).toMatch(/"Comic Sans" \(bold italic\)/);
   });
 });
 

@@ -85,15 +85,17 @@ describe('scripts beyond Latin', () => {
     }
   });
 
-  it('a project records the script fonts its text and captions use, with fingerprints true to the installed files', () => {
+  it('a project records the italic and script fonts its text and captions use, with fingerprints true to the installed files', () => {
     let p = createProject({ id: 'p-scripts', kind: 'avatar-video', output: '16:9-720p' });
     p = addTextElement(p, 'scene-1', { ...DEFAULT_TEXT_STYLE, fontWeight: 700, content: 'مرحبا بالعالم' }, { width: 400, height: 100 }, { id: 'ar' });
     expect(p.fonts?.map((f) => f.file)).toEqual(['SourceSans3-Bold.ttf', 'noto-sans-arabic-arabic-700-normal.woff2']);
     p = withFontRecords(setSceneCaptions(p, 'scene-1', [{ text: '你好，世界', startMs: 0, endMs: 1000 }]));
-    expect(p.fonts?.map((f) => [f.family, f.weight])).toEqual([
-      ['Source Sans 3', 700],
-      ['Noto Sans Arabic', 700],
-      ['Noto Sans SC', 700],
+    p = addTextElement(p, 'scene-1', { ...DEFAULT_TEXT_STYLE, fontWeight: 400, italic: true, content: 'Slanted' }, { width: 400, height: 100 }, { id: 'it' });
+    expect(p.fonts?.map((f) => [f.file, f.weight])).toEqual([
+      ['SourceSans3-Bold.ttf', 700],
+      ['SourceSans3-It.ttf', 400],
+      ['noto-sans-arabic-arabic-700-normal.woff2', 700],
+      [SCRIPT_FONT_RECORDS.cjk.file, 700],
     ]);
     const sha = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
     for (const weight of [400, 700] as const) {
