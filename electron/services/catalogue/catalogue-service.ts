@@ -2,6 +2,7 @@ import type { AiModelType } from '../../common/api';
 import type { AvatarQuery, CatalogueAvatar, CatalogueModel, CatalogueVoice, VoiceQuery } from '../../common/bridge/catalogue';
 import type { Clock } from '../client/transport';
 import type { ServiceClient } from '../client/service-client';
+import { everyAvatar } from './every-avatar';
 
 export interface CatalogueDeps {
   /** The connections the lists come through: the active one's id is known at once, its client may take a start. */
@@ -21,6 +22,11 @@ export class CatalogueService {
 
   avatars(query: AvatarQuery = {}): Promise<CatalogueAvatar[]> {
     return this.cached('avatars', query, (client) => client.call('avatarList', query));
+  }
+
+  /** Every avatar of the connection, all pages read (see everyAvatar). */
+  everyAvatar(): Promise<CatalogueAvatar[]> {
+    return everyAvatar(this);
   }
 
   voices(query: VoiceQuery = {}): Promise<CatalogueVoice[]> {

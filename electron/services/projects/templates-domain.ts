@@ -23,16 +23,19 @@ export interface ProjectStarterDeps {
   log: HostBase['log'];
 }
 
-/** The lists a catalogue answers, as much of them as relinking a template needs. */
+/**
+ * The lists relinking a template needs: every avatar of the connection (all its pages, since an avatar
+ * past the first page would otherwise be taken for one the connection lacks) and its voices.
+ */
 export interface CatalogueLists {
-  avatars(query: object): Promise<ReadonlyArray<{ avatar_id: string; url: string; from?: number }>>;
+  everyAvatar(): Promise<ReadonlyArray<{ avatar_id: string; url: string; from?: number }>>;
   voices(query: object): Promise<ReadonlyArray<{ voice_id: string }>>;
 }
 
 /** A catalogue's avatars and voices as relinkToCatalogue reads them. */
 export async function catalogueFactsOf(catalogue: CatalogueLists): Promise<CatalogueFacts> {
   return {
-    avatars: (await catalogue.avatars({})).map((a) => ({ avatarId: a.avatar_id, url: a.url, from: a.from === 3 ? 3 : 2 })),
+    avatars: (await catalogue.everyAvatar()).map((a) => ({ avatarId: a.avatar_id, url: a.url, from: a.from === 3 ? 3 : 2 })),
     voices: (await catalogue.voices({})).map((v) => v.voice_id),
   };
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AvatarQuery, CatalogueAvatar } from '@common/bridge/catalogue';
 import { lookupsOf } from '../../../electron/services/campaign/campaign-check';
 import { everyAvatar } from '../../../electron/services/catalogue/every-avatar';
+import { CatalogueService } from '../../../electron/services/catalogue/catalogue-service';
+import { catalogueFactsOf } from '../../../electron/services/projects/templates-domain';
 
 /** A connection with `count` avatars, paged as the service pages them (100 by default); each ask recorded. */
 function paged(count: number) {
@@ -40,5 +42,17 @@ describe("a campaign's avatar check reads the connection's whole list", () => {
     await expect(everyAvatar(catalogue)).rejects.toThrow(/more than 10000 avatars/);
     const { avatar } = await lookupsOf(catalogue);
     expect(avatar).toBeNull();
+  });
+});
+
+describe("a template's avatars are matched against the connection's whole list", () => {
+  it('keeps an avatar that is on the third page when a project is made from a template', async () => {
+    const lists = paged(250);
+    // The catalogue service the host and the CLI hand to catalogueFactsOf, over a client that pages.
+    const client = { call: async (name: string, query: AvatarQuery) => (name === 'avatarList' ? lists.avatars(query) : lists.voices()) };
+    const catalogue = new CatalogueService({ connections: { active: async () => ({ id: 'c' }), client: async () => client as never }, clock: { now: () => 0 } });
+    const facts = await catalogueFactsOf(catalogue);
+    expect(facts.avatars).toHaveLength(250);
+    expect(facts.avatars.find((a) => a.avatarId === 'Avatar230')).toEqual({ avatarId: 'Avatar230', url: 'https://cdn.example/230.mp4', from: 2 });
   });
 });
