@@ -2,16 +2,18 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, h } from 'vue';
 import { mount } from '@vue/test-utils';
 import { NDialogProvider, NMessageProvider } from 'naive-ui';
-import { createPinia, setActivePinia } from 'pinia';
+import { createPinia, getActivePinia, setActivePinia } from 'pinia';
 import { createProject, type Scene } from '@common/composition';
 import TimelinePanel from '@/timeline/TimelinePanel.vue';
 import { useProjectStore } from '@/stores/project';
 import { dropIndex, resizedDuration, sceneAt, sceneSpans } from '@/timeline/timeline-math';
 
-// WaveSurfer draws into a real canvas and fetches audio; the strip's own behaviour is not under test.
+// WaveSurfer draws into a real canvas and the host measures the sound; the strip's own behaviour is
+// not under test (and there is no host here to ask).
 vi.mock('wavesurfer.js', () => ({
   default: { create: () => ({ on: () => undefined, destroy: () => undefined }) },
 }));
+vi.mock('@/composables/host-peaks', () => ({ hostPeaks: async () => null }));
 
 const scene = (id: string, durationMs: number, elements: Scene['elements'] = [], voice: Scene['voice'] = null): Scene => ({ id, durationMs, voice, elements });
 const el = (id: string, layer: number, type: 'image' | 'avatar' = 'image') => ({ id, type, url: `https://x/${id}.png`, x: 0, y: 0, width: 960, height: 540, layer, name: id });
@@ -25,7 +27,8 @@ function mountTimeline(shown: Scene[] = scenes) {
   const Root = defineComponent({
     render: () => h(NMessageProvider, null, { default: () => h(NDialogProvider, null, { default: () => h(TimelinePanel, { scenes: shown, currentSceneId: 'scene-1', selectedIds: ['b'], playheadMs: 1000, playing: false }) }) }),
   });
-  return mount(Root, { attachTo: document.body }).findComponent(TimelinePanel);
+  // The music lane asks for the store through the app, as it is mounted in the studio.
+  return mount(Root, { attachTo: document.body, global: { plugins: [getActivePinia()!] } }).findComponent(TimelinePanel);
 }
 
 function pointer(type: string, clientX: number): PointerEvent {
