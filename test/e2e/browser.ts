@@ -16,7 +16,7 @@ import { fileHost } from './studio-host';
 
 export { CHROMIUM_FLAGS, chromiumPath };
 
-const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
+export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-artifacts', 'screenshots');
 
 /**
  * A connection of its own to the run's Chromium: closing it closes the contexts it opened and leaves

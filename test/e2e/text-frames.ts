@@ -25,6 +25,13 @@ export function decode(path: string, atSeconds?: number): Picture {
   return { width, height, rgb: out.stdout };
 }
 
+/** Saves one frame of a video (at `atSeconds`) as a PNG at `png`, to be kept and looked at, and decodes it. */
+export function keepFrame(video: string, atSeconds: number, png: string): Picture {
+  const run = spawnSync('ffmpeg', ['-v', 'error', '-y', '-ss', String(atSeconds), '-i', video, '-frames:v', '1', png]);
+  if (run.status !== 0) throw new Error(`could not take a frame of ${video}: ${run.stderr.toString()}`);
+  return decode(png);
+}
+
 /** The box of pixels within `distance` (RGB, Euclidean) of `colour` inside `within`; null when none. */
 export function colourBox(picture: Picture, colour: [number, number, number], distance: number, within?: Box): Box | null {
   const area = within ?? { left: 0, top: 0, right: picture.width - 1, bottom: picture.height - 1 };
