@@ -229,7 +229,13 @@ describe("a creator's finished video in Chromium", () => {
     expect(media.width).toBeLessThan(1920);
     expect(media.width / media.height).toBeCloseTo(16 / 9, 1);
     expect(media.duration).toBeCloseTo(5, 0);
-    // The voice alone is quieter than the target (about −21 LUFS): only the mix brings the scene to it.
+    // The voice alone is quieter than the target, so only the mix brings the scene to it.
+    const speech = (await bridgeCall<JobView[]>(page, 'jobs.list')).find((j) => j.kind === 'tts' && j.resultUrl)!;
+    // Fetched first: ffmpeg run synchronously could not read from the sandbox in this same process.
+    const voicePath = scratch('voice.mp3');
+    writeFileSync(voicePath, Buffer.from(await (await fetch(speech.resultUrl!)).arrayBuffer()));
+    const voiceAlone = integratedLufs(voicePath);
+    expect(voiceAlone, `the voice alone sounds at ${voiceAlone} LUFS`).toBeLessThan(TARGET_LUFS - 3);
     const heard = integratedLufs(newestPreview());
     expect(Math.abs(heard - TARGET_LUFS), `the preview sounds at ${heard} LUFS`).toBeLessThanOrEqual(LOUDNESS_TOLERANCE);
 
