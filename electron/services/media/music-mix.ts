@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analysisArgs, loudnessArgs, mixArgs, mixLengthMs, parseLevels, parseLoudnorm, speechSpans, type LoudnessMeasure } from '../../common/composition/music-mix-args';
@@ -84,8 +84,11 @@ export class MusicMixer {
     const target: LoudnessTarget = voice ? plan.loudness : { ...plan.loudness, lufs: Math.max(-40, plan.loudness.lufs + plan.track.levelDb) };
 
     await mkdir(this.deps.dir, { recursive: true });
-    const wav = `${path}.${process.pid}.wav`;
-    const part = `${path}.${process.pid}.part.mp3`;
+    // Working files of this call alone: the canvas's Play and Preview can ask for the same mix at once
+    // (each finished mix is renamed into place whole, so the later one only replaces it with the same).
+    const working = `${path}.${process.pid}-${randomUUID().slice(0, 8)}`;
+    const wav = `${working}.wav`;
+    const part = `${working}.part.mp3`;
     try {
       const sources = { voicePath: request.voicePath, voiceMs, music: { path: request.musicPath, durationMs: music.durationMs ?? 0 }, plan, musicGainDb, speech };
       // The voice's loudness is the first guess of the gain; the limiter may take some of it back, so

@@ -1,7 +1,8 @@
 // The music mix with real ffmpeg, once with the npm 4.1 build the studio falls back to and once with the
 // system's current ffmpeg: the mix lands on the loudness target (EBU R128, measured with ffmpeg's own
 // ebur128 meter), the music is ducked under the voice by the amount set, and music files as users
-// have them (the media corpus) mix, while a cut-short or empty one is refused by name.
+// have them (the media corpus) mix, while a cut-short or empty one is refused by name. The same mix asked
+// for twice at once is made for both callers.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,5 +103,16 @@ describe.each(mediaToolGenerations())('music mix with $label', ({ ffmpeg, ffprob
       await expect(attempt, name).rejects.toThrow(MusicMixError);
       await expect(attempt, name).rejects.toThrow(new RegExp(`^Scene 2: the music \\(${name.replace('.', '\\.')}\\) (is not a sound|has no sound)`));
     }
+  });
+
+  // The canvas's Play and Preview ask for a scene's mix at the same moment after the music changes:
+  // both get it, neither removing the other's working files (they shared their names once).
+  it('makes the same mix asked for twice at once, both callers getting it', async () => {
+    const runner = new ProcessRunner();
+    const fresh = new MusicMixer({ runner, ffmpeg: async () => ffmpeg, prober: new MediaProber(async () => ffprobe, runner), dir: join(dir, 'mixes-at-once') });
+    const request = { voicePath: speech, musicPath: chord, plan: { track: track(), offsetMs: 0, fadeIn: true, fadeOut: true, minLengthMs: 0, loudness: DEFAULT_LOUDNESS }, label: 'Scene 1' };
+    const [a, b] = await Promise.all([fresh.mix(request), fresh.mix(request)]);
+    expect(b.path).toBe(a.path);
+    expect(Math.abs(integratedLufs(ffmpeg, a.path) - DEFAULT_LOUDNESS.lufs)).toBeLessThanOrEqual(1);
   });
 });
