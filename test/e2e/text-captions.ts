@@ -7,7 +7,8 @@ import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { drawCue } from '@common/captions/caption-pictures';
 import { DEFAULT_CAPTION_SETTINGS } from '@common/captions/caption-track';
-import { screenshot, studioDataDir } from './browser';
+import { screenshot, SCREENSHOT_DIR, studioDataDir } from './browser';
+import { keepFrame } from './text-frames';
 import { bridgeCall } from './price';
 import { nodeRasteriser } from '../unit/text/text-node';
 
@@ -166,5 +167,7 @@ export async function burnFromLibrary(page: Page, saved: string, firstCue: SrtCu
   const strip = { x: drawn.x + 3, y: drawn.y + 6, width: 6, height: drawn.height - 12 };
   const at = (firstCue.startMs + firstCue.endMs) / 2000;
   expect(brightness(burned, at, strip)).toBeLessThan(brightness(saved, at, strip) - 60);
+  // The burned copy's frame there, kept to be looked at.
+  keepFrame(burned, at, join(SCREENSHOT_DIR, 'captions-burned-frame.png'));
   await page.getByRole('button', { name: 'Editor', exact: true }).click();
 }
