@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, h, nextTick, provide, ref } from 'vue';
 import { flushPromises, mount } from '@vue/test-utils';
-import { createPinia, setActivePinia } from 'pinia';
+import { createPinia, getActivePinia, setActivePinia } from 'pinia';
 import { createProject, defaultMusicTrack, patchMusic, setProjectMusic, setSceneVoice, type Project, type Scene } from '@common/composition';
 import type { MediaCache } from '@/composables/editor-media';
 import { useEditorPlayback } from '@/composables/editor-playback';
@@ -102,7 +102,7 @@ describe('canvas music', () => {
         return () => h(MusicLane, { spans: sceneSpans(doc.scenes), pxPerMs: 0.1 });
       },
     });
-    const wrapper = mount(Host);
+    const wrapper = mount(Host, { global: { plugins: [getActivePinia()!] } });
     await nextTick();
     const block = () => wrapper.find('.music-block');
     expect(block().attributes('data-canvas-music')).toBe('mixing');

@@ -2,7 +2,7 @@
 // scene's own, none), drawn from the file's peaks with its fades, and a click selects the scene.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
-import { createPinia, setActivePinia } from 'pinia';
+import { createPinia, getActivePinia, setActivePinia } from 'pinia';
 import { addScene, createProject, defaultMusicTrack, setProjectMusic, setSceneMusic } from '@common/composition';
 import { sceneSpans } from '@/timeline/timeline-math';
 import { useProjectStore } from '@/stores/project';
@@ -20,7 +20,7 @@ describe('music lane', () => {
     doc = setProjectMusic(doc, { ...defaultMusicTrack('file:///granted/bed.mp3', 'bed.mp3'), fadeInMs: 2000, fadeOutMs: 0 });
     doc = setSceneMusic(doc, doc.scenes[2].id, { none: true });
     store.load(doc, 'p');
-    const wrapper = mount(MusicLane, { props: { spans: sceneSpans(doc.scenes), pxPerMs: 0.048 } });
+    const wrapper = mount(MusicLane, { props: { spans: sceneSpans(doc.scenes), pxPerMs: 0.048 }, global: { plugins: [getActivePinia()!] } });
     await flushPromises();
     const blocks = wrapper.findAll('.music-block');
     expect(blocks.map((b) => b.attributes('aria-label'))).toEqual(['Music in scene 1: bed.mp3', 'Music in scene 2: bed.mp3']);
@@ -36,7 +36,7 @@ describe('music lane', () => {
   it('invites adding music when the project has none', async () => {
     const store = useProjectStore();
     store.load(createProject({ kind: 'avatar-video', output: '16:9-720p', id: 'p', name: 'P' }), 'p');
-    const wrapper = mount(MusicLane, { props: { spans: sceneSpans(store.doc.scenes), pxPerMs: 0.048 } });
+    const wrapper = mount(MusicLane, { props: { spans: sceneSpans(store.doc.scenes), pxPerMs: 0.048 }, global: { plugins: [getActivePinia()!] } });
     expect(wrapper.text()).toContain("add it in the scene's inspector");
   });
 });
