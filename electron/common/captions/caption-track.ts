@@ -30,7 +30,7 @@ export const CaptionSettings = z.object({
   widthShare: z.number().min(0.2).max(1),
   /** Write `<result>.srt` and `<result>.vtt` beside each downloaded result of this project. */
   besideDownloads: z.boolean(),
-  /** Captions are drawn over the local preview. */
+  /** Captions are drawn over the local preview and on the canvas at the playhead. */
   showInPreview: z.boolean(),
 });
 export type CaptionSettings = z.infer<typeof CaptionSettings>;
