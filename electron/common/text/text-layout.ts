@@ -124,7 +124,7 @@ function breaksBetween(before: string, after: string): boolean {
   return /\s$/u.test(before) || CLOSE_UP.test(before.slice(-1)) || CLOSE_UP.test(after[0]);
 }
 
-/** Characters of scripts that set text without spaces: a line may end next to any of them. */
-const CLOSE_UP = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+/** Characters of scripts that set text without spaces: a line may end next to any of them (Korean spaces its words, and breaks at the spaces). */
+const CLOSE_UP = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 const round = (v: number): number => Math.round(v * 100) / 100;

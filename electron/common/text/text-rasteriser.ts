@@ -1,7 +1,7 @@
 import { initWasm, Resvg, type InitInput } from '@resvg/resvg-wasm';
 import * as opentypeModule from 'opentype.js';
 import { fontFileOf, textStyleProblem, type TextStyle } from '../composition/text-style';
-import { loadCjkRanges, SCRIPT_FAMILIES, scriptFaceOf, scriptFilesFor, type ScriptFace } from './script-fonts';
+import { loadSubsetRanges, SCRIPT_FAMILIES, scriptFaceOf, scriptFilesFor, type ScriptFace } from './script-fonts';
 import { layoutText, type FontMeasure, type TextLayout } from './text-layout';
 import { escapeXml, textSvg } from './text-svg';
 
@@ -90,9 +90,9 @@ export class TextRasteriser {
   }
 
   /**
-   * The family's font plus, for paragraphs in Arabic or CJK, the script font files their characters
+   * The family's font plus, for paragraphs in Arabic, CJK or Korean, the script font files their characters
    * need (loaded once each). Lines in a script face are measured by that face: Arabic by resvg itself,
-   * since its joined letter forms are narrower than the letters alone; CJK character by character.
+   * since its joined letter forms are narrower than the letters alone; CJK and Korean character by character.
    */
   private async fontsFor(style: TextStyle): Promise<StyleFonts> {
     const primary = await this.fontFor(style);
@@ -100,8 +100,8 @@ export class TextRasteriser {
     for (const paragraph of style.content.split(/\r?\n/)) {
       const face = scriptFaceOf(paragraph);
       if (!face) continue;
-      const ranges = face === 'cjk' ? await loadCjkRanges() : null;
-      const needed = scriptFilesFor(face, paragraph, style.fontWeight, ranges!);
+      const ranges = face === 'arabic' ? null : await loadSubsetRanges(face);
+      const needed = scriptFilesFor(face, paragraph, style.fontWeight, ranges);
       files.set(face, [...new Set([...(files.get(face) ?? []), ...needed])]);
     }
     if (files.size === 0) return { buffers: [primary.bytes], measure: primary.measure };
@@ -110,11 +110,11 @@ export class TextRasteriser {
     for (const [face, names] of files) loaded.set(face, await Promise.all(names.map((name) => this.file(name))));
     const buffers = [primary.bytes, ...[...loaded.values()].flat().map((f) => f.bytes)];
     const arabic = loaded.get('arabic');
-    const cjk = loaded.get('cjk');
     const width = (text: string, size: number): number => {
       const face = scriptFaceOf(text);
+      const fonts = face ? loaded.get(face) : undefined;
       if (face === 'arabic' && arabic) return shapedWidth(text, size, SCRIPT_FAMILIES.arabic, arabic.map((f) => f.bytes));
-      if (face === 'cjk' && cjk) return perCharacterWidth(text, size, cjk.map((f) => f.font));
+      if (face && fonts) return perCharacterWidth(text, size, fonts.map((f) => f.font));
       return primary.measure.width(text, size);
     };
     return { buffers, measure: { width, ascent: primary.measure.ascent, descent: primary.measure.descent } };

@@ -31,9 +31,9 @@ export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: n
     const slant = style.italic && !line.face ? ' font-style="italic"' : '';
     const at = `x="${line.x}" y="${line.baseline}" text-anchor="${line.anchor}" font-family="${escapeXml(family)}"${slant}`;
     parts.push(`<text xml:space="preserve" ${at}>${escapeXml(line.text)}</text>`);
-    // Noto Sans SC comes as a variable font that resvg draws at its lightest master: a stroke of the
-    // text's own colour brings it to the chosen weight.
-    if (line.face === 'cjk') {
+    // Noto Sans SC and KR come as variable fonts that resvg draws at their lightest master: a stroke
+    // of the text's own colour brings them to the chosen weight.
+    if (line.face === 'cjk' || line.face === 'korean') {
       const stroke = round(style.fontSize * CJK_WEIGHT_STROKE[style.fontWeight]);
       parts.push(`<text xml:space="preserve" ${at} stroke="${style.colour}" stroke-width="${stroke}" stroke-linejoin="round" paint-order="normal">${escapeXml(line.text)}</text>`);
     }
@@ -42,7 +42,7 @@ export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: n
   return parts.join('');
 }
 
-/** Stroke width, in ems, that brings Noto Sans SC's thin master to regular and to bold. */
+/** Stroke width, in ems, that brings Noto Sans SC's and KR's thin masters to regular and to bold. */
 const CJK_WEIGHT_STROKE: Record<FontWeight, number> = { 400: 0.045, 700: 0.085 };
 
 const round = (v: number): number => Math.round(v * 100) / 100;

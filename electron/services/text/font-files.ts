@@ -6,7 +6,7 @@ import { SCRIPT_FONT_FILE } from '../../common/text/script-fonts';
 
 /**
  * Font files by name, as TrueType: the bundled ones from resources/fonts, and the script fonts
- * (Arabic, CJK) from their npm packages, unpacked from WOFF2 on first use and kept in memory (a CJK
+ * (Arabic, CJK, Korean) from their npm packages, unpacked from WOFF2 on first use and kept in memory (a CJK
  * file is ~50 kB packed, ~150 kB unpacked, and takes a few milliseconds).
  */
 export class FontFiles {
@@ -28,6 +28,6 @@ export class FontFiles {
 
 /** Where a script font's WOFF2 is installed (only names SCRIPT_FONT_FILE accepts reach here). */
 export function scriptFontPath(name: string): string {
-  const pkg = name.startsWith('noto-sans-arabic') ? '@fontsource/noto-sans-arabic' : '@fontsource-variable/noto-sans-sc';
+  const pkg = name.startsWith('noto-sans-arabic') ? '@fontsource/noto-sans-arabic' : name.startsWith('noto-sans-kr') ? '@fontsource-variable/noto-sans-kr' : '@fontsource-variable/noto-sans-sc';
   return createRequire(import.meta.url).resolve(`${pkg}/files/${name}`);
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { setSceneCaptions } from '@common/captions/caption-ops';
 import { addTextElement, createProject, DEFAULT_TEXT_STYLE, withFontRecords, type TextStyle } from '@common/composition';
 import { breakablePieces } from '@common/text/text-layout';
-import { isRightToLeft, SCRIPT_FONT_FILE, SCRIPT_FONT_RECORDS, scriptFaceOf } from '@common/text/script-fonts';
+import { isRightToLeft, SCRIPT_FONT_FILE, SCRIPT_FONT_RECORDS, scriptFaceOf, subsetFile } from '@common/text/script-fonts';
 import { scriptFontPath } from '../../../electron/services/text/font-files';
 import { inkBox, nodeRasteriser } from './text-node';
 
@@ -46,6 +46,17 @@ describe('scripts beyond Latin', () => {
     expect(guo.equals(ri)).toBe(false);
     const [hira, kata] = await Promise.all(['あ', 'ア'].map((c) => alphaOf(c)));
     expect(hira.equals(kata)).toBe(false);
+  });
+
+  it('draws Korean in its own font and breaks it at the spaces between words', async () => {
+    expect(scriptFaceOf('안녕하세요 世界')).toBe('korean');
+    const [an, nyeong, ha] = await Promise.all(['안', '녕', '한'].map((c) => alphaOf(c)));
+    expect(an.equals(nyeong)).toBe(false);
+    expect(nyeong.equals(ha)).toBe(false);
+    const content = '안녕하세요 한국어 자막입니다 오늘 날씨가 좋네요';
+    const layout = await rasteriser.layout({ ...plain, content, wrapWidth: 48 * 7 });
+    expect(layout.lines.length).toBeGreaterThan(1);
+    expect(layout.lines.map((l) => l.text).join(' ')).toBe(content);
   });
 
   it('breaks a Japanese line between words without spaces, never before closing punctuation, and keeps every character', async () => {
@@ -102,10 +113,12 @@ describe('scripts beyond Latin', () => {
       const record = SCRIPT_FONT_RECORDS.arabic[weight];
       expect(sha(readFileSync(scriptFontPath(record.file)))).toBe(record.sha256);
     }
-    // The CJK set: every subset file the package has, each name with its own fingerprint.
-    const cjkDir = dirname(scriptFontPath('noto-sans-sc-119-wght-normal.woff2'));
-    const subsets = readdirSync(cjkDir).filter((name) => SCRIPT_FONT_FILE.test(name)).sort();
-    expect(subsets.length).toBeGreaterThan(90);
-    expect(sha(subsets.map((name) => `${name} ${sha(readFileSync(`${cjkDir}/${name}`))}\n`).join(''))).toBe(SCRIPT_FONT_RECORDS.cjk.sha256);
+    // The CJK and Korean sets: every subset file each package has, each name with its own fingerprint.
+    for (const face of ['cjk', 'korean'] as const) {
+      const dir = dirname(scriptFontPath(subsetFile(face, '119')));
+      const subsets = readdirSync(dir).filter((name) => SCRIPT_FONT_FILE.test(name)).sort();
+      expect(subsets.length, face).toBeGreaterThan(90);
+      expect(sha(subsets.map((name) => `${name} ${sha(readFileSync(`${dir}/${name}`))}\n`).join('')), face).toBe(SCRIPT_FONT_RECORDS[face].sha256);
+    }
   });
 });
