@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { campaignCounts, type CampaignRecord } from '../../common/campaign/record';
 import { CAMPAIGN_MANIFEST, writeCampaignManifest } from '../../services/campaign/campaign-manifest';
-import { createCampaignRunner } from '../../services/campaign/campaign-services';
+import { campaignMusicMixer, createCampaignRunner } from '../../services/campaign/campaign-services';
+import { createMediaToolkit } from '../../services/media/toolkit';
+import { pathToFileURL } from 'node:url';
 import { campaignIdFor, newCampaignRecord, reviseCampaign } from '../../services/campaign/campaign-setup';
 import { CampaignStore } from '../../services/campaign/campaign-store';
 import { ffprobeVerifier } from '../../services/downloads/verify';
@@ -61,11 +63,16 @@ export const campaignRunCommand: CliCommand = {
     const concurrency = Number(flag(args, '--concurrency') ?? 4);
     const json = args.flags['--json'] === true;
     const host = openCliHost(args, io, 'writes', { serveOthers: true });
+    let stopMedia = (): Promise<void> => Promise.resolve();
     try {
       const check = await checkCampaign(host, input, args, io);
       reportCheck(check, input.label, io);
       if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
-      const runner = createCampaignRunner({ dataDir: host.dataDir, engine: host.engine, storage: host.storage, log: host.log, verify: ffprobeVerifier(), placement: () => placementOf(host) });
+      // Music is mixed under each row's voiceover on this machine, as the studio's Create does.
+      const media = createMediaToolkit({ dataDir: host.dataDir, resolve: { env: io.env } });
+      stopMedia = () => media.dispose();
+      const mixMusic = campaignMusicMixer(media.music, (ref) => media.cache.localPath(ref), (path) => pathToFileURL(path).href);
+      const runner = createCampaignRunner({ dataDir: host.dataDir, engine: host.engine, storage: host.storage, log: host.log, verify: ffprobeVerifier(), placement: () => placementOf(host), mixMusic });
       // The reactor moves a row on when one of its jobs ends, including jobs that ended while nothing ran.
       const reactor = new JobReactor({ engine: host.engine, log: host.log });
       reactor.on('campaign-row', (job) => runner.jobEnded(job));
@@ -96,6 +103,7 @@ export const campaignRunCommand: CliCommand = {
       const manifest = await writeCampaignManifest(done, host.engine.list());
       return finishRun(done, manifest, args.flags['--strict'] === true, json, io);
     } finally {
+      await stopMedia();
       await host.close();
     }
   },

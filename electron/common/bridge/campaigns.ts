@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaidConfirmation } from '../jobs/cost-model';
 import { CampaignRowRecord, CampaignState, type CampaignRecord } from '../campaign/record';
+import { Project } from '../composition/document';
 import { call } from './contract';
 import { PriceQuote } from './jobs';
 
@@ -19,6 +20,8 @@ export const CampaignInput = z.object({
   /** By variable, the column to read it from when the names differ. */
   mapping: z.record(z.string().max(200), z.string().max(200)).optional(),
   concurrency: z.number().int().min(1).max(16).default(4),
+  /** Cells the user corrected in the check's table, by row (0-based) and variable key; the file itself is not changed. */
+  edits: z.record(z.string().regex(/^\d{1,6}$/), z.record(z.string().max(200), z.string().max(20_000))).optional(),
   /** An absolute folder on the host's machine for the videos and manifest.csv. */
   outDir: z.string().min(1).max(4096),
 });
@@ -26,7 +29,11 @@ export type CampaignInput = z.input<typeof CampaignInput>;
 
 export const CampaignCheckView = z.object({
   readAs: z.string(),
+  /** The template's variables in its order: `key` as the rows' values are keyed, `name` as written. */
+  variables: z.array(z.object({ key: z.string(), name: z.string() })),
   columns: z.record(z.string(), z.string()),
+  /** Header cells no variable reads: what a variable can be mapped to besides the columns in use. */
+  unused: z.array(z.string()),
   /** What stops the whole campaign: nothing can start while there is one. */
   problems: z.array(z.string()),
   rows: z.array(z.object({ row: z.number().int(), fileName: z.string(), values: z.record(z.string(), z.string()), problems: z.array(z.string()) })),
@@ -66,6 +73,21 @@ export function campaignSummary(record: CampaignRecord): CampaignSummary {
 }
 
 const id = z.string().min(1).max(200);
+const rowNumber = z.number().int().nonnegative().max(100_000);
+
+/** One picture the host drew: a row's first frame, or a contact sheet of several. */
+export const CampaignStill = z.object({
+  /** data:image/png;base64,… or data:image/jpeg;base64,… */
+  dataUrl: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  /** The rows it shows (0-based), in reading order. */
+  rows: z.array(z.number().int()),
+});
+export type CampaignStill = z.infer<typeof CampaignStill>;
+
+/** Most rows a contact sheet shows. */
+export const CONTACT_SHEET_MAX_ROWS = 24;
 
 export const campaignsCalls = {
   /** Reads the spreadsheet and checks every row against the template; sends nothing. */
@@ -84,7 +106,18 @@ export const campaignsCalls = {
   /** Makes one ended row again (0-based): new paid jobs, so the user's answer to their price comes with it. */
   'campaigns.retryRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation]), CampaignView),
   /** The price of making one row again. */
-  'campaigns.quoteRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000)]), PriceQuote),
+  'campaigns.quoteRow': call(z.tuple([id, rowNumber]), PriceQuote),
+  /**
+   * One checked row's own project (the template filled with its values), for a local preview with the
+   * draft voice through preview.render before anything is paid.
+   */
+  'campaigns.rowProject': call(z.tuple([CampaignInput, rowNumber]), Project),
+  /** The first frames of the first `rows` rows that pass the check, side by side in one picture. */
+  'campaigns.contactSheet': call(z.tuple([CampaignInput, z.object({ rows: z.number().int().min(1).max(CONTACT_SHEET_MAX_ROWS) })]), CampaignStill),
+  /** A row's thumbnail: a frame of its saved video once there is one, else its filled project's first frame. */
+  'campaigns.rowStill': call(z.tuple([id, rowNumber]), CampaignStill),
+  /** Opens a saved row's video with the system's player (the desktop app); otherwise says where it is. */
+  'campaigns.openFile': call(z.tuple([id, rowNumber]), z.object({ path: z.string(), opened: z.boolean() })),
 };
 
 export const campaignsEvents = {

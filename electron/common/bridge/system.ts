@@ -44,7 +44,7 @@ export const systemCalls = {
 };
 
 /** The workspaces of the app shell, in sidebar order. */
-export const Workspace = z.enum(['editor', 'voices', 'library', 'tools', 'settings']);
+export const Workspace = z.enum(['editor', 'voices', 'library', 'tools', 'settings', 'campaigns']);
 export type Workspace = z.infer<typeof Workspace>;
 
 export const systemEvents = {

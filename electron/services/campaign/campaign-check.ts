@@ -22,6 +22,8 @@ export interface CampaignCheck {
   readAs: string;
   /** Which column each variable is read from. */
   columns: Record<string, string>;
+  /** Header cells no variable reads (offered when mapping a variable to another column). */
+  unused: string[];
   /** What stops the whole campaign (the template, the file): nothing is sent while there is one. */
   problems: string[];
   rows: CheckedRow[];
@@ -32,6 +34,8 @@ export interface CampaignCheck {
 export interface CampaignCheckOptions extends Omit<RowCheckOptions, 'link'> {
   /** By variable, the column to read it from when the names differ. */
   mapping?: Record<string, string>;
+  /** Cells corrected by the user, by row (0-based) and variable key: they win over the file's. */
+  edits?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /**
@@ -47,13 +51,21 @@ export async function checkCampaignFile(template: CampaignTemplate, sheetPath: s
 
 /** The same check on cells already read (the page's table, edited by the user). */
 export async function checkCampaignTable(template: CampaignTemplate, lines: readonly (readonly string[])[], deps: CampaignCheckDeps, options: CampaignCheckOptions & RowCheckOptions = {}): Promise<Omit<CampaignCheck, 'readAs'>> {
-  const table = campaignTable(lines, columnVariables(template), options.mapping);
+  const read = campaignTable(lines, columnVariables(template), options.mapping);
+  const table = options.edits ? { ...read, rows: read.rows.map((row) => withEdits(row, options.edits?.[String(row.row)])) } : read;
   const problems = [...templateProblems(template), ...table.problems];
   const lookups = await lookupsOf(deps.catalogue);
   const filled = fillRows(template, table.rows, lookups, options);
   const urls = rowLinks(filled);
   const reports = new Map((urls.length > 0 ? await deps.checkLinks(urls) : []).map((report) => [report.url, report]));
-  return { columns: table.columns, problems, rows: checkRows(filled, reports, options), voiceIds: voiceIdsOf(template, table.rows, lookups) };
+  return { columns: table.columns, unused: table.unused, problems, rows: checkRows(filled, reports, options), voiceIds: voiceIdsOf(template, table.rows, lookups) };
+}
+
+function withEdits<R extends { values: Readonly<Record<string, string>> }>(row: R, edits: Readonly<Record<string, string>> | undefined): R {
+  if (!edits) return row;
+  const values = { ...row.values };
+  for (const [key, value] of Object.entries(edits)) values[key] = value.trim();
+  return { ...row, values };
 }
 
 /** Each voice a row names in a voice column that is not an id itself, with its id. */

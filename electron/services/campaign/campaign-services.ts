@@ -1,10 +1,16 @@
 import { pathToFileURL } from 'node:url';
 import { campaignSummary } from '../../common/bridge/campaigns';
 import type { CampaignRecord } from '../../common/campaign/record';
+import type { Project } from '../../common/composition/document';
 import type { PlacementConvention } from '../../common/composition/placement';
 import type { Logger } from '../host/types';
 import type { StorageServices } from '../storage/storage-services';
 import { createTextPictures } from '../text/text-domain';
+import type { MusicMixer } from '../media/music-mix';
+import type { MediaToolkit } from '../media/toolkit';
+import { CampaignStills } from './campaign-stills';
+import { join } from 'node:path';
+import { mixSceneMusic } from '../media/music-scenes';
 import { saveResult, sendableBody, uploadLocalFiles } from './campaign-media';
 import { CampaignRunner, type CampaignEngine } from './campaign-runner';
 import { CampaignStore } from './campaign-store';
@@ -20,6 +26,8 @@ export interface CampaignHost {
   grant?(path: string): string;
   /** Uploads the local files a body names (default: every file: URL, through the host's uploader). */
   linkLocal?(value: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A scene's music mixed under its voice, as a local file reference (sendableBody's mixMusic). */
+  mixMusic?(project: Project, sceneId: string): Promise<string>;
   onChange?(record: CampaignRecord): void;
   /** Checks a saved video is real media (ffprobe); throws with the reason otherwise. */
   verify?(path: string): Promise<void>;
@@ -37,13 +45,34 @@ export function createCampaignRunner(host: CampaignHost): CampaignRunner {
   return new CampaignRunner({
     engine: host.engine,
     store: new CampaignStore(host.dataDir),
-    prepare: (body, project) => sendableBody(body, project, { picture: (style, size) => pictures.picture(style, size), linkLocal }),
+    prepare: (body, project) => sendableBody(body, project, { picture: (style, size) => pictures.picture(style, size), linkLocal, mixMusic: host.mixMusic }),
     download: (url, target) => saveResult(url, target, { verify: host.verify }),
     placement: host.placement,
     log: host.log,
     notify: host.notify,
     backoffMs: host.backoffMs,
     onChange: host.onChange,
+  });
+}
+
+/**
+ * A campaign's `mixMusic` on a host's mixer: the one mix the editor's Create and preview make
+ * (music-scenes.ts), its file handed out as `reference` names it (a grant, or a file: URL).
+ */
+export function campaignMusicMixer(mixer: MusicMixer, localPath: (reference: string) => Promise<string>, reference: (path: string) => string): NonNullable<CampaignHost['mixMusic']> {
+  return async (project, sceneId) => reference((await mixSceneMusic({ mixer, localPath }, project, sceneId)).path);
+}
+
+/** Rows' stills on a host's media toolkit: the preview's poster of the project with its text drawn in. */
+export function campaignStills(toolkit: Pick<MediaToolkit, 'runner' | 'binary' | 'renderer' | 'tools' | 'dirs'>, flatten: (project: Project) => Promise<Project>): CampaignStills {
+  return new CampaignStills({
+    runner: toolkit.runner,
+    ffmpeg: () => toolkit.binary('ffmpeg'),
+    poster: async (project, path) => {
+      await toolkit.renderer.poster(await flatten(project), 0, { outputPath: path });
+    },
+    frameOf: (path, width) => toolkit.tools.frame(path, 0, width),
+    dir: join(toolkit.dirs.posters, 'campaigns'),
   });
 }
 

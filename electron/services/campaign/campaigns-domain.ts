@@ -13,6 +13,10 @@ import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { checkCampaignTable, type CampaignCheck } from './campaign-check';
 import type { CampaignRunner } from './campaign-runner';
 import { campaignQuote, newCampaignRecord, requireCampaignConfirmed } from './campaign-setup';
+import type { CampaignStills } from './campaign-stills';
+import { rowProject } from './row-project';
+import { columnVariables } from '../../common/campaign/variables';
+import { join } from 'node:path';
 
 export interface CampaignsDomainDeps {
   runner: CampaignRunner;
@@ -22,6 +26,10 @@ export interface CampaignsDomainDeps {
   pathOf(reference: string): string | null;
   /** The editor's link pre-flight (the media domain's checker), asked afresh. */
   checkLinks(urls: readonly string[]): Promise<LinkReport[]>;
+  /** Rows' first frames and contact sheets (the preview's poster machinery). */
+  stills: CampaignStills;
+  /** Opens a file with the system's player; absent where the host has no desktop (the web host). */
+  openPath?(path: string): Promise<void>;
 }
 
 /**
@@ -38,7 +46,7 @@ export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 
     const table = await readSheetFile(path, { maxRows: MAX_CAMPAIGN_ROWS }).catch((error: Error) => {
       throw new StudioError(error.message, 'sheet-unreadable');
     });
-    const check = await checkCampaignTable({ project, fileName: input.fileName }, table.rows, { catalogue, checkLinks: deps.checkLinks }, { mapping: input.mapping });
+    const check = await checkCampaignTable({ project, fileName: input.fileName }, table.rows, { catalogue, checkLinks: deps.checkLinks }, { mapping: input.mapping, edits: input.edits });
     return { input, project, check: { ...check, readAs: table.readAs } };
   };
   const recordOf = (input: ReturnType<typeof CampaignInput.parse>, project: Project, check: Omit<CampaignCheck, 'readAs'>): CampaignRecord =>
@@ -52,6 +60,21 @@ export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 
     const record = await deps.runner.get(id);
     if (!record) throw new StudioError(`No campaign "${id}"`, 'not-found');
     return campaignView(record);
+  };
+  /** A checked row's filled project, as its campaign would send it. */
+  const checkedRowProject = async (raw: CampaignInput, row: number): Promise<Project> => {
+    const { input, project, check } = await read(raw);
+    const found = check.rows.find((r) => r.row === row);
+    if (!found) throw new StudioError(`The spreadsheet has no row ${row + 1}.`, 'not-found');
+    if (found.problems.length > 0) throw new StudioError(`Row ${row + 1} cannot be shown until it is fixed: ${found.problems.join('; ')}`, 'invalid-row');
+    const record = recordOf(input, project, check);
+    return rowProject(record, record.rows.find((r) => r.row === row) ?? record.rows[0]);
+  };
+  const savedRow = async (id: string, row: number) => {
+    const record = await deps.runner.get(id);
+    const found = record?.rows.find((r) => r.row === row);
+    if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
+    return { record, found, path: join(record.outDir, found.fileName) };
   };
   const oneRow = async (id: string, row: number): Promise<CampaignRecord> => {
     const record = await deps.runner.get(id);
@@ -67,8 +90,8 @@ export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 
     },
     handlers: {
       'campaigns.check': async (raw) => {
-        const { check } = await read(raw);
-        return { readAs: check.readAs, columns: check.columns, problems: check.problems, rows: check.rows.map((r) => ({ row: r.row, fileName: r.fileName, values: { ...r.values }, problems: r.problems })) };
+        const { check, project } = await read(raw);
+        return { readAs: check.readAs, variables: columnVariables({ project, fileName: raw.fileName }).map((v) => ({ key: v.key, name: v.name })), columns: check.columns, unused: check.unused, problems: check.problems, rows: check.rows.map((r) => ({ row: r.row, fileName: r.fileName, values: { ...r.values }, problems: r.problems })) };
       },
       'campaigns.quote': async (raw) => {
         const { input, project, check } = await read(raw);
@@ -94,6 +117,30 @@ export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 
       },
       'campaigns.cancel': async (id) => campaignView(await deps.runner.cancel(id)),
       'campaigns.quoteRow': async (id, row) => quoteOf(await oneRow(id, row)),
+      'campaigns.rowProject': async (raw, row) => checkedRowProject(raw, row),
+      'campaigns.contactSheet': async (raw, { rows }) => {
+        const { input, project, check } = await read(raw);
+        const record = recordOf(input, project, check);
+        const good = record.rows.filter((r) => r.state === 'pending').slice(0, rows);
+        if (good.length === 0) throw new StudioError('No row passes the check yet, so there is nothing to show.', 'nothing-to-send');
+        return deps.stills.contactSheet(good.map((r) => ({ row: r.row, project: rowProject(record, r) }))).catch((error: Error) => {
+          throw new StudioError(`The contact sheet could not be drawn: ${error.message}`, 'still-failed');
+        });
+      },
+      'campaigns.rowStill': async (id, row) => {
+        const { record, found, path } = await savedRow(id, row);
+        const still = found.savedAt ? deps.stills.savedFrame(path, row) : deps.stills.firstFrame(rowProject(record, found), row);
+        return still.catch((error: Error) => {
+          throw new StudioError(`Row ${row + 1}'s picture could not be drawn: ${error.message}`, 'still-failed');
+        });
+      },
+      'campaigns.openFile': async (id, row) => {
+        const { found, path } = await savedRow(id, row);
+        if (!found.savedAt) throw new StudioError(`Row ${row + 1} has no saved video yet.`, 'not-saved');
+        if (!deps.openPath) return { path, opened: false };
+        await deps.openPath(path);
+        return { path, opened: true };
+      },
       'campaigns.retryRow': async (id, row, confirmation) => {
         const single = await oneRow(id, row);
         requireCampaignConfirmed(await quoteOf(single), single, confirmation, jobs.policy());

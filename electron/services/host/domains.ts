@@ -29,7 +29,7 @@ import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
 import { createAvatarsDomain } from '../avatars/avatars-domain';
 import { createTextDomain, createTextPictures } from '../text/text-domain';
 import { createCaptionsDomain } from '../media/captions-domain';
-import { createCampaignRunner, throttledCampaignEvents } from '../campaign/campaign-services';
+import { campaignMusicMixer, campaignStills, createCampaignRunner, throttledCampaignEvents } from '../campaign/campaign-services';
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { Handlers, HostBase } from './types';
@@ -116,6 +116,7 @@ export function createDomains(base: HostBase): Domains {
     dataDir: base.dataDir, engine: studio.jobs, storage, log: base.log, notify: studio.notify,
     grant: (path) => grants.grant(path),
     linkLocal: async (value) => (await linkForCampaign(value)).value as Record<string, unknown>,
+    mixMusic: campaignMusicMixer(media.toolkit.music, (ref) => media.toolkit.cache.localPath(ref), (path) => grants.grant(path)),
     placement: async () => (await studio.connections.state()).connections.find((c) => c.active)?.placement,
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
   });
@@ -139,7 +140,11 @@ export function createDomains(base: HostBase): Domains {
     createAvatarsDomain(base, studio, linker.linkFor('avatar')),
     createTextDomain(text),
     createCaptionsDomain(media.toolkit),
-    createCampaignsDomain(studio, { runner: campaigns, openProject: async (id) => (await projects.open(id)).project, pathOf: (ref) => grants.pathOf(ref), checkLinks: (urls) => media.checkLinks(urls) }),
+    createCampaignsDomain(studio, {
+      runner: campaigns, openProject: async (id) => (await projects.open(id)).project, pathOf: (ref) => grants.pathOf(ref), checkLinks: (urls) => media.checkLinks(urls),
+      stills: campaignStills(media.toolkit, (project) => text.flatten(project)),
+      openPath: base.platform.openPath,
+    }),
     hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
   ] as const;
   startStudioServices(studio);

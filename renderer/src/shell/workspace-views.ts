@@ -11,6 +11,7 @@ export const workspaceViews: Record<Workspace, () => Promise<{ default: Componen
   library: () => import('@/views/library/LibraryView.vue'),
   tools: () => import('@/views/tools/ToolsView.vue'),
   settings: () => import('@/views/settings/SettingsView.vue'),
+  campaigns: () => import('@/views/campaigns/CampaignsView.vue'),
 };
 
 const arrived: Partial<Record<Workspace, Component>> = {};

@@ -47,6 +47,13 @@ export const workspaces: readonly WorkspaceEntry[] = [
     key: '5',
     icon: 'M12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6z M19 12l2-1-1-3-2 .2-1.2-1.5.6-2-3-1.4-1.2 1.7h-2L8.9 2.3 5.9 3.7l.6 2L5.3 7.2 3.3 7 2.3 10l1.8 1v2l-1.8 1 1 3 2-.2 1.2 1.5-.6 2 3 1.4 1.2-1.7h2l1.2 1.7 3-1.4-.6-2 1.2-1.5 2 .2 1-3-2-1z',
   },
+  {
+    id: 'campaigns',
+    label: 'Campaigns',
+    blurb: 'One template and a spreadsheet, one video per row',
+    key: '6',
+    icon: 'M3 5h18v14H3z M3 10h18 M9 10v9 M15 10v9',
+  },
 ];
 
 export function isWorkspace(value: string): value is Workspace {

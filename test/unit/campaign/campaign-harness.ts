@@ -3,7 +3,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { CatalogueService } from '../../../electron/services/catalogue/catalogue-service';
 import { ServiceClient } from '../../../electron/services/client';
 import { checkCampaignTable } from '../../../electron/services/campaign/campaign-check';
-import { createCampaignRunner } from '../../../electron/services/campaign/campaign-services';
+import { createCampaignRunner, type CampaignHost } from '../../../electron/services/campaign/campaign-services';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { JobEngine } from '../../../electron/services/jobs/engine';
@@ -30,13 +30,13 @@ export function smallTemplate(fileName = '{{row}} - {{First name}}'): CampaignTe
  * One run of a host on a data folder, as the CLI and the app build it: an engine on its ledger, the
  * reactor advancing campaign rows, and the runner. Dropping it (stop) is what a crash leaves behind.
  */
-export function campaignHost(em: RunningEmulator, dataDir: string, notes: string[] = []) {
+export function campaignHost(em: RunningEmulator, dataDir: string, notes: string[] = [], extra: Pick<CampaignHost, 'mixMusic'> = {}) {
   const client = new ServiceClient({ baseUrl: em.url, credentials: { kind: 'api-key', apiKey: em.apiKey } });
   const connections = { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client };
   const engine = new JobEngine({ storage: new FileLedgerStorage(join(dataDir, 'jobs')), connections, clock: { now: () => Date.now() } });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
-  const runner = createCampaignRunner({ dataDir, engine, storage, backoffMs: 100, notify: (title, body) => notes.push(`${title}: ${body}`) });
+  const runner = createCampaignRunner({ dataDir, engine, storage, backoffMs: 100, notify: (title, body) => notes.push(`${title}: ${body}`), ...extra });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => runner.jobEnded(job));
   engine.start();

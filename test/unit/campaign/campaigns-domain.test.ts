@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,17 +6,44 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignsCalls } from '@common/bridge/campaigns';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { createCampaignsDomain } from '../../../electron/services/campaign/campaigns-domain';
+import { campaignStills } from '../../../electron/services/campaign/campaign-services';
+import { CONTACT_CELL_WIDTH } from '../../../electron/services/campaign/campaign-stills';
+import { createMediaToolkit, type MediaToolkit } from '../../../electron/services/media/toolkit';
+import { createTextPictures } from '../../../electron/services/text/text-domain';
+import { pathToFileURL } from 'node:url';
 import { campaignHost, prospects, smallTemplate, startSandbox } from './campaign-harness';
 
 let em: RunningEmulator;
+let media: MediaToolkit;
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaigns-domain-'));
 beforeAll(async () => {
   em = await startSandbox(dir);
+  media = createMediaToolkit({ dataDir: join(dir, 'media-host') });
 }, 120_000);
 afterAll(async () => {
+  await media.dispose();
   await em.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The domain as the host builds it, on a harness host: stills drawn by a real media toolkit. */
+function domainOn(host: ReturnType<typeof campaignHost>, granted: Map<string, string>) {
+  const text = createTextPictures(join(dir, 'text'), (path) => pathToFileURL(path).href);
+  return createCampaignsDomain({ jobs: host.engine, catalogue: host.catalogue }, {
+    runner: host.runner,
+    openProject: async () => smallTemplate().project,
+    pathOf: (ref) => granted.get(ref) ?? null,
+    checkLinks: async (urls) => urls.map((url) => ({ url, ok: true, kind: 'image' as const, format: 'png' as const, durationMs: null, sizeBytes: 1, checkedAt: 0 })),
+    stills: campaignStills(media, (project) => text.flatten(project)),
+  });
+}
+
+/** A PNG data URL's pixel size, from its header. */
+function pngSize(dataUrl: string): { width: number; height: number; bytes: Buffer } {
+  const bytes = Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64');
+  expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20), bytes };
+}
 
 describe('the campaigns bridge domain', () => {
   it('checks a chosen spreadsheet against a library project, prices it, starts it only on an answer to that price, and follows it to its end', async () => {
@@ -23,13 +51,7 @@ describe('the campaigns bridge domain', () => {
     const host = campaignHost(em, dataDir);
     const sheet = join(dataDir, 'prospects.csv');
     writeFileSync(sheet, prospects(em, 3, [1]).map((line) => line.join(',')).join('\n'));
-    const granted = new Map([['file:///granted/prospects.csv', sheet]]);
-    const domain = createCampaignsDomain({ jobs: host.engine, catalogue: host.catalogue }, {
-      runner: host.runner,
-      openProject: async () => smallTemplate().project,
-      pathOf: (ref) => granted.get(ref) ?? null,
-      checkLinks: async (urls) => urls.map((url) => ({ url, ok: true, kind: 'image' as const, format: 'png' as const, durationMs: null, sizeBytes: 1, checkedAt: 0 })),
-    });
+    const domain = domainOn(host, new Map([['file:///granted/prospects.csv', sheet]]));
     const input = { projectId: 'p1', file: 'file:///granted/prospects.csv', label: 'prospects.csv', fileName: '{{row}} - {{First name}}', outDir: join(dataDir, 'out'), concurrency: 4 };
     const h = domain.handlers;
 
@@ -53,6 +75,41 @@ describe('the campaigns bridge domain', () => {
     expect((await h['campaigns.get'](started.id)).rows[0].fileName).toBe('1 - Ana.mp4');
     await expect(h['campaigns.retryRow'](started.id, 0, { by: 'user', credits: 3 })).rejects.toMatchObject({ code: 'confirmation-required' });
     await expect(h['campaigns.get']('nope')).rejects.toMatchObject({ code: 'not-found' });
+    await host.stop();
+  }, 120_000);
+
+  it('hands out a checked row\'s own project for the local preview, refuses a bad row by its reason, and draws the first frames of the good rows on one contact sheet', async () => {
+    const dataDir = mkdtempSync(join(dir, 'stills-'));
+    const host = campaignHost(em, dataDir);
+    const sheet = join(dataDir, 'prospects.csv');
+    writeFileSync(sheet, prospects(em, 3, [1]).map((line) => line.join(',')).join('\n'));
+    const domain = domainOn(host, new Map([['file:///granted/prospects.csv', sheet]]));
+    const input = { projectId: 'p1', file: 'file:///granted/prospects.csv', label: 'prospects.csv', fileName: '{{row}} - {{First name}}', outDir: join(dataDir, 'out'), concurrency: 4 };
+    const h = domain.handlers;
+
+    const third = await h['campaigns.rowProject'](input, 2);
+    const text = JSON.stringify(third);
+    expect(text).toContain('Cy');
+    expect(text).not.toContain('{{First name}}');
+    await expect(h['campaigns.rowProject'](input, 1)).rejects.toThrow(/Row 2 cannot be shown until it is fixed: \{\{First name\}\} is empty/);
+    await expect(h['campaigns.rowProject'](input, 7)).rejects.toMatchObject({ code: 'not-found' });
+    // A cell corrected in the table is what the preview shows, and it makes the bad row good.
+    const fixed = await h['campaigns.rowProject']({ ...input, edits: { '1': { first_name: 'Bea' } } }, 1);
+    expect(JSON.stringify(fixed)).toContain('Bea');
+
+    const contact = await h['campaigns.contactSheet'](input, { rows: 8 });
+    expect(contact.rows).toEqual([0, 2]);
+    const png = pngSize(contact.dataUrl);
+    expect([png.width, png.height]).toEqual([contact.width, contact.height]);
+    expect(contact.width).toBeGreaterThan(2 * CONTACT_CELL_WIDTH);
+    // Each cell is its own row's opening: the two names make two different pictures.
+    const file = join(dataDir, 'sheet.png');
+    writeFileSync(file, png.bytes);
+    const cellOf = async (i: number) => execFileSync(await media.binary('ffmpeg'), ['-loglevel', 'error', '-i', file, '-vf', `crop=${CONTACT_CELL_WIDTH}:${(contact.height - 12)}:${6 + i * (CONTACT_CELL_WIDTH + 6)}:6`, '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
+    const [a, b] = [await cellOf(0), await cellOf(1)];
+    expect(a.length).toBe(b.length);
+    expect(a.equals(b)).toBe(false);
+    expect(new Set(a).size).toBeGreaterThan(8);
     await host.stop();
   }, 120_000);
 });

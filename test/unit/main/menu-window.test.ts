@@ -20,7 +20,7 @@ describe('application menu', () => {
     expect(flatten(menuTemplate({ ...actions, isMac: true })).map((i) => i.role)).toContain('hide');
   });
 
-  it('lists the workspaces with Ctrl/Cmd+1..5 and navigates on click', () => {
+  it('lists the workspaces with Ctrl/Cmd+1..6 and navigates on click', () => {
     const items = flatten(menuTemplate(actions)).filter((i) => i.accelerator?.startsWith('CmdOrCtrl+'));
     expect(items.map((i) => [i.label, i.accelerator])).toEqual([
       ['Editor', 'CmdOrCtrl+1'],
@@ -28,6 +28,7 @@ describe('application menu', () => {
       ['Library', 'CmdOrCtrl+3'],
       ['Tools', 'CmdOrCtrl+4'],
       ['Settings', 'CmdOrCtrl+5'],
+      ['Campaigns', 'CmdOrCtrl+6'],
     ]);
     (items[2].click as () => void)();
     expect(navigate).toHaveBeenCalledWith('library');

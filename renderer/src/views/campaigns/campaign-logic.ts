@@ -1,0 +1,99 @@
+// What the Campaigns workspace shows, worked out without Vue: labels, progress, the table's edits and
+// which actions a row offers. The host owns every campaign; these only read what it reports.
+import type { CampaignCheckView, CampaignSummary } from '@common/bridge/campaigns';
+import type { CampaignRowRecord, CampaignRowState, CampaignState } from '@common/campaign/record';
+
+export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
+  pending: 'Waiting',
+  voiceover: 'Voiceover…',
+  video: 'Video…',
+  download: 'Saving…',
+  done: 'Done',
+  failed: 'Failed',
+  invalid: 'Not sent (check)',
+  cancelled: 'Cancelled',
+};
+
+export const CAMPAIGN_STATE_LABELS: Record<CampaignState, string> = {
+  running: 'Running',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+  finished: 'Finished',
+};
+
+const ENDED: ReadonlySet<string> = new Set(['done', 'failed', 'cancelled']);
+
+/** How far a campaign is: rows ended among the rows it sends (rows the check refused are never sent). */
+export function campaignProgress(summary: Pick<CampaignSummary, 'counts' | 'total'>): { ended: number; sent: number; percent: number; text: string } {
+  const count = (state: string) => summary.counts[state] ?? 0;
+  const sent = summary.total - count('invalid');
+  const ended = [...ENDED].reduce((sum, state) => sum + count(state), 0);
+  const percent = sent === 0 ? 100 : Math.round((ended / sent) * 100);
+  const parts = [`${count('done')} done`];
+  const underWay = count('voiceover') + count('video') + count('download');
+  if (underWay) parts.push(`${underWay} under way`);
+  if (count('pending')) parts.push(`${count('pending')} waiting`);
+  if (count('failed')) parts.push(`${count('failed')} failed`);
+  if (count('cancelled')) parts.push(`${count('cancelled')} cancelled`);
+  if (count('invalid')) parts.push(`${count('invalid')} not sent (check)`);
+  return { ended, sent, percent, text: `${parts.join(', ')} — ${summary.total} rows` };
+}
+
+/** Rows of a check that can be sent, and those named with a reason. */
+export function checkTally(check: Pick<CampaignCheckView, 'rows' | 'problems'>): { ready: number; bad: number } {
+  if (check.problems.length > 0) return { ready: 0, bad: check.rows.length };
+  const bad = check.rows.filter((r) => r.problems.length > 0).length;
+  return { ready: check.rows.length - bad, bad };
+}
+
+/** Cells corrected in the check's table: row (0-based, as text) → variable key → value. */
+export type CellEdits = Record<string, Record<string, string>>;
+
+/**
+ * The edits with one cell set. A value equal to the file's own (`original`) drops the edit, so putting
+ * a cell back leaves nothing marked as changed.
+ */
+export function withCellEdit(edits: CellEdits, row: number, key: string, value: string, original: string): CellEdits {
+  const next: CellEdits = { ...edits };
+  const cells = { ...(next[String(row)] ?? {}) };
+  if (value.trim() === original.trim()) delete cells[key];
+  else cells[key] = value;
+  if (Object.keys(cells).length === 0) delete next[String(row)];
+  else next[String(row)] = cells;
+  return next;
+}
+
+export function editedCells(edits: CellEdits): number {
+  return Object.values(edits).reduce((sum, cells) => sum + Object.keys(cells).length, 0);
+}
+
+export type RowAction = 'retry' | 'regenerate' | 'open';
+
+/** What a row of a started campaign offers: a failed or cancelled row is made again, a done one regenerated or opened. */
+export function rowActions(row: Pick<CampaignRowRecord, 'state' | 'savedAt'>, campaign: CampaignState): RowAction[] {
+  if (row.state === 'done') return row.savedAt ? ['open', 'regenerate'] : ['regenerate'];
+  if (row.state === 'failed') return ['retry'];
+  if (row.state === 'cancelled' && campaign !== 'cancelled') return ['retry'];
+  return [];
+}
+
+/** A row's values in the template's variable order, for the grid's "who" column. */
+export function rowTitle(row: Pick<CampaignRowRecord, 'values'>, variables: ReadonlyArray<{ id: string }>): string {
+  return variables.map((v) => row.values[v.id]).filter(Boolean).slice(0, 2).join(' · ');
+}
+
+/**
+ * The folder a new campaign's files go to by default: a folder named after the spreadsheet inside the
+ * downloads folder, with the separator that folder already uses.
+ */
+export function defaultOutDir(downloads: string | null, label: string): string {
+  if (!downloads) return '';
+  const separator = downloads.includes('\\') && !downloads.includes('/') ? '\\' : '/';
+  const name = label.replace(/\.[^.]+$/, '').replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'campaign';
+  return `${downloads.replace(/[\\/]+$/, '')}${separator}Campaigns${separator}${name}`;
+}
+
+/** The file-name template offered for a template's variables: the row number and the first variable. */
+export function defaultFileName(variables: ReadonlyArray<{ name: string }>): string {
+  return variables[0] ? `{{row}} - {{${variables[0].name}}}` : '{{row}}';
+}

@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultMusicTrack, setProjectMusic } from '@common/composition';
+import type { RunningEmulator } from '../../../electron/emulator';
+import { campaignMusicMixer } from '../../../electron/services/campaign/campaign-services';
+import { createMediaToolkit, type MediaToolkit } from '../../../electron/services/media/toolkit';
+import { campaignHost, createCampaign, prospects, smallTemplate, startSandbox } from './campaign-harness';
+
+let em: RunningEmulator;
+let media: MediaToolkit;
+const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-music-'));
+const tune = join(dir, 'tune.mp3');
+beforeAll(async () => {
+  em = await startSandbox(dir);
+  media = createMediaToolkit({ dataDir: join(dir, 'media-host') });
+  // Six seconds of a tone: music longer than any row's voice.
+  execFileSync(await media.binary('ffmpeg'), ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=6', '-c:a', 'libmp3lame', tune]);
+}, 120_000);
+afterAll(async () => {
+  await media.dispose();
+  await em.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The small greeting with music under every scene. */
+function withMusic() {
+  const template = smallTemplate();
+  return { ...template, project: setProjectMusic(template.project, defaultMusicTrack(pathToFileURL(tune).href, 'tune.mp3')) };
+}
+
+describe('a campaign whose template has music', () => {
+  it('mixes the music under each row\'s own voiceover on the host, as Create does, and sends the uploaded mix as the scene\'s voice', async () => {
+    const dataDir = mkdtempSync(join(dir, 'mixed-'));
+    const mixMusic = campaignMusicMixer(media.music, (ref) => media.cache.localPath(ref), (path) => pathToFileURL(path).href);
+    const host = campaignHost(em, dataDir, [], { mixMusic });
+    await createCampaign(host, prospects(em, 2), join(dataDir, 'out'), { template: withMusic() });
+    const record = await host.runner.run('c1');
+    expect(record.rows.map((r) => [r.state, r.problems])).toEqual([['done', []], ['done', []]]);
+
+    const videos = host.engine.list().filter((j) => j.kind === 'avatar-video' && j.purpose.type === 'campaign-row');
+    const voices = videos.flatMap((j) => (j.request as { data: { voice: { voice_url: string } }[] }).data.map((scene) => scene.voice.voice_url));
+    expect(voices).toHaveLength(4);
+    const speech = new Set(host.engine.list().filter((j) => j.kind === 'tts').map((j) => j.resultUrl));
+    for (const url of voices) {
+      // Not the placeholder, not the bare voiceover: an uploaded file of its own.
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.*\.mp3$/);
+      expect(speech.has(url)).toBe(false);
+    }
+    // Each scene of each row has its own mix (the rows speak different names).
+    expect(new Set(voices).size).toBe(4);
+    // The mix is the voice with the music under it: as long as the voice, with sound in it.
+    const mixed = await media.cache.localPath(voices[0]);
+    const info = await media.prober.probe(mixed);
+    expect(info.hasAudio).toBe(true);
+    expect(info.durationMs).toBeGreaterThan(500);
+    await host.stop();
+  }, 120_000);
+
+  it('fails the row by name on a host that cannot mix, instead of sending the placeholder', async () => {
+    const dataDir = mkdtempSync(join(dir, 'unmixed-'));
+    const host = campaignHost(em, dataDir);
+    await createCampaign(host, prospects(em, 1), join(dataDir, 'out'), { template: withMusic() });
+    const record = await host.runner.run('c1');
+    expect(record.rows[0].state).toBe('failed');
+    expect(record.rows[0].problems.join(' ')).toMatch(/Scene 1.*has music, and this host cannot mix it/);
+    expect(host.engine.list().filter((j) => j.kind === 'avatar-video')).toEqual([]);
+    await host.stop();
+  }, 120_000);
+});
