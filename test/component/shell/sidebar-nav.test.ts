@@ -30,7 +30,7 @@ describe('SidebarNav', () => {
     expect(wrapper.text()).toContain('Host not reachable');
   });
 
-  it('uses shortcuts 1 to 5 in sidebar order', () => {
-    expect(workspaces.map((w) => w.key)).toEqual(['1', '2', '3', '4', '5']);
+  it('uses shortcuts 1 to 6 in sidebar order', () => {
+    expect(workspaces.map((w) => w.key)).toEqual(['1', '2', '3', '4', '5', '6']);
   });
 });
