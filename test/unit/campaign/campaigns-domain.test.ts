@@ -38,6 +38,17 @@ function domainOn(host: ReturnType<typeof campaignHost>, granted: Map<string, st
   });
 }
 
+/** A host, its domain and a campaign's input on three prospects, the second without a first name. */
+function threeProspects(prefix: string) {
+  const dataDir = mkdtempSync(join(dir, prefix));
+  const host = campaignHost(em, dataDir);
+  const sheet = join(dataDir, 'prospects.csv');
+  writeFileSync(sheet, prospects(em, 3, [1]).map((line) => line.join(',')).join('\n'));
+  const domain = domainOn(host, new Map([['file:///granted/prospects.csv', sheet]]));
+  const input = { projectId: 'p1', file: 'file:///granted/prospects.csv', label: 'prospects.csv', fileName: '{{row}} - {{First name}}', outDir: join(dataDir, 'out'), concurrency: 4 };
+  return { dataDir, host, h: domain.handlers, input };
+}
+
 /** A PNG data URL's pixel size, from its header. */
 function pngSize(dataUrl: string): { width: number; height: number; bytes: Buffer } {
   const bytes = Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64');
@@ -47,13 +58,7 @@ function pngSize(dataUrl: string): { width: number; height: number; bytes: Buffe
 
 describe('the campaigns bridge domain', () => {
   it('checks a chosen spreadsheet against a library project, prices it, starts it only on an answer to that price, and follows it to its end', async () => {
-    const dataDir = mkdtempSync(join(dir, 'domain-'));
-    const host = campaignHost(em, dataDir);
-    const sheet = join(dataDir, 'prospects.csv');
-    writeFileSync(sheet, prospects(em, 3, [1]).map((line) => line.join(',')).join('\n'));
-    const domain = domainOn(host, new Map([['file:///granted/prospects.csv', sheet]]));
-    const input = { projectId: 'p1', file: 'file:///granted/prospects.csv', label: 'prospects.csv', fileName: '{{row}} - {{First name}}', outDir: join(dataDir, 'out'), concurrency: 4 };
-    const h = domain.handlers;
+    const { host, h, input } = threeProspects('domain-');
 
     await expect(h['campaigns.check']({ ...input, file: 'file:///not/chosen.csv' })).rejects.toMatchObject({ code: 'not-allowed' });
     const check = await h['campaigns.check'](input);
@@ -79,13 +84,7 @@ describe('the campaigns bridge domain', () => {
   }, 120_000);
 
   it('hands out a checked row\'s own project for the local preview, refuses a bad row by its reason, and draws the first frames of the good rows on one contact sheet', async () => {
-    const dataDir = mkdtempSync(join(dir, 'stills-'));
-    const host = campaignHost(em, dataDir);
-    const sheet = join(dataDir, 'prospects.csv');
-    writeFileSync(sheet, prospects(em, 3, [1]).map((line) => line.join(',')).join('\n'));
-    const domain = domainOn(host, new Map([['file:///granted/prospects.csv', sheet]]));
-    const input = { projectId: 'p1', file: 'file:///granted/prospects.csv', label: 'prospects.csv', fileName: '{{row}} - {{First name}}', outDir: join(dataDir, 'out'), concurrency: 4 };
-    const h = domain.handlers;
+    const { host, h, input, dataDir } = threeProspects('stills-');
 
     const third = await h['campaigns.rowProject'](input, 2);
     const text = JSON.stringify(third);
