@@ -57,18 +57,21 @@ export const CampaignView = CampaignSummary.extend({
   /** The spreadsheet's variables: `id` is the name compared with columns (case and spacing aside), `name` as written. */
   variables: z.array(z.object({ id: z.string(), name: z.string() })),
   rows: z.array(CampaignRowRecord),
+  /** Credits the service charged for each row's current take, by row (0-based); a row it has not charged is absent. */
+  charged: z.record(z.string(), z.number()).default({}),
 });
 export type CampaignView = z.infer<typeof CampaignView>;
 
-/** A record as the page sees it: no template document, counts by state. */
-export function campaignView(record: CampaignRecord): CampaignView {
+/** A record as the page sees it: no template document, counts by state, and what each row was charged. */
+export function campaignView(record: CampaignRecord, charged: ReadonlyMap<number, number | null> = new Map()): CampaignView {
   const counts: Record<string, number> = {};
   for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
-  return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, outDir: record.outDir, counts, total: record.rows.length, variables: record.variables.map((v) => ({ id: v.key, name: v.name })), rows: record.rows };
+  const costs = Object.fromEntries([...charged].filter((entry): entry is [number, number] => entry[1] !== null).map(([row, credits]) => [String(row), credits]));
+  return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, outDir: record.outDir, counts, total: record.rows.length, variables: record.variables.map((v) => ({ id: v.key, name: v.name })), rows: record.rows, charged: costs };
 }
 
 export function campaignSummary(record: CampaignRecord): CampaignSummary {
-  const { variables: _variables, rows: _rows, ...summary } = campaignView(record);
+  const { variables: _variables, rows: _rows, charged: _charged, ...summary } = campaignView(record);
   return summary;
 }
 

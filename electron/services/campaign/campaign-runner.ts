@@ -1,3 +1,4 @@
+import { writeCampaignManifest } from './campaign-manifest';
 import { join } from 'node:path';
 import { Code } from '../../common/api/error-codes';
 import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
@@ -322,6 +323,9 @@ export class CampaignRunner {
     const { title, body, outcome } = campaignEndedSummary(record);
     this.deps.notify?.(title, body, outcome);
     await saved;
+    // The manifest lists every row as it ended (the studio's and the CLI's campaigns alike).
+    const finished = this.records.get(id);
+    if (finished) await writeCampaignManifest(finished, this.deps.engine.list()).catch((error: Error) => this.deps.log?.warn('campaign manifest not written', { id, error: error.message }));
   }
 
   private async setState(id: string, state: CampaignState): Promise<CampaignRecord> {

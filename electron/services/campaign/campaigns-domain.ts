@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
-import { CampaignInput, campaignSummary, campaignView, type campaignsCalls } from '../../common/bridge/campaigns';
+import { CampaignInput, campaignSummary, campaignView as viewOfRecord, type CampaignView, type campaignsCalls } from '../../common/bridge/campaigns';
+import { rowCosts } from './campaign-manifest';
 import type { PriceQuote } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
 import type { LinkReport } from '../../common/composition/link-checks';
@@ -37,6 +38,8 @@ export interface CampaignsDomainDeps {
  * spreadsheet's link columns are not read here (the page chose one file, not a folder): rows give links.
  */
 export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 'jobs' | 'catalogue'>, deps: CampaignsDomainDeps): DomainModule<typeof campaignsCalls> {
+  /** A campaign as the page sees it, with what the service charged each row so far. */
+  const campaignView = (record: CampaignRecord): CampaignView => viewOfRecord(record, rowCosts(record, jobs.list()));
   const read = async (raw: CampaignInput): Promise<{ input: ReturnType<typeof CampaignInput.parse>; check: Omit<CampaignCheck, 'readAs'> & { readAs: string }; project: Project }> => {
     const input = CampaignInput.parse(raw);
     if (!isAbsolute(input.outDir)) throw new StudioError('Choose the folder the videos go to (an absolute folder on this machine).', 'invalid-folder');
