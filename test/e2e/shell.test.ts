@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost } from '../../electron/web/web-host';
 import { launchBrowser, openStudio, screenshot, studioUrl, type StudioSession } from './browser';
 
-const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings'] as const;
+const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings', 'Campaigns'] as const;
 
 describe('app shell in Chromium', () => {
   let studio: StudioSession;

@@ -1,4 +1,5 @@
 import { shallowReactive } from 'vue';
+import { placeholdersIn } from '@common/campaign/variables';
 import { mediaKindByExtension } from '@common/media-types';
 import { call } from '@/bridge';
 import { isLocalReference } from './local-files';
@@ -29,6 +30,12 @@ export class MediaCache {
   get(url: string, kind: MediaKind = guessMediaKind(url)): MediaEntry {
     const known = this.entries.get(url);
     if (known) return known;
+    // A template's `{{logo}}` is filled per row, not a link: asking for it would only fetch a 404.
+    if (placeholdersIn(url).length > 0) {
+      const entry: MediaEntry = { kind, element: this.doc.createElement(kind === 'video' ? 'video' : 'img'), status: 'error' };
+      this.entries.set(url, entry);
+      return entry;
+    }
     // The page cannot open a local file itself: the host draws a still of it (a video's first frame).
     const entry = isLocalReference(url) ? this.loadLocalStill(url) : kind === 'video' ? this.loadVideo(url) : this.loadImage(url);
     this.entries.set(url, entry);

@@ -47,4 +47,14 @@ describe('editor media of an expired link', () => {
     expect(frames.asked).toEqual([`media.frame ${url}`]);
     expect(media.status(url)).toBe('error');
   });
+
+  it("never asks for a template's placeholder link: {{logo}} is filled per row, not a file anywhere", async () => {
+    frames.asked.length = 0;
+    const media = new MediaCache();
+    const entry = media.get('{{logo}}');
+    await settled();
+    expect(entry.status).toBe('error');
+    expect(entry.element.getAttribute('src')).toBeNull();
+    expect(frames.asked).toEqual([]);
+  });
 });
