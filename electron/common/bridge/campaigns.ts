@@ -29,8 +29,8 @@ export type CampaignInput = z.input<typeof CampaignInput>;
 
 export const CampaignCheckView = z.object({
   readAs: z.string(),
-  /** The template's variables in its order: `key` as the rows' values are keyed, `name` as written. */
-  variables: z.array(z.object({ key: z.string(), name: z.string() })),
+  /** The template's variables in its order: `id` as the rows' values are keyed, `name` as written. */
+  variables: z.array(z.object({ id: z.string(), name: z.string() })),
   columns: z.record(z.string(), z.string()),
   /** Header cells no variable reads: what a variable can be mapped to besides the columns in use. */
   unused: z.array(z.string()),

@@ -94,7 +94,7 @@ export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 
     handlers: {
       'campaigns.check': async (raw) => {
         const { check, project } = await read(raw);
-        return { readAs: check.readAs, variables: columnVariables({ project, fileName: raw.fileName }).map((v) => ({ key: v.key, name: v.name })), columns: check.columns, unused: check.unused, problems: check.problems, rows: check.rows.map((r) => ({ row: r.row, fileName: r.fileName, values: { ...r.values }, problems: r.problems })) };
+        return { readAs: check.readAs, variables: columnVariables({ project, fileName: raw.fileName }).map((v) => ({ id: v.key, name: v.name })), columns: check.columns, unused: check.unused, problems: check.problems, rows: check.rows.map((r) => ({ row: r.row, fileName: r.fileName, values: { ...r.values }, problems: r.problems })) };
       },
       'campaigns.quote': async (raw) => {
         const { input, project, check } = await read(raw);
