@@ -98,6 +98,9 @@ export const campaignRunCommand: CliCommand = {
         process.off('SIGINT', interrupt);
         runner.stop();
         reactor.stop();
+        // The runner writes the manifest itself as the campaign finishes: that write must end before
+        // this one starts and the process exits, or its temporary file is left beside the videos.
+        await runner.idle();
         await runner.flush();
       }
       const manifest = await writeCampaignManifest(done, host.engine.list());
