@@ -17,6 +17,7 @@ export const SAMENESS_CASES: { name: string; style: TextStyle; scale: number }[]
   { name: 'wrapped, outlined serif, right aligned', style: { ...TEXT_PRESETS.caption.style, content: 'Ünïcødé text & <markup> that wraps over several lines', fontFamily: 'DejaVu Serif', align: 'right' }, scale: 1.5 },
   { name: 'Chinese and Japanese, wrapped', style: { ...TEXT_PRESETS.caption.style, content: '今天天气很好，我们去公园吧。\nこんにちは、日本語のテキスト。', wrapWidth: 600 }, scale: 1 },
   { name: 'Arabic, right to left', style: { ...TEXT_PRESETS['lower-third'].style, content: 'مرحبا بالعالم\nمدير المنتج' }, scale: 1 },
+  { name: 'Arabic with a Latin name and digits, lower third', style: { ...TEXT_PRESETS['lower-third'].style, content: 'سارة أحمد، مديرة Apple Store\nجرّب iPhone 15 اليوم (2026)' }, scale: 1 },
 ];
 
 export interface SamenessResult {

@@ -11,6 +11,27 @@ export interface FontMeasure {
   /** Ascender above and descender below the baseline, as fractions of the em (both positive). */
   ascent: number;
   descent: number;
+  /**
+   * A line that needs more than one font (Arabic beside Latin letters or digits), as runs in visual order,
+   * each with its width; null when one font draws the whole line.
+   */
+  runs?(text: string, size: number, rtl: boolean): MeasuredRun[] | null;
+}
+
+export interface MeasuredRun {
+  text: string;
+  /** The font the run is drawn in (null: the element's family). */
+  face: ScriptFace | null;
+  width: number;
+  /** How far right of its slot the run's text starts, so its ink sits inside the slot. */
+  shift: number;
+}
+
+/** A run placed on its line: `x` is where its text starts (anchored at its left). */
+export interface PlacedRun {
+  text: string;
+  face: ScriptFace | null;
+  x: number;
 }
 
 export interface TextLine {
@@ -22,6 +43,8 @@ export interface TextLine {
   /** The script font the line is drawn in (null: the element's family), and how its anchor reads. */
   face: ScriptFace | null;
   anchor: 'start' | 'middle' | 'end';
+  /** For a line of several fonts, its runs left to right; null when the line is one text. */
+  runs: PlacedRun[] | null;
 }
 
 export interface TextLayout {
@@ -62,8 +85,18 @@ export function layoutText(style: TextStyle, font: FontMeasure): TextLayout {
     // Left and right are the paragraph's start and end: a right-to-left paragraph aligned "left" starts at the right.
     const side = style.align === 'center' ? 'center' : (style.align === 'left') !== rtl ? 'left' : 'right';
     const x = side === 'left' ? inset : side === 'center' ? inset + contentWidth / 2 : inset + contentWidth;
-    const anchor = side === 'left' ? 'start' : side === 'center' ? 'middle' : 'end';
-    return { text, x: round(x), baseline: round(firstBaseline + i * lineAdvance), width: round(widths[i]), face: scriptFaceOf(text), anchor } as const;
+    const anchor: TextLine['anchor'] = side === 'left' ? 'start' : side === 'center' ? 'middle' : 'end';
+    const measured = font.runs?.(text, size, rtl) ?? null;
+    let runs: PlacedRun[] | null = null;
+    if (measured) {
+      let left = side === 'left' ? x : side === 'center' ? x - widths[i] / 2 : x - widths[i];
+      runs = [];
+      for (const run of measured) {
+        if (run.text.trim() !== '') runs.push({ text: run.text, face: run.face, x: round(left + run.shift) });
+        left += run.width;
+      }
+    }
+    return { text, x: round(x), baseline: round(firstBaseline + i * lineAdvance), width: round(widths[i]), face: scriptFaceOf(text), anchor, runs } satisfies TextLine;
   });
   const bleed = bleedOf(style);
   const box = style.box ? { x: bleed, y: bleed, width: width - bleed * 2, height: height - bleed * 2 } : null;

@@ -2,7 +2,8 @@ import { initWasm, Resvg, type InitInput } from '@resvg/resvg-wasm';
 import * as opentypeModule from 'opentype.js';
 import { fontFileOf, textStyleProblem, type TextStyle } from '../composition/text-style';
 import { loadSubsetRanges, SCRIPT_FAMILIES, scriptFaceOf, scriptFilesFor, type ScriptFace } from './script-fonts';
-import { layoutText, type FontMeasure, type TextLayout } from './text-layout';
+import { bidiRuns } from './bidi-runs';
+import { layoutText, type FontMeasure, type MeasuredRun, type TextLayout } from './text-layout';
 import { escapeXml, textSvg } from './text-svg';
 
 /**
@@ -110,14 +111,27 @@ export class TextRasteriser {
     for (const [face, names] of files) loaded.set(face, await Promise.all(names.map((name) => this.file(name))));
     const buffers = [primary.bytes, ...[...loaded.values()].flat().map((f) => f.bytes)];
     const arabic = loaded.get('arabic');
+    const arabicBytes = arabic?.map((f) => f.bytes) ?? [];
+    const inArabic = (char: string): boolean => !!arabic?.some((f) => f.font.charToGlyphIndex(char) > 0);
+    // An Arabic line with letters, digits or punctuation the Arabic font lacks is drawn as runs in two fonts.
+    const runs = (text: string, size: number, rtl: boolean): MeasuredRun[] | null => {
+      if (!arabic || scriptFaceOf(text) !== 'arabic' || Array.from(text).every((c) => /\s/u.test(c) || inArabic(c))) return null;
+      return bidiRuns(text, rtl, inArabic).map((run) => {
+        if (!run.script) return { text: run.text, face: null, width: primary.measure.width(run.text, size), shift: 0 };
+        const shaped = shapedRun(run.text, size, SCRIPT_FAMILIES.arabic, arabicBytes);
+        return { text: run.text, face: 'arabic', ...shaped };
+      });
+    };
     const width = (text: string, size: number): number => {
       const face = scriptFaceOf(text);
       const fonts = face ? loaded.get(face) : undefined;
-      if (face === 'arabic' && arabic) return shapedWidth(text, size, SCRIPT_FAMILIES.arabic, arabic.map((f) => f.bytes));
+      const mixed = face === 'arabic' ? runs(text, size, false) : null;
+      if (mixed) return mixed.reduce((sum, run) => sum + run.width, 0);
+      if (face === 'arabic' && arabic) return shapedWidth(text, size, SCRIPT_FAMILIES.arabic, arabicBytes);
       if (face && fonts) return perCharacterWidth(text, size, fonts.map((f) => f.font));
       return primary.measure.width(text, size);
     };
-    return { buffers, measure: { width, ascent: primary.measure.ascent, descent: primary.measure.descent } };
+    return { buffers, measure: { width, runs, ascent: primary.measure.ascent, descent: primary.measure.descent } };
   }
 
   private fontFor(style: TextStyle): Promise<LoadedFont> {
@@ -142,12 +156,16 @@ export class TextRasteriser {
 
 /** The width resvg gives a line once shaped (joined Arabic letters), from the ink's extent plus its side bearings' share. */
 function shapedWidth(text: string, size: number, family: string, buffers: Uint8Array[]): number {
-  if (text.trim() === '') return 0;
+  return text.trim() === '' ? 0 : shapedRun(text, size, family, buffers).width;
+}
+
+/** A shaped run's width as shapedWidth gives it, and how far right its text must start for its ink to begin a twentieth of an em into its slot. */
+function shapedRun(text: string, size: number, family: string, buffers: Uint8Array[]): { width: number; shift: number } {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><text xml:space="preserve" x="0" y="${size}" font-size="${size}" font-family="${family}">${escapeXml(text)}</text></svg>`;
   const resvg = new Resvg(svg, { font: { fontBuffers: buffers, defaultFontFamily: family, loadSystemFonts: false } });
   try {
     const box = resvg.getBBox();
-    return box ? box.width + size * 0.1 : 0;
+    return box ? { width: box.width + size * 0.1, shift: size * 0.05 - box.x } : { width: 0, shift: 0 };
   } finally {
     resvg.free();
   }

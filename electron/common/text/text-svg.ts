@@ -4,7 +4,7 @@ import type { TextLayout } from './text-layout';
 
 /**
  * A text element as SVG, drawn at `pixels` (the element's box, rounded) from its natural-size layout.
- * Only features resvg draws the same everywhere: one font family per line, fill, stroke under the fill
+ * Only features resvg draws the same everywhere: one font family per text (a line, or each run of a line that mixes fonts), fill, stroke under the fill
  * (paint-order), a drop shadow filter on the group of lines and a rounded rectangle.
  */
 export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: number; height: number }): string {
@@ -26,6 +26,14 @@ export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: n
   parts.push(`<g font-size="${style.fontSize}" font-weight="${style.fontWeight}" fill="${style.colour}"${outline}${shadow}>`);
   for (const line of layout.lines) {
     if (line.text.trim() === '') continue;
+    if (line.runs) {
+      for (const run of line.runs) {
+        const family = run.face ? SCRIPT_FAMILIES[run.face] : style.fontFamily;
+        const slant = style.italic && !run.face ? ' font-style="italic"' : '';
+        parts.push(`<text xml:space="preserve" x="${run.x}" y="${line.baseline}" text-anchor="start" font-family="${escapeXml(family)}"${slant}>${escapeXml(run.text)}</text>`);
+      }
+      continue;
+    }
     const family = line.face ? SCRIPT_FAMILIES[line.face] : style.fontFamily;
     // The script fonts have no italic: their lines stay upright rather than be slanted by hand.
     const slant = style.italic && !line.face ? ' font-style="italic"' : '';
