@@ -35,9 +35,44 @@ export interface FontFile {
   weight: FontWeight;
   /** The family's italic (DejaVu Sans Mono's is an oblique). */
   italic: boolean;
-  /** File name inside the fonts folder. */
+  /** File name inside the fonts folder; a system face's is `system:<catalogue id>`. */
   file: string;
-  sha256: string;
+  /** Known up front for the studio's fonts; a system face's is taken by the host when the file is read. */
+  sha256?: string;
+  system?: true;
+}
+
+/**
+ * One face of this computer's fonts as the host's catalogue lists it: the id is all the page may send
+ * back (never a path); `file` is the file's own name, for the user and for what a project records.
+ */
+export const SystemFontFace = z.object({
+  id: z.string().regex(/^[0-9a-f]{16}$/),
+  family: z.string().min(1).max(200),
+  weight: FontWeight,
+  italic: z.boolean(),
+  file: z.string().min(1).max(300),
+});
+export type SystemFontFace = z.infer<typeof SystemFontFace>;
+
+/** The prefix a system face's file name carries through the rasteriser to the host. */
+export const SYSTEM_FONT_PREFIX = 'system:';
+
+// This process's view of the computer's fonts: set once the host's catalogue has been read (lazily).
+let systemFaces: readonly FontFile[] = [];
+let systemFamilies: readonly string[] = [];
+
+/** Makes the computer's fonts (the host's catalogue) known to fontFileOf and textStyleProblem; studio families keep their name. */
+export function useSystemFonts(faces: readonly SystemFontFace[]): void {
+  systemFaces = faces
+    .filter((f) => !FONT_FAMILIES.includes(f.family))
+    .map((f) => ({ family: f.family, weight: f.weight, italic: f.italic, file: `${SYSTEM_FONT_PREFIX}${f.id}`, system: true as const }));
+  systemFamilies = [...new Set(systemFaces.map((f) => f.family))];
+}
+
+/** The computer's font families known so far (empty until the catalogue has been read). */
+export function systemFontFamilies(): readonly string[] {
+  return systemFamilies;
 }
 
 export const FontRecord = z.object({ family: z.string().min(1), weight: FontWeight, file: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
@@ -128,7 +163,8 @@ export type TextPresetId = keyof typeof TEXT_PRESETS;
 
 /** The font file for a family, weight and slant, or null when the studio has none. */
 export function fontFileOf(family: string, weight: FontWeight, italic = false): FontFile | null {
-  return BUNDLED_FONTS.find((f) => f.family === family && f.weight === weight && f.italic === italic) ?? null;
+  const match = (f: FontFile): boolean => f.family === family && f.weight === weight && f.italic === italic;
+  return BUNDLED_FONTS.find(match) ?? systemFaces.find(match) ?? null;
 }
 
 /** Why a style cannot be drawn, in words for the user; null when it can. */
@@ -136,7 +172,8 @@ export function textStyleProblem(style: TextStyle): string | null {
   if (style.content.trim() === '') return 'The text is empty: type some words, or delete the element.';
   if (!fontFileOf(style.fontFamily, style.fontWeight, style.italic)) {
     const weight = `${style.fontWeight === 700 ? 'bold' : 'regular'}${style.italic ? ' italic' : ''}`;
-    return `The font "${style.fontFamily}" (${weight}) is not one this studio has; choose one of ${FONT_FAMILIES.join(', ')}.`;
+    const onComputer = systemFamilies.includes(style.fontFamily) ? ' (this computer has the family, but not that face)' : '';
+    return `The font "${style.fontFamily}" (${weight}) is not one this studio has${onComputer}; choose one of ${FONT_FAMILIES.join(', ')}, or one of this computer's fonts.`;
   }
   return null;
 }

@@ -2,19 +2,28 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { decompress } from 'wawoff2';
+import { SYSTEM_FONT_PREFIX } from '../../common/composition/text-style';
 import { SCRIPT_FONT_FILE } from '../../common/text/script-fonts';
+import type { SystemFonts } from './system-fonts';
 
 /**
  * Font files by name, as TrueType: the bundled ones from resources/fonts, and the script fonts
- * (Arabic, CJK, Korean) from their npm packages, unpacked from WOFF2 on first use and kept in memory (a CJK
+ * (Arabic, CJK, Korean) from their npm packages, and this computer's by catalogue id (system-fonts.ts), unpacked from WOFF2 on first use and kept in memory (a CJK
  * file is ~50 kB packed, ~150 kB unpacked, and takes a few milliseconds).
  */
 export class FontFiles {
   private readonly unpacked = new Map<string, Promise<Uint8Array>>();
 
-  constructor(private readonly bundledDir: string) {}
+  constructor(
+    private readonly bundledDir: string,
+    private readonly system?: SystemFonts,
+  ) {}
 
   read(name: string): Promise<Uint8Array> {
+    if (name.startsWith(SYSTEM_FONT_PREFIX)) {
+      if (!this.system) return Promise.reject(new Error('This computer\'s fonts are not available here.'));
+      return this.system.read(name.slice(SYSTEM_FONT_PREFIX.length)).then((f) => f.bytes);
+    }
     if (!SCRIPT_FONT_FILE.test(name)) return readFile(join(this.bundledDir, name)).then((b) => new Uint8Array(b));
     let bytes = this.unpacked.get(name);
     if (!bytes) {

@@ -1,12 +1,17 @@
 import { join } from 'node:path';
 import type { textCalls } from '../../common/bridge/text';
 import type { DomainModule } from '../host/types';
+import { sharedSystemFonts, type SystemFonts } from './system-fonts';
 import { bundledFontsDir, TextPictures } from './text-pictures';
 
 /** The text.* calls: font files for the page's rasteriser, and pictures of text elements for submit. */
-export function createTextDomain(pictures: TextPictures): DomainModule<typeof textCalls> {
+export function createTextDomain(pictures: TextPictures, systemFonts: SystemFonts = sharedSystemFonts()): DomainModule<typeof textCalls> {
   return {
     handlers: {
+      'text.systemFonts': async () => {
+        const scan = await systemFonts.list();
+        return { faces: scan.faces, skipped: scan.skipped.length, capped: scan.capped };
+      },
       'text.font': async (file) => ({ base64: (await pictures.font(file)).toString('base64') }),
       'text.picture': async ({ style, width, height }) => {
         const picture = await pictures.picture(style, { width, height });
@@ -18,5 +23,5 @@ export function createTextDomain(pictures: TextPictures): DomainModule<typeof te
 
 /** The host's text pictures, kept under `<dataDir>/media/text`. */
 export function createTextPictures(dataDir: string, grant: (path: string) => string): TextPictures {
-  return new TextPictures({ dir: join(dataDir, 'media', 'text'), fontsDir: bundledFontsDir(), grant });
+  return new TextPictures({ dir: join(dataDir, 'media', 'text'), fontsDir: bundledFontsDir(), grant, systemFonts: sharedSystemFonts() });
 }

@@ -7,9 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { pictureSize, textElementsOf, withTextAsImages } from '../../common/composition/text-ops';
 import { BUNDLED_FONTS, type TextStyle } from '../../common/composition/text-style';
 import type { Project } from '../../common/composition/document';
-import { TextRasteriser, TextStyleError } from '../../common/text/text-rasteriser';
+import { CatalogueRasteriser } from '../../common/text/catalogue-rasteriser';
+import { TextStyleError } from '../../common/text/text-rasteriser';
 import { StudioError } from '../host/errors';
 import { FontFiles } from './font-files';
+import type { SystemFonts } from './system-fonts';
 
 /**
  * Text elements drawn by the host: for the local preview (the compositor overlays the picture) and at
@@ -23,6 +25,8 @@ export interface TextPicturesDeps {
   fontsDir: string;
   /** Hands out the file: reference the page and the uploader may use for a written picture. */
   grant: (path: string) => string;
+  /** This computer's fonts (scanned on first use); without it only the studio's fonts draw. */
+  systemFonts?: SystemFonts;
 }
 
 export interface HostTextPicture {
@@ -33,12 +37,13 @@ export interface HostTextPicture {
 }
 
 export class TextPictures {
-  readonly rasteriser: TextRasteriser;
+  readonly rasteriser: CatalogueRasteriser;
   private readonly fonts: FontFiles;
 
   constructor(private readonly deps: TextPicturesDeps) {
-    this.fonts = new FontFiles(deps.fontsDir);
-    this.rasteriser = new TextRasteriser({ wasm: () => readFile(resvgWasmPath()), fontFile: (file) => this.fonts.read(file) });
+    this.fonts = new FontFiles(deps.fontsDir, deps.systemFonts);
+    const system = deps.systemFonts;
+    this.rasteriser = new CatalogueRasteriser({ wasm: () => readFile(resvgWasmPath()), fontFile: (file) => this.fonts.read(file) }, async () => (system ? (await system.list()).faces : []));
   }
 
   /** A font file's bytes as TrueType (for the page's rasteriser). */

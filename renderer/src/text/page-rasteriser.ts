@@ -1,4 +1,5 @@
-import { TextRasteriser } from '@common/text/text-rasteriser';
+import { useSystemFonts, type SystemFontFace } from '@common/composition';
+import { CatalogueRasteriser } from '@common/text/catalogue-rasteriser';
 import { call } from '@/bridge';
 
 /**
@@ -6,16 +7,35 @@ import { call } from '@/bridge';
  * host draws with (the host hands out the fonts; the .wasm is served with the page), so the canvas
  * shows the pixels the preview overlays and the service is sent.
  */
-let shared: TextRasteriser | null = null;
+let shared: CatalogueRasteriser | null = null;
+let catalogue: Promise<readonly SystemFontFace[]> | null = null;
 
-export function pageRasteriser(): TextRasteriser {
-  shared ??= new TextRasteriser({
-    // Loaded when the first text is drawn, not with the editor (the .wasm is 2.5 MB).
-    wasm: async () => fetch((await import('@resvg/resvg-wasm/index_bg.wasm?url')).default),
-    fontFile: async (file) => {
-      const { base64 } = await call('text.font', file);
-      return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+/** This computer's fonts as the host lists them, asked for once (the host scans its font folders on the first ask). */
+export function systemFontCatalogue(): Promise<readonly SystemFontFace[]> {
+  catalogue ??= call('text.systemFonts').then(
+    ({ faces }) => {
+      useSystemFonts(faces);
+      return faces;
     },
-  });
+    (error: unknown) => {
+      catalogue = null;
+      throw error;
+    },
+  );
+  return catalogue;
+}
+
+export function pageRasteriser(): CatalogueRasteriser {
+  shared ??= new CatalogueRasteriser(
+    {
+      // Loaded when the first text is drawn, not with the editor (the .wasm is 2.5 MB).
+      wasm: async () => fetch((await import('@resvg/resvg-wasm/index_bg.wasm?url')).default),
+      fontFile: async (file) => {
+        const { base64 } = await call('text.font', file);
+        return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      },
+    },
+    systemFontCatalogue,
+  );
   return shared;
 }
