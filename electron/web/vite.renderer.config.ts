@@ -55,6 +55,8 @@ export function rendererConfig(root: string): UserConfig {
       // The largest chunk is the real-time video SDK (about 1.55 MB), loaded only when a live face swap
       // session opens; every other chunk is far smaller, so the warning would only repeat that on install.
       chunkSizeWarningLimit: 1600,
+      // Fonts stay files: the CSP's font-src allows only 'self', so a small font inlined as a data: URL would be refused.
+      assetsInlineLimit: (file) => (/\.woff2?$/.test(file) ? false : undefined),
       rollupOptions: { input: { index: resolve(root, 'renderer/index.html') } },
     },
   };

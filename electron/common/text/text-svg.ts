@@ -40,7 +40,8 @@ export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: n
     const at = `x="${line.x}" y="${line.baseline}" text-anchor="${line.anchor}" font-family="${escapeXml(family)}"${slant}`;
     parts.push(`<text xml:space="preserve" ${at}>${escapeXml(line.text)}</text>`);
     // Noto Sans SC and KR come as variable fonts that resvg draws at their lightest master: a stroke
-    // of the text's own colour brings them to the chosen weight.
+    // of the text's own colour brings them to the chosen weight. Static bold files would be real bold, but
+    // @fontsource/noto-sans-sc and -kr ship every weight as one package (73 MB and 50 MB packed), too much for npm ci.
     if (line.face === 'cjk' || line.face === 'korean') {
       const stroke = round(style.fontSize * CJK_WEIGHT_STROKE[style.fontWeight]);
       parts.push(`<text xml:space="preserve" ${at} stroke="${style.colour}" stroke-width="${stroke}" stroke-linejoin="round" paint-order="normal">${escapeXml(line.text)}</text>`);
