@@ -69,6 +69,13 @@ describe('the studio page under its CSP', () => {
     expect(styles.filter((s) => !s.nonce || s.rules <= 0)).toEqual([]);
     const cursor = await page.locator('.n-button:not(.n-button--disabled)').first().evaluate((el) => getComputedStyle(el).cursor);
     expect(cursor).toBe('pointer');
+    // The CJK fallback fonts are files of the page's own origin (font-src 'self'): one inlined as a
+    // data: URL by the build would be refused here. Loading a few subsets of each asks for them.
+    const loaded = await page.evaluate(async () => {
+      const faces = await Promise.all(['Noto Sans SC Variable', 'Noto Sans KR Variable'].map((family) => document.fonts.load(`16px "${family}"`, '中文字幕 한국어 日本語のテキスト')));
+      return faces.map((f) => f.length);
+    });
+    expect(loaded.every((count) => count > 0)).toBe(true);
     // zod tests once whether eval works (it is refused, zod catches that and parses without compiling);
     // that one probe is the only violation allowed.
     const all = await violations();
