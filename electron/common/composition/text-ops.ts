@@ -75,7 +75,7 @@ export function withFontRecords(project: Project): Project {
     ...s.elements.flatMap((e) => (e.type === 'text' && e.text ? [e.text] : [])),
     ...(s.captions ?? []).map((cue) => ({ ...captionStyle, content: cue.text })),
   ]);
-  const fonts = fontRecordsOf(styles);
+  const fonts = fontRecordsOf(styles, project.fonts);
   if (JSON.stringify(fonts) === JSON.stringify(project.fonts ?? [])) return project;
   if (fonts.length === 0) {
     const { fonts: _fonts, ...rest } = project;

@@ -40,6 +40,8 @@ export interface FontFile {
   /** Known up front for the studio's fonts; a system face's is taken by the host when the file is read. */
   sha256?: string;
   system?: true;
+  /** A system face's own file name (what a project records and the user is told). */
+  systemFile?: string;
 }
 
 /**
@@ -66,8 +68,14 @@ let systemFamilies: readonly string[] = [];
 export function useSystemFonts(faces: readonly SystemFontFace[]): void {
   systemFaces = faces
     .filter((f) => !FONT_FAMILIES.includes(f.family))
-    .map((f) => ({ family: f.family, weight: f.weight, italic: f.italic, file: `${SYSTEM_FONT_PREFIX}${f.id}`, system: true as const }));
+    .map((f) => ({ family: f.family, weight: f.weight, italic: f.italic, file: `${SYSTEM_FONT_PREFIX}${f.id}`, system: true as const, systemFile: f.file }));
   systemFamilies = [...new Set(systemFaces.map((f) => f.family))];
+}
+
+/** Notes a system face's SHA-256 once the host has read its file (what a project records and compares). */
+export function noteSystemFontDigest(file: string, sha256: string): void {
+  const face = systemFaces.find((f) => f.file === file);
+  if (face) face.sha256 = sha256;
 }
 
 /** The computer's font families known so far (empty until the catalogue has been read). */
@@ -75,7 +83,15 @@ export function systemFontFamilies(): readonly string[] {
   return systemFamilies;
 }
 
-export const FontRecord = z.object({ family: z.string().min(1), weight: FontWeight, file: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+export const FontRecord = z.object({
+  family: z.string().min(1),
+  weight: FontWeight,
+  file: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Set for a system face (recorded with its slant, since another machine must find the same face). */
+  italic: z.boolean().optional(),
+  system: z.literal(true).optional(),
+});
 export type FontRecord = z.infer<typeof FontRecord>;
 
 export const FONT_FAMILIES: readonly string[] = [...new Set(BUNDLED_FONTS.map((f) => f.family))];
@@ -179,8 +195,42 @@ export function textStyleProblem(style: TextStyle): string | null {
 }
 
 /** The font files a set of styles uses, each once, in a stable order (what a project records): the families', then the script fonts' its lines need. */
-export function fontRecordsOf(styles: readonly TextStyle[]): FontRecord[] {
+export function fontRecordsOf(styles: readonly TextStyle[], previous: readonly FontRecord[] = []): FontRecord[] {
   const used = new Set(styles.map((s) => fontFileOf(s.fontFamily, s.fontWeight, s.italic ?? false)));
   const bundled = BUNDLED_FONTS.filter((f) => used.has(f)).map((f) => ({ family: f.family, weight: f.weight, file: f.file, sha256: f.sha256 }));
-  return [...bundled, ...scriptFontRecordsOf(styles)];
+  return [...bundled, ...systemRecordsOf(styles, previous), ...scriptFontRecordsOf(styles)];
+}
+
+/**
+ * The system faces the styles use. A face the project already recorded keeps its record while a style
+ * uses it (on a machine without that file, or with another, the record is what says so); a new one is
+ * recorded once its file has been read (the canvas reads it before a restyle is applied).
+ */
+function systemRecordsOf(styles: readonly TextStyle[], previous: readonly FontRecord[]): FontRecord[] {
+  const records = new Map<string, FontRecord>();
+  for (const style of styles) {
+    const italic = style.italic ?? false;
+    const key = `${style.fontFamily}|${style.fontWeight}|${italic}`;
+    if (records.has(key) || FONT_FAMILIES.includes(style.fontFamily)) continue;
+    const kept = previous.find((r) => r.system && r.family === style.fontFamily && r.weight === style.fontWeight && (r.italic ?? false) === italic);
+    const face = systemFaces.find((f) => f.family === style.fontFamily && f.weight === style.fontWeight && f.italic === italic);
+    const record = kept ?? (face?.sha256 ? { family: face.family, weight: face.weight, italic, file: face.systemFile ?? face.file, sha256: face.sha256, system: true as const } : null);
+    if (record) records.set(key, record);
+  }
+  return [...records.values()].sort((a, b) => a.family.localeCompare(b.family) || a.weight - b.weight || Number(a.italic) - Number(b.italic));
+}
+
+/**
+ * Why a style using a system font the project recorded cannot be drawn the same here: the font is not
+ * on this computer, or a different file carries its name (the fingerprints differ). Never substituted.
+ */
+export function recordedFontProblem(style: TextStyle, records: readonly FontRecord[]): string | null {
+  const italic = style.italic ?? false;
+  const record = records.find((r) => r.system && r.family === style.fontFamily && r.weight === style.fontWeight && (r.italic ?? false) === italic);
+  if (!record) return null;
+  const face = `"${record.family}" (${record.weight === 700 ? 'bold' : 'regular'}${italic ? ' italic' : ''}, ${record.file})`;
+  const here = fontFileOf(style.fontFamily, style.fontWeight, italic);
+  if (!here?.system) return `The font ${face} this project was made with is not on this computer; install it, or choose another font.`;
+  if (here.sha256 && here.sha256 !== record.sha256) return `The font ${face} on this computer is a different file from the one this project was made with (its SHA-256 differs), so the text would not look the same; install the same file, or choose another font.`;
+  return null;
 }

@@ -3,7 +3,7 @@ import { elementBox } from './geometry';
 import { DEFAULT_PLACEMENT, placementLabel, toWire, type PlacementConvention } from './placement';
 import { capitalise, sceneLabel } from './render-plan';
 import { sentMediaSize } from './serialise-avatar-video';
-import { textStyleProblem } from './text-style';
+import { recordedFontProblem, textStyleProblem, type FontRecord } from './text-style';
 import { musicProblems } from './music-checks';
 import { sceneTrack } from './music-track';
 import {
@@ -162,7 +162,7 @@ function checkElement(project: Project, e: SceneElement, target: ProjectKind, su
   if (target === 'avatar-video' && e.type === 'audio') add('warning', 'audio-element-ignored', 'audio elements are not part of an avatar video; use the scene voice.', at);
 
   if (e.type === 'avatar') checkAvatar(e, target, submit, at, add);
-  else if (e.type === 'text') checkText(e, at, add);
+  else if (e.type === 'text') checkText(e, project.fonts ?? [], at, add);
   else if (e.type === 'audio') checkAudio(e, target, submit, at, add);
   else checkMedia(e, target, submit, at, add);
 }
@@ -280,12 +280,12 @@ function checkMedia(e: SceneElement, target: ProjectKind, submit: boolean, at: W
 }
 
 /** A text element is drawn by the studio: it needs words and a font the studio has. */
-function checkText(e: SceneElement, at: Where, add: Add): void {
+function checkText(e: SceneElement, fonts: readonly FontRecord[], at: Where, add: Add): void {
   if (!e.text) {
     add('error', 'text-missing', 'is a text element without its text; delete it and add it again.', at);
     return;
   }
-  const problem = textStyleProblem(e.text);
+  const problem = recordedFontProblem(e.text, fonts) ?? textStyleProblem(e.text);
   if (problem) add('error', e.text.content.trim() === '' ? 'text-empty' : 'text-font', problem.replace(/^The /, 'the '), at);
 }
 

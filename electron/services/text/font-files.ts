@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { decompress } from 'wawoff2';
-import { SYSTEM_FONT_PREFIX } from '../../common/composition/text-style';
+import { noteSystemFontDigest, SYSTEM_FONT_PREFIX } from '../../common/composition/text-style';
 import { SCRIPT_FONT_FILE } from '../../common/text/script-fonts';
 import type { SystemFonts } from './system-fonts';
 
@@ -22,7 +22,10 @@ export class FontFiles {
   read(name: string): Promise<Uint8Array> {
     if (name.startsWith(SYSTEM_FONT_PREFIX)) {
       if (!this.system) return Promise.reject(new Error('This computer\'s fonts are not available here.'));
-      return this.system.read(name.slice(SYSTEM_FONT_PREFIX.length)).then((f) => f.bytes);
+      return this.system.read(name.slice(SYSTEM_FONT_PREFIX.length)).then((f) => {
+        noteSystemFontDigest(name, f.sha256);
+        return f.bytes;
+      });
     }
     if (!SCRIPT_FONT_FILE.test(name)) return readFile(join(this.bundledDir, name)).then((b) => new Uint8Array(b));
     let bytes = this.unpacked.get(name);

@@ -1,6 +1,7 @@
 import { computed, type ComputedRef } from 'vue';
 import type { MessageApi } from 'naive-ui';
 import { placementProblem, validateProject, type Problem } from '@common/composition';
+import { fontKnowledge } from '@/text/page-rasteriser';
 import { useLinkChecks, type LinkChecks } from './editor-link-checks';
 import { useAvatarReadiness } from './editor-avatar-readiness';
 import type { useProjectStore } from '@/stores/project';
@@ -37,6 +38,7 @@ export function useEditorProblems({ project, assets, connections, jobs, message 
   });
   const problems = computed<Problem[]>(() => {
     const unverified = connections.active ? placementProblem(connections.active) : null;
+    void fontKnowledge.value; // a text in a system font is judged again once the computer's fonts are known
     return [...validateProject(project.doc, { purpose: 'submit', placement: placement.value }), ...links.problems.value, ...avatars.problems.value, ...(unverified ? [unverified] : [])];
   });
   const errorCount = computed(() => problems.value.filter((p) => p.level === 'error').length);

@@ -1,5 +1,6 @@
-import { useSystemFonts, type SystemFontFace } from '@common/composition';
+import { noteSystemFontDigest, useSystemFonts, type SystemFontFace } from '@common/composition';
 import { CatalogueRasteriser } from '@common/text/catalogue-rasteriser';
+import { ref } from 'vue';
 import { call } from '@/bridge';
 
 /**
@@ -8,6 +9,9 @@ import { call } from '@/bridge';
  * shows the pixels the preview overlays and the service is sent.
  */
 let shared: CatalogueRasteriser | null = null;
+
+/** Moves each time the page learns about this computer's fonts (the catalogue, a file's fingerprint), so the Problems list is checked again. */
+export const fontKnowledge = ref(0);
 let catalogue: Promise<readonly SystemFontFace[]> | null = null;
 
 /** This computer's fonts as the host lists them, asked for once (the host scans its font folders on the first ask). */
@@ -15,6 +19,7 @@ export function systemFontCatalogue(): Promise<readonly SystemFontFace[]> {
   catalogue ??= call('text.systemFonts').then(
     ({ faces }) => {
       useSystemFonts(faces);
+      fontKnowledge.value++;
       return faces;
     },
     (error: unknown) => {
@@ -31,7 +36,11 @@ export function pageRasteriser(): CatalogueRasteriser {
       // Loaded when the first text is drawn, not with the editor (the .wasm is 2.5 MB).
       wasm: async () => fetch((await import('@resvg/resvg-wasm/index_bg.wasm?url')).default),
       fontFile: async (file) => {
-        const { base64 } = await call('text.font', file);
+        const { base64, sha256 } = await call('text.font', file);
+        if (sha256) {
+          noteSystemFontDigest(file, sha256);
+          fontKnowledge.value++;
+        }
         return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
       },
     },
