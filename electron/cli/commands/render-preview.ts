@@ -40,8 +40,11 @@ export const renderPreviewCommand: CliCommand = {
     const project = resolveRelativeMedia(loaded, path);
     const outputPath = isAbsolute(out) ? out : resolve(io.cwd, out);
 
-    for (const problem of validateProject(project, { purpose: 'preview' })) io.err(`  ${problem.level}  ${problem.message}`);
     const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+    // Text elements are overlaid as the same pictures the studio's canvas shows and submit uploads.
+    const pictures = createTextPictures(dataDir, (file) => pathToFileURL(file).href);
+    await pictures.knowFontsOf(project);
+    for (const problem of validateProject(project, { purpose: 'preview' })) io.err(`  ${problem.level}  ${problem.message}`);
     const toolkit = createMediaToolkit({ dataDir, resolve: { env: io.env }, savedCopies: savedCopiesIn(dataDir) });
     // Results the studio saved render from disk, also once their links have expired.
     const controller = new AbortController();
@@ -50,8 +53,6 @@ export const renderPreviewCommand: CliCommand = {
     const bar = progressReporter(io, Boolean(process.stderr.isTTY));
     try {
       await mkdir(dirname(outputPath), { recursive: true });
-      // Text elements are overlaid as the same pictures the studio's canvas shows and submit uploads.
-      const pictures = createTextPictures(dataDir, (file) => pathToFileURL(file).href);
       const result = await toolkit.renderer.render(await pictures.flatten(project), {
         quality,
         width: width ?? (quality === 'preview' ? previewWidth(project.output) : undefined),

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pictureSize, textElementsOf, withTextAsImages } from '../../common/composition/text-ops';
-import { BUNDLED_FONTS, type TextStyle } from '../../common/composition/text-style';
+import { BUNDLED_FONTS, fontFileOf, type TextStyle } from '../../common/composition/text-style';
 import type { Project } from '../../common/composition/document';
 import { CatalogueRasteriser } from '../../common/text/catalogue-rasteriser';
 import { TextStyleError } from '../../common/text/text-rasteriser';
@@ -73,6 +73,21 @@ export class TextPictures {
       await rename(part, path);
     }
     return { url: this.deps.grant(path), path, width, height };
+  }
+
+  /**
+   * Makes the project's fonts known before it is checked: this computer's catalogue when a text names
+   * a family the studio does not ship, and the fingerprint of each system face the project recorded (so
+   * validation can say when this computer's file differs from the one the project was made with).
+   */
+  async knowFontsOf(project: Project): Promise<void> {
+    for (const element of textElementsOf(project)) if (element.text) await this.rasteriser.knowFontsOf(element.text);
+    for (const record of project.fonts ?? []) {
+      if (!record.system) continue;
+      await this.rasteriser.knowFontsOf({ fontFamily: record.family });
+      const face = fontFileOf(record.family, record.weight, record.italic ?? false);
+      if (face?.system) await this.fonts.read(face.file);
+    }
   }
 
   /** The project with every text element replaced by an image element of its picture (the compositor's view). */

@@ -116,3 +116,16 @@ describe('the rasteriser with this computer\'s fonts', () => {
     await expect(rasteriser.layout({ ...style, fontFamily: 'DejaVu Math TeX Gyre', fontWeight: 700 })).rejects.toThrow(/this computer has the family, but not that face/);
   });
 });
+
+describe('the host checking a project made elsewhere with a system font', () => {
+  it('learns the fingerprint of this computer\'s file, so a different file under the same name is an error', async () => {
+    const { TextPictures } = await import('../../../electron/services/text/text-pictures');
+    const { addTextElement, createProject, validateProject } = await import('@common/composition');
+    const pictures = new TextPictures({ dir: await mkdtemp(join(tmpdir(), 'pictures-')), fontsDir: FONTS_DIR, grant: (p) => p, systemFonts: new SystemFonts({ dirs: [DEBIAN_DEJAVU] }) });
+    const base = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p', name: 'Elsewhere' });
+    const project = { ...addTextElement(base, 'scene-1', { ...DEFAULT_TEXT_STYLE, fontFamily: 'DejaVu Sans' }, { width: 400, height: 120 }, { id: 'title' }), fonts: [{ family: 'DejaVu Sans', weight: 700 as const, italic: false, file: 'DejaVuSans-Bold.ttf', sha256: 'c'.repeat(64), system: true as const }] };
+    await pictures.knowFontsOf(project);
+    const problem = validateProject(project, { purpose: 'preview' }).find((p) => p.code === 'text-font');
+    expect(problem?.message).toMatch(/"DejaVu Sans" \(bold, DejaVuSans-Bold\.ttf\) on this computer is a different file/);
+  });
+});
