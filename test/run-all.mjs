@@ -2,6 +2,7 @@
 // with one plain `N passed, N failed` line that counts every test and check that ran.
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, readFileSync, existsSync, rmSync, statSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -62,6 +63,13 @@ const show = (command, args) => [command, ...args].map((a) => a.replace(root + '
 function background(label, command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // At the lowest priority the checks take only what the tests leave: the browser journeys keep both
+    // cores busy, the unit files that follow leave a third of them idle, and the checks fit in that.
+    try {
+      if (child.pid) setPriority(child.pid, 19);
+    } catch {
+      // A platform that cannot lower it runs the checks beside the tests as before.
+    }
     const chunks = [];
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.stderr.on('data', (chunk) => chunks.push(chunk));
@@ -70,9 +78,8 @@ function background(label, command, args) {
   });
 }
 
-// Type checking and lint are single-threaded and need nothing from the tests, and much of the test
-// run waits on processes, servers and sandbox jobs: all three start together, and the checks' output
-// is printed whole after the tests' own.
+// Type checking and lint are single-threaded and need nothing from the tests: all three start together
+// (the checks at the lowest priority), and the checks' output is printed whole after the tests' own.
 const checks = Promise.all([
   background('types', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.json']),
   background('lint', bin('eslint'), ['.', '--max-warnings=0']),
