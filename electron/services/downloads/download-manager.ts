@@ -155,10 +155,13 @@ export class DownloadManager {
     const entry = this.require(id);
     if (entry.state === 'saved' || entry.state === 'cancelled' || entry.state === 'missing' || entry.state === 'changed') return this.view(entry);
     const controller = this.running.get(id);
-    this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, true);
+    // Set before the abort, so the running transfer stops as cancelled, but announced only once its
+    // `.part` is gone: a row saying "Only on the service" beside a half-written file would be untrue.
+    this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, false);
     controller?.abort(new PausedSignal());
     await this.idleOf(id);
     await rm(partPath(targetOf(entry.folder, entry.relativeName)), { force: true });
+    this.update(entry, {}, true);
     this.options.onEnd?.(this.view(entry));
     return this.view(entry);
   }
@@ -313,7 +316,8 @@ export class DownloadManager {
               meter.sample(received);
               entry.bytes = bytes;
               entry.totalBytes = totalBytes;
-              this.changed(entry, false);
+              // A chunk written after a pause or cancel does not announce that state early.
+              if (entry.state === 'downloading') this.changed(entry, false);
             },
           });
           const info = await stat(target);

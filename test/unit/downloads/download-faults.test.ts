@@ -193,6 +193,16 @@ describe('download manager against a loopback server', () => {
     expect(existsSync(join(out(), 'other.mp4'))).toBe(false);
   });
 
+  it('announces a cancelled transfer only once its .part is gone', async () => {
+    server.files.set('/n', { body: patternBytes(2_000_000, 13), etag: '"n"', throttle: 4_000_000 });
+    const partWhenAnnounced: boolean[] = [];
+    const made = manager({ onChange: (view) => void (view.state === 'cancelled' && partWhenAnnounced.push(existsSync(join(out(), 'clip.mp4.part')))) });
+    const entry = await made.enqueue({ jobId: 'a', url: server.url('/n'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
+    await until(partHasBytes);
+    await made.cancel(entry.id);
+    expect(partWhenAnnounced).toEqual([false]);
+  });
+
   it('keeps the queue on disk: a new manager on the same file lists and resumes it', async () => {
     const body = patternBytes(1_500_000, 12);
     server.files.set('/m', { body, etag: '"m"', throttle: 3_000_000 });
