@@ -2,9 +2,8 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import PQueue from 'p-queue';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
-import { backoffDelay, realSleep, type BackoffPolicy, type Sleep } from '../client/backoff';
 import type { Logger } from '../host/types';
-import { describeFailure, fetchToFile, isNoSpace, partPath, RetryableDownloadError } from './fetch-to-file';
+import { describeFailure, fetchToFile, partPath } from './fetch-to-file';
 import { checkSavedCopies } from './copy-check';
 import { FullDisks } from './full-disks';
 import { queueTotals } from './queue-totals';
@@ -15,8 +14,11 @@ import { savedCopyAmong } from './queue-file';
 import { QueueStore } from './queue-store';
 import { SpeedLimit } from './speed-limit';
 import { SpeedMeter } from './speed-meter';
+import { RunningTransfers } from './running-transfers';
+import { transferWithRetries, type RetryPolicy } from './transfer-retries';
 
-export interface DownloadManagerOptions {
+/** The retry policy's fields (attempts, backoff, sleep, random) say how a failed transfer is tried again. */
+export interface DownloadManagerOptions extends RetryPolicy {
   /** The queue's file (beside the job ledger); read at construction, rewritten atomically on change. */
   file: string;
   fetch?: typeof globalThis.fetch;
@@ -28,10 +30,6 @@ export interface DownloadManagerOptions {
   concurrency?: () => number;
   /** Bytes per second for all transfers together (a setting, read as bytes arrive); null: no limit. */
   speedLimit?: () => number | null;
-  maxAttempts?: number;
-  backoff?: BackoffPolicy;
-  sleep?: Sleep;
-  random?: () => number;
   now?: () => number;
   log?: Logger;
   onChange?(view: DownloadView): void;
@@ -40,7 +38,6 @@ export interface DownloadManagerOptions {
   onEnd?(view: DownloadView): void;
 }
 
-const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 30_000, factor: 2, jitter: 0.5 };
 const PROGRESS_EVERY_MS = 250;
 
 /**
@@ -50,7 +47,7 @@ const PROGRESS_EVERY_MS = 250;
  */
 export class DownloadManager {
   private readonly entries = new Map<string, DownloadEntry>();
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new RunningTransfers();
   /** Every run() under way, including those past their last byte that no longer hold a queue place. */
   private readonly runs = new Set<Promise<void>>();
   private readonly speed = new Map<string, SpeedMeter>();
@@ -139,7 +136,7 @@ export class DownloadManager {
     const entry = this.require(id);
     if (entry.state !== 'queued' && entry.state !== 'downloading') return this.view(entry);
     this.update(entry, { state: 'paused', reason: null }, true);
-    this.running.get(id)?.abort(new PausedSignal());
+    this.running.stop(id);
     return this.view(entry);
   }
 
@@ -154,12 +151,11 @@ export class DownloadManager {
   async cancel(id: string): Promise<DownloadView> {
     const entry = this.require(id);
     if (entry.state === 'saved' || entry.state === 'cancelled' || entry.state === 'missing' || entry.state === 'changed') return this.view(entry);
-    const controller = this.running.get(id);
     // Set before the abort, so the running transfer stops as cancelled, but announced only once its
     // `.part` is gone: a row saying "Only on the service" beside a half-written file would be untrue.
     this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, false);
-    controller?.abort(new PausedSignal());
-    await this.idleOf(id);
+    this.running.stop(id);
+    await this.running.endOf(id);
     await rm(partPath(targetOf(entry.folder, entry.relativeName)), { force: true });
     this.update(entry, {}, true);
     this.options.onEnd?.(this.view(entry));
@@ -246,13 +242,8 @@ export class DownloadManager {
     this.disposed = true;
     this.queue.pause();
     this.queue.clear();
-    for (const controller of this.running.values()) controller.abort(new PausedSignal());
-    while (this.running.size > 0) await new Promise((r) => setTimeout(r, 5));
+    await this.running.stopAll();
     await this.store.save();
-  }
-
-  private async idleOf(id: string): Promise<void> {
-    while (this.running.has(id)) await new Promise((r) => setTimeout(r, 5));
   }
 
   private schedule(id: string): void {
@@ -276,12 +267,11 @@ export class DownloadManager {
   private async run(id: string, received: () => void): Promise<void> {
     const entry = this.entries.get(id);
     if (!entry || entry.state !== 'queued' || this.running.has(id) || this.disposed) return;
-    const controller = new AbortController();
-    this.running.set(id, controller);
+    const { signal, end } = this.running.start(id);
     const waiting = await this.fullDisks.waitFor(entry.folder);
     if (waiting !== undefined) {
       // Waits for resumeAll(); not scheduled again until then.
-      this.running.delete(id);
+      end();
       if (entry.reason !== waiting) this.update(entry, { reason: waiting }, true);
       return;
     }
@@ -293,58 +283,24 @@ export class DownloadManager {
     try {
       const target = targetOf(entry.folder, entry.relativeName);
       await this.options.prepare?.(entry);
-      const maxAttempts = this.options.maxAttempts ?? 6;
-      for (;;) {
-        try {
-          const fetched = await fetchToFile({
-            url: entry.url,
-            target,
-            fetch: this.options.fetch,
-            validators: entry.etag || entry.lastModified ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes } : null,
-            signal: controller.signal,
-            limit: this.limit,
-            verify: this.options.verify,
-            onReceived: received,
-            onValidators: async (v) => {
-              this.update(entry, { etag: v.etag, lastModified: v.lastModified, totalBytes: v.totalBytes }, false);
-              // Before the first byte, so a killed process resumes; not flushed to the disk (a power
-              // cut would not keep the unflushed `.part` bytes either), which keeps it off the
-              // transfer's path on a busy disk.
-              await this.store.save({ durable: false });
-            },
-            onProgress: ({ bytes, totalBytes, received }) => {
-              meter.sample(received);
-              entry.bytes = bytes;
-              entry.totalBytes = totalBytes;
-              // A chunk written after a pause or cancel does not announce that state early.
-              if (entry.state === 'downloading') this.changed(entry, false);
-            },
-          });
-          const info = await stat(target);
-          this.update(entry, { state: 'saved', savedPath: target, bytes: info.size, totalBytes: info.size, reason: null, sha256: fetched.sha256, mtimeMs: info.mtimeMs, verifiedAt: this.now() }, true);
-          break;
-        } catch (error) {
-          if (controller.signal.aborted) break; // paused, cancelled or quitting: the state says which
-          if (isNoSpace(error)) {
-            await this.pauseForFullDisk(entry);
-            break;
-          }
-          const attempts = entry.attempts + 1;
-          if (error instanceof RetryableDownloadError && attempts < maxAttempts) {
-            this.update(entry, { attempts, reason: `Retrying: ${error.message}` }, true);
-            const delay = error.retryAfterMs ?? backoffDelay(attempts - 1, this.options.backoff ?? DEFAULT_BACKOFF, this.options.random ?? Math.random);
-            await (this.options.sleep ?? realSleep)(delay, controller.signal).catch(() => undefined);
-            if (controller.signal.aborted) break;
-            continue;
-          }
-          this.update(entry, { state: 'failed', attempts, reason: describeFailure(error) }, true);
-          break;
-        }
+      const outcome = await transferWithRetries(() => this.transfer(entry, target, signal, meter, received), {
+        signal,
+        attemptsSoFar: entry.attempts,
+        policy: this.options,
+        onRetry: (attempts, reason) => this.update(entry, { attempts, reason }, true),
+      });
+      if (outcome.kind === 'done') {
+        const info = await stat(target);
+        this.update(entry, { state: 'saved', savedPath: target, bytes: info.size, totalBytes: info.size, reason: null, sha256: outcome.value.sha256, mtimeMs: info.mtimeMs, verifiedAt: this.now() }, true);
+      } else if (outcome.kind === 'disk-full') {
+        await this.pauseForFullDisk(entry);
+      } else if (outcome.kind === 'failed') {
+        this.update(entry, { state: 'failed', attempts: outcome.attempts, reason: outcome.reason }, true);
       }
     } catch (error) {
       this.update(entry, { state: 'failed', reason: describeFailure(error) }, true);
     } finally {
-      this.running.delete(id);
+      end();
       this.speed.delete(id);
       // Read afresh: pause, cancel and dispose change it while the download runs.
       const state = (): DownloadEntry['state'] => entry.state;
@@ -355,6 +311,34 @@ export class DownloadManager {
       // the queue does; run() ignores duplicates.
       if (state() === 'queued' && !this.disposed) this.schedule(id);
     }
+  }
+
+  /** One attempt at the file: resumes its `.part` when the server's validators still match. */
+  private transfer(entry: DownloadEntry, target: string, signal: AbortSignal, meter: SpeedMeter, received: () => void): Promise<{ sha256: string }> {
+    return fetchToFile({
+      url: entry.url,
+      target,
+      fetch: this.options.fetch,
+      validators: entry.etag || entry.lastModified ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes } : null,
+      signal,
+      limit: this.limit,
+      verify: this.options.verify,
+      onReceived: received,
+      onValidators: async (v) => {
+        this.update(entry, { etag: v.etag, lastModified: v.lastModified, totalBytes: v.totalBytes }, false);
+        // Before the first byte, so a killed process resumes; not flushed to the disk (a power cut
+        // would not keep the unflushed `.part` bytes either), which keeps it off the transfer's path
+        // on a busy disk.
+        await this.store.save({ durable: false });
+      },
+      onProgress: ({ bytes, totalBytes, received: total }) => {
+        meter.sample(total);
+        entry.bytes = bytes;
+        entry.totalBytes = totalBytes;
+        // A chunk written after a pause or cancel does not announce that state early.
+        if (entry.state === 'downloading') this.changed(entry, false);
+      },
+    });
   }
 
   /** Only the downloads writing to that disk wait; the others (the archive on another disk) go on. */
@@ -391,12 +375,5 @@ export class DownloadManager {
     const entry = this.entries.get(id);
     if (!entry) throw new Error(`No download with id ${id}.`);
     return entry;
-  }
-}
-
-/** The reason given to an aborted fetch when the user paused or cancelled (not an error to report). */
-class PausedSignal extends Error {
-  constructor() {
-    super('paused');
   }
 }
