@@ -9,7 +9,7 @@
 //   await studio.close();
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { CHROMIUM_FLAGS, chromiumPath } from './chromium';
 import { fileHost } from './studio-host';
@@ -38,6 +38,17 @@ export function studioDataDir(): string {
   return fileHost().dataDir;
 }
 
+/**
+ * A fresh browser context as the journeys see the studio: its usual window size, the dark scheme, and
+ * the system's "reduce motion" setting on, which the studio honours by dropping its transitions (see
+ * base.css). Without it every hover and focus started a 60-frames-a-second transition, about a quarter
+ * of the browser's work in a journey; the shell journey keeps the motion on, so the default look is
+ * driven too.
+ */
+export function newStudioContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark', reducedMotion: 'reduce', ...options });
+}
+
 export interface StudioSession {
   browser: Browser;
   context: BrowserContext;
@@ -48,12 +59,13 @@ export interface StudioSession {
 }
 
 /**
- * Opens the studio in a fresh browser context at 1440x900 and waits for the shell. `hash` picks a workspace
- * (e.g. '#/library'). Console errors and uncaught exceptions land in consoleErrors.
+ * Opens the studio in a fresh browser context (newStudioContext) and waits for the shell. `hash` picks a
+ * workspace (e.g. '#/library'); `motion` turns the studio's transitions back on. Console errors and
+ * uncaught exceptions land in consoleErrors.
  */
-export async function openStudio(options: { hash?: string; viewport?: { width: number; height: number } } = {}): Promise<StudioSession> {
+export async function openStudio(options: { hash?: string; viewport?: { width: number; height: number }; motion?: boolean } = {}): Promise<StudioSession> {
   const browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 }, colorScheme: 'dark' });
+  const context = await newStudioContext(browser, { ...(options.viewport && { viewport: options.viewport }), ...(options.motion && { reducedMotion: 'no-preference' }) });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (message) => {

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { parseProject, setOutput } from '@common/composition';
 import { resolveMediaBinary } from '../../electron/services/media/binaries';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
-import { screenshot } from './browser';
+import { newStudioContext, screenshot } from './browser';
 import { restartableStudio } from './host-process';
 import { confirmPrice } from './price';
 
@@ -73,7 +73,7 @@ async function crashBetweenCreates(host: ChildProcess): Promise<void> {
 }
 
 async function openCampaigns(url: string, errors: string[]): Promise<Page> {
-  const context = await studio.browser.newContext({ viewport: { width: 1440, height: 1000 }, colorScheme: 'dark' });
+  const context = await newStudioContext(studio.browser, { viewport: { width: 1440, height: 1000 } });
   const page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));

@@ -3,7 +3,7 @@
 // without the nonce is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, studioUrl } from './browser';
+import { launchBrowser, newStudioContext, screenshot, studioUrl } from './browser';
 
 const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings'] as const;
 
@@ -15,7 +15,7 @@ describe('the studio page under its CSP', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+    const context = await newStudioContext(browser);
     await context.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { violations: string[] }).violations = seen;

@@ -13,7 +13,7 @@ import { resolveMediaBinary } from '../../electron/services/media/binaries';
 import { ProjectLibrary } from '../../electron/services/projects/project-library';
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
 import { startFileServer, until, type FileServer } from '../unit/downloads/file-server';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, newStudioContext, screenshot } from './browser';
 import { startHostProcess, stopHostProcess, type HostProcess } from './host-process';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -34,7 +34,7 @@ async function killHost(): Promise<void> {
 }
 
 async function openLibrary(url: string, errors: string[]): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  const context = await newStudioContext(browser);
   const page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));

@@ -4,14 +4,14 @@
 // autosave was answered.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot } from './browser';
+import { newStudioContext, screenshot } from './browser';
 import { setField } from './editor-helpers';
 import { restartableStudio } from './host-process';
 
 const studio = restartableStudio('studio-e2e-killed-');
 
 async function openEditorAt(url: string): Promise<Page> {
-  const context = await studio.browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  const context = await newStudioContext(studio.browser);
   const page = await context.newPage();
   await page.goto(`${url}#/editor`);
   await page.getByRole('button', { name: /^Add avatar / }).first().waitFor({ timeout: 90_000 });

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readPortRecord } from '../../electron/emulator/built-in';
 import { readSandboxAccessKey } from '../../electron/emulator/state/access-key';
 import { until } from '../unit/downloads/file-server';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, newStudioContext, screenshot } from './browser';
 import { startHostProcess, stopHostProcess, type HostProcess } from './host-process';
 import { confirmPrice } from './price';
 
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 async function openTools(url: string, errors: string[]): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  const context = await newStudioContext(browser);
   const page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));

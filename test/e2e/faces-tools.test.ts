@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_FLAGS, chromiumPath, screenshot, studioUrl } from './browser';
+import { CHROMIUM_FLAGS, chromiumPath, newStudioContext, screenshot, studioUrl } from './browser';
 import { confirmPrice } from './price';
 
 let browser: Browser;
@@ -28,7 +28,7 @@ const tab = (name: string) => page.getByRole('region', { name: 'Tools' }).locato
 beforeAll(async () => {
   // Chromium's stand-in camera (a test pattern), allowed without a prompt: the sandbox session shows it.
   browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_FLAGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'], headless: true });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark', permissions: ['camera', 'microphone'] });
+  const context = await newStudioContext(browser, { permissions: ['camera', 'microphone'] });
   page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));

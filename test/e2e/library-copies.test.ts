@@ -16,7 +16,7 @@ import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import { resolveMediaBinary } from '../../electron/services/media/binaries';
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
 import { startFileServer, until } from '../unit/downloads/file-server';
-import { screenshot } from './browser';
+import { newStudioContext, screenshot } from './browser';
 import { restartableStudio } from './host-process';
 
 const studio = restartableStudio('studio-e2e-copies-');
@@ -25,7 +25,7 @@ const NOW = Date.now();
 const HOUR = 3_600_000;
 
 async function openLibrary(url: string, errors: string[]): Promise<Page> {
-  const context = await studio.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+  const context = await newStudioContext(studio.browser, { viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));

@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost } from '../../electron/web/web-host';
-import { launchBrowser, openStudio, screenshot, studioUrl, type StudioSession } from './browser';
+import { launchBrowser, newStudioContext, openStudio, screenshot, studioUrl, type StudioSession } from './browser';
 
 const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings', 'Campaigns'] as const;
 
 describe('app shell in Chromium', () => {
   let studio: StudioSession;
 
+  // With the studio's transitions on, as most users see it; the other journeys run with "reduce motion".
   beforeAll(async () => {
-    studio = await openStudio();
+    studio = await openStudio({ motion: true });
   });
   afterAll(async () => {
     await studio?.close();
@@ -97,6 +98,18 @@ describe('app shell in Chromium', () => {
     await expect.poll(() => ffmpeg.textContent(), { timeout: 15_000 }).toMatch(/system PATH|environment|ffmpeg-static|bundled npm package/);
     // The refused save is reported in the page, not as a console error.
     expect(studio.consoleErrors).toEqual([]);
+  });
+
+  it('drops its transitions when the system asks to reduce motion, and keeps them otherwise', async () => {
+    const transition = (page: typeof studio.page) =>
+      page.getByRole('navigation', { name: 'Workspaces' }).getByRole('button').first().evaluate((el) => getComputedStyle(el).transitionDuration.split(',').map(parseFloat));
+    expect(Math.max(...(await transition(studio.page)))).toBeGreaterThan(0);
+    const context = await newStudioContext(studio.browser);
+    const page = await context.newPage();
+    await page.goto(studioUrl());
+    await page.getByRole('navigation', { name: 'Workspaces' }).waitFor();
+    expect(Math.max(...(await transition(page)))).toBe(0);
+    await context.close();
   });
 
   it('refuses a browser that comes without the token', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot } from './browser';
+import { newStudioContext, screenshot } from './browser';
 import { restartableStudio } from './host-process';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import { confirmPrice } from './price';
@@ -24,7 +24,7 @@ function jobsPerRow(): Map<number, number> {
 }
 
 async function openVoices(url: string, errors: string[]): Promise<Page> {
-  const context = await studio.browser.newContext({ viewport: { width: 1440, height: 1100 }, colorScheme: 'dark' });
+  const context = await newStudioContext(studio.browser, { viewport: { width: 1440, height: 1100 } });
   const page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
