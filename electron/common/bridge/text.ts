@@ -23,7 +23,7 @@ const fontFile = z.union([bundledFont, systemFont, z.string().regex(SCRIPT_FONT_
 const pixels = z.number().int().min(1).max(8000);
 
 export const textCalls = {
-  /** This computer's fonts the studio can draw (scanned on the first call); `skipped` counts files passed over, `capped` says the scan stopped at its file limit. */
+  /** This computer's fonts the studio can draw (scanned on the first call); `skipped` counts files passed over, `capped` says the scan stopped at its file or time limit. */
   'text.systemFonts': call(z.tuple([]), z.object({ faces: z.array(SystemFontFace), skipped: z.number().int().min(0), capped: z.boolean() })),
   /** A bundled, script or system (by catalogue id) font file's bytes as TrueType, base64 (the page's rasteriser measures and draws with them); a system face's SHA-256 with them. */
   'text.font': call(z.tuple([fontFile]), z.object({ base64: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })),

@@ -20,7 +20,7 @@ export interface SkippedFont {
 export interface SystemFontScan {
   faces: SystemFontFace[];
   skipped: SkippedFont[];
-  /** True when the file cap stopped the walk before every folder was read. */
+  /** True when the file cap or the time budget stopped the scan before every font file was read. */
   capped: boolean;
 }
 
@@ -29,11 +29,20 @@ export interface SystemFontsOptions {
   dirs?: readonly string[];
   /** At most this many font files are opened (a machine with thousands of fonts is not scanned whole). */
   maxFiles?: number;
+  /** Font files are read until this much time has gone by; the faces found so far are the catalogue. */
+  maxScanMs?: number;
+  now?: () => number;
 }
 
 const opentype = ((opentypeModule as { parse?: unknown }).parse ? opentypeModule : (opentypeModule as unknown as { default: typeof opentypeModule }).default) as typeof opentypeModule;
 
 const MAX_FILES = 1500;
+/**
+ * Each file is parsed on the host's thread, one at a time (the host answers other calls between files).
+ * Slow disks (a network home folder) or many large fonts could keep the first picker waiting far
+ * longer than the file cap alone allows.
+ */
+const MAX_SCAN_MS = 20_000;
 const FONT_EXTENSIONS = new Set(['.ttf', '.otf', '.ttc']);
 /** Larger files are nearly always CJK families whose full parse costs seconds; the studio ships script fonts for those scripts. */
 const MAX_FILE_BYTES = 40 * 1024 * 1024;
@@ -80,6 +89,8 @@ export class SystemFonts {
 
   private async walk(): Promise<SystemFontScan> {
     const maxFiles = this.options.maxFiles ?? MAX_FILES;
+    const now = this.options.now ?? Date.now;
+    const deadline = now() + (this.options.maxScanMs ?? MAX_SCAN_MS);
     const files: string[] = [];
     let capped = false;
     for (const dir of this.options.dirs ?? platformFontDirs()) {
@@ -90,6 +101,10 @@ export class SystemFonts {
     const skipped: SkippedFont[] = [];
     const taken = new Set<string>();
     for (const path of files.sort()) {
+      if (now() > deadline) {
+        capped = true;
+        break;
+      }
       const face = await faceOf(path);
       if ('reason' in face) {
         skipped.push({ file: path, reason: face.reason });

@@ -1,7 +1,7 @@
 import type { SelectGroupOption, SelectOption } from 'naive-ui';
 import { computed, ref, type ComputedRef } from 'vue';
 import { FONT_FAMILIES } from '@common/composition';
-import { systemFontCatalogue } from './page-rasteriser';
+import { systemFontCatalogue, systemFontsCapped } from './page-rasteriser';
 
 type FontOption = SelectOption & { value: string };
 
@@ -36,6 +36,8 @@ export function useFontOptions(current: () => string): ComputedRef<SelectGroupOp
     // A style naming a family not (or not yet) listed still shows it, so the picker never blanks the value.
     const name = current();
     if (!FONT_FAMILIES.includes(name) && !systemFamilies.value?.includes(name)) system = [{ label: `${name} (not on this computer)`, value: name, disabled: true }, ...system];
+    // Said rather than silently missing: a font the user knows they have may be among the unread files.
+    if (systemFamilies.value && systemFontsCapped.value) system = [...system, { label: 'Some font files were not read: the scan stopped at its limit', value: '\u0000capped', disabled: true }];
     return [
       { type: 'group', label: 'Studio fonts', key: 'studio', children: studio },
       { type: 'group', label: 'This computer\u2019s fonts', key: 'system', children: system },

@@ -13,12 +13,15 @@ let shared: CatalogueRasteriser | null = null;
 /** Moves each time the page learns about this computer's fonts (the catalogue, a file's fingerprint), so the Problems list is checked again. */
 export const fontKnowledge = ref(0);
 let catalogue: Promise<readonly SystemFontFace[]> | null = null;
+/** True when the host's scan stopped at its file or time limit, so the catalogue may miss fonts. */
+export const systemFontsCapped = ref(false);
 
 /** This computer's fonts as the host lists them, asked for once (the host scans its font folders on the first ask). */
 export function systemFontCatalogue(): Promise<readonly SystemFontFace[]> {
   catalogue ??= call('text.systemFonts').then(
-    ({ faces }) => {
+    ({ faces, capped }) => {
       useSystemFonts(faces);
+      systemFontsCapped.value = capped;
       fontKnowledge.value++;
       return faces;
     },

@@ -66,6 +66,15 @@ describe('this computer\'s font catalogue', () => {
     expect(scan.faces.length + scan.skipped.length).toBe(3);
   });
 
+  it('stops reading files once its time is up, and keeps the faces it read by then', async () => {
+    // A clock that moves a second each time it is read: the scan reads it once at the start and once
+    // before each file, so a 2.5 s budget lets it read two files.
+    let clock = 0;
+    const scan = await new SystemFonts({ dirs: [await fontFolder()], maxScanMs: 2_500, now: () => (clock += 1_000) }).list();
+    expect(scan.capped).toBe(true);
+    expect(scan.faces.length + scan.skipped.length).toBe(2);
+  });
+
   it('reads a file only by its catalogue id, and fingerprints it when read', async () => {
     const fonts = new SystemFonts({ dirs: [DEBIAN_DEJAVU] });
     const face = (await fonts.list()).faces.find((f) => f.file === 'DejaVuSans.ttf')!;
