@@ -9,8 +9,24 @@ import type { useEditorAssetsStore } from '@/stores/editor-assets';
 import type { useConnectionsStore } from '@/stores/connections';
 import type { useJobsStore } from '@/stores/jobs';
 
-/** Problems worth seeing on the element itself: what fails or is wasted in the paid result. */
-const MARKED = new Set(['link-broken', 'link-wrong-kind', 'off-frame', 'partly-off-frame', 'scale-at-limit', 'avatar-processing']);
+/**
+ * Problems worth seeing on the element itself: what fails or is wasted in the paid result. A text whose
+ * font is not on this computer is one: the canvas cannot draw it, so without the mark it showed as an
+ * empty box.
+ */
+const MARKED = new Set(['link-broken', 'link-wrong-kind', 'off-frame', 'partly-off-frame', 'scale-at-limit', 'avatar-processing', 'text-font']);
+
+export type ElementMark = { level: Problem['level']; text: string };
+
+/** The canvas's mark per element of a scene: its first marked problem, without the element's name. */
+export function elementMarks(problems: readonly Problem[], sceneId: string): Map<string, ElementMark> {
+  const found = new Map<string, ElementMark>();
+  for (const p of problems) {
+    if (!p.elementId || p.sceneId !== sceneId || !MARKED.has(p.code) || found.has(p.elementId)) continue;
+    found.set(p.elementId, { level: p.level, text: p.message.slice(p.message.indexOf(': ') + 2) });
+  }
+  return found;
+}
 
 export interface EditorProblemSources {
   project: ReturnType<typeof useProjectStore>;
@@ -45,15 +61,7 @@ export function useEditorProblems({ project, assets, connections, jobs, message 
   const warningCount = computed(() => problems.value.length - errorCount.value);
   const linkState = computed(() => ({ total: links.total.value, unchecked: links.unchecked.value, checking: links.checking.value, failure: links.failure.value }));
 
-  const marks: ComputedRef<Map<string, { level: Problem['level']; text: string }>> = computed(() => {
-    const scene = project.currentScene.id;
-    const found = new Map<string, { level: Problem['level']; text: string }>();
-    for (const p of problems.value) {
-      if (!p.elementId || p.sceneId !== scene || !MARKED.has(p.code) || found.has(p.elementId)) continue;
-      found.set(p.elementId, { level: p.level, text: p.message.slice(p.message.indexOf(': ') + 2) });
-    }
-    return found;
-  });
+  const marks: ComputedRef<Map<string, ElementMark>> = computed(() => elementMarks(problems.value, project.currentScene.id));
 
   /** The Create dialog's pre-flight: every link asked again, and the avatars' state read afresh. */
   async function preflight(): Promise<Problem[]> {

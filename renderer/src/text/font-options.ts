@@ -37,7 +37,7 @@ export function useFontOptions(current: () => string): ComputedRef<SelectGroupOp
     const name = current();
     if (!FONT_FAMILIES.includes(name) && !systemFamilies.value?.includes(name)) system = [{ label: `${name} (not on this computer)`, value: name, disabled: true }, ...system];
     // Said rather than silently missing: a font the user knows they have may be among the unread files.
-    if (systemFamilies.value && systemFontsCapped.value) system = [...system, { label: 'Some font files were not read: the scan stopped at its limit', value: '\u0000capped', disabled: true }];
+    if (systemFamilies.value && systemFontsCapped.value) system = [...system, { label: 'Not every font was read', value: '\u0000capped', disabled: true }];
     return [
       { type: 'group', label: 'Studio fonts', key: 'studio', children: studio },
       { type: 'group', label: 'This computer\u2019s fonts', key: 'system', children: system },
