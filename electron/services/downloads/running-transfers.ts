@@ -8,7 +8,6 @@ class PausedSignal extends Error {
 interface Transfer {
   controller: AbortController;
   ended: Promise<void>;
-  letGo(): void;
 }
 
 /** The transfers under way, by download id: how to stop each, and when each has let go of its `.part`. */
@@ -24,7 +23,7 @@ export class RunningTransfers {
     const controller = new AbortController();
     let letGo = (): void => undefined;
     const ended = new Promise<void>((resolve) => (letGo = resolve));
-    this.transfers.set(id, { controller, ended, letGo });
+    this.transfers.set(id, { controller, ended });
     return {
       signal: controller.signal,
       end: () => {
