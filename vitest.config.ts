@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 import { provideMediaTools } from './test/media-tools-env.ts';
+import { BUSY_WORKERS, WAITING_WORKERS } from './test/suite-size.ts';
 
 const root = import.meta.dirname;
 // Every test worker inherits this process's environment: ffmpeg/ffprobe from npm where the system has none.
@@ -17,14 +18,10 @@ const alias = {
   '@': resolve(root, 'renderer/src'),
 };
 
-// A worker more than there are cores fills the waits (vitest's default on two cores would be one).
-// The browser journeys and component files keep both cores busy (Chromium, a DOM) with three; the unit
-// files mostly wait on child processes, servers and sandbox jobs and left the cores half idle with
-// three, so they run as a group of their own after the others, with more workers. On two cores, the
-// unit files alone took 198 s with three workers, 132 s with five, 114 s with seven (both cores busy)
-// and 114 s with nine, so seven it is.
-const WORKERS = availableParallelism() + 1;
-const WAITING_WORKERS = availableParallelism() + 5;
+// Every limit below is a hang guard, never a verdict on speed: at least ten times what the slowest test
+// or hook of its kind takes on a quiet machine, so a busy machine makes the run longer, never red.
+const UNIT_GUARD_MS = 120_000;
+const JOURNEY_GUARD_MS = 300_000;
 
 // A file that replaces modules (vi.mock), the clock, globals or the environment gets a module graph of
 // its own; every other unit file shares its worker's modules with the files before it, which spares
@@ -48,7 +45,8 @@ const unitTest = {
   include: ['test/unit/**/*.test.ts'],
   // electron-store imports electron itself; inlining it lets vi.mock('electron') reach it.
   server: { deps: { inline: ['electron-store'] } },
-  testTimeout: 30_000,
+  testTimeout: UNIT_GUARD_MS,
+  hookTimeout: UNIT_GUARD_MS,
   globalSetup: ['test/sample-media-setup.ts'],
   setupFiles: ['test/worker-env.ts'],
 };
@@ -57,9 +55,9 @@ const componentTest = {
   globals: true,
   environment: 'happy-dom',
   include: ['test/component/**/*.test.ts'],
-  // A test that loads a workspace compiles its whole view on first import: over 5 s (vitest's
-  // default) on a busy two-core machine, where it failed once in five runs.
-  testTimeout: 30_000,
+  // A test that loads a workspace compiles its whole view on first import: over 5 s on a busy machine.
+  testTimeout: UNIT_GUARD_MS,
+  hookTimeout: UNIT_GUARD_MS,
   setupFiles: ['test/worker-env.ts', 'test/component/setup.ts'],
 };
 
@@ -67,7 +65,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     globals: true,
-    maxWorkers: WORKERS,
+    maxWorkers: BUSY_WORKERS,
     projects: [
       { resolve: { alias }, test: { ...unitTest, name: 'unit', exclude: isolatedUnitFiles, isolate: false } },
       { resolve: { alias }, test: { ...unitTest, name: 'unit-isolated', include: isolatedUnitFiles } },
@@ -82,11 +80,11 @@ export default defineConfig({
           globals: true,
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
+          testTimeout: JOURNEY_GUARD_MS,
+          hookTimeout: JOURNEY_GUARD_MS,
           // What a test polls for in the page (a setting saved, a list refreshed) takes a round trip to
-          // the host; on a busy machine that took longer than expect.poll's default second.
-          expect: { poll: { timeout: 15_000, interval: 100 } },
+          // the host: a second on a quiet machine, several on a busy one.
+          expect: { poll: { timeout: 60_000, interval: 100 } },
           // Every file has its own web host on a free port and its own data folder, and connects to the
           // run's one Chromium (global-setup.ts), so its files run side by side with each other and with
           // the unit and component files, in the same workers. None replaces modules, so a worker's
