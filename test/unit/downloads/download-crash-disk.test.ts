@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
-import { patternBytes, startFileServer, until, type FileServer } from './file-server';
+import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { until } from '../../wait';
 
 let server: FileServer;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ describe('downloads survive a killed process and a full disk', () => {
     const folder = join(dir, 'out');
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/unit/downloads/fixtures/download-child.ts', queue, server.url('/kill'), folder], { stdio: 'ignore' });
     const part = join(folder, 'clip.mp4.part');
-    await until(() => existsSync(part) && statSync(part).size > 800_000, 20_000);
+    await until('the killed download\'s .part to hold over 800 kB', () => existsSync(part) && statSync(part).size > 800_000);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const keptAtKill = statSync(part).size;
@@ -59,9 +60,9 @@ describe('downloads survive a killed process and a full disk', () => {
       const body = patternBytes(2_500_000, 22);
       server.files.set('/big', { body, etag: '"big"' });
       const entry = await manager.enqueue({ jobId: 'j', url: server.url('/big'), folder: mountPoint, relativeName: 'big.mp4', origin: 'library' });
-      await until(() => manager.totals().pausedReason !== null);
+      await until('the downloads to pause for lack of space', () => manager.totals().pausedReason !== null);
       expect(manager.totals().pausedReason).toMatch(/disk holding .* is full.*partial files kept/);
-      await until(() => manager.get(entry.id).state === 'queued');
+      await until('the download to be queued again', () => manager.get(entry.id).state === 'queued');
       expect(readdirSync(mountPoint)).toEqual(['big.mp4.part']);
       const kept = statSync(join(mountPoint, 'big.mp4.part')).size;
       expect(kept).toBeGreaterThan(500_000);

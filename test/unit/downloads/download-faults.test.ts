@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadManager, type DownloadManagerOptions } from '../../../electron/services/downloads/download-manager';
-import { patternBytes, startFileServer, until, type FileServer } from './file-server';
+import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { until } from '../../wait';
 
 let server: FileServer;
 let dir: string;
@@ -172,9 +173,9 @@ describe('download manager against a loopback server', () => {
     const made = manager();
     const entry = await made.enqueue({ jobId: 'a', url: server.url('/l'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
     const part = join(out(), 'clip.mp4.part');
-    await until(() => existsSync(part) && statSync(part).size > 200_000);
+    await until('the .part to hold over 200 kB', () => existsSync(part) && statSync(part).size > 200_000);
     made.pause(entry.id);
-    await until(() => made.get(entry.id).state === 'paused' && server.log.length === 1);
+    await until('the download to be paused after one request', () => made.get(entry.id).state === 'paused' && server.log.length === 1);
     // The aborted transfer has closed its .part once nothing runs: its size no longer moves.
     await made.whenIdle();
     const kept = statSync(part).size;
@@ -186,7 +187,7 @@ describe('download manager against a loopback server', () => {
     expect(readFileSync(join(out(), 'clip.mp4')).equals(body)).toBe(true);
 
     const other = await made.enqueue({ jobId: 'b', url: server.url('/l'), folder: out(), relativeName: 'other.mp4', origin: 'library' });
-    await until(() => existsSync(join(out(), 'other.mp4.part')));
+    await until('other.mp4.part to exist', () => existsSync(join(out(), 'other.mp4.part')));
     await made.cancel(other.id);
     expect(made.get(other.id).state).toBe('cancelled');
     expect(existsSync(join(out(), 'other.mp4.part'))).toBe(false);
@@ -198,7 +199,7 @@ describe('download manager against a loopback server', () => {
     const partWhenAnnounced: boolean[] = [];
     const made = manager({ onChange: (view) => void (view.state === 'cancelled' && partWhenAnnounced.push(existsSync(join(out(), 'clip.mp4.part')))) });
     const entry = await made.enqueue({ jobId: 'a', url: server.url('/n'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
-    await until(partHasBytes);
+    await until('the .part to have bytes', partHasBytes);
     await made.cancel(entry.id);
     expect(partWhenAnnounced).toEqual([false]);
   });
@@ -208,7 +209,7 @@ describe('download manager against a loopback server', () => {
     server.files.set('/m', { body, etag: '"m"', throttle: 3_000_000 });
     const first = manager();
     const entry = await first.enqueue({ jobId: 'a', url: server.url('/m'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
-    await until(() => first.get(entry.id).bytes > 100_000);
+    await until('the first manager to have over 100 kB', () => first.get(entry.id).bytes > 100_000);
     await first.dispose();
     managers.splice(managers.indexOf(first), 1);
     const second = manager();

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { vi } from 'vitest';
+import { until } from '../../wait';
 
 /** How the loopback server misbehaves for one path. Counters apply to requests in arrival order. */
 export interface ServedFile {
@@ -95,7 +95,7 @@ export async function startFileServer(): Promise<FileServer> {
       if (drop && file.dropAfter) {
         // A fixed wait here (250 ms) was not always enough on a loaded machine: the client had read
         // nothing, and the test saw no partial file to resume.
-        await until(file.dropAfter.once);
+        await until(`the client to have read part of ${path} before the connection drops`, file.dropAfter.once);
         res.socket?.destroy();
       } else res.socket?.end();
       return;
@@ -134,11 +134,4 @@ export function patternBytes(size: number, seed = 1): Buffer {
     out[i] = x & 0xff;
   }
   return out;
-}
-
-/** Settles once `check` holds, looking every 50 ms (vitest's waitFor); fails after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  await vi.waitFor(async () => {
-    if (!(await check())) throw new Error('timed out waiting');
-  }, { timeout: ms, interval: 50 });
 }

@@ -15,7 +15,8 @@ import { createDomains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { resolveMediaBinary } from '../../../electron/services/media/binaries';
-import { startFileServer, until, type FileServer } from './file-server';
+import { startFileServer, type FileServer } from './file-server';
+import { until } from '../../wait';
 
 let server: FileServer;
 let dataDir: string;
@@ -58,7 +59,7 @@ describe('saved copies outlive their links', () => {
     try {
       const { handlers } = domains;
       // The reactor's start-up catch-up runs the archive's reaction, which saves the completed result by itself.
-      await until(async () => (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'), 30_000);
+      await until('job-1\'s download to be saved', async () => (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'));
       const [saved] = await handlers['downloads.list']();
       expect(saved.savedPath).toBe(join(videos, 'Avatar video', 'remote-1.mp4'));
       expect(readFileSync(saved.savedPath as string).equals(clip)).toBe(true);
