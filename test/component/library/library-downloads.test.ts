@@ -4,6 +4,7 @@ import type { DownloadView, JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import { extendSelection } from '@/views/library/selection';
 import { mountLibraryWith } from './fake-api';
+import { whenDefined, until } from '../../wait';
 
 const now = Date.now();
 const HOUR = 3600_000;
@@ -49,11 +50,10 @@ afterEach(() => {
 /** Download… opens the dialog once the remembered folder has been checked. */
 async function openDialog(button: HTMLButtonElement): Promise<Element> {
   button.click();
-  return vi.waitFor(() => {
+  return whenDefined('the download dialog with its folder', () => {
     const found = document.querySelector('[data-testid="download-dialog"]');
-    expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
-    return found!;
-  }, { timeout: 10_000 });
+    return found?.textContent?.includes('Files will be saved in /home/me/Videos.') ? found : null;
+  });
 }
 
 const row = (id: string) => document.querySelector(`[data-job-id="${id}"]`)!;
@@ -107,7 +107,8 @@ describe('Library downloads', () => {
 
     const dialog = await openDialog(button);
     // The names the template gives, and the size the saved copies tell.
-    await vi.waitFor(() => expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('4 files: 1.9 MB and 3 of a size not known until they download.'), { timeout: 5000 });
+    await until('the preview of the names and sizes', () => dialog.querySelector('[data-testid="download-preview"]')?.textContent?.includes('4 files:') ?? false);
+    expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('4 files: 1.9 MB and 3 of a size not known until they download.');
     expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('a.mp3');
     const start = [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!;
     start.click();
@@ -180,11 +181,7 @@ describe('Library downloads', () => {
 
     // Hovering a picture plays the saved copy muted; a job with no copy plays its live link.
     row('clip').querySelector('.thumb-hover')!.dispatchEvent(new MouseEvent('mouseenter', { bubbles: true }));
-    const video = await vi.waitFor(() => {
-      const found = document.querySelector('[data-testid="hover-preview"]') as HTMLVideoElement | null;
-      expect(found).not.toBeNull();
-      return found!;
-    });
+    const video = await whenDefined('the hover preview', () => document.querySelector('[data-testid="hover-preview"]') as HTMLVideoElement | null);
     expect(video.getAttribute('src')).toBe('/bridge/saved/clip-1');
     expect(video.muted).toBe(true);
     expect(row('voice').querySelector('.thumb-hover')).toBeNull();

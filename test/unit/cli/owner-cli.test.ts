@@ -15,6 +15,7 @@ import { reachOwner } from '../../../electron/services/host/owner-client';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { startOwner, type OwnerFixture } from './owner-fixture';
+import { until } from '../../wait';
 
 let owner: OwnerFixture;
 let dataDir: string;
@@ -137,7 +138,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const lines = { out: [] as string[], err: [] as string[] };
     const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd(), stdin: () => question };
     const owning = runCli(['tts', '--voice', 'sandbox_ava', '--text', 'The long run.', '--data-dir', folder], io);
-    await expect.poll(() => readOwnerRecord(folder)?.kind, { timeout: 30_000 }).toBe('command line');
+    await until('the command line to own the data folder', () => readOwnerRecord(folder)?.kind === 'command line');
     const beside = await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Beside the long run.', '--data-dir', folder], { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd() });
     expect(beside, lines.err.join('\n')).toBe(EXIT.ok);
     expect(lines.err.join('\n')).toMatch(/Running through the command line that has the data folder open/);

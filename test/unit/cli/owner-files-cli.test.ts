@@ -12,6 +12,7 @@ import type { JobView } from '../../../electron/common/bridge';
 import { reachOwner } from '../../../electron/services/host/owner-client';
 import { makeImage, makeTone, makeVideo } from '../../fixtures/composition/make-media';
 import { startOwner, type OwnerFixture } from './owner-fixture';
+import { until } from '../../wait';
 
 // The caller's own folder: its files are named relative to it, as a script's would be.
 const here = mkdtempSync(join(tmpdir(), 'studio-owner-files-'));
@@ -195,7 +196,7 @@ describe('local files through a command-line run that owns the data folder', () 
     const io = (stdin?: () => Promise<string>): CliIo => ({ out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: here, ...(stdin && { stdin }) });
     // A run that owns the folder while it waits at its price question.
     const owning = runCli(['tts', '--voice', 'sandbox_ava', '--text', 'The owning run.', '--data-dir', folder], io(() => question));
-    await expect.poll(() => readOwnerRecord(folder)?.kind, { timeout: 30_000 }).toBe('command line');
+    await until('the command line to own the data folder', () => readOwnerRecord(folder)?.kind === 'command line');
     try {
       expect(await runCli(['upload', 'voice.wav', '--data-dir', folder], io()), lines.err.join('\n')).toBe(EXIT.ok);
       expect(lines.out.at(-1)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);

@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import { ProxyMaker } from '../../../electron/services/media/proxies';
 import { FFMPEG, FFPROBE, makeVideo } from '../../fixtures/composition/make-media';
+import { until } from '../../wait';
 
 describe('ProxyMaker with real ffmpeg', () => {
   let dir: string;
@@ -45,7 +46,7 @@ describe('ProxyMaker with real ffmpeg', () => {
     const background = new AbortController();
     const early = proxies.proxyFor(source, info, { drawnLongSide: 640, signal: background.signal, lowPriority: true });
     const needed = proxies.proxyFor(source, info, { drawnLongSide: 640 });
-    await vi.waitFor(() => expect(runner.running).toBe(1), { timeout: 10_000 });
+    await until('one proxy render to run', () => runner.running === 1);
     background.abort();
     await expect(early).rejects.toThrow(/cancelled/);
     expect(await prober.probe(await needed)).toMatchObject({ width: 640, height: 360 });
@@ -56,11 +57,11 @@ describe('ProxyMaker with real ffmpeg', () => {
     const b = new AbortController();
     const first = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: a.signal });
     const second = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: b.signal });
-    await vi.waitFor(() => expect(runner.running).toBe(1), { timeout: 10_000 });
+    await until('the shared proxy render to run', () => runner.running === 1);
     a.abort();
     expect(runner.running).toBe(1);
     b.abort();
     await Promise.allSettled([first, second]);
-    await vi.waitFor(() => expect(runner.running).toBe(0), { timeout: 10_000 });
+    await until('the abandoned proxy render to stop', () => runner.running === 0);
   });
 });
