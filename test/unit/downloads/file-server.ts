@@ -18,6 +18,11 @@ export interface ServedFile {
   dropAfter?: { count: number; bytes: number; once: () => boolean };
   /** The first N requests announce the full length but send only this many bytes, then end cleanly. */
   shortBody?: { count: number; bytes: number };
+  /**
+   * The first request sends this many bytes (rounded up to a 16 KiB slice), then nothing more until
+   * `until` holds (say, the client was killed): a download stopped mid-way, however slow the client.
+   */
+  holdAfter?: { bytes: number; until: () => boolean; what: string };
   /** Bytes per second (sent in 16 KiB slices); unlimited when absent. */
   throttle?: number;
 }
@@ -81,6 +86,10 @@ export async function startFileServer(): Promise<FileServer> {
     if (file.shortBody && n < file.shortBody.count) limit = Math.min(size, start + file.shortBody.bytes);
     const slice = 16 * 1024;
     for (let at = start; at < limit; at += slice) {
+      if (file.holdAfter && n === 0 && at - start >= file.holdAfter.bytes) {
+        await until(file.holdAfter.what, file.holdAfter.until);
+        if (res.destroyed) return;
+      }
       const chunk = file.body.subarray(at, Math.min(limit, at + slice));
       if (res.destroyed) return;
       const ok = res.write(chunk);
