@@ -31,7 +31,7 @@ beforeAll(async () => {
   domains = createDomains(base);
   const { items } = await domains.handlers['avatars.list']({ from: 2 });
   clipUrl = items[0].url;
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await domains?.disposeAll();
   await em?.close();
@@ -144,5 +144,5 @@ describe('avatars.upload', () => {
     const jobs = (await handlers['jobs.list']()).length;
     await expect(handlers['avatars.upload']({ source: pathToFileURL(stranger).href, avatarId: 'Stranger1', name: 'S', type: 1, confirmation: { by: 'script' } })).rejects.toThrow(/stranger\.png was not chosen or dropped/);
     expect((await handlers['jobs.list']()).length).toBe(jobs);
-  }, 60_000);
+  }, 120_000);
 });

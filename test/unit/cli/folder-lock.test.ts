@@ -79,5 +79,5 @@ describe('the command line beside a running studio', () => {
     expect(result.code, result.err.join('\n')).toBe(0);
     expect(lockSeen).toContain('command line');
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
-  }, 60_000);
+  }, 120_000);
 });

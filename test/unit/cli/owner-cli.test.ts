@@ -24,7 +24,7 @@ let studio: ComposedHost;
 beforeAll(async () => {
   owner = await startOwner();
   ({ dataDir, studio } = owner);
-}, 60_000);
+}, 120_000);
 afterAll(() => owner?.close());
 
 const cli = (args: string[], answer?: string) => owner.cli(args, { answer });
@@ -51,7 +51,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(jobs.find((j) => j.id === json.id)?.resultUrl).toBe(json.resultUrl);
     // The owner still holds the folder; the commands never took it.
     expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).kind).toBe('web host');
-  }, 60_000);
+  }, 120_000);
 
   it('still asks before paying: no --yes and "no" at the question sends nothing', async () => {
     const before = (await ownerJobs()).length;
@@ -83,7 +83,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(swap.code, swap.err.join('\n')).toBe(EXIT.ok);
     expect(swap.err.join('\n')).toMatch(/Running through the web host[\s\S]*Cost: 5 credits/);
     expect((await ownerJobs()).find((j) => j.kind === 'character-swap')?.phase).toBe('completed');
-  }, 90_000);
+  }, 120_000);
 
   it('opens, updates and closes a live session through the owner, which lists it at once; closes one it never recorded on the connection', async () => {
     const avatars = await cli(['avatars', 'list', '--json']);
@@ -103,7 +103,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const again = await cli(['live', 'close', session.id]);
     expect(again.code).toBe(EXIT.failed);
     expect(again.err.join('\n')).toMatch(/code 121[69]/);
-  }, 60_000);
+  }, 120_000);
 
   it('checks placement through the owner: the plan and price first, nothing sent without --yes', async () => {
     const before = (await ownerJobs()).length;
@@ -150,7 +150,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(existsSync(join(folder, LOCK_FILE))).toBe(false);
     expect(readOwnerRecord(folder)).toBeNull();
     rmSync(folder, { recursive: true, force: true });
-  }, 90_000);
+  }, 120_000);
 
   it('ends with "unavailable" and the reason, not a silent exit, when the owner quits while the job runs', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'studio-owner-quits-'));
@@ -174,5 +174,5 @@ describe('studio commands beside the studio that owns the data folder', () => {
     await other.dispose();
     held.release();
     rmSync(folder, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 });

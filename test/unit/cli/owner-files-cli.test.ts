@@ -24,7 +24,7 @@ mkdirSync(join(here, 'a-folder.mp4'));
 let owner: OwnerFixture;
 beforeAll(async () => {
   owner = await startOwner();
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await owner?.close();
   rmSync(here, { recursive: true, force: true });
@@ -65,7 +65,7 @@ describe('local files named on the command line, run through the studio that own
     expect(sent.code, said(sent)).toBe(EXIT.ok);
     const job = JSON.parse(sent.out.join('\n')) as JobView;
     expect((await ownerJobs()).find((j) => j.id === job.id)?.kind).toBe('avatar-upload');
-  }, 60_000);
+  }, 120_000);
 
   it('refuses, before sending, a named path that is not a regular file, one that does not exist, and one that is not media', async () => {
     writeFileSync(join(here, 'notes.mp4'), 'not a video at all');
@@ -80,7 +80,7 @@ describe('local files named on the command line, run through the studio that own
     expect(text.code).toBe(EXIT.refused);
     expect(said(text)).toContain('Not sent: --video notes.mp4: notes.mp4 is not a picture, video or sound file');
     expect((await ownerJobs()).length).toBe(before);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a pipe without opening it (a probe would wait on it for ever)', async () => {
     const pipe = join(here, 'pipe.wav');
@@ -124,7 +124,7 @@ describe('local files named on the command line, run through the studio that own
     const elsewhere = await cli(['upload', 'voice.wav', '--storage', 'Archive']);
     expect(elsewhere.code).toBe(EXIT.refused);
     expect(said(elsewhere)).toMatch(/uploads to its active storage "Sandbox", not "Archive"/);
-  }, 60_000);
+  }, 120_000);
 
   it('saves results with the owner\'s download manager, so its Library lists the downloads', async () => {
     const spoken = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'To be saved by the studio.', '--json']);
@@ -137,7 +137,7 @@ describe('local files named on the command line, run through the studio that own
     expect(readdirSync(join(here, 'saved'))).toHaveLength(1);
     // The Library's Downloads list it (the owner's archive may be saving its own copy beside it).
     expect((await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved').map((d) => d.savedPath)).toContain(saved.path);
-  }, 60_000);
+  }, 120_000);
 
   it('with --missing, has the owner fetch a result whose every copy was deleted back where it was', async () => {
     const spoken = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Lost and found again.', '--json']);
@@ -154,7 +154,7 @@ describe('local files named on the command line, run through the studio that own
     expect(restored[0].state).toBe('saved');
     expect(copies.map((c) => c.savedPath)).toContain(restored[0].path);
     expect(readdirSync(dirname(restored[0].path))).toContain(basename(restored[0].path));
-  }, 60_000);
+  }, 120_000);
 
   it('runs a tts-batch as the owner\'s batch: asked first, priced, saved into the folder, and goes on when run again', async () => {
     writeFileSync(join(here, 'spots.csv'), 'text,voice\nFirst spot.,sandbox_ava\nSecond spot.,sandbox_ava\n,sandbox_ava\n');
@@ -184,7 +184,7 @@ describe('local files named on the command line, run through the studio that own
     expect(said(edited)).toMatch(/Speech on "Sandbox"[\s\S]*1 edited row sent again/);
     expect((await ownerJobs()).length).toBe(jobs + 1);
     expect((await ownerJobs()).some((j) => j.summary.includes('Second spot now edited.'))).toBe(true);
-  }, 90_000);
+  }, 120_000);
 });
 
 describe('local files through a command-line run that owns the data folder', () => {
@@ -219,5 +219,5 @@ describe('local files through a command-line run that owns the data folder', () 
       expect(await owning, lines.err.join('\n')).toBe(EXIT.ok);
       rmSync(folder, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 });

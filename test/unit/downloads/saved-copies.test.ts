@@ -29,7 +29,7 @@ beforeAll(async () => {
   execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', file]);
   clip = readFileSync(file);
   rmSync(file);
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -81,7 +81,7 @@ describe('saved copies outlive their links', () => {
     } finally {
       await domains.disposeAll();
     }
-  }, 90_000);
+  }, 120_000);
 
   it('reads a copy the command line saved (its own queue) in the app, and in any tool reading the data folder', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'saved-copies-cli-'));
@@ -116,5 +116,5 @@ describe('saved copies outlive their links', () => {
       await domains.disposeAll();
       rmSync(folder, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 });
