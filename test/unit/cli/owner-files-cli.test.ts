@@ -143,7 +143,10 @@ describe('local files named on the command line, run through the studio that own
     const spoken = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Lost and found again.', '--json']);
     const job = JSON.parse(spoken.out.join('\n')) as JobView;
     expect((await cli(['download', job.id, '--out', 'kept'])).code).toBe(EXIT.ok);
-    // Every copy of it goes: the one saved here and any the owner's archive kept.
+    // The owner's archive saves its own copy in the background once the job completes: wait for it, or
+    // it could land after the copies are deleted below and leave the result not missing at all.
+    await until('the owner\'s archive copy of the result to be saved', async () => (await owner.call('downloads.list')).some((d) => d.jobId === job.id && d.origin === 'archive' && d.state === 'saved'));
+    // Every copy of it goes: the one saved here and the owner's archive's.
     const copies = (await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved');
     for (const copy of copies) rmSync(copy.savedPath as string);
     expect(copies.map((c) => c.folder)).toContain(join(here, 'kept'));
