@@ -169,7 +169,9 @@ describe('download manager against a loopback server', () => {
 
   it('pauses, resumes from the .part, and cancel removes the .part', async () => {
     const body = patternBytes(2_000_000, 11);
-    server.files.set('/l', { body, etag: '"l"', throttle: 4_000_000 });
+    // Held at 1.5 MB until the client lets go: still under way when it is paused, however slow the machine.
+    server.files.set('/l', { body, etag: '"l"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be paused' } });
+    server.files.set('/l2', { body, etag: '"l"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be cancelled' } });
     const made = manager();
     const entry = await made.enqueue({ jobId: 'a', url: server.url('/l'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
     const part = join(out(), 'clip.mp4.part');
@@ -186,7 +188,7 @@ describe('download manager against a loopback server', () => {
     expect(server.log[1].range).toBe(`bytes=${kept}-`);
     expect(readFileSync(join(out(), 'clip.mp4')).equals(body)).toBe(true);
 
-    const other = await made.enqueue({ jobId: 'b', url: server.url('/l'), folder: out(), relativeName: 'other.mp4', origin: 'library' });
+    const other = await made.enqueue({ jobId: 'b', url: server.url('/l2'), folder: out(), relativeName: 'other.mp4', origin: 'library' });
     await until('other.mp4.part to exist', () => existsSync(join(out(), 'other.mp4.part')));
     await made.cancel(other.id);
     expect(made.get(other.id).state).toBe('cancelled');
@@ -195,7 +197,7 @@ describe('download manager against a loopback server', () => {
   });
 
   it('announces a cancelled transfer only once its .part is gone', async () => {
-    server.files.set('/n', { body: patternBytes(2_000_000, 13), etag: '"n"', throttle: 4_000_000 });
+    server.files.set('/n', { body: patternBytes(2_000_000, 13), etag: '"n"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be cancelled' } });
     const partWhenAnnounced: boolean[] = [];
     const made = manager({ onChange: (view) => void (view.state === 'cancelled' && partWhenAnnounced.push(existsSync(join(out(), 'clip.mp4.part')))) });
     const entry = await made.enqueue({ jobId: 'a', url: server.url('/n'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
@@ -206,7 +208,7 @@ describe('download manager against a loopback server', () => {
 
   it('keeps the queue on disk: a new manager on the same file lists and resumes it', async () => {
     const body = patternBytes(1_500_000, 12);
-    server.files.set('/m', { body, etag: '"m"', throttle: 3_000_000 });
+    server.files.set('/m', { body, etag: '"m"', throttle: 3_000_000, holdAfter: { bytes: 500_000, what: 'the first manager to let go' } });
     const first = manager();
     const entry = await first.enqueue({ jobId: 'a', url: server.url('/m'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
     await until('the first manager to have over 100 kB', () => first.get(entry.id).bytes > 100_000);

@@ -19,10 +19,11 @@ export interface ServedFile {
   /** The first N requests announce the full length but send only this many bytes, then end cleanly. */
   shortBody?: { count: number; bytes: number };
   /**
-   * The first request sends this many bytes (rounded up to a 16 KiB slice), then nothing more until
-   * `until` holds (say, the client was killed): a download stopped mid-way, however slow the client.
+   * The first request sends this many bytes (rounded up to a 16 KiB slice), then nothing more until the
+   * client goes away (it paused, cancelled or was killed) or `until` holds: a download that is still
+   * under way when the test acts on it, however slow the machine.
    */
-  holdAfter?: { bytes: number; until: () => boolean; what: string };
+  holdAfter?: { bytes: number; what: string; until?: () => boolean };
   /** Bytes per second (sent in 16 KiB slices); unlimited when absent. */
   throttle?: number;
 }
@@ -87,7 +88,8 @@ export async function startFileServer(): Promise<FileServer> {
     const slice = 16 * 1024;
     for (let at = start; at < limit; at += slice) {
       if (file.holdAfter && n === 0 && at - start >= file.holdAfter.bytes) {
-        await until(file.holdAfter.what, file.holdAfter.until);
+        const { what, until: over = () => false } = file.holdAfter;
+        await until(what, () => res.destroyed || res.socket === null || res.socket.destroyed || over());
         if (res.destroyed) return;
       }
       const chunk = file.body.subarray(at, Math.min(limit, at + slice));
