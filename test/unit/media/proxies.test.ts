@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +42,10 @@ describe('ProxyMaker with real ffmpeg', () => {
   // Fails when one caller's cancel kills a proxy another caller still waits for (mutation: abort the
   // shared controller on any caller's signal), or when nobody waiting leaves ffmpeg running.
   it('shares one ffmpeg between callers and stops it only when every caller has given up', async () => {
+    // Its ffmpeg stands stopped until released or killed, so it is still under way when callers give
+    // up, however quick or slow this machine is.
+    const { runner, release } = heldRunner();
+    const proxies = new ProxyMaker({ dir: join(dir, 'held-proxies'), runner, ffmpeg: async () => FFMPEG });
     const source = makeVideo(join(dir, 'shared.mp4'), { colour: 'testsrc2', width: 1920, height: 1080, seconds: 2 });
     const info = await prober.probe(source);
     const background = new AbortController();
@@ -49,6 +54,7 @@ describe('ProxyMaker with real ffmpeg', () => {
     await until('one proxy render to run', () => runner.running === 1);
     background.abort();
     await expect(early).rejects.toThrow(/cancelled/);
+    release();
     expect(await prober.probe(await needed)).toMatchObject({ width: 640, height: 360 });
 
     const other = makeVideo(join(dir, 'abandoned.mp4'), { colour: 'testsrc2', width: 1920, height: 1080, seconds: 2 });
@@ -65,3 +71,30 @@ describe('ProxyMaker with real ffmpeg', () => {
     await until('the abandoned proxy render to stop', () => runner.running === 0);
   });
 });
+
+/**
+ * A runner whose processes stand stopped (SIGSTOP) from their start until `release()` or until they
+ * are killed (a kill also continues them, so that they can take the signal and exit).
+ */
+function heldRunner(): { runner: ProcessRunner; release(): void } {
+  const stopped = new Set<number>();
+  const resume = (pid: number): void => {
+    if (stopped.delete(pid)) process.kill(pid, 'SIGCONT');
+  };
+  const runner = new ProcessRunner((file, args, options) => {
+    const child = spawn(file, args, options);
+    const pid = child.pid;
+    if (pid === undefined) return child;
+    process.kill(pid, 'SIGSTOP');
+    stopped.add(pid);
+    child.once('exit', () => stopped.delete(pid));
+    const kill = child.kill.bind(child);
+    child.kill = (signal?: NodeJS.Signals | number) => {
+      const sent = kill(signal);
+      resume(pid);
+      return sent;
+    };
+    return child;
+  });
+  return { runner, release: () => [...stopped].forEach(resume) };
+}
