@@ -1,3 +1,6 @@
+// @isolate: it counts the free blocks of the aligned block pool, which is module state: shared with
+// every file before it in a worker, a download another file left running could take or give back a
+// block while this file counts.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
