@@ -2,6 +2,7 @@
 // rasteriser), shown only while the playhead is inside the scene the canvas shows, scaled with the frame.
 import { describe, expect, it, vi } from 'vitest';
 import { mount } from '@vue/test-utils';
+import { until } from '../../wait';
 
 vi.mock('@/text/page-rasteriser', () => ({
   pageRasteriser: () => ({
@@ -31,14 +32,15 @@ describe('captions on the canvas', () => {
     const first = { startMs: 0, endMs: project.scenes[0].durationMs };
     const second = { startMs: first.endMs, endMs: first.endMs + project.scenes[1].durationMs };
     const { shownAt } = useCuePictures(() => project);
-    await vi.waitFor(() => expect(shownAt(500).picture).not.toBeNull());
+    await until('the caption at 0.5 s to be drawn', () => shownAt(500).picture !== null);
     const hello = shownAt(500, first).picture!;
     // Centred across the 1920-wide frame, near its foot.
     expect(Math.abs(hello.x + hello.width / 2 - 960)).toBeLessThanOrEqual(1);
     expect(hello.y).toBeGreaterThan(540);
     expect(shownAt(1450, first)).toEqual({ picture: null, failure: null });
-    await vi.waitFor(() => expect(shownAt(2000, first).failure).toBe('no font has these letters'));
-    await vi.waitFor(() => expect(shownAt(second.startMs + 500, second).picture).not.toBeNull());
+    await until('the caption at 2 s to fail to draw', () => shownAt(2000, first).failure !== null);
+    expect(shownAt(2000, first).failure).toBe('no font has these letters');
+    await until('the second scene\'s caption to be drawn', () => shownAt(second.startMs + 500, second).picture !== null);
     // The playhead in the second scene while the canvas shows the first: nothing from another scene.
     expect(shownAt(second.startMs + 500, first).picture).toBeNull();
   });
@@ -46,7 +48,10 @@ describe('captions on the canvas', () => {
   it('follows the captions option: none when they are turned off', async () => {
     const project = setCaptionSettings(twoScenes(), { showInPreview: false });
     const { shownAt } = useCuePictures(() => project);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The same captions with the option on, asked for after: the mock rasteriser draws every caption
+    // in the same few steps, so once these are drawn, any the first had asked for would be drawn too.
+    const on = useCuePictures(() => twoScenes());
+    await until('the captions of the project with them on to be drawn', () => on.shownAt(500).picture !== null);
     expect(shownAt(500)).toEqual({ picture: null, failure: null });
   });
 

@@ -18,6 +18,7 @@ import { useProjectStore } from '@/stores/project';
 import { TextPictures } from '@/text/text-pictures';
 import { withTextPictures } from '@/text/submit-text';
 import { sceneToItems } from '@/canvas/scene-items';
+import { until } from '../../wait';
 
 function fresh() {
   const store = useProjectStore();
@@ -66,7 +67,8 @@ describe('text elements in the editor', () => {
     const pictures = new TextPictures(() => ({ rasterise }) as unknown as TextRasteriser);
     const items = () => sceneToItems(store.currentScene, store.doc.output, () => null, (e) => pictures.of(e));
     expect(items().map((i) => i.src)).toEqual([null, null]);
-    await vi.waitFor(() => expect(items()[0].src).toBe('data:image/png;base64,iVBORw=='));
+    await until('the first text\'s picture', () => items()[0].src !== null);
+    expect(items()[0].src).toBe('data:image/png;base64,iVBORw==');
     expect(items()[1].src).toBeNull();
     expect(items()[1].text).toBe(true);
     expect(rasterise).toHaveBeenCalledWith(style, { width: 400, height: 120 });

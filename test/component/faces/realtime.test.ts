@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AUDIO_PRESET, CAMERA_ENCODER, joinLiveChannel, startLocalCamera, uidOf, type RealtimeSdk, type RemoteUser } from '@/views/tools/faces/realtime';
+import { until } from '../../wait';
 
 const channel = { appId: 'app-1', channelId: 'ch-9', frontUserId: '1001', algorithmUserId: '2002', frontRtcToken: 'rtc-token' };
 
@@ -52,7 +53,8 @@ describe('live face swap real-time leg (SDK mocked)', () => {
     const stranger = { uid: 3003, videoTrack: { play: vi.fn(), stop: vi.fn() } };
     m.listeners['user-published']?.(stranger, 'video');
     m.listeners['user-published']?.({ uid: 2002, videoTrack: processedVideo }, 'video');
-    await vi.waitFor(() => expect(processedVideo.play).toHaveBeenCalledWith(v.processed));
+    await until('the processed video to play', () => processedVideo.play.mock.calls.length > 0);
+    expect(processedVideo.play).toHaveBeenCalledWith(v.processed);
     expect(m.client.subscribe).toHaveBeenCalledTimes(1);
     expect(stranger.videoTrack.play).not.toHaveBeenCalled();
   });

@@ -59,7 +59,7 @@ describe('Settings → Downloads', () => {
     files.dispatchEvent(new Event('blur'));
     await flushPromises();
     expect(stored.concurrency).toBe(6);
-  }, 20_000);
+  }, 120_000);
 
   it('asks the browser for notifications from a click, and says where they are blocked', async () => {
     useStudioApi(fakeApi({ 'downloads.transferSettings': () => ({ concurrency: 3, speedLimit: null }) }).api);
@@ -85,7 +85,7 @@ describe('Settings → Downloads', () => {
     mountCard({ Notification: undefined, elsewhere: () => true });
     await flushPromises();
     expect(document.querySelector('[data-testid="download-notifications"]')).toBeNull();
-  }, 20_000);
+  }, 120_000);
 
   it('shows a download run\'s end as a system notification only where allowed, marked, and while the user is elsewhere', () => {
     const ended: Notice = { level: 'success', title: '3 downloads finished', detail: 'Saved in /home/me/Videos.', system: true };

@@ -1,10 +1,11 @@
 // The Library's CC burns the captions into the saved copy the user picked: a result saved by the user
 // and kept by the archive too has two copies, and the burn must start from the one clicked.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { DownloadView, JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import { mountLibraryWith } from './fake-api';
+import { until, whenDefined } from '../../wait';
 
 const now = Date.now();
 const HOUR = 3600_000;
@@ -47,27 +48,29 @@ describe('Library: burning captions into a saved copy', () => {
   it('with two copies on disk, burns the one picked from the list', async () => {
     const { fake } = mount([copy('arch', 'archive', '/home/me/Videos/Avatar Studio/Launch.mp4'), copy('mine', 'library', '/home/me/Desktop/Launch final.mp4')]);
     await flushPromises();
-    await vi.waitFor(() => expect(ccButton()).not.toBeNull());
+    await until('the captions button', () => ccButton() !== null);
     ccButton()!.click();
-    const options = await vi.waitFor(() => {
-      // The list says what it is for, above the copies.
-      expect(document.querySelector('.n-dropdown-option:has(.n-dropdown-option-body--group)')?.textContent).toBe('Burn the captions into a copy of');
+    const options = await whenDefined('the list of copies to burn into', () => {
       const found = [...document.querySelectorAll('.n-dropdown-option:not(:has(.n-dropdown-option-body--group))')];
-      expect(found).toHaveLength(2);
-      return found;
+      return found.length > 0 ? found : null;
     });
+    // The list says what it is for, above the copies.
+    expect(document.querySelector('.n-dropdown-option:has(.n-dropdown-option-body--group)')?.textContent).toBe('Burn the captions into a copy of');
+    expect(options).toHaveLength(2);
     // The user's own copy is listed first, the archive's marked as such.
     expect(options.map((o) => o.textContent)).toEqual(['/home/me/Desktop/Launch final.mp4', '/home/me/Videos/Avatar Studio/Launch.mp4 (archive copy)']);
     (options[0].querySelector('.n-dropdown-option-body') as HTMLElement).click();
-    await vi.waitFor(() => expect(burned(fake)).toEqual([{ downloadId: 'mine' }]));
+    await until('a burn to be asked for', () => burned(fake).length > 0);
+    expect(burned(fake)).toEqual([{ downloadId: 'mine' }]);
   });
 
   it('with one copy, the button names it and burns it', async () => {
     const { fake } = mount([copy('arch', 'archive', '/home/me/Videos/Avatar Studio/Launch.mp4')]);
     await flushPromises();
-    await vi.waitFor(() => expect(ccButton()).not.toBeNull());
+    await until('the captions button', () => ccButton() !== null);
     expect(ccButton()!.title).toContain('/home/me/Videos/Avatar Studio/Launch.mp4 (archive copy)');
     ccButton()!.click();
-    await vi.waitFor(() => expect(burned(fake)).toEqual([{ downloadId: 'arch' }]));
+    await until('a burn to be asked for', () => burned(fake).length > 0);
+    expect(burned(fake)).toEqual([{ downloadId: 'arch' }]);
   });
 });

@@ -4,6 +4,7 @@ import type { DownloadView, JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import { extendSelection } from '@/views/library/selection';
 import { mountLibraryWith } from './fake-api';
+import { whenDefined, until } from '../../wait';
 
 const now = Date.now();
 const HOUR = 3600_000;
@@ -49,11 +50,10 @@ afterEach(() => {
 /** Download… opens the dialog once the remembered folder has been checked. */
 async function openDialog(button: HTMLButtonElement): Promise<Element> {
   button.click();
-  return vi.waitFor(() => {
+  return whenDefined('the download dialog with its folder', () => {
     const found = document.querySelector('[data-testid="download-dialog"]');
-    expect(found?.textContent).toContain('Files will be saved in /home/me/Videos.');
-    return found!;
-  }, { timeout: 10_000 });
+    return found?.textContent?.includes('Files will be saved in /home/me/Videos.') ? found : null;
+  });
 }
 
 const row = (id: string) => document.querySelector(`[data-job-id="${id}"]`)!;
@@ -87,7 +87,7 @@ describe('Library downloads', () => {
     // A failed job has nothing to lose: no countdown.
     expect(row('d').textContent).not.toMatch(/left|Expired/);
     expect(document.querySelector('[data-testid="download-total"]')?.textContent).toContain('Downloading 2 files: 4.8 MB of 9.5 MB and 1 of a size not known yet');
-  }, 20_000);
+  }, 120_000);
 
   it('selects with clicks, Shift-click ranges and select-all of the current filter, then downloads to the typed folder', async () => {
     const { fake } = mountLibrary([job('a', { createdAt: now - 1 }), job('b', { createdAt: now - 2 }), job('c', { createdAt: now - 3 }), job('d', { createdAt: now - 4 })], []);
@@ -107,7 +107,8 @@ describe('Library downloads', () => {
 
     const dialog = await openDialog(button);
     // The names the template gives, and the size the saved copies tell.
-    await vi.waitFor(() => expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('4 files: 1.9 MB and 3 of a size not known until they download.'), { timeout: 5000 });
+    await until('the preview of the names and sizes', () => dialog.querySelector('[data-testid="download-preview"]')?.textContent?.includes('4 files:') ?? false);
+    expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('4 files: 1.9 MB and 3 of a size not known until they download.');
     expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('a.mp3');
     const start = [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!;
     start.click();
@@ -115,7 +116,7 @@ describe('Library downloads', () => {
     const sent = fake.calls.find((c) => c.channel === 'downloads.start');
     expect(sent?.args[0]).toEqual({ jobIds: ['a', 'b', 'c', 'd'], folder: '/home/me/Videos', template: '{project} {id}' });
     // Mounting a whole workspace and a dialog takes seconds on a loaded machine (1.5 s alone).
-  }, 20_000);
+  }, 120_000);
 
   it('sums up every copy of a job: a later failure does not hide a saved copy, a lost copy says so', async () => {
     mountLibrary(
@@ -137,7 +138,7 @@ describe('Library downloads', () => {
     expect(cell('lost').textContent).toMatch(/^Copy missing · on the service: (20 h|19 h 59 min) left/);
     expect(cell('none').textContent).toMatch(/^Only on the service: (20 h|19 h 59 min) left/);
     expect(cell('back').textContent).toMatch(/^Copy missing, fetching again · 50%/);
-  }, 20_000);
+  }, 120_000);
 
   it('shows thumbnails, lengths and sizes as the host reads them, asks again for a new copy, and previews a video on hover', async () => {
     const still = 'data:image/jpeg;base64,/9j/AAAA';
@@ -180,15 +181,11 @@ describe('Library downloads', () => {
 
     // Hovering a picture plays the saved copy muted; a job with no copy plays its live link.
     row('clip').querySelector('.thumb-hover')!.dispatchEvent(new MouseEvent('mouseenter', { bubbles: true }));
-    const video = await vi.waitFor(() => {
-      const found = document.querySelector('[data-testid="hover-preview"]') as HTMLVideoElement | null;
-      expect(found).not.toBeNull();
-      return found!;
-    });
+    const video = await whenDefined('the hover preview', () => document.querySelector('[data-testid="hover-preview"]') as HTMLVideoElement | null);
     expect(video.getAttribute('src')).toBe('/bridge/saved/clip-1');
     expect(video.muted).toBe(true);
     expect(row('voice').querySelector('.thumb-hover')).toBeNull();
-  }, 20_000);
+  }, 120_000);
 
   it('pauses, resumes, cancels and retries single files from their row', async () => {
     const { fake } = mountLibrary(
@@ -218,7 +215,7 @@ describe('Library downloads', () => {
       'downloads.cancel held-1',
       'downloads.resume bad-1',
     ]);
-  }, 20_000);
+  }, 120_000);
 
   it('sorts by cost, filters results expiring within 24 h, and acts only on ticked rows the filter shows', async () => {
     const { fake } = mountLibrary(
@@ -253,7 +250,7 @@ describe('Library downloads', () => {
     [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!.click();
     await flushPromises();
     expect((fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[] }).jobIds).toEqual(['dear']);
-  }, 20_000);
+  }, 120_000);
 
   it('renames the saved files of the ticked jobs with the template, without downloading', async () => {
     const { fake } = mountLibrary([job('a')], [download('a', { state: 'saved', savedPath: '/out/a.mp3' })], {
@@ -267,7 +264,7 @@ describe('Library downloads', () => {
     await flushPromises();
     expect(fake.calls.filter((c) => c.channel === 'downloads.rename').map((c) => c.args[0])).toEqual([{ jobIds: ['a'], template: '{project} {id}' }]);
     expect(fake.calls.some((c) => c.channel === 'downloads.start')).toBe(false);
-  }, 20_000);
+  }, 120_000);
 
   it('opens the verified saved copy of an expired result', async () => {
     const opened: string[] = [];
@@ -285,7 +282,7 @@ describe('Library downloads', () => {
     expect(fake.calls.filter((c) => c.channel === 'downloads.openCopy').map((c) => c.args[0])).toEqual(['old-1']);
     expect(opened).toEqual(['/bridge/saved/old-1']);
     vi.restoreAllMocks();
-  }, 20_000);
+  }, 120_000);
 
   it('extends a selection over a range and leaves the rest as it was', () => {
     expect(extendSelection(['x'], ['a', 'b', 'c', 'd'], 'b', 'd', true)).toEqual(['b', 'c', 'd', 'x']);

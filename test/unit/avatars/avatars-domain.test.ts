@@ -14,16 +14,13 @@ import { createDomains, type Domains } from '../../../electron/services/host/dom
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { resolveMediaBinary } from '../../../electron/services/media/binaries';
 import { start } from '../emulator/harness';
-import { until as waitUntil } from '../downloads/file-server';
+import { until } from '../../wait';
 
 let em: RunningEmulator;
 let dir: string;
 let base: ReturnType<typeof createMemoryHostBase>;
 let domains: Domains;
 let clipUrl: string;
-
-/** Jobs of 0.4 s on a busy machine: waits allow half a minute. */
-const until = (check: () => boolean | Promise<boolean>) => waitUntil(check, 30_000);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'studio-avatars-'));
@@ -34,7 +31,7 @@ beforeAll(async () => {
   domains = createDomains(base);
   const { items } = await domains.handlers['avatars.list']({ from: 2 });
   clipUrl = items[0].url;
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await domains?.disposeAll();
   await em?.close();
@@ -89,8 +86,8 @@ describe('avatars.upload', () => {
     const listed = (await handlers['avatars.list']({ from: 3 })).items.find((a) => a.avatar_id === 'Presenter1');
     expect(listed?.status === 1 || listed?.status === 2 || listed?.status === 3).toBe(true);
 
-    await until(async () => (await jobOf(sent.job.id)).phase === 'completed');
-    await until(() => changes() === before + 2);
+    await until('the upload job to complete', async () => (await jobOf(sent.job.id)).phase === 'completed');
+    await until('a second catalogue change after the upload', () => changes() === before + 2);
     const done = await handlers['avatars.detail']('Presenter1');
     expect(done).toMatchObject({ avatar_id: 'Presenter1', status: 3, from: 3, type: 1 });
     expect((await jobOf(sent.job.id)).remoteStatus).toBe(3);
@@ -103,11 +100,11 @@ describe('avatars.upload', () => {
     const before = changes();
     const sent = await handlers['avatars.upload']({ source: voice.preview, avatarId: 'SoundOnly', name: 'Sound only', type: 2, confirmation: { by: 'user', credits: null } });
     if (sent.status !== 'submitted') throw new Error('not sent');
-    await until(async () => (await jobOf(sent.job.id)).phase === 'failed');
+    await until('the upload job to fail', async () => (await jobOf(sent.job.id)).phase === 'failed');
     const failed = await jobOf(sent.job.id);
     expect(failed.remoteStatus).toBe(4);
     expect(failed.error?.message).toContain('url holds no picture');
-    await until(() => changes() === before + 2);
+    await until('a second catalogue change after the upload', () => changes() === before + 2);
   });
 
   it('refuses an avatar_id already used on the connection before anything is sent', async () => {
@@ -140,12 +137,12 @@ describe('avatars.upload', () => {
     if (sent.status !== 'submitted') throw new Error('not sent');
     // A local file goes up to the sandbox's own storage: an own link, url_from 1 whatever was asked.
     expect(sent.job.request).toMatchObject({ url: expect.stringMatching(new RegExp(`^${em.url}/files/up-[0-9a-f]+-portrait\\.png$`)), url_from: 1 });
-    await until(async () => (await jobOf(sent.job.id)).phase === 'completed');
+    await until('the upload job to complete', async () => (await jobOf(sent.job.id)).phase === 'completed');
 
     const stranger = join(dir, 'stranger.png');
     writeFileSync(stranger, 'not chosen');
     const jobs = (await handlers['jobs.list']()).length;
     await expect(handlers['avatars.upload']({ source: pathToFileURL(stranger).href, avatarId: 'Stranger1', name: 'S', type: 1, confirmation: { by: 'script' } })).rejects.toThrow(/stranger\.png was not chosen or dropped/);
     expect((await handlers['jobs.list']()).length).toBe(jobs);
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StudioWindowApi } from '@common/bridge';
 import { createWebApi } from '../../../renderer/src/bridge/web-transport';
+import { until } from '../../wait';
 
 // The renderer bridge reads `window`; give it a minimal one in this node test.
 vi.stubGlobal('window', { location: { origin: 'http://127.0.0.1:9' } });
@@ -84,13 +85,13 @@ describe('renderer bridge over the web transport', () => {
     useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch: fetch as unknown as typeof globalThis.fetch, createEventSource: () => fakeSource().source }));
     const waveforms = Array.from({ length: 6 }, (_, i) => call('media.waveform', `file:///voice-${i}.mp3`, { buckets: 100 }));
     const check = call('settings.get');
-    await vi.waitFor(() => expect(held.map((h) => h.channel).sort()).toEqual(['media.waveform', 'media.waveform', 'settings.get']));
+    await until('two waveform calls and the settings call to be held', () => held.map((h) => h.channel).sort().join() === 'media.waveform,media.waveform,settings.get');
     // The other call is answered while the waveforms are still waiting for their turn.
     held.find((h) => h.channel === 'settings.get')!.answer();
     await expect(check).resolves.toBeNull();
     // Each waveform answered lets the next one go, never more than two at once.
     for (let answered = 0; answered < 6; answered += 1) {
-      await vi.waitFor(() => expect(held.filter((h) => h.channel === 'media.waveform').length).toBe(Math.min(6, answered + 2)));
+      await until(`${Math.min(6, answered + 2)} waveform calls to be sent`, () => held.filter((h) => h.channel === 'media.waveform').length === Math.min(6, answered + 2));
       held.filter((h) => h.channel === 'media.waveform')[answered].answer();
     }
     await expect(Promise.all(waveforms)).resolves.toHaveLength(6);

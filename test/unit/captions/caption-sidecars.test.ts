@@ -7,6 +7,7 @@ import { addScene, createProject, setSceneDuration, type Project } from '@common
 import type { DownloadView } from '@common/bridge/downloads';
 import type { JobRecord } from '@common/bridge/jobs';
 import { CaptionSidecars, sidecarPaths } from '../../../electron/services/downloads/caption-sidecars';
+import { until } from '../../wait';
 
 const dir = mkdtempSync(join(tmpdir(), 'sidecars-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,7 +52,7 @@ describe('captions beside downloaded results', () => {
     service.seen({ ...view, state: 'downloading', savedPath: null });
     expect(existsSync(sidecarPaths(video).srt)).toBe(false);
     service.seen(view);
-    await expect.poll(() => existsSync(sidecarPaths(video).vtt)).toBe(true);
+    await until('the .vtt beside the video', () => existsSync(sidecarPaths(video).vtt));
     service.seen(view);
     service.seen({ ...view, bytes: 5 });
     expect(reads).toEqual(['proj']);

@@ -6,7 +6,7 @@ import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
-import { killCliWhen } from './cli-io';
+import { killCliAfterSubmits } from './cli-io';
 import { createdPerStep as perStep, NAMES, smallTemplate } from '../campaign/campaign-harness';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
@@ -95,7 +95,7 @@ describe('studio campaign', () => {
       }
       return counts;
     };
-    await killCliWhen(args, () => sentPerStep().size >= 3, 'the campaign');
+    await killCliAfterSubmits(args, 3, 'the campaign');
     const result = await cli([...args, '--json']);
     expect([...sentPerStep().values()].every((n) => n === 1)).toBe(true);
     const rows = (JSON.parse(result.out.join('\n')) as { rows: { state: string; problems: string[] }[] }).rows;

@@ -59,7 +59,7 @@ describe('studio check-placement', () => {
         p = addElement(p, 'scene-1', { id: 'red', type: 'image', url: redUrl, x: 30, y: 40, width: 100, height: 50, mediaSize: { width: 100, height: 50 } });
         p = addElement(p, 'scene-1', { id: 'voice', type: 'audio', url: sample(em, 'voice-sandbox_isla.mp3'), x: 0, y: 0, width: 0, height: 0 });
         const created = dataOf(await call(em, 'talkingAvatarCreate', toTalkingAvatarBody(p, { placement: result.convention }) as unknown as Record<string, unknown>));
-        const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3, 60_000));
+        const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3));
         const video = join(dir, `${created._id}.mp4`);
         await ffmpeg(['-i', String(done.video), '-c', 'copy', video]);
         const red = (x: number, y: number) => {

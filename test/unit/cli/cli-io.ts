@@ -12,24 +12,21 @@ export function collectingIo(dir: string): { io: CliIo; out: string[]; err: stri
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
 /**
- * Runs the CLI as a process of its own and kills it with SIGKILL (nothing flushed, as a crash would)
- * as soon as `ready()` holds, checked every 20 ms. Rejects if the command ends on its own first: then
- * the test would not have tested a kill at all.
+ * Runs the CLI as a process of its own that kills itself with SIGKILL (nothing flushed, as a crash would)
+ * once its ledger has written down the create of its `submits`th job, before sending it (see
+ * kill-after-submits-hook.ts). Rejects if the command ends any other way: then the test would not have
+ * tested a kill at all.
  */
-export async function killCliWhen(args: string[], ready: () => boolean, what: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'electron/cli/index.ts'), ...args], { cwd: repoRoot, stdio: 'ignore' });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (!ready()) return;
-      clearInterval(timer);
-      child.kill('SIGKILL');
-      resolve();
-    }, 20);
-    child.once('exit', () => {
-      clearInterval(timer);
-      reject(new Error(`${what} ended before it could be killed`));
-    });
+export async function killCliAfterSubmits(args: string[], submits: number, what: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', join(repoRoot, 'test/unit/cli/kill-after-submits-hook.ts'), join(repoRoot, 'electron/cli/index.ts'), ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, STUDIO_TEST_KILL_AFTER_SUBMITS: String(submits) },
   });
-  await exited;
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`${what} ended with ${signal ?? `exit ${code}`} before it could be killed: ${stderr}`))));
+  });
 }

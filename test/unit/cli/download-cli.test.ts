@@ -86,7 +86,7 @@ describe('studio download', () => {
     const withFailed = io();
     expect(await runCli(['download', ids[0], ids[2], '--out', out, '--data-dir', dataDir], withFailed.io)).toBe(1);
     expect(withFailed.err.join('\n')).toMatch(/skipped: The job failed; there is no result to download\.[\s\S]*1 of 2 saved; 1 not\./);
-  }, 60_000);
+  }, 120_000);
 
   it('from a fresh data folder, saves a result of the built-in sandbox, starting it (its links open only while it runs)', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'studio-download-cli-sandbox-'));
@@ -103,7 +103,7 @@ describe('studio download', () => {
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 
   it('download --missing fetches exactly the result whose archive copy was deleted, back where it was; jobs list --json carries the copies', async () => {
     // The copies the first test saved are gone; the app's archive then kept a copy of both results
@@ -140,7 +140,7 @@ describe('studio download', () => {
     const shown = io();
     expect(await runCli(['jobs', 'show', second.remoteId!, '--json', '--data-dir', dataDir], shown.io)).toBe(0);
     expect((JSON.parse(shown.out.join('')) as { id: string }).id).toBe(ids[1]);
-  }, 60_000);
+  }, 120_000);
 
   it('says what is wrong with the command line', async () => {
     const missing = io();
@@ -185,5 +185,5 @@ describe('studio download', () => {
       await server.close();
       rmSync(fresh, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -125,7 +125,7 @@ describe('studio jobs', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 
   it('explains command-line mistakes with exit code 2', async () => {
     const unknown = io();

@@ -24,7 +24,7 @@ describe('studio models', () => {
     expect(models.length).toBeGreaterThan(0);
     expect(new Set(models.map((m) => m.type))).toEqual(new Set([2101]));
     expect(models[0].resolutionList.find((r) => r.value.toLowerCase() === '720p')?.unit_credit).toBe(10);
-  }, 60_000);
+  }, 120_000);
 
   it('prints a readable list of every type by default', async () => {
     const run = io();
@@ -32,7 +32,7 @@ describe('studio models', () => {
     const text = run.out.join('\n');
     for (const type of ['Image to video', 'Text to video', 'Character swap']) expect(text).toContain(type);
     expect(text).toMatch(/credits per unit/);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a wrong type before asking the service', async () => {
     const run = io();

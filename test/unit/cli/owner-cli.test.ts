@@ -15,6 +15,7 @@ import { reachOwner } from '../../../electron/services/host/owner-client';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { startOwner, type OwnerFixture } from './owner-fixture';
+import { until } from '../../wait';
 
 let owner: OwnerFixture;
 let dataDir: string;
@@ -23,7 +24,7 @@ let studio: ComposedHost;
 beforeAll(async () => {
   owner = await startOwner();
   ({ dataDir, studio } = owner);
-}, 60_000);
+}, 120_000);
 afterAll(() => owner?.close());
 
 const cli = (args: string[], answer?: string) => owner.cli(args, { answer });
@@ -50,7 +51,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(jobs.find((j) => j.id === json.id)?.resultUrl).toBe(json.resultUrl);
     // The owner still holds the folder; the commands never took it.
     expect(JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).kind).toBe('web host');
-  }, 60_000);
+  }, 120_000);
 
   it('still asks before paying: no --yes and "no" at the question sends nothing', async () => {
     const before = (await ownerJobs()).length;
@@ -82,7 +83,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(swap.code, swap.err.join('\n')).toBe(EXIT.ok);
     expect(swap.err.join('\n')).toMatch(/Running through the web host[\s\S]*Cost: 5 credits/);
     expect((await ownerJobs()).find((j) => j.kind === 'character-swap')?.phase).toBe('completed');
-  }, 90_000);
+  }, 120_000);
 
   it('opens, updates and closes a live session through the owner, which lists it at once; closes one it never recorded on the connection', async () => {
     const avatars = await cli(['avatars', 'list', '--json']);
@@ -102,7 +103,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const again = await cli(['live', 'close', session.id]);
     expect(again.code).toBe(EXIT.failed);
     expect(again.err.join('\n')).toMatch(/code 121[69]/);
-  }, 60_000);
+  }, 120_000);
 
   it('checks placement through the owner: the plan and price first, nothing sent without --yes', async () => {
     const before = (await ownerJobs()).length;
@@ -137,7 +138,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const lines = { out: [] as string[], err: [] as string[] };
     const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd(), stdin: () => question };
     const owning = runCli(['tts', '--voice', 'sandbox_ava', '--text', 'The long run.', '--data-dir', folder], io);
-    await expect.poll(() => readOwnerRecord(folder)?.kind, { timeout: 30_000 }).toBe('command line');
+    await until('the command line to own the data folder', () => readOwnerRecord(folder)?.kind === 'command line');
     const beside = await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Beside the long run.', '--data-dir', folder], { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd() });
     expect(beside, lines.err.join('\n')).toBe(EXIT.ok);
     expect(lines.err.join('\n')).toMatch(/Running through the command line that has the data folder open/);
@@ -149,7 +150,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(existsSync(join(folder, LOCK_FILE))).toBe(false);
     expect(readOwnerRecord(folder)).toBeNull();
     rmSync(folder, { recursive: true, force: true });
-  }, 90_000);
+  }, 120_000);
 
   it('ends with "unavailable" and the reason, not a silent exit, when the owner quits while the job runs', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'studio-owner-quits-'));
@@ -173,5 +174,5 @@ describe('studio commands beside the studio that owns the data folder', () => {
     await other.dispose();
     held.release();
     rmSync(folder, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import type { JobView } from '../../../electron/common/bridge';
 import { reachOwner } from '../../../electron/services/host/owner-client';
 import { makeImage, makeTone, makeVideo } from '../../fixtures/composition/make-media';
 import { startOwner, type OwnerFixture } from './owner-fixture';
+import { until } from '../../wait';
 
 // The caller's own folder: its files are named relative to it, as a script's would be.
 const here = mkdtempSync(join(tmpdir(), 'studio-owner-files-'));
@@ -23,7 +24,7 @@ mkdirSync(join(here, 'a-folder.mp4'));
 let owner: OwnerFixture;
 beforeAll(async () => {
   owner = await startOwner();
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await owner?.close();
   rmSync(here, { recursive: true, force: true });
@@ -64,7 +65,7 @@ describe('local files named on the command line, run through the studio that own
     expect(sent.code, said(sent)).toBe(EXIT.ok);
     const job = JSON.parse(sent.out.join('\n')) as JobView;
     expect((await ownerJobs()).find((j) => j.id === job.id)?.kind).toBe('avatar-upload');
-  }, 60_000);
+  }, 120_000);
 
   it('refuses, before sending, a named path that is not a regular file, one that does not exist, and one that is not media', async () => {
     writeFileSync(join(here, 'notes.mp4'), 'not a video at all');
@@ -79,7 +80,7 @@ describe('local files named on the command line, run through the studio that own
     expect(text.code).toBe(EXIT.refused);
     expect(said(text)).toContain('Not sent: --video notes.mp4: notes.mp4 is not a picture, video or sound file');
     expect((await ownerJobs()).length).toBe(before);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a pipe without opening it (a probe would wait on it for ever)', async () => {
     const pipe = join(here, 'pipe.wav');
@@ -123,7 +124,7 @@ describe('local files named on the command line, run through the studio that own
     const elsewhere = await cli(['upload', 'voice.wav', '--storage', 'Archive']);
     expect(elsewhere.code).toBe(EXIT.refused);
     expect(said(elsewhere)).toMatch(/uploads to its active storage "Sandbox", not "Archive"/);
-  }, 60_000);
+  }, 120_000);
 
   it('saves results with the owner\'s download manager, so its Library lists the downloads', async () => {
     const spoken = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'To be saved by the studio.', '--json']);
@@ -136,13 +137,16 @@ describe('local files named on the command line, run through the studio that own
     expect(readdirSync(join(here, 'saved'))).toHaveLength(1);
     // The Library's Downloads list it (the owner's archive may be saving its own copy beside it).
     expect((await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved').map((d) => d.savedPath)).toContain(saved.path);
-  }, 60_000);
+  }, 120_000);
 
   it('with --missing, has the owner fetch a result whose every copy was deleted back where it was', async () => {
     const spoken = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Lost and found again.', '--json']);
     const job = JSON.parse(spoken.out.join('\n')) as JobView;
     expect((await cli(['download', job.id, '--out', 'kept'])).code).toBe(EXIT.ok);
-    // Every copy of it goes: the one saved here and any the owner's archive kept.
+    // The owner's archive saves its own copy in the background once the job completes: wait for it, or
+    // it could land after the copies are deleted below and leave the result not missing at all.
+    await until('the owner\'s archive copy of the result to be saved', async () => (await owner.call('downloads.list')).some((d) => d.jobId === job.id && d.origin === 'archive' && d.state === 'saved'));
+    // Every copy of it goes: the one saved here and the owner's archive's.
     const copies = (await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved');
     for (const copy of copies) rmSync(copy.savedPath as string);
     expect(copies.map((c) => c.folder)).toContain(join(here, 'kept'));
@@ -153,7 +157,7 @@ describe('local files named on the command line, run through the studio that own
     expect(restored[0].state).toBe('saved');
     expect(copies.map((c) => c.savedPath)).toContain(restored[0].path);
     expect(readdirSync(dirname(restored[0].path))).toContain(basename(restored[0].path));
-  }, 60_000);
+  }, 120_000);
 
   it('runs a tts-batch as the owner\'s batch: asked first, priced, saved into the folder, and goes on when run again', async () => {
     writeFileSync(join(here, 'spots.csv'), 'text,voice\nFirst spot.,sandbox_ava\nSecond spot.,sandbox_ava\n,sandbox_ava\n');
@@ -183,7 +187,7 @@ describe('local files named on the command line, run through the studio that own
     expect(said(edited)).toMatch(/Speech on "Sandbox"[\s\S]*1 edited row sent again/);
     expect((await ownerJobs()).length).toBe(jobs + 1);
     expect((await ownerJobs()).some((j) => j.summary.includes('Second spot now edited.'))).toBe(true);
-  }, 90_000);
+  }, 120_000);
 });
 
 describe('local files through a command-line run that owns the data folder', () => {
@@ -195,7 +199,7 @@ describe('local files through a command-line run that owns the data folder', () 
     const io = (stdin?: () => Promise<string>): CliIo => ({ out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: here, ...(stdin && { stdin }) });
     // A run that owns the folder while it waits at its price question.
     const owning = runCli(['tts', '--voice', 'sandbox_ava', '--text', 'The owning run.', '--data-dir', folder], io(() => question));
-    await expect.poll(() => readOwnerRecord(folder)?.kind, { timeout: 30_000 }).toBe('command line');
+    await until('the command line to own the data folder', () => readOwnerRecord(folder)?.kind === 'command line');
     try {
       expect(await runCli(['upload', 'voice.wav', '--data-dir', folder], io()), lines.err.join('\n')).toBe(EXIT.ok);
       expect(lines.out.at(-1)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
@@ -218,5 +222,5 @@ describe('local files through a command-line run that owns the data folder', () 
       expect(await owning, lines.err.join('\n')).toBe(EXIT.ok);
       rmSync(folder, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 });

@@ -47,7 +47,7 @@ describe('studio tts and clone', () => {
     const forced = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json', '--again']);
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.out.join('\n'))).toMatchObject({ kind: 'tts', phase: 'completed', request: { rate: '60%' }, savedTo: null });
-  }, 60_000);
+  }, 120_000);
 
   it('says the price (unpublished, with the last charge as a guide) and sends nothing without --yes or a "y"', async () => {
     const jobs = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
@@ -64,7 +64,7 @@ describe('studio tts and clone', () => {
     yes.io.stdin = async () => 'y\n';
     expect((await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Paid for after a yes.'], yes)).code).toBe(0);
     expect(jobs()).toBe(before + 1);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses what the interface does not allow before sending, naming it', async () => {
     const cases: [string[], RegExp][] = [
@@ -85,7 +85,7 @@ describe('studio tts and clone', () => {
     }
     // Nothing reached the service: no job was written.
     expect(jobs()).toBe(before);
-  }, 60_000);
+  }, 120_000);
 
   it('clones the voice of a sample link and saves the speech', async () => {
     const sample = `${emulator.url}/sandbox/voice-sandbox_ava.mp3`;
@@ -93,7 +93,7 @@ describe('studio tts and clone', () => {
     const result = await cli(['clone', '--yes', '--sample', sample, '--text', 'Spoken in a cloned voice.', '--out', saved]);
     expect(result.code, result.err.join('\n')).toBe(0);
     expect((await probe(saved)).hasAudio).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it('clones the voice of a local recording, uploaded to the storage first', async () => {
     makeTone(join(out, 'my voice.wav'), { seconds: 3 });
@@ -101,5 +101,5 @@ describe('studio tts and clone', () => {
     const result = await runCli(['clone', '--yes', '--sample', 'my voice.wav', '--text', 'Spoken in my own voice.', '--json', '--base-url', emulator.url, '--data-dir', dataDir], { ...session.io, cwd: out });
     expect(result, session.err.join('\n')).toBe(0);
     expect(JSON.parse(session.out.join('\n'))).toMatchObject({ kind: 'voice-clone', phase: 'completed', request: { voice_url: expect.stringMatching(/^https?:\/\//) } });
-  }, 60_000);
+  }, 120_000);
 });

@@ -31,7 +31,7 @@ describe('studio templates list / project new', () => {
     for (const p of pictures) expect(fileURLToPath(p.url).startsWith(join(dir, 'data', 'imports'))).toBe(true);
     // The avatar is the connection's (the sandbox here), not a link saved with the template.
     expect(parsed.project.scenes[0].elements.find((e) => e.type === 'avatar')!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/avatar-SandboxBen/);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses an unknown template by name, and an existing file without --force, writing nothing', async () => {
     const unknown = io();

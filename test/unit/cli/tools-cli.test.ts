@@ -52,7 +52,7 @@ describe('studio lipsync', () => {
     expect(said).toContain('video: 1.0 s · 320×240 · 90 fps');
     expect(said).toMatch(/Refused: The video runs at 90 fps; lip sync takes at most 60 fps \(the service would refuse it with 1210\)/);
     expect(jobsWritten()).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('uploads local files, follows the job and saves the result with --out', async () => {
     const run = io();
@@ -82,7 +82,7 @@ describe('studio character-swap', () => {
     expect(said).toContain('Send it for 30 credits? [y/N]');
     expect(said).toContain('Not sent.');
     expect(jobsWritten()).toBe(before);
-  }, 60_000);
+  }, 120_000);
 
   it('with --yes sends the confirmed request through the engine and saves the result with --out', async () => {
     const run = io();

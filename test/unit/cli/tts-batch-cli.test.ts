@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
-import { killCliWhen } from './cli-io';
+import { killCliAfterSubmits } from './cli-io';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -74,7 +74,7 @@ describe('studio tts-batch', () => {
     writeFileSync(csv, ['text', ...Array.from({ length: 12 }, (_, i) => `Line ${i + 1} of the batch.`)].join('\n'));
     const dataDir = join(dir, 'killed');
     const args = ['tts-batch', '--yes', csv, '--out-dir', join(dir, 'many'), '--voice', 'sandbox_ava', '--concurrency', '4', '--data-dir', dataDir];
-    await killCliWhen(args, () => jobsPerRow(dataDir).filter(Boolean).length >= 3, 'the batch');
+    await killCliAfterSubmits(args, 3, 'the batch');
     const result = await cli([...args, '--json']);
     expect(jobsPerRow(dataDir)).toEqual(Array(12).fill(1));
     // A row whose create was on its way when the process died may or may not exist at the service, which

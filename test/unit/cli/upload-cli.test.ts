@@ -35,7 +35,7 @@ describe('studio upload', () => {
     const [result] = JSON.parse(first.out.join('\n')) as { url: string; how: string; storage: string }[];
     expect(result).toMatchObject({ how: 'uploaded', storage: 'sandbox' });
     expect(result.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/up-[0-9a-f]+-mark\.png$/);
-  }, 60_000);
+  }, 120_000);
 
   it('uploads to the storage the environment declares, and never twice for the same bytes', async () => {
     const first = io(s3Env);
@@ -46,7 +46,7 @@ describe('studio upload', () => {
     expect(second.out).toEqual(first.out);
     expect(second.err.join('\n')).toContain('already uploaded, link reused');
     expect(await fetch(second.out[0]).then((r) => r.status)).toBe(200);
-  }, 60_000);
+  }, 120_000);
 
   it('exits 1 naming the file that is not media, and 2 without files', async () => {
     writeFileSync(join(dir, 'notes.mp4'), 'plain text');
@@ -56,5 +56,5 @@ describe('studio upload', () => {
     expect(bad.out).toEqual([]);
     expect(await runCli(['upload'], io().io)).toBe(2);
     expect(readFileSync(join(dir, 'notes.mp4'), 'utf8')).toBe('plain text');
-  }, 60_000);
+  }, 120_000);
 });

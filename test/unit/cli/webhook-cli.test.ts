@@ -46,7 +46,7 @@ describe('studio webhook decode', () => {
   it('verifies and prints a callback the built-in sandbox sent, from a file or standard input', async () => {
     const port = (hook.address() as { port: number }).port;
     const created = dataOf(await call(em, 'audioCreate', { input_text: 'Called back.', voice_id: 'sandbox_ava', webhookUrl: `http://127.0.0.1:${port}/cb` }));
-    const done = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: created._id }), (r) => dataOf(r).status >= 3, 30_000));
+    const done = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: created._id }), (r) => dataOf(r).status >= 3));
     const raw = await until(async () => bodies.find((b) => JSON.parse(b).signature && openWebhook(JSON.parse(b), em).status === 3), Boolean);
     writeFileSync(join(dir, 'callback.json'), String(raw));
 

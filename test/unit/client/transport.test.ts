@@ -1,7 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_CODES } from '../../../electron/common/api';
 import { ServiceClient, ServiceError, codeExplanations, backoffDelay, parseRetryAfter } from '../../../electron/services/client';
 import { fail, hang, json, ok, scriptedFetch, socketError, voice, type Reply } from './fake-fetch';
+import { until } from '../../wait';
 
 const sleeps: number[] = [];
 function client(script: Reply[], extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}) {
@@ -112,7 +113,7 @@ describe('reads', () => {
     const later = new AbortController();
     const third = client([hang]);
     const waiting = third.c.call('voiceList', {}, { signal: later.signal });
-    await vi.waitFor(() => expect(third.seen).toHaveLength(1));
+    await until('the call to reach the server', () => third.seen.length === 1);
     later.abort();
     await expect(waiting).rejects.toMatchObject({ kind: 'aborted' });
   });

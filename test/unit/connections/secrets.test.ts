@@ -6,6 +6,7 @@ import { startEmulator, type RunningEmulator } from '../../../electron/emulator'
 import { composeHost, type ComposedHost } from '../../../electron/services/host/compose';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import type { BridgeOutcome } from '../../../electron/common/bridge';
+import { until } from '../../wait';
 
 vi.mock('electron', () => ({ safeStorage: {} }));
 const { SafeStorageVault } = await import('../../../electron/main/platform/safe-storage-vault');
@@ -89,7 +90,7 @@ describe('credentials', () => {
       kind: 'tts', body: { input_text: 'A secret-free sentence.', voice_id: 'sandbox_ava', rate: '50%' }, projectId: 'project-1', confirmation: { by: 'user', credits: null },
     });
     expect(submitted.status).toBe('submitted');
-    await vi.waitFor(async () => expect((await call<{ phase: string }>('jobs.get', submitted.job.id)).phase).toBe('completed'), { timeout: 20_000, interval: 200 });
+    await until('the speech job to complete', async () => (await call<{ phase: string }>('jobs.get', submitted.job.id)).phase === 'completed');
     // Without desktop notifications the host tells the page instead.
     expect(payloads.some((p) => p.includes('"event":"notice"') && p.includes('Speech ready'))).toBe(true);
     await call('connections.setActive', wrong.id);
@@ -109,5 +110,5 @@ describe('credentials', () => {
     expect(everything.length).toBeGreaterThan(1000);
     for (const secret of SECRETS) expect(everything.includes(secret), `secret ${secret.slice(0, 8)}… leaked`).toBe(false);
     expect(everything).not.toMatch(/Bearer [A-Za-z0-9]/);
-  }, 60_000);
+  }, 120_000);
 });

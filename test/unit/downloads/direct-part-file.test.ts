@@ -1,11 +1,15 @@
+// @isolate: it counts the free blocks of the aligned block pool, which is module state: shared with
+// every file before it in a worker, a download another file left running could take or give back a
+// block while this file counts.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIRECT_ALIGN, freeAlignedBlocks } from '../../../electron/services/downloads/aligned-blocks';
 import { DirectPartFile, openPartFile, type DirectHandle, type DirectOpen } from '../../../electron/services/downloads/direct-part-file';
+import { until } from '../../wait';
 
 let folder: string;
 beforeEach(() => {
@@ -85,7 +89,8 @@ describe('a .part written around the page cache', () => {
     const file = await openDirect(path, 'w');
     await new Promise<void>((resolve, reject) => file.write(randomBytes(10 * 1024), (error) => (error ? reject(error) : resolve())));
     // The write started with the chunk settles on its own; nothing else is sent.
-    await vi.waitFor(() => expect(statSync(path).size).toBe(2 * DIRECT_ALIGN), { timeout: 10_000 });
+    await until('the write started with the chunk to settle at two pages', () => statSync(path).size === 2 * DIRECT_ALIGN);
+    expect(statSync(path).size).toBe(2 * DIRECT_ALIGN);
     file.destroy();
     await once(file, 'close');
   });

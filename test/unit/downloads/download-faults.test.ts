@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadManager, type DownloadManagerOptions } from '../../../electron/services/downloads/download-manager';
-import { patternBytes, startFileServer, until, type FileServer } from './file-server';
+import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { until } from '../../wait';
 
 let server: FileServer;
 let dir: string;
@@ -168,13 +169,15 @@ describe('download manager against a loopback server', () => {
 
   it('pauses, resumes from the .part, and cancel removes the .part', async () => {
     const body = patternBytes(2_000_000, 11);
-    server.files.set('/l', { body, etag: '"l"', throttle: 4_000_000 });
+    // Held at 1.5 MB until the client lets go: still under way when it is paused, however slow the machine.
+    server.files.set('/l', { body, etag: '"l"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be paused' } });
+    server.files.set('/l2', { body, etag: '"l"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be cancelled' } });
     const made = manager();
     const entry = await made.enqueue({ jobId: 'a', url: server.url('/l'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
     const part = join(out(), 'clip.mp4.part');
-    await until(() => existsSync(part) && statSync(part).size > 200_000);
+    await until('the .part to hold over 200 kB', () => existsSync(part) && statSync(part).size > 200_000);
     made.pause(entry.id);
-    await until(() => made.get(entry.id).state === 'paused' && server.log.length === 1);
+    await until('the download to be paused after one request', () => made.get(entry.id).state === 'paused' && server.log.length === 1);
     // The aborted transfer has closed its .part once nothing runs: its size no longer moves.
     await made.whenIdle();
     const kept = statSync(part).size;
@@ -185,8 +188,8 @@ describe('download manager against a loopback server', () => {
     expect(server.log[1].range).toBe(`bytes=${kept}-`);
     expect(readFileSync(join(out(), 'clip.mp4')).equals(body)).toBe(true);
 
-    const other = await made.enqueue({ jobId: 'b', url: server.url('/l'), folder: out(), relativeName: 'other.mp4', origin: 'library' });
-    await until(() => existsSync(join(out(), 'other.mp4.part')));
+    const other = await made.enqueue({ jobId: 'b', url: server.url('/l2'), folder: out(), relativeName: 'other.mp4', origin: 'library' });
+    await until('other.mp4.part to exist', () => existsSync(join(out(), 'other.mp4.part')));
     await made.cancel(other.id);
     expect(made.get(other.id).state).toBe('cancelled');
     expect(existsSync(join(out(), 'other.mp4.part'))).toBe(false);
@@ -194,21 +197,21 @@ describe('download manager against a loopback server', () => {
   });
 
   it('announces a cancelled transfer only once its .part is gone', async () => {
-    server.files.set('/n', { body: patternBytes(2_000_000, 13), etag: '"n"', throttle: 4_000_000 });
+    server.files.set('/n', { body: patternBytes(2_000_000, 13), etag: '"n"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be cancelled' } });
     const partWhenAnnounced: boolean[] = [];
     const made = manager({ onChange: (view) => void (view.state === 'cancelled' && partWhenAnnounced.push(existsSync(join(out(), 'clip.mp4.part')))) });
     const entry = await made.enqueue({ jobId: 'a', url: server.url('/n'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
-    await until(partHasBytes);
+    await until('the .part to have bytes', partHasBytes);
     await made.cancel(entry.id);
     expect(partWhenAnnounced).toEqual([false]);
   });
 
   it('keeps the queue on disk: a new manager on the same file lists and resumes it', async () => {
     const body = patternBytes(1_500_000, 12);
-    server.files.set('/m', { body, etag: '"m"', throttle: 3_000_000 });
+    server.files.set('/m', { body, etag: '"m"', throttle: 3_000_000, holdAfter: { bytes: 500_000, what: 'the first manager to let go' } });
     const first = manager();
     const entry = await first.enqueue({ jobId: 'a', url: server.url('/m'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
-    await until(() => first.get(entry.id).bytes > 100_000);
+    await until('the first manager to have over 100 kB', () => first.get(entry.id).bytes > 100_000);
     await first.dispose();
     managers.splice(managers.indexOf(first), 1);
     const second = manager();

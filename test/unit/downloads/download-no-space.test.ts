@@ -50,7 +50,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 });
 
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
-import { patternBytes, startFileServer, until, type FileServer } from './file-server';
+import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { until } from '../../wait';
 
 let server: FileServer;
 beforeAll(async () => {
@@ -68,7 +69,7 @@ describe('a full disk (simulated ENOSPC)', () => {
     const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
     try {
       const entry = await manager.enqueue({ jobId: 'j', url: server.url('/full'), folder: disk.folder, relativeName: 'clip.mp4', origin: 'library' });
-      await until(() => manager.totals().pausedReason !== null && manager.get(entry.id).state === 'queued');
+      await until('the downloads to pause for lack of space with the download queued', () => manager.totals().pausedReason !== null && manager.get(entry.id).state === 'queued');
       expect(manager.totals().pausedReason).toMatch(/disk holding .* is full.*partial files kept/);
       // Not failed, nothing under the final name, and every byte the disk took is still there.
       expect(manager.get(entry.id).reason).toMatch(/is full/);
@@ -103,14 +104,14 @@ describe('a full disk pauses only the downloads writing to it', () => {
     const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
     try {
       const full = await manager.enqueue({ jobId: 'a', url: server.url('/full-a'), folder: disk.folder, relativeName: 'a.mp4', origin: 'library' });
-      await until(() => manager.totals().pausedReason !== null);
+      await until('the downloads to pause for lack of space', () => manager.totals().pausedReason !== null);
       const elsewhere = await manager.enqueue({ jobId: 'b', url: server.url('/other-b'), folder: other, relativeName: 'b.mp4', origin: 'archive' });
       // Another file for the full disk waits with the reason rather than failing.
       const waiting = await manager.enqueue({ jobId: 'c', url: server.url('/other-b'), folder: disk.folder, relativeName: 'c.mp4', origin: 'library' });
-      await until(() => manager.get(elsewhere.id).state === 'saved');
+      await until('the download to another disk to be saved', () => manager.get(elsewhere.id).state === 'saved');
       expect(readFileSync(join(other, 'b.mp4')).equals(patternBytes(300_000, 42))).toBe(true);
       expect(manager.get(full.id).state).toBe('queued');
-      await until(() => manager.get(waiting.id).reason !== null);
+      await until('the waiting download to carry a reason', () => manager.get(waiting.id).reason !== null);
       expect(manager.get(waiting.id)).toMatchObject({ state: 'queued', reason: expect.stringMatching(/is full/) });
       disk.room = Number.POSITIVE_INFINITY;
       manager.resumeAll();

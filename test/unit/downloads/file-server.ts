@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { vi } from 'vitest';
+import { until } from '../../wait';
 
 /** How the loopback server misbehaves for one path. Counters apply to requests in arrival order. */
 export interface ServedFile {
@@ -18,6 +18,12 @@ export interface ServedFile {
   dropAfter?: { count: number; bytes: number; once: () => boolean };
   /** The first N requests announce the full length but send only this many bytes, then end cleanly. */
   shortBody?: { count: number; bytes: number };
+  /**
+   * The first request sends this many bytes (rounded up to a 16 KiB slice), then nothing more until the
+   * client goes away (it paused, cancelled or was killed) or `until` holds: a download that is still
+   * under way when the test acts on it, however slow the machine.
+   */
+  holdAfter?: { bytes: number; what: string; until?: () => boolean };
   /** Bytes per second (sent in 16 KiB slices); unlimited when absent. */
   throttle?: number;
 }
@@ -81,6 +87,11 @@ export async function startFileServer(): Promise<FileServer> {
     if (file.shortBody && n < file.shortBody.count) limit = Math.min(size, start + file.shortBody.bytes);
     const slice = 16 * 1024;
     for (let at = start; at < limit; at += slice) {
+      if (file.holdAfter && n === 0 && at - start >= file.holdAfter.bytes) {
+        const { what, until: over = () => false } = file.holdAfter;
+        await until(what, () => res.destroyed || res.socket === null || res.socket.destroyed || over());
+        if (res.destroyed) return;
+      }
       const chunk = file.body.subarray(at, Math.min(limit, at + slice));
       if (res.destroyed) return;
       const ok = res.write(chunk);
@@ -95,7 +106,7 @@ export async function startFileServer(): Promise<FileServer> {
       if (drop && file.dropAfter) {
         // A fixed wait here (250 ms) was not always enough on a loaded machine: the client had read
         // nothing, and the test saw no partial file to resume.
-        await until(file.dropAfter.once);
+        await until(`the client to have read part of ${path} before the connection drops`, file.dropAfter.once);
         res.socket?.destroy();
       } else res.socket?.end();
       return;
@@ -134,11 +145,4 @@ export function patternBytes(size: number, seed = 1): Buffer {
     out[i] = x & 0xff;
   }
   return out;
-}
-
-/** Settles once `check` holds, looking every 50 ms (vitest's waitFor); fails after `ms`. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  await vi.waitFor(async () => {
-    if (!(await check())) throw new Error('timed out waiting');
-  }, { timeout: ms, interval: 50 });
 }

@@ -146,7 +146,7 @@ describe.each(mediaToolGenerations())('Library media with $label', ({ ffmpeg, ff
     await new Promise((resolve) => setImmediate(resolve));
     expect(frames).toEqual([path]);
     expect(events.length).toBe(1);
-  }, 60_000);
+  }, 120_000);
 
   it('without a saved copy says what the service says, and leaves the rest unknown', async () => {
     const dir = mkdtempSync(join(work, 'service-'));
@@ -185,5 +185,5 @@ describe.each(mediaToolGenerations())('Library media with $label', ({ ffmpeg, ff
     expect((await reader.describe(['k']))[0].pending).toBe(true);
     await reader.idle();
     expect(frames).toEqual([path]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -15,7 +15,8 @@ import { createDomains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { resolveMediaBinary } from '../../../electron/services/media/binaries';
-import { startFileServer, until, type FileServer } from './file-server';
+import { startFileServer, type FileServer } from './file-server';
+import { until } from '../../wait';
 
 let server: FileServer;
 let dataDir: string;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', file]);
   clip = readFileSync(file);
   rmSync(file);
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -58,7 +59,7 @@ describe('saved copies outlive their links', () => {
     try {
       const { handlers } = domains;
       // The reactor's start-up catch-up runs the archive's reaction, which saves the completed result by itself.
-      await until(async () => (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'), 30_000);
+      await until('job-1\'s download to be saved', async () => (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'));
       const [saved] = await handlers['downloads.list']();
       expect(saved.savedPath).toBe(join(videos, 'Avatar video', 'remote-1.mp4'));
       expect(readFileSync(saved.savedPath as string).equals(clip)).toBe(true);
@@ -80,7 +81,7 @@ describe('saved copies outlive their links', () => {
     } finally {
       await domains.disposeAll();
     }
-  }, 90_000);
+  }, 120_000);
 
   it('reads a copy the command line saved (its own queue) in the app, and in any tool reading the data folder', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'saved-copies-cli-'));
@@ -115,5 +116,5 @@ describe('saved copies outlive their links', () => {
       await domains.disposeAll();
       rmSync(folder, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 });

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { ENDPOINTS, type EndpointName } from '@common/api';
 import { sharedCacheDir, startEmulator, type EmulatorOptions } from '../../../electron/emulator';
 import type { RunningEmulator } from '../../../electron/emulator';
+import { HANG_GUARD_MS, until as waitUntil } from '../../wait';
 
 /** One generated sample-media cache for every test file (generation is atomic, so parallel files are safe). */
 export const CATALOGUE_ROOT = sharedCacheDir();
@@ -54,14 +55,20 @@ export function dataOf<T>(envelope: { code: number; msg: string; data?: T }): T 
   return envelope.data as T;
 }
 
-export async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+/**
+ * Asks `fn` again until its answer satisfies `done`, and returns that answer. The guard is only against a
+ * hang: a sandbox job of a fraction of a second may take many seconds on a busy machine, and that must
+ * not fail a test. When the guard fires, the error names what was awaited and the last answer seen.
+ */
+export async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, guardMs = HANG_GUARD_MS, what = 'the sandbox to answer as awaited'): Promise<T> {
+  let answer: T | undefined;
+  await waitUntil(what, async () => {
     const v = await fn();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    if (!done(v)) throw new Error(`last answer ${JSON.stringify(v)}`);
+    answer = v;
+    return true;
+  }, guardMs);
+  return answer as T;
 }
 
 export interface Probe {

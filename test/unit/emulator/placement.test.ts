@@ -41,7 +41,7 @@ describe('placement in the sandbox', { timeout: SLOW }, () => {
 
   async function render(em: RunningEmulator, body: unknown): Promise<string> {
     const created = dataOf(await call(em, 'talkingAvatarCreate', body as Record<string, unknown>));
-    const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3, 60_000));
+    const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3));
     expect(done.video_status).toBe(3);
     const file = join(dir, `${created._id}.mp4`);
     await ffmpeg(['-i', String(done.video), '-c', 'copy', file]);

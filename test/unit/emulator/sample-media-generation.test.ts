@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MediaFetcher } from '../../../electron/emulator/media/fetch';
 import { releaseGenerationLock, takeGenerationLock } from '../../../electron/emulator/catalogue/generation-lock';
 import type { Files } from '../../../electron/emulator/state/files';
+import { until } from '../../wait';
 
 // The first test run on a fresh machine failed: a test worker that was generating the sample media was
 // torn down mid-way, its lock kept every other sandbox waiting for minutes, and a job given a sample
@@ -64,7 +65,7 @@ describe('a job given a sample link while the sample media are generated', () =>
     const fetcher = new MediaFetcher(files, join(dir, 'fetch'), fetch, waitedFor);
     const fetched = fetcher.toFile('http://127.0.0.1:4780/sandbox/sandbox-face.png', 'image');
     // The job is waiting for the generation; the media appear only then.
-    await vi.waitFor(() => expect(waitedFor).toHaveBeenCalled());
+    await until('the fetch to wait for the generation', () => waitedFor.mock.calls.length > 0);
     writeFileSync(sample, 'png');
     finish();
     await expect(fetched).resolves.toBe(sample);

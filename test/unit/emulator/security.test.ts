@@ -40,7 +40,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
   const address = redirector.address();
   redirectUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await em?.close();
@@ -131,5 +131,5 @@ describe('one request cannot jam the sandbox', () => {
       await slow.close();
       await small.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -69,7 +69,7 @@ describe('sandbox character swap', { timeout: SLOW }, () => {
     }));
     expect(created).toMatchObject({ status: 1, deduction_credit: 5, resolution: '480p', mode: 'animate', video_duration: 1.5 });
     expect(em.credits()).toBe(before - 5);
-    const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3, 60_000));
+    const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3));
     expect(done).toMatchObject({ video_status: 3, deduction_credit: 5, video_url: sample(em, 'sandbox-motion.mp4') });
     const p = await probe(String(done.video));
     expect(p.height).toBe(480);
@@ -84,7 +84,7 @@ describe('sandbox character swap', { timeout: SLOW }, () => {
       image: sample(em, 'sandbox-face.png'), video: sample(em, 'avatar-SandboxBen.mp4'), duration: 1, resolution: '480p', mode: 'replace',
     }));
     for (const id of [created._id, onFaces._id]) {
-      const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: id }), (r) => dataOf(r).video_status >= 3, 60_000));
+      const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: id }), (r) => dataOf(r).video_status >= 3));
       expect(done.video_status).toBe(3);
       expect((await probe(String(done.video))).height).toBe(480);
     }

@@ -6,6 +6,7 @@ import { composeHost } from '../../../electron/services/host/compose';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { MemoryVault } from '../../../electron/services/store/memory-vault';
 import { NoticeBoard } from '../../../electron/services/system/notice-board';
+import { until } from '../../wait';
 
 function compose(startSandbox = vi.fn(async () => ({ baseUrl: 'http://127.0.0.1:1', apiKey: 'sandbox-key-123456', close: vi.fn(async () => undefined) }))) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-compose-'));
@@ -48,7 +49,7 @@ describe('composeHost', () => {
   it('warms up by asking for the first screen\'s lists, which starts the sandbox before the page asks', async () => {
     const { host, startSandbox } = compose();
     host.warmUp();
-    await vi.waitFor(() => expect(startSandbox).toHaveBeenCalledTimes(1));
+    await until('the warm-up to start the sandbox', () => startSandbox.mock.calls.length === 1);
     // The page's own ask joins the same start (and, against a real sandbox, the same lists).
     await host.dispatch('catalogue.avatars', [{}]);
     expect(startSandbox).toHaveBeenCalledTimes(1);

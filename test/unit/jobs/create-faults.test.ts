@@ -78,5 +78,5 @@ describe('paid creates under faults', () => {
     engine.stop();
     await engine.flush();
     expect(await sandboxJobs()).toBe(before);
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,11 +1,13 @@
 // A job engine in its own process, for the crash test: submits jobs job-0..job-(N-1) that the ledger
 // does not hold yet (one at a time, announcing each), follows every job to its end, prints a summary.
-// Usage: node --import tsx engine-child.ts <baseUrl> <apiKey> <ledgerDir> <count>
+// Usage: node --import tsx engine-child.ts <baseUrl> <apiKey> <ledgerDir> <count> [<freeze after marker>]
+// With a marker, it stops dead once that job is announced (its event loop blocked), to be killed there:
+// the ledger then holds what it held at the announcement, however long the kill takes to arrive.
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
-const [baseUrl, apiKey, ledgerDir, countText] = process.argv.slice(2);
+const [baseUrl, apiKey, ledgerDir, countText, freezeAfter] = process.argv.slice(2);
 const count = Number(countText);
 const client = new ServiceClient({
   baseUrl,
@@ -37,7 +39,9 @@ for (let i = 0; i < count; i += 1) {
     projectId: marker,
     body: { input_text: `Crash test sentence number ${i}.`, voice_id: 'sandbox_ava', rate: '50%' },
   });
-  process.stdout.write(`sent ${marker} ${result.status === 'submitted' ? result.job.phase : result.status}\n`);
+  const line = `sent ${marker} ${result.status === 'submitted' ? result.job.phase : result.status}\n`;
+  await new Promise((resolve) => process.stdout.write(line, resolve));
+  if (marker === freezeAfter) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 }
 const finalPhases = new Set(['completed', 'failed', 'outcome-unknown', 'stalled']);
 const unfinished = () => engine.list().some((j) => !finalPhases.has(j.phase));

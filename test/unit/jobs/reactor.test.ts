@@ -89,7 +89,7 @@ describe('the job reactor', () => {
     const after = JSON.parse(readFileSync(file, 'utf8')) as { scenes: { voice: { text: string; audioUrl?: string } }[] };
     expect(after.scenes[0].voice).toMatchObject({ text: 'Newer words.' });
     expect(after.scenes[0].voice.audioUrl).toBeUndefined();
-  }, 60_000);
+  }, 120_000);
 
   it('tries a reaction again at the next start when it failed, and acts only on ended jobs', async () => {
     const jobs = [ended('a', 'completed'), ended('b', 'queued'), ended('c', 'stalled'), ended('d', 'failed')];

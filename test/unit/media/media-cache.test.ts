@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MediaCache, cacheName, shorten } from '../../../electron/services/media/media-cache';
 
 let dir: string;
@@ -62,30 +62,29 @@ describe('MediaCache', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  // The idle timeout is the subject, so its clock is a fake one (setTimeout) that only this test moves,
+  // and only while the download waits on the source for its next chunk: disk writes and the rest take
+  // as long as this machine makes them without the download seeming silent.
   it('lets a slow download run as long as bytes keep coming, and gives up on silence', async () => {
-    // Ten chunks 60 ms apart: 600 ms in all, more than the 250 ms timeout, never silent for that long.
-    const slow = (pauseAfter: number | null): typeof fetch =>
-      (async (_url: string, init?: RequestInit) => {
-        let sent = 0;
-        const body = new ReadableStream<Uint8Array>({
-          start(controller) {
-            // As fetch does: aborting the request's signal errors its body.
-            init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
-          },
-          async pull(controller) {
-            await new Promise((resolve) => setTimeout(resolve, sent === pauseAfter ? 600 : 60));
-            if (sent === 10) return controller.close();
-            sent += 1;
-            controller.enqueue(new Uint8Array(10).fill(1));
-          },
-        });
-        return new Response(body, { status: 200, headers: { 'content-length': '100' } });
-      }) as typeof fetch;
-    const cache = new MediaCache({ dir, maxBytes: 10_000, timeoutMs: 250, fetch: slow(null) });
-    expect(readFileSync(await cache.localPath('https://a/slow.mp4')).length).toBe(100);
-    const stalled = new MediaCache({ dir: join(dir, 'stalled'), maxBytes: 10_000, timeoutMs: 250, fetch: slow(3) });
-    await expect(stalled.localPath('https://a/stalls.mp4')).rejects.toThrow('cannot download https://a/stalls.mp4: nothing arrived for 0.25 s');
-    expect(readdirSync(join(dir, 'stalled'))).toEqual([]);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Ten chunks 60 ms apart: 600 ms in all, more than the 250 ms timeout, never silent for that long.
+      const steady = slowSource(null);
+      const cache = new MediaCache({ dir, maxBytes: 10_000, timeoutMs: 250, fetch: steady.fetch });
+      const whole = cache.localPath('https://a/slow.mp4');
+      await drive(whole, steady);
+      expect(readFileSync(await whole).length).toBe(100);
+      // Silent for 600 ms after its third chunk.
+      const pausing = slowSource(3);
+      const stalled = new MediaCache({ dir: join(dir, 'stalled'), maxBytes: 10_000, timeoutMs: 250, fetch: pausing.fetch });
+      const cut = stalled.localPath('https://a/stalls.mp4');
+      cut.catch(() => undefined);
+      await drive(cut, pausing);
+      await expect(cut).rejects.toThrow('cannot download https://a/stalls.mp4: nothing arrived for 0.25 s');
+      expect(readdirSync(join(dir, 'stalled'))).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('uses local files in place and names missing ones', async () => {
@@ -102,3 +101,46 @@ describe('MediaCache', () => {
     expect(shorten('https://a/b.mp4?token=1#x')).toBe('https://a/b.mp4');
   });
 });
+
+/**
+ * A fetch whose body sends ten chunks of 10 bytes, each 60 ms after the last is asked for (600 ms after
+ * chunk `pauseAfter`), on whatever setTimeout is. `asked()` settles once the reader waits on a chunk.
+ */
+function slowSource(pauseAfter: number | null): { fetch: typeof fetch; asked(): Promise<void> } {
+  let waiting = false;
+  let wake: (() => void) | null = null;
+  return {
+    fetch: (async (_url: string, init?: RequestInit) => {
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          // As fetch does: aborting the request's signal errors its body.
+          init?.signal?.addEventListener('abort', () => controller.error(init.signal?.reason));
+        },
+        async pull(controller) {
+          const pause = new Promise((resolve) => setTimeout(resolve, sent === pauseAfter ? 600 : 60));
+          waiting = true;
+          wake?.();
+          wake = null;
+          await pause;
+          waiting = false;
+          if (sent === 10) return controller.close();
+          sent += 1;
+          controller.enqueue(new Uint8Array(10).fill(1));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-length': '100' } });
+    }) as typeof fetch,
+    asked: () => (waiting ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve))),
+  };
+}
+
+/** Moves the fake clock 60 ms at a time, each time the download waits on the source, until it ends. */
+async function drive(download: Promise<unknown>, source: { asked(): Promise<void> }): Promise<void> {
+  let over = false;
+  const ended = download.then(() => (over = true), () => (over = true));
+  while (!over) {
+    await Promise.race([source.asked(), ended]);
+    if (!over) await vi.advanceTimersByTimeAsync(60);
+  }
+}

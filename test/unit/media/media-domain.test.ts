@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addElement, createProject, defaultMusicTrack, setProjectMusic, setSceneVoice, type Project } from '@common/composition';
 import { musicCalls, type PreviewDone } from '@common/bridge';
 import { createMemoryHostBase, type EmittedEvent } from '../../../electron/services/host/memory-host';
@@ -9,6 +9,7 @@ import { createMediaDomain } from '../../../electron/services/media/media-domain
 import { createMediaToolkit } from '../../../electron/services/media/toolkit';
 import { LocalGrants, NOT_GRANTED } from '../../../electron/services/media/local-grants';
 import { makeImage, makeTone } from '../../fixtures/composition/make-media';
+import { until, whenDefined } from '../../wait';
 
 describe('media domain (preview.*, media.*)', () => {
   let dir: string;
@@ -40,11 +41,7 @@ describe('media domain (preview.*, media.*)', () => {
   });
 
   const waitFor = (event: string, renderId: string): Promise<EmittedEvent> =>
-    vi.waitFor(() => {
-      const found = emitted.find((e) => e.event === event && (e.payload as { renderId: string }).renderId === renderId);
-      if (!found) throw new Error(`no ${event} for ${renderId}`);
-      return found;
-    }, { timeout: 15_000, interval: 50 });
+    whenDefined(`${event} for ${renderId}`, () => emitted.find((e) => e.event === event && (e.payload as { renderId: string }).renderId === renderId));
 
   it('renders, reports progress and done, and reads the file back in chunks', async () => {
     const { renderId } = await module.handlers['preview.render'](project, { quality: 'preview' });
@@ -106,7 +103,7 @@ describe('media domain (preview.*, media.*)', () => {
     const quitting = createMediaDomain(base, { toolkit, grants });
     const long = { ...project, id: 'q', scenes: [{ ...project.scenes[0], durationMs: 600_000 }] };
     const { renderId } = await quitting.handlers['preview.render'](long, { quality: 'draft' });
-    await vi.waitFor(() => expect(toolkit.runner.running).toBeGreaterThan(0), { timeout: 5_000 });
+    await until('the long render\'s ffmpeg to run', () => toolkit.runner.running > 0);
     await quitting.dispose?.();
     expect(toolkit.runner.running).toBe(0);
     expect(base.emitted.find((e) => e.event === 'preview.failed')?.payload).toMatchObject({ renderId, cancelled: true });

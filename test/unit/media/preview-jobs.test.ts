@@ -1,10 +1,11 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createProject } from '@common/composition';
 import { PreviewJobs, safeName, type PreviewJobListener } from '../../../electron/services/media/preview-jobs';
 import type { PreviewRenderer, RenderRequest } from '../../../electron/services/media/preview-renderer';
+import { until } from '../../wait';
 
 let dir = '';
 afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
@@ -49,15 +50,15 @@ describe('PreviewJobs', () => {
     const project = createProject({ id: 'proj/1', kind: 'avatar-video', output: '1:1' });
     // Each step waits for what it brings about (a fixed 20 ms pause was too short on a busy machine).
     jobs.start(project, { quality: 'preview' });
-    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    await until('the first render to start', () => pending.length === 1);
     pending[0].release();
-    await vi.waitFor(() => expect(events).toContain('done r1 proj_1.preview.r11.mp4'));
+    await until('r1 to be done', () => events.includes('done r1 proj_1.preview.r11.mp4'));
     jobs.start(project, { quality: 'preview' });
-    await vi.waitFor(() => expect(pending).toHaveLength(2));
+    await until('the second render to start', () => pending.length === 2);
     pending[1].release();
-    await vi.waitFor(() => expect(events).toContain('done r2 proj_1.preview.r22.mp4'));
+    await until('r2 to be done', () => events.includes('done r2 proj_1.preview.r22.mp4'));
     expect(events).toEqual(['progress r1 0.5', 'done r1 proj_1.preview.r11.mp4', 'progress r2 0.5', 'done r2 proj_1.preview.r22.mp4']);
-    await vi.waitFor(() => expect(readdirSync(dir)).toEqual(['proj_1.preview.r22.mp4']));
+    await until('only the newer preview file to be left', () => readdirSync(dir).join() === 'proj_1.preview.r22.mp4');
   });
 
   it('cancels on request, and a newer render of the same project cancels the older', async () => {
@@ -68,13 +69,14 @@ describe('PreviewJobs', () => {
     const jobs = new PreviewJobs(renderer, dir, listener, () => `r${++n}`);
     const project = createProject({ id: 'p', kind: 'avatar-video', output: '1:1' });
     jobs.start(project, { quality: 'draft' });
-    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    await until('the first render to start', () => pending.length === 1);
     jobs.start(project, { quality: 'draft' });
-    await vi.waitFor(() => expect(events).toEqual(['failed r1 true The preview was cancelled.']));
-    await vi.waitFor(() => expect(pending).toHaveLength(2));
+    await until('r1 to be cancelled', () => events.length > 0);
+    expect(events).toEqual(['failed r1 true The preview was cancelled.']);
+    await until('the newer render to start', () => pending.length === 2);
     expect(jobs.cancel('r2')).toBe(true);
     expect(jobs.cancel('nope')).toBe(false);
-    await vi.waitFor(() => expect(jobs.active).toBe(0));
+    await until('no render to be active', () => jobs.active === 0);
     jobs.start(project, { quality: 'preview' });
     await jobs.dispose();
     expect(events.at(-1)).toBe('failed r3 true The preview was cancelled.');

@@ -12,28 +12,28 @@ const endless = ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i
 describe('ProcessRunner (real processes)', () => {
   // Fails when lowPriority is ignored (mutation: drop the setPriority call).
   it('runs background work at a low priority and the rest at the normal one', async () => {
-    const seen = new Map<number, number[]>();
+    const pids: number[] = [];
     const runner = new ProcessRunner((file, args, options) => {
       const child = spawn(file, args, options);
-      const pid = child.pid as number;
-      seen.set(pid, []);
-      const timer = setInterval(() => {
-        try {
-          seen.get(pid)?.push(getPriority(pid));
-        } catch {
-          clearInterval(timer);
-        }
-      }, 20);
-      child.once('close', () => clearInterval(timer));
+      pids.push(child.pid as number);
       return child;
     });
-    const long = ['-hide_banner', '-re', '-f', 'lavfi', '-i', 'sine=d=0.4', '-f', 'null', '-'];
-    await runner.run(FFMPEG, long, { lowPriority: true });
-    await runner.run(FFMPEG, long);
-    const [background, foreground] = [...seen.values()];
-    expect(background.length).toBeGreaterThan(2);
-    expect(background.at(-1)).toBe(15);
-    expect(foreground.at(-1)).toBe(getPriority());
+    // Read once the process reports progress from its loop (so it is running, and alive until it is
+    // stopped just after), not by sampling on a timer through a run of a set length.
+    const priorityOf = async (lowPriority: boolean): Promise<number> => {
+      const controller = new AbortController();
+      let seen: number | null = null;
+      const onStdoutLine = () => {
+        if (seen !== null) return;
+        seen = getPriority(pids.at(-1));
+        controller.abort();
+      };
+      await runner.run(FFMPEG, ['-progress', 'pipe:1', ...endless], { lowPriority, signal: controller.signal, onStdoutLine });
+      if (seen === null) throw new Error('ffmpeg ended without reporting progress');
+      return seen;
+    };
+    expect(await priorityOf(true)).toBe(15);
+    expect(await priorityOf(false)).toBe(getPriority());
   });
 
   it('collects stdout lines and the exit code', async () => {

@@ -176,8 +176,11 @@ describe(`bridge fuzz (seed ${SEED.toString(16)})`, () => {
         if (MEDIA_CALLS.has(channel) && answer.ok && JSON.stringify(args).includes(canaryPath)) expect.fail(`${shown} read media it was not granted`);
       }
     }
-    // Let renders and other background work started by the calls report, then check their events too.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Background work the calls started (renders and the like) may still report after its call
+    // answered. A fixed wait for it was as long as this machine made it; instead the domains are shut
+    // down (preview renders are awaited to their end, other work is stopped) and every event sent up
+    // to then is checked too.
+    await domains.disposeAll();
     expect(JSON.stringify(emitted)).not.toContain(CANARY);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(reachedHandler, 'too few calls passed validation to exercise the handlers').toBeGreaterThan(callChannels.length);

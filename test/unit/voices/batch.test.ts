@@ -136,7 +136,7 @@ describe('a batch of voiceovers', () => {
     expect(manifest).toHaveLength(13);
     // No duration without a prober, and no cost: the service reports no charge for speech.
     expect(manifest[1]).toMatch(/^1,spot-1,Voiceover number 1\.,sandbox_ava,,50%,completed,,01-spot-1\.mp3,,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-[^,]+,$/);
-  }, 60_000);
+  }, 120_000);
 
   it('keeps why each refused row was refused, also when the reason came from the voice list', async () => {
     const dataDir = mkdtempSync(join(dir, 'reasons-'));
@@ -165,7 +165,7 @@ describe('a batch of voiceovers', () => {
     expect(again.counts.failed).toBe(3);
     expect([...jobsPerRow(dataDir).values()]).toEqual([2, 2, 2]);
     engine.stop();
-  }, 60_000);
+  }, 120_000);
 
   it('cancels the rows not sent yet and keeps the ones sent', async () => {
     const dataDir = mkdtempSync(join(dir, 'cancel-'));
@@ -180,7 +180,7 @@ describe('a batch of voiceovers', () => {
     engine.stop();
     await engine.flush();
     expect(jobsPerRow(dataDir).size).toBeLessThanOrEqual(3);
-  }, 60_000);
+  }, 120_000);
 
   it('has no more rows at the service than its concurrency, so a pause holds back every row not yet sent', async () => {
     const dataDir = mkdtempSync(join(dir, 'pause-'));
@@ -205,7 +205,7 @@ describe('a batch of voiceovers', () => {
     engine.stop();
     await engine.flush();
     expect([...jobsPerRow(dataDir).values()]).toEqual(Array(10).fill(1));
-  }, 60_000);
+  }, 120_000);
 
   it('is announced once when it ends, not once per row', async () => {
     const dataDir = mkdtempSync(join(dir, 'notice-'));
@@ -217,7 +217,7 @@ describe('a batch of voiceovers', () => {
     expect(view.counts.completed).toBe(3);
     expect(notes).toEqual(['Batch "spots.csv" finished: 3 done, 1 refused of 4 rows']);
     engine.stop();
-  }, 60_000);
+  }, 120_000);
 
   it('makes one ended row again as a new job, and a second Save replaces only that file', async () => {
     const dataDir = mkdtempSync(join(dir, 'redo-'));
@@ -243,7 +243,7 @@ describe('a batch of voiceovers', () => {
     expect(linkOf(after, 1)).not.toBe(linkOf(before, 1));
     expect(linkOf(after, 0)).toBe(linkOf(before, 0));
     engine.stop();
-  }, 60_000);
+  }, 120_000);
 
   it('holds back every unsent row of a 200-row batch once paused: no create leaves after Pause, even while the sent rows finish', async () => {
     const dataDir = mkdtempSync(join(dir, 'pause-200-'));
@@ -310,7 +310,7 @@ describe('a batch of voiceovers', () => {
     const first = Papa.parse<Record<string, string>>(readFileSync(join(folder, MANIFEST_NAME), 'utf8').slice(1), { header: true }).data[0];
     expect([first.status, first.link, first.file]).toEqual(['failed', good, '1-spot-1.mp3']);
     engine.stop();
-  }, 60_000);
+  }, 120_000);
 
   it('saves a manifest with each file\'s duration, non-Latin text as UTF-8 after a BOM, and the rows a Save holds are not named as expiring', async () => {
     const dataDir = mkdtempSync(join(dir, 'manifest-'));
@@ -340,5 +340,5 @@ describe('a batch of voiceovers', () => {
     expect(notes.at(-1)).toBe('Batch "мир.csv": 1 row expires within 24 hours unsaved: Open the batch in Voices and choose Save files to keep it (rows 3).');
     expect(await runner.warnExpiring(soon)).toEqual([]);
     engine.stop();
-  }, 60_000);
+  }, 120_000);
 });

@@ -32,7 +32,8 @@ describe('one process per data folder', () => {
 
   it('a lock held by a live process refuses; one left by a process that died (crash, SIGKILL) is taken over', async () => {
     const dir = mkdtempSync(join(root, 'folder-'));
-    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    // Alive until killed (a `sleep 30` would end on its own on a slow enough machine).
+    const holder = spawn(process.execPath, ['-e', 'setInterval(() => undefined, 1 << 30)'], { stdio: 'ignore' });
     try {
       lockOf(dir, holder.pid ?? 0);
       const busy = (() => {

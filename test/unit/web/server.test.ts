@@ -119,7 +119,7 @@ describe('web host server', () => {
     expect(read.ok).toBe(true);
     expect(read.value.rows).toHaveLength(10_000);
     expect(read.value.rows[9_999]).toMatchObject({ text: script(9_999), name: 'spot-9999' });
-  }, 60_000);
+  }, 120_000);
 
   it('refuses pages, assets and calls without the token', async () => {
     for (const url of ['/', '/assets/app.js']) {
