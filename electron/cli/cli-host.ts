@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Notice } from '../common/bridge';
+import type { AppSettings, Notice } from '../common/bridge';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import type { RunningEmulator } from '../emulator';
 import { isBuiltInSandboxLink, reachRunningSandbox, startBuiltInSandbox } from '../emulator/built-in';
@@ -11,7 +11,7 @@ import { EnvVault, credentialsFromEnv } from '../services/connections/env-vault'
 import { serviceAddressProblem } from '../common/net/address-rules';
 import { defaultDataDir } from '../services/host/data-dir';
 import { DataFolderBusyError, lockDataFolder, type HeldLock } from '../services/host/data-folder-lock';
-import type { Logger, RecordStoreFactory } from '../services/host/types';
+import type { Logger, RecordStore, RecordStoreFactory } from '../services/host/types';
 import { createEngineServices } from '../services/host/engine-services';
 import type { EngineConnection, EngineConnections, JobEngine } from '../services/jobs/engine';
 import { createConfStoreFactory } from '../services/store/conf-store';
@@ -32,6 +32,8 @@ export interface CliHost {
   catalogue: CatalogueService;
   /** Record stores in the data folder (the same records the app keeps). */
   createStore: RecordStoreFactory;
+  /** The folder's settings, the record the Settings page writes (media binaries, spending). */
+  settings: RecordStore<AppSettings>;
   log: Logger;
   /** Starts (or reaches) the built-in sandbox when any of `links` is one of its links, before they are fetched. */
   sandboxServing(links: readonly (string | undefined)[]): Promise<void>;
@@ -90,7 +92,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
   const storage = createStorageServices({ createStore, vault, sandbox, fromEnv: declared });
   // The engine, connections and catalogue are built as the app's and the web host's are (the folder's
   // ledger, prices and spending limits); only the connection new work goes to is this run's choice.
-  const { connections, target: chosen, catalogue, jobs: engine } = createEngineServices(
+  const { connections, target: chosen, catalogue, jobs: engine, settings } = createEngineServices(
     { createStore, dataDir, log, sandbox, vault, notices: { raise: warnNotice } },
     { route: (manager) => chooseConnection(args, io, manager) },
   );
@@ -103,6 +105,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
     storage,
     catalogue,
     createStore,
+    settings,
     log,
     async sandboxServing(links) {
       if (links.some((link) => link !== undefined && isBuiltInSandboxLink(dataDir, link))) await sandbox();

@@ -97,7 +97,7 @@ async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (side: LiveSid
     }
   }
   const host = openCliHost(args, io, 'writes');
-  const toolkit = createMediaToolkit({ dataDir: host.dataDir });
+  const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
   try {
     const live = await liveSessions(host, toolkit);
     const faces = facesService(host);
