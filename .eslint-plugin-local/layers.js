@@ -125,8 +125,8 @@ export const SERVICE_FOLDERS = {
   campaign: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets', 'storage', 'text', 'voices'], about: 'Campaigns: a template and a spreadsheet become one video per row, checked, priced and resumable.' },
   jobs: {
     // The engine, ledger and reactor need only client, host and projects. The other four edges are
-    // jobs/studio-services.ts, which assembles the services several domains share: composition that
-    // belongs with host/. Kept while the host wiring is being reworked; the edge goes when the file moves.
+    // type imports of jobs/studio-services.ts, the shape of the services several domains share; they are
+    // built in host/studio-services.ts. The edges go when that shape moves to host's face.
     imports: ['catalogue', 'client', 'connections', 'host', 'projects', 'system', 'voices'],
     about: 'The job engine, ledger, reactor and polling.',
   },

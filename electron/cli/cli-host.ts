@@ -1,20 +1,19 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import type { AppSettings, Notice } from '../common/bridge';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import type { RunningEmulator } from '../emulator';
 import { isBuiltInSandboxLink, reachRunningSandbox, startBuiltInSandbox } from '../emulator/built-in';
-import { CatalogueService } from '../services/catalogue/catalogue-service';
-import { modelPriceEstimator } from '../services/catalogue/model-prices';
+import type { CatalogueService } from '../services/catalogue/catalogue-service';
 import { ServiceClient } from '../services/client/service-client';
 import { ServiceError } from '../services/client/errors';
-import { ConnectionManager } from '../services/connections/connection-manager';
+import type { ConnectionManager } from '../services/connections/connection-manager';
 import { EnvVault, credentialsFromEnv } from '../services/connections/env-vault';
 import { serviceAddressProblem } from '../common/net/address-rules';
 import { defaultDataDir } from '../services/host/data-dir';
 import { DataFolderBusyError, lockDataFolder, type HeldLock } from '../services/host/data-folder-lock';
-import type { Logger, RecordStoreFactory } from '../services/host/types';
-import { JobEngine, type EngineConnection, type EngineConnections } from '../services/jobs/engine';
-import { FileLedgerStorage } from '../services/jobs/ledger';
+import type { Logger, RecordStore, RecordStoreFactory } from '../services/host/types';
+import { createEngineServices } from '../services/host/engine-services';
+import type { EngineConnection, EngineConnections, JobEngine } from '../services/jobs/engine';
 import { createConfStoreFactory } from '../services/store/conf-store';
 import { createStorageServices, type StorageServices } from '../services/storage/storage-services';
 import { storageFromEnv } from '../services/storage/storage-records';
@@ -33,6 +32,8 @@ export interface CliHost {
   catalogue: CatalogueService;
   /** Record stores in the data folder (the same records the app keeps). */
   createStore: RecordStoreFactory;
+  /** The folder's settings, the record the Settings page writes (media binaries, spending). */
+  settings: RecordStore<AppSettings>;
   log: Logger;
   /** Starts (or reaches) the built-in sandbox when any of `links` is one of its links, before they are fetched. */
   sandboxServing(links: readonly (string | undefined)[]): Promise<void>;
@@ -83,23 +84,18 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
     const running = await emulator;
     return { baseUrl: running.url, apiKey: running.apiKey };
   };
-  const createStore = createConfStoreFactory(dataDir, { log, notify: (notice) => log.warn(`${notice.title}${notice.detail ? `: ${notice.detail}` : ''}`) });
+  const warnNotice = (notice: Notice) => log.warn(`${notice.title}${notice.detail ? `: ${notice.detail}` : ''}`);
+  const createStore = createConfStoreFactory(dataDir, { log, notify: warnNotice });
   const vault = new EnvVault(io.env);
-  const connections = new ConnectionManager({ createStore, vault, sandbox });
   const declared = storageFromEnv(io.env);
   if (typeof declared === 'string') throw new UsageError(declared);
   const storage = createStorageServices({ createStore, vault, sandbox, fromEnv: declared });
-  const chosen = chooseConnection(args, io, connections);
-  const catalogue = new CatalogueService({ connections: chosen, clock: { now: () => Date.now() } });
-  const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(dataDir, 'jobs'), log),
-    connections: chosen,
-    clock: { now: () => Date.now() },
-    log,
-    estimator: modelPriceEstimator((types) => catalogue.models(types)),
-    // What each create cost: the balance before and after it, where the service answers quota/info.
-    balance: async (id) => (await (await chosen.client(id)).call('quotaInfo', {})).credit,
-  });
+  // The engine, connections and catalogue are built as the app's and the web host's are (the folder's
+  // ledger, prices and spending limits); only the connection new work goes to is this run's choice.
+  const { connections, target: chosen, catalogue, jobs: engine, settings } = createEngineServices(
+    { createStore, dataDir, log, sandbox, vault, notices: { raise: warnNotice } },
+    { route: (manager) => chooseConnection(args, io, manager) },
+  );
   let serving: ReturnType<typeof serveFolder> | undefined;
   const host: CliHost = {
     dataDir,
@@ -109,6 +105,7 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
     storage,
     catalogue,
     createStore,
+    settings,
     log,
     async sandboxServing(links) {
       if (links.some((link) => link !== undefined && isBuiltInSandboxLink(dataDir, link))) await sandbox();

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { EXIT, RefusedError, UsageError, type CliCommand, type CliIo, type ExitName } from './command';
 import { isServiceError } from '../services/client/errors';
 import { DataFolderBusyError } from '../services/host/data-folder-lock';
+import { StudioError } from '../services/host/errors';
 import { OwnerCallError, OwnerRefusedError } from '../services/host/owner-client';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
 import { jobsCommands } from './commands/jobs';
@@ -160,8 +161,13 @@ export async function runCli(argv: readonly string[], given: CliIo = processIo()
   }
 }
 
+/** The engine's refusals of paid work (StudioError codes): nothing was sent, so the exit is "refused". */
+const MONEY_REFUSALS: ReadonlySet<string> = new Set(['confirmation-required', 'spending-limit']);
+
 const OWNER_FAILURE_EXITS: Record<string, number> = {
   'refused-before-sending': EXIT.refused,
+  // The owner's engine refused the money (not confirmed, past the day's limit): nothing was sent.
+  ...Object.fromEntries([...MONEY_REFUSALS].map((code) => [code, EXIT.refused])),
   'invalid-arguments': EXIT.usage,
   invalid: EXIT.usage,
   network: EXIT.unavailable,
@@ -173,6 +179,8 @@ const OWNER_FAILURE_EXITS: Record<string, number> = {
 /** A thrown error's exit code: refused before sending 3, what could not be reached 4, anything else a failure of the work. */
 function exitFor(error: unknown): number {
   if (error instanceof RefusedError) return EXIT.refused;
+  // This run's own engine refused the money, as an owner's would: the same exit either way.
+  if (error instanceof StudioError && MONEY_REFUSALS.has(error.code)) return EXIT.refused;
   if (error instanceof OwnerRefusedError) return EXIT.unavailable;
   // A call the folder's owner answered with a failure: its code says what kind of failure it was.
   if (error instanceof OwnerCallError) return OWNER_FAILURE_EXITS[String(error.code)] ?? EXIT.failed;

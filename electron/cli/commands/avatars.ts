@@ -164,7 +164,7 @@ export const avatarsUploadCommand: CliCommand = {
     try {
       host.engine.start();
       // A local file is looked at before it goes up: one the service would not take is refused here.
-      const toolkit = createMediaToolkit({ dataDir: host.dataDir });
+      const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
       const sent = await refusedAsUsage(async () => {
         const avatars = avatarsOf(host, toolkit);
         // Checked before the price question, so a "y" is not refused for a taken id or a file the service would not take.

@@ -65,7 +65,7 @@ export function columnMapping(args: ParsedArgs): Record<string, string> {
 
 /** Checks every row on this machine: the connection's voices and avatars, each link fetched and probed once. */
 export async function checkCampaign(host: CliHost, input: CampaignInput, args: ParsedArgs, io: CliIo): Promise<CampaignCheck> {
-  const toolkit = createMediaToolkit({ dataDir: host.dataDir, resolve: { env: io.env } });
+  const toolkit = createMediaToolkit({ dataDir: host.dataDir, resolve: { env: io.env }, settings: () => host.settings.get() });
   try {
     const checker = new LinkChecker({ cache: toolkit.cache, prober: toolkit.prober });
     return await checkCampaignFile(input.template, input.sheetPath, {

@@ -69,10 +69,10 @@ export const campaignRunCommand: CliCommand = {
       reportCheck(check, input.label, io);
       if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
       // Music is mixed under each row's voiceover on this machine, as the studio's Create does.
-      const media = createMediaToolkit({ dataDir: host.dataDir, resolve: { env: io.env } });
+      const media = createMediaToolkit({ dataDir: host.dataDir, resolve: { env: io.env }, settings: () => host.settings.get() });
       stopMedia = () => media.dispose();
       const mixMusic = campaignMusicMixer(media.music, (ref) => media.cache.localPath(ref), (path) => pathToFileURL(path).href);
-      const runner = createCampaignRunner({ dataDir: host.dataDir, engine: host.engine, storage: host.storage, log: host.log, verify: ffprobeVerifier(), placement: () => placementOf(host), mixMusic });
+      const runner = createCampaignRunner({ dataDir: host.dataDir, engine: host.engine, storage: host.storage, log: host.log, verify: ffprobeVerifier(() => host.settings.get()), placement: () => placementOf(host), mixMusic });
       // The reactor moves a row on when one of its jobs ends, including jobs that ended while nothing ran.
       const reactor = new JobReactor({ engine: host.engine, log: host.log });
       reactor.on('campaign-row', (job) => runner.jobEnded(job));

@@ -62,7 +62,8 @@ function serviceFor(host: CliHost): DownloadsService {
       projects ??= new ProjectLibrary({ dataDir: host.dataDir, createStore: host.createStore });
       return projects.read(id);
     },
-    verify: ffprobeVerifier(),
+    // The ffprobe chosen in Settings, as the studio's downloads use it.
+    verify: ffprobeVerifier(() => host.settings.get()),
     // The sandbox's result links open only while it runs; this command may be the first to need it.
     sandbox: () => host.connections.client(SANDBOX_CONNECTION_ID),
   });

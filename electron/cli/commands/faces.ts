@@ -45,7 +45,7 @@ export const facesDetectCommand: CliCommand = {
     // A file named on the command line is the user's own choice: that is its grant.
     const source = /^https?:\/\//i.test(given) ? given : pathToFileURL(resolve(io.cwd, given)).href;
     const host = openCliHost(args, io, 'reads');
-    const toolkit = createMediaToolkit({ dataDir: host.dataDir });
+    const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
     try {
       const faces = facesService(host, (reference) => (reference === source ? fileURLToPath(reference) : null), toolkit);
       const result = await faces.detect({ source, singleFace: args.flags['--single-face'] === true, returnFaceUrl: args.flags['--crops'] === true, numFrames });

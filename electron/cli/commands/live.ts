@@ -1,7 +1,8 @@
 import type { DetectRequest, DetectResult, LiveFace, LiveSession } from '../../common/bridge/faces';
 import type { PaidConfirmation } from '../../common/bridge/jobs';
 import { reachOwnerHost, type CommandEngine } from '../owner-host';
-import { LiveSessions, liveSessionsSpec } from '../../services/faces/live-sessions';
+import { createLiveSessions } from '../../services/faces/faces-domain';
+import type { LiveSessions } from '../../services/faces/live-sessions';
 import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
 import { openCliHost, type CliHost } from '../cli-host';
 import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../command';
@@ -11,18 +12,8 @@ import { confirmPaidCli } from './paid-confirm';
 
 /** The data folder's live sessions as the command line sees them: its own adopted, a killed studio's closed. */
 async function liveSessions(host: CliHost, toolkit: MediaToolkit): Promise<LiveSessions> {
-  const live = new LiveSessions({
-    store: host.createStore(liveSessionsSpec),
-    activeClient: async () => {
-      const { id } = await host.target.active();
-      return { connectionId: id, client: await host.target.client(id) };
-    },
-    client: (id) => host.target.client(id),
-    log: host.log,
-    now: () => Date.now(),
-    origin: 'cli',
-    probe: (link) => toolkit.prober.probe(link),
-  });
+  // Built as the studio builds its own, so an open is held to the day's spending limit here too.
+  const live = createLiveSessions({ createStore: host.createStore, log: host.log, connections: host.target, engine: host.engine, origin: 'cli', probe: (link) => toolkit.prober.probe(link) });
   await live.closeLeftOpen();
   return live;
 }
@@ -97,7 +88,7 @@ async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (side: LiveSid
     }
   }
   const host = openCliHost(args, io, 'writes');
-  const toolkit = createMediaToolkit({ dataDir: host.dataDir });
+  const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
   try {
     const live = await liveSessions(host, toolkit);
     const faces = facesService(host);

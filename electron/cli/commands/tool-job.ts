@@ -33,7 +33,7 @@ export interface GrantedFiles {
  * processes it serves (`granted`), only a file one of them named.
  */
 export function cliToolDeps(host: CliHost, io: CliIo, granted?: GrantedFiles): { deps: ToolDeps; toolkit: MediaToolkit } {
-  const toolkit = createMediaToolkit({ dataDir: host.dataDir });
+  const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
   const local = (value: string) => {
     if (!granted) return resolve(io.cwd, value);
     const path = granted.grants.pathOf(value);

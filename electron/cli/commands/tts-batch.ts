@@ -106,7 +106,7 @@ export const ttsBatchCommand: CliCommand = {
         clearInterval(drawing);
       }
       if (!json) io.err(progressLine(summariseBatch(view)));
-      return reportBatch(args, io, view, await exportBatch(view, outDir, { verify: ffprobeVerifier() }), outDir);
+      return reportBatch(args, io, view, await exportBatch(view, outDir, { verify: ffprobeVerifier(() => host.settings.get()) }), outDir);
     } finally {
       await host.close();
     }

@@ -5,7 +5,9 @@ import type { StudioServices } from '../jobs/studio-services';
 import type { LocalGrants } from '../media/local-grants';
 import type { MediaDomain } from '../media/media-domain';
 import { FacesService } from './faces-service';
-import { LiveSessions, liveSessionsSpec } from './live-sessions';
+import type { EngineConnections } from '../jobs/engine-types';
+import type { JobEngine } from '../jobs/engine';
+import { LiveSessions, liveSessionsSpec, type LiveDeps } from './live-sessions';
 import { takeVideoFrames, type VideoFramesDeps } from './video-frames';
 
 interface FacesServices {
@@ -18,24 +20,41 @@ interface FacesServices {
   notify?: HostBase['notices']['raise'];
 }
 
+/**
+ * A data folder's live sessions as every host builds them (the studio and the command line): each open
+ * is refused by the engine unless confirmed and within the day's spending limit, what it cost is read
+ * from the balance, and the sessions' charges count in the day's spending and price guide.
+ */
+export function createLiveSessions(deps: Pick<HostBase, 'createStore' | 'log'> & Pick<LiveDeps, 'origin' | 'probe'> & {
+  connections: EngineConnections;
+  engine: Pick<JobEngine, 'requireConfirmed' | 'countCharges'>;
+}): LiveSessions {
+  const { connections, engine } = deps;
+  const live = new LiveSessions({
+    store: deps.createStore(liveSessionsSpec),
+    activeClient: async () => {
+      const { id } = await connections.active();
+      return { connectionId: id, client: await connections.client(id) };
+    },
+    client: (id) => connections.client(id),
+    log: deps.log,
+    now: () => Date.now(),
+    origin: deps.origin,
+    probe: deps.probe,
+    requireConfirmed: (confirmation) => engine.requireConfirmed('live-session', 1, confirmation),
+    balance: async (id) => (await (await connections.client(id)).call('quotaInfo', {})).credit,
+  });
+  // Sessions' charges guide their unpublished price and count in the day's spending.
+  engine.countCharges((id) => live.charges(id));
+  return live;
+}
+
 export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>, studio: Pick<StudioServices, 'connections' | 'jobs'>, grants: LocalGrants, media: Pick<MediaDomain, 'probe' | 'frame'>): FacesServices {
   const activeClient = async () => {
     const { id } = await studio.connections.active();
     return { connectionId: id, client: await studio.connections.client(id) };
   };
-  const live = new LiveSessions({
-      store: base.createStore(liveSessionsSpec),
-      activeClient,
-      client: (id) => studio.connections.client(id),
-      log: base.log,
-      now: () => Date.now(),
-      origin: 'studio',
-      probe: (link) => media.probe(link),
-      requireConfirmed: (confirmation) => studio.jobs.requireConfirmed('live-session', 1, confirmation),
-      balance: async (id) => (await (await studio.connections.client(id)).call('quotaInfo', {})).credit,
-  });
-  // Sessions' charges guide their unpublished price and count in the day's spending.
-  studio.jobs.countCharges((id) => live.charges(id));
+  const live = createLiveSessions({ createStore: base.createStore, log: base.log, connections: studio.connections, engine: studio.jobs, origin: 'studio', probe: (link) => media.probe(link) });
   return {
     faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference), probe: (reference) => media.probe(reference) }),
     live,

@@ -7,7 +7,7 @@ import { createSystemDomain } from '../system/system-domain';
 import { probeBinaries } from '../system/binary-status';
 import { createConnectionsDomain } from '../connections/connections-domain';
 import { createJobsDomain } from '../jobs/jobs-domain';
-import { createStudioServices, startStudioServices } from '../jobs/studio-services';
+import { createStudioServices, startStudioServices } from './studio-services';
 import { ProjectLibrary } from '../projects/project-library';
 import { createCatalogueDomain } from '../catalogue/catalogue-domain';
 import { createProjectsDomain } from '../projects/projects-domain';

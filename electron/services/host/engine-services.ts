@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import type { AppSettings, Notice } from '../../common/bridge';
+import { CatalogueService } from '../catalogue/catalogue-service';
+import { modelPriceEstimator } from '../catalogue/model-prices';
+import { ConnectionManager, type ConnectionManagerDeps } from '../connections/connection-manager';
+import { JobEngine } from '../jobs/engine';
+import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
+import { FileLedgerStorage, type LedgerStorage } from '../jobs/ledger';
+import { appSettingsSpec } from '../system/settings-store';
+import type { HostBase, RecordStore } from './types';
+
+/** What building the engine takes of a host: its records, vault, sandbox and log, and a way to tell the user something. */
+export type EngineHost = Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'sandbox' | 'vault'> & {
+  notices: { raise(notice: Notice): void };
+};
+
+export interface EngineOptions {
+  /**
+   * Which connection new work goes to and which client follows a job. Default: the folder's active
+   * connection. The command line passes its own choice (--connection, --base-url, else the sandbox).
+   */
+  route?(connections: ConnectionManager): EngineConnections;
+  fetch?: typeof globalThis.fetch;
+  /** The ledger; default the folder's `jobs` records. */
+  storage?: LedgerStorage;
+  onConnectionsChange?: ConnectionManagerDeps['onChange'];
+  /** How the engine reports to the host's page (events, notifications, the progress bar); a command line has none. */
+  reports?: Pick<JobEngineDeps, 'onChange' | 'onRemove' | 'notify' | 'setProgress'>;
+}
+
+export interface EngineServices {
+  connections: ConnectionManager;
+  /** Where the engine sends new work (the folder's active connection unless the host chose another). */
+  target: EngineConnections;
+  catalogue: CatalogueService;
+  jobs: JobEngine;
+  /** The folder's settings record, the one the Settings page writes. */
+  settings: RecordStore<AppSettings>;
+}
+
+/**
+ * The connections, catalogue and job engine of a data folder, built the one way every host builds them.
+ * The money rules live here so no host can leave one out: the prices (the service's model list, else
+ * the kind's estimate), the balance read around each create, and the user's spending policy read from
+ * the folder's settings at every create, so a limit saved in Settings holds in the app, the web host
+ * and a command-line run alike.
+ */
+export function createEngineServices(host: EngineHost, options: EngineOptions = {}): EngineServices {
+  const clock = { now: () => Date.now() };
+  const connections = new ConnectionManager({
+    createStore: host.createStore,
+    vault: host.vault,
+    sandbox: () => host.sandbox(),
+    clientOptions: { fetch: options.fetch, clock },
+    onChange: options.onConnectionsChange,
+  });
+  const target = options.route?.(connections) ?? connections;
+  const catalogue = new CatalogueService({ clock, connections: target });
+  const settings = host.createStore(appSettingsSpec);
+  const jobs = new JobEngine({
+    ...options.reports,
+    storage: options.storage ?? new FileLedgerStorage(join(host.dataDir, 'jobs'), host.log, undefined, (notice) => host.notices.raise(notice)),
+    connections: target,
+    clock,
+    log: host.log,
+    warn: (title, detail) => host.notices.raise({ level: 'warning', title, detail }),
+    estimator: modelPriceEstimator((types) => catalogue.models(types)),
+    spending: () => settings.get().spending,
+    // Read before and after each create: what the create cost, where the service publishes no price.
+    balance: async (id) => (await (await target.client(id)).call('quotaInfo', {})).credit,
+  });
+  return { connections, target, catalogue, jobs, settings };
+}

@@ -1,0 +1,87 @@
+import { summariseBatch, type BatchView } from '../../common/bridge/batches';
+import type { CatalogueService } from '../catalogue/catalogue-service';
+import type { StudioHost, StudioServiceOverrides, StudioServices } from '../jobs/studio-services';
+import { JobReactor } from '../jobs/reactor';
+import type { ProjectLibrary } from '../projects/project-library';
+import { ProgressAggregator } from '../system/progress';
+import { BatchRunner } from '../voices/batch-runner';
+import { BatchStore } from '../voices/batch-store';
+import { createEngineServices } from './engine-services';
+import type { HostBase } from './types';
+
+// The services several domains share, composed here in the host layer: they compose other services
+// (the engine, the catalogue, batches), which a domain folder must not do.
+
+export function createStudioServices(base: StudioHost, projects: ProjectLibrary, overrides: StudioServiceOverrides = {}): StudioServices {
+  const progress = new ProgressAggregator((fraction) => base.platform.setProgress?.(fraction));
+  const jobsProgress = progress.source('jobs');
+  // A desktop notification where the host has them; otherwise a notice the page shows as a toast.
+  const notify = (title: string, body: string, outcome: 'completed' | 'failed'): void => {
+    if (base.platform.notify) base.platform.notify(title, body);
+    else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
+  };
+  // Built as every host builds them (the command line too), so the spending policy cannot be left out.
+  const { connections, catalogue, jobs } = createEngineServices(base, {
+    fetch: overrides.fetch,
+    storage: overrides.storage,
+    onConnectionsChange: (state) => base.emit('connections.changed', state),
+    reports: {
+      onChange: (job) => base.emit('jobs.changed', job),
+      onRemove: (id) => base.emit('jobs.removed', { id }),
+      notify,
+      setProgress: (fraction) => jobsProgress.set(fraction),
+    },
+  });
+  const reactor = new JobReactor({ engine: jobs, log: base.log });
+  registerReactions(base, reactor, catalogue, projects);
+  const batches = new BatchRunner({ engine: jobs, store: new BatchStore(base.dataDir), log: base.log, onChange: throttledBatchEvents(base), notify });
+  return { connections, jobs, reactor, catalogue, progress, batches, notify };
+}
+
+/**
+ * Loads the ledger and starts following jobs, then the reactor: called by the composition once every
+ * domain has registered its reactions (the reactor refuses later ones), so the reactor's catch-up runs
+ * every handler for jobs that ended while the studio was closed.
+ */
+export function startStudioServices({ jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): void {
+  jobs.start();
+  reactor.start();
+  // Batches that were running when the studio stopped go on (the ledger says which rows were sent).
+  void batches.resumeAll();
+}
+
+/** At most one `batches.changed` per batch every 250 ms (a thousand rows change often), the last one always sent. */
+function throttledBatchEvents(base: Pick<HostBase, 'emit'>): (view: BatchView) => void {
+  const pending = new Map<string, BatchView>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  return (view) => {
+    pending.set(view.id, view);
+    if (timers.has(view.id)) return;
+    const timer = setTimeout(() => {
+      timers.delete(view.id);
+      const latest = pending.get(view.id);
+      pending.delete(view.id);
+      if (latest) base.emit('batches.changed', summariseBatch(latest));
+    }, 250);
+    timer.unref?.();
+    timers.set(view.id, timer);
+  };
+}
+
+/** What a job's end means, by purpose. Batches and the archive add theirs with reactor.on(). */
+function registerReactions(base: Pick<HostBase, 'emit'>, reactor: JobReactor, catalogue: CatalogueService, projects: ProjectLibrary): void {
+  reactor.on('scene-voiceover', async (job) => {
+    if (job.purpose.type !== 'scene-voiceover' || job.phase !== 'completed' || !job.resultUrl) return;
+    const { projectId, sceneId, scriptHash } = job.purpose;
+    await projects.applyVoiceover(projectId, sceneId, scriptHash, job.resultUrl);
+    base.emit('projects.voiceoverReady', { projectId, sceneId, scriptHash, audioUrl: job.resultUrl });
+  });
+  for (const type of ['avatar-upload', 'voice-clone'] as const) {
+    reactor.on(type, async (job) => {
+      // An upload that failed leaves the editor's Uploaded tab, where it showed as processing.
+      if (job.phase !== 'completed' && type !== 'avatar-upload') return;
+      catalogue.clear();
+      base.emit('catalogue.changed', { reason: type });
+    });
+  }
+}
