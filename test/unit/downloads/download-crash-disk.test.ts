@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
 import { until } from '../../wait';
+import { skipUnless } from '../../environment-bound';
 
 let server: FileServer;
 beforeAll(async () => {
@@ -52,7 +53,8 @@ describe('downloads survive a killed process and a full disk', () => {
 
   // A real full disk: a 1 MiB tmpfs (needs root and mount; this machine's test runs as root).
   const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
-  it.skipIf(!canMount)('a full disk pauses the queue with a message, loses nothing, and resumes after space is freed', async () => {
+  it('a full disk pauses the queue with a message, loses nothing, and resumes after space is freed', async (context) => {
+    skipUnless(context, canMount, 'root and mount, to make a 1 MiB tmpfs that fills up');
     const dir = mkdtempSync(join(tmpdir(), 'downloads-full-'));
     const mountPoint = join(dir, 'disk');
     mkdirSync(mountPoint);
