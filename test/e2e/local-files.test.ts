@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { JobView } from '@common/bridge';
 import { openStudio, screenshot, type StudioSession } from './browser';
-import { dropFiles, waitForJobCreated } from './editor-helpers';
+import { discardIfAsked, dropFiles, waitForJobCreated } from './editor-helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-local-'));
 
@@ -31,15 +31,6 @@ async function listJobs(page: Page): Promise<JobView[]> {
   });
 }
 
-/** The editor asks before replacing unsaved work: these tests start over, so they do not keep it. */
-async function discardIfAsked(page: Page): Promise<void> {
-  const dontSave = page.getByRole('button', { name: "Don't save" });
-  await dontSave.waitFor({ timeout: 1500 }).then(
-    () => dontSave.click(),
-    () => undefined,
-  );
-}
-
 describe('local files in the editor', () => {
   let studio: StudioSession;
   beforeAll(async () => {
@@ -56,7 +47,7 @@ describe('local files in the editor', () => {
     const { png, wav, mp4 } = makeFiles();
     await page.getByRole('button', { name: 'File menu' }).click();
     await page.getByText('New project…').click();
-    await discardIfAsked(page);
+    await discardIfAsked(page, page.getByRole('radio', { name: /Avatar video/ }));
     await page.getByRole('radio', { name: /Avatar video/ }).click();
     await page.getByRole('textbox', { name: 'New project name' }).fill('Local files');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -122,7 +113,7 @@ describe('local files in the editor', () => {
     const send = async (name: string): Promise<JobView> => {
       await page.getByRole('button', { name: 'File menu' }).click();
       await page.getByText('New project…').click();
-      await discardIfAsked(page);
+      await discardIfAsked(page, page.getByRole('radio', { name: /Avatar video/ }));
       await page.getByRole('radio', { name: /Avatar video/ }).click();
       await page.getByRole('textbox', { name: 'New project name' }).fill(name);
       await page.getByRole('button', { name: 'Create project' }).click();
