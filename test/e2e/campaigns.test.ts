@@ -4,7 +4,7 @@
 // rows' openings are drawn on a contact sheet, the total is confirmed once, the host is killed half
 // way and started again, and every good row ends as a file named from its row, its own name spoken and
 // shown, with all 25 rows in the manifest and no row's job created twice.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -13,9 +13,9 @@ import type { Page } from 'playwright-core';
 import { parseProject, setOutput } from '@common/composition';
 import { resolveMediaBinary } from '../../electron/services/media/binaries';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
-import { HANG_GUARD_MS, until } from '../wait';
+import { HANG_GUARD_MS } from '../wait';
 import { newStudioContext, screenshot } from './browser';
-import { restartableStudio } from './host-process';
+import { freezeWhen, restartableStudio, type HostProcess } from './host-process';
 import { watchErrors, type PageErrors } from './outage';
 import { confirmPrice } from './price';
 
@@ -65,23 +65,15 @@ function savedVideos(): string[] {
  * create sits between its ledger line and the service's answer. A create cut off there ends
  * 'outcome-unknown' by design (the service cannot be asked whether it made the job, so the studio never
  * sends it again by itself; the engine's unit tests cover that), which would make a good row's ending
- * depend on the instant of the kill. The host is frozen (SIGSTOP) so its ledger and folder hold still
- * while they are read, and let go (SIGCONT) to try again a moment later when the moment is not right.
- * Returns how many videos were saved when it was killed.
+ * depend on the instant of the kill. The host is frozen while its ledger and folder are read (freezeWhen),
+ * and killed frozen. Returns how many videos were saved when it was killed.
  */
-async function crashBetweenCreates(host: ChildProcess, done: number): Promise<number> {
+async function crashBetweenCreates(host: HostProcess, done: number): Promise<number> {
   let saved = 0;
-  await until(`a moment with at least ${done} videos saved and no create in flight`, () => {
-    host.kill('SIGSTOP');
-    let right = false;
-    try {
-      saved = savedVideos().length;
-      right = saved >= done && !campaignJobs().some((job) => job.phase === 'submitting');
-    } finally {
-      if (!right) host.kill('SIGCONT');
-    }
-    return right;
-  }, 3 * HANG_GUARD_MS);
+  await freezeWhen(host, `a moment with at least ${done} videos saved and no create in flight`, () => {
+    saved = savedVideos().length;
+    return saved >= done && !campaignJobs().some((job) => job.phase === 'submitting');
+  });
   await studio.stop('SIGKILL');
   return saved;
 }
@@ -192,7 +184,7 @@ describe('Campaigns in Chromium', () => {
     const progress = open.getByTestId('campaign-progress');
     await expect.poll(async () => Number(/(\d+) done/.exec((await progress.textContent()) ?? '')?.[1] ?? 0), { timeout: 2 * HANG_GUARD_MS }).toBeGreaterThanOrEqual(1);
     await page.context().close();
-    const doneAtKill = await crashBetweenCreates(first.child, 5);
+    const doneAtKill = await crashBetweenCreates(first, 5);
     expect(doneAtKill).toBeLessThan(22);
 
     // Started again on the same data folder: the campaign is shown again and goes on to its end.
