@@ -266,7 +266,8 @@ describe("a creator's finished video in Chromium", () => {
     await burnFromLibrary(page, saved, written[0], { width: 1920, height: 1080 });
     expect(studio.consoleErrors).toEqual([]);
     // About 25 s on a quiet machine and 95 s on two cores at a load of 29; the budget is three times that.
-  }, 300_000);
+    // About 30 s on a quiet machine (two paid jobs, a preview, a burn): the guard is over ten times that.
+  }, 400_000);
 
   // Fails when the text stays silent or the preview keeps the scene's 5.0 s (mutations: no draft voice
   // in the media toolkit; talkingLength returning the scene's length).
