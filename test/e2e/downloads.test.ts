@@ -240,5 +240,5 @@ describe('Downloads in Chromium through the web host', () => {
     expect(await again.getByLabel('Archive folder for videos').inputValue()).toBe(join(dataDir, 'Videos', 'Avatar Studio'));
     await screenshot(again, 'downloads-archive-settings');
     expect(errors.unexpected()).toEqual([]);
-  }, 240_000);
+  }, 300_000);
 });

@@ -55,5 +55,5 @@ describe('editor: a killed host', () => {
     expect(await after.getByRole('region', { name: 'Timeline' }).getByText('Closing shot').count()).toBe(1);
     await screenshot(after, 'editor-killed-host-restored');
     expect(errors.unexpected()).toEqual([]);
-  }, 240_000);
+  }, 300_000);
 });

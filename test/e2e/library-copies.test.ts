@@ -208,5 +208,5 @@ describe('the Library in Chromium', () => {
     } finally {
       await server.close();
     }
-  }, 240_000);
+  }, 300_000);
 });
