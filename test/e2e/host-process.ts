@@ -29,7 +29,8 @@ export async function startHostProcess(dataDir: string): Promise<HostProcess> {
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not start: ${output}`)), 60_000);
+    // A hang guard: a start takes a few seconds on a quiet machine (tsx compiles the host first).
+    const timer = setTimeout(() => reject(new Error(`waited ${(2 * HANG_GUARD_MS) / 1000} s for the web host on ${dataDir} to print its address, and it did not; it printed: ${output}`)), 2 * HANG_GUARD_MS);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Avatar Studio is at (\S+)/.exec(output);
