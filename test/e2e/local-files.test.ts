@@ -104,7 +104,8 @@ describe('local files in the editor', () => {
     const blue = pixelAt(clipBox, 0.1, 0.1);
     expect([blue[0] < 60, blue[1] < 60, blue[2] > 200]).toEqual([true, true, true]);
     expect(studio.consoleErrors).toEqual([]);
-  });
+    // About 15 s on a quiet machine (a paid video and its upload), 75 s beside busy loops: a guard of its own.
+  }, 300_000);
 
   it('reuses the uploaded file in a second project, and sends through an S3-compatible storage when it is chosen', async () => {
     const { page } = studio;
@@ -152,5 +153,5 @@ describe('local files in the editor', () => {
       await s3.close();
     }
     expect(studio.consoleErrors).toEqual([]);
-  });
+  }, 300_000);
 });
