@@ -88,7 +88,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     expect(await jobCount(page, 'lipsync')).toBe(1);
     expect(await sandboxBalance(page)).toBe(balance);
     expect(studio.consoleErrors).toEqual([]);
-  });
+  }, 300_000);
 
   it('refuses a character swap source longer than 120 s before sending, showing no price', async () => {
     const { page } = studio;
@@ -151,5 +151,6 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await libraryRow('Lip sync', 'sandbox-motion.mp4 + voice-sandbox_ava.mp3').waitFor();
     await screenshot(page, 'tools-in-library');
     expect(studio.consoleErrors).toEqual([]);
-  });
+    // Two paid jobs and a 12 s swap rendered: 35 s beside busy loops, so a guard of its own.
+  }, 300_000);
 });

@@ -195,7 +195,8 @@ describe('pictures in Chromium from a fresh data folder', () => {
     expect(close(pixel(centre(linkBox, frame)), GREEN)).toBe(true);
     quadrantPoints(photoBox, frame).forEach((point, i) => expect(close(pixel(point), uprightColours[i]), `result quadrant ${i}`).toBe(true));
     expect(studio.consoleErrors).toEqual([]);
-  });
+    // A paid video with an uploaded photo: 44 s beside busy loops, so a guard of its own.
+  }, 300_000);
 
   it('refuses a HEIC photo in plain words and adds nothing', async () => {
     const { page } = studio;
