@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
-import { confirmPrice } from './price';
+import { bridgeCall, confirmPrice } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-sheets-'));
 const corpus = (name: string) => join(import.meta.dirname, '..', 'fixtures', 'sheets', name);
@@ -89,10 +90,10 @@ describe('batch spreadsheets in Chromium', () => {
     expect(Buffer.byteLength(body)).toBeGreaterThan(5 * 1024 * 1024);
     const panel = studio.page.getByRole('region', { name: 'Batch voiceovers' });
     await panel.getByLabel('CSV file of the batch').setInputFiles({ name: 'grosse-kampagne.csv', mimeType: 'text/csv', buffer: Buffer.from(body) });
-    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent(), { timeout: 60_000 }).toContain('8000 rows: 8000 ready');
+    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent(), { timeout: HANG_GUARD_MS }).toContain('8000 rows: 8000 ready');
     expect(await panel.getByRole('button', { name: 'Send 8000 voiceovers' }).isEnabled()).toBe(true);
     expect(studio.consoleErrors).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('pauses a 200-row batch once rows are out: the rows not sent stay unsent, and the table counts them as held', async () => {
     const { page } = studio;
@@ -107,9 +108,9 @@ describe('batch spreadsheets in Chromium', () => {
     const newest = panel.getByTestId('batch-list').locator('li').first();
     const sent = async () => Number(/(\d+) sent/.exec((await newest.textContent()) ?? '')?.[1] ?? -1);
     // Paused once a few rows are out (the issue's "after 10 s"; here a point the test can wait for).
-    await expect.poll(sent, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+    await expect.poll(sent, { timeout: HANG_GUARD_MS }).toBeGreaterThanOrEqual(4);
     await newest.getByRole('button', { name: 'Pause' }).click();
-    await expect.poll(() => newest.textContent(), { timeout: 60_000 }).toMatch(/Paused.* 0 running/);
+    await expect.poll(() => newest.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Paused.* 0 running/);
     const out = await sent();
     expect(await newest.textContent()).toContain(`${out} sent · 0 running · ${out} done · 0 failed · ${200 - out} held · 0 refused · 200 rows`);
     // The ledger agrees: only the rows counted as sent have jobs.
@@ -126,7 +127,7 @@ describe('batch spreadsheets in Chromium', () => {
     await newest.getByRole('button', { name: 'Cancel the rest' }).click();
     await expect.poll(() => newest.textContent()).toContain(`${200 - out} cancelled`);
     expect(studio.consoleErrors).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('works in the table: edits a cell, deletes and restores a row, plays a result, remakes one row with a change, and the manifest keeps non-Latin text (bytes checked)', async () => {
     const { page } = studio;
@@ -155,13 +156,13 @@ describe('batch spreadsheets in Chromium', () => {
     await panel.getByRole('button', { name: 'Send 2 voiceovers' }).click();
     await confirmPrice(page);
     const list = panel.getByTestId('batch-list');
-    await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 2 rows/);
+    await expect.poll(() => list.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Finished.*2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 2 rows/);
     await list.getByRole('button', { name: /Pasted lines/ }).first().click();
     const rows = panel.getByTestId('batch-rows');
     expect(await rows.textContent()).toContain('你好，这是新的结尾。');
     await rows.getByRole('button', { name: 'Listen to row 1' }).click();
     const play = rows.getByTestId('batch-player').getByRole('button', { name: 'Play row 1' });
-    await expect.poll(() => play.isEnabled(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => play.isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
     await play.click();
     await rows.getByTestId('batch-player').getByRole('button', { name: 'Stop row 1' }).waitFor();
     await rows.scrollIntoViewIfNeeded();
@@ -170,7 +171,7 @@ describe('batch spreadsheets in Chromium', () => {
     const folder = join(dir, 'takes');
     await rows.getByLabel('Batch folder').fill(folder);
     await rows.getByRole('button', { name: 'Save files' }).click();
-    await page.getByText(`2 files and manifest.csv in ${folder}`).waitFor({ timeout: 60_000 });
+    await page.getByText(`2 files and manifest.csv in ${folder}`).waitFor({ timeout: HANG_GUARD_MS });
     const bytes = () => readFileSync(join(folder, 'manifest.csv'));
     // Excel needs the BOM, then UTF-8: "Привет" and "你好" as their own bytes, not a code page's.
     expect([...bytes().subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -184,6 +185,11 @@ describe('batch spreadsheets in Chromium', () => {
     // Row 1 made again with a new script, after asking: a new paid job for that row only.
     const completedSpeech = async () => (await page.evaluate(() => fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((r) => r.json())) as { value: { kind: string; phase: string }[] }).value.filter((j) => j.kind === 'tts' && j.phase === 'completed').length;
     const madeBefore = await completedSpeech();
+    // Row 1 as the host holds it: the list's newest batch (this one), its row's newest job.
+    const batchId = (await bridgeCall<{ id: string }[]>(page, 'batches.list'))[0].id;
+    const rowOne = async () => (await bridgeCall<{ rows: { row: number; state: string; jobId: string | null }[] }>(page, 'batches.get', batchId)).rows.find((r) => r.row === 0);
+    const firstTake = (await rowOne())?.jobId;
+    expect(firstTake).toBeTruthy();
     await rows.getByRole('button', { name: 'Edit row 1' }).click();
     await rows.getByLabel('Script of the row').fill('Привет, это второй дубль.');
     await rows.getByRole('button', { name: 'Make it again with this change…' }).click();
@@ -191,16 +197,19 @@ describe('batch spreadsheets in Chromium', () => {
     await expect.poll(() => ask.textContent()).toContain('charges for');
     await screenshot(page, 'voices-batch-remake', { fullStage: true });
     await ask.getByTestId('price-confirm-send').click();
-    await expect.poll(() => list.textContent(), { timeout: 60_000 }).toMatch(/Finished.*2 done/);
-    await expect.poll(completedSpeech, { timeout: 60_000 }).toBe(madeBefore + 1);
+    // The row has its new take once its new job is the row's and completed; the list's "Finished" could
+    // still be the text from before the remake, and Save must not run before the row has the new take.
+    await expect.poll(async () => { const row = await rowOne(); return row?.state === 'completed' && row.jobId !== firstTake; }, { timeout: HANG_GUARD_MS }).toBe(true);
+    await expect.poll(() => list.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Finished.*2 done/);
+    await expect.poll(completedSpeech, { timeout: HANG_GUARD_MS }).toBe(madeBefore + 1);
     await rows.getByRole('button', { name: 'Save files' }).click();
     // The new take's link and script, once the second Save has written its manifest; row 2 is untouched.
-    await expect.poll(() => { const link = manifest()[0].link; return link.startsWith('http') && link !== before[0].link; }, { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => { const link = manifest()[0].link; return link.startsWith('http') && link !== before[0].link; }, { timeout: HANG_GUARD_MS }).toBe(true);
     expect(manifest()[0].text).toBe('Привет, это второй дубль.');
     expect(manifest()[1].link).toBe(before[1].link);
     // The new take replaces the row's file: its new name, and the first take's file gone from the folder.
     expect(manifest().map((r) => r.file)).toEqual(['1-Привет, это второй дубль.mp3', before[1].file]);
     expect(readdirSync(folder).sort()).toEqual(['1-Привет, это второй дубль.mp3', before[1].file, 'manifest.csv'].sort());
     expect(studio.consoleErrors).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });

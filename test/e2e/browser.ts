@@ -10,7 +10,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
+import { HANG_GUARD_MS } from '../wait';
 import { CHROMIUM_FLAGS, chromiumPath } from './chromium';
 import { fileHost } from './studio-host';
 
@@ -108,19 +109,15 @@ export async function screenshot(page: Page, name: string, options: { fullStage?
 }
 
 /**
- * Opens a project from File > Recent. The submenu opens on hover and closes when the pointer crosses
- * another item on its way there, which a busy machine makes likelier: each try starts from a closed menu.
+ * Opens a project from File > Recent. The menu opens at once, but its Recent item stays disabled until
+ * the page has read the list of recent projects (a fresh page reads it after it loads), and a disabled
+ * item opens no submenu when the pointer enters it, nor later while the pointer rests there: so the
+ * pointer goes to Recent only once the item is enabled, and then the submenu opens every time.
  */
 export async function openRecentProject(page: Page, name: RegExp): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'File menu' }).click();
-    await page.getByText('Recent', { exact: true }).hover();
-    try {
-      await page.locator('.n-dropdown-option').getByText(name).click({ timeout: 5_000 });
-      return;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
+  await page.getByRole('button', { name: 'File menu' }).click();
+  const recent = page.locator('.n-dropdown-option-body').filter({ hasText: /^Recent$/ });
+  await expect.poll(() => recent.getAttribute('class'), { timeout: HANG_GUARD_MS, message: 'File > Recent to be enabled (the recent projects read)' }).not.toContain('dropdown-option-body--disabled');
+  await recent.hover();
+  await page.locator('.n-dropdown-option').getByText(name).click();
 }

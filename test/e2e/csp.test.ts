@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newStudioContext, screenshot, studioUrl } from './browser';
+import { HANG_GUARD_MS } from '../wait';
 
 const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings'] as const;
 
@@ -46,20 +47,20 @@ describe('the studio page under its CSP', () => {
       const stage = page.locator(`main[aria-label="${name.toLowerCase()} workspace"]`);
       await stage.waitFor();
       // A workspace's chunk loads on first visit; on a loaded machine that can take more than a second (as in the shell e2e).
-      await expect.poll(() => stage.locator(':scope > *').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => stage.locator(':scope > *').count(), { timeout: HANG_GUARD_MS }).toBeGreaterThan(0);
       await page.waitForLoadState('networkidle');
       await screenshot(page, `csp-${name.toLowerCase()}`);
     }
     // The voice previews' waveforms (wavesurfer draws them in a shadow root with its own <style>).
     await page.getByRole('button', { name: 'Voices', exact: true }).click();
-    await expect.poll(() => page.getByRole('button', { name: /^Play preview/ }).first().isEnabled(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: /^Play preview/ }).first().isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
     const waveStyles = await page.evaluate(() =>
       [...document.querySelectorAll('.wave > div')].flatMap((host) => [...(host.shadowRoot?.querySelectorAll('style') ?? [])].map((s) => s.sheet?.cssRules.length ?? -1)),
     );
     expect(waveStyles.length).toBeGreaterThan(0);
     expect(waveStyles.filter((rules) => rules <= 0)).toEqual([]);
     const drawn = () => page.evaluate(() => [...document.querySelectorAll('.wave > div')].every((host) => (host.shadowRoot?.querySelectorAll('canvas').length ?? 0) > 0));
-    await expect.poll(drawn, { timeout: 10_000 }).toBe(true);
+    await expect.poll(drawn, { timeout: HANG_GUARD_MS }).toBe(true);
     await screenshot(page, 'csp-voices-waveforms');
     // A refused <style> element has no style sheet: each of naive-ui's has one, with rules in it.
     const styles = await page.evaluate(() =>

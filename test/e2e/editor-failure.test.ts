@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshot, type StudioSession } from './browser';
 import { addAvatarToScene, addMediaLink, openEditor, setField, waitForJobCreated } from './editor-helpers';
 import { makeImage } from '../fixtures/composition/make-media';
+import { HANG_GUARD_MS } from '../wait';
 
 describe('editor: a failed job explained', () => {
   let studio: StudioSession;
@@ -47,11 +48,11 @@ describe('editor: a failed job explained', () => {
     await setField(page, 'Voice URL', `${origin}/sandbox/voice-sandbox_ava.mp3`);
     await addMediaLink(page, picky);
     const problems = page.getByRole('region', { name: 'Problems' });
-    await expect.poll(() => problems.textContent(), { timeout: 20_000 }).toContain('All 2 links checked');
+    await expect.poll(() => problems.textContent(), { timeout: HANG_GUARD_MS }).toContain('All 2 links checked');
 
     await page.getByRole('button', { name: 'Create video' }).click();
     const send = page.getByRole('button', { name: 'Send to the service' });
-    await expect.poll(() => send.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => send.isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
     await send.click();
     await waitForJobCreated(page);
     // Nothing selected, so it is the Library's "open there" that selects the element.
@@ -60,7 +61,7 @@ describe('editor: a failed job explained', () => {
 
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     const row = page.locator('tr[data-job-id]').filter({ hasText: 'Avatar video' }).first();
-    await expect.poll(() => row.textContent(), { timeout: 60_000 }).toMatch(/Failed/);
+    await expect.poll(() => row.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Failed/);
     // The row's own Details button, as a user opens it: a click in the middle of the row can land on
     // a cell with buttons of its own.
     await row.getByRole('button', { name: 'Details', exact: true }).click();
@@ -74,5 +75,5 @@ describe('editor: a failed job explained', () => {
     await expect.poll(() => page.getByRole('textbox', { name: 'Element name' }).inputValue().catch(() => '')).toBe('picky-logo.png');
     await screenshot(page, 'editor-opened-at-failed-element');
     expect(studio.consoleErrors).toEqual([]);
-  }, 150_000);
+  }, 300_000);
 });

@@ -1,8 +1,9 @@
 // Steps the editor's end-to-end tests share.
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { openStudio, type StudioSession } from './browser';
 import type { Answer } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 /** Types a value into an inspector field and commits it (Enter, then focus leaves). */
 export async function setField(page: Page, name: string, value: string): Promise<void> {
@@ -57,6 +58,18 @@ export async function waitForJobCreated(page: Page, timeout = 60_000): Promise<v
 }
 
 /**
+ * The editor asks before replacing unsaved work, or goes straight on: waits for whichever comes, the
+ * question or `next` (what the step shows once nothing is asked), and answers the question Don't save
+ * (these tests start over and keep nothing). Waiting a fixed moment for the question instead missed it
+ * when it came late on a busy machine.
+ */
+export async function discardIfAsked(page: Page, next: Locator): Promise<void> {
+  const dontSave = page.getByRole('button', { name: "Don't save" });
+  await dontSave.or(next).first().waitFor({ timeout: HANG_GUARD_MS });
+  if (await dontSave.isVisible()) await dontSave.click();
+}
+
+/**
  * File → New project… of one kind, named; waits until the editor shows it. `discard`: answer the save
  * prompt with Don't save (a test that starts over keeps nothing of the project before).
  */
@@ -87,7 +100,7 @@ export async function dropFiles(page: Page, files: { path: string; type: string 
 /** Answers the editor's Create dialog, which is the price question of a video: Cancel closes it, Send waits for the job. */
 export const answerCreateDialog: Answer = async (page, answer) => {
   const modal = page.locator('.submit-modal');
-  await modal.getByTestId('price-summary').waitFor({ timeout: 30_000 });
+  await modal.getByTestId('price-summary').waitFor({ timeout: HANG_GUARD_MS });
   const said = (await modal.textContent()) ?? '';
   if (answer === 'cancel') {
     await modal.getByRole('button', { name: 'Cancel', exact: true }).click();

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, studioDataDir, type StudioSession } from './browser';
+import { HANG_GUARD_MS } from '../wait';
 
 /** How many scenes each autosaved project on the host's disk has. */
 function autosavedSceneCounts(): number[] {
@@ -39,7 +40,7 @@ describe('editor: nothing lost', () => {
 
     // The autosave follows the last change shortly; once the project with both new scenes is on the
     // host's disk, reload (the page asks; the test accepts).
-    await expect.poll(autosavedSceneCounts, { timeout: 30_000 }).toContain(3);
+    await expect.poll(autosavedSceneCounts, { timeout: HANG_GUARD_MS }).toContain(3);
     let asked = false;
     page.once('dialog', (d) => {
       asked = d.type() === 'beforeunload';
@@ -61,7 +62,7 @@ describe('editor: nothing lost', () => {
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(await page.getByRole('alert', { name: 'Recovered work' }).count()).toBe(0);
     expect(studio.consoleErrors.filter((e) => !/beforeunload/i.test(e))).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 
   it('makes a project of a custom size from New project, refusing a side the service does not take', async () => {
     const { page } = studio;
@@ -83,5 +84,5 @@ describe('editor: nothing lost', () => {
     await dialog.getByRole('button', { name: 'Create project' }).click();
     await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain('Square custom');
     await page.getByText('Avatar video · 1000×1000').waitFor();
-  }, 60_000);
+  }, 300_000);
 });

@@ -8,6 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openRecentProject, screenshot, type StudioSession } from './browser';
 import { addMediaLink, answerCreateDialog, newProject, openEditor, setField } from './editor-helpers';
 import { paidAction } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'editor');
 
@@ -121,23 +122,24 @@ describe('composition editor in Chromium', () => {
     const centre = toScreen(vp, before.x + before.w / 2, before.y + before.h / 2);
     const delta = { x: (960 - before.x) * vp.scale, y: (540 - before.y) * vp.scale };
     await drag(page, centre, { x: centre.x + delta.x, y: centre.y + delta.y });
+    // The inspector shows a gesture's outcome once the page has applied it: polled, not read at once.
+    await expect.poll(async () => { const box = await selectedBox(page); return [box.x, box.y]; }).toEqual([960, 540]);
     const moved = await selectedBox(page);
-    expect([moved.x, moved.y]).toEqual([960, 540]);
 
     // Resize from the bottom-right handle: smaller, same corner, same aspect.
     vp = await canvasViewport(page);
     const corner = toScreen(vp, moved.x + moved.w, moved.y + moved.h);
     await drag(page, corner, { x: corner.x - 40, y: corner.y - 40 * (moved.h / moved.w) });
+    await expect.poll(async () => (await selectedBox(page)).w).toBeLessThan(moved.w - 50);
     const resized = await selectedBox(page);
-    expect(resized.w).toBeLessThan(moved.w - 50);
     expect([resized.x, resized.y]).toEqual([960, 540]);
     expect(resized.w / resized.h).toBeCloseTo(moved.w / moved.h, 1);
 
     // Undo and redo the resize: one history step per gesture.
     await page.keyboard.press('Control+z');
-    expect((await selectedBox(page)).w).toBeCloseTo(moved.w, 0);
+    await expect.poll(async () => (await selectedBox(page)).w).toBeCloseTo(moved.w, 0);
     await page.keyboard.press('Control+Shift+z');
-    expect((await selectedBox(page)).w).toBeCloseTo(resized.w, 0);
+    await expect.poll(async () => (await selectedBox(page)).w).toBeCloseTo(resized.w, 0);
 
     // The exact size from the inspector (the dragged size depends on the screen's pixel grid).
     await setField(page, 'Width', '768');
@@ -146,14 +148,14 @@ describe('composition editor in Chromium', () => {
     // Keyboard nudge: 10 px right with Shift, 1 px up.
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('ArrowUp');
-    expect(await numberField(page, 'X')).toBe(970);
-    expect(await numberField(page, 'Y')).toBe(539);
+    await expect.poll(() => numberField(page, 'X')).toBe(970);
+    await expect.poll(() => numberField(page, 'Y')).toBe(539);
 
     // Layer order: put the avatar on top of the image.
     await (await clip(page, 'Anna (sandbox cartoon) in scene 1')).click();
-    expect(await numberField(page, 'Layer number')).toBe(1);
+    await expect.poll(() => numberField(page, 'Layer number')).toBe(1);
     await page.getByRole('button', { name: 'Bring forward' }).click();
-    expect(await numberField(page, 'Layer number')).toBe(2);
+    await expect.poll(() => numberField(page, 'Layer number')).toBe(2);
 
     // Scene 1's duration and voice, through the inspector.
     await page.keyboard.press('Escape');
@@ -193,7 +195,7 @@ describe('composition editor in Chromium', () => {
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByRole('button', { name: 'Scene 1', exact: true }).click();
     await timeline.getByRole('button', { name: 'Play', exact: true }).click();
-    await expect.poll(() => timeline.getByRole('button', { name: 'Scene 2', exact: true }).getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
+    await expect.poll(() => timeline.getByRole('button', { name: 'Scene 2', exact: true }).getAttribute('aria-pressed'), { timeout: HANG_GUARD_MS }).toBe('true');
     await timeline.getByRole('button', { name: 'Pause', exact: true }).click();
     const [m, sec] = ((await timeline.getByLabel('Playhead time').textContent()) ?? '').split('/')[0].trim().split(':').map(Number);
     expect(m * 60 + sec).toBeGreaterThanOrEqual(4.5);
@@ -206,7 +208,8 @@ describe('composition editor in Chromium', () => {
     await screenshot(page, 'editor-avatar-video-library');
     await page.getByRole('button', { name: 'Editor', exact: true }).click();
     expect(studio.consoleErrors).toEqual([]);
-  });
+    // About 20 s on a quiet machine: a guard of its own, over ten times that.
+  }, 300_000);
 
   it('builds a talking avatar through the UI, saves, reopens, and exports the golden body', async () => {
     const { page } = studio;
@@ -230,7 +233,7 @@ describe('composition editor in Chromium', () => {
     const before = await selectedBox(page);
     const centre = toScreen(vp, before.x + before.w / 2, before.y + before.h / 2);
     await drag(page, centre, { x: centre.x + (192 - before.x) * vp.scale + 1, y: centre.y });
-    expect((await selectedBox(page)).x).toBe(192);
+    await expect.poll(async () => (await selectedBox(page)).x).toBe(192);
 
     // The voice: a catalogue voice with a script.
     await page.keyboard.press('Escape');

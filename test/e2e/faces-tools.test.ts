@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS, chromiumPath, newStudioContext, screenshot, studioUrl } from './browser';
 import { confirmPrice } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 let browser: Browser;
 let page: Page;
@@ -56,7 +57,7 @@ describe('Analyze frames and the live camera in Chromium against the sandbox', (
     }
     await page.getByRole('button', { name: 'Analyze frames' }).click();
     const result = page.getByRole('region', { name: 'Persons found' });
-    await result.waitFor({ timeout: 30_000 });
+    await result.waitFor({ timeout: HANG_GUARD_MS });
     expect(await result.locator('header').textContent()).toContain('2 persons');
     // Ben (left) is in the group shots only; Anna (right) in all three frames, her thumbnail merged in.
     const left = result.getByRole('article', { name: 'Person 1' });
@@ -89,35 +90,35 @@ describe('Analyze frames and the live camera in Chromium against the sandbox', (
     await page.getByLabel('Times to take frames at').fill('0, 1');
     await page.getByRole('button', { name: 'Take frames' }).click();
     // The empty first row is dropped; the two stills join the list with their times.
-    await expect.poll(() => page.locator('.rows img.still').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => page.locator('.rows img.still').count(), { timeout: HANG_GUARD_MS }).toBe(2);
     expect(await page.getByLabel('Time of frame 2').inputValue()).toBe('1');
     await page.getByRole('button', { name: 'Analyze frames' }).click();
     const result = page.getByRole('region', { name: 'Persons found' });
-    await result.waitFor({ timeout: 60_000 });
+    await result.waitFor({ timeout: HANG_GUARD_MS });
     // The sandbox recognises only its own files: a re-encoded still shows nobody there, and the tab says why.
     expect(await result.locator('header').textContent()).toContain('0 persons');
     await result.getByText('at least 80×80 pixels').waitFor();
     await screenshot(page, 'faces-analyze-local-video');
     await page.getByLabel('Times to take frames at').fill('0, 99');
     await page.getByRole('button', { name: 'Take frames' }).click();
-    await page.getByText(/there is no frame at 99 s/).waitFor({ timeout: 20_000 });
+    await page.getByText(/there is no frame at 99 s/).waitFor({ timeout: HANG_GUARD_MS });
   });
 
   it('shows the local camera only for a simulated session, and closes it', async () => {
     await tab('face-detection');
     await page.getByLabel('Media to detect faces in').fill(`${origin}/sandbox/sandbox-face.png`);
     await page.getByRole('button', { name: 'Detect faces' }).click();
-    await page.getByRole('region', { name: 'Detected faces' }).getByRole('button', { name: 'Use for live face swap' }).click({ timeout: 30_000 });
+    await page.getByRole('region', { name: 'Detected faces' }).getByRole('button', { name: 'Use for live face swap' }).click({ timeout: HANG_GUARD_MS });
     await tab('live-face-swap');
     await page.getByRole('button', { name: 'Create session' }).click();
     await confirmPrice(page);
     const session = page.locator('section.session');
-    await session.waitFor({ timeout: 20_000 });
+    await session.waitFor({ timeout: HANG_GUARD_MS });
     await session.getByText('the session is simulated').waitFor();
     expect(await session.getByLabel('Processed stream').count()).toBe(0);
     await session.getByRole('button', { name: 'Start camera' }).click();
     const camera = session.getByLabel('Your camera');
-    await expect.poll(() => camera.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 20_000 }).toBe(640);
+    await expect.poll(() => camera.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: HANG_GUARD_MS }).toBe(640);
     expect(await camera.evaluate((v: HTMLVideoElement) => v.videoHeight)).toBe(480);
     // The picture in the shot is a frame the camera has played, not the first black one.
     await expect.poll(() => camera.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { confirmPrice } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
   const outcome = await page.evaluate(async ({ channel, args }) => {
@@ -59,7 +60,7 @@ describe('Face tools in Chromium against the sandbox', () => {
     await page.getByLabel('Media to detect faces in').fill(`${origin}/sandbox/sandbox-face.png`);
     await page.getByRole('button', { name: 'Detect faces' }).click();
     const region = page.getByRole('region', { name: 'Detected faces' });
-    await region.waitFor({ timeout: 20_000 });
+    await region.waitFor({ timeout: HANG_GUARD_MS });
     // The sandbox draws Dana's face as a circle of radius 120 around (256, 220) in a 512×512 picture.
     await expect.poll(async () => near(await drawnBoxes(page, 512), [[136, 100, 240, 240]])).toBe(true);
     expect(await region.locator('g.landmark').count()).toBe(6);
@@ -76,10 +77,10 @@ describe('Face tools in Chromium against the sandbox', () => {
     await page.getByLabel('Video frames').fill('4');
     await page.getByRole('button', { name: 'Detect faces' }).click();
     const strip = page.getByRole('list', { name: 'Analysed frames' });
-    await expect.poll(() => strip.getByRole('button').count(), { timeout: 30_000 }).toBe(4);
+    await expect.poll(() => strip.getByRole('button').count(), { timeout: HANG_GUARD_MS }).toBe(4);
     // Anna: radius 78 around (320, 150) in a 640×360 clip, in every frame.
     await strip.getByRole('button').nth(2).click();
-    expect(await strip.getByRole('button').nth(2).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => strip.getByRole('button').nth(2).getAttribute('aria-pressed')).toBe('true');
     await expect.poll(async () => near(await drawnBoxes(page, 640), [[242, 72, 156, 156]])).toBe(true);
     expect(await page.getByRole('region', { name: 'Detected faces' }).textContent()).toMatch(/\d\.\d\d s/);
     await screenshot(page, 'faces-detect-clip');
@@ -89,7 +90,7 @@ describe('Face tools in Chromium against the sandbox', () => {
     const { page } = studio;
     await page.getByLabel('Media to detect faces in').fill(`${origin}/sandbox/sandbox-backdrop.png`);
     await page.getByRole('button', { name: 'Detect faces' }).click();
-    await page.getByText('at least 80×80 pixels').waitFor({ timeout: 20_000 });
+    await page.getByText('at least 80×80 pixels').waitFor({ timeout: HANG_GUARD_MS });
     expect(await page.getByText('No faces detected').count()).toBe(1);
     await screenshot(page, 'faces-detect-none');
     expect(studio.consoleErrors).toEqual([]);
@@ -104,7 +105,7 @@ describe('Face tools in Chromium against the sandbox', () => {
     await page.getByRole('button', { name: 'Create session' }).click();
     await confirmPrice(page);
     const session = page.locator('section.session');
-    await session.waitFor({ timeout: 20_000 });
+    await session.waitFor({ timeout: HANG_GUARD_MS });
     await session.getByText('the session is simulated').waitFor();
     const id = (await session.getAttribute('aria-label'))?.replace('Live session ', '') ?? '';
     expect(await bridge<Array<{ id: string; faces: unknown[] }>>(page, 'live.sessions')).toEqual([expect.objectContaining({ id, faces: [expect.anything()] })]);

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { sharedCacheDir } from '../../electron/emulator';
+import { HANG_GUARD_MS, until } from '../wait';
 import { launchBrowser } from './browser';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -28,7 +29,8 @@ export async function startHostProcess(dataDir: string): Promise<HostProcess> {
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not start: ${output}`)), 60_000);
+    // A hang guard: a start takes a few seconds on a quiet machine (tsx compiles the host first).
+    const timer = setTimeout(() => reject(new Error(`waited ${(2 * HANG_GUARD_MS) / 1000} s for the web host on ${dataDir} to print its address, and it did not; it printed: ${output}`)), 2 * HANG_GUARD_MS);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Avatar Studio is at (\S+)/.exec(output);
@@ -49,7 +51,29 @@ export async function stopHostProcess(host: HostProcess, signal: 'SIGKILL' | 'SI
   if (host.child.exitCode !== null) return;
   const exited = new Promise((resolve) => host.child.once('exit', resolve));
   host.child.kill(signal);
+  // A host frozen by freezeWhen quits only once it runs again (a running one ignores SIGCONT).
+  if (signal === 'SIGTERM') host.child.kill('SIGCONT');
   await exited;
+}
+
+/**
+ * Waits for a moment when `ready` holds of what the host has written (its ledger, its files), looking
+ * with the host frozen (SIGSTOP) so nothing changes between the look and what the test does next; when
+ * it does not hold, the host runs on (SIGCONT) until the next look. Returns with the host still frozen:
+ * the caller stops it (stopHostProcess), so a test can stop a host at a moment it chose however busy
+ * the machine is, rather than at whatever moment its stop happens to land.
+ */
+export async function freezeWhen(host: HostProcess, what: string, ready: () => boolean, guardMs = 3 * HANG_GUARD_MS): Promise<void> {
+  await until(what, () => {
+    host.child.kill('SIGSTOP');
+    let holds = false;
+    try {
+      holds = ready();
+    } finally {
+      if (!holds) host.child.kill('SIGCONT');
+    }
+    return holds;
+  }, guardMs);
 }
 
 /**

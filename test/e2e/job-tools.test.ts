@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { makeImage, makeVideo } from '../fixtures/composition/make-media';
 import { bridgeCall as bridge, confirmPrice, paidAction, sandboxBalance } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 const jobCount = async (page: Page, kind: string) => (await bridge<{ kind: string }[]>(page, 'jobs.list')).filter((j) => j.kind === kind).length;
 
@@ -47,7 +48,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await page.getByLabel('Video: local file').setInputFiles(fast);
     await page.getByLabel('Audio link').fill(voiceUrl);
     const refusals = page.getByTestId('tool-refusals');
-    await refusals.waitFor({ timeout: 30_000 });
+    await refusals.waitFor({ timeout: HANG_GUARD_MS });
     expect(await refusals.locator('[data-check="fps-too-high"]').textContent()).toMatch(/90 fps.*at most 60 fps.*1210/);
     expect(await page.getByRole('figure', { name: 'Video' }).getByTestId('media-facts').textContent()).toMatch(/^1\.0 s · 320×240 · 90 fps · \d+ KB · with sound$/);
     expect(await page.getByRole('button', { name: 'Lip sync', exact: true }).isDisabled()).toBe(true);
@@ -63,15 +64,15 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     const clip = `${origin}/sandbox/sandbox-motion.mp4`;
     await page.getByLabel('Video link').fill(clip);
     const facts = page.getByRole('figure', { name: 'Video' }).getByTestId('media-facts');
-    await expect.poll(() => facts.textContent(), { timeout: 30_000 }).toMatch(/^3\.0 s · 640×360 · 25 fps · \d+ KB · with sound$/);
+    await expect.poll(() => facts.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/^3\.0 s · 640×360 · 25 fps · \d+ KB · with sound$/);
     await expect.poll(() => page.getByRole('figure', { name: 'Audio' }).getByTestId('media-facts').textContent()).toMatch(/^\d+\.\d s · \d+ KB$/);
     // The voice preview is longer than the clip: warned, not refused.
     await page.getByTestId('tool-warnings').locator('[data-check="length-mismatch"]').waitFor();
     expect(await page.getByTestId('tool-refusals').count()).toBe(0);
     await paidAction(page, 'lipsync', () => page.getByRole('button', { name: 'Lip sync', exact: true }).click(), { cancelFirst: true });
     const result = page.getByRole('region', { name: 'Result' });
-    await expect.poll(() => result.getAttribute('data-phase'), { timeout: 60_000 }).toBe('completed');
-    await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => result.getAttribute('data-phase'), { timeout: HANG_GUARD_MS }).toBe('completed');
+    await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: HANG_GUARD_MS }).toBe(true);
     expect(await result.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp4$/);
     await screenshot(page, 'tools-lipsync-result', { fullStage: true });
     expect(await jobCount(page, 'lipsync')).toBe(1);
@@ -87,7 +88,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     expect(await jobCount(page, 'lipsync')).toBe(1);
     expect(await sandboxBalance(page)).toBe(balance);
     expect(studio.consoleErrors).toEqual([]);
-  });
+  }, 300_000);
 
   it('refuses a character swap source longer than 120 s before sending, showing no price', async () => {
     const { page } = studio;
@@ -95,7 +96,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await page.getByLabel('Character image link').fill(`${origin}/sandbox/sandbox-face.png`);
     await page.getByLabel('Source video: local file').setInputFiles(long);
     const refusals = page.getByTestId('tool-refusals');
-    await refusals.waitFor({ timeout: 30_000 });
+    await refusals.waitFor({ timeout: HANG_GUARD_MS });
     expect(await refusals.textContent()).toMatch(/lasts 121 s; character swap takes 1 to 120 s/);
     expect(await page.getByRole('button', { name: 'Swap…' }).isDisabled()).toBe(true);
     expect(await page.getByTestId('swap-cost').count()).toBe(0);
@@ -119,7 +120,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     // Left empty, the duration is the video's own length, shown to the hundredth of a second that is sent
     // and billed: about 3 s (each ffmpeg generation encodes the clip a frame or so longer or shorter),
     // one started 5 s at 10 credits.
-    await expect.poll(() => cost.textContent(), { timeout: 30_000 }).toMatch(/Cost: 10 credits.*\b\d+(\.\d{1,2})? s at 720p: 1 started 5 s × 10 credits = 10 credits \(the video's own length\)/);
+    await expect.poll(() => cost.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Cost: 10 credits.*\b\d+(\.\d{1,2})? s at 720p: 1 started 5 s × 10 credits = 10 credits \(the video's own length\)/);
     const ownSeconds = Number(/(\d+(?:\.\d+)?) s at 720p/.exec((await cost.textContent()) ?? '')?.[1]);
     expect(Math.abs(ownSeconds - 3)).toBeLessThanOrEqual(0.1);
     await page.getByLabel('Duration in seconds').fill('12');
@@ -135,7 +136,7 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     expect(said).toMatch(/Price: 30 credits/);
     const result = page.getByRole('region', { name: 'Result' });
     await expect.poll(() => result.getAttribute('data-phase'), { timeout: 90_000 }).toBe('completed');
-    await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => playable(page, '[data-testid="result-video"]'), { timeout: HANG_GUARD_MS }).toBe(true);
     const jobs = await bridge<{ kind: string; request: Record<string, unknown>; costEstimate: { credits: number } }[]>(page, 'jobs.list');
     const swap = jobs.find((j) => j.kind === 'character-swap');
     expect(swap?.request).toMatchObject({ duration: 12, resolution: '720p', mode: 'replace', prompt: 'A calm presenter in a studio', video: lipsync?.resultUrl });
@@ -150,5 +151,6 @@ describe('Lip sync and character swap in Chromium against the sandbox', () => {
     await libraryRow('Lip sync', 'sandbox-motion.mp4 + voice-sandbox_ava.mp3').waitFor();
     await screenshot(page, 'tools-in-library');
     expect(studio.consoleErrors).toEqual([]);
-  });
+    // Two paid jobs and a 12 s swap rendered: 35 s beside busy loops, so a guard of its own.
+  }, 300_000);
 });

@@ -15,23 +15,24 @@ import { archiveSettingsSpec } from '../../electron/services/downloads/archive';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import { resolveMediaBinary } from '../../electron/services/media/binaries';
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
-import { startFileServer, until } from '../unit/downloads/file-server';
+import { startFileServer } from '../unit/downloads/file-server';
+import { HANG_GUARD_MS, until } from '../wait';
 import { newStudioContext, screenshot } from './browser';
 import { restartableStudio } from './host-process';
+import { watchErrors, type PageErrors } from './outage';
 
 const studio = restartableStudio('studio-e2e-copies-');
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const NOW = Date.now();
 const HOUR = 3_600_000;
 
-async function openLibrary(url: string, errors: string[]): Promise<Page> {
+async function openLibrary(url: string, errors: PageErrors): Promise<Page> {
   const context = await newStudioContext(studio.browser, { viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  errors.watch(page);
   await page.goto(`${url}#/library`);
   await page.getByRole('heading', { level: 1, name: 'Library' }).waitFor();
-  await expect.poll(() => page.locator('tr[data-job-id]').count(), { timeout: 15_000 }).toBe(5);
+  await expect.poll(() => page.locator('tr[data-job-id]').count(), { timeout: HANG_GUARD_MS }).toBe(5);
   return page;
 }
 
@@ -83,7 +84,9 @@ describe('the Library in Chromium', () => {
       }
       server.files.set('/a.mp4', { body: clip, etag: '"a"' });
       server.files.set('/b.mp4', { body: clip, etag: '"b"' });
-      server.files.set('/p.mp4', { body: clip, etag: '"p"', throttle: 60_000 });
+      // Slow enough (about five minutes for the clip) that it is still under way whenever the test pauses,
+      // resumes and cancels it, however busy the machine.
+      server.files.set('/p.mp4', { body: clip, etag: '"p"', throttle: 5_000 });
       server.files.set('/r.mp4', { body: clip, etag: '"r"', failFirst: { count: 1, status: 404 } });
       // An earlier download of the expired job, still on disk as written.
       const earlier = join(dataDir, 'Earlier');
@@ -98,7 +101,8 @@ describe('the Library in Chromium', () => {
       mkdirSync(join(dataDir, 'downloads'));
       writeFileSync(join(dataDir, 'downloads', 'queue.json'), JSON.stringify({ version: 1, entries: [saved] }));
 
-      const errors: string[] = [];
+      // The page is closed before the host is stopped, so no outage window: any error fails the test.
+      const errors = watchErrors();
       let host = await studio.start();
       const page = await openLibrary(host.url, errors);
       const order = async () => page.locator('tr[data-job-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-job-id')));
@@ -116,7 +120,7 @@ describe('the Library in Chromium', () => {
 
       // The saved copy's thumbnail, length and size (read by the host's ffmpeg, off the list's path), all
       // columns within a 1280 px window, and a muted preview of the copy while the pointer rests on it.
-      await expect.poll(() => row('c').locator('img.thumb').getAttribute('src'), { timeout: 20_000 }).toMatch(/^data:image\/jpeg;base64,/);
+      await expect.poll(() => row('c').locator('img.thumb').getAttribute('src'), { timeout: HANG_GUARD_MS }).toMatch(/^data:image\/jpeg;base64,/);
       expect(await row('c').locator('td[data-col-key="duration"]').textContent()).toBe('0:03');
       expect(await row('c').locator('td[data-col-key="size"]').textContent()).toBe(clip.length < 1024 ** 2 ? `${(clip.length / 1024).toFixed(0)} KB` : `${(clip.length / 1024 ** 2).toFixed(1)} MB`);
       expect(await row('b').locator('td[data-col-key="duration"]').textContent()).toBe('—');
@@ -126,7 +130,7 @@ describe('the Library in Chromium', () => {
       const preview = page.getByTestId('hover-preview');
       await preview.waitFor();
       expect(await preview.getAttribute('src')).toBe('/bridge/saved/copy-c');
-      await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.muted && !v.paused && v.currentTime > 0), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.muted && !v.paused && v.currentTime > 0), { timeout: HANG_GUARD_MS }).toBe(true);
       await screenshot(page, 'library-media-1280');
       await page.mouse.move(640, 760);
       await preview.waitFor({ state: 'detached' });
@@ -146,27 +150,27 @@ describe('the Library in Chromium', () => {
       // Single transfers: pause, resume and cancel the slow one; retry the one that failed.
       const folder = join(dataDir, 'Client');
       await download(page, ['job-a', 'job-p', 'job-r'], folder, '{text}', 'library-download-dialog-1280');
-      await expect.poll(() => row('r').textContent(), { timeout: 20_000 }).toContain('Failed: The link no longer works (HTTP 404)');
-      await expect.poll(() => row('p').textContent(), { timeout: 20_000 }).toMatch(/\d+% · /);
+      await expect.poll(() => row('r').textContent(), { timeout: HANG_GUARD_MS }).toContain('Failed: The link no longer works (HTTP 404)');
+      await expect.poll(() => row('p').textContent(), { timeout: HANG_GUARD_MS }).toMatch(/\d+% · /);
       await row('p').locator('[data-transfer-action="pause"]').click();
       await expect.poll(() => row('p').textContent()).toMatch(/Paused( at \d+%)?/);
       await screenshot(page, 'library-transfers-1280');
       await row('p').locator('[data-transfer-action="resume"]').click();
-      await expect.poll(() => row('p').textContent(), { timeout: 20_000 }).toMatch(/\d+% · /);
+      await expect.poll(() => row('p').textContent(), { timeout: HANG_GUARD_MS }).toMatch(/\d+% · /);
       await row('p').locator('[data-transfer-action="cancel"]').click();
       await expect.poll(() => row('p').textContent()).toContain('Only on the service');
       expect(existsSync(join(folder, 'Pause me.mp4.part'))).toBe(false);
       await row('r').locator('[data-transfer-action="retry"]').click();
-      await expect.poll(() => row('r').textContent(), { timeout: 30_000 }).toContain('Saved');
+      await expect.poll(() => row('r').textContent(), { timeout: HANG_GUARD_MS }).toContain('Saved');
       expect(readFileSync(join(folder, 'Retry me.mp4')).equals(clip)).toBe(true);
 
       // The same job with another template in the same folder: a second copy.
-      await expect.poll(() => row('a').textContent(), { timeout: 20_000 }).toContain('Saved');
+      await expect.poll(() => row('a').textContent(), { timeout: HANG_GUARD_MS }).toContain('Saved');
       // A copy saved while the Library is open gets its picture and length too.
-      await expect.poll(() => row('r').locator('td[data-col-key="duration"]').textContent(), { timeout: 20_000 }).toBe('0:03');
+      await expect.poll(() => row('r').locator('td[data-col-key="duration"]').textContent(), { timeout: HANG_GUARD_MS }).toBe('0:03');
       await row('r').locator('img.thumb').waitFor();
       await download(page, ['job-a'], folder, '{id} - {text}');
-      await expect.poll(() => row('a').textContent(), { timeout: 20_000 }).toContain('Saved in 2 places');
+      await expect.poll(() => row('a').textContent(), { timeout: HANG_GUARD_MS }).toContain('Saved in 2 places');
       expect(readdirSync(folder).filter((n) => n.includes('Welcome')).sort()).toEqual(['Welcome.mp4', 'remote-a - Welcome.mp4']);
       expect(readFileSync(join(folder, 'remote-a - Welcome.mp4')).equals(clip)).toBe(true);
       await page.goto(`${host.url.split('?')[0]}#/settings`);
@@ -179,20 +183,30 @@ describe('the Library in Chromium', () => {
       // The folder goes away (renamed: this machine cannot unmount), and the studio starts again.
       await studio.stop('SIGTERM');
       renameSync(folder, join(dataDir, 'Client (unmounted)'));
-      server.files.set('/a.mp4', { body: clip, etag: '"a"', throttle: 150_000 });
+      // The copies are fetched again slowly until the page has shown them being fetched (the server reads
+      // the rate before each 16 KiB slice), so the row cannot finish before the test sees it, then fast.
+      let seenRefetching = false;
+      server.files.set('/a.mp4', {
+        body: clip,
+        etag: '"a"',
+        get throttle() {
+          return seenRefetching ? 1_000_000_000 : 5_000;
+        },
+      });
       host = await studio.start();
       const again = await openLibrary(host.url, errors);
       const rowAgain = again.locator('tr[data-job-id="job-a"]');
-      await expect.poll(() => rowAgain.textContent(), { timeout: 20_000 }).toContain('Copy missing, fetching again');
+      await expect.poll(() => rowAgain.textContent(), { timeout: HANG_GUARD_MS }).toContain('Copy missing, fetching again');
       await screenshot(again, 'library-refetch-1280');
-      await until(() => existsSync(join(folder, 'Welcome.mp4')) && existsSync(join(folder, 'remote-a - Welcome.mp4')), 60_000);
+      seenRefetching = true;
+      await until(`both copies of job-a fetched again into ${folder}`, () => existsSync(join(folder, 'Welcome.mp4')) && existsSync(join(folder, 'remote-a - Welcome.mp4')));
       expect(readFileSync(join(folder, 'Welcome.mp4')).equals(clip)).toBe(true);
       expect(readFileSync(join(folder, 'remote-a - Welcome.mp4')).equals(clip)).toBe(true);
-      await expect.poll(() => rowAgain.textContent(), { timeout: 20_000 }).toContain('Saved in 2 places');
-      expect(errors).toEqual([]);
+      await expect.poll(() => rowAgain.textContent(), { timeout: HANG_GUARD_MS }).toContain('Saved in 2 places');
+      expect(errors.unexpected()).toEqual([]);
       await again.context().close();
     } finally {
       await server.close();
     }
-  }, 240_000);
+  }, 300_000);
 });

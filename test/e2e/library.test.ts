@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openStudio, screenshot, studioDataDir, type StudioSession } from './browser';
+import { HANG_GUARD_MS } from '../wait';
 
 /** `studio …` as its own process (as a script runs it) on the open studio's data folder. */
 function studioCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
@@ -63,11 +64,11 @@ describe('Library in Chromium against the sandbox', () => {
     await bridge(page, 'jobs.submit', { kind: 'character-swap', body: { image: face, video: avatar.url, duration: 5, resolution: '480p' }, confirmation: { by: 'user', credits: 5 } });
 
     const rows = page.locator('tr[data-job-id]');
-    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(earlier + 3);
+    await expect.poll(() => rows.count(), { timeout: HANG_GUARD_MS }).toBe(earlier + 3);
     const speech = rows.filter({ hasText: 'Hello from the library test.' });
-    await expect.poll(() => speech.textContent(), { timeout: 60_000 }).toMatch(/Completed/);
+    await expect.poll(() => speech.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Completed/);
     const lipsync = rows.filter({ hasText: 'Lip sync' });
-    await expect.poll(() => lipsync.textContent(), { timeout: 60_000 }).toMatch(/Failed/);
+    await expect.poll(() => lipsync.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Failed/);
     expect(await speech.textContent()).toMatch(/6 d 23 h left|7 d left/);
     // The published price (5 credits per started 5 s at 480p) until the service says what it charged.
     const swapRow = await rows.filter({ hasText: 'Character swap' }).textContent();
@@ -85,20 +86,20 @@ describe('Library in Chromium against the sandbox', () => {
     await page.keyboard.press('Escape');
     await problem.waitFor({ state: 'hidden' });
     expect(studio.consoleErrors).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('keeps a long list light with virtual scrolling', async () => {
     const { page } = studio;
     // Lip syncs of unreachable files: refused at once by the sandbox, so 80 rows cost nothing to make.
     await Promise.all(Array.from({ length: 80 }, (_, i) =>
       bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: `http://127.0.0.1:9/clip-${i}.mp4`, audio_url: 'http://127.0.0.1:9/a.mp3' }, confirmation: { by: 'user', credits: null } })));
-    await expect.poll(() => page.getByLabel('Show jobs').textContent(), { timeout: 20_000 }).toContain(`All ${earlier + 83}`);
+    await expect.poll(() => page.getByLabel('Show jobs').textContent(), { timeout: HANG_GUARD_MS }).toContain(`All ${earlier + 83}`);
     const rendered = await page.locator('tr[data-job-id]').count();
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(60);
     await screenshot(page, 'library-many-jobs');
     expect(studio.consoleErrors).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('shows the connections panel in Settings with the sandbox ready to test', async () => {
     const { page } = studio;
@@ -107,11 +108,11 @@ describe('Library in Chromium against the sandbox', () => {
     await panel.waitFor();
     const sandbox = panel.locator('[data-connection="Sandbox"]');
     await sandbox.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => sandbox.getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Connected\./);
+    await expect.poll(() => sandbox.getByRole('status').textContent(), { timeout: HANG_GUARD_MS }).toMatch(/^Connected\./);
     expect(await page.getByTestId('storage-notice').textContent()).toMatch(/environment/);
     await screenshot(page, 'settings-connections');
     expect(studio.consoleErrors).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 
   it('shows at once the jobs `studio` commands sent through it: two tts at the same time, then a lip sync of their links', async () => {
     const { page } = studio;
@@ -130,11 +131,11 @@ describe('Library in Chromium against the sandbox', () => {
     expect(synced.phase).toBe('completed');
     // The page never reloaded: the rows came with the host's job events, finished as the commands saw them.
     for (const id of [...speech.map((j) => j.id), synced.id]) {
-      await expect.poll(() => page.locator(`tr[data-job-id="${id}"]`).textContent(), { timeout: 20_000 }).toMatch(/Completed/);
+      await expect.poll(() => page.locator(`tr[data-job-id="${id}"]`).textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Completed/);
     }
     expect(await page.locator(`tr[data-job-id="${speech[1].id}"]`).textContent()).toContain('A second script at the same time.');
     expect(await page.locator(`tr[data-job-id="${synced.id}"]`).textContent()).toMatch(/Lip sync/);
     await screenshot(page, 'library-cli-jobs');
     expect(studio.consoleErrors).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { JobView } from '@common/bridge';
 import { openStudio, screenshot, type StudioSession } from './browser';
-import { dropFiles, waitForJobCreated } from './editor-helpers';
+import { discardIfAsked, dropFiles, waitForJobCreated } from './editor-helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-local-'));
 
@@ -31,15 +31,6 @@ async function listJobs(page: Page): Promise<JobView[]> {
   });
 }
 
-/** The editor asks before replacing unsaved work: these tests start over, so they do not keep it. */
-async function discardIfAsked(page: Page): Promise<void> {
-  const dontSave = page.getByRole('button', { name: "Don't save" });
-  await dontSave.waitFor({ timeout: 1500 }).then(
-    () => dontSave.click(),
-    () => undefined,
-  );
-}
-
 describe('local files in the editor', () => {
   let studio: StudioSession;
   beforeAll(async () => {
@@ -56,7 +47,7 @@ describe('local files in the editor', () => {
     const { png, wav, mp4 } = makeFiles();
     await page.getByRole('button', { name: 'File menu' }).click();
     await page.getByText('New project…').click();
-    await discardIfAsked(page);
+    await discardIfAsked(page, page.getByRole('radio', { name: /Avatar video/ }));
     await page.getByRole('radio', { name: /Avatar video/ }).click();
     await page.getByRole('textbox', { name: 'New project name' }).fill('Local files');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -113,7 +104,8 @@ describe('local files in the editor', () => {
     const blue = pixelAt(clipBox, 0.1, 0.1);
     expect([blue[0] < 60, blue[1] < 60, blue[2] > 200]).toEqual([true, true, true]);
     expect(studio.consoleErrors).toEqual([]);
-  });
+    // About 15 s on a quiet machine (a paid video and its upload), 75 s beside busy loops: a guard of its own.
+  }, 300_000);
 
   it('reuses the uploaded file in a second project, and sends through an S3-compatible storage when it is chosen', async () => {
     const { page } = studio;
@@ -122,7 +114,7 @@ describe('local files in the editor', () => {
     const send = async (name: string): Promise<JobView> => {
       await page.getByRole('button', { name: 'File menu' }).click();
       await page.getByText('New project…').click();
-      await discardIfAsked(page);
+      await discardIfAsked(page, page.getByRole('radio', { name: /Avatar video/ }));
       await page.getByRole('radio', { name: /Avatar video/ }).click();
       await page.getByRole('textbox', { name: 'New project name' }).fill(name);
       await page.getByRole('button', { name: 'Create project' }).click();
@@ -161,5 +153,5 @@ describe('local files in the editor', () => {
       await s3.close();
     }
     expect(studio.consoleErrors).toEqual([]);
-  });
+  }, 300_000);
 });

@@ -18,6 +18,7 @@ import { addMediaLink, dropFiles, newProject, waitForJobCreated } from './editor
 import { jpegOrientation } from '@common/composition/exif-orientation';
 import { UPRIGHT_QUADRANTS, sidewaysPhoto } from '../unit/composition/exif-jpeg';
 import { confirmPrice } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 type Rgb = readonly number[];
 type Box = { x: number; y: number; width: number; height: number };
@@ -158,7 +159,7 @@ describe('pictures in Chromium from a fresh data folder', () => {
     await expect.poll(() => problems.textContent()).toContain('uploaded to your storage when you create the video');
     expect(await problems.textContent()).not.toMatch(/video, not a picture|is a video/);
     // The canvas draws both as pictures (Konva images that loaded): the link landscape, the photo upright.
-    await expect.poll(() => drawnPictures(page), { timeout: 30_000 }).toEqual(['landscape', 'portrait']);
+    await expect.poll(() => drawnPictures(page), { timeout: HANG_GUARD_MS }).toEqual(['landscape', 'portrait']);
     await screenshot(page, 'pictures-canvas');
 
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
@@ -194,14 +195,15 @@ describe('pictures in Chromium from a fresh data folder', () => {
     expect(close(pixel(centre(linkBox, frame)), GREEN)).toBe(true);
     quadrantPoints(photoBox, frame).forEach((point, i) => expect(close(pixel(point), uprightColours[i]), `result quadrant ${i}`).toBe(true));
     expect(studio.consoleErrors).toEqual([]);
-  });
+    // A paid video with an uploaded photo: 44 s beside busy loops, so a guard of its own.
+  }, 300_000);
 
   it('refuses a HEIC photo in plain words and adds nothing', async () => {
     const { page } = studio;
     const canvas = (await page.getByTestId('editor-canvas').locator('canvas').first().boundingBox())!;
     await dropFiles(page, [{ path: files.heic, type: 'image/heic' }], { x: canvas.x + 50, y: canvas.y + 50 });
     const refusal = page.getByText(/IMG_0001\.HEIC: An? HEIC picture cannot be used for an image element: the service does not take HEIC\. Save it as JPEG or PNG/);
-    await refusal.waitFor({ timeout: 30_000 });
+    await refusal.waitFor({ timeout: HANG_GUARD_MS });
     await screenshot(page, 'pictures-heic-refused');
     expect(await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /IMG_0001/ }).count()).toBe(0);
   });
@@ -217,7 +219,7 @@ describe('pictures in Chromium from a fresh data folder', () => {
     await page.getByLabel('Video frames').fill('2');
     await page.getByRole('button', { name: 'Detect faces' }).click();
     const region = page.getByRole('region', { name: 'Detected faces' });
-    await region.getByRole('button', { name: 'Use for live face swap' }).click({ timeout: 60_000 });
+    await region.getByRole('button', { name: 'Use for live face swap' }).click({ timeout: HANG_GUARD_MS });
     await region.getByText('Chosen for live face swap').waitFor();
 
     await tools.locator('.n-tabs-tab[data-name="live-face-swap"]').click();
@@ -226,7 +228,7 @@ describe('pictures in Chromium from a fresh data folder', () => {
     await expect.poll(() => chosen.locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await page.getByRole('button', { name: 'Create session' }).click();
     await confirmPrice(page);
-    await page.locator('section.session').waitFor({ timeout: 20_000 });
+    await page.locator('section.session').waitFor({ timeout: HANG_GUARD_MS });
     const [session] = await callBridge<LiveSession[]>(page, 'live.sessions');
     const path = session.faces[0].path;
     expect(path).not.toBe(clip);

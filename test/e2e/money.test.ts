@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { bridgeCall, confirmPrice, sandboxBalance } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 let studio: StudioSession;
 let page: Page;
@@ -30,7 +31,7 @@ async function askedWithoutCharge(before: number): Promise<string> {
 describe('every credit shown before it is spent', () => {
   it('a 60-row batch asks once with its total, charges nothing on Cancel, and each row\'s cost is recorded', async () => {
     const panel = page.getByRole('region', { name: 'Batch voiceovers' });
-    await expect.poll(() => panel.textContent(), { timeout: 30_000 }).toContain('Rows without a voice use Ava');
+    await expect.poll(() => panel.textContent(), { timeout: HANG_GUARD_MS }).toContain('Rows without a voice use Ava');
     await panel.getByLabel('Batch lines').fill(Array.from({ length: 60 }, (_, i) => `Spot ${i + 1}: the sale starts today.`).join('\n'));
     await panel.getByRole('button', { name: 'Check rows' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('60 rows: 60 ready');
@@ -57,7 +58,7 @@ describe('every credit shown before it is spent', () => {
     // Each row's charge, measured from the balance around its create, adds up to what the account lost.
     expect(rows.every((j) => typeof j.chargedCredits === 'number' && j.chargedCredits > 0)).toBe(true);
     expect(rows.reduce((sum, j) => sum + (j.chargedCredits ?? 0), 0)).toBe(start - afterBatch);
-  }, 240_000);
+  }, 300_000);
 
   it('text to speech names this connection\'s recent charge as its guide, and charges only after Send', async () => {
     await page.getByRole('button', { name: 'Use', exact: true }).first().click();
@@ -69,9 +70,9 @@ describe('every credit shown before it is spent', () => {
     expect(said).toMatch(/about [\d,]+ credits left after this/);
     await screenshot(page, 'money-tts-question');
     await confirmPrice(page);
-    await expect.poll(() => sandboxBalance(page), { timeout: 30_000 }).toBe(before - 1);
+    await expect.poll(() => sandboxBalance(page), { timeout: HANG_GUARD_MS }).toBe(before - 1);
     // The balance on screen is read again at once after the paid action.
-    await expect.poll(() => page.getByTestId('credit-balance').first().textContent(), { timeout: 10_000 }).toContain((before - 1).toLocaleString('en-US'));
+    await expect.poll(() => page.getByTestId('credit-balance').first().textContent(), { timeout: HANG_GUARD_MS }).toContain((before - 1).toLocaleString('en-US'));
   });
 
   it('a second live session for the same faces needs a deliberate choice, and each one asked first', async () => {
@@ -81,13 +82,13 @@ describe('every credit shown before it is spent', () => {
     const avatars = await bridgeCall<{ url: string }[]>(page, 'catalogue.avatars', { from: 2 });
     await page.getByLabel('Media to detect faces in').fill(`${new URL(avatars[0].url).origin}/sandbox/sandbox-face.png`);
     await page.getByRole('button', { name: 'Detect faces' }).click();
-    await page.getByRole('region', { name: 'Detected faces' }).getByRole('button', { name: 'Use for live face swap' }).click({ timeout: 30_000 });
+    await page.getByRole('region', { name: 'Detected faces' }).getByRole('button', { name: 'Use for live face swap' }).click({ timeout: HANG_GUARD_MS });
     await tab('live-face-swap');
     const before = await sandboxBalance(page);
     await page.getByRole('button', { name: 'Create session' }).click();
     expect(await askedWithoutCharge(before)).toMatch(/Open a live face swap session\?.*The service charges for this; its price is not published\./s);
     await confirmPrice(page);
-    await page.locator('section.session').waitFor({ timeout: 20_000 });
+    await page.locator('section.session').waitFor({ timeout: HANG_GUARD_MS });
     const opened = await sandboxBalance(page);
     expect(opened).toBeLessThan(before);
     expect(await page.getByTestId('live-status-known').textContent()).toMatch(/\((as the service answered at .*; it has no call to ask again)\)/);
@@ -108,7 +109,7 @@ describe('every credit shown before it is spent', () => {
   it('the Library shows what every job cost', async () => {
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     const library = page.getByRole('main', { name: 'library workspace' });
-    await library.getByText('Completed').first().waitFor({ timeout: 30_000 });
+    await library.getByText('Completed').first().waitFor({ timeout: HANG_GUARD_MS });
     const costs = await library.locator('td[data-col-key="cost"]').allTextContents();
     expect(costs.length).toBeGreaterThan(0);
     expect(costs.filter((c) => !/^\d+ credits?$/.test(c.trim()))).toEqual([]);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
+import { HANG_GUARD_MS } from '../wait';
 
 /**
  * Answers the studio's price question: waits for it, returns what it said (price or "not published",
@@ -61,7 +62,7 @@ export async function paidAction(page: Page, kind: string, start: () => Promise<
   const said = await answer(page, 'send');
   const published = /Price: ([\d,]+) credits?/.exec(said);
   const sent = async () => (await bridgeCall<PaidJob[]>(page, 'jobs.list')).find((j) => !earlier.has(j.id) && j.kind === kind && (j.remoteId !== null || j.phase === 'failed'));
-  await expect.poll(sent, { timeout: 60_000 }).toBeTruthy();
+  await expect.poll(sent, { timeout: HANG_GUARD_MS }).toBeTruthy();
   const job = (await sent()) as PaidJob;
   expect(job.remoteId, `the ${kind} job was not accepted: ${job.phase}`).not.toBeNull();
   const charged = job.chargedCredits ?? (published ? Number(published[1].replace(/,/g, '')) : null);
@@ -69,6 +70,6 @@ export async function paidAction(page: Page, kind: string, start: () => Promise<
   if (published) expect(charged).toBe(Number(published[1].replace(/,/g, '')));
   else expect(said).toMatch(/its price is not published|publishes no price/);
   expect(charged).toBeGreaterThan(0);
-  await expect.poll(() => sandboxBalance(page), { timeout: 30_000 }).toBe(before - (charged as number));
+  await expect.poll(() => sandboxBalance(page), { timeout: HANG_GUARD_MS }).toBe(before - (charged as number));
   return { said, charged: charged as number, job };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost } from '../../electron/web/web-host';
 import { launchBrowser, newStudioContext, openStudio, screenshot, studioUrl, type StudioSession } from './browser';
+import { HANG_GUARD_MS } from '../wait';
 
 const workspaces = ['Editor', 'Voices', 'Library', 'Tools', 'Settings', 'Campaigns'] as const;
 
@@ -32,7 +33,7 @@ describe('app shell in Chromium', () => {
   it('shows the active connection\'s credit balance in the status area', async () => {
     const { page } = studio;
     // The sandbox starts with 1,000 credits and answers quota/info like the service.
-    await expect.poll(() => page.getByTestId('credit-balance').textContent(), { timeout: 20_000 }).toBe('Credits: 1,000');
+    await expect.poll(() => page.getByTestId('credit-balance').textContent(), { timeout: HANG_GUARD_MS }).toBe('Credits: 1,000');
     await screenshot(page, 'shell-credit-balance');
   });
 
@@ -45,7 +46,7 @@ describe('app shell in Chromium', () => {
       const stage = page.locator(`main[aria-label="${name.toLowerCase()} workspace"]`);
       await stage.waitFor();
       // A workspace's chunk loads on first visit; on a loaded machine that can take more than a second.
-      await expect.poll(() => stage.locator(':scope > *').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => stage.locator(':scope > *').count(), { timeout: HANG_GUARD_MS }).toBeGreaterThan(0);
       await page.waitForLoadState('networkidle');
       await screenshot(page, `shell-${name.toLowerCase()}`);
     }
@@ -91,11 +92,11 @@ describe('app shell in Chromium', () => {
     await field.fill(real);
     await save.click();
     const ffmpeg = page.getByRole('list', { name: 'Media tools in use' }).locator('[data-binary="ffmpeg"]');
-    await expect.poll(() => ffmpeg.textContent(), { timeout: 15_000 }).toMatch(/path from Settings/);
+    await expect.poll(() => ffmpeg.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/path from Settings/);
 
     await field.fill('');
     await save.click();
-    await expect.poll(() => ffmpeg.textContent(), { timeout: 15_000 }).toMatch(/system PATH|environment|ffmpeg-static|bundled npm package/);
+    await expect.poll(() => ffmpeg.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/system PATH|environment|ffmpeg-static|bundled npm package/);
     // The refused save is reported in the page, not as a console error.
     expect(studio.consoleErrors).toEqual([]);
   });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { sandboxBalance } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 let studio: StudioSession;
 beforeAll(async () => {
@@ -37,7 +38,7 @@ describe('the day\'s spending limit', () => {
     expect(await asked.textContent()).toMatch(/Today's limit on this connection: 1 credit, 1 credit left\.\s*With no published price and no earlier charge to judge by, the limit cannot be checked ahead for this/);
     await screenshot(page, 'money-limit-unchecked-question');
     await asked.getByTestId('price-confirm-send').click();
-    await expect.poll(() => sandboxBalance(page), { timeout: 30_000 }).toBe(before - 1);
+    await expect.poll(() => sandboxBalance(page), { timeout: HANG_GUARD_MS }).toBe(before - 1);
     // Now the last speech cost 1 credit: the next one would pass the limit, and is refused.
     await page.getByLabel('Script', { exact: true }).fill('Over the limit, again.');
     await page.getByRole('button', { name: 'Generate' }).click();

@@ -11,6 +11,7 @@ import { screenshot, SCREENSHOT_DIR, studioDataDir } from './browser';
 import { keepFrame } from './text-frames';
 import { bridgeCall } from './price';
 import { nodeRasteriser } from '../unit/text/text-node';
+import { HANG_GUARD_MS } from '../wait';
 
 /** Largest distance between a cue's start and where its phrase is heard in the result. */
 export const CUE_TOLERANCE_MS = 300;
@@ -20,7 +21,7 @@ export async function makeCaptions(page: Page, phrases: number): Promise<SrtCue[
   const timeline = page.getByRole('region', { name: 'Timeline' });
   await timeline.getByRole('button', { name: 'Make captions' }).click();
   const cues = timeline.getByRole('button', { name: /^Caption \d+ in scene 1:/ });
-  await expect.poll(() => cues.count(), { timeout: 60_000 }).toBe(phrases);
+  await expect.poll(() => cues.count(), { timeout: HANG_GUARD_MS }).toBe(phrases);
   return Promise.all(
     (await cues.all()).map(async (c) => {
       const [, from, to, text] = /^([\d.]+)–([\d.]+) s · (.*)$/s.exec((await c.getAttribute('title')) ?? '') ?? [];
@@ -61,10 +62,11 @@ export async function checkPreviewCaption(page: Page, firstCue: { text: string; 
     el.currentTime = at;
   }, (firstCue.startMs + firstCue.endMs) / 2000);
   const image = page.getByRole('img', { name: 'Caption' }).locator('image');
-  await image.waitFor();
-  const shown = await image.evaluate((el) => ['x', 'y', 'width', 'height'].map((a) => Number(el.getAttribute(a))));
   const drawn = await drawCue(nodeRasteriser(), DEFAULT_CAPTION_SETTINGS, firstCue.text, output);
-  expect(shown).toEqual([drawn.x, drawn.y, drawn.width, drawn.height]);
+  // Polled: the overlay follows the seek a moment later, and until then may show the cue it was at.
+  await expect
+    .poll(() => image.evaluate((el) => ['x', 'y', 'width', 'height'].map((a) => Number(el.getAttribute(a)))), { timeout: HANG_GUARD_MS })
+    .toEqual([drawn.x, drawn.y, drawn.width, drawn.height]);
   await screenshot(page, 'editor-captions-preview');
 }
 
@@ -75,11 +77,11 @@ export async function downloadResult(page: Page, jobId: string): Promise<string>
   let saved: string | null = null;
   await expect
     // This download, in this folder: the archive keeps a copy of the same result elsewhere.
-    .poll(async () => (saved = (await bridgeCall<{ jobId: string; folder: string; state: string; savedPath: string | null }[]>(page, 'downloads.list')).find((d) => d.jobId === jobId && d.folder === folder && d.state === 'saved')?.savedPath ?? null), { timeout: 60_000 })
+    .poll(async () => (saved = (await bridgeCall<{ jobId: string; folder: string; state: string; savedPath: string | null }[]>(page, 'downloads.list')).find((d) => d.jobId === jobId && d.folder === folder && d.state === 'saved')?.savedPath ?? null), { timeout: HANG_GUARD_MS })
     .not.toBeNull();
   // Its subtitle files are written just after the copy is saved (the list may show it saved first).
   const stem = saved!.replace(/\.mp4$/, '');
-  await expect.poll(() => existsSync(`${stem}.srt`) && existsSync(`${stem}.vtt`), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => existsSync(`${stem}.srt`) && existsSync(`${stem}.vtt`), { timeout: HANG_GUARD_MS }).toBe(true);
   return saved!;
 }
 

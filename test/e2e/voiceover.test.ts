@@ -2,18 +2,10 @@
 // an element and goes to another workspace while the speech job runs, and it is in the project after
 // a reload. The host's reactor puts it in place; no component has to be on screen for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { openRecentProject, openStudio, screenshot, type StudioSession } from './browser';
+import { discardIfAsked } from './editor-helpers';
 import { paidAction } from './price';
-
-/** The editor asks before replacing unsaved work: these tests start over, so they do not keep it. */
-async function discardIfAsked(page: Page): Promise<void> {
-  const dontSave = page.getByRole('button', { name: "Don't save" });
-  await dontSave.waitFor({ timeout: 1500 }).then(
-    () => dontSave.click(),
-    () => undefined,
-  );
-}
+import { HANG_GUARD_MS } from '../wait';
 
 describe('scene voiceovers in Chromium', () => {
   let studio: StudioSession;
@@ -29,7 +21,7 @@ describe('scene voiceovers in Chromium', () => {
     const { page } = studio;
     await page.getByRole('button', { name: 'File menu' }).click();
     await page.getByText('New project…').click();
-    await discardIfAsked(page);
+    await discardIfAsked(page, page.getByRole('radio', { name: /Avatar video/ }));
     await page.getByRole('radio', { name: /Avatar video/ }).click();
     await page.getByRole('textbox', { name: 'New project name' }).fill('Voiceover lands');
     await page.getByRole('button', { name: 'Create project' }).click();
@@ -54,19 +46,19 @@ describe('scene voiceovers in Chromium', () => {
     // Away from the scene inspector at once: an element selected, then another workspace.
     await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /in scene 1$/ }).first().click();
     await page.getByRole('button', { name: 'Library', exact: true }).click();
-    await page.getByRole('main', { name: 'library workspace' }).getByText('Completed').first().waitFor({ timeout: 60_000 });
+    await page.getByRole('main', { name: 'library workspace' }).getByText('Completed').first().waitFor({ timeout: HANG_GUARD_MS });
     await page.getByRole('button', { name: 'Editor', exact: true }).click();
     await page.keyboard.press('Escape');
     // The reactor writes the project file and then tells the page; on a loaded machine that took over 15 s.
-    await expect.poll(() => page.getByText('Voiceover ready.').count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('Voiceover ready.').count(), { timeout: HANG_GUARD_MS }).toBeGreaterThan(0);
     await screenshot(page, 'editor-voiceover-landed');
 
     // The host wrote it into the saved project too: a fresh page reopens it with the audio.
     await page.reload();
     await openRecentProject(page, /^Voiceover lands ·/);
-    await discardIfAsked(page);
+    await discardIfAsked(page, page.getByRole('toolbar', { name: 'Editor toolbar' }).filter({ hasText: 'Voiceover lands' }));
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByText('Voiceover ready.').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText('Voiceover ready.').count(), { timeout: HANG_GUARD_MS }).toBeGreaterThan(0);
     expect(studio.consoleErrors).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudio, screenshot, type StudioSession } from './browser';
 import { confirmPrice, paidAction } from './price';
+import { HANG_GUARD_MS } from '../wait';
 
 describe('Voices workspace in Chromium against the sandbox', () => {
   let studio: StudioSession;
@@ -19,12 +20,12 @@ describe('Voices workspace in Chromium against the sandbox', () => {
   it('lists the sandbox voices with their details and plays one preview at a time', async () => {
     const { page } = studio;
     const items = page.locator('[data-testid="voice-list"] li');
-    await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(6);
+    await expect.poll(() => items.count(), { timeout: HANG_GUARD_MS }).toBe(6);
     const first = items.nth(0);
     expect(await first.textContent()).toMatch(/Official/);
     const play = (i: number) => items.nth(i).getByRole('button', { name: /^(Play|Stop) preview/ });
-    await expect.poll(() => play(0).isEnabled(), { timeout: 20_000 }).toBe(true);
-    await expect.poll(() => play(1).isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => play(0).isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
+    await expect.poll(() => play(1).isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
     // The waveform is the host's measure of the preview: the page itself may not fetch media (CSP).
     expect(await first.locator('[data-waveform]').getAttribute('data-waveform')).toBe('measured');
     await play(0).click();
@@ -53,9 +54,9 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     expect(await page.getByTestId('script-counts').textContent()).toMatch(/6 \/ 5,000 words · 37 characters/);
     await paidAction(page, 'tts', () => page.getByRole('button', { name: 'Generate' }).click(), { cancelFirst: true });
     const result = page.getByTestId('tts-status').getByTestId('speech-result');
-    await result.waitFor({ timeout: 60_000 });
+    await result.waitFor({ timeout: HANG_GUARD_MS });
     const playResult = result.getByRole('button', { name: /^Play Speech/ });
-    await expect.poll(() => playResult.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => playResult.isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
     await playResult.click();
     await expect.poll(() => result.getByRole('button', { name: /^Stop Speech/ }).count()).toBe(1);
     expect(await result.locator('.time').textContent()).toMatch(/^0:0[1-9]$/);
@@ -73,13 +74,13 @@ describe('Voices workspace in Chromium against the sandbox', () => {
       return ((await r.json()) as { value: { preview: string }[] }).value[1].preview;
     });
     await page.getByLabel('Sample link').fill(sample);
-    await expect.poll(() => page.getByRole('button', { name: /^Play the sample/ }).isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: /^Play the sample/ }).isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
     await paidAction(page, 'voice-clone', () => page.getByRole('button', { name: 'Clone and speak' }).click(), { cancelFirst: true });
     const result = page.getByTestId('clone-status').getByTestId('speech-result');
-    await result.waitFor({ timeout: 60_000 });
+    await result.waitFor({ timeout: HANG_GUARD_MS });
     await page.getByText('My voices', { exact: true }).click();
     const mine = page.locator('[data-testid="voice-list"] li');
-    await expect.poll(() => mine.count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => mine.count(), { timeout: HANG_GUARD_MS }).toBe(1);
     expect(await mine.first().textContent()).toMatch(/My voice.*Cloned/);
     await screenshot(page, 'voices-clone');
     expect(studio.consoleErrors).toEqual([]);
@@ -111,8 +112,8 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     await page.getByLabel('Clone script').fill('Cloned from a file on my disk.');
     await page.getByRole('button', { name: 'Clone and speak' }).click();
     await confirmPrice(page);
-    await expect.poll(async () => (await clones()).length, { timeout: 30_000 }).toBe(before + 1);
-    await expect.poll(async () => (await clones())[0].phase, { timeout: 60_000 }).toBe('completed');
+    await expect.poll(async () => (await clones()).length, { timeout: HANG_GUARD_MS }).toBe(before + 1);
+    await expect.poll(async () => (await clones())[0].phase, { timeout: HANG_GUARD_MS }).toBe('completed');
     const sent = (await clones())[0];
     expect(sent.request.voice_url).toMatch(/\/files\/up-[0-9a-f]+-my_recording\.mp3$/);
     expect(studio.consoleErrors).toEqual([]);
