@@ -1,7 +1,8 @@
 // The lint rule that holds every source file to the layer table in layers.js, in the manner of
 // VS Code's code-layering rule, but failing closed: a file the table does not place is an error.
 import { builtinModules } from 'node:module';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { targetOf } from './import-graph.js';
 import { LAYERS, SERVICE_FOLDERS, importsOf, placeOf } from './layers.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -9,15 +10,7 @@ const TABLE = '.eslint-plugin-local/layers.js';
 const SERVICES = LAYERS.services.folder;
 
 /** A path relative to the repository, with `/` on every platform. */
-const fromRoot = (path) => relative(ROOT, path).split(sep).join('/');
-
-/** Where an import of ours points (tsconfig's @common/ and @/ aliases included); null for a package. */
-function targetOf(file, spec) {
-  if (spec.startsWith('.')) return resolve(dirname(file), spec);
-  if (spec.startsWith('@common/')) return join(ROOT, LAYERS.common.folder, spec.slice('@common/'.length));
-  if (spec.startsWith('@/')) return join(ROOT, LAYERS.renderer.folder, 'src', spec.slice(2));
-  return null;
-}
+export const fromRoot = (path) => relative(ROOT, path).split(sep).join('/');
 
 const builtins = new Set(builtinModules);
 const PACKAGE_TESTS = {
@@ -34,7 +27,7 @@ function sourceOf(node) {
 }
 
 /** The string an import-like node names, or null when it is computed at run time. */
-function specifierOf(node) {
+export function specifierOf(node) {
   const source = sourceOf(node);
   if (source?.type === 'Literal' && typeof source.value === 'string') return source.value;
   if (source?.type === 'TemplateLiteral' && source.expressions.length === 0) return source.quasis[0].value.cooked;

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import type { AppSettings, Notice } from '../common/bridge';
+import type { Notice } from '../common/bridge';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import type { RunningEmulator } from '../emulator';
 import { isBuiltInSandboxLink, reachRunningSandbox, startBuiltInSandbox } from '../emulator/built-in';
-import type { CatalogueService } from '../services/catalogue/catalogue-service';
 import { ServiceClient } from '../services/client/service-client';
 import { ServiceError } from '../services/client/errors';
 import type { ConnectionManager } from '../services/connections/connection-manager';
@@ -11,34 +10,15 @@ import { EnvVault, credentialsFromEnv } from '../services/connections/env-vault'
 import { serviceAddressProblem } from '../common/net/address-rules';
 import { defaultDataDir } from '../services/host/data-dir';
 import { DataFolderBusyError, lockDataFolder, type HeldLock } from '../services/host/data-folder-lock';
-import type { Logger, RecordStore, RecordStoreFactory } from '../services/host/types';
+import type { Logger } from '../services/host/types';
 import { createEngineServices } from '../services/host/engine-services';
-import type { EngineConnection, EngineConnections, JobEngine } from '../services/jobs/engine';
+import type { EngineConnection, EngineConnections } from '../services/jobs/engine';
 import { createConfStoreFactory } from '../services/store/conf-store';
-import { createStorageServices, type StorageServices } from '../services/storage/storage-services';
+import { createStorageServices } from '../services/storage/storage-services';
 import { storageFromEnv } from '../services/storage/storage-records';
 import { flag, UsageError, type CliIo, type ParsedArgs } from './command';
+import type { CliHost } from './cli-host-types';
 import { serveFolder } from './cli-owner';
-
-export interface CliHost {
-  dataDir: string;
-  engine: JobEngine;
-  connections: ConnectionManager;
-  /** The connection new work goes to (--base-url, --connection, else the sandbox) and its client. */
-  target: EngineConnections;
-  /** Storages for local files (the sandbox, or one declared by STUDIO_S3_*) and the uploader. */
-  storage: StorageServices;
-  /** Avatar, voice and model lists through the connection the command works with. */
-  catalogue: CatalogueService;
-  /** Record stores in the data folder (the same records the app keeps). */
-  createStore: RecordStoreFactory;
-  /** The folder's settings, the record the Settings page writes (media binaries, spending). */
-  settings: RecordStore<AppSettings>;
-  log: Logger;
-  /** Starts (or reaches) the built-in sandbox when any of `links` is one of its links, before they are fetched. */
-  sandboxServing(links: readonly (string | undefined)[]): Promise<void>;
-  close(): Promise<void>;
-}
 
 function quietLogger(io: CliIo, verbose: boolean): Logger {
   const line = (level: string) => (message: string) => {

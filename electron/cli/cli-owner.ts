@@ -11,7 +11,7 @@ import { importPath } from '../services/media/local-import';
 import { LocalMediaLinker } from '../services/storage/local-media-linker';
 import { CharacterSwapService } from '../services/tools/character-swap-service';
 import { LipSyncService } from '../services/tools/lipsync-service';
-import type { CliHost } from './cli-host';
+import type { CliHost } from './cli-host-types';
 import type { CliIo } from './command';
 import { cliToolDeps } from './commands/tool-job';
 

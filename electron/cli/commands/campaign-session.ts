@@ -9,10 +9,10 @@ import { checkCampaignFile, type CampaignCheck } from '../../services/campaign/c
 import { campaignQuote, requireCampaignConfirmed } from '../../services/campaign/campaign-setup';
 import { LinkChecker } from '../../services/media/link-checker';
 import { createMediaToolkit } from '../../services/media/toolkit';
-import type { CliHost } from '../cli-host';
+import type { CliHost } from '../cli-host-types';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from '../command';
 import { readProjectArg, resolveRelativeMedia } from './project-file';
-import { ask } from './tool-job';
+import { ask } from '../ask';
 
 /** The options `campaign check` and `campaign run` share. */
 export const CAMPAIGN_INPUT_OPTIONS = [

@@ -3,7 +3,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MAX_NUM_FRAMES } from '../../common/api/faces';
 import { FacesService } from '../../services/faces/faces-service';
 import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
-import { openCliHost, type CliHost } from '../cli-host';
+import { openCliHost } from '../cli-host';
+import type { CliHost } from '../cli-host-types';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
 import { JSON_OPTION } from '../common-options';
 

@@ -1,5 +1,6 @@
 import { JOB_KIND_LABELS, JOB_PHASE_LABELS, costGroups, describeCost, describeExpiry, describeTotalCost, formatDuration, type JobView } from '../../common/bridge/jobs';
-import { openCliHost, type CliHost } from '../cli-host';
+import { openCliHost } from '../cli-host';
+import type { CliHost } from '../cli-host-types';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 import { matchJob } from '../../common/jobs/job-id';

@@ -1,7 +1,7 @@
 import { PAID_ACTION_LABELS, combinedPrice, creditsText, describePrice, type PaidConfirmation, type QuoteItem } from '../../common/bridge/jobs';
 import type { JobEngine } from '../../services/jobs/engine';
 import { RefusedError, type CliIo, type ParsedArgs } from '../command';
-import { ask } from './tool-job';
+import { ask } from '../ask';
 
 /**
  * The command line's price question, as the studio asks it: the price (or that it is not published,

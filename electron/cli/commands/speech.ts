@@ -3,16 +3,16 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { normaliseRate } from '../../common/bridge/batches';
-import { JOB_PHASE_LABELS, type UnconfirmedSubmission, type JobView } from '../../common/bridge/jobs';
+import { JOB_PHASE_LABELS, type UnconfirmedSubmission } from '../../common/bridge/jobs';
 import { isServiceError } from '../../services/client/errors';
-import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-to-file';
-import { ffprobeVerifier } from '../../services/downloads/verify';
 import { knownVoicesOf, unknownVoiceProblem } from '../../services/voices/batch-input';
-import { openCliHost, type CliHost } from '../cli-host';
+import { openCliHost } from '../cli-host';
+import type { CliHost } from '../cli-host-types';
 import { localFileOf, reachOwnerHost, type OwnerHost } from '../owner-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { SCRIPT_OPTIONS } from '../common-options';
 import { confirmPaidCli } from './paid-confirm';
+import { saveResult } from './save-result';
 
 /** "50%", "50" → "50%"; the service takes the speaking rate as 0%..100%. */
 export function parseRate(value: string | undefined): string | undefined {
@@ -31,21 +31,6 @@ async function scriptOf(args: ParsedArgs, io: CliIo): Promise<string> {
   }));
   if (script.trim() === '') throw new UsageError('The script is empty');
   return script;
-}
-
-/** Saves a finished job's result to `out` (a .part first, checked with ffprobe, then renamed). */
-export async function saveResult(job: JobView, out: string, io: CliIo): Promise<void> {
-  if (!job.resultUrl) throw new Error('the job has no result link');
-  const verify = ffprobeVerifier();
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await fetchToFile({ url: job.resultUrl, target: out, validators: null, verify });
-      return;
-    } catch (error) {
-      if (error instanceof FinalDownloadError || attempt >= 3) throw error;
-      io.err(`Download interrupted (${(error as Error).message}); trying again…`);
-    }
-  }
 }
 
 /** Uploads a local file to the active storage and answers its link: this run's own, or the owner's. */

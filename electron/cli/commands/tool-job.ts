@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { JOB_PHASE_LABELS, type JobView, type SubmitResult } from '../../common/bridge/jobs';
 import type { MediaCheck } from '../../common/composition/media-checks';
@@ -10,10 +9,10 @@ import type { ToolDeps } from '../../services/tools/tool-deps';
 import { StudioError } from '../../services/host/errors';
 import { NOT_GRANTED, type LocalGrants } from '../../services/media/local-grants';
 import type { LocalMediaLinker } from '../../services/storage/local-media-linker';
-import type { CliHost } from '../cli-host';
+import type { CliHost } from '../cli-host-types';
 import { EXIT, type CliIo } from '../command';
 import type { CommandEngine } from '../owner-host';
-import { saveResult } from './speech';
+import { saveResult } from './save-result';
 
 const isLink = (value: string): boolean => /^https?:\/\//i.test(value);
 
@@ -69,21 +68,6 @@ export function reportChecks(checks: readonly MediaCheck[], io: CliIo): boolean 
   return checks.some((c) => c.level === 'error');
 }
 
-/** Asks on the terminal (or reads the answer from stdin); only "y"/"yes" agrees. */
-export async function ask(io: CliIo, question: string): Promise<boolean> {
-  io.err(question);
-  const answer = io.stdin
-    ? await io.stdin()
-    : await new Promise<string>((done) => {
-        const lines = createInterface({ input: process.stdin });
-        lines.once('line', (line) => {
-          lines.close();
-          done(line);
-        });
-        lines.once('close', () => done(''));
-      });
-  return /^\s*y(es)?\s*$/i.test(answer.split('\n')[0] ?? '');
-}
 
 const BAR_WIDTH = 24;
 

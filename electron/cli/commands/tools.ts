@@ -8,7 +8,8 @@ import { openCliHost } from '../cli-host';
 import { reachOwnerHost, type CommandEngine } from '../owner-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { AGAIN_OPTION, JSON_OPTION, OUT_OPTION } from '../common-options';
-import { ask, cliToolDeps, describeMedia, followToolJob, reportChecks } from './tool-job';
+import { ask } from '../ask';
+import { cliToolDeps, describeMedia, followToolJob, reportChecks } from './tool-job';
 import { confirmPaidCli } from './paid-confirm';
 
 function required(args: ParsedArgs, name: string, what: string): string {

@@ -190,3 +190,11 @@ export const DOWNLOAD_STATE_LABELS: Record<DownloadState, string> = {
   missing: 'Missing',
   changed: 'Changed on disk',
 };
+
+/** "1.2 MB", "340 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(0)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HexColour } from './colour';
 import { FontRecord, TextStyle } from './text-style';
-import { LoudnessTarget, MusicTrack, SceneMusic } from './music-track';
+import { LoudnessTarget, MusicTrack, SceneMusic } from './music-schema';
 import { CaptionCue, CaptionSettings } from '../captions/caption-track';
 
 export { HexColour };

@@ -93,6 +93,7 @@ export * from './serialise-avatar-video';
 export * from './serialise-talking-avatar';
 export * from './validate';
 export * from './export-body';
+export * from './music-schema';
 export * from './music-track';
 export * from './music-ops';
 export * from './link-checks';

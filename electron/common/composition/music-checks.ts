@@ -2,7 +2,7 @@ import type { Project, ProjectKind } from './document';
 import { musicVoiceOf, sceneTrack } from './music-track';
 import { capitalise, sceneLabel } from './render-plan';
 import { urlKind } from './rules';
-import type { Problem } from './validate';
+import type { Problem } from './problem';
 
 /**
  * What stands between a project's music and the service: the music is never sent itself (the studio

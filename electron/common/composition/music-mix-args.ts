@@ -1,5 +1,6 @@
 import type { Span } from '../captions/caption-timing';
-import type { LoudnessTarget, SceneMusicPlan } from './music-track';
+import type { LoudnessTarget } from './music-schema';
+import type { SceneMusicPlan } from './music-track';
 
 /**
  * The ffmpeg side of music under the voice, pure so it is pinned by golden tests and shared by the

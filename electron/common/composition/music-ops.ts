@@ -1,6 +1,6 @@
 import type { Project } from './document';
 import { CompositionError, updateScene } from './project-ops';
-import { LOUDNESS_PRESETS, LoudnessTarget, MusicTrack, type LoudnessPresetId, type SceneMusic } from './music-track';
+import { LOUDNESS_PRESETS, LoudnessTarget, MusicTrack, type LoudnessPresetId, type SceneMusic } from './music-schema';
 
 /**
  * Music operations, pure like every other: each returns a new document (the same one when nothing

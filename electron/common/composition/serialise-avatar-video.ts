@@ -4,7 +4,8 @@ import { elementBox, stackingOrder } from './geometry';
 import { DEFAULT_PLACEMENT, toWire, type PlacementConvention } from './placement';
 import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
 import { pictureSize, textReference } from './text-ops';
-import { musicReference, sceneTrack } from './music-track';
+import { musicReference } from './music-schema';
+import { sceneTrack } from './music-track';
 
 /**
  * Project → POST /api/open/v3/avatar/createVideo body. Exact field names and case from the interface.

@@ -5,7 +5,8 @@ import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
 import { DEFAULT_PLACEMENT, type PlacementConvention } from './placement';
 import { wirePlacement, type SerialiseOptions } from './serialise-avatar-video';
 import { textReference } from './text-ops';
-import { musicReference, sceneTrack } from './music-track';
+import { musicReference } from './music-schema';
+import { sceneTrack } from './music-track';
 
 /**
  * Project → POST /api/open/v3/talkingavatar/create body. Exact field names and case from the interface.

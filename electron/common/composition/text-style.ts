@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { scriptFontRecordsOf } from '../text/script-fonts';
 import { HexColour } from './colour';
+import { FONT_WEIGHTS, FontWeight } from './font-weight';
 
 /**
  * What a text element looks like. The service has no text element, so the studio draws text itself
  * (common/text) and sends a picture; every size here is in output pixels at the text's natural size.
  */
 
-export const FONT_WEIGHTS = [400, 700] as const;
-export const FontWeight = z.union([z.literal(400), z.literal(700)]);
-export type FontWeight = z.infer<typeof FontWeight>;
+export { FONT_WEIGHTS, FontWeight };
 
 /**
  * The fonts shipped with the studio (resources/fonts, each with its licence there). `sha256` is the

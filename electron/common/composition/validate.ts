@@ -3,6 +3,7 @@ import { elementBox } from './geometry';
 import { DEFAULT_PLACEMENT, placementLabel, toWire, type PlacementConvention } from './placement';
 import { capitalise, sceneLabel } from './render-plan';
 import { sentMediaSize } from './serialise-avatar-video';
+import type { Problem } from './problem';
 import { recordedFontProblem, textStyleProblem, type FontRecord } from './text-style';
 import { musicProblems } from './music-checks';
 import { sceneTrack } from './music-track';
@@ -18,21 +19,7 @@ import {
   type PlanTier,
 } from './rules';
 
-/**
- * Checks a project against every rule the interface documents, before anything is sent. Returns a
- * list (empty when all is well) so the editor can show each problem beside its scene and element.
- * `purpose: 'preview'` relaxes what only matters to the service (local files, colour images, a
- * voiceover not generated yet), so a local preview is never blocked by them.
- */
-export interface Problem {
-  level: 'error' | 'warning';
-  code: string;
-  /** Human sentence naming the scene and element: "Scene 2 (outro), element logo: …". */
-  message: string;
-  sceneIndex?: number;
-  sceneId?: string;
-  elementId?: string;
-}
+export type { Problem };
 
 export interface ValidateOptions {
   /** Which body the project will become; defaults to the project's kind. */
@@ -51,6 +38,12 @@ interface Where {
   prefix: string;
 }
 
+/**
+ * Checks a project against every rule the interface documents, before anything is sent. Returns a
+ * list (empty when all is well) so the editor can show each problem beside its scene and element.
+ * `purpose: 'preview'` relaxes what only matters to the service (local files, colour images, a
+ * voiceover not generated yet), so a local preview is never blocked by them.
+ */
 export function validateProject(project: Project, options: ValidateOptions = {}): Problem[] {
   const target = options.target ?? project.kind;
   const submit = (options.purpose ?? 'submit') === 'submit';

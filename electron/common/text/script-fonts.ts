@@ -1,4 +1,4 @@
-import type { FontWeight } from '../composition/text-style';
+import type { FontWeight } from '../composition/font-weight';
 
 /**
  * Fonts for the scripts the bundled families lack: Arabic (Noto Sans Arabic, static regular and bold),

@@ -1,6 +1,6 @@
 import type { AiModelType } from '../../common/api';
 import type { AvatarQuery, CatalogueAvatar, CatalogueModel, CatalogueVoice, VoiceQuery } from '../../common/bridge/catalogue';
-import type { Clock } from '../client/transport';
+import type { Clock } from '../client/clock';
 import type { ServiceClient } from '../client/service-client';
 import { everyAvatar } from './every-avatar';
 

@@ -1,6 +1,10 @@
 import { DEFAULT_AVATAR_PAGE_SIZE } from '../../common/api';
 import type { CatalogueAvatar } from '../../common/bridge/catalogue';
-import type { CatalogueService } from './catalogue-service';
+
+/** What reading the list takes: one page of it at a time (the catalogue service, or a fake). */
+export interface AvatarPages {
+  avatars(query: { page: number; size: number }): Promise<CatalogueAvatar[]>;
+}
 
 /** Enough pages for 10,000 avatars; an account past that is read no further (see everyAvatar). */
 const MAX_PAGES = 100;
@@ -11,7 +15,7 @@ const MAX_PAGES = 100;
  * than MAX_PAGES pages is an error rather than a short answer: a caller deciding "not one of this
  * connection's avatars" from a cut list would refuse avatars that exist.
  */
-export async function everyAvatar(catalogue: Pick<CatalogueService, 'avatars'>): Promise<CatalogueAvatar[]> {
+export async function everyAvatar(catalogue: AvatarPages): Promise<CatalogueAvatar[]> {
   const size = DEFAULT_AVATAR_PAGE_SIZE;
   const all: CatalogueAvatar[] = [];
   for (let page = 1; page <= MAX_PAGES; page += 1) {

@@ -1,4 +1,4 @@
-import type { Clock } from './transport';
+import type { Clock } from './clock';
 
 export type Credentials =
   | { kind: 'api-key'; apiKey: string }

@@ -1,17 +1,6 @@
-import { explainCode, explainFailure } from './explanations';
+import { explainCode, explainFailure, type ServiceErrorKind } from './explanations';
 
-/**
- * Why a call to the service did not produce a usable answer.
- * - service: the service answered with an envelope whose code is not 1000 (or a detection error).
- * - http: an HTTP status outside 2xx without a readable envelope.
- * - network: the connection failed (refused, reset, dropped).
- * - timeout: no answer within the per-request time limit.
- * - malformed: the answer did not match the endpoint's schema.
- * - aborted: the caller cancelled.
- * - config: the connection cannot be used (no credentials, bad base URL).
- * - invalid: the request failed validation before anything was sent.
- */
-export type ServiceErrorKind = 'service' | 'http' | 'network' | 'timeout' | 'malformed' | 'aborted' | 'config' | 'invalid';
+export type { ServiceErrorKind };
 
 export interface ServiceErrorInit {
   kind: ServiceErrorKind;

@@ -1,4 +1,3 @@
-import type { ServiceErrorInit } from './errors';
 
 /**
  * What each business code means for the person using the studio, and what they can do about it.
@@ -83,7 +82,28 @@ export function explainAnalyzeFrames(message: string): string {
   return analyzeExplanations.find(([pattern]) => pattern.test(message))?.[1] ?? 'Frame analysis failed.';
 }
 
-export function explainFailure(init: Pick<ServiceErrorInit, 'kind' | 'httpStatus' | 'ambiguous' | 'endpoint'>): string {
+/**
+ * Why a call to the service did not produce a usable answer.
+ * - service: the service answered with an envelope whose code is not 1000 (or a detection error).
+ * - http: an HTTP status outside 2xx without a readable envelope.
+ * - network: the connection failed (refused, reset, dropped).
+ * - timeout: no answer within the per-request time limit.
+ * - malformed: the answer did not match the endpoint's schema.
+ * - aborted: the caller cancelled.
+ * - config: the connection cannot be used (no credentials, bad base URL).
+ * - invalid: the request failed validation before anything was sent.
+ */
+export type ServiceErrorKind = 'service' | 'http' | 'network' | 'timeout' | 'malformed' | 'aborted' | 'config' | 'invalid';
+
+/** What explaining a failure needs of it (a ServiceError's init). */
+export interface FailureFacts {
+  kind: ServiceErrorKind;
+  endpoint: string;
+  httpStatus?: number;
+  ambiguous?: boolean;
+}
+
+export function explainFailure(init: FailureFacts): string {
   switch (init.kind) {
     case 'service':
       return 'The service refused the request.';

@@ -1,12 +1,10 @@
 import type { AuthProvider } from './auth';
 import { backoffDelay, parseRetryAfter, realSleep, type BackoffPolicy, type Random, type Sleep } from './backoff';
+import type { Clock } from './clock';
 import { RequestPace } from './pace';
 import { ServiceError } from './errors';
 import { Code, isAuthCode } from '../../common/api';
 
-export interface Clock {
-  now(): number;
-}
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 

@@ -1,7 +1,7 @@
 import type { CostEstimate, JobKind, JobView } from '../../common/bridge/jobs';
 import type { SpendingPolicy } from '../../common/jobs/cost-model';
 import type { Random } from '../client/backoff';
-import type { Clock } from '../client/transport';
+import type { Clock } from '../client/clock';
 import type { ServiceClient } from '../client/service-client';
 import type { Logger } from '../host/types';
 import type { LedgerStorage } from './ledger';

@@ -1,5 +1,5 @@
 import { backoffDelay, type BackoffPolicy, type Random } from '../client/backoff';
-import type { Clock } from '../client/transport';
+import type { Clock } from '../client/clock';
 import type { WakeHint } from './polling-strategy';
 
 export interface Timers {

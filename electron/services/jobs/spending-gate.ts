@@ -1,7 +1,7 @@
 import type { CostEstimate, JobKind, JobRecord, JobSubmission, PriceQuote, QuoteItem } from '../../common/bridge/jobs';
 import { combinedPrice, confirmationRefusal, dailyLimitRefusal, PAID_ACTION_LABELS, priceOf, SpendingPolicy, type PaidAction, type PaidConfirmation, type PastCharge, type Price } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
-import type { Clock } from '../client/transport';
+import type { Clock } from '../client/clock';
 import { chargeHistory, CreateLocks, spentToday } from './paid-gate';
 import { kindEntry } from './kinds';
 

@@ -1,7 +1,26 @@
-import { describeExpiry, type DownloadView, type JobView } from '@common/bridge';
-import { describeDownload } from './download-cell';
+import { DOWNLOAD_STATE_LABELS, describeExpiry, formatBytes, formatDuration, type DownloadView, type JobView } from '@common/bridge';
 
 /** What the Library says about a job's copies, from all of its downloads together. */
+/** "42% · 2.1 MB/s · 12 s left", "Paused at 40%", "Failed: why". */
+export function describeDownload(entry: DownloadView): string {
+  const percent = entry.totalBytes ? `${Math.floor((entry.bytes / entry.totalBytes) * 100)}%` : formatBytes(entry.bytes);
+  switch (entry.state) {
+    case 'downloading': {
+      const speed = entry.bytesPerSecond ? ` · ${formatBytes(entry.bytesPerSecond)}/s` : '';
+      const left = entry.secondsLeft !== null ? ` · ${formatDuration(entry.secondsLeft * 1000)} left` : '';
+      return `${percent}${speed}${left}`;
+    }
+    case 'paused':
+      return entry.bytes > 0 ? `Paused at ${percent}` : 'Paused';
+    case 'failed':
+      return `Failed: ${entry.reason ?? 'unknown reason'}`;
+    case 'queued':
+      return entry.reason ? `Queued · ${entry.reason}` : 'Queued';
+    default:
+      return DOWNLOAD_STATE_LABELS[entry.state];
+  }
+}
+
 export interface CopySummary {
   text: string;
   /** For the cell's mark and tests: the most important fact. */

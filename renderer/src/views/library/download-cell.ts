@@ -1,28 +1,7 @@
 import { h } from 'vue';
 import { NButton, NProgress } from 'naive-ui';
-import { DOWNLOAD_STATE_LABELS, formatDuration, type DownloadView, type JobView } from '@common/bridge';
-import { formatBytes } from '@/stores/downloads';
+import type { DownloadView, JobView } from '@common/bridge';
 import { summariseCopies } from './copies';
-
-/** "42% · 2.1 MB/s · 12 s left", "Paused at 40%", "Failed: why". */
-export function describeDownload(entry: DownloadView): string {
-  const percent = entry.totalBytes ? `${Math.floor((entry.bytes / entry.totalBytes) * 100)}%` : formatBytes(entry.bytes);
-  switch (entry.state) {
-    case 'downloading': {
-      const speed = entry.bytesPerSecond ? ` · ${formatBytes(entry.bytesPerSecond)}/s` : '';
-      const left = entry.secondsLeft !== null ? ` · ${formatDuration(entry.secondsLeft * 1000)} left` : '';
-      return `${percent}${speed}${left}`;
-    }
-    case 'paused':
-      return entry.bytes > 0 ? `Paused at ${percent}` : 'Paused';
-    case 'failed':
-      return `Failed: ${entry.reason ?? 'unknown reason'}`;
-    case 'queued':
-      return entry.reason ? `Queued · ${entry.reason}` : 'Queued';
-    default:
-      return DOWNLOAD_STATE_LABELS[entry.state];
-  }
-}
 
 /** What a user can do to one download from its row. */
 export interface TransferControls {

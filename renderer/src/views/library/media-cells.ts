@@ -1,7 +1,7 @@
 import { h } from 'vue';
 import { NPopover } from 'naive-ui';
 import { isAudioKind, type JobView, type ResultMedia } from '@common/bridge';
-import { formatBytes } from '@/stores/downloads';
+import { formatBytes } from '@common/bridge';
 
 /** A preview plays at most this much of the result, from its start, again and again. */
 const PREVIEW_SECONDS = 6;
