@@ -15,7 +15,11 @@ module.exports = {
   files: ['out/**/*', 'package.json', '!**/*.map', '!out/renderer/**/*.part'],
   asar: true,
   // Native binaries must be real files to be executed: ffmpeg-static and the npm ffmpeg/ffprobe builds.
-  asarUnpack: ['node_modules/ffmpeg-static/**', 'node_modules/@ffmpeg-installer/**', 'node_modules/@ffprobe-installer/**'],
+  asarUnpack: [
+    'node_modules/ffmpeg-static/**',
+    'node_modules/@ffmpeg-installer/**',
+    'node_modules/@ffprobe-installer/**',
+  ],
   // The fonts text elements are drawn with sit beside app.asar (resources/fonts of the installation),
   // where bundledFontsDir() finds them by walking up from the built main process; the starter
   // templates likewise (starterTemplatesDir()).

@@ -12,7 +12,8 @@ provideMediaTools(root);
 // The archive's default folders (under Videos and Music) go to a scratch home, never the tester's own.
 // One fixed scratch folder (not one per run), so runs do not pile up folders in /tmp; worker-env.ts
 // gives each test worker a sub-folder of it (STUDIO_ARCHIVE_HOME given to `npm test` moves it).
-process.env.STUDIO_TEST_ARCHIVE_ROOT ??= process.env.STUDIO_ARCHIVE_HOME ?? join(tmpdir(), 'avatar-studio-test-archive-home');
+process.env.STUDIO_TEST_ARCHIVE_ROOT ??=
+  process.env.STUDIO_ARCHIVE_HOME ?? join(tmpdir(), 'avatar-studio-test-archive-home');
 const alias = {
   '@common': resolve(root, 'electron/common'),
   '@': resolve(root, 'renderer/src'),
@@ -71,8 +72,16 @@ export default defineConfig({
       { resolve: { alias }, test: { ...unitTest, name: 'unit-isolated', include: isolatedUnitFiles } },
       // Component files share their worker's page and compiled views the same way (a third of the
       // CPU they took with a fresh module graph and DOM per file); those that replace modules do not.
-      { plugins: [vue()], resolve: { alias }, test: { ...componentTest, name: 'component', exclude: isolatedComponentFiles, isolate: false } },
-      { plugins: [vue()], resolve: { alias }, test: { ...componentTest, name: 'component-isolated', include: isolatedComponentFiles } },
+      {
+        plugins: [vue()],
+        resolve: { alias },
+        test: { ...componentTest, name: 'component', exclude: isolatedComponentFiles, isolate: false },
+      },
+      {
+        plugins: [vue()],
+        resolve: { alias },
+        test: { ...componentTest, name: 'component-isolated', include: isolatedComponentFiles },
+      },
       {
         resolve: { alias },
         test: {

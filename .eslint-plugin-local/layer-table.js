@@ -42,7 +42,8 @@ export function layerTables() {
 export function withTables(doc) {
   const begin = doc.indexOf(BEGIN);
   const end = doc.indexOf(END);
-  if (begin < 0 || end < begin) throw new Error(`docs/architecture.md lacks the layer table markers:\n${BEGIN}\n${END}`);
+  if (begin < 0 || end < begin)
+    throw new Error(`docs/architecture.md lacks the layer table markers:\n${BEGIN}\n${END}`);
   return `${doc.slice(0, begin + BEGIN.length)}\n${layerTables()}\n${doc.slice(end)}`;
 }
 

@@ -39,7 +39,8 @@ function homeOf(rel) {
   const place = placeOf(rel);
   if (!place.layer) return { problem: 'unplaced', data: { folder: dirname(rel) === '.' ? rel : `${dirname(rel)}/` } };
   if (place.looseInServices) return { problem: 'looseService', data: { file: rel } };
-  if (place.subFolder && !(place.subFolder in SERVICE_FOLDERS)) return { problem: 'unlistedService', data: { folder: `${SERVICES}/${place.subFolder}/` } };
+  if (place.subFolder && !(place.subFolder in SERVICE_FOLDERS))
+    return { problem: 'unlistedService', data: { folder: `${SERVICES}/${place.subFolder}/` } };
   return { place };
 }
 
@@ -65,7 +66,10 @@ export const layering = {
     if (rel.startsWith('..')) return {};
     const home = homeOf(rel);
     if (home.problem) {
-      return { Program: (node) => context.report({ node, loc: { line: 1, column: 0 }, messageId: home.problem, data: home.data }) };
+      return {
+        Program: (node) =>
+          context.report({ node, loc: { line: 1, column: 0 }, messageId: home.problem, data: home.data }),
+      };
     }
     const { layer: from, subFolder } = home.place;
     const report = (node, messageId, data) => context.report({ node, messageId, data });
@@ -82,15 +86,24 @@ export const layering = {
       const to = placeOf(fromRoot(target), { target: true });
       if (!to.layer) return report(node, 'nowhere', { spec, target: fromRoot(target) });
       const allowed = importsOf(from);
-      if (!allowed.includes(to.layer)) return report(node, 'forbidden', { from, to: to.layer, spec, allowed: listed(allowed) });
+      if (!allowed.includes(to.layer))
+        return report(node, 'forbidden', { from, to: to.layer, spec, allowed: listed(allowed) });
       if (from !== 'services' || to.layer !== 'services' || !subFolder || to.subFolder === subFolder) return;
       const siblings = SERVICE_FOLDERS[subFolder].imports;
-      if (!siblings.includes(to.subFolder)) return report(node, 'serviceEdge', { from: subFolder, to: to.subFolder ?? '(the folder itself)', spec, allowed: listed(siblings) });
+      if (!siblings.includes(to.subFolder))
+        return report(node, 'serviceEdge', {
+          from: subFolder,
+          to: to.subFolder ?? '(the folder itself)',
+          spec,
+          allowed: listed(siblings),
+        });
       const face = SERVICE_FOLDERS[to.subFolder].face;
-      if (face && !face.includes(to.module)) report(node, 'face', { from: subFolder, to: to.subFolder, spec, face: face.join(', ') });
+      if (face && !face.includes(to.module))
+        report(node, 'face', { from: subFolder, to: to.subFolder, spec, face: face.join(', ') });
     };
     const requireCall = (node) => {
-      if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1) check(node);
+      if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1)
+        check(node);
     };
     return {
       ImportDeclaration: check,

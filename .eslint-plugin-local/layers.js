@@ -22,7 +22,8 @@ export const LAYERS = {
     folder: 'electron/services',
     imports: ['common'],
     refuses: ['electron'],
-    about: 'Plain Node domain services; collaborators come in through constructors. Sub-folders have their own list below.',
+    about:
+      'Plain Node domain services; collaborators come in through constructors. Sub-folders have their own list below.',
   },
   emulator: {
     folder: 'electron/emulator',
@@ -119,10 +120,22 @@ export const SERVICE_FOLDERS = {
   text: { imports: ['host'], about: 'Text elements drawn as pictures (the one rasteriser) for previews and submit.' },
   connections: { imports: ['client', 'host', 'jobs', 'store'], about: 'Service connections and their credentials.' },
   faces: { imports: ['client', 'host', 'jobs', 'media'], about: 'Face detection, frames, live sessions.' },
-  placement: { imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'], about: 'Checks where an avatar sits in a frame.' },
-  voices: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets'], about: 'Voice batches from spreadsheets (ffprobe measures saved files).' },
-  downloads: { imports: ['client', 'host', 'jobs', 'media', 'net', 'projects', 'system'], about: 'The download queue and the archive.' },
-  campaign: { imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets', 'storage', 'text', 'voices'], about: 'Campaigns: a template and a spreadsheet become one video per row, checked, priced and resumable.' },
+  placement: {
+    imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'],
+    about: 'Checks where an avatar sits in a frame.',
+  },
+  voices: {
+    imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets'],
+    about: 'Voice batches from spreadsheets (ffprobe measures saved files).',
+  },
+  downloads: {
+    imports: ['client', 'host', 'jobs', 'media', 'net', 'projects', 'system'],
+    about: 'The download queue and the archive.',
+  },
+  campaign: {
+    imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets', 'storage', 'text', 'voices'],
+    about: 'Campaigns: a template and a spreadsheet become one video per row, checked, priced and resumable.',
+  },
   jobs: {
     // The engine, ledger and reactor need only client, host and projects. The other four edges are
     // type imports of jobs/studio-services.ts, the shape of the services several domains share; they are
@@ -131,7 +144,26 @@ export const SERVICE_FOLDERS = {
     about: 'The job engine, ledger, reactor and polling.',
   },
   host: {
-    imports: ['avatars', 'campaign', 'catalogue', 'connections', 'downloads', 'faces', 'jobs', 'log', 'media', 'placement', 'projects', 'sheets', 'storage', 'store', 'system', 'text', 'tools', 'voices'],
+    imports: [
+      'avatars',
+      'campaign',
+      'catalogue',
+      'connections',
+      'downloads',
+      'faces',
+      'jobs',
+      'log',
+      'media',
+      'placement',
+      'projects',
+      'sheets',
+      'storage',
+      'store',
+      'system',
+      'text',
+      'tools',
+      'voices',
+    ],
     face: ['types', 'errors'],
     about: 'The services composition: builds every domain, dispatches bridge calls.',
   },

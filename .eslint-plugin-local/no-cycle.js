@@ -6,7 +6,8 @@ import { pathBack, resolveFile, targetOf } from './import-graph.js';
 import { fromRoot, specifierOf } from './layering.js';
 
 const messages = {
-  circle: "'{{spec}}' closes an import circle: {{loop}}. Move what both sides need into a file of its own that neither imports back.",
+  circle:
+    "'{{spec}}' closes an import circle: {{loop}}. Move what both sides need into a file of its own that neither imports back.",
 };
 
 export const noCycle = {
@@ -20,10 +21,12 @@ export const noCycle = {
       const resolved = target && resolveFile(target);
       if (!resolved || resolved === file) return;
       const back = pathBack(resolved, file);
-      if (back) context.report({ node, messageId: 'circle', data: { spec, loop: [file, ...back].map(fromRoot).join(' → ') } });
+      if (back)
+        context.report({ node, messageId: 'circle', data: { spec, loop: [file, ...back].map(fromRoot).join(' → ') } });
     };
     const requireCall = (node) => {
-      if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1) check(node);
+      if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1)
+        check(node);
     };
     return {
       ImportDeclaration: check,

@@ -18,7 +18,7 @@ const root = join(import.meta.dirname, '..');
 
 /** docs/cli.md: every command's synopsis and summary as its declaration states them, then the shared flags. */
 export function cliReference(): string {
-  const groups = new Map<string, typeof commands[number][]>();
+  const groups = new Map<string, (typeof commands)[number][]>();
   for (const command of commands) {
     const group = command.name.split(' ')[0];
     groups.set(group, [...(groups.get(group) ?? []), command]);
@@ -32,8 +32,8 @@ export function cliReference(): string {
     'command (`electron/cli/bin.mjs`). Relative paths are read against the folder you run it from (under',
     '`npm run`, the folder npm was called from).',
     'Every command reads the same data folder as the app, and follows each job through the connection it',
-    'was sent with. `studio <command> --help` prints one command\'s synopsis and flags, `studio <group> --help`',
-    '(jobs, avatars, faces, live, voices, webhook) the group\'s commands.',
+    "was sent with. `studio <command> --help` prints one command's synopsis and flags, `studio <group> --help`",
+    "(jobs, avatars, faces, live, voices, webhook) the group's commands.",
     '',
     '## Beside a running studio',
     '',
@@ -46,9 +46,9 @@ export function cliReference(): string {
     'named on the command line is handed to the studio by its absolute path (resolved against your folder):',
     'it must be a regular file within the size the page takes (300 MB for media), is checked as a file',
     'dropped on the page is, and is the only local file the studio reads for that command; it then goes to',
-    'the studio\'s active storage (`upload --storage` must name that one). `download` queues the results in',
-    'the studio\'s download manager; an interrupted command leaves them to it. `tts-batch` becomes the',
-    'studio\'s batch named after the file and the folder; run again, it goes on with it (paused rows resume,',
+    "the studio's active storage (`upload --storage` must name that one). `download` queues the results in",
+    "the studio's download manager; an interrupted command leaves them to it. `tts-batch` becomes the",
+    "studio's batch named after the file and the folder; run again, it goes on with it (paused rows resume,",
     'rows edited in the file since are made again and `--retry-failed` sends the failed ones again, asked',
     'first; a row new to the file is named, not added). A `tts`, `clone`, `lipsync`,',
     '`character-swap`, `tts-batch` or `campaign run` run that has the folder takes `tts`, `clone`, `lipsync`,',
@@ -63,11 +63,13 @@ export function cliReference(): string {
     '',
     'Every command exits with one of these; with `--json` a failure also prints',
     '`{ "error": { "code": "<name>", "message": "…" } }` on stdout (a command with its own JSON answer, such',
-    'as a failed job\'s record, prints that instead), and an empty result is an empty JSON list.',
+    "as a failed job's record, prints that instead), and an empty result is an empty JSON list.",
     '',
     '| Code | Name | Meaning |',
     '|---|---|---|',
-    ...Object.entries(EXIT).map(([name, code]) => `| ${code} | \`${name}\` | ${EXIT_MEANINGS[name as keyof typeof EXIT]} |`),
+    ...Object.entries(EXIT).map(
+      ([name, code]) => `| ${code} | \`${name}\` | ${EXIT_MEANINGS[name as keyof typeof EXIT]} |`,
+    ),
     '',
     '## Flags every command accepts',
     '',
@@ -80,10 +82,21 @@ export function cliReference(): string {
     ...[...groups.values()].flat().map((c) => `- [\`${c.name}\`](#${anchor(c.name)}): ${c.summary}`),
   ];
   for (const command of commands) {
-    lines.push('', `### studio ${command.name}`, '', `${capitalise(command.summary)}.`, '', '```sh', `studio ${usageLine(command)}`, '```');
+    lines.push(
+      '',
+      `### studio ${command.name}`,
+      '',
+      `${capitalise(command.summary)}.`,
+      '',
+      '```sh',
+      `studio ${usageLine(command)}`,
+      '```',
+    );
     const own = optionsOf(command).filter((o) => !GLOBAL_OPTIONS.includes(o));
     const rows = [
-      ...(command.arguments ?? []).map((a) => `| \`${a.name}${a.variadic ? '…' : ''}\` | ${a.help}${a.required ? '' : ' (optional)'} |`),
+      ...(command.arguments ?? []).map(
+        (a) => `| \`${a.name}${a.variadic ? '…' : ''}\` | ${a.help}${a.required ? '' : ' (optional)'} |`,
+      ),
       ...own.map((o) => `| \`${o.value ? `${o.name} ${o.value}` : o.name}\` | ${optionHelp(o)} |`),
     ];
     if (rows.length > 0) lines.push('', '| Argument or flag | What it does |', '|---|---|', ...rows);

@@ -20,7 +20,10 @@ function onPath(name: string): boolean {
 export function provideMediaTools(root: string): void {
   const require = createRequire(join(root, 'package.json'));
   const packaged: Record<string, string> = {};
-  for (const [name, pkg] of [['ffmpeg', '@ffmpeg-installer/ffmpeg'], ['ffprobe', '@ffprobe-installer/ffprobe']] as const) {
+  for (const [name, pkg] of [
+    ['ffmpeg', '@ffmpeg-installer/ffmpeg'],
+    ['ffprobe', '@ffprobe-installer/ffprobe'],
+  ] as const) {
     if (onPath(name)) continue;
     try {
       packaged[name] = (require(pkg) as { path: string }).path;

@@ -20,7 +20,8 @@ const executable = (path) => {
     return false;
   }
 };
-const chromiumFound = () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => p && executable(p));
+const chromiumFound = () =>
+  [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => p && executable(p));
 const onPath = (name) => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && executable(join(dir, name)));
 const systemFfmpegFound = () => onPath('ffmpeg');
 
@@ -43,12 +44,21 @@ function ensureSystemPackages({ needChromium }) {
   const sudo = !asRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
   if (process.platform === 'linux' && existsSync('/usr/bin/apt-get') && (asRoot || sudo)) {
     console.log(`Installing Debian's ${wanted.join(', ')} with apt-get for the tests.`);
-    const apt = (args) => spawnSync(asRoot ? 'apt-get' : 'sudo', [...(asRoot ? [] : ['-n', 'apt-get']), ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+    const apt = (args) =>
+      spawnSync(asRoot ? 'apt-get' : 'sudo', [...(asRoot ? [] : ['-n', 'apt-get']), ...args], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      }).status === 0;
     if (apt(['update', '-qq'])) apt(['install', '-y', '-qq', '--no-install-recommends', ...wanted]);
   }
-  if (!systemFfmpegFound()) console.log('No system ffmpeg: the media tests run with the npm ffmpeg only (`sudo apt-get install -y ffmpeg` adds a current one).');
+  if (!systemFfmpegFound())
+    console.log(
+      'No system ffmpeg: the media tests run with the npm ffmpeg only (`sudo apt-get install -y ffmpeg` adds a current one).',
+    );
   if (needChromium && !chromiumFound()) {
-    console.log('The end-to-end tests need Chromium: run `sudo apt-get install -y chromium fonts-dejavu-core` (or set CHROMIUM_PATH to a Chromium), then `npm test` again.');
+    console.log(
+      'The end-to-end tests need Chromium: run `sudo apt-get install -y chromium fonts-dejavu-core` (or set CHROMIUM_PATH to a Chromium), then `npm test` again.',
+    );
     process.exit(1);
   }
 }
@@ -70,7 +80,9 @@ function background(label, command, args) {
     child.stdout.on('data', (chunk) => chunks.push(chunk));
     child.stderr.on('data', (chunk) => chunks.push(chunk));
     child.on('error', (error) => chunks.push(Buffer.from(`${error}\n`)));
-    child.on('close', (code) => resolve({ label, command, args, ok: code === 0, output: Buffer.concat(chunks).toString() }));
+    child.on('close', (code) =>
+      resolve({ label, command, args, ok: code === 0, output: Buffer.concat(chunks).toString() }),
+    );
   });
 }
 

@@ -20,9 +20,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
 console.log(`Running npm test beside ${BURNERS} busy processes (pids ${burners.map((b) => b.pid).join(', ')}).`);
 const started = Date.now();
 const code = await new Promise((resolve) => {
-  const run = spawn(process.execPath, [join(root, 'test', 'run-all.mjs'), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+  const run = spawn(process.execPath, [join(root, 'test', 'run-all.mjs'), ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   run.on('error', () => resolve(1));
   run.on('close', (status) => resolve(status ?? 1));
 });
-console.log(`npm test beside ${BURNERS} busy processes: exit ${code} after ${Math.round((Date.now() - started) / 1000)} s.`);
+console.log(
+  `npm test beside ${BURNERS} busy processes: exit ${code} after ${Math.round((Date.now() - started) / 1000)} s.`,
+);
 process.exit(code);

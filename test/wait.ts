@@ -10,7 +10,11 @@ export const HANG_GUARD_MS = 60_000;
  * Settles once `check` holds, looking again every 50 ms (vitest's waitFor). Fails only after `guardMs`,
  * with an error that says what never happened (and the check's own last error, if it threw).
  */
-export async function until(what: string, check: () => boolean | Promise<boolean>, guardMs = HANG_GUARD_MS): Promise<void> {
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  guardMs = HANG_GUARD_MS,
+): Promise<void> {
   await vi.waitFor(
     async () => {
       let last: unknown;
@@ -27,11 +31,19 @@ export async function until(what: string, check: () => boolean | Promise<boolean
 }
 
 /** The value `read` gives once it is defined (not undefined or null), waiting as `until` does. */
-export async function whenDefined<T>(what: string, read: () => T | undefined | null | Promise<T | undefined | null>, guardMs = HANG_GUARD_MS): Promise<T> {
+export async function whenDefined<T>(
+  what: string,
+  read: () => T | undefined | null | Promise<T | undefined | null>,
+  guardMs = HANG_GUARD_MS,
+): Promise<T> {
   let value: T | undefined | null;
-  await until(what, async () => {
-    value = await read();
-    return value !== undefined && value !== null;
-  }, guardMs);
+  await until(
+    what,
+    async () => {
+      value = await read();
+      return value !== undefined && value !== null;
+    },
+    guardMs,
+  );
   return value as T;
 }

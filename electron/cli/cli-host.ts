@@ -41,7 +41,10 @@ function claimFolder(dataDir: string, access: FolderAccess): HeldLock | null {
   } catch (error) {
     if (!(error instanceof DataFolderBusyError)) throw error;
     if (access === 'reads') return null;
-    throw new Error(`${error.message} This command changes the data folder, so it does not run beside it; commands that only read it (jobs list, jobs show, jobs wait, models, voices list, avatars list, avatars show, faces detect, webhook decode, campaign check, campaign status) do.`, { cause: error });
+    throw new Error(
+      `${error.message} This command changes the data folder, so it does not run beside it; commands that only read it (jobs list, jobs show, jobs wait, models, voices list, avatars list, avatars show, faces detect, webhook decode, campaign check, campaign status) do.`,
+      { cause: error },
+    );
   }
 }
 
@@ -49,7 +52,12 @@ function claimFolder(dataDir: string, access: FolderAccess): HeldLock | null {
  * The CLI as a host: the same ledger and connection records as the desktop and web hosts (in the data
  * folder), credentials from the environment, and the sandbox started here when a job needs it.
  */
-export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 'writes', options: { serveOthers?: boolean } = {}): CliHost {
+export function openCliHost(
+  args: ParsedArgs,
+  io: CliIo,
+  access: FolderAccess = 'writes',
+  options: { serveOthers?: boolean } = {},
+): CliHost {
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
   const log = quietLogger(io, args.flags['--verbose'] === true);
   const folder = claimFolder(dataDir, access);
@@ -72,7 +80,13 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
   const storage = createStorageServices({ createStore, vault, sandbox, fromEnv: declared });
   // The engine, connections and catalogue are built as the app's and the web host's are (the folder's
   // ledger, prices and spending limits); only the connection new work goes to is this run's choice.
-  const { connections, target: chosen, catalogue, jobs: engine, settings } = createEngineServices(
+  const {
+    connections,
+    target: chosen,
+    catalogue,
+    jobs: engine,
+    settings,
+  } = createEngineServices(
     { createStore, dataDir, log, sandbox, vault, notices: { raise: warnNotice } },
     { route: (manager) => chooseConnection(args, io, manager) },
   );
@@ -91,10 +105,13 @@ export function openCliHost(args: ParsedArgs, io: CliIo, access: FolderAccess = 
       if (links.some((link) => link !== undefined && isBuiltInSandboxLink(dataDir, link))) await sandbox();
     },
     async close() {
-      const served = await serving?.catch((error: unknown) => log.warn(`Other commands could not run through this one: ${String(error)}`));
+      const served = await serving?.catch((error: unknown) =>
+        log.warn(`Other commands could not run through this one: ${String(error)}`),
+      );
       if (served) {
         const others = served.channel.clients();
-        if (others > 0) io.err(`Waiting for ${others} other studio command${others === 1 ? '' : 's'} running through this one…`);
+        if (others > 0)
+          io.err(`Waiting for ${others} other studio command${others === 1 ? '' : 's'} running through this one…`);
         await served.channel.close({ waitForClients: true });
         await served.dispose();
       }
@@ -122,7 +139,10 @@ function chooseConnection(args: ParsedArgs, io: CliIo, connections: ConnectionMa
     const problem = serviceAddressProblem(baseUrl);
     if (problem) throw new UsageError(`--base-url ${problem}`);
     const credentials = credentialsFromEnv(io.env);
-    if (!credentials) throw new UsageError('--base-url needs credentials in the environment: STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET');
+    if (!credentials)
+      throw new UsageError(
+        '--base-url needs credentials in the environment: STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET',
+      );
     let client: ServiceClient;
     try {
       client = new ServiceClient({ baseUrl, credentials });
@@ -137,7 +157,10 @@ function chooseConnection(args: ParsedArgs, io: CliIo, connections: ConnectionMa
     if (!id) throw new UsageError(`No connection named "${name}". Known: Sandbox${listNames(connections)}`);
     return { active: async () => connections.engineConnection(id), client: () => connections.client(id) };
   }
-  return { active: async () => connections.engineConnection(SANDBOX_CONNECTION_ID), client: (id) => connections.client(id) };
+  return {
+    active: async () => connections.engineConnection(SANDBOX_CONNECTION_ID),
+    client: (id) => connections.client(id),
+  };
 }
 
 function listNames(connections: ConnectionManager): string {

@@ -35,7 +35,10 @@ type ServedCalls = Pick<
 
 /** What a command-line run does not do for others (downloads, batches): the command waits for it to end. */
 const notServed = (what: string) =>
-  new StudioError(`${what}: a command-line run that has the data folder open serves tts, clone, lipsync, character-swap, avatars upload and upload only; run this once it ends, or beside the studio`, 'not-served');
+  new StudioError(
+    `${what}: a command-line run that has the data folder open serves tts, clone, lipsync, character-swap, avatars upload and upload only; run this once it ends, or beside the studio`,
+    'not-served',
+  );
 
 /**
  * A command-line run that owns the data folder takes the same commands a running studio takes (tts,
@@ -46,12 +49,20 @@ const notServed = (what: string) =>
  * chosen files are). Its engine follows the clients' jobs with its own, and the run stays until its
  * clients are done (see CliHost.close).
  */
-export async function serveFolder(host: CliHost, io: CliIo): Promise<{ channel: OwnerChannel; dispose(): Promise<void> }> {
+export async function serveFolder(
+  host: CliHost,
+  io: CliIo,
+): Promise<{ channel: OwnerChannel; dispose(): Promise<void> }> {
   const listeners = new Set<EventListener>();
-  const emit = <E extends EventChannel>(event: E, payload: EventPayloads[E]) => listeners.forEach((listener) => listener(event, payload));
+  const emit = <E extends EventChannel>(event: E, payload: EventPayloads[E]) =>
+    listeners.forEach((listener) => listener(event, payload));
   // Kept for this run only: the files other commands named while it ran.
   const grants = new LocalGrants();
-  const linker = new LocalMediaLinker({ storage: host.storage, grants, onProgress: (progress) => emit('uploads.progress', progress) });
+  const linker = new LocalMediaLinker({
+    storage: host.storage,
+    grants,
+    onProgress: (progress) => emit('uploads.progress', progress),
+  });
   const tools = cliToolDeps(host, io, { grants, linker });
   const lipsync = new LipSyncService(tools.deps);
   const swap = new CharacterSwapService(tools.deps);
@@ -66,7 +77,10 @@ export async function serveFolder(host: CliHost, io: CliIo): Promise<{ channel: 
     'jobs.submit': (submission) => host.engine.submit(submission),
     'jobs.get': async (id) => host.engine.get(id),
     // The connection this run sends new work to stands as the active one: a client asking for another is refused.
-    'connections.list': async () => ({ ...(await host.connections.state()), activeId: (await host.target.active()).id }),
+    'connections.list': async () => ({
+      ...(await host.connections.state()),
+      activeId: (await host.target.active()).id,
+    }),
     'catalogue.voices': (query) => host.catalogue.voices(query),
     'tools.lipsyncMeasure': async (inputs) => {
       await host.sandboxServing([inputs.video, inputs.audio]);
@@ -110,7 +124,8 @@ export async function serveFolder(host: CliHost, io: CliIo): Promise<{ channel: 
       };
     },
     files: {
-      importPath: (path) => importPath({ dir: join(host.dataDir, 'imports'), grants, prober: tools.toolkit.prober }, path),
+      importPath: (path) =>
+        importPath({ dir: join(host.dataDir, 'imports'), grants, prober: tools.toolkit.prober }, path),
       importSheetPath: async () => {
         throw notServed('A voice batch');
       },

@@ -62,8 +62,10 @@ export type ExitName = keyof typeof EXIT;
 export const EXIT_MEANINGS: Record<ExitName, string> = {
   ok: 'done: every job sent completed, or the command did what it says',
   failed: 'a job failed or did not finish, or the work itself failed (a download, a render)',
-  usage: 'the command line was wrong (unknown or misspelt flag, a value outside its choices or range, a required one missing): nothing was sent',
-  refused: 'refused before sending: a check on the media, the price not confirmed (--yes), past the daily spending limit set in Settings, the same request sent before (--again); nothing was sent',
+  usage:
+    'the command line was wrong (unknown or misspelt flag, a value outside its choices or range, a required one missing): nothing was sent',
+  refused:
+    'refused before sending: a check on the media, the price not confirmed (--yes), past the daily spending limit set in Settings, the same request sent before (--again); nothing was sent',
   unavailable: 'the service, the sandbox or the data folder could not be reached',
 };
 

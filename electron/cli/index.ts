@@ -68,7 +68,9 @@ function wrap(text: string, first: string, rest: string): string[] {
 }
 
 /** The options every command accepts, as the help and docs/cli.md show them. */
-export const GLOBAL_FLAGS: readonly (readonly [flag: string, help: string])[] = GLOBAL_OPTIONS.map((o) => [o.value ? `${o.name} ${o.value}` : o.name, o.help] as const);
+export const GLOBAL_FLAGS: readonly (readonly [flag: string, help: string])[] = GLOBAL_OPTIONS.map(
+  (o) => [o.value ? `${o.name} ${o.value}` : o.name, o.help] as const,
+);
 
 export function usage(): string {
   return [
@@ -97,7 +99,10 @@ export const processIo = (): CliIo => ({
   cwd: callerFolder(process.env, process.cwd()),
 });
 
-const EXIT_NAMES = Object.fromEntries(Object.entries(EXIT).map(([name, code]) => [code, name])) as Record<number, ExitName>;
+const EXIT_NAMES = Object.fromEntries(Object.entries(EXIT).map(([name, code]) => [code, name])) as Record<
+  number,
+  ExitName
+>;
 
 /**
  * With --json, stdout carries JSON whatever happens: a command that fails without printing its own
@@ -120,7 +125,11 @@ function jsonFailures(io: CliIo): { io: CliIo; finish(code: number, message?: st
     },
     finish(code, message) {
       if (code !== EXIT.ok && !printed) {
-        io.out(JSON.stringify({ error: { code: EXIT_NAMES[code] ?? 'failed', message: message ?? (said.join('\n').trim() || 'failed') } }));
+        io.out(
+          JSON.stringify({
+            error: { code: EXIT_NAMES[code] ?? 'failed', message: message ?? (said.join('\n').trim() || 'failed') },
+          }),
+        );
       }
       return code;
     },
@@ -184,7 +193,8 @@ function exitFor(error: unknown): number {
   if (error instanceof OwnerRefusedError) return EXIT.unavailable;
   // A call the folder's owner answered with a failure: its code says what kind of failure it was.
   if (error instanceof OwnerCallError) return OWNER_FAILURE_EXITS[String(error.code)] ?? EXIT.failed;
-  if (error instanceof DataFolderBusyError || (error instanceof Error && error.cause instanceof DataFolderBusyError)) return EXIT.unavailable;
+  if (error instanceof DataFolderBusyError || (error instanceof Error && error.cause instanceof DataFolderBusyError))
+    return EXIT.unavailable;
   if (isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout')) return EXIT.unavailable;
   return EXIT.failed;
 }

@@ -28,7 +28,13 @@ export interface OwnerHost {
 }
 
 /** The owner's events a command may follow: its jobs, uploads, downloads, batches and a placement check's steps. */
-const FOLLOWED = ['jobs.changed', 'uploads.progress', 'downloads.changed', 'batches.changed', 'placement.step'] as const satisfies readonly EventChannel[];
+const FOLLOWED = [
+  'jobs.changed',
+  'uploads.progress',
+  'downloads.changed',
+  'batches.changed',
+  'placement.step',
+] as const satisfies readonly EventChannel[];
 type FollowedEvent = (typeof FOLLOWED)[number];
 
 /** A local file a command line named, as an absolute path; null for an http(s) link. */
@@ -91,7 +97,11 @@ function ownerEngine(owner: OwnerLink): CommandEngine & { seen(job: JobView): vo
  * sent rather than quietly sent elsewhere. --base-url brings its own credentials, which an owner does
  * not have, so it never goes through one.
  */
-export async function reachOwnerHost(args: ParsedArgs, io: CliIo, options: { sendsWork?: boolean } = {}): Promise<OwnerHost | null> {
+export async function reachOwnerHost(
+  args: ParsedArgs,
+  io: CliIo,
+  options: { sendsWork?: boolean } = {},
+): Promise<OwnerHost | null> {
   if (flag(args, '--base-url') !== undefined) return null;
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
   const owner = await reachOwner(dataDir);
@@ -102,7 +112,10 @@ export async function reachOwnerHost(args: ParsedArgs, io: CliIo, options: { sen
     const state = await owner.call('connections.list');
     const wanted = flag(args, '--connection') ?? 'Sandbox';
     const active = state.connections.find((c) => c.id === state.activeId);
-    const matches = wanted.toLowerCase() === 'sandbox' ? state.activeId === SANDBOX_CONNECTION_ID : active?.name.toLowerCase() === wanted.toLowerCase();
+    const matches =
+      wanted.toLowerCase() === 'sandbox'
+        ? state.activeId === SANDBOX_CONNECTION_ID
+        : active?.name.toLowerCase() === wanted.toLowerCase();
     if (!matches) {
       throw new RefusedError(
         `Nothing was sent: the ${owner.kind} that has this data folder open sends new work to "${active?.name ?? state.activeId}", not "${wanted}". ` +
@@ -138,7 +151,8 @@ function ownerHost(owner: OwnerLink, io: CliIo): OwnerHost {
         (chosen) => chosen.url,
         (error: unknown) => {
           // The owner's check of the file (not a regular file, too large, not media): nothing was sent.
-          if (error instanceof OwnerCallError && error.code !== 'not-served') throw new RefusedError(`Not sent: ${name} ${value}: ${error.message}`);
+          if (error instanceof OwnerCallError && error.code !== 'not-served')
+            throw new RefusedError(`Not sent: ${name} ${value}: ${error.message}`);
           throw error;
         },
       );

@@ -10,9 +10,21 @@ import { UsageError, type CliArgument, type CliCommand, type CliOption, type Par
 
 /** The options every command accepts (the help and docs/cli.md list them). */
 export const GLOBAL_OPTIONS: readonly CliOption[] = [
-  { name: '--connection', value: 'NAME', help: "a connection from Settings (default: each job's own; new work: the sandbox)" },
-  { name: '--base-url', value: 'URL', help: 'a service address; credentials from STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET' },
-  { name: '--data-dir', value: 'DIR', help: 'where the studio keeps its records (default: STUDIO_DATA_DIR or the per-user folder)' },
+  {
+    name: '--connection',
+    value: 'NAME',
+    help: "a connection from Settings (default: each job's own; new work: the sandbox)",
+  },
+  {
+    name: '--base-url',
+    value: 'URL',
+    help: 'a service address; credentials from STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET',
+  },
+  {
+    name: '--data-dir',
+    value: 'DIR',
+    help: 'where the studio keeps its records (default: STUDIO_DATA_DIR or the per-user folder)',
+  },
   { name: '--verbose', help: 'log what happens on stderr' },
 ];
 
@@ -20,7 +32,9 @@ export const GLOBAL_OPTIONS: readonly CliOption[] = [
  * What a command declared `paid` accepts besides its own options. One place, so every paid command asks
  * the same way and a script confirms with the same switch.
  */
-export const PAID_OPTIONS: readonly CliOption[] = [{ name: '--yes', help: 'send the paid work without asking (scripts need this or nothing is sent)' }];
+export const PAID_OPTIONS: readonly CliOption[] = [
+  { name: '--yes', help: 'send the paid work without asking (scripts need this or nothing is sent)' },
+];
 
 /** Every option of a command: its own, the paid switch when it creates paid work, then the global ones. */
 export function optionsOf(command: CliCommand): CliOption[] {
@@ -55,7 +69,9 @@ function rangeParser(option: CliOption): ((value: string, previous: unknown) => 
     const number = Number(value);
     const whole = range.integer ? Number.isInteger(number) : true;
     if (value.trim() === '' || !Number.isFinite(number) || !whole || number < range.min || number > range.max) {
-      throw new InvalidArgumentError(`${option.name} must be ${range.integer ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}`);
+      throw new InvalidArgumentError(
+        `${option.name} must be ${range.integer ? 'a whole number' : 'a number'} from ${range.min} to ${range.max}`,
+      );
     }
     return value;
   };
@@ -66,7 +82,9 @@ export function optionHelp(option: CliOption, withChoices = true): string {
   const facts = [
     option.required ? 'required' : '',
     withChoices && option.choices ? `one of ${option.choices.join(', ')}` : '',
-    option.range ? `${option.range.integer ? 'a whole number' : 'a number'} from ${option.range.min} to ${option.range.max}` : '',
+    option.range
+      ? `${option.range.integer ? 'a whole number' : 'a number'} from ${option.range.min} to ${option.range.max}`
+      : '',
     option.multiple ? 'one or more' : '',
   ].filter(Boolean);
   return facts.length ? `${option.help} (${facts.join('; ')})` : option.help;
@@ -104,7 +122,11 @@ export class ParseStop extends Error {
  * Parses `argv` against every command's declarations. Returns the command and its arguments in the
  * shape the commands read (`flags['--name']`), or throws ParseStop (help shown, or what was wrong).
  */
-export function parseCommandLine(commands: readonly CliCommand[], argv: readonly string[], out: (text: string) => void): Parsed {
+export function parseCommandLine(
+  commands: readonly CliCommand[],
+  argv: readonly string[],
+  out: (text: string) => void,
+): Parsed {
   let chosen: Parsed | undefined;
   let errors = '';
   const configure = (cmd: Command) =>
@@ -152,7 +174,11 @@ export function parseCommandLine(commands: readonly CliCommand[], argv: readonly
     const helpShown = error.code === 'commander.helpDisplayed' || error.code === 'commander.help';
     // A group named without a command ("studio live") shows its commands: a usage error, like no command.
     const code = error.code === 'commander.help' ? 'usage' : '';
-    throw new ParseStop(helpShown && code !== 'usage', (errors || error.message).replace(/^error: /, '').trim(), commandFromWords(commands, argv));
+    throw new ParseStop(
+      helpShown && code !== 'usage',
+      (errors || error.message).replace(/^error: /, '').trim(),
+      commandFromWords(commands, argv),
+    );
   }
   if (!chosen) throw new ParseStop(false, errors.trim() || 'No command given', undefined);
   return chosen;

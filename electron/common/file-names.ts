@@ -50,7 +50,9 @@ export function renderTemplate(template: string, fields: NameFields): string {
     const names = inner.split('|').map((name) => name.trim());
     for (const name of names) {
       if (!(NAME_FIELDS as readonly string[]).includes(name)) {
-        throw new TemplateError(`The name template uses {${name}}; the fields are ${NAME_FIELDS.map((f) => `{${f}}`).join(' ')}.`);
+        throw new TemplateError(
+          `The name template uses {${name}}; the fields are ${NAME_FIELDS.map((f) => `{${f}}`).join(' ')}.`,
+        );
       }
     }
     for (const name of names) {
@@ -67,7 +69,12 @@ export function renderTemplate(template: string, fields: NameFields): string {
 
 function truncateChars(text: string, max: number): string {
   const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? text
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 function utf8Length(text: string): number {
@@ -114,14 +121,21 @@ export function safeRelativeName(rendered: string, extension: string): string {
     .split(/[/\\]+/)
     .map((part) => part.trim())
     .filter((part) => part !== '' && part !== '.' && part !== '..');
-  const folders = parts.slice(0, -1).slice(0, 3).map((part) => sanitizeSegment(part, 100));
+  const folders = parts
+    .slice(0, -1)
+    .slice(0, 3)
+    .map((part) => sanitizeSegment(part, 100));
   const last = parts.at(-1) ?? '';
   const stem = sanitizeSegment(last, MAX_NAME_BYTES - utf8Length(ext));
   return [...folders, `${stem}${ext}`].join('/');
 }
 
 function sanitizeExtension(extension: string): string {
-  const clean = extension.replace(/^\.+/, '').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 8);
+  const clean = extension
+    .replace(/^\.+/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 8);
   return clean ? `.${clean}` : '';
 }
 
@@ -142,7 +156,10 @@ export function numberedName(relative: string, n: number): string {
  * candidate (the caller counts files on disk, their `.part` files and downloads in flight) and may be
  * asynchronous. Never answers a taken name: after 9999 tries it throws.
  */
-export async function pickFreeName(relative: string, isTaken: (candidate: string) => boolean | Promise<boolean>): Promise<string> {
+export async function pickFreeName(
+  relative: string,
+  isTaken: (candidate: string) => boolean | Promise<boolean>,
+): Promise<string> {
   for (let n = 1; n < 10_000; n += 1) {
     const candidate = numberedName(relative, n);
     if (!(await isTaken(candidate))) return candidate;

@@ -9,7 +9,10 @@ import { readSandboxAccessKey } from './state/access-key';
 /** How many earlier ports are remembered (each one a link origin that keeps opening). */
 const EARLIER_PORTS_KEPT = 16;
 
-const PortRecord = z.object({ port: z.number().int().min(1).max(65535), earlier: z.array(z.number().int().min(1).max(65535)) });
+const PortRecord = z.object({
+  port: z.number().int().min(1).max(65535),
+  earlier: z.array(z.number().int().min(1).max(65535)),
+});
 export type PortRecord = z.infer<typeof PortRecord>;
 
 export const portRecordPath = (sandboxDir: string) => join(sandboxDir, 'port.json');
@@ -33,7 +36,10 @@ export function readPortRecord(sandboxDir: string): PortRecord | null {
 /** What a host may choose of its built-in sandbox (the data folder decides where it lives and listens). */
 export type BuiltInSandboxOptions = Omit<EmulatorOptions, 'dataDir' | 'port' | 'portFallback' | 'earlierPorts'>;
 
-export async function startBuiltInSandbox(dataDir: string, extra: BuiltInSandboxOptions = {}): Promise<RunningEmulator> {
+export async function startBuiltInSandbox(
+  dataDir: string,
+  extra: BuiltInSandboxOptions = {},
+): Promise<RunningEmulator> {
   const sandboxDir = join(dataDir, 'sandbox');
   await mkdir(sandboxDir, { recursive: true });
   const record = readPortRecord(sandboxDir);
@@ -46,7 +52,9 @@ export async function startBuiltInSandbox(dataDir: string, extra: BuiltInSandbox
   });
   const port = Number(new URL(sandbox.url).port);
   if (port !== record?.port) {
-    const earlier = record ? [record.port, ...record.earlier].filter((p) => p !== port).slice(0, EARLIER_PORTS_KEPT) : [];
+    const earlier = record
+      ? [record.port, ...record.earlier].filter((p) => p !== port).slice(0, EARLIER_PORTS_KEPT)
+      : [];
     await writeFileAtomic(portRecordPath(sandboxDir), `${JSON.stringify({ port, earlier })}\n`);
   }
   return sandbox;
@@ -77,9 +85,15 @@ export async function reachRunningSandbox(dataDir: string): Promise<{ url: strin
   const sandboxDir = join(dataDir, 'sandbox');
   const record = readPortRecord(sandboxDir);
   const key = readSandboxAccessKey(sandboxDir);
-  if (!record || !key) throw new Error(`The studio that holds ${dataDir} has not started its sandbox yet; open the Editor there once, or close it.`);
+  if (!record || !key)
+    throw new Error(
+      `The studio that holds ${dataDir} has not started its sandbox yet; open the Editor there once, or close it.`,
+    );
   const url = `http://127.0.0.1:${record.port}`;
-  const answered = await fetch(`${url}/api/open/v0/common/auth/token`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then(
+  const answered = await fetch(`${url}/api/open/v0/common/auth/token`, {
+    method: 'POST',
+    signal: AbortSignal.timeout(5_000),
+  }).then(
     () => true,
     () => false,
   );
@@ -88,7 +102,10 @@ export async function reachRunningSandbox(dataDir: string): Promise<{ url: strin
 }
 
 /** `startBuiltInSandbox` in the shape `composeHost` asks for (the desktop app and the web host). */
-export function builtInSandboxStarter(dataDir: string, extra: BuiltInSandboxOptions = {}): () => Promise<{ baseUrl: string; apiKey: string; close(): Promise<void> }> {
+export function builtInSandboxStarter(
+  dataDir: string,
+  extra: BuiltInSandboxOptions = {},
+): () => Promise<{ baseUrl: string; apiKey: string; close(): Promise<void> }> {
   return async () => {
     const sandbox = await startBuiltInSandbox(dataDir, extra);
     return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, close: () => sandbox.close() };

@@ -47,9 +47,11 @@ export function sharedCacheDir(): string {
   if (process.env.STUDIO_CACHE_DIR) return join(process.env.STUDIO_CACHE_DIR, 'sandbox-catalogue');
   const home = homedir();
   const base =
-    process.platform === 'win32' ? (process.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'))
-    : process.platform === 'darwin' ? join(home, 'Library', 'Caches')
-    : (process.env.XDG_CACHE_HOME ?? join(home, '.cache'));
+    process.platform === 'win32'
+      ? (process.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'))
+      : process.platform === 'darwin'
+        ? join(home, 'Library', 'Caches')
+        : (process.env.XDG_CACHE_HOME ?? join(home, '.cache'));
   return join(base, 'avatar-studio', 'sandbox-catalogue');
 }
 
@@ -79,7 +81,11 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   mkdirSync(dataDir, { recursive: true });
   // No well-known key: one generated per data folder unless the caller names one.
   const generated = sandboxAccessKey(dataDir);
-  const options = resolveOptions({ ...input, apiKey: input.apiKey ?? generated.apiKey, clientSecret: input.clientSecret ?? generated.clientSecret });
+  const options = resolveOptions({
+    ...input,
+    apiKey: input.apiKey ?? generated.apiKey,
+    clientSecret: input.clientSecret ?? generated.clientSecret,
+  });
   const store = new StateStore(dataDir, options.log);
   // Throwaway sandboxes (tests, quick tries) share one sample-media cache instead of regenerating it.
   const catalogueRoot = options.catalogueDir ?? sharedCacheDir();
@@ -90,9 +96,28 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const catalogue = new Catalogue(files.catalogueDir, tools, options.log);
   const views = new Views(files);
   const webhooks = new WebhookSender(options.webhookAttempts, options.webhookBackoffMs, options.log);
-  const faults = new Faults({ failRate: options.failRate, latencyMs: options.latencyMs, http5xxRate: options.http5xxRate, dropRate: options.dropRate, dropAfterCreateRate: options.dropAfterCreateRate });
-  const ctx = { options, store, accounts, files, tools, catalogue, views, faults, fetcher: new MediaFetcher(files, dataDir, fetch, () => catalogue.ensure()) } as EmulatorContext;
-  const bind = (fn: (c: EmulatorContext, ...rest: Parameters<Processor>) => ReturnType<Processor>): Processor => (job, p) => fn(ctx, job, p);
+  const faults = new Faults({
+    failRate: options.failRate,
+    latencyMs: options.latencyMs,
+    http5xxRate: options.http5xxRate,
+    dropRate: options.dropRate,
+    dropAfterCreateRate: options.dropAfterCreateRate,
+  });
+  const ctx = {
+    options,
+    store,
+    accounts,
+    files,
+    tools,
+    catalogue,
+    views,
+    faults,
+    fetcher: new MediaFetcher(files, dataDir, fetch, () => catalogue.ensure()),
+  } as EmulatorContext;
+  const bind =
+    (fn: (c: EmulatorContext, ...rest: Parameters<Processor>) => ReturnType<Processor>): Processor =>
+    (job, p) =>
+      fn(ctx, job, p);
   const processors: Record<JobKind, Processor> = {
     tts: bind(processTts),
     clone: bind(processClone),
@@ -103,11 +128,19 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     avatar: bind(processAvatarUpload),
   };
   ctx.engine = new JobEngine({
-    store, files, accounts, webhooks, processors, jobSeconds: options.jobSeconds, now: options.now, log: options.log,
+    store,
+    files,
+    accounts,
+    webhooks,
+    processors,
+    jobSeconds: options.jobSeconds,
+    now: options.now,
+    log: options.log,
     jobTimeoutMs: options.jobTimeoutSeconds === undefined ? undefined : options.jobTimeoutSeconds * 1000,
     maxResultBytes: options.maxResultMb === undefined ? undefined : options.maxResultMb * 1024 * 1024,
     webhookType: (job) => views.webhookType(job),
-    sealWebhook: (event) => sealWebhook(event, { clientId: options.clientId, clientSecret: options.clientSecret }, options.now()),
+    sealWebhook: (event) =>
+      sealWebhook(event, { clientId: options.clientId, clientSecret: options.clientSecret }, options.now()),
     failJob: () => faults.failJob(),
     makeWorkDir: async (id) => {
       const dir = join(files.workDir, id);
@@ -119,7 +152,9 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
 
   // Generated once per install, in the background: the sandbox answers at once, and what needs the
   // sample files waits for them.
-  catalogue.ensure().catch((error: Error) => options.log(`sandbox sample media could not be prepared: ${error.message}`));
+  catalogue
+    .ensure()
+    .catch((error: Error) => options.log(`sandbox sample media could not be prepared: ${error.message}`));
   const app = createServer(ctx);
   await fileRoutes(app, ctx);
   await uploadRoutes(app, ctx);
@@ -134,7 +169,11 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   miscRoutes(app, ctx);
 
   const port = await listenOnce(app, options.port, options.host, options.portFallback === true);
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host === '0.0.0.0' ? '127.0.0.1' : options.host;
+  const host = options.host.includes(':')
+    ? `[${options.host}]`
+    : options.host === '0.0.0.0'
+      ? '127.0.0.1'
+      : options.host;
   const url = `http://${host}:${port}`;
   files.baseUrl = url;
   files.earlierPorts = (options.earlierPorts ?? []).filter((earlier) => earlier !== port);

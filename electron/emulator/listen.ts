@@ -21,10 +21,22 @@ const isFileLink = (url: string | undefined) => /^\/(files|sandbox)\//.test(url 
  * listened on, so links saved then keep opening in any program. A port someone else holds now is
  * skipped: the sandbox still reads such links from disk when a job uses them.
  */
-export async function serveEarlierPorts(app: FastifyInstance, ports: number[], host: string, log: (line: string) => void): Promise<Server[]> {
+export async function serveEarlierPorts(
+  app: FastifyInstance,
+  ports: number[],
+  host: string,
+  log: (line: string) => void,
+): Promise<Server[]> {
   const forward = (request: IncomingMessage, response: ServerResponse) => {
     if (!isFileLink(request.url)) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: Code.ContentNotFound, msg: 'Only result files are served on an earlier port of the sandbox' }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            code: Code.ContentNotFound,
+            msg: 'Only result files are served on an earlier port of the sandbox',
+          }),
+        );
       return;
     }
     app.server.emit('request', request, response);

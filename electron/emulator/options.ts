@@ -74,7 +74,22 @@ export interface EmulatorOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<EmulatorOptions, 'ffmpegPath' | 'ffprobePath' | 'espeakPath' | 'dataDir' | 'catalogueDir' | 'portFallback' | 'earlierPorts' | 'jobTimeoutSeconds' | 'maxResultMb' | 'bodyTime' | 'speechFixture'>> & {
+export type ResolvedOptions = Required<
+  Omit<
+    EmulatorOptions,
+    | 'ffmpegPath'
+    | 'ffprobePath'
+    | 'espeakPath'
+    | 'dataDir'
+    | 'catalogueDir'
+    | 'portFallback'
+    | 'earlierPorts'
+    | 'jobTimeoutSeconds'
+    | 'maxResultMb'
+    | 'bodyTime'
+    | 'speechFixture'
+  >
+> & {
   bodyTime?: BodyDeadlineOptions;
   speechFixture?: string;
   portFallback?: boolean;
@@ -149,7 +164,10 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     scale: oneOf('scale', PlacementScale.options, o.scale, DEFAULT_PLACEMENT.scale),
     tokenTtlSeconds: nonNegative('tokenTtlSeconds', o.tokenTtlSeconds, DEFAULTS.tokenTtlSeconds),
     resultTtlSeconds: nonNegative('resultTtlSeconds', o.resultTtlSeconds, DEFAULTS.resultTtlSeconds),
-    webhookAttempts: Math.max(1, Math.floor(nonNegative('webhookAttempts', o.webhookAttempts, DEFAULTS.webhookAttempts))),
+    webhookAttempts: Math.max(
+      1,
+      Math.floor(nonNegative('webhookAttempts', o.webhookAttempts, DEFAULTS.webhookAttempts)),
+    ),
     webhookBackoffMs: nonNegative('webhookBackoffMs', o.webhookBackoffMs, DEFAULTS.webhookBackoffMs),
     ffmpegPath: o.ffmpegPath,
     ffprobePath: o.ffprobePath,
@@ -180,7 +198,8 @@ export function webhookCredentialsProblem(clientId: string, clientSecret: string
 
 function oneOf<T extends string>(name: string, allowed: readonly T[], value: string | undefined, fallback: T): T {
   const v = value ?? fallback;
-  if (!(allowed as readonly string[]).includes(v)) throw new RangeError(`${name} must be ${allowed.join(' or ')} (got "${v}")`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw new RangeError(`${name} must be ${allowed.join(' or ')} (got "${v}")`);
   return v as T;
 }
 
@@ -188,23 +207,75 @@ function oneOf<T extends string>(name: string, allowed: readonly T[], value: str
 const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'string'; help: string }> = {
   '--port': { key: 'port', kind: 'number', help: 'TCP port (0 = any free port); default 4780' },
   '--host': { key: 'host', kind: 'string', help: 'interface to listen on; default 127.0.0.1' },
-  '--api-key': { key: 'apiKey', kind: 'string', help: 'x-api-key accepted; default: generated per data folder (<data dir>/access-key.json)' },
+  '--api-key': {
+    key: 'apiKey',
+    kind: 'string',
+    help: 'x-api-key accepted; default: generated per data folder (<data dir>/access-key.json)',
+  },
   '--client-id': { key: 'clientId', kind: 'string', help: `clientId for getToken; default ${DEFAULTS.clientId}` },
-  '--client-secret': { key: 'clientSecret', kind: 'string', help: 'clientSecret for getToken; default: generated with the key' },
-  '--job-seconds': { key: 'jobSeconds', kind: 'number', help: `minimum seconds per job; default ${DEFAULTS.jobSeconds}` },
+  '--client-secret': {
+    key: 'clientSecret',
+    kind: 'string',
+    help: 'clientSecret for getToken; default: generated with the key',
+  },
+  '--job-seconds': {
+    key: 'jobSeconds',
+    kind: 'number',
+    help: `minimum seconds per job; default ${DEFAULTS.jobSeconds}`,
+  },
   '--credits': { key: 'credits', kind: 'number', help: `starting balance; default ${DEFAULTS.credits}` },
-  '--rate-limit': { key: 'rateLimit', kind: 'number', help: 'requests/second per credential before code 1005; default off' },
+  '--rate-limit': {
+    key: 'rateLimit',
+    kind: 'number',
+    help: 'requests/second per credential before code 1005; default off',
+  },
   '--data-dir': { key: 'dataDir', kind: 'string', help: 'folder for records and result files; default a temp folder' },
-  '--cache-dir': { key: 'catalogueDir', kind: 'string', help: 'cache of generated sample media, shared by every data folder; default: the platform cache folder' },
-  '--fail-rate': { key: 'failRate', kind: 'number', help: 'fraction 0..1 of jobs that fail (status 4), counted: 0.25 fails every 4th' },
+  '--cache-dir': {
+    key: 'catalogueDir',
+    kind: 'string',
+    help: 'cache of generated sample media, shared by every data folder; default: the platform cache folder',
+  },
+  '--fail-rate': {
+    key: 'failRate',
+    kind: 'number',
+    help: 'fraction 0..1 of jobs that fail (status 4), counted: 0.25 fails every 4th',
+  },
   '--latency-ms': { key: 'latencyMs', kind: 'number', help: 'delay before every response' },
-  '--http-5xx-rate': { key: 'http5xxRate', kind: 'number', help: 'fraction 0..1 of requests answered HTTP 503, counted like --fail-rate' },
-  '--drop-rate': { key: 'dropRate', kind: 'number', help: 'fraction 0..1 of requests whose connection is dropped, counted like --fail-rate' },
-  '--drop-after-create-rate': { key: 'dropAfterCreateRate', kind: 'number', help: 'fraction 0..1 of creates dropped after the job was made, counted like --fail-rate' },
-  '--placement': { key: 'placement', kind: 'string', help: 'offset_x/offset_y place the element by its centre or top-left; default centre' },
-  '--scale': { key: 'scale', kind: 'string', help: "scale_x/scale_y are of the frame or of the element's own size; default frame" },
-  '--token-ttl': { key: 'tokenTtlSeconds', kind: 'number', help: 'access token lifetime in seconds; default 34560000 (400 days)' },
-  '--result-ttl': { key: 'resultTtlSeconds', kind: 'number', help: 'result file lifetime in seconds; default 604800 (7 days)' },
+  '--http-5xx-rate': {
+    key: 'http5xxRate',
+    kind: 'number',
+    help: 'fraction 0..1 of requests answered HTTP 503, counted like --fail-rate',
+  },
+  '--drop-rate': {
+    key: 'dropRate',
+    kind: 'number',
+    help: 'fraction 0..1 of requests whose connection is dropped, counted like --fail-rate',
+  },
+  '--drop-after-create-rate': {
+    key: 'dropAfterCreateRate',
+    kind: 'number',
+    help: 'fraction 0..1 of creates dropped after the job was made, counted like --fail-rate',
+  },
+  '--placement': {
+    key: 'placement',
+    kind: 'string',
+    help: 'offset_x/offset_y place the element by its centre or top-left; default centre',
+  },
+  '--scale': {
+    key: 'scale',
+    kind: 'string',
+    help: "scale_x/scale_y are of the frame or of the element's own size; default frame",
+  },
+  '--token-ttl': {
+    key: 'tokenTtlSeconds',
+    kind: 'number',
+    help: 'access token lifetime in seconds; default 34560000 (400 days)',
+  },
+  '--result-ttl': {
+    key: 'resultTtlSeconds',
+    kind: 'number',
+    help: 'result file lifetime in seconds; default 604800 (7 days)',
+  },
 };
 
 export function usage(): string {
@@ -218,7 +289,9 @@ export function parseArgs(argv: readonly string[]): EmulatorOptions & { help?: b
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return { help: true };
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const spec = FLAGS[flag];
     if (!spec) throw new RangeError(`Unknown flag ${flag}\n${usage()}`);
     const raw = inline ?? argv[++i];

@@ -47,7 +47,12 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
   // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own name as Host.
   app.addHook('onRequest', async (request, reply) => {
     if (!hostAllowed(request.headers.host, ctx.options.host)) {
-      return reply.code(403).send({ code: Code.ParameterError, msg: 'Host header is not this sandbox (use 127.0.0.1, localhost or the address it listens on)' });
+      return reply
+        .code(403)
+        .send({
+          code: Code.ParameterError,
+          msg: 'Host header is not this sandbox (use 127.0.0.1, localhost or the address it listens on)',
+        });
     }
   });
 
@@ -62,12 +67,19 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
     }
     if (f.rates.latencyMs > 0) await sleep(f.rates.latencyMs);
     if (f.answer503()) {
-      return reply.code(503).type('text/html').send('<html><body>503 Service Unavailable (sandbox fault injection)</body></html>');
+      return reply
+        .code(503)
+        .type('text/html')
+        .send('<html><body>503 Service Unavailable (sandbox fault injection)</body></html>');
     }
   });
 
   // The ambiguous case: the create was carried out, then the connection dies before the answer leaves.
-  const creates = new Set(Object.values(ENDPOINTS).filter((spec) => spec.creates).map((spec) => spec.path));
+  const creates = new Set(
+    Object.values(ENDPOINTS)
+      .filter((spec) => spec.creates)
+      .map((spec) => spec.path),
+  );
   app.addHook('onSend', async (request, reply, payload) => {
     if (creates.has(request.url.split('?')[0]) && ctx.faults.dropAfterCreate()) request.raw.socket.destroy();
     return payload;
@@ -75,23 +87,33 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string | number }, request, reply) => {
     const kind = envelopeOf(request);
-    if (error instanceof ApiError || error instanceof MediaError) return reply.code(200).send(failureBody(kind, error.code, error.message));
+    if (error instanceof ApiError || error instanceof MediaError)
+      return reply.code(200).send(failureBody(kind, error.code, error.message));
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send(failureBody(kind, Code.ParameterError, `Request body is larger than ${BODY_LIMIT / 1024 / 1024} MB`));
+      return reply
+        .code(413)
+        .send(failureBody(kind, Code.ParameterError, `Request body is larger than ${BODY_LIMIT / 1024 / 1024} MB`));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(failureBody(kind, Code.ParameterError, 'Content-Type must be application/json'));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      const msg = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'Request body is empty; send a JSON object' : `Request body is not valid JSON: ${error.message}`;
+      const msg =
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'Request body is empty; send a JSON object'
+          : `Request body is not valid JSON: ${error.message}`;
       return reply.code(400).send(failureBody(kind, Code.ParameterError, msg));
     }
     ctx.options.log(`internal error on ${request.method} ${request.url.split('?')[0]}: ${error.message}`);
-    return reply.code(500).send(failureBody(kind, Code.VideoProcessingError, `Sandbox internal error: ${error.message}`));
+    return reply
+      .code(500)
+      .send(failureBody(kind, Code.VideoProcessingError, `Sandbox internal error: ${error.message}`));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ code: Code.ContentNotFound, msg: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
+    reply
+      .code(404)
+      .send({ code: Code.ContentNotFound, msg: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` });
   });
   return app;
 }
@@ -125,18 +147,33 @@ export type Handler<N extends EndpointName> = (
  * Registers one operation of the interface: authenticates, rate-limits, validates the input with the
  * shared request schema (1003 naming the field), and wraps the result in the operation's envelope.
  */
-export function defineEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: EmulatorContext, name: N, handler: Handler<N>, alsoAt: string[] = []): void {
+export function defineEndpoint<N extends EndpointName>(
+  app: FastifyInstance,
+  ctx: EmulatorContext,
+  name: N,
+  handler: Handler<N>,
+  alsoAt: string[] = [],
+): void {
   const spec: EndpointSpec = ENDPOINTS[name];
   for (const url of [spec.path, ...alsoAt]) routeEndpoint(app, ctx, name, spec, url, handler);
 }
 
-function routeEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: EmulatorContext, name: N, spec: EndpointSpec, url: string, handler: Handler<N>): void {
+function routeEndpoint<N extends EndpointName>(
+  app: FastifyInstance,
+  ctx: EmulatorContext,
+  name: N,
+  spec: EndpointSpec,
+  url: string,
+  handler: Handler<N>,
+): void {
   app.route({
     method: spec.method,
     url,
     config: { envelope: spec.envelope },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const caller = spec.authenticated ? ctx.accounts.authenticate(request.headers) : { account: ctx.accounts.account, credential: 'anonymous' };
+      const caller = spec.authenticated
+        ? ctx.accounts.authenticate(request.headers)
+        : { account: ctx.accounts.account, credential: 'anonymous' };
       ctx.accounts.checkRate(caller.credential);
       const raw = spec.input === 'body' ? (request.body ?? {}) : normaliseQuery(request.query);
       if (spec.input === 'body' && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
@@ -147,7 +184,8 @@ function routeEndpoint<N extends EndpointName>(app: FastifyInstance, ctx: Emulat
       const result = await handler(parsed.data as z.infer<(typeof ENDPOINTS)[N]['request']>, caller, request);
       const body = spec.envelope === 'business' && name !== 'getToken' ? success(result) : result;
       const check = spec.response.safeParse(body);
-      if (!check.success) ctx.options.log(`response of ${name} does not match its schema: ${describeIssues(check.error)}`);
+      if (!check.success)
+        ctx.options.log(`response of ${name} does not match its schema: ${describeIssues(check.error)}`);
       return reply.code(200).send(body);
     },
   });

@@ -48,10 +48,16 @@ export class Views {
       ...(job.status === RecordStatus.Failed ? { error_reasons: [job.reason], video_fail_reason: job.reason } : {}),
     };
     if (job.kind === 'lipsync') {
-      return { ...base, input_audio: str(job.request.audio_url), target_video: str(job.request.video_url), lipsync: true };
+      return {
+        ...base,
+        input_audio: str(job.request.audio_url),
+        target_video: str(job.request.video_url),
+        lipsync: true,
+      };
     }
     if (job.kind === 'avatar_video') {
-      const first = (Array.isArray(job.request.data) ? job.request.data[0] : undefined) as Record<string, unknown> | undefined;
+      const first = (Array.isArray(job.request.data) ? job.request.data[0] : undefined) as
+        Record<string, unknown> | undefined;
       return {
         ...base,
         lipsync: false,

@@ -18,10 +18,15 @@ const reachable = await new Promise((resolve) => {
   probe.end();
 });
 if (!reachable && !process.env.ELECTRON_CACHE && !process.env.electron_config_cache) {
-  console.log("npm run dist: cannot package here: Electron's release archive is downloaded from GitHub, which this machine cannot reach (set ELECTRON_CACHE to a folder holding it to package offline).");
+  console.log(
+    "npm run dist: cannot package here: Electron's release archive is downloaded from GitHub, which this machine cannot reach (set ELECTRON_CACHE to a folder holding it to package offline).",
+  );
   process.exit(1);
 }
-for (const [command, args] of [[bin('electron-vite'), ['build']], [bin('electron-builder'), ['--config', 'electron-builder.config.cjs', ...process.argv.slice(2)]]]) {
+for (const [command, args] of [
+  [bin('electron-vite'), ['build']],
+  [bin('electron-builder'), ['--config', 'electron-builder.config.cjs', ...process.argv.slice(2)]],
+]) {
   const step = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (step.status !== 0) process.exit(step.status ?? 1);
 }

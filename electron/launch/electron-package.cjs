@@ -24,7 +24,11 @@ function restoreElectronPackage(root) {
   try {
     // npm_execpath is the npm that runs this install, with its registry and proxy settings.
     const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
-    const pack = spawnSync(npm[0], [...npm[1], 'pack', `electron@${lockedElectronVersion(root)}`, '--pack-destination', scratch, '--silent'], { encoding: 'utf8', shell: process.platform === 'win32' && !process.env.npm_execpath });
+    const pack = spawnSync(
+      npm[0],
+      [...npm[1], 'pack', `electron@${lockedElectronVersion(root)}`, '--pack-destination', scratch, '--silent'],
+      { encoding: 'utf8', shell: process.platform === 'win32' && !process.env.npm_execpath },
+    );
     const tarball = readdirSync(scratch).find((name) => name.endsWith('.tgz'));
     if (pack.status !== 0 || !tarball) return false;
     mkdirSync(target, { recursive: true });

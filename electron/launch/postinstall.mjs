@@ -15,9 +15,19 @@ const browserInstead = '`npm start` serves the studio in your browser instead.';
 
 function tryDownload() {
   if (!existsSync(join(electronDir, 'install.js'))) return 'npm left the electron package out';
-  const download = spawnSync(process.execPath, [join(electronDir, 'install.js')], { cwd: electronDir, encoding: 'utf8', timeout: 10 * 60_000 });
+  const download = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
+    cwd: electronDir,
+    encoding: 'utf8',
+    timeout: 10 * 60_000,
+  });
   if (download.status === 0 && electronBinary(root)) return null;
-  return (download.stderr || download.error?.message || '').split('\n').find((line) => /Error|ENOTFOUND|ECONN|getaddrinfo|timed out/i.test(line))?.trim().slice(0, 120) ?? '';
+  return (
+    (download.stderr || download.error?.message || '')
+      .split('\n')
+      .find((line) => /Error|ENOTFOUND|ECONN|getaddrinfo|timed out/i.test(line))
+      ?.trim()
+      .slice(0, 120) ?? ''
+  );
 }
 
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
@@ -30,11 +40,24 @@ if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
   else console.log(`Electron: its binary could not be downloaded${reason ? ` (${reason})` : ''}; ${browserInstead}`);
 }
 if (!electronPackage.restoreElectronPackage(root)) {
-  console.log("Electron's type declarations could not be fetched from the npm registry; `npm test` type check needs them (run `npm install` again).");
+  console.log(
+    "Electron's type declarations could not be fetched from the npm registry; `npm test` type check needs them (run `npm install` again).",
+  );
 }
 
 // The page, ready before the first start (the web host rebuilds it only when its sources change).
-const build = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'electron', 'web', 'vite.renderer.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+const build = spawnSync(
+  process.execPath,
+  [
+    join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+    'build',
+    '--config',
+    join(root, 'electron', 'web', 'vite.renderer.config.ts'),
+    '--logLevel',
+    'warn',
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
 if (build.status !== 0) console.log('The page could not be built now; `npm start` builds it on first start.');
 
 // The web host's bundle too, so the first `npm start` in a browser does not wait for it.

@@ -22,6 +22,8 @@ if (electron) {
   if (build.status !== 0) process.exit(build.status ?? 1);
   run(electron, [root]);
 } else {
-  console.log("Electron's binary is not installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or no access to GitHub), so the studio runs in your browser through the web host instead.");
+  console.log(
+    "Electron's binary is not installed here (ELECTRON_SKIP_BINARY_DOWNLOAD, or no access to GitHub), so the studio runs in your browser through the web host instead.",
+  );
   run(process.execPath, [join(root, 'electron', 'launch', 'web.mjs'), ...process.argv.slice(2)]);
 }

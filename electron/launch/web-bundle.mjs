@@ -5,7 +5,17 @@
 // It is CommonJS so that it can be compiled with V8's code cache (`loadWebBundle`): compiling its
 // 3.4 MB was most of what is left of a start, and Node 20 has no code cache for ES modules.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -54,7 +64,11 @@ export async function buildWebBundle(root) {
     // a script compiled by node:vm has no module loader of its own to import with.
     supported: { 'dynamic-import': false },
     // The bundle lives in out/web, as the ES module build did: the sources' import.meta reads the same.
-    define: { 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename', 'import.meta.url': 'studioBundleUrl' },
+    define: {
+      'import.meta.dirname': '__dirname',
+      'import.meta.filename': '__filename',
+      'import.meta.url': 'studioBundleUrl',
+    },
     // Dependencies are bundled too: resolving and loading hundreds of small files from node_modules
     // was most of a start (0.7 s against 0.27 s). Left out: what loads only when used (the S3 SDK),
     // the speech engine (its WASM files are found beside its package), and Electron.

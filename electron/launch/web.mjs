@@ -12,7 +12,10 @@ const { exports: bundle, codeCache, saveCodeCache } = loadWebBundle(root);
 if (process.env.STUDIO_STARTUP_TRACE) console.error(`startup: bundle compiled (code cache ${codeCache})`);
 // Kept at the first stop, or a few seconds in for a host that is never stopped cleanly.
 process.once('exit', saveCodeCache);
-bundle.main().then(() => setTimeout(saveCodeCache, SAVE_CODE_CACHE_AFTER_MS).unref(), (error) => {
-  console.error(`The web host could not start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+bundle.main().then(
+  () => setTimeout(saveCodeCache, SAVE_CODE_CACHE_AFTER_MS).unref(),
+  (error) => {
+    console.error(`The web host could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

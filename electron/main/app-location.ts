@@ -14,7 +14,8 @@ export function appLocation(rendererDir: string): AppLocation {
 
 export function devLocation(address: string): AppLocation {
   const url = new URL(address);
-  if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') throw new Error(`The dev server must be on loopback, not ${url.hostname}`);
+  if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1')
+    throw new Error(`The dev server must be on loopback, not ${url.hostname}`);
   return { kind: 'http', origin: url.origin };
 }
 

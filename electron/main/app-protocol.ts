@@ -39,7 +39,10 @@ function refusal(status: 400 | 404 | 405, text: string): Response {
 }
 
 /** The handler protocol.handle('app', …) runs for every request to app://. */
-export function createAppProtocolHandler(rendererDir: string, read: (path: string) => Promise<Buffer> = readFile): (request: Request) => Promise<Response> {
+export function createAppProtocolHandler(
+  rendererDir: string,
+  read: (path: string) => Promise<Buffer> = readFile,
+): (request: Request) => Promise<Response> {
   const root = resolve(rendererDir);
   const index = join(root, 'index.html');
   return async (request) => {
@@ -69,6 +72,8 @@ export function createAppProtocolHandler(rendererDir: string, read: (path: strin
         headers: { ...securityHeaders({ nonce }), 'Content-Type': type, 'Cache-Control': 'no-store' },
       });
     }
-    return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { headers: { ...securityHeaders(), 'Content-Type': type } });
+    return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), {
+      headers: { ...securityHeaders(), 'Content-Type': type },
+    });
   };
 }

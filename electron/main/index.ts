@@ -20,7 +20,9 @@ import { windowStateSpec } from './window-state';
 
 app.setName('Avatar Studio');
 const here = import.meta.dirname;
-const location = process.env.ELECTRON_RENDERER_URL ? devLocation(process.env.ELECTRON_RENDERER_URL) : appLocation(join(here, '../renderer'));
+const location = process.env.ELECTRON_RENDERER_URL
+  ? devLocation(process.env.ELECTRON_RENDERER_URL)
+  : appLocation(join(here, '../renderer'));
 // The page loads from app://studio/, not file:// (privileges must be declared before the app is ready).
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 let mainWindow: BrowserWindow | null = null;
@@ -57,9 +59,16 @@ async function start(): Promise<void> {
   const settings = services.base.createStore(appSettingsSpec);
   notifications = () => settings.get().notifications;
 
-  if (location.kind === 'app') protocol.handle(APP_SCHEME_PRIVILEGES.scheme, createAppProtocolHandler(location.rendererDir));
+  if (location.kind === 'app')
+    protocol.handle(APP_SCHEME_PRIVILEGES.scheme, createAppProtocolHandler(location.rendererDir));
   applySessionSecurity(session.defaultSession, location, permissions);
-  const ipc = registerIpc(ipcMain, services.dispatch, location, (path) => services.domains.importPath(path), (path) => services.domains.importSheetPath(path));
+  const ipc = registerIpc(
+    ipcMain,
+    services.dispatch,
+    location,
+    (path) => services.domains.importPath(path),
+    (path) => services.domains.importSheetPath(path),
+  );
   const open = (): void => {
     const win = createMainWindow({
       app: location,
@@ -96,7 +105,14 @@ async function start(): Promise<void> {
   services.warmUp();
   // `studio` commands run beside the window through this process, so their jobs show in its Library.
   // Without it the app still works; commands beside it are then refused as the folder is in use.
-  const owner = openOwnerChannel({ dataDir, kind: 'desktop app', dispatch: services.dispatch, subscribe: services.subscribe, files: services.domains, log: services.base.log }).catch((error: unknown) => {
+  const owner = openOwnerChannel({
+    dataDir,
+    kind: 'desktop app',
+    dispatch: services.dispatch,
+    subscribe: services.subscribe,
+    files: services.domains,
+    log: services.base.log,
+  }).catch((error: unknown) => {
     services.base.log.warn('owner channel did not open', { error });
     return null;
   });

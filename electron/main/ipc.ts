@@ -1,11 +1,22 @@
 import { isAbsolute } from 'node:path';
 import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
-import { IMPORT_DROPPED_CHANNEL, IMPORT_SHEET_CHANNEL, callChannels, type BridgeOutcome, type CallChannel, type ChosenMedia, type ChosenSheet } from '../common/bridge';
+import {
+  IMPORT_DROPPED_CHANNEL,
+  IMPORT_SHEET_CHANNEL,
+  callChannels,
+  type BridgeOutcome,
+  type CallChannel,
+  type ChosenMedia,
+  type ChosenSheet,
+} from '../common/bridge';
 import type { Dispatch } from '../services/host/dispatcher';
 import { isAppUrl, type AppLocation } from './app-location';
 
 /** A call is answered only when it comes from the main frame of the studio page. */
-export function isTrustedSender(frame: Pick<WebFrameMain, 'url' | 'parent'> | null | undefined, app: AppLocation): boolean {
+export function isTrustedSender(
+  frame: Pick<WebFrameMain, 'url' | 'parent'> | null | undefined,
+  app: AppLocation,
+): boolean {
   return Boolean(frame) && frame!.parent === null && isAppUrl(frame!.url, app);
 }
 

@@ -73,7 +73,12 @@ export function menuTemplate(actions: MenuActions): MenuItemConstructorOptions[]
         { role: 'togglefullscreen' },
       ],
     },
-    { label: 'Window', submenu: actions.isMac ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close' }] },
+    {
+      label: 'Window',
+      submenu: actions.isMac
+        ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
+        : [{ role: 'minimize' }, { role: 'close' }],
+    },
     {
       role: 'help',
       submenu: [

@@ -18,7 +18,12 @@ export class PermissionPolicy {
   }
 
   /** Only 'media' requests, from the studio page, for kinds currently granted. Everything else: no. */
-  allows(permission: string, requestingUrl: string | undefined, mediaTypes: readonly string[] | undefined, app: AppLocation): boolean {
+  allows(
+    permission: string,
+    requestingUrl: string | undefined,
+    mediaTypes: readonly string[] | undefined,
+    app: AppLocation,
+  ): boolean {
     if (permission !== 'media' || !isAppUrl(requestingUrl, app)) return false;
     const kinds = mediaTypes ?? [];
     return kinds.length > 0 && kinds.every((kind) => (kind === 'audio' || kind === 'video') && this.granted.has(kind));

@@ -28,8 +28,14 @@ interface Rect {
  * The bounds to open with: the saved ones when the window would still be mostly on a screen (a monitor
  * may have been unplugged since), otherwise the saved size, centred by the OS, shrunk to fit.
  */
-export function restoreBounds(saved: WindowState, workAreas: readonly Rect[]): Partial<Rect> & { width: number; height: number } {
-  const largest = workAreas.reduce<Rect | undefined>((best, a) => (!best || a.width * a.height > best.width * best.height ? a : best), undefined);
+export function restoreBounds(
+  saved: WindowState,
+  workAreas: readonly Rect[],
+): Partial<Rect> & { width: number; height: number } {
+  const largest = workAreas.reduce<Rect | undefined>(
+    (best, a) => (!best || a.width * a.height > best.width * best.height ? a : best),
+    undefined,
+  );
   const width = Math.min(saved.width, largest?.width ?? saved.width);
   const height = Math.min(saved.height, largest?.height ?? saved.height);
   if (saved.x === undefined || saved.y === undefined) return { width, height };

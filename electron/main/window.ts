@@ -30,7 +30,10 @@ export function secureWebPreferences(preloadPath: string): Electron.WebPreferenc
 /** Creates the one main window at its remembered place and size, and remembers them when they change. */
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const saved = options.state.get();
-  const bounds = restoreBounds(saved, screen.getAllDisplays().map((d) => d.workArea));
+  const bounds = restoreBounds(
+    saved,
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
   const win = new BrowserWindow({
     ...bounds,
     minWidth: 960,

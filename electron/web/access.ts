@@ -14,9 +14,7 @@ export interface AccessRequest {
   queryToken: string | undefined;
 }
 
-export type AccessDecision =
-  | { ok: true; via: 'query' | 'cookie' }
-  | { ok: false; status: 401 | 403; reason: string };
+export type AccessDecision = { ok: true; via: 'query' | 'cookie' } | { ok: false; status: 401 | 403; reason: string };
 
 export function cookieName(port: number): string {
   // Cookies ignore ports, so two hosts on one machine must not share a name.
@@ -52,8 +50,13 @@ export function decideAccess(request: AccessRequest, expected: { token: string; 
   if (request.origin !== undefined && !hosts.some((h) => request.origin === `http://${h}`)) {
     return { ok: false, status: 403, reason: 'foreign Origin header' };
   }
-  if (request.queryToken !== undefined && sameToken(request.queryToken, expected.token)) return { ok: true, via: 'query' };
+  if (request.queryToken !== undefined && sameToken(request.queryToken, expected.token))
+    return { ok: true, via: 'query' };
   const fromCookie = readCookie(request.cookie, cookieName(expected.port));
   if (fromCookie !== undefined && sameToken(fromCookie, expected.token)) return { ok: true, via: 'cookie' };
-  return { ok: false, status: 401, reason: request.queryToken !== undefined || fromCookie !== undefined ? 'wrong access token' : 'no access token' };
+  return {
+    ok: false,
+    status: 401,
+    reason: request.queryToken !== undefined || fromCookie !== undefined ? 'wrong access token' : 'no access token',
+  };
 }

@@ -24,13 +24,19 @@ export function rendererIsStale(root: string): boolean {
 
 function runViteBuild(root: string, outDir: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(root, 'node_modules', '.bin', 'vite'), ['build', '--config', 'electron/web/vite.renderer.config.ts', '--logLevel', 'warn'], {
-      cwd: root,
-      env: { ...process.env, STUDIO_RENDERER_OUT: outDir },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const child = spawn(
+      join(root, 'node_modules', '.bin', 'vite'),
+      ['build', '--config', 'electron/web/vite.renderer.config.ts', '--logLevel', 'warn'],
+      {
+        cwd: root,
+        env: { ...process.env, STUDIO_RENDERER_OUT: outDir },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The renderer build failed (vite exited with ${code})`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`The renderer build failed (vite exited with ${code})`)),
+    );
   });
 }
 
@@ -61,7 +67,10 @@ function install(fresh: string, target: string): void {
  * is installed at the end, under a lock, so parallel callers (several test runs, a running web host)
  * never see a half-written page. Returns whether a build ran.
  */
-export async function ensureRendererBuilt(root: string, options: { force?: boolean; onBuild?: () => void } = {}): Promise<boolean> {
+export async function ensureRendererBuilt(
+  root: string,
+  options: { force?: boolean; onBuild?: () => void } = {},
+): Promise<boolean> {
   const out = join(root, 'out');
   const lock = join(out, '.renderer-build.lock');
   mkdirSync(out, { recursive: true });
@@ -72,7 +81,8 @@ export async function ensureRendererBuilt(root: string, options: { force?: boole
       break;
     } catch {
       // Someone else is building; a lock older than five minutes belongs to a build that died.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 5 * 60_000) rmSync(lock, { recursive: true, force: true });
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 5 * 60_000)
+        rmSync(lock, { recursive: true, force: true });
       await sleep(250);
       if (options.force && !existsSync(lock)) return false;
     }

@@ -16,7 +16,10 @@ export function parseWebArgs(argv: readonly string[]): WebCliArgs {
   const args: WebCliArgs = { port: 0, open: false, dataDir: undefined };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new Error(`${flag} needs a value`);
@@ -25,7 +28,8 @@ export function parseWebArgs(argv: readonly string[]): WebCliArgs {
     if (flag === '--port') {
       const text = value();
       const port = Number(text);
-      if (!/^\d+$/.test(text) || port > 65535) throw new Error(`--port must be a number from 0 to 65535, not "${text}"`);
+      if (!/^\d+$/.test(text) || port > 65535)
+        throw new Error(`--port must be a number from 0 to 65535, not "${text}"`);
       args.port = port;
     } else if (flag === '--open') args.open = true;
     else if (flag === '--data-dir') args.dataDir = value();
@@ -41,7 +45,11 @@ function trace(milestone: string): void {
 
 function openBrowser(url: string): void {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
   const child = spawn(command, args, { detached: true, stdio: 'ignore' });
   child.on('error', () => console.error(`Could not open a browser (${command}); open the address above yourself.`));
   child.unref();

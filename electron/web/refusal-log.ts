@@ -17,7 +17,8 @@ export class RefusalLog {
   refused(reason: string, path: string): void {
     const now = this.now();
     if (now - this.windowStart >= 60_000) {
-      if (this.suppressed > 0) this.warn('web host refused more requests', { count: this.suppressed, withinSeconds: 60 });
+      if (this.suppressed > 0)
+        this.warn('web host refused more requests', { count: this.suppressed, withinSeconds: 60 });
       this.windowStart = now;
       this.shown = 0;
       this.suppressed = 0;

@@ -22,15 +22,25 @@ const TYPES: Record<string, string> = {
 export function serveSavedFiles(app: FastifyInstance, savedFile: (id: string) => Promise<string | null>): void {
   app.get<{ Params: { id: string } }>(`${WEB_BRIDGE_PATHS.saved}:id`, async (request, reply) => {
     const path = await savedFile(request.params.id);
-    if (path === null) return reply.code(404).type('text/plain; charset=utf-8').send('This saved copy is not on disk as it was saved.\n');
+    if (path === null)
+      return reply
+        .code(404)
+        .type('text/plain; charset=utf-8')
+        .send('This saved copy is not on disk as it was saved.\n');
     const { size } = await stat(path);
-    reply.header('Accept-Ranges', 'bytes').header('Cache-Control', 'no-store').type(TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream');
+    reply
+      .header('Accept-Ranges', 'bytes')
+      .header('Cache-Control', 'no-store')
+      .type(TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream');
     const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? '');
     if (range && (range[1] !== '' || range[2] !== '')) {
       const start = range[1] === '' ? Math.max(0, size - Number(range[2])) : Number(range[1]);
       const end = range[1] === '' || range[2] === '' ? size - 1 : Math.min(size - 1, Number(range[2]));
       if (start > end || start >= size) return reply.code(416).header('Content-Range', `bytes */${size}`).send();
-      reply.code(206).header('Content-Range', `bytes ${start}-${end}/${size}`).header('Content-Length', end - start + 1);
+      reply
+        .code(206)
+        .header('Content-Range', `bytes ${start}-${end}/${size}`)
+        .header('Content-Length', end - start + 1);
       return reply.send(createReadStream(path, { start, end }));
     }
     reply.header('Content-Length', size);

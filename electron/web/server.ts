@@ -13,9 +13,10 @@ import { RefusalLog } from './refusal-log';
 import { serveSavedFiles } from './saved-files';
 import { limitBodyTime, type BodyDeadlineOptions } from '../services/host/body-deadline';
 
-
 export interface WebServerOptions {
-  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'> & { domains: Pick<ComposedHost['domains'], 'importFile' | 'importSheet' | 'savedFile'> };
+  services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'> & {
+    domains: Pick<ComposedHost['domains'], 'importFile' | 'importSheet' | 'savedFile'>;
+  };
   rendererDir: string;
   token: string;
   /** 0 picks a free port. */
@@ -66,7 +67,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     );
     if (!decision.ok) {
       refusals.refused(decision.reason, request.url.split('?')[0]);
-      return reply.code(decision.status).headers(SECURITY_HEADERS).type('text/plain; charset=utf-8').send(REFUSED_PAGE(decision.reason));
+      return reply
+        .code(decision.status)
+        .headers(SECURITY_HEADERS)
+        .type('text/plain; charset=utf-8')
+        .send(REFUSED_PAGE(decision.reason));
     }
     if (decision.via === 'query') {
       reply.header('Set-Cookie', `${cookieName(port)}=${options.token}; Path=/; HttpOnly; SameSite=Strict`);
@@ -113,7 +118,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
           return { ok: true, value: await take(request.params.name, request.body as Readable) };
         } catch (error) {
           const code = (error as { code?: unknown }).code;
-          return { ok: false, error: { message: (error as Error).message, code: typeof code === 'string' ? code : 'import-failed' } };
+          return {
+            ok: false,
+            error: { message: (error as Error).message, code: typeof code === 'string' ? code : 'import-failed' },
+          };
         }
       });
     takeIn(WEB_BRIDGE_PATHS.importFile, (name, body) => options.services.domains.importFile(name, body));

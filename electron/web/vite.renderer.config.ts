@@ -27,7 +27,11 @@ function preloadFirstScreen(viewPath: string): Plugin {
           for (const imported of chunks.find((c) => c.fileName === file)?.imports ?? []) visit(imported);
         };
         visit(view.fileName);
-        return [...files].map((file): HtmlTagDescriptor => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` }, injectTo: 'head' }));
+        return [...files].map((file): HtmlTagDescriptor => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` },
+          injectTo: 'head',
+        }));
       },
     },
   };

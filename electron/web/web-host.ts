@@ -73,7 +73,12 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   let server: WebServer;
   let owner: OwnerChannel;
   try {
-    server = await startWebServer({ services, rendererDir: join(options.root, 'out', 'renderer'), token, port: options.port });
+    server = await startWebServer({
+      services,
+      rendererDir: join(options.root, 'out', 'renderer'),
+      token,
+      port: options.port,
+    });
   } catch (error) {
     await services.dispose();
     lock.release();
@@ -81,7 +86,14 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   }
   try {
     // `studio` commands run beside the page through this host, so their jobs show in its Library.
-    owner = await openOwnerChannel({ dataDir: options.dataDir, kind: 'web host', dispatch: services.dispatch, subscribe: services.subscribe, files: services.domains, log: services.base.log });
+    owner = await openOwnerChannel({
+      dataDir: options.dataDir,
+      kind: 'web host',
+      dispatch: services.dispatch,
+      subscribe: services.subscribe,
+      files: services.domains,
+      log: services.base.log,
+    });
   } catch (error) {
     await server.close();
     await services.dispose();

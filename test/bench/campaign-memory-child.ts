@@ -14,7 +14,9 @@ try {
   const after = memory();
   rmSync(work, { recursive: true, force: true });
   // Exits once the line is out: the catalogue's and the store's handles would otherwise keep it alive.
-  process.stdout.write(`${JSON.stringify({ rows, base, after, checkSeconds, held: hold !== null })}\n`, () => process.exit(0));
+  process.stdout.write(`${JSON.stringify({ rows, base, after, checkSeconds, held: hold !== null })}\n`, () =>
+    process.exit(0),
+  );
 } catch (error) {
   rmSync(work, { recursive: true, force: true });
   throw error;

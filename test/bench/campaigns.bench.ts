@@ -60,26 +60,48 @@ function template(): CampaignTemplate {
   const parsed = parseProject(readFileSync(join(root, 'test/fixtures/campaign/greeting.project.json'), 'utf8'));
   if (!parsed.ok) throw new Error(parsed.error);
   const small = setOutput(parsed.project, { width: 320, height: 180 });
-  return { fileName: '{{row}} - {{First name}}', project: { ...small, scenes: small.scenes.map((s) => ({ ...s, durationMs: 1000 })) } };
+  return {
+    fileName: '{{row}} - {{First name}}',
+    project: { ...small, scenes: small.scenes.map((s) => ({ ...s, durationMs: 1000 })) },
+  };
 }
 
 /** Each row's first name is its own token (Name00017), found again in the sandbox's records of its jobs. */
 const nameOf = (i: number) => `Name${String(i + 1).padStart(5, '0')}`;
 function sheet(sandbox: Pick<Sandbox, 'url'>, rows: number): string[][] {
   const logo = `${sandbox.url}/sandbox/sandbox-backdrop.png`;
-  return [['First name', 'company', 'voice', 'avatar', 'logo'], ...Array.from({ length: rows }, (_, i) => [nameOf(i), `Co ${i + 1}`, 'Ava', 'SandboxBen', logo])];
+  return [
+    ['First name', 'company', 'voice', 'avatar', 'logo'],
+    ...Array.from({ length: rows }, (_, i) => [nameOf(i), `Co ${i + 1}`, 'Ava', 'SandboxBen', logo]),
+  ];
 }
 
 /** Links are the sandbox's own picture; the link checker itself is not what is measured here. */
-const linksGood = async (urls: readonly string[]): Promise<LinkReport[]> => urls.map((url) => ({ url, ok: true, kind: 'image' as const, format: 'png' as const, durationMs: null, sizeBytes: 1, checkedAt: 0 }));
+const linksGood = async (urls: readonly string[]): Promise<LinkReport[]> =>
+  urls.map((url) => ({
+    url,
+    ok: true,
+    kind: 'image' as const,
+    format: 'png' as const,
+    durationMs: null,
+    sizeBytes: 1,
+    checkedAt: 0,
+  }));
 
 /**
  * A host on a data folder as the CLI builds one (cli-host.ts): engine on its ledger with the models'
  * prices and the balance read around each create, reactor, runner, catalogue.
  */
 export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, fetchImpl?: FetchLike) {
-  const client = new ServiceClient({ baseUrl: sandbox.url, credentials: { kind: 'api-key', apiKey: sandbox.apiKey }, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
-  const connections = { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client };
+  const client = new ServiceClient({
+    baseUrl: sandbox.url,
+    credentials: { kind: 'api-key', apiKey: sandbox.apiKey },
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+  const connections = {
+    active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+    client: async () => client,
+  };
   const catalogue = new CatalogueService({ connections, clock: { now: () => Date.now() } });
   const engine = new JobEngine({
     storage: new FileLedgerStorage(join(dataDir, 'jobs')),
@@ -96,11 +118,26 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
   return { engine, runner, reactor, catalogue };
 }
 
-async function checked(h: ReturnType<typeof host>, sandbox: Pick<Sandbox, 'url'>, rows: number, id: string, outDir: string, concurrency: number): Promise<CampaignRecord> {
+async function checked(
+  h: ReturnType<typeof host>,
+  sandbox: Pick<Sandbox, 'url'>,
+  rows: number,
+  id: string,
+  outDir: string,
+  concurrency: number,
+): Promise<CampaignRecord> {
   const t = template();
   const check = await checkCampaignTable(t, sheet(sandbox, rows), { catalogue: h.catalogue, checkLinks: linksGood });
   if (check.problems.length > 0) throw new Error(check.problems.join('\n'));
-  return newCampaignRecord({ id, label: `${rows} prospects`, template: t, check, sheetFolder: null, outDir, concurrency });
+  return newCampaignRecord({
+    id,
+    label: `${rows} prospects`,
+    template: t,
+    check,
+    sheetFolder: null,
+    outDir,
+    concurrency,
+  });
 }
 
 /**
@@ -108,7 +145,9 @@ async function checked(h: ReturnType<typeof host>, sandbox: Pick<Sandbox, 'url'>
  * created. A video is the row's whose voiceover result it speaks.
  */
 function createdPerRow(sandbox: Sandbox): Map<string, number> {
-  const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as { jobs: Record<string, { _id: string; kind: string; request: Record<string, unknown> }> };
+  const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
+    jobs: Record<string, { _id: string; kind: string; request: Record<string, unknown> }>;
+  };
   const counts = new Map<string, number>();
   const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
   const rowOfSpeech = new Map<string, string>();
@@ -121,7 +160,9 @@ function createdPerRow(sandbox: Sandbox): Map<string, number> {
   }
   for (const job of Object.values(state.jobs)) {
     if (job.kind !== 'avatar_video') continue;
-    const speech = [...JSON.stringify(job.request).matchAll(/([\w-]+)\.mp3/g)].map((m) => rowOfSpeech.get(m[1])).find((name) => name !== undefined);
+    const speech = [...JSON.stringify(job.request).matchAll(/([\w-]+)\.mp3/g)]
+      .map((m) => rowOfSpeech.get(m[1]))
+      .find((name) => name !== undefined);
     add(`${speech ?? '?'}:video`);
   }
   // A job not tied to its row would hide a row made twice: the count is only worth printing when all are.
@@ -132,7 +173,12 @@ function createdPerRow(sandbox: Sandbox): Map<string, number> {
 
 async function measure(label: string, fixture: string, rows: number, concurrency: number): Promise<Outcome> {
   const work = mkdtempSync(join(tmpdir(), 'studio-bench-campaigns-'));
-  const sandbox = await startSandbox(join(work, 'sandbox'), { jobSeconds: JOB_SECONDS, failRate: FAIL_RATE, rateLimit: RATE_LIMIT, speechFixture: fixture });
+  const sandbox = await startSandbox(join(work, 'sandbox'), {
+    jobSeconds: JOB_SECONDS,
+    failRate: FAIL_RATE,
+    rateLimit: RATE_LIMIT,
+    speechFixture: fixture,
+  });
   try {
     const counter = counting();
     const h = host(sandbox, join(work, 'data'), counter.fetch);
@@ -156,10 +202,26 @@ async function measure(label: string, fixture: string, rows: number, concurrency
     // The sandbox writes its records down as it closes: read once it has exited.
     await stopSandbox(sandbox);
     const perRow = createdPerRow(sandbox);
-    if (process.env.BENCH_DEBUG) console.error([...perRow].join(' '), end.rows.map((r) => `${r.row}:${r.state}:${r.problems.join(',')}`).join(' '));
+    if (process.env.BENCH_DEBUG)
+      console.error(
+        [...perRow].join(' '),
+        end.rows.map((r) => `${r.row}:${r.state}:${r.problems.join(',')}`).join(' '),
+      );
     const twice = new Set([...perRow].filter(([, n]) => n > 1).map(([key]) => key.split(':')[0])).size;
     const sandboxJobs = [...perRow.values()].reduce((a, b) => a + b, 0);
-    return { label, rows, seconds, requests: counter.requests() - before.requests, polls: counter.polls() - before.polls, rateLimited: counter.rateLimited(), done, failed, lost: rows - done - failed, twice, sandboxJobs };
+    return {
+      label,
+      rows,
+      seconds,
+      requests: counter.requests() - before.requests,
+      polls: counter.polls() - before.polls,
+      rateLimited: counter.rateLimited(),
+      done,
+      failed,
+      lost: rows - done - failed,
+      twice,
+      sandboxJobs,
+    };
   } finally {
     await stopSandbox(sandbox);
     rmSync(work, { recursive: true, force: true });
@@ -185,7 +247,11 @@ export function memory(): { heap: number; rss: number } {
 }
 
 /** Rows checked against the sandbox's catalogue, made into a campaign and held by a runner (written down too). */
-export async function held(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, rows: number, work: string): Promise<{ checkSeconds: number; hold: unknown }> {
+export async function held(
+  sandbox: Pick<Sandbox, 'url' | 'apiKey'>,
+  rows: number,
+  work: string,
+): Promise<{ checkSeconds: number; hold: unknown }> {
   const h = host(sandbox, work);
   const started = performance.now();
   const record = await checked(h, sandbox, rows, `held-${rows}`, join(work, 'out'), CONCURRENCY);
@@ -205,25 +271,59 @@ interface Held {
 
 /** Each size in a process of its own, so its RSS is its own and not what the campaign runs before left. */
 function heldInChild(sandbox: Sandbox, rows: number): Held {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(root, 'test/bench/campaign-memory-child.ts'), JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey, rows })], { cwd: root, encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      join(root, 'test/bench/campaign-memory-child.ts'),
+      JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey, rows }),
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   return JSON.parse(out.trim().split('\n').pop() as string) as Held;
 }
 
 export async function run(): Promise<void> {
   const fixtureDir = mkdtempSync(join(tmpdir(), 'studio-bench-fixture-'));
   const fixture = join(fixtureDir, 'speech.mp3');
-  execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=220:duration=1', '-c:a', 'libmp3lame', '-b:a', '64k', fixture]);
+  execFileSync((await resolveMediaBinary('ffmpeg')).path, [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=220:duration=1',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '64k',
+    fixture,
+  ]);
   try {
     const campaign = await measure(`campaign runner (${CONCURRENCY} rows at once)`, fixture, ROWS, CONCURRENCY);
     const serial = await measure('one row at a time', fixture, SERIAL_ROWS, 1);
-    console.log(`${ROWS} rows of a two-scene template (2 voiceovers + 1 avatar video of 320x180 + download per row); sandbox jobs of at least ${JOB_SECONDS} s (a quarter queueing) plus their render, ${FAIL_RATE * 100}% failing, rate limit ${RATE_LIMIT} requests/s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
-    console.log(`${'strategy'.padEnd(34)} ${'rows'.padStart(5)} ${'wall'.padStart(9)} ${'per row'.padStart(9)} ${'req/row'.padStart(8)} ${'polls/row'.padStart(10)} ${'1005s'.padStart(6)} ${'done'.padStart(5)} ${'failed'.padStart(7)} ${'lost'.padStart(5)} ${'twice'.padStart(6)} ${'sandbox jobs'.padStart(13)}`);
+    console.log(
+      `${ROWS} rows of a two-scene template (2 voiceovers + 1 avatar video of 320x180 + download per row); sandbox jobs of at least ${JOB_SECONDS} s (a quarter queueing) plus their render, ${FAIL_RATE * 100}% failing, rate limit ${RATE_LIMIT} requests/s; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on ${cpus().length} cores`,
+    );
+    console.log(
+      `${'strategy'.padEnd(34)} ${'rows'.padStart(5)} ${'wall'.padStart(9)} ${'per row'.padStart(9)} ${'req/row'.padStart(8)} ${'polls/row'.padStart(10)} ${'1005s'.padStart(6)} ${'done'.padStart(5)} ${'failed'.padStart(7)} ${'lost'.padStart(5)} ${'twice'.padStart(6)} ${'sandbox jobs'.padStart(13)}`,
+    );
     for (const o of [campaign, serial]) {
-      console.log(`${o.label.padEnd(34)} ${String(o.rows).padStart(5)} ${o.seconds.toFixed(1).padStart(7)} s ${(o.seconds / o.rows).toFixed(2).padStart(7)} s ${(o.requests / o.rows).toFixed(2).padStart(8)} ${(o.polls / o.rows).toFixed(2).padStart(10)} ${String(o.rateLimited).padStart(6)} ${String(o.done).padStart(5)} ${String(o.failed).padStart(7)} ${String(o.lost).padStart(5)} ${String(o.twice).padStart(6)} ${String(o.sandboxJobs).padStart(13)}`);
+      console.log(
+        `${o.label.padEnd(34)} ${String(o.rows).padStart(5)} ${o.seconds.toFixed(1).padStart(7)} s ${(o.seconds / o.rows).toFixed(2).padStart(7)} s ${(o.requests / o.rows).toFixed(2).padStart(8)} ${(o.polls / o.rows).toFixed(2).padStart(10)} ${String(o.rateLimited).padStart(6)} ${String(o.done).padStart(5)} ${String(o.failed).padStart(7)} ${String(o.lost).padStart(5)} ${String(o.twice).padStart(6)} ${String(o.sandboxJobs).padStart(13)}`,
+      );
     }
     const perRow = campaign.seconds / campaign.rows / (serial.seconds / serial.rows);
-    console.log(`ratios campaign / one at a time, per row: wall ${perRow.toFixed(2)} (one at a time for all ${ROWS} rows would take about ${((serial.seconds / serial.rows) * ROWS / 60).toFixed(0)} min), requests ${(campaign.requests / campaign.rows / (serial.requests / serial.rows)).toFixed(2)}`);
-    console.log(`aim 0 rows lost: ${campaign.lost + serial.lost === 0 ? 'met' : 'NOT met'} (${campaign.lost}, ${serial.lost}); aim 0 rows created twice (the sandbox's records): ${campaign.twice + serial.twice === 0 ? 'met' : 'NOT met'} (${campaign.twice}, ${serial.twice})`);
+    console.log(
+      `ratios campaign / one at a time, per row: wall ${perRow.toFixed(2)} (one at a time for all ${ROWS} rows would take about ${(((serial.seconds / serial.rows) * ROWS) / 60).toFixed(0)} min), requests ${(campaign.requests / campaign.rows / (serial.requests / serial.rows)).toFixed(2)}`,
+    );
+    console.log(
+      `aim 0 rows lost: ${campaign.lost + serial.lost === 0 ? 'met' : 'NOT met'} (${campaign.lost}, ${serial.lost}); aim 0 rows created twice (the sandbox's records): ${campaign.twice + serial.twice === 0 ? 'met' : 'NOT met'} (${campaign.twice}, ${serial.twice})`,
+    );
   } finally {
     rmSync(fixtureDir, { recursive: true, force: true });
   }
@@ -235,14 +335,22 @@ async function heldMemory(): Promise<void> {
   const sandbox = await startSandbox(join(work, 'sandbox'), { jobSeconds: JOB_SECONDS });
   try {
     const results = MEMORY_ROWS.map((rows) => heldInChild(sandbox, rows));
-    console.log('host memory with the rows checked against the catalogue, made a campaign, written down and held by a runner; each size in a fresh process, garbage collected before measuring');
-    console.log(`${'rows'.padStart(6)} ${'heap before'.padStart(12)} ${'heap held'.padStart(10)} ${'RSS held'.padStart(9)} ${'heap/row'.padStart(9)} ${'check+write'.padStart(12)}`);
+    console.log(
+      'host memory with the rows checked against the catalogue, made a campaign, written down and held by a runner; each size in a fresh process, garbage collected before measuring',
+    );
+    console.log(
+      `${'rows'.padStart(6)} ${'heap before'.padStart(12)} ${'heap held'.padStart(10)} ${'RSS held'.padStart(9)} ${'heap/row'.padStart(9)} ${'check+write'.padStart(12)}`,
+    );
     for (const r of results) {
-      console.log(`${String(r.rows).padStart(6)} ${r.base.heap.toFixed(1).padStart(9)} MB ${r.after.heap.toFixed(1).padStart(7)} MB ${r.after.rss.toFixed(0).padStart(6)} MB ${(((r.after.heap - r.base.heap) * 1024) / r.rows).toFixed(2).padStart(6)} kB ${r.checkSeconds.toFixed(1).padStart(10)} s`);
+      console.log(
+        `${String(r.rows).padStart(6)} ${r.base.heap.toFixed(1).padStart(9)} MB ${r.after.heap.toFixed(1).padStart(7)} MB ${r.after.rss.toFixed(0).padStart(6)} MB ${(((r.after.heap - r.base.heap) * 1024) / r.rows).toFixed(2).padStart(6)} kB ${r.checkSeconds.toFixed(1).padStart(10)} s`,
+      );
     }
     const [small, large] = [results[0], results[results.length - 1]];
     const perRow = (r: Held) => (r.after.heap - r.base.heap) / r.rows;
-    console.log(`aim under 300 MB at ${large.rows} rows: ${large.after.rss < 300 ? 'met' : 'NOT met'} (RSS ${large.after.rss.toFixed(0)} MB); heap per row at ${large.rows} / at ${small.rows}: ${(perRow(large) / perRow(small)).toFixed(2)} (1.00 is flat: memory grows with the rows held, never faster)`);
+    console.log(
+      `aim under 300 MB at ${large.rows} rows: ${large.after.rss < 300 ? 'met' : 'NOT met'} (RSS ${large.after.rss.toFixed(0)} MB); heap per row at ${large.rows} / at ${small.rows}: ${(perRow(large) / perRow(small)).toFixed(2)} (1.00 is flat: memory grows with the rows held, never faster)`,
+    );
   } finally {
     await stopSandbox(sandbox);
     rmSync(work, { recursive: true, force: true });

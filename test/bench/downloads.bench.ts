@@ -51,11 +51,17 @@ function firstLine(child: ChildProcess): Promise<string> {
 
 /** The load average now, for every figure printed. */
 function loadNow(): string {
-  return `load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`;
+  return `load ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`;
 }
 
 async function download(work: string, urls: string[]): Promise<{ seconds: number; peak: number }> {
-  const child = tsx('test/bench/downloads/downloader.ts', [join(work, 'queue.json'), join(work, 'out'), JSON.stringify(urls)]);
+  const child = tsx('test/bench/downloads/downloader.ts', [
+    join(work, 'queue.json'),
+    join(work, 'out'),
+    JSON.stringify(urls),
+  ]);
   const line = await firstLine(child);
   const match = /^peak (\d+) failed (\d+) seconds ([\d.]+)$/.exec(line);
   if (!match || match[2] !== '0') throw new Error(`downloader: ${line}`);
@@ -63,7 +69,9 @@ async function download(work: string, urls: string[]): Promise<{ seconds: number
 }
 
 async function nodeBaseline(work: string, urls: string[]): Promise<number> {
-  const line = await firstLine(tsx('test/bench/downloads/node-baseline.ts', [join(work, 'node'), JSON.stringify(urls)]));
+  const line = await firstLine(
+    tsx('test/bench/downloads/node-baseline.ts', [join(work, 'node'), JSON.stringify(urls)]),
+  );
   const match = /^seconds ([\d.]+)$/.exec(line);
   if (!match) throw new Error(`node baseline: ${line}`);
   rmSync(join(work, 'node'), { recursive: true, force: true });
@@ -88,7 +96,8 @@ function curl(work: string, urls: string[], flushed: boolean): number {
   const started = performance.now();
   const result = spawnSync('curl', curlArgs(out, urls, names), { stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error(`curl exited with ${result.status}`);
-  if (flushed && spawnSync('sync', ['-d', ...names.map((n) => join(out, n))], { stdio: 'inherit' }).status !== 0) throw new Error('sync -d failed');
+  if (flushed && spawnSync('sync', ['-d', ...names.map((n) => join(out, n))], { stdio: 'inherit' }).status !== 0)
+    throw new Error('sync -d failed');
   const seconds = (performance.now() - started) / 1000;
   rmSync(out, { recursive: true, force: true });
   return seconds;
@@ -170,14 +179,26 @@ async function killAndResume(
   const saved = urls.filter((_, i) => fileSize(join(out, `file-${i}.bin`)) === SIZE).length;
   rmSync(work, { recursive: true, force: true });
   const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-  return { onDisk, saved, again: sum(perFile), worst: Math.max(...perFile), beforeKill: sum(beforePerFile), worstBeforeKill: Math.max(...beforePerFile), closedMs, sentAfterKill: sum([...after.values()]), load };
+  return {
+    onDisk,
+    saved,
+    again: sum(perFile),
+    worst: Math.max(...perFile),
+    beforeKill: sum(beforePerFile),
+    worstBeforeKill: Math.max(...beforePerFile),
+    closedMs,
+    sentAfterKill: sum([...after.values()]),
+    load,
+  };
 }
 
 export async function run(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-downloads-'));
   const free = statfsSync(scratch).bavail * statfsSync(scratch).bsize;
   const needed = FILES * SIZE + 512 * MB;
-  console.log(`scratch ${scratch}: ${(free / 1024 ** 3).toFixed(1)} GB free, needs ${(needed / 1024 ** 3).toFixed(1)} GB at most`);
+  console.log(
+    `scratch ${scratch}: ${(free / 1024 ** 3).toFixed(1)} GB free, needs ${(needed / 1024 ** 3).toFixed(1)} GB at most`,
+  );
   if (free < needed) throw new Error('not enough free disk space for the bench');
   const server = tsx('test/bench/downloads/server.ts', []);
   try {
@@ -215,7 +236,9 @@ export async function run(): Promise<void> {
         figures[who] = rate(await runs[who]());
       }
       rounds.push(figures);
-      console.log(`  round ${round + 1}: curl (files left in the page cache) ${figures.curl.toFixed(0)}, curl then sync -d ${figures.flushed.toFixed(0)}, studio (each file flushed, then named) ${figures.studio.toFixed(0)}: ${(figures.studio / figures.curl).toFixed(2)}x curl, ${(figures.studio / figures.flushed).toFixed(2)}x curl + sync -d (${loadNow()})`);
+      console.log(
+        `  round ${round + 1}: curl (files left in the page cache) ${figures.curl.toFixed(0)}, curl then sync -d ${figures.flushed.toFixed(0)}, studio (each file flushed, then named) ${figures.studio.toFixed(0)}: ${(figures.studio / figures.curl).toFixed(2)}x curl, ${(figures.studio / figures.flushed).toFixed(2)}x curl + sync -d (${loadNow()})`,
+      );
     }
     settle();
     const nodeRate = rate(await nodeBaseline(scratch, urls));
@@ -224,42 +247,70 @@ export async function run(): Promise<void> {
     const againstCurl = median(rounds.map((r) => r.studio / r.curl));
     const againstFlushed = median(rounds.map((r) => r.studio / r.flushed));
     aim('throughput >= 0.9x curl', againstCurl >= 0.9, `median of ${ROUNDS} rounds ${againstCurl.toFixed(2)}x curl`);
-    aim('throughput >= 0.9x curl with the same durability', againstFlushed >= 0.9, `median of ${ROUNDS} rounds ${againstFlushed.toFixed(2)}x curl + sync -d`);
+    aim(
+      'throughput >= 0.9x curl with the same durability',
+      againstFlushed >= 0.9,
+      `median of ${ROUNDS} rounds ${againstFlushed.toFixed(2)}x curl + sync -d`,
+    );
     // The same at a network's pace (the paced server: about 16 MB/s a file), where results really come
     // from: there the flush before naming costs nothing the network does not already take.
     const pacedFiles = Math.min(FILES, 12);
-    const pacedUrls = urls.slice(0, pacedFiles).map((url) => url.replace('/f/', '/p/').replace(/file-(\d+)\.bin$/, 'paced-$1.bin'));
+    const pacedUrls = urls
+      .slice(0, pacedFiles)
+      .map((url) => url.replace('/f/', '/p/').replace(/file-(\d+)\.bin$/, 'paced-$1.bin'));
     settle();
     const pacedCurl = curl(scratch, pacedUrls, false);
     settle();
     const pacedStudio = await download(join(scratch, 'paced'), pacedUrls);
     rmSync(join(scratch, 'paced'), { recursive: true, force: true });
     const pacedRate = (seconds: number) => (pacedFiles * SIZE) / MB / seconds;
-    console.log(`at a network's pace, ${pacedFiles} × 20 MB, ${CONCURRENCY} at once: curl ${pacedRate(pacedCurl).toFixed(0)} MB/s, studio ${pacedRate(pacedStudio.seconds).toFixed(0)} MB/s: ${(pacedCurl / pacedStudio.seconds).toFixed(2)}x curl (${loadNow()})`);
+    console.log(
+      `at a network's pace, ${pacedFiles} × 20 MB, ${CONCURRENCY} at once: curl ${pacedRate(pacedCurl).toFixed(0)} MB/s, studio ${pacedRate(pacedStudio.seconds).toFixed(0)} MB/s: ${(pacedCurl / pacedStudio.seconds).toFixed(2)}x curl (${loadNow()})`,
+    );
 
     // 2. Peak memory: the 20 MB run above vs one 2 GB file.
     settle();
     const big = await download(join(scratch, 'big'), [`${base}/f/${BIG}/big.bin`]);
     rmSync(join(scratch, 'big'), { recursive: true, force: true });
-    console.log(`peak memory (RSS) of the downloader: ${FILES} × 20 MB ${(studioPeak / MB).toFixed(0)} MB, 1 × 2 GB ${(big.peak / MB).toFixed(0)} MB (${loadNow()})`);
+    console.log(
+      `peak memory (RSS) of the downloader: ${FILES} × 20 MB ${(studioPeak / MB).toFixed(0)} MB, 1 × 2 GB ${(big.peak / MB).toFixed(0)} MB (${loadNow()})`,
+    );
     // "The same" within a quarter: RSS moves by tens of MB with the garbage collector's timing.
-    aim('peak memory bounded, 2 GB file about the same as 20 MB files', big.peak / studioPeak <= 1.25, `ratio ${(big.peak / studioPeak).toFixed(2)}`);
+    aim(
+      'peak memory bounded, 2 GB file about the same as 20 MB files',
+      big.peak / studioPeak <= 1.25,
+      `ratio ${(big.peak / studioPeak).toFixed(2)}`,
+    );
 
     // 3. SIGKILL mid-way, then resume: the studio from the queue on disk, curl with -C -. Paced, so what
     // the server sent is what the client received (not megabytes parked in loopback buffers).
     const killFiles = Math.min(FILES, 20);
     const killUrls = urls.slice(0, killFiles).map((url) => url.replace('/f/', '/p/'));
     const studioKill = await killAndResume(base, join(scratch, 'kill'), killUrls, {
-      start: (out, work) => tsx('test/bench/downloads/downloader.ts', [join(work, 'queue.json'), out, JSON.stringify(killUrls)]),
+      start: (out, work) =>
+        tsx('test/bench/downloads/downloader.ts', [join(work, 'queue.json'), out, JSON.stringify(killUrls)]),
       resume: async (_out, work) => void (await download(work, [])),
     });
     const curlUrls = killUrls.map((url) => url.replace(/file-(\d+)\.bin$/, 'curl-$1.bin'));
     const names = curlUrls.map((_, i) => `file-${i}.bin`);
     const curlKill = await killAndResume(base, join(scratch, 'kill-curl'), curlUrls, {
-      start: (out) => spawn('curl', ['-C', '-', ...curlArgs(out, curlUrls, names)], { stdio: ['ignore', 'ignore', 'inherit'] }),
+      start: (out) =>
+        spawn('curl', ['-C', '-', ...curlArgs(out, curlUrls, names)], { stdio: ['ignore', 'ignore', 'inherit'] }),
       resume: async (out) => {
         const left = names.flatMap((name, i) => (fileSize(join(out, name)) < SIZE ? [i] : []));
-        const result = spawnSync('curl', ['-C', '-', ...curlArgs(out, left.map((i) => curlUrls[i]), left.map((i) => names[i]))], { stdio: ['ignore', 'ignore', 'inherit'] });
+        const result = spawnSync(
+          'curl',
+          [
+            '-C',
+            '-',
+            ...curlArgs(
+              out,
+              left.map((i) => curlUrls[i]),
+              left.map((i) => names[i]),
+            ),
+          ],
+          { stdio: ['ignore', 'ignore', 'inherit'] },
+        );
         if (result.status !== 0) throw new Error(`curl -C - exited with ${result.status}`);
       },
     });
@@ -270,17 +321,32 @@ export async function run(): Promise<void> {
       start: (out) => tsx('test/bench/downloads/node-baseline.ts', [out, JSON.stringify(bareUrls), 'keep']),
     });
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
-    for (const [who, r] of [['studio', studioKill], ['curl', curlKill]] as const) {
-      console.log(`SIGKILL of ${who} with ${(r.onDisk / MB).toFixed(0)} of ${(killFiles * SIZE) / MB} MB on disk, resumed: ${r.saved}/${killFiles} files complete; fetched again ${kib(r.again)} in all, at most ${kib(r.worst)} for one file (${r.load})`);
-      console.log(`  of which sent before the kill ${kib(r.beforeKill)} (at most ${kib(r.worstBeforeKill)} for one file); sent after it, into the killed process's sockets until the kernel closed them ${r.closedMs} ms later, ${kib(r.sentAfterKill)}`);
+    for (const [who, r] of [
+      ['studio', studioKill],
+      ['curl', curlKill],
+    ] as const) {
+      console.log(
+        `SIGKILL of ${who} with ${(r.onDisk / MB).toFixed(0)} of ${(killFiles * SIZE) / MB} MB on disk, resumed: ${r.saved}/${killFiles} files complete; fetched again ${kib(r.again)} in all, at most ${kib(r.worst)} for one file (${r.load})`,
+      );
+      console.log(
+        `  of which sent before the kill ${kib(r.beforeKill)} (at most ${kib(r.worstBeforeKill)} for one file); sent after it, into the killed process's sockets until the kernel closed them ${r.closedMs} ms later, ${kib(r.sentAfterKill)}`,
+      );
       if (r.saved !== killFiles) throw new Error(`${who}: not every file was complete after the resume`);
     }
-    console.log(`SIGKILL of the bare Node client (no resume): the kernel closed its sockets ${bareKill.closedMs} ms after the kill; ${kib(bareKill.sentAfterKill)} was sent into them meanwhile (${bareKill.load})`);
+    console.log(
+      `SIGKILL of the bare Node client (no resume): the kernel closed its sockets ${bareKill.closedMs} ms after the kill; ${kib(bareKill.sentAfterKill)} was sent into them meanwhile (${bareKill.load})`,
+    );
     // What the studio had received and asks for again: the bytes the server sent before the kill. What
     // the server pushed after it went into sockets of a process that no longer existed (nobody received
     // it); that count is printed too, beside curl's, as it is what the server had to send twice.
-    aim(`fetched again after SIGKILL (bytes the studio had received) <= one chunk (${CHUNK / 1024} KiB) per file`, studioKill.worstBeforeKill <= CHUNK, `worst file ${kib(studioKill.worstBeforeKill)}`);
-    console.log(`  sent twice by the server, counting what it pushed into the dead process's sockets: worst file ${(studioKill.worst / CHUNK).toFixed(2)} chunks (curl killed the same way: ${(curlKill.worst / CHUNK).toFixed(2)})`);
+    aim(
+      `fetched again after SIGKILL (bytes the studio had received) <= one chunk (${CHUNK / 1024} KiB) per file`,
+      studioKill.worstBeforeKill <= CHUNK,
+      `worst file ${kib(studioKill.worstBeforeKill)}`,
+    );
+    console.log(
+      `  sent twice by the server, counting what it pushed into the dead process's sockets: worst file ${(studioKill.worst / CHUNK).toFixed(2)} chunks (curl killed the same way: ${(curlKill.worst / CHUNK).toFixed(2)})`,
+    );
   } finally {
     server.kill();
     rmSync(scratch, { recursive: true, force: true });

@@ -12,7 +12,16 @@ import vue from '@vitejs/plugin-vue';
 import { chromium, type Page } from 'playwright-core';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 const DRAG_STEPS = 240;
 const RUNS = 3;
 
@@ -125,7 +134,10 @@ function percentile(values: number[], p: number): number {
 }
 
 async function buildPage(dir: string): Promise<string> {
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0;background:#111"><div id="app"></div><script type="module" src="./main.js"></script></body></html>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0;background:#111"><div id="app"></div><script type="module" src="./main.js"></script></body></html>',
+  );
   writeFileSync(join(dir, 'main.js'), ENTRY);
   const out = join(dir, 'out');
   await build({
@@ -150,22 +162,30 @@ function serve(dir: string): Promise<{ server: Server; url: string }> {
     }
     res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    ok({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/` });
-  }));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      ok({ server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/` });
+    }),
+  );
 }
 
 async function dragRun(page: Page, url: string, n: number): Promise<DragResult> {
   await page.goto(`${url}?n=${n}`);
   await page
-    .waitForFunction(() => (window as unknown as { __bench?: { ready(): boolean } }).__bench?.ready() === true, undefined, { timeout: 20_000 })
+    .waitForFunction(
+      () => (window as unknown as { __bench?: { ready(): boolean } }).__bench?.ready() === true,
+      undefined,
+      { timeout: 20_000 },
+    )
     .catch((error: Error) => {
       throw new Error(`bench page never got ready: ${error.message}`);
     });
   await page.waitForTimeout(200);
   const panel = page.getByTestId('editor-canvas');
-  const [scale, ox, oy] = await Promise.all(['data-scale', 'data-origin-x', 'data-origin-y'].map(async (a) => Number(await panel.getAttribute(a))));
+  const [scale, ox, oy] = await Promise.all(
+    ['data-scale', 'data-origin-x', 'data-origin-y'].map(async (a) => Number(await panel.getAttribute(a))),
+  );
   const box = await panel.locator('canvas').first().boundingBox();
   if (!box) throw new Error('no canvas');
   const lead = { x: box.x + ox + (810 + 150) * scale, y: box.y + oy + (440 + 100) * scale };
@@ -174,7 +194,11 @@ async function dragRun(page: Page, url: string, n: number): Promise<DragResult> 
     const a = (i / DRAG_STEPS) * Math.PI * 4;
     path.push([lead.x + Math.sin(a) * 160 + i * 0.5, lead.y + (1 - Math.cos(a)) * 60]);
   }
-  return page.evaluate((p) => (window as unknown as { __bench: { drag(p: Array<[number, number]>): Promise<DragResult> } }).__bench.drag(p), path);
+  return page.evaluate(
+    (p) =>
+      (window as unknown as { __bench: { drag(p: Array<[number, number]>): Promise<DragResult> } }).__bench.drag(p),
+    path,
+  );
 }
 
 function line(label: string, result: DragResult, base?: DragResult): string {
@@ -182,8 +206,17 @@ function line(label: string, result: DragResult, base?: DragResult): string {
   const p50 = percentile(work, 50);
   const p95 = percentile(work, 95);
   const baseWork = base?.frames.map((f) => f.work) ?? [];
-  const ratio = base ? `; ${(p50 / percentile(baseWork, 50)).toFixed(1)}× / ${(p95 / percentile(baseWork, 95)).toFixed(1)}× the baseline` : '';
-  const part = (k: 'draw' | 'handler' | 'vue'): string => `${percentile(result.frames.map((f) => f[k]), 50).toFixed(1)}/${percentile(result.frames.map((f) => f[k]), 95).toFixed(1)}`;
+  const ratio = base
+    ? `; ${(p50 / percentile(baseWork, 50)).toFixed(1)}× / ${(p95 / percentile(baseWork, 95)).toFixed(1)}× the baseline`
+    : '';
+  const part = (k: 'draw' | 'handler' | 'vue'): string =>
+    `${percentile(
+      result.frames.map((f) => f[k]),
+      50,
+    ).toFixed(1)}/${percentile(
+      result.frames.map((f) => f[k]),
+      95,
+    ).toFixed(1)}`;
   return `  ${label.padEnd(24)} frame p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms (p50/p95 ms: pointer ${part('handler')}, Vue ${part('vue')}, drawing ${part('draw')}); drop + commit ${result.drop.work.toFixed(2)} ms; ${result.frames.length} frames${ratio}`;
 }
 
@@ -192,7 +225,11 @@ export async function run(): Promise<void> {
   const cache = join(root, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'editor-bench-'));
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: FLAGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: FLAGS,
+    headless: true,
+  });
   let server: Server | undefined;
   try {
     const out = await buildPage(dir);
@@ -211,15 +248,26 @@ export async function run(): Promise<void> {
       runs.base.push(await dragRun(page, served.url, 0));
       runs.full.push(await dragRun(page, served.url, 300));
     }
-    const p95Of = (r: DragResult): number => percentile(r.frames.map((f) => f.work), 95);
-    const median = (list: DragResult[]): DragResult => [...list].sort((a, b) => p95Of(a) - p95Of(b))[Math.floor(list.length / 2)];
+    const p95Of = (r: DragResult): number =>
+      percentile(
+        r.frames.map((f) => f.work),
+        95,
+      );
+    const median = (list: DragResult[]): DragResult =>
+      [...list].sort((a, b) => p95Of(a) - p95Of(b))[Math.floor(list.length / 2)];
     const baseline = median(runs.base);
     const full = median(runs.full);
-    console.log(`Editor canvas, dragging one element (Chromium, software rendering, 1100×620 canvas panel, snapping on; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores).`);
-    console.log(`A frame = one pointer move: drag handler with snapping, Vue updates, drawing the dirty layers. Median of ${RUNS} runs by p95.`);
+    console.log(
+      `Editor canvas, dragging one element (Chromium, software rendering, 1100×620 canvas panel, snapping on; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores).`,
+    );
+    console.log(
+      `A frame = one pointer move: drag handler with snapping, Vue updates, drawing the dirty layers. Median of ${RUNS} runs by p95.`,
+    );
     console.log(line('baseline (1 element)', baseline));
     console.log(line('300 elements + dragged', full, baseline));
-    console.log(`  p95 of each run, 300 elements: ${runs.full.map((r) => p95Of(r).toFixed(1)).join(', ')} ms; baseline: ${runs.base.map((r) => p95Of(r).toFixed(1)).join(', ')} ms`);
+    console.log(
+      `  p95 of each run, 300 elements: ${runs.full.map((r) => p95Of(r).toFixed(1)).join(', ')} ms; baseline: ${runs.base.map((r) => p95Of(r).toFixed(1)).join(', ')} ms`,
+    );
     const p95 = p95Of(full);
     console.log(`  aim: p95 under 16 ms with 300 elements: ${p95 < 16 ? 'met' : 'NOT met'} (${p95.toFixed(2)} ms)`);
   } finally {

@@ -7,7 +7,13 @@ export const PERFORMANCE_DOC = 'docs/performance.md';
 
 /** The block a bench's run leaves in the doc: when and where it ran, then its printed lines as they were. */
 export function figuresBlock(lines: readonly string[], when: Date, machine = describeMachine()): string {
-  return [`Last run ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}.`, '', '```', ...lines, '```'].join('\n');
+  return [
+    `Last run ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}.`,
+    '',
+    '```',
+    ...lines,
+    '```',
+  ].join('\n');
 }
 
 /** The machine in the words a reader needs to weigh the figures: cores, Node, and how busy it was. */

@@ -28,10 +28,17 @@ interface CreatesResult {
  */
 async function runCreates(sandbox: Sandbox, oneAtATime: boolean, creates = CREATES): Promise<CreatesResult> {
   const counter = counting();
-  const client = new ServiceClient({ baseUrl: sandbox.url, credentials: { kind: 'api-key', apiKey: sandbox.apiKey }, fetch: counter.fetch });
+  const client = new ServiceClient({
+    baseUrl: sandbox.url,
+    credentials: { kind: 'api-key', apiKey: sandbox.apiKey },
+    fetch: counter.fetch,
+  });
   const engine = new JobEngine({
     storage: new MemoryLedgerStorage(),
-    connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+    connections: {
+      active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+      client: async () => client,
+    },
     clock: { now: () => Date.now() },
     ...(oneAtATime && { balance: async () => (await client.call('quotaInfo', {})).credit }),
   });
@@ -45,7 +52,13 @@ async function runCreates(sandbox: Sandbox, oneAtATime: boolean, creates = CREAT
   const used = cpuMs(process.cpuUsage(cpu));
   engine.stop();
   const measured = engine.records().filter((r) => r.chargeSource === 'balance').length;
-  return { label: oneAtATime ? 'one at a time' : 'parallel', wallMs, cpuMs: used, requestsPerCreate: (counter.polls() + counter.creates()) / creates, measured };
+  return {
+    label: oneAtATime ? 'one at a time' : 'parallel',
+    wallMs,
+    cpuMs: used,
+    requestsPerCreate: (counter.polls() + counter.creates()) / creates,
+    measured,
+  };
 }
 
 export async function run(): Promise<void> {
@@ -64,11 +77,19 @@ export async function run(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   console.log(`${CREATES} TTS creates on one connection, 8 at a time from the caller; the sandbox in its own process`);
-  console.log(`${'creates'.padEnd(14)} ${'wall'.padStart(9)} ${'per create'.padStart(11)} ${'CPU'.padStart(9)} ${'requests/create'.padStart(16)} ${'charges measured'.padStart(17)}`);
+  console.log(
+    `${'creates'.padEnd(14)} ${'wall'.padStart(9)} ${'per create'.padStart(11)} ${'CPU'.padStart(9)} ${'requests/create'.padStart(16)} ${'charges measured'.padStart(17)}`,
+  );
   for (const r of results) {
-    console.log(`${r.label.padEnd(14)} ${(r.wallMs / 1000).toFixed(2).padStart(7)} s ${(r.wallMs / CREATES).toFixed(1).padStart(8)} ms ${r.cpuMs.toFixed(0).padStart(6)} ms ${r.requestsPerCreate.toFixed(2).padStart(16)} ${`${r.measured}/${CREATES}`.padStart(17)}`);
+    console.log(
+      `${r.label.padEnd(14)} ${(r.wallMs / 1000).toFixed(2).padStart(7)} s ${(r.wallMs / CREATES).toFixed(1).padStart(8)} ms ${r.cpuMs.toFixed(0).padStart(6)} ms ${r.requestsPerCreate.toFixed(2).padStart(16)} ${`${r.measured}/${CREATES}`.padStart(17)}`,
+    );
   }
   const [parallel, serial] = results;
-  console.log(`ratios one at a time / parallel: wall ${(serial.wallMs / parallel.wallMs).toFixed(2)}, CPU ${(serial.cpuMs / parallel.cpuMs).toFixed(2)}, requests ${(serial.requestsPerCreate / parallel.requestsPerCreate).toFixed(2)}`);
-  console.log('(one at a time is the price of knowing what each job cost: the balance read before and after a create measures that create alone; a batch of 60 waits that much longer to be sent)');
+  console.log(
+    `ratios one at a time / parallel: wall ${(serial.wallMs / parallel.wallMs).toFixed(2)}, CPU ${(serial.cpuMs / parallel.cpuMs).toFixed(2)}, requests ${(serial.requestsPerCreate / parallel.requestsPerCreate).toFixed(2)}`,
+  );
+  console.log(
+    '(one at a time is the price of knowing what each job cost: the balance read before and after a create measures that create alone; a batch of 60 waits that much longer to be sent)',
+  );
 }

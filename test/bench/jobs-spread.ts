@@ -78,7 +78,8 @@ class VirtualTime {
       for (let i = 0; i < this.queue.length; i += 1) {
         const t = this.queue[i];
         if (t.cancelled) continue;
-        if (next < 0 || t.at < this.queue[next].at || (t.at === this.queue[next].at && t.seq < this.queue[next].seq)) next = i;
+        if (next < 0 || t.at < this.queue[next].at || (t.at === this.queue[next].at && t.seq < this.queue[next].seq))
+          next = i;
       }
       if (next < 0) throw new Error('virtual time ran out of timers before the jobs ended');
       const [timer] = this.queue.splice(next, 1);
@@ -129,22 +130,38 @@ async function follow(label: string, polling: PollingStrategy, jobs: Planned[]):
   for (const job of jobs) {
     time.timers.setTimeout(() => {
       pending += 1;
-      void engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: job.text, voice_id: 'voice-1', rate: '50%' }, confirmDuplicate: true }).then((result) => {
-        pending -= 1;
-        const remoteId = result.status === 'submitted' ? result.job.remoteId : null;
-        if (!remoteId) throw new Error(`${label}: a create failed`);
-        const sent = time.now;
-        endsAt.set(remoteId, sent + job.lengthMs);
-        time.timers.setTimeout(() => service.set(remoteId, RecordStatus.Processing), job.lengthMs / 4);
-        time.timers.setTimeout(() => service.set(remoteId, RecordStatus.Completed), job.lengthMs);
-      });
+      void engine
+        .submit({
+          confirmation: { by: 'script' },
+          kind: 'tts',
+          body: { input_text: job.text, voice_id: 'voice-1', rate: '50%' },
+          confirmDuplicate: true,
+        })
+        .then((result) => {
+          pending -= 1;
+          const remoteId = result.status === 'submitted' ? result.job.remoteId : null;
+          if (!remoteId) throw new Error(`${label}: a create failed`);
+          const sent = time.now;
+          endsAt.set(remoteId, sent + job.lengthMs);
+          time.timers.setTimeout(() => service.set(remoteId, RecordStatus.Processing), job.lengthMs / 4);
+          time.timers.setTimeout(() => service.set(remoteId, RecordStatus.Completed), job.lengthMs);
+        });
     }, job.at - time.now);
   }
-  await time.runUntil(() => delays.length === jobs.length, () => pending === 0 && service.inFlight === 0);
+  await time.runUntil(
+    () => delays.length === jobs.length,
+    () => pending === 0 && service.inFlight === 0,
+  );
   engine.stop();
   delays.sort((a, b) => a - b);
   const polls = service.count('/api/open/v3/audio/infobymodelid');
-  return { label, requestsPerJob: polls / jobs.length, p50Ms: quantile(delays, 0.5), p95Ms: quantile(delays, 0.95), jobs: delays.length };
+  return {
+    label,
+    requestsPerJob: polls / jobs.length,
+    p50Ms: quantile(delays, 0.5),
+    p95Ms: quantile(delays, 0.95),
+    jobs: delays.length,
+  };
 }
 
 /** Both strategies on the same planned jobs; the plain one is the baseline the ratios are taken against. */
@@ -152,11 +169,18 @@ export async function runSpread(): Promise<{ plain: SpreadResult; learnt: Spread
   const jobs = plan(seeded(SEED));
   const plain = await follow('plain', new PlainPolling(), jobs);
   const learnt = await follow('learnt', new JobTiming(), jobs);
-  const row = (r: SpreadResult) => `${r.label.padEnd(8)} ${r.requestsPerJob.toFixed(2).padStart(12)} ${(r.p50Ms / 1000).toFixed(2).padStart(9)} s ${(r.p95Ms / 1000).toFixed(2).padStart(9)} s ${String(r.jobs).padStart(6)}`;
-  console.log(`${JOBS} TTS jobs of ${SHORTEST_S} s to ${LONGEST_S / 60} min (log-uniform; script length follows job length), sent singly and in bursts over ${((jobs.at(-1)!.at - START) / 3_600_000).toFixed(1)} h of virtual time, seed ${SEED}`);
-  console.log(`${'strategy'.padEnd(8)} ${'requests/job'.padStart(12)} ${'p50 delay'.padStart(11)} ${'p95 delay'.padStart(11)} ${'jobs'.padStart(6)}`);
+  const row = (r: SpreadResult) =>
+    `${r.label.padEnd(8)} ${r.requestsPerJob.toFixed(2).padStart(12)} ${(r.p50Ms / 1000).toFixed(2).padStart(9)} s ${(r.p95Ms / 1000).toFixed(2).padStart(9)} s ${String(r.jobs).padStart(6)}`;
+  console.log(
+    `${JOBS} TTS jobs of ${SHORTEST_S} s to ${LONGEST_S / 60} min (log-uniform; script length follows job length), sent singly and in bursts over ${((jobs.at(-1)!.at - START) / 3_600_000).toFixed(1)} h of virtual time, seed ${SEED}`,
+  );
+  console.log(
+    `${'strategy'.padEnd(8)} ${'requests/job'.padStart(12)} ${'p50 delay'.padStart(11)} ${'p95 delay'.padStart(11)} ${'jobs'.padStart(6)}`,
+  );
   console.log(row(plain));
   console.log(row(learnt));
-  console.log(`ratios learnt / plain: requests per job ${(learnt.requestsPerJob / plain.requestsPerJob).toFixed(2)}, p50 delay ${(learnt.p50Ms / plain.p50Ms).toFixed(2)}, p95 delay ${(learnt.p95Ms / plain.p95Ms).toFixed(2)}`);
+  console.log(
+    `ratios learnt / plain: requests per job ${(learnt.requestsPerJob / plain.requestsPerJob).toFixed(2)}, p50 delay ${(learnt.p50Ms / plain.p50Ms).toFixed(2)}, p95 delay ${(learnt.p95Ms / plain.p95Ms).toFixed(2)}`,
+  );
   return { plain, learnt };
 }

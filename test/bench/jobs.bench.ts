@@ -27,9 +27,21 @@ export interface Sandbox {
 }
 
 /** The sandbox in its own process (so the follower's CPU is measured alone), with these options. */
-export async function startSandbox(dataDir: string, overrides: Record<string, unknown> = { jobSeconds: JOB_SECONDS, failRate: 0.98 }): Promise<Sandbox> {
-  const options = { dataDir, credits: 1_000_000, catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'), ...overrides };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/unit/jobs/emulator-child.ts'), JSON.stringify(options)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startSandbox(
+  dataDir: string,
+  overrides: Record<string, unknown> = { jobSeconds: JOB_SECONDS, failRate: 0.98 },
+): Promise<Sandbox> {
+  const options = {
+    dataDir,
+    credits: 1_000_000,
+    catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'),
+    ...overrides,
+  };
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'test/unit/jobs/emulator-child.ts'), JSON.stringify(options)],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     child.stdout?.on('data', (d: Buffer) => {
@@ -44,8 +56,14 @@ export async function startSandbox(dataDir: string, overrides: Record<string, un
 
 /** When the sandbox finished each job (its own records), by record id. */
 function finishTimes(dataDir: string): Map<string, number> {
-  const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')) as { jobs: Record<string, { status: number; updatedAt: number }> };
-  return new Map(Object.entries(state.jobs).filter(([, j]) => j.status === 3 || j.status === 4).map(([id, j]) => [id, j.updatedAt]));
+  const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')) as {
+    jobs: Record<string, { status: number; updatedAt: number }>;
+  };
+  return new Map(
+    Object.entries(state.jobs)
+      .filter(([, j]) => j.status === 3 || j.status === 4)
+      .map(([id, j]) => [id, j.updatedAt]),
+  );
 }
 
 export function counting(): { fetch: FetchLike; polls: () => number; creates: () => number; latency: () => number } {
@@ -73,9 +91,11 @@ export const body = (i: number) => ({ input_text: `Benchmark sentence ${i}.`, vo
 
 export async function pool(count: number, width: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
 }
 
 interface Result {
@@ -94,9 +114,28 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-function summarise(label: string, jobs: number, seenAt: Map<string, number>, finished: Map<string, number>, polls: number, cpu: NodeJS.CpuUsage, wallMs: number): Result {
-  const delays = [...seenAt].filter(([id]) => finished.has(id)).map(([id, at]) => at - (finished.get(id) as number)).sort((a, b) => a - b);
-  return { label, pollsPerJob: polls / jobs, p50: quantile(delays, 0.5), p95: quantile(delays, 0.95), cpuMs: (cpu.user + cpu.system) / 1000, wallMs, seen: delays.length };
+function summarise(
+  label: string,
+  jobs: number,
+  seenAt: Map<string, number>,
+  finished: Map<string, number>,
+  polls: number,
+  cpu: NodeJS.CpuUsage,
+  wallMs: number,
+): Result {
+  const delays = [...seenAt]
+    .filter(([id]) => finished.has(id))
+    .map(([id, at]) => at - (finished.get(id) as number))
+    .sort((a, b) => a - b);
+  return {
+    label,
+    pollsPerJob: polls / jobs,
+    p50: quantile(delays, 0.5),
+    p95: quantile(delays, 0.95),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    wallMs,
+    seen: delays.length,
+  };
 }
 
 /**
@@ -104,32 +143,51 @@ function summarise(label: string, jobs: number, seenAt: Map<string, number>, fin
  * before their end was seen, their mean polls and mean length (a queue that drains in order makes later
  * jobs longer, which a prediction by kind alone cannot see).
  */
-function describeEngineRun(jobs: JobRecord[], seenAt: Map<string, number>, finished: Map<string, number>, meanRequestMs: number): void {
+function describeEngineRun(
+  jobs: JobRecord[],
+  seenAt: Map<string, number>,
+  finished: Map<string, number>,
+  meanRequestMs: number,
+): void {
   console.log(`engine mean request ${meanRequestMs.toFixed(1)} ms`);
   const byAge = [...jobs].sort((a, b) => a.createdAt - b.createdAt);
-  const tenths = Array.from({ length: 10 }, (_, d) => byAge.slice((d * byAge.length) / 10, ((d + 1) * byAge.length) / 10));
+  const tenths = Array.from({ length: 10 }, (_, d) =>
+    byAge.slice((d * byAge.length) / 10, ((d + 1) * byAge.length) / 10),
+  );
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
   console.log('by tenth of creation order (median delay s / mean polls / mean length s):');
-  console.log(tenths.map((group) => {
-    const ended = (j: JobRecord): number => finished.get(j.remoteId ?? '') ?? Number.NaN;
-    const delays = group.map((j) => (seenAt.get(j.remoteId ?? '') ?? Number.NaN) - ended(j)).sort((a, b) => a - b);
-    const lengths = group.map((j) => (ended(j) - (j.sentAt ?? j.createdAt)) / 1000);
-    return `${(quantile(delays, 0.5) / 1000).toFixed(2)} / ${mean(group.map((j) => j.polls)).toFixed(1)} / ${mean(lengths).toFixed(1)}`;
-  }).join('   '));
+  console.log(
+    tenths
+      .map((group) => {
+        const ended = (j: JobRecord): number => finished.get(j.remoteId ?? '') ?? Number.NaN;
+        const delays = group.map((j) => (seenAt.get(j.remoteId ?? '') ?? Number.NaN) - ended(j)).sort((a, b) => a - b);
+        const lengths = group.map((j) => (ended(j) - (j.sentAt ?? j.createdAt)) / 1000);
+        return `${(quantile(delays, 0.5) / 1000).toFixed(2)} / ${mean(group.map((j) => j.polls)).toFixed(1)} / ${mean(lengths).toFixed(1)}`;
+      })
+      .join('   '),
+  );
 }
 
 async function runEngine(sandbox: Sandbox, ledgerDir: string, jobs = JOBS): Promise<Result> {
   const counter = counting();
-  const client = new ServiceClient({ baseUrl: sandbox.url, credentials: { kind: 'api-key', apiKey: sandbox.apiKey }, fetch: counter.fetch });
+  const client = new ServiceClient({
+    baseUrl: sandbox.url,
+    credentials: { kind: 'api-key', apiKey: sandbox.apiKey },
+    fetch: counter.fetch,
+  });
   const seenAt = new Map<string, number>();
   const engine = new JobEngine({
     // BENCH_MEMORY_LEDGER=1 separates the cost of durable ledger writes from the cost of polling.
     storage: process.env.BENCH_MEMORY_LEDGER ? new MemoryLedgerStorage() : new FileLedgerStorage(ledgerDir),
-    connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+    connections: {
+      active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+      client: async () => client,
+    },
     clock: { now: () => Date.now() },
   });
   engine.subscribe((job) => {
-    if ((job.phase === 'completed' || job.phase === 'failed') && job.remoteId && !seenAt.has(job.remoteId)) seenAt.set(job.remoteId, Date.now());
+    if ((job.phase === 'completed' || job.phase === 'failed') && job.remoteId && !seenAt.has(job.remoteId))
+      seenAt.set(job.remoteId, Date.now());
   });
   engine.start();
   const cpu = process.cpuUsage();
@@ -137,7 +195,10 @@ async function runEngine(sandbox: Sandbox, ledgerDir: string, jobs = JOBS): Prom
   await pool(jobs, 8, async (i) => {
     await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: body(i) });
   });
-  if (process.env.BENCH_DEBUG) console.log(`engine: ${jobs} creates took ${Date.now() - started} ms and ${cpuMs(process.cpuUsage(cpu)).toFixed(0)} ms of CPU`);
+  if (process.env.BENCH_DEBUG)
+    console.log(
+      `engine: ${jobs} creates took ${Date.now() - started} ms and ${cpuMs(process.cpuUsage(cpu)).toFixed(0)} ms of CPU`,
+    );
   while (engine.activeCount > 0) await new Promise((r) => setTimeout(r, 200));
   const wall = Date.now() - started;
   engine.stop();
@@ -145,13 +206,18 @@ async function runEngine(sandbox: Sandbox, ledgerDir: string, jobs = JOBS): Prom
   await engine.flush();
   const used = process.cpuUsage(cpu);
   if (process.env.BENCH_DEBUG) console.log('engine cpu user/system ms', used.user / 1000, used.system / 1000);
-  if (process.env.BENCH_DEBUG) describeEngineRun(engine.records(), seenAt, finishTimes(sandbox.dataDir), counter.latency());
+  if (process.env.BENCH_DEBUG)
+    describeEngineRun(engine.records(), seenAt, finishTimes(sandbox.dataDir), counter.latency());
   return summarise('engine', jobs, seenAt, finishTimes(sandbox.dataDir), counter.polls(), used, wall);
 }
 
 async function runNaive(sandbox: Sandbox, jobs = JOBS): Promise<Result> {
   const counter = counting();
-  const client = new ServiceClient({ baseUrl: sandbox.url, credentials: { kind: 'api-key', apiKey: sandbox.apiKey }, fetch: counter.fetch });
+  const client = new ServiceClient({
+    baseUrl: sandbox.url,
+    credentials: { kind: 'api-key', apiKey: sandbox.apiKey },
+    fetch: counter.fetch,
+  });
   const seenAt = new Map<string, number>();
   const open = new Set<string>();
   const cpu = process.cpuUsage();
@@ -159,21 +225,35 @@ async function runNaive(sandbox: Sandbox, jobs = JOBS): Promise<Result> {
   // The usual first attempt: a timer that asks about every unfinished job, all at once, every 2 s.
   const timer = setInterval(() => {
     for (const id of open) {
-      void client.call('audioInfo', { audio_model_id: id }).then((record) => {
-        if ((record.status === 3 || record.status === 4) && open.delete(id)) seenAt.set(id, Date.now());
-      }, () => undefined);
+      void client.call('audioInfo', { audio_model_id: id }).then(
+        (record) => {
+          if ((record.status === 3 || record.status === 4) && open.delete(id)) seenAt.set(id, Date.now());
+        },
+        () => undefined,
+      );
     }
   }, NAIVE_INTERVAL_MS);
   await pool(jobs, 8, async (i) => {
     const record = await client.call('audioCreate', body(i));
     open.add(record._id);
   });
-  if (process.env.BENCH_DEBUG) console.log(`naive: ${jobs} creates took ${Date.now() - started} ms and ${cpuMs(process.cpuUsage(cpu)).toFixed(0)} ms of CPU`);
+  if (process.env.BENCH_DEBUG)
+    console.log(
+      `naive: ${jobs} creates took ${Date.now() - started} ms and ${cpuMs(process.cpuUsage(cpu)).toFixed(0)} ms of CPU`,
+    );
   while (open.size > 0) await new Promise((r) => setTimeout(r, 200));
   clearInterval(timer);
   const used = process.cpuUsage(cpu);
   if (process.env.BENCH_DEBUG) console.log('naive cpu user/system ms', used.user / 1000, used.system / 1000);
-  return summarise('naive (2 s)', jobs, seenAt, finishTimes(sandbox.dataDir), counter.polls(), used, Date.now() - started);
+  return summarise(
+    'naive (2 s)',
+    jobs,
+    seenAt,
+    finishTimes(sandbox.dataDir),
+    counter.polls(),
+    used,
+    Date.now() - started,
+  );
 }
 
 function row(r: Result): string {
@@ -198,7 +278,9 @@ export async function run(): Promise<void> {
       warmUp.child.kill('SIGTERM');
       await new Promise((r) => warmUp.child.once('exit', r));
     }
-    for (const which of (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['engine', 'naive']) as ('engine' | 'naive')[]) {
+    for (const which of (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['engine', 'naive']) as (
+      'engine' | 'naive'
+    )[]) {
       const sandbox = await startSandbox(join(work, `sandbox-${which}`));
       try {
         results.push(which === 'engine' ? await runEngine(sandbox, join(work, 'ledger')) : await runNaive(sandbox));
@@ -210,20 +292,33 @@ export async function run(): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  console.log(`${JOBS} concurrent TTS jobs of ${JOB_SECONDS} s each (98% end as injected failures, so the sandbox renders only ~20 of them); same machine, same run`);
-  console.log(`${'follower'.padEnd(12)} ${'polls/job'.padStart(8)} ${'p50 delay'.padStart(11)} ${'p95 delay'.padStart(11)} ${'CPU'.padStart(12)} ${'wall'.padStart(10)} ${'jobs'.padStart(6)}`);
+  console.log(
+    `${JOBS} concurrent TTS jobs of ${JOB_SECONDS} s each (98% end as injected failures, so the sandbox renders only ~20 of them); same machine, same run`,
+  );
+  console.log(
+    `${'follower'.padEnd(12)} ${'polls/job'.padStart(8)} ${'p50 delay'.padStart(11)} ${'p95 delay'.padStart(11)} ${'CPU'.padStart(12)} ${'wall'.padStart(10)} ${'jobs'.padStart(6)}`,
+  );
   for (const result of results) console.log(row(result));
   const [engine, naive] = results;
   if (engine && naive) {
-    console.log(`ratios engine / naive: requests per job ${(engine.pollsPerJob / naive.pollsPerJob).toFixed(2)}, p50 delay ${(engine.p50 / naive.p50).toFixed(2)}, p95 delay ${(engine.p95 / naive.p95).toFixed(2)}, CPU ${(engine.cpuMs / naive.cpuMs).toFixed(2)}`);
+    console.log(
+      `ratios engine / naive: requests per job ${(engine.pollsPerJob / naive.pollsPerJob).toFixed(2)}, p50 delay ${(engine.p50 / naive.p50).toFixed(2)}, p95 delay ${(engine.p95 / naive.p95).toFixed(2)}, CPU ${(engine.cpuMs / naive.cpuMs).toFixed(2)}`,
+    );
     const aims: [string, number, number][] = [
       ['requests per job', engine.pollsPerJob / naive.pollsPerJob, 0.3],
       ['p50 delay', engine.p50 / naive.p50, 1],
       ['p95 delay', engine.p95 / naive.p95, 1],
       ['CPU', engine.cpuMs / naive.cpuMs, 1.1],
     ];
-    for (const [label, ratio, aim] of aims) console.log(`aim ${label} <= ${aim}x naive: ${ratio <= aim ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
+    for (const [label, ratio, aim] of aims)
+      console.log(`aim ${label} <= ${aim}x naive: ${ratio <= aim ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
   }
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
-  console.log(`(the engine also writes each job durably to its ledger: before its create, with its id, and at its end${process.env.BENCH_MEMORY_LEDGER ? '; this run kept the ledger in memory' : ''}; the naive poller keeps nothing)`);
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${cpus().length} cores`,
+  );
+  console.log(
+    `(the engine also writes each job durably to its ledger: before its create, with its id, and at its end${process.env.BENCH_MEMORY_LEDGER ? '; this run kept the ledger in memory' : ''}; the naive poller keeps nothing)`,
+  );
 }

@@ -73,14 +73,20 @@ const MARK_FIRST_FRAMES = `(() => {
 function launchHost(dataDir: string, port: number): { child: ChildProcess; url: Promise<string>; phases: string[] } {
   const started = performance.now();
   const phases: string[] = [];
-  const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', String(port), '--data-dir', dataDir], {
-    cwd: root,
-    env: { PATH: process.env.PATH, STUDIO_STARTUP_TRACE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'electron/launch/web.mjs'), '--port', String(port), '--data-dir', dataDir],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, STUDIO_STARTUP_TRACE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // The host's own start-up trace (STUDIO_STARTUP_TRACE) says where its time goes.
   child.stderr?.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.startsWith('startup:')) phases.push(`${line.slice(9).trim()} (+${((performance.now() - started) / 1000).toFixed(2)} s)`);
+    for (const line of chunk.toString().split('\n'))
+      if (line.startsWith('startup:'))
+        phases.push(`${line.slice(9).trim()} (+${((performance.now() - started) / 1000).toFixed(2)} s)`);
   });
   const url = new Promise<string>((resolve, reject) => {
     let buffer = '';
@@ -117,16 +123,27 @@ async function measure(context: BrowserContext, dataDir: string, port: number, l
     const origin = new URL(url).origin;
     const answer = await fetch(`${origin}/favicon.svg`).catch(() => fetch(origin));
     const staticPage = seconds();
-    if (!answer.ok && answer.status !== 401 && answer.status !== 403) throw new Error(`the host answered ${answer.status} for a static file`);
+    if (!answer.ok && answer.status !== 401 && answer.status !== 403)
+      throw new Error(`the host answered ${answer.status} for a static file`);
     await page.goto(url);
-    await page.getByRole('button', { name: /^Add avatar / }).first().waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('button', { name: /^Add avatar / })
+      .first()
+      .waitFor({ timeout: 60_000 });
     const noticed = seconds();
     const marks = await page.waitForFunction(() => {
       const m = (window as unknown as { studioMarks?: Record<string, number> }).studioMarks;
       return m?.shell && m.avatars ? m : null;
     });
     const { shell, avatars } = (await marks.jsonValue()) as { shell: number; avatars: number };
-    return { label, staticPage, shell: (shell - launchedAt) / 1000, avatars: (avatars - launchedAt) / 1000, noticed, phases: host.phases };
+    return {
+      label,
+      staticPage,
+      shell: (shell - launchedAt) / 1000,
+      avatars: (avatars - launchedAt) / 1000,
+      noticed,
+      phases: host.phases,
+    };
   } finally {
     await page.close();
     host.child.kill('SIGTERM');
@@ -146,14 +163,20 @@ export async function run(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-startup-'));
   const profileDir = mkdtempSync(join(tmpdir(), 'studio-startup-profile-'));
   const viewport = { width: 1440, height: 900 };
-  const kept = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath(), args: CHROMIUM_FLAGS, headless: true, viewport });
+  const kept = await chromium.launchPersistentContext(profileDir, {
+    executablePath: chromiumPath(),
+    args: CHROMIUM_FLAGS,
+    headless: true,
+    viewport,
+  });
   await kept.addInitScript({ content: MARK_FIRST_FRAMES });
   try {
     const port = await freePort();
     const cold = await measure(kept, dataDir, port, 'cold (fresh data folder)');
     const emptyRuns: Timing[] = [];
     const keptRuns: Timing[] = [];
-    for (let i = 0; i < WARM_RUNS; i += 1) keptRuns.push(await measure(kept, dataDir, port, 'warm, browser cache kept'));
+    for (let i = 0; i < WARM_RUNS; i += 1)
+      keptRuns.push(await measure(kept, dataDir, port, 'warm, browser cache kept'));
     for (let i = 0; i < WARM_RUNS; i += 1) {
       const empty = await browser.newContext({ viewport });
       await empty.addInitScript({ content: MARK_FIRST_FRAMES });
@@ -163,16 +186,31 @@ export async function run(): Promise<void> {
     const warmEmpty = median(emptyRuns);
     const warm = median(keptRuns);
     const runs = [cold, warmEmpty, warm];
-    console.log(`web host launched as \`npm run web\`; Chromium already running; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
-    console.log(`${'start'.padEnd(26)} ${'static file'.padStart(12)} ${'shell usable'.padStart(13)} ${'avatars listed'.padStart(15)}`);
+    console.log(
+      `web host launched as \`npm run web\`; Chromium already running; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on ${cpus().length} cores`,
+    );
+    console.log(
+      `${'start'.padEnd(26)} ${'static file'.padStart(12)} ${'shell usable'.padStart(13)} ${'avatars listed'.padStart(15)}`,
+    );
     for (const t of runs) {
-      console.log(`${t.label.padEnd(26)} ${t.staticPage.toFixed(2).padStart(10)} s ${t.shell.toFixed(2).padStart(11)} s ${t.avatars.toFixed(2).padStart(13)} s   (${(t.shell / t.staticPage).toFixed(2)}x / ${(t.avatars / t.staticPage).toFixed(2)}x the static file; Playwright noticed the avatars at ${t.noticed.toFixed(2)} s)`);
+      console.log(
+        `${t.label.padEnd(26)} ${t.staticPage.toFixed(2).padStart(10)} s ${t.shell.toFixed(2).padStart(11)} s ${t.avatars.toFixed(2).padStart(13)} s   (${(t.shell / t.staticPage).toFixed(2)}x / ${(t.avatars / t.staticPage).toFixed(2)}x the static file; Playwright noticed the avatars at ${t.noticed.toFixed(2)} s)`,
+      );
     }
-    for (const t of [warmEmpty, warm]) console.log(`${t.label}: median of ${WARM_RUNS} starts, avatars listed at ${t.all} s`);
+    for (const t of [warmEmpty, warm])
+      console.log(`${t.label}: median of ${WARM_RUNS} starts, avatars listed at ${t.all} s`);
     for (const t of runs) if (t.phases.length) console.log(`${t.label}: ${t.phases.join(', ')}`);
-    console.log(`aim cold start to avatars listed <= ${COLD_AIM_S} s: ${cold.avatars <= COLD_AIM_S ? 'met' : 'NOT met'} (${cold.avatars.toFixed(2)} s)`);
-    console.log(`aim warm start (browser cache kept, as in the desktop app) to avatars listed <= ${WARM_AIM_S} s: ${warm.avatars <= WARM_AIM_S ? 'met' : 'NOT met'} (${warm.avatars.toFixed(2)} s)`);
-    console.log(`  with an empty browser cache (a first visit in a browser): ${warmEmpty.avatars <= WARM_AIM_S ? 'met' : 'NOT met'} (${warmEmpty.avatars.toFixed(2)} s)`);
+    console.log(
+      `aim cold start to avatars listed <= ${COLD_AIM_S} s: ${cold.avatars <= COLD_AIM_S ? 'met' : 'NOT met'} (${cold.avatars.toFixed(2)} s)`,
+    );
+    console.log(
+      `aim warm start (browser cache kept, as in the desktop app) to avatars listed <= ${WARM_AIM_S} s: ${warm.avatars <= WARM_AIM_S ? 'met' : 'NOT met'} (${warm.avatars.toFixed(2)} s)`,
+    );
+    console.log(
+      `  with an empty browser cache (a first visit in a browser): ${warmEmpty.avatars <= WARM_AIM_S ? 'met' : 'NOT met'} (${warmEmpty.avatars.toFixed(2)} s)`,
+    );
   } finally {
     await kept.close();
     await browser.close();

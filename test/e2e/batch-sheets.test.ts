@@ -25,13 +25,17 @@ describe('batch spreadsheets in Chromium', () => {
 
   const pick = async (name: string, mimeType: string) => {
     const panel = studio.page.getByRole('region', { name: 'Batch voiceovers' });
-    await panel.getByLabel('CSV file of the batch').setInputFiles({ name, mimeType, buffer: readFileSync(corpus(name)) });
+    await panel
+      .getByLabel('CSV file of the batch')
+      .setInputFiles({ name, mimeType, buffer: readFileSync(corpus(name)) });
     return panel;
   };
 
   it('reads German Excel\u2019s Windows-1252 CSV, Excel\u2019s UTF-16 Unicode Text and an .xlsx with their text intact', async () => {
     const panel = await pick('excel-de-windows-1252-semicolon.csv', 'text/csv');
-    await expect.poll(() => panel.getByTestId('batch-source').textContent()).toContain('read as a semicolon-separated file in Windows-1252');
+    await expect
+      .poll(() => panel.getByTestId('batch-source').textContent())
+      .toContain('read as a semicolon-separated file in Windows-1252');
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
     expect(await panel.textContent()).toContain('Frühlingsangebot: 20 € Rabatt auf Größe M');
     await panel.getByTestId('batch-check-summary').scrollIntoViewIfNeeded();
@@ -43,7 +47,9 @@ describe('batch spreadsheets in Chromium', () => {
     await expect.poll(() => panel.textContent()).toContain('Smörgåsbord för två');
 
     await pick('excel-spots.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    await expect.poll(() => panel.getByTestId('batch-source').textContent()).toContain('the sheet "Spots" of an Excel workbook');
+    await expect
+      .poll(() => panel.getByTestId('batch-source').textContent())
+      .toContain('the sheet "Spots" of an Excel workbook');
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows');
     expect(await panel.textContent()).toContain('Café crème, naïve façade — déjà vu');
   });
@@ -61,15 +67,27 @@ describe('batch spreadsheets in Chromium', () => {
   });
 
   it('asks which column holds what when the header names no script column, sends nothing before, and remembers the answer', async () => {
-    const table = Buffer.from('Werbetext;Sprecher;Notiz\r\nHallo zusammen.;Ava;intern\r\nBis bald.;Hugo;\r\n', 'latin1');
+    const table = Buffer.from(
+      'Werbetext;Sprecher;Notiz\r\nHallo zusammen.;Ava;intern\r\nBis bald.;Hugo;\r\n',
+      'latin1',
+    );
     const panel = studio.page.getByRole('region', { name: 'Batch voiceovers' });
-    const choose = () => panel.getByLabel('CSV file of the batch').setInputFiles({ name: 'werbung.csv', mimeType: 'text/csv', buffer: table });
+    const choose = () =>
+      panel
+        .getByLabel('CSV file of the batch')
+        .setInputFiles({ name: 'werbung.csv', mimeType: 'text/csv', buffer: table });
     await choose();
-    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('Nothing to send: no column is named as the script');
+    await expect
+      .poll(() => panel.getByTestId('batch-check-summary').textContent())
+      .toContain('Nothing to send: no column is named as the script');
     expect(await panel.getByRole('button', { name: /^Send/ }).isDisabled()).toBe(true);
     const pick = async (label: string, option: string) => {
       await panel.getByLabel(label).click();
-      await studio.page.locator('.n-base-select-option:visible').filter({ hasText: new RegExp(`^${option}$`) }).last().click();
+      await studio.page
+        .locator('.n-base-select-option:visible')
+        .filter({ hasText: new RegExp(`^${option}$`) })
+        .last()
+        .click();
     };
     await pick('Column of the script', 'Werbetext');
     await pick('Column of the voice', 'Sprecher');
@@ -77,7 +95,9 @@ describe('batch spreadsheets in Chromium', () => {
     await screenshot(studio.page, 'voices-batch-columns', { fullStage: true });
     await panel.getByRole('button', { name: 'Use these columns' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready');
-    expect(await panel.getByTestId('batch-columns').textContent()).toBe('Columns: script from “Werbetext”, voice from “Sprecher”. Not used: “Notiz”.');
+    expect(await panel.getByTestId('batch-columns').textContent()).toBe(
+      'Columns: script from “Werbetext”, voice from “Sprecher”. Not used: “Notiz”.',
+    );
     // The same layout again: the columns the user gave are used at once.
     await choose();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready');
@@ -86,11 +106,17 @@ describe('batch spreadsheets in Chromium', () => {
 
   it('imports a 5 MB CSV through the page with no body limit, its 8,000 rows checked by the host', async () => {
     const script = 'Sommerschlussverkauf: alles muss raus, jede Größe, jede Farbe — nur diese Woche. '.repeat(8);
-    const body = ['text,voice,name', ...Array.from({ length: 8000 }, (_, i) => `"${script}",Ava,spot-${i + 1}`)].join('\r\n');
+    const body = ['text,voice,name', ...Array.from({ length: 8000 }, (_, i) => `"${script}",Ava,spot-${i + 1}`)].join(
+      '\r\n',
+    );
     expect(Buffer.byteLength(body)).toBeGreaterThan(5 * 1024 * 1024);
     const panel = studio.page.getByRole('region', { name: 'Batch voiceovers' });
-    await panel.getByLabel('CSV file of the batch').setInputFiles({ name: 'grosse-kampagne.csv', mimeType: 'text/csv', buffer: Buffer.from(body) });
-    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent(), { timeout: HANG_GUARD_MS }).toContain('8000 rows: 8000 ready');
+    await panel
+      .getByLabel('CSV file of the batch')
+      .setInputFiles({ name: 'grosse-kampagne.csv', mimeType: 'text/csv', buffer: Buffer.from(body) });
+    await expect
+      .poll(() => panel.getByTestId('batch-check-summary').textContent(), { timeout: HANG_GUARD_MS })
+      .toContain('8000 rows: 8000 ready');
     expect(await panel.getByRole('button', { name: 'Send 8000 voiceovers' }).isEnabled()).toBe(true);
     expect(studio.consoleErrors).toEqual([]);
   }, 300_000);
@@ -98,7 +124,9 @@ describe('batch spreadsheets in Chromium', () => {
   it('pauses a 200-row batch once rows are out: the rows not sent stay unsent, and the table counts them as held', async () => {
     const { page } = studio;
     const panel = page.getByRole('region', { name: 'Batch voiceovers' });
-    await panel.getByLabel('Batch lines').fill(Array.from({ length: 200 }, (_, i) => `Zeile ${i + 1}: das Frühjahrsangebot.`).join('\n'));
+    await panel
+      .getByLabel('Batch lines')
+      .fill(Array.from({ length: 200 }, (_, i) => `Zeile ${i + 1}: das Frühjahrsangebot.`).join('\n'));
     await panel.getByRole('button', { name: 'Check rows' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('200 rows: 200 ready');
     await panel.getByRole('button', { name: 'Send 200 voiceovers' }).click();
@@ -112,12 +140,21 @@ describe('batch spreadsheets in Chromium', () => {
     await newest.getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => newest.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Paused.* 0 running/);
     const out = await sent();
-    expect(await newest.textContent()).toContain(`${out} sent · 0 running · ${out} done · 0 failed · ${200 - out} held · 0 refused · 200 rows`);
+    expect(await newest.textContent()).toContain(
+      `${out} sent · 0 running · ${out} done · 0 failed · ${200 - out} held · 0 refused · 200 rows`,
+    );
     // The ledger agrees: only the rows counted as sent have jobs.
     const jobs = await page.evaluate(async () => {
-      const post = (name: string) => fetch(`/bridge/call/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((r) => r.json());
+      const post = (name: string) =>
+        fetch(`/bridge/call/${name}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '[]',
+        }).then((r) => r.json());
       const [{ value: batches }, { value: list }] = await Promise.all([post('batches.list'), post('jobs.list')]);
-      return (list as { purpose: { type: string; batchId?: string } }[]).filter((j) => j.purpose.type === 'batch-row' && j.purpose.batchId === (batches as { id: string }[])[0].id).length;
+      return (list as { purpose: { type: string; batchId?: string } }[]).filter(
+        (j) => j.purpose.type === 'batch-row' && j.purpose.batchId === (batches as { id: string }[])[0].id,
+      ).length;
     });
     expect(jobs).toBe(out);
     expect(out).toBeLessThan(200);
@@ -132,7 +169,9 @@ describe('batch spreadsheets in Chromium', () => {
   it('works in the table: edits a cell, deletes and restores a row, plays a result, remakes one row with a change, and the manifest keeps non-Latin text (bytes checked)', async () => {
     const { page } = studio;
     const panel = page.getByRole('region', { name: 'Batch voiceovers' });
-    await panel.getByLabel('Batch lines').fill('Привет, это первый дубль.\n你好，这是结尾。\nΤρίτη γραμμή, για διαγραφή.');
+    await panel
+      .getByLabel('Batch lines')
+      .fill('Привет, это первый дубль.\n你好，这是结尾。\nΤρίτη γραμμή, για διαγραφή.');
     await panel.getByRole('button', { name: 'Check rows' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
     // An edit is checked again by the host: an empty script is refused, a new one is ready.
@@ -142,11 +181,15 @@ describe('batch spreadsheets in Chromium', () => {
       await panel.getByLabel(`New script of row ${row}`).press('Enter');
     };
     await editScript(2, '');
-    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 2 ready, 1 will not be sent');
+    await expect
+      .poll(() => panel.getByTestId('batch-check-summary').textContent())
+      .toContain('3 rows: 2 ready, 1 will not be sent');
     await editScript(2, '你好，这是新的结尾。');
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
     await panel.getByRole('button', { name: 'Delete row 3' }).click();
-    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready. You edited 1 and deleted 1 row');
+    await expect
+      .poll(() => panel.getByTestId('batch-check-summary').textContent())
+      .toContain('2 rows: 2 ready. You edited 1 and deleted 1 row');
     await panel.getByRole('button', { name: 'Undo deletion of row 3' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
     await panel.getByRole('button', { name: 'Delete row 3' }).click();
@@ -156,8 +199,13 @@ describe('batch spreadsheets in Chromium', () => {
     await panel.getByRole('button', { name: 'Send 2 voiceovers' }).click();
     await confirmPrice(page);
     const list = panel.getByTestId('batch-list');
-    await expect.poll(() => list.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Finished.*2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 2 rows/);
-    await list.getByRole('button', { name: /Pasted lines/ }).first().click();
+    await expect
+      .poll(() => list.textContent(), { timeout: HANG_GUARD_MS })
+      .toMatch(/Finished.*2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 2 rows/);
+    await list
+      .getByRole('button', { name: /Pasted lines/ })
+      .first()
+      .click();
     const rows = panel.getByTestId('batch-rows');
     expect(await rows.textContent()).toContain('你好，这是新的结尾。');
     await rows.getByRole('button', { name: 'Listen to row 1' }).click();
@@ -177,17 +225,38 @@ describe('batch spreadsheets in Chromium', () => {
     expect([...bytes().subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(bytes().includes(Buffer.from('Привет, это первый дубль.', 'utf8'))).toBe(true);
     expect(bytes().includes(Buffer.from([0xe4, 0xbd, 0xa0, 0xe5, 0xa5, 0xbd]))).toBe(true);
-    const manifest = () => Papa.parse<Record<string, string>>(bytes().toString('utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+    const manifest = () =>
+      Papa.parse<Record<string, string>>(
+        bytes()
+          .toString('utf8')
+          .replace(/^\uFEFF/, ''),
+        { header: true, skipEmptyLines: true },
+      ).data;
     const before = manifest();
-    expect(before.map((r) => [r.row, r.text, r.file])).toEqual([['1', 'Привет, это первый дубль.', '1-Привет, это первый дубль.mp3'], ['2', '你好，这是新的结尾。', '2-你好，这是新的结尾。.mp3']]);
+    expect(before.map((r) => [r.row, r.text, r.file])).toEqual([
+      ['1', 'Привет, это первый дубль.', '1-Привет, это первый дубль.mp3'],
+      ['2', '你好，这是新的结尾。', '2-你好，这是新的结尾。.mp3'],
+    ]);
     for (const line of before) expect(Number(line.duration_s)).toBeGreaterThan(0);
 
     // Row 1 made again with a new script, after asking: a new paid job for that row only.
-    const completedSpeech = async () => (await page.evaluate(() => fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' }).then((r) => r.json())) as { value: { kind: string; phase: string }[] }).value.filter((j) => j.kind === 'tts' && j.phase === 'completed').length;
+    const completedSpeech = async () =>
+      (
+        (await page.evaluate(() =>
+          fetch('/bridge/call/jobs.list', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '[]',
+          }).then((r) => r.json()),
+        )) as { value: { kind: string; phase: string }[] }
+      ).value.filter((j) => j.kind === 'tts' && j.phase === 'completed').length;
     const madeBefore = await completedSpeech();
     // Row 1 as the host holds it: the list's newest batch (this one), its row's newest job.
     const batchId = (await bridgeCall<{ id: string }[]>(page, 'batches.list'))[0].id;
-    const rowOne = async () => (await bridgeCall<{ rows: { row: number; state: string; jobId: string | null }[] }>(page, 'batches.get', batchId)).rows.find((r) => r.row === 0);
+    const rowOne = async () =>
+      (
+        await bridgeCall<{ rows: { row: number; state: string; jobId: string | null }[] }>(page, 'batches.get', batchId)
+      ).rows.find((r) => r.row === 0);
     const firstTake = (await rowOne())?.jobId;
     expect(firstTake).toBeTruthy();
     await rows.getByRole('button', { name: 'Edit row 1' }).click();
@@ -199,17 +268,35 @@ describe('batch spreadsheets in Chromium', () => {
     await ask.getByTestId('price-confirm-send').click();
     // The row has its new take once its new job is the row's and completed; the list's "Finished" could
     // still be the text from before the remake, and Save must not run before the row has the new take.
-    await expect.poll(async () => { const row = await rowOne(); return row?.state === 'completed' && row.jobId !== firstTake; }, { timeout: HANG_GUARD_MS }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const row = await rowOne();
+          return row?.state === 'completed' && row.jobId !== firstTake;
+        },
+        { timeout: HANG_GUARD_MS },
+      )
+      .toBe(true);
     await expect.poll(() => list.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Finished.*2 done/);
     await expect.poll(completedSpeech, { timeout: HANG_GUARD_MS }).toBe(madeBefore + 1);
     await rows.getByRole('button', { name: 'Save files' }).click();
     // The new take's link and script, once the second Save has written its manifest; row 2 is untouched.
-    await expect.poll(() => { const link = manifest()[0].link; return link.startsWith('http') && link !== before[0].link; }, { timeout: HANG_GUARD_MS }).toBe(true);
+    await expect
+      .poll(
+        () => {
+          const link = manifest()[0].link;
+          return link.startsWith('http') && link !== before[0].link;
+        },
+        { timeout: HANG_GUARD_MS },
+      )
+      .toBe(true);
     expect(manifest()[0].text).toBe('Привет, это второй дубль.');
     expect(manifest()[1].link).toBe(before[1].link);
     // The new take replaces the row's file: its new name, and the first take's file gone from the folder.
     expect(manifest().map((r) => r.file)).toEqual(['1-Привет, это второй дубль.mp3', before[1].file]);
-    expect(readdirSync(folder).sort()).toEqual(['1-Привет, это второй дубль.mp3', before[1].file, 'manifest.csv'].sort());
+    expect(readdirSync(folder).sort()).toEqual(
+      ['1-Привет, это второй дубль.mp3', before[1].file, 'manifest.csv'].sort(),
+    );
     expect(studio.consoleErrors).toEqual([]);
   }, 300_000);
 });

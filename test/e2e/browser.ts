@@ -47,7 +47,12 @@ export function studioDataDir(): string {
  * driven too.
  */
 export function newStudioContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark', reducedMotion: 'reduce', ...options });
+  return browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    colorScheme: 'dark',
+    reducedMotion: 'reduce',
+    ...options,
+  });
 }
 
 export interface StudioSession {
@@ -64,9 +69,14 @@ export interface StudioSession {
  * workspace (e.g. '#/library'); `motion` turns the studio's transitions back on. Console errors and
  * uncaught exceptions land in consoleErrors.
  */
-export async function openStudio(options: { hash?: string; viewport?: { width: number; height: number }; motion?: boolean } = {}): Promise<StudioSession> {
+export async function openStudio(
+  options: { hash?: string; viewport?: { width: number; height: number }; motion?: boolean } = {},
+): Promise<StudioSession> {
   const browser = await launchBrowser();
-  const context = await newStudioContext(browser, { ...(options.viewport && { viewport: options.viewport }), ...(options.motion && { reducedMotion: 'no-preference' }) });
+  const context = await newStudioContext(browser, {
+    ...(options.viewport && { viewport: options.viewport }),
+    ...(options.motion && { reducedMotion: 'no-preference' }),
+  });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
@@ -95,7 +105,9 @@ export async function screenshot(page: Page, name: string, options: { fullStage?
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name.replace(/[^a-z0-9._-]+/gi, '-')}.png`);
   const viewport = page.viewportSize();
-  const content = options.fullStage ? await page.evaluate(() => document.querySelector('main.stage')?.scrollHeight ?? 0) : 0;
+  const content = options.fullStage
+    ? await page.evaluate(() => document.querySelector('main.stage')?.scrollHeight ?? 0)
+    : 0;
   if (viewport && content > viewport.height) {
     await page.setViewportSize({ width: viewport.width, height: content });
     // The stage lays itself out again for the taller window by the second frame after the resize.
@@ -117,7 +129,12 @@ export async function screenshot(page: Page, name: string, options: { fullStage?
 export async function openRecentProject(page: Page, name: RegExp): Promise<void> {
   await page.getByRole('button', { name: 'File menu' }).click();
   const recent = page.locator('.n-dropdown-option-body').filter({ hasText: /^Recent$/ });
-  await expect.poll(() => recent.getAttribute('class'), { timeout: HANG_GUARD_MS, message: 'File > Recent to be enabled (the recent projects read)' }).not.toContain('dropdown-option-body--disabled');
+  await expect
+    .poll(() => recent.getAttribute('class'), {
+      timeout: HANG_GUARD_MS,
+      message: 'File > Recent to be enabled (the recent projects read)',
+    })
+    .not.toContain('dropdown-option-body--disabled');
   await recent.hover();
   await page.locator('.n-dropdown-option').getByText(name).click();
 }

@@ -21,13 +21,41 @@ import { confirmPrice } from './price';
 
 const studio = restartableStudio('studio-e2e-campaign-');
 
-const NAMES = ['Ana', 'bo', 'Cy', 'Di', 'Ed', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo', 'Kim', 'Lu', 'Max', 'Ned', 'Ola', 'Pia', 'Quin', 'Rae', 'Sol', 'Tam', 'Uma', 'Vic', 'Wes', 'Xia', 'Yan'];
+const NAMES = [
+  'Ana',
+  'bo',
+  'Cy',
+  'Di',
+  'Ed',
+  'Fay',
+  'Gus',
+  'Hal',
+  'Ivy',
+  'Jo',
+  'Kim',
+  'Lu',
+  'Max',
+  'Ned',
+  'Ola',
+  'Pia',
+  'Quin',
+  'Rae',
+  'Sol',
+  'Tam',
+  'Uma',
+  'Vic',
+  'Wes',
+  'Xia',
+  'Yan',
+];
 /** Rows (1-based) the check must refuse, and why. */
 const BAD = { 6: 'no first name', 13: 'a voice the service does not have', 20: 'a logo link that is gone' } as const;
 
 /** The greeting fixture at 640×360 (the sandbox renders it quickly), as a file a user would import. */
 function template(): string {
-  const parsed = parseProject(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'campaign', 'greeting.project.json'), 'utf8'));
+  const parsed = parseProject(
+    readFileSync(join(import.meta.dirname, '..', 'fixtures', 'campaign', 'greeting.project.json'), 'utf8'),
+  );
   if (!parsed.ok) throw new Error(parsed.error);
   return JSON.stringify(setOutput(parsed.project, { width: 640, height: 360 }));
 }
@@ -36,7 +64,10 @@ function template(): string {
 function sheet(origin: string): string {
   const lines = NAMES.map((name, i) => {
     const row = i + 1;
-    const logo = row === 20 ? `${origin}/sandbox/gone-logo.png` : `${origin}/sandbox/${row % 2 ? 'sandbox-backdrop.png' : 'sandbox-face.png'}`;
+    const logo =
+      row === 20
+        ? `${origin}/sandbox/gone-logo.png`
+        : `${origin}/sandbox/${row % 2 ? 'sandbox-backdrop.png' : 'sandbox-face.png'}`;
     return [row === 6 ? '' : name, `Company ${row}`, row === 13 ? 'Nobody' : 'Ava', 'SandboxBen', logo].join(',');
   });
   return ['First name,company,voice,avatar,logo', ...lines].join('\n');
@@ -51,7 +82,9 @@ interface LedgerJob {
 }
 
 function campaignJobs(): LedgerJob[] {
-  return (new FileLedgerStorage(join(studio.dataDir, 'jobs')).loadAll() as LedgerJob[]).filter((job) => job.purpose?.type === 'campaign-row');
+  return (new FileLedgerStorage(join(studio.dataDir, 'jobs')).loadAll() as LedgerJob[]).filter(
+    (job) => job.purpose?.type === 'campaign-row',
+  );
 }
 
 /** The campaign's finished videos in its folder so far. */
@@ -90,7 +123,21 @@ async function openCampaigns(url: string, errors: PageErrors): Promise<Page> {
 /** A gray crop of a video's first frame (x, y, width, height in its own pixels). */
 async function firstFrameCrop(path: string, box: [number, number, number, number]): Promise<Buffer> {
   const ffmpeg = await resolveMediaBinary('ffmpeg');
-  return execFileSync(ffmpeg.path, ['-loglevel', 'error', '-i', path, '-frames:v', '1', '-vf', `crop=${box.join(':')}`, '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
+  return execFileSync(ffmpeg.path, [
+    '-loglevel',
+    'error',
+    '-i',
+    path,
+    '-frames:v',
+    '1',
+    '-vf',
+    `crop=${box.join(':')}`,
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'gray',
+    '-',
+  ]);
 }
 
 describe('Campaigns in Chromium', () => {
@@ -112,9 +159,14 @@ describe('Campaigns in Chromium', () => {
     const chooser = editor.waitForEvent('filechooser');
     await editor.getByRole('button', { name: 'File menu' }).click();
     await editor.getByText('Import JSON…').click();
-    await (await chooser).setFiles({ name: 'greeting.json', mimeType: 'application/json', buffer: Buffer.from(template()) });
+    await (
+      await chooser
+    ).setFiles({ name: 'greeting.json', mimeType: 'application/json', buffer: Buffer.from(template()) });
     // The editor treats it as a template: its variables counted over the canvas.
-    await editor.getByText(/Template · 5 variables/).first().waitFor({ timeout: HANG_GUARD_MS });
+    await editor
+      .getByText(/Template · 5 variables/)
+      .first()
+      .waitFor({ timeout: HANG_GUARD_MS });
     await screenshot(editor, 'campaigns-template-in-editor');
     await editor.close();
 
@@ -122,9 +174,13 @@ describe('Campaigns in Chromium', () => {
     // The list of projects is read when it opens, so the one just imported in the other tab is there.
     await setup.getByLabel('Template project').click();
     await page.locator('.n-base-select-option').getByText('Greeting', { exact: true }).click();
-    await setup.getByLabel('Spreadsheet of the campaign').setInputFiles({ name: 'prospects.csv', mimeType: 'text/csv', buffer: Buffer.from(sheet(origin)) });
+    await setup
+      .getByLabel('Spreadsheet of the campaign')
+      .setInputFiles({ name: 'prospects.csv', mimeType: 'text/csv', buffer: Buffer.from(sheet(origin)) });
     const summary = setup.getByTestId('campaign-check-summary');
-    await expect.poll(() => summary.textContent(), { timeout: HANG_GUARD_MS }).toContain('25 rows: 22 ready, 3 will not be sent until fixed');
+    await expect
+      .poll(() => summary.textContent(), { timeout: HANG_GUARD_MS })
+      .toContain('25 rows: 22 ready, 3 will not be sent until fixed');
     // Each bad row is named with its reason.
     const bad = (await setup.getByTestId('campaign-bad-rows').textContent()) ?? '';
     expect(bad).toMatch(/Row 6: .*First name.* is empty/);
@@ -148,14 +204,17 @@ describe('Campaigns in Chromium', () => {
     const preview = page.getByLabel('Local preview');
     const video = preview.getByLabel('Preview video');
     await video.waitFor({ timeout: 2 * HANG_GUARD_MS });
-    const played = await video.evaluate((el: HTMLVideoElement) => new Promise<{ width: number; duration: number }>((resolve, reject) => {
-      const read = () => resolve({ width: el.videoWidth, duration: el.duration });
-      if (el.readyState >= 1) read();
-      else {
-        el.addEventListener('loadedmetadata', read, { once: true });
-        el.addEventListener('error', () => reject(new Error('the preview does not play')), { once: true });
-      }
-    }));
+    const played = await video.evaluate(
+      (el: HTMLVideoElement) =>
+        new Promise<{ width: number; duration: number }>((resolve, reject) => {
+          const read = () => resolve({ width: el.videoWidth, duration: el.duration });
+          if (el.readyState >= 1) read();
+          else {
+            el.addEventListener('loadedmetadata', read, { once: true });
+            el.addEventListener('error', () => reject(new Error('the preview does not play')), { once: true });
+          }
+        }),
+    );
     expect(played.width).toBeGreaterThan(0);
     expect(played.duration).toBeGreaterThan(1);
     await screenshot(page, 'campaigns-preview-row');
@@ -182,7 +241,11 @@ describe('Campaigns in Chromium', () => {
 
     // Half way: the host is killed like a crash, with rows under way. The page shows rows finishing first.
     const progress = open.getByTestId('campaign-progress');
-    await expect.poll(async () => Number(/(\d+) done/.exec((await progress.textContent()) ?? '')?.[1] ?? 0), { timeout: 2 * HANG_GUARD_MS }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => Number(/(\d+) done/.exec((await progress.textContent()) ?? '')?.[1] ?? 0), {
+        timeout: 2 * HANG_GUARD_MS,
+      })
+      .toBeGreaterThanOrEqual(1);
     await page.context().close();
     const doneAtKill = await crashBetweenCreates(first, 5);
     expect(doneAtKill).toBeLessThan(22);
@@ -192,8 +255,12 @@ describe('Campaigns in Chromium', () => {
     const reopened = again.getByTestId('campaign-open');
     await reopened.getByTestId('campaign-notice').waitFor({ timeout: 3 * HANG_GUARD_MS });
     const failedRows = await reopened.getByTestId('campaign-grid').locator('.reason').allTextContents();
-    expect(await reopened.getByTestId('campaign-notice').textContent(), failedRows.join(' | ')).toContain('Finished: 22 of 25 videos saved; 3 refused by the check');
-    await expect.poll(() => again.locator('[data-testid="campaign-grid"] img').count(), { timeout: HANG_GUARD_MS }).toBeGreaterThan(3);
+    expect(await reopened.getByTestId('campaign-notice').textContent(), failedRows.join(' | ')).toContain(
+      'Finished: 22 of 25 videos saved; 3 refused by the check',
+    );
+    await expect
+      .poll(() => again.locator('[data-testid="campaign-grid"] img').count(), { timeout: HANG_GUARD_MS })
+      .toBeGreaterThan(3);
     // Each saved row shows what the service charged for it, and the campaign its total.
     expect(await reopened.getByTestId('campaign-grid-row-cost-1').textContent()).toMatch(/^[\d,.]+ credits?$/);
     expect(await reopened.getByTestId('campaign-progress').textContent()).toMatch(/[\d,.]+ credits charged so far/);
@@ -201,8 +268,12 @@ describe('Campaigns in Chromium', () => {
 
     // Every good row is a file named from its row; the corrected name is the one used.
     const folder = join(studio.dataDir, 'Greetings');
-    const videos = readdirSync(folder).filter((f) => f.endsWith('.mp4')).sort();
-    const expected = NAMES.map((name, i) => `${String(i + 1).padStart(2, '0')} - ${i === 1 ? 'Bo' : name}.mp4`).filter((_, i) => !(i + 1 in BAD));
+    const videos = readdirSync(folder)
+      .filter((f) => f.endsWith('.mp4'))
+      .sort();
+    const expected = NAMES.map((name, i) => `${String(i + 1).padStart(2, '0')} - ${i === 1 ? 'Bo' : name}.mp4`).filter(
+      (_, i) => !(i + 1 in BAD),
+    );
     expect(videos).toEqual(expected);
 
     // No row's job was created twice, across the kill.
@@ -215,7 +286,9 @@ describe('Campaigns in Chromium', () => {
     // Spoken: each good row's two voiceovers say its own name.
     for (const [i, name] of NAMES.entries()) {
       if (i + 1 in BAD) continue;
-      const said = campaignJobs().filter((j) => j.kind === 'tts' && j.purpose?.row === i).map((j) => JSON.stringify(j.request));
+      const said = campaignJobs()
+        .filter((j) => j.kind === 'tts' && j.purpose?.row === i)
+        .map((j) => JSON.stringify(j.request));
       expect(said, `row ${i + 1}`).toHaveLength(2);
       for (const text of said) expect(text).toContain(i === 1 ? 'Bo' : name);
     }
@@ -228,7 +301,12 @@ describe('Campaigns in Chromium', () => {
     expect((await firstFrameCrop(one, logo)).equals(await firstFrameCrop(three, logo))).toBe(true);
 
     // The manifest lists all 25 rows, the refused ones with their reason.
-    const manifest = Papa.parse<Record<string, string>>(readFileSync(join(folder, 'manifest.csv'), 'utf8').replace(/^\uFEFF/, '').trim(), { header: true }).data;
+    const manifest = Papa.parse<Record<string, string>>(
+      readFileSync(join(folder, 'manifest.csv'), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trim(),
+      { header: true },
+    ).data;
     expect(manifest).toHaveLength(25);
     const states = manifest.map((r) => r.status ?? r.state);
     expect(states.filter((s) => s === 'done')).toHaveLength(22);

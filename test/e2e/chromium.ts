@@ -16,10 +16,23 @@ export const CHROMIUM_FLAGS = [
   // studio page's start-up cost. Chromium reads one --disable-features, so the list repeats what
   // Playwright turns off itself (playwright-core 1.65) after the popups.
   `--disable-features=${[
-    'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup',
-    'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
-    'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
-    'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+    'WebUIOmniboxPopup',
+    'WebUIOmniboxAimPopup',
+    'WebUIOmniboxFullPopup',
+    'AvoidUnnecessaryBeforeUnloadCheckSync',
+    'DestroyProfileOnBrowserClose',
+    'HttpsUpgrades',
+    'HttpsFirstBalancedModeAutoEnable',
+    'LensOverlay',
+    'MediaRouter',
+    'PaintHolding',
+    'ThirdPartyStoragePartitioning',
+    'AvoidCorsURLLoaderRestartOnRedirect',
+    'TcpPortRandomizationWin',
+    'OptimizationHints',
+    'NetworkTimeServiceQuerying',
+    'AimEnabled',
+    'PreconnectToSearch',
   ].join(',')}`,
 ];
 
@@ -29,5 +42,5 @@ export function chromiumPath(): string {
   for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
   const installed = chromium.executablePath();
   if (installed && existsSync(installed)) return installed;
-  throw new Error('No Chromium found: install Debian\'s chromium package or set CHROMIUM_PATH (nothing is downloaded)');
+  throw new Error("No Chromium found: install Debian's chromium package or set CHROMIUM_PATH (nothing is downloaded)");
 }

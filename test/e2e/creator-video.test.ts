@@ -16,7 +16,14 @@ import type { JobView } from '@common/bridge';
 import { openStudio, screenshot, SCREENSHOT_DIR, studioDataDir, type StudioSession } from './browser';
 import { answerCreateDialog, newProject, setField } from './editor-helpers';
 import { bridgeCall, paidAction } from './price';
-import { burnFromLibrary, checkPreviewCaption, checkSidecars, downloadResult, editAndUndoFirstCue, makeCaptions } from './text-captions';
+import {
+  burnFromLibrary,
+  checkPreviewCaption,
+  checkSidecars,
+  downloadResult,
+  editAndUndoFirstCue,
+  makeCaptions,
+} from './text-captions';
 import { around, colourBox, decode, edgeGap, hex, keepFrame, toOutput, type Box, type OutputBox } from './text-frames';
 import { drawInPageAndNode } from './rasteriser-sameness';
 import { nodeRasteriser } from '../unit/text/text-node';
@@ -54,7 +61,11 @@ function scratch(name: string): string {
 }
 
 async function selectedBox(page: Page): Promise<OutputBox> {
-  const [x, y, w, h] = await Promise.all(['X', 'Y', 'Width', 'Height'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+  const [x, y, w, h] = await Promise.all(
+    ['X', 'Y', 'Width', 'Height'].map(async (name) =>
+      Number(await page.getByRole('textbox', { name, exact: true }).inputValue()),
+    ),
+  );
   return { x, y, w, h };
 }
 
@@ -71,19 +82,41 @@ async function expectedFrame(items: { style: TextStyle; box: OutputBox }[]): Pro
     chain.push(`[${i === 0 ? '0' : `v${i}`}][${i + 1}]overlay=${box.x}:${box.y}[v${i + 1}]`);
   }
   const out = keptFrame('host');
-  const run = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=white:s=1920x1080', ...inputs, '-filter_complex', chain.join(';'), '-map', `[v${items.length}]`, '-frames:v', '1', out]);
+  const run = spawnSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=white:s=1920x1080',
+    ...inputs,
+    '-filter_complex',
+    chain.join(';'),
+    '-map',
+    `[v${items.length}]`,
+    '-frames:v',
+    '1',
+    out,
+  ]);
   if (run.status !== 0) throw new Error(run.stderr.toString());
   return out;
 }
 
 function newestPreview(): string {
   const dir = join(studioDataDir(), 'media', 'previews');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.mp4')).map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.mp4'))
+    .map((f) => join(dir, f));
   return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
 
 function integratedLufs(path: string): number {
-  const log = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', path, '-vn', '-af', 'ebur128', '-f', 'null', '-'], { encoding: 'utf8' }).stderr;
+  const log = spawnSync(
+    'ffmpeg',
+    ['-hide_banner', '-nostats', '-i', path, '-vn', '-af', 'ebur128', '-f', 'null', '-'],
+    { encoding: 'utf8' },
+  ).stderr;
   return Number(/I:\s+(-?[\d.]+) LUFS/.exec(log.slice(log.lastIndexOf('Summary:')))![1]);
 }
 
@@ -109,9 +142,18 @@ async function canvasShows(page: Page, colour: [number, number, number], area: B
   const panel = page.getByTestId('editor-canvas');
   const shot = scratch('canvas-brand.png');
   await panel.locator('canvas').first().screenshot({ path: shot });
-  const [scale, ox, oy] = await Promise.all(['data-scale', 'data-origin-x', 'data-origin-y'].map(async (a) => Number(await panel.getAttribute(a))));
+  const [scale, ox, oy] = await Promise.all(
+    ['data-scale', 'data-origin-x', 'data-origin-y'].map(async (a) => Number(await panel.getAttribute(a))),
+  );
   const at = (v: number, o: number) => Math.round(o + v * scale);
-  return colourBox(decode(shot), colour, 40, { left: at(area.left, ox), top: at(area.top, oy), right: at(area.right, ox), bottom: at(area.bottom, oy) }) !== null;
+  return (
+    colourBox(decode(shot), colour, 40, {
+      left: at(area.left, ox),
+      top: at(area.top, oy),
+      right: at(area.right, ox),
+      bottom: at(area.bottom, oy),
+    }) !== null
+  );
 }
 
 function savedProject(name: string): Project {
@@ -152,7 +194,9 @@ describe("a creator's finished video in Chromium", () => {
     const titleBox = await selectedBox(page);
     await page.getByRole('button', { name: 'Add text' }).click();
     await page.getByText('Lower third', { exact: true }).click();
-    await expect.poll(async () => (await page.getByRole('textbox', { name: 'Text content' }).inputValue())).toContain('Head of Product');
+    await expect
+      .poll(async () => await page.getByRole('textbox', { name: 'Text content' }).inputValue())
+      .toContain('Head of Product');
     const lowerBox = await selectedBox(page);
     await screenshot(page, 'editor-text-inspector');
     const frame1080 = createProject({ id: 'x', kind: 'avatar-video', output: '16:9-1080p' });
@@ -177,12 +221,16 @@ describe("a creator's finished video in Chromium", () => {
     // The canvas shows the page's picture of each text where the host's picture puts it.
     await page.keyboard.press('Escape');
     const panel = page.getByTestId('editor-canvas');
-    await expect.poll(async () => {
-      const shot = keptFrame('canvas');
-      await panel.locator('canvas').first().screenshot({ path: shot });
-      const [scale, ox, oy] = await Promise.all(['data-scale', 'data-origin-x', 'data-origin-y'].map(async (a) => Number(await panel.getAttribute(a))));
-      return textGap(decode(shot), scale, { x: ox, y: oy });
-    }).toBeLessThanOrEqual(CANVAS_TOLERANCE);
+    await expect
+      .poll(async () => {
+        const shot = keptFrame('canvas');
+        await panel.locator('canvas').first().screenshot({ path: shot });
+        const [scale, ox, oy] = await Promise.all(
+          ['data-scale', 'data-origin-x', 'data-origin-y'].map(async (a) => Number(await panel.getAttribute(a))),
+        );
+        return textGap(decode(shot), scale, { x: ox, y: oy });
+      })
+      .toBeLessThanOrEqual(CANVAS_TOLERANCE);
     await screenshot(page, 'editor-text-canvas');
 
     // A voiceover generated from a script, and captions timed on it, edited and undone on the timeline.
@@ -200,7 +248,20 @@ describe("a creator's finished video in Chromium", () => {
     // Music under the voice, chosen in the scene's inspector: a bed of low tones (under 400 Hz, so the
     // phrases stay findable above 1 kHz in the result). The canvas's Play gets the host's mix of it.
     const music = scratch('bed music.mp3');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', "aevalsrc='0.3*(sin(2*PI*220*t)+sin(2*PI*330*t))':s=44100:d=3", '-ac', '2', '-c:a', 'libmp3lame', music]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      "aevalsrc='0.3*(sin(2*PI*220*t)+sin(2*PI*330*t))':s=44100:d=3",
+      '-ac',
+      '2',
+      '-c:a',
+      'libmp3lame',
+      music,
+    ]);
     await page.getByLabel('Choose a music file').setInputFiles(music);
     const timeline = page.getByRole('region', { name: 'Timeline' });
     const musicBlock = timeline.getByRole('button', { name: 'Music in scene 1: bed music.mp3' });
@@ -238,7 +299,9 @@ describe("a creator's finished video in Chromium", () => {
     const voiceAlone = integratedLufs(voicePath);
     expect(voiceAlone, `the voice alone sounds at ${voiceAlone} LUFS`).toBeLessThan(TARGET_LUFS - 3);
     const heard = integratedLufs(newestPreview());
-    expect(Math.abs(heard - TARGET_LUFS), `the preview sounds at ${heard} LUFS`).toBeLessThanOrEqual(LOUDNESS_TOLERANCE);
+    expect(Math.abs(heard - TARGET_LUFS), `the preview sounds at ${heard} LUFS`).toBeLessThanOrEqual(
+      LOUDNESS_TOLERANCE,
+    );
 
     await page.getByRole('button', { name: 'Close', exact: true }).click();
     await video.waitFor({ state: 'detached' });
@@ -248,7 +311,14 @@ describe("a creator's finished video in Chromium", () => {
     await page.getByRole('button', { name: 'Create video' }).click();
     await answerCreateDialog(page, 'send');
     let job: JobView | undefined;
-    await expect.poll(async () => (job = (await bridgeCall<JobView[]>(page, 'jobs.list')).find((j) => j.kind === 'avatar-video' && j.resultUrl))?.resultUrl ?? null, { timeout: 90_000 }).not.toBeNull();
+    await expect
+      .poll(
+        async () =>
+          (job = (await bridgeCall<JobView[]>(page, 'jobs.list')).find((j) => j.kind === 'avatar-video' && j.resultUrl))
+            ?.resultUrl ?? null,
+        { timeout: 90_000 },
+      )
+      .not.toBeNull();
     const sent = JSON.stringify(job!.request);
     for (const local of ['studio-text:', 'studio-music:', 'file:']) expect(sent).not.toContain(local);
     expect(sent).toMatch(/"voice_url":"http[^"]+\/files\/up-[0-9a-f]+-mix-[0-9a-f]+\.mp3"/);
@@ -257,7 +327,9 @@ describe("a creator's finished video in Chromium", () => {
     const result = keepFrame(resultPath, 1, keptFrame('result'));
     expect(textGap(result, result.width / 1920)).toBeLessThanOrEqual(CANVAS_TOLERANCE);
     const delivered = integratedLufs(resultPath);
-    expect(Math.abs(delivered - TARGET_LUFS), `the result sounds at ${delivered} LUFS`).toBeLessThanOrEqual(LOUDNESS_TOLERANCE);
+    expect(Math.abs(delivered - TARGET_LUFS), `the result sounds at ${delivered} LUFS`).toBeLessThanOrEqual(
+      LOUDNESS_TOLERANCE,
+    );
 
     // Downloaded, the result has its captions beside it as .srt and .vtt, each cue where its phrase is
     // heard (over the music); the Library burns them into a copy of the download.
@@ -277,19 +349,26 @@ describe("a creator's finished video in Chromium", () => {
     await newProject(page, 'Talking avatar', 'Draft voice preview');
     const assets = page.getByRole('region', { name: 'Assets' });
     await assets.getByText('Avatars', { exact: true }).click();
-    await assets.getByRole('button', { name: /^Add avatar / }).first().click();
+    await assets
+      .getByRole('button', { name: /^Add avatar / })
+      .first()
+      .click();
     await page.keyboard.press('Escape');
     await assets.getByText('Voices', { exact: true }).click();
     await assets.getByRole('button', { name: 'Use voice Ava for this scene' }).click();
     const script = page.getByRole('textbox', { name: 'Voiceover text' });
-    await script.fill('Welcome to the studio. This talking avatar says a little more than five seconds of text, so its preview has to follow the script.');
+    await script.fill(
+      'Welcome to the studio. This talking avatar says a little more than five seconds of text, so its preview has to follow the script.',
+    );
     await script.blur();
 
     await page.getByRole('button', { name: 'Preview', exact: true }).click();
     const media = await playedMedia(page);
     expect(media.duration).toBeGreaterThan(6);
     const draft = page.getByRole('region', { name: 'Draft voice' });
-    expect(await draft.textContent()).toMatch(/Draft voice.*not the service's voice.*Scene 1 \(.*\), voice: espeak-ng.*, en-us, female, 180 words a minute, for Ava/s);
+    expect(await draft.textContent()).toMatch(
+      /Draft voice.*not the service's voice.*Scene 1 \(.*\), voice: espeak-ng.*, en-us, female, 180 words a minute, for Ava/s,
+    );
     const facts = (await page.getByLabel('Preview facts').textContent()) ?? '';
     expect(facts).toContain('as long as its speech');
     expect(Number(/([\d.]+) s/.exec(facts)?.[1])).toBeCloseTo(media.duration, 0);
@@ -332,7 +411,10 @@ describe("a creator's finished video in Chromium", () => {
     await page.getByLabel('Choose logo picture').setInputFiles(LOGO);
     await page.getByRole('img', { name: 'Logo' }).waitFor();
     await page.getByLabel('Heading font').click();
-    await page.locator('.n-base-select-option:visible').filter({ hasText: /^DejaVu Serif$/ }).click();
+    await page
+      .locator('.n-base-select-option:visible')
+      .filter({ hasText: /^DejaVu Serif$/ })
+      .click();
     await page.getByText('Apply to new projects').click();
     await screenshot(page, 'brand-kit-dialog');
     await page.getByRole('button', { name: 'Save brand kit' }).click();
@@ -351,7 +433,9 @@ describe("a creator's finished video in Chromium", () => {
     expect(await page.getByRole('checkbox', { name: /Apply my brand kit/ }).getAttribute('aria-checked')).toBe('true');
     await screenshot(page, 'new-project-from-template');
     await page.getByRole('button', { name: 'Create project' }).click();
-    await page.waitForFunction(() => document.querySelector('[aria-label="Editor toolbar"]')?.textContent?.includes('Flowboard launch') ?? false);
+    await page.waitForFunction(
+      () => document.querySelector('[aria-label="Editor toolbar"]')?.textContent?.includes('Flowboard launch') ?? false,
+    );
 
     const project = savedProject('Flowboard launch');
     expect(project.background).toBe('#111827');
@@ -368,9 +452,27 @@ describe("a creator's finished video in Chromium", () => {
     // around it) in the top-right corner, and the title's white letters are on the dark frame.
     const logo = project.scenes[0].elements.find((e) => e.role === 'logo')!;
     expect(logo.x).toBeGreaterThan(1920 / 2);
-    await expect.poll(() => canvasShows(page, [0xe1, 0x1d, 0x48], { left: logo.x, top: logo.y, right: logo.x + logo.height, bottom: logo.y + logo.height })).toBe(true);
+    await expect
+      .poll(() =>
+        canvasShows(page, [0xe1, 0x1d, 0x48], {
+          left: logo.x,
+          top: logo.y,
+          right: logo.x + logo.height,
+          bottom: logo.y + logo.height,
+        }),
+      )
+      .toBe(true);
     const title = project.scenes[0].elements.find((e) => e.role === 'title')!;
-    await expect.poll(() => canvasShows(page, [255, 255, 255], { left: title.x, top: title.y, right: title.x + title.width, bottom: title.y + title.height })).toBe(true);
+    await expect
+      .poll(() =>
+        canvasShows(page, [255, 255, 255], {
+          left: title.x,
+          top: title.y,
+          right: title.x + title.width,
+          bottom: title.y + title.height,
+        }),
+      )
+      .toBe(true);
     await screenshot(page, 'editor-branded-template');
     expect(studio.consoleErrors).toEqual([]);
   });
@@ -390,7 +492,9 @@ describe("a creator's finished video in Chromium", () => {
     await page.getByRole('textbox', { name: 'Sample value of First name' }).fill('Ana');
     // The row lacks a company: said on the canvas and marked in the script.
     await picker.getByText('Row 1 has no value for {{company}}').waitFor();
-    expect(await page.getByLabel("Script with this row's values").textContent()).toBe('Still juggling spreadsheets at {{company}}, Ana?');
+    expect(await page.getByLabel("Script with this row's values").textContent()).toBe(
+      'Still juggling spreadsheets at {{company}}, Ana?',
+    );
     await screenshot(page, 'editor-template-row');
     // Stepping rows from the keyboard; the title in the project still says {{First name}}.
     await picker.getByRole('button', { name: 'Add a sample row' }).click();
@@ -400,7 +504,9 @@ describe("a creator's finished video in Chromium", () => {
     // The title is named by its words, so the timeline now calls it by its placeholder.
     await page.getByRole('button', { name: 'Hi {{First name}}! in scene 1' }).click();
     // The inspector shows the element once the selection has landed, not in the click's own moment.
-    await expect.poll(() => page.getByRole('textbox', { name: 'Text content' }).inputValue()).toBe('Hi {{First name}}!');
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Text content' }).inputValue())
+      .toBe('Hi {{First name}}!');
     expect(studio.consoleErrors).toEqual([]);
   });
 });

@@ -20,7 +20,9 @@ describe('the studio page under its CSP', () => {
     await context.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { violations: string[] }).violations = seen;
-      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        seen.push(`${e.effectiveDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      );
     });
     page = await context.newPage();
     page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
@@ -53,27 +55,54 @@ describe('the studio page under its CSP', () => {
     }
     // The voice previews' waveforms (wavesurfer draws them in a shadow root with its own <style>).
     await page.getByRole('button', { name: 'Voices', exact: true }).click();
-    await expect.poll(() => page.getByRole('button', { name: /^Play preview/ }).first().isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('button', { name: /^Play preview/ })
+            .first()
+            .isEnabled(),
+        { timeout: HANG_GUARD_MS },
+      )
+      .toBe(true);
     const waveStyles = await page.evaluate(() =>
-      [...document.querySelectorAll('.wave > div')].flatMap((host) => [...(host.shadowRoot?.querySelectorAll('style') ?? [])].map((s) => s.sheet?.cssRules.length ?? -1)),
+      [...document.querySelectorAll('.wave > div')].flatMap((host) =>
+        [...(host.shadowRoot?.querySelectorAll('style') ?? [])].map((s) => s.sheet?.cssRules.length ?? -1),
+      ),
     );
     expect(waveStyles.length).toBeGreaterThan(0);
     expect(waveStyles.filter((rules) => rules <= 0)).toEqual([]);
-    const drawn = () => page.evaluate(() => [...document.querySelectorAll('.wave > div')].every((host) => (host.shadowRoot?.querySelectorAll('canvas').length ?? 0) > 0));
+    const drawn = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('.wave > div')].every(
+          (host) => (host.shadowRoot?.querySelectorAll('canvas').length ?? 0) > 0,
+        ),
+      );
     await expect.poll(drawn, { timeout: HANG_GUARD_MS }).toBe(true);
     await screenshot(page, 'csp-voices-waveforms');
     // A refused <style> element has no style sheet: each of naive-ui's has one, with rules in it.
     const styles = await page.evaluate(() =>
-      [...document.head.querySelectorAll('style')].map((s) => ({ id: s.getAttribute('cssr-id'), nonce: s.nonce, rules: s.sheet?.cssRules.length ?? -1 })),
+      [...document.head.querySelectorAll('style')].map((s) => ({
+        id: s.getAttribute('cssr-id'),
+        nonce: s.nonce,
+        rules: s.sheet?.cssRules.length ?? -1,
+      })),
     );
     expect(styles.length).toBeGreaterThan(10);
     expect(styles.filter((s) => !s.nonce || s.rules <= 0)).toEqual([]);
-    const cursor = await page.locator('.n-button:not(.n-button--disabled)').first().evaluate((el) => getComputedStyle(el).cursor);
+    const cursor = await page
+      .locator('.n-button:not(.n-button--disabled)')
+      .first()
+      .evaluate((el) => getComputedStyle(el).cursor);
     expect(cursor).toBe('pointer');
     // The CJK fallback fonts are files of the page's own origin (font-src 'self'): one inlined as a
     // data: URL by the build would be refused here. Loading a few subsets of each asks for them.
     const loaded = await page.evaluate(async () => {
-      const faces = await Promise.all(['Noto Sans SC Variable', 'Noto Sans KR Variable'].map((family) => document.fonts.load(`16px "${family}"`, '中文字幕 한국어 日本語のテキスト')));
+      const faces = await Promise.all(
+        ['Noto Sans SC Variable', 'Noto Sans KR Variable'].map((family) =>
+          document.fonts.load(`16px "${family}"`, '中文字幕 한국어 日本語のテキスト'),
+        ),
+      );
       return faces.map((f) => f.length);
     });
     expect(loaded.every((count) => count > 0)).toBe(true);

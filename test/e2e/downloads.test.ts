@@ -110,10 +110,11 @@ async function startClipServer(body: Buffer): Promise<ClipServer> {
     release: () => {
       holding = false;
     },
-    close: () => new Promise((resolve) => {
-      http.closeAllConnections();
-      http.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
 }
 
@@ -124,19 +125,55 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-downloads-'));
   // A real (ffprobe-readable) video of ~1.5 MB, held part-way so the host is killed mid-download.
   const file = join(dataDir, 'clip.mp4');
-  execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-t', '3', '-b:v', '4M', '-pix_fmt', 'yuv420p', file]);
+  execFileSync((await resolveMediaBinary('ffmpeg')).path, [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=640x360:rate=25',
+    '-t',
+    '3',
+    '-b:v',
+    '4M',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  ]);
   clip = readFileSync(file);
   rmSync(file);
   server = await startClipServer(clip);
-  const project = await new ProjectLibrary({ dataDir, createStore: createConfStoreFactory(dataDir, { log: silent, notify: () => undefined }) })
-    .create({ kind: 'avatar-video', preset: '16:9-720p', name: 'Spring launch' });
+  const project = await new ProjectLibrary({
+    dataDir,
+    createStore: createConfStoreFactory(dataDir, { log: silent, notify: () => undefined }),
+  }).create({ kind: 'avatar-video', preset: '16:9-720p', name: 'Spring launch' });
   const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
   for (const [i, text] of texts.entries()) {
     const record: JobRecord = {
-      id: `job-${i}`, kind: 'avatar-video', phase: 'completed', remoteId: `remote-${i}`, connectionId: 'sandbox', connectionName: 'Sandbox',
-      projectId: project.project.id, summary: `Avatar video · "${text}"`, requestHash: `h${i}`, request: { text }, createdAt: NOW - (i + 1) * 60_000,
-      updatedAt: NOW, finishedAt: NOW - 30_000, expiresAt: NOW + 6 * 86_400_000, deadlineAt: NOW, remoteStatus: 3,
-      resultUrl: server.url(`/result-${i}.mp4`), costEstimate: null, chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null,
+      id: `job-${i}`,
+      kind: 'avatar-video',
+      phase: 'completed',
+      remoteId: `remote-${i}`,
+      connectionId: 'sandbox',
+      connectionName: 'Sandbox',
+      projectId: project.project.id,
+      summary: `Avatar video · "${text}"`,
+      requestHash: `h${i}`,
+      request: { text },
+      createdAt: NOW - (i + 1) * 60_000,
+      updatedAt: NOW,
+      finishedAt: NOW - 30_000,
+      expiresAt: NOW + 6 * 86_400_000,
+      deadlineAt: NOW,
+      remoteStatus: 3,
+      resultUrl: server.url(`/result-${i}.mp4`),
+      costEstimate: null,
+      chargedCredits: 10,
+      error: null,
+      answer: null,
+      polls: 1,
+      purpose: { type: 'plain' },
+      reactedAt: null,
     };
     await ledger.put(record);
   }
@@ -162,7 +199,10 @@ describe('Downloads in Chromium through the web host', () => {
 
     // Click the first, Shift-click the third: three selected; then the fourth with a plain click.
     await rows.nth(0).locator('.n-checkbox').click();
-    await rows.nth(2).locator('.n-checkbox').click({ modifiers: ['Shift'] });
+    await rows
+      .nth(2)
+      .locator('.n-checkbox')
+      .click({ modifiers: ['Shift'] });
     await rows.nth(3).locator('.n-checkbox').click();
     const button = page.getByTestId('download-selected');
     await expect.poll(() => button.textContent()).toContain('(4)');
@@ -173,7 +213,9 @@ describe('Downloads in Chromium through the web host', () => {
     await dialog.getByLabel('Folder').fill('relative/folder');
     await expect.poll(() => dialog.textContent()).toMatch(/is not a full path/);
     await dialog.getByLabel('Folder').fill(folder);
-    await expect.poll(() => dialog.textContent()).toContain(`Files will be saved in ${folder} (the folder is made when the download starts).`);
+    await expect
+      .poll(() => dialog.textContent())
+      .toContain(`Files will be saved in ${folder} (the folder is made when the download starts).`);
     // Checking the typed folder created nothing; Download does.
     expect(existsSync(folder)).toBe(false);
     await dialog.getByLabel('File name template').fill('{project}/{row} - {text}');
@@ -182,15 +224,27 @@ describe('Downloads in Chromium through the web host', () => {
     // the user's downloads, from when the host starts: held too, they would take the queue's places.
     // So the server holds answers only once the archive has its copies.
     const videos = join(dataDir, 'Videos', 'Avatar Studio', 'Spring launch');
-    await until(`the archive to keep 4 videos in ${videos}`, () => existsSync(videos) && readdirSync(videos).filter((n) => n.endsWith('.mp4')).length === 4);
+    await until(
+      `the archive to keep 4 videos in ${videos}`,
+      () => existsSync(videos) && readdirSync(videos).filter((n) => n.endsWith('.mp4')).length === 4,
+    );
     server.hold();
     await dialog.getByRole('button', { name: 'Download', exact: true }).click();
 
     const target = join(folder, 'Spring launch');
     // The server holds each file's first answer at HOLD_AT bytes, so these stay part-way until the kill.
-    await until(`a partial download over 200 KB in ${target}`, () => existsSync(target) && readdirSync(target).some((n) => n.endsWith('.part') && statSync(join(target, n)).size > 200_000));
-    await expect.poll(() => page.getByTestId('download-total').textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Downloading \d files?/);
-    await expect.poll(() => rows.first().textContent(), { timeout: HANG_GUARD_MS }).toMatch(/\d+% · [\d.]+ (KB|MB)\/s · .* left/);
+    await until(
+      `a partial download over 200 KB in ${target}`,
+      () =>
+        existsSync(target) &&
+        readdirSync(target).some((n) => n.endsWith('.part') && statSync(join(target, n)).size > 200_000),
+    );
+    await expect
+      .poll(() => page.getByTestId('download-total').textContent(), { timeout: HANG_GUARD_MS })
+      .toMatch(/Downloading \d files?/);
+    await expect
+      .poll(() => rows.first().textContent(), { timeout: HANG_GUARD_MS })
+      .toMatch(/\d+% · [\d.]+ (KB|MB)\/s · .* left/);
     await screenshot(page, 'downloads-progress');
     await page.context().close();
 
@@ -199,13 +253,18 @@ describe('Downloads in Chromium through the web host', () => {
     expect(parts.length).toBeGreaterThan(0);
     expect(readdirSync(target).filter((n) => !n.endsWith('.part'))).toEqual([]);
     // Nothing partial carries a final name.
-    for (const name of readdirSync(target).filter((n) => !n.endsWith('.part'))) expect(readFileSync(join(target, name)).equals(clip)).toBe(true);
+    for (const name of readdirSync(target).filter((n) => !n.endsWith('.part')))
+      expect(readFileSync(join(target, name)).equals(clip)).toBe(true);
     const requestsBefore = server.log.length;
     server.release();
 
     host = await startHost();
     const expected = texts.map((text, i) => `${i + 1} - ${text}.mp4`).sort();
-    await until(`the restarted host to finish ${expected.join(', ')} in ${target}`, () => readdirSync(target).sort().join('|') === expected.join('|'), 2 * HANG_GUARD_MS);
+    await until(
+      `the restarted host to finish ${expected.join(', ')} in ${target}`,
+      () => readdirSync(target).sort().join('|') === expected.join('|'),
+      2 * HANG_GUARD_MS,
+    );
     for (const name of expected) expect(readFileSync(join(target, name)).equals(clip), name).toBe(true);
     // The restarted host resumed the partial files with Range rather than starting them again.
     const resumed = server.log.slice(requestsBefore).filter((l) => l.status === 206);
@@ -213,9 +272,16 @@ describe('Downloads in Chromium through the web host', () => {
 
     const again = await openLibrary(host.url, errors);
     const after = again.locator('tr[data-job-id]');
-    await expect.poll(async () => (await after.allTextContents()).filter((t) => t.includes('Saved')).length, { timeout: HANG_GUARD_MS }).toBe(4);
+    await expect
+      .poll(async () => (await after.allTextContents()).filter((t) => t.includes('Saved')).length, {
+        timeout: HANG_GUARD_MS,
+      })
+      .toBe(4);
     expect(await after.first().textContent()).toContain(join(target, '1 - Welcome to spring.mp4'));
-    await again.locator('.n-data-table .n-base-loading').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await again
+      .locator('.n-data-table .n-base-loading')
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => undefined);
     await screenshot(again, 'downloads-saved');
 
     // The archive (on by default, under the host's Videos and Music folders) kept its own copies of the
@@ -227,17 +293,29 @@ describe('Downloads in Chromium through the web host', () => {
       const response = await fetch('/bridge/call/jobs.submit', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify([{ kind: 'tts', body: { input_text: 'Archived by itself', voice_id: 'sandbox_ava', rate: '50%' }, confirmation: { by: 'user', credits: null } }]),
+        body: JSON.stringify([
+          {
+            kind: 'tts',
+            body: { input_text: 'Archived by itself', voice_id: 'sandbox_ava', rate: '50%' },
+            confirmation: { by: 'user', credits: null },
+          },
+        ]),
         credentials: 'same-origin',
       });
       return (await response.json()) as { ok: boolean; value?: { status: string } };
     });
     expect(submitted.value?.status).toBe('submitted');
     const music = join(dataDir, 'Music', 'Avatar Studio', 'Speech');
-    await until(`the archive to save the new speech result in ${music}`, () => existsSync(music) && readdirSync(music).some((n) => /^\d{4}-\d\d-\d\d - Archived by itself\.mp3$/.test(n)), 2 * HANG_GUARD_MS);
+    await until(
+      `the archive to save the new speech result in ${music}`,
+      () => existsSync(music) && readdirSync(music).some((n) => /^\d{4}-\d\d-\d\d - Archived by itself\.mp3$/.test(n)),
+      2 * HANG_GUARD_MS,
+    );
     await again.getByTestId('archive-settings').click();
     await again.getByTestId('archive-dialog').waitFor();
-    expect(await again.getByLabel('Archive folder for videos').inputValue()).toBe(join(dataDir, 'Videos', 'Avatar Studio'));
+    expect(await again.getByLabel('Archive folder for videos').inputValue()).toBe(
+      join(dataDir, 'Videos', 'Avatar Studio'),
+    );
     await screenshot(again, 'downloads-archive-settings');
     expect(errors.unexpected()).toEqual([]);
   }, 300_000);

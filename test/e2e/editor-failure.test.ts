@@ -25,7 +25,8 @@ describe('editor: a failed job explained', () => {
     // The page's own picture requests and the studio host's first download (its link check) work, later
     // downloads by a program (the service) are refused; HEAD always works.
     server = createServer((req, res) => {
-      if (req.method === 'HEAD') return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': picture.length }).end();
+      if (req.method === 'HEAD')
+        return void res.writeHead(200, { 'content-type': 'image/png', 'content-length': picture.length }).end();
       if (!/Mozilla/.test(req.headers['user-agent'] ?? '')) downloads += 1;
       if (downloads > 1) return void res.writeHead(404, 'Not Found').end();
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': picture.length }).end(picture);
@@ -67,12 +68,21 @@ describe('editor: a failed job explained', () => {
     await row.getByRole('button', { name: 'Details', exact: true }).click();
     const why = page.getByRole('region', { name: 'Why it failed' });
     await why.waitFor();
-    expect(await why.textContent()).toContain('Scene 1 (scene-1), element el-2 (picky-logo.png): the service could not download the image link (HTTP 404).');
+    expect(await why.textContent()).toContain(
+      'Scene 1 (scene-1), element el-2 (picky-logo.png): the service could not download the image link (HTTP 404).',
+    );
     await screenshot(page, 'library-failure-explained');
 
     await why.getByRole('button', { name: 'Open the project at scene 1' }).click();
     await page.getByTestId('editor').waitFor();
-    await expect.poll(() => page.getByRole('textbox', { name: 'Element name' }).inputValue().catch(() => '')).toBe('picky-logo.png');
+    await expect
+      .poll(() =>
+        page
+          .getByRole('textbox', { name: 'Element name' })
+          .inputValue()
+          .catch(() => ''),
+      )
+      .toBe('picky-logo.png');
     await screenshot(page, 'editor-opened-at-failed-element');
     expect(studio.consoleErrors).toEqual([]);
   }, 300_000);

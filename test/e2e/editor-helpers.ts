@@ -37,7 +37,10 @@ export async function addAvatarToScene(page: Page, name: string): Promise<void> 
   const assets = page.getByRole('region', { name: 'Assets' });
   await assets.getByText('Avatars', { exact: true }).click();
   await assets.getByRole('button', { name: `Add avatar ${name}` }).click();
-  await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')} in scene`) }).waitFor();
+  await page
+    .getByRole('region', { name: 'Timeline' })
+    .getByRole('button', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')} in scene`) })
+    .waitFor();
 }
 
 /**
@@ -47,13 +50,19 @@ export async function addAvatarToScene(page: Page, name: string): Promise<void> 
  */
 export async function waitForJobCreated(page: Page, timeout = 60_000): Promise<void> {
   const created = page.getByText(/Job created/).last();
-  const refused = page.getByRole('alert').filter({ hasText: /Not sent|could not be checked|broken link/ }).first();
+  const refused = page
+    .getByRole('alert')
+    .filter({ hasText: /Not sent|could not be checked|broken link/ })
+    .first();
   const outcome = await Promise.race([
     created.waitFor({ timeout }).then(() => 'created' as const),
     refused.waitFor({ timeout }).then(() => 'refused' as const),
   ]).catch(() => 'timeout' as const);
   if (outcome === 'created') return;
-  const dialog = await page.locator('.submit-modal').innerText({ timeout: 2_000 }).catch(() => '(no Create dialog open)');
+  const dialog = await page
+    .locator('.submit-modal')
+    .innerText({ timeout: 2_000 })
+    .catch(() => '(no Create dialog open)');
   throw new Error(`no "Job created" notice (${outcome}); the Create dialog showed:\n${dialog.slice(0, 2_000)}`);
 }
 
@@ -73,7 +82,12 @@ export async function discardIfAsked(page: Page, next: Locator): Promise<void> {
  * File → New project… of one kind, named; waits until the editor shows it. `discard`: answer the save
  * prompt with Don't save (a test that starts over keeps nothing of the project before).
  */
-export async function newProject(page: Page, kind: 'Avatar video' | 'Talking avatar', name: string, options: { discard?: boolean } = {}): Promise<void> {
+export async function newProject(
+  page: Page,
+  kind: 'Avatar video' | 'Talking avatar',
+  name: string,
+  options: { discard?: boolean } = {},
+): Promise<void> {
   await page.getByRole('button', { name: 'File menu' }).click();
   await page.getByText('New project…').click();
   if (options.discard) await page.getByRole('button', { name: "Don't save" }).click();
@@ -87,11 +101,22 @@ export async function newProject(page: Page, kind: 'Avatar video' | 'Talking ava
 }
 
 /** Drops files from "the desktop" onto the canvas at a screen point, as a file manager would. */
-export async function dropFiles(page: Page, files: { path: string; type: string }[], at: { x: number; y: number }): Promise<void> {
-  const payload = files.map((f) => ({ name: f.path.split('/').pop()!, type: f.type, base64: readFileSync(f.path).toString('base64') }));
+export async function dropFiles(
+  page: Page,
+  files: { path: string; type: string }[],
+  at: { x: number; y: number },
+): Promise<void> {
+  const payload = files.map((f) => ({
+    name: f.path.split('/').pop()!,
+    type: f.type,
+    base64: readFileSync(f.path).toString('base64'),
+  }));
   const transfer = await page.evaluateHandle((items) => {
     const dt = new DataTransfer();
-    for (const item of items) dt.items.add(new File([Uint8Array.from(atob(item.base64), (c) => c.charCodeAt(0))], item.name, { type: item.type }));
+    for (const item of items)
+      dt.items.add(
+        new File([Uint8Array.from(atob(item.base64), (c) => c.charCodeAt(0))], item.name, { type: item.type }),
+      );
     return dt;
   }, payload);
   await page.dispatchEvent('section.center', 'drop', { dataTransfer: transfer, clientX: at.x, clientY: at.y });

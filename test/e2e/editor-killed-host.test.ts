@@ -18,7 +18,10 @@ async function openEditorAt(url: string, errors: PageErrors): Promise<Page> {
   errors.watch(page);
   await page.goto(`${url}#/editor`);
   // The host lists the sandbox's avatars once the sandbox has started (a first start draws its media).
-  await page.getByRole('button', { name: /^Add avatar / }).first().waitFor({ timeout: 2 * HANG_GUARD_MS });
+  await page
+    .getByRole('button', { name: /^Add avatar / })
+    .first()
+    .waitFor({ timeout: 2 * HANG_GUARD_MS });
   return page;
 }
 
@@ -31,7 +34,11 @@ describe('editor: a killed host', () => {
     await before.getByRole('button', { name: 'Add scene' }).click();
     await setField(before, 'Scene name', 'Closing shot');
     // The last change; the kill comes as soon as the host has answered its autosave.
-    const saved = before.waitForResponse((r) => r.url().includes('/bridge/call/projects.autosave') && (r.request().postData() ?? '').includes('Spring launch'), { timeout: HANG_GUARD_MS });
+    const saved = before.waitForResponse(
+      (r) =>
+        r.url().includes('/bridge/call/projects.autosave') && (r.request().postData() ?? '').includes('Spring launch'),
+      { timeout: HANG_GUARD_MS },
+    );
     await setField(before, 'Project name', 'Spring launch');
     await saved;
     // From the kill until the page is closed, it may log what losing its host causes (its event stream

@@ -16,7 +16,10 @@ function autosavedSceneCounts(): number[] {
       return [];
     }
   })();
-  return names.map((name) => (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { project: { scenes: unknown[] } }).project.scenes.length);
+  return names.map(
+    (name) =>
+      (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { project: { scenes: unknown[] } }).project.scenes.length,
+  );
 }
 
 describe('editor: nothing lost', () => {
@@ -82,7 +85,9 @@ describe('editor: nothing lost', () => {
     await dialog.getByRole('textbox', { name: 'New project name' }).fill('Square custom');
     await screenshot(page, 'editor-new-project-custom-size');
     await dialog.getByRole('button', { name: 'Create project' }).click();
-    await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain('Square custom');
+    await expect
+      .poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent())
+      .toContain('Square custom');
     await page.getByText('Avatar video · 1000×1000').waitFor();
   }, 300_000);
 });

@@ -23,7 +23,9 @@ describe('editor: link pre-flight', () => {
     await addMediaLink(page, `${origin}/sandbox/gone-logo.png`);
 
     const problems = page.getByRole('region', { name: 'Problems' });
-    await expect.poll(() => problems.textContent(), { timeout: HANG_GUARD_MS }).toContain('link is broken (HTTP 404 Not Found)');
+    await expect
+      .poll(() => problems.textContent(), { timeout: HANG_GUARD_MS })
+      .toContain('link is broken (HTTP 404 Not Found)');
     const mark = page.getByRole('note', { name: /gone-logo\.png: the image link is broken \(HTTP 404/ });
     await mark.waitFor();
     await screenshot(page, 'editor-preflight-broken-link');
@@ -36,7 +38,10 @@ describe('editor: link pre-flight', () => {
     await page.keyboard.press('Escape');
 
     // Check links asks every server again; with the broken element gone, all links answer.
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /gone-logo\.png in scene 1/ }).click();
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: /gone-logo\.png in scene 1/ })
+      .click();
     await page.keyboard.press('Delete');
     await problems.getByRole('button', { name: 'Check links' }).click();
     await expect.poll(() => problems.textContent(), { timeout: HANG_GUARD_MS }).toContain('All 1 link checked');
@@ -50,7 +55,9 @@ describe('editor: link pre-flight', () => {
     const duration = page.getByRole('textbox', { name: 'Scene duration' });
     await page.keyboard.press('Escape');
     await setField(page, 'Scene duration', '2');
-    await expect.poll(() => problems.textContent()).toContain('the voice lasts 4.4 s but the scene 2.0 s; the last 2.4 s would be cut.');
+    await expect
+      .poll(() => problems.textContent())
+      .toContain('the voice lasts 4.4 s but the scene 2.0 s; the last 2.4 s would be cut.');
     await screenshot(page, 'editor-voice-too-long');
     await problems.getByRole('button', { name: 'Fit scene to voice' }).click();
     await expect.poll(() => duration.inputValue()).toBe('4.4');
@@ -70,9 +77,15 @@ describe('editor: link pre-flight', () => {
     await setField(page, 'Scene duration', '2');
     await expect.poll(() => problems.textContent()).toContain('would be cut');
     await problems.getByRole('button', { name: 'Trim voice' }).click();
-    await expect.poll(() => page.getByRole('textbox', { name: 'Voice URL', exact: true }).inputValue(), { timeout: HANG_GUARD_MS }).toMatch(/^file:.*voice-sandbox_ava-2\.0s\.mp3$/);
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Voice URL', exact: true }).inputValue(), {
+        timeout: HANG_GUARD_MS,
+      })
+      .toMatch(/^file:.*voice-sandbox_ava-2\.0s\.mp3$/);
     // The copy is checked like any link, and is as long as the scene.
-    await expect.poll(() => problems.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/All 1 link checked\.(?!.*would be cut)/);
+    await expect
+      .poll(() => problems.textContent(), { timeout: HANG_GUARD_MS })
+      .toMatch(/All 1 link checked\.(?!.*would be cut)/);
     expect(await duration.inputValue()).toBe('2.0');
     await screenshot(page, 'editor-trim-voice');
     expect(studio.consoleErrors).toEqual([]);
@@ -81,16 +94,23 @@ describe('editor: link pre-flight', () => {
   it('warns in Problems and on the canvas about an element sticking out of the frame or stretched at the frame size', async () => {
     const { page } = studio;
     const problems = page.getByRole('region', { name: 'Problems' });
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^Anna \(sandbox cartoon\) in scene 1/ }).click();
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: /^Anna \(sandbox cartoon\) in scene 1/ })
+      .click();
     await setField(page, 'X', '-400');
-    await expect.poll(() => problems.textContent()).toMatch(/sticks out of the frame \(\d+ px on the left\); the part outside is not shown\./);
+    await expect
+      .poll(() => problems.textContent())
+      .toMatch(/sticks out of the frame \(\d+ px on the left\); the part outside is not shown\./);
     await page.getByRole('note', { name: /Anna.*sticks out of the frame/ }).waitFor();
     await screenshot(page, 'editor-partly-off-frame');
 
     // Wider than the frame: the width stops at the frame's (scale 1) while the height stays.
     await setField(page, 'X', '0');
     await setField(page, 'Width', '5000');
-    await expect.poll(() => problems.textContent()).toContain("stopped at the frame's width (a scale of 1, the most the service takes) and is stretched wide");
+    await expect
+      .poll(() => problems.textContent())
+      .toContain("stopped at the frame's width (a scale of 1, the most the service takes) and is stretched wide");
     await page.getByRole('note', { name: /Anna.*stopped at the frame's width/ }).waitFor();
     await screenshot(page, 'editor-scale-at-limit');
     expect(studio.consoleErrors).toEqual([]);

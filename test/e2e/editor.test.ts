@@ -22,7 +22,9 @@ interface Viewport {
 
 async function canvasViewport(page: Page): Promise<Viewport> {
   const panel = page.getByTestId('editor-canvas');
-  const [scale, x, y] = await Promise.all(['data-scale', 'data-origin-x', 'data-origin-y'].map((a) => panel.getAttribute(a)));
+  const [scale, x, y] = await Promise.all(
+    ['data-scale', 'data-origin-x', 'data-origin-y'].map((a) => panel.getAttribute(a)),
+  );
   const box = await panel.locator('canvas').first().boundingBox();
   if (!box) throw new Error('canvas not visible');
   return { scale: Number(scale), x: Number(x), y: Number(y), left: box.x, top: box.y };
@@ -36,7 +38,6 @@ function toScreen(vp: Viewport, x: number, y: number): { x: number; y: number } 
 async function numberField(page: Page, name: string): Promise<number> {
   return Number(await page.getByRole('textbox', { name, exact: true }).inputValue());
 }
-
 
 /** The selected element's box in output pixels, read from the inspector. */
 async function selectedBox(page: Page): Promise<{ x: number; y: number; w: number; h: number }> {
@@ -58,7 +59,6 @@ async function addAvatar(page: Page, name: string): Promise<void> {
   await assets.getByRole('button', { name: `Add avatar ${name}` }).click();
 }
 
-
 /** The exported request body with the sandbox's random port taken out. */
 async function exportedBody(page: Page, origin: string): Promise<unknown> {
   await page.getByRole('button', { name: 'Request body' }).click();
@@ -74,7 +74,8 @@ function compareGolden(name: string, body: unknown): void {
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
     mkdirSync(FIXTURES, { recursive: true });
     writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
-    if (process.env.UPDATE_GOLDEN !== '1') throw new Error(`Golden file ${name} was missing and has been written; review it and run again.`);
+    if (process.env.UPDATE_GOLDEN !== '1')
+      throw new Error(`Golden file ${name} was missing and has been written; review it and run again.`);
   }
   expect(body).toEqual(JSON.parse(readFileSync(file, 'utf8')));
 }
@@ -123,7 +124,12 @@ describe('composition editor in Chromium', () => {
     const delta = { x: (960 - before.x) * vp.scale, y: (540 - before.y) * vp.scale };
     await drag(page, centre, { x: centre.x + delta.x, y: centre.y + delta.y });
     // The inspector shows a gesture's outcome once the page has applied it: polled, not read at once.
-    await expect.poll(async () => { const box = await selectedBox(page); return [box.x, box.y]; }).toEqual([960, 540]);
+    await expect
+      .poll(async () => {
+        const box = await selectedBox(page);
+        return [box.x, box.y];
+      })
+      .toEqual([960, 540]);
     const moved = await selectedBox(page);
 
     // Resize from the bottom-right handle: smaller, same corner, same aspect.
@@ -188,21 +194,37 @@ describe('composition editor in Chromium', () => {
     await screenshot(page, 'editor-avatar-video');
 
     await saveAndReopen(page, 'E2E two scenes');
-    expect(await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /^Scene \d$/ }).count()).toBe(2);
+    expect(
+      await page
+        .getByRole('region', { name: 'Timeline' })
+        .getByRole('button', { name: /^Scene \d$/ })
+        .count(),
+    ).toBe(2);
     compareGolden('avatar-video.body.json', await exportedBody(page, origin));
 
     // Playback runs the scenes in sequence: the canvas moves on to scene 2 after 4.5 s.
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByRole('button', { name: 'Scene 1', exact: true }).click();
     await timeline.getByRole('button', { name: 'Play', exact: true }).click();
-    await expect.poll(() => timeline.getByRole('button', { name: 'Scene 2', exact: true }).getAttribute('aria-pressed'), { timeout: HANG_GUARD_MS }).toBe('true');
+    await expect
+      .poll(() => timeline.getByRole('button', { name: 'Scene 2', exact: true }).getAttribute('aria-pressed'), {
+        timeout: HANG_GUARD_MS,
+      })
+      .toBe('true');
     await timeline.getByRole('button', { name: 'Pause', exact: true }).click();
-    const [m, sec] = ((await timeline.getByLabel('Playhead time').textContent()) ?? '').split('/')[0].trim().split(':').map(Number);
+    const [m, sec] = ((await timeline.getByLabel('Playhead time').textContent()) ?? '')
+      .split('/')[0]
+      .trim()
+      .split(':')
+      .map(Number);
     expect(m * 60 + sec).toBeGreaterThanOrEqual(4.5);
 
     // Create the video: the job goes to the engine and shows in the Library.
     // Cancel in the Create dialog charges nothing; Send charges what the studio recorded for the job.
-    await paidAction(page, 'avatar-video', () => page.getByRole('button', { name: 'Create video' }).click(), { cancelFirst: true, answer: answerCreateDialog });
+    await paidAction(page, 'avatar-video', () => page.getByRole('button', { name: 'Create video' }).click(), {
+      cancelFirst: true,
+      answer: answerCreateDialog,
+    });
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     await page.getByRole('main', { name: 'library workspace' }).getByText('Avatar video').first().waitFor();
     await screenshot(page, 'editor-avatar-video-library');
@@ -249,7 +271,12 @@ describe('composition editor in Chromium', () => {
     await saveAndReopen(page, 'E2E talking avatar');
     compareGolden('talking-avatar.body.json', await exportedBody(page, origin));
     // Created too: the talking avatar's price question, then the charge the studio recorded, against the sandbox's balance.
-    await paidAction(page, 'talking-avatar', () => page.getByRole('button', { name: /^Create (video|talking avatar)$/ }).click(), { answer: answerCreateDialog });
+    await paidAction(
+      page,
+      'talking-avatar',
+      () => page.getByRole('button', { name: /^Create (video|talking avatar)$/ }).click(),
+      { answer: answerCreateDialog },
+    );
     expect(studio.consoleErrors).toEqual([]);
   });
 });

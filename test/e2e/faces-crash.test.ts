@@ -40,14 +40,18 @@ async function openTools(url: string, errors: PageErrors): Promise<Page> {
 /** The sandbox's own record of a live session (it keeps its records in the data folder across restarts). */
 async function sandboxSession(id: string): Promise<{ closed: boolean } | undefined> {
   const sandboxDir = join(dataDir, 'sandbox');
-  const response = await fetch(`http://127.0.0.1:${readPortRecord(sandboxDir)?.port}/__sandbox/status`, { headers: { 'x-api-key': readSandboxAccessKey(sandboxDir)?.apiKey ?? '' } });
+  const response = await fetch(`http://127.0.0.1:${readPortRecord(sandboxDir)?.port}/__sandbox/status`, {
+    headers: { 'x-api-key': readSandboxAccessKey(sandboxDir)?.apiKey ?? '' },
+  });
   const live = ((await response.json()) as { data: { live: Array<{ _id: string; closed: boolean }> } }).data.live;
   return live.find((s) => s._id === id);
 }
 
 /** The host's record of live sessions: those it holds open, and the closed ones it keeps for the Library. */
 function recorded(): { open: string[]; closed: string[] } {
-  const { data } = JSON.parse(readFileSync(join(dataDir, 'live-sessions.json'), 'utf8')) as { data: { sessions: { id: string }[]; closed: { id: string }[] } };
+  const { data } = JSON.parse(readFileSync(join(dataDir, 'live-sessions.json'), 'utf8')) as {
+    data: { sessions: { id: string }[]; closed: { id: string }[] };
+  };
   return { open: data.sessions.map((s) => s.id), closed: data.closed.map((s) => s.id) };
 }
 
@@ -62,14 +66,25 @@ describe('a live session left open by a killed host', () => {
     await until('the sandbox to write its port record', () => readPortRecord(join(dataDir, 'sandbox')) !== null);
     const portrait = `http://127.0.0.1:${readPortRecord(join(dataDir, 'sandbox'))?.port}/sandbox/sandbox-face.png`;
     // The sandbox draws its sample pictures once, in the background, as it first starts.
-    await until(`the sandbox to serve its sample portrait at ${portrait}`, () => fetch(portrait).then((r) => r.ok, () => false), 2 * HANG_GUARD_MS);
+    await until(
+      `the sandbox to serve its sample portrait at ${portrait}`,
+      () =>
+        fetch(portrait).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      2 * HANG_GUARD_MS,
+    );
     await page.getByLabel('Media to detect faces in').fill(portrait);
     await page.getByRole('button', { name: 'Detect faces' }).click();
     const detected = page.getByRole('region', { name: 'Detected faces' });
-    await detected.getByRole('button', { name: 'Use for live face swap' }).click({ timeout: HANG_GUARD_MS }).catch(async (error: unknown) => {
-      await screenshot(page, 'faces-crash-debug');
-      throw new Error(`${String(error)}; page says: ${await tools.textContent()}`);
-    });
+    await detected
+      .getByRole('button', { name: 'Use for live face swap' })
+      .click({ timeout: HANG_GUARD_MS })
+      .catch(async (error: unknown) => {
+        await screenshot(page, 'faces-crash-debug');
+        throw new Error(`${String(error)}; page says: ${await tools.textContent()}`);
+      });
     await tools.locator('.n-tabs-tab[data-name="live-face-swap"]').click();
     await page.getByRole('button', { name: 'Create session' }).click();
     await confirmPrice(page);

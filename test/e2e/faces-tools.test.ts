@@ -16,19 +16,31 @@ const errors: string[] = [];
 const scratch = mkdtempSync(join(tmpdir(), 'studio-e2e-faces-tools-'));
 
 async function bridge<T>(channel: string, ...args: unknown[]): Promise<T> {
-  const outcome = await page.evaluate(async ({ channel, args }) => {
-    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
-    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  }, { channel, args });
+  const outcome = await page.evaluate(
+    async ({ channel, args }) => {
+      const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+      return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+    },
+    { channel, args },
+  );
   if (!outcome.ok) throw new Error(`${channel}: ${outcome.error?.message}`);
   return outcome.value as T;
 }
 
-const tab = (name: string) => page.getByRole('region', { name: 'Tools' }).locator(`.n-tabs-tab[data-name="${name}"]`).click();
+const tab = (name: string) =>
+  page.getByRole('region', { name: 'Tools' }).locator(`.n-tabs-tab[data-name="${name}"]`).click();
 
 beforeAll(async () => {
   // Chromium's stand-in camera (a test pattern), allowed without a prompt: the sandbox session shows it.
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_FLAGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'], headless: true });
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [...CHROMIUM_FLAGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+    headless: true,
+  });
   const context = await newStudioContext(browser, { permissions: ['camera', 'microphone'] });
   page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -48,7 +60,11 @@ afterAll(async () => {
 describe('Analyze frames and the live camera in Chromium against the sandbox', () => {
   it('merges one person across frames, left to right, with a crop, confidence and a timeline', async () => {
     await tab('analyze-frames');
-    const frames = [`${origin}/sandbox/sandbox-group.png`, `${origin}/sandbox/avatar-SandboxAnna.jpg`, `${origin}/sandbox/sandbox-group.png`];
+    const frames = [
+      `${origin}/sandbox/sandbox-group.png`,
+      `${origin}/sandbox/avatar-SandboxAnna.jpg`,
+      `${origin}/sandbox/sandbox-group.png`,
+    ];
     const times = [0, 1.5, 3];
     for (const [i, link] of frames.entries()) {
       if (i > 0) await page.getByRole('button', { name: 'Add a link' }).click();
@@ -62,15 +78,28 @@ describe('Analyze frames and the live camera in Chromium against the sandbox', (
     // Ben (left) is in the group shots only; Anna (right) in all three frames, her thumbnail merged in.
     const left = result.getByRole('article', { name: 'Person 1' });
     const right = result.getByRole('article', { name: 'Person 2' });
-    expect(await left.locator('.mark').evaluateAll((marks) => marks.map((m) => m.getAttribute('data-frame')))).toEqual(['0', '2']);
-    expect(await right.locator('.mark').evaluateAll((marks) => marks.map((m) => m.getAttribute('data-frame')))).toEqual(['0', '1', '2']);
+    expect(await left.locator('.mark').evaluateAll((marks) => marks.map((m) => m.getAttribute('data-frame')))).toEqual([
+      '0',
+      '2',
+    ]);
+    expect(await right.locator('.mark').evaluateAll((marks) => marks.map((m) => m.getAttribute('data-frame')))).toEqual(
+      ['0', '1', '2'],
+    );
     expect(await right.textContent()).toContain('from 0.00 s to 3.00 s');
     expect(await right.textContent()).toMatch(/confidence \d+%/);
     // The middle appearance (1.5 s of 0..3 s) sits half-way along the timeline.
     const bar = await right.locator('.timeline').boundingBox();
     const middle = await right.locator('.mark[data-frame="1"]').boundingBox();
-    expect(Math.abs((middle?.x ?? 0) + (middle?.width ?? 0) / 2 - ((bar?.x ?? 0) + (bar?.width ?? 0) / 2))).toBeLessThanOrEqual(2);
-    await expect.poll(() => right.getByAltText('Face of person 2').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(
+      Math.abs((middle?.x ?? 0) + (middle?.width ?? 0) / 2 - ((bar?.x ?? 0) + (bar?.width ?? 0) / 2)),
+    ).toBeLessThanOrEqual(2);
+    await expect
+      .poll(() =>
+        right
+          .getByAltText('Face of person 2')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true);
     await screenshot(page, 'faces-analyze-merged');
   });
 
@@ -108,7 +137,10 @@ describe('Analyze frames and the live camera in Chromium against the sandbox', (
     await tab('face-detection');
     await page.getByLabel('Media to detect faces in').fill(`${origin}/sandbox/sandbox-face.png`);
     await page.getByRole('button', { name: 'Detect faces' }).click();
-    await page.getByRole('region', { name: 'Detected faces' }).getByRole('button', { name: 'Use for live face swap' }).click({ timeout: HANG_GUARD_MS });
+    await page
+      .getByRole('region', { name: 'Detected faces' })
+      .getByRole('button', { name: 'Use for live face swap' })
+      .click({ timeout: HANG_GUARD_MS });
     await tab('live-face-swap');
     await page.getByRole('button', { name: 'Create session' }).click();
     await confirmPrice(page);
@@ -118,7 +150,9 @@ describe('Analyze frames and the live camera in Chromium against the sandbox', (
     expect(await session.getByLabel('Processed stream').count()).toBe(0);
     await session.getByRole('button', { name: 'Start camera' }).click();
     const camera = session.getByLabel('Your camera');
-    await expect.poll(() => camera.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: HANG_GUARD_MS }).toBe(640);
+    await expect
+      .poll(() => camera.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: HANG_GUARD_MS })
+      .toBe(640);
     expect(await camera.evaluate((v: HTMLVideoElement) => v.videoHeight)).toBe(480);
     // The picture in the shot is a frame the camera has played, not the first black one.
     await expect.poll(() => camera.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);

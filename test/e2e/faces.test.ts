@@ -5,15 +5,18 @@ import { confirmPrice } from './price';
 import { HANG_GUARD_MS } from '../wait';
 
 async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
-  const outcome = await page.evaluate(async ({ channel, args }) => {
-    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(args),
-      credentials: 'same-origin',
-    });
-    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  }, { channel, args });
+  const outcome = await page.evaluate(
+    async ({ channel, args }) => {
+      const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+        credentials: 'same-origin',
+      });
+      return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+    },
+    { channel, args },
+  );
   if (!outcome.ok) throw new Error(`${channel}: ${outcome.error?.message}`);
   return outcome.value as T;
 }
@@ -108,7 +111,9 @@ describe('Face tools in Chromium against the sandbox', () => {
     await session.waitFor({ timeout: HANG_GUARD_MS });
     await session.getByText('the session is simulated').waitFor();
     const id = (await session.getAttribute('aria-label'))?.replace('Live session ', '') ?? '';
-    expect(await bridge<Array<{ id: string; faces: unknown[] }>>(page, 'live.sessions')).toEqual([expect.objectContaining({ id, faces: [expect.anything()] })]);
+    expect(await bridge<Array<{ id: string; faces: unknown[] }>>(page, 'live.sessions')).toEqual([
+      expect.objectContaining({ id, faces: [expect.anything()] }),
+    ]);
     await screenshot(page, 'faces-live-session');
     await session.getByRole('button', { name: 'Update faces' }).click();
     await expect.poll(() => session.getByRole('button', { name: 'Update faces' }).isEnabled()).toBe(true);

@@ -19,18 +19,30 @@ export interface HostProcess {
 }
 
 export async function startHostProcess(dataDir: string): Promise<HostProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/e2e/host-child.ts', '--port', '0', '--data-dir', dataDir], {
-    cwd: root,
-    // Its own home (the archive's folders land in the data folder), but the run's sandbox catalogue,
-    // built once by the global setup: a host that built its own there was killed mid-build by these
-    // tests, and the ffmpeg it had started went on writing into the folder the test was removing.
-    env: { PATH: process.env.PATH, HOME: dataDir, STUDIO_CACHE_DIR: dirname(sharedCacheDir()) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/e2e/host-child.ts', '--port', '0', '--data-dir', dataDir],
+    {
+      cwd: root,
+      // Its own home (the archive's folders land in the data folder), but the run's sandbox catalogue,
+      // built once by the global setup: a host that built its own there was killed mid-build by these
+      // tests, and the ffmpeg it had started went on writing into the folder the test was removing.
+      env: { PATH: process.env.PATH, HOME: dataDir, STUDIO_CACHE_DIR: dirname(sharedCacheDir()) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     // A hang guard: a start takes a few seconds on a quiet machine (tsx compiles the host first).
-    const timer = setTimeout(() => reject(new Error(`waited ${(2 * HANG_GUARD_MS) / 1000} s for the web host on ${dataDir} to print its address, and it did not; it printed: ${output}`)), 2 * HANG_GUARD_MS);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `waited ${(2 * HANG_GUARD_MS) / 1000} s for the web host on ${dataDir} to print its address, and it did not; it printed: ${output}`,
+          ),
+        ),
+      2 * HANG_GUARD_MS,
+    );
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Avatar Studio is at (\S+)/.exec(output);
@@ -63,17 +75,26 @@ export async function stopHostProcess(host: HostProcess, signal: 'SIGKILL' | 'SI
  * the caller stops it (stopHostProcess), so a test can stop a host at a moment it chose however busy
  * the machine is, rather than at whatever moment its stop happens to land.
  */
-export async function freezeWhen(host: HostProcess, what: string, ready: () => boolean, guardMs = 3 * HANG_GUARD_MS): Promise<void> {
-  await until(what, () => {
-    host.child.kill('SIGSTOP');
-    let holds = false;
-    try {
-      holds = ready();
-    } finally {
-      if (!holds) host.child.kill('SIGCONT');
-    }
-    return holds;
-  }, guardMs);
+export async function freezeWhen(
+  host: HostProcess,
+  what: string,
+  ready: () => boolean,
+  guardMs = 3 * HANG_GUARD_MS,
+): Promise<void> {
+  await until(
+    what,
+    () => {
+      host.child.kill('SIGSTOP');
+      let holds = false;
+      try {
+        holds = ready();
+      } finally {
+        if (!holds) host.child.kill('SIGCONT');
+      }
+      return holds;
+    },
+    guardMs,
+  );
 }
 
 /**

@@ -59,12 +59,29 @@ describe('the Library in Chromium', () => {
     const server = await startFileServer();
     const dataDir = studio.dataDir;
     const file = join(dataDir, 'clip.mp4');
-    execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-t', '3', '-b:v', '4M', '-pix_fmt', 'yuv420p', file]);
+    execFileSync((await resolveMediaBinary('ffmpeg')).path, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=640x360:rate=25',
+      '-t',
+      '3',
+      '-b:v',
+      '4M',
+      '-pix_fmt',
+      'yuv420p',
+      file,
+    ]);
     const clip = readFileSync(file);
     rmSync(file);
     try {
       // The archive is switched off here: this test is about the user's own copies.
-      createConfStoreFactory(dataDir, { log: silent, notify: () => undefined })(archiveSettingsSpec).set({ ...archiveSettingsSpec.defaults, enabled: false });
+      createConfStoreFactory(dataDir, { log: silent, notify: () => undefined })(archiveSettingsSpec).set({
+        ...archiveSettingsSpec.defaults,
+        enabled: false,
+      });
       const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
       const jobs: [string, string, number, number][] = [
         ['a', 'Welcome', 30, NOW + 100 * HOUR],
@@ -75,10 +92,30 @@ describe('the Library in Chromium', () => {
       ];
       for (const [i, [id, text, credits, expiresAt]] of jobs.entries()) {
         const record: JobRecord = {
-          id: `job-${id}`, kind: 'avatar-video', phase: 'completed', remoteId: `remote-${id}`, connectionId: 'elsewhere', connectionName: 'Service',
-          projectId: null, summary: `Avatar video · "${text}"`, requestHash: `h${i}`, request: { text }, createdAt: NOW - (i + 1) * 60_000,
-          updatedAt: NOW, finishedAt: NOW - 30_000, expiresAt, deadlineAt: NOW, remoteStatus: 3, resultUrl: server.url(`/${id}.mp4`),
-          costEstimate: null, chargedCredits: credits, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null,
+          id: `job-${id}`,
+          kind: 'avatar-video',
+          phase: 'completed',
+          remoteId: `remote-${id}`,
+          connectionId: 'elsewhere',
+          connectionName: 'Service',
+          projectId: null,
+          summary: `Avatar video · "${text}"`,
+          requestHash: `h${i}`,
+          request: { text },
+          createdAt: NOW - (i + 1) * 60_000,
+          updatedAt: NOW,
+          finishedAt: NOW - 30_000,
+          expiresAt,
+          deadlineAt: NOW,
+          remoteStatus: 3,
+          resultUrl: server.url(`/${id}.mp4`),
+          costEstimate: null,
+          chargedCredits: credits,
+          error: null,
+          answer: null,
+          polls: 1,
+          purpose: { type: 'plain' },
+          reactedAt: null,
         };
         await ledger.put(record);
       }
@@ -93,10 +130,28 @@ describe('the Library in Chromium', () => {
       mkdirSync(earlier);
       writeFileSync(join(earlier, 'Last week.mp4'), clip);
       const saved: DownloadEntry = {
-        id: 'copy-c', jobId: 'job-c', url: server.url('/c.mp4'), folder: earlier, relativeName: 'Last week.mp4', requestedName: 'Last week.mp4', state: 'saved',
-        reason: null, bytes: clip.length, totalBytes: clip.length, etag: null, lastModified: null, attempts: 0, savedPath: join(earlier, 'Last week.mp4'),
-        sha256: createHash('sha256').update(clip).digest('hex'), mtimeMs: statSync(join(earlier, 'Last week.mp4')).mtimeMs, verifiedAt: NOW, refetchedAt: null,
-        origin: 'library', batchId: null, createdAt: NOW - 5 * 86_400_000, updatedAt: NOW - 5 * 86_400_000,
+        id: 'copy-c',
+        jobId: 'job-c',
+        url: server.url('/c.mp4'),
+        folder: earlier,
+        relativeName: 'Last week.mp4',
+        requestedName: 'Last week.mp4',
+        state: 'saved',
+        reason: null,
+        bytes: clip.length,
+        totalBytes: clip.length,
+        etag: null,
+        lastModified: null,
+        attempts: 0,
+        savedPath: join(earlier, 'Last week.mp4'),
+        sha256: createHash('sha256').update(clip).digest('hex'),
+        mtimeMs: statSync(join(earlier, 'Last week.mp4')).mtimeMs,
+        verifiedAt: NOW,
+        refetchedAt: null,
+        origin: 'library',
+        batchId: null,
+        createdAt: NOW - 5 * 86_400_000,
+        updatedAt: NOW - 5 * 86_400_000,
       };
       mkdirSync(join(dataDir, 'downloads'));
       writeFileSync(join(dataDir, 'downloads', 'queue.json'), JSON.stringify({ version: 1, entries: [saved] }));
@@ -105,7 +160,8 @@ describe('the Library in Chromium', () => {
       const errors = watchErrors();
       let host = await studio.start();
       const page = await openLibrary(host.url, errors);
-      const order = async () => page.locator('tr[data-job-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-job-id')));
+      const order = async () =>
+        page.locator('tr[data-job-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-job-id')));
       const row = (id: string) => page.locator(`tr[data-job-id="job-${id}"]`);
 
       // Sort by Cost (highest first, then lowest first), and narrow to results expiring within 24 hours.
@@ -120,9 +176,15 @@ describe('the Library in Chromium', () => {
 
       // The saved copy's thumbnail, length and size (read by the host's ffmpeg, off the list's path), all
       // columns within a 1280 px window, and a muted preview of the copy while the pointer rests on it.
-      await expect.poll(() => row('c').locator('img.thumb').getAttribute('src'), { timeout: HANG_GUARD_MS }).toMatch(/^data:image\/jpeg;base64,/);
+      await expect
+        .poll(() => row('c').locator('img.thumb').getAttribute('src'), { timeout: HANG_GUARD_MS })
+        .toMatch(/^data:image\/jpeg;base64,/);
       expect(await row('c').locator('td[data-col-key="duration"]').textContent()).toBe('0:03');
-      expect(await row('c').locator('td[data-col-key="size"]').textContent()).toBe(clip.length < 1024 ** 2 ? `${(clip.length / 1024).toFixed(0)} KB` : `${(clip.length / 1024 ** 2).toFixed(1)} MB`);
+      expect(await row('c').locator('td[data-col-key="size"]').textContent()).toBe(
+        clip.length < 1024 ** 2
+          ? `${(clip.length / 1024).toFixed(0)} KB`
+          : `${(clip.length / 1024 ** 2).toFixed(1)} MB`,
+      );
       expect(await row('b').locator('td[data-col-key="duration"]').textContent()).toBe('—');
       const body = page.locator('.n-data-table-base-table-body').first();
       expect(await body.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
@@ -130,7 +192,11 @@ describe('the Library in Chromium', () => {
       const preview = page.getByTestId('hover-preview');
       await preview.waitFor();
       expect(await preview.getAttribute('src')).toBe('/bridge/saved/copy-c');
-      await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.muted && !v.paused && v.currentTime > 0), { timeout: HANG_GUARD_MS }).toBe(true);
+      await expect
+        .poll(() => preview.evaluate((v: HTMLVideoElement) => v.muted && !v.paused && v.currentTime > 0), {
+          timeout: HANG_GUARD_MS,
+        })
+        .toBe(true);
       await screenshot(page, 'library-media-1280');
       await page.mouse.move(640, 760);
       await preview.waitFor({ state: 'detached' });
@@ -142,7 +208,11 @@ describe('the Library in Chromium', () => {
       expect(opened.url()).toMatch(/\/bridge\/saved\/copy-c$/);
       const served = await page.evaluate(async (url) => {
         const response = await fetch(url);
-        return { status: response.status, type: response.headers.get('content-type'), length: (await response.arrayBuffer()).byteLength };
+        return {
+          status: response.status,
+          type: response.headers.get('content-type'),
+          length: (await response.arrayBuffer()).byteLength,
+        };
       }, new URL(opened.url()).pathname);
       expect(served).toEqual({ status: 200, type: 'video/mp4', length: clip.length });
       await opened.close();
@@ -150,7 +220,9 @@ describe('the Library in Chromium', () => {
       // Single transfers: pause, resume and cancel the slow one; retry the one that failed.
       const folder = join(dataDir, 'Client');
       await download(page, ['job-a', 'job-p', 'job-r'], folder, '{text}', 'library-download-dialog-1280');
-      await expect.poll(() => row('r').textContent(), { timeout: HANG_GUARD_MS }).toContain('Failed: The link no longer works (HTTP 404)');
+      await expect
+        .poll(() => row('r').textContent(), { timeout: HANG_GUARD_MS })
+        .toContain('Failed: The link no longer works (HTTP 404)');
       await expect.poll(() => row('p').textContent(), { timeout: HANG_GUARD_MS }).toMatch(/\d+% · /);
       await row('p').locator('[data-transfer-action="pause"]').click();
       await expect.poll(() => row('p').textContent()).toMatch(/Paused( at \d+%)?/);
@@ -167,15 +239,23 @@ describe('the Library in Chromium', () => {
       // The same job with another template in the same folder: a second copy.
       await expect.poll(() => row('a').textContent(), { timeout: HANG_GUARD_MS }).toContain('Saved');
       // A copy saved while the Library is open gets its picture and length too.
-      await expect.poll(() => row('r').locator('td[data-col-key="duration"]').textContent(), { timeout: HANG_GUARD_MS }).toBe('0:03');
+      await expect
+        .poll(() => row('r').locator('td[data-col-key="duration"]').textContent(), { timeout: HANG_GUARD_MS })
+        .toBe('0:03');
       await row('r').locator('img.thumb').waitFor();
       await download(page, ['job-a'], folder, '{id} - {text}');
       await expect.poll(() => row('a').textContent(), { timeout: HANG_GUARD_MS }).toContain('Saved in 2 places');
-      expect(readdirSync(folder).filter((n) => n.includes('Welcome')).sort()).toEqual(['Welcome.mp4', 'remote-a - Welcome.mp4']);
+      expect(
+        readdirSync(folder)
+          .filter((n) => n.includes('Welcome'))
+          .sort(),
+      ).toEqual(['Welcome.mp4', 'remote-a - Welcome.mp4']);
       expect(readFileSync(join(folder, 'remote-a - Welcome.mp4')).equals(clip)).toBe(true);
       await page.goto(`${host.url.split('?')[0]}#/settings`);
       // The notices of the downloads above would cover the card.
-      await page.evaluate(() => document.querySelectorAll('.n-notification-container').forEach((node) => node.remove()));
+      await page.evaluate(() =>
+        document.querySelectorAll('.n-notification-container').forEach((node) => node.remove()),
+      );
       await page.getByTestId('downloads-settings').scrollIntoViewIfNeeded();
       await screenshot(page, 'settings-downloads-1280');
       await page.context().close();
@@ -196,10 +276,15 @@ describe('the Library in Chromium', () => {
       host = await studio.start();
       const again = await openLibrary(host.url, errors);
       const rowAgain = again.locator('tr[data-job-id="job-a"]');
-      await expect.poll(() => rowAgain.textContent(), { timeout: HANG_GUARD_MS }).toContain('Copy missing, fetching again');
+      await expect
+        .poll(() => rowAgain.textContent(), { timeout: HANG_GUARD_MS })
+        .toContain('Copy missing, fetching again');
       await screenshot(again, 'library-refetch-1280');
       seenRefetching = true;
-      await until(`both copies of job-a fetched again into ${folder}`, () => existsSync(join(folder, 'Welcome.mp4')) && existsSync(join(folder, 'remote-a - Welcome.mp4')));
+      await until(
+        `both copies of job-a fetched again into ${folder}`,
+        () => existsSync(join(folder, 'Welcome.mp4')) && existsSync(join(folder, 'remote-a - Welcome.mp4')),
+      );
       expect(readFileSync(join(folder, 'Welcome.mp4')).equals(clip)).toBe(true);
       expect(readFileSync(join(folder, 'remote-a - Welcome.mp4')).equals(clip)).toBe(true);
       await expect.poll(() => rowAgain.textContent(), { timeout: HANG_GUARD_MS }).toContain('Saved in 2 places');

@@ -7,11 +7,15 @@ import { HANG_GUARD_MS } from '../wait';
 
 /** `studio …` as its own process (as a script runs it) on the open studio's data folder. */
 function studioCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/index.ts', ...args, '--json', '--data-dir', studioDataDir()], {
-    cwd: join(import.meta.dirname, '..', '..'),
-    env: { PATH: process.env.PATH, HOME: studioDataDir() },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'electron/cli/index.ts', ...args, '--json', '--data-dir', studioDataDir()],
+    {
+      cwd: join(import.meta.dirname, '..', '..'),
+      env: { PATH: process.env.PATH, HOME: studioDataDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -21,21 +25,28 @@ function studioCli(args: string[]): Promise<{ code: number | null; out: string; 
 
 /** Calls the studio's bridge from inside the page (same origin, same access cookie as the UI). */
 async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
-  const outcome = await page.evaluate(async ({ channel, args }) => {
-    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(args),
-      credentials: 'same-origin',
-    });
-    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  }, { channel, args });
+  const outcome = await page.evaluate(
+    async ({ channel, args }) => {
+      const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+        credentials: 'same-origin',
+      });
+      return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+    },
+    { channel, args },
+  );
   if (!outcome.ok) throw new Error(`${channel}: ${outcome.error?.message}`);
   return outcome.value as T;
 }
 
 // Sent through the bridge as a screen would after the price question (speech: not published).
-const tts = (text: string) => ({ kind: 'tts', body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' }, confirmation: { by: 'user', credits: null } });
+const tts = (text: string) => ({
+  kind: 'tts',
+  body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' },
+  confirmation: { by: 'user', credits: null },
+});
 
 describe('Library in Chromium against the sandbox', () => {
   let studio: StudioSession;
@@ -53,15 +64,30 @@ describe('Library in Chromium against the sandbox', () => {
     await page.getByRole('heading', { level: 1, name: 'Library' }).waitFor();
     // Other e2e tests share this host and may have sent jobs already.
     earlier = (await bridge<unknown[]>(page, 'jobs.list')).length;
-    const first = await bridge<{ status: string }>(page, 'jobs.submit', { ...tts('Hello from the library test.'), projectId: 'e2e-project' });
+    const first = await bridge<{ status: string }>(page, 'jobs.submit', {
+      ...tts('Hello from the library test.'),
+      projectId: 'e2e-project',
+    });
     expect(first.status).toBe('submitted');
-    const again = await bridge<{ status: string; message: string }>(page, 'jobs.submit', tts('Hello from the library test.'));
+    const again = await bridge<{ status: string; message: string }>(
+      page,
+      'jobs.submit',
+      tts('Hello from the library test.'),
+    );
     expect(again.status).toBe('duplicate');
     expect(again.message).toMatch(/Send it anyway\?/);
-    await bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: 'http://127.0.0.1:9/missing.mp4', audio_url: 'http://127.0.0.1:9/missing.mp3' }, confirmation: { by: 'user', credits: null } });
+    await bridge(page, 'jobs.submit', {
+      kind: 'lipsync',
+      body: { video_url: 'http://127.0.0.1:9/missing.mp4', audio_url: 'http://127.0.0.1:9/missing.mp3' },
+      confirmation: { by: 'user', credits: null },
+    });
     const [avatar] = await bridge<{ url: string }[]>(page, 'catalogue.avatars', { from: 2 });
     const face = new URL('/sandbox/sandbox-face.png', avatar.url).href;
-    await bridge(page, 'jobs.submit', { kind: 'character-swap', body: { image: face, video: avatar.url, duration: 5, resolution: '480p' }, confirmation: { by: 'user', credits: 5 } });
+    await bridge(page, 'jobs.submit', {
+      kind: 'character-swap',
+      body: { image: face, video: avatar.url, duration: 5, resolution: '480p' },
+      confirmation: { by: 'user', credits: 5 },
+    });
 
     const rows = page.locator('tr[data-job-id]');
     await expect.poll(() => rows.count(), { timeout: HANG_GUARD_MS }).toBe(earlier + 3);
@@ -91,9 +117,18 @@ describe('Library in Chromium against the sandbox', () => {
   it('keeps a long list light with virtual scrolling', async () => {
     const { page } = studio;
     // Lip syncs of unreachable files: refused at once by the sandbox, so 80 rows cost nothing to make.
-    await Promise.all(Array.from({ length: 80 }, (_, i) =>
-      bridge(page, 'jobs.submit', { kind: 'lipsync', body: { video_url: `http://127.0.0.1:9/clip-${i}.mp4`, audio_url: 'http://127.0.0.1:9/a.mp3' }, confirmation: { by: 'user', credits: null } })));
-    await expect.poll(() => page.getByLabel('Show jobs').textContent(), { timeout: HANG_GUARD_MS }).toContain(`All ${earlier + 83}`);
+    await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        bridge(page, 'jobs.submit', {
+          kind: 'lipsync',
+          body: { video_url: `http://127.0.0.1:9/clip-${i}.mp4`, audio_url: 'http://127.0.0.1:9/a.mp3' },
+          confirmation: { by: 'user', credits: null },
+        }),
+      ),
+    );
+    await expect
+      .poll(() => page.getByLabel('Show jobs').textContent(), { timeout: HANG_GUARD_MS })
+      .toContain(`All ${earlier + 83}`);
     const rendered = await page.locator('tr[data-job-id]').count();
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(60);
@@ -108,7 +143,9 @@ describe('Library in Chromium against the sandbox', () => {
     await panel.waitFor();
     const sandbox = panel.locator('[data-connection="Sandbox"]');
     await sandbox.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => sandbox.getByRole('status').textContent(), { timeout: HANG_GUARD_MS }).toMatch(/^Connected\./);
+    await expect
+      .poll(() => sandbox.getByRole('status').textContent(), { timeout: HANG_GUARD_MS })
+      .toMatch(/^Connected\./);
     expect(await page.getByTestId('storage-notice').textContent()).toMatch(/environment/);
     await screenshot(page, 'settings-connections');
     expect(studio.consoleErrors).toEqual([]);
@@ -131,9 +168,13 @@ describe('Library in Chromium against the sandbox', () => {
     expect(synced.phase).toBe('completed');
     // The page never reloaded: the rows came with the host's job events, finished as the commands saw them.
     for (const id of [...speech.map((j) => j.id), synced.id]) {
-      await expect.poll(() => page.locator(`tr[data-job-id="${id}"]`).textContent(), { timeout: HANG_GUARD_MS }).toMatch(/Completed/);
+      await expect
+        .poll(() => page.locator(`tr[data-job-id="${id}"]`).textContent(), { timeout: HANG_GUARD_MS })
+        .toMatch(/Completed/);
     }
-    expect(await page.locator(`tr[data-job-id="${speech[1].id}"]`).textContent()).toContain('A second script at the same time.');
+    expect(await page.locator(`tr[data-job-id="${speech[1].id}"]`).textContent()).toContain(
+      'A second script at the same time.',
+    );
     expect(await page.locator(`tr[data-job-id="${synced.id}"]`).textContent()).toMatch(/Lip sync/);
     await screenshot(page, 'library-cli-jobs');
     expect(studio.consoleErrors).toEqual([]);

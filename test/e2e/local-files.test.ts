@@ -18,15 +18,43 @@ function makeFiles(): { png: string; wav: string; mp4: string } {
   const png = join(dir, 'brand card.png');
   const wav = join(dir, 'my voice.wav');
   const mp4 = join(dir, 'product clip.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x0000FF:s=320x180:d=2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', mp4]);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0xFF0000:s=480x270', '-frames:v', '1', png]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=0x0000FF:s=320x180:d=2',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    mp4,
+  ]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'color=c=0xFF0000:s=480x270',
+    '-frames:v',
+    '1',
+    png,
+  ]);
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', wav]);
   return { png, wav, mp4 };
 }
 
 async function listJobs(page: Page): Promise<JobView[]> {
   return page.evaluate(async () => {
-    const response = await fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' });
+    const response = await fetch('/bridge/call/jobs.list', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '[]',
+    });
     return ((await response.json()) as { value: JobView[] }).value;
   });
 }
@@ -35,7 +63,10 @@ describe('local files in the editor', () => {
   let studio: StudioSession;
   beforeAll(async () => {
     studio = await openStudio({ hash: '#/editor' });
-    await studio.page.getByRole('button', { name: /^Add avatar / }).first().waitFor({ timeout: 90_000 });
+    await studio.page
+      .getByRole('button', { name: /^Add avatar / })
+      .first()
+      .waitFor({ timeout: 90_000 });
   });
   afterAll(async () => {
     await studio?.close();
@@ -54,19 +85,45 @@ describe('local files in the editor', () => {
 
     const canvas = await page.getByTestId('editor-canvas').locator('canvas').first().boundingBox();
     if (!canvas) throw new Error('canvas not visible');
-    await dropFiles(page, [{ path: png, type: 'image/png' }, { path: wav, type: 'audio/wav' }], { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 });
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'brand card.png in scene 1' }).waitFor();
-    await expect.poll(() => page.getByRole('region', { name: 'Problems' }).textContent()).toContain('uploaded to your storage when you create the video');
-    const box = await Promise.all(['X', 'Y', 'Width', 'Height'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+    await dropFiles(
+      page,
+      [
+        { path: png, type: 'image/png' },
+        { path: wav, type: 'audio/wav' },
+      ],
+      { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 },
+    );
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: 'brand card.png in scene 1' })
+      .waitFor();
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Problems' }).textContent())
+      .toContain('uploaded to your storage when you create the video');
+    const box = await Promise.all(
+      ['X', 'Y', 'Width', 'Height'].map(async (name) =>
+        Number(await page.getByRole('textbox', { name, exact: true }).inputValue()),
+      ),
+    );
     // A local clip in the top-left corner, under the picture.
-    await dropFiles(page, [{ path: mp4, type: 'video/mp4' }], { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 });
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'product clip.mp4 in scene 1' }).waitFor();
+    await dropFiles(page, [{ path: mp4, type: 'video/mp4' }], {
+      x: canvas.x + canvas.width / 2,
+      y: canvas.y + canvas.height / 2,
+    });
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: 'product clip.mp4 in scene 1' })
+      .waitFor();
     for (const name of ['X', 'Y']) {
       const field = page.getByRole('textbox', { name, exact: true });
       await field.fill('0');
       await field.press('Enter');
     }
-    const clipBox = await Promise.all(['X', 'Y', 'Width', 'Height'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+    const clipBox = await Promise.all(
+      ['X', 'Y', 'Width', 'Height'].map(async (name) =>
+        Number(await page.getByRole('textbox', { name, exact: true }).inputValue()),
+      ),
+    );
     await page.getByRole('button', { name: 'Send backward' }).click();
     await screenshot(page, 'editor-local-files');
     // Playing a scene with a local clip moves the playhead (the clip is a still the host drew; the page
@@ -86,7 +143,12 @@ describe('local files in the editor', () => {
     await page.getByRole('button', { name: 'Create video' }).click();
     await page.getByRole('button', { name: 'Send to the service' }).click();
     await waitForJobCreated(page);
-    const job = await expect.poll(async () => (await listJobs(page)).find((j) => j.kind === 'avatar-video' && j.phase === 'completed'), { timeout: 90_000 }).toBeTruthy().then(async () => (await listJobs(page)).find((j) => j.kind === 'avatar-video')!);
+    const job = await expect
+      .poll(async () => (await listJobs(page)).find((j) => j.kind === 'avatar-video' && j.phase === 'completed'), {
+        timeout: 90_000,
+      })
+      .toBeTruthy()
+      .then(async () => (await listJobs(page)).find((j) => j.kind === 'avatar-video')!);
     const sent = JSON.stringify(job.request);
     expect(sent).not.toContain('file:');
     expect(sent).toMatch(/\/files\/up-[0-9a-f]+-brand_card\.png/);
@@ -97,7 +159,23 @@ describe('local files in the editor', () => {
     const video = join(dir, 'result.mp4');
     writeFileSync(video, Buffer.from(await (await fetch(job.resultUrl!)).arrayBuffer()));
     const pixelAt = ([x, y, w, h]: number[], dx: number, dy: number) =>
-      execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', video, '-frames:v', '1', '-vf', `scale=1920:1080,crop=1:1:${Math.round(x + w * dx)}:${Math.round(y + h * dy)}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']);
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-ss',
+        '0.5',
+        '-i',
+        video,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale=1920:1080,crop=1:1:${Math.round(x + w * dx)}:${Math.round(y + h * dy)}`,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-',
+      ]);
     const red = pixelAt(box, 0.5, 0.5);
     expect([red[0] > 200, red[1] < 60, red[2] < 60]).toEqual([true, true, true]);
     // The clip's top-left quarter lies outside the picture: it shows the clip's blue.
@@ -119,8 +197,18 @@ describe('local files in the editor', () => {
       await page.getByRole('textbox', { name: 'New project name' }).fill(name);
       await page.getByRole('button', { name: 'Create project' }).click();
       const canvas = (await page.getByTestId('editor-canvas').locator('canvas').first().boundingBox())!;
-      await dropFiles(page, [{ path: join(dir, 'brand card.png'), type: 'image/png' }, { path: join(dir, 'my voice.wav'), type: 'audio/wav' }], { x: canvas.x + 100, y: canvas.y + 100 });
-      await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'brand card.png in scene 1' }).waitFor();
+      await dropFiles(
+        page,
+        [
+          { path: join(dir, 'brand card.png'), type: 'image/png' },
+          { path: join(dir, 'my voice.wav'), type: 'audio/wav' },
+        ],
+        { x: canvas.x + 100, y: canvas.y + 100 },
+      );
+      await page
+        .getByRole('region', { name: 'Timeline' })
+        .getByRole('button', { name: 'brand card.png in scene 1' })
+        .waitFor();
       const before = (await listJobs(page)).length;
       await page.getByRole('button', { name: 'Create video' }).click();
       await page.getByRole('button', { name: 'Send to the service' }).click();
@@ -133,22 +221,44 @@ describe('local files in the editor', () => {
     expect(JSON.stringify(again.request)).toContain(firstPicture);
 
     // A real S3-compatible server on loopback becomes the active storage.
-    const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'studio-e2e', configs: [] }] });
+    const s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: join(dir, 's3'),
+      configureBuckets: [{ name: 'studio-e2e', configs: [] }],
+    });
     const endpoint = `http://127.0.0.1:${(await s3.run()).port}`;
     try {
       await page.evaluate(async (address) => {
         const bridge = async (channel: string, ...args: unknown[]) => {
-          const answer = (await (await fetch(`/bridge/call/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) })).json()) as { ok: boolean; value: { id: string }; error?: { message: string } };
+          const answer = (await (
+            await fetch(`/bridge/call/${channel}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(args),
+            })
+          ).json()) as { ok: boolean; value: { id: string }; error?: { message: string } };
           if (!answer.ok) throw new Error(answer.error?.message);
           return answer.value;
         };
-        const added = await bridge('storage.add', { name: 'E2E bucket', endpoint: address, region: 'us-east-1', bucket: 'studio-e2e', prefix: 'e2e/', pathStyle: true, publicBaseUrl: null });
+        const added = await bridge('storage.add', {
+          name: 'E2E bucket',
+          endpoint: address,
+          region: 'us-east-1',
+          bucket: 'studio-e2e',
+          prefix: 'e2e/',
+          pathStyle: true,
+          publicBaseUrl: null,
+        });
         await bridge('storage.setSecret', added.id, { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
         await bridge('storage.setActive', added.id);
       }, endpoint);
       const viaS3 = await send('Through S3');
       expect(JSON.stringify(viaS3.request)).toContain(`${endpoint}/studio-e2e/e2e/`);
-      await expect.poll(async () => (await listJobs(page)).find((j) => j.id === viaS3.id)?.phase, { timeout: 90_000 }).toBe('completed');
+      await expect
+        .poll(async () => (await listJobs(page)).find((j) => j.id === viaS3.id)?.phase, { timeout: 90_000 })
+        .toBe('completed');
     } finally {
       await s3.close();
     }

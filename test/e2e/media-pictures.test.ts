@@ -28,22 +28,36 @@ const close = (a: Rgb, b: Rgb) => a.every((v, i) => Math.abs(v - b[i]) < 70);
 const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-pictures-'));
 
 async function callBridge<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
-  const answer = await page.evaluate(async ({ channel, args }) => {
-    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
-    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  }, { channel, args });
+  const answer = await page.evaluate(
+    async ({ channel, args }) => {
+      const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+      return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+    },
+    { channel, args },
+  );
   if (!answer.ok) throw new Error(`${channel}: ${answer.error?.message}`);
   return answer.value as T;
 }
 
 /** The selected element's box as the inspector shows it, in output pixels. */
 async function inspectedBox(page: Page): Promise<Box> {
-  const [x, y, width, height] = await Promise.all(['X', 'Y', 'Width', 'Height'].map(async (name) => Number(await page.getByRole('textbox', { name, exact: true }).inputValue())));
+  const [x, y, width, height] = await Promise.all(
+    ['X', 'Y', 'Width', 'Height'].map(async (name) =>
+      Number(await page.getByRole('textbox', { name, exact: true }).inputValue()),
+    ),
+  );
   return { x, y, width, height };
 }
 
 async function moveSelected(page: Page, x: number, y: number): Promise<void> {
-  for (const [name, value] of [['X', x], ['Y', y]] as const) {
+  for (const [name, value] of [
+    ['X', x],
+    ['Y', y],
+  ] as const) {
     const field = page.getByRole('textbox', { name, exact: true });
     await field.fill(String(value));
     await field.press('Enter');
@@ -54,13 +68,16 @@ async function moveSelected(page: Page, x: number, y: number): Promise<void> {
 async function drawnPictures(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     type KonvaNode = { getClassName(): string; getChildren?(): KonvaNode[]; image?(): unknown };
-    const stages = (window as unknown as { Konva?: { stages: Array<KonvaNode & { container(): HTMLElement }> } }).Konva?.stages ?? [];
+    const stages =
+      (window as unknown as { Konva?: { stages: Array<KonvaNode & { container(): HTMLElement }> } }).Konva?.stages ??
+      [];
     const stage = stages.find((s) => s.container().closest('[data-testid="editor-canvas"]'));
     if (!stage) return [`no stage (${stages.length})`];
     const shapes: string[] = [];
     const visit = (node: KonvaNode): void => {
       const picture = node.getClassName() === 'Image' ? node.image?.() : undefined;
-      if (picture instanceof HTMLImageElement && picture.complete && picture.naturalWidth > 0) shapes.push(picture.naturalWidth > picture.naturalHeight ? 'landscape' : 'portrait');
+      if (picture instanceof HTMLImageElement && picture.complete && picture.naturalWidth > 0)
+        shapes.push(picture.naturalWidth > picture.naturalHeight ? 'landscape' : 'portrait');
       node.getChildren?.().forEach(visit);
     };
     visit(stage);
@@ -81,7 +98,13 @@ async function previewColours(page: Page, seconds: number, points: Array<[number
           canvas.height = el.videoHeight;
           const context = canvas.getContext('2d')!;
           context.drawImage(el, 0, 0);
-          resolve(points.map(([fx, fy]) => [...context.getImageData(Math.round(fx * el.videoWidth), Math.round(fy * el.videoHeight), 1, 1).data.slice(0, 3)]));
+          resolve(
+            points.map(([fx, fy]) => [
+              ...context
+                .getImageData(Math.round(fx * el.videoWidth), Math.round(fy * el.videoHeight), 1, 1)
+                .data.slice(0, 3),
+            ]),
+          );
         };
         el.addEventListener('error', () => reject(new Error('the preview does not play')), { once: true });
         const seek = () => {
@@ -98,20 +121,44 @@ async function previewColours(page: Page, seconds: number, points: Array<[number
 
 /** The four quadrants of a box (as fractions of a frame of `frame` size), in UPRIGHT_QUADRANTS order. */
 function quadrantPoints(box: Box, frame: { width: number; height: number }): Array<[number, number]> {
-  return [[0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]].map(([fx, fy]) => [(box.x + box.width * fx) / frame.width, (box.y + box.height * fy) / frame.height]);
+  return [
+    [0.25, 0.25],
+    [0.75, 0.25],
+    [0.25, 0.75],
+    [0.75, 0.75],
+  ].map(([fx, fy]) => [(box.x + box.width * fx) / frame.width, (box.y + box.height * fy) / frame.height]);
 }
-const centre = (box: Box, frame: { width: number; height: number }): [number, number] => [(box.x + box.width / 2) / frame.width, (box.y + box.height / 2) / frame.height];
+const centre = (box: Box, frame: { width: number; height: number }): [number, number] => [
+  (box.x + box.width / 2) / frame.width,
+  (box.y + box.height / 2) / frame.height,
+];
 const uprightColours = Object.values(UPRIGHT_QUADRANTS);
 
 describe('pictures in Chromium from a fresh data folder', () => {
   let studio: StudioSession;
   let server: Server;
   let linkOrigin = '';
-  const files = { link: join(dir, 'served', 'shop-window.jpg'), phone: '', voice: join(dir, 'voice.wav'), heic: join(dir, 'IMG_0001.HEIC') };
+  const files = {
+    link: join(dir, 'served', 'shop-window.jpg'),
+    phone: '',
+    voice: join(dir, 'voice.wav'),
+    heic: join(dir, 'IMG_0001.HEIC'),
+  };
 
   beforeAll(async () => {
     execFileSync('mkdir', ['-p', join(dir, 'served')]);
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x00C800:s=320x180', '-frames:v', '1', files.link]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=0x00C800:s=320x180',
+      '-frames:v',
+      '1',
+      files.link,
+    ]);
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', files.voice]);
     files.phone = sidewaysPhoto(dir, 'ffmpeg', 'phone photo.jpg');
     copyFileSync(join(import.meta.dirname, '..', 'media-corpus', 'committed', 'photo.heic'), files.heic);
@@ -120,7 +167,13 @@ describe('pictures in Chromium from a fresh data folder', () => {
       const name = decodeURIComponent((request.url ?? '').split('?')[0].replace(/^\//, ''));
       try {
         const body = readFileSync(join(dir, 'served', name.replace(/[\\/]/g, '')));
-        response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': body.length, 'access-control-allow-origin': '*' }).end(body);
+        response
+          .writeHead(200, {
+            'content-type': 'image/jpeg',
+            'content-length': body.length,
+            'access-control-allow-origin': '*',
+          })
+          .end(body);
       } catch {
         response.writeHead(404).end();
       }
@@ -128,7 +181,10 @@ describe('pictures in Chromium from a fresh data folder', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     linkOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     studio = await openStudio({ hash: '#/editor' });
-    await studio.page.getByRole('button', { name: /^Add avatar / }).first().waitFor({ timeout: 90_000 });
+    await studio.page
+      .getByRole('button', { name: /^Add avatar / })
+      .first()
+      .waitFor({ timeout: 90_000 });
   });
   afterAll(async () => {
     await studio?.close();
@@ -148,7 +204,14 @@ describe('pictures in Chromium from a fresh data folder', () => {
     const linkBox = await inspectedBox(page);
 
     const canvas = (await page.getByTestId('editor-canvas').locator('canvas').first().boundingBox())!;
-    await dropFiles(page, [{ path: files.phone, type: 'image/jpeg' }, { path: files.voice, type: 'audio/wav' }], { x: canvas.x + canvas.width * 0.75, y: canvas.y + canvas.height / 2 });
+    await dropFiles(
+      page,
+      [
+        { path: files.phone, type: 'image/jpeg' },
+        { path: files.voice, type: 'audio/wav' },
+      ],
+      { x: canvas.x + canvas.width * 0.75, y: canvas.y + canvas.height / 2 },
+    );
     await timeline.getByRole('button', { name: 'phone photo.jpg in scene 1' }).waitFor();
     await moveSelected(page, 1200, 100);
     const photoBox = await inspectedBox(page);
@@ -166,34 +229,69 @@ describe('pictures in Chromium from a fresh data folder', () => {
     const seen = await previewColours(page, 1, [centre(linkBox, frame), ...quadrantPoints(photoBox, frame)]);
     await screenshot(page, 'pictures-preview');
     expect(close(seen[0], GREEN), `link picture centre ${seen[0].join(',')}`).toBe(true);
-    seen.slice(1).forEach((colour, i) => expect(close(colour, uprightColours[i]), `photo quadrant ${i}: ${colour.join(',')}`).toBe(true));
+    seen
+      .slice(1)
+      .forEach((colour, i) =>
+        expect(close(colour, uprightColours[i]), `photo quadrant ${i}: ${colour.join(',')}`).toBe(true),
+      );
     await page.getByRole('button', { name: 'Close', exact: true }).click();
 
     await page.getByRole('button', { name: 'Create video' }).click();
     await page.getByRole('button', { name: 'Send to the service' }).click();
     await waitForJobCreated(page);
-    const finished = async () => (await callBridge<JobView[]>(page, 'jobs.list')).find((j) => j.kind === 'avatar-video' && j.phase === 'completed');
+    const finished = async () =>
+      (await callBridge<JobView[]>(page, 'jobs.list')).find(
+        (j) => j.kind === 'avatar-video' && j.phase === 'completed',
+      );
     await expect.poll(finished, { timeout: 90_000 }).toBeTruthy();
     const job = (await finished())!;
-    const elements = (job.request as { data?: Array<{ elements: Array<{ type: string; url?: string }> }> }).data?.[0]?.elements ?? [];
-    expect(elements.filter((e) => e.type === 'image').map((e) => e.url)).toEqual([`${linkOrigin}/shop-window.jpg`, expect.stringMatching(/phone_photo\.jpg$/)]);
+    const elements =
+      (job.request as { data?: Array<{ elements: Array<{ type: string; url?: string }> }> }).data?.[0]?.elements ?? [];
+    expect(elements.filter((e) => e.type === 'image').map((e) => e.url)).toEqual([
+      `${linkOrigin}/shop-window.jpg`,
+      expect.stringMatching(/phone_photo\.jpg$/),
+    ]);
     expect(elements.some((e) => e.type === 'video')).toBe(false);
     // What the service received is the photo already upright, with no tag left to turn it again: the
     // same picture whether the service's ffmpeg honours EXIF or not.
-    const uploaded = Buffer.from(await (await fetch(elements.find((e) => e.url?.endsWith('phone_photo.jpg'))!.url!)).arrayBuffer());
+    const uploaded = Buffer.from(
+      await (await fetch(elements.find((e) => e.url?.endsWith('phone_photo.jpg'))!.url!)).arrayBuffer(),
+    );
     expect(jpegOrientation(uploaded)).toBe(1);
     const stored = join(dir, 'uploaded.jpg');
     writeFileSync(stored, uploaded);
-    expect(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', stored], { encoding: 'utf8' }).trim()).toBe('32,64');
+    expect(
+      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', stored], {
+        encoding: 'utf8',
+      }).trim(),
+    ).toBe('32,64');
 
     // The sandbox's result shows both pictures where the canvas put them, the photo upright.
     const result = join(dir, 'result.mp4');
     writeFileSync(result, Buffer.from(await (await fetch(job.resultUrl!)).arrayBuffer()));
     const pixel = ([fx, fy]: [number, number]): Rgb => [
-      ...execFileSync('ffmpeg', ['-v', 'error', '-ss', '0.5', '-i', result, '-frames:v', '1', '-vf', `scale=${frame.width}:${frame.height},crop=1:1:${Math.round(fx * frame.width)}:${Math.round(fy * frame.height)}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-']),
+      ...execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-ss',
+        '0.5',
+        '-i',
+        result,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale=${frame.width}:${frame.height},crop=1:1:${Math.round(fx * frame.width)}:${Math.round(fy * frame.height)}`,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-',
+      ]),
     ];
     expect(close(pixel(centre(linkBox, frame)), GREEN)).toBe(true);
-    quadrantPoints(photoBox, frame).forEach((point, i) => expect(close(pixel(point), uprightColours[i]), `result quadrant ${i}`).toBe(true));
+    quadrantPoints(photoBox, frame).forEach((point, i) =>
+      expect(close(pixel(point), uprightColours[i]), `result quadrant ${i}`).toBe(true),
+    );
     expect(studio.consoleErrors).toEqual([]);
     // A paid video with an uploaded photo: 44 s beside busy loops, so a guard of its own.
   }, 300_000);
@@ -202,10 +300,17 @@ describe('pictures in Chromium from a fresh data folder', () => {
     const { page } = studio;
     const canvas = (await page.getByTestId('editor-canvas').locator('canvas').first().boundingBox())!;
     await dropFiles(page, [{ path: files.heic, type: 'image/heic' }], { x: canvas.x + 50, y: canvas.y + 50 });
-    const refusal = page.getByText(/IMG_0001\.HEIC: An? HEIC picture cannot be used for an image element: the service does not take HEIC\. Save it as JPEG or PNG/);
+    const refusal = page.getByText(
+      /IMG_0001\.HEIC: An? HEIC picture cannot be used for an image element: the service does not take HEIC\. Save it as JPEG or PNG/,
+    );
     await refusal.waitFor({ timeout: HANG_GUARD_MS });
     await screenshot(page, 'pictures-heic-refused');
-    expect(await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /IMG_0001/ }).count()).toBe(0);
+    expect(
+      await page
+        .getByRole('region', { name: 'Timeline' })
+        .getByRole('button', { name: /IMG_0001/ })
+        .count(),
+    ).toBe(0);
   });
 
   it('makes a live face swap session from faces found in an avatar clip hold a picture, not the clip', async () => {
@@ -225,7 +330,14 @@ describe('pictures in Chromium from a fresh data folder', () => {
     await tools.locator('.n-tabs-tab[data-name="live-face-swap"]').click();
     const chosen = page.getByRole('list', { name: 'Chosen faces' });
     // The chosen face's thumbnail is a picture that loads.
-    await expect.poll(() => chosen.locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() =>
+        chosen
+          .locator('img')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true);
     await page.getByRole('button', { name: 'Create session' }).click();
     await confirmPrice(page);
     await page.locator('section.session').waitFor({ timeout: HANG_GUARD_MS });

@@ -10,7 +10,8 @@ import { HANG_GUARD_MS } from '../wait';
 
 let studio: StudioSession;
 let page: Page;
-const tab = (name: string) => page.getByRole('region', { name: 'Tools' }).locator(`.n-tabs-tab[data-name="${name}"]`).click();
+const tab = (name: string) =>
+  page.getByRole('region', { name: 'Tools' }).locator(`.n-tabs-tab[data-name="${name}"]`).click();
 
 beforeAll(async () => {
   studio = await openStudio({ hash: '#/voices', viewport: { width: 1400, height: 1000 } });
@@ -29,10 +30,12 @@ async function askedWithoutCharge(before: number): Promise<string> {
 }
 
 describe('every credit shown before it is spent', () => {
-  it('a 60-row batch asks once with its total, charges nothing on Cancel, and each row\'s cost is recorded', async () => {
+  it("a 60-row batch asks once with its total, charges nothing on Cancel, and each row's cost is recorded", async () => {
     const panel = page.getByRole('region', { name: 'Batch voiceovers' });
     await expect.poll(() => panel.textContent(), { timeout: HANG_GUARD_MS }).toContain('Rows without a voice use Ava');
-    await panel.getByLabel('Batch lines').fill(Array.from({ length: 60 }, (_, i) => `Spot ${i + 1}: the sale starts today.`).join('\n'));
+    await panel
+      .getByLabel('Batch lines')
+      .fill(Array.from({ length: 60 }, (_, i) => `Spot ${i + 1}: the sale starts today.`).join('\n'));
     await panel.getByRole('button', { name: 'Check rows' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('60 rows: 60 ready');
     const start = await sandboxBalance(page);
@@ -50,9 +53,14 @@ describe('every credit shown before it is spent', () => {
 
     await panel.getByRole('button', { name: 'Send 60 voiceovers' }).click();
     await confirmPrice(page);
-    await expect.poll(() => panel.getByTestId('batch-list').textContent(), { timeout: 120_000 }).toMatch(/Finished.*60 done/);
+    await expect
+      .poll(() => panel.getByTestId('batch-list').textContent(), { timeout: 120_000 })
+      .toMatch(/Finished.*60 done/);
     const afterBatch = await sandboxBalance(page);
-    const jobs = await bridgeCall<{ kind: string; chargedCredits: number | null; purpose: { type: string } }[]>(page, 'jobs.list');
+    const jobs = await bridgeCall<{ kind: string; chargedCredits: number | null; purpose: { type: string } }[]>(
+      page,
+      'jobs.list',
+    );
     const rows = jobs.filter((j) => j.purpose.type === 'batch-row');
     expect(rows).toHaveLength(60);
     // Each row's charge, measured from the balance around its create, adds up to what the account lost.
@@ -60,7 +68,7 @@ describe('every credit shown before it is spent', () => {
     expect(rows.reduce((sum, j) => sum + (j.chargedCredits ?? 0), 0)).toBe(start - afterBatch);
   }, 300_000);
 
-  it('text to speech names this connection\'s recent charge as its guide, and charges only after Send', async () => {
+  it("text to speech names this connection's recent charge as its guide, and charges only after Send", async () => {
     await page.getByRole('button', { name: 'Use', exact: true }).first().click();
     await page.getByLabel('Script', { exact: true }).fill('One more line, asked first.');
     const before = await sandboxBalance(page);
@@ -72,7 +80,9 @@ describe('every credit shown before it is spent', () => {
     await confirmPrice(page);
     await expect.poll(() => sandboxBalance(page), { timeout: HANG_GUARD_MS }).toBe(before - 1);
     // The balance on screen is read again at once after the paid action.
-    await expect.poll(() => page.getByTestId('credit-balance').first().textContent(), { timeout: HANG_GUARD_MS }).toContain((before - 1).toLocaleString('en-US'));
+    await expect
+      .poll(() => page.getByTestId('credit-balance').first().textContent(), { timeout: HANG_GUARD_MS })
+      .toContain((before - 1).toLocaleString('en-US'));
   });
 
   it('a second live session for the same faces needs a deliberate choice, and each one asked first', async () => {
@@ -80,18 +90,27 @@ describe('every credit shown before it is spent', () => {
     await tab('face-detection');
     // The sandbox serves its sample media from its own address, the one its avatar links name.
     const avatars = await bridgeCall<{ url: string }[]>(page, 'catalogue.avatars', { from: 2 });
-    await page.getByLabel('Media to detect faces in').fill(`${new URL(avatars[0].url).origin}/sandbox/sandbox-face.png`);
+    await page
+      .getByLabel('Media to detect faces in')
+      .fill(`${new URL(avatars[0].url).origin}/sandbox/sandbox-face.png`);
     await page.getByRole('button', { name: 'Detect faces' }).click();
-    await page.getByRole('region', { name: 'Detected faces' }).getByRole('button', { name: 'Use for live face swap' }).click({ timeout: HANG_GUARD_MS });
+    await page
+      .getByRole('region', { name: 'Detected faces' })
+      .getByRole('button', { name: 'Use for live face swap' })
+      .click({ timeout: HANG_GUARD_MS });
     await tab('live-face-swap');
     const before = await sandboxBalance(page);
     await page.getByRole('button', { name: 'Create session' }).click();
-    expect(await askedWithoutCharge(before)).toMatch(/Open a live face swap session\?.*The service charges for this; its price is not published\./s);
+    expect(await askedWithoutCharge(before)).toMatch(
+      /Open a live face swap session\?.*The service charges for this; its price is not published\./s,
+    );
     await confirmPrice(page);
     await page.locator('section.session').waitFor({ timeout: HANG_GUARD_MS });
     const opened = await sandboxBalance(page);
     expect(opened).toBeLessThan(before);
-    expect(await page.getByTestId('live-status-known').textContent()).toMatch(/\((as the service answered at .*; it has no call to ask again)\)/);
+    expect(await page.getByTestId('live-status-known').textContent()).toMatch(
+      /\((as the service answered at .*; it has no call to ask again)\)/,
+    );
     // The same faces again: no Create button, only a separate, labelled choice.
     expect(await page.getByRole('button', { name: 'Create session' }).count()).toBe(0);
     await page.getByTestId('live-same-faces').waitFor();
@@ -127,7 +146,9 @@ describe('every credit shown before it is spent', () => {
     const live = page.getByTestId('live-sessions');
     const [session] = await bridgeCall<{ id: string }[]>(page, 'live.sessions');
     const charge = live.locator(`[data-session="${session.id}"]`);
-    expect(await live.locator('summary').textContent()).toMatch(/^\s*Live face swap sessions: 1 open, 0 closed · \d+ credits?\s*$/);
+    expect(await live.locator('summary').textContent()).toMatch(
+      /^\s*Live face swap sessions: 1 open, 0 closed · \d+ credits?\s*$/,
+    );
     expect(await charge.getByTestId('live-session-cost').textContent()).toMatch(/^\d+ credits?$/);
     await screenshot(page, 'money-library-live-open');
     await charge.getByRole('button', { name: 'Close' }).click();

@@ -19,7 +19,8 @@ import type { ConsoleMessage, Page } from 'playwright-core';
  * when it dies under a request, an empty or cut-off reply when it dies mid-answer (the event stream is
  * one long reply, so it always ends cut off).
  */
-const OUTAGE_ERRORS = /net::(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_EMPTY_RESPONSE|ERR_CONNECTION_CLOSED)\b/;
+const OUTAGE_ERRORS =
+  /net::(ERR_CONNECTION_REFUSED|ERR_CONNECTION_RESET|ERR_INCOMPLETE_CHUNKED_ENCODING|ERR_EMPTY_RESPONSE|ERR_CONNECTION_CLOSED)\b/;
 /** Chromium's wording for a resource that failed at the network level, with nothing else in it. */
 const FAILED_RESOURCE = /^Failed to load resource: net::ERR_[A-Z_]+$/;
 
@@ -97,7 +98,9 @@ export function watchErrors(): PageErrors {
       return seen;
     },
     unexpected() {
-      return seen.filter((error) => !error.accepted).map((error) => (error.url ? `${error.text} (at ${error.url})` : error.text));
+      return seen
+        .filter((error) => !error.accepted)
+        .map((error) => (error.url ? `${error.text} (at ${error.url})` : error.text));
     },
   };
 }

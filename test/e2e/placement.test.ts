@@ -21,7 +21,9 @@ describe('check placement in Chromium', () => {
     const dialog = page.getByRole('dialog');
     // The check is a paid talking avatar: Cancel on its cost charges nothing, Send charges what the studio recorded.
     const answerPlan = async (_: unknown, answer: 'send' | 'cancel') => {
-      await expect.poll(() => dialog.getByTestId('placement-cost').textContent()).toMatch(/Cost: .*Balance: [\d,]+ credits/);
+      await expect
+        .poll(() => dialog.getByTestId('placement-cost').textContent())
+        .toMatch(/Cost: .*Balance: [\d,]+ credits/);
       await dialog.getByRole('button', { name: 'Send the check' }).waitFor();
       const said = (await dialog.getByTestId('placement-cost').textContent()) ?? '';
       if (answer === 'cancel') {
@@ -33,8 +35,15 @@ describe('check placement in Chromium', () => {
       }
       return said;
     };
-    await paidAction(page, 'talking-avatar', () => row.getByRole('button', { name: 'Check placement on Sandbox' }).click(), { cancelFirst: true, answer: answerPlan });
-    await expect.poll(() => dialog.getByTestId('placement-result').textContent(), { timeout: 90_000 }).toContain('the service places by offset of the centre, scale of the frame');
+    await paidAction(
+      page,
+      'talking-avatar',
+      () => row.getByRole('button', { name: 'Check placement on Sandbox' }).click(),
+      { cancelFirst: true, answer: answerPlan },
+    );
+    await expect
+      .poll(() => dialog.getByTestId('placement-result').textContent(), { timeout: 90_000 })
+      .toContain('the service places by offset of the centre, scale of the frame');
     await screenshot(page, 'placement-check-result');
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -64,7 +73,9 @@ describe('the balance before a paid job, in Chromium', () => {
     await screenshot(page, 'balance-create-dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Voices', exact: true }).click();
-    await expect.poll(() => page.getByTestId('balance-before-job').first().textContent()).toMatch(/Balance: [\d,]+ credits/);
+    await expect
+      .poll(() => page.getByTestId('balance-before-job').first().textContent())
+      .toMatch(/Balance: [\d,]+ credits/);
     await screenshot(page, 'balance-voices');
     expect(studio.consoleErrors).toEqual([]);
   });

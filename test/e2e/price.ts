@@ -17,10 +17,18 @@ export async function confirmPrice(page: Page, answer: 'send' | 'cancel' = 'send
 
 /** Calls the studio's bridge from inside the page (same origin, same access cookie as the UI). */
 export async function bridgeCall<T>(page: Page, channel: string, ...args: unknown[]): Promise<T> {
-  const outcome = await page.evaluate(async ({ channel, args }) => {
-    const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args), credentials: 'same-origin' });
-    return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  }, { channel, args });
+  const outcome = await page.evaluate(
+    async ({ channel, args }) => {
+      const response = await fetch(`/bridge/call/${encodeURIComponent(channel)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+        credentials: 'same-origin',
+      });
+      return (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+    },
+    { channel, args },
+  );
   if (!outcome.ok) throw new Error(`${channel}: ${outcome.error?.message}`);
   return outcome.value as T;
 }
@@ -48,7 +56,12 @@ interface PaidJob {
  * published, the charge the studio recorded for the job (so the recorded charge is checked too).
  * `answer` answers the question where it is not the shared dialog (the editor's Create dialog).
  */
-export async function paidAction(page: Page, kind: string, start: () => Promise<void>, options: { cancelFirst?: boolean; answer?: Answer } = {}): Promise<{ said: string; charged: number; job: PaidJob }> {
+export async function paidAction(
+  page: Page,
+  kind: string,
+  start: () => Promise<void>,
+  options: { cancelFirst?: boolean; answer?: Answer } = {},
+): Promise<{ said: string; charged: number; job: PaidJob }> {
   const answer = options.answer ?? confirmPrice;
   const earlier = new Set((await bridgeCall<PaidJob[]>(page, 'jobs.list')).map((j) => j.id));
   const before = await sandboxBalance(page);
@@ -61,7 +74,10 @@ export async function paidAction(page: Page, kind: string, start: () => Promise<
   await start();
   const said = await answer(page, 'send');
   const published = /Price: ([\d,]+) credits?/.exec(said);
-  const sent = async () => (await bridgeCall<PaidJob[]>(page, 'jobs.list')).find((j) => !earlier.has(j.id) && j.kind === kind && (j.remoteId !== null || j.phase === 'failed'));
+  const sent = async () =>
+    (await bridgeCall<PaidJob[]>(page, 'jobs.list')).find(
+      (j) => !earlier.has(j.id) && j.kind === kind && (j.remoteId !== null || j.phase === 'failed'),
+    );
   await expect.poll(sent, { timeout: HANG_GUARD_MS }).toBeTruthy();
   const job = (await sent()) as PaidJob;
   expect(job.remoteId, `the ${kind} job was not accepted: ${job.phase}`).not.toBeNull();

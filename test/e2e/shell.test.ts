@@ -25,15 +25,19 @@ describe('app shell in Chromium', () => {
     expect(url.hostname).toBe('127.0.0.1');
   });
 
-  it('announces the first screen\'s code in the page, so the browser fetches it with the entry', async () => {
-    const preloaded = await studio.page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));
+  it("announces the first screen's code in the page, so the browser fetches it with the entry", async () => {
+    const preloaded = await studio.page
+      .locator('link[rel="modulepreload"]')
+      .evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));
     expect(preloaded.some((href) => /\/EditorView-[\w-]+\.js$/.test(href))).toBe(true);
   });
 
-  it('shows the active connection\'s credit balance in the status area', async () => {
+  it("shows the active connection's credit balance in the status area", async () => {
     const { page } = studio;
     // The sandbox starts with 1,000 credits and answers quota/info like the service.
-    await expect.poll(() => page.getByTestId('credit-balance').textContent(), { timeout: HANG_GUARD_MS }).toBe('Credits: 1,000');
+    await expect
+      .poll(() => page.getByTestId('credit-balance').textContent(), { timeout: HANG_GUARD_MS })
+      .toBe('Credits: 1,000');
     await screenshot(page, 'shell-credit-balance');
   });
 
@@ -41,7 +45,9 @@ describe('app shell in Chromium', () => {
     const { page } = studio;
     for (const name of workspaces) {
       await page.getByRole('button', { name, exact: true }).click();
-      await expect.poll(() => page.getByRole('button', { name, exact: true }).getAttribute('aria-current')).toBe('page');
+      await expect
+        .poll(() => page.getByRole('button', { name, exact: true }).getAttribute('aria-current'))
+        .toBe('page');
       // Each workspace is its own component (some owned by other areas): wait for the stage to show it.
       const stage = page.locator(`main[aria-label="${name.toLowerCase()} workspace"]`);
       await stage.waitFor();
@@ -85,7 +91,10 @@ describe('app shell in Chromium', () => {
     const save = page.getByRole('button', { name: 'Save paths' });
     await field.fill('relative/ffmpeg');
     await save.click();
-    await page.getByText(/must be an absolute path/).first().waitFor();
+    await page
+      .getByText(/must be an absolute path/)
+      .first()
+      .waitFor();
 
     // A real ffmpeg: the system one where there is one, else the one the npm package ships.
     const real = process.env.FFMPEG_BIN ?? '/usr/bin/ffmpeg';
@@ -96,14 +105,20 @@ describe('app shell in Chromium', () => {
 
     await field.fill('');
     await save.click();
-    await expect.poll(() => ffmpeg.textContent(), { timeout: HANG_GUARD_MS }).toMatch(/system PATH|environment|ffmpeg-static|bundled npm package/);
+    await expect
+      .poll(() => ffmpeg.textContent(), { timeout: HANG_GUARD_MS })
+      .toMatch(/system PATH|environment|ffmpeg-static|bundled npm package/);
     // The refused save is reported in the page, not as a console error.
     expect(studio.consoleErrors).toEqual([]);
   });
 
   it('drops its transitions when the system asks to reduce motion, and keeps them otherwise', async () => {
     const transition = (page: typeof studio.page) =>
-      page.getByRole('navigation', { name: 'Workspaces' }).getByRole('button').first().evaluate((el) => getComputedStyle(el).transitionDuration.split(',').map(parseFloat));
+      page
+        .getByRole('navigation', { name: 'Workspaces' })
+        .getByRole('button')
+        .first()
+        .evaluate((el) => getComputedStyle(el).transitionDuration.split(',').map(parseFloat));
     expect(Math.max(...(await transition(studio.page)))).toBeGreaterThan(0);
     const context = await newStudioContext(studio.browser);
     const page = await context.newPage();

@@ -13,7 +13,7 @@ afterAll(async () => {
   await studio?.close();
 });
 
-describe('the day\'s spending limit', () => {
+describe("the day's spending limit", () => {
   it('is set per connection in Settings and refuses past it, saying so, with nothing charged', async () => {
     const { page } = studio;
     const card = page.getByTestId('spending-card');
@@ -35,16 +35,20 @@ describe('the day\'s spending limit', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
     const asked = page.getByRole('dialog').filter({ has: page.getByTestId('price-summary') });
     await asked.waitFor();
-    expect(await asked.textContent()).toMatch(/Today's limit on this connection: 1 credit, 1 credit left\.\s*With no published price and no earlier charge to judge by, the limit cannot be checked ahead for this/);
+    expect(await asked.textContent()).toMatch(
+      /Today's limit on this connection: 1 credit, 1 credit left\.\s*With no published price and no earlier charge to judge by, the limit cannot be checked ahead for this/,
+    );
     await screenshot(page, 'money-limit-unchecked-question');
     await asked.getByTestId('price-confirm-send').click();
     await expect.poll(() => sandboxBalance(page), { timeout: HANG_GUARD_MS }).toBe(before - 1);
     // Now the last speech cost 1 credit: the next one would pass the limit, and is refused.
     await page.getByLabel('Script', { exact: true }).fill('Over the limit, again.');
     await page.getByRole('button', { name: 'Generate' }).click();
-    const refused = page.getByRole('dialog').filter({ hasText: 'Over today\'s spending limit' });
+    const refused = page.getByRole('dialog').filter({ hasText: "Over today's spending limit" });
     await refused.waitFor();
-    expect(await refused.textContent()).toMatch(/Today's spending limit for "Sandbox" is 1 credit; 1 credit are spent or on their way, and this costs about 1 credit \(judging by recent charges\)\. Nothing was sent\./);
+    expect(await refused.textContent()).toMatch(
+      /Today's spending limit for "Sandbox" is 1 credit; 1 credit are spent or on their way, and this costs about 1 credit \(judging by recent charges\)\. Nothing was sent\./,
+    );
     await screenshot(page, 'money-limit-refused');
     expect(await sandboxBalance(page)).toBe(before - 1);
   });

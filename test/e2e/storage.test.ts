@@ -14,7 +14,13 @@ describe('storage settings in Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'studio-e2e-s3-'));
 
   beforeAll(async () => {
-    server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'team-media', configs: [] }] });
+    server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'team-media', configs: [] }],
+    });
     endpoint = `http://127.0.0.1:${(await server.run()).port}`;
     studio = await openStudio({ hash: '#/settings' });
   });
@@ -35,7 +41,9 @@ describe('storage settings in Chromium', () => {
     await dialog.getByLabel('Bucket', { exact: true }).fill('TEAM media');
     await dialog.getByText('Path-style addresses').click();
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('bucket: bucket must be 3-63 lower-case letters');
+    await expect
+      .poll(() => dialog.getByRole('alert').textContent())
+      .toContain('bucket: bucket must be 3-63 lower-case letters');
     await dialog.getByLabel('Bucket', { exact: true }).fill('team-media');
     await dialog.getByLabel('Access key id').fill('S3RVER');
     await dialog.getByLabel('Secret access key').fill('S3RVER');

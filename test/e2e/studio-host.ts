@@ -19,7 +19,14 @@ export const E2E_SANDBOX: BuiltInSandboxOptions = { jobSeconds: 1 };
 export async function startFileHost(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
   // global-setup.ts built the renderer once for the whole run.
-  const host = await startWebHost({ root, dataDir, port: 0, env: { PATH: process.env.PATH }, skipBuild: true, sandbox: E2E_SANDBOX });
+  const host = await startWebHost({
+    root,
+    dataDir,
+    port: 0,
+    env: { PATH: process.env.PATH },
+    skipBuild: true,
+    sandbox: E2E_SANDBOX,
+  });
   current = { host, dataDir };
 }
 

@@ -55,17 +55,26 @@ export async function editAndUndoFirstCue(page: Page, original: string): Promise
  * The preview plays with a caption over it: paused inside the first cue, the overlay shows the
  * picture the host's rasteriser draws for those words, at the same place and size.
  */
-export async function checkPreviewCaption(page: Page, firstCue: { text: string; startMs: number; endMs: number }, output: { width: number; height: number }): Promise<void> {
+export async function checkPreviewCaption(
+  page: Page,
+  firstCue: { text: string; startMs: number; endMs: number },
+  output: { width: number; height: number },
+): Promise<void> {
   const video = page.getByLabel('Preview video');
-  await video.evaluate((el: HTMLVideoElement, at) => {
-    el.pause();
-    el.currentTime = at;
-  }, (firstCue.startMs + firstCue.endMs) / 2000);
+  await video.evaluate(
+    (el: HTMLVideoElement, at) => {
+      el.pause();
+      el.currentTime = at;
+    },
+    (firstCue.startMs + firstCue.endMs) / 2000,
+  );
   const image = page.getByRole('img', { name: 'Caption' }).locator('image');
   const drawn = await drawCue(nodeRasteriser(), DEFAULT_CAPTION_SETTINGS, firstCue.text, output);
   // Polled: the overlay follows the seek a moment later, and until then may show the cue it was at.
   await expect
-    .poll(() => image.evaluate((el) => ['x', 'y', 'width', 'height'].map((a) => Number(el.getAttribute(a)))), { timeout: HANG_GUARD_MS })
+    .poll(() => image.evaluate((el) => ['x', 'y', 'width', 'height'].map((a) => Number(el.getAttribute(a)))), {
+      timeout: HANG_GUARD_MS,
+    })
     .toEqual([drawn.x, drawn.y, drawn.width, drawn.height]);
   await screenshot(page, 'editor-captions-preview');
 }
@@ -77,11 +86,23 @@ export async function downloadResult(page: Page, jobId: string): Promise<string>
   let saved: string | null = null;
   await expect
     // This download, in this folder: the archive keeps a copy of the same result elsewhere.
-    .poll(async () => (saved = (await bridgeCall<{ jobId: string; folder: string; state: string; savedPath: string | null }[]>(page, 'downloads.list')).find((d) => d.jobId === jobId && d.folder === folder && d.state === 'saved')?.savedPath ?? null), { timeout: HANG_GUARD_MS })
+    .poll(
+      async () =>
+        (saved =
+          (
+            await bridgeCall<{ jobId: string; folder: string; state: string; savedPath: string | null }[]>(
+              page,
+              'downloads.list',
+            )
+          ).find((d) => d.jobId === jobId && d.folder === folder && d.state === 'saved')?.savedPath ?? null),
+      { timeout: HANG_GUARD_MS },
+    )
     .not.toBeNull();
   // Its subtitle files are written just after the copy is saved (the list may show it saved first).
   const stem = saved!.replace(/\.mp4$/, '');
-  await expect.poll(() => existsSync(`${stem}.srt`) && existsSync(`${stem}.vtt`), { timeout: HANG_GUARD_MS }).toBe(true);
+  await expect
+    .poll(() => existsSync(`${stem}.srt`) && existsSync(`${stem}.vtt`), { timeout: HANG_GUARD_MS })
+    .toBe(true);
   return saved!;
 }
 
@@ -113,7 +134,22 @@ export function readSrt(path: string): SrtCue[] {
  * speech is and the bed is not.
  */
 export function speechOnsets(path: string): number[] {
-  const run = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', path, '-vn', '-af', 'highpass=f=1000,highpass=f=1000,silencedetect=noise=-40dB:d=0.25', '-f', 'null', '-'], { encoding: 'utf8' });
+  const run = spawnSync(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-nostats',
+      '-i',
+      path,
+      '-vn',
+      '-af',
+      'highpass=f=1000,highpass=f=1000,silencedetect=noise=-40dB:d=0.25',
+      '-f',
+      'null',
+      '-',
+    ],
+    { encoding: 'utf8' },
+  );
   const ends = [...run.stderr.matchAll(/silence_end: ([\d.]+)/g)].map((m) => Math.round(Number(m[1]) * 1000));
   const starts = [...run.stderr.matchAll(/silence_start: ([\d.]+)/g)].map((m) => Math.round(Number(m[1]) * 1000));
   // Speech from the very start has no silence before it.
@@ -134,14 +170,41 @@ export function checkSidecars(savedPath: string, phrases: string[]): SrtCue[] {
   expect(onsets.length).toBeGreaterThanOrEqual(phrases.length);
   for (const cue of cues) {
     const nearest = Math.min(...onsets.map((o) => Math.abs(o - cue.startMs)));
-    expect(nearest, `cue "${cue.text}" at ${cue.startMs} ms; speech resumes at ${onsets.join(', ')} ms`).toBeLessThanOrEqual(CUE_TOLERANCE_MS);
+    expect(
+      nearest,
+      `cue "${cue.text}" at ${cue.startMs} ms; speech resumes at ${onsets.join(', ')} ms`,
+    ).toBeLessThanOrEqual(CUE_TOLERANCE_MS);
   }
   return cues;
 }
 
 /** Mean brightness of a region of a video's frame at `seconds`. */
-function brightness(path: string, seconds: number, box: { x: number; y: number; width: number; height: number }): number {
-  const raw = spawnSync('ffmpeg', ['-v', 'error', '-ss', String(seconds), '-i', path, '-frames:v', '1', '-vf', `crop=${box.width}:${box.height}:${box.x}:${box.y}`, '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { maxBuffer: 1 << 24 }).stdout;
+function brightness(
+  path: string,
+  seconds: number,
+  box: { x: number; y: number; width: number; height: number },
+): number {
+  const raw = spawnSync(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-ss',
+      String(seconds),
+      '-i',
+      path,
+      '-frames:v',
+      '1',
+      '-vf',
+      `crop=${box.width}:${box.height}:${box.x}:${box.y}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'gray',
+      '-',
+    ],
+    { maxBuffer: 1 << 24 },
+  ).stdout;
   return raw.reduce((sum, v) => sum + v, 0) / raw.length;
 }
 
@@ -150,12 +213,20 @@ function brightness(path: string, seconds: number, box: { x: number; y: number; 
  * download, picked by its path where the archive keeps a copy too. Inside the first cue, the caption
  * box's edge (clear of the letters) is dark where the original shows the light frame.
  */
-export async function burnFromLibrary(page: Page, saved: string, firstCue: SrtCue, output: { width: number; height: number }): Promise<void> {
+export async function burnFromLibrary(
+  page: Page,
+  saved: string,
+  firstCue: SrtCue,
+  output: { width: number; height: number },
+): Promise<void> {
   await page.getByRole('button', { name: 'Library', exact: true }).click();
   const cc = page.getByRole('button', { name: 'Burn captions into a copy' }).first();
   await cc.click();
   if ((await cc.getAttribute('aria-haspopup')) === 'menu') {
-    await page.locator('.n-dropdown-option').filter({ hasText: /\(archive copy\)$/ }).waitFor();
+    await page
+      .locator('.n-dropdown-option')
+      .filter({ hasText: /\(archive copy\)$/ })
+      .waitFor();
     await screenshot(page, 'library-captions-burn-choose-copy');
     await page.locator('.n-dropdown-option').filter({ hasText: saved }).click();
   }

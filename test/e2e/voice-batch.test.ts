@@ -14,7 +14,8 @@ const studio = restartableStudio('studio-e2e-batch-');
 
 /** The batch's jobs in the ledger. */
 function batchJobs(): { row: number; phase: string }[] {
-  return new FileLedgerStorage(join(studio.dataDir, 'jobs')).loadAll()
+  return new FileLedgerStorage(join(studio.dataDir, 'jobs'))
+    .loadAll()
     .flatMap((job) => (job.purpose?.type === 'batch-row' ? [{ row: job.purpose.row, phase: job.phase }] : []));
 }
 
@@ -36,7 +37,15 @@ async function openVoices(url: string, errors: PageErrors): Promise<Page> {
 
 // 20 rows: 17 that can be sent and 3 that cannot (no script, a rate over 100 %, over 5,000 words).
 const good = Array.from({ length: 17 }, (_, i) => `"Spot ${i + 1}: the spring sale starts now.",,,spot-${i + 1}`);
-const csv = ['text,voice,rate,name', ...good.slice(0, 5), ',,,empty', ...good.slice(5, 10), '"Too fast.",,150%,fast', ...good.slice(10), `"${'word '.repeat(5001)}",,,long`].join('\n');
+const csv = [
+  'text,voice,rate,name',
+  ...good.slice(0, 5),
+  ',,,empty',
+  ...good.slice(5, 10),
+  '"Too fast.",,150%,fast',
+  ...good.slice(10),
+  `"${'word '.repeat(5001)}",,,long`,
+].join('\n');
 
 describe('Batch voiceovers in Chromium', () => {
   it('checks a 20-row CSV, sends the good rows, survives a host restart half way, finishes, and saves the files and manifest', async () => {
@@ -47,8 +56,12 @@ describe('Batch voiceovers in Chromium', () => {
     const panel = page.getByRole('region', { name: 'Batch voiceovers' });
     // The library's first voice is the one rows without a voice use.
     await expect.poll(() => panel.textContent(), { timeout: HANG_GUARD_MS }).toContain('Rows without a voice use Ava');
-    await panel.getByLabel('CSV file of the batch').setInputFiles({ name: 'spring-spots.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-    await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('20 rows: 17 ready, 3 will not be sent');
+    await panel
+      .getByLabel('CSV file of the batch')
+      .setInputFiles({ name: 'spring-spots.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expect
+      .poll(() => panel.getByTestId('batch-check-summary').textContent())
+      .toContain('20 rows: 17 ready, 3 will not be sent');
     expect(await panel.textContent()).toContain('input_text cannot be empty');
     // The balance shows before the paid batch is sent.
     await expect.poll(() => panel.getByTestId('balance-before-job').textContent()).toMatch(/Balance: [\d,]+ credits/);
@@ -75,7 +88,9 @@ describe('Batch voiceovers in Chromium', () => {
 
     const again = await openVoices((await studio.start()).url, errors);
     const list = again.getByTestId('batch-list');
-    await expect.poll(() => list.textContent(), { timeout: 90_000 }).toMatch(/Finished.*17 sent · 0 running · 17 done · 0 failed · 0 held · 3 refused · 20 rows/);
+    await expect
+      .poll(() => list.textContent(), { timeout: 90_000 })
+      .toMatch(/Finished.*17 sent · 0 running · 17 done · 0 failed · 0 held · 3 refused · 20 rows/);
     expect([...jobsPerRow().values()]).toEqual(Array(17).fill(1));
 
     await list.getByRole('button', { name: 'spring-spots.csv' }).click();
@@ -92,10 +107,16 @@ describe('Batch voiceovers in Chromium', () => {
     // A byte-order mark first (trim() would drop it), so Excel reads the manifest as UTF-8.
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const manifest = bytes.toString('utf8').trim().split(/\r?\n/);
-    expect(manifest[0]).toBe('row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits');
+    expect(manifest[0]).toBe(
+      'row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits',
+    );
     // Refused rows say why, and voices have their names.
     const records = Papa.parse<Record<string, string>>(manifest.join('\n'), { header: true }).data;
-    expect(records.filter((r) => r.status === 'invalid').map((r) => [r.row, r.name, r.reason !== ''])).toEqual([['6', 'empty', true], ['12', 'fast', true], ['20', 'long', true]]);
+    expect(records.filter((r) => r.status === 'invalid').map((r) => [r.row, r.name, r.reason !== ''])).toEqual([
+      ['6', 'empty', true],
+      ['12', 'fast', true],
+      ['20', 'long', true],
+    ]);
     expect(manifest[1]).toContain(',Ava,');
     expect(manifest).toHaveLength(21);
     expect(manifest.filter((line) => line.includes(',completed,'))).toHaveLength(17);

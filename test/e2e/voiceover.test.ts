@@ -11,7 +11,10 @@ describe('scene voiceovers in Chromium', () => {
   let studio: StudioSession;
   beforeAll(async () => {
     studio = await openStudio({ hash: '#/editor' });
-    await studio.page.getByRole('button', { name: /^Add avatar / }).first().waitFor({ timeout: 90_000 });
+    await studio.page
+      .getByRole('button', { name: /^Add avatar / })
+      .first()
+      .waitFor({ timeout: 90_000 });
   });
   afterAll(async () => {
     await studio?.close();
@@ -25,9 +28,16 @@ describe('scene voiceovers in Chromium', () => {
     await page.getByRole('radio', { name: /Avatar video/ }).click();
     await page.getByRole('textbox', { name: 'New project name' }).fill('Voiceover lands');
     await page.getByRole('button', { name: 'Create project' }).click();
-    await page.getByRole('button', { name: /^Add avatar / }).first().click();
+    await page
+      .getByRole('button', { name: /^Add avatar / })
+      .first()
+      .click();
     // The avatar is added (and selected) asynchronously: wait for it before clearing the selection.
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /in scene 1$/ }).first().waitFor();
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: /in scene 1$/ })
+      .first()
+      .waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('radio', { name: 'Voiceover from text' }).waitFor();
 
@@ -41,12 +51,22 @@ describe('scene voiceovers in Chromium', () => {
     await expect.poll(() => page.getByRole('toolbar', { name: 'Editor toolbar' }).textContent()).toContain('Saved');
 
     // Cancel on the price question charges nothing; Send charges what the studio recorded.
-    await paidAction(page, 'tts', () => page.getByRole('button', { name: 'Generate voiceover' }).click(), { cancelFirst: true });
+    await paidAction(page, 'tts', () => page.getByRole('button', { name: 'Generate voiceover' }).click(), {
+      cancelFirst: true,
+    });
     await page.getByRole('status').filter({ hasText: 'Generating the voiceover' }).waitFor();
     // Away from the scene inspector at once: an element selected, then another workspace.
-    await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: /in scene 1$/ }).first().click();
+    await page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('button', { name: /in scene 1$/ })
+      .first()
+      .click();
     await page.getByRole('button', { name: 'Library', exact: true }).click();
-    await page.getByRole('main', { name: 'library workspace' }).getByText('Completed').first().waitFor({ timeout: HANG_GUARD_MS });
+    await page
+      .getByRole('main', { name: 'library workspace' })
+      .getByText('Completed')
+      .first()
+      .waitFor({ timeout: HANG_GUARD_MS });
     await page.getByRole('button', { name: 'Editor', exact: true }).click();
     await page.keyboard.press('Escape');
     // The reactor writes the project file and then tells the page; on a loaded machine that took over 15 s.
@@ -56,7 +76,10 @@ describe('scene voiceovers in Chromium', () => {
     // The host wrote it into the saved project too: a fresh page reopens it with the audio.
     await page.reload();
     await openRecentProject(page, /^Voiceover lands ·/);
-    await discardIfAsked(page, page.getByRole('toolbar', { name: 'Editor toolbar' }).filter({ hasText: 'Voiceover lands' }));
+    await discardIfAsked(
+      page,
+      page.getByRole('toolbar', { name: 'Editor toolbar' }).filter({ hasText: 'Voiceover lands' }),
+    );
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByText('Voiceover ready.').count(), { timeout: HANG_GUARD_MS }).toBeGreaterThan(0);
     expect(studio.consoleErrors).toEqual([]);

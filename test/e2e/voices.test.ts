@@ -40,7 +40,10 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     await page.getByLabel('Search voices').fill('zzz-no-such-voice');
     await page.getByText('No voice matches the filters.').waitFor();
     await page.getByLabel('Search voices').fill('');
-    await page.getByRole('button', { name: /^Add .* to favourites$/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Add .* to favourites$/ })
+      .first()
+      .click();
     await page.getByText('★ Favourites').click();
     await expect.poll(() => items.count()).toBe(1);
     await page.getByText('All', { exact: true }).click();
@@ -60,7 +63,9 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     await playResult.click();
     await expect.poll(() => result.getByRole('button', { name: /^Stop Speech/ }).count()).toBe(1);
     expect(await result.locator('.time').textContent()).toMatch(/^0:0[1-9]$/);
-    await expect.poll(() => page.getByTestId('recent-voiceovers').textContent()).toMatch(/Hello from the Voices workspace test\..*50%.*expires in/);
+    await expect
+      .poll(() => page.getByTestId('recent-voiceovers').textContent())
+      .toMatch(/Hello from the Voices workspace test\..*50%.*expires in/);
     await screenshot(page, 'voices-tts');
   });
 
@@ -70,12 +75,21 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     await page.getByRole('button', { name: 'Clone and speak' }).click();
     await page.getByRole('alert').filter({ hasText: 'voice_id or voice_url must be provided' }).waitFor();
     const sample = await page.evaluate(async () => {
-      const r = await fetch('/bridge/call/catalogue.voices', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"from":3}]', credentials: 'same-origin' });
+      const r = await fetch('/bridge/call/catalogue.voices', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '[{"from":3}]',
+        credentials: 'same-origin',
+      });
       return ((await r.json()) as { value: { preview: string }[] }).value[1].preview;
     });
     await page.getByLabel('Sample link').fill(sample);
-    await expect.poll(() => page.getByRole('button', { name: /^Play the sample/ }).isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
-    await paidAction(page, 'voice-clone', () => page.getByRole('button', { name: 'Clone and speak' }).click(), { cancelFirst: true });
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Play the sample/ }).isEnabled(), { timeout: HANG_GUARD_MS })
+      .toBe(true);
+    await paidAction(page, 'voice-clone', () => page.getByRole('button', { name: 'Clone and speak' }).click(), {
+      cancelFirst: true,
+    });
     const result = page.getByTestId('clone-status').getByTestId('speech-result');
     await result.waitFor({ timeout: HANG_GUARD_MS });
     await page.getByText('My voices', { exact: true }).click();
@@ -90,23 +104,51 @@ describe('Voices workspace in Chromium against the sandbox', () => {
     const { page } = studio;
     const recording = join(mkdtempSync(join(tmpdir(), 'studio-clone-')), 'my recording.mp3');
     const sample = await page.evaluate(async () => {
-      const r = await fetch('/bridge/call/catalogue.voices', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[{"from":3}]', credentials: 'same-origin' });
+      const r = await fetch('/bridge/call/catalogue.voices', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '[{"from":3}]',
+        credentials: 'same-origin',
+      });
       return ((await r.json()) as { value: { preview: string }[] }).value[0].preview;
     });
     writeFileSync(recording, Buffer.from(await (await fetch(sample)).arrayBuffer()));
     // A photo picked by mistake is refused by what it is, before anything is uploaded or paid for.
     const photo = join(dirname(recording), 'holiday.jpg');
-    execFileSync(process.env.FFMPEG_BIN ?? 'ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=64x64', '-frames:v', '1', photo]);
+    execFileSync(process.env.FFMPEG_BIN ?? 'ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:s=64x64',
+      '-frames:v',
+      '1',
+      photo,
+    ]);
     await page.getByLabel('Choose a local sample').setInputFiles(photo);
-    await expect.poll(() => page.getByRole('alert').innerText()).toContain('holiday.jpg: A voice sample must be a sound; this is a JPEG picture.');
+    await expect
+      .poll(() => page.getByRole('alert').innerText())
+      .toContain('holiday.jpg: A voice sample must be a sound; this is a JPEG picture.');
     await expect(page.getByText('holiday.jpg · local file').count()).resolves.toBe(0);
     await screenshot(page, 'voices-clone-photo-refused');
     await page.getByLabel('Choose a local sample').setInputFiles(recording);
     await page.getByText('my recording.mp3 · local file').waitFor();
     const clones = async () =>
       page.evaluate(async () => {
-        const r = await fetch('/bridge/call/jobs.list', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]', credentials: 'same-origin' });
-        return ((await r.json()) as { value: { kind: string; phase: string; request: { voice_url?: string }; createdAt: number }[] }).value.filter((j) => j.kind === 'voice-clone').sort((a, b) => b.createdAt - a.createdAt);
+        const r = await fetch('/bridge/call/jobs.list', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '[]',
+          credentials: 'same-origin',
+        });
+        return (
+          (await r.json()) as {
+            value: { kind: string; phase: string; request: { voice_url?: string }; createdAt: number }[];
+          }
+        ).value
+          .filter((j) => j.kind === 'voice-clone')
+          .sort((a, b) => b.createdAt - a.createdAt);
       });
     const before = (await clones()).length;
     await page.getByLabel('Clone script').fill('Cloned from a file on my disk.');

@@ -4,7 +4,16 @@
 // JPEG, HEIC, AVIF for an ffmpeg older than 5.1) are committed under committed/, each a few KB.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { sharedCacheDir } from '../../electron/emulator';
@@ -48,15 +57,99 @@ const RECIPES: ReadonlyArray<[string, Step]> = [
   ['photo.heic', { committed: 'photo.heic' }],
   ['photo.avif', { committed: 'photo.avif' }],
   ['h264.mp4', { ffmpeg: [...pattern(), ...tone(), '-t', '1.5', ...h264, '-c:a', 'aac', '-shortest'] }],
-  ['hevc.mp4', { ffmpeg: [...pattern(), '-t', '1.2', '-c:v', 'libx265', '-preset', 'ultrafast', '-tag:v', 'hvc1', '-x265-params', 'log-level=error'] }],
+  [
+    'hevc.mp4',
+    {
+      ffmpeg: [
+        ...pattern(),
+        '-t',
+        '1.2',
+        '-c:v',
+        'libx265',
+        '-preset',
+        'ultrafast',
+        '-tag:v',
+        'hvc1',
+        '-x265-params',
+        'log-level=error',
+      ],
+    },
+  ],
   // A phone's clip: QuickTime, H.264 with sound, stored sideways with a rotation in its display matrix.
   ['phone.mov', { ffmpeg: ['-i', '{dir}/h264.mp4', '-c', 'copy', '-metadata:s:v:0', 'rotate=90'] }],
-  ['vfr.mp4', { ffmpeg: [...pattern(30), '-t', '1.5', '-vf', "select='lt(n\\,10)+not(mod(n\\,3))'", '-vsync', 'vfr', ...h264] }],
+  [
+    'vfr.mp4',
+    { ffmpeg: [...pattern(30), '-t', '1.5', '-vf', "select='lt(n\\,10)+not(mod(n\\,3))'", '-vsync', 'vfr', ...h264] },
+  ],
   ['fps60.mp4', { ffmpeg: [...pattern(60), ...tone(), '-t', '1.2', ...h264, '-c:a', 'aac', '-shortest'] }],
-  ['tenbit.mp4', { ffmpeg: [...pattern(), '-t', '1.2', '-c:v', 'libx265', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p10le', '-tag:v', 'hvc1', '-x265-params', 'log-level=error'] }],
-  ['vp9.webm', { ffmpeg: [...pattern(), ...tone(48000), '-t', '1.2', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-c:a', 'libopus', '-shortest'] }],
-  ['mjpeg.avi', { ffmpeg: [...pattern(), ...tone(), '-t', '1.2', '-c:v', 'mjpeg', '-q:v', '5', '-c:a', 'pcm_s16le', '-shortest'] }],
-  ['cover.mp3', { ffmpeg: [...tone(), '-i', '{dir}/jpeg-baseline.jpg', '-t', '1.5', '-map', '0:a', '-map', '1:v', '-c:a', 'libmp3lame', '-c:v', 'copy', '-disposition:v', 'attached_pic', '-id3v2_version', '3'] }],
+  [
+    'tenbit.mp4',
+    {
+      ffmpeg: [
+        ...pattern(),
+        '-t',
+        '1.2',
+        '-c:v',
+        'libx265',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p10le',
+        '-tag:v',
+        'hvc1',
+        '-x265-params',
+        'log-level=error',
+      ],
+    },
+  ],
+  [
+    'vp9.webm',
+    {
+      ffmpeg: [
+        ...pattern(),
+        ...tone(48000),
+        '-t',
+        '1.2',
+        '-c:v',
+        'libvpx-vp9',
+        '-deadline',
+        'realtime',
+        '-cpu-used',
+        '8',
+        '-c:a',
+        'libopus',
+        '-shortest',
+      ],
+    },
+  ],
+  [
+    'mjpeg.avi',
+    { ffmpeg: [...pattern(), ...tone(), '-t', '1.2', '-c:v', 'mjpeg', '-q:v', '5', '-c:a', 'pcm_s16le', '-shortest'] },
+  ],
+  [
+    'cover.mp3',
+    {
+      ffmpeg: [
+        ...tone(),
+        '-i',
+        '{dir}/jpeg-baseline.jpg',
+        '-t',
+        '1.5',
+        '-map',
+        '0:a',
+        '-map',
+        '1:v',
+        '-c:a',
+        'libmp3lame',
+        '-c:v',
+        'copy',
+        '-disposition:v',
+        'attached_pic',
+        '-id3v2_version',
+        '3',
+      ],
+    },
+  ],
   ['mono-8k.wav', { ffmpeg: [...tone(8000), '-t', '1.5', '-ac', '1', '-c:a', 'pcm_u8'] }],
   ['aac.m4a', { ffmpeg: [...tone(), '-t', '1.5', '-c:a', 'aac'] }],
   ['opus.ogg', { ffmpeg: [...tone(48000), '-t', '1.5', '-c:a', 'libopus'] }],
@@ -66,7 +159,15 @@ const RECIPES: ReadonlyArray<[string, Step]> = [
   ['wav-named.png', { copy: 'mono-8k.wav' }],
   // The movie box is written last, so the first 2 KB of an MP4 hold no playable description.
   ['truncated.mp4', { bytes: (dir) => readFileSync(join(dir, 'h264.mp4')).subarray(0, 2048) }],
-  ['truncated.jpg', { bytes: (dir) => { const all = readFileSync(join(dir, 'jpeg-large.jpg')); return all.subarray(0, Math.floor(all.length * 0.4)); } }],
+  [
+    'truncated.jpg',
+    {
+      bytes: (dir) => {
+        const all = readFileSync(join(dir, 'jpeg-large.jpg'));
+        return all.subarray(0, Math.floor(all.length * 0.4));
+      },
+    },
+  ],
   ['empty.jpg', { bytes: () => Buffer.alloc(0) }],
   ['empty.mp4', { bytes: () => Buffer.alloc(0) }],
   ['empty.mp3', { bytes: () => Buffer.alloc(0) }],
@@ -99,7 +200,9 @@ export function withExifOrientation(jpeg: Buffer, orientation: number): Buffer {
 }
 
 function recipeKey(ffmpeg: string): string {
-  const hash = createHash('sha256').update(JSON.stringify(RECIPES.map(([n, s]) => [n, 'bytes' in s ? String(s.bytes) : s]))).update(ffmpeg);
+  const hash = createHash('sha256')
+    .update(JSON.stringify(RECIPES.map(([n, s]) => [n, 'bytes' in s ? String(s.bytes) : s])))
+    .update(ffmpeg);
   for (const name of readdirSync(COMMITTED).sort()) hash.update(name).update(readFileSync(join(COMMITTED, name)));
   return hash.digest('hex').slice(0, 16);
 }
@@ -136,7 +239,9 @@ export function ensureCorpus(ffmpeg = npmBinaries().ffmpeg): string {
 }
 
 function run(ffmpeg: string, args: string[]): void {
-  const result = spawnSync(ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], { encoding: 'utf8' });
+  const result = spawnSync(ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], {
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`making ${args.at(-1)} failed: ${result.stderr.trim()}`);
 }
 

@@ -25,7 +25,10 @@ function avatarsOf(host: CliHost, toolkit?: MediaToolkit): AvatarsService {
     ...(toolkit && { probe: (source: string) => toolkit.prober.probe(fileURLToPath(source)) }),
     activeClient: async () => host.target.client((await host.target.active()).id),
     link: async (source) => {
-      const [uploaded] = await host.storage.uploader.uploadAll([fileURLToPath(source)], host.storage.storages.activeId());
+      const [uploaded] = await host.storage.uploader.uploadAll(
+        [fileURLToPath(source)],
+        host.storage.storages.activeId(),
+      );
       return uploaded.url;
     },
     submit: (submission) => host.engine.submit(submission),
@@ -34,7 +37,12 @@ function avatarsOf(host: CliHost, toolkit?: MediaToolkit): AvatarsService {
   });
 }
 
-function choice<T extends number>(args: ParsedArgs, name: string, allowed: readonly T[], meaning: string): T | undefined {
+function choice<T extends number>(
+  args: ParsedArgs,
+  name: string,
+  allowed: readonly T[],
+  meaning: string,
+): T | undefined {
   const value = flag(args, name);
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -121,12 +129,23 @@ export const avatarsUploadCommand: CliCommand = {
   name: 'avatars upload',
   paid: true,
   summary: 'uploads an avatar (a local file goes to your storage first); --wait follows it until ready or failed',
-  arguments: [{ name: 'URL|FILE', help: 'a picture or video: a link, or a local file (uploaded to your storage first)', required: true }],
+  arguments: [
+    {
+      name: 'URL|FILE',
+      help: 'a picture or video: a link, or a local file (uploaded to your storage first)',
+      required: true,
+    },
+  ],
   options: [
     { name: '--id', value: 'ID', help: 'the avatar_id to give it', required: true },
     { name: '--name', value: 'NAME', help: 'its name', required: true },
     { name: '--type', value: 'TYPE', choices: ['1', '2'], help: '1 talking (default), 2 streaming' },
-    { name: '--url-from', value: 'FROM', choices: ['1', '2'], help: '1 your own link, 2 a video site or cloud drive (default: guessed from the link)' },
+    {
+      name: '--url-from',
+      value: 'FROM',
+      choices: ['1', '2'],
+      help: '1 your own link, 2 a video site or cloud drive (default: guessed from the link)',
+    },
     { name: '--wait', help: 'follow it until ready or failed' },
     AGAIN_OPTION,
     JSON_OPTION,
@@ -140,16 +159,22 @@ export const avatarsUploadCommand: CliCommand = {
       avatarId: flag(args, '--id') ?? '',
       name: flag(args, '--name') ?? '',
       type: choice(args, '--type', [1, 2] as const, '1 (talking) or 2 (streaming)') ?? 1,
-      urlFrom: choice(args, '--url-from', [1, 2] as const, '1 (own link) or 2 (video site or cloud drive)') ?? suggestUrlFrom(source),
+      urlFrom:
+        choice(args, '--url-from', [1, 2] as const, '1 (own link) or 2 (video site or cloud drive)') ??
+        suggestUrlFrom(source),
       confirmDuplicate: args.flags['--again'] === true,
     });
-    if (!checked.success) throw new UsageError(`Not sent: ${[...new Set(checked.error.issues.map((i) => (i.path[0] === 'avatarId' ? `--id: ${i.message}` : i.path[0] === 'name' ? `--name: ${i.message}` : i.message)))].join('; ')}`);
+    if (!checked.success)
+      throw new UsageError(
+        `Not sent: ${[...new Set(checked.error.issues.map((i) => (i.path[0] === 'avatarId' ? `--id: ${i.message}` : i.path[0] === 'name' ? `--name: ${i.message}` : i.message)))].join('; ')}`,
+      );
     const json = args.flags['--json'] === true;
     // A studio that has the data folder open checks, uploads and sends it; its Library shows it at once.
     const owner = await reachOwnerHost(args, io);
     if (owner) {
       try {
-        if (!json) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+        if (!json)
+          io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
         const request = { ...checked.data, source: await owner.media(given, 'FILE') };
         const sent = await refusedAsUsage(async () => {
           await owner.owner.call('avatars.checkUpload', request);
@@ -188,21 +213,34 @@ async function refusedAsUsage<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     const code = error instanceof StudioError || error instanceof OwnerCallError ? error.code : undefined;
     if (code === 'refused') throw new UsageError(`Not sent: ${(error as Error).message}`);
-    if ((isServiceError(error) && error.kind === 'invalid') || (error instanceof OwnerCallError && error.code === 'invalid')) throw new UsageError(`Not sent: ${(error as Error).message}`);
+    if (
+      (isServiceError(error) && error.kind === 'invalid') ||
+      (error instanceof OwnerCallError && error.code === 'invalid')
+    )
+      throw new UsageError(`Not sent: ${(error as Error).message}`);
     throw error;
   }
 }
 
 /** Prints what was sent (or follows it with --wait). */
-async function reportUpload(args: ParsedArgs, io: CliIo, host: { engine: Pick<CommandEngine, 'subscribe' | 'get' | 'waitFor'> }, sent: SubmitResult): Promise<number> {
+async function reportUpload(
+  args: ParsedArgs,
+  io: CliIo,
+  host: { engine: Pick<CommandEngine, 'subscribe' | 'get' | 'waitFor'> },
+  sent: SubmitResult,
+): Promise<number> {
   const json = args.flags['--json'] === true;
-  if (args.flags['--wait']) return followToolJob(host, null, sent, io, { json, tty: Boolean(process.stderr.isTTY) && !json });
+  if (args.flags['--wait'])
+    return followToolJob(host, null, sent, io, { json, tty: Boolean(process.stderr.isTTY) && !json });
   if (sent.status === 'duplicate') {
     io.err(`${sent.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
     return EXIT.failed;
   }
   io.out(json ? JSON.stringify(sent.job, null, 2) : sent.job.id);
-  if (!json) io.err(`Sent to ${sent.job.connectionName}; \`studio jobs wait ${sent.job.id.slice(0, 8)}\` follows it until it is ready.`);
+  if (!json)
+    io.err(
+      `Sent to ${sent.job.connectionName}; \`studio jobs wait ${sent.job.id.slice(0, 8)}\` follows it until it is ready.`,
+    );
   return EXIT.ok;
 }
 

@@ -27,7 +27,7 @@ export const captionsBurnCommand: CliCommand = {
   arguments: [{ name: 'VIDEO', help: 'a downloaded result (or any video)', required: true }],
   options: [
     { name: '--srt', value: 'FILE', help: 'the captions (default: <video name>.srt beside it)' },
-    { name: '--project', value: 'FILE.json', help: "a project file whose caption look to use" },
+    { name: '--project', value: 'FILE.json', help: 'a project file whose caption look to use' },
     JSON_OPTION,
   ],
   async run(args, io) {
@@ -60,8 +60,20 @@ export const captionsBurnCommand: CliCommand = {
     const bar = progressReporter(io, Boolean(process.stderr.isTTY));
     try {
       const path = await burnCaptions(
-        { runner: toolkit.runner, ffmpeg: () => toolkit.binary('ffmpeg'), prober: toolkit.prober, rasteriser: pictures.rasteriser },
-        { input: video, cues, settings, signal: controller.signal, onProgress: (fraction) => bar.update({ fraction, outTimeMs: 0, frame: null, speed: null, done: fraction >= 1 }) },
+        {
+          runner: toolkit.runner,
+          ffmpeg: () => toolkit.binary('ffmpeg'),
+          prober: toolkit.prober,
+          rasteriser: pictures.rasteriser,
+        },
+        {
+          input: video,
+          cues,
+          settings,
+          signal: controller.signal,
+          onProgress: (fraction) =>
+            bar.update({ fraction, outTimeMs: 0, frame: null, speed: null, done: fraction >= 1 }),
+        },
       );
       bar.finish();
       if (args.flags['--json']) io.out(JSON.stringify({ path, captions: cues.length }, null, 2));

@@ -10,7 +10,9 @@ import { JSON_OPTION } from '../common-options';
 /** What would be sent, its cost and the balance; true when --yes lets it go. */
 function sayPlan(args: ParsedArgs, io: CliIo, plan: PlacementCheckPlan): boolean {
   io.err(`Check placement on "${plan.connectionName}": ${plan.summary}`);
-  io.err(`Cost: ${plan.estimate ? `about ${plan.estimate.credits} credits (${plan.estimate.basis})` : 'the service publishes no price for a talking avatar; it is one short job'}.`);
+  io.err(
+    `Cost: ${plan.estimate ? `about ${plan.estimate.credits} credits (${plan.estimate.basis})` : 'the service publishes no price for a talking avatar; it is one short job'}.`,
+  );
   if (plan.balance !== null) io.err(`Balance: ${plan.balance} credits.`);
   if (args.flags['--yes'] === true) return true;
   io.err('Nothing was sent. Run again with --yes to send it.');
@@ -22,8 +24,10 @@ function sayResult(args: ParsedArgs, io: CliIo, result: PlacementCheckResult): n
   else io.out(result.message);
   // A proved check always names the convention it found.
   const convention = result.proved ? result.convention : undefined;
-  if (convention && result.connectionId === 'cli-base-url') io.err(`Not stored: --base-url is not a saved connection. Its placement is ${placementLabel(convention)}.`);
-  else if (convention) io.err(`Stored on "${result.connectionName}": every body sent through it now uses ${placementLabel(convention)}.`);
+  if (convention && result.connectionId === 'cli-base-url')
+    io.err(`Not stored: --base-url is not a saved connection. Its placement is ${placementLabel(convention)}.`);
+  else if (convention)
+    io.err(`Stored on "${result.connectionName}": every body sent through it now uses ${placementLabel(convention)}.`);
   return result.proved ? EXIT.ok : EXIT.failed;
 }
 
@@ -42,7 +46,8 @@ export const checkPlacementCommand: CliCommand = {
     const owner = await reachOwnerHost(args, io);
     if (owner) {
       try {
-        if (!args.flags['--json']) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+        if (!args.flags['--json'])
+          io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
         if (!sayPlan(args, io, await owner.owner.call('placement.plan'))) return EXIT.refused;
         const stop = owner.on('placement.step', ({ step }) => io.err(`  ${step}`));
         try {
@@ -63,7 +68,10 @@ export const checkPlacementCommand: CliCommand = {
         connections: host.target,
         engine: host.engine,
         catalogue: host.catalogue,
-        upload: async (paths, signal) => (await host.storage.uploader.uploadAll(paths, host.storage.storages.activeId(), { signal })).map((r) => r.url),
+        upload: async (paths, signal) =>
+          (await host.storage.uploader.uploadAll(paths, host.storage.storages.activeId(), { signal })).map(
+            (r) => r.url,
+          ),
         ffmpegPath: async () => (await resolveMediaBinary('ffmpeg', { env: io.env })).path,
         balance: () => balanceThrough(host.target),
         record: async (id, convention, at) => {
@@ -72,7 +80,15 @@ export const checkPlacementCommand: CliCommand = {
         },
       });
       if (!sayPlan(args, io, await checker.plan())) return EXIT.refused;
-      return sayResult(args, io, await checker.run({ confirmation: { by: 'script' }, signal: interrupt.signal, onStep: (step) => io.err(`  ${step}`) }));
+      return sayResult(
+        args,
+        io,
+        await checker.run({
+          confirmation: { by: 'script' },
+          signal: interrupt.signal,
+          onStep: (step) => io.err(`  ${step}`),
+        }),
+      );
     } finally {
       process.off('SIGINT', stop);
       await host.close();

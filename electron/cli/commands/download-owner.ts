@@ -13,8 +13,16 @@ const UNDER_WAY: ReadonlySet<DownloadView['state']> = new Set(['queued', 'downlo
 
 /** What download.ts hands over: how it chooses the jobs and prints the outcome, the same both ways. */
 export interface SaveChoice {
-  choose(list: readonly JobView[], records: () => readonly JobRecord[]): Promise<{ jobs: JobView[]; lost: MissingResult[] }>;
-  report(requested: number, finals: readonly DownloadView[], skipped: StartResult['skipped'], interrupted: boolean): number;
+  choose(
+    list: readonly JobView[],
+    records: () => readonly JobRecord[],
+  ): Promise<{ jobs: JobView[]; lost: MissingResult[] }>;
+  report(
+    requested: number,
+    finals: readonly DownloadView[],
+    skipped: StartResult['skipped'],
+    interrupted: boolean,
+  ): number;
   /** No job to save: answered as such. */
   nothing(): number;
 }
@@ -35,13 +43,24 @@ function restoreRequest(lost: NonNullable<MissingResult['lost']>): { folder: str
  * own), while this process prints the progress and the outcome. An interrupted command leaves the
  * downloads to the studio; they go on there.
  */
-export async function downloadThroughOwner(args: ParsedArgs, io: CliIo, owner: OwnerHost, dataDir: string, choice: SaveChoice): Promise<number> {
+export async function downloadThroughOwner(
+  args: ParsedArgs,
+  io: CliIo,
+  owner: OwnerHost,
+  dataDir: string,
+  choice: SaveChoice,
+): Promise<number> {
   const json = args.flags['--json'] === true;
   const list = await owner.owner.call('jobs.list');
   // The ledger on disk, read only, for what --missing needs beyond the views (the links' expiries).
-  const { jobs, lost } = await choice.choose(list, () => new FileLedgerStorage(join(dataDir, 'jobs'), { debug() {}, info() {}, warn() {}, error() {} }).loadAll());
+  const { jobs, lost } = await choice.choose(list, () =>
+    new FileLedgerStorage(join(dataDir, 'jobs'), { debug() {}, info() {}, warn() {}, error() {} }).loadAll(),
+  );
   if (jobs.length === 0) return choice.nothing();
-  if (!json) io.err(`Saving through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}); its Library shows the downloads.`);
+  if (!json)
+    io.err(
+      `Saving through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}); its Library shows the downloads.`,
+    );
   // Every change is kept from before the first start, so none arriving ahead of its answer is lost.
   const latest = new Map<string, DownloadView>();
   let wake: () => void = () => {};
@@ -54,14 +73,23 @@ export async function downloadThroughOwner(args: ParsedArgs, io: CliIo, owner: O
     const queued: DownloadView[] = [];
     const skipped: StartResult['skipped'] = [];
     if (out) {
-      const started = await owner.owner.call('downloads.start', { jobIds: jobs.map((j) => j.id), folder: resolve(io.cwd, out), template: flag(args, '--template') });
+      const started = await owner.owner.call('downloads.start', {
+        jobIds: jobs.map((j) => j.id),
+        folder: resolve(io.cwd, out),
+        template: flag(args, '--template'),
+      });
       queued.push(...started.queued);
       skipped.push(...started.skipped);
     } else {
       for (const missing of lost.filter((m) => jobs.some((j) => j.id === m.job.id))) {
         const back = missing.lost && restoreRequest(missing.lost);
         if (!back) {
-          skipped.push({ jobId: missing.job.id, reason: missing.lost ? `Its old name "${missing.lost.relativeName}" cannot be given back here; give --out DIR to save it.` : 'Never saved, so it has no place to go back to; give --out DIR to save it.' });
+          skipped.push({
+            jobId: missing.job.id,
+            reason: missing.lost
+              ? `Its old name "${missing.lost.relativeName}" cannot be given back here; give --out DIR to save it.`
+              : 'Never saved, so it has no place to go back to; give --out DIR to save it.',
+          });
           continue;
         }
         const started = await owner.owner.call('downloads.start', { jobIds: [missing.job.id], ...back });

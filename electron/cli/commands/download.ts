@@ -28,19 +28,24 @@ export function parseSince(value: string): number {
 /** The jobs named by id (or unique prefix), or every job matching --all / --kind / --since. */
 export function chooseJobs(jobs: readonly JobView[], args: ParsedArgs, now: number): JobView[] {
   const kind = flag(args, '--kind');
-  if (kind !== undefined && !(JOB_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${JOB_KINDS.join(', ')}`);
+  if (kind !== undefined && !(JOB_KINDS as readonly string[]).includes(kind))
+    throw new UsageError(`--kind must be one of ${JOB_KINDS.join(', ')}`);
   const since = flag(args, '--since');
   const after = since === undefined ? -Infinity : now - parseSince(since);
-  const filtered = (list: readonly JobView[]) => list.filter((j) => (kind === undefined || j.kind === (kind as JobKind)) && j.createdAt >= after);
+  const filtered = (list: readonly JobView[]) =>
+    list.filter((j) => (kind === undefined || j.kind === (kind as JobKind)) && j.createdAt >= after);
   if (args.positional.length > 0) {
     if (args.flags['--all']) throw new UsageError('Give job ids or --all, not both');
-    return filtered(args.positional.map((key) => {
-      const found = matchJob(jobs, key);
-      if ('problem' in found) throw new UsageError(found.problem);
-      return found.job;
-    }));
+    return filtered(
+      args.positional.map((key) => {
+        const found = matchJob(jobs, key);
+        if ('problem' in found) throw new UsageError(found.problem);
+        return found.job;
+      }),
+    );
   }
-  if (!args.flags['--all'] && kind === undefined && since === undefined) throw new UsageError('Give job ids, or --all / --kind / --since to choose jobs');
+  if (!args.flags['--all'] && kind === undefined && since === undefined)
+    throw new UsageError('Give job ids, or --all / --kind / --since to choose jobs');
   // Chosen by filter: only jobs with a result to save (failed or running ones are not "requested files").
   return filtered(jobs).filter((j) => j.phase === 'completed');
 }
@@ -71,22 +76,48 @@ function serviceFor(host: CliHost): DownloadsService {
 }
 
 /** The jobs to save: those chosen, or with --missing the chosen ones with no verified copy on disk. */
-async function chooseToSave(args: ParsedArgs, list: readonly JobView[], records: () => readonly JobRecord[], dataDir: string): Promise<{ jobs: JobView[]; lost: MissingResult[] }> {
+async function chooseToSave(
+  args: ParsedArgs,
+  list: readonly JobView[],
+  records: () => readonly JobRecord[],
+  dataDir: string,
+): Promise<{ jobs: JobView[]; lost: MissingResult[] }> {
   if (args.flags['--missing'] !== true) return { jobs: chooseJobs(list, args, Date.now()), lost: [] };
   const lost = missingResults(records(), await savedCopiesIn(dataDir), Date.now());
-  const narrowed = new Set(chooseJobs(list, { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id));
+  const narrowed = new Set(
+    chooseJobs(list, { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id),
+  );
   return { jobs: list.filter((j) => narrowed.has(j.id) && lost.some((m) => m.job.id === j.id)), lost };
 }
 
 const dataDirOf = (args: ParsedArgs, io: CliIo): string => flag(args, '--data-dir') ?? defaultDataDir(io.env);
 
 /** Prints what was saved and what was not; exit 0 only when every requested file is saved. */
-function reportSaved(args: ParsedArgs, io: CliIo, requested: number, finals: readonly DownloadView[], skipped: StartResult['skipped'], interrupted: boolean): number {
+function reportSaved(
+  args: ParsedArgs,
+  io: CliIo,
+  requested: number,
+  finals: readonly DownloadView[],
+  skipped: StartResult['skipped'],
+  interrupted: boolean,
+): number {
   if (args.flags['--json'] === true) {
-    io.out(JSON.stringify([
-      ...finals.map((d) => ({ jobId: d.jobId, state: d.state, path: d.savedPath, reason: d.reason, bytes: d.bytes })),
-      ...skipped.map((s) => ({ jobId: s.jobId, state: 'skipped', path: null, reason: s.reason, bytes: 0 })),
-    ], null, 2));
+    io.out(
+      JSON.stringify(
+        [
+          ...finals.map((d) => ({
+            jobId: d.jobId,
+            state: d.state,
+            path: d.savedPath,
+            reason: d.reason,
+            bytes: d.bytes,
+          })),
+          ...skipped.map((s) => ({ jobId: s.jobId, state: 'skipped', path: null, reason: s.reason, bytes: 0 })),
+        ],
+        null,
+        2,
+      ),
+    );
   } else {
     for (const d of finals) {
       if (d.state === 'saved') io.out(d.savedPath ?? '');
@@ -114,23 +145,33 @@ export const downloadCommand: CliCommand = {
     { name: '--all', help: 'every completed job' },
     { name: '--kind', value: 'KIND', choices: JOB_KINDS, help: 'only jobs of this kind' },
     { name: '--since', value: 'AGE', help: 'only jobs made within this time: 30m, 12h, 2d' },
-    { name: '--missing', help: 'every paid result whose link works and that has no verified copy on disk; a lost copy goes back where it was unless --out is given' },
+    {
+      name: '--missing',
+      help: 'every paid result whose link works and that has no verified copy on disk; a lost copy goes back where it was unless --out is given',
+    },
     { name: '--out', value: 'DIR', help: 'the folder to save into (required, except with --missing)' },
-    { name: '--template', value: 'T', help: 'file names, from the job\'s fields' },
+    { name: '--template', value: 'T', help: "file names, from the job's fields" },
     JSON_OPTION,
   ],
   async run(args, io) {
     const out = flag(args, '--out');
     const missing: boolean = args.flags['--missing'] === true;
-    if (missing && (args.positional.length > 0 || args.flags['--all'])) throw new UsageError('--missing chooses the jobs itself; give no job ids and no --all');
+    if (missing && (args.positional.length > 0 || args.flags['--all']))
+      throw new UsageError('--missing chooses the jobs itself; give no job ids and no --all');
     if (!out && !missing) throw new UsageError('--out DIR is required: the folder to save into');
     const choice: SaveChoice = {
       choose: (list, records) => chooseToSave(args, list, records, dataDirOf(args, io)),
-      report: (requested, finals, skipped, interrupted) => reportSaved(args, io, requested, finals, skipped, interrupted),
+      report: (requested, finals, skipped, interrupted) =>
+        reportSaved(args, io, requested, finals, skipped, interrupted),
       // Nothing to save is an answer, not a failure: a script gets an empty list.
       nothing() {
         if (args.flags['--json'] === true) io.out('[]');
-        else io.err(missing ? 'Every paid result whose link works has a verified copy on disk.' : 'No jobs match: nothing to save.');
+        else
+          io.err(
+            missing
+              ? 'Every paid result whose link works has a verified copy on disk.'
+              : 'No jobs match: nothing to save.',
+          );
         return EXIT.ok;
       },
     };
@@ -153,20 +194,34 @@ export const downloadCommand: CliCommand = {
       if (jobs.length === 0) return choice.nothing();
       let result: StartResult;
       if (out) {
-        result = await service.start({ jobIds: jobs.map((j) => j.id), folder: resolve(io.cwd, out), template: flag(args, '--template'), origin: 'cli' });
+        result = await service.start({
+          jobIds: jobs.map((j) => j.id),
+          folder: resolve(io.cwd, out),
+          template: flag(args, '--template'),
+          origin: 'cli',
+        });
       } else {
         // --missing without --out: each lost copy goes back under its own folder and name.
         const chosen = lost.filter((m) => jobs.some((j) => j.id === m.job.id));
-        const back = chosen.flatMap((m) => (m.lost ? [{ jobId: m.job.id, folder: m.lost.folder, relativeName: m.lost.relativeName }] : []));
+        const back = chosen.flatMap((m) =>
+          m.lost ? [{ jobId: m.job.id, folder: m.lost.folder, relativeName: m.lost.relativeName }] : [],
+        );
         result = {
           queued: await service.restore(back, 'cli'),
-          skipped: chosen.filter((m) => !m.lost).map((m) => ({ jobId: m.job.id, reason: 'Never saved, so it has no place to go back to; give --out DIR to save it.' })),
+          skipped: chosen
+            .filter((m) => !m.lost)
+            .map((m) => ({
+              jobId: m.job.id,
+              reason: 'Never saved, so it has no place to go back to; give --out DIR to save it.',
+            })),
           already: [],
           copies: 0,
         };
       }
       const ids = new Set(result.queued.map((d) => d.id));
-      const ticker = bars ? setInterval(() => bars.draw(service.manager.list().filter((d) => ids.has(d.id))), 200) : undefined;
+      const ticker = bars
+        ? setInterval(() => bars.draw(service.manager.list().filter((d) => ids.has(d.id))), 200)
+        : undefined;
       await service.whenIdle();
       if (ticker) clearInterval(ticker);
       const finals: DownloadView[] = service.manager.list().filter((d) => ids.has(d.id));

@@ -24,11 +24,26 @@ export const exportBodyCommand: CliCommand = {
   summary: 'print the request body for a project, or every problem that blocks it',
   arguments: [{ name: 'PROJECT.json', help: 'a saved project file', required: true }],
   options: [
-    { name: '--target', value: 'KIND', choices: ['avatar-video', 'talking-avatar'], help: 'the kind of request to write (default: the project\'s own)' },
+    {
+      name: '--target',
+      value: 'KIND',
+      choices: ['avatar-video', 'talking-avatar'],
+      help: "the kind of request to write (default: the project's own)",
+    },
     { name: '--plan', value: 'PLAN', choices: ['pro', 'pro-max', 'business'], help: 'the plan whose limits apply' },
     { name: '--webhook', value: 'URL', help: 'the callback address put in the body' },
-    { name: '--placement', value: 'ANCHOR', choices: PlacementAnchor.options, help: 'offsets place an element by its centre or top-left corner (default centre)' },
-    { name: '--scale', value: 'OF', choices: PlacementScale.options, help: 'scales are of the frame or of the element\'s own size (default frame)' },
+    {
+      name: '--placement',
+      value: 'ANCHOR',
+      choices: PlacementAnchor.options,
+      help: 'offsets place an element by its centre or top-left corner (default centre)',
+    },
+    {
+      name: '--scale',
+      value: 'OF',
+      choices: PlacementScale.options,
+      help: "scales are of the frame or of the element's own size (default frame)",
+    },
     { name: '--check-media', help: 'also fetch and probe every link, naming each broken one' },
     { name: '--json', help: 'the body is JSON either way; with --json a refusal is JSON too' },
   ],
@@ -36,26 +51,38 @@ export const exportBodyCommand: CliCommand = {
     const { project } = await readProjectArg(args, io);
     const targetFlag = flag(args, '--target');
     const target = targetFlag === undefined ? undefined : ProjectKind.safeParse(targetFlag);
-    if (target && !target.success) throw new UsageError(`--target must be avatar-video or talking-avatar (got "${targetFlag}")`);
+    if (target && !target.success)
+      throw new UsageError(`--target must be avatar-video or talking-avatar (got "${targetFlag}")`);
     const planFlag = flag(args, '--plan');
-    if (planFlag !== undefined && !(planFlag in TEXT_LIMITS)) throw new UsageError(`--plan must be pro, pro-max or business (got "${planFlag}")`);
+    if (planFlag !== undefined && !(planFlag in TEXT_LIMITS))
+      throw new UsageError(`--plan must be pro, pro-max or business (got "${planFlag}")`);
 
     const anchor = PlacementAnchor.safeParse(flag(args, '--placement') ?? DEFAULT_PLACEMENT.anchor);
-    if (!anchor.success) throw new UsageError(`--placement must be centre or top-left (got "${flag(args, '--placement')}")`);
+    if (!anchor.success)
+      throw new UsageError(`--placement must be centre or top-left (got "${flag(args, '--placement')}")`);
     const scale = PlacementScale.safeParse(flag(args, '--scale') ?? DEFAULT_PLACEMENT.scale);
     if (!scale.success) throw new UsageError(`--scale must be frame or element (got "${flag(args, '--scale')}")`);
     const placement = { anchor: anchor.data, scale: scale.data };
-    const result = exportBody(project, { target: target?.data, plan: planFlag as PlanTier | undefined, webhookUrl: flag(args, '--webhook'), placement });
+    const result = exportBody(project, {
+      target: target?.data,
+      plan: planFlag as PlanTier | undefined,
+      webhookUrl: flag(args, '--webhook'),
+      placement,
+    });
     const links = args.flags['--check-media'] === true ? await checkMedia(project, args, io) : [];
     const broken = links.filter((p) => p.level === 'error');
-    for (const problem of links) io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}  ${problem.url}`);
+    for (const problem of links)
+      io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}  ${problem.url}`);
     if (broken.length > 0) {
       io.err(`${broken.length} link(s) would make the paid job fail; nothing to send until they are fixed.`);
       return EXIT.refused;
     }
     if (!result.ok) {
-      io.err(`The project cannot be sent as a ${result.target} request (${result.problems.filter((p) => p.level === 'error').length} problem(s)):`);
-      for (const problem of result.problems) io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}`);
+      io.err(
+        `The project cannot be sent as a ${result.target} request (${result.problems.filter((p) => p.level === 'error').length} problem(s)):`,
+      );
+      for (const problem of result.problems)
+        io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}`);
       return EXIT.refused;
     }
     for (const warning of result.warnings) io.err(`  warning  ${warning.message}`);
@@ -73,7 +100,9 @@ async function checkMedia(project: Project, args: ParsedArgs, io: CliIo): Promis
   const host = urls.some((url) => isBuiltInSandboxLink(dataDir, url)) ? openCliHost(args, io, 'reads') : null;
   try {
     await host?.sandboxServing(urls);
-    const reports = await new LinkChecker({ cache: toolkit.cache, prober: toolkit.prober }).check(urls, { fresh: true });
+    const reports = await new LinkChecker({ cache: toolkit.cache, prober: toolkit.prober }).check(urls, {
+      fresh: true,
+    });
     return linkProblems(project, new Map(reports.map((r) => [r.url, r])));
   } finally {
     await toolkit.dispose();

@@ -9,7 +9,11 @@ import { EXIT, UsageError, flag, type CliCommand } from '../command';
 import { JSON_OPTION } from '../common-options';
 
 /** The faces service on the connection the command works with. */
-export function facesService(host: CliHost, localPath: (reference: string) => string | null = () => null, toolkit?: MediaToolkit): FacesService {
+export function facesService(
+  host: CliHost,
+  localPath: (reference: string) => string | null = () => null,
+  toolkit?: MediaToolkit,
+): FacesService {
   return new FacesService({
     probe: async (reference) => {
       const path = localPath(reference);
@@ -28,11 +32,18 @@ export function facesService(host: CliHost, localPath: (reference: string) => st
 export const facesDetectCommand: CliCommand = {
   name: 'faces detect',
   summary: 'find faces in an image, video or GIF (a local image is sent inline): boxes and landmarks',
-  arguments: [{ name: 'URL|FILE', help: 'an image, video or GIF link, or a local image (sent inline)', required: true }],
+  arguments: [
+    { name: 'URL|FILE', help: 'an image, video or GIF link, or a local image (sent inline)', required: true },
+  ],
   options: [
     { name: '--single-face', help: 'only the largest face' },
     { name: '--crops', help: 'also return a crop of each face' },
-    { name: '--frames', value: 'N', help: 'frames of a video or GIF to look at', range: { min: 1, max: 1000, integer: true } },
+    {
+      name: '--frames',
+      value: 'N',
+      help: 'frames of a video or GIF to look at',
+      range: { min: 1, max: 1000, integer: true },
+    },
     JSON_OPTION,
   ],
   async run(args, io) {
@@ -48,16 +59,29 @@ export const facesDetectCommand: CliCommand = {
     const host = openCliHost(args, io, 'reads');
     const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
     try {
-      const faces = facesService(host, (reference) => (reference === source ? fileURLToPath(reference) : null), toolkit);
-      const result = await faces.detect({ source, singleFace: args.flags['--single-face'] === true, returnFaceUrl: args.flags['--crops'] === true, numFrames });
+      const faces = facesService(
+        host,
+        (reference) => (reference === source ? fileURLToPath(reference) : null),
+        toolkit,
+      );
+      const result = await faces.detect({
+        source,
+        singleFace: args.flags['--single-face'] === true,
+        returnFaceUrl: args.flags['--crops'] === true,
+        numFrames,
+      });
       if (args.flags['--json']) {
         io.out(JSON.stringify(result, null, 2));
         return EXIT.ok;
       }
       for (const [key, frame] of Object.entries(result.faces_obj ?? {})) {
-        io.out(`frame ${key}${frame.frame_time === null ? '' : ` at ${frame.frame_time.toFixed(2)} s`}: ${frame.region.length} face(s)`);
+        io.out(
+          `frame ${key}${frame.frame_time === null ? '' : ` at ${frame.frame_time.toFixed(2)} s`}: ${frame.region.length} face(s)`,
+        );
         frame.region.forEach((box, i) => {
-          io.out(`  face ${i + 1}: box x ${box[0]}, y ${box[1]}, ${box[2]}×${box[3]}; landmarks ${frame.landmarks_str[i] ?? ''}${frame.face_urls?.[i] ? `; crop ${frame.face_urls[i]}` : ''}`);
+          io.out(
+            `  face ${i + 1}: box x ${box[0]}, y ${box[1]}, ${box[2]}×${box[3]}; landmarks ${frame.landmarks_str[i] ?? ''}${frame.face_urls?.[i] ? `; crop ${frame.face_urls[i]}` : ''}`,
+          );
         });
         if (frame.removed?.length) io.out(`  left the picture: ${frame.removed.map((b) => b.join(',')).join('; ')}`);
       }
@@ -73,7 +97,8 @@ export const facesDetectCommand: CliCommand = {
 function parseSeconds(text: string): number[] {
   return text.split(',').map((part) => {
     const value = Number(part.trim());
-    if (part.trim() === '' || !Number.isFinite(value) || value < 0) throw new UsageError(`--timestamps: "${part.trim()}" is not a time in seconds`);
+    if (part.trim() === '' || !Number.isFinite(value) || value < 0)
+      throw new UsageError(`--timestamps: "${part.trim()}" is not a time in seconds`);
     return value;
   });
 }
@@ -95,10 +120,14 @@ export const facesAnalyzeCommand: CliCommand = {
     if (bad) throw new UsageError(`"${bad}" is not an http(s) link; analyze frames reads pictures by link`);
     const timesText = flag(args, '--timestamps');
     const timestamps = timesText === undefined ? undefined : parseSeconds(timesText);
-    if (timestamps && timestamps.length !== frameUrls.length) throw new UsageError(`--timestamps needs one time per picture: ${frameUrls.length} pictures, ${timestamps.length} times`);
+    if (timestamps && timestamps.length !== frameUrls.length)
+      throw new UsageError(
+        `--timestamps needs one time per picture: ${frameUrls.length} pictures, ${timestamps.length} times`,
+      );
     const expandText = flag(args, '--expand');
     const expandRatio = expandText === undefined ? undefined : Number(expandText);
-    if (expandRatio !== undefined && !(expandRatio >= 0 && expandRatio <= 1)) throw new UsageError('--expand must be a number from 0 to 1');
+    if (expandRatio !== undefined && !(expandRatio >= 0 && expandRatio <= 1))
+      throw new UsageError('--expand must be a number from 0 to 1');
     const host = openCliHost(args, io, 'reads');
     try {
       const result = await facesService(host).analyze({ frameUrls, timestamps, expandRatio });
@@ -107,12 +136,16 @@ export const facesAnalyzeCommand: CliCommand = {
         return EXIT.ok;
       }
       if (result.persons.length === 0) {
-        io.out(`Nobody found in ${result.frameCount} picture(s). Faces are found from 80×80 pixels, turned no more than about 45° from the camera.`);
+        io.out(
+          `Nobody found in ${result.frameCount} picture(s). Faces are found from 80×80 pixels, turned no more than about 45° from the camera.`,
+        );
         return EXIT.ok;
       }
       io.out(`${result.persons.length} person(s) in ${result.frameCount} picture(s), left to right:`);
       for (const p of result.persons) {
-        io.out(`  ${p.person_id}: confidence ${p.confidence.toFixed(2)}, seen ${p.first_seen.toFixed(2)}–${p.last_seen.toFixed(2)} s in picture(s) ${p.appearances.map((a) => a.frame_idx + 1).join(', ')}; crop ${p.face_url}`);
+        io.out(
+          `  ${p.person_id}: confidence ${p.confidence.toFixed(2)}, seen ${p.first_seen.toFixed(2)}–${p.last_seen.toFixed(2)} s in picture(s) ${p.appearances.map((a) => a.frame_idx + 1).join(', ')}; crop ${p.face_url}`,
+        );
       }
       return EXIT.ok;
     } finally {

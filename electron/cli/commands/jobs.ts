@@ -1,4 +1,13 @@
-import { JOB_KIND_LABELS, JOB_PHASE_LABELS, costGroups, describeCost, describeExpiry, describeTotalCost, formatDuration, type JobView } from '../../common/bridge/jobs';
+import {
+  JOB_KIND_LABELS,
+  JOB_PHASE_LABELS,
+  costGroups,
+  describeCost,
+  describeExpiry,
+  describeTotalCost,
+  formatDuration,
+  type JobView,
+} from '../../common/bridge/jobs';
 import { openCliHost } from '../cli-host';
 import type { CliHost } from '../cli-host-types';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
@@ -25,7 +34,10 @@ function findJob(host: CliHost, key: string | undefined): JobView {
 /** "saved /path", "missing /path (archive)": each saved copy as checked on disk now. */
 function formatCopies(copies: readonly SavedCopy[]): string[] {
   if (copies.length === 0) return ['  Saved:       nowhere (only on the service until it expires)'];
-  return copies.map((c, i) => `  ${i === 0 ? 'Saved:      ' : '            '} ${c.state === 'saved' ? '' : `${c.state.toUpperCase()} `}${c.path}${c.origin === 'archive' ? ' (archive)' : ''}`);
+  return copies.map(
+    (c, i) =>
+      `  ${i === 0 ? 'Saved:      ' : '            '} ${c.state === 'saved' ? '' : `${c.state.toUpperCase()} `}${c.path}${c.origin === 'archive' ? ' (archive)' : ''}`,
+  );
 }
 
 function pad(text: string, width: number): string {
@@ -35,8 +47,9 @@ function pad(text: string, width: number): string {
 export function formatTable(jobs: readonly JobView[], now: number): string {
   if (jobs.length === 0) return 'No jobs yet.';
   const header = `${pad('ID', 9)}${pad('KIND', 16)}${pad('STATUS', 17)}${pad('AGE', 10)}${pad('RESULT', 16)}${pad('COST', 13)}SUMMARY`;
-  const rows = jobs.map((j) =>
-    `${pad(j.id.slice(0, 8), 9)}${pad(JOB_KIND_LABELS[j.kind], 16)}${pad(JOB_PHASE_LABELS[j.phase], 17)}${pad(formatDuration(now - j.createdAt), 10)}${pad(describeExpiry(j, now), 16)}${pad(describeCost(j), 13)}${j.summary}`,
+  const rows = jobs.map(
+    (j) =>
+      `${pad(j.id.slice(0, 8), 9)}${pad(JOB_KIND_LABELS[j.kind], 16)}${pad(JOB_PHASE_LABELS[j.phase], 17)}${pad(formatDuration(now - j.createdAt), 10)}${pad(describeExpiry(j, now), 16)}${pad(describeCost(j), 13)}${j.summary}`,
   );
   return [header, ...rows, '', ...costLines(jobs)].join('\n');
 }
@@ -81,7 +94,13 @@ export const jobsListCommand: CliCommand = {
         // Each job with its saved copies, checked on disk now: "which paid results are not saved?" is scriptable.
         // It says what it cost in words too (chargedCredits, costEstimate and chargeSource are the figures).
         const copies = await savedCopiesIn(host.dataDir);
-        io.out(JSON.stringify(jobs.map((job) => ({ ...job, cost: describeCost(job), copies: copies.get(job.id) ?? [] })), null, 2));
+        io.out(
+          JSON.stringify(
+            jobs.map((job) => ({ ...job, cost: describeCost(job), copies: copies.get(job.id) ?? [] })),
+            null,
+            2,
+          ),
+        );
       } else io.out(formatTable(jobs, Date.now()));
       return EXIT.ok;
     }),
@@ -90,14 +109,18 @@ export const jobsListCommand: CliCommand = {
 export const jobsShowCommand: CliCommand = {
   name: 'jobs show',
   summary: 'one job: request, service answer, result, cost, problem',
-  arguments: [{ name: 'ID', help: 'a job id (the studio\'s or the service\'s), or the start of one', required: true }],
+  arguments: [{ name: 'ID', help: "a job id (the studio's or the service's), or the start of one", required: true }],
   options: [JSON_OPTION],
   run: (args, io) =>
     withHost(args, io, async (host) => {
       host.engine.start({ poll: false, readOnly: true });
       const job = findJob(host, args.positional[0]);
       const copies = (await savedCopiesIn(host.dataDir)).get(job.id) ?? [];
-      io.out(args.flags['--json'] ? JSON.stringify({ ...job, copies }, null, 2) : [formatDetails(job, Date.now()), ...formatCopies(copies)].join('\n'));
+      io.out(
+        args.flags['--json']
+          ? JSON.stringify({ ...job, copies }, null, 2)
+          : [formatDetails(job, Date.now()), ...formatCopies(copies)].join('\n'),
+      );
       return EXIT.ok;
     }),
 };
@@ -106,20 +129,35 @@ export const jobsWaitCommand: CliCommand = {
   name: 'jobs wait',
   summary: 'polls one job until it completes or fails (exit 0 only when it completed)',
   arguments: [{ name: 'ID', help: 'a job id, or the start of one', required: true }],
-  options: [{ name: '--timeout', value: 'SECONDS', help: 'give up waiting after this long (the job keeps running)', range: { min: 0.001, max: 604800 } }, JSON_OPTION],
+  options: [
+    {
+      name: '--timeout',
+      value: 'SECONDS',
+      help: 'give up waiting after this long (the job keeps running)',
+      range: { min: 0.001, max: 604800 },
+    },
+    JSON_OPTION,
+  ],
   run: (args, io) =>
     withHost(args, io, async (host) => {
       host.engine.start({ poll: false, readOnly: true });
       const target = findJob(host, args.positional[0]);
       const timeoutText = flag(args, '--timeout');
       const timeout = timeoutText === undefined ? undefined : Number(timeoutText);
-      if (timeout !== undefined && !(timeout > 0)) throw new UsageError('--timeout must be a positive number of seconds');
+      if (timeout !== undefined && !(timeout > 0))
+        throw new UsageError('--timeout must be a positive number of seconds');
       const json = args.flags['--json'] === true;
-      if (!json) io.err(`Waiting for ${JOB_KIND_LABELS[target.kind].toLowerCase()} job ${target.id.slice(0, 8)} (${JOB_PHASE_LABELS[target.phase].toLowerCase()})…`);
+      if (!json)
+        io.err(
+          `Waiting for ${JOB_KIND_LABELS[target.kind].toLowerCase()} job ${target.id.slice(0, 8)} (${JOB_PHASE_LABELS[target.phase].toLowerCase()})…`,
+        );
       host.engine.follow(target.id);
       let job: JobView;
       try {
-        job = await host.engine.waitFor(target.id, timeout === undefined ? undefined : AbortSignal.timeout(timeout * 1000));
+        job = await host.engine.waitFor(
+          target.id,
+          timeout === undefined ? undefined : AbortSignal.timeout(timeout * 1000),
+        );
       } catch {
         io.err(`Still not finished after ${timeoutText} s; the job keeps running on the service.`);
         return EXIT.failed;

@@ -14,7 +14,14 @@ import { confirmPaidCli } from './paid-confirm';
 /** The data folder's live sessions as the command line sees them: its own adopted, a killed studio's closed. */
 async function liveSessions(host: CliHost, toolkit: MediaToolkit): Promise<LiveSessions> {
   // Built as the studio builds its own, so an open is held to the day's spending limit here too.
-  const live = createLiveSessions({ createStore: host.createStore, log: host.log, connections: host.target, engine: host.engine, origin: 'cli', probe: (link) => toolkit.prober.probe(link) });
+  const live = createLiveSessions({
+    createStore: host.createStore,
+    log: host.log,
+    connections: host.target,
+    engine: host.engine,
+    origin: 'cli',
+    probe: (link) => toolkit.prober.probe(link),
+  });
   await live.closeLeftOpen();
   return live;
 }
@@ -30,14 +37,20 @@ function faceLinks(args: ParsedArgs): string[] {
 }
 
 /** Each face detected first, so its opts are the landmarks the service found, never typed. */
-async function detectedFaces(detect: (request: DetectRequest) => Promise<DetectResult>, links: string[]): Promise<LiveFace[]> {
+async function detectedFaces(
+  detect: (request: DetectRequest) => Promise<DetectResult>,
+  links: string[],
+): Promise<LiveFace[]> {
   const found: LiveFace[] = [];
   for (const path of links) {
     const result = await detect({ source: path, singleFace: true }).catch((error: unknown) => {
       throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`);
     });
     const opts = Object.values(result.faces_obj ?? {})[0]?.landmarks_str[0];
-    if (!opts) throw new Error(`${path}: no face found. Faces are found from 80×80 pixels, turned no more than about 45° from the camera.`);
+    if (!opts)
+      throw new Error(
+        `${path}: no face found. Faces are found from 80×80 pixels, turned no more than about 45° from the camera.`,
+      );
     found.push({ path, opts });
   }
   return found;
@@ -49,7 +62,9 @@ function report(io: CliIo, args: ParsedArgs, session: LiveSession): void {
     return;
   }
   io.out(`session ${session.id}: ${session.faces.length} face(s)`);
-  io.out(`  channel ${session.channelId}, your user id ${session.frontUserId}, processed stream from user ${session.algorithmUserId}, app id ${session.appId || 'none given'}`);
+  io.out(
+    `  channel ${session.channelId}, your user id ${session.frontUserId}, processed stream from user ${session.algorithmUserId}, app id ${session.appId || 'none given'}`,
+  );
   if (session.simulated) io.out('  The sandbox simulates the session: no media server processes a camera.');
   io.out(`  It stays open (and costs) until: studio live close ${session.id}`);
 }
@@ -72,7 +87,8 @@ async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (side: LiveSid
   const owner = await reachOwnerHost(args, io);
   if (owner) {
     try {
-      if (args.flags['--json'] !== true) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+      if (args.flags['--json'] !== true)
+        io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
       const call = owner.owner.call;
       return await work({
         detect: (request) => call('faces.detect', request),
@@ -127,7 +143,11 @@ export const liveCreateCommand: CliCommand = {
   name: 'live create',
   paid: true,
   summary: 'open a live face swap session from face pictures (each detected first; its landmarks become opts)',
-  options: [FACE_OPTION, { name: '--another', help: 'open a second session for faces that already have one open (paid on its own)' }, JSON_OPTION],
+  options: [
+    FACE_OPTION,
+    { name: '--another', help: 'open a second session for faces that already have one open (paid on its own)' },
+    JSON_OPTION,
+  ],
   async run(args, io) {
     const links = faceLinks(args);
     return withSessions(args, io, async (live) => {

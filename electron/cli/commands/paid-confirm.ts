@@ -1,4 +1,11 @@
-import { PAID_ACTION_LABELS, combinedPrice, creditsText, describePrice, type PaidConfirmation, type QuoteItem } from '../../common/bridge/jobs';
+import {
+  PAID_ACTION_LABELS,
+  combinedPrice,
+  creditsText,
+  describePrice,
+  type PaidConfirmation,
+  type QuoteItem,
+} from '../../common/bridge/jobs';
 import type { JobEngine } from '../../services/jobs/engine';
 import { RefusedError, type CliIo, type ParsedArgs } from '../command';
 import { ask } from '../ask';
@@ -8,19 +15,42 @@ import { ask } from '../ask';
  * with this connection's recent charges) and the balance, then "y" on a terminal. A script passes --yes;
  * without it and without a terminal nothing is sent.
  */
-export async function confirmPaidCli(args: ParsedArgs, io: CliIo, engine: Pick<JobEngine, 'quote'>, item: QuoteItem): Promise<PaidConfirmation> {
+export async function confirmPaidCli(
+  args: ParsedArgs,
+  io: CliIo,
+  engine: Pick<JobEngine, 'quote'>,
+  item: QuoteItem,
+): Promise<PaidConfirmation> {
   const quote = await engine.quote([item]);
   const label = PAID_ACTION_LABELS[item.action];
   const count = item.count ?? 1;
   // Several of one action (a batch) are asked once, with their total.
-  const price = count === 1 ? quote.items[0].price : combinedPrice(Array.from({ length: count }, () => quote.items[0].price), label);
+  const price =
+    count === 1
+      ? quote.items[0].price
+      : combinedPrice(
+          Array.from({ length: count }, () => quote.items[0].price),
+          label,
+        );
   if (args.flags['--json'] !== true || args.flags['--yes'] !== true) {
-    io.err(`${count === 1 ? label : `${count} × ${label.toLowerCase()}`} on "${quote.connectionName}": ${describePrice(price)}${quote.balance === null ? '' : ` Balance: ${creditsText(quote.balance)}.`}`);
+    io.err(
+      `${count === 1 ? label : `${count} × ${label.toLowerCase()}`} on "${quote.connectionName}": ${describePrice(price)}${quote.balance === null ? '' : ` Balance: ${creditsText(quote.balance)}.`}`,
+    );
   }
   if (args.flags['--yes'] === true) return { by: 'script' };
   const asking = io.stdin !== undefined || process.stdin.isTTY === true;
-  if (asking && (await ask(io, price.published ? `Send it for ${creditsText(price.credits)}? [y/N]` : 'Send it (the price is not published)? [y/N]'))) {
+  if (
+    asking &&
+    (await ask(
+      io,
+      price.published
+        ? `Send it for ${creditsText(price.credits)}? [y/N]`
+        : 'Send it (the price is not published)? [y/N]',
+    ))
+  ) {
     return { by: 'user', credits: price.published ? price.credits : null };
   }
-  throw new RefusedError(`Nothing was sent: ${label.toLowerCase()} is paid. Answer y on a terminal, or pass --yes to send it from a script.`);
+  throw new RefusedError(
+    `Nothing was sent: ${label.toLowerCase()} is paid. Answer y on a terminal, or pass --yes to send it from a script.`,
+  );
 }

@@ -14,7 +14,9 @@ export async function readProjectArg(args: ParsedArgs, io: CliIo): Promise<{ pro
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new Error(`Cannot read ${given}: ${(error as { code?: string }).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new Error(
+      `Cannot read ${given}: ${(error as { code?: string }).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
   const parsed = parseProject(text);
   if (!parsed.ok) throw new Error(`${given} is not a valid project. ${parsed.error}`);
@@ -27,7 +29,8 @@ export async function readProjectArg(args: ParsedArgs, io: CliIo): Promise<{ pro
  */
 export function resolveRelativeMedia(project: Project, projectPath: string): Project {
   const base = dirname(projectPath);
-  const fix = (url: string): string => (urlKind(url) === 'other' && !/^[a-z][a-z0-9+.-]*:/i.test(url) ? pathToFileURL(resolve(base, url)).href : url);
+  const fix = (url: string): string =>
+    urlKind(url) === 'other' && !/^[a-z][a-z0-9+.-]*:/i.test(url) ? pathToFileURL(resolve(base, url)).href : url;
   return {
     ...project,
     scenes: project.scenes.map((scene) => ({

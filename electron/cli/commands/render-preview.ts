@@ -25,7 +25,12 @@ export const renderPreviewCommand: CliCommand = {
   arguments: [{ name: 'PROJECT.json', help: 'a saved project file', required: true }],
   options: [
     { name: '--out', value: 'FILE.mp4', help: 'where to write the video', required: true },
-    { name: '--width', value: 'N', help: 'the preview\'s width in pixels', range: { min: 16, max: 7680, integer: true } },
+    {
+      name: '--width',
+      value: 'N',
+      help: "the preview's width in pixels",
+      range: { min: 16, max: 7680, integer: true },
+    },
     { name: '--draft', help: 'render at full size, quickly' },
     JSON_OPTION,
   ],
@@ -35,7 +40,8 @@ export const renderPreviewCommand: CliCommand = {
     if (!out) throw new UsageError('Give the output file with --out <file.mp4>');
     const widthFlag = flag(args, '--width');
     const width = widthFlag === undefined ? undefined : Number(widthFlag);
-    if (width !== undefined && (!Number.isInteger(width) || width < 16 || width > 3840)) throw new UsageError(`--width must be a whole number of pixels from 16 to 3840 (got "${widthFlag}")`);
+    if (width !== undefined && (!Number.isInteger(width) || width < 16 || width > 3840))
+      throw new UsageError(`--width must be a whole number of pixels from 16 to 3840 (got "${widthFlag}")`);
     const quality = args.flags['--draft'] === true ? 'draft' : 'preview';
     const project = resolveRelativeMedia(loaded, path);
     const outputPath = isAbsolute(out) ? out : resolve(io.cwd, out);
@@ -44,7 +50,8 @@ export const renderPreviewCommand: CliCommand = {
     // Text elements are overlaid as the same pictures the studio's canvas shows and submit uploads.
     const pictures = createTextPictures(dataDir, (file) => pathToFileURL(file).href);
     await pictures.knowFontsOf(project);
-    for (const problem of validateProject(project, { purpose: 'preview' })) io.err(`  ${problem.level}  ${problem.message}`);
+    for (const problem of validateProject(project, { purpose: 'preview' }))
+      io.err(`  ${problem.level}  ${problem.message}`);
     const toolkit = createMediaToolkit({ dataDir, resolve: { env: io.env }, savedCopies: savedCopiesIn(dataDir) });
     // Results the studio saved render from disk, also once their links have expired.
     const controller = new AbortController();
@@ -64,8 +71,24 @@ export const renderPreviewCommand: CliCommand = {
       for (const note of result.notes) io.err(`  note  ${note}`);
       // Heard in a stand-in voice, not the service's: said on every render that has one.
       for (const line of result.draftVoices) io.err(`  draft voice  ${line}`);
-      if (args.flags['--json']) io.out(JSON.stringify({ path: result.path, width: result.width, height: result.height, durationMs: result.durationMs, followsSpeech: result.followsSpeech }, null, 2));
-      else io.out(`${result.path}  ${result.width}x${result.height}  ${(result.durationMs / 1000).toFixed(1)} s${result.followsSpeech ? ' (as long as its speech)' : ''}`);
+      if (args.flags['--json'])
+        io.out(
+          JSON.stringify(
+            {
+              path: result.path,
+              width: result.width,
+              height: result.height,
+              durationMs: result.durationMs,
+              followsSpeech: result.followsSpeech,
+            },
+            null,
+            2,
+          ),
+        );
+      else
+        io.out(
+          `${result.path}  ${result.width}x${result.height}  ${(result.durationMs / 1000).toFixed(1)} s${result.followsSpeech ? ' (as long as its speech)' : ''}`,
+        );
       return EXIT.ok;
     } catch (error) {
       bar.finish();
@@ -82,7 +105,11 @@ export const renderPreviewCommand: CliCommand = {
 };
 
 /** One line redrawn in place on a terminal; a line per 10 % otherwise (logs, CI). */
-export function progressReporter(io: CliIo, tty: boolean, write: (text: string) => void = (t) => process.stderr.write(t)): { update(p: RenderProgress): void; finish(): void } {
+export function progressReporter(
+  io: CliIo,
+  tty: boolean,
+  write: (text: string) => void = (t) => process.stderr.write(t),
+): { update(p: RenderProgress): void; finish(): void } {
   let lastStep = -1;
   let drawn = false;
   return {

@@ -25,10 +25,13 @@ export function parseRate(value: string | undefined): string | undefined {
 async function scriptOf(args: ParsedArgs, io: CliIo): Promise<string> {
   const text = flag(args, '--text');
   const file = flag(args, '--text-file');
-  if ((text === undefined) === (file === undefined)) throw new UsageError('Give the script with --text TEXT or --text-file FILE (one of them)');
-  const script = text ?? (await readFile(resolve(io.cwd, file as string), 'utf8').catch((error: Error) => {
-    throw new UsageError(`Cannot read --text-file ${file}: ${error.message}`);
-  }));
+  if ((text === undefined) === (file === undefined))
+    throw new UsageError('Give the script with --text TEXT or --text-file FILE (one of them)');
+  const script =
+    text ??
+    (await readFile(resolve(io.cwd, file as string), 'utf8').catch((error: Error) => {
+      throw new UsageError(`Cannot read --text-file ${file}: ${error.message}`);
+    }));
   if (script.trim() === '') throw new UsageError('The script is empty');
   return script;
 }
@@ -44,7 +47,10 @@ function uploadHere(host: CliHost): UploadLocal {
 function uploadThrough(owner: OwnerHost): UploadLocal {
   return async (path, name) => {
     const reference = await owner.media(path, name);
-    const linked = await owner.owner.call('uploads.linkLocalMedia', { uploadId: `cli-${randomUUID()}`, value: reference });
+    const linked = await owner.owner.call('uploads.linkLocalMedia', {
+      uploadId: `cli-${randomUUID()}`,
+      value: reference,
+    });
     return linked.value as string;
   };
 }
@@ -54,7 +60,12 @@ function uploadThrough(owner: OwnerHost): UploadLocal {
  * saves the audio. The request is checked against the interface's rules before anything is sent.
  * `prepare` turns the request into the one sent (a local sample uploaded first).
  */
-async function runSpeechJob(args: ParsedArgs, io: CliIo, given: UnconfirmedSubmission, prepare?: (upload: UploadLocal) => Promise<UnconfirmedSubmission>): Promise<number> {
+async function runSpeechJob(
+  args: ParsedArgs,
+  io: CliIo,
+  given: UnconfirmedSubmission,
+  prepare?: (upload: UploadLocal) => Promise<UnconfirmedSubmission>,
+): Promise<number> {
   const json = args.flags['--json'] === true;
   const outFlag = flag(args, '--out');
   const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
@@ -63,17 +74,25 @@ async function runSpeechJob(args: ParsedArgs, io: CliIo, given: UnconfirmedSubmi
   const local = owner ? null : openCliHost(args, io, 'writes', { serveOthers: true });
   const host = owner ?? (local as CliHost);
   try {
-    if (owner && !json) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+    if (owner && !json)
+      io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
     const submission = prepare ? await prepare(owner ? uploadThrough(owner) : uploadHere(local as CliHost)) : given;
     if (submission.kind === 'tts') {
       const unknown = unknownVoiceProblem(submission.body.voice_id, await knownVoicesOf(host.catalogue));
       if (unknown) throw new UsageError(`Not sent: ${unknown}; \`studio voices list\` shows them`);
     }
     local?.engine.start();
-    const confirmation = await confirmPaidCli(args, io, host.engine, { action: submission.kind, body: submission.body as Record<string, unknown> });
+    const confirmation = await confirmPaidCli(args, io, host.engine, {
+      action: submission.kind,
+      body: submission.body as Record<string, unknown>,
+    });
     let result;
     try {
-      result = await host.engine.submit({ ...submission, confirmation, confirmDuplicate: args.flags['--again'] === true });
+      result = await host.engine.submit({
+        ...submission,
+        confirmation,
+        confirmDuplicate: args.flags['--again'] === true,
+      });
     } catch (error) {
       if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
       throw error;
@@ -133,16 +152,27 @@ export const ttsCommand: CliCommand = {
 export const cloneCommand: CliCommand = {
   name: 'clone',
   paid: true,
-  summary: 'speaks a script in the voice of a sample recording (a link, or a local file uploaded to your storage first); saves it with --out',
+  summary:
+    'speaks a script in the voice of a sample recording (a link, or a local file uploaded to your storage first); saves it with --out',
   options: [
-    { name: '--sample', value: 'URL|FILE', help: 'a recording of the voice to speak in: a link, or a local file (uploaded to the active storage, as the studio does)', required: true },
+    {
+      name: '--sample',
+      value: 'URL|FILE',
+      help: 'a recording of the voice to speak in: a link, or a local file (uploaded to the active storage, as the studio does)',
+      required: true,
+    },
     ...SCRIPT_OPTIONS,
   ],
   async run(args, io) {
     const sample = flag(args, '--sample');
     if (!sample) throw new UsageError('Give the voice sample with --sample URL|FILE (a link or a local recording)');
-    const body = { input_text: await scriptOf(args, io), voice_url: sample, rate: parseRate(flag(args, '--rate')) ?? '50%' };
-    if (/^[a-z][a-z0-9+.-]+:\/\//i.test(sample) && !sample.startsWith('file:')) return runSpeechJob(args, io, { kind: 'voice-clone', body });
+    const body = {
+      input_text: await scriptOf(args, io),
+      voice_url: sample,
+      rate: parseRate(flag(args, '--rate')) ?? '50%',
+    };
+    if (/^[a-z][a-z0-9+.-]+:\/\//i.test(sample) && !sample.startsWith('file:'))
+      return runSpeechJob(args, io, { kind: 'voice-clone', body });
     // A local recording goes to the active storage first, as the studio's clone tool sends it.
     const path = localFileOf(sample, io.cwd) as string;
     if (!existsSync(path)) throw new UsageError(`--sample ${sample} is neither a link nor a file on this computer`);

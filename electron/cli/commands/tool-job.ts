@@ -31,7 +31,11 @@ export interface GrantedFiles {
  * this run's own command a local file is a path its user gave; for the commands of other `studio`
  * processes it serves (`granted`), only a file one of them named.
  */
-export function cliToolDeps(host: CliHost, io: CliIo, granted?: GrantedFiles): { deps: ToolDeps; toolkit: MediaToolkit } {
+export function cliToolDeps(
+  host: CliHost,
+  io: CliIo,
+  granted?: GrantedFiles,
+): { deps: ToolDeps; toolkit: MediaToolkit } {
   const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
   const local = (value: string) => {
     if (!granted) return resolve(io.cwd, value);
@@ -39,9 +43,11 @@ export function cliToolDeps(host: CliHost, io: CliIo, granted?: GrantedFiles): {
     if (!path) throw new StudioError(NOT_GRANTED, 'not-allowed');
     return path;
   };
-  const upload = async (paths: string[]) => (await host.storage.uploader.uploadAll(paths, host.storage.storages.activeId())).map((u) => u.url);
+  const upload = async (paths: string[]) =>
+    (await host.storage.uploader.uploadAll(paths, host.storage.storages.activeId())).map((u) => u.url);
   const deps: ToolDeps = {
-    probe: async (reference) => toolkit.prober.probe(isLink(reference) ? await toolkit.cache.localPath(reference) : local(reference)),
+    probe: async (reference) =>
+      toolkit.prober.probe(isLink(reference) ? await toolkit.cache.localPath(reference) : local(reference)),
     link: async (value) => {
       if (granted) return (await granted.linker.linkFor('tools')(value)).value as typeof value;
       const entries = Object.entries(value);
@@ -68,7 +74,6 @@ export function reportChecks(checks: readonly MediaCheck[], io: CliIo): boolean 
   return checks.some((c) => c.level === 'error');
 }
 
-
 const BAR_WIDTH = 24;
 
 export function jobBar(job: Pick<JobView, 'progress' | 'phase'>): string {
@@ -82,7 +87,13 @@ export function jobBar(job: Pick<JobView, 'progress' | 'phase'>): string {
  * explains a refusal in the tool's words (a kind without its own words: the general ones), and with
  * `out` saves the result. Returns the exit code.
  */
-export async function followToolJob(host: { engine: Pick<CommandEngine, 'subscribe' | 'get' | 'waitFor'> }, kind: ToolKind | null, result: SubmitResult, io: CliIo, options: { json: boolean; out?: string; tty: boolean }): Promise<number> {
+export async function followToolJob(
+  host: { engine: Pick<CommandEngine, 'subscribe' | 'get' | 'waitFor'> },
+  kind: ToolKind | null,
+  result: SubmitResult,
+  io: CliIo,
+  options: { json: boolean; out?: string; tty: boolean },
+): Promise<number> {
   if (result.status === 'duplicate') {
     io.err(`${result.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
     return EXIT.failed;
@@ -108,7 +119,9 @@ export async function followToolJob(host: { engine: Pick<CommandEngine, 'subscri
     if (tty && !json) process.stderr.write('\n');
   });
   if (job.phase !== 'completed') {
-    io.err(`The job did not complete: ${(kind && explainToolFailure(kind, job.error?.code)) ?? job.error?.explanation ?? JOB_PHASE_LABELS[job.phase]}`);
+    io.err(
+      `The job did not complete: ${(kind && explainToolFailure(kind, job.error?.code)) ?? job.error?.explanation ?? JOB_PHASE_LABELS[job.phase]}`,
+    );
     if (json) io.out(JSON.stringify(job, null, 2));
     return EXIT.failed;
   }

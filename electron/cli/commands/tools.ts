@@ -1,5 +1,9 @@
 import { resolve } from 'node:path';
-import { CHARACTER_SWAP_LIMITS, CHARACTER_SWAP_MODES, CHARACTER_SWAP_RESOLUTIONS } from '../../common/api/character-swap';
+import {
+  CHARACTER_SWAP_LIMITS,
+  CHARACTER_SWAP_MODES,
+  CHARACTER_SWAP_RESOLUTIONS,
+} from '../../common/api/character-swap';
 import { isServiceError } from '../../services/client/errors';
 import { CharacterSwapService } from '../../services/tools/character-swap-service';
 import { LipSyncService } from '../../services/tools/lipsync-service';
@@ -19,7 +23,11 @@ function required(args: ParsedArgs, name: string, what: string): string {
 }
 
 /** Opens the CLI host and the tools' deps, runs `work`, and closes both; a refusal before sending exits 1 with its reasons. */
-async function withTools(args: ParsedArgs, io: CliIo, work: (tools: ReturnType<typeof cliToolDeps> & { host: ReturnType<typeof openCliHost> }) => Promise<number>): Promise<number> {
+async function withTools(
+  args: ParsedArgs,
+  io: CliIo,
+  work: (tools: ReturnType<typeof cliToolDeps> & { host: ReturnType<typeof openCliHost> }) => Promise<number>,
+): Promise<number> {
   const host = openCliHost(args, io, 'writes', { serveOthers: true });
   const tools = cliToolDeps(host, io);
   try {
@@ -59,7 +67,12 @@ interface ToolSide {
  * owner uploads it to its storage when the job is sent. Without an owner, this process opens the folder
  * itself and makes sure the built-in sandbox serving any of the links is up.
  */
-async function onToolSide(args: ParsedArgs, io: CliIo, media: Record<string, string>, work: (side: ToolSide) => Promise<number>): Promise<number> {
+async function onToolSide(
+  args: ParsedArgs,
+  io: CliIo,
+  media: Record<string, string>,
+  work: (side: ToolSide) => Promise<number>,
+): Promise<number> {
   const owner = await reachOwnerHost(args, io);
   if (!owner) {
     return withTools(args, io, async ({ deps, host }) => {
@@ -69,16 +82,26 @@ async function onToolSide(args: ParsedArgs, io: CliIo, media: Record<string, str
     });
   }
   try {
-    if (args.flags['--json'] !== true) io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+    if (args.flags['--json'] !== true)
+      io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
     const references = new Map<string, string>();
     for (const [name, value] of Object.entries(media)) references.set(value, await owner.media(value, name));
     // The inputs as the owner knows them: each local file by the reference it answered.
-    const named = <T extends object>(inputs: T): T => Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, typeof v === 'string' ? (references.get(v) ?? v) : v])) as T;
+    const named = <T extends object>(inputs: T): T =>
+      Object.fromEntries(
+        Object.entries(inputs).map(([k, v]) => [k, typeof v === 'string' ? (references.get(v) ?? v) : v]),
+      ) as T;
     const call = owner.owner.call;
     return await work({
       engine: owner.engine,
-      lipsync: { measure: (inputs) => call('tools.lipsyncMeasure', named(inputs)), send: (request) => call('tools.lipsyncSend', named(request)) },
-      swap: { quote: (inputs) => call('tools.swapQuote', named(inputs)), send: (request) => call('tools.swapSend', named(request)) },
+      lipsync: {
+        measure: (inputs) => call('tools.lipsyncMeasure', named(inputs)),
+        send: (request) => call('tools.lipsyncSend', named(request)),
+      },
+      swap: {
+        quote: (inputs) => call('tools.swapQuote', named(inputs)),
+        send: (request) => call('tools.swapSend', named(request)),
+      },
     });
   } finally {
     owner.close();
@@ -89,7 +112,8 @@ async function onToolSide(args: ParsedArgs, io: CliIo, media: Record<string, str
 export const lipsyncCommand: CliCommand = {
   name: 'lipsync',
   paid: true,
-  summary: 'lip syncs a video (≤ 60 s, 300 MB, 60 fps, checked first) to an audio; waits, prints the link, saves it with --out',
+  summary:
+    'lip syncs a video (≤ 60 s, 300 MB, 60 fps, checked first) to an audio; waits, prints the link, saves it with --out',
   options: [
     { name: '--video', value: 'URL', help: 'the video (an http(s) link or a local file)', required: true },
     { name: '--audio', value: 'URL', help: 'the audio (an http(s) link or a local file)', required: true },
@@ -109,7 +133,11 @@ export const lipsyncCommand: CliCommand = {
       if (reportChecks(measured.checks, io)) return EXIT.refused;
       const confirmation = await confirmPaidCli(args, io, engine, { action: 'lipsync' });
       const sent = await lipsync.send({ ...inputs, confirmation, confirmDuplicate: args.flags['--again'] === true });
-      return followToolJob({ engine }, 'lipsync', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
+      return followToolJob({ engine }, 'lipsync', sent, io, {
+        json,
+        out: outOf(args, io),
+        tty: Boolean(process.stderr.isTTY),
+      });
     });
   },
 };
@@ -118,32 +146,52 @@ function parseDuration(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const seconds = Number(text);
   const { minSeconds, maxSeconds } = CHARACTER_SWAP_LIMITS;
-  if (!Number.isFinite(seconds) || seconds < minSeconds || seconds > maxSeconds) throw new UsageError(`--duration must be ${minSeconds} to ${maxSeconds} seconds, not "${text}"`);
+  if (!Number.isFinite(seconds) || seconds < minSeconds || seconds > maxSeconds)
+    throw new UsageError(`--duration must be ${minSeconds} to ${maxSeconds} seconds, not "${text}"`);
   return seconds;
 }
 
 /** `studio character-swap --image URL --video URL [--mode] [--resolution] [--duration S] [--prompt TEXT] [--model VALUE] [--yes] [--out FILE]`. */
 export const characterSwapCommand: CliCommand = {
   name: 'character-swap',
-  summary: 'puts a character (PNG/JPEG) into a video (MP4): prints the cost per started 5 s and asks (unless --yes); saves it with --out',
+  summary:
+    'puts a character (PNG/JPEG) into a video (MP4): prints the cost per started 5 s and asks (unless --yes); saves it with --out',
   paid: true,
   options: [
     { name: '--image', value: 'URL', help: 'the character, PNG or JPEG (a link or a local file)', required: true },
     { name: '--video', value: 'URL', help: 'the source video, MP4 (a link or a local file)', required: true },
     { name: '--mode', value: 'MODE', choices: CHARACTER_SWAP_MODES, help: 'animate (default) or replace the faces' },
-    { name: '--resolution', value: 'RES', choices: CHARACTER_SWAP_RESOLUTIONS, help: 'the result\'s resolution (default 720p)' },
-    { name: '--duration', value: 'S', help: 'seconds of video to use', range: { min: CHARACTER_SWAP_LIMITS.minSeconds, max: CHARACTER_SWAP_LIMITS.maxSeconds } },
-    { name: '--prompt', value: 'TEXT', help: `what to keep or change (up to ${CHARACTER_SWAP_LIMITS.maxPrompt} characters)` },
-    { name: '--model', value: 'VALUE', help: 'a model from `studio models` (default: the service\'s)' },
+    {
+      name: '--resolution',
+      value: 'RES',
+      choices: CHARACTER_SWAP_RESOLUTIONS,
+      help: "the result's resolution (default 720p)",
+    },
+    {
+      name: '--duration',
+      value: 'S',
+      help: 'seconds of video to use',
+      range: { min: CHARACTER_SWAP_LIMITS.minSeconds, max: CHARACTER_SWAP_LIMITS.maxSeconds },
+    },
+    {
+      name: '--prompt',
+      value: 'TEXT',
+      help: `what to keep or change (up to ${CHARACTER_SWAP_LIMITS.maxPrompt} characters)`,
+    },
+    { name: '--model', value: 'VALUE', help: "a model from `studio models` (default: the service's)" },
     OUT_OPTION,
     JSON_OPTION,
     AGAIN_OPTION,
   ],
   async run(args, io) {
     const mode = flag(args, '--mode');
-    if (mode !== undefined && !(CHARACTER_SWAP_MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be animate or replace, not "${mode}"`);
+    if (mode !== undefined && !(CHARACTER_SWAP_MODES as readonly string[]).includes(mode))
+      throw new UsageError(`--mode must be animate or replace, not "${mode}"`);
     const prompt = flag(args, '--prompt');
-    if (prompt !== undefined && prompt.length > CHARACTER_SWAP_LIMITS.maxPrompt) throw new UsageError(`--prompt must be at most ${CHARACTER_SWAP_LIMITS.maxPrompt} characters (it has ${prompt.length})`);
+    if (prompt !== undefined && prompt.length > CHARACTER_SWAP_LIMITS.maxPrompt)
+      throw new UsageError(
+        `--prompt must be at most ${CHARACTER_SWAP_LIMITS.maxPrompt} characters (it has ${prompt.length})`,
+      );
     const inputs = {
       image: required(args, '--image', 'character image'),
       video: required(args, '--video', 'source video'),
@@ -157,7 +205,9 @@ export const characterSwapCommand: CliCommand = {
       if (!json) {
         io.err(`image: ${describeMedia(quote.image)}`);
         io.err(`video: ${describeMedia(quote.video)}`);
-        io.err(`model: ${quote.models.find((m) => m.value === quote.model)?.label ?? quote.model} · ${quote.resolution} · ${quote.unitCredit} credits per started 5 s · ${quote.seconds ?? '?'} s${quote.detected ? ' (the video\'s length)' : ''}`);
+        io.err(
+          `model: ${quote.models.find((m) => m.value === quote.model)?.label ?? quote.model} · ${quote.resolution} · ${quote.unitCredit} credits per started 5 s · ${quote.seconds ?? '?'} s${quote.detected ? " (the video's length)" : ''}`,
+        );
       }
       if (reportChecks(quote.checks, io) || quote.credits === null) return EXIT.refused;
       io.err(`Cost: ${quote.credits} credits (${quote.basis}).`);
@@ -172,7 +222,11 @@ export const characterSwapCommand: CliCommand = {
         confirmedCredits: quote.credits,
         confirmDuplicate: args.flags['--again'] === true,
       });
-      return followToolJob({ engine }, 'character-swap', sent, io, { json, out: outOf(args, io), tty: Boolean(process.stderr.isTTY) });
+      return followToolJob({ engine }, 'character-swap', sent, io, {
+        json,
+        out: outOf(args, io),
+        tty: Boolean(process.stderr.isTTY),
+      });
     });
   },
 };

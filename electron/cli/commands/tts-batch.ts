@@ -19,21 +19,28 @@ import { confirmPaidCli } from './paid-confirm';
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${name} must be a whole number from 1 to ${max}, not "${value}"`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`${name} must be a whole number from 1 to ${max}, not "${value}"`);
   return n;
 }
 
 export const ttsBatchCommand: CliCommand = {
   name: 'tts-batch',
   paid: true,
-  summary: 'one voiceover per row of a CSV, TSV or .xlsx (columns text, voice, rate, name; any common encoding): every result and manifest.csv into DIR; run again to go on (nothing is sent twice; rows edited since are sent again); exit 0 when every row sent completed (--strict: and none was refused)',
+  summary:
+    'one voiceover per row of a CSV, TSV or .xlsx (columns text, voice, rate, name; any common encoding): every result and manifest.csv into DIR; run again to go on (nothing is sent twice; rows edited since are sent again); exit 0 when every row sent completed (--strict: and none was refused)',
   arguments: [{ name: 'FILE', help: 'a CSV, TSV or .xlsx with a script column', required: true }],
   options: [
     { name: '--out-dir', value: 'DIR', help: 'where every result and manifest.csv go', required: true },
     { name: '--voice', value: 'ID|NAME', help: 'the voice for rows that name none' },
     { name: '--rate', value: 'R', help: 'the speaking rate for rows that give none: 0% to 100% (50% normal)' },
-    { name: '--concurrency', value: 'N', help: 'jobs in flight at once (default 4)', range: { min: 1, max: 32, integer: true } },
-    { name: '--template', value: 'T', help: 'file names, from the row\'s fields' },
+    {
+      name: '--concurrency',
+      value: 'N',
+      help: 'jobs in flight at once (default 4)',
+      range: { min: 1, max: 32, integer: true },
+    },
+    { name: '--template', value: 'T', help: "file names, from the row's fields" },
     { name: '--retry-failed', help: 'send again the rows whose job failed' },
     { name: '--strict', help: 'a refused row fails the run' },
     JSON_OPTION,
@@ -64,7 +71,11 @@ export const ttsBatchCommand: CliCommand = {
     try {
       const voices = await knownVoicesOf(host.catalogue);
       const voiceFlag = flag(args, '--voice');
-      const input = checkBatchTable(table.rows, { voiceId: voiceFlag ? (voices?.idOf?.(voiceFlag) ?? voiceFlag) : undefined, rate: rateFlag }, voices);
+      const input = checkBatchTable(
+        table.rows,
+        { voiceId: voiceFlag ? (voices?.idOf?.(voiceFlag) ?? voiceFlag) : undefined, rate: rateFlag },
+        voices,
+      );
       if (input.rows.length === 0) throw new UsageError(`${file}: ${input.problems[0]?.message ?? 'no rows'}`);
       for (const problem of input.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
       const runner = new BatchRunner({ engine: host.engine, store: new BatchStore(host.dataDir), log: host.log });
@@ -74,18 +85,36 @@ export const ttsBatchCommand: CliCommand = {
       if (record) {
         // Edited and new rows, and failed rows with --retry-failed, are new paid jobs: asked first, with their total.
         const plan = await runner.revision(id, input.rows, refusedRows(input.problems));
-        const failed = args.flags['--retry-failed'] ? runner.view(record).rows.filter((r) => r.state === 'failed').map((r) => r.row) : [];
+        const failed = args.flags['--retry-failed']
+          ? runner
+              .view(record)
+              .rows.filter((r) => r.state === 'failed')
+              .map((r) => r.row)
+          : [];
         const toSend = new Set([...plan.changed, ...plan.added, ...failed]).size;
         if (toSend > 0) await confirmPaidCli(args, io, host.engine, { action: 'tts', count: toSend });
         const again = await runner.revise(id, input.rows, refusedRows(input.problems));
-        if (!json) io.err(`Going on with the batch started ${new Date(record.createdAt).toISOString()}${again.length ? `; ${again.length} edited row${again.length === 1 ? '' : 's'} sent again` : ''}.`);
+        if (!json)
+          io.err(
+            `Going on with the batch started ${new Date(record.createdAt).toISOString()}${again.length ? `; ${again.length} edited row${again.length === 1 ? '' : 's'} sent again` : ''}.`,
+          );
         if (args.flags['--retry-failed']) await runner.retryFailed(id);
         else if (record.state === 'paused') await runner.resume(id);
       } else {
         // One question for the whole batch, with its total, as the studio asks it.
         const refused = new Set(input.problems.map((p) => p.row));
-        await confirmPaidCli(args, io, host.engine, { action: 'tts', count: input.rows.filter((r) => !refused.has(r.row)).length });
-        record = await runner.create({ id, label: basename(csvPath), rows: input.rows, ...refusedRows(input.problems), concurrency, template });
+        await confirmPaidCli(args, io, host.engine, {
+          action: 'tts',
+          count: input.rows.filter((r) => !refused.has(r.row)).length,
+        });
+        record = await runner.create({
+          id,
+          label: basename(csvPath),
+          rows: input.rows,
+          ...refusedRows(input.problems),
+          concurrency,
+          template,
+        });
       }
       const live = !json && process.stderr.isTTY === true;
       let last = 0;
@@ -106,7 +135,13 @@ export const ttsBatchCommand: CliCommand = {
         clearInterval(drawing);
       }
       if (!json) io.err(progressLine(summariseBatch(view)));
-      return reportBatch(args, io, view, await exportBatch(view, outDir, { verify: ffprobeVerifier(() => host.settings.get()) }), outDir);
+      return reportBatch(
+        args,
+        io,
+        view,
+        await exportBatch(view, outDir, { verify: ffprobeVerifier(() => host.settings.get()) }),
+        outDir,
+      );
     } finally {
       await host.close();
     }

@@ -19,11 +19,20 @@ interface Uploaded {
 
 function report(args: ParsedArgs, io: CliIo, results: readonly Uploaded[]): number {
   if (args.flags['--json']) {
-    io.out(JSON.stringify(results.map(({ fileName: _name, ...rest }) => rest), null, 2));
+    io.out(
+      JSON.stringify(
+        results.map(({ fileName: _name, ...rest }) => rest),
+        null,
+        2,
+      ),
+    );
     return EXIT.ok;
   }
   for (const r of results) io.out(r.url);
-  for (const r of results) io.err(`${r.fileName}: ${r.how === 'uploaded' ? 'uploaded' : r.how === 'reused' ? 'already uploaded, link reused' : 'already uploaded, link renewed'}; ${r.expiresAt ? `valid until ${new Date(r.expiresAt).toISOString()}` : 'public link'}`);
+  for (const r of results)
+    io.err(
+      `${r.fileName}: ${r.how === 'uploaded' ? 'uploaded' : r.how === 'reused' ? 'already uploaded, link reused' : 'already uploaded, link renewed'}; ${r.expiresAt ? `valid until ${new Date(r.expiresAt).toISOString()}` : 'public link'}`,
+    );
   return EXIT.ok;
 }
 
@@ -46,23 +55,40 @@ function progressLine(args: ParsedArgs): { show(done: number, total: number): vo
  * takes it in as its page takes a chosen one), then its uploads link them to its active storage, all
  * or nothing. It uploads to its active storage only, so --storage must name that one.
  */
-async function uploadThroughOwner(args: ParsedArgs, io: CliIo, owner: OwnerHost, paths: readonly string[]): Promise<number> {
+async function uploadThroughOwner(
+  args: ParsedArgs,
+  io: CliIo,
+  owner: OwnerHost,
+  paths: readonly string[],
+): Promise<number> {
   const state = await owner.owner.call('storage.list');
   const named = flag(args, '--storage');
   if (named !== undefined) {
     const wanted = named.trim().toLowerCase();
-    const storage = wanted === 'sandbox' ? SANDBOX_STORAGE_ID : state.storages.find((s) => s.id === named || s.name.toLowerCase() === wanted)?.id;
+    const storage =
+      wanted === 'sandbox'
+        ? SANDBOX_STORAGE_ID
+        : state.storages.find((s) => s.id === named || s.name.toLowerCase() === wanted)?.id;
     if (storage !== state.activeId) {
       const active = state.storages.find((s) => s.id === state.activeId)?.name ?? state.activeId;
-      throw new RefusedError(`Nothing was uploaded: the ${owner.owner.kind} that has the data folder open uploads to its active storage "${active}", not "${named}". Leave --storage out, or make "${named}" active in Settings → Storage.`);
+      throw new RefusedError(
+        `Nothing was uploaded: the ${owner.owner.kind} that has the data folder open uploads to its active storage "${active}", not "${named}". Leave --storage out, or make "${named}" active in Settings → Storage.`,
+      );
     }
   }
-  if (!args.flags['--json']) io.err(`Uploading through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+  if (!args.flags['--json'])
+    io.err(`Uploading through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
   const references: string[] = [];
   for (const path of paths) references.push(await owner.media(path, 'FILE'));
   const uploadId = `cli-${randomUUID()}`;
   const line = progressLine(args);
-  const stopProgress = owner.on('uploads.progress', (progress) => progress.uploadId === uploadId && progress.phase === 'uploading' && line.show(progress.doneBytes, progress.totalBytes));
+  const stopProgress = owner.on(
+    'uploads.progress',
+    (progress) =>
+      progress.uploadId === uploadId &&
+      progress.phase === 'uploading' &&
+      line.show(progress.doneBytes, progress.totalBytes),
+  );
   const cancel = () => void owner.owner.call('uploads.cancel', uploadId).catch(() => undefined);
   process.once('SIGINT', cancel);
   try {
@@ -74,7 +100,15 @@ async function uploadThroughOwner(args: ParsedArgs, io: CliIo, owner: OwnerHost,
       references.map((reference, i) => {
         const file = linked.files.find((f) => f.reference === reference);
         if (!file) throw new Error(`The ${owner.owner.kind} did not link ${paths[i]}`);
-        return { file: paths[i], fileName: file.fileName, url: file.url, expiresAt: file.expiresAt, sha256: file.sha256, storage: state.activeId, how: file.how };
+        return {
+          file: paths[i],
+          fileName: file.fileName,
+          url: file.url,
+          expiresAt: file.expiresAt,
+          sha256: file.sha256,
+          storage: state.activeId,
+          how: file.how,
+        };
       }),
     );
   } finally {
@@ -91,7 +125,10 @@ export const uploadCommand: CliCommand = {
   name: 'upload',
   summary: 'Upload local media to a storage (default: the active one) and print one link per file',
   arguments: [{ name: 'FILE', help: 'local media files', required: true, variadic: true }],
-  options: [{ name: '--storage', value: 'NAME', help: 'a storage from Settings (default: the active one)' }, JSON_OPTION],
+  options: [
+    { name: '--storage', value: 'NAME', help: 'a storage from Settings (default: the active one)' },
+    JSON_OPTION,
+  ],
   async run(args, io) {
     if (args.positional.length === 0) throw new UsageError('Give at least one file to upload');
     const paths = args.positional.map((p) => resolve(io.cwd, p));
@@ -110,7 +147,19 @@ export const uploadCommand: CliCommand = {
         onProgress: (phase, done, total) => phase === 'uploading' && line.show(done, total),
       });
       line.end();
-      return report(args, io, results.map((r, i) => ({ file: paths[i], fileName: r.fileName, url: r.url, expiresAt: r.expiresAt, sha256: r.hash, storage: r.storageId, how: r.how })));
+      return report(
+        args,
+        io,
+        results.map((r, i) => ({
+          file: paths[i],
+          fileName: r.fileName,
+          url: r.url,
+          expiresAt: r.expiresAt,
+          sha256: r.hash,
+          storage: r.storageId,
+          how: r.how,
+        })),
+      );
     } finally {
       process.off('SIGINT', stop);
       await host.close();

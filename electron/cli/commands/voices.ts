@@ -6,10 +6,19 @@ import { JSON_OPTION } from '../common-options';
 export const voicesListCommand: CliCommand = {
   name: 'voices list',
   summary: 'List the voices: official (3) and your own, clones included (4)',
-  options: [{ name: '--from', value: 'FROM', choices: ['3', '4'], help: '3 official voices, 4 your own and clones (default: both)' }, JSON_OPTION],
+  options: [
+    {
+      name: '--from',
+      value: 'FROM',
+      choices: ['3', '4'],
+      help: '3 official voices, 4 your own and clones (default: both)',
+    },
+    JSON_OPTION,
+  ],
   async run(args, io) {
     const from = flag(args, '--from');
-    if (from !== undefined && from !== '3' && from !== '4') throw new UsageError(`--from must be 3 (official) or 4 (your own), not "${from}"`);
+    if (from !== undefined && from !== '3' && from !== '4')
+      throw new UsageError(`--from must be 3 (official) or 4 (your own), not "${from}"`);
     const host = openCliHost(args, io, 'reads');
     try {
       const connection = await host.target.active();
@@ -18,7 +27,8 @@ export const voicesListCommand: CliCommand = {
       if (args.flags['--json']) {
         io.out(JSON.stringify(voices, null, 2));
       } else {
-        for (const v of voices) io.out([v.voice_id, v.name, v.from === 4 ? 'mine' : 'official', v.gender, v.accent, v.useCase].join('\t'));
+        for (const v of voices)
+          io.out([v.voice_id, v.name, v.from === 4 ? 'mine' : 'official', v.gender, v.accent, v.useCase].join('\t'));
         io.err(`${voices.length} voices on ${connection.name}`);
       }
       return EXIT.ok;

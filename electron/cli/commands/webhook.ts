@@ -30,7 +30,10 @@ async function credentialsFor(args: ParsedArgs, io: CliIo): Promise<WebhookCrede
     const id = host.connections.findByName(name);
     if (!id || id === SANDBOX_CONNECTION_ID) throw new UsageError(`No connection named "${name}"`);
     const credentials = await host.connections.clientCredentials(id);
-    if (!credentials) throw new UsageError(`Connection "${name}" has no client id and secret here (set STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET with STUDIO_BASE_URL at its origin); an API key alone cannot open callbacks`);
+    if (!credentials)
+      throw new UsageError(
+        `Connection "${name}" has no client id and secret here (set STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET with STUDIO_BASE_URL at its origin); an API key alone cannot open callbacks`,
+      );
     return credentials;
   } finally {
     await host.close();
@@ -51,13 +54,19 @@ export const webhookDecodeCommand: CliCommand = {
     try {
       body = JSON.parse(text);
     } catch {
-      io.err(`${source === '-' ? 'Standard input' : source} is not JSON: a callback body is {"signature","dataEncrypt","timestamp","nonce"}`);
+      io.err(
+        `${source === '-' ? 'Standard input' : source} is not JSON: a callback body is {"signature","dataEncrypt","timestamp","nonce"}`,
+      );
       return EXIT.failed;
     }
     const credentials = await credentialsFor(args, io);
     try {
       const event = openWebhook(body, credentials);
-      io.out(args.flags['--json'] ? JSON.stringify(event, null, 2) : `Verified. ${event.type} ${event._id}: status ${event.status}${event.url ? `, ${event.url}` : ''}`);
+      io.out(
+        args.flags['--json']
+          ? JSON.stringify(event, null, 2)
+          : `Verified. ${event.type} ${event._id}: status ${event.status}${event.url ? `, ${event.url}` : ''}`,
+      );
       return EXIT.ok;
     } catch (error) {
       if (error instanceof WebhookError) {

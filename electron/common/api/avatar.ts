@@ -7,10 +7,18 @@ export const AvatarType = { Talking: 1, Stream: 2 } as const;
 export const DEFAULT_AVATAR_PAGE_SIZE = 100;
 
 export const avatarListQuerySchema = z.object({
-  from: queryNumber('from').refine((v) => v === 2 || v === 3, { error: 'from must be 2 (official) or 3 (user uploaded)' }).optional(),
-  type: queryNumber('type').refine((v) => v === 1 || v === 2, { error: 'type must be 1 (talking) or 2 (streaming)' }).optional(),
-  page: queryNumber('page').refine((v) => Number.isInteger(v) && v >= 1, { error: 'page must be a whole number from 1' }).optional(),
-  size: queryNumber('size').refine((v) => Number.isInteger(v) && v >= 1 && v <= 1000, { error: 'size must be a whole number from 1 to 1000' }).optional(),
+  from: queryNumber('from')
+    .refine((v) => v === 2 || v === 3, { error: 'from must be 2 (official) or 3 (user uploaded)' })
+    .optional(),
+  type: queryNumber('type')
+    .refine((v) => v === 1 || v === 2, { error: 'type must be 1 (talking) or 2 (streaming)' })
+    .optional(),
+  page: queryNumber('page')
+    .refine((v) => Number.isInteger(v) && v >= 1, { error: 'page must be a whole number from 1' })
+    .optional(),
+  size: queryNumber('size')
+    .refine((v) => Number.isInteger(v) && v >= 1 && v <= 1000, { error: 'size must be a whole number from 1 to 1000' })
+    .optional(),
 });
 export type AvatarListQuery = z.infer<typeof avatarListQuerySchema>;
 
@@ -53,7 +61,10 @@ export const avatarIdSchema = z
 export const avatarCreateBodySchema = z.object({
   url: httpUrl('url'),
   avatar_id: avatarIdSchema,
-  name: z.string({ error: 'name must be a string' }).max(100, { error: 'name must be at most 100 characters' }).optional(),
+  name: z
+    .string({ error: 'name must be a string' })
+    .max(100, { error: 'name must be at most 100 characters' })
+    .optional(),
   /** A number, or a numeric string in the talking avatar variant. */
   type: z.preprocess(
     (v) => (v === '1' || v === '2' ? Number(v) : v),
@@ -62,5 +73,9 @@ export const avatarCreateBodySchema = z.object({
   url_from: z.union([z.literal(1), z.literal(2)], { error: 'url_from must be 1 or 2' }).optional(),
 });
 export type AvatarCreateBody = z.input<typeof avatarCreateBodySchema>;
-export const avatarCreateItemSchema = avatarRecordSchema.extend({ avatar_id: z.string(), url: z.string(), status: recordStatusSchema });
+export const avatarCreateItemSchema = avatarRecordSchema.extend({
+  avatar_id: z.string(),
+  url: z.string(),
+  status: recordStatusSchema,
+});
 export const avatarCreateResponseSchema = envelope(z.array(avatarCreateItemSchema));

@@ -6,7 +6,8 @@ export const BACKGROUND_CHANGE_DEPRECATED = true;
 
 const size = (field: string) =>
   z.string({ error: `${field} must be a string` }).regex(/^\d+x\d+$/, { error: `${field} must have the form <w>x<h>` });
-const coord = (field: string) => z.number({ error: `${field} must be an integer` }).int({ error: `${field} must be an integer` });
+const coord = (field: string) =>
+  z.number({ error: `${field} must be an integer` }).int({ error: `${field} must be an integer` });
 
 export const backgroundChangeBodySchema = z.object({
   origin_img: httpUrl('origin_img'),
@@ -15,7 +16,10 @@ export const backgroundChangeBodySchema = z.object({
   overlay_origin_y: coord('overlay_origin_y'),
   canvas_size: size('canvas_size'),
   webhookUrl: z.string({ error: 'webhookUrl must be a string' }),
-  color_code: z.string().regex(/^#?[0-9a-fA-F]{3,8}$/, { error: 'color_code must be a hex color' }).optional(),
+  color_code: z
+    .string()
+    .regex(/^#?[0-9a-fA-F]{3,8}$/, { error: 'color_code must be a hex color' })
+    .optional(),
   template_url: httpUrl('template_url').optional(),
   modify_template_size: size('modify_template_size').optional(),
   overlay_template_x: coord('overlay_template_x').optional(),

@@ -1,15 +1,57 @@
 import type { z } from 'zod';
 import { getTokenBodySchema, getTokenResponseSchema } from './auth';
-import { avatarCreateBodySchema, avatarCreateResponseSchema, avatarDetailQuerySchema, avatarDetailResponseSchema, avatarListQuerySchema, avatarListResponseSchema } from './avatar';
-import { backgroundChangeBodySchema, backgroundChangeResponseSchema, backgroundInfoQuerySchema, backgroundInfoResponseSchema } from './background';
+import {
+  avatarCreateBodySchema,
+  avatarCreateResponseSchema,
+  avatarDetailQuerySchema,
+  avatarDetailResponseSchema,
+  avatarListQuerySchema,
+  avatarListResponseSchema,
+} from './avatar';
+import {
+  backgroundChangeBodySchema,
+  backgroundChangeResponseSchema,
+  backgroundInfoQuerySchema,
+  backgroundInfoResponseSchema,
+} from './background';
 import { characterSwapBodySchema, characterSwapResponseSchema } from './character-swap';
-import { analyzeFramesBodySchema, analyzeFramesResponseSchema, detectFacesBodySchema, detectFacesResponseSchema } from './faces';
+import {
+  analyzeFramesBodySchema,
+  analyzeFramesResponseSchema,
+  detectFacesBodySchema,
+  detectFacesResponseSchema,
+} from './faces';
 import { quotaInfoQuerySchema, quotaInfoResponseSchema } from './quota';
-import { liveCloseBodySchema, liveCloseResponseSchema, liveCreateBodySchema, liveCreateResponseSchema, liveUpdateBodySchema, liveUpdateResponseSchema } from './live';
+import {
+  liveCloseBodySchema,
+  liveCloseResponseSchema,
+  liveCreateBodySchema,
+  liveCreateResponseSchema,
+  liveUpdateBodySchema,
+  liveUpdateResponseSchema,
+} from './live';
 import { aiModelListQuerySchema, aiModelListResponseSchema } from './models';
 import { API_PATHS, type ApiPathName } from './paths';
-import { avatarVideoBodySchema, avatarVideoResponseSchema, lipSyncBodySchema, lipSyncResponseSchema, talkingAvatarBodySchema, talkingAvatarResponseSchema, videoInfoQuerySchema, videoInfoResponseSchema } from './video';
-import { audioCloneResponseSchema, audioCreateResponseSchema, audioInfoQuerySchema, audioInfoResponseSchema, ttsCreateBodySchema, voiceCloneBodySchema, voiceListQuerySchema, voiceListResponseSchema } from './voice';
+import {
+  avatarVideoBodySchema,
+  avatarVideoResponseSchema,
+  lipSyncBodySchema,
+  lipSyncResponseSchema,
+  talkingAvatarBodySchema,
+  talkingAvatarResponseSchema,
+  videoInfoQuerySchema,
+  videoInfoResponseSchema,
+} from './video';
+import {
+  audioCloneResponseSchema,
+  audioCreateResponseSchema,
+  audioInfoQuerySchema,
+  audioInfoResponseSchema,
+  ttsCreateBodySchema,
+  voiceCloneBodySchema,
+  voiceListQuerySchema,
+  voiceListResponseSchema,
+} from './voice';
 
 export interface EndpointSpec<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
   method: 'GET' | 'POST';
@@ -31,13 +73,34 @@ export interface EndpointSpec<Req extends z.ZodType = z.ZodType, Res extends z.Z
 
 /** Every POST must say whether it creates work: there is no default to forget. */
 const post = <Req extends z.ZodType, Res extends z.ZodType>(
-  path: string, request: Req, response: Res, extra: Pick<EndpointSpec, 'creates'> & Partial<Pick<EndpointSpec, 'authenticated' | 'envelope'>>,
+  path: string,
+  request: Req,
+  response: Res,
+  extra: Pick<EndpointSpec, 'creates'> & Partial<Pick<EndpointSpec, 'authenticated' | 'envelope'>>,
 ): EndpointSpec<Req, Res> => ({
-  method: 'POST', path, input: 'body', request, response, authenticated: true, envelope: 'business', ...extra,
+  method: 'POST',
+  path,
+  input: 'body',
+  request,
+  response,
+  authenticated: true,
+  envelope: 'business',
+  ...extra,
 });
 /** Reads only: the interface's GETs never create anything. */
-const get = <Req extends z.ZodType, Res extends z.ZodType>(path: string, request: Req, response: Res): EndpointSpec<Req, Res> => ({
-  method: 'GET', path, input: 'query', request, response, authenticated: true, envelope: 'business', creates: false,
+const get = <Req extends z.ZodType, Res extends z.ZodType>(
+  path: string,
+  request: Req,
+  response: Res,
+): EndpointSpec<Req, Res> => ({
+  method: 'GET',
+  path,
+  input: 'query',
+  request,
+  response,
+  authenticated: true,
+  envelope: 'business',
+  creates: false,
 });
 const CREATES = { creates: true } as const;
 const READS = { creates: false } as const;
@@ -45,8 +108,14 @@ const READS = { creates: false } as const;
 /** Every operation of the interface: path, method, request schema and response schema. */
 export const ENDPOINTS = {
   getToken: post(API_PATHS.getToken, getTokenBodySchema, getTokenResponseSchema, { ...READS, authenticated: false }),
-  detectFaces: post(API_PATHS.detectFaces, detectFacesBodySchema, detectFacesResponseSchema, { ...READS, envelope: 'face-detection' }),
-  analyzeFrames: post(API_PATHS.analyzeFrames, analyzeFramesBodySchema, analyzeFramesResponseSchema, { ...READS, envelope: 'analyze-frames' }),
+  detectFaces: post(API_PATHS.detectFaces, detectFacesBodySchema, detectFacesResponseSchema, {
+    ...READS,
+    envelope: 'face-detection',
+  }),
+  analyzeFrames: post(API_PATHS.analyzeFrames, analyzeFramesBodySchema, analyzeFramesResponseSchema, {
+    ...READS,
+    envelope: 'analyze-frames',
+  }),
   liveCreate: post(API_PATHS.liveCreate, liveCreateBodySchema, liveCreateResponseSchema, CREATES),
   liveUpdate: post(API_PATHS.liveUpdate, liveUpdateBodySchema, liveUpdateResponseSchema, CREATES),
   liveClose: post(API_PATHS.liveClose, liveCloseBodySchema, liveCloseResponseSchema, CREATES),
@@ -61,9 +130,24 @@ export const ENDPOINTS = {
   avatarDetail: get(API_PATHS.avatarDetail, avatarDetailQuerySchema, avatarDetailResponseSchema),
   avatarCreate: post(API_PATHS.avatarCreate, avatarCreateBodySchema, avatarCreateResponseSchema, CREATES),
   avatarVideoCreate: post(API_PATHS.avatarVideoCreate, avatarVideoBodySchema, avatarVideoResponseSchema, CREATES),
-  talkingAvatarCreate: post(API_PATHS.talkingAvatarCreate, talkingAvatarBodySchema, talkingAvatarResponseSchema, CREATES),
-  characterSwapCreate: post(API_PATHS.characterSwapCreate, characterSwapBodySchema, characterSwapResponseSchema, CREATES),
-  backgroundChangeCreate: post(API_PATHS.backgroundChangeCreate, backgroundChangeBodySchema, backgroundChangeResponseSchema, CREATES),
+  talkingAvatarCreate: post(
+    API_PATHS.talkingAvatarCreate,
+    talkingAvatarBodySchema,
+    talkingAvatarResponseSchema,
+    CREATES,
+  ),
+  characterSwapCreate: post(
+    API_PATHS.characterSwapCreate,
+    characterSwapBodySchema,
+    characterSwapResponseSchema,
+    CREATES,
+  ),
+  backgroundChangeCreate: post(
+    API_PATHS.backgroundChangeCreate,
+    backgroundChangeBodySchema,
+    backgroundChangeResponseSchema,
+    CREATES,
+  ),
   backgroundChangeInfo: get(API_PATHS.backgroundChangeInfo, backgroundInfoQuerySchema, backgroundInfoResponseSchema),
   quotaInfo: get(API_PATHS.quotaInfo, quotaInfoQuerySchema, quotaInfoResponseSchema),
 } as const satisfies Record<ApiPathName, EndpointSpec>;
@@ -76,7 +160,10 @@ export type ResponseOf<N extends EndpointName> = z.infer<(typeof ENDPOINTS)[N]['
 export function describeIssues(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid request';
-  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  const path = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
   const msg = issue.message;
   if (path === '' || msg.includes(path.split(/[.[]/)[0] ?? '')) return msg;
   if (issue.code === 'invalid_type' && issue.input === undefined) return `${path} is required`;

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { envelope, emptyEnvelopeSchema, record } from './common';
 
 /** Four landmark points `x1,y1:x2,y2:x3,y3:x4,y4` (the `landmarks_str` of face detection). */
-export const LANDMARK_OPTS_PATTERN = /^\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?(\s*:\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?){3}\s*$/;
+export const LANDMARK_OPTS_PATTERN =
+  /^\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?(\s*:\s*-?\d+(\.\d+)?\s*,\s*-?\d+(\.\d+)?){3}\s*$/;
 
 export const sourceImageSchema = z.object({
   path: z

@@ -12,7 +12,10 @@ export const aiModelTypeSchema = z.union([z.literal(1501), z.literal(1502), z.li
 /** Query: `types[]=<n>` repeated, at least one. Numeric strings from a query string are accepted. */
 export const aiModelListQuerySchema = z.object({
   types: z.preprocess(
-    (v) => (v === undefined ? v : (Array.isArray(v) ? v : [v]).map((t) => (typeof t === 'string' && /^\d+$/.test(t) ? Number(t) : t))),
+    (v) =>
+      v === undefined
+        ? v
+        : (Array.isArray(v) ? v : [v]).map((t) => (typeof t === 'string' && /^\d+$/.test(t) ? Number(t) : t)),
     z
       .array(aiModelTypeSchema, { error: 'types is required (send types[]=<n>)' })
       .min(1, { error: 'types must contain at least one type' }),

@@ -84,7 +84,9 @@ export const avatarVideoElementSchema = z.object({
   scale_y: unitScale('elements[].scale_y').optional(),
   offset_x: pixels('elements[].offset_x').optional(),
   offset_y: pixels('elements[].offset_y').optional(),
-  type: z.enum(['avatar', 'image', 'video', 'audio'], { error: 'elements[].type must be avatar, image, video or audio' }),
+  type: z.enum(['avatar', 'image', 'video', 'audio'], {
+    error: 'elements[].type must be avatar, image, video or audio',
+  }),
   layer_number: z.number({ error: 'elements[].layer_number must be a number' }).optional(),
   avatar_id: z.string({ error: 'elements[].avatar_id must be a string' }).optional(),
   id: z.string().optional(),
@@ -97,7 +99,10 @@ export const avatarVideoSceneSchema = z
   .object({
     width: side('data[].width'),
     height: side('data[].height'),
-    duration: z.number({ error: 'data[].duration must be a number of milliseconds' }).positive({ error: 'data[].duration must be positive' }).optional(),
+    duration: z
+      .number({ error: 'data[].duration must be a number of milliseconds' })
+      .positive({ error: 'data[].duration must be positive' })
+      .optional(),
     voice: z
       .object({
         voice_url: httpUrl('data[].voice.voice_url').optional(),
@@ -116,9 +121,14 @@ export const avatarVideoSceneSchema = z
 export type AvatarVideoScene = z.infer<typeof avatarVideoSceneSchema>;
 
 export const avatarVideoBodySchema = z.object({
-  data: z.array(avatarVideoSceneSchema, { error: 'data must be an array of scenes' }).min(1, { error: 'data cannot be empty' }),
+  data: z
+    .array(avatarVideoSceneSchema, { error: 'data must be an array of scenes' })
+    .min(1, { error: 'data cannot be empty' }),
   webhookUrl: optionalWebhook('webhookUrl'),
-  duration: z.number({ error: 'duration must be a number of milliseconds' }).positive({ error: 'duration must be positive' }).optional(),
+  duration: z
+    .number({ error: 'duration must be a number of milliseconds' })
+    .positive({ error: 'duration must be positive' })
+    .optional(),
 });
 export type AvatarVideoBody = z.infer<typeof avatarVideoBodySchema>;
 export const avatarVideoResponseSchema = envelope(videoRecordSchema);
@@ -143,7 +153,8 @@ export const talkingAvatarElementSchema = z
   .superRefine((e, ctx) => {
     if (e.type !== 'audio') {
       for (const f of ['scale_x', 'scale_y', 'offset_x', 'offset_y'] as const) {
-        if (e[f] === undefined) ctx.addIssue({ code: 'custom', path: [f], message: `elements[].${f} is required for ${e.type} elements` });
+        if (e[f] === undefined)
+          ctx.addIssue({ code: 'custom', path: [f], message: `elements[].${f} is required for ${e.type} elements` });
       }
     }
     if (e.type === 'audio') {
@@ -151,7 +162,11 @@ export const talkingAvatarElementSchema = z
         ctx.addIssue({ code: 'custom', path: ['input_text'], message: 'input_text and voice_id must both be present' });
       }
       if (e.url === undefined && e.input_text === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['url'], message: 'an audio element needs url or input_text with voice_id' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['url'],
+          message: 'an audio element needs url or input_text with voice_id',
+        });
       }
     }
     if (e.type === 'image' && (e.url === undefined || e.url === '')) {
@@ -166,17 +181,27 @@ export const talkingAvatarBodySchema = z
     height: side('height'),
     avatar_from: z.union([z.literal(2), z.literal(3)], { error: 'avatar_from must be 2 or 3' }),
     webhookUrl: optionalWebhook('webhookUrl'),
-    elements: z.array(talkingAvatarElementSchema, { error: 'elements must be an array' }).min(1, { error: 'elements cannot be empty' }),
+    elements: z
+      .array(talkingAvatarElementSchema, { error: 'elements must be an array' })
+      .min(1, { error: 'elements cannot be empty' }),
   })
   .superRefine((b, ctx) => {
     const avatars = b.elements.filter((e) => e.type === 'avatar');
-    if (avatars.length === 0) ctx.addIssue({ code: 'custom', path: ['elements'], message: 'elements must contain an avatar element' });
-    if (!b.elements.some((e) => e.type === 'audio')) ctx.addIssue({ code: 'custom', path: ['elements'], message: 'elements must contain an audio element' });
+    if (avatars.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['elements'], message: 'elements must contain an avatar element' });
+    if (!b.elements.some((e) => e.type === 'audio'))
+      ctx.addIssue({ code: 'custom', path: ['elements'], message: 'elements must contain an audio element' });
     // avatar_from 2 with the avatar's own url as well is what the official demo sends: the url is ignored.
     for (const a of avatars) {
       const ownUrl = a.url !== undefined && a.url !== '';
-      if (b.avatar_from === 2 && !a.avatar_id) ctx.addIssue({ code: 'custom', path: ['elements'], message: 'an official avatar element (avatar_from 2) needs avatar_id' });
-      if (b.avatar_from === 3 && !ownUrl && !a.avatar_id) ctx.addIssue({ code: 'custom', path: ['elements'], message: 'an avatar element needs url or avatar_id' });
+      if (b.avatar_from === 2 && !a.avatar_id)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['elements'],
+          message: 'an official avatar element (avatar_from 2) needs avatar_id',
+        });
+      if (b.avatar_from === 3 && !ownUrl && !a.avatar_id)
+        ctx.addIssue({ code: 'custom', path: ['elements'], message: 'an avatar element needs url or avatar_id' });
     }
   });
 export type TalkingAvatarBody = z.infer<typeof talkingAvatarBodySchema>;

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { envelope, httpUrl, inputTextSchema, int, optionalWebhook, queryNumber, rateSchema, record, recordStatusSchema } from './common';
+import {
+  envelope,
+  httpUrl,
+  inputTextSchema,
+  int,
+  optionalWebhook,
+  queryNumber,
+  rateSchema,
+  record,
+  recordStatusSchema,
+} from './common';
 
 /** Voice `from`: 3 official, 4 created by the user. */
 export const VoiceFrom = { Official: 3, User: 4 } as const;

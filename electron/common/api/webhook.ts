@@ -9,7 +9,9 @@ import { int } from './common';
  * electron/services/webhooks (it needs Node); the sandbox sends exactly this.
  */
 export const webhookEnvelopeSchema = z.object({
-  signature: z.string({ error: 'signature must be a string' }).regex(/^[0-9a-f]{40}$/i, { error: 'signature must be 40 hex digits (SHA-1)' }),
+  signature: z
+    .string({ error: 'signature must be a string' })
+    .regex(/^[0-9a-f]{40}$/i, { error: 'signature must be 40 hex digits (SHA-1)' }),
   dataEncrypt: z.string({ error: 'dataEncrypt must be a string' }).min(1, { error: 'dataEncrypt cannot be empty' }),
   timestamp: int(),
   nonce: z.string({ error: 'nonce must be a string' }),
@@ -20,7 +22,16 @@ export type WebhookEnvelope = z.infer<typeof webhookEnvelopeSchema>;
  * `type` names as the service's webhook docs list them. Kinds the docs do not name use the closest:
  * avatar video and talking avatar "avatar" with the avatar upload, character swap "faceswap".
  */
-export const WEBHOOK_TYPES = ['faceswap', 'image', 'audio', 'talking photo', 'video translate', 'background change', 'avatar', 'lipsync'] as const;
+export const WEBHOOK_TYPES = [
+  'faceswap',
+  'image',
+  'audio',
+  'talking photo',
+  'video translate',
+  'background change',
+  'avatar',
+  'lipsync',
+] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 
 /** The decrypted event: status 2 (processing), 3 (completed, `url` is the result) or 4 (failed). */

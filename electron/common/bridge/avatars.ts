@@ -19,7 +19,10 @@ const avatarSource = z
   .string()
   .trim()
   .min(1, 'give a link to the avatar video (or picture), or choose a local file')
-  .refine((v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'), 'the avatar must be an http(s) link or a local file you chose');
+  .refine(
+    (v) => v === '' || /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'),
+    'the avatar must be an http(s) link or a local file you chose',
+  );
 
 /** What an upload is, before anyone agreed to pay for it: the host checks this before the price is asked. */
 export const AvatarUploadCheck = z.object({
@@ -29,7 +32,9 @@ export const AvatarUploadCheck = z.object({
   /** 1 talking avatar, 2 stream avatar. */
   type: z.union([z.literal(1), z.literal(2)], { error: 'type must be 1 (talking avatar) or 2 (stream avatar)' }),
   /** 1 own or same-service links, 2 third-party links (video sharing sites and cloud drives only). A local file is always 1. */
-  urlFrom: z.union([z.literal(1), z.literal(2)], { error: 'url_from must be 1 (own link) or 2 (video site or cloud drive)' }).optional(),
+  urlFrom: z
+    .union([z.literal(1), z.literal(2)], { error: 'url_from must be 1 (own link) or 2 (video site or cloud drive)' })
+    .optional(),
 });
 export type AvatarUploadCheck = z.infer<typeof AvatarUploadCheck>;
 

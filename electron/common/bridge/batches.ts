@@ -26,11 +26,29 @@ export const BatchState = z.enum(['running', 'paused', 'cancelled', 'finished'])
 export type BatchState = z.infer<typeof BatchState>;
 
 /** A row's state, read from the ledger (the job of the row) and the batch's own record. */
-export const BatchRowState = z.enum(['waiting', 'sending', 'queued', 'processing', 'completed', 'failed', 'outcome-unknown', 'stalled', 'cancelled', 'invalid']);
+export const BatchRowState = z.enum([
+  'waiting',
+  'sending',
+  'queued',
+  'processing',
+  'completed',
+  'failed',
+  'outcome-unknown',
+  'stalled',
+  'cancelled',
+  'invalid',
+]);
 export type BatchRowState = z.infer<typeof BatchRowState>;
 
 /** Row states the batch does nothing more about on its own. */
-export const BATCH_ROW_STATES_ENDED: ReadonlySet<BatchRowState> = new Set(['completed', 'failed', 'outcome-unknown', 'stalled', 'cancelled', 'invalid']);
+export const BATCH_ROW_STATES_ENDED: ReadonlySet<BatchRowState> = new Set([
+  'completed',
+  'failed',
+  'outcome-unknown',
+  'stalled',
+  'cancelled',
+  'invalid',
+]);
 
 export const DEFAULT_BATCH_TEMPLATE = '{row}-{name|text}';
 
@@ -139,20 +157,27 @@ export type BatchRowEdit = z.infer<typeof BatchRowEdit>;
  * A batch to check or start: a spreadsheet file the user chose (by its granted reference, read by the
  * host in any encoding or as .xlsx) or lines they pasted, with the user's edits and deletions on top.
  */
-export const BatchInput = z.object({
-  csv: z.string().max(20 * 1024 * 1024).optional(),
-  file: z.string().max(4096).optional(),
-  label: z.string().min(1).max(500),
-  defaults: z.object({ voiceId: z.string().max(200).optional(), rate: z.string().max(10).optional() }),
-  concurrency: z.number().int().min(1).max(16).default(4),
-  template: z.string().min(1).max(500).default(DEFAULT_BATCH_TEMPLATE),
-  /** The user's mapping of the columns; without it, the header's names are recognised. */
-  columns: BatchColumns.optional(),
-  /** Cells the user changed in the table before sending; each edited row is checked again. */
-  edits: z.array(BatchRowEdit).max(10_000).optional(),
-  /** Rows the user deleted from the table: never sent, never in the batch (the others keep their numbers). */
-  removed: z.array(z.number().int().nonnegative().max(100_000)).max(100_000).optional(),
-}).refine((input) => (input.csv === undefined) !== (input.file === undefined), { message: 'give either a spreadsheet file or pasted lines, not both' });
+export const BatchInput = z
+  .object({
+    csv: z
+      .string()
+      .max(20 * 1024 * 1024)
+      .optional(),
+    file: z.string().max(4096).optional(),
+    label: z.string().min(1).max(500),
+    defaults: z.object({ voiceId: z.string().max(200).optional(), rate: z.string().max(10).optional() }),
+    concurrency: z.number().int().min(1).max(16).default(4),
+    template: z.string().min(1).max(500).default(DEFAULT_BATCH_TEMPLATE),
+    /** The user's mapping of the columns; without it, the header's names are recognised. */
+    columns: BatchColumns.optional(),
+    /** Cells the user changed in the table before sending; each edited row is checked again. */
+    edits: z.array(BatchRowEdit).max(10_000).optional(),
+    /** Rows the user deleted from the table: never sent, never in the batch (the others keep their numbers). */
+    removed: z.array(z.number().int().nonnegative().max(100_000)).max(100_000).optional(),
+  })
+  .refine((input) => (input.csv === undefined) !== (input.file === undefined), {
+    message: 'give either a spreadsheet file or pasted lines, not both',
+  });
 export type BatchInput = z.input<typeof BatchInput>;
 /** A batch input as the host's handlers receive it: validated, its defaults filled in. */
 export type CheckedBatchInput = z.output<typeof BatchInput>;
@@ -161,7 +186,10 @@ const id = z.string().min(1).max(200);
 
 export const batchesCalls = {
   /** Reads and checks the rows; sends nothing. */
-  'batches.check': call(z.tuple([BatchInput]), z.object({ rows: z.array(BatchRow), problems: z.array(BatchProblem), columns: BatchColumnsFound })),
+  'batches.check': call(
+    z.tuple([BatchInput]),
+    z.object({ rows: z.array(BatchRow), problems: z.array(BatchProblem), columns: BatchColumnsFound }),
+  ),
   /** Starts a batch of the rows that pass the checks (the others are kept, marked invalid). */
   'batches.create': call(z.tuple([BatchInput, PaidConfirmation.optional()]), BatchView),
   'batches.list': call(z.tuple([]), z.array(BatchSummary)),
@@ -172,23 +200,42 @@ export const batchesCalls = {
   /** Sends the failed rows again: new paid jobs, so the user's answer to their price comes with them. */
   'batches.retryFailed': call(z.tuple([id, PaidConfirmation]), BatchView),
   /** Makes one ended row again: a new paid job for that row only (0-based row). */
-  'batches.redoRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation.optional()]), BatchView),
+  'batches.redoRow': call(
+    z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation.optional()]),
+    BatchView,
+  ),
   /**
    * Changes one row of a started batch. A row not sent yet changes only while the batch is paused (or
    * finished); a row that ended is made again with the change when `remake` is true (a new paid job).
    */
-  'batches.editRow': call(z.tuple([id, BatchRowEdit, z.object({ remake: z.boolean(), confirmation: PaidConfirmation.optional() })]), BatchView),
+  'batches.editRow': call(
+    z.tuple([id, BatchRowEdit, z.object({ remake: z.boolean(), confirmation: PaidConfirmation.optional() })]),
+    BatchView,
+  ),
   /** Deletes rows not sent yet from a paused batch; a sent row is paid for and stays. */
-  'batches.removeRows': call(z.tuple([id, z.array(z.number().int().nonnegative().max(100_000)).min(1).max(100_000)]), BatchView),
+  'batches.removeRows': call(
+    z.tuple([id, z.array(z.number().int().nonnegative().max(100_000)).min(1).max(100_000)]),
+    BatchView,
+  ),
   /** Saves every completed row's audio and manifest.csv into an absolute folder on the host's machine. */
   'batches.export': call(
     z.tuple([id, z.string().min(1).max(1000)]),
-    z.object({ folder: z.string(), saved: z.number(), inFolder: z.number(), failed: z.array(z.object({ row: z.number(), error: z.string() })), manifest: z.string() }),
+    z.object({
+      folder: z.string(),
+      saved: z.number(),
+      inFolder: z.number(),
+      failed: z.array(z.object({ row: z.number(), error: z.string() })),
+      manifest: z.string(),
+    }),
   ),
 };
 
 export const batchesEvents = {
   'batches.changed': BatchSummary,
   /** How far a Save has got: rows whose file is in the folder or failed, of those to save. */
-  'batches.saving': z.object({ id: z.string(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
+  'batches.saving': z.object({
+    id: z.string(),
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+  }),
 };

@@ -36,7 +36,14 @@ export const CampaignCheckView = z.object({
   unused: z.array(z.string()),
   /** What stops the whole campaign: nothing can start while there is one. */
   problems: z.array(z.string()),
-  rows: z.array(z.object({ row: z.number().int(), fileName: z.string(), values: z.record(z.string(), z.string()), problems: z.array(z.string()) })),
+  rows: z.array(
+    z.object({
+      row: z.number().int(),
+      fileName: z.string(),
+      values: z.record(z.string(), z.string()),
+      problems: z.array(z.string()),
+    }),
+  ),
 });
 export type CampaignCheckView = z.infer<typeof CampaignCheckView>;
 
@@ -63,11 +70,29 @@ export const CampaignView = CampaignSummary.extend({
 export type CampaignView = z.infer<typeof CampaignView>;
 
 /** A record as the page sees it: no template document, counts by state, and what each row was charged. */
-export function campaignView(record: CampaignRecord, charged: ReadonlyMap<number, number | null> = new Map()): CampaignView {
+export function campaignView(
+  record: CampaignRecord,
+  charged: ReadonlyMap<number, number | null> = new Map(),
+): CampaignView {
   const counts: Record<string, number> = {};
   for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
-  const costs = Object.fromEntries([...charged].filter((entry): entry is [number, number] => entry[1] !== null).map(([row, credits]) => [String(row), credits]));
-  return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, outDir: record.outDir, counts, total: record.rows.length, variables: record.variables.map((v) => ({ id: v.key, name: v.name })), rows: record.rows, charged: costs };
+  const costs = Object.fromEntries(
+    [...charged]
+      .filter((entry): entry is [number, number] => entry[1] !== null)
+      .map(([row, credits]) => [String(row), credits]),
+  );
+  return {
+    id: record.id,
+    label: record.label,
+    createdAt: record.createdAt,
+    state: record.state,
+    outDir: record.outDir,
+    counts,
+    total: record.rows.length,
+    variables: record.variables.map((v) => ({ id: v.key, name: v.name })),
+    rows: record.rows,
+    charged: costs,
+  };
 }
 
 export function campaignSummary(record: CampaignRecord): CampaignSummary {
@@ -107,7 +132,10 @@ export const campaignsCalls = {
   /** Rows not sent yet never are. */
   'campaigns.cancel': call(z.tuple([id]), CampaignView),
   /** Makes one ended row again (0-based): new paid jobs, so the user's answer to their price comes with it. */
-  'campaigns.retryRow': call(z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation]), CampaignView),
+  'campaigns.retryRow': call(
+    z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation]),
+    CampaignView,
+  ),
   /** The price of making one row again. */
   'campaigns.quoteRow': call(z.tuple([id, rowNumber]), PriceQuote),
   /**
@@ -116,7 +144,10 @@ export const campaignsCalls = {
    */
   'campaigns.rowProject': call(z.tuple([CampaignInput, rowNumber]), Project),
   /** The first frames of the first `rows` rows that pass the check, side by side in one picture. */
-  'campaigns.contactSheet': call(z.tuple([CampaignInput, z.object({ rows: z.number().int().min(1).max(CONTACT_SHEET_MAX_ROWS) })]), CampaignStill),
+  'campaigns.contactSheet': call(
+    z.tuple([CampaignInput, z.object({ rows: z.number().int().min(1).max(CONTACT_SHEET_MAX_ROWS) })]),
+    CampaignStill,
+  ),
   /** A row's thumbnail: a frame of its saved video once there is one, else its filled project's first frame. */
   'campaigns.rowStill': call(z.tuple([id, rowNumber]), CampaignStill),
   /** Opens a saved row's video with the system's player (the desktop app); otherwise says where it is. */

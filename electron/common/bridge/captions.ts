@@ -6,7 +6,11 @@ import { call } from './contract';
  * Captions: a scene's phrases timed on its voice by the host (it speaks the draft voice or reads the
  * generated voiceover, and finds the pauses with ffmpeg).
  */
-export const TimedCue = z.object({ text: z.string(), startMs: z.number().int().min(0), endMs: z.number().int().min(1) });
+export const TimedCue = z.object({
+  text: z.string(),
+  startMs: z.number().int().min(0),
+  endMs: z.number().int().min(1),
+});
 
 export const captionsCalls = {
   /** The scene's script cut into phrases and timed on its voice; `heard` says which voice was measured. */
@@ -34,7 +38,10 @@ export const captionsBurnCalls = {
    * Burns the project's captions into a copy of this saved download ("<name> (captions).mp4" beside
    * it); answers at once, progress and the outcome arrive as captions.burning events.
    */
-  'captions.burn': call(z.tuple([z.object({ downloadId: z.string().min(1).max(100) })]), z.object({ burnId: z.string() })),
+  'captions.burn': call(
+    z.tuple([z.object({ downloadId: z.string().min(1).max(100) })]),
+    z.object({ burnId: z.string() }),
+  ),
 };
 
 export const captionsEvents = {

@@ -24,7 +24,10 @@ export type CatalogueModel = z.infer<typeof CatalogueModel>;
 export const catalogueCalls = {
   'catalogue.avatars': call(z.tuple([AvatarQuery.optional()]), z.array(CatalogueAvatar)),
   'catalogue.voices': call(z.tuple([VoiceQuery.optional()]), z.array(CatalogueVoice)),
-  'catalogue.models': call(z.tuple([z.array(aiModelTypeSchema).min(1, 'give at least one model type')]), z.array(CatalogueModel)),
+  'catalogue.models': call(
+    z.tuple([z.array(aiModelTypeSchema).min(1, 'give at least one model type')]),
+    z.array(CatalogueModel),
+  ),
   /** Forget the cached lists, so the next ask reads them from the service again (a Refresh button). */
   'catalogue.refresh': call(z.tuple([]), z.void()),
 };

@@ -43,7 +43,9 @@ export const bridgeFailureSchema = z.object({
 
 export const bridgeOutcomeSchema = z.union([
   // A call returning nothing answers `{ "ok": true }` over HTTP (JSON drops an undefined value): still a result.
-  z.object({ ok: z.literal(true), value: z.unknown().optional() }).transform((o) => ({ ok: o.ok, value: o.value as unknown })),
+  z
+    .object({ ok: z.literal(true), value: z.unknown().optional() })
+    .transform((o) => ({ ok: o.ok, value: o.value as unknown })),
   z.object({ ok: z.literal(false), error: bridgeFailureSchema }),
 ]);
 
@@ -56,4 +58,10 @@ export const IMPORT_SHEET_CHANNEL = 'studio:import-sheet';
  * Where the web host serves the bridge: one POST per call (body: the argument array), events as SSE,
  * and one PUT per dropped local file or picked spreadsheet (body: its bytes).
  */
-export const WEB_BRIDGE_PATHS = { call: '/bridge/call/', events: '/bridge/events', importFile: '/bridge/import/', importSheet: '/bridge/import-sheet/', saved: '/bridge/saved/' } as const;
+export const WEB_BRIDGE_PATHS = {
+  call: '/bridge/call/',
+  events: '/bridge/events',
+  importFile: '/bridge/import/',
+  importSheet: '/bridge/import-sheet/',
+  saved: '/bridge/saved/',
+} as const;

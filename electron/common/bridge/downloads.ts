@@ -5,7 +5,16 @@ import { call } from './contract';
  * `missing` and `changed`: the file was saved, but a later check found it gone, or no longer the bytes
  * that were written (another length or content hash).
  */
-export const DOWNLOAD_STATES = ['queued', 'downloading', 'paused', 'saved', 'failed', 'cancelled', 'missing', 'changed'] as const;
+export const DOWNLOAD_STATES = [
+  'queued',
+  'downloading',
+  'paused',
+  'saved',
+  'failed',
+  'cancelled',
+  'missing',
+  'changed',
+] as const;
 export const DownloadState = z.enum(DOWNLOAD_STATES);
 export type DownloadState = z.infer<typeof DownloadState>;
 
@@ -77,7 +86,12 @@ export type ArchiveSettings = z.infer<typeof ArchiveSettings>;
 /** How transfers run: files at once, and a limit for all of them together (bytes per second, null: none). */
 export const TransferSettings = z.object({
   concurrency: z.number().int().min(1).max(10),
-  speedLimit: z.number().int().min(16_384).max(10 * 1024 ** 3).nullable(),
+  speedLimit: z
+    .number()
+    .int()
+    .min(16_384)
+    .max(10 * 1024 ** 3)
+    .nullable(),
 });
 export type TransferSettings = z.infer<typeof TransferSettings>;
 
@@ -135,7 +149,14 @@ export const downloadsCalls = {
    */
   'downloads.preview': call(
     z.tuple([z.object({ jobIds: z.array(id).min(1).max(1000), template: z.string().min(1).max(500) })]),
-    z.array(z.object({ jobId: z.string(), name: z.string().nullable(), reason: z.string().nullable(), bytes: z.number().nullable() })),
+    z.array(
+      z.object({
+        jobId: z.string(),
+        name: z.string().nullable(),
+        reason: z.string().nullable(),
+        bytes: z.number().nullable(),
+      }),
+    ),
   ),
   /** Renames the saved copies of these jobs after another template by moving the files (no fetch). */
   'downloads.rename': call(
@@ -149,7 +170,10 @@ export const downloadsCalls = {
   /** Resumes every download after the queue paused itself (a full disk). */
   'downloads.resumeAll': call(z.tuple([]), DownloadTotals),
   /** Checks a folder typed in the web host (no native dialog there): exists or can be made, writable. */
-  'downloads.checkFolder': call(z.tuple([z.string().max(1000)]), z.object({ folder: z.string(), ok: z.boolean(), message: z.string() })),
+  'downloads.checkFolder': call(
+    z.tuple([z.string().max(1000)]),
+    z.object({ folder: z.string(), ok: z.boolean(), message: z.string() }),
+  ),
   /** Desktop only: a native folder dialog; null when cancelled or where the host has none. */
   'downloads.chooseFolder': call(z.tuple([]), z.string().nullable()),
   'downloads.showInFolder': call(z.tuple([id]), z.void()),
@@ -170,7 +194,15 @@ export const downloadsCalls = {
    */
   'downloads.media': call(z.tuple([z.array(id).min(1).max(200)]), z.array(ResultMedia)),
   /** The remembered folder and template for "Download…". */
-  'downloads.preferences': call(z.tuple([]), z.object({ folder: z.string().nullable(), template: z.string(), canChooseFolder: z.boolean(), canShowInFolder: z.boolean() })),
+  'downloads.preferences': call(
+    z.tuple([]),
+    z.object({
+      folder: z.string().nullable(),
+      template: z.string(),
+      canChooseFolder: z.boolean(),
+      canShowInFolder: z.boolean(),
+    }),
+  ),
 };
 
 export const downloadsEvents = {

@@ -9,13 +9,21 @@ const mediaSource = z
   .string()
   .trim()
   .min(1, 'give a link or a local file to detect faces in')
-  .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'), 'the media must be an http(s) link or a local file you chose');
+  .refine(
+    (v) => /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'),
+    'the media must be an http(s) link or a local file you chose',
+  );
 
 export const DetectRequest = z.object({
   source: mediaSource,
   singleFace: z.boolean().optional(),
   returnFaceUrl: z.boolean().optional(),
-  numFrames: z.number().int().min(1, 'frames must be at least 1').max(MAX_NUM_FRAMES, `frames must be at most ${MAX_NUM_FRAMES}`).optional(),
+  numFrames: z
+    .number()
+    .int()
+    .min(1, 'frames must be at least 1')
+    .max(MAX_NUM_FRAMES, `frames must be at most ${MAX_NUM_FRAMES}`)
+    .optional(),
 });
 export type DetectRequest = z.infer<typeof DetectRequest>;
 
@@ -23,16 +31,32 @@ export const DetectResult = detectFacesResponseSchema;
 export type DetectResult = z.infer<typeof DetectResult>;
 
 export const AnalyzeRequest = z.object({
-  frameUrls: z.array(z.string().trim().regex(/^https?:\/\/[^\s/]+/i, 'every frame must be an http(s) link')).min(1, 'give at least one frame'),
+  frameUrls: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^https?:\/\/[^\s/]+/i, 'every frame must be an http(s) link'),
+    )
+    .min(1, 'give at least one frame'),
   timestamps: z.array(z.number().min(0, 'timestamps cannot be negative')).optional(),
-  expandRatio: z.number().min(0, 'expand ratio must be between 0 and 1').max(1, 'expand ratio must be between 0 and 1').optional(),
+  expandRatio: z
+    .number()
+    .min(0, 'expand ratio must be between 0 and 1')
+    .max(1, 'expand ratio must be between 0 and 1')
+    .optional(),
 });
 export type AnalyzeRequest = z.infer<typeof AnalyzeRequest>;
 
 /** Frames taken on the host from a local video the user chose, at the times given (seconds). */
 export const VideoFramesRequest = z.object({
-  video: z.string().startsWith('file:', 'frames are taken from a local video you chose; give a link to an image instead'),
-  times: z.array(z.number().min(0, 'times cannot be negative')).min(1, 'give at least one time').max(MAX_NUM_FRAMES, `take at most ${MAX_NUM_FRAMES} frames`),
+  video: z
+    .string()
+    .startsWith('file:', 'frames are taken from a local video you chose; give a link to an image instead'),
+  times: z
+    .array(z.number().min(0, 'times cannot be negative'))
+    .min(1, 'give at least one time')
+    .max(MAX_NUM_FRAMES, `take at most ${MAX_NUM_FRAMES} frames`),
 });
 export type VideoFramesRequest = z.infer<typeof VideoFramesRequest>;
 
@@ -110,7 +134,10 @@ export const facesCalls = {
   'faces.analyze': call(z.tuple([AnalyzeRequest]), AnalyzeResult),
   'faces.videoFrames': call(z.tuple([VideoFramesRequest]), z.array(VideoFrame)),
   /** Opens a paid session: needs the user's confirmation, and `another` to open a second one for the same faces. */
-  'live.create': call(z.tuple([faces, z.object({ confirmation: PaidConfirmation, another: z.boolean().optional() })]), LiveSession),
+  'live.create': call(
+    z.tuple([faces, z.object({ confirmation: PaidConfirmation, another: z.boolean().optional() })]),
+    LiveSession,
+  ),
   'live.update': call(z.tuple([sessionId, faces]), LiveSession),
   'live.close': call(z.tuple([sessionId]), z.void()),
   'live.sessions': call(z.tuple([]), z.array(LiveSession)),

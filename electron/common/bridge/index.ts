@@ -99,7 +99,11 @@ export interface StudioWindowApi {
   importFile(file: File): Promise<BridgeOutcome<ChosenMedia>>;
   /** The same for a spreadsheet picked for a batch: read by the host in any encoding, or as .xlsx. */
   importSheet(file: File): Promise<BridgeOutcome<ChosenSheet>>;
-  calls: { [C in CallChannel]: (...args: Parameters<StudioApi[C]>) => Promise<BridgeOutcome<Awaited<ReturnType<StudioApi[C]>>>> };
+  calls: {
+    [C in CallChannel]: (
+      ...args: Parameters<StudioApi[C]>
+    ) => Promise<BridgeOutcome<Awaited<ReturnType<StudioApi[C]>>>>;
+  };
   events: { [E in EventChannel]: (handler: (payload: EventPayloads[E]) => void) => () => void };
 }
 export * from './connections';

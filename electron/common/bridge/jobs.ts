@@ -139,10 +139,22 @@ export const JobSubmission = z.discriminatedUnion('kind', [
 ]);
 export type JobSubmission = z.infer<typeof JobSubmission>;
 /** A submission before anyone agreed to pay for it (a screen asks, then adds the confirmation). */
-export type UnconfirmedSubmission = JobSubmission extends infer S ? (S extends unknown ? Omit<S, 'confirmation'> : never) : never;
+export type UnconfirmedSubmission = JobSubmission extends infer S
+  ? S extends unknown
+    ? Omit<S, 'confirmation'>
+    : never
+  : never;
 
 // The union above must list every kind of the registry.
-const listed: Record<keyof typeof JOB_KIND_REGISTRY, true> = { 'avatar-video': true, 'talking-avatar': true, tts: true, 'voice-clone': true, lipsync: true, 'character-swap': true, 'avatar-upload': true };
+const listed: Record<keyof typeof JOB_KIND_REGISTRY, true> = {
+  'avatar-video': true,
+  'talking-avatar': true,
+  tts: true,
+  'voice-clone': true,
+  lipsync: true,
+  'character-swap': true,
+  'avatar-upload': true,
+};
 void listed;
 
 export const SubmitResult = z.discriminatedUnion('status', [
@@ -244,7 +256,11 @@ export function describeCost(job: Pick<JobRecord, 'chargedCredits' | 'costEstima
 }
 
 /** What the shown jobs cost, in all and per project and per batch (the groups a user pays for together). */
-export function costGroups(jobs: readonly JobView[]): { all: CostTotal; projects: Map<string, CostTotal>; batches: Map<string, CostTotal> } {
+export function costGroups(jobs: readonly JobView[]): {
+  all: CostTotal;
+  projects: Map<string, CostTotal>;
+  batches: Map<string, CostTotal>;
+} {
   const by = (key: (job: JobView) => string | null) => {
     const groups = new Map<string, JobView[]>();
     for (const job of jobs) {
@@ -253,7 +269,11 @@ export function costGroups(jobs: readonly JobView[]): { all: CostTotal; projects
     }
     return new Map([...groups].map(([k, list]) => [k, totalCost(list)]));
   };
-  return { all: totalCost(jobs), projects: by((j) => j.projectId), batches: by((j) => (j.purpose.type === 'batch-row' ? j.purpose.batchId : null)) };
+  return {
+    all: totalCost(jobs),
+    projects: by((j) => j.projectId),
+    batches: by((j) => (j.purpose.type === 'batch-row' ? j.purpose.batchId : null)),
+  };
 }
 
 export interface CostTotal {
@@ -266,12 +286,15 @@ export interface CostTotal {
 export function describeTotalCost(total: CostTotal): string {
   const parts = [creditsText(total.charged)];
   if (total.estimated > 0) parts.push(`about ${creditsText(total.estimated)} more on their way`);
-  if (total.unknown > 0) parts.push(`${total.unknown} job${total.unknown === 1 ? '' : 's'} whose cost is not known yet`);
+  if (total.unknown > 0)
+    parts.push(`${total.unknown} job${total.unknown === 1 ? '' : 's'} whose cost is not known yet`);
   return parts.join(' + ');
 }
 
 /** What a set of jobs cost: the charged credits, the estimates of those not yet charged, and how many say nothing. */
-export function totalCost(jobs: readonly Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>[]): CostTotal {
+export function totalCost(
+  jobs: readonly Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>[],
+): CostTotal {
   let charged = 0;
   let estimated = 0;
   let unknown = 0;

@@ -25,7 +25,11 @@ export const musicCalls = {
   'music.mix': call(z.tuple([z.object({ project: Project, sceneId: z.string().min(1).max(200) })]), MusicMix),
   /** A mix read back in chunks (as preview.read), so the page can play it on the canvas. */
   'music.read': call(
-    z.tuple([z.string().regex(/^mix-[0-9a-f]{8,64}\.mp3$/, 'a file id from music.mix'), z.number().int().min(0), z.number().int().min(1).max(PREVIEW_CHUNK_BYTES)]),
+    z.tuple([
+      z.string().regex(/^mix-[0-9a-f]{8,64}\.mp3$/, 'a file id from music.mix'),
+      z.number().int().min(0),
+      z.number().int().min(1).max(PREVIEW_CHUNK_BYTES),
+    ]),
     PreviewChunk,
   ),
 };

@@ -78,7 +78,11 @@ export const previewCalls = {
   /** One frame at a time on the timeline (ms), at preview size. */
   'preview.poster': call(z.tuple([Project, z.object({ atMs: z.number().min(0) })]), Poster),
   'preview.read': call(
-    z.tuple([z.string().regex(/^[A-Za-z0-9_.-]{1,200}\.mp4$/, 'a file id from preview.done'), z.number().int().min(0), z.number().int().min(1).max(PREVIEW_CHUNK_BYTES)]),
+    z.tuple([
+      z.string().regex(/^[A-Za-z0-9_.-]{1,200}\.mp4$/, 'a file id from preview.done'),
+      z.number().int().min(0),
+      z.number().int().min(1).max(PREVIEW_CHUNK_BYTES),
+    ]),
     PreviewChunk,
   ),
 };

@@ -73,7 +73,10 @@ export const projectsCalls = {
    * Saves a copy under a new id: to a file chosen in a native dialog, or into the library (no
    * dialogs) with the given name. Null when the user cancelled the dialog.
    */
-  'projects.saveAs': call(z.tuple([Project, z.object({ name: z.string().trim().min(1).max(200).optional() })]), OpenedProject.nullable()),
+  'projects.saveAs': call(
+    z.tuple([Project, z.object({ name: z.string().trim().min(1).max(200).optional() })]),
+    OpenedProject.nullable(),
+  ),
   /** Keeps unsaved work safe; offered back by listRecovery after a crash or an unsaved quit. */
   'projects.autosave': call(z.tuple([Project]), z.object({ autosavedAt: z.number() })),
   'projects.listRecovery': call(z.tuple([]), z.array(RecoveryEntry)),
@@ -88,5 +91,10 @@ export const projectsEvents = {
    * A scene's voiceover job completed and its audio is ready. The project file was updated on disk
    * already (when its scene still asks for that script); an editor holding the project applies it too.
    */
-  'projects.voiceoverReady': z.object({ projectId: z.string(), sceneId: z.string(), scriptHash: z.string(), audioUrl: z.string() }),
+  'projects.voiceoverReady': z.object({
+    projectId: z.string(),
+    sceneId: z.string(),
+    scriptHash: z.string(),
+    audioUrl: z.string(),
+  }),
 };

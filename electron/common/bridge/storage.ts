@@ -47,7 +47,7 @@ export const NewS3Storage = z.object({
     .string()
     .trim()
     .max(512)
-    .regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'prefix may hold letters, digits and !_.*\'()/- only'),
+    .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "prefix may hold letters, digits and !_.*'()/- only"),
   pathStyle: z.boolean(),
   publicBaseUrl: optionalHttpAddress('public base URL'),
 });

@@ -18,15 +18,31 @@ export type TextPicture = z.infer<typeof TextPicture>;
 
 const bundledFont = z.enum(BUNDLED_FONTS.map((f) => f.file) as [string, ...string[]]);
 // A system face is named by its catalogue id only: the page can never ask for a path.
-const systemFont = z.string().regex(/^system:[0-9a-f]{16}$/, 'not a catalogue id of this computer\'s fonts');
-const fontFile = z.union([bundledFont, systemFont, z.string().regex(SCRIPT_FONT_FILE, 'not a script font file of the studio')]);
+const systemFont = z.string().regex(/^system:[0-9a-f]{16}$/, "not a catalogue id of this computer's fonts");
+const fontFile = z.union([
+  bundledFont,
+  systemFont,
+  z.string().regex(SCRIPT_FONT_FILE, 'not a script font file of the studio'),
+]);
 const pixels = z.number().int().min(1).max(8000);
 
 export const textCalls = {
   /** This computer's fonts the studio can draw (scanned on the first call); `skipped` counts files passed over, `capped` says the scan stopped at its file or time limit. */
-  'text.systemFonts': call(z.tuple([]), z.object({ faces: z.array(SystemFontFace), skipped: z.number().int().min(0), capped: z.boolean() })),
+  'text.systemFonts': call(
+    z.tuple([]),
+    z.object({ faces: z.array(SystemFontFace), skipped: z.number().int().min(0), capped: z.boolean() }),
+  ),
   /** A bundled, script or system (by catalogue id) font file's bytes as TrueType, base64 (the page's rasteriser measures and draws with them); a system face's SHA-256 with them. */
-  'text.font': call(z.tuple([fontFile]), z.object({ base64: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })),
+  'text.font': call(
+    z.tuple([fontFile]),
+    z.object({
+      base64: z.string(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .optional(),
+    }),
+  ),
   /** The picture of one text element at `width` × `height` pixels; fails with the reason for empty text or an unknown font. */
   'text.picture': call(z.tuple([z.object({ style: TextStyle, width: pixels, height: pixels })]), TextPicture),
 };

@@ -16,7 +16,10 @@ const toolMedia = (what: string) =>
     .trim()
     .min(1, `give the ${what}: a link, a Library result or a local file`)
     .max(4096, `the ${what} link is too long`)
-    .refine((v) => /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'), `the ${what} must be an http(s) link or a local file you chose`);
+    .refine(
+      (v) => /^https?:\/\/[^\s/]+/i.test(v) || v.startsWith('file:'),
+      `the ${what} must be an http(s) link or a local file you chose`,
+    );
 
 export const ToolCheck = z.object({ level: z.enum(['error', 'warning']), code: z.string(), message: z.string() });
 export type ToolCheck = z.infer<typeof ToolCheck>;
@@ -37,8 +40,14 @@ export const SwapInputs = z.object({
   /** Seconds; absent: the video's own length. */
   duration: z
     .number({ error: 'the duration must be a number of seconds' })
-    .min(CHARACTER_SWAP_LIMITS.minSeconds, `the duration must be ${CHARACTER_SWAP_LIMITS.minSeconds} to ${CHARACTER_SWAP_LIMITS.maxSeconds} s`)
-    .max(CHARACTER_SWAP_LIMITS.maxSeconds, `the duration must be ${CHARACTER_SWAP_LIMITS.minSeconds} to ${CHARACTER_SWAP_LIMITS.maxSeconds} s`)
+    .min(
+      CHARACTER_SWAP_LIMITS.minSeconds,
+      `the duration must be ${CHARACTER_SWAP_LIMITS.minSeconds} to ${CHARACTER_SWAP_LIMITS.maxSeconds} s`,
+    )
+    .max(
+      CHARACTER_SWAP_LIMITS.maxSeconds,
+      `the duration must be ${CHARACTER_SWAP_LIMITS.minSeconds} to ${CHARACTER_SWAP_LIMITS.maxSeconds} s`,
+    )
     .optional(),
   /** A type 2101 model's value; absent: the first the list offers. */
   model: z.string().trim().min(1).max(200).optional(),
@@ -49,7 +58,9 @@ export const SwapModelOption = z.object({
   value: z.string(),
   label: z.string(),
   provider: z.string(),
-  resolutions: z.array(z.object({ value: z.string(), label: z.string(), width: z.number(), height: z.number(), unitCredit: z.number() })),
+  resolutions: z.array(
+    z.object({ value: z.string(), label: z.string(), width: z.number(), height: z.number(), unitCredit: z.number() }),
+  ),
 });
 
 export const SwapQuote = z.object({
@@ -71,7 +82,10 @@ export type SwapQuote = z.infer<typeof SwapQuote>;
 
 export const SwapSend = SwapInputs.extend({
   mode: z.enum(CHARACTER_SWAP_MODES, { error: 'the mode must be animate or replace' }).optional(),
-  prompt: z.string().max(CHARACTER_SWAP_LIMITS.maxPrompt, `the prompt must be at most ${CHARACTER_SWAP_LIMITS.maxPrompt} characters`).optional(),
+  prompt: z
+    .string()
+    .max(CHARACTER_SWAP_LIMITS.maxPrompt, `the prompt must be at most ${CHARACTER_SWAP_LIMITS.maxPrompt} characters`)
+    .optional(),
   /** The credits the user saw and agreed to; a different current cost refuses the send. */
   confirmedCredits: z.number().int().nonnegative(),
   /** Sent without the question, under the user's no-question limit; absent: the user answered. */
@@ -82,7 +96,10 @@ export type SwapSend = z.infer<typeof SwapSend>;
 
 export const toolsCalls = {
   'tools.lipsyncMeasure': call(z.tuple([LipSyncInputs]), LipSyncMeasure),
-  'tools.lipsyncSend': call(z.tuple([LipSyncInputs.extend({ confirmDuplicate, confirmation: PaidConfirmation })]), SubmitResult),
+  'tools.lipsyncSend': call(
+    z.tuple([LipSyncInputs.extend({ confirmDuplicate, confirmation: PaidConfirmation })]),
+    SubmitResult,
+  ),
   'tools.swapQuote': call(z.tuple([SwapInputs]), SwapQuote),
   'tools.swapSend': call(z.tuple([SwapSend]), SubmitResult),
 };

@@ -1,6 +1,13 @@
 import type { PriceQuote, QuoteItem } from '../bridge/jobs';
 import type { Project, ProjectKind } from '../composition/document';
-import { combinedPrice, confirmationRefusal, dailyLimitRefusal, type PaidConfirmation, type Price, type SpendingPolicy } from '../jobs/cost-model';
+import {
+  combinedPrice,
+  confirmationRefusal,
+  dailyLimitRefusal,
+  type PaidConfirmation,
+  type Price,
+  type SpendingPolicy,
+} from '../jobs/cost-model';
 
 /**
  * A campaign's price, from the one cost model: each row's voiceovers (an avatar video speaks audio the
@@ -33,7 +40,12 @@ export function campaignPrice(quote: PriceQuote): Price {
  * Why the campaign may not start at this price, or null: the user's answer must cover it (the price is
  * asked again when it changed) and today's spending limit must have room for all of it.
  */
-export function campaignRefusal(quote: PriceQuote, target: ProjectKind, confirmation: PaidConfirmation | undefined, policy: Pick<SpendingPolicy, 'skipQuestionUnder'>): { message: string; code: 'confirmation-required' | 'spending-limit' } | null {
+export function campaignRefusal(
+  quote: PriceQuote,
+  target: ProjectKind,
+  confirmation: PaidConfirmation | undefined,
+  policy: Pick<SpendingPolicy, 'skipQuestionUnder'>,
+): { message: string; code: 'confirmation-required' | 'spending-limit' } | null {
   const price = campaignPrice(quote);
   const unconfirmed = confirmationRefusal(target, price, confirmation, policy);
   if (unconfirmed) return { message: unconfirmed, code: 'confirmation-required' };

@@ -10,7 +10,16 @@ import { Project, ProjectKind } from '../composition/document';
  */
 
 /** pending → voiceover → video → download → done, or failed; invalid rows are never sent. */
-export const CampaignRowState = z.enum(['pending', 'voiceover', 'video', 'download', 'done', 'failed', 'invalid', 'cancelled']);
+export const CampaignRowState = z.enum([
+  'pending',
+  'voiceover',
+  'video',
+  'download',
+  'done',
+  'failed',
+  'invalid',
+  'cancelled',
+]);
 export type CampaignRowState = z.infer<typeof CampaignRowState>;
 
 /** States a row does nothing more about on its own. */
@@ -72,9 +81,22 @@ export function campaignCounts(record: Pick<CampaignRecord, 'rows'>): Partial<Re
 }
 
 /** The one notice for a campaign that has ended (never one per row), and whether it counts as a failure. */
-export function campaignEndedSummary(record: Pick<CampaignRecord, 'rows' | 'label'>): { title: string; body: string; outcome: 'completed' | 'failed' } {
+export function campaignEndedSummary(record: Pick<CampaignRecord, 'rows' | 'label'>): {
+  title: string;
+  body: string;
+  outcome: 'completed' | 'failed';
+} {
   const counts = campaignCounts(record);
   const failed = counts.failed ?? 0;
-  const parts = [`${counts.done ?? 0} done`, ...(failed ? [`${failed} failed`] : []), ...(counts.invalid ? [`${counts.invalid} refused by the check`] : []), ...(counts.cancelled ? [`${counts.cancelled} cancelled`] : [])];
-  return { title: `Campaign "${record.label}" finished`, body: `${parts.join(', ')} of ${record.rows.length} rows`, outcome: failed ? 'failed' : 'completed' };
+  const parts = [
+    `${counts.done ?? 0} done`,
+    ...(failed ? [`${failed} failed`] : []),
+    ...(counts.invalid ? [`${counts.invalid} refused by the check`] : []),
+    ...(counts.cancelled ? [`${counts.cancelled} cancelled`] : []),
+  ];
+  return {
+    title: `Campaign "${record.label}" finished`,
+    body: `${parts.join(', ')} of ${record.rows.length} rows`,
+    outcome: failed ? 'failed' : 'completed',
+  };
 }

@@ -48,7 +48,12 @@ export interface CheckedRow extends FilledCampaignRow {
 export const CAMPAIGN_FILE_EXTENSION = 'mp4';
 
 /** Each row filled into the template (before the links are checked: their list comes from here). */
-export function fillRows(template: CampaignTemplate, rows: readonly CampaignRow[], lookups: CampaignLookups, options: RowCheckOptions = {}): (FilledCampaignRow & { problems: string[] })[] {
+export function fillRows(
+  template: CampaignTemplate,
+  rows: readonly CampaignRow[],
+  lookups: CampaignLookups,
+  options: RowCheckOptions = {},
+): (FilledCampaignRow & { problems: string[] })[] {
   const last = Math.max(0, ...rows.map((r) => r.row));
   return rows.map((row) => {
     const filled = fillTemplate(template, row.values, { row: rowNumberText(row.row, last), link: options.link });
@@ -63,24 +68,42 @@ export function fillRows(template: CampaignTemplate, rows: readonly CampaignRow[
  * The rows with every problem named: the fill's and the lookups' (fillRows), the scripts' limits, the
  * service's rules (validateProject), the links' reports, and output names two rows share.
  */
-export function checkRows(filled: readonly (FilledCampaignRow & { problems: string[] })[], reports: ReadonlyMap<string, LinkReport>, options: RowCheckOptions = {}): CheckedRow[] {
+export function checkRows(
+  filled: readonly (FilledCampaignRow & { problems: string[] })[],
+  reports: ReadonlyMap<string, LinkReport>,
+  options: RowCheckOptions = {},
+): CheckedRow[] {
   const byName = new Map<string, number[]>();
-  for (const row of filled) byName.set(row.fileName.toLowerCase(), [...(byName.get(row.fileName.toLowerCase()) ?? []), row.row]);
+  for (const row of filled)
+    byName.set(row.fileName.toLowerCase(), [...(byName.get(row.fileName.toLowerCase()) ?? []), row.row]);
   return filled.map((row) => {
     const problems = [...row.problems];
     const target = options.target ?? row.project.kind;
     problems.push(...scriptProblems(row.project));
     // The voiceovers of an avatar video are made by the campaign, row by row: not there yet is expected.
-    const rules = validateProject(row.project, { target, purpose: 'submit', plan: options.plan, placement: options.placement });
+    const rules = validateProject(row.project, {
+      target,
+      purpose: 'submit',
+      plan: options.plan,
+      placement: options.placement,
+    });
     for (const problem of rules) {
       if (problem.level !== 'error' || problem.code === 'voice-not-generated') continue;
       // An empty cell is already named once as such; the rule it then breaks says nothing more.
-      if (row.problems.length > 0 && (problem.code === 'voice-text-missing' || problem.code === 'voice-id-missing' || problem.code === 'url-invalid')) continue;
+      if (
+        row.problems.length > 0 &&
+        (problem.code === 'voice-text-missing' || problem.code === 'voice-id-missing' || problem.code === 'url-invalid')
+      )
+        continue;
       problems.push(problem.message);
     }
-    for (const problem of linkProblems(row.project, reports)) if (problem.level === 'error') problems.push(problem.message);
+    for (const problem of linkProblems(row.project, reports))
+      if (problem.level === 'error') problems.push(problem.message);
     const sharing = (byName.get(row.fileName.toLowerCase()) ?? []).filter((other) => other !== row.row);
-    if (sharing.length > 0) problems.push(`its file name "${row.fileName}" is also row ${sharing.map((r) => r + 1).join(', ')}'s: make the name template tell them apart`);
+    if (sharing.length > 0)
+      problems.push(
+        `its file name "${row.fileName}" is also row ${sharing.map((r) => r + 1).join(', ')}'s: make the name template tell them apart`,
+      );
     return { ...row, problems: [...new Set(problems)] };
   });
 }
@@ -102,14 +125,23 @@ function resolveLookups(project: Project, lookups: CampaignLookups): { project: 
   const scenes = project.scenes.map((scene, i) => {
     const where = capitalise(sceneLabel(i, scene.id, scene.name));
     for (const element of scene.elements) {
-      if (element.type === 'avatar' && lookups.avatar && effectiveAvatarFrom(element) === 2 && element.avatarId && !lookups.avatar(element.avatarId)) {
+      if (
+        element.type === 'avatar' &&
+        lookups.avatar &&
+        effectiveAvatarFrom(element) === 2 &&
+        element.avatarId &&
+        !lookups.avatar(element.avatarId)
+      ) {
         problems.push(`${where}: avatar "${element.avatarId}" is not one of this connection's avatars`);
       }
     }
     return {
       ...scene,
-      voice: scene.voice?.kind === 'tts' ? { ...scene.voice, voiceId: voiceOf(scene.voice.voiceId, where) } : scene.voice,
-      elements: scene.elements.map((e) => (e.type === 'audio' && e.voiceId ? { ...e, voiceId: voiceOf(e.voiceId, where) } : e)),
+      voice:
+        scene.voice?.kind === 'tts' ? { ...scene.voice, voiceId: voiceOf(scene.voice.voiceId, where) } : scene.voice,
+      elements: scene.elements.map((e) =>
+        e.type === 'audio' && e.voiceId ? { ...e, voiceId: voiceOf(e.voiceId, where) } : e,
+      ),
     };
   });
   return { project: { ...project, scenes }, problems };
@@ -121,7 +153,8 @@ function scriptProblems(project: Project): string[] {
   project.scenes.forEach((scene, i) => {
     if (scene.voice?.kind !== 'tts' || scene.voice.text.trim() === '' || scene.voice.voiceId.trim() === '') return;
     const problem = batchRowProblem({ text: scene.voice.text, voiceId: scene.voice.voiceId, rate: scene.voice.rate });
-    if (problem) problems.push(`${capitalise(sceneLabel(i, scene.id, scene.name))}: the script cannot be spoken (${problem})`);
+    if (problem)
+      problems.push(`${capitalise(sceneLabel(i, scene.id, scene.name))}: the script cannot be spoken (${problem})`);
   });
   return problems;
 }

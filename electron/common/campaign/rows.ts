@@ -30,13 +30,18 @@ export interface CampaignTable {
  * The rows of a table whose first line is a header. `mapping` names, by variable, the column to read
  * it from when the names differ ("first name" → "Given name").
  */
-export function campaignTable(lines: readonly (readonly string[])[], variables: readonly TemplateVariable[], mapping: Readonly<Record<string, string>> = {}): CampaignTable {
+export function campaignTable(
+  lines: readonly (readonly string[])[],
+  variables: readonly TemplateVariable[],
+  mapping: Readonly<Record<string, string>> = {},
+): CampaignTable {
   const header = (lines[0] ?? []).map((cell) => cell.trim());
   const body = lines.slice(1).filter((line) => line.some((cell) => cell.trim() !== ''));
   const problems: string[] = [];
   if (lines.length === 0) return { rows: [], columns: {}, problems: ['the file has no rows'], unused: [] };
   if (body.length === 0) problems.push('the file has a header and no rows under it');
-  if (body.length > MAX_CAMPAIGN_ROWS) problems.push(`the file has ${body.length} rows; one campaign takes at most ${MAX_CAMPAIGN_ROWS}`);
+  if (body.length > MAX_CAMPAIGN_ROWS)
+    problems.push(`the file has ${body.length} rows; one campaign takes at most ${MAX_CAMPAIGN_ROWS}`);
 
   const byKey = new Map<string, number>();
   header.forEach((cell, i) => {
@@ -48,19 +53,28 @@ export function campaignTable(lines: readonly (readonly string[])[], variables: 
   const used = new Set<number>();
   for (const variable of variables) {
     const wanted = mapped.get(variable.key);
-    const index = wanted !== undefined ? header.findIndex((cell) => cell === wanted.trim() || variableKey(cell) === variableKey(wanted)) : (byKey.get(variable.key) ?? -1);
+    const index =
+      wanted !== undefined
+        ? header.findIndex((cell) => cell === wanted.trim() || variableKey(cell) === variableKey(wanted))
+        : (byKey.get(variable.key) ?? -1);
     if (index < 0) {
-      const named = header.filter(Boolean).map((cell) => `"${cell}"`).join(', ');
-      problems.push(wanted !== undefined
-        ? `{{${variable.name}}} is mapped to the column "${wanted}", which the file does not have (its columns: ${named})`
-        : `the template uses {{${variable.name}}} and no column is named so (the columns: ${named}); name a column "${variable.name}" or map one to it`);
+      const named = header
+        .filter(Boolean)
+        .map((cell) => `"${cell}"`)
+        .join(', ');
+      problems.push(
+        wanted !== undefined
+          ? `{{${variable.name}}} is mapped to the column "${wanted}", which the file does not have (its columns: ${named})`
+          : `the template uses {{${variable.name}}} and no column is named so (the columns: ${named}); name a column "${variable.name}" or map one to it`,
+      );
       continue;
     }
     columns[variable.key] = header[index];
     used.add(index);
   }
   for (const [variable] of mapped) {
-    if (!variables.some((v) => v.key === variable)) problems.push(`a column is mapped to {{${variable}}}, which the template does not use`);
+    if (!variables.some((v) => v.key === variable))
+      problems.push(`a column is mapped to {{${variable}}}, which the template does not use`);
   }
 
   const rows = body.slice(0, MAX_CAMPAIGN_ROWS).map((line, row): CampaignRow => {

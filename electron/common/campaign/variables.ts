@@ -39,7 +39,10 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /** "First Name", "first_name" and "first-name" are the same variable (and the same column). */
 export function variableKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_-]+/g, '_');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '_');
 }
 
 /** The placeholders of one piece of text, in order (duplicates kept), as written. */
@@ -60,7 +63,9 @@ function slotsOf(template: CampaignTemplate): Slot[] {
     const sceneText = capitalise(sceneLabel(sceneIndex, scene.id, scene.name));
     const at = (field: VariableField, value: string | undefined, element?: SceneElement): void => {
       if (value === undefined) return;
-      const where = element ? capitalise(elementLabel(sceneLabel(sceneIndex, scene.id, scene.name), element.id, element.name)) : sceneText;
+      const where = element
+        ? capitalise(elementLabel(sceneLabel(sceneIndex, scene.id, scene.name), element.id, element.name))
+        : sceneText;
       slots.push({ place: { field, where, sceneIndex, ...(element ? { elementId: element.id } : {}) }, value });
     };
     if (scene.voice?.kind === 'tts') {
@@ -92,7 +97,8 @@ export function findVariables(template: CampaignTemplate): TemplateVariable[] {
     for (const name of placeholdersIn(slot.value)) {
       const key = variableKey(name);
       const known = byKey.get(key) ?? { name, key, places: [] };
-      if (!known.places.some((p) => p.field === slot.place.field && p.where === slot.place.where)) known.places.push(slot.place);
+      if (!known.places.some((p) => p.field === slot.place.field && p.where === slot.place.where))
+        known.places.push(slot.place);
       byKey.set(key, known);
     }
   }
@@ -108,9 +114,11 @@ export function columnVariables(template: CampaignTemplate): TemplateVariable[] 
 export function templateProblems(template: CampaignTemplate): string[] {
   const problems: string[] = [];
   for (const slot of slotsOf(template)) {
-    if (placeholdersIn(slot.value).some((name) => variableKey(name) === '')) problems.push(`${slot.place.where}: "{{}}" names no variable; write a column's name between the braces.`);
+    if (placeholdersIn(slot.value).some((name) => variableKey(name) === ''))
+      problems.push(`${slot.place.where}: "{{}}" names no variable; write a column's name between the braces.`);
   }
-  if (template.fileName.trim() === '') problems.push('The output file name is empty: give a name template such as "{{row}} - {{name}}".');
+  if (template.fileName.trim() === '')
+    problems.push('The output file name is empty: give a name template such as "{{row}} - {{name}}".');
   return problems;
 }
 
@@ -158,7 +166,12 @@ export function fillTemplate(template: CampaignTemplate, values: RowValues, opti
     ...scene,
     voice:
       scene.voice?.kind === 'tts'
-        ? { ...scene.voice, text: fill(scene.voice.text), voiceId: fill(scene.voice.voiceId), ...(scene.voice.audioUrl !== undefined ? { audioUrl: fillLink(scene.voice.audioUrl) } : {}) }
+        ? {
+            ...scene.voice,
+            text: fill(scene.voice.text),
+            voiceId: fill(scene.voice.voiceId),
+            ...(scene.voice.audioUrl !== undefined ? { audioUrl: fillLink(scene.voice.audioUrl) } : {}),
+          }
         : scene.voice?.kind === 'url'
           ? { ...scene.voice, url: fillLink(scene.voice.url) }
           : scene.voice,
@@ -168,8 +181,13 @@ export function fillTemplate(template: CampaignTemplate, values: RowValues, opti
   return { project, fileName: fill(template.fileName), missing: [...missing.values()] };
 }
 
-function fillElement(element: SceneElement, fill: (text: string) => string, fillLink: (text: string) => string): SceneElement {
-  if (element.type === 'text') return element.text ? { ...element, text: { ...element.text, content: fill(element.text.content) } } : element;
+function fillElement(
+  element: SceneElement,
+  fill: (text: string) => string,
+  fillLink: (text: string) => string,
+): SceneElement {
+  if (element.type === 'text')
+    return element.text ? { ...element, text: { ...element.text, content: fill(element.text.content) } } : element;
   const out: SceneElement = { ...element, url: fillLink(element.url) };
   if (element.avatarId !== undefined) out.avatarId = fill(element.avatarId);
   if (element.inputText !== undefined) out.inputText = fill(element.inputText);

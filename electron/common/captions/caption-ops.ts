@@ -4,7 +4,13 @@ import { DEFAULT_SPEECH_RATE } from '../speech/draft-voice';
 import { parseRate } from '../api/common';
 import type { TextStyle } from '../composition/text-style';
 import type { Cue } from './caption-timing';
-import { CAPTION_REFERENCE_WIDTH, DEFAULT_CAPTION_SETTINGS, MAX_CUE_CHARS, type CaptionCue, type CaptionSettings } from './caption-track';
+import {
+  CAPTION_REFERENCE_WIDTH,
+  DEFAULT_CAPTION_SETTINGS,
+  MAX_CUE_CHARS,
+  type CaptionCue,
+  type CaptionSettings,
+} from './caption-track';
 
 /**
  * Caption operations, pure like the other document operations: (project, ...) → new project, one
@@ -28,7 +34,11 @@ export function setSceneCaptions(project: Project, sceneId: string, cues: readon
   return updateScene(project, sceneId, (scene) => {
     const fitted = [...cues]
       .sort((a, b) => a.startMs - b.startMs)
-      .map((c) => ({ text: c.text.slice(0, MAX_CUE_CHARS), startMs: Math.max(0, Math.round(c.startMs)), endMs: Math.min(scene.durationMs, Math.round(c.endMs)) }))
+      .map((c) => ({
+        text: c.text.slice(0, MAX_CUE_CHARS),
+        startMs: Math.max(0, Math.round(c.startMs)),
+        endMs: Math.min(scene.durationMs, Math.round(c.endMs)),
+      }))
       .filter((c) => c.endMs - c.startMs >= 1);
     return { ...scene, captions: fitted };
   });
@@ -40,12 +50,20 @@ export function editCue(project: Project, sceneId: string, index: number, patch:
   const cues = scene.captions ?? [];
   const cue = cues[index];
   if (!cue) throw new CompositionError(`Scene "${sceneId}" has no caption ${index + 1}`);
-  if (patch.text !== undefined && patch.text.length > MAX_CUE_CHARS) throw new CompositionError(`A caption holds at most ${MAX_CUE_CHARS} characters (this one has ${patch.text.length}).`);
+  if (patch.text !== undefined && patch.text.length > MAX_CUE_CHARS)
+    throw new CompositionError(
+      `A caption holds at most ${MAX_CUE_CHARS} characters (this one has ${patch.text.length}).`,
+    );
   const floor = index > 0 ? cues[index - 1].endMs : 0;
   const ceiling = index < cues.length - 1 ? cues[index + 1].startMs : scene.durationMs;
   let startMs = Math.round(patch.startMs ?? cue.startMs);
   let endMs = Math.round(patch.endMs ?? cue.endMs);
-  if (patch.startMs !== undefined && patch.endMs !== undefined && patch.startMs !== cue.startMs && patch.endMs - patch.startMs === cue.endMs - cue.startMs) {
+  if (
+    patch.startMs !== undefined &&
+    patch.endMs !== undefined &&
+    patch.startMs !== cue.startMs &&
+    patch.endMs - patch.startMs === cue.endMs - cue.startMs
+  ) {
     // A move keeps the cue's length; it stops at a neighbour instead of shrinking.
     const length = endMs - startMs;
     startMs = Math.min(Math.max(startMs, floor), ceiling - length);
@@ -53,7 +71,8 @@ export function editCue(project: Project, sceneId: string, index: number, patch:
   }
   startMs = Math.max(floor, Math.min(startMs, endMs - MIN_CUE_MS));
   endMs = Math.min(ceiling, Math.max(endMs, startMs + MIN_CUE_MS));
-  if (endMs - startMs < MIN_CUE_MS) throw new CompositionError('There is no room for that caption between its neighbours.');
+  if (endMs - startMs < MIN_CUE_MS)
+    throw new CompositionError('There is no room for that caption between its neighbours.');
   const next = { text: patch.text ?? cue.text, startMs, endMs };
   if (next.text === cue.text && next.startMs === cue.startMs && next.endMs === cue.endMs) return project;
   return updateScene(project, sceneId, (s) => ({ ...s, captions: cues.map((c, i) => (i === index ? next : c)) }));
@@ -64,7 +83,12 @@ export function removeCue(project: Project, sceneId: string, index: number): Pro
 }
 
 /** Adds an empty-worded cue at `atMs` in the scene's first free stretch there; null when there is no room. */
-export function addCue(project: Project, sceneId: string, atMs: number, text = 'Caption'): { project: Project; index: number } | null {
+export function addCue(
+  project: Project,
+  sceneId: string,
+  atMs: number,
+  text = 'Caption',
+): { project: Project; index: number } | null {
   const { scene } = findScene(project, sceneId);
   const cues = scene.captions ?? [];
   const index = cues.findIndex((c) => c.startMs > atMs);
@@ -114,15 +138,19 @@ export function sceneScript(scene: Scene): SceneScript | null {
     return { text: voice.text, voiceId: voice.voiceId, rate: rateOf(voice.rate), audioUrl: voice.audioUrl ?? null };
   }
   // A talking avatar's speech: an audio element given as text.
-  const spoken = scene.elements.find((e) => e.type === 'audio' && e.inputText && e.inputText.trim() !== '' && e.voiceId);
-  if (spoken?.inputText && spoken.voiceId) return { text: spoken.inputText, voiceId: spoken.voiceId, rate: DEFAULT_SPEECH_RATE, audioUrl: null };
+  const spoken = scene.elements.find(
+    (e) => e.type === 'audio' && e.inputText && e.inputText.trim() !== '' && e.voiceId,
+  );
+  if (spoken?.inputText && spoken.voiceId)
+    return { text: spoken.inputText, voiceId: spoken.voiceId, rate: DEFAULT_SPEECH_RATE, audioUrl: null };
   return null;
 }
 
 /** Why a scene's captions cannot be made from its voice, in words for the user; null when they can. */
 export function sceneScriptProblem(scene: Scene): string | null {
   if (sceneScript(scene)) return null;
-  if (scene.voice?.kind === 'url') return 'This scene speaks a recording, which has no script to caption: add captions by hand (+ Caption) and type what is said.';
+  if (scene.voice?.kind === 'url')
+    return 'This scene speaks a recording, which has no script to caption: add captions by hand (+ Caption) and type what is said.';
   return 'This scene has no voiceover text to caption: give it a voiceover, or add captions by hand.';
 }
 
@@ -138,7 +166,12 @@ export function cueStyle(settings: CaptionSettings, text: string, output: Output
     wrapWidth: Math.max(8, round2(settings.widthShare * output.width - padding * 2)),
     outline: s.outline && { ...s.outline, width: Math.max(0.5, round2(s.outline.width * k)) },
     box: s.box && { ...s.box, padding: round2(padding), radius: round2(s.box.radius * k) },
-    shadow: s.shadow && { ...s.shadow, blur: round2(s.shadow.blur * k), offsetX: round2(s.shadow.offsetX * k), offsetY: round2(s.shadow.offsetY * k) },
+    shadow: s.shadow && {
+      ...s.shadow,
+      blur: round2(s.shadow.blur * k),
+      offsetX: round2(s.shadow.offsetX * k),
+      offsetY: round2(s.shadow.offsetY * k),
+    },
   };
 }
 
@@ -146,10 +179,19 @@ export function cueStyle(settings: CaptionSettings, text: string, output: Output
  * Where a cue's picture goes in the frame (top-left corner, output pixels): centred across, at the
  * chosen edge's margin. The picture is the wrap width wide, so centred text stays centred.
  */
-export function cuePlace(size: { width: number; height: number }, output: OutputSize, settings: Pick<CaptionSettings, 'position' | 'margin'>): { x: number; y: number } {
+export function cuePlace(
+  size: { width: number; height: number },
+  output: OutputSize,
+  settings: Pick<CaptionSettings, 'position' | 'margin'>,
+): { x: number; y: number } {
   const x = Math.round((output.width - size.width) / 2);
   const margin = settings.margin * output.height;
-  const y = settings.position === 'top' ? margin : settings.position === 'middle' ? (output.height - size.height) / 2 : output.height - margin - size.height;
+  const y =
+    settings.position === 'top'
+      ? margin
+      : settings.position === 'middle'
+        ? (output.height - size.height) / 2
+        : output.height - margin - size.height;
   return { x, y: Math.round(Math.max(0, Math.min(output.height - size.height, y))) };
 }
 

@@ -18,14 +18,24 @@ export interface CuePicture {
   height: number;
 }
 
-export async function fittedCueStyle(rasteriser: TextRasteriser, settings: CaptionSettings, text: string, output: OutputSize): Promise<TextStyle> {
+export async function fittedCueStyle(
+  rasteriser: TextRasteriser,
+  settings: CaptionSettings,
+  text: string,
+  output: OutputSize,
+): Promise<TextStyle> {
   const style = cueStyle(settings, text, output);
   const layout = await rasteriser.layout(style);
   const widest = Math.max(1, ...layout.lines.map((l) => l.width));
   return { ...style, wrapWidth: Math.min(style.wrapWidth ?? widest, Math.ceil(widest) + 1) };
 }
 
-export async function drawCue(rasteriser: TextRasteriser, settings: CaptionSettings, text: string, output: OutputSize): Promise<CuePicture> {
+export async function drawCue(
+  rasteriser: TextRasteriser,
+  settings: CaptionSettings,
+  text: string,
+  output: OutputSize,
+): Promise<CuePicture> {
   const style = await fittedCueStyle(rasteriser, settings, text, output);
   const layout = await rasteriser.layout(style);
   const drawn = await rasteriser.rasterise(style, { width: layout.width, height: layout.height });

@@ -19,7 +19,11 @@ const SNAP_MS = 600;
 
 /** The script's phrases: sentences, then clauses (commas, semicolons), then halves of long ones. */
 export function splitPhrases(script: string): string[] {
-  const sentences = script.replace(/\s+/g, ' ').trim().match(/[^.!?…]+[.!?…]*["”’)]*/g) ?? [];
+  const sentences =
+    script
+      .replace(/\s+/g, ' ')
+      .trim()
+      .match(/[^.!?…]+[.!?…]*["”’)]*/g) ?? [];
   return sentences.flatMap((sentence) => cut(sentence.trim())).filter((p) => p.length > 0);
 }
 

@@ -2,12 +2,16 @@ import type { Cue } from './caption-timing';
 
 /** Cues as a SubRip (.srt) file: numbered blocks, times as 00:00:01,250. */
 export function toSrt(cues: readonly Cue[]): string {
-  return cues.map((cue, i) => `${i + 1}\n${stamp(cue.startMs, ',')} --> ${stamp(cue.endMs, ',')}\n${oneBlock(cue.text)}\n`).join('\n');
+  return cues
+    .map((cue, i) => `${i + 1}\n${stamp(cue.startMs, ',')} --> ${stamp(cue.endMs, ',')}\n${oneBlock(cue.text)}\n`)
+    .join('\n');
 }
 
 /** Cues as a WebVTT (.vtt) file: the header, then blocks with times as 00:00:01.250. */
 export function toWebVtt(cues: readonly Cue[]): string {
-  const blocks = cues.map((cue) => `${stamp(cue.startMs, '.')} --> ${stamp(cue.endMs, '.')}\n${oneBlock(cue.text).replace(/-->/g, '→')}\n`);
+  const blocks = cues.map(
+    (cue) => `${stamp(cue.startMs, '.')} --> ${stamp(cue.endMs, '.')}\n${oneBlock(cue.text).replace(/-->/g, '→')}\n`,
+  );
   return ['WEBVTT\n', ...blocks].join('\n');
 }
 
@@ -30,19 +34,34 @@ function oneBlock(text: string): string {
  * milliseconds, tags such as <i> left in the words). A block whose times cannot be read is named.
  */
 export function parseSrt(text: string): Cue[] {
-  const blocks = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').trim().split(/\n\s*\n/);
+  const blocks = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .trim()
+    .split(/\n\s*\n/);
   const cues: Cue[] = [];
   blocks.forEach((block, i) => {
     if (block.trim() === '') return;
     const lines = block.split('\n');
     const timing = lines.findIndex((l) => l.includes('-->'));
-    const match = timing >= 0 ? /(\d+):(\d{2}):(\d{2})[,.](\d{1,3})\s*-->\s*(\d+):(\d{2}):(\d{2})[,.](\d{1,3})/.exec(lines[timing]) : null;
+    const match =
+      timing >= 0
+        ? /(\d+):(\d{2}):(\d{2})[,.](\d{1,3})\s*-->\s*(\d+):(\d{2}):(\d{2})[,.](\d{1,3})/.exec(lines[timing])
+        : null;
     if (!match) throw new Error(`Caption block ${i + 1} has no times like 00:00:01,250 --> 00:00:02,000.`);
-    const ms = (h: string, m: string, s: string, f: string): number => ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(f.padEnd(3, '0'));
+    const ms = (h: string, m: string, s: string, f: string): number =>
+      ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(f.padEnd(3, '0'));
     const startMs = ms(match[1], match[2], match[3], match[4]);
     const endMs = ms(match[5], match[6], match[7], match[8]);
     if (endMs <= startMs) throw new Error(`Caption block ${i + 1} ends (${lines[timing].trim()}) before it starts.`);
-    cues.push({ text: lines.slice(timing + 1).join('\n').trim(), startMs, endMs });
+    cues.push({
+      text: lines
+        .slice(timing + 1)
+        .join('\n')
+        .trim(),
+      startMs,
+      endMs,
+    });
   });
   return cues;
 }

@@ -9,12 +9,16 @@ export const AI_MODEL_TYPE_LABELS: Record<AiModelType, string> = {
 
 /** Parses "1501,2101" (the CLI's --types) into model types, naming any value that is not one. */
 export function parseModelTypes(text: string): AiModelType[] | string {
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) return `give at least one model type (${AI_MODEL_TYPES.join(', ')})`;
   const types: AiModelType[] = [];
   for (const part of parts) {
     const n = Number(part);
-    if (!(AI_MODEL_TYPES as readonly number[]).includes(n)) return `"${part}" is not a model type; use ${AI_MODEL_TYPES.join(', ')}`;
+    if (!(AI_MODEL_TYPES as readonly number[]).includes(n))
+      return `"${part}" is not a model type; use ${AI_MODEL_TYPES.join(', ')}`;
     types.push(n as AiModelType);
   }
   return [...new Set(types)];
@@ -22,7 +26,9 @@ export function parseModelTypes(text: string): AiModelType[] | string {
 
 /** One line per resolution: "720p (1280×720): 10 credits per unit". */
 export function describeResolutions(model: AiModel): string[] {
-  return model.resolutionList.map((r) => `${r.label} (${r.width}×${r.height}): ${r.unit_credit} credit${r.unit_credit === 1 ? '' : 's'} per unit`);
+  return model.resolutionList.map(
+    (r) => `${r.label} (${r.width}×${r.height}): ${r.unit_credit} credit${r.unit_credit === 1 ? '' : 's'} per unit`,
+  );
 }
 
 /** The yes/no facts of a model, only the ones the service stated. */
@@ -30,10 +36,13 @@ export function describeFlags(model: AiModel): string[] {
   const facts: string[] = [];
   if (model.isPro !== undefined) facts.push(model.isPro ? 'Pro plan required' : 'any plan');
   if (model.requiresPay !== undefined) facts.push(model.requiresPay ? 'requires payment' : 'not marked as paid');
-  if (model.supportedLastFrame !== undefined) facts.push(model.supportedLastFrame ? 'last frame supported' : 'no last frame');
-  if (model.supportedExtendPrompt !== undefined) facts.push(model.supportedExtendPrompt ? 'prompt extension supported' : 'no prompt extension');
+  if (model.supportedLastFrame !== undefined)
+    facts.push(model.supportedLastFrame ? 'last frame supported' : 'no last frame');
+  if (model.supportedExtendPrompt !== undefined)
+    facts.push(model.supportedExtendPrompt ? 'prompt extension supported' : 'no prompt extension');
   if (model.generate_audio) facts.push('generates audio');
-  if (model.maxImageCount !== undefined) facts.push(`up to ${model.maxImageCount} image${model.maxImageCount === 1 ? '' : 's'}`);
+  if (model.maxImageCount !== undefined)
+    facts.push(`up to ${model.maxImageCount} image${model.maxImageCount === 1 ? '' : 's'}`);
   if (model.maxCount !== undefined) facts.push(`up to ${model.maxCount} per request`);
   return facts;
 }

@@ -2,7 +2,17 @@ import type { AvatarVideoBody, TalkingAvatarBody } from '../api/video';
 import type { ElementType, MediaSize, OutputSize } from './document';
 import { stackingOrder } from './geometry';
 import { DEFAULT_PLACEMENT, fromWire, type PlacementConvention } from './placement';
-import { elementLabel, planAudio, planLayer, sceneLabel, type PlanAudio, type PlanLayer, type PlanScene, type RenderPlan, type ResolveInput } from './render-plan';
+import {
+  elementLabel,
+  planAudio,
+  planLayer,
+  sceneLabel,
+  type PlanAudio,
+  type PlanLayer,
+  type PlanScene,
+  type RenderPlan,
+  type ResolveInput,
+} from './render-plan';
 
 /**
  * Plans from request bodies, for the sandbox: it renders what a request describes with the same
@@ -36,20 +46,29 @@ const DEFAULT_TALKING_AVATAR_MS = 5000;
  * each `data` item is a scene of its `duration` ms (the top-level `duration` split evenly when an
  * item has none, 5 s otherwise), its `voice.voice_url` the sound.
  */
-export function planFromAvatarVideoBody(body: AvatarVideoBody, resolve: ResolveInput, options: BodyPlanOptions = {}): RenderPlan {
+export function planFromAvatarVideoBody(
+  body: AvatarVideoBody,
+  resolve: ResolveInput,
+  options: BodyPlanOptions = {},
+): RenderPlan {
   const notes: string[] = [];
   const first = body.data[0];
   const output: OutputSize = { width: first.width, height: first.height };
   const missing = body.data.filter((item) => item.duration === undefined).length;
   const assigned = body.data.reduce((sum, item) => sum + (item.duration ?? 0), 0);
-  const fallback = body.duration !== undefined && missing > 0 ? Math.max(100, (body.duration - assigned) / missing) : 5000;
+  const fallback =
+    body.duration !== undefined && missing > 0 ? Math.max(100, (body.duration - assigned) / missing) : 5000;
   const scenes = body.data.map((item, sceneIndex): PlanScene => {
     const sceneId = `scene-${sceneIndex + 1}`;
     const text = sceneLabel(sceneIndex, sceneId);
     const { layers, audio } = bodyElements(item.elements, output, sceneIndex, sceneId, resolve, notes, options);
     const voiceUrl = item.voice?.voice_url;
     if (voiceUrl) {
-      const track = planAudio({ type: 'voice', url: voiceUrl, sceneIndex, sceneId, label: `${text}, voice` }, resolve, notes);
+      const track = planAudio(
+        { type: 'voice', url: voiceUrl, sceneIndex, sceneId, label: `${text}, voice` },
+        resolve,
+        notes,
+      );
       if (track) audio.unshift(track);
     } else if (item.voice?.voice_id) {
       notes.push(`${text}, voice: voice_id only, no audio to play`);
@@ -63,7 +82,11 @@ export function planFromAvatarVideoBody(body: AvatarVideoBody, resolve: ResolveI
  * A talking-avatar body → one-scene plan. The body carries no duration (the service derives it from
  * the speech), so the caller passes it, e.g. the probed length of the audio; 5 s otherwise.
  */
-export function planFromTalkingAvatarBody(body: TalkingAvatarBody, resolve: ResolveInput, options: BodyPlanOptions & { durationMs?: number; background?: string } = {}): RenderPlan {
+export function planFromTalkingAvatarBody(
+  body: TalkingAvatarBody,
+  resolve: ResolveInput,
+  options: BodyPlanOptions & { durationMs?: number; background?: string } = {},
+): RenderPlan {
   const notes: string[] = [];
   const output: OutputSize = { width: body.width, height: body.height };
   const { layers, audio } = bodyElements(body.elements, output, 0, 'scene-1', resolve, notes, options);
@@ -105,7 +128,12 @@ function bodyElements(
       notes.push(`${label}: the media's own size is not known, so its scale cannot be read`);
       continue;
     }
-    const layer = planLayer({ type: e.type as ElementType, url: e.url ?? '', avatarId: e.avatar_id, ...box }, base, resolve, notes);
+    const layer = planLayer(
+      { type: e.type as ElementType, url: e.url ?? '', avatarId: e.avatar_id, ...box },
+      base,
+      resolve,
+      notes,
+    );
     if (layer) layers.push(layer);
   }
   return { layers, audio };

@@ -16,7 +16,9 @@ import { FONT_FAMILIES, fontFileOf, type TextStyle } from './text-style';
 export const BrandCorner = z.enum(['top-left', 'top-right', 'bottom-left', 'bottom-right']);
 export type BrandCorner = z.infer<typeof BrandCorner>;
 
-const Family = z.string().refine((f) => FONT_FAMILIES.includes(f), { message: `a font the studio ships (${FONT_FAMILIES.join(', ')})` });
+const Family = z
+  .string()
+  .refine((f) => FONT_FAMILIES.includes(f), { message: `a font the studio ships (${FONT_FAMILIES.join(', ')})` });
 
 export const BrandLogo = z.object({
   /** A local picture the user chose (a granted file: reference). */
@@ -133,14 +135,18 @@ export function measuredBy(styles: readonly TextStyle[], sizes: readonly MediaSi
 export function applyBrandKit(project: Project, kit: BrandKit, measure: MeasureText): Project {
   // What an earlier application added goes first, so this one hands out the same ids again.
   const kept = project.scenes.filter((s) => !s.brand);
-  const scenes = (kept.length ? kept : project.scenes).map((s) => ({ ...s, elements: s.elements.filter((e) => e.role !== 'logo') }));
+  const scenes = (kept.length ? kept : project.scenes).map((s) => ({
+    ...s,
+    elements: s.elements.filter((e) => e.role !== 'logo'),
+  }));
   let next: Project = { ...project, background: kit.colours.background, scenes };
   next = bookend(next, kit, measure);
   for (const scene of next.scenes) {
     for (const e of scene.elements) {
       if (e.type !== 'text' || !e.text) continue;
       const style = brandedTextStyle(e.text, textRoleOf(e, next.output), kit);
-      if (JSON.stringify(style) !== JSON.stringify(e.text)) next = setTextStyle(next, scene.id, e.id, style, measure(style));
+      if (JSON.stringify(style) !== JSON.stringify(e.text))
+        next = setTextStyle(next, scene.id, e.id, style, measure(style));
     }
   }
   next = withFontRecords(placeLogo(next, kit.logo));
@@ -151,11 +157,19 @@ export function applyBrandKit(project: Project, kit: BrandKit, measure: MeasureT
 /** The kit's intro first and outro last, fitted to the project's frame, with ids of their own. */
 function bookend(project: Project, kit: BrandKit, measure: MeasureText): Project {
   let next = project;
-  for (const [which, kept] of [['intro', kit.intro], ['outro', kit.outro]] as const) {
+  for (const [which, kept] of [
+    ['intro', kit.intro],
+    ['outro', kit.outro],
+  ] as const) {
     if (!kept) continue;
     const [sceneId] = freshIds(next, 'scene', 1);
     const ids = freshIds(next, 'el', kept.scene.elements.length);
-    const scene: Scene = { ...fitScene(kept, next.output, ids, measure), id: sceneId, brand: which, name: kept.name || kept.scene.name || (which === 'intro' ? 'Intro' : 'Outro') };
+    const scene: Scene = {
+      ...fitScene(kept, next.output, ids, measure),
+      id: sceneId,
+      brand: which,
+      name: kept.name || kept.scene.name || (which === 'intro' ? 'Intro' : 'Outro'),
+    };
     next = { ...next, scenes: which === 'intro' ? [scene, ...next.scenes] : [...next.scenes, scene] };
   }
   return next;
@@ -167,7 +181,14 @@ function fitScene(kept: BrandScene, output: OutputSize, ids: string[], measure: 
   const dx = (output.width - kept.output.width * k) / 2;
   const dy = (output.height - kept.output.height * k) / 2;
   const elements = kept.scene.elements.map((e, i): SceneElement => {
-    const placed = { ...e, id: ids[i], x: round2(e.x * k + dx), y: round2(e.y * k + dy), width: round2(e.width * k), height: round2(e.height * k) };
+    const placed = {
+      ...e,
+      id: ids[i],
+      x: round2(e.x * k + dx),
+      y: round2(e.y * k + dy),
+      width: round2(e.width * k),
+      height: round2(e.height * k),
+    };
     // A text keeps its natural size as measured now, so the recorded scale holds on this machine.
     return e.type === 'text' && e.text ? { ...placed, mediaSize: measure(e.text) } : placed;
   });
@@ -190,7 +211,20 @@ function placeLogo(project: Project, logo: BrandLogo | null): Project {
     ...next,
     scenes: scenes.map((s, i) => {
       const layer = Math.max(0, ...s.elements.map((e) => e.layer + 1));
-      const element: SceneElement = { id: ids[i], type: 'image', url: logo.url, name: 'Brand logo', role: 'logo', x, y, width, height, mediaSize: logo.mediaSize, layer, locked: true };
+      const element: SceneElement = {
+        id: ids[i],
+        type: 'image',
+        url: logo.url,
+        name: 'Brand logo',
+        role: 'logo',
+        x,
+        y,
+        width,
+        height,
+        mediaSize: logo.mediaSize,
+        layer,
+        locked: true,
+      };
       return { ...s, elements: [...s.elements, element] };
     }),
   };

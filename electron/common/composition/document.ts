@@ -238,7 +238,10 @@ function fromVersion1(value: Record<string, unknown>): Record<string, unknown> {
 
 function formatPath(path: PropertyKey[]): string {
   if (path.length === 0) return '(project)';
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
 }
 
 /** The "w:h" ratio the avatar-video body carries, reduced (1920x1080 → "16:9"). */

@@ -10,7 +10,6 @@ import { CompositionError, findScene, nextId, round2, updateScene } from './proj
 
 export type ElementDraft = Omit<SceneElement, 'id' | 'layer'> & { id?: string; layer?: number };
 
-
 /** Adds an element on top of the scene (unless a layer is given). Id: draft.id or nextId(project,'el'). */
 export function addElement(project: Project, sceneId: string, draft: ElementDraft): Project {
   const id = draft.id ?? nextId(project, 'el');
@@ -19,7 +18,13 @@ export function addElement(project: Project, sceneId: string, draft: ElementDraf
   }
   return updateScene(project, sceneId, (scene) => {
     const layer = draft.layer ?? topLayer(scene) + 1;
-    const element = SceneElement.parse({ ...draft, id, layer, width: clampSize(draft.width, project.output.width), height: clampSize(draft.height, project.output.height) });
+    const element = SceneElement.parse({
+      ...draft,
+      id,
+      layer,
+      width: clampSize(draft.width, project.output.width),
+      height: clampSize(draft.height, project.output.height),
+    });
     return { ...scene, elements: [...scene.elements, element] };
   });
 }
@@ -50,7 +55,11 @@ export function scaleElement(
 ): Project {
   return changeElement(project, sceneId, elementId, (e) => {
     if (e.locked) return e;
-    const next = { ...e, width: clampSize(width, project.output.width), height: clampSize(height, project.output.height) };
+    const next = {
+      ...e,
+      width: clampSize(width, project.output.width),
+      height: clampSize(height, project.output.height),
+    };
     if (position) {
       next.x = round2(position.x);
       next.y = round2(position.y);
@@ -77,11 +86,19 @@ export function setElementLocked(project: Project, sceneId: string, elementId: s
 
 export function deleteElement(project: Project, sceneId: string, elementId: string): Project {
   findElement(project, sceneId, elementId);
-  return updateScene(project, sceneId, (scene) => ({ ...scene, elements: scene.elements.filter((e) => e.id !== elementId) }));
+  return updateScene(project, sceneId, (scene) => ({
+    ...scene,
+    elements: scene.elements.filter((e) => e.id !== elementId),
+  }));
 }
 
 /** Copies an element (new id, on top, shifted by `shift` pixels so the copy is visible). */
-export function duplicateElement(project: Project, sceneId: string, elementId: string, options: { id?: string; shift?: number } = {}): Project {
+export function duplicateElement(
+  project: Project,
+  sceneId: string,
+  elementId: string,
+  options: { id?: string; shift?: number } = {},
+): Project {
   const source = findElement(project, sceneId, elementId);
   const shift = options.shift ?? 24;
   const { id: _id, layer: _layer, locked: _locked, ...rest } = source;
@@ -101,7 +118,11 @@ export function duplicateElement(project: Project, sceneId: string, elementId: s
 export function reorderLayers(project: Project, sceneId: string, bottomToTopIds: readonly string[]): Project {
   return updateScene(project, sceneId, (scene) => {
     const ids = new Set(bottomToTopIds);
-    if (ids.size !== bottomToTopIds.length || ids.size !== scene.elements.length || scene.elements.some((e) => !ids.has(e.id))) {
+    if (
+      ids.size !== bottomToTopIds.length ||
+      ids.size !== scene.elements.length ||
+      scene.elements.some((e) => !ids.has(e.id))
+    ) {
       throw new CompositionError(`reorderLayers needs every element of scene "${sceneId}" exactly once`);
     }
     const layerOf = new Map(bottomToTopIds.map((id, i) => [id, i + 1]));
@@ -109,10 +130,14 @@ export function reorderLayers(project: Project, sceneId: string, bottomToTopIds:
   });
 }
 
-export const bringForward = (p: Project, sceneId: string, elementId: string): Project => shiftLayer(p, sceneId, elementId, +1);
-export const sendBackward = (p: Project, sceneId: string, elementId: string): Project => shiftLayer(p, sceneId, elementId, -1);
-export const bringToFront = (p: Project, sceneId: string, elementId: string): Project => shiftLayer(p, sceneId, elementId, Infinity);
-export const sendToBack = (p: Project, sceneId: string, elementId: string): Project => shiftLayer(p, sceneId, elementId, -Infinity);
+export const bringForward = (p: Project, sceneId: string, elementId: string): Project =>
+  shiftLayer(p, sceneId, elementId, +1);
+export const sendBackward = (p: Project, sceneId: string, elementId: string): Project =>
+  shiftLayer(p, sceneId, elementId, -1);
+export const bringToFront = (p: Project, sceneId: string, elementId: string): Project =>
+  shiftLayer(p, sceneId, elementId, Infinity);
+export const sendToBack = (p: Project, sceneId: string, elementId: string): Project =>
+  shiftLayer(p, sceneId, elementId, -Infinity);
 
 function shiftLayer(project: Project, sceneId: string, elementId: string, by: number): Project {
   findElement(project, sceneId, elementId);
@@ -133,7 +158,12 @@ function relayer(scene: Scene, layerOf: Map<string, number>): Scene {
   return { ...scene, elements: scene.elements.map((e) => ({ ...e, layer: layerOf.get(e.id) ?? e.layer })) };
 }
 
-function changeElement(project: Project, sceneId: string, elementId: string, change: (e: SceneElement) => SceneElement): Project {
+function changeElement(
+  project: Project,
+  sceneId: string,
+  elementId: string,
+  change: (e: SceneElement) => SceneElement,
+): Project {
   findElement(project, sceneId, elementId);
   return updateScene(project, sceneId, (scene) => {
     let changed = false;

@@ -31,7 +31,8 @@ export function jpegOrientation(head: Uint8Array): ExifOrientation {
     if (marker === 0xda || marker === 0xd9) return 1;
     const length = (head[at + 2] << 8) | head[at + 3];
     if (length < 2) return 1;
-    if (marker === 0xe1 && isExifHeader(head, at + 4)) return tiffOrientation(head, at + 10, Math.min(head.length, at + 2 + length));
+    if (marker === 0xe1 && isExifHeader(head, at + 4))
+      return tiffOrientation(head, at + 10, Math.min(head.length, at + 2 + length));
     at += 2 + length;
   }
   return 1;

@@ -12,9 +12,17 @@ export type ExportResult =
   | { ok: false; target: ProjectKind; problems: Problem[] };
 
 /** Validates for submission, then serialises to the target's request body; errors block the body. */
-export function exportBody(project: Project, options: { target?: ProjectKind; webhookUrl?: string; plan?: PlanTier; placement?: PlacementConvention } = {}): ExportResult {
+export function exportBody(
+  project: Project,
+  options: { target?: ProjectKind; webhookUrl?: string; plan?: PlanTier; placement?: PlacementConvention } = {},
+): ExportResult {
   const target = options.target ?? project.kind;
-  const problems = validateProject(project, { target, purpose: 'submit', plan: options.plan, placement: options.placement });
+  const problems = validateProject(project, {
+    target,
+    purpose: 'submit',
+    plan: options.plan,
+    placement: options.placement,
+  });
   if (hasErrors(problems)) return { ok: false, target, problems };
   const serialise = { webhookUrl: options.webhookUrl, placement: options.placement };
   return target === 'avatar-video'

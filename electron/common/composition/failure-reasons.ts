@@ -18,7 +18,13 @@ export interface FailureReason {
   url: string | null;
 }
 
-const REASON_FIELDS = ['error_reasons', 'faceswap_fail_reason', 'video_fail_reason', 'fail_reason', 'error_msg'] as const;
+const REASON_FIELDS = [
+  'error_reasons',
+  'faceswap_fail_reason',
+  'video_fail_reason',
+  'fail_reason',
+  'error_msg',
+] as const;
 // data[0].elements[3].url | data[1].voice.voice_url | elements[2].url (talking avatar)
 const POINTER = /(?:data\[(\d+)\]\.)?(?:elements\[(\d+)\](?:\.(\w+))?|voice\.(\w+))/;
 
@@ -30,7 +36,16 @@ export function serviceReasons(answer: unknown): string[] {
   for (const field of REASON_FIELDS) {
     const value = record[field];
     for (const item of Array.isArray(value) ? value : [value]) {
-      const text = typeof item === 'string' ? item.trim() : item && typeof item === 'object' ? String((item as { message?: unknown; reason?: unknown }).message ?? (item as { reason?: unknown }).reason ?? '') : '';
+      const text =
+        typeof item === 'string'
+          ? item.trim()
+          : item && typeof item === 'object'
+            ? String(
+                (item as { message?: unknown; reason?: unknown }).message ??
+                  (item as { reason?: unknown }).reason ??
+                  '',
+              )
+            : '';
       if (text && !found.includes(text)) found.push(text);
     }
   }
@@ -54,7 +69,14 @@ export function explainFailure(job: FailedJob, project?: Project | null): Failur
 
 function explainOne(raw: string, request: unknown, project: Project | null): FailureReason {
   const match = POINTER.exec(raw);
-  const plain: FailureReason = { text: `The service says: ${raw}`, raw, sceneIndex: null, sceneId: null, elementId: null, url: null };
+  const plain: FailureReason = {
+    text: `The service says: ${raw}`,
+    raw,
+    sceneIndex: null,
+    sceneId: null,
+    elementId: null,
+    url: null,
+  };
   if (!match) return plain;
   const [pointer, dataIndex, elementIndex, field, voiceField] = match;
   const body = (request ?? {}) as BodyPart & { data?: BodyPart[] };
@@ -66,13 +88,24 @@ function explainOne(raw: string, request: unknown, project: Project | null): Fai
 
   if (voiceField !== undefined) {
     const url = typeof sceneBody?.voice?.[voiceField] === 'string' ? (sceneBody.voice[voiceField] as string) : null;
-    return { raw, text: `${sceneText}: the service ${cause('the voice audio')}`, sceneIndex, sceneId: scene?.id ?? null, elementId: null, url };
+    return {
+      raw,
+      text: `${sceneText}: the service ${cause('the voice audio')}`,
+      sceneIndex,
+      sceneId: scene?.id ?? null,
+      elementId: null,
+      url,
+    };
   }
   const sent = sceneBody?.elements?.[Number(elementIndex)];
   const url = typeof sent?.url === 'string' ? sent.url : null;
-  const element = scene?.elements.find((e) => (sent?.id !== undefined && e.id === sent.id) || (url !== null && e.url === url)) ?? null;
+  const element =
+    scene?.elements.find((e) => (sent?.id !== undefined && e.id === sent.id) || (url !== null && e.url === url)) ??
+    null;
   const elementId = element?.id ?? (typeof sent?.id === 'string' ? sent.id : null);
-  const where = elementId ? elementLabel(sceneText, elementId, element?.name ?? fileName(url)) : `${sceneText}, element ${Number(elementIndex) + 1}`;
+  const where = elementId
+    ? elementLabel(sceneText, elementId, element?.name ?? fileName(url))
+    : `${sceneText}, element ${Number(elementIndex) + 1}`;
   const what = `the ${typeof sent?.type === 'string' ? sent.type : 'element'}${field === 'url' || field === undefined ? ' link' : `'s ${field}`}`;
   return { raw, text: `${where}: the service ${cause(what)}`, sceneIndex, sceneId: scene?.id ?? null, elementId, url };
 }
@@ -93,7 +126,8 @@ interface BodyPart {
 function describeCause(rest: string): (what: string) => string {
   const text = rest.replace(/^[\s:,-]+/, '').trim();
   const download = /^could not be downloaded:?\s*(.*)$/i.exec(text);
-  if (download) return (what) => `could not download ${what}${download[1] ? ` (${download[1].replace(/\.$/, '')})` : ''}.`;
+  if (download)
+    return (what) => `could not download ${what}${download[1] ? ` (${download[1].replace(/\.$/, '')})` : ''}.`;
   return (what) => `could not use ${what}: ${text || 'no reason given'}`;
 }
 

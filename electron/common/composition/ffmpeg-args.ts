@@ -49,14 +49,30 @@ const SAMPLE_RATE = 48000;
  * faststart moves the index to the front (a second pass over the file): worth it for a draft that may
  * be shared or streamed, not for a preview the editor plays from memory.
  */
-export const QUALITY: Record<RenderQuality, { fps: number; preset: string; crf: string; audioBitrate: string; scaleFlags: string; faststart: boolean }> = {
-  preview: { fps: 25, preset: 'ultrafast', crf: '30', audioBitrate: '96k', scaleFlags: 'fast_bilinear', faststart: false },
+export const QUALITY: Record<
+  RenderQuality,
+  { fps: number; preset: string; crf: string; audioBitrate: string; scaleFlags: string; faststart: boolean }
+> = {
+  preview: {
+    fps: 25,
+    preset: 'ultrafast',
+    crf: '30',
+    audioBitrate: '96k',
+    scaleFlags: 'fast_bilinear',
+    faststart: false,
+  },
   draft: { fps: 30, preset: 'veryfast', crf: '21', audioBitrate: '160k', scaleFlags: 'bicubic', faststart: true },
 };
 
 export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions): FfmpegCommand {
   const quality = QUALITY[options.quality];
-  const graph = buildGraph(plan, { width: options.width, fps: options.fps ?? quality.fps, scaleFlags: quality.scaleFlags, video: true, audio: true });
+  const graph = buildGraph(plan, {
+    width: options.width,
+    fps: options.fps ?? quality.fps,
+    scaleFlags: quality.scaleFlags,
+    video: true,
+    audio: true,
+  });
   const durationMs = planDurationMs(plan);
   const args = [
     ...GLOBAL_ARGS,
@@ -77,7 +93,14 @@ export function buildFfmpegArgs(plan: RenderPlan, options: FfmpegRenderOptions):
     'mp4',
     options.outputPath,
   ];
-  return { args, filterGraph: graph.filterGraph, width: graph.width, height: graph.height, durationMs, inputLabels: graph.inputLabels };
+  return {
+    args,
+    filterGraph: graph.filterGraph,
+    width: graph.width,
+    height: graph.height,
+    durationMs,
+    inputLabels: graph.inputLabels,
+  };
 }
 
 export const GLOBAL_ARGS = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error'];
@@ -107,7 +130,13 @@ export function buildPosterArgs(plan: RenderPlan, options: PosterOptions): Ffmpe
   const { sceneIndex, offsetMs } = sceneAt(plan, options.atMs);
   const scene = plan.scenes[sceneIndex];
   const single: RenderPlan = { ...plan, scenes: [scene] };
-  const graph = buildGraph(single, { width: options.width, fps: QUALITY.preview.fps, scaleFlags: 'bilinear', video: true, audio: false });
+  const graph = buildGraph(single, {
+    width: options.width,
+    fps: QUALITY.preview.fps,
+    scaleFlags: 'bilinear',
+    video: true,
+    audio: false,
+  });
   // Stay a frame short of the scene's end so there is always a frame to take.
   const at = Math.max(0, Math.min(offsetMs, scene.durationMs - 40));
   const args = [
@@ -129,15 +158,26 @@ export function buildPosterArgs(plan: RenderPlan, options: PosterOptions): Ffmpe
     'image2',
     options.outputPath,
   ];
-  return { args, filterGraph: graph.filterGraph, width: graph.width, height: graph.height, durationMs: 0, inputLabels: graph.inputLabels };
+  return {
+    args,
+    filterGraph: graph.filterGraph,
+    width: graph.width,
+    height: graph.height,
+    durationMs: 0,
+    inputLabels: graph.inputLabels,
+  };
 }
 
 /** Which scene plays at a time on the timeline, and how far into it (clamped to the timeline). */
-export function sceneAt(plan: { scenes: ReadonlyArray<{ durationMs: number }> }, atMs: number): { sceneIndex: number; offsetMs: number } {
+export function sceneAt(
+  plan: { scenes: ReadonlyArray<{ durationMs: number }> },
+  atMs: number,
+): { sceneIndex: number; offsetMs: number } {
   let start = 0;
   for (let i = 0; i < plan.scenes.length; i += 1) {
     const end = start + plan.scenes[i].durationMs;
-    if (atMs < end || i === plan.scenes.length - 1) return { sceneIndex: i, offsetMs: Math.max(0, Math.min(atMs - start, plan.scenes[i].durationMs)) };
+    if (atMs < end || i === plan.scenes.length - 1)
+      return { sceneIndex: i, offsetMs: Math.max(0, Math.min(atMs - start, plan.scenes[i].durationMs)) };
     start = end;
   }
   return { sceneIndex: 0, offsetMs: 0 };
@@ -203,7 +243,9 @@ export function buildGraph(plan: RenderPlan, options: GraphOptions): Graph {
   });
   const v = options.video ? 1 : 0;
   const a = options.audio ? 1 : 0;
-  chains.push(`${concatPads.join('')}concat=n=${plan.scenes.length}:v=${v}:a=${a}${v ? '[vout]' : ''}${a ? '[aout]' : ''}`);
+  chains.push(
+    `${concatPads.join('')}concat=n=${plan.scenes.length}:v=${v}:a=${a}${v ? '[vout]' : ''}${a ? '[aout]' : ''}`,
+  );
   return { inputs, inputLabels, filterGraph: chains.join(';'), width, height };
 }
 

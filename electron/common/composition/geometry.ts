@@ -44,7 +44,12 @@ export function fitPlacement(media: { width: number; height: number }, output: O
     width = height * mediaAspect;
   }
   const round = (v: number): number => Math.round(v * 100) / 100;
-  return { x: Math.round((output.width - width) / 2), y: Math.round((output.height - height) / 2), width: round(width), height: round(height) };
+  return {
+    x: Math.round((output.width - width) / 2),
+    y: Math.round((output.height - height) / 2),
+    width: round(width),
+    height: round(height),
+  };
 }
 
 /** Elements in drawing order, bottom first: by layer, then by their order in the scene. */

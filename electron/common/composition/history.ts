@@ -12,7 +12,8 @@ export class DocumentHistory<T> {
     initial: T,
     private readonly limit = 200,
   ) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`History limit must be a positive integer (got ${limit})`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error(`History limit must be a positive integer (got ${limit})`);
     this.current = initial;
   }
 

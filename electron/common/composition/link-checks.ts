@@ -50,14 +50,28 @@ export function projectLinks(project: Project): ProjectLink[] {
     const sceneText = sceneLabel(sceneIndex, scene.id, scene.name);
     const base = { sceneIndex, sceneId: scene.id };
     const voice = scene.voice ? voiceAudioUrl(scene.voice) : null;
-    if (voice && sendable(voice)) links.push({ ...base, url: voice.trim(), expects: 'audio', where: capitalise(sceneText), what: 'the voice audio' });
+    if (voice && sendable(voice))
+      links.push({
+        ...base,
+        url: voice.trim(),
+        expects: 'audio',
+        where: capitalise(sceneText),
+        what: 'the voice audio',
+      });
     for (const element of scene.elements) {
       // A text element's picture is drawn and uploaded by the studio at submit: no link of the user's.
       if (element.type === 'text' || !sendable(element.url)) continue;
       // An official avatar is named by its id; its picture link is the service's own.
       if (element.type === 'avatar' && effectiveAvatarFrom(element) === 2) continue;
       const expects: LinkExpectation = element.type === 'avatar' ? 'image-or-video' : element.type;
-      links.push({ ...base, elementId: element.id, url: element.url.trim(), expects, where: capitalise(elementLabel(sceneText, element.id, element.name)), what: `the ${element.type}` });
+      links.push({
+        ...base,
+        elementId: element.id,
+        url: element.url.trim(),
+        expects,
+        where: capitalise(elementLabel(sceneText, element.id, element.name)),
+        what: `the ${element.type}`,
+      });
     }
   });
   return links;
@@ -85,22 +99,45 @@ export function linkProblems(project: Project, reports: ReadonlyMap<string, Link
   for (const link of projectLinks(project)) {
     const report = reports.get(link.url);
     if (!report) continue;
-    const at = { url: link.url, sceneIndex: link.sceneIndex, sceneId: link.sceneId, ...(link.elementId ? { elementId: link.elementId } : {}) };
+    const at = {
+      url: link.url,
+      sceneIndex: link.sceneIndex,
+      sceneId: link.sceneId,
+      ...(link.elementId ? { elementId: link.elementId } : {}),
+    };
     if (!report.ok) {
-      problems.push({ level: 'error', code: 'link-broken', message: `${link.where}: ${link.what} link is broken (${report.reason ?? 'unreachable'}).`, ...at });
+      problems.push({
+        level: 'error',
+        code: 'link-broken',
+        message: `${link.where}: ${link.what} link is broken (${report.reason ?? 'unreachable'}).`,
+        ...at,
+      });
       continue;
     }
     if (report.kind && !fits(link.expects, report.kind)) {
-      problems.push({ level: 'error', code: 'link-wrong-kind', message: `${link.where}: ${link.what} link is ${article(report.kind)}, not ${expected(link.expects)}.`, ...at });
+      problems.push({
+        level: 'error',
+        code: 'link-wrong-kind',
+        message: `${link.where}: ${link.what} link is ${article(report.kind)}, not ${expected(link.expects)}.`,
+        ...at,
+      });
       continue;
     }
-    const refusal = report.kind && report.format ? mediaRefusal(FIELD_OF[link.expects], { kind: report.kind, format: report.format }) : null;
+    const refusal =
+      report.kind && report.format
+        ? mediaRefusal(FIELD_OF[link.expects], { kind: report.kind, format: report.format })
+        : null;
     if (refusal) {
       problems.push({ level: 'error', code: 'link-wrong-format', message: `${link.where}: ${refusal}`, ...at });
       continue;
     }
     const scene = project.scenes[link.sceneIndex];
-    if (link.expects === 'audio' && !link.elementId && report.durationMs !== null && report.durationMs > scene.durationMs + VOICE_OVERRUN_TOLERANCE_MS) {
+    if (
+      link.expects === 'audio' &&
+      !link.elementId &&
+      report.durationMs !== null &&
+      report.durationMs > scene.durationMs + VOICE_OVERRUN_TOLERANCE_MS
+    ) {
       problems.push({
         level: 'warning',
         code: 'voice-too-long',
@@ -113,7 +150,11 @@ export function linkProblems(project: Project, reports: ReadonlyMap<string, Link
 }
 
 /** The voice's length for a scene, when its link has been checked. */
-export function voiceDurationMs(project: Project, sceneId: string, reports: ReadonlyMap<string, LinkReport>): number | null {
+export function voiceDurationMs(
+  project: Project,
+  sceneId: string,
+  reports: ReadonlyMap<string, LinkReport>,
+): number | null {
   const scene = project.scenes.find((s) => s.id === sceneId);
   const url = scene?.voice ? voiceAudioUrl(scene.voice) : null;
   const report = url ? reports.get(url.trim()) : undefined;
@@ -154,7 +195,11 @@ export function sceneLengthFor(voiceMs: number): number {
  * Scenes made as long as their voices (those whose voice length is known): every scene, or only the
  * ones named. Returns the same project when nothing changes.
  */
-export function fitScenesToVoices(project: Project, reports: ReadonlyMap<string, LinkReport>, sceneIds?: readonly string[]): Project {
+export function fitScenesToVoices(
+  project: Project,
+  reports: ReadonlyMap<string, LinkReport>,
+  sceneIds?: readonly string[],
+): Project {
   let changed = false;
   const scenes = project.scenes.map((scene) => {
     if (sceneIds && !sceneIds.includes(scene.id)) return scene;

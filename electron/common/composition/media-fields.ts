@@ -1,4 +1,11 @@
-import { articleFor, describeFormat, formatLabel, UNSUPPORTED_PICTURES, type MediaFormat, type MediaKind } from './media-format';
+import {
+  articleFor,
+  describeFormat,
+  formatLabel,
+  UNSUPPORTED_PICTURES,
+  type MediaFormat,
+  type MediaKind,
+} from './media-format';
 import { isRealMedia, type MediaInfo } from './media-info';
 
 /**
@@ -8,9 +15,18 @@ import { isRealMedia, type MediaInfo } from './media-info';
  * (a voice's audio URL, a clone sample) takes any sound ffprobe can read.
  */
 export type MediaField =
-  | 'element-image' | 'element-video' | 'avatar-media' | 'voice-audio'
-  | 'swap-image' | 'swap-video' | 'lipsync-video' | 'lipsync-audio'
-  | 'face-detect' | 'avatar-upload' | 'clone-sample' | 'live-face';
+  | 'element-image'
+  | 'element-video'
+  | 'avatar-media'
+  | 'voice-audio'
+  | 'swap-image'
+  | 'swap-video'
+  | 'lipsync-video'
+  | 'lipsync-audio'
+  | 'face-detect'
+  | 'avatar-upload'
+  | 'clone-sample'
+  | 'live-face';
 
 interface FieldRule {
   /** "the image", "the character image": how a reason names the field. */
@@ -35,7 +51,11 @@ export const MEDIA_FIELDS: Readonly<Record<MediaField, FieldRule>> = {
   'lipsync-video': { what: 'the lip-sync video', kinds: ['video'], formats: null },
   'lipsync-audio': { what: 'the lip-sync audio', kinds: ['audio'], formats: null },
   // Face detection: "JPG, JPEG, PNG, BMP, WEBP" pictures, "MP4, MOV, AVI, WEBM" videos, and GIF.
-  'face-detect': { what: 'the face detection input', kinds: ['image', 'video'], formats: ['jpeg', 'png', 'bmp', 'webp', 'gif', 'mp4', 'mov', 'avi', 'webm'] },
+  'face-detect': {
+    what: 'the face detection input',
+    kinds: ['image', 'video'],
+    formats: ['jpeg', 'png', 'bmp', 'webp', 'gif', 'mp4', 'mov', 'avi', 'webm'],
+  },
   // Upload avatar: "a video of about one minute" is recommended; a picture avatar is what talking avatars use.
   'avatar-upload': { what: 'an uploaded avatar', kinds: ['image', 'video'], formats: [...PICTURES, ...ELEMENT_VIDEOS] },
   'clone-sample': { what: 'a voice sample', kinds: ['audio'], formats: null },
@@ -51,7 +71,9 @@ function takes(rule: FieldRule): string {
   return rule.kinds
     .map((kind) => {
       const formats = (rule.formats ?? []).filter((f) => kindOfFormat(f) === kind);
-      return formats.length === 0 ? KIND_WORDS[kind] : `${articleFor(formats[0])} ${namesOf(formats)} ${KIND_NOUNS[kind]}`;
+      return formats.length === 0
+        ? KIND_WORDS[kind]
+        : `${articleFor(formats[0])} ${namesOf(formats)} ${KIND_NOUNS[kind]}`;
     })
     .join(' or ');
 }
@@ -77,7 +99,8 @@ export function readableMedia(info: MediaInfo | null | undefined): MediaInfo | n
 export function mediaRefusal(field: MediaField, info: MediaFacts): string | null {
   const rule = MEDIA_FIELDS[field];
   const wanted = rule.kinds.map((k) => KIND_WORDS[k]).join(' or ');
-  if (!info) return `${capitalise(rule.what)} must be ${wanted}; this file is not a picture, video or sound the studio can read (it may be empty, cut short or of another type).`;
+  if (!info)
+    return `${capitalise(rule.what)} must be ${wanted}; this file is not a picture, video or sound the studio can read (it may be empty, cut short or of another type).`;
   if (UNSUPPORTED_PICTURES.has(info.format)) {
     return `${capitalise(describeFormat(info.format))} cannot be used for ${rule.what}: the service does not take ${formatLabel(info.format).replace(' picture', '')}. Save it as JPEG or PNG (most photo apps can export it) and use that.`;
   }

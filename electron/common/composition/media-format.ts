@@ -11,20 +11,55 @@
  */
 
 export const MEDIA_FORMATS = [
-  'jpeg', 'png', 'webp', 'bmp', 'gif', 'tiff', 'heic', 'avif', 'picture',
-  'mp4', 'mov', 'webm', 'mkv', 'avi', 'video',
-  'mp3', 'wav', 'm4a', 'aac', 'ogg', 'flac', 'sound',
+  'jpeg',
+  'png',
+  'webp',
+  'bmp',
+  'gif',
+  'tiff',
+  'heic',
+  'avif',
+  'picture',
+  'mp4',
+  'mov',
+  'webm',
+  'mkv',
+  'avi',
+  'video',
+  'mp3',
+  'wav',
+  'm4a',
+  'aac',
+  'ogg',
+  'flac',
+  'sound',
   'unknown',
 ] as const;
 export type MediaFormat = (typeof MEDIA_FORMATS)[number];
 export type MediaKind = 'image' | 'video' | 'audio';
 
 const LABELS: Record<MediaFormat, string> = {
-  jpeg: 'JPEG picture', png: 'PNG picture', webp: 'WebP picture', bmp: 'BMP picture', gif: 'GIF',
-  tiff: 'TIFF picture', heic: 'HEIC picture', avif: 'AVIF picture', picture: 'picture of an unusual type',
-  mp4: 'MP4 video', mov: 'MOV (QuickTime) video', webm: 'WebM video', mkv: 'Matroska (MKV) video', avi: 'AVI video',
+  jpeg: 'JPEG picture',
+  png: 'PNG picture',
+  webp: 'WebP picture',
+  bmp: 'BMP picture',
+  gif: 'GIF',
+  tiff: 'TIFF picture',
+  heic: 'HEIC picture',
+  avif: 'AVIF picture',
+  picture: 'picture of an unusual type',
+  mp4: 'MP4 video',
+  mov: 'MOV (QuickTime) video',
+  webm: 'WebM video',
+  mkv: 'Matroska (MKV) video',
+  avi: 'AVI video',
   video: 'video of an unusual type',
-  mp3: 'MP3 sound', wav: 'WAV sound', m4a: 'M4A (AAC) sound', aac: 'AAC sound', ogg: 'Ogg sound', flac: 'FLAC sound',
+  mp3: 'MP3 sound',
+  wav: 'WAV sound',
+  m4a: 'M4A (AAC) sound',
+  aac: 'AAC sound',
+  ogg: 'Ogg sound',
+  flac: 'FLAC sound',
   sound: 'sound of an unusual type',
   unknown: 'file of an unknown type',
 };
@@ -48,7 +83,15 @@ const AN: ReadonlySet<MediaFormat> = new Set(['avif', 'mp4', 'avi', 'mp3', 'm4a'
 export const UNSUPPORTED_PICTURES: ReadonlySet<MediaFormat> = new Set(['heic', 'avif']);
 
 const PICTURE_CODECS: Record<string, MediaFormat> = {
-  mjpeg: 'jpeg', jpeg: 'jpeg', jpegls: 'jpeg', png: 'png', apng: 'png', webp: 'webp', bmp: 'bmp', gif: 'gif', tiff: 'tiff',
+  mjpeg: 'jpeg',
+  jpeg: 'jpeg',
+  jpegls: 'jpeg',
+  png: 'png',
+  apng: 'png',
+  webp: 'webp',
+  bmp: 'bmp',
+  gif: 'gif',
+  tiff: 'tiff',
 };
 /** Demuxers that read one picture per file (ffmpeg's image2 and its per-codec "_pipe" siblings). */
 const PICTURE_DEMUXERS = /(^|,)(image2|\w+_pipe|png|apng|webp|bmp|tiff)(,|$)/;
@@ -81,7 +124,14 @@ export function detectFormat(facts: FormatFacts): MediaFormat {
     const webm = ['vp8', 'vp9', 'av1'].includes(videoCodec) && ['opus', 'vorbis', null].includes(audioCodec);
     return webm ? 'webm' : 'mkv';
   }
-  const simple: Record<string, MediaFormat> = { avi: 'avi', mp3: 'mp3', wav: 'wav', aac: 'aac', ogg: 'ogg', flac: 'flac' };
+  const simple: Record<string, MediaFormat> = {
+    avi: 'avi',
+    mp3: 'mp3',
+    wav: 'wav',
+    aac: 'aac',
+    ogg: 'ogg',
+    flac: 'flac',
+  };
   if (simple[demuxer]) return simple[demuxer];
   if (videoCodec) return 'video';
   return audioCodec ? 'sound' : 'unknown';

@@ -44,7 +44,13 @@ const sec = (ms: number): string => (ms / 1000).toFixed(3);
 export function analysisArgs(path: string, options: { maxMs?: number; levels?: boolean } = {}): string[] {
   const limit = options.maxMs ? ['-t', sec(options.maxMs)] : [];
   const samples = Math.round((MIX_RATE * LEVEL_FRAME_MS) / 1000);
-  const levels = options.levels ? [`asetnsamples=n=${samples}`, 'astats=metadata=1:reset=1', 'ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=-'] : [];
+  const levels = options.levels
+    ? [
+        `asetnsamples=n=${samples}`,
+        'astats=metadata=1:reset=1',
+        'ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=-',
+      ]
+    : [];
   const filter = [`aresample=${MIX_RATE}`, ...levels, 'loudnorm=print_format=json'].join(',');
   return [...BASE, ...limit, '-i', path, '-vn', '-af', filter, '-f', 'null', '-'];
 }
@@ -186,10 +192,18 @@ export function mixArgs(sources: MixSources, lengthMs: number, loudness: Loudnes
     inputs.push('-i', sources.voicePath);
     labels.push('[voice]');
   }
-  const start = sources.music ? musicStartMs(sources.plan.offsetMs, sources.music.durationMs, sources.plan.track.loop) : null;
+  const start = sources.music
+    ? musicStartMs(sources.plan.offsetMs, sources.music.durationMs, sources.plan.track.loop)
+    : null;
   if (sources.music && start !== null) {
     const { track, fadeIn, fadeOut } = sources.plan;
-    const steps = [format, `atrim=end_sample=${total}`, 'asetpts=N/SR/TB', `apad=whole_len=${total}`, `volume=${sources.musicGainDb.toFixed(2)}dB`];
+    const steps = [
+      format,
+      `atrim=end_sample=${total}`,
+      'asetpts=N/SR/TB',
+      `apad=whole_len=${total}`,
+      `volume=${sources.musicGainDb.toFixed(2)}dB`,
+    ];
     if (fadeIn && track.fadeInMs > 0) steps.push(`afade=t=in:st=0:d=${sec(Math.min(track.fadeInMs, lengthMs))}`);
     if (fadeOut && track.fadeOutMs > 0) {
       const d = Math.min(track.fadeOutMs, lengthMs);
@@ -207,17 +221,44 @@ export function mixArgs(sources: MixSources, lengthMs: number, loudness: Loudnes
     labels.push('[silence]');
   }
   // amix scales each input by 1/n; volume=n makes it a plain sum (ffmpeg 4.1 has no normalize=0).
-  const sum = labels.length === 1 ? `${labels[0]}anull` : `${labels.join('')}amix=inputs=${labels.length}:duration=first:dropout_transition=0,volume=${labels.length}`;
+  const sum =
+    labels.length === 1
+      ? `${labels[0]}anull`
+      : `${labels.join('')}amix=inputs=${labels.length}:duration=first:dropout_transition=0,volume=${labels.length}`;
   const limit = Math.pow(10, (loudness.truePeakDb - LIMITER_MARGIN_DB) / 20).toFixed(4);
-  chains.push(`${sum},volume=${sources.mixGainDb.toFixed(2)}dB,alimiter=limit=${limit}:attack=1:release=50:level=0,asplit=2[split][measure]`, `[split]aresample=${MIX_RATE}[mix]`, `[measure]${loudnormFilter(loudness)}:print_format=json[measured]`);
-  return [...BASE, ...inputs, '-filter_complex', chains.join(';'), '-map', '[mix]', '-c:a', 'pcm_f32le', wavPath, '-map', '[measured]', '-f', 'null', '-'];
+  chains.push(
+    `${sum},volume=${sources.mixGainDb.toFixed(2)}dB,alimiter=limit=${limit}:attack=1:release=50:level=0,asplit=2[split][measure]`,
+    `[split]aresample=${MIX_RATE}[mix]`,
+    `[measure]${loudnormFilter(loudness)}:print_format=json[measured]`,
+  );
+  return [
+    ...BASE,
+    ...inputs,
+    '-filter_complex',
+    chains.join(';'),
+    '-map',
+    '[mix]',
+    '-c:a',
+    'pcm_f32le',
+    wavPath,
+    '-map',
+    '[measured]',
+    '-f',
+    'null',
+    '-',
+  ];
 }
 
 /**
  * Pass two: the mix brought to the target with the first pass's measurement (one linear gain when
  * the true peak allows it, loudnorm's dynamic mode otherwise), as a 192 kb/s MP3 at 48 kHz.
  */
-export function loudnessArgs(wavPath: string, measured: LoudnessMeasure, loudness: LoudnessTarget, outPath: string): string[] {
+export function loudnessArgs(
+  wavPath: string,
+  measured: LoudnessMeasure,
+  loudness: LoudnessTarget,
+  outPath: string,
+): string[] {
   const filters = [];
   if (measured.inputI !== null) {
     const m = (v: number): string => v.toFixed(2);
@@ -226,7 +267,20 @@ export function loudnessArgs(wavPath: string, measured: LoudnessMeasure, loudnes
     );
   }
   filters.push(`aresample=${MIX_RATE}`);
-  return [...BASE, '-i', wavPath, '-af', filters.join(','), '-c:a', 'libmp3lame', '-b:a', '192k', '-ar', String(MIX_RATE), outPath];
+  return [
+    ...BASE,
+    '-i',
+    wavPath,
+    '-af',
+    filters.join(','),
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '192k',
+    '-ar',
+    String(MIX_RATE),
+    outPath,
+  ];
 }
 
 function loudnormFilter(loudness: LoudnessTarget): string {

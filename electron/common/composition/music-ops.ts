@@ -35,7 +35,10 @@ export function setSceneMusic(project: Project, sceneId: string, music: SceneMus
 /** Changes some settings of the track `owner` plays. */
 export function patchMusic(project: Project, owner: MusicOwner, patch: Partial<Omit<MusicTrack, 'url'>>): Project {
   const current = owner.scope === 'project' ? project.music : project.scenes.find((s) => s.id === owner.sceneId)?.music;
-  if (!current || 'none' in current) throw new CompositionError(owner.scope === 'project' ? 'The project has no music' : `Scene "${owner.sceneId}" has no music of its own`);
+  if (!current || 'none' in current)
+    throw new CompositionError(
+      owner.scope === 'project' ? 'The project has no music' : `Scene "${owner.sceneId}" has no music of its own`,
+    );
   const next = { ...current, ...patch };
   if (Object.keys(patch).every((k) => next[k as keyof MusicTrack] === current[k as keyof MusicTrack])) return project;
   return owner.scope === 'project' ? setProjectMusic(project, next) : setSceneMusic(project, owner.sceneId, next);
@@ -53,18 +56,30 @@ export function setLoudness(project: Project, target: LoudnessPresetId | Omit<Lo
   }
   const parsed = checkedLoudness(next);
   const current = project.loudness;
-  if (current && current.preset === parsed.preset && current.lufs === parsed.lufs && current.truePeakDb === parsed.truePeakDb) return project;
+  if (
+    current &&
+    current.preset === parsed.preset &&
+    current.lufs === parsed.lufs &&
+    current.truePeakDb === parsed.truePeakDb
+  )
+    return project;
   return { ...project, loudness: parsed };
 }
 
 function checked(track: MusicTrack): MusicTrack {
   const result = MusicTrack.safeParse(track);
-  if (!result.success) throw new CompositionError(`Music: ${result.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  if (!result.success)
+    throw new CompositionError(
+      `Music: ${result.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
   return result.data;
 }
 
 function checkedLoudness(target: LoudnessTarget): LoudnessTarget {
   const result = LoudnessTarget.safeParse(target);
-  if (!result.success) throw new CompositionError(`A loudness target must be −40 to −10 LUFS with a true peak of −9 to 0 dBTP (got ${target.lufs} LUFS, ${target.truePeakDb} dBTP)`);
+  if (!result.success)
+    throw new CompositionError(
+      `A loudness target must be −40 to −10 LUFS with a true peak of −9 to 0 dBTP (got ${target.lufs} LUFS, ${target.truePeakDb} dBTP)`,
+    );
   return result.data;
 }

@@ -38,7 +38,10 @@ export function probeBody(media: { markerUrl: string; audioUrl: string; avatarId
 
 /** Where the marker lands under each convention, in output pixels. */
 export function probePredictions(): { convention: PlacementConvention; box: Box }[] {
-  return ALL_CONVENTIONS.map((convention) => ({ convention, box: fromWire(PROBE_MARKER_WIRE, PROBE_FRAME, convention, PROBE_MARKER) as Box }));
+  return ALL_CONVENTIONS.map((convention) => ({
+    convention,
+    box: fromWire(PROBE_MARKER_WIRE, PROBE_FRAME, convention, PROBE_MARKER) as Box,
+  }));
 }
 
 /** Bounding box of the marker's colour in one rgb24 frame, or null when too little of it shows. */
@@ -79,14 +82,30 @@ export type ProbeVerdict =
 
 /** The convention whose predicted box the marker fills (at least 80 % overlap), or a plain "could not tell". */
 export function judgeProbe(found: Box | null): ProbeVerdict {
-  if (!found) return { proved: false, found, message: 'The marker was not found in the result, so the placement could not be told. The service may have left the picture out or changed its colours.' };
+  if (!found)
+    return {
+      proved: false,
+      found,
+      message:
+        'The marker was not found in the result, so the placement could not be told. The service may have left the picture out or changed its colours.',
+    };
   const ranked = probePredictions()
     .map((p) => ({ ...p, match: overlap(p.box, found) }))
     .sort((a, b) => b.match - a.match);
   const best = ranked[0];
   const where = `${found.width}×${found.height} px at (${found.x}, ${found.y})`;
   if (best.match < 0.8) {
-    return { proved: false, found, message: `The marker showed ${where}, which matches none of the four conventions (best ${Math.round(best.match * 100)} %), so the placement could not be told.` };
+    return {
+      proved: false,
+      found,
+      message: `The marker showed ${where}, which matches none of the four conventions (best ${Math.round(best.match * 100)} %), so the placement could not be told.`,
+    };
   }
-  return { proved: true, convention: best.convention, found, match: best.match, message: `The marker showed ${where}: the service places by ${placementLabel(best.convention)} (${Math.round(best.match * 100)} % match).` };
+  return {
+    proved: true,
+    convention: best.convention,
+    found,
+    match: best.match,
+    message: `The marker showed ${where}: the service places by ${placementLabel(best.convention)} (${Math.round(best.match * 100)} % match).`,
+  };
 }

@@ -37,13 +37,22 @@ export function placementLabel(convention: PlacementConvention): string {
 }
 
 /** What a scale of 1 measures, or null when the convention needs a media size that is not known. */
-export function scaleBase(convention: PlacementConvention, output: OutputSize, media: MediaSize | undefined): MediaSize | null {
+export function scaleBase(
+  convention: PlacementConvention,
+  output: OutputSize,
+  media: MediaSize | undefined,
+): MediaSize | null {
   if (convention.scale === 'frame') return output;
   return media && media.width > 0 && media.height > 0 ? media : null;
 }
 
 /** A box in output pixels → the wire's offset and scale; null when the scale base is unknown. */
-export function toWire(box: Box, output: OutputSize, convention: PlacementConvention, media?: MediaSize): WirePlacement | null {
+export function toWire(
+  box: Box,
+  output: OutputSize,
+  convention: PlacementConvention,
+  media?: MediaSize,
+): WirePlacement | null {
   const base = scaleBase(convention, output, media);
   if (!base) return null;
   const centre = convention.anchor === 'centre';
@@ -59,7 +68,12 @@ export function toWire(box: Box, output: OutputSize, convention: PlacementConven
  * Wire values → the box they describe (the sandbox's reading). Missing values read as the interface
  * implies: offset 0, scale 1. Null when the convention needs a media size that is not known.
  */
-export function fromWire(wire: Partial<WirePlacement>, output: OutputSize, convention: PlacementConvention, media?: MediaSize): Box | null {
+export function fromWire(
+  wire: Partial<WirePlacement>,
+  output: OutputSize,
+  convention: PlacementConvention,
+  media?: MediaSize,
+): Box | null {
   const base = scaleBase(convention, output, media);
   if (!base) return null;
   const width = (wire.scale_x ?? 1) * base.width;

@@ -94,7 +94,13 @@ export function setOutput(project: Project, output: OutputSize | OutputPresetId)
     output: next,
     scenes: project.scenes.map((scene) => ({
       ...scene,
-      elements: scene.elements.map((e) => ({ ...e, x: round2(e.x * fx), y: round2(e.y * fy), width: round2(e.width * fx), height: round2(e.height * fy) })),
+      elements: scene.elements.map((e) => ({
+        ...e,
+        x: round2(e.x * fx),
+        y: round2(e.y * fy),
+        width: round2(e.width * fx),
+        height: round2(e.height * fy),
+      })),
     })),
   };
 }
@@ -127,13 +133,16 @@ export function totalDurationMs(project: Project): number {
 function checkOutput(output: OutputSize): OutputSize {
   const parsed = OutputSize.safeParse(output);
   if (!parsed.success) {
-    throw new CompositionError(`Output size must be whole pixels between ${MIN_SIDE} and ${MAX_SIDE} on each side (got ${output.width}×${output.height}).`);
+    throw new CompositionError(
+      `Output size must be whole pixels between ${MIN_SIDE} and ${MAX_SIDE} on each side (got ${output.width}×${output.height}).`,
+    );
   }
   return { width: parsed.data.width, height: parsed.data.height };
 }
 
 function checkColour(colour: string): string {
-  if (!HexColour.safeParse(colour).success) throw new CompositionError(`Background must be a colour like #1a2b3c (got "${colour}").`);
+  if (!HexColour.safeParse(colour).success)
+    throw new CompositionError(`Background must be a colour like #1a2b3c (got "${colour}").`);
   return colour.toLowerCase();
 }
 

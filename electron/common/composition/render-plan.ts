@@ -76,7 +76,8 @@ export interface InputRequest {
   box?: Box;
 }
 
-export type ResolvedInput = string | { path: string; still?: boolean; durationMs?: number; orientation?: ExifOrientation } | null;
+export type ResolvedInput =
+  string | { path: string; still?: boolean; durationMs?: number; orientation?: ExifOrientation } | null;
 /**
  * Maps a media reference to a local path (or readable URL). Synchronous on purpose: callers fetch
  * and cache everything first, then plan. Return null to leave the media out (silent / not drawn):
@@ -114,33 +115,59 @@ export function planLayer(
   if (element.type === 'image' && /^#[0-9a-fA-F]{6}$/.test(element.url)) {
     return { source: { kind: 'colour', colour: element.url.toLowerCase() }, box, label: request.label };
   }
-  const resolved = resolve({ ...request, role: 'element', type: element.type, url: element.url || null, avatarId: element.avatarId, box });
+  const resolved = resolve({
+    ...request,
+    role: 'element',
+    type: element.type,
+    url: element.url || null,
+    avatarId: element.avatarId,
+    box,
+  });
   if (resolved === null) {
     notes.push(`${request.label}: no media to show`);
     return null;
   }
   const path = typeof resolved === 'string' ? resolved : resolved.path;
-  const still = typeof resolved === 'string' || resolved.still === undefined ? element.type === 'image' || looksStill(element.url || path) : resolved.still;
+  const still =
+    typeof resolved === 'string' || resolved.still === undefined
+      ? element.type === 'image' || looksStill(element.url || path)
+      : resolved.still;
   const orientation = typeof resolved !== 'string' && still ? resolved.orientation : undefined;
-  const input: PlanInput = { path, still, loop: element.type === 'avatar' && !still, ...(orientation ? { orientation } : {}) };
+  const input: PlanInput = {
+    path,
+    still,
+    loop: element.type === 'avatar' && !still,
+    ...(orientation ? { orientation } : {}),
+  };
   return { source: { kind: 'media', input }, box, label: request.label };
 }
 
 /** Shared by every adapter: an audio reference → plan audio (or a note when there is none). */
-export function planAudio(request: Omit<InputRequest, 'role'> & { role?: InputRequest['role'] }, resolve: ResolveInput, notes: string[]): PlanAudio | null {
+export function planAudio(
+  request: Omit<InputRequest, 'role'> & { role?: InputRequest['role'] },
+  resolve: ResolveInput,
+  notes: string[],
+): PlanAudio | null {
   const resolved = resolve({ role: 'voice', ...request });
   if (resolved === null) {
     notes.push(`${request.label}: no audio yet, the preview is silent there`);
     return null;
   }
   if (typeof resolved === 'string') return { path: resolved, label: request.label };
-  return { path: resolved.path, label: request.label, ...(resolved.durationMs !== undefined ? { durationMs: resolved.durationMs } : {}) };
+  return {
+    path: resolved.path,
+    label: request.label,
+    ...(resolved.durationMs !== undefined ? { durationMs: resolved.durationMs } : {}),
+  };
 }
 
 /** A talking avatar's body takes no speed (the service speaks at its own), so its text has none. */
 function voiceRequest(voice: Voice, talking: boolean): Pick<InputRequest, 'url' | 'text'> {
   if (voice.kind === 'url') return { url: voice.url };
-  return { url: voice.audioUrl ?? null, text: { text: voice.text, voiceId: voice.voiceId, ...(talking ? {} : { rate: voice.rate }) } };
+  return {
+    url: voice.audioUrl ?? null,
+    text: { text: voice.text, voiceId: voice.voiceId, ...(talking ? {} : { rate: voice.rate }) },
+  };
 }
 
 /** The plan of a project: each scene at its duration, its elements in layer order, its voice. */
@@ -158,15 +185,24 @@ export function planFromProject(project: Project, resolve: ResolveInput): Render
         if (layer) layers.push(layer);
         continue;
       }
-      const text = element.inputText && element.voiceId ? { text: element.inputText, voiceId: element.voiceId } : undefined;
+      const text =
+        element.inputText && element.voiceId ? { text: element.inputText, voiceId: element.voiceId } : undefined;
       // The service's rule: when an audio element has both, the URL wins.
-      const track = planAudio({ role: 'element', type: 'audio', url: element.url || null, text, ...base, elementId: element.id, label }, resolve, notes);
+      const track = planAudio(
+        { role: 'element', type: 'audio', url: element.url || null, text, ...base, elementId: element.id, label },
+        resolve,
+        notes,
+      );
       if (track) audio.push(track);
     }
     // A talking avatar sends its scene voice only when it has no audio element (as its serialiser does).
     const talking = project.kind === 'talking-avatar';
     if (scene.voice && !(talking && scene.elements.some((e) => e.type === 'audio'))) {
-      const track = planAudio({ type: 'voice', ...voiceRequest(scene.voice, talking), ...base, label: `${sceneText}, voice` }, resolve, notes);
+      const track = planAudio(
+        { type: 'voice', ...voiceRequest(scene.voice, talking), ...base, label: `${sceneText}, voice` },
+        resolve,
+        notes,
+      );
       if (track) audio.unshift(track);
     }
     if (!talking) return { durationMs: scene.durationMs, layers, audio };
@@ -180,10 +216,16 @@ export function planFromProject(project: Project, resolve: ResolveInput): Render
  * does too: the longest audio whose length the resolver measured. Without one, the scene's own length
  * stands, and a note says the result's will differ.
  */
-function talkingLength(sceneMs: number, audio: PlanAudio[], notes: string[]): Pick<PlanScene, 'durationMs' | 'followsAudio'> {
+function talkingLength(
+  sceneMs: number,
+  audio: PlanAudio[],
+  notes: string[],
+): Pick<PlanScene, 'durationMs' | 'followsAudio'> {
   const longest = Math.max(0, ...audio.map((track) => track.durationMs ?? 0));
   if (longest > 0) return { durationMs: Math.max(MIN_PLAN_MS, Math.round(longest)), followsAudio: true };
-  notes.push(`The talking avatar lasts as long as its speech; without it this preview keeps the scene's ${(sceneMs / 1000).toFixed(1)} s.`);
+  notes.push(
+    `The talking avatar lasts as long as its speech; without it this preview keeps the scene's ${(sceneMs / 1000).toFixed(1)} s.`,
+  );
   return { durationMs: sceneMs };
 }
 

@@ -27,7 +27,8 @@ export function urlKind(url: string): UrlKind {
   if (value === '') return 'empty';
   if (HEX_COLOUR.test(value)) return 'colour';
   if (/^https?:\/\/[^\s/]+/i.test(value)) return 'remote';
-  if (/^(file:|blob:|data:|media:)/i.test(value) || value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value)) return 'local';
+  if (/^(file:|blob:|data:|media:)/i.test(value) || value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value))
+    return 'local';
   return 'other';
 }
 

@@ -15,8 +15,14 @@ export interface AddSceneOptions {
 export function addScene(project: Project, options: AddSceneOptions = {}): Project {
   const id = options.id ?? nextId(project, 'scene');
   if (project.scenes.some((s) => s.id === id)) throw new CompositionError(`A scene with id "${id}" already exists`);
-  const scene: Scene = { id, durationMs: clampDuration(options.durationMs ?? DEFAULT_SCENE_MS), voice: null, elements: [] };
-  const at = options.afterSceneId === undefined ? project.scenes.length : findScene(project, options.afterSceneId).index + 1;
+  const scene: Scene = {
+    id,
+    durationMs: clampDuration(options.durationMs ?? DEFAULT_SCENE_MS),
+    voice: null,
+    elements: [],
+  };
+  const at =
+    options.afterSceneId === undefined ? project.scenes.length : findScene(project, options.afterSceneId).index + 1;
   const scenes = project.scenes.slice();
   scenes.splice(at, 0, scene);
   return { ...project, scenes };
@@ -59,7 +65,9 @@ export function moveScene(project: Project, sceneId: string, toIndex: number): P
 /** Sets a scene's duration, rounded to whole milliseconds and clamped to 100 ms … 10 min. */
 export function setSceneDuration(project: Project, sceneId: string, durationMs: number): Project {
   const value = clampDuration(durationMs);
-  return updateScene(project, sceneId, (scene) => (scene.durationMs === value ? scene : { ...scene, durationMs: value }));
+  return updateScene(project, sceneId, (scene) =>
+    scene.durationMs === value ? scene : { ...scene, durationMs: value },
+  );
 }
 
 export function setSceneVoice(project: Project, sceneId: string, voice: Voice | null): Project {
@@ -84,7 +92,11 @@ function clampDuration(ms: number): number {
 export function replaceVoiceAudio(project: Project, sceneId: string, audioUrl: string): Project | null {
   const voice = project.scenes.find((s) => s.id === sceneId)?.voice;
   if (!voice) return null;
-  return setSceneVoice(project, sceneId, voice.kind === 'url' ? { kind: 'url', url: audioUrl } : { ...voice, audioUrl });
+  return setSceneVoice(
+    project,
+    sceneId,
+    voice.kind === 'url' ? { kind: 'url', url: audioUrl } : { ...voice, audioUrl },
+  );
 }
 
 /**
@@ -92,7 +104,12 @@ export function replaceVoiceAudio(project: Project, sceneId: string, audioUrl: s
  * script, voice and rate the audio was made from (never over a newer script). Returns null when it does
  * not apply, the project unchanged when the audio is already there.
  */
-export function applyVoiceoverAudio(project: Project, sceneId: string, scriptHash: string, audioUrl: string): Project | null {
+export function applyVoiceoverAudio(
+  project: Project,
+  sceneId: string,
+  scriptHash: string,
+  audioUrl: string,
+): Project | null {
   const voice = project.scenes.find((s) => s.id === sceneId)?.voice;
   if (!voice || voice.kind !== 'tts' || voiceoverHash(voice) !== scriptHash) return null;
   if (voice.audioUrl === audioUrl) return project;

@@ -68,9 +68,15 @@ export function splitScenes(durationsMs: number[], groups: number): number[][] {
  * The split render of `plan` into `groups` parts at most, or null when it would have one part (a single
  * scene, or a single core): the single command is then as fast.
  */
-export function buildSegmentedArgs(plan: RenderPlan, options: FfmpegRenderOptions & { groups: number }): SegmentedRender | null {
+export function buildSegmentedArgs(
+  plan: RenderPlan,
+  options: FfmpegRenderOptions & { groups: number },
+): SegmentedRender | null {
   if (options.groups < 2 || plan.scenes.length < 2) return null;
-  const runs = splitScenes(plan.scenes.map((scene) => scene.durationMs), options.groups);
+  const runs = splitScenes(
+    plan.scenes.map((scene) => scene.durationMs),
+    options.groups,
+  );
   if (runs.length < 2) return null;
   const quality = QUALITY[options.quality];
   const fps = options.fps ?? quality.fps;
@@ -79,16 +85,62 @@ export function buildSegmentedArgs(plan: RenderPlan, options: FfmpegRenderOption
   const parts = runs.map((_, i) => `${out}.picture-${i}.mp4`);
   const videos = runs.map((run, i): FfmpegCommand => {
     const part: RenderPlan = { ...plan, scenes: run.map((s) => plan.scenes[s]) };
-    const graph = buildGraph(part, { width: options.width, fps, scaleFlags: quality.scaleFlags, video: true, audio: false });
+    const graph = buildGraph(part, {
+      width: options.width,
+      fps,
+      scaleFlags: quality.scaleFlags,
+      video: true,
+      audio: false,
+    });
     const durationMs = planDurationMs(part);
-    const args = [...GLOBAL_ARGS, ...progress, ...graph.inputs, '-filter_complex', graph.filterGraph, '-map', '[vout]', ...videoCodecArgs(options.quality), '-t', seconds(durationMs), '-f', 'mp4', parts[i]];
-    return { args, filterGraph: graph.filterGraph, width: graph.width, height: graph.height, durationMs, inputLabels: graph.inputLabels };
+    const args = [
+      ...GLOBAL_ARGS,
+      ...progress,
+      ...graph.inputs,
+      '-filter_complex',
+      graph.filterGraph,
+      '-map',
+      '[vout]',
+      ...videoCodecArgs(options.quality),
+      '-t',
+      seconds(durationMs),
+      '-f',
+      'mp4',
+      parts[i],
+    ];
+    return {
+      args,
+      filterGraph: graph.filterGraph,
+      width: graph.width,
+      height: graph.height,
+      durationMs,
+      inputLabels: graph.inputLabels,
+    };
   });
   const durationMs = planDurationMs(plan);
   const audioPath = `${out}.sound.m4a`;
-  const sound = buildGraph(plan, { width: options.width, fps, scaleFlags: quality.scaleFlags, video: false, audio: true });
+  const sound = buildGraph(plan, {
+    width: options.width,
+    fps,
+    scaleFlags: quality.scaleFlags,
+    video: false,
+    audio: true,
+  });
   const audio: FfmpegCommand = {
-    args: [...GLOBAL_ARGS, ...sound.inputs, '-filter_complex', sound.filterGraph, '-map', '[aout]', ...audioCodecArgs(options.quality), '-t', seconds(durationMs), '-f', 'mp4', audioPath],
+    args: [
+      ...GLOBAL_ARGS,
+      ...sound.inputs,
+      '-filter_complex',
+      sound.filterGraph,
+      '-map',
+      '[aout]',
+      ...audioCodecArgs(options.quality),
+      '-t',
+      seconds(durationMs),
+      '-f',
+      'mp4',
+      audioPath,
+    ],
     filterGraph: sound.filterGraph,
     width: sound.width,
     height: sound.height,

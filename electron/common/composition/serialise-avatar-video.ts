@@ -67,9 +67,14 @@ function elementOf(element: SceneElement, project: Project, placement: Placement
 }
 
 /** The element's wire placement; validateProject reports an element whose media size is missing. */
-export function wirePlacement(element: SceneElement, project: Project, placement: PlacementConvention): Pick<AvatarVideoElement, 'scale_x' | 'scale_y' | 'offset_x' | 'offset_y'> {
+export function wirePlacement(
+  element: SceneElement,
+  project: Project,
+  placement: PlacementConvention,
+): Pick<AvatarVideoElement, 'scale_x' | 'scale_y' | 'offset_x' | 'offset_y'> {
   const wire = toWire(elementBox(element), project.output, placement, sentMediaSize(element));
-  if (!wire) throw new Error(`Element ${element.id}: its media's own size is not known, which the connection's placement needs`);
+  if (!wire)
+    throw new Error(`Element ${element.id}: its media's own size is not known, which the connection's placement needs`);
   return wire;
 }
 

@@ -31,12 +31,22 @@ export function toTalkingAvatarBody(project: Project, options: SerialiseOptions 
   if (music) elements.push({ type: 'audio', url: musicReference(scene.id) });
   else if (!scene.elements.some((e) => e.type === 'audio') && scene.voice) elements.push(voiceElement(scene.voice));
 
-  const body: TalkingAvatarBody = { width: project.output.width, height: project.output.height, avatar_from: avatarFrom, elements };
+  const body: TalkingAvatarBody = {
+    width: project.output.width,
+    height: project.output.height,
+    avatar_from: avatarFrom,
+    elements,
+  };
   if (options.webhookUrl) body.webhookUrl = options.webhookUrl;
   return body;
 }
 
-function elementOf(element: SceneElement, project: Project, avatarFrom: 2 | 3, placement: PlacementConvention): TalkingAvatarElement {
+function elementOf(
+  element: SceneElement,
+  project: Project,
+  avatarFrom: 2 | 3,
+  placement: PlacementConvention,
+): TalkingAvatarElement {
   if (element.type === 'audio') return audioElement(element.url, element.inputText, element.voiceId);
   const box = elementBox(element);
   const out: TalkingAvatarElement = {
@@ -52,7 +62,11 @@ function elementOf(element: SceneElement, project: Project, avatarFrom: 2 | 3, p
   return out;
 }
 
-function audioElement(url: string | undefined, text: string | undefined, voiceId: string | undefined): TalkingAvatarElement {
+function audioElement(
+  url: string | undefined,
+  text: string | undefined,
+  voiceId: string | undefined,
+): TalkingAvatarElement {
   if (url) return { type: 'audio', url };
   const out: TalkingAvatarElement = { type: 'audio' };
   if (text !== undefined) out.input_text = text;

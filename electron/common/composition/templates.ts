@@ -79,7 +79,9 @@ export function relinkToCatalogue(project: Project, catalogue: CatalogueFacts): 
     const found = catalogue.avatars.find((a) => a.avatarId === e.avatarId);
     if (found) return { ...e, url: found.url, avatarFrom: found.from };
     if (!stand) return e;
-    notes.push(`The avatar "${e.name ?? e.avatarId}" is not in this connection's catalogue; ${stand.avatarId} stands in.`);
+    notes.push(
+      `The avatar "${e.name ?? e.avatarId}" is not in this connection's catalogue; ${stand.avatarId} stands in.`,
+    );
     return { ...e, url: stand.url, avatarId: stand.avatarId, avatarFrom: stand.from };
   };
   const voiceId = (id: string): string => {

@@ -34,18 +34,40 @@ export function presetStyle(project: Project, preset: TextPresetId): TextStyle {
     wrapWidth: style.wrapWidth === null ? null : scale(style.wrapWidth),
     outline: style.outline && { ...style.outline, width: Math.max(0.5, scale(style.outline.width)) },
     box: style.box && { ...style.box, padding: scale(style.box.padding), radius: scale(style.box.radius) },
-    shadow: style.shadow && { ...style.shadow, blur: scale(style.shadow.blur), offsetX: scale(style.shadow.offsetX), offsetY: scale(style.shadow.offsetY) },
+    shadow: style.shadow && {
+      ...style.shadow,
+      blur: scale(style.shadow.blur),
+      offsetX: scale(style.shadow.offsetX),
+      offsetY: scale(style.shadow.offsetY),
+    },
   };
 }
 
 /** Adds a text element at its natural size: a title in the middle, a lower third in the frame's lower left. */
-export function addTextElement(project: Project, sceneId: string, style: TextStyle, natural: MediaSize, options: { id?: string; place?: 'centre' | 'lower-left'; name?: string } = {}): Project {
+export function addTextElement(
+  project: Project,
+  sceneId: string,
+  style: TextStyle,
+  natural: MediaSize,
+  options: { id?: string; place?: 'centre' | 'lower-left'; name?: string } = {},
+): Project {
   const { width: W, height: H } = project.output;
   const width = Math.min(natural.width, W);
   const height = round2((natural.height * width) / natural.width);
   const x = options.place === 'lower-left' ? Math.round(W * 0.06) : Math.round((W - width) / 2);
   const y = options.place === 'lower-left' ? Math.round(H * 0.94 - height) : Math.round((H - height) / 2);
-  const next = addElement(project, sceneId, { id: options.id, type: 'text', url: '', x, y, width, height, mediaSize: natural, text: style, name: options.name ?? firstLine(style) });
+  const next = addElement(project, sceneId, {
+    id: options.id,
+    type: 'text',
+    url: '',
+    x,
+    y,
+    width,
+    height,
+    mediaSize: natural,
+    text: style,
+    name: options.name ?? firstLine(style),
+  });
   return withFontRecords(next);
 }
 
@@ -53,17 +75,41 @@ export function addTextElement(project: Project, sceneId: string, style: TextSty
  * A new style for a text element, measured at `natural`: the element keeps its scale, its top, and
  * the side its alignment holds still (left edge, centre or right edge), as text tools do.
  */
-export function setTextStyle(project: Project, sceneId: string, elementId: string, style: TextStyle, natural: MediaSize): Project {
+export function setTextStyle(
+  project: Project,
+  sceneId: string,
+  elementId: string,
+  style: TextStyle,
+  natural: MediaSize,
+): Project {
   const element = findElement(project, sceneId, elementId);
-  if (element.type !== 'text' || !element.text) throw new CompositionError(`Element "${elementId}" is not a text element`);
+  if (element.type !== 'text' || !element.text)
+    throw new CompositionError(`Element "${elementId}" is not a text element`);
   const box = elementBox(element);
   const scale = element.mediaSize ? box.width / element.mediaSize.width : 1;
   const width = round2(natural.width * scale);
   const height = round2(natural.height * scale);
-  const x = style.align === 'left' ? box.x : style.align === 'center' ? box.x + (box.width - width) / 2 : box.x + box.width - width;
+  const x =
+    style.align === 'left'
+      ? box.x
+      : style.align === 'center'
+        ? box.x + (box.width - width) / 2
+        : box.x + box.width - width;
   const next = updateScene(project, sceneId, (scene) => ({
     ...scene,
-    elements: scene.elements.map((e) => (e.id === elementId ? { ...e, text: style, mediaSize: natural, x: round2(x), width, height, name: e.name === firstLine(element.text!) ? firstLine(style) : e.name } : e)),
+    elements: scene.elements.map((e) =>
+      e.id === elementId
+        ? {
+            ...e,
+            text: style,
+            mediaSize: natural,
+            x: round2(x),
+            width,
+            height,
+            name: e.name === firstLine(element.text!) ? firstLine(style) : e.name,
+          }
+        : e,
+    ),
   }));
   return withFontRecords(next);
 }

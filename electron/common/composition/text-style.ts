@@ -15,18 +15,90 @@ export { FONT_WEIGHTS, FontWeight };
  * file's fingerprint: a project records it, so a machine with another file of the same name can tell.
  */
 export const BUNDLED_FONTS = [
-  { family: 'Source Sans 3', weight: 400, italic: false, file: 'SourceSans3-Regular.ttf', sha256: '4644c81b86ec9caaa76b634889968ed3c4f4f52f054855933acc7c2b21e53b0f' },
-  { family: 'Source Sans 3', weight: 700, italic: false, file: 'SourceSans3-Bold.ttf', sha256: '9214b9d95e4231c609802815c2646c98174e2102d0d37f88978a7f8e71006e6a' },
-  { family: 'Source Sans 3', weight: 400, italic: true, file: 'SourceSans3-It.ttf', sha256: '192afd78f0f54a3c69eaf02d43f4d9a821e9d6110e41d3d25d61a7385cd580e4' },
-  { family: 'Source Sans 3', weight: 700, italic: true, file: 'SourceSans3-BoldIt.ttf', sha256: '7978291fc1bf314db887e0366853b33c5cf2e964c7b95cfb9ce403a6ec46a842' },
-  { family: 'DejaVu Serif', weight: 400, italic: false, file: 'DejaVuSerif.ttf', sha256: '42d1edeb7952f31b1f96d767ed7030b08a39e0c372b0071641518864e2bffb51' },
-  { family: 'DejaVu Serif', weight: 700, italic: false, file: 'DejaVuSerif-Bold.ttf', sha256: 'c47b5527bcdc8dcf9ea8c77054454c5a884beaca2f44851a2a823ee639cbf07f' },
-  { family: 'DejaVu Serif', weight: 400, italic: true, file: 'DejaVuSerif-Italic.ttf', sha256: '2e39b1d50f90b933b00c7bb54a96afd3f86419b3d717c7cf202e36f2d4973e47' },
-  { family: 'DejaVu Serif', weight: 700, italic: true, file: 'DejaVuSerif-BoldItalic.ttf', sha256: '8d3dd3d31350309042ed226af82b34539bd773518e6107cb352712853ba80308' },
-  { family: 'DejaVu Sans Mono', weight: 400, italic: false, file: 'DejaVuSansMono.ttf', sha256: 'b4a6c3e4faab8773f4ff761d56451646409f29abedd68f05d38c2df667d3c582' },
-  { family: 'DejaVu Sans Mono', weight: 700, italic: false, file: 'DejaVuSansMono-Bold.ttf', sha256: 'bce60f1b4421acd9ea51ba6623d7024ecbe6817a953e3654df62a5e6bdf8f769' },
-  { family: 'DejaVu Sans Mono', weight: 400, italic: true, file: 'DejaVuSansMono-Oblique.ttf', sha256: '742097840c541870e8d6dc5c9b37bb1ceeea6c0dedd1d475faf903ef9df734b0' },
-  { family: 'DejaVu Sans Mono', weight: 700, italic: true, file: 'DejaVuSansMono-BoldOblique.ttf', sha256: '91713a71d550bba22c2a6b2bb2a9ad8f9a159e12e4e9f0a5b2677998ba21213e' },
+  {
+    family: 'Source Sans 3',
+    weight: 400,
+    italic: false,
+    file: 'SourceSans3-Regular.ttf',
+    sha256: '4644c81b86ec9caaa76b634889968ed3c4f4f52f054855933acc7c2b21e53b0f',
+  },
+  {
+    family: 'Source Sans 3',
+    weight: 700,
+    italic: false,
+    file: 'SourceSans3-Bold.ttf',
+    sha256: '9214b9d95e4231c609802815c2646c98174e2102d0d37f88978a7f8e71006e6a',
+  },
+  {
+    family: 'Source Sans 3',
+    weight: 400,
+    italic: true,
+    file: 'SourceSans3-It.ttf',
+    sha256: '192afd78f0f54a3c69eaf02d43f4d9a821e9d6110e41d3d25d61a7385cd580e4',
+  },
+  {
+    family: 'Source Sans 3',
+    weight: 700,
+    italic: true,
+    file: 'SourceSans3-BoldIt.ttf',
+    sha256: '7978291fc1bf314db887e0366853b33c5cf2e964c7b95cfb9ce403a6ec46a842',
+  },
+  {
+    family: 'DejaVu Serif',
+    weight: 400,
+    italic: false,
+    file: 'DejaVuSerif.ttf',
+    sha256: '42d1edeb7952f31b1f96d767ed7030b08a39e0c372b0071641518864e2bffb51',
+  },
+  {
+    family: 'DejaVu Serif',
+    weight: 700,
+    italic: false,
+    file: 'DejaVuSerif-Bold.ttf',
+    sha256: 'c47b5527bcdc8dcf9ea8c77054454c5a884beaca2f44851a2a823ee639cbf07f',
+  },
+  {
+    family: 'DejaVu Serif',
+    weight: 400,
+    italic: true,
+    file: 'DejaVuSerif-Italic.ttf',
+    sha256: '2e39b1d50f90b933b00c7bb54a96afd3f86419b3d717c7cf202e36f2d4973e47',
+  },
+  {
+    family: 'DejaVu Serif',
+    weight: 700,
+    italic: true,
+    file: 'DejaVuSerif-BoldItalic.ttf',
+    sha256: '8d3dd3d31350309042ed226af82b34539bd773518e6107cb352712853ba80308',
+  },
+  {
+    family: 'DejaVu Sans Mono',
+    weight: 400,
+    italic: false,
+    file: 'DejaVuSansMono.ttf',
+    sha256: 'b4a6c3e4faab8773f4ff761d56451646409f29abedd68f05d38c2df667d3c582',
+  },
+  {
+    family: 'DejaVu Sans Mono',
+    weight: 700,
+    italic: false,
+    file: 'DejaVuSansMono-Bold.ttf',
+    sha256: 'bce60f1b4421acd9ea51ba6623d7024ecbe6817a953e3654df62a5e6bdf8f769',
+  },
+  {
+    family: 'DejaVu Sans Mono',
+    weight: 400,
+    italic: true,
+    file: 'DejaVuSansMono-Oblique.ttf',
+    sha256: '742097840c541870e8d6dc5c9b37bb1ceeea6c0dedd1d475faf903ef9df734b0',
+  },
+  {
+    family: 'DejaVu Sans Mono',
+    weight: 700,
+    italic: true,
+    file: 'DejaVuSansMono-BoldOblique.ttf',
+    sha256: '91713a71d550bba22c2a6b2bb2a9ad8f9a159e12e4e9f0a5b2677998ba21213e',
+  },
 ] as const satisfies readonly FontFile[];
 
 export interface FontFile {
@@ -67,7 +139,14 @@ let systemFamilies: readonly string[] = [];
 export function useSystemFonts(faces: readonly SystemFontFace[]): void {
   systemFaces = faces
     .filter((f) => !FONT_FAMILIES.includes(f.family))
-    .map((f) => ({ family: f.family, weight: f.weight, italic: f.italic, file: `${SYSTEM_FONT_PREFIX}${f.id}`, system: true as const, systemFile: f.file }));
+    .map((f) => ({
+      family: f.family,
+      weight: f.weight,
+      italic: f.italic,
+      file: `${SYSTEM_FONT_PREFIX}${f.id}`,
+      system: true as const,
+      systemFile: f.file,
+    }));
   systemFamilies = [...new Set(systemFaces.map((f) => f.family))];
 }
 
@@ -170,7 +249,15 @@ export const TEXT_PRESETS = {
   },
   caption: {
     label: 'Plain text',
-    style: { ...DEFAULT_TEXT_STYLE, content: 'Text', fontWeight: 400, fontSize: 56, wrapWidth: 900, shadow: null, outline: { colour: '#000000', width: 3 } },
+    style: {
+      ...DEFAULT_TEXT_STYLE,
+      content: 'Text',
+      fontWeight: 400,
+      fontSize: 56,
+      wrapWidth: 900,
+      shadow: null,
+      outline: { colour: '#000000', width: 3 },
+    },
     place: 'centre',
   },
 } as const satisfies Record<string, { label: string; style: TextStyle; place: 'centre' | 'lower-left' }>;
@@ -187,7 +274,9 @@ export function textStyleProblem(style: TextStyle): string | null {
   if (style.content.trim() === '') return 'The text is empty: type some words, or delete the element.';
   if (!fontFileOf(style.fontFamily, style.fontWeight, style.italic)) {
     const weight = `${style.fontWeight === 700 ? 'bold' : 'regular'}${style.italic ? ' italic' : ''}`;
-    const onComputer = systemFamilies.includes(style.fontFamily) ? ' (this computer has the family, but not that face)' : '';
+    const onComputer = systemFamilies.includes(style.fontFamily)
+      ? ' (this computer has the family, but not that face)'
+      : '';
     return `The font "${style.fontFamily}" (${weight}) is not one this studio has${onComputer}; choose one of ${FONT_FAMILIES.join(', ')}, or one of this computer's fonts.`;
   }
   return null;
@@ -196,7 +285,12 @@ export function textStyleProblem(style: TextStyle): string | null {
 /** The font files a set of styles uses, each once, in a stable order (what a project records): the families', then the script fonts' its lines need. */
 export function fontRecordsOf(styles: readonly TextStyle[], previous: readonly FontRecord[] = []): FontRecord[] {
   const used = new Set(styles.map((s) => fontFileOf(s.fontFamily, s.fontWeight, s.italic ?? false)));
-  const bundled = BUNDLED_FONTS.filter((f) => used.has(f)).map((f) => ({ family: f.family, weight: f.weight, file: f.file, sha256: f.sha256 }));
+  const bundled = BUNDLED_FONTS.filter((f) => used.has(f)).map((f) => ({
+    family: f.family,
+    weight: f.weight,
+    file: f.file,
+    sha256: f.sha256,
+  }));
   return [...bundled, ...systemRecordsOf(styles, previous), ...scriptFontRecordsOf(styles)];
 }
 
@@ -211,12 +305,30 @@ function systemRecordsOf(styles: readonly TextStyle[], previous: readonly FontRe
     const italic = style.italic ?? false;
     const key = `${style.fontFamily}|${style.fontWeight}|${italic}`;
     if (records.has(key) || FONT_FAMILIES.includes(style.fontFamily)) continue;
-    const kept = previous.find((r) => r.system && r.family === style.fontFamily && r.weight === style.fontWeight && (r.italic ?? false) === italic);
-    const face = systemFaces.find((f) => f.family === style.fontFamily && f.weight === style.fontWeight && f.italic === italic);
-    const record = kept ?? (face?.sha256 ? { family: face.family, weight: face.weight, italic, file: face.systemFile ?? face.file, sha256: face.sha256, system: true as const } : null);
+    const kept = previous.find(
+      (r) =>
+        r.system && r.family === style.fontFamily && r.weight === style.fontWeight && (r.italic ?? false) === italic,
+    );
+    const face = systemFaces.find(
+      (f) => f.family === style.fontFamily && f.weight === style.fontWeight && f.italic === italic,
+    );
+    const record =
+      kept ??
+      (face?.sha256
+        ? {
+            family: face.family,
+            weight: face.weight,
+            italic,
+            file: face.systemFile ?? face.file,
+            sha256: face.sha256,
+            system: true as const,
+          }
+        : null);
     if (record) records.set(key, record);
   }
-  return [...records.values()].sort((a, b) => a.family.localeCompare(b.family) || a.weight - b.weight || Number(a.italic) - Number(b.italic));
+  return [...records.values()].sort(
+    (a, b) => a.family.localeCompare(b.family) || a.weight - b.weight || Number(a.italic) - Number(b.italic),
+  );
 }
 
 /**
@@ -225,11 +337,15 @@ function systemRecordsOf(styles: readonly TextStyle[], previous: readonly FontRe
  */
 export function recordedFontProblem(style: TextStyle, records: readonly FontRecord[]): string | null {
   const italic = style.italic ?? false;
-  const record = records.find((r) => r.system && r.family === style.fontFamily && r.weight === style.fontWeight && (r.italic ?? false) === italic);
+  const record = records.find(
+    (r) => r.system && r.family === style.fontFamily && r.weight === style.fontWeight && (r.italic ?? false) === italic,
+  );
   if (!record) return null;
   const face = `"${record.family}" (${record.weight === 700 ? 'bold' : 'regular'}${italic ? ' italic' : ''}, ${record.file})`;
   const here = fontFileOf(style.fontFamily, style.fontWeight, italic);
-  if (!here?.system) return `The font ${face} this project was made with is not on this computer; install it, or choose another font.`;
-  if (here.sha256 && here.sha256 !== record.sha256) return `The font ${face} on this computer is a different file from the one this project was made with (its SHA-256 differs), so the text would not look the same; install the same file, or choose another font.`;
+  if (!here?.system)
+    return `The font ${face} this project was made with is not on this computer; install it, or choose another font.`;
+  if (here.sha256 && here.sha256 !== record.sha256)
+    return `The font ${face} on this computer is a different file from the one this project was made with (its SHA-256 differs), so the text would not look the same; install the same file, or choose another font.`;
   return null;
 }

@@ -54,19 +54,29 @@ export function validateProject(project: Project, options: ValidateOptions = {})
 
   for (const side of ['width', 'height'] as const) {
     const value = project.output[side];
-    if (!Number.isInteger(value) || value < 1 || value > MAX_SIDE) add('error', 'output-size', `Output ${side} must be a whole number of pixels up to ${MAX_SIDE} (is ${value}).`);
+    if (!Number.isInteger(value) || value < 1 || value > MAX_SIDE)
+      add('error', 'output-size', `Output ${side} must be a whole number of pixels up to ${MAX_SIDE} (is ${value}).`);
   }
   if (project.scenes.length === 0) add('error', 'no-scenes', 'The project has no scenes.');
   if (target === 'talking-avatar') checkTalkingAvatar(project, options.plan ?? 'pro', submit, add);
 
   project.scenes.forEach((scene, sceneIndex) => {
-    const here: Where = { sceneIndex, sceneId: scene.id, prefix: capitalise(sceneLabel(sceneIndex, scene.id, scene.name)) };
+    const here: Where = {
+      sceneIndex,
+      sceneId: scene.id,
+      prefix: capitalise(sceneLabel(sceneIndex, scene.id, scene.name)),
+    };
     // A scene of music alone sends the music as its voice.
-    if (target === 'avatar-video' && !(scene.voice === null && sceneTrack(project, scene))) checkSceneVoice(scene, here, submit, add);
+    if (target === 'avatar-video' && !(scene.voice === null && sceneTrack(project, scene)))
+      checkSceneVoice(scene, here, submit, add);
     checkLayers(scene, here, add);
     checkSomethingVisible(project, scene, here, submit, add);
     for (const element of scene.elements) {
-      const at: Where = { ...here, elementId: element.id, prefix: `${here.prefix}, element ${element.id}${element.name ? ` (${element.name})` : ''}` };
+      const at: Where = {
+        ...here,
+        elementId: element.id,
+        prefix: `${here.prefix}, element ${element.id}${element.name ? ` (${element.name})` : ''}`,
+      };
       checkElement(project, element, target, submit, at, add);
       if (submit) checkWirePlacement(project, element, options.placement ?? DEFAULT_PLACEMENT, at, add);
     }
@@ -79,7 +89,10 @@ export function validateProject(project: Project, options: ValidateOptions = {})
  * A warning while the connection's placement convention is the service's examples' rather than one
  * measured on it (Check placement), or null: the built-in sandbox's is known, a measured one proven.
  */
-export function placementProblem(connection: { name: string; placement: PlacementConvention & { source: string } }): Problem | null {
+export function placementProblem(connection: {
+  name: string;
+  placement: PlacementConvention & { source: string };
+}): Problem | null {
   if (connection.placement.source !== 'assumed') return null;
   return {
     level: 'warning',
@@ -96,7 +109,12 @@ type Add = (level: Problem['level'], code: string, text: string, where?: Where) 
 
 function checkSceneVoice(scene: Scene, here: Where, submit: boolean, add: Add): void {
   if (!scene.voice) {
-    add(submit ? 'error' : 'warning', 'voice-missing', 'needs a voice (an audio URL or a voiceover); every avatar-video scene must have one.', here);
+    add(
+      submit ? 'error' : 'warning',
+      'voice-missing',
+      'needs a voice (an audio URL or a voiceover); every avatar-video scene must have one.',
+      here,
+    );
     return;
   }
   if (scene.voice.kind === 'tts') {
@@ -106,53 +124,106 @@ function checkSceneVoice(scene: Scene, here: Where, submit: boolean, add: Add): 
   }
   const url = voiceAudioUrl(scene.voice);
   if (!url) {
-    add(submit ? 'error' : 'warning', 'voice-not-generated', submit ? 'the voiceover has not been generated yet; generate it before submitting.' : 'the voiceover has not been generated yet, so the preview is silent here.', here);
+    add(
+      submit ? 'error' : 'warning',
+      'voice-not-generated',
+      submit
+        ? 'the voiceover has not been generated yet; generate it before submitting.'
+        : 'the voiceover has not been generated yet, so the preview is silent here.',
+      here,
+    );
     return;
   }
   checkSendableUrl(url, 'the voice audio', submit, here, add);
 }
 
 function checkTalkingAvatar(project: Project, plan: PlanTier, submit: boolean, add: Add): void {
-  if (project.scenes.length !== 1) add('error', 'talking-avatar-scenes', `A talking avatar has exactly one scene (this project has ${project.scenes.length}).`);
+  if (project.scenes.length !== 1)
+    add(
+      'error',
+      'talking-avatar-scenes',
+      `A talking avatar has exactly one scene (this project has ${project.scenes.length}).`,
+    );
   const scene = project.scenes[0];
   if (!scene) return;
   const here: Where = { sceneIndex: 0, sceneId: scene.id, prefix: capitalise(sceneLabel(0, scene.id, scene.name)) };
   const avatars = scene.elements.filter((e) => e.type === 'avatar');
   if (avatars.length === 0) add('error', 'avatar-missing', 'a talking avatar needs an avatar element.', here);
   const froms = new Set(avatars.map(effectiveAvatarFrom));
-  if (froms.size > 1) add('error', 'avatar-from-mixed', 'mixes official avatars (from 2) with own avatars (from 3); the request has one avatar_from.', here);
+  if (froms.size > 1)
+    add(
+      'error',
+      'avatar-from-mixed',
+      'mixes official avatars (from 2) with own avatars (from 3); the request has one avatar_from.',
+      here,
+    );
   const audios = scene.elements.filter((e) => e.type === 'audio');
-  if (audios.length === 0 && !scene.voice) add('error', 'audio-missing', 'a talking avatar needs an audio element (a URL, or text with a voice).', here);
+  if (audios.length === 0 && !scene.voice)
+    add('error', 'audio-missing', 'a talking avatar needs an audio element (a URL, or text with a voice).', here);
   // The scene voice stands in for the audio element; as text it goes out as input_text, so it must say something.
   if (audios.length === 0 && scene.voice?.kind === 'tts' && !scene.voice.audioUrl) {
-    if (!scene.voice.text.trim()) add('error', 'voice-text-missing', 'the voiceover script is empty; write what the avatar says.', here);
+    if (!scene.voice.text.trim())
+      add('error', 'voice-text-missing', 'the voiceover script is empty; write what the avatar says.', here);
     if (!scene.voice.voiceId) add('error', 'voice-id-missing', 'the voiceover has no voice chosen.', here);
   }
   let characters = audios.filter((e) => !e.url).reduce((sum, e) => sum + (e.inputText?.length ?? 0), 0);
-  if (audios.length === 0 && scene.voice?.kind === 'tts' && !scene.voice.audioUrl) characters += scene.voice.text.length;
+  if (audios.length === 0 && scene.voice?.kind === 'tts' && !scene.voice.audioUrl)
+    characters += scene.voice.text.length;
   const limit = TEXT_LIMITS[plan];
   if (characters > limit) {
-    add('error', 'text-too-long', `the speech text has ${characters} characters; the ${PLAN_LABELS[plan]} plan allows ${limit.toLocaleString('en-US')} per request.`, here);
+    add(
+      'error',
+      'text-too-long',
+      `the speech text has ${characters} characters; the ${PLAN_LABELS[plan]} plan allows ${limit.toLocaleString('en-US')} per request.`,
+      here,
+    );
   }
-  if (submit && scene.voice && audios.length > 0) add('warning', 'voice-ignored', 'has both a scene voice and an audio element; only the audio element is sent.', here);
+  if (submit && scene.voice && audios.length > 0)
+    add(
+      'warning',
+      'voice-ignored',
+      'has both a scene voice and an audio element; only the audio element is sent.',
+      here,
+    );
 }
 
 function checkLayers(scene: Scene, here: Where, add: Add): void {
   const byLayer = new Map<number, string[]>();
   for (const e of scene.elements) if (e.type !== 'audio') byLayer.set(e.layer, [...(byLayer.get(e.layer) ?? []), e.id]);
   for (const [layer, ids] of byLayer) {
-    if (ids.length > 1) add('warning', 'layer-shared', `elements ${ids.join(', ')} share layer ${layer}; the service may stack them differently from the preview.`, here);
+    if (ids.length > 1)
+      add(
+        'warning',
+        'layer-shared',
+        `elements ${ids.join(', ')} share layer ${layer}; the service may stack them differently from the preview.`,
+        here,
+      );
   }
 }
 
-function checkElement(project: Project, e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
+function checkElement(
+  project: Project,
+  e: SceneElement,
+  target: ProjectKind,
+  submit: boolean,
+  at: Where,
+  add: Add,
+): void {
   if (e.type !== 'audio') {
     // Nothing of it would be drawn: an error where the result is paid for, a warning for a preview.
-    if (e.width <= 0 || e.height <= 0) add(submit ? 'error' : 'warning', 'zero-size', 'has zero size and would not be visible.', at);
+    if (e.width <= 0 || e.height <= 0)
+      add(submit ? 'error' : 'warning', 'zero-size', 'has zero size and would not be visible.', at);
     else checkFrameFit(project, e, submit, at, add);
   }
-  if (target === 'talking-avatar' && e.type === 'video') add('error', 'video-in-talking-avatar', 'a talking avatar cannot contain video elements (only avatar, image and audio).', at);
-  if (target === 'avatar-video' && e.type === 'audio') add('warning', 'audio-element-ignored', 'audio elements are not part of an avatar video; use the scene voice.', at);
+  if (target === 'talking-avatar' && e.type === 'video')
+    add(
+      'error',
+      'video-in-talking-avatar',
+      'a talking avatar cannot contain video elements (only avatar, image and audio).',
+      at,
+    );
+  if (target === 'avatar-video' && e.type === 'audio')
+    add('warning', 'audio-element-ignored', 'audio elements are not part of an avatar video; use the scene voice.', at);
 
   if (e.type === 'avatar') checkAvatar(e, target, submit, at, add);
   else if (e.type === 'text') checkText(e, project.fonts ?? [], at, add);
@@ -165,7 +236,12 @@ function checkFrameFit(project: Project, e: SceneElement, submit: boolean, at: W
   const { width: W, height: H } = project.output;
   const box = elementBox(e);
   if (!showsInFrame(project, e)) {
-    add(submit ? 'error' : 'warning', 'off-frame', 'lies entirely outside the frame, so it would not be visible; move it into the frame or delete it.', at);
+    add(
+      submit ? 'error' : 'warning',
+      'off-frame',
+      'lies entirely outside the frame, so it would not be visible; move it into the frame or delete it.',
+      at,
+    );
     return;
   }
   const out = [
@@ -175,7 +251,13 @@ function checkFrameFit(project: Project, e: SceneElement, submit: boolean, at: W
     [box.y + box.height - H, 'at the bottom'],
   ] as const;
   const sides = out.filter(([px]) => px >= 1).map(([px, side]) => `${Math.round(px)} px ${side}`);
-  if (sides.length) add('warning', 'partly-off-frame', `sticks out of the frame (${sides.join(', ')}); the part outside is not shown.`, at);
+  if (sides.length)
+    add(
+      'warning',
+      'partly-off-frame',
+      `sticks out of the frame (${sides.join(', ')}); the part outside is not shown.`,
+      at,
+    );
 
   // Sizes stop at the frame's (a scale of 1, the most the service takes). A box held there on one side
   // while the other kept growing is out of its media's proportions: the clamp's visible trace.
@@ -209,33 +291,59 @@ function showsInFrame(project: Project, e: SceneElement): boolean {
  */
 function checkSomethingVisible(project: Project, scene: Scene, here: Where, submit: boolean, add: Add): void {
   if (scene.elements.some((e) => e.type !== 'audio' && showsInFrame(project, e))) return;
-  add(submit ? 'error' : 'warning', 'scene-empty', 'shows nothing but the background: add an avatar, picture or video inside the frame.', here);
+  add(
+    submit ? 'error' : 'warning',
+    'scene-empty',
+    'shows nothing but the background: add an avatar, picture or video inside the frame.',
+    here,
+  );
 }
 
 /** The service bounds scale to 0..1 in whatever the connection's scale is of (the frame, or the media). */
-function checkWirePlacement(project: Project, e: SceneElement, placement: PlacementConvention, at: Where, add: Add): void {
+function checkWirePlacement(
+  project: Project,
+  e: SceneElement,
+  placement: PlacementConvention,
+  at: Where,
+  add: Add,
+): void {
   if (e.type === 'audio') return;
   const wire = toWire(elementBox(e), project.output, placement, sentMediaSize(e));
   if (!wire) {
-    add('error', 'media-size-unknown', `the connection places by ${placementLabel(placement)}, and this media's own size is not known; add the media again so its size is measured.`, at);
+    add(
+      'error',
+      'media-size-unknown',
+      `the connection places by ${placementLabel(placement)}, and this media's own size is not known; add the media again so its size is measured.`,
+      at,
+    );
     return;
   }
-  for (const [name, value] of [['scale x', wire.scale_x], ['scale y', wire.scale_y]] as const) {
+  for (const [name, value] of [
+    ['scale x', wire.scale_x],
+    ['scale y', wire.scale_y],
+  ] as const) {
     if (!(value >= 0 && value <= 1)) {
       const of = placement.scale === 'frame' ? 'the frame' : "the media's own size";
-      add('error', 'scale-range', `is larger than ${of}: its ${name} would be ${value}, and the service accepts 0 to 1.`, at);
+      add(
+        'error',
+        'scale-range',
+        `is larger than ${of}: its ${name} would be ${value}, and the service accepts 0 to 1.`,
+        at,
+      );
     }
   }
 }
 
 function checkAvatar(e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
   const from = effectiveAvatarFrom(e);
-  if (from === 2 && !e.avatarId) add('error', 'avatar-id-missing', 'an official avatar (from 2) needs its avatar id.', at);
+  if (from === 2 && !e.avatarId)
+    add('error', 'avatar-id-missing', 'an official avatar (from 2) needs its avatar id.', at);
   if (from === 3) {
     if (urlKind(e.url) === 'empty') add('error', 'avatar-url-missing', 'an own avatar (from 3) needs its URL.', at);
     else checkSendableUrl(e.url, 'the avatar', submit, at, add);
   }
-  if (target === 'avatar-video' && !e.avatarId) add('error', 'avatar-id-missing', 'an avatar element needs its avatar id.', at);
+  if (target === 'avatar-video' && !e.avatarId)
+    add('error', 'avatar-id-missing', 'an avatar element needs its avatar id.', at);
 }
 
 function checkAudio(e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
@@ -249,7 +357,8 @@ function checkAudio(e: SceneElement, target: ProjectKind, submit: boolean, at: W
     return;
   }
   if (!hasText && !hasVoice) add('error', 'audio-empty', 'needs an audio URL, or text with a voice.', at);
-  else if (hasText !== hasVoice) add('error', 'text-voice-pair', 'text and voice must be given together (input_text with voice_id).', at);
+  else if (hasText !== hasVoice)
+    add('error', 'text-voice-pair', 'text and voice must be given together (input_text with voice_id).', at);
 }
 
 function checkMedia(e: SceneElement, target: ProjectKind, submit: boolean, at: Where, add: Add): void {
@@ -260,14 +369,25 @@ function checkMedia(e: SceneElement, target: ProjectKind, submit: boolean, at: W
   }
   if (kind === 'colour') {
     if (e.type !== 'image') add('error', 'colour-not-image', 'only an image may be a colour.', at);
-    else if (target !== 'talking-avatar') add(submit ? 'error' : 'warning', 'colour-image', 'a colour instead of an image URL is accepted only in a talking avatar.', at);
+    else if (target !== 'talking-avatar')
+      add(
+        submit ? 'error' : 'warning',
+        'colour-image',
+        'a colour instead of an image URL is accepted only in a talking avatar.',
+        at,
+      );
     return;
   }
   checkSendableUrl(e.url, `the ${e.type}`, submit, at, add);
   if (target === 'talking-avatar' && e.type === 'image') {
     const ext = extensionOf(e.url);
     if (ext && ![...TALKING_AVATAR_IMAGE_EXT, ...TALKING_AVATAR_VIDEO_EXT].includes(ext)) {
-      add('warning', 'file-type', `".${ext}" may not be accepted; use .png, .jpg, .jpeg or .webp (or .mp4, .mov, .avi).`, at);
+      add(
+        'warning',
+        'file-type',
+        `".${ext}" may not be accepted; use .png, .jpg, .jpeg or .webp (or .mp4, .mov, .avi).`,
+        at,
+      );
     }
   }
 }
@@ -279,7 +399,8 @@ function checkText(e: SceneElement, fonts: readonly FontRecord[], at: Where, add
     return;
   }
   const problem = recordedFontProblem(e.text, fonts) ?? textStyleProblem(e.text);
-  if (problem) add('error', e.text.content.trim() === '' ? 'text-empty' : 'text-font', problem.replace(/^The /, 'the '), at);
+  if (problem)
+    add('error', e.text.content.trim() === '' ? 'text-empty' : 'text-font', problem.replace(/^The /, 'the '), at);
 }
 
 function checkSendableUrl(url: string, what: string, submit: boolean, at: Where, add: Add): void {
@@ -287,15 +408,28 @@ function checkSendableUrl(url: string, what: string, submit: boolean, at: Where,
   // A file the studio took in (file:) is uploaded to the user's storage when the job is created; a
   // bare path or a blob cannot be, so it must become a link first.
   if (kind === 'local' && submit) {
-    if (url.trim().startsWith('file:')) add('warning', 'local-upload', `${what} is a local file; it is uploaded to your storage when you create the video.`, at);
-    else add('error', 'local-file', `${what} is a local file; use a public http(s) link, or add the file to the media list so the studio can upload it.`, at);
+    if (url.trim().startsWith('file:'))
+      add(
+        'warning',
+        'local-upload',
+        `${what} is a local file; it is uploaded to your storage when you create the video.`,
+        at,
+      );
+    else
+      add(
+        'error',
+        'local-file',
+        `${what} is a local file; use a public http(s) link, or add the file to the media list so the studio can upload it.`,
+        at,
+      );
   }
   if (kind === 'other') add('error', 'url-invalid', `${what} is not an http(s) link ("${url.slice(0, 60)}").`, at);
 }
 
 function checkRate(rate: string, at: Where, add: Add): void {
   const value = Number.parseFloat(rate);
-  if (!/^\d{1,3}%$/.test(rate) || value < 0 || value > 100) add('error', 'rate-range', `speaking rate must be 0% to 100% (is "${rate}").`, at);
+  if (!/^\d{1,3}%$/.test(rate) || value < 0 || value > 100)
+    add('error', 'rate-range', `speaking rate must be 0% to 100% (is "${rate}").`, at);
 }
 
 function strip(where: Where): Omit<Where, 'prefix'> {

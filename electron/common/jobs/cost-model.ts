@@ -43,12 +43,17 @@ export interface PastCharge {
 
 /** The mean of the latest charges of one action, or null when there are none. */
 export function recentCost(action: PaidAction, history: readonly PastCharge[]): RecentCost | null {
-  const latest = history.filter((c) => c.action === action && Number.isFinite(c.credits) && c.credits >= 0).sort((a, b) => b.at - a.at).slice(0, RECENT_CHARGES);
+  const latest = history
+    .filter((c) => c.action === action && Number.isFinite(c.credits) && c.credits >= 0)
+    .sort((a, b) => b.at - a.at)
+    .slice(0, RECENT_CHARGES);
   if (latest.length === 0) return null;
   const mean = Math.round((latest.reduce((sum, c) => sum + c.credits, 0) / latest.length) * 10) / 10;
   const same = latest.every((c) => c.credits === latest[0].credits);
   const noun = latest.length === 1 ? 'the last one' : `the last ${latest.length}`;
-  const basis = same ? `${noun} cost ${creditsText(mean)}${latest.length === 1 ? '' : ' each'}` : `${noun} cost about ${creditsText(mean)} each`;
+  const basis = same
+    ? `${noun} cost ${creditsText(mean)}${latest.length === 1 ? '' : ' each'}`
+    : `${noun} cost about ${creditsText(mean)} each`;
   return { count: latest.length, credits: mean, basis };
 }
 
@@ -63,7 +68,11 @@ export function priceOf(action: PaidAction, figure: CostEstimate | null, history
 
 /** The price of a job from its body alone (the registry's table), for callers without the model list. */
 export function jobPrice(kind: JobKind, body: unknown, history: readonly PastCharge[]): Price {
-  return priceOf(kind, (JOB_KIND_REGISTRY[kind] as { estimate(b: unknown): CostEstimate | null }).estimate(body), history);
+  return priceOf(
+    kind,
+    (JOB_KIND_REGISTRY[kind] as { estimate(b: unknown): CostEstimate | null }).estimate(body),
+    history,
+  );
 }
 
 /** Several actions asked about at once (a batch): what is known in total, and what is not. */
@@ -90,14 +99,26 @@ export function totalPrice(prices: readonly Price[]): PriceTotal {
       else unguessed += 1;
     }
   }
-  return { count: prices.length, published, unpublished, likely: unguessed > 0 ? null : Math.round((published + guessed) * 10) / 10 };
+  return {
+    count: prices.length,
+    published,
+    unpublished,
+    likely: unguessed > 0 ? null : Math.round((published + guessed) * 10) / 10,
+  };
 }
 
 /** Several prices asked as one question (a batch): published only when every one of them is. */
 export function combinedPrice(prices: readonly Price[], label: string): Price {
   const total = totalPrice(prices);
   if (total.unpublished === 0) return { published: true, credits: total.published, basis: describeTotal(total, label) };
-  const recent = total.likely !== null ? { count: total.count, credits: total.likely, basis: `judging by this connection's recent charges, ${prices.length} would cost about ${creditsText(total.likely)}` } : null;
+  const recent =
+    total.likely !== null
+      ? {
+          count: total.count,
+          credits: total.likely,
+          basis: `judging by this connection's recent charges, ${prices.length} would cost about ${creditsText(total.likely)}`,
+        }
+      : null;
   return { published: false, note: describeTotal(total, label), recent };
 }
 
@@ -124,7 +145,10 @@ export function describeTotal(total: PriceTotal, label: string): string {
   const n = `${total.count} × ${label.toLowerCase()}`;
   if (total.unpublished === 0) return `${n}: ${creditsText(total.published)} in total.`;
   const known = total.published > 0 ? ` ${creditsText(total.published)} of it is published.` : '';
-  const likely = total.likely !== null ? ` Judging by this connection's recent charges, about ${creditsText(total.likely)} in total.` : '';
+  const likely =
+    total.likely !== null
+      ? ` Judging by this connection's recent charges, about ${creditsText(total.likely)} in total.`
+      : '';
   return `${n}: ${UNPUBLISHED_NOTE}${known}${likely}`;
 }
 
@@ -159,27 +183,40 @@ export type SpendingPolicy = z.infer<typeof SpendingPolicy>;
  * Why a create may not go out as confirmed, or null when it may. The price the engine computes now is
  * compared with the one the user agreed to: a changed price is asked again, never paid silently.
  */
-export function confirmationRefusal(action: PaidAction, price: Price, confirmation: PaidConfirmation | undefined, policy: Pick<SpendingPolicy, 'skipQuestionUnder'>, purposeBatch: string | null = null): string | null {
+export function confirmationRefusal(
+  action: PaidAction,
+  price: Price,
+  confirmation: PaidConfirmation | undefined,
+  policy: Pick<SpendingPolicy, 'skipQuestionUnder'>,
+  purposeBatch: string | null = null,
+): string | null {
   const what = `${PAID_ACTION_LABELS[action]} (${describePrice(price)})`;
-  if (!confirmation) return `${what} creates paid work and was not confirmed: the studio asks before paying, and a script passes --yes.`;
+  if (!confirmation)
+    return `${what} creates paid work and was not confirmed: the studio asks before paying, and a script passes --yes.`;
   switch (confirmation.by) {
     case 'script':
       return null;
     case 'batch':
       // Only a batch's own rows ride on the total the user confirmed when starting it.
-      return purposeBatch === confirmation.batchId ? null : `${what} claims batch ${confirmation.batchId}'s confirmation but is not one of its rows; confirm it.`;
+      return purposeBatch === confirmation.batchId
+        ? null
+        : `${what} claims batch ${confirmation.batchId}'s confirmation but is not one of its rows; confirm it.`;
     case 'limit': {
       const under = policy.skipQuestionUnder;
-      if (!price.published) return `${what} has no published price, so it cannot go out unasked under a limit; confirm it.`;
-      if (under === null || price.credits > under) return `${what} is over the ${under === null ? 'unset' : creditsText(under)} limit for sending without asking; confirm it.`;
-      if (confirmation.credits !== price.credits) return `The price is now ${describePrice(price)}, not ${creditsText(confirmation.credits)}; confirm it again.`;
+      if (!price.published)
+        return `${what} has no published price, so it cannot go out unasked under a limit; confirm it.`;
+      if (under === null || price.credits > under)
+        return `${what} is over the ${under === null ? 'unset' : creditsText(under)} limit for sending without asking; confirm it.`;
+      if (confirmation.credits !== price.credits)
+        return `The price is now ${describePrice(price)}, not ${creditsText(confirmation.credits)}; confirm it again.`;
       return null;
     }
     case 'user':
       if (price.published && confirmation.credits !== price.credits) {
         return `The price is now ${describePrice(price)}, not ${confirmation.credits === null ? 'unpublished' : creditsText(confirmation.credits)} as confirmed; confirm it again.`;
       }
-      if (!price.published && confirmation.credits !== null) return `${what}: the confirmed ${creditsText(confirmation.credits)} is no longer the service's published price; confirm it again.`;
+      if (!price.published && confirmation.credits !== null)
+        return `${what}: the confirmed ${creditsText(confirmation.credits)} is no longer the service's published price; confirm it again.`;
       return null;
   }
 }
@@ -192,12 +229,22 @@ export function dayStart(now: number): number {
 }
 
 /** Why the day's spending limit refuses this price, or null. `spent`: what today's actions on the connection cost or are expected to. */
-export function dailyLimitRefusal(limit: number | undefined, spent: number, price: Price, connectionName: string): string | null {
+export function dailyLimitRefusal(
+  limit: number | undefined,
+  spent: number,
+  price: Price,
+  connectionName: string,
+): string | null {
   if (limit === undefined) return null;
   const next = expectedCredits(price);
   // A price nobody can say ahead is not counted as free: it may go only while some of the day's limit is
   // left, and its charge counts against the limit once the service takes it.
   if (next === null ? spent < limit : spent + next <= limit) return null;
-  const cost = next === null ? 'a price the service does not publish (this connection has no charge to judge it by), and nothing of the limit is left' : price.published ? creditsText(next) : `about ${creditsText(next)} (judging by recent charges)`;
+  const cost =
+    next === null
+      ? 'a price the service does not publish (this connection has no charge to judge it by), and nothing of the limit is left'
+      : price.published
+        ? creditsText(next)
+        : `about ${creditsText(next)} (judging by recent charges)`;
   return `Today's spending limit for "${connectionName}" is ${creditsText(limit)}; ${creditsText(Math.round(spent * 10) / 10)} are spent or on their way, and this costs ${cost}. Nothing was sent. Raise the limit in Settings, or wait until tomorrow.`;
 }

@@ -10,7 +10,7 @@ export interface IdentifiedJob {
  */
 export function matchJob<T extends IdentifiedJob>(jobs: readonly T[], key: string): { job: T } | { problem: string } {
   const wanted = key.trim();
-  if (wanted === '') return { problem: 'Give the job id (the studio\'s or the service\'s), or its first characters' };
+  if (wanted === '') return { problem: "Give the job id (the studio's or the service's), or its first characters" };
   const exact = jobs.find((j) => j.id === wanted) ?? jobs.find((j) => j.remoteId === wanted);
   if (exact) return { job: exact };
   const matches = jobs.filter((j) => j.id.startsWith(wanted) || (j.remoteId ?? '').startsWith(wanted));

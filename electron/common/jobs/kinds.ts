@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { characterSwapCost, CHARACTER_SWAP_CREDITS, ENDPOINTS, type CharacterSwapResolution, type RequestOf, RecordStatus } from '../api';
+import {
+  characterSwapCost,
+  CHARACTER_SWAP_CREDITS,
+  ENDPOINTS,
+  type CharacterSwapResolution,
+  type RequestOf,
+  RecordStatus,
+} from '../api';
 
 /**
  * Every kind of paid job, described once: its create and info operations, its body schema (the create
@@ -7,7 +14,15 @@ import { characterSwapCost, CHARACTER_SWAP_CREDITS, ENDPOINTS, type CharacterSwa
  * answers, its callback field and its cost estimate. Adding a kind is one entry here (and its calls in
  * services/jobs/kinds.ts, which the compiler asks for).
  */
-export const JOB_KINDS = ['avatar-video', 'talking-avatar', 'tts', 'voice-clone', 'lipsync', 'character-swap', 'avatar-upload'] as const;
+export const JOB_KINDS = [
+  'avatar-video',
+  'talking-avatar',
+  'tts',
+  'voice-clone',
+  'lipsync',
+  'character-swap',
+  'avatar-upload',
+] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export interface CostEstimate {
@@ -26,7 +41,14 @@ export interface RemoteSnapshot {
   answer: unknown;
 }
 
-type CreateEndpoint = 'audioCreate' | 'audioClone' | 'lipSync' | 'avatarVideoCreate' | 'talkingAvatarCreate' | 'characterSwapCreate' | 'avatarCreate';
+type CreateEndpoint =
+  | 'audioCreate'
+  | 'audioClone'
+  | 'lipSync'
+  | 'avatarVideoCreate'
+  | 'talkingAvatarCreate'
+  | 'characterSwapCreate'
+  | 'avatarCreate';
 
 export interface KindEntry<E extends CreateEndpoint = CreateEndpoint> {
   label: string;
@@ -40,7 +62,8 @@ const text = (value: unknown, max = 40): string => {
   const s = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 };
-const fileName = (url: unknown): string => (typeof url === 'string' ? text(url.split(/[?#]/)[0].split('/').pop(), 30) : '');
+const fileName = (url: unknown): string =>
+  typeof url === 'string' ? text(url.split(/[?#]/)[0].split('/').pop(), 30) : '';
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
@@ -56,7 +79,8 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
     label: 'Cloned voice',
     createEndpoint: 'audioClone',
     webhookField: 'webhookUrl',
-    summary: (b) => `Cloned voice · ${b.voice_url ? fileName(b.voice_url) : `voice ${text(b.voice_id, 20)}`} · "${text(b.input_text)}"`,
+    summary: (b) =>
+      `Cloned voice · ${b.voice_url ? fileName(b.voice_url) : `voice ${text(b.voice_id, 20)}`} · "${text(b.input_text)}"`,
     estimate: () => null,
   },
   lipsync: {
@@ -95,12 +119,18 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
     createEndpoint: 'characterSwapCreate',
     // The one create whose callback field is spelled in lower case.
     webhookField: 'webhookurl',
-    summary: (b) => `Character swap · ${typeof b.mode === 'string' ? b.mode : 'animate'} · ${fileName(b.image)} onto ${fileName(b.video)} · ${typeof b.resolution === 'string' ? b.resolution : '720p'}`,
+    summary: (b) =>
+      `Character swap · ${typeof b.mode === 'string' ? b.mode : 'animate'} · ${fileName(b.image)} onto ${fileName(b.video)} · ${typeof b.resolution === 'string' ? b.resolution : '720p'}`,
     estimate: (b) => {
-      const resolution = (typeof b.resolution === 'string' && b.resolution in CHARACTER_SWAP_CREDITS ? b.resolution : '720p') as CharacterSwapResolution;
+      const resolution = (
+        typeof b.resolution === 'string' && b.resolution in CHARACTER_SWAP_CREDITS ? b.resolution : '720p'
+      ) as CharacterSwapResolution;
       const seconds = num(b.duration);
       if (seconds === null) return null;
-      return { credits: characterSwapCost(seconds, resolution), basis: `${seconds} s at ${resolution}: ${Math.ceil(seconds / 5)} × ${CHARACTER_SWAP_CREDITS[resolution]} credits per started 5 s` };
+      return {
+        credits: characterSwapCost(seconds, resolution),
+        basis: `${seconds} s at ${resolution}: ${Math.ceil(seconds / 5)} × ${CHARACTER_SWAP_CREDITS[resolution]} credits per started 5 s`,
+      };
     },
   },
   'avatar-upload': {
@@ -131,10 +161,15 @@ export function isAudioKind(kind: JobKind): boolean {
   return kind === 'tts' || kind === 'voice-clone';
 }
 
-export const JOB_KIND_LABELS = Object.fromEntries(JOB_KINDS.map((k) => [k, JOB_KIND_REGISTRY[k].label])) as Record<JobKind, string>;
+export const JOB_KIND_LABELS = Object.fromEntries(JOB_KINDS.map((k) => [k, JOB_KIND_REGISTRY[k].label])) as Record<
+  JobKind,
+  string
+>;
 
 /** The entry of a kind, typed loosely for code that handles every kind alike (summaries, estimates). */
-export function kindEntry(kind: JobKind): KindEntry<CreateEndpoint> & { summary(body: unknown): string; estimate(body: unknown): CostEstimate | null } {
+export function kindEntry(
+  kind: JobKind,
+): KindEntry<CreateEndpoint> & { summary(body: unknown): string; estimate(body: unknown): CostEstimate | null } {
   return JOB_KIND_REGISTRY[kind] as never;
 }
 
@@ -145,7 +180,9 @@ export function kindEntry(kind: JobKind): KindEntry<CreateEndpoint> & { summary(
 export function asSent<S extends z.ZodType>(schema: S): z.ZodType<z.input<S>> {
   return z.unknown().superRefine((value, ctx) => {
     const checked = schema.safeParse(value);
-    if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    if (!checked.success)
+      for (const issue of checked.error.issues)
+        ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   }) as unknown as z.ZodType<z.input<S>>;
 }
 
@@ -156,7 +193,14 @@ export function bodySchemaOf(kind: JobKind): z.ZodType {
 // ---- snapshots: how the create and info answers are read ----
 
 export function audioSnapshot(record: { _id: string; status: number; url: string }): RemoteSnapshot {
-  return { remoteId: record._id, status: record.status, resultUrl: record.status === RecordStatus.Completed ? str(record.url) : null, chargedCredits: null, failReason: null, answer: record };
+  return {
+    remoteId: record._id,
+    status: record.status,
+    resultUrl: record.status === RecordStatus.Completed ? str(record.url) : null,
+    chargedCredits: null,
+    failReason: null,
+    answer: record,
+  };
 }
 
 export interface VideoLike {
@@ -175,16 +219,30 @@ export function videoSnapshot(record: VideoLike): RemoteSnapshot {
     resultUrl: record.video_status === RecordStatus.Completed ? str(record.video) : null,
     // deduction_duration is what the final result consumed: before the job completes it says 0 while the
     // credits are already taken, so only a completed job's figure is a charge.
-    chargedCredits: num(record.deduction_credit) ?? (record.video_status === RecordStatus.Completed ? num(record.deduction_duration) : null),
+    chargedCredits:
+      num(record.deduction_credit) ??
+      (record.video_status === RecordStatus.Completed ? num(record.deduction_duration) : null),
     failReason: str(record.faceswap_fail_reason),
     answer: record,
   };
 }
 
-export function avatarSnapshot(record: { _id?: string; avatar_id?: string; status?: number; url?: string; error_reasons?: unknown }, fallbackId: string): RemoteSnapshot {
+export function avatarSnapshot(
+  record: { _id?: string; avatar_id?: string; status?: number; url?: string; error_reasons?: unknown },
+  fallbackId: string,
+): RemoteSnapshot {
   const status = record.status ?? 1;
   // A failed upload says why in error_reasons (the link held no video, could not be downloaded, ...).
-  const reasons = Array.isArray(record.error_reasons) ? record.error_reasons.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
+  const reasons = Array.isArray(record.error_reasons)
+    ? record.error_reasons.filter((r): r is string => typeof r === 'string' && r.trim() !== '')
+    : [];
   const failReason = status === RecordStatus.Failed && reasons.length > 0 ? reasons.join('; ') : null;
-  return { remoteId: record._id ?? fallbackId, status, resultUrl: status === RecordStatus.Completed ? str(record.url) : null, chargedCredits: null, failReason, answer: record };
+  return {
+    remoteId: record._id ?? fallbackId,
+    status,
+    resultUrl: status === RecordStatus.Completed ? str(record.url) : null,
+    chargedCredits: null,
+    failReason,
+    answer: record,
+  };
 }

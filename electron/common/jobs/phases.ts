@@ -4,7 +4,15 @@
  * outcome-unknown: the create may or may not have reached the service; the studio will not re-send it.
  * stalled: polling stopped (deadline passed or the connection is gone); "Check again" resumes it.
  */
-export const JOB_PHASES = ['submitting', 'queued', 'processing', 'completed', 'failed', 'outcome-unknown', 'stalled'] as const;
+export const JOB_PHASES = [
+  'submitting',
+  'queued',
+  'processing',
+  'completed',
+  'failed',
+  'outcome-unknown',
+  'stalled',
+] as const;
 export type JobPhase = (typeof JOB_PHASES)[number];
 
 /** The one classification of phases: the engine, the stores and every panel use it. */

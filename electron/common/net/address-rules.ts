@@ -5,7 +5,13 @@
  */
 export type AddressClass = 'loopback' | 'link-local' | 'private' | 'unspecified' | 'public';
 
-const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_NAMES = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 function ipv4Parts(host: string): number[] | null {
   const parts = host.split('.');
@@ -19,7 +25,8 @@ function classifyIpv4([a, b]: number[]): AddressClass {
   if (a === 0) return 'unspecified';
   if (a === 169 && b === 254) return 'link-local';
   // 100.100.100.200 (Alibaba's metadata) sits in the carrier-grade NAT block.
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'private';
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127))
+    return 'private';
   return 'public';
 }
 
@@ -36,7 +43,10 @@ function embeddedIpv4(host: string): number[] | null {
 
 /** The class of a host name or address as it appears in a URL (IPv6 with or without brackets). */
 export function classifyHost(hostname: string): AddressClass {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
   if (METADATA_NAMES.has(host)) return 'link-local';
   const v4 = ipv4Parts(host) ?? embeddedIpv4(host);
@@ -63,23 +73,29 @@ function parse(url: string): URL | null {
  */
 export function serviceAddressProblem(url: string): string | null {
   const parsed = parse(url);
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return 'must be an http:// or https:// address';
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    return 'must be an http:// or https:// address';
   const kind = classifyHost(parsed.hostname);
-  if (kind === 'link-local' || kind === 'unspecified') return `must not be a link-local or cloud-metadata address (${parsed.hostname})`;
-  if (parsed.protocol === 'http:' && kind !== 'loopback') return 'must use https:// (plain http:// is allowed only to this machine: localhost, 127.0.0.1, ::1)';
+  if (kind === 'link-local' || kind === 'unspecified')
+    return `must not be a link-local or cloud-metadata address (${parsed.hostname})`;
+  if (parsed.protocol === 'http:' && kind !== 'loopback')
+    return 'must use https:// (plain http:// is allowed only to this machine: localhost, 127.0.0.1, ::1)';
   return null;
 }
 
 /** Why the studio or the sandbox may not fetch `url` (media, webhooks), or null when it may. */
 export function fetchTargetProblem(url: string, options: { refusePrivate?: boolean } = {}): string | null {
   const parsed = parse(url);
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return 'only http(s) links can be fetched';
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    return 'only http(s) links can be fetched';
   return hostProblem(parsed.hostname, options);
 }
 
 export function hostProblem(hostname: string, options: { refusePrivate?: boolean } = {}): string | null {
   const kind = classifyHost(hostname);
-  if (kind === 'link-local' || kind === 'unspecified') return `${hostname} is a link-local or cloud-metadata address, which the studio never fetches`;
-  if (kind === 'private' && options.refusePrivate) return `${hostname} is an internal network address, which the sandbox never fetches`;
+  if (kind === 'link-local' || kind === 'unspecified')
+    return `${hostname} is a link-local or cloud-metadata address, which the studio never fetches`;
+  if (kind === 'private' && options.refusePrivate)
+    return `${hostname} is an internal network address, which the sandbox never fetches`;
   return null;
 }

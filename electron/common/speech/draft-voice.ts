@@ -43,10 +43,16 @@ const ACCENTS: [RegExp, string][] = [
  * variant (espeak-ng's own voice when the gender is not given). Only a stand-in: it never sounds like
  * the service's voice, and says so wherever it is heard.
  */
-export function draftVoiceFor(voice: { gender?: string | null; accent?: string | null } | null): EspeakVoice & { language: string; gender: 'female' | 'male' | null } {
+export function draftVoiceFor(
+  voice: { gender?: string | null; accent?: string | null } | null,
+): EspeakVoice & { language: string; gender: 'female' | 'male' | null } {
   const accent = voice?.accent ?? '';
   const language = ACCENTS.find(([pattern]) => pattern.test(accent))?.[1] ?? 'en-us';
-  const gender = /female|woman|\bf\b/i.test(voice?.gender ?? '') ? 'female' : /male|\bman\b|\bm\b/i.test(voice?.gender ?? '') ? 'male' : null;
+  const gender = /female|woman|\bf\b/i.test(voice?.gender ?? '')
+    ? 'female'
+    : /male|\bman\b|\bm\b/i.test(voice?.gender ?? '')
+      ? 'male'
+      : null;
   const variant = gender === 'female' ? '+f3' : gender === 'male' ? '+m3' : '';
   return { espeak: `${language}${variant}`, pitch: 50, language, gender };
 }

@@ -22,7 +22,18 @@ const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Scrip
 const DIGIT = /\p{Nd}/u;
 const LETTER = /\p{L}/u;
 const MARK = /\p{M}/u;
-const MIRRORED: Record<string, string> = { '(': ')', ')': '(', '[': ']', ']': '[', '{': '}', '}': '{', '<': '>', '>': '<', '«': '»', '»': '«' };
+const MIRRORED: Record<string, string> = {
+  '(': ')',
+  ')': '(',
+  '[': ']',
+  ']': '[',
+  '{': '}',
+  '}': '{',
+  '<': '>',
+  '>': '<',
+  '«': '»',
+  '»': '«',
+};
 
 function kindOf(char: string): Kind {
   if (MARK.test(char)) return 'NSM';
@@ -73,9 +84,10 @@ export function bidiLevels(chars: readonly string[], rtl: boolean): number[] {
     else if (k === 'EN' && strong === 'L') kinds[i] = 'L';
   });
   // N1, N2: a run of neutrals between two sides of one direction takes it (numbers count as right-to-left), else the paragraph's.
-  const direction = (k: Kind | undefined): 'L' | 'R' | null => (k === 'L' ? 'L' : k === 'R' || k === 'AN' || k === 'EN' ? 'R' : null);
+  const direction = (k: Kind | undefined): 'L' | 'R' | null =>
+    k === 'L' ? 'L' : k === 'R' || k === 'AN' || k === 'EN' ? 'R' : null;
   const resolved: ('L' | 'R' | 'AN' | 'EN')[] = [];
-  for (let i = 0; i < kinds.length; ) {
+  for (let i = 0; i < kinds.length;) {
     const own = kinds[i];
     if (direction(own)) {
       resolved.push(own as 'L' | 'R' | 'AN' | 'EN');
@@ -116,7 +128,7 @@ export function bidiRuns(line: string, rtl: boolean, inScript: (char: string) =>
   const highest = Math.max(0, ...runs.map((r) => r.level));
   const lowestOdd = Math.min(...runs.map((r) => r.level).filter((l) => l % 2 === 1), highest + 1);
   for (let level = highest; level >= lowestOdd; level--) {
-    for (let i = 0; i < runs.length; ) {
+    for (let i = 0; i < runs.length;) {
       if (runs[i].level < level) {
         i++;
         continue;
@@ -129,6 +141,12 @@ export function bidiRuns(line: string, rtl: boolean, inScript: (char: string) =>
   }
   return runs.map(({ chars: cs, level, script }) => ({
     script,
-    text: level % 2 === 1 && !script ? cs.map((c) => MIRRORED[c] ?? c).reverse().join('') : cs.join(''),
+    text:
+      level % 2 === 1 && !script
+        ? cs
+            .map((c) => MIRRORED[c] ?? c)
+            .reverse()
+            .join('')
+        : cs.join(''),
   }));
 }

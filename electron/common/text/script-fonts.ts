@@ -17,7 +17,11 @@ export type ScriptFace = 'arabic' | 'cjk' | 'korean';
 /** The faces cut into subsets by character. */
 export type SubsetFace = Exclude<ScriptFace, 'arabic'>;
 
-export const SCRIPT_FAMILIES: Record<ScriptFace, string> = { arabic: 'Noto Sans Arabic', cjk: 'Noto Sans SC', korean: 'Noto Sans KR' };
+export const SCRIPT_FAMILIES: Record<ScriptFace, string> = {
+  arabic: 'Noto Sans Arabic',
+  cjk: 'Noto Sans SC',
+  korean: 'Noto Sans KR',
+};
 
 const ARABIC = /[\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufeff]/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
@@ -59,12 +63,14 @@ export function scriptFilesFor(face: ScriptFace, line: string, weight: FontWeigh
 
 export const arabicFile = (weight: FontWeight): string => `noto-sans-arabic-arabic-${weight}-normal.woff2`;
 const SUBSET_PREFIX: Record<SubsetFace, string> = { cjk: 'noto-sans-sc', korean: 'noto-sans-kr' };
-export const subsetFile = (face: SubsetFace, subset: string): string => `${SUBSET_PREFIX[face]}-${subset}-wght-normal.woff2`;
+export const subsetFile = (face: SubsetFace, subset: string): string =>
+  `${SUBSET_PREFIX[face]}-${subset}-wght-normal.woff2`;
 /** A face's subsets as one set, as a project records them. */
 export const subsetFileSet = (face: SubsetFace): string => subsetFile(face, '*');
 
 /** Every script font file name a caller may ask for (the host checks requests against this). */
-export const SCRIPT_FONT_FILE = /^(noto-sans-arabic-arabic-(400|700)-normal|noto-sans-(sc|kr)-\d{1,3}-wght-normal)\.woff2$/;
+export const SCRIPT_FONT_FILE =
+  /^(noto-sans-arabic-arabic-(400|700)-normal|noto-sans-(sc|kr)-\d{1,3}-wght-normal)\.woff2$/;
 
 /** Where each CJK character lives: built from the publisher's unicode.json ({"[12]": "U+4e00-4e3f,…"}). */
 export interface CjkRanges {
@@ -79,7 +85,11 @@ export function cjkRangesOf(table: Record<string, string>): CjkRanges {
     const subset = key.replace(/^\[|\]$/g, '');
     if (!/^\d+$/.test(subset)) continue;
     for (const part of list.split(',')) {
-      const [from, to] = part.trim().replace(/^U\+/i, '').split('-').map((hex) => parseInt(hex, 16));
+      const [from, to] = part
+        .trim()
+        .replace(/^U\+/i, '')
+        .split('-')
+        .map((hex) => parseInt(hex, 16));
       spans.push({ from, to: to ?? from, subset });
     }
   }
@@ -108,7 +118,10 @@ export function loadSubsetRanges(face: SubsetFace): Promise<CjkRanges> {
   let ranges = subsetRanges.get(face);
   if (!ranges) {
     // Each import names its package outright, so bundlers split each table into a file of its own.
-    const table = face === 'cjk' ? import('@fontsource-variable/noto-sans-sc/unicode.json') : import('@fontsource-variable/noto-sans-kr/unicode.json');
+    const table =
+      face === 'cjk'
+        ? import('@fontsource-variable/noto-sans-sc/unicode.json')
+        : import('@fontsource-variable/noto-sans-kr/unicode.json');
     ranges = table.then((m) => cjkRangesOf((m as { default: Record<string, string> }).default));
     subsetRanges.set(face, ranges);
   }
@@ -123,22 +136,46 @@ export function loadSubsetRanges(face: SubsetFace): Promise<CjkRanges> {
  */
 export const SCRIPT_FONT_RECORDS = {
   arabic: {
-    400: { family: SCRIPT_FAMILIES.arabic, weight: 400, file: arabicFile(400), sha256: '4e2ca0745c908761dc5c5db951662873887c59366fa1a5693ad22c0864abf1bd' },
-    700: { family: SCRIPT_FAMILIES.arabic, weight: 700, file: arabicFile(700), sha256: 'd2bf5ac762d07f769e4e644a1f919649317cb5b62e20ab9ae02918862627b723' },
+    400: {
+      family: SCRIPT_FAMILIES.arabic,
+      weight: 400,
+      file: arabicFile(400),
+      sha256: '4e2ca0745c908761dc5c5db951662873887c59366fa1a5693ad22c0864abf1bd',
+    },
+    700: {
+      family: SCRIPT_FAMILIES.arabic,
+      weight: 700,
+      file: arabicFile(700),
+      sha256: 'd2bf5ac762d07f769e4e644a1f919649317cb5b62e20ab9ae02918862627b723',
+    },
   },
-  cjk: { family: SCRIPT_FAMILIES.cjk, file: subsetFileSet('cjk'), sha256: 'e821d7177e20ac35c529afc03e1347e73b70b11db10ba7d030a4d378cec228a4' },
-  korean: { family: SCRIPT_FAMILIES.korean, file: subsetFileSet('korean'), sha256: '69d2fd260cdede117434515a59312b202e1ef4445e832f7ba763f44e79b07e8a' },
+  cjk: {
+    family: SCRIPT_FAMILIES.cjk,
+    file: subsetFileSet('cjk'),
+    sha256: 'e821d7177e20ac35c529afc03e1347e73b70b11db10ba7d030a4d378cec228a4',
+  },
+  korean: {
+    family: SCRIPT_FAMILIES.korean,
+    file: subsetFileSet('korean'),
+    sha256: '69d2fd260cdede117434515a59312b202e1ef4445e832f7ba763f44e79b07e8a',
+  },
 } as const;
 
 /** The script font records a set of styles needs, each once: Arabic, then CJK, then Korean, each by weight. */
-export function scriptFontRecordsOf(styles: readonly { content: string; fontWeight: FontWeight }[]): { family: string; weight: FontWeight; file: string; sha256: string }[] {
+export function scriptFontRecordsOf(
+  styles: readonly { content: string; fontWeight: FontWeight }[],
+): { family: string; weight: FontWeight; file: string; sha256: string }[] {
   const used = new Set<string>();
-  for (const style of styles) for (const paragraph of style.content.split(/\r?\n/)) {
-    const face = scriptFaceOf(paragraph);
-    if (face) used.add(`${face} ${style.fontWeight}`);
-  }
+  for (const style of styles)
+    for (const paragraph of style.content.split(/\r?\n/)) {
+      const face = scriptFaceOf(paragraph);
+      if (face) used.add(`${face} ${style.fontWeight}`);
+    }
   const records = [];
-  for (const weight of [400, 700] as const) if (used.has(`arabic ${weight}`)) records.push(SCRIPT_FONT_RECORDS.arabic[weight]);
-  for (const face of ['cjk', 'korean'] as const) for (const weight of [400, 700] as const) if (used.has(`${face} ${weight}`)) records.push({ ...SCRIPT_FONT_RECORDS[face], weight });
+  for (const weight of [400, 700] as const)
+    if (used.has(`arabic ${weight}`)) records.push(SCRIPT_FONT_RECORDS.arabic[weight]);
+  for (const face of ['cjk', 'korean'] as const)
+    for (const weight of [400, 700] as const)
+      if (used.has(`${face} ${weight}`)) records.push({ ...SCRIPT_FONT_RECORDS[face], weight });
   return records;
 }

@@ -59,7 +59,9 @@ export interface TextLayout {
 /** Room around the text for what is drawn outside the letters (outline, shadow). */
 export function bleedOf(style: TextStyle): number {
   const outline = style.outline ? style.outline.width / 2 : 0;
-  const shadow = style.shadow ? style.shadow.blur * 1.5 + Math.max(Math.abs(style.shadow.offsetX), Math.abs(style.shadow.offsetY)) : 0;
+  const shadow = style.shadow
+    ? style.shadow.blur * 1.5 + Math.max(Math.abs(style.shadow.offsetX), Math.abs(style.shadow.offsetY))
+    : 0;
   // An italic's last letter leans past its advance (an "f" or "l" by up to about a seventh of the em).
   const slant = style.italic ? style.fontSize * 0.15 : 0;
   return Math.ceil(Math.max(outline, shadow) + slant);
@@ -96,7 +98,15 @@ export function layoutText(style: TextStyle, font: FontMeasure): TextLayout {
         left += run.width;
       }
     }
-    return { text, x: round(x), baseline: round(firstBaseline + i * lineAdvance), width: round(widths[i]), face: scriptFaceOf(text), anchor, runs } satisfies TextLine;
+    return {
+      text,
+      x: round(x),
+      baseline: round(firstBaseline + i * lineAdvance),
+      width: round(widths[i]),
+      face: scriptFaceOf(text),
+      anchor,
+      runs,
+    } satisfies TextLine;
   });
   const bleed = bleedOf(style);
   const box = style.box ? { x: bleed, y: bleed, width: width - bleed * 2, height: height - bleed * 2 } : null;
@@ -135,7 +145,8 @@ function wrap(paragraph: string, maxWidth: number, measure: (text: string) => nu
   return out;
 }
 
-const NO_BREAK_BEFORE = /^[\s,.;:!?)\]}%\u3001\u3002\uff0c\uff0e\uff01\uff1f\uff1a\uff1b\uff09\u300d\u300f\u3011\u3009\u300b\u201d\u2019\u30fc\u3005\u309d\u309e\u30fd\u30fe\u3041\u3043\u3045\u3047\u3049\u3063\u3083\u3085\u3087\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7\u060c\u061b\u061f]/u;
+const NO_BREAK_BEFORE =
+  /^[\s,.;:!?)\]}%\u3001\u3002\uff0c\uff0e\uff01\uff1f\uff1a\uff1b\uff09\u300d\u300f\u3011\u3009\u300b\u201d\u2019\u30fc\u3005\u309d\u309e\u30fd\u30fe\u3041\u3043\u3045\u3047\u3049\u3063\u3083\u3085\u3087\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7\u060c\u061b\u061f]/u;
 const NO_BREAK_AFTER = /[(\[{\uff08\u300c\u300e\u3010\u3008\u300a\u201c\u2018]$/u;
 
 let segmenter: Intl.Segmenter | null = null;
@@ -146,7 +157,11 @@ export function breakablePieces(paragraph: string): string[] {
   const pieces: string[] = [];
   for (const { segment } of segmenter.segment(paragraph)) {
     const last = pieces.length - 1;
-    if (last >= 0 && (NO_BREAK_BEFORE.test(segment) || NO_BREAK_AFTER.test(pieces[last]) || !breaksBetween(pieces[last], segment))) pieces[last] += segment;
+    if (
+      last >= 0 &&
+      (NO_BREAK_BEFORE.test(segment) || NO_BREAK_AFTER.test(pieces[last]) || !breaksBetween(pieces[last], segment))
+    )
+      pieces[last] += segment;
     else pieces.push(segment);
   }
   return pieces;

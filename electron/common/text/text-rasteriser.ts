@@ -30,7 +30,11 @@ export interface RasterisedText {
 export class TextStyleError extends Error {}
 
 // The page build carries named exports, Node's CommonJS build a default object: accept either.
-const opentype = ((opentypeModule as { parse?: unknown }).parse ? opentypeModule : (opentypeModule as unknown as { default: typeof opentypeModule }).default) as typeof opentypeModule;
+const opentype = (
+  (opentypeModule as { parse?: unknown }).parse
+    ? opentypeModule
+    : (opentypeModule as unknown as { default: typeof opentypeModule }).default
+) as typeof opentypeModule;
 
 /** resvg's module can be started once per JavaScript realm; every rasteriser in it shares that start. */
 let wasmReady: Promise<void> | null = null;
@@ -67,7 +71,10 @@ export class TextRasteriser {
     await this.start();
     const size = { width: Math.max(1, Math.round(pixels.width)), height: Math.max(1, Math.round(pixels.height)) };
     const svg = textSvg(style, layoutText(style, fonts.measure), size);
-    const resvg = new Resvg(svg, { font: { fontBuffers: fonts.buffers, defaultFontFamily: style.fontFamily, loadSystemFonts: false }, fitTo: { mode: 'original' } });
+    const resvg = new Resvg(svg, {
+      font: { fontBuffers: fonts.buffers, defaultFontFamily: style.fontFamily, loadSystemFonts: false },
+      fitTo: { mode: 'original' },
+    });
     try {
       const image = resvg.render();
       try {
@@ -115,7 +122,8 @@ export class TextRasteriser {
     const inArabic = (char: string): boolean => !!arabic?.some((f) => f.font.charToGlyphIndex(char) > 0);
     // An Arabic line with letters, digits or punctuation the Arabic font lacks is drawn as runs in two fonts.
     const runs = (text: string, size: number, rtl: boolean): MeasuredRun[] | null => {
-      if (!arabic || scriptFaceOf(text) !== 'arabic' || Array.from(text).every((c) => /\s/u.test(c) || inArabic(c))) return null;
+      if (!arabic || scriptFaceOf(text) !== 'arabic' || Array.from(text).every((c) => /\s/u.test(c) || inArabic(c)))
+        return null;
       return bidiRuns(text, rtl, inArabic).map((run) => {
         if (!run.script) return { text: run.text, face: null, width: primary.measure.width(run.text, size), shift: 0 };
         const shaped = shapedRun(run.text, size, SCRIPT_FAMILIES.arabic, arabicBytes);
@@ -128,7 +136,12 @@ export class TextRasteriser {
       const mixed = face === 'arabic' ? runs(text, size, false) : null;
       if (mixed) return mixed.reduce((sum, run) => sum + run.width, 0);
       if (face === 'arabic' && arabic) return shapedWidth(text, size, SCRIPT_FAMILIES.arabic, arabicBytes);
-      if (face && fonts) return perCharacterWidth(text, size, fonts.map((f) => f.font));
+      if (face && fonts)
+        return perCharacterWidth(
+          text,
+          size,
+          fonts.map((f) => f.font),
+        );
       return primary.measure.width(text, size);
     };
     return { buffers, measure: { width, runs, ascent: primary.measure.ascent, descent: primary.measure.descent } };
@@ -136,7 +149,8 @@ export class TextRasteriser {
 
   private fontFor(style: TextStyle): Promise<LoadedFont> {
     const known = fontFileOf(style.fontFamily, style.fontWeight, style.italic);
-    if (!known) return Promise.reject(new TextStyleError(textStyleProblem({ ...style, content: 'x' }) ?? 'Unknown font.'));
+    if (!known)
+      return Promise.reject(new TextStyleError(textStyleProblem({ ...style, content: 'x' }) ?? 'Unknown font.'));
     return this.file(known.file);
   }
 
@@ -160,7 +174,12 @@ function shapedWidth(text: string, size: number, family: string, buffers: Uint8A
 }
 
 /** A shaped run's width as shapedWidth gives it, and how far right its text must start for its ink to begin a twentieth of an em into its slot. */
-function shapedRun(text: string, size: number, family: string, buffers: Uint8Array[]): { width: number; shift: number } {
+function shapedRun(
+  text: string,
+  size: number,
+  family: string,
+  buffers: Uint8Array[],
+): { width: number; shift: number } {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><text xml:space="preserve" x="0" y="${size}" font-size="${size}" font-family="${family}">${escapeXml(text)}</text></svg>`;
   const resvg = new Resvg(svg, { font: { fontBuffers: buffers, defaultFontFamily: family, loadSystemFonts: false } });
   try {

@@ -19,18 +19,26 @@ export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: n
   }
   if (layout.box && style.box) {
     const b = layout.box;
-    parts.push(`<rect x="${b.x}" y="${b.y}" width="${b.width}" height="${b.height}" rx="${style.box.radius}" fill="${style.box.colour}" fill-opacity="${style.box.opacity}"/>`);
+    parts.push(
+      `<rect x="${b.x}" y="${b.y}" width="${b.width}" height="${b.height}" rx="${style.box.radius}" fill="${style.box.colour}" fill-opacity="${style.box.opacity}"/>`,
+    );
   }
-  const outline = style.outline ? ` stroke="${style.outline.colour}" stroke-width="${style.outline.width}" stroke-linejoin="round" paint-order="stroke"` : '';
+  const outline = style.outline
+    ? ` stroke="${style.outline.colour}" stroke-width="${style.outline.width}" stroke-linejoin="round" paint-order="stroke"`
+    : '';
   const shadow = style.shadow ? ' filter="url(#shadow)"' : '';
-  parts.push(`<g font-size="${style.fontSize}" font-weight="${style.fontWeight}" fill="${style.colour}"${outline}${shadow}>`);
+  parts.push(
+    `<g font-size="${style.fontSize}" font-weight="${style.fontWeight}" fill="${style.colour}"${outline}${shadow}>`,
+  );
   for (const line of layout.lines) {
     if (line.text.trim() === '') continue;
     if (line.runs) {
       for (const run of line.runs) {
         const family = run.face ? SCRIPT_FAMILIES[run.face] : style.fontFamily;
         const slant = style.italic && !run.face ? ' font-style="italic"' : '';
-        parts.push(`<text xml:space="preserve" x="${run.x}" y="${line.baseline}" text-anchor="start" font-family="${escapeXml(family)}"${slant}>${escapeXml(run.text)}</text>`);
+        parts.push(
+          `<text xml:space="preserve" x="${run.x}" y="${line.baseline}" text-anchor="start" font-family="${escapeXml(family)}"${slant}>${escapeXml(run.text)}</text>`,
+        );
       }
       continue;
     }
@@ -44,7 +52,9 @@ export function textSvg(style: TextStyle, layout: TextLayout, pixels: { width: n
     // @fontsource/noto-sans-sc and -kr ship every weight as one package (73 MB and 50 MB packed), too much for npm ci.
     if (line.face === 'cjk' || line.face === 'korean') {
       const stroke = round(style.fontSize * CJK_WEIGHT_STROKE[style.fontWeight]);
-      parts.push(`<text xml:space="preserve" ${at} stroke="${style.colour}" stroke-width="${stroke}" stroke-linejoin="round" paint-order="normal">${escapeXml(line.text)}</text>`);
+      parts.push(
+        `<text xml:space="preserve" ${at} stroke="${style.colour}" stroke-width="${stroke}" stroke-linejoin="round" paint-order="normal">${escapeXml(line.text)}</text>`,
+      );
     }
   }
   parts.push('</g></svg>');

@@ -22,7 +22,13 @@ export function swapModelOptions(models: readonly AiModel[]): SwapModelOption[] 
       value: m.value,
       label: m.label,
       provider: m.provider ?? '',
-      resolutions: m.resolutionList.map((r) => ({ value: r.value, label: r.label, width: r.width, height: r.height, unitCredit: r.unit_credit })),
+      resolutions: m.resolutionList.map((r) => ({
+        value: r.value,
+        label: r.label,
+        width: r.width,
+        height: r.height,
+        unitCredit: r.unit_credit,
+      })),
     }));
 }
 
@@ -30,7 +36,10 @@ export function swapModelOptions(models: readonly AiModel[]): SwapModelOption[] 
 export function swapCost(seconds: number, unitCredit: number, resolution: string): { credits: number; basis: string } {
   const units = Math.ceil(seconds / SWAP_UNIT_SECONDS);
   const credits = units * unitCredit;
-  return { credits, basis: `${trim(seconds)} s at ${resolution}: ${units} started 5 s × ${unitCredit} credits = ${credits} credits` };
+  return {
+    credits,
+    basis: `${trim(seconds)} s at ${resolution}: ${units} started 5 s × ${unitCredit} credits = ${credits} credits`,
+  };
 }
 
 /**
@@ -52,7 +61,11 @@ export function swapInputChecks(image: MediaInfo, video: MediaInfo, given: numbe
   if (badImage) checks.push({ level: 'error', code: 'image-type', message: badImage });
   const readable = readableMedia(video);
   if (readable?.kind !== 'video') {
-    checks.push({ level: 'error', code: 'not-video', message: mediaRefusal('swap-video', readable) ?? 'The source must be a video.' });
+    checks.push({
+      level: 'error',
+      code: 'not-video',
+      message: mediaRefusal('swap-video', readable) ?? 'The source must be a video.',
+    });
     return checks;
   }
   const badVideo = mediaRefusal('swap-video', readable);
@@ -61,17 +74,26 @@ export function swapInputChecks(image: MediaInfo, video: MediaInfo, given: numbe
   const length = video.durationMs === null ? null : video.durationMs / 1000;
   const { minSeconds, maxSeconds } = CHARACTER_SWAP_LIMITS;
   if (seconds === null) {
-    checks.push({ level: 'error', code: 'duration-unknown', message: 'The video\'s length could not be read; give a duration (1 to 120 s).' });
+    checks.push({
+      level: 'error',
+      code: 'duration-unknown',
+      message: "The video's length could not be read; give a duration (1 to 120 s).",
+    });
   } else if (seconds < minSeconds || seconds > maxSeconds) {
     checks.push({
       level: 'error',
       code: 'duration',
-      message: typeof given === 'number'
-        ? `The duration must be ${minSeconds} to ${maxSeconds} s (it is ${trim(seconds)} s).`
-        : `The video lasts ${trim(seconds)} s; character swap takes ${minSeconds} to ${maxSeconds} s. Give a duration to use only the start of it.`,
+      message:
+        typeof given === 'number'
+          ? `The duration must be ${minSeconds} to ${maxSeconds} s (it is ${trim(seconds)} s).`
+          : `The video lasts ${trim(seconds)} s; character swap takes ${minSeconds} to ${maxSeconds} s. Give a duration to use only the start of it.`,
     });
   } else if (typeof given === 'number' && length !== null && given > length + 0.05) {
-    checks.push({ level: 'warning', code: 'duration-beyond-video', message: `The duration (${trim(given)} s) is longer than the video (${trim(length)} s); the cost is reckoned on ${trim(given)} s.` });
+    checks.push({
+      level: 'warning',
+      code: 'duration-beyond-video',
+      message: `The duration (${trim(given)} s) is longer than the video (${trim(length)} s); the cost is reckoned on ${trim(given)} s.`,
+    });
   }
   return checks;
 }

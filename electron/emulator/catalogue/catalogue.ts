@@ -90,7 +90,12 @@ export class Catalogue {
       const entries = await this.build(build);
       const known: Record<string, KnownMedia> = {};
       for (const e of entries) if (e.faces.length) known[await sha256File(join(build, e.file))] = e;
-      const manifest: Manifest = { version: CATALOGUE_VERSION, speech: this.tools.espeak() !== null, known, files: this.fileList() };
+      const manifest: Manifest = {
+        version: CATALOGUE_VERSION,
+        speech: this.tools.espeak() !== null,
+        known,
+        files: this.fileList(),
+      };
       await writeFile(join(build, 'manifest.json'), JSON.stringify(manifest, null, 1));
       await rm(this.dir, { recursive: true, force: true });
       await rename(build, this.dir);
@@ -130,7 +135,15 @@ export class Catalogue {
     const work = join(out, '.work');
     await mkdir(work, { recursive: true });
     const entries: KnownMedia[] = [];
-    const still = async (name: string, w: number, h: number, bg: Rgb, faces: FaceSpec[], mouthOpen: boolean, out: string) => {
+    const still = async (
+      name: string,
+      w: number,
+      h: number,
+      bg: Rgb,
+      faces: FaceSpec[],
+      mouthOpen: boolean,
+      out: string,
+    ) => {
       const raw = join(work, `${name}.rgb`);
       await writeFile(raw, paintFrame(w, h, bg, faces, mouthOpen));
       await t.runFfmpeg(['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${w}x${h}`, '-i', raw, '-frames:v', '1', out]);
@@ -138,42 +151,148 @@ export class Catalogue {
     const queue = new PQueue({ concurrency: 2 });
     const failures: Error[] = [];
     const task = (fn: () => Promise<void>) => void queue.add(fn).catch((e: Error) => failures.push(e));
-    for (const img of FACE_IMAGES) task(async () => {
-      await still(img.file, img.width, img.height, img.background, img.faces, false, join(out, img.file));
-      entries.push({ file: img.file, kind: 'image', width: img.width, height: img.height, seconds: 0, faces: img.faces.map(faceGeometry) });
-    });
-    for (const a of this.avatars) task(async () => {
-      const closed = join(work, `${a.avatar_id}-closed.png`);
-      const open = join(work, `${a.avatar_id}-open.png`);
-      await still(`${a.avatar_id}-c`, CLIP.width, CLIP.height, a.background, [a.face], false, closed);
-      await still(`${a.avatar_id}-o`, CLIP.width, CLIP.height, a.background, [a.face], true, open);
-      // The mouth opens for 0.2 s every 0.4 s: a talking presenter whose face never moves.
-      await t.runFfmpeg([
-        '-loop', '1', '-framerate', String(CLIP.fps), '-i', closed, '-loop', '1', '-framerate', String(CLIP.fps), '-i', open,
-        '-f', 'lavfi', '-i', 'anullsrc=r=44100:cl=mono',
-        '-filter_complex', "[0][1]overlay=enable='gte(mod(t\\,0.4)\\,0.2)',format=yuv420p[v]", '-map', '[v]', '-map', '2:a',
-        '-t', String(CLIP.seconds), '-r', String(CLIP.fps), '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-c:a', 'aac', '-movflags', '+faststart',
-        join(out, avatarClipFile(a.avatar_id)),
-      ]);
-      await t.runFfmpeg(['-i', closed, '-vf', `scale=${THUMB.width}:${THUMB.height}`, '-q:v', '4', join(out, avatarThumbFile(a.avatar_id))]);
-      const g = faceGeometry(a.face);
-      entries.push({ file: avatarClipFile(a.avatar_id), kind: 'video', width: CLIP.width, height: CLIP.height, seconds: CLIP.seconds, faces: [g] });
-      entries.push({
-        file: avatarThumbFile(a.avatar_id), kind: 'image', width: THUMB.width, height: THUMB.height, seconds: 0,
-        faces: [scaleGeometry(g, THUMB.width / CLIP.width, THUMB.height / CLIP.height)],
+    for (const img of FACE_IMAGES)
+      task(async () => {
+        await still(img.file, img.width, img.height, img.background, img.faces, false, join(out, img.file));
+        entries.push({
+          file: img.file,
+          kind: 'image',
+          width: img.width,
+          height: img.height,
+          seconds: 0,
+          faces: img.faces.map(faceGeometry),
+        });
       });
-    });
-    task(() => t.runFfmpeg([
-      '-f', 'lavfi', '-i', `testsrc2=size=${CLIP.width}x${CLIP.height}:rate=${CLIP.fps}`, '-f', 'lavfi', '-i', 'sine=frequency=330:sample_rate=44100',
-      '-t', '3', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-movflags', '+faststart',
-      join(out, PLAIN_SAMPLES.motion),
-    ]));
-    task(() => t.runFfmpeg(['-f', 'lavfi', '-i', `color=c=0x2f5d8a:size=1280x720`, '-vf', 'drawbox=y=ih*0.6:w=iw:h=ih*0.4:color=0x6fa86f:t=fill', '-frames:v', '1', join(out, PLAIN_SAMPLES.backdrop)]));
-    if (!t.espeak()) this.log('espeak-ng is not installed: official voices have no preview, and speech jobs will fail with that reason');
-    else for (const v of this.voices) task(async () => {
-      const text = `Hello, I am ${v.name}. This is how I sound in the Avatar Studio sandbox.`;
-      await speak(t, text, { espeak: v.espeak, pitch: v.pitch }, 0.5, join(out, voicePreviewFile(v.voice_id)), work);
-    });
+    for (const a of this.avatars)
+      task(async () => {
+        const closed = join(work, `${a.avatar_id}-closed.png`);
+        const open = join(work, `${a.avatar_id}-open.png`);
+        await still(`${a.avatar_id}-c`, CLIP.width, CLIP.height, a.background, [a.face], false, closed);
+        await still(`${a.avatar_id}-o`, CLIP.width, CLIP.height, a.background, [a.face], true, open);
+        // The mouth opens for 0.2 s every 0.4 s: a talking presenter whose face never moves.
+        await t.runFfmpeg([
+          '-loop',
+          '1',
+          '-framerate',
+          String(CLIP.fps),
+          '-i',
+          closed,
+          '-loop',
+          '1',
+          '-framerate',
+          String(CLIP.fps),
+          '-i',
+          open,
+          '-f',
+          'lavfi',
+          '-i',
+          'anullsrc=r=44100:cl=mono',
+          '-filter_complex',
+          "[0][1]overlay=enable='gte(mod(t\\,0.4)\\,0.2)',format=yuv420p[v]",
+          '-map',
+          '[v]',
+          '-map',
+          '2:a',
+          '-t',
+          String(CLIP.seconds),
+          '-r',
+          String(CLIP.fps),
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-crf',
+          '26',
+          '-c:a',
+          'aac',
+          '-movflags',
+          '+faststart',
+          join(out, avatarClipFile(a.avatar_id)),
+        ]);
+        await t.runFfmpeg([
+          '-i',
+          closed,
+          '-vf',
+          `scale=${THUMB.width}:${THUMB.height}`,
+          '-q:v',
+          '4',
+          join(out, avatarThumbFile(a.avatar_id)),
+        ]);
+        const g = faceGeometry(a.face);
+        entries.push({
+          file: avatarClipFile(a.avatar_id),
+          kind: 'video',
+          width: CLIP.width,
+          height: CLIP.height,
+          seconds: CLIP.seconds,
+          faces: [g],
+        });
+        entries.push({
+          file: avatarThumbFile(a.avatar_id),
+          kind: 'image',
+          width: THUMB.width,
+          height: THUMB.height,
+          seconds: 0,
+          faces: [scaleGeometry(g, THUMB.width / CLIP.width, THUMB.height / CLIP.height)],
+        });
+      });
+    task(() =>
+      t.runFfmpeg([
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=size=${CLIP.width}x${CLIP.height}:rate=${CLIP.fps}`,
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=330:sample_rate=44100',
+        '-t',
+        '3',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-b:a',
+        '64k',
+        '-movflags',
+        '+faststart',
+        join(out, PLAIN_SAMPLES.motion),
+      ]),
+    );
+    task(() =>
+      t.runFfmpeg([
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=0x2f5d8a:size=1280x720`,
+        '-vf',
+        'drawbox=y=ih*0.6:w=iw:h=ih*0.4:color=0x6fa86f:t=fill',
+        '-frames:v',
+        '1',
+        join(out, PLAIN_SAMPLES.backdrop),
+      ]),
+    );
+    if (!t.espeak())
+      this.log(
+        'espeak-ng is not installed: official voices have no preview, and speech jobs will fail with that reason',
+      );
+    else
+      for (const v of this.voices)
+        task(async () => {
+          const text = `Hello, I am ${v.name}. This is how I sound in the Avatar Studio sandbox.`;
+          await speak(
+            t,
+            text,
+            { espeak: v.espeak, pitch: v.pitch },
+            0.5,
+            join(out, voicePreviewFile(v.voice_id)),
+            work,
+          );
+        });
     await queue.onIdle();
     if (failures.length) throw failures[0];
     await rm(work, { recursive: true, force: true });

@@ -52,7 +52,13 @@ const inEllipse = (x: number, y: number, cx: number, cy: number, rx: number, ry:
   ((x - cx) * (x - cx)) / (rx * rx) + ((y - cy) * (y - cy)) / (ry * ry) <= 1;
 
 /** One frame: background, then each presenter (hair, shoulders, face, eyes, nose, mouth). */
-export function paintFrame(width: number, height: number, background: Rgb, faces: readonly FaceSpec[], mouthOpen: boolean): Buffer {
+export function paintFrame(
+  width: number,
+  height: number,
+  background: Rgb,
+  faces: readonly FaceSpec[],
+  mouthOpen: boolean,
+): Buffer {
   const buf = Buffer.alloc(width * height * 3);
   for (let i = 0; i < width * height; i++) buf.set(background, i * 3);
   const put = (x: number, y: number, c: Rgb) => {
@@ -74,7 +80,8 @@ export function paintFrame(width: number, height: number, background: Rgb, faces
         if (inEllipse(dx, dy, 0, 0, 1, 1)) {
           c = f.skin;
           if (dy < -0.55 && inEllipse(dx, dy, 0, -0.35, 1.02, 0.7)) c = f.hair;
-          if (inEllipse(dx, dy, -0.35, -0.2, 0.13, 0.13) || inEllipse(dx, dy, 0.35, -0.2, 0.13, 0.13)) c = [255, 255, 255];
+          if (inEllipse(dx, dy, -0.35, -0.2, 0.13, 0.13) || inEllipse(dx, dy, 0.35, -0.2, 0.13, 0.13))
+            c = [255, 255, 255];
           if (inEllipse(dx, dy, -0.35, -0.2, 0.06, 0.07) || inEllipse(dx, dy, 0.35, -0.2, 0.06, 0.07)) c = [30, 30, 40];
           if (inEllipse(dx, dy, 0, 0.06, 0.07, 0.07)) c = darker(f.skin, 0.8);
           if (inEllipse(dx, dy, 0, 0.45, 0.3, mouthOpen ? 0.14 : 0.04)) c = mouthOpen ? [120, 20, 30] : [150, 40, 50];

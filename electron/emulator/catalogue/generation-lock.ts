@@ -26,7 +26,10 @@ function alive(pid: number): boolean {
  * at once; a lock without a readable owner frees itself after a few minutes.
  */
 async function stale(lock: string): Promise<boolean> {
-  const owner = await readFile(join(lock, 'owner.json'), 'utf8').then((text) => JSON.parse(text) as Owner, () => null);
+  const owner = await readFile(join(lock, 'owner.json'), 'utf8').then(
+    (text) => JSON.parse(text) as Owner,
+    () => null,
+  );
   if (owner && owner.host === hostname()) return !alive(owner.pid);
   const age = Date.now() - ((await stat(lock).catch(() => null))?.mtimeMs ?? 0);
   return age > UNKNOWN_OWNER_STALE_MS;
@@ -36,7 +39,11 @@ async function stale(lock: string): Promise<boolean> {
  * Takes the generation lock of a cache folder, or returns 'ready' as soon as another generator has
  * finished (`ready()` says so). On taking it, removes build folders that dead generators left behind.
  */
-export async function takeGenerationLock(dir: string, ready: () => Promise<boolean>, pollMs = 200): Promise<'taken' | 'ready'> {
+export async function takeGenerationLock(
+  dir: string,
+  ready: () => Promise<boolean>,
+  pollMs = 200,
+): Promise<'taken' | 'ready'> {
   const lock = `${dir}.lock`;
   for (;;) {
     try {

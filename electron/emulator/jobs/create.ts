@@ -38,7 +38,12 @@ export function createJob(ctx: EmulatorContext, caller: Caller, spec: NewJob): J
 }
 
 /** A job of one of the given kinds owned by the caller, or undefined. */
-export function findJob(ctx: EmulatorContext, caller: Caller, id: string, kinds: readonly JobKind[]): JobRecord | undefined {
+export function findJob(
+  ctx: EmulatorContext,
+  caller: Caller,
+  id: string,
+  kinds: readonly JobKind[],
+): JobRecord | undefined {
   const job = ctx.store.state.jobs[id];
   return job && job.uid === caller.account.uid && kinds.includes(job.kind) ? job : undefined;
 }

@@ -63,7 +63,9 @@ export class JobEngine {
   }
 
   resumeUnfinished(): number {
-    const open = Object.values(this.d.store.state.jobs).filter((j) => j.status === RecordStatus.Queueing || j.status === RecordStatus.Processing);
+    const open = Object.values(this.d.store.state.jobs).filter(
+      (j) => j.status === RecordStatus.Queueing || j.status === RecordStatus.Processing,
+    );
     for (const job of open) {
       job.status = 1;
       this.submit(job);
@@ -88,7 +90,9 @@ export class JobEngine {
       }
       // Only a job that has started is waited for on close: p-queue never settles the promise of a task
       // that clear() dropped, so tracking the queued ones would hang every close with a backlog.
-      void this.queue.add(() => this.tracked(this.process(job, started + total))).catch((error: unknown) => this.failUnexpectedly(job, 'processing', error));
+      void this.queue
+        .add(() => this.tracked(this.process(job, started + total)))
+        .catch((error: unknown) => this.failUnexpectedly(job, 'processing', error));
     }, total * 0.25);
     this.timers.add(timer);
   }
@@ -112,7 +116,12 @@ export class JobEngine {
       if (this.abort.signal.aborted) return;
       this.d.files.register(result.file);
       for (const f of Object.values(result.extraFiles ?? {})) this.d.files.register(f);
-      this.update(job, { status: RecordStatus.Completed, resultFile: result.file, extraFiles: result.extraFiles ?? {}, facts: { ...job.facts, ...result.facts } });
+      this.update(job, {
+        status: RecordStatus.Completed,
+        resultFile: result.file,
+        extraFiles: result.extraFiles ?? {},
+        facts: { ...job.facts, ...result.facts },
+      });
     } catch (error) {
       if (this.abort.signal.aborted) return;
       await this.waitUntil(notBefore);
@@ -141,11 +150,16 @@ export class JobEngine {
     try {
       const result = await Promise.race([this.d.processors[job.kind](job, { signal, workDir }), expired]);
       const names = [result.file, ...Object.values(result.extraFiles ?? {})];
-      const size = names.reduce((sum, name) => sum + (statSync(this.d.files.resultPath(name), { throwIfNoEntry: false })?.size ?? 0), 0);
+      const size = names.reduce(
+        (sum, name) => sum + (statSync(this.d.files.resultPath(name), { throwIfNoEntry: false })?.size ?? 0),
+        0,
+      );
       const max = this.d.maxResultBytes ?? 512 * 1024 * 1024;
       if (size > max) {
         for (const name of names) rmSync(this.d.files.resultPath(name), { force: true });
-        throw new Error(`the result is ${Math.round(size / 1024 / 1024)} MB, more than the sandbox's ${Math.round(max / 1024 / 1024)} MB per job`);
+        throw new Error(
+          `the result is ${Math.round(size / 1024 / 1024)} MB, more than the sandbox's ${Math.round(max / 1024 / 1024)} MB per job`,
+        );
       }
       return result;
     } finally {
@@ -174,7 +188,9 @@ export class JobEngine {
     try {
       this.update(job, { status: RecordStatus.Failed, reason });
     } catch (again) {
-      this.d.log(`job ${job._id}: its failure could not be recorded either: ${again instanceof Error ? again.message : String(again)}`);
+      this.d.log(
+        `job ${job._id}: its failure could not be recorded either: ${again instanceof Error ? again.message : String(again)}`,
+      );
     }
   }
 

@@ -25,7 +25,11 @@ export class WebhookSender {
     // Recording the outcome may fail too (a full disk): logged, never an unhandled rejection that ends the process.
     const task = this.deliver(url, jobId, payload)
       .then(onDone)
-      .catch((error: unknown) => this.log(`webhook for ${jobId}: its outcome could not be recorded: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) =>
+        this.log(
+          `webhook for ${jobId}: its outcome could not be recorded: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
     this.inFlight.add(task);
     void task.finally(() => this.inFlight.delete(task));
   }

@@ -4,7 +4,11 @@ import type { KnownMedia } from '../catalogue/catalogue';
 
 export type Box = [number, number, number, number];
 
-const pointsStr = (pts: Point[]) => pts.slice(0, 4).map(([x, y]) => `${x},${y}`).join(':');
+const pointsStr = (pts: Point[]) =>
+  pts
+    .slice(0, 4)
+    .map(([x, y]) => `${x},${y}`)
+    .join(':');
 
 /** Region grown by `ratio` of its size on each side, clamped to the picture; returns [x1, y1, x2, y2]. */
 export function expandRegion(region: Box, ratio: number, width: number, height: number): Box {
@@ -34,7 +38,9 @@ export function faceFrame(faces: FaceGeometry[], time: number | null, crops?: { 
     ...(time === null ? {} : { removed: [] }),
     frame_time: time,
     crop_region: crops ? crops.map((c) => [...c.box]) : null,
-    crop_landmarks: crops ? faces.map((f, i) => pointsStr(f.landmarks.map(([x, y]) => [x - crops[i].box[0], y - crops[i].box[1]] as Point))) : null,
+    crop_landmarks: crops
+      ? faces.map((f, i) => pointsStr(f.landmarks.map(([x, y]) => [x - crops[i].box[0], y - crops[i].box[1]] as Point)))
+      : null,
     face_urls: crops ? crops.map((c) => c.url) : null,
   };
 }
@@ -50,7 +56,12 @@ export function mergePersons(sightings: Sighting[], faceUrl: (first: Sighting) =
   const byIdentity = new Map<string, Sighting[]>();
   for (const s of sightings) byIdentity.set(s.face.identity, [...(byIdentity.get(s.face.identity) ?? []), s]);
   const groups = [...byIdentity.values()].sort((a, b) => a[0].face.region[0] - b[0].face.region[0]);
-  const box = (f: FaceGeometry): Box => [f.region[0], f.region[1], f.region[0] + f.region[2], f.region[1] + f.region[3]];
+  const box = (f: FaceGeometry): Box => [
+    f.region[0],
+    f.region[1],
+    f.region[0] + f.region[2],
+    f.region[1] + f.region[3],
+  ];
   return Promise.all(
     groups.map(async (g, index) => ({
       person_id: `person_${index}`,

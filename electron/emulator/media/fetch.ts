@@ -53,14 +53,19 @@ export class MediaFetcher {
     } catch {
       throw new MediaError(1003, `${field} is not a valid URL`);
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new MediaError(1003, `${field} must be an http(s) URL`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new MediaError(1003, `${field} must be an http(s) URL`);
     const target = join(this.dir, createHash('sha256').update(url).digest('hex').slice(0, 32));
     if (existsSync(target)) return target;
     const max = limits.maxBytes ?? DEFAULT_MAX;
     let res: Response;
     try {
       // Link-local, metadata and internal-network addresses are refused, redirects included.
-      res = await guardedFetch(url, { signal: limits.signal ?? AbortSignal.timeout(30_000) }, { fetch: this.fetchFn, refusePrivate: true });
+      res = await guardedFetch(
+        url,
+        { signal: limits.signal ?? AbortSignal.timeout(30_000) },
+        { fetch: this.fetchFn, refusePrivate: true },
+      );
     } catch (error) {
       if (error instanceof RefusedTargetError) throw new MediaError(1003, `${field}: ${error.message}`);
       throw new MediaError(1014, `${field} could not be downloaded: ${(error as Error).message}`);
@@ -80,7 +85,11 @@ export class MediaFetcher {
       await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), counter, createWriteStream(part));
     } catch (error) {
       rmSync(part, { force: true });
-      if (error instanceof TooLarge) throw new MediaError(limits.tooLargeCode ?? 1003, `${field} is larger than ${Math.round(max / 1024 / 1024)} MB`);
+      if (error instanceof TooLarge)
+        throw new MediaError(
+          limits.tooLargeCode ?? 1003,
+          `${field} is larger than ${Math.round(max / 1024 / 1024)} MB`,
+        );
       throw new MediaError(1014, `${field} could not be downloaded: ${(error as Error).message}`);
     }
     renameSync(part, target);

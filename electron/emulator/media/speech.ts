@@ -8,11 +8,33 @@ import { wordsPerMinute, type EspeakVoice } from '../../common/speech/draft-voic
 export type SpeechVoice = EspeakVoice;
 
 /** Speaks `text` into an MP3 at `out` (real speech from espeak-ng, encoded by ffmpeg). */
-export async function speak(tools: MediaTools, text: string, voice: SpeechVoice, rate: number, out: string, workDir: string, signal?: AbortSignal): Promise<void> {
+export async function speak(
+  tools: MediaTools,
+  text: string,
+  voice: SpeechVoice,
+  rate: number,
+  out: string,
+  workDir: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const textFile = join(workDir, `speech-${Date.now()}.txt`);
   const wav = `${textFile}.wav`;
   await writeFile(textFile, text, 'utf8');
-  await tools.runEspeak(['-v', voice.espeak, '-s', String(wordsPerMinute(rate)), '-p', String(Math.round(voice.pitch)), '-f', textFile, '-w', wav], signal);
+  await tools.runEspeak(
+    [
+      '-v',
+      voice.espeak,
+      '-s',
+      String(wordsPerMinute(rate)),
+      '-p',
+      String(Math.round(voice.pitch)),
+      '-f',
+      textFile,
+      '-w',
+      wav,
+    ],
+    signal,
+  );
   await tools.runFfmpeg(['-i', wav, '-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '64k', out], signal);
 }
 
@@ -63,10 +85,18 @@ export function voiceFromPitch(f0: number): SpeechVoice & { gender: 'female' | '
 }
 
 /** Decodes up to 20 s of any audio/video file to 16 kHz mono and measures its pitch. */
-export async function measurePitch(tools: MediaTools, input: string, workDir: string, signal?: AbortSignal): Promise<number> {
+export async function measurePitch(
+  tools: MediaTools,
+  input: string,
+  workDir: string,
+  signal?: AbortSignal,
+): Promise<number> {
   const raw = join(workDir, `pitch-${Date.now()}.s16`);
   try {
-    await tools.runFfmpeg(['-i', input, '-vn', '-t', '20', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', raw], signal);
+    await tools.runFfmpeg(
+      ['-i', input, '-vn', '-t', '20', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', raw],
+      signal,
+    );
   } catch (error) {
     throw new MediaError(1112, `voice_url is not a usable audio file (${(error as Error).message})`);
   }

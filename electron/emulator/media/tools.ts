@@ -17,17 +17,25 @@ export class MediaTools {
   private ffmpegPath?: Promise<string>;
   private ffprobePath?: Promise<string>;
 
-  constructor(private readonly paths: { ffmpegPath?: string; ffprobePath?: string; espeakPath?: string; searchSystem?: boolean }) {
+  constructor(
+    private readonly paths: { ffmpegPath?: string; ffprobePath?: string; espeakPath?: string; searchSystem?: boolean },
+  ) {
     this.prober = new MediaProber(() => this.ffprobe(), this.runner);
   }
 
   ffmpeg(): Promise<string> {
-    this.ffmpegPath ??= resolveMediaBinary('ffmpeg', { settings: { ffmpegPath: this.paths.ffmpegPath ?? null }, preferShipped: true }).then((b) => b.path);
+    this.ffmpegPath ??= resolveMediaBinary('ffmpeg', {
+      settings: { ffmpegPath: this.paths.ffmpegPath ?? null },
+      preferShipped: true,
+    }).then((b) => b.path);
     return this.ffmpegPath;
   }
 
   ffprobe(): Promise<string> {
-    this.ffprobePath ??= resolveMediaBinary('ffprobe', { settings: { ffprobePath: this.paths.ffprobePath ?? null }, preferShipped: true }).then((b) => b.path);
+    this.ffprobePath ??= resolveMediaBinary('ffprobe', {
+      settings: { ffprobePath: this.paths.ffprobePath ?? null },
+      preferShipped: true,
+    }).then((b) => b.path);
     return this.ffprobePath;
   }
 
@@ -62,10 +70,14 @@ export class MediaTools {
 
   async runEspeak(args: string[], signal?: AbortSignal): Promise<void> {
     const engine = this.espeak();
-    if (!engine) throw new Error(`espeak-ng is not installed${this.paths.espeakPath ? ` at ${this.paths.espeakPath}` : ''}: the sandbox speaks text with the system espeak-ng (apt install espeak-ng) or the npm package espeak-ng`);
+    if (!engine)
+      throw new Error(
+        `espeak-ng is not installed${this.paths.espeakPath ? ` at ${this.paths.espeakPath}` : ''}: the sandbox speaks text with the system espeak-ng (apt install espeak-ng) or the npm package espeak-ng`,
+      );
     const result = await this.runner.run(engine.bin, [...engine.prefix, ...args], { signal });
     if (result.aborted) throw new Error('render stopped');
-    if (result.code !== 0) throw new Error(`espeak-ng failed: ${lastLine(result.stderr) || `exit code ${result.code}`}`);
+    if (result.code !== 0)
+      throw new Error(`espeak-ng failed: ${lastLine(result.stderr) || `exit code ${result.code}`}`);
   }
 
   stop(): Promise<void> {

@@ -20,17 +20,38 @@ export function lookupVoice(ctx: EmulatorContext, caller: Caller, voiceId: strin
 export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   defineEndpoint(app, ctx, 'voiceList', async (query, caller) => {
     const official = ctx.catalogue.voices.map((v, i) => ({
-      _id: v._id, create_time: 1710000000000 + i, uid: 0, from: 3, voice_id: v.voice_id, gender: v.gender, accent: v.accent,
-      name: v.name, description: v.description, useCase: v.useCase, type: 1, preview: ctx.files.catalogueUrl(voicePreviewFile(v.voice_id)), __v: 0,
+      _id: v._id,
+      create_time: 1710000000000 + i,
+      uid: 0,
+      from: 3,
+      voice_id: v.voice_id,
+      gender: v.gender,
+      accent: v.accent,
+      name: v.name,
+      description: v.description,
+      useCase: v.useCase,
+      type: 1,
+      preview: ctx.files.catalogueUrl(voicePreviewFile(v.voice_id)),
+      __v: 0,
     }));
     const own = Object.values(ctx.store.state.voices)
       .filter((v) => v.uid === caller.account.uid)
       .map((v) => {
         const job = ctx.store.state.jobs[v.previewJob];
         return {
-          _id: v._id, create_time: v.createdAt, uid: v.uid, from: 4, voice_id: v.voice_id, gender: v.gender, accent: 'Cloned',
-          name: v.name, description: `Cloned from a sample (pitch ${v.pitch})`, useCase: 'Cloned voice', type: 2,
-          preview: job?.status === RecordStatus.Completed ? ctx.files.resultUrl(job.resultFile) : '', __v: 0,
+          _id: v._id,
+          create_time: v.createdAt,
+          uid: v.uid,
+          from: 4,
+          voice_id: v.voice_id,
+          gender: v.gender,
+          accent: 'Cloned',
+          name: v.name,
+          description: `Cloned from a sample (pitch ${v.pitch})`,
+          useCase: 'Cloned voice',
+          type: 2,
+          preview: job?.status === RecordStatus.Completed ? ctx.files.resultUrl(job.resultFile) : '',
+          __v: 0,
         };
       });
     const all = [...official, ...own];
@@ -41,7 +62,10 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const voice = lookupVoice(ctx, caller, body.voice_id);
     if (!voice) throw new ApiError(Code.ContentNotFound, `voice_id "${body.voice_id}" is not in the voice list`);
     const job = createJob(ctx, caller, {
-      kind: 'tts', request: { ...body, rate: body.rate ?? '50%' }, webhook: body.webhookUrl, cost: FLAT_PRICES.tts,
+      kind: 'tts',
+      request: { ...body, rate: body.rate ?? '50%' },
+      webhook: body.webhookUrl,
+      cost: FLAT_PRICES.tts,
       facts: { voiceFrom: voice.from, voiceModelId: voice.modelId },
     });
     return ctx.views.audio(job);
@@ -54,7 +78,13 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       if (!voice) throw new ApiError(Code.ContentNotFound, `voice_id "${body.voice_id}" is not in the voice list`);
       facts = { voiceFrom: voice.from, voiceModelId: voice.modelId };
     }
-    const job = createJob(ctx, caller, { kind: 'clone', request: { ...body }, webhook: body.webhookUrl, cost: FLAT_PRICES.clone, facts });
+    const job = createJob(ctx, caller, {
+      kind: 'clone',
+      request: { ...body },
+      webhook: body.webhookUrl,
+      cost: FLAT_PRICES.clone,
+      facts,
+    });
     return ctx.views.audio(job);
   });
 

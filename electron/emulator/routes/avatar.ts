@@ -13,9 +13,21 @@ type AvatarRow = { _id: string; avatar_id: string; url: string; from: number; ty
 /** Official avatars followed by the caller's uploads (newest first). */
 export function allAvatars(ctx: EmulatorContext, caller: Caller): AvatarRow[] {
   const official: AvatarRow[] = ctx.catalogue.avatars.map((a, i) => ({
-    _id: a._id, disabled: false, uid: 0, type: a.type, from: 2, status: RecordStatus.Completed, sort: 100 - i, create_time: 1710000000000 + i,
-    name: a.name, avatar_id: a.avatar_id, url: ctx.files.catalogueUrl(avatarClipFile(a.avatar_id)), modify_url: '',
-    gender: a.gender, thumbnailUrl: ctx.files.catalogueUrl(avatarThumbFile(a.avatar_id)), crop_arr: [],
+    _id: a._id,
+    disabled: false,
+    uid: 0,
+    type: a.type,
+    from: 2,
+    status: RecordStatus.Completed,
+    sort: 100 - i,
+    create_time: 1710000000000 + i,
+    name: a.name,
+    avatar_id: a.avatar_id,
+    url: ctx.files.catalogueUrl(avatarClipFile(a.avatar_id)),
+    modify_url: '',
+    gender: a.gender,
+    thumbnailUrl: ctx.files.catalogueUrl(avatarThumbFile(a.avatar_id)),
+    crop_arr: [],
   }));
   const own = Object.values(ctx.store.state.jobs)
     .filter((j) => j.kind === 'avatar' && j.uid === caller.account.uid)
@@ -26,7 +38,9 @@ export function allAvatars(ctx: EmulatorContext, caller: Caller): AvatarRow[] {
 
 export function avatarRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   defineEndpoint(app, ctx, 'avatarList', async (q, caller) => {
-    const rows = allAvatars(ctx, caller).filter((a) => (q.from === undefined || a.from === q.from) && (q.type === undefined || a.type === q.type));
+    const rows = allAvatars(ctx, caller).filter(
+      (a) => (q.from === undefined || a.from === q.from) && (q.type === undefined || a.type === q.type),
+    );
     const page = q.page ?? 1;
     const size = q.size ?? DEFAULT_AVATAR_PAGE_SIZE;
     return rows.slice((page - 1) * size, page * size);
@@ -42,7 +56,11 @@ export function avatarRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     if (allAvatars(ctx, caller).some((a) => a.avatar_id === body.avatar_id)) {
       throw new ApiError(Code.ResourceExists, `avatar_id "${body.avatar_id}" already exists`);
     }
-    const job = createJob(ctx, caller, { kind: 'avatar', request: { ...body, name: body.name ?? body.avatar_id }, cost: FLAT_PRICES.avatar });
+    const job = createJob(ctx, caller, {
+      kind: 'avatar',
+      request: { ...body, name: body.name ?? body.avatar_id },
+      cost: FLAT_PRICES.avatar,
+    });
     return [ctx.views.avatar(job)];
   });
 }

@@ -3,7 +3,14 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { mediaRefusal, readableMedia } from '../../common/composition/media-fields';
-import { ANALYZE_FRAMES_MESSAGES, DEFAULT_EXPAND_RATIO, DEFAULT_NUM_FRAMES, FACE_DETECTION_MESSAGES, type FaceFrame, Code } from '../../common/api';
+import {
+  ANALYZE_FRAMES_MESSAGES,
+  DEFAULT_EXPAND_RATIO,
+  DEFAULT_NUM_FRAMES,
+  FACE_DETECTION_MESSAGES,
+  type FaceFrame,
+  Code,
+} from '../../common/api';
 import type { KnownMedia } from '../catalogue/catalogue';
 import type { FaceGeometry } from '../catalogue/draw-face';
 import type { EmulatorContext } from '../context';
@@ -19,12 +26,26 @@ import { defineEndpoint } from '../server';
 export const ANALYZE_FRAMES_DOCS_PATH = '/interface/detect-api/faceswap/analyze_frames';
 
 export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  const crop = async (source: string, media: KnownMedia, face: FaceGeometry, time: number | null, ratio: number): Promise<{ box: Box; url: string }> => {
+  const crop = async (
+    source: string,
+    media: KnownMedia,
+    face: FaceGeometry,
+    time: number | null,
+    ratio: number,
+  ): Promise<{ box: Box; url: string }> => {
     const box = expandRegion(face.region, ratio, media.width, media.height);
     const file = `crop-${randomBytes(8).toString('hex')}.jpg`;
     await ctx.tools.runFfmpeg([
-      ...(time === null ? [] : ['-ss', String(time)]), '-i', source, '-frames:v', '1',
-      '-vf', `crop=${box[2] - box[0]}:${box[3] - box[1]}:${box[0]}:${box[1]}`, '-q:v', '4', ctx.files.resultPath(file),
+      ...(time === null ? [] : ['-ss', String(time)]),
+      '-i',
+      source,
+      '-frames:v',
+      '1',
+      '-vf',
+      `crop=${box[2] - box[0]}:${box[3] - box[1]}:${box[0]}:${box[1]}`,
+      '-q:v',
+      '4',
+      ctx.files.resultPath(file),
     ]);
     ctx.files.register(file);
     return { box, url: ctx.files.resultUrl(file) };
@@ -35,12 +56,16 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       try {
         return await ctx.fetcher.toFile(input.url, 'url');
       } catch (error) {
-        throw new ApiError(Code.ResourceNotFound, `${FACE_DETECTION_MESSAGES.downloadFailed}: ${(error as Error).message}`);
+        throw new ApiError(
+          Code.ResourceNotFound,
+          `${FACE_DETECTION_MESSAGES.downloadFailed}: ${(error as Error).message}`,
+        );
       }
     }
     const data = String(input.img).replace(/^data:[^;,]*;base64,/, '');
     const bytes = Buffer.from(data, 'base64');
-    if (bytes.length === 0 || !/^[A-Za-z0-9+/=\s_-]+$/.test(data)) throw new ApiError(Code.ParameterError, `${FACE_DETECTION_MESSAGES.typeDetectionFailed}: img is not base64 data`);
+    if (bytes.length === 0 || !/^[A-Za-z0-9+/=\s_-]+$/.test(data))
+      throw new ApiError(Code.ParameterError, `${FACE_DETECTION_MESSAGES.typeDetectionFailed}: img is not base64 data`);
     const path = join(ctx.files.workDir, `img-${randomBytes(8).toString('hex')}`);
     await writeFile(path, bytes);
     return path;
@@ -54,7 +79,8 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       // HEIC) is not a supported type.
       const info = await ctx.tools.probe(path).catch(() => null);
       // The service's own words, as it says them.
-      if (mediaRefusal('face-detect', readableMedia(info))) throw new ApiError(Code.ParameterError, FACE_DETECTION_MESSAGES.typeDetectionFailed);
+      if (mediaRefusal('face-detect', readableMedia(info)))
+        throw new ApiError(Code.ParameterError, FACE_DETECTION_MESSAGES.typeDetectionFailed);
       throw new ApiError(Code.ParameterError, FACE_DETECTION_MESSAGES.noFaces);
     }
     const faces = pickFaces(known.faces, body.single_face === true);
@@ -63,39 +89,55 @@ export function faceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     try {
       await Promise.all(
         times.map(async (time, i) => {
-          const crops = body.return_face_url ? await Promise.all(faces.map((f) => crop(path, known, f, time, 0.2))) : undefined;
+          const crops = body.return_face_url
+            ? await Promise.all(faces.map((f) => crop(path, known, f, time, 0.2)))
+            : undefined;
           frames[String(i)] = faceFrame(faces, time, crops);
         }),
       );
     } catch (error) {
-      throw new ApiError(Code.ParameterError, `${FACE_DETECTION_MESSAGES.processingFailed}: ${(error as Error).message}`);
+      throw new ApiError(
+        Code.ParameterError,
+        `${FACE_DETECTION_MESSAGES.processingFailed}: ${(error as Error).message}`,
+      );
     }
-    return { error_code: 0, error_msg: 'SUCCESS', faces_obj: Object.fromEntries(Object.entries(frames).sort(([a], [b]) => Number(a) - Number(b))) };
+    return {
+      error_code: 0,
+      error_msg: 'SUCCESS',
+      faces_obj: Object.fromEntries(Object.entries(frames).sort(([a], [b]) => Number(a) - Number(b))),
+    };
   });
 
-  defineEndpoint(app, ctx, 'analyzeFrames', async (body) => {
-    const ratio = body.expand_ratio ?? DEFAULT_EXPAND_RATIO;
-    const sightings = [];
-    const sources = new Map<number, { path: string; media: KnownMedia }>();
-    for (const [i, url] of body.frame_urls.entries()) {
-      let path: string;
-      try {
-        path = await ctx.fetcher.toFile(url, 'frame_urls');
-      } catch (error) {
-        if (error instanceof MediaError) throw new ApiError(Code.ResourceNotFound, ANALYZE_FRAMES_MESSAGES.downloadFailed);
-        throw error;
+  defineEndpoint(
+    app,
+    ctx,
+    'analyzeFrames',
+    async (body) => {
+      const ratio = body.expand_ratio ?? DEFAULT_EXPAND_RATIO;
+      const sightings = [];
+      const sources = new Map<number, { path: string; media: KnownMedia }>();
+      for (const [i, url] of body.frame_urls.entries()) {
+        let path: string;
+        try {
+          path = await ctx.fetcher.toFile(url, 'frame_urls');
+        } catch (error) {
+          if (error instanceof MediaError)
+            throw new ApiError(Code.ResourceNotFound, ANALYZE_FRAMES_MESSAGES.downloadFailed);
+          throw error;
+        }
+        const known = await ctx.catalogue.identify(path);
+        if (!known) continue;
+        sources.set(i, { path, media: known });
+        const timestamp = body.timestamps?.[i] ?? i;
+        for (const face of known.faces) sightings.push({ frameIdx: i, timestamp, face });
       }
-      const known = await ctx.catalogue.identify(path);
-      if (!known) continue;
-      sources.set(i, { path, media: known });
-      const timestamp = body.timestamps?.[i] ?? i;
-      for (const face of known.faces) sightings.push({ frameIdx: i, timestamp, face });
-    }
-    const persons = await mergePersons(sightings, async (first) => {
-      const src = sources.get(first.frameIdx);
-      if (!src) return '';
-      return (await crop(src.path, src.media, first.face, src.media.kind === 'video' ? 0 : null, ratio)).url;
-    });
-    return { success: true, frame_count: body.frame_urls.length, persons };
-  }, [ANALYZE_FRAMES_DOCS_PATH]);
+      const persons = await mergePersons(sightings, async (first) => {
+        const src = sources.get(first.frameIdx);
+        if (!src) return '';
+        return (await crop(src.path, src.media, first.face, src.media.kind === 'video' ? 0 : null, ratio)).url;
+      });
+      return { success: true, frame_count: body.frame_urls.length, persons };
+    },
+    [ANALYZE_FRAMES_DOCS_PATH],
+  );
 }

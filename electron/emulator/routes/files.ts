@@ -28,17 +28,24 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
   app.get<{ Params: { name: string } }>('/files/:name', async (request, reply) => {
     const { name } = request.params;
     if (!SAFE_NAME.test(name) || !ctx.files.liveResult(name)) {
-      return reply.code(404).send({ code: Code.ResourceNotFound, msg: 'Resource does not exist (unknown or expired after 7 days)' });
+      return reply
+        .code(404)
+        .send({ code: Code.ResourceNotFound, msg: 'Resource does not exist (unknown or expired after 7 days)' });
     }
     return reply.header('access-control-allow-origin', '*').sendFile(name, ctx.files.filesDir);
   });
 
   app.get<{ Params: { name: string } }>('/sandbox/:name', async (request, reply) => {
     const { name } = request.params;
-    if (!SAFE_NAME.test(name) || name === 'manifest.json') return reply.code(404).send({ code: Code.ResourceNotFound, msg: 'Resource does not exist' });
+    if (!SAFE_NAME.test(name) || name === 'manifest.json')
+      return reply.code(404).send({ code: Code.ResourceNotFound, msg: 'Resource does not exist' });
     // Sample media are generated in the background at the first start of an install.
-    const unavailable = await ctx.catalogue.ensure().then(() => null, (error: Error) => error.message);
-    if (unavailable) return reply.code(503).send({ msg: `The sandbox's sample media could not be prepared: ${unavailable}` });
+    const unavailable = await ctx.catalogue.ensure().then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    if (unavailable)
+      return reply.code(503).send({ msg: `The sandbox's sample media could not be prepared: ${unavailable}` });
     return reply.header('access-control-allow-origin', '*').sendFile(name, ctx.files.catalogueDir);
   });
 
@@ -59,7 +66,11 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
         faults: ctx.faults.rates,
         webhooks: jobs.filter((j) => j.webhook).map((j) => ({ _id: j._id, ...j.webhookLog })),
         // The interface has no read operation for live sessions; integrators can watch them here.
-        live: Object.values(ctx.store.state.live).map((s) => ({ _id: s._id, faceswap_status: s.status, closed: s.closed })),
+        live: Object.values(ctx.store.state.live).map((s) => ({
+          _id: s._id,
+          faceswap_status: s.status,
+          closed: s.closed,
+        })),
       },
     };
   });

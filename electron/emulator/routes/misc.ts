@@ -8,7 +8,9 @@ export const BACKGROUND_CHANGE_GONE = 'Background change is deprecated and no lo
 
 export function miscRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   defineEndpoint(app, ctx, 'aiModelList', async (q) =>
-    ctx.catalogue.models.filter((m) => (q.types as number[]).includes(m.type)).sort((a, b) => (b.sort ?? 0) - (a.sort ?? 0)),
+    ctx.catalogue.models
+      .filter((m) => (q.types as number[]).includes(m.type))
+      .sort((a, b) => (b.sort ?? 0) - (a.sort ?? 0)),
   );
 
   defineEndpoint(app, ctx, 'quotaInfo', async (_q, caller) => ({ credit: caller.account.credits }));

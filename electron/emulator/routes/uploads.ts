@@ -28,37 +28,55 @@ export async function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-    scope.put<{ Params: { name: string } }>('/__sandbox/uploads/:name', { bodyLimit: UPLOAD_LIMIT_BYTES }, async (request) => {
-      ctx.accounts.authenticate(request.headers);
-      const { name } = request.params;
-      if (!NAME.test(name)) throw new ApiError(Code.ParameterError, 'name must be letters, digits, dots, dashes or underscores (at most 120)');
-      const declared = Number(request.headers['content-length'] ?? NaN);
-      if (declared > UPLOAD_LIMIT_BYTES) throw new ApiError(Code.ParameterError, `file is larger than ${UPLOAD_LIMIT_BYTES / 1024 / 1024} MB`);
+    scope.put<{ Params: { name: string } }>(
+      '/__sandbox/uploads/:name',
+      { bodyLimit: UPLOAD_LIMIT_BYTES },
+      async (request) => {
+        ctx.accounts.authenticate(request.headers);
+        const { name } = request.params;
+        if (!NAME.test(name))
+          throw new ApiError(
+            Code.ParameterError,
+            'name must be letters, digits, dots, dashes or underscores (at most 120)',
+          );
+        const declared = Number(request.headers['content-length'] ?? NaN);
+        if (declared > UPLOAD_LIMIT_BYTES)
+          throw new ApiError(Code.ParameterError, `file is larger than ${UPLOAD_LIMIT_BYTES / 1024 / 1024} MB`);
 
-      const stored = `up-${randomBytes(6).toString('hex')}-${name}`;
-      const temp = join(ctx.files.workDir, `${stored}.part`);
-      let received = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, next) {
-          received += chunk.length;
-          next(received > UPLOAD_LIMIT_BYTES ? new TooLarge() : null, chunk);
-        },
-      });
-      try {
-        await pipeline(request.body as NodeJS.ReadableStream, counter, createWriteStream(temp));
-        if (received === 0) throw new ApiError(Code.ParameterError, 'the uploaded file is empty');
-        const info = await ctx.tools.probe(temp).catch(() => null);
-        if (!info || !isRealMedia(info)) throw new ApiError(Code.ParameterError, `${name} is not a picture, video or sound file that ffprobe can read`);
-        await rename(temp, ctx.files.resultPath(stored));
-        ctx.files.register(stored);
-        const entry = ctx.store.state.files[stored];
-        return { code: Code.Success, msg: 'OK', data: { url: ctx.files.resultUrl(stored), expiresAt: entry.expiresAt, kind: info.kind, size: received } };
-      } catch (error) {
-        if (error instanceof TooLarge) throw new ApiError(Code.ParameterError, `file is larger than ${UPLOAD_LIMIT_BYTES / 1024 / 1024} MB`);
-        throw error;
-      } finally {
-        await rm(temp, { force: true });
-      }
-    });
+        const stored = `up-${randomBytes(6).toString('hex')}-${name}`;
+        const temp = join(ctx.files.workDir, `${stored}.part`);
+        let received = 0;
+        const counter = new Transform({
+          transform(chunk: Buffer, _encoding, next) {
+            received += chunk.length;
+            next(received > UPLOAD_LIMIT_BYTES ? new TooLarge() : null, chunk);
+          },
+        });
+        try {
+          await pipeline(request.body as NodeJS.ReadableStream, counter, createWriteStream(temp));
+          if (received === 0) throw new ApiError(Code.ParameterError, 'the uploaded file is empty');
+          const info = await ctx.tools.probe(temp).catch(() => null);
+          if (!info || !isRealMedia(info))
+            throw new ApiError(
+              Code.ParameterError,
+              `${name} is not a picture, video or sound file that ffprobe can read`,
+            );
+          await rename(temp, ctx.files.resultPath(stored));
+          ctx.files.register(stored);
+          const entry = ctx.store.state.files[stored];
+          return {
+            code: Code.Success,
+            msg: 'OK',
+            data: { url: ctx.files.resultUrl(stored), expiresAt: entry.expiresAt, kind: info.kind, size: received },
+          };
+        } catch (error) {
+          if (error instanceof TooLarge)
+            throw new ApiError(Code.ParameterError, `file is larger than ${UPLOAD_LIMIT_BYTES / 1024 / 1024} MB`);
+          throw error;
+        } finally {
+          await rm(temp, { force: true });
+        }
+      },
+    );
   });
 }

@@ -9,7 +9,10 @@ export const ACCESS_KEY_FILE = 'access-key.json';
 const AccessKey = z.object({ apiKey: z.string().min(20), clientSecret: z.string().min(20) });
 export type AccessKey = z.infer<typeof AccessKey>;
 
-const fresh = (): AccessKey => ({ apiKey: `sbx_${randomBytes(24).toString('base64url')}`, clientSecret: randomBytes(24).toString('base64url') });
+const fresh = (): AccessKey => ({
+  apiKey: `sbx_${randomBytes(24).toString('base64url')}`,
+  clientSecret: randomBytes(24).toString('base64url'),
+});
 
 /**
  * The sandbox's x-api-key and client secret: generated once per data folder and kept in

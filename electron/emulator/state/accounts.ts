@@ -60,10 +60,14 @@ export class Accounts {
     }
     if (apiKey !== '') {
       // The service's API key is the same value as the client secret: both are accepted.
-      if (apiKey !== this.options.apiKey && apiKey !== this.options.clientSecret) throw new ApiError(Code.InvalidToken, 'Invalid API key');
+      if (apiKey !== this.options.apiKey && apiKey !== this.options.clientSecret)
+        throw new ApiError(Code.InvalidToken, 'Invalid API key');
       return { account: this.account, credential: `key:${apiKey}` };
     }
-    throw new ApiError(Code.MissingToken, 'Authorization/token cannot be empty: send x-api-key or Authorization: Bearer <token>');
+    throw new ApiError(
+      Code.MissingToken,
+      'Authorization/token cannot be empty: send x-api-key or Authorization: Bearer <token>',
+    );
   }
 
   private byUid(uid: number): AccountState {
@@ -87,9 +91,16 @@ export class Accounts {
   }
 
   /** Takes credits or throws (1006, or 1104 for live sessions) without changing anything. */
-  charge(account: AccountState, amount: number, insufficientCode: typeof Code.InsufficientQuota | typeof Code.InsufficientCredit = Code.InsufficientQuota): void {
+  charge(
+    account: AccountState,
+    amount: number,
+    insufficientCode: typeof Code.InsufficientQuota | typeof Code.InsufficientCredit = Code.InsufficientQuota,
+  ): void {
     if (amount > account.credits) {
-      throw new ApiError(insufficientCode, `Insufficient credit balance: this needs ${amount} credits, ${account.credits} left`);
+      throw new ApiError(
+        insufficientCode,
+        `Insufficient credit balance: this needs ${amount} credits, ${account.credits} left`,
+      );
     }
     account.credits -= amount;
     this.store.changed();

@@ -64,7 +64,9 @@ export class StateStore {
   /** A short, unique, sortable id (24 hex characters, like the service's ids). */
   newId(now: number): string {
     this.state.counter += 1;
-    const time = Math.floor(now / 1000).toString(16).padStart(8, '0');
+    const time = Math.floor(now / 1000)
+      .toString(16)
+      .padStart(8, '0');
     return `${time}${this.state.counter.toString(16).padStart(16, '0')}`.slice(0, 24);
   }
 }

@@ -35,13 +35,21 @@ export function createPlatformAdapters(deps: AdapterDeps): PlatformAdapters {
     },
     chooseSavePath: ({ title, defaultName, extensions }) =>
       withParent(async (win) => {
-        const options = { title, defaultPath: defaultName, filters: [{ name: extensions.join(', ').toUpperCase(), extensions }] };
+        const options = {
+          title,
+          defaultPath: defaultName,
+          filters: [{ name: extensions.join(', ').toUpperCase(), extensions }],
+        };
         const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
         return result.canceled || !result.filePath ? null : result.filePath;
       }),
     chooseOpenPath: ({ title, extensions }) =>
       withParent(async (win) => {
-        const options = { title, properties: ['openFile' as const], filters: [{ name: extensions.join(', ').toUpperCase(), extensions }] };
+        const options = {
+          title,
+          properties: ['openFile' as const],
+          filters: [{ name: extensions.join(', ').toUpperCase(), extensions }],
+        };
         const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
         return result.canceled ? null : (result.filePaths[0] ?? null);
       }),

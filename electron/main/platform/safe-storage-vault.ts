@@ -1,11 +1,19 @@
 import { safeStorage as electronSafeStorage } from 'electron';
 import { z } from 'zod';
 import type { CredentialVault, RecordStore, RecordStoreFactory, RecordStoreSpec } from '../../services/host/types';
-import { WEAK_STORAGE_CONSENT_ID, WEAK_STORAGE_OFFER_ID, type VaultStorageInfo, type WeakStorageConsent } from '../../services/connections/vault-consent';
+import {
+  WEAK_STORAGE_CONSENT_ID,
+  WEAK_STORAGE_OFFER_ID,
+  type VaultStorageInfo,
+  type WeakStorageConsent,
+} from '../../services/connections/vault-consent';
 import { decodeWeak, encodeWeak } from '../../services/connections/weak-vault';
 
 /** The part of Electron's safeStorage this vault uses (tests pass a fake through vi.mock('electron')). */
-export type SafeStorageLike = Pick<typeof electronSafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'> & {
+export type SafeStorageLike = Pick<
+  typeof electronSafeStorage,
+  'isEncryptionAvailable' | 'encryptString' | 'decryptString'
+> & {
   getSelectedStorageBackend?: () => string;
 };
 
@@ -101,7 +109,8 @@ export class SafeStorageVault implements CredentialVault, WeakStorageConsent {
       this.runOnly.set(id, secret);
       return;
     }
-    const stored = mode === 'os' ? `os1:${this.safe.encryptString(secret).toString('base64')}` : this.weakEncode(secret);
+    const stored =
+      mode === 'os' ? `os1:${this.safe.encryptString(secret).toString('base64')}` : this.weakEncode(secret);
     this.store.update((record) => ({ ...record, secrets: { ...record.secrets, [id]: stored } }));
   }
 
@@ -137,6 +146,8 @@ export class SafeStorageVault implements CredentialVault, WeakStorageConsent {
 
   /** basic_text still obfuscates with a fixed key; without any encryption fall back to our own encoding. */
   private weakEncode(secret: string): string {
-    return this.safe.isEncryptionAvailable() ? `weakos1:${this.safe.encryptString(secret).toString('base64')}` : encodeWeak(secret);
+    return this.safe.isEncryptionAvailable()
+      ? `weakos1:${this.safe.encryptString(secret).toString('base64')}`
+      : encodeWeak(secret);
   }
 }

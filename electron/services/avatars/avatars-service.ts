@@ -45,7 +45,11 @@ export class AvatarsService {
     const byRecordId = await this.detailOf(client, id);
     if (byRecordId) return byRecordId;
     const listed = await findAvatar(client, id);
-    if (!listed) throw new StudioError(`No avatar with the id "${id}" on this connection (neither a record id nor an avatar_id).`, 'not-found');
+    if (!listed)
+      throw new StudioError(
+        `No avatar with the id "${id}" on this connection (neither a record id nor an avatar_id).`,
+        'not-found',
+      );
     const detailed = listed._id ? await this.detailOf(client, listed._id) : null;
     // The list has the thumbnail and gender, the detail the status: keep both.
     return { ...listed, ...(detailed ?? {}) };
@@ -60,7 +64,10 @@ export class AvatarsService {
     // The service would refuse it with 1222 after the upload; say so before anything is sent.
     const taken = await findAvatar(client, request.avatarId);
     if (taken) {
-      throw new StudioError(`The avatar_id "${request.avatarId}" is already used on this connection (by "${taken.name || taken.avatar_id}"); choose another.`, 'refused');
+      throw new StudioError(
+        `The avatar_id "${request.avatarId}" is already used on this connection (by "${taken.name || taken.avatar_id}"); choose another.`,
+        'refused',
+      );
     }
     const local = !isLink(request.source);
     if (local && this.deps.probe) {
@@ -81,7 +88,13 @@ export class AvatarsService {
     const url = local ? await this.deps.link(request.source) : request.source;
     const result = await this.deps.submit({
       kind: 'avatar-upload',
-      body: { url, avatar_id: request.avatarId, name: request.name, type: request.type, url_from: local ? 1 : (request.urlFrom ?? 1) },
+      body: {
+        url,
+        avatar_id: request.avatarId,
+        name: request.name,
+        type: request.type,
+        url_from: local ? 1 : (request.urlFrom ?? 1),
+      },
       purpose: { type: 'avatar-upload' },
       confirmation: request.confirmation,
       ...(request.confirmDuplicate ? { confirmDuplicate: true } : {}),
@@ -96,7 +109,8 @@ export class AvatarsService {
       return record ?? null;
     } catch (error) {
       // 1008 "content does not exist": not a record id; 1003 a malformed one. Anything else is a real failure.
-      if (isServiceError(error) && error.kind === 'service' && (error.code === 1008 || error.code === 1003)) return null;
+      if (isServiceError(error) && error.kind === 'service' && (error.code === 1008 || error.code === 1003))
+        return null;
       throw error;
     }
   }

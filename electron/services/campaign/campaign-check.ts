@@ -4,7 +4,14 @@ import type { CatalogueService } from '../catalogue/catalogue-service';
 import { everyAvatar } from '../catalogue/every-avatar';
 import type { LinkReport } from '../../common/composition/link-checks';
 import { urlKind } from '../../common/composition/rules';
-import { checkRows, fillRows, rowLinks, type CampaignLookups, type CheckedRow, type RowCheckOptions } from '../../common/campaign/row-check';
+import {
+  checkRows,
+  fillRows,
+  rowLinks,
+  type CampaignLookups,
+  type CheckedRow,
+  type RowCheckOptions,
+} from '../../common/campaign/row-check';
 import { campaignTable, MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { columnVariables, templateProblems, type CampaignTemplate } from '../../common/campaign/variables';
 import { readSheetFile } from '../sheets/read-sheet';
@@ -43,25 +50,49 @@ export interface CampaignCheckOptions extends Omit<RowCheckOptions, 'link'> {
  * every row before anything is sent. A per-row picture, logo or clip given as a path is read beside the
  * spreadsheet.
  */
-export async function checkCampaignFile(template: CampaignTemplate, sheetPath: string, deps: CampaignCheckDeps, options: CampaignCheckOptions = {}): Promise<CampaignCheck> {
+export async function checkCampaignFile(
+  template: CampaignTemplate,
+  sheetPath: string,
+  deps: CampaignCheckDeps,
+  options: CampaignCheckOptions = {},
+): Promise<CampaignCheck> {
   const table = await readSheetFile(sheetPath, { maxRows: MAX_CAMPAIGN_ROWS });
-  const checked = await checkCampaignTable(template, table.rows, deps, { ...options, link: linkBeside(dirname(sheetPath)) });
+  const checked = await checkCampaignTable(template, table.rows, deps, {
+    ...options,
+    link: linkBeside(dirname(sheetPath)),
+  });
   return { ...checked, readAs: table.readAs };
 }
 
 /** The same check on cells already read (the page's table, edited by the user). */
-export async function checkCampaignTable(template: CampaignTemplate, lines: readonly (readonly string[])[], deps: CampaignCheckDeps, options: CampaignCheckOptions & RowCheckOptions = {}): Promise<Omit<CampaignCheck, 'readAs'>> {
+export async function checkCampaignTable(
+  template: CampaignTemplate,
+  lines: readonly (readonly string[])[],
+  deps: CampaignCheckDeps,
+  options: CampaignCheckOptions & RowCheckOptions = {},
+): Promise<Omit<CampaignCheck, 'readAs'>> {
   const read = campaignTable(lines, columnVariables(template), options.mapping);
-  const table = options.edits ? { ...read, rows: read.rows.map((row) => withEdits(row, options.edits?.[String(row.row)])) } : read;
+  const table = options.edits
+    ? { ...read, rows: read.rows.map((row) => withEdits(row, options.edits?.[String(row.row)])) }
+    : read;
   const problems = [...templateProblems(template), ...table.problems];
   const lookups = await lookupsOf(deps.catalogue);
   const filled = fillRows(template, table.rows, lookups, options);
   const urls = rowLinks(filled);
   const reports = new Map((urls.length > 0 ? await deps.checkLinks(urls) : []).map((report) => [report.url, report]));
-  return { columns: table.columns, unused: table.unused, problems, rows: checkRows(filled, reports, options), voiceIds: voiceIdsOf(template, table.rows, lookups) };
+  return {
+    columns: table.columns,
+    unused: table.unused,
+    problems,
+    rows: checkRows(filled, reports, options),
+    voiceIds: voiceIdsOf(template, table.rows, lookups),
+  };
 }
 
-function withEdits<R extends { values: Readonly<Record<string, string>> }>(row: R, edits: Readonly<Record<string, string>> | undefined): R {
+function withEdits<R extends { values: Readonly<Record<string, string>> }>(
+  row: R,
+  edits: Readonly<Record<string, string>> | undefined,
+): R {
   if (!edits) return row;
   const values = { ...row.values };
   for (const [key, value] of Object.entries(edits)) values[key] = value.trim();
@@ -69,9 +100,15 @@ function withEdits<R extends { values: Readonly<Record<string, string>> }>(row: 
 }
 
 /** Each voice a row names in a voice column that is not an id itself, with its id. */
-function voiceIdsOf(template: CampaignTemplate, rows: readonly { values: Readonly<Record<string, string>> }[], lookups: CampaignLookups): Record<string, string> {
+function voiceIdsOf(
+  template: CampaignTemplate,
+  rows: readonly { values: Readonly<Record<string, string>> }[],
+  lookups: CampaignLookups,
+): Record<string, string> {
   const ids: Record<string, string> = {};
-  const voiceKeys = columnVariables(template).filter((v) => v.places.some((p) => p.field === 'voice')).map((v) => v.key);
+  const voiceKeys = columnVariables(template)
+    .filter((v) => v.places.some((p) => p.field === 'voice'))
+    .map((v) => v.key);
   for (const row of rows) {
     for (const key of voiceKeys) {
       const given = row.values[key]?.trim();
@@ -87,7 +124,9 @@ export async function lookupsOf(catalogue: CampaignCheckDeps['catalogue']): Prom
   const voices = await knownVoicesOf(catalogue);
   let avatar: CampaignLookups['avatar'] = null;
   try {
-    const ids = new Set((await everyAvatar(catalogue)).map((a) => a.avatar_id).filter((id): id is string => typeof id === 'string'));
+    const ids = new Set(
+      (await everyAvatar(catalogue)).map((a) => a.avatar_id).filter((id): id is string => typeof id === 'string'),
+    );
     avatar = (id) => ids.has(id);
   } catch {
     avatar = null;

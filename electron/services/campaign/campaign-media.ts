@@ -30,7 +30,11 @@ export interface SendableDeps {
  * sharing a text share one picture and one upload. A scene with music sends the host's mix of it under
  * the row's voiceover, as Create does.
  */
-export async function sendableBody(body: Record<string, unknown>, project: Project, deps: SendableDeps): Promise<Record<string, unknown>> {
+export async function sendableBody(
+  body: Record<string, unknown>,
+  project: Project,
+  deps: SendableDeps,
+): Promise<Record<string, unknown>> {
   const json = JSON.stringify(body);
   const pictures = new Map<string, string>();
   for (const element of textElementsOf(project)) {
@@ -54,7 +58,11 @@ export async function sendableBody(body: Record<string, unknown>, project: Proje
  * Saves a row's video into the campaign's folder as a batch saves its rows: through a .part file,
  * checked (`verify`, ffprobe) before it takes its name, tried three times unless the link is gone.
  */
-export async function saveResult(url: string, target: string, options: { verify?: (path: string) => Promise<void>; fetch?: typeof globalThis.fetch } = {}): Promise<void> {
+export async function saveResult(
+  url: string,
+  target: string,
+  options: { verify?: (path: string) => Promise<void>; fetch?: typeof globalThis.fetch } = {},
+): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
   await saveWithRetries(url, target, options);
 }
@@ -64,11 +72,19 @@ export async function saveResult(url: string, target: string, options: { verify?
  * Create: a file already uploaded is linked again, not sent twice) and puts the links in their place.
  * For a host that reads the files itself (the command line): the page's own path grants them instead.
  */
-export function uploadLocalFiles(storage: StorageServices): (value: Record<string, unknown>) => Promise<Record<string, unknown>> {
+export function uploadLocalFiles(
+  storage: StorageServices,
+): (value: Record<string, unknown>) => Promise<Record<string, unknown>> {
   return async (value) => {
     const references = localReferences(value);
     if (references.length === 0) return value;
-    const results = await storage.uploader.uploadAll(references.map((ref) => fileURLToPath(ref)), storage.storages.activeId());
-    return replaceReferences(value, new Map(references.map((ref, i) => [ref, results[i].url]))) as Record<string, unknown>;
+    const results = await storage.uploader.uploadAll(
+      references.map((ref) => fileURLToPath(ref)),
+      storage.storages.activeId(),
+    );
+    return replaceReferences(value, new Map(references.map((ref, i) => [ref, results[i].url]))) as Record<
+      string,
+      unknown
+    >;
   };
 }

@@ -2,7 +2,14 @@ import { writeCampaignManifest } from './campaign-manifest';
 import { join } from 'node:path';
 import { Code } from '../../common/api/error-codes';
 import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
-import { CAMPAIGN_ROW_ENDED, CAMPAIGN_ROW_UNDER_WAY, campaignEndedSummary, type CampaignRecord, type CampaignRowRecord, type CampaignState } from '../../common/campaign/record';
+import {
+  CAMPAIGN_ROW_ENDED,
+  CAMPAIGN_ROW_UNDER_WAY,
+  campaignEndedSummary,
+  type CampaignRecord,
+  type CampaignRowRecord,
+  type CampaignState,
+} from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
 import { exportBody } from '../../common/composition/export-body';
 import type { PlacementConvention } from '../../common/composition/placement';
@@ -80,7 +87,8 @@ export class CampaignRunner {
 
   /** Every campaign, newest first. */
   async list(): Promise<CampaignRecord[]> {
-    for (const record of await this.deps.store.list()) if (!this.records.has(record.id)) this.records.set(record.id, record);
+    for (const record of await this.deps.store.list())
+      if (!this.records.has(record.id)) this.records.set(record.id, record);
     return [...this.records.values()].sort((a, b) => b.createdAt - a.createdAt);
   }
 
@@ -105,12 +113,20 @@ export class CampaignRunner {
   async run(id: string): Promise<CampaignRecord> {
     const going = (async () => {
       const record = await this.require(id);
-      await Promise.all(record.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state)).map((r) => this.advance(id, r.row)));
+      await Promise.all(
+        record.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state)).map((r) => this.advance(id, r.row)),
+      );
       this.pump(id);
     })();
     this.track(going);
     await going;
-    await this.until(id, (now) => this.stopped || now.state === 'finished' || (now.state !== 'running' && !now.rows.some((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state))));
+    await this.until(
+      id,
+      (now) =>
+        this.stopped ||
+        now.state === 'finished' ||
+        (now.state !== 'running' && !now.rows.some((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state))),
+    );
     return this.require(id);
   }
 
@@ -141,7 +157,12 @@ export class CampaignRunner {
   /** Rows not sent yet never are; a row under way stops before its next paid step. */
   async cancel(id: string): Promise<CampaignRecord> {
     await this.setState(id, 'cancelled');
-    await this.update(id, (r) => ({ ...r, rows: r.rows.map((row) => (row.state === 'pending' ? { ...row, state: 'cancelled', problems: ['cancelled before it was sent'] } : row)) }));
+    await this.update(id, (r) => ({
+      ...r,
+      rows: r.rows.map((row) =>
+        row.state === 'pending' ? { ...row, state: 'cancelled', problems: ['cancelled before it was sent'] } : row,
+      ),
+    }));
     return this.require(id);
   }
 
@@ -159,7 +180,20 @@ export class CampaignRunner {
     await this.update(id, (r) => ({
       ...r,
       state: r.state === 'cancelled' ? 'cancelled' : 'running',
-      rows: r.rows.map((x) => (x.row === row ? { ...x, state: 'pending', problems: [], take: x.take + 1, voiceovers: {}, resultUrl: null, expiresAt: null, savedAt: null } : x)),
+      rows: r.rows.map((x) =>
+        x.row === row
+          ? {
+              ...x,
+              state: 'pending',
+              problems: [],
+              take: x.take + 1,
+              voiceovers: {},
+              resultUrl: null,
+              expiresAt: null,
+              savedAt: null,
+            }
+          : x,
+      ),
     }));
     const after = await this.require(id);
     if (after.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
@@ -202,16 +236,28 @@ export class CampaignRunner {
     for (const row of pending) {
       if (under >= limit) break;
       under += 1;
-      this.track(this.start(id, row.row).catch((error: unknown) => this.deps.log?.warn('a campaign row could not start', { campaign: id, row: row.row, error: String(error) })));
+      this.track(
+        this.start(id, row.row).catch((error: unknown) =>
+          this.deps.log?.warn('a campaign row could not start', { campaign: id, row: row.row, error: String(error) }),
+        ),
+      );
     }
-    if (pending.length === 0 && under === 0) this.track(this.finish(id).catch((error: unknown) => this.deps.log?.warn('a finished campaign could not be written down', { campaign: id, error: String(error) })));
+    if (pending.length === 0 && under === 0)
+      this.track(
+        this.finish(id).catch((error: unknown) =>
+          this.deps.log?.warn('a finished campaign could not be written down', { campaign: id, error: String(error) }),
+        ),
+      );
   }
 
   /** Takes the row's place at once (in memory, before anything awaits), so two pumps never fill one place twice. */
   private async start(id: string, row: number): Promise<void> {
     const record = this.records.get(id) as CampaignRecord;
     const project = rowProject(record, record.rows.find((r) => r.row === row) as CampaignRowRecord);
-    const first = record.target === 'avatar-video' && project.scenes.some((s) => s.voice?.kind === 'tts' && !s.voice.audioUrl) ? 'voiceover' : 'video';
+    const first =
+      record.target === 'avatar-video' && project.scenes.some((s) => s.voice?.kind === 'tts' && !s.voice.audioUrl)
+        ? 'voiceover'
+        : 'video';
     const saved = this.setRow(id, row, (r) => (r.state === 'pending' ? { ...r, state: first } : r));
     await saved;
     await this.advance(id, row);
@@ -221,10 +267,16 @@ export class CampaignRunner {
   private advance(id: string, row: number): Promise<void> {
     const key = `${id}:${row}`;
     const before = this.rowLocks.get(key) ?? Promise.resolve();
-    const next = before.then(() => this.step(id, row)).catch((error: unknown) => {
-      this.deps.log?.warn('a campaign row could not go on', { campaign: id, row, error: String(error) });
-      return this.fail(id, row, `the studio could not go on with it: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    const next = before
+      .then(() => this.step(id, row))
+      .catch((error: unknown) => {
+        this.deps.log?.warn('a campaign row could not go on', { campaign: id, row, error: String(error) });
+        return this.fail(
+          id,
+          row,
+          `the studio could not go on with it: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
     this.rowLocks.set(key, next);
     void next.finally(() => {
       if (this.rowLocks.get(key) === next) this.rowLocks.delete(key);
@@ -242,12 +294,26 @@ export class CampaignRunner {
       const audio: Record<string, string> = { ...row.voiceovers };
       for (const scene of project.scenes) {
         if (scene.voice?.kind !== 'tts' || audio[scene.id]) continue;
-        const job = await this.jobFor(record, row, { row: row.row, step: 'voiceover', sceneId: scene.id, take: row.take }, () => ({
-          kind: 'tts',
-          body: { input_text: scene.voice?.kind === 'tts' ? scene.voice.text : '', voice_id: scene.voice?.kind === 'tts' ? scene.voice.voiceId : '', rate: scene.voice?.kind === 'tts' ? scene.voice.rate : '50%' },
-        }));
+        const job = await this.jobFor(
+          record,
+          row,
+          { row: row.row, step: 'voiceover', sceneId: scene.id, take: row.take },
+          () => ({
+            kind: 'tts',
+            body: {
+              input_text: scene.voice?.kind === 'tts' ? scene.voice.text : '',
+              voice_id: scene.voice?.kind === 'tts' ? scene.voice.voiceId : '',
+              rate: scene.voice?.kind === 'tts' ? scene.voice.rate : '50%',
+            },
+          }),
+        );
         if (job === 'waiting') return;
-        if (job.phase !== 'completed' || !job.resultUrl) return this.fail(id, rowNumber, `${sceneName(project, scene.id)}: the voiceover ${job.phase === 'completed' ? 'has no audio' : job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`);
+        if (job.phase !== 'completed' || !job.resultUrl)
+          return this.fail(
+            id,
+            rowNumber,
+            `${sceneName(project, scene.id)}: the voiceover ${job.phase === 'completed' ? 'has no audio' : job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`,
+          );
         audio[scene.id] = job.resultUrl;
       }
       await this.setRow(id, rowNumber, (r) => ({ ...r, voiceovers: audio, state: 'video' }));
@@ -257,20 +323,40 @@ export class CampaignRunner {
       const job = await this.jobFor(record, row, { row: row.row, step: 'video', take: row.take }, async () => {
         const project = rowProject(record, row);
         const exported = exportBody(project, { target: record.target, placement: await this.deps.placement?.() });
-        if (!exported.ok) throw new Error(exported.problems.filter((p) => p.level === 'error').map((p) => p.message).join(' '));
+        if (!exported.ok)
+          throw new Error(
+            exported.problems
+              .filter((p) => p.level === 'error')
+              .map((p) => p.message)
+              .join(' '),
+          );
         const body = await this.deps.prepare(exported.body as unknown as Record<string, unknown>, project);
         return { kind: record.target, body } as Pick<JobSubmission, 'kind' | 'body'>;
       });
       if (job === 'waiting') return;
-      if (job.phase !== 'completed' || !job.resultUrl) return this.fail(id, rowNumber, `the video ${job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`);
-      await this.setRow(id, rowNumber, (r) => ({ ...r, resultUrl: job.resultUrl, expiresAt: job.expiresAt, state: 'download' }));
+      if (job.phase !== 'completed' || !job.resultUrl)
+        return this.fail(
+          id,
+          rowNumber,
+          `the video ${job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`,
+        );
+      await this.setRow(id, rowNumber, (r) => ({
+        ...r,
+        resultUrl: job.resultUrl,
+        expiresAt: job.expiresAt,
+        state: 'download',
+      }));
       return this.step(id, rowNumber);
     }
     // download
     try {
       await this.deps.download(row.resultUrl as string, join(record.outDir, row.fileName));
     } catch (error) {
-      return this.fail(id, rowNumber, `the video was made but could not be saved (${error instanceof Error ? error.message : String(error)}); retry the row to fetch it again`);
+      return this.fail(
+        id,
+        rowNumber,
+        `the video was made but could not be saved (${error instanceof Error ? error.message : String(error)}); retry the row to fetch it again`,
+      );
     }
     await this.setRow(id, rowNumber, (r) => ({ ...r, state: 'done', savedAt: Date.now() }));
     this.pump(id);
@@ -281,12 +367,22 @@ export class CampaignRunner {
    * sent now. 'waiting' while it is at the service (its end advances the row again) or while the
    * service rate-limits the campaign.
    */
-  private async jobFor(record: CampaignRecord, row: CampaignRowRecord, step: RowStep, make: () => Pick<JobSubmission, 'kind' | 'body'> | Promise<Pick<JobSubmission, 'kind' | 'body'>>): Promise<JobView | 'waiting'> {
+  private async jobFor(
+    record: CampaignRecord,
+    row: CampaignRowRecord,
+    step: RowStep,
+    make: () => Pick<JobSubmission, 'kind' | 'body'> | Promise<Pick<JobSubmission, 'kind' | 'body'>>,
+  ): Promise<JobView | 'waiting'> {
     const known = latestStepJob(this.deps.engine.list(), record.id, step);
-    if (known && !(refusedBeforeCreate(known) && known.error?.code === Code.TooFrequent)) return JOB_ENDED.has(known.phase) ? known : 'waiting';
+    if (known && !(refusedBeforeCreate(known) && known.error?.code === Code.TooFrequent))
+      return JOB_ENDED.has(known.phase) ? known : 'waiting';
     const now = await this.require(record.id);
     if (now.state === 'cancelled') {
-      await this.setRow(record.id, row.row, (r) => ({ ...r, state: 'cancelled', problems: ['the campaign was cancelled before this row\'s next step was sent'] }));
+      await this.setRow(record.id, row.row, (r) => ({
+        ...r,
+        state: 'cancelled',
+        problems: ["the campaign was cancelled before this row's next step was sent"],
+      }));
       this.wake();
       return 'waiting';
     }
@@ -295,7 +391,14 @@ export class CampaignRunner {
     if (this.stopped) return 'waiting';
     const result = await this.deps.engine.submit({
       ...made,
-      purpose: { type: 'campaign-row', campaignId: record.id, row: row.row, step: step.step, ...(step.sceneId ? { sceneId: step.sceneId } : {}), take: step.take },
+      purpose: {
+        type: 'campaign-row',
+        campaignId: record.id,
+        row: row.row,
+        step: step.step,
+        ...(step.sceneId ? { sceneId: step.sceneId } : {}),
+        take: step.take,
+      },
       // Two rows may send the same request on purpose (the same script); each is the row's own.
       confirmDuplicate: true,
       // The user confirmed the campaign's total when starting it.
@@ -325,7 +428,10 @@ export class CampaignRunner {
     await saved;
     // The manifest lists every row as it ended (the studio's and the CLI's campaigns alike).
     const finished = this.records.get(id);
-    if (finished) await writeCampaignManifest(finished, this.deps.engine.list()).catch((error: Error) => this.deps.log?.warn('campaign manifest not written', { id, error: error.message }));
+    if (finished)
+      await writeCampaignManifest(finished, this.deps.engine.list()).catch((error: Error) =>
+        this.deps.log?.warn('campaign manifest not written', { id, error: error.message }),
+      );
   }
 
   private async setState(id: string, state: CampaignState): Promise<CampaignRecord> {

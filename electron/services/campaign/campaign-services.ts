@@ -45,7 +45,12 @@ export function createCampaignRunner(host: CampaignHost): CampaignRunner {
   return new CampaignRunner({
     engine: host.engine,
     store: new CampaignStore(host.dataDir),
-    prepare: (body, project) => sendableBody(body, project, { picture: (style, size) => pictures.picture(style, size), linkLocal, mixMusic: host.mixMusic }),
+    prepare: (body, project) =>
+      sendableBody(body, project, {
+        picture: (style, size) => pictures.picture(style, size),
+        linkLocal,
+        mixMusic: host.mixMusic,
+      }),
     download: (url, target) => saveResult(url, target, { verify: host.verify }),
     placement: host.placement,
     log: host.log,
@@ -59,12 +64,19 @@ export function createCampaignRunner(host: CampaignHost): CampaignRunner {
  * A campaign's `mixMusic` on a host's mixer: the one mix the editor's Create and preview make
  * (music-scenes.ts), its file handed out as `reference` names it (a grant, or a file: URL).
  */
-export function campaignMusicMixer(mixer: MusicMixer, localPath: (reference: string) => Promise<string>, reference: (path: string) => string): NonNullable<CampaignHost['mixMusic']> {
+export function campaignMusicMixer(
+  mixer: MusicMixer,
+  localPath: (reference: string) => Promise<string>,
+  reference: (path: string) => string,
+): NonNullable<CampaignHost['mixMusic']> {
   return async (project, sceneId) => reference((await mixSceneMusic({ mixer, localPath }, project, sceneId)).path);
 }
 
 /** Rows' stills on a host's media toolkit: the preview's poster of the project with its text drawn in. */
-export function campaignStills(toolkit: Pick<MediaToolkit, 'runner' | 'binary' | 'renderer' | 'tools' | 'dirs'>, flatten: (project: Project) => Promise<Project>): CampaignStills {
+export function campaignStills(
+  toolkit: Pick<MediaToolkit, 'runner' | 'binary' | 'renderer' | 'tools' | 'dirs'>,
+  flatten: (project: Project) => Promise<Project>,
+): CampaignStills {
   return new CampaignStills({
     runner: toolkit.runner,
     ffmpeg: () => toolkit.binary('ffmpeg'),
@@ -77,7 +89,9 @@ export function campaignStills(toolkit: Pick<MediaToolkit, 'runner' | 'binary' |
 }
 
 /** At most one `campaigns.changed` per campaign every 250 ms (rows change often), the last one always sent. */
-export function throttledCampaignEvents(emit: (summary: ReturnType<typeof campaignSummary>) => void): (record: CampaignRecord) => void {
+export function throttledCampaignEvents(
+  emit: (summary: ReturnType<typeof campaignSummary>) => void,
+): (record: CampaignRecord) => void {
   const latest = new Map<string, CampaignRecord>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   return (record) => {

@@ -56,19 +56,33 @@ export function newCampaignRecord(input: NewCampaign, now = Date.now()): Campaig
  * and file name are unchanged keeps its state and result, so it is not sent again; a changed row that is
  * not under way starts a new take; new rows are added. With `retryFailed`, failed rows start a new take.
  */
-export function reviseCampaign(existing: CampaignRecord, fresh: CampaignRecord, options: { retryFailed?: boolean } = {}): CampaignRecord {
+export function reviseCampaign(
+  existing: CampaignRecord,
+  fresh: CampaignRecord,
+  options: { retryFailed?: boolean } = {},
+): CampaignRecord {
   const old = new Map(existing.rows.map((r) => [r.row, r]));
   const rows = fresh.rows.map((row) => {
     const before = old.get(row.row);
     if (!before) return row;
     const same = before.fileName === row.fileName && JSON.stringify(before.values) === JSON.stringify(row.values);
     const underWay = before.state === 'voiceover' || before.state === 'video' || before.state === 'download';
-    if (underWay || (same && !(options.retryFailed && before.state === 'failed') && before.state !== 'cancelled')) return before;
+    if (underWay || (same && !(options.retryFailed && before.state === 'failed') && before.state !== 'cancelled'))
+      return before;
     return { ...row, take: before.take + 1 };
   });
   const kept = existing.rows.filter((r) => !fresh.rows.some((f) => f.row === r.row));
   const state = rows.some((r) => r.state === 'pending') ? 'running' : existing.state;
-  return { ...existing, template: fresh.template, variables: fresh.variables, sheetFolder: fresh.sheetFolder, voiceIds: { ...existing.voiceIds, ...fresh.voiceIds }, concurrency: fresh.concurrency, state, rows: [...rows, ...kept].sort((a, b) => a.row - b.row) };
+  return {
+    ...existing,
+    template: fresh.template,
+    variables: fresh.variables,
+    sheetFolder: fresh.sheetFolder,
+    voiceIds: { ...existing.voiceIds, ...fresh.voiceIds },
+    concurrency: fresh.concurrency,
+    state,
+    rows: [...rows, ...kept].sort((a, b) => a.row - b.row),
+  };
 }
 
 /** One campaign per output folder: running it again on the same folder goes on with it. */
@@ -78,14 +92,22 @@ export function campaignIdFor(outDir: string): string {
 
 /** The question's lines: every voiceover and video of the rows still to send. */
 export function campaignQuote(record: CampaignRecord): QuoteItem[] {
-  return campaignQuoteItems(record.rows.filter((r) => r.state === 'pending').map((r) => rowProject(record, r)), record.target);
+  return campaignQuoteItems(
+    record.rows.filter((r) => r.state === 'pending').map((r) => rowProject(record, r)),
+    record.target,
+  );
 }
 
 /**
  * Refuses (StudioError) a campaign whose price the confirmation does not cover or that does not fit
  * in today's spending limit; every create of its rows is checked against the limit again when sent.
  */
-export function requireCampaignConfirmed(quote: PriceQuote, record: Pick<CampaignRecord, 'target'>, confirmation: PaidConfirmation | undefined, policy: Pick<SpendingPolicy, 'skipQuestionUnder'>): void {
+export function requireCampaignConfirmed(
+  quote: PriceQuote,
+  record: Pick<CampaignRecord, 'target'>,
+  confirmation: PaidConfirmation | undefined,
+  policy: Pick<SpendingPolicy, 'skipQuestionUnder'>,
+): void {
   const refusal = campaignRefusal(quote, record.target, confirmation, policy);
   if (refusal) throw new StudioError(refusal.message, refusal.code);
 }

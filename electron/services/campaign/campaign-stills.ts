@@ -35,12 +35,34 @@ export function contactColumns(count: number): number {
  * ffmpeg arguments drawing `stills` (all of one frame size) as a grid of `columns`, each scaled to a
  * cell `cell` pixels and padded so a still of another shape stays whole; empty cells stay dark.
  */
-export function contactSheetArgs(stills: readonly string[], columns: number, cell: { width: number; height: number }, out: string): string[] {
+export function contactSheetArgs(
+  stills: readonly string[],
+  columns: number,
+  cell: { width: number; height: number },
+  out: string,
+): string[] {
   const { width, height } = cell;
   const rows = Math.ceil(stills.length / columns);
-  const fit = stills.map((_, i) => `[${i}:v]scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=0x15181c,setsar=1[c${i}]`);
+  const fit = stills.map(
+    (_, i) =>
+      `[${i}:v]scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=0x15181c,setsar=1[c${i}]`,
+  );
   const joined = `${stills.map((_, i) => `[c${i}]`).join('')}concat=n=${stills.length}:v=1:a=0,tile=${columns}x${rows}:padding=${GAP}:margin=${GAP}:color=0x0d0f12[sheet]`;
-  return ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...stills.flatMap((path) => ['-i', path]), '-filter_complex', [...fit, joined].join(';'), '-map', '[sheet]', '-frames:v', '1', out];
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-loglevel',
+    'error',
+    ...stills.flatMap((path) => ['-i', path]),
+    '-filter_complex',
+    [...fit, joined].join(';'),
+    '-map',
+    '[sheet]',
+    '-frames:v',
+    '1',
+    out,
+  ];
 }
 
 /** The height of a cell `width` wide for a project's frame (even, as encoders want). */
@@ -57,7 +79,12 @@ export class CampaignStills {
     const path = await this.posterOf(project);
     try {
       const bytes = await readFile(path);
-      return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}`, width: project.output.width, height: project.output.height, rows: [row] };
+      return {
+        dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}`,
+        width: project.output.width,
+        height: project.output.height,
+        rows: [row],
+      };
     } finally {
       await rm(path, { force: true });
     }
@@ -67,7 +94,12 @@ export class CampaignStills {
   async savedFrame(path: string, row: number, width = CONTACT_CELL_WIDTH): Promise<CampaignStill> {
     const bytes = await this.deps.frameOf(path, width);
     const png = bytes[0] === 0x89;
-    return { dataUrl: `data:image/${png ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`, width, height: 0, rows: [row] };
+    return {
+      dataUrl: `data:image/${png ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`,
+      width,
+      height: 0,
+      rows: [row],
+    };
   }
 
   /** The first frames of these rows' projects in one picture, in the order given. */
@@ -81,7 +113,10 @@ export class CampaignStills {
       const columns = contactColumns(rows.length);
       const cell = { width: CONTACT_CELL_WIDTH, height: cellHeight(rows[0].project, CONTACT_CELL_WIDTH) };
       const run = await this.deps.runner.run(await this.deps.ffmpeg(), contactSheetArgs(stills, columns, cell, out));
-      if (run.code !== 0) throw new Error(`ffmpeg could not put the frames together: ${run.stderr.trim().split('\n').pop() ?? 'no reason given'}`);
+      if (run.code !== 0)
+        throw new Error(
+          `ffmpeg could not put the frames together: ${run.stderr.trim().split('\n').pop() ?? 'no reason given'}`,
+        );
       const bytes = await readFile(out);
       const lines = Math.ceil(rows.length / columns);
       return {

@@ -30,9 +30,15 @@ export class CampaignStore {
     try {
       parsed = CampaignRecord.safeParse(JSON.parse(text));
     } catch (error) {
-      throw new Error(`The campaign record ${this.path(id)} is not valid JSON (${(error as Error).message}); it was left as it is.`, { cause: error });
+      throw new Error(
+        `The campaign record ${this.path(id)} is not valid JSON (${(error as Error).message}); it was left as it is.`,
+        { cause: error },
+      );
     }
-    if (!parsed.success) throw new Error(`The campaign record ${this.path(id)} cannot be read (${parsed.error.issues[0]?.message}); it was left as it is.`);
+    if (!parsed.success)
+      throw new Error(
+        `The campaign record ${this.path(id)} cannot be read (${parsed.error.issues[0]?.message}); it was left as it is.`,
+      );
     return parsed.data;
   }
 

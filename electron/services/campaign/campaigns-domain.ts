@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
-import { CampaignInput, campaignSummary, campaignView as viewOfRecord, type CampaignView, type campaignsCalls } from '../../common/bridge/campaigns';
+import {
+  CampaignInput,
+  campaignSummary,
+  campaignView as viewOfRecord,
+  type CampaignView,
+  type campaignsCalls,
+} from '../../common/bridge/campaigns';
 import { rowCosts } from './campaign-manifest';
 import type { PriceQuote } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
@@ -37,26 +43,61 @@ export interface CampaignsDomainDeps {
  * Campaigns for the page: check, price, start, follow, pause, resume, cancel, retry a row. Paths in the
  * spreadsheet's link columns are not read here (the page chose one file, not a folder): rows give links.
  */
-export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 'jobs' | 'catalogue'>, deps: CampaignsDomainDeps): DomainModule<typeof campaignsCalls> {
+export function createCampaignsDomain(
+  { jobs, catalogue }: Pick<StudioServices, 'jobs' | 'catalogue'>,
+  deps: CampaignsDomainDeps,
+): DomainModule<typeof campaignsCalls> {
   /** A campaign as the page sees it, with what the service charged each row so far. */
   const campaignView = (record: CampaignRecord): CampaignView => viewOfRecord(record, rowCosts(record, jobs.list()));
-  const read = async (raw: CampaignInput): Promise<{ input: ReturnType<typeof CampaignInput.parse>; check: Omit<CampaignCheck, 'readAs'> & { readAs: string }; project: Project }> => {
+  const read = async (
+    raw: CampaignInput,
+  ): Promise<{
+    input: ReturnType<typeof CampaignInput.parse>;
+    check: Omit<CampaignCheck, 'readAs'> & { readAs: string };
+    project: Project;
+  }> => {
     const input = CampaignInput.parse(raw);
-    if (!isAbsolute(input.outDir)) throw new StudioError('Choose the folder the videos go to (an absolute folder on this machine).', 'invalid-folder');
+    if (!isAbsolute(input.outDir))
+      throw new StudioError(
+        'Choose the folder the videos go to (an absolute folder on this machine).',
+        'invalid-folder',
+      );
     const path = deps.pathOf(input.file);
-    if (!path) throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
+    if (!path)
+      throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
     const project = await deps.openProject(input.projectId);
     const table = await readSheetFile(path, { maxRows: MAX_CAMPAIGN_ROWS }).catch((error: Error) => {
       throw new StudioError(error.message, 'sheet-unreadable');
     });
-    const check = await checkCampaignTable({ project, fileName: input.fileName }, table.rows, { catalogue, checkLinks: deps.checkLinks }, { mapping: input.mapping, edits: input.edits });
+    const check = await checkCampaignTable(
+      { project, fileName: input.fileName },
+      table.rows,
+      { catalogue, checkLinks: deps.checkLinks },
+      { mapping: input.mapping, edits: input.edits },
+    );
     return { input, project, check: { ...check, readAs: table.readAs } };
   };
-  const recordOf = (input: ReturnType<typeof CampaignInput.parse>, project: Project, check: Omit<CampaignCheck, 'readAs'>): CampaignRecord =>
-    newCampaignRecord({ id: `campaign-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`, label: input.label, template: { project, fileName: input.fileName }, check, sheetFolder: null, outDir: input.outDir, concurrency: input.concurrency });
+  const recordOf = (
+    input: ReturnType<typeof CampaignInput.parse>,
+    project: Project,
+    check: Omit<CampaignCheck, 'readAs'>,
+  ): CampaignRecord =>
+    newCampaignRecord({
+      id: `campaign-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
+      label: input.label,
+      template: { project, fileName: input.fileName },
+      check,
+      sheetFolder: null,
+      outDir: input.outDir,
+      concurrency: input.concurrency,
+    });
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
     const items = campaignQuote(record);
-    if (items.length === 0) throw new StudioError('No row of the campaign can be sent; fix the rows named in the check first.', 'nothing-to-send');
+    if (items.length === 0)
+      throw new StudioError(
+        'No row of the campaign can be sent; fix the rows named in the check first.',
+        'nothing-to-send',
+      );
     return jobs.quote(items);
   };
   const view = async (id: string) => {
@@ -69,7 +110,11 @@ export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 
     const { input, project, check } = await read(raw);
     const found = check.rows.find((r) => r.row === row);
     if (!found) throw new StudioError(`The spreadsheet has no row ${row + 1}.`, 'not-found');
-    if (found.problems.length > 0) throw new StudioError(`Row ${row + 1} cannot be shown until it is fixed: ${found.problems.join('; ')}`, 'invalid-row');
+    if (found.problems.length > 0)
+      throw new StudioError(
+        `Row ${row + 1} cannot be shown until it is fixed: ${found.problems.join('; ')}`,
+        'invalid-row',
+      );
     const record = recordOf(input, project, check);
     return rowProject(record, record.rows.find((r) => r.row === row) ?? record.rows[0]);
   };
@@ -94,7 +139,19 @@ export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 
     handlers: {
       'campaigns.check': async (raw) => {
         const { check, project } = await read(raw);
-        return { readAs: check.readAs, variables: columnVariables({ project, fileName: raw.fileName }).map((v) => ({ id: v.key, name: v.name })), columns: check.columns, unused: check.unused, problems: check.problems, rows: check.rows.map((r) => ({ row: r.row, fileName: r.fileName, values: { ...r.values }, problems: r.problems })) };
+        return {
+          readAs: check.readAs,
+          variables: columnVariables({ project, fileName: raw.fileName }).map((v) => ({ id: v.key, name: v.name })),
+          columns: check.columns,
+          unused: check.unused,
+          problems: check.problems,
+          rows: check.rows.map((r) => ({
+            row: r.row,
+            fileName: r.fileName,
+            values: { ...r.values },
+            problems: r.problems,
+          })),
+        };
       },
       'campaigns.quote': async (raw) => {
         const { input, project, check } = await read(raw);
@@ -125,14 +182,19 @@ export function createCampaignsDomain({ jobs, catalogue }: Pick<StudioServices, 
         const { input, project, check } = await read(raw);
         const record = recordOf(input, project, check);
         const good = record.rows.filter((r) => r.state === 'pending').slice(0, rows);
-        if (good.length === 0) throw new StudioError('No row passes the check yet, so there is nothing to show.', 'nothing-to-send');
-        return deps.stills.contactSheet(good.map((r) => ({ row: r.row, project: rowProject(record, r) }))).catch((error: Error) => {
-          throw new StudioError(`The contact sheet could not be drawn: ${error.message}`, 'still-failed');
-        });
+        if (good.length === 0)
+          throw new StudioError('No row passes the check yet, so there is nothing to show.', 'nothing-to-send');
+        return deps.stills
+          .contactSheet(good.map((r) => ({ row: r.row, project: rowProject(record, r) })))
+          .catch((error: Error) => {
+            throw new StudioError(`The contact sheet could not be drawn: ${error.message}`, 'still-failed');
+          });
       },
       'campaigns.rowStill': async (id, row) => {
         const { record, found, path } = await savedRow(id, row);
-        const still = found.savedAt ? deps.stills.savedFrame(path, row) : deps.stills.firstFrame(rowProject(record, found), row);
+        const still = found.savedAt
+          ? deps.stills.savedFrame(path, row)
+          : deps.stills.firstFrame(rowProject(record, found), row);
         return still.catch((error: Error) => {
           throw new StudioError(`Row ${row + 1}'s picture could not be drawn: ${error.message}`, 'still-failed');
         });

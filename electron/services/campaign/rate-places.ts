@@ -45,7 +45,11 @@ export class RatePlaces {
     const wait = places.backoffMs;
     places.backoffMs = Math.min(places.backoffMs * 2, 60_000);
     this.places.set(campaignId, places);
-    this.deps.log?.info('the service is rate-limiting the campaign; sending fewer rows at once', { campaign: campaignId, places: places.limit, waitMs: wait });
+    this.deps.log?.info('the service is rate-limiting the campaign; sending fewer rows at once', {
+      campaign: campaignId,
+      places: places.limit,
+      waitMs: wait,
+    });
     let resume!: () => void;
     this.deps.track(new Promise<void>((resolve) => (resume = resolve)));
     const timer = setTimeout(() => {

@@ -12,13 +12,23 @@ import { linkBeside } from './campaign-check';
  */
 export function rowProject(record: CampaignRecord, row: CampaignRowRecord): Project {
   const last = Math.max(0, ...record.rows.map((r) => r.row));
-  const filled = fillTemplate(record.template, row.values, { row: rowNumberText(row.row, last), link: record.sheetFolder ? linkBeside(record.sheetFolder) : undefined });
+  const filled = fillTemplate(record.template, row.values, {
+    row: rowNumberText(row.row, last),
+    link: record.sheetFolder ? linkBeside(record.sheetFolder) : undefined,
+  });
   const id = (voice: string): string => record.voiceIds[voice] ?? voice;
   return {
     ...filled.project,
     scenes: filled.project.scenes.map((scene) => ({
       ...scene,
-      voice: scene.voice?.kind === 'tts' ? { ...scene.voice, voiceId: id(scene.voice.voiceId), ...(row.voiceovers[scene.id] ? { audioUrl: row.voiceovers[scene.id] } : {}) } : scene.voice,
+      voice:
+        scene.voice?.kind === 'tts'
+          ? {
+              ...scene.voice,
+              voiceId: id(scene.voice.voiceId),
+              ...(row.voiceovers[scene.id] ? { audioUrl: row.voiceovers[scene.id] } : {}),
+            }
+          : scene.voice,
       elements: scene.elements.map((e) => (e.type === 'audio' && e.voiceId ? { ...e, voiceId: id(e.voiceId) } : e)),
     })),
   };
@@ -51,7 +61,8 @@ export function latestStepJob(jobs: readonly JobView[], campaignId: string, step
   let latest: JobView | null = null;
   for (const job of jobs) {
     const s = stepOf(job, campaignId);
-    if (!s || s.row !== step.row || s.step !== step.step || s.take !== step.take || s.sceneId !== step.sceneId) continue;
+    if (!s || s.row !== step.row || s.step !== step.step || s.take !== step.take || s.sceneId !== step.sceneId)
+      continue;
     if (!latest || job.createdAt >= latest.createdAt) latest = job;
   }
   return latest;
@@ -62,7 +73,8 @@ export function rowsAtService(jobs: readonly JobView[], campaignId: string): num
   const rows = new Set<number>();
   for (const job of jobs) {
     const step = stepOf(job, campaignId);
-    if (step && (job.phase === 'submitting' || job.phase === 'queued' || job.phase === 'processing')) rows.add(step.row);
+    if (step && (job.phase === 'submitting' || job.phase === 'queued' || job.phase === 'processing'))
+      rows.add(step.row);
   }
   return rows.size;
 }

@@ -1,5 +1,11 @@
 import type { AiModelType } from '../../common/api';
-import type { AvatarQuery, CatalogueAvatar, CatalogueModel, CatalogueVoice, VoiceQuery } from '../../common/bridge/catalogue';
+import type {
+  AvatarQuery,
+  CatalogueAvatar,
+  CatalogueModel,
+  CatalogueVoice,
+  VoiceQuery,
+} from '../../common/bridge/catalogue';
 import type { Clock } from '../client/clock';
 import type { ServiceClient } from '../client/service-client';
 import { everyAvatar } from './every-avatar';
@@ -36,17 +42,27 @@ export class CatalogueService {
   models(types: readonly AiModelType[]): Promise<CatalogueModel[]> {
     const sorted = [...new Set(types)].sort();
     const ttl = this.deps.modelTtlMs ?? 10 * 60_000;
-    return this.cached('models', sorted, async (client) => {
-      const models = await client.call('aiModelList', { types: sorted });
-      return [...models].sort((a, b) => (b.sort ?? 0) - (a.sort ?? 0));
-    }, ttl);
+    return this.cached(
+      'models',
+      sorted,
+      async (client) => {
+        const models = await client.call('aiModelList', { types: sorted });
+        return [...models].sort((a, b) => (b.sort ?? 0) - (a.sort ?? 0));
+      },
+      ttl,
+    );
   }
 
   clear(): void {
     this.cache.clear();
   }
 
-  private async cached<T>(what: string, query: unknown, load: (client: ServiceClient) => Promise<T>, ttlMs = this.deps.ttlMs ?? 60_000): Promise<T> {
+  private async cached<T>(
+    what: string,
+    query: unknown,
+    load: (client: ServiceClient) => Promise<T>,
+    ttlMs = this.deps.ttlMs ?? 60_000,
+  ): Promise<T> {
     const { id: connectionId } = await this.deps.connections.active();
     const key = `${connectionId}|${what}|${JSON.stringify(query)}`;
     const now = this.deps.clock.now();

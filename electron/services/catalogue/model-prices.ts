@@ -8,7 +8,9 @@ import { swapCost, swapModelOptions } from '../../common/tools/character-swap';
  * the body names (else the first). Null where the list does not price the job, or does not know its
  * model or resolution: the job-kind registry's own estimate then stands.
  */
-export function modelPriceEstimator(models: (types: AiModelType[]) => Promise<AiModel[]>): (kind: JobKind, body: Record<string, unknown>) => Promise<CostEstimate | null> {
+export function modelPriceEstimator(
+  models: (types: AiModelType[]) => Promise<AiModel[]>,
+): (kind: JobKind, body: Record<string, unknown>) => Promise<CostEstimate | null> {
   return async (kind, body) => {
     if (kind !== 'character-swap' || typeof body.duration !== 'number') return null;
     const options = swapModelOptions(await models([2101]));

@@ -1,8 +1,7 @@
 import type { Clock } from './clock';
 
 export type Credentials =
-  | { kind: 'api-key'; apiKey: string }
-  | { kind: 'client-credentials'; clientId: string; clientSecret: string };
+  { kind: 'api-key'; apiKey: string } | { kind: 'client-credentials'; clientId: string; clientSecret: string };
 
 /** Supplies the authentication headers of each request; refresh() is offered only where a token can be renewed. */
 export interface AuthProvider {

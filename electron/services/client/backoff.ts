@@ -22,7 +22,11 @@ export function backoffDelay(attempt: number, policy: BackoffPolicy, random: Ran
  * Retry-After is either seconds or an HTTP date. Returns milliseconds to wait, or undefined when absent
  * or unreadable. A long value is clamped so a misbehaving server cannot stall the studio for hours.
  */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number, maxMs = 5 * 60_000): number | undefined {
+export function parseRetryAfter(
+  value: string | null | undefined,
+  nowMs: number,
+  maxMs = 5 * 60_000,
+): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
   let ms: number | undefined;

@@ -30,7 +30,8 @@ export class ServiceError extends Error {
 
   constructor(init: ServiceErrorInit) {
     const explanation =
-      init.explanation ?? (init.kind === 'service' && init.code !== undefined ? explainCode(init.code) : explainFailure(init));
+      init.explanation ??
+      (init.kind === 'service' && init.code !== undefined ? explainCode(init.code) : explainFailure(init));
     const parts = [explanation];
     if (init.code !== undefined) parts.push(`code ${init.code}`);
     if (init.serviceMessage) parts.push(`service said: "${init.serviceMessage}"`);

@@ -1,4 +1,3 @@
-
 /**
  * What each business code means for the person using the studio, and what they can do about it.
  * Keys are every code in the service's error table; explainCode falls back for codes it does not know.
@@ -61,7 +60,10 @@ const detectionExplanations: ReadonlyArray<[RegExp, string]> = [
   [/malformed|invalid url/i, 'The media URL is not a valid address.'],
   [/download/i, 'The service could not download the media. Check that the URL is public and still valid.'],
   [/no face/i, 'No face was found. Use media where a face is at least 80×80 pixels and roughly frontal.'],
-  [/type detection|detect.*type|media type/i, 'The service could not tell what kind of media this is. Use JPG, PNG, WEBP, MP4, MOV, AVI or WEBM.'],
+  [
+    /type detection|detect.*type|media type/i,
+    'The service could not tell what kind of media this is. Use JPG, PNG, WEBP, MP4, MOV, AVI or WEBM.',
+  ],
   [/process/i, 'The service could not process the media. Try another file.'],
 ];
 
@@ -93,7 +95,8 @@ export function explainAnalyzeFrames(message: string): string {
  * - config: the connection cannot be used (no credentials, bad base URL).
  * - invalid: the request failed validation before anything was sent.
  */
-export type ServiceErrorKind = 'service' | 'http' | 'network' | 'timeout' | 'malformed' | 'aborted' | 'config' | 'invalid';
+export type ServiceErrorKind =
+  'service' | 'http' | 'network' | 'timeout' | 'malformed' | 'aborted' | 'config' | 'invalid';
 
 /** What explaining a failure needs of it (a ServiceError's init). */
 export interface FailureFacts {
@@ -108,14 +111,15 @@ export function explainFailure(init: FailureFacts): string {
     case 'service':
       return 'The service refused the request.';
     case 'http':
-      if (init.httpStatus === 401 || init.httpStatus === 403) return 'The service rejected the credentials of this connection.';
-      if (init.httpStatus === 404) return 'The service has no such address. Check the connection\'s base URL.';
+      if (init.httpStatus === 401 || init.httpStatus === 403)
+        return 'The service rejected the credentials of this connection.';
+      if (init.httpStatus === 404) return "The service has no such address. Check the connection's base URL.";
       if (init.httpStatus !== undefined && init.httpStatus >= 500) return 'The service had an internal problem.';
       return 'The service answered with an unexpected HTTP status.';
     case 'network':
       return init.ambiguous
         ? 'The connection dropped after the request was sent, so it is unknown whether the service received it.'
-        : 'Could not reach the service. Check the network and the connection\'s base URL.';
+        : "Could not reach the service. Check the network and the connection's base URL.";
     case 'timeout':
       return 'The service did not answer in time.';
     case 'malformed':

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { Code, ENDPOINTS, describeIssues, successEnvelope, emptySuccessEnvelopeSchema, tokenFromResponse, type EndpointName } from '../../common/api';
+import {
+  Code,
+  ENDPOINTS,
+  describeIssues,
+  successEnvelope,
+  emptySuccessEnvelopeSchema,
+  tokenFromResponse,
+  type EndpointName,
+} from '../../common/api';
 import { endpointTypes, type RequestFor, type ResultFor } from './endpoint-types';
 import { ApiKeyAuth, ClientCredentialsAuth, type AuthProvider, type Credentials } from './auth';
 import { ServiceError } from './errors';
@@ -25,7 +33,10 @@ const envelopes = new Map<EndpointName, z.ZodType>();
 function envelopeSchema(name: EndpointName): z.ZodType {
   let schema = envelopes.get(name);
   if (!schema) {
-    schema = name === 'liveUpdate' || name === 'liveClose' ? emptySuccessEnvelopeSchema : successEnvelope(endpointTypes[name].result);
+    schema =
+      name === 'liveUpdate' || name === 'liveClose'
+        ? emptySuccessEnvelopeSchema
+        : successEnvelope(endpointTypes[name].result);
     envelopes.set(name, schema);
   }
   return schema;
@@ -117,11 +128,23 @@ export class ServiceClient {
     const code = typeof value.code === 'number' && value.code !== Code.Success ? value.code : undefined;
     if (spec.envelope === 'face-detection' && value.error_code !== 0) {
       const message = String(value.error_msg ?? '');
-      throw new ServiceError({ kind: 'service', endpoint: spec.path, code, serviceMessage: message, explanation: explainDetection(message) });
+      throw new ServiceError({
+        kind: 'service',
+        endpoint: spec.path,
+        code,
+        serviceMessage: message,
+        explanation: explainDetection(message),
+      });
     }
     if (spec.envelope === 'analyze-frames' && value.success !== true) {
       const message = String(value.error ?? '');
-      throw new ServiceError({ kind: 'service', endpoint: spec.path, code, serviceMessage: message, explanation: explainAnalyzeFrames(message) });
+      throw new ServiceError({
+        kind: 'service',
+        endpoint: spec.path,
+        code,
+        serviceMessage: message,
+        explanation: explainAnalyzeFrames(message),
+      });
     }
     return value;
   }

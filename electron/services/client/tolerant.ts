@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The list inside a list answer, whichever shape the service used: a plain list (the interface

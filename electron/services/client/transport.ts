@@ -5,7 +5,6 @@ import { RequestPace } from './pace';
 import { ServiceError } from './errors';
 import { Code, isAuthCode } from '../../common/api';
 
-
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
@@ -56,7 +55,14 @@ export interface TransportOptions {
 export const defaultRetryPolicy: BackoffPolicy = { baseMs: 500, capMs: 15_000, factor: 2, jitter: 0.5 };
 
 /** Error codes from the socket layer meaning the request never left this machine. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function causeCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -106,13 +112,25 @@ export class Transport {
     try {
       parsed = new URL(options.baseUrl);
     } catch {
-      throw new ServiceError({ kind: 'config', endpoint: '(base URL)', detail: `"${options.baseUrl}" is not a valid URL` });
+      throw new ServiceError({
+        kind: 'config',
+        endpoint: '(base URL)',
+        detail: `"${options.baseUrl}" is not a valid URL`,
+      });
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ServiceError({ kind: 'config', endpoint: '(base URL)', detail: 'the base URL must start with http:// or https://' });
+      throw new ServiceError({
+        kind: 'config',
+        endpoint: '(base URL)',
+        detail: 'the base URL must start with http:// or https://',
+      });
     }
     if (parsed.username || parsed.password) {
-      throw new ServiceError({ kind: 'config', endpoint: '(base URL)', detail: 'the base URL must not contain credentials' });
+      throw new ServiceError({
+        kind: 'config',
+        endpoint: '(base URL)',
+        detail: 'the base URL must not contain credentials',
+      });
     }
     this.baseUrl = options.baseUrl;
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -162,14 +180,18 @@ export class Transport {
     }
   }
 
-  private async attempt<T>(spec: RequestSpec<T>): Promise<{ ok: true; value: T } | { ok: false; failure: AttemptFailure }> {
+  private async attempt<T>(
+    spec: RequestSpec<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; failure: AttemptFailure }> {
     const endpoint = spec.path;
     const isCreate = spec.mode === 'create';
-    if (spec.signal?.aborted) return { ok: false, failure: { error: new ServiceError({ kind: 'aborted', endpoint }), retryable: false } };
+    if (spec.signal?.aborted)
+      return { ok: false, failure: { error: new ServiceError({ kind: 'aborted', endpoint }), retryable: false } };
 
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (spec.authenticated !== false && this.options.auth) Object.assign(headers, await this.options.auth.headers(spec.signal));
+    if (spec.authenticated !== false && this.options.auth)
+      Object.assign(headers, await this.options.auth.headers(spec.signal));
 
     // One controller for the caller's abort and the timeout. Not AbortSignal.any: each call of it hangs a
     // dependent on the caller's signal, and the job scheduler passes one signal to every poll it makes.
@@ -197,7 +219,8 @@ export class Transport {
           redirect: 'error',
         });
       } catch (error) {
-        if (signal.aborted) return { ok: false, failure: { error: stopped(), retryable: !isCreate && !spec.signal?.aborted } };
+        if (signal.aborted)
+          return { ok: false, failure: { error: stopped(), retryable: !isCreate && !spec.signal?.aborted } };
         const code = causeCode(error);
         const notSent = code !== undefined && NOT_SENT_CODES.has(code);
         const ambiguous = isCreate && !notSent;
@@ -212,7 +235,9 @@ export class Transport {
       try {
         text = await response.text();
       } catch {
-        const error = signal.aborted ? stopped() : new ServiceError({ kind: 'network', endpoint, ambiguous: isCreate, detail: 'the answer was cut off' });
+        const error = signal.aborted
+          ? stopped()
+          : new ServiceError({ kind: 'network', endpoint, ambiguous: isCreate, detail: 'the answer was cut off' });
         return { ok: false, failure: { error, retryable: !isCreate && !spec.signal?.aborted } };
       }
     } finally {
@@ -231,10 +256,21 @@ export class Transport {
     const code = typeof envelope?.code === 'number' ? envelope.code : undefined;
     const serviceMessage = typeof envelope?.msg === 'string' ? envelope.msg.slice(0, 500) : undefined;
 
-    const ownEnvelope = spec.businessEnvelope === false && code !== Code.TooFrequent && !(code !== undefined && isAuthCode(code));
+    const ownEnvelope =
+      spec.businessEnvelope === false && code !== Code.TooFrequent && !(code !== undefined && isAuthCode(code));
     if (code !== undefined && code !== Code.Success && !ownEnvelope) {
-      const error = new ServiceError({ kind: 'service', endpoint, code, serviceMessage, retryAfterMs, httpStatus: response.ok ? undefined : response.status });
-      return { ok: false, failure: { error, retryable: code === Code.TooFrequent, refreshToken: code === Code.InvalidToken } };
+      const error = new ServiceError({
+        kind: 'service',
+        endpoint,
+        code,
+        serviceMessage,
+        retryAfterMs,
+        httpStatus: response.ok ? undefined : response.status,
+      });
+      return {
+        ok: false,
+        failure: { error, retryable: code === Code.TooFrequent, refreshToken: code === Code.InvalidToken },
+      };
     }
     if (!response.ok) {
       const status = response.status;
@@ -242,7 +278,10 @@ export class Transport {
       const serverSide = status >= 500 || status === 429;
       const ambiguous = isCreate && status >= 500 && !safeForCreate;
       const error = new ServiceError({ kind: 'http', endpoint, httpStatus: status, ambiguous, retryAfterMs });
-      return { ok: false, failure: { error, retryable: serverSide && (!isCreate || safeForCreate), refreshToken: status === 401 } };
+      return {
+        ok: false,
+        failure: { error, retryable: serverSide && (!isCreate || safeForCreate), refreshToken: status === 401 },
+      };
     }
     try {
       return { ok: true, value: spec.parse(json) };
@@ -250,7 +289,13 @@ export class Transport {
       if (problem instanceof ServiceError) return { ok: false, failure: { error: problem, retryable: false } };
       const detail = problem instanceof Error ? problem.message.slice(0, 300) : undefined;
       // A create the service accepted but whose answer we cannot read may still have been charged.
-      return { ok: false, failure: { error: new ServiceError({ kind: 'malformed', endpoint, ambiguous: isCreate, detail }), retryable: false } };
+      return {
+        ok: false,
+        failure: {
+          error: new ServiceError({ kind: 'malformed', endpoint, ambiguous: isCreate, detail }),
+          retryable: false,
+        },
+      };
     }
   }
 }

@@ -127,7 +127,12 @@ export class ConnectionManager implements EngineConnections {
     const name = input.name.trim();
     this.assertUniqueName(name);
     assertServiceAddress(input.baseUrl);
-    const stored: StoredConnection = { id: this.deps.newId?.() ?? randomUUID(), name, baseUrl: input.baseUrl.trim(), webhookUrl: input.webhookUrl ?? null };
+    const stored: StoredConnection = {
+      id: this.deps.newId?.() ?? randomUUID(),
+      name,
+      baseUrl: input.baseUrl.trim(),
+      webhookUrl: input.webhookUrl ?? null,
+    };
     this.store.update((r) => ({ ...r, connections: [...r.connections, stored] }));
     await this.changed();
     return this.get(stored.id);
@@ -135,8 +140,10 @@ export class ConnectionManager implements EngineConnections {
 
   async update(id: string, patch: ConnectionPatch): Promise<ConnectionView> {
     if (id === SANDBOX_CONNECTION_ID) {
-      if (patch.name !== undefined || patch.baseUrl !== undefined) throw new Error('The sandbox connection cannot be renamed or moved; only its webhook URL can change.');
-      if (patch.webhookUrl !== undefined) this.store.update((r) => ({ ...r, sandboxWebhookUrl: patch.webhookUrl ?? null }));
+      if (patch.name !== undefined || patch.baseUrl !== undefined)
+        throw new Error('The sandbox connection cannot be renamed or moved; only its webhook URL can change.');
+      if (patch.webhookUrl !== undefined)
+        this.store.update((r) => ({ ...r, sandboxWebhookUrl: patch.webhookUrl ?? null }));
     } else {
       const current = this.stored(id);
       if (patch.name !== undefined && patch.name.trim() !== current.name) this.assertUniqueName(patch.name.trim());
@@ -202,11 +209,19 @@ export class ConnectionManager implements EngineConnections {
 
   /** Records the convention Check placement proved for a connection (used by every body sent through it). */
   async setPlacement(id: string, convention: PlacementConvention, checkedAt: number): Promise<ConnectionView> {
-    const placement: ConnectionPlacement = { anchor: convention.anchor, scale: convention.scale, source: 'measured', checkedAt };
+    const placement: ConnectionPlacement = {
+      anchor: convention.anchor,
+      scale: convention.scale,
+      source: 'measured',
+      checkedAt,
+    };
     if (id === SANDBOX_CONNECTION_ID) this.store.update((r) => ({ ...r, sandboxPlacement: placement }));
     else {
       this.stored(id);
-      this.store.update((r) => ({ ...r, connections: r.connections.map((c) => (c.id === id ? { ...c, placement } : c)) }));
+      this.store.update((r) => ({
+        ...r,
+        connections: r.connections.map((c) => (c.id === id ? { ...c, placement } : c)),
+      }));
     }
     await this.changed();
     return this.get(id);
@@ -219,10 +234,21 @@ export class ConnectionManager implements EngineConnections {
       const client = await this.client(id);
       const voices = await client.call('voiceList', {}, { timeoutMs: 15_000 });
       const latencyMs = Date.now() - started;
-      return { ok: true, message: `Connected. The service accepted the credentials and listed ${voices.length} voice${voices.length === 1 ? '' : 's'} in ${latencyMs} ms.`, detail: null, latencyMs };
+      return {
+        ok: true,
+        message: `Connected. The service accepted the credentials and listed ${voices.length} voice${voices.length === 1 ? '' : 's'} in ${latencyMs} ms.`,
+        detail: null,
+        latencyMs,
+      };
     } catch (error) {
-      if (isServiceError(error)) return { ok: false, message: error.explanation, detail: error.message, latencyMs: null };
-      return { ok: false, message: 'The test failed unexpectedly.', detail: error instanceof Error ? error.message : String(error), latencyMs: null };
+      if (isServiceError(error))
+        return { ok: false, message: error.explanation, detail: error.message, latencyMs: null };
+      return {
+        ok: false,
+        message: 'The test failed unexpectedly.',
+        detail: error instanceof Error ? error.message : String(error),
+        latencyMs: null,
+      };
     }
   }
 
@@ -267,14 +293,27 @@ export class ConnectionManager implements EngineConnections {
     if (id === SANDBOX_CONNECTION_ID) {
       const sandbox = await this.deps.sandbox();
       this.sandboxUrl = sandbox.baseUrl;
-      return new ServiceClient({ ...this.deps.clientOptions, baseUrl: sandbox.baseUrl, credentials: { kind: 'api-key', apiKey: sandbox.apiKey } });
+      return new ServiceClient({
+        ...this.deps.clientOptions,
+        baseUrl: sandbox.baseUrl,
+        credentials: { kind: 'api-key', apiKey: sandbox.apiKey },
+      });
     }
     const stored = this.stored(id);
     const problem = serviceAddressProblem(stored.baseUrl);
-    if (problem) throw new ServiceError({ kind: 'config', endpoint: stored.baseUrl, explanation: `The connection "${stored.name}" was not used: its base URL ${problem}. Change it in Settings → Connections.` });
+    if (problem)
+      throw new ServiceError({
+        kind: 'config',
+        endpoint: stored.baseUrl,
+        explanation: `The connection "${stored.name}" was not used: its base URL ${problem}. Change it in Settings → Connections.`,
+      });
     const credentials = await this.credentialsOf(stored);
     if (!credentials) {
-      throw new ServiceError({ kind: 'config', endpoint: stored.baseUrl, explanation: `The connection "${stored.name}" has no credentials. Add an API key or a client id and secret in Settings → Connections.` });
+      throw new ServiceError({
+        kind: 'config',
+        endpoint: stored.baseUrl,
+        explanation: `The connection "${stored.name}" has no credentials. Add an API key or a client id and secret in Settings → Connections.`,
+      });
     }
     return new ServiceClient({ ...this.deps.clientOptions, baseUrl: stored.baseUrl, credentials });
   }
@@ -283,7 +322,9 @@ export class ConnectionManager implements EngineConnections {
   async clientCredentials(id: string): Promise<{ clientId: string; clientSecret: string } | undefined> {
     const stored = this.store.get().connections.find((c) => c.id === id);
     const credentials = stored ? await this.credentialsOf(stored) : undefined;
-    return credentials?.kind === 'client-credentials' ? { clientId: credentials.clientId, clientSecret: credentials.clientSecret } : undefined;
+    return credentials?.kind === 'client-credentials'
+      ? { clientId: credentials.clientId, clientSecret: credentials.clientSecret }
+      : undefined;
   }
 
   /** The connection's credentials, only if they were entered or declared for its current origin. */
@@ -318,7 +359,9 @@ export class ConnectionManager implements EngineConnections {
   }
 
   private assertUniqueName(name: string): void {
-    const taken = name.toLowerCase() === 'sandbox' || this.store.get().connections.some((c) => c.name.toLowerCase() === name.toLowerCase());
+    const taken =
+      name.toLowerCase() === 'sandbox' ||
+      this.store.get().connections.some((c) => c.name.toLowerCase() === name.toLowerCase());
     if (taken) throw new Error(`A connection named "${name}" already exists; choose another name.`);
   }
 

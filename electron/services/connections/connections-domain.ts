@@ -2,7 +2,10 @@ import type { connectionsCalls } from '../../common/bridge/connections';
 import type { DomainModule } from '../host/types';
 import type { StudioServices } from '../jobs/studio-services';
 
-export function createConnectionsDomain({ connections, catalogue }: StudioServices): DomainModule<typeof connectionsCalls> {
+export function createConnectionsDomain({
+  connections,
+  catalogue,
+}: StudioServices): DomainModule<typeof connectionsCalls> {
   return {
     handlers: {
       'connections.list': async () => connections.state(),

@@ -20,7 +20,12 @@ export function originOf(url: string): string | null {
 const forOrigin = { origin: z.string().optional() };
 const credentialsSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('api-key'), apiKey: z.string().min(1), ...forOrigin }),
-  z.object({ kind: z.literal('client-credentials'), clientId: z.string().min(1), clientSecret: z.string().min(1), ...forOrigin }),
+  z.object({
+    kind: z.literal('client-credentials'),
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1),
+    ...forOrigin,
+  }),
 ]);
 
 /** Credentials as kept in a vault, with the origin they were entered (or declared) for. */

@@ -34,7 +34,8 @@ const genericNotices: Record<CredentialVault['protection'], string | null> = {
   'os-encryption': null,
   weak: 'Secrets are stored with weak protection: anyone who can read your files can recover them.',
   memory: 'Secrets are kept for this run only and must be entered again after a restart.',
-  environment: 'Credentials come from the environment (STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET) for the connection at STUDIO_BASE_URL only; secrets entered here last for this run only.',
+  environment:
+    'Credentials come from the environment (STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET) for the connection at STUDIO_BASE_URL only; secrets entered here last for this run only.',
 };
 
 export async function describeVault(vault: CredentialVault): Promise<VaultStorageInfo> {
@@ -43,11 +44,19 @@ export async function describeVault(vault: CredentialVault): Promise<VaultStorag
   const accepted = await vault.has(WEAK_STORAGE_CONSENT_ID);
   let notice = genericNotices[vault.protection];
   if (offered) {
-    notice = 'The operating system offers no real encryption for secrets here (on Linux: no keyring, the "basic_text" backend). Secrets are kept for this run only and must be entered again after a restart, unless you accept weaker storage.';
+    notice =
+      'The operating system offers no real encryption for secrets here (on Linux: no keyring, the "basic_text" backend). Secrets are kept for this run only and must be entered again after a restart, unless you accept weaker storage.';
   } else if (accepted && vault.protection === 'weak') {
-    notice = 'The operating system offers no real encryption for secrets here. You chose to store secrets anyway: they are saved with weak protection and anyone who can read your files can recover them.';
+    notice =
+      'The operating system offers no real encryption for secrets here. You chose to store secrets anyway: they are saved with weak protection and anyone who can read your files can recover them.';
   }
-  return { protection: vault.protection, persistent: vault.persistent, notice, canAcceptWeakStorage: offered, weakStorageAccepted: accepted };
+  return {
+    protection: vault.protection,
+    persistent: vault.persistent,
+    notice,
+    canAcceptWeakStorage: offered,
+    weakStorageAccepted: accepted,
+  };
 }
 
 export async function acceptWeakStorage(vault: CredentialVault): Promise<void> {

@@ -3,11 +3,11 @@
 
 /** Reversible on purpose: this is obfuscation so a secret does not show up in a grep, not protection. */
 export function encodeWeak(secret: string): string {
-  const bytes = new TextEncoder().encode(secret).map((b, i) => b ^ (0x5a + i) % 256);
+  const bytes = new TextEncoder().encode(secret).map((b, i) => b ^ ((0x5a + i) % 256));
   return `weak1:${Buffer.from(bytes).toString('base64')}`;
 }
 
 export function decodeWeak(stored: string): string {
   const raw = Buffer.from(stored.replace(/^weak1:/, ''), 'base64');
-  return new TextDecoder().decode(raw.map((b, i) => b ^ (0x5a + i) % 256));
+  return new TextDecoder().decode(raw.map((b, i) => b ^ ((0x5a + i) % 256)));
 }

@@ -12,9 +12,14 @@ import { isAudioKind, unavailableReason } from './job-files';
  * own data folder, and the data folder itself when another one was given (`--data-dir`), so a second
  * studio on its own folder keeps its results apart. STUDIO_ARCHIVE_HOME overrides both (tests).
  */
-export function archiveHome(dataDir: string | undefined, defaultDataDir: string | undefined, env: Record<string, string | undefined> = process.env): string {
+export function archiveHome(
+  dataDir: string | undefined,
+  defaultDataDir: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): string {
   if (env.STUDIO_ARCHIVE_HOME) return env.STUDIO_ARCHIVE_HOME;
-  if (dataDir === undefined || defaultDataDir === undefined || resolve(dataDir) === resolve(defaultDataDir)) return homedir();
+  if (dataDir === undefined || defaultDataDir === undefined || resolve(dataDir) === resolve(defaultDataDir))
+    return homedir();
   return dataDir;
 }
 
@@ -65,7 +70,11 @@ export class Archive {
     this.settings = deps.createStore(archiveSettingsSpec);
     // Settings never changed from the home folder's defaults move with a data folder that was given.
     const home = archiveHome(deps.dataDir, deps.defaultDataDir);
-    if (home !== archiveHome(undefined, undefined) && isDeepStrictEqual(this.settings.get(), archiveSettingsSpec.defaults)) this.settings.set(defaultArchiveSettings(home));
+    if (
+      home !== archiveHome(undefined, undefined) &&
+      isDeepStrictEqual(this.settings.get(), archiveSettingsSpec.defaults)
+    )
+      this.settings.set(defaultArchiveSettings(home));
   }
 
   private now(): number {
@@ -102,7 +111,16 @@ export class Archive {
     let failure: unknown = null;
     const missing = jobs.filter((job) => {
       if (unavailableReason(job, now) !== null) return false;
-      return !manager.forJob(job.id).some((d) => d.origin === 'archive' && d.state !== 'failed' && d.state !== 'cancelled' && d.state !== 'missing' && d.state !== 'changed');
+      return !manager
+        .forJob(job.id)
+        .some(
+          (d) =>
+            d.origin === 'archive' &&
+            d.state !== 'failed' &&
+            d.state !== 'cancelled' &&
+            d.state !== 'missing' &&
+            d.state !== 'changed',
+        );
     });
     for (const audio of [false, true]) {
       const jobIds = missing.filter((job) => isAudioKind(job.kind) === audio).map((job) => job.id);
@@ -112,7 +130,10 @@ export class Archive {
         await this.deps.downloads.start({ jobIds, folder, template: settings.template, origin: 'archive' });
       } catch (error) {
         this.deps.log.warn('archive could not queue results', { folder, error });
-        this.deps.warn('The archive cannot save results', `${(error as Error).message} Change the archive folder in the Library's archive settings.`);
+        this.deps.warn(
+          'The archive cannot save results',
+          `${(error as Error).message} Change the archive folder in the Library's archive settings.`,
+        );
         failure ??= error;
       }
     }
@@ -129,7 +150,13 @@ export class Archive {
     const manager = this.deps.downloads.manager;
     const atRisk: JobRecord[] = [];
     for (const job of this.deps.jobs()) {
-      if (this.warned.has(job.id) || unavailableReason(job, now) !== null || job.expiresAt === null || job.expiresAt - now > DAY) continue;
+      if (
+        this.warned.has(job.id) ||
+        unavailableReason(job, now) !== null ||
+        job.expiresAt === null ||
+        job.expiresAt - now > DAY
+      )
+        continue;
       if (!manager.forJob(job.id).some((d) => d.state === 'saved')) atRisk.push(job);
     }
     if (atRisk.length === 0) return [];

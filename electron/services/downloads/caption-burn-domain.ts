@@ -36,23 +36,41 @@ export function createCaptionBurnDomain(deps: CaptionBurnDomainDeps): DomainModu
         } catch {
           throw new StudioError('That download is no longer in the list.', 'not-found');
         }
-        if (entry.state !== 'saved' || !entry.savedPath) throw new StudioError('Captions can be burned into a saved result only: download it first.', 'not-saved');
+        if (entry.state !== 'saved' || !entry.savedPath)
+          throw new StudioError('Captions can be burned into a saved result only: download it first.', 'not-saved');
         const found = await resultCaptions(deps, entry.jobId);
-        if (!found) throw new StudioError('This result is not a video of a project in the studio, so it has no captions to burn in.', 'no-captions');
-        if (found.cues.length === 0) throw new StudioError("The result's project has no captions: make them on its timeline (Make captions), save, and burn again.", 'no-captions');
+        if (!found)
+          throw new StudioError(
+            'This result is not a video of a project in the studio, so it has no captions to burn in.',
+            'no-captions',
+          );
+        if (found.cues.length === 0)
+          throw new StudioError(
+            "The result's project has no captions: make them on its timeline (Make captions), save, and burn again.",
+            'no-captions',
+          );
         const burnId = randomBytes(6).toString('hex');
         const controller = new AbortController();
         running.set(burnId, controller);
-        const tell = (change: Partial<CaptionBurnEvent>): void => deps.emit({ burnId, downloadId, state: 'running', fraction: 0, path: null, message: null, ...change });
+        const tell = (change: Partial<CaptionBurnEvent>): void =>
+          deps.emit({ burnId, downloadId, state: 'running', fraction: 0, path: null, message: null, ...change });
         tell({});
         const input = entry.savedPath;
-        void burnCaptions({ runner: deps.media.runner, ffmpeg: () => deps.media.binary('ffmpeg'), prober: deps.media.prober, rasteriser: deps.rasteriser }, {
-          input,
-          cues: found.cues,
-          settings: found.settings,
-          signal: controller.signal,
-          onProgress: (fraction) => tell({ fraction: Math.min(0.99, fraction) }),
-        })
+        void burnCaptions(
+          {
+            runner: deps.media.runner,
+            ffmpeg: () => deps.media.binary('ffmpeg'),
+            prober: deps.media.prober,
+            rasteriser: deps.rasteriser,
+          },
+          {
+            input,
+            cues: found.cues,
+            settings: found.settings,
+            signal: controller.signal,
+            onProgress: (fraction) => tell({ fraction: Math.min(0.99, fraction) }),
+          },
+        )
           .then(
             (path) => tell({ state: 'done', fraction: 1, path }),
             (error: unknown) => {

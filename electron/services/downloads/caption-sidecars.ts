@@ -30,13 +30,19 @@ export function sidecarPaths(savedPath: string): { srt: string; vtt: string } {
 }
 
 /** The captions of a job's result on its clock, and their look; null when the result is not a project's video. */
-export async function resultCaptions(deps: Pick<CaptionSidecarsDeps, 'job' | 'project'>, jobId: string): Promise<{ cues: Cue[]; settings: CaptionSettings } | null> {
+export async function resultCaptions(
+  deps: Pick<CaptionSidecarsDeps, 'job' | 'project'>,
+  jobId: string,
+): Promise<{ cues: Cue[]; settings: CaptionSettings } | null> {
   const job = deps.job(jobId);
   if (!job || !job.projectId || !VIDEO_KINDS.has(job.kind)) return null;
   const project = await deps.project(job.projectId);
   if (!project) return null;
   // An avatar video's result is every scene in order; a talking avatar's is its one scene, as long as its speech.
-  const cues = job.kind === 'talking-avatar' ? projectCues({ scenes: project.scenes.slice(0, 1) }, [Number.MAX_SAFE_INTEGER]) : projectCues(project);
+  const cues =
+    job.kind === 'talking-avatar'
+      ? projectCues({ scenes: project.scenes.slice(0, 1) }, [Number.MAX_SAFE_INTEGER])
+      : projectCues(project);
   return { cues, settings: captionSettingsOf(project) };
 }
 
@@ -52,7 +58,12 @@ export class CaptionSidecars {
     const key = `${view.id}\u0000${view.savedPath}`;
     if (this.done.has(key)) return;
     this.done.add(key);
-    const work = this.write(view.jobId, view.savedPath).catch((error: unknown) => this.deps.log.warn('captions not written beside a download', { path: view.savedPath, error: (error as Error).message }));
+    const work = this.write(view.jobId, view.savedPath).catch((error: unknown) =>
+      this.deps.log.warn('captions not written beside a download', {
+        path: view.savedPath,
+        error: (error as Error).message,
+      }),
+    );
     this.writing.add(work);
     void work.finally(() => this.writing.delete(work));
   }

@@ -16,16 +16,21 @@ export interface CopyCheck {
  * those its hash was taken at is not read again unless `deep` (the check at start reads every copy);
  * a copy saved before hashes were kept gets its hash now, and says so by `sha256` being new.
  */
-export async function checkCopy(entry: Pick<DownloadEntry, 'savedPath' | 'bytes' | 'sha256' | 'mtimeMs'>, { deep }: { deep: boolean }): Promise<CopyCheck> {
+export async function checkCopy(
+  entry: Pick<DownloadEntry, 'savedPath' | 'bytes' | 'sha256' | 'mtimeMs'>,
+  { deep }: { deep: boolean },
+): Promise<CopyCheck> {
   const gone: CopyCheck = { state: 'missing', sha256: entry.sha256, mtimeMs: entry.mtimeMs };
   if (!entry.savedPath) return gone;
   const info = await stat(entry.savedPath).catch(() => null);
   if (!info?.isFile()) return gone;
   if (info.size !== entry.bytes) return { state: 'changed', sha256: entry.sha256, mtimeMs: entry.mtimeMs };
-  if (!deep && entry.sha256 !== null && entry.mtimeMs === info.mtimeMs) return { state: 'saved', sha256: entry.sha256, mtimeMs: info.mtimeMs };
+  if (!deep && entry.sha256 !== null && entry.mtimeMs === info.mtimeMs)
+    return { state: 'saved', sha256: entry.sha256, mtimeMs: info.mtimeMs };
   const sha256 = await hashFile(entry.savedPath).catch(() => null);
   if (sha256 === null) return gone;
-  if (entry.sha256 !== null && sha256 !== entry.sha256) return { state: 'changed', sha256: entry.sha256, mtimeMs: entry.mtimeMs };
+  if (entry.sha256 !== null && sha256 !== entry.sha256)
+    return { state: 'changed', sha256: entry.sha256, mtimeMs: entry.mtimeMs };
   return { state: 'saved', sha256, mtimeMs: info.mtimeMs };
 }
 
@@ -49,7 +54,11 @@ export interface SavedCopiesHost {
  * again) against what was written. Answers the entries whose state changed, and whether a hash or a
  * modification time was learnt on the way (worth writing down, not worth showing).
  */
-export async function checkSavedCopies(pool: readonly DownloadEntry[], deep: boolean, host: SavedCopiesHost): Promise<{ moved: DownloadEntry[]; learnt: boolean }> {
+export async function checkSavedCopies(
+  pool: readonly DownloadEntry[],
+  deep: boolean,
+  host: SavedCopiesHost,
+): Promise<{ moved: DownloadEntry[]; learnt: boolean }> {
   const isCopy = (e: DownloadEntry) => e.state === 'saved' || e.state === 'missing' || e.state === 'changed';
   const moved: DownloadEntry[] = [];
   let learnt = false;
@@ -62,7 +71,12 @@ export async function checkSavedCopies(pool: readonly DownloadEntry[], deep: boo
     if (check.state === 'saved') change.verifiedAt = host.now();
     learnt ||= check.sha256 !== entry.sha256 || check.mtimeMs !== entry.mtimeMs;
     if (check.state !== entry.state) {
-      const reason = check.state === 'missing' ? `The saved copy is no longer at ${entry.savedPath}.` : check.state === 'changed' ? `The file at ${entry.savedPath} is no longer the one saved (another length or content).` : null;
+      const reason =
+        check.state === 'missing'
+          ? `The saved copy is no longer at ${entry.savedPath}.`
+          : check.state === 'changed'
+            ? `The file at ${entry.savedPath} is no longer the one saved (another length or content).`
+            : null;
       host.update(entry, { ...change, state: check.state, reason });
       moved.push(entry);
     } else Object.assign(entry, change);

@@ -105,7 +105,10 @@ export class DirectPartFile extends Writable {
     Promise.resolve(this.writing)
       .then(() => Promise.all([this.handle.close(), this.cached?.close()]))
       .finally(() => returnAlignedBlocks([this.filling, this.spare]))
-      .then(() => callback(error), (closeError: Error) => callback(error ?? closeError));
+      .then(
+        () => callback(error),
+        (closeError: Error) => callback(error ?? closeError),
+      );
   }
 
   private async take(chunk: Buffer): Promise<void> {
@@ -136,9 +139,12 @@ export class DirectPartFile extends Writable {
     this.writing = this.writeAt(full, length, at)
       .catch((error: Error) => {
         // The code is kept: a full disk (ENOSPC) pauses the queue instead of failing the file.
-        this.writeError = Object.assign(new Error(`the disk did not take ${this.path} (${error.message})`, { cause: error }), {
-          code: (error as { code?: unknown }).code,
-        });
+        this.writeError = Object.assign(
+          new Error(`the disk did not take ${this.path} (${error.message})`, { cause: error }),
+          {
+            code: (error as { code?: unknown }).code,
+          },
+        );
       })
       .finally(() => {
         this.writing = null;

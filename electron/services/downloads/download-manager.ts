@@ -84,7 +84,9 @@ export class DownloadManager {
 
   /** Every entry for a job, newest first. */
   forJob(jobId: string): DownloadView[] {
-    return this.list().filter((entry) => entry.jobId === jobId).sort((a, b) => b.createdAt - a.createdAt);
+    return this.list()
+      .filter((entry) => entry.jobId === jobId)
+      .sort((a, b) => b.createdAt - a.createdAt);
   }
 
   /**
@@ -150,7 +152,13 @@ export class DownloadManager {
 
   async cancel(id: string): Promise<DownloadView> {
     const entry = this.require(id);
-    if (entry.state === 'saved' || entry.state === 'cancelled' || entry.state === 'missing' || entry.state === 'changed') return this.view(entry);
+    if (
+      entry.state === 'saved' ||
+      entry.state === 'cancelled' ||
+      entry.state === 'missing' ||
+      entry.state === 'changed'
+    )
+      return this.view(entry);
     // Set before the abort, so the running transfer stops as cancelled, but announced only once its
     // `.part` is gone: a row saying "Only on the service" beside a half-written file would be untrue.
     this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, false);
@@ -169,8 +177,14 @@ export class DownloadManager {
    */
   verifySaved({ deep, ids }: { deep: boolean; ids?: readonly string[] }): Promise<DownloadView[]> {
     const run = this.verifying.then(async () => {
-      const pool = ids ? ids.map((id) => this.entries.get(id)).filter((e): e is DownloadEntry => e !== undefined) : [...this.entries.values()];
-      const { moved, learnt } = await checkSavedCopies(pool, deep, { now: () => this.now(), stopped: () => this.disposed, update: (entry, change) => this.update(entry, change, true) });
+      const pool = ids
+        ? ids.map((id) => this.entries.get(id)).filter((e): e is DownloadEntry => e !== undefined)
+        : [...this.entries.values()];
+      const { moved, learnt } = await checkSavedCopies(pool, deep, {
+        now: () => this.now(),
+        stopped: () => this.disposed,
+        update: (entry, change) => this.update(entry, change, true),
+      });
       if (learnt) void this.store.save({ durable: false });
       return moved.map((entry) => this.view(entry));
     });
@@ -182,7 +196,24 @@ export class DownloadManager {
   refetch(id: string, reason: string): DownloadView {
     const entry = this.require(id);
     if (entry.state !== 'missing' && entry.state !== 'failed') return this.view(entry);
-    this.update(entry, { state: 'queued', reason, bytes: 0, totalBytes: null, etag: null, lastModified: null, attempts: 0, savedPath: null, sha256: null, mtimeMs: null, verifiedAt: null, refetchedAt: this.now() }, true);
+    this.update(
+      entry,
+      {
+        state: 'queued',
+        reason,
+        bytes: 0,
+        totalBytes: null,
+        etag: null,
+        lastModified: null,
+        attempts: 0,
+        savedPath: null,
+        sha256: null,
+        mtimeMs: null,
+        verifiedAt: null,
+        refetchedAt: this.now(),
+      },
+      true,
+    );
     this.schedule(id);
     return this.view(entry);
   }
@@ -208,7 +239,9 @@ export class DownloadManager {
   }
 
   async cancelAll(): Promise<number> {
-    const open = [...this.entries.values()].filter((e) => e.state === 'queued' || e.state === 'downloading' || e.state === 'paused');
+    const open = [...this.entries.values()].filter(
+      (e) => e.state === 'queued' || e.state === 'downloading' || e.state === 'paused',
+    );
     await Promise.all(open.map((entry) => this.cancel(entry.id)));
     return open.length;
   }
@@ -291,7 +324,20 @@ export class DownloadManager {
       });
       if (outcome.kind === 'done') {
         const info = await stat(target);
-        this.update(entry, { state: 'saved', savedPath: target, bytes: info.size, totalBytes: info.size, reason: null, sha256: outcome.value.sha256, mtimeMs: info.mtimeMs, verifiedAt: this.now() }, true);
+        this.update(
+          entry,
+          {
+            state: 'saved',
+            savedPath: target,
+            bytes: info.size,
+            totalBytes: info.size,
+            reason: null,
+            sha256: outcome.value.sha256,
+            mtimeMs: info.mtimeMs,
+            verifiedAt: this.now(),
+          },
+          true,
+        );
       } else if (outcome.kind === 'disk-full') {
         await this.pauseForFullDisk(entry);
       } else if (outcome.kind === 'failed') {
@@ -314,12 +360,21 @@ export class DownloadManager {
   }
 
   /** One attempt at the file: resumes its `.part` when the server's validators still match. */
-  private transfer(entry: DownloadEntry, target: string, signal: AbortSignal, meter: SpeedMeter, received: () => void): Promise<{ sha256: string }> {
+  private transfer(
+    entry: DownloadEntry,
+    target: string,
+    signal: AbortSignal,
+    meter: SpeedMeter,
+    received: () => void,
+  ): Promise<{ sha256: string }> {
     return fetchToFile({
       url: entry.url,
       target,
       fetch: this.options.fetch,
-      validators: entry.etag || entry.lastModified ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes } : null,
+      validators:
+        entry.etag || entry.lastModified
+          ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes }
+          : null,
       signal,
       limit: this.limit,
       verify: this.options.verify,

@@ -17,7 +17,10 @@ import { JobPurpose } from '../../common/jobs/purpose';
 const HOUR = 3_600_000;
 
 /** What the downloads service, the archive and the domain use of the host. */
-export type DownloadsHost = Pick<HostBase, 'dataDir' | 'createStore' | 'log' | 'emit' | 'notices' | 'platform' | 'sandbox'>;
+export type DownloadsHost = Pick<
+  HostBase,
+  'dataDir' | 'createStore' | 'log' | 'emit' | 'notices' | 'platform' | 'sandbox'
+>;
 
 /** The web host's address for a saved copy (its page plays and opens copies there). */
 const savedCopyUrl = (id: string) => `${WEB_BRIDGE_PATHS.saved}${encodeURIComponent(id)}`;
@@ -26,16 +29,31 @@ const savedCopyUrl = (id: string) => `${WEB_BRIDGE_PATHS.saved}${encodeURICompon
  * A download run or an archive catch-up ended: said in the page always, and as a system notification
  * while the user is elsewhere, by the desktop host itself, or by the page where the browser allows it.
  */
-function tell(base: Pick<HostBase, 'platform' | 'notices'>, notifications: () => boolean, title: string, body: string, ok: boolean): void {
+function tell(
+  base: Pick<HostBase, 'platform' | 'notices'>,
+  notifications: () => boolean,
+  title: string,
+  body: string,
+  ok: boolean,
+): void {
   base.platform.notify?.(title, body);
-  base.notices.raise({ level: ok ? 'success' : 'warning', title, detail: body, ...(base.platform.notify ? {} : { system: notifications() }) });
+  base.notices.raise({
+    level: ok ? 'success' : 'warning',
+    title,
+    detail: body,
+    ...(base.platform.notify ? {} : { system: notifications() }),
+  });
 }
 
 /**
  * The download service of a host (the queue file has one owner), built once by the composition
  * (createDomains) and shared by the domain and the archive.
  */
-export function createDownloadsService(base: DownloadsHost, { jobs, progress }: Pick<StudioServices, 'jobs' | 'progress'>, projects: ProjectLibrary): DownloadsService {
+export function createDownloadsService(
+  base: DownloadsHost,
+  { jobs, progress }: Pick<StudioServices, 'jobs' | 'progress'>,
+  projects: ProjectLibrary,
+): DownloadsService {
   const settings = base.createStore(appSettingsSpec);
   // The taskbar / dock bar: downloads are one share of the shared progress aggregator.
   const bar = progress.source('downloads');
@@ -75,7 +93,16 @@ export interface ArchiveRunner {
  * built from the script. The archive neither copies them nor warns about them; the batches warn about
  * their own done rows that expire unsaved (no Save holds them), naming the batch to save.
  */
-export function createArchive(base: DownloadsHost, service: DownloadsService, { jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor'> & { batches?: Pick<StudioServices['batches'], 'warnExpiring'> }, defaultDataDir?: string): ArchiveRunner {
+export function createArchive(
+  base: DownloadsHost,
+  service: DownloadsService,
+  {
+    jobs,
+    reactor,
+    batches,
+  }: Pick<StudioServices, 'jobs' | 'reactor'> & { batches?: Pick<StudioServices['batches'], 'warnExpiring'> },
+  defaultDataDir?: string,
+): ArchiveRunner {
   const settings = base.createStore(appSettingsSpec);
   const archive = new Archive({
     downloads: service,
@@ -97,7 +124,8 @@ export function createArchive(base: DownloadsHost, service: DownloadsService, { 
   return {
     archive,
     start() {
-      const warnBatches = () => void batches?.warnExpiring().catch((error: unknown) => base.log.warn('batch expiry not checked', { error }));
+      const warnBatches = () =>
+        void batches?.warnExpiring().catch((error: unknown) => base.log.warn('batch expiry not checked', { error }));
       // Every copy read again at start (a disk unmounted, a file edited while the studio was closed);
       // the expiry warning then counts only verified copies.
       void service
@@ -178,17 +206,23 @@ export function createDownloadsDomain(
       },
       'downloads.resumeAll': async () => manager.resumeAll(),
       'downloads.checkFolder': async (folder) => service.checkFolder(folder),
-      'downloads.chooseFolder': async () => (base.platform.chooseFolder ? base.platform.chooseFolder({ title: 'Download results to…' }) : null),
+      'downloads.chooseFolder': async () =>
+        base.platform.chooseFolder ? base.platform.chooseFolder({ title: 'Download results to…' }) : null,
       'downloads.showInFolder': async (id) => {
         const entry = guard(() => manager.get(id));
         if (!entry.savedPath) throw new StudioError('This download is not saved yet.', 'not-ready');
-        if (!base.platform.openPath) throw new StudioError('This host cannot open folders; the saved path is shown instead.', 'unsupported');
+        if (!base.platform.openPath)
+          throw new StudioError('This host cannot open folders; the saved path is shown instead.', 'unsupported');
         await base.platform.openPath(dirname(entry.savedPath));
       },
       'downloads.openCopy': async (id) => {
         const entry = guard(() => manager.get(id));
         const path = await service.verifiedPath(id);
-        if (path === null) throw new StudioError(`This copy is not on disk as it was saved${entry.reason ? ` (${entry.reason})` : ''}.`, 'not-ready');
+        if (path === null)
+          throw new StudioError(
+            `This copy is not on disk as it was saved${entry.reason ? ` (${entry.reason})` : ''}.`,
+            'not-ready',
+          );
         if (base.platform.openPath) {
           await base.platform.openPath(path);
           return { url: null };

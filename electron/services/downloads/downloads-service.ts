@@ -121,7 +121,9 @@ export class DownloadsService {
     }
     if (job.connectionId !== SANDBOX_CONNECTION_ID) return;
     // A sandbox that cannot start is named in the log; the link is still tried (and says why it failed).
-    await this.deps.sandbox?.().catch((error: unknown) => this.deps.log.warn('sandbox not started for a download', { error }));
+    await this.deps
+      .sandbox?.()
+      .catch((error: unknown) => this.deps.log.warn('sandbox not started for a download', { error }));
   }
 
   /** The job as the ledger has it, or null when the Library no longer holds it. */
@@ -151,7 +153,8 @@ export class DownloadsService {
         out.push({ ok: false, jobId, reason: 'No such job in the library.' });
         continue;
       }
-      if (job.projectId && !names.has(job.projectId)) names.set(job.projectId, await this.deps.projectName(job.projectId));
+      if (job.projectId && !names.has(job.projectId))
+        names.set(job.projectId, await this.deps.projectName(job.projectId));
       const projectName = job.projectId ? names.get(job.projectId) : null;
       out.push(jobFile(job, template, this.now(), { projectName, row: index + 1 }));
     }
@@ -159,11 +162,17 @@ export class DownloadsService {
   }
 
   /** What start() would name each file, with its size where a saved copy of the same link tells it. */
-  async preview(jobIds: readonly string[], template: string): Promise<{ jobId: string; name: string | null; reason: string | null; bytes: number | null }[]> {
+  async preview(
+    jobIds: readonly string[],
+    template: string,
+  ): Promise<{ jobId: string; name: string | null; reason: string | null; bytes: number | null }[]> {
     const sizes = new Map<string, number>();
-    for (const entry of this.manager.list()) if (entry.state === 'saved' || entry.totalBytes !== null) sizes.set(entry.url, entry.totalBytes ?? entry.bytes);
+    for (const entry of this.manager.list())
+      if (entry.state === 'saved' || entry.totalBytes !== null) sizes.set(entry.url, entry.totalBytes ?? entry.bytes);
     return (await this.files(jobIds, template)).map((file) =>
-      file.ok ? { jobId: file.jobId, name: file.relativeName, reason: null, bytes: sizes.get(file.url) ?? null } : { jobId: file.jobId, name: null, reason: file.reason, bytes: null },
+      file.ok
+        ? { jobId: file.jobId, name: file.relativeName, reason: null, bytes: sizes.get(file.url) ?? null }
+        : { jobId: file.jobId, name: null, reason: file.reason, bytes: null },
     );
   }
 
@@ -172,7 +181,12 @@ export class DownloadsService {
    * the earlier download (resumed if it stopped; fetched again if its file went missing); another
    * folder or another template makes another copy.
    */
-  async start(request: { jobIds: readonly string[]; folder: string; template?: string; origin: 'library' | 'cli' | 'archive' }): Promise<StartResult> {
+  async start(request: {
+    jobIds: readonly string[];
+    folder: string;
+    template?: string;
+    origin: 'library' | 'cli' | 'archive';
+  }): Promise<StartResult> {
     const folder = await checkSaveFolder(request.folder, { create: true });
     if (!folder.ok) throw new Error(folder.message);
     const template = request.template ?? this.preferences.get().template;
@@ -188,18 +202,33 @@ export class DownloadsService {
         continue;
       }
       const earlier = this.manager.forJob(file.jobId);
-      const existing = earlier.find((d) => d.folder === folder.folder && (d.requestedName ?? d.relativeName) === file.relativeName && d.state !== 'cancelled' && d.state !== 'changed');
+      const existing = earlier.find(
+        (d) =>
+          d.folder === folder.folder &&
+          (d.requestedName ?? d.relativeName) === file.relativeName &&
+          d.state !== 'cancelled' &&
+          d.state !== 'changed',
+      );
       if (existing) {
         let state = existing.state;
-        if (state === 'saved') state = (await this.manager.verifySaved({ deep: false, ids: [existing.id] }))[0]?.state ?? state;
+        if (state === 'saved')
+          state = (await this.manager.verifySaved({ deep: false, ids: [existing.id] }))[0]?.state ?? state;
         if (state === 'saved') result.already.push(existing.id);
-        else if (state === 'missing') this.manager.refetch(existing.id, 'The saved copy was missing; fetching it again.');
+        else if (state === 'missing')
+          this.manager.refetch(existing.id, 'The saved copy was missing; fetching it again.');
         else if (state === 'paused' || state === 'failed') this.manager.resume(existing.id);
         slots.push(this.manager.get(existing.id));
         continue;
       }
       if (earlier.some((d) => d.state === 'saved')) result.copies += 1;
-      slots.push({ jobId: file.jobId, url: file.url, folder: folder.folder, relativeName: file.relativeName, origin: request.origin, batchId });
+      slots.push({
+        jobId: file.jobId,
+        url: file.url,
+        folder: folder.folder,
+        relativeName: file.relativeName,
+        origin: request.origin,
+        batchId,
+      });
     }
     const added = await this.manager.enqueueAll(slots.filter((slot): slot is EnqueueRequest => !('id' in slot)));
     let next = 0;
@@ -212,7 +241,10 @@ export class DownloadsService {
    * template) after another template, in their folders, by moving the files: nothing is fetched, so it
    * works after the links expired. A copy not on disk as written is skipped and says why.
    */
-  async renameCopies(jobIds: readonly string[], template: string): Promise<{ moved: DownloadView[]; skipped: { jobId: string; reason: string }[] }> {
+  async renameCopies(
+    jobIds: readonly string[],
+    template: string,
+  ): Promise<{ moved: DownloadView[]; skipped: { jobId: string; reason: string }[] }> {
     const problem = checkTemplate(template);
     if (problem) throw new Error(problem);
     const moved: DownloadView[] = [];
@@ -234,7 +266,10 @@ export class DownloadsService {
       }
       const projectName = job.projectId ? await this.deps.projectName(job.projectId) : null;
       const rendered = renderTemplate(template, jobNameFields(job, { projectName, row: index + 1 }));
-      for (const copy of onDisk) moved.push(await this.manager.moveSaved(copy.id, safeRelativeName(rendered, extname(copy.relativeName).slice(1))));
+      for (const copy of onDisk)
+        moved.push(
+          await this.manager.moveSaved(copy.id, safeRelativeName(rendered, extname(copy.relativeName).slice(1))),
+        );
     }
     return { moved, skipped };
   }
@@ -243,12 +278,22 @@ export class DownloadsService {
    * Fetches lost copies back to where they were (their folder and name): `studio download --missing`
    * without --out. A name taken since gets a numbered suffix, as always.
    */
-  async restore(copies: readonly { jobId: string; folder: string; relativeName: string }[], origin: 'cli' | 'library'): Promise<DownloadView[]> {
+  async restore(
+    copies: readonly { jobId: string; folder: string; relativeName: string }[],
+    origin: 'cli' | 'library',
+  ): Promise<DownloadView[]> {
     const requests: EnqueueRequest[] = [];
     for (const copy of copies) {
       const job = this.deps.job(copy.jobId);
       if (unavailableReason(job, this.now()) !== null || job.resultUrl === null) continue;
-      requests.push({ jobId: copy.jobId, url: job.resultUrl, folder: copy.folder, relativeName: copy.relativeName, origin, batchId: null });
+      requests.push({
+        jobId: copy.jobId,
+        url: job.resultUrl,
+        folder: copy.folder,
+        relativeName: copy.relativeName,
+        origin,
+        batchId: null,
+      });
     }
     return this.manager.enqueueAll(requests);
   }
@@ -272,10 +317,19 @@ export class DownloadsService {
       }
       if (unavailableReason(job, now) !== null || job.resultUrl === null) continue;
       if (copy.state === 'missing') this.manager.refetch(copy.id, 'The saved copy was missing; fetching it again.');
-      else again.push({ jobId: copy.jobId, url: job.resultUrl, folder: copy.folder, relativeName: copy.requestedName ?? copy.relativeName, origin: copy.origin, batchId: null });
+      else
+        again.push({
+          jobId: copy.jobId,
+          url: job.resultUrl,
+          folder: copy.folder,
+          relativeName: copy.requestedName ?? copy.relativeName,
+          origin: copy.origin,
+          batchId: null,
+        });
     }
     if (again.length > 0) await this.manager.enqueueAll(again);
-    if (moved.length > 0) this.deps.log.info('saved copies checked', { deep, moved: moved.map((m) => ({ id: m.id, state: m.state })) });
+    if (moved.length > 0)
+      this.deps.log.info('saved copies checked', { deep, moved: moved.map((m) => ({ id: m.id, state: m.state })) });
     return moved;
   }
 
@@ -333,4 +387,3 @@ export class DownloadsService {
 export function suggestedFolder(): string {
   return join(homedir(), 'Downloads', 'Avatar Studio');
 }
-

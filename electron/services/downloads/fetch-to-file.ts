@@ -54,7 +54,10 @@ export interface FetchedFile {
 
 /** A failure worth trying again (network, 5xx, a short body); the `.part` is kept for a resume. */
 export class RetryableDownloadError extends Error {
-  constructor(message: string, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
   }
 }
@@ -191,13 +194,17 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<FetchedF
     if (options.signal?.aborted) throw options.signal.reason;
     if (isNoSpace(error)) throw error;
     if (error instanceof PartWriteError) await failedWrite(part, error.cause);
-    throw new RetryableDownloadError(`the connection dropped after ${start + received} bytes (${describeCause(error)})`);
+    throw new RetryableDownloadError(
+      `the connection dropped after ${start + received} bytes (${describeCause(error)})`,
+    );
   }
   const bytes = start + received;
   if (total !== null && bytes !== total) {
     if (bytes > total) {
       await rm(part, { force: true });
-      throw new RetryableDownloadError(`the server sent ${bytes} bytes, more than the ${total} it announced; starting again`);
+      throw new RetryableDownloadError(
+        `the server sent ${bytes} bytes, more than the ${total} it announced; starting again`,
+      );
     }
     throw new RetryableDownloadError(`the server sent ${bytes} of the ${total} bytes it announced`);
   }
@@ -253,7 +260,13 @@ function keepWhatArrives(body: Readable, sink: Writable, signal?: AbortSignal): 
   });
 }
 
-async function finish(options: FetchToFileOptions, part: string, bytes: number, validators: Validators, hash: Hash): Promise<FetchedFile> {
+async function finish(
+  options: FetchToFileOptions,
+  part: string,
+  bytes: number,
+  validators: Validators,
+  hash: Hash,
+): Promise<FetchedFile> {
   options.onReceived?.();
   try {
     await fsyncFile(part);
@@ -323,6 +336,7 @@ function describeCause(error: unknown): string {
 
 /** What a download that gave up says, in plain words. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof RetryableDownloadError || error instanceof FinalDownloadError) return `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
+  if (error instanceof RetryableDownloadError || error instanceof FinalDownloadError)
+    return `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
   return `Could not save the file: ${(error as Error).message}`;
 }

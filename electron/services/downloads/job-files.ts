@@ -3,8 +3,7 @@ import { nameDate, renderTemplate, safeRelativeName, type NameFields } from '../
 
 /** A finished job's result as something to download, or why there is none. */
 export type JobFile =
-  | { ok: true; jobId: string; url: string; relativeName: string }
-  | { ok: false; jobId: string; reason: string };
+  { ok: true; jobId: string; url: string; relativeName: string } | { ok: false; jobId: string; reason: string };
 
 const DEFAULT_EXTENSION: Record<JobKind, string> = {
   'avatar-video': 'mp4',
@@ -23,7 +22,10 @@ function str(value: unknown): string | null {
 }
 
 /** The template fields a job offers. Scene and row come from who asked (a batch row, a scene voiceover). */
-export function jobNameFields(job: JobRecord, context: { projectName?: string | null; scene?: string | null; row?: number | null } = {}): NameFields {
+export function jobNameFields(
+  job: JobRecord,
+  context: { projectName?: string | null; scene?: string | null; row?: number | null } = {},
+): NameFields {
   const request = (job.request ?? {}) as Record<string, unknown>;
   return {
     project: context.projectName ?? null,
@@ -50,7 +52,10 @@ function extensionOf(url: string, kind: JobKind): string {
 }
 
 /** Why a job's result cannot be downloaded now, or null when it can. */
-export function unavailableReason(job: Pick<JobRecord, 'phase' | 'resultUrl' | 'expiresAt'>, now: number): string | null {
+export function unavailableReason(
+  job: Pick<JobRecord, 'phase' | 'resultUrl' | 'expiresAt'>,
+  now: number,
+): string | null {
   if (job.phase === 'failed') return 'The job failed; there is no result to download.';
   if (job.phase !== 'completed') return 'The job has not finished yet.';
   if (!job.resultUrl) return 'The service reported no result file for this job.';
@@ -60,7 +65,12 @@ export function unavailableReason(job: Pick<JobRecord, 'phase' | 'resultUrl' | '
   return null;
 }
 
-export function jobFile(job: JobRecord, template: string, now: number, context: Parameters<typeof jobNameFields>[1] = {}): JobFile {
+export function jobFile(
+  job: JobRecord,
+  template: string,
+  now: number,
+  context: Parameters<typeof jobNameFields>[1] = {},
+): JobFile {
   const reason = unavailableReason(job, now);
   if (reason) return { ok: false, jobId: job.id, reason };
   const url = job.resultUrl as string;

@@ -40,13 +40,17 @@ export class PartFile extends Writable {
   private flushError: Error | null = null;
   private readonly flushEvery: number;
 
-  constructor(private readonly path: string, private readonly partOptions: PartFileOptions) {
+  constructor(
+    private readonly path: string,
+    private readonly partOptions: PartFileOptions,
+  ) {
     super({ highWaterMark: 1024 * 1024 });
     this.flushEvery = partOptions.flushEvery ?? EARLY_FLUSH_BYTES;
   }
 
   override _construct(callback: (error?: Error | null) => void): void {
-    const opener = this.partOptions.open ?? ((path: string, flags: 'a' | 'w') => open(path, flags) as Promise<FileHandle>);
+    const opener =
+      this.partOptions.open ?? ((path: string, flags: 'a' | 'w') => open(path, flags) as Promise<FileHandle>);
     opener(this.path, this.partOptions.flags).then((handle) => {
       this.handle = handle;
       callback();
@@ -72,7 +76,10 @@ export class PartFile extends Writable {
     this.handle = null;
     Promise.resolve(this.flushing)
       .then(() => handle?.close())
-      .then(() => callback(error), (closeError: Error) => callback(error ?? closeError));
+      .then(
+        () => callback(error),
+        (closeError: Error) => callback(error ?? closeError),
+      );
   }
 
   private async writeAll(buffers: Buffer[]): Promise<void> {
@@ -87,7 +94,8 @@ export class PartFile extends Writable {
       left -= bytesWritten;
       rest = skip(rest, bytesWritten);
     }
-    if (this.unflushed >= this.flushEvery && this.flushing === null && earlyFlushes < MAX_EARLY_FLUSHES) this.flushEarly(handle);
+    if (this.unflushed >= this.flushEvery && this.flushing === null && earlyFlushes < MAX_EARLY_FLUSHES)
+      this.flushEarly(handle);
   }
 
   private flushEarly(handle: PartHandle): void {
@@ -97,9 +105,12 @@ export class PartFile extends Writable {
       .datasync()
       .catch((error: Error) => {
         // The code is kept: a full disk (ENOSPC) pauses the queue instead of failing the file.
-        this.flushError = Object.assign(new Error(`the disk did not take ${this.path} (${error.message})`, { cause: error }), {
-          code: (error as { code?: unknown }).code,
-        });
+        this.flushError = Object.assign(
+          new Error(`the disk did not take ${this.path} (${error.message})`, { cause: error }),
+          {
+            code: (error as { code?: unknown }).code,
+          },
+        );
       })
       .finally(() => {
         earlyFlushes -= 1;

@@ -17,7 +17,13 @@ export interface EnqueueRequest {
 }
 
 /** States in which a download no longer holds its name (a saved one holds it only by its file). */
-export const FINISHED: ReadonlySet<DownloadEntry['state']> = new Set(['saved', 'failed', 'cancelled', 'missing', 'changed']);
+export const FINISHED: ReadonlySet<DownloadEntry['state']> = new Set([
+  'saved',
+  'failed',
+  'cancelled',
+  'missing',
+  'changed',
+]);
 
 /** The absolute path, refusing anything that would land outside the chosen folder. */
 export function targetOf(folder: string, relativeName: string): string {
@@ -33,7 +39,12 @@ export function targetOf(folder: string, relativeName: string): string {
  * The requested name, or the first numbered one that no file, `.part` or download in flight of the queue
  * holds in that folder. `own` is a name the asker already holds (a rename keeps its own name free).
  */
-export function freeName(entries: Iterable<DownloadEntry>, folder: string, requested: string, own?: string): Promise<string> {
+export function freeName(
+  entries: Iterable<DownloadEntry>,
+  folder: string,
+  requested: string,
+  own?: string,
+): Promise<string> {
   const list = [...entries];
   return pickFreeName(requested, async (candidate) => {
     if (candidate === own) return false;

@@ -95,7 +95,9 @@ export class ResultMediaReader {
       facts = { thumbnail: null, durationMs: null, problem: (error as Error).message };
     }
     this.known.set(key, facts);
-    await this.toDisk(key, facts).catch((error: unknown) => this.deps.log?.warn('library media facts not kept', { error }));
+    await this.toDisk(key, facts).catch((error: unknown) =>
+      this.deps.log?.warn('library media facts not kept', { error }),
+    );
     return facts;
   }
 
@@ -135,7 +137,9 @@ function savedCopyOf(entries: readonly DownloadView[]): DownloadView | undefined
 /** By content where the hash is known (a rename or a second copy reads nothing again), else by file. */
 function factsKey(copy: DownloadView): string {
   if (copy.sha256) return copy.sha256;
-  return createHash('sha256').update(`${copy.savedPath}\0${copy.bytes}\0${copy.mtimeMs ?? ''}`).digest('hex');
+  return createHash('sha256')
+    .update(`${copy.savedPath}\0${copy.bytes}\0${copy.mtimeMs ?? ''}`)
+    .digest('hex');
 }
 
 function shown(facts: CopyFacts, job: JobRecord | null): Pick<ResultMedia, 'thumbnail' | 'durationMs'> {

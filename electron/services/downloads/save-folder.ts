@@ -14,10 +14,18 @@ export interface FolderCheck {
  * made inside the nearest folder that exists. Nothing is created unless `create` is set (the user
  * confirmed): checking as the user types must leave no trace on disk.
  */
-export async function checkSaveFolder(raw: string, { create = false }: { create?: boolean } = {}): Promise<FolderCheck> {
+export async function checkSaveFolder(
+  raw: string,
+  { create = false }: { create?: boolean } = {},
+): Promise<FolderCheck> {
   const typed = raw.trim().replace(/^~(?=$|[\\/])/, homedir());
   if (typed === '') return { folder: typed, ok: false, message: 'Type the folder to save into.' };
-  if (!isAbsolute(typed)) return { folder: typed, ok: false, message: `"${typed}" is not a full path; start it with / (or a drive letter on Windows).` };
+  if (!isAbsolute(typed))
+    return {
+      folder: typed,
+      ok: false,
+      message: `"${typed}" is not a full path; start it with / (or a drive letter on Windows).`,
+    };
   const folder = resolve(typed);
   try {
     if (create) await mkdir(folder, { recursive: true });
@@ -30,7 +38,12 @@ export async function checkSaveFolder(raw: string, { create = false }: { create?
     return { folder, ok: true, message: `Files will be saved in ${folder}${made}.` };
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const why = code === 'EACCES' || code === 'EPERM' ? 'the studio may not write there' : code === 'ENOTDIR' || code === 'EEXIST' ? 'a file has that name' : (error as Error).message;
+    const why =
+      code === 'EACCES' || code === 'EPERM'
+        ? 'the studio may not write there'
+        : code === 'ENOTDIR' || code === 'EEXIST'
+          ? 'a file has that name'
+          : (error as Error).message;
     return { folder, ok: false, message: `Cannot save in ${folder}: ${why}.` };
   }
 }

@@ -27,11 +27,19 @@ export async function savedCopiesIn(dataDir: string): Promise<Map<string, SavedC
   const entries = [...(await readQueueEntries(queueFile(dataDir))), ...(await readQueueEntries(cliQueueFile(dataDir)))];
   const out = new Map<string, SavedCopy[]>();
   for (const entry of entries) {
-    if (entry.savedPath === null || (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed')) continue;
+    if (entry.savedPath === null || (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed'))
+      continue;
     const check = await checkCopy(entry, { deep: false });
     const copy: SavedCopy = {
-      downloadId: entry.id, state: check.state, path: entry.savedPath, folder: entry.folder, relativeName: entry.relativeName,
-      bytes: entry.bytes, sha256: entry.sha256, origin: entry.origin, savedAt: entry.updatedAt,
+      downloadId: entry.id,
+      state: check.state,
+      path: entry.savedPath,
+      folder: entry.folder,
+      relativeName: entry.relativeName,
+      bytes: entry.bytes,
+      sha256: entry.sha256,
+      origin: entry.origin,
+      savedAt: entry.updatedAt,
     };
     out.set(entry.jobId, [...(out.get(entry.jobId) ?? []), copy]);
   }
@@ -45,7 +53,11 @@ export interface MissingResult {
 }
 
 /** Completed jobs whose link still works and that have no copy on disk as written. */
-export function missingResults(jobs: readonly JobRecord[], copies: Map<string, SavedCopy[]>, now: number): MissingResult[] {
+export function missingResults(
+  jobs: readonly JobRecord[],
+  copies: Map<string, SavedCopy[]>,
+  now: number,
+): MissingResult[] {
   const out: MissingResult[] = [];
   for (const job of jobs) {
     if (unavailableReason(job, now) !== null) continue;

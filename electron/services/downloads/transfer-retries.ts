@@ -24,7 +24,17 @@ const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, capMs: 30_000, factor: 2, 
  */
 export async function transferWithRetries<T>(
   attempt: () => Promise<T>,
-  { signal, attemptsSoFar, policy, onRetry }: { signal: AbortSignal; attemptsSoFar: number; policy: RetryPolicy; onRetry(attempts: number, reason: string): void },
+  {
+    signal,
+    attemptsSoFar,
+    policy,
+    onRetry,
+  }: {
+    signal: AbortSignal;
+    attemptsSoFar: number;
+    policy: RetryPolicy;
+    onRetry(attempts: number, reason: string): void;
+  },
 ): Promise<TransferOutcome<T>> {
   const maxAttempts = policy.maxAttempts ?? 6;
   for (let attempts = attemptsSoFar + 1; ; attempts += 1) {
@@ -33,9 +43,12 @@ export async function transferWithRetries<T>(
     } catch (error) {
       if (signal.aborted) return { kind: 'stopped' };
       if (isNoSpace(error)) return { kind: 'disk-full' };
-      if (!(error instanceof RetryableDownloadError) || attempts >= maxAttempts) return { kind: 'failed', attempts, reason: describeFailure(error) };
+      if (!(error instanceof RetryableDownloadError) || attempts >= maxAttempts)
+        return { kind: 'failed', attempts, reason: describeFailure(error) };
       onRetry(attempts, `Retrying: ${error.message}`);
-      const delay = error.retryAfterMs ?? backoffDelay(attempts - 1, policy.backoff ?? DEFAULT_BACKOFF, policy.random ?? Math.random);
+      const delay =
+        error.retryAfterMs ??
+        backoffDelay(attempts - 1, policy.backoff ?? DEFAULT_BACKOFF, policy.random ?? Math.random);
       await (policy.sleep ?? realSleep)(delay, signal).catch(() => undefined);
       if (signal.aborted) return { kind: 'stopped' };
     }

@@ -25,10 +25,13 @@ interface FacesServices {
  * is refused by the engine unless confirmed and within the day's spending limit, what it cost is read
  * from the balance, and the sessions' charges count in the day's spending and price guide.
  */
-export function createLiveSessions(deps: Pick<HostBase, 'createStore' | 'log'> & Pick<LiveDeps, 'origin' | 'probe'> & {
-  connections: EngineConnections;
-  engine: Pick<JobEngine, 'requireConfirmed' | 'countCharges'>;
-}): LiveSessions {
+export function createLiveSessions(
+  deps: Pick<HostBase, 'createStore' | 'log'> &
+    Pick<LiveDeps, 'origin' | 'probe'> & {
+      connections: EngineConnections;
+      engine: Pick<JobEngine, 'requireConfirmed' | 'countCharges'>;
+    },
+): LiveSessions {
   const { connections, engine } = deps;
   const live = new LiveSessions({
     store: deps.createStore(liveSessionsSpec),
@@ -49,14 +52,30 @@ export function createLiveSessions(deps: Pick<HostBase, 'createStore' | 'log'> &
   return live;
 }
 
-export function createFacesServices(base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>, studio: Pick<StudioServices, 'connections' | 'jobs'>, grants: LocalGrants, media: Pick<MediaDomain, 'probe' | 'frame'>): FacesServices {
+export function createFacesServices(
+  base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>,
+  studio: Pick<StudioServices, 'connections' | 'jobs'>,
+  grants: LocalGrants,
+  media: Pick<MediaDomain, 'probe' | 'frame'>,
+): FacesServices {
   const activeClient = async () => {
     const { id } = await studio.connections.active();
     return { connectionId: id, client: await studio.connections.client(id) };
   };
-  const live = createLiveSessions({ createStore: base.createStore, log: base.log, connections: studio.connections, engine: studio.jobs, origin: 'studio', probe: (link) => media.probe(link) });
+  const live = createLiveSessions({
+    createStore: base.createStore,
+    log: base.log,
+    connections: studio.connections,
+    engine: studio.jobs,
+    origin: 'studio',
+    probe: (link) => media.probe(link),
+  });
   return {
-    faces: new FacesService({ activeClient, localPath: (reference) => grants.pathOf(reference), probe: (reference) => media.probe(reference) }),
+    faces: new FacesService({
+      activeClient,
+      localPath: (reference) => grants.pathOf(reference),
+      probe: (reference) => media.probe(reference),
+    }),
     live,
     frames: {
       probe: (reference) => media.probe(reference),

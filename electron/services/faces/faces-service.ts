@@ -14,7 +14,12 @@ export interface FacesDeps {
 }
 
 /** Still pictures the service reads from `img`; anything else local has to go up as a link first. */
-const INLINE_IMAGES: Partial<Record<MediaFormat, string>> = { jpeg: 'image/jpeg', png: 'image/png', bmp: 'image/bmp', webp: 'image/webp' };
+const INLINE_IMAGES: Partial<Record<MediaFormat, string>> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  bmp: 'image/bmp',
+  webp: 'image/webp',
+};
 
 /** Face detection and analyze frames through the active connection. Both only read: nothing is charged or recorded. */
 export class FacesService {
@@ -22,7 +27,9 @@ export class FacesService {
 
   async detect(request: DetectRequest): Promise<DetectResult> {
     const { client } = await this.deps.activeClient();
-    const media = request.source.startsWith('file:') ? { img: await this.inline(request.source) } : { url: request.source };
+    const media = request.source.startsWith('file:')
+      ? { img: await this.inline(request.source) }
+      : { url: request.source };
     return client.call('detectFaces', {
       ...media,
       ...(request.singleFace !== undefined && { single_face: request.singleFace }),
@@ -33,7 +40,9 @@ export class FacesService {
 
   async analyze(request: AnalyzeRequest): Promise<AnalyzeResult> {
     if (request.timestamps && request.timestamps.length !== request.frameUrls.length) {
-      throw new Error(`Give one timestamp per frame: ${request.frameUrls.length} frames but ${request.timestamps.length} timestamps.`);
+      throw new Error(
+        `Give one timestamp per frame: ${request.frameUrls.length} frames but ${request.timestamps.length} timestamps.`,
+      );
     }
     const { client } = await this.deps.activeClient();
     const answer = await client.call('analyzeFrames', {
@@ -53,7 +62,10 @@ export class FacesService {
     const refusal = mediaRefusal('face-detect', info);
     if (refusal) throw new Error(refusal);
     const type = info?.kind === 'image' ? INLINE_IMAGES[info.format] : undefined;
-    if (!type) throw new Error(`Only a local picture (JPEG, PNG, BMP, WebP) can be sent inline; upload "${path.split(/[\\/]/).pop()}" and give its link instead.`);
+    if (!type)
+      throw new Error(
+        `Only a local picture (JPEG, PNG, BMP, WebP) can be sent inline; upload "${path.split(/[\\/]/).pop()}" and give its link instead.`,
+      );
     const bytes = await readFile(path);
     return `data:${type};base64,${bytes.toString('base64')}`;
   }

@@ -15,12 +15,20 @@ const CLOSED_KEPT = 200;
 const OpenSessions = z.object({
   sessions: z.array(LiveSession),
   /** What opening sessions cost on each connection (the guide for a price the service does not publish). */
-  charges: z.array(z.object({ connectionId: z.string(), at: z.number(), credits: z.number() })).max(1000).default([]),
+  charges: z
+    .array(z.object({ connectionId: z.string(), at: z.number(), credits: z.number() }))
+    .max(1000)
+    .default([]),
   /** The latest closed sessions, for the Library's list of what was open and what it cost. */
   closed: z.array(LiveSessionEntry).max(CLOSED_KEPT).default([]),
 });
 type OpenSessions = z.infer<typeof OpenSessions>;
-export const liveSessionsSpec: RecordStoreSpec<OpenSessions> = { name: 'live-sessions', schema: OpenSessions as z.ZodType<OpenSessions>, defaults: { sessions: [], charges: [], closed: [] }, version: 1 };
+export const liveSessionsSpec: RecordStoreSpec<OpenSessions> = {
+  name: 'live-sessions',
+  schema: OpenSessions as z.ZodType<OpenSessions>,
+  defaults: { sessions: [], charges: [], closed: [] },
+  version: 1,
+};
 
 /** 1216 the session does not exist, 1219 it is closed: either way nothing is left open. */
 const GONE_CODES = new Set([1216, 1219]);
@@ -48,7 +56,11 @@ export interface LiveCreateOptions {
   another?: boolean;
 }
 
-const faceKey = (faces: readonly LiveFace[]): string => faces.map((f) => `${f.path} ${f.opts}`).sort().join('\n');
+const faceKey = (faces: readonly LiveFace[]): string =>
+  faces
+    .map((f) => `${f.path} ${f.opts}`)
+    .sort()
+    .join('\n');
 
 /**
  * Live face swap sessions. A session costs while it is open, so every one is recorded on disk until it
@@ -66,7 +78,12 @@ export class LiveSessions {
   private readonly leftOver: Set<string>;
 
   constructor(private readonly deps: LiveDeps) {
-    this.leftOver = new Set(deps.store.get().sessions.filter((s) => s.origin === 'studio').map((s) => s.id));
+    this.leftOver = new Set(
+      deps.store
+        .get()
+        .sessions.filter((s) => s.origin === 'studio')
+        .map((s) => s.id),
+    );
   }
 
   /** This run's open sessions, with the command line's it adopted. */
@@ -83,7 +100,10 @@ export class LiveSessions {
 
   /** What opening sessions cost on a connection, newest last. */
   charges(connectionId: string): PastCharge[] {
-    return this.deps.store.get().charges.filter((c) => c.connectionId === connectionId).map((c) => ({ action: 'live-session', credits: c.credits, at: c.at }));
+    return this.deps.store
+      .get()
+      .charges.filter((c) => c.connectionId === connectionId)
+      .map((c) => ({ action: 'live-session', credits: c.credits, at: c.at }));
   }
 
   async create(faces: LiveFace[], options: LiveCreateOptions): Promise<LiveSession> {
@@ -91,19 +111,38 @@ export class LiveSessions {
     // A session costs while open: a second one for the same faces is only opened when asked for by name.
     const same = this.list().find((s) => s.connectionId === connectionId && faceKey(s.faces) === faceKey(faces));
     if (same && options.another !== true) {
-      throw new StudioError(`A session with these faces is already open (${same.id.slice(0, 8)}, opened ${new Date(same.createdAt).toLocaleTimeString()}). Use it or close it; open another only if you mean to pay for a second one.`, 'session-open');
+      throw new StudioError(
+        `A session with these faces is already open (${same.id.slice(0, 8)}, opened ${new Date(same.createdAt).toLocaleTimeString()}). Use it or close it; open another only if you mean to pay for a second one.`,
+        'session-open',
+      );
     }
-    if (!options.confirmation) throw new StudioError('A live face swap session is paid (the service does not publish its price) and was not confirmed: the studio asks first, and a script passes --yes.', 'confirmation-required');
+    if (!options.confirmation)
+      throw new StudioError(
+        'A live face swap session is paid (the service does not publish its price) and was not confirmed: the studio asks first, and a script passes --yes.',
+        'confirmation-required',
+      );
     await this.deps.requireConfirmed?.(options.confirmation);
     await this.checkFaces(faces);
     const before = (await this.deps.balance?.(connectionId).catch(() => null)) ?? null;
     const data = await client.call('liveCreate', { sourceImage: faces });
     const after = before === null ? null : ((await this.deps.balance?.(connectionId).catch(() => null)) ?? null);
-    const charged = before !== null && after !== null && before >= after ? Math.round((before - after) * 100) / 100 : null;
+    const charged =
+      before !== null && after !== null && before >= after ? Math.round((before - after) * 100) / 100 : null;
     const now = this.deps.now();
     const session: LiveSession = {
-      id: data._id, connectionId, createdAt: now, statusAt: now, chargedCredits: charged, faces, status: data.faceswap_status, channelId: data.channel_id,
-      frontUserId: data.front_user_id, algorithmUserId: data.algorithm_user_id, appId: data.app_id ?? '', simulated: connectionId === SANDBOX_CONNECTION_ID, origin: this.deps.origin,
+      id: data._id,
+      connectionId,
+      createdAt: now,
+      statusAt: now,
+      chargedCredits: charged,
+      faces,
+      status: data.faceswap_status,
+      channelId: data.channel_id,
+      frontUserId: data.front_user_id,
+      algorithmUserId: data.algorithm_user_id,
+      appId: data.app_id ?? '',
+      simulated: connectionId === SANDBOX_CONNECTION_ID,
+      origin: this.deps.origin,
     };
     this.tokens.set(session.id, data.front_rtc_token);
     this.deps.store.update((r) => ({
@@ -144,10 +183,20 @@ export class LiveSessions {
   /** What the page's real-time client joins with; refused for the sandbox (no media server) and for an adopted session (its token stayed with the command). */
   channel(id: string): LiveChannel {
     const session = this.open(id);
-    if (session.simulated) throw new Error('The sandbox has no media server: this session is simulated, so there is no channel to join.');
+    if (session.simulated)
+      throw new Error('The sandbox has no media server: this session is simulated, so there is no channel to join.');
     const token = this.tokens.get(id);
-    if (!token) throw new Error('This session was opened by studio live create; its channel token stayed with that command. Close it and create one here to see it.');
-    return { appId: session.appId, channelId: session.channelId, frontUserId: session.frontUserId, algorithmUserId: session.algorithmUserId, frontRtcToken: token };
+    if (!token)
+      throw new Error(
+        'This session was opened by studio live create; its channel token stayed with that command. Close it and create one here to see it.',
+      );
+    return {
+      appId: session.appId,
+      channelId: session.channelId,
+      frontUserId: session.frontUserId,
+      algorithmUserId: session.algorithmUserId,
+      frontRtcToken: token,
+    };
   }
 
   /** Closes what a previous run (killed, crashed) left open. One that cannot be reached now stays recorded for the next start. */
@@ -161,7 +210,10 @@ export class LiveSessions {
         closed += 1;
         this.deps.log.info('closed a live face swap session left open by an earlier run', { id: session.id });
       } catch (error) {
-        this.deps.log.warn('a live face swap session left open could not be closed yet', { id: session.id, error: String(error) });
+        this.deps.log.warn('a live face swap session left open could not be closed yet', {
+          id: session.id,
+          error: String(error),
+        });
       }
     }
     return closed;
@@ -174,7 +226,10 @@ export class LiveSessions {
 
   private open(id: string): LiveSession {
     const session = this.list().find((s) => s.id === id);
-    if (!session) throw new Error(`No open live session ${id} is recorded in this data folder: it was closed, or opened elsewhere.`);
+    if (!session)
+      throw new Error(
+        `No open live session ${id} is recorded in this data folder: it was closed, or opened elsewhere.`,
+      );
     return session;
   }
 
@@ -186,13 +241,23 @@ export class LiveSessions {
     }
     this.tokens.delete(session.id);
     const closedAt = this.deps.now();
-    this.deps.store.update((r) => ({ ...r, sessions: r.sessions.filter((s) => s.id !== session.id), closed: [...r.closed, entryOf(session, closedAt)].slice(-CLOSED_KEPT) }));
+    this.deps.store.update((r) => ({
+      ...r,
+      sessions: r.sessions.filter((s) => s.id !== session.id),
+      closed: [...r.closed, entryOf(session, closedAt)].slice(-CLOSED_KEPT),
+    }));
   }
 }
 
 function entryOf(session: LiveSession, closedAt: number | null): LiveSessionEntry {
   return {
-    id: session.id, connectionId: session.connectionId, createdAt: session.createdAt, closedAt, chargedCredits: session.chargedCredits ?? null,
-    faceCount: session.faces.length, status: session.status, statusAt: session.statusAt ?? session.createdAt,
+    id: session.id,
+    connectionId: session.connectionId,
+    createdAt: session.createdAt,
+    closedAt,
+    chargedCredits: session.chargedCredits ?? null,
+    faceCount: session.faces.length,
+    status: session.status,
+    statusAt: session.statusAt ?? session.createdAt,
   };
 }

@@ -18,10 +18,14 @@ const MAX_WIDTH = 1920;
 /** Stills from a local video at the chosen times, each a granted local picture the page can have uploaded. */
 export async function takeVideoFrames(deps: VideoFramesDeps, request: VideoFramesRequest): Promise<VideoFrame[]> {
   const info = await deps.probe(request.video);
-  if (info.kind !== 'video' || !info.width) throw new Error('Frames can be taken from a video only; this file has no picture track.');
+  if (info.kind !== 'video' || !info.width)
+    throw new Error('Frames can be taken from a video only; this file has no picture track.');
   const seconds = (info.durationMs ?? 0) / 1000;
   const late = request.times.filter((t) => t >= seconds);
-  if (late.length > 0) throw new Error(`The video lasts ${seconds.toFixed(2)} s: there is no frame at ${late.map((t) => `${t} s`).join(', ')}.`);
+  if (late.length > 0)
+    throw new Error(
+      `The video lasts ${seconds.toFixed(2)} s: there is no frame at ${late.map((t) => `${t} s`).join(', ')}.`,
+    );
   const width = Math.min(Math.max(info.width, 16), MAX_WIDTH);
   await mkdir(deps.dir, { recursive: true });
   const batch = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -12,9 +12,15 @@ export interface BodyDeadlineOptions {
   checkEveryMs?: number;
 }
 
-const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nThe request took too long to arrive.\n';
+const TIMED_OUT =
+  'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nThe request took too long to arrive.\n';
 
-const DEFAULTS: Required<BodyDeadlineOptions> = { graceMs: 15_000, minBytesPerSecond: 256 * 1024, idleMs: 10_000, checkEveryMs: 1_000 };
+const DEFAULTS: Required<BodyDeadlineOptions> = {
+  graceMs: 15_000,
+  minBytesPerSecond: 256 * 1024,
+  idleMs: 10_000,
+  checkEveryMs: 1_000,
+};
 
 /**
  * Bounds how long a request may take to arrive. Fastify sets no request time limit, so a client trickling
@@ -32,7 +38,8 @@ export function limitBodyTime(app: FastifyInstance, options: BodyDeadlineOptions
     if (raw.complete || !(raw.socket instanceof Socket)) return;
     const declared = Number(raw.headers['content-length']);
     const started = Date.now();
-    const deadline = started + graceMs + (Number.isFinite(declared) && declared > 0 ? (declared / minBytesPerSecond) * 1000 : 0);
+    const deadline =
+      started + graceMs + (Number.isFinite(declared) && declared > 0 ? (declared / minBytesPerSecond) * 1000 : 0);
     let lastBytes = raw.socket.bytesRead;
     let lastProgress = started;
     const timer = setInterval(() => {

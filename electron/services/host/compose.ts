@@ -64,7 +64,10 @@ export function composeHost(options: ComposeOptions): ComposedHost {
       }
     }
   };
-  const notices = new NoticeBoard((notice) => emit('notice', notice), () => listeners.size > 0);
+  const notices = new NoticeBoard(
+    (notice) => emit('notice', notice),
+    () => listeners.size > 0,
+  );
 
   let sandbox: ReturnType<ComposeOptions['startSandbox']> | undefined;
   const createStore = options.createStoreFactory(options.dataDir, { log, notify: (notice) => notices.raise(notice) });

@@ -43,7 +43,14 @@ export const processAlive = (pid: number): boolean => {
 function readOwner(path: string): LockOwner | null {
   try {
     const owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
-    return typeof owner.pid === 'number' ? { pid: owner.pid, host: String(owner.host ?? '?'), kind: String(owner.kind ?? 'studio'), startedAt: Number(owner.startedAt ?? 0) } : null;
+    return typeof owner.pid === 'number'
+      ? {
+          pid: owner.pid,
+          host: String(owner.host ?? '?'),
+          kind: String(owner.kind ?? 'studio'),
+          startedAt: Number(owner.startedAt ?? 0),
+        }
+      : null;
   } catch {
     return null;
   }

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { bridgeCalls, isCallChannel, type BridgeCalls, type BridgeFailure, type BridgeOutcome } from '../../common/bridge';
+import {
+  bridgeCalls,
+  isCallChannel,
+  type BridgeCalls,
+  type BridgeFailure,
+  type BridgeOutcome,
+} from '../../common/bridge';
 import type { Handlers, Logger } from './types';
 
 export interface DispatcherDeps {
@@ -15,7 +21,8 @@ function describeIssues(channel: string, error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return `Invalid arguments for ${channel}`;
   const [position, ...rest] = issue.path;
-  const where = typeof position === 'number' ? `argument ${position + 1}${rest.length ? ` (${rest.join('.')})` : ''}` : 'arguments';
+  const where =
+    typeof position === 'number' ? `argument ${position + 1}${rest.length ? ` (${rest.join('.')})` : ''}` : 'arguments';
   return `Invalid ${where} for ${channel}: ${issue.message}`;
 }
 
@@ -24,7 +31,8 @@ export function toFailure(error: unknown, redact: (text: string) => string): Bri
   if (error instanceof Error) {
     const { code, kind } = error as { code?: unknown; kind?: unknown };
     const failure: BridgeFailure = { message: redact(error.message || error.name) };
-    if (typeof code === 'string' || typeof code === 'number') failure.code = typeof code === 'string' ? redact(code) : code;
+    if (typeof code === 'string' || typeof code === 'number')
+      failure.code = typeof code === 'string' ? redact(code) : code;
     else if (typeof kind === 'string') failure.code = kind;
     return failure;
   }

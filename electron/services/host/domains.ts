@@ -29,7 +29,12 @@ import { createToolDeps, createToolsDomain } from '../tools/tools-domain';
 import { createAvatarsDomain } from '../avatars/avatars-domain';
 import { createTextDomain, createTextPictures } from '../text/text-domain';
 import { createCaptionsDomain } from '../media/captions-domain';
-import { campaignMusicMixer, campaignStills, createCampaignRunner, throttledCampaignEvents } from '../campaign/campaign-services';
+import {
+  campaignMusicMixer,
+  campaignStills,
+  createCampaignRunner,
+  throttledCampaignEvents,
+} from '../campaign/campaign-services';
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { Handlers, HostBase } from './types';
@@ -78,8 +83,16 @@ export interface Domains {
 export function createDomains(base: HostBase): Domains {
   const storage = createHostStorage(base);
   const grants = new LocalGrants(base.createStore(localGrantsSpec));
-  const sheets = { dir: join(base.dataDir, 'imports'), grant: (path: string) => grants.grant(path), limits: { maxRows: MAX_BATCH_ROWS, maxBytes: SHEET_MAX_BYTES } };
-  const linker = new LocalMediaLinker({ storage, grants, onProgress: (progress) => base.emit('uploads.progress', progress) });
+  const sheets = {
+    dir: join(base.dataDir, 'imports'),
+    grant: (path: string) => grants.grant(path),
+    limits: { maxRows: MAX_BATCH_ROWS, maxBytes: SHEET_MAX_BYTES },
+  };
+  const linker = new LocalMediaLinker({
+    storage,
+    grants,
+    onProgress: (progress) => base.emit('uploads.progress', progress),
+  });
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
   const studio = createStudioServices(base, projects);
   const downloads = createDownloadsService(base, studio, projects);
@@ -96,7 +109,12 @@ export function createDomains(base: HostBase): Domains {
     // The preview's draft voice takes the gender and accent of the voice the service would speak with.
     voiceList: async (voiceId) => (await studio.catalogue.voices({})).find((v) => v.voice_id === voiceId) ?? null,
   });
-  const templates = new TemplateLibrary({ dataDir: base.dataDir, startersDir: starterTemplatesDir(), pathOf: (url) => grants.pathOf(url), grant: (path) => grants.grant(path) });
+  const templates = new TemplateLibrary({
+    dataDir: base.dataDir,
+    startersDir: starterTemplatesDir(),
+    pathOf: (url) => grants.pathOf(url),
+    grant: (path) => grants.grant(path),
+  });
   const templatesDomain = createTemplatesDomain(base, templates);
   const startNew = (request: Parameters<typeof startProject>[0]) =>
     startProject(request, {
@@ -113,10 +131,18 @@ export function createDomains(base: HostBase): Domains {
   // Campaigns: text drawn and files linked as the editor's Create does (only files the user chose).
   const linkForCampaign = linker.linkFor('campaign');
   const campaigns = createCampaignRunner({
-    dataDir: base.dataDir, engine: studio.jobs, storage, log: base.log, notify: studio.notify,
+    dataDir: base.dataDir,
+    engine: studio.jobs,
+    storage,
+    log: base.log,
+    notify: studio.notify,
     grant: (path) => grants.grant(path),
     linkLocal: async (value) => (await linkForCampaign(value)).value as Record<string, unknown>,
-    mixMusic: campaignMusicMixer(media.toolkit.music, (ref) => media.toolkit.cache.localPath(ref), (path) => grants.grant(path)),
+    mixMusic: campaignMusicMixer(
+      media.toolkit.music,
+      (ref) => media.toolkit.cache.localPath(ref),
+      (path) => grants.grant(path),
+    ),
     placement: async () => (await studio.connections.state()).connections.find((c) => c.active)?.placement,
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
   });
@@ -141,7 +167,10 @@ export function createDomains(base: HostBase): Domains {
     createTextDomain(text),
     createCaptionsDomain(media.toolkit),
     createCampaignsDomain(studio, {
-      runner: campaigns, openProject: async (id) => (await projects.open(id)).project, pathOf: (ref) => grants.pathOf(ref), checkLinks: (urls) => media.checkLinks(urls),
+      runner: campaigns,
+      openProject: async (id) => (await projects.open(id)).project,
+      pathOf: (ref) => grants.pathOf(ref),
+      checkLinks: (urls) => media.checkLinks(urls),
       stills: campaignStills(media.toolkit, (project) => text.flatten(project)),
       openPath: base.platform.openPath,
     }),
@@ -152,7 +181,9 @@ export function createDomains(base: HostBase): Domains {
   archive.start();
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);
-  const missing = callChannels.filter((channel) => typeof (handlers as Record<string, unknown>)[channel] !== 'function');
+  const missing = callChannels.filter(
+    (channel) => typeof (handlers as Record<string, unknown>)[channel] !== 'function',
+  );
   if (missing.length > 0) throw new Error(`No handler for bridge calls: ${missing.join(', ')}`);
 
   return {

@@ -59,7 +59,9 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
   const settings = host.createStore(appSettingsSpec);
   const jobs = new JobEngine({
     ...options.reports,
-    storage: options.storage ?? new FileLedgerStorage(join(host.dataDir, 'jobs'), host.log, undefined, (notice) => host.notices.raise(notice)),
+    storage:
+      options.storage ??
+      new FileLedgerStorage(join(host.dataDir, 'jobs'), host.log, undefined, (notice) => host.notices.raise(notice)),
     connections: target,
     clock,
     log: host.log,

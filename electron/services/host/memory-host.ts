@@ -14,13 +14,18 @@ export interface EmittedEvent {
  * A complete host base kept in memory: for tests of any domain, and for code that needs a host with no
  * disk. `emitted` records every event; override any part with `overrides`.
  */
-export function createMemoryHostBase(overrides: Partial<HostBase> = {}): HostBase & { emitted: EmittedEvent[]; logger: MemoryLogger } {
+export function createMemoryHostBase(
+  overrides: Partial<HostBase> = {},
+): HostBase & { emitted: EmittedEvent[]; logger: MemoryLogger } {
   const logger = new MemoryLogger();
   const emitted: EmittedEvent[] = [];
   const emit = <E extends EventChannel>(event: E, payload: EventPayloads[E]): void => {
     emitted.push({ event, payload });
   };
-  const notices = new NoticeBoard((notice) => emit('notice', notice), () => false);
+  const notices = new NoticeBoard(
+    (notice) => emit('notice', notice),
+    () => false,
+  );
   return {
     host: 'cli',
     appVersion: '0.0.0-test',

@@ -74,10 +74,11 @@ export async function openOwnerChannel(options: OwnerChannelOptions): Promise<Ow
       socket,
       (value) => {
         const parsed = ClientMessage.safeParse(value);
-        if (!parsed.success) return drop('a message that is not one of the channel\'s');
+        if (!parsed.success) return drop("a message that is not one of the channel's");
         const message = parsed.data;
         if (!welcomed) {
-          if (message.t !== 'hello' || !sameToken(message.token, token)) return drop(message.t === 'hello' ? 'wrong token' : 'no hello');
+          if (message.t !== 'hello' || !sameToken(message.token, token))
+            return drop(message.t === 'hello' ? 'wrong token' : 'no hello');
           welcomed = true;
           welcomedSockets.add(socket);
           clearTimeout(hello);
@@ -93,10 +94,14 @@ export async function openOwnerChannel(options: OwnerChannelOptions): Promise<Ow
           return;
         }
         if (message.t === 'file') {
-          void nameFile(message.path, message.use).then((outcome) => writeLine(socket, { t: 'answer', id: message.id, outcome }));
+          void nameFile(message.path, message.use).then((outcome) =>
+            writeLine(socket, { t: 'answer', id: message.id, outcome }),
+          );
           return;
         }
-        void options.dispatch(message.channel, message.args).then((outcome) => writeLine(socket, { t: 'answer', id: message.id, outcome }));
+        void options
+          .dispatch(message.channel, message.args)
+          .then((outcome) => writeLine(socket, { t: 'answer', id: message.id, outcome }));
       },
       drop,
     );
@@ -109,11 +114,21 @@ export async function openOwnerChannel(options: OwnerChannelOptions): Promise<Ow
    * refused by the owner's grants.
    */
   async function nameFile(path: string, use: NamedFileUse): Promise<BridgeOutcome> {
-    if (!options.files) return { ok: false, error: { message: `The ${options.kind} takes links only from other commands, not local files`, code: 'not-served' } };
+    if (!options.files)
+      return {
+        ok: false,
+        error: {
+          message: `The ${options.kind} takes links only from other commands, not local files`,
+          code: 'not-served',
+        },
+      };
     try {
       return { ok: true, value: await takeNamedFile(options.files, path, use) };
     } catch (error) {
-      options.log.warn('owner channel refused a named file', { use, reason: error instanceof Error ? error.message : String(error) });
+      options.log.warn('owner channel refused a named file', {
+        use,
+        reason: error instanceof Error ? error.message : String(error),
+      });
       return { ok: false, error: toFailure(error, (text) => text) };
     }
   }

@@ -27,7 +27,10 @@ export interface OwnerLink {
   /** Who owns the folder ("web host", "desktop app"). */
   kind: string;
   pid: number;
-  call<C extends CallChannel>(channel: C, ...args: Parameters<StudioApi[C]>): Promise<Awaited<ReturnType<StudioApi[C]>>>;
+  call<C extends CallChannel>(
+    channel: C,
+    ...args: Parameters<StudioApi[C]>
+  ): Promise<Awaited<ReturnType<StudioApi[C]>>>;
   /**
    * Hands the owner a local file this command's user named (an absolute path): the owner checks it and
    * takes it in as its page takes a chosen file, and answers the reference later calls use for it.
@@ -35,7 +38,10 @@ export interface OwnerLink {
   nameFile(path: string, use: 'media'): Promise<ChosenMedia>;
   nameFile(path: string, use: 'sheet'): Promise<ChosenSheet>;
   /** Follows the owner's events of the given channels (replaces an earlier choice). */
-  listen(events: readonly EventChannel[], handler: <E extends EventChannel>(event: E, payload: EventPayloads[E]) => void): void;
+  listen(
+    events: readonly EventChannel[],
+    handler: <E extends EventChannel>(event: E, payload: EventPayloads[E]) => void,
+  ): void;
   /** Rejects when the connection is lost (the owner quit): what waits on events races it. */
   lost: Promise<never>;
   close(): void;
@@ -81,9 +87,15 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
       answers.clear();
       reject(closed);
     };
-    socket.on('error', (error) => fail(new OwnerRefusedError(`The connection to the data folder's owner failed: ${error.message}`)));
+    socket.on('error', (error) =>
+      fail(new OwnerRefusedError(`The connection to the data folder's owner failed: ${error.message}`)),
+    );
     socket.on('close', () =>
-      fail(new OwnerRefusedError('The studio that has the data folder open closed the connection (it may have quit). A job already sent stays in its Library; `studio jobs wait ID` follows it.')),
+      fail(
+        new OwnerRefusedError(
+          'The studio that has the data folder open closed the connection (it may have quit). A job already sent stays in its Library; `studio jobs wait ID` follows it.',
+        ),
+      ),
     );
     readLines(
       socket,
@@ -91,7 +103,8 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
         const parsed = OwnerMessage.safeParse(value);
         if (!parsed.success) return;
         const message = parsed.data;
-        if (message.t === 'refused') fail(new OwnerRefusedError(`The data folder's owner refused this command: ${message.reason}.`));
+        if (message.t === 'refused')
+          fail(new OwnerRefusedError(`The data folder's owner refused this command: ${message.reason}.`));
         else if (message.t === 'welcome') resolve(link(message.kind, message.pid));
         else if (message.t === 'event') eventHandler?.(message.event as EventChannel, message.payload);
         else {
@@ -132,7 +145,13 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
               resolve: (value) => {
                 const parsed = schema.safeParse(value);
                 if (parsed.success) done(parsed.data);
-                else refuse(new OwnerCallError('The data folder\'s owner answered a named file with something that is not a file reference', 'invalid'));
+                else
+                  refuse(
+                    new OwnerCallError(
+                      "The data folder's owner answered a named file with something that is not a file reference",
+                      'invalid',
+                    ),
+                  );
               },
               reject: refuse,
             });

@@ -31,19 +31,37 @@ const LIMITS: Record<NamedFileUse, number> = { media: IMPORT_LIMIT_BYTES, sheet:
  */
 export async function checkNamedFile(path: string, use: NamedFileUse): Promise<void> {
   if (!isAbsolute(path) || resolve(path) !== path || path.includes('\u0000')) {
-    throw new StudioError(`${path}: a named file must be an absolute path, resolved against the command's own folder`, 'not-absolute');
+    throw new StudioError(
+      `${path}: a named file must be an absolute path, resolved against the command's own folder`,
+      'not-absolute',
+    );
   }
   const facts = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw new StudioError(`${path}: ${error.code === 'ENOENT' ? 'no such file' : `cannot be read (${error.code ?? error.message})`}`, 'not-found');
+    throw new StudioError(
+      `${path}: ${error.code === 'ENOENT' ? 'no such file' : `cannot be read (${error.code ?? error.message})`}`,
+      'not-found',
+    );
   });
-  if (!facts.isFile()) throw new StudioError(`${path} is not a regular file (${facts.isDirectory() ? 'a folder' : 'a device, pipe or socket'})`, 'not-a-file');
+  if (!facts.isFile())
+    throw new StudioError(
+      `${path} is not a regular file (${facts.isDirectory() ? 'a folder' : 'a device, pipe or socket'})`,
+      'not-a-file',
+    );
   if (facts.size === 0) throw new StudioError(`${path} is empty`, 'not-media');
   const limit = LIMITS[use];
-  if (facts.size > limit) throw new StudioError(`${path} is larger than ${Math.round(limit / 1024 / 1024)} MB, the most the studio takes ${use === 'media' ? 'for a medium' : 'for a spreadsheet'}`, 'too-large');
+  if (facts.size > limit)
+    throw new StudioError(
+      `${path} is larger than ${Math.round(limit / 1024 / 1024)} MB, the most the studio takes ${use === 'media' ? 'for a medium' : 'for a spreadsheet'}`,
+      'too-large',
+    );
 }
 
 /** Checks, then imports and grants the file the client named; answers the page's reference for it. */
-export async function takeNamedFile(importers: NamedFileImporters, path: string, use: NamedFileUse): Promise<ChosenMedia | ChosenSheet> {
+export async function takeNamedFile(
+  importers: NamedFileImporters,
+  path: string,
+  use: NamedFileUse,
+): Promise<ChosenMedia | ChosenSheet> {
   await checkNamedFile(path, use);
   return use === 'media' ? importers.importPath(path) : importers.importSheetPath(path);
 }

@@ -41,7 +41,10 @@ export function sameToken(shown: string, expected: string): boolean {
  * is a stale one left by a crash). Written to a private file first and renamed, so a reader never sees
  * half a record and the token is never in a file anyone else may read, even for a moment.
  */
-export function writeOwnerRecord(dataDir: string, record: Omit<OwnerRecord, 'host' | 'pid' | 'startedAt'>): OwnerRecord {
+export function writeOwnerRecord(
+  dataDir: string,
+  record: Omit<OwnerRecord, 'host' | 'pid' | 'startedAt'>,
+): OwnerRecord {
   const full: OwnerRecord = { ...record, pid: process.pid, host: hostname(), startedAt: Date.now() };
   const path = ownerRecordPath(dataDir);
   const temporary = `${path}.${process.pid}.tmp`;

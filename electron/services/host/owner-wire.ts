@@ -11,10 +11,20 @@ import { NamedFileUse } from './owner-files';
  */
 export const ClientMessage = z.discriminatedUnion('t', [
   z.object({ t: z.literal('hello'), token: z.string().max(200) }),
-  z.object({ t: z.literal('call'), id: z.number().int().nonnegative(), channel: z.string().max(200), args: z.array(z.unknown()).max(20) }),
+  z.object({
+    t: z.literal('call'),
+    id: z.number().int().nonnegative(),
+    channel: z.string().max(200),
+    args: z.array(z.unknown()).max(20),
+  }),
   z.object({ t: z.literal('listen'), events: z.array(z.string().max(200)).max(50) }),
   // A local file the client's user named on its command line: the one kind of path the owner opens for it.
-  z.object({ t: z.literal('file'), id: z.number().int().nonnegative(), path: z.string().min(1).max(4096), use: NamedFileUse }),
+  z.object({
+    t: z.literal('file'),
+    id: z.number().int().nonnegative(),
+    path: z.string().min(1).max(4096),
+    use: NamedFileUse,
+  }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 

@@ -12,7 +12,11 @@ import type { HostBase } from './types';
 // The services several domains share, composed here in the host layer: they compose other services
 // (the engine, the catalogue, batches), which a domain folder must not do.
 
-export function createStudioServices(base: StudioHost, projects: ProjectLibrary, overrides: StudioServiceOverrides = {}): StudioServices {
+export function createStudioServices(
+  base: StudioHost,
+  projects: ProjectLibrary,
+  overrides: StudioServiceOverrides = {},
+): StudioServices {
   const progress = new ProgressAggregator((fraction) => base.platform.setProgress?.(fraction));
   const jobsProgress = progress.source('jobs');
   // A desktop notification where the host has them; otherwise a notice the page shows as a toast.
@@ -34,7 +38,13 @@ export function createStudioServices(base: StudioHost, projects: ProjectLibrary,
   });
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
-  const batches = new BatchRunner({ engine: jobs, store: new BatchStore(base.dataDir), log: base.log, onChange: throttledBatchEvents(base), notify });
+  const batches = new BatchRunner({
+    engine: jobs,
+    store: new BatchStore(base.dataDir),
+    log: base.log,
+    onChange: throttledBatchEvents(base),
+    notify,
+  });
   return { connections, jobs, reactor, catalogue, progress, batches, notify };
 }
 
@@ -43,7 +53,11 @@ export function createStudioServices(base: StudioHost, projects: ProjectLibrary,
  * domain has registered its reactions (the reactor refuses later ones), so the reactor's catch-up runs
  * every handler for jobs that ended while the studio was closed.
  */
-export function startStudioServices({ jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): void {
+export function startStudioServices({
+  jobs,
+  reactor,
+  batches,
+}: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): void {
   jobs.start();
   reactor.start();
   // Batches that were running when the studio stopped go on (the ledger says which rows were sent).
@@ -69,7 +83,12 @@ function throttledBatchEvents(base: Pick<HostBase, 'emit'>): (view: BatchView) =
 }
 
 /** What a job's end means, by purpose. Batches and the archive add theirs with reactor.on(). */
-function registerReactions(base: Pick<HostBase, 'emit'>, reactor: JobReactor, catalogue: CatalogueService, projects: ProjectLibrary): void {
+function registerReactions(
+  base: Pick<HostBase, 'emit'>,
+  reactor: JobReactor,
+  catalogue: CatalogueService,
+  projects: ProjectLibrary,
+): void {
   reactor.on('scene-voiceover', async (job) => {
     if (job.purpose.type !== 'scene-voiceover' || job.phase !== 'completed' || !job.resultUrl) return;
     const { projectId, sceneId, scriptHash } = job.purpose;

@@ -8,7 +8,11 @@ import type { PollOutcome } from './scheduler';
 
 /** Avatar uploads and voice clones are for the catalogue even when the caller names no purpose. */
 export function defaultPurpose(kind: JobKind): JobPurpose {
-  return kind === 'avatar-upload' ? { type: 'avatar-upload' } : kind === 'voice-clone' ? { type: 'voice-clone' } : { type: 'plain' };
+  return kind === 'avatar-upload'
+    ? { type: 'avatar-upload' }
+    : kind === 'voice-clone'
+      ? { type: 'voice-clone' }
+      : { type: 'plain' };
 }
 
 export function phaseOf(status: number): JobPhase {
@@ -30,7 +34,9 @@ export function serviceErrorToJob(error: ServiceError): JobError {
 /** A create the service refused outright: nothing was created or charged. */
 export function refusedCreate(error: ServiceError): JobError {
   const refused = serviceErrorToJob(error);
-  if (error.code === Code.TooFrequent) refused.explanation = 'The service kept rate-limiting this account, so the studio gave up sending the job (nothing was created or charged). Send it again in a minute.';
+  if (error.code === Code.TooFrequent)
+    refused.explanation =
+      'The service kept rate-limiting this account, so the studio gave up sending the job (nothing was created or charged). Send it again in a minute.';
   return refused;
 }
 
@@ -39,7 +45,12 @@ export function errorText(error: unknown): string {
 }
 
 /** The newest job with the same request hash sent within the window and not failed, if any. */
-export function recentDuplicate(jobs: Iterable<JobRecord>, requestHash: string, now: number, windowMs: number): JobRecord | undefined {
+export function recentDuplicate(
+  jobs: Iterable<JobRecord>,
+  requestHash: string,
+  now: number,
+  windowMs: number,
+): JobRecord | undefined {
   let newest: JobRecord | undefined;
   for (const job of jobs) {
     if (job.requestHash !== requestHash || job.phase === 'failed' || now - job.createdAt >= windowMs) continue;
@@ -97,15 +108,28 @@ export function newJobRecord(draft: {
 }
 
 /** What a failed poll means for its job: ask again later, the service no longer knows it, or wait for the user. */
-export type PollFailure = { type: 'again'; outcome: PollOutcome } | { type: 'gone'; error: JobError } | { type: 'stall'; explanation: string };
+export type PollFailure =
+  { type: 'again'; outcome: PollOutcome } | { type: 'gone'; error: JobError } | { type: 'stall'; explanation: string };
 
 export function pollFailure(error: unknown): PollFailure {
   if (!isServiceError(error)) return { type: 'again', outcome: { type: 'error' } };
-  if (error.code === Code.TooFrequent) return { type: 'again', outcome: { type: 'rate-limited', retryAfterMs: error.retryAfterMs } };
+  if (error.code === Code.TooFrequent)
+    return { type: 'again', outcome: { type: 'rate-limited', retryAfterMs: error.retryAfterMs } };
   if (error.code === Code.ContentNotFound || error.code === Code.ResourceNotFound) {
-    return { type: 'gone', error: { ...serviceErrorToJob(error), explanation: 'The service no longer knows this job (deleted, expired, or a sandbox that was restarted).' } };
+    return {
+      type: 'gone',
+      error: {
+        ...serviceErrorToJob(error),
+        explanation: 'The service no longer knows this job (deleted, expired, or a sandbox that was restarted).',
+      },
+    };
   }
-  if ((error.code !== undefined && isAuthCode(error.code)) || error.kind === 'config' || error.httpStatus === 401 || error.httpStatus === 403) {
+  if (
+    (error.code !== undefined && isAuthCode(error.code)) ||
+    error.kind === 'config' ||
+    error.httpStatus === 401 ||
+    error.httpStatus === 403
+  ) {
     return { type: 'stall', explanation: `${error.explanation} Then use "Check again".` };
   }
   return { type: 'again', outcome: { type: 'error' } };

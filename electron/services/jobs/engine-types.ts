@@ -54,7 +54,6 @@ export interface JobEngineDeps {
   balance?(connectionId: string): Promise<number | null>;
 }
 
-
 export class JobNotFoundError extends Error {
   constructor(id: string) {
     super(`No job with id "${id}"`);

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { CostEstimate, JobKind, JobPhase, JobRecord, JobSubmission, JobView, PriceQuote, QuoteItem, SubmitResult } from '../../common/bridge/jobs';
+import type {
+  CostEstimate,
+  JobKind,
+  JobPhase,
+  JobRecord,
+  JobSubmission,
+  JobView,
+  PriceQuote,
+  QuoteItem,
+  SubmitResult,
+} from '../../common/bridge/jobs';
 import type { PaidAction, PaidConfirmation, PastCharge, Price, SpendingPolicy } from '../../common/jobs/cost-model';
 import { recordedEstimate } from './paid-gate';
 import { SpendingGate, type MeasuredCreate } from './spending-gate';
@@ -15,7 +25,16 @@ import { JobTiming } from './job-timing';
 import { JobEvents } from './job-events';
 import type { PollingStrategy } from './polling-strategy';
 import { RESULT_LIFETIME_MS, JobNotFoundError, type JobEngineDeps } from './engine-types';
-import { duplicateMessage, errorText, hashRequest, newJobRecord, phaseOf, pollFailure, recentDuplicate, refusedCreate } from './engine-helpers';
+import {
+  duplicateMessage,
+  errorText,
+  hashRequest,
+  newJobRecord,
+  phaseOf,
+  pollFailure,
+  recentDuplicate,
+  refusedCreate,
+} from './engine-helpers';
 
 export { RESULT_LIFETIME_MS, JobNotFoundError, type JobEngineDeps };
 export type { EngineConnection, EngineConnections } from './engine-types';
@@ -45,17 +64,28 @@ export class JobEngine {
     this.events = new JobEvents(deps, () => this.jobs.values());
     this.timing = deps.polling ?? new JobTiming();
     this.timers = deps.timers ?? realTimers;
-    this.writer = new LedgerWriter({ storage: deps.storage, timers: this.timers, log: deps.log, warn: deps.warn, latest: (id) => this.jobs.get(id) });
+    this.writer = new LedgerWriter({
+      storage: deps.storage,
+      timers: this.timers,
+      log: deps.log,
+      warn: deps.warn,
+      latest: (id) => this.jobs.get(id),
+    });
     this.spending = new SpendingGate({
-      clock: deps.clock, activeConnection: () => deps.connections.active(), records: () => this.jobs.values(),
-      estimator: deps.estimator, spending: deps.spending, balance: deps.balance,
+      clock: deps.clock,
+      activeConnection: () => deps.connections.active(),
+      records: () => this.jobs.values(),
+      estimator: deps.estimator,
+      spending: deps.spending,
+      balance: deps.balance,
     });
     this.scheduler = new PollScheduler((id, signal) => this.poll(id, signal), {
       ...deps.scheduler,
       clock: deps.clock,
       timers: deps.timers,
       random: deps.random,
-      onDeadline: (id) => this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
+      onDeadline: (id) =>
+        this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
       wakeHint: (id) => {
         const record = this.jobs.get(id);
         return record && this.timing.hint(record, this.deps.clock.now());
@@ -88,7 +118,12 @@ export class JobEngine {
       if (options.only && !options.only.includes(record.id)) continue;
       // Spread the first polls so a restart with many jobs does not burst.
       this.startFollowing(record);
-      this.scheduler.track(record.id, record.phase === 'queued' ? 'queued' : 'processing', record.deadlineAt, random() * 2_000);
+      this.scheduler.track(
+        record.id,
+        record.phase === 'queued' ? 'queued' : 'processing',
+        record.deadlineAt,
+        random() * 2_000,
+      );
     }
     this.events.reportProgress(now);
   }
@@ -195,7 +230,12 @@ export class JobEngine {
     // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
     if (!submission.confirmDuplicate) {
       const earlier = recentDuplicate(this.jobs.values(), requestHash, now, this.deps.duplicateWindowMs ?? 10 * 60_000);
-      if (earlier) return { status: 'duplicate', existing: toJobView(earlier, now), message: duplicateMessage(spec.label, connection.name, earlier, now) };
+      if (earlier)
+        return {
+          status: 'duplicate',
+          existing: toJobView(earlier, now),
+          message: duplicateMessage(spec.label, connection.name, earlier, now),
+        };
     }
 
     const record = newJobRecord({
@@ -224,14 +264,21 @@ export class JobEngine {
     let created: MeasuredCreate<RemoteSnapshot>;
     let sentAt: number | null = null;
     try {
-      created = await this.spending.measure(connection.id, () => createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) }));
+      created = await this.spending.measure(connection.id, () =>
+        createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) }),
+      );
     } catch (error) {
       if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
         this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: refusedCreate(error) });
       } else {
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(error) });
       }
-      this.deps.log?.warn('job create did not succeed', { job: record.id, kind: record.kind, phase: this.jobs.get(record.id)?.phase, error: errorText(error) });
+      this.deps.log?.warn('job create did not succeed', {
+        job: record.id,
+        kind: record.kind,
+        phase: this.jobs.get(record.id)?.phase,
+        error: errorText(error),
+      });
       return { status: 'submitted', job: this.get(record.id) };
     }
 
@@ -240,10 +287,19 @@ export class JobEngine {
     const createdAt = this.deps.clock.now();
     // One durable write for the id and the create's answer: the answer alone carries nothing a
     // restart could not learn again, the id is what makes the paid job findable.
-    this.update(record.id, {
-      remoteId: snapshot.remoteId, expiresAt: createdAt + RESULT_LIFETIME_MS, activeSeenAt: createdAt, sentAt, balanceBefore, balanceAfter,
-      ...(charged !== null && { chargedCredits: charged, chargeSource: 'balance' as const }),
-    }, false);
+    this.update(
+      record.id,
+      {
+        remoteId: snapshot.remoteId,
+        expiresAt: createdAt + RESULT_LIFETIME_MS,
+        activeSeenAt: createdAt,
+        sentAt,
+        balanceBefore,
+        balanceAfter,
+        ...(charged !== null && { chargedCredits: charged, chargeSource: 'balance' as const }),
+      },
+      false,
+    );
     const { saved } = this.applySnapshot(record.id, snapshot, true);
     const after = this.jobs.get(record.id);
     if (after && isActive(after.phase)) {
@@ -274,7 +330,9 @@ export class JobEngine {
     } else if (isActive(record.phase) && record.remoteId) {
       this.scheduler.pollSoon(id);
     } else if (record.phase === 'outcome-unknown') {
-      throw new Error('The service has no way to look this job up: the studio never received its id. Check the service dashboard or your credit history; if it is not there, send the request again.');
+      throw new Error(
+        'The service has no way to look this job up: the studio never received its id. Check the service dashboard or your credit history; if it is not there, send the request again.',
+      );
     }
     return this.get(id);
   }
@@ -305,11 +363,19 @@ export class JobEngine {
     try {
       client = await this.deps.connections.client(record.connectionId);
     } catch (error) {
-      this.stall(id, `The connection this job was sent through is not available (${errorText(error)}). Restore it, then use "Check again".`);
+      this.stall(
+        id,
+        `The connection this job was sent through is not available (${errorText(error)}). Restore it, then use "Check again".`,
+      );
       return { type: 'done' };
     }
     try {
-      const snapshot = await pollJob(client, record.kind, { remoteId: record.remoteId, request: record.request as Record<string, unknown> }, signal);
+      const snapshot = await pollJob(
+        client,
+        record.kind,
+        { remoteId: record.remoteId, request: record.request as Record<string, unknown> },
+        signal,
+      );
       const { changed } = this.applySnapshot(id, snapshot, false);
       const after = this.jobs.get(id);
       if (!after || !isActive(after.phase)) return { type: 'done' };
@@ -331,7 +397,11 @@ export class JobEngine {
    * Applies a service answer: whether anything the user sees changed, and when it is on disk. The
    * create's answer is always written; later ones only when the job ended.
    */
-  private applySnapshot(id: string, snapshot: RemoteSnapshot, fromCreate: boolean): { changed: boolean; saved: Promise<void> } {
+  private applySnapshot(
+    id: string,
+    snapshot: RemoteSnapshot,
+    fromCreate: boolean,
+  ): { changed: boolean; saved: Promise<void> } {
     const unchanged = { changed: false, saved: Promise.resolve() };
     const record = this.jobs.get(id);
     if (!record) return unchanged;
@@ -345,18 +415,22 @@ export class JobEngine {
       return unchanged;
     }
     // Queued -> processing is not written down: after a crash the next poll learns it again.
-    const saved = this.update(id, {
-      phase,
-      remoteStatus: snapshot.status,
-      resultUrl: snapshot.resultUrl,
-      // The service's own figure wins over the balance's change.
-      chargedCredits: snapshot.chargedCredits ?? record.chargedCredits,
-      chargeSource: snapshot.chargedCredits !== null ? 'service' : (record.chargeSource ?? null),
-      answer: snapshot.answer,
-      polls: record.polls + (fromCreate ? 0 : 1),
-      finishedAt: final ? this.deps.clock.now() : null,
-      error: phase === 'failed' ? reportedFailure(snapshot.failReason) : null,
-    }, final || fromCreate);
+    const saved = this.update(
+      id,
+      {
+        phase,
+        remoteStatus: snapshot.status,
+        resultUrl: snapshot.resultUrl,
+        // The service's own figure wins over the balance's change.
+        chargedCredits: snapshot.chargedCredits ?? record.chargedCredits,
+        chargeSource: snapshot.chargedCredits !== null ? 'service' : (record.chargeSource ?? null),
+        answer: snapshot.answer,
+        polls: record.polls + (fromCreate ? 0 : 1),
+        finishedAt: final ? this.deps.clock.now() : null,
+        error: phase === 'failed' ? reportedFailure(snapshot.failReason) : null,
+      },
+      final || fromCreate,
+    );
     if (final) this.unfollow(this.jobs.get(id), !fromCreate);
     if (final) this.events.ended(this.jobs.get(id));
     return { changed: true, saved };

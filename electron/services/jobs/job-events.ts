@@ -13,7 +13,10 @@ export class JobEvents {
   private readonly views = new Set<(job: JobView) => void>();
   private readonly records = new Set<(job: JobRecord) => void>();
 
-  constructor(private readonly outlets: Outlets, private readonly all: () => Iterable<JobRecord>) {}
+  constructor(
+    private readonly outlets: Outlets,
+    private readonly all: () => Iterable<JobRecord>,
+  ) {}
 
   /** Each change as the page sees it. */
   subscribe(listener: (job: JobView) => void): () => void {
@@ -35,10 +38,14 @@ export class JobEvents {
         unsubscribe();
         resolve(job);
       });
-      signal?.addEventListener('abort', () => {
-        unsubscribe();
-        reject(signal.reason);
-      }, { once: true });
+      signal?.addEventListener(
+        'abort',
+        () => {
+          unsubscribe();
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
   }
 
@@ -53,7 +60,13 @@ export class JobEvents {
 
   ended(record: JobRecord | undefined): void {
     // A batch's rows (and a campaign's) are announced once, by the batch, when it ends: a toast per row piled over the table.
-    if (!record || !this.outlets.notify || record.purpose.type === 'batch-row' || record.purpose.type === 'campaign-row') return;
+    if (
+      !record ||
+      !this.outlets.notify ||
+      record.purpose.type === 'batch-row' ||
+      record.purpose.type === 'campaign-row'
+    )
+      return;
     const label = kindEntry(record.kind).label;
     if (record.phase === 'completed') this.outlets.notify(`${label} ready`, record.summary, 'completed');
     else this.outlets.notify(`${label} failed`, record.error?.explanation ?? record.summary, 'failed');

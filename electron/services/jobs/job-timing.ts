@@ -49,10 +49,18 @@ export interface JobTimingOptions {
  */
 const LATEST_GROWTH_WORTH_A_REHINT = 1.1;
 
-function mayComeSooner(before: Prediction | undefined, after: Prediction | undefined, latestAtLastRehint: number): boolean {
+function mayComeSooner(
+  before: Prediction | undefined,
+  after: Prediction | undefined,
+  latestAtLastRehint: number,
+): boolean {
   if (!after) return false;
   if (!before) return true;
-  return after.earliest < before.earliest || after.stepMs < before.stepMs || after.latest > latestAtLastRehint * LATEST_GROWTH_WORTH_A_REHINT;
+  return (
+    after.earliest < before.earliest ||
+    after.stepMs < before.stepMs ||
+    after.latest > latestAtLastRehint * LATEST_GROWTH_WORTH_A_REHINT
+  );
 }
 
 /**
@@ -113,7 +121,8 @@ export class JobTiming implements PollingStrategy {
     cohort?.delete(job.id);
     if (cohort?.size === 0) this.cohorts.delete(key);
     const before = this.predict(key);
-    if (learn && job.finishedAt !== null && job.activeSeenAt != null) this.learn(key, job.activeSeenAt - startOf(job), job.finishedAt - startOf(job), slept);
+    if (learn && job.finishedAt !== null && job.activeSeenAt != null)
+      this.learn(key, job.activeSeenAt - startOf(job), job.finishedAt - startOf(job), slept);
     const after = this.predict(key);
     if (!cohort || !(wasScout || mayComeSooner(before, after, this.latestAtRehint.get(key) ?? 0))) return [];
     if (after) this.latestAtRehint.set(key, after.latest);

@@ -73,17 +73,20 @@ export function reportedFailure(failReason: string | null | undefined): JobError
     code: null,
     endpoint: null,
     message: failReason ?? 'The service reported the job as failed (status 4).',
-    explanation: failReason ? `The service could not finish this job: ${failReason}` : 'The service could not finish this job. Check the inputs (URLs reachable, formats supported) and try again.',
+    explanation: failReason
+      ? `The service could not finish this job: ${failReason}`
+      : 'The service could not finish this job. Check the inputs (URLs reachable, formats supported) and try again.',
   };
 }
 
 /** Why a create's outcome is unknown, and how the user can find out. */
 export function describeUnknownOutcome(cause: unknown): JobError {
-  const what = cause === null
-    ? 'The studio stopped (closed or crashed) after writing this job down and before the service answered.'
-    : isServiceError(cause)
-      ? cause.explanation
-      : `The service's answer could not be read (${cause instanceof Error ? cause.message : String(cause)}).`;
+  const what =
+    cause === null
+      ? 'The studio stopped (closed or crashed) after writing this job down and before the service answered.'
+      : isServiceError(cause)
+        ? cause.explanation
+        : `The service's answer could not be read (${cause instanceof Error ? cause.message : String(cause)}).`;
   const explanation = `${what} The service may or may not have created (and charged) this job, and it offers no way to ask. The studio will not send it again by itself. Check the jobs and credit history in the service's dashboard (or watch the connection's webhook); if the job is not there, send the request again.`;
   return {
     code: isServiceError(cause) ? (cause.code ?? null) : null,

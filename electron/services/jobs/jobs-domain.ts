@@ -3,7 +3,11 @@ import type { DomainModule } from '../host/types';
 import type { StudioServices } from './studio-services';
 
 /** The jobs.* calls. The engine and reactor are started by startStudioServices, once every reaction is registered. */
-export function createJobsDomain({ jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): DomainModule<typeof jobsCalls> {
+export function createJobsDomain({
+  jobs,
+  reactor,
+  batches,
+}: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): DomainModule<typeof jobsCalls> {
   return {
     handlers: {
       'jobs.submit': async (submission) => jobs.submit(submission),

@@ -1,4 +1,13 @@
-import { JOB_KIND_REGISTRY, audioSnapshot, avatarSnapshot, kindEntry, videoSnapshot, type JobBody, type JobKind, type RemoteSnapshot } from '../../common/jobs/kinds';
+import {
+  JOB_KIND_REGISTRY,
+  audioSnapshot,
+  avatarSnapshot,
+  kindEntry,
+  videoSnapshot,
+  type JobBody,
+  type JobKind,
+  type RemoteSnapshot,
+} from '../../common/jobs/kinds';
 import { findAvatar } from '../client/avatar-lookup';
 import type { CallOptions, ServiceClient } from '../client/service-client';
 
@@ -7,7 +16,11 @@ export type { RemoteSnapshot } from '../../common/jobs/kinds';
 /** The service calls of one kind; everything else about it is in the registry (common/jobs/kinds.ts). */
 interface KindCalls<K extends JobKind> {
   create(client: ServiceClient, body: JobBody<K>, options: CallOptions): Promise<RemoteSnapshot>;
-  poll(client: ServiceClient, remote: { remoteId: string; request: Record<string, unknown> }, signal?: AbortSignal): Promise<RemoteSnapshot>;
+  poll(
+    client: ServiceClient,
+    remote: { remoteId: string; request: Record<string, unknown> },
+    signal?: AbortSignal,
+  ): Promise<RemoteSnapshot>;
 }
 
 const pollVideo: KindCalls<JobKind>['poll'] = async (client, { remoteId }, signal) =>
@@ -16,11 +29,26 @@ const pollAudio: KindCalls<JobKind>['poll'] = async (client, { remoteId }, signa
   audioSnapshot(await client.call('audioInfo', { audio_model_id: remoteId }, { signal }));
 
 const calls: { [K in JobKind]: KindCalls<K> } = {
-  tts: { create: async (client, body, options) => audioSnapshot(await client.call('audioCreate', body, options)), poll: pollAudio },
-  'voice-clone': { create: async (client, body, options) => audioSnapshot(await client.call('audioClone', body, options)), poll: pollAudio },
-  lipsync: { create: async (client, body, options) => videoSnapshot(await client.call('lipSync', body, options)), poll: pollVideo },
-  'avatar-video': { create: async (client, body, options) => videoSnapshot(await client.call('avatarVideoCreate', body, options)), poll: pollVideo },
-  'talking-avatar': { create: async (client, body, options) => videoSnapshot(await client.call('talkingAvatarCreate', body, options)), poll: pollVideo },
+  tts: {
+    create: async (client, body, options) => audioSnapshot(await client.call('audioCreate', body, options)),
+    poll: pollAudio,
+  },
+  'voice-clone': {
+    create: async (client, body, options) => audioSnapshot(await client.call('audioClone', body, options)),
+    poll: pollAudio,
+  },
+  lipsync: {
+    create: async (client, body, options) => videoSnapshot(await client.call('lipSync', body, options)),
+    poll: pollVideo,
+  },
+  'avatar-video': {
+    create: async (client, body, options) => videoSnapshot(await client.call('avatarVideoCreate', body, options)),
+    poll: pollVideo,
+  },
+  'talking-avatar': {
+    create: async (client, body, options) => videoSnapshot(await client.call('talkingAvatarCreate', body, options)),
+    poll: pollVideo,
+  },
   'character-swap': {
     create: async (client, body, options) => {
       const record = await client.call('characterSwapCreate', body, options);
@@ -47,17 +75,31 @@ const calls: { [K in JobKind]: KindCalls<K> } = {
 };
 
 /** Sends the create of a job of any kind (the body was validated against the kind's schema). */
-export function createJob(client: ServiceClient, kind: JobKind, body: Record<string, unknown>, options: CallOptions = {}): Promise<RemoteSnapshot> {
+export function createJob(
+  client: ServiceClient,
+  kind: JobKind,
+  body: Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<RemoteSnapshot> {
   // One kind chosen at run time: the compiler cannot pair the body with it, the schema check already did.
   return (calls[kind] as KindCalls<JobKind>).create(client, body as never, options);
 }
 
-export function pollJob(client: ServiceClient, kind: JobKind, remote: { remoteId: string; request: Record<string, unknown> }, signal?: AbortSignal): Promise<RemoteSnapshot> {
+export function pollJob(
+  client: ServiceClient,
+  kind: JobKind,
+  remote: { remoteId: string; request: Record<string, unknown> },
+  signal?: AbortSignal,
+): Promise<RemoteSnapshot> {
   return calls[kind].poll(client, remote, signal);
 }
 
 /** Adds the connection's callback address to a create, unless the body names one or the kind takes none. */
-export function withWebhook(kind: JobKind, body: Record<string, unknown>, webhookUrl: string | null): Record<string, unknown> {
+export function withWebhook(
+  kind: JobKind,
+  body: Record<string, unknown>,
+  webhookUrl: string | null,
+): Record<string, unknown> {
   const field = JOB_KIND_REGISTRY[kind].webhookField;
   if (!webhookUrl || !field) return body;
   return body[field] ? body : { ...body, [field]: webhookUrl };

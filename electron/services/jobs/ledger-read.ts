@@ -73,7 +73,8 @@ function parseLine(line: string): { put: { id: string } } | { remove: string } |
     if (!value || typeof value !== 'object') return null;
     const change = value as { put?: { id?: unknown }; remove?: unknown };
     if (typeof change.remove === 'string') return { remove: change.remove };
-    if (change.put && typeof change.put === 'object' && typeof change.put.id === 'string') return { put: { id: change.put.id } };
+    if (change.put && typeof change.put === 'object' && typeof change.put.id === 'string')
+      return { put: { id: change.put.id } };
     return null;
   } catch {
     return null;

@@ -50,11 +50,14 @@ export class LedgerWriter {
         );
       }
       const delay = Math.min(REWRITE_CAP_MS, REWRITE_FIRST_MS * 2 ** failures);
-      this.unwritten.set(record.id, this.deps.timers.setTimeout(() => {
-        this.unwritten.delete(record.id);
-        const current = this.deps.latest(record.id);
-        if (current) void this.write(current, failures + 1).catch(() => undefined);
-      }, delay));
+      this.unwritten.set(
+        record.id,
+        this.deps.timers.setTimeout(() => {
+          this.unwritten.delete(record.id);
+          const current = this.deps.latest(record.id);
+          if (current) void this.write(current, failures + 1).catch(() => undefined);
+        }, delay),
+      );
     });
     return saved;
   }

@@ -178,7 +178,13 @@ export class FileLedgerStorage implements LedgerStorage {
       const disk = readLedger(this.dir, { log: this.log, notify: this.notify }, { validate: false });
       let liveTotal = 0;
       for (const bytes of disk.liveBytes.values()) liveTotal += bytes;
-      this.journal = { path: join(this.dir, JOURNAL), length: disk.journalLength, liveBytes: disk.liveBytes, liveTotal, compactAbove: COMPACT_AT_BYTES };
+      this.journal = {
+        path: join(this.dir, JOURNAL),
+        length: disk.journalLength,
+        liveBytes: disk.liveBytes,
+        liveTotal,
+        compactAbove: COMPACT_AT_BYTES,
+      };
       const handle = await this.fs.open(this.journal.path, 'a', 0o600);
       try {
         if ((await handle.stat()).size > this.journal.length) await handle.truncate(this.journal.length);
@@ -241,7 +247,9 @@ export class FileLedgerStorage implements LedgerStorage {
       this.journal = { ...journal, length, liveBytes, liveTotal: length, compactAbove: COMPACT_AT_BYTES };
     } catch (error) {
       this.journal = { ...journal, compactAbove: Math.max(COMPACT_AT_BYTES, journal.length * 2) };
-      this.log?.warn('job ledger compaction failed; the journal is kept as it is', { error: error instanceof Error ? error.message : String(error) });
+      this.log?.warn('job ledger compaction failed; the journal is kept as it is', {
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

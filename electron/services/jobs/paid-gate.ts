@@ -5,7 +5,8 @@ import { dayStart, expectedCredits, jobPrice, type PastCharge, type Price } from
 export function chargeHistory(records: Iterable<JobRecord>, connectionId: string): PastCharge[] {
   const history: PastCharge[] = [];
   for (const r of records) {
-    if (r.connectionId === connectionId && r.chargedCredits !== null) history.push({ action: r.kind, credits: r.chargedCredits, at: r.createdAt });
+    if (r.connectionId === connectionId && r.chargedCredits !== null)
+      history.push({ action: r.kind, credits: r.chargedCredits, at: r.createdAt });
   }
   return history;
 }
@@ -14,7 +15,12 @@ export function chargeHistory(records: Iterable<JobRecord>, connectionId: string
  * What today's jobs on a connection cost or are expected to: the charge where known, else the price the
  * job was sent at (its estimate, else the recent guide). Creates the service refused cost nothing.
  */
-export function spentToday(records: Iterable<JobRecord>, connectionId: string, now: number, extra: readonly PastCharge[] = []): number {
+export function spentToday(
+  records: Iterable<JobRecord>,
+  connectionId: string,
+  now: number,
+  extra: readonly PastCharge[] = [],
+): number {
   const from = dayStart(now);
   const all = [...records];
   const history = chargeHistory(all, connectionId);
@@ -24,7 +30,13 @@ export function spentToday(records: Iterable<JobRecord>, connectionId: string, n
     if (r.phase === 'failed' && r.remoteId === null) continue;
     if (r.chargedCredits !== null) spent += r.chargedCredits;
     // A job still without a charge and without any figure counts once its charge is recorded.
-    else spent += expectedCredits(r.costEstimate ? { published: true, credits: r.costEstimate.credits, basis: r.costEstimate.basis } : jobPrice(r.kind, {}, history)) ?? 0;
+    else
+      spent +=
+        expectedCredits(
+          r.costEstimate
+            ? { published: true, credits: r.costEstimate.credits, basis: r.costEstimate.basis }
+            : jobPrice(r.kind, {}, history),
+        ) ?? 0;
   }
   for (const c of extra) if (c.at >= from) spent += c.credits;
   return spent;

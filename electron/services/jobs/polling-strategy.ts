@@ -1,7 +1,8 @@
 import type { JobRecord } from '../../common/bridge/jobs';
 
 /** What a strategy may read of a job: who sent it, what was asked, and when it left. */
-export type TimedJob = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'createdAt' | 'request'> & Partial<Pick<JobRecord, 'sentAt'>>;
+export type TimedJob = Pick<JobRecord, 'id' | 'kind' | 'connectionId' | 'createdAt' | 'request'> &
+  Partial<Pick<JobRecord, 'sentAt'>>;
 /** A job that left polling, with what bounds how long it took. */
 export type EndedJob = TimedJob & Pick<JobRecord, 'finishedAt' | 'activeSeenAt'>;
 

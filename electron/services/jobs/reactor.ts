@@ -29,7 +29,10 @@ export class JobReactor {
   constructor(private readonly deps: { engine: ReactorEngine; log?: Logger }) {}
 
   on(type: PurposeType, handler: ReactionHandler): void {
-    if (this.unsubscribe) throw new Error(`A reaction to "${type}" jobs was registered after the reactor started; register every reaction before start()`);
+    if (this.unsubscribe)
+      throw new Error(
+        `A reaction to "${type}" jobs was registered after the reactor started; register every reaction before start()`,
+      );
     this.handlers.set(type, [...(this.handlers.get(type) ?? []), handler]);
   }
 
@@ -61,7 +64,11 @@ export class JobReactor {
       for (const handler of this.handlers.get(job.purpose.type) ?? []) await handler(job);
       await this.deps.engine.markReacted(job.id);
     } catch (error) {
-      this.deps.log?.warn('acting on a finished job failed; it is tried again at the next start', { job: job.id, purpose: job.purpose.type, error: String(error) });
+      this.deps.log?.warn('acting on a finished job failed; it is tried again at the next start', {
+        job: job.id,
+        purpose: job.purpose.type,
+        error: String(error),
+      });
     }
   }
 }

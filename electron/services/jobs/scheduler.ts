@@ -160,13 +160,23 @@ export class PollScheduler {
   track(id: string, state: PollState, deadlineAt: number, firstDelayMs?: number): void {
     if (this.stopped) return;
     const existing = this.entries.get(id);
-    const entry: Entry = existing ?? { id, state, nextAt: 0, deadlineAt, unchanged: 0, errors: 0, version: 0, inFlight: false };
+    const entry: Entry = existing ?? {
+      id,
+      state,
+      nextAt: 0,
+      deadlineAt,
+      unchanged: 0,
+      errors: 0,
+      version: 0,
+      inFlight: false,
+    };
     entry.state = state;
     entry.deadlineAt = deadlineAt;
     entry.unchanged = 0;
     this.entries.set(id, entry);
     // An explicit first poll "now" (the user asked) is never put to sleep by a hint.
-    if (!entry.inFlight) this.schedule(entry, firstDelayMs === 0 ? 0 : this.hinted(entry, firstDelayMs ?? this.delay(entry)));
+    if (!entry.inFlight)
+      this.schedule(entry, firstDelayMs === 0 ? 0 : this.hinted(entry, firstDelayMs ?? this.delay(entry)));
   }
 
   /**
@@ -207,8 +217,12 @@ export class PollScheduler {
   }
 
   private delay(entry: Entry): number {
-    if (entry.errors > 0) return backoffDelay(entry.errors - 1, this.options.errors ?? pollPolicies.errors, this.random);
-    const policy = entry.state === 'queued' ? (this.options.queued ?? pollPolicies.queued) : (this.options.processing ?? pollPolicies.processing);
+    if (entry.errors > 0)
+      return backoffDelay(entry.errors - 1, this.options.errors ?? pollPolicies.errors, this.random);
+    const policy =
+      entry.state === 'queued'
+        ? (this.options.queued ?? pollPolicies.queued)
+        : (this.options.processing ?? pollPolicies.processing);
     return backoffDelay(entry.unchanged, policy, this.random);
   }
 
@@ -273,11 +287,14 @@ export class PollScheduler {
     this.timer = undefined;
     this.timerAt = next;
     if (next === Number.POSITIVE_INFINITY) return;
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      this.timerAt = Number.POSITIVE_INFINITY;
-      this.pump();
-    }, Math.max(0, next - this.options.clock.now()));
+    this.timer = this.timers.setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.pump();
+      },
+      Math.max(0, next - this.options.clock.now()),
+    );
   }
 
   private start(entry: Entry): void {
@@ -311,7 +328,9 @@ export class PollScheduler {
         this.schedule(entry, this.hinted(entry, this.delay(entry)));
         return;
       case 'rate-limited': {
-        const wait = outcome.retryAfterMs ?? backoffDelay(this.rateLimitStrikes, this.options.rateLimit ?? pollPolicies.rateLimit, this.random);
+        const wait =
+          outcome.retryAfterMs ??
+          backoffDelay(this.rateLimitStrikes, this.options.rateLimit ?? pollPolicies.rateLimit, this.random);
         this.rateLimitStrikes += 1;
         this.pausedUntil = Math.max(this.pausedUntil, this.options.clock.now() + wait);
         entry.version += 1;

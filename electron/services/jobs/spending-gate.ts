@@ -1,5 +1,16 @@
 import type { CostEstimate, JobKind, JobRecord, JobSubmission, PriceQuote, QuoteItem } from '../../common/bridge/jobs';
-import { combinedPrice, confirmationRefusal, dailyLimitRefusal, PAID_ACTION_LABELS, priceOf, SpendingPolicy, type PaidAction, type PaidConfirmation, type PastCharge, type Price } from '../../common/jobs/cost-model';
+import {
+  combinedPrice,
+  confirmationRefusal,
+  dailyLimitRefusal,
+  PAID_ACTION_LABELS,
+  priceOf,
+  SpendingPolicy,
+  type PaidAction,
+  type PaidConfirmation,
+  type PastCharge,
+  type Price,
+} from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
 import type { Clock } from '../client/clock';
 import { chargeHistory, CreateLocks, spentToday } from './paid-gate';
@@ -62,10 +73,15 @@ export class SpendingGate {
     const connection = await this.deps.activeConnection();
     const others = this.otherCharges(connection.id);
     const history = [...chargeHistory(this.deps.records(), connection.id), ...others];
-    const priced = await Promise.all(items.map(async (item) => {
-      const price = item.action === 'live-session' ? priceOf('live-session', null, history) : await this.price(item.action, item.body ?? {}, connection.id);
-      return { action: item.action, count: item.count ?? 1, price };
-    }));
+    const priced = await Promise.all(
+      items.map(async (item) => {
+        const price =
+          item.action === 'live-session'
+            ? priceOf('live-session', null, history)
+            : await this.price(item.action, item.body ?? {}, connection.id);
+        return { action: item.action, count: item.count ?? 1, price };
+      }),
+    );
     const balance = (await this.deps.balance?.(connection.id).catch(() => null)) ?? null;
     const policy = this.policy();
     const now = this.deps.clock.now();
@@ -86,10 +102,20 @@ export class SpendingGate {
    * limit has room: for work that is confirmed once and sent later as several creates (a batch) or that
    * is not a job of the ledger (a live session).
    */
-  async requireConfirmed(action: PaidAction, count: number, confirmation: PaidConfirmation | undefined): Promise<Price> {
+  async requireConfirmed(
+    action: PaidAction,
+    count: number,
+    confirmation: PaidConfirmation | undefined,
+  ): Promise<Price> {
     const quote = await this.quote([{ action, count }]);
     const [item] = quote.items;
-    const price = count === 1 ? item.price : combinedPrice(Array.from({ length: count }, () => item.price), PAID_ACTION_LABELS[action]);
+    const price =
+      count === 1
+        ? item.price
+        : combinedPrice(
+            Array.from({ length: count }, () => item.price),
+            PAID_ACTION_LABELS[action],
+          );
     const unconfirmed = confirmationRefusal(action, price, confirmation, this.policy());
     if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
     const overLimit = dailyLimitRefusal(quote.dailyLimit ?? undefined, quote.spentToday, price, quote.connectionName);
@@ -108,10 +134,16 @@ export class SpendingGate {
     const confirmation = submission.confirmation as PaidConfirmation | undefined;
     // A batch's rows, and a campaign's, ride on the total confirmed when it started.
     const purpose = submission.purpose;
-    const rowOf = purpose?.type === 'batch-row' ? purpose.batchId : purpose?.type === 'campaign-row' ? purpose.campaignId : null;
+    const rowOf =
+      purpose?.type === 'batch-row' ? purpose.batchId : purpose?.type === 'campaign-row' ? purpose.campaignId : null;
     const unconfirmed = confirmationRefusal(submission.kind, price, confirmation, policy, rowOf);
     if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
-    const spent = spentToday(this.deps.records(), connection.id, this.deps.clock.now(), this.otherCharges(connection.id));
+    const spent = spentToday(
+      this.deps.records(),
+      connection.id,
+      this.deps.clock.now(),
+      this.otherCharges(connection.id),
+    );
     const overLimit = dailyLimitRefusal(policy.dailyLimits[connection.id], spent, price, connection.name);
     if (overLimit) throw new StudioError(overLimit, 'spending-limit');
     return price;
@@ -129,7 +161,10 @@ export class SpendingGate {
       const balanceBefore = await balance(connectionId).catch(() => null);
       const result = await create();
       const balanceAfter = await balance(connectionId).catch(() => null);
-      const charged = balanceBefore !== null && balanceAfter !== null && balanceBefore >= balanceAfter ? Math.round((balanceBefore - balanceAfter) * 100) / 100 : null;
+      const charged =
+        balanceBefore !== null && balanceAfter !== null && balanceBefore >= balanceAfter
+          ? Math.round((balanceBefore - balanceAfter) * 100) / 100
+          : null;
       return { result, balanceBefore, balanceAfter, charged };
     });
   }

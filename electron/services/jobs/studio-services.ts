@@ -30,4 +30,7 @@ export interface StudioServiceOverrides {
 }
 
 /** What the shared services use of the host. */
-export type StudioHost = Pick<HostBase, 'createStore' | 'dataDir' | 'emit' | 'log' | 'notices' | 'platform' | 'sandbox' | 'vault'>;
+export type StudioHost = Pick<
+  HostBase,
+  'createStore' | 'dataDir' | 'emit' | 'log' | 'notices' | 'platform' | 'sandbox' | 'vault'
+>;

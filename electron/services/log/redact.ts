@@ -5,14 +5,27 @@
  */
 export const REDACTED = '[redacted]';
 
-const SECRET_WORDS = new Set(['key', 'secret', 'token', 'authorization', 'password', 'passwd', 'cookie', 'credential', 'credentials']);
+const SECRET_WORDS = new Set([
+  'key',
+  'secret',
+  'token',
+  'authorization',
+  'password',
+  'passwd',
+  'cookie',
+  'credential',
+  'credentials',
+]);
 
 /** Secrets shorter than this are not searched for in text (they would match ordinary words). */
 const MIN_SECRET_LENGTH = 6;
 
 /** True when one of the words of a field name (camelCase, snake_case or kebab-case) names a secret. */
 export function isSecretFieldName(name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
   return words.some((word) => SECRET_WORDS.has(word));
 }
 
@@ -46,9 +59,10 @@ export class Redactor {
     if (Array.isArray(input)) return input.map((item) => this.value(item, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
-      out[key] = isSecretFieldName(key) && value !== null && value !== undefined && value !== '' && typeof value !== 'boolean'
-        ? REDACTED
-        : this.value(value, depth + 1);
+      out[key] =
+        isSecretFieldName(key) && value !== null && value !== undefined && value !== '' && typeof value !== 'boolean'
+          ? REDACTED
+          : this.value(value, depth + 1);
     }
     return out;
   }

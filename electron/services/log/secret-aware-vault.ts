@@ -13,7 +13,8 @@ export function registerSecret(redactor: Redactor, secret: string): void {
   try {
     const parsed: unknown = JSON.parse(secret);
     if (parsed && typeof parsed === 'object') {
-      for (const [field, value] of Object.entries(parsed)) if (typeof value === 'string' && !DESCRIPTIVE_FIELDS.has(field)) redactor.register(value);
+      for (const [field, value] of Object.entries(parsed))
+        if (typeof value === 'string' && !DESCRIPTIVE_FIELDS.has(field)) redactor.register(value);
     }
   } catch {
     // Not JSON: the whole string was registered above.

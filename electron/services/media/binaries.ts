@@ -23,7 +23,26 @@ import { delimiter, dirname, join } from 'node:path';
 
 /** What the compositor, the previews and the sandbox ask of ffmpeg (checked on the npm fallback). */
 export const REQUIRED_FFMPEG = {
-  filters: ['scale', 'setsar', 'setpts', 'overlay', 'color', 'crop', 'fps', 'format', 'drawbox', 'concat', 'asetpts', 'aresample', 'aformat', 'anullsrc', 'atrim', 'apad', 'amix', 'volume'],
+  filters: [
+    'scale',
+    'setsar',
+    'setpts',
+    'overlay',
+    'color',
+    'crop',
+    'fps',
+    'format',
+    'drawbox',
+    'concat',
+    'asetpts',
+    'aresample',
+    'aformat',
+    'anullsrc',
+    'atrim',
+    'apad',
+    'amix',
+    'volume',
+  ],
   encoders: ['libx264', 'aac', 'libmp3lame', 'mjpeg'],
 };
 
@@ -84,7 +103,10 @@ export class MediaBinaryError extends Error {
 const envName = (binary: MediaBinaryName): string => (binary === 'ffmpeg' ? 'FFMPEG_BIN' : 'FFPROBE_BIN');
 
 /** Finds one binary or throws a MediaBinaryError naming every place tried. */
-export async function resolveMediaBinary(binary: MediaBinaryName, options: ResolveOptions = {}): Promise<ResolvedBinary> {
+export async function resolveMediaBinary(
+  binary: MediaBinaryName,
+  options: ResolveOptions = {},
+): Promise<ResolvedBinary> {
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
   const isExecutable = options.isExecutable ?? defaultIsExecutable;
@@ -92,7 +114,11 @@ export async function resolveMediaBinary(binary: MediaBinaryName, options: Resol
   const exe = platform === 'win32' ? `${binary}.exe` : binary;
   const tried: string[] = [];
 
-  const attempt = async (source: BinarySource, label: string, path: string | null | undefined): Promise<ResolvedBinary | null> => {
+  const attempt = async (
+    source: BinarySource,
+    label: string,
+    path: string | null | undefined,
+  ): Promise<ResolvedBinary | null> => {
     if (!path) {
       tried.push(`${label}: not set`);
       return null;
@@ -160,7 +186,11 @@ export function parseVersionLine(output: string): string | null {
 const answeredVersions = new Map<string, Promise<string | null>>();
 
 /** The version, only when the program answers `-version` the way `binary` does (so /bin/true is not ffprobe). */
-function readVersion(run: NonNullable<ResolveOptions['run']>, path: string, binary: MediaBinaryName): Promise<string | null> {
+function readVersion(
+  run: NonNullable<ResolveOptions['run']>,
+  path: string,
+  binary: MediaBinaryName,
+): Promise<string | null> {
   if (run !== defaultRun) return askVersion(run, path, binary);
   let key: string;
   try {
@@ -180,7 +210,11 @@ function readVersion(run: NonNullable<ResolveOptions['run']>, path: string, bina
   return asked;
 }
 
-async function askVersion(run: NonNullable<ResolveOptions['run']>, path: string, binary: MediaBinaryName): Promise<string | null> {
+async function askVersion(
+  run: NonNullable<ResolveOptions['run']>,
+  path: string,
+  binary: MediaBinaryName,
+): Promise<string | null> {
   try {
     const result = await run(path, ['-hide_banner', '-version']);
     if (result.code !== 0 || !result.stdout.trimStart().startsWith(`${binary} version `)) return null;
@@ -194,10 +228,15 @@ async function askVersion(run: NonNullable<ResolveOptions['run']>, path: string,
  * Why `path` cannot be used as `binary` (missing, not executable, not answering -version as it
  * does), or null when it can. Settings paths from the page pass this before they are stored.
  */
-export async function binaryPathProblem(binary: MediaBinaryName, path: string, options: Pick<ResolveOptions, 'isExecutable' | 'run'> = {}): Promise<string | null> {
+export async function binaryPathProblem(
+  binary: MediaBinaryName,
+  path: string,
+  options: Pick<ResolveOptions, 'isExecutable' | 'run'> = {},
+): Promise<string | null> {
   if (!existsSync(path)) return `${path} does not exist`;
   if (!(options.isExecutable ?? defaultIsExecutable)(path)) return `${path} is not an executable file`;
-  if (!(await readVersion(options.run ?? defaultRun, path, binary))) return `${path} does not answer -version as ${binary} does`;
+  if (!(await readVersion(options.run ?? defaultRun, path, binary)))
+    return `${path} does not answer -version as ${binary} does`;
   return null;
 }
 
@@ -205,10 +244,18 @@ export async function binaryPathProblem(binary: MediaBinaryName, path: string, o
 export async function missingCapabilities(run: NonNullable<ResolveOptions['run']>, path: string): Promise<string[]> {
   const names = async (args: string[]) => {
     const result = await run(path, ['-hide_banner', ...args]).catch(() => ({ code: 1, stdout: '' }));
-    return new Set(result.stdout.split('\n').map((line) => line.trim().split(/\s+/)[1]).filter(Boolean));
+    return new Set(
+      result.stdout
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[1])
+        .filter(Boolean),
+    );
   };
   const [filters, encoders] = await Promise.all([names(['-filters']), names(['-encoders'])]);
-  return [...REQUIRED_FFMPEG.filters.filter((f) => !filters.has(f)).map((f) => `the ${f} filter`), ...REQUIRED_FFMPEG.encoders.filter((e) => !encoders.has(e)).map((e) => `the ${e} encoder`)];
+  return [
+    ...REQUIRED_FFMPEG.filters.filter((f) => !filters.has(f)).map((f) => `the ${f} filter`),
+    ...REQUIRED_FFMPEG.encoders.filter((e) => !encoders.has(e)).map((e) => `the ${e} encoder`),
+  ];
 }
 
 async function loadInstallerBinary(binary: MediaBinaryName): Promise<string | null> {
@@ -229,7 +276,12 @@ async function packagedPath(binary: MediaBinaryName, exe: string, options: Resol
   return binary === 'ffmpeg' ? ffmpeg : join(dirname(ffmpeg), exe);
 }
 
-function searchPath(exe: string, pathVar: string | undefined, platform: NodeJS.Platform, isExecutable: (p: string) => boolean): string | null {
+function searchPath(
+  exe: string,
+  pathVar: string | undefined,
+  platform: NodeJS.Platform,
+  isExecutable: (p: string) => boolean,
+): string | null {
   if (!pathVar) return null;
   const sep = platform === 'win32' ? ';' : delimiter;
   for (const dir of pathVar.split(sep)) {

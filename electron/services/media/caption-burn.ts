@@ -47,11 +47,13 @@ export function burnedName(input: string, taken: (path: string) => boolean = exi
 
 export async function burnCaptions(deps: CaptionBurnDeps, request: BurnRequest): Promise<string> {
   const cues = request.cues.filter((c) => c.text.trim() !== '');
-  if (cues.length === 0) throw new CaptionBurnError('There are no captions to burn in: make or type some on the timeline first.');
+  if (cues.length === 0)
+    throw new CaptionBurnError('There are no captions to burn in: make or type some on the timeline first.');
   const info = await deps.prober.probe(request.input).catch((error: Error) => {
     throw new CaptionBurnError(`The video could not be read: ${error.message}`);
   });
-  if (!info.hasVideo || !info.width || !info.height) throw new CaptionBurnError('That file has no picture to burn captions into.');
+  if (!info.hasVideo || !info.width || !info.height)
+    throw new CaptionBurnError('That file has no picture to burn captions into.');
   const frame = { width: info.width, height: info.height };
   const output = burnedName(request.input);
   const part = `${output}.part`;
@@ -75,10 +77,35 @@ export async function burnCaptions(deps: CaptionBurnDeps, request: BurnRequest):
       return `[${from}][${pictures.indexOf(picture) + 1}:v]overlay=${picture.x}:${picture.y}:enable='${enable}'[v${i + 1}]`;
     });
     const args = [
-      '-hide_banner', '-nostats', '-y', '-i', request.input, ...inputs,
-      '-filter_complex', chain.join(';'), '-map', `[v${cues.length}]`, '-map', '0:a?',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'copy',
-      '-movflags', '+faststart', '-progress', 'pipe:1', '-f', 'mp4', part,
+      '-hide_banner',
+      '-nostats',
+      '-y',
+      '-i',
+      request.input,
+      ...inputs,
+      '-filter_complex',
+      chain.join(';'),
+      '-map',
+      `[v${cues.length}]`,
+      '-map',
+      '0:a?',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '18',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'copy',
+      '-movflags',
+      '+faststart',
+      '-progress',
+      'pipe:1',
+      '-f',
+      'mp4',
+      part,
     ];
     const parser = createProgressParser(info.durationMs ?? 0);
     const result = await deps.runner.run(await deps.ffmpeg(), args, {
@@ -88,8 +115,12 @@ export async function burnCaptions(deps: CaptionBurnDeps, request: BurnRequest):
         if (report) request.onProgress?.(report.fraction);
       },
     });
-    if (result.aborted || request.signal?.aborted) throw new CaptionBurnError('Burning the captions was stopped; no copy was kept.');
-    if (result.code !== 0) throw new CaptionBurnError(`ffmpeg could not burn the captions in: ${result.stderr.trim().split('\n').at(-1) ?? `exit code ${result.code}`}`);
+    if (result.aborted || request.signal?.aborted)
+      throw new CaptionBurnError('Burning the captions was stopped; no copy was kept.');
+    if (result.code !== 0)
+      throw new CaptionBurnError(
+        `ffmpeg could not burn the captions in: ${result.stderr.trim().split('\n').at(-1) ?? `exit code ${result.code}`}`,
+      );
     await rename(part, output);
     request.onProgress?.(1);
     return output;

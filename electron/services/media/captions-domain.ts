@@ -11,7 +11,9 @@ import { captionsFor } from './voice-pauses';
  * the scene's recording) is measured when there is one; otherwise the draft voice speaks the script
  * here, the same engine the sandbox speaks with, so the times are a close draft of the service's.
  */
-export function createCaptionsDomain(media: Pick<MediaToolkit, 'runner' | 'binary' | 'cache' | 'prober' | 'draftVoice'>): DomainModule<typeof captionsCalls> {
+export function createCaptionsDomain(
+  media: Pick<MediaToolkit, 'runner' | 'binary' | 'cache' | 'prober' | 'draftVoice'>,
+): DomainModule<typeof captionsCalls> {
   return {
     handlers: {
       'captions.time': async (project, { sceneId }) => {
@@ -35,11 +37,18 @@ export function createCaptionsDomain(media: Pick<MediaToolkit, 'runner' | 'binar
             heard = `the draft voice (${spoken.description}); make captions again once the voiceover is generated for the service's timing`;
           }
         } catch (error) {
-          throw new StudioError(`The scene's voice could not be heard to time its captions: ${(error as Error).message}`, 'voice-unavailable');
+          throw new StudioError(
+            `The scene's voice could not be heard to time its captions: ${(error as Error).message}`,
+            'voice-unavailable',
+          );
         }
         const info = await media.prober.probe(path);
         const voiceMs = Math.round(info.durationMs ?? 0);
-        if (voiceMs <= 0) throw new StudioError('The scene\'s voice has no length ffprobe can read, so its captions cannot be timed.', 'voice-unavailable');
+        if (voiceMs <= 0)
+          throw new StudioError(
+            "The scene's voice has no length ffprobe can read, so its captions cannot be timed.",
+            'voice-unavailable',
+          );
         const cues = await captionsFor(media.runner, await media.binary('ffmpeg'), script.text, path, voiceMs);
         return { cues, heard, voiceMs };
       },

@@ -56,8 +56,13 @@ export class DraftVoice {
     const facts = (await this.deps.voices?.(voiceId).catch(() => null)) ?? null;
     const voice = draftVoiceFor(facts);
     const wpm = wordsPerMinute(rate);
-    const description = [engine.name, voice.language, voice.gender ?? 'its default voice', `${wpm} words a minute`].join(', ') + (facts?.name ? `, for ${facts.name}` : '');
-    const key = createHash('sha256').update(JSON.stringify([engine.name, voice.espeak, voice.pitch, wpm, text])).digest('hex').slice(0, 32);
+    const description =
+      [engine.name, voice.language, voice.gender ?? 'its default voice', `${wpm} words a minute`].join(', ') +
+      (facts?.name ? `, for ${facts.name}` : '');
+    const key = createHash('sha256')
+      .update(JSON.stringify([engine.name, voice.espeak, voice.pitch, wpm, text]))
+      .digest('hex')
+      .slice(0, 32);
     const path = join(this.deps.dir, `${key}.wav`);
     if (((await stat(path).catch(() => null))?.size ?? 0) > 44) {
       // Touched, so the texts in use are the last to be pruned.
@@ -73,10 +78,25 @@ export class DraftVoice {
     try {
       // The text goes in a file: no length limit, and a text that starts with "-" is not an option.
       await writeFile(textFile, text, 'utf8');
-      const args = [...engine.prefix, '-v', voice.espeak, '-s', String(wpm), '-p', String(voice.pitch), '-f', textFile, '-w', wav];
+      const args = [
+        ...engine.prefix,
+        '-v',
+        voice.espeak,
+        '-s',
+        String(wpm),
+        '-p',
+        String(voice.pitch),
+        '-f',
+        textFile,
+        '-w',
+        wav,
+      ];
       const result = await this.deps.runner.run(engine.bin, args, { signal });
       if (result.aborted) throw new DOMException('The render was cancelled', 'AbortError');
-      if (result.code !== 0) throw new DraftVoiceError(`${engine.name} failed: ${result.stderr.trim().split('\n').at(-1) || `exit code ${result.code}`}`);
+      if (result.code !== 0)
+        throw new DraftVoiceError(
+          `${engine.name} failed: ${result.stderr.trim().split('\n').at(-1) || `exit code ${result.code}`}`,
+        );
       await rename(wav, path);
     } finally {
       await Promise.all([rm(textFile, { force: true }), rm(wav, { force: true })]);
@@ -90,7 +110,9 @@ export class DraftVoice {
     const keep = this.deps.keep ?? 64;
     const names = (await readdir(this.deps.dir).catch(() => [] as string[])).filter((n) => n.endsWith('.wav'));
     if (names.length <= keep) return;
-    const dated = await Promise.all(names.map(async (n) => ({ n, at: (await stat(join(this.deps.dir, n)).catch(() => null))?.mtimeMs ?? 0 })));
+    const dated = await Promise.all(
+      names.map(async (n) => ({ n, at: (await stat(join(this.deps.dir, n)).catch(() => null))?.mtimeMs ?? 0 })),
+    );
     dated.sort((a, b) => b.at - a.at);
     await Promise.all(dated.slice(keep).map(({ n }) => rm(join(this.deps.dir, n), { force: true })));
   }

@@ -37,7 +37,14 @@ export class FinishedRenders {
     if (earlier !== outputPath) {
       await rm(outputPath, { force: true });
       // A hard link costs nothing and survives the earlier file's removal; a copy where links fail.
-      const placed = await link(earlier, outputPath).then(() => true, () => copyFile(earlier, outputPath).then(() => true, () => false));
+      const placed = await link(earlier, outputPath).then(
+        () => true,
+        () =>
+          copyFile(earlier, outputPath).then(
+            () => true,
+            () => false,
+          ),
+      );
       if (!placed) {
         this.bySignature.delete(signature);
         return false;

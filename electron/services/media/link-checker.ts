@@ -42,7 +42,8 @@ export class LinkChecker {
 
   private one(url: string, fresh: boolean): Promise<LinkReport> {
     const known = this.known.get(url);
-    if (!fresh && known && this.now() - known.checkedAt < (this.options.ttlMs ?? 5 * 60_000)) return Promise.resolve(known);
+    if (!fresh && known && this.now() - known.checkedAt < (this.options.ttlMs ?? 5 * 60_000))
+      return Promise.resolve(known);
     const running = this.running.get(url);
     if (running) return running;
     const job = (this.queue.add(() => this.inspect(url)) as Promise<LinkReport>).then((report) => {
@@ -54,7 +55,14 @@ export class LinkChecker {
   }
 
   private async inspect(url: string): Promise<LinkReport> {
-    const report = (fields: Partial<LinkReport> & Pick<LinkReport, 'ok'>): LinkReport => ({ url, kind: null, durationMs: null, sizeBytes: null, checkedAt: this.now(), ...fields });
+    const report = (fields: Partial<LinkReport> & Pick<LinkReport, 'ok'>): LinkReport => ({
+      url,
+      kind: null,
+      durationMs: null,
+      sizeBytes: null,
+      checkedAt: this.now(),
+      ...fields,
+    });
     if (/^https?:\/\//i.test(url)) {
       const unreachable = await this.reachability(url);
       if (unreachable) return report({ ok: false, reason: unreachable });
@@ -66,15 +74,29 @@ export class LinkChecker {
       return report({ ok: false, reason: plain((error as Error).message, url) });
     }
     const info = await this.options.prober.probe(path).catch(() => null);
-    if (info && UNSUPPORTED_PICTURES.has(info.format)) return report({ ok: false, reason: `${describeFormat(info.format)}, which the service does not take; use a JPEG or PNG copy` });
+    if (info && UNSUPPORTED_PICTURES.has(info.format))
+      return report({
+        ok: false,
+        reason: `${describeFormat(info.format)}, which the service does not take; use a JPEG or PNG copy`,
+      });
     if (!info || !isRealMedia(info)) return report({ ok: false, reason: 'not a picture, video or sound' });
-    return report({ ok: true, kind: info.kind, format: info.format, durationMs: info.durationMs, sizeBytes: info.sizeBytes });
+    return report({
+      ok: true,
+      kind: info.kind,
+      format: info.format,
+      durationMs: info.durationMs,
+      sizeBytes: info.sizeBytes,
+    });
   }
 
   /** Null when the server serves the link; else why not ("HTTP 404 Not Found", "unreachable (ECONNREFUSED)"). */
   private async reachability(url: string): Promise<string | null> {
     const ask = (init: RequestInit): Promise<Response> =>
-      guardedFetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000) }, { fetch: this.options.fetch });
+      guardedFetch(
+        url,
+        { ...init, signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000) },
+        { fetch: this.options.fetch },
+      );
     try {
       let response = await ask({ method: 'HEAD' });
       if (response.status === 405 || response.status === 501) {
@@ -93,5 +115,8 @@ export class LinkChecker {
 function plain(message: string, url: string): string {
   const prefix = `cannot download ${shorten(url)}`;
   if (!message.startsWith(prefix)) return message;
-  return message.slice(prefix.length).replace(/^: /, '').replace(/^ \((.*)\)$/, '$1');
+  return message
+    .slice(prefix.length)
+    .replace(/^: /, '')
+    .replace(/^ \((.*)\)$/, '$1');
 }

@@ -5,11 +5,17 @@ import type { RecordStore, RecordStoreSpec } from '../host/types';
 
 /** Kept so a project reopened later can still preview and upload the files the user gave it. */
 const GrantsRecord = z.object({ files: z.array(z.string()) });
-export const localGrantsSpec: RecordStoreSpec<z.infer<typeof GrantsRecord>> = { name: 'local-files', schema: GrantsRecord, defaults: { files: [] }, version: 1 };
+export const localGrantsSpec: RecordStoreSpec<z.infer<typeof GrantsRecord>> = {
+  name: 'local-files',
+  schema: GrantsRecord,
+  defaults: { files: [] },
+  version: 1,
+};
 const KEEP_AT_MOST = 5000;
 
 /** The one answer for any media reference the page may not read (same for missing and unreadable files). */
-export const NOT_GRANTED = 'Only http(s) links, or files chosen with "Choose file" or dropped on the studio, can be used as media.';
+export const NOT_GRANTED =
+  'Only http(s) links, or files chosen with "Choose file" or dropped on the studio, can be used as media.';
 
 /**
  * The local files the user handed to the studio (a file dialog, a drop, an import), by file: URL.

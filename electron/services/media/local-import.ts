@@ -18,7 +18,13 @@ export const IMPORT_LIMIT_BYTES = 300 * 1024 * 1024;
 
 /** A readable file name for the copy: no folders, no leading dots, nothing a file system refuses. */
 export function importName(name: string): string {
-  const cleaned = name.split(/[\\/]/).pop()!.replace(/[\u0000-\u001f<>:"|?*]/g, '_').replace(/^\.+/, '').trim().slice(-120);
+  const cleaned = name
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f<>:"|?*]/g, '_')
+    .replace(/^\.+/, '')
+    .trim()
+    .slice(-120);
   return cleaned || 'file';
 }
 
@@ -43,7 +49,12 @@ export async function importLocalFile(deps: ImportDeps, name: string, body: Read
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, next) {
       received += chunk.length;
-      next(received > IMPORT_LIMIT_BYTES ? new StudioError(`${fileName} is larger than 300 MB, the most the service accepts`, 'too-large') : null, chunk);
+      next(
+        received > IMPORT_LIMIT_BYTES
+          ? new StudioError(`${fileName} is larger than 300 MB, the most the service accepts`, 'too-large')
+          : null,
+        chunk,
+      );
     },
   });
   try {
@@ -51,13 +62,17 @@ export async function importLocalFile(deps: ImportDeps, name: string, body: Read
     if (received === 0) throw new StudioError(`${fileName} is empty`, 'not-media');
     let info = await deps.prober.probe(path).catch(() => null);
     if (info) refuseUnsupported(fileName, info);
-    if (!info || !isRealMedia(info)) throw new StudioError(`${fileName} is not a picture, video or sound file`, 'not-media');
+    if (!info || !isRealMedia(info))
+      throw new StudioError(`${fileName} is not a picture, video or sound file`, 'not-media');
     // A photo stored sideways is taken in upright (see upright.ts), and measured again as it now is.
-    if (info.kind === 'image' && info.format === 'jpeg' && deps.upright && (await makeUpright(deps.upright, path))) info = await deps.prober.probe(path);
+    if (info.kind === 'image' && info.format === 'jpeg' && deps.upright && (await makeUpright(deps.upright, path)))
+      info = await deps.prober.probe(path);
     return { url: deps.grants.grant(path), name: fileName, info };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
-    throw error instanceof StudioError ? error : new StudioError(`${fileName} could not be read: ${(error as Error).message}`, 'import-failed');
+    throw error instanceof StudioError
+      ? error
+      : new StudioError(`${fileName} could not be read: ${(error as Error).message}`, 'import-failed');
   }
 }
 
@@ -71,7 +86,8 @@ export async function importPath(deps: ImportDeps, path: string): Promise<Chosen
   const info = await deps.prober.probe(path).catch(() => null);
   if (info) refuseUnsupported(name, info);
   if (!info || !isRealMedia(info)) throw new StudioError(`${name} is not a picture, video or sound file`, 'not-media');
-  if (info.kind === 'image' && info.format === 'jpeg' && deps.upright && (await readOrientation(path)) !== 1) return importLocalFile(deps, name, createReadStream(path));
+  if (info.kind === 'image' && info.format === 'jpeg' && deps.upright && (await readOrientation(path)) !== 1)
+    return importLocalFile(deps, name, createReadStream(path));
   return { url: deps.grants.grant(path), name, info };
 }
 

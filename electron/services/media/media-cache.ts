@@ -68,7 +68,8 @@ export class MediaCache {
     const allowed = this.localRule ? this.localRule.allow(value) : null;
     if (this.localRule && allowed === null) throw new MediaInputError(this.localRule.refusal);
     const path = allowed ?? (value.startsWith('file:') ? safeFileUrl(value) : value);
-    if (!path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path)) throw new MediaInputError(`"${shorten(value)}" is neither a link nor a local file path`);
+    if (!path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path))
+      throw new MediaInputError(`"${shorten(value)}" is neither a link nor a local file path`);
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) throw new MediaInputError(`the file ${path} does not exist`);
     return path;
@@ -108,7 +109,10 @@ export class MediaCache {
     if (!response.ok || !response.body || declared > limit) {
       idle.stop();
       await response.body?.cancel().catch(() => undefined);
-      if (declared > limit && response.ok) throw new MediaInputError(`${shorten(url)} is ${mb(declared)} MB, more than the ${mb(limit)} MB the media cache takes`);
+      if (declared > limit && response.ok)
+        throw new MediaInputError(
+          `${shorten(url)} is ${mb(declared)} MB, more than the ${mb(limit)} MB the media cache takes`,
+        );
       throw new MediaInputError(`cannot download ${shorten(url)} (HTTP ${response.status})`);
     }
     idle.touch();
@@ -119,12 +123,17 @@ export class MediaCache {
       for await (const chunk of source) {
         idle.touch();
         received += chunk.byteLength;
-        if (received > limit) throw new MediaInputError(`${shorten(url)} is larger than the ${mb(limit)} MB the media cache takes`);
+        if (received > limit)
+          throw new MediaInputError(`${shorten(url)} is larger than the ${mb(limit)} MB the media cache takes`);
         yield chunk;
       }
     };
     try {
-      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), counter, createWriteStream(part));
+      await pipeline(
+        Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>),
+        counter,
+        createWriteStream(part),
+      );
       if (Number.isFinite(declared) && declared > 0 && received !== declared) {
         throw new MediaInputError(`the download of ${shorten(url)} stopped early (${received} of ${declared} bytes)`);
       }
@@ -132,7 +141,9 @@ export class MediaCache {
     } catch (error) {
       await rm(part, { force: true });
       if (error instanceof MediaInputError || signal?.aborted) throw error;
-      throw new MediaInputError(`cannot download ${shorten(url)}: ${idle.fired ? `nothing arrived for ${idle.ms / 1000} s` : describeNetworkError(error)}`);
+      throw new MediaInputError(
+        `cannot download ${shorten(url)}: ${idle.fired ? `nothing arrived for ${idle.ms / 1000} s` : describeNetworkError(error)}`,
+      );
     } finally {
       idle.stop();
     }

@@ -30,7 +30,13 @@ function trimmedName(name: string): string {
 }
 
 /** Bytes of a file from `offset`, as base64, for a page that reads it back in chunks. */
-async function readChunk(path: string, offset: number, length: number, gone: string, code: string): Promise<{ base64: string; offset: number; totalBytes: number; done: boolean }> {
+async function readChunk(
+  path: string,
+  offset: number,
+  length: number,
+  gone: string,
+  code: string,
+): Promise<{ base64: string; offset: number; totalBytes: number; done: boolean }> {
   const handle = await open(path, 'r').catch(() => {
     throw new StudioError(gone, code);
   });
@@ -39,7 +45,12 @@ async function readChunk(path: string, offset: number, length: number, gone: str
     const start = Math.min(offset, size);
     const buffer = Buffer.alloc(Math.min(length, size - start));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, start);
-    return { base64: buffer.subarray(0, bytesRead).toString('base64'), offset: start, totalBytes: size, done: start + bytesRead >= size };
+    return {
+      base64: buffer.subarray(0, bytesRead).toString('base64'),
+      offset: start,
+      totalBytes: size,
+      done: start + bytesRead >= size,
+    };
   } finally {
     await handle.close();
   }
@@ -62,7 +73,10 @@ export interface MediaDomain extends DomainModule<typeof previewCalls & typeof m
    * Files the host itself vouches for (a verified saved copy), not the page: read without a grant, through
    * the same ffprobe cache and frame queue as every other glance.
    */
-  hostFiles: { probe(path: string): Promise<MediaInfo>; frame(path: string, atMs: number, width: number): Promise<Buffer> };
+  hostFiles: {
+    probe(path: string): Promise<MediaInfo>;
+    frame(path: string, atMs: number, width: number): Promise<Buffer>;
+  };
   /** The host's ffmpeg, cache and draft voice, for domains built on them (captions). */
   toolkit: MediaToolkit;
   /** The link pre-flight (what media.checkLinks answers), asked afresh, for other domains (campaigns). */
@@ -81,11 +95,21 @@ export interface MediaDomainDeps {
   flattenText?: (project: Project) => Promise<Project>;
 }
 
-export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore' | 'emit' | 'log' | 'platform'>, deps: MediaDomainDeps = {}): MediaDomain {
+export function createMediaDomain(
+  base: Pick<HostBase, 'dataDir' | 'createStore' | 'emit' | 'log' | 'platform'>,
+  deps: MediaDomainDeps = {},
+): MediaDomain {
   const { grants = new LocalGrants(), progress = { set: (f) => base.platform.setProgress?.(f) } } = deps;
   const flatten = deps.flattenText ?? (async (project: Project) => project);
   const settings = base.createStore(appSettingsSpec);
-  const media = deps.toolkit ?? createMediaToolkit({ dataDir: base.dataDir, settings: () => settings.get(), savedCopies: deps.savedCopies, voiceList: deps.voiceList });
+  const media =
+    deps.toolkit ??
+    createMediaToolkit({
+      dataDir: base.dataDir,
+      settings: () => settings.get(),
+      savedCopies: deps.savedCopies,
+      voiceList: deps.voiceList,
+    });
 
   // One rule for every call that reads media (probe, frame, waveform, poster, render): local files
   // only as the user granted them, links only http(s).
@@ -94,7 +118,8 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
   /** The local copy of a media reference the renderer may ask about. */
   const allowed = (reference: string): Promise<string> =>
     media.cache.localPath(reference).catch((error: unknown) => {
-      if (error instanceof MediaInputError && error.message === NOT_GRANTED) throw new StudioError(NOT_GRANTED, 'not-allowed');
+      if (error instanceof MediaInputError && error.message === NOT_GRANTED)
+        throw new StudioError(NOT_GRANTED, 'not-allowed');
       throw error;
     });
 
@@ -108,10 +133,18 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
 
   const links = new LinkChecker({ cache: media.cache, prober: media.prober });
   // Dropped or chosen files: checked the same way, sideways photos taken in upright (local-import.ts).
-  const imports: ImportDeps = { dir: join(base.dataDir, 'imports'), grants, prober: media.prober, upright: { runner: media.runner, ffmpeg: () => media.binary('ffmpeg') } };
+  const imports: ImportDeps = {
+    dir: join(base.dataDir, 'imports'),
+    grants,
+    prober: media.prober,
+    upright: { runner: media.runner, ffmpeg: () => media.binary('ffmpeg') },
+  };
   const warmer = new PreviewWarmer(media.renderer);
   // Temporary files a crash or a kill left behind are removed once, in the background.
-  const swept = sweepTemporaries({ partsIn: [join(media.dirs.root, 'cache'), join(media.dirs.root, 'proxies'), media.dirs.previews, media.dirs.speech], scratch: media.dirs.posters }).catch(() => 0);
+  const swept = sweepTemporaries({
+    partsIn: [join(media.dirs.root, 'cache'), join(media.dirs.root, 'proxies'), media.dirs.previews, media.dirs.speech],
+    scratch: media.dirs.posters,
+  }).catch(() => 0);
 
   const jobs = new PreviewJobs(media.renderer, media.dirs.previews, {
     progress: (renderId, p) => {
@@ -145,22 +178,38 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
   return {
     checkLinks: (urls) => links.check(urls, { fresh: true }),
     handlers: {
-      'preview.render': async (project, options) => ({ renderId: jobs.start(await flatten(project), { quality: options.quality }) }),
+      'preview.render': async (project, options) => ({
+        renderId: jobs.start(await flatten(project), { quality: options.quality }),
+      }),
       'preview.cancel': async (renderId) => jobs.cancel(renderId),
       'preview.prepare': async (project) => warmer.warm(await flatten(project)),
       'preview.poster': async (project, options) => {
-        const path = join(media.dirs.posters, `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.jpg`);
+        const path = join(
+          media.dirs.posters,
+          `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}.jpg`,
+        );
         try {
           await media.renderer.poster(await flatten(project), options.atMs, { outputPath: path });
           const bytes = await readFile(path);
           const { width, height } = await media.prober.probe(path);
-          return { dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}`, width: width ?? 0, height: height ?? 0 };
+          return {
+            dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}`,
+            width: width ?? 0,
+            height: height ?? 0,
+          };
         } finally {
           await rm(path, { force: true });
         }
       },
       // The ids were validated as plain file names; basename makes sure they cannot leave their folder.
-      'preview.read': async (fileId, offset, length) => readChunk(join(media.dirs.previews, basename(fileId)), offset, length, 'That preview no longer exists; render it again.', 'preview-gone'),
+      'preview.read': async (fileId, offset, length) =>
+        readChunk(
+          join(media.dirs.previews, basename(fileId)),
+          offset,
+          length,
+          'That preview no longer exists; render it again.',
+          'preview-gone',
+        ),
       'media.probe': async (reference) => probe(reference),
       'media.frame': async (reference, { atMs, width }) => frame(reference, atMs, width),
       'media.waveform': async (reference, { buckets }) => media.tools.waveform(await allowed(reference), buckets),
@@ -180,13 +229,27 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
       },
       'music.mix': async ({ project, sceneId }) => {
         const mix = await mixSceneMusic({ mixer: media.music, localPath: allowed }, project, sceneId);
-        return { url: grants.grant(mix.path), fileId: basename(mix.path), durationMs: mix.durationMs, lufs: mix.lufs, normalization: mix.normalization };
+        return {
+          url: grants.grant(mix.path),
+          fileId: basename(mix.path),
+          durationMs: mix.durationMs,
+          lufs: mix.lufs,
+          normalization: mix.normalization,
+        };
       },
-      'music.read': async (fileId, offset, length) => readChunk(join(media.dirs.music, basename(fileId)), offset, length, 'That music mix is no longer kept; mix it again.', 'mix-gone'),
+      'music.read': async (fileId, offset, length) =>
+        readChunk(
+          join(media.dirs.music, basename(fileId)),
+          offset,
+          length,
+          'That music mix is no longer kept; mix it again.',
+          'mix-gone',
+        ),
       'media.checkLinks': async ({ urls, fresh }) => links.check(urls, { fresh }),
       'media.chooseFile': async ({ kind }) => {
         const choose = base.platform.chooseOpenPath;
-        if (!choose) throw new StudioError('This host has no file dialogs; use a link to the media instead.', 'no-dialogs');
+        if (!choose)
+          throw new StudioError('This host has no file dialogs; use a link to the media instead.', 'no-dialogs');
         const extensions = kind === 'any' ? Object.values(MEDIA_EXTENSIONS).flat() : [...MEDIA_EXTENSIONS[kind]];
         const path = await choose({ title: 'Choose media', extensions });
         return path ? importPath(imports, path) : null;
@@ -194,7 +257,10 @@ export function createMediaDomain(base: Pick<HostBase, 'dataDir' | 'createStore'
     },
     probe,
     frame,
-    hostFiles: { probe: (path) => media.prober.probe(path), frame: (path, atMs, width) => media.tools.frame(path, atMs, width) },
+    hostFiles: {
+      probe: (path) => media.prober.probe(path),
+      frame: (path, atMs, width) => media.tools.frame(path, atMs, width),
+    },
     toolkit: media,
     importPath: (path) => importPath(imports, path),
     importFile: (name, body) => importLocalFile(imports, name, body),

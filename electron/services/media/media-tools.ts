@@ -52,12 +52,31 @@ export class MediaTools {
   private async takeFrame(path: string, atMs: number, width: number): Promise<Buffer> {
     const info = await this.deps.probe(path).catch(() => null);
     // Whether an ffmpeg decodes these depends on its build; the studio refuses them everywhere alike.
-    if (info && UNSUPPORTED_PICTURES.has(info.format)) throw new Error(`${describeFormat(info.format)} is not a picture the studio takes; use a JPEG or PNG copy`);
+    if (info && UNSUPPORTED_PICTURES.has(info.format))
+      throw new Error(`${describeFormat(info.format)} is not a picture the studio takes; use a JPEG or PNG copy`);
     const seek = info?.kind === 'image' ? [] : ['-ss', (atMs / 1000).toFixed(3)];
     // A picture that may be transparent (a logo, an overlay) keeps its alpha as a PNG; the rest are JPEGs.
     const out = await this.temp(info?.kind === 'image' && TRANSPARENT_CAPABLE.has(info.format) ? 'png' : 'jpg');
     try {
-      const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', ...seek, '-i', path, '-frames:v', '1', '-vf', `scale=${width}:-2`, '-q:v', '5', '-f', 'image2', out];
+      const args = [
+        '-hide_banner',
+        '-nostdin',
+        '-y',
+        '-loglevel',
+        'error',
+        ...seek,
+        '-i',
+        path,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale=${width}:-2`,
+        '-q:v',
+        '5',
+        '-f',
+        'image2',
+        out,
+      ];
       await this.ffmpeg(args, 'take a frame');
       const bytes = await readFile(out).catch(() => null);
       if (!bytes || bytes.length === 0) throw new Error(`there is no frame at ${(atMs / 1000).toFixed(1)} s`);
@@ -72,7 +91,10 @@ export class MediaTools {
    * (size and modification time), so showing the same voices again reads nothing.
    */
   async waveform(path: string, buckets: number): Promise<Waveform> {
-    const version = await stat(path).then((s) => `${s.size}:${s.mtimeMs}`, () => 'missing');
+    const version = await stat(path).then(
+      (s) => `${s.size}:${s.mtimeMs}`,
+      () => 'missing',
+    );
     const key = `${path}|${version}|${buckets}`;
     const kept = this.waveforms.get(key);
     if (kept) return kept;
@@ -87,7 +109,26 @@ export class MediaTools {
   private async readWaveform(path: string, buckets: number): Promise<Waveform> {
     const out = await this.temp('raw');
     try {
-      await this.ffmpeg(['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(WAVEFORM_RATE), '-f', 's16le', out], 'read the sound');
+      await this.ffmpeg(
+        [
+          '-hide_banner',
+          '-nostdin',
+          '-y',
+          '-loglevel',
+          'error',
+          '-i',
+          path,
+          '-vn',
+          '-ac',
+          '1',
+          '-ar',
+          String(WAVEFORM_RATE),
+          '-f',
+          's16le',
+          out,
+        ],
+        'read the sound',
+      );
       const bytes = await readFile(out);
       const samples = new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2));
       return { peaks: peaksOf(samples, buckets), durationMs: Math.round((samples.length / WAVEFORM_RATE) * 1000) };
@@ -104,12 +145,34 @@ export class MediaTools {
     const seconds = durationMs / 1000;
     const fade = Math.min(TRIM_FADE_MS, durationMs / 2) / 1000;
     const filter = `afade=t=out:st=${(seconds - fade).toFixed(3)}:d=${fade.toFixed(3)}`;
-    await this.ffmpeg(['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', path, '-vn', '-t', seconds.toFixed(3), '-af', filter, '-c:a', 'libmp3lame', '-q:a', '2', outPath], 'trim the sound');
+    await this.ffmpeg(
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-y',
+        '-loglevel',
+        'error',
+        '-i',
+        path,
+        '-vn',
+        '-t',
+        seconds.toFixed(3),
+        '-af',
+        filter,
+        '-c:a',
+        'libmp3lame',
+        '-q:a',
+        '2',
+        outPath,
+      ],
+      'trim the sound',
+    );
   }
 
   private async ffmpeg(args: string[], what: string): Promise<void> {
     const result = await this.deps.runner.run(await this.deps.ffmpeg(), args);
-    if (result.code !== 0) throw new Error(`ffmpeg could not ${what}: ${result.stderr.trim().split('\n').at(-1) ?? 'unknown error'}`);
+    if (result.code !== 0)
+      throw new Error(`ffmpeg could not ${what}: ${result.stderr.trim().split('\n').at(-1) ?? 'unknown error'}`);
   }
 
   private async temp(ext: string): Promise<string> {

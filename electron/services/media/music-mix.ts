@@ -1,7 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { analysisArgs, loudnessArgs, mixArgs, mixLengthMs, parseLevels, parseLoudnorm, speechSpans, type LoudnessMeasure } from '../../common/composition/music-mix-args';
+import {
+  analysisArgs,
+  loudnessArgs,
+  mixArgs,
+  mixLengthMs,
+  parseLevels,
+  parseLoudnorm,
+  speechSpans,
+  type LoudnessMeasure,
+} from '../../common/composition/music-mix-args';
 import type { LoudnessTarget } from '../../common/composition/music-schema';
 import type { SceneMusicPlan } from '../../common/composition/music-track';
 import type { MediaInfo } from '../../common/composition/media-info';
@@ -75,14 +84,19 @@ export class MusicMixer {
     if (known) return known;
 
     const bin = await this.deps.ffmpeg();
-    const voiceFacts = request.voicePath ? await this.analyse(bin, request.voicePath, true, `${label}: the voice`, request.signal) : null;
+    const voiceFacts = request.voicePath
+      ? await this.analyse(bin, request.voicePath, true, `${label}: the voice`, request.signal)
+      : null;
     const musicFacts = await this.analyse(bin, request.musicPath, false, `${label}: the music`, request.signal);
     // The music sits `levelDb` under the voice; with no voice, under the loudness target.
     const reference = voiceFacts?.loudness.inputI ?? plan.loudness.lufs;
-    const musicGainDb = musicFacts.loudness.inputI === null ? 0 : reference + plan.track.levelDb - musicFacts.loudness.inputI;
+    const musicGainDb =
+      musicFacts.loudness.inputI === null ? 0 : reference + plan.track.levelDb - musicFacts.loudness.inputI;
     const speech = voiceFacts ? speechSpans(voiceFacts.levels, voiceFacts.loudness.inputI, lengthMs) : [];
     // Music alone is brought to where it would sit under a voice at the target, not to the target itself.
-    const target: LoudnessTarget = voice ? plan.loudness : { ...plan.loudness, lufs: Math.max(-40, plan.loudness.lufs + plan.track.levelDb) };
+    const target: LoudnessTarget = voice
+      ? plan.loudness
+      : { ...plan.loudness, lufs: Math.max(-40, plan.loudness.lufs + plan.track.levelDb) };
 
     await mkdir(this.deps.dir, { recursive: true });
     // Working files of this call alone: the canvas's Play and Preview can ask for the same mix at once
@@ -91,22 +105,47 @@ export class MusicMixer {
     const wav = `${working}.wav`;
     const part = `${working}.part.mp3`;
     try {
-      const sources = { voicePath: request.voicePath, voiceMs, music: { path: request.musicPath, durationMs: music.durationMs ?? 0 }, plan, musicGainDb, speech };
+      const sources = {
+        voicePath: request.voicePath,
+        voiceMs,
+        music: { path: request.musicPath, durationMs: music.durationMs ?? 0 },
+        plan,
+        musicGainDb,
+        speech,
+      };
       // The voice's loudness is the first guess of the gain; the limiter may take some of it back, so
       // the guess is corrected (at most twice) until one linear gain can finish the job.
       let mixGainDb = voiceFacts?.loudness.inputI != null ? target.lufs - voiceFacts.loudness.inputI : 0;
       let measured = silentMeasure();
       for (let attempt = 0; attempt < MIX_ATTEMPTS; attempt += 1) {
-        const first = await this.run(bin, mixArgs({ ...sources, mixGainDb }, lengthMs, target, wav), `${label}: mixing the music`, request.signal);
+        const first = await this.run(
+          bin,
+          mixArgs({ ...sources, mixGainDb }, lengthMs, target, wav),
+          `${label}: mixing the music`,
+          request.signal,
+        );
         measured = parseLoudnorm(first) ?? silentMeasure();
         if (measured.inputI === null || linearReach(measured, target)) break;
         mixGainDb += target.lufs - measured.inputI;
       }
-      const second = await this.run(bin, loudnessArgs(wav, measured, target, part), `${label}: bringing the mix to ${target.lufs} LUFS`, request.signal);
+      const second = await this.run(
+        bin,
+        loudnessArgs(wav, measured, target, part),
+        `${label}: bringing the mix to ${target.lufs} LUFS`,
+        request.signal,
+      );
       const out = parseLoudnorm(second);
-      const result: MusicMixResult = { path, durationMs: lengthMs, lufs: out?.outputI ?? null, normalization: out?.normalization ?? 'none' };
+      const result: MusicMixResult = {
+        path,
+        durationMs: lengthMs,
+        lufs: out?.outputI ?? null,
+        normalization: out?.normalization ?? 'none',
+      };
       await rename(part, path);
-      await writeFile(`${path}.json`, JSON.stringify({ durationMs: result.durationMs, lufs: result.lufs, normalization: result.normalization }));
+      await writeFile(
+        `${path}.json`,
+        JSON.stringify({ durationMs: result.durationMs, lufs: result.lufs, normalization: result.normalization }),
+      );
       return result;
     } finally {
       await rm(wav, { force: true });
@@ -117,17 +156,34 @@ export class MusicMixer {
   /** A file that holds a sound ffmpeg can read, or a MusicMixError saying what is wrong with it. */
   private async sound(path: string, what: string, signal?: AbortSignal): Promise<MediaInfo> {
     const info = await this.deps.prober.probe(path, signal).catch(() => null);
-    if (!info) throw new MusicMixError(`${what} is not a sound the studio can read (it may be empty, cut short or of another type)`);
+    if (!info)
+      throw new MusicMixError(
+        `${what} is not a sound the studio can read (it may be empty, cut short or of another type)`,
+      );
     if (!info.hasAudio) throw new MusicMixError(`${what} has no sound in it`);
-    if (!info.durationMs || info.durationMs <= 0) throw new MusicMixError(`${what} has no length ffmpeg can read (it may be cut short)`);
+    if (!info.durationMs || info.durationMs <= 0)
+      throw new MusicMixError(`${what} has no length ffmpeg can read (it may be cut short)`);
     return info;
   }
 
-  private async analyse(bin: string, path: string, levels: boolean, what: string, signal?: AbortSignal): Promise<{ levels: ReturnType<typeof parseLevels>; loudness: LoudnessMeasure }> {
-    const result = await this.deps.runner.run(bin, analysisArgs(path, { levels, maxMs: levels ? undefined : MUSIC_MEASURE_MS }), { signal });
+  private async analyse(
+    bin: string,
+    path: string,
+    levels: boolean,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<{ levels: ReturnType<typeof parseLevels>; loudness: LoudnessMeasure }> {
+    const result = await this.deps.runner.run(
+      bin,
+      analysisArgs(path, { levels, maxMs: levels ? undefined : MUSIC_MEASURE_MS }),
+      { signal },
+    );
     if (result.aborted) throw abortError();
     if (result.code !== 0) throw new MusicMixError(`${what} could not be read: ${lastLine(result.stderr)}`);
-    return { levels: levels ? parseLevels(result.stdout) : [], loudness: parseLoudnorm(result.stderr) ?? silentMeasure() };
+    return {
+      levels: levels ? parseLevels(result.stdout) : [],
+      loudness: parseLoudnorm(result.stderr) ?? silentMeasure(),
+    };
   }
 
   private async run(bin: string, args: string[], what: string, signal?: AbortSignal): Promise<string> {
@@ -138,10 +194,20 @@ export class MusicMixer {
   }
 
   private async fingerprint(request: MusicMixRequest, lengthMs: number): Promise<string> {
-    const version = async (path: string | null): Promise<string | null> => (path ? stat(path).then((s) => `${path}:${s.size}:${s.mtimeMs}`) : null);
+    const version = async (path: string | null): Promise<string | null> =>
+      path ? stat(path).then((s) => `${path}:${s.size}:${s.mtimeMs}`) : null;
     const { name: _name, ...track } = request.plan.track;
     const { plan } = request;
-    const facts = { voice: await version(request.voicePath), music: await version(request.musicPath), track, offsetMs: plan.offsetMs, fadeIn: plan.fadeIn, fadeOut: plan.fadeOut, lengthMs, loudness: plan.loudness };
+    const facts = {
+      voice: await version(request.voicePath),
+      music: await version(request.musicPath),
+      track,
+      offsetMs: plan.offsetMs,
+      fadeIn: plan.fadeIn,
+      fadeOut: plan.fadeOut,
+      lengthMs,
+      loudness: plan.loudness,
+    };
     return createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 32);
   }
 
@@ -157,7 +223,15 @@ export class MusicMixer {
 }
 
 function silentMeasure(): LoudnessMeasure {
-  return { inputI: null, inputTp: -99, inputLra: 0, inputThresh: -70, targetOffset: 0, outputI: null, normalization: 'none' };
+  return {
+    inputI: null,
+    inputTp: -99,
+    inputLra: 0,
+    inputThresh: -70,
+    targetOffset: 0,
+    outputI: null,
+    normalization: 'none',
+  };
 }
 
 function lastLine(stderr: string): string {

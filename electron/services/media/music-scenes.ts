@@ -15,21 +15,42 @@ export interface SceneMusicDeps {
 }
 
 /** The mix of one scene's music under its voice (what submit sends); a StudioError says what is wrong. */
-export async function mixSceneMusic(deps: SceneMusicDeps, project: Project, sceneId: string, signal?: AbortSignal): Promise<MusicMixResult> {
+export async function mixSceneMusic(
+  deps: SceneMusicDeps,
+  project: Project,
+  sceneId: string,
+  signal?: AbortSignal,
+): Promise<MusicMixResult> {
   const plan = musicPlanFor(project, sceneId);
   if (!plan) throw new StudioError(`Scene "${sceneId}" has no music.`, 'no-music');
   const scene = project.scenes[plan.sceneIndex];
   const label = labelOf(project, plan);
   const voice = musicVoiceOf(project, scene);
-  if (voice.kind === 'text') throw new StudioError(`${label}: the speech is only text so far; generate the voiceover first, then the music is mixed under it.`, 'voice-not-generated');
-  return mixed(deps, plan, label, voice.kind === 'audio' ? await local(deps, voice.url, `${label}: the voice`, signal) : null, signal);
+  if (voice.kind === 'text')
+    throw new StudioError(
+      `${label}: the speech is only text so far; generate the voiceover first, then the music is mixed under it.`,
+      'voice-not-generated',
+    );
+  return mixed(
+    deps,
+    plan,
+    label,
+    voice.kind === 'audio' ? await local(deps, voice.url, `${label}: the voice`, signal) : null,
+    signal,
+  );
 }
 
 /**
  * The preview's plan with each scene's music mixed under the voice it plays (`voiceFile`: the local
  * file the preview resolved for that scene's speech, the draft voice's for text not generated yet).
  */
-export async function withPlanMusic(deps: SceneMusicDeps, project: Project, plan: RenderPlan, voiceFile: (sceneIndex: number) => string | null, signal?: AbortSignal): Promise<RenderPlan> {
+export async function withPlanMusic(
+  deps: SceneMusicDeps,
+  project: Project,
+  plan: RenderPlan,
+  voiceFile: (sceneIndex: number) => string | null,
+  signal?: AbortSignal,
+): Promise<RenderPlan> {
   const plans = musicPlans(project);
   if (plans.length === 0) return plan;
   const scenes = plan.scenes.slice();
@@ -40,12 +61,21 @@ export async function withPlanMusic(deps: SceneMusicDeps, project: Project, plan
     const voice = voiceFile(music.sceneIndex);
     const result = await mixed(deps, music, label, voice, signal);
     const others = scene.audio.filter((track) => track.path !== voice);
-    scenes[music.sceneIndex] = { ...scene, audio: [{ path: result.path, label: `${label}, voice with music`, durationMs: result.durationMs }, ...others] };
+    scenes[music.sceneIndex] = {
+      ...scene,
+      audio: [{ path: result.path, label: `${label}, voice with music`, durationMs: result.durationMs }, ...others],
+    };
   }
   return { ...plan, scenes };
 }
 
-async function mixed(deps: SceneMusicDeps, plan: SceneMusicPlan, label: string, voicePath: string | null, signal?: AbortSignal): Promise<MusicMixResult> {
+async function mixed(
+  deps: SceneMusicDeps,
+  plan: SceneMusicPlan,
+  label: string,
+  voicePath: string | null,
+  signal?: AbortSignal,
+): Promise<MusicMixResult> {
   const musicPath = await local(deps, plan.track.url, `${label}: the music (${plan.track.name})`, signal);
   try {
     return await deps.mixer.mix({ voicePath, musicPath, plan, label, signal });

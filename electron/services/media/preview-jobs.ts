@@ -86,7 +86,11 @@ export class PreviewJobs {
 
   private async removeOlder(key: string, keep: string): Promise<void> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
-    await Promise.all(names.filter((n) => n.startsWith(`${key}.`) && n !== keep && !n.endsWith('.part')).map((n) => rm(join(this.dir, n), { force: true })));
+    await Promise.all(
+      names
+        .filter((n) => n.startsWith(`${key}.`) && n !== keep && !n.endsWith('.part'))
+        .map((n) => rm(join(this.dir, n), { force: true })),
+    );
   }
 }
 

@@ -5,7 +5,13 @@ import { dirname } from 'node:path';
 import { buildSegmentedArgs, type SegmentedRender } from '../../common/composition/segmented-args';
 import { runSplitRender, SplitPartError } from './split-render';
 import type { Project } from '../../common/composition/document';
-import { buildFfmpegArgs, buildPosterArgs, previewWidth, type FfmpegCommand, type RenderQuality } from '../../common/composition/ffmpeg-args';
+import {
+  buildFfmpegArgs,
+  buildPosterArgs,
+  previewWidth,
+  type FfmpegCommand,
+  type RenderQuality,
+} from '../../common/composition/ffmpeg-args';
 import { createProgressParser, type RenderProgress } from '../../common/composition/progress';
 import { capitalise, planFromProject, type InputRequest, type RenderPlan } from '../../common/composition/render-plan';
 import { MediaProbeError } from '../../common/composition/media-info';
@@ -131,7 +137,8 @@ export class PreviewRenderer {
       if (request.url || !request.text || !request.text.text.trim()) return null;
       const rate = request.text.rate ? parseRate(request.text.rate) : DEFAULT_SPEECH_RATE;
       const key = speechKey(request.text.text, request.text.voiceId, rate);
-      if (!wanted.has(key)) wanted.set(key, { key, text: request.text.text, voiceId: request.text.voiceId, rate, request });
+      if (!wanted.has(key))
+        wanted.set(key, { key, text: request.text.text, voiceId: request.text.voiceId, rate, request });
       return null;
     });
     return [...wanted.values()];
@@ -141,11 +148,23 @@ export class PreviewRenderer {
    * Fetches, inspects and (for previews) proxies every input, speaks the project's text in the draft
    * voice (unless `speech: false`, for a still frame), then plans the project.
    */
-  async prepare(project: Project, quality: RenderQuality, signal?: AbortSignal, renderWidth = previewWidth(project.output), options: { speech?: boolean } = {}): Promise<RenderPlan> {
+  async prepare(
+    project: Project,
+    quality: RenderQuality,
+    signal?: AbortSignal,
+    renderWidth = previewWidth(project.output),
+    options: { speech?: boolean } = {},
+  ): Promise<RenderPlan> {
     return (await this.prepareWithSpeech(project, quality, signal, renderWidth, options)).plan;
   }
 
-  private async prepareWithSpeech(project: Project, quality: RenderQuality, signal: AbortSignal | undefined, renderWidth: number, options: { speech?: boolean }): Promise<Prepared> {
+  private async prepareWithSpeech(
+    project: Project,
+    quality: RenderQuality,
+    signal: AbortSignal | undefined,
+    renderWidth: number,
+    options: { speech?: boolean },
+  ): Promise<Prepared> {
     const resolved = new Map<string, ResolvedMedia>();
     const failures: { order: number; error: Error }[] = [];
     const list = this.inputsOf(project, renderWidth);
@@ -156,13 +175,18 @@ export class PreviewRenderer {
         failures.push({ order, error: error as Error });
       }
     });
-    const speech = options.speech === false ? { spoken: new Map<string, SpokenText>(), notes: [] } : await this.speak(this.speechOf(project), signal);
+    const speech =
+      options.speech === false
+        ? { spoken: new Map<string, SpokenText>(), notes: [] }
+        : await this.speak(this.speechOf(project), signal);
     if (signal?.aborted) throw abortError();
     if (failures.length > 0) {
       // Report in document order, whichever finished first.
       const first = failures.sort((a, b) => a.order - b.order)[0].error;
       if (failures.length === 1) throw first;
-      throw new RenderError(`${first.message} (and ${failures.length - 1} more input problem${failures.length > 2 ? 's' : ''})`);
+      throw new RenderError(
+        `${first.message} (and ${failures.length - 1} more input problem${failures.length > 2 ? 's' : ''})`,
+      );
     }
     const draftVoices: string[] = [];
     // The file each scene's speech plays from, which its music (if any) is mixed under.
@@ -176,7 +200,13 @@ export class PreviewRenderer {
     const music = this.deps.music;
     if (!music || options.speech === false) return { plan: planned, draftVoices };
     try {
-      const plan = await withPlanMusic({ mixer: music, localPath: (reference, s) => this.deps.cache.localPath(reference, s) }, project, planned, (i) => voiceFiles.get(i) ?? null, signal);
+      const plan = await withPlanMusic(
+        { mixer: music, localPath: (reference, s) => this.deps.cache.localPath(reference, s) },
+        project,
+        planned,
+        (i) => voiceFiles.get(i) ?? null,
+        signal,
+      );
       return { plan, draftVoices };
     } catch (error) {
       if (signal?.aborted) throw abortError();
@@ -184,10 +214,21 @@ export class PreviewRenderer {
     }
   }
 
-  private resolveSound(request: InputRequest, resolved: Map<string, ResolvedMedia>, spokenTexts: Map<string, SpokenText>, draftVoices: string[]): ResolvedMedia | null {
+  private resolveSound(
+    request: InputRequest,
+    resolved: Map<string, ResolvedMedia>,
+    spokenTexts: Map<string, SpokenText>,
+    draftVoices: string[],
+  ): ResolvedMedia | null {
     if (request.url) return resolved.get(request.url) ?? null;
     if (!request.text) return null;
-    const spoken = spokenTexts.get(speechKey(request.text.text, request.text.voiceId, request.text.rate ? parseRate(request.text.rate) : DEFAULT_SPEECH_RATE));
+    const spoken = spokenTexts.get(
+      speechKey(
+        request.text.text,
+        request.text.voiceId,
+        request.text.rate ? parseRate(request.text.rate) : DEFAULT_SPEECH_RATE,
+      ),
+    );
     if (!spoken) return null;
     draftVoices.push(`${capitalise(request.label)}: ${spoken.description}`);
     return { path: spoken.path, still: false, durationMs: spoken.durationMs };
@@ -197,13 +238,18 @@ export class PreviewRenderer {
    * Speaks each text in the draft voice and measures it. Nothing here fails the preview: without a
    * draft voice, or when it cannot speak a text, that text stays silent and a note says why.
    */
-  private async speak(inputs: SpeechInput[], signal?: AbortSignal): Promise<{ spoken: Map<string, SpokenText>; notes: string[] }> {
+  private async speak(
+    inputs: SpeechInput[],
+    signal?: AbortSignal,
+  ): Promise<{ spoken: Map<string, SpokenText>; notes: string[] }> {
     const spoken = new Map<string, SpokenText>();
     const notes: string[] = [];
     if (inputs.length === 0) return { spoken, notes };
     const voice = this.deps.draftVoice;
     if (!voice?.engineName()) {
-      notes.push('No draft voice is installed, so text the service would speak is silent in this preview. Install espeak-ng (for example "apt install espeak-ng") to hear a draft of it.');
+      notes.push(
+        'No draft voice is installed, so text the service would speak is silent in this preview. Install espeak-ng (for example "apt install espeak-ng") to hear a draft of it.',
+      );
       return { spoken, notes };
     }
     for (const input of inputs) {
@@ -211,29 +257,50 @@ export class PreviewRenderer {
       try {
         const speech = await voice.speak(input.text, input.voiceId, input.rate, signal);
         const info = await this.deps.prober.probe(speech.path, signal);
-        spoken.set(input.key, { path: speech.path, description: speech.description, durationMs: info.durationMs ?? undefined });
+        spoken.set(input.key, {
+          path: speech.path,
+          description: speech.description,
+          durationMs: info.durationMs ?? undefined,
+        });
       } catch (error) {
         if (signal?.aborted) break;
-        notes.push(`${capitalise(input.request.label)}: the draft voice could not speak it (${(error as Error).message}); the preview is silent there.`);
+        notes.push(
+          `${capitalise(input.request.label)}: the draft voice could not speak it (${(error as Error).message}); the preview is silent there.`,
+        );
       }
     }
     return { spoken, notes };
   }
 
   async render(project: Project, request: RenderRequest): Promise<RenderResult> {
-    const width = request.width ?? (request.quality === 'preview' ? previewWidth(project.output) : project.output.width);
+    const width =
+      request.width ?? (request.quality === 'preview' ? previewWidth(project.output) : project.output.width);
     const { plan, draftVoices } = await this.prepareWithSpeech(project, request.quality, request.signal, width, {});
     const part = `${request.outputPath}.part`;
     const command = buildFfmpegArgs(plan, { outputPath: part, quality: request.quality, width, progress: true });
     const followsSpeech = plan.scenes.some((scene) => scene.followsAudio === true);
-    const result = { path: request.outputPath, width: command.width, height: command.height, durationMs: command.durationMs, notes: plan.notes, draftVoices, followsSpeech };
+    const result = {
+      path: request.outputPath,
+      width: command.width,
+      height: command.height,
+      durationMs: command.durationMs,
+      notes: plan.notes,
+      draftVoices,
+      followsSpeech,
+    };
     const signature = await renderSignature(command, part);
     if (await this.finished.reuse(signature, request.outputPath)) {
       request.onProgress?.({ fraction: 1, outTimeMs: command.durationMs, frame: null, speed: null, done: true });
       return { ...result, reused: true };
     }
     const groups = this.deps.parallelism ?? Math.min(4, availableParallelism());
-    const split = buildSegmentedArgs(plan, { outputPath: part, quality: request.quality, width, progress: true, groups });
+    const split = buildSegmentedArgs(plan, {
+      outputPath: part,
+      quality: request.quality,
+      width,
+      progress: true,
+      groups,
+    });
     if (split) await this.runSplit(split, command, part, request.signal, request.onProgress);
     else await this.run(command, part, request.signal, request.onProgress);
     await rename(part, request.outputPath);
@@ -242,7 +309,11 @@ export class PreviewRenderer {
   }
 
   /** One JPEG frame at `atMs` on the timeline. */
-  async poster(project: Project, atMs: number, options: { outputPath: string; width?: number; signal?: AbortSignal }): Promise<string> {
+  async poster(
+    project: Project,
+    atMs: number,
+    options: { outputPath: string; width?: number; signal?: AbortSignal },
+  ): Promise<string> {
     const width = options.width ?? previewWidth(project.output);
     const plan = await this.prepare(project, 'preview', options.signal, width, { speech: false });
     const part = `${options.outputPath}.part`;
@@ -256,7 +327,11 @@ export class PreviewRenderer {
    * The local file an input is rendered from: fetched once into the cache, inspected, and for previews
    * a proxy when the source is large. `lowPriority`: done ahead of need, yielding the CPU.
    */
-  async resolveInput(input: MediaInput, quality: RenderQuality, options: { signal?: AbortSignal; lowPriority?: boolean } = {}): Promise<ResolvedMedia> {
+  async resolveInput(
+    input: MediaInput,
+    quality: RenderQuality,
+    options: { signal?: AbortSignal; lowPriority?: boolean } = {},
+  ): Promise<ResolvedMedia> {
     const { request, drawnLongSide } = input;
     const { signal, lowPriority } = options;
     const url = input.url;
@@ -264,16 +339,19 @@ export class PreviewRenderer {
     try {
       const path = await this.deps.cache.localPath(url, signal);
       const info = await this.deps.prober.probe(path, signal).catch((error: Error) => {
-        if (error instanceof MediaProbeError) throw new MediaInputError(`${shorten(url)} is not a media file ffmpeg can read`);
+        if (error instanceof MediaProbeError)
+          throw new MediaInputError(`${shorten(url)} is not a media file ffmpeg can read`);
         throw error;
       });
       const wantsSound = request.role === 'voice' || request.type === 'audio';
       if (wantsSound && !info.hasAudio) throw new MediaInputError(`${shorten(url)} has no sound`);
-      if (!wantsSound && !info.hasVideo) throw new MediaInputError(`${shorten(url)} has no picture (is it an audio file?)`);
+      if (!wantsSound && !info.hasVideo)
+        throw new MediaInputError(`${shorten(url)} has no picture (is it an audio file?)`);
       const still = info.kind === 'image';
       // A picture is drawn the way up its EXIF tag says, by the compositor whatever the ffmpeg.
       if (still && !wantsSound) return { path, still, orientation: await readOrientation(path) };
-      if (quality === 'preview' && !wantsSound) return { path: await this.deps.proxies.proxyFor(path, info, { drawnLongSide, signal, lowPriority }), still };
+      if (quality === 'preview' && !wantsSound)
+        return { path: await this.deps.proxies.proxyFor(path, info, { drawnLongSide, signal, lowPriority }), still };
       // A sound's length sets a talking avatar's.
       return wantsSound && info.durationMs ? { path, still, durationMs: info.durationMs } : { path, still };
     } catch (error) {
@@ -291,7 +369,13 @@ export class PreviewRenderer {
   }
 
   /** A render of several scenes split across cores (segmented-args.ts); the same file as `run` makes. */
-  private async runSplit(split: SegmentedRender, command: FfmpegCommand, part: string, signal?: AbortSignal, onProgress?: (p: RenderProgress) => void): Promise<void> {
+  private async runSplit(
+    split: SegmentedRender,
+    command: FfmpegCommand,
+    part: string,
+    signal?: AbortSignal,
+    onProgress?: (p: RenderProgress) => void,
+  ): Promise<void> {
     const bin = await this.ffmpegFor(part);
     try {
       const { aborted } = await runSplitRender(this.deps.runner, bin, split, command.durationMs, signal, onProgress);
@@ -305,7 +389,12 @@ export class PreviewRenderer {
     onProgress?.({ fraction: 1, outTimeMs: command.durationMs, frame: null, speed: null, done: true });
   }
 
-  private async run(command: FfmpegCommand, part: string, signal?: AbortSignal, onProgress?: (p: RenderProgress) => void): Promise<void> {
+  private async run(
+    command: FfmpegCommand,
+    part: string,
+    signal?: AbortSignal,
+    onProgress?: (p: RenderProgress) => void,
+  ): Promise<void> {
     const bin = await this.ffmpegFor(part);
     const parser = createProgressParser(command.durationMs);
     let result;
@@ -344,7 +433,10 @@ function explainFailure(stderr: string, command: FfmpegCommand): string {
 
 /** Whether a request is a scene's speech: a talking avatar's first audio element, else the scene's voice. */
 function isSpeechOf(project: Project, request: InputRequest): boolean {
-  const firstAudio = project.kind === 'talking-avatar' ? project.scenes[request.sceneIndex]?.elements.find((e) => e.type === 'audio') : undefined;
+  const firstAudio =
+    project.kind === 'talking-avatar'
+      ? project.scenes[request.sceneIndex]?.elements.find((e) => e.type === 'audio')
+      : undefined;
   return firstAudio ? request.elementId === firstAudio.id : request.type === 'voice';
 }
 
@@ -364,7 +456,11 @@ export function isAbortError(error: unknown): boolean {
   return (error as { name?: string } | null)?.name === 'AbortError';
 }
 
-async function eachLimited<T>(items: T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+async function eachLimited<T>(
+  items: T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {

@@ -33,7 +33,10 @@ export class PreviewWarmer {
       const controller = new AbortController();
       const done = this.renderer
         .resolveInput(input, 'preview', { signal: controller.signal, lowPriority: true })
-        .then(() => undefined, () => undefined)
+        .then(
+          () => undefined,
+          () => undefined,
+        )
         .finally(() => {
           if (this.working.get(input.url)?.controller === controller) this.working.delete(input.url);
         });

@@ -33,7 +33,11 @@ export class MediaProber {
 
   private async run(input: string, signal?: AbortSignal): Promise<MediaInfo> {
     const bin = await this.ffprobe();
-    const result = await this.runner.run(bin, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input], { signal });
+    const result = await this.runner.run(
+      bin,
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input],
+      { signal },
+    );
     if (result.code !== 0) {
       const heif = await heifBrandOf(input);
       if (heif) return unreadablePicture(heif);
@@ -60,7 +64,12 @@ async function heifBrandOf(input: string): Promise<MediaFormat | null> {
     const head = Buffer.alloc(12);
     const { bytesRead } = await handle.read(head, 0, 12, 0);
     if (bytesRead < 12 || head.toString('latin1', 4, 8) !== 'ftyp') return null;
-    const format = detectFormat({ demuxer: 'mov,mp4', videoCodec: 'hevc', audioCodec: null, brand: head.toString('latin1', 8, 12) });
+    const format = detectFormat({
+      demuxer: 'mov,mp4',
+      videoCodec: 'hevc',
+      audioCodec: null,
+      brand: head.toString('latin1', 8, 12),
+    });
     return format === 'heic' || format === 'avif' ? format : null;
   } finally {
     await handle.close();
@@ -70,8 +79,19 @@ async function heifBrandOf(input: string): Promise<MediaFormat | null> {
 /** A picture the studio knows the type of but cannot decode: no size, so isRealMedia() is false. */
 function unreadablePicture(format: MediaFormat): MediaInfo {
   return {
-    kind: 'image', durationMs: null, width: null, height: null, fps: null, videoCodec: null, audioCodec: null,
-    hasVideo: true, hasAudio: false, sizeBytes: null, formatName: format, format, rotation: 0,
+    kind: 'image',
+    durationMs: null,
+    width: null,
+    height: null,
+    fps: null,
+    videoCodec: null,
+    audioCodec: null,
+    hasVideo: true,
+    hasAudio: false,
+    sizeBytes: null,
+    formatName: format,
+    format,
+    rotation: 0,
   };
 }
 

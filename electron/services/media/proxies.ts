@@ -59,7 +59,11 @@ export class ProxyMaker {
    * asking for the same proxy share one ffmpeg; a caller's signal abandons only its own wait, and the
    * process stops when nobody waits any more. `lowPriority`: made in the background, ahead of need.
    */
-  async proxyFor(source: string, info: MediaInfo, options: { drawnLongSide?: number; signal?: AbortSignal; lowPriority?: boolean } = {}): Promise<string> {
+  async proxyFor(
+    source: string,
+    info: MediaInfo,
+    options: { drawnLongSide?: number; signal?: AbortSignal; lowPriority?: boolean } = {},
+  ): Promise<string> {
     const side = this.tierFor(options.drawnLongSide ?? this.longSide);
     if (!this.needsProxy(info, side)) return source;
     const signal = options.signal;
@@ -73,7 +77,9 @@ export class ProxyMaker {
     if (!making) {
       const controller = new AbortController();
       const started: Making = { controller, waiting: 0, done: Promise.resolve('') };
-      started.done = this.make(source, target, info, side, controller.signal, options.lowPriority === true).finally(() => this.inflight.delete(target));
+      started.done = this.make(source, target, info, side, controller.signal, options.lowPriority === true).finally(
+        () => this.inflight.delete(target),
+      );
       this.inflight.set(target, started);
       making = started;
     }
@@ -105,7 +111,14 @@ export class ProxyMaker {
     });
   }
 
-  private async make(source: string, target: string, info: MediaInfo, side: number, signal: AbortSignal, lowPriority: boolean): Promise<string> {
+  private async make(
+    source: string,
+    target: string,
+    info: MediaInfo,
+    side: number,
+    signal: AbortSignal,
+    lowPriority: boolean,
+  ): Promise<string> {
     if ((await stat(target).catch(() => null))?.isFile()) {
       await touch(target);
       return target;
@@ -115,17 +128,36 @@ export class ProxyMaker {
     // Previews run at 25 fps: a faster source would only be decoded to be dropped.
     const fps = info.fps !== null && info.fps > PROXY_FPS ? `fps=${PROXY_FPS},` : '';
     const args = [
-      '-hide_banner', '-nostdin', '-y', '-loglevel', 'error',
-      '-i', source,
+      '-hide_banner',
+      '-nostdin',
+      '-y',
+      '-loglevel',
+      'error',
+      '-i',
+      source,
       '-an',
-      '-vf', `${fps}${proxyScale(info, side)}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '26', '-g', '25', '-pix_fmt', 'yuv420p',
-      '-f', 'mp4', part,
+      '-vf',
+      `${fps}${proxyScale(info, side)}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '26',
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'mp4',
+      part,
     ];
-    const result = await this.options.runner.run(await this.options.ffmpeg(), args, { signal, lowPriority }).catch(async (error: unknown) => {
-      await rm(part, { force: true });
-      throw error;
-    });
+    const result = await this.options.runner
+      .run(await this.options.ffmpeg(), args, { signal, lowPriority })
+      .catch(async (error: unknown) => {
+        await rm(part, { force: true });
+        throw error;
+      });
     if (result.code !== 0) {
       await rm(part, { force: true });
       if (result.aborted) throw new DOMException('The proxy was cancelled', 'AbortError');

@@ -36,9 +36,13 @@ function executable(path: string): boolean {
 }
 
 export function findSpeechEngine(options: SpeechEngineOptions = {}): SpeechEngine | 'none' {
-  if (options.espeakPath) return executable(options.espeakPath) ? { bin: options.espeakPath, prefix: [], name: 'espeak-ng' } : 'none';
+  if (options.espeakPath)
+    return executable(options.espeakPath) ? { bin: options.espeakPath, prefix: [], name: 'espeak-ng' } : 'none';
   if (options.searchSystem !== false) {
-    const onPath = (options.pathVar ?? process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'espeak-ng'));
+    const onPath = (options.pathVar ?? process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((d) => join(d, 'espeak-ng'));
     for (const candidate of ['/usr/bin/espeak-ng', ...onPath]) {
       if (executable(candidate)) return { bin: candidate, prefix: [], name: 'espeak-ng' };
     }

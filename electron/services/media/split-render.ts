@@ -6,7 +6,10 @@ import type { ProcessRunner, RunResult } from './process';
 
 /** Why one ffmpeg of a render failed: its stderr and its command (for naming the element at fault). */
 export class SplitPartError extends Error {
-  constructor(readonly result: RunResult, readonly command: FfmpegCommand) {
+  constructor(
+    readonly result: RunResult,
+    readonly command: FfmpegCommand,
+  ) {
     super('an ffmpeg of the render failed');
   }
 }
@@ -33,7 +36,13 @@ export async function runSplitRender(
   const made = split.videos.map(() => 0);
   const report = (): void => {
     const outTimeMs = made.reduce((a, b) => a + b, 0);
-    onProgress?.({ outTimeMs, fraction: totalMs > 0 ? Math.min(0.99, outTimeMs / totalMs) : 0, frame: null, speed: null, done: false });
+    onProgress?.({
+      outTimeMs,
+      fraction: totalMs > 0 ? Math.min(0.99, outTimeMs / totalMs) : 0,
+      frame: null,
+      speed: null,
+      done: false,
+    });
   };
   const runOne = async (command: FfmpegCommand, onLine?: (line: string) => void): Promise<void> => {
     const result = await runner.run(bin, command.args, { signal: stop.signal, onStdoutLine: onLine });

@@ -6,7 +6,11 @@ import { join } from 'node:path';
  * (they are never resumed) and everything in the scratch folder, once older than `olderThanMs` (so a
  * render running in another window keeps its files). Downloads keep their `.part` files: they resume.
  */
-export async function sweepTemporaries(dirs: { partsIn: string[]; scratch: string }, olderThanMs = 3600_000, now = Date.now()): Promise<number> {
+export async function sweepTemporaries(
+  dirs: { partsIn: string[]; scratch: string },
+  olderThanMs = 3600_000,
+  now = Date.now(),
+): Promise<number> {
   let removed = 0;
   const sweep = async (dir: string, matches: (name: string) => boolean) => {
     for (const name of await readdir(dir).catch(() => [] as string[])) {

@@ -59,7 +59,12 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     found.set(name, { key, path: resolved.path });
     return resolved.path;
   };
-  const cache = new MediaCache({ dir: join(root, 'cache'), maxBytes: options.cacheBytes ?? 2 * 1024 ** 3, fetch: options.fetch, savedCopy: options.savedCopies });
+  const cache = new MediaCache({
+    dir: join(root, 'cache'),
+    maxBytes: options.cacheBytes ?? 2 * 1024 ** 3,
+    fetch: options.fetch,
+    savedCopy: options.savedCopies,
+  });
   const prober = new MediaProber(() => binary('ffprobe'), runner);
   const proxies = new ProxyMaker({ dir: join(root, 'proxies'), runner, ffmpeg: () => binary('ffmpeg') });
   let engine: SpeechEngine | 'none' | undefined;
@@ -76,8 +81,21 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
   });
   const musicDir = join(root, 'music');
   const music = new MusicMixer({ runner, ffmpeg: () => binary('ffmpeg'), prober, dir: musicDir });
-  const renderer = new PreviewRenderer({ runner, ffmpeg: () => binary('ffmpeg'), cache, prober, proxies, draftVoice, music });
-  const tools = new MediaTools({ runner, ffmpeg: () => binary('ffmpeg'), dir: join(root, 'scratch'), probe: (path) => prober.probe(path) });
+  const renderer = new PreviewRenderer({
+    runner,
+    ffmpeg: () => binary('ffmpeg'),
+    cache,
+    prober,
+    proxies,
+    draftVoice,
+    music,
+  });
+  const tools = new MediaTools({
+    runner,
+    ffmpeg: () => binary('ffmpeg'),
+    dir: join(root, 'scratch'),
+    probe: (path) => prober.probe(path),
+  });
   return {
     runner,
     binary,
@@ -88,7 +106,13 @@ export function createMediaToolkit(options: MediaToolkitOptions): MediaToolkit {
     tools,
     draftVoice,
     music,
-    dirs: { root, previews: join(root, 'previews'), posters: join(root, 'scratch'), speech: speechDir, music: musicDir },
+    dirs: {
+      root,
+      previews: join(root, 'previews'),
+      posters: join(root, 'scratch'),
+      speech: speechDir,
+      music: musicDir,
+    },
     dispose: () => runner.killAll(),
   };
 }

@@ -1,5 +1,10 @@
 import { open, rename, rm } from 'node:fs/promises';
-import { ORIENTATION_HEAD_BYTES, jpegOrientation, uprightFilter, type ExifOrientation } from '../../common/composition/exif-orientation';
+import {
+  ORIENTATION_HEAD_BYTES,
+  jpegOrientation,
+  uprightFilter,
+  type ExifOrientation,
+} from '../../common/composition/exif-orientation';
 import type { ProcessRunner } from './process';
 
 /**
@@ -33,11 +38,31 @@ export async function makeUpright(deps: UprightDeps, path: string, signal?: Abor
   const orientation = await readOrientation(path);
   if (orientation === 1) return false;
   const part = `${path}.upright.jpg`;
-  const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-noautorotate', '-i', path, '-vf', uprightFilter(orientation), '-frames:v', '1', '-q:v', '2', '-f', 'image2', part];
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-loglevel',
+    'error',
+    '-noautorotate',
+    '-i',
+    path,
+    '-vf',
+    uprightFilter(orientation),
+    '-frames:v',
+    '1',
+    '-q:v',
+    '2',
+    '-f',
+    'image2',
+    part,
+  ];
   const result = await deps.runner.run(await deps.ffmpeg(), args, { signal });
   if (result.code !== 0) {
     await rm(part, { force: true });
-    throw new Error(`could not turn the picture upright: ${result.stderr.trim().split('\n').at(-1) ?? 'ffmpeg failed'}`);
+    throw new Error(
+      `could not turn the picture upright: ${result.stderr.trim().split('\n').at(-1) ?? 'ffmpeg failed'}`,
+    );
   }
   await rename(part, path);
   return true;

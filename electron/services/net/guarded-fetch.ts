@@ -16,7 +16,8 @@ export interface GuardOptions {
   maxRedirects?: number;
 }
 
-const resolveAll = async (hostname: string): Promise<string[]> => (await lookup(hostname, { all: true })).map((a) => a.address);
+const resolveAll = async (hostname: string): Promise<string[]> =>
+  (await lookup(hostname, { all: true })).map((a) => a.address);
 
 /**
  * fetch that refuses link-local and cloud-metadata targets (and, with refusePrivate, internal
@@ -33,12 +34,16 @@ export async function guardedFetch(url: string, init: RequestInit = {}, options:
     const location = response.headers.get('location');
     if (response.status < 300 || response.status >= 400 || !location) return response;
     await response.body?.cancel().catch(() => undefined);
-    if (hop >= (options.maxRedirects ?? 5)) throw new RefusedTargetError(`too many redirects from ${new URL(url).origin}`);
+    if (hop >= (options.maxRedirects ?? 5))
+      throw new RefusedTargetError(`too many redirects from ${new URL(url).origin}`);
     current = new URL(location, current).href;
   }
 }
 
-export async function assertAllowedTarget(url: string, options: Pick<GuardOptions, 'refusePrivate' | 'resolve'> = {}): Promise<void> {
+export async function assertAllowedTarget(
+  url: string,
+  options: Pick<GuardOptions, 'refusePrivate' | 'resolve'> = {},
+): Promise<void> {
   const problem = fetchTargetProblem(url, options);
   if (problem) throw new RefusedTargetError(problem);
   const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import type { CostEstimate, JobView } from '../../common/bridge/jobs';
 import type { PaidConfirmation } from '../../common/jobs/cost-model';
 import type { PlacementConvention } from '../../common/composition/placement';
-import { PROBE_FRAME, PROBE_MARKER, PROBE_SPEECH_SECONDS, findMarker, judgeProbe, probeBody, type ProbeVerdict } from '../../common/composition/placement-probe';
+import {
+  PROBE_FRAME,
+  PROBE_MARKER,
+  PROBE_SPEECH_SECONDS,
+  findMarker,
+  judgeProbe,
+  probeBody,
+  type ProbeVerdict,
+} from '../../common/composition/placement-probe';
 import type { CatalogueService } from '../catalogue/catalogue-service';
 import type { EngineConnections, JobEngine } from '../jobs/engine';
 
@@ -41,7 +49,11 @@ export interface PlacementCheckPlan {
   balance: number | null;
 }
 
-export type PlacementCheckResult = ProbeVerdict & { connectionId: string; connectionName: string; jobId: string | null };
+export type PlacementCheckResult = ProbeVerdict & {
+  connectionId: string;
+  connectionName: string;
+  jobId: string | null;
+};
 
 export class PlacementChecker {
   constructor(private readonly deps: PlacementCheckDeps) {}
@@ -59,7 +71,11 @@ export class PlacementChecker {
   }
 
   /** Sends the paid probe: `confirmation` is who agreed to pay for it (the engine refuses it without one). */
-  async run(options: { confirmation: PaidConfirmation; signal?: AbortSignal; onStep?: (step: string) => void }): Promise<PlacementCheckResult> {
+  async run(options: {
+    confirmation: PaidConfirmation;
+    signal?: AbortSignal;
+    onStep?: (step: string) => void;
+  }): Promise<PlacementCheckResult> {
     const step = options.onStep ?? (() => undefined);
     const connection = await this.deps.connections.active();
     const named = { connectionId: connection.id, connectionName: connection.name };
@@ -69,23 +85,49 @@ export class PlacementChecker {
       const ffmpeg = await this.deps.ffmpegPath();
       const marker = join(dir, 'placement-marker.png');
       const tone = join(dir, 'placement-tone.wav');
-      await run(ffmpeg, ['-f', 'lavfi', '-i', `color=c=${PROBE_MARKER.colour}:size=${PROBE_MARKER.width}x${PROBE_MARKER.height}`, '-frames:v', '1', marker]);
-      await run(ffmpeg, ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', String(PROBE_SPEECH_SECONDS), tone]);
+      await run(ffmpeg, [
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=${PROBE_MARKER.colour}:size=${PROBE_MARKER.width}x${PROBE_MARKER.height}`,
+        '-frames:v',
+        '1',
+        marker,
+      ]);
+      await run(ffmpeg, [
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=44100',
+        '-t',
+        String(PROBE_SPEECH_SECONDS),
+        tone,
+      ]);
 
       const avatars = await this.deps.catalogue.avatars();
       const avatar = avatars.find((a) => a.avatar_id);
-      if (!avatar?.avatar_id) throw new Error(`"${connection.name}" lists no official avatar, and the check needs one.`);
+      if (!avatar?.avatar_id)
+        throw new Error(`"${connection.name}" lists no official avatar, and the check needs one.`);
 
       step('Uploading the marker and the tone');
       const [markerUrl, audioUrl] = await this.deps.upload([marker, tone], options.signal);
 
       step('Sending one small talking avatar');
       const body = probeBody({ markerUrl, audioUrl, avatarId: avatar.avatar_id });
-      const submitted = await this.deps.engine.submit({ kind: 'talking-avatar', body, confirmDuplicate: true, confirmation: options.confirmation }, options.signal);
+      const submitted = await this.deps.engine.submit(
+        { kind: 'talking-avatar', body, confirmDuplicate: true, confirmation: options.confirmation },
+        options.signal,
+      );
       if (submitted.status !== 'submitted') throw new Error(submitted.message);
       const job = await this.waitFor(submitted.job.id, step, options.signal);
       if (job.phase !== 'completed' || !job.resultUrl) {
-        return { proved: false, found: null, message: `The check's job did not finish (${job.phase.replace('-', ' ')}${job.error ? `: ${job.error.explanation}` : ''}), so the placement could not be told.`, ...named, jobId: job.id };
+        return {
+          proved: false,
+          found: null,
+          message: `The check's job did not finish (${job.phase.replace('-', ' ')}${job.error ? `: ${job.error.explanation}` : ''}), so the placement could not be told.`,
+          ...named,
+          jobId: job.id,
+        };
       }
 
       step('Finding the marker in the result');
@@ -93,7 +135,19 @@ export class PlacementChecker {
       const answer = await (this.deps.fetch ?? fetch)(job.resultUrl, { signal: options.signal });
       if (!answer.ok) throw new Error(`The result could not be downloaded (HTTP ${answer.status}).`);
       await writeFile(video, Buffer.from(await answer.arrayBuffer()));
-      const frame = await run(ffmpeg, ['-ss', '0.5', '-i', video, '-frames:v', '1', '-vf', `scale=${PROBE_FRAME.width}:${PROBE_FRAME.height},format=rgb24`, '-f', 'rawvideo', '-']);
+      const frame = await run(ffmpeg, [
+        '-ss',
+        '0.5',
+        '-i',
+        video,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale=${PROBE_FRAME.width}:${PROBE_FRAME.height},format=rgb24`,
+        '-f',
+        'rawvideo',
+        '-',
+      ]);
       const verdict = judgeProbe(findMarker(frame, PROBE_FRAME.width, PROBE_FRAME.height));
       if (verdict.proved) await this.deps.record(connection.id, verdict.convention, (this.deps.now ?? Date.now)());
       return { ...verdict, ...named, jobId: job.id };
@@ -119,8 +173,12 @@ export class PlacementChecker {
 
 function run(binary: string, args: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    execFile(binary, ['-v', 'error', '-y', ...args], { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`ffmpeg failed: ${String(stderr).trim() || error.message}`)) : resolve(stdout),
+    execFile(
+      binary,
+      ['-v', 'error', '-y', ...args],
+      { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`ffmpeg failed: ${String(stderr).trim() || error.message}`)) : resolve(stdout),
     ),
   );
 }

@@ -7,14 +7,19 @@ import type { StorageServices } from '../storage/storage-services';
 import { PlacementChecker, balanceThrough } from './placement-check';
 
 /** Check placement from the page: the plan (what is sent, its cost, the balance), then the run. */
-export function createPlacementDomain(base: Pick<HostBase, 'createStore' | 'emit'>, studio: Pick<StudioServices, 'connections' | 'jobs' | 'catalogue'>, storage: StorageServices): DomainModule<typeof placementCalls> {
+export function createPlacementDomain(
+  base: Pick<HostBase, 'createStore' | 'emit'>,
+  studio: Pick<StudioServices, 'connections' | 'jobs' | 'catalogue'>,
+  storage: StorageServices,
+): DomainModule<typeof placementCalls> {
   const settings = base.createStore(appSettingsSpec);
   let running: AbortController | null = null;
   const checker = new PlacementChecker({
     connections: studio.connections,
     engine: studio.jobs,
     catalogue: studio.catalogue,
-    upload: async (paths, signal) => (await storage.uploader.uploadAll(paths, storage.storages.activeId(), { signal })).map((r) => r.url),
+    upload: async (paths, signal) =>
+      (await storage.uploader.uploadAll(paths, storage.storages.activeId(), { signal })).map((r) => r.url),
     ffmpegPath: async () => (await resolveMediaBinary('ffmpeg', { settings: settings.get() })).path,
     balance: () => balanceThrough(studio.connections),
     record: async (id, convention, at) => void (await studio.connections.setPlacement(id, convention, at)),
@@ -26,7 +31,11 @@ export function createPlacementDomain(base: Pick<HostBase, 'createStore' | 'emit
         if (running) throw new Error('A placement check is already running.');
         running = new AbortController();
         try {
-          return await checker.run({ confirmation, signal: running.signal, onStep: (step) => base.emit('placement.step', { step }) });
+          return await checker.run({
+            confirmation,
+            signal: running.signal,
+            onStep: (step) => base.emit('placement.step', { step }),
+          });
         } finally {
           running = null;
         }

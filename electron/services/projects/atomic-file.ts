@@ -58,7 +58,11 @@ export async function replaceFile(path: string, text: string, options: ReplaceOp
  * Writes one file atomically (see replaceFile) and, unless `durable: false`, flushes its folder so the
  * rename survives a power cut.
  */
-export async function writeFileAtomic(path: string, text: string, options: Omit<ReplaceOptions, 'tempPath'> = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  text: string,
+  options: Omit<ReplaceOptions, 'tempPath'> = {},
+): Promise<void> {
   const fs = options.fs ?? nodeFileSystem;
   await fs.mkdir(dirname(path), { recursive: true });
   await replaceFile(path, text, options);

@@ -3,7 +3,13 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { OpenedProject, ProjectSummary, RecoveryEntry } from '../../common/bridge/projects';
-import { Project, parseProject, type OutputPresetId, type OutputSize, type ProjectKind } from '../../common/composition/document';
+import {
+  Project,
+  parseProject,
+  type OutputPresetId,
+  type OutputSize,
+  type ProjectKind,
+} from '../../common/composition/document';
 import { createProject, totalDurationMs } from '../../common/composition/project-ops';
 import { applyVoiceoverAudio } from '../../common/composition/scene-ops';
 import { StudioError } from '../host/errors';
@@ -17,7 +23,13 @@ import { writeFileAtomic } from './atomic-file';
  * <dataDir>/projects/autosave/<id>.json until the project is saved or the autosave discarded: whatever
  * is still there at start-up is unsaved work to offer back (after a crash, or a quit without saving).
  */
-const IndexEntry = z.object({ id: z.string(), path: z.string(), name: z.string(), openedAt: z.number(), savedAt: z.number().optional() });
+const IndexEntry = z.object({
+  id: z.string(),
+  path: z.string(),
+  name: z.string(),
+  openedAt: z.number(),
+  savedAt: z.number().optional(),
+});
 const ProjectIndex = z.object({ recent: z.array(IndexEntry) });
 type ProjectIndex = z.infer<typeof ProjectIndex>;
 
@@ -25,7 +37,12 @@ const Autosave = z.object({ autosavedAt: z.number(), project: z.unknown() });
 
 export const LIBRARY_LABEL = 'Project library';
 /** One spec object, so every library on a host (projects domain, downloads' project names) shares the store. */
-const projectIndexSpec: RecordStoreSpec<ProjectIndex> = { name: 'projects', schema: ProjectIndex, defaults: { recent: [] }, version: 1 };
+const projectIndexSpec: RecordStoreSpec<ProjectIndex> = {
+  name: 'projects',
+  schema: ProjectIndex,
+  defaults: { recent: [] },
+  version: 1,
+};
 const MAX_RECENT = 30;
 
 export interface ProjectLibraryDeps {
@@ -67,8 +84,18 @@ export class ProjectLibrary {
     return (await this.readProject(path).catch(() => null))?.project.name ?? null;
   }
 
-  async create(options: { kind: ProjectKind; preset: OutputPresetId; size?: OutputSize; name?: string }): Promise<OpenedProject> {
-    const project = createProject({ id: this.newId(), kind: options.kind, output: options.size ?? options.preset, name: options.name || undefined });
+  async create(options: {
+    kind: ProjectKind;
+    preset: OutputPresetId;
+    size?: OutputSize;
+    name?: string;
+  }): Promise<OpenedProject> {
+    const project = createProject({
+      id: this.newId(),
+      kind: options.kind,
+      output: options.size ?? options.preset,
+      name: options.name || undefined,
+    });
     return this.store(project, this.libraryPath(project.id));
   }
 
@@ -82,13 +109,22 @@ export class ProjectLibrary {
     const entry = this.entry(id);
     const { project, updatedAt } = await this.readProject(entry.path);
     this.remember(project.id === id ? project : { ...project, id }, entry.path);
-    return { project: { ...project, id }, summary: this.summarise({ ...project, id }, entry.path, updatedAt), recovered: false };
+    return {
+      project: { ...project, id },
+      summary: this.summarise({ ...project, id }, entry.path, updatedAt),
+      recovered: false,
+    };
   }
 
   /** The project as last saved, without touching the recent list; null when it is not known or not readable. */
   async read(id: string): Promise<Project | null> {
     const entry = this.index.get().recent.find((e) => e.id === id);
-    return entry ? this.readProject(entry.path).then((r) => ({ ...r.project, id }), () => null) : null;
+    return entry
+      ? this.readProject(entry.path).then(
+          (r) => ({ ...r.project, id }),
+          () => null,
+        )
+      : null;
   }
 
   /** Opens a file the user picked; a project already known under another file gets a fresh id. */
@@ -104,7 +140,8 @@ export class ProjectLibrary {
   /** JSON text from the renderer (web import): validated, then stored in the library as a new project. */
   async importJson(text: string): Promise<OpenedProject> {
     const parsed = parseProject(text);
-    if (!parsed.ok) throw new StudioError(`This file is not a project the studio can open. ${parsed.error}`, 'invalid-project');
+    if (!parsed.ok)
+      throw new StudioError(`This file is not a project the studio can open. ${parsed.error}`, 'invalid-project');
     const project = { ...parsed.project, id: this.newId() };
     return this.store(project, this.libraryPath(project.id));
   }
@@ -170,14 +207,20 @@ export class ProjectLibrary {
       const saved = await this.readProject(known.path).catch(() => null);
       const next = saved && applyVoiceoverAudio({ ...saved.project, id: projectId }, sceneId, scriptHash, audioUrl);
       if (saved && next && next !== saved.project) {
-        await writeFileAtomic(known.path, `${JSON.stringify(Project.parse({ ...next, id: saved.project.id }), null, 2)}\n`);
+        await writeFileAtomic(
+          known.path,
+          `${JSON.stringify(Project.parse({ ...next, id: saved.project.id }), null, 2)}\n`,
+        );
         applied = true;
       } else if (next) applied = true;
     }
     const autosave = await this.readAutosave(projectId).catch(() => null);
     const draft = autosave && applyVoiceoverAudio(autosave.project, sceneId, scriptHash, audioUrl);
     if (autosave && draft && draft !== autosave.project) {
-      await writeFileAtomic(this.autosavePath(projectId), JSON.stringify({ autosavedAt: autosave.autosavedAt, project: draft }));
+      await writeFileAtomic(
+        this.autosavePath(projectId),
+        JSON.stringify({ autosavedAt: autosave.autosavedAt, project: draft }),
+      );
       applied = true;
     }
     return applied;
@@ -201,10 +244,17 @@ export class ProjectLibrary {
       text = await readFile(path, 'utf8');
     } catch (error) {
       const code = (error as { code?: string }).code;
-      throw new StudioError(`Cannot open ${basename(path)}: ${code === 'ENOENT' ? 'the file no longer exists' : (error as Error).message}`, 'project-unreadable');
+      throw new StudioError(
+        `Cannot open ${basename(path)}: ${code === 'ENOENT' ? 'the file no longer exists' : (error as Error).message}`,
+        'project-unreadable',
+      );
     }
     const parsed = parseProject(text);
-    if (!parsed.ok) throw new StudioError(`Cannot open ${basename(path)} (the file was left as it is). ${parsed.error}`, 'invalid-project');
+    if (!parsed.ok)
+      throw new StudioError(
+        `Cannot open ${basename(path)} (the file was left as it is). ${parsed.error}`,
+        'invalid-project',
+      );
     return { project: parsed.project, updatedAt: (await mtime(path)) ?? this.now() };
   }
 
@@ -212,11 +262,15 @@ export class ProjectLibrary {
     return this.readAutosaveFile(this.autosavePath(id), id);
   }
 
-  private async readAutosaveFile(path: string, id = basename(path, '.json')): Promise<{ project: Project; autosavedAt: number }> {
+  private async readAutosaveFile(
+    path: string,
+    id = basename(path, '.json'),
+  ): Promise<{ project: Project; autosavedAt: number }> {
     const raw = Autosave.safeParse(JSON.parse(await readFile(path, 'utf8').catch(() => 'null')));
     if (!raw.success) throw new StudioError(`No unsaved work is kept for project ${id}.`, 'no-recovery');
     const parsed = parseProject(raw.data.project);
-    if (!parsed.ok) throw new StudioError(`The unsaved work of project ${id} cannot be restored. ${parsed.error}`, 'invalid-project');
+    if (!parsed.ok)
+      throw new StudioError(`The unsaved work of project ${id} cannot be restored. ${parsed.error}`, 'invalid-project');
     return { project: parsed.project, autosavedAt: raw.data.autosavedAt };
   }
 
@@ -228,8 +282,16 @@ export class ProjectLibrary {
 
   private remember(project: Project, path: string, savedAt?: number): void {
     const previous = this.index.get().recent.find((e) => e.id === project.id && e.path === path);
-    const entry = { id: project.id, path, name: project.name, openedAt: this.now(), savedAt: savedAt ?? previous?.savedAt };
-    this.index.update((current) => ({ recent: [entry, ...current.recent.filter((e) => e.id !== project.id && e.path !== path)].slice(0, MAX_RECENT) }));
+    const entry = {
+      id: project.id,
+      path,
+      name: project.name,
+      openedAt: this.now(),
+      savedAt: savedAt ?? previous?.savedAt,
+    };
+    this.index.update((current) => ({
+      recent: [entry, ...current.recent.filter((e) => e.id !== project.id && e.path !== path)].slice(0, MAX_RECENT),
+    }));
   }
 
   private summarise(project: Project, path: string, updatedAt: number): ProjectSummary {

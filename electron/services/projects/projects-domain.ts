@@ -19,13 +19,18 @@ export function createProjectsDomain(
   return {
     handlers: {
       'projects.listRecent': () => library.listRecent(),
-      'projects.names': async (ids) => Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await library.nameOf(id)] as const))),
+      'projects.names': async (ids) =>
+        Object.fromEntries(await Promise.all(ids.map(async (id) => [id, await library.nameOf(id)] as const))),
       'projects.capabilities': async () => ({ dialogs }),
-      'projects.create': async (request) => (starter && (request.template || request.brand) ? library.adopt(await starter(request)) : library.create(request)),
+      'projects.create': async (request) =>
+        starter && (request.template || request.brand)
+          ? library.adopt(await starter(request))
+          : library.create(request),
       'projects.open': (id) => library.open(id),
       'projects.openDialog': async () => {
         const choose = base.platform.chooseOpenPath;
-        if (!choose) throw new StudioError('This host has no file dialogs; import the project JSON instead.', 'no-dialogs');
+        if (!choose)
+          throw new StudioError('This host has no file dialogs; import the project JSON instead.', 'no-dialogs');
         const path = await choose({ title: 'Open project', extensions: EXTENSIONS });
         return path ? library.openFile(path) : null;
       },
@@ -38,7 +43,11 @@ export function createProjectsDomain(
       'projects.saveAs': async (project, options) => {
         const choose = base.platform.chooseSavePath;
         if (!choose) return library.saveAs(project, { name: options.name });
-        const path = await choose({ title: 'Save project as', defaultName: `${options.name ?? project.name}.json`, extensions: EXTENSIONS });
+        const path = await choose({
+          title: 'Save project as',
+          defaultName: `${options.name ?? project.name}.json`,
+          extensions: EXTENSIONS,
+        });
         return path ? library.saveAs(project, { path, name: options.name }) : null;
       },
       'projects.autosave': (project) => library.autosave(project),

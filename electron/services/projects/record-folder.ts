@@ -5,7 +5,10 @@ import { join } from 'node:path';
  * Every record of a folder of `<id>.json` files (batches, campaigns) that can be read, newest first.
  * One that cannot is moved aside as `<name>.unreadable` (never overwritten, never deleted) and skipped.
  */
-export async function readRecordFolder<T extends { createdAt: number }>(dir: string, get: (id: string) => Promise<T | null>): Promise<T[]> {
+export async function readRecordFolder<T extends { createdAt: number }>(
+  dir: string,
+  get: (id: string) => Promise<T | null>,
+): Promise<T[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const found: T[] = [];
   for (const name of names.filter((n) => n.endsWith('.json'))) {

@@ -1,6 +1,12 @@
 import type { NewProjectRequest } from '../../common/bridge/projects';
 import type { templatesCalls } from '../../common/bridge/templates';
-import { applyBrandKit, BrandKit, DEFAULT_BRAND_KIT, measuredBy, stylesToMeasure } from '../../common/composition/brand-kit';
+import {
+  applyBrandKit,
+  BrandKit,
+  DEFAULT_BRAND_KIT,
+  measuredBy,
+  stylesToMeasure,
+} from '../../common/composition/brand-kit';
 import type { MediaSize, Project } from '../../common/composition/document';
 import { createProject } from '../../common/composition/project-ops';
 import { relinkToCatalogue, type CatalogueFacts } from '../../common/composition/templates';
@@ -9,7 +15,12 @@ import type { DomainModule, HostBase, RecordStoreSpec } from '../host/types';
 import type { TemplateLibrary } from './templates';
 
 /** The data folder's brand kit: colours, fonts, a logo reference and bookend scenes (no secret). */
-export const brandKitSpec: RecordStoreSpec<BrandKit> = { name: 'brand-kit', schema: BrandKit, defaults: DEFAULT_BRAND_KIT, version: 1 };
+export const brandKitSpec: RecordStoreSpec<BrandKit> = {
+  name: 'brand-kit',
+  schema: BrandKit,
+  defaults: DEFAULT_BRAND_KIT,
+  version: 1,
+};
 
 export interface ProjectStarterDeps {
   templates: TemplateLibrary;
@@ -35,13 +46,21 @@ export interface CatalogueLists {
 /** A catalogue's avatars and voices as relinkToCatalogue reads them. */
 export async function catalogueFactsOf(catalogue: CatalogueLists): Promise<CatalogueFacts> {
   return {
-    avatars: (await catalogue.everyAvatar()).map((a) => ({ avatarId: a.avatar_id, url: a.url, from: a.from === 3 ? 3 : 2 })),
+    avatars: (await catalogue.everyAvatar()).map((a) => ({
+      avatarId: a.avatar_id,
+      url: a.url,
+      from: a.from === 3 ? 3 : 2,
+    })),
     voices: (await catalogue.voices({})).map((v) => v.voice_id),
   };
 }
 
 /** Applies the kit after measuring every text style it will set (fonts differ in width). */
-export async function brandProject(project: Project, kit: BrandKit, measure: ProjectStarterDeps['measure']): Promise<Project> {
+export async function brandProject(
+  project: Project,
+  kit: BrandKit,
+  measure: ProjectStarterDeps['measure'],
+): Promise<Project> {
   const styles = stylesToMeasure(project, kit);
   const sizes = await Promise.all(styles.map(measure));
   return applyBrandKit(project, kit, measuredBy(styles, sizes));
@@ -64,7 +83,10 @@ export async function startProject(request: NewProjectRequest, deps: ProjectStar
   return relinked.project;
 }
 
-export function createTemplatesDomain(base: Pick<HostBase, 'createStore'>, templates: TemplateLibrary): DomainModule<typeof templatesCalls> & { brandKit: () => BrandKit } {
+export function createTemplatesDomain(
+  base: Pick<HostBase, 'createStore'>,
+  templates: TemplateLibrary,
+): DomainModule<typeof templatesCalls> & { brandKit: () => BrandKit } {
   const brand = base.createStore(brandKitSpec);
   return {
     brandKit: () => brand.get(),

@@ -6,7 +6,15 @@ import { fileURLToPath } from 'node:url';
 import type { SaveTemplateOptions, TemplateList, TemplateSummary } from '../../common/bridge/templates';
 import { parseProject, type Project } from '../../common/composition/document';
 import { totalDurationMs } from '../../common/composition/project-ops';
-import { mapMediaUrls, mediaUrlsOf, TEMPLATE_FORMAT, TemplateFile, templateMediaFile, templateMediaReference, type TemplateMedia } from '../../common/composition/templates';
+import {
+  mapMediaUrls,
+  mediaUrlsOf,
+  TEMPLATE_FORMAT,
+  TemplateFile,
+  templateMediaFile,
+  templateMediaReference,
+  type TemplateMedia,
+} from '../../common/composition/templates';
 import { StudioError } from '../host/errors';
 import { writeFileAtomic } from './atomic-file';
 
@@ -50,7 +58,9 @@ export class TemplateLibrary {
   async list(): Promise<TemplateList> {
     const unreadable: TemplateList['unreadable'] = [];
     const read = async (dir: string, prefix: string): Promise<Loaded[]> => {
-      const names = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((d) => d.isDirectory() && !d.name.startsWith('.')).map((d) => d.name);
+      const names = (await readdir(dir, { withFileTypes: true }).catch(() => []))
+        .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+        .map((d) => d.name);
       const loaded = await Promise.all(
         names.map((name) =>
           this.load(`${prefix}${name}`).catch((error: unknown) => {
@@ -69,7 +79,12 @@ export class TemplateLibrary {
 
   /** Keeps `project` as a new template; local media are copied into its folder with their fingerprints. */
   async save(project: Project, options: SaveTemplateOptions): Promise<TemplateSummary> {
-    const slug = options.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'template';
+    const slug =
+      options.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 40) || 'template';
     const name = `${slug}-${randomBytes(4).toString('hex')}`;
     const folder = join(this.userDir, name);
     // Built under a hidden name and renamed at the end, so a half-written template is never listed.
@@ -81,7 +96,11 @@ export class TemplateLibrary {
       for (const url of mediaUrlsOf(project)) {
         if (!url.startsWith('file:')) continue;
         const path = this.deps.pathOf(url);
-        if (!path) throw new StudioError(`The template cannot keep ${url}: the studio was not given that file (choose or drop it again).`, 'not-allowed');
+        if (!path)
+          throw new StudioError(
+            `The template cannot keep ${url}: the studio was not given that file (choose or drop it again).`,
+            'not-allowed',
+          );
         const bytes = await readFile(path).catch((error: Error) => {
           throw new StudioError(`The template cannot keep ${path}: ${error.message}`, 'template-media');
         });
@@ -100,7 +119,15 @@ export class TemplateLibrary {
         thumbnail = type === 'png' ? 'thumbnail.png' : 'thumbnail.jpg';
         await writeFile(join(building, thumbnail), Buffer.from(data, 'base64'));
       }
-      const file: TemplateFile = { format: TEMPLATE_FORMAT, name: options.name, description: options.description ?? '', createdAt: this.now(), project: kept, media, thumbnail };
+      const file: TemplateFile = {
+        format: TEMPLATE_FORMAT,
+        name: options.name,
+        description: options.description ?? '',
+        createdAt: this.now(),
+        project: kept,
+        media,
+        thumbnail,
+      };
       await writeFileAtomic(join(building, FILE), `${JSON.stringify(file, null, 2)}\n`);
       await rename(building, folder);
     } catch (error) {
@@ -113,7 +140,8 @@ export class TemplateLibrary {
   async remove(id: string): Promise<void> {
     if (!id.startsWith(USER)) throw new StudioError('A starter template cannot be removed.', 'starter-template');
     const folder = this.folderOf(id);
-    if (!existsSync(join(folder, FILE))) throw new StudioError(`No template ${id.slice(USER.length)} exists.`, 'unknown-template');
+    if (!existsSync(join(folder, FILE)))
+      throw new StudioError(`No template ${id.slice(USER.length)} exists.`, 'unknown-template');
     await rm(folder, { recursive: true, force: true });
   }
 
@@ -128,16 +156,27 @@ export class TemplateLibrary {
     for (const m of template.file.media) {
       const from = join(template.folder, 'media', m.file);
       const bytes = await readFile(from).catch(() => null);
-      if (!bytes) throw new StudioError(`The template "${template.file.name}" is missing its file media/${m.file}; the template was left as it is.`, 'template-media');
+      if (!bytes)
+        throw new StudioError(
+          `The template "${template.file.name}" is missing its file media/${m.file}; the template was left as it is.`,
+          'template-media',
+        );
       if (createHash('sha256').update(bytes).digest('hex') !== m.sha256) {
-        throw new StudioError(`The template "${template.file.name}" has a changed or damaged media/${m.file} (its fingerprint differs); the template was left as it is.`, 'template-media');
+        throw new StudioError(
+          `The template "${template.file.name}" has a changed or damaged media/${m.file} (its fingerprint differs); the template was left as it is.`,
+          'template-media',
+        );
       }
       await mkdir(target, { recursive: true });
       await copyFile(from, join(target, m.file));
       urls.set(templateMediaReference(m.file), this.deps.grant(join(target, m.file)));
     }
     const unknown = mediaUrlsOf(template.project).find((u) => templateMediaFile(u) !== null && !urls.has(u));
-    if (unknown) throw new StudioError(`The template "${template.file.name}" names ${unknown}, which its media list does not hold.`, 'invalid-template');
+    if (unknown)
+      throw new StudioError(
+        `The template "${template.file.name}" names ${unknown}, which its media list does not hold.`,
+        'invalid-template',
+      );
     return mapMediaUrls(template.project, (url) => urls.get(url) ?? url);
   }
 
@@ -150,16 +189,28 @@ export class TemplateLibrary {
       raw = JSON.parse(await readFile(path, 'utf8'));
     } catch (error) {
       const code = (error as { code?: string }).code;
-      const why = code === 'ENOENT' ? 'it has no template.json' : error instanceof SyntaxError ? `template.json is not valid JSON (${error.message})` : (error as Error).message;
+      const why =
+        code === 'ENOENT'
+          ? 'it has no template.json'
+          : error instanceof SyntaxError
+            ? `template.json is not valid JSON (${error.message})`
+            : (error as Error).message;
       throw new StudioError(`The template in ${folder} cannot be used: ${why}.`, 'invalid-template');
     }
     const parsed = TemplateFile.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new StudioError(`The template in ${folder} cannot be used: ${issue.path.join('.') || '(file)'}: ${issue.message}.`, 'invalid-template');
+      throw new StudioError(
+        `The template in ${folder} cannot be used: ${issue.path.join('.') || '(file)'}: ${issue.message}.`,
+        'invalid-template',
+      );
     }
     const project = parseProject(parsed.data.project);
-    if (!project.ok) throw new StudioError(`The template "${parsed.data.name}" (${folder}) cannot be used. ${project.error}`, 'invalid-template');
+    if (!project.ok)
+      throw new StudioError(
+        `The template "${parsed.data.name}" (${folder}) cannot be used. ${project.error}`,
+        'invalid-template',
+      );
     return { id, folder, file: parsed.data, project: project.project };
   }
 
@@ -167,7 +218,8 @@ export class TemplateLibrary {
     let thumbnail: string | null = null;
     if (t.file.thumbnail) {
       const bytes = await readFile(join(t.folder, t.file.thumbnail)).catch(() => null);
-      if (bytes) thumbnail = `data:image/${t.file.thumbnail.endsWith('.png') ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`;
+      if (bytes)
+        thumbnail = `data:image/${t.file.thumbnail.endsWith('.png') ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`;
     }
     const { project } = t;
     return {
@@ -185,7 +237,8 @@ export class TemplateLibrary {
 
   private folderOf(id: string): string {
     const name = id.startsWith(STARTER) ? id.slice(STARTER.length) : id.startsWith(USER) ? id.slice(USER.length) : null;
-    if (!name || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,150}$/.test(name)) throw new StudioError(`No template ${id} exists.`, 'unknown-template');
+    if (!name || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,150}$/.test(name))
+      throw new StudioError(`No template ${id} exists.`, 'unknown-template');
     return join(id.startsWith(STARTER) ? this.deps.startersDir : this.userDir, name);
   }
 }

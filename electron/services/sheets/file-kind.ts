@@ -12,7 +12,11 @@ const OTHER_FILES: { test: (b: Uint8Array) => boolean; what: string }[] = [
   { test: (b) => starts(b, [0x89, 0x50, 0x4e, 0x47]), what: 'a PNG picture' },
   { test: (b) => starts(b, [0xff, 0xd8, 0xff]), what: 'a JPEG picture' },
   { test: (b) => starts(b, [0x47, 0x49, 0x46, 0x38]), what: 'a GIF picture' },
-  { test: (b) => starts(b, [0x49, 0x44, 0x33]) || /* an MPEG layer III frame */ (b[0] === 0xff && (b[1] & 0xe6) === 0xe2), what: 'an MP3 sound' },
+  {
+    test: (b) =>
+      starts(b, [0x49, 0x44, 0x33]) || /* an MPEG layer III frame */ (b[0] === 0xff && (b[1] & 0xe6) === 0xe2),
+    what: 'an MP3 sound',
+  },
   { test: (b) => starts(b, [0x52, 0x49, 0x46, 0x46]), what: 'a WAV sound or WebP picture' },
   { test: (b) => b.length > 8 && ascii(b, 4, 8) === 'ftyp', what: 'a video or phone photo (MP4, MOV or HEIC)' },
   { test: (b) => starts(b, [0x1a, 0x45, 0xdf, 0xa3]), what: 'a WebM or MKV video' },
@@ -25,15 +29,18 @@ export function sheetFileKind(head: Uint8Array): SheetFileKind {
   if (starts(head, [0x50, 0x4b, 0x03, 0x04])) {
     // An OpenDocument file stores its type uncompressed, first in the archive.
     const start = ascii(head, 0, Math.min(head.length, 200));
-    if (start.includes('opendocument.spreadsheet')) return { kind: 'refused', what: 'an OpenDocument spreadsheet (.ods)', advice: SAVE_AS };
-    if (start.includes('opendocument') || start.includes('word/')) return { kind: 'refused', what: 'a document, not a spreadsheet', advice: 'export the table as CSV or .xlsx' };
+    if (start.includes('opendocument.spreadsheet'))
+      return { kind: 'refused', what: 'an OpenDocument spreadsheet (.ods)', advice: SAVE_AS };
+    if (start.includes('opendocument') || start.includes('word/'))
+      return { kind: 'refused', what: 'a document, not a spreadsheet', advice: 'export the table as CSV or .xlsx' };
     return { kind: 'xlsx' };
   }
   if (starts(head, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) {
     return { kind: 'refused', what: 'an Excel 97–2003 workbook (.xls)', advice: SAVE_AS };
   }
   // A byte-order mark opens text (Excel's Unicode Text starts FF FE), whatever follows it.
-  if (starts(head, [0xff, 0xfe]) || starts(head, [0xfe, 0xff]) || starts(head, [0xef, 0xbb, 0xbf])) return { kind: 'text' };
+  if (starts(head, [0xff, 0xfe]) || starts(head, [0xfe, 0xff]) || starts(head, [0xef, 0xbb, 0xbf]))
+    return { kind: 'text' };
   for (const other of OTHER_FILES) {
     if (other.test(head)) return { kind: 'refused', what: other.what, advice: 'choose a CSV, TSV or .xlsx file' };
   }

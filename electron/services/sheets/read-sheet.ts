@@ -23,7 +23,10 @@ export interface SheetLimits {
 
 /** Why a chosen file cannot be read as a spreadsheet, in words fit to show as they are. */
 export class SheetRefusal extends Error {
-  constructor(message: string, readonly code: 'sheet-not-a-table' | 'sheet-too-big' | 'sheet-unreadable' | 'sheet-empty') {
+  constructor(
+    message: string,
+    readonly code: 'sheet-not-a-table' | 'sheet-too-big' | 'sheet-unreadable' | 'sheet-empty',
+  ) {
     super(message);
     this.name = 'SheetRefusal';
   }
@@ -44,22 +47,44 @@ export async function readSheetFile(path: string, limits: SheetLimits): Promise<
   const name = extname(path).toLowerCase();
   const { size } = await stat(path);
   const maxBytes = limits.maxBytes ?? SHEET_MAX_BYTES;
-  if (size > maxBytes) throw new SheetRefusal(`The file is ${megabytes(size)}; a spreadsheet here can be at most ${megabytes(maxBytes)}.`, 'sheet-too-big');
+  if (size > maxBytes)
+    throw new SheetRefusal(
+      `The file is ${megabytes(size)}; a spreadsheet here can be at most ${megabytes(maxBytes)}.`,
+      'sheet-too-big',
+    );
   if (size === 0) throw new SheetRefusal('The file is empty.', 'sheet-empty');
   const head = await firstBytes(path, SAMPLE_BYTES);
   const kind = sheetFileKind(head);
-  if (kind.kind === 'refused') throw new SheetRefusal(`This is ${kind.what}, not a spreadsheet: ${kind.advice}.`, 'sheet-not-a-table');
-  const table = kind.kind === 'xlsx' ? await readWorkbook(path, limits) : await readText(path, head, size <= SAMPLE_BYTES, name === '.tsv' || name === '.tab', limits);
+  if (kind.kind === 'refused')
+    throw new SheetRefusal(`This is ${kind.what}, not a spreadsheet: ${kind.advice}.`, 'sheet-not-a-table');
+  const table =
+    kind.kind === 'xlsx'
+      ? await readWorkbook(path, limits)
+      : await readText(path, head, size <= SAMPLE_BYTES, name === '.tsv' || name === '.tab', limits);
   if (table.rows.length === 0) throw new SheetRefusal('The file has no rows with anything in them.', 'sheet-empty');
   return table;
 }
 
-async function readText(path: string, head: Buffer, whole: boolean, tabs: boolean, limits: SheetLimits): Promise<SheetTable> {
+async function readText(
+  path: string,
+  head: Buffer,
+  whole: boolean,
+  tabs: boolean,
+  limits: SheetLimits,
+): Promise<SheetTable> {
   const detected = detectEncoding(head, whole);
-  if (!detected) throw new SheetRefusal('The text of this file is in an encoding the studio cannot tell; save it as "CSV UTF-8" and choose that.', 'sheet-unreadable');
+  if (!detected)
+    throw new SheetRefusal(
+      'The text of this file is in an encoding the studio cannot tell; save it as "CSV UTF-8" and choose that.',
+      'sheet-unreadable',
+    );
   const decoder = decoderFor(detected.encoding);
   const sampleText = decoder.write(head.subarray(detected.skip)) + (whole ? (decoder.end() ?? '') : '');
-  if (looksBinary(sampleText)) throw new SheetRefusal('This file holds binary data, not text: choose a CSV, TSV or .xlsx file.', 'sheet-not-a-table');
+  if (looksBinary(sampleText))
+    throw new SheetRefusal(
+      'This file holds binary data, not text: choose a CSV, TSV or .xlsx file.',
+      'sheet-not-a-table',
+    );
   const delimiter = tabs ? '\t' : guessDelimiter(sampleText);
   const rows: string[][] = [];
   let tooMany = false;
@@ -82,7 +107,10 @@ async function readText(path: string, head: Buffer, whole: boolean, tabs: boolea
     });
   });
   if (tooMany) throw tooManyRows(limits.maxRows);
-  return { rows, readAs: `a ${tabs ? 'tab-separated' : `${DELIMITERS[delimiter]}-separated`} file in ${detected.encoding.label}` };
+  return {
+    rows,
+    readAs: `a ${tabs ? 'tab-separated' : `${DELIMITERS[delimiter]}-separated`} file in ${detected.encoding.label}`,
+  };
 }
 
 function decodedStream(path: string, skip: number, encoding: TextEncoding): Readable {
@@ -103,7 +131,10 @@ function decodedStream(path: string, skip: number, encoding: TextEncoding): Read
 
 /** The separator that splits the first lines into the most equal, non-trivial columns. */
 function guessDelimiter(sample: string): string {
-  const lines = sample.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '').slice(0, 20);
+  const lines = sample
+    .split(/\r\n|\n|\r/)
+    .filter((line) => line.trim() !== '')
+    .slice(0, 20);
   let best = ',';
   let bestScore = 0;
   for (const candidate of Object.keys(DELIMITERS)) {
@@ -124,14 +155,23 @@ async function readWorkbook(path: string, limits: SheetLimits): Promise<SheetTab
   try {
     sheets = await readXlsxFile(path);
   } catch {
-    throw new SheetRefusal('This ZIP file is not an Excel workbook the studio can read: save it as .xlsx or as CSV and choose that.', 'sheet-unreadable');
+    throw new SheetRefusal(
+      'This ZIP file is not an Excel workbook the studio can read: save it as .xlsx or as CSV and choose that.',
+      'sheet-unreadable',
+    );
   }
-  const withData = sheets.map((s) => ({ name: s.sheet, rows: s.data.map((row) => row.map(cellText)).filter((row) => row.some((cell) => cell !== '')) }));
+  const withData = sheets.map((s) => ({
+    name: s.sheet,
+    rows: s.data.map((row) => row.map(cellText)).filter((row) => row.some((cell) => cell !== '')),
+  }));
   const first = withData.find((s) => s.rows.length > 0);
   if (!first) return { rows: [], readAs: 'an Excel workbook' };
   if (first.rows.length > limits.maxRows + 1) throw tooManyRows(limits.maxRows);
   const others = withData.filter((s) => s !== first && s.rows.length > 0).length;
-  return { rows: first.rows, readAs: `the sheet "${first.name}" of an Excel workbook${others ? ` (${others} other sheet${others === 1 ? '' : 's'} with data not read)` : ''}` };
+  return {
+    rows: first.rows,
+    readAs: `the sheet "${first.name}" of an Excel workbook${others ? ` (${others} other sheet${others === 1 ? '' : 's'} with data not read)` : ''}`,
+  };
 }
 
 /** A cell as the person sees it: dates as dates, true/false as Excel writes them, numbers in full. */
@@ -146,7 +186,10 @@ function cellText(value: unknown): string {
 }
 
 function tooManyRows(maxRows: number): SheetRefusal {
-  return new SheetRefusal(`The file has more than ${maxRows.toLocaleString('en')} rows; one batch takes at most ${maxRows.toLocaleString('en')}: split it into several files.`, 'sheet-too-big');
+  return new SheetRefusal(
+    `The file has more than ${maxRows.toLocaleString('en')} rows; one batch takes at most ${maxRows.toLocaleString('en')}: split it into several files.`,
+    'sheet-too-big',
+  );
 }
 
 async function firstBytes(path: string, count: number): Promise<Buffer> {

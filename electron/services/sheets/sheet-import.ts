@@ -21,7 +21,11 @@ export interface SheetImportDeps {
  * is not a table, and granted. The rows are read again, from the file, by whatever uses it.
  */
 export async function importSheet(deps: SheetImportDeps, name: string, body: Readable): Promise<ChosenSheet> {
-  const fileName = basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f<>:"|?*]/g, '_').replace(/^\.+/, '').slice(-120) || 'sheet.csv';
+  const fileName =
+    basename(name.replace(/\\/g, '/'))
+      .replace(/[\u0000-\u001f<>:"|?*]/g, '_')
+      .replace(/^\.+/, '')
+      .slice(-120) || 'sheet.csv';
   const folder = join(deps.dir, randomBytes(8).toString('hex'));
   const path = join(folder, fileName);
   await mkdir(folder, { recursive: true });
@@ -30,7 +34,15 @@ export async function importSheet(deps: SheetImportDeps, name: string, body: Rea
     transform(chunk: Buffer, _encoding, next) {
       received += chunk.length;
       const over = received > deps.limits.maxBytes;
-      next(over ? new SheetRefusal(`${fileName} is larger than ${Math.round(deps.limits.maxBytes / 1024 / 1024)} MB, the most a spreadsheet here can be.`, 'sheet-too-big') : null, chunk);
+      next(
+        over
+          ? new SheetRefusal(
+              `${fileName} is larger than ${Math.round(deps.limits.maxBytes / 1024 / 1024)} MB, the most a spreadsheet here can be.`,
+              'sheet-too-big',
+            )
+          : null,
+        chunk,
+      );
     },
   });
   try {
@@ -43,7 +55,10 @@ export async function importSheet(deps: SheetImportDeps, name: string, body: Rea
 }
 
 /** A spreadsheet the host can name (a desktop dialog or drop): read in place, and granted. */
-export async function importSheetPath(deps: Pick<SheetImportDeps, 'grant' | 'limits'>, path: string): Promise<ChosenSheet> {
+export async function importSheetPath(
+  deps: Pick<SheetImportDeps, 'grant' | 'limits'>,
+  path: string,
+): Promise<ChosenSheet> {
   return chosenSheet(deps, path);
 }
 

@@ -12,7 +12,13 @@ import type { StorageServices } from './storage-services';
 export class LocalMediaLinker {
   private readonly running = new Map<string, AbortController>();
 
-  constructor(private readonly deps: { storage: StorageServices; grants: LocalGrants; onProgress?: (progress: UploadProgress) => void }) {}
+  constructor(
+    private readonly deps: {
+      storage: StorageServices;
+      grants: LocalGrants;
+      onProgress?: (progress: UploadProgress) => void;
+    },
+  ) {}
 
   /** A value with every granted local reference replaced by its uploaded link; `uploadId` names the run for cancel(). */
   async link(uploadId: string, value: unknown): Promise<LinkedValue> {
@@ -20,7 +26,11 @@ export class LocalMediaLinker {
     if (references.length === 0) return { value, files: [] };
     const paths = references.map((reference) => {
       const path = this.deps.grants.pathOf(reference);
-      if (!path) throw new StudioError(`${decodeURIComponent(reference.split('/').pop() ?? reference)} was not chosen or dropped in this session; add the file again.`, 'not-allowed');
+      if (!path)
+        throw new StudioError(
+          `${decodeURIComponent(reference.split('/').pop() ?? reference)} was not chosen or dropped in this session; add the file again.`,
+          'not-allowed',
+        );
       return path;
     });
     if (this.running.has(uploadId)) throw new StudioError('An upload with this id is already running.', 'busy');
@@ -42,7 +52,14 @@ export class LocalMediaLinker {
       const links = new Map(references.map((reference, i) => [reference, results[i].url]));
       return {
         value: replaceReferences(value, links),
-        files: results.map((r, i) => ({ reference: references[i], fileName: r.fileName, url: r.url, expiresAt: r.expiresAt, how: r.how, sha256: r.hash })),
+        files: results.map((r, i) => ({
+          reference: references[i],
+          fileName: r.fileName,
+          url: r.url,
+          expiresAt: r.expiresAt,
+          how: r.how,
+          sha256: r.hash,
+        })),
       };
     } catch (error) {
       throw new StudioError((error as Error).message, 'upload-failed');
@@ -53,7 +70,8 @@ export class LocalMediaLinker {
 
   /** A run of this service itself, named for its logs and cancel(): `${prefix}-<time>-<random>`. */
   linkFor(prefix: string): (value: unknown) => Promise<LinkedValue> {
-    return (value) => this.link(`${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, value);
+    return (value) =>
+      this.link(`${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, value);
   }
 
   cancel(uploadId: string): boolean {

@@ -15,6 +15,7 @@ export function localReferences(value: unknown): string[] {
 export function replaceReferences(value: unknown, links: ReadonlyMap<string, string>): unknown {
   if (typeof value === 'string') return links.get(value) ?? value;
   if (Array.isArray(value)) return value.map((v) => replaceReferences(v, links));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceReferences(v, links)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceReferences(v, links)]));
   return value;
 }

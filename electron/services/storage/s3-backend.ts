@@ -10,7 +10,11 @@ async function loadSdk() {
   // needing Node 22 into the CLI's and web host's output. The lock file pins the release we ship, and
   // Electron brings its own newer Node, so the notice tells a user nothing they can act on.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const [s3, storage, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
+  const [s3, storage, presigner] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/lib-storage'),
+    import('@aws-sdk/s3-request-presigner'),
+  ]);
   return { ...s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl };
 }
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
@@ -66,7 +70,13 @@ export class S3Backend implements StorageBackend {
     const { sdk, client } = await this.connect();
     const upload = new sdk.Upload({
       client,
-      params: { Bucket: this.config.bucket, Key: key, Body: createReadStream(input.path), ContentType: input.contentType, ContentLength: input.size },
+      params: {
+        Bucket: this.config.bucket,
+        Key: key,
+        Body: createReadStream(input.path),
+        ContentType: input.contentType,
+        ContentLength: input.size,
+      },
       // 8 MB parts, two at a time: bounded memory whatever the file size.
       partSize: 8 * 1024 * 1024,
       queueSize: 2,
@@ -106,7 +116,9 @@ export class S3Backend implements StorageBackend {
     }
     const { sdk, client } = await this.connect();
     const signedAt = this.now();
-    const url = await sdk.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: fullKey }), { expiresIn: PRESIGNED_LINK_SECONDS });
+    const url = await sdk.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: this.config.bucket, Key: fullKey }), {
+      expiresIn: PRESIGNED_LINK_SECONDS,
+    });
     return { url, expiresAt: signedAt + PRESIGNED_LINK_SECONDS * 1000 };
   }
 
@@ -120,7 +132,8 @@ export class S3Backend implements StorageBackend {
       const link = await this.linkFor(key);
       const response = await this.fetch(link.url);
       const body = await response.text();
-      if (!response.ok) throw new Error(`the uploaded test object could not be read back through its link (HTTP ${response.status})`);
+      if (!response.ok)
+        throw new Error(`the uploaded test object could not be read back through its link (HTTP ${response.status})`);
       if (body !== text) throw new Error('the link returned different bytes than were uploaded');
     } finally {
       await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));

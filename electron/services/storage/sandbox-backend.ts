@@ -32,7 +32,13 @@ export class SandboxBackend implements StorageBackend {
       }),
     );
     // The sandbox names stored files itself; the key's last part keeps the original name readable.
-    const name = input.key.split('/').pop()!.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[^A-Za-z0-9]+/, '').slice(-120) || 'file';
+    const name =
+      input.key
+        .split('/')
+        .pop()!
+        .replace(/[^A-Za-z0-9._-]/g, '_')
+        .replace(/^[^A-Za-z0-9]+/, '')
+        .slice(-120) || 'file';
     const response = await this.fetch(`${baseUrl}/__sandbox/uploads/${encodeURIComponent(name)}`, {
       method: 'PUT',
       headers: { 'x-api-key': apiKey, 'content-type': input.contentType, 'content-length': String(input.size) },

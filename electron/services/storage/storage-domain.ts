@@ -4,7 +4,10 @@ import { storageFromEnv } from './storage-records';
 import { createStorageServices, type StorageServices } from './storage-services';
 
 /** The storage services of a host: the desktop keeps keys in its vault, the Node hosts may also read STUDIO_S3_*. */
-export function createHostStorage(base: Pick<HostBase, 'host' | 'log' | 'createStore' | 'vault' | 'sandbox' | 'emit'>, env: Record<string, string | undefined> = process.env): StorageServices {
+export function createHostStorage(
+  base: Pick<HostBase, 'host' | 'log' | 'createStore' | 'vault' | 'sandbox' | 'emit'>,
+  env: Record<string, string | undefined> = process.env,
+): StorageServices {
   const declared = base.host === 'electron' ? undefined : storageFromEnv(env);
   if (typeof declared === 'string') base.log.warn(declared);
   return createStorageServices({
@@ -16,7 +19,9 @@ export function createHostStorage(base: Pick<HostBase, 'host' | 'log' | 'createS
   });
 }
 
-export function createStorageDomain({ storages }: Pick<StorageServices, 'storages'>): DomainModule<typeof storageCalls> {
+export function createStorageDomain({
+  storages,
+}: Pick<StorageServices, 'storages'>): DomainModule<typeof storageCalls> {
   return {
     handlers: {
       'storage.list': async () => storages.state(),

@@ -26,7 +26,8 @@ export interface StorageManagerDeps {
 }
 
 /** What makes a stored key belong to a storage: change any of it and the key is dropped. */
-const originOf = (s: Pick<StoredS3Storage, 'endpoint' | 'region' | 'bucket'>) => `${s.endpoint ?? 'aws'}|${s.region}|${s.bucket}`;
+const originOf = (s: Pick<StoredS3Storage, 'endpoint' | 'region' | 'bucket'>) =>
+  `${s.endpoint ?? 'aws'}|${s.region}|${s.bucket}`;
 
 /**
  * The built-in sandbox storage plus any number of S3-compatible ones. Access keys live in the vault
@@ -44,12 +45,31 @@ export class StorageManager {
     const record = this.store.get();
     const activeId = this.exists(record.activeId) ? record.activeId : SANDBOX_STORAGE_ID;
     const views: StorageView[] = [
-      { id: SANDBOX_STORAGE_ID, name: 'Sandbox', kind: 'sandbox', builtIn: true, endpoint: null, region: '', bucket: '', prefix: '', pathStyle: false, publicBaseUrl: null, hasSecret: true, active: activeId === SANDBOX_STORAGE_ID },
+      {
+        id: SANDBOX_STORAGE_ID,
+        name: 'Sandbox',
+        kind: 'sandbox',
+        builtIn: true,
+        endpoint: null,
+        region: '',
+        bucket: '',
+        prefix: '',
+        pathStyle: false,
+        publicBaseUrl: null,
+        hasSecret: true,
+        active: activeId === SANDBOX_STORAGE_ID,
+      },
     ];
     const env = this.deps.fromEnv?.storage;
     if (env) views.push({ ...env, kind: 's3', builtIn: true, hasSecret: true, active: activeId === env.id });
     for (const s of record.storages) {
-      views.push({ ...s, kind: 's3', builtIn: false, hasSecret: await this.deps.vault.has(storageSecretId(s.id)), active: activeId === s.id });
+      views.push({
+        ...s,
+        kind: 's3',
+        builtIn: false,
+        hasSecret: await this.deps.vault.has(storageSecretId(s.id)),
+        active: activeId === s.id,
+      });
     }
     return { storages: views, activeId };
   }
@@ -69,7 +89,8 @@ export class StorageManager {
   resolve(nameOrId: string): string {
     const wanted = nameOrId.trim().toLowerCase();
     if (wanted === 'sandbox') return SANDBOX_STORAGE_ID;
-    if (this.deps.fromEnv && (wanted === ENV_STORAGE_ID || wanted === this.deps.fromEnv.storage.name.toLowerCase())) return ENV_STORAGE_ID;
+    if (this.deps.fromEnv && (wanted === ENV_STORAGE_ID || wanted === this.deps.fromEnv.storage.name.toLowerCase()))
+      return ENV_STORAGE_ID;
     const found = this.store.get().storages.find((s) => s.id === nameOrId || s.name.toLowerCase() === wanted);
     if (!found) throw new Error(`No storage named "${nameOrId}" (see Settings → Storage)`);
     return found.id;
@@ -100,7 +121,10 @@ export class StorageManager {
   async remove(id: string): Promise<StoragesState> {
     this.editable(id);
     await this.deps.vault.delete(storageSecretId(id));
-    this.store.update((r) => ({ activeId: r.activeId === id ? SANDBOX_STORAGE_ID : r.activeId, storages: r.storages.filter((s) => s.id !== id) }));
+    this.store.update((r) => ({
+      activeId: r.activeId === id ? SANDBOX_STORAGE_ID : r.activeId,
+      storages: r.storages.filter((s) => s.id !== id),
+    }));
     this.drop(id);
     return this.changed();
   }
@@ -148,21 +172,28 @@ export class StorageManager {
 
   private async build(id: string): Promise<StorageBackend> {
     if (id === SANDBOX_STORAGE_ID) return new SandboxBackend(this.deps.sandbox, this.deps.fetch);
-    if (id === ENV_STORAGE_ID && this.deps.fromEnv) return new S3Backend(this.deps.fromEnv.storage, this.deps.fromEnv.secret, this.deps);
+    if (id === ENV_STORAGE_ID && this.deps.fromEnv)
+      return new S3Backend(this.deps.fromEnv.storage, this.deps.fromEnv.secret, this.deps);
     const config = this.editable(id);
     const stored = await this.deps.vault.get(storageSecretId(id));
     const secret = stored ? S3Secret.safeParse(JSON.parse(stored)) : null;
-    if (!secret?.success) throw new Error(`The storage "${config.name}" has no access key yet: enter it in Settings → Storage`);
+    if (!secret?.success)
+      throw new Error(`The storage "${config.name}" has no access key yet: enter it in Settings → Storage`);
     return new S3Backend(config, secret.data, this.deps);
   }
 
   private exists(id: string): boolean {
-    return id === SANDBOX_STORAGE_ID || (id === ENV_STORAGE_ID && !!this.deps.fromEnv) || this.store.get().storages.some((s) => s.id === id);
+    return (
+      id === SANDBOX_STORAGE_ID ||
+      (id === ENV_STORAGE_ID && !!this.deps.fromEnv) ||
+      this.store.get().storages.some((s) => s.id === id)
+    );
   }
 
   private editable(id: string): StoredS3Storage {
     if (id === SANDBOX_STORAGE_ID) throw new Error('The sandbox storage is built in and cannot be changed.');
-    if (id === ENV_STORAGE_ID) throw new Error('This storage comes from the STUDIO_S3_* environment variables; change them instead.');
+    if (id === ENV_STORAGE_ID)
+      throw new Error('This storage comes from the STUDIO_S3_* environment variables; change them instead.');
     const found = this.store.get().storages.find((s) => s.id === id);
     if (!found) throw new Error(`No storage with id "${id}"`);
     return found;

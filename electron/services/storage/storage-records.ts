@@ -42,8 +42,13 @@ export function storageFromEnv(env: Env): { storage: StoredS3Storage; secret: S3
     pathStyle: /^(1|true|yes)$/i.test(env.STUDIO_S3_PATH_STYLE?.trim() ?? ''),
     publicBaseUrl: env.STUDIO_S3_PUBLIC_BASE_URL?.trim() || null,
   });
-  if (!config.success) return `STUDIO_S3_* is not usable: ${config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
-  const secret = S3Secret.safeParse({ accessKeyId: env.STUDIO_S3_ACCESS_KEY_ID ?? '', secretAccessKey: env.STUDIO_S3_SECRET_ACCESS_KEY ?? '' });
-  if (!secret.success) return 'STUDIO_S3_BUCKET is set but STUDIO_S3_ACCESS_KEY_ID / STUDIO_S3_SECRET_ACCESS_KEY are missing ';
+  if (!config.success)
+    return `STUDIO_S3_* is not usable: ${config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+  const secret = S3Secret.safeParse({
+    accessKeyId: env.STUDIO_S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: env.STUDIO_S3_SECRET_ACCESS_KEY ?? '',
+  });
+  if (!secret.success)
+    return 'STUDIO_S3_BUCKET is set but STUDIO_S3_ACCESS_KEY_ID / STUDIO_S3_SECRET_ACCESS_KEY are missing ';
   return { storage: { ...config.data, id: ENV_STORAGE_ID }, secret: secret.data };
 }

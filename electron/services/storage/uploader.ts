@@ -22,7 +22,12 @@ type UploadEntry = z.infer<typeof UploadEntry>;
 const UploadsRecord = z.object({ entries: z.array(UploadEntry) });
 type UploadsRecord = z.infer<typeof UploadsRecord>;
 
-export const uploadsSpec: RecordStoreSpec<UploadsRecord> = { name: 'uploads', schema: UploadsRecord, defaults: { entries: [] }, version: 1 };
+export const uploadsSpec: RecordStoreSpec<UploadsRecord> = {
+  name: 'uploads',
+  schema: UploadsRecord,
+  defaults: { entries: [] },
+  version: 1,
+};
 
 /**
  * A link must outlive the job that fetches it. A job may queue and process for hours, so a link with
@@ -95,11 +100,14 @@ export class Uploader {
     try {
       const { size } = await stat(path);
       if (size === 0) throw new Error('the file is empty');
-      const hash = await hashFile(path, options.signal, (done) => options.onProgress?.('hashing', done, size, fileName));
+      const hash = await hashFile(path, options.signal, (done) =>
+        options.onProgress?.('hashing', done, size, fileName),
+      );
       const known = this.store.get().entries.find((e) => e.storageId === storageId && e.hash === hash);
       const backend = await this.deps.backend(storageId);
       const base = { storageId, hash, fileName, sizeBytes: size };
-      if (known && this.live(known.expiresAt) && (await backend.isCurrent(known.url))) return { ...base, url: known.url, expiresAt: known.expiresAt, how: 'reused' };
+      if (known && this.live(known.expiresAt) && (await backend.isCurrent(known.url)))
+        return { ...base, url: known.url, expiresAt: known.expiresAt, how: 'reused' };
       if (known) {
         const renewed = await backend.relink(known.key);
         if (renewed && this.live(renewed.expiresAt)) {
@@ -152,7 +160,11 @@ export class Uploader {
     this.store.update((r) => ({
       entries: [
         // Expired entries stay a while: an S3 object outlives its presigned link and can be re-linked.
-        ...r.entries.filter((e) => !(e.storageId === entry.storageId && e.hash === entry.hash) && (e.expiresAt === null || e.expiresAt > now - FORGET_AFTER_MS)),
+        ...r.entries.filter(
+          (e) =>
+            !(e.storageId === entry.storageId && e.hash === entry.hash) &&
+            (e.expiresAt === null || e.expiresAt > now - FORGET_AFTER_MS),
+        ),
         entry,
       ],
     }));

@@ -42,7 +42,9 @@ function asEnvelope(raw: unknown): Envelope | null {
 
 function migrate<T>(spec: RecordStoreSpec<T>, envelope: Envelope): unknown {
   if (envelope.version > spec.version) {
-    throw new RecordProblem(`written by a newer version (record version ${envelope.version}, this app knows ${spec.version})`);
+    throw new RecordProblem(
+      `written by a newer version (record version ${envelope.version}, this app knows ${spec.version})`,
+    );
   }
   let data = envelope.data;
   for (let v = envelope.version; v < spec.version; v += 1) {
@@ -98,7 +100,8 @@ export function openRecordStore<T>(spec: RecordStoreSpec<T>, file: RecordFile, d
     } else {
       const migrated = migrate(spec, envelope);
       const parsed = spec.schema.safeParse(migrated);
-      if (!parsed.success) throw new RecordProblem(`it does not match the expected shape (${describeZodError(parsed.error)})`);
+      if (!parsed.success)
+        throw new RecordProblem(`it does not match the expected shape (${describeZodError(parsed.error)})`);
       current = parsed.data;
       if (envelope.version !== spec.version) {
         deps.log.info('record migrated', { store: spec.name, from: envelope.version, to: spec.version });

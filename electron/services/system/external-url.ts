@@ -10,7 +10,9 @@ export function checkExternalUrl(input: string): URL {
     throw new Error('Refused to open a link: it is not a valid address');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new Error(`Refused to open a link: only http and https addresses are opened, not ${url.protocol.replace(/:$/, '')}`);
+    throw new Error(
+      `Refused to open a link: only http and https addresses are opened, not ${url.protocol.replace(/:$/, '')}`,
+    );
   }
   if (url.username || url.password) throw new Error('Refused to open a link: it carries a user name or password');
   if (!url.hostname) throw new Error('Refused to open a link: it names no host');

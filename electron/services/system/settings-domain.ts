@@ -7,7 +7,10 @@ import { appSettingsSpec } from './settings-store';
 /** Why a path cannot be used as a media binary, or null; the real check runs the file with -version. */
 export type BinaryPathCheck = (binary: MediaBinaryName, path: string) => Promise<string | null>;
 
-export function createSettingsDomain(base: Pick<HostBase, 'createStore' | 'emit' | 'log'>, checkBinary: BinaryPathCheck = binaryPathProblem): DomainModule<typeof settingsCalls> {
+export function createSettingsDomain(
+  base: Pick<HostBase, 'createStore' | 'emit' | 'log'>,
+  checkBinary: BinaryPathCheck = binaryPathProblem,
+): DomainModule<typeof settingsCalls> {
   const store = base.createStore(appSettingsSpec);
   return {
     handlers: {

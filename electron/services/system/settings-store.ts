@@ -8,6 +8,12 @@ import type { RecordStoreSpec } from '../host/types';
 export const appSettingsSpec: RecordStoreSpec<AppSettings> = {
   name: 'settings',
   schema: AppSettings,
-  defaults: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } },
+  defaults: {
+    ffmpegPath: null,
+    ffprobePath: null,
+    notifications: true,
+    favouriteVoices: [],
+    spending: { skipQuestionUnder: null, dailyLimits: {} },
+  },
   version: 1,
 };

@@ -7,7 +7,10 @@ import { appSettingsSpec } from './settings-store';
 /** Finds ffmpeg and ffprobe for the given settings and reports each one's path, source and version. */
 export type BinaryProbe = (settings: AppSettings) => Promise<BinaryStatus[]>;
 
-export function createSystemDomain(base: Pick<HostBase, 'appVersion' | 'createStore' | 'dataDir' | 'host' | 'logFile' | 'notices' | 'platform'>, probeBinaries: BinaryProbe): DomainModule<typeof systemCalls> {
+export function createSystemDomain(
+  base: Pick<HostBase, 'appVersion' | 'createStore' | 'dataDir' | 'host' | 'logFile' | 'notices' | 'platform'>,
+  probeBinaries: BinaryProbe,
+): DomainModule<typeof systemCalls> {
   const settings = base.createStore(appSettingsSpec);
   return {
     handlers: {

@@ -21,7 +21,7 @@ export class FontFiles {
 
   read(name: string): Promise<Uint8Array> {
     if (name.startsWith(SYSTEM_FONT_PREFIX)) {
-      if (!this.system) return Promise.reject(new Error('This computer\'s fonts are not available here.'));
+      if (!this.system) return Promise.reject(new Error("This computer's fonts are not available here."));
       return this.system.read(name.slice(SYSTEM_FONT_PREFIX.length)).then((f) => {
         noteSystemFontDigest(name, f.sha256);
         return f.bytes;
@@ -40,6 +40,10 @@ export class FontFiles {
 
 /** Where a script font's WOFF2 is installed (only names SCRIPT_FONT_FILE accepts reach here). */
 export function scriptFontPath(name: string): string {
-  const pkg = name.startsWith('noto-sans-arabic') ? '@fontsource/noto-sans-arabic' : name.startsWith('noto-sans-kr') ? '@fontsource-variable/noto-sans-kr' : '@fontsource-variable/noto-sans-sc';
+  const pkg = name.startsWith('noto-sans-arabic')
+    ? '@fontsource/noto-sans-arabic'
+    : name.startsWith('noto-sans-kr')
+      ? '@fontsource-variable/noto-sans-kr'
+      : '@fontsource-variable/noto-sans-sc';
   return createRequire(import.meta.url).resolve(`${pkg}/files/${name}`);
 }

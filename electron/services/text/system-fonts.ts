@@ -34,7 +34,11 @@ export interface SystemFontsOptions {
   now?: () => number;
 }
 
-const opentype = ((opentypeModule as { parse?: unknown }).parse ? opentypeModule : (opentypeModule as unknown as { default: typeof opentypeModule }).default) as typeof opentypeModule;
+const opentype = (
+  (opentypeModule as { parse?: unknown }).parse
+    ? opentypeModule
+    : (opentypeModule as unknown as { default: typeof opentypeModule }).default
+) as typeof opentypeModule;
 
 const MAX_FILES = 1500;
 /**
@@ -48,7 +52,11 @@ const FONT_EXTENSIONS = new Set(['.ttf', '.otf', '.ttc']);
 const MAX_FILE_BYTES = 40 * 1024 * 1024;
 
 /** The platform's font folders (system-wide first, the user's own after). */
-export function platformFontDirs(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, home = homedir()): string[] {
+export function platformFontDirs(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir(),
+): string[] {
   if (platform === 'darwin') return ['/System/Library/Fonts', '/Library/Fonts', join(home, 'Library', 'Fonts')];
   if (platform === 'win32') {
     const dirs = [join(env.WINDIR ?? 'C:\\Windows', 'Fonts')];
@@ -112,7 +120,10 @@ export class SystemFonts {
       }
       const key = `${face.family}|${face.weight}|${face.italic}`;
       if (taken.has(key)) {
-        skipped.push({ file: path, reason: `another file already gives ${face.family} ${face.weight}${face.italic ? ' italic' : ''}` });
+        skipped.push({
+          file: path,
+          reason: `another file already gives ${face.family} ${face.weight}${face.italic ? ' italic' : ''}`,
+        });
         continue;
       }
       taken.add(key);
@@ -120,7 +131,9 @@ export class SystemFonts {
       this.paths.set(id, path);
       faces.push({ id, family: face.family, weight: face.weight, italic: face.italic, file: basename(path) });
     }
-    faces.sort((a, b) => a.family.localeCompare(b.family) || a.weight - b.weight || Number(a.italic) - Number(b.italic));
+    faces.sort(
+      (a, b) => a.family.localeCompare(b.family) || a.weight - b.weight || Number(a.italic) - Number(b.italic),
+    );
     return { faces, skipped, capped };
   }
 }
@@ -150,7 +163,8 @@ type ParsedFace = Pick<SystemFontFace, 'family' | 'weight' | 'italic'> | { reaso
 /** What one file offers the studio, or why it is passed over. */
 export async function faceOf(path: string): Promise<ParsedFace> {
   // opentype.js reads one font per file; a collection would need a face index the SVG cannot carry.
-  if (extname(path).toLowerCase() === '.ttc') return { reason: 'a font collection (.ttc): only single-font files are read' };
+  if (extname(path).toLowerCase() === '.ttc')
+    return { reason: 'a font collection (.ttc): only single-font files are read' };
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -160,13 +174,18 @@ export async function faceOf(path: string): Promise<ParsedFace> {
   if (bytes.byteLength > MAX_FILE_BYTES) return { reason: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
   let font: opentypeModule.Font;
   try {
-    font = opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), { lowMemory: true });
+    font = opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), {
+      lowMemory: true,
+    });
   } catch (error) {
     return { reason: `not a font opentype.js can read: ${(error as Error).message}` };
   }
   const os2 = font.tables.os2 as { usWeightClass?: number; usWidthClass?: number; fsSelection?: number } | undefined;
   // opentype.js groups the name table by platform (Windows' names are what fontdb reads first).
-  const grouped = font.names as unknown as Record<string, Record<string, Record<string, string> | undefined> | undefined>;
+  const grouped = font.names as unknown as Record<
+    string,
+    Record<string, Record<string, string> | undefined> | undefined
+  >;
   const names = { ...grouped.macintosh, ...grouped.windows };
   // resvg (fontdb) names a face by its typographic family when it has one, else by its family: match it.
   const family = english(names.preferredFamily ?? names.typoFamilyName) ?? english(names.fontFamily);
@@ -176,7 +195,8 @@ export async function faceOf(path: string): Promise<ParsedFace> {
   const weightClass = os2?.usWeightClass ?? (macStyle & 1 ? 700 : 400);
   const weight = weightClass === 400 ? 400 : weightClass === 700 ? 700 : null;
   if (weight === null) return { reason: `weight ${weightClass}: the studio draws regular (400) and bold (700) only` };
-  if (os2?.usWidthClass !== undefined && os2.usWidthClass !== 5) return { reason: `width class ${os2.usWidthClass}: only normal-width faces are offered` };
+  if (os2?.usWidthClass !== undefined && os2.usWidthClass !== 5)
+    return { reason: `width class ${os2.usWidthClass}: only normal-width faces are offered` };
   // fsSelection: bit 0 italic, bit 9 oblique (DejaVu's slanted faces are obliques).
   const italic = os2?.fsSelection !== undefined ? (os2.fsSelection & 0x201) !== 0 : (macStyle & 2) !== 0;
   return { family, weight, italic };
@@ -186,7 +206,6 @@ function english(name: Record<string, string> | undefined): string | null {
   const value = name?.en ?? (name ? Object.values(name)[0] : undefined);
   return value?.trim() || null;
 }
-
 
 let shared: SystemFonts | null = null;
 

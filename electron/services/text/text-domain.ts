@@ -6,7 +6,10 @@ import { sharedSystemFonts, type SystemFonts } from './system-fonts';
 import { bundledFontsDir, TextPictures } from './text-pictures';
 
 /** The text.* calls: font files for the page's rasteriser, and pictures of text elements for submit. */
-export function createTextDomain(pictures: TextPictures, systemFonts: SystemFonts = sharedSystemFonts()): DomainModule<typeof textCalls> {
+export function createTextDomain(
+  pictures: TextPictures,
+  systemFonts: SystemFonts = sharedSystemFonts(),
+): DomainModule<typeof textCalls> {
   return {
     handlers: {
       'text.systemFonts': async () => {
@@ -16,7 +19,9 @@ export function createTextDomain(pictures: TextPictures, systemFonts: SystemFont
       'text.font': async (file) => {
         const base64 = (await pictures.font(file)).toString('base64');
         // A system face's fingerprint goes with its bytes: the page records it in the project.
-        return file.startsWith(SYSTEM_FONT_PREFIX) ? { base64, sha256: await systemFonts.sha256(file.slice(SYSTEM_FONT_PREFIX.length)) } : { base64 };
+        return file.startsWith(SYSTEM_FONT_PREFIX)
+          ? { base64, sha256: await systemFonts.sha256(file.slice(SYSTEM_FONT_PREFIX.length)) }
+          : { base64 };
       },
       'text.picture': async ({ style, width, height }) => {
         const picture = await pictures.picture(style, { width, height });
@@ -28,5 +33,10 @@ export function createTextDomain(pictures: TextPictures, systemFonts: SystemFont
 
 /** The host's text pictures, kept under `<dataDir>/media/text`. */
 export function createTextPictures(dataDir: string, grant: (path: string) => string): TextPictures {
-  return new TextPictures({ dir: join(dataDir, 'media', 'text'), fontsDir: bundledFontsDir(), grant, systemFonts: sharedSystemFonts() });
+  return new TextPictures({
+    dir: join(dataDir, 'media', 'text'),
+    fontsDir: bundledFontsDir(),
+    grant,
+    systemFonts: sharedSystemFonts(),
+  });
 }

@@ -43,7 +43,10 @@ export class TextPictures {
   constructor(private readonly deps: TextPicturesDeps) {
     this.fonts = new FontFiles(deps.fontsDir, deps.systemFonts);
     const system = deps.systemFonts;
-    this.rasteriser = new CatalogueRasteriser({ wasm: () => readFile(resvgWasmPath()), fontFile: (file) => this.fonts.read(file) }, async () => (system ? (await system.list()).faces : []));
+    this.rasteriser = new CatalogueRasteriser(
+      { wasm: () => readFile(resvgWasmPath()), fontFile: (file) => this.fonts.read(file) },
+      async () => (system ? (await system.list()).faces : []),
+    );
   }
 
   /** A font file's bytes as TrueType (for the page's rasteriser). */
@@ -54,7 +57,10 @@ export class TextPictures {
 
   /** The picture of a style at `width` × `height` pixels; an empty text or unknown font is a clear 'invalid-text' error. */
   async picture(style: TextStyle, size: { width: number; height: number }): Promise<HostTextPicture> {
-    const key = createHash('sha256').update(JSON.stringify({ style, width: size.width, height: size.height })).digest('hex').slice(0, 32);
+    const key = createHash('sha256')
+      .update(JSON.stringify({ style, width: size.width, height: size.height }))
+      .digest('hex')
+      .slice(0, 32);
     const path = join(this.deps.dir, `text-${key}.png`);
     let width = Math.max(1, Math.round(size.width));
     let height = Math.max(1, Math.round(size.height));

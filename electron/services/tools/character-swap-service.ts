@@ -13,15 +13,33 @@ export class CharacterSwapService {
   constructor(private readonly deps: ToolDeps) {}
 
   async quote(inputs: SwapInputs): Promise<SwapQuote> {
-    const [models, image, video] = await Promise.all([this.deps.swapModels().then(swapModelOptions), this.deps.probe(inputs.image), this.deps.probe(inputs.video)]);
-    if (models.length === 0) throw new ToolRefusal(['The service lists no character swap model (type 2101), so no price can be shown.']);
+    const [models, image, video] = await Promise.all([
+      this.deps.swapModels().then(swapModelOptions),
+      this.deps.probe(inputs.image),
+      this.deps.probe(inputs.video),
+    ]);
+    if (models.length === 0)
+      throw new ToolRefusal(['The service lists no character swap model (type 2101), so no price can be shown.']);
     const model = inputs.model === undefined ? models[0] : models.find((m) => m.value === inputs.model);
-    if (!model) throw new ToolRefusal([`"${inputs.model}" is not a character swap model of the list (${models.map((m) => m.value).join(', ')}).`]);
-    const resolution = inputs.resolution === undefined ? (model.resolutions.find((r) => r.value === '720p') ?? model.resolutions[0]) : model.resolutions.find((r) => r.value === inputs.resolution);
-    if (!resolution) throw new ToolRefusal([`${model.label} offers ${model.resolutions.map((r) => r.value).join(', ')}, not ${inputs.resolution}.`]);
+    if (!model)
+      throw new ToolRefusal([
+        `"${inputs.model}" is not a character swap model of the list (${models.map((m) => m.value).join(', ')}).`,
+      ]);
+    const resolution =
+      inputs.resolution === undefined
+        ? (model.resolutions.find((r) => r.value === '720p') ?? model.resolutions[0])
+        : model.resolutions.find((r) => r.value === inputs.resolution);
+    if (!resolution)
+      throw new ToolRefusal([
+        `${model.label} offers ${model.resolutions.map((r) => r.value).join(', ')}, not ${inputs.resolution}.`,
+      ]);
     const checks = swapInputChecks(image, video, inputs.duration);
     if (!(CHARACTER_SWAP_RESOLUTIONS as readonly string[]).includes(resolution.value)) {
-      checks.push({ level: 'error', code: 'resolution', message: `The request takes ${CHARACTER_SWAP_RESOLUTIONS.join(', ')}; the model's ${resolution.value} cannot be sent.` });
+      checks.push({
+        level: 'error',
+        code: 'resolution',
+        message: `The request takes ${CHARACTER_SWAP_RESOLUTIONS.join(', ')}; the model's ${resolution.value} cannot be sent.`,
+      });
     }
     const seconds = swapSeconds(inputs.duration, video);
     const cost = seconds === null ? null : swapCost(seconds, resolution.unitCredit, resolution.value);
@@ -44,7 +62,9 @@ export class CharacterSwapService {
     const quote = await this.quote(request);
     refuseOnErrors(quote.checks);
     if (quote.credits !== request.confirmedCredits || quote.seconds === null) {
-      throw new ToolRefusal([`The cost is now ${quote.credits ?? 'unknown'} credits (${quote.basis}), not the ${request.confirmedCredits} you confirmed; confirm it again.`]);
+      throw new ToolRefusal([
+        `The cost is now ${quote.credits ?? 'unknown'} credits (${quote.basis}), not the ${request.confirmedCredits} you confirmed; confirm it again.`,
+      ]);
     }
     const links = await this.deps.link({ image: request.image, video: request.video });
     const prompt = request.prompt?.trim();

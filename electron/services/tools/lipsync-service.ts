@@ -17,7 +17,9 @@ export class LipSyncService {
     return { video, audio, checks: lipSyncChecks(video, audio) };
   }
 
-  async send(inputs: LipSyncInputs & { confirmDuplicate?: boolean; confirmation: PaidConfirmation }): Promise<SubmitResult> {
+  async send(
+    inputs: LipSyncInputs & { confirmDuplicate?: boolean; confirmation: PaidConfirmation },
+  ): Promise<SubmitResult> {
     refuseOnErrors((await this.measure(inputs)).checks);
     const links = await this.deps.link({ video: inputs.video, audio: inputs.audio });
     return this.deps.submit({

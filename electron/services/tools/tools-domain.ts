@@ -6,7 +6,11 @@ import { LipSyncService } from './lipsync-service';
 import type { ToolDeps } from './tool-deps';
 
 /** The host side of the tools: ffprobe, local files as links (the uploads domain's call), the job engine. */
-export function createToolDeps(studio: StudioServices, probe: ToolDeps['probe'], linkLocalMedia: (value: unknown) => Promise<{ value: unknown }>): ToolDeps {
+export function createToolDeps(
+  studio: StudioServices,
+  probe: ToolDeps['probe'],
+  linkLocalMedia: (value: unknown) => Promise<{ value: unknown }>,
+): ToolDeps {
   return {
     probe,
     link: async (value) => (await linkLocalMedia(value)).value as typeof value,

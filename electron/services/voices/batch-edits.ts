@@ -12,7 +12,13 @@ export type RowCheck = (row: Row, edit: BatchRowEdit) => { entry: Row; problem: 
  * new one is saved over it). A refused row that now passes is sent when the batch runs; a finished
  * batch with a row to send runs again, a paused one waits for Resume.
  */
-export function rowEdited(record: BatchRecord, view: BatchView, edit: BatchRowEdit, remake: boolean, check: RowCheck): BatchRecord {
+export function rowEdited(
+  record: BatchRecord,
+  view: BatchView,
+  edit: BatchRowEdit,
+  remake: boolean,
+  check: RowCheck,
+): BatchRecord {
   const current = view.rows.find((r) => r.row === edit.row);
   const n = edit.row + 1;
   if (!current) throw new Error(`Row ${n} is not in the batch.`);
@@ -20,7 +26,8 @@ export function rowEdited(record: BatchRecord, view: BatchView, edit: BatchRowEd
   const ended = current.state === 'completed' || current.state === 'failed';
   const unsent = current.state === 'waiting' || current.state === 'invalid';
   if (!ended && !unsent) throw new Error(`Row ${n} is at the service (${current.state}); change it once it has ended.`);
-  if (unsent && record.state === 'running') throw new Error(`Pause the batch to change row ${n}: it may be sent at any moment.`);
+  if (unsent && record.state === 'running')
+    throw new Error(`Pause the batch to change row ${n}: it may be sent at any moment.`);
   if (ended && !remake) throw new Error(`Row ${n} has been made; changing it makes it again (a new job).`);
   const { entry, problem } = check(record.rows.find((r) => r.row === edit.row) as Row, edit);
   if (ended && problem) throw new Error(`Row ${n} was not changed: ${problem}.`);
@@ -46,11 +53,22 @@ export function rowEdited(record: BatchRecord, view: BatchView, edit: BatchRowEd
  * that was sent is a paid job: it stays, with its result, and the whole change is refused naming it.
  */
 export function rowsRemoved(record: BatchRecord, view: BatchView, rows: readonly number[]): BatchRecord {
-  if (record.state === 'running') throw new Error('Pause the batch before deleting rows: a row may be sent at any moment.');
-  const sent = rows.map((row) => view.rows.find((r) => r.row === row)).find((r) => r !== undefined && r.state !== 'waiting' && r.state !== 'invalid' && r.state !== 'cancelled');
-  if (sent) throw new Error(`Row ${sent.row + 1} was sent (a paid job): it stays in the batch, and its file is saved with the others.`);
+  if (record.state === 'running')
+    throw new Error('Pause the batch before deleting rows: a row may be sent at any moment.');
+  const sent = rows
+    .map((row) => view.rows.find((r) => r.row === row))
+    .find((r) => r !== undefined && r.state !== 'waiting' && r.state !== 'invalid' && r.state !== 'cancelled');
+  if (sent)
+    throw new Error(
+      `Row ${sent.row + 1} was sent (a paid job): it stays in the batch, and its file is saved with the others.`,
+    );
   const gone = new Set(rows);
   const remaining = record.rows.filter((r) => !gone.has(r.row));
   if (remaining.length === 0) throw new Error('A batch keeps at least one row; cancel it instead.');
-  return { ...record, rows: remaining, invalid: record.invalid.filter((r) => !gone.has(r)), retry: record.retry.filter((r) => !gone.has(r)) };
+  return {
+    ...record,
+    rows: remaining,
+    invalid: record.invalid.filter((r) => !gone.has(r)),
+    retry: record.retry.filter((r) => !gone.has(r)),
+  };
 }

@@ -49,7 +49,13 @@ export function batchFileNames(view: BatchView): Map<number, string> {
   // deleted from the table leave gaps: the last row's number, not the count, sets the width.
   const digits = String(Math.max(0, ...view.rows.map((row) => row.row + 1))).length;
   for (const row of view.rows) {
-    const rendered = renderTemplate(view.template, { row: String(row.row + 1).padStart(digits, '0'), name: row.name, text: row.text, voice: row.voiceId, id: row.jobId });
+    const rendered = renderTemplate(view.template, {
+      row: String(row.row + 1).padStart(digits, '0'),
+      name: row.name,
+      text: row.text,
+      voice: row.voiceId,
+      id: row.jobId,
+    });
     const base = safeRelativeName(rendered, 'mp3');
     let name = base;
     for (let n = 2; used.has(name.toLowerCase()); n += 1) name = numberedName(base, n);
@@ -90,7 +96,8 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
       await saveWithRetries(row.resultUrl, target, options);
       saved += 1;
       const old = options.replaces?.get(row.row);
-      if (old && old !== target && dirname(old) === folder && !taken.has(basename(old).toLowerCase())) await rm(old, { force: true });
+      if (old && old !== target && dirname(old) === folder && !taken.has(basename(old).toLowerCase()))
+        await rm(old, { force: true });
       await kept();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -106,14 +113,22 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
   failed.sort((a, b) => a.row - b.row);
   const manifest = join(folder, MANIFEST_NAME);
   await writeFileAtomic(manifest, manifestCsv(view, files, options.voiceName, seconds));
-  const where = new Map([...files].map(([row, name]) => [row, { path: join(folder, name), link: view.rows.find((r) => r.row === row)?.resultUrl as string }]));
+  const where = new Map(
+    [...files].map(([row, name]) => [
+      row,
+      { path: join(folder, name), link: view.rows.find((r) => r.row === row)?.resultUrl as string },
+    ]),
+  );
   return { saved, inFolder: files.size, failed, manifest, files: where };
 }
 
 /** Which link each file in the folder was saved from, as the last manifest written there says. */
 async function linksSavedIn(folder: string): Promise<Map<string, string>> {
   const text = await readFile(join(folder, MANIFEST_NAME), 'utf8').catch(() => '');
-  const lines = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+  const lines = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
   return new Map(lines.filter((line) => line.file && line.link).map((line) => [line.file, line.link]));
 }
 
@@ -128,7 +143,21 @@ export async function saveWithRetries(url: string, target: string, options: Expo
   }
 }
 
-export const MANIFEST_COLUMNS = ['row', 'name', 'text', 'voice', 'voice_name', 'rate', 'status', 'reason', 'file', 'duration_s', 'link', 'expiry', 'cost_credits'] as const;
+export const MANIFEST_COLUMNS = [
+  'row',
+  'name',
+  'text',
+  'voice',
+  'voice_name',
+  'rate',
+  'status',
+  'reason',
+  'file',
+  'duration_s',
+  'link',
+  'expiry',
+  'cost_credits',
+] as const;
 
 /**
  * The manifest's text: one line per row (its name, why it was refused or failed, the file, empty when
@@ -137,7 +166,12 @@ export const MANIFEST_COLUMNS = ['row', 'name', 'text', 'voice', 'voice_name', '
  * service reported charging for the row's job; the cell is empty when it reported nothing (the service
  * publishes no price for speech, and a figure the studio made up would be worse than none).
  */
-export function manifestCsv(view: BatchView, files: ReadonlyMap<number, string>, voiceName: (voiceId: string) => string | null = () => null, seconds: ReadonlyMap<number, number> = new Map()): string {
+export function manifestCsv(
+  view: BatchView,
+  files: ReadonlyMap<number, string>,
+  voiceName: (voiceId: string) => string | null = () => null,
+  seconds: ReadonlyMap<number, number> = new Map(),
+): string {
   const lines = view.rows.map((row) => ({
     row: row.row + 1,
     name: row.name ?? '',

@@ -1,6 +1,14 @@
 import Papa from 'papaparse';
 import type { CatalogueService } from '../catalogue/catalogue-service';
-import { batchRowProblem, normaliseRate, type BatchColumns, type BatchRowEdit, type BatchColumnsFound, type BatchProblem, type BatchRow } from '../../common/bridge/batches';
+import {
+  batchRowProblem,
+  normaliseRate,
+  type BatchColumns,
+  type BatchRowEdit,
+  type BatchColumnsFound,
+  type BatchProblem,
+  type BatchRow,
+} from '../../common/bridge/batches';
 
 /** What a batch takes when a row leaves a field out. */
 export interface BatchDefaults {
@@ -40,7 +48,12 @@ function findColumn(header: string[], names: readonly string[]): number {
  * Reads a batch from CSV text (or lines pasted one per voiceover); a file goes through the sheets
  * reader first (any encoding, .xlsx) and then `checkBatchTable`. Blank lines are skipped, not counted.
  */
-export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices: KnownVoices = null, mapping?: BatchColumns): ReadBatch {
+export function readBatch(
+  csv: string,
+  defaults: BatchDefaults = {},
+  knownVoices: KnownVoices = null,
+  mapping?: BatchColumns,
+): ReadBatch {
   const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
   const lines = parsed.data.filter((line) => line.some((cell) => cell.trim() !== ''));
   const read = checkBatchTable(lines, defaults, knownVoices, mapping);
@@ -48,8 +61,15 @@ export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices
   const errors = parsed.errors.filter((error) => error.type !== 'Delimiter');
   if (errors.length > 0 && read.problems.length === 0 && read.rows.length > 0) {
     const first = errors[0];
-    const hasHeader = findColumn(lines[0].map((cell) => cell.trim().toLowerCase()), COLUMNS.text) >= 0;
-    read.problems.push({ row: Math.max(0, (first.row ?? 0) - (hasHeader ? 1 : 0)), message: `the CSV could not be read there: ${first.message}` });
+    const hasHeader =
+      findColumn(
+        lines[0].map((cell) => cell.trim().toLowerCase()),
+        COLUMNS.text,
+      ) >= 0;
+    read.problems.push({
+      row: Math.max(0, (first.row ?? 0) - (hasHeader ? 1 : 0)),
+      message: `the CSV could not be read there: ${first.message}`,
+    });
   }
   return read;
 }
@@ -58,10 +78,26 @@ export function readBatch(csv: string, defaults: BatchDefaults = {}, knownVoices
  * Lines pasted in the Voices workspace: CSV when the first line names a script column (or the user
  * mapped the columns), otherwise one script per line, commas and all.
  */
-export function readPastedLines(text: string, defaults: BatchDefaults = {}, knownVoices: KnownVoices = null, mapping?: BatchColumns): ReadBatch {
+export function readPastedLines(
+  text: string,
+  defaults: BatchDefaults = {},
+  knownVoices: KnownVoices = null,
+  mapping?: BatchColumns,
+): ReadBatch {
   const first = Papa.parse<string[]>(text.replace(/^\uFEFF/, '').trimStart(), { preview: 1 }).data[0] ?? [];
-  if (mapping || findColumn(first.map((cell) => cell.trim().toLowerCase()), COLUMNS.text) >= 0) return readBatch(text, defaults, knownVoices, mapping);
-  const lines = text.split(/\r\n|\n|\r/).map((line) => line.trim()).filter(Boolean).map((line) => [line]);
+  if (
+    mapping ||
+    findColumn(
+      first.map((cell) => cell.trim().toLowerCase()),
+      COLUMNS.text,
+    ) >= 0
+  )
+    return readBatch(text, defaults, knownVoices, mapping);
+  const lines = text
+    .split(/\r\n|\n|\r/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => [line]);
   return checkBatchTable(lines, defaults, knownVoices, { header: false, text: 0, voice: -1, rate: -1, name: -1 });
 }
 
@@ -74,7 +110,14 @@ function mapColumns(lines: string[][], mapping: BatchColumns | undefined): Batch
   if (mapping) return mapping;
   const header = lines[0].map((cell) => cell.trim().toLowerCase());
   const text = findColumn(header, COLUMNS.text);
-  if (text >= 0) return { header: true, text, voice: findColumn(header, COLUMNS.voice), rate: findColumn(header, COLUMNS.rate), name: findColumn(header, COLUMNS.name) };
+  if (text >= 0)
+    return {
+      header: true,
+      text,
+      voice: findColumn(header, COLUMNS.voice),
+      rate: findColumn(header, COLUMNS.rate),
+      name: findColumn(header, COLUMNS.name),
+    };
   const width = Math.max(...lines.slice(0, 50).map((line) => line.filter((cell) => cell.trim() !== '').length));
   return width <= 1 ? { header: false, text: 0, voice: -1, rate: -1, name: -1 } : null;
 }
@@ -84,27 +127,63 @@ function mapColumns(lines: string[][], mapping: BatchColumns | undefined): Batch
  * Every row is checked against the service's rules, and its voice against the connection's voices
  * when they are known.
  */
-export function checkBatchTable(lines: string[][], defaults: BatchDefaults = {}, knownVoices: KnownVoices = null, mapping?: BatchColumns): ReadBatch {
-  if (lines.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has no rows' }], columns: { cells: [], mapping: null, unused: [] } };
+export function checkBatchTable(
+  lines: string[][],
+  defaults: BatchDefaults = {},
+  knownVoices: KnownVoices = null,
+  mapping?: BatchColumns,
+): ReadBatch {
+  if (lines.length === 0)
+    return {
+      rows: [],
+      problems: [{ row: 0, message: 'the file has no rows' }],
+      columns: { cells: [], mapping: null, unused: [] },
+    };
   const cells = lines[0].map((cell) => cell.trim());
   const columns = mapColumns(lines, mapping);
   if (!columns) {
-    const named = cells.filter(Boolean).map((cell) => `"${cell}"`).join(', ');
-    return { rows: [], problems: [{ row: 0, message: `no column is named as the script (the first line has ${named}): say which column holds what` }], columns: { cells, mapping: null, unused: cells } };
+    const named = cells
+      .filter(Boolean)
+      .map((cell) => `"${cell}"`)
+      .join(', ');
+    return {
+      rows: [],
+      problems: [
+        {
+          row: 0,
+          message: `no column is named as the script (the first line has ${named}): say which column holds what`,
+        },
+      ],
+      columns: { cells, mapping: null, unused: cells },
+    };
   }
   const used = new Set([columns.text, columns.voice, columns.rate, columns.name]);
-  const found: BatchColumnsFound = { cells, mapping: columns, unused: columns.header ? cells.filter((cell, i) => cell !== '' && !used.has(i)) : [] };
+  const found: BatchColumnsFound = {
+    cells,
+    mapping: columns,
+    unused: columns.header ? cells.filter((cell, i) => cell !== '' && !used.has(i)) : [],
+  };
   const hasHeader = columns.header;
   const body = hasHeader ? lines.slice(1) : lines;
-  if (hasHeader && body.length === 0) return { rows: [], problems: [{ row: 0, message: 'the file has a header and no rows under it' }], columns: found };
+  if (hasHeader && body.length === 0)
+    return { rows: [], problems: [{ row: 0, message: 'the file has a header and no rows under it' }], columns: found };
   if (body.length > MAX_BATCH_ROWS) {
-    return { rows: [], problems: [{ row: 0, message: `the file has ${body.length} rows; one batch takes at most ${MAX_BATCH_ROWS}` }], columns: found };
+    return {
+      rows: [],
+      problems: [{ row: 0, message: `the file has ${body.length} rows; one batch takes at most ${MAX_BATCH_ROWS}` }],
+      columns: found,
+    };
   }
   const rows: BatchRow[] = [];
   const problems: BatchProblem[] = [];
   body.forEach((cells, row) => {
     const cell = (index: number): string => (index >= 0 ? (cells[index] ?? '').trim() : '');
-    const { entry, problem } = checkRow(row, { text: cell(columns.text), voice: cell(columns.voice), rate: cell(columns.rate), name: cell(columns.name) }, defaults, knownVoices);
+    const { entry, problem } = checkRow(
+      row,
+      { text: cell(columns.text), voice: cell(columns.voice), rate: cell(columns.rate), name: cell(columns.name) },
+      defaults,
+      knownVoices,
+    );
     rows.push(entry);
     if (problem) problems.push({ row, message: problem });
   });
@@ -112,19 +191,48 @@ export function checkBatchTable(lines: string[][], defaults: BatchDefaults = {},
 }
 
 /** One row from its cells as the user wrote them: the voice by name or id, the rate in any form normaliseRate reads. */
-export function checkRow(row: number, cells: { text: string; voice: string; rate: string; name: string }, defaults: BatchDefaults, knownVoices: KnownVoices): { entry: BatchRow; problem: string | null } {
+export function checkRow(
+  row: number,
+  cells: { text: string; voice: string; rate: string; name: string },
+  defaults: BatchDefaults,
+  knownVoices: KnownVoices,
+): { entry: BatchRow; problem: string | null } {
   const defaultRate = defaults.rate === undefined ? '50%' : (normaliseRate(defaults.rate) ?? defaults.rate);
   const rateCell = cells.rate.trim();
   const rate = rateCell === '' ? defaultRate : normaliseRate(rateCell);
   const voice = cells.voice.trim();
-  const entry: BatchRow = { row, text: cells.text.trim(), voiceId: voice ? (knownVoices?.idOf?.(voice) ?? voice) : (defaults.voiceId ?? ''), rate: rate ?? rateCell, name: cells.name.trim() || null };
-  const problem = rate === null ? `rate "${rateCell}" is not 0% to 100%` : (batchRowProblem(entry) ?? unknownVoiceProblem(entry.voiceId, knownVoices));
+  const entry: BatchRow = {
+    row,
+    text: cells.text.trim(),
+    voiceId: voice ? (knownVoices?.idOf?.(voice) ?? voice) : (defaults.voiceId ?? ''),
+    rate: rate ?? rateCell,
+    name: cells.name.trim() || null,
+  };
+  const problem =
+    rate === null
+      ? `rate "${rateCell}" is not 0% to 100%`
+      : (batchRowProblem(entry) ?? unknownVoiceProblem(entry.voiceId, knownVoices));
   return { entry, problem };
 }
 
 /** A row with the user's edit on top: fields the edit leaves out keep the row's values. */
-export function editedRow(row: BatchRow, edit: Omit<BatchRowEdit, 'row'>, defaults: BatchDefaults, knownVoices: KnownVoices): { entry: BatchRow; problem: string | null } {
-  return checkRow(row.row, { text: edit.text ?? row.text, voice: edit.voice ?? row.voiceId, rate: edit.rate ?? row.rate, name: edit.name ?? row.name ?? '' }, defaults, knownVoices);
+export function editedRow(
+  row: BatchRow,
+  edit: Omit<BatchRowEdit, 'row'>,
+  defaults: BatchDefaults,
+  knownVoices: KnownVoices,
+): { entry: BatchRow; problem: string | null } {
+  return checkRow(
+    row.row,
+    {
+      text: edit.text ?? row.text,
+      voice: edit.voice ?? row.voiceId,
+      rate: edit.rate ?? row.rate,
+      name: edit.name ?? row.name ?? '',
+    },
+    defaults,
+    knownVoices,
+  );
 }
 
 /**
@@ -132,7 +240,13 @@ export function editedRow(row: BatchRow, edit: Omit<BatchRowEdit, 'row'>, defaul
  * with the old cells), deleted rows gone. Rows keep the numbers they have in the file, so row 7 of the
  * table is still row 7 of the spreadsheet, and its file is still named 07-….
  */
-export function applyRowEdits(read: ReadBatch, edits: readonly BatchRowEdit[] = [], removed: readonly number[] = [], defaults: BatchDefaults = {}, knownVoices: KnownVoices = null): ReadBatch {
+export function applyRowEdits(
+  read: ReadBatch,
+  edits: readonly BatchRowEdit[] = [],
+  removed: readonly number[] = [],
+  defaults: BatchDefaults = {},
+  knownVoices: KnownVoices = null,
+): ReadBatch {
   if (edits.length === 0 && removed.length === 0) return read;
   const gone = new Set(removed);
   const byRow = new Map(edits.map((edit) => [edit.row, edit]));
@@ -188,5 +302,8 @@ export async function knownVoicesOf(catalogue: Pick<CatalogueService, 'voices'>)
 
 /** What a batch record keeps of the check: the rows refused, and why each was. */
 export function refusedRows(problems: readonly BatchProblem[]): { invalid: number[]; reasons: Record<string, string> } {
-  return { invalid: problems.map((p) => p.row), reasons: Object.fromEntries(problems.map((p) => [String(p.row), p.message])) };
+  return {
+    invalid: problems.map((p) => p.row),
+    reasons: Object.fromEntries(problems.map((p) => [String(p.row), p.message])),
+  };
 }

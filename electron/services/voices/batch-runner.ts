@@ -54,8 +54,16 @@ export class BatchRunner {
     });
   }
 
-  async create(record: Omit<BatchRecord, 'version' | 'state' | 'retry' | 'createdAt'> & { createdAt?: number }): Promise<BatchRecord> {
-    const full: BatchRecord = { version: 1, state: 'running', retry: [], createdAt: record.createdAt ?? Date.now(), ...record };
+  async create(
+    record: Omit<BatchRecord, 'version' | 'state' | 'retry' | 'createdAt'> & { createdAt?: number },
+  ): Promise<BatchRecord> {
+    const full: BatchRecord = {
+      version: 1,
+      state: 'running',
+      retry: [],
+      createdAt: record.createdAt ?? Date.now(),
+      ...record,
+    };
     await this.deps.store.put(full);
     this.records.set(full.id, full);
     return full;
@@ -105,7 +113,9 @@ export class BatchRunner {
   /** Sends the failed rows again: each a new job, paid like the first (its caller asked first). */
   async retryFailed(id: string): Promise<BatchView> {
     const record = await this.require(id);
-    const failed = this.view(record).rows.filter((r) => r.state === 'failed').map((r) => r.row);
+    const failed = this.view(record)
+      .rows.filter((r) => r.state === 'failed')
+      .map((r) => r.row);
     await this.save({ ...record, retry: [...new Set([...record.retry, ...failed])], state: 'running' });
     void this.run(id);
     return this.view((await this.get(id)) as BatchRecord);
@@ -115,7 +125,11 @@ export class BatchRunner {
    * What an edited spreadsheet would send, before anything is saved (so a script can be asked first):
    * the rows that had ended and whose script, voice or rate changed, and the rows new to the batch.
    */
-  async revision(id: string, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid'>): Promise<{ changed: number[]; added: number[] }> {
+  async revision(
+    id: string,
+    rows: BatchRecord['rows'],
+    refused: Pick<BatchRecord, 'invalid'>,
+  ): Promise<{ changed: number[]; added: number[] }> {
     const record = await this.require(id);
     return revisionOf(record, this.view(record), rows, refused);
   }
@@ -125,7 +139,11 @@ export class BatchRunner {
    * its job and result; a changed row that had ended is sent again, and new rows are sent. Answers the
    * rows that will be sent again.
    */
-  async revise(id: string, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid' | 'reasons'>): Promise<number[]> {
+  async revise(
+    id: string,
+    rows: BatchRecord['rows'],
+    refused: Pick<BatchRecord, 'invalid' | 'reasons'>,
+  ): Promise<number[]> {
     const record = await this.require(id);
     const { changed } = await this.revision(id, rows, refused);
     const state = record.state === 'cancelled' ? 'cancelled' : 'running';
@@ -140,8 +158,10 @@ export class BatchRunner {
   async redoRow(id: string, row: number): Promise<BatchView> {
     const record = await this.require(id);
     const state = this.view(record).rows.find((r) => r.row === row)?.state;
-    if (record.state === 'cancelled') throw new Error('The batch was cancelled: start a new one to make its rows again.');
-    if (state !== 'completed' && state !== 'failed') throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${state ?? 'not in the batch'}).`);
+    if (record.state === 'cancelled')
+      throw new Error('The batch was cancelled: start a new one to make its rows again.');
+    if (state !== 'completed' && state !== 'failed')
+      throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${state ?? 'not in the batch'}).`);
     await this.save({ ...record, retry: [...new Set([...record.retry, row])], state: 'running' });
     void this.run(id);
     return this.view(await this.require(id));
@@ -166,7 +186,10 @@ export class BatchRunner {
   /** Remembers where a Save put each row's result (see BatchRecord.saved). */
   async markSaved(id: string, files: ReadonlyMap<number, { path: string; link: string }>): Promise<void> {
     const record = await this.require(id);
-    await this.save({ ...record, saved: { ...record.saved, ...Object.fromEntries([...files].map(([row, file]) => [String(row), file])) } });
+    await this.save({
+      ...record,
+      saved: { ...record.saved, ...Object.fromEntries([...files].map(([row, file]) => [String(row), file])) },
+    });
   }
 
   /**
@@ -186,7 +209,14 @@ export class BatchRunner {
       if (rows.length === 0) continue;
       for (const row of rows) this.warned.add(`${record.id}:${row.row}:${row.jobId}`);
       named.push(record.id);
-      this.deps.notify?.(`Batch "${record.label}": ${rows.length} row${rows.length === 1 ? '' : 's'} expire${rows.length === 1 ? 's' : ''} within 24 hours unsaved`, `Open the batch in Voices and choose Save files to keep ${rows.length === 1 ? 'it' : 'them'} (rows ${rows.slice(0, 5).map((r) => r.row + 1).join(', ')}${rows.length > 5 ? ', …' : ''}).`, 'failed');
+      this.deps.notify?.(
+        `Batch "${record.label}": ${rows.length} row${rows.length === 1 ? '' : 's'} expire${rows.length === 1 ? 's' : ''} within 24 hours unsaved`,
+        `Open the batch in Voices and choose Save files to keep ${rows.length === 1 ? 'it' : 'them'} (rows ${rows
+          .slice(0, 5)
+          .map((r) => r.row + 1)
+          .join(', ')}${rows.length > 5 ? ', …' : ''}).`,
+        'failed',
+      );
     }
     return named;
   }
@@ -206,7 +236,8 @@ export class BatchRunner {
 
   /** Every batch, newest first. */
   async list(): Promise<BatchRecord[]> {
-    for (const record of await this.deps.store.list()) if (!this.records.has(record.id)) this.records.set(record.id, record);
+    for (const record of await this.deps.store.list())
+      if (!this.records.has(record.id)) this.records.set(record.id, record);
     return [...this.records.values()].sort((a, b) => b.createdAt - a.createdAt);
   }
 
@@ -225,8 +256,10 @@ export class BatchRunner {
     this.queues.set(id, queue);
     const backoff = { ms: this.deps.backoffMs ?? 2_000 };
     // Rows still at the service from before a pause or a restart hold their places first.
-    for (const row of this.view(record).rows) if (rowInFlight(row)) void queue.add(() => this.untilRowEnds(id, row.row));
-    for (const row of rowsToSend(record, this.deps.engine.list())) void queue.add(() => this.send(id, row, queue, backoff));
+    for (const row of this.view(record).rows)
+      if (rowInFlight(row)) void queue.add(() => this.untilRowEnds(id, row.row));
+    for (const row of rowsToSend(record, this.deps.engine.list()))
+      void queue.add(() => this.send(id, row, queue, backoff));
     await queue.onIdle();
     this.queues.delete(id);
     if (this.stopped) return this.view(await this.require(id));
@@ -241,7 +274,8 @@ export class BatchRunner {
 
   private async send(id: string, row: number, queue: PQueue, backoff: { ms: number }): Promise<void> {
     const record = await this.require(id);
-    if (this.stopped || record.state !== 'running' || !rowsToSend(record, this.deps.engine.list()).includes(row)) return;
+    if (this.stopped || record.state !== 'running' || !rowsToSend(record, this.deps.engine.list()).includes(row))
+      return;
     const input = record.rows.find((r) => r.row === row) as BatchRecord['rows'][number];
     let result: SubmitResult;
     try {
@@ -256,7 +290,11 @@ export class BatchRunner {
       });
     } catch (error) {
       // Not even written to the ledger (a full disk): the row stays waiting, and the batch pauses.
-      this.deps.log?.warn('a batch row could not be sent; the batch is paused', { batch: id, row, error: String(error) });
+      this.deps.log?.warn('a batch row could not be sent; the batch is paused', {
+        batch: id,
+        row,
+        error: String(error),
+      });
       await this.setState(id, 'paused');
       return;
     }
@@ -267,7 +305,11 @@ export class BatchRunner {
       // The service still refuses after the client's own retries: fewer at once, a pause, then this row again.
       queue.concurrency = Math.max(1, Math.floor(queue.concurrency / 2));
       queue.pause();
-      this.deps.log?.info('the service is rate-limiting the batch; sending fewer at once', { batch: id, concurrency: queue.concurrency, waitMs: backoff.ms });
+      this.deps.log?.info('the service is rate-limiting the batch; sending fewer at once', {
+        batch: id,
+        concurrency: queue.concurrency,
+        waitMs: backoff.ms,
+      });
       setTimeout(() => queue.start(), backoff.ms).unref?.();
       backoff.ms = Math.min(backoff.ms * 2, 60_000);
       const latest = await this.require(id);

@@ -53,7 +53,10 @@ export class BatchStore {
       return null;
     }
     const parsed = BatchRecord.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`The batch record ${this.path(id)} cannot be read (${parsed.error.issues[0]?.message}); it was left as it is.`);
+    if (!parsed.success)
+      throw new Error(
+        `The batch record ${this.path(id)} cannot be read (${parsed.error.issues[0]?.message}); it was left as it is.`,
+      );
     return parsed.data;
   }
 

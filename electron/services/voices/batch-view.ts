@@ -1,7 +1,13 @@
 // What a batch looks like read against the ledger: each row's state, which rows are still to send, and
 // what an edited spreadsheet would send again. Pure functions of the batch's record and the engine's
 // jobs, so the runner keeps only the sending and waiting.
-import { BATCH_ROW_STATES_ENDED, batchRowProblem, type BatchRowState, type BatchRowView, type BatchView } from '../../common/bridge/batches';
+import {
+  BATCH_ROW_STATES_ENDED,
+  batchRowProblem,
+  type BatchRowState,
+  type BatchRowView,
+  type BatchView,
+} from '../../common/bridge/batches';
 import type { JobView } from '../../common/bridge/jobs';
 import type { BatchRecord } from './batch-store';
 
@@ -19,7 +25,8 @@ const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
 export function rowJobs(jobs: readonly JobView[], batchId: string, completed = false): Map<number, JobView> {
   const byRow = new Map<number, JobView>();
   for (const job of jobs) {
-    if (job.purpose.type !== 'batch-row' || job.purpose.batchId !== batchId || (completed && job.phase !== 'completed')) continue;
+    if (job.purpose.type !== 'batch-row' || job.purpose.batchId !== batchId || (completed && job.phase !== 'completed'))
+      continue;
     const known = byRow.get(job.purpose.row);
     if (!known || job.createdAt >= known.createdAt) byRow.set(job.purpose.row, job);
   }
@@ -38,16 +45,38 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     const job = latest.get(row.row);
     let state: BatchRowState;
     if (invalid.has(row.row)) state = 'invalid';
-    else if (!job || (job.phase === 'failed' && retry.has(row.row))) state = record.state === 'cancelled' ? 'cancelled' : 'waiting';
+    else if (!job || (job.phase === 'failed' && retry.has(row.row)))
+      state = record.state === 'cancelled' ? 'cancelled' : 'waiting';
     else state = PHASE_TO_ROW[job.phase];
     counts[state] = (counts[state] ?? 0) + 1;
     if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
-    const problem = state === 'invalid' ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks') : (job?.error?.explanation ?? null);
+    const problem =
+      state === 'invalid'
+        ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks')
+        : (job?.error?.explanation ?? null);
     // A row being made again keeps its last good take (to hear and to save) until the new one is good.
     const take = job?.phase === 'completed' ? job : takes.get(row.row);
-    return { ...row, state, jobId: job?.id ?? null, resultUrl: take?.resultUrl ?? null, expiresAt: take?.expiresAt ?? null, problem, chargedCredits: take?.chargedCredits ?? null };
+    return {
+      ...row,
+      state,
+      jobId: job?.id ?? null,
+      resultUrl: take?.resultUrl ?? null,
+      expiresAt: take?.expiresAt ?? null,
+      problem,
+      chargedCredits: take?.chargedCredits ?? null,
+    };
   });
-  return { id: record.id, label: record.label, createdAt: record.createdAt, state: record.state, concurrency: record.concurrency, template: record.template, counts, done, rows };
+  return {
+    id: record.id,
+    label: record.label,
+    createdAt: record.createdAt,
+    state: record.state,
+    concurrency: record.concurrency,
+    template: record.template,
+    counts,
+    done,
+    rows,
+  };
 }
 
 /** Rows with nothing in the ledger, or whose ended job the user asked to send again. */
@@ -74,7 +103,12 @@ export function rowInFlight(row: Pick<BatchRowView, 'state'>): boolean {
  * What an edited spreadsheet would send: the rows that had ended and whose script, voice or rate changed,
  * and the rows new to the batch (refused rows are never sent).
  */
-export function revisionOf(record: BatchRecord, view: BatchView, rows: BatchRecord['rows'], refused: Pick<BatchRecord, 'invalid'>): { changed: number[]; added: number[] } {
+export function revisionOf(
+  record: BatchRecord,
+  view: BatchView,
+  rows: BatchRecord['rows'],
+  refused: Pick<BatchRecord, 'invalid'>,
+): { changed: number[]; added: number[] } {
   const changed = rows
     .filter((row) => {
       const old = record.rows.find((r) => r.row === row.row);
@@ -86,13 +120,23 @@ export function revisionOf(record: BatchRecord, view: BatchView, rows: BatchReco
       return state === 'completed' || state === 'failed';
     });
   const skipped = new Set(refused.invalid);
-  const added = rows.filter((row) => !record.rows.some((r) => r.row === row.row) && !skipped.has(row.row)).map((row) => row.row);
+  const added = rows
+    .filter((row) => !record.rows.some((r) => r.row === row.row) && !skipped.has(row.row))
+    .map((row) => row.row);
   return { changed, added };
 }
 
 /** The one line that announces an ended batch, and whether it counts as a failure. */
 export function batchEndedSummary(view: BatchView): { title: string; body: string; outcome: 'completed' | 'failed' } {
   const failed = (view.counts.failed ?? 0) + (view.counts['outcome-unknown'] ?? 0) + (view.counts.stalled ?? 0);
-  const parts = [`${view.counts.completed ?? 0} done`, ...(failed ? [`${failed} failed`] : []), ...(view.counts.invalid ? [`${view.counts.invalid} refused`] : [])];
-  return { title: `Batch "${view.label}" finished`, body: `${parts.join(', ')} of ${view.rows.length} rows`, outcome: failed ? 'failed' : 'completed' };
+  const parts = [
+    `${view.counts.completed ?? 0} done`,
+    ...(failed ? [`${failed} failed`] : []),
+    ...(view.counts.invalid ? [`${view.counts.invalid} refused`] : []),
+  ];
+  return {
+    title: `Batch "${view.label}" finished`,
+    body: `${parts.join(', ')} of ${view.rows.length} rows`,
+    outcome: failed ? 'failed' : 'completed',
+  };
 }

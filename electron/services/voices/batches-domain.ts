@@ -8,7 +8,16 @@ import { resolveMediaBinary } from '../media/binaries';
 import { MediaProber } from '../media/probe';
 import { ProcessRunner } from '../media/process';
 import { exportBatch } from './batch-export';
-import { applyRowEdits, checkBatchTable, editedRow, knownVoicesOf, MAX_BATCH_ROWS, readPastedLines, refusedRows, type ReadBatch } from './batch-input';
+import {
+  applyRowEdits,
+  checkBatchTable,
+  editedRow,
+  knownVoicesOf,
+  MAX_BATCH_ROWS,
+  readPastedLines,
+  refusedRows,
+  type ReadBatch,
+} from './batch-input';
 import { readSheetFile } from '../sheets/read-sheet';
 
 /** The local files the user chose, by the reference the page holds (LocalGrants). */
@@ -17,15 +26,27 @@ export interface GrantedFiles {
 }
 
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
-export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batches, catalogue, jobs }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>, granted: GrantedFiles): DomainModule<typeof batchesCalls> {
+export function createBatchesDomain(
+  base: Pick<HostBase, 'log' | 'emit'>,
+  { batches, catalogue, jobs }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>,
+  granted: GrantedFiles,
+): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
     const known = await knownVoicesOf(catalogue);
     const edited = (table: ReadBatch) => applyRowEdits(table, input.edits, input.removed, input.defaults, known);
     if (input.file === undefined) return edited(readPastedLines(input.csv ?? '', input.defaults, known, input.columns));
     const path = granted.pathOf(input.file);
-    if (!path) throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
-    return edited(checkBatchTable((await readSheetFile(path, { maxRows: MAX_BATCH_ROWS })).rows, input.defaults, known, input.columns));
+    if (!path)
+      throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
+    return edited(
+      checkBatchTable(
+        (await readSheetFile(path, { maxRows: MAX_BATCH_ROWS })).rows,
+        input.defaults,
+        known,
+        input.columns,
+      ),
+    );
   };
   const refused = (error: unknown, code: string): never => {
     throw new StudioError((error as Error).message, code);
@@ -45,8 +66,13 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
         const problem = checkTemplate(input.template);
         if (problem) throw new StudioError(problem, 'invalid-template');
         const checked = await read(input);
-        if (checked.rows.length === 0) throw new StudioError(checked.problems[0]?.message ?? 'The batch has no rows', 'empty-batch');
-        if (checked.problems.length === checked.rows.length) throw new StudioError('No row of the batch can be sent; fix the rows named in the check first', 'nothing-to-send');
+        if (checked.rows.length === 0)
+          throw new StudioError(checked.problems[0]?.message ?? 'The batch has no rows', 'empty-batch');
+        if (checked.problems.length === checked.rows.length)
+          throw new StudioError(
+            'No row of the batch can be sent; fix the rows named in the check first',
+            'nothing-to-send',
+          );
         // One question for the whole batch: its rows then go out on this confirmation.
         const refused = new Set(checked.problems.map((p) => p.row));
         await jobs.requireConfirmed('tts', checked.rows.filter((r) => !refused.has(r.row)).length, confirmation);
@@ -80,14 +106,19 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
         if (remake) await jobs.requireConfirmed('tts', 1, confirmation);
         const known = await knownVoicesOf(catalogue);
         // A started batch keeps no defaults: a row changed to no voice is refused, not given one.
-        return batches.editRow(id, edit, remake, (row, change) => editedRow(row, change, {}, known)).catch((error) => refused(error, 'cannot-edit'));
+        return batches
+          .editRow(id, edit, remake, (row, change) => editedRow(row, change, {}, known))
+          .catch((error) => refused(error, 'cannot-edit'));
       },
-      'batches.removeRows': async (id, rows) => batches.removeRows(id, rows).catch((error) => refused(error, 'cannot-remove')),
+      'batches.removeRows': async (id, rows) =>
+        batches.removeRows(id, rows).catch((error) => refused(error, 'cannot-remove')),
       'batches.export': async (id, folder) => {
         const batch = await view(id);
         const checked = await checkSaveFolder(folder, { create: true });
         if (!checked.ok) throw new StudioError(checked.message, 'invalid-folder');
-        const voices = new Map((await catalogue.voices().catch(() => [])).map((voice) => [voice.voice_id, voice.name ?? null]));
+        const voices = new Map(
+          (await catalogue.voices().catch(() => [])).map((voice) => [voice.voice_id, voice.name ?? null]),
+        );
         const total = batch.rows.filter((row) => row.resultUrl).length;
         let done = 0;
         base.emit('batches.saving', { id, done, total });
@@ -104,7 +135,12 @@ export function createBatchesDomain(base: Pick<HostBase, 'log' | 'emit'>, { batc
         });
         // The archive reads this: a row saved here is not copied again, nor warned about as unsaved.
         await batches.markSaved(id, files);
-        base.log.info('batch saved', { batch: id, saved: result.saved, inFolder: result.inFolder, failed: result.failed.length });
+        base.log.info('batch saved', {
+          batch: id,
+          saved: result.saved,
+          inFolder: result.inFolder,
+          failed: result.failed.length,
+        });
         return { folder: checked.folder, ...result };
       },
     },

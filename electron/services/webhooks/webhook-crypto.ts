@@ -14,33 +14,52 @@ const AES_BY_KEY_LENGTH: Record<number, string> = { 16: 'aes-128-cbc', 24: 'aes-
 function cipherParts({ clientId, clientSecret }: WebhookCredentials): { algorithm: string; key: Buffer; iv: Buffer } {
   const key = Buffer.from(clientSecret, 'utf8');
   const algorithm = AES_BY_KEY_LENGTH[key.length];
-  if (!algorithm) throw new WebhookError(`The client secret is ${key.length} bytes; webhook encryption needs 16, 24 or 32`);
+  if (!algorithm)
+    throw new WebhookError(`The client secret is ${key.length} bytes; webhook encryption needs 16, 24 or 32`);
   const iv = Buffer.from(clientId, 'utf8').subarray(0, 16);
-  if (iv.length < 16) throw new WebhookError(`The client id is ${iv.length} bytes; webhook encryption uses its first 16 bytes as IV`);
+  if (iv.length < 16)
+    throw new WebhookError(`The client id is ${iv.length} bytes; webhook encryption uses its first 16 bytes as IV`);
   return { algorithm, key, iv };
 }
 
 /** SHA-1 (hex) of the four values sorted as strings and joined, as the service signs. */
 export function webhookSignature(clientId: string, timestamp: number, nonce: string, dataEncrypt: string): string {
-  return createHash('sha1').update([clientId, String(timestamp), nonce, dataEncrypt].sort().join('')).digest('hex');
+  return createHash('sha1')
+    .update([clientId, String(timestamp), nonce, dataEncrypt].sort().join(''))
+    .digest('hex');
 }
 
 /** The callback body the service posts for `event`. */
-export function sealWebhook(event: WebhookEvent, credentials: WebhookCredentials, timestamp: number, nonce = String(randomInt(1000, 10000))): WebhookEnvelope {
+export function sealWebhook(
+  event: WebhookEvent,
+  credentials: WebhookCredentials,
+  timestamp: number,
+  nonce = String(randomInt(1000, 10000)),
+): WebhookEnvelope {
   const { algorithm, key, iv } = cipherParts(credentials);
   const cipher = createCipheriv(algorithm, key, iv);
   const dataEncrypt = Buffer.concat([cipher.update(JSON.stringify(event), 'utf8'), cipher.final()]).toString('base64');
-  return { signature: webhookSignature(credentials.clientId, timestamp, nonce, dataEncrypt), dataEncrypt, timestamp, nonce };
+  return {
+    signature: webhookSignature(credentials.clientId, timestamp, nonce, dataEncrypt),
+    dataEncrypt,
+    timestamp,
+    nonce,
+  };
 }
 
 /** Verifies a callback body's signature, decrypts it and checks the event's fields. */
 export function openWebhook(body: unknown, credentials: WebhookCredentials): WebhookEvent {
   const envelope = webhookEnvelopeSchema.safeParse(body);
-  if (!envelope.success) throw new WebhookError(`Not a webhook callback: ${envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
+  if (!envelope.success)
+    throw new WebhookError(
+      `Not a webhook callback: ${envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
+    );
   const { signature, dataEncrypt, timestamp, nonce } = envelope.data;
   const expected = Buffer.from(webhookSignature(credentials.clientId, timestamp, nonce, dataEncrypt), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) {
-    throw new WebhookError('The signature does not match: the callback was not sent with these credentials, or was changed on the way');
+    throw new WebhookError(
+      'The signature does not match: the callback was not sent with these credentials, or was changed on the way',
+    );
   }
   const { algorithm, key, iv } = cipherParts(credentials);
   let text: string;
@@ -57,6 +76,9 @@ export function openWebhook(body: unknown, credentials: WebhookCredentials): Web
     throw new WebhookError('dataEncrypt decrypted to something that is not JSON');
   }
   const event = webhookEventSchema.safeParse(json);
-  if (!event.success) throw new WebhookError(`The decrypted event is not one the service sends: ${event.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!event.success)
+    throw new WebhookError(
+      `The decrypted event is not one the service sends: ${event.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return event.data;
 }

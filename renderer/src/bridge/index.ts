@@ -1,4 +1,12 @@
-import type { CallChannel, ChosenMedia, ChosenSheet, EventChannel, EventPayloads, StudioApi, StudioWindowApi } from '@common/bridge';
+import type {
+  CallChannel,
+  ChosenMedia,
+  ChosenSheet,
+  EventChannel,
+  EventPayloads,
+  StudioApi,
+  StudioWindowApi,
+} from '@common/bridge';
 import { ref } from 'vue';
 import { createWebApi } from './web-transport';
 

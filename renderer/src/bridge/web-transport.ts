@@ -16,7 +16,12 @@ import {
  * connections to one host, and the event stream holds one; unbounded, six waveforms took the other five
  * and every other call (a batch check, a save) waited behind them for seconds.
  */
-const MEDIA_READS: ReadonlySet<CallChannel> = new Set<CallChannel>(['media.waveform', 'media.frame', 'media.probe', 'media.checkLinks']);
+const MEDIA_READS: ReadonlySet<CallChannel> = new Set<CallChannel>([
+  'media.waveform',
+  'media.frame',
+  'media.probe',
+  'media.checkLinks',
+]);
 const MEDIA_READS_AT_ONCE = 2;
 
 export interface WebTransportDeps {
@@ -36,7 +41,10 @@ async function post(deps: WebTransportDeps, channel: string, args: unknown[]): P
       credentials: 'same-origin',
     });
   } catch {
-    return { ok: false, error: { message: 'The studio host is not reachable; is it still running?', code: 'host-unreachable' } };
+    return {
+      ok: false,
+      error: { message: 'The studio host is not reachable; is it still running?', code: 'host-unreachable' },
+    };
   }
   let body: unknown;
   try {
@@ -47,9 +55,15 @@ async function post(deps: WebTransportDeps, channel: string, args: unknown[]): P
   const parsed = bridgeOutcomeSchema.safeParse(body);
   if (parsed.success) return parsed.data;
   if (response.status === 401 || response.status === 403) {
-    return { ok: false, error: { message: 'The studio host refused this page; open the address it printed again', code: 'host-refused' } };
+    return {
+      ok: false,
+      error: { message: 'The studio host refused this page; open the address it printed again', code: 'host-refused' },
+    };
   }
-  return { ok: false, error: { message: `The studio host answered ${response.status} without a result`, code: 'host-error' } };
+  return {
+    ok: false,
+    error: { message: `The studio host answered ${response.status} without a result`, code: 'host-error' },
+  };
 }
 
 /**
@@ -81,7 +95,9 @@ export function createWebApi(deps: WebTransportDeps): StudioWindowApi {
 
   const mediaReads = new PQueue({ concurrency: MEDIA_READS_AT_ONCE });
   const send = (channel: CallChannel, args: unknown[]): Promise<BridgeOutcome> =>
-    MEDIA_READS.has(channel) ? mediaReads.add(() => post(deps, channel, args), { throwOnTimeout: true }) : post(deps, channel, args);
+    MEDIA_READS.has(channel)
+      ? mediaReads.add(() => post(deps, channel, args), { throwOnTimeout: true })
+      : post(deps, channel, args);
   const calls = Object.fromEntries(
     callChannels.map((channel) => [channel, (...args: unknown[]) => send(channel, args)]),
   ) as unknown as StudioWindowApi['calls'];
@@ -98,21 +114,29 @@ export function createWebApi(deps: WebTransportDeps): StudioWindowApi {
   ) as unknown as StudioWindowApi['events'];
 
   // The page cannot tell the host a dropped file's path, so it sends the bytes.
-  const upload = (path: string) => async (file: File): Promise<BridgeOutcome> => {
-    try {
-      const response = await deps.fetch(new URL(path + encodeURIComponent(file.name), deps.baseUrl), {
-        method: 'PUT',
-        headers: { 'content-type': 'application/octet-stream' },
-        body: file,
-        credentials: 'same-origin',
-      });
-      const parsed = bridgeOutcomeSchema.safeParse(await response.json().catch(() => undefined));
-      if (parsed.success) return parsed.data;
-      return { ok: false, error: { message: `The studio host answered ${response.status} without a result`, code: 'host-error' } };
-    } catch {
-      return { ok: false, error: { message: 'The studio host is not reachable; is it still running?', code: 'host-unreachable' } };
-    }
-  };
+  const upload =
+    (path: string) =>
+    async (file: File): Promise<BridgeOutcome> => {
+      try {
+        const response = await deps.fetch(new URL(path + encodeURIComponent(file.name), deps.baseUrl), {
+          method: 'PUT',
+          headers: { 'content-type': 'application/octet-stream' },
+          body: file,
+          credentials: 'same-origin',
+        });
+        const parsed = bridgeOutcomeSchema.safeParse(await response.json().catch(() => undefined));
+        if (parsed.success) return parsed.data;
+        return {
+          ok: false,
+          error: { message: `The studio host answered ${response.status} without a result`, code: 'host-error' },
+        };
+      } catch {
+        return {
+          ok: false,
+          error: { message: 'The studio host is not reachable; is it still running?', code: 'host-unreachable' },
+        };
+      }
+    };
 
   const importFile = upload(WEB_BRIDGE_PATHS.importFile) as StudioWindowApi['importFile'];
   const importSheet = upload(WEB_BRIDGE_PATHS.importSheet) as StudioWindowApi['importSheet'];

@@ -71,7 +71,11 @@ export class DragSession {
 }
 
 /** Items whose box intersects the marquee rectangle (normalised so it may be drawn in any direction). */
-export function itemsInMarquee(items: readonly CanvasItem[], a: { x: number; y: number }, b: { x: number; y: number }): string[] {
+export function itemsInMarquee(
+  items: readonly CanvasItem[],
+  a: { x: number; y: number },
+  b: { x: number; y: number },
+): string[] {
   const left = Math.min(a.x, b.x);
   const right = Math.max(a.x, b.x);
   const top = Math.min(a.y, b.y);

@@ -7,7 +7,11 @@ import { useResizeObserver } from '@vueuse/core';
  * when it saw its element appear, until the observer's first report: the stage was resized and drawn
  * three times before the first frame.)
  */
-export function usePanelSize(panel: Ref<HTMLElement | null>): { width: Ref<number>; height: Ref<number>; measured: Ref<boolean> } {
+export function usePanelSize(panel: Ref<HTMLElement | null>): {
+  width: Ref<number>;
+  height: Ref<number>;
+  measured: Ref<boolean>;
+} {
   const width = ref(0);
   const height = ref(0);
   const measured = ref(false);

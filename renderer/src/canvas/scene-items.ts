@@ -1,4 +1,11 @@
-import { elementBox, isVisual, stackingOrder, type OutputSize, type Scene, type SceneElement } from '@common/composition';
+import {
+  elementBox,
+  isVisual,
+  stackingOrder,
+  type OutputSize,
+  type Scene,
+  type SceneElement,
+} from '@common/composition';
 import type { CanvasItem } from './types';
 
 /** Looks up the picture that stands for an avatar on the canvas (its catalogue thumbnail). */
@@ -8,15 +15,27 @@ export type TextPicture = (element: SceneElement) => string | null;
 const NO_TEXT: TextPicture = () => null;
 
 /** The canvas's view of a scene: visual elements in drawing order, in output pixels. */
-export function sceneToItems(scene: Scene, output: OutputSize, avatarPicture: AvatarPicture, textPicture: TextPicture = NO_TEXT): CanvasItem[] {
-  return stackingOrder(scene.elements).filter(isVisual).map((element) => elementToItem(element, output, avatarPicture, textPicture));
+export function sceneToItems(
+  scene: Scene,
+  output: OutputSize,
+  avatarPicture: AvatarPicture,
+  textPicture: TextPicture = NO_TEXT,
+): CanvasItem[] {
+  return stackingOrder(scene.elements)
+    .filter(isVisual)
+    .map((element) => elementToItem(element, output, avatarPicture, textPicture));
 }
 
 /**
  * sceneToItems that hands back the same item object for an element the last edit did not touch
  * (operations keep untouched elements by reference), so the canvas redraws only what changed.
  */
-export function createSceneItems(): (scene: Scene, output: OutputSize, avatarPicture: AvatarPicture, textPicture?: TextPicture) => CanvasItem[] {
+export function createSceneItems(): (
+  scene: Scene,
+  output: OutputSize,
+  avatarPicture: AvatarPicture,
+  textPicture?: TextPicture,
+) => CanvasItem[] {
   const cache = new WeakMap<SceneElement, { output: OutputSize; item: CanvasItem }>();
   return (scene, output, avatarPicture, textPicture = NO_TEXT) =>
     stackingOrder(scene.elements)
@@ -30,7 +49,12 @@ export function createSceneItems(): (scene: Scene, output: OutputSize, avatarPic
       });
 }
 
-export function elementToItem(element: SceneElement, output: OutputSize, avatarPicture: AvatarPicture, textPicture: TextPicture = NO_TEXT): CanvasItem {
+export function elementToItem(
+  element: SceneElement,
+  output: OutputSize,
+  avatarPicture: AvatarPicture,
+  textPicture: TextPicture = NO_TEXT,
+): CanvasItem {
   const box = elementBox(element);
   const kind = element.type === 'avatar' ? 'avatar' : element.type === 'video' ? 'video' : 'image';
   let src: string | null = element.url || null;

@@ -45,8 +45,23 @@ export function itemShape(item: CanvasItem, image: unknown): Record<string, unkn
   if (image) return { ...base, image };
   if (item.fill) return { ...base, fill: item.fill };
   // A text's picture is being drawn (a few milliseconds): an outline keeps it findable, not a coloured block.
-  if (item.text) return { ...base, fill: 'rgba(0,0,0,0)', stroke: '#8899bb', strokeWidth: 1, strokeScaleEnabled: false, dash: [4, 4] };
-  return { ...base, fill: KIND_COLOURS[item.kind], stroke: '#8899bb', strokeWidth: 2, strokeScaleEnabled: false, dash: [8, 6] };
+  if (item.text)
+    return {
+      ...base,
+      fill: 'rgba(0,0,0,0)',
+      stroke: '#8899bb',
+      strokeWidth: 1,
+      strokeScaleEnabled: false,
+      dash: [4, 4],
+    };
+  return {
+    ...base,
+    fill: KIND_COLOURS[item.kind],
+    stroke: '#8899bb',
+    strokeWidth: 2,
+    strokeScaleEnabled: false,
+    dash: [8, 6],
+  };
 }
 
 /** Four rectangles darkening everything outside the frame. */
@@ -63,12 +78,20 @@ export function maskShapes(frame: OutputFrame): Record<string, unknown>[] {
 }
 
 export function safeAreaShape(frame: OutputFrame): Record<string, unknown> {
-  return { ...safeArea(frame), stroke: 'rgba(120,200,255,0.55)', strokeWidth: 1, strokeScaleEnabled: false, dash: [6, 4], listening: false };
+  return {
+    ...safeArea(frame),
+    stroke: 'rgba(120,200,255,0.55)',
+    strokeWidth: 1,
+    strokeScaleEnabled: false,
+    dash: [6, 4],
+    listening: false,
+  };
 }
 
 export function guideShapes(guides: readonly Guide[], frame: OutputFrame): Record<string, unknown>[] {
   return guides.map((g) => ({
-    points: g.orientation === 'vertical' ? [g.at, -2000, g.at, frame.height + 2000] : [-2000, g.at, frame.width + 2000, g.at],
+    points:
+      g.orientation === 'vertical' ? [g.at, -2000, g.at, frame.height + 2000] : [-2000, g.at, frame.width + 2000, g.at],
     stroke: g.canvas ? '#ff4fd8' : '#4fd8ff',
     strokeWidth: 1,
     strokeScaleEnabled: false,

@@ -24,7 +24,11 @@ export function computeViewport(
   const scale = zoom ?? fitScale(panel, output);
   const x = Math.round((panel.width - output.width * scale) / 2);
   const y = Math.round((panel.height - output.height * scale) / 2);
-  return { scale, x: Math.max(x, panel.width < output.width * scale ? MARGIN : x), y: Math.max(y, panel.height < output.height * scale ? MARGIN : y) };
+  return {
+    scale,
+    x: Math.max(x, panel.width < output.width * scale ? MARGIN : x),
+    y: Math.max(y, panel.height < output.height * scale ? MARGIN : y),
+  };
 }
 
 /** Next zoom step above (direction 1) or below (-1) the current scale. */
@@ -35,7 +39,10 @@ export function stepZoom(current: number, direction: 1 | -1): number {
 }
 
 /** Safe-area rectangle (title safe, 90 % of each dimension by broadcast convention), in output px. */
-export function safeArea(output: { width: number; height: number }, fraction = 0.9): { x: number; y: number; width: number; height: number } {
+export function safeArea(
+  output: { width: number; height: number },
+  fraction = 0.9,
+): { x: number; y: number; width: number; height: number } {
   const width = output.width * fraction;
   const height = output.height * fraction;
   return { x: (output.width - width) / 2, y: (output.height - height) / 2, width, height };

@@ -18,12 +18,52 @@ export function burnButton(copies: readonly DownloadView[], burn: (copy: Downloa
   const stop = (e: MouseEvent) => e.stopPropagation();
   if (copies.length === 1) {
     const [copy] = copies;
-    return h(NButton, { size: 'tiny', quaternary: true, title: `Burn the project's captions into a copy of ${copyLabel(copy)}`, 'aria-label': LABEL, onClick: (e: MouseEvent) => { stop(e); burn(copy); } }, () => 'CC');
+    return h(
+      NButton,
+      {
+        size: 'tiny',
+        quaternary: true,
+        title: `Burn the project's captions into a copy of ${copyLabel(copy)}`,
+        'aria-label': LABEL,
+        onClick: (e: MouseEvent) => {
+          stop(e);
+          burn(copy);
+        },
+      },
+      () => 'CC',
+    );
   }
-  const options = [{ type: 'group', key: 'copies', label: 'Burn the captions into a copy of', children: copies.map((copy) => ({ key: copy.id, label: copyLabel(copy) })) }];
+  const options = [
+    {
+      type: 'group',
+      key: 'copies',
+      label: 'Burn the captions into a copy of',
+      children: copies.map((copy) => ({ key: copy.id, label: copyLabel(copy) })),
+    },
+  ];
   return h(
     NDropdown,
-    { trigger: 'click', size: 'small', options, onSelect: (key: string) => { const copy = copies.find((c) => c.id === key); if (copy) burn(copy); } },
-    () => h(NButton, { size: 'tiny', quaternary: true, title: `Burn the project's captions into a copy of one of the ${copies.length} saved copies`, 'aria-label': LABEL, 'aria-haspopup': 'menu', onClick: stop }, () => 'CC ▾'),
+    {
+      trigger: 'click',
+      size: 'small',
+      options,
+      onSelect: (key: string) => {
+        const copy = copies.find((c) => c.id === key);
+        if (copy) burn(copy);
+      },
+    },
+    () =>
+      h(
+        NButton,
+        {
+          size: 'tiny',
+          quaternary: true,
+          title: `Burn the project's captions into a copy of one of the ${copies.length} saved copies`,
+          'aria-label': LABEL,
+          'aria-haspopup': 'menu',
+          onClick: stop,
+        },
+        () => 'CC ▾',
+      ),
   );
 }

@@ -17,8 +17,13 @@ export function burnCaptionsFor(message: MessageApi): (downloadId: string) => Pr
     }
     note.destroy();
     shown.delete(event.burnId);
-    if (event.state === 'done') message.success(`Captions burned into a copy: ${event.path ?? ''}`, { duration: 8000, closable: true });
-    else message.error(`Captions could not be burned in: ${event.message ?? 'unknown reason'}`, { duration: 0, closable: true });
+    if (event.state === 'done')
+      message.success(`Captions burned into a copy: ${event.path ?? ''}`, { duration: 8000, closable: true });
+    else
+      message.error(`Captions could not be burned in: ${event.message ?? 'unknown reason'}`, {
+        duration: 0,
+        closable: true,
+      });
   });
   // Called in a component's setup: the listener goes with the component.
   onScopeDispose(off);

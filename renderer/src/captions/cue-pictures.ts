@@ -28,7 +28,8 @@ export function useCuePictures(project: () => Project) {
   const output = computed(() => project().output);
   // An empty error marks a caption still being drawn.
   const pictures = shallowReactive(new Map<string, DrawnCue | { error: string }>());
-  const keyOf = (text: string): string => JSON.stringify([settings.value, output.value.width, output.value.height, text]);
+  const keyOf = (text: string): string =>
+    JSON.stringify([settings.value, output.value.width, output.value.height, text]);
 
   watch(
     cues,
@@ -38,7 +39,14 @@ export function useCuePictures(project: () => Project) {
         if (pictures.has(key)) continue;
         pictures.set(key, { error: '' });
         drawCue(pageRasteriser(), settings.value, cue.text, output.value).then(
-          (p) => pictures.set(key, { href: `data:image/png;base64,${base64Of(p.png)}`, x: p.x, y: p.y, width: p.width, height: p.height }),
+          (p) =>
+            pictures.set(key, {
+              href: `data:image/png;base64,${base64Of(p.png)}`,
+              x: p.x,
+              y: p.y,
+              width: p.width,
+              height: p.height,
+            }),
           (error: unknown) => pictures.set(key, { error: (error as Error).message }),
         );
       }
@@ -49,7 +57,8 @@ export function useCuePictures(project: () => Project) {
   /** The caption at `atMs` on the project's clock; `within` keeps only captions inside that span. */
   function shownAt(atMs: number, within?: { startMs: number; endMs: number }): CueShown {
     const cue = cueAt(cues.value, atMs);
-    if (!cue || (within && (cue.startMs < within.startMs || cue.startMs >= within.endMs))) return { picture: null, failure: null };
+    if (!cue || (within && (cue.startMs < within.startMs || cue.startMs >= within.endMs)))
+      return { picture: null, failure: null };
     const picture = pictures.get(keyOf(cue.text));
     if (!picture) return { picture: null, failure: null };
     return 'error' in picture ? { picture: null, failure: picture.error || null } : { picture, failure: null };

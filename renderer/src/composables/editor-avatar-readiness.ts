@@ -17,8 +17,19 @@ export interface AvatarReadinessSources {
  * Avatar elements the service cannot use yet: an upload the catalogue or the job ledger says is still
  * processing (the same view the Assets panel shows). A paid job with one would be refused.
  */
-export function useAvatarReadiness(from: AvatarReadinessSources): { problems: ComputedRef<Problem[]>; recheck: () => Promise<Problem[]> } {
-  const states = computed(() => new Map(withUploadStates(from.avatars(), from.jobs(), from.connectionId()).map((a): [string, AvatarReadiness] => [a.avatarId, a.processing ? 'processing' : 'ready'])));
+export function useAvatarReadiness(from: AvatarReadinessSources): {
+  problems: ComputedRef<Problem[]>;
+  recheck: () => Promise<Problem[]>;
+} {
+  const states = computed(
+    () =>
+      new Map(
+        withUploadStates(from.avatars(), from.jobs(), from.connectionId()).map((a): [string, AvatarReadiness] => [
+          a.avatarId,
+          a.processing ? 'processing' : 'ready',
+        ]),
+      ),
+  );
   const problems = computed(() => avatarReadinessProblems(from.project(), (id) => states.value.get(id)));
   return {
     problems,

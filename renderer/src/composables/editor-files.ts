@@ -57,11 +57,16 @@ export function useEditorFiles(
   const saving = ref(false);
   const autosavedAt = ref<number | null>(null);
   const showNew = ref(false);
-  const unavailable = computed(() => (api() ? null : 'Saving and opening projects is not available in this build yet.'));
+  const unavailable = computed(() =>
+    api() ? null : 'Saving and opening projects is not available in this build yet.',
+  );
   let autosaveTimer: ReturnType<typeof setTimeout> | null = null;
 
   const recentOptions = computed<DropdownOption[]>(() =>
-    recent.value.map((r) => ({ label: `${r.name} · ${r.scenes} scene${r.scenes === 1 ? '' : 's'}`, key: `recent:${r.id}` })),
+    recent.value.map((r) => ({
+      label: `${r.name} · ${r.scenes} scene${r.scenes === 1 ? '' : 's'}`,
+      key: `recent:${r.id}`,
+    })),
   );
 
   function report(error: unknown, what: string): void {
@@ -314,7 +319,10 @@ export function useEditorFiles(
       }
       const now = Date.now();
       pendingSince ??= now;
-      autosaveTimer = setTimeout(writeAutosave, Math.max(0, Math.min(AUTOSAVE_QUIET_MS, pendingSince + AUTOSAVE_MAX_WAIT_MS - now)));
+      autosaveTimer = setTimeout(
+        writeAutosave,
+        Math.max(0, Math.min(AUTOSAVE_QUIET_MS, pendingSince + AUTOSAVE_MAX_WAIT_MS - now)),
+      );
     },
   );
 

@@ -15,7 +15,12 @@ function naturalSize(el: HTMLImageElement | HTMLVideoElement): { width: number; 
 }
 
 /** Natural size of a picture once loaded (or null when it fails or takes too long). */
-export function mediaSize(media: MediaCache, url: string, kind: MediaKind, waitMs = SIZE_WAIT_MS): Promise<{ width: number; height: number } | null> {
+export function mediaSize(
+  media: MediaCache,
+  url: string,
+  kind: MediaKind,
+  waitMs = SIZE_WAIT_MS,
+): Promise<{ width: number; height: number } | null> {
   const started = Date.now();
   return new Promise((resolve) => {
     const poll = (): void => {
@@ -41,7 +46,15 @@ export function useEditorInsert(project: ProjectStore, media: MediaCache) {
     const size = picture ? await mediaSize(media, picture, avatar.thumbnailUrl ? 'image' : 'video') : null;
     const output = project.doc.output;
     const placement = centredAt(fitPlacement(size ?? { width: 9, height: 16 }, output, 0.9), at);
-    return project.addToScene({ type: 'avatar', url: avatar.url, avatarId: avatar.avatarId, avatarFrom: avatar.from, name: avatar.name, ...placement, ...(size ? { mediaSize: size } : {}) });
+    return project.addToScene({
+      type: 'avatar',
+      url: avatar.url,
+      avatarId: avatar.avatarId,
+      avatarFrom: avatar.from,
+      name: avatar.name,
+      ...placement,
+      ...(size ? { mediaSize: size } : {}),
+    });
   }
 
   async function addMedia(asset: MediaAsset, at?: { x: number; y: number }): Promise<string | null> {
@@ -57,7 +70,13 @@ export function useEditorInsert(project: ProjectStore, media: MediaCache) {
     const size = await mediaSize(media, asset.url, asset.kind);
     const output = project.doc.output;
     const placement = centredAt(fitPlacement(size ?? { width: 16, height: 9 }, output, 0.5), at);
-    return project.addToScene({ type: asset.kind, url: asset.url, name: asset.name, ...placement, ...(size ? { mediaSize: size } : {}) });
+    return project.addToScene({
+      type: asset.kind,
+      url: asset.url,
+      name: asset.name,
+      ...placement,
+      ...(size ? { mediaSize: size } : {}),
+    });
   }
 
   /** Uses a catalogue voice for the current scene as a voiceover (text to be written). */

@@ -25,7 +25,11 @@ export interface LinkChecks {
  * The pre-flight of the project's media links, kept beside the document: links are checked by the
  * host as they appear (reusing its recent reports), "Check links" and the Create dialog ask afresh.
  */
-export function useLinkChecks(doc: () => Project, checkLinks: CheckLinksCall = bridgeCheckLinks, delayMs = 600): LinkChecks {
+export function useLinkChecks(
+  doc: () => Project,
+  checkLinks: CheckLinksCall = bridgeCheckLinks,
+  delayMs = 600,
+): LinkChecks {
   const reports = shallowRef<ReadonlyMap<string, LinkReport>>(new Map());
   const checking = ref(false);
   const failure = ref<string | null>(null);
@@ -54,9 +58,13 @@ export function useLinkChecks(doc: () => Project, checkLinks: CheckLinksCall = b
   }
 
   const soon = useDebounceFn(() => check(false).catch(() => undefined), delayMs);
-  watch(urls, (now) => {
-    if (now.some((u) => !reports.value.has(u))) void soon();
-  }, { immediate: true });
+  watch(
+    urls,
+    (now) => {
+      if (now.some((u) => !reports.value.has(u))) void soon();
+    },
+    { immediate: true },
+  );
 
   return { reports, problems, checking, unchecked, total: computed(() => urls.value.length), failure, check };
 }

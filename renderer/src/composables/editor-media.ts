@@ -32,12 +32,20 @@ export class MediaCache {
     if (known) return known;
     // A template's `{{logo}}` is filled per row, not a link: asking for it would only fetch a 404.
     if (placeholdersIn(url).length > 0) {
-      const entry: MediaEntry = { kind, element: this.doc.createElement(kind === 'video' ? 'video' : 'img'), status: 'error' };
+      const entry: MediaEntry = {
+        kind,
+        element: this.doc.createElement(kind === 'video' ? 'video' : 'img'),
+        status: 'error',
+      };
       this.entries.set(url, entry);
       return entry;
     }
     // The page cannot open a local file itself: the host draws a still of it (a video's first frame).
-    const entry = isLocalReference(url) ? this.loadLocalStill(url) : kind === 'video' ? this.loadVideo(url) : this.loadImage(url);
+    const entry = isLocalReference(url)
+      ? this.loadLocalStill(url)
+      : kind === 'video'
+        ? this.loadVideo(url)
+        : this.loadImage(url);
     this.entries.set(url, entry);
     return entry;
   }

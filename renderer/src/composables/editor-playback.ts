@@ -82,7 +82,8 @@ export function useEditorPlayback(deps: PlaybackDeps) {
     }
     // The music's mix arrived while the scene plays: it takes over from the bare voice where it is.
     if (voice && voice !== sounding) sound(voice);
-    else if (voice && Math.abs(audio.currentTime - local) > DRIFT_S && local < (audio.duration || Infinity)) audio.currentTime = local;
+    else if (voice && Math.abs(audio.currentTime - local) > DRIFT_S && local < (audio.duration || Infinity))
+      audio.currentTime = local;
     for (const v of sceneVideos(scene)) {
       if (Math.abs(v.currentTime - local) > DRIFT_S && local < (v.duration || Infinity)) v.currentTime = local;
     }

@@ -14,7 +14,15 @@ import type { useJobsStore } from '@/stores/jobs';
  * font is not on this computer is one: the canvas cannot draw it, so without the mark it showed as an
  * empty box.
  */
-const MARKED = new Set(['link-broken', 'link-wrong-kind', 'off-frame', 'partly-off-frame', 'scale-at-limit', 'avatar-processing', 'text-font']);
+const MARKED = new Set([
+  'link-broken',
+  'link-wrong-kind',
+  'off-frame',
+  'partly-off-frame',
+  'scale-at-limit',
+  'avatar-processing',
+  'text-font',
+]);
 
 export type ElementMark = { level: Problem['level']; text: string };
 
@@ -55,13 +63,25 @@ export function useEditorProblems({ project, assets, connections, jobs, message 
   const problems = computed<Problem[]>(() => {
     const unverified = connections.active ? placementProblem(connections.active) : null;
     void fontKnowledge.value; // a text in a system font is judged again once the computer's fonts are known
-    return [...validateProject(project.doc, { purpose: 'submit', placement: placement.value }), ...links.problems.value, ...avatars.problems.value, ...(unverified ? [unverified] : [])];
+    return [
+      ...validateProject(project.doc, { purpose: 'submit', placement: placement.value }),
+      ...links.problems.value,
+      ...avatars.problems.value,
+      ...(unverified ? [unverified] : []),
+    ];
   });
   const errorCount = computed(() => problems.value.filter((p) => p.level === 'error').length);
   const warningCount = computed(() => problems.value.length - errorCount.value);
-  const linkState = computed(() => ({ total: links.total.value, unchecked: links.unchecked.value, checking: links.checking.value, failure: links.failure.value }));
+  const linkState = computed(() => ({
+    total: links.total.value,
+    unchecked: links.unchecked.value,
+    checking: links.checking.value,
+    failure: links.failure.value,
+  }));
 
-  const marks: ComputedRef<Map<string, ElementMark>> = computed(() => elementMarks(problems.value, project.currentScene.id));
+  const marks: ComputedRef<Map<string, ElementMark>> = computed(() =>
+    elementMarks(problems.value, project.currentScene.id),
+  );
 
   /** The Create dialog's pre-flight: every link asked again, and the avatars' state read afresh. */
   async function preflight(): Promise<Problem[]> {
@@ -71,8 +91,10 @@ export function useEditorProblems({ project, assets, connections, jobs, message 
 
   async function checkLinks(): Promise<void> {
     const found = await links.check(true).catch(() => null);
-    if (found === null) message.error(`Links could not be checked: ${links.failure.value ?? 'the studio host did not answer'}`);
-    else if (found.some((p) => p.level === 'error')) message.error(`${found.filter((p) => p.level === 'error').length} link problem(s): see Problems`);
+    if (found === null)
+      message.error(`Links could not be checked: ${links.failure.value ?? 'the studio host did not answer'}`);
+    else if (found.some((p) => p.level === 'error'))
+      message.error(`${found.filter((p) => p.level === 'error').length} link problem(s): see Problems`);
     else message.success(`All ${links.total.value} link${links.total.value === 1 ? '' : 's'} answer`);
   }
 

@@ -12,7 +12,11 @@ interface Opener {
  * A failed job in the Library asked to show where its broken element is: open its project (asking
  * about unsaved changes first), then select that scene and element.
  */
-export function useRevealRequests(project: ReturnType<typeof useProjectStore>, files: Opener, selectScene: (id: string) => void): void {
+export function useRevealRequests(
+  project: ReturnType<typeof useProjectStore>,
+  files: Opener,
+  selectScene: (id: string) => void,
+): void {
   const requests = useEditorReveal();
   watch(
     () => requests.pending,

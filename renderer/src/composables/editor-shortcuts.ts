@@ -76,7 +76,12 @@ export function handleEditorKey(event: KeyboardEvent, actions: EditorShortcutAct
   }
   if (isTyping(event.target) || event.altKey) return false;
   // Space on a focused button presses it; only take it when nothing interactive has focus.
-  if (key === ' ' && event.target instanceof HTMLElement && event.target.closest('button, [role="button"], [role="slider"]')) return false;
+  if (
+    key === ' ' &&
+    event.target instanceof HTMLElement &&
+    event.target.closest('button, [role="button"], [role="slider"]')
+  )
+    return false;
   const action = (mod ? WITH_MOD : PLAIN)[key];
   if (!action) return false;
   action(actions, event.shiftKey);

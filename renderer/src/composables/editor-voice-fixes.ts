@@ -1,5 +1,11 @@
 import { watch } from 'vue';
-import { fitScenesToVoices, replaceVoiceAudio, voiceAudioUrl, type LinkReport, type Problem } from '@common/composition';
+import {
+  fitScenesToVoices,
+  replaceVoiceAudio,
+  voiceAudioUrl,
+  type LinkReport,
+  type Problem,
+} from '@common/composition';
 import type { ChosenMedia } from '@common/bridge/media';
 import { call } from '@/bridge';
 import type { useProjectStore } from '@/stores/project';
@@ -34,7 +40,8 @@ export function useVoiceFixes(
   function fitVoice(problem: Problem): void {
     if (!problem.sceneId) return;
     const sceneId = problem.sceneId;
-    if (project.apply((p) => fitScenesToVoices(p, reports(), [sceneId]))) notify.success('The scene now lasts as long as its voice');
+    if (project.apply((p) => fitScenesToVoices(p, reports(), [sceneId])))
+      notify.success('The scene now lasts as long as its voice');
   }
 
   async function trimVoice(problem: Problem): Promise<void> {
@@ -48,7 +55,9 @@ export function useVoiceFixes(
       const now = project.doc.scenes.find((s) => s.id === id);
       if (!now?.voice || voiceAudioUrl(now.voice) !== url || now.durationMs !== durationMs) return;
       if (project.apply((p) => replaceVoiceAudio(p, id, trimmed.url) ?? p)) {
-        notify.success(`The voice now ends with the scene at ${(durationMs / 1000).toFixed(1)} s (${trimmed.name}, uploaded with the job)`);
+        notify.success(
+          `The voice now ends with the scene at ${(durationMs / 1000).toFixed(1)} s (${trimmed.name}, uploaded with the job)`,
+        );
       }
     } catch (error) {
       notify.error(`The voice could not be trimmed: ${error instanceof Error ? error.message : String(error)}`);

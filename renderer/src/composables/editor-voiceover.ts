@@ -17,11 +17,22 @@ export type VoiceoverState =
   | { state: 'problem'; job: JobView; reason: string };
 
 /** The newest voiceover job made for exactly this scene's current script, voice and rate. */
-export function voiceoverJob(jobs: readonly JobView[], projectId: string, sceneId: string, scriptHash: string): JobView | null {
+export function voiceoverJob(
+  jobs: readonly JobView[],
+  projectId: string,
+  sceneId: string,
+  scriptHash: string,
+): JobView | null {
   let newest: JobView | null = null;
   for (const job of jobs) {
     const p = job.purpose;
-    if (p.type !== 'scene-voiceover' || p.projectId !== projectId || p.sceneId !== sceneId || p.scriptHash !== scriptHash) continue;
+    if (
+      p.type !== 'scene-voiceover' ||
+      p.projectId !== projectId ||
+      p.sceneId !== sceneId ||
+      p.scriptHash !== scriptHash
+    )
+      continue;
     if (!newest || job.createdAt > newest.createdAt) newest = job;
   }
   return newest;
@@ -34,7 +45,10 @@ export function voiceoverState(project: Project, sceneId: string, jobs: readonly
   const job = voiceoverJob(jobs, project.id, sceneId, voiceoverHash(voice));
   if (!job || job.phase === 'completed') return { state: 'none' };
   if (phaseClass(job.phase) === 'active') return { state: 'working', job };
-  const reason = job.phase === 'stalled' ? `The studio stopped checking on it: ${job.error?.explanation ?? 'no answer from the service'}` : (job.error?.explanation ?? `The speech job ended as ${job.phase}.`);
+  const reason =
+    job.phase === 'stalled'
+      ? `The studio stopped checking on it: ${job.error?.explanation ?? 'no answer from the service'}`
+      : (job.error?.explanation ?? `The speech job ended as ${job.phase}.`);
   return { state: 'problem', job, reason };
 }
 
@@ -59,7 +73,12 @@ export function listenForVoiceovers(project: ProjectStore): () => void {
  * purpose (project, scene, the script's key), so the host's reactor puts the audio in place when it
  * completes, even if the editor was closed meanwhile.
  */
-export function useVoiceover(project: ProjectStore, jobs: JobsStore, onError: (message: string) => void, confirmPaid: ReturnType<typeof usePaidConfirm>['confirmPaid']) {
+export function useVoiceover(
+  project: ProjectStore,
+  jobs: JobsStore,
+  onError: (message: string) => void,
+  confirmPaid: ReturnType<typeof usePaidConfirm>['confirmPaid'],
+) {
   function state(sceneId: string): ComputedRef<VoiceoverState> {
     return computed(() => voiceoverState(project.doc, sceneId, jobs.list));
   }
@@ -74,7 +93,11 @@ export function useVoiceover(project: ProjectStore, jobs: JobsStore, onError: (m
     }
     try {
       const body = { input_text: voice.text, voice_id: voice.voiceId, rate: voice.rate };
-      const confirmation = await confirmPaid({ title: 'Generate this voiceover?', items: [{ action: 'tts', body }], what: `The voiceover of scene ${project.doc.scenes.findIndex((s) => s.id === sceneId) + 1} (${voice.text.trim().split(/\s+/).length} words), made by the service's text to speech.` });
+      const confirmation = await confirmPaid({
+        title: 'Generate this voiceover?',
+        items: [{ action: 'tts', body }],
+        what: `The voiceover of scene ${project.doc.scenes.findIndex((s) => s.id === sceneId) + 1} (${voice.text.trim().split(/\s+/).length} words), made by the service's text to speech.`,
+      });
       if (!confirmation) return;
       await jobs.submitWithConfirm(
         {

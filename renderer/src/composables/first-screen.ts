@@ -27,7 +27,10 @@ export function prepareFirstScreen(pinia: Pinia, wait: (ms: number) => Promise<v
     assets.useSource(bridgeCatalogue);
     needed.push(assets.load(), useConnectionsStore(pinia).ensureLoaded(), useJobsStore(pinia).ensureLoaded());
   }
-  const ready = Promise.all(needed).then(() => undefined, () => undefined);
+  const ready = Promise.all(needed).then(
+    () => undefined,
+    () => undefined,
+  );
   return Promise.race([ready, wait(FIRST_SCREEN_WAIT_MS)]);
 }
 

@@ -7,7 +7,10 @@ import type { MediaAsset } from '@/stores/editor-assets';
  * whose url is a local reference: it previews at once and is uploaded to the active storage when a job
  * is created. A file that is not media is reported by name and skipped.
  */
-export async function takeInLocalFiles(files: Iterable<File>, field?: MediaField): Promise<{ assets: MediaAsset[]; errors: string[] }> {
+export async function takeInLocalFiles(
+  files: Iterable<File>,
+  field?: MediaField,
+): Promise<{ assets: MediaAsset[]; errors: string[] }> {
   const assets: MediaAsset[] = [];
   const errors: string[] = [];
   for (const file of files) {

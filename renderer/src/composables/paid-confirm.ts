@@ -1,7 +1,14 @@
 import { useDialog } from 'naive-ui';
 import { h, ref } from 'vue';
 import {
-  PAID_ACTION_LABELS, combinedPrice, creditsText, dailyLimitRefusal, type PaidConfirmation, type Price, type PriceQuote, type QuoteItem,
+  PAID_ACTION_LABELS,
+  combinedPrice,
+  creditsText,
+  dailyLimitRefusal,
+  type PaidConfirmation,
+  type Price,
+  type PriceQuote,
+  type QuoteItem,
 } from '@common/bridge';
 import { call } from '@/bridge';
 import PriceSummary from '@/shell/PriceSummary.vue';
@@ -49,13 +56,22 @@ export function usePaidConfirm() {
     try {
       quote = await call('jobs.quote', question.items);
     } catch (error) {
-      throw new Error(`The price could not be worked out, so nothing was sent: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `The price could not be worked out, so nothing was sent: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     const price = priceOfQuote(quote);
     const limit = dailyLimitRefusal(quote.dailyLimit ?? undefined, quote.spentToday, price, quote.connectionName);
     if (limit) {
       await new Promise<void>((resolve) => {
-        dialog.error({ title: 'Over today\'s spending limit', content: limit, positiveText: 'OK', onPositiveClick: () => resolve(), onClose: () => resolve(), onMaskClick: () => resolve() });
+        dialog.error({
+          title: "Over today's spending limit",
+          content: limit,
+          positiveText: 'OK',
+          onPositiveClick: () => resolve(),
+          onClose: () => resolve(),
+          onMaskClick: () => resolve(),
+        });
       });
       return null;
     }

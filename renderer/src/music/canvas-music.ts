@@ -4,7 +4,8 @@ import { call } from '@/bridge';
 import { readBackBlobUrl } from '@/views/editor/preview-file';
 
 /** Where a scene's music stands for the canvas's playback. */
-export type CanvasMusicState = { state: 'mixing' } | { state: 'ready'; url: string } | { state: 'failed'; reason: string };
+export type CanvasMusicState =
+  { state: 'mixing' } | { state: 'ready'; url: string } | { state: 'failed'; reason: string };
 
 /** The host's mix of a scene (music.mix), read back as something the page can play. */
 export type MixLoader = (project: Project, sceneId: string) => Promise<string>;
@@ -38,7 +39,12 @@ export class CanvasMusic {
 
   /** What each scene's mix is made of: its music plan and the voice under it. */
   static ingredients(project: Project): Map<string, string> {
-    return new Map(musicPlans(project).map((plan) => [plan.sceneId, JSON.stringify([plan, musicVoiceOf(project, project.scenes[plan.sceneIndex])])]));
+    return new Map(
+      musicPlans(project).map((plan) => [
+        plan.sceneId,
+        JSON.stringify([plan, musicVoiceOf(project, project.scenes[plan.sceneIndex])]),
+      ]),
+    );
   }
 
   /** Asks for the mix of every scene whose music or voice changed since (and forgets scenes without music). */
@@ -51,8 +57,10 @@ export class CanvasMusic {
       this.made.set(sceneId, key);
       this.set(sceneId, { state: 'mixing' });
       this.load(project, sceneId).then(
-        (url) => (this.made.get(sceneId) === key ? this.set(sceneId, { state: 'ready', url }) : URL.revokeObjectURL(url)),
-        (error: unknown) => this.made.get(sceneId) === key && this.set(sceneId, { state: 'failed', reason: (error as Error).message }),
+        (url) =>
+          this.made.get(sceneId) === key ? this.set(sceneId, { state: 'ready', url }) : URL.revokeObjectURL(url),
+        (error: unknown) =>
+          this.made.get(sceneId) === key && this.set(sceneId, { state: 'failed', reason: (error as Error).message }),
       );
     }
   }

@@ -8,7 +8,11 @@ import { replaceStrings } from '@/text/submit-text';
  * like any other. Mixing is local and free; a music file the host cannot read, or a voiceover not
  * generated yet, fails here with its reason, before any upload or paid request.
  */
-export async function withMusicMixes(body: unknown, project: Project, status: (text: string | null) => void = () => undefined): Promise<unknown> {
+export async function withMusicMixes(
+  body: unknown,
+  project: Project,
+  status: (text: string | null) => void = () => undefined,
+): Promise<unknown> {
   const json = JSON.stringify(body);
   const mixes = new Map<string, string>();
   try {

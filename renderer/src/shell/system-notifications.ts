@@ -3,7 +3,10 @@ import type { Notice } from '@common/bridge';
 /** What the page uses of the browser for system notifications (tests pass a stand-in). */
 export interface NotificationEnv {
   /** The browser's Notification, or undefined where there is none. */
-  Notification: Pick<typeof Notification, 'permission' | 'requestPermission'> & (new (title: string, options?: NotificationOptions) => unknown) | undefined;
+  Notification:
+    | (Pick<typeof Notification, 'permission' | 'requestPermission'> &
+        (new (title: string, options?: NotificationOptions) => unknown))
+    | undefined;
   /** The user is looking at another tab or window. */
   elsewhere(): boolean;
 }
@@ -22,7 +25,9 @@ export function notificationPermission(env: NotificationEnv = browserNotificatio
 }
 
 /** Asks the browser; must run inside a user's click (browsers ignore it otherwise). */
-export async function askNotificationPermission(env: NotificationEnv = browserNotifications()): Promise<NotificationPermissionState> {
+export async function askNotificationPermission(
+  env: NotificationEnv = browserNotifications(),
+): Promise<NotificationPermissionState> {
   if (!env.Notification) return 'unsupported';
   if (env.Notification.permission !== 'default') return env.Notification.permission;
   return env.Notification.requestPermission();
@@ -34,7 +39,8 @@ export async function askNotificationPermission(env: NotificationEnv = browserNo
  * the toast says it already. Answers whether one was shown.
  */
 export function showSystemNotification(notice: Notice, env: NotificationEnv = browserNotifications()): boolean {
-  if (!notice.system || !env.Notification || env.Notification.permission !== 'granted' || !env.elsewhere()) return false;
+  if (!notice.system || !env.Notification || env.Notification.permission !== 'granted' || !env.elsewhere())
+    return false;
   new env.Notification(notice.title, { body: notice.detail, tag: `studio:${notice.title}` });
   return true;
 }

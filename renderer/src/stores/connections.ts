@@ -73,5 +73,22 @@ export const useConnectionsStore = defineStore('connections', () => {
     await load();
   }
 
-  return { state, loadError, connections, active, storage, tests, testing, load, ensureLoaded, add, update, remove, setActive, clearSecret, test, acceptWeakStorage };
+  return {
+    state,
+    loadError,
+    connections,
+    active,
+    storage,
+    tests,
+    testing,
+    load,
+    ensureLoaded,
+    add,
+    update,
+    remove,
+    setActive,
+    clearSecret,
+    test,
+    acceptWeakStorage,
+  };
 });

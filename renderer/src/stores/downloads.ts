@@ -10,7 +10,12 @@ import { call, onEvent } from '@/bridge';
 export const useDownloadsStore = defineStore('downloads', () => {
   const byId = shallowRef(new Map<string, DownloadView>());
   const totals = ref<DownloadTotals>({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null });
-  const preferences = ref<{ folder: string | null; template: string; canChooseFolder: boolean; canShowInFolder: boolean } | null>(null);
+  const preferences = ref<{
+    folder: string | null;
+    template: string;
+    canChooseFolder: boolean;
+    canShowInFolder: boolean;
+  } | null>(null);
   let stop: (() => void) | undefined;
 
   /** Every download of each job (its copies), newest first. */
@@ -43,7 +48,11 @@ export const useDownloadsStore = defineStore('downloads', () => {
         offProgress();
       };
     }
-    const [entries, now, prefs] = await Promise.all([call('downloads.list'), call('downloads.totals'), call('downloads.preferences')]);
+    const [entries, now, prefs] = await Promise.all([
+      call('downloads.list'),
+      call('downloads.totals'),
+      call('downloads.preferences'),
+    ]);
     byId.value = new Map(entries.map((e) => [e.id, e]));
     totals.value = now;
     preferences.value = prefs;
@@ -60,11 +69,14 @@ export const useDownloadsStore = defineStore('downloads', () => {
   async function start(request: DownloadRequest) {
     const result = await call('downloads.start', request);
     for (const entry of result.queued) put(entry);
-    preferences.value = preferences.value ? { ...preferences.value, folder: request.folder, template: request.template ?? preferences.value.template } : null;
+    preferences.value = preferences.value
+      ? { ...preferences.value, folder: request.folder, template: request.template ?? preferences.value.template }
+      : null;
     return result;
   }
 
-  const act = (channel: 'downloads.pause' | 'downloads.resume' | 'downloads.cancel') => async (id: string) => put(await call(channel, id));
+  const act = (channel: 'downloads.pause' | 'downloads.resume' | 'downloads.cancel') => async (id: string) =>
+    put(await call(channel, id));
 
   return {
     byId,

@@ -57,9 +57,17 @@ export function mediaKindOf(url: string, mime?: string): MediaKindName | null {
  * Checks a URL typed or pasted by the user; returns a reason when it cannot be used. Its kind is read
  * from its name; `allowUnnamed` lets a link whose name says nothing through (kind null) for a probe.
  */
-export function checkMediaUrl(text: string): { ok: true; url: string; kind: MediaKindName } | { ok: false; error: string };
-export function checkMediaUrl(text: string, options: { allowUnnamed: true }): { ok: true; url: string; kind: MediaKindName | null } | { ok: false; error: string };
-export function checkMediaUrl(text: string, options: { allowUnnamed?: boolean } = {}): { ok: true; url: string; kind: MediaKindName | null } | { ok: false; error: string } {
+export function checkMediaUrl(
+  text: string,
+): { ok: true; url: string; kind: MediaKindName } | { ok: false; error: string };
+export function checkMediaUrl(
+  text: string,
+  options: { allowUnnamed: true },
+): { ok: true; url: string; kind: MediaKindName | null } | { ok: false; error: string };
+export function checkMediaUrl(
+  text: string,
+  options: { allowUnnamed?: boolean } = {},
+): { ok: true; url: string; kind: MediaKindName | null } | { ok: false; error: string } {
   const url = text.trim();
   let parsed: URL;
   try {
@@ -83,18 +91,23 @@ export type LinkProbe = (url: string) => Promise<Pick<MediaInfo, 'kind' | 'forma
  * it), so a photo served without an extension is a picture and a video named ".jpg" a video. When the
  * probe cannot reach it, the name decides, and the pre-flight checks it again before anything is sent.
  */
-export async function linkAsset(text: string, probe: LinkProbe): Promise<{ ok: true; asset: MediaAsset } | { ok: false; error: string }> {
+export async function linkAsset(
+  text: string,
+  probe: LinkProbe,
+): Promise<{ ok: true; asset: MediaAsset } | { ok: false; error: string }> {
   const checked = checkMediaUrl(text, { allowUnnamed: true });
   if (!checked.ok) return checked;
   const name = decodeURIComponent(new URL(checked.url).pathname.split('/').pop() || checked.url);
   const found = await probe(checked.url).catch(() => null);
-  if (found && UNSUPPORTED_PICTURES.has(found.format)) return { ok: false, error: `${name}: ${mediaRefusal('element-image', found)}` };
+  if (found && UNSUPPORTED_PICTURES.has(found.format))
+    return { ok: false, error: `${name}: ${mediaRefusal('element-image', found)}` };
   const kind = found?.kind ?? checked.kind;
   if (!kind) return { ok: false, error: cannotTell(name) };
   return { ok: true, asset: { url: checked.url, kind, name } };
 }
 
-const cannotTell = (name: string): string => `Cannot tell what "${name}" is: use a link ending in .png, .jpg, .webp, .mp4, .mov, .mp3 or .wav`;
+const cannotTell = (name: string): string =>
+  `Cannot tell what "${name}" is: use a link ending in .png, .jpg, .webp, .mp4, .mov, .mp3 or .wav`;
 
 /** The asset panel's data: the catalogue of the active connection and the media the user added. */
 export const useEditorAssetsStore = defineStore('editor-assets', () => {
@@ -165,7 +178,22 @@ export const useEditorAssetsStore = defineStore('editor-assets', () => {
     return a?.thumbnailUrl ?? a?.url ?? (url || null);
   }
 
-  return { avatars, voices, media, loading, error, source, avatarById, voiceById, useSource, load, ensureLoaded, addMedia, removeMedia, avatarPicture };
+  return {
+    avatars,
+    voices,
+    media,
+    loading,
+    error,
+    source,
+    avatarById,
+    voiceById,
+    useSource,
+    load,
+    ensureLoaded,
+    addMedia,
+    removeMedia,
+    avatarPicture,
+  };
 });
 
 function readMedia(): MediaAsset[] {
@@ -174,7 +202,8 @@ function readMedia(): MediaAsset[] {
     const parsed: unknown = raw ? JSON.parse(raw) : [];
     if (!Array.isArray(parsed)) return [];
     return parsed.filter(
-      (m): m is MediaAsset => typeof m?.url === 'string' && typeof m?.name === 'string' && ['image', 'video', 'audio'].includes(m?.kind),
+      (m): m is MediaAsset =>
+        typeof m?.url === 'string' && typeof m?.name === 'string' && ['image', 'video', 'audio'].includes(m?.kind),
     );
   } catch {
     return [];

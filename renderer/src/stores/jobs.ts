@@ -8,7 +8,6 @@ import { sharedFirstLoad } from './first-load';
 /** Answers "send it again?" for a duplicate submission; the UI shows the message and resolves true to send. */
 export type ConfirmDuplicate = (message: string, existing: JobView) => Promise<boolean>;
 
-
 /**
  * Every job the host follows, kept current by `jobs.changed` / `jobs.removed` events. The host owns
  * the jobs; this store only mirrors them and forwards the user's actions.
@@ -90,5 +89,19 @@ export const useJobsStore = defineStore('jobs', () => {
     put(await call('jobs.refresh', id));
   }
 
-  return { byId, list, active, loaded, loadError, now, load, ensureLoaded, dispose, submit, submitWithConfirm, remove, refresh };
+  return {
+    byId,
+    list,
+    active,
+    loaded,
+    loadError,
+    now,
+    load,
+    ensureLoaded,
+    dispose,
+    submit,
+    submitWithConfirm,
+    remove,
+    refresh,
+  };
 });

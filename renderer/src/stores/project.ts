@@ -209,7 +209,9 @@ export const useProjectStore = defineStore('project', () => {
   function setLayerPosition(id: string, position: number): void {
     apply((p) => {
       const scene = p.scenes.find((s) => s.id === sceneId()) ?? p.scenes[0];
-      const order = stackingOrder(scene.elements).map((e) => e.id).filter((e) => e !== id);
+      const order = stackingOrder(scene.elements)
+        .map((e) => e.id)
+        .filter((e) => e !== id);
       const at = Math.max(0, Math.min(order.length, Math.round(position) - 1));
       order.splice(at, 0, id);
       return reorderLayers(p, scene.id, order);

@@ -30,14 +30,19 @@ export function useFontOptions(current: () => string): ComputedRef<SelectGroupOp
   return computed(() => {
     const studio = FONT_FAMILIES.map((f) => ({ label: f, value: f }));
     let system: FontOption[];
-    if (systemFamilies.value) system = systemFamilies.value.length ? systemFamilies.value.map((f) => ({ label: f, value: f })) : [{ label: 'None the studio can draw', value: '\u0000none', disabled: true }];
+    if (systemFamilies.value)
+      system = systemFamilies.value.length
+        ? systemFamilies.value.map((f) => ({ label: f, value: f }))
+        : [{ label: 'None the studio can draw', value: '\u0000none', disabled: true }];
     else if (state.value === 'failed') system = [{ label: 'Could not be read', value: '\u0000failed', disabled: true }];
     else system = [{ label: 'Reading this computer\u2019s fonts\u2026', value: '\u0000reading', disabled: true }];
     // A style naming a family not (or not yet) listed still shows it, so the picker never blanks the value.
     const name = current();
-    if (!FONT_FAMILIES.includes(name) && !systemFamilies.value?.includes(name)) system = [{ label: `${name} (not on this computer)`, value: name, disabled: true }, ...system];
+    if (!FONT_FAMILIES.includes(name) && !systemFamilies.value?.includes(name))
+      system = [{ label: `${name} (not on this computer)`, value: name, disabled: true }, ...system];
     // Said rather than silently missing: a font the user knows they have may be among the unread files.
-    if (systemFamilies.value && systemFontsCapped.value) system = [...system, { label: 'Not every font was read', value: '\u0000capped', disabled: true }];
+    if (systemFamilies.value && systemFontsCapped.value)
+      system = [...system, { label: 'Not every font was read', value: '\u0000capped', disabled: true }];
     return [
       { type: 'group', label: 'Studio fonts', key: 'studio', children: studio },
       { type: 'group', label: 'This computer\u2019s fonts', key: 'system', children: system },

@@ -23,6 +23,7 @@ export async function withTextPictures(body: unknown, project: Project): Promise
 export function replaceStrings(value: unknown, map: ReadonlyMap<string, string>): unknown {
   if (typeof value === 'string') return map.get(value) ?? value;
   if (Array.isArray(value)) return value.map((v) => replaceStrings(v, map));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, map)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, map)]));
   return value;
 }

@@ -21,7 +21,8 @@ export const palette = {
 
 export const themeOverrides: GlobalThemeOverrides = {
   common: {
-    fontFamily: "'Inter', 'Segoe UI', system-ui, -apple-system, 'Helvetica Neue', Arial, 'Noto Sans SC Variable', 'Noto Sans KR Variable', sans-serif",
+    fontFamily:
+      "'Inter', 'Segoe UI', system-ui, -apple-system, 'Helvetica Neue', Arial, 'Noto Sans SC Variable', 'Noto Sans KR Variable', sans-serif",
     fontFamilyMono: "'JetBrains Mono', 'SFMono-Regular', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
     primaryColor: palette.primary,
     primaryColorHover: palette.primaryHover,

@@ -8,7 +8,12 @@ export interface CueRef {
 const STEP_MS = 10;
 
 /** A cue's times after dragging its body (`move`) or one edge by `dMs`; the length never falls below a tenth of a second. */
-export function cueDrag(mode: 'move' | 'start' | 'end', startMs: number, endMs: number, dMs: number): { startMs: number; endMs: number } {
+export function cueDrag(
+  mode: 'move' | 'start' | 'end',
+  startMs: number,
+  endMs: number,
+  dMs: number,
+): { startMs: number; endMs: number } {
   const d = Math.round(dMs / STEP_MS) * STEP_MS;
   if (mode === 'move') {
     const shift = Math.max(-startMs, d);

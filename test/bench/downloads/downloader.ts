@@ -23,7 +23,9 @@ const manager = new DownloadManager({
 const urls = JSON.parse(urlsJson) as string[];
 // Timed from here, so the process's start-up (loading TypeScript) is not counted against it.
 const started = performance.now();
-await manager.enqueueAll(urls.map((url, i) => ({ jobId: `j${i}`, url, folder, relativeName: `file-${i}.bin`, origin: 'cli' as const })));
+await manager.enqueueAll(
+  urls.map((url, i) => ({ jobId: `j${i}`, url, folder, relativeName: `file-${i}.bin`, origin: 'cli' as const })),
+);
 await manager.whenIdle();
 const failed = manager.list().filter((d) => d.state !== 'saved').length;
 const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];

@@ -19,7 +19,9 @@ function get(url: string, file: string): Promise<void> {
     const req = request(url, { highWaterMark: 1024 * 1024 } as Parameters<typeof request>[1], (res) => {
       const out = createWriteStream(file, { highWaterMark: 1024 * 1024 });
       res.pipe(out);
-      finished(out).then(() => (mode === 'keep' ? undefined : rm(file))).then(resolve, reject);
+      finished(out)
+        .then(() => (mode === 'keep' ? undefined : rm(file)))
+        .then(resolve, reject);
     });
     req.on('error', reject);
     req.end();
@@ -28,10 +30,12 @@ function get(url: string, file: string): Promise<void> {
 
 const started = performance.now();
 let next = 0;
-await Promise.all(Array.from({ length: parallel }, async () => {
-  while (next < urls.length) {
-    const i = next++;
-    await get(urls[i], join(folder, `file-${i}.bin`));
-  }
-}));
+await Promise.all(
+  Array.from({ length: parallel }, async () => {
+    while (next < urls.length) {
+      const i = next++;
+      await get(urls[i], join(folder, `file-${i}.bin`));
+    }
+  }),
+);
 process.stdout.write(`seconds ${(performance.now() - started) / 1000}\n`);

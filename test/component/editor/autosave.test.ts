@@ -55,7 +55,9 @@ describe('autosave', () => {
 
   it('sends one write at a time and then the newest state; a host that is down is reported once', async () => {
     let release: (() => void) | null = null;
-    const { store, autosave } = setup(() => new Promise((resolve, reject) => (release = () => reject(new Error('host down')))));
+    const { store, autosave } = setup(
+      () => new Promise((resolve, reject) => (release = () => reject(new Error('host down')))),
+    );
     await editThenWait(store, 500);
     await editThenWait(store, 500);
     await editThenWait(store, 500);
@@ -79,7 +81,12 @@ describe('autosave', () => {
     const order: string[] = [];
     let land: (() => void) | null = null;
     const api = {
-      autosave: vi.fn(() => new Promise((resolve) => (land = () => (order.push('autosave landed'), resolve({ autosavedAt: Date.now() }))))),
+      autosave: vi.fn(
+        () =>
+          new Promise(
+            (resolve) => (land = () => (order.push('autosave landed'), resolve({ autosavedAt: Date.now() }))),
+          ),
+      ),
       save: vi.fn(async (p: Project) => (order.push('saved'), { id: p.id, name: p.name })),
       listRecent: vi.fn(async () => []),
     } as unknown as ProjectsApi;
@@ -113,9 +120,11 @@ describe('autosave', () => {
     expect(autosave).toHaveBeenCalledTimes(1);
 
     const throwing = effectScope();
-    const broken = throwing.run(() => setup(() => {
-      throw new TypeError('the bridge is gone');
-    }))!;
+    const broken = throwing.run(() =>
+      setup(() => {
+        throw new TypeError('the bridge is gone');
+      }),
+    )!;
     broken.store.addScene();
     await nextTick();
     throwing.stop();

@@ -4,7 +4,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 
 vi.mock('@/text/page-rasteriser', () => ({
-  pageRasteriser: () => ({ layout: async (style: { content: string; fontSize: number }) => ({ width: style.content.length * style.fontSize * 0.5, height: style.fontSize * 1.2, lines: [], box: null }) }),
+  pageRasteriser: () => ({
+    layout: async (style: { content: string; fontSize: number }) => ({
+      width: style.content.length * style.fontSize * 0.5,
+      height: style.fontSize * 1.2,
+      lines: [],
+      box: null,
+    }),
+  }),
 }));
 
 import { createProject, DEFAULT_BRAND_KIT, presetStyle, type BrandKit } from '@common/composition';
@@ -15,7 +22,13 @@ const kit: BrandKit = {
   ...DEFAULT_BRAND_KIT,
   colours: { primary: '#e11d48', secondary: '#f1f5f9', text: '#0f172a', background: '#fff7ed' },
   fonts: { heading: 'DejaVu Serif', body: 'Source Sans 3' },
-  logo: { url: 'file:///brand/logo.png', name: 'logo.png', mediaSize: { width: 400, height: 200 }, corner: 'bottom-left', sizePercent: 10 },
+  logo: {
+    url: 'file:///brand/logo.png',
+    name: 'logo.png',
+    mediaSize: { width: 400, height: 200 },
+    corner: 'bottom-left',
+    sizePercent: 10,
+  },
 };
 
 describe('apply brand kit to the open project', () => {
@@ -28,7 +41,9 @@ describe('apply brand kit to the open project', () => {
     store.addScene();
     const before = store.doc;
     const said = await applyBrandToOpenProject(store, kit);
-    expect(said).toBe('Brand kit applied: 1 text element(s) in the brand\'s fonts and colours, the logo bottom left. Undo takes it back.');
+    expect(said).toBe(
+      "Brand kit applied: 1 text element(s) in the brand's fonts and colours, the logo bottom left. Undo takes it back.",
+    );
     expect(store.doc.background).toBe('#fff7ed');
     expect(store.doc.scenes.map((s) => s.elements.filter((e) => e.role === 'logo').length)).toEqual([1, 1]);
     expect(store.doc.scenes[0].elements.find((e) => e.type === 'text')!.text!.fontFamily).toBe('DejaVu Serif');

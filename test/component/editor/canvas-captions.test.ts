@@ -6,7 +6,12 @@ import { until } from '../../wait';
 
 vi.mock('@/text/page-rasteriser', () => ({
   pageRasteriser: () => ({
-    layout: async (style: { content: string; fontSize: number }) => ({ width: style.content.length * style.fontSize * 0.5, height: style.fontSize * 1.4, lines: [{ width: style.content.length * style.fontSize * 0.5 }], box: null }),
+    layout: async (style: { content: string; fontSize: number }) => ({
+      width: style.content.length * style.fontSize * 0.5,
+      height: style.fontSize * 1.4,
+      lines: [{ width: style.content.length * style.fontSize * 0.5 }],
+      box: null,
+    }),
     rasterise: async (style: { content: string }, pixels: { width: number; height: number }) => {
       if (style.content === 'Cannot draw') throw new Error('no font has these letters');
       return { png: new Uint8Array([137, 80, 78, 71]), width: pixels.width, height: pixels.height };
@@ -21,7 +26,10 @@ import CanvasCaption from '@/canvas/CanvasCaption.vue';
 
 function twoScenes(): Project {
   let project = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-1080p', name: 'Captioned' });
-  project = setSceneCaptions(project, 'scene-1', [{ text: 'Hello there', startMs: 200, endMs: 1400 }, { text: 'Cannot draw', startMs: 1500, endMs: 2500 }]);
+  project = setSceneCaptions(project, 'scene-1', [
+    { text: 'Hello there', startMs: 200, endMs: 1400 },
+    { text: 'Cannot draw', startMs: 1500, endMs: 2500 },
+  ]);
   project = addScene(project);
   return setSceneCaptions(project, project.scenes[1].id, [{ text: 'Second scene', startMs: 300, endMs: 900 }]);
 }
@@ -40,7 +48,7 @@ describe('captions on the canvas', () => {
     expect(shownAt(1450, first)).toEqual({ picture: null, failure: null });
     await until('the caption at 2 s to fail to draw', () => shownAt(2000, first).failure !== null);
     expect(shownAt(2000, first).failure).toBe('no font has these letters');
-    await until('the second scene\'s caption to be drawn', () => shownAt(second.startMs + 500, second).picture !== null);
+    await until("the second scene's caption to be drawn", () => shownAt(second.startMs + 500, second).picture !== null);
     // The playhead in the second scene while the canvas shows the first: nothing from another scene.
     expect(shownAt(second.startMs + 500, first).picture).toBeNull();
   });
@@ -57,10 +65,14 @@ describe('captions on the canvas', () => {
 
   it('is placed and scaled with the frame on the stage, and never takes a click', () => {
     const picture = { href: 'data:image/png;base64,AAAA', x: 700, y: 900, width: 520, height: 80 };
-    const wrapper = mount(CanvasCaption, { props: { shown: { picture, failure: null }, viewport: { scale: 0.5, x: 24, y: 30 } } });
+    const wrapper = mount(CanvasCaption, {
+      props: { shown: { picture, failure: null }, viewport: { scale: 0.5, x: 24, y: 30 } },
+    });
     const img = wrapper.get('img[aria-label="Caption at the playhead"]');
     expect(img.attributes('style')).toBe('left: 374px; top: 480px; width: 260px; height: 40px; pointer-events: none;');
-    const failing = mount(CanvasCaption, { props: { shown: { picture: null, failure: 'no font has these letters' }, viewport: { scale: 1, x: 0, y: 0 } } });
+    const failing = mount(CanvasCaption, {
+      props: { shown: { picture: null, failure: 'no font has these letters' }, viewport: { scale: 1, x: 0, y: 0 } },
+    });
     expect(failing.get('[role="alert"]').text()).toBe('This caption cannot be drawn: no font has these letters');
   });
 });

@@ -6,7 +6,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, h, nextTick, provide, ref } from 'vue';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, getActivePinia, setActivePinia } from 'pinia';
-import { createProject, defaultMusicTrack, patchMusic, setProjectMusic, setSceneVoice, type Project, type Scene } from '@common/composition';
+import {
+  createProject,
+  defaultMusicTrack,
+  patchMusic,
+  setProjectMusic,
+  setSceneVoice,
+  type Project,
+  type Scene,
+} from '@common/composition';
 import type { MediaCache } from '@/composables/editor-media';
 import { useEditorPlayback } from '@/composables/editor-playback';
 import { CANVAS_MUSIC, CanvasMusic } from '@/music/canvas-music';
@@ -19,7 +27,11 @@ vi.mock('@/composables/host-peaks', () => ({ hostPeaks: async () => null }));
 const VOICE = 'http://127.0.0.1:9/voice.mp3';
 
 function withMusic(): Project {
-  const doc = setSceneVoice(createProject({ kind: 'avatar-video', output: '16:9-720p', id: 'p', name: 'P' }), 'scene-1', { kind: 'url', url: VOICE });
+  const doc = setSceneVoice(
+    createProject({ kind: 'avatar-video', output: '16:9-720p', id: 'p', name: 'P' }),
+    'scene-1',
+    { kind: 'url', url: VOICE },
+  );
   return setProjectMusic(doc, defaultMusicTrack('file:///granted/bed.mp3', 'bed.mp3'));
 }
 
@@ -62,7 +74,10 @@ describe('canvas music', () => {
     // A mix that cannot be made says why; the scene plays its voice alone.
     pending[1].reject(new Error('Scene 1 (scene-1): the music (bed.mp3) could not be opened: gone.'));
     await flushPromises();
-    expect(music.states.value.get('scene-1')).toEqual({ state: 'failed', reason: 'Scene 1 (scene-1): the music (bed.mp3) could not be opened: gone.' });
+    expect(music.states.value.get('scene-1')).toEqual({
+      state: 'failed',
+      reason: 'Scene 1 (scene-1): the music (bed.mp3) could not be opened: gone.',
+    });
     expect(music.soundOf('scene-1')).toBeUndefined();
   });
 
@@ -70,11 +85,26 @@ describe('canvas music', () => {
   it("plays the scene's mix in place of its voice, taking over mid-scene when it arrives", () => {
     const scene: Scene = { id: 'scene-1', durationMs: 5000, voice: { kind: 'url', url: VOICE }, elements: [] };
     const media = { videos: () => [], get: () => ({ element: null }) } as unknown as MediaCache;
-    const audio = { pause: () => undefined, play: async () => undefined, src: '', currentTime: 0, duration: 5 } as unknown as HTMLAudioElement;
+    const audio = {
+      pause: () => undefined,
+      play: async () => undefined,
+      src: '',
+      currentTime: 0,
+      duration: 5,
+    } as unknown as HTMLAudioElement;
     const made: { mix?: string } = {};
     let clock = 0;
     const frames: (() => void)[] = [];
-    const playback = useEditorPlayback({ scenes: ref([scene]), showScene: () => undefined, media, audio, soundOf: () => made.mix, now: () => clock, requestFrame: (cb) => frames.push(cb), cancelFrame: () => undefined });
+    const playback = useEditorPlayback({
+      scenes: ref([scene]),
+      showScene: () => undefined,
+      media,
+      audio,
+      soundOf: () => made.mix,
+      now: () => clock,
+      requestFrame: (cb) => frames.push(cb),
+      cancelFrame: () => undefined,
+    });
     playback.play();
     expect(audio.src).toBe(VOICE);
     made.mix = 'blob:mix-1';
@@ -107,10 +137,16 @@ describe('canvas music', () => {
     const block = () => wrapper.find('.music-block');
     expect(block().attributes('data-canvas-music')).toBe('mixing');
     expect(block().text()).toContain('Mixing for Play…');
-    pending[0].reject(new Error('Scene 1 (scene-1): the speech is only text so far; generate the voiceover first, then the music is mixed under it.'));
+    pending[0].reject(
+      new Error(
+        'Scene 1 (scene-1): the speech is only text so far; generate the voiceover first, then the music is mixed under it.',
+      ),
+    );
     await flushPromises();
     expect(block().text()).toContain('Play: without music');
-    expect(block().attributes('title')).toContain("The canvas's Play has the voice without this music: Scene 1 (scene-1): the speech is only text so far");
+    expect(block().attributes('title')).toContain(
+      "The canvas's Play has the voice without this music: Scene 1 (scene-1): the speech is only text so far",
+    );
     pending.length = 0;
   });
 });

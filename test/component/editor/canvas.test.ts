@@ -6,7 +6,17 @@ import { MediaCache } from '@/composables/editor-media';
 import type { CanvasItem } from '@/canvas/types';
 
 const item = (id: string, x: number, y: number, locked = false): CanvasItem => ({
-  id, kind: 'image', src: null, label: id, locked, x, y, width: 400, height: 300, maxWidth: 1920, maxHeight: 1080,
+  id,
+  kind: 'image',
+  src: null,
+  label: id,
+  locked,
+  x,
+  y,
+  width: 400,
+  height: 300,
+  maxWidth: 1920,
+  maxHeight: 1080,
 });
 
 async function mountCanvas(items: CanvasItem[], selectedIds: string[] = []) {
@@ -54,7 +64,11 @@ describe('editor canvas', () => {
     const limit = tr.boundBoxFunc();
     const old = { x: 0, y: 0, width: 100, height: 100, rotation: 0 };
     const s = vm.viewport.scale;
-    expect(limit(old, { ...old, width: 1900 * s, height: 1000 * s })).toEqual({ ...old, width: 1900 * s, height: 1000 * s });
+    expect(limit(old, { ...old, width: 1900 * s, height: 1000 * s })).toEqual({
+      ...old,
+      width: 1900 * s,
+      height: 1000 * s,
+    });
     expect(limit(old, { ...old, width: 2000 * s, height: 1000 * s })).toBe(old);
     expect(limit(old, { ...old, width: 2, height: 2 })).toBe(old);
   });

@@ -8,7 +8,16 @@ function countingSource(): CatalogueSource & { asks: { avatars: number } } {
     asks,
     avatars: vi.fn(async () => {
       asks.avatars += 1;
-      return [{ avatarId: 'a1', name: 'Anna', url: 'http://127.0.0.1:1/a.mp4', thumbnailUrl: null, from: 2 as const, gender: null }];
+      return [
+        {
+          avatarId: 'a1',
+          name: 'Anna',
+          url: 'http://127.0.0.1:1/a.mp4',
+          thumbnailUrl: null,
+          from: 2 as const,
+          gender: null,
+        },
+      ];
     }),
     voices: vi.fn(async () => []),
   };

@@ -6,7 +6,19 @@ const host = vi.hoisted(() => ({ capped: false }));
 vi.mock('@/bridge', () => ({
   call: vi.fn(async (channel: string) => {
     if (channel !== 'text.systemFonts') throw new Error(`unexpected call ${channel}`);
-    return { faces: [{ id: 'a'.repeat(16), family: 'Liberation Sans', weight: 400, italic: false, file: 'LiberationSans-Regular.ttf' }], skipped: 0, capped: host.capped };
+    return {
+      faces: [
+        {
+          id: 'a'.repeat(16),
+          family: 'Liberation Sans',
+          weight: 400,
+          italic: false,
+          file: 'LiberationSans-Regular.ttf',
+        },
+      ],
+      skipped: 0,
+      capped: host.capped,
+    };
   }),
 }));
 
@@ -20,7 +32,7 @@ async function computerGroup(): Promise<string[]> {
   return (groups.find((g) => g.key === 'system')?.children ?? []).map((o) => String(o.label));
 }
 
-describe('the font picker\'s list of this computer\'s fonts', () => {
+describe("the font picker's list of this computer's fonts", () => {
   beforeEach(() => {
     host.capped = false;
   });
@@ -29,7 +41,7 @@ describe('the font picker\'s list of this computer\'s fonts', () => {
     expect(await computerGroup()).toEqual(['Liberation Sans']);
   });
 
-  it('says that some font files were not read when the host\'s scan stopped at its limit', async () => {
+  it("says that some font files were not read when the host's scan stopped at its limit", async () => {
     host.capped = true;
     expect(await computerGroup()).toEqual(['Liberation Sans', 'Not every font was read']);
   });

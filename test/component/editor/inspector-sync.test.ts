@@ -14,7 +14,12 @@ function setup() {
   store.addToScene({ type: 'image', url: 'https://example.com/b.png', x: 0, y: 0, width: 192, height: 108 });
   store.select(['el-1']);
   // Re-reads the element from the store on every render, as the editor view does.
-  const Host = defineComponent(() => () => h(NConfigProvider, null, () => (store.selectedElements[0] ? h(ElementInspector, { element: store.selectedElements[0] }) : null)));
+  const Host = defineComponent(
+    () => () =>
+      h(NConfigProvider, null, () =>
+        store.selectedElements[0] ? h(ElementInspector, { element: store.selectedElements[0] }) : null,
+      ),
+  );
   return { store, wrapper: mount(Host, { attachTo: document.body }) };
 }
 

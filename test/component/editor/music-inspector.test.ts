@@ -17,7 +17,10 @@ function setup(takeIn: TakeIn) {
   const store = useProjectStore();
   store.load(addScene(createProject({ kind: 'avatar-video', output: '16:9-720p', id: 'p', name: 'P' })), 'p');
   const errors: string[] = [];
-  const Host = defineComponent(() => () => h(NConfigProvider, null, () => h(MusicInspector, { importFile: takeIn, onError: (m: string) => errors.push(m) })));
+  const Host = defineComponent(
+    () => () =>
+      h(NConfigProvider, null, () => h(MusicInspector, { importFile: takeIn, onError: (m: string) => errors.push(m) })),
+  );
   return { store, errors, wrapper: mount(Host, { attachTo: document.body }) };
 }
 
@@ -30,9 +33,25 @@ async function pick(wrapper: ReturnType<typeof mount>, name: string): Promise<vo
 }
 
 const info = (kind: MediaInfo['kind'], hasAudio: boolean): MediaInfo => ({
-  kind, durationMs: 3000, width: null, height: null, fps: null, videoCodec: null, audioCodec: hasAudio ? 'mp3' : null, hasVideo: kind !== 'audio', hasAudio, sizeBytes: 1000, formatName: 'x', format: kind === 'audio' ? 'mp3' : 'png', rotation: 0,
+  kind,
+  durationMs: 3000,
+  width: null,
+  height: null,
+  fps: null,
+  videoCodec: null,
+  audioCodec: hasAudio ? 'mp3' : null,
+  hasVideo: kind !== 'audio',
+  hasAudio,
+  sizeBytes: 1000,
+  formatName: 'x',
+  format: kind === 'audio' ? 'mp3' : 'png',
+  rotation: 0,
 });
-const takesSound: TakeIn = async (file) => ({ url: `file:///granted/${file.name}`, name: file.name, info: info('audio', true) });
+const takesSound: TakeIn = async (file) => ({
+  url: `file:///granted/${file.name}`,
+  name: file.name,
+  info: info('audio', true),
+});
 
 async function commit(wrapper: ReturnType<typeof mount>, label: string, value: string): Promise<void> {
   const input = wrapper.get(`input[aria-label="${label}"]`);
@@ -48,7 +67,13 @@ describe('music inspector', () => {
     const { store, wrapper } = setup(takesSound);
     expect(wrapper.text()).toContain('Add music');
     await pick(wrapper, 'bed.mp3');
-    expect(store.doc.music).toMatchObject({ url: 'file:///granted/bed.mp3', name: 'bed.mp3', levelDb: -10, duckDb: 12, loop: true });
+    expect(store.doc.music).toMatchObject({
+      url: 'file:///granted/bed.mp3',
+      name: 'bed.mp3',
+      levelDb: -10,
+      duckDb: 12,
+      loop: true,
+    });
     expect(musicPlans(store.doc).map((p) => p.sceneId)).toEqual(store.doc.scenes.map((s) => s.id));
     expect(wrapper.get('[aria-label="Music file"]').text()).toBe('bed.mp3');
     store.undo();
@@ -56,13 +81,18 @@ describe('music inspector', () => {
   });
 
   it('refuses a file without sound, or one the host cannot read, with the reason, and changes nothing', async () => {
-    const silent: TakeIn = async (file) => ({ url: `file:///granted/${file.name}`, name: file.name, info: info('image', false) });
+    const silent: TakeIn = async (file) => ({
+      url: `file:///granted/${file.name}`,
+      name: file.name,
+      info: info('image', false),
+    });
     const first = setup(silent);
     await pick(first.wrapper, 'logo.png');
     expect(first.errors).toEqual(['logo.png has no sound to use as music.']);
     expect(first.store.doc.music).toBeUndefined();
     first.wrapper.unmount();
-    const unreadable: TakeIn = async (file) => Promise.reject(new Error(`${file.name} is not a picture, video or sound file`));
+    const unreadable: TakeIn = async (file) =>
+      Promise.reject(new Error(`${file.name} is not a picture, video or sound file`));
     const second = setup(unreadable);
     await pick(second.wrapper, 'cut.m4a');
     expect(second.errors).toEqual(['cut.m4a is not a picture, video or sound file']);
@@ -70,7 +100,11 @@ describe('music inspector', () => {
   });
 
   it("takes a phone's clip for its sound", async () => {
-    const clip: TakeIn = async (file) => ({ url: `file:///granted/${file.name}`, name: file.name, info: info('video', true) });
+    const clip: TakeIn = async (file) => ({
+      url: `file:///granted/${file.name}`,
+      name: file.name,
+      info: info('video', true),
+    });
     const { store, wrapper } = setup(clip);
     await pick(wrapper, 'phone.mov');
     expect(store.doc.music?.name).toBe('phone.mov');

@@ -9,8 +9,20 @@ const scene = (id: string, durationMs: number): Scene => ({ id, durationMs, voic
 function setup(scenes: Scene[]) {
   const list = ref(scenes);
   const media = { videos: () => [], get: () => ({ element: null }) } as unknown as MediaCache;
-  const audio = { pause: () => undefined, play: async () => undefined, src: '', currentTime: 0 } as unknown as HTMLAudioElement;
-  const playback = useEditorPlayback({ scenes: list, showScene: () => undefined, media, audio, requestFrame: () => 1, cancelFrame: () => undefined });
+  const audio = {
+    pause: () => undefined,
+    play: async () => undefined,
+    src: '',
+    currentTime: 0,
+  } as unknown as HTMLAudioElement;
+  const playback = useEditorPlayback({
+    scenes: list,
+    showScene: () => undefined,
+    media,
+    audio,
+    requestFrame: () => 1,
+    cancelFrame: () => undefined,
+  });
   return { list, playback };
 }
 
@@ -31,13 +43,34 @@ describe('playhead across projects', () => {
 
 describe('playing a scene with a local clip', () => {
   it('keeps the playhead moving: the clip is a still the host drew, not a video the page can play', () => {
-    const clip: Scene = { id: 'a', durationMs: 5000, voice: null, elements: [{ id: 'v', type: 'video', url: 'file:///home/me/clip.mp4' } as Scene['elements'][number]] };
+    const clip: Scene = {
+      id: 'a',
+      durationMs: 5000,
+      voice: null,
+      elements: [{ id: 'v', type: 'video', url: 'file:///home/me/clip.mp4' } as Scene['elements'][number]],
+    };
     const still = document.createElement('img');
-    const media = { videos: () => [], get: () => ({ kind: 'image', element: still, status: 'ready' }) } as unknown as MediaCache;
-    const audio = { pause: () => undefined, play: async () => undefined, src: '', currentTime: 0 } as unknown as HTMLAudioElement;
+    const media = {
+      videos: () => [],
+      get: () => ({ kind: 'image', element: still, status: 'ready' }),
+    } as unknown as MediaCache;
+    const audio = {
+      pause: () => undefined,
+      play: async () => undefined,
+      src: '',
+      currentTime: 0,
+    } as unknown as HTMLAudioElement;
     let clock = 0;
     const frames: (() => void)[] = [];
-    const playback = useEditorPlayback({ scenes: ref([clip]), showScene: () => undefined, media, audio, now: () => clock, requestFrame: (cb) => frames.push(cb), cancelFrame: () => undefined });
+    const playback = useEditorPlayback({
+      scenes: ref([clip]),
+      showScene: () => undefined,
+      media,
+      audio,
+      now: () => clock,
+      requestFrame: (cb) => frames.push(cb),
+      cancelFrame: () => undefined,
+    });
     playback.play();
     clock = 1200;
     frames.shift()?.();

@@ -39,7 +39,9 @@ describe('save prompt before the open project is replaced', () => {
     const { store, files, api } = setup('save');
     store.addScene();
     await files.onMenu('recent:p2');
-    expect(api.save).toHaveBeenCalledWith(expect.objectContaining({ id: 'p1', scenes: expect.arrayContaining([expect.anything(), expect.anything()]) }));
+    expect(api.save).toHaveBeenCalledWith(
+      expect.objectContaining({ id: 'p1', scenes: expect.arrayContaining([expect.anything(), expect.anything()]) }),
+    );
     expect(store.doc.id).toBe('p2');
   });
 

@@ -2,7 +2,26 @@ import { describe, expect, it, vi } from 'vitest';
 import { handleEditorKey, type EditorShortcutActions } from '@/composables/editor-shortcuts';
 
 function actions(): EditorShortcutActions {
-  const names = ['undo', 'redo', 'save', 'saveAs', 'deleteSelection', 'duplicate', 'copy', 'cut', 'selectAll', 'deselect', 'nudge', 'bringForward', 'sendBackward', 'toggleLock', 'zoom', 'zoomFit', 'togglePlay', 'paste'];
+  const names = [
+    'undo',
+    'redo',
+    'save',
+    'saveAs',
+    'deleteSelection',
+    'duplicate',
+    'copy',
+    'cut',
+    'selectAll',
+    'deselect',
+    'nudge',
+    'bringForward',
+    'sendBackward',
+    'toggleLock',
+    'zoom',
+    'zoomFit',
+    'togglePlay',
+    'paste',
+  ];
   return Object.fromEntries(names.map((n) => [n, vi.fn()])) as unknown as EditorShortcutActions;
 }
 

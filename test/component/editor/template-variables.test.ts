@@ -31,7 +31,8 @@ function openTemplate() {
   return { store, sample };
 }
 
-const textOf = (scene: { elements: { id: string; text?: { content: string } }[] } | null, id: string) => scene?.elements.find((e) => e.id === id)?.text?.content;
+const textOf = (scene: { elements: { id: string; text?: { content: string } }[] } | null, id: string) =>
+  scene?.elements.find((e) => e.id === id)?.text?.content;
 
 beforeEach(() => setActivePinia(createPinia()));
 afterEach(() => {
@@ -44,7 +45,11 @@ describe('a template in the editor', () => {
     expect(sample.isTemplate.value).toBe(true);
     expect(sample.variables.value.map((v) => v.name)).toEqual(['First name', 'company', 'voice', 'avatar', 'logo']);
     const first = sample.variables.value[0];
-    expect(first.places.map((p) => `${p.where}:${p.field}`)).toEqual(['Scene 1 (hello):script', 'Scene 1 (hello), element title:text', 'Scene 2 (scene-2):script']);
+    expect(first.places.map((p) => `${p.where}:${p.field}`)).toEqual([
+      'Scene 1 (hello):script',
+      'Scene 1 (hello), element title:text',
+      'Scene 2 (scene-2):script',
+    ]);
   });
 
   it('shows a typed row filled in on the canvas copy and the script, the project keeping its placeholders and no undo step', async () => {
@@ -57,7 +62,12 @@ describe('a template in the editor', () => {
     expect(textOf(scene, 'title')).toBe('Hello Ana!');
     // What the canvas draws: the text picture is asked for with the filled words.
     const drawn: string[] = [];
-    sceneToItems(scene!, store.doc.output, () => null, (e) => (drawn.push(e.text?.content ?? ''), null));
+    sceneToItems(
+      scene!,
+      store.doc.output,
+      () => null,
+      (e) => (drawn.push(e.text?.content ?? ''), null),
+    );
     expect(drawn).toEqual(['Hello Ana!']);
     // The project is untouched: same object, nothing to undo, nothing unsaved.
     expect(store.doc).toBe(before);
@@ -74,15 +84,22 @@ describe('a template in the editor', () => {
     sample.setValue('first_name', 'Bo');
     const view = sample.view.value!;
     expect(view.missing).toEqual(['company', 'voice', 'avatar', 'logo']);
-    expect(view.project.scenes[0].voice).toMatchObject({ text: 'Hi Bo, this is for {{company}}.', voiceId: '{{voice}}' });
+    expect(view.project.scenes[0].voice).toMatchObject({
+      text: 'Hi Bo, this is for {{company}}.',
+      voiceId: '{{voice}}',
+    });
     expect(view.project.scenes[0].elements.find((e) => e.id === 'logo')?.url).toBe('{{logo}}');
   });
 
-  it('reads a sample sheet with the campaign\'s column matching, in Windows-1252 with semicolons', () => {
+  it("reads a sample sheet with the campaign's column matching, in Windows-1252 with semicolons", () => {
     const { store, sample } = openTemplate();
     // Windows-1252: é is the one byte 0xE9 (not valid UTF-8).
     const cp1252 = (text: string) => [...text].map((c) => c.charCodeAt(0));
-    const bytes = new Uint8Array(cp1252('First_Name;Company;voice;avatar;logo\nRen\u00e9;Caf\u00e9 Co;Ava;SandboxBen;https://x.test/l.png\n;Empty Co;Ava;SandboxBen;\n'));
+    const bytes = new Uint8Array(
+      cp1252(
+        'First_Name;Company;voice;avatar;logo\nRen\u00e9;Caf\u00e9 Co;Ava;SandboxBen;https://x.test/l.png\n;Empty Co;Ava;SandboxBen;\n',
+      ),
+    );
     const lines = parseSheetText(decodeSheetText(bytes));
     const sheet = sampleSheet('prospects.csv', lines, store.doc);
     expect(sheet.problems).toEqual([]);
@@ -94,7 +111,16 @@ describe('a template in the editor', () => {
     // A sheet's rows are its own: typing does not change them.
     sample.setValue('first_name', 'Typed');
     expect(sample.values.value.first_name).toBe('');
-    expect(sampleSheet('wrong.csv', [['Name', 'company'], ['Ana', 'Acme']], store.doc).problems[0]).toMatch(/\{\{First name\}\} and no column is named so/);
+    expect(
+      sampleSheet(
+        'wrong.csv',
+        [
+          ['Name', 'company'],
+          ['Ana', 'Acme'],
+        ],
+        store.doc,
+      ).problems[0],
+    ).toMatch(/\{\{First name\}\} and no column is named so/);
   });
 
   it('reads the windows-1252 fixture a German Excel writes as text the page can show', () => {
@@ -147,7 +173,7 @@ describe('the row picker over the canvas', () => {
 });
 
 describe('the variables panel', () => {
-  it('types sample values into the shown row, not the project, and shows the scene\'s script with the gaps marked', async () => {
+  it("types sample values into the shown row, not the project, and shows the scene's script with the gaps marked", async () => {
     const { store, sample } = openTemplate();
     const wrapper = mount(VariablesPanel, { props: { sample, sceneId: 'scene-1', sceneNumber: 1 } });
     expect(wrapper.text()).toContain('Template · 5 variables');

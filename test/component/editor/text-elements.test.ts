@@ -36,7 +36,11 @@ describe('text elements in the editor', () => {
     expect(store.selectedIds).toEqual([id]);
     store.resizeElement({ id, x: 100, y: 100, width: 800, height: 240 });
     store.restyleText(id, { ...style, content: 'Longer words' }, { width: 500, height: 120 });
-    expect(store.currentScene.elements[0]).toMatchObject({ width: 1000, height: 240, text: { content: 'Longer words' } });
+    expect(store.currentScene.elements[0]).toMatchObject({
+      width: 1000,
+      height: 240,
+      text: { content: 'Longer words' },
+    });
     store.undo();
     expect(store.currentScene.elements[0]).toMatchObject({ width: 800, text: { content: style.content } });
     store.undo();
@@ -65,9 +69,15 @@ describe('text elements in the editor', () => {
       return { png: new Uint8Array([137, 80, 78, 71]), pixels: new Uint8Array(), ...size };
     });
     const pictures = new TextPictures(() => ({ rasterise }) as unknown as TextRasteriser);
-    const items = () => sceneToItems(store.currentScene, store.doc.output, () => null, (e) => pictures.of(e));
+    const items = () =>
+      sceneToItems(
+        store.currentScene,
+        store.doc.output,
+        () => null,
+        (e) => pictures.of(e),
+      );
     expect(items().map((i) => i.src)).toEqual([null, null]);
-    await until('the first text\'s picture', () => items()[0].src !== null);
+    await until("the first text's picture", () => items()[0].src !== null);
     expect(items()[0].src).toBe('data:image/png;base64,iVBORw==');
     expect(items()[1].src).toBeNull();
     expect(items()[1].text).toBe(true);

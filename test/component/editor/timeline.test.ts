@@ -15,20 +15,53 @@ vi.mock('wavesurfer.js', () => ({
 }));
 vi.mock('@/composables/host-peaks', () => ({ hostPeaks: async () => null }));
 
-const scene = (id: string, durationMs: number, elements: Scene['elements'] = [], voice: Scene['voice'] = null): Scene => ({ id, durationMs, voice, elements });
-const el = (id: string, layer: number, type: 'image' | 'avatar' = 'image') => ({ id, type, url: `https://x/${id}.png`, x: 0, y: 0, width: 960, height: 540, layer, name: id });
+const scene = (
+  id: string,
+  durationMs: number,
+  elements: Scene['elements'] = [],
+  voice: Scene['voice'] = null,
+): Scene => ({ id, durationMs, voice, elements });
+const el = (id: string, layer: number, type: 'image' | 'avatar' = 'image') => ({
+  id,
+  type,
+  url: `https://x/${id}.png`,
+  x: 0,
+  y: 0,
+  width: 960,
+  height: 540,
+  layer,
+  name: id,
+});
 
-const scenes = [scene('scene-1', 5000, [el('a', 1), el('b', 2, 'avatar')], { kind: 'url', url: 'https://x/v.mp3' }), scene('scene-2', 2500, [el('c', 1)])];
+const scenes = [
+  scene('scene-1', 5000, [el('a', 1), el('b', 2, 'avatar')], { kind: 'url', url: 'https://x/v.mp3' }),
+  scene('scene-2', 2500, [el('c', 1)]),
+];
 
 beforeEach(() => setActivePinia(createPinia()));
 
 /** The panel inside the providers its caption controls ask for (messages, dialogs). */
 function mountTimeline(shown: Scene[] = scenes) {
   const Root = defineComponent({
-    render: () => h(NMessageProvider, null, { default: () => h(NDialogProvider, null, { default: () => h(TimelinePanel, { scenes: shown, currentSceneId: 'scene-1', selectedIds: ['b'], playheadMs: 1000, playing: false }) }) }),
+    render: () =>
+      h(NMessageProvider, null, {
+        default: () =>
+          h(NDialogProvider, null, {
+            default: () =>
+              h(TimelinePanel, {
+                scenes: shown,
+                currentSceneId: 'scene-1',
+                selectedIds: ['b'],
+                playheadMs: 1000,
+                playing: false,
+              }),
+          }),
+      }),
   });
   // The music lane asks for the store through the app, as it is mounted in the studio.
-  return mount(Root, { attachTo: document.body, global: { plugins: [getActivePinia()!] } }).findComponent(TimelinePanel);
+  return mount(Root, { attachTo: document.body, global: { plugins: [getActivePinia()!] } }).findComponent(
+    TimelinePanel,
+  );
 }
 
 function pointer(type: string, clientX: number): PointerEvent {
@@ -44,7 +77,11 @@ describe('timeline arithmetic', () => {
   });
 
   it('moves a dragged scene past the midpoints it crosses', () => {
-    const spans = sceneSpans([{ id: 'a', durationMs: 1000 }, { id: 'b', durationMs: 1000 }, { id: 'c', durationMs: 1000 }]);
+    const spans = sceneSpans([
+      { id: 'a', durationMs: 1000 },
+      { id: 'b', durationMs: 1000 },
+      { id: 'c', durationMs: 1000 },
+    ]);
     expect(dropIndex(spans, 0, 1600)).toBe(1);
     expect(dropIndex(spans, 0, 2600)).toBe(2);
     expect(dropIndex(spans, 2, 100)).toBe(0);
@@ -144,7 +181,13 @@ describe('caption track', () => {
     const store = useProjectStore();
     const base = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p' });
     const withCues: Scene[] = [
-      { ...scenes[0], captions: [{ text: 'Hello there.', startMs: 0, endMs: 1000 }, { text: 'Welcome.', startMs: 2000, endMs: 3000 }] },
+      {
+        ...scenes[0],
+        captions: [
+          { text: 'Hello there.', startMs: 0, endMs: 1000 },
+          { text: 'Welcome.', startMs: 2000, endMs: 3000 },
+        ],
+      },
       { ...scenes[1], captions: [{ text: 'Scene two.', startMs: 500, endMs: 1500 }] },
     ];
     store.load({ ...base, scenes: withCues }, null);
@@ -155,7 +198,11 @@ describe('caption track', () => {
     const store = captioned();
     const w = mountTimeline(store.doc.scenes);
     const cues = w.findAll('.cue');
-    expect(cues.map((c) => c.attributes('aria-label'))).toEqual(['Caption 1 in scene 1: Hello there.', 'Caption 2 in scene 1: Welcome.', 'Caption 1 in scene 2: Scene two.']);
+    expect(cues.map((c) => c.attributes('aria-label'))).toEqual([
+      'Caption 1 in scene 1: Hello there.',
+      'Caption 2 in scene 1: Welcome.',
+      'Caption 1 in scene 2: Scene two.',
+    ]);
     // 48 px a second: scene 2 starts at 240 px, its cue half a second later.
     expect(cues.map((c) => (c.element as HTMLElement).style.left)).toEqual(['0px', '96px', '264px']);
   });

@@ -2,13 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
 import EditorToolbar from '@/views/editor/EditorToolbar.vue';
 
-const base = { name: 'P', dirty: false, canUndo: false, canRedo: false, scale: 1, fit: true, safeArea: false, snapping: true, filesUnavailable: null, recent: [], saving: false, autosavedAt: null };
+const base = {
+  name: 'P',
+  dirty: false,
+  canUndo: false,
+  canRedo: false,
+  scale: 1,
+  fit: true,
+  safeArea: false,
+  snapping: true,
+  filesUnavailable: null,
+  recent: [],
+  saving: false,
+  autosavedAt: null,
+};
 
 function counts(errorCount: number, warningCount: number) {
   const wrapper = mount(EditorToolbar, { props: { ...base, errorCount, warningCount } });
   const status = wrapper.find('[role="status"]');
   const pill = (selector: string) => (wrapper.find(selector).exists() ? wrapper.find(selector).text() : null);
-  return status.exists() ? { label: status.attributes('aria-label'), errors: pill('.errs'), warnings: pill('.warns') } : null;
+  return status.exists()
+    ? { label: status.attributes('aria-label'), errors: pill('.errs'), warnings: pill('.warns') }
+    : null;
 }
 
 describe('the toolbar counts problems by kind', () => {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { videoFrameGate } from '@/canvas/video-frames';
 
 /** A layer holding the given image sources, as Konva's find('Image') returns them. */
-const layerOf = (...sources: unknown[]) => ({ find: () => sources.map((source) => ({ image: () => source })) }) as unknown as Konva.Layer;
+const layerOf = (...sources: unknown[]) =>
+  ({ find: () => sources.map((source) => ({ image: () => source })) }) as unknown as Konva.Layer;
 
 /** A video whose presented frames the test drives. */
 function frameVideo() {

@@ -14,22 +14,49 @@ const key = voiceoverHash(script);
 function fakeJobs() {
   const list = shallowRef<JobView[]>([]);
   const submitWithConfirm = vi.fn(async (submission: { purpose?: JobView['purpose'] }) => {
-    const job = { id: `job-${list.value.length + 1}`, phase: 'queued', createdAt: list.value.length + 1, purpose: submission.purpose, error: null } as JobView;
+    const job = {
+      id: `job-${list.value.length + 1}`,
+      phase: 'queued',
+      createdAt: list.value.length + 1,
+      purpose: submission.purpose,
+      error: null,
+    } as JobView;
     list.value = [...list.value, job];
     return job;
   });
   const settle = (patch: Partial<JobView>) => {
     list.value = list.value.map((j, i) => (i === list.value.length - 1 ? { ...j, ...patch } : j));
   };
-  return { jobs: { get list() { return list.value; }, submitWithConfirm } as unknown as FakeJobs, submitWithConfirm, settle };
+  return {
+    jobs: {
+      get list() {
+        return list.value;
+      },
+      submitWithConfirm,
+    } as unknown as FakeJobs,
+    submitWithConfirm,
+    settle,
+  };
 }
 
 /** A bridge whose only live part is the voiceover event, fired by the test as the host would. */
 function fakeHostEvents() {
   const handlers = new Set<(payload: unknown) => void>();
-  const api = { calls: {}, events: new Proxy({}, { get: (_t, event) => (handler: (p: unknown) => void) => (event === 'projects.voiceoverReady' ? (handlers.add(handler), () => handlers.delete(handler)) : () => undefined) }) } as unknown as StudioWindowApi;
+  const api = {
+    calls: {},
+    events: new Proxy(
+      {},
+      {
+        get: (_t, event) => (handler: (p: unknown) => void) =>
+          event === 'projects.voiceoverReady'
+            ? (handlers.add(handler), () => handlers.delete(handler))
+            : () => undefined,
+      },
+    ),
+  } as unknown as StudioWindowApi;
   useStudioApi(api);
-  return (payload: { projectId: string; sceneId: string; scriptHash: string; audioUrl: string }) => handlers.forEach((h) => h(payload));
+  return (payload: { projectId: string; sceneId: string; scriptHash: string; audioUrl: string }) =>
+    handlers.forEach((h) => h(payload));
 }
 
 describe('scene voiceovers', () => {
@@ -43,7 +70,9 @@ describe('scene voiceovers', () => {
     const fake = fakeJobs();
     const asked: unknown[] = [];
     // The price question, answered yes: the confirmation it returns goes with the job.
-    const confirmPaid = vi.fn(async (question: unknown) => (asked.push(question), { by: 'user' as const, credits: null }));
+    const confirmPaid = vi.fn(
+      async (question: unknown) => (asked.push(question), { by: 'user' as const, credits: null }),
+    );
     const vo = useVoiceover(project, fake.jobs, (m) => errors.push(m), confirmPaid);
     return { project, errors, vo, confirmPaid, asked, ...fake };
   }
@@ -51,10 +80,17 @@ describe('scene voiceovers', () => {
   it('asks the price first, then sends a speech job whose purpose names the project, scene and script, and shows it as working', async () => {
     const { vo, submitWithConfirm, asked } = setup();
     await vo.generate('scene-1');
-    expect(asked).toEqual([expect.objectContaining({ items: [{ action: 'tts', body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' } }] })]);
+    expect(asked).toEqual([
+      expect.objectContaining({
+        items: [{ action: 'tts', body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' } }],
+      }),
+    ]);
     expect(submitWithConfirm).toHaveBeenCalledWith(
       {
-        kind: 'tts', body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' }, projectId: 'p', purpose: { type: 'scene-voiceover', projectId: 'p', sceneId: 'scene-1', scriptHash: key },
+        kind: 'tts',
+        body: { input_text: 'Hello there', voice_id: 'v1', rate: '40%' },
+        projectId: 'p',
+        purpose: { type: 'scene-voiceover', projectId: 'p', sceneId: 'scene-1', scriptHash: key },
         confirmation: { by: 'user', credits: null },
       },
       expect.any(Function),
@@ -83,7 +119,12 @@ describe('scene voiceovers', () => {
     project.setSceneVoice('scene-1', { ...script, text: 'Something else' });
     fire({ projectId: 'p', sceneId: 'scene-1', scriptHash: key, audioUrl: 'https://cdn/y.mp3' });
     expect(project.doc.scenes[0].voice).toEqual({ ...script, text: 'Something else' });
-    fire({ projectId: 'other', sceneId: 'scene-1', scriptHash: voiceoverHash({ ...script, text: 'Something else' }), audioUrl: 'https://cdn/z.mp3' });
+    fire({
+      projectId: 'other',
+      sceneId: 'scene-1',
+      scriptHash: voiceoverHash({ ...script, text: 'Something else' }),
+      audioUrl: 'https://cdn/z.mp3',
+    });
     expect(project.doc.scenes[0].voice).toEqual({ ...script, text: 'Something else' });
     stop();
     useStudioApi(undefined);
@@ -92,8 +133,14 @@ describe('scene voiceovers', () => {
   it('says on the scene why a voiceover failed or stalled, offers a retry, and refuses an empty script', async () => {
     const { project, vo, errors, settle, submitWithConfirm } = setup();
     await vo.generate('scene-1');
-    settle({ phase: 'stalled', error: { code: null, explanation: 'The service did not answer for 24 hours.', message: 'x', endpoint: null } });
-    expect(vo.state('scene-1').value).toMatchObject({ state: 'problem', reason: expect.stringMatching(/stopped checking on it: The service did not answer/) });
+    settle({
+      phase: 'stalled',
+      error: { code: null, explanation: 'The service did not answer for 24 hours.', message: 'x', endpoint: null },
+    });
+    expect(vo.state('scene-1').value).toMatchObject({
+      state: 'problem',
+      reason: expect.stringMatching(/stopped checking on it: The service did not answer/),
+    });
     settle({ phase: 'failed', error: { code: 1017, explanation: 'Audio not created', message: 'x', endpoint: null } });
     expect(vo.state('scene-1').value).toMatchObject({ state: 'problem', reason: 'Audio not created' });
     await vo.generate('scene-1');

@@ -22,9 +22,25 @@ describe('analyze frames helpers', () => {
   });
 
   it('sends one timestamp per frame or none, and names the frames that lack one', () => {
-    expect(timestampsOf([{ source: 'a', time: null }, { source: 'b', time: null }])).toBeUndefined();
-    expect(timestampsOf([{ source: 'a', time: 0 }, { source: 'b', time: 2 }])).toEqual([0, 2]);
-    expect(timestampsOf([{ source: 'a', time: 0 }, { source: 'b', time: null }, { source: 'c', time: null }])).toBe('give a time to frame 2, 3 too, or to none of them');
+    expect(
+      timestampsOf([
+        { source: 'a', time: null },
+        { source: 'b', time: null },
+      ]),
+    ).toBeUndefined();
+    expect(
+      timestampsOf([
+        { source: 'a', time: 0 },
+        { source: 'b', time: 2 },
+      ]),
+    ).toEqual([0, 2]);
+    expect(
+      timestampsOf([
+        { source: 'a', time: 0 },
+        { source: 'b', time: null },
+        { source: 'c', time: null },
+      ]),
+    ).toBe('give a time to frame 2, 3 too, or to none of them');
   });
 
   it('places each appearance on a timeline spanning every frame, the service default times when none were given', () => {

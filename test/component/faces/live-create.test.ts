@@ -26,7 +26,10 @@ afterEach(() => {
 describe('the live face swap tab', () => {
   it('asks the price of a session pressed for while the open sessions are still being read', async () => {
     chosenFaces.push({ path: 'https://cdn.example/faces/f0.jpg', opts: '64,60:148,60:106,98:106,138' });
-    const wrapper = mount(defineComponent({ render: () => h(NDialogProvider, null, { default: () => h(LiveFaceSwapTool) }) }), { attachTo: document.body });
+    const wrapper = mount(
+      defineComponent({ render: () => h(NDialogProvider, null, { default: () => h(LiveFaceSwapTool) }) }),
+      { attachTo: document.body },
+    );
     await flushPromises();
     expect(host.asked).toEqual(['live.sessions']);
     const create = wrapper.findAll('button').find((b) => b.text() === 'Create session');

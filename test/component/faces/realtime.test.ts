@@ -1,8 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AUDIO_PRESET, CAMERA_ENCODER, joinLiveChannel, startLocalCamera, uidOf, type RealtimeSdk, type RemoteUser } from '@/views/tools/faces/realtime';
+import {
+  AUDIO_PRESET,
+  CAMERA_ENCODER,
+  joinLiveChannel,
+  startLocalCamera,
+  uidOf,
+  type RealtimeSdk,
+  type RemoteUser,
+} from '@/views/tools/faces/realtime';
 import { until } from '../../wait';
 
-const channel = { appId: 'app-1', channelId: 'ch-9', frontUserId: '1001', algorithmUserId: '2002', frontRtcToken: 'rtc-token' };
+const channel = {
+  appId: 'app-1',
+  channelId: 'ch-9',
+  frontUserId: '1001',
+  algorithmUserId: '2002',
+  frontRtcToken: 'rtc-token',
+};
 
 /** agora-rtc-sdk-ng stood in for: records what the studio asks of it. */
 function mockSdk(options: { cameraFails?: boolean } = {}) {
@@ -33,19 +47,21 @@ function mockSdk(options: { cameraFails?: boolean } = {}) {
 const views = () => ({ local: document.createElement('div'), processed: document.createElement('div') });
 
 describe('live face swap real-time leg (SDK mocked)', () => {
-  it('joins with the session\'s app id, channel, token and user id, and publishes camera and microphone at the recommended settings', async () => {
+  it("joins with the session's app id, channel, token and user id, and publishes camera and microphone at the recommended settings", async () => {
     const m = mockSdk();
     const v = views();
     await joinLiveChannel(m.sdk, channel, v);
     expect(m.client.join).toHaveBeenCalledWith('app-1', 'ch-9', 'rtc-token', 1001);
-    expect(m.raw.createCameraVideoTrack).toHaveBeenCalledWith({ encoderConfig: { width: 640, height: 480, frameRate: 20, bitrateMin: 5000, bitrateMax: 5000 } });
+    expect(m.raw.createCameraVideoTrack).toHaveBeenCalledWith({
+      encoderConfig: { width: 640, height: 480, frameRate: 20, bitrateMin: 5000, bitrateMax: 5000 },
+    });
     expect(m.raw.createMicrophoneAudioTrack).toHaveBeenCalledWith({ encoderConfig: 'music_standard' });
     expect([CAMERA_ENCODER.bitrateMin, AUDIO_PRESET]).toEqual([5000, 'music_standard']);
     expect(m.client.publish).toHaveBeenCalledWith([m.mic, m.camera]);
     expect(m.camera.play).toHaveBeenCalledWith(v.local);
   });
 
-  it('plays the processed stream of the algorithm user beside the local one, and nobody else\'s', async () => {
+  it("plays the processed stream of the algorithm user beside the local one, and nobody else's", async () => {
     const m = mockSdk();
     const v = views();
     await joinLiveChannel(m.sdk, channel, v);

@@ -11,10 +11,37 @@ import { fakeApi } from './fake-api';
 function state(over: Partial<ConnectionsState['storage']> = {}): ConnectionsState {
   return {
     activeId: 'sandbox',
-    storage: { protection: 'memory', persistent: false, notice: 'No system keyring is available (the "basic_text" backend). Secrets are kept for this run only.', canAcceptWeakStorage: true, weakStorageAccepted: false, ...over },
+    storage: {
+      protection: 'memory',
+      persistent: false,
+      notice: 'No system keyring is available (the "basic_text" backend). Secrets are kept for this run only.',
+      canAcceptWeakStorage: true,
+      weakStorageAccepted: false,
+      ...over,
+    },
     connections: [
-      { id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:4780', builtIn: true, authKind: 'api-key', hasSecret: true, webhookUrl: null, active: true, placement: { anchor: 'centre', scale: 'frame', source: 'built-in', checkedAt: null } },
-      { id: 'p', name: 'Production', baseUrl: 'https://api.example.com', builtIn: false, authKind: null, hasSecret: false, webhookUrl: null, active: false, placement: { anchor: 'centre', scale: 'frame', source: 'assumed', checkedAt: null } },
+      {
+        id: 'sandbox',
+        name: 'Sandbox',
+        baseUrl: 'http://127.0.0.1:4780',
+        builtIn: true,
+        authKind: 'api-key',
+        hasSecret: true,
+        webhookUrl: null,
+        active: true,
+        placement: { anchor: 'centre', scale: 'frame', source: 'built-in', checkedAt: null },
+      },
+      {
+        id: 'p',
+        name: 'Production',
+        baseUrl: 'https://api.example.com',
+        builtIn: false,
+        authKind: null,
+        hasSecret: false,
+        webhookUrl: null,
+        active: false,
+        placement: { anchor: 'centre', scale: 'frame', source: 'assumed', checkedAt: null },
+      },
     ],
   };
 }
@@ -47,17 +74,29 @@ describe('ConnectionsPanel', () => {
 
   it('answers "Test" in words', async () => {
     const { wrapper, fake } = mountPanel({
-      'connections.test': (id) => (id === 'p'
-        ? { ok: false, message: 'No credentials were sent. Add an API key or client id and secret to this connection in Settings.', detail: null, latencyMs: null }
-        : { ok: true, message: 'Connected. The service listed 6 voices in 12 ms.', detail: null, latencyMs: 12 }),
+      'connections.test': (id) =>
+        id === 'p'
+          ? {
+              ok: false,
+              message:
+                'No credentials were sent. Add an API key or client id and secret to this connection in Settings.',
+              detail: null,
+              latencyMs: null,
+            }
+          : { ok: true, message: 'Connected. The service listed 6 voices in 12 ms.', detail: null, latencyMs: 12 },
     });
     await flushPromises();
     for (const name of ['Sandbox', 'Production']) {
       const row = wrapper.find(`[data-connection="${name}"]`);
-      await row.findAll('button').find((b) => b.text() === 'Test')?.trigger('click');
+      await row
+        .findAll('button')
+        .find((b) => b.text() === 'Test')
+        ?.trigger('click');
     }
     await flushPromises();
-    expect(wrapper.find('[data-connection="Sandbox"] [role="status"]').text()).toBe('Connected. The service listed 6 voices in 12 ms.');
+    expect(wrapper.find('[data-connection="Sandbox"] [role="status"]').text()).toBe(
+      'Connected. The service listed 6 voices in 12 ms.',
+    );
     expect(wrapper.find('[data-connection="Production"] [role="status"]').text()).toMatch(/^No credentials were sent/);
     expect(fake.calls.filter((c) => c.channel === 'connections.test').map((c) => c.args[0])).toEqual(['sandbox', 'p']);
   });
@@ -68,11 +107,18 @@ describe('ConnectionsPanel', () => {
       'connections.setSecret': () => ({}),
     });
     await flushPromises();
-    await wrapper.findAll('button').find((b) => b.text() === 'Add connection')?.trigger('click');
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Add connection')
+      ?.trigger('click');
     await flushPromises();
     const input = (label: string) => document.querySelector<HTMLInputElement>(`input[aria-label="${label}"]`);
     expect(input('API key')?.type).toBe('password');
-    for (const [label, value] of [['Connection name', 'Staging'], ['Base URL', 'https://staging.example.com'], ['API key', 'sk-staging-123456']]) {
+    for (const [label, value] of [
+      ['Connection name', 'Staging'],
+      ['Base URL', 'https://staging.example.com'],
+      ['API key', 'sk-staging-123456'],
+    ]) {
       const el = input(label);
       if (!el) throw new Error(`no ${label} field`);
       el.value = value;
@@ -81,7 +127,12 @@ describe('ConnectionsPanel', () => {
     await flushPromises();
     document.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
     await flushPromises();
-    expect(fake.calls.find((c) => c.channel === 'connections.add')?.args).toEqual([{ name: 'Staging', baseUrl: 'https://staging.example.com', webhookUrl: null }]);
-    expect(fake.calls.find((c) => c.channel === 'connections.setSecret')?.args).toEqual(['n', { kind: 'api-key', apiKey: 'sk-staging-123456' }]);
+    expect(fake.calls.find((c) => c.channel === 'connections.add')?.args).toEqual([
+      { name: 'Staging', baseUrl: 'https://staging.example.com', webhookUrl: null },
+    ]);
+    expect(fake.calls.find((c) => c.channel === 'connections.setSecret')?.args).toEqual([
+      'n',
+      { kind: 'api-key', apiKey: 'sk-staging-123456' },
+    ]);
   });
 });

@@ -7,14 +7,26 @@ import { fakeApi } from './fake-api';
 
 afterEach(() => useStudioApi(undefined));
 
-const row = (batchId: string, credits: number): JobView => ({ chargedCredits: credits, costEstimate: null, phase: 'completed', remoteId: 'r', projectId: null, purpose: { type: 'batch-row', batchId, row: 0 } }) as unknown as JobView;
+const row = (batchId: string, credits: number): JobView =>
+  ({
+    chargedCredits: credits,
+    costEstimate: null,
+    phase: 'completed',
+    remoteId: 'r',
+    projectId: null,
+    purpose: { type: 'batch-row', batchId, row: 0 },
+  }) as unknown as JobView;
 const summary = (id: string, label: string) => ({ id, label }) as BatchSummary;
 
-describe('the Library\'s cost totals', () => {
+describe("the Library's cost totals", () => {
   it('name each batch by its label, and keep the id where the list cannot be read', async () => {
-    const fake = fakeApi({ 'batches.list': () => [summary('batch-1a2b', 'spring-sale.csv'), summary('batch-other', 'Other')] });
+    const fake = fakeApi({
+      'batches.list': () => [summary('batch-1a2b', 'spring-sale.csv'), summary('batch-other', 'Other')],
+    });
     useStudioApi(fake.api);
-    const view = mount(CostTotals, { props: { jobs: [row('batch-1a2b', 1), row('batch-1a2b', 2), row('batch-gone', 4)], projectName: () => null } });
+    const view = mount(CostTotals, {
+      props: { jobs: [row('batch-1a2b', 1), row('batch-1a2b', 2), row('batch-gone', 4)], projectName: () => null },
+    });
     await flushPromises();
     const lines = view.findAll('[data-testid="cost-batch"]').map((li) => li.text());
     expect(lines).toEqual(['Batch "spring-sale.csv": 3 credits', 'Batch "batch-gone": 4 credits']);

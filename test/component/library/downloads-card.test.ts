@@ -14,12 +14,18 @@ afterEach(() => {
 });
 
 function mountCard(notifications?: NotificationEnv) {
-  const Root = defineComponent({ render: () => h(NMessageProvider, null, { default: () => h(DownloadsCard, { notifications }) }) });
+  const Root = defineComponent({
+    render: () => h(NMessageProvider, null, { default: () => h(DownloadsCard, { notifications }) }),
+  });
   return mount(Root, { attachTo: document.body });
 }
 
 /** A stand-in for the browser's Notification: what was shown, and the user's answer to the question. */
-function stubNotifications(permission: NotificationPermission, answer: NotificationPermission = permission, elsewhere = true) {
+function stubNotifications(
+  permission: NotificationPermission,
+  answer: NotificationPermission = permission,
+  elsewhere = true,
+) {
   const shown: { title: string; body?: string }[] = [];
   const asked: string[] = [];
   const Stub = class {
@@ -33,7 +39,10 @@ function stubNotifications(permission: NotificationPermission, answer: Notificat
       shown.push({ title, body: options?.body });
     }
   };
-  const env: NotificationEnv = { Notification: Stub as unknown as NotificationEnv['Notification'], elsewhere: () => elsewhere };
+  const env: NotificationEnv = {
+    Notification: Stub as unknown as NotificationEnv['Notification'],
+    elsewhere: () => elsewhere,
+  };
   return { env, shown, asked };
 }
 
@@ -68,7 +77,9 @@ describe('Settings → Downloads', () => {
     await flushPromises();
     const row = () => document.querySelector('[data-testid="download-notifications"]')!;
     expect(ask.asked).toEqual([]);
-    expect(row().textContent).toContain('Let this browser tell you when a download run or an archive catch-up ends or fails');
+    expect(row().textContent).toContain(
+      'Let this browser tell you when a download run or an archive catch-up ends or fails',
+    );
     (row().querySelector('button') as HTMLButtonElement).click();
     await flushPromises();
     expect(ask.asked).toEqual(['asked']);
@@ -87,8 +98,13 @@ describe('Settings → Downloads', () => {
     expect(document.querySelector('[data-testid="download-notifications"]')).toBeNull();
   }, 120_000);
 
-  it('shows a download run\'s end as a system notification only where allowed, marked, and while the user is elsewhere', () => {
-    const ended: Notice = { level: 'success', title: '3 downloads finished', detail: 'Saved in /home/me/Videos.', system: true };
+  it("shows a download run's end as a system notification only where allowed, marked, and while the user is elsewhere", () => {
+    const ended: Notice = {
+      level: 'success',
+      title: '3 downloads finished',
+      detail: 'Saved in /home/me/Videos.',
+      system: true,
+    };
     const granted = stubNotifications('granted');
     expect(showSystemNotification(ended, granted.env)).toBe(true);
     expect(granted.shown).toEqual([{ title: '3 downloads finished', body: 'Saved in /home/me/Videos.' }]);

@@ -10,15 +10,54 @@ import { until, whenDefined } from '../../wait';
 const now = Date.now();
 const HOUR = 3600_000;
 const video: JobView = {
-  id: 'v', kind: 'avatar-video', phase: 'completed', remoteId: 'r-v', connectionId: 'sandbox', connectionName: 'Sandbox', projectId: 'p1',
-  summary: 'Launch video', request: {}, createdAt: now - HOUR, finishedAt: now - HOUR, expiresAt: now + 100 * HOUR, remoteStatus: 3,
-  resultUrl: 'https://x.test/v.mp4', costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, progress: 1,
+  id: 'v',
+  kind: 'avatar-video',
+  phase: 'completed',
+  remoteId: 'r-v',
+  connectionId: 'sandbox',
+  connectionName: 'Sandbox',
+  projectId: 'p1',
+  summary: 'Launch video',
+  request: {},
+  createdAt: now - HOUR,
+  finishedAt: now - HOUR,
+  expiresAt: now + 100 * HOUR,
+  remoteStatus: 3,
+  resultUrl: 'https://x.test/v.mp4',
+  costEstimate: null,
+  chargedCredits: null,
+  error: null,
+  answer: null,
+  polls: 1,
+  purpose: { type: 'plain' },
+  progress: 1,
 };
 function copy(id: string, origin: DownloadView['origin'], savedPath: string): DownloadView {
   return {
-    id, jobId: 'v', url: 'u', folder: savedPath.slice(0, savedPath.lastIndexOf('/')), relativeName: savedPath.slice(savedPath.lastIndexOf('/') + 1), state: 'saved', reason: null,
-    bytes: 10, totalBytes: 10, etag: null, lastModified: null, attempts: 1, savedPath, origin, batchId: null, createdAt: now, updatedAt: now,
-    requestedName: null, sha256: null, mtimeMs: null, verifiedAt: null, refetchedAt: null, bytesPerSecond: null, secondsLeft: null,
+    id,
+    jobId: 'v',
+    url: 'u',
+    folder: savedPath.slice(0, savedPath.lastIndexOf('/')),
+    relativeName: savedPath.slice(savedPath.lastIndexOf('/') + 1),
+    state: 'saved',
+    reason: null,
+    bytes: 10,
+    totalBytes: 10,
+    etag: null,
+    lastModified: null,
+    attempts: 1,
+    savedPath,
+    origin,
+    batchId: null,
+    createdAt: now,
+    updatedAt: now,
+    requestedName: null,
+    sha256: null,
+    mtimeMs: null,
+    verifiedAt: null,
+    refetchedAt: null,
+    bytesPerSecond: null,
+    secondsLeft: null,
   };
 }
 
@@ -29,14 +68,30 @@ function mount(downloads: DownloadView[]) {
     'jobs.list': () => [video],
     'projects.names': () => ({ p1: 'Launch' }),
     'downloads.totals': () => ({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null }),
-    'downloads.preferences': () => ({ folder: '/home/me/Videos', template: '{project}', canChooseFolder: false, canShowInFolder: false }),
-    'downloads.media': (ids: unknown) => (ids as string[]).map((jobId) => ({ jobId, thumbnail: null, durationMs: null, bytes: null, source: 'none', pending: false, playUrl: null })),
+    'downloads.preferences': () => ({
+      folder: '/home/me/Videos',
+      template: '{project}',
+      canChooseFolder: false,
+      canShowInFolder: false,
+    }),
+    'downloads.media': (ids: unknown) =>
+      (ids as string[]).map((jobId) => ({
+        jobId,
+        thumbnail: null,
+        durationMs: null,
+        bytes: null,
+        source: 'none',
+        pending: false,
+        playUrl: null,
+      })),
     'captions.burn': () => ({ burnId: 'b1' }),
   });
 }
 
-const ccButton = () => document.querySelector<HTMLButtonElement>('[data-job-id="v"] [aria-label="Burn captions into a copy"]');
-const burned = (fake: ReturnType<typeof mount>['fake']) => fake.calls.filter((c) => c.channel === 'captions.burn').map((c) => c.args[0]);
+const ccButton = () =>
+  document.querySelector<HTMLButtonElement>('[data-job-id="v"] [aria-label="Burn captions into a copy"]');
+const burned = (fake: ReturnType<typeof mount>['fake']) =>
+  fake.calls.filter((c) => c.channel === 'captions.burn').map((c) => c.args[0]);
 
 afterEach(() => {
   useStudioApi(undefined);
@@ -46,7 +101,10 @@ afterEach(() => {
 describe('Library: burning captions into a saved copy', () => {
   // Fails when the CC burns the job's first saved download whichever copy is picked (the archive's here).
   it('with two copies on disk, burns the one picked from the list', async () => {
-    const { fake } = mount([copy('arch', 'archive', '/home/me/Videos/Avatar Studio/Launch.mp4'), copy('mine', 'library', '/home/me/Desktop/Launch final.mp4')]);
+    const { fake } = mount([
+      copy('arch', 'archive', '/home/me/Videos/Avatar Studio/Launch.mp4'),
+      copy('mine', 'library', '/home/me/Desktop/Launch final.mp4'),
+    ]);
     await flushPromises();
     await until('the captions button', () => ccButton() !== null);
     ccButton()!.click();
@@ -55,10 +113,15 @@ describe('Library: burning captions into a saved copy', () => {
       return found.length > 0 ? found : null;
     });
     // The list says what it is for, above the copies.
-    expect(document.querySelector('.n-dropdown-option:has(.n-dropdown-option-body--group)')?.textContent).toBe('Burn the captions into a copy of');
+    expect(document.querySelector('.n-dropdown-option:has(.n-dropdown-option-body--group)')?.textContent).toBe(
+      'Burn the captions into a copy of',
+    );
     expect(options).toHaveLength(2);
     // The user's own copy is listed first, the archive's marked as such.
-    expect(options.map((o) => o.textContent)).toEqual(['/home/me/Desktop/Launch final.mp4', '/home/me/Videos/Avatar Studio/Launch.mp4 (archive copy)']);
+    expect(options.map((o) => o.textContent)).toEqual([
+      '/home/me/Desktop/Launch final.mp4',
+      '/home/me/Videos/Avatar Studio/Launch.mp4 (archive copy)',
+    ]);
     (options[0].querySelector('.n-dropdown-option-body') as HTMLElement).click();
     await until('a burn to be asked for', () => burned(fake).length > 0);
     expect(burned(fake)).toEqual([{ downloadId: 'mine' }]);

@@ -10,34 +10,108 @@ const now = Date.now();
 const HOUR = 3600_000;
 function job(id: string, over: Partial<JobView> = {}): JobView {
   return {
-    id, kind: 'tts', phase: 'completed', remoteId: `r-${id}`, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: 'p1',
-    summary: `Speech ${id}`, request: {}, createdAt: now - HOUR, finishedAt: now - HOUR,
-    expiresAt: now + 100 * HOUR, remoteStatus: 3, resultUrl: `https://x.test/${id}.mp3`, costEstimate: null,
-    chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, progress: 1, ...over,
+    id,
+    kind: 'tts',
+    phase: 'completed',
+    remoteId: `r-${id}`,
+    connectionId: 'sandbox',
+    connectionName: 'Sandbox',
+    projectId: 'p1',
+    summary: `Speech ${id}`,
+    request: {},
+    createdAt: now - HOUR,
+    finishedAt: now - HOUR,
+    expiresAt: now + 100 * HOUR,
+    remoteStatus: 3,
+    resultUrl: `https://x.test/${id}.mp3`,
+    costEstimate: null,
+    chargedCredits: null,
+    error: null,
+    answer: null,
+    polls: 1,
+    purpose: { type: 'plain' },
+    progress: 1,
+    ...over,
   };
 }
 function download(jobId: string, over: Partial<DownloadView>): DownloadView {
   return {
-    id: `d-${jobId}`, jobId, url: 'u', folder: '/out', relativeName: `${jobId}.mp3`, state: 'queued', reason: null, bytes: 0, totalBytes: null,
-    etag: null, lastModified: null, attempts: 0, savedPath: null, origin: 'library', batchId: null, createdAt: now, updatedAt: now,
-    requestedName: null, sha256: null, mtimeMs: null, verifiedAt: null, refetchedAt: null,
-    bytesPerSecond: null, secondsLeft: null, ...over,
+    id: `d-${jobId}`,
+    jobId,
+    url: 'u',
+    folder: '/out',
+    relativeName: `${jobId}.mp3`,
+    state: 'queued',
+    reason: null,
+    bytes: 0,
+    totalBytes: null,
+    etag: null,
+    lastModified: null,
+    attempts: 0,
+    savedPath: null,
+    origin: 'library',
+    batchId: null,
+    createdAt: now,
+    updatedAt: now,
+    requestedName: null,
+    sha256: null,
+    mtimeMs: null,
+    verifiedAt: null,
+    refetchedAt: null,
+    bytesPerSecond: null,
+    secondsLeft: null,
+    ...over,
   };
 }
 
-function mountLibrary(jobs: JobView[], downloads: DownloadView[], more: Record<string, (...args: unknown[]) => unknown> = {}) {
+function mountLibrary(
+  jobs: JobView[],
+  downloads: DownloadView[],
+  more: Record<string, (...args: unknown[]) => unknown> = {},
+) {
   return mountLibraryWith({
     'downloads.check': () => downloads,
-    'downloads.preview': (request: unknown) => (request as { jobIds: string[] }).jobIds.map((jobId) => ({ jobId, name: `${jobId}.mp3`, reason: null, bytes: jobId === 'a' ? 2_000_000 : null })),
+    'downloads.preview': (request: unknown) =>
+      (request as { jobIds: string[] }).jobIds.map((jobId) => ({
+        jobId,
+        name: `${jobId}.mp3`,
+        reason: null,
+        bytes: jobId === 'a' ? 2_000_000 : null,
+      })),
     'jobs.list': () => jobs,
     // Any project the library keeps, recent or not; an unknown id stays unnamed.
-    'projects.names': (ids: unknown) => Object.fromEntries((ids as string[]).map((id) => [id, id === 'p1' ? 'Spring launch' : null])),
+    'projects.names': (ids: unknown) =>
+      Object.fromEntries((ids as string[]).map((id) => [id, id === 'p1' ? 'Spring launch' : null])),
     'downloads.list': () => downloads,
-    'downloads.totals': () => ({ active: 2, bytes: 5_000_000, totalBytes: 10_000_000, unknownSizes: 1, pausedReason: null }),
-    'downloads.preferences': () => ({ folder: '/home/me/Videos', template: '{project} {id}', canChooseFolder: false, canShowInFolder: false }),
-    'downloads.checkFolder': (folder: unknown) => ({ folder, ok: folder === '/home/me/Videos', message: folder === '/home/me/Videos' ? 'Files will be saved in /home/me/Videos.' : 'Cannot save there.' }),
+    'downloads.totals': () => ({
+      active: 2,
+      bytes: 5_000_000,
+      totalBytes: 10_000_000,
+      unknownSizes: 1,
+      pausedReason: null,
+    }),
+    'downloads.preferences': () => ({
+      folder: '/home/me/Videos',
+      template: '{project} {id}',
+      canChooseFolder: false,
+      canShowInFolder: false,
+    }),
+    'downloads.checkFolder': (folder: unknown) => ({
+      folder,
+      ok: folder === '/home/me/Videos',
+      message: folder === '/home/me/Videos' ? 'Files will be saved in /home/me/Videos.' : 'Cannot save there.',
+    }),
     'downloads.start': (request: unknown) => ({ queued: [], skipped: [], already: [], copies: 0, request }),
-    'downloads.media': (ids: unknown) => (ids as string[]).map((jobId) => ({ jobId, thumbnail: null, durationMs: null, bytes: null, source: 'none', pending: false, playUrl: null })),
+    'downloads.media': (ids: unknown) =>
+      (ids as string[]).map((jobId) => ({
+        jobId,
+        thumbnail: null,
+        durationMs: null,
+        bytes: null,
+        source: 'none',
+        pending: false,
+        playUrl: null,
+      })),
     ...more,
   });
 }
@@ -68,7 +142,13 @@ describe('Library downloads', () => {
         job('d', { phase: 'failed', resultUrl: null }),
       ],
       [
-        download('a', { state: 'downloading', bytes: 4_200_000, totalBytes: 10_000_000, bytesPerSecond: 2_097_152, secondsLeft: 3 }),
+        download('a', {
+          state: 'downloading',
+          bytes: 4_200_000,
+          totalBytes: 10_000_000,
+          bytesPerSecond: 2_097_152,
+          secondsLeft: 3,
+        }),
         download('b', { state: 'saved', savedPath: '/out/b.mp3' }),
         download('c', { state: 'failed', reason: 'The link no longer works (HTTP 404).' }),
       ],
@@ -86,11 +166,21 @@ describe('Library downloads', () => {
     expect(open.title).toMatch(/7 days/);
     // A failed job has nothing to lose: no countdown.
     expect(row('d').textContent).not.toMatch(/left|Expired/);
-    expect(document.querySelector('[data-testid="download-total"]')?.textContent).toContain('Downloading 2 files: 4.8 MB of 9.5 MB and 1 of a size not known yet');
+    expect(document.querySelector('[data-testid="download-total"]')?.textContent).toContain(
+      'Downloading 2 files: 4.8 MB of 9.5 MB and 1 of a size not known yet',
+    );
   }, 120_000);
 
   it('selects with clicks, Shift-click ranges and select-all of the current filter, then downloads to the typed folder', async () => {
-    const { fake } = mountLibrary([job('a', { createdAt: now - 1 }), job('b', { createdAt: now - 2 }), job('c', { createdAt: now - 3 }), job('d', { createdAt: now - 4 })], []);
+    const { fake } = mountLibrary(
+      [
+        job('a', { createdAt: now - 1 }),
+        job('b', { createdAt: now - 2 }),
+        job('c', { createdAt: now - 3 }),
+        job('d', { createdAt: now - 4 }),
+      ],
+      [],
+    );
     await flushPromises();
     const box = (id: string) => row(id).querySelector('.n-checkbox') as HTMLElement;
     box('a').click();
@@ -107,26 +197,51 @@ describe('Library downloads', () => {
 
     const dialog = await openDialog(button);
     // The names the template gives, and the size the saved copies tell.
-    await until('the preview of the names and sizes', () => dialog.querySelector('[data-testid="download-preview"]')?.textContent?.includes('4 files:') ?? false);
-    expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('4 files: 1.9 MB and 3 of a size not known until they download.');
+    await until(
+      'the preview of the names and sizes',
+      () => dialog.querySelector('[data-testid="download-preview"]')?.textContent?.includes('4 files:') ?? false,
+    );
+    expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain(
+      '4 files: 1.9 MB and 3 of a size not known until they download.',
+    );
     expect(dialog.querySelector('[data-testid="download-preview"]')?.textContent).toContain('a.mp3');
     const start = [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!;
     start.click();
     await flushPromises();
     const sent = fake.calls.find((c) => c.channel === 'downloads.start');
-    expect(sent?.args[0]).toEqual({ jobIds: ['a', 'b', 'c', 'd'], folder: '/home/me/Videos', template: '{project} {id}' });
+    expect(sent?.args[0]).toEqual({
+      jobIds: ['a', 'b', 'c', 'd'],
+      folder: '/home/me/Videos',
+      template: '{project} {id}',
+    });
     // Mounting a whole workspace and a dialog takes seconds on a loaded machine (1.5 s alone).
   }, 120_000);
 
   it('sums up every copy of a job: a later failure does not hide a saved copy, a lost copy says so', async () => {
     mountLibrary(
-      [job('two'), job('kept'), job('lost', { expiresAt: now + 20 * HOUR }), job('none', { expiresAt: now + 20 * HOUR }), job('back')],
+      [
+        job('two'),
+        job('kept'),
+        job('lost', { expiresAt: now + 20 * HOUR }),
+        job('none', { expiresAt: now + 20 * HOUR }),
+        job('back'),
+      ],
       [
         download('two', { id: 'two-1', state: 'saved', savedPath: '/out/two.mp3', createdAt: now - 2 }),
         download('two', { id: 'two-2', state: 'saved', savedPath: '/archive/two.mp3', createdAt: now - 1 }),
         download('kept', { id: 'kept-1', state: 'saved', savedPath: '/out/kept.mp3', createdAt: now - 2 }),
-        download('kept', { id: 'kept-2', state: 'failed', reason: 'The server answered HTTP 500.', createdAt: now - 1 }),
-        download('lost', { id: 'lost-1', state: 'missing', savedPath: '/gone/lost.mp3', reason: 'The saved copy is no longer at /gone/lost.mp3.' }),
+        download('kept', {
+          id: 'kept-2',
+          state: 'failed',
+          reason: 'The server answered HTTP 500.',
+          createdAt: now - 1,
+        }),
+        download('lost', {
+          id: 'lost-1',
+          state: 'missing',
+          savedPath: '/gone/lost.mp3',
+          reason: 'The saved copy is no longer at /gone/lost.mp3.',
+        }),
         download('back', { id: 'back-1', state: 'downloading', bytes: 50, totalBytes: 100, refetchedAt: now }),
       ],
     );
@@ -144,14 +259,31 @@ describe('Library downloads', () => {
     const still = 'data:image/jpeg;base64,/9j/AAAA';
     const known = { thumbnail: null, durationMs: null, bytes: null, source: 'none', pending: false, playUrl: null };
     const { fake } = mountLibrary(
-      [job('clip', { kind: 'avatar-video', resultUrl: 'https://x.test/clip.mp4' }), job('voice'), job('live', { kind: 'lipsync', resultUrl: 'https://x.test/live.mp4' }), job('busy', { phase: 'processing', progress: 0.5 })],
-      [download('clip', { id: 'clip-1', state: 'saved', savedPath: '/out/clip.mp4', bytes: 2_097_152, totalBytes: 2_097_152, sha256: 'abc' })],
+      [
+        job('clip', { kind: 'avatar-video', resultUrl: 'https://x.test/clip.mp4' }),
+        job('voice'),
+        job('live', { kind: 'lipsync', resultUrl: 'https://x.test/live.mp4' }),
+        job('busy', { phase: 'processing', progress: 0.5 }),
+      ],
+      [
+        download('clip', {
+          id: 'clip-1',
+          state: 'saved',
+          savedPath: '/out/clip.mp4',
+          bytes: 2_097_152,
+          totalBytes: 2_097_152,
+          sha256: 'abc',
+        }),
+      ],
       {
         'downloads.media': (ids: unknown) =>
           (ids as string[]).map((jobId) =>
-            jobId === 'clip' ? { ...known, jobId, bytes: 2_097_152, source: 'copy', pending: true, playUrl: '/bridge/saved/clip-1' }
-            : jobId === 'voice' ? { ...known, jobId, durationMs: 65_000, bytes: 48_000, source: 'copy' }
-            : { ...known, jobId }),
+            jobId === 'clip'
+              ? { ...known, jobId, bytes: 2_097_152, source: 'copy', pending: true, playUrl: '/bridge/saved/clip-1' }
+              : jobId === 'voice'
+                ? { ...known, jobId, durationMs: 65_000, bytes: 48_000, source: 'copy' }
+                : { ...known, jobId },
+          ),
       },
     );
     await flushPromises();
@@ -169,19 +301,35 @@ describe('Library downloads', () => {
     expect(cell('busy', 'duration').textContent).toBe('—');
 
     // The copy has been read: the event brings the still and the length.
-    fake.push('downloads.mediaRead', { ...known, jobId: 'clip', thumbnail: still, durationMs: 7_400, bytes: 2_097_152, source: 'copy', playUrl: '/bridge/saved/clip-1' });
+    fake.push('downloads.mediaRead', {
+      ...known,
+      jobId: 'clip',
+      thumbnail: still,
+      durationMs: 7_400,
+      bytes: 2_097_152,
+      source: 'copy',
+      playUrl: '/bridge/saved/clip-1',
+    });
     await flushPromises();
     expect(row('clip').querySelector('img.thumb')?.getAttribute('src')).toBe(still);
     expect(cell('clip', 'duration').textContent).toBe('0:07');
 
     // A new copy of the live job is saved: it is asked about again.
-    fake.push('downloads.changed', download('live', { id: 'live-1', state: 'saved', savedPath: '/out/live.mp4', sha256: 'def', updatedAt: now + 1 }));
+    fake.push(
+      'downloads.changed',
+      download('live', { id: 'live-1', state: 'saved', savedPath: '/out/live.mp4', sha256: 'def', updatedAt: now + 1 }),
+    );
     await flushPromises();
     expect(asked()).toEqual([['clip', 'voice', 'live'], ['live']]);
 
     // Hovering a picture plays the saved copy muted; a job with no copy plays its live link.
-    row('clip').querySelector('.thumb-hover')!.dispatchEvent(new MouseEvent('mouseenter', { bubbles: true }));
-    const video = await whenDefined('the hover preview', () => document.querySelector('[data-testid="hover-preview"]') as HTMLVideoElement | null);
+    row('clip')
+      .querySelector('.thumb-hover')!
+      .dispatchEvent(new MouseEvent('mouseenter', { bubbles: true }));
+    const video = await whenDefined(
+      'the hover preview',
+      () => document.querySelector('[data-testid="hover-preview"]') as HTMLVideoElement | null,
+    );
     expect(video.getAttribute('src')).toBe('/bridge/saved/clip-1');
     expect(video.muted).toBe(true);
     expect(row('voice').querySelector('.thumb-hover')).toBeNull();
@@ -202,14 +350,19 @@ describe('Library downloads', () => {
       },
     );
     await flushPromises();
-    const action = (id: string, name: string) => row(id).querySelector(`[data-transfer-action="${name}"]`) as HTMLButtonElement;
+    const action = (id: string, name: string) =>
+      row(id).querySelector(`[data-transfer-action="${name}"]`) as HTMLButtonElement;
     expect(row('held').textContent).toContain('Paused at 40%');
     action('run', 'pause').click();
     action('held', 'resume').click();
     action('held', 'cancel').click();
     action('bad', 'retry').click();
     await flushPromises();
-    expect(fake.calls.filter((c) => /^downloads\.(pause|resume|cancel)$/.test(c.channel)).map((c) => `${c.channel} ${c.args[0]}`)).toEqual([
+    expect(
+      fake.calls
+        .filter((c) => /^downloads\.(pause|resume|cancel)$/.test(c.channel))
+        .map((c) => `${c.channel} ${c.args[0]}`),
+    ).toEqual([
       'downloads.pause run-1',
       'downloads.resume held-1',
       'downloads.cancel held-1',
@@ -228,7 +381,9 @@ describe('Library downloads', () => {
     );
     await flushPromises();
     const order = () => [...document.querySelectorAll('tr[data-job-id]')].map((r) => r.getAttribute('data-job-id'));
-    const costHeader = [...document.querySelectorAll('th')].find((th) => th.textContent?.trim() === 'Cost') as HTMLElement;
+    const costHeader = [...document.querySelectorAll('th')].find(
+      (th) => th.textContent?.trim() === 'Cost',
+    ) as HTMLElement;
     costHeader.click();
     await flushPromises();
     expect(order()).toEqual(['dear', 'mid', 'cheap']);
@@ -249,12 +404,17 @@ describe('Library downloads', () => {
     const dialog = await openDialog(button);
     [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!.click();
     await flushPromises();
-    expect((fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[] }).jobIds).toEqual(['dear']);
+    expect((fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[] }).jobIds).toEqual([
+      'dear',
+    ]);
   }, 120_000);
 
   it('renames the saved files of the ticked jobs with the template, without downloading', async () => {
     const { fake } = mountLibrary([job('a')], [download('a', { state: 'saved', savedPath: '/out/a.mp3' })], {
-      'downloads.rename': () => ({ moved: [download('a', { state: 'saved', savedPath: '/out/x/a.mp3' })], skipped: [] }),
+      'downloads.rename': () => ({
+        moved: [download('a', { state: 'saved', savedPath: '/out/x/a.mp3' })],
+        skipped: [],
+      }),
     });
     await flushPromises();
     (row('a').querySelector('.n-checkbox') as HTMLElement).click();
@@ -262,7 +422,9 @@ describe('Library downloads', () => {
     const dialog = await openDialog(document.querySelector('[data-testid="download-selected"]') as HTMLButtonElement);
     (dialog.querySelector('[data-testid="rename-saved"]') as HTMLButtonElement).click();
     await flushPromises();
-    expect(fake.calls.filter((c) => c.channel === 'downloads.rename').map((c) => c.args[0])).toEqual([{ jobIds: ['a'], template: '{project} {id}' }]);
+    expect(fake.calls.filter((c) => c.channel === 'downloads.rename').map((c) => c.args[0])).toEqual([
+      { jobIds: ['a'], template: '{project} {id}' },
+    ]);
     expect(fake.calls.some((c) => c.channel === 'downloads.start')).toBe(false);
   }, 120_000);
 

@@ -8,10 +8,28 @@ import { mountLibraryWith } from './fake-api';
 const now = Date.now();
 function job(over: Partial<JobView>): JobView {
   return {
-    id: 'job-1', kind: 'tts', phase: 'queued', remoteId: 'r1', connectionId: 'sandbox', connectionName: 'Sandbox', projectId: null,
-    summary: 'Speech · voice ava · "Hello"', request: { input_text: 'Hello' }, createdAt: now - 65_000,
-    finishedAt: null, expiresAt: now + 7 * 24 * 3600_000 - 65_000, remoteStatus: 1, resultUrl: null,
-    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0, purpose: { type: 'plain' }, progress: 0.05, ...over,
+    id: 'job-1',
+    kind: 'tts',
+    phase: 'queued',
+    remoteId: 'r1',
+    connectionId: 'sandbox',
+    connectionName: 'Sandbox',
+    projectId: null,
+    summary: 'Speech · voice ava · "Hello"',
+    request: { input_text: 'Hello' },
+    createdAt: now - 65_000,
+    finishedAt: null,
+    expiresAt: now + 7 * 24 * 3600_000 - 65_000,
+    remoteStatus: 1,
+    resultUrl: null,
+    costEstimate: null,
+    chargedCredits: null,
+    error: null,
+    answer: null,
+    polls: 0,
+    purpose: { type: 'plain' },
+    progress: 0.05,
+    ...over,
   };
 }
 
@@ -28,7 +46,16 @@ describe('Library jobs panel', () => {
   it('lists jobs with kind, status, age, time left and cost, and follows change events', async () => {
     const { wrapper, fake } = mountLibrary([
       job({}),
-      job({ id: 'job-2', kind: 'character-swap', phase: 'completed', summary: 'Character swap · animate', resultUrl: 'https://x.test/r.mp4', chargedCredits: 30, progress: 1, createdAt: now - 10_000 }),
+      job({
+        id: 'job-2',
+        kind: 'character-swap',
+        phase: 'completed',
+        summary: 'Character swap · animate',
+        resultUrl: 'https://x.test/r.mp4',
+        chargedCredits: 30,
+        progress: 1,
+        createdAt: now - 10_000,
+      }),
     ]);
     await flushPromises();
     const text = document.body.textContent ?? '';
@@ -40,7 +67,19 @@ describe('Library jobs panel', () => {
     expect(text).toMatch(/6 d 23 h left/);
     expect(text).toContain('1 min');
 
-    fake.push('jobs.changed', job({ phase: 'failed', progress: 1, error: { code: 1104, endpoint: '/x', message: 'code 1104', explanation: 'Not enough credits for this request.' } }));
+    fake.push(
+      'jobs.changed',
+      job({
+        phase: 'failed',
+        progress: 1,
+        error: {
+          code: 1104,
+          endpoint: '/x',
+          message: 'code 1104',
+          explanation: 'Not enough credits for this request.',
+        },
+      }),
+    );
     await flushPromises();
     expect(document.body.textContent).toContain('Failed');
     expect(wrapper.findAll('[data-job-id]').length).toBe(2);
@@ -48,8 +87,16 @@ describe('Library jobs panel', () => {
 
   it('shows details with the human explanation and removes a job from the list', async () => {
     const unknown = job({
-      phase: 'outcome-unknown', remoteId: null, progress: 0,
-      error: { code: null, endpoint: '/api/open/v3/audio/create', message: 'network', explanation: 'The service may or may not have created (and charged) this job. Check the jobs and credit history in the service\'s dashboard.' },
+      phase: 'outcome-unknown',
+      remoteId: null,
+      progress: 0,
+      error: {
+        code: null,
+        endpoint: '/api/open/v3/audio/create',
+        message: 'network',
+        explanation:
+          "The service may or may not have created (and charged) this job. Check the jobs and credit history in the service's dashboard.",
+      },
     });
     const { wrapper, fake } = mountLibrary([unknown]);
     await flushPromises();
@@ -85,17 +132,24 @@ describe('Library jobs panel', () => {
     mountLibrary([], {
       'jobs.submit': (submission) => {
         const s = submission as { confirmDuplicate?: boolean };
-        if (!s.confirmDuplicate) return { status: 'duplicate', existing, message: 'The same speech request went to "Sandbox" 2 minutes ago.' };
+        if (!s.confirmDuplicate)
+          return { status: 'duplicate', existing, message: 'The same speech request went to "Sandbox" 2 minutes ago.' };
         sent += 1;
         return { status: 'submitted', job: job({ id: 'job-9' }) };
       },
     });
     const store = useJobsStore();
     const asked: string[] = [];
-    const declined = await store.submitWithConfirm({ kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' }, confirmation: { by: 'user', credits: null } }, async (message) => (asked.push(message), false));
+    const declined = await store.submitWithConfirm(
+      { kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' }, confirmation: { by: 'user', credits: null } },
+      async (message) => (asked.push(message), false),
+    );
     expect(declined).toBeNull();
     expect(sent).toBe(0);
-    const accepted = await store.submitWithConfirm({ kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' }, confirmation: { by: 'user', credits: null } }, async () => true);
+    const accepted = await store.submitWithConfirm(
+      { kind: 'tts', body: { input_text: 'Hello', voice_id: 'ava' }, confirmation: { by: 'user', credits: null } },
+      async () => true,
+    );
     expect(accepted?.id).toBe('job-9');
     expect(sent).toBe(1);
     expect(asked[0]).toMatch(/2 minutes ago/);

@@ -27,7 +27,13 @@ describe('run-time style nonce', () => {
     const elsewhere = doc.createElement('style');
     doc.body.appendChild(elsewhere);
     // (happy-dom reports an absent nonce as undefined, a browser as '')
-    expect([before, appended, own, elsewhere, anchor].map((e) => e.nonce || '')).toEqual(['n0nce', 'n0nce', 'kept', '', '']);
+    expect([before, appended, own, elsewhere, anchor].map((e) => e.nonce || '')).toEqual([
+      'n0nce',
+      'n0nce',
+      'kept',
+      '',
+      '',
+    ]);
     expect([...doc.head.children].map((e) => e.tagName)).toEqual(['STYLE', 'META', 'STYLE', 'STYLE']);
   });
 

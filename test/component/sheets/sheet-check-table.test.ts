@@ -30,7 +30,16 @@ const campaignCheck = {
 const tables = [
   {
     name: 'batch voiceovers',
-    mount: () => mount(BatchCheckTable, { attachTo: document.body, props: { rows: batchRows, problems: [{ row: 1, message: 'The script is empty' }], voiceName: () => 'Ava', edited: new Set([0]) } }),
+    mount: () =>
+      mount(BatchCheckTable, {
+        attachTo: document.body,
+        props: {
+          rows: batchRows,
+          problems: [{ row: 1, message: 'The script is empty' }],
+          voiceName: () => 'Ava',
+          edited: new Set([0]),
+        },
+      }),
     cell: 'Edit script of row 1',
     reason: 'The script is empty',
     before: 'Hello there',
@@ -40,7 +49,11 @@ const tables = [
   },
   {
     name: 'campaigns',
-    mount: () => mount(CampaignCheckTable, { attachTo: document.body, props: { check: campaignCheck, edited: new Set(['0:v1']), previewing: null } }),
+    mount: () =>
+      mount(CampaignCheckTable, {
+        attachTo: document.body,
+        props: { check: campaignCheck, edited: new Set(['0:v1']), previewing: null },
+      }),
     cell: 'Edit First name of row 1',
     reason: '{{First name}} is empty',
     before: 'Ada',
@@ -56,7 +69,8 @@ const tables = [
  */
 async function laidOut<T>(mounted: T): Promise<T> {
   await flushPromises();
-  const observed = (resizeObserverManager as unknown as { elHandlersMap: Map<Element, (entry: unknown) => void> }).elHandlersMap;
+  const observed = (resizeObserverManager as unknown as { elHandlersMap: Map<Element, (entry: unknown) => void> })
+    .elHandlersMap;
   for (const [target, handler] of observed) handler({ target, contentRect: { width: 800, height: 400 } });
   await flushPromises();
   return mounted;

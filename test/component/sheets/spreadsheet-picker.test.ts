@@ -7,7 +7,11 @@ vi.mock('@/bridge', () => ({
   importSpreadsheet: vi.fn(async (file: File): Promise<ChosenSheet> => {
     host.read.push(file.name);
     if (host.refuse) throw new Error(host.refuse);
-    return { url: `local://sheet/${file.name}`, name: file.name, readAs: 'a comma-separated file in UTF-8' } as ChosenSheet;
+    return {
+      url: `local://sheet/${file.name}`,
+      name: file.name,
+      readAs: 'a comma-separated file in UTF-8',
+    } as ChosenSheet;
   }),
 }));
 
@@ -37,11 +41,14 @@ describe('SpreadsheetPicker', () => {
     await pick(wrapper, new File(['text\nHello'], 'spots.csv', { type: 'text/csv' }));
     expect(host.read).toEqual(['spots.csv']);
     expect(wrapper.emitted('choosing')).toEqual([['spots.csv']]);
-    expect(wrapper.emitted('chosen')?.[0]).toEqual([expect.objectContaining({ name: 'spots.csv', readAs: 'a comma-separated file in UTF-8' }), 'spots.csv']);
+    expect(wrapper.emitted('chosen')?.[0]).toEqual([
+      expect.objectContaining({ name: 'spots.csv', readAs: 'a comma-separated file in UTF-8' }),
+      'spots.csv',
+    ]);
     expect(wrapper.emitted('refused')).toBeUndefined();
   });
 
-  it('names the file and the host\'s reason when it is refused, and takes the file again once it is fixed', async () => {
+  it("names the file and the host's reason when it is refused, and takes the file again once it is fixed", async () => {
     const wrapper = mount(SpreadsheetPicker, { props: { label: 'Spreadsheet of the campaign' } });
     host.refuse = 'this is not a spreadsheet (binary content)';
     await pick(wrapper, new File([new Uint8Array([0, 159, 146, 150])], 'prospects.csv'));

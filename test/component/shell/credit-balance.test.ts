@@ -15,7 +15,9 @@ async function shown(credit: number | null, props: Record<string, unknown>): Pro
 
 describe('credit balance before a paid job', () => {
   it('shows the balance and what is left after the estimated cost', async () => {
-    expect(await shown(1000, { beforeJob: true, cost: 30 })).toMatch(/Balance: 1,000 credits · about 970 left after this job/);
+    expect(await shown(1000, { beforeJob: true, cost: 30 })).toMatch(
+      /Balance: 1,000 credits · about 970 left after this job/,
+    );
     expect(await shown(1000, { beforeJob: true, cost: null })).toBe('Balance: 1,000 credits');
   });
 

@@ -45,7 +45,7 @@ describe('the first screen', () => {
     window.location.hash = '';
   });
 
-  it('is mounted once its workspace and the editor\'s lists have arrived, not before', async () => {
+  it("is mounted once its workspace and the editor's lists have arrived, not before", async () => {
     window.location.hash = '#/editor';
     const { api, asked, release } = slowStudio();
     useStudioApi(api);

@@ -11,7 +11,8 @@ const missing: BinaryStatus = {
   path: null,
   source: null,
   version: null,
-  error: 'ffprobe was not found. Looked in: Settings: not set; FFPROBE_BIN: not set; ffmpeg-static: not set; PATH: not set.',
+  error:
+    'ffprobe was not found. Looked in: Settings: not set; FFPROBE_BIN: not set; ffmpeg-static: not set; PATH: not set.',
 };
 
 function mountCard(save = vi.fn(async () => undefined), recheck = vi.fn(async () => undefined)) {
@@ -21,7 +22,13 @@ function mountCard(save = vi.fn(async () => undefined), recheck = vi.fn(async ()
         default: () =>
           h(MediaToolsCard, {
             binaries: [found, missing],
-            settings: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } },
+            settings: {
+              ffmpegPath: null,
+              ffprobePath: null,
+              notifications: true,
+              favouriteVoices: [],
+              spending: { skipQuestionUnder: null, dailyLimits: {} },
+            },
             checking: false,
             save,
             recheck,

@@ -7,8 +7,22 @@ describe('SidebarNav', () => {
   it('offers one button per workspace, named exactly by the workspace, and marks the current one', async () => {
     const wrapper = mount(SidebarNav, { props: { modelValue: 'library', info: null, kind: 'web', hostProblem: null } });
     const buttons = wrapper.findAll('nav[aria-label="Workspaces"] button');
-    expect(buttons.map((b) => b.find('.nav-label').text())).toEqual(['Editor', 'Voices', 'Library', 'Tools', 'Settings', 'Campaigns']);
-    expect(buttons.map((b) => b.attributes('aria-current'))).toEqual([undefined, undefined, 'page', undefined, undefined, undefined]);
+    expect(buttons.map((b) => b.find('.nav-label').text())).toEqual([
+      'Editor',
+      'Voices',
+      'Library',
+      'Tools',
+      'Settings',
+      'Campaigns',
+    ]);
+    expect(buttons.map((b) => b.attributes('aria-current'))).toEqual([
+      undefined,
+      undefined,
+      'page',
+      undefined,
+      undefined,
+      undefined,
+    ]);
     await buttons[4].trigger('click');
     expect(wrapper.emitted('update:modelValue')).toEqual([['settings']]);
   });

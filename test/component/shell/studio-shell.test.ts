@@ -10,7 +10,13 @@ type Answers = Record<string, BridgeOutcome>;
 function fakeStudio(answers: Answers) {
   const handlers = new Map<string, Set<(payload: unknown) => void>>();
   const api = {
-    calls: new Proxy({}, { get: (_t, channel: string) => async () => answers[channel] ?? { ok: false, error: { message: `no answer for ${channel}` } } }),
+    calls: new Proxy(
+      {},
+      {
+        get: (_t, channel: string) => async () =>
+          answers[channel] ?? { ok: false, error: { message: `no answer for ${channel}` } },
+      },
+    ),
     events: new Proxy(
       {},
       {
@@ -42,7 +48,10 @@ describe('StudioShell', () => {
   it('says plainly when the host cannot be reached', async () => {
     window.location.hash = '#/tools';
     const { api } = fakeStudio({
-      'system.info': { ok: false, error: { message: 'The studio host is not reachable; is it still running?', code: 'host-unreachable' } },
+      'system.info': {
+        ok: false,
+        error: { message: 'The studio host is not reachable; is it still running?', code: 'host-unreachable' },
+      },
       'system.pendingNotices': { ok: true, value: [] },
     });
     useStudioApi(api);
@@ -58,7 +67,10 @@ describe('StudioShell', () => {
     window.location.hash = '#/tools';
     const { api, fire } = fakeStudio({
       'system.info': { ok: true, value: info },
-      'system.pendingNotices': { ok: true, value: [{ level: 'warning', title: 'Settings were set aside', detail: 'Defaults are in use.' }] },
+      'system.pendingNotices': {
+        ok: true,
+        value: [{ level: 'warning', title: 'Settings were set aside', detail: 'Defaults are in use.' }],
+      },
     });
     useStudioApi(api);
     const wrapper = mount(App, { attachTo: document.body });

@@ -4,10 +4,21 @@ import { useBatchEdits } from '@/views/voices/use-batch-edits';
 
 describe('a batch tally', () => {
   it('says how many rows are sent, running, done, failed, held and refused', () => {
-    const tally = batchTally({ waiting: 185, sending: 1, queued: 2, processing: 1, completed: 8, failed: 1, 'outcome-unknown': 1, invalid: 1 });
+    const tally = batchTally({
+      waiting: 185,
+      sending: 1,
+      queued: 2,
+      processing: 1,
+      completed: 8,
+      failed: 1,
+      'outcome-unknown': 1,
+      invalid: 1,
+    });
     expect(tally).toEqual({ sent: 14, running: 4, done: 8, failed: 2, held: 185, refused: 1, cancelled: 0 });
     expect(tallyText(tally, 200)).toBe('14 sent · 4 running · 8 done · 2 failed · 185 held · 1 refused · 200 rows');
-    expect(tallyText(batchTally({ completed: 2, cancelled: 3 }), 5)).toBe('2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 3 cancelled · 5 rows');
+    expect(tallyText(batchTally({ completed: 2, cancelled: 3 }), 5)).toBe(
+      '2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 3 cancelled · 5 rows',
+    );
   });
 });
 
@@ -20,7 +31,12 @@ describe('what can be done to a row', () => {
     expect(rowActions('paused', 'processing')).toEqual({ listen: false, change: null, redo: false, remove: false });
     expect(rowActions('cancelled', 'completed')).toEqual({ listen: true, change: null, redo: false, remove: false });
     // Made again and failed: its last good take can still be heard.
-    expect(rowActions('finished', 'failed', true)).toEqual({ listen: true, change: 'remake', redo: true, remove: false });
+    expect(rowActions('finished', 'failed', true)).toEqual({
+      listen: true,
+      change: 'remake',
+      redo: true,
+      remove: false,
+    });
   });
 });
 

@@ -25,9 +25,14 @@ let clipUrl: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'studio-avatars-'));
   em = await start({ dataDir: join(dir, 'sandbox'), jobSeconds: 0.4 });
-  base = createMemoryHostBase({ dataDir: join(dir, 'data'), sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
+  base = createMemoryHostBase({
+    dataDir: join(dir, 'data'),
+    sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }),
+  });
   // Finished results would otherwise be archived into the user's Videos folder.
-  base.createStore(archiveSettingsSpec).set({ enabled: false, videoFolder: join(dir, 'v'), audioFolder: join(dir, 'a'), template: '{id}' });
+  base
+    .createStore(archiveSettingsSpec)
+    .set({ enabled: false, videoFolder: join(dir, 'v'), audioFolder: join(dir, 'a'), template: '{id}' });
   domains = createDomains(base);
   const { items } = await domains.handlers['avatars.list']({ from: 2 });
   clipUrl = items[0].url;
@@ -68,7 +73,9 @@ describe('avatars.detail', () => {
     expect(byRecord).toMatchObject({ _id: listed._id, avatar_id: listed.avatar_id, status: 3, from: 2 });
     const byAvatarId = await handlers['avatars.detail'](listed.avatar_id);
     expect(byAvatarId).toMatchObject({ _id: listed._id, thumbnailUrl: listed.thumbnailUrl });
-    await expect(handlers['avatars.detail']('nosuchavatar')).rejects.toThrow('No avatar with the id "nosuchavatar" on this connection');
+    await expect(handlers['avatars.detail']('nosuchavatar')).rejects.toThrow(
+      'No avatar with the id "nosuchavatar" on this connection',
+    );
   });
 });
 
@@ -76,10 +83,22 @@ describe('avatars.upload', () => {
   it('follows an upload as a job to status 3; the catalogue hears of it when sent and when ready', async () => {
     const { handlers } = domains;
     const before = changes();
-    const sent = await handlers['avatars.upload']({ source: clipUrl, avatarId: 'Presenter1', name: 'My presenter', type: 1, confirmation: { by: 'user', credits: null } });
+    const sent = await handlers['avatars.upload']({
+      source: clipUrl,
+      avatarId: 'Presenter1',
+      name: 'My presenter',
+      type: 1,
+      confirmation: { by: 'user', credits: null },
+    });
     expect(sent.status).toBe('submitted');
     if (sent.status !== 'submitted') return;
-    expect(sent.job.request).toMatchObject({ url: clipUrl, avatar_id: 'Presenter1', name: 'My presenter', type: 1, url_from: 1 });
+    expect(sent.job.request).toMatchObject({
+      url: clipUrl,
+      avatar_id: 'Presenter1',
+      name: 'My presenter',
+      type: 1,
+      url_from: 1,
+    });
     expect(sent.job.purpose).toEqual({ type: 'avatar-upload' });
     // Told at once: the editor lists it as processing while the service works on it.
     expect(changes()).toBe(before + 1);
@@ -93,12 +112,18 @@ describe('avatars.upload', () => {
     expect((await jobOf(sent.job.id)).remoteStatus).toBe(3);
   });
 
-  it('ends a failed upload at status 4 with the service\'s reason, and refreshes the catalogue', async () => {
+  it("ends a failed upload at status 4 with the service's reason, and refreshes the catalogue", async () => {
     const { handlers } = domains;
     // A voice preview is a sound: the sandbox, like the service, needs a picture or a video.
     const [voice] = await handlers['catalogue.voices']({ from: 3 });
     const before = changes();
-    const sent = await handlers['avatars.upload']({ source: voice.preview, avatarId: 'SoundOnly', name: 'Sound only', type: 2, confirmation: { by: 'user', credits: null } });
+    const sent = await handlers['avatars.upload']({
+      source: voice.preview,
+      avatarId: 'SoundOnly',
+      name: 'Sound only',
+      type: 2,
+      confirmation: { by: 'user', credits: null },
+    });
     if (sent.status !== 'submitted') throw new Error('not sent');
     await until('the upload job to fail', async () => (await jobOf(sent.job.id)).phase === 'failed');
     const failed = await jobOf(sent.job.id);
@@ -111,38 +136,84 @@ describe('avatars.upload', () => {
     const { handlers } = domains;
     const jobs = (await handlers['jobs.list']()).length;
     const [official] = (await handlers['avatars.list']({ from: 2 })).items;
-    await expect(handlers['avatars.upload']({ source: clipUrl, avatarId: official.avatar_id, name: 'Copy', type: 1, confirmation: { by: 'script' } })).rejects.toThrow(
-      `The avatar_id "${official.avatar_id}" is already used on this connection`,
-    );
+    await expect(
+      handlers['avatars.upload']({
+        source: clipUrl,
+        avatarId: official.avatar_id,
+        name: 'Copy',
+        type: 1,
+        confirmation: { by: 'script' },
+      }),
+    ).rejects.toThrow(`The avatar_id "${official.avatar_id}" is already used on this connection`);
     // The same check on its own, as the studio runs it before asking the price: refused, nothing sent.
-    await expect(handlers['avatars.checkUpload']({ source: clipUrl, avatarId: official.avatar_id, name: 'Copy', type: 1 })).rejects.toThrow(`The avatar_id "${official.avatar_id}" is already used`);
-    await expect(handlers['avatars.checkUpload']({ source: clipUrl, avatarId: 'FreshId7', name: 'Fresh', type: 1 })).resolves.toBeUndefined();
+    await expect(
+      handlers['avatars.checkUpload']({ source: clipUrl, avatarId: official.avatar_id, name: 'Copy', type: 1 }),
+    ).rejects.toThrow(`The avatar_id "${official.avatar_id}" is already used`);
+    await expect(
+      handlers['avatars.checkUpload']({ source: clipUrl, avatarId: 'FreshId7', name: 'Fresh', type: 1 }),
+    ).resolves.toBeUndefined();
     expect((await handlers['jobs.list']()).length).toBe(jobs);
   });
 
-  it('checks the request with the interface\'s rules: letters and digits only, a name, a type, a link or a chosen file', () => {
+  it("checks the request with the interface's rules: letters and digits only, a name, a type, a link or a chosen file", () => {
     const problems = (value: unknown) => (AvatarUploadCheck.safeParse(value).error?.issues ?? []).map((i) => i.message);
-    expect(problems({ source: clipUrl, avatarId: 'my-avatar', name: 'A', type: 1 })).toEqual(['avatar_id may contain letters and digits only']);
-    expect(problems({ source: clipUrl, avatarId: 'ok1', name: ' ', type: 3 })).toEqual(['give the avatar a name', 'type must be 1 (talking avatar) or 2 (stream avatar)']);
-    expect(problems({ source: '/home/me/clip.mp4', avatarId: 'ok1', name: 'A', type: 1 })).toEqual(['the avatar must be an http(s) link or a local file you chose']);
+    expect(problems({ source: clipUrl, avatarId: 'my-avatar', name: 'A', type: 1 })).toEqual([
+      'avatar_id may contain letters and digits only',
+    ]);
+    expect(problems({ source: clipUrl, avatarId: 'ok1', name: ' ', type: 3 })).toEqual([
+      'give the avatar a name',
+      'type must be 1 (talking avatar) or 2 (stream avatar)',
+    ]);
+    expect(problems({ source: '/home/me/clip.mp4', avatarId: 'ok1', name: 'A', type: 1 })).toEqual([
+      'the avatar must be an http(s) link or a local file you chose',
+    ]);
     expect(problems({ source: clipUrl, avatarId: 'Ok1', name: 'A', type: 2, urlFrom: 2 })).toEqual([]);
   });
 
   it('uploads a granted local file to the storage first and sends its link; an ungranted one is refused by name', async () => {
     const { handlers } = domains;
     const picture = join(dir, 'portrait.png');
-    execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=teal:s=320x240', '-frames:v', '1', picture]);
+    execFileSync((await resolveMediaBinary('ffmpeg')).path, [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=teal:s=320x240',
+      '-frames:v',
+      '1',
+      picture,
+    ]);
     const chosen = await domains.importPath(picture);
-    const sent = await handlers['avatars.upload']({ source: chosen.url, avatarId: 'Portrait1', name: 'Portrait', type: 1, urlFrom: 2, confirmation: { by: 'user', credits: null } });
+    const sent = await handlers['avatars.upload']({
+      source: chosen.url,
+      avatarId: 'Portrait1',
+      name: 'Portrait',
+      type: 1,
+      urlFrom: 2,
+      confirmation: { by: 'user', credits: null },
+    });
     if (sent.status !== 'submitted') throw new Error('not sent');
     // A local file goes up to the sandbox's own storage: an own link, url_from 1 whatever was asked.
-    expect(sent.job.request).toMatchObject({ url: expect.stringMatching(new RegExp(`^${em.url}/files/up-[0-9a-f]+-portrait\\.png$`)), url_from: 1 });
+    expect(sent.job.request).toMatchObject({
+      url: expect.stringMatching(new RegExp(`^${em.url}/files/up-[0-9a-f]+-portrait\\.png$`)),
+      url_from: 1,
+    });
     await until('the upload job to complete', async () => (await jobOf(sent.job.id)).phase === 'completed');
 
     const stranger = join(dir, 'stranger.png');
     writeFileSync(stranger, 'not chosen');
     const jobs = (await handlers['jobs.list']()).length;
-    await expect(handlers['avatars.upload']({ source: pathToFileURL(stranger).href, avatarId: 'Stranger1', name: 'S', type: 1, confirmation: { by: 'script' } })).rejects.toThrow(/stranger\.png was not chosen or dropped/);
+    await expect(
+      handlers['avatars.upload']({
+        source: pathToFileURL(stranger).href,
+        avatarId: 'Stranger1',
+        name: 'S',
+        type: 1,
+        confirmation: { by: 'script' },
+      }),
+    ).rejects.toThrow(/stranger\.png was not chosen or dropped/);
     expect((await handlers['jobs.list']()).length).toBe(jobs);
   }, 120_000);
 });

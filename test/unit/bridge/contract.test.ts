@@ -27,7 +27,11 @@ describe('bridge contract: preload, main registration and web transport agree', 
     createEventSource: () => ({ addEventListener: vi.fn() }) as unknown as EventSource,
   });
   const registered: string[] = [];
-  registerIpc({ handle: (channel: string) => registered.push(channel), removeHandler: () => undefined } as never, async () => ({ ok: true, value: null }), appLocation('/x'));
+  registerIpc(
+    { handle: (channel: string) => registered.push(channel), removeHandler: () => undefined } as never,
+    async () => ({ ok: true, value: null }),
+    appLocation('/x'),
+  );
 
   it('derives the same call channels everywhere', () => {
     const expected = sorted(callChannels);
@@ -58,7 +62,9 @@ describe('bridge contract: preload, main registration and web transport agree', 
 
   it('has no call whose result carries a string field named like a secret', () => {
     // The check itself must bite: a result with a string apiKey, even nested, is found.
-    expect(secretStringFields(z.object({ list: z.array(z.object({ apiKey: z.string().nullable() })) }), 'probe')).toEqual(['probe.list[].apiKey']);
+    expect(
+      secretStringFields(z.object({ list: z.array(z.object({ apiKey: z.string().nullable() })) }), 'probe'),
+    ).toEqual(['probe.list[].apiKey']);
     expect(secretStringFields(z.object({ hasApiKey: z.boolean() }), 'probe')).toEqual([]);
     const offenders = callChannels.flatMap((channel) => secretStringFields(bridgeCalls[channel].result, channel));
     // The one agreed exception: the real-time SDK runs in the page and joins the live face swap channel
@@ -67,7 +73,14 @@ describe('bridge contract: preload, main registration and web transport agree', 
   });
 });
 
-type JsonNode = { type?: unknown; properties?: Record<string, JsonNode>; items?: JsonNode; anyOf?: JsonNode[]; oneOf?: JsonNode[]; additionalProperties?: unknown };
+type JsonNode = {
+  type?: unknown;
+  properties?: Record<string, JsonNode>;
+  items?: JsonNode;
+  anyOf?: JsonNode[];
+  oneOf?: JsonNode[];
+  additionalProperties?: unknown;
+};
 
 function secretStringFields(schema: z.ZodType, label: string): string[] {
   const found: string[] = [];

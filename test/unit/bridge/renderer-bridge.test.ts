@@ -11,7 +11,9 @@ function fakeSource() {
   const listeners = new Map<string, (message: { data: string }) => void>();
   return {
     listeners,
-    source: { addEventListener: (name: string, l: (message: { data: string }) => void) => listeners.set(name, l) } as unknown as EventSource,
+    source: {
+      addEventListener: (name: string, l: (message: { data: string }) => void) => listeners.set(name, l),
+    } as unknown as EventSource,
   };
 }
 
@@ -19,7 +21,12 @@ describe('renderer bridge over the web transport', () => {
   afterEach(() => useStudioApi(undefined));
 
   it('POSTs the argument array to the channel path and unwraps the value', async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: false } })));
+    const fetch = vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: false } }),
+        ),
+    );
     useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch, createEventSource: () => fakeSource().source }));
     await expect(call('settings.update', { notifications: false })).resolves.toMatchObject({ notifications: false });
     const [url, init] = fetch.mock.calls[0] as unknown as [URL, RequestInit];
@@ -35,7 +42,12 @@ describe('renderer bridge over the web transport', () => {
   });
 
   it('throws BridgeError with the host message and code', async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ ok: false, error: { message: 'Invalid argument 1', code: 'invalid-arguments' } })));
+    const fetch = vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({ ok: false, error: { message: 'Invalid argument 1', code: 'invalid-arguments' } }),
+        ),
+    );
     useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch, createEventSource: () => fakeSource().source }));
     const error = await call('settings.get').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BridgeError);
@@ -46,10 +58,14 @@ describe('renderer bridge over the web transport', () => {
     const down = vi.fn(async () => {
       throw new TypeError('fetch failed');
     });
-    useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch: down, createEventSource: () => fakeSource().source }));
+    useStudioApi(
+      createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch: down, createEventSource: () => fakeSource().source }),
+    );
     await expect(call('settings.get')).rejects.toMatchObject({ code: 'host-unreachable' });
     const refused = vi.fn(async () => new Response('refused', { status: 401 }));
-    useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch: refused, createEventSource: () => fakeSource().source }));
+    useStudioApi(
+      createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch: refused, createEventSource: () => fakeSource().source }),
+    );
     await expect(call('settings.get')).rejects.toMatchObject({ code: 'host-refused' });
   });
 
@@ -72,26 +88,53 @@ describe('renderer bridge over the web transport', () => {
   });
 
   it('prefers window.studio when the preload provided it', async () => {
-    const api = { calls: { 'settings.get': vi.fn(async () => ({ ok: true, value: 'from-preload' })) }, events: {} } as unknown as StudioWindowApi;
+    const api = {
+      calls: { 'settings.get': vi.fn(async () => ({ ok: true, value: 'from-preload' })) },
+      events: {},
+    } as unknown as StudioWindowApi;
     useStudioApi(api);
     await expect(call('settings.get')).resolves.toBe('from-preload');
   });
 
   it('reads media two calls at a time, so a page asking for many waveforms leaves connections for every other call', async () => {
     const held: { channel: string; answer: () => void }[] = [];
-    const fetch = vi.fn((url: URL) => new Promise<Response>((resolve) => {
-      held.push({ channel: decodeURIComponent(String(url).split('/').pop()!), answer: () => resolve(new Response(JSON.stringify({ ok: true, value: null }))) });
-    }));
-    useStudioApi(createWebApi({ baseUrl: 'http://127.0.0.1:9', fetch: fetch as unknown as typeof globalThis.fetch, createEventSource: () => fakeSource().source }));
-    const waveforms = Array.from({ length: 6 }, (_, i) => call('media.waveform', `file:///voice-${i}.mp3`, { buckets: 100 }));
+    const fetch = vi.fn(
+      (url: URL) =>
+        new Promise<Response>((resolve) => {
+          held.push({
+            channel: decodeURIComponent(String(url).split('/').pop()!),
+            answer: () => resolve(new Response(JSON.stringify({ ok: true, value: null }))),
+          });
+        }),
+    );
+    useStudioApi(
+      createWebApi({
+        baseUrl: 'http://127.0.0.1:9',
+        fetch: fetch as unknown as typeof globalThis.fetch,
+        createEventSource: () => fakeSource().source,
+      }),
+    );
+    const waveforms = Array.from({ length: 6 }, (_, i) =>
+      call('media.waveform', `file:///voice-${i}.mp3`, { buckets: 100 }),
+    );
     const check = call('settings.get');
-    await until('two waveform calls and the settings call to be held', () => held.map((h) => h.channel).sort().join() === 'media.waveform,media.waveform,settings.get');
+    await until(
+      'two waveform calls and the settings call to be held',
+      () =>
+        held
+          .map((h) => h.channel)
+          .sort()
+          .join() === 'media.waveform,media.waveform,settings.get',
+    );
     // The other call is answered while the waveforms are still waiting for their turn.
     held.find((h) => h.channel === 'settings.get')!.answer();
     await expect(check).resolves.toBeNull();
     // Each waveform answered lets the next one go, never more than two at once.
     for (let answered = 0; answered < 6; answered += 1) {
-      await until(`${Math.min(6, answered + 2)} waveform calls to be sent`, () => held.filter((h) => h.channel === 'media.waveform').length === Math.min(6, answered + 2));
+      await until(
+        `${Math.min(6, answered + 2)} waveform calls to be sent`,
+        () => held.filter((h) => h.channel === 'media.waveform').length === Math.min(6, answered + 2),
+      );
       held.filter((h) => h.channel === 'media.waveform')[answered].answer();
     }
     await expect(Promise.all(waveforms)).resolves.toHaveLength(6);

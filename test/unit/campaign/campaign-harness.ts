@@ -16,7 +16,13 @@ import { CATALOGUE_ROOT } from '../emulator/harness';
 import { loadTemplate } from './template-fixture';
 
 export function startSandbox(dir: string, options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({ port: 0, jobSeconds: 0.1, catalogueDir: CATALOGUE_ROOT, dataDir: join(dir, 'sandbox'), ...options });
+  return startEmulator({
+    port: 0,
+    jobSeconds: 0.1,
+    catalogueDir: CATALOGUE_ROOT,
+    dataDir: join(dir, 'sandbox'),
+    ...options,
+  });
 }
 
 /** The greeting at a small size and short scenes, so the sandbox renders each row quickly. */
@@ -30,13 +36,32 @@ export function smallTemplate(fileName = '{{row}} - {{First name}}'): CampaignTe
  * One run of a host on a data folder, as the CLI and the app build it: an engine on its ledger, the
  * reactor advancing campaign rows, and the runner. Dropping it (stop) is what a crash leaves behind.
  */
-export function campaignHost(em: RunningEmulator, dataDir: string, notes: string[] = [], extra: Pick<CampaignHost, 'mixMusic'> = {}) {
+export function campaignHost(
+  em: RunningEmulator,
+  dataDir: string,
+  notes: string[] = [],
+  extra: Pick<CampaignHost, 'mixMusic'> = {},
+) {
   const client = new ServiceClient({ baseUrl: em.url, credentials: { kind: 'api-key', apiKey: em.apiKey } });
-  const connections = { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client };
-  const engine = new JobEngine({ storage: new FileLedgerStorage(join(dataDir, 'jobs')), connections, clock: { now: () => Date.now() } });
+  const connections = {
+    active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+    client: async () => client,
+  };
+  const engine = new JobEngine({
+    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    connections,
+    clock: { now: () => Date.now() },
+  });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
-  const runner = createCampaignRunner({ dataDir, engine, storage, backoffMs: 100, notify: (title, body) => notes.push(`${title}: ${body}`), ...extra });
+  const runner = createCampaignRunner({
+    dataDir,
+    engine,
+    storage,
+    backoffMs: 100,
+    notify: (title, body) => notes.push(`${title}: ${body}`),
+    ...extra,
+  });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => runner.jobEnded(job));
   engine.start();
@@ -63,14 +88,38 @@ export function campaignHost(em: RunningEmulator, dataDir: string, notes: string
 }
 
 /** Checks the lines against the sandbox's voices and avatars (links taken as good) and creates the campaign. */
-export async function createCampaign(host: ReturnType<typeof campaignHost>, lines: string[][], outDir: string, options: { id?: string; concurrency?: number; template?: CampaignTemplate } = {}) {
+export async function createCampaign(
+  host: ReturnType<typeof campaignHost>,
+  lines: string[][],
+  outDir: string,
+  options: { id?: string; concurrency?: number; template?: CampaignTemplate } = {},
+) {
   const template = options.template ?? smallTemplate();
   const check = await checkCampaignTable(template, lines, {
     catalogue: host.catalogue,
-    checkLinks: async (urls) => urls.map((url) => ({ url, ok: true, kind: 'image' as const, format: 'png' as const, durationMs: null, sizeBytes: 1, checkedAt: 0 })),
+    checkLinks: async (urls) =>
+      urls.map((url) => ({
+        url,
+        ok: true,
+        kind: 'image' as const,
+        format: 'png' as const,
+        durationMs: null,
+        sizeBytes: 1,
+        checkedAt: 0,
+      })),
   });
   if (check.problems.length > 0) throw new Error(check.problems.join('\n'));
-  return host.runner.create(newCampaignRecord({ id: options.id ?? 'c1', label: 'prospects.csv', template, check, sheetFolder: null, outDir, concurrency: options.concurrency ?? 3 }));
+  return host.runner.create(
+    newCampaignRecord({
+      id: options.id ?? 'c1',
+      label: 'prospects.csv',
+      template,
+      check,
+      sheetFolder: null,
+      outDir,
+      concurrency: options.concurrency ?? 3,
+    }),
+  );
 }
 
 export const NAMES = ['Ana', 'Bo', 'Cy', 'Di', 'Ed', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo', 'Kim', 'Lu'];
@@ -78,7 +127,16 @@ export const NAMES = ['Ana', 'Bo', 'Cy', 'Di', 'Ed', 'Fay', 'Gus', 'Hal', 'Ivy',
 /** A header and one line per name; `blank` rows lose their first name (the check refuses them). */
 export function prospects(em: RunningEmulator, count: number, blank: readonly number[] = []): string[][] {
   const logo = `${em.url}/sandbox/sandbox-backdrop.png`;
-  return [['First name', 'company', 'voice', 'avatar', 'logo'], ...NAMES.slice(0, count).map((name, i) => [blank.includes(i) ? '' : name, `Co ${i + 1}`, 'Ava', 'SandboxBen', logo])];
+  return [
+    ['First name', 'company', 'voice', 'avatar', 'logo'],
+    ...NAMES.slice(0, count).map((name, i) => [
+      blank.includes(i) ? '' : name,
+      `Co ${i + 1}`,
+      'Ava',
+      'SandboxBen',
+      logo,
+    ]),
+  ];
 }
 
 /** Jobs the service made per row step (row:step:scene:take) in a data folder's ledger; a step created twice counts 2. */

@@ -18,7 +18,18 @@ beforeAll(async () => {
   em = await startSandbox(dir);
   media = createMediaToolkit({ dataDir: join(dir, 'media-host') });
   // Six seconds of a tone: music longer than any row's voice.
-  execFileSync(await media.binary('ffmpeg'), ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=6', '-c:a', 'libmp3lame', tune]);
+  execFileSync(await media.binary('ffmpeg'), [
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=330:duration=6',
+    '-c:a',
+    'libmp3lame',
+    tune,
+  ]);
 }, 120_000);
 afterAll(async () => {
   await media.dispose();
@@ -29,22 +40,39 @@ afterAll(async () => {
 /** The small greeting with music under every scene. */
 function withMusic() {
   const template = smallTemplate();
-  return { ...template, project: setProjectMusic(template.project, defaultMusicTrack(pathToFileURL(tune).href, 'tune.mp3')) };
+  return {
+    ...template,
+    project: setProjectMusic(template.project, defaultMusicTrack(pathToFileURL(tune).href, 'tune.mp3')),
+  };
 }
 
 describe('a campaign whose template has music', () => {
-  it('mixes the music under each row\'s own voiceover on the host, as Create does, and sends the uploaded mix as the scene\'s voice', async () => {
+  it("mixes the music under each row's own voiceover on the host, as Create does, and sends the uploaded mix as the scene's voice", async () => {
     const dataDir = mkdtempSync(join(dir, 'mixed-'));
-    const mixMusic = campaignMusicMixer(media.music, (ref) => media.cache.localPath(ref), (path) => pathToFileURL(path).href);
+    const mixMusic = campaignMusicMixer(
+      media.music,
+      (ref) => media.cache.localPath(ref),
+      (path) => pathToFileURL(path).href,
+    );
     const host = campaignHost(em, dataDir, [], { mixMusic });
     await createCampaign(host, prospects(em, 2), join(dataDir, 'out'), { template: withMusic() });
     const record = await host.runner.run('c1');
-    expect(record.rows.map((r) => [r.state, r.problems])).toEqual([['done', []], ['done', []]]);
+    expect(record.rows.map((r) => [r.state, r.problems])).toEqual([
+      ['done', []],
+      ['done', []],
+    ]);
 
     const videos = host.engine.list().filter((j) => j.kind === 'avatar-video' && j.purpose.type === 'campaign-row');
-    const voices = videos.flatMap((j) => (j.request as { data: { voice: { voice_url: string } }[] }).data.map((scene) => scene.voice.voice_url));
+    const voices = videos.flatMap((j) =>
+      (j.request as { data: { voice: { voice_url: string } }[] }).data.map((scene) => scene.voice.voice_url),
+    );
     expect(voices).toHaveLength(4);
-    const speech = new Set(host.engine.list().filter((j) => j.kind === 'tts').map((j) => j.resultUrl));
+    const speech = new Set(
+      host.engine
+        .list()
+        .filter((j) => j.kind === 'tts')
+        .map((j) => j.resultUrl),
+    );
     for (const url of voices) {
       // Not the placeholder, not the bare voiceover: an uploaded file of its own.
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.*\.mp3$/);

@@ -33,14 +33,28 @@ class HandEngine {
     if (refused) this.refuse -= 1;
     if (refused) this.refusedOnce = true;
     else if (this.refusedOnce) {
-      const rows = new Set(this.jobs.filter((j) => j.phase === 'queued' && j.purpose.type === 'campaign-row').map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)));
+      const rows = new Set(
+        this.jobs
+          .filter((j) => j.phase === 'queued' && j.purpose.type === 'campaign-row')
+          .map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)),
+      );
       if (submission.purpose?.type === 'campaign-row') rows.add(submission.purpose.row);
       this.mostAfterRefusal = Math.max(this.mostAfterRefusal, rows.size);
     }
     const job = {
-      id: `job-${this.jobs.length + 1}`, kind: submission.kind, purpose: submission.purpose, request: submission.body, createdAt: this.jobs.length,
-      phase: refused ? 'failed' : 'queued', remoteId: refused ? null : `r${this.jobs.length + 1}`, resultUrl: null, expiresAt: null, chargedCredits: null,
-      error: refused ? { code: Code.TooFrequent, endpoint: null, message: 'too frequent', explanation: 'too frequent' } : null,
+      id: `job-${this.jobs.length + 1}`,
+      kind: submission.kind,
+      purpose: submission.purpose,
+      request: submission.body,
+      createdAt: this.jobs.length,
+      phase: refused ? 'failed' : 'queued',
+      remoteId: refused ? null : `r${this.jobs.length + 1}`,
+      resultUrl: null,
+      expiresAt: null,
+      chargedCredits: null,
+      error: refused
+        ? { code: Code.TooFrequent, endpoint: null, message: 'too frequent', explanation: 'too frequent' }
+        : null,
     } as unknown as JobView;
     this.jobs.push(job);
     return { status: 'submitted', job };
@@ -51,7 +65,20 @@ class HandEngine {
     for (const job of this.jobs) {
       if (job.phase !== 'queued') continue;
       const row = job.purpose.type === 'campaign-row' ? job.purpose.row : -1;
-      Object.assign(job, failRows.includes(row) ? { phase: 'failed', error: { code: 1015, endpoint: null, message: 'x', explanation: 'the service could not make it' } } : { phase: 'completed', resultUrl: `https://cdn.example/${job.id}`, expiresAt: Date.now() + 7 * 86_400_000, chargedCredits: 2 });
+      Object.assign(
+        job,
+        failRows.includes(row)
+          ? {
+              phase: 'failed',
+              error: { code: 1015, endpoint: null, message: 'x', explanation: 'the service could not make it' },
+            }
+          : {
+              phase: 'completed',
+              resultUrl: `https://cdn.example/${job.id}`,
+              expiresAt: Date.now() + 7 * 86_400_000,
+              chargedCredits: 2,
+            },
+      );
       this.onEnd(job);
     }
   }
@@ -77,14 +104,30 @@ function setup(rows: number, concurrency = 2) {
   engine.onEnd = (job) => void runner.jobEnded(job);
   const settle = () => runner.idle();
   const template = loadTemplate();
-  const lines = [['First name', 'company', 'voice', 'avatar', 'logo'], ...Array.from({ length: rows }, (_, i) => [`P${i + 1}`, 'Co', 'sandbox_ava', 'SandboxBen', 'https://cdn.example/logo.png'])];
+  const lines = [
+    ['First name', 'company', 'voice', 'avatar', 'logo'],
+    ...Array.from({ length: rows }, (_, i) => [
+      `P${i + 1}`,
+      'Co',
+      'sandbox_ava',
+      'SandboxBen',
+      'https://cdn.example/logo.png',
+    ]),
+  ];
   const table = campaignTable(lines, columnVariables(template));
   const filled = fillRows(template, table.rows, { voice: null, avatar: null });
   const check = { rows: checkRows(filled, new Map()), voiceIds: {} };
-  const record = newCampaignRecord({ id: 'hand', label: 'hand.csv', template, check, sheetFolder: null, outDir: join(dataDir, 'out'), concurrency });
+  const record = newCampaignRecord({
+    id: 'hand',
+    label: 'hand.csv',
+    template,
+    check,
+    sheetFolder: null,
+    outDir: join(dataDir, 'out'),
+    concurrency,
+  });
   return { dataDir, engine, runner, saved, record, settle };
 }
-
 
 describe('the campaign runner, step by step', () => {
   it('holds at most its concurrency of rows under way, each row voiceovers first, then its video', async () => {
@@ -92,11 +135,18 @@ describe('the campaign runner, step by step', () => {
     await runner.create(record);
     const run = runner.run('hand');
     await settle();
-    expect(new Set(engine.created().map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)))).toEqual(new Set([0, 1]));
+    expect(new Set(engine.created().map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)))).toEqual(
+      new Set([0, 1]),
+    );
     expect(engine.created().map((j) => j.kind)).toEqual(['tts', 'tts']);
     engine.endAll();
     await settle();
-    expect(engine.created().filter((j) => j.phase === 'queued').map((j) => j.kind)).toEqual(['tts', 'tts']);
+    expect(
+      engine
+        .created()
+        .filter((j) => j.phase === 'queued')
+        .map((j) => j.kind),
+    ).toEqual(['tts', 'tts']);
     for (let i = 0; i < 12; i += 1) {
       engine.endAll();
       await settle();
@@ -120,7 +170,11 @@ describe('the campaign runner, step by step', () => {
     expect(engine.jobs.filter((j) => j.remoteId === null)).toHaveLength(2);
     // Three at once before the service refused; one at a time after.
     expect(engine.mostAfterRefusal).toBe(1);
-    const steps = engine.created().map((j) => (j.purpose.type === 'campaign-row' ? `${j.purpose.row}:${j.purpose.step}:${j.purpose.sceneId ?? ''}` : ''));
+    const steps = engine
+      .created()
+      .map((j) =>
+        j.purpose.type === 'campaign-row' ? `${j.purpose.row}:${j.purpose.step}:${j.purpose.sceneId ?? ''}` : '',
+      );
     expect(new Set(steps).size).toBe(steps.length);
     expect(steps).toHaveLength(9);
   });
@@ -165,7 +219,10 @@ describe('the campaign runner, step by step', () => {
     }
     const first = await run;
     expect(first.state).toBe('finished');
-    expect(first.rows[1]).toMatchObject({ state: 'failed', problems: ['Scene 1 (hello): the voiceover failed (the service could not make it)'] });
+    expect(first.rows[1]).toMatchObject({
+      state: 'failed',
+      problems: ['Scene 1 (hello): the voiceover failed (the service could not make it)'],
+    });
     expect(saved).toEqual([join(dataDir, 'out', '1 - P1.mp4')]);
     await runner.retryRow('hand', 1);
     const again = runner.run('hand');
@@ -174,9 +231,14 @@ describe('the campaign runner, step by step', () => {
       engine.endAll();
     }
     const second = await again;
-    expect(second.rows.map((r) => [r.state, r.take])).toEqual([['done', 0], ['done', 1]]);
+    expect(second.rows.map((r) => [r.state, r.take])).toEqual([
+      ['done', 0],
+      ['done', 1],
+    ]);
     expect(engine.created().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 0)).toHaveLength(3);
-    expect(engine.created().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 1 && j.purpose.take === 1)).toHaveLength(3);
+    expect(
+      engine.created().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 1 && j.purpose.take === 1),
+    ).toHaveLength(3);
     await runner.flush();
     const onDisk = JSON.parse(readFileSync(join(dataDir, 'campaigns', 'hand.json'), 'utf8'));
     expect(onDisk.rows.map((r: { state: string }) => r.state)).toEqual(['done', 'done']);

@@ -20,7 +20,8 @@ afterAll(async () => {
 
 /** Resolves once the engine holds at least `n` jobs the service made for campaign rows. */
 function created(engine: JobEngine, n: number): Promise<void> {
-  const enough = () => engine.list().filter((j) => j.purpose.type === 'campaign-row' && j.remoteId !== null).length >= n;
+  const enough = () =>
+    engine.list().filter((j) => j.purpose.type === 'campaign-row' && j.remoteId !== null).length >= n;
   return new Promise((resolve) => {
     if (enough()) return resolve();
     const stop = engine.subscribe(() => {
@@ -31,7 +32,11 @@ function created(engine: JobEngine, n: number): Promise<void> {
   });
 }
 
-const manifestOf = (outDir: string) => Papa.parse<Record<string, string>>(readFileSync(join(outDir, 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+const manifestOf = (outDir: string) =>
+  Papa.parse<Record<string, string>>(readFileSync(join(outDir, 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''), {
+    header: true,
+    skipEmptyLines: true,
+  }).data;
 
 describe('a campaign run against the sandbox', () => {
   it('makes each good row its voiceovers, then its video, saves it under its own name, and lists every row in the manifest', async () => {
@@ -50,14 +55,35 @@ describe('a campaign run against the sandbox', () => {
     ]);
     for (const file of ['1 - Ana.mp4', '2 - Bo.mp4', '4 - Di.mp4']) expect(existsSync(join(outDir, file))).toBe(true);
     // Each row speaks its own name: its voiceovers were made from its own script.
-    const scripts = host.engine.list().filter((j) => j.purpose.type === 'campaign-row' && j.kind === 'tts').map((j) => (j.request as { input_text: string }).input_text).sort();
-    expect(scripts).toEqual(['Hi Ana, this is for Co 1.', 'Hi Bo, this is for Co 2.', 'Hi Di, this is for Co 4.', 'See you soon, Ana.', 'See you soon, Bo.', 'See you soon, Di.']);
+    const scripts = host.engine
+      .list()
+      .filter((j) => j.purpose.type === 'campaign-row' && j.kind === 'tts')
+      .map((j) => (j.request as { input_text: string }).input_text)
+      .sort();
+    expect(scripts).toEqual([
+      'Hi Ana, this is for Co 1.',
+      'Hi Bo, this is for Co 2.',
+      'Hi Di, this is for Co 4.',
+      'See you soon, Ana.',
+      'See you soon, Bo.',
+      'See you soon, Di.',
+    ]);
     // Its video carries its own voiceovers and its own picture of the text (uploaded, not a local path).
-    const video = host.engine.list().find((j) => j.kind === 'avatar-video' && j.purpose.type === 'campaign-row' && j.purpose.row === 0);
-    const body = video?.request as { data: { voice: { voice_url: string }; elements: { id: string; url: string }[] }[] };
-    const ana = host.engine.list().find((j) => j.kind === 'tts' && (j.request as { input_text: string }).input_text === 'Hi Ana, this is for Co 1.');
+    const video = host.engine
+      .list()
+      .find((j) => j.kind === 'avatar-video' && j.purpose.type === 'campaign-row' && j.purpose.row === 0);
+    const body = video?.request as {
+      data: { voice: { voice_url: string }; elements: { id: string; url: string }[] }[];
+    };
+    const ana = host.engine
+      .list()
+      .find(
+        (j) => j.kind === 'tts' && (j.request as { input_text: string }).input_text === 'Hi Ana, this is for Co 1.',
+      );
     expect(body.data[0].voice.voice_url).toBe(ana?.resultUrl);
-    expect(body.data[0].elements.find((e) => e.id === 'title')?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.*\.png$/);
+    expect(body.data[0].elements.find((e) => e.id === 'title')?.url).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/files\/.*\.png$/,
+    );
     expect([...createdPerStep(dataDir).values()]).toEqual(Array(9).fill(1));
     expect(notes).toEqual(['Campaign "prospects.csv" finished: 3 done, 1 refused by the check of 4 rows']);
 
@@ -75,7 +101,7 @@ describe('a campaign run against the sandbox', () => {
     await host.stop();
   }, 120_000);
 
-  it('survives being dropped half way: a new runner from the record and the ledger goes on and creates no row\'s job twice', async () => {
+  it("survives being dropped half way: a new runner from the record and the ledger goes on and creates no row's job twice", async () => {
     const dataDir = mkdtempSync(join(dir, 'crash-'));
     const outDir = join(dataDir, 'out');
     const first = campaignHost(em, dataDir);

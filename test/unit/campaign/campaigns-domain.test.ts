@@ -29,13 +29,25 @@ afterAll(async () => {
 /** The domain as the host builds it, on a harness host: stills drawn by a real media toolkit. */
 function domainOn(host: ReturnType<typeof campaignHost>, granted: Map<string, string>) {
   const text = createTextPictures(join(dir, 'text'), (path) => pathToFileURL(path).href);
-  return createCampaignsDomain({ jobs: host.engine, catalogue: host.catalogue }, {
-    runner: host.runner,
-    openProject: async () => smallTemplate().project,
-    pathOf: (ref) => granted.get(ref) ?? null,
-    checkLinks: async (urls) => urls.map((url) => ({ url, ok: true, kind: 'image' as const, format: 'png' as const, durationMs: null, sizeBytes: 1, checkedAt: 0 })),
-    stills: campaignStills(media, (project) => text.flatten(project)),
-  });
+  return createCampaignsDomain(
+    { jobs: host.engine, catalogue: host.catalogue },
+    {
+      runner: host.runner,
+      openProject: async () => smallTemplate().project,
+      pathOf: (ref) => granted.get(ref) ?? null,
+      checkLinks: async (urls) =>
+        urls.map((url) => ({
+          url,
+          ok: true,
+          kind: 'image' as const,
+          format: 'png' as const,
+          durationMs: null,
+          sizeBytes: 1,
+          checkedAt: 0,
+        })),
+      stills: campaignStills(media, (project) => text.flatten(project)),
+    },
+  );
 }
 
 /** A host, its domain and a campaign's input on three prospects, the second without a first name. */
@@ -43,9 +55,21 @@ function threeProspects(prefix: string) {
   const dataDir = mkdtempSync(join(dir, prefix));
   const host = campaignHost(em, dataDir);
   const sheet = join(dataDir, 'prospects.csv');
-  writeFileSync(sheet, prospects(em, 3, [1]).map((line) => line.join(',')).join('\n'));
+  writeFileSync(
+    sheet,
+    prospects(em, 3, [1])
+      .map((line) => line.join(','))
+      .join('\n'),
+  );
   const domain = domainOn(host, new Map([['file:///granted/prospects.csv', sheet]]));
-  const input = { projectId: 'p1', file: 'file:///granted/prospects.csv', label: 'prospects.csv', fileName: '{{row}} - {{First name}}', outDir: join(dataDir, 'out'), concurrency: 4 };
+  const input = {
+    projectId: 'p1',
+    file: 'file:///granted/prospects.csv',
+    label: 'prospects.csv',
+    fileName: '{{row}} - {{First name}}',
+    outDir: join(dataDir, 'out'),
+    concurrency: 4,
+  };
   return { dataDir, host, h: domain.handlers, input };
 }
 
@@ -60,14 +84,25 @@ describe('the campaigns bridge domain', () => {
   it('checks a chosen spreadsheet against a library project, prices it, starts it only on an answer to that price, and follows it to its end', async () => {
     const { host, h, input } = threeProspects('domain-');
 
-    await expect(h['campaigns.check']({ ...input, file: 'file:///not/chosen.csv' })).rejects.toMatchObject({ code: 'not-allowed' });
+    await expect(h['campaigns.check']({ ...input, file: 'file:///not/chosen.csv' })).rejects.toMatchObject({
+      code: 'not-allowed',
+    });
     const check = await h['campaigns.check'](input);
-    expect(check.rows.map((r) => [r.row, r.fileName, r.problems])).toEqual([[0, '1 - Ana.mp4', []], [1, '2.mp4', ['{{First name}} is empty']], [2, '3 - Cy.mp4', []]]);
+    expect(check.rows.map((r) => [r.row, r.fileName, r.problems])).toEqual([
+      [0, '1 - Ana.mp4', []],
+      [1, '2.mp4', ['{{First name}} is empty']],
+      [2, '3 - Cy.mp4', []],
+    ]);
 
     const quote = await h['campaigns.quote'](input);
-    expect(quote.items.map((i) => [i.action, i.count])).toEqual([['tts', 4], ['avatar-video', 2]]);
+    expect(quote.items.map((i) => [i.action, i.count])).toEqual([
+      ['tts', 4],
+      ['avatar-video', 2],
+    ]);
     // The sandbox publishes no price for these: an answer naming a figure is not an answer to this price.
-    await expect(h['campaigns.create'](input, { by: 'user', credits: 5 })).rejects.toMatchObject({ code: 'confirmation-required' });
+    await expect(h['campaigns.create'](input, { by: 'user', credits: 5 })).rejects.toMatchObject({
+      code: 'confirmation-required',
+    });
     expect(await h['campaigns.list']()).toEqual([]);
     // The bridge refuses a create that carries no answer at all, before any handler runs.
     expect(campaignsCalls['campaigns.create'].args.safeParse([input]).success).toBe(false);
@@ -76,21 +111,27 @@ describe('the campaigns bridge domain', () => {
     expect(started.counts).toEqual({ pending: 2, invalid: 1 });
     const done = await host.runner.run(started.id);
     expect(done.rows.map((r) => r.state)).toEqual(['done', 'invalid', 'done']);
-    expect((await h['campaigns.list']()).map((c) => [c.id, c.state, c.counts])).toEqual([[started.id, 'finished', { done: 2, invalid: 1 }]]);
+    expect((await h['campaigns.list']()).map((c) => [c.id, c.state, c.counts])).toEqual([
+      [started.id, 'finished', { done: 2, invalid: 1 }],
+    ]);
     expect((await h['campaigns.get'](started.id)).rows[0].fileName).toBe('1 - Ana.mp4');
-    await expect(h['campaigns.retryRow'](started.id, 0, { by: 'user', credits: 3 })).rejects.toMatchObject({ code: 'confirmation-required' });
+    await expect(h['campaigns.retryRow'](started.id, 0, { by: 'user', credits: 3 })).rejects.toMatchObject({
+      code: 'confirmation-required',
+    });
     await expect(h['campaigns.get']('nope')).rejects.toMatchObject({ code: 'not-found' });
     await host.stop();
   }, 120_000);
 
-  it('hands out a checked row\'s own project for the local preview, refuses a bad row by its reason, and draws the first frames of the good rows on one contact sheet', async () => {
+  it("hands out a checked row's own project for the local preview, refuses a bad row by its reason, and draws the first frames of the good rows on one contact sheet", async () => {
     const { host, h, input, dataDir } = threeProspects('stills-');
 
     const third = await h['campaigns.rowProject'](input, 2);
     const text = JSON.stringify(third);
     expect(text).toContain('Cy');
     expect(text).not.toContain('{{First name}}');
-    await expect(h['campaigns.rowProject'](input, 1)).rejects.toThrow(/Row 2 cannot be shown until it is fixed: \{\{First name\}\} is empty/);
+    await expect(h['campaigns.rowProject'](input, 1)).rejects.toThrow(
+      /Row 2 cannot be shown until it is fixed: \{\{First name\}\} is empty/,
+    );
     await expect(h['campaigns.rowProject'](input, 7)).rejects.toMatchObject({ code: 'not-found' });
     // A cell corrected in the table is what the preview shows, and it makes the bad row good.
     const fixed = await h['campaigns.rowProject']({ ...input, edits: { '1': { first_name: 'Bea' } } }, 1);
@@ -104,7 +145,20 @@ describe('the campaigns bridge domain', () => {
     // Each cell is its own row's opening: the two names make two different pictures.
     const file = join(dataDir, 'sheet.png');
     writeFileSync(file, png.bytes);
-    const cellOf = async (i: number) => execFileSync(await media.binary('ffmpeg'), ['-loglevel', 'error', '-i', file, '-vf', `crop=${CONTACT_CELL_WIDTH}:${(contact.height - 12)}:${6 + i * (CONTACT_CELL_WIDTH + 6)}:6`, '-f', 'rawvideo', '-pix_fmt', 'gray', '-']);
+    const cellOf = async (i: number) =>
+      execFileSync(await media.binary('ffmpeg'), [
+        '-loglevel',
+        'error',
+        '-i',
+        file,
+        '-vf',
+        `crop=${CONTACT_CELL_WIDTH}:${contact.height - 12}:${6 + i * (CONTACT_CELL_WIDTH + 6)}:6`,
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'gray',
+        '-',
+      ]);
     const [a, b] = [await cellOf(0), await cellOf(1)];
     expect(a.length).toBe(b.length);
     expect(a.equals(b)).toBe(false);

@@ -20,9 +20,17 @@ function captioned(): Project {
   return setSceneCaptions(p, 'scene-2', [{ text: 'Second scene, --> arrow.', startMs: 100, endMs: 900 }]);
 }
 
-function sidecars(project: Project | null, kind: JobRecord['kind'] = 'avatar-video', reads: string[] = []): CaptionSidecars {
+function sidecars(
+  project: Project | null,
+  kind: JobRecord['kind'] = 'avatar-video',
+  reads: string[] = [],
+): CaptionSidecars {
   const job = { id: 'job-1', kind, projectId: 'proj' } as JobRecord;
-  return new CaptionSidecars({ job: (id) => (id === 'job-1' ? job : null), project: async (id) => (reads.push(id), project), log: { warn: () => undefined } as never });
+  return new CaptionSidecars({
+    job: (id) => (id === 'job-1' ? job : null),
+    project: async (id) => (reads.push(id), project),
+    log: { warn: () => undefined } as never,
+  });
 }
 
 describe('captions beside downloaded results', () => {
@@ -31,16 +39,24 @@ describe('captions beside downloaded results', () => {
     writeFileSync(video, 'video');
     const paths = await sidecars(captioned()).write('job-1', video);
     expect(paths).toEqual({ srt: join(dir, 'Result one.srt'), vtt: join(dir, 'Result one.vtt') });
-    expect(readFileSync(paths!.srt, 'utf8')).toBe('1\n00:00:00,250 --> 00:00:01,500\nFirst words.\n\n2\n00:00:03,100 --> 00:00:03,900\nSecond scene, --> arrow.\n');
-    expect(readFileSync(paths!.vtt, 'utf8')).toBe('WEBVTT\n\n00:00:00.250 --> 00:00:01.500\nFirst words.\n\n00:00:03.100 --> 00:00:03.900\nSecond scene, → arrow.\n');
+    expect(readFileSync(paths!.srt, 'utf8')).toBe(
+      '1\n00:00:00,250 --> 00:00:01,500\nFirst words.\n\n2\n00:00:03,100 --> 00:00:03,900\nSecond scene, --> arrow.\n',
+    );
+    expect(readFileSync(paths!.vtt, 'utf8')).toBe(
+      'WEBVTT\n\n00:00:00.250 --> 00:00:01.500\nFirst words.\n\n00:00:03.100 --> 00:00:03.900\nSecond scene, → arrow.\n',
+    );
   });
 
   it('writes nothing when the option is off, for a voiceover, for an unknown job or without captions', async () => {
     const video = join(dir, 'Off.mp4');
-    expect(await sidecars(setCaptionSettings(captioned(), { besideDownloads: false })).write('job-1', video)).toBeNull();
+    expect(
+      await sidecars(setCaptionSettings(captioned(), { besideDownloads: false })).write('job-1', video),
+    ).toBeNull();
     expect(await sidecars(captioned(), 'tts').write('job-1', video)).toBeNull();
     expect(await sidecars(captioned()).write('job-2', video)).toBeNull();
-    expect(await sidecars(createProject({ id: 'proj', kind: 'avatar-video', output: '16:9-720p' })).write('job-1', video)).toBeNull();
+    expect(
+      await sidecars(createProject({ id: 'proj', kind: 'avatar-video', output: '16:9-720p' })).write('job-1', video),
+    ).toBeNull();
     expect(existsSync(sidecarPaths(video).srt)).toBe(false);
   });
 

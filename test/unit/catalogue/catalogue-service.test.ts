@@ -3,14 +3,29 @@ import { CatalogueService } from '../../../electron/services/catalogue/catalogue
 import { ServiceClient } from '../../../electron/services/client';
 import { fail, ok, scriptedFetch, voice } from '../client/fake-fetch';
 
-const model = (value: string, sort: number) => ({ type: 1501, label: value, value, sort, resolutionList: [{ label: '720p', value: '720p', width: 1280, height: 720, unit_credit: 4 }] });
+const model = (value: string, sort: number) => ({
+  type: 1501,
+  label: value,
+  value,
+  sort,
+  resolutionList: [{ label: '720p', value: '720p', width: 1280, height: 720, unit_credit: 4 }],
+});
 
 function setup(script: Parameters<typeof scriptedFetch>[0]) {
   const fake = scriptedFetch(script);
-  const client = new ServiceClient({ baseUrl: 'http://svc.test', credentials: { kind: 'api-key', apiKey: 'k-123456' }, fetch: fake.fetch, sleep: async () => undefined, maxAttempts: 1 });
+  const client = new ServiceClient({
+    baseUrl: 'http://svc.test',
+    credentials: { kind: 'api-key', apiKey: 'k-123456' },
+    fetch: fake.fetch,
+    sleep: async () => undefined,
+    maxAttempts: 1,
+  });
   let now = 0;
   let connectionId = 'a';
-  const catalogue = new CatalogueService({ clock: { now: () => now }, connections: { active: async () => ({ id: connectionId }), client: async () => client } });
+  const catalogue = new CatalogueService({
+    clock: { now: () => now },
+    connections: { active: async () => ({ id: connectionId }), client: async () => client },
+  });
   return { catalogue, seen: fake.seen, tick: (ms: number) => (now += ms), use: (id: string) => (connectionId = id) };
 }
 
@@ -30,10 +45,19 @@ describe('CatalogueService', () => {
 
   it('lets an ask made while the client is still starting join the load already under way', async () => {
     const fake = scriptedFetch([ok([voice]), ok([voice])]);
-    const client = new ServiceClient({ baseUrl: 'http://svc.test', credentials: { kind: 'api-key', apiKey: 'k-123456' }, fetch: fake.fetch, sleep: async () => undefined, maxAttempts: 1 });
+    const client = new ServiceClient({
+      baseUrl: 'http://svc.test',
+      credentials: { kind: 'api-key', apiKey: 'k-123456' },
+      fetch: fake.fetch,
+      sleep: async () => undefined,
+      maxAttempts: 1,
+    });
     let started: (c: ServiceClient) => void = () => undefined;
     const starting = new Promise<ServiceClient>((resolve) => (started = resolve));
-    const catalogue = new CatalogueService({ clock: { now: () => 0 }, connections: { active: async () => ({ id: 'sandbox' }), client: () => starting } });
+    const catalogue = new CatalogueService({
+      clock: { now: () => 0 },
+      connections: { active: async () => ({ id: 'sandbox' }), client: () => starting },
+    });
     const first = catalogue.voices();
     const second = catalogue.voices();
     started(client);

@@ -8,7 +8,10 @@ import { catalogueFactsOf } from '../../../electron/services/projects/templates-
 /** A connection with `count` avatars, paged as the service pages them (100 by default); each ask recorded. */
 function paged(count: number) {
   const asked: AvatarQuery[] = [];
-  const all = Array.from({ length: count }, (_, i) => ({ avatar_id: `Avatar${i + 1}`, url: `https://cdn.example/${i + 1}.mp4` }) as CatalogueAvatar);
+  const all = Array.from(
+    { length: count },
+    (_, i) => ({ avatar_id: `Avatar${i + 1}`, url: `https://cdn.example/${i + 1}.mp4` }) as CatalogueAvatar,
+  );
   return {
     asked,
     voices: async () => [{ voice_id: 'sandbox_ava', name: 'Ava' }] as never,
@@ -28,7 +31,11 @@ describe("a campaign's avatar check reads the connection's whole list", () => {
     expect(avatar?.('Avatar230')).toBe(true);
     expect(avatar?.('Avatar1')).toBe(true);
     expect(avatar?.('Nobody')).toBe(false);
-    expect(catalogue.asked).toEqual([{ page: 1, size: 100 }, { page: 2, size: 100 }, { page: 3, size: 100 }]);
+    expect(catalogue.asked).toEqual([
+      { page: 1, size: 100 },
+      { page: 2, size: 100 },
+      { page: 3, size: 100 },
+    ]);
   });
 
   it('stops at the empty page after a list that fills its last page exactly', async () => {
@@ -49,10 +56,19 @@ describe("a template's avatars are matched against the connection's whole list",
   it('keeps an avatar that is on the third page when a project is made from a template', async () => {
     const lists = paged(250);
     // The catalogue service the host and the CLI hand to catalogueFactsOf, over a client that pages.
-    const client = { call: async (name: string, query: AvatarQuery) => (name === 'avatarList' ? lists.avatars(query) : lists.voices()) };
-    const catalogue = new CatalogueService({ connections: { active: async () => ({ id: 'c' }), client: async () => client as never }, clock: { now: () => 0 } });
+    const client = {
+      call: async (name: string, query: AvatarQuery) => (name === 'avatarList' ? lists.avatars(query) : lists.voices()),
+    };
+    const catalogue = new CatalogueService({
+      connections: { active: async () => ({ id: 'c' }), client: async () => client as never },
+      clock: { now: () => 0 },
+    });
     const facts = await catalogueFactsOf(catalogue);
     expect(facts.avatars).toHaveLength(250);
-    expect(facts.avatars.find((a) => a.avatarId === 'Avatar230')).toEqual({ avatarId: 'Avatar230', url: 'https://cdn.example/230.mp4', from: 2 });
+    expect(facts.avatars.find((a) => a.avatarId === 'Avatar230')).toEqual({
+      avatarId: 'Avatar230',
+      url: 'https://cdn.example/230.mp4',
+      from: 2,
+    });
   });
 });

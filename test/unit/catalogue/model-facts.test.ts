@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AiModel } from '../../../electron/common/api';
-import { describeFlags, describeResolutions, formatModels, parseModelTypes } from '../../../electron/common/catalogue/model-facts';
+import {
+  describeFlags,
+  describeResolutions,
+  formatModels,
+  parseModelTypes,
+} from '../../../electron/common/catalogue/model-facts';
 
 const model: AiModel = {
   type: 2101,
@@ -26,7 +31,14 @@ describe('model facts', () => {
 
   it('states resolutions with size and credits per unit, and only the flags the service gave', () => {
     expect(describeResolutions(model)).toEqual(['720p (1280×720): 10 credits per unit']);
-    expect(describeFlags(model)).toEqual(['Pro plan required', 'not marked as paid', 'no last frame', 'prompt extension supported', 'up to 1 image', 'up to 4 per request']);
+    expect(describeFlags(model)).toEqual([
+      'Pro plan required',
+      'not marked as paid',
+      'no last frame',
+      'prompt extension supported',
+      'up to 1 image',
+      'up to 4 per request',
+    ]);
     expect(describeFlags({ type: 1501, label: 'Bare', value: 'b', resolutionList: [] })).toEqual([]);
   });
 

@@ -23,7 +23,10 @@ describe('prices from the AI model list', () => {
       asked.push(types);
       return [swapModel('fast', 7), swapModel('fine', 12)];
     });
-    expect(await estimate('character-swap', swap)).toEqual({ credits: 21, basis: '12 s at 720p: 3 started 5 s × 7 credits = 21 credits' });
+    expect(await estimate('character-swap', swap)).toEqual({
+      credits: 21,
+      basis: '12 s at 720p: 3 started 5 s × 7 credits = 21 credits',
+    });
     expect((await estimate('character-swap', { ...swap, model_name: 'fine' }))?.credits).toBe(36);
     expect((await estimate('character-swap', { ...swap, resolution: '480p', duration: 5 }))?.credits).toBe(3);
     expect(asked).toEqual([[2101], [2101], [2101]]);
@@ -33,12 +36,16 @@ describe('prices from the AI model list', () => {
     expect(await estimate('tts', tts)).toBeNull();
   });
 
-  it('is what the ledger records as the cost; a list that cannot be read leaves the kind\'s estimate', async () => {
+  it("is what the ledger records as the cost; a list that cannot be read leaves the kind's estimate", async () => {
     const service = new FakeService();
     const storage = new MemoryLedgerStorage();
     const engine = (estimator: NonNullable<JobEngineDeps['estimator']>) =>
       new JobEngine({ storage, connections: fakeConnections(service), clock: { now: () => Date.now() }, estimator });
-    const priced = await engine(async () => ({ credits: 4, basis: 'from the list' })).submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
+    const priced = await engine(async () => ({ credits: 4, basis: 'from the list' })).submit({
+      confirmation: { by: 'script' },
+      kind: 'tts',
+      body: tts,
+    });
     if (priced.status !== 'submitted') throw new Error('not sent');
     expect(storage.records.get(priced.job.id)?.costEstimate).toEqual({ credits: 4, basis: 'from the list' });
     const unread = await engine(async () => {

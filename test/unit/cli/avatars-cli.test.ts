@@ -17,10 +17,19 @@ let dir: string;
 
 function io(env: Record<string, string> = { STUDIO_API_KEY: '' }) {
   const lines = { out: [] as string[], err: [] as string[] };
-  const value: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: { ...env, STUDIO_API_KEY: emulator.apiKey }, cwd: dir };
+  const value: CliIo = {
+    out: (t) => lines.out.push(t),
+    err: (t) => lines.err.push(t),
+    env: { ...env, STUDIO_API_KEY: emulator.apiKey },
+    cwd: dir,
+  };
   return { io: value, ...lines };
 }
-const cli = (args: string[], session = io()) => runCli([...args, '--base-url', emulator.url, '--data-dir', dataDir], session.io).then((code) => ({ code, ...session }));
+const cli = (args: string[], session = io()) =>
+  runCli([...args, '--base-url', emulator.url, '--data-dir', dataDir], session.io).then((code) => ({
+    code,
+    ...session,
+  }));
 const firstLine = (lines: string[]) => lines.join('\n').split('\n')[0];
 const jobFiles = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
 
@@ -40,7 +49,11 @@ async function officialClip(): Promise<AvatarRecord & { url: string; avatar_id: 
 }
 
 /** The line that says why nothing was sent. */
-const refusalOf = (lines: string[]): string | undefined => lines.join('\n').split('\n').find((line) => line.startsWith('Not sent'));
+const refusalOf = (lines: string[]): string | undefined =>
+  lines
+    .join('\n')
+    .split('\n')
+    .find((line) => line.startsWith('Not sent'));
 
 describe('studio avatars', () => {
   it('lists every page of official or uploaded, talking or streaming avatars, as JSON or one line each', async () => {
@@ -60,10 +73,28 @@ describe('studio avatars', () => {
 
   it('uploads a link and with --wait follows it to ready; show then reads it by avatar_id', async () => {
     const clip = await officialClip();
-    const sent = await cli(['avatars', 'upload', '--yes', clip.url, '--id', 'FromCli1', '--name', 'From the CLI', '--type', '2', '--wait', '--json']);
+    const sent = await cli([
+      'avatars',
+      'upload',
+      '--yes',
+      clip.url,
+      '--id',
+      'FromCli1',
+      '--name',
+      'From the CLI',
+      '--type',
+      '2',
+      '--wait',
+      '--json',
+    ]);
     expect(sent.code, sent.err.join('\n')).toBe(0);
     const job = JSON.parse(sent.out.join('\n')) as JobView;
-    expect(job).toMatchObject({ kind: 'avatar-upload', phase: 'completed', remoteStatus: 3, request: { avatar_id: 'FromCli1', name: 'From the CLI', type: 2, url_from: 1 } });
+    expect(job).toMatchObject({
+      kind: 'avatar-upload',
+      phase: 'completed',
+      remoteStatus: 3,
+      request: { avatar_id: 'FromCli1', name: 'From the CLI', type: 2, url_from: 1 },
+    });
 
     const shown = await cli(['avatars', 'show', 'FromCli1']);
     expect(shown.code, shown.err.join('\n')).toBe(0);
@@ -87,7 +118,9 @@ describe('studio avatars', () => {
     const taken = await cli(['avatars', 'upload', '--yes', clip.url, '--id', clip.avatar_id, '--name', 'Copy']);
     expect(taken.code).toBe(2);
     // The price line comes first; the refusal follows it.
-    expect(refusalOf(taken.err)).toContain(`Not sent: The avatar_id "${clip.avatar_id}" is already used on this connection`);
+    expect(refusalOf(taken.err)).toContain(
+      `Not sent: The avatar_id "${clip.avatar_id}" is already used on this connection`,
+    );
     const missing = await cli(['avatars', 'upload', '--yes', 'no-such-file.mp4', '--id', 'Missing1', '--name', 'M']);
     expect(missing.code).toBe(2);
     expect(firstLine(missing.err)).toBe('no-such-file.mp4 is neither an http(s) link nor a file on this computer');
@@ -95,16 +128,30 @@ describe('studio avatars', () => {
     copyFileSync(join(import.meta.dirname, '../../media-corpus/committed/photo.heic'), join(dir, 'portrait.heic'));
     const heic = await cli(['avatars', 'upload', '--yes', 'portrait.heic', '--id', 'Heic1', '--name', 'H']);
     expect(heic.code).toBe(2);
-    expect(refusalOf(heic.err)).toMatch(/^Not sent: A HEIC picture cannot be used for an uploaded avatar: .*Save it as JPEG or PNG/);
+    expect(refusalOf(heic.err)).toMatch(
+      /^Not sent: A HEIC picture cannot be used for an uploaded avatar: .*Save it as JPEG or PNG/,
+    );
     expect(jobFiles()).toBe(before);
   });
 
-  it('exits 1 with the service\'s reason when an upload fails, and names an avatar that does not exist', async () => {
+  it("exits 1 with the service's reason when an upload fails, and names an avatar that does not exist", async () => {
     const voices = await cli(['voices', 'list', '--from', '3', '--json']);
     const [voice] = JSON.parse(voices.out.join('\n')) as { preview: string }[];
-    const failed = await cli(['avatars', 'upload', '--yes', voice.preview, '--id', 'OnlySound1', '--name', 'Sound', '--wait']);
+    const failed = await cli([
+      'avatars',
+      'upload',
+      '--yes',
+      voice.preview,
+      '--id',
+      'OnlySound1',
+      '--name',
+      'Sound',
+      '--wait',
+    ]);
     expect(failed.code).toBe(1);
-    expect(failed.err.join('\n')).toContain('The job did not complete: The service could not finish this job: url holds no picture');
+    expect(failed.err.join('\n')).toContain(
+      'The job did not complete: The service could not finish this job: url holds no picture',
+    );
     const unknown = await cli(['avatars', 'show', 'NoSuchAvatar9']);
     expect(unknown.code).toBe(1);
     expect(unknown.err.join('\n')).toContain('No avatar with the id "NoSuchAvatar9" on this connection');
@@ -112,10 +159,37 @@ describe('studio avatars', () => {
 
   it('uploads a local file to the storage first (the built-in sandbox) and sends its link', async () => {
     const picture = join(dir, 'face.png');
-    execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=320x240', '-frames:v', '1', picture]);
+    execFileSync((await resolveMediaBinary('ffmpeg')).path, [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=orange:s=320x240',
+      '-frames:v',
+      '1',
+      picture,
+    ]);
     const session = io();
     // No --base-url: the job and the storage are both the data folder's own sandbox.
-    const code = await runCli(['avatars', 'upload', '--yes', 'face.png', '--id', 'LocalFace1', '--name', 'Local face', '--wait', '--json', '--data-dir', join(dir, 'own')], session.io);
+    const code = await runCli(
+      [
+        'avatars',
+        'upload',
+        '--yes',
+        'face.png',
+        '--id',
+        'LocalFace1',
+        '--name',
+        'Local face',
+        '--wait',
+        '--json',
+        '--data-dir',
+        join(dir, 'own'),
+      ],
+      session.io,
+    );
     expect(code, session.err.join('\n')).toBe(0);
     const job = JSON.parse(session.out.join('\n')) as JobView;
     expect(job.phase).toBe('completed');

@@ -26,15 +26,29 @@ describe('studio campaign', () => {
     const data = join(dir, 'data');
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
     // A per-row logo given as a file beside the spreadsheet.
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1', join(dir, 'logo.png')]);
-    writeFileSync(join(dir, 'prospects.csv'), [
-      'First name,company,voice,avatar,logo',
-      'Ana,Acme,Ava,SandboxBen,logo.png',
-      ',Acme,Ava,SandboxBen,logo.png',
-      'Bo,Beta,Oliver,SandboxBen,logo.png',
-      'Cy,Gamma,Nobody,SandboxBen,logo.png',
-      'Di,Delta,Ava,SandboxBen,missing.png',
-    ].join('\n'));
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=orange:s=64x64',
+      '-frames:v',
+      '1',
+      join(dir, 'logo.png'),
+    ]);
+    writeFileSync(
+      join(dir, 'prospects.csv'),
+      [
+        'First name,company,voice,avatar,logo',
+        'Ana,Acme,Ava,SandboxBen,logo.png',
+        ',Acme,Ava,SandboxBen,logo.png',
+        'Bo,Beta,Oliver,SandboxBen,logo.png',
+        'Cy,Gamma,Nobody,SandboxBen,logo.png',
+        'Di,Delta,Ava,SandboxBen,missing.png',
+      ].join('\n'),
+    );
 
     const checked = await cli(['campaign', 'check', 'greeting.json', 'prospects.csv', '--data-dir', data]);
     expect(checked.code).toBe(EXIT.refused);
@@ -45,16 +59,39 @@ describe('studio campaign', () => {
     expect(said).toMatch(/Row 5: Scene 1 \(hello\), element logo \(logo\): the image link is broken/);
 
     // Paid: without --yes (and no one to answer) the total is said and nothing is sent.
-    const unasked = await cli(['campaign', 'run', 'greeting.json', 'prospects.csv', '--out', 'out', '--data-dir', data]);
+    const unasked = await cli([
+      'campaign',
+      'run',
+      'greeting.json',
+      'prospects.csv',
+      '--out',
+      'out',
+      '--data-dir',
+      data,
+    ]);
     expect(unasked.code).toBe(EXIT.refused);
     expect(unasked.err.join('\n')).toMatch(/4 × tts \+ 2 × avatar-video on "Sandbox": [\s\S]*Nothing was sent/);
     expect(createdPerStep(data)).toEqual([]);
 
-    const run = await cli(['campaign', 'run', 'greeting.json', 'prospects.csv', '--out', 'out', '--yes', '--json', '--data-dir', data]);
+    const run = await cli([
+      'campaign',
+      'run',
+      'greeting.json',
+      'prospects.csv',
+      '--out',
+      'out',
+      '--yes',
+      '--json',
+      '--data-dir',
+      data,
+    ]);
     expect(run.code).toBe(EXIT.ok);
     expect(JSON.parse(run.out.join('\n')).counts).toEqual({ done: 2, invalid: 3 });
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['1 - Ana.mp4', '3 - Bo.mp4', 'manifest.csv']);
-    const manifest = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'out', 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+    const manifest = Papa.parse<Record<string, string>>(
+      readFileSync(join(dir, 'out', 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''),
+      { header: true, skipEmptyLines: true },
+    ).data;
     expect(manifest.map((m) => [m.row, m['First name'], m.status, m.file])).toEqual([
       ['1', 'Ana', 'done', '1 - Ana.mp4'],
       ['2', '', 'invalid', ''],
@@ -66,7 +103,18 @@ describe('studio campaign', () => {
     expect(createdPerStep(data)).toEqual(Array(6).fill(1));
 
     // The same folder again: every row is where it was, nothing is sent; --strict fails on the refused rows.
-    const again = await cli(['campaign', 'run', 'greeting.json', 'prospects.csv', '--out', 'out', '--yes', '--strict', '--data-dir', data]);
+    const again = await cli([
+      'campaign',
+      'run',
+      'greeting.json',
+      'prospects.csv',
+      '--out',
+      'out',
+      '--yes',
+      '--strict',
+      '--data-dir',
+      data,
+    ]);
     expect(again.code).toBe(EXIT.failed);
     expect(createdPerStep(data)).toEqual(Array(6).fill(1));
 
@@ -81,9 +129,38 @@ describe('studio campaign', () => {
     const data = join(dir, 'killed');
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
     const logo = join(dir, 'logo.png');
-    if (!existsSync(logo)) execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1', logo]);
-    writeFileSync(join(dir, 'many.csv'), ['First name,company,voice,avatar,logo', ...NAMES.slice(0, 4).map((n) => `${n},Co,Ava,SandboxBen,logo.png`)].join('\n'));
-    const args = ['campaign', 'run', join(dir, 'greeting.json'), join(dir, 'many.csv'), '--out', join(dir, 'many'), '--yes', '--concurrency', '2', '--data-dir', data];
+    if (!existsSync(logo))
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=orange:s=64x64',
+        '-frames:v',
+        '1',
+        logo,
+      ]);
+    writeFileSync(
+      join(dir, 'many.csv'),
+      ['First name,company,voice,avatar,logo', ...NAMES.slice(0, 4).map((n) => `${n},Co,Ava,SandboxBen,logo.png`)].join(
+        '\n',
+      ),
+    );
+    const args = [
+      'campaign',
+      'run',
+      join(dir, 'greeting.json'),
+      join(dir, 'many.csv'),
+      '--out',
+      join(dir, 'many'),
+      '--yes',
+      '--concurrency',
+      '2',
+      '--data-dir',
+      data,
+    ];
     /** Every step the ledger holds a job for that was not refused before anything was made. */
     const sentPerStep = () => {
       const counts = new Map<string, number>();

@@ -13,22 +13,56 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: join(dir, 'data') }, cwd: dir, stdin: async () => '' };
+  const value: CliIo = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env: { STUDIO_DATA_DIR: join(dir, 'data') },
+    cwd: dir,
+    stdin: async () => '',
+  };
   return { io: value, out, err };
 }
 
 describe('studio captions burn', () => {
   it('burns the .srt beside a video into a copy and prints where', async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=white:s=320x180:d=1:r=10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', join(dir, 'Clip.mp4')]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=white:s=320x180:d=1:r=10',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      join(dir, 'Clip.mp4'),
+    ]);
     writeFileSync(join(dir, 'Clip.srt'), '\uFEFF1\r\n00:00:00,100 --> 00:00:00,900\r\nПривет, мир\r\n');
     const { io: cli, out, err } = io();
-    expect(await runCli(['captions', 'burn', 'Clip.mp4', '--data-dir', join(dir, 'data')], cli), err.join('\n')).toBe(0);
+    expect(await runCli(['captions', 'burn', 'Clip.mp4', '--data-dir', join(dir, 'data')], cli), err.join('\n')).toBe(
+      0,
+    );
     expect(out.join('\n')).toBe(`${join(dir, 'Clip (captions).mp4')}  1 caption burned in`);
     expect(existsSync(join(dir, 'Clip (captions).mp4'))).toBe(true);
   });
 
   it('names the missing captions file and a block it cannot read', async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=white:s=320x180:d=1:r=10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', join(dir, 'Bare.mp4')]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=white:s=320x180:d=1:r=10',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      join(dir, 'Bare.mp4'),
+    ]);
     const missing = io();
     expect(await runCli(['captions', 'burn', 'Bare.mp4'], missing.io)).toBe(2);
     expect(missing.err.join('\n')).toContain(`No captions at ${join(dir, 'Bare.srt')}`);
@@ -41,7 +75,9 @@ describe('studio captions burn', () => {
 
 describe('reading SubRip files', () => {
   it('reads numbered and unnumbered blocks, CRLF, "." before milliseconds and several lines', () => {
-    expect(parseSrt('1\r\n00:00:01,250 --> 00:00:02,000\r\nOne\r\n\r\n00:00:03.5 --> 00:00:04.000\r\nTwo\r\nlines\r\n')).toEqual([
+    expect(
+      parseSrt('1\r\n00:00:01,250 --> 00:00:02,000\r\nOne\r\n\r\n00:00:03.5 --> 00:00:04.000\r\nTwo\r\nlines\r\n'),
+    ).toEqual([
       { text: 'One', startMs: 1250, endMs: 2000 },
       { text: 'Two\nlines', startMs: 3500, endMs: 4000 },
     ]);

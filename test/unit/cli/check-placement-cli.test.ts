@@ -20,7 +20,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function io(env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: join(dir, 'data'), ...env }, cwd: dir };
+  const value: CliIo = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env: { STUDIO_DATA_DIR: join(dir, 'data'), ...env },
+    cwd: dir,
+  };
   return { io: value, out, err };
 }
 
@@ -35,7 +40,9 @@ describe('studio check-placement', () => {
   it('says what it would send and its cost, and sends nothing without --yes', async () => {
     const run = io();
     expect(await runCli(['check-placement'], run.io)).toBe(3);
-    expect(run.err.join('\n')).toMatch(/One talking avatar, 640×360[\s\S]*Cost: [\s\S]*Balance: \d+ credits[\s\S]*Nothing was sent/);
+    expect(run.err.join('\n')).toMatch(
+      /One talking avatar, 640×360[\s\S]*Cost: [\s\S]*Balance: \d+ credits[\s\S]*Nothing was sent/,
+    );
   }, 120_000);
 
   for (const convention of CONVENTIONS) {
@@ -50,16 +57,58 @@ describe('studio check-placement', () => {
 
         // Calibrated: a project written in the proven convention lands where the canvas showed it.
         await ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:size=100x50', '-frames:v', '1', join(dir, 'red.png')]);
-        const upload = await fetch(`${em.url}/__sandbox/uploads/red.png`, { method: 'PUT', headers: { 'x-api-key': em.apiKey }, body: readFileSync(join(dir, 'red.png')) });
+        const upload = await fetch(`${em.url}/__sandbox/uploads/red.png`, {
+          method: 'PUT',
+          headers: { 'x-api-key': em.apiKey },
+          body: readFileSync(join(dir, 'red.png')),
+        });
         const redUrl = ((await upload.json()) as { data: { url: string } }).data.url;
         const avatarUrl = sample(em, 'avatar-SandboxAnna.mp4');
         const clip = await probe(avatarUrl);
         let p: Project = createProject({ id: 'p', kind: 'talking-avatar', output: { width: 320, height: 180 } });
-        p = addElement(p, 'scene-1', { id: 'avatar', type: 'avatar', url: avatarUrl, avatarFrom: 3, x: 260, y: 120, width: 40, height: 40, mediaSize: { width: clip.width!, height: clip.height! } });
-        p = addElement(p, 'scene-1', { id: 'red', type: 'image', url: redUrl, x: 30, y: 40, width: 100, height: 50, mediaSize: { width: 100, height: 50 } });
-        p = addElement(p, 'scene-1', { id: 'voice', type: 'audio', url: sample(em, 'voice-sandbox_isla.mp3'), x: 0, y: 0, width: 0, height: 0 });
-        const created = dataOf(await call(em, 'talkingAvatarCreate', toTalkingAvatarBody(p, { placement: result.convention }) as unknown as Record<string, unknown>));
-        const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3));
+        p = addElement(p, 'scene-1', {
+          id: 'avatar',
+          type: 'avatar',
+          url: avatarUrl,
+          avatarFrom: 3,
+          x: 260,
+          y: 120,
+          width: 40,
+          height: 40,
+          mediaSize: { width: clip.width!, height: clip.height! },
+        });
+        p = addElement(p, 'scene-1', {
+          id: 'red',
+          type: 'image',
+          url: redUrl,
+          x: 30,
+          y: 40,
+          width: 100,
+          height: 50,
+          mediaSize: { width: 100, height: 50 },
+        });
+        p = addElement(p, 'scene-1', {
+          id: 'voice',
+          type: 'audio',
+          url: sample(em, 'voice-sandbox_isla.mp3'),
+          x: 0,
+          y: 0,
+          width: 0,
+          height: 0,
+        });
+        const created = dataOf(
+          await call(
+            em,
+            'talkingAvatarCreate',
+            toTalkingAvatarBody(p, { placement: result.convention }) as unknown as Record<string, unknown>,
+          ),
+        );
+        const done = dataOf(
+          await until(
+            () => call(em, 'videoInfo', { video_model_id: created._id }),
+            (r) => dataOf(r).video_status >= 3,
+          ),
+        );
         const video = join(dir, `${created._id}.mp4`);
         await ffmpeg(['-i', String(done.video), '-c', 'copy', video]);
         const red = (x: number, y: number) => {
@@ -82,6 +131,11 @@ describe('studio check-placement', () => {
       vault: new EnvVault({}),
       sandbox: async () => ({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' }),
     });
-    expect((await connections.get('sandbox')).placement).toMatchObject({ anchor: 'centre', scale: 'frame', source: 'measured', checkedAt: expect.any(Number) });
+    expect((await connections.get('sandbox')).placement).toMatchObject({
+      anchor: 'centre',
+      scale: 'frame',
+      source: 'measured',
+      checkedAt: expect.any(Number),
+    });
   }, 120_000);
 });

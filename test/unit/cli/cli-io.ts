@@ -6,7 +6,11 @@ import type { CliIo } from '../../../electron/cli/command';
 export function collectingIo(dir: string): { io: CliIo; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: join(dir, 'data') }, cwd: dir }, out, err };
+  return {
+    io: { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: join(dir, 'data') }, cwd: dir },
+    out,
+    err,
+  };
 }
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
@@ -18,15 +22,30 @@ const repoRoot = join(import.meta.dirname, '..', '..', '..');
  * tested a kill at all.
  */
 export async function killCliAfterSubmits(args: string[], submits: number, what: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', join(repoRoot, 'test/unit/cli/kill-after-submits-hook.ts'), join(repoRoot, 'electron/cli/index.ts'), ...args], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, STUDIO_TEST_KILL_AFTER_SUBMITS: String(submits) },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--import',
+      join(repoRoot, 'test/unit/cli/kill-after-submits-hook.ts'),
+      join(repoRoot, 'electron/cli/index.ts'),
+      ...args,
+    ],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, STUDIO_TEST_KILL_AFTER_SUBMITS: String(submits) },
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   await new Promise<void>((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`${what} ended with ${signal ?? `exit ${code}`} before it could be killed: ${stderr}`))));
+    child.once('exit', (code, signal) =>
+      signal === 'SIGKILL'
+        ? resolve()
+        : reject(new Error(`${what} ended with ${signal ?? `exit ${code}`} before it could be killed: ${stderr}`)),
+    );
   });
 }

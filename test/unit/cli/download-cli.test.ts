@@ -34,23 +34,41 @@ function io() {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobSeconds: 1, catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue') });
+  emulator = await startEmulator({
+    port: 0,
+    jobSeconds: 1,
+    catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'),
+  });
   dataDir = mkdtempSync(join(tmpdir(), 'studio-download-cli-'));
-  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const client = new ServiceClient({
+    baseUrl: emulator.url,
+    credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+  });
   const engine = new JobEngine({
     storage: new FileLedgerStorage(join(dataDir, 'jobs')),
-    connections: { active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }), client: async () => client },
+    connections: {
+      active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }),
+      client: async () => client,
+    },
     clock: { now: () => Date.now() },
   });
   engine.start();
   for (const text of ['First line to save.', 'Second line to save.']) {
-    const result = await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' } });
+    const result = await engine.submit({
+      confirmation: { by: 'script' },
+      kind: 'tts',
+      body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' },
+    });
     if (result.status !== 'submitted') throw new Error('seed job not submitted');
     ids.push(result.job.id);
   }
   await Promise.all(ids.map((id) => engine.waitFor(id, AbortSignal.timeout(60_000))));
   // One that fails at create (unreachable inputs): requested by id, it makes the run fail.
-  const failed = await engine.submit({ confirmation: { by: 'script' }, kind: 'lipsync', body: { video_url: 'http://127.0.0.1:9/a.mp4', audio_url: 'http://127.0.0.1:9/a.mp3' } });
+  const failed = await engine.submit({
+    confirmation: { by: 'script' },
+    kind: 'lipsync',
+    body: { video_url: 'http://127.0.0.1:9/a.mp4', audio_url: 'http://127.0.0.1:9/a.mp3' },
+  });
   if (failed.status === 'submitted') ids.push(failed.job.id);
   engine.stop();
   await engine.flush();
@@ -65,7 +83,10 @@ describe('studio download', () => {
   it('saves every finished result with templated names, skips saved files on a rerun, and exits 1 when a requested file cannot be saved', async () => {
     const out = join(dataDir, 'out');
     const first = io();
-    const code = await runCli(['download', '--all', '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir, '--json'], first.io);
+    const code = await runCli(
+      ['download', '--all', '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir, '--json'],
+      first.io,
+    );
     expect(first.err.join('\n')).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(first.out.join('')) as { state: string; path: string }[];
@@ -74,28 +95,58 @@ describe('studio download', () => {
     const before = statSync(join(out, 'Speech - First line to save.mp3')).mtimeMs;
 
     const again = io();
-    expect(await runCli(['download', '--all', '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir], again.io)).toBe(0);
+    expect(
+      await runCli(
+        ['download', '--all', '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir],
+        again.io,
+      ),
+    ).toBe(0);
     expect(readdirSync(out)).toHaveLength(2);
     expect(statSync(join(out, 'Speech - First line to save.mp3')).mtimeMs).toBe(before);
 
     // A saved file deleted since is fetched again under the same name.
     rmSync(join(out, 'Speech - Second line to save.mp3'));
-    expect(await runCli(['download', ids[1].slice(0, 8), '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir], io().io)).toBe(0);
+    expect(
+      await runCli(
+        ['download', ids[1].slice(0, 8), '--out', out, '--template', '{kind} - {text}', '--data-dir', dataDir],
+        io().io,
+      ),
+    ).toBe(0);
     expect(existsSync(join(out, 'Speech - Second line to save.mp3'))).toBe(true);
 
     const withFailed = io();
     expect(await runCli(['download', ids[0], ids[2], '--out', out, '--data-dir', dataDir], withFailed.io)).toBe(1);
-    expect(withFailed.err.join('\n')).toMatch(/skipped: The job failed; there is no result to download\.[\s\S]*1 of 2 saved; 1 not\./);
+    expect(withFailed.err.join('\n')).toMatch(
+      /skipped: The job failed; there is no result to download\.[\s\S]*1 of 2 saved; 1 not\./,
+    );
   }, 120_000);
 
   it('from a fresh data folder, saves a result of the built-in sandbox, starting it (its links open only while it runs)', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'studio-download-cli-sandbox-'));
     try {
       const made = io();
-      expect(await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Kept by the command line.', '--data-dir', fresh], made.io)).toBe(0);
+      expect(
+        await runCli(
+          ['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Kept by the command line.', '--data-dir', fresh],
+          made.io,
+        ),
+      ).toBe(0);
       // The tts command stopped its sandbox on exit; the download starts it again.
       const saved = io();
-      const code = await runCli(['download', '--all', '--out', join(fresh, 'out'), '--template', '{kind}/{text}', '--data-dir', fresh, '--json'], saved.io);
+      const code = await runCli(
+        [
+          'download',
+          '--all',
+          '--out',
+          join(fresh, 'out'),
+          '--template',
+          '{kind}/{text}',
+          '--data-dir',
+          fresh,
+          '--json',
+        ],
+        saved.io,
+      );
       expect(saved.err.join('\n')).toBe('');
       expect(code).toBe(0);
       expect((JSON.parse(saved.out.join('')) as { state: string }[]).map((r) => r.state)).toEqual(['saved']);
@@ -111,10 +162,15 @@ describe('studio download', () => {
     rmSync(join(dataDir, 'out'), { recursive: true, force: true });
     const listed = io();
     expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], listed.io)).toBe(0);
-    const views = JSON.parse(listed.out.join('')) as (JobView & { copies: { state: string; path: string; origin: string }[] })[];
+    const views = JSON.parse(listed.out.join('')) as (JobView & {
+      copies: { state: string; path: string; origin: string }[];
+    })[];
     const archive = new DownloadsService({
-      dataDir, createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }), log: silent,
-      job: (id) => views.find((v) => v.id === id) as unknown as JobRecord, projectName: async () => null,
+      dataDir,
+      createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
+      log: silent,
+      job: (id) => views.find((v) => v.id === id) as unknown as JobRecord,
+      projectName: async () => null,
     });
     const archived = join(dataDir, 'Music', 'Avatar Studio');
     await archive.start({ jobIds: ids.slice(0, 2), folder: archived, template: '{text}', origin: 'archive' });
@@ -125,7 +181,9 @@ describe('studio download', () => {
     const fetched = io();
     expect(await runCli(['download', '--missing', '--json', '--data-dir', dataDir], fetched.io)).toBe(0);
     const report = JSON.parse(fetched.out.join('')) as { jobId: string; state: string; path: string }[];
-    expect(report).toEqual([expect.objectContaining({ jobId: ids[1], state: 'saved', path: join(archived, 'Second line to save.mp3') })]);
+    expect(report).toEqual([
+      expect.objectContaining({ jobId: ids[1], state: 'saved', path: join(archived, 'Second line to save.mp3') }),
+    ]);
     expect(existsSync(join(archived, 'Second line to save.mp3'))).toBe(true);
     // Nothing is missing now: a second run fetches nothing.
     const none = io();
@@ -135,7 +193,9 @@ describe('studio download', () => {
     const after = io();
     expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], after.io)).toBe(0);
     const second = (JSON.parse(after.out.join('')) as typeof views).find((v) => v.id === ids[1])!;
-    expect(second.copies.filter((c) => c.path === join(archived, 'Second line to save.mp3')).map((c) => c.state)).toContain('saved');
+    expect(
+      second.copies.filter((c) => c.path === join(archived, 'Second line to save.mp3')).map((c) => c.state),
+    ).toContain('saved');
     // The service's id names the job too (files are named with it).
     const shown = io();
     expect(await runCli(['jobs', 'show', second.remoteId!, '--json', '--data-dir', dataDir], shown.io)).toBe(0);
@@ -154,11 +214,14 @@ describe('studio download', () => {
     expect(none.err.join('\n')).toMatch(/Give job ids, or --all/);
     expect(() => parseSince('2 weeks')).toThrow(/like 2d, 12h or 30m/);
     expect(parseSince('2d')).toBe(172_800_000);
-    const job = (id: string, kind: JobView['kind'], createdAt: number) => ({ id, kind, createdAt, phase: 'completed' }) as JobView;
+    const job = (id: string, kind: JobView['kind'], createdAt: number) =>
+      ({ id, kind, createdAt, phase: 'completed' }) as JobView;
     const jobs = [job('a1', 'tts', 1000), job('b2', 'lipsync', 5000)];
     expect(chooseJobs(jobs, { positional: [], flags: { '--kind': 'lipsync' } }, 6000).map((j) => j.id)).toEqual(['b2']);
     expect(chooseJobs(jobs, { positional: [], flags: { '--since': '3s' } }, 6000).map((j) => j.id)).toEqual(['b2']);
-    expect(() => chooseJobs(jobs, { positional: [], flags: { '--kind': 'movie' } }, 6000)).toThrow(/--kind must be one of/);
+    expect(() => chooseJobs(jobs, { positional: [], flags: { '--kind': 'movie' } }, 6000)).toThrow(
+      /--kind must be one of/,
+    );
   });
 
   // Fails when the command's downloads service is built without the project reader (no files beside).
@@ -167,20 +230,56 @@ describe('studio download', () => {
     const server = await startFileServer();
     try {
       const video = join(fresh, 'clip.mp4');
-      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:s=160x90:d=1:r=10', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video]);
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=gray:s=160x90:d=1:r=10',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        video,
+      ]);
       server.files.set('/result.mp4', { body: readFileSync(video) });
-      const projects = new ProjectLibrary({ dataDir: fresh, createStore: createConfStoreFactory(fresh, { log: silent, notify: () => undefined }) });
-      const captioned = setSceneCaptions(createProject({ id: 'captioned', kind: 'avatar-video', output: '16:9-720p', name: 'Captioned' }), 'scene-1', [{ text: 'Said by the command line.', startMs: 200, endMs: 1400 }]);
+      const projects = new ProjectLibrary({
+        dataDir: fresh,
+        createStore: createConfStoreFactory(fresh, { log: silent, notify: () => undefined }),
+      });
+      const captioned = setSceneCaptions(
+        createProject({ id: 'captioned', kind: 'avatar-video', output: '16:9-720p', name: 'Captioned' }),
+        'scene-1',
+        [{ text: 'Said by the command line.', startMs: 200, endMs: 1400 }],
+      );
       await projects.save(captioned);
       const ledger = new FileLedgerStorage(join(fresh, 'jobs'));
-      await ledger.put(completedJob('vid-1', server.url('/result.mp4'), { projectId: 'captioned', connectionId: 'remote', createdAt: Date.now() - 60_000, expiresAt: Date.now() + 86_400_000 }));
+      await ledger.put(
+        completedJob('vid-1', server.url('/result.mp4'), {
+          projectId: 'captioned',
+          connectionId: 'remote',
+          createdAt: Date.now() - 60_000,
+          expiresAt: Date.now() + 86_400_000,
+        }),
+      );
       await ledger.flush();
 
       const saved = io();
-      expect(await runCli(['download', 'vid-1', '--out', join(fresh, 'out'), '--template', '{project}', '--data-dir', fresh], saved.io)).toBe(0);
+      expect(
+        await runCli(
+          ['download', 'vid-1', '--out', join(fresh, 'out'), '--template', '{project}', '--data-dir', fresh],
+          saved.io,
+        ),
+      ).toBe(0);
       expect(readdirSync(join(fresh, 'out')).sort()).toEqual(['Captioned.mp4', 'Captioned.srt', 'Captioned.vtt']);
-      expect(readFileSync(join(fresh, 'out', 'Captioned.srt'), 'utf8')).toBe('1\n00:00:00,200 --> 00:00:01,400\nSaid by the command line.\n');
-      expect(readFileSync(join(fresh, 'out', 'Captioned.vtt'), 'utf8')).toContain('00:00:00.200 --> 00:00:01.400\nSaid by the command line.');
+      expect(readFileSync(join(fresh, 'out', 'Captioned.srt'), 'utf8')).toBe(
+        '1\n00:00:00,200 --> 00:00:01,400\nSaid by the command line.\n',
+      );
+      expect(readFileSync(join(fresh, 'out', 'Captioned.vtt'), 'utf8')).toContain(
+        '00:00:00.200 --> 00:00:01.400\nSaid by the command line.',
+      );
     } finally {
       await server.close();
       rmSync(fresh, { recursive: true, force: true });

@@ -13,13 +13,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: join(dir, 'data') }, cwd: dir };
+  const value: CliIo = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env: { STUDIO_DATA_DIR: join(dir, 'data') },
+    cwd: dir,
+  };
   return { io: value, out, err };
 }
 
 /** The sandbox's own portrait (its face is known), found in the shared sample cache the CLI's sandbox fills. */
 function samplePortrait(): string | undefined {
-  const found = readdirSync(sharedCacheDir(), { recursive: true, encoding: 'utf8' }).find((p) => p.endsWith('sandbox-face.png'));
+  const found = readdirSync(sharedCacheDir(), { recursive: true, encoding: 'utf8' }).find((p) =>
+    p.endsWith('sandbox-face.png'),
+  );
   return found && join(sharedCacheDir(), found);
 }
 
@@ -30,7 +37,9 @@ describe('studio faces detect', () => {
     expect(portrait).toBeDefined();
     const run = io();
     expect(await runCli(['faces', 'detect', portrait ?? '', '--single-face'], run.io)).toBe(0);
-    expect(run.out.join('\n')).toContain('face 1: box x 136, y 100, 240×240; landmarks 214,196:298,196:256,234:256,274');
+    expect(run.out.join('\n')).toContain(
+      'face 1: box x 136, y 100, 240×240; landmarks 214,196:298,196:256,234:256,274',
+    );
   }, 120_000);
 
   it('refuses a frame count over 24 before asking the service', async () => {
@@ -52,20 +61,37 @@ describe('studio faces analyze', () => {
     await runCli(['models', '--json'], io().io);
     const base = sandboxUrl();
     const run = io();
-    const pictures = [`${base}/sandbox/sandbox-group.png`, `${base}/sandbox/avatar-SandboxAnna.jpg`, `${base}/sandbox/sandbox-group.png`];
+    const pictures = [
+      `${base}/sandbox/sandbox-group.png`,
+      `${base}/sandbox/avatar-SandboxAnna.jpg`,
+      `${base}/sandbox/sandbox-group.png`,
+    ];
     expect(await runCli(['faces', 'analyze', ...pictures, '--timestamps', '0,1.5,3', '--json'], run.io)).toBe(0);
-    const result = JSON.parse(run.out.join('\n')) as { frameCount: number; persons: Array<{ person_id: string; appearances: Array<{ frame_idx: number }> }> };
+    const result = JSON.parse(run.out.join('\n')) as {
+      frameCount: number;
+      persons: Array<{ person_id: string; appearances: Array<{ frame_idx: number }> }>;
+    };
     expect(result.frameCount).toBe(3);
-    expect(result.persons.map((p) => [p.person_id, p.appearances.map((a) => a.frame_idx)])).toEqual([['person_0', [0, 2]], ['person_1', [0, 1, 2]]]);
+    expect(result.persons.map((p) => [p.person_id, p.appearances.map((a) => a.frame_idx)])).toEqual([
+      ['person_0', [0, 2]],
+      ['person_1', [0, 1, 2]],
+    ]);
     const readable = io();
     expect(await runCli(['faces', 'analyze', ...pictures], readable.io)).toBe(0);
     expect(readable.out[0]).toBe('2 person(s) in 3 picture(s), left to right:');
-    expect(readable.out[2]).toMatch(/^ {2}person_1: confidence \d\.\d\d, seen 0\.00–2\.00 s in picture\(s\) 1, 2, 3; crop http/);
+    expect(readable.out[2]).toMatch(
+      /^ {2}person_1: confidence \d\.\d\d, seen 0\.00–2\.00 s in picture\(s\) 1, 2, 3; crop http/,
+    );
   }, 120_000);
 
   it('refuses a timestamp count that does not match the pictures, and a non-link, before asking the service', async () => {
     const run = io();
-    expect(await runCli(['faces', 'analyze', 'https://a.example/1.png', 'https://a.example/2.png', '--timestamps', '0'], run.io)).toBe(2);
+    expect(
+      await runCli(
+        ['faces', 'analyze', 'https://a.example/1.png', 'https://a.example/2.png', '--timestamps', '0'],
+        run.io,
+      ),
+    ).toBe(2);
     expect(run.err.join('\n')).toContain('--timestamps needs one time per picture: 2 pictures, 1 times');
     const local = io();
     expect(await runCli(['faces', 'analyze', 'frame.png'], local.io)).toBe(2);

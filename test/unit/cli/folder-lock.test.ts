@@ -25,7 +25,10 @@ async function heldByWebHost(): Promise<{ dataDir: string; sandbox: RunningEmula
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-cli-lock-'));
   const sandbox = await startBuiltInSandbox(dataDir);
   running.push(sandbox);
-  writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid: 1, host: hostname(), kind: 'web host', startedAt: Date.now() }));
+  writeFileSync(
+    join(dataDir, LOCK_FILE),
+    JSON.stringify({ pid: 1, host: hostname(), kind: 'web host', startedAt: Date.now() }),
+  );
   return { dataDir, sandbox };
 }
 
@@ -42,20 +45,37 @@ describe('the command line beside a running studio', () => {
     const { dataDir } = await heldByWebHost();
     const inputs = mkdtempSync(join(tmpdir(), 'studio-cli-lock-campaign-'));
     writeFileSync(join(inputs, 'greeting.json'), JSON.stringify(smallTemplate().project));
-    writeFileSync(join(inputs, 'prospects.csv'), 'First name,company,voice,avatar,logo\nAna,Acme,Ava,SandboxBen,https://cdn.example/logo.png\n');
+    writeFileSync(
+      join(inputs, 'prospects.csv'),
+      'First name,company,voice,avatar,logo\nAna,Acme,Ava,SandboxBen,https://cdn.example/logo.png\n',
+    );
     const out = join(inputs, 'out');
-    const run = await cli(dataDir, ['campaign', 'run', join(inputs, 'greeting.json'), join(inputs, 'prospects.csv'), '--out', out, '--yes']);
+    const run = await cli(dataDir, [
+      'campaign',
+      'run',
+      join(inputs, 'greeting.json'),
+      join(inputs, 'prospects.csv'),
+      '--out',
+      out,
+      '--yes',
+    ]);
     expect(run.code).toBe(EXIT.unavailable);
     expect(run.err.join('\n')).toMatch(/in use by the web host \(process 1 .*does not run beside it; .*campaign check/);
     expect(existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')) : []).toEqual([]);
     expect(existsSync(join(dataDir, 'campaigns'))).toBe(false);
     expect(existsSync(out)).toBe(false);
     // Checking sends nothing, so it runs beside the studio (through its sandbox's catalogue).
-    const check = await cli(dataDir, ['campaign', 'check', join(inputs, 'greeting.json'), join(inputs, 'prospects.csv'), '--json']);
+    const check = await cli(dataDir, [
+      'campaign',
+      'check',
+      join(inputs, 'greeting.json'),
+      join(inputs, 'prospects.csv'),
+      '--json',
+    ]);
     expect(JSON.parse(check.out.join('\n')).rows).toHaveLength(1);
   });
 
-  it('reads through the running studio\'s own sandbox instead of starting a second one on its records', async () => {
+  it("reads through the running studio's own sandbox instead of starting a second one on its records", async () => {
     const { dataDir, sandbox } = await heldByWebHost();
     const portRecord = readFileSync(join(dataDir, 'sandbox', 'port.json'), 'utf8');
     const result = await cli(dataDir, ['models', '--json']);
@@ -78,12 +98,20 @@ describe('the command line beside a running studio', () => {
       out: () => undefined,
       err: (t) => {
         err.push(t);
-        if (t.startsWith('Sent as job')) lockSeen.push(existsSync(join(dataDir, LOCK_FILE)) ? JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).kind : 'no lock');
+        if (t.startsWith('Sent as job'))
+          lockSeen.push(
+            existsSync(join(dataDir, LOCK_FILE))
+              ? JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).kind
+              : 'no lock',
+          );
       },
       env: {},
       cwd: process.cwd(),
     };
-    const code = await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Taken and given back.', '--data-dir', dataDir], io);
+    const code = await runCli(
+      ['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Taken and given back.', '--data-dir', dataDir],
+      io,
+    );
     expect(code, err.join('\n')).toBe(0);
     expect(lockSeen).toEqual(['command line']);
     expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);

@@ -19,7 +19,12 @@ describe('studio --help', () => {
 
   it('still names every command with its whole usage', () => {
     const text = lines.map((l) => l.trim()).join(' ');
-    for (const usageText of ['export-body PROJECT.json [--target avatar-video|talking-avatar]', '[--check-media]', 'jobs wait ID [--timeout SECONDS] [--json]', '--verbose log what happens on stderr']) {
+    for (const usageText of [
+      'export-body PROJECT.json [--target avatar-video|talking-avatar]',
+      '[--check-media]',
+      'jobs wait ID [--timeout SECONDS] [--json]',
+      '--verbose log what happens on stderr',
+    ]) {
       expect(text.replace(/\s+/g, ' ')).toContain(usageText);
     }
   });
@@ -33,12 +38,13 @@ describe('studio <command> --help and mistakes on the command line', () => {
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
 
-  it('prints every command\'s own help, and a group\'s commands, with exit 0', async () => {
+  it("prints every command's own help, and a group's commands, with exit 0", async () => {
     for (const command of commands) {
       const shown = await run([...command.name.split(' '), '--help']);
       expect(shown.code, command.name).toBe(0);
       expect(shown.out).toContain(`Usage: studio ${command.name}`);
-      for (const option of command.options ?? []) expect(shown.out, `${command.name} ${option.name}`).toContain(option.name);
+      for (const option of command.options ?? [])
+        expect(shown.out, `${command.name} ${option.name}`).toContain(option.name);
     }
     const live = await run(['live', '--help']);
     expect(live.code).toBe(0);
@@ -46,7 +52,18 @@ describe('studio <command> --help and mistakes on the command line', () => {
   });
 
   it('refuses an unknown option with a suggestion, and a value outside its choices, before running anything', async () => {
-    const typo = await run(['character-swap', '--image', 'a.png', '--video', 'b.mp4', '--resoluton', '1080p', '--yes', '--data-dir', '/nonexistent/never-made']);
+    const typo = await run([
+      'character-swap',
+      '--image',
+      'a.png',
+      '--video',
+      'b.mp4',
+      '--resoluton',
+      '1080p',
+      '--yes',
+      '--data-dir',
+      '/nonexistent/never-made',
+    ]);
     expect(typo.code).toBe(2);
     expect(typo.err).toContain("unknown option '--resoluton'");
     expect(typo.err).toContain('(Did you mean --resolution?)');
@@ -75,27 +92,42 @@ describe('--json as scripts use it', () => {
 
   it('every command takes --json, and a refused command line answers JSON on stdout with exit 2', async () => {
     for (const command of commands) {
-      expect(optionsOf(command).map((o) => o.name), command.name).toContain('--json');
+      expect(
+        optionsOf(command).map((o) => o.name),
+        command.name,
+      ).toContain('--json');
       const bad = await run([...command.name.split(' '), '--json', '--bogus']);
       expect(bad.code, command.name).toBe(EXIT.usage);
-      expect(JSON.parse(bad.out), command.name).toEqual({ error: { code: 'usage', message: expect.stringMatching(/unknown option '--bogus'|missing required argument|required option/) } });
+      expect(JSON.parse(bad.out), command.name).toEqual({
+        error: {
+          code: 'usage',
+          message: expect.stringMatching(/unknown option '--bogus'|missing required argument|required option/),
+        },
+      });
     }
   });
 
   it('a failure while running is JSON too, and an empty result is an empty list', async () => {
     const unknownJob = await run(['jobs', 'show', 'zzzz', '--json', '--data-dir', data]);
     expect(unknownJob.code).toBe(EXIT.usage);
-    expect(JSON.parse(unknownJob.out)).toEqual({ error: { code: 'usage', message: expect.stringContaining('No job matches "zzzz"') } });
+    expect(JSON.parse(unknownJob.out)).toEqual({
+      error: { code: 'usage', message: expect.stringContaining('No job matches "zzzz"') },
+    });
     const unreadable = await run(['webhook', 'decode', join(data, 'no-such-body.json'), '--json', '--data-dir', data]);
     expect(unreadable.code).toBe(EXIT.failed);
-    expect(JSON.parse(unreadable.out).error).toMatchObject({ code: 'failed', message: expect.stringContaining('no-such-body.json') });
+    expect(JSON.parse(unreadable.out).error).toMatchObject({
+      code: 'failed',
+      message: expect.stringContaining('no-such-body.json'),
+    });
     const none = await run(['download', '--since', '1d', '--out', join(data, 'out'), '--json', '--data-dir', data]);
     expect(none.code).toBe(EXIT.ok);
     expect(JSON.parse(none.out)).toEqual([]);
   });
 
   it('reads relative paths against the folder npm was called from', () => {
-    expect(callerFolder({ npm_lifecycle_event: 'cli', INIT_CWD: '/home/me/project' }, '/repo')).toBe('/home/me/project');
+    expect(callerFolder({ npm_lifecycle_event: 'cli', INIT_CWD: '/home/me/project' }, '/repo')).toBe(
+      '/home/me/project',
+    );
     expect(callerFolder({ INIT_CWD: '/stale' }, '/here')).toBe('/here');
   });
 });

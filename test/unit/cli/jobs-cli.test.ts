@@ -17,7 +17,11 @@ let jobId: string;
 /** Every ledger file's name and bytes. */
 function ledgerBytes(dir: string): Record<string, string> {
   const jobs = join(dir, 'jobs');
-  return Object.fromEntries(readdirSync(jobs).sort().map((name) => [name, readFileSync(join(jobs, name)).toString('base64')]));
+  return Object.fromEntries(
+    readdirSync(jobs)
+      .sort()
+      .map((name) => [name, readFileSync(join(jobs, name)).toString('base64')]),
+  );
 }
 
 function io(env: Record<string, string | undefined> = {}) {
@@ -28,16 +32,30 @@ function io(env: Record<string, string | undefined> = {}) {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobSeconds: 1, catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue') });
+  emulator = await startEmulator({
+    port: 0,
+    jobSeconds: 1,
+    catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'),
+  });
   dataDir = mkdtempSync(join(tmpdir(), 'studio-cli-'));
   // A job created by another host (the app) and left running: the CLI picks it up from the ledger.
-  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const client = new ServiceClient({
+    baseUrl: emulator.url,
+    credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+  });
   const engine = new JobEngine({
     storage: new FileLedgerStorage(join(dataDir, 'jobs')),
-    connections: { active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }), client: async () => client },
+    connections: {
+      active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }),
+      client: async () => client,
+    },
     clock: { now: () => Date.now() },
   });
-  const result = await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: 'Waiting from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
+  const result = await engine.submit({
+    confirmation: { by: 'script' },
+    kind: 'tts',
+    body: { input_text: 'Waiting from the command line.', voice_id: 'sandbox_ava', rate: '50%' },
+  });
   engine.stop();
   await engine.flush();
   if (result.status !== 'submitted') throw new Error('seed job not submitted');
@@ -67,7 +85,21 @@ describe('studio jobs', () => {
     expect(show.out[0]).toMatch(/Available:\s+6 d 23 h left|Available:\s+7 d left/);
 
     const wait = io({ STUDIO_API_KEY: emulator.apiKey });
-    const code = await runCli(['jobs', 'wait', jobId.slice(0, 8), '--base-url', emulator.url, '--data-dir', dataDir, '--json', '--timeout', '60'], wait.io);
+    const code = await runCli(
+      [
+        'jobs',
+        'wait',
+        jobId.slice(0, 8),
+        '--base-url',
+        emulator.url,
+        '--data-dir',
+        dataDir,
+        '--json',
+        '--timeout',
+        '60',
+      ],
+      wait.io,
+    );
     expect(wait.err.join('\n')).toBe('');
     expect(code).toBe(0);
     const job = JSON.parse(wait.out.join('')) as JobView;
@@ -82,14 +114,38 @@ describe('studio jobs', () => {
     try {
       const storage = new FileLedgerStorage(join(home, 'jobs'));
       await storage.put({
-        id: 'in-flight', kind: 'tts', phase: 'submitting', remoteId: null, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: null,
-        summary: 'Speech', requestHash: 'h', request: { input_text: 'x', voice_id: 'v' }, createdAt: Date.now(), updatedAt: Date.now(), finishedAt: null,
-        expiresAt: null, deadlineAt: Date.now() + 1e6, remoteStatus: null, resultUrl: null, costEstimate: null, chargedCredits: null, error: null,
-        answer: null, polls: 0, purpose: { type: 'plain' }, reactedAt: null,
+        id: 'in-flight',
+        kind: 'tts',
+        phase: 'submitting',
+        remoteId: null,
+        connectionId: 'sandbox',
+        connectionName: 'Sandbox',
+        projectId: null,
+        summary: 'Speech',
+        requestHash: 'h',
+        request: { input_text: 'x', voice_id: 'v' },
+        createdAt: Date.now(),
+        updatedAt: Date.now(),
+        finishedAt: null,
+        expiresAt: null,
+        deadlineAt: Date.now() + 1e6,
+        remoteStatus: null,
+        resultUrl: null,
+        costEstimate: null,
+        chargedCredits: null,
+        error: null,
+        answer: null,
+        polls: 0,
+        purpose: { type: 'plain' },
+        reactedAt: null,
       });
       await storage.flush();
       const before = ledgerBytes(home);
-      for (const argv of [['jobs', 'list'], ['jobs', 'list', '--json'], ['jobs', 'show', 'in-flight']]) {
+      for (const argv of [
+        ['jobs', 'list'],
+        ['jobs', 'list', '--json'],
+        ['jobs', 'show', 'in-flight'],
+      ]) {
         const run = io({});
         expect(await runCli([...argv, '--data-dir', home], run.io), argv.join(' ')).toBe(0);
         expect(run.out.join('')).toMatch(/Sending|submitting/);
@@ -105,23 +161,40 @@ describe('studio jobs', () => {
     try {
       // The app created a sandbox job and quit; the sandbox keeps its records under <data>/sandbox.
       const sandbox = await startEmulator({ port: 0, jobSeconds: 1, dataDir: join(home, 'sandbox') });
-      const client = new ServiceClient({ baseUrl: sandbox.url, credentials: { kind: 'api-key', apiKey: sandbox.apiKey } });
+      const client = new ServiceClient({
+        baseUrl: sandbox.url,
+        credentials: { kind: 'api-key', apiKey: sandbox.apiKey },
+      });
       const engine = new JobEngine({
         storage: new FileLedgerStorage(join(home, 'jobs')),
-        connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+        connections: {
+          active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+          client: async () => client,
+        },
         clock: { now: () => Date.now() },
       });
-      const result = await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: 'Sandbox from the command line.', voice_id: 'sandbox_ava', rate: '50%' } });
+      const result = await engine.submit({
+        confirmation: { by: 'script' },
+        kind: 'tts',
+        body: { input_text: 'Sandbox from the command line.', voice_id: 'sandbox_ava', rate: '50%' },
+      });
       engine.stop();
       await engine.flush();
       await sandbox.close();
       if (result.status !== 'submitted') throw new Error('not submitted');
 
       const wait = io({});
-      const code = await runCli(['jobs', 'wait', result.job.id, '--data-dir', home, '--json', '--timeout', '60'], wait.io);
+      const code = await runCli(
+        ['jobs', 'wait', result.job.id, '--data-dir', home, '--json', '--timeout', '60'],
+        wait.io,
+      );
       expect(wait.err.join('\n')).toBe('');
       expect(code).toBe(0);
-      expect(JSON.parse(wait.out.join(''))).toMatchObject({ id: result.job.id, phase: 'completed', connectionName: 'Sandbox' });
+      expect(JSON.parse(wait.out.join(''))).toMatchObject({
+        id: result.job.id,
+        phase: 'completed',
+        connectionName: 'Sandbox',
+      });
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -28,7 +28,12 @@ describe('studio live create, update, close', () => {
 
     const created = io();
     expect(await runCli(['live', 'create', '--yes', '--face', face, '--json'], created.io)).toBe(0);
-    const session = JSON.parse(created.out.join('\n')) as { id: string; faces: Array<{ path: string; opts: string }>; origin: string; simulated: boolean };
+    const session = JSON.parse(created.out.join('\n')) as {
+      id: string;
+      faces: Array<{ path: string; opts: string }>;
+      origin: string;
+      simulated: boolean;
+    };
     // opts are the landmarks detection found on the sandbox portrait (its face is painted where it is known to be).
     expect(session.faces).toEqual([{ path: face, opts: '214,196:298,196:256,234:256,274' }]);
     expect([session.origin, session.simulated]).toEqual(['cli', true]);
@@ -41,7 +46,9 @@ describe('studio live create, update, close', () => {
     const closed = io();
     expect(await runCli(['live', 'close', session.id], closed.io)).toBe(0);
     expect(closed.out).toEqual([`session ${session.id} closed`]);
-    expect((JSON.parse(recorded()) as { data: { sessions: { id: string }[] } }).data.sessions.map((s) => s.id)).not.toContain(session.id);
+    expect(
+      (JSON.parse(recorded()) as { data: { sessions: { id: string }[] } }).data.sessions.map((s) => s.id),
+    ).not.toContain(session.id);
     const again = io();
     expect(await runCli(['live', 'close', session.id], again.io)).toBe(1);
     // Not recorded here any more: the connection itself is asked, and says the session is closed.
@@ -60,7 +67,12 @@ describe('studio live create, update, close', () => {
   it('names the picture in which no face was found, and opens nothing', async () => {
     const record = readPortRecord(join(data, 'sandbox'));
     const run = io();
-    expect(await runCli(['live', 'create', '--yes', '--face', `http://127.0.0.1:${record?.port}/sandbox/sandbox-backdrop.png`], run.io)).toBe(1);
+    expect(
+      await runCli(
+        ['live', 'create', '--yes', '--face', `http://127.0.0.1:${record?.port}/sandbox/sandbox-backdrop.png`],
+        run.io,
+      ),
+    ).toBe(1);
     expect(run.err.join('\n')).toMatch(/sandbox-backdrop\.png: .*(no face|No faces)/i);
     expect(JSON.parse(recorded()) as unknown).toMatchObject({ data: { sessions: [] } });
   }, 120_000);

@@ -12,7 +12,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: join(dir, 'data') }, cwd: dir };
+  const value: CliIo = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env: { STUDIO_DATA_DIR: join(dir, 'data') },
+    cwd: dir,
+  };
   return { io: value, out, err };
 }
 

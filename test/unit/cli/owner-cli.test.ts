@@ -31,9 +31,18 @@ const cli = (args: string[], answer?: string) => owner.cli(args, { answer });
 const ownerJobs = (): Promise<JobView[]> => owner.call('jobs.list');
 
 describe('studio commands beside the studio that owns the data folder', () => {
-  it('runs two tts commands at once through the owner: both complete, both are the owner\'s jobs', async () => {
+  it("runs two tts commands at once through the owner: both complete, both are the owner's jobs", async () => {
     const [first, second] = await Promise.all([
-      cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'First of two at once.', '--out', join(dataDir, 'first.mp3')]),
+      cli([
+        'tts',
+        '--yes',
+        '--voice',
+        'sandbox_ava',
+        '--text',
+        'First of two at once.',
+        '--out',
+        join(dataDir, 'first.mp3'),
+      ]),
       cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Second of two at once.', '--json']),
     ]);
     expect(first.code, first.err.join('\n')).toBe(EXIT.ok);
@@ -74,12 +83,30 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(job?.phase).toBe('completed');
     expect(result.out.at(-1)).toBe(job?.resultUrl);
     // A clone of that speech's voice goes the same way.
-    const clone = await cli(['clone', '--yes', '--sample', speech.out.at(-1) as string, '--text', 'In the same voice.']);
+    const clone = await cli([
+      'clone',
+      '--yes',
+      '--sample',
+      speech.out.at(-1) as string,
+      '--text',
+      'In the same voice.',
+    ]);
     expect(clone.code, clone.err.join('\n')).toBe(EXIT.ok);
     expect((await ownerJobs()).find((j) => j.kind === 'voice-clone')?.phase).toBe('completed');
     // A character swap too: quoted by the owner, its price printed here, sent with --yes.
     const face = new URL('/sandbox/sandbox-face.png', clip).href;
-    const swap = await cli(['character-swap', '--yes', '--image', face, '--video', clip, '--duration', '5', '--resolution', '480p']);
+    const swap = await cli([
+      'character-swap',
+      '--yes',
+      '--image',
+      face,
+      '--video',
+      clip,
+      '--duration',
+      '5',
+      '--resolution',
+      '480p',
+    ]);
     expect(swap.code, swap.err.join('\n')).toBe(EXIT.ok);
     expect(swap.err.join('\n')).toMatch(/Running through the web host[\s\S]*Cost: 5 credits/);
     expect((await ownerJobs()).find((j) => j.kind === 'character-swap')?.phase).toBe('completed');
@@ -88,7 +115,8 @@ describe('studio commands beside the studio that owns the data folder', () => {
   it('opens, updates and closes a live session through the owner, which lists it at once; closes one it never recorded on the connection', async () => {
     const avatars = await cli(['avatars', 'list', '--json']);
     expect(avatars.code, avatars.out.join('\n')).toBe(EXIT.ok);
-    const face = new URL('/sandbox/sandbox-face.png', (JSON.parse(avatars.out.join('\n')) as { url: string }[])[0].url).href;
+    const face = new URL('/sandbox/sandbox-face.png', (JSON.parse(avatars.out.join('\n')) as { url: string }[])[0].url)
+      .href;
     const created = await cli(['live', 'create', '--yes', '--face', face, '--json']);
     expect(created.code, created.err.join('\n')).toBe(EXIT.ok);
     const session = JSON.parse(created.out.join('\n')) as { id: string; origin: string };
@@ -109,15 +137,20 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const before = (await ownerJobs()).length;
     const planned = await cli(['check-placement']);
     expect(planned.code).toBe(EXIT.refused);
-    expect(planned.err.join('\n')).toMatch(/Running through the web host[\s\S]*Check placement on "Sandbox"[\s\S]*Nothing was sent/);
+    expect(planned.err.join('\n')).toMatch(
+      /Running through the web host[\s\S]*Check placement on "Sandbox"[\s\S]*Nothing was sent/,
+    );
     expect((await ownerJobs()).length).toBe(before);
   });
 
-  it('leaves the owner\'s engine the last word on money: a create sent without a confirmation is refused', async () => {
+  it("leaves the owner's engine the last word on money: a create sent without a confirmation is refused", async () => {
     const before = (await ownerJobs()).length;
     const link = await reachOwner(dataDir);
     // A client outside TypeScript (the type requires a confirmation): refused by the host all the same.
-    const unconfirmed = link?.call('jobs.submit', { kind: 'tts', body: { input_text: 'Sent by a client that skipped the question.', voice_id: 'sandbox_ava' } } as never);
+    const unconfirmed = link?.call('jobs.submit', {
+      kind: 'tts',
+      body: { input_text: 'Sent by a client that skipped the question.', voice_id: 'sandbox_ava' },
+    } as never);
     await expect(unconfirmed).rejects.toThrow(/Invalid argument 1 \(confirmation\)/);
     link?.close();
     expect((await ownerJobs()).length).toBe(before);
@@ -125,7 +158,17 @@ describe('studio commands beside the studio that owns the data folder', () => {
 
   it('refuses, before sending, a command line whose connection is not the one the owner sends to', async () => {
     const before = (await ownerJobs()).length;
-    const result = await cli(['tts', '--yes', '--connection', 'Elsewhere', '--voice', 'sandbox_ava', '--text', 'Wrong place.', '--json']);
+    const result = await cli([
+      'tts',
+      '--yes',
+      '--connection',
+      'Elsewhere',
+      '--voice',
+      'sandbox_ava',
+      '--text',
+      'Wrong place.',
+      '--json',
+    ]);
     expect(result.code).toBe(EXIT.refused);
     expect(JSON.parse(result.out.join('\n')).error.message).toMatch(/sends new work to "Sandbox", not "Elsewhere"/);
     expect((await ownerJobs()).length).toBe(before);
@@ -136,10 +179,19 @@ describe('studio commands beside the studio that owns the data folder', () => {
     let answer: (text: string) => void = () => {};
     const question = new Promise<string>((resolve) => (answer = resolve));
     const lines = { out: [] as string[], err: [] as string[] };
-    const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd(), stdin: () => question };
+    const io: CliIo = {
+      out: (t) => lines.out.push(t),
+      err: (t) => lines.err.push(t),
+      env: {},
+      cwd: process.cwd(),
+      stdin: () => question,
+    };
     const owning = runCli(['tts', '--voice', 'sandbox_ava', '--text', 'The long run.', '--data-dir', folder], io);
     await until('the command line to own the data folder', () => readOwnerRecord(folder)?.kind === 'command line');
-    const beside = await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Beside the long run.', '--data-dir', folder], { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd() });
+    const beside = await runCli(
+      ['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Beside the long run.', '--data-dir', folder],
+      { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: process.cwd() },
+    );
     expect(beside, lines.err.join('\n')).toBe(EXIT.ok);
     expect(lines.err.join('\n')).toMatch(/Running through the command line that has the data folder open/);
     answer('y');
@@ -156,8 +208,22 @@ describe('studio commands beside the studio that owns the data folder', () => {
     const folder = mkdtempSync(join(tmpdir(), 'studio-owner-quits-'));
     const held = lockDataFolder(folder, 'web host');
     // A long sandbox job, so the owner is sure to quit before it ends.
-    const other = composeHost({ host: 'web', appVersion: '0.0.0', dataDir: folder, createVault: () => new EnvVault({}), platform: {}, createStoreFactory: createConfStoreFactory, startSandbox: builtInSandboxStarter(folder, { jobSeconds: 60 }) });
-    const otherChannel = await openOwnerChannel({ dataDir: folder, kind: 'web host', dispatch: other.dispatch, subscribe: other.subscribe, log: other.base.log });
+    const other = composeHost({
+      host: 'web',
+      appVersion: '0.0.0',
+      dataDir: folder,
+      createVault: () => new EnvVault({}),
+      platform: {},
+      createStoreFactory: createConfStoreFactory,
+      startSandbox: builtInSandboxStarter(folder, { jobSeconds: 60 }),
+    });
+    const otherChannel = await openOwnerChannel({
+      dataDir: folder,
+      kind: 'web host',
+      dispatch: other.dispatch,
+      subscribe: other.subscribe,
+      log: other.base.log,
+    });
     const err: string[] = [];
     const io: CliIo = {
       out: () => {},
@@ -168,9 +234,14 @@ describe('studio commands beside the studio that owns the data folder', () => {
       env: {},
       cwd: process.cwd(),
     };
-    const code = await runCli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Cut short.', '--data-dir', folder], io);
+    const code = await runCli(
+      ['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Cut short.', '--data-dir', folder],
+      io,
+    );
     expect(code).toBe(EXIT.unavailable);
-    expect(err.join('\n')).toMatch(/closed the connection \(it may have quit\)\. A job already sent stays in its Library/);
+    expect(err.join('\n')).toMatch(
+      /closed the connection \(it may have quit\)\. A job already sent stays in its Library/,
+    );
     await other.dispose();
     held.release();
     rmSync(folder, { recursive: true, force: true });

@@ -16,7 +16,13 @@ import { until } from '../../wait';
 
 // The caller's own folder: its files are named relative to it, as a script's would be.
 const here = mkdtempSync(join(tmpdir(), 'studio-owner-files-'));
-const clip = makeVideo(join(here, 'clip.mp4'), { colour: 'testsrc2', width: 320, height: 240, seconds: 3, withAudio: true });
+const clip = makeVideo(join(here, 'clip.mp4'), {
+  colour: 'testsrc2',
+  width: 320,
+  height: 240,
+  seconds: 3,
+  withAudio: true,
+});
 makeTone(join(here, 'voice.wav'), { seconds: 3 });
 makeImage(join(here, 'face.png'), { colour: 'orange', width: 256, height: 256 });
 mkdirSync(join(here, 'a-folder.mp4'));
@@ -38,7 +44,9 @@ describe('local files named on the command line, run through the studio that own
   it('lip syncs, clones and character-swaps local files: the owner takes each in and uploads it; the jobs are its own', async () => {
     const lipsync = await cli(['lipsync', '--yes', '--video', 'clip.mp4', '--audio', 'voice.wav', '--json']);
     expect(lipsync.code, said(lipsync)).toBe(EXIT.ok);
-    const synced = JSON.parse(lipsync.out.join('\n')) as JobView & { request: { video_url: string; audio_url: string } };
+    const synced = JSON.parse(lipsync.out.join('\n')) as JobView & {
+      request: { video_url: string; audio_url: string };
+    };
     expect(synced).toMatchObject({ kind: 'lipsync', phase: 'completed' });
     // Sent as links on the owner's storage, never as the caller's paths.
     expect(synced.request.video_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
@@ -50,7 +58,18 @@ describe('local files named on the command line, run through the studio that own
     expect(said(clone)).toMatch(/Running through the web host[\s\S]*sample uploaded: http:\/\/127\.0\.0\.1/);
     expect((await ownerJobs()).find((j) => j.kind === 'voice-clone')?.phase).toBe('completed');
 
-    const swap = await cli(['character-swap', '--yes', '--image', 'face.png', '--video', pathToFileURL(clip).href, '--duration', '5', '--resolution', '480p']);
+    const swap = await cli([
+      'character-swap',
+      '--yes',
+      '--image',
+      'face.png',
+      '--video',
+      pathToFileURL(clip).href,
+      '--duration',
+      '5',
+      '--resolution',
+      '480p',
+    ]);
     expect(swap.code, said(swap)).toBe(EXIT.ok);
     expect(said(swap)).toMatch(/image: .*256×256[\s\S]*Cost: 5 credits/);
     expect((await ownerJobs()).find((j) => j.kind === 'character-swap')?.phase).toBe('completed');
@@ -61,7 +80,17 @@ describe('local files named on the command line, run through the studio that own
     const refused = await cli(['avatars', 'upload', 'clip.mp4', '--id', 'LocalClip1', '--name', 'Local clip'], 'n');
     expect(refused.code).toBe(EXIT.refused);
     expect((await ownerJobs()).length).toBe(before);
-    const sent = await cli(['avatars', 'upload', '--yes', 'clip.mp4', '--id', 'LocalClip1', '--name', 'Local clip', '--json']);
+    const sent = await cli([
+      'avatars',
+      'upload',
+      '--yes',
+      'clip.mp4',
+      '--id',
+      'LocalClip1',
+      '--name',
+      'Local clip',
+      '--json',
+    ]);
     expect(sent.code, said(sent)).toBe(EXIT.ok);
     const job = JSON.parse(sent.out.join('\n')) as JobView;
     expect((await ownerJobs()).find((j) => j.id === job.id)?.kind).toBe('avatar-upload');
@@ -72,7 +101,9 @@ describe('local files named on the command line, run through the studio that own
     const before = (await ownerJobs()).length;
     const folder = await cli(['lipsync', '--yes', '--video', 'a-folder.mp4', '--audio', 'voice.wav', '--json']);
     expect(folder.code).toBe(EXIT.refused);
-    expect(JSON.parse(folder.out.join('\n')).error.message).toBe(`Not sent: --video a-folder.mp4: ${join(here, 'a-folder.mp4')} is not a regular file (a folder)`);
+    expect(JSON.parse(folder.out.join('\n')).error.message).toBe(
+      `Not sent: --video a-folder.mp4: ${join(here, 'a-folder.mp4')} is not a regular file (a folder)`,
+    );
     const missing = await cli(['lipsync', '--yes', '--video', 'clip.mp4', '--audio', 'gone.wav']);
     expect(missing.code).toBe(EXIT.refused);
     expect(said(missing)).toContain(`Not sent: --audio gone.wav: ${join(here, 'gone.wav')}: no such file`);
@@ -99,14 +130,18 @@ describe('local files named on the command line, run through the studio that own
       // A client that skips naming the file and sends its file: URL straight in a call.
       const inputs = { video: pathToFileURL(clip).href, audio: pathToFileURL(secret).href };
       await expect(link.call('tools.lipsyncMeasure', inputs)).rejects.toThrow(/Only http\(s\) links, or files chosen/);
-      await expect(link.call('uploads.linkLocalMedia', { uploadId: 'sneaky', value: pathToFileURL(secret).href })).rejects.toThrow(/was not chosen or dropped in this session/);
+      await expect(
+        link.call('uploads.linkLocalMedia', { uploadId: 'sneaky', value: pathToFileURL(secret).href }),
+      ).rejects.toThrow(/was not chosen or dropped in this session/);
       // Named, the same file is taken in, and then (only then) usable by its reference.
       const named = await link.nameFile(secret, 'media');
       expect(named.url).toBe(pathToFileURL(secret).href);
       await expect(link.call('media.probe', named.url)).resolves.toMatchObject({ kind: 'audio' });
       // A path not resolved by the client is refused: the owner never guesses a folder.
       await expect(link.nameFile('voice.wav', 'media')).rejects.toMatchObject({ code: 'not-absolute' });
-      await expect(link.nameFile(`${here}/../${here.split('/').pop()}/voice.wav`, 'media')).rejects.toMatchObject({ code: 'not-absolute' });
+      await expect(link.nameFile(`${here}/../${here.split('/').pop()}/voice.wav`, 'media')).rejects.toMatchObject({
+        code: 'not-absolute',
+      });
     } finally {
       link.close();
     }
@@ -115,9 +150,19 @@ describe('local files named on the command line, run through the studio that own
   it('uploads local files through the owner: one link per file, its content hash, nothing twice', async () => {
     const result = await cli(['upload', 'voice.wav', 'face.png', '--json']);
     expect(result.code, said(result)).toBe(EXIT.ok);
-    const files = JSON.parse(result.out.join('\n')) as { file: string; url: string; sha256: string; storage: string; how: string }[];
+    const files = JSON.parse(result.out.join('\n')) as {
+      file: string;
+      url: string;
+      sha256: string;
+      storage: string;
+      how: string;
+    }[];
     expect(files.map((f) => f.file)).toEqual([join(here, 'voice.wav'), join(here, 'face.png')]);
-    expect(files[0].sha256).toBe(createHash('sha256').update(readFileSync(join(here, 'voice.wav'))).digest('hex'));
+    expect(files[0].sha256).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(here, 'voice.wav')))
+        .digest('hex'),
+    );
     expect(files[0]).toMatchObject({ storage: 'sandbox' });
     const again = await cli(['upload', 'voice.wav', '--json']);
     expect((JSON.parse(again.out.join('\n')) as { how: string }[])[0].how).toBe('reused');
@@ -126,8 +171,16 @@ describe('local files named on the command line, run through the studio that own
     expect(said(elsewhere)).toMatch(/uploads to its active storage "Sandbox", not "Archive"/);
   }, 120_000);
 
-  it('saves results with the owner\'s download manager, so its Library lists the downloads', async () => {
-    const spoken = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'To be saved by the studio.', '--json']);
+  it("saves results with the owner's download manager, so its Library lists the downloads", async () => {
+    const spoken = await cli([
+      'tts',
+      '--yes',
+      '--voice',
+      'sandbox_ava',
+      '--text',
+      'To be saved by the studio.',
+      '--json',
+    ]);
     const job = JSON.parse(spoken.out.join('\n')) as JobView;
     const result = await cli(['download', job.id, '--out', 'saved', '--json']);
     expect(result.code, said(result)).toBe(EXIT.ok);
@@ -136,7 +189,11 @@ describe('local files named on the command line, run through the studio that own
     expect(saved.path.startsWith(join(here, 'saved'))).toBe(true);
     expect(readdirSync(join(here, 'saved'))).toHaveLength(1);
     // The Library's Downloads list it (the owner's archive may be saving its own copy beside it).
-    expect((await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved').map((d) => d.savedPath)).toContain(saved.path);
+    expect(
+      (await owner.call('downloads.list'))
+        .filter((d) => d.jobId === job.id && d.state === 'saved')
+        .map((d) => d.savedPath),
+    ).toContain(saved.path);
   }, 120_000);
 
   it('with --missing, has the owner fetch a result whose every copy was deleted back where it was', async () => {
@@ -145,22 +202,31 @@ describe('local files named on the command line, run through the studio that own
     expect((await cli(['download', job.id, '--out', 'kept'])).code).toBe(EXIT.ok);
     // The owner's archive saves its own copy in the background once the job completes: wait for it, or
     // it could land after the copies are deleted below and leave the result not missing at all.
-    await until('the owner\'s archive copy of the result to be saved', async () => (await owner.call('downloads.list')).some((d) => d.jobId === job.id && d.origin === 'archive' && d.state === 'saved'));
+    await until("the owner's archive copy of the result to be saved", async () =>
+      (await owner.call('downloads.list')).some(
+        (d) => d.jobId === job.id && d.origin === 'archive' && d.state === 'saved',
+      ),
+    );
     // Every copy of it goes: the one saved here and the owner's archive's.
     const copies = (await owner.call('downloads.list')).filter((d) => d.jobId === job.id && d.state === 'saved');
     for (const copy of copies) rmSync(copy.savedPath as string);
     expect(copies.map((c) => c.folder)).toContain(join(here, 'kept'));
     const result = await cli(['download', '--missing', '--kind', 'tts', '--since', '1h', '--json']);
     expect(result.code, said(result)).toBe(EXIT.ok);
-    const restored = (JSON.parse(result.out.join('\n')) as { jobId: string; state: string; path: string }[]).filter((r) => r.jobId === job.id);
+    const restored = (JSON.parse(result.out.join('\n')) as { jobId: string; state: string; path: string }[]).filter(
+      (r) => r.jobId === job.id,
+    );
     expect(restored).toHaveLength(1);
     expect(restored[0].state).toBe('saved');
     expect(copies.map((c) => c.savedPath)).toContain(restored[0].path);
     expect(readdirSync(dirname(restored[0].path))).toContain(basename(restored[0].path));
   }, 120_000);
 
-  it('runs a tts-batch as the owner\'s batch: asked first, priced, saved into the folder, and goes on when run again', async () => {
-    writeFileSync(join(here, 'spots.csv'), 'text,voice\nFirst spot.,sandbox_ava\nSecond spot.,sandbox_ava\n,sandbox_ava\n');
+  it("runs a tts-batch as the owner's batch: asked first, priced, saved into the folder, and goes on when run again", async () => {
+    writeFileSync(
+      join(here, 'spots.csv'),
+      'text,voice\nFirst spot.,sandbox_ava\nSecond spot.,sandbox_ava\n,sandbox_ava\n',
+    );
     const declined = await cli(['tts-batch', 'spots.csv', '--out-dir', 'spots'], 'n');
     expect(declined.code).toBe(EXIT.refused);
     expect(said(declined)).toMatch(/Row 3 is not sent: input_text cannot be empty\n2 × speech[\s\S]*\[y\/N\]/);
@@ -169,7 +235,9 @@ describe('local files named on the command line, run through the studio that own
     const run = await cli(['tts-batch', 'spots.csv', '--out-dir', 'spots', '--yes']);
     expect(run.code, said(run)).toBe(EXIT.ok);
     expect(said(run)).toMatch(/Running through the web host .*Voices workspace/);
-    expect(run.out.at(-1)).toBe(`2 of 3 voiceovers in ${join(here, 'spots')}; manifest: ${join(here, 'spots', 'manifest.csv')}`);
+    expect(run.out.at(-1)).toBe(
+      `2 of 3 voiceovers in ${join(here, 'spots')}; manifest: ${join(here, 'spots', 'manifest.csv')}`,
+    );
     const [batch] = await owner.call('batches.list');
     expect(batch).toMatchObject({ label: `spots.csv → ${join(here, 'spots')}`, state: 'finished', total: 3 });
     expect(readdirSync(join(here, 'spots')).filter((f) => f.endsWith('.mp3'))).toHaveLength(2);
@@ -181,7 +249,10 @@ describe('local files named on the command line, run through the studio that own
     expect(await owner.call('batches.list')).toHaveLength(1);
     expect((await ownerJobs()).length).toBe(jobs);
     // A row edited in the file is made again, asked first; the others keep their results.
-    writeFileSync(join(here, 'spots.csv'), 'text,voice\nFirst spot.,sandbox_ava\nSecond spot now edited.,sandbox_ava\n,sandbox_ava\n');
+    writeFileSync(
+      join(here, 'spots.csv'),
+      'text,voice\nFirst spot.,sandbox_ava\nSecond spot now edited.,sandbox_ava\n,sandbox_ava\n',
+    );
     const edited = await cli(['tts-batch', 'spots.csv', '--out-dir', 'spots', '--yes']);
     expect(edited.code, said(edited)).toBe(EXIT.ok);
     expect(said(edited)).toMatch(/Speech on "Sandbox"[\s\S]*1 edited row sent again/);
@@ -196,9 +267,18 @@ describe('local files through a command-line run that owns the data folder', () 
     let answer: (text: string) => void = () => {};
     const question = new Promise<string>((resolve) => (answer = resolve));
     const lines = { out: [] as string[], err: [] as string[] };
-    const io = (stdin?: () => Promise<string>): CliIo => ({ out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: here, ...(stdin && { stdin }) });
+    const io = (stdin?: () => Promise<string>): CliIo => ({
+      out: (t) => lines.out.push(t),
+      err: (t) => lines.err.push(t),
+      env: {},
+      cwd: here,
+      ...(stdin && { stdin }),
+    });
     // A run that owns the folder while it waits at its price question.
-    const owning = runCli(['tts', '--voice', 'sandbox_ava', '--text', 'The owning run.', '--data-dir', folder], io(() => question));
+    const owning = runCli(
+      ['tts', '--voice', 'sandbox_ava', '--text', 'The owning run.', '--data-dir', folder],
+      io(() => question),
+    );
     await until('the command line to own the data folder', () => readOwnerRecord(folder)?.kind === 'command line');
     try {
       expect(await runCli(['upload', 'voice.wav', '--data-dir', folder], io()), lines.err.join('\n')).toBe(EXIT.ok);
@@ -208,15 +288,21 @@ describe('local files through a command-line run that owns the data folder', () 
       try {
         // A client that names nothing and puts file: references straight in a call: neither is opened.
         const secret = pathToFileURL(join(here, 'face.png')).href;
-        await expect(link.call('tools.swapQuote', { image: secret, video: pathToFileURL(clip).href })).rejects.toThrow(/Only http\(s\) links, or files chosen/);
-        await expect(link.call('uploads.linkLocalMedia', { uploadId: 'sneaky', value: secret })).rejects.toThrow(/was not chosen or dropped in this session/);
+        await expect(link.call('tools.swapQuote', { image: secret, video: pathToFileURL(clip).href })).rejects.toThrow(
+          /Only http\(s\) links, or files chosen/,
+        );
+        await expect(link.call('uploads.linkLocalMedia', { uploadId: 'sneaky', value: secret })).rejects.toThrow(
+          /was not chosen or dropped in this session/,
+        );
         await expect(link.nameFile(join(here, 'a-folder.mp4'), 'media')).rejects.toMatchObject({ code: 'not-a-file' });
       } finally {
         link.close();
       }
       const download = await runCli(['download', '--all', '--out', 'elsewhere', '--data-dir', folder], io());
       expect(download).toBe(EXIT.unavailable);
-      expect(lines.err.join('\n')).toMatch(/a command-line run that has the data folder open serves tts, clone, lipsync, character-swap, avatars upload and upload only/);
+      expect(lines.err.join('\n')).toMatch(
+        /a command-line run that has the data folder open serves tts, clone, lipsync, character-swap, avatars upload and upload only/,
+      );
     } finally {
       answer('y');
       expect(await owning, lines.err.join('\n')).toBe(EXIT.ok);

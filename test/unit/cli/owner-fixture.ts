@@ -16,9 +16,15 @@ export interface OwnerFixture {
   studio: ComposedHost;
   channel: OwnerChannel;
   /** Runs a `studio` command beside the owner; `answer` is what the price question reads; `cwd` the caller's folder. */
-  cli(args: string[], options?: { answer?: string; cwd?: string }): Promise<{ code: number; out: string[]; err: string[] }>;
+  cli(
+    args: string[],
+    options?: { answer?: string; cwd?: string },
+  ): Promise<{ code: number; out: string[]; err: string[] }>;
   /** A bridge call straight to the owner's dispatcher, as its page would make it. */
-  call<C extends CallChannel>(channel: C, ...args: Parameters<StudioApi[C]>): Promise<Awaited<ReturnType<StudioApi[C]>>>;
+  call<C extends CallChannel>(
+    channel: C,
+    ...args: Parameters<StudioApi[C]>
+  ): Promise<Awaited<ReturnType<StudioApi[C]>>>;
   close(): Promise<void>;
 }
 
@@ -40,14 +46,27 @@ export async function startOwner(options: { jobSeconds?: number } = {}): Promise
   });
   // The web host warms its catalogue at start (warmUp), which starts its sandbox; awaited here.
   await studio.dispatch('catalogue.voices', [{}]);
-  const channel = await openOwnerChannel({ dataDir, kind: 'web host', dispatch: studio.dispatch, subscribe: studio.subscribe, files: studio.domains, log: studio.base.log });
+  const channel = await openOwnerChannel({
+    dataDir,
+    kind: 'web host',
+    dispatch: studio.dispatch,
+    subscribe: studio.subscribe,
+    files: studio.domains,
+    log: studio.base.log,
+  });
   return {
     dataDir,
     studio,
     channel,
     cli(args, { answer, cwd = process.cwd() } = {}) {
       const lines = { out: [] as string[], err: [] as string[] };
-      const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd, ...(answer !== undefined && { stdin: async () => answer }) };
+      const io: CliIo = {
+        out: (t) => lines.out.push(t),
+        err: (t) => lines.err.push(t),
+        env: {},
+        cwd,
+        ...(answer !== undefined && { stdin: async () => answer }),
+      };
       return runCli([...args, '--data-dir', dataDir], io).then((code) => ({ code, ...lines }));
     },
     async call(channel, ...args) {

@@ -14,10 +14,19 @@ let out: string;
 
 function io() {
   const lines = { out: [] as string[], err: [] as string[] };
-  const value: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: { STUDIO_API_KEY: emulator.apiKey }, cwd: process.cwd() };
+  const value: CliIo = {
+    out: (t) => lines.out.push(t),
+    err: (t) => lines.err.push(t),
+    env: { STUDIO_API_KEY: emulator.apiKey },
+    cwd: process.cwd(),
+  };
   return { io: value, ...lines };
 }
-const cli = (args: string[], session = io()) => runCli([...args, '--base-url', emulator.url, '--data-dir', dataDir], session.io).then((code) => ({ code, ...session }));
+const cli = (args: string[], session = io()) =>
+  runCli([...args, '--base-url', emulator.url, '--data-dir', dataDir], session.io).then((code) => ({
+    code,
+    ...session,
+  }));
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, jobSeconds: 0.3 });
@@ -35,18 +44,55 @@ describe('studio tts and clone', () => {
     const script = join(out, 'script.txt');
     writeFileSync(script, 'A voiceover made from the command line.');
     const saved = join(out, 'voiceover.mp3');
-    const first = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60', '--out', saved]);
+    const first = await cli([
+      'tts',
+      '--yes',
+      '--voice',
+      'sandbox_ava',
+      '--text-file',
+      script,
+      '--rate',
+      '60',
+      '--out',
+      saved,
+    ]);
     expect(first.code, first.err.join('\n')).toBe(0);
     expect(first.out.at(-1)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/\w+\.mp3$/);
     expect((await probe(saved)).hasAudio).toBe(true);
     expect(readdirSync(out).filter((n) => n.endsWith('.part'))).toEqual([]);
 
-    const again = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json']);
+    const again = await cli([
+      'tts',
+      '--yes',
+      '--voice',
+      'sandbox_ava',
+      '--text-file',
+      script,
+      '--rate',
+      '60%',
+      '--json',
+    ]);
     expect(again.code).toBe(3);
     expect(again.err.join('\n')).toMatch(/Add --again to send it anyway/);
-    const forced = await cli(['tts', '--yes', '--voice', 'sandbox_ava', '--text-file', script, '--rate', '60%', '--json', '--again']);
+    const forced = await cli([
+      'tts',
+      '--yes',
+      '--voice',
+      'sandbox_ava',
+      '--text-file',
+      script,
+      '--rate',
+      '60%',
+      '--json',
+      '--again',
+    ]);
     expect(forced.code).toBe(0);
-    expect(JSON.parse(forced.out.join('\n'))).toMatchObject({ kind: 'tts', phase: 'completed', request: { rate: '60%' }, savedTo: null });
+    expect(JSON.parse(forced.out.join('\n'))).toMatchObject({
+      kind: 'tts',
+      phase: 'completed',
+      request: { rate: '60%' },
+      savedTo: null,
+    });
   }, 120_000);
 
   it('says the price (unpublished, with the last charge as a guide) and sends nothing without --yes or a "y"', async () => {
@@ -54,7 +100,9 @@ describe('studio tts and clone', () => {
     const before = jobs();
     const quiet = await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Not paid for.']);
     expect(quiet.code).toBe(EXIT.refused);
-    expect(quiet.err.join('\n')).toMatch(/Speech on .*: The service charges for this; its price is not published\. On this connection the last \d+ cost 1 credit/);
+    expect(quiet.err.join('\n')).toMatch(
+      /Speech on .*: The service charges for this; its price is not published\. On this connection the last \d+ cost 1 credit/,
+    );
     expect(quiet.err.join('\n')).toMatch(/Nothing was sent: speech is paid\. Answer y on a terminal, or pass --yes/);
     const no = io();
     no.io.stdin = async () => 'n\n';
@@ -71,7 +119,10 @@ describe('studio tts and clone', () => {
       [['tts', '--text', 'No voice'], /required option '--voice <ID>' not specified/],
       [['tts', '--yes', '--voice', 'sandbox_ava'], /--text TEXT or --text-file FILE/],
       [['tts', '--yes', '--voice', 'sandbox_ava', '--text', '   '], /script is empty/],
-      [['tts', '--yes', '--voice', 'no_such_voice', '--text', 'hi'], /voice "no_such_voice" is not one of this connection's voices/],
+      [
+        ['tts', '--yes', '--voice', 'no_such_voice', '--text', 'hi'],
+        /voice "no_such_voice" is not one of this connection's voices/,
+      ],
       [['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'x', '--rate', '150%'], /--rate must be 0% to 100%/],
       [['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'word '.repeat(5001)], /input_text exceeds 5000 words/],
       [['clone', '--yes', '--sample', 'ftp://example.com/a.mp3', '--text', 'hi'], /voice_url must be an http\(s\) URL/],
@@ -90,7 +141,16 @@ describe('studio tts and clone', () => {
   it('clones the voice of a sample link and saves the speech', async () => {
     const sample = `${emulator.url}/sandbox/voice-sandbox_ava.mp3`;
     const saved = join(out, 'clone.mp3');
-    const result = await cli(['clone', '--yes', '--sample', sample, '--text', 'Spoken in a cloned voice.', '--out', saved]);
+    const result = await cli([
+      'clone',
+      '--yes',
+      '--sample',
+      sample,
+      '--text',
+      'Spoken in a cloned voice.',
+      '--out',
+      saved,
+    ]);
     expect(result.code, result.err.join('\n')).toBe(0);
     expect((await probe(saved)).hasAudio).toBe(true);
   }, 120_000);
@@ -98,8 +158,27 @@ describe('studio tts and clone', () => {
   it('clones the voice of a local recording, uploaded to the storage first', async () => {
     makeTone(join(out, 'my voice.wav'), { seconds: 3 });
     const session = io();
-    const result = await runCli(['clone', '--yes', '--sample', 'my voice.wav', '--text', 'Spoken in my own voice.', '--json', '--base-url', emulator.url, '--data-dir', dataDir], { ...session.io, cwd: out });
+    const result = await runCli(
+      [
+        'clone',
+        '--yes',
+        '--sample',
+        'my voice.wav',
+        '--text',
+        'Spoken in my own voice.',
+        '--json',
+        '--base-url',
+        emulator.url,
+        '--data-dir',
+        dataDir,
+      ],
+      { ...session.io, cwd: out },
+    );
     expect(result, session.err.join('\n')).toBe(0);
-    expect(JSON.parse(session.out.join('\n'))).toMatchObject({ kind: 'voice-clone', phase: 'completed', request: { voice_url: expect.stringMatching(/^https?:\/\//) } });
+    expect(JSON.parse(session.out.join('\n'))).toMatchObject({
+      kind: 'voice-clone',
+      phase: 'completed',
+      request: { voice_url: expect.stringMatching(/^https?:\/\//) },
+    });
   }, 120_000);
 });

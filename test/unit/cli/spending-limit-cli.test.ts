@@ -16,7 +16,7 @@ import { startOwner, type OwnerFixture } from './owner-fixture';
 // A limit of 0 credits a day on the sandbox: any paid create passes it (tts has no published price, and
 // an unknown price may go only while some of the day's limit is left).
 const LIMIT: AppSettingsPatch = { spending: { skipQuestionUnder: null, dailyLimits: { [SANDBOX_CONNECTION_ID]: 0 } } };
-const TTS = ['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'Past the day\'s limit.'];
+const TTS = ['tts', '--yes', '--voice', 'sandbox_ava', '--text', "Past the day's limit."];
 /** A live face swap session (paid while open) on the sandbox portrait the folder's sandbox serves. */
 const LIVE = (sandboxUrl: string) => ['live', 'create', '--yes', '--face', `${sandboxUrl}/sandbox/sandbox-face.png`];
 
@@ -62,7 +62,7 @@ describe('a daily spending limit set in Settings holds for the command line', ()
     expect(await owner.call('live.sessions')).toEqual([]);
   }, 120_000);
 
-  it('with no studio open: the command line\'s own run refuses a paid tts and a live session, and nothing is created', async () => {
+  it("with no studio open: the command line's own run refuses a paid tts and a live session, and nothing is created", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-limit-cli-'));
     folders.push(dataDir);
     // Saved as the Settings page saves it: the settings domain's update, into the folder's own record.
@@ -80,7 +80,9 @@ describe('a daily spending limit set in Settings holds for the command line', ()
     const port = readPortRecord(join(dataDir, 'sandbox'))?.port;
     expectRefusedByLimit(await cli(LIVE(`http://127.0.0.1:${port}`)));
     expect(new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()).toEqual([]);
-    expect(existsSync(join(dataDir, 'live-sessions.json')) ? readFileSync(join(dataDir, 'live-sessions.json'), 'utf8') : '').not.toMatch(/"faces"/);
+    expect(
+      existsSync(join(dataDir, 'live-sessions.json')) ? readFileSync(join(dataDir, 'live-sessions.json'), 'utf8') : '',
+    ).not.toMatch(/"faces"/);
     // The run has ended and stopped its sandbox; the folder's sandbox, started again, holds its records.
     const sandbox = await startBuiltInSandbox(dataDir);
     try {

@@ -31,28 +31,80 @@ describe('studio tts-batch', () => {
     const csv = join(dir, 'spots.csv');
     writeFileSync(csv, 'text,name\nFirst spot.,one\n,empty\nSecond spot.,two\n');
     // Paid: without --yes (and no one at a terminal to answer) it says the total and sends nothing.
-    const unasked = await cli(['tts-batch', 'spots.csv', '--out-dir', 'out', '--voice', 'Ava', '--data-dir', join(dir, 'data')]);
+    const unasked = await cli([
+      'tts-batch',
+      'spots.csv',
+      '--out-dir',
+      'out',
+      '--voice',
+      'Ava',
+      '--data-dir',
+      join(dir, 'data'),
+    ]);
     expect(unasked.code).toBe(EXIT.refused);
-    expect(unasked.err.join('\n')).toMatch(/2 × speech on .*: 2 × speech: The service charges for this; its price is not published\.[\s\S]*Nothing was sent/);
+    expect(unasked.err.join('\n')).toMatch(
+      /2 × speech on .*: 2 × speech: The service charges for this; its price is not published\.[\s\S]*Nothing was sent/,
+    );
     expect(jobsPerRow(join(dir, 'data'))).toEqual([]);
     // The voice by its name, as people write it.
-    const result = await cli(['tts-batch', '--yes', 'spots.csv', '--out-dir', 'out', '--voice', 'Ava', '--data-dir', join(dir, 'data'), '--json']);
+    const result = await cli([
+      'tts-batch',
+      '--yes',
+      'spots.csv',
+      '--out-dir',
+      'out',
+      '--voice',
+      'Ava',
+      '--data-dir',
+      join(dir, 'data'),
+      '--json',
+    ]);
     expect(result.err.join('\n')).toContain('Row 2 is not sent');
     expect(result.code).toBe(0);
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['1-one.mp3', '3-two.mp3', 'manifest.csv']);
     expect(JSON.parse(result.out.join('\n')).counts).toEqual({ completed: 2, invalid: 1 });
-    const again = await cli(['tts-batch', '--yes', 'spots.csv', '--out-dir', 'out', '--voice', 'Ava', '--data-dir', join(dir, 'data'), '--strict']);
+    const again = await cli([
+      'tts-batch',
+      '--yes',
+      'spots.csv',
+      '--out-dir',
+      'out',
+      '--voice',
+      'Ava',
+      '--data-dir',
+      join(dir, 'data'),
+      '--strict',
+    ]);
     expect(again.code).toBe(1);
     expect(jobsPerRow(join(dir, 'data'))).toEqual([1, undefined, 1]);
 
     // Edited since: the changed row and the new one are sent, the unchanged one is not.
     writeFileSync(csv, 'text,name\nFirst spot.,one\n,empty\n"Second spot, new take.",two\nThird spot.,three\n');
     // Those are two new paid jobs: without --yes the total is said and nothing is sent.
-    const unaskedAgain = await cli(['tts-batch', 'spots.csv', '--out-dir', 'out', '--voice', 'Ava', '--data-dir', join(dir, 'data')]);
+    const unaskedAgain = await cli([
+      'tts-batch',
+      'spots.csv',
+      '--out-dir',
+      'out',
+      '--voice',
+      'Ava',
+      '--data-dir',
+      join(dir, 'data'),
+    ]);
     expect(unaskedAgain.code).toBe(EXIT.refused);
     expect(unaskedAgain.err.join('\n')).toMatch(/2 × speech on [\s\S]*Nothing was sent/);
     expect(jobsPerRow(join(dir, 'data'))).toEqual([1, undefined, 1]);
-    const edited = await cli(['tts-batch', '--yes', 'spots.csv', '--out-dir', 'out', '--voice', 'Ava', '--data-dir', join(dir, 'data')]);
+    const edited = await cli([
+      'tts-batch',
+      '--yes',
+      'spots.csv',
+      '--out-dir',
+      'out',
+      '--voice',
+      'Ava',
+      '--data-dir',
+      join(dir, 'data'),
+    ]);
     expect(edited.err.join('\n')).toContain('1 edited row sent again');
     expect(edited.code).toBe(0);
     expect(jobsPerRow(join(dir, 'data'))).toEqual([1, undefined, 2, 1]);
@@ -61,10 +113,30 @@ describe('studio tts-batch', () => {
 
   it('reads an .xlsx and Excel\u2019s Windows-1252 CSV as they are', async () => {
     const fixtures = join(root, 'test', 'fixtures', 'sheets');
-    const xlsx = await cli(['tts-batch', '--yes', join(fixtures, 'excel-spots.xlsx'), '--out-dir', 'xlsx-out', '--data-dir', join(dir, 'xlsx'), '--json']);
+    const xlsx = await cli([
+      'tts-batch',
+      '--yes',
+      join(fixtures, 'excel-spots.xlsx'),
+      '--out-dir',
+      'xlsx-out',
+      '--data-dir',
+      join(dir, 'xlsx'),
+      '--json',
+    ]);
     const rows = (JSON.parse(xlsx.out.join('\n')) as { rows: { text: string; voiceId: string; state: string }[] }).rows;
-    expect(rows.map((r) => [r.text.slice(0, 16), r.voiceId, r.state])).toEqual([['Frühlingsangebot', 'sandbox_ava', 'completed'], ['Café crème, naïv', 'sandbox_hugo', 'completed']]);
-    const binary = await cli(['tts-batch', '--yes', join(fixtures, 'song-renamed.csv'), '--out-dir', 'x', '--data-dir', join(dir, 'xlsx')]);
+    expect(rows.map((r) => [r.text.slice(0, 16), r.voiceId, r.state])).toEqual([
+      ['Frühlingsangebot', 'sandbox_ava', 'completed'],
+      ['Café crème, naïv', 'sandbox_hugo', 'completed'],
+    ]);
+    const binary = await cli([
+      'tts-batch',
+      '--yes',
+      join(fixtures, 'song-renamed.csv'),
+      '--out-dir',
+      'x',
+      '--data-dir',
+      join(dir, 'xlsx'),
+    ]);
     expect(binary.code).toBe(2);
     expect(binary.err.join('\n')).toContain('This is an MP3 sound, not a spreadsheet');
   }, 120_000);
@@ -73,7 +145,19 @@ describe('studio tts-batch', () => {
     const csv = join(dir, 'many.csv');
     writeFileSync(csv, ['text', ...Array.from({ length: 12 }, (_, i) => `Line ${i + 1} of the batch.`)].join('\n'));
     const dataDir = join(dir, 'killed');
-    const args = ['tts-batch', '--yes', csv, '--out-dir', join(dir, 'many'), '--voice', 'sandbox_ava', '--concurrency', '4', '--data-dir', dataDir];
+    const args = [
+      'tts-batch',
+      '--yes',
+      csv,
+      '--out-dir',
+      join(dir, 'many'),
+      '--voice',
+      'sandbox_ava',
+      '--concurrency',
+      '4',
+      '--data-dir',
+      dataDir,
+    ];
     await killCliAfterSubmits(args, 3, 'the batch');
     const result = await cli([...args, '--json']);
     expect(jobsPerRow(dataDir)).toEqual(Array(12).fill(1));

@@ -11,9 +11,21 @@ const dir = mkdtempSync(join(tmpdir(), 'studio-upload-cli-'));
 let s3: S3rver;
 let s3Env: Record<string, string> = {};
 beforeAll(async () => {
-  s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'cli-media', configs: [] }] });
+  s3 = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: join(dir, 's3'),
+    configureBuckets: [{ name: 'cli-media', configs: [] }],
+  });
   const { port } = await s3.run();
-  s3Env = { STUDIO_S3_ENDPOINT: `http://127.0.0.1:${port}`, STUDIO_S3_BUCKET: 'cli-media', STUDIO_S3_PATH_STYLE: '1', STUDIO_S3_ACCESS_KEY_ID: 'S3RVER', STUDIO_S3_SECRET_ACCESS_KEY: 'S3RVER' };
+  s3Env = {
+    STUDIO_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    STUDIO_S3_BUCKET: 'cli-media',
+    STUDIO_S3_PATH_STYLE: '1',
+    STUDIO_S3_ACCESS_KEY_ID: 'S3RVER',
+    STUDIO_S3_SECRET_ACCESS_KEY: 'S3RVER',
+  };
 });
 afterAll(async () => {
   await s3.close();
@@ -23,13 +35,29 @@ afterAll(async () => {
 function io(env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const value: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: { STUDIO_DATA_DIR: join(dir, 'data'), ...env }, cwd: dir };
+  const value: CliIo = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env: { STUDIO_DATA_DIR: join(dir, 'data'), ...env },
+    cwd: dir,
+  };
   return { io: value, out, err };
 }
 
 describe('studio upload', () => {
   it('prints a link from the sandbox storage that serves the file', async () => {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=green:s=32x32', '-frames:v', '1', join(dir, 'mark.png')]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=green:s=32x32',
+      '-frames:v',
+      '1',
+      join(dir, 'mark.png'),
+    ]);
     const first = io();
     expect(await runCli(['upload', 'mark.png', '--json'], first.io)).toBe(0);
     const [result] = JSON.parse(first.out.join('\n')) as { url: string; how: string; storage: string }[];

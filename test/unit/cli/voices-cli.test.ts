@@ -17,7 +17,11 @@ function io(env: Record<string, string | undefined> = {}) {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobSeconds: 1, catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue') });
+  emulator = await startEmulator({
+    port: 0,
+    jobSeconds: 1,
+    catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'),
+  });
   dataDir = mkdtempSync(join(tmpdir(), 'studio-voices-cli-'));
 }, 120_000);
 afterAll(async () => {
@@ -29,18 +33,24 @@ describe('studio voices list', () => {
   it('lists the service voices as JSON and as lines, filtered by --from', async () => {
     const env = { STUDIO_API_KEY: emulator.apiKey };
     const json = io(env);
-    expect(await runCli(['voices', 'list', '--json', '--base-url', emulator.url, '--data-dir', dataDir], json.io)).toBe(0);
+    expect(await runCli(['voices', 'list', '--json', '--base-url', emulator.url, '--data-dir', dataDir], json.io)).toBe(
+      0,
+    );
     const voices = JSON.parse(json.out.join('\n')) as { voice_id: string; from: number }[];
     expect(voices.map((v) => v.voice_id)).toContain('sandbox_ava');
     expect(voices.every((v) => v.from === 3)).toBe(true);
 
     const mine = io(env);
-    expect(await runCli(['voices', 'list', '--from', '4', '--base-url', emulator.url, '--data-dir', dataDir], mine.io)).toBe(0);
+    expect(
+      await runCli(['voices', 'list', '--from', '4', '--base-url', emulator.url, '--data-dir', dataDir], mine.io),
+    ).toBe(0);
     expect(mine.out).toEqual([]);
     expect(mine.err.join('\n')).toMatch(/^0 voices on /);
 
     const lines = io(env);
-    expect(await runCli(['voices', 'list', '--from', '3', '--base-url', emulator.url, '--data-dir', dataDir], lines.io)).toBe(0);
+    expect(
+      await runCli(['voices', 'list', '--from', '3', '--base-url', emulator.url, '--data-dir', dataDir], lines.io),
+    ).toBe(0);
     expect(lines.out).toHaveLength(voices.length);
     expect(lines.out[0]).toMatch(/^sandbox_\w+\t\S+\tofficial\t/);
   });

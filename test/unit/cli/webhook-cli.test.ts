@@ -45,9 +45,23 @@ describe('studio webhook decode', () => {
 
   it('verifies and prints a callback the built-in sandbox sent, from a file or standard input', async () => {
     const port = (hook.address() as { port: number }).port;
-    const created = dataOf(await call(em, 'audioCreate', { input_text: 'Called back.', voice_id: 'sandbox_ava', webhookUrl: `http://127.0.0.1:${port}/cb` }));
-    const done = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: created._id }), (r) => dataOf(r).status >= 3));
-    const raw = await until(async () => bodies.find((b) => JSON.parse(b).signature && openWebhook(JSON.parse(b), em).status === 3), Boolean);
+    const created = dataOf(
+      await call(em, 'audioCreate', {
+        input_text: 'Called back.',
+        voice_id: 'sandbox_ava',
+        webhookUrl: `http://127.0.0.1:${port}/cb`,
+      }),
+    );
+    const done = dataOf(
+      await until(
+        () => call(em, 'audioInfo', { audio_model_id: created._id }),
+        (r) => dataOf(r).status >= 3,
+      ),
+    );
+    const raw = await until(
+      async () => bodies.find((b) => JSON.parse(b).signature && openWebhook(JSON.parse(b), em).status === 3),
+      Boolean,
+    );
     writeFileSync(join(dir, 'callback.json'), String(raw));
 
     const fromFile = io('', dir);
@@ -60,12 +74,22 @@ describe('studio webhook decode', () => {
   });
 
   it('refuses a changed callback, and one sealed with other credentials, saying which check failed', async () => {
-    const sealed = sealWebhook({ _id: 'x1', status: 3, type: 'audio', url: 'http://127.0.0.1/files/a.mp3' }, em, 1_710_757_981_609, '1529');
+    const sealed = sealWebhook(
+      { _id: 'x1', status: 3, type: 'audio', url: 'http://127.0.0.1/files/a.mp3' },
+      em,
+      1_710_757_981_609,
+      '1529',
+    );
     const changed = io(JSON.stringify({ ...sealed, nonce: '1530' }));
     expect(await runCli(['webhook', 'decode', '-', '--data-dir', dir], changed.io)).toBe(1);
     expect(changed.err.join('\n')).toMatch(/signature does not match/);
 
-    const foreign = sealWebhook({ _id: 'x2', status: 2, type: 'audio', url: '' }, { clientId: 'another-client-id', clientSecret: 'another-secret16' }, 1, '7');
+    const foreign = sealWebhook(
+      { _id: 'x2', status: 2, type: 'audio', url: '' },
+      { clientId: 'another-client-id', clientSecret: 'another-secret16' },
+      1,
+      '7',
+    );
     const other = io(JSON.stringify(foreign));
     expect(await runCli(['webhook', 'decode', '-', '--data-dir', dir], other.io)).toBe(1);
     expect(other.err.join('\n')).toMatch(/signature does not match/);
@@ -78,7 +102,15 @@ describe('studio webhook decode', () => {
   it.each([16, 24, 32])('seals with a %i-byte secret the way a receiver written from the docs opens', (length) => {
     const credentials = { clientId: 'client-id-of-the-team', clientSecret: 's'.repeat(length) };
     const event = { _id: 'abc', status: 4 as const, type: 'lipsync', url: '' };
-    expect(decodeAsDocumented(sealWebhook(event, credentials, 1_700_000_000_000, '42'), credentials.clientId, credentials.clientSecret)).toEqual(event);
-    expect(() => sealWebhook(event, { ...credentials, clientSecret: 's'.repeat(length + 1) }, 1)).toThrow(/16, 24 or 32/);
+    expect(
+      decodeAsDocumented(
+        sealWebhook(event, credentials, 1_700_000_000_000, '42'),
+        credentials.clientId,
+        credentials.clientSecret,
+      ),
+    ).toEqual(event);
+    expect(() => sealWebhook(event, { ...credentials, clientSecret: 's'.repeat(length + 1) }, 1)).toThrow(
+      /16, 24 or 32/,
+    );
   });
 });

@@ -48,8 +48,19 @@ export function scriptedFetch(script: Reply[]): { fetch: FetchLike; seen: SeenRe
 }
 
 export const voice = {
-  _id: 'v1', create_time: 1, uid: 1, from: 3, voice_id: 'voice-1', gender: 'female', accent: 'en', name: 'Ada',
-  description: '', useCase: '', type: 1, preview: 'https://x.test/p.mp3', __v: 0,
+  _id: 'v1',
+  create_time: 1,
+  uid: 1,
+  from: 3,
+  voice_id: 'voice-1',
+  gender: 'female',
+  accent: 'en',
+  name: 'Ada',
+  description: '',
+  useCase: '',
+  type: 1,
+  preview: 'https://x.test/p.mp3',
+  __v: 0,
 };
 
 /** Never answers; fails like fetch does once the request's signal aborts. */

@@ -44,8 +44,14 @@ function simulate(limitAt: (t: number) => number, seconds: number) {
       }
     }
   };
-  const between = (list: number[], from: number, to: number) => list.filter((t) => t >= from * 1000 && t < to * 1000).length;
-  return { run, pace, accepted: (from: number, to: number) => between(accepted, from, to) / (to - from), refused: (from: number, to: number) => between(refused, from, to) };
+  const between = (list: number[], from: number, to: number) =>
+    list.filter((t) => t >= from * 1000 && t < to * 1000).length;
+  return {
+    run,
+    pace,
+    accepted: (from: number, to: number) => between(accepted, from, to) / (to - from),
+    refused: (from: number, to: number) => between(refused, from, to),
+  };
 }
 
 describe('pacing a rate-limited connection', () => {
@@ -92,10 +98,11 @@ describe('pacing a rate-limited connection', () => {
     let now = 0;
     const pace = new RequestPace(() => now);
     const sleep = async () => {};
-    const send = (n: number) => Array.from({ length: n }, () => {
-      now += 10;
-      return pace.take(sleep).at;
-    });
+    const send = (n: number) =>
+      Array.from({ length: n }, () => {
+        now += 10;
+        return pace.take(sleep).at;
+      });
     send(20);
     pace.refused(send(1)[0]);
     expect(pace.perWindow).toBe(19.5);

@@ -9,7 +9,12 @@ const answer = (name: string) => json(JSON.parse(readFileSync(join(shapes, `${na
 
 function clientAnswering(name: string | Response) {
   const { fetch } = scriptedFetch([typeof name === 'string' ? answer(name) : name]);
-  return new ServiceClient({ baseUrl: 'http://service.test/', credentials: { kind: 'api-key', apiKey: 'k' }, fetch, sleep: async () => undefined });
+  return new ServiceClient({
+    baseUrl: 'http://service.test/',
+    credentials: { kind: 'api-key', apiKey: 'k' },
+    fetch,
+    sleep: async () => undefined,
+  });
 }
 
 describe('list and record shapes the service and its clients use', () => {
@@ -24,13 +29,20 @@ describe('list and record shapes the service and its clients use', () => {
   });
 
   it.each(['avatar-create-object', 'avatar-create-list'])('reads avatar/create answered as %s', async (shape) => {
-    const created = await clientAnswering(shape).call('avatarCreate', { url: 'https://cdn.example.com/uploads/presenter.mp4', avatar_id: 'user8f2a', name: 'My presenter', type: 1 });
+    const created = await clientAnswering(shape).call('avatarCreate', {
+      url: 'https://cdn.example.com/uploads/presenter.mp4',
+      avatar_id: 'user8f2a',
+      name: 'My presenter',
+      type: 1,
+    });
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ _id: '67c2d3e4f5a6b7c8d9e0f1a2', avatar_id: 'user8f2a', status: 1 });
   });
 
   it('reads a record answered as a one-item list', async () => {
-    const info = await clientAnswering('video-info-one-item-list').call('videoInfo', { video_model_id: '68d3e4f5a6b7c8d9e0f1a2b3' });
+    const info = await clientAnswering('video-info-one-item-list').call('videoInfo', {
+      video_model_id: '68d3e4f5a6b7c8d9e0f1a2b3',
+    });
     expect(info).toMatchObject({ _id: '68d3e4f5a6b7c8d9e0f1a2b3', video_status: 3 });
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { API_CODES } from '../../../electron/common/api';
-import { ServiceClient, ServiceError, codeExplanations, backoffDelay, parseRetryAfter } from '../../../electron/services/client';
+import {
+  ServiceClient,
+  ServiceError,
+  codeExplanations,
+  backoffDelay,
+  parseRetryAfter,
+} from '../../../electron/services/client';
 import { fail, hang, json, ok, scriptedFetch, socketError, voice, type Reply } from './fake-fetch';
 import { until } from '../../wait';
 
@@ -23,7 +29,17 @@ function client(script: Reply[], extra: Partial<ConstructorParameters<typeof Ser
 }
 
 const ttsBody = { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' };
-const audio = { _id: 'a1', create_time: 1, uid: 1, from: 1, input_text: 'Hello there', rate: '50%', voice_model_id: 'voice-1', url: '', status: 1 };
+const audio = {
+  _id: 'a1',
+  create_time: 1,
+  uid: 1,
+  from: 1,
+  input_text: 'Hello there',
+  rate: '50%',
+  voice_model_id: 'voice-1',
+  url: '',
+  status: 1,
+};
 
 describe('reads', () => {
   it('sends the key header and array queries as types[]=n', async () => {
@@ -36,7 +52,13 @@ describe('reads', () => {
   it('paces a rate-limited connection just under the limit it learnt from the requests before the refusal', async () => {
     let now = 1_000_000;
     const waits: number[] = [];
-    const fake = scriptedFetch([...Array.from({ length: 20 }, () => ok([voice])), fail(1005, 'too frequent'), ok([voice]), ok([voice]), ok([voice])]);
+    const fake = scriptedFetch([
+      ...Array.from({ length: 20 }, () => ok([voice])),
+      fail(1005, 'too frequent'),
+      ok([voice]),
+      ok([voice]),
+      ok([voice]),
+    ]);
     const c = new ServiceClient({
       baseUrl: 'http://service.test/',
       credentials: { kind: 'api-key', apiKey: 'key-abcdef123' },
@@ -67,7 +89,12 @@ describe('reads', () => {
   });
 
   it('retries on 5xx, network errors and 1005, honouring Retry-After', async () => {
-    const { c, seen } = client([json({}, 502), socketError('ECONNRESET'), fail(1005, 'too frequent', { 'retry-after': '3' }), ok([voice])]);
+    const { c, seen } = client([
+      json({}, 502),
+      socketError('ECONNRESET'),
+      fail(1005, 'too frequent', { 'retry-after': '3' }),
+      ok([voice]),
+    ]);
     const voices = await c.call('voiceList', {});
     expect(voices[0].voice_id).toBe('voice-1');
     expect(seen).toHaveLength(4);
@@ -156,7 +183,12 @@ describe('creates', () => {
   it('report a business code with its explanation, service message and endpoint', async () => {
     const { c } = client([fail(1104, 'credit not enough')]);
     const error = (await c.call('audioCreate', ttsBody).catch((e: unknown) => e)) as ServiceError;
-    expect(error).toMatchObject({ kind: 'service', code: 1104, serviceMessage: 'credit not enough', endpoint: '/api/open/v3/audio/create' });
+    expect(error).toMatchObject({
+      kind: 'service',
+      code: 1104,
+      serviceMessage: 'credit not enough',
+      endpoint: '/api/open/v3/audio/create',
+    });
     expect(error.explanation).toMatch(/Not enough credits/);
     expect(error.message).toContain('code 1104');
   });
@@ -196,9 +228,13 @@ describe('face endpoints', () => {
       json({ error_code: 1, error_msg: 'No faces detected in the image' }),
       json({ success: false, error: 'Failed to download image from URL' }),
     ]);
-    const detect = (await c.call('detectFaces', { url: 'https://x.test/a.jpg' }).catch((e: unknown) => e)) as ServiceError;
+    const detect = (await c
+      .call('detectFaces', { url: 'https://x.test/a.jpg' })
+      .catch((e: unknown) => e)) as ServiceError;
     expect(detect.explanation).toMatch(/No face was found/);
-    const analyze = (await c.call('analyzeFrames', { frame_urls: ['https://x.test/a.jpg'] }).catch((e: unknown) => e)) as ServiceError;
+    const analyze = (await c
+      .call('analyzeFrames', { frame_urls: ['https://x.test/a.jpg'] })
+      .catch((e: unknown) => e)) as ServiceError;
     expect(analyze.explanation).toMatch(/could not download a frame/);
   });
 
@@ -208,7 +244,9 @@ describe('face endpoints', () => {
       json({ error_code: 1, error_msg: 'slow down', code: 1005, msg: 'Operation too frequent' }),
       json({ error_code: 0, error_msg: '', faces_obj: {} }),
     ]);
-    const detect = (await c.call('detectFaces', { url: 'https://x.test/a.jpg' }).catch((e: unknown) => e)) as ServiceError;
+    const detect = (await c
+      .call('detectFaces', { url: 'https://x.test/a.jpg' })
+      .catch((e: unknown) => e)) as ServiceError;
     expect(detect).toMatchObject({ code: 1003, serviceMessage: 'No faces detected' });
     expect(detect.explanation).toMatch(/No face was found/);
     await c.call('detectFaces', { url: 'https://x.test/a.jpg' });
@@ -218,7 +256,8 @@ describe('face endpoints', () => {
 
 describe('explanations and backoff', () => {
   it('explain every code in the service table', () => {
-    for (const code of Object.keys(API_CODES).map(Number)) expect(codeExplanations[code], `code ${code}`).toMatch(/.{20,}/);
+    for (const code of Object.keys(API_CODES).map(Number))
+      expect(codeExplanations[code], `code ${code}`).toMatch(/.{20,}/);
   });
 
   it('grow exponentially, stay under the cap, and read Retry-After in both forms', () => {

@@ -13,7 +13,8 @@ describe('avatarReadinessProblems', () => {
       {
         level: 'error',
         code: 'avatar-processing',
-        message: 'Scene 1 (Intro), element presenter: the uploaded avatar is still being processed by the service; a job with it would fail. Send it once Tools → Avatars shows it Ready.',
+        message:
+          'Scene 1 (Intro), element presenter: the uploaded avatar is still being processed by the service; a job with it would fail. Send it once Tools → Avatars shows it Ready.',
         sceneIndex: 0,
         sceneId: 'intro',
         elementId: 'presenter',
@@ -28,8 +29,13 @@ describe('avatarReadinessProblems', () => {
   });
 
   it('names a failed upload with what to do', () => {
-    expect(avatarReadinessProblems(project, states({ anna: 'failed' })).map((p) => [p.code, p.message.split(': ')[1]])).toEqual([
-      ['avatar-failed', "the avatar's upload failed on the service; a job with it would fail. Upload it again or choose another avatar."],
+    expect(
+      avatarReadinessProblems(project, states({ anna: 'failed' })).map((p) => [p.code, p.message.split(': ')[1]]),
+    ).toEqual([
+      [
+        'avatar-failed',
+        "the avatar's upload failed on the service; a job with it would fail. Upload it again or choose another avatar.",
+      ],
     ]);
   });
 });

@@ -15,7 +15,10 @@ import {
 import { golden } from './helpers';
 
 /** A stand-in for the font's metrics: wider fonts and bigger sizes give bigger boxes, deterministically. */
-const measure: MeasureText = (style) => ({ width: Math.round(style.content.length * style.fontSize * (style.fontFamily === 'DejaVu Serif' ? 0.62 : 0.5)), height: Math.round(style.fontSize * 1.2) });
+const measure: MeasureText = (style) => ({
+  width: Math.round(style.content.length * style.fontSize * (style.fontFamily === 'DejaVu Serif' ? 0.62 : 0.5)),
+  height: Math.round(style.fontSize * 1.2),
+});
 
 function text(id: string, content: string, patch: Partial<TextStyle>, at: Partial<SceneElement> = {}): SceneElement {
   const style = { ...DEFAULT_TEXT_STYLE, content, ...patch };
@@ -36,10 +39,30 @@ const project: Project = {
       durationMs: 5000,
       voice: null,
       elements: [
-        { id: 'el-1', type: 'avatar', url: 'https://example.com/a.mp4', avatarId: 'A', x: 0, y: 0, width: 1920, height: 1080, layer: 0 },
+        {
+          id: 'el-1',
+          type: 'avatar',
+          url: 'https://example.com/a.mp4',
+          avatarId: 'A',
+          x: 0,
+          y: 0,
+          width: 1920,
+          height: 1080,
+          layer: 0,
+        },
         text('el-2', 'Big launch', { fontSize: 96 }, { x: 200, y: 100 }),
         // No role recorded: boxed and low in the frame, so a lower third.
-        text('el-3', 'Alex Morgan', { fontSize: 48, fontWeight: 400, align: 'left', box: { colour: '#222222', opacity: 0.8, padding: 20, radius: 8 } }, { y: 850 }),
+        text(
+          'el-3',
+          'Alex Morgan',
+          {
+            fontSize: 48,
+            fontWeight: 400,
+            align: 'left',
+            box: { colour: '#222222', opacity: 0.8, padding: 20, radius: 8 },
+          },
+          { y: 850 },
+        ),
         text('el-4', 'Small print', { fontSize: 30, fontWeight: 400, colour: '#333333' }, { y: 500, role: 'body' }),
       ],
     },
@@ -49,11 +72,22 @@ const project: Project = {
 const kit: BrandKit = BrandKit.parse({
   colours: { primary: '#e11d48', secondary: '#f1f5f9', text: '#0f172a', background: '#fff7ed' },
   fonts: { heading: 'DejaVu Serif', body: 'Source Sans 3' },
-  logo: { url: 'file:///brand/logo.png', name: 'logo.png', mediaSize: { width: 400, height: 200 }, corner: 'top-right', sizePercent: 15 },
+  logo: {
+    url: 'file:///brand/logo.png',
+    name: 'logo.png',
+    mediaSize: { width: 400, height: 200 },
+    corner: 'top-right',
+    sizePercent: 15,
+  },
   intro: {
     name: 'Sting',
     output: { width: 1080, height: 1080 },
-    scene: { id: 'x', durationMs: 2000, voice: null, elements: [text('t', 'ACME', { fontSize: 120 }, { x: 300, y: 400, role: 'title' })] },
+    scene: {
+      id: 'x',
+      durationMs: 2000,
+      voice: null,
+      elements: [text('t', 'ACME', { fontSize: 120 }, { x: 300, y: 400, role: 'title' })],
+    },
   },
   outro: null,
   applyToNewProjects: true,
@@ -78,7 +112,11 @@ describe('brand kit', () => {
     expect(result.background).toBe('#fff7ed');
     const byId = new Map(main.elements.map((e) => [e.id, e]));
     expect(byId.get('el-2')!.text).toMatchObject({ fontFamily: 'DejaVu Serif', colour: '#0f172a' });
-    expect(byId.get('el-3')!.text).toMatchObject({ fontFamily: 'Source Sans 3', box: { colour: '#e11d48' }, colour: '#fff7ed' });
+    expect(byId.get('el-3')!.text).toMatchObject({
+      fontFamily: 'Source Sans 3',
+      box: { colour: '#e11d48' },
+      colour: '#fff7ed',
+    });
     expect(byId.get('el-4')!.text).toMatchObject({ fontFamily: 'Source Sans 3', colour: '#0f172a' });
     const logo = main.elements.find((e) => e.role === 'logo')!;
     expect(logo).toMatchObject({ url: 'file:///brand/logo.png', width: 162, height: 81, x: 1715, y: 43, locked: true });
@@ -113,14 +151,20 @@ describe('brand kit', () => {
   it('reads a role from the look when none is recorded', () => {
     const out = project.output;
     const [, title, lower, body] = project.scenes[0].elements;
-    expect([textRoleOf(title, out), textRoleOf(lower, out), textRoleOf({ ...body, role: undefined }, out)]).toEqual(['title', 'lower-third', 'body']);
+    expect([textRoleOf(title, out), textRoleOf(lower, out), textRoleOf({ ...body, role: undefined }, out)]).toEqual([
+      'title',
+      'lower-third',
+      'body',
+    ]);
   });
 
   it('picks a readable colour for text on a brand box', () => {
     expect(readableOn('#e11d48', kit)).toBe('#fff7ed');
     expect(readableOn('#f1f5f9', kit)).toBe('#0f172a');
     // Neither brand colour reads on mid grey: black or white does.
-    expect(readableOn('#777777', { ...kit, colours: { ...kit.colours, text: '#808080', background: '#707070' } })).toBe('#000000');
+    expect(readableOn('#777777', { ...kit, colours: { ...kit.colours, text: '#808080', background: '#707070' } })).toBe(
+      '#000000',
+    );
   });
 
   it('refuses a kit naming a font the studio does not ship', () => {

@@ -18,8 +18,22 @@ function io(): CliIo & { stdout: string[]; stderr: string[] } {
 describe('studio export-body', () => {
   it('prints the golden avatar-video body', async () => {
     const cli = io();
-    expect(await runCli(['export-body', 'two-scenes.project.json', '--webhook', 'https://hooks.example/done', '--placement', 'top-left'], cli)).toBe(0);
-    expect(JSON.parse(cli.stdout.join('\n'))).toEqual(JSON.parse(readFileSync(join(fixtures, 'golden/two-scenes.avatar-video.body.json'), 'utf8')));
+    expect(
+      await runCli(
+        [
+          'export-body',
+          'two-scenes.project.json',
+          '--webhook',
+          'https://hooks.example/done',
+          '--placement',
+          'top-left',
+        ],
+        cli,
+      ),
+    ).toBe(0);
+    expect(JSON.parse(cli.stdout.join('\n'))).toEqual(
+      JSON.parse(readFileSync(join(fixtures, 'golden/two-scenes.avatar-video.body.json'), 'utf8')),
+    );
     expect(cli.stderr).toEqual([]);
   });
 
@@ -43,7 +57,9 @@ describe('studio export-body', () => {
   it('explains bad command lines and unreadable files', async () => {
     const cli = io();
     expect(await runCli(['export-body', 'two-scenes.project.json', '--target', 'gif'], cli)).toBe(2);
-    expect(cli.stderr[0]).toMatch(/option '--target <KIND>' argument '[^']*' is invalid. Allowed choices are avatar-video, talking-avatar/);
+    expect(cli.stderr[0]).toMatch(
+      /option '--target <KIND>' argument '[^']*' is invalid. Allowed choices are avatar-video, talking-avatar/,
+    );
     expect(await runCli(['export-body', 'nope.json'], cli)).toBe(1);
     expect(cli.stderr.at(-1)).toBe('Cannot read nope.json: no such file');
     expect(await runCli(['export-body', 'progress-3s.txt'], cli)).toBe(1);
@@ -58,7 +74,11 @@ describe('studio export-body --check-media', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cli-links-'));
     const voice = readFileSync(makeTone(join(dir, 'voice.wav'), { seconds: 1 }));
-    server = createServer((req, res) => (req.url === '/voice.wav' ? res.writeHead(200, { 'content-length': voice.length }).end(req.method === 'HEAD' ? undefined : voice) : res.writeHead(404, 'Not Found').end()));
+    server = createServer((req, res) =>
+      req.url === '/voice.wav'
+        ? res.writeHead(200, { 'content-length': voice.length }).end(req.method === 'HEAD' ? undefined : voice)
+        : res.writeHead(404, 'Not Found').end(),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const project = (logo: string) => ({
@@ -74,8 +94,29 @@ describe('studio export-body --check-media', () => {
           durationMs: 3000,
           voice: { kind: 'url', url: `${origin}/voice.wav` },
           elements: [
-            { id: 'anna', type: 'avatar', url: '', avatarId: 'anna', avatarFrom: 2, offsetX: 0, offsetY: 0, scaleX: 0.5, scaleY: 0.5, layer: 1 },
-            { id: 'logo', type: 'image', url: logo, offsetX: 0, offsetY: 0, scaleX: 0.2, scaleY: 0.2, layer: 2, name: 'Logo' },
+            {
+              id: 'anna',
+              type: 'avatar',
+              url: '',
+              avatarId: 'anna',
+              avatarFrom: 2,
+              offsetX: 0,
+              offsetY: 0,
+              scaleX: 0.5,
+              scaleY: 0.5,
+              layer: 1,
+            },
+            {
+              id: 'logo',
+              type: 'image',
+              url: logo,
+              offsetX: 0,
+              offsetY: 0,
+              scaleX: 0.2,
+              scaleY: 0.2,
+              layer: 2,
+              name: 'Logo',
+            },
           ],
         },
       ],
@@ -97,7 +138,7 @@ describe('studio export-body --check-media', () => {
     expect(cli.stdout).toEqual([]);
     expect(cli.stderr).toEqual([
       `  error    Scene 1 (intro), element logo (Logo): the image link is broken (HTTP 404 Not Found).  ${origin}/logo.png`,
-      "1 link(s) would make the paid job fail; nothing to send until they are fixed.",
+      '1 link(s) would make the paid job fail; nothing to send until they are fixed.',
     ]);
     // Without the flag the same project passes: only the pre-flight sees the link is gone.
     const plain = linkIo();
@@ -107,7 +148,9 @@ describe('studio export-body --check-media', () => {
   it('prints the body when every link answers', async () => {
     const cli = linkIo();
     expect(await runCli(['export-body', 'fine.json', '--check-media', '--data-dir', join(dir, 'data')], cli)).toBe(0);
-    expect(JSON.parse(cli.stdout.join('\n'))).toMatchObject({ data: [{ voice: { voice_url: `${origin}/voice.wav` } }] });
+    expect(JSON.parse(cli.stdout.join('\n'))).toMatchObject({
+      data: [{ voice: { voice_url: `${origin}/voice.wav` } }],
+    });
     expect(cli.stderr).toEqual([]);
   });
 });

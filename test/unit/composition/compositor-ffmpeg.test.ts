@@ -3,8 +3,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addElement, addScene, buildFfmpegArgs, createProject, planFromProject, setSceneVoice, type Project } from '@common/composition';
-import { FFMPEG, makeImage, makeTone, makeVideo, maxVolume, pixelAt, probe } from '../../fixtures/composition/make-media';
+import {
+  addElement,
+  addScene,
+  buildFfmpegArgs,
+  createProject,
+  planFromProject,
+  setSceneVoice,
+  type Project,
+} from '@common/composition';
+import {
+  FFMPEG,
+  makeImage,
+  makeTone,
+  makeVideo,
+  maxVolume,
+  pixelAt,
+  probe,
+} from '../../fixtures/composition/make-media';
 
 /** Renders a real composition with /usr/bin/ffmpeg and checks what came out. */
 describe('compositor with real ffmpeg', () => {
@@ -21,13 +37,42 @@ describe('compositor with real ffmpeg', () => {
     // 320x180 frame, green background. Scene 1 (1 s): a red video (0.4 s long: its last frame must be
     // held) in the left half, a blue image above it partly overlapping; voice for 0.5 s, then silence.
     // Scene 2 (0.6 s): only the blue image at the bottom-right, no voice.
-    project = createProject({ id: 'p', kind: 'avatar-video', output: { width: 320, height: 180 }, background: '#00ff00' });
-    project = addElement(project, 'scene-1', { id: 'red', type: 'video', url: 'https://m/red.mp4', x: 0, y: 0, width: 160, height: 180 });
-    project = addElement(project, 'scene-1', { id: 'blue', type: 'image', url: 'https://m/blue.png', x: 120, y: 60, width: 80, height: 90 });
+    project = createProject({
+      id: 'p',
+      kind: 'avatar-video',
+      output: { width: 320, height: 180 },
+      background: '#00ff00',
+    });
+    project = addElement(project, 'scene-1', {
+      id: 'red',
+      type: 'video',
+      url: 'https://m/red.mp4',
+      x: 0,
+      y: 0,
+      width: 160,
+      height: 180,
+    });
+    project = addElement(project, 'scene-1', {
+      id: 'blue',
+      type: 'image',
+      url: 'https://m/blue.png',
+      x: 120,
+      y: 60,
+      width: 80,
+      height: 90,
+    });
     project = setSceneVoice(project, 'scene-1', { kind: 'url', url: 'https://m/voice.wav' });
     project = { ...project, scenes: [{ ...project.scenes[0], durationMs: 1000 }] };
     project = addScene(project, { id: 'two', durationMs: 600 });
-    project = addElement(project, 'two', { id: 'blue2', type: 'image', url: 'https://m/blue.png', x: 240, y: 90, width: 80, height: 90 });
+    project = addElement(project, 'two', {
+      id: 'blue2',
+      type: 'image',
+      url: 'https://m/blue.png',
+      x: 240,
+      y: 90,
+      width: 80,
+      height: 90,
+    });
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

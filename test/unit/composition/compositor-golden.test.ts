@@ -22,7 +22,12 @@ const cached = (request: InputRequest): string | null => {
 describe('compositor golden arguments', () => {
   it('two-scene avatar video, preview', () => {
     const plan = planFromProject(loadProject('two-scenes.project.json'), cached);
-    const command = buildFfmpegArgs(plan, { outputPath: '/out/preview.mp4.part', quality: 'preview', width: 640, progress: true });
+    const command = buildFfmpegArgs(plan, {
+      outputPath: '/out/preview.mp4.part',
+      quality: 'preview',
+      width: 640,
+      progress: true,
+    });
     golden('two-scenes.preview.json', { args: command.args, graph: command.filterGraph.split(';') });
     expect([command.width, command.height, command.durationMs]).toEqual([640, 360, 5000]);
   });
@@ -77,13 +82,18 @@ describe('render plan from a project', () => {
       'scene 1 (Intro), element presenter',
     ]);
     expect(scene.layers[2].box).toEqual({ x: 700, y: 120, width: 512, height: 599.98 });
-    expect(scene.layers[2].source).toEqual({ kind: 'media', input: { path: '/cache/avatar.mp4', still: false, loop: true } });
+    expect(scene.layers[2].source).toEqual({
+      kind: 'media',
+      input: { path: '/cache/avatar.mp4', still: false, loop: true },
+    });
     expect(scene.layers[0].source).toMatchObject({ input: { still: true, loop: false } });
     expect(scene.audio).toEqual([{ path: '/cache/voice-1.mp3', label: 'scene 1 (Intro), voice' }]);
   });
 
   it('notes media it cannot resolve instead of failing', () => {
-    const silent = planFromProject(loadProject('two-scenes.project.json'), (r) => (r.role === 'voice' ? null : cached(r)));
+    const silent = planFromProject(loadProject('two-scenes.project.json'), (r) =>
+      r.role === 'voice' ? null : cached(r),
+    );
     expect(silent.scenes.every((s) => s.audio.length === 0)).toBe(true);
     expect(silent.notes).toEqual([
       'scene 1 (Intro), voice: no audio yet, the preview is silent there',
@@ -96,11 +106,18 @@ describe('render plan from a project', () => {
     const voice = project.scenes[0].voice;
     if (voice?.kind !== 'tts') throw new Error('fixture changed');
     const requests: InputRequest[] = [];
-    planFromProject({ ...project, scenes: [{ ...project.scenes[0], voice: { ...voice, audioUrl: undefined } }] }, (r) => {
-      requests.push(r);
-      return null;
+    planFromProject(
+      { ...project, scenes: [{ ...project.scenes[0], voice: { ...voice, audioUrl: undefined } }] },
+      (r) => {
+        requests.push(r);
+        return null;
+      },
+    );
+    expect(requests.at(-1)).toMatchObject({
+      role: 'voice',
+      url: null,
+      text: { text: 'Hello there', voiceId: 'v-en-1', rate: '50%' },
     });
-    expect(requests.at(-1)).toMatchObject({ role: 'voice', url: null, text: { text: 'Hello there', voiceId: 'v-en-1', rate: '50%' } });
   });
 });
 
@@ -115,15 +132,36 @@ describe('render plans from request bodies', () => {
           voice: { voice_url: 'https://cdn.example/voice-1.mp3' },
           background: '#102030',
           elements: [
-            { id: 'presenter', type: 'avatar' as const, url: 'https://cdn.example/avatar.mp4', avatar_id: 'anna', scale_x: 0.4, scale_y: 0.8333, offset_x: 700, offset_y: 120, layer_number: 3 },
-            { id: 'bg', type: 'image' as const, url: 'https://cdn.example/backdrop.jpg', scale_x: 1, scale_y: 1, offset_x: 0, offset_y: 0, layer_number: 1 },
+            {
+              id: 'presenter',
+              type: 'avatar' as const,
+              url: 'https://cdn.example/avatar.mp4',
+              avatar_id: 'anna',
+              scale_x: 0.4,
+              scale_y: 0.8333,
+              offset_x: 700,
+              offset_y: 120,
+              layer_number: 3,
+            },
+            {
+              id: 'bg',
+              type: 'image' as const,
+              url: 'https://cdn.example/backdrop.jpg',
+              scale_x: 1,
+              scale_y: 1,
+              offset_x: 0,
+              offset_y: 0,
+              layer_number: 1,
+            },
           ],
         },
         { width: 1280, height: 720, voice: { voice_id: 'v1' }, elements: [] },
       ],
       duration: 5000,
     };
-    const plan: RenderPlan = planFromAvatarVideoBody(body, cached, { placement: { anchor: 'top-left', scale: 'frame' } });
+    const plan: RenderPlan = planFromAvatarVideoBody(body, cached, {
+      placement: { anchor: 'top-left', scale: 'frame' },
+    });
     expect(plan.background).toBe('#102030');
     expect(plan.scenes.map((s) => s.durationMs)).toEqual([3000, 2000]);
     expect(plan.scenes[0].layers.map((l) => l.box)).toEqual([
@@ -164,7 +202,10 @@ describe('render plans from request bodies', () => {
     expect(plan.scenes[0]).toMatchObject({
       durationMs: 2500,
       audio: [{ path: '/tts/v2.wav' }],
-      layers: [{ source: { kind: 'media', input: { path: '/avatars/anna.mp4', loop: true } } }, { source: { kind: 'colour', colour: '#336699' } }],
+      layers: [
+        { source: { kind: 'media', input: { path: '/avatars/anna.mp4', loop: true } } },
+        { source: { kind: 'colour', colour: '#336699' } },
+      ],
     });
   });
 });

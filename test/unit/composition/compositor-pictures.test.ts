@@ -3,7 +3,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addElement, buildFfmpegArgs, buildPosterArgs, createProject, planFromProject, type Project } from '@common/composition';
+import {
+  addElement,
+  buildFfmpegArgs,
+  buildPosterArgs,
+  createProject,
+  planFromProject,
+  type Project,
+} from '@common/composition';
 import { jpegOrientation } from '@common/composition/exif-orientation';
 import { FFMPEG, pixelAt, probe } from '../../fixtures/composition/make-media';
 import { UPRIGHT_QUADRANTS, ffmpegGenerations, sidewaysPhoto } from './exif-jpeg';
@@ -23,7 +30,9 @@ function quadrants(file: string, t: number) {
 function expectUpright(file: string, t: number): void {
   const seen = quadrants(file, t);
   for (const corner of Object.keys(UPRIGHT_QUADRANTS) as Array<keyof typeof UPRIGHT_QUADRANTS>) {
-    expect(close(seen[corner], UPRIGHT_QUADRANTS[corner]), `${corner} at ${t} s is ${seen[corner].join(',')}`).toBe(true);
+    expect(close(seen[corner], UPRIGHT_QUADRANTS[corner]), `${corner} at ${t} s is ${seen[corner].join(',')}`).toBe(
+      true,
+    );
   }
 }
 
@@ -41,13 +50,27 @@ describe.each(ffmpegGenerations())('a photo in the preview with $name', ({ bin }
     dir = mkdtempSync(join(tmpdir(), 'pictures-'));
     photo = sidewaysPhoto(dir, FFMPEG);
     // 160×160 black frame; the photo drawn upright (32×64) at 40,20 scaled to 64×128; 1.2 s scene.
-    project = createProject({ id: 'p', kind: 'avatar-video', output: { width: 160, height: 160 }, background: '#000000' });
-    project = addElement(project, 'scene-1', { id: 'photo', type: 'image', url: 'https://m/photo.jpg', x: 40, y: 20, width: 64, height: 128 });
+    project = createProject({
+      id: 'p',
+      kind: 'avatar-video',
+      output: { width: 160, height: 160 },
+      background: '#000000',
+    });
+    project = addElement(project, 'scene-1', {
+      id: 'photo',
+      type: 'image',
+      url: 'https://m/photo.jpg',
+      x: 40,
+      y: 20,
+      width: 64,
+      height: 128,
+    });
     project = { ...project, scenes: [{ ...project.scenes[0], durationMs: 1200 }] };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const plan = () => planFromProject(project, () => ({ path: photo, still: true, orientation: jpegOrientation(readFileSync(photo)) }));
+  const plan = () =>
+    planFromProject(project, () => ({ path: photo, still: true, orientation: jpegOrientation(readFileSync(photo)) }));
 
   it('stands upright from the first frame to the last', () => {
     const out = join(dir, `out.mp4`);

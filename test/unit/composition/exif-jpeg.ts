@@ -38,9 +38,18 @@ export function withOrientation(jpeg: Buffer, orientation: number, byteOrder: 'I
  */
 export function sidewaysPhoto(dir: string, ffmpeg: string, name = 'sideways.jpg'): string {
   const plain = join(dir, `plain-${name}`);
-  const inputs = ['0xff0000', '0x0000ff', '0x00ff00', '0xffff00'].flatMap((c) => ['-f', 'lavfi', '-i', `color=c=${c}:s=32x16`]);
+  const inputs = ['0xff0000', '0x0000ff', '0x00ff00', '0xffff00'].flatMap((c) => [
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${c}:s=32x16`,
+  ]);
   const graph = '[0][1]hstack[top];[2][3]hstack[bottom];[top][bottom]vstack';
-  const made = spawnSync(ffmpeg, ['-v', 'error', '-y', ...inputs, '-filter_complex', graph, '-frames:v', '1', '-q:v', '2', plain], { encoding: 'utf8' });
+  const made = spawnSync(
+    ffmpeg,
+    ['-v', 'error', '-y', ...inputs, '-filter_complex', graph, '-frames:v', '1', '-q:v', '2', plain],
+    { encoding: 'utf8' },
+  );
   if (made.status !== 0) throw new Error(`could not make a test JPEG: ${made.stderr}`);
   const path = join(dir, name);
   writeFileSync(path, withOrientation(readFileSync(plain), 6));
@@ -48,7 +57,12 @@ export function sidewaysPhoto(dir: string, ffmpeg: string, name = 'sideways.jpg'
 }
 
 /** Where each colour of sidewaysPhoto stands when it is upright. */
-export const UPRIGHT_QUADRANTS = { topLeft: [0, 255, 0], topRight: [255, 0, 0], bottomLeft: [255, 255, 0], bottomRight: [0, 0, 255] } as const;
+export const UPRIGHT_QUADRANTS = {
+  topLeft: [0, 255, 0],
+  topRight: [255, 0, 0],
+  bottomLeft: [255, 255, 0],
+  bottomRight: [0, 0, 255],
+} as const;
 
 /** Both ffmpeg generations the studio may run: the npm 4.1 fallback and the system's, when present. */
 export function ffmpegGenerations(): Array<{ name: string; bin: string }> {

@@ -27,7 +27,9 @@ describe('media types: one list of extensions', () => {
 
   it('has no second list of media extensions in the studio sources', () => {
     const own = join(root, 'electron', 'common', 'media-types.ts');
-    const files = [...sources(join(root, 'electron')), ...sources(join(root, 'renderer', 'src'))].filter((f) => f !== own);
+    const files = [...sources(join(root, 'electron')), ...sources(join(root, 'renderer', 'src'))].filter(
+      (f) => f !== own,
+    );
     // A regex alternation or an array of two media extensions is a list of its own.
     const list = /(png\|jpe?g|mp4\|mov|mp3\|wav|\['png', 'jpg'|\['mp4', 'mov'|\['mp3', 'wav')/;
     const found = files.filter((f) => list.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));

@@ -16,7 +16,18 @@ import {
   validateProject,
   type Project,
 } from '@common/composition';
-import { DUCK_DOWN_MS, DUCK_HOLD_MS, DUCK_UP_MS, duckingExpression, mixArgs, musicStartMs, parseLevels, parseLoudnorm, speechSpans, loudnessArgs } from '@common/composition/music-mix-args';
+import {
+  DUCK_DOWN_MS,
+  DUCK_HOLD_MS,
+  DUCK_UP_MS,
+  duckingExpression,
+  mixArgs,
+  musicStartMs,
+  parseLevels,
+  parseLoudnorm,
+  speechSpans,
+  loudnessArgs,
+} from '@common/composition/music-mix-args';
 import { golden, loadProject } from './helpers';
 
 const song = defaultMusicTrack('file:///granted/abc/song.mp3', 'song.mp3');
@@ -63,13 +74,19 @@ describe('music operations', () => {
 
   it('refuses settings out of range with a message naming them', () => {
     expect(() => patchMusic(twoScenes(), { scope: 'project' }, { duckDb: 45 })).toThrow(/duckDb/);
-    expect(() => patchMusic(loadProject('two-scenes.project.json'), { scope: 'project' }, { duckDb: 3 })).toThrow(/no music/);
+    expect(() => patchMusic(loadProject('two-scenes.project.json'), { scope: 'project' }, { duckDb: 3 })).toThrow(
+      /no music/,
+    );
     expect(() => setLoudness(twoScenes(), { lufs: -3, truePeakDb: -1 })).toThrow(/−40 to −10 LUFS/);
   });
 
   it('sets the loudness by preset or by hand', () => {
     expect(setLoudness(twoScenes(), 'broadcast').loudness).toEqual({ preset: 'broadcast', lufs: -23, truePeakDb: -1 });
-    expect(setLoudness(twoScenes(), { lufs: -18, truePeakDb: -2 }).loudness).toEqual({ preset: 'custom', lufs: -18, truePeakDb: -2 });
+    expect(setLoudness(twoScenes(), { lufs: -18, truePeakDb: -2 }).loudness).toEqual({
+      preset: 'custom',
+      lufs: -18,
+      truePeakDb: -2,
+    });
   });
 
   it('survives saving and opening', () => {
@@ -83,13 +100,26 @@ describe('request bodies with music', () => {
   it('avatar video: a scene with music sends the studio mix as its voice; one without sends its own voice', () => {
     const p = setSceneMusic(twoScenes(), 'outro', { none: true });
     const body = toAvatarVideoBody(p);
-    expect(body.data.map((d) => d.voice)).toEqual([{ voice_url: 'studio-music:intro' }, { voice_url: 'https://cdn.example/outro.wav' }]);
+    expect(body.data.map((d) => d.voice)).toEqual([
+      { voice_url: 'studio-music:intro' },
+      { voice_url: 'https://cdn.example/outro.wav' },
+    ]);
     golden('avatar-video-music.json', body);
   });
 
   it('talking avatar: the speech goes out as one audio element, the mix, in place of the audio element', () => {
     let p = setProjectMusic(loadProject('talking.project.json'), song);
-    p = { ...p, scenes: [{ ...p.scenes[0], elements: p.scenes[0].elements.map((e) => (e.type === 'audio' ? { ...e, url: 'https://cdn.example/speech.mp3' } : e)) }] };
+    p = {
+      ...p,
+      scenes: [
+        {
+          ...p.scenes[0],
+          elements: p.scenes[0].elements.map((e) =>
+            e.type === 'audio' ? { ...e, url: 'https://cdn.example/speech.mp3' } : e,
+          ),
+        },
+      ],
+    };
     const body = toTalkingAvatarBody(p);
     expect(body.elements.filter((e) => e.type === 'audio')).toEqual([{ type: 'audio', url: 'studio-music:scene-1' }]);
     golden('talking-avatar-music.json', body);
@@ -129,7 +159,16 @@ describe('ducking and loudness arguments', () => {
   it('finds the speech by its level against the voice, joining phrases closer than the ramps', () => {
     // 1 s speech, 0.5 s pause (joined), 1 s speech, 2 s pause, 0.3 s speech; 0.1 s click ignored.
     const quiet = -70;
-    const dbs = [...Array(10).fill(-20), ...Array(5).fill(quiet), ...Array(10).fill(-22), ...Array(20).fill(quiet), ...Array(3).fill(-25), ...Array(20).fill(quiet), -18, ...Array(10).fill(quiet)];
+    const dbs = [
+      ...Array(10).fill(-20),
+      ...Array(5).fill(quiet),
+      ...Array(10).fill(-22),
+      ...Array(20).fill(quiet),
+      ...Array(3).fill(-25),
+      ...Array(20).fill(quiet),
+      -18,
+      ...Array(10).fill(quiet),
+    ];
     expect(speechSpans(levels(dbs), -21, 7900)).toEqual([
       { startMs: 0, endMs: 2500 },
       { startMs: 4500, endMs: 4800 },
@@ -139,7 +178,9 @@ describe('ducking and loudness arguments', () => {
 
   it('builds a gain envelope: down before each phrase, up after it, nothing when there is no ducking', () => {
     const expr = duckingExpression([{ startMs: 1000, endMs: 2000 }], 12)!;
-    expect(expr).toBe(`pow(10,-12*(clip((t-${((1000 - DUCK_DOWN_MS) / 1000).toFixed(3)})/0.250,0,1)*clip((${((2000 + DUCK_HOLD_MS + DUCK_UP_MS) / 1000).toFixed(3)}-t)/0.600,0,1))/20)`);
+    expect(expr).toBe(
+      `pow(10,-12*(clip((t-${((1000 - DUCK_DOWN_MS) / 1000).toFixed(3)})/0.250,0,1)*clip((${((2000 + DUCK_HOLD_MS + DUCK_UP_MS) / 1000).toFixed(3)}-t)/0.600,0,1))/20)`,
+    );
     expect(duckingExpression([{ startMs: 1000, endMs: 2000 }], 0)).toBeNull();
     expect(duckingExpression([], 12)).toBeNull();
   });
@@ -148,19 +189,71 @@ describe('ducking and loudness arguments', () => {
     const plan = { track: song, offsetMs: 2000, fadeIn: true, fadeOut: false, minLengthMs: 6000 };
     const speech = [{ startMs: 500, endMs: 2500 }];
     golden('music-mix-args.json', {
-      mix: mixArgs({ voicePath: '/v.wav', voiceMs: 4000, music: { path: '/m.mp3', durationMs: 30_000 }, plan, musicGainDb: -3.5, mixGainDb: 2, speech }, 6000, { preset: 'web', lufs: -16, truePeakDb: -1.5 }, '/out.wav'),
-      musicAlone: mixArgs({ voicePath: null, voiceMs: 0, music: { path: '/m.mp3', durationMs: 30_000 }, plan: { ...plan, track: { ...song, loop: false } }, musicGainDb: 0, mixGainDb: 0, speech: [] }, 6000, { preset: 'broadcast', lufs: -33, truePeakDb: -1 }, '/out.wav'),
-      loudness: loudnessArgs('/out.wav', { inputI: -17.2, inputTp: -3.1, inputLra: 8.4, inputThresh: -27.9, targetOffset: 0.2, outputI: null, normalization: 'dynamic' }, { preset: 'web', lufs: -16, truePeakDb: -1.5 }, '/out.mp3'),
+      mix: mixArgs(
+        {
+          voicePath: '/v.wav',
+          voiceMs: 4000,
+          music: { path: '/m.mp3', durationMs: 30_000 },
+          plan,
+          musicGainDb: -3.5,
+          mixGainDb: 2,
+          speech,
+        },
+        6000,
+        { preset: 'web', lufs: -16, truePeakDb: -1.5 },
+        '/out.wav',
+      ),
+      musicAlone: mixArgs(
+        {
+          voicePath: null,
+          voiceMs: 0,
+          music: { path: '/m.mp3', durationMs: 30_000 },
+          plan: { ...plan, track: { ...song, loop: false } },
+          musicGainDb: 0,
+          mixGainDb: 0,
+          speech: [],
+        },
+        6000,
+        { preset: 'broadcast', lufs: -33, truePeakDb: -1 },
+        '/out.wav',
+      ),
+      loudness: loudnessArgs(
+        '/out.wav',
+        {
+          inputI: -17.2,
+          inputTp: -3.1,
+          inputLra: 8.4,
+          inputThresh: -27.9,
+          targetOffset: 0.2,
+          outputI: null,
+          normalization: 'dynamic',
+        },
+        { preset: 'web', lufs: -16, truePeakDb: -1.5 },
+        '/out.mp3',
+      ),
     });
   });
 
   it("reads ffmpeg's level prints and loudnorm's JSON", () => {
-    expect(parseLevels('frame:0    pts:0       pts_time:0\nlavfi.astats.Overall.RMS_level=-21.07\nframe:1    pts:4800    pts_time:0.1\nlavfi.astats.Overall.RMS_level=-inf\n')).toEqual([
+    expect(
+      parseLevels(
+        'frame:0    pts:0       pts_time:0\nlavfi.astats.Overall.RMS_level=-21.07\nframe:1    pts:4800    pts_time:0.1\nlavfi.astats.Overall.RMS_level=-inf\n',
+      ),
+    ).toEqual([
       { atMs: 0, db: -21.07 },
       { atMs: 100, db: -Infinity },
     ]);
-    const log = '[Parsed_loudnorm_0 @ 0x1]\n{\n\t"input_i" : "-22.09",\n\t"input_tp" : "-18.06",\n\t"input_lra" : "0.10",\n\t"input_thresh" : "-32.09",\n\t"output_i" : "-23.95",\n\t"output_tp" : "-20.00",\n\t"output_lra" : "0.00",\n\t"output_thresh" : "-33.95",\n\t"normalization_type" : "dynamic",\n\t"target_offset" : "-0.05"\n}\n';
-    expect(parseLoudnorm(log)).toEqual({ inputI: -22.09, inputTp: -18.06, inputLra: 0.1, inputThresh: -32.09, targetOffset: -0.05, outputI: -23.95, normalization: 'dynamic' });
+    const log =
+      '[Parsed_loudnorm_0 @ 0x1]\n{\n\t"input_i" : "-22.09",\n\t"input_tp" : "-18.06",\n\t"input_lra" : "0.10",\n\t"input_thresh" : "-32.09",\n\t"output_i" : "-23.95",\n\t"output_tp" : "-20.00",\n\t"output_lra" : "0.00",\n\t"output_thresh" : "-33.95",\n\t"normalization_type" : "dynamic",\n\t"target_offset" : "-0.05"\n}\n';
+    expect(parseLoudnorm(log)).toEqual({
+      inputI: -22.09,
+      inputTp: -18.06,
+      inputLra: 0.1,
+      inputThresh: -32.09,
+      targetOffset: -0.05,
+      outputI: -23.95,
+      normalization: 'dynamic',
+    });
     expect(parseLoudnorm(log.replace('-22.09', '-inf'))?.inputI).toBeNull();
     expect(parseLoudnorm('no json here')).toBeNull();
   });

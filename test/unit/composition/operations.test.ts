@@ -29,7 +29,11 @@ import {
 
 function withThree(): Project {
   let p = createProject({ id: 'p1', kind: 'avatar-video', output: '16:9-1080p' });
-  for (const [id, type] of [['a', 'avatar'], ['b', 'image'], ['c', 'video']] as const) {
+  for (const [id, type] of [
+    ['a', 'avatar'],
+    ['b', 'image'],
+    ['c', 'video'],
+  ] as const) {
     p = addElement(p, 'scene-1', { id, type, url: `https://x/${id}`, x: 10, y: 20, width: 960, height: 540 });
   }
   return p;
@@ -47,7 +51,9 @@ describe('project document operations', () => {
   });
 
   it('refuses sizes over 3840 and bad colours', () => {
-    expect(() => createProject({ id: 'p', kind: 'avatar-video', output: { width: 4000, height: 1000 } })).toThrow(/3840/);
+    expect(() => createProject({ id: 'p', kind: 'avatar-video', output: { width: 4000, height: 1000 } })).toThrow(
+      /3840/,
+    );
     const p = createProject({ id: 'p', kind: 'avatar-video', output: '1:1' });
     expect(() => setBackground(p, 'white')).toThrow(/#1a2b3c/);
     expect(setBackground(p, '#00FF00').background).toBe('#00ff00');
@@ -55,7 +61,14 @@ describe('project document operations', () => {
 
   it('adds elements on top and leaves the input untouched', () => {
     const base = createProject({ id: 'p1', kind: 'avatar-video', output: '16:9-720p' });
-    const next = addElement(base, 'scene-1', { type: 'image', url: 'https://x/i.png', x: 0, y: 0, width: 3840, height: -1080 });
+    const next = addElement(base, 'scene-1', {
+      type: 'image',
+      url: 'https://x/i.png',
+      x: 0,
+      y: 0,
+      width: 3840,
+      height: -1080,
+    });
     expect(base.scenes[0].elements).toHaveLength(0);
     expect(next.scenes[0].elements[0]).toMatchObject({ id: 'el-1', layer: 1, width: 1280, height: 0 });
     expect(nextId(next, 'el')).toBe('el-2');
@@ -81,7 +94,11 @@ describe('project document operations', () => {
     expect(order(sendToBack(p, 'scene-1', 'c'))).toEqual(['c', 'a', 'b']);
     expect(bringToFront(p, 'scene-1', 'c')).toBe(p);
     const explicit = reorderLayers(p, 'scene-1', ['c', 'a', 'b']);
-    expect(explicit.scenes[0].elements.map((e) => [e.id, e.layer])).toEqual([['a', 2], ['b', 3], ['c', 1]]);
+    expect(explicit.scenes[0].elements.map((e) => [e.id, e.layer])).toEqual([
+      ['a', 2],
+      ['b', 3],
+      ['c', 1],
+    ]);
     expect(() => reorderLayers(p, 'scene-1', ['a', 'b'])).toThrow(/exactly once/);
   });
 
@@ -130,7 +147,10 @@ describe('parseProject', () => {
     expect(parseProject('{oops')).toMatchObject({ ok: false, error: expect.stringMatching(/Not valid JSON/) });
     expect(parseProject([])).toMatchObject({ ok: false, error: expect.stringMatching(/JSON object/) });
     expect(parseProject({})).toMatchObject({ ok: false, error: expect.stringMatching(/schemaVersion/) });
-    expect(parseProject({ schemaVersion: 99 })).toMatchObject({ ok: false, error: expect.stringMatching(/newer version/) });
+    expect(parseProject({ schemaVersion: 99 })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/newer version/),
+    });
     const p = withThree();
     const broken = JSON.parse(JSON.stringify(p));
     broken.scenes[0].elements[1].id = 'a';

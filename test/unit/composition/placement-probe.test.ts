@@ -16,9 +16,13 @@ describe('placement probe', () => {
   });
 
   it('names the convention the marker fills, and says plainly when none fits', () => {
-    for (const { convention, box } of probePredictions()) expect(judgeProbe({ ...box, x: box.x + 1 })).toMatchObject({ proved: true, convention });
+    for (const { convention, box } of probePredictions())
+      expect(judgeProbe({ ...box, x: box.x + 1 })).toMatchObject({ proved: true, convention });
     expect(judgeProbe(null)).toMatchObject({ proved: false, message: expect.stringContaining('could not be told') });
     // Aspect kept (a fit inside the frame-scaled box): none of the four.
-    expect(judgeProbe({ x: 275, y: 135, width: 90, height: 90 })).toMatchObject({ proved: false, message: expect.stringContaining('matches none') });
+    expect(judgeProbe({ x: 275, y: 135, width: 90, height: 90 })).toMatchObject({
+      proved: false,
+      message: expect.stringContaining('matches none'),
+    });
   });
 });

@@ -53,10 +53,20 @@ describe('version-1 projects', () => {
 
 describe('placement conventions', () => {
   it("the service's example bodies fill the frame read by the centre: background at (960, 540), scale 1", () => {
-    expect(fromWire({ offset_x: 960, offset_y: 540, scale_x: 1, scale_y: 1 }, FRAME, { anchor: 'centre', scale: 'frame' })).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
-    expect(fromWire({ offset_x: 1920, offset_y: 1080, scale_x: 1, scale_y: 1 }, { width: 3840, height: 2160 }, { anchor: 'centre', scale: 'frame' })).toEqual({ x: 0, y: 0, width: 3840, height: 2160 });
+    expect(
+      fromWire({ offset_x: 960, offset_y: 540, scale_x: 1, scale_y: 1 }, FRAME, { anchor: 'centre', scale: 'frame' }),
+    ).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
+    expect(
+      fromWire(
+        { offset_x: 1920, offset_y: 1080, scale_x: 1, scale_y: 1 },
+        { width: 3840, height: 2160 },
+        { anchor: 'centre', scale: 'frame' },
+      ),
+    ).toEqual({ x: 0, y: 0, width: 3840, height: 2160 });
     // Read by the top-left corner, the same body leaves three quarters of the frame empty.
-    expect(fromWire({ offset_x: 960, offset_y: 540, scale_x: 1, scale_y: 1 }, FRAME, { anchor: 'top-left', scale: 'frame' })).toEqual({ x: 960, y: 540, width: 1920, height: 1080 });
+    expect(
+      fromWire({ offset_x: 960, offset_y: 540, scale_x: 1, scale_y: 1 }, FRAME, { anchor: 'top-left', scale: 'frame' }),
+    ).toEqual({ x: 960, y: 540, width: 1920, height: 1080 });
   });
 
   for (const convention of CONVENTIONS) {
@@ -75,31 +85,83 @@ describe('placement conventions', () => {
 
   it('writes the centre and the scale the convention names', () => {
     const box = { x: 100, y: 50, width: 320, height: 240 };
-    expect(toWire(box, FRAME, { anchor: 'centre', scale: 'frame' })).toEqual({ offset_x: 260, offset_y: 170, scale_x: 0.1667, scale_y: 0.2222 });
-    expect(toWire(box, FRAME, { anchor: 'top-left', scale: 'element' }, { width: 640, height: 480 })).toEqual({ offset_x: 100, offset_y: 50, scale_x: 0.5, scale_y: 0.5 });
+    expect(toWire(box, FRAME, { anchor: 'centre', scale: 'frame' })).toEqual({
+      offset_x: 260,
+      offset_y: 170,
+      scale_x: 0.1667,
+      scale_y: 0.2222,
+    });
+    expect(toWire(box, FRAME, { anchor: 'top-left', scale: 'element' }, { width: 640, height: 480 })).toEqual({
+      offset_x: 100,
+      offset_y: 50,
+      scale_x: 0.5,
+      scale_y: 0.5,
+    });
     expect(toWire(box, FRAME, { anchor: 'centre', scale: 'element' })).toBeNull();
   });
 
   it('a talking avatar is written by the connection convention, the default being the centre', () => {
     let p = createProject({ id: 'p', kind: 'talking-avatar', output: '16:9-1080p' });
-    p = addElement(p, 'scene-1', { id: 'bg', type: 'image', url: 'https://m/bg.png', x: 0, y: 0, width: 1920, height: 1080, mediaSize: { width: 3840, height: 2160 } });
+    p = addElement(p, 'scene-1', {
+      id: 'bg',
+      type: 'image',
+      url: 'https://m/bg.png',
+      x: 0,
+      y: 0,
+      width: 1920,
+      height: 1080,
+      mediaSize: { width: 3840, height: 2160 },
+    });
     const bg = (body: ReturnType<typeof toTalkingAvatarBody>) => body.elements.find((e) => e.type === 'image');
     expect(bg(toTalkingAvatarBody(p))).toMatchObject({ offset_x: 960, offset_y: 540, scale_x: 1, scale_y: 1 });
-    expect(bg(toTalkingAvatarBody(p, { placement: { anchor: 'top-left', scale: 'element' } }))).toMatchObject({ offset_x: 0, offset_y: 0, scale_x: 0.5, scale_y: 0.5 });
+    expect(bg(toTalkingAvatarBody(p, { placement: { anchor: 'top-left', scale: 'element' } }))).toMatchObject({
+      offset_x: 0,
+      offset_y: 0,
+      scale_x: 0.5,
+      scale_y: 0.5,
+    });
   });
 
-  it("refuses to send an element whose media size a scale of the element needs, and one larger than its media", () => {
+  it('refuses to send an element whose media size a scale of the element needs, and one larger than its media', () => {
     let p = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-1080p' });
-    p = addElement(p, 'scene-1', { id: 'a', type: 'image', url: 'https://m/a.png', x: 0, y: 0, width: 500, height: 500 });
-    p = addElement(p, 'scene-1', { id: 'b', type: 'image', url: 'https://m/b.png', x: 0, y: 0, width: 500, height: 500, mediaSize: { width: 250, height: 250 } });
-    const codes = (c: PlacementConvention) => validateProject(p, { placement: c }).filter((x) => x.elementId).map((x) => `${x.elementId}:${x.code}`);
-    expect(codes({ anchor: 'centre', scale: 'element' })).toEqual(['a:media-size-unknown', 'b:scale-range', 'b:scale-range']);
+    p = addElement(p, 'scene-1', {
+      id: 'a',
+      type: 'image',
+      url: 'https://m/a.png',
+      x: 0,
+      y: 0,
+      width: 500,
+      height: 500,
+    });
+    p = addElement(p, 'scene-1', {
+      id: 'b',
+      type: 'image',
+      url: 'https://m/b.png',
+      x: 0,
+      y: 0,
+      width: 500,
+      height: 500,
+      mediaSize: { width: 250, height: 250 },
+    });
+    const codes = (c: PlacementConvention) =>
+      validateProject(p, { placement: c })
+        .filter((x) => x.elementId)
+        .map((x) => `${x.elementId}:${x.code}`);
+    expect(codes({ anchor: 'centre', scale: 'element' })).toEqual([
+      'a:media-size-unknown',
+      'b:scale-range',
+      'b:scale-range',
+    ]);
     expect(codes({ anchor: 'centre', scale: 'frame' })).toEqual([]);
   });
 
   it('warns while a connection places by an assumed convention, not once it is measured or built in', () => {
     const placement = { anchor: 'centre', scale: 'frame' } as const;
-    expect(placementProblem({ name: 'Prod', placement: { ...placement, source: 'assumed' } })).toMatchObject({ level: 'warning', code: 'placement-unverified', message: expect.stringContaining('Check placement') });
+    expect(placementProblem({ name: 'Prod', placement: { ...placement, source: 'assumed' } })).toMatchObject({
+      level: 'warning',
+      code: 'placement-unverified',
+      message: expect.stringContaining('Check placement'),
+    });
     expect(placementProblem({ name: 'Prod', placement: { ...placement, source: 'measured' } })).toBeNull();
     expect(placementProblem({ name: 'Sandbox', placement: { ...placement, source: 'built-in' } })).toBeNull();
   });

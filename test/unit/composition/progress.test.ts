@@ -20,9 +20,19 @@ describe('ffmpeg -progress parsing', () => {
 
   it('handles N/A, clock-only times and never goes backwards', () => {
     const text = [
-      'frame=0', 'out_time_us=N/A', 'out_time_ms=N/A', 'out_time=N/A', 'speed=N/A', 'progress=continue',
-      'frame=50', 'out_time=00:00:02.500000', 'speed=5.01x', 'progress=continue',
-      'frame=40', 'out_time_us=2000000', 'progress=continue',
+      'frame=0',
+      'out_time_us=N/A',
+      'out_time_ms=N/A',
+      'out_time=N/A',
+      'speed=N/A',
+      'progress=continue',
+      'frame=50',
+      'out_time=00:00:02.500000',
+      'speed=5.01x',
+      'progress=continue',
+      'frame=40',
+      'out_time_us=2000000',
+      'progress=continue',
       'garbage line',
     ].join('\n');
     expect(feed(text, 10_000)).toEqual([

@@ -34,7 +34,14 @@ describe('avatar-video body', () => {
       offset_y: 120,
       layer_number: 3,
     });
-    expect(first).toMatchObject({ width: 1280, height: 720, duration: 3000, ratio: '16:9', background: '#102030', avatarFrom: 2 });
+    expect(first).toMatchObject({
+      width: 1280,
+      height: 720,
+      duration: 3000,
+      ratio: '16:9',
+      background: '#102030',
+      avatarFrom: 2,
+    });
     expect(first.voice).toEqual({ voice_url: 'https://cdn.example/voice-1.mp3' });
     expect(body.duration).toBe(5000);
     expect(body.webhookUrl).toBeUndefined();
@@ -54,8 +61,21 @@ describe('talking-avatar body', () => {
     const body = toTalkingAvatarBody(project, TOP_LEFT);
     expect(body.avatar_from).toBe(3);
     const avatar = body.elements.find((e) => e.type === 'avatar');
-    expect(avatar).toEqual({ type: 'avatar', url: 'https://cdn.example/me.mp4', scale_x: 0.8333, scale_y: 0.5, offset_x: 90, offset_y: 300, width: 900, height: 960 });
-    expect(body.elements.find((e) => e.type === 'audio')).toEqual({ type: 'audio', input_text: 'Welcome to the show', voice_id: 'v-en-2' });
+    expect(avatar).toEqual({
+      type: 'avatar',
+      url: 'https://cdn.example/me.mp4',
+      scale_x: 0.8333,
+      scale_y: 0.5,
+      offset_x: 90,
+      offset_y: 300,
+      width: 900,
+      height: 960,
+    });
+    expect(body.elements.find((e) => e.type === 'audio')).toEqual({
+      type: 'audio',
+      input_text: 'Welcome to the show',
+      voice_id: 'v-en-2',
+    });
     expect(body.elements.find((e) => e.type === 'image')).toMatchObject({ url: '#336699', width: 1080, height: 720 });
   });
 
@@ -67,7 +87,10 @@ describe('talking-avatar body', () => {
     const avatar = body.elements.find((e) => e.type === 'avatar');
     expect(avatar?.avatar_id).toBe('anna');
     expect(avatar && 'url' in avatar).toBe(false);
-    expect(body.elements.find((e) => e.type === 'audio')).toEqual({ type: 'audio', url: 'https://cdn.example/speech.mp3' });
+    expect(body.elements.find((e) => e.type === 'audio')).toEqual({
+      type: 'audio',
+      url: 'https://cdn.example/speech.mp3',
+    });
     expect(talkingAvatarBodySchema.safeParse(body).success).toBe(true);
   });
 
@@ -76,7 +99,13 @@ describe('talking-avatar body', () => {
     const scene = base.scenes[0];
     const p: Project = {
       ...base,
-      scenes: [{ ...scene, elements: scene.elements.filter((e) => e.type !== 'audio'), voice: { kind: 'tts', text: 'Hi', voiceId: 'v9', rate: '40%' } }],
+      scenes: [
+        {
+          ...scene,
+          elements: scene.elements.filter((e) => e.type !== 'audio'),
+          voice: { kind: 'tts', text: 'Hi', voiceId: 'v9', rate: '40%' },
+        },
+      ],
     };
     expect(toTalkingAvatarBody(p).elements.at(-1)).toEqual({ type: 'audio', input_text: 'Hi', voice_id: 'v9' });
   });
@@ -88,6 +117,9 @@ describe('exportBody', () => {
     expect(ok.ok).toBe(true);
     const bad = exportBody(loadProject('two-scenes.project.json'), { target: 'talking-avatar' });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.problems.map((p) => p.code)).toEqual(expect.arrayContaining(['talking-avatar-scenes', 'video-in-talking-avatar']));
+    if (!bad.ok)
+      expect(bad.problems.map((p) => p.code)).toEqual(
+        expect.arrayContaining(['talking-avatar-scenes', 'video-in-talking-avatar']),
+      );
   });
 });

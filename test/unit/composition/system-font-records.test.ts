@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { addTextElement, createProject, exportBody, noteSystemFontDigest, parseProject, presetStyle, setTextStyle, useSystemFonts, validateProject, type Project } from '@common/composition';
+import {
+  addTextElement,
+  createProject,
+  exportBody,
+  noteSystemFontDigest,
+  parseProject,
+  presetStyle,
+  setTextStyle,
+  useSystemFonts,
+  validateProject,
+  type Project,
+} from '@common/composition';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
-const sansFace = { id: '0123456789abcdef', family: 'DejaVu Sans', weight: 700 as const, italic: false, file: 'DejaVuSans-Bold.ttf' };
+const sansFace = {
+  id: '0123456789abcdef',
+  family: 'DejaVu Sans',
+  weight: 700 as const,
+  italic: false,
+  file: 'DejaVuSans-Bold.ttf',
+};
 
 /** This machine's catalogue as the host would list it; `sha256` as the host reports on reading the file. */
 function computerWith(faces: (typeof sansFace)[], sha256?: string): void {
@@ -17,7 +34,13 @@ function madeWithSystemFont(): Project {
   let p = createProject({ id: 'p-sys', kind: 'avatar-video', output: '16:9-720p', name: 'System font' });
   p = { ...p, scenes: [{ ...p.scenes[0], voice: { kind: 'url', url: 'https://cdn.example/voice.mp3' } }] };
   p = addTextElement(p, 'scene-1', presetStyle(p, 'title'), { width: 417, height: 140 }, { id: 'title' });
-  return setTextStyle(p, 'scene-1', 'title', { ...p.scenes[0].elements[0].text!, fontFamily: 'DejaVu Sans' }, { width: 430, height: 140 });
+  return setTextStyle(
+    p,
+    'scene-1',
+    'title',
+    { ...p.scenes[0].elements[0].text!, fontFamily: 'DejaVu Sans' },
+    { width: 430, height: 140 },
+  );
 }
 
 /** The project as another machine opens it: from its saved file. */
@@ -30,7 +53,9 @@ function reopened(p: Project): Project {
 describe('a project made with a system font', () => {
   it('records the face: family, weight, file name, SHA-256 and that it is a system font', () => {
     const p = madeWithSystemFont();
-    expect(p.fonts).toEqual([{ family: 'DejaVu Sans', weight: 700, italic: false, file: 'DejaVuSans-Bold.ttf', sha256: A, system: true }]);
+    expect(p.fonts).toEqual([
+      { family: 'DejaVu Sans', weight: 700, italic: false, file: 'DejaVuSans-Bold.ttf', sha256: A, system: true },
+    ]);
     expect(validateProject(p, { purpose: 'submit' }).filter((x) => x.level === 'error')).toEqual([]);
   });
 
@@ -39,13 +64,31 @@ describe('a project made with a system font', () => {
     computerWith([]);
     const p = reopened(saved);
     const problem = validateProject(p, { purpose: 'submit' }).find((x) => x.code === 'text-font');
-    expect(problem).toMatchObject({ level: 'error', elementId: 'title', message: expect.stringMatching(/element title.*"DejaVu Sans" \(bold, DejaVuSans-Bold\.ttf\) this project was made with is not on this computer/) });
+    expect(problem).toMatchObject({
+      level: 'error',
+      elementId: 'title',
+      message: expect.stringMatching(
+        /element title.*"DejaVu Sans" \(bold, DejaVuSans-Bold\.ttf\) this project was made with is not on this computer/,
+      ),
+    });
     expect(exportBody(p).ok).toBe(false);
     // An edit elsewhere in the style keeps the record (the next machine must still be told).
-    const edited = setTextStyle(p, 'scene-1', 'title', { ...p.scenes[0].elements[0].text!, colour: '#ff0000' }, { width: 430, height: 140 });
+    const edited = setTextStyle(
+      p,
+      'scene-1',
+      'title',
+      { ...p.scenes[0].elements[0].text!, colour: '#ff0000' },
+      { width: 430, height: 140 },
+    );
     expect(edited.fonts).toEqual(saved.fonts);
     // Choosing a studio font clears it.
-    const fixed = setTextStyle(p, 'scene-1', 'title', { ...p.scenes[0].elements[0].text!, fontFamily: 'Source Sans 3' }, { width: 417, height: 140 });
+    const fixed = setTextStyle(
+      p,
+      'scene-1',
+      'title',
+      { ...p.scenes[0].elements[0].text!, fontFamily: 'Source Sans 3' },
+      { width: 417, height: 140 },
+    );
     expect(validateProject(fixed, { purpose: 'submit' }).filter((x) => x.level === 'error')).toEqual([]);
     expect(fixed.fonts?.some((f) => f.system)).toBe(false);
   });
@@ -54,7 +97,11 @@ describe('a project made with a system font', () => {
     const saved = madeWithSystemFont();
     computerWith([sansFace], B);
     const problem = validateProject(reopened(saved), { purpose: 'submit' }).find((x) => x.code === 'text-font');
-    expect(problem).toMatchObject({ level: 'error', elementId: 'title', message: expect.stringMatching(/different file from the one this project was made with \(its SHA-256 differs\)/) });
+    expect(problem).toMatchObject({
+      level: 'error',
+      elementId: 'title',
+      message: expect.stringMatching(/different file from the one this project was made with \(its SHA-256 differs\)/),
+    });
     // The same file installed: nothing to say.
     computerWith([sansFace], A);
     expect(validateProject(reopened(saved), { purpose: 'submit' }).find((x) => x.code === 'text-font')).toBeUndefined();

@@ -4,7 +4,12 @@ import { buildFfmpegArgs, planFromProject, type InputRequest, type Project } fro
 import { loadProject } from './helpers';
 
 const talking = loadProject('talking.project.json');
-const spoken = (ms: number) => (request: InputRequest) => (request.url ? `/cache/${request.url.split('/').pop()}` : request.text ? { path: '/speech/draft.wav', still: false, durationMs: ms } : null);
+const spoken = (ms: number) => (request: InputRequest) =>
+  request.url
+    ? `/cache/${request.url.split('/').pop()}`
+    : request.text
+      ? { path: '/speech/draft.wav', still: false, durationMs: ms }
+      : null;
 
 describe('a talking avatar plan', () => {
   // Fails when the scene's own length is kept (mutation: return the scene's durationMs for talking avatars).
@@ -19,13 +24,18 @@ describe('a talking avatar plan', () => {
     const plan = planFromProject(talking, (r) => (r.url ? `/cache/${r.url.split('/').pop()}` : null));
     expect(plan.scenes[0].durationMs).toBe(4000);
     expect(plan.scenes[0].followsAudio).toBeUndefined();
-    expect(plan.notes).toContain("The talking avatar lasts as long as its speech; without it this preview keeps the scene's 4.0 s.");
+    expect(plan.notes).toContain(
+      "The talking avatar lasts as long as its speech; without it this preview keeps the scene's 4.0 s.",
+    );
   });
 
   // Fails when the scene voice is mixed in beside an audio element (mutation: drop the talking check):
   // the serialiser sends only the audio element then, so the service never speaks the scene voice.
   it('speaks the scene voice only when there is no audio element, as the body does', () => {
-    const withVoice: Project = { ...talking, scenes: [{ ...talking.scenes[0], voice: { kind: 'url', url: 'https://cdn.example/voice.mp3' } }] };
+    const withVoice: Project = {
+      ...talking,
+      scenes: [{ ...talking.scenes[0], voice: { kind: 'url', url: 'https://cdn.example/voice.mp3' } }],
+    };
     const asked: string[] = [];
     const plan = planFromProject(withVoice, (r) => {
       asked.push(r.type);
@@ -34,8 +44,13 @@ describe('a talking avatar plan', () => {
     expect(asked).not.toContain('voice');
     expect(plan.scenes[0].audio.map((a) => a.path)).toEqual(['/speech/draft.wav']);
 
-    const voiceOnly: Project = { ...withVoice, scenes: [{ ...withVoice.scenes[0], elements: withVoice.scenes[0].elements.filter((e) => e.type !== 'audio') }] };
-    expect(planFromProject(voiceOnly, (r) => (r.url ? { path: '/cache/voice.mp3', durationMs: 3000 } : null)).scenes[0]).toMatchObject({ durationMs: 3000, followsAudio: true });
+    const voiceOnly: Project = {
+      ...withVoice,
+      scenes: [{ ...withVoice.scenes[0], elements: withVoice.scenes[0].elements.filter((e) => e.type !== 'audio') }],
+    };
+    expect(
+      planFromProject(voiceOnly, (r) => (r.url ? { path: '/cache/voice.mp3', durationMs: 3000 } : null)).scenes[0],
+    ).toMatchObject({ durationMs: 3000, followsAudio: true });
   });
 });
 
@@ -49,7 +64,12 @@ describe('the speed of spoken text', () => {
       if (r.type === 'voice') asked.push(r.text?.rate);
       return null;
     };
-    const voiceOnly: Project = { ...talking, scenes: [{ ...talking.scenes[0], voice: tts, elements: talking.scenes[0].elements.filter((e) => e.type !== 'audio') }] };
+    const voiceOnly: Project = {
+      ...talking,
+      scenes: [
+        { ...talking.scenes[0], voice: tts, elements: talking.scenes[0].elements.filter((e) => e.type !== 'audio') },
+      ],
+    };
     planFromProject(voiceOnly, record);
     planFromProject({ ...voiceOnly, kind: 'avatar-video' }, record);
     expect(asked).toEqual([undefined, '90%']);

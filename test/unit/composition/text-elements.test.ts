@@ -26,9 +26,24 @@ const TOP_LEFT = { placement: { anchor: 'top-left', scale: 'frame' } } as const;
 function titled(): Project {
   let p = createProject({ id: 'p-text', kind: 'avatar-video', output: '16:9-720p', name: 'Text' });
   p = { ...p, scenes: [{ ...p.scenes[0], voice: { kind: 'url', url: 'https://cdn.example/voice.mp3' } }] };
-  p = addElement(p, 'scene-1', { id: 'bg', type: 'image', url: 'https://cdn.example/bg.png', x: 0, y: 0, width: 1280, height: 720, mediaSize: { width: 1280, height: 720 } });
+  p = addElement(p, 'scene-1', {
+    id: 'bg',
+    type: 'image',
+    url: 'https://cdn.example/bg.png',
+    x: 0,
+    y: 0,
+    width: 1280,
+    height: 720,
+    mediaSize: { width: 1280, height: 720 },
+  });
   p = addTextElement(p, 'scene-1', presetStyle(p, 'title'), { width: 417, height: 140 }, { id: 'title' });
-  p = addTextElement(p, 'scene-1', presetStyle(p, 'lower-third'), { width: 374, height: 168 }, { id: 'name', place: 'lower-left' });
+  p = addTextElement(
+    p,
+    'scene-1',
+    presetStyle(p, 'lower-third'),
+    { width: 374, height: 168 },
+    { id: 'name', place: 'lower-left' },
+  );
   return p;
 }
 
@@ -38,8 +53,22 @@ describe('text elements in request bodies', () => {
     golden('text.avatar-video.body.json', body);
     expect(avatarVideoBodySchema.safeParse(body).success).toBe(true);
     const [, title, name] = body.data[0].elements;
-    expect(title).toEqual({ id: 'title', type: 'image', url: 'studio-text:title', scale_x: round4(417 / 1280), scale_y: round4(140 / 720), offset_x: Math.round((1280 - 417) / 2), offset_y: Math.round((720 - 140) / 2), layer_number: 2 });
-    expect(name).toMatchObject({ type: 'image', url: textReference('name'), offset_x: Math.round(1280 * 0.06), layer_number: 3 });
+    expect(title).toEqual({
+      id: 'title',
+      type: 'image',
+      url: 'studio-text:title',
+      scale_x: round4(417 / 1280),
+      scale_y: round4(140 / 720),
+      offset_x: Math.round((1280 - 417) / 2),
+      offset_y: Math.round((720 - 140) / 2),
+      layer_number: 2,
+    });
+    expect(name).toMatchObject({
+      type: 'image',
+      url: textReference('name'),
+      offset_x: Math.round(1280 * 0.06),
+      layer_number: 3,
+    });
   });
 
   it('are scaled by the element when the connection scales by the media (the picture is drawn at the box)', () => {
@@ -50,11 +79,33 @@ describe('text elements in request bodies', () => {
 
   it('go into a talking avatar as images with their pixel size', () => {
     let p = createProject({ id: 't', kind: 'talking-avatar', output: '16:9-720p' });
-    p = addElement(p, 'scene-1', { id: 'me', type: 'avatar', url: '', avatarId: 'anna', avatarFrom: 2, x: 0, y: 0, width: 640, height: 720 });
-    p = addElement(p, 'scene-1', { id: 'say', type: 'audio', url: 'https://cdn.example/voice.mp3', x: 0, y: 0, width: 0, height: 0 });
+    p = addElement(p, 'scene-1', {
+      id: 'me',
+      type: 'avatar',
+      url: '',
+      avatarId: 'anna',
+      avatarFrom: 2,
+      x: 0,
+      y: 0,
+      width: 640,
+      height: 720,
+    });
+    p = addElement(p, 'scene-1', {
+      id: 'say',
+      type: 'audio',
+      url: 'https://cdn.example/voice.mp3',
+      x: 0,
+      y: 0,
+      width: 0,
+      height: 0,
+    });
     p = addTextElement(p, 'scene-1', presetStyle(p, 'title'), { width: 417, height: 140 }, { id: 'title' });
     const body = toTalkingAvatarBody(p, TOP_LEFT);
-    expect(body.elements.find((e) => e.type === 'image')).toMatchObject({ url: 'studio-text:title', width: 417, height: 140 });
+    expect(body.elements.find((e) => e.type === 'image')).toMatchObject({
+      url: 'studio-text:title',
+      width: 417,
+      height: 140,
+    });
     expect(talkingAvatarBodySchema.safeParse(body).success).toBe(true);
   });
 
@@ -62,7 +113,13 @@ describe('text elements in request bodies', () => {
     const flat = withTextAsImages(titled(), new Map([['title', 'file:///tmp/title.png']]));
     const elements = flat.scenes[0].elements;
     expect(elements.map((e) => e.id)).toEqual(['bg', 'title']);
-    expect(elements[1]).toMatchObject({ type: 'image', url: 'file:///tmp/title.png', mediaSize: { width: 417, height: 140 }, x: 432, y: 290 });
+    expect(elements[1]).toMatchObject({
+      type: 'image',
+      url: 'file:///tmp/title.png',
+      mediaSize: { width: 417, height: 140 },
+      x: 432,
+      y: 290,
+    });
     expect(elements[1].text).toBeUndefined();
   });
 });
@@ -70,11 +127,31 @@ describe('text elements in request bodies', () => {
 describe('text element problems', () => {
   it('an empty text and an unknown font block sending with a message naming the element', () => {
     let p = titled();
-    p = setTextStyle(p, 'scene-1', 'title', { ...p.scenes[0].elements[1].text!, content: ' ' }, { width: 40, height: 140 });
-    p = setTextStyle(p, 'scene-1', 'name', { ...p.scenes[0].elements[2].text!, fontFamily: 'Comic Sans' }, { width: 374, height: 168 });
+    p = setTextStyle(
+      p,
+      'scene-1',
+      'title',
+      { ...p.scenes[0].elements[1].text!, content: ' ' },
+      { width: 40, height: 140 },
+    );
+    p = setTextStyle(
+      p,
+      'scene-1',
+      'name',
+      { ...p.scenes[0].elements[2].text!, fontFamily: 'Comic Sans' },
+      { width: 374, height: 168 },
+    );
     const problems = validateProject(p, { purpose: 'submit' });
-    expect(problems.find((x) => x.code === 'text-empty')).toMatchObject({ level: 'error', elementId: 'title', message: expect.stringMatching(/element title .*the text is empty/) });
-    expect(problems.find((x) => x.code === 'text-font')).toMatchObject({ level: 'error', elementId: 'name', message: expect.stringContaining('"Comic Sans" (regular) is not one this studio has') });
+    expect(problems.find((x) => x.code === 'text-empty')).toMatchObject({
+      level: 'error',
+      elementId: 'title',
+      message: expect.stringMatching(/element title .*the text is empty/),
+    });
+    expect(problems.find((x) => x.code === 'text-font')).toMatchObject({
+      level: 'error',
+      elementId: 'name',
+      message: expect.stringContaining('"Comic Sans" (regular) is not one this studio has'),
+    });
     expect(exportBody(p).ok).toBe(false);
     expect(exportBody(titled()).ok).toBe(true);
   });
@@ -94,7 +171,9 @@ describe('text element operations', () => {
     p = scaleElement(p, 'scene-1', 'title', 834, 280, { x: 100, y: 50 });
     const history = new DocumentHistory(p);
     const style = p.scenes[0].elements[1].text!;
-    const next = history.commit(setTextStyle(p, 'scene-1', 'title', { ...style, content: 'A longer title' }, { width: 600, height: 140 }));
+    const next = history.commit(
+      setTextStyle(p, 'scene-1', 'title', { ...style, content: 'A longer title' }, { width: 600, height: 140 }),
+    );
     const title = next.scenes[0].elements[1];
     // Twice the natural size before, twice after; centred text keeps its centre (100 + 834 / 2).
     expect([title.width, title.height, title.x + title.width / 2, title.y]).toEqual([1200, 280, 517, 50]);
@@ -111,7 +190,13 @@ describe('text element operations', () => {
     ]);
     const reread = parseProject(JSON.stringify(p));
     expect(reread.ok && reread.project).toEqual(p);
-    const serif = setTextStyle(p, 'scene-1', 'title', { ...p.scenes[0].elements[1].text!, fontFamily: 'DejaVu Serif' }, { width: 417, height: 140 });
+    const serif = setTextStyle(
+      p,
+      'scene-1',
+      'title',
+      { ...p.scenes[0].elements[1].text!, fontFamily: 'DejaVu Serif' },
+      { width: 417, height: 140 },
+    );
     expect(serif.fonts?.map((f) => f.file)).toEqual(['SourceSans3-Regular.ttf', 'DejaVuSerif-Bold.ttf']);
     expect(deleteElement(p, 'scene-1', 'title').scenes[0].elements.map((e) => e.id)).toEqual(['bg', 'name']);
   });

@@ -5,7 +5,9 @@ import { loadProject } from './helpers';
 const codes = (problems: Problem[]) => problems.map((p) => `${p.level}:${p.code}`);
 
 function patchElement(p: Project, sceneIndex: number, elementId: string, patch: Record<string, unknown>): Project {
-  const scenes = p.scenes.map((s, i) => (i !== sceneIndex ? s : { ...s, elements: s.elements.map((e) => (e.id === elementId ? { ...e, ...patch } : e)) }));
+  const scenes = p.scenes.map((s, i) =>
+    i !== sceneIndex ? s : { ...s, elements: s.elements.map((e) => (e.id === elementId ? { ...e, ...patch } : e)) },
+  );
   return { ...p, scenes };
 }
 
@@ -22,7 +24,8 @@ describe('validateProject: avatar video', () => {
       {
         level: 'error',
         code: 'scale-range',
-        message: 'Scene 2 (outro), element logo: is larger than the frame: its scale x would be 1.2, and the service accepts 0 to 1.',
+        message:
+          'Scene 2 (outro), element logo: is larger than the frame: its scale x would be 1.2, and the service accepts 0 to 1.',
         sceneIndex: 1,
         sceneId: 'outro',
         elementId: 'logo',
@@ -35,26 +38,40 @@ describe('validateProject: avatar video', () => {
     expect(codes(validateProject(noVoice))).toEqual(['error:voice-missing']);
     expect(codes(validateProject(noVoice, { purpose: 'preview' }))).toEqual(['warning:voice-missing']);
     const pending = setSceneVoice(project, 'intro', { kind: 'tts', text: 'Hi', voiceId: 'v1', rate: '50%' });
-    expect(validateProject(pending)[0].message).toBe('Scene 1 (Intro): the voiceover has not been generated yet; generate it before submitting.');
-    const rate = setSceneVoice(project, 'intro', { kind: 'tts', text: 'Hi', voiceId: 'v1', rate: '150%', audioUrl: 'https://a/b.mp3' });
+    expect(validateProject(pending)[0].message).toBe(
+      'Scene 1 (Intro): the voiceover has not been generated yet; generate it before submitting.',
+    );
+    const rate = setSceneVoice(project, 'intro', {
+      kind: 'tts',
+      text: 'Hi',
+      voiceId: 'v1',
+      rate: '150%',
+      audioUrl: 'https://a/b.mp3',
+    });
     expect(codes(validateProject(rate))).toEqual(['error:rate-range']);
   });
 
   it('flags local files before submitting (taken-in files are uploaded, other local references refused) but not for a preview', () => {
     const local = updateElement(project, 'intro', 'clip', { url: 'file:///home/me/clip.mp4' });
     expect(codes(validateProject(local))).toEqual(['warning:local-upload']);
-    expect(codes(validateProject(updateElement(project, 'intro', 'clip', { url: 'blob:http://x/1' })))).toEqual(['error:local-file']);
+    expect(codes(validateProject(updateElement(project, 'intro', 'clip', { url: 'blob:http://x/1' })))).toEqual([
+      'error:local-file',
+    ]);
     expect(validateProject(local, { purpose: 'preview' })).toEqual([]);
     const voice = setSceneVoice(project, 'outro', { kind: 'url', url: '/tmp/voice.wav' });
     expect(validateProject(voice)[0].message).toMatch(/^Scene 2 \(outro\): the voice audio is a local file/);
-    expect(codes(validateProject(updateElement(project, 'intro', 'clip', { url: 'ftp://x/y.mp4' })))).toEqual(['error:url-invalid']);
+    expect(codes(validateProject(updateElement(project, 'intro', 'clip', { url: 'ftp://x/y.mp4' })))).toEqual([
+      'error:url-invalid',
+    ]);
   });
 
   it('requires avatar ids, warns about shared layers, off-frame elements and colour images', () => {
     const p1 = patchElement(project, 0, 'presenter', { avatarId: undefined });
     expect(codes(validateProject(p1))).toContain('error:avatar-id-missing');
     const p2 = patchElement(project, 0, 'clip', { layer: 3 });
-    expect(validateProject(p2)).toMatchObject([{ level: 'warning', code: 'layer-shared', message: expect.stringContaining('presenter, clip share layer 3') }]);
+    expect(validateProject(p2)).toMatchObject([
+      { level: 'warning', code: 'layer-shared', message: expect.stringContaining('presenter, clip share layer 3') },
+    ]);
     const p3 = patchElement(project, 1, 'logo', { x: 5000 });
     expect(codes(validateProject(p3))).toEqual(['error:scene-empty', 'error:off-frame']);
     const p4 = updateElement(project, 'outro', 'logo', { url: '#ff0000' });
@@ -72,7 +89,8 @@ describe('validateProject: elements against the frame', () => {
       {
         level: 'warning',
         code: 'partly-off-frame',
-        message: 'Scene 2 (outro), element logo: sticks out of the frame (120 px on the left, 160 px at the bottom); the part outside is not shown.',
+        message:
+          'Scene 2 (outro), element logo: sticks out of the frame (120 px on the left, 160 px at the bottom); the part outside is not shown.',
         sceneIndex: 1,
         sceneId: 'outro',
         elementId: 'logo',
@@ -80,24 +98,48 @@ describe('validateProject: elements against the frame', () => {
     ]);
     // Entirely outside is its own problem, not both.
     expect(codes(validateProject(patchElement(project, 1, 'logo', { x: W + 10 })))).toContain('error:off-frame');
-    expect(codes(validateProject(patchElement(project, 1, 'logo', { x: W + 10 })))).not.toContain('warning:partly-off-frame');
+    expect(codes(validateProject(patchElement(project, 1, 'logo', { x: W + 10 })))).not.toContain(
+      'warning:partly-off-frame',
+    );
     // Touching an edge from inside is fine.
-    expect(validateProject(patchElement(project, 1, 'logo', { x: W - 400, y: 0, width: 400, height: 200 }))).toEqual([]);
+    expect(validateProject(patchElement(project, 1, 'logo', { x: W - 400, y: 0, width: 400, height: 200 }))).toEqual(
+      [],
+    );
   });
 
   it('warns when a size stopped at the frame (scale 1) and the element lost its proportions', () => {
     const square = { mediaSize: { width: 1000, height: 1000 } };
     // Grown from a corner: the width stopped at the frame's while the height went on.
-    const clamped = validateProject(patchElement(project, 1, 'logo', { ...square, x: 0, y: 0, width: W, height: H - 100 }));
+    const clamped = validateProject(
+      patchElement(project, 1, 'logo', { ...square, x: 0, y: 0, width: W, height: H - 100 }),
+    );
     expect(clamped).toMatchObject([{ level: 'warning', code: 'scale-at-limit', elementId: 'logo' }]);
     expect(clamped[0].message).toBe(
       `Scene 2 (outro), element logo: stopped at the frame's width (a scale of 1, the most the service takes) and is stretched wide: ${W}×${H - 100} against its own 1000×1000. Make it smaller to keep its proportions.`,
     );
     // A full-width element in its own proportions, or one smaller than the frame, is fine.
-    expect(validateProject(patchElement(project, 1, 'logo', { mediaSize: { width: W * 2, height: 600 }, x: 0, y: 0, width: W, height: 300 }))).toEqual([]);
-    expect(validateProject(patchElement(project, 1, 'logo', { ...square, x: 0, y: 0, width: W - 200, height: H - 200 }))).toEqual([]);
+    expect(
+      validateProject(
+        patchElement(project, 1, 'logo', {
+          mediaSize: { width: W * 2, height: 600 },
+          x: 0,
+          y: 0,
+          width: W,
+          height: 300,
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      validateProject(patchElement(project, 1, 'logo', { ...square, x: 0, y: 0, width: W - 200, height: H - 200 })),
+    ).toEqual([]);
     // A 4:3 picture pulled over a 16:9 frame is stretched too.
-    expect(codes(validateProject(patchElement(project, 1, 'logo', { mediaSize: { width: 800, height: 600 }, x: 0, y: 0, width: W, height: H })))).toEqual(['warning:scale-at-limit']);
+    expect(
+      codes(
+        validateProject(
+          patchElement(project, 1, 'logo', { mediaSize: { width: 800, height: 600 }, x: 0, y: 0, width: W, height: H }),
+        ),
+      ),
+    ).toEqual(['warning:scale-at-limit']);
   });
 });
 
@@ -109,14 +151,26 @@ describe('validateProject: talking avatar', () => {
   });
 
   it('avatar_from rules: own avatar needs a URL, official needs an id', () => {
-    expect(codes(validateProject(updateElement(project, 'scene-1', 'me', { url: '' })))).toEqual(['error:avatar-url-missing']);
-    expect(codes(validateProject(updateElement(project, 'scene-1', 'me', { avatarFrom: 2 })))).toEqual(['error:avatar-id-missing']);
-    expect(validateProject(updateElement(project, 'scene-1', 'me', { avatarFrom: 2, avatarId: 'anna', url: '' }))).toEqual([]);
+    expect(codes(validateProject(updateElement(project, 'scene-1', 'me', { url: '' })))).toEqual([
+      'error:avatar-url-missing',
+    ]);
+    expect(codes(validateProject(updateElement(project, 'scene-1', 'me', { avatarFrom: 2 })))).toEqual([
+      'error:avatar-id-missing',
+    ]);
+    expect(
+      validateProject(updateElement(project, 'scene-1', 'me', { avatarFrom: 2, avatarId: 'anna', url: '' })),
+    ).toEqual([]);
   });
 
   it('input_text needs voice_id; URL wins over text', () => {
     const noVoice = updateElement(project, 'scene-1', 'speech', { voiceId: undefined });
-    expect(validateProject(noVoice)).toMatchObject([{ code: 'text-voice-pair', elementId: 'speech', message: 'Scene 1 (scene-1), element speech: text and voice must be given together (input_text with voice_id).' }]);
+    expect(validateProject(noVoice)).toMatchObject([
+      {
+        code: 'text-voice-pair',
+        elementId: 'speech',
+        message: 'Scene 1 (scene-1), element speech: text and voice must be given together (input_text with voice_id).',
+      },
+    ]);
     const both = updateElement(project, 'scene-1', 'speech', { url: 'https://a/s.mp3' });
     expect(codes(validateProject(both))).toEqual(['warning:url-wins']);
   });
@@ -130,8 +184,20 @@ describe('validateProject: talking avatar', () => {
   });
 
   it('one scene, an avatar and audio, no video', () => {
-    const bare: Project = { ...project, scenes: [{ ...project.scenes[0], elements: [] }, { ...project.scenes[0], id: 's2', elements: [] }] };
-    expect(codes(validateProject(bare))).toEqual(['error:talking-avatar-scenes', 'error:avatar-missing', 'error:audio-missing', 'error:scene-empty', 'error:scene-empty']);
+    const bare: Project = {
+      ...project,
+      scenes: [
+        { ...project.scenes[0], elements: [] },
+        { ...project.scenes[0], id: 's2', elements: [] },
+      ],
+    };
+    expect(codes(validateProject(bare))).toEqual([
+      'error:talking-avatar-scenes',
+      'error:avatar-missing',
+      'error:audio-missing',
+      'error:scene-empty',
+      'error:scene-empty',
+    ]);
     const withVideo = updateElement(project, 'scene-1', 'panel', { type: 'video', url: 'https://a/v.mp4' });
     expect(codes(validateProject(withVideo))).toEqual(['error:video-in-talking-avatar']);
   });
@@ -154,14 +220,19 @@ describe('validateProject: a result nobody could see blocks sending', () => {
 
   it('an element wholly outside the frame is an error; one partly inside stays a warning', () => {
     expect(codes(validateProject(patchElement(project, 0, 'clip', { x: W + 1 })))).toEqual(['error:off-frame']);
-    expect(codes(validateProject(patchElement(project, 0, 'clip', { x: W - 10 })))).toEqual(['warning:partly-off-frame']);
+    expect(codes(validateProject(patchElement(project, 0, 'clip', { x: W - 10 })))).toEqual([
+      'warning:partly-off-frame',
+    ]);
   });
 
   it('a scene with nothing visible is an error, named once for the scene', () => {
     // The outro's only element, moved out of the frame: the element and the scene both say so.
     const gone = validateProject(patchElement(project, 1, 'logo', { y: -5000 }));
     expect(codes(gone)).toEqual(['error:scene-empty', 'error:off-frame']);
-    expect(gone[0]).toMatchObject({ sceneId: 'outro', message: 'Scene 2 (outro): shows nothing but the background: add an avatar, picture or video inside the frame.' });
+    expect(gone[0]).toMatchObject({
+      sceneId: 'outro',
+      message: 'Scene 2 (outro): shows nothing but the background: add an avatar, picture or video inside the frame.',
+    });
     const empty: Project = { ...project, scenes: [project.scenes[0], { ...project.scenes[1], elements: [] }] };
     expect(codes(validateProject(empty))).toEqual(['error:scene-empty']);
     expect(codes(validateProject(empty, { purpose: 'preview' }))).toEqual(['warning:scene-empty']);
@@ -172,14 +243,41 @@ describe('validateProject: a result nobody could see blocks sending', () => {
 
 describe('validateProject: a talking avatar must have something to say', () => {
   const project = loadProject('talking.project.json');
-  const speechless = { ...project, scenes: [{ ...project.scenes[0], elements: project.scenes[0].elements.filter((e) => e.type !== 'audio') }] };
+  const speechless = {
+    ...project,
+    scenes: [{ ...project.scenes[0], elements: project.scenes[0].elements.filter((e) => e.type !== 'audio') }],
+  };
 
   it('an empty voiceover script is an error before sending', () => {
     const blank = setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: '   ', voiceId: 'v-en-2', rate: '50%' });
-    expect(validateProject(blank)).toMatchObject([{ level: 'error', code: 'voice-text-missing', message: 'Scene 1 (scene-1): the voiceover script is empty; write what the avatar says.' }]);
-    expect(codes(validateProject(setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: 'Hello', voiceId: '', rate: '50%' })))).toEqual(['error:voice-id-missing']);
-    expect(validateProject(setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: 'Hello', voiceId: 'v-en-2', rate: '50%' }))).toEqual([]);
+    expect(validateProject(blank)).toMatchObject([
+      {
+        level: 'error',
+        code: 'voice-text-missing',
+        message: 'Scene 1 (scene-1): the voiceover script is empty; write what the avatar says.',
+      },
+    ]);
+    expect(
+      codes(
+        validateProject(setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: 'Hello', voiceId: '', rate: '50%' })),
+      ),
+    ).toEqual(['error:voice-id-missing']);
+    expect(
+      validateProject(
+        setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: 'Hello', voiceId: 'v-en-2', rate: '50%' }),
+      ),
+    ).toEqual([]);
     // A voiceover already generated is sent as its audio link: its script no longer matters.
-    expect(validateProject(setSceneVoice(speechless, 'scene-1', { kind: 'tts', text: '', voiceId: 'v-en-2', rate: '50%', audioUrl: 'https://a/v.mp3' }))).toEqual([]);
+    expect(
+      validateProject(
+        setSceneVoice(speechless, 'scene-1', {
+          kind: 'tts',
+          text: '',
+          voiceId: 'v-en-2',
+          rate: '50%',
+          audioUrl: 'https://a/v.mp3',
+        }),
+      ),
+    ).toEqual([]);
   });
 });

@@ -42,7 +42,11 @@ describe('ConnectionManager', () => {
     expect(prod).toMatchObject({ id: 'c1', hasSecret: false, authKind: null, active: false });
     await expect(m.add({ name: 'production', baseUrl: 'https://x.test' })).rejects.toThrow(/already exists/);
     await expect(m.add({ name: 'Sandbox', baseUrl: 'https://x.test' })).rejects.toThrow(/already exists/);
-    const withSecret = await m.setSecret('c1', { kind: 'client-credentials', clientId: 'id', clientSecret: 'secret-1234' });
+    const withSecret = await m.setSecret('c1', {
+      kind: 'client-credentials',
+      clientId: 'id',
+      clientSecret: 'secret-1234',
+    });
     expect(withSecret).toMatchObject({ hasSecret: true, authKind: 'client-credentials' });
     expect(JSON.stringify(withSecret)).not.toContain('secret-1234');
     await m.setActive('c1');
@@ -56,11 +60,26 @@ describe('ConnectionManager', () => {
 
   it('keeps the placement each connection was measured with, assumed until then, and forgets it when the address moves', async () => {
     const { m } = manager();
-    expect((await m.get('sandbox')).placement).toEqual({ anchor: 'centre', scale: 'frame', source: 'built-in', checkedAt: null });
+    expect((await m.get('sandbox')).placement).toEqual({
+      anchor: 'centre',
+      scale: 'frame',
+      source: 'built-in',
+      checkedAt: null,
+    });
     await m.add({ name: 'Production', baseUrl: 'https://api.example.com' });
-    expect((await m.get('c1')).placement).toEqual({ anchor: 'centre', scale: 'frame', source: 'assumed', checkedAt: null });
+    expect((await m.get('c1')).placement).toEqual({
+      anchor: 'centre',
+      scale: 'frame',
+      source: 'assumed',
+      checkedAt: null,
+    });
     await m.setPlacement('c1', { anchor: 'top-left', scale: 'element' }, 1234);
-    expect((await m.get('c1')).placement).toEqual({ anchor: 'top-left', scale: 'element', source: 'measured', checkedAt: 1234 });
+    expect((await m.get('c1')).placement).toEqual({
+      anchor: 'top-left',
+      scale: 'element',
+      source: 'measured',
+      checkedAt: 1234,
+    });
     await m.update('c1', { name: 'Prod' });
     expect((await m.get('c1')).placement.source).toBe('measured');
     await m.update('c1', { baseUrl: 'https://other.example.com' });
@@ -69,7 +88,7 @@ describe('ConnectionManager', () => {
     expect((await m.get('sandbox')).placement).toMatchObject({ source: 'measured', checkedAt: 99 });
   });
 
-  it('reads the active connection\'s credit balance from quota/info, and null when it is not answered', async () => {
+  it("reads the active connection's credit balance from quota/info, and null when it is not answered", async () => {
     const { m, seen } = manager([ok({ credit: 1234.5 }), json({ code: 1008, msg: 'No such endpoint' }, 404)]);
     expect(await m.balance()).toEqual({ connectionId: 'sandbox', credit: 1234.5 });
     expect(seen[0].url).toBe('http://sandbox.test/api/open/v3/faceswap/quota/info');
@@ -120,11 +139,25 @@ describe('ConnectionManager', () => {
 
   it('allows plain http only to this machine and never link-local or metadata addresses', async () => {
     const { m } = manager();
-    for (const bad of ['http://api.example.com', 'http://10.0.0.1:8080', 'https://169.254.169.254', 'http://169.254.169.254/latest', 'https://[fe80::1]', 'https://metadata.google.internal', 'https://[::ffff:a9fe:a9fe]', 'http://2852039166/']) {
+    for (const bad of [
+      'http://api.example.com',
+      'http://10.0.0.1:8080',
+      'https://169.254.169.254',
+      'http://169.254.169.254/latest',
+      'https://[fe80::1]',
+      'https://metadata.google.internal',
+      'https://[::ffff:a9fe:a9fe]',
+      'http://2852039166/',
+    ]) {
       expect(NewConnection.safeParse({ name: 'x', baseUrl: bad }).success, bad).toBe(false);
       await expect(m.add({ name: 'x', baseUrl: bad }), bad).rejects.toThrow(/base URL must/);
     }
-    for (const good of ['http://127.0.0.1:9000', 'http://localhost:3000', 'http://[::1]:81', 'https://api.example.com']) {
+    for (const good of [
+      'http://127.0.0.1:9000',
+      'http://localhost:3000',
+      'http://[::1]:81',
+      'https://api.example.com',
+    ]) {
       expect(NewConnection.safeParse({ name: 'x', baseUrl: good }).success, good).toBe(true);
     }
     await m.add({ name: 'Local', baseUrl: 'http://127.0.0.1:9000' });

@@ -38,7 +38,11 @@ function filesUnder(dir: string): string[] {
 
 beforeAll(async () => {
   emulator = await startEmulator({
-    port: 0, apiKey: API_KEY, clientId: 'known-client-id-0001', clientSecret: CLIENT_SECRET, jobSeconds: 0.4,
+    port: 0,
+    apiKey: API_KEY,
+    clientId: 'known-client-id-0001',
+    clientSecret: CLIENT_SECRET,
+    jobSeconds: 0.4,
     catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'),
   });
   dataDir = mkdtempSync(join(tmpdir(), 'studio-secrets-'));
@@ -52,7 +56,8 @@ beforeAll(async () => {
     host: 'web',
     appVersion: 'test',
     dataDir,
-    createVault: (createStore) => new SafeStorageVault({ createStore, platform: 'linux', safeStorage: fakeSafeStorage }),
+    createVault: (createStore) =>
+      new SafeStorageVault({ createStore, platform: 'linux', safeStorage: fakeSafeStorage }),
     platform: {},
     createStoreFactory: createConfStoreFactory,
     startSandbox: async () => ({ baseUrl: emulator.url, apiKey: API_KEY, close: async () => undefined }),
@@ -68,13 +73,24 @@ afterAll(async () => {
 
 describe('credentials', () => {
   it('work for calls but never appear in bridge payloads, events, errors, logs, records or settings', async () => {
-    const prod = await call<{ id: string }>('connections.add', { name: 'Production', baseUrl: emulator.url, webhookUrl: null });
-    const withKey = await call<{ hasSecret: boolean; authKind: string }>('connections.setSecret', prod.id, { kind: 'api-key', apiKey: API_KEY });
+    const prod = await call<{ id: string }>('connections.add', {
+      name: 'Production',
+      baseUrl: emulator.url,
+      webhookUrl: null,
+    });
+    const withKey = await call<{ hasSecret: boolean; authKind: string }>('connections.setSecret', prod.id, {
+      kind: 'api-key',
+      apiKey: API_KEY,
+    });
     expect(withKey).toMatchObject({ hasSecret: true, authKind: 'api-key' });
     expect(await call('connections.test', prod.id)).toMatchObject({ ok: true });
 
     const token = await call<{ id: string }>('connections.add', { name: 'Token', baseUrl: emulator.url });
-    await call('connections.setSecret', token.id, { kind: 'client-credentials', clientId: 'known-client-id-0001', clientSecret: CLIENT_SECRET });
+    await call('connections.setSecret', token.id, {
+      kind: 'client-credentials',
+      clientId: 'known-client-id-0001',
+      clientSecret: CLIENT_SECRET,
+    });
     expect(await call('connections.test', token.id)).toMatchObject({ ok: true });
 
     const wrong = await call<{ id: string }>('connections.add', { name: 'Wrong', baseUrl: emulator.url });
@@ -87,10 +103,16 @@ describe('credentials', () => {
     const voices = await call<unknown[]>('catalogue.voices', {});
     expect(voices.length).toBeGreaterThan(0);
     const submitted = await call<{ status: string; job: { id: string } }>('jobs.submit', {
-      kind: 'tts', body: { input_text: 'A secret-free sentence.', voice_id: 'sandbox_ava', rate: '50%' }, projectId: 'project-1', confirmation: { by: 'user', credits: null },
+      kind: 'tts',
+      body: { input_text: 'A secret-free sentence.', voice_id: 'sandbox_ava', rate: '50%' },
+      projectId: 'project-1',
+      confirmation: { by: 'user', credits: null },
     });
     expect(submitted.status).toBe('submitted');
-    await until('the speech job to complete', async () => (await call<{ phase: string }>('jobs.get', submitted.job.id)).phase === 'completed');
+    await until(
+      'the speech job to complete',
+      async () => (await call<{ phase: string }>('jobs.get', submitted.job.id)).phase === 'completed',
+    );
     // Without desktop notifications the host tells the page instead.
     expect(payloads.some((p) => p.includes('"event":"notice"') && p.includes('Speech ready'))).toBe(true);
     await call('connections.setActive', wrong.id);
@@ -100,15 +122,29 @@ describe('credentials', () => {
 
     // The renderer-facing list says a secret exists and nothing more.
     const list = await call<{ connections: Record<string, unknown>[] }>('connections.list');
-    for (const c of list.connections) expect(Object.keys(c).sort()).toEqual(['active', 'authKind', 'baseUrl', 'builtIn', 'hasSecret', 'id', 'name', 'placement', 'webhookUrl']);
+    for (const c of list.connections)
+      expect(Object.keys(c).sort()).toEqual([
+        'active',
+        'authKind',
+        'baseUrl',
+        'builtIn',
+        'hasSecret',
+        'id',
+        'name',
+        'placement',
+        'webhookUrl',
+      ]);
 
     await host.dispose();
     const written = filesUnder(dataDir).map((f) => ({ f, text: readFileSync(f, 'utf8') }));
-    expect(written.some((w) => w.f.endsWith(join('jobs', 'ledger.jsonl')) && w.text.includes(submitted.job.id))).toBe(true);
+    expect(written.some((w) => w.f.endsWith(join('jobs', 'ledger.jsonl')) && w.text.includes(submitted.job.id))).toBe(
+      true,
+    );
     expect(written.some((w) => w.f.endsWith('credentials.json'))).toBe(true);
     const everything = [...payloads, ...written.map((w) => w.text)].join('\n');
     expect(everything.length).toBeGreaterThan(1000);
-    for (const secret of SECRETS) expect(everything.includes(secret), `secret ${secret.slice(0, 8)}… leaked`).toBe(false);
+    for (const secret of SECRETS)
+      expect(everything.includes(secret), `secret ${secret.slice(0, 8)}… leaked`).toBe(false);
     expect(everything).not.toMatch(/Bearer [A-Za-z0-9]/);
   }, 120_000);
 });

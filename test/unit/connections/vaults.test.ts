@@ -30,7 +30,11 @@ const SECRET = 'sk-live-9f8e7d6c5b4a';
 describe('SafeStorageVault', () => {
   it('keeps only ciphertext in its store when the OS encrypts', async () => {
     const { files, createStore } = stores();
-    const vault = new SafeStorageVault({ createStore, platform: 'linux', safeStorage: fakeSafeStorage('gnome_libsecret') });
+    const vault = new SafeStorageVault({
+      createStore,
+      platform: 'linux',
+      safeStorage: fakeSafeStorage('gnome_libsecret'),
+    });
     await vault.set('connection:a', SECRET);
     expect(vault.protection).toBe('os-encryption');
     expect(vault.persistent).toBe(true);
@@ -39,7 +43,11 @@ describe('SafeStorageVault', () => {
     expect(text).toContain('os1:');
     expect(text).not.toContain(SECRET);
     // A second instance over the same files reads it back (it survives a restart).
-    const again = new SafeStorageVault({ createStore: createMemoryStoreFactory({ log: new MemoryLogger(), notify: () => undefined }, files), platform: 'linux', safeStorage: fakeSafeStorage('kwallet5') });
+    const again = new SafeStorageVault({
+      createStore: createMemoryStoreFactory({ log: new MemoryLogger(), notify: () => undefined }, files),
+      platform: 'linux',
+      safeStorage: fakeSafeStorage('kwallet5'),
+    });
     expect(await again.get('connection:a')).toBe(SECRET);
     await again.delete('connection:a');
     expect(await again.has('connection:a')).toBe(false);
@@ -69,22 +77,39 @@ describe('SafeStorageVault', () => {
     const { createStore } = stores();
     const inner = new SafeStorageVault({ createStore, platform: 'linux', safeStorage: fakeSafeStorage('basic_text') });
     const wrapped: CredentialVault = {
-      get protection() { return inner.protection; },
-      get persistent() { return inner.persistent; },
+      get protection() {
+        return inner.protection;
+      },
+      get persistent() {
+        return inner.persistent;
+      },
       set: (id, s) => inner.set(id, s),
       get: (id) => inner.get(id),
       has: (id) => inner.has(id),
       delete: (id) => inner.delete(id),
     };
-    expect(await describeVault(wrapped)).toMatchObject({ protection: 'memory', canAcceptWeakStorage: true, weakStorageAccepted: false });
+    expect(await describeVault(wrapped)).toMatchObject({
+      protection: 'memory',
+      canAcceptWeakStorage: true,
+      weakStorageAccepted: false,
+    });
     expect((await describeVault(wrapped)).notice).toMatch(/basic_text/);
     await acceptWeakStorage(wrapped);
-    expect(await describeVault(wrapped)).toMatchObject({ protection: 'weak', persistent: true, canAcceptWeakStorage: false, weakStorageAccepted: true });
+    expect(await describeVault(wrapped)).toMatchObject({
+      protection: 'weak',
+      persistent: true,
+      canAcceptWeakStorage: false,
+      weakStorageAccepted: true,
+    });
   });
 
   it('falls back the same way when no encryption is available at all', async () => {
     const { createStore } = stores();
-    const vault = new SafeStorageVault({ createStore, platform: 'darwin', safeStorage: fakeSafeStorage('unknown', false) });
+    const vault = new SafeStorageVault({
+      createStore,
+      platform: 'darwin',
+      safeStorage: fakeSafeStorage('unknown', false),
+    });
     expect(vault.storageInfo().notice).toMatch(/offers no encryption/);
     await vault.acceptWeakStorage();
     await vault.set('x', SECRET);
@@ -95,12 +120,19 @@ describe('SafeStorageVault', () => {
 describe('EnvVault and weak storage', () => {
   it('reads an API key or a client id and secret from the environment', async () => {
     expect(credentialsFromEnv({ STUDIO_API_KEY: ' k1234567 ' })).toEqual({ kind: 'api-key', apiKey: 'k1234567' });
-    expect(credentialsFromEnv({ STUDIO_CLIENT_ID: 'id', STUDIO_CLIENT_SECRET: 'sec' })).toEqual({ kind: 'client-credentials', clientId: 'id', clientSecret: 'sec' });
+    expect(credentialsFromEnv({ STUDIO_CLIENT_ID: 'id', STUDIO_CLIENT_SECRET: 'sec' })).toEqual({
+      kind: 'client-credentials',
+      clientId: 'id',
+      clientSecret: 'sec',
+    });
     expect(credentialsFromEnv({ STUDIO_CLIENT_ID: 'id' })).toBeUndefined();
     const vault = new EnvVault({ STUDIO_API_KEY: SECRET });
     expect(decodeCredentials((await vault.get(secretId('any'))) ?? '')).toEqual({ kind: 'api-key', apiKey: SECRET });
     await vault.set(secretId('any'), encodeCredentials({ kind: 'api-key', apiKey: 'entered-1234' }));
-    expect(decodeCredentials((await vault.get(secretId('any'))) ?? '')).toEqual({ kind: 'api-key', apiKey: 'entered-1234' });
+    expect(decodeCredentials((await vault.get(secretId('any'))) ?? '')).toEqual({
+      kind: 'api-key',
+      apiKey: 'entered-1234',
+    });
     await vault.delete(secretId('any'));
     expect(await vault.has(secretId('any'))).toBe(false);
     expect((await describeVault(vault)).notice).toMatch(/STUDIO_API_KEY/);

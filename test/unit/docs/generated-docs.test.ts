@@ -23,7 +23,9 @@ describe('generated docs', () => {
   });
 
   it("docs/sandbox.md lists the sandbox's flags as its --help prints them", () => {
-    expect(blockOf(read(SANDBOX_DOC), SANDBOX_FLAGS), 'run `npm run docs:cli` and commit docs/sandbox.md').toBe(sandboxFlags());
+    expect(blockOf(read(SANDBOX_DOC), SANDBOX_FLAGS), 'run `npm run docs:cli` and commit docs/sandbox.md').toBe(
+      sandboxFlags(),
+    );
   });
 });
 
@@ -42,7 +44,11 @@ describe('blocks written between markers', () => {
 
   it("puts a bench's printed figures in its block, and gives a new bench a section of its own", () => {
     const when = new Date('2026-11-23T21:30:00Z');
-    const block = figuresBlock(['  engine 2.09 requests per job'], when, '2 cores, Node 20.20.2, load average 1.0 at the start');
+    const block = figuresBlock(
+      ['  engine 2.09 requests per job'],
+      when,
+      '2 cores, Node 20.20.2, load average 1.0 at the start',
+    );
     expect(block).toContain('Last run 2026-11-23 21:30 UTC on 2 cores');
     const doc = '# Performance\n\n## jobs\n\n<!-- bench:jobs -->\nNot run yet.\n<!-- /bench:jobs -->\n\nAfter.\n';
     const written = withFigures(doc, 'jobs', block);

@@ -18,7 +18,11 @@ const job = (id: string, patch: Partial<JobRecord> = {}) => completedJob(id, fil
 
 describe('archive', () => {
   it('defaults to Videos and Music folders under the home folder, on', () => {
-    expect(defaultArchiveSettings('/home/ada')).toMatchObject({ enabled: true, videoFolder: '/home/ada/Videos/Avatar Studio', audioFolder: '/home/ada/Music/Avatar Studio' });
+    expect(defaultArchiveSettings('/home/ada')).toMatchObject({
+      enabled: true,
+      videoFolder: '/home/ada/Videos/Avatar Studio',
+      audioFolder: '/home/ada/Music/Avatar Studio',
+    });
   });
 
   it('follows a data folder that was given, and the home folder for the default one', () => {
@@ -37,13 +41,31 @@ describe('archive', () => {
       job('running', { phase: 'processing', resultUrl: null }),
       job('soon', { expiresAt: NOW + 5 * HOUR }),
     ];
-    for (const j of jobs) files.server.files.set(new URL(j.resultUrl ?? 'http://x/none').pathname, { body: patternBytes(3000, j.id.length), etag: `"${j.id}"` });
+    for (const j of jobs)
+      files.server.files.set(new URL(j.resultUrl ?? 'http://x/none').pathname, {
+        body: patternBytes(3000, j.id.length),
+        etag: `"${j.id}"`,
+      });
     // The last one cannot be fetched: it stays unsaved and is what the expiry warning is about.
     files.server.files.set('/soon.mp4', { body: patternBytes(10), failFirst: { count: 99, status: 404 } });
     const createStore = createMemoryStoreFactory({ log: silent, notify: () => undefined });
-    const downloads = new DownloadsService({ dataDir: home, createStore, log: silent, now: () => NOW, job: (id) => jobs.find((j) => j.id === id)!, projectName: async () => null });
+    const downloads = new DownloadsService({
+      dataDir: home,
+      createStore,
+      log: silent,
+      now: () => NOW,
+      job: (id) => jobs.find((j) => j.id === id)!,
+      projectName: async () => null,
+    });
     const warnings: string[] = [];
-    const archive = new Archive({ downloads, createStore, jobs: () => jobs, log: silent, now: () => NOW, warn: (title, body) => void warnings.push(`${title} | ${body}`) });
+    const archive = new Archive({
+      downloads,
+      createStore,
+      jobs: () => jobs,
+      log: silent,
+      now: () => NOW,
+      warn: (title, body) => void warnings.push(`${title} | ${body}`),
+    });
     archive.settings.set({ ...defaultArchiveSettings(home), template: '{kind}/{text|id}' });
 
     await archive.sync();
@@ -51,10 +73,17 @@ describe('archive', () => {
     await downloads.manager.whenIdle();
     expect(readdirSync(join(home, 'Videos', 'Avatar Studio', 'Avatar video')).sort()).toEqual(['Clip v1.mp4']);
     expect(readdirSync(join(home, 'Music', 'Avatar Studio', 'Speech'))).toEqual(['Hello.mp3']);
-    expect(downloads.manager.list().map((d) => d.jobId).sort()).toEqual(['a1', 'soon', 'v1']);
+    expect(
+      downloads.manager
+        .list()
+        .map((d) => d.jobId)
+        .sort(),
+    ).toEqual(['a1', 'soon', 'v1']);
 
     expect(await archive.warnExpiring()).toEqual(['soon']);
-    expect(warnings).toEqual(['1 result expires within 24 hours unsaved | Job soon. Select them in the Library and choose Download… to keep a copy.']);
+    expect(warnings).toEqual([
+      '1 result expires within 24 hours unsaved | Job soon. Select them in the Library and choose Download… to keep a copy.',
+    ]);
     expect(await archive.warnExpiring()).toEqual([]);
 
     // A job completing later is archived by the next sync; switched off, nothing is queued.
@@ -66,7 +95,10 @@ describe('archive', () => {
     archive.settings.set({ ...archive.settings.get(), enabled: true });
     await archive.sync();
     await downloads.manager.whenIdle();
-    expect(readdirSync(join(home, 'Videos', 'Avatar Studio', 'Avatar video')).sort()).toEqual(['Clip v1.mp4', 'Clip v2.mp4']);
+    expect(readdirSync(join(home, 'Videos', 'Avatar Studio', 'Avatar video')).sort()).toEqual([
+      'Clip v1.mp4',
+      'Clip v2.mp4',
+    ]);
     await downloads.dispose();
     rmSync(home, { recursive: true, force: true });
   });
@@ -86,7 +118,14 @@ describe('archive', () => {
       },
     };
     const base = createMemoryHostBase({ dataDir: home });
-    const downloads = new DownloadsService({ dataDir: home, createStore: base.createStore, log: silent, now: () => NOW, job: engine.record, projectName: async () => null });
+    const downloads = new DownloadsService({
+      dataDir: home,
+      createStore: base.createStore,
+      log: silent,
+      now: () => NOW,
+      job: engine.record,
+      projectName: async () => null,
+    });
     // The video folder cannot be made (a file stands where it would be), so the first start fails to archive.
     writeFileSync(join(home, 'blocked'), 'a file');
     const run = () => {
@@ -95,7 +134,11 @@ describe('archive', () => {
       return { reactor, runner };
     };
     const first = run();
-    first.runner.archive.settings.set({ ...defaultArchiveSettings(home), videoFolder: join(home, 'blocked', 'videos'), template: '{text|id}' });
+    first.runner.archive.settings.set({
+      ...defaultArchiveSettings(home),
+      videoFolder: join(home, 'blocked', 'videos'),
+      template: '{text|id}',
+    });
     first.reactor.start();
     await first.reactor.idle();
     expect(marked).toEqual([]);
@@ -117,17 +160,36 @@ describe('archive', () => {
     const home = mkdtempSync(join(tmpdir(), 'archive-notify-'));
     // createArchive runs on the real clock.
     const records = [job('late', { expiresAt: Date.now() + 2 * HOUR })];
-    const engine = { records: () => records, record: (id: string) => records.find((j) => j.id === id)!, subscribeRecords: () => () => undefined, markReacted: async () => undefined };
+    const engine = {
+      records: () => records,
+      record: (id: string) => records.find((j) => j.id === id)!,
+      subscribeRecords: () => () => undefined,
+      markReacted: async () => undefined,
+    };
     const shown: string[] = [];
     const on = createMemoryHostBase({ dataDir: home });
     const off = createMemoryHostBase({ dataDir: home });
     const desktop = createMemoryHostBase({ dataDir: home, platform: { notify: (title) => void shown.push(title) } });
     // No page listens here: the notices wait for the page to take them.
     const noticesOf = (base: typeof on) => base.notices.takePending();
-    for (const [base, notifications] of [[on, true], [off, false], [desktop, true]] as const) {
+    for (const [base, notifications] of [
+      [on, true],
+      [off, false],
+      [desktop, true],
+    ] as const) {
       base.createStore(appSettingsSpec).update((s) => ({ ...s, notifications }));
-      const downloads = new DownloadsService({ dataDir: home, createStore: base.createStore, log: silent, now: () => NOW, job: engine.record, projectName: async () => null });
-      const { archive } = createArchive(base, downloads, { jobs: engine as never, reactor: new JobReactor({ engine }) });
+      const downloads = new DownloadsService({
+        dataDir: home,
+        createStore: base.createStore,
+        log: silent,
+        now: () => NOW,
+        job: engine.record,
+        projectName: async () => null,
+      });
+      const { archive } = createArchive(base, downloads, {
+        jobs: engine as never,
+        reactor: new JobReactor({ engine }),
+      });
       await archive.warnExpiring();
       await downloads.dispose();
     }

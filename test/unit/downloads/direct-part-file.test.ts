@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIRECT_ALIGN, freeAlignedBlocks } from '../../../electron/services/downloads/aligned-blocks';
-import { DirectPartFile, openPartFile, type DirectHandle, type DirectOpen } from '../../../electron/services/downloads/direct-part-file';
+import {
+  DirectPartFile,
+  openPartFile,
+  type DirectHandle,
+  type DirectOpen,
+} from '../../../electron/services/downloads/direct-part-file';
 import { until } from '../../wait';
 
 let folder: string;
@@ -87,9 +92,14 @@ describe('a .part written around the page cache', () => {
   it('hands whole pages to the disk as they arrive, so a crash loses less than a page of what came', async () => {
     const path = join(folder, 'clip.mp4.part');
     const file = await openDirect(path, 'w');
-    await new Promise<void>((resolve, reject) => file.write(randomBytes(10 * 1024), (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      file.write(randomBytes(10 * 1024), (error) => (error ? reject(error) : resolve())),
+    );
     // The write started with the chunk settles on its own; nothing else is sent.
-    await until('the write started with the chunk to settle at two pages', () => statSync(path).size === 2 * DIRECT_ALIGN);
+    await until(
+      'the write started with the chunk to settle at two pages',
+      () => statSync(path).size === 2 * DIRECT_ALIGN,
+    );
     expect(statSync(path).size).toBe(2 * DIRECT_ALIGN);
     file.destroy();
     await once(file, 'close');
@@ -98,7 +108,14 @@ describe('a .part written around the page cache', () => {
   it('writes the last partial page through the cache and flushes it there before the file counts as written', async () => {
     const events: string[] = [];
     const path = join(folder, 'clip.mp4.part');
-    await writeAll(await openDirect(path, 'w', failingDirectWrites(() => null, events)), randomBytes(DIRECT_ALIGN + 10));
+    await writeAll(
+      await openDirect(
+        path,
+        'w',
+        failingDirectWrites(() => null, events),
+      ),
+      randomBytes(DIRECT_ALIGN + 10),
+    );
     expect(events).toEqual([`direct write ${DIRECT_ALIGN}`, 'cached write 10', 'cached datasync']);
     expect(statSync(path).size).toBe(DIRECT_ALIGN + 10);
   });
@@ -106,7 +123,14 @@ describe('a .part written around the page cache', () => {
   it('a file system that refuses direct writes gets the same bytes through the cache, and so do its later files', async () => {
     const path = join(folder, 'clip.mp4.part');
     const data = randomBytes(1024 * 1024 + 5000);
-    await writeAll(await openDirect(path, 'w', failingDirectWrites(() => withCode('EINVAL'))), data);
+    await writeAll(
+      await openDirect(
+        path,
+        'w',
+        failingDirectWrites(() => withCode('EINVAL')),
+      ),
+      data,
+    );
     expect(readFileSync(path).equals(data)).toBe(true);
     expect(await DirectPartFile.open(join(folder, 'next.mp4.part'), 'w')).toBeNull();
   });
@@ -117,7 +141,13 @@ describe('a .part written around the page cache', () => {
     writeFileSync(path, head);
     const refusingReads: DirectOpen = async (...args) => {
       const handle = await openPartFile(...args);
-      return { write: handle.write.bind(handle), stat: handle.stat.bind(handle), datasync: handle.datasync.bind(handle), close: handle.close.bind(handle), read: () => Promise.reject(withCode('EINVAL')) };
+      return {
+        write: handle.write.bind(handle),
+        stat: handle.stat.bind(handle),
+        datasync: handle.datasync.bind(handle),
+        close: handle.close.bind(handle),
+        read: () => Promise.reject(withCode('EINVAL')),
+      };
     };
     expect(await DirectPartFile.open(path, 'a', refusingReads)).toBeNull();
     expect(readFileSync(path).equals(head)).toBe(true);
@@ -125,7 +155,11 @@ describe('a .part written around the page cache', () => {
 
   it('a write the disk fails fails the file, keeping the code (a full disk pauses the queue)', async () => {
     const path = join(folder, 'clip.mp4.part');
-    const file = await openDirect(path, 'w', failingDirectWrites(() => withCode('ENOSPC')));
+    const file = await openDirect(
+      path,
+      'w',
+      failingDirectWrites(() => withCode('ENOSPC')),
+    );
     file.on('error', () => undefined);
     file.write(randomBytes(DIRECT_ALIGN));
     file.end(randomBytes(DIRECT_ALIGN));
@@ -136,7 +170,8 @@ describe('a .part written around the page cache', () => {
 
   it('gives its aligned blocks back however it ends', async () => {
     const before = freeAlignedBlocks();
-    for (let i = 0; i < 12; i += 1) await writeAll(await openDirect(join(folder, `f${i}.part`), 'w'), randomBytes(20_000));
+    for (let i = 0; i < 12; i += 1)
+      await writeAll(await openDirect(join(folder, `f${i}.part`), 'w'), randomBytes(20_000));
     const abandoned = await openDirect(join(folder, 'abandoned.part'), 'w');
     abandoned.write(randomBytes(50_000));
     abandoned.destroy();

@@ -23,13 +23,25 @@ describe('downloads survive a killed process and a full disk', () => {
     // The server stops after 1.5 MB until the child is dead: the kill lands mid-download however late
     // this process gets to it, and the client has had one 1 MiB block to write by then.
     let dead = false;
-    server.files.set('/kill', { body, etag: '"kill"', throttle: 3_000_000, holdAfter: { bytes: 1_500_000, until: () => dead, what: 'the downloading child to be killed' } });
+    server.files.set('/kill', {
+      body,
+      etag: '"kill"',
+      throttle: 3_000_000,
+      holdAfter: { bytes: 1_500_000, until: () => dead, what: 'the downloading child to be killed' },
+    });
     const queue = join(dir, 'queue.json');
     const folder = join(dir, 'out');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/unit/downloads/fixtures/download-child.ts', queue, server.url('/kill'), folder], { stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/unit/downloads/fixtures/download-child.ts', queue, server.url('/kill'), folder],
+      { stdio: 'ignore' },
+    );
     const exited = new Promise((r) => child.once('exit', r)).then(() => (dead = true));
     const part = join(folder, 'clip.mp4.part');
-    await until('the killed download\'s .part to hold over 800 kB', () => existsSync(part) && statSync(part).size > 800_000);
+    await until(
+      "the killed download's .part to hold over 800 kB",
+      () => existsSync(part) && statSync(part).size > 800_000,
+    );
     child.kill('SIGKILL');
     await exited;
     const keptAtKill = statSync(part).size;
@@ -60,11 +72,21 @@ describe('downloads survive a killed process and a full disk', () => {
     mkdirSync(mountPoint);
     expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]).status).toBe(0);
     const totals: (string | null)[] = [];
-    const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined, onTotals: (t) => void totals.push(t.pausedReason) });
+    const manager = new DownloadManager({
+      file: join(dir, 'queue.json'),
+      sleep: async () => undefined,
+      onTotals: (t) => void totals.push(t.pausedReason),
+    });
     try {
       const body = patternBytes(2_500_000, 22);
       server.files.set('/big', { body, etag: '"big"' });
-      const entry = await manager.enqueue({ jobId: 'j', url: server.url('/big'), folder: mountPoint, relativeName: 'big.mp4', origin: 'library' });
+      const entry = await manager.enqueue({
+        jobId: 'j',
+        url: server.url('/big'),
+        folder: mountPoint,
+        relativeName: 'big.mp4',
+        origin: 'library',
+      });
       await until('the downloads to pause for lack of space', () => manager.totals().pausedReason !== null);
       expect(manager.totals().pausedReason).toMatch(/disk holding .* is full.*partial files kept/);
       await until('the download to be queued again', () => manager.get(entry.id).state === 'queued');

@@ -41,7 +41,13 @@ function partHasBytes(): boolean {
 }
 
 async function download(made: DownloadManager, path: string, name = 'clip.mp4') {
-  const entry = await made.enqueue({ jobId: 'job-1', url: server.url(path), folder: out(), relativeName: name, origin: 'library' });
+  const entry = await made.enqueue({
+    jobId: 'job-1',
+    url: server.url(path),
+    folder: out(),
+    relativeName: name,
+    origin: 'library',
+  });
   await made.whenIdle();
   return made.get(entry.id);
 }
@@ -81,7 +87,11 @@ describe('download manager against a loopback server', () => {
 
   it('never names a file that is shorter than the server announced', async () => {
     const body = patternBytes(300_000, 3);
-    server.files.set('/d', { body, lastModified: 'Sun, 22 Nov 2026 10:00:00 GMT', shortBody: { count: 2, bytes: 100_000 } });
+    server.files.set('/d', {
+      body,
+      lastModified: 'Sun, 22 Nov 2026 10:00:00 GMT',
+      shortBody: { count: 2, bytes: 100_000 },
+    });
     const saved = await download(manager(), '/d');
     expect(saved.state).toBe('saved');
     expect(readFileSync(join(out(), 'clip.mp4')).equals(body)).toBe(true);
@@ -110,7 +120,12 @@ describe('download manager against a loopback server', () => {
 
   it('starts again when the server ignores Range, and the file is still exact', async () => {
     const body = patternBytes(600_000, 5);
-    server.files.set('/f', { body, etag: '"f"', ignoreRange: true, dropAfter: { count: 1, bytes: 250_000, once: partHasBytes } });
+    server.files.set('/f', {
+      body,
+      etag: '"f"',
+      ignoreRange: true,
+      dropAfter: { count: 1, bytes: 250_000, once: partHasBytes },
+    });
     const saved = await download(manager(), '/f');
     expect(saved.state).toBe('saved');
     expect(server.log[1].status).toBe(200);
@@ -139,7 +154,14 @@ describe('download manager against a loopback server', () => {
 
   it('fails a file that is not media, removes its .part and never gives it the final name', async () => {
     server.files.set('/i', { body: patternBytes(50_000, 9), etag: '"i"' });
-    const failed = await download(manager({ verify: async () => { throw new Error('Invalid data found when processing input'); } }), '/i');
+    const failed = await download(
+      manager({
+        verify: async () => {
+          throw new Error('Invalid data found when processing input');
+        },
+      }),
+      '/i',
+    );
     expect(failed.state).toBe('failed');
     expect(failed.reason).toMatch(/not readable media/);
     expect(readdirSync(out())).toEqual([]);
@@ -152,8 +174,20 @@ describe('download manager against a loopback server', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(out(), { recursive: true }));
     writeFileSync(join(out(), 'clip.mp4'), 'mine');
     writeFileSync(join(out(), 'clip (2).mp4.part'), 'someone else');
-    const a = await made.enqueue({ jobId: 'a', url: server.url('/j'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
-    const b = await made.enqueue({ jobId: 'b', url: server.url('/j'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
+    const a = await made.enqueue({
+      jobId: 'a',
+      url: server.url('/j'),
+      folder: out(),
+      relativeName: 'clip.mp4',
+      origin: 'library',
+    });
+    const b = await made.enqueue({
+      jobId: 'b',
+      url: server.url('/j'),
+      folder: out(),
+      relativeName: 'clip.mp4',
+      origin: 'library',
+    });
     await made.whenIdle();
     expect([made.get(a.id).relativeName, made.get(b.id).relativeName]).toEqual(['clip (3).mp4', 'clip (4).mp4']);
     expect(readFileSync(join(out(), 'clip.mp4'), 'utf8')).toBe('mine');
@@ -170,14 +204,33 @@ describe('download manager against a loopback server', () => {
   it('pauses, resumes from the .part, and cancel removes the .part', async () => {
     const body = patternBytes(2_000_000, 11);
     // Held at 1.5 MB until the client lets go: still under way when it is paused, however slow the machine.
-    server.files.set('/l', { body, etag: '"l"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be paused' } });
-    server.files.set('/l2', { body, etag: '"l"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be cancelled' } });
+    server.files.set('/l', {
+      body,
+      etag: '"l"',
+      throttle: 4_000_000,
+      holdAfter: { bytes: 1_500_000, what: 'the download to be paused' },
+    });
+    server.files.set('/l2', {
+      body,
+      etag: '"l"',
+      throttle: 4_000_000,
+      holdAfter: { bytes: 1_500_000, what: 'the download to be cancelled' },
+    });
     const made = manager();
-    const entry = await made.enqueue({ jobId: 'a', url: server.url('/l'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
+    const entry = await made.enqueue({
+      jobId: 'a',
+      url: server.url('/l'),
+      folder: out(),
+      relativeName: 'clip.mp4',
+      origin: 'library',
+    });
     const part = join(out(), 'clip.mp4.part');
     await until('the .part to hold over 200 kB', () => existsSync(part) && statSync(part).size > 200_000);
     made.pause(entry.id);
-    await until('the download to be paused after one request', () => made.get(entry.id).state === 'paused' && server.log.length === 1);
+    await until(
+      'the download to be paused after one request',
+      () => made.get(entry.id).state === 'paused' && server.log.length === 1,
+    );
     // The aborted transfer has closed its .part once nothing runs: its size no longer moves.
     await made.whenIdle();
     const kept = statSync(part).size;
@@ -188,7 +241,13 @@ describe('download manager against a loopback server', () => {
     expect(server.log[1].range).toBe(`bytes=${kept}-`);
     expect(readFileSync(join(out(), 'clip.mp4')).equals(body)).toBe(true);
 
-    const other = await made.enqueue({ jobId: 'b', url: server.url('/l2'), folder: out(), relativeName: 'other.mp4', origin: 'library' });
+    const other = await made.enqueue({
+      jobId: 'b',
+      url: server.url('/l2'),
+      folder: out(),
+      relativeName: 'other.mp4',
+      origin: 'library',
+    });
     await until('other.mp4.part to exist', () => existsSync(join(out(), 'other.mp4.part')));
     await made.cancel(other.id);
     expect(made.get(other.id).state).toBe('cancelled');
@@ -197,10 +256,24 @@ describe('download manager against a loopback server', () => {
   });
 
   it('announces a cancelled transfer only once its .part is gone', async () => {
-    server.files.set('/n', { body: patternBytes(2_000_000, 13), etag: '"n"', throttle: 4_000_000, holdAfter: { bytes: 1_500_000, what: 'the download to be cancelled' } });
+    server.files.set('/n', {
+      body: patternBytes(2_000_000, 13),
+      etag: '"n"',
+      throttle: 4_000_000,
+      holdAfter: { bytes: 1_500_000, what: 'the download to be cancelled' },
+    });
     const partWhenAnnounced: boolean[] = [];
-    const made = manager({ onChange: (view) => void (view.state === 'cancelled' && partWhenAnnounced.push(existsSync(join(out(), 'clip.mp4.part')))) });
-    const entry = await made.enqueue({ jobId: 'a', url: server.url('/n'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
+    const made = manager({
+      onChange: (view) =>
+        void (view.state === 'cancelled' && partWhenAnnounced.push(existsSync(join(out(), 'clip.mp4.part')))),
+    });
+    const entry = await made.enqueue({
+      jobId: 'a',
+      url: server.url('/n'),
+      folder: out(),
+      relativeName: 'clip.mp4',
+      origin: 'library',
+    });
     await until('the .part to have bytes', partHasBytes);
     await made.cancel(entry.id);
     expect(partWhenAnnounced).toEqual([false]);
@@ -208,9 +281,20 @@ describe('download manager against a loopback server', () => {
 
   it('keeps the queue on disk: a new manager on the same file lists and resumes it', async () => {
     const body = patternBytes(1_500_000, 12);
-    server.files.set('/m', { body, etag: '"m"', throttle: 3_000_000, holdAfter: { bytes: 500_000, what: 'the first manager to let go' } });
+    server.files.set('/m', {
+      body,
+      etag: '"m"',
+      throttle: 3_000_000,
+      holdAfter: { bytes: 500_000, what: 'the first manager to let go' },
+    });
     const first = manager();
-    const entry = await first.enqueue({ jobId: 'a', url: server.url('/m'), folder: out(), relativeName: 'clip.mp4', origin: 'library' });
+    const entry = await first.enqueue({
+      jobId: 'a',
+      url: server.url('/m'),
+      folder: out(),
+      relativeName: 'clip.mp4',
+      origin: 'library',
+    });
     await until('the first manager to have over 100 kB', () => first.get(entry.id).bytes > 100_000);
     await first.dispose();
     managers.splice(managers.indexOf(first), 1);

@@ -68,8 +68,17 @@ describe('a full disk (simulated ENOSPC)', () => {
     server.files.set('/full', { body, etag: '"full"' });
     const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
     try {
-      const entry = await manager.enqueue({ jobId: 'j', url: server.url('/full'), folder: disk.folder, relativeName: 'clip.mp4', origin: 'library' });
-      await until('the downloads to pause for lack of space with the download queued', () => manager.totals().pausedReason !== null && manager.get(entry.id).state === 'queued');
+      const entry = await manager.enqueue({
+        jobId: 'j',
+        url: server.url('/full'),
+        folder: disk.folder,
+        relativeName: 'clip.mp4',
+        origin: 'library',
+      });
+      await until(
+        'the downloads to pause for lack of space with the download queued',
+        () => manager.totals().pausedReason !== null && manager.get(entry.id).state === 'queued',
+      );
       expect(manager.totals().pausedReason).toMatch(/disk holding .* is full.*partial files kept/);
       // Not failed, nothing under the final name, and every byte the disk took is still there.
       expect(manager.get(entry.id).reason).toMatch(/is full/);
@@ -95,7 +104,10 @@ describe('a full disk pauses only the downloads writing to it', () => {
   it('a download to another disk starts and saves while the full one waits', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'downloads-enospc-two-'));
     // Another device than the temporary folder's (tmpfs on Linux); skipped where there is none.
-    const other = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(dir).dev ? mkdtempSync('/dev/shm/downloads-other-') : null;
+    const other =
+      existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(dir).dev
+        ? mkdtempSync('/dev/shm/downloads-other-')
+        : null;
     if (!other) return;
     disk.folder = join(dir, 'out');
     disk.room = 100_000;
@@ -103,11 +115,29 @@ describe('a full disk pauses only the downloads writing to it', () => {
     server.files.set('/other-b', { body: patternBytes(300_000, 42), etag: '"ob"' });
     const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
     try {
-      const full = await manager.enqueue({ jobId: 'a', url: server.url('/full-a'), folder: disk.folder, relativeName: 'a.mp4', origin: 'library' });
+      const full = await manager.enqueue({
+        jobId: 'a',
+        url: server.url('/full-a'),
+        folder: disk.folder,
+        relativeName: 'a.mp4',
+        origin: 'library',
+      });
       await until('the downloads to pause for lack of space', () => manager.totals().pausedReason !== null);
-      const elsewhere = await manager.enqueue({ jobId: 'b', url: server.url('/other-b'), folder: other, relativeName: 'b.mp4', origin: 'archive' });
+      const elsewhere = await manager.enqueue({
+        jobId: 'b',
+        url: server.url('/other-b'),
+        folder: other,
+        relativeName: 'b.mp4',
+        origin: 'archive',
+      });
       // Another file for the full disk waits with the reason rather than failing.
-      const waiting = await manager.enqueue({ jobId: 'c', url: server.url('/other-b'), folder: disk.folder, relativeName: 'c.mp4', origin: 'library' });
+      const waiting = await manager.enqueue({
+        jobId: 'c',
+        url: server.url('/other-b'),
+        folder: disk.folder,
+        relativeName: 'c.mp4',
+        origin: 'library',
+      });
       await until('the download to another disk to be saved', () => manager.get(elsewhere.id).state === 'saved');
       expect(readFileSync(join(other, 'b.mp4')).equals(patternBytes(300_000, 42))).toBe(true);
       expect(manager.get(full.id).state).toBe('queued');
@@ -134,7 +164,13 @@ describe('a disk that cannot flush (simulated EIO)', () => {
     server.files.set('/eio', { body: patternBytes(500_000, 32), etag: '"eio"' });
     const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
     try {
-      const entry = await manager.enqueue({ jobId: 'j', url: server.url('/eio'), folder: disk.folder, relativeName: 'clip.mp4', origin: 'library' });
+      const entry = await manager.enqueue({
+        jobId: 'j',
+        url: server.url('/eio'),
+        folder: disk.folder,
+        relativeName: 'clip.mp4',
+        origin: 'library',
+      });
       await manager.whenIdle();
       const view = manager.get(entry.id);
       expect(view.state).toBe('failed');

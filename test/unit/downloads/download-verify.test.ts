@@ -23,14 +23,37 @@ afterAll(async () => {
 describe('media check with the real ffprobe before the rename', () => {
   it('saves real media and refuses bytes that are not media, leaving neither a final name nor a .part', async () => {
     const wav = join(dir, 'tone.wav');
-    execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.3', wav]);
+    execFileSync((await resolveMediaBinary('ffmpeg')).path, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=0.3',
+      wav,
+    ]);
     server.files.set('/tone.wav', { body: readFileSync(wav), etag: '"t"' });
     server.files.set('/junk.wav', { body: patternBytes(40_000, 31), etag: '"j"' });
     const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
-    const manager = new DownloadManager({ file: join(dir, 'queue.json'), verify: async (path) => void (await prober.probe(path)) });
+    const manager = new DownloadManager({
+      file: join(dir, 'queue.json'),
+      verify: async (path) => void (await prober.probe(path)),
+    });
     const out = join(dir, 'out');
-    const good = await manager.enqueue({ jobId: 'g', url: server.url('/tone.wav'), folder: out, relativeName: 'tone.wav', origin: 'library' });
-    const bad = await manager.enqueue({ jobId: 'b', url: server.url('/junk.wav'), folder: out, relativeName: 'junk.wav', origin: 'library' });
+    const good = await manager.enqueue({
+      jobId: 'g',
+      url: server.url('/tone.wav'),
+      folder: out,
+      relativeName: 'tone.wav',
+      origin: 'library',
+    });
+    const bad = await manager.enqueue({
+      jobId: 'b',
+      url: server.url('/junk.wav'),
+      folder: out,
+      relativeName: 'junk.wav',
+      origin: 'library',
+    });
     await manager.whenIdle();
     expect(manager.get(good.id).state).toBe('saved');
     expect(manager.get(bad.id).state).toBe('failed');

@@ -18,10 +18,31 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 function job(id: string, patch: Partial<JobRecord>): JobRecord {
   return {
-    id, kind: 'tts', phase: 'completed', remoteId: `r-${id}`, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: 'p1',
-    summary: '', requestHash: '', request: { voice_id: 'ada', input_text: 'Hello: world?' }, createdAt: NOW - 3600_000, updatedAt: NOW,
-    finishedAt: NOW - 60_000, expiresAt: NOW + 6 * 86_400_000, deadlineAt: NOW, remoteStatus: 3, resultUrl: server.url(`/${id}.mp3`),
-    costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null, ...patch,
+    id,
+    kind: 'tts',
+    phase: 'completed',
+    remoteId: `r-${id}`,
+    connectionId: 'sandbox',
+    connectionName: 'Sandbox',
+    projectId: 'p1',
+    summary: '',
+    requestHash: '',
+    request: { voice_id: 'ada', input_text: 'Hello: world?' },
+    createdAt: NOW - 3600_000,
+    updatedAt: NOW,
+    finishedAt: NOW - 60_000,
+    expiresAt: NOW + 6 * 86_400_000,
+    deadlineAt: NOW,
+    remoteStatus: 3,
+    resultUrl: server.url(`/${id}.mp3`),
+    costEstimate: null,
+    chargedCredits: null,
+    error: null,
+    answer: null,
+    polls: 1,
+    purpose: { type: 'plain' },
+    reactedAt: null,
+    ...patch,
   };
 }
 
@@ -48,7 +69,12 @@ describe('downloads service', () => {
       projectName: async (id) => (id === 'p1' ? 'Launch / Q4' : null),
       notify: (title, body) => void notices.push(`${title}: ${body}`),
     });
-    const result = await service.start({ jobIds: ['a', 'b', 'c', 'zz'], folder: join(dir, 'out'), template: '{project} - {voice} - {text} #{row}', origin: 'library' });
+    const result = await service.start({
+      jobIds: ['a', 'b', 'c', 'zz'],
+      folder: join(dir, 'out'),
+      template: '{project} - {voice} - {text} #{row}',
+      origin: 'library',
+    });
     expect(result.skipped.map((s) => [s.jobId, s.reason])).toEqual([
       ['b', 'The result expired on 2026-11-22 09:59 UTC: the service keeps results for 7 days.'],
       ['c', 'The job failed; there is no result to download.'],
@@ -56,15 +82,21 @@ describe('downloads service', () => {
     ]);
     await service.manager.whenIdle();
     expect(readdirSync(join(dir, 'out'))).toEqual(['Launch - Q4 - ada - Hello_ world_ #1.mp3']);
-    expect(readFileSync(join(dir, 'out', 'Launch - Q4 - ada - Hello_ world_ #1.mp3')).equals(patternBytes(5000))).toBe(true);
+    expect(readFileSync(join(dir, 'out', 'Launch - Q4 - ada - Hello_ world_ #1.mp3')).equals(patternBytes(5000))).toBe(
+      true,
+    );
     expect(notices).toEqual([`1 download finished: Saved in ${join(dir, 'out')}.`]);
     expect(service.preferences.get().folder).toBe(join(dir, 'out'));
 
     // The same job into the same folder again: the existing download is answered, not a second copy.
     const again = await service.start({ jobIds: ['a'], folder: join(dir, 'out'), origin: 'library' });
     expect(again.queued[0].id).toBe(result.queued[0].id);
-    await expect(service.start({ jobIds: ['a'], folder: 'relative/path', origin: 'library' })).rejects.toThrow(/not a full path/);
-    await expect(service.start({ jobIds: ['a'], folder: join(dir, 'out'), template: '{nope}', origin: 'library' })).rejects.toThrow(/uses \{nope\}/);
+    await expect(service.start({ jobIds: ['a'], folder: 'relative/path', origin: 'library' })).rejects.toThrow(
+      /not a full path/,
+    );
+    await expect(
+      service.start({ jobIds: ['a'], folder: join(dir, 'out'), template: '{nope}', origin: 'library' }),
+    ).rejects.toThrow(/uses \{nope\}/);
     await service.dispose();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { checkTemplate, pickFreeName, renderTemplate, safeRelativeName, sanitizeSegment } from '../../../electron/common/file-names';
+import {
+  checkTemplate,
+  pickFreeName,
+  renderTemplate,
+  safeRelativeName,
+  sanitizeSegment,
+} from '../../../electron/common/file-names';
 
 const bytes = (text: string) => new TextEncoder().encode(text).length;
 
 describe('file-name templates', () => {
   it('fills fields and takes the first field with a value from a fallback list', () => {
-    expect(renderTemplate('{project} - {scene|kind} - {row}', { project: 'Launch', kind: 'Avatar video', row: 3 })).toBe('Launch - Avatar video - 3');
+    expect(
+      renderTemplate('{project} - {scene|kind} - {row}', { project: 'Launch', kind: 'Avatar video', row: 3 }),
+    ).toBe('Launch - Avatar video - 3');
     expect(renderTemplate('{voice|text}', { voice: null, text: 'Hello' })).toBe('Hello');
   });
 

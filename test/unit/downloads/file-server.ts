@@ -55,7 +55,13 @@ export async function startFileServer(): Promise<FileServer> {
     const file = files.get(path);
     const n = seen.get(path) ?? 0;
     seen.set(path, n + 1);
-    const entry: RequestLog = { path, range: req.headers.range ?? null, ifRange: (req.headers['if-range'] as string) ?? null, status: 0, bytesSent: 0 };
+    const entry: RequestLog = {
+      path,
+      range: req.headers.range ?? null,
+      ifRange: (req.headers['if-range'] as string) ?? null,
+      status: 0,
+      bytesSent: 0,
+    };
     log.push(entry);
     if (!file) return void end(res, entry, 404);
     if (file.failFirst && n < file.failFirst.count) return void end(res, entry, file.failFirst.status);

@@ -15,7 +15,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'http-get-'));
   server = createServer((req, res) => {
     if (req.url === '/hop') return void res.writeHead(302, { location: '/file' }).end();
-    if (req.url === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    if (req.url === '/to-metadata')
+      return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
     if (req.url === '/file') return void res.writeHead(200, { 'content-length': '5', etag: '"a"' }).end('hello');
     res.writeHead(404).end();
   });

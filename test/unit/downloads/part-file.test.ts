@@ -16,7 +16,9 @@ function fakeFile(options: { maxWrite?: number } = {}) {
     },
     datasync() {
       events.push('flush');
-      return new Promise<void>((resolve, reject) => flushes.push({ resolve: () => (events.push('flushed'), resolve()), reject }));
+      return new Promise<void>((resolve, reject) =>
+        flushes.push({ resolve: () => (events.push('flushed'), resolve()), reject }),
+      );
     },
     async close() {
       events.push('close');

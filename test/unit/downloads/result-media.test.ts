@@ -16,9 +16,31 @@ import { mediaToolGenerations } from '../../media-tools-env';
 function savedEntry(jobId: string, path: string, extra: Partial<DownloadView> = {}): DownloadView {
   const size = statSync(path).size;
   return {
-    id: `dl-${jobId}`, jobId, url: `https://cdn.test/${jobId}`, folder: '/', relativeName: path, requestedName: null, state: 'saved', reason: null,
-    bytes: size, totalBytes: size, etag: null, lastModified: null, attempts: 0, savedPath: path, sha256: `sha-${jobId}`, mtimeMs: 1, verifiedAt: 1,
-    refetchedAt: null, origin: 'library', batchId: null, createdAt: 1, updatedAt: 1, bytesPerSecond: null, secondsLeft: null, ...extra,
+    id: `dl-${jobId}`,
+    jobId,
+    url: `https://cdn.test/${jobId}`,
+    folder: '/',
+    relativeName: path,
+    requestedName: null,
+    state: 'saved',
+    reason: null,
+    bytes: size,
+    totalBytes: size,
+    etag: null,
+    lastModified: null,
+    attempts: 0,
+    savedPath: path,
+    sha256: `sha-${jobId}`,
+    mtimeMs: 1,
+    verifiedAt: 1,
+    refetchedAt: null,
+    origin: 'library',
+    batchId: null,
+    createdAt: 1,
+    updatedAt: 1,
+    bytesPerSecond: null,
+    secondsLeft: null,
+    ...extra,
   };
 }
 
@@ -30,10 +52,11 @@ function job(id: string, answer: unknown = null): JobRecord {
 function jpegSize(dataUrl: string): { width: number; height: number } {
   const bytes = Buffer.from(dataUrl.replace(/^data:image\/jpeg;base64,/, ''), 'base64');
   expect(bytes.subarray(0, 2).toString('hex')).toBe('ffd8');
-  for (let at = 2; at < bytes.length; ) {
+  for (let at = 2; at < bytes.length;) {
     const marker = bytes[at + 1];
     const length = bytes.readUInt16BE(at + 2);
-    if (marker >= 0xc0 && marker <= 0xc3) return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    if (marker >= 0xc0 && marker <= 0xc3)
+      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
     at += 2 + length;
   }
   throw new Error('no frame header');
@@ -57,8 +80,18 @@ describe.each(mediaToolGenerations())('Library media with $label', ({ ffmpeg, ff
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  function harness(dir: string, entries: Map<string, DownloadView[]>, jobs: Map<string, JobRecord> = new Map()): Harness {
-    const tools = new MediaTools({ runner, ffmpeg: async () => ffmpeg, dir: join(dir, 'scratch'), probe: (p) => prober.probe(p), concurrency: 1 });
+  function harness(
+    dir: string,
+    entries: Map<string, DownloadView[]>,
+    jobs: Map<string, JobRecord> = new Map(),
+  ): Harness {
+    const tools = new MediaTools({
+      runner,
+      ffmpeg: async () => ffmpeg,
+      dir: join(dir, 'scratch'),
+      probe: (p) => prober.probe(p),
+      concurrency: 1,
+    });
     const events: ResultMedia[] = [];
     const frames: string[] = [];
     const deps: ResultMediaDeps = {
@@ -117,7 +150,11 @@ describe.each(mediaToolGenerations())('Library media with $label', ({ ffmpeg, ff
     for (const [name, want] of Object.entries(FILES)) {
       const media = read.get(name);
       expect(media, name).toBeDefined();
-      expect({ name, thumbnail: media!.thumbnail !== null, pending: media!.pending }).toEqual({ name, thumbnail: want.thumbnail, pending: false });
+      expect({ name, thumbnail: media!.thumbnail !== null, pending: media!.pending }).toEqual({
+        name,
+        thumbnail: want.thumbnail,
+        pending: false,
+      });
       if (want.durationMs === null) expect(media!.durationMs, name).toBeNull();
       else expect(Math.abs(media!.durationMs! - want.durationMs), `${name}: ${media!.durationMs}`).toBeLessThan(150);
       if (media!.thumbnail) expect(jpegSize(media!.thumbnail).width, name).toBe(160);
@@ -150,7 +187,12 @@ describe.each(mediaToolGenerations())('Library media with $label', ({ ffmpeg, ff
 
   it('without a saved copy says what the service says, and leaves the rest unknown', async () => {
     const dir = mkdtempSync(join(work, 'service-'));
-    const inFlight: DownloadView = { ...savedEntry('x', join(corpus, 'h264.mp4')), state: 'downloading', savedPath: null, totalBytes: 4_200_000 };
+    const inFlight: DownloadView = {
+      ...savedEntry('x', join(corpus, 'h264.mp4')),
+      state: 'downloading',
+      savedPath: null,
+      totalBytes: 4_200_000,
+    };
     const entries = new Map([['x', [inFlight]]]);
     const jobs = new Map([
       ['swap', job('swap', { video_duration: 12.5 })],
@@ -160,8 +202,24 @@ describe.each(mediaToolGenerations())('Library media with $label', ({ ffmpeg, ff
     const { reader, frames } = harness(dir, entries, jobs);
     const answer = await reader.describe(['swap', 'x', 'tts', 'gone']);
     expect(answer).toEqual([
-      { jobId: 'swap', thumbnail: null, durationMs: 12_500, bytes: null, source: 'service', pending: false, playUrl: null },
-      { jobId: 'x', thumbnail: null, durationMs: null, bytes: 4_200_000, source: 'service', pending: false, playUrl: null },
+      {
+        jobId: 'swap',
+        thumbnail: null,
+        durationMs: 12_500,
+        bytes: null,
+        source: 'service',
+        pending: false,
+        playUrl: null,
+      },
+      {
+        jobId: 'x',
+        thumbnail: null,
+        durationMs: null,
+        bytes: 4_200_000,
+        source: 'service',
+        pending: false,
+        playUrl: null,
+      },
       { jobId: 'tts', thumbnail: null, durationMs: null, bytes: null, source: 'none', pending: false, playUrl: null },
       { jobId: 'gone', thumbnail: null, durationMs: null, bytes: null, source: 'none', pending: false, playUrl: null },
     ]);
@@ -172,10 +230,21 @@ describe.each(mediaToolGenerations())('Library media with $label', ({ ffmpeg, ff
     const dir = mkdtempSync(join(work, 'lost-'));
     const path = join(dir, 'clip.mp4');
     copyFileSync(join(corpus, 'h264.mp4'), path);
-    const entries = new Map([['m', [savedEntry('m', path, { state: 'missing' })]], ['k', [savedEntry('k', path)]]]);
+    const entries = new Map([
+      ['m', [savedEntry('m', path, { state: 'missing' })]],
+      ['k', [savedEntry('k', path)]],
+    ]);
     const { reader, frames } = harness(dir, entries);
     // Its size is still known (the server said it when the copy was fetched); its picture is not read.
-    expect((await reader.describe(['m']))[0]).toEqual({ jobId: 'm', thumbnail: null, durationMs: null, bytes: statSync(path).size, source: 'service', pending: false, playUrl: null });
+    expect((await reader.describe(['m']))[0]).toEqual({
+      jobId: 'm',
+      thumbnail: null,
+      durationMs: null,
+      bytes: statSync(path).size,
+      source: 'service',
+      pending: false,
+      playUrl: null,
+    });
     expect(frames).toEqual([]);
     // A cache file cut short (a crash while it was written by an older version) is read again, not trusted.
     const facts = join(dir, 'facts');

@@ -26,7 +26,19 @@ beforeAll(async () => {
   server = await startFileServer();
   dataDir = mkdtempSync(join(tmpdir(), 'saved-copies-'));
   const file = join(dataDir, 'clip.mp4');
-  execFileSync((await resolveMediaBinary('ffmpeg')).path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25', '-t', '2', '-pix_fmt', 'yuv420p', file]);
+  execFileSync((await resolveMediaBinary('ffmpeg')).path, [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=320x180:rate=25',
+    '-t',
+    '2',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  ]);
   clip = readFileSync(file);
   rmSync(file);
 }, 120_000);
@@ -39,10 +51,30 @@ afterAll(async () => {
 function completedJob(n: string, url: string): JobRecord {
   const now = Date.now();
   return {
-    id: `job-${n}`, kind: 'avatar-video', phase: 'completed', remoteId: `remote-${n}`, connectionId: 'remote', connectionName: 'Remote',
-    projectId: null, summary: 'Avatar video · "Hello"', requestHash: `h${n}`, request: { text: 'Hello' }, createdAt: now - 60_000, updatedAt: now,
-    finishedAt: now - 30_000, expiresAt: now + 6 * 86_400_000, deadlineAt: now, remoteStatus: 3, resultUrl: url, costEstimate: null,
-    chargedCredits: 10, error: null, answer: null, polls: 1, purpose: { type: 'plain' }, reactedAt: null,
+    id: `job-${n}`,
+    kind: 'avatar-video',
+    phase: 'completed',
+    remoteId: `remote-${n}`,
+    connectionId: 'remote',
+    connectionName: 'Remote',
+    projectId: null,
+    summary: 'Avatar video · "Hello"',
+    requestHash: `h${n}`,
+    request: { text: 'Hello' },
+    createdAt: now - 60_000,
+    updatedAt: now,
+    finishedAt: now - 30_000,
+    expiresAt: now + 6 * 86_400_000,
+    deadlineAt: now,
+    remoteStatus: 3,
+    resultUrl: url,
+    costEstimate: null,
+    chargedCredits: 10,
+    error: null,
+    answer: null,
+    polls: 1,
+    purpose: { type: 'plain' },
+    reactedAt: null,
   };
 }
 
@@ -54,12 +86,16 @@ describe('saved copies outlive their links', () => {
 
     const base = createMemoryHostBase({ dataDir });
     const videos = join(dataDir, 'Videos');
-    base.createStore(archiveSettingsSpec).set({ enabled: true, videoFolder: videos, audioFolder: join(dataDir, 'Music'), template: '{kind}/{id}' });
+    base
+      .createStore(archiveSettingsSpec)
+      .set({ enabled: true, videoFolder: videos, audioFolder: join(dataDir, 'Music'), template: '{kind}/{id}' });
     const domains = createDomains(base);
     try {
       const { handlers } = domains;
       // The reactor's start-up catch-up runs the archive's reaction, which saves the completed result by itself.
-      await until('job-1\'s download to be saved', async () => (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'));
+      await until("job-1's download to be saved", async () =>
+        (await handlers['downloads.list']()).some((d) => d.jobId === 'job-1' && d.state === 'saved'),
+      );
       const [saved] = await handlers['downloads.list']();
       expect(saved.savedPath).toBe(join(videos, 'Avatar video', 'remote-1.mp4'));
       expect(readFileSync(saved.savedPath as string).equals(clip)).toBe(true);
@@ -107,7 +143,9 @@ describe('saved copies outlive their links', () => {
     server.files.delete('/cli-result.mp4');
     expect(await savedCopiesIn(folder)(url)).toBe(path);
     const base = createMemoryHostBase({ dataDir: folder });
-    base.createStore(archiveSettingsSpec).set({ enabled: false, videoFolder: join(folder, 'V'), audioFolder: join(folder, 'M'), template: '{id}' });
+    base
+      .createStore(archiveSettingsSpec)
+      .set({ enabled: false, videoFolder: join(folder, 'V'), audioFolder: join(folder, 'M'), template: '{id}' });
     const domains = createDomains(base);
     try {
       const info = await domains.handlers['media.probe'](url);

@@ -16,13 +16,33 @@ import { patternBytes } from './file-server';
 import { HOUR, NOW, completedJob, fileServerForFile, silent } from './job-fixture';
 
 const files = fileServerForFile();
-const job = (id: string, patch: Partial<JobRecord> = {}) => completedJob(id, files.server.url(`/truth-${id}.mp4`), { connectionId: 'elsewhere', connectionName: 'Service', ...patch });
+const job = (id: string, patch: Partial<JobRecord> = {}) =>
+  completedJob(id, files.server.url(`/truth-${id}.mp4`), {
+    connectionId: 'elsewhere',
+    connectionName: 'Service',
+    ...patch,
+  });
 
 function setUp(jobs: JobRecord[]) {
   const dir = mkdtempSync(join(tmpdir(), 'copy-truth-'));
   const createStore = createMemoryStoreFactory({ log: silent, notify: () => undefined });
-  const service = new DownloadsService({ dataDir: dir, createStore, log: silent, now: () => NOW, job: (id) => jobs.find((j) => j.id === id)!, projectName: async () => null });
-  return { dir, createStore, service, done: async () => { await service.dispose(); rmSync(dir, { recursive: true, force: true }); } };
+  const service = new DownloadsService({
+    dataDir: dir,
+    createStore,
+    log: silent,
+    now: () => NOW,
+    job: (id) => jobs.find((j) => j.id === id)!,
+    projectName: async () => null,
+  });
+  return {
+    dir,
+    createStore,
+    service,
+    done: async () => {
+      await service.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -68,14 +88,22 @@ describe('saved copies are checked against what was written', () => {
     const { dir, service, done } = setUp([job('d', { expiresAt: NOW - 1 })]);
     try {
       // An expired link: nothing can be fetched again, so the copy stays "changed".
-      const entry = await service.manager.enqueue({ jobId: 'd', url: files.server.url('/truth-d.mp4'), folder: dir, relativeName: 'd.mp4', origin: 'cli' });
+      const entry = await service.manager.enqueue({
+        jobId: 'd',
+        url: files.server.url('/truth-d.mp4'),
+        folder: dir,
+        relativeName: 'd.mp4',
+        origin: 'cli',
+      });
       await service.manager.whenIdle();
       const before = service.manager.get(entry.id);
       const edited = Buffer.from(body);
       edited[0] ^= 1;
       writeFileSync(join(dir, 'd.mp4'), edited);
       // Pretend the edit kept the modification time (touch -r): only reading the bytes tells.
-      const internal = (service.manager as unknown as { entries: Map<string, { mtimeMs: number | null }> }).entries.get(entry.id)!;
+      const internal = (service.manager as unknown as { entries: Map<string, { mtimeMs: number | null }> }).entries.get(
+        entry.id,
+      )!;
       internal.mtimeMs = (await import('node:fs')).statSync(join(dir, 'd.mp4')).mtimeMs;
       expect(await service.checkCopies({ deep: false })).toEqual([]);
       expect((await service.checkCopies({ deep: true })).map((m) => m.state)).toEqual(['changed']);
@@ -94,7 +122,14 @@ describe('saved copies are checked against what was written', () => {
     const { dir, createStore, service, done } = setUp(jobs);
     try {
       const warnings: string[] = [];
-      const archive = new Archive({ downloads: service, createStore, jobs: () => jobs, log: silent, now: () => NOW, warn: (title) => void warnings.push(title) });
+      const archive = new Archive({
+        downloads: service,
+        createStore,
+        jobs: () => jobs,
+        log: silent,
+        now: () => NOW,
+        warn: (title) => void warnings.push(title),
+      });
       archive.settings.set({ ...archive.settings.get(), enabled: false });
       await service.start({ jobIds: ['soon'], folder: join(dir, 'out'), template: '{id}', origin: 'library' });
       await service.manager.whenIdle();
@@ -110,7 +145,7 @@ describe('saved copies are checked against what was written', () => {
   });
 });
 
-describe('copies are the user\'s choice', () => {
+describe("copies are the user's choice", () => {
   it('another template in the same folder makes a second copy; the same name again is already saved', async () => {
     const body = patternBytes(10_000, 4);
     files.server.files.set('/truth-t.mp4', { body, etag: '"t"' });
@@ -188,8 +223,13 @@ describe('notices when a run of downloads ends', () => {
     const dir = mkdtempSync(join(tmpdir(), 'copy-notices-'));
     const notices: string[] = [];
     const service = new DownloadsService({
-      dataDir: dir, createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }), log: silent, now: () => NOW,
-      job: (id) => jobs.find((j) => j.id === id)!, projectName: async () => null, notify: (title, body) => void notices.push(`${title}: ${body}`),
+      dataDir: dir,
+      createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
+      log: silent,
+      now: () => NOW,
+      job: (id) => jobs.find((j) => j.id === id)!,
+      projectName: async () => null,
+      notify: (title, body) => void notices.push(`${title}: ${body}`),
     });
     try {
       await service.start({ jobIds: ['n1'], folder: join(dir, 'one'), template: '{id}', origin: 'archive' });
@@ -200,7 +240,9 @@ describe('notices when a run of downloads ends', () => {
       expect(notices).toEqual([`2 archive copies finished: Saved in ${join(dir, 'two')}.`]);
       await service.start({ jobIds: ['n3'], folder: join(dir, 'three'), template: '{id}', origin: 'archive' });
       await service.manager.whenIdle();
-      expect(notices.at(-1)).toBe(`1 archive copy failed: 0 saved in ${join(dir, 'three')}; 1 failed (the Library shows why).`);
+      expect(notices.at(-1)).toBe(
+        `1 archive copy failed: 0 saved in ${join(dir, 'three')}; 1 failed (the Library shows why).`,
+      );
     } finally {
       await service.dispose();
       rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,10 @@ describe('the shared speed limit', () => {
   it('lets a quarter second of bytes pass, then books each chunk at the rate, across transfers', () => {
     let now = 0;
     let rate: number | null = 1000;
-    const limit = new SpeedLimit(() => rate, () => now);
+    const limit = new SpeedLimit(
+      () => rate,
+      () => now,
+    );
     expect(limit.take(250)).toBe(0);
     // Another transfer's chunk shares the same time line.
     expect(limit.take(500)).toBe(500);
@@ -32,7 +35,13 @@ describe('a limited download', () => {
     // A limit high enough not to slow the test; the booking shows every chunk went through it.
     const manager = new DownloadManager({ file: join(dir, 'q.json'), speedLimit: () => (booked.push(1), 1024 ** 3) });
     try {
-      const entry = await manager.enqueue({ jobId: 'j', url: server.url('/limited'), folder: dir, relativeName: 'l.mp4', origin: 'library' });
+      const entry = await manager.enqueue({
+        jobId: 'j',
+        url: server.url('/limited'),
+        folder: dir,
+        relativeName: 'l.mp4',
+        origin: 'library',
+      });
       await manager.whenIdle();
       expect(readFileSync(join(dir, 'l.mp4')).equals(body)).toBe(true);
       expect(manager.get(entry.id).sha256).toBe(createHash('sha256').update(body).digest('hex'));

@@ -36,9 +36,15 @@ describe('the built-in sandbox across restarts', { timeout: SLOW }, () => {
     running.splice(running.indexOf(em), 1);
     await em.close();
   };
-  const speak = async (em: RunningEmulator, text: string) => dataOf(await call(em, 'audioCreate', { input_text: text, voice_id: 'sandbox_ava' }))._id;
+  const speak = async (em: RunningEmulator, text: string) =>
+    dataOf(await call(em, 'audioCreate', { input_text: text, voice_id: 'sandbox_ava' }))._id;
   const finished = async (em: RunningEmulator, id: string) =>
-    dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: id }), (r) => dataOf(r).status >= 3));
+    dataOf(
+      await until(
+        () => call(em, 'audioInfo', { audio_model_id: id }),
+        (r) => dataOf(r).status >= 3,
+      ),
+    );
 
   it('keeps its port per data folder, every earlier link opens, and a job running across the restart completes', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-builtin-'));

@@ -5,8 +5,27 @@ import { CATALOGUE_ROOT, SLOW } from './harness';
 
 describe('sandbox flags', { timeout: SLOW }, () => {
   it('maps every flag to an option and rejects bad values by name', () => {
-    expect(parseArgs(['--port', '0', '--job-seconds=1.5', '--api-key', 'k', '--rate-limit', '3', '--fail-rate', '0.5', '--http-5xx-rate', '0.1'])).toEqual({
-      port: 0, jobSeconds: 1.5, apiKey: 'k', rateLimit: 3, failRate: 0.5, http5xxRate: 0.1,
+    expect(
+      parseArgs([
+        '--port',
+        '0',
+        '--job-seconds=1.5',
+        '--api-key',
+        'k',
+        '--rate-limit',
+        '3',
+        '--fail-rate',
+        '0.5',
+        '--http-5xx-rate',
+        '0.1',
+      ]),
+    ).toEqual({
+      port: 0,
+      jobSeconds: 1.5,
+      apiKey: 'k',
+      rateLimit: 3,
+      failRate: 0.5,
+      http5xxRate: 0.1,
     });
     expect(() => parseArgs(['--port', 'eighty'])).toThrow(/--port must be a number/);
     expect(() => parseArgs(['--bogus', '1'])).toThrow(/Unknown flag --bogus/);
@@ -18,9 +37,15 @@ describe('sandbox flags', { timeout: SLOW }, () => {
 
 describe('npm run emulator', { timeout: SLOW }, () => {
   it('prints its URL and credentials once it accepts requests', async () => {
-    const child = spawn('node_modules/.bin/tsx', ['electron/emulator/cli.ts', '--port', '0', '--api-key', 'cli-key', '--cache-dir', CATALOGUE_ROOT], {
-      detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env },
-    });
+    const child = spawn(
+      'node_modules/.bin/tsx',
+      ['electron/emulator/cli.ts', '--port', '0', '--api-key', 'cli-key', '--cache-dir', CATALOGUE_ROOT],
+      {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env },
+      },
+    );
     try {
       let out = '';
       const url = await new Promise<string>((resolve, reject) => {

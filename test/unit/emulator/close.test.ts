@@ -10,9 +10,14 @@ describe('the sandbox closes with a backlog of jobs', () => {
     const em = await start({ jobSeconds: 12 });
     const ids: string[] = [];
     for (let i = 0; i < 8; i += 1) {
-      ids.push(dataOf(await call(em, 'audioCreate', { input_text: `Backlog row ${i + 1}.`, voice_id: 'sandbox_ava', rate: '50%' }))._id as string);
+      ids.push(
+        dataOf(
+          await call(em, 'audioCreate', { input_text: `Backlog row ${i + 1}.`, voice_id: 'sandbox_ava', rate: '50%' }),
+        )._id as string,
+      );
     }
-    const statuses = () => Promise.all(ids.map(async (id) => dataOf(await call(em, 'audioInfo', { audio_model_id: id })).status as number));
+    const statuses = () =>
+      Promise.all(ids.map(async (id) => dataOf(await call(em, 'audioInfo', { audio_model_id: id })).status as number));
     await until(statuses, (all) => all.every((s) => s === 2), undefined, 'all eight jobs to be processing');
     // A close that waited for the queued ones too would never settle, and the test would time out.
     await expect(em.close()).resolves.toBeUndefined();

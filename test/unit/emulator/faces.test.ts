@@ -18,9 +18,14 @@ describe('sandbox face detection', { timeout: SLOW }, () => {
     expect(frame?.frame_time).toBeNull();
     expect(frame?.face_urls).toBeNull();
     // landmarks_str is the first four landmarks, usable as live `opts`.
-    const pts = frame?.landmarks[0].slice(0, 4).map(([x, y]) => `${x},${y}`).join(':');
+    const pts = frame?.landmarks[0]
+      .slice(0, 4)
+      .map(([x, y]) => `${x},${y}`)
+      .join(':');
     expect(frame?.landmarks_str).toEqual([pts]);
-    const live = await call(sandbox.em, 'liveCreate', { sourceImage: [{ path: sample(sandbox.em, 'sandbox-face.png'), opts: frame?.landmarks_str[0] }] });
+    const live = await call(sandbox.em, 'liveCreate', {
+      sourceImage: [{ path: sample(sandbox.em, 'sandbox-face.png'), opts: frame?.landmarks_str[0] }],
+    });
     expect(live.code).toBe(1000);
   });
 
@@ -34,7 +39,11 @@ describe('sandbox face detection', { timeout: SLOW }, () => {
   });
 
   it('samples num_frames frames of a sample clip and returns crops when asked', async () => {
-    const res = await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'avatar-SandboxBen.mp4'), num_frames: 3, return_face_url: true });
+    const res = await call(sandbox.em, 'detectFaces', {
+      url: sample(sandbox.em, 'avatar-SandboxBen.mp4'),
+      num_frames: 3,
+      return_face_url: true,
+    });
     expect(Object.keys(res.faces_obj ?? {})).toEqual(['0', '1', '2']);
     const frame = res.faces_obj?.['1'];
     const face = OFFICIAL_AVATARS[1].face;
@@ -46,26 +55,57 @@ describe('sandbox face detection', { timeout: SLOW }, () => {
     const crop = await probe(String(frame?.face_urls?.[0]));
     const [x1, y1, x2, y2] = frame?.crop_region?.[0] ?? [];
     expect([crop.width, crop.height]).toEqual([x2 - x1, y2 - y1]);
-    expect(Object.keys((await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'avatar-SandboxBen.mp4') })).faces_obj ?? {})).toHaveLength(5);
+    expect(
+      Object.keys(
+        (await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'avatar-SandboxBen.mp4') })).faces_obj ?? {},
+      ),
+    ).toHaveLength(5);
   });
 
   it('returns only the largest face with single_face', async () => {
     const both = await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-group.png') });
     expect(both.faces_obj?.['0'].region).toHaveLength(2);
-    const one = await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-group.png'), single_face: true });
+    const one = await call(sandbox.em, 'detectFaces', {
+      url: sample(sandbox.em, 'sandbox-group.png'),
+      single_face: true,
+    });
     expect(one.faces_obj?.['0'].region).toHaveLength(1);
   });
 
   it('never invents faces and explains each failure in the face-detection envelope', async () => {
-    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-backdrop.png') })).toMatchObject({ error_code: 1, error_msg: 'No faces detected' });
-    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-motion.mp4') })).toMatchObject({ error_code: 1, error_msg: 'No faces detected' });
-    expect(await call(sandbox.em, 'detectFaces', {})).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('url or img') });
-    expect(await call(sandbox.em, 'detectFaces', { url: 'not a url' })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('url') });
-    expect(await call(sandbox.em, 'detectFaces', { url: 'http://127.0.0.1:9/missing.png' })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('Failed to download') });
-    expect(await call(sandbox.em, 'detectFaces', { img: Buffer.from('plain text, not a picture').toString('base64') })).toMatchObject({ error_code: 1, error_msg: 'Failed to detect media type' });
-    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'voice-sandbox_ava.mp3') })).toMatchObject({ error_code: 1, error_msg: 'Failed to detect media type' });
-    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png'), num_frames: 25 })).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('num_frames') });
-    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png') }, { anonymous: true })).toMatchObject({ error_code: 1, code: 1102 });
+    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-backdrop.png') })).toMatchObject({
+      error_code: 1,
+      error_msg: 'No faces detected',
+    });
+    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-motion.mp4') })).toMatchObject({
+      error_code: 1,
+      error_msg: 'No faces detected',
+    });
+    expect(await call(sandbox.em, 'detectFaces', {})).toMatchObject({
+      error_code: 1,
+      error_msg: expect.stringContaining('url or img'),
+    });
+    expect(await call(sandbox.em, 'detectFaces', { url: 'not a url' })).toMatchObject({
+      error_code: 1,
+      error_msg: expect.stringContaining('url'),
+    });
+    expect(await call(sandbox.em, 'detectFaces', { url: 'http://127.0.0.1:9/missing.png' })).toMatchObject({
+      error_code: 1,
+      error_msg: expect.stringContaining('Failed to download'),
+    });
+    expect(
+      await call(sandbox.em, 'detectFaces', { img: Buffer.from('plain text, not a picture').toString('base64') }),
+    ).toMatchObject({ error_code: 1, error_msg: 'Failed to detect media type' });
+    expect(await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'voice-sandbox_ava.mp3') })).toMatchObject({
+      error_code: 1,
+      error_msg: 'Failed to detect media type',
+    });
+    expect(
+      await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png'), num_frames: 25 }),
+    ).toMatchObject({ error_code: 1, error_msg: expect.stringContaining('num_frames') });
+    expect(
+      await call(sandbox.em, 'detectFaces', { url: sample(sandbox.em, 'sandbox-face.png') }, { anonymous: true }),
+    ).toMatchObject({ error_code: 1, code: 1102 });
   });
 });
 
@@ -74,7 +114,11 @@ describe('sandbox analyze frames', { timeout: SLOW }, () => {
 
   it('merges the same person across frames, left to right', async () => {
     const res = await call(sandbox.em, 'analyzeFrames', {
-      frame_urls: [sample(sandbox.em, 'sandbox-group.png'), sample(sandbox.em, 'avatar-SandboxAnna.jpg'), sample(sandbox.em, 'sandbox-group.png')],
+      frame_urls: [
+        sample(sandbox.em, 'sandbox-group.png'),
+        sample(sandbox.em, 'avatar-SandboxAnna.jpg'),
+        sample(sandbox.em, 'sandbox-group.png'),
+      ],
       timestamps: [0, 1.5, 3],
       expand_ratio: 0.1,
     });
@@ -93,14 +137,34 @@ describe('sandbox analyze frames', { timeout: SLOW }, () => {
   it('answers one person per face for one image, nobody for a faceless one, and documented failures', async () => {
     const one = await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-face.png')] });
     expect(one).toMatchObject({ success: true, frame_count: 1 });
-    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-backdrop.png')] })).toMatchObject({ success: true, persons: [] });
-    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [] })).toMatchObject({ success: false, error: 'frame_urls is required and must not be empty' });
-    expect(await call(sandbox.em, 'analyzeFrames', {})).toMatchObject({ success: false, error: 'frame_urls is required and must not be empty' });
+    expect(
+      await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-backdrop.png')] }),
+    ).toMatchObject({ success: true, persons: [] });
+    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [] })).toMatchObject({
+      success: false,
+      error: 'frame_urls is required and must not be empty',
+    });
+    expect(await call(sandbox.em, 'analyzeFrames', {})).toMatchObject({
+      success: false,
+      error: 'frame_urls is required and must not be empty',
+    });
     // The docs' address for the same operation answers the same.
-    const docs = await fetch(`${sandbox.em.url}/interface/detect-api/faceswap/analyze_frames`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': sandbox.em.apiKey }, body: JSON.stringify({ frame_urls: [sample(sandbox.em, 'sandbox-face.png')] }) });
+    const docs = await fetch(`${sandbox.em.url}/interface/detect-api/faceswap/analyze_frames`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': sandbox.em.apiKey },
+      body: JSON.stringify({ frame_urls: [sample(sandbox.em, 'sandbox-face.png')] }),
+    });
     const withoutCrops = (answer: unknown) => JSON.stringify(answer).replace(/"face_url":"[^"]*"/g, '');
     expect(withoutCrops(await docs.json())).toBe(withoutCrops(one));
-    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: ['http://127.0.0.1:9/x.png'] })).toMatchObject({ success: false, error: 'Failed to download image from URL' });
-    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: [sample(sandbox.em, 'sandbox-face.png')], expand_ratio: 2 })).toMatchObject({ success: false, error: expect.stringContaining('expand_ratio') });
+    expect(await call(sandbox.em, 'analyzeFrames', { frame_urls: ['http://127.0.0.1:9/x.png'] })).toMatchObject({
+      success: false,
+      error: 'Failed to download image from URL',
+    });
+    expect(
+      await call(sandbox.em, 'analyzeFrames', {
+        frame_urls: [sample(sandbox.em, 'sandbox-face.png')],
+        expand_ratio: 2,
+      }),
+    ).toMatchObject({ success: false, error: expect.stringContaining('expand_ratio') });
   });
 });

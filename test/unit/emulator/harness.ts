@@ -24,7 +24,12 @@ export interface CallOptions {
  * Calls one operation of the interface the way a client does and checks the answer against the same
  * zod response schema the app's client uses. Returns the parsed JSON.
  */
-export async function call<N extends EndpointName>(em: RunningEmulator, name: N, input: Record<string, unknown>, o: CallOptions = {}): Promise<z.infer<(typeof ENDPOINTS)[N]['response']> & Record<string, unknown>> {
+export async function call<N extends EndpointName>(
+  em: RunningEmulator,
+  name: N,
+  input: Record<string, unknown>,
+  o: CallOptions = {},
+): Promise<z.infer<(typeof ENDPOINTS)[N]['response']> & Record<string, unknown>> {
   const spec = ENDPOINTS[name];
   const headers: Record<string, string> = { ...(o.anonymous ? {} : { 'x-api-key': em.apiKey }), ...o.headers };
   let url = `${em.url}${spec.path}`;
@@ -45,7 +50,10 @@ export async function call<N extends EndpointName>(em: RunningEmulator, name: N,
   expect(res.headers.get('content-type')).toContain('application/json');
   const json = (await res.json()) as Record<string, unknown>;
   const checked = spec.response.safeParse(json);
-  if (!checked.success) throw new Error(`${name} answered outside its schema: ${JSON.stringify(checked.error.issues[0])}\n${JSON.stringify(json)}`);
+  if (!checked.success)
+    throw new Error(
+      `${name} answered outside its schema: ${JSON.stringify(checked.error.issues[0])}\n${JSON.stringify(json)}`,
+    );
   return json as never;
 }
 
@@ -60,14 +68,23 @@ export function dataOf<T>(envelope: { code: number; msg: string; data?: T }): T 
  * hang: a sandbox job of a fraction of a second may take many seconds on a busy machine, and that must
  * not fail a test. When the guard fires, the error names what was awaited and the last answer seen.
  */
-export async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, guardMs = HANG_GUARD_MS, what = 'the sandbox to answer as awaited'): Promise<T> {
+export async function until<T>(
+  fn: () => Promise<T>,
+  done: (v: T) => boolean,
+  guardMs = HANG_GUARD_MS,
+  what = 'the sandbox to answer as awaited',
+): Promise<T> {
   let answer: T | undefined;
-  await waitUntil(what, async () => {
-    const v = await fn();
-    if (!done(v)) throw new Error(`last answer ${JSON.stringify(v)}`);
-    answer = v;
-    return true;
-  }, guardMs);
+  await waitUntil(
+    what,
+    async () => {
+      const v = await fn();
+      if (!done(v)) throw new Error(`last answer ${JSON.stringify(v)}`);
+      answer = v;
+      return true;
+    },
+    guardMs,
+  );
   return answer as T;
 }
 
@@ -83,11 +100,16 @@ export interface Probe {
 /** ffprobe of a URL or file: what a user's player would see. (Async: the sandbox runs in this process.) */
 export async function probe(input: string): Promise<Probe> {
   const stdout = await new Promise<string>((resolve, reject) =>
-    execFile('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input], (error, out, err) =>
-      error ? reject(new Error(`ffprobe failed on ${input}: ${err}`)) : resolve(out),
+    execFile(
+      'ffprobe',
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input],
+      (error, out, err) => (error ? reject(new Error(`ffprobe failed on ${input}: ${err}`)) : resolve(out)),
     ),
   );
-  const j = JSON.parse(stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number; avg_frame_rate?: string }[] };
+  const j = JSON.parse(stdout) as {
+    format: { duration?: string };
+    streams: { codec_type: string; width?: number; height?: number; avg_frame_rate?: string }[];
+  };
   const v = j.streams.find((s) => s.codec_type === 'video');
   const [a, b] = (v?.avg_frame_rate ?? '0/1').split('/').map(Number);
   return {
@@ -136,7 +158,9 @@ export async function serveDir(dir: string): Promise<{ url: string; close(): Pro
 /** Runs ffmpeg for test fixtures. */
 export async function ffmpeg(args: string[]): Promise<void> {
   await new Promise<void>((resolve, reject) =>
-    execFile('ffmpeg', ['-v', 'error', '-y', ...args], (error, _o, err) => (error ? reject(new Error(err)) : resolve())),
+    execFile('ffmpeg', ['-v', 'error', '-y', ...args], (error, _o, err) =>
+      error ? reject(new Error(err)) : resolve(),
+    ),
   );
 }
 
@@ -146,8 +170,10 @@ export const SLOW = 120_000;
 /** Mean loudness in dB of a file's audio (about -91 for digital silence). */
 export async function meanVolume(input: string): Promise<number> {
   const stderr = await new Promise<string>((resolve, reject) =>
-    execFile('ffmpeg', ['-hide_banner', '-nostats', '-i', input, '-vn', '-af', 'volumedetect', '-f', 'null', '-'], (error, _o, err) =>
-      error ? reject(new Error(err)) : resolve(err),
+    execFile(
+      'ffmpeg',
+      ['-hide_banner', '-nostats', '-i', input, '-vn', '-af', 'volumedetect', '-f', 'null', '-'],
+      (error, _o, err) => (error ? reject(new Error(err)) : resolve(err)),
     ),
   );
   const m = /mean_volume:\s*(-?[\d.]+) dB/.exec(stderr);

@@ -12,7 +12,10 @@ describe('sandbox live face swap sessions', { timeout: SLOW }, () => {
     expect(s.front_rtc_token.length).toBeGreaterThan(10);
     expect(s.channel_id).not.toBe('');
     expect(sandbox.em.credits()).toBe(before - 10);
-    expect(await call(sandbox.em, 'liveUpdate', { _id: s._id, sourceImage: source() })).toEqual({ code: 1000, msg: 'OK' });
+    expect(await call(sandbox.em, 'liveUpdate', { _id: s._id, sourceImage: source() })).toEqual({
+      code: 1000,
+      msg: 'OK',
+    });
     expect(await call(sandbox.em, 'liveClose', { _id: s._id })).toEqual({ code: 1000, msg: 'OK' });
     expect(await call(sandbox.em, 'liveUpdate', { _id: s._id, sourceImage: source() })).toMatchObject({ code: 1219 });
     expect(await call(sandbox.em, 'liveClose', { _id: s._id })).toMatchObject({ code: 1219 });
@@ -21,8 +24,15 @@ describe('sandbox live face swap sessions', { timeout: SLOW }, () => {
   it('uses the liveAvatar codes for unknown sessions and 1104 for an empty balance', async () => {
     expect(await call(sandbox.em, 'liveUpdate', { _id: 'nope', sourceImage: source() })).toMatchObject({ code: 1216 });
     expect(await call(sandbox.em, 'liveClose', { _id: 'nope' })).toMatchObject({ code: 1216 });
-    expect(await call(sandbox.em, 'liveCreate', { sourceImage: [{ path: sample(sandbox.em, 'sandbox-face.png'), opts: '1,2,3' }] })).toMatchObject({ code: 1003, msg: expect.stringContaining('opts') });
-    expect(await call(sandbox.em, 'liveCreate', { sourceImage: [] })).toMatchObject({ code: 1003, msg: expect.stringContaining('sourceImage') });
+    expect(
+      await call(sandbox.em, 'liveCreate', {
+        sourceImage: [{ path: sample(sandbox.em, 'sandbox-face.png'), opts: '1,2,3' }],
+      }),
+    ).toMatchObject({ code: 1003, msg: expect.stringContaining('opts') });
+    expect(await call(sandbox.em, 'liveCreate', { sourceImage: [] })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('sourceImage'),
+    });
     sandbox.em.setCredits(5);
     expect(await call(sandbox.em, 'liveCreate', { sourceImage: source() })).toMatchObject({ code: 1104 });
     expect(sandbox.em.credits()).toBe(5);

@@ -8,15 +8,37 @@ import type { JobRecord } from '../../../electron/emulator/state/types';
 import { start, SLOW } from './harness';
 
 function job(id: string, webhook = 'https://hooks.example.com/x'): JobRecord {
-  return { _id: id, kind: 'tts', uid: 1, status: RecordStatus.Queueing, createdAt: 0, updatedAt: 0, webhook, request: {}, cost: 1, resultFile: '', extraFiles: {}, facts: {}, reason: '', webhookLog: { attempts: 0, delivered: false, lastError: '' } };
+  return {
+    _id: id,
+    kind: 'tts',
+    uid: 1,
+    status: RecordStatus.Queueing,
+    createdAt: 0,
+    updatedAt: 0,
+    webhook,
+    request: {},
+    cost: 1,
+    resultFile: '',
+    extraFiles: {},
+    facts: {},
+    reason: '',
+    webhookLog: { attempts: 0, delivered: false, lastError: '' },
+  };
 }
 
 /** An engine over in-memory fakes; `over` replaces the parts a test breaks. */
-function engine(over: Partial<EngineDeps>, logged: string[]): { engine: JobEngine; settled: (j: JobRecord) => Promise<void> } {
+function engine(
+  over: Partial<EngineDeps>,
+  logged: string[],
+): { engine: JobEngine; settled: (j: JobRecord) => Promise<void> } {
   const changes: (() => void)[] = [];
   const deps: EngineDeps = {
     store: { state: { jobs: {} }, changed: () => changes.splice(0).forEach((f) => f()) } as never,
-    files: { register: () => undefined, resultPath: () => '/nonexistent', resultUrl: (f: string) => `http://127.0.0.1:1/files/${f}` } as never,
+    files: {
+      register: () => undefined,
+      resultPath: () => '/nonexistent',
+      resultUrl: (f: string) => `http://127.0.0.1:1/files/${f}`,
+    } as never,
     accounts: { refund: () => undefined, account: {} } as never,
     webhooks: { send: () => undefined } as never,
     processors: { tts: async () => ({ file: 'out.mp3' }) } as never,
@@ -34,7 +56,8 @@ function engine(over: Partial<EngineDeps>, logged: string[]): { engine: JobEngin
   const settled = (j: JobRecord) =>
     new Promise<void>((resolve) => {
       const check = () => {
-        if (j.status >= RecordStatus.Completed && (!j.webhook || j.webhookLog.lastError || j.webhookLog.delivered)) resolve();
+        if (j.status >= RecordStatus.Completed && (!j.webhook || j.webhookLog.lastError || j.webhookLog.delivered))
+          resolve();
         else changes.push(check);
       };
       changes.push(check);
@@ -44,14 +67,22 @@ function engine(over: Partial<EngineDeps>, logged: string[]): { engine: JobEngin
 
 describe('sandbox options that cannot work', { timeout: SLOW }, () => {
   it('refuses a client secret or client id that cannot sign webhooks, naming the reason', async () => {
-    expect(() => resolveOptions({ clientSecret: 'conf-secret' })).toThrow(/client secret is 11 bytes; webhook encryption needs 16, 24 or 32/);
-    expect(() => resolveOptions({ clientSecret: 'k'.repeat(32), clientId: 'short-id' })).toThrow(/client id is 8 bytes/);
+    expect(() => resolveOptions({ clientSecret: 'conf-secret' })).toThrow(
+      /client secret is 11 bytes; webhook encryption needs 16, 24 or 32/,
+    );
+    expect(() => resolveOptions({ clientSecret: 'k'.repeat(32), clientId: 'short-id' })).toThrow(
+      /client id is 8 bytes/,
+    );
     expect(() => resolveOptions({ clientSecret: 'k'.repeat(24), clientId: 'c'.repeat(16) })).not.toThrow();
     await expect(start({ clientSecret: 'conf-secret' })).rejects.toThrow(/11 bytes/);
   });
 
   it('npm run emulator with an 11-byte secret exits 2 at start with the reason', async () => {
-    const child = spawn('node_modules/.bin/tsx', ['electron/emulator/cli.ts', '--port', '0', '--client-secret', 'conf-secret'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'node_modules/.bin/tsx',
+      ['electron/emulator/cli.ts', '--port', '0', '--client-secret', 'conf-secret'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     // Had it started, it would run until stopped: stop it so the failure shows at once.
@@ -65,7 +96,14 @@ describe('sandbox options that cannot work', { timeout: SLOW }, () => {
 describe('a fault inside a job, a timer or a webhook delivery', () => {
   it('a callback that cannot be sealed is a failed delivery on the job, which still completes', async () => {
     const logged: string[] = [];
-    const { engine: e, settled } = engine({ sealWebhook: () => { throw new Error('seal broke'); } }, logged);
+    const { engine: e, settled } = engine(
+      {
+        sealWebhook: () => {
+          throw new Error('seal broke');
+        },
+      },
+      logged,
+    );
     const j = job('seal');
     const done = settled(j);
     e.submit(j);
@@ -83,7 +121,9 @@ describe('a fault inside a job, a timer or a webhook delivery', () => {
     const j = job('timer', '');
     Object.defineProperty(j, 'status', {
       get: () => RecordStatus.Queueing,
-      set: () => { throw new Error('disk full'); },
+      set: () => {
+        throw new Error('disk full');
+      },
       configurable: true,
     });
     const failed = new Promise<void>((resolve) => {
@@ -92,13 +132,20 @@ describe('a fault inside a job, a timer or a webhook delivery', () => {
     });
     e.submit(j);
     await failed;
-    expect(logged.find((l) => l.includes('disk full'))).toMatch(/job timer \(tts\): the sandbox failed while starting this job: disk full/);
+    expect(logged.find((l) => l.includes('disk full'))).toMatch(
+      /job timer \(tts\): the sandbox failed while starting this job: disk full/,
+    );
     await e.close();
   });
 
   it('a failure recording a delivery is logged, not an unhandled rejection', async () => {
     const logged: string[] = [];
-    const sender = new WebhookSender(1, 1, (l) => logged.push(l), async () => new Response('ok'));
+    const sender = new WebhookSender(
+      1,
+      1,
+      (l) => logged.push(l),
+      async () => new Response('ok'),
+    );
     sender.send('https://93.184.216.34/hook', 'job1', {}, () => {
       throw new Error('record write failed');
     });

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addElement, createProject, toTalkingAvatarBody, type PlacementConvention, type Project } from '@common/composition';
+import {
+  addElement,
+  createProject,
+  toTalkingAvatarBody,
+  type PlacementConvention,
+  type Project,
+} from '@common/composition';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { pixelAt } from '../../fixtures/composition/make-media';
 import { SLOW, call, dataOf, ffmpeg, probe, sample, serveDir, start, until } from './harness';
@@ -41,7 +47,12 @@ describe('placement in the sandbox', { timeout: SLOW }, () => {
 
   async function render(em: RunningEmulator, body: unknown): Promise<string> {
     const created = dataOf(await call(em, 'talkingAvatarCreate', body as Record<string, unknown>));
-    const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3));
+    const done = dataOf(
+      await until(
+        () => call(em, 'videoInfo', { video_model_id: created._id }),
+        (r) => dataOf(r).video_status >= 3,
+      ),
+    );
     expect(done.video_status).toBe(3);
     const file = join(dir, `${created._id}.mp4`);
     await ffmpeg(['-i', String(done.video), '-c', 'copy', file]);
@@ -55,18 +66,80 @@ describe('placement in the sandbox', { timeout: SLOW }, () => {
         const avatarUrl = sample(em, 'avatar-SandboxAnna.mp4');
         const clip = await probe(avatarUrl);
         let p: Project = createProject({ id: 'p', kind: 'talking-avatar', output: { width: 320, height: 180 } });
-        p = addElement(p, 'scene-1', { id: 'avatar', type: 'avatar', url: avatarUrl, avatarFrom: 3, x: 250, y: 10, width: 60, height: 60, mediaSize: { width: clip.width!, height: clip.height! } });
-        p = addElement(p, 'scene-1', { id: 'red', type: 'image', url: `${host.url}/red.png`, x: 20, y: 30, width: 80, height: 60, mediaSize: { width: 80, height: 80 } });
-        p = addElement(p, 'scene-1', { id: 'blue', type: 'image', url: `${host.url}/blue.png`, x: 150, y: 100, width: 100, height: 50, mediaSize: { width: 200, height: 100 } });
-        p = addElement(p, 'scene-1', { id: 'voice', type: 'audio', url: sample(em, 'voice-sandbox_isla.mp3'), x: 0, y: 0, width: 0, height: 0 });
+        p = addElement(p, 'scene-1', {
+          id: 'avatar',
+          type: 'avatar',
+          url: avatarUrl,
+          avatarFrom: 3,
+          x: 250,
+          y: 10,
+          width: 60,
+          height: 60,
+          mediaSize: { width: clip.width!, height: clip.height! },
+        });
+        p = addElement(p, 'scene-1', {
+          id: 'red',
+          type: 'image',
+          url: `${host.url}/red.png`,
+          x: 20,
+          y: 30,
+          width: 80,
+          height: 60,
+          mediaSize: { width: 80, height: 80 },
+        });
+        p = addElement(p, 'scene-1', {
+          id: 'blue',
+          type: 'image',
+          url: `${host.url}/blue.png`,
+          x: 150,
+          y: 100,
+          width: 100,
+          height: 50,
+          mediaSize: { width: 200, height: 100 },
+        });
+        p = addElement(p, 'scene-1', {
+          id: 'voice',
+          type: 'audio',
+          url: sample(em, 'voice-sandbox_isla.mp3'),
+          x: 0,
+          y: 0,
+          width: 0,
+          height: 0,
+        });
         const video = await render(em, toTalkingAvatarBody(p, { placement: convention }));
 
         const at = (x: number, y: number) => pixelAt(video, 0.3, x, y);
         // Inside each box, 3 px from every edge, and 3 px outside it.
-        for (const [x, y] of [[23, 33], [96, 33], [23, 86], [96, 86], [60, 60]]) expect(isRed(at(x, y)), `red at ${x},${y}`).toBe(true);
-        for (const [x, y] of [[16, 60], [104, 60], [60, 26], [60, 94]]) expect(isRed(at(x, y)), `not red at ${x},${y}`).toBe(false);
-        for (const [x, y] of [[153, 103], [246, 103], [153, 146], [246, 146], [200, 125]]) expect(isBlue(at(x, y)), `blue at ${x},${y}`).toBe(true);
-        for (const [x, y] of [[146, 125], [254, 125], [200, 96], [200, 154]]) expect(isBlue(at(x, y)), `not blue at ${x},${y}`).toBe(false);
+        for (const [x, y] of [
+          [23, 33],
+          [96, 33],
+          [23, 86],
+          [96, 86],
+          [60, 60],
+        ])
+          expect(isRed(at(x, y)), `red at ${x},${y}`).toBe(true);
+        for (const [x, y] of [
+          [16, 60],
+          [104, 60],
+          [60, 26],
+          [60, 94],
+        ])
+          expect(isRed(at(x, y)), `not red at ${x},${y}`).toBe(false);
+        for (const [x, y] of [
+          [153, 103],
+          [246, 103],
+          [153, 146],
+          [246, 146],
+          [200, 125],
+        ])
+          expect(isBlue(at(x, y)), `blue at ${x},${y}`).toBe(true);
+        for (const [x, y] of [
+          [146, 125],
+          [254, 125],
+          [200, 96],
+          [200, 154],
+        ])
+          expect(isBlue(at(x, y)), `not blue at ${x},${y}`).toBe(false);
       } finally {
         await em.close();
       }
@@ -82,11 +155,25 @@ describe('placement in the sandbox', { timeout: SLOW }, () => {
         avatar_from: 3,
         elements: [
           { type: 'image', url: `${host.url}/green.png`, scale_x: 1, scale_y: 1, offset_x: 960, offset_y: 540 },
-          { type: 'avatar', url: sample(em, 'avatar-SandboxAnna.mp4'), scale_x: 0.3, scale_y: 0.6, offset_x: 1380, offset_y: 540 },
+          {
+            type: 'avatar',
+            url: sample(em, 'avatar-SandboxAnna.mp4'),
+            scale_x: 0.3,
+            scale_y: 0.6,
+            offset_x: 1380,
+            offset_y: 540,
+          },
           { type: 'audio', url: sample(em, 'voice-sandbox_isla.mp3') },
         ],
       });
-      for (const [x, y] of [[4, 4], [1915, 4], [4, 1075], [1915, 1075], [200, 540]]) expect(isGreen(pixelAt(video, 0.3, x, y)), `background at ${x},${y}`).toBe(true);
+      for (const [x, y] of [
+        [4, 4],
+        [1915, 4],
+        [4, 1075],
+        [1915, 1075],
+        [200, 540],
+      ])
+        expect(isGreen(pixelAt(video, 0.3, x, y)), `background at ${x},${y}`).toBe(true);
       // The presenter is centred on (1380, 540): its centre is not the background.
       expect(isGreen(pixelAt(video, 0.3, 1380, 540))).toBe(false);
     } finally {

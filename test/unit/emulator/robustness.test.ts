@@ -13,7 +13,11 @@ const closedByOldServer = (error: unknown): boolean => {
 };
 
 const post = (em: RunningEmulator, path: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`${em.url}${path}`, { method: 'POST', headers: { 'x-api-key': em.apiKey, 'content-type': 'application/json', ...headers }, body });
+  fetch(`${em.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': em.apiKey, 'content-type': 'application/json', ...headers },
+    body,
+  });
 
 describe('sandbox under bad requests', { timeout: SLOW }, () => {
   let em: RunningEmulator;
@@ -32,8 +36,15 @@ describe('sandbox under bad requests', { timeout: SLOW }, () => {
     expect(await text.json()).toMatchObject({ code: 1003, msg: expect.stringContaining('application/json') });
     const huge = await post(em, API_PATHS.detectFaces, JSON.stringify({ img: 'A'.repeat(21 * 1024 * 1024) }));
     expect(huge.status).toBe(413);
-    expect(await huge.json()).toMatchObject({ error_code: 1, code: 1003, error_msg: expect.stringContaining('larger than') });
-    expect(await call(em, 'audioCreate', { input_text: ['not', 'text'], voice_id: 'sandbox_ava' })).toMatchObject({ code: 1003, msg: expect.stringContaining('input_text') });
+    expect(await huge.json()).toMatchObject({
+      error_code: 1,
+      code: 1003,
+      error_msg: expect.stringContaining('larger than'),
+    });
+    expect(await call(em, 'audioCreate', { input_text: ['not', 'text'], voice_id: 'sandbox_ava' })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('input_text'),
+    });
     const missing = await fetch(`${em.url}/api/open/v3/nothing/here`, { headers: { 'x-api-key': em.apiKey } });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: 1008 });
@@ -42,8 +53,15 @@ describe('sandbox under bad requests', { timeout: SLOW }, () => {
   });
 
   it('does not leave a job stuck when its media is unreachable', async () => {
-    const created = dataOf(await call(em, 'audioClone', { input_text: 'x', rate: '50%', voice_url: 'http://127.0.0.1:9/nothing.wav' }));
-    const done = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: created._id }), (r) => dataOf(r).status >= 3));
+    const created = dataOf(
+      await call(em, 'audioClone', { input_text: 'x', rate: '50%', voice_url: 'http://127.0.0.1:9/nothing.wav' }),
+    );
+    const done = dataOf(
+      await until(
+        () => call(em, 'audioInfo', { audio_model_id: created._id }),
+        (r) => dataOf(r).status >= 3,
+      ),
+    );
     expect(done.status).toBe(4);
     expect(String((done as Record<string, unknown>).error_reasons)).toContain('voice_url could not be downloaded');
   });
@@ -86,9 +104,18 @@ describe('sandbox persistence and expiry', { timeout: SLOW }, () => {
   it('keeps records, balances and results across a restart and resumes jobs in flight', async () => {
     let em = await start({ dataDir, jobSeconds: 0.2 });
     const port = Number(new URL(em.url).port);
-    const done = dataOf(await call(em, 'audioCreate', { input_text: 'Kept across restarts.', voice_id: 'sandbox_ava' }));
-    const finished = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: done._id }), (r) => dataOf(r).status === 3));
-    const inFlight = dataOf(await call(em, 'audioCreate', { input_text: 'Still to be spoken.', voice_id: 'sandbox_ava' }));
+    const done = dataOf(
+      await call(em, 'audioCreate', { input_text: 'Kept across restarts.', voice_id: 'sandbox_ava' }),
+    );
+    const finished = dataOf(
+      await until(
+        () => call(em, 'audioInfo', { audio_model_id: done._id }),
+        (r) => dataOf(r).status === 3,
+      ),
+    );
+    const inFlight = dataOf(
+      await call(em, 'audioCreate', { input_text: 'Still to be spoken.', voice_id: 'sandbox_ava' }),
+    );
     expect(inFlight.status).toBeLessThan(3);
     const credits = em.credits();
     // Closed before the job's first timer (a quarter of 0.2 s) can fire, so it ends only if the next
@@ -101,13 +128,20 @@ describe('sandbox persistence and expiry', { timeout: SLOW }, () => {
       // This process's HTTP client may still pool a connection to the old server on the same port, and
       // a request sent on it is reset: read again once, as the studio's client retries a read. Only that
       // reset is let through; any other error fails the test.
-      const again = dataOf(await call(em, 'audioInfo', { audio_model_id: done._id }).catch((error: unknown) => {
-        if (!closedByOldServer(error)) throw error;
-        return call(em, 'audioInfo', { audio_model_id: done._id });
-      }));
+      const again = dataOf(
+        await call(em, 'audioInfo', { audio_model_id: done._id }).catch((error: unknown) => {
+          if (!closedByOldServer(error)) throw error;
+          return call(em, 'audioInfo', { audio_model_id: done._id });
+        }),
+      );
       expect(again).toMatchObject({ status: 3, url: finished.url });
       expect((await probe(again.url)).hasAudio).toBe(true);
-      const b = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: inFlight._id }), (r) => dataOf(r).status === 3));
+      const b = dataOf(
+        await until(
+          () => call(em, 'audioInfo', { audio_model_id: inFlight._id }),
+          (r) => dataOf(r).status === 3,
+        ),
+      );
       expect((await probe(b.url)).hasAudio).toBe(true);
     } finally {
       await em.close();
@@ -119,7 +153,12 @@ describe('sandbox persistence and expiry', { timeout: SLOW }, () => {
     const em = await start({ dataDir, now: () => clock });
     try {
       const created = dataOf(await call(em, 'audioCreate', { input_text: 'Short lived.', voice_id: 'sandbox_ava' }));
-      const audio = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: created._id }), (r) => dataOf(r).status === 3));
+      const audio = dataOf(
+        await until(
+          () => call(em, 'audioInfo', { audio_model_id: created._id }),
+          (r) => dataOf(r).status === 3,
+        ),
+      );
       expect((await fetch(audio.url)).status).toBe(200);
       clock += 7 * 24 * 3600 * 1000 + 1;
       const gone = await fetch(audio.url);
@@ -136,7 +175,12 @@ describe('sandbox without espeak-ng', { timeout: SLOW }, () => {
     const em = await start({ espeakPath: '/nonexistent/espeak-ng' });
     try {
       const created = dataOf(await call(em, 'audioCreate', { input_text: 'Silence.', voice_id: 'sandbox_ava' }));
-      const r = dataOf(await until(() => call(em, 'audioInfo', { audio_model_id: created._id }), (x) => dataOf(x).status >= 3));
+      const r = dataOf(
+        await until(
+          () => call(em, 'audioInfo', { audio_model_id: created._id }),
+          (x) => dataOf(x).status >= 3,
+        ),
+      );
       expect(r.status).toBe(4);
       expect(String((r as Record<string, unknown>).error_reasons)).toContain('espeak-ng is not installed');
     } finally {

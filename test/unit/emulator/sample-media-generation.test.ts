@@ -69,6 +69,8 @@ describe('a job given a sample link while the sample media are generated', () =>
     writeFileSync(sample, 'png');
     finish();
     await expect(fetched).resolves.toBe(sample);
-    await expect(fetcher.toFile('http://127.0.0.1:4780/sandbox/missing.png', 'image')).rejects.toMatchObject({ code: 1014 });
+    await expect(fetcher.toFile('http://127.0.0.1:4780/sandbox/missing.png', 'image')).rejects.toMatchObject({
+      code: 1014,
+    });
   });
 });

@@ -35,7 +35,11 @@ beforeAll(async () => {
   em = await start({ dataDir: join(dir, 'one') });
   redirector = createServer((req, res) => {
     served += 1;
-    res.writeHead(302, { location: req.url === '/to-private' ? 'http://10.0.0.1/x.png' : 'http://169.254.169.254/latest/meta-data/' }).end();
+    res
+      .writeHead(302, {
+        location: req.url === '/to-private' ? 'http://10.0.0.1/x.png' : 'http://169.254.169.254/latest/meta-data/',
+      })
+      .end();
   });
   await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
   const address = redirector.address();
@@ -80,8 +84,18 @@ describe('internal addresses', () => {
 
   it('the sandbox fetches no link-local, metadata or internal address, redirects included', async () => {
     const fetcher = new MediaFetcher(files, join(dir, 'fetch'));
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.png', 'http://[fe80::1]/a.png', 'http://metadata.google.internal/x', `${redirectUrl}/to-metadata`, `${redirectUrl}/to-private`]) {
-      await expect(fetcher.toFile(url, 'image_url'), url).rejects.toMatchObject({ code: 1003, message: expect.stringMatching(/link-local|internal network/) });
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/a.png',
+      'http://[fe80::1]/a.png',
+      'http://metadata.google.internal/x',
+      `${redirectUrl}/to-metadata`,
+      `${redirectUrl}/to-private`,
+    ]) {
+      await expect(fetcher.toFile(url, 'image_url'), url).rejects.toMatchObject({
+        code: 1003,
+        message: expect.stringMatching(/link-local|internal network/),
+      });
     }
     expect(served).toBe(2);
   });
@@ -92,9 +106,13 @@ describe('internal addresses', () => {
       sent.push(url);
       return new Response('ok');
     }) as typeof fetch);
-    const delivery = await new Promise<WebhookDelivery>((resolve) => sender.send('http://169.254.169.254/hook', 'j1', {}, resolve));
+    const delivery = await new Promise<WebhookDelivery>((resolve) =>
+      sender.send('http://169.254.169.254/hook', 'j1', {}, resolve),
+    );
     expect(delivery).toMatchObject({ delivered: false, lastError: expect.stringMatching(/link-local/) });
-    const privateHook = await new Promise<WebhookDelivery>((resolve) => sender.send('http://10.0.0.1/hook', 'j2', {}, resolve));
+    const privateHook = await new Promise<WebhookDelivery>((resolve) =>
+      sender.send('http://10.0.0.1/hook', 'j2', {}, resolve),
+    );
     expect(privateHook.delivered).toBe(false);
     expect(sent).toEqual([]);
   });
@@ -102,7 +120,9 @@ describe('internal addresses', () => {
   it("the studio's media cache (the web host's probe) refuses metadata targets, also behind a redirect", async () => {
     const cache = new MediaCache({ dir: join(dir, 'cache'), maxBytes: 1_000_000 });
     const before = served;
-    await expect(cache.localPath('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(/link-local or cloud-metadata/);
+    await expect(cache.localPath('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(
+      /link-local or cloud-metadata/,
+    );
     await expect(cache.localPath(`${redirectUrl}/to-metadata`)).rejects.toThrow(/link-local or cloud-metadata/);
     expect(served).toBe(before + 1);
   });
@@ -112,10 +132,18 @@ describe('internal addresses', () => {
 // 397 MB WAV while 81 jobs waited behind it.
 describe('one request cannot jam the sandbox', () => {
   const info = (sandbox: RunningEmulator, id: string) => call(sandbox, 'audioInfo', { audio_model_id: id });
-  const finished = async (sandbox: RunningEmulator, id: string) => dataOf(await until(() => info(sandbox, id), (r) => dataOf(r).status >= 3));
+  const finished = async (sandbox: RunningEmulator, id: string) =>
+    dataOf(
+      await until(
+        () => info(sandbox, id),
+        (r) => dataOf(r).status >= 3,
+      ),
+    );
 
   it('caps characters as well as words', async () => {
-    expect(await call(em, 'audioCreate', { input_text: 'a'.repeat(1_000_000), voice_id: 'sandbox_ava' })).toMatchObject({ code: 1003, msg: expect.stringContaining('50000 characters') });
+    expect(await call(em, 'audioCreate', { input_text: 'a'.repeat(1_000_000), voice_id: 'sandbox_ava' })).toMatchObject(
+      { code: 1003, msg: expect.stringContaining('50000 characters') },
+    );
   });
 
   it('bounds each job in time and in output size, and frees its place for the next', async () => {
@@ -124,9 +152,16 @@ describe('one request cannot jam the sandbox', () => {
     try {
       const text = { input_text: 'The quick brown fox jumps over the lazy dog.', voice_id: 'sandbox_ava' };
       const timed = await Promise.all([1, 2, 3, 4].map(async () => dataOf(await call(slow, 'audioCreate', text))._id));
-      for (const id of timed) expect(await finished(slow, id)).toMatchObject({ status: 4, error_reasons: [expect.stringMatching(/longer than 0 s, the sandbox's limit per job/)] });
+      for (const id of timed)
+        expect(await finished(slow, id)).toMatchObject({
+          status: 4,
+          error_reasons: [expect.stringMatching(/longer than 0 s, the sandbox's limit per job/)],
+        });
       const big = dataOf(await call(small, 'audioCreate', text))._id;
-      expect(await finished(small, big)).toMatchObject({ status: 4, error_reasons: [expect.stringMatching(/more than the sandbox's 0 MB per job/)] });
+      expect(await finished(small, big)).toMatchObject({
+        status: 4,
+        error_reasons: [expect.stringMatching(/more than the sandbox's 0 MB per job/)],
+      });
     } finally {
       await slow.close();
       await small.close();

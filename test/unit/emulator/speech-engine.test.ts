@@ -12,7 +12,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Mean loudness in dB of an audio file (silence is -91). */
 function meanVolume(path: string): number {
-  const report = spawnSync('ffmpeg', ['-v', 'info', '-i', path, '-af', 'volumedetect', '-f', 'null', '-']).stderr.toString();
+  const report = spawnSync('ffmpeg', [
+    '-v',
+    'info',
+    '-i',
+    path,
+    '-af',
+    'volumedetect',
+    '-f',
+    'null',
+    '-',
+  ]).stderr.toString();
   return Number(/mean_volume: (-?[\d.]+) dB/.exec(report)?.[1] ?? NaN);
 }
 
@@ -26,8 +36,17 @@ describe('the sandbox speaks without a system espeak-ng', () => {
   it('turns text into real speech of a plausible length', async () => {
     const tools = new MediaTools({ searchSystem: false });
     const out = join(dir, 'hello.mp3');
-    await speak(tools, 'Hello from the sandbox. This sentence is spoken by the WebAssembly build of espeak.', { espeak: 'en-gb+m3', pitch: 45 }, 0.5, out, dir);
-    const seconds = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out]).toString());
+    await speak(
+      tools,
+      'Hello from the sandbox. This sentence is spoken by the WebAssembly build of espeak.',
+      { espeak: 'en-gb+m3', pitch: 45 },
+      0.5,
+      out,
+      dir,
+    );
+    const seconds = Number(
+      execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', out]).toString(),
+    );
     expect(seconds).toBeGreaterThan(3);
     expect(seconds).toBeLessThan(12);
     expect(meanVolume(out)).toBeGreaterThan(-40);

@@ -12,8 +12,32 @@ describe('sandbox lip sync and video info', { timeout: SLOW }, () => {
   beforeAll(async () => {
     em = await start();
     dir = await mkdtemp(join(tmpdir(), 'sandbox-fixtures-'));
-    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=gray:s=32x32:r=1', '-t', '61', '-c:v', 'libx264', '-preset', 'ultrafast', join(dir, 'long.mp4')]);
-    await ffmpeg(['-f', 'lavfi', '-i', 'color=c=gray:s=32x32:r=61', '-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast', join(dir, 'fast.mp4')]);
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:s=32x32:r=1',
+      '-t',
+      '61',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      join(dir, 'long.mp4'),
+    ]);
+    await ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:s=32x32:r=61',
+      '-t',
+      '1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      join(dir, 'fast.mp4'),
+    ]);
     await writeFile(join(dir, 'notes.mp4'), 'this is text, not a video');
     media = await serveDir(dir);
   }, SLOW);
@@ -25,9 +49,16 @@ describe('sandbox lip sync and video info', { timeout: SLOW }, () => {
 
   it('puts the given audio on the given video, keeping its pictures and length', async () => {
     const audio = sample(em, 'voice-sandbox_isla.mp3');
-    const created = dataOf(await call(em, 'lipSync', { video_url: sample(em, 'avatar-SandboxAnna.mp4'), audio_url: audio }));
+    const created = dataOf(
+      await call(em, 'lipSync', { video_url: sample(em, 'avatar-SandboxAnna.mp4'), audio_url: audio }),
+    );
     expect(created).toMatchObject({ video_status: 1, video: '', lipsync: true, input_audio: audio });
-    const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3));
+    const done = dataOf(
+      await until(
+        () => call(em, 'videoInfo', { video_model_id: created._id }),
+        (r) => dataOf(r).video_status >= 3,
+      ),
+    );
     expect(done.video_status).toBe(3);
     const p = await probe(String(done.video));
     expect(p).toMatchObject({ width: 640, height: 360, hasAudio: true, hasVideo: true });
@@ -39,19 +70,45 @@ describe('sandbox lip sync and video info', { timeout: SLOW }, () => {
   it('checks the documented lip sync limits by probing the media', async () => {
     const audio = sample(em, 'voice-sandbox_isla.mp3');
     const before = em.credits();
-    expect(await call(em, 'lipSync', { video_url: `${media.url}/long.mp4`, audio_url: audio })).toMatchObject({ code: 1204, msg: expect.stringContaining('60 s') });
-    expect(await call(em, 'lipSync', { video_url: `${media.url}/fast.mp4`, audio_url: audio })).toMatchObject({ code: 1210, msg: expect.stringContaining('60 fps') });
-    expect(await call(em, 'lipSync', { video_url: `${media.url}/huge.mp4`, audio_url: audio })).toMatchObject({ code: 1207, msg: expect.stringContaining('300 MB') });
-    expect(await call(em, 'lipSync', { video_url: `${media.url}/notes.mp4`, audio_url: audio })).toMatchObject({ code: 1208, msg: expect.stringContaining('video_url') });
-    expect(await call(em, 'lipSync', { video_url: `${media.url}/missing.mp4`, audio_url: audio })).toMatchObject({ code: 1014, msg: expect.stringContaining('video_url') });
-    expect(await call(em, 'lipSync', { video_url: sample(em, 'avatar-SandboxAnna.mp4'), audio_url: sample(em, 'sandbox-face.png') })).toMatchObject({ code: 1110, msg: expect.stringContaining('audio_url') });
-    expect(await call(em, 'lipSync', { video_url: sample(em, 'avatar-SandboxAnna.mp4') })).toMatchObject({ code: 1003, msg: expect.stringContaining('audio_url') });
+    expect(await call(em, 'lipSync', { video_url: `${media.url}/long.mp4`, audio_url: audio })).toMatchObject({
+      code: 1204,
+      msg: expect.stringContaining('60 s'),
+    });
+    expect(await call(em, 'lipSync', { video_url: `${media.url}/fast.mp4`, audio_url: audio })).toMatchObject({
+      code: 1210,
+      msg: expect.stringContaining('60 fps'),
+    });
+    expect(await call(em, 'lipSync', { video_url: `${media.url}/huge.mp4`, audio_url: audio })).toMatchObject({
+      code: 1207,
+      msg: expect.stringContaining('300 MB'),
+    });
+    expect(await call(em, 'lipSync', { video_url: `${media.url}/notes.mp4`, audio_url: audio })).toMatchObject({
+      code: 1208,
+      msg: expect.stringContaining('video_url'),
+    });
+    expect(await call(em, 'lipSync', { video_url: `${media.url}/missing.mp4`, audio_url: audio })).toMatchObject({
+      code: 1014,
+      msg: expect.stringContaining('video_url'),
+    });
+    expect(
+      await call(em, 'lipSync', {
+        video_url: sample(em, 'avatar-SandboxAnna.mp4'),
+        audio_url: sample(em, 'sandbox-face.png'),
+      }),
+    ).toMatchObject({ code: 1110, msg: expect.stringContaining('audio_url') });
+    expect(await call(em, 'lipSync', { video_url: sample(em, 'avatar-SandboxAnna.mp4') })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('audio_url'),
+    });
     expect(em.credits()).toBe(before);
   });
 
   it('answers unknown ids with 1008', async () => {
     expect(await call(em, 'videoInfo', { video_model_id: 'ffffffffffffffffffffffff' })).toMatchObject({ code: 1008 });
-    expect(await call(em, 'videoInfo', {})).toMatchObject({ code: 1003, msg: expect.stringContaining('video_model_id') });
+    expect(await call(em, 'videoInfo', {})).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('video_model_id'),
+    });
   });
 });
 
@@ -64,27 +121,62 @@ describe('sandbox character swap', { timeout: SLOW }, () => {
 
   it('charges per started 5 seconds and renders a composite at the resolution and duration', async () => {
     const before = em.credits();
-    const created = dataOf(await call(em, 'characterSwapCreate', {
-      image: sample(em, 'sandbox-face.png'), video: sample(em, 'sandbox-motion.mp4'), duration: 1.5, resolution: '480p', mode: 'animate', prompt: 'wave',
-    }));
-    expect(created).toMatchObject({ status: 1, deduction_credit: 5, resolution: '480p', mode: 'animate', video_duration: 1.5 });
+    const created = dataOf(
+      await call(em, 'characterSwapCreate', {
+        image: sample(em, 'sandbox-face.png'),
+        video: sample(em, 'sandbox-motion.mp4'),
+        duration: 1.5,
+        resolution: '480p',
+        mode: 'animate',
+        prompt: 'wave',
+      }),
+    );
+    expect(created).toMatchObject({
+      status: 1,
+      deduction_credit: 5,
+      resolution: '480p',
+      mode: 'animate',
+      video_duration: 1.5,
+    });
     expect(em.credits()).toBe(before - 5);
-    const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3));
+    const done = dataOf(
+      await until(
+        () => call(em, 'videoInfo', { video_model_id: created._id }),
+        (r) => dataOf(r).video_status >= 3,
+      ),
+    );
     expect(done).toMatchObject({ video_status: 3, deduction_credit: 5, video_url: sample(em, 'sandbox-motion.mp4') });
     const p = await probe(String(done.video));
     expect(p.height).toBe(480);
     expect(p.duration).toBeCloseTo(1.5, 0);
   });
 
-  it('in replace mode puts the character\'s face over each face the sandbox knows in the video', async () => {
-    const created = dataOf(await call(em, 'characterSwapCreate', {
-      image: sample(em, 'sandbox-face.png'), video: sample(em, 'sandbox-motion.mp4'), duration: 1, resolution: '480p', mode: 'replace',
-    }));
-    const onFaces = dataOf(await call(em, 'characterSwapCreate', {
-      image: sample(em, 'sandbox-face.png'), video: sample(em, 'avatar-SandboxBen.mp4'), duration: 1, resolution: '480p', mode: 'replace',
-    }));
+  it("in replace mode puts the character's face over each face the sandbox knows in the video", async () => {
+    const created = dataOf(
+      await call(em, 'characterSwapCreate', {
+        image: sample(em, 'sandbox-face.png'),
+        video: sample(em, 'sandbox-motion.mp4'),
+        duration: 1,
+        resolution: '480p',
+        mode: 'replace',
+      }),
+    );
+    const onFaces = dataOf(
+      await call(em, 'characterSwapCreate', {
+        image: sample(em, 'sandbox-face.png'),
+        video: sample(em, 'avatar-SandboxBen.mp4'),
+        duration: 1,
+        resolution: '480p',
+        mode: 'replace',
+      }),
+    );
     for (const id of [created._id, onFaces._id]) {
-      const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: id }), (r) => dataOf(r).video_status >= 3));
+      const done = dataOf(
+        await until(
+          () => call(em, 'videoInfo', { video_model_id: id }),
+          (r) => dataOf(r).video_status >= 3,
+        ),
+      );
       expect(done.video_status).toBe(3);
       expect((await probe(String(done.video))).height).toBe(480);
     }
@@ -102,7 +194,10 @@ describe('sandbox character swap', { timeout: SLOW }, () => {
       const created = dataOf(await call(em, 'characterSwapCreate', { ...body, resolution: '720p' }));
       expect(created.deduction_credit).toBe(30);
       expect(em.credits()).toBe(0);
-      await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status === 4);
+      await until(
+        () => call(em, 'videoInfo', { video_model_id: created._id }),
+        (r) => dataOf(r).video_status === 4,
+      );
       expect(em.credits()).toBe(30);
     } finally {
       em.setFaults({ failRate: 0 });
@@ -112,15 +207,42 @@ describe('sandbox character swap', { timeout: SLOW }, () => {
 
   it('validates every documented rule, naming the field', async () => {
     const ok = { image: sample(em, 'sandbox-face.png'), video: sample(em, 'sandbox-motion.mp4') };
-    expect(await call(em, 'characterSwapCreate', { ...ok, duration: 121 })).toMatchObject({ code: 1003, msg: expect.stringContaining('duration') });
-    expect(await call(em, 'characterSwapCreate', { ...ok, duration: 0 })).toMatchObject({ code: 1003, msg: expect.stringContaining('duration') });
-    expect(await call(em, 'characterSwapCreate', { ...ok, resolution: '2k' })).toMatchObject({ code: 1003, msg: expect.stringContaining('resolution') });
-    expect(await call(em, 'characterSwapCreate', { ...ok, mode: 'blend' })).toMatchObject({ code: 1003, msg: expect.stringContaining('mode') });
-    expect(await call(em, 'characterSwapCreate', { ...ok, prompt: 'p'.repeat(501) })).toMatchObject({ code: 1003, msg: expect.stringContaining('prompt') });
-    expect(await call(em, 'characterSwapCreate', { ...ok, model_name: 'nope' })).toMatchObject({ code: 1003, msg: expect.stringContaining('model_name') });
-    expect(await call(em, 'characterSwapCreate', { video: ok.video })).toMatchObject({ code: 1003, msg: expect.stringContaining('image') });
-    expect(await call(em, 'characterSwapCreate', { ...ok, image: sample(em, 'sandbox-motion.mp4') })).toMatchObject({ code: 1003, msg: expect.stringContaining('image') });
-    expect(await call(em, 'characterSwapCreate', { ...ok, video: sample(em, 'voice-sandbox_ava.mp3') })).toMatchObject({ code: 1208, msg: expect.stringContaining('video') });
+    expect(await call(em, 'characterSwapCreate', { ...ok, duration: 121 })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('duration'),
+    });
+    expect(await call(em, 'characterSwapCreate', { ...ok, duration: 0 })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('duration'),
+    });
+    expect(await call(em, 'characterSwapCreate', { ...ok, resolution: '2k' })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('resolution'),
+    });
+    expect(await call(em, 'characterSwapCreate', { ...ok, mode: 'blend' })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('mode'),
+    });
+    expect(await call(em, 'characterSwapCreate', { ...ok, prompt: 'p'.repeat(501) })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('prompt'),
+    });
+    expect(await call(em, 'characterSwapCreate', { ...ok, model_name: 'nope' })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('model_name'),
+    });
+    expect(await call(em, 'characterSwapCreate', { video: ok.video })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('image'),
+    });
+    expect(await call(em, 'characterSwapCreate', { ...ok, image: sample(em, 'sandbox-motion.mp4') })).toMatchObject({
+      code: 1003,
+      msg: expect.stringContaining('image'),
+    });
+    expect(await call(em, 'characterSwapCreate', { ...ok, video: sample(em, 'voice-sandbox_ava.mp3') })).toMatchObject({
+      code: 1208,
+      msg: expect.stringContaining('video'),
+    });
   });
 
   it('fails with a reason and no charge when processing fails, and calls webhookurl', async () => {
@@ -129,11 +251,25 @@ describe('sandbox character swap', { timeout: SLOW }, () => {
     try {
       em.setFaults({ failRate: 1 });
       const before = em.credits();
-      const created = dataOf(await call(em, 'characterSwapCreate', {
-        image: sample(em, 'sandbox-face.png'), video: sample(em, 'sandbox-motion.mp4'), duration: 2, webhookurl: hook.url,
-      }));
-      const done = dataOf(await until(() => call(em, 'videoInfo', { video_model_id: created._id }), (r) => dataOf(r).video_status >= 3));
-      expect(done).toMatchObject({ video_status: 4, deduction_credit: 0, faceswap_fail_reason: expect.stringContaining('Injected fault') });
+      const created = dataOf(
+        await call(em, 'characterSwapCreate', {
+          image: sample(em, 'sandbox-face.png'),
+          video: sample(em, 'sandbox-motion.mp4'),
+          duration: 2,
+          webhookurl: hook.url,
+        }),
+      );
+      const done = dataOf(
+        await until(
+          () => call(em, 'videoInfo', { video_model_id: created._id }),
+          (r) => dataOf(r).video_status >= 3,
+        ),
+      );
+      expect(done).toMatchObject({
+        video_status: 4,
+        deduction_credit: 0,
+        faceswap_fail_reason: expect.stringContaining('Injected fault'),
+      });
       expect(done.video).toBeUndefined();
       expect(em.credits()).toBe(before);
       const hit = await until(async () => hook.events.find((e) => e.status === 4), Boolean);

@@ -19,12 +19,24 @@ export interface Receiver {
 }
 
 /** Docs: signature = sha1(sort(clientId, timestamp, nonce, dataEncrypt)); AES-CBC, key = secret, iv = clientId's first 16 bytes. */
-export function decodeAsDocumented(body: { signature: string; dataEncrypt: string; timestamp: number; nonce: string }, clientId: string, clientSecret: string): ReceivedEvent | null {
-  const signature = createHash('sha1').update([clientId, body.timestamp, body.nonce, body.dataEncrypt].sort().join('')).digest('hex');
+export function decodeAsDocumented(
+  body: { signature: string; dataEncrypt: string; timestamp: number; nonce: string },
+  clientId: string,
+  clientSecret: string,
+): ReceivedEvent | null {
+  const signature = createHash('sha1')
+    .update([clientId, body.timestamp, body.nonce, body.dataEncrypt].sort().join(''))
+    .digest('hex');
   if (signature !== body.signature) return null;
   const bits = { 16: 128, 24: 192, 32: 256 }[clientSecret.length];
-  const decipher = createDecipheriv(`aes-${bits}-cbc`, Buffer.from(clientSecret), Buffer.from(clientId).subarray(0, 16));
-  return JSON.parse(Buffer.concat([decipher.update(body.dataEncrypt, 'base64'), decipher.final()]).toString('utf8')) as ReceivedEvent;
+  const decipher = createDecipheriv(
+    `aes-${bits}-cbc`,
+    Buffer.from(clientSecret),
+    Buffer.from(clientId).subarray(0, 16),
+  );
+  return JSON.parse(
+    Buffer.concat([decipher.update(body.dataEncrypt, 'base64'), decipher.final()]).toString('utf8'),
+  ) as ReceivedEvent;
 }
 
 /** Listens on 127.0.0.1; answers 200 to verified callbacks, 400 otherwise (as the official demo's receiver does); `failFirst` deliveries get 500. */

@@ -15,7 +15,12 @@ let emulator: RunningEmulator;
 const prober = new MediaProber(async () => process.env.FFPROBE_BIN ?? 'ffprobe', new ProcessRunner());
 const dir = mkdtempSync(join(tmpdir(), 'studio-live-'));
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobSeconds: 0.2, catalogueDir: CATALOGUE_ROOT, dataDir: join(dir, 'sandbox') });
+  emulator = await startEmulator({
+    port: 0,
+    jobSeconds: 0.2,
+    catalogueDir: CATALOGUE_ROOT,
+    dataDir: join(dir, 'sandbox'),
+  });
 }, 120_000);
 afterAll(async () => {
   await emulator.close();
@@ -24,7 +29,10 @@ afterAll(async () => {
 
 /** One run of a host: its own store factory on the shared data folder, as a new process would have. */
 function run(dataDir: string, origin: 'studio' | 'cli' = 'studio', connectionId = 'sandbox'): LiveSessions {
-  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const client = new ServiceClient({
+    baseUrl: emulator.url,
+    credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+  });
   const createStore = createConfStoreFactory(dataDir, { log: new MemoryLogger(), notify: () => {} });
   return new LiveSessions({
     store: createStore(liveSessionsSpec),
@@ -43,7 +51,10 @@ async function sandboxSessions(): Promise<Array<{ _id: string; closed: boolean }
 }
 
 /** The ids of the sessions the data folder records as open (closed ones are kept apart, for the Library). */
-const openOnDisk = (data: string): string[] => (JSON.parse(readFileSync(join(data, 'live-sessions.json'), 'utf8')) as { data: { sessions: { id: string }[] } }).data.sessions.map((s) => s.id);
+const openOnDisk = (data: string): string[] =>
+  (
+    JSON.parse(readFileSync(join(data, 'live-sessions.json'), 'utf8')) as { data: { sessions: { id: string }[] } }
+  ).data.sessions.map((s) => s.id);
 const face = () => ({ path: `${emulator.url}/sandbox/sandbox-face.png`, opts: '214,196:298,196:256,234:256,274' });
 /** The user's answer to the price question (a live session's price is not published). */
 const yes = { confirmation: { by: 'user' as const, credits: null } };
@@ -126,7 +137,7 @@ describe('live face swap sessions are never left open', () => {
     expect(openOnDisk(data)).not.toContain(fromCli.id);
   });
 
-  it('gives the page a channel to join only for a real connection\'s session opened in this run', async () => {
+  it("gives the page a channel to join only for a real connection's session opened in this run", async () => {
     const data = join(dir, 'join');
     const sandbox = run(data);
     const simulated = await sandbox.create([face()], yes);
@@ -136,7 +147,11 @@ describe('live face swap sessions are never left open', () => {
     const session = await real.create([face()], yes);
     expect(session.simulated).toBe(false);
     expect(real.channel(session.id)).toEqual({
-      appId: session.appId, channelId: session.channelId, frontUserId: session.frontUserId, algorithmUserId: session.algorithmUserId, frontRtcToken: real.channelToken(session.id),
+      appId: session.appId,
+      channelId: session.channelId,
+      frontUserId: session.frontUserId,
+      algorithmUserId: session.algorithmUserId,
+      frontRtcToken: real.channelToken(session.id),
     });
     // A command-line session adopted here has no token in this process.
     const fromCli = await run(join(dir, 'join-cli'), 'cli', 'conn-real').create([face()], yes);
@@ -145,11 +160,21 @@ describe('live face swap sessions are never left open', () => {
   });
 
   it('opens a second session for the same faces only when asked by name, and never one nobody confirmed', async () => {
-    const credit = async () => ((await (await fetch(`${emulator.url}/api/open/v3/faceswap/quota/info`, { headers: { 'x-api-key': emulator.apiKey } })).json()) as { data: { credit: number } }).data.credit;
-    const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+    const credit = async () =>
+      (
+        (await (
+          await fetch(`${emulator.url}/api/open/v3/faceswap/quota/info`, { headers: { 'x-api-key': emulator.apiKey } })
+        ).json()) as { data: { credit: number } }
+      ).data.credit;
+    const client = new ServiceClient({
+      baseUrl: emulator.url,
+      credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+    });
     const confirmed: unknown[] = [];
     const live = new LiveSessions({
-      store: createConfStoreFactory(join(dir, 'second'), { log: new MemoryLogger(), notify: () => {} })(liveSessionsSpec),
+      store: createConfStoreFactory(join(dir, 'second'), { log: new MemoryLogger(), notify: () => {} })(
+        liveSessionsSpec,
+      ),
       activeClient: async () => ({ connectionId: 'sandbox', client }),
       client: async () => client,
       log: new MemoryLogger(),
@@ -165,19 +190,32 @@ describe('live face swap sessions are never left open', () => {
     const first = await live.create([face()], yes);
     expect(first).toMatchObject({ statusAt: expect.any(Number), chargedCredits: before - (await credit()) });
     expect(first.chargedCredits).toBeGreaterThan(0);
-    expect(live.charges('sandbox')).toEqual([{ action: 'live-session', credits: first.chargedCredits, at: first.createdAt }]);
+    expect(live.charges('sandbox')).toEqual([
+      { action: 'live-session', credits: first.chargedCredits, at: first.createdAt },
+    ]);
     const afterFirst = await credit();
-    await expect(live.create([face()], yes)).rejects.toMatchObject({ code: 'session-open', message: expect.stringMatching(/already open .*open another only if you mean to pay for a second one/) });
+    await expect(live.create([face()], yes)).rejects.toMatchObject({
+      code: 'session-open',
+      message: expect.stringMatching(/already open .*open another only if you mean to pay for a second one/),
+    });
     expect(await credit()).toBe(afterFirst);
     const second = await live.create([face()], { ...yes, another: true });
     expect(live.list().map((s) => s.id)).toEqual([first.id, second.id]);
     expect(confirmed).toEqual([yes.confirmation, yes.confirmation]);
     // The Library's list: both open, newest first, with what each cost; once closed, kept with when.
-    expect(live.history().map((e) => [e.id, e.closedAt, e.chargedCredits])).toEqual([[second.id, null, second.chargedCredits], [first.id, null, first.chargedCredits]]);
+    expect(live.history().map((e) => [e.id, e.closedAt, e.chargedCredits])).toEqual([
+      [second.id, null, second.chargedCredits],
+      [first.id, null, first.chargedCredits],
+    ]);
     await live.close(first.id);
     const [open, closed] = live.history();
     expect(open).toMatchObject({ id: second.id, closedAt: null, faceCount: 1 });
-    expect(closed).toMatchObject({ id: first.id, closedAt: expect.any(Number), chargedCredits: first.chargedCredits, status: first.status });
+    expect(closed).toMatchObject({
+      id: first.id,
+      closedAt: expect.any(Number),
+      chargedCredits: first.chargedCredits,
+      status: first.status,
+    });
     await live.closeAll();
     expect(live.history().every((e) => e.closedAt !== null)).toBe(true);
   });

@@ -8,7 +8,13 @@ import { MemoryVault } from '../../../electron/services/store/memory-vault';
 import { NoticeBoard } from '../../../electron/services/system/notice-board';
 import { until } from '../../wait';
 
-function compose(startSandbox = vi.fn(async () => ({ baseUrl: 'http://127.0.0.1:1', apiKey: 'sandbox-key-123456', close: vi.fn(async () => undefined) }))) {
+function compose(
+  startSandbox = vi.fn(async () => ({
+    baseUrl: 'http://127.0.0.1:1',
+    apiKey: 'sandbox-key-123456',
+    close: vi.fn(async () => undefined),
+  })),
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-compose-'));
   const host = composeHost({
     host: 'web',
@@ -31,7 +37,8 @@ describe('composeHost', () => {
     host.base.log.warn('tried env-secret-abcdef, vault-secret-987654 and sandbox-key-123456', { apiKey: 'plain' });
     const log = readFileSync(join(dataDir, 'logs', 'studio.log'), 'utf8');
     expect(log).toContain('tried [redacted], [redacted] and [redacted]');
-    for (const secret of ['env-secret-abcdef', 'vault-secret-987654', 'sandbox-key-123456', 'plain']) expect(log).not.toContain(secret);
+    for (const secret of ['env-secret-abcdef', 'vault-secret-987654', 'sandbox-key-123456', 'plain'])
+      expect(log).not.toContain(secret);
   });
 
   it('starts the sandbox once, on first use, and stops it on dispose', async () => {
@@ -46,7 +53,7 @@ describe('composeHost', () => {
     expect(started.close).toHaveBeenCalledTimes(1);
   });
 
-  it('warms up by asking for the first screen\'s lists, which starts the sandbox before the page asks', async () => {
+  it("warms up by asking for the first screen's lists, which starts the sandbox before the page asks", async () => {
     const { host, startSandbox } = compose();
     host.warmUp();
     await until('the warm-up to start the sandbox', () => startSandbox.mock.calls.length === 1);
@@ -57,7 +64,10 @@ describe('composeHost', () => {
   });
 
   it('tries the sandbox again after a failed start', async () => {
-    const start = vi.fn().mockRejectedValueOnce(new Error('port busy')).mockResolvedValue({ baseUrl: 'http://127.0.0.1:2', apiKey: 'k-abcdefgh', close: async () => undefined });
+    const start = vi
+      .fn()
+      .mockRejectedValueOnce(new Error('port busy'))
+      .mockResolvedValue({ baseUrl: 'http://127.0.0.1:2', apiKey: 'k-abcdefgh', close: async () => undefined });
     const { host } = compose(start);
     await expect(host.base.sandbox()).rejects.toThrow('port busy');
     await expect(host.base.sandbox()).resolves.toMatchObject({ baseUrl: 'http://127.0.0.1:2' });
@@ -69,11 +79,26 @@ describe('composeHost', () => {
     const seen: string[] = [];
     const stop = host.subscribe((event) => seen.push(event));
     host.base.notices.raise({ level: 'info', title: 'live' });
-    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } });
+    host.base.emit('settings.changed', {
+      ffmpegPath: null,
+      ffprobePath: null,
+      notifications: true,
+      favouriteVoices: [],
+      spending: { skipQuestionUnder: null, dailyLimits: {} },
+    });
     stop();
-    host.base.emit('settings.changed', { ffmpegPath: null, ffprobePath: null, notifications: false, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } });
+    host.base.emit('settings.changed', {
+      ffmpegPath: null,
+      ffprobePath: null,
+      notifications: false,
+      favouriteVoices: [],
+      spending: { skipQuestionUnder: null, dailyLimits: {} },
+    });
     expect(seen).toEqual(['notice', 'settings.changed']);
-    expect(await host.dispatch('system.pendingNotices', [])).toEqual({ ok: true, value: [{ level: 'warning', title: 'early' }] });
+    expect(await host.dispatch('system.pendingNotices', [])).toEqual({
+      ok: true,
+      value: [{ level: 'warning', title: 'early' }],
+    });
   });
 
   it('redacts secrets from bridge error messages', async () => {
@@ -86,7 +111,10 @@ describe('composeHost', () => {
 
 describe('NoticeBoard', () => {
   it('keeps only the latest twenty notices while nobody listens', () => {
-    const board = new NoticeBoard(() => undefined, () => false);
+    const board = new NoticeBoard(
+      () => undefined,
+      () => false,
+    );
     for (let i = 0; i < 25; i += 1) board.raise({ level: 'info', title: `n${i}` });
     const taken = board.takePending();
     expect(taken).toHaveLength(20);

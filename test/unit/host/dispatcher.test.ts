@@ -32,7 +32,16 @@ describe('dispatch', () => {
   it('runs a known call and wraps its value', async () => {
     const { dispatch } = setup();
     const outcome = await dispatch('settings.get', []);
-    expect(outcome).toEqual({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } } });
+    expect(outcome).toEqual({
+      ok: true,
+      value: {
+        ffmpegPath: null,
+        ffprobePath: null,
+        notifications: true,
+        favouriteVoices: [],
+        spending: { skipQuestionUnder: null, dailyLimits: {} },
+      },
+    });
   });
 
   it('refuses unknown channels, including prototype names', async () => {
@@ -82,10 +91,19 @@ describe('dispatch', () => {
     const { dispatch, base } = setup();
     const refused = async (patch: object, message: RegExp) => {
       const outcome = await dispatch('settings.update', [patch]);
-      expect(outcome, JSON.stringify(patch)).toMatchObject({ ok: false, error: { message: expect.stringMatching(message) } });
+      expect(outcome, JSON.stringify(patch)).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(message) },
+      });
     };
-    await refused({ ffprobePath: '/bin/true' }, /^The ffprobe path was not saved: \/bin\/true does not answer -version as ffprobe does\.$/);
-    await refused({ ffmpegPath: '/no/such/ffmpeg' }, /^The ffmpeg path was not saved: \/no\/such\/ffmpeg does not exist\.$/);
+    await refused(
+      { ffprobePath: '/bin/true' },
+      /^The ffprobe path was not saved: \/bin\/true does not answer -version as ffprobe does\.$/,
+    );
+    await refused(
+      { ffmpegPath: '/no/such/ffmpeg' },
+      /^The ffmpeg path was not saved: \/no\/such\/ffmpeg does not exist\.$/,
+    );
     await refused({ ffmpegPath: '/etc/passwd' }, /is not an executable file/);
     await refused({ ffprobePath: SHIPPED_FFMPEG }, /does not answer -version as ffprobe does/);
     expect(base.emitted.some((e) => e.event === 'settings.changed')).toBe(false);
@@ -95,7 +113,10 @@ describe('dispatch', () => {
   it('hands out pending notices once', async () => {
     const { dispatch, base } = setup();
     base.notices.raise({ level: 'warning', title: 'Moved aside' });
-    expect(await dispatch('system.pendingNotices', [])).toEqual({ ok: true, value: [{ level: 'warning', title: 'Moved aside' }] });
+    expect(await dispatch('system.pendingNotices', [])).toEqual({
+      ok: true,
+      value: [{ level: 'warning', title: 'Moved aside' }],
+    });
     expect(await dispatch('system.pendingNotices', [])).toEqual({ ok: true, value: [] });
   });
 });

@@ -17,17 +17,34 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('createEngineServices', () => {
-  it('applies the daily limit saved in the folder\'s settings, read at the create, and sends nothing past it', async () => {
+  it("applies the daily limit saved in the folder's settings, read at the create, and sends nothing past it", async () => {
     const base = createMemoryHostBase();
     const calls: string[] = [];
-    const client = { call: async (endpoint: string) => { calls.push(endpoint); throw new Error(`no ${endpoint} in this test`); } } as unknown as ServiceClient;
+    const client = {
+      call: async (endpoint: string) => {
+        calls.push(endpoint);
+        throw new Error(`no ${endpoint} in this test`);
+      },
+    } as unknown as ServiceClient;
     const { jobs } = createEngineServices(base, {
-      route: () => ({ active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client }),
+      route: () => ({
+        active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+        client: async () => client,
+      }),
     });
     // Saved after the engine was built, as a user changes Settings while the studio runs.
-    base.createStore(appSettingsSpec).update((current) => ({ ...current, spending: { skipQuestionUnder: null, dailyLimits: { sandbox: 0 } } }));
-    const submit = jobs.submit({ kind: 'tts', body: { input_text: 'Past the limit.', voice_id: 'voice-1', rate: '50%' }, confirmation: { by: 'script' } });
-    await expect(submit).rejects.toMatchObject({ code: 'spending-limit', message: expect.stringMatching(/Today's spending limit for "Sandbox"/) });
+    base
+      .createStore(appSettingsSpec)
+      .update((current) => ({ ...current, spending: { skipQuestionUnder: null, dailyLimits: { sandbox: 0 } } }));
+    const submit = jobs.submit({
+      kind: 'tts',
+      body: { input_text: 'Past the limit.', voice_id: 'voice-1', rate: '50%' },
+      confirmation: { by: 'script' },
+    });
+    await expect(submit).rejects.toMatchObject({
+      code: 'spending-limit',
+      message: expect.stringMatching(/Today's spending limit for "Sandbox"/),
+    });
     // Only reads reached the service (the model list for a price); no create.
     expect(calls.filter((endpoint) => endpoint !== 'aiModelList' && endpoint !== 'quotaInfo')).toEqual([]);
     expect(jobs.list()).toEqual([]);

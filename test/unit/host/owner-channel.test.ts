@@ -21,7 +21,12 @@ afterEach(async () => {
 async function owner(dataDir = mkdtempSync(join(tmpdir(), 'studio-owner-'))) {
   const base = createMemoryHostBase();
   const logged: string[] = [];
-  const log = { debug: () => {}, info: (m: string, f?: object) => logged.push(m + JSON.stringify(f ?? {})), warn: (m: string, f?: object) => logged.push(m + JSON.stringify(f ?? {})), error: () => {} };
+  const log = {
+    debug: () => {},
+    info: (m: string, f?: object) => logged.push(m + JSON.stringify(f ?? {})),
+    warn: (m: string, f?: object) => logged.push(m + JSON.stringify(f ?? {})),
+    error: () => {},
+  };
   const domains = createDomains(base);
   const dispatch = createDispatcher({ handlers: domains.handlers, log, redact: (t) => t });
   const listeners = new Set<EventListener>();
@@ -67,7 +72,7 @@ describe('the owner channel of a data folder', () => {
     expect(existsSync(path)).toBe(false);
   });
 
-  it('answers bridge calls through the owner\'s dispatcher, which validates each one', async () => {
+  it("answers bridge calls through the owner's dispatcher, which validates each one", async () => {
     const { dataDir } = await owner();
     const link = await reachOwner(dataDir);
     expect(link?.kind).toBe('web host');
@@ -91,9 +96,13 @@ describe('the owner channel of a data folder', () => {
     expect(logged.join('\n')).not.toContain(token);
   });
 
-  it('refuses a call or a named file sent before the token, and text that is not the channel\'s (an HTTP request)', async () => {
+  it("refuses a call or a named file sent before the token, and text that is not the channel's (an HTTP request)", async () => {
     const { channel } = await owner();
-    for (const first of ['{"t":"call","id":1,"channel":"settings.get","args":[]}\n', `{"t":"file","id":1,"path":${JSON.stringify(import.meta.filename)},"use":"media"}\n`, 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n']) {
+    for (const first of [
+      '{"t":"call","id":1,"channel":"settings.get","args":[]}\n',
+      `{"t":"file","id":1,"path":${JSON.stringify(import.meta.filename)},"use":"media"}\n`,
+      'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+    ]) {
       const socket = await connectTo(channel.port);
       const answer = await new Promise<string>((resolve) => {
         let text = '';
@@ -108,7 +117,14 @@ describe('the owner channel of a data folder', () => {
 
   it('drops a connection that never shows a token', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-owner-silent-'));
-    const channel = await openOwnerChannel({ dataDir, kind: 'web host', dispatch: async () => ({ ok: true, value: null }), subscribe: () => () => {}, log: { debug() {}, info() {}, warn() {}, error() {} }, helloMs: 50 });
+    const channel = await openOwnerChannel({
+      dataDir,
+      kind: 'web host',
+      dispatch: async () => ({ ok: true, value: null }),
+      subscribe: () => () => {},
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      helloMs: 50,
+    });
     opened.push(channel);
     const socket = await connectTo(channel.port);
     let said = '';
@@ -150,7 +166,12 @@ describe('the owner channel of a data folder', () => {
     const stranger = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve));
     const strangerPort = (stranger.address() as { port: number }).port;
-    const stale = (pid: number, port: number) => writeFileSync(join(dataDir, OWNER_RECORD_FILE), JSON.stringify({ pid, host: hostname(), kind: 'web host', port, token: 't'.repeat(43), startedAt: 1 }), { mode: 0o600 });
+    const stale = (pid: number, port: number) =>
+      writeFileSync(
+        join(dataDir, OWNER_RECORD_FILE),
+        JSON.stringify({ pid, host: hostname(), kind: 'web host', port, token: 't'.repeat(43), startedAt: 1 }),
+        { mode: 0o600 },
+      );
     stale(await deadPid(), strangerPort);
     expect(await reachOwner(dataDir)).toBeNull();
     stranger.close();

@@ -19,10 +19,18 @@ function sized(name: string, bytes: number): string {
 
 describe('a file a client names to the owner', () => {
   it('is refused past the size the page takes, for media and for spreadsheets, and when empty', async () => {
-    await expect(checkNamedFile(sized('big.mp4', IMPORT_LIMIT_BYTES + 1), 'media')).rejects.toMatchObject({ code: 'too-large', message: expect.stringMatching(/larger than 300 MB/) });
+    await expect(checkNamedFile(sized('big.mp4', IMPORT_LIMIT_BYTES + 1), 'media')).rejects.toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(/larger than 300 MB/),
+    });
     await expect(checkNamedFile(sized('limit.mp4', IMPORT_LIMIT_BYTES), 'media')).resolves.toBeUndefined();
-    await expect(checkNamedFile(sized('big.csv', SHEET_MAX_BYTES + 1), 'sheet')).rejects.toMatchObject({ code: 'too-large' });
-    await expect(checkNamedFile(sized('empty.wav', 0), 'media')).rejects.toMatchObject({ code: 'not-media', message: expect.stringMatching(/is empty$/) });
+    await expect(checkNamedFile(sized('big.csv', SHEET_MAX_BYTES + 1), 'sheet')).rejects.toMatchObject({
+      code: 'too-large',
+    });
+    await expect(checkNamedFile(sized('empty.wav', 0), 'media')).rejects.toMatchObject({
+      code: 'not-media',
+      message: expect.stringMatching(/is empty$/),
+    });
   });
 
   it('must be absolute and resolved: the owner never resolves a path against its own folder', async () => {
@@ -35,8 +43,14 @@ describe('a file a client names to the owner', () => {
   it('is handed to the importer only once checked, and to the one its use names', async () => {
     const opened: string[] = [];
     const importers = {
-      importPath: async (path: string) => (opened.push(`media:${path}`), { url: `file://${path}`, name: 'x', info: {} as never }),
-      importSheetPath: async (path: string) => (opened.push(`sheet:${path}`), { url: `file://${path}`, name: 'x', lines: 1, readAs: 'csv' }),
+      importPath: async (path: string) => (
+        opened.push(`media:${path}`),
+        { url: `file://${path}`, name: 'x', info: {} as never }
+      ),
+      importSheetPath: async (path: string) => (
+        opened.push(`sheet:${path}`),
+        { url: `file://${path}`, name: 'x', lines: 1, readAs: 'csv' }
+      ),
     };
     await expect(takeNamedFile(importers, dir, 'media')).rejects.toMatchObject({ code: 'not-a-file' });
     await expect(takeNamedFile(importers, join(dir, 'none.csv'), 'sheet')).rejects.toMatchObject({ code: 'not-found' });

@@ -18,7 +18,12 @@ const root = join(import.meta.dirname, '..', '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'studio-create-faults-'));
 let emulator: RunningEmulator;
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobSeconds: 0.3, catalogueDir: CATALOGUE_ROOT, dataDir: join(work, 'sandbox') });
+  emulator = await startEmulator({
+    port: 0,
+    jobSeconds: 0.3,
+    catalogueDir: CATALOGUE_ROOT,
+    dataDir: join(work, 'sandbox'),
+  });
 }, 120_000);
 afterAll(async () => {
   await emulator.close();
@@ -33,10 +38,16 @@ async function sandboxJobs(): Promise<number> {
 }
 
 function engineOn(ledger: string) {
-  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const client = new ServiceClient({
+    baseUrl: emulator.url,
+    credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+  });
   return new JobEngine({
     storage: new FileLedgerStorage(ledger),
-    connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+    connections: {
+      active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+      client: async () => client,
+    },
     clock: { now: () => Date.now() },
   });
 }
@@ -48,7 +59,11 @@ describe('paid creates under faults', () => {
     const engine = engineOn(join(work, 'ledger-drop'));
     engine.start();
     try {
-      const result = await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: 'Made, but the answer never arrives.', voice_id: 'sandbox_ava', rate: '50%' } });
+      const result = await engine.submit({
+        confirmation: { by: 'script' },
+        kind: 'tts',
+        body: { input_text: 'Made, but the answer never arrives.', voice_id: 'sandbox_ava', rate: '50%' },
+      });
       if (result.status !== 'submitted') throw new Error('not submitted');
       expect(result.job.phase).toBe('outcome-unknown');
       expect(result.job.error?.explanation).toMatch(/dashboard|credit history/);
@@ -64,11 +79,24 @@ describe('paid creates under faults', () => {
     const before = await sandboxJobs();
     const ledger = join(work, 'ledger-kill');
     const signal = await new Promise<string | null>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/unit/jobs/kill-after-ledger-child.ts'), emulator.url, emulator.apiKey, ledger], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(root, 'test/unit/jobs/kill-after-ledger-child.ts'),
+          emulator.url,
+          emulator.apiKey,
+          ledger,
+        ],
+        { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('error', reject);
-      child.on('exit', (code, sig) => (sig ? resolve(sig) : reject(new Error(`the child exited ${code} instead of being killed: ${stderr}`))));
+      child.on('exit', (code, sig) =>
+        sig ? resolve(sig) : reject(new Error(`the child exited ${code} instead of being killed: ${stderr}`)),
+      );
     });
     expect(signal).toBe('SIGKILL');
     const engine = engineOn(ledger);

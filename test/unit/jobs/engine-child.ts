@@ -18,7 +18,10 @@ const client = new ServiceClient({
 });
 const engine = new JobEngine({
   storage: new FileLedgerStorage(ledgerDir),
-  connections: { active: async () => ({ id: 'emulator', name: 'Emulator', webhookUrl: null }), client: async () => client },
+  connections: {
+    active: async () => ({ id: 'emulator', name: 'Emulator', webhookUrl: null }),
+    client: async () => client,
+  },
   clock: { now: () => Date.now() },
   scheduler: {
     maxInFlight: 4,
@@ -59,4 +62,6 @@ if (unfinished()) {
 }
 engine.stop();
 await engine.flush();
-process.stdout.write(`done ${JSON.stringify(engine.list().map((j) => ({ projectId: j.projectId, phase: j.phase, remoteId: j.remoteId })))}\n`);
+process.stdout.write(
+  `done ${JSON.stringify(engine.list().map((j) => ({ projectId: j.projectId, phase: j.phase, remoteId: j.remoteId })))}\n`,
+);

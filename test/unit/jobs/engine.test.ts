@@ -81,7 +81,10 @@ describe('submit', () => {
   });
 
   it('marks a refused create as failed with the explanation of its code', async () => {
-    service.injected.push({ path: '/api/open/v3/audio/create', reply: () => Response.json({ code: 1104, msg: 'no credit' }) });
+    service.injected.push({
+      path: '/api/open/v3/audio/create',
+      reply: () => Response.json({ code: 1104, msg: 'no credit' }),
+    });
     const e = engine();
     const result = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
     if (result.status !== 'submitted') throw new Error('expected submitted');
@@ -146,7 +149,9 @@ describe('submit', () => {
 
   it('refuses an invalid body before writing or sending anything', async () => {
     const e = engine();
-    await expect(e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { voice_id: 'v' } as never })).rejects.toThrow(/input_text/);
+    await expect(
+      e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { voice_id: 'v' } as never }),
+    ).rejects.toThrow(/input_text/);
     expect(storage.writes).toBe(0);
     expect(service.requests).toHaveLength(0);
   });
@@ -154,13 +159,22 @@ describe('submit', () => {
   it('asks before sending the same request again, unless confirmed or the earlier one failed', async () => {
     const e = engine();
     const first = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
-    const again = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { rate: '50%', voice_id: 'voice-1', input_text: 'Hello from the studio' } });
+    const again = await e.submit({
+      confirmation: { by: 'script' },
+      kind: 'tts',
+      body: { rate: '50%', voice_id: 'voice-1', input_text: 'Hello from the studio' },
+    });
     expect(again.status).toBe('duplicate');
     if (again.status !== 'duplicate' || first.status !== 'submitted') throw new Error('unexpected');
     expect(again.existing.id).toBe(first.job.id);
     expect(again.message).toMatch(/second paid job/);
     expect(service.count('/api/open/v3/audio/create')).toBe(1);
-    const confirmed = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts, confirmDuplicate: true });
+    const confirmed = await e.submit({
+      confirmation: { by: 'script' },
+      kind: 'tts',
+      body: tts,
+      confirmDuplicate: true,
+    });
     expect(confirmed.status).toBe('submitted');
     expect(service.count('/api/open/v3/audio/create')).toBe(2);
     // After the window, no question.
@@ -171,7 +185,11 @@ describe('submit', () => {
   it('passes the connection webhook with every create (webhookurl for character swap)', async () => {
     const e = engine({ connections: fakeConnections(service, 'https://hooks.test/in') });
     await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
-    await e.submit({ confirmation: { by: 'script' }, kind: 'character-swap', body: { image: 'https://x.test/a.png', video: 'https://x.test/b.mp4', duration: 12, resolution: '720p' } });
+    await e.submit({
+      confirmation: { by: 'script' },
+      kind: 'character-swap',
+      body: { image: 'https://x.test/a.png', video: 'https://x.test/b.mp4', duration: 12, resolution: '720p' },
+    });
     expect(service.requests[0].body).toMatchObject({ webhookUrl: 'https://hooks.test/in' });
     expect(service.requests[1].body).toMatchObject({ webhookurl: 'https://hooks.test/in' });
     const swap = e.list().find((j) => j.kind === 'character-swap');
@@ -180,7 +198,11 @@ describe('submit', () => {
 
   it('reports a job the service failed with its reason', async () => {
     const e = engine();
-    const result = await e.submit({ confirmation: { by: 'script' }, kind: 'lipsync', body: { video_url: 'https://x.test/v.mp4', audio_url: 'https://x.test/a.mp3' } });
+    const result = await e.submit({
+      confirmation: { by: 'script' },
+      kind: 'lipsync',
+      body: { video_url: 'https://x.test/v.mp4', audio_url: 'https://x.test/a.mp3' },
+    });
     if (result.status !== 'submitted') throw new Error('expected submitted');
     service.set('r1', 4);
     await vi.advanceTimersByTimeAsync(20_000);
@@ -195,7 +217,11 @@ describe('learning', () => {
     e.start();
     const ids: string[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const r = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { ...tts, input_text: `sentence ${i}` } });
+      const r = await e.submit({
+        confirmation: { by: 'script' },
+        kind: 'tts',
+        body: { ...tts, input_text: `sentence ${i}` },
+      });
       if (r.status === 'submitted') ids.push(r.job.remoteId as string);
     }
     await vi.advanceTimersByTimeAsync(60_000);
@@ -204,7 +230,11 @@ describe('learning', () => {
     expect(e.list().filter((j) => j.phase === 'completed')).toHaveLength(6);
 
     const before = service.count('/api/open/v3/audio/infobymodelid');
-    const next = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { ...tts, input_text: 'a seventh' } });
+    const next = await e.submit({
+      confirmation: { by: 'script' },
+      kind: 'tts',
+      body: { ...tts, input_text: 'a seventh' },
+    });
     await vi.advanceTimersByTimeAsync(45_000);
     // Six jobs took at least 60 s, so the seventh is not polled in its first 45 s.
     expect(service.count('/api/open/v3/audio/infobymodelid')).toBe(before);
@@ -221,7 +251,11 @@ describe('cohorts', () => {
     const started = Date.now();
     const remote: string[] = [];
     for (let i = 0; i < 40; i += 1) {
-      const r = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { ...tts, input_text: `line ${i}` } });
+      const r = await e.submit({
+        confirmation: { by: 'script' },
+        kind: 'tts',
+        body: { ...tts, input_text: `line ${i}` },
+      });
       if (r.status === 'submitted') remote.push(r.job.remoteId as string);
       await vi.advanceTimersByTimeAsync(50);
     }
@@ -255,7 +289,13 @@ describe('restart', () => {
     if (submitted.status !== 'submitted') throw new Error('expected submitted');
     first.stop();
     // A record as a crash between the ledger write and the create's answer leaves it.
-    storage.put({ ...first.record(submitted.job.id), id: 'crashed', phase: 'submitting', remoteId: null, requestHash: 'other' });
+    storage.put({
+      ...first.record(submitted.job.id),
+      id: 'crashed',
+      phase: 'submitting',
+      remoteId: null,
+      requestHash: 'other',
+    });
 
     const second = engine();
     second.start();

@@ -95,21 +95,35 @@ export class FakeService {
 
   private audio(job: FakeJob) {
     return {
-      _id: job.id, create_time: 1, uid: 1, from: 1, input_text: String(job.body.input_text ?? ''), rate: '50%',
-      voice_model_id: 'v', url: job.status === 3 ? `https://files.test/${job.id}.mp3` : '', status: job.status,
+      _id: job.id,
+      create_time: 1,
+      uid: 1,
+      from: 1,
+      input_text: String(job.body.input_text ?? ''),
+      rate: '50%',
+      voice_model_id: 'v',
+      url: job.status === 3 ? `https://files.test/${job.id}.mp3` : '',
+      status: job.status,
     };
   }
 
   private video(job: FakeJob) {
     return {
-      _id: job.id, video_status: job.status, video: job.status === 3 ? `https://files.test/${job.id}.mp4` : '',
-      ...(job.status === 4 ? { faceswap_fail_reason: 'face not found' } : {}), ...(job.status === 3 ? { deduction_duration: 12 } : {}),
+      _id: job.id,
+      video_status: job.status,
+      video: job.status === 3 ? `https://files.test/${job.id}.mp4` : '',
+      ...(job.status === 4 ? { faceswap_fail_reason: 'face not found' } : {}),
+      ...(job.status === 3 ? { deduction_duration: 12 } : {}),
     };
   }
 }
 
 /** `options` overrides the client's clock and sleep (a bench in virtual time); by default it never waits. */
-export function fakeConnections(service: FakeService, webhookUrl: string | null = null, options: Pick<ServiceClientOptions, 'clock' | 'sleep'> = {}): EngineConnections {
+export function fakeConnections(
+  service: FakeService,
+  webhookUrl: string | null = null,
+  options: Pick<ServiceClientOptions, 'clock' | 'sleep'> = {},
+): EngineConnections {
   const client = new ServiceClient({
     baseUrl: 'http://fake.test',
     credentials: { kind: 'api-key', apiKey: 'fake-key-123456' },

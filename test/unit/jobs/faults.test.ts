@@ -16,7 +16,11 @@ let work: string;
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'studio-faults-'));
   emulator = await startEmulator({
-    port: 0, jobSeconds: 0.6, failRate: 0.2, rateLimit: 12, dataDir: join(work, 'emulator'),
+    port: 0,
+    jobSeconds: 0.6,
+    failRate: 0.2,
+    rateLimit: 12,
+    dataDir: join(work, 'emulator'),
     catalogueDir: join(tmpdir(), 'avatar-studio-test-catalogue'),
   });
 }, 120_000);
@@ -41,8 +45,14 @@ const fast = {
  */
 async function emulatorRecords(): Promise<Map<string, number>> {
   await new Promise((r) => setImmediate(r));
-  const state = JSON.parse(readFileSync(join(work, 'emulator', 'state.json'), 'utf8')) as { jobs: Record<string, { status: number; kind: string }> };
-  return new Map(Object.entries(state.jobs).filter(([, j]) => j.kind === 'tts').map(([id, j]) => [id, j.status]));
+  const state = JSON.parse(readFileSync(join(work, 'emulator', 'state.json'), 'utf8')) as {
+    jobs: Record<string, { status: number; kind: string }>;
+  };
+  return new Map(
+    Object.entries(state.jobs)
+      .filter(([, j]) => j.kind === 'tts')
+      .map(([id, j]) => [id, j.status]),
+  );
 }
 
 const PHASE_OF: Record<number, string> = { 3: 'completed', 4: 'failed' };
@@ -86,7 +96,15 @@ describe('faults against the sandbox', () => {
       try {
         const response = await fetch(input, init);
         if (response.status === 503) seen.unavailable += 1;
-        else if (((await response.clone().json().catch(() => ({}))) as { code?: number }).code === 1005) seen.rateLimited += 1;
+        else if (
+          (
+            (await response
+              .clone()
+              .json()
+              .catch(() => ({}))) as { code?: number }
+          ).code === 1005
+        )
+          seen.rateLimited += 1;
         return response;
       } catch (error) {
         seen.dropped += 1;
@@ -94,20 +112,34 @@ describe('faults against the sandbox', () => {
       }
     };
     const client = new ServiceClient({
-      baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey }, fetch: countingFetch,
-      retry: { baseMs: 30, capMs: 300, factor: 2, jitter: 0.5 }, maxAttempts: 6, timeoutMs: 3_000,
+      baseUrl: emulator.url,
+      credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+      fetch: countingFetch,
+      retry: { baseMs: 30, capMs: 300, factor: 2, jitter: 0.5 },
+      maxAttempts: 6,
+      timeoutMs: 3_000,
     });
     const ledger = join(work, 'ledger-a');
     const engine = new JobEngine({
       storage: new FileLedgerStorage(ledger),
-      connections: { active: async () => ({ id: 'e', name: 'Emulator', webhookUrl: null }), client: async () => client },
+      connections: {
+        active: async () => ({ id: 'e', name: 'Emulator', webhookUrl: null }),
+        client: async () => client,
+      },
       clock: { now: () => Date.now() },
       scheduler: fast,
     });
     engine.start();
     const before = await emulatorRecords();
-    await Promise.all(Array.from({ length: 24 }, (_, i) =>
-      engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: `Fault test sentence ${i}.`, voice_id: 'sandbox_ava', rate: '50%' } })));
+    await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        engine.submit({
+          confirmation: { by: 'script' },
+          kind: 'tts',
+          body: { input_text: `Fault test sentence ${i}.`, voice_id: 'sandbox_ava', rate: '50%' },
+        }),
+      ),
+    );
     await settled(engine);
     engine.stop();
     await engine.flush();
@@ -131,9 +163,26 @@ describe('faults against the sandbox', () => {
     const count = 16;
     const before = await emulatorRecords();
     // The crash is the only way the first run may end, and a clean exit the only way the second may.
-    const run = (end: 'SIGKILL' | 'exit 0', onLine: (line: string, kill: () => void) => void, freezeAfter: string[] = []) =>
+    const run = (
+      end: 'SIGKILL' | 'exit 0',
+      onLine: (line: string, kill: () => void) => void,
+      freezeAfter: string[] = [],
+    ) =>
       new Promise<string[]>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/unit/jobs/engine-child.ts'), emulator.url, emulator.apiKey, ledger, String(count), ...freezeAfter], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            join(root, 'test/unit/jobs/engine-child.ts'),
+            emulator.url,
+            emulator.apiKey,
+            ledger,
+            String(count),
+            ...freezeAfter,
+          ],
+          { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
         const lines: string[] = [];
         let stderr = '';
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -144,14 +193,22 @@ describe('faults against the sandbox', () => {
           }
         });
         child.on('error', reject);
-        child.on('exit', (code, signal) => ((end === 'SIGKILL' ? signal === 'SIGKILL' : code === 0) ? resolve(lines) : reject(new Error(`child exited with ${signal ?? code} (expected ${end}): ${stderr}`))));
+        child.on('exit', (code, signal) =>
+          (end === 'SIGKILL' ? signal === 'SIGKILL' : code === 0)
+            ? resolve(lines)
+            : reject(new Error(`child exited with ${signal ?? code} (expected ${end}): ${stderr}`)),
+        );
       });
 
     // The child stops dead after announcing job-5 and is killed there: however late this process reads
     // the line, the child has not moved its jobs on (they were all still in flight, the last just sent).
-    const first = await run('SIGKILL', (line, kill) => {
-      if (line.startsWith('sent job-5 ')) kill();
-    }, ['job-5']);
+    const first = await run(
+      'SIGKILL',
+      (line, kill) => {
+        if (line.startsWith('sent job-5 ')) kill();
+      },
+      ['job-5'],
+    );
     expect(first.some((l) => l.startsWith('done'))).toBe(false);
     const afterCrash = new FileLedgerStorage(ledger).loadAll();
     expect(afterCrash.length).toBeGreaterThanOrEqual(6);

@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { JobTiming } from '../../../electron/services/jobs/job-timing';
 
-const job = (id: string, createdAt: number, over: Partial<{ kind: 'tts' | 'lipsync'; connectionId: string; text: string }> = {}) => ({
+const job = (
+  id: string,
+  createdAt: number,
+  over: Partial<{ kind: 'tts' | 'lipsync'; connectionId: string; text: string }> = {},
+) => ({
   id,
   kind: over.kind ?? ('tts' as const),
   connectionId: over.connectionId ?? 'sandbox',
   createdAt,
   request: { input_text: over.text ?? 'Hello there', voice_id: 'v1' },
 });
-const ended = (j: ReturnType<typeof job>, activeSeenAt: number, finishedAt: number) => ({ ...j, activeSeenAt, finishedAt });
+const ended = (j: ReturnType<typeof job>, activeSeenAt: number, finishedAt: number) => ({
+  ...j,
+  activeSeenAt,
+  finishedAt,
+});
 
 describe('JobTiming', () => {
   it('predicts from jobs of the same kind, size and connection that ended here', () => {
@@ -63,7 +71,9 @@ describe('JobTiming', () => {
     expect(timing.finished(ended(jobs[0], 19_900, 20_000), true)).toHaveLength(11);
     // Each job ends a little later than the one before, as a queue works through a burst in order.
     // (j1 and j2 are the scouts now; these are not.)
-    const rehinted = [6, 7, 8, 9, 10, 11].map((i) => timing.finished(ended(jobs[i], 19_500 + i * 400, 19_600 + i * 400), true).length);
+    const rehinted = [6, 7, 8, 9, 10, 11].map(
+      (i) => timing.finished(ended(jobs[i], 19_500 + i * 400, 19_600 + i * 400), true).length,
+    );
     expect(rehinted.filter((n) => n > 0).length).toBeLessThanOrEqual(2);
     expect(rehinted.some((n) => n > 0)).toBe(true);
   });

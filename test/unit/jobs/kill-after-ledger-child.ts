@@ -15,8 +15,15 @@ storage.put = async (record) => {
 const client = new ServiceClient({ baseUrl: url, credentials: { kind: 'api-key', apiKey } });
 const engine = new JobEngine({
   storage,
-  connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+  connections: {
+    active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+    client: async () => client,
+  },
   clock: { now: () => Date.now() },
 });
 engine.start();
-await engine.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { input_text: 'Never sent: the process dies first.', voice_id: 'sandbox_ava', rate: '50%' } });
+await engine.submit({
+  confirmation: { by: 'script' },
+  kind: 'tts',
+  body: { input_text: 'Never sent: the process dies first.', voice_id: 'sandbox_ava', rate: '50%' },
+});

@@ -18,18 +18,29 @@ function tempDir(prefix: string): string {
 }
 
 function journalLines(dir: string): { put?: JobRecord; remove?: string }[] {
-  return readFileSync(join(dir, 'ledger.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { put?: JobRecord });
+  return readFileSync(join(dir, 'ledger.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { put?: JobRecord });
 }
 
 /**
  * The real file operations, each written down as it happens ("<dir>" for the folder). `fail` makes a
  * handle operation throw instead, after `partial` (if given) has done part of its work.
  */
-function recordingFs(dir: string, ops: string[], fault?: { op: 'appendFile' | 'datasync'; error: NodeJS.ErrnoException; partial?: boolean }): LedgerFileSystem {
+function recordingFs(
+  dir: string,
+  ops: string[],
+  fault?: { op: 'appendFile' | 'datasync'; error: NodeJS.ErrnoException; partial?: boolean },
+): LedgerFileSystem {
   const name = (p: unknown) => String(p).replace(dir, '<dir>');
   let armed = fault !== undefined;
   return {
-    open: async (path: Parameters<typeof open>[0], flags?: Parameters<typeof open>[1], mode?: Parameters<typeof open>[2]) => {
+    open: async (
+      path: Parameters<typeof open>[0],
+      flags?: Parameters<typeof open>[1],
+      mode?: Parameters<typeof open>[2],
+    ) => {
       const handle = await open(path, flags, mode);
       ops.push(`open ${name(path)} ${String(flags)}`);
       return new Proxy(handle, {
@@ -43,7 +54,8 @@ function recordingFs(dir: string, ops: string[], fault?: { op: 'appendFile' | 'd
               ops.push(`${String(prop)} failed`);
               throw fault.error;
             }
-            if (['sync', 'datasync', 'appendFile', 'writeFile', 'truncate', 'close'].includes(String(prop))) ops.push(`${String(prop)} ${name(path)}`);
+            if (['sync', 'datasync', 'appendFile', 'writeFile', 'truncate', 'close'].includes(String(prop)))
+              ops.push(`${String(prop)} ${name(path)}`);
             return (value as (...a: unknown[]) => unknown).apply(target, args);
           };
         },
@@ -63,9 +75,30 @@ function recordingFs(dir: string, ops: string[], fault?: { op: 'appendFile' | 'd
 
 function record(id: string, phase: JobRecord['phase'] = 'submitting'): JobRecord {
   return {
-    id, kind: 'tts', phase, remoteId: null, connectionId: 'c', connectionName: 'C', projectId: null, summary: 's', requestHash: 'h',
-    request: { input_text: 'x' }, createdAt: 1, updatedAt: 1, finishedAt: null, expiresAt: null, deadlineAt: 2, remoteStatus: null,
-    resultUrl: null, costEstimate: null, chargedCredits: null, error: null, answer: null, polls: 0, purpose: { type: 'plain' }, reactedAt: null,
+    id,
+    kind: 'tts',
+    phase,
+    remoteId: null,
+    connectionId: 'c',
+    connectionName: 'C',
+    projectId: null,
+    summary: 's',
+    requestHash: 'h',
+    request: { input_text: 'x' },
+    createdAt: 1,
+    updatedAt: 1,
+    finishedAt: null,
+    expiresAt: null,
+    deadlineAt: 2,
+    remoteStatus: null,
+    resultUrl: null,
+    costEstimate: null,
+    chargedCredits: null,
+    error: null,
+    answer: null,
+    polls: 0,
+    purpose: { type: 'plain' },
+    reactedAt: null,
   };
 }
 
@@ -74,13 +107,25 @@ describe('FileLedgerStorage', () => {
     const dir = tempDir('ledger-');
     const ledger = new FileLedgerStorage(join(dir, 'jobs'));
     await ledger.put(record('a'));
-    const writes = [ledger.put(record('b', 'queued')), ledger.put(record('b', 'processing')), ledger.put(record('b', 'completed'))];
+    const writes = [
+      ledger.put(record('b', 'queued')),
+      ledger.put(record('b', 'processing')),
+      ledger.put(record('b', 'completed')),
+    ];
     await Promise.all(writes);
     await ledger.flush();
     expect(readdirSync(join(dir, 'jobs'))).toEqual(['ledger.jsonl']);
-    expect(journalLines(join(dir, 'jobs')).map((l) => `${l.put?.id}:${l.put?.phase}`)).toEqual(['a:submitting', 'b:completed']);
+    expect(journalLines(join(dir, 'jobs')).map((l) => `${l.put?.id}:${l.put?.phase}`)).toEqual([
+      'a:submitting',
+      'b:completed',
+    ]);
     const again = new FileLedgerStorage(join(dir, 'jobs'));
-    expect(again.loadAll().map((r) => `${r.id}:${r.phase}`).sort()).toEqual(['a:submitting', 'b:completed']);
+    expect(
+      again
+        .loadAll()
+        .map((r) => `${r.id}:${r.phase}`)
+        .sort(),
+    ).toEqual(['a:submitting', 'b:completed']);
     await again.remove('a');
     expect(again.loadAll().map((r) => r.id)).toEqual(['b']);
   });
@@ -93,9 +138,16 @@ describe('FileLedgerStorage', () => {
     const good = JSON.stringify({ put: record('kept', 'queued') });
     writeFileSync(join(dir, 'ledger.jsonl'), `${good}\n{"put":{"id":"torn","kind":"tts","pha`);
     const notices: unknown[] = [];
-    expect(new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n)).loadAll().map((r) => r.id)).toEqual(['kept']);
+    expect(new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n)).loadAll().map((r) => r.id)).toEqual(
+      ['kept'],
+    );
     await new FileLedgerStorage(dir).put(record('after', 'queued'));
-    expect(new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n)).loadAll().map((r) => r.id).sort()).toEqual(['after', 'kept']);
+    expect(
+      new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n))
+        .loadAll()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['after', 'kept']);
     expect(notices).toEqual([]);
     expect(existsSync(join(dir, 'ledger.unreadable.jsonl'))).toBe(false);
   });
@@ -104,13 +156,27 @@ describe('FileLedgerStorage', () => {
   // start (mutation: drop the "already kept" check).
   it('keeps a damaged journal line aside and tells the user once, with what it still says', () => {
     const dir = tempDir('ledger-damaged-');
-    const typed = JSON.stringify({ put: { ...record('typed'), phase: 42, remoteId: 'svc-7', summary: 'Speech · voice Ava · "Hi"' } });
-    const lines = [JSON.stringify({ put: record('first') }), '\u0000\u0000garbage{', typed, JSON.stringify({ put: record('last') })];
+    const typed = JSON.stringify({
+      put: { ...record('typed'), phase: 42, remoteId: 'svc-7', summary: 'Speech · voice Ava · "Hi"' },
+    });
+    const lines = [
+      JSON.stringify({ put: record('first') }),
+      '\u0000\u0000garbage{',
+      typed,
+      JSON.stringify({ put: record('last') }),
+    ];
     writeFileSync(join(dir, 'ledger.jsonl'), `${lines.join('\n')}\n`);
     const notices: { title: string; detail?: string }[] = [];
-    const read = () => new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n)).loadAll().map((r) => r.id).sort();
+    const read = () =>
+      new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n))
+        .loadAll()
+        .map((r) => r.id)
+        .sort();
     expect(read()).toEqual(['first', 'last']);
-    expect(notices.map((n) => n.title)).toEqual(['A job record could not be read and was set aside', 'A job record could not be read and was set aside']);
+    expect(notices.map((n) => n.title)).toEqual([
+      'A job record could not be read and was set aside',
+      'A job record could not be read and was set aside',
+    ]);
     expect(notices[1].detail).toMatch(/request: Speech · voice Ava · "Hi"; .*service id: svc-7/);
     expect(readFileSync(join(dir, 'ledger.unreadable.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
     expect(read()).toEqual(['first', 'last']);
@@ -122,16 +188,30 @@ describe('FileLedgerStorage', () => {
   it('tells the user about a line it set aside, with what can still be read of the paid job', () => {
     const dir = tempDir('ledger-recover-');
     // Valid JSON but not a record (a field of the wrong type), and a line cut off mid-write that a later line followed.
-    const typed = JSON.stringify({ put: { ...record('typed'), phase: 42, remoteId: 'svc-123', resultUrl: 'https://files.example/r.mp4', summary: 'Speech · voice Ava · "Hi"' } });
+    const typed = JSON.stringify({
+      put: {
+        ...record('typed'),
+        phase: 42,
+        remoteId: 'svc-123',
+        resultUrl: 'https://files.example/r.mp4',
+        summary: 'Speech · voice Ava · "Hi"',
+      },
+    });
     const cut = '{"put":{"id":"cut","kind":"lipsync","remoteId":"svc-\\"9","createdAt":1763800000000,"resultUr';
     writeFileSync(join(dir, 'ledger.jsonl'), `${typed}\n${cut}\n${JSON.stringify({ put: record('fine') })}\n`);
     const notices: { title: string; detail?: string }[] = [];
-    expect(new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n)).loadAll().map((r) => r.id)).toEqual(['fine']);
+    expect(new FileLedgerStorage(dir, undefined, undefined, (n) => notices.push(n)).loadAll().map((r) => r.id)).toEqual(
+      ['fine'],
+    );
     const details = notices.map((n) => n.detail ?? '');
     expect(notices.every((n) => n.title === 'A job record could not be read and was set aside')).toBe(true);
     expect(details).toHaveLength(2);
-    expect(details.find((d) => d.includes('svc-123'))).toMatch(/request: Speech · voice Ava · "Hi"; sent to: .*service id: svc-123; result: https:\/\/files\.example\/r\.mp4/);
-    expect(details.find((d) => d.includes('lipsync'))).toMatch(/kind: lipsync; service id: svc-\\"9; created: 2025-11-22T/);
+    expect(details.find((d) => d.includes('svc-123'))).toMatch(
+      /request: Speech · voice Ava · "Hi"; sent to: .*service id: svc-123; result: https:\/\/files\.example\/r\.mp4/,
+    );
+    expect(details.find((d) => d.includes('lipsync'))).toMatch(
+      /kind: lipsync; service id: svc-\\"9; created: 2025-11-22T/,
+    );
   });
 
   it('refuses ids that could escape its folder', async () => {
@@ -169,15 +249,33 @@ describe('ledger writes are durable before they settle', () => {
     await ledger.put(record('first'));
     ops.length = 0;
     await Promise.all(['a', 'b', 'c'].map((id) => ledger.put(record(id)).then(() => ops.push(`settled ${id}`))));
-    expect(ops).toEqual(['appendFile <dir>/jobs/ledger.jsonl', 'datasync <dir>/jobs/ledger.jsonl', 'settled a', 'settled b', 'settled c']);
-    expect(new FileLedgerStorage(join(dir, 'jobs')).loadAll().map((r) => r.id).sort()).toEqual(['a', 'b', 'c', 'first']);
+    expect(ops).toEqual([
+      'appendFile <dir>/jobs/ledger.jsonl',
+      'datasync <dir>/jobs/ledger.jsonl',
+      'settled a',
+      'settled b',
+      'settled c',
+    ]);
+    expect(
+      new FileLedgerStorage(join(dir, 'jobs'))
+        .loadAll()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'first']);
   });
 
   // Fails when a failed batch is left in the journal (mutation: drop the truncate in append()): a full
   // disk's half line would swallow the next record, and a line whose flush failed would come back after
   // a restart as a job that may have been sent although its create never left.
   it.each([
-    ['a full disk mid-write', { op: 'appendFile' as const, error: Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }), partial: true }],
+    [
+      'a full disk mid-write',
+      {
+        op: 'appendFile' as const,
+        error: Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }),
+        partial: true,
+      },
+    ],
     ['a failed flush', { op: 'datasync' as const, error: Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }) }],
   ])('rejects the puts of a failed batch and cuts their lines away (%s)', async (_label, fault) => {
     const dir = tempDir('ledger-fail-');
@@ -187,7 +285,12 @@ describe('ledger writes are durable before they settle', () => {
     const failing = new FileLedgerStorage(dir, undefined, recordingFs(dir, ops, fault));
     await expect(failing.put(record('refused'))).rejects.toThrow(fault.error.message);
     await failing.put(record('after'));
-    expect(new FileLedgerStorage(dir).loadAll().map((r) => r.id).sort()).toEqual(['after', 'before']);
+    expect(
+      new FileLedgerStorage(dir)
+        .loadAll()
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['after', 'before']);
     expect(existsSync(join(dir, 'ledger.unreadable.jsonl'))).toBe(false);
   });
 
@@ -197,13 +300,24 @@ describe('ledger writes are durable before they settle', () => {
     const dir = tempDir('ledger-compact-');
     const ops: string[] = [];
     const ledger = new FileLedgerStorage(dir, undefined, recordingFs(dir, ops));
-    const big = (id: string, polls: number): JobRecord => ({ ...record(id, 'processing'), request: { input_text: 'x'.repeat(100_000) }, polls });
+    const big = (id: string, polls: number): JobRecord => ({
+      ...record(id, 'processing'),
+      request: { input_text: 'x'.repeat(100_000) },
+      polls,
+    });
     for (let i = 0; i < 14; i += 1) await ledger.put(big(i % 2 === 0 ? 'even' : 'odd', i));
     await ledger.flush();
     expect(statSync(join(dir, 'ledger.jsonl')).size).toBeLessThan(1_000_000);
     expect(ops).toContain('rename <dir>/ledger.jsonl.tmp -> <dir>/ledger.jsonl');
-    expect(ops.indexOf('sync <dir>/ledger.jsonl.tmp')).toBeLessThan(ops.indexOf('rename <dir>/ledger.jsonl.tmp -> <dir>/ledger.jsonl'));
+    expect(ops.indexOf('sync <dir>/ledger.jsonl.tmp')).toBeLessThan(
+      ops.indexOf('rename <dir>/ledger.jsonl.tmp -> <dir>/ledger.jsonl'),
+    );
     await ledger.put(big('odd', 99));
-    expect(new FileLedgerStorage(dir).loadAll().map((r) => `${r.id}:${r.polls}`).sort()).toEqual(['even:12', 'odd:99']);
+    expect(
+      new FileLedgerStorage(dir)
+        .loadAll()
+        .map((r) => `${r.id}:${r.polls}`)
+        .sort(),
+    ).toEqual(['even:12', 'odd:99']);
   });
 });

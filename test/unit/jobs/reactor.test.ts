@@ -17,7 +17,12 @@ import { CATALOGUE_ROOT } from '../emulator/harness';
 let emulator: RunningEmulator;
 const dir = mkdtempSync(join(tmpdir(), 'studio-reactor-'));
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobSeconds: 0.2, catalogueDir: CATALOGUE_ROOT, dataDir: join(dir, 'sandbox') });
+  emulator = await startEmulator({
+    port: 0,
+    jobSeconds: 0.2,
+    catalogueDir: CATALOGUE_ROOT,
+    dataDir: join(dir, 'sandbox'),
+  });
 }, 120_000);
 afterAll(async () => {
   await emulator.close();
@@ -26,28 +31,45 @@ afterAll(async () => {
 
 /** One run of a host: an engine on the shared ledger, and a reactor that puts voiceovers into projects. */
 function host(library: ProjectLibrary, calls: string[]) {
-  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const client = new ServiceClient({
+    baseUrl: emulator.url,
+    credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+  });
   const engine = new JobEngine({
     storage: new FileLedgerStorage(join(dir, 'jobs')),
-    connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+    connections: {
+      active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+      client: async () => client,
+    },
     clock: { now: () => Date.now() },
   });
   const reactor = new JobReactor({ engine });
   reactor.on('scene-voiceover', async (job) => {
     calls.push(job.id);
-    if (job.purpose.type === 'scene-voiceover' && job.resultUrl) await library.applyVoiceover(job.purpose.projectId, job.purpose.sceneId, job.purpose.scriptHash, job.resultUrl);
+    if (job.purpose.type === 'scene-voiceover' && job.resultUrl)
+      await library.applyVoiceover(job.purpose.projectId, job.purpose.sceneId, job.purpose.scriptHash, job.resultUrl);
   });
   return { engine, reactor };
 }
 
-const ended = (id: string, phase: JobRecord['phase']) => ({ id, phase, reactedAt: null, purpose: { type: 'plain' } }) as JobRecord;
+const ended = (id: string, phase: JobRecord['phase']) =>
+  ({ id, phase, reactedAt: null, purpose: { type: 'plain' } }) as JobRecord;
 
 describe('the job reactor', () => {
   it('puts a voiceover into its closed project once, keeps it once across a restart, and never over a newer script', async () => {
     const createStore = createConfStoreFactory(join(dir, 'data'), { log: new MemoryLogger(), notify: () => {} });
     const library = new ProjectLibrary({ dataDir: join(dir, 'data'), createStore });
-    const voice = { kind: 'tts' as const, text: 'The reactor puts this into scene one.', voiceId: 'sandbox_ava', rate: '50%' };
-    const project = setSceneVoice(createProject({ id: 'proj', kind: 'avatar-video', output: '16:9-720p', name: 'Reacting' }), 'scene-1', voice);
+    const voice = {
+      kind: 'tts' as const,
+      text: 'The reactor puts this into scene one.',
+      voiceId: 'sandbox_ava',
+      rate: '50%',
+    };
+    const project = setSceneVoice(
+      createProject({ id: 'proj', kind: 'avatar-video', output: '16:9-720p', name: 'Reacting' }),
+      'scene-1',
+      voice,
+    );
     const saved = await library.saveAs(project, { name: 'Reacting' });
     const projectId = saved.project.id;
     const file = join(library.libraryDir, `${projectId}.json`);
@@ -85,8 +107,12 @@ describe('the job reactor', () => {
     // A script edited after the job was sent keeps its new words and gets no stale audio.
     const edited = setSceneVoice(project, 'scene-1', { ...voice, text: 'Newer words.' });
     await library.save({ ...edited, id: projectId });
-    expect(await library.applyVoiceover(projectId, 'scene-1', voiceoverHash(voice), 'https://cdn/stale.mp3')).toBe(false);
-    const after = JSON.parse(readFileSync(file, 'utf8')) as { scenes: { voice: { text: string; audioUrl?: string } }[] };
+    expect(await library.applyVoiceover(projectId, 'scene-1', voiceoverHash(voice), 'https://cdn/stale.mp3')).toBe(
+      false,
+    );
+    const after = JSON.parse(readFileSync(file, 'utf8')) as {
+      scenes: { voice: { text: string; audioUrl?: string } }[];
+    };
     expect(after.scenes[0].voice).toMatchObject({ text: 'Newer words.' });
     expect(after.scenes[0].voice.audioUrl).toBeUndefined();
   }, 120_000);
@@ -125,10 +151,16 @@ describe('the job reactor', () => {
   });
 
   it('refuses a reaction registered after it started, which the catch-up would have skipped', () => {
-    const engine = { records: () => [ended('a', 'completed')], subscribeRecords: () => () => undefined, markReacted: async () => undefined };
+    const engine = {
+      records: () => [ended('a', 'completed')],
+      subscribeRecords: () => () => undefined,
+      markReacted: async () => undefined,
+    };
     const reactor = new JobReactor({ engine });
     reactor.on('plain', async () => undefined);
     reactor.start();
-    expect(() => reactor.on('scene-voiceover', async () => undefined)).toThrow(/registered after the reactor started.*before start\(\)/);
+    expect(() => reactor.on('scene-voiceover', async () => undefined)).toThrow(
+      /registered after the reactor started.*before start\(\)/,
+    );
   });
 });

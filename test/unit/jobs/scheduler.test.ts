@@ -69,10 +69,14 @@ describe('PollScheduler', () => {
 
   // Fails when a hint's growth is ignored (mutation: return hint.stepMs alone in hinted()): a job later
   // than its kind's recent lengths would go on being polled at the pace meant for one about to end.
-  it('widens a hint\'s steps while the job still runs, up to 2 s, and not for even-step hints', async () => {
+  it("widens a hint's steps while the job still runs, up to 2 s, and not for even-step hints", async () => {
     const gaps = async (hint: { at: number; stepMs: number; growth?: number }): Promise<number[]> => {
       const r = recorder(() => ({ type: 'progress', state: 'processing', changed: false }));
-      const s = new PollScheduler(r.poll, { clock, random: () => 0.5, wakeHint: () => ({ ...hint, at: Math.max(hint.at, Date.now()) }) });
+      const s = new PollScheduler(r.poll, {
+        clock,
+        random: () => 0.5,
+        wakeHint: () => ({ ...hint, at: Math.max(hint.at, Date.now()) }),
+      });
       s.track('a', 'processing', Number.POSITIVE_INFINITY, 0);
       await vi.advanceTimersByTimeAsync(60_000);
       s.stop();
@@ -84,7 +88,7 @@ describe('PollScheduler', () => {
     expect(await gaps({ at: 0, stepMs: 400 })).toEqual([450, 450, 450, 450, 450, 450, 450, 450]);
   });
 
-  it('skips polls before a job\'s wake hint, then polls at the base rate', async () => {
+  it("skips polls before a job's wake hint, then polls at the base rate", async () => {
     const r = recorder(() => ({ type: 'progress', state: 'processing', changed: false }));
     const s = new PollScheduler(r.poll, { clock, random: () => 0.5, wakeHint: () => ({ at: 20_000 }) });
     s.track('a', 'processing', Number.POSITIVE_INFINITY);

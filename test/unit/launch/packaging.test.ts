@@ -27,7 +27,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
   optionalDependencies: Record<string, string>;
 };
-const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; optional?: boolean; dev?: boolean }> };
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { version?: string; optional?: boolean; dev?: boolean }>;
+};
 
 /** Whether electron-builder's file patterns (later "!" patterns exclude) take a path into the archive. */
 function packed(path: string): boolean {
@@ -53,11 +55,18 @@ describe('packaging (electron-builder)', () => {
   });
 
   it("passes electron-builder's own schema check (a misspelt option or fuse fails it)", async () => {
-    const { validateConfiguration } = createRequire(import.meta.url)(join(root, 'node_modules/app-builder-lib/out/util/config/config.js')) as {
+    const { validateConfiguration } = createRequire(import.meta.url)(
+      join(root, 'node_modules/app-builder-lib/out/util/config/config.js'),
+    ) as {
       validateConfiguration: (config: unknown, logger: { isEnabled: boolean }) => Promise<void>;
     };
     await expect(validateConfiguration(config, { isEnabled: false })).resolves.toBeUndefined();
-    await expect(validateConfiguration({ ...config, electronFuses: { ...config.electronFuses, runAsNod: false } }, { isEnabled: false })).rejects.toThrow(/electronFuses/);
+    await expect(
+      validateConfiguration(
+        { ...config, electronFuses: { ...config.electronFuses, runAsNod: false } },
+        { isEnabled: false },
+      ),
+    ).rejects.toThrow(/electronFuses/);
   });
 
   it('sets every fuse of the security checklist', () => {
@@ -73,8 +82,22 @@ describe('packaging (electron-builder)', () => {
 
   it('packs the built app and nothing of the sources, tests or maps', () => {
     expect(packed(pkg.main)).toBe(true);
-    for (const file of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc.js', 'package.json']) expect(packed(file), file).toBe(true);
-    for (const file of ['electron/main/index.ts', 'renderer/src/App.vue', 'test/unit/x.test.ts', 'out/renderer/assets/index-abc.js.map', 'README.md']) expect(packed(file), file).toBe(false);
+    for (const file of [
+      'out/main/index.js',
+      'out/preload/index.cjs',
+      'out/renderer/index.html',
+      'out/renderer/assets/index-abc.js',
+      'package.json',
+    ])
+      expect(packed(file), file).toBe(true);
+    for (const file of [
+      'electron/main/index.ts',
+      'renderer/src/App.vue',
+      'test/unit/x.test.ts',
+      'out/renderer/assets/index-abc.js.map',
+      'README.md',
+    ])
+      expect(packed(file), file).toBe(false);
   });
 
   it('unpacks the media binaries from the archive, so they can run', () => {
@@ -114,6 +137,9 @@ describe('packaging (electron-builder)', () => {
     expect(lock.packages['node_modules/electron'].dev).toBeUndefined();
     // electron-builder packages the Electron the lock pins, which is the one installed.
     expect(config.electronVersion).toBe(lock.packages['node_modules/electron'].version);
-    expect(config.electronVersion).toBe((JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version);
+    expect(config.electronVersion).toBe(
+      (JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8')) as { version: string })
+        .version,
+    );
   });
 });

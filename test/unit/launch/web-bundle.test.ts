@@ -20,7 +20,11 @@ describe('the web host bundle', () => {
     expect(webBundleIsStale(root)).toBe(false);
     // Its code cache is made with it, so that the first start compiles from it too.
     expect(existsSync(`${webBundlePath(root)}.v8cache`)).toBe(true);
-    const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir], { cwd: root, env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir],
+      { cwd: root, env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       const address = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -36,7 +40,11 @@ describe('the web host bundle', () => {
       const page = await fetch(url.origin, { headers: { cookie } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="app">');
-      const answer = await fetch(`${url.origin}/bridge/call/catalogue.voices`, { method: 'POST', headers: { cookie, origin: url.origin, 'content-type': 'application/json' }, body: '[]' });
+      const answer = await fetch(`${url.origin}/bridge/call/catalogue.voices`, {
+        method: 'POST',
+        headers: { cookie, origin: url.origin, 'content-type': 'application/json' },
+        body: '[]',
+      });
       const body = (await answer.json()) as { ok: boolean; value: { voice_id: string }[] };
       expect(body.ok).toBe(true);
       expect(body.value.map((v) => v.voice_id)).toContain('sandbox_ava');
@@ -47,13 +55,15 @@ describe('the web host bundle', () => {
     // A hang guard only: the build and a start take some 20 s on a busy two-core machine.
   }, 300_000);
 
-  it('keeps V8\'s compiled code after a start, and the next start compiles from it', async () => {
+  it("keeps V8's compiled code after a start, and the next start compiles from it", async () => {
     const cache = `${webBundlePath(root)}.v8cache`;
     rmSync(cache, { force: true });
     const first = await startBundledHost();
     try {
       // The trace comes on stderr and the address on stdout: two pipes, read in either order here.
-      await until('the first start to trace how it compiled the bundle', () => first.trace().includes('startup: bundle compiled'));
+      await until('the first start to trace how it compiled the bundle', () =>
+        first.trace().includes('startup: bundle compiled'),
+      );
       expect(first.trace()).toContain('startup: bundle compiled (code cache none)');
       await until('the code cache to be written', () => existsSync(cache));
     } finally {
@@ -61,7 +71,9 @@ describe('the web host bundle', () => {
     }
     const second = await startBundledHost();
     try {
-      await until('the second start to trace how it compiled the bundle', () => second.trace().includes('startup: bundle compiled'));
+      await until('the second start to trace how it compiled the bundle', () =>
+        second.trace().includes('startup: bundle compiled'),
+      );
       expect(second.trace()).toContain('startup: bundle compiled (code cache used)');
     } finally {
       await second.stop();
@@ -71,7 +83,11 @@ describe('the web host bundle', () => {
 
 /** The bundled host on a port of its own, with its start-up trace on. */
 async function startBundledHost(): Promise<{ trace(): string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir], { cwd: root, env: { PATH: process.env.PATH, STUDIO_STARTUP_TRACE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir], {
+    cwd: root,
+    env: { PATH: process.env.PATH, STUDIO_STARTUP_TRACE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   await new Promise<void>((resolve, reject) => {

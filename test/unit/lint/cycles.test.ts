@@ -8,7 +8,8 @@ const eslint = new ESLint({ cwd: root, ignore: false });
 const fixture = (name: string) => join(root, 'test', 'fixtures', 'import-cycle', name);
 
 async function circles(file: string, code?: string): Promise<string[]> {
-  const [result] = code === undefined ? await eslint.lintFiles([file]) : await eslint.lintText(code, { filePath: file });
+  const [result] =
+    code === undefined ? await eslint.lintFiles([file]) : await eslint.lintText(code, { filePath: file });
   return result.messages.filter((m) => m.ruleId === 'studio/no-cycle').map((m) => m.message);
 }
 
@@ -25,12 +26,18 @@ describe('the no-cycle rule', () => {
 
   it('lets the same files be once the circle is opened', async () => {
     // third.ts no longer importing first.ts: nothing leads back to first.ts.
-    expect(await circles(fixture('third.ts'), "export type Starter = () => string;\n")).toEqual([]);
+    expect(await circles(fixture('third.ts'), 'export type Starter = () => string;\n')).toEqual([]);
     expect(await circles(fixture('first.ts'))).toHaveLength(1);
   });
 
   it('finds no circle in the product code', async () => {
-    const results = await new ESLint({ cwd: root }).lintFiles(['electron/common/composition/document.ts', 'electron/cli/cli-host.ts', 'renderer/src/views/library/copies.ts']);
-    expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'studio/no-cycle').map((m) => m.message))).toEqual([]);
+    const results = await new ESLint({ cwd: root }).lintFiles([
+      'electron/common/composition/document.ts',
+      'electron/cli/cli-host.ts',
+      'renderer/src/views/library/copies.ts',
+    ]);
+    expect(
+      results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'studio/no-cycle').map((m) => m.message)),
+    ).toEqual([]);
   });
 });

@@ -61,6 +61,8 @@ describe('desktop platform adapters', () => {
     await expect(adapters.openExternal!('smb://server/share')).rejects.toThrow(/not smb/);
     expect(electron.shell.openExternal).toHaveBeenCalledTimes(1);
     electron.shell.openPath.mockResolvedValueOnce('No application is associated');
-    await expect(adapters.openPath!('/tmp/x.mp4')).rejects.toThrow('Could not open /tmp/x.mp4: No application is associated');
+    await expect(adapters.openPath!('/tmp/x.mp4')).rejects.toThrow(
+      'Could not open /tmp/x.mp4: No application is associated',
+    );
   });
 });

@@ -8,7 +8,10 @@ import { CSP_NONCE_PLACEHOLDER, studioCsp } from '../../../electron/services/sys
 const base = mkdtempSync(join(tmpdir(), 'studio-app-protocol-'));
 const rendererDir = join(base, 'renderer');
 mkdirSync(join(rendererDir, 'assets'), { recursive: true });
-writeFileSync(join(rendererDir, 'index.html'), `<meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>studio</title>`);
+writeFileSync(
+  join(rendererDir, 'index.html'),
+  `<meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>studio</title>`,
+);
 writeFileSync(join(rendererDir, 'assets', 'index-abc.js'), 'export const x = 1;');
 writeFileSync(join(rendererDir, 'assets', 'index-abc.css'), 'body{}');
 // Beside the renderer folder: what a path that climbs out would reach.
@@ -39,7 +42,9 @@ describe('app:// protocol', () => {
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await script.text()).toBe('export const x = 1;');
     expect(script.headers.get('content-security-policy')).toBe(studioCsp());
-    expect((await get('app://studio/assets/index-abc.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await get('app://studio/assets/index-abc.css')).headers.get('content-type')).toBe(
+      'text/css; charset=utf-8',
+    );
     expect(await (await get('app://studio/assets/index-abc.js', 'HEAD')).text()).toBe('');
   });
 
@@ -66,7 +71,10 @@ describe('app:// protocol', () => {
   });
 
   it('is registered as a standard, secure scheme that other origins cannot read', () => {
-    expect(APP_SCHEME_PRIVILEGES).toEqual({ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } });
+    expect(APP_SCHEME_PRIVILEGES).toEqual({
+      scheme: 'app',
+      privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+    });
   });
 });
 
@@ -81,7 +89,9 @@ describe('studio CSP', () => {
     expect(policy.replace("'wasm-unsafe-eval'", '')).not.toContain('unsafe');
     expect(directive('worker-src')).toBe("worker-src 'none'");
     // The studio itself, and only the real-time service's gateways beside it (live face swap's channel).
-    expect(directive('connect-src')).toBe("connect-src 'self' https://*.agora.io wss://*.agora.io https://*.sd-rtn.com wss://*.sd-rtn.com");
+    expect(directive('connect-src')).toBe(
+      "connect-src 'self' https://*.agora.io wss://*.agora.io https://*.sd-rtn.com wss://*.sd-rtn.com",
+    );
     expect(directive('frame-ancestors')).toBe("frame-ancestors 'none'");
     expect(studioCsp({ devServer: true })).toContain("style-src 'self' 'unsafe-inline'");
   });

@@ -14,7 +14,10 @@ describe('the desktop app and its data folder', () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-desktop-'));
     const lock = claimDataFolder(dir);
     expect(lock).not.toBeNull();
-    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid, kind: 'desktop app' });
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      kind: 'desktop app',
+    });
     lock?.release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
@@ -22,9 +25,15 @@ describe('the desktop app and its data folder', () => {
   it('says which process holds the folder and does not start on it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-desktop-'));
     // A web host that is running (process 1 is always alive) holds the folder.
-    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: 1, host: hostname(), kind: 'web host', startedAt: Date.UTC(2026, 10, 22) }));
+    writeFileSync(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ pid: 1, host: hostname(), kind: 'web host', startedAt: Date.UTC(2026, 10, 22) }),
+    );
     expect(claimDataFolder(dir)).toBeNull();
-    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith('Avatar Studio is already using this data folder', expect.stringContaining('in use by the web host (process 1'));
+    expect(electron.dialog.showErrorBox).toHaveBeenCalledWith(
+      'Avatar Studio is already using this data folder',
+      expect.stringContaining('in use by the web host (process 1'),
+    );
     expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')).kind).toBe('web host');
   });
 });

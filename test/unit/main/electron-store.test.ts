@@ -23,7 +23,13 @@ describe('electron-store record files (desktop app)', () => {
     settings.update((s) => ({ ...s, ffmpegPath: '/opt/ffmpeg' }));
     expect(JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8'))).toEqual({
       version: 1,
-      data: { ffmpegPath: '/opt/ffmpeg', ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } },
+      data: {
+        ffmpegPath: '/opt/ffmpeg',
+        ffprobePath: null,
+        notifications: true,
+        favouriteVoices: [],
+        spending: { skipQuestionUnder: null, dailyLimits: {} },
+      },
     });
 
     writeFileSync(join(dir, 'settings.json'), 'garbage');

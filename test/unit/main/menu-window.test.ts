@@ -9,11 +9,33 @@ function flatten(items: MenuItemConstructorOptions[]): MenuItemConstructorOption
 
 describe('application menu', () => {
   const navigate = vi.fn();
-  const actions = { isMac: false, appName: 'Avatar Studio', devTools: false, navigate, openDataFolder: vi.fn(), openLogFolder: vi.fn() };
+  const actions = {
+    isMac: false,
+    appName: 'Avatar Studio',
+    devTools: false,
+    navigate,
+    openDataFolder: vi.fn(),
+    openLogFolder: vi.fn(),
+  };
 
   it('has the usual edit and view roles', () => {
-    const roles = flatten(menuTemplate(actions)).map((i) => i.role).filter(Boolean);
-    for (const role of ['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll', 'reload', 'zoomIn', 'zoomOut', 'resetZoom', 'togglefullscreen', 'quit']) {
+    const roles = flatten(menuTemplate(actions))
+      .map((i) => i.role)
+      .filter(Boolean);
+    for (const role of [
+      'undo',
+      'redo',
+      'cut',
+      'copy',
+      'paste',
+      'selectAll',
+      'reload',
+      'zoomIn',
+      'zoomOut',
+      'resetZoom',
+      'togglefullscreen',
+      'quit',
+    ]) {
       expect(roles, role).toContain(role);
     }
     expect(roles).not.toContain('toggleDevTools');
@@ -39,11 +61,22 @@ describe('remembered window bounds', () => {
   const screen = [{ x: 0, y: 0, width: 1920, height: 1080 }];
 
   it('reopens where it was when that is still on a screen', () => {
-    expect(restoreBounds({ x: 100, y: 80, width: 1200, height: 800, maximized: false }, screen)).toEqual({ x: 100, y: 80, width: 1200, height: 800 });
+    expect(restoreBounds({ x: 100, y: 80, width: 1200, height: 800, maximized: false }, screen)).toEqual({
+      x: 100,
+      y: 80,
+      width: 1200,
+      height: 800,
+    });
   });
 
   it('drops a position on a screen that is gone, and shrinks to fit', () => {
-    expect(restoreBounds({ x: 2500, y: 100, width: 1200, height: 800, maximized: false }, screen)).toEqual({ width: 1200, height: 800 });
-    expect(restoreBounds({ width: 3000, height: 2000, maximized: false }, screen)).toEqual({ width: 1920, height: 1080 });
+    expect(restoreBounds({ x: 2500, y: 100, width: 1200, height: 800, maximized: false }, screen)).toEqual({
+      width: 1200,
+      height: 800,
+    });
+    expect(restoreBounds({ width: 3000, height: 2000, maximized: false }, screen)).toEqual({
+      width: 1920,
+      height: 1080,
+    });
   });
 });

@@ -20,7 +20,12 @@ function fakeContents() {
       on: (name: string, l: Listener) => listeners.set(name, l),
     },
     navigate(name: string, url: string) {
-      const event = { prevented: false, preventDefault() { this.prevented = true; } };
+      const event = {
+        prevented: false,
+        preventDefault() {
+          this.prevented = true;
+        },
+      };
       listeners.get(name)?.(event, url);
       return event.prevented;
     },
@@ -109,7 +114,12 @@ describe('session security', () => {
     applySessionSecurity(fake.session as never, app, policy);
     const ask = (permission: string, details: object): boolean => {
       let answer: boolean | undefined;
-      (fake.handlers.request as (w: unknown, p: string, cb: (v: boolean) => void, d: object) => void)(null, permission, (v) => (answer = v), details);
+      (fake.handlers.request as (w: unknown, p: string, cb: (v: boolean) => void, d: object) => void)(
+        null,
+        permission,
+        (v) => (answer = v),
+        details,
+      );
       return answer!;
     };
     const page = 'app://studio/';

@@ -30,7 +30,10 @@ const electron = vi.hoisted(() => {
     isMaximized = () => this.maximized;
     getBounds = () => this.bounds;
   }
-  return { BrowserWindow: FakeWindow, screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] } };
+  return {
+    BrowserWindow: FakeWindow,
+    screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
+  };
 });
 vi.mock('electron', () => electron);
 
@@ -53,7 +56,12 @@ describe('main window', () => {
       width: 1200,
       height: 800,
       show: false,
-      webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/opt/studio/out/preload/index.cjs' },
+      webPreferences: {
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        preload: '/opt/studio/out/preload/index.cjs',
+      },
     });
     expect(win.loaded).toBe('app://studio/');
     win.handlers.get('close')!();

@@ -14,12 +14,24 @@ import { maxVolume, probe } from '../../fixtures/composition/make-media';
 const dir = mkdtempSync(join(tmpdir(), 'draft-voice-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const onPath = { resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } };
-const TEXT = 'Welcome to the studio. This talking avatar speaks a little longer than five seconds, so the preview must follow it.';
+const TEXT =
+  'Welcome to the studio. This talking avatar speaks a little longer than five seconds, so the preview must follow it.';
 
 function talking(): Project {
   let p = createProject({ id: 'talk', kind: 'talking-avatar', output: '16:9-720p' });
   p = addElement(p, 'scene-1', { id: 'panel', type: 'image', url: '#336699', x: 0, y: 0, width: 1280, height: 720 });
-  return addElement(p, 'scene-1', { id: 'speech', type: 'audio', url: '', inputText: TEXT, voiceId: 'sandbox_ava', name: 'Speech', x: 0, y: 0, width: 0, height: 0 });
+  return addElement(p, 'scene-1', {
+    id: 'speech',
+    type: 'audio',
+    url: '',
+    inputText: TEXT,
+    voiceId: 'sandbox_ava',
+    name: 'Speech',
+    x: 0,
+    y: 0,
+    width: 0,
+    height: 0,
+  });
 }
 
 describe('draftVoiceFor', () => {
@@ -44,7 +56,12 @@ describe('DraftVoice', () => {
         return { code: 0, signal: null, stdout: '', stderr: '', aborted: false };
       },
     } as unknown as ProcessRunner;
-    const voice = new DraftVoice({ runner, dir: join(dir, 'fake'), engine: () => ({ bin: '/usr/bin/espeak-ng', prefix: [], name: 'espeak-ng' }), voices: async () => ({ name: 'Oliver', gender: 'Male', accent: 'British' }) });
+    const voice = new DraftVoice({
+      runner,
+      dir: join(dir, 'fake'),
+      engine: () => ({ bin: '/usr/bin/espeak-ng', prefix: [], name: 'espeak-ng' }),
+      voices: async () => ({ name: 'Oliver', gender: 'Male', accent: 'British' }),
+    });
     const first = await voice.speak('-s 999 is text, not an option', 'sandbox_oliver', 1);
     expect(first.description).toBe('espeak-ng, en-gb, male, 280 words a minute, for Oliver');
     expect(calls[0].slice(0, 7)).toEqual(['/usr/bin/espeak-ng', '-v', 'en-gb+m3', '-s', '280', '-p', '50']);
@@ -77,7 +94,7 @@ describe('the local preview of a talking avatar', { timeout: 120_000 }, () => {
       expect(result.durationMs / 1000).toBeCloseTo(spokenSeconds, 1);
       expect(probe(out).seconds).toBeCloseTo(spokenSeconds, 0);
       expect(result.draftVoices).toEqual([
-        "Scene 1 (scene-1), element speech (Speech): espeak-ng (WebAssembly build from npm), en-us, female, 180 words a minute, for Ava",
+        'Scene 1 (scene-1), element speech (Speech): espeak-ng (WebAssembly build from npm), en-us, female, 180 words a minute, for Ava',
       ]);
       expect(result.notes).toEqual([]);
       expect(maxVolume(out, 0.5, 3)).toBeGreaterThan(-30);
@@ -88,13 +105,21 @@ describe('the local preview of a talking avatar', { timeout: 120_000 }, () => {
 
   // Fails when a missing engine fakes a sound or fails the render (mutation: throw instead of the note).
   it('stays silent at the scene length without a draft voice, and says so', async () => {
-    const toolkit = createMediaToolkit({ dataDir: join(dir, 'silent'), ...onPath, speech: { espeakPath: '/nonexistent/espeak-ng' } });
+    const toolkit = createMediaToolkit({
+      dataDir: join(dir, 'silent'),
+      ...onPath,
+      speech: { espeakPath: '/nonexistent/espeak-ng' },
+    });
     try {
       const out = join(dir, 'silent.mp4');
       const result = await toolkit.renderer.render(talking(), { quality: 'preview', outputPath: out });
       expect(result).toMatchObject({ durationMs: 5000, followsSpeech: false, draftVoices: [] });
-      expect(result.notes[0]).toMatch(/^No draft voice is installed, so text the service would speak is silent in this preview\. Install espeak-ng/);
-      expect(result.notes).toContain("The talking avatar lasts as long as its speech; without it this preview keeps the scene's 5.0 s.");
+      expect(result.notes[0]).toMatch(
+        /^No draft voice is installed, so text the service would speak is silent in this preview\. Install espeak-ng/,
+      );
+      expect(result.notes).toContain(
+        "The talking avatar lasts as long as its speech; without it this preview keeps the scene's 5.0 s.",
+      );
       expect(maxVolume(out, 0, 5)).toBeLessThan(-90);
       expect(existsSync(join(dir, 'silent/media/speech'))).toBe(false);
     } finally {

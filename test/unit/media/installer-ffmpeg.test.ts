@@ -44,8 +44,24 @@ describe('the compositor with the ffmpeg and ffprobe shipped by npm packages', (
 
   function project(): Project {
     let p = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p', background: '#00ff00' });
-    p = addElement(p, 'scene-1', { id: 'clip', type: 'video', url: `${base}/clip.mp4`, x: 0, y: 0, width: 640, height: 360 });
-    p = addElement(p, 'scene-1', { id: 'logo', type: 'image', url: `${base}/logo.png`, x: 1000, y: 500, width: 128, height: 72 });
+    p = addElement(p, 'scene-1', {
+      id: 'clip',
+      type: 'video',
+      url: `${base}/clip.mp4`,
+      x: 0,
+      y: 0,
+      width: 640,
+      height: 360,
+    });
+    p = addElement(p, 'scene-1', {
+      id: 'logo',
+      type: 'image',
+      url: `${base}/logo.png`,
+      x: 1000,
+      y: 500,
+      width: 128,
+      height: 72,
+    });
     p = setSceneVoice(p, 'scene-1', { kind: 'url', url: `${base}/voice.wav` });
     p = { ...p, scenes: [{ ...p.scenes[0], durationMs: 1000 }] };
     return addScene(p, { id: 'second', durationMs: 400 });

@@ -53,7 +53,13 @@ describe('LinkChecker (a real HTTP server, real ffprobe)', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const [pic, voice, missing, page, refused] = await checker().check([`${origin}/pic.png`, `${origin}/voice.wav`, `${origin}/nope.mp4`, `${origin}/page.png`, `http://127.0.0.1:${closedPort}/x.png`]);
+    const [pic, voice, missing, page, refused] = await checker().check([
+      `${origin}/pic.png`,
+      `${origin}/voice.wav`,
+      `${origin}/nope.mp4`,
+      `${origin}/page.png`,
+      `http://127.0.0.1:${closedPort}/x.png`,
+    ]);
     expect(pic).toMatchObject({ ok: true, kind: 'image' });
     expect(voice).toMatchObject({ ok: true, kind: 'audio' });
     expect(voice.durationMs).toBeGreaterThan(1400);
@@ -87,6 +93,8 @@ describe('LinkChecker (a real HTTP server, real ffprobe)', () => {
     const cache = new MediaCache({ dir: join(dir, 'cache-local'), maxBytes: 10_000_000 });
     cache.restrictLocalFiles(() => null, 'not granted');
     const links = new LinkChecker({ cache, prober: new MediaProber(async () => FFPROBE, new ProcessRunner()) });
-    expect(await links.check([`file://${join(dir, 'pic.png')}`])).toMatchObject([{ ok: false, reason: 'not granted', kind: null }]);
+    expect(await links.check([`file://${join(dir, 'pic.png')}`])).toMatchObject([
+      { ok: false, reason: 'not granted', kind: null },
+    ]);
   });
 });

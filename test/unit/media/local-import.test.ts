@@ -20,7 +20,11 @@ describe('a dropped file is taken in as what it is', () => {
   const prober = new MediaProber(async () => FFPROBE, runner);
   const grants = new LocalGrants();
   const take = (name: string, from: string, ffmpeg = FFMPEG) =>
-    importLocalFile({ dir: join(dir, 'imports'), grants, prober, upright: { runner, ffmpeg: async () => ffmpeg } }, name, createReadStream(from));
+    importLocalFile(
+      { dir: join(dir, 'imports'), grants, prober, upright: { runner, ffmpeg: async () => ffmpeg } },
+      name,
+      createReadStream(from),
+    );
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'import-'));
@@ -29,16 +33,36 @@ describe('a dropped file is taken in as what it is', () => {
 
   it('a JPEG is a picture, a WAV a sound and an MP4 a video, even under a wrong extension', async () => {
     const jpeg = makeImage(join(dir, 'photo.jpg'), { colour: 'red', width: 64, height: 48 });
-    expect((await take('photo.jpg', jpeg)).info).toMatchObject({ kind: 'image', format: 'jpeg', width: 64, height: 48 });
+    expect((await take('photo.jpg', jpeg)).info).toMatchObject({
+      kind: 'image',
+      format: 'jpeg',
+      width: 64,
+      height: 48,
+    });
     expect((await take('holiday.mp4', jpeg)).info.kind).toBe('image');
     expect((await take('voice.png', makeTone(join(dir, 'voice.wav'), { seconds: 0.3 }))).info.kind).toBe('audio');
-    expect((await take('clip.jpg', makeVideo(join(dir, 'clip.mp4'), { colour: 'blue', width: 64, height: 48, seconds: 0.4 }))).info.kind).toBe('video');
+    expect(
+      (
+        await take(
+          'clip.jpg',
+          makeVideo(join(dir, 'clip.mp4'), { colour: 'blue', width: 64, height: 48, seconds: 0.4 }),
+        )
+      ).info.kind,
+    ).toBe('video');
   });
 
   it('refuses a HEIC photo with a plain reason, and a file that is not media', async () => {
     const heic = join(process.cwd(), 'test/media-corpus/committed/photo.heic');
-    await expect(take('IMG_0001.HEIC', heic)).rejects.toThrow(/^IMG_0001\.HEIC: An? HEIC picture cannot be used for an image element: the service does not take HEIC\. Save it as JPEG or PNG/);
-    await expect(importLocalFile({ dir: join(dir, 'imports'), grants, prober }, 'notes.jpg', Readable.from([Buffer.from('not a picture at all')]))).rejects.toThrow('notes.jpg is not a picture, video or sound file');
+    await expect(take('IMG_0001.HEIC', heic)).rejects.toThrow(
+      /^IMG_0001\.HEIC: An? HEIC picture cannot be used for an image element: the service does not take HEIC\. Save it as JPEG or PNG/,
+    );
+    await expect(
+      importLocalFile(
+        { dir: join(dir, 'imports'), grants, prober },
+        'notes.jpg',
+        Readable.from([Buffer.from('not a picture at all')]),
+      ),
+    ).rejects.toThrow('notes.jpg is not a picture, video or sound file');
   });
 
   it('a file the host can name is granted where it is, unless it is a sideways photo: then an upright copy, the original untouched', async () => {
@@ -51,18 +75,23 @@ describe('a dropped file is taken in as what it is', () => {
     expect(chosen).toMatchObject({ name: 'chosen.jpg', info: { kind: 'image', width: 32, height: 64 } });
     expect(grants.pathOf(chosen.url)).not.toBe(phone);
     expect(readFileSync(phone).equals(before)).toBe(true);
-    await expect(importPath(deps, join(process.cwd(), 'test/media-corpus/committed/photo.heic'))).rejects.toThrow(/^photo\.heic: An? HEIC picture cannot be used/);
+    await expect(importPath(deps, join(process.cwd(), 'test/media-corpus/committed/photo.heic'))).rejects.toThrow(
+      /^photo\.heic: An? HEIC picture cannot be used/,
+    );
   });
 
-  it.each(ffmpegGenerations())('a photo stored sideways is taken in upright, measured as it stands ($name)', async ({ bin }) => {
-    const chosen = await take('phone.jpg', sidewaysPhoto(dir, FFMPEG, `phone-${bin.length}.jpg`), bin);
-    expect(chosen.info).toMatchObject({ kind: 'image', width: 32, height: 64 });
-    const path = grants.pathOf(chosen.url)!;
-    // No tag is left to turn it a second time, and its pixels stand upright for any reader.
-    expect(jpegOrientation(readFileSync(path))).toBe(1);
-    const corners = { topLeft: [8, 16], topRight: [24, 16], bottomLeft: [8, 48], bottomRight: [24, 48] } as const;
-    for (const [corner, [x, y]] of Object.entries(corners)) {
-      expect(close(pixelAt(path, 0, x, y), UPRIGHT_QUADRANTS[corner as keyof typeof corners]), corner).toBe(true);
-    }
-  });
+  it.each(ffmpegGenerations())(
+    'a photo stored sideways is taken in upright, measured as it stands ($name)',
+    async ({ bin }) => {
+      const chosen = await take('phone.jpg', sidewaysPhoto(dir, FFMPEG, `phone-${bin.length}.jpg`), bin);
+      expect(chosen.info).toMatchObject({ kind: 'image', width: 32, height: 64 });
+      const path = grants.pathOf(chosen.url)!;
+      // No tag is left to turn it a second time, and its pixels stand upright for any reader.
+      expect(jpegOrientation(readFileSync(path))).toBe(1);
+      const corners = { topLeft: [8, 16], topRight: [24, 16], bottomLeft: [8, 48], bottomRight: [24, 48] } as const;
+      for (const [corner, [x, y]] of Object.entries(corners)) {
+        expect(close(pixelAt(path, 0, x, y), UPRIGHT_QUADRANTS[corner as keyof typeof corners]), corner).toBe(true);
+      }
+    },
+  );
 });

@@ -10,7 +10,10 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function fakeFetch(bodies: Record<string, { bytes: number; declared?: number; status?: number }>, calls: string[]): typeof fetch {
+function fakeFetch(
+  bodies: Record<string, { bytes: number; declared?: number; status?: number }>,
+  calls: string[],
+): typeof fetch {
   return (async (input: string | URL | Request) => {
     const url = String(input);
     calls.push(url);
@@ -24,7 +27,11 @@ function fakeFetch(bodies: Record<string, { bytes: number; declared?: number; st
 describe('MediaCache', () => {
   it('downloads once, even when asked twice at the same time', async () => {
     const calls: string[] = [];
-    const cache = new MediaCache({ dir, maxBytes: 10_000, fetch: fakeFetch({ 'https://a/x.mp4': { bytes: 100 } }, calls) });
+    const cache = new MediaCache({
+      dir,
+      maxBytes: 10_000,
+      fetch: fakeFetch({ 'https://a/x.mp4': { bytes: 100 } }, calls),
+    });
     const [one, two] = await Promise.all([cache.localPath('https://a/x.mp4'), cache.localPath('https://a/x.mp4')]);
     expect(one).toBe(two);
     expect(one).toBe(join(dir, cacheName('https://a/x.mp4')));
@@ -35,7 +42,11 @@ describe('MediaCache', () => {
 
   it('evicts the least recently used files beyond the cap', async () => {
     const calls: string[] = [];
-    const bodies = { 'https://a/1.mp4': { bytes: 400 }, 'https://a/2.mp4': { bytes: 400 }, 'https://a/3.mp4': { bytes: 400 } };
+    const bodies = {
+      'https://a/1.mp4': { bytes: 400 },
+      'https://a/2.mp4': { bytes: 400 },
+      'https://a/3.mp4': { bytes: 400 },
+    };
     const cache = new MediaCache({ dir, maxBytes: 1000, fetch: fakeFetch(bodies, calls) });
     const first = await cache.localPath('https://a/1.mp4');
     const second = await cache.localPath('https://a/2.mp4');
@@ -47,18 +58,31 @@ describe('MediaCache', () => {
 
   it('refuses a file larger than allowed and leaves no part file', async () => {
     const calls: string[] = [];
-    const cache = new MediaCache({ dir, maxBytes: 1000, maxFileBytes: 50, fetch: fakeFetch({ 'https://a/big.mp4': { bytes: 100, declared: 0 } }, calls) });
+    const cache = new MediaCache({
+      dir,
+      maxBytes: 1000,
+      maxFileBytes: 50,
+      fetch: fakeFetch({ 'https://a/big.mp4': { bytes: 100, declared: 0 } }, calls),
+    });
     await expect(cache.localPath('https://a/big.mp4')).rejects.toThrow(/larger than the 0 MB the media cache takes/);
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('reports HTTP errors and early ends without the query string', async () => {
     const calls: string[] = [];
-    const cache = new MediaCache({ dir, maxBytes: 1000, fetch: fakeFetch({ 'https://a/short.mp4?sig=s3cret': { bytes: 10, declared: 20 } }, calls) });
+    const cache = new MediaCache({
+      dir,
+      maxBytes: 1000,
+      fetch: fakeFetch({ 'https://a/short.mp4?sig=s3cret': { bytes: 10, declared: 20 } }, calls),
+    });
     const error = await cache.localPath('https://a/short.mp4?sig=s3cret').catch((e: Error) => e);
     expect(String(error)).not.toContain('s3cret');
-    expect((error as Error).message).toMatch(/download of https:\/\/a\/short\.mp4 stopped early|cannot download https:\/\/a\/short\.mp4/);
-    await expect(cache.localPath('https://a/none.mp4')).rejects.toThrow('cannot download https://a/none.mp4 (HTTP 404)');
+    expect((error as Error).message).toMatch(
+      /download of https:\/\/a\/short\.mp4 stopped early|cannot download https:\/\/a\/short\.mp4/,
+    );
+    await expect(cache.localPath('https://a/none.mp4')).rejects.toThrow(
+      'cannot download https://a/none.mp4 (HTTP 404)',
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -76,7 +100,12 @@ describe('MediaCache', () => {
       expect(readFileSync(await whole).length).toBe(100);
       // Silent for 600 ms after its third chunk.
       const pausing = slowSource(3);
-      const stalled = new MediaCache({ dir: join(dir, 'stalled'), maxBytes: 10_000, timeoutMs: 250, fetch: pausing.fetch });
+      const stalled = new MediaCache({
+        dir: join(dir, 'stalled'),
+        maxBytes: 10_000,
+        timeoutMs: 250,
+        fetch: pausing.fetch,
+      });
       const cut = stalled.localPath('https://a/stalls.mp4');
       cut.catch(() => undefined);
       await drive(cut, pausing);
@@ -138,7 +167,10 @@ function slowSource(pauseAfter: number | null): { fetch: typeof fetch; asked(): 
 /** Moves the fake clock 60 ms at a time, each time the download waits on the source, until it ends. */
 async function drive(download: Promise<unknown>, source: { asked(): Promise<void> }): Promise<void> {
   let over = false;
-  const ended = download.then(() => (over = true), () => (over = true));
+  const ended = download.then(
+    () => (over = true),
+    () => (over = true),
+  );
   while (!over) {
     await Promise.race([source.asked(), ended]);
     if (!over) await vi.advanceTimersByTimeAsync(60);

@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addElement, createProject, defaultMusicTrack, setProjectMusic, setSceneVoice, type Project } from '@common/composition';
+import {
+  addElement,
+  createProject,
+  defaultMusicTrack,
+  setProjectMusic,
+  setSceneVoice,
+  type Project,
+} from '@common/composition';
 import { musicCalls, type PreviewDone } from '@common/bridge';
 import { createMemoryHostBase, type EmittedEvent } from '../../../electron/services/host/memory-host';
 import { createMediaDomain } from '../../../electron/services/media/media-domain';
@@ -26,11 +33,21 @@ describe('media domain (preview.*, media.*)', () => {
     const voice = makeTone(join(dir, 'voice.wav'), { seconds: 0.6 });
     const base = createMemoryHostBase({ dataDir: join(dir, 'data'), platform: { chooseOpenPath: async () => image } });
     emitted = base.emitted;
-    const toolkit = createMediaToolkit({ dataDir: base.dataDir, resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
+    const toolkit = createMediaToolkit({
+      dataDir: base.dataDir,
+      resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null },
+    });
     grants = new LocalGrants();
     module = createMediaDomain(base, { toolkit, grants });
     project = createProject({ id: 'demo', kind: 'avatar-video', output: '16:9-720p' });
-    project = addElement(project, 'scene-1', { type: 'image', url: grants.grant(image), x: 0, y: 0, width: 640, height: 360 });
+    project = addElement(project, 'scene-1', {
+      type: 'image',
+      url: grants.grant(image),
+      x: 0,
+      y: 0,
+      width: 640,
+      height: 360,
+    });
     project = setSceneVoice(project, 'scene-1', { kind: 'url', url: grants.grant(voice) });
     project = { ...project, scenes: [{ ...project.scenes[0], durationMs: 800 }] };
   });
@@ -41,7 +58,9 @@ describe('media domain (preview.*, media.*)', () => {
   });
 
   const waitFor = (event: string, renderId: string): Promise<EmittedEvent> =>
-    whenDefined(`${event} for ${renderId}`, () => emitted.find((e) => e.event === event && (e.payload as { renderId: string }).renderId === renderId));
+    whenDefined(`${event} for ${renderId}`, () =>
+      emitted.find((e) => e.event === event && (e.payload as { renderId: string }).renderId === renderId),
+    );
 
   it('renders, reports progress and done, and reads the file back in chunks', async () => {
     const { renderId } = await module.handlers['preview.render'](project, { quality: 'preview' });
@@ -65,27 +84,54 @@ describe('media domain (preview.*, media.*)', () => {
 
   it('reports a failure naming the element', async () => {
     const gone = grants.grant(join(dir, 'granted-then-deleted.png'));
-    const broken = addElement(project, 'scene-1', { id: 'missing', type: 'image', url: gone, x: 0, y: 0, width: 128, height: 72 });
+    const broken = addElement(project, 'scene-1', {
+      id: 'missing',
+      type: 'image',
+      url: gone,
+      x: 0,
+      y: 0,
+      width: 128,
+      height: 72,
+    });
     const { renderId } = await module.handlers['preview.render'](broken, { quality: 'preview' });
     const failed = (await waitFor('preview.failed', renderId)).payload;
-    expect(failed).toEqual({ renderId, message: `Scene 1 (scene-1), element missing: the file ${join(dir, 'granted-then-deleted.png')} does not exist`, cancelled: false });
+    expect(failed).toEqual({
+      renderId,
+      message: `Scene 1 (scene-1), element missing: the file ${join(dir, 'granted-then-deleted.png')} does not exist`,
+      cancelled: false,
+    });
   });
 
   // Finding 1 of the security audit: the page named any path in a project and got the picture back,
   // or told "does not exist" from "not a media file".
-  const hostile = (url: string) => addElement(project, 'scene-1', { id: 'probe', type: 'image', url, x: 0, y: 0, width: 128, height: 72 });
-  const ungranted = () => [`file://${join(dir, 'canary.png')}`, join(dir, 'canary.png'), '/etc/shadow', 'file:///etc/passwd', '/no/such/file.png', '/proc/self/environ', 'ftp://example.com/a.png'];
+  const hostile = (url: string) =>
+    addElement(project, 'scene-1', { id: 'probe', type: 'image', url, x: 0, y: 0, width: 128, height: 72 });
+  const ungranted = () => [
+    `file://${join(dir, 'canary.png')}`,
+    join(dir, 'canary.png'),
+    '/etc/shadow',
+    'file:///etc/passwd',
+    '/no/such/file.png',
+    '/proc/self/environ',
+    'ftp://example.com/a.png',
+  ];
 
   it('preview.poster reads no local file the user did not grant, and says the same for every one', async () => {
     for (const url of ungranted()) {
-      await expect(module.handlers['preview.poster'](hostile(url), { atMs: 0 }), url).rejects.toThrow(`Scene 1 (scene-1), element probe: ${NOT_GRANTED}`);
+      await expect(module.handlers['preview.poster'](hostile(url), { atMs: 0 }), url).rejects.toThrow(
+        `Scene 1 (scene-1), element probe: ${NOT_GRANTED}`,
+      );
     }
   });
 
   it('preview.render refuses ungranted local files with one message', async () => {
     for (const url of ungranted()) {
       const { renderId } = await module.handlers['preview.render'](hostile(url), { quality: 'preview' });
-      expect((await waitFor('preview.failed', renderId)).payload, url).toEqual({ renderId, message: `Scene 1 (scene-1), element probe: ${NOT_GRANTED}`, cancelled: false });
+      expect((await waitFor('preview.failed', renderId)).payload, url).toEqual({
+        renderId,
+        message: `Scene 1 (scene-1), element probe: ${NOT_GRANTED}`,
+        cancelled: false,
+      });
     }
   });
 
@@ -98,15 +144,21 @@ describe('media domain (preview.*, media.*)', () => {
   });
 
   it('quitting cancels every render and kills every ffmpeg it started', async () => {
-    const toolkit = createMediaToolkit({ dataDir: join(dir, 'quit'), resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
+    const toolkit = createMediaToolkit({
+      dataDir: join(dir, 'quit'),
+      resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null },
+    });
     const base = createMemoryHostBase({ dataDir: join(dir, 'quit') });
     const quitting = createMediaDomain(base, { toolkit, grants });
     const long = { ...project, id: 'q', scenes: [{ ...project.scenes[0], durationMs: 600_000 }] };
     const { renderId } = await quitting.handlers['preview.render'](long, { quality: 'draft' });
-    await until('the long render\'s ffmpeg to run', () => toolkit.runner.running > 0);
+    await until("the long render's ffmpeg to run", () => toolkit.runner.running > 0);
     await quitting.dispose?.();
     expect(toolkit.runner.running).toBe(0);
-    expect(base.emitted.find((e) => e.event === 'preview.failed')?.payload).toMatchObject({ renderId, cancelled: true });
+    expect(base.emitted.find((e) => e.event === 'preview.failed')?.payload).toMatchObject({
+      renderId,
+      cancelled: true,
+    });
   });
 
   it('makes a poster as a data URL', async () => {
@@ -134,7 +186,10 @@ describe('media domain (preview.*, media.*)', () => {
   it('trims a voice to a scene: a granted MP3 of that length, fading out; ungranted sounds refused', async () => {
     const long = makeTone(join(dir, 'long voice.wav'), { seconds: 3 });
     await expect(module.handlers['media.trimAudio'](long, { durationMs: 1200 })).rejects.toThrow(NOT_GRANTED);
-    const trimmed = await module.handlers['media.trimAudio'](grants.grant(long), { durationMs: 1200, name: 'long voice.wav' });
+    const trimmed = await module.handlers['media.trimAudio'](grants.grant(long), {
+      durationMs: 1200,
+      name: 'long voice.wav',
+    });
     expect(trimmed.name).toBe('long voice-1.2s.mp3');
     expect(trimmed.info.kind).toBe('audio');
     // MP3 frames round the length up by at most a frame (26 ms) plus the encoder's padding.
@@ -148,13 +203,19 @@ describe('media domain (preview.*, media.*)', () => {
 
   it("mixes a scene's music under its voice and reads the mix back for the canvas's Play; nothing else is read that way", async () => {
     const music = makeTone(join(dir, 'bed.wav'), { seconds: 1 });
-    const mix = await module.handlers['music.mix']({ project: setProjectMusic(project, defaultMusicTrack(grants.grant(music), 'bed.wav')), sceneId: 'scene-1' });
+    const mix = await module.handlers['music.mix']({
+      project: setProjectMusic(project, defaultMusicTrack(grants.grant(music), 'bed.wav')),
+      sceneId: 'scene-1',
+    });
     expect(mix.fileId).toMatch(/^mix-[0-9a-f]+\.mp3$/);
     const chunk = await module.handlers['music.read'](mix.fileId, 0, 1 << 20);
     expect(chunk.done).toBe(true);
-    expect(Buffer.from(chunk.base64, 'base64').equals(readFileSync(join(dir, 'data/media/music', mix.fileId)))).toBe(true);
+    expect(Buffer.from(chunk.base64, 'base64').equals(readFileSync(join(dir, 'data/media/music', mix.fileId)))).toBe(
+      true,
+    );
     await expect(module.handlers['music.read']('mix-00000000.mp3', 0, 10)).rejects.toThrow(/no longer kept/);
     // The page names a mix only: another file of the media folder is refused at the bridge.
-    for (const id of ['../previews/a.mp4', 'mix-abc/../../x.mp3', 'voice.mp3']) expect(musicCalls['music.read'].args.safeParse([id, 0, 10]).success, id).toBe(false);
+    for (const id of ['../previews/a.mp4', 'mix-abc/../../x.mp3', 'voice.mp3'])
+      expect(musicCalls['music.read'].args.safeParse([id, 0, 10]).success, id).toBe(false);
   });
 });

@@ -26,8 +26,18 @@ import { mediaToolGenerations } from '../../media-tools-env';
 
 /** Short names of the paths, for the table. */
 const FIELDS = {
-  img: 'element-image', vid: 'element-video', ava: 'avatar-media', voice: 'voice-audio', swapI: 'swap-image', swapV: 'swap-video',
-  lipV: 'lipsync-video', lipA: 'lipsync-audio', face: 'face-detect', upl: 'avatar-upload', clone: 'clone-sample', live: 'live-face',
+  img: 'element-image',
+  vid: 'element-video',
+  ava: 'avatar-media',
+  voice: 'voice-audio',
+  swapI: 'swap-image',
+  swapV: 'swap-video',
+  lipV: 'lipsync-video',
+  lipA: 'lipsync-audio',
+  face: 'face-detect',
+  upl: 'avatar-upload',
+  clone: 'clone-sample',
+  live: 'live-face',
 } as const satisfies Record<string, MediaField>;
 type Column = keyof typeof FIELDS | 'still';
 
@@ -112,7 +122,12 @@ describe.each(mediaToolGenerations())('media matrix with $label', ({ ffmpeg, ffp
     scratch = mkdtempSync(join(tmpdir(), 'matrix-'));
     const runner = new ProcessRunner();
     prober = new MediaProber(async () => ffprobe, runner);
-    tools = new MediaTools({ runner, ffmpeg: async () => ffmpeg, dir: join(scratch, 'scratch'), probe: (path) => prober.probe(path) });
+    tools = new MediaTools({
+      runner,
+      ffmpeg: async () => ffmpeg,
+      dir: join(scratch, 'scratch'),
+      probe: (path) => prober.probe(path),
+    });
     for (const file of CORPUS_FILES) infos.set(file, await prober.probe(join(corpus, file)).catch(() => null));
   }, 120_000);
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -141,9 +156,15 @@ describe.each(mediaToolGenerations())('media matrix with $label', ({ ffmpeg, ffp
     const [report] = await checker.check([url]);
     const taken = accepts(file);
     // two-scenes: backdrop.jpg is an image element, clip.mp4 a video element, voice-1.mp3 scene 1's voice.
-    for (const [stand, column] of [['https://cdn.example/backdrop.jpg', 'img'], ['https://cdn.example/clip.mp4', 'vid'], ['https://cdn.example/voice-1.mp3', 'voice']] as const) {
+    for (const [stand, column] of [
+      ['https://cdn.example/backdrop.jpg', 'img'],
+      ['https://cdn.example/clip.mp4', 'vid'],
+      ['https://cdn.example/voice-1.mp3', 'voice'],
+    ] as const) {
       const project = JSON.parse(JSON.stringify(loadProject('two-scenes.project.json')).replaceAll(stand, url));
-      const problems = linkProblems(project, new Map<string, LinkReport>([[url, report]])).filter((p) => p.level === 'error');
+      const problems = linkProblems(project, new Map<string, LinkReport>([[url, report]])).filter(
+        (p) => p.level === 'error',
+      );
       if (taken.has(column)) expect(problems, `${file} as ${column}`).toEqual([]);
       else {
         expect(problems, `${file} as ${column}`).toHaveLength(1);
@@ -154,7 +175,10 @@ describe.each(mediaToolGenerations())('media matrix with $label', ({ ffmpeg, ffp
 
   it.each(CORPUS_FILES)('a local import of %s gets the kind from its content, or a plain refusal', async (file) => {
     const deps = { dir: join(scratch, 'imports'), grants: new LocalGrants(), prober };
-    const imported = await importLocalFile(deps, file, createReadStream(at(file))).then((m) => m.info, (error: Error) => error);
+    const imported = await importLocalFile(deps, file, createReadStream(at(file))).then(
+      (m) => m.info,
+      (error: Error) => error,
+    );
     const [what] = TABLE[file];
     if (what === 'unreadable' || what.endsWith('heic') || what.endsWith('avif')) {
       expect(imported).toBeInstanceOf(Error);
@@ -166,7 +190,10 @@ describe.each(mediaToolGenerations())('media matrix with $label', ({ ffmpeg, ffp
   });
 
   it.each(CORPUS_FILES)('a still of %s is taken (pictures without seeking) or refused', async (file) => {
-    const shot = await tools.frame(at(file), 0, 48).then((bytes) => bytes, (error: Error) => error);
+    const shot = await tools.frame(at(file), 0, 48).then(
+      (bytes) => bytes,
+      (error: Error) => error,
+    );
     if (accepts(file).has('still')) {
       expect(shot, file).toBeInstanceOf(Buffer);
       // A picture that may be transparent keeps its alpha as a PNG (89 50 4e 47); the rest are JPEGs.
@@ -179,7 +206,8 @@ describe.each(mediaToolGenerations())('media matrix with $label', ({ ffmpeg, ffp
     const media = info(file) ?? unreadable;
     const good = { video: info('h264.mp4')!, image: info('jpeg-baseline.jpg')! };
     const taken = accepts(file);
-    const errors = (checks: { level: string; code: string; message: string }[], codes: string[]) => checks.filter((c) => c.level === 'error' && codes.includes(c.code));
+    const errors = (checks: { level: string; code: string; message: string }[], codes: string[]) =>
+      checks.filter((c) => c.level === 'error' && codes.includes(c.code));
     const cases: [Column, { message: string }[]][] = [
       ['lipV', errors(lipSyncChecks(media), ['not-video'])],
       ['lipA', errors(lipSyncChecks(good.video, media), ['audio-silent'])],
@@ -194,14 +222,22 @@ describe.each(mediaToolGenerations())('media matrix with $label', ({ ffmpeg, ffp
 
   it.each(CORPUS_FILES)('face detection sends %s inline only when it is a picture the service reads', async (file) => {
     const sent: unknown[] = [];
-    const client = { call: async (_op: string, body: unknown) => (sent.push(body), { error_code: 0, error_msg: 'SUCCESS', faces_obj: {} }) };
+    const client = {
+      call: async (_op: string, body: unknown) => (
+        sent.push(body),
+        { error_code: 0, error_msg: 'SUCCESS', faces_obj: {} }
+      ),
+    };
     const reference = pathToFileURL(at(file)).href;
     const faces = new FacesService({
       activeClient: async () => ({ connectionId: 'c', client: client as never }),
       localPath: (ref) => (ref === reference ? at(file) : null),
       probe: () => prober.probe(at(file)),
     });
-    const outcome = await faces.detect({ source: reference }).then(() => null, (error: Error) => error.message);
+    const outcome = await faces.detect({ source: reference }).then(
+      () => null,
+      (error: Error) => error.message,
+    );
     // `img` takes the pictures face detection lists (JPEG, PNG, BMP, WebP); a GIF or a video goes by link.
     const probed = readableMedia(info(file));
     const inline = accepts(file).has('face') && probed?.kind === 'image' && probed.format !== 'gif';
@@ -223,7 +259,18 @@ describe.each(mediaToolGenerations())('media matrix with $label', ({ ffmpeg, ffp
       uploadsChanged: () => undefined,
       probe: () => prober.probe(at(file)),
     });
-    const outcome = await avatars.upload({ source: pathToFileURL(at(file)).href, avatarId: 'A1', name: 'A', type: 1, confirmation: { by: 'script' } }).then(() => null, (error: Error) => error.message);
+    const outcome = await avatars
+      .upload({
+        source: pathToFileURL(at(file)).href,
+        avatarId: 'A1',
+        name: 'A',
+        type: 1,
+        confirmation: { by: 'script' },
+      })
+      .then(
+        () => null,
+        (error: Error) => error.message,
+      );
     if (accepts(file).has('upl')) expect(outcome).toBeNull();
     else {
       expectPlain(outcome, file, 'avatar upload');
@@ -233,11 +280,24 @@ describe.each(mediaToolGenerations())('media matrix with $label', ({ ffmpeg, ffp
 
   it.each(CORPUS_FILES)('the sandbox upload takes %s only as readable media', (file) => {
     const probed = info(file);
-    expect(Boolean(probed && isRealMedia(probed))).toBe(TABLE[file][0] !== 'unreadable' && !/heic/.test(TABLE[file][0]));
+    expect(Boolean(probed && isRealMedia(probed))).toBe(
+      TABLE[file][0] !== 'unreadable' && !/heic/.test(TABLE[file][0]),
+    );
   });
 });
 
 const unreadable: MediaInfo = {
-  kind: 'image', durationMs: null, width: 0, height: 0, fps: null, videoCodec: null, audioCodec: null, hasVideo: false, hasAudio: false,
-  sizeBytes: 0, formatName: 'unknown', format: 'unknown', rotation: 0,
+  kind: 'image',
+  durationMs: null,
+  width: 0,
+  height: 0,
+  fps: null,
+  videoCodec: null,
+  audioCodec: null,
+  hasVideo: false,
+  hasAudio: false,
+  sizeBytes: 0,
+  formatName: 'unknown',
+  format: 'unknown',
+  rotation: 0,
 };

@@ -15,7 +15,12 @@ describe('MediaTools with real ffmpeg', () => {
     dir = mkdtempSync(join(tmpdir(), 'tools-'));
     const runner = new ProcessRunner();
     const prober = new MediaProber(async () => FFPROBE, runner);
-    tools = new MediaTools({ runner, ffmpeg: async () => FFMPEG, dir: join(dir, 'scratch'), probe: (path) => prober.probe(path) });
+    tools = new MediaTools({
+      runner,
+      ffmpeg: async () => FFMPEG,
+      dir: join(dir, 'scratch'),
+      probe: (path) => prober.probe(path),
+    });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -65,7 +70,13 @@ describe('MediaTools with real ffmpeg', () => {
       },
     });
     const prober = new MediaProber(async () => FFPROBE, runner);
-    const limited = new MediaTools({ runner: counted, ffmpeg: async () => FFMPEG, dir: join(dir, 'scratch-limited'), probe: (path) => prober.probe(path), concurrency: 2 });
+    const limited = new MediaTools({
+      runner: counted,
+      ffmpeg: async () => FFMPEG,
+      dir: join(dir, 'scratch-limited'),
+      probe: (path) => prober.probe(path),
+      concurrency: 2,
+    });
     const tones = [1, 2, 3, 4, 5].map((n) => makeTone(join(dir, `voice-${n}.wav`), { seconds: 1 }));
 
     const first = await Promise.all(tones.map((tone) => limited.waveform(tone, 50)));

@@ -57,7 +57,12 @@ describe('PreviewJobs', () => {
     await until('the second render to start', () => pending.length === 2);
     pending[1].release();
     await until('r2 to be done', () => events.includes('done r2 proj_1.preview.r22.mp4'));
-    expect(events).toEqual(['progress r1 0.5', 'done r1 proj_1.preview.r11.mp4', 'progress r2 0.5', 'done r2 proj_1.preview.r22.mp4']);
+    expect(events).toEqual([
+      'progress r1 0.5',
+      'done r1 proj_1.preview.r11.mp4',
+      'progress r2 0.5',
+      'done r2 proj_1.preview.r22.mp4',
+    ]);
     await until('only the newer preview file to be left', () => readdirSync(dir).join() === 'proj_1.preview.r22.mp4');
   });
 

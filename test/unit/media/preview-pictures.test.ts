@@ -39,17 +39,40 @@ describe('a sideways photo link in a preview', () => {
   });
 
   it.each(ffmpegGenerations())('stands upright when rendered by the $name', async ({ name, bin }) => {
-    const toolkit = createMediaToolkit({ dataDir: join(dir, `data-${name.replace(/\W/g, '')}`), settings: () => ({ ffmpegPath: bin }) });
+    const toolkit = createMediaToolkit({
+      dataDir: join(dir, `data-${name.replace(/\W/g, '')}`),
+      settings: () => ({ ffmpegPath: bin }),
+    });
     try {
-      let project: Project = createProject({ id: 'p', kind: 'avatar-video', output: { width: 320, height: 320 }, background: '#000000' });
-      project = addElement(project, 'scene-1', { id: 'photo', type: 'image', url: `${base}/phone.jpg`, x: 80, y: 40, width: 120, height: 240 });
+      let project: Project = createProject({
+        id: 'p',
+        kind: 'avatar-video',
+        output: { width: 320, height: 320 },
+        background: '#000000',
+      });
+      project = addElement(project, 'scene-1', {
+        id: 'photo',
+        type: 'image',
+        url: `${base}/phone.jpg`,
+        x: 80,
+        y: 40,
+        width: 120,
+        height: 240,
+      });
       project = { ...project, scenes: [{ ...project.scenes[0], durationMs: 600 }] };
       const out = join(dir, `${name.replace(/\W/g, '')}.mp4`);
       await toolkit.renderer.render(project, { quality: 'preview', outputPath: out });
-      const corners = { topLeft: [110, 100], topRight: [170, 100], bottomLeft: [110, 220], bottomRight: [170, 220] } as const;
+      const corners = {
+        topLeft: [110, 100],
+        topRight: [170, 100],
+        bottomLeft: [110, 220],
+        bottomRight: [170, 220],
+      } as const;
       for (const [corner, [x, y]] of Object.entries(corners)) {
         const seen = pixelAt(out, 0.2, x, y);
-        expect(close(seen, UPRIGHT_QUADRANTS[corner as keyof typeof corners]), `${corner}: ${seen.join(',')}`).toBe(true);
+        expect(close(seen, UPRIGHT_QUADRANTS[corner as keyof typeof corners]), `${corner}: ${seen.join(',')}`).toBe(
+          true,
+        );
       }
     } finally {
       await toolkit.dispose();

@@ -1,5 +1,14 @@
 import { createServer, type Server } from 'node:http';
-import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -52,8 +61,24 @@ describe('PreviewRenderer with real ffmpeg', () => {
 
   function project(): Project {
     let p = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p', background: '#00ff00' });
-    p = addElement(p, 'scene-1', { id: 'clip', type: 'video', url: `${base}/big.mp4`, x: 0, y: 0, width: 640, height: 360 });
-    p = addElement(p, 'scene-1', { id: 'logo', type: 'image', url: `${base}/logo.png?sig=secret`, x: 1000, y: 500, width: 128, height: 72 });
+    p = addElement(p, 'scene-1', {
+      id: 'clip',
+      type: 'video',
+      url: `${base}/big.mp4`,
+      x: 0,
+      y: 0,
+      width: 640,
+      height: 360,
+    });
+    p = addElement(p, 'scene-1', {
+      id: 'logo',
+      type: 'image',
+      url: `${base}/logo.png?sig=secret`,
+      x: 1000,
+      y: 500,
+      width: 128,
+      height: 72,
+    });
     p = setSceneVoice(p, 'scene-1', { kind: 'url', url: `${base}/voice.wav` });
     p = { ...p, scenes: [{ ...p.scenes[0], durationMs: 1200 }] };
     return addScene(p, { id: 'second', durationMs: 400 });
@@ -62,7 +87,11 @@ describe('PreviewRenderer with real ffmpeg', () => {
   it('renders a low-resolution preview, downloading and proxying each input once', async () => {
     const reports: number[] = [];
     const out = join(dir, 'a.mp4');
-    const result = await toolkit.renderer.render(project(), { quality: 'preview', outputPath: out, onProgress: (p) => reports.push(p.fraction) });
+    const result = await toolkit.renderer.render(project(), {
+      quality: 'preview',
+      outputPath: out,
+      onProgress: (p) => reports.push(p.fraction),
+    });
     expect(result).toMatchObject({ path: out, width: 640, height: 360, durationMs: 1600 });
     expect(result.notes).toEqual([]);
     expect(reports.at(-1)).toBe(1);
@@ -105,26 +134,67 @@ describe('PreviewRenderer with real ffmpeg', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
     let p = project();
-    p = addElement(p, 'second', { id: 'gone', type: 'image', url: `http://127.0.0.1:${port}/gone.png`, x: 0, y: 0, width: 256, height: 144 });
+    p = addElement(p, 'second', {
+      id: 'gone',
+      type: 'image',
+      url: `http://127.0.0.1:${port}/gone.png`,
+      x: 0,
+      y: 0,
+      width: 256,
+      height: 144,
+    });
     const out = join(dir, 'bad.mp4');
     await expect(toolkit.renderer.render(p, { quality: 'preview', outputPath: out })).rejects.toThrow(
       `Scene 2 (second), element gone: cannot download http://127.0.0.1:${port}/gone.png: unreachable (ECONNREFUSED)`,
     );
-    const missing = addElement(project(), 'second', { id: 'nf', type: 'image', url: `${base}/missing.png`, x: 0, y: 0, width: 256, height: 144 });
-    await expect(toolkit.renderer.render(missing, { quality: 'preview', outputPath: out })).rejects.toThrow(/Scene 2 \(second\), element nf: cannot download .*missing\.png \(HTTP 404\)/);
+    const missing = addElement(project(), 'second', {
+      id: 'nf',
+      type: 'image',
+      url: `${base}/missing.png`,
+      x: 0,
+      y: 0,
+      width: 256,
+      height: 144,
+    });
+    await expect(toolkit.renderer.render(missing, { quality: 'preview', outputPath: out })).rejects.toThrow(
+      /Scene 2 \(second\), element nf: cannot download .*missing\.png \(HTTP 404\)/,
+    );
     expect(existsSync(out) || existsSync(`${out}.part`)).toBe(false);
   });
 
   it('names the element whose file is not media, and hides signed query strings', async () => {
-    const p = addElement(project(), 'second', { id: 'fake', type: 'video', url: `${base}/notes.mp4?token=abc`, x: 0, y: 0, width: 256, height: 144 });
-    const error = await toolkit.renderer.render(p, { quality: 'preview', outputPath: join(dir, 'c.mp4') }).catch((e: Error) => e);
-    expect((error as Error).message).toBe(`Scene 2 (second), element fake: ${base}/notes.mp4 is not a media file ffmpeg can read`);
+    const p = addElement(project(), 'second', {
+      id: 'fake',
+      type: 'video',
+      url: `${base}/notes.mp4?token=abc`,
+      x: 0,
+      y: 0,
+      width: 256,
+      height: 144,
+    });
+    const error = await toolkit.renderer
+      .render(p, { quality: 'preview', outputPath: join(dir, 'c.mp4') })
+      .catch((e: Error) => e);
+    expect((error as Error).message).toBe(
+      `Scene 2 (second), element fake: ${base}/notes.mp4 is not a media file ffmpeg can read`,
+    );
   });
 
   it('says where it looked when ffmpeg is missing', async () => {
-    const none = createMediaToolkit({ dataDir: join(dir, 'none'), resolve: { env: { PATH: '/nonexistent' }, loadPackagedFfmpeg: async () => null, loadInstallerBinary: async () => null } });
-    const error = await none.renderer.render(project(), { quality: 'preview', outputPath: join(dir, 'd.mp4') }).catch((e: Error) => e);
-    expect((error as Error).message).toMatch(/^Scene 1 \(scene-1\), element clip: ffprobe was not found\. Looked in: Settings: not set; FFPROBE_BIN: not set; ffmpeg-static: not set; PATH: not set/);
+    const none = createMediaToolkit({
+      dataDir: join(dir, 'none'),
+      resolve: {
+        env: { PATH: '/nonexistent' },
+        loadPackagedFfmpeg: async () => null,
+        loadInstallerBinary: async () => null,
+      },
+    });
+    const error = await none.renderer
+      .render(project(), { quality: 'preview', outputPath: join(dir, 'd.mp4') })
+      .catch((e: Error) => e);
+    expect((error as Error).message).toMatch(
+      /^Scene 1 \(scene-1\), element clip: ffprobe was not found\. Looked in: Settings: not set; FFPROBE_BIN: not set; ffmpeg-static: not set; PATH: not set/,
+    );
   });
 
   it('cancels: kills ffmpeg and removes the partial file', async () => {
@@ -147,7 +217,10 @@ describe('PreviewRenderer with real ffmpeg', () => {
     const again = await toolkit.renderer.render(shade(), { quality: 'preview', outputPath: outs[1] });
     expect(again.reused).toBe(true);
     expect(statSync(outs[1]).size).toBe(statSync(outs[0]).size);
-    const edited = await toolkit.renderer.render({ ...project(), background: '#0000ff' }, { quality: 'preview', outputPath: outs[2] });
+    const edited = await toolkit.renderer.render(
+      { ...project(), background: '#0000ff' },
+      { quality: 'preview', outputPath: outs[2] },
+    );
     expect(edited.reused).toBeUndefined();
     expect(pixelAt(outs[2], 0.5, 630, 10)[2]).toBeGreaterThan(200);
     // The same project over a media file that changed on disk is not the same render.
@@ -166,10 +239,17 @@ describe('PreviewRenderer with real ffmpeg', () => {
       const warmer = new PreviewWarmer(local.renderer);
       expect(warmer.warm(project())).toEqual({ inputs: 3, working: 3 });
       // The clip leaves the project while it is still being prepared.
-      const withoutClip = { ...project(), scenes: project().scenes.map((s) => ({ ...s, elements: s.elements.filter((e) => e.id !== 'clip') })) };
+      const withoutClip = {
+        ...project(),
+        scenes: project().scenes.map((s) => ({ ...s, elements: s.elements.filter((e) => e.id !== 'clip') })),
+      };
       expect(warmer.warm(withoutClip).inputs).toBe(2);
       await warmer.idle();
-      expect(existsSync(join(dir, 'warm-data/media/proxies')) ? readdirSync(join(dir, 'warm-data/media/proxies')).filter((n) => n.endsWith('.mp4')) : []).toEqual([]);
+      expect(
+        existsSync(join(dir, 'warm-data/media/proxies'))
+          ? readdirSync(join(dir, 'warm-data/media/proxies')).filter((n) => n.endsWith('.mp4'))
+          : [],
+      ).toEqual([]);
       warmer.warm(project());
       await warmer.idle();
       expect(readdirSync(join(dir, 'warm-data/media/proxies')).filter((n) => n.endsWith('.mp4'))).toHaveLength(1);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { MediaProbeError, parseFfprobeJson } from '@common/composition/media-info';
 import { characterSwapChecks, lipSyncChecks } from '@common/composition/media-checks';
 
-const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../fixtures/composition/probe', `${name}.json`), 'utf8');
+const fixture = (name: string): string =>
+  readFileSync(join(import.meta.dirname, '../../fixtures/composition/probe', `${name}.json`), 'utf8');
 
 describe('parseFfprobeJson (real ffprobe output)', () => {
   it('reads a video with sound', () => {
@@ -26,13 +27,41 @@ describe('parseFfprobeJson (real ffprobe output)', () => {
   });
 
   it('reads a silent video, an audio file and a still image', () => {
-    expect(parseFfprobeJson(fixture('silent'))).toMatchObject({ kind: 'video', durationMs: 1520, fps: 25, hasAudio: false, audioCodec: null });
-    expect(parseFfprobeJson(fixture('voice'))).toMatchObject({ kind: 'audio', durationMs: 1280, width: null, fps: null, audioCodec: 'mp3', hasVideo: false });
-    expect(parseFfprobeJson(fixture('still'))).toMatchObject({ kind: 'image', durationMs: null, width: 64, height: 48, fps: null, videoCodec: 'png', format: 'png' });
+    expect(parseFfprobeJson(fixture('silent'))).toMatchObject({
+      kind: 'video',
+      durationMs: 1520,
+      fps: 25,
+      hasAudio: false,
+      audioCodec: null,
+    });
+    expect(parseFfprobeJson(fixture('voice'))).toMatchObject({
+      kind: 'audio',
+      durationMs: 1280,
+      width: null,
+      fps: null,
+      audioCodec: 'mp3',
+      hasVideo: false,
+    });
+    expect(parseFfprobeJson(fixture('still'))).toMatchObject({
+      kind: 'image',
+      durationMs: null,
+      width: 64,
+      height: 48,
+      fps: null,
+      videoCodec: 'png',
+      format: 'png',
+    });
   });
 
   it('reads a JPEG that ffprobe opened with image2 and a one-frame "duration" as a picture', () => {
-    expect(parseFfprobeJson(fixture('jpeg-image2'))).toMatchObject({ kind: 'image', format: 'jpeg', durationMs: null, fps: null, width: 1280, height: 720 });
+    expect(parseFfprobeJson(fixture('jpeg-image2'))).toMatchObject({
+      kind: 'image',
+      format: 'jpeg',
+      durationMs: null,
+      fps: null,
+      width: 1280,
+      height: 720,
+    });
   });
 
   it('swaps width and height of a rotated video', () => {

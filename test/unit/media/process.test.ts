@@ -28,7 +28,11 @@ describe('ProcessRunner (real processes)', () => {
         seen = getPriority(pids.at(-1));
         controller.abort();
       };
-      await runner.run(FFMPEG, ['-progress', 'pipe:1', ...endless], { lowPriority, signal: controller.signal, onStdoutLine });
+      await runner.run(FFMPEG, ['-progress', 'pipe:1', ...endless], {
+        lowPriority,
+        signal: controller.signal,
+        onStdoutLine,
+      });
       if (seen === null) throw new Error('ffmpeg ended without reporting progress');
       return seen;
     };
@@ -39,9 +43,13 @@ describe('ProcessRunner (real processes)', () => {
   it('collects stdout lines and the exit code', async () => {
     const runner = new ProcessRunner();
     const lines: string[] = [];
-    const result = await runner.run(FFMPEG, ['-hide_banner', '-f', 'lavfi', '-i', 'sine=d=0.2', '-f', 'null', '-', '-progress', 'pipe:1', '-nostats'], {
-      onStdoutLine: (line) => lines.push(line),
-    });
+    const result = await runner.run(
+      FFMPEG,
+      ['-hide_banner', '-f', 'lavfi', '-i', 'sine=d=0.2', '-f', 'null', '-', '-progress', 'pipe:1', '-nostats'],
+      {
+        onStdoutLine: (line) => lines.push(line),
+      },
+    );
     expect(result.code).toBe(0);
     expect(lines.at(-1)).toBe('progress=end');
     expect(runner.running).toBe(0);
@@ -81,7 +89,17 @@ describe('MediaProber', () => {
     const dir = mkdtempSync(join(tmpdir(), 'probe-'));
     const runner = new ProcessRunner();
     const clip = join(dir, 'clip.mp4');
-    await runner.run(FFMPEG, ['-f', 'lavfi', '-i', 'testsrc=size=96x64:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', clip]);
+    await runner.run(FFMPEG, [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=96x64:rate=10',
+      '-t',
+      '1',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
+    ]);
     const prober = new MediaProber(async () => FFPROBE, runner);
     expect(await prober.probe(clip)).toMatchObject({ kind: 'video', width: 96, height: 64, fps: 10, hasAudio: false });
     const text = join(dir, 'notes.txt');
@@ -93,14 +111,37 @@ describe('MediaProber', () => {
     const dir = mkdtempSync(join(tmpdir(), 'probe-cache-'));
     const runner = new ProcessRunner();
     let runs = 0;
-    const counting = { run: (...args: Parameters<ProcessRunner['run']>) => ((runs += 1), runner.run(...args)) } as ProcessRunner;
+    const counting = {
+      run: (...args: Parameters<ProcessRunner['run']>) => ((runs += 1), runner.run(...args)),
+    } as ProcessRunner;
     const prober = new MediaProber(async () => FFPROBE, counting);
     const clip = join(dir, 'a.mp4');
-    await runner.run(FFMPEG, ['-f', 'lavfi', '-i', 'testsrc=size=96x64:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', clip]);
+    await runner.run(FFMPEG, [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=96x64:rate=10',
+      '-t',
+      '1',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
+    ]);
     await prober.probe(clip);
     await prober.probe(clip);
     expect(runs).toBe(1);
-    await runner.run(FFMPEG, ['-y', '-f', 'lavfi', '-i', 'testsrc=size=48x32:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', clip]);
+    await runner.run(FFMPEG, [
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=48x32:rate=10',
+      '-t',
+      '1',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
+    ]);
     expect(await prober.probe(clip)).toMatchObject({ width: 48 });
     expect(runs).toBe(2);
   });

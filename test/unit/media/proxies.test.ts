@@ -21,7 +21,14 @@ describe('ProxyMaker with real ffmpeg', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('sizes proxies to how large the media is drawn, at most 25 fps, silent, made once', async () => {
-    const source = makeVideo(join(dir, 'src.mp4'), { colour: 'testsrc2', width: 1280, height: 720, seconds: 1, fps: 50, withAudio: true });
+    const source = makeVideo(join(dir, 'src.mp4'), {
+      colour: 'testsrc2',
+      width: 1280,
+      height: 720,
+      seconds: 1,
+      fps: 50,
+      withAudio: true,
+    });
     const info = await prober.probe(source);
     const small = await proxies.proxyFor(source, info, { drawnLongSide: 200 });
     const large = await proxies.proxyFor(source, info, { drawnLongSide: 600 });

@@ -20,7 +20,10 @@ import { EventEmitter } from 'node:events';
 describe('splitting scenes into parts', () => {
   it('keeps scenes in order and makes the longest part as short as it can be', () => {
     expect(splitScenes([18_000, 12_000], 2)).toEqual([[0], [1]]);
-    expect(splitScenes([5, 5, 5, 5], 2)).toEqual([[0, 1], [2, 3]]);
+    expect(splitScenes([5, 5, 5, 5], 2)).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
     expect(splitScenes([10, 1, 1, 1, 1, 1, 1], 2)).toEqual([[0], [1, 2, 3, 4, 5, 6]]);
     expect(splitScenes([3, 3, 3], 4)).toEqual([[0], [1], [2]]);
     expect(splitScenes([3, 3, 3], 1)).toEqual([[0, 1, 2]]);
@@ -29,7 +32,10 @@ describe('splitting scenes into parts', () => {
   it('is not split for one scene or one core', () => {
     const one = planFromProject(createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p' }), () => null);
     expect(buildSegmentedArgs(one, { outputPath: '/out/a.mp4.part', quality: 'preview', groups: 4 })).toBeNull();
-    const two = planFromProject(addScene(createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p' }), { id: 's2' }), () => null);
+    const two = planFromProject(
+      addScene(createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p' }), { id: 's2' }),
+      () => null,
+    );
     expect(buildSegmentedArgs(two, { outputPath: '/out/a.mp4.part', quality: 'preview', groups: 1 })).toBeNull();
   });
 
@@ -37,7 +43,9 @@ describe('splitting scenes into parts', () => {
     let p = addScene(createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p' }), { id: 's2' });
     p = setSceneVoice(p, 'scene-1', { kind: 'url', url: '/media/voice.wav' });
     p = addElement(p, 's2', { type: 'image', url: '/media/logo.png', x: 0, y: 0, width: 100, height: 100 });
-    const plan = planFromProject(p, (request) => (request.url ? { path: request.url, still: request.url.endsWith('.png') } : null));
+    const plan = planFromProject(p, (request) =>
+      request.url ? { path: request.url, still: request.url.endsWith('.png') } : null,
+    );
     const split = buildSegmentedArgs(plan, { outputPath: "/out/it's.mp4.part", quality: 'preview', groups: 2 });
     expect(split?.videos).toHaveLength(2);
     for (const video of split?.videos ?? []) {
@@ -47,7 +55,9 @@ describe('splitting scenes into parts', () => {
     expect(split?.videos[1].args).toContain('/media/logo.png');
     expect(split?.audio.args).toContain('/media/voice.wav');
     expect(split?.audio.args).not.toContain('/media/logo.png');
-    expect(split?.listText).toBe("file '/out/it'\\''s.mp4.part.picture-0.mp4'\nfile '/out/it'\\''s.mp4.part.picture-1.mp4'\n");
+    expect(split?.listText).toBe(
+      "file '/out/it'\\''s.mp4.part.picture-0.mp4'\nfile '/out/it'\\''s.mp4.part.picture-1.mp4'\n",
+    );
     expect(split?.join.args.at(-1)).toBe("/out/it's.mp4.part");
   });
 });
@@ -94,12 +104,26 @@ describe('running a split render', () => {
   });
 
   function renderer(parallelism: number): PreviewRenderer {
-    return new PreviewRenderer({ runner: toolkit.runner, ffmpeg: () => toolkit.binary('ffmpeg'), cache: toolkit.cache, prober: toolkit.prober, proxies: toolkit.proxies, parallelism });
+    return new PreviewRenderer({
+      runner: toolkit.runner,
+      ffmpeg: () => toolkit.binary('ffmpeg'),
+      cache: toolkit.cache,
+      prober: toolkit.prober,
+      proxies: toolkit.proxies,
+      parallelism,
+    });
   }
 
   function threeScenes(lengthMs = 1000): Project {
     let p = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p', background: '#00ff00' });
-    p = addElement(p, 'scene-1', { type: 'video', url: join(dir, 'src/red.mp4'), x: 0, y: 0, width: 1280, height: 720 });
+    p = addElement(p, 'scene-1', {
+      type: 'video',
+      url: join(dir, 'src/red.mp4'),
+      x: 0,
+      y: 0,
+      width: 1280,
+      height: 720,
+    });
     p = setSceneVoice(p, 'scene-1', { kind: 'url', url: join(dir, 'src/voice.wav') });
     p = addScene(p, { id: 'second', durationMs: lengthMs });
     p = addScene(p, { id: 'third', durationMs: lengthMs });
@@ -117,7 +141,23 @@ describe('running a split render', () => {
       // Nothing but the film is left in its folder.
       expect(readdirSync(join(dir, `out-${parallelism}`))).toEqual(['film.mp4']);
     }
-    const frames = (path: string) => spawnSync(FFPROBE, ['-v', 'error', '-count_frames', '-select_streams', 'v', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', path], { encoding: 'utf8' }).stdout.trim();
+    const frames = (path: string) =>
+      spawnSync(
+        FFPROBE,
+        [
+          '-v',
+          'error',
+          '-count_frames',
+          '-select_streams',
+          'v',
+          '-show_entries',
+          'stream=nb_read_frames',
+          '-of',
+          'csv=p=0',
+          path,
+        ],
+        { encoding: 'utf8' },
+      ).stdout.trim();
     const [single, split] = outputs;
     expect(frames(split)).toBe(frames(single));
     expect(frames(split)).toBe('75');
@@ -134,8 +174,14 @@ describe('running a split render', () => {
   it('a failing part stops the others, leaves no file, and says which command failed', async () => {
     const folder = join(dir, 'failing');
     mkdirSync(folder);
-    const plan = planFromProject(threeScenes(), (request) => (request.url ? { path: request.url, still: request.url.endsWith('.png') } : null));
-    const split = buildSegmentedArgs(plan, { outputPath: join(folder, 'film.mp4.part'), quality: 'preview', groups: 2 });
+    const plan = planFromProject(threeScenes(), (request) =>
+      request.url ? { path: request.url, still: request.url.endsWith('.png') } : null,
+    );
+    const split = buildSegmentedArgs(plan, {
+      outputPath: join(folder, 'film.mp4.part'),
+      quality: 'preview',
+      groups: 2,
+    });
     if (!split) throw new Error('expected a split render');
     const runner = fakeRunner('picture-1');
     const error = await runSplitRender(runner, 'ffmpeg', split, 3000).catch((e: unknown) => e);

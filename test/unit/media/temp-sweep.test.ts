@@ -21,10 +21,23 @@ const file = (relative: string, ageHours: number) => {
 
 describe('temporary files', () => {
   it('what an interrupted run left behind is removed when the media services start; fresh and finished files stay', async () => {
-    const stale = [file('cache/abc.mp4.123.part', 3), file('proxies/p.mp4.part', 3), file('previews/r.mp4.part', 3), file('scratch/poster.jpg', 3)];
-    const kept = [file('cache/abc.mp4', 3), file('previews/r.mp4', 3), file('cache/now.mp4.9.part', 0), file('scratch/now.jpg', 0)];
+    const stale = [
+      file('cache/abc.mp4.123.part', 3),
+      file('proxies/p.mp4.part', 3),
+      file('previews/r.mp4.part', 3),
+      file('scratch/poster.jpg', 3),
+    ];
+    const kept = [
+      file('cache/abc.mp4', 3),
+      file('previews/r.mp4', 3),
+      file('cache/now.mp4.9.part', 0),
+      file('scratch/now.jpg', 0),
+    ];
     const base = createMemoryHostBase({ dataDir: join(dir, 'data') });
-    const toolkit = createMediaToolkit({ dataDir: base.dataDir, resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null } });
+    const toolkit = createMediaToolkit({
+      dataDir: base.dataDir,
+      resolve: { env: { PATH: '/usr/bin' }, loadPackagedFfmpeg: async () => null },
+    });
     const domain = createMediaDomain(base, { toolkit });
     await domain.dispose?.();
     for (const path of stale) expect(existsSync(path), path).toBe(false);

@@ -19,9 +19,16 @@ function scratch(): string {
 
 /** Records opens, flushes and renames with paths relative to `dir` (temporary names shown as <tmp>). */
 function recorder(dir: string, ops: string[], failRename = false): AtomicFileSystem {
-  const name = (p: unknown) => String(p).replace(dir, '<dir>').replace(/\.[^/]*\.[0-9a-f]{12}\.tmp$/, '<tmp>');
+  const name = (p: unknown) =>
+    String(p)
+      .replace(dir, '<dir>')
+      .replace(/\.[^/]*\.[0-9a-f]{12}\.tmp$/, '<tmp>');
   return {
-    open: (async (path: Parameters<typeof open>[0], flags?: Parameters<typeof open>[1], mode?: Parameters<typeof open>[2]) => {
+    open: (async (
+      path: Parameters<typeof open>[0],
+      flags?: Parameters<typeof open>[1],
+      mode?: Parameters<typeof open>[2],
+    ) => {
       const handle = await open(path, flags, mode);
       ops.push(`open ${name(path)} ${String(flags)}`);
       const sync = handle.sync.bind(handle);
@@ -48,7 +55,13 @@ describe('writeFileAtomic', () => {
     const dir = scratch();
     const ops: string[] = [];
     await writeFileAtomic(join(dir, 'a', 'project.json'), '{"v":2}', { fs: recorder(dir, ops) });
-    expect(ops).toEqual(['open <dir>/a/<tmp> w', 'sync <dir>/a/<tmp>', 'rename <dir>/a/<tmp> -> <dir>/a/project.json', 'open <dir>/a r', 'sync <dir>/a']);
+    expect(ops).toEqual([
+      'open <dir>/a/<tmp> w',
+      'sync <dir>/a/<tmp>',
+      'rename <dir>/a/<tmp> -> <dir>/a/project.json',
+      'open <dir>/a r',
+      'sync <dir>/a',
+    ]);
     expect(readFileSync(join(dir, 'a', 'project.json'), 'utf8')).toBe('{"v":2}');
   });
 
@@ -77,7 +90,11 @@ describe('replaceFile', () => {
     const ops: string[] = [];
     const target = join(dir, 'job.json');
     await replaceFile(target, '{}', { fs: recorder(dir, ops), tempPath: `${target}.tmp`, mode: 0o600 });
-    expect(ops).toEqual(['open <dir>/job.json.tmp w', 'sync <dir>/job.json.tmp', 'rename <dir>/job.json.tmp -> <dir>/job.json']);
+    expect(ops).toEqual([
+      'open <dir>/job.json.tmp w',
+      'sync <dir>/job.json.tmp',
+      'rename <dir>/job.json.tmp -> <dir>/job.json',
+    ]);
     expect(statSync(target).mode & 0o777).toBe(0o600);
   });
 });

@@ -18,7 +18,12 @@ function domain(platform: PlatformAdapters = {}) {
   let n = 0;
   let clock = 1_000_000;
   const base = createMemoryHostBase({ dataDir: dir, platform });
-  const library = new ProjectLibrary({ dataDir: dir, createStore: base.createStore, newId: () => `id${++n}`, now: () => (clock += 1000) });
+  const library = new ProjectLibrary({
+    dataDir: dir,
+    createStore: base.createStore,
+    newId: () => `id${++n}`,
+    now: () => (clock += 1000),
+  });
   return createProjectsDomain(base, library).handlers;
 }
 
@@ -45,9 +50,14 @@ describe('projects domain', () => {
   it('names projects by id, also those no longer among the 30 recent ones (the Library names jobs by project)', async () => {
     const h = domain();
     await h['projects.create']({ kind: 'avatar-video', preset: '9:16', name: 'Oldest launch' });
-    for (let i = 0; i < 30; i += 1) await h['projects.create']({ kind: 'avatar-video', preset: '9:16', name: `Later ${i}` });
+    for (let i = 0; i < 30; i += 1)
+      await h['projects.create']({ kind: 'avatar-video', preset: '9:16', name: `Later ${i}` });
     expect((await h['projects.listRecent']()).map((s) => s.id)).not.toContain('id1');
-    expect(await h['projects.names'](['id1', 'id31', 'gone'])).toEqual({ id1: 'Oldest launch', id31: 'Later 29', gone: null });
+    expect(await h['projects.names'](['id1', 'id31', 'gone'])).toEqual({
+      id1: 'Oldest launch',
+      id31: 'Later 29',
+      gone: null,
+    });
   });
 
   it('imports JSON text as a new library project and explains bad input', async () => {
@@ -55,7 +65,9 @@ describe('projects domain', () => {
     const created = await h['projects.create']({ kind: 'talking-avatar', preset: '1:1' });
     const imported = await h['projects.importJson'](JSON.stringify(created.project));
     expect(imported.project.id).toBe('id2');
-    await expect(h['projects.importJson']('{"schemaVersion":1,"kind":"x"}')).rejects.toThrow(/not a project the studio can open.*kind/s);
+    await expect(h['projects.importJson']('{"schemaVersion":1,"kind":"x"}')).rejects.toThrow(
+      /not a project the studio can open.*kind/s,
+    );
     await expect(h['projects.importJson']('not json')).rejects.toThrow(/Not valid JSON/);
   });
 
@@ -65,7 +77,9 @@ describe('projects domain', () => {
     const file = join(dir, 'projects', 'id1.json');
     const broken = readFileSync(file, 'utf8').replace('"width": 1280', '"width": 99999');
     writeFileSync(file, broken);
-    await expect(h['projects.open']('id1')).rejects.toThrow(/Cannot open id1\.json \(the file was left as it is\).*output\.width/s);
+    await expect(h['projects.open']('id1')).rejects.toThrow(
+      /Cannot open id1\.json \(the file was left as it is\).*output\.width/s,
+    );
     expect(readFileSync(file, 'utf8')).toBe(broken);
     expect(await h['projects.listRecent']()).toEqual([]);
   });
@@ -76,7 +90,9 @@ describe('projects domain', () => {
     const changed = { ...created.project, name: 'Draft (edited)' };
     await h['projects.autosave'](changed);
     const recovery = await h['projects.listRecovery']();
-    expect(recovery).toEqual([{ id: 'id1', name: 'Draft (edited)', autosavedAt: expect.any(Number), savedAt: expect.any(Number) }]);
+    expect(recovery).toEqual([
+      { id: 'id1', name: 'Draft (edited)', autosavedAt: expect.any(Number), savedAt: expect.any(Number) },
+    ]);
     const restored = await h['projects.restoreRecovery']('id1');
     expect(restored).toMatchObject({ recovered: true, project: { name: 'Draft (edited)' } });
     await h['projects.save'](restored.project);

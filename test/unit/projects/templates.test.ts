@@ -32,7 +32,10 @@ function library(startersDir = starterTemplatesDir()): TemplateLibrary {
   });
 }
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 function projectWithMedia(): { project: Project; logo: string } {
   const file = join(dir, 'mine', 'logo.png');
@@ -41,8 +44,28 @@ function projectWithMedia(): { project: Project; logo: string } {
   const logo = pathToFileURL(file).href;
   granted.add(logo);
   const base = createProject({ id: 'p1', kind: 'avatar-video', output: '16:9-1080p', name: 'Weekly' });
-  const element = (id: string, url: string) => ({ id, type: 'image' as const, url, x: 0, y: 0, width: 100, height: 100, layer: 1 });
-  return { project: { ...base, scenes: [{ ...base.scenes[0], elements: [element('el-1', logo), element('el-2', logo), element('el-3', 'https://example.com/a.png')] }] }, logo };
+  const element = (id: string, url: string) => ({
+    id,
+    type: 'image' as const,
+    url,
+    x: 0,
+    y: 0,
+    width: 100,
+    height: 100,
+    layer: 1,
+  });
+  return {
+    project: {
+      ...base,
+      scenes: [
+        {
+          ...base.scenes[0],
+          elements: [element('el-1', logo), element('el-2', logo), element('el-3', 'https://example.com/a.png')],
+        },
+      ],
+    },
+    logo,
+  };
 }
 
 describe('templates', () => {
@@ -50,7 +73,13 @@ describe('templates', () => {
     const lib = library();
     const { templates, unreadable } = await lib.list();
     expect(unreadable).toEqual([]);
-    expect(templates.map((t) => t.name)).toEqual(['Talking head', 'Product explainer', 'Lower-third news', 'Vertical social (9:16)', 'Training slides']);
+    expect(templates.map((t) => t.name)).toEqual([
+      'Talking head',
+      'Product explainer',
+      'Lower-third news',
+      'Vertical social (9:16)',
+      'Training slides',
+    ]);
     expect(templates.every((t) => t.starter && t.thumbnail?.startsWith('data:image/jpeg;base64,'))).toBe(true);
     expect(templates.find((t) => t.name.startsWith('Vertical'))!.output).toEqual({ width: 1080, height: 1920 });
     for (const t of templates) {
@@ -66,8 +95,18 @@ describe('templates', () => {
   it('saves a project with its local media copied and fingerprinted, and makes it again elsewhere', async () => {
     const lib = library(join(dir, 'no-starters'));
     const { project, logo } = projectWithMedia();
-    const saved = await lib.save(project, { name: 'Weekly update', description: 'Mondays', thumbnail: `data:image/png;base64,${PNG.toString('base64')}` });
-    expect(saved).toMatchObject({ name: 'Weekly update', description: 'Mondays', starter: false, scenes: 1, thumbnail: `data:image/png;base64,${PNG.toString('base64')}` });
+    const saved = await lib.save(project, {
+      name: 'Weekly update',
+      description: 'Mondays',
+      thumbnail: `data:image/png;base64,${PNG.toString('base64')}`,
+    });
+    expect(saved).toMatchObject({
+      name: 'Weekly update',
+      description: 'Mondays',
+      starter: false,
+      scenes: 1,
+      thumbnail: `data:image/png;base64,${PNG.toString('base64')}`,
+    });
     const folder = join(dir, 'data', 'templates', saved.id.slice('user:'.length));
     const file = JSON.parse(readFileSync(join(folder, 'template.json'), 'utf8'));
     const sha = createHash('sha256').update(PNG).digest('hex');
@@ -98,7 +137,8 @@ describe('templates', () => {
     const good = await lib.save(projectWithMedia().project, { name: 'Good' });
     const broken = join(dir, 'data', 'templates', 'broken');
     mkdirSync(broken, { recursive: true });
-    const text = '{"format": 1, "name": "Broken", "description": "", "createdAt": 1, "media": [], "thumbnail": null, "project": {"schemaVersion": 2, "scenes": []}}';
+    const text =
+      '{"format": 1, "name": "Broken", "description": "", "createdAt": 1, "media": [], "thumbnail": null, "project": {"schemaVersion": 2, "scenes": []}}';
     writeFileSync(join(broken, 'template.json'), text);
     const notJson = join(dir, 'data', 'templates', 'truncated');
     mkdirSync(notJson);
@@ -108,7 +148,9 @@ describe('templates', () => {
     expect(templates.map((t) => t.id)).toEqual([good.id]);
     expect(unreadable.map((u) => u.folder).sort()).toEqual([broken, notJson]);
     expect(unreadable.find((u) => u.folder === notJson)!.error).toMatch(/template\.json is not valid JSON/);
-    await expect(lib.instantiate('user:broken', join(dir, 'imports'))).rejects.toThrow(/The template "Broken" .* cannot be used\. Invalid project:\nid: /);
+    await expect(lib.instantiate('user:broken', join(dir, 'imports'))).rejects.toThrow(
+      /The template "Broken" .* cannot be used\. Invalid project:\nid: /,
+    );
     expect(readFileSync(join(broken, 'template.json'), 'utf8')).toBe(text);
     expect(readFileSync(join(notJson, 'template.json'), 'utf8')).toBe('{"format": 1, "na');
   });
@@ -119,7 +161,9 @@ describe('templates', () => {
     const media = join(dir, 'data', 'templates', saved.id.slice('user:'.length), 'media');
     const [name] = readdirSync(media);
     writeFileSync(join(media, name), 'not the picture');
-    await expect(lib.instantiate(saved.id, join(dir, 'imports'))).rejects.toThrow(new RegExp(`changed or damaged media/${name.replace('.', '\\.')}`));
+    await expect(lib.instantiate(saved.id, join(dir, 'imports'))).rejects.toThrow(
+      new RegExp(`changed or damaged media/${name.replace('.', '\\.')}`),
+    );
     expect(readFileSync(join(media, name), 'utf8')).toBe('not the picture');
   });
 
@@ -136,19 +180,38 @@ describe('templates', () => {
     const base = createMemoryHostBase({ dataDir: join(dir, 'data') });
     const lib = library();
     const templatesDomain = createTemplatesDomain(base, lib);
-    await templatesDomain.handlers['brand.set']({ ...DEFAULT_BRAND_KIT, colours: { ...DEFAULT_BRAND_KIT.colours, background: '#123456' } });
-    const projects = new ProjectLibrary({ dataDir: join(dir, 'data'), createStore: base.createStore, newId: () => 'fresh' });
+    await templatesDomain.handlers['brand.set']({
+      ...DEFAULT_BRAND_KIT,
+      colours: { ...DEFAULT_BRAND_KIT.colours, background: '#123456' },
+    });
+    const projects = new ProjectLibrary({
+      dataDir: join(dir, 'data'),
+      createStore: base.createStore,
+      newId: () => 'fresh',
+    });
     const domain = createProjectsDomain(base, projects, (request) =>
       startProject(request, {
         templates: lib,
         brandKit: templatesDomain.brandKit,
-        measure: async (style) => ({ width: style.content.length * style.fontSize * 0.5, height: style.fontSize * 1.2 }),
-        catalogue: async () => ({ avatars: [{ avatarId: 'SandboxAnna', url: 'http://127.0.0.1:9/anna.mp4', from: 2 }], voices: ['sandbox_ava'] }),
+        measure: async (style) => ({
+          width: style.content.length * style.fontSize * 0.5,
+          height: style.fontSize * 1.2,
+        }),
+        catalogue: async () => ({
+          avatars: [{ avatarId: 'SandboxAnna', url: 'http://127.0.0.1:9/anna.mp4', from: 2 }],
+          voices: ['sandbox_ava'],
+        }),
         importsDir: join(dir, 'data', 'imports'),
         log: base.log,
       }),
     );
-    const opened = await domain.handlers['projects.create']({ kind: 'avatar-video', preset: '16:9-1080p', template: 'starter:training-slides', brand: true, name: 'Onboarding' });
+    const opened = await domain.handlers['projects.create']({
+      kind: 'avatar-video',
+      preset: '16:9-1080p',
+      template: 'starter:training-slides',
+      brand: true,
+      name: 'Onboarding',
+    });
     expect(opened.project).toMatchObject({ id: 'fresh', name: 'Onboarding', background: '#123456' });
     const avatars = opened.project.scenes.flatMap((s) => s.elements).filter((e) => e.type === 'avatar');
     expect(avatars.every((a) => a.url === 'http://127.0.0.1:9/anna.mp4')).toBe(true);

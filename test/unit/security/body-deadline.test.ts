@@ -57,7 +57,8 @@ function fakeLimitClock(): void {
 async function until(what: string, check: () => boolean): Promise<void> {
   const guard = performance.now() + HANG_GUARD_MS;
   while (!check()) {
-    if (performance.now() > guard) throw new Error(`waited ${HANG_GUARD_MS / 1000} s for ${what}, and it did not happen`);
+    if (performance.now() > guard)
+      throw new Error(`waited ${HANG_GUARD_MS / 1000} s for ${what}, and it did not happen`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -70,14 +71,19 @@ function rawPost(port: number, length: number) {
   socket.on('data', (chunk) => (answer += chunk.toString()));
   socket.on('close', () => (closed = true));
   socket.on('error', () => undefined);
-  socket.write(`POST /echo HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`);
+  socket.write(
+    `POST /echo HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`,
+  );
   return {
     answer: () => answer,
     closed: () => closed,
     /** Sends bytes and settles once the server's end of the connection has read all sent so far (or answered). */
     async send(bytes: string): Promise<void> {
       socket.write(bytes);
-      await until('the server to read every byte sent so far', () => closed || answer !== '' || (accepted.length === 1 && accepted[0].bytesRead === socket.bytesWritten));
+      await until(
+        'the server to read every byte sent so far',
+        () => closed || answer !== '' || (accepted.length === 1 && accepted[0].bytesRead === socket.bytesWritten),
+      );
     },
     /** Settles once the server has started timing this request's body (its check is a fake interval). */
     timed: () => until('the body limit to start timing the request', () => vi.getTimerCount() > 0),
@@ -86,14 +92,22 @@ function rawPost(port: number, length: number) {
 }
 
 /** Sends the headers, then the body in `pieces` spaced `gapMs` apart; resolves with what came back. */
-function trickle(port: number, body: string, pieces: number, gapMs: number, request: { path: string; headers?: string } = { path: '/echo' }): Promise<{ answer: string }> {
+function trickle(
+  port: number,
+  body: string,
+  pieces: number,
+  gapMs: number,
+  request: { path: string; headers?: string } = { path: '/echo' },
+): Promise<{ answer: string }> {
   return new Promise((resolve) => {
     const socket: Socket = connect(port, '127.0.0.1');
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk.toString()));
     socket.on('close', () => resolve({ answer }));
     socket.on('error', () => undefined);
-    socket.write(`POST ${request.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${request.headers ?? ''}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST ${request.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${request.headers ?? ''}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
     const size = Math.ceil(body.length / pieces);
     let sent = 0;
     const next = () => {
@@ -187,16 +201,32 @@ describe('the hosts bound request bodies', () => {
     const domains = createDomains(base);
     const dispatch = createDispatcher({ handlers: domains.handlers, log: base.log, redact: (t) => t });
     const token = 'test-token-abcdefghijklmnop';
-    const server = await startWebServer({ services: { base, dispatch, domains, subscribe: () => () => undefined }, rendererDir, token, port: 0, bodyTime: QUICK });
+    const server = await startWebServer({
+      services: { base, dispatch, domains, subscribe: () => () => undefined },
+      rendererDir,
+      token,
+      port: 0,
+      bodyTime: QUICK,
+    });
     closers.push(() => server.close());
-    const { answer } = await trickle(server.port, '[]', 1, 60_000, { path: '/bridge/call/system.pendingNotices', headers: `Cookie: ${cookieName(server.port)}=${token}\r\n` });
+    const { answer } = await trickle(server.port, '[]', 1, 60_000, {
+      path: '/bridge/call/system.pendingNotices',
+      headers: `Cookie: ${cookieName(server.port)}=${token}\r\n`,
+    });
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 
   it('the sandbox answers 408 to a request whose body stops coming', async () => {
-    const sandbox = await startEmulator({ port: 0, catalogueDir: CATALOGUE_ROOT, dataDir: mkdtempSync(join(tmpdir(), 'studio-sbx-')), bodyTime: QUICK });
+    const sandbox = await startEmulator({
+      port: 0,
+      catalogueDir: CATALOGUE_ROOT,
+      dataDir: mkdtempSync(join(tmpdir(), 'studio-sbx-')),
+      bodyTime: QUICK,
+    });
     closers.push(() => sandbox.close());
-    const { answer } = await trickle(Number(new URL(sandbox.url).port), '{"text":"hello"}', 1, 60_000, { path: '/api/open/v1/tts/create' });
+    const { answer } = await trickle(Number(new URL(sandbox.url).port), '{"text":"hello"}', 1, 60_000, {
+      path: '/api/open/v1/tts/create',
+    });
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 });

@@ -105,7 +105,9 @@ function arbitrary(schema: unknown, rand: () => number, depth = 0): unknown {
       return Array.from({ length }, () => arbitrary(def.element, rand, depth + 1));
     }
     case 'record':
-      return depth > 4 ? {} : { [String(arbitrary(def.keyType, rand, depth + 1))]: arbitrary(def.valueType, rand, depth + 1) };
+      return depth > 4
+        ? {}
+        : { [String(arbitrary(def.keyType, rand, depth + 1))]: arbitrary(def.valueType, rand, depth + 1) };
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(def.shape as Record<string, unknown>)) {
@@ -129,7 +131,8 @@ function wild(rand: () => number, depth: number): unknown {
   if (kind === 1) return pick([NaN, Infinity, -0, 2 ** 53, -1]);
   if (kind === 2) return pick([null, undefined, true, false]);
   if (kind === 3 && depth < 3) return [wild(rand, depth + 1), wild(rand, depth + 1)];
-  if (kind === 4 && depth < 3) return { path: pick(hostileStrings()), url: pick(hostileStrings()), __proto__: { polluted: true } };
+  if (kind === 4 && depth < 3)
+    return { path: pick(hostileStrings()), url: pick(hostileStrings()), __proto__: { polluted: true } };
   if (kind === 5) return JSON.parse('{"constructor":{"prototype":{"polluted":true}}}');
   return pick(hostileStrings());
 }
@@ -173,7 +176,8 @@ describe(`bridge fuzz (seed ${SEED.toString(16)})`, () => {
         const text = JSON.stringify(outcome) ?? '';
         expect(text, shown).not.toContain(CANARY);
         expect(text, shown).not.toMatch(/root:x:0:0|PATH=\//);
-        if (MEDIA_CALLS.has(channel) && answer.ok && JSON.stringify(args).includes(canaryPath)) expect.fail(`${shown} read media it was not granted`);
+        if (MEDIA_CALLS.has(channel) && answer.ok && JSON.stringify(args).includes(canaryPath))
+          expect.fail(`${shown} read media it was not granted`);
       }
     }
     // Background work the calls started (renders and the like) may still report after its call
@@ -183,6 +187,8 @@ describe(`bridge fuzz (seed ${SEED.toString(16)})`, () => {
     await domains.disposeAll();
     expect(JSON.stringify(emitted)).not.toContain(CANARY);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(reachedHandler, 'too few calls passed validation to exercise the handlers').toBeGreaterThan(callChannels.length);
+    expect(reachedHandler, 'too few calls passed validation to exercise the handlers').toBeGreaterThan(
+      callChannels.length,
+    );
   }, 120_000);
 });

@@ -14,7 +14,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'sheets-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function refusal(path: string, limits: SheetLimits = LIMITS): Promise<SheetRefusal> {
-  const error = await readSheetFile(path, limits).then(() => null, (e: unknown) => e);
+  const error = await readSheetFile(path, limits).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SheetRefusal);
   return error as SheetRefusal;
 }
@@ -57,9 +60,13 @@ describe('spreadsheets as users have them', () => {
   });
 
   it('refuses files that are not spreadsheets, naming what they are', async () => {
-    expect((await refusal(corpus('song-renamed.csv'))).message).toBe('This is an MP3 sound, not a spreadsheet: choose a CSV, TSV or .xlsx file.');
+    expect((await refusal(corpus('song-renamed.csv'))).message).toBe(
+      'This is an MP3 sound, not a spreadsheet: choose a CSV, TSV or .xlsx file.',
+    );
     expect((await refusal(corpus('bare-mp3.csv'))).message).toContain('an MP3 sound');
-    expect((await refusal(corpus('old-excel.xls'))).message).toBe('This is an Excel 97–2003 workbook (.xls), not a spreadsheet: save it as .xlsx or as CSV and choose that.');
+    expect((await refusal(corpus('old-excel.xls'))).message).toBe(
+      'This is an Excel 97–2003 workbook (.xls), not a spreadsheet: save it as .xlsx or as CSV and choose that.',
+    );
     expect((await refusal(corpus('calc.ods'))).message).toContain('an OpenDocument spreadsheet (.ods)');
     const random = await refusal(corpus('random-bytes.csv'));
     expect(random.code).toBe('sheet-not-a-table');
@@ -76,17 +83,24 @@ describe('spreadsheets as users have them', () => {
     const big = join(scratch, 'big.csv');
     writeFileSync(big, ['text', ...Array.from({ length: 30 }, (_, i) => `line ${i}`)].join('\n'));
     expect((await readSheetFile(big, { maxRows: 30 })).rows).toHaveLength(31);
-    expect((await refusal(big, { maxRows: 29 })).message).toBe('The file has more than 29 rows; one batch takes at most 29: split it into several files.');
+    expect((await refusal(big, { maxRows: 29 })).message).toBe(
+      'The file has more than 29 rows; one batch takes at most 29: split it into several files.',
+    );
     expect((await refusal(big, { maxRows: 10, maxBytes: 100 })).code).toBe('sheet-too-big');
   });
 
   it('streams a 5 MB CSV whose multi-byte characters fall across read chunks', async () => {
     const path = join(scratch, 'five-mb.csv');
     const line = (i: number) => `"Zeile ${i}: Grüße aus Köln, 20 € — Привет",Ava,50%,row-${i}`;
-    const count = 5 * 1024 * 1024 / line(0).length;
-    writeFileSync(path, ['text,voice,rate,name', ...Array.from({ length: Math.ceil(count) }, (_, i) => line(i))].join('\r\n'));
+    const count = (5 * 1024 * 1024) / line(0).length;
+    writeFileSync(
+      path,
+      ['text,voice,rate,name', ...Array.from({ length: Math.ceil(count) }, (_, i) => line(i))].join('\r\n'),
+    );
     const table = await readSheetFile(path, { maxRows: 100_000 });
     expect(table.rows).toHaveLength(Math.ceil(count) + 1);
-    expect(table.rows.every((row, i) => i === 0 || row[0] === `Zeile ${i - 1}: Grüße aus Köln, 20 € — Привет`)).toBe(true);
+    expect(table.rows.every((row, i) => i === 0 || row[0] === `Zeile ${i - 1}: Grüße aus Köln, 20 € — Привет`)).toBe(
+      true,
+    );
   });
 });

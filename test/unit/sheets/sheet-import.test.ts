@@ -17,17 +17,42 @@ function setup(maxBytes = 10 * 1024 * 1024) {
   const grants = new LocalGrants();
   const imports = join(dir, `imports-${Math.random().toString(36).slice(2)}`);
   const deps = { dir: imports, grant: (path: string) => grants.grant(path), limits: { maxRows: 10_000, maxBytes } };
-  const catalogue = { voices: async () => [{ voice_id: 'sandbox_ava', name: 'Ava' }, { voice_id: 'sandbox_hugo', name: 'Hugo' }, { voice_id: 'v1', name: 'Sam' }, { voice_id: 'v2', name: 'sam' }] };
-  const domain = createBatchesDomain({ log: { info() {}, warn() {}, error() {} } } as never, { batches: {}, catalogue } as unknown as Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>, grants);
+  const catalogue = {
+    voices: async () => [
+      { voice_id: 'sandbox_ava', name: 'Ava' },
+      { voice_id: 'sandbox_hugo', name: 'Hugo' },
+      { voice_id: 'v1', name: 'Sam' },
+      { voice_id: 'v2', name: 'sam' },
+    ],
+  };
+  const domain = createBatchesDomain(
+    { log: { info() {}, warn() {}, error() {} } } as never,
+    { batches: {}, catalogue } as unknown as Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>,
+    grants,
+  );
   return { grants, imports, deps, check: domain.handlers['batches.check'] };
 }
 
 describe('a spreadsheet picked for a batch', () => {
   it('arrives from a page as bytes, is read in its own encoding, granted, and checked by the host from the file', async () => {
     const { deps, check } = setup();
-    const chosen = await importSheet(deps, 'Frühling.csv', createReadStream(corpus('excel-de-windows-1252-semicolon.csv')));
-    expect(chosen).toMatchObject({ name: 'Frühling.csv', lines: 4, readAs: 'a semicolon-separated file in Windows-1252 (Western European)' });
-    const read = await check({ file: chosen.url, label: 'Frühling', defaults: { voiceId: 'sandbox_ava' }, concurrency: 2, template: '{row}' });
+    const chosen = await importSheet(
+      deps,
+      'Frühling.csv',
+      createReadStream(corpus('excel-de-windows-1252-semicolon.csv')),
+    );
+    expect(chosen).toMatchObject({
+      name: 'Frühling.csv',
+      lines: 4,
+      readAs: 'a semicolon-separated file in Windows-1252 (Western European)',
+    });
+    const read = await check({
+      file: chosen.url,
+      label: 'Frühling',
+      defaults: { voiceId: 'sandbox_ava' },
+      concurrency: 2,
+      template: '{row}',
+    });
     expect(read.problems).toEqual([]);
     expect(read.rows.map((r) => [r.text.slice(0, 16), r.voiceId, r.rate, r.name])).toEqual([
       // Voices given by name, as people write them, are sent by id.
@@ -39,10 +64,14 @@ describe('a spreadsheet picked for a batch', () => {
 
   it('is refused before anything is ready when it is not a table, and leaves nothing behind', async () => {
     const { deps, imports } = setup();
-    await expect(importSheet(deps, 'prices.csv', createReadStream(corpus('song-renamed.csv')))).rejects.toThrow('This is an MP3 sound, not a spreadsheet');
+    await expect(importSheet(deps, 'prices.csv', createReadStream(corpus('song-renamed.csv')))).rejects.toThrow(
+      'This is an MP3 sound, not a spreadsheet',
+    );
     expect(existsSync(imports) ? readdirSync(imports) : []).toEqual([]);
     const small = setup(100);
-    await expect(importSheet(small.deps, 'big.csv', Readable.from([Buffer.alloc(150, 'a')]))).rejects.toMatchObject({ code: 'sheet-too-big' });
+    await expect(importSheet(small.deps, 'big.csv', Readable.from([Buffer.alloc(150, 'a')]))).rejects.toMatchObject({
+      code: 'sheet-too-big',
+    });
     expect(existsSync(small.imports) ? readdirSync(small.imports) : []).toEqual([]);
   });
 
@@ -53,12 +82,20 @@ describe('a spreadsheet picked for a batch', () => {
     const read = await check({ file: chosen.url, label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
     expect(read.rows).toHaveLength(2);
     const other = pathToFileURL(corpus('excel-utf8-bom.csv')).href;
-    await expect(check({ file: other, label: 'x', defaults: {}, concurrency: 1, template: '{row}' })).rejects.toMatchObject({ code: 'not-allowed' });
+    await expect(
+      check({ file: other, label: 'x', defaults: {}, concurrency: 1, template: '{row}' }),
+    ).rejects.toMatchObject({ code: 'not-allowed' });
   });
 
   it('takes a voice by id or by a name only one voice has', async () => {
     const { check } = setup();
-    const read = await check({ csv: 'text,voice\nOne,v1\nTwo,SAM\nThree,hugo\nFour,Nobody', label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
+    const read = await check({
+      csv: 'text,voice\nOne,v1\nTwo,SAM\nThree,hugo\nFour,Nobody',
+      label: 'x',
+      defaults: {},
+      concurrency: 1,
+      template: '{row}',
+    });
     expect(read.rows.map((r) => r.voiceId)).toEqual(['v1', 'SAM', 'sandbox_hugo', 'Nobody']);
     expect(read.problems.map((p) => p.row)).toEqual([1, 3]);
   });
@@ -77,19 +114,47 @@ describe('a spreadsheet picked for a batch', () => {
     const { url } = await importSheetPath(deps, path);
     const unmapped = await check({ file: url, label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
     expect(unmapped.rows).toEqual([]);
-    expect(unmapped.problems[0].message).toBe('no column is named as the script (the first line has "Werbetext", "Sprecher", "Notiz"): say which column holds what');
-    expect(unmapped.columns).toEqual({ cells: ['Werbetext', 'Sprecher', 'Notiz'], mapping: null, unused: ['Werbetext', 'Sprecher', 'Notiz'] });
-    const mapped = await check({ file: url, label: 'x', defaults: {}, concurrency: 1, template: '{row}', columns: { header: true, text: 0, voice: 1, rate: -1, name: -1 } });
-    expect(mapped.rows.map((r) => [r.text, r.voiceId])).toEqual([['Hallo zusammen.', 'sandbox_ava'], ['Bis bald.', 'sandbox_hugo']]);
+    expect(unmapped.problems[0].message).toBe(
+      'no column is named as the script (the first line has "Werbetext", "Sprecher", "Notiz"): say which column holds what',
+    );
+    expect(unmapped.columns).toEqual({
+      cells: ['Werbetext', 'Sprecher', 'Notiz'],
+      mapping: null,
+      unused: ['Werbetext', 'Sprecher', 'Notiz'],
+    });
+    const mapped = await check({
+      file: url,
+      label: 'x',
+      defaults: {},
+      concurrency: 1,
+      template: '{row}',
+      columns: { header: true, text: 0, voice: 1, rate: -1, name: -1 },
+    });
+    expect(mapped.rows.map((r) => [r.text, r.voiceId])).toEqual([
+      ['Hallo zusammen.', 'sandbox_ava'],
+      ['Bis bald.', 'sandbox_hugo'],
+    ]);
     expect(mapped.problems).toEqual([]);
     expect(mapped.columns.unused).toEqual(['Notiz']);
   });
 
   it('reads pasted lines as one script each, commas and all, unless the first names a script column', async () => {
     const { check } = setup();
-    const pasted = await check({ csv: 'Hello, and welcome.\nSee you soon, friends.', label: 'x', defaults: { voiceId: 'sandbox_ava' }, concurrency: 1, template: '{row}' });
+    const pasted = await check({
+      csv: 'Hello, and welcome.\nSee you soon, friends.',
+      label: 'x',
+      defaults: { voiceId: 'sandbox_ava' },
+      concurrency: 1,
+      template: '{row}',
+    });
     expect(pasted.rows.map((r) => r.text)).toEqual(['Hello, and welcome.', 'See you soon, friends.']);
-    const csv = await check({ csv: 'script,voice\n"Hi, there",Hugo', label: 'x', defaults: {}, concurrency: 1, template: '{row}' });
+    const csv = await check({
+      csv: 'script,voice\n"Hi, there",Hugo',
+      label: 'x',
+      defaults: {},
+      concurrency: 1,
+      template: '{row}',
+    });
     expect(csv.rows.map((r) => [r.text, r.voiceId])).toEqual([['Hi, there', 'sandbox_hugo']]);
     expect(csv.columns.mapping).toMatchObject({ header: true, text: 0, voice: 1 });
   });

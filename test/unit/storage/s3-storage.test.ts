@@ -17,7 +17,13 @@ let endpoint = '';
 const secret = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 beforeAll(async () => {
-  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'studio-media', configs: [] }] });
+  server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: join(dir, 's3'),
+    configureBuckets: [{ name: 'studio-media', configs: [] }],
+  });
   const address = await server.run();
   endpoint = `http://127.0.0.1:${address.port}`;
 });
@@ -30,12 +36,26 @@ function setup(now = () => Date.now()) {
   const log = new MemoryLogger();
   const createStore = createMemoryStoreFactory({ log, notify: () => {} });
   const vault = new MemoryVault();
-  const manager = new StorageManager({ createStore, vault, sandbox: async () => ({ baseUrl: 'http://127.0.0.1:1', apiKey: 'x' }), now });
+  const manager = new StorageManager({
+    createStore,
+    vault,
+    sandbox: async () => ({ baseUrl: 'http://127.0.0.1:1', apiKey: 'x' }),
+    now,
+  });
   const uploader = new Uploader({ createStore, backend: (id) => manager.backend(id), now });
   return { manager, uploader, vault };
 }
 
-const config = (extra = {}) => ({ name: 'Local S3', endpoint, region: 'us-east-1', bucket: 'studio-media', prefix: 'studio/', pathStyle: true, publicBaseUrl: null, ...extra });
+const config = (extra = {}) => ({
+  name: 'Local S3',
+  endpoint,
+  region: 'us-east-1',
+  bucket: 'studio-media',
+  prefix: 'studio/',
+  pathStyle: true,
+  publicBaseUrl: null,
+  ...extra,
+});
 
 function localFile(name: string, bytes: Buffer): string {
   const path = join(dir, name);
@@ -62,7 +82,9 @@ describe('S3-compatible storage against a real server', () => {
     const bytes = Buffer.from('not really a png, but bytes all the same');
     const path = localFile('logo.png', bytes);
     const progress: number[] = [];
-    const first = await uploader.uploadFile(path, view.id, { onProgress: (phase, done) => phase === 'uploading' && progress.push(done) });
+    const first = await uploader.uploadFile(path, view.id, {
+      onProgress: (phase, done) => phase === 'uploading' && progress.push(done),
+    });
     expect(first.how).toBe('uploaded');
     expect(first.url).toContain('X-Amz-Signature');
     expect(first.url).toContain(`X-Amz-Expires=${PRESIGNED_LINK_SECONDS}`);
@@ -111,7 +133,9 @@ describe('S3-compatible storage against a real server', () => {
     const { manager, uploader } = setup();
     const view = await manager.add(config({ bucket: 'no-such-bucket' }));
     await manager.setSecret(view.id, secret);
-    const error = await uploader.uploadAll([localFile('a.png', Buffer.from('a')), localFile('b.png', Buffer.from('b'))], view.id).catch((e: unknown) => e);
+    const error = await uploader
+      .uploadAll([localFile('a.png', Buffer.from('a')), localFile('b.png', Buffer.from('b'))], view.id)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UploadError);
     expect((error as UploadError).message).toMatch(/^Could not upload [ab]\.png: /);
   });

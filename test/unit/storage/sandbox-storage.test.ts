@@ -28,13 +28,28 @@ afterAll(async () => {
 function setup() {
   const log = new MemoryLogger();
   const createStore = createMemoryStoreFactory({ log, notify: () => {} });
-  const manager = new StorageManager({ createStore, vault: new MemoryVault(), sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
+  const manager = new StorageManager({
+    createStore,
+    vault: new MemoryVault(),
+    sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }),
+  });
   return new Uploader({ createStore, backend: (id) => manager.backend(id) });
 }
 
 function png(name: string, color: string): string {
   const path = join(dir, name);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `color=c=${color}:s=64x48`, '-frames:v', '1', path]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=${color}:s=64x48`,
+    '-frames:v',
+    '1',
+    path,
+  ]);
   return path;
 }
 
@@ -57,7 +72,9 @@ describe('the sandbox as a storage', () => {
     writeFileSync(path, 'just some text pretending to be a picture');
     const error = await uploader.uploadFile(path, SANDBOX_STORAGE_ID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UploadError);
-    expect((error as Error).message).toMatch(/^Could not upload notes\.png: the sandbox refused the file: notes\.png is not a picture, video or sound/);
+    expect((error as Error).message).toMatch(
+      /^Could not upload notes\.png: the sandbox refused the file: notes\.png is not a picture, video or sound/,
+    );
   });
 
   it('refuses uploads without the key, and bodies over the size cap before reading them', async () => {
@@ -66,11 +83,24 @@ describe('the sandbox as a storage', () => {
     // Announce more than the cap: the sandbox answers before reading the body.
     const answer = await new Promise<string>((resolve, reject) => {
       const url = new URL(`${em.url}/__sandbox/uploads/a.png`);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { 'x-api-key': em.apiKey, 'content-type': 'image/png', 'content-length': String(UPLOAD_LIMIT_BYTES + 1) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve(text));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'PUT',
+          headers: {
+            'x-api-key': em.apiKey,
+            'content-type': 'image/png',
+            'content-length': String(UPLOAD_LIMIT_BYTES + 1),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(text));
+        },
+      );
       req.on('error', reject);
       req.write('x');
     });

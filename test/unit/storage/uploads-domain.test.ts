@@ -26,7 +26,11 @@ function setup() {
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const grants = new LocalGrants();
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
-  const linker = new LocalMediaLinker({ storage, grants, onProgress: (progress) => base.emit('uploads.progress', progress) });
+  const linker = new LocalMediaLinker({
+    storage,
+    grants,
+    onProgress: (progress) => base.emit('uploads.progress', progress),
+  });
   return { base, grants, domain: createUploadsDomain(linker) };
 }
 
@@ -34,9 +38,30 @@ describe('uploads.linkLocalMedia', () => {
   it('replaces every granted local file in a request body by its link, once per file', async () => {
     const { base, grants, domain } = setup();
     const picture = join(dir, 'logo one.png');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=yellow:s=40x30', '-frames:v', '1', picture]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=yellow:s=40x30',
+      '-frames:v',
+      '1',
+      picture,
+    ]);
     const ref = grants.grant(picture);
-    const body = { data: [{ elements: [{ type: 'image', url: ref }, { type: 'image', url: ref }, { type: 'image', url: 'https://cdn.example.com/a.png' }] }] };
+    const body = {
+      data: [
+        {
+          elements: [
+            { type: 'image', url: ref },
+            { type: 'image', url: ref },
+            { type: 'image', url: 'https://cdn.example.com/a.png' },
+          ],
+        },
+      ],
+    };
     const linked = await domain.handlers['uploads.linkLocalMedia']({ uploadId: 'u1', value: body });
     const elements = (linked.value as typeof body).data[0].elements;
     expect(elements[0].url).toMatch(new RegExp(`^${em.url}/files/up-[0-9a-f]+-logo_one\\.png$`));
@@ -52,14 +77,18 @@ describe('uploads.linkLocalMedia', () => {
     const secret = join(dir, 'secret.png');
     writeFileSync(secret, 'private');
     const body = { url: pathToFileURL(secret).href };
-    await expect(domain.handlers['uploads.linkLocalMedia']({ uploadId: 'u2', value: body })).rejects.toThrow(/secret\.png was not chosen or dropped/);
+    await expect(domain.handlers['uploads.linkLocalMedia']({ uploadId: 'u2', value: body })).rejects.toThrow(
+      /secret\.png was not chosen or dropped/,
+    );
   });
 
   it('names the file when its upload fails', async () => {
     const { grants, domain } = setup();
     const broken = join(dir, 'broken.mp4');
     writeFileSync(broken, 'not a video');
-    await expect(domain.handlers['uploads.linkLocalMedia']({ uploadId: 'u3', value: { url: grants.grant(broken) } })).rejects.toThrow(/^Could not upload broken\.mp4: /);
+    await expect(
+      domain.handlers['uploads.linkLocalMedia']({ uploadId: 'u3', value: { url: grants.grant(broken) } }),
+    ).rejects.toThrow(/^Could not upload broken\.mp4: /);
   });
 });
 

@@ -20,7 +20,13 @@ describe('Redactor', () => {
   it('registers the secrets inside stored credentials, not their kind or origin', () => {
     const r = new Redactor();
     registerSecret(r, encodeCredentials({ kind: 'api-key', apiKey: 'k-live-1234567' }, 'https://api.example.com'));
-    registerSecret(r, encodeCredentials({ kind: 'client-credentials', clientId: 'studio-client-9', clientSecret: 'cs-live-7654321' }, 'https://api.example.com'));
+    registerSecret(
+      r,
+      encodeCredentials(
+        { kind: 'client-credentials', clientId: 'studio-client-9', clientSecret: 'cs-live-7654321' },
+        'https://api.example.com',
+      ),
+    );
     expect(r.text('api-key k-live-1234567 or client-credentials cs-live-7654321 for https://api.example.com')).toBe(
       'api-key [redacted] or client-credentials [redacted] for https://api.example.com',
     );
@@ -34,10 +40,31 @@ describe('Redactor', () => {
 
   it('redacts fields named like secrets, deeply', () => {
     const r = new Redactor();
-    const out = r.value({ apiKey: 'a', nested: { client_secret: 's', Authorization: 'Bearer q', refreshToken: 't' }, keyframe: 3, list: [{ token: 'x' }] });
-    expect(out).toEqual({ apiKey: '[redacted]', nested: { client_secret: '[redacted]', Authorization: '[redacted]', refreshToken: '[redacted]' }, keyframe: 3, list: [{ token: '[redacted]' }] });
-    for (const name of ['key', 'apiKey', 'api_key', 'secret', 'clientSecret', 'accessToken', 'authorization', 'password']) expect(isSecretFieldName(name), name).toBe(true);
-    for (const name of ['keyframe', 'monkey', 'tokensUsed', 'channel', 'message']) expect(isSecretFieldName(name), name).toBe(false);
+    const out = r.value({
+      apiKey: 'a',
+      nested: { client_secret: 's', Authorization: 'Bearer q', refreshToken: 't' },
+      keyframe: 3,
+      list: [{ token: 'x' }],
+    });
+    expect(out).toEqual({
+      apiKey: '[redacted]',
+      nested: { client_secret: '[redacted]', Authorization: '[redacted]', refreshToken: '[redacted]' },
+      keyframe: 3,
+      list: [{ token: '[redacted]' }],
+    });
+    for (const name of [
+      'key',
+      'apiKey',
+      'api_key',
+      'secret',
+      'clientSecret',
+      'accessToken',
+      'authorization',
+      'password',
+    ])
+      expect(isSecretFieldName(name), name).toBe(true);
+    for (const name of ['keyframe', 'monkey', 'tokensUsed', 'channel', 'message'])
+      expect(isSecretFieldName(name), name).toBe(false);
   });
 });
 
@@ -46,14 +73,34 @@ describe('FileLogger', () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-log-'));
     const redactor = new Redactor();
     redactor.register('super-secret-value');
-    const log = new FileLogger({ file: join(dir, 'studio.log'), redactor, now: () => new Date('2026-01-01T00:00:00Z') });
-    log.info('connected with super-secret-value', { apiKey: 'super-secret-value', url: 'https://x/?token=abc123', count: 2 });
+    const log = new FileLogger({
+      file: join(dir, 'studio.log'),
+      redactor,
+      now: () => new Date('2026-01-01T00:00:00Z'),
+    });
+    log.info('connected with super-secret-value', {
+      apiKey: 'super-secret-value',
+      url: 'https://x/?token=abc123',
+      count: 2,
+    });
     log.debug('dropped below min level');
     const text = readFileSync(join(dir, 'studio.log'), 'utf8');
     expect(text).not.toContain('super-secret-value');
     expect(text).not.toContain('abc123');
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines).toEqual([{ time: '2026-01-01T00:00:00.000Z', level: 'info', message: 'connected with [redacted]', apiKey: '[redacted]', url: 'https://x/?token=[redacted]', count: 2 }]);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      {
+        time: '2026-01-01T00:00:00.000Z',
+        level: 'info',
+        message: 'connected with [redacted]',
+        apiKey: '[redacted]',
+        url: 'https://x/?token=[redacted]',
+        count: 2,
+      },
+    ]);
   });
 
   it('rotates past the size limit and keeps only the configured number of old files', () => {

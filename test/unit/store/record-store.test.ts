@@ -29,7 +29,11 @@ const spec: RecordStoreSpec<Prefs> = {
 function deps() {
   const notices: Notice[] = [];
   const log = new MemoryLogger();
-  return { notices, log, deps: { log, notify: (n: Notice) => notices.push(n), now: () => new Date('2026-01-02T03:04:05Z') } };
+  return {
+    notices,
+    log,
+    deps: { log, notify: (n: Notice) => notices.push(n), now: () => new Date('2026-01-02T03:04:05Z') },
+  };
 }
 
 describe('conf-backed record store', () => {
@@ -40,7 +44,10 @@ describe('conf-backed record store', () => {
     const store = createConfStoreFactory(d, deps().deps)(spec);
     expect(store.get()).toEqual(spec.defaults);
     store.set({ volume: 0.9, name: 'mine' });
-    expect(JSON.parse(readFileSync(join(d, 'prefs.json'), 'utf8'))).toEqual({ version: 2, data: { volume: 0.9, name: 'mine' } });
+    expect(JSON.parse(readFileSync(join(d, 'prefs.json'), 'utf8'))).toEqual({
+      version: 2,
+      data: { volume: 0.9, name: 'mine' },
+    });
     expect(createConfStoreFactory(d, deps().deps)(spec).get()).toEqual({ volume: 0.9, name: 'mine' });
   });
 

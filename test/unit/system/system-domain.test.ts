@@ -4,7 +4,9 @@ import { createMemoryHostBase } from '../../../electron/services/host/memory-hos
 import { createSystemDomain } from '../../../electron/services/system/system-domain';
 import { createSettingsDomain } from '../../../electron/services/system/settings-domain';
 
-const FOUND: BinaryStatus[] = [{ name: 'ffmpeg', path: '/usr/bin/ffmpeg', source: 'path', version: '6.1', error: null }];
+const FOUND: BinaryStatus[] = [
+  { name: 'ffmpeg', path: '/usr/bin/ffmpeg', source: 'path', version: '6.1', error: null },
+];
 
 function setUp() {
   const base = createMemoryHostBase();
@@ -14,10 +16,11 @@ function setUp() {
   return { probe, system, settings };
 }
 
-describe('system domain: the host\'s facts and the media tools', () => {
-  it('answers the shell\'s heartbeat without starting ffmpeg or ffprobe', async () => {
+describe("system domain: the host's facts and the media tools", () => {
+  it("answers the shell's heartbeat without starting ffmpeg or ffprobe", async () => {
     const { probe, system } = setUp();
-    for (let i = 0; i < 12; i += 1) expect(await system['system.info']()).toMatchObject({ appVersion: expect.any(String), host: expect.any(String) });
+    for (let i = 0; i < 12; i += 1)
+      expect(await system['system.info']()).toMatchObject({ appVersion: expect.any(String), host: expect.any(String) });
     expect(probe).not.toHaveBeenCalled();
   });
 

@@ -7,7 +7,17 @@ import { inkBox, nodeRasteriser } from './text-node';
 
 // Noto Sans Arabic has Arabic letters and the space only: its "font" for everything else is an empty box.
 const arabicOnly = (char: string): boolean => /[\u0600-\u06ff]/u.test(char);
-const style: TextStyle = { ...DEFAULT_TEXT_STYLE, fontFamily: 'Source Sans 3', fontWeight: 400, fontSize: 48, shadow: null, outline: null, box: null, align: 'left', wrapWidth: null };
+const style: TextStyle = {
+  ...DEFAULT_TEXT_STYLE,
+  fontFamily: 'Source Sans 3',
+  fontWeight: 400,
+  fontSize: 48,
+  shadow: null,
+  outline: null,
+  box: null,
+  align: 'left',
+  wrapWidth: null,
+};
 
 describe('runs of a line that mixes Arabic with Latin (bidi order)', () => {
   it('puts an embedded Latin name and its number, read left to right, where the bidi algorithm does', () => {
@@ -19,7 +29,13 @@ describe('runs of a line that mixes Arabic with Latin (bidi order)', () => {
       { text: 'جرّب', script: true },
     ]);
     // In a left-to-right paragraph the Arabic words keep their own right-to-left order between the Latin ones.
-    expect(bidiRuns('Visit مرحبا بكم today', false, arabicOnly).map((r) => r.text)).toEqual(['Visit ', 'بكم', ' ', 'مرحبا', ' today']);
+    expect(bidiRuns('Visit مرحبا بكم today', false, arabicOnly).map((r) => r.text)).toEqual([
+      'Visit ',
+      'بكم',
+      ' ',
+      'مرحبا',
+      ' today',
+    ]);
   });
 
   it('keeps punctuation and numbers with the side the algorithm gives them', () => {
@@ -42,18 +58,32 @@ describe('drawing a line that mixes Arabic with Latin', () => {
   }
 
   /** Alpha of a picture's ink, cut `width` columns from its left ink edge and aligned on the top of the ink. */
-  function inkFrom(p: { picture: { pixels: Uint8Array; width: number }; ink: { left: number; top: number; bottom: number } }, width: number, top: number, height: number): number[] {
+  function inkFrom(
+    p: { picture: { pixels: Uint8Array; width: number }; ink: { left: number; top: number; bottom: number } },
+    width: number,
+    top: number,
+    height: number,
+  ): number[] {
     const out: number[] = [];
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out.push(p.picture.pixels[((top + y) * p.picture.width + p.ink.left + x) * 4 + 3] ?? 0);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        out.push(p.picture.pixels[((top + y) * p.picture.width + p.ink.left + x) * 4 + 3] ?? 0);
     return out;
   }
 
-  it('draws the Latin brand name and digits in the element\'s font, at the left of a right-to-left line', async () => {
+  it("draws the Latin brand name and digits in the element's font, at the left of a right-to-left line", async () => {
     // "Try the iPhone 15": the Latin name ends the right-to-left sentence, so it is drawn at its left end.
     const mixed = await draw('جرّب iPhone 15');
     const latin = await draw('iPhone 15');
     mkdirSync(join('test-artifacts', 'text'), { recursive: true });
-    writeFileSync(join('test-artifacts', 'text', 'mixed-arabic-latin.png'), (await draw('جرّب iPhone 15 اليوم\nزوروا example.com الآن', { box: { colour: '#1d3557', opacity: 0.85, padding: 16, radius: 8 } })).picture.png);
+    writeFileSync(
+      join('test-artifacts', 'text', 'mixed-arabic-latin.png'),
+      (
+        await draw('جرّب iPhone 15 اليوم\nزوروا example.com الآن', {
+          box: { colour: '#1d3557', opacity: 0.85, padding: 16, radius: 8 },
+        })
+      ).picture.png,
+    );
     // The left end of the right-to-left line is the Latin run: its ink matches "iPhone 15" drawn alone, pixel for pixel
     // (the two baselines are the same, so the ink of the shared letters starts on the same row).
     const width = latin.ink.right - latin.ink.left + 1;
@@ -76,8 +106,14 @@ describe('drawing a line that mixes Arabic with Latin', () => {
     expect(layout.lines.length).toBeGreaterThan(1);
     for (const line of layout.lines) {
       expect(line.width, line.text).toBeLessThanOrEqual(420);
-      expect(line.runs?.some((r) => r.face === null && /[A-Za-z0-9]/.test(r.text)), line.text).toBe(true);
-      expect(line.runs?.some((r) => r.face === 'arabic'), line.text).toBe(true);
+      expect(
+        line.runs?.some((r) => r.face === null && /[A-Za-z0-9]/.test(r.text)),
+        line.text,
+      ).toBe(true);
+      expect(
+        line.runs?.some((r) => r.face === 'arabic'),
+        line.text,
+      ).toBe(true);
     }
     // Right-to-left and aligned to its start: every line ends at the box's right edge, and nothing is drawn outside it.
     expect(ink.left).toBeGreaterThanOrEqual(0);

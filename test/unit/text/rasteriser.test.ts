@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_FONTS, DEFAULT_TEXT_STYLE, FONT_FAMILIES, fontFileOf, TEXT_PRESETS, textStyleProblem, type TextStyle } from '@common/composition';
+import {
+  BUNDLED_FONTS,
+  DEFAULT_TEXT_STYLE,
+  FONT_FAMILIES,
+  fontFileOf,
+  TEXT_PRESETS,
+  textStyleProblem,
+  type TextStyle,
+} from '@common/composition';
 import { layoutText, type FontMeasure } from '@common/text/text-layout';
 import { TextStyleError } from '@common/text/text-rasteriser';
 import { FONTS_DIR, inkBox, nodeRasteriser } from './text-node';
@@ -34,7 +42,7 @@ describe('text rasteriser (resvg, Node)', () => {
     const double = await rasteriser.rasterise(plain, { width: layout.width * 2, height: layout.height * 2 });
     const inkA = inkBox(a.pixels, a.width, a.height)!;
     const inkB = inkBox(double.pixels, double.width, double.height)!;
-    expect(Math.abs((inkB.right - inkB.left) - 2 * (inkA.right - inkA.left))).toBeLessThanOrEqual(3);
+    expect(Math.abs(inkB.right - inkB.left - 2 * (inkA.right - inkA.left))).toBeLessThanOrEqual(3);
   });
 
   it('draws the background box with its colour and opacity', async () => {
@@ -51,20 +59,31 @@ describe('text rasteriser (resvg, Node)', () => {
   });
 
   it('refuses empty text and an unknown font with the reason', async () => {
-    await expect(rasteriser.rasterise({ ...plain, content: '  ' }, { width: 10, height: 10 })).rejects.toThrow(/text is empty/);
-    await expect(rasteriser.rasterise({ ...plain, fontFamily: 'Comic Sans' }, { width: 10, height: 10 })).rejects.toThrow(TextStyleError);
-    await expect(rasteriser.layout({ ...plain, fontFamily: 'Comic Sans' })).rejects.toThrow(/"Comic Sans" \(bold\) is not one this studio has; choose one of Source Sans 3/);
+    await expect(rasteriser.rasterise({ ...plain, content: '  ' }, { width: 10, height: 10 })).rejects.toThrow(
+      /text is empty/,
+    );
+    await expect(
+      rasteriser.rasterise({ ...plain, fontFamily: 'Comic Sans' }, { width: 10, height: 10 }),
+    ).rejects.toThrow(TextStyleError);
+    await expect(rasteriser.layout({ ...plain, fontFamily: 'Comic Sans' })).rejects.toThrow(
+      /"Comic Sans" \(bold\) is not one this studio has; choose one of Source Sans 3/,
+    );
   });
 
   it('records the true fingerprint of every bundled font, each with its licence beside it', () => {
     for (const font of BUNDLED_FONTS) {
-      expect(createHash('sha256').update(readFileSync(join(FONTS_DIR, font.file))).digest('hex'), font.file).toBe(font.sha256);
+      expect(
+        createHash('sha256')
+          .update(readFileSync(join(FONTS_DIR, font.file)))
+          .digest('hex'),
+        font.file,
+      ).toBe(font.sha256);
     }
     expect(readFileSync(join(FONTS_DIR, 'SourceSans3-LICENSE.md'), 'utf8')).toMatch(/SIL Open Font License/);
     expect(readFileSync(join(FONTS_DIR, 'DejaVu-LICENSE.txt'), 'utf8')).toMatch(/Bitstream Vera/);
   });
 
-  it('draws italic in the family\'s own italic, inside its box, and says when a family has no such face', async () => {
+  it("draws italic in the family's own italic, inside its box, and says when a family has no such face", async () => {
     const upright: TextStyle = { ...plain, content: 'Half a shelf' };
     const italic: TextStyle = { ...upright, italic: true };
     for (const family of FONT_FAMILIES) {
@@ -84,16 +103,31 @@ describe('text rasteriser (resvg, Node)', () => {
 describe('text layout', () => {
   // Every character 10 px wide at size 20: wrapping is easy to follow.
   const mono: FontMeasure = { width: (text, size) => text.length * size * 0.5, ascent: 0.8, descent: 0.2 };
-  const style: TextStyle = { ...plain, fontSize: 20, lineHeight: 1.5, content: 'one two three four', shadow: null, outline: null, box: null };
+  const style: TextStyle = {
+    ...plain,
+    fontSize: 20,
+    lineHeight: 1.5,
+    content: 'one two three four',
+    shadow: null,
+    outline: null,
+    box: null,
+  };
 
   it('wraps at the width, breaks an over-long word, and keeps line breaks', () => {
     expect(layoutText({ ...style, wrapWidth: 100 }, mono).lines.map((l) => l.text)).toEqual(['one two', 'three four']);
-    expect(layoutText({ ...style, content: 'abcdefghijkl', wrapWidth: 50 }, mono).lines.map((l) => l.text)).toEqual(['abcde', 'fghij', 'kl']);
+    expect(layoutText({ ...style, content: 'abcdefghijkl', wrapWidth: 50 }, mono).lines.map((l) => l.text)).toEqual([
+      'abcde',
+      'fghij',
+      'kl',
+    ]);
     expect(layoutText({ ...style, content: 'a\n\nb' }, mono).lines.map((l) => l.text)).toEqual(['a', '', 'b']);
   });
 
   it('sizes the box from the lines, the padding and the room effects need, and anchors by alignment', () => {
-    const boxed = layoutText({ ...style, content: 'abcd\nab', box: { colour: '#000000', opacity: 1, padding: 10, radius: 0 }, align: 'right' }, mono);
+    const boxed = layoutText(
+      { ...style, content: 'abcd\nab', box: { colour: '#000000', opacity: 1, padding: 10, radius: 0 }, align: 'right' },
+      mono,
+    );
     expect([boxed.width, boxed.height]).toEqual([40 + 20, 2 * 30 + 20]);
     expect(boxed.lines.map((l) => l.x)).toEqual([50, 50]);
     // Baselines: the 20 px letters centred in each 30 px line.

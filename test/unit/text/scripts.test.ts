@@ -3,9 +3,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setSceneCaptions } from '@common/captions/caption-ops';
-import { addTextElement, createProject, DEFAULT_TEXT_STYLE, withFontRecords, type TextStyle } from '@common/composition';
+import {
+  addTextElement,
+  createProject,
+  DEFAULT_TEXT_STYLE,
+  withFontRecords,
+  type TextStyle,
+} from '@common/composition';
 import { breakablePieces } from '@common/text/text-layout';
-import { isRightToLeft, SCRIPT_FONT_FILE, SCRIPT_FONT_RECORDS, scriptFaceOf, subsetFile } from '@common/text/script-fonts';
+import {
+  isRightToLeft,
+  SCRIPT_FONT_FILE,
+  SCRIPT_FONT_RECORDS,
+  scriptFaceOf,
+  subsetFile,
+} from '@common/text/script-fonts';
 import { scriptFontPath } from '../../../electron/services/text/font-files';
 import { inkBox, nodeRasteriser } from './text-node';
 
@@ -85,7 +97,10 @@ describe('scripts beyond Latin', () => {
     const wrapWidth = 900;
     const arabic: TextStyle = { ...plain, align: 'left', wrapWidth, content: 'مرحبا بالعالم' };
     const latin: TextStyle = { ...arabic, content: 'Hello world' };
-    for (const [style, side] of [[arabic, 'right'], [latin, 'left']] as const) {
+    for (const [style, side] of [
+      [arabic, 'right'],
+      [latin, 'left'],
+    ] as const) {
       const layout = await rasteriser.layout(style);
       const drawn = await rasteriser.rasterise(style, layout);
       const ink = inkBox(drawn.pixels, drawn.width, drawn.height)!;
@@ -98,10 +113,22 @@ describe('scripts beyond Latin', () => {
 
   it('a project records the italic and script fonts its text and captions use, with fingerprints true to the installed files', () => {
     let p = createProject({ id: 'p-scripts', kind: 'avatar-video', output: '16:9-720p' });
-    p = addTextElement(p, 'scene-1', { ...DEFAULT_TEXT_STYLE, fontWeight: 700, content: 'مرحبا بالعالم' }, { width: 400, height: 100 }, { id: 'ar' });
+    p = addTextElement(
+      p,
+      'scene-1',
+      { ...DEFAULT_TEXT_STYLE, fontWeight: 700, content: 'مرحبا بالعالم' },
+      { width: 400, height: 100 },
+      { id: 'ar' },
+    );
     expect(p.fonts?.map((f) => f.file)).toEqual(['SourceSans3-Bold.ttf', 'noto-sans-arabic-arabic-700-normal.woff2']);
     p = withFontRecords(setSceneCaptions(p, 'scene-1', [{ text: '你好，世界', startMs: 0, endMs: 1000 }]));
-    p = addTextElement(p, 'scene-1', { ...DEFAULT_TEXT_STYLE, fontWeight: 400, italic: true, content: 'Slanted' }, { width: 400, height: 100 }, { id: 'it' });
+    p = addTextElement(
+      p,
+      'scene-1',
+      { ...DEFAULT_TEXT_STYLE, fontWeight: 400, italic: true, content: 'Slanted' },
+      { width: 400, height: 100 },
+      { id: 'it' },
+    );
     expect(p.fonts?.map((f) => [f.file, f.weight])).toEqual([
       ['SourceSans3-Bold.ttf', 700],
       ['SourceSans3-It.ttf', 400],
@@ -116,9 +143,13 @@ describe('scripts beyond Latin', () => {
     // The CJK and Korean sets: every subset file each package has, each name with its own fingerprint.
     for (const face of ['cjk', 'korean'] as const) {
       const dir = dirname(scriptFontPath(subsetFile(face, '119')));
-      const subsets = readdirSync(dir).filter((name) => SCRIPT_FONT_FILE.test(name)).sort();
+      const subsets = readdirSync(dir)
+        .filter((name) => SCRIPT_FONT_FILE.test(name))
+        .sort();
       expect(subsets.length, face).toBeGreaterThan(90);
-      expect(sha(subsets.map((name) => `${name} ${sha(readFileSync(`${dir}/${name}`))}\n`).join('')), face).toBe(SCRIPT_FONT_RECORDS[face].sha256);
+      expect(sha(subsets.map((name) => `${name} ${sha(readFileSync(`${dir}/${name}`))}\n`).join('')), face).toBe(
+        SCRIPT_FONT_RECORDS[face].sha256,
+      );
     }
   });
 });

@@ -28,14 +28,18 @@ async function fontFolder(): Promise<string> {
   return dir;
 }
 
-describe('this computer\'s font catalogue', () => {
-  it('reads family, weight and slant from the studio\'s own font files', async () => {
+describe("this computer's font catalogue", () => {
+  it("reads family, weight and slant from the studio's own font files", async () => {
     for (const font of BUNDLED_FONTS) {
-      expect(await faceOf(join(FONTS_DIR, font.file)), font.file).toEqual({ family: font.family, weight: font.weight, italic: font.italic });
+      expect(await faceOf(join(FONTS_DIR, font.file)), font.file).toEqual({
+        family: font.family,
+        weight: font.weight,
+        italic: font.italic,
+      });
     }
   });
 
-  it('reads the fonts installed on this machine (Debian\'s DejaVu), leaving out weights and widths the studio cannot name', async () => {
+  it("reads the fonts installed on this machine (Debian's DejaVu), leaving out weights and widths the studio cannot name", async () => {
     expect(existsSync(DEBIAN_DEJAVU), 'fonts-dejavu-core is installed').toBe(true);
     const scan = await new SystemFonts({ dirs: [DEBIAN_DEJAVU] }).list();
     const sans = scan.faces.filter((f) => f.family === 'DejaVu Sans').map((f) => [f.weight, f.italic, f.file]);
@@ -45,7 +49,9 @@ describe('this computer\'s font catalogue', () => {
       [700, false, 'DejaVuSans-Bold.ttf'],
       [700, true, 'DejaVuSans-BoldOblique.ttf'],
     ]);
-    expect(scan.skipped.find((s) => s.file.endsWith('DejaVuSans-ExtraLight.ttf'))?.reason).toMatch(/weight 200: the studio draws regular \(400\) and bold \(700\) only/);
+    expect(scan.skipped.find((s) => s.file.endsWith('DejaVuSans-ExtraLight.ttf'))?.reason).toMatch(
+      /weight 200: the studio draws regular \(400\) and bold \(700\) only/,
+    );
     expect(scan.skipped.find((s) => s.file.endsWith('DejaVuSansCondensed.ttf'))?.reason).toMatch(/width class 4/);
   });
 
@@ -70,7 +76,11 @@ describe('this computer\'s font catalogue', () => {
     // A clock that moves a second each time it is read: the scan reads it once at the start and once
     // before each file, so a 2.5 s budget lets it read two files.
     let clock = 0;
-    const scan = await new SystemFonts({ dirs: [await fontFolder()], maxScanMs: 2_500, now: () => (clock += 1_000) }).list();
+    const scan = await new SystemFonts({
+      dirs: [await fontFolder()],
+      maxScanMs: 2_500,
+      now: () => (clock += 1_000),
+    }).list();
     expect(scan.capped).toBe(true);
     expect(scan.faces.length + scan.skipped.length).toBe(2);
   });
@@ -82,7 +92,9 @@ describe('this computer\'s font catalogue', () => {
     const read = await fonts.read(face.id);
     expect(read.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     expect(await fonts.sha256(face.id)).toBe(read.sha256);
-    await expect(fonts.read(join(DEBIAN_DEJAVU, 'DejaVuSans.ttf'))).rejects.toThrow(/No font .* was found on this computer/);
+    await expect(fonts.read(join(DEBIAN_DEJAVU, 'DejaVuSans.ttf'))).rejects.toThrow(
+      /No font .* was found on this computer/,
+    );
     await expect(fonts.read('0123456789abcdef')).rejects.toThrow(/No font/);
   });
 
@@ -93,14 +105,29 @@ describe('this computer\'s font catalogue', () => {
     expect(args.safeParse(['../../etc/passwd']).success).toBe(false);
   });
 
-  it('walks the platform\'s own font folders', () => {
-    expect(platformFontDirs('linux', {}, '/home/a')).toEqual(['/usr/share/fonts', '/usr/local/share/fonts', '/home/a/.local/share/fonts', '/home/a/.fonts']);
-    expect(platformFontDirs('darwin', {}, '/Users/a')).toEqual(['/System/Library/Fonts', '/Library/Fonts', '/Users/a/Library/Fonts']);
-    expect(platformFontDirs('win32', { WINDIR: 'C:\\Windows', LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local' }, 'C:\\Users\\a')).toHaveLength(2);
+  it("walks the platform's own font folders", () => {
+    expect(platformFontDirs('linux', {}, '/home/a')).toEqual([
+      '/usr/share/fonts',
+      '/usr/local/share/fonts',
+      '/home/a/.local/share/fonts',
+      '/home/a/.fonts',
+    ]);
+    expect(platformFontDirs('darwin', {}, '/Users/a')).toEqual([
+      '/System/Library/Fonts',
+      '/Library/Fonts',
+      '/Users/a/Library/Fonts',
+    ]);
+    expect(
+      platformFontDirs(
+        'win32',
+        { WINDIR: 'C:\\Windows', LOCALAPPDATA: 'C:\\Users\\a\\AppData\\Local' },
+        'C:\\Users\\a',
+      ),
+    ).toHaveLength(2);
   });
 });
 
-describe('the rasteriser with this computer\'s fonts', () => {
+describe("the rasteriser with this computer's fonts", () => {
   const system = new SystemFonts({ dirs: [DEBIAN_DEJAVU] });
   const files = new FontFiles(FONTS_DIR, system);
   const read: string[] = [];
@@ -108,7 +135,13 @@ describe('the rasteriser with this computer\'s fonts', () => {
     { wasm: () => readFile(resvgWasmPath()), fontFile: (file) => (read.push(file), files.read(file)) },
     async () => (await system.list()).faces,
   );
-  const style: TextStyle = { ...DEFAULT_TEXT_STYLE, shadow: null, content: 'Hamburgefonts', fontFamily: 'DejaVu Sans', fontWeight: 400 };
+  const style: TextStyle = {
+    ...DEFAULT_TEXT_STYLE,
+    shadow: null,
+    content: 'Hamburgefonts',
+    fontFamily: 'DejaVu Sans',
+    fontWeight: 400,
+  };
 
   it('draws a system font from its file, read by catalogue id, unlike a studio font', async () => {
     const layout = await rasteriser.layout(style);
@@ -121,20 +154,49 @@ describe('the rasteriser with this computer\'s fonts', () => {
   });
 
   it('still refuses a family neither the studio nor the computer has, and a face the computer lacks', async () => {
-    await expect(rasteriser.layout({ ...style, fontFamily: 'Comic Sans' })).rejects.toThrow(/"Comic Sans" \(regular\) is not one this studio has; choose one of .*this computer's fonts/);
-    await expect(rasteriser.layout({ ...style, fontFamily: 'DejaVu Math TeX Gyre', fontWeight: 700 })).rejects.toThrow(/this computer has the family, but not that face/);
+    await expect(rasteriser.layout({ ...style, fontFamily: 'Comic Sans' })).rejects.toThrow(
+      /"Comic Sans" \(regular\) is not one this studio has; choose one of .*this computer's fonts/,
+    );
+    await expect(rasteriser.layout({ ...style, fontFamily: 'DejaVu Math TeX Gyre', fontWeight: 700 })).rejects.toThrow(
+      /this computer has the family, but not that face/,
+    );
   });
 });
 
 describe('the host checking a project made elsewhere with a system font', () => {
-  it('learns the fingerprint of this computer\'s file, so a different file under the same name is an error', async () => {
+  it("learns the fingerprint of this computer's file, so a different file under the same name is an error", async () => {
     const { TextPictures } = await import('../../../electron/services/text/text-pictures');
     const { addTextElement, createProject, validateProject } = await import('@common/composition');
-    const pictures = new TextPictures({ dir: await mkdtemp(join(tmpdir(), 'pictures-')), fontsDir: FONTS_DIR, grant: (p) => p, systemFonts: new SystemFonts({ dirs: [DEBIAN_DEJAVU] }) });
+    const pictures = new TextPictures({
+      dir: await mkdtemp(join(tmpdir(), 'pictures-')),
+      fontsDir: FONTS_DIR,
+      grant: (p) => p,
+      systemFonts: new SystemFonts({ dirs: [DEBIAN_DEJAVU] }),
+    });
     const base = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p', name: 'Elsewhere' });
-    const project = { ...addTextElement(base, 'scene-1', { ...DEFAULT_TEXT_STYLE, fontFamily: 'DejaVu Sans' }, { width: 400, height: 120 }, { id: 'title' }), fonts: [{ family: 'DejaVu Sans', weight: 700 as const, italic: false, file: 'DejaVuSans-Bold.ttf', sha256: 'c'.repeat(64), system: true as const }] };
+    const project = {
+      ...addTextElement(
+        base,
+        'scene-1',
+        { ...DEFAULT_TEXT_STYLE, fontFamily: 'DejaVu Sans' },
+        { width: 400, height: 120 },
+        { id: 'title' },
+      ),
+      fonts: [
+        {
+          family: 'DejaVu Sans',
+          weight: 700 as const,
+          italic: false,
+          file: 'DejaVuSans-Bold.ttf',
+          sha256: 'c'.repeat(64),
+          system: true as const,
+        },
+      ],
+    };
     await pictures.knowFontsOf(project);
     const problem = validateProject(project, { purpose: 'preview' }).find((p) => p.code === 'text-font');
-    expect(problem?.message).toMatch(/"DejaVu Sans" \(bold, DejaVuSans-Bold\.ttf\) on this computer is a different file/);
+    expect(problem?.message).toMatch(
+      /"DejaVu Sans" \(bold, DejaVuSans-Bold\.ttf\) on this computer is a different file/,
+    );
   });
 });

@@ -19,9 +19,13 @@ export function nodeRasteriser(onFont?: (file: string, bytes: Uint8Array) => voi
   });
 }
 
-
 /** The box of pixels whose alpha is above `min`, in picture pixels; null when none is. */
-export function inkBox(pixels: Uint8Array, width: number, height: number, min = 16): { left: number; top: number; right: number; bottom: number } | null {
+export function inkBox(
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  min = 16,
+): { left: number; top: number; right: number; bottom: number } | null {
   let left = width;
   let top = height;
   let right = -1;

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addElement, addTextElement, createProject, planFromProject, presetStyle, type Project } from '@common/composition';
+import {
+  addElement,
+  addTextElement,
+  createProject,
+  planFromProject,
+  presetStyle,
+  type Project,
+} from '@common/composition';
 import { StudioError } from '../../../electron/services/host/errors';
 import { bundledFontsDir, TextPictures } from '../../../electron/services/text/text-pictures';
 import { FONTS_DIR } from './text-node';
@@ -13,13 +20,25 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function pictures(): { service: TextPictures; granted: string[] } {
   const granted: string[] = [];
-  const service = new TextPictures({ dir, fontsDir: FONTS_DIR, grant: (path) => (granted.push(path), pathToFileURL(path).href) });
+  const service = new TextPictures({
+    dir,
+    fontsDir: FONTS_DIR,
+    grant: (path) => (granted.push(path), pathToFileURL(path).href),
+  });
   return { service, granted };
 }
 
 function titled(): Project {
   let p = createProject({ id: 'p', kind: 'avatar-video', output: '16:9-720p' });
-  p = addElement(p, 'scene-1', { id: 'bg', type: 'image', url: 'https://cdn.example/bg.png', x: 0, y: 0, width: 1280, height: 720 });
+  p = addElement(p, 'scene-1', {
+    id: 'bg',
+    type: 'image',
+    url: 'https://cdn.example/bg.png',
+    x: 0,
+    y: 0,
+    width: 1280,
+    height: 720,
+  });
   return addTextElement(p, 'scene-1', presetStyle(p, 'title'), { width: 300, height: 100 }, { id: 'title' });
 }
 
@@ -45,8 +64,13 @@ describe('host text pictures', () => {
     const style = presetStyle(titled(), 'title');
     const empty = service.picture({ ...style, content: '' }, { width: 10, height: 10 });
     await expect(empty).rejects.toBeInstanceOf(StudioError);
-    await expect(empty).rejects.toMatchObject({ code: 'invalid-text', message: expect.stringContaining('The text is empty') });
-    await expect(service.picture({ ...style, fontFamily: 'Nope' }, { width: 10, height: 10 })).rejects.toMatchObject({ code: 'invalid-text' });
+    await expect(empty).rejects.toMatchObject({
+      code: 'invalid-text',
+      message: expect.stringContaining('The text is empty'),
+    });
+    await expect(service.picture({ ...style, fontFamily: 'Nope' }, { width: 10, height: 10 })).rejects.toMatchObject({
+      code: 'invalid-text',
+    });
   });
 
   it('gives the compositor each text as a picture layer at the element box, and leaves out text it cannot draw', async () => {
@@ -57,7 +81,17 @@ describe('host text pictures', () => {
     const layer = plan.scenes[0].layers[1];
     expect(layer.box).toEqual({ x: 490, y: 310, width: 300, height: 100 });
     expect(JSON.stringify(layer.source)).toContain('text-');
-    const emptied = { ...project, scenes: [{ ...project.scenes[0], elements: project.scenes[0].elements.map((e) => (e.type === 'text' ? { ...e, text: { ...e.text!, content: ' ' } } : e)) }] };
+    const emptied = {
+      ...project,
+      scenes: [
+        {
+          ...project.scenes[0],
+          elements: project.scenes[0].elements.map((e) =>
+            e.type === 'text' ? { ...e, text: { ...e.text!, content: ' ' } } : e,
+          ),
+        },
+      ],
+    };
     expect((await service.flatten(emptied)).scenes[0].elements.map((e) => e.id)).toEqual(['bg']);
   });
 });

@@ -23,11 +23,31 @@ const HOUR = 3_600_000;
 
 function speech(id: string, purpose: JobRecord['purpose']): JobRecord {
   return {
-    id, kind: 'tts', phase: 'completed', remoteId: `r-${id}`, connectionId: 'sandbox', connectionName: 'Sandbox', projectId: null,
-    summary: `Speech ${id}`, requestHash: '', request: { input_text: `Line ${id}` }, createdAt: NOW - HOUR, updatedAt: NOW, finishedAt: NOW - HOUR,
+    id,
+    kind: 'tts',
+    phase: 'completed',
+    remoteId: `r-${id}`,
+    connectionId: 'sandbox',
+    connectionName: 'Sandbox',
+    projectId: null,
+    summary: `Speech ${id}`,
+    requestHash: '',
+    request: { input_text: `Line ${id}` },
+    createdAt: NOW - HOUR,
+    updatedAt: NOW,
+    finishedAt: NOW - HOUR,
     // Within the day: the archive's expiry warning would name it if it were its to name.
-    expiresAt: NOW + 5 * HOUR, deadlineAt: NOW, remoteStatus: 3, resultUrl: server.url(`/${id}.mp3`), costEstimate: null,
-    chargedCredits: null, error: null, answer: null, polls: 1, purpose, reactedAt: null,
+    expiresAt: NOW + 5 * HOUR,
+    deadlineAt: NOW,
+    remoteStatus: 3,
+    resultUrl: server.url(`/${id}.mp3`),
+    costEstimate: null,
+    chargedCredits: null,
+    error: null,
+    answer: null,
+    polls: 1,
+    purpose,
+    reactedAt: null,
   };
 }
 
@@ -35,7 +55,8 @@ describe('the archive and batch rows', () => {
   it('archives a plain voiceover but not a batch row, warns only about the plain one, and leaves batch rows to their batch\u2019s warning', async () => {
     const home = mkdtempSync(join(tmpdir(), 'batch-archive-'));
     const records = [speech('plain', { type: 'plain' }), speech('row', { type: 'batch-row', batchId: 'b1', row: 0 })];
-    for (const record of records) server.files.set(`/${record.id}.mp3`, { body: patternBytes(2000, 3), etag: `"${record.id}"` });
+    for (const record of records)
+      server.files.set(`/${record.id}.mp3`, { body: patternBytes(2000, 3), etag: `"${record.id}"` });
     const engine = {
       records: () => records,
       record: (id: string) => records.find((j) => j.id === id)!,
@@ -43,10 +64,20 @@ describe('the archive and batch rows', () => {
       markReacted: async (id: string) => void (records.find((j) => j.id === id)!.reactedAt = NOW),
     };
     const base = createMemoryHostBase({ dataDir: home });
-    const downloads = new DownloadsService({ dataDir: home, createStore: base.createStore, log: base.log, job: engine.record, projectName: async () => null });
+    const downloads = new DownloadsService({
+      dataDir: home,
+      createStore: base.createStore,
+      log: base.log,
+      job: engine.record,
+      projectName: async () => null,
+    });
     const reactor = new JobReactor({ engine });
     let batchWarnings = 0;
-    const runner = createArchive(base, downloads, { jobs: engine as never, reactor, batches: { warnExpiring: async () => (batchWarnings += 1, []) } });
+    const runner = createArchive(base, downloads, {
+      jobs: engine as never,
+      reactor,
+      batches: { warnExpiring: async () => ((batchWarnings += 1), []) },
+    });
     runner.archive.settings.set({ ...defaultArchiveSettings(home), template: '{text|id}' });
     reactor.start();
     await reactor.idle();

@@ -7,7 +7,10 @@ import { applyRowEdits, editedRow, readBatch, type KnownVoices } from '../../../
 import type { BatchRecord } from '../../../electron/services/voices/batch-store';
 
 const known: KnownVoices = Object.assign((id: string) => id === 'sandbox_ava' || id === 'sandbox_hugo', {
-  idOf: (given: string) => ({ ava: 'sandbox_ava', hugo: 'sandbox_hugo', sandbox_ava: 'sandbox_ava', sandbox_hugo: 'sandbox_hugo' })[given.trim().toLowerCase()] ?? null,
+  idOf: (given: string) =>
+    ({ ava: 'sandbox_ava', hugo: 'sandbox_hugo', sandbox_ava: 'sandbox_ava', sandbox_hugo: 'sandbox_hugo' })[
+      given.trim().toLowerCase()
+    ] ?? null,
 });
 const sheet = 'text,voice,rate,name\nHello.,Ava,60,intro\n,Ava,,empty\nToo fast.,Ava,150,fast\nBye.,Hugo,,outro';
 
@@ -15,14 +18,27 @@ describe('editing the table before Send', () => {
   it('checks an edited row again: a fixed row becomes ready, a broken one is refused, a voice may be a name', () => {
     const read = readBatch(sheet, { rate: '50%' }, known);
     expect(read.problems.map((p) => p.row)).toEqual([1, 2]);
-    const edited = applyRowEdits(read, [{ row: 1, text: 'Now with a script.' }, { row: 2, rate: '80' }, { row: 3, voice: 'nobody' }, { row: 0, voice: 'hugo', name: 'intro-hugo' }], [], { rate: '50%' }, known);
+    const edited = applyRowEdits(
+      read,
+      [
+        { row: 1, text: 'Now with a script.' },
+        { row: 2, rate: '80' },
+        { row: 3, voice: 'nobody' },
+        { row: 0, voice: 'hugo', name: 'intro-hugo' },
+      ],
+      [],
+      { rate: '50%' },
+      known,
+    );
     expect(edited.rows.map((r) => [r.row, r.text, r.voiceId, r.rate, r.name])).toEqual([
       [0, 'Hello.', 'sandbox_hugo', '60%', 'intro-hugo'],
       [1, 'Now with a script.', 'sandbox_ava', '50%', 'empty'],
       [2, 'Too fast.', 'sandbox_ava', '80%', 'fast'],
       [3, 'Bye.', 'nobody', '50%', 'outro'],
     ]);
-    expect(edited.problems).toEqual([{ row: 3, message: expect.stringContaining('voice "nobody" is not one of this connection\'s voices') }]);
+    expect(edited.problems).toEqual([
+      { row: 3, message: expect.stringContaining('voice "nobody" is not one of this connection\'s voices') },
+    ]);
   });
 
   it('drops deleted rows and their problems; the others keep their numbers (and so their file names)', () => {
@@ -45,21 +61,54 @@ describe('editing the table before Send', () => {
 });
 
 const record = (state: BatchRecord['state']): BatchRecord => ({
-  version: 1, id: 'b', label: 'x', createdAt: 0, state, concurrency: 2, template: '{row}', retry: [], invalid: [3], reasons: { 3: 'rate "150" is not 0% to 100%' },
-  rows: [0, 1, 2, 3].map((row) => ({ row, text: `Row ${row + 1}.`, voiceId: 'sandbox_ava', rate: row === 3 ? '150' : '50%', name: null })),
+  version: 1,
+  id: 'b',
+  label: 'x',
+  createdAt: 0,
+  state,
+  concurrency: 2,
+  template: '{row}',
+  retry: [],
+  invalid: [3],
+  reasons: { 3: 'rate "150" is not 0% to 100%' },
+  rows: [0, 1, 2, 3].map((row) => ({
+    row,
+    text: `Row ${row + 1}.`,
+    voiceId: 'sandbox_ava',
+    rate: row === 3 ? '150' : '50%',
+    name: null,
+  })),
 });
 const view = (rec: BatchRecord, states: BatchView['rows'][number]['state'][]): BatchView => ({
-  id: rec.id, label: rec.label, createdAt: 0, state: rec.state, concurrency: 2, template: '{row}', counts: {} as BatchView['counts'], done: 0,
-  rows: rec.rows.map((row, i) => ({ ...row, state: states[i], jobId: null, resultUrl: null, expiresAt: null, problem: null, chargedCredits: null })),
+  id: rec.id,
+  label: rec.label,
+  createdAt: 0,
+  state: rec.state,
+  concurrency: 2,
+  template: '{row}',
+  counts: {} as BatchView['counts'],
+  done: 0,
+  rows: rec.rows.map((row, i) => ({
+    ...row,
+    state: states[i],
+    jobId: null,
+    resultUrl: null,
+    expiresAt: null,
+    problem: null,
+    chargedCredits: null,
+  })),
 });
-const check = (row: BatchRecord['rows'][number], edit: { text?: string; rate?: string }) => editedRow(row, edit, {}, known);
+const check = (row: BatchRecord['rows'][number], edit: { text?: string; rate?: string }) =>
+  editedRow(row, edit, {}, known);
 
 describe('changing a started batch', () => {
   const states = ['completed', 'processing', 'waiting', 'invalid'] as const;
 
   it('changes a row not sent yet only while nothing is being sent', () => {
     const running = record('running');
-    expect(() => rowEdited(running, view(running, [...states]), { row: 2, text: 'New.' }, false, check)).toThrow('Pause the batch to change row 3');
+    expect(() => rowEdited(running, view(running, [...states]), { row: 2, text: 'New.' }, false, check)).toThrow(
+      'Pause the batch to change row 3',
+    );
     const paused = record('paused');
     const changed = rowEdited(paused, view(paused, [...states]), { row: 2, text: 'New.' }, false, check);
     expect(changed.rows[2].text).toBe('New.');
@@ -72,7 +121,11 @@ describe('changing a started batch', () => {
     const fixed = rowEdited(finished, view(finished, [...states]), { row: 3, rate: '90' }, false, check);
     expect([fixed.invalid, fixed.reasons, fixed.rows[3].rate, fixed.state]).toEqual([[], {}, '90%', 'running']);
     const still = rowEdited(finished, view(finished, [...states]), { row: 3, rate: '200' }, false, check);
-    expect([still.invalid, still.reasons?.['3'], still.state]).toEqual([[3], 'rate "200" is not 0% to 100%', 'finished']);
+    expect([still.invalid, still.reasons?.['3'], still.state]).toEqual([
+      [3],
+      'rate "200" is not 0% to 100%',
+      'finished',
+    ]);
   });
 
   it('makes an ended row again only when asked (a new paid job), never one at the service, never with a problem', () => {
@@ -84,7 +137,9 @@ describe('changing a started batch', () => {
     const remade = rowEdited(paused, v, { row: 0, text: 'Better.' }, true, check);
     expect([remade.rows[0].text, remade.retry]).toEqual(['Better.', [0]]);
     const cancelled = record('cancelled');
-    expect(() => rowEdited(cancelled, view(cancelled, [...states]), { row: 0, text: 'Better.' }, true, check)).toThrow('cancelled');
+    expect(() => rowEdited(cancelled, view(cancelled, [...states]), { row: 0, text: 'Better.' }, true, check)).toThrow(
+      'cancelled',
+    );
   });
 
   it('deletes rows not sent yet from a paused batch, and refuses to delete a sent (paid) row', () => {

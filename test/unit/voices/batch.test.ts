@@ -21,7 +21,13 @@ import { CATALOGUE_ROOT } from '../emulator/harness';
 let emulator: RunningEmulator;
 const dir = mkdtempSync(join(tmpdir(), 'studio-batch-'));
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, jobSeconds: 0.3, catalogueDir: CATALOGUE_ROOT, dataDir: join(dir, 'sandbox'), rateLimit: 8 });
+  emulator = await startEmulator({
+    port: 0,
+    jobSeconds: 0.3,
+    catalogueDir: CATALOGUE_ROOT,
+    dataDir: join(dir, 'sandbox'),
+    rateLimit: 8,
+  });
 }, 120_000);
 afterAll(async () => {
   await emulator.close();
@@ -30,10 +36,16 @@ afterAll(async () => {
 
 /** One run of a host on a data folder: an engine on its ledger and a batch runner on its batches. */
 function host(dataDir: string, notes: string[] = []) {
-  const client = new ServiceClient({ baseUrl: emulator.url, credentials: { kind: 'api-key', apiKey: emulator.apiKey } });
+  const client = new ServiceClient({
+    baseUrl: emulator.url,
+    credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+  });
   const engine = new JobEngine({
     storage: new FileLedgerStorage(join(dataDir, 'jobs')),
-    connections: { active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }), client: async () => client },
+    connections: {
+      active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+      client: async () => client,
+    },
     clock: { now: () => Date.now() },
     notify: (title) => notes.push(title),
     // The sandbox's jobs last 0.3 s here, where the desktop's first step is 3 s; the steps stay slow enough
@@ -45,11 +57,20 @@ function host(dataDir: string, notes: string[] = []) {
     },
   });
   engine.start();
-  const runner = new BatchRunner({ engine, store: new BatchStore(dataDir), backoffMs: 200, notify: (title, body) => notes.push(`${title}: ${body}`) });
+  const runner = new BatchRunner({
+    engine,
+    store: new BatchStore(dataDir),
+    backoffMs: 200,
+    notify: (title, body) => notes.push(`${title}: ${body}`),
+  });
   return { engine, runner };
 }
 
-const csv = (n: number) => ['text,voice,name', ...Array.from({ length: n }, (_, i) => `Voiceover number ${i + 1}.,sandbox_ava,spot-${i + 1}`)].join('\n');
+const csv = (n: number) =>
+  [
+    'text,voice,name',
+    ...Array.from({ length: n }, (_, i) => `Voiceover number ${i + 1}.,sandbox_ava,spot-${i + 1}`),
+  ].join('\n');
 
 /** Resolves once the engine has sent at least `n` rows of a batch. */
 function rowsSent(engine: JobEngine, n: number): Promise<void> {
@@ -75,7 +96,9 @@ function jobsPerRow(dataDir: string): Map<number, number> {
 
 describe('reading a batch', () => {
   it('takes the text, voice, rate and name columns, with defaults, and names every row it will not send', () => {
-    const read = readBatch('Name;Script;Speed\nintro;Hello there.;70\nempty;;\nfast;Quick!;101', { voiceId: 'sandbox_ava' });
+    const read = readBatch('Name;Script;Speed\nintro;Hello there.;70\nempty;;\nfast;Quick!;101', {
+      voiceId: 'sandbox_ava',
+    });
     expect(read.rows.map((r) => [r.name, r.text, r.voiceId, r.rate])).toEqual([
       ['intro', 'Hello there.', 'sandbox_ava', '70%'],
       ['empty', '', 'sandbox_ava', '50%'],
@@ -87,15 +110,20 @@ describe('reading a batch', () => {
     ]);
   });
 
-  it("names a row whose voice the connection does not have, and sends the rest when the voices are unknown", () => {
+  it('names a row whose voice the connection does not have, and sends the rest when the voices are unknown', () => {
     const csv = 'text,voice\nHello.,sandbox_ava\nHi.,sandbox_nobody';
     const known = (id: string) => id === 'sandbox_ava';
-    expect(readBatch(csv, {}, known).problems).toEqual([{ row: 1, message: expect.stringMatching(/voice "sandbox_nobody" is not one of this connection's voices/) }]);
+    expect(readBatch(csv, {}, known).problems).toEqual([
+      { row: 1, message: expect.stringMatching(/voice "sandbox_nobody" is not one of this connection's voices/) },
+    ]);
     expect(readBatch(csv, {}, null).problems).toEqual([]);
   });
 
   it('reads lines without a header as one script each, and wants a voice for them', () => {
-    expect(readBatch('First line\n\nSecond line\n', { voiceId: 'v' }).rows.map((r) => r.text)).toEqual(['First line', 'Second line']);
+    expect(readBatch('First line\n\nSecond line\n', { voiceId: 'v' }).rows.map((r) => r.text)).toEqual([
+      'First line',
+      'Second line',
+    ]);
     expect(readBatch('First line\n').problems[0].message).toMatch(/no voice/);
   });
 });
@@ -105,7 +133,14 @@ describe('a batch of voiceovers', () => {
     const dataDir = mkdtempSync(join(dir, 'restart-'));
     const input = readBatch(csv(12));
     const first = host(dataDir);
-    await first.runner.create({ id: 'b1', label: 'spots.csv', rows: input.rows, invalid: [], concurrency: 3, template: '{row}-{name|text}' });
+    await first.runner.create({
+      id: 'b1',
+      label: 'spots.csv',
+      rows: input.rows,
+      invalid: [],
+      concurrency: 3,
+      template: '{row}-{name|text}',
+    });
     const running = first.runner.run('b1');
     // Stop the first host once a few rows are out, as a crash would (nothing is flushed on purpose).
     await rowsSent(first.engine, 4);
@@ -127,26 +162,48 @@ describe('a batch of voiceovers', () => {
     const exported = await exportBatch(view, folder);
     expect(exported.inFolder).toBe(12);
     // {row} is padded to the last row's digits, so the files sort in row order.
-    expect(readdirSync(folder).filter((n) => n.endsWith('.mp3')).sort().slice(0, 3)).toEqual(['01-spot-1.mp3', '02-spot-2.mp3', '03-spot-3.mp3']);
+    expect(
+      readdirSync(folder)
+        .filter((n) => n.endsWith('.mp3'))
+        .sort()
+        .slice(0, 3),
+    ).toEqual(['01-spot-1.mp3', '02-spot-2.mp3', '03-spot-3.mp3']);
     const bytes = readFileSync(join(folder, MANIFEST_NAME));
     // A byte-order mark first, so Excel reads the manifest as UTF-8.
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const manifest = bytes.toString('utf8').slice(1).trim().split(/\r?\n/);
-    expect(manifest[0]).toBe('row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits');
+    expect(manifest[0]).toBe(
+      'row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits',
+    );
     expect(manifest).toHaveLength(13);
     // No duration without a prober, and no cost: the service reports no charge for speech.
-    expect(manifest[1]).toMatch(/^1,spot-1,Voiceover number 1\.,sandbox_ava,,50%,completed,,01-spot-1\.mp3,,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-[^,]+,$/);
+    expect(manifest[1]).toMatch(
+      /^1,spot-1,Voiceover number 1\.,sandbox_ava,,50%,completed,,01-spot-1\.mp3,,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-[^,]+,$/,
+    );
   }, 120_000);
 
   it('keeps why each refused row was refused, also when the reason came from the voice list', async () => {
     const dataDir = mkdtempSync(join(dir, 'reasons-'));
-    const read = readBatch('text,voice\nHello,sandbox_ava\n,sandbox_ava\nHi,nobody\n', {}, (id) => id === 'sandbox_ava');
+    const read = readBatch(
+      'text,voice\nHello,sandbox_ava\n,sandbox_ava\nHi,nobody\n',
+      {},
+      (id) => id === 'sandbox_ava',
+    );
     const { engine, runner } = host(dataDir);
-    const record = await runner.create({ id: 'b-reasons', label: 'x', rows: read.rows, ...refusedRows(read.problems), concurrency: 1, template: '{row}' });
+    const record = await runner.create({
+      id: 'b-reasons',
+      label: 'x',
+      rows: read.rows,
+      ...refusedRows(read.problems),
+      concurrency: 1,
+      template: '{row}',
+    });
     const rows = runner.view(record).rows;
     expect(rows.map((r) => r.state)).toEqual(['waiting', 'invalid', 'invalid']);
     expect(rows[1].problem).toMatch(/empty/);
-    expect(rows[2].problem).toBe('voice "nobody" is not one of this connection\'s voices (the voice library lists them)');
+    expect(rows[2].problem).toBe(
+      'voice "nobody" is not one of this connection\'s voices (the voice library lists them)',
+    );
     engine.stop();
   });
 
@@ -155,7 +212,14 @@ describe('a batch of voiceovers', () => {
     const input = readBatch(csv(3));
     const { engine, runner } = host(dataDir);
     // A voice the service does not know: every row fails, nothing is created.
-    await runner.create({ id: 'b2', label: 'x', rows: input.rows.map((r) => ({ ...r, voiceId: 'no-such-voice' })), invalid: [], concurrency: 2, template: '{row}' });
+    await runner.create({
+      id: 'b2',
+      label: 'x',
+      rows: input.rows.map((r) => ({ ...r, voiceId: 'no-such-voice' })),
+      invalid: [],
+      concurrency: 2,
+      template: '{row}',
+    });
     const failed = await runner.run('b2');
     expect(failed.counts.failed).toBe(3);
     expect(await runner.run('b2')).toMatchObject({ state: 'finished' });
@@ -170,7 +234,14 @@ describe('a batch of voiceovers', () => {
   it('cancels the rows not sent yet and keeps the ones sent', async () => {
     const dataDir = mkdtempSync(join(dir, 'cancel-'));
     const { engine, runner } = host(dataDir);
-    await runner.create({ id: 'b3', label: 'x', rows: readBatch(csv(10)).rows, invalid: [], concurrency: 1, template: '{row}' });
+    await runner.create({
+      id: 'b3',
+      label: 'x',
+      rows: readBatch(csv(10)).rows,
+      invalid: [],
+      concurrency: 1,
+      template: '{row}',
+    });
     const running = runner.run('b3');
     await rowsSent(engine, 2);
     await runner.cancel('b3');
@@ -191,7 +262,14 @@ describe('a batch of voiceovers', () => {
       const atService = engine.list().filter((j) => j.purpose.type === 'batch-row' && !ended.has(j.phase)).length;
       most = Math.max(most, atService);
     });
-    await runner.create({ id: 'b4', label: 'x', rows: readBatch(csv(10)).rows, invalid: [], concurrency: 2, template: '{row}' });
+    await runner.create({
+      id: 'b4',
+      label: 'x',
+      rows: readBatch(csv(10)).rows,
+      invalid: [],
+      concurrency: 2,
+      template: '{row}',
+    });
     const running = runner.run('b4');
     await rowsSent(engine, 2);
     await runner.pause('b4');
@@ -212,7 +290,14 @@ describe('a batch of voiceovers', () => {
     const notes: string[] = [];
     const read = readBatch('text,voice\nOne.,sandbox_ava\nTwo.,sandbox_ava\n,sandbox_ava\nFour.,sandbox_ava', {});
     const { engine, runner } = host(dataDir, notes);
-    await runner.create({ id: 'b5', label: 'spots.csv', rows: read.rows, ...refusedRows(read.problems), concurrency: 2, template: '{row}' });
+    await runner.create({
+      id: 'b5',
+      label: 'spots.csv',
+      rows: read.rows,
+      ...refusedRows(read.problems),
+      concurrency: 2,
+      template: '{row}',
+    });
     const view = await runner.run('b5');
     expect(view.counts.completed).toBe(3);
     expect(notes).toEqual(['Batch "spots.csv" finished: 3 done, 1 refused of 4 rows']);
@@ -222,7 +307,14 @@ describe('a batch of voiceovers', () => {
   it('makes one ended row again as a new job, and a second Save replaces only that file', async () => {
     const dataDir = mkdtempSync(join(dir, 'redo-'));
     const { engine, runner } = host(dataDir);
-    await runner.create({ id: 'b6', label: 'x', rows: readBatch(csv(3)).rows, invalid: [], concurrency: 3, template: '{row}-{name}' });
+    await runner.create({
+      id: 'b6',
+      label: 'x',
+      rows: readBatch(csv(3)).rows,
+      invalid: [],
+      concurrency: 3,
+      template: '{row}-{name}',
+    });
     const first = await runner.run('b6');
     const folder = join(dataDir, 'out');
     expect((await exportBatch(first, folder)).saved).toBe(3);
@@ -232,7 +324,11 @@ describe('a batch of voiceovers', () => {
     await runner.redoRow('b6', 1);
     const again = await runner.run('b6');
     expect(again.state).toBe('finished');
-    expect([...jobsPerRow(dataDir).entries()].sort()).toEqual([[0, 1], [1, 2], [2, 1]]);
+    expect([...jobsPerRow(dataDir).entries()].sort()).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 1],
+    ]);
     expect(again.rows[1].jobId).not.toBe(first.rows[1].jobId);
 
     const second = await exportBatch(again, folder);
@@ -248,7 +344,14 @@ describe('a batch of voiceovers', () => {
   it('holds back every unsent row of a 200-row batch once paused: no create leaves after Pause, even while the sent rows finish', async () => {
     const dataDir = mkdtempSync(join(dir, 'pause-200-'));
     const { engine, runner } = host(dataDir);
-    await runner.create({ id: 'b200', label: 'x', rows: readBatch(csv(200)).rows, invalid: [], concurrency: 4, template: '{row}' });
+    await runner.create({
+      id: 'b200',
+      label: 'x',
+      rows: readBatch(csv(200)).rows,
+      invalid: [],
+      concurrency: 4,
+      template: '{row}',
+    });
     const running = runner.run('b200');
     // Paused once ten rows are out (the issue's "after 10 s" at its pace), at a point the test can name.
     await rowsSent(engine, 10);
@@ -262,13 +365,21 @@ describe('a batch of voiceovers', () => {
     // The rows already at the service finish; nothing more is sent.
     const ended = new Set(['completed', 'failed', 'outcome-unknown', 'stalled']);
     await new Promise<void>((resolve) => {
-      const done = () => engine.list().filter((j) => j.purpose.type === 'batch-row').every((j) => ended.has(j.phase));
+      const done = () =>
+        engine
+          .list()
+          .filter((j) => j.purpose.type === 'batch-row')
+          .every((j) => ended.has(j.phase));
       if (done()) return resolve();
       const stop = engine.subscribe(() => done() && (stop(), resolve()));
     });
     const after = runner.view((await runner.get('b200'))!);
     expect(engine.list().filter((j) => j.purpose.type === 'batch-row')).toHaveLength(outAtPause);
-    expect([after.state, after.counts.waiting, after.counts.completed]).toEqual(['paused', 200 - outAtPause, outAtPause]);
+    expect([after.state, after.counts.waiting, after.counts.completed]).toEqual([
+      'paused',
+      200 - outAtPause,
+      outAtPause,
+    ]);
     engine.stop();
     await engine.flush();
     expect(jobsPerRow(dataDir).size).toBe(outAtPause);
@@ -278,7 +389,14 @@ describe('a batch of voiceovers', () => {
     const dataDir = mkdtempSync(join(dir, 'table-'));
     const { engine, runner } = host(dataDir);
     const check = (row: BatchRow, edit: BatchRowEdit) => editedRow(row, edit, {}, null);
-    await runner.create({ id: 'bt', label: 'x', rows: readBatch(csv(5)).rows, invalid: [], concurrency: 1, template: '{row}-{name}' });
+    await runner.create({
+      id: 'bt',
+      label: 'x',
+      rows: readBatch(csv(5)).rows,
+      invalid: [],
+      concurrency: 1,
+      template: '{row}-{name}',
+    });
     const running = runner.run('bt');
     await rowsSent(engine, 1);
     await expect(runner.removeRows('bt', [4])).rejects.toThrow('Pause the batch before deleting rows');
@@ -290,10 +408,19 @@ describe('a batch of voiceovers', () => {
     await runner.resume('bt');
     const done = await runner.run('bt');
     expect([done.state, done.rows.length, done.counts.completed]).toEqual(['finished', 4, 4]);
-    const request = (row: number) => (engine.list().filter((j) => j.purpose.type === 'batch-row' && j.purpose.row === row).sort((a, b) => a.createdAt - b.createdAt).at(-1)?.request as { input_text: string }).input_text;
+    const request = (row: number) =>
+      (
+        engine
+          .list()
+          .filter((j) => j.purpose.type === 'batch-row' && j.purpose.row === row)
+          .sort((a, b) => a.createdAt - b.createdAt)
+          .at(-1)?.request as { input_text: string }
+      ).input_text;
     expect(request(3)).toBe('Row four, rewritten.');
 
-    await expect(runner.editRow('bt', { row: 2, text: 'Third, better.' }, false, check)).rejects.toThrow('Row 3 has been made');
+    await expect(runner.editRow('bt', { row: 2, text: 'Third, better.' }, false, check)).rejects.toThrow(
+      'Row 3 has been made',
+    );
     await runner.editRow('bt', { row: 2, text: 'Third, better.' }, true, check);
     const again = await runner.run('bt');
     expect(again.state).toBe('finished');
@@ -307,29 +434,52 @@ describe('a batch of voiceovers', () => {
     expect([failed.rows[0].state, failed.rows[0].resultUrl]).toEqual(['failed', good]);
     const folder = join(dataDir, 'out');
     expect((await exportBatch(failed, folder)).inFolder).toBe(4);
-    const first = Papa.parse<Record<string, string>>(readFileSync(join(folder, MANIFEST_NAME), 'utf8').slice(1), { header: true }).data[0];
+    const first = Papa.parse<Record<string, string>>(readFileSync(join(folder, MANIFEST_NAME), 'utf8').slice(1), {
+      header: true,
+    }).data[0];
     expect([first.status, first.link, first.file]).toEqual(['failed', good, '1-spot-1.mp3']);
     engine.stop();
   }, 120_000);
 
-  it('saves a manifest with each file\'s duration, non-Latin text as UTF-8 after a BOM, and the rows a Save holds are not named as expiring', async () => {
+  it("saves a manifest with each file's duration, non-Latin text as UTF-8 after a BOM, and the rows a Save holds are not named as expiring", async () => {
     const dataDir = mkdtempSync(join(dir, 'manifest-'));
     const notes: string[] = [];
     const { engine, runner } = host(dataDir, notes);
-    const read = readBatch('text,voice,name\n"Привет, мир.",sandbox_ava,привет\n你好，世界。,sandbox_ava,你好\nΚαλημέρα.,sandbox_ava,', {});
-    await runner.create({ id: 'bm', label: 'мир.csv', rows: read.rows, invalid: [], concurrency: 3, template: '{row}-{name|text}' });
+    const read = readBatch(
+      'text,voice,name\n"Привет, мир.",sandbox_ava,привет\n你好，世界。,sandbox_ava,你好\nΚαλημέρα.,sandbox_ava,',
+      {},
+    );
+    await runner.create({
+      id: 'bm',
+      label: 'мир.csv',
+      rows: read.rows,
+      invalid: [],
+      concurrency: 3,
+      template: '{row}-{name|text}',
+    });
     const view = await runner.run('bm');
     const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
     const folder = join(dataDir, 'Кампания');
-    const result = await exportBatch(view, folder, { duration: async (path) => ((await prober.probe(path)).durationMs ?? 0) / 1000 });
+    const result = await exportBatch(view, folder, {
+      duration: async (path) => ((await prober.probe(path)).durationMs ?? 0) / 1000,
+    });
     expect(readdirSync(folder).sort()).toEqual(['1-привет.mp3', '2-你好.mp3', '3-Καλημέρα.mp3', 'manifest.csv']);
     const bytes = readFileSync(join(folder, MANIFEST_NAME));
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     // The script's own UTF-8 bytes, not a code page's: "Привет" and "你好" as Excel will read them after the BOM.
-    expect(bytes.includes(Buffer.from([0xd0, 0x9f, 0xd1, 0x80, 0xd0, 0xb8, 0xd0, 0xb2, 0xd0, 0xb5, 0xd1, 0x82]))).toBe(true);
+    expect(bytes.includes(Buffer.from([0xd0, 0x9f, 0xd1, 0x80, 0xd0, 0xb8, 0xd0, 0xb2, 0xd0, 0xb5, 0xd1, 0x82]))).toBe(
+      true,
+    );
     expect(bytes.includes(Buffer.from([0xe4, 0xbd, 0xa0, 0xe5, 0xa5, 0xbd]))).toBe(true);
-    const lines = Papa.parse<Record<string, string>>(bytes.toString('utf8').slice(1), { header: true, skipEmptyLines: true }).data;
-    expect(lines.map((l) => [l.text, l.file])).toEqual([['Привет, мир.', '1-привет.mp3'], ['你好，世界。', '2-你好.mp3'], ['Καλημέρα.', '3-Καλημέρα.mp3']]);
+    const lines = Papa.parse<Record<string, string>>(bytes.toString('utf8').slice(1), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    expect(lines.map((l) => [l.text, l.file])).toEqual([
+      ['Привет, мир.', '1-привет.mp3'],
+      ['你好，世界。', '2-你好.mp3'],
+      ['Καλημέρα.', '3-Καλημέρα.mp3'],
+    ]);
     for (const line of lines) expect(Number(line.duration_s)).toBeGreaterThan(0);
     expect(lines.map((l) => l.cost_credits)).toEqual(['', '', '']);
 
@@ -337,7 +487,9 @@ describe('a batch of voiceovers', () => {
     const soon = (view.rows[0].expiresAt as number) - 3_600_000;
     await runner.markSaved('bm', new Map([...result.files].filter(([row]) => row !== 2)));
     expect(await runner.warnExpiring(soon)).toEqual(['bm']);
-    expect(notes.at(-1)).toBe('Batch "мир.csv": 1 row expires within 24 hours unsaved: Open the batch in Voices and choose Save files to keep it (rows 3).');
+    expect(notes.at(-1)).toBe(
+      'Batch "мир.csv": 1 row expires within 24 hours unsaved: Open the batch in Voices and choose Save files to keep it (rows 3).',
+    );
     expect(await runner.warnExpiring(soon)).toEqual([]);
     engine.stop();
   }, 120_000);

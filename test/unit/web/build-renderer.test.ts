@@ -6,7 +6,8 @@ import { rendererIsStale } from '../../../electron/web/build-renderer';
 
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), 'studio-build-'));
-  for (const dir of ['renderer/src', 'electron/common/bridge', 'electron/web']) mkdirSync(join(root, dir), { recursive: true });
+  for (const dir of ['renderer/src', 'electron/common/bridge', 'electron/web'])
+    mkdirSync(join(root, dir), { recursive: true });
   writeFileSync(join(root, 'renderer/src/App.vue'), '<template />');
   writeFileSync(join(root, 'electron/common/bridge/index.ts'), '');
   writeFileSync(join(root, 'package.json'), '{}');
@@ -22,7 +23,16 @@ describe('rendererIsStale', () => {
     mkdirSync(join(root, 'out/renderer'), { recursive: true });
     const index = join(root, 'out/renderer/index.html');
     writeFileSync(index, '');
-    for (const file of ['renderer/src/App.vue', 'renderer/src', 'renderer', 'electron/common/bridge/index.ts', 'electron/common/bridge', 'electron/common', 'package.json']) at(join(root, file), 1000);
+    for (const file of [
+      'renderer/src/App.vue',
+      'renderer/src',
+      'renderer',
+      'electron/common/bridge/index.ts',
+      'electron/common/bridge',
+      'electron/common',
+      'package.json',
+    ])
+      at(join(root, file), 1000);
     at(index, 2000);
     expect(rendererIsStale(root)).toBe(false);
     at(join(root, 'electron/common/bridge/index.ts'), 3000);

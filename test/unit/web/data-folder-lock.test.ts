@@ -11,7 +11,8 @@ import { startWebHost } from '../../../electron/web/web-host';
 const root = mkdtempSync(join(tmpdir(), 'studio-lock-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const lockOf = (dir: string, pid: number) => writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid, host: hostname(), kind: 'web host', startedAt: 0 }));
+const lockOf = (dir: string, pid: number) =>
+  writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid, host: hostname(), kind: 'web host', startedAt: 0 }));
 
 describe('one process per data folder', () => {
   it('a second web host on the same folder says which process holds it and does not start', async () => {
@@ -22,7 +23,9 @@ describe('one process per data folder', () => {
     const dataDir = join(root, 'data');
     const first = await startWebHost({ root: app, dataDir, port: 0, env: {}, skipBuild: true });
     try {
-      await expect(startWebHost({ root: app, dataDir, port: 0, env: {}, skipBuild: true })).rejects.toThrow(`in use by the web host (process ${process.pid} on `);
+      await expect(startWebHost({ root: app, dataDir, port: 0, env: {}, skipBuild: true })).rejects.toThrow(
+        `in use by the web host (process ${process.pid} on `,
+      );
     } finally {
       await first.close();
     }

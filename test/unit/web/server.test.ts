@@ -19,7 +19,10 @@ describe('web host server', () => {
 
   beforeAll(async () => {
     const rendererDir = mkdtempSync(join(tmpdir(), 'studio-renderer-'));
-    writeFileSync(join(rendererDir, 'index.html'), `<!doctype html><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>studio</title>`);
+    writeFileSync(
+      join(rendererDir, 'index.html'),
+      `<!doctype html><meta property="csp-nonce" nonce="${CSP_NONCE_PLACEHOLDER}"><title>studio</title>`,
+    );
     mkdirSync(join(rendererDir, 'assets'));
     writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
     const domains = createDomains(base);
@@ -56,7 +59,11 @@ describe('web host server', () => {
     const logged = lines.slice(before).filter((line) => line.message.startsWith('web host refused'));
     expect(logged.length).toBeLessThanOrEqual(6);
     expect(JSON.stringify(logged).length).toBeLessThan(2000);
-    const malformed = await server.app.inject({ method: 'GET', url: '/', headers: { host, cookie: `${cookieName(server.port)}=%` } });
+    const malformed = await server.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { host, cookie: `${cookieName(server.port)}=%` },
+    });
     expect(malformed.statusCode).toBe(401);
   });
 
@@ -70,7 +77,9 @@ describe('web host server', () => {
     const first = await server.app.inject({ method: 'GET', url: `/?token=${token}`, headers: { host } });
     expect(first.statusCode).toBe(302);
     expect(first.headers.location).toBe('/');
-    expect(String(first.headers['set-cookie'])).toMatch(new RegExp(`^${cookieName(server.port)}=${token}; Path=/; HttpOnly; SameSite=Strict`));
+    expect(String(first.headers['set-cookie'])).toMatch(
+      new RegExp(`^${cookieName(server.port)}=${token}; Path=/; HttpOnly; SameSite=Strict`),
+    );
     const page = await server.app.inject({ method: 'GET', url: '/', headers: { host, cookie: cookie() } });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<title>studio</title>');
@@ -82,39 +91,77 @@ describe('web host server', () => {
     const other = /nonce="([^"]+)"/.exec(again.body)![1];
     expect(other).not.toBe(nonce);
     expect(again.headers['content-security-policy']).toBe(studioCsp({ nonce: other }));
-    const asset = await server.app.inject({ method: 'GET', url: '/assets/app.js', headers: { host, cookie: cookie() } });
+    const asset = await server.app.inject({
+      method: 'GET',
+      url: '/assets/app.js',
+      headers: { host, cookie: cookie() },
+    });
     expect(asset.headers['content-security-policy']).toBe(studioCsp());
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['cache-control']).toBe('no-store');
   });
 
   it('takes in a dropped file as a granted local reference, and refuses what is not media or has no token', async () => {
-    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
+        '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+      'hex',
+    );
     const put = (name: string, payload: Buffer | string, withCookie = true) =>
-      server.app.inject({ method: 'PUT', url: `/bridge/import/${encodeURIComponent(name)}`, headers: { host, 'content-type': 'application/octet-stream', ...(withCookie ? { cookie: cookie() } : {}) }, payload });
+      server.app.inject({
+        method: 'PUT',
+        url: `/bridge/import/${encodeURIComponent(name)}`,
+        headers: { host, 'content-type': 'application/octet-stream', ...(withCookie ? { cookie: cookie() } : {}) },
+        payload,
+      });
     const ok = await put('dot one.png', png);
     const body = ok.json() as { ok: boolean; value: { url: string; name: string; info: { kind: string } } };
     expect(body).toMatchObject({ ok: true, value: { name: 'dot one.png', info: { kind: 'image' } } });
     expect(body.value.url).toMatch(/^file:\/\/.*\/imports\/[0-9a-f]{16}\/dot%20one\.png$/);
-    const probe = await server.app.inject({ method: 'POST', url: '/bridge/call/media.probe', headers: { host, cookie: cookie(), 'content-type': 'application/json' }, payload: JSON.stringify([body.value.url]) });
+    const probe = await server.app.inject({
+      method: 'POST',
+      url: '/bridge/call/media.probe',
+      headers: { host, cookie: cookie(), 'content-type': 'application/json' },
+      payload: JSON.stringify([body.value.url]),
+    });
     expect(probe.json()).toMatchObject({ ok: true, value: { kind: 'image', width: 1 } });
-    expect((await put('notes.png', 'plain words')).json()).toMatchObject({ ok: false, error: { message: 'notes.png is not a picture, video or sound file', code: 'not-media' } });
+    expect((await put('notes.png', 'plain words')).json()).toMatchObject({
+      ok: false,
+      error: { message: 'notes.png is not a picture, video or sound file', code: 'not-media' },
+    });
     expect((await put('../../escape.png', png)).json()).toMatchObject({ ok: true, value: { name: 'escape.png' } });
     expect((await put('x.png', png, false)).statusCode).toBe(401);
   });
 
   it('takes in a 5 MB spreadsheet in its own encoding past the call body limit, and checks the batch from the file', async () => {
     // German Excel's CSV: Windows-1252 (ü is FC, € is 80), semicolons; 10,000 rows of about 500 bytes.
-    const script = (i: number) => `Frühlingsangebot ${i}: 20 € Rabatt. ${'Jetzt im Laden und online. '.repeat(18)}`.trim();
-    const text = ['Script;Voice;Speed;File name', ...Array.from({ length: 10_000 }, (_, i) => `"${script(i)}";;;spot-${i}`)].join('\r\n');
+    const script = (i: number) =>
+      `Frühlingsangebot ${i}: 20 € Rabatt. ${'Jetzt im Laden und online. '.repeat(18)}`.trim();
+    const text = [
+      'Script;Voice;Speed;File name',
+      ...Array.from({ length: 10_000 }, (_, i) => `"${script(i)}";;;spot-${i}`),
+    ].join('\r\n');
     const body = Buffer.from(text.replaceAll('€', '\u0080'), 'latin1');
     expect(body.length).toBeGreaterThan(5 * 1024 * 1024);
     const put = (withCookie: boolean) =>
-      server.app.inject({ method: 'PUT', url: `/bridge/import-sheet/${encodeURIComponent('spots.csv')}`, headers: { host, 'content-type': 'application/octet-stream', ...(withCookie ? { cookie: cookie() } : {}) }, payload: body });
+      server.app.inject({
+        method: 'PUT',
+        url: `/bridge/import-sheet/${encodeURIComponent('spots.csv')}`,
+        headers: { host, 'content-type': 'application/octet-stream', ...(withCookie ? { cookie: cookie() } : {}) },
+        payload: body,
+      });
     expect((await put(false)).statusCode).toBe(401);
     const chosen = (await put(true)).json() as { ok: boolean; value: { url: string; lines: number; readAs: string } };
-    expect(chosen).toMatchObject({ ok: true, value: { lines: 10_001, readAs: 'a semicolon-separated file in Windows-1252 (Western European)' } });
-    const check = await server.app.inject({ method: 'POST', url: '/bridge/call/batches.check', headers: { host, cookie: cookie(), 'content-type': 'application/json' }, payload: JSON.stringify([{ file: chosen.value.url, label: 'spots', defaults: { voiceId: 'x' } }]) });
+    expect(chosen).toMatchObject({
+      ok: true,
+      value: { lines: 10_001, readAs: 'a semicolon-separated file in Windows-1252 (Western European)' },
+    });
+    const check = await server.app.inject({
+      method: 'POST',
+      url: '/bridge/call/batches.check',
+      headers: { host, cookie: cookie(), 'content-type': 'application/json' },
+      payload: JSON.stringify([{ file: chosen.value.url, label: 'spots', defaults: { voiceId: 'x' } }]),
+    });
     const read = check.json() as { ok: boolean; value: { rows: { text: string; name: string }[] } };
     expect(read.ok).toBe(true);
     expect(read.value.rows).toHaveLength(10_000);
@@ -127,12 +174,21 @@ describe('web host server', () => {
       expect(response.statusCode, url).toBe(401);
       expect(response.body).not.toContain('console.log');
     }
-    const call = await server.app.inject({ method: 'POST', url: '/bridge/call/settings.get', headers: { host, 'content-type': 'application/json' }, payload: '[]' });
+    const call = await server.app.inject({
+      method: 'POST',
+      url: '/bridge/call/settings.get',
+      headers: { host, 'content-type': 'application/json' },
+      payload: '[]',
+    });
     expect(call.statusCode).toBe(401);
   });
 
   it('refuses a foreign Host or Origin even with a valid cookie', async () => {
-    const rebind = await server.app.inject({ method: 'GET', url: '/', headers: { host: `evil.example:${server.port}`, cookie: cookie() } });
+    const rebind = await server.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { host: `evil.example:${server.port}`, cookie: cookie() },
+    });
     expect(rebind.statusCode).toBe(403);
     const crossSite = await server.app.inject({
       method: 'POST',
@@ -146,9 +202,26 @@ describe('web host server', () => {
 
   it('answers bridge calls with outcome envelopes, validated by the dispatcher', async () => {
     const post = (channel: string, payload: string) =>
-      server.app.inject({ method: 'POST', url: `/bridge/call/${channel}`, headers: { host, cookie: cookie(), origin: `http://${host}`, 'content-type': 'application/json' }, payload });
-    expect((await post('settings.get', '[]')).json()).toEqual({ ok: true, value: { ffmpegPath: null, ffprobePath: null, notifications: true, favouriteVoices: [], spending: { skipQuestionUnder: null, dailyLimits: {} } } });
-    expect((await post('settings.update', '[{"notifications":"no"}]')).json()).toMatchObject({ ok: false, error: { code: 'invalid-arguments' } });
+      server.app.inject({
+        method: 'POST',
+        url: `/bridge/call/${channel}`,
+        headers: { host, cookie: cookie(), origin: `http://${host}`, 'content-type': 'application/json' },
+        payload,
+      });
+    expect((await post('settings.get', '[]')).json()).toEqual({
+      ok: true,
+      value: {
+        ffmpegPath: null,
+        ffprobePath: null,
+        notifications: true,
+        favouriteVoices: [],
+        spending: { skipQuestionUnder: null, dailyLimits: {} },
+      },
+    });
+    expect((await post('settings.update', '[{"notifications":"no"}]')).json()).toMatchObject({
+      ok: false,
+      error: { code: 'invalid-arguments' },
+    });
     expect((await post('no.such', '[]')).json()).toMatchObject({ ok: false, error: { code: 'unknown-channel' } });
     const broken = await post('settings.get', '{not json');
     expect(broken.statusCode).toBe(400);
@@ -157,7 +230,10 @@ describe('web host server', () => {
 
   it('streams host events as server-sent events', async () => {
     const controller = new AbortController();
-    const response = await fetch(`http://${host}/bridge/events`, { headers: { cookie: cookie() }, signal: controller.signal });
+    const response = await fetch(`http://${host}/bridge/events`, {
+      headers: { cookie: cookie() },
+      signal: controller.signal,
+    });
     expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
     expect(response.headers.get('content-security-policy')).toBe(SECURITY_HEADERS['Content-Security-Policy']);
     const reader = response.body!.getReader();

@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import { type AvatarVideoBody, type TalkingAvatarBody, RecordStatus } from '../../../common/api';
-import { buildFfmpegArgs, planFromAvatarVideoBody, planFromTalkingAvatarBody, type BodyPlanOptions, type InputRequest, type MediaSize, type RenderPlan, type ResolvedInput } from '../../../common/composition';
+import {
+  buildFfmpegArgs,
+  planFromAvatarVideoBody,
+  planFromTalkingAvatarBody,
+  type BodyPlanOptions,
+  type InputRequest,
+  type MediaSize,
+  type RenderPlan,
+  type ResolvedInput,
+} from '../../../common/composition';
 import { lookupVoice } from '../../routes/audio';
 import { avatarClipFile } from '../../catalogue/catalogue';
 import type { EmulatorContext } from '../../context';
@@ -47,11 +56,17 @@ class InputCache {
     const official = this.ctx.catalogue.avatarById(avatarId);
     if (official) {
       await this.ctx.catalogue.ensure();
-      this.byAvatar.set(avatarId, await this.media(join(this.ctx.files.catalogueDir, avatarClipFile(official.avatar_id)), label));
+      this.byAvatar.set(
+        avatarId,
+        await this.media(join(this.ctx.files.catalogueDir, avatarClipFile(official.avatar_id)), label),
+      );
       return;
     }
-    const own = Object.values(this.ctx.store.state.jobs).find((j) => j.kind === 'avatar' && j.uid === this.job.uid && j.request.avatar_id === avatarId);
-    if (!own || own.status !== RecordStatus.Completed) throw new Error(`${label}: avatar_id "${avatarId}" does not exist or is not ready`);
+    const own = Object.values(this.ctx.store.state.jobs).find(
+      (j) => j.kind === 'avatar' && j.uid === this.job.uid && j.request.avatar_id === avatarId,
+    );
+    if (!own || own.status !== RecordStatus.Completed)
+      throw new Error(`${label}: avatar_id "${avatarId}" does not exist or is not ready`);
     const url = String(own.request.url);
     await this.url(url, label);
     this.byAvatar.set(avatarId, this.byUrl.get(url) as Fetched);
@@ -69,7 +84,10 @@ class InputCache {
 
   /** The synchronous resolver the compositor calls while planning. */
   resolve = (r: InputRequest): ResolvedInput => {
-    const hit = (r.url ? this.byUrl.get(r.url) : undefined) ?? (r.avatarId ? this.byAvatar.get(r.avatarId) : undefined) ?? (r.text ? this.bySpeech.get(`${r.text.voiceId}\u0000${r.text.text}`) : undefined);
+    const hit =
+      (r.url ? this.byUrl.get(r.url) : undefined) ??
+      (r.avatarId ? this.byAvatar.get(r.avatarId) : undefined) ??
+      (r.text ? this.bySpeech.get(`${r.text.voiceId}\u0000${r.text.text}`) : undefined);
     return hit ? { path: hit.path, still: hit.still } : null;
   };
 
@@ -77,7 +95,8 @@ class InputCache {
   planOptions(): BodyPlanOptions {
     return {
       placement: { anchor: this.ctx.options.placement, scale: this.ctx.options.scale },
-      mediaSize: (m) => ((m.url ? this.byUrl.get(m.url) : undefined) ?? (m.avatarId ? this.byAvatar.get(m.avatarId) : undefined))?.size,
+      mediaSize: (m) =>
+        ((m.url ? this.byUrl.get(m.url) : undefined) ?? (m.avatarId ? this.byAvatar.get(m.avatarId) : undefined))?.size,
     };
   }
 
@@ -86,24 +105,40 @@ class InputCache {
     let longest = 0;
     for (const e of elements) {
       if (e.type !== 'audio') continue;
-      const hit = (e.url ? this.byUrl.get(e.url) : undefined) ?? (e.input_text && e.voice_id ? this.bySpeech.get(`${e.voice_id}\u0000${e.input_text}`) : undefined);
+      const hit =
+        (e.url ? this.byUrl.get(e.url) : undefined) ??
+        (e.input_text && e.voice_id ? this.bySpeech.get(`${e.voice_id}\u0000${e.input_text}`) : undefined);
       longest = Math.max(longest, hit?.seconds ?? 0);
     }
     return longest;
   }
 }
 
-async function render(ctx: EmulatorContext, job: JobRecord, plan: RenderPlan, p: ProcessContext): Promise<ProcessResult> {
+async function render(
+  ctx: EmulatorContext,
+  job: JobRecord,
+  plan: RenderPlan,
+  p: ProcessContext,
+): Promise<ProcessResult> {
   const file = `${job._id}.mp4`;
   const command = buildFfmpegArgs(plan, { outputPath: ctx.files.resultPath(file), quality: 'draft' });
   await ctx.tools.runFfmpegArgs(command.args, p.signal);
   return {
     file,
-    facts: { width: command.width, height: command.height, durationSeconds: command.durationMs / 1000, notes: plan.notes.join('; ') },
+    facts: {
+      width: command.width,
+      height: command.height,
+      durationSeconds: command.durationMs / 1000,
+      notes: plan.notes.join('; '),
+    },
   };
 }
 
-export async function processAvatarVideo(ctx: EmulatorContext, job: JobRecord, p: ProcessContext): Promise<ProcessResult> {
+export async function processAvatarVideo(
+  ctx: EmulatorContext,
+  job: JobRecord,
+  p: ProcessContext,
+): Promise<ProcessResult> {
   const body = job.request as unknown as AvatarVideoBody;
   const cache = new InputCache(ctx, job, p);
   for (const [s, scene] of body.data.entries()) {
@@ -117,7 +152,11 @@ export async function processAvatarVideo(ctx: EmulatorContext, job: JobRecord, p
   return render(ctx, job, planFromAvatarVideoBody(body, cache.resolve, cache.planOptions()), p);
 }
 
-export async function processTalkingAvatar(ctx: EmulatorContext, job: JobRecord, p: ProcessContext): Promise<ProcessResult> {
+export async function processTalkingAvatar(
+  ctx: EmulatorContext,
+  job: JobRecord,
+  p: ProcessContext,
+): Promise<ProcessResult> {
   const body = job.request as unknown as TalkingAvatarBody;
   const cache = new InputCache(ctx, job, p);
   for (const [i, e] of body.elements.entries()) {
@@ -125,10 +164,16 @@ export async function processTalkingAvatar(ctx: EmulatorContext, job: JobRecord,
     if (e.type === 'audio') {
       if (e.url) await cache.url(e.url, `${label}.url`);
       else if (e.input_text && e.voice_id) await cache.speech(e.input_text, e.voice_id, label);
-    } else if (e.type === 'avatar' && e.avatar_id && (body.avatar_from === 2 || !e.url)) await cache.avatar(e.avatar_id, label);
+    } else if (e.type === 'avatar' && e.avatar_id && (body.avatar_from === 2 || !e.url))
+      await cache.avatar(e.avatar_id, label);
     else if (e.url) await cache.url(e.url, `${label}.url`);
   }
   const seconds = cache.longestAudio(body.elements);
   if (seconds <= 0) throw new Error('the audio element has no sound to speak');
-  return render(ctx, job, planFromTalkingAvatarBody(body, cache.resolve, { ...cache.planOptions(), durationMs: seconds * 1000 }), p);
+  return render(
+    ctx,
+    job,
+    planFromTalkingAvatarBody(body, cache.resolve, { ...cache.planOptions(), durationMs: seconds * 1000 }),
+    p,
+  );
 }

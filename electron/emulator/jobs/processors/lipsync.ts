@@ -14,11 +14,31 @@ export async function processLipSync(ctx: EmulatorContext, job: JobRecord, p: Pr
   const file = `${job._id}.mp4`;
   const out = ctx.files.resultPath(file);
   const copy = info.videoCodec === 'h264';
-  await ctx.tools.runFfmpeg([
-    '-i', video, '-i', audio, '-map', '0:v:0', '-map', '1:a:0',
-    ...(copy ? ['-c:v', 'copy'] : ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p']),
-    '-af', 'apad', '-t', seconds.toFixed(3), '-c:a', 'aac', '-b:a', '96k', '-movflags', '+faststart', out,
-  ], p.signal);
+  await ctx.tools.runFfmpeg(
+    [
+      '-i',
+      video,
+      '-i',
+      audio,
+      '-map',
+      '0:v:0',
+      '-map',
+      '1:a:0',
+      ...(copy ? ['-c:v', 'copy'] : ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p']),
+      '-af',
+      'apad',
+      '-t',
+      seconds.toFixed(3),
+      '-c:a',
+      'aac',
+      '-b:a',
+      '96k',
+      '-movflags',
+      '+faststart',
+      out,
+    ],
+    p.signal,
+  );
   const known = await ctx.catalogue.identify(video);
   if (known && copy) await ctx.catalogue.remember(out, { ...known, file });
   return { file, facts: { durationSeconds: seconds } };

@@ -27,7 +27,16 @@ export async function processTts(ctx: EmulatorContext, job: JobRecord, p: Proces
   const file = `${job._id}.mp3`;
   const fixture = ctx.options.speechFixture;
   if (fixture) await copyFile(fixture, ctx.files.resultPath(file));
-  else await speak(ctx.tools, text(job), await voiceOf(ctx, job), rate(job), ctx.files.resultPath(file), p.workDir, p.signal);
+  else
+    await speak(
+      ctx.tools,
+      text(job),
+      await voiceOf(ctx, job),
+      rate(job),
+      ctx.files.resultPath(file),
+      p.workDir,
+      p.signal,
+    );
   const info = fixture ? await probeOnce(ctx, fixture) : await ctx.tools.probe(ctx.files.resultPath(file));
   return { file, facts: { durationSeconds: (info.durationMs ?? 0) / 1000 } };
 }
@@ -39,7 +48,15 @@ export async function processTts(ctx: EmulatorContext, job: JobRecord, p: Proces
 export async function processClone(ctx: EmulatorContext, job: JobRecord, p: ProcessContext): Promise<ProcessResult> {
   const file = `${job._id}.mp3`;
   if (typeof job.request.voice_url !== 'string') {
-    await speak(ctx.tools, text(job), await voiceOf(ctx, job), rate(job), ctx.files.resultPath(file), p.workDir, p.signal);
+    await speak(
+      ctx.tools,
+      text(job),
+      await voiceOf(ctx, job),
+      rate(job),
+      ctx.files.resultPath(file),
+      p.workDir,
+      p.signal,
+    );
     return { file };
   }
   const sample = await ctx.fetcher.toFile(job.request.voice_url, 'voice_url', { signal: p.signal });
@@ -48,9 +65,25 @@ export async function processClone(ctx: EmulatorContext, job: JobRecord, p: Proc
   await speak(ctx.tools, text(job), voice, rate(job), ctx.files.resultPath(file), p.workDir, p.signal);
   const voiceRecordId = ctx.store.newId(ctx.options.now());
   ctx.store.state.voices[voiceRecordId] = {
-    _id: voiceRecordId, uid: job.uid, voice_id: `clone_${job._id}`, name: `Cloned voice ${job._id.slice(-6)}`, gender: voice.gender === 'female' ? 'Female' : 'Male',
-    createdAt: ctx.options.now(), espeakVoice: voice.espeak, pitch: voice.pitch, previewJob: job._id,
+    _id: voiceRecordId,
+    uid: job.uid,
+    voice_id: `clone_${job._id}`,
+    name: `Cloned voice ${job._id.slice(-6)}`,
+    gender: voice.gender === 'female' ? 'Female' : 'Male',
+    createdAt: ctx.options.now(),
+    espeakVoice: voice.espeak,
+    pitch: voice.pitch,
+    previewJob: job._id,
   };
   ctx.store.changed();
-  return { file, facts: { measuredPitchHz: Math.round(f0), espeakPitch: voice.pitch, espeakVoice: voice.espeak, voiceModelId: voiceRecordId, clonedVoiceId: `clone_${job._id}` } };
+  return {
+    file,
+    facts: {
+      measuredPitchHz: Math.round(f0),
+      espeakPitch: voice.pitch,
+      espeakVoice: voice.espeak,
+      voiceModelId: voiceRecordId,
+      clonedVoiceId: `clone_${job._id}`,
+    },
+  };
 }

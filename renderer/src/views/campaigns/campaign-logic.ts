@@ -24,7 +24,12 @@ export const CAMPAIGN_STATE_LABELS: Record<CampaignState, string> = {
 const ENDED: ReadonlySet<string> = new Set(['done', 'failed', 'cancelled']);
 
 /** How far a campaign is: rows ended among the rows it sends (rows the check refused are never sent). */
-export function campaignProgress(summary: Pick<CampaignSummary, 'counts' | 'total'>): { ended: number; sent: number; percent: number; text: string } {
+export function campaignProgress(summary: Pick<CampaignSummary, 'counts' | 'total'>): {
+  ended: number;
+  sent: number;
+  percent: number;
+  text: string;
+} {
   const count = (state: string) => summary.counts[state] ?? 0;
   const sent = summary.total - count('invalid');
   const ended = [...ENDED].reduce((sum, state) => sum + count(state), 0);
@@ -79,7 +84,11 @@ export function rowActions(row: Pick<CampaignRowRecord, 'state' | 'savedAt'>, ca
 
 /** A row's values in the template's variable order, for the grid's "who" column. */
 export function rowTitle(row: Pick<CampaignRowRecord, 'values'>, variables: ReadonlyArray<{ id: string }>): string {
-  return variables.map((v) => row.values[v.id]).filter(Boolean).slice(0, 2).join(' · ');
+  return variables
+    .map((v) => row.values[v.id])
+    .filter(Boolean)
+    .slice(0, 2)
+    .join(' · ');
 }
 
 /**
@@ -89,7 +98,11 @@ export function rowTitle(row: Pick<CampaignRowRecord, 'values'>, variables: Read
 export function defaultOutDir(downloads: string | null, label: string): string {
   if (!downloads) return '';
   const separator = downloads.includes('\\') && !downloads.includes('/') ? '\\' : '/';
-  const name = label.replace(/\.[^.]+$/, '').replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'campaign';
+  const name =
+    label
+      .replace(/\.[^.]+$/, '')
+      .replace(/[\\/:*?"<>|]+/g, ' ')
+      .trim() || 'campaign';
   return `${downloads.replace(/[\\/]+$/, '')}${separator}Campaigns${separator}${name}`;
 }
 

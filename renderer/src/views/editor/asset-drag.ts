@@ -15,7 +15,11 @@ export function decodeAssetDrag(text: string): AssetDrag | null {
     if (typeof value !== 'object' || value === null) return null;
     const v = value as Record<string, unknown>;
     if (v.kind === 'avatar' && typeof v.avatarId === 'string') return { kind: 'avatar', avatarId: v.avatarId };
-    if (v.kind === 'media' && typeof v.url === 'string' && (v.mediaKind === 'image' || v.mediaKind === 'video' || v.mediaKind === 'audio')) {
+    if (
+      v.kind === 'media' &&
+      typeof v.url === 'string' &&
+      (v.mediaKind === 'image' || v.mediaKind === 'video' || v.mediaKind === 'audio')
+    ) {
       return { kind: 'media', url: v.url, mediaKind: v.mediaKind };
     }
     return null;

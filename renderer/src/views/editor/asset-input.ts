@@ -2,7 +2,14 @@ import type { MessageApi } from 'naive-ui';
 import type { useEditorInsert } from '@/composables/editor-insert';
 import { takeInLocalFiles } from '@/composables/local-files';
 import { call } from '@/bridge';
-import { linkAsset, type LinkProbe, type CatalogueAvatar, type CatalogueVoice, type MediaAsset, type useEditorAssetsStore } from '@/stores/editor-assets';
+import {
+  linkAsset,
+  type LinkProbe,
+  type CatalogueAvatar,
+  type CatalogueVoice,
+  type MediaAsset,
+  type useEditorAssetsStore,
+} from '@/stores/editor-assets';
 import type { useProjectStore } from '@/stores/project';
 import { ASSET_MIME, decodeAssetDrag } from './asset-drag';
 
@@ -41,7 +48,8 @@ export function useAssetInput(deps: AssetInputDeps) {
 
   async function addMedia(asset: MediaAsset, at?: Point): Promise<void> {
     await insert.addMedia(asset, at);
-    if (asset.kind === 'audio' && project.doc.kind === 'avatar-video') message.success(`${asset.name} is now the voice of this scene`);
+    if (asset.kind === 'audio' && project.doc.kind === 'avatar-video')
+      message.success(`${asset.name} is now the voice of this scene`);
   }
 
   function useVoice(voice: CatalogueVoice): void {
@@ -72,7 +80,11 @@ export function useAssetInput(deps: AssetInputDeps) {
       const avatar = assets.avatarById.get(drag.avatarId);
       if (avatar) void addAvatar(avatar, at);
     } else {
-      const asset = assets.media.find((m) => m.url === drag.url) ?? { url: drag.url, kind: drag.mediaKind, name: drag.url };
+      const asset = assets.media.find((m) => m.url === drag.url) ?? {
+        url: drag.url,
+        kind: drag.mediaKind,
+        name: drag.url,
+      };
       void addMedia(asset, at);
     }
   }

@@ -11,7 +11,11 @@ function decode(base64: string): Uint8Array<ArrayBuffer> {
 }
 
 /** Reads chunks from offset 0 until the host says done; answers a blob: URL of `mimeType`. */
-export async function readBackBlobUrl(read: (offset: number, length: number) => Promise<PreviewChunk>, mimeType: string, onProgress?: (fraction: number) => void): Promise<string> {
+export async function readBackBlobUrl(
+  read: (offset: number, length: number) => Promise<PreviewChunk>,
+  mimeType: string,
+  onProgress?: (fraction: number) => void,
+): Promise<string> {
   const parts: Uint8Array<ArrayBuffer>[] = [];
   let offset = 0;
   for (;;) {
@@ -26,5 +30,9 @@ export async function readBackBlobUrl(read: (offset: number, length: number) => 
 }
 
 export function loadPreviewBlobUrl(done: PreviewDone, onProgress?: (fraction: number) => void): Promise<string> {
-  return readBackBlobUrl((offset, length) => call('preview.read', done.fileId, offset, length), done.mimeType, onProgress);
+  return readBackBlobUrl(
+    (offset, length) => call('preview.read', done.fileId, offset, length),
+    done.mimeType,
+    onProgress,
+  );
 }

@@ -3,7 +3,13 @@
 // placeholders: nothing here is an edit (no undo step, nothing unsaved).
 import { computed, ref, shallowRef, watch, type Ref } from 'vue';
 import { campaignTable, rowNumberText } from '@common/campaign/rows';
-import { BUILT_IN_VARIABLES, columnVariables, fillTemplate, findVariables, type TemplateVariable } from '@common/campaign/variables';
+import {
+  BUILT_IN_VARIABLES,
+  columnVariables,
+  fillTemplate,
+  findVariables,
+  type TemplateVariable,
+} from '@common/campaign/variables';
 import type { Project, Scene } from '@common/composition';
 
 /** The values of one sample row, by variable key. */
@@ -80,15 +86,20 @@ export function useSampleRows(doc: Ref<Project>) {
   const rows = computed(() => sheet.value?.rows ?? typed.value);
   const count = computed(() => rows.value.length);
   const values = computed<SampleValues>(() => rows.value[index.value] ?? {});
-  const view = computed<FilledView | null>(() => (isTemplate.value && showing.value ? filledView(doc.value, values.value, index.value, count.value - 1) : null));
+  const view = computed<FilledView | null>(() =>
+    isTemplate.value && showing.value ? filledView(doc.value, values.value, index.value, count.value - 1) : null,
+  );
 
   // Another project is another template: its samples start again.
-  watch(() => doc.value.id, () => {
-    typed.value = [{}];
-    sheet.value = null;
-    index.value = 0;
-    showing.value = false;
-  });
+  watch(
+    () => doc.value.id,
+    () => {
+      typed.value = [{}];
+      sheet.value = null;
+      index.value = 0;
+      showing.value = false;
+    },
+  );
 
   function go(to: number): void {
     if (count.value === 0) return;

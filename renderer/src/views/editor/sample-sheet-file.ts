@@ -32,7 +32,10 @@ function cellText(value: unknown): string {
 
 /** The cells of a picked file, header first; throws with a reason fit to show. */
 export async function readSampleSheet(file: File): Promise<string[][]> {
-  if (file.size > MAX_SAMPLE_BYTES) throw new Error(`${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MB; a sample sheet for the editor is at most 20 MB (Campaigns reads the whole file).`);
+  if (file.size > MAX_SAMPLE_BYTES)
+    throw new Error(
+      `${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MB; a sample sheet for the editor is at most 20 MB (Campaigns reads the whole file).`,
+    );
   const bytes = new Uint8Array(await file.arrayBuffer());
   // .xlsx is a ZIP: "PK" first.
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {

@@ -1,9 +1,18 @@
-import { DOWNLOAD_STATE_LABELS, describeExpiry, formatBytes, formatDuration, type DownloadView, type JobView } from '@common/bridge';
+import {
+  DOWNLOAD_STATE_LABELS,
+  describeExpiry,
+  formatBytes,
+  formatDuration,
+  type DownloadView,
+  type JobView,
+} from '@common/bridge';
 
 /** What the Library says about a job's copies, from all of its downloads together. */
 /** "42% · 2.1 MB/s · 12 s left", "Paused at 40%", "Failed: why". */
 export function describeDownload(entry: DownloadView): string {
-  const percent = entry.totalBytes ? `${Math.floor((entry.bytes / entry.totalBytes) * 100)}%` : formatBytes(entry.bytes);
+  const percent = entry.totalBytes
+    ? `${Math.floor((entry.bytes / entry.totalBytes) * 100)}%`
+    : formatBytes(entry.bytes);
   switch (entry.state) {
     case 'downloading': {
       const speed = entry.bytesPerSecond ? ` · ${formatBytes(entry.bytesPerSecond)}/s` : '';
@@ -41,17 +50,28 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function summariseCopies(job: JobView, entries: readonly DownloadView[], now: number): CopySummary {
   const newest = [...entries].sort((a, b) => b.createdAt - a.createdAt);
   // The user's own downloads first, the archive's copies after them.
-  const saved = newest.filter((d) => d.state === 'saved').sort((a, b) => Number(a.origin === 'archive') - Number(b.origin === 'archive'));
+  const saved = newest
+    .filter((d) => d.state === 'saved')
+    .sort((a, b) => Number(a.origin === 'archive') - Number(b.origin === 'archive'));
   const active = newest.find((d) => ACTIVE.has(d.state)) ?? null;
   const lost = newest.filter((d) => d.state === 'missing' || d.state === 'changed');
   const failed = newest.find((d) => d.state === 'failed') ?? null;
-  const lostNote = lost.length === 0 ? '' : ` · ${plural(lost.length, 'copy')} ${lost.some((d) => d.state === 'missing') ? 'missing' : 'changed on disk'}`;
-  const linkAlive = job.phase === 'completed' && job.resultUrl !== null && (job.expiresAt === null || job.expiresAt > now);
+  const lostNote =
+    lost.length === 0
+      ? ''
+      : ` · ${plural(lost.length, 'copy')} ${lost.some((d) => d.state === 'missing') ? 'missing' : 'changed on disk'}`;
+  const linkAlive =
+    job.phase === 'completed' && job.resultUrl !== null && (job.expiresAt === null || job.expiresAt > now);
   if (active) {
     const also = saved.length > 0 ? ` · saved in ${plural(saved.length, 'place')}` : '';
     // A copy found missing and on its way back says so until it is saved again.
     const again = active.refetchedAt !== null ? 'Copy missing, fetching again · ' : '';
-    return { text: `${again}${describeDownload(active)}${also}`, state: again ? 'lost' : 'active', saved, focus: active };
+    return {
+      text: `${again}${describeDownload(active)}${also}`,
+      state: again ? 'lost' : 'active',
+      saved,
+      focus: active,
+    };
   }
   if (saved.length > 0) {
     const where = saved.length === 1 ? 'Saved' : `Saved in ${saved.length} places`;
@@ -61,12 +81,21 @@ export function summariseCopies(job: JobView, entries: readonly DownloadView[], 
   if (lost.length > 0) {
     const first = lost[0];
     const what = first.state === 'missing' ? 'Copy missing' : 'Copy changed on disk';
-    return { text: `${what}${lost.length > 1 ? ` (${lost.length})` : ''}${serviceNote}`, state: 'lost', saved, focus: failed };
+    return {
+      text: `${what}${lost.length > 1 ? ` (${lost.length})` : ''}${serviceNote}`,
+      state: 'lost',
+      saved,
+      focus: failed,
+    };
   }
   if (failed) {
-    const text = failed.refetchedAt !== null ? `Copy missing; fetching it again failed: ${failed.reason ?? 'unknown reason'}` : describeDownload(failed);
+    const text =
+      failed.refetchedAt !== null
+        ? `Copy missing; fetching it again failed: ${failed.reason ?? 'unknown reason'}`
+        : describeDownload(failed);
     return { text, state: failed.refetchedAt !== null ? 'lost' : 'failed', saved, focus: failed };
   }
-  if (linkAlive) return { text: `Only on the service: ${describeExpiry(job, now)}`, state: 'service-only', saved, focus: null };
+  if (linkAlive)
+    return { text: `Only on the service: ${describeExpiry(job, now)}`, state: 'service-only', saved, focus: null };
   return { text: '—', state: 'none', saved, focus: null };
 }

@@ -13,14 +13,24 @@ export interface TransferControls {
 function button(label: string, onClick: () => void) {
   return h(
     NButton,
-    { size: 'tiny', quaternary: true, 'data-transfer-action': label.toLowerCase(), onClick: (e: MouseEvent) => { e.stopPropagation(); onClick(); } },
+    {
+      size: 'tiny',
+      quaternary: true,
+      'data-transfer-action': label.toLowerCase(),
+      onClick: (e: MouseEvent) => {
+        e.stopPropagation();
+        onClick();
+      },
+    },
     () => label,
   );
 }
 
 function controlsFor(entry: DownloadView, controls: TransferControls) {
-  if (entry.state === 'downloading' || entry.state === 'queued') return [button('Pause', () => controls.pause(entry)), button('Cancel', () => controls.cancel(entry))];
-  if (entry.state === 'paused') return [button('Resume', () => controls.resume(entry)), button('Cancel', () => controls.cancel(entry))];
+  if (entry.state === 'downloading' || entry.state === 'queued')
+    return [button('Pause', () => controls.pause(entry)), button('Cancel', () => controls.cancel(entry))];
+  if (entry.state === 'paused')
+    return [button('Resume', () => controls.resume(entry)), button('Cancel', () => controls.cancel(entry))];
   if (entry.state === 'failed') return [button('Retry', () => controls.resume(entry))];
   return [];
 }
@@ -32,14 +42,28 @@ export function downloadCell(job: JobView, entries: readonly DownloadView[], now
   const focus = summary.focus;
   const fraction = focus?.totalBytes ? focus.bytes / focus.totalBytes : 0;
   const paths = summary.saved.map((d) => d.savedPath).filter((p): p is string => p !== null);
-  const title = [...paths, ...entries.filter((d) => d.state === 'missing' || d.state === 'changed').map((d) => d.reason ?? '')].join('\n') || summary.text;
-  return h('div', { class: 'download-cell', 'data-download-state': summary.state, 'data-download-id': focus?.id, title }, [
-    h('div', { class: 'download-text' }, summary.text),
-    focus && (focus.state === 'downloading' || focus.state === 'paused')
-      ? h(NProgress, { type: 'line', percentage: Math.floor(fraction * 100), showIndicator: false, height: 4, 'aria-label': `Download ${Math.floor(fraction * 100)}%` })
-      : null,
-    // Cut from the left so the file name stays visible; the mark keeps the path's own order in that box.
-    paths.length > 0 ? h('div', { class: 'download-path' }, `\u200E${paths[0]}\u200E`) : null,
-    focus ? h('div', { class: 'download-controls' }, controlsFor(focus, controls)) : null,
-  ]);
+  const title =
+    [
+      ...paths,
+      ...entries.filter((d) => d.state === 'missing' || d.state === 'changed').map((d) => d.reason ?? ''),
+    ].join('\n') || summary.text;
+  return h(
+    'div',
+    { class: 'download-cell', 'data-download-state': summary.state, 'data-download-id': focus?.id, title },
+    [
+      h('div', { class: 'download-text' }, summary.text),
+      focus && (focus.state === 'downloading' || focus.state === 'paused')
+        ? h(NProgress, {
+            type: 'line',
+            percentage: Math.floor(fraction * 100),
+            showIndicator: false,
+            height: 4,
+            'aria-label': `Download ${Math.floor(fraction * 100)}%`,
+          })
+        : null,
+      // Cut from the left so the file name stays visible; the mark keeps the path's own order in that box.
+      paths.length > 0 ? h('div', { class: 'download-path' }, `\u200E${paths[0]}\u200E`) : null,
+      focus ? h('div', { class: 'download-controls' }, controlsFor(focus, controls)) : null,
+    ],
+  );
 }

@@ -1,6 +1,15 @@
 import { h } from 'vue';
 import { NButton, NProgress, NTag, type DataTableColumns } from 'naive-ui';
-import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, describeExpiry, formatDuration, type DownloadView, type JobView, type ResultMedia } from '@common/bridge';
+import {
+  JOB_KIND_LABELS,
+  JOB_PHASE_LABELS,
+  describeCost,
+  describeExpiry,
+  formatDuration,
+  type DownloadView,
+  type JobView,
+  type ResultMedia,
+} from '@common/bridge';
 import { downloadCell, type TransferControls } from './download-cell';
 import { summariseCopies } from './copies';
 import { durationCell, sizeCell, thumbCell } from './media-cells';
@@ -46,8 +55,23 @@ function expiryCell(job: JobView, now: number) {
   // Failed or unfinished jobs have no result to lose, so no countdown.
   if (job.phase !== 'completed') return '—';
   const left = timeLeft(job, now);
-  if (left <= 0) return h(NTag, { size: 'small', type: 'error', bordered: false, title: 'The service keeps results for 7 days; this one can no longer be opened or downloaded.' }, () => 'Expired');
-  if (left < DAY) return h(NTag, { size: 'small', type: 'warning', bordered: false, 'data-expiring': 'true', title: 'Expires within 24 hours' }, () => describeExpiry(job, now));
+  if (left <= 0)
+    return h(
+      NTag,
+      {
+        size: 'small',
+        type: 'error',
+        bordered: false,
+        title: 'The service keeps results for 7 days; this one can no longer be opened or downloaded.',
+      },
+      () => 'Expired',
+    );
+  if (left < DAY)
+    return h(
+      NTag,
+      { size: 'small', type: 'warning', bordered: false, 'data-expiring': 'true', title: 'Expires within 24 hours' },
+      () => describeExpiry(job, now),
+    );
   return describeExpiry(job, now);
 }
 
@@ -80,8 +104,30 @@ const text = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivi
 export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
   return [
     { type: 'selection' },
-    { title: 'Project', key: 'project', width: 84, ellipsis: { tooltip: true }, sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''), render: (job) => actions.projectName(job) ?? (job.projectId ? '—' : h('span', { class: 'no-project', title: 'Made outside a project: the command line, a batch or a tool' }, 'No project')) },
-    { title: 'Kind', key: 'kind', width: 76, ellipsis: { tooltip: true }, sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]), render: (job) => JOB_KIND_LABELS[job.kind] },
+    {
+      title: 'Project',
+      key: 'project',
+      width: 84,
+      ellipsis: { tooltip: true },
+      sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''),
+      render: (job) =>
+        actions.projectName(job) ??
+        (job.projectId
+          ? '—'
+          : h(
+              'span',
+              { class: 'no-project', title: 'Made outside a project: the command line, a batch or a tool' },
+              'No project',
+            )),
+    },
+    {
+      title: 'Kind',
+      key: 'kind',
+      width: 76,
+      ellipsis: { tooltip: true },
+      sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]),
+      render: (job) => JOB_KIND_LABELS[job.kind],
+    },
     {
       title: 'Request',
       key: 'summary',
@@ -101,10 +147,20 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       sorter: (a, b) => text(JOB_PHASE_LABELS[a.phase], JOB_PHASE_LABELS[b.phase]) || a.progress - b.progress,
       render: (job) =>
         h('div', { class: 'status-cell' }, [
-          h(NTag, { size: 'small', type: PHASE_TAG[job.phase], bordered: false, round: true }, () => JOB_PHASE_LABELS[job.phase]),
+          h(
+            NTag,
+            { size: 'small', type: PHASE_TAG[job.phase], bordered: false, round: true },
+            () => JOB_PHASE_LABELS[job.phase],
+          ),
           // The service reports only a status; the bar is an estimate, shown while the job runs.
           job.phase === 'queued' || job.phase === 'processing' || job.phase === 'submitting'
-            ? h(NProgress, { type: 'line', percentage: Math.round(job.progress * 100), showIndicator: false, height: 3, 'aria-label': `Progress ${Math.round(job.progress * 100)}%` })
+            ? h(NProgress, {
+                type: 'line',
+                percentage: Math.round(job.progress * 100),
+                showIndicator: false,
+                height: 3,
+                'aria-label': `Progress ${Math.round(job.progress * 100)}%`,
+              })
             : null,
         ]),
     },
@@ -112,7 +168,9 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       title: 'Download',
       key: 'download',
       width: 140,
-      sorter: (a, b) => COPY_ORDER[summariseCopies(a, actions.downloads(a), actions.now()).state] - COPY_ORDER[summariseCopies(b, actions.downloads(b), actions.now()).state],
+      sorter: (a, b) =>
+        COPY_ORDER[summariseCopies(a, actions.downloads(a), actions.now()).state] -
+        COPY_ORDER[summariseCopies(b, actions.downloads(b), actions.now()).state],
       render: (job) => downloadCell(job, actions.downloads(job), actions.now(), actions.transfers),
     },
     {
@@ -144,7 +202,13 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
         ]),
     },
     // 86 px: "not charged" wraps between its words, where at 72 it broke inside "charged".
-    { title: 'Cost', key: 'cost', width: 86, sorter: (a, b) => costOf(a) - costOf(b), render: (job) => describeCost(job) },
+    {
+      title: 'Cost',
+      key: 'cost',
+      width: 86,
+      sorter: (a, b) => costOf(a) - costOf(b),
+      render: (job) => describeCost(job),
+    },
     {
       title: '',
       key: 'actions',
@@ -158,7 +222,19 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
         const canOpen = job.resultUrl !== null && job.phase === 'completed' && (!expired || saved !== undefined);
         return h('div', { class: 'row-actions' }, [
           saved && actions.showInFolder
-            ? h(NButton, { size: 'tiny', quaternary: true, title: 'Show in folder', onClick: (e: MouseEvent) => { e.stopPropagation(); actions.showInFolder?.(saved); } }, () => 'Folder')
+            ? h(
+                NButton,
+                {
+                  size: 'tiny',
+                  quaternary: true,
+                  title: 'Show in folder',
+                  onClick: (e: MouseEvent) => {
+                    e.stopPropagation();
+                    actions.showInFolder?.(saved);
+                  },
+                },
+                () => 'Folder',
+              )
             : null,
           job.resultUrl && job.phase === 'completed'
             ? h(
@@ -167,14 +243,35 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
                   size: 'tiny',
                   secondary: true,
                   disabled: !canOpen,
-                  title: expired ? (saved ? `The link expired; opens the saved copy ${saved.savedPath ?? ''}` : 'Expired: the service keeps results for 7 days, and no saved copy is on disk.') : undefined,
-                  onClick: (e: MouseEvent) => { e.stopPropagation(); actions.open(job); },
+                  title: expired
+                    ? saved
+                      ? `The link expired; opens the saved copy ${saved.savedPath ?? ''}`
+                      : 'Expired: the service keeps results for 7 days, and no saved copy is on disk.'
+                    : undefined,
+                  onClick: (e: MouseEvent) => {
+                    e.stopPropagation();
+                    actions.open(job);
+                  },
                 },
                 () => 'Open',
               )
             : null,
-          h(NButton, { size: 'tiny', quaternary: true, onClick: (e: MouseEvent) => { e.stopPropagation(); actions.details(job); } }, () => 'Details'),
-          saved && actions.burnCaptions && job.projectId && (job.kind === 'avatar-video' || job.kind === 'talking-avatar')
+          h(
+            NButton,
+            {
+              size: 'tiny',
+              quaternary: true,
+              onClick: (e: MouseEvent) => {
+                e.stopPropagation();
+                actions.details(job);
+              },
+            },
+            () => 'Details',
+          ),
+          saved &&
+          actions.burnCaptions &&
+          job.projectId &&
+          (job.kind === 'avatar-video' || job.kind === 'talking-avatar')
             ? burnButton(summariseCopies(job, actions.downloads(job), actions.now()).saved, actions.burnCaptions)
             : null,
         ]);

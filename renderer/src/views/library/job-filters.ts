@@ -24,7 +24,17 @@ export const NO_PROJECT = '\u0000none';
 const DAY = 86_400_000;
 
 export function emptyFilter(): JobFilter {
-  return { status: 'all', search: '', kinds: [], project: null, batch: null, notSaved: false, expiringSoon: false, from: null, to: null };
+  return {
+    status: 'all',
+    search: '',
+    kinds: [],
+    project: null,
+    batch: null,
+    notSaved: false,
+    expiringSoon: false,
+    from: null,
+    to: null,
+  };
 }
 
 export interface FilterContext {

@@ -1,7 +1,20 @@
 import { JOB_KIND_LABELS, JOB_PHASE_LABELS, describeCost, type DownloadView, type JobView } from '@common/bridge';
 import { summariseCopies } from './copies';
 
-const HEADER = ['studio id', 'service id', 'project', 'kind', 'request', 'status', 'created', 'expires', 'cost', 'download', 'saved copies', 'result link'];
+const HEADER = [
+  'studio id',
+  'service id',
+  'project',
+  'kind',
+  'request',
+  'status',
+  'created',
+  'expires',
+  'cost',
+  'download',
+  'saved copies',
+  'result link',
+];
 
 /** A spreadsheet cell: quoted when needed, and never read as a formula by a spreadsheet. */
 function cell(value: string): string {
@@ -12,7 +25,10 @@ function cell(value: string): string {
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
 
 /** The rows as they are shown (filtered and sorted) as CSV, one line per job; saved copies joined by " | ". */
-export function manifestCsv(jobs: readonly JobView[], context: { now: number; projectName(job: JobView): string | null; downloads(job: JobView): readonly DownloadView[] }): string {
+export function manifestCsv(
+  jobs: readonly JobView[],
+  context: { now: number; projectName(job: JobView): string | null; downloads(job: JobView): readonly DownloadView[] },
+): string {
   const lines = [HEADER.join(',')];
   for (const job of jobs) {
     const copies = summariseCopies(job, context.downloads(job), context.now);

@@ -26,7 +26,11 @@ function unknown(media: ResultMedia | undefined, what: string) {
   return h('span', { class: 'media-unknown', title: media ? UNKNOWN_WHY[media.source] : undefined }, '—');
 }
 
-const FROM: Record<ResultMedia['source'], string> = { copy: 'measured on the saved copy', service: 'as the service reported it', none: '' };
+const FROM: Record<ResultMedia['source'], string> = {
+  copy: 'measured on the saved copy',
+  service: 'as the service reported it',
+  none: '',
+};
 
 export function durationCell(media: ResultMedia | undefined) {
   if (!media || media.durationMs === null) return unknown(media, 'length');
@@ -54,8 +58,16 @@ function loopStart(event: Event): void {
 function stillOf(job: JobView, media: ResultMedia | undefined) {
   if (media?.thumbnail) return h('img', { class: 'thumb', src: media.thumbnail, alt: '', 'data-thumb': 'copy' });
   const sound = isAudioKind(job.kind);
-  const title = sound ? 'Sound: no picture' : media?.pending ? 'Reading the saved copy…' : 'No picture: the service gives none, and there is no saved copy to take one from';
-  return h('span', { class: ['thumb', 'thumb-empty'], title, 'data-thumb': sound ? 'sound' : media?.pending ? 'pending' : 'none' }, sound ? '♪' : '');
+  const title = sound
+    ? 'Sound: no picture'
+    : media?.pending
+      ? 'Reading the saved copy…'
+      : 'No picture: the service gives none, and there is no saved copy to take one from';
+  return h(
+    'span',
+    { class: ['thumb', 'thumb-empty'], title, 'data-thumb': sound ? 'sound' : media?.pending ? 'pending' : 'none' },
+    sound ? '♪' : '',
+  );
 }
 
 /**

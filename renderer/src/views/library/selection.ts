@@ -2,7 +2,13 @@
  * Shift-click: every id between `anchor` and `target` in the shown order becomes checked (or unchecked),
  * the rest of the selection stays as it was.
  */
-export function extendSelection(current: readonly string[], order: readonly string[], anchor: string, target: string, check: boolean): string[] {
+export function extendSelection(
+  current: readonly string[],
+  order: readonly string[],
+  anchor: string,
+  target: string,
+  check: boolean,
+): string[] {
   const from = order.indexOf(anchor);
   const to = order.indexOf(target);
   if (from < 0 || to < 0) return check ? [...new Set([...current, target])] : current.filter((id) => id !== target);

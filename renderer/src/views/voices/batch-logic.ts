@@ -1,6 +1,11 @@
 import type { BatchRowState, BatchState } from '@common/bridge';
 
-const BATCH_STATES: Record<BatchState, string> = { running: 'Running', paused: 'Paused', cancelled: 'Cancelled', finished: 'Finished' };
+const BATCH_STATES: Record<BatchState, string> = {
+  running: 'Running',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+  finished: 'Finished',
+};
 
 const ROW_STATES: Record<BatchRowState, string> = {
   waiting: 'Waiting',
@@ -44,12 +49,27 @@ export function batchTally(counts: Partial<Record<BatchRowState, number>>): Batc
   const n = (state: BatchRowState) => counts[state] ?? 0;
   const running = n('sending') + n('queued') + n('processing');
   const failed = n('failed') + n('outcome-unknown') + n('stalled');
-  return { sent: running + n('completed') + failed, running, done: n('completed'), failed, held: n('waiting'), refused: n('invalid'), cancelled: n('cancelled') };
+  return {
+    sent: running + n('completed') + failed,
+    running,
+    done: n('completed'),
+    failed,
+    held: n('waiting'),
+    refused: n('invalid'),
+    cancelled: n('cancelled'),
+  };
 }
 
 /** "5 sent · 2 running · 3 done · 0 failed · 15 held · 1 refused · 21 rows" (cancelled only when there are some). */
 export function tallyText(tally: BatchTally, total: number): string {
-  const parts = [`${tally.sent} sent`, `${tally.running} running`, `${tally.done} done`, `${tally.failed} failed`, `${tally.held} held`, `${tally.refused} refused`];
+  const parts = [
+    `${tally.sent} sent`,
+    `${tally.running} running`,
+    `${tally.done} done`,
+    `${tally.failed} failed`,
+    `${tally.held} held`,
+    `${tally.refused} refused`,
+  ];
   if (tally.cancelled) parts.push(`${tally.cancelled} cancelled`);
   return `${parts.join(' · ')} · ${total} rows`;
 }
@@ -60,7 +80,11 @@ export function tallyText(tally: BatchTally, total: number): string {
  * sent yet, while nothing is being sent (paused or finished). Remake: an ended row, made again with a
  * change or as it is (a new paid job). Delete: a row not sent yet, while nothing is being sent.
  */
-export function rowActions(batch: BatchState, row: BatchRowState, hasTake = row === 'completed'): { listen: boolean; change: 'edit' | 'remake' | null; redo: boolean; remove: boolean } {
+export function rowActions(
+  batch: BatchState,
+  row: BatchRowState,
+  hasTake = row === 'completed',
+): { listen: boolean; change: 'edit' | 'remake' | null; redo: boolean; remove: boolean } {
   const quiet = batch === 'paused' || batch === 'finished';
   const unsent = row === 'waiting' || row === 'invalid';
   const ended = row === 'completed' || row === 'failed';

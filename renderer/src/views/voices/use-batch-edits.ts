@@ -54,7 +54,10 @@ export function useBatchEdits() {
     /** The changes as the batch input carries them. */
     asInput(): { edits?: BatchRowEdit[]; removed?: number[] } {
       const list = Object.entries(edits.value).map(([row, edit]) => ({ row: Number(row), ...edit }));
-      return { ...(list.length ? { edits: list } : {}), ...(removed.value.length ? { removed: [...removed.value] } : {}) };
+      return {
+        ...(list.length ? { edits: list } : {}),
+        ...(removed.value.length ? { removed: [...removed.value] } : {}),
+      };
     },
   };
 }

@@ -20,18 +20,34 @@ export function useSendJob() {
 
   const confirmDuplicate = (text: string): Promise<boolean> =>
     new Promise((resolve) => {
-      dialog.warning({ title: 'Send again?', content: text, positiveText: 'Send anyway', negativeText: 'Cancel', onPositiveClick: () => resolve(true), onNegativeClick: () => resolve(false), onClose: () => resolve(false) });
+      dialog.warning({
+        title: 'Send again?',
+        content: text,
+        positiveText: 'Send anyway',
+        negativeText: 'Cancel',
+        onPositiveClick: () => resolve(true),
+        onNegativeClick: () => resolve(false),
+        onClose: () => resolve(false),
+      });
     });
 
-  async function send(checked: { ok: true; submission: UnconfirmedSubmission } | { ok: false; reasons: string[] }): Promise<void> {
+  async function send(
+    checked: { ok: true; submission: UnconfirmedSubmission } | { ok: false; reasons: string[] },
+  ): Promise<void> {
     refused.value = checked.ok ? [] : checked.reasons;
     if (!checked.ok) return;
     sending.value = true;
     try {
       const { kind, body } = checked.submission;
-      const confirmation = await confirmPaid({ title: `Make this ${JOB_KIND_LABELS[kind].toLowerCase()}?`, items: [{ action: kind, body: body as Record<string, unknown> }] });
+      const confirmation = await confirmPaid({
+        title: `Make this ${JOB_KIND_LABELS[kind].toLowerCase()}?`,
+        items: [{ action: kind, body: body as Record<string, unknown> }],
+      });
       if (!confirmation) return;
-      const sent = await jobs.submitWithConfirm({ ...checked.submission, confirmation } as JobSubmission, confirmDuplicate);
+      const sent = await jobs.submitWithConfirm(
+        { ...checked.submission, confirmation } as JobSubmission,
+        confirmDuplicate,
+      );
       notePaidAction();
       if (sent) jobId.value = sent.id;
     } catch (error) {

@@ -1,4 +1,10 @@
-import { MAX_INPUT_WORDS, countWords, voiceCloneBodySchema, type TtsCreateBody, type VoiceCloneBody } from '@common/api';
+import {
+  MAX_INPUT_WORDS,
+  countWords,
+  voiceCloneBodySchema,
+  type TtsCreateBody,
+  type VoiceCloneBody,
+} from '@common/api';
 import type { CatalogueVoice, JobView } from '@common/bridge';
 
 export { MAX_INPUT_WORDS, countWords };
@@ -13,7 +19,11 @@ export interface VoiceFilter {
 }
 
 /** The voices that match a filter; every word of the search must appear in the voice's text fields. */
-export function filterVoices(voices: readonly CatalogueVoice[], filter: VoiceFilter, favourites: readonly string[]): CatalogueVoice[] {
+export function filterVoices(
+  voices: readonly CatalogueVoice[],
+  filter: VoiceFilter,
+  favourites: readonly string[],
+): CatalogueVoice[] {
   const words = filter.search.toLowerCase().split(/\s+/u).filter(Boolean);
   return voices.filter((v) => {
     if (filter.source === 'official' && v.from !== 3) return false;
@@ -45,18 +55,29 @@ export function scriptCounts(text: string): ScriptCounts {
 }
 
 /** Why a speech request cannot be sent yet, or the body to send. Checked before anything leaves the page. */
-export function checkTts(text: string, voiceId: string | null, ratePercent: number): { ok: true; body: TtsCreateBody } | { ok: false; reasons: string[] } {
+export function checkTts(
+  text: string,
+  voiceId: string | null,
+  ratePercent: number,
+): { ok: true; body: TtsCreateBody } | { ok: false; reasons: string[] } {
   const reasons: string[] = [];
   const counts = scriptCounts(text);
   if (counts.words === 0) reasons.push('The script is empty: write what the voice should say.');
-  if (counts.overLimit) reasons.push(`The script has ${counts.words.toLocaleString('en')} words; the service takes at most ${MAX_INPUT_WORDS.toLocaleString('en')} per request.`);
+  if (counts.overLimit)
+    reasons.push(
+      `The script has ${counts.words.toLocaleString('en')} words; the service takes at most ${MAX_INPUT_WORDS.toLocaleString('en')} per request.`,
+    );
   if (!voiceId) reasons.push('No voice is chosen: pick one in the library.');
   if (reasons.length) return { ok: false, reasons };
   return { ok: true, body: { input_text: text, voice_id: voiceId!, rate: rateText(ratePercent) } };
 }
 
 /** The clone request, checked with the interface's own schema (including "voice_id or voice_url must be provided"). */
-export function checkClone(sample: string, text: string, ratePercent: number): { ok: true; body: VoiceCloneBody } | { ok: false; reasons: string[] } {
+export function checkClone(
+  sample: string,
+  text: string,
+  ratePercent: number,
+): { ok: true; body: VoiceCloneBody } | { ok: false; reasons: string[] } {
   const draft: Record<string, string> = { input_text: text, rate: rateText(ratePercent) };
   if (sample.trim()) draft.voice_url = sample.trim();
   const parsed = voiceCloneBodySchema.safeParse(draft);
@@ -72,13 +93,19 @@ export interface RecentVoiceover {
   rate: string;
 }
 
-export function recentVoiceovers(jobs: readonly JobView[], voiceName: (id: string) => string, limit = 20): RecentVoiceover[] {
+export function recentVoiceovers(
+  jobs: readonly JobView[],
+  voiceName: (id: string) => string,
+  limit = 20,
+): RecentVoiceover[] {
   const out: RecentVoiceover[] = [];
   for (const job of jobs) {
     if (job.kind !== 'tts' && job.kind !== 'voice-clone') continue;
     if (job.purpose.type !== 'plain' && job.purpose.type !== 'voice-clone') continue;
     const req = (job.request ?? {}) as Partial<Record<'input_text' | 'voice_id' | 'voice_url' | 'rate', string>>;
-    const voice = req.voice_id ? voiceName(req.voice_id) : `Clone of ${req.voice_url?.split(/[?#]/)[0].split('/').pop() ?? 'a sample'}`;
+    const voice = req.voice_id
+      ? voiceName(req.voice_id)
+      : `Clone of ${req.voice_url?.split(/[?#]/)[0].split('/').pop() ?? 'a sample'}`;
     out.push({ job, script: req.input_text ?? '', voice, rate: req.rate ?? '50%' });
     if (out.length >= limit) break;
   }

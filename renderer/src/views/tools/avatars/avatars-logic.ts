@@ -10,7 +10,9 @@ export interface UploadForm {
 }
 
 /** Every reason the form cannot be sent, in the interface's words; nothing is sent while there is one. */
-export function checkUpload(form: UploadForm): { ok: true; request: AvatarUploadCheck } | { ok: false; reasons: string[] } {
+export function checkUpload(
+  form: UploadForm,
+): { ok: true; request: AvatarUploadCheck } | { ok: false; reasons: string[] } {
   const parsed = AvatarUploadCheck.safeParse(form);
   if (parsed.success) return { ok: true, request: parsed.data };
   return { ok: false, reasons: [...new Set(parsed.error.issues.map((i) => i.message))] };
@@ -55,7 +57,8 @@ export function uploadRows(jobs: readonly JobView[]): UploadRow[] {
         active: isActivePhase(j.phase),
         progress: j.progress,
         remoteStatus: j.remoteStatus,
-        problem: j.phase === 'completed' || isActivePhase(j.phase) ? null : (j.error?.explanation ?? j.error?.message ?? null),
+        problem:
+          j.phase === 'completed' || isActivePhase(j.phase) ? null : (j.error?.explanation ?? j.error?.message ?? null),
         createdAt: j.createdAt,
       };
     });

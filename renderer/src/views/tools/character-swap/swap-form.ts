@@ -2,8 +2,18 @@ import type { SwapModelOption } from '@common/tools/character-swap';
 
 /** What each mode does, in the words the form shows beside the choice. */
 export const SWAP_MODES = [
-  { value: 'animate', label: 'Animate', detail: 'Your character comes to life with the motion of the source video: the result shows the character from the image, moving as the person in the video moves.' },
-  { value: 'replace', label: 'Replace', detail: 'The person in the source video is replaced by your character; the scene, the camera and everything else in the video stay as they are.' },
+  {
+    value: 'animate',
+    label: 'Animate',
+    detail:
+      'Your character comes to life with the motion of the source video: the result shows the character from the image, moving as the person in the video moves.',
+  },
+  {
+    value: 'replace',
+    label: 'Replace',
+    detail:
+      'The person in the source video is replaced by your character; the scene, the camera and everything else in the video stay as they are.',
+  },
 ] as const;
 export type SwapMode = (typeof SWAP_MODES)[number]['value'];
 
@@ -14,5 +24,8 @@ export function defaultResolution(model: SwapModelOption | undefined): string | 
 }
 
 export function resolutionOptions(model: SwapModelOption | undefined): { label: string; value: string }[] {
-  return (model?.resolutions ?? []).map((r) => ({ label: `${r.value} (${r.width}×${r.height}) · ${r.unitCredit} credits per started 5 s`, value: r.value }));
+  return (model?.resolutions ?? []).map((r) => ({
+    label: `${r.value} (${r.width}×${r.height}) · ${r.unitCredit} credits per started 5 s`,
+    value: r.value,
+  }));
 }

@@ -31,9 +31,16 @@ export function timestampsOf(rows: readonly FrameRow[]): number[] | undefined | 
 }
 
 /** Where each appearance sits on a timeline spanning every frame's time, as a fraction 0..1. */
-export function timelineMarks(person: Person, span: { start: number; end: number }): Array<{ at: number; timestamp: number; frame: number }> {
+export function timelineMarks(
+  person: Person,
+  span: { start: number; end: number },
+): Array<{ at: number; timestamp: number; frame: number }> {
   const length = span.end - span.start;
-  return person.appearances.map((a) => ({ at: length > 0 ? (a.timestamp - span.start) / length : 0.5, timestamp: a.timestamp, frame: a.frame_idx }));
+  return person.appearances.map((a) => ({
+    at: length > 0 ? (a.timestamp - span.start) / length : 0.5,
+    timestamp: a.timestamp,
+    frame: a.frame_idx,
+  }));
 }
 
 /** The time range the frames cover (the service's default times when none were given). */

@@ -1,7 +1,14 @@
 import type { DetectResult } from '@common/bridge/faces';
 
 /** The six landmarks in the order the service gives them. */
-export const LANDMARK_LABELS = ['left eye', 'right eye', 'nose tip', 'mouth centre', 'left mouth corner', 'right mouth corner'] as const;
+export const LANDMARK_LABELS = [
+  'left eye',
+  'right eye',
+  'nose tip',
+  'mouth centre',
+  'left mouth corner',
+  'right mouth corner',
+] as const;
 export const LANDMARK_SHORT = ['LE', 'RE', 'N', 'M', 'ML', 'MR'] as const;
 
 export interface DetectedFace {
@@ -46,4 +53,5 @@ export function landmarksText(frame: AnalysedFrame): string {
   return frame.faces.map((f) => f.landmarksStr).join('\n');
 }
 
-export const formatTime = (seconds: number | null): string => (seconds === null ? 'still image' : `${seconds.toFixed(2)} s`);
+export const formatTime = (seconds: number | null): string =>
+  seconds === null ? 'still image' : `${seconds.toFixed(2)} s`;

@@ -21,7 +21,10 @@ export interface RemoteUser {
 }
 export interface RealtimeClient {
   on(event: 'user-published', listener: (user: RemoteUser, mediaType: 'audio' | 'video' | 'datachannel') => void): void;
-  on(event: 'user-unpublished', listener: (user: RemoteUser, mediaType: 'audio' | 'video' | 'datachannel') => void): void;
+  on(
+    event: 'user-unpublished',
+    listener: (user: RemoteUser, mediaType: 'audio' | 'video' | 'datachannel') => void,
+  ): void;
   join(appId: string, channel: string, token: string | null, uid?: number | string | null): Promise<number | string>;
   publish(tracks: LocalTrack[]): Promise<void>;
   subscribe(user: RemoteUser, mediaType: 'audio' | 'video'): Promise<unknown>;
@@ -37,7 +40,8 @@ export interface RealtimeSdk {
 export const CAMERA_ENCODER = { width: 640, height: 480, frameRate: 20, bitrateMin: 5000, bitrateMax: 5000 } as const;
 export const AUDIO_PRESET = 'music_standard' as const;
 
-export const loadRealtimeSdk = async (): Promise<RealtimeSdk> => (await import('agora-rtc-sdk-ng')).default as RealtimeSdk;
+export const loadRealtimeSdk = async (): Promise<RealtimeSdk> =>
+  (await import('agora-rtc-sdk-ng')).default as RealtimeSdk;
 
 /** A user id the service gives as digits is the SDK's numeric uid; any other is a string uid. */
 export const uidOf = (id: string): number | string => (/^\d{1,9}$/.test(id) ? Number(id) : id);
@@ -47,7 +51,11 @@ export interface Joined {
 }
 
 /** Joins, publishes the camera and microphone into `local`, and plays the algorithm user's stream into `processed`. */
-export async function joinLiveChannel(sdk: RealtimeSdk, channel: LiveChannel, views: { local: HTMLElement; processed: HTMLElement }): Promise<Joined> {
+export async function joinLiveChannel(
+  sdk: RealtimeSdk,
+  channel: LiveChannel,
+  views: { local: HTMLElement; processed: HTMLElement },
+): Promise<Joined> {
   const client = sdk.createClient({ mode: 'rtc', codec: 'vp8' });
   const processedUid = String(channel.algorithmUserId);
   client.on('user-published', (user, mediaType) => {
@@ -85,8 +93,14 @@ export async function joinLiveChannel(sdk: RealtimeSdk, channel: LiveChannel, vi
 }
 
 /** The sandbox has no media server: only the local camera is shown, at the same settings. */
-export async function startLocalCamera(video: HTMLVideoElement, media: Pick<MediaDevices, 'getUserMedia'> = navigator.mediaDevices): Promise<Joined> {
-  const stream = await media.getUserMedia({ video: { width: CAMERA_ENCODER.width, height: CAMERA_ENCODER.height, frameRate: CAMERA_ENCODER.frameRate }, audio: false });
+export async function startLocalCamera(
+  video: HTMLVideoElement,
+  media: Pick<MediaDevices, 'getUserMedia'> = navigator.mediaDevices,
+): Promise<Joined> {
+  const stream = await media.getUserMedia({
+    video: { width: CAMERA_ENCODER.width, height: CAMERA_ENCODER.height, frameRate: CAMERA_ENCODER.frameRate },
+    audio: false,
+  });
   video.srcObject = stream;
   await video.play().catch(() => undefined);
   return {

@@ -10,9 +10,19 @@ const RESULT_KINDS: Record<InputKind, readonly JobKind[]> = {
 };
 
 /** Library results that can be an input: completed, with a link that has not expired. */
-export function libraryChoices(jobs: readonly JobView[], kind: InputKind, now: number): { label: string; value: string }[] {
+export function libraryChoices(
+  jobs: readonly JobView[],
+  kind: InputKind,
+  now: number,
+): { label: string; value: string }[] {
   return jobs
-    .filter((j) => j.phase === 'completed' && j.resultUrl && RESULT_KINDS[kind].includes(j.kind) && (j.expiresAt === null || j.expiresAt > now))
+    .filter(
+      (j) =>
+        j.phase === 'completed' &&
+        j.resultUrl &&
+        RESULT_KINDS[kind].includes(j.kind) &&
+        (j.expiresAt === null || j.expiresAt > now),
+    )
     .map((j) => ({ label: `${j.summary} · ${new Date(j.createdAt).toLocaleString()}`, value: j.resultUrl as string }));
 }
 

@@ -4,7 +4,11 @@ import { ref, shallowRef, watch, type Ref, type WatchSource } from 'vue';
  * The host's answer about the current inputs (a measurement, a quote): asked again a moment after they
  * change, and only the answer to the latest inputs is kept.
  */
-export function useMeasured<T>(sources: WatchSource[], ready: () => boolean, ask: () => Promise<T>): { value: Ref<T | null>; busy: Ref<boolean>; problem: Ref<string | null> } {
+export function useMeasured<T>(
+  sources: WatchSource[],
+  ready: () => boolean,
+  ask: () => Promise<T>,
+): { value: Ref<T | null>; busy: Ref<boolean>; problem: Ref<string | null> } {
   const value = shallowRef<T | null>(null);
   const busy = ref(false);
   const problem = ref<string | null>(null);

@@ -20,11 +20,23 @@ export function useToolSend() {
 
   const ask = (title: string, content: string, positiveText: string): Promise<boolean> =>
     new Promise((resolve) => {
-      dialog.warning({ title, content, positiveText, negativeText: 'Cancel', onPositiveClick: () => resolve(true), onNegativeClick: () => resolve(false), onClose: () => resolve(false), onMaskClick: () => resolve(false) });
+      dialog.warning({
+        title,
+        content,
+        positiveText,
+        negativeText: 'Cancel',
+        onPositiveClick: () => resolve(true),
+        onNegativeClick: () => resolve(false),
+        onClose: () => resolve(false),
+        onMaskClick: () => resolve(false),
+      });
     });
 
   /** Sends after the price question, then asks again before a duplicate. */
-  async function send(attempt: (confirmDuplicate: boolean, confirmation: PaidConfirmation) => Promise<SubmitResult>, question: PaidQuestion): Promise<void> {
+  async function send(
+    attempt: (confirmDuplicate: boolean, confirmation: PaidConfirmation) => Promise<SubmitResult>,
+    question: PaidQuestion,
+  ): Promise<void> {
     sending.value = true;
     problem.value = null;
     try {
