@@ -86,11 +86,12 @@ function background(label, command, args) {
   });
 }
 
-// Type checking and lint are single-threaded and need nothing from the tests: all three start together,
-// and the checks' output is printed whole after the tests' own.
+// Type checking, lint and the format check are single-threaded and need nothing from the tests: all four
+// start together, and the checks' output is printed whole after the tests' own.
 const checks = Promise.all([
   background('types', bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.json']),
   background('lint', bin('eslint'), ['.', '--max-warnings=0']),
+  background('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']),
 ]);
 
 const report = join(artifacts, 'vitest-report.json');
