@@ -24,6 +24,7 @@ export interface FaultRates {
   latencyMs: number;
   http5xxRate: number;
   dropRate: number;
+  tooFrequentRate: number;
   dropAfterCreateRate: number;
 }
 
@@ -32,6 +33,7 @@ export class Faults {
   private readonly drops = new FaultCounter();
   private readonly unavailable = new FaultCounter();
   private readonly createDrops = new FaultCounter();
+  private readonly tooFrequent = new FaultCounter();
   private readonly failures = new FaultCounter();
 
   constructor(readonly rates: FaultRates) {}
@@ -42,6 +44,10 @@ export class Faults {
 
   answer503(): boolean {
     return this.unavailable.next(this.rates.http5xxRate);
+  }
+
+  answer1005(): boolean {
+    return this.tooFrequent.next(this.rates.tooFrequentRate);
   }
 
   dropAfterCreate(): boolean {

@@ -101,6 +101,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     latencyMs: options.latencyMs,
     http5xxRate: options.http5xxRate,
     dropRate: options.dropRate,
+    tooFrequentRate: options.tooFrequentRate,
     dropAfterCreateRate: options.dropAfterCreateRate,
   });
   const ctx = {

@@ -29,14 +29,12 @@ export async function serveEarlierPorts(
 ): Promise<Server[]> {
   const forward = (request: IncomingMessage, response: ServerResponse) => {
     if (!isFileLink(request.url)) {
-      response
-        .writeHead(404, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            code: Code.ContentNotFound,
-            msg: 'Only result files are served on an earlier port of the sandbox',
-          }),
-        );
+      response.writeHead(404, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          code: Code.ContentNotFound,
+          msg: 'Only result files are served on an earlier port of the sandbox',
+        }),
+      );
       return;
     }
     app.server.emit('request', request, response);

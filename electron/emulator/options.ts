@@ -38,6 +38,11 @@ export interface EmulatorOptions {
   http5xxRate?: number;
   /** Fraction (0..1) of API requests whose connection is dropped without an answer. */
   dropRate?: number;
+  /**
+   * Fraction (0..1) of API requests answered code 1005 (too frequent) whatever their pace: a counted
+   * burst that a test meets however fast or slow the machine sends, where `rateLimit` depends on it.
+   */
+  tooFrequentRate?: number;
   /** Fraction of creates whose connection is dropped after the job was made (the ambiguous case). */
   dropAfterCreateRate?: number;
   /**
@@ -115,6 +120,7 @@ export const DEFAULTS = {
   latencyMs: 0,
   http5xxRate: 0,
   dropRate: 0,
+  tooFrequentRate: 0,
   dropAfterCreateRate: 0,
   // Tokens of the real service live more than a year (observed; the exact lifetime is not published).
   tokenTtlSeconds: 400 * 24 * 3600,
@@ -159,6 +165,7 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     latencyMs: nonNegative('latencyMs', o.latencyMs, DEFAULTS.latencyMs),
     http5xxRate: fraction('http5xxRate', o.http5xxRate, DEFAULTS.http5xxRate),
     dropRate: fraction('dropRate', o.dropRate, DEFAULTS.dropRate),
+    tooFrequentRate: fraction('tooFrequentRate', o.tooFrequentRate, DEFAULTS.tooFrequentRate),
     dropAfterCreateRate: fraction('dropAfterCreateRate', o.dropAfterCreateRate, DEFAULTS.dropAfterCreateRate),
     placement: oneOf('placement', PlacementAnchor.options, o.placement, DEFAULT_PLACEMENT.anchor),
     scale: oneOf('scale', PlacementScale.options, o.scale, DEFAULT_PLACEMENT.scale),
@@ -250,6 +257,11 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'stri
     key: 'dropRate',
     kind: 'number',
     help: 'fraction 0..1 of requests whose connection is dropped, counted like --fail-rate',
+  },
+  '--too-frequent-rate': {
+    key: 'tooFrequentRate',
+    kind: 'number',
+    help: 'fraction 0..1 of requests answered code 1005 (too frequent), counted like --fail-rate',
   },
   '--drop-after-create-rate': {
     key: 'dropAfterCreateRate',

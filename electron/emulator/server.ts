@@ -47,12 +47,10 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
   // DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own name as Host.
   app.addHook('onRequest', async (request, reply) => {
     if (!hostAllowed(request.headers.host, ctx.options.host)) {
-      return reply
-        .code(403)
-        .send({
-          code: Code.ParameterError,
-          msg: 'Host header is not this sandbox (use 127.0.0.1, localhost or the address it listens on)',
-        });
+      return reply.code(403).send({
+        code: Code.ParameterError,
+        msg: 'Host header is not this sandbox (use 127.0.0.1, localhost or the address it listens on)',
+      });
     }
   });
 
@@ -72,6 +70,7 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
         .type('text/html')
         .send('<html><body>503 Service Unavailable (sandbox fault injection)</body></html>');
     }
+    if (f.answer1005()) throw new ApiError(Code.TooFrequent, 'Operation too frequent (sandbox fault injection)');
   });
 
   // The ambiguous case: the create was carried out, then the connection dies before the answer leaves.

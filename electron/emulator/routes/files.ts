@@ -12,6 +12,7 @@ const faultsSchema = z.object({
   latencyMs: z.number().min(0).max(60_000).optional(),
   http5xxRate: z.number().min(0).max(1).optional(),
   dropRate: z.number().min(0).max(1).optional(),
+  tooFrequentRate: z.number().min(0).max(1).optional(),
   dropAfterCreateRate: z.number().min(0).max(1).optional(),
 });
 

@@ -66,14 +66,19 @@ describe('sandbox under bad requests', { timeout: SLOW }, () => {
     expect(String((done as Record<string, unknown>).error_reasons)).toContain('voice_url could not be downloaded');
   });
 
-  it('injects HTTP 503s, dropped connections and latency on demand', async () => {
+  it('injects HTTP 503s, 1005 answers, dropped connections and latency on demand', async () => {
     em.setFaults({ http5xxRate: 1 });
     const res = await fetch(`${em.url}${API_PATHS.voiceList}`, { headers: { 'x-api-key': em.apiKey } });
     expect(res.status).toBe(503);
     expect(res.headers.get('content-type')).toContain('text/html');
     // Result files stay reachable while the API misbehaves.
     expect((await fetch(sample(em, 'sandbox-face.png'))).status).toBe(200);
-    em.setFaults({ http5xxRate: 0, dropRate: 1 });
+    // A counted 1005: every other request is answered "too frequent", at any pace.
+    em.setFaults({ http5xxRate: 0, tooFrequentRate: 0.5 });
+    const answers = [];
+    for (let i = 0; i < 4; i += 1) answers.push((await call(em, 'voiceList', {})).code);
+    expect(answers).toEqual([1000, 1005, 1000, 1005]);
+    em.setFaults({ tooFrequentRate: 0, dropRate: 1 });
     await expect(fetch(`${em.url}${API_PATHS.voiceList}`, { headers: { 'x-api-key': em.apiKey } })).rejects.toThrow();
     em.setFaults({ dropRate: 0, latencyMs: 300 });
     const t0 = Date.now();

@@ -90,7 +90,9 @@ function settled(engine: JobEngine): Promise<void> {
 
 describe('faults against the sandbox', () => {
   it('ends every job in its true final state through 503s, dropped connections, 1005 bursts and slow answers', async () => {
-    emulator.setFaults({ http5xxRate: 0.15, dropRate: 0.08, latencyMs: 25 });
+    // Counted faults: every run meets the same 503s, drops and 1005s, however fast the machine sends (the
+    // sandbox's rate limit alone answers 1005 only to a machine fast enough to pass it).
+    emulator.setFaults({ http5xxRate: 0.15, dropRate: 0.08, tooFrequentRate: 0.05, latencyMs: 25 });
     const seen = { rateLimited: 0, unavailable: 0, dropped: 0 };
     const countingFetch = async (input: string, init: RequestInit): Promise<Response> => {
       try {
@@ -143,7 +145,7 @@ describe('faults against the sandbox', () => {
     await settled(engine);
     engine.stop();
     await engine.flush();
-    emulator.setFaults({ http5xxRate: 0, dropRate: 0, latencyMs: 0 });
+    emulator.setFaults({ http5xxRate: 0, dropRate: 0, tooFrequentRate: 0, latencyMs: 0 });
 
     const jobs = new FileLedgerStorage(ledger).loadAll();
     expect(jobs).toHaveLength(24);
