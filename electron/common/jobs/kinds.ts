@@ -50,8 +50,21 @@ type CreateEndpoint =
   | 'characterSwapCreate'
   | 'avatarCreate';
 
+/**
+ * What a finished job of a kind leaves: a clip or a sound (which decides its file's extension, whether
+ * it has a picture, and where the archive files it), and whether the tools offer it as an input.
+ */
+export interface KindResult {
+  media: 'video' | 'audio';
+  offeredAsInput: boolean;
+}
+
+/** The extension a result's file gets when its link does not say. */
+export const RESULT_EXTENSIONS: Record<KindResult['media'], string> = { video: 'mp4', audio: 'mp3' };
+
 export interface KindEntry<E extends CreateEndpoint = CreateEndpoint> {
   label: string;
+  result: KindResult;
   createEndpoint: E;
   webhookField: 'webhookUrl' | 'webhookurl' | null;
   summary(body: RequestOf<E>): string;
@@ -70,6 +83,7 @@ const str = (value: unknown): string | null => (typeof value === 'string' && val
 export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } = {
   tts: {
     label: 'Speech',
+    result: { media: 'audio', offeredAsInput: true },
     createEndpoint: 'audioCreate',
     webhookField: 'webhookUrl',
     summary: (b) => `Speech · voice ${text(b.voice_id, 20)} · "${text(b.input_text)}"`,
@@ -77,6 +91,7 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'voice-clone': {
     label: 'Cloned voice',
+    result: { media: 'audio', offeredAsInput: true },
     createEndpoint: 'audioClone',
     webhookField: 'webhookUrl',
     summary: (b) =>
@@ -85,6 +100,7 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   lipsync: {
     label: 'Lip sync',
+    result: { media: 'video', offeredAsInput: true },
     createEndpoint: 'lipSync',
     webhookField: 'webhookUrl',
     summary: (b) => `Lip sync · ${fileName(b.video_url)} + ${fileName(b.audio_url)}`,
@@ -92,6 +108,7 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'avatar-video': {
     label: 'Avatar video',
+    result: { media: 'video', offeredAsInput: true },
     createEndpoint: 'avatarVideoCreate',
     webhookField: 'webhookUrl',
     summary: (b) => {
@@ -104,6 +121,7 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'talking-avatar': {
     label: 'Talking avatar',
+    result: { media: 'video', offeredAsInput: true },
     createEndpoint: 'talkingAvatarCreate',
     webhookField: 'webhookUrl',
     summary: (b) => {
@@ -116,6 +134,7 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'character-swap': {
     label: 'Character swap',
+    result: { media: 'video', offeredAsInput: true },
     createEndpoint: 'characterSwapCreate',
     // The one create whose callback field is spelled in lower case.
     webhookField: 'webhookurl',
@@ -135,6 +154,8 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'avatar-upload': {
     label: 'Avatar upload',
+    // The upload becomes one of the account's avatars, chosen as an avatar, not as a clip.
+    result: { media: 'video', offeredAsInput: false },
     createEndpoint: 'avatarCreate',
     // The interface takes no callback address for avatar uploads.
     webhookField: null,
@@ -158,7 +179,7 @@ export type JobBody<K extends JobKind> = RequestOf<KindEndpoint<K>>;
 
 /** Kinds whose result is sound (no picture, no thumbnail; the archive files them under Music). */
 export function isAudioKind(kind: JobKind): boolean {
-  return kind === 'tts' || kind === 'voice-clone';
+  return JOB_KIND_REGISTRY[kind].result.media === 'audio';
 }
 
 export const JOB_KIND_LABELS = Object.fromEntries(JOB_KINDS.map((k) => [k, JOB_KIND_REGISTRY[k].label])) as Record<

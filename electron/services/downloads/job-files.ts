@@ -1,19 +1,10 @@
 import { JOB_KIND_LABELS, type JobKind, type JobRecord } from '../../common/bridge/jobs';
+import { JOB_KIND_REGISTRY, RESULT_EXTENSIONS } from '../../common/jobs/kinds';
 import { nameDate, renderTemplate, safeRelativeName, type NameFields } from '../../common/file-names';
 
 /** A finished job's result as something to download, or why there is none. */
 export type JobFile =
   { ok: true; jobId: string; url: string; relativeName: string } | { ok: false; jobId: string; reason: string };
-
-const DEFAULT_EXTENSION: Record<JobKind, string> = {
-  'avatar-video': 'mp4',
-  'talking-avatar': 'mp4',
-  lipsync: 'mp4',
-  'character-swap': 'mp4',
-  tts: 'mp3',
-  'voice-clone': 'mp3',
-  'avatar-upload': 'mp4',
-};
 
 export { isAudioKind } from '../../common/jobs/kinds';
 
@@ -48,7 +39,7 @@ function extensionOf(url: string, kind: JobKind): string {
   } catch {
     // not a URL we can read: the kind decides
   }
-  return DEFAULT_EXTENSION[kind];
+  return RESULT_EXTENSIONS[JOB_KIND_REGISTRY[kind].result.media];
 }
 
 /** Why a job's result cannot be downloaded now, or null when it can. */

@@ -1,12 +1,12 @@
-import type { JobKind, JobView } from '@common/bridge';
+import type { JobView } from '@common/bridge';
+import { JOB_KIND_REGISTRY } from '@common/jobs/kinds';
 
 export type InputKind = 'video' | 'audio' | 'image';
 
-/** Which finished jobs give a usable input of each kind. */
-const RESULT_KINDS: Record<InputKind, readonly JobKind[]> = {
-  video: ['lipsync', 'avatar-video', 'talking-avatar', 'character-swap'],
-  audio: ['tts', 'voice-clone'],
-  image: [],
+/** Which finished jobs give a usable input of each kind (the kind registry says what each leaves). */
+const offers = (job: JobView, input: InputKind): boolean => {
+  const result = JOB_KIND_REGISTRY[job.kind].result;
+  return result.offeredAsInput && result.media === input;
 };
 
 /** Library results that can be an input: completed, with a link that has not expired. */
@@ -17,11 +17,7 @@ export function libraryChoices(
 ): { label: string; value: string }[] {
   return jobs
     .filter(
-      (j) =>
-        j.phase === 'completed' &&
-        j.resultUrl &&
-        RESULT_KINDS[kind].includes(j.kind) &&
-        (j.expiresAt === null || j.expiresAt > now),
+      (j) => j.phase === 'completed' && j.resultUrl && offers(j, kind) && (j.expiresAt === null || j.expiresAt > now),
     )
     .map((j) => ({ label: `${j.summary} · ${new Date(j.createdAt).toLocaleString()}`, value: j.resultUrl as string }));
 }
