@@ -1,8 +1,6 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import PQueue from 'p-queue';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
-import type { Logger } from '../host/types';
 import { describeFailure, fetchToFile, partPath } from './fetch-to-file';
 import { checkSavedCopies } from './copy-check';
 import { FullDisks } from './full-disks';
@@ -13,32 +11,14 @@ export type { EnqueueRequest } from './queue-names';
 import { savedCopyAmong } from './queue-file';
 import { QueueStore } from './queue-store';
 import { SpeedLimit } from './speed-limit';
-import { SpeedMeter } from './speed-meter';
+import type { SpeedMeter } from './speed-meter';
+import { DownloadProgress } from './download-progress';
+import { DownloadSlots } from './download-slots';
 import { RunningTransfers } from './running-transfers';
-import { transferWithRetries, type RetryPolicy } from './transfer-retries';
+import { transferWithRetries } from './transfer-retries';
+import type { DownloadManagerOptions } from './download-manager-options';
 
-/** The retry policy's fields (attempts, backoff, sleep, random) say how a failed transfer is tried again. */
-export interface DownloadManagerOptions extends RetryPolicy {
-  /** The queue's file (beside the job ledger); read at construction, rewritten atomically on change. */
-  file: string;
-  fetch?: typeof globalThis.fetch;
-  /** Checks a finished `.part` is real media (ffprobe); absent: length checks only. */
-  verify?(path: string): Promise<void>;
-  /** Called before each download starts: makes sure whoever serves its link is up (the built-in sandbox). */
-  prepare?(entry: DownloadEntry): Promise<void>;
-  /** How many files download at once (a setting, read when work starts). */
-  concurrency?: () => number;
-  /** Bytes per second for all transfers together (a setting, read as bytes arrive); null: no limit. */
-  speedLimit?: () => number | null;
-  now?: () => number;
-  log?: Logger;
-  onChange?(view: DownloadView): void;
-  onTotals?(totals: DownloadTotals): void;
-  /** A download ended (saved, failed, cancelled). */
-  onEnd?(view: DownloadView): void;
-}
-
-const PROGRESS_EVERY_MS = 250;
+export type { DownloadManagerOptions } from './download-manager-options';
 
 /**
  * The download queue: entries on disk survive a crash (a running download comes back queued and resumes
@@ -48,11 +28,9 @@ const PROGRESS_EVERY_MS = 250;
 export class DownloadManager {
   private readonly entries = new Map<string, DownloadEntry>();
   private readonly running = new RunningTransfers();
-  /** Every run() under way, including those past their last byte that no longer hold a queue place. */
-  private readonly runs = new Set<Promise<void>>();
-  private readonly speed = new Map<string, SpeedMeter>();
-  private readonly lastEmit = new Map<string, number>();
-  private readonly queue: PQueue;
+  private readonly slots: DownloadSlots;
+  /** Views with speed and time left, and the throttled news of them. */
+  private readonly progress: DownloadProgress;
   private readonly fullDisks = new FullDisks();
   private readonly store: QueueStore;
   private disposed = false;
@@ -60,7 +38,12 @@ export class DownloadManager {
   private readonly limit: SpeedLimit;
 
   constructor(private readonly options: DownloadManagerOptions) {
-    this.queue = new PQueue({ concurrency: Math.max(1, options.concurrency?.() ?? 3) });
+    this.slots = new DownloadSlots(() => options.concurrency?.());
+    this.progress = new DownloadProgress(
+      options,
+      () => this.now(),
+      () => this.totals(),
+    );
     this.store = new QueueStore(options.file, () => this.entries.values(), options.log);
     this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
     for (const entry of this.store.load()) {
@@ -75,11 +58,11 @@ export class DownloadManager {
   }
 
   list(): DownloadView[] {
-    return [...this.entries.values()].map((entry) => this.view(entry));
+    return [...this.entries.values()].map((entry) => this.progress.view(entry));
   }
 
   get(id: string): DownloadView {
-    return this.view(this.require(id));
+    return this.progress.view(this.require(id));
   }
 
   /** Every entry for a job, newest first. */
@@ -129,25 +112,25 @@ export class DownloadManager {
     await this.store.save();
     for (const entry of added) {
       this.schedule(entry.id);
-      this.changed(entry, true);
+      this.progress.changed(entry, true);
     }
-    return added.map((entry) => this.view(entry));
+    return added.map((entry) => this.progress.view(entry));
   }
 
   pause(id: string): DownloadView {
     const entry = this.require(id);
-    if (entry.state !== 'queued' && entry.state !== 'downloading') return this.view(entry);
+    if (entry.state !== 'queued' && entry.state !== 'downloading') return this.progress.view(entry);
     this.update(entry, { state: 'paused', reason: null }, true);
     this.running.stop(id);
-    return this.view(entry);
+    return this.progress.view(entry);
   }
 
   resume(id: string): DownloadView {
     const entry = this.require(id);
-    if (entry.state !== 'paused' && entry.state !== 'failed') return this.view(entry);
+    if (entry.state !== 'paused' && entry.state !== 'failed') return this.progress.view(entry);
     this.update(entry, { state: 'queued', reason: null, attempts: 0 }, true);
     this.schedule(id);
-    return this.view(entry);
+    return this.progress.view(entry);
   }
 
   async cancel(id: string): Promise<DownloadView> {
@@ -158,7 +141,7 @@ export class DownloadManager {
       entry.state === 'missing' ||
       entry.state === 'changed'
     )
-      return this.view(entry);
+      return this.progress.view(entry);
     // Set before the abort, so the running transfer stops as cancelled, but announced only once its
     // `.part` is gone: a row saying "Only on the service" beside a half-written file would be untrue.
     this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, false);
@@ -166,8 +149,8 @@ export class DownloadManager {
     await this.running.endOf(id);
     await rm(partPath(targetOf(entry.folder, entry.relativeName)), { force: true });
     this.update(entry, {}, true);
-    this.options.onEnd?.(this.view(entry));
-    return this.view(entry);
+    this.options.onEnd?.(this.progress.view(entry));
+    return this.progress.view(entry);
   }
 
   /**
@@ -186,7 +169,7 @@ export class DownloadManager {
         update: (entry, change) => this.update(entry, change, true),
       });
       if (learnt) void this.store.save({ durable: false });
-      return moved.map((entry) => this.view(entry));
+      return moved.map((entry) => this.progress.view(entry));
     });
     this.verifying = run.catch(() => []);
     return run;
@@ -195,7 +178,7 @@ export class DownloadManager {
   /** A saved copy that went missing is fetched again under its own name (the link must still work). */
   refetch(id: string, reason: string): DownloadView {
     const entry = this.require(id);
-    if (entry.state !== 'missing' && entry.state !== 'failed') return this.view(entry);
+    if (entry.state !== 'missing' && entry.state !== 'failed') return this.progress.view(entry);
     this.update(
       entry,
       {
@@ -215,21 +198,21 @@ export class DownloadManager {
       true,
     );
     this.schedule(id);
-    return this.view(entry);
+    return this.progress.view(entry);
   }
 
   /** Gives a saved copy another name in its folder by moving the file: nothing is fetched. */
   async moveSaved(id: string, requested: string): Promise<DownloadView> {
     const entry = this.require(id);
     if (entry.state !== 'saved' || entry.savedPath === null) throw new Error('Only a copy on disk can be renamed.');
-    if (entry.relativeName === requested) return this.view(entry);
+    if (entry.relativeName === requested) return this.progress.view(entry);
     const name = await freeName(this.entries.values(), entry.folder, requested, entry.relativeName);
     const target = targetOf(entry.folder, name);
     await mkdir(dirname(target), { recursive: true });
     await rename(entry.savedPath, target);
     this.update(entry, { relativeName: name, requestedName: requested, savedPath: target }, true);
     await this.store.save();
-    return this.view(entry);
+    return this.progress.view(entry);
   }
 
   pauseAll(): number {
@@ -248,8 +231,7 @@ export class DownloadManager {
 
   /** A changed concurrency setting applies now, not only to the next download queued. */
   applySettings(): void {
-    const wanted = Math.max(1, this.options.concurrency?.() ?? 3);
-    if (this.queue.concurrency !== wanted) this.queue.concurrency = wanted;
+    this.slots.applyConcurrency();
   }
 
   /** After a full disk: start the queue again (entries kept their `.part` files). */
@@ -262,39 +244,22 @@ export class DownloadManager {
 
   /** Settles when nothing is queued or running, finishing files included (tests, the CLI). */
   async whenIdle(): Promise<void> {
-    for (;;) {
-      await this.queue.onIdle();
-      if (this.runs.size === 0) break;
-      await Promise.all([...this.runs]);
-    }
+    await this.slots.whenIdle();
     await this.store.written();
   }
 
   /** Stops every download where it is; they resume from their `.part` at the next start. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    this.queue.pause();
-    this.queue.clear();
+    this.slots.close();
     await this.running.stopAll();
     await this.store.save();
   }
 
   private schedule(id: string): void {
     if (this.disposed) return;
-    const wanted = Math.max(1, this.options.concurrency?.() ?? 3);
-    if (this.queue.concurrency !== wanted) this.queue.concurrency = wanted;
-    // A download holds its place among the `concurrency` transfers only while bytes arrive: the
-    // checks after the last byte (fsync, ffprobe, rename) let the next file start meanwhile.
-    void this.queue.add(
-      () =>
-        new Promise<void>((release) => {
-          const run = this.run(id, release).finally(() => {
-            release();
-            this.runs.delete(run);
-          });
-          this.runs.add(run);
-        }),
-    );
+    // run() gives its place back once the last byte is in (DownloadSlots says why).
+    this.slots.add((release) => this.run(id, release));
   }
 
   private async run(id: string, received: () => void): Promise<void> {
@@ -310,9 +275,8 @@ export class DownloadManager {
     }
     // Shown, not written: a download found "downloading" on disk comes back queued anyway.
     Object.assign(entry, { state: 'downloading', reason: null, updatedAt: this.now() });
-    this.changed(entry, true);
-    const meter = new SpeedMeter(() => this.now());
-    this.speed.set(id, meter);
+    this.progress.changed(entry, true);
+    const meter = this.progress.measure(id);
     try {
       const target = targetOf(entry.folder, entry.relativeName);
       await this.options.prepare?.(entry);
@@ -347,12 +311,12 @@ export class DownloadManager {
       this.update(entry, { state: 'failed', reason: describeFailure(error) }, true);
     } finally {
       end();
-      this.speed.delete(id);
+      this.progress.stopMeasuring(id);
       // Read afresh: pause, cancel and dispose change it while the download runs.
       const state = (): DownloadEntry['state'] => entry.state;
       if (this.disposed && state() === 'downloading') entry.state = 'queued';
       await this.store.save();
-      if (FINISHED.has(state()) && state() !== 'cancelled') this.options.onEnd?.(this.view(entry));
+      if (FINISHED.has(state()) && state() !== 'cancelled') this.options.onEnd?.(this.progress.view(entry));
       // Back in line (a full disk, or resumed while this run was winding down): it runs again when
       // the queue does; run() ignores duplicates.
       if (state() === 'queued' && !this.disposed) this.schedule(id);
@@ -391,7 +355,7 @@ export class DownloadManager {
         entry.bytes = bytes;
         entry.totalBytes = totalBytes;
         // A chunk written after a pause or cancel does not announce that state early.
-        if (entry.state === 'downloading') this.changed(entry, false);
+        if (entry.state === 'downloading') this.progress.changed(entry, false);
       },
     });
   }
@@ -407,23 +371,9 @@ export class DownloadManager {
   private update(entry: DownloadEntry, change: Partial<DownloadEntry>, emit: boolean): void {
     Object.assign(entry, change, { updatedAt: this.now() });
     if (emit) {
-      this.changed(entry, true);
+      this.progress.changed(entry, true);
       void this.store.save();
     }
-  }
-
-  private changed(entry: DownloadEntry, force: boolean): void {
-    const at = this.now();
-    if (!force && at - (this.lastEmit.get(entry.id) ?? 0) < PROGRESS_EVERY_MS) return;
-    this.lastEmit.set(entry.id, at);
-    this.options.onChange?.(this.view(entry));
-    this.options.onTotals?.(this.totals());
-  }
-
-  private view(entry: DownloadEntry): DownloadView {
-    const rate = entry.state === 'downloading' ? (this.speed.get(entry.id)?.bytesPerSecond() ?? null) : null;
-    const left = rate && entry.totalBytes !== null ? Math.max(0, (entry.totalBytes - entry.bytes) / rate) : null;
-    return { ...entry, bytesPerSecond: rate, secondsLeft: left };
   }
 
   private require(id: string): DownloadEntry {

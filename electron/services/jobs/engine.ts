@@ -17,21 +17,17 @@ import { LedgerWriter } from './ledger-writer';
 import { RecordStatus, describeIssues } from '../../common/api';
 import { endpointTypes } from '../client/endpoint-types';
 import { ServiceError, isServiceError } from '../client/errors';
-import type { ServiceClient } from '../client/service-client';
-import { createJob, kindEntry, pollJob, withWebhook, type RemoteSnapshot } from './kinds';
-import { PollScheduler, realTimers, type PollOutcome, type Timers } from './scheduler';
-import { toJobView, isActive, isFinal, describeUnknownOutcome, reportedFailure } from './job-view';
-import { JobTiming } from './job-timing';
+import { createJob, kindEntry, withWebhook, type RemoteSnapshot } from './kinds';
+import { realTimers, type Timers } from './scheduler';
+import { toJobView, isActive, isFinal, describeUnknownOutcome } from './job-view';
 import { JobEvents } from './job-events';
-import type { PollingStrategy } from './polling-strategy';
+import { JobFollower } from './job-follower';
 import { RESULT_LIFETIME_MS, JobNotFoundError, type JobEngineDeps } from './engine-types';
 import {
   duplicateMessage,
   errorText,
   hashRequest,
   newJobRecord,
-  phaseOf,
-  pollFailure,
   recentDuplicate,
   refusedCreate,
 } from './engine-helpers';
@@ -48,10 +44,10 @@ export { hashRequest };
  */
 export class JobEngine {
   private readonly jobs = new Map<string, JobRecord>();
-  private readonly scheduler: PollScheduler;
+  /** Polling after the create: when to ask, what each answer changes, stalls at the deadline. */
+  private readonly follower: JobFollower;
   private readonly events: JobEvents;
   private readonly newId: () => string;
-  private readonly timing: PollingStrategy;
   private readonly timers: Timers;
   private readonly writer: LedgerWriter;
   /** Prices, the question's quote, refusals of unconfirmed or over-limit creates, the balance read around each create. */
@@ -62,7 +58,6 @@ export class JobEngine {
   constructor(private readonly deps: JobEngineDeps) {
     this.newId = deps.newId ?? (() => randomUUID());
     this.events = new JobEvents(deps, () => this.jobs.values());
-    this.timing = deps.polling ?? new JobTiming();
     this.timers = deps.timers ?? realTimers;
     this.writer = new LedgerWriter({
       storage: deps.storage,
@@ -79,17 +74,10 @@ export class JobEngine {
       spending: deps.spending,
       balance: deps.balance,
     });
-    this.scheduler = new PollScheduler((id, signal) => this.poll(id, signal), {
-      ...deps.scheduler,
-      clock: deps.clock,
-      timers: deps.timers,
-      random: deps.random,
-      onDeadline: (id) =>
-        this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
-      wakeHint: (id) => {
-        const record = this.jobs.get(id);
-        return record && this.timing.hint(record, this.deps.clock.now());
-      },
+    this.follower = new JobFollower(deps, {
+      get: (id) => this.jobs.get(id),
+      update: (id, patch, persist) => this.update(id, patch, persist),
+      ended: (record) => this.events.ended(record),
     });
   }
 
@@ -105,7 +93,7 @@ export class JobEngine {
     const now = this.deps.clock.now();
     for (const record of this.deps.storage.loadAll().sort((a, b) => a.createdAt - b.createdAt)) {
       this.jobs.set(record.id, record);
-      if (record.finishedAt !== null && record.polls > 0) this.timing.finished(record, true);
+      this.follower.learnFromPast(record);
       if (record.phase === 'submitting' && !this.readOnly) {
         // The process ended between writing the ledger and learning the create's outcome.
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(null) });
@@ -117,20 +105,14 @@ export class JobEngine {
       if (!isActive(record.phase) || !record.remoteId) continue;
       if (options.only && !options.only.includes(record.id)) continue;
       // Spread the first polls so a restart with many jobs does not burst.
-      this.startFollowing(record);
-      this.scheduler.track(
-        record.id,
-        record.phase === 'queued' ? 'queued' : 'processing',
-        record.deadlineAt,
-        random() * 2_000,
-      );
+      this.follower.track(record, random() * 2_000);
     }
     this.events.reportProgress(now);
   }
 
   /** Stops polling at once; in-flight polls are aborted. */
   stop(): void {
-    this.scheduler.stop();
+    this.follower.stop();
     this.writer.stop();
   }
 
@@ -143,10 +125,7 @@ export class JobEngine {
   follow(id: string): void {
     const record = this.jobs.get(id);
     if (!record) throw new JobNotFoundError(id);
-    if (isActive(record.phase) && record.remoteId && !this.scheduler.has(id)) {
-      this.startFollowing(record);
-      this.scheduler.track(id, record.phase === 'queued' ? 'queued' : 'processing', record.deadlineAt, 0);
-    }
+    if (isActive(record.phase) && record.remoteId && !this.follower.has(id)) this.follower.track(record, 0);
   }
 
   /** Each change as the page sees it. */
@@ -300,12 +279,9 @@ export class JobEngine {
       },
       false,
     );
-    const { saved } = this.applySnapshot(record.id, snapshot, true);
+    const { saved } = this.follower.applySnapshot(record.id, snapshot, true);
     const after = this.jobs.get(record.id);
-    if (after && isActive(after.phase)) {
-      this.startFollowing(after);
-      this.scheduler.track(record.id, after.phase === 'queued' ? 'queued' : 'processing', after.deadlineAt);
-    }
+    if (after && isActive(after.phase)) this.follower.track(after);
     // A failed write is retried by write() and told to the user there; the job is followed either way.
     await saved.catch(() => undefined);
     return { status: 'submitted', job: this.get(record.id) };
@@ -325,10 +301,10 @@ export class JobEngine {
       const phase: JobPhase = record.remoteStatus === RecordStatus.Processing ? 'processing' : 'queued';
       const now = this.deps.clock.now();
       this.update(id, { phase, error: null, deadlineAt: Math.max(record.deadlineAt, now + 3600_000) });
-      this.startFollowing(record);
-      this.scheduler.track(id, phase === 'queued' ? 'queued' : 'processing', this.jobs.get(id)?.deadlineAt ?? now, 0);
+      // The updated record: its phase and its later deadline are what polling follows now.
+      this.follower.track(this.record(id), 0);
     } else if (isActive(record.phase) && record.remoteId) {
-      this.scheduler.pollSoon(id);
+      this.follower.pollSoon(id);
     } else if (record.phase === 'outcome-unknown') {
       throw new Error(
         'The service has no way to look this job up: the studio never received its id. Check the service dashboard or your credit history; if it is not there, send the request again.',
@@ -340,8 +316,7 @@ export class JobEngine {
   async remove(id: string): Promise<void> {
     const record = this.jobs.get(id);
     if (!record) throw new JobNotFoundError(id);
-    this.scheduler.untrack(id);
-    this.unfollow(record, false);
+    this.follower.drop(record);
     await this.deps.storage.remove(id);
     this.jobs.delete(id);
     this.deps.onRemove?.(id);
@@ -352,106 +327,8 @@ export class JobEngine {
   waitFor(id: string, signal?: AbortSignal): Promise<JobView> {
     const current = this.get(id);
     if (isFinal(current.phase)) return Promise.resolve(current);
-    this.scheduler.pollSoon(id);
+    this.follower.pollSoon(id);
     return this.events.nextEnd(id, signal);
-  }
-
-  private async poll(id: string, signal: AbortSignal): Promise<PollOutcome> {
-    const record = this.jobs.get(id);
-    if (!record || !record.remoteId || !isActive(record.phase)) return { type: 'done' };
-    let client: ServiceClient;
-    try {
-      client = await this.deps.connections.client(record.connectionId);
-    } catch (error) {
-      this.stall(
-        id,
-        `The connection this job was sent through is not available (${errorText(error)}). Restore it, then use "Check again".`,
-      );
-      return { type: 'done' };
-    }
-    try {
-      const snapshot = await pollJob(
-        client,
-        record.kind,
-        { remoteId: record.remoteId, request: record.request as Record<string, unknown> },
-        signal,
-      );
-      const { changed } = this.applySnapshot(id, snapshot, false);
-      const after = this.jobs.get(id);
-      if (!after || !isActive(after.phase)) return { type: 'done' };
-      return { type: 'progress', state: after.phase === 'queued' ? 'queued' : 'processing', changed };
-    } catch (error) {
-      const failure = pollFailure(error);
-      if (failure.type === 'again') return failure.outcome;
-      if (failure.type === 'stall') this.stall(id, failure.explanation);
-      else {
-        this.update(id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: failure.error });
-        this.unfollow(record, false);
-        this.events.ended(this.jobs.get(id));
-      }
-      return { type: 'done' };
-    }
-  }
-
-  /**
-   * Applies a service answer: whether anything the user sees changed, and when it is on disk. The
-   * create's answer is always written; later ones only when the job ended.
-   */
-  private applySnapshot(
-    id: string,
-    snapshot: RemoteSnapshot,
-    fromCreate: boolean,
-  ): { changed: boolean; saved: Promise<void> } {
-    const unchanged = { changed: false, saved: Promise.resolve() };
-    const record = this.jobs.get(id);
-    if (!record) return unchanged;
-    const phase = phaseOf(snapshot.status);
-    const changed = fromCreate || snapshot.status !== record.remoteStatus || snapshot.resultUrl !== record.resultUrl;
-    const final = phase === 'completed' || phase === 'failed';
-    // In memory only: written with the job's next durable change, it bounds how long the job took.
-    if (!final) record.activeSeenAt = this.deps.clock.now();
-    if (!changed) {
-      record.polls += 1;
-      return unchanged;
-    }
-    // Queued -> processing is not written down: after a crash the next poll learns it again.
-    const saved = this.update(
-      id,
-      {
-        phase,
-        remoteStatus: snapshot.status,
-        resultUrl: snapshot.resultUrl,
-        // The service's own figure wins over the balance's change.
-        chargedCredits: snapshot.chargedCredits ?? record.chargedCredits,
-        chargeSource: snapshot.chargedCredits !== null ? 'service' : (record.chargeSource ?? null),
-        answer: snapshot.answer,
-        polls: record.polls + (fromCreate ? 0 : 1),
-        finishedAt: final ? this.deps.clock.now() : null,
-        error: phase === 'failed' ? reportedFailure(snapshot.failReason) : null,
-      },
-      final || fromCreate,
-    );
-    if (final) this.unfollow(this.jobs.get(id), !fromCreate);
-    if (final) this.events.ended(this.jobs.get(id));
-    return { changed: true, saved };
-  }
-
-  private startFollowing(record: JobRecord): void {
-    for (const other of this.timing.follow(record)) this.scheduler.rehint(other);
-  }
-
-  /** The job left polling: its cohort's scouts and predictions may change. */
-  private unfollow(record: JobRecord | undefined, learn: boolean): void {
-    if (!record) return;
-    for (const other of this.timing.finished(record, learn)) this.scheduler.rehint(other);
-  }
-
-  private stall(id: string, explanation: string): void {
-    const record = this.jobs.get(id);
-    if (!record) return;
-    this.scheduler.untrack(id);
-    this.unfollow(record, false);
-    this.update(id, { phase: 'stalled', error: { code: null, endpoint: null, message: explanation, explanation } });
   }
 
   /**

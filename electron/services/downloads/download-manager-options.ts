@@ -1,0 +1,26 @@
+import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
+import type { Logger } from '../host/types';
+import type { RetryPolicy } from './transfer-retries';
+
+// What the download manager is given: its file, how it fetches and checks, its settings and its outlets.
+
+/** The retry policy's fields (attempts, backoff, sleep, random) say how a failed transfer is tried again. */
+export interface DownloadManagerOptions extends RetryPolicy {
+  /** The queue's file (beside the job ledger); read at construction, rewritten atomically on change. */
+  file: string;
+  fetch?: typeof globalThis.fetch;
+  /** Checks a finished `.part` is real media (ffprobe); absent: length checks only. */
+  verify?(path: string): Promise<void>;
+  /** Called before each download starts: makes sure whoever serves its link is up (the built-in sandbox). */
+  prepare?(entry: DownloadEntry): Promise<void>;
+  /** How many files download at once (a setting, read when work starts). */
+  concurrency?: () => number;
+  /** Bytes per second for all transfers together (a setting, read as bytes arrive); null: no limit. */
+  speedLimit?: () => number | null;
+  now?: () => number;
+  log?: Logger;
+  onChange?(view: DownloadView): void;
+  onTotals?(totals: DownloadTotals): void;
+  /** A download ended (saved, failed, cancelled). */
+  onEnd?(view: DownloadView): void;
+}

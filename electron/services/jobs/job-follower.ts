@@ -1,0 +1,175 @@
+import type { JobRecord } from '../../common/bridge/jobs';
+import type { ServiceClient } from '../client/service-client';
+import { pollJob, type RemoteSnapshot } from './kinds';
+import { PollScheduler, type PollOutcome } from './scheduler';
+import { isActive, reportedFailure } from './job-view';
+import { JobTiming } from './job-timing';
+import type { PollingStrategy } from './polling-strategy';
+import type { JobEngineDeps } from './engine-types';
+import { errorText, phaseOf, pollFailure } from './engine-helpers';
+
+type FollowerDeps = Pick<JobEngineDeps, 'clock' | 'timers' | 'random' | 'scheduler' | 'polling' | 'connections'>;
+
+/** What following needs of the engine: its records, the one way to change one, and the news of an end. */
+export interface FollowedJobs {
+  get(id: string): JobRecord | undefined;
+  /** Changes a record in memory at once; the promise settles when it is on disk (`persist`: default true). */
+  update(id: string, patch: Partial<JobRecord>, persist?: boolean): Promise<void>;
+  ended(record: JobRecord | undefined): void;
+}
+
+/**
+ * Follows jobs the service accepted until they end: when to ask (the scheduler, with the polling
+ * strategy's hints), what each answer changes, and when to stop asking (the deadline, a connection
+ * gone). The engine owns the records and the creates; this owns everything after the remote id.
+ */
+export class JobFollower {
+  private readonly scheduler: PollScheduler;
+  private readonly timing: PollingStrategy;
+
+  constructor(
+    private readonly deps: FollowerDeps,
+    private readonly jobs: FollowedJobs,
+  ) {
+    this.timing = deps.polling ?? new JobTiming();
+    this.scheduler = new PollScheduler((id, signal) => this.poll(id, signal), {
+      ...deps.scheduler,
+      clock: deps.clock,
+      timers: deps.timers,
+      random: deps.random,
+      onDeadline: (id) =>
+        this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
+      wakeHint: (id) => {
+        const record = this.jobs.get(id);
+        return record && this.timing.hint(record, this.deps.clock.now());
+      },
+    });
+  }
+
+  /** A job loaded from the ledger that ended while it was polled: its length teaches the timing. */
+  learnFromPast(record: JobRecord): void {
+    if (record.finishedAt !== null && record.polls > 0) this.timing.finished(record, true);
+  }
+
+  /** Starts polling an active job in its phase, until its deadline; the first poll after `firstDelayMs`. */
+  track(record: JobRecord, firstDelayMs?: number): void {
+    for (const other of this.timing.follow(record)) this.scheduler.rehint(other);
+    this.scheduler.track(
+      record.id,
+      record.phase === 'queued' ? 'queued' : 'processing',
+      record.deadlineAt,
+      firstDelayMs,
+    );
+  }
+
+  has(id: string): boolean {
+    return this.scheduler.has(id);
+  }
+
+  pollSoon(id: string): void {
+    this.scheduler.pollSoon(id);
+  }
+
+  /** Stops polling at once; in-flight polls are aborted. */
+  stop(): void {
+    this.scheduler.stop();
+  }
+
+  /** Stops following a job whose end was not seen (removed, stalled): nothing is learnt from it. */
+  drop(record: JobRecord): void {
+    this.scheduler.untrack(record.id);
+    this.unfollow(record, false);
+  }
+
+  /**
+   * Applies a service answer: whether anything the user sees changed, and when it is on disk. The
+   * create's answer is always written; later ones only when the job ended.
+   */
+  applySnapshot(id: string, snapshot: RemoteSnapshot, fromCreate: boolean): { changed: boolean; saved: Promise<void> } {
+    const unchanged = { changed: false, saved: Promise.resolve() };
+    const record = this.jobs.get(id);
+    if (!record) return unchanged;
+    const phase = phaseOf(snapshot.status);
+    const changed = fromCreate || snapshot.status !== record.remoteStatus || snapshot.resultUrl !== record.resultUrl;
+    const final = phase === 'completed' || phase === 'failed';
+    // In memory only: written with the job's next durable change, it bounds how long the job took.
+    if (!final) record.activeSeenAt = this.deps.clock.now();
+    if (!changed) {
+      record.polls += 1;
+      return unchanged;
+    }
+    // Queued -> processing is not written down: after a crash the next poll learns it again.
+    const saved = this.jobs.update(
+      id,
+      {
+        phase,
+        remoteStatus: snapshot.status,
+        resultUrl: snapshot.resultUrl,
+        // The service's own figure wins over the balance's change.
+        chargedCredits: snapshot.chargedCredits ?? record.chargedCredits,
+        chargeSource: snapshot.chargedCredits !== null ? 'service' : (record.chargeSource ?? null),
+        answer: snapshot.answer,
+        polls: record.polls + (fromCreate ? 0 : 1),
+        finishedAt: final ? this.deps.clock.now() : null,
+        error: phase === 'failed' ? reportedFailure(snapshot.failReason) : null,
+      },
+      final || fromCreate,
+    );
+    if (final) this.unfollow(this.jobs.get(id), !fromCreate);
+    if (final) this.jobs.ended(this.jobs.get(id));
+    return { changed: true, saved };
+  }
+
+  private async poll(id: string, signal: AbortSignal): Promise<PollOutcome> {
+    const record = this.jobs.get(id);
+    if (!record || !record.remoteId || !isActive(record.phase)) return { type: 'done' };
+    let client: ServiceClient;
+    try {
+      client = await this.deps.connections.client(record.connectionId);
+    } catch (error) {
+      this.stall(
+        id,
+        `The connection this job was sent through is not available (${errorText(error)}). Restore it, then use "Check again".`,
+      );
+      return { type: 'done' };
+    }
+    try {
+      const snapshot = await pollJob(
+        client,
+        record.kind,
+        { remoteId: record.remoteId, request: record.request as Record<string, unknown> },
+        signal,
+      );
+      const { changed } = this.applySnapshot(id, snapshot, false);
+      const after = this.jobs.get(id);
+      if (!after || !isActive(after.phase)) return { type: 'done' };
+      return { type: 'progress', state: after.phase === 'queued' ? 'queued' : 'processing', changed };
+    } catch (error) {
+      const failure = pollFailure(error);
+      if (failure.type === 'again') return failure.outcome;
+      if (failure.type === 'stall') this.stall(id, failure.explanation);
+      else {
+        this.jobs.update(id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: failure.error });
+        this.unfollow(record, false);
+        this.jobs.ended(this.jobs.get(id));
+      }
+      return { type: 'done' };
+    }
+  }
+
+  /** The job left polling: its cohort's scouts and predictions may change. */
+  private unfollow(record: JobRecord | undefined, learn: boolean): void {
+    if (!record) return;
+    for (const other of this.timing.finished(record, learn)) this.scheduler.rehint(other);
+  }
+
+  private stall(id: string, explanation: string): void {
+    const record = this.jobs.get(id);
+    if (!record) return;
+    this.drop(record);
+    this.jobs.update(id, {
+      phase: 'stalled',
+      error: { code: null, endpoint: null, message: explanation, explanation },
+    });
+  }
+}
