@@ -6,7 +6,7 @@ import { previewWidth } from '../../common/composition/ffmpeg-args';
 import type { RenderProgress } from '../../common/composition/progress';
 import { validateProject } from '../../common/composition/validate';
 import { defaultDataDir } from '../../services/host/data-dir';
-import { isAbortError } from '../../services/media/preview-renderer';
+import { isAbortError } from '../../services/media/ffmpeg-render';
 import { savedCopiesIn } from '../../services/downloads/queue-file';
 import { createMediaToolkit } from '../../services/media/toolkit';
 import { createTextPictures } from '../../services/text/text-domain';

@@ -11,12 +11,22 @@ import {
   type CampaignState,
 } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
-import { exportBody } from '../../common/composition/export-body';
 import type { PlacementConvention } from '../../common/composition/placement';
 import type { Logger } from '../host/types';
+import { CampaignRecords } from './campaign-records';
 import type { CampaignStore } from './campaign-store';
 import { RatePlaces } from './rate-places';
-import { latestStepJob, refusedBeforeCreate, rowProject, rowsAtService, sceneName, type RowStep } from './row-project';
+import { latestStepJob, refusedBeforeCreate, rowProject, rowsAtService, type RowStep } from './row-project';
+import {
+  firstStep,
+  saveProblem,
+  stepSubmission,
+  videoProblem,
+  videoRequest,
+  voiceoverProblem,
+  voiceoverRequest,
+  type StepRequest,
+} from './row-steps';
 
 /** The part of the job engine a campaign uses. */
 export interface CampaignEngine {
@@ -52,18 +62,17 @@ const JOB_ENDED = new Set<JobView['phase']>(['completed', 'failed', 'outcome-unk
  * rate-limits, fewer rows are sent at once and the refused step is sent again after a pause.
  */
 export class CampaignRunner {
-  private readonly records = new Map<string, CampaignRecord>();
+  private readonly records: CampaignRecords;
   /** One advance at a time per row: two events for one row must not both send its next step. */
   private readonly rowLocks = new Map<string, Promise<void>>();
   /** Fewer rows at once while the service rate-limits a campaign. */
   private readonly rate: RatePlaces;
-  /** Checks run at every change of a record (run() waiting for its campaign). */
-  private readonly waiters = new Set<() => void>();
   /** Work started and not awaited by anyone (a row starting, a finish, a wait for the rate limit). */
   private readonly busy = new Set<Promise<unknown>>();
   private stopped = false;
 
   constructor(private readonly deps: CampaignRunnerDeps) {
+    this.records = new CampaignRecords(deps.store, (record) => deps.onChange?.(record));
     this.rate = new RatePlaces({
       backoffMs: deps.backoffMs ?? 2_000,
       atService: (id) => rowsAtService(deps.engine.list(), id),
@@ -75,21 +84,19 @@ export class CampaignRunner {
 
   async create(record: CampaignRecord): Promise<CampaignRecord> {
     if (await this.get(record.id)) throw new Error(`A campaign "${record.id}" exists already`);
-    await this.save(record);
+    await this.records.save(record);
     return record;
   }
 
   /** The campaign as revised from its spreadsheet (reviseCampaign): it goes on from there. */
   async replace(record: CampaignRecord): Promise<void> {
-    await this.require(record.id);
-    await this.save(record);
+    await this.records.require(record.id);
+    await this.records.save(record);
   }
 
   /** Every campaign, newest first. */
-  async list(): Promise<CampaignRecord[]> {
-    for (const record of await this.deps.store.list())
-      if (!this.records.has(record.id)) this.records.set(record.id, record);
-    return [...this.records.values()].sort((a, b) => b.createdAt - a.createdAt);
+  list(): Promise<CampaignRecord[]> {
+    return this.records.list();
   }
 
   /** Goes on with every campaign that was running when the host stopped (the ledger says what each row sent). */
@@ -97,12 +104,8 @@ export class CampaignRunner {
     for (const record of await this.list()) if (record.state === 'running') void this.run(record.id);
   }
 
-  async get(id: string): Promise<CampaignRecord | null> {
-    const known = this.records.get(id);
-    if (known) return known;
-    const stored = await this.deps.store.get(id);
-    if (stored) this.records.set(id, stored);
-    return stored;
+  get(id: string): Promise<CampaignRecord | null> {
+    return this.records.get(id);
   }
 
   /**
@@ -112,7 +115,7 @@ export class CampaignRunner {
    */
   async run(id: string): Promise<CampaignRecord> {
     const going = (async () => {
-      const record = await this.require(id);
+      const record = await this.records.require(id);
       await Promise.all(
         record.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state)).map((r) => this.advance(id, r.row)),
       );
@@ -120,14 +123,14 @@ export class CampaignRunner {
     })();
     this.track(going);
     await going;
-    await this.until(
+    await this.records.until(
       id,
       (now) =>
         this.stopped ||
         now.state === 'finished' ||
         (now.state !== 'running' && !now.rows.some((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state))),
     );
-    return this.require(id);
+    return this.records.require(id);
   }
 
   /** The reactor's handler for a campaign row's job that ended: the row's chain moves on. */
@@ -157,13 +160,13 @@ export class CampaignRunner {
   /** Rows not sent yet never are; a row under way stops before its next paid step. */
   async cancel(id: string): Promise<CampaignRecord> {
     await this.setState(id, 'cancelled');
-    await this.update(id, (r) => ({
+    await this.records.update(id, (r) => ({
       ...r,
       rows: r.rows.map((row) =>
         row.state === 'pending' ? { ...row, state: 'cancelled', problems: ['cancelled before it was sent'] } : row,
       ),
     }));
-    return this.require(id);
+    return this.records.require(id);
   }
 
   /**
@@ -171,13 +174,13 @@ export class CampaignRunner {
    * new jobs, paid like the first. The earlier take's jobs stay in the ledger.
    */
   async retryRow(id: string, row: number): Promise<CampaignRecord> {
-    const record = await this.require(id);
+    const record = await this.records.require(id);
     const current = record.rows.find((r) => r.row === row);
     if (!current) throw new Error(`The campaign has no row ${row + 1}.`);
     if (current.state !== 'failed' && current.state !== 'done' && current.state !== 'cancelled') {
       throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${current.state}).`);
     }
-    await this.update(id, (r) => ({
+    await this.records.update(id, (r) => ({
       ...r,
       state: r.state === 'cancelled' ? 'cancelled' : 'running',
       rows: r.rows.map((x) =>
@@ -195,7 +198,7 @@ export class CampaignRunner {
           : x,
       ),
     }));
-    const after = await this.require(id);
+    const after = await this.records.require(id);
     if (after.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
     this.pump(id);
     return after;
@@ -215,19 +218,19 @@ export class CampaignRunner {
 
   /** Settles once every change of the records so far is on disk. */
   flush(): Promise<void> {
-    return this.deps.store.flush();
+    return this.records.flush();
   }
 
   /** Sends nothing more (quitting); what is under way at the service goes on and is picked up at the next start. */
   stop(): void {
     this.stopped = true;
     this.rate.stop();
-    this.wake();
+    this.records.stop();
   }
 
   /** Fills the campaign's free places with pending rows, in row order. */
   private pump(id: string): void {
-    const record = this.records.get(id);
+    const record = this.records.inMemory(id);
     if (!record || record.state !== 'running' || this.stopped) return;
     if (this.rate.pausing(id)) return;
     const limit = this.rate.limit(id, record.concurrency);
@@ -252,13 +255,9 @@ export class CampaignRunner {
 
   /** Takes the row's place at once (in memory, before anything awaits), so two pumps never fill one place twice. */
   private async start(id: string, row: number): Promise<void> {
-    const record = this.records.get(id) as CampaignRecord;
-    const project = rowProject(record, record.rows.find((r) => r.row === row) as CampaignRowRecord);
-    const first =
-      record.target === 'avatar-video' && project.scenes.some((s) => s.voice?.kind === 'tts' && !s.voice.audioUrl)
-        ? 'voiceover'
-        : 'video';
-    const saved = this.setRow(id, row, (r) => (r.state === 'pending' ? { ...r, state: first } : r));
+    const record = this.records.inMemory(id) as CampaignRecord;
+    const first = firstStep(record, record.rows.find((r) => r.row === row) as CampaignRowRecord);
+    const saved = this.records.setRow(id, row, (r) => (r.state === 'pending' ? { ...r, state: first } : r));
     await saved;
     await this.advance(id, row);
   }
@@ -286,7 +285,7 @@ export class CampaignRunner {
 
   private async step(id: string, rowNumber: number): Promise<void> {
     if (this.stopped) return;
-    const record = await this.require(id);
+    const record = await this.records.require(id);
     const row = record.rows.find((r) => r.row === rowNumber);
     if (!row || !CAMPAIGN_ROW_UNDER_WAY.has(row.state)) return;
     if (row.state === 'voiceover') {
@@ -294,53 +293,24 @@ export class CampaignRunner {
       const audio: Record<string, string> = { ...row.voiceovers };
       for (const scene of project.scenes) {
         if (scene.voice?.kind !== 'tts' || audio[scene.id]) continue;
-        const job = await this.jobFor(
-          record,
-          row,
-          { row: row.row, step: 'voiceover', sceneId: scene.id, take: row.take },
-          () => ({
-            kind: 'tts',
-            body: {
-              input_text: scene.voice?.kind === 'tts' ? scene.voice.text : '',
-              voice_id: scene.voice?.kind === 'tts' ? scene.voice.voiceId : '',
-              rate: scene.voice?.kind === 'tts' ? scene.voice.rate : '50%',
-            },
-          }),
-        );
+        const step: RowStep = { row: row.row, step: 'voiceover', sceneId: scene.id, take: row.take };
+        const job = await this.jobFor(record, row, step, () => voiceoverRequest(scene));
         if (job === 'waiting') return;
         if (job.phase !== 'completed' || !job.resultUrl)
-          return this.fail(
-            id,
-            rowNumber,
-            `${sceneName(project, scene.id)}: the voiceover ${job.phase === 'completed' ? 'has no audio' : job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`,
-          );
+          return this.fail(id, rowNumber, voiceoverProblem(project, scene.id, job));
         audio[scene.id] = job.resultUrl;
       }
-      await this.setRow(id, rowNumber, (r) => ({ ...r, voiceovers: audio, state: 'video' }));
+      await this.records.setRow(id, rowNumber, (r) => ({ ...r, voiceovers: audio, state: 'video' }));
       return this.step(id, rowNumber);
     }
     if (row.state === 'video') {
-      const job = await this.jobFor(record, row, { row: row.row, step: 'video', take: row.take }, async () => {
-        const project = rowProject(record, row);
-        const exported = exportBody(project, { target: record.target, placement: await this.deps.placement?.() });
-        if (!exported.ok)
-          throw new Error(
-            exported.problems
-              .filter((p) => p.level === 'error')
-              .map((p) => p.message)
-              .join(' '),
-          );
-        const body = await this.deps.prepare(exported.body as unknown as Record<string, unknown>, project);
-        return { kind: record.target, body } as Pick<JobSubmission, 'kind' | 'body'>;
-      });
+      const step: RowStep = { row: row.row, step: 'video', take: row.take };
+      const job = await this.jobFor(record, row, step, async () =>
+        videoRequest(record, row, await this.deps.placement?.(), (body, project) => this.deps.prepare(body, project)),
+      );
       if (job === 'waiting') return;
-      if (job.phase !== 'completed' || !job.resultUrl)
-        return this.fail(
-          id,
-          rowNumber,
-          `the video ${job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`,
-        );
-      await this.setRow(id, rowNumber, (r) => ({
+      if (job.phase !== 'completed' || !job.resultUrl) return this.fail(id, rowNumber, videoProblem(job));
+      await this.records.setRow(id, rowNumber, (r) => ({
         ...r,
         resultUrl: job.resultUrl,
         expiresAt: job.expiresAt,
@@ -352,13 +322,9 @@ export class CampaignRunner {
     try {
       await this.deps.download(row.resultUrl as string, join(record.outDir, row.fileName));
     } catch (error) {
-      return this.fail(
-        id,
-        rowNumber,
-        `the video was made but could not be saved (${error instanceof Error ? error.message : String(error)}); retry the row to fetch it again`,
-      );
+      return this.fail(id, rowNumber, saveProblem(error));
     }
-    await this.setRow(id, rowNumber, (r) => ({ ...r, state: 'done', savedAt: Date.now() }));
+    await this.records.setRow(id, rowNumber, (r) => ({ ...r, state: 'done', savedAt: Date.now() }));
     this.pump(id);
   }
 
@@ -371,39 +337,25 @@ export class CampaignRunner {
     record: CampaignRecord,
     row: CampaignRowRecord,
     step: RowStep,
-    make: () => Pick<JobSubmission, 'kind' | 'body'> | Promise<Pick<JobSubmission, 'kind' | 'body'>>,
+    make: () => StepRequest | Promise<StepRequest>,
   ): Promise<JobView | 'waiting'> {
     const known = latestStepJob(this.deps.engine.list(), record.id, step);
     if (known && !(refusedBeforeCreate(known) && known.error?.code === Code.TooFrequent))
       return JOB_ENDED.has(known.phase) ? known : 'waiting';
-    const now = await this.require(record.id);
+    const now = await this.records.require(record.id);
     if (now.state === 'cancelled') {
-      await this.setRow(record.id, row.row, (r) => ({
+      await this.records.setRow(record.id, row.row, (r) => ({
         ...r,
         state: 'cancelled',
         problems: ["the campaign was cancelled before this row's next step was sent"],
       }));
-      this.wake();
+      this.records.wake();
       return 'waiting';
     }
     const made = await make();
     // Stopped while the body was being made (pictures drawn, files uploaded): nothing more is sent.
     if (this.stopped) return 'waiting';
-    const result = await this.deps.engine.submit({
-      ...made,
-      purpose: {
-        type: 'campaign-row',
-        campaignId: record.id,
-        row: row.row,
-        step: step.step,
-        ...(step.sceneId ? { sceneId: step.sceneId } : {}),
-        take: step.take,
-      },
-      // Two rows may send the same request on purpose (the same script); each is the row's own.
-      confirmDuplicate: true,
-      // The user confirmed the campaign's total when starting it.
-      confirmation: { by: 'batch', batchId: record.id },
-    } as JobSubmission);
+    const result = await this.deps.engine.submit(stepSubmission(record.id, step, made));
     if (result.status !== 'submitted') return 'waiting';
     const job = result.job;
     if (refusedBeforeCreate(job) && job.error?.code === Code.TooFrequent) {
@@ -414,20 +366,20 @@ export class CampaignRunner {
   }
 
   private async fail(id: string, row: number, reason: string): Promise<void> {
-    await this.setRow(id, row, (r) => ({ ...r, state: 'failed', problems: [reason] }));
+    await this.records.setRow(id, row, (r) => ({ ...r, state: 'failed', problems: [reason] }));
     this.pump(id);
   }
 
   private async finish(id: string): Promise<void> {
-    const record = this.records.get(id);
+    const record = this.records.inMemory(id);
     if (!record || record.state !== 'running' || record.rows.some((r) => !CAMPAIGN_ROW_ENDED.has(r.state))) return;
     // Applied before anything awaits, so a second pump in the same moment finds it finished and says nothing.
-    const saved = this.update(id, (r) => ({ ...r, state: 'finished' }));
+    const saved = this.records.update(id, (r) => ({ ...r, state: 'finished' }));
     const { title, body, outcome } = campaignEndedSummary(record);
     this.deps.notify?.(title, body, outcome);
     await saved;
     // The manifest lists every row as it ended (the studio's and the CLI's campaigns alike).
-    const finished = this.records.get(id);
+    const finished = this.records.inMemory(id);
     if (finished)
       await writeCampaignManifest(finished, this.deps.engine.list()).catch((error: Error) =>
         this.deps.log?.warn('campaign manifest not written', { id, error: error.message }),
@@ -435,62 +387,14 @@ export class CampaignRunner {
   }
 
   private async setState(id: string, state: CampaignState): Promise<CampaignRecord> {
-    const record = await this.require(id);
+    const record = await this.records.require(id);
     if (record.state === state || (record.state === 'finished' && state !== 'running')) return record;
-    await this.update(id, (r) => ({ ...r, state }));
-    return this.require(id);
-  }
-
-  private setRow(id: string, row: number, change: (row: CampaignRowRecord) => CampaignRowRecord): Promise<void> {
-    return this.update(id, (r) => ({ ...r, rows: r.rows.map((x) => (x.row === row ? change(x) : x)) }));
-  }
-
-  /**
-   * Applies a change in memory at once, before anything awaits (every reader sees it), and resolves
-   * once it is written down. The campaign is in memory already: every caller looked it up first.
-   */
-  private update(id: string, change: (record: CampaignRecord) => CampaignRecord): Promise<void> {
-    const record = this.records.get(id);
-    if (!record) return Promise.reject(new Error(`No campaign "${id}"`));
-    return this.save(change(record));
-  }
-
-  /** After stop() nothing is written: a stopped runner is a process that has gone, and another may own the records. */
-  private save(record: CampaignRecord): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    this.records.set(record.id, record);
-    this.deps.onChange?.(record);
-    this.wake();
-    return this.deps.store.put(record);
-  }
-
-  private async require(id: string): Promise<CampaignRecord> {
-    const record = await this.get(id);
-    if (!record) throw new Error(`No campaign "${id}"`);
-    return record;
+    await this.records.update(id, (r) => ({ ...r, state }));
+    return this.records.require(id);
   }
 
   private track(work: Promise<unknown>): void {
     this.busy.add(work);
     void work.finally(() => this.busy.delete(work));
-  }
-
-  private wake(): void {
-    for (const waiter of [...this.waiters]) waiter();
-  }
-
-  /** Resolves once `done` holds for the campaign, checked again at every change of its record. */
-  private until(id: string, done: (record: CampaignRecord) => boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const check = (): void => {
-        const record = this.records.get(id);
-        if (!record || done(record)) {
-          this.waiters.delete(check);
-          resolve();
-        }
-      };
-      this.waiters.add(check);
-      check();
-    });
   }
 }

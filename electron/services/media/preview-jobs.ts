@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Project } from '../../common/composition/document';
 import type { RenderQuality } from '../../common/composition/ffmpeg-args';
 import type { RenderProgress } from '../../common/composition/progress';
-import { abortError, isAbortError, type PreviewRenderer, type RenderResult } from './preview-renderer';
+import { abortError, isAbortError } from './ffmpeg-render';
+import type { PreviewRenderer, RenderResult } from './preview-renderer';
 
 /**
  * Running previews by id, for the bridge: start returns at once, progress/done/failure arrive as

@@ -1,18 +1,16 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { FinishedRenders, renderSignature } from './finished-renders';
-import { dirname } from 'node:path';
-import { buildSegmentedArgs, type SegmentedRender } from '../../common/composition/segmented-args';
-import { runSplitRender, SplitPartError } from './split-render';
+import { buildSegmentedArgs } from '../../common/composition/segmented-args';
+import { abortError, RenderError, runFfmpeg, runSplitFfmpeg } from './ffmpeg-render';
 import type { Project } from '../../common/composition/document';
 import {
   buildFfmpegArgs,
   buildPosterArgs,
   previewWidth,
-  type FfmpegCommand,
   type RenderQuality,
 } from '../../common/composition/ffmpeg-args';
-import { createProgressParser, type RenderProgress } from '../../common/composition/progress';
+import type { RenderProgress } from '../../common/composition/progress';
 import { capitalise, planFromProject, type InputRequest, type RenderPlan } from '../../common/composition/render-plan';
 import { MediaProbeError } from '../../common/composition/media-info';
 import { MediaCache, MediaInputError, shorten } from './media-cache';
@@ -102,10 +100,6 @@ interface SpokenText {
 }
 
 const speechKey = (text: string, voiceId: string, rate: number): string => JSON.stringify([voiceId, rate, text]);
-
-export class RenderError extends Error {
-  override name = 'RenderError';
-}
 
 export class PreviewRenderer {
   private readonly finished = new FinishedRenders();
@@ -301,8 +295,8 @@ export class PreviewRenderer {
       progress: true,
       groups,
     });
-    if (split) await this.runSplit(split, command, part, request.signal, request.onProgress);
-    else await this.run(command, part, request.signal, request.onProgress);
+    if (split) await runSplitFfmpeg(this.deps, split, command, part, request.signal, request.onProgress);
+    else await runFfmpeg(this.deps, command, part, request.signal, request.onProgress);
     await rename(part, request.outputPath);
     this.finished.remember(signature, request.outputPath);
     return result;
@@ -318,7 +312,7 @@ export class PreviewRenderer {
     const plan = await this.prepare(project, 'preview', options.signal, width, { speech: false });
     const part = `${options.outputPath}.part`;
     const command = buildPosterArgs(plan, { atMs, outputPath: part, width });
-    await this.run(command, part, options.signal);
+    await runFfmpeg(this.deps, command, part, options.signal);
     await rename(part, options.outputPath);
     return options.outputPath;
   }
@@ -359,76 +353,6 @@ export class PreviewRenderer {
       throw new RenderError(`${where}: ${(error as Error).message}`);
     }
   }
-
-  private async ffmpegFor(part: string): Promise<string> {
-    const bin = await this.deps.ffmpeg().catch((error: Error) => {
-      throw new RenderError(`Cannot render: ${error.message}`);
-    });
-    await mkdir(dirname(part), { recursive: true });
-    return bin;
-  }
-
-  /** A render of several scenes split across cores (segmented-args.ts); the same file as `run` makes. */
-  private async runSplit(
-    split: SegmentedRender,
-    command: FfmpegCommand,
-    part: string,
-    signal?: AbortSignal,
-    onProgress?: (p: RenderProgress) => void,
-  ): Promise<void> {
-    const bin = await this.ffmpegFor(part);
-    try {
-      const { aborted } = await runSplitRender(this.deps.runner, bin, split, command.durationMs, signal, onProgress);
-      if (aborted || signal?.aborted) throw abortError();
-    } catch (error) {
-      await rm(part, { force: true });
-      if (isAbortError(error) || signal?.aborted) throw abortError();
-      if (error instanceof SplitPartError) throw new RenderError(explainFailure(error.result.stderr, error.command));
-      throw new RenderError(`Cannot start ffmpeg (${bin}): ${(error as Error).message}`);
-    }
-    onProgress?.({ fraction: 1, outTimeMs: command.durationMs, frame: null, speed: null, done: true });
-  }
-
-  private async run(
-    command: FfmpegCommand,
-    part: string,
-    signal?: AbortSignal,
-    onProgress?: (p: RenderProgress) => void,
-  ): Promise<void> {
-    const bin = await this.ffmpegFor(part);
-    const parser = createProgressParser(command.durationMs);
-    let result;
-    try {
-      result = await this.deps.runner.run(bin, command.args, {
-        signal,
-        onStdoutLine: (line) => {
-          const report = parser.push(line);
-          if (report) onProgress?.(report);
-        },
-      });
-    } catch (error) {
-      await rm(part, { force: true });
-      throw new RenderError(`Cannot start ffmpeg (${bin}): ${(error as Error).message}`);
-    }
-    if (result.aborted || signal?.aborted) {
-      await rm(part, { force: true });
-      throw abortError();
-    }
-    if (result.code !== 0) {
-      await rm(part, { force: true });
-      throw new RenderError(explainFailure(result.stderr, command));
-    }
-  }
-}
-
-/** ffmpeg's last error line, attributed to the scene/element whose input it names when it does. */
-function explainFailure(stderr: string, command: FfmpegCommand): string {
-  const lines = stderr.trim().split('\n').filter(Boolean);
-  const last = lines.at(-1) ?? 'ffmpeg failed without a message';
-  const inputs = command.args.flatMap((arg, i) => (command.args[i - 1] === '-i' ? [arg] : []));
-  const culprit = inputs.findIndex((path) => stderr.includes(path));
-  const who = culprit >= 0 ? `${capitalise(command.inputLabels[culprit])}: ` : '';
-  return `${who}ffmpeg could not render the preview: ${last}`;
 }
 
 /** Whether a request is a scene's speech: a talking avatar's first audio element, else the scene's voice. */
@@ -446,14 +370,6 @@ export interface ResolvedMedia {
   still: boolean;
   durationMs?: number;
   orientation?: ExifOrientation;
-}
-
-export function abortError(): Error {
-  return new DOMException('The render was cancelled', 'AbortError');
-}
-
-export function isAbortError(error: unknown): boolean {
-  return (error as { name?: string } | null)?.name === 'AbortError';
 }
 
 async function eachLimited<T>(

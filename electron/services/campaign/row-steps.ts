@@ -1,0 +1,88 @@
+import type { JobSubmission, JobView } from '../../common/bridge/jobs';
+import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
+import type { Project, Scene } from '../../common/composition/document';
+import { exportBody } from '../../common/composition/export-body';
+import type { PlacementConvention } from '../../common/composition/placement';
+import { rowProject, sceneName, type RowStep } from './row-project';
+
+// What each step of a row's chain sends, and how a step that ended badly is told to the user. The
+// runner decides when a step is sent (and never twice); these only say what is in it.
+
+export type StepRequest = Pick<JobSubmission, 'kind' | 'body'>;
+
+/** A row's first step: its voiceovers when an avatar video has scenes not voiced yet, else its video. */
+export function firstStep(record: CampaignRecord, row: CampaignRowRecord): 'voiceover' | 'video' {
+  const project = rowProject(record, row);
+  return record.target === 'avatar-video' && project.scenes.some((s) => s.voice?.kind === 'tts' && !s.voice.audioUrl)
+    ? 'voiceover'
+    : 'video';
+}
+
+/** One scene's voiceover: its text spoken in its voice at its speed. */
+export function voiceoverRequest(scene: Scene): StepRequest {
+  return {
+    kind: 'tts',
+    body: {
+      input_text: scene.voice?.kind === 'tts' ? scene.voice.text : '',
+      voice_id: scene.voice?.kind === 'tts' ? scene.voice.voiceId : '',
+      rate: scene.voice?.kind === 'tts' ? scene.voice.rate : '50%',
+    },
+  };
+}
+
+/** Why a scene's ended voiceover job gives the row nothing to go on with. */
+export function voiceoverProblem(project: Project, sceneId: string, job: JobView): string {
+  return `${sceneName(project, sceneId)}: the voiceover ${job.phase === 'completed' ? 'has no audio' : job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`;
+}
+
+/**
+ * The row's video: its project written as the campaign's target body (refused with the export's
+ * errors), then made sendable by `prepare` (text drawn as pictures, local files uploaded).
+ */
+export async function videoRequest(
+  record: CampaignRecord,
+  row: CampaignRowRecord,
+  placement: PlacementConvention | undefined,
+  prepare: (body: Record<string, unknown>, project: Project) => Promise<Record<string, unknown>>,
+): Promise<StepRequest> {
+  const project = rowProject(record, row);
+  const exported = exportBody(project, { target: record.target, placement });
+  if (!exported.ok)
+    throw new Error(
+      exported.problems
+        .filter((p) => p.level === 'error')
+        .map((p) => p.message)
+        .join(' '),
+    );
+  const body = await prepare(exported.body as unknown as Record<string, unknown>, project);
+  return { kind: record.target, body } as StepRequest;
+}
+
+/** Why the row's ended video job gives it nothing to save. */
+export function videoProblem(job: JobView): string {
+  return `the video ${job.phase === 'outcome-unknown' ? 'may or may not have been made' : 'failed'} (${job.error?.explanation ?? 'no reason given'})`;
+}
+
+/** The submission of one step of one take, marked as the row's own so the reactor brings its end back. */
+export function stepSubmission(campaignId: string, step: RowStep, made: StepRequest): JobSubmission {
+  return {
+    ...made,
+    purpose: {
+      type: 'campaign-row',
+      campaignId,
+      row: step.row,
+      step: step.step,
+      ...(step.sceneId ? { sceneId: step.sceneId } : {}),
+      take: step.take,
+    },
+    // Two rows may send the same request on purpose (the same script); each is the row's own.
+    confirmDuplicate: true,
+    // The user confirmed the campaign's total when starting it.
+    confirmation: { by: 'batch', batchId: campaignId },
+  } as JobSubmission;
+}
+
+/** Why a made video is not saved; the row's retry fetches it again. */
+export function saveProblem(error: unknown): string {
+  return `the video was made but could not be saved (${error instanceof Error ? error.message : String(error)}); retry the row to fetch it again`;
+}
