@@ -193,6 +193,13 @@ export class JobEngine {
     return this.spending.policy();
   }
 
+  /** A connection's credit balance now (default: the one new jobs go to); null where it cannot be read. */
+  async balanceNow(connectionId?: string): Promise<{ connectionId: string; credits: number } | null> {
+    const id = connectionId ?? (await this.deps.connections.active()).id;
+    const credits = await this.deps.balance?.(id).catch(() => null);
+    return credits === undefined || credits === null ? null : { connectionId: id, credits };
+  }
+
   async submit(submission: JobSubmission, signal?: AbortSignal): Promise<SubmitResult> {
     const spec = kindEntry(submission.kind);
     const checked = endpointTypes[spec.createEndpoint].request.safeParse(submission.body);
