@@ -41,7 +41,7 @@ function counting(): {
   tooFrequent: () => number;
   paths: Map<string, number>;
 } {
-  const poll = [API_PATHS.audioInfo, API_PATHS.videoInfo];
+  const poll: string[] = [API_PATHS.audioInfo, API_PATHS.videoInfo];
   const paths = new Map<string, number>();
   let requests = 0;
   let balanceReads = 0;

@@ -128,7 +128,12 @@ describe('paid creates on one connection', () => {
     await all;
     expect(balanceReads).toBe(2);
     // The page is told where each charge came from.
-    expect(e.list().map((j) => j.chargeSource).sort()).toEqual(['balance', ...Array(7).fill('estimate')]);
+    expect(
+      e
+        .list()
+        .map((j) => j.chargeSource)
+        .sort(),
+    ).toEqual(['balance', ...Array(7).fill('estimate')]);
     const records = e.records();
     expect(records.filter((r) => r.chargeSource === 'balance').map((r) => r.chargedCredits)).toEqual([3]);
     expect(records.filter((r) => r.chargeSource === 'estimate').map((r) => r.chargedCredits)).toEqual(Array(7).fill(3));
