@@ -264,6 +264,10 @@ describe('Campaigns in Chromium', () => {
     // Each saved row shows what the service charged for it, and the campaign its total.
     expect(await reopened.getByTestId('campaign-grid-row-cost-1').textContent()).toMatch(/^[\d,.]+ credits?$/);
     expect(await reopened.getByTestId('campaign-progress').textContent()).toMatch(/[\d,.]+ credits charged so far/);
+    // The balance read when it started (before the crash) and when it ended, beside its jobs' figures.
+    expect(await reopened.getByTestId('campaign-balance').textContent()).toMatch(
+      /^The balance fell by [\d,]+ credits?; its jobs' prices add up to [\d,.]+/,
+    );
     await screenshot(again, 'campaigns-finished', { fullStage: true });
 
     // Every good row is a file named from its row; the corrected name is the one used.

@@ -94,6 +94,8 @@ export const BatchView = z.object({
   counts: z.record(BatchRowState, z.number()),
   /** Rows that ended (completed, failed, refused, cancelled) out of all rows. */
   done: z.number(),
+  /** "The balance fell by 62 credits; its jobs' prices add up to 60." (null: no readings). */
+  balanceNote: z.string().nullable().optional(),
   rows: z.array(BatchRowView),
 });
 export type BatchView = z.infer<typeof BatchView>;

@@ -66,6 +66,8 @@ export const CampaignView = CampaignSummary.extend({
   rows: z.array(CampaignRowRecord),
   /** Credits the service charged for each row's current take, by row (0-based); a row it has not charged is absent. */
   charged: z.record(z.string(), z.number()).default({}),
+  /** "The balance fell by 1,240 credits; its jobs' prices add up to 1,200." (null: no readings). */
+  balanceNote: z.string().nullable().default(null),
 });
 export type CampaignView = z.infer<typeof CampaignView>;
 
@@ -73,6 +75,7 @@ export type CampaignView = z.infer<typeof CampaignView>;
 export function campaignView(
   record: CampaignRecord,
   charged: ReadonlyMap<number, number | null> = new Map(),
+  balanceNote: string | null = null,
 ): CampaignView {
   const counts: Record<string, number> = {};
   for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
@@ -92,11 +95,18 @@ export function campaignView(
     variables: record.variables.map((v) => ({ id: v.key, name: v.name })),
     rows: record.rows,
     charged: costs,
+    balanceNote,
   };
 }
 
 export function campaignSummary(record: CampaignRecord): CampaignSummary {
-  const { variables: _variables, rows: _rows, charged: _charged, ...summary } = campaignView(record);
+  const {
+    variables: _variables,
+    rows: _rows,
+    charged: _charged,
+    balanceNote: _note,
+    ...summary
+  } = campaignView(record);
   return summary;
 }
 

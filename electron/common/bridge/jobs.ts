@@ -33,6 +33,22 @@ export const JobError = z.object({
 });
 export type JobError = z.infer<typeof JobError>;
 
+/**
+ * Where a job's charge came from: the service's own figure in its answer (`deduction_credit`, or a
+ * finished video's `deduction_duration`), the balance's fall around its create (a job made by hand while
+ * nothing else was being created on its connection), the published price it was sent at (the model
+ * list's `unit_credit`, the character swap table), or an estimate from this connection's recent charges.
+ */
+export const ChargeSource = z.enum(['service', 'balance', 'published', 'estimate']);
+export type ChargeSource = z.infer<typeof ChargeSource>;
+
+export const CHARGE_SOURCE_LABELS: Record<ChargeSource, string> = {
+  service: "the service's own figure",
+  balance: 'the balance before and after its create',
+  published: 'the published price',
+  estimate: "an estimate from this connection's recent charges",
+};
+
 /** One job as the ledger keeps it (the page sees a JobView of it). Holds no credentials. */
 export const JobRecord = z.object({
   id: z.string(),
@@ -77,8 +93,8 @@ export const JobRecord = z.object({
   /** The connection's balance (quota/info) just before the create left and just after it was answered. */
   balanceBefore: z.number().nullable().optional(),
   balanceAfter: z.number().nullable().optional(),
-  /** Where chargedCredits came from: the service's own figure, or the balance's change around the create. */
-  chargeSource: z.enum(['service', 'balance']).nullable().optional(),
+  /** Where chargedCredits came from (records written before this was kept say 'service' or 'balance', or nothing). */
+  chargeSource: ChargeSource.nullable().optional(),
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 
@@ -239,14 +255,31 @@ export function describeExpiry(job: Pick<JobRecord, 'expiresAt' | 'phase'>, now:
   return `${formatDuration(left)} left`;
 }
 
-export function describeCost(job: Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>): string {
-  if (job.chargedCredits !== null) return creditsText(job.chargedCredits);
+export function describeCost(
+  job: Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'> &
+    Pick<Partial<JobRecord>, 'chargeSource'>,
+): string {
+  // An estimate is marked as one, like the price of a job not answered yet.
+  if (job.chargedCredits !== null)
+    return `${job.chargeSource === 'estimate' ? '~' : ''}${creditsText(job.chargedCredits)}`;
   // Refused at create: the service made no job, so nothing was charged.
   if (job.phase === 'failed' && job.remoteId === null) return 'not charged';
   if (job.costEstimate) return `~${job.costEstimate.credits} credits`;
   if (job.phase === 'submitting') return 'sending…';
   // Sent, charged by the service, but neither a published price nor a balance reading says how much.
   return job.remoteId === null ? 'unknown' : 'not published';
+}
+
+/** The cost with where it came from, for a job's details: "30 credits (the service's own figure)". */
+export function describeCharge(
+  job: Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'> &
+    Pick<Partial<JobRecord>, 'chargeSource'>,
+): string {
+  const cost = describeCost(job);
+  if (job.chargedCredits !== null)
+    return job.chargeSource ? `${cost} (${CHARGE_SOURCE_LABELS[job.chargeSource]})` : cost;
+  const refused = job.phase === 'failed' && job.remoteId === null;
+  return job.costEstimate && !refused ? `${cost} (estimate: ${job.costEstimate.basis})` : cost;
 }
 
 /** What the shown jobs cost, in all and per project and per batch (the groups a user pays for together). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Project, ProjectKind } from '../composition/document';
+import { RunBalance } from '../jobs/run-balance';
 
 /**
  * A campaign as it is kept on disk: the template, and one durable record per row with its own state.
@@ -70,6 +71,8 @@ export const CampaignRecord = z.object({
   state: CampaignState,
   concurrency: z.number().int().min(1).max(32),
   rows: z.array(CampaignRowRecord),
+  /** The connection's balance when the campaign started sending, lately, and when it ended. */
+  balance: RunBalance.optional(),
 });
 export type CampaignRecord = z.infer<typeof CampaignRecord>;
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { JobView } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
+import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { stepOf } from './row-project';
 
@@ -17,6 +18,13 @@ export function rowCosts(record: CampaignRecord, jobs: readonly JobView[]): Map<
     costs.set(step.row, Math.round(((costs.get(step.row) ?? 0) + job.chargedCredits) * 100) / 100);
   }
   return costs;
+}
+
+/** The campaign's fall in balance beside the sum of its jobs' figures (every take), since its first reading. */
+export function campaignBalanceNote(record: CampaignRecord, jobs: readonly JobView[]): string | null {
+  if (!record.balance) return null;
+  const own = jobs.filter((job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === record.id);
+  return describeRunBalance(record.balance, runFigures(own, record.balance.startedAt));
 }
 
 /**

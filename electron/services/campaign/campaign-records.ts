@@ -95,3 +95,35 @@ export class CampaignRecords {
     });
   }
 }
+
+/** A campaign cancelled: its rows not sent yet never are. */
+export function pendingCancelled(record: CampaignRecord): CampaignRecord {
+  return {
+    ...record,
+    rows: record.rows.map((row) =>
+      row.state === 'pending' ? { ...row, state: 'cancelled', problems: ['cancelled before it was sent'] } : row,
+    ),
+  };
+}
+
+/** A row made again: its next take starts from nothing (the earlier take's jobs stay in the ledger). */
+export function rowRetried(record: CampaignRecord, row: number): CampaignRecord {
+  return {
+    ...record,
+    state: record.state === 'cancelled' ? 'cancelled' : 'running',
+    rows: record.rows.map((x) =>
+      x.row === row
+        ? {
+            ...x,
+            state: 'pending',
+            problems: [],
+            take: x.take + 1,
+            voiceovers: {},
+            resultUrl: null,
+            expiresAt: null,
+            savedAt: null,
+          }
+        : x,
+    ),
+  };
+}

@@ -13,7 +13,8 @@ import {
 import type { Project } from '../../common/composition/document';
 import type { PlacementConvention } from '../../common/composition/placement';
 import type { Logger } from '../host/types';
-import { CampaignRecords } from './campaign-records';
+import { RunBalanceWatch, type BalanceReader, type RunBalanceOptions } from '../jobs/run-balance';
+import { CampaignRecords, pendingCancelled, rowRetried } from './campaign-records';
 import type { CampaignStore } from './campaign-store';
 import { RatePlaces } from './rate-places';
 import { latestStepJob, refusedBeforeCreate, rowProject, rowsAtService, type RowStep } from './row-project';
@@ -32,6 +33,7 @@ import {
 export interface CampaignEngine {
   list(): JobView[];
   submit(submission: JobSubmission): Promise<SubmitResult>;
+  balanceNow?: BalanceReader;
 }
 
 export interface CampaignRunnerDeps {
@@ -49,6 +51,8 @@ export interface CampaignRunnerDeps {
   notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
   /** The first pause after the service rate-limits a create (doubled while it keeps doing so). */
   backoffMs?: number;
+  /** The clock, timers and period of the campaign's balance readings (tests replace them). */
+  balanceReadings?: RunBalanceOptions;
 }
 
 const JOB_ENDED = new Set<JobView['phase']>(['completed', 'failed', 'outcome-unknown']);
@@ -70,9 +74,15 @@ export class CampaignRunner {
   /** Work started and not awaited by anyone (a row starting, a finish, a wait for the rate limit). */
   private readonly busy = new Set<Promise<unknown>>();
   private stopped = false;
+  /** The balance when a campaign starts sending, every few minutes while it sends, and when it pauses or ends. */
+  private readonly balances: RunBalanceWatch | null;
 
   constructor(private readonly deps: CampaignRunnerDeps) {
     this.records = new CampaignRecords(deps.store, (record) => deps.onChange?.(record));
+    const read = deps.engine.balanceNow?.bind(deps.engine);
+    const save = (id: string, balance: CampaignRecord['balance']) =>
+      this.records.update(id, (r) => ({ ...r, balance }));
+    this.balances = read ? new RunBalanceWatch({ ...deps.balanceReadings, read, save }) : null;
     this.rate = new RatePlaces({
       backoffMs: deps.backoffMs ?? 2_000,
       atService: (id) => rowsAtService(deps.engine.list(), id),
@@ -116,6 +126,7 @@ export class CampaignRunner {
   async run(id: string): Promise<CampaignRecord> {
     const going = (async () => {
       const record = await this.records.require(id);
+      if (record.state === 'running' && !this.stopped) await this.balances?.started(id, record.balance);
       await Promise.all(
         record.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state)).map((r) => this.advance(id, r.row)),
       );
@@ -130,6 +141,8 @@ export class CampaignRunner {
         now.state === 'finished' ||
         (now.state !== 'running' && !now.rows.some((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state))),
     );
+    const ended = await this.records.require(id);
+    if (!this.stopped) await this.balances?.stopped(id, ended.state === 'finished');
     return this.records.require(id);
   }
 
@@ -160,12 +173,7 @@ export class CampaignRunner {
   /** Rows not sent yet never are; a row under way stops before its next paid step. */
   async cancel(id: string): Promise<CampaignRecord> {
     await this.setState(id, 'cancelled');
-    await this.records.update(id, (r) => ({
-      ...r,
-      rows: r.rows.map((row) =>
-        row.state === 'pending' ? { ...row, state: 'cancelled', problems: ['cancelled before it was sent'] } : row,
-      ),
-    }));
+    await this.records.update(id, pendingCancelled);
     return this.records.require(id);
   }
 
@@ -180,24 +188,7 @@ export class CampaignRunner {
     if (current.state !== 'failed' && current.state !== 'done' && current.state !== 'cancelled') {
       throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${current.state}).`);
     }
-    await this.records.update(id, (r) => ({
-      ...r,
-      state: r.state === 'cancelled' ? 'cancelled' : 'running',
-      rows: r.rows.map((x) =>
-        x.row === row
-          ? {
-              ...x,
-              state: 'pending',
-              problems: [],
-              take: x.take + 1,
-              voiceovers: {},
-              resultUrl: null,
-              expiresAt: null,
-              savedAt: null,
-            }
-          : x,
-      ),
-    }));
+    await this.records.update(id, (r) => rowRetried(r, row));
     const after = await this.records.require(id);
     if (after.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
     this.pump(id);
@@ -224,6 +215,7 @@ export class CampaignRunner {
   /** Sends nothing more (quitting); what is under way at the service goes on and is picked up at the next start. */
   stop(): void {
     this.stopped = true;
+    this.balances?.stop();
     this.rate.stop();
     this.records.stop();
   }

@@ -7,7 +7,7 @@ import {
   type CampaignView,
   type campaignsCalls,
 } from '../../common/bridge/campaigns';
-import { rowCosts } from './campaign-manifest';
+import { campaignBalanceNote, rowCosts } from './campaign-manifest';
 import type { PriceQuote } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
 import type { LinkReport } from '../../common/composition/link-checks';
@@ -48,7 +48,10 @@ export function createCampaignsDomain(
   deps: CampaignsDomainDeps,
 ): DomainModule<typeof campaignsCalls> {
   /** A campaign as the page sees it, with what the service charged each row so far. */
-  const campaignView = (record: CampaignRecord): CampaignView => viewOfRecord(record, rowCosts(record, jobs.list()));
+  const campaignView = (record: CampaignRecord): CampaignView => {
+    const all = jobs.list();
+    return viewOfRecord(record, rowCosts(record, all), campaignBalanceNote(record, all));
+  };
   const read = async (
     raw: CampaignInput,
   ): Promise<{

@@ -11,18 +11,19 @@ import type {
   SubmitResult,
 } from '../../common/bridge/jobs';
 import type { PaidAction, PaidConfirmation, PastCharge, Price, SpendingPolicy } from '../../common/jobs/cost-model';
-import { recordedEstimate } from './paid-gate';
-import { SpendingGate, type MeasuredCreate } from './spending-gate';
+import { chargeAtAnswer, recordedEstimate } from './paid-gate';
+import { SpendingGate, type CreatePass, type MeasuredCreate } from './spending-gate';
 import { LedgerWriter } from './ledger-writer';
 import { RecordStatus, describeIssues } from '../../common/api';
 import { endpointTypes } from '../client/endpoint-types';
 import { ServiceError, isServiceError } from '../client/errors';
+import type { ServiceClient } from '../client/service-client';
 import { createJob, kindEntry, withWebhook, type RemoteSnapshot } from './kinds';
 import { realTimers, type Timers } from './scheduler';
 import { toJobView, isActive, isFinal, describeUnknownOutcome } from './job-view';
 import { JobEvents } from './job-events';
 import { JobFollower } from './job-follower';
-import { RESULT_LIFETIME_MS, JobNotFoundError, type JobEngineDeps } from './engine-types';
+import { RESULT_LIFETIME_MS, JobNotFoundError, type EngineConnection, type JobEngineDeps } from './engine-types';
 import {
   duplicateMessage,
   errorText,
@@ -50,7 +51,7 @@ export class JobEngine {
   private readonly newId: () => string;
   private readonly timers: Timers;
   private readonly writer: LedgerWriter;
-  /** Prices, the question's quote, refusals of unconfirmed or over-limit creates, the balance read around each create. */
+  /** Prices, the question's quote, refusals of unconfirmed or over-limit creates, the creates on their way. */
   private readonly spending: SpendingGate;
   private started = false;
   private readOnly = false;
@@ -192,6 +193,13 @@ export class JobEngine {
     return this.spending.policy();
   }
 
+  /** A connection's credit balance now (default: the one new jobs go to); null where it cannot be read. */
+  async balanceNow(connectionId?: string): Promise<{ connectionId: string; credits: number } | null> {
+    const id = connectionId ?? (await this.deps.connections.active()).id;
+    const credits = await this.deps.balance?.(id).catch(() => null);
+    return credits === undefined || credits === null ? null : { connectionId: id, credits };
+  }
+
   async submit(submission: JobSubmission, signal?: AbortSignal): Promise<SubmitResult> {
     const spec = kindEntry(submission.kind);
     const checked = endpointTypes[spec.createEndpoint].request.safeParse(submission.body);
@@ -202,8 +210,29 @@ export class JobEngine {
     const client = await this.deps.connections.client(connection.id);
     const body = withWebhook(submission.kind, submission.body as Record<string, unknown>, connection.webhookUrl);
     const requestHash = hashRequest(submission.kind, connection.id, submission.body);
-    // Money is a property of this path, not of a screen: nothing paid leaves unconfirmed or past the day's limit.
-    const price = await this.spending.admit(submission, connection);
+    // Money is a property of this path, not of a screen: nothing paid leaves unconfirmed or past the day's
+    // limit. From here the create is counted at its price until its answer is on its record.
+    const pass = await this.spending.admit(submission, connection);
+    try {
+      return await this.send(submission, { connection, client, body, requestHash, pass }, signal);
+    } finally {
+      pass.ticket.release();
+    }
+  }
+
+  /** A create let through: written to the ledger, sent, and its answer written down. */
+  private async send(
+    submission: JobSubmission,
+    sending: {
+      connection: EngineConnection;
+      client: ServiceClient;
+      body: Record<string, unknown>;
+      requestHash: string;
+      pass: CreatePass;
+    },
+    signal: AbortSignal | undefined,
+  ): Promise<SubmitResult> {
+    const { connection, client, body, requestHash, pass } = sending;
     const now = this.deps.clock.now();
 
     // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
@@ -213,7 +242,7 @@ export class JobEngine {
         return {
           status: 'duplicate',
           existing: toJobView(earlier, now),
-          message: duplicateMessage(spec.label, connection.name, earlier, now),
+          message: duplicateMessage(kindEntry(submission.kind).label, connection.name, earlier, now),
         };
     }
 
@@ -221,12 +250,12 @@ export class JobEngine {
       id: this.newId(),
       submission,
       connection,
-      summary: spec.summary(submission.body),
+      summary: kindEntry(submission.kind).summary(submission.body),
       requestHash,
       request: body,
       now,
       deadlineAt: now + (this.deps.deadlineMs ?? 24 * 3600_000),
-      costEstimate: recordedEstimate(price),
+      costEstimate: recordedEstimate(pass.price),
     });
     record.confirmation = submission.confirmation;
     this.jobs.set(record.id, record);
@@ -243,7 +272,7 @@ export class JobEngine {
     let created: MeasuredCreate<RemoteSnapshot>;
     let sentAt: number | null = null;
     try {
-      created = await this.spending.measure(connection.id, () =>
+      created = await this.spending.send(pass, connection.id, () =>
         createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) }),
       );
     } catch (error) {
@@ -275,11 +304,14 @@ export class JobEngine {
         sentAt,
         balanceBefore,
         balanceAfter,
-        ...(charged !== null && { chargedCredits: charged, chargeSource: 'balance' as const }),
+        // The job's charge from here on: the service's figure, the balance's fall, the price or the estimate.
+        ...chargeAtAnswer(snapshot.chargedCredits, charged, pass.price),
       },
       false,
     );
     const { saved } = this.follower.applySnapshot(record.id, snapshot, true);
+    // Its record, answered now, counts it at its charge: it stops being counted as on its way.
+    pass.ticket.release();
     const after = this.jobs.get(record.id);
     if (after && isActive(after.phase)) this.follower.track(after);
     // A failed write is retried by write() and told to the user there; the job is followed either way.

@@ -48,6 +48,7 @@ export function toJobView(record: JobRecord, now: number): JobView {
     resultUrl: record.resultUrl,
     costEstimate: record.costEstimate,
     chargedCredits: record.chargedCredits,
+    chargeSource: record.chargeSource ?? null,
     error: record.error,
     purpose: record.purpose,
     polls: record.polls,

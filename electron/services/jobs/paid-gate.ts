@@ -1,19 +1,23 @@
-import type { JobRecord } from '../../common/bridge/jobs';
+import type { ChargeSource, JobRecord } from '../../common/bridge/jobs';
 import { dayStart, expectedCredits, jobPrice, type PastCharge, type Price } from '../../common/jobs/cost-model';
 
-/** What this connection was charged, job by job, as the ledger knows it (the guide for unpublished prices). */
+/**
+ * What this connection was charged, job by job, as the ledger knows it (the guide for unpublished prices).
+ * A charge that is itself the guide's estimate is left out, so the guide only ever repeats real figures.
+ */
 export function chargeHistory(records: Iterable<JobRecord>, connectionId: string): PastCharge[] {
   const history: PastCharge[] = [];
   for (const r of records) {
-    if (r.connectionId === connectionId && r.chargedCredits !== null)
+    if (r.connectionId === connectionId && r.chargedCredits !== null && r.chargeSource !== 'estimate')
       history.push({ action: r.kind, credits: r.chargedCredits, at: r.createdAt });
   }
   return history;
 }
 
 /**
- * What today's jobs on a connection cost or are expected to: the charge where known, else the price the
- * job was sent at (its estimate, else the recent guide). Creates the service refused cost nothing.
+ * What today's answered jobs on a connection cost or are expected to: the charge where known, else the
+ * price the job was sent at (its estimate, else the recent guide). Creates the service refused cost
+ * nothing; creates still on their way ('submitting') are counted by CreatesInFlight at their price.
  */
 export function spentToday(
   records: Iterable<JobRecord>,
@@ -26,7 +30,7 @@ export function spentToday(
   const history = chargeHistory(all, connectionId);
   let spent = 0;
   for (const r of all) {
-    if (r.connectionId !== connectionId || r.createdAt < from) continue;
+    if (r.connectionId !== connectionId || r.createdAt < from || r.phase === 'submitting') continue;
     if (r.phase === 'failed' && r.remoteId === null) continue;
     if (r.chargedCredits !== null) spent += r.chargedCredits;
     // A job still without a charge and without any figure counts once its charge is recorded.
@@ -48,24 +52,18 @@ export function recordedEstimate(price: Price): JobRecord['costEstimate'] {
 }
 
 /**
- * One create at a time per connection, so the balance read before and after it measures that create's
- * charge alone (from this process; another client of the same account is the one case it cannot see).
+ * A job's charge once the service accepted its create, and where it came from: the service's own figure
+ * where its answer carries one, else the balance's fall around the create where that was measured alone,
+ * else the published price it was sent at, else the estimate from this connection's recent charges.
  */
-export class CreateLocks {
-  private readonly tails = new Map<string, Promise<void>>();
-
-  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const before = this.tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = before.then(() => mine);
-    this.tails.set(key, tail);
-    await before;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
-  }
+export function chargeAtAnswer(
+  serviceFigure: number | null,
+  measured: number | null,
+  price: Price,
+): { chargedCredits: number | null; chargeSource: ChargeSource | null } {
+  if (serviceFigure !== null) return { chargedCredits: serviceFigure, chargeSource: 'service' };
+  if (measured !== null) return { chargedCredits: measured, chargeSource: 'balance' };
+  if (price.published) return { chargedCredits: price.credits, chargeSource: 'published' };
+  if (price.recent) return { chargedCredits: price.recent.credits, chargeSource: 'estimate' };
+  return { chargedCredits: null, chargeSource: null };
 }

@@ -3,6 +3,7 @@ import {
   combinedPrice,
   confirmationRefusal,
   dailyLimitRefusal,
+  expectedCredits,
   PAID_ACTION_LABELS,
   priceOf,
   SpendingPolicy,
@@ -13,7 +14,8 @@ import {
 } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
 import type { Clock } from '../client/clock';
-import { chargeHistory, CreateLocks, spentToday } from './paid-gate';
+import { chargeHistory, spentToday } from './paid-gate';
+import { CreatesInFlight, type CreateTicket } from './creates-in-flight';
 import { kindEntry } from './kinds';
 
 export interface SpendingGateDeps {
@@ -35,17 +37,29 @@ export interface MeasuredCreate<T> {
   result: T;
   balanceBefore: number | null;
   balanceAfter: number | null;
-  /** The drop in balance, or null where either read failed (or the balance rose). */
+  /** The drop in balance, or null where it was not measured, either read failed, or the balance rose. */
   charged: number | null;
+}
+
+/** A create let through: the price it goes out at, its place among the connection's creates on their way. */
+export interface CreatePass {
+  price: Price;
+  /** Counted at its price until released: release it once the create's answer (or failure) is on its record. */
+  ticket: CreateTicket;
+  /** The balance is read around it (it goes alone, or it was made by hand while nothing else was being created). */
+  measured: boolean;
 }
 
 /**
  * Money as a property of the job engine rather than of a screen: prices (published, or the honest
  * unknown with this connection's recent charges), the question's quote, the refusal of anything paid
- * that nobody agreed to or that passes the day's limit, and the balance read around each create.
+ * that nobody agreed to or that passes the day's limit (counting the creates on their way at their
+ * price), and the balance read around the few creates that are measured.
  */
 export class SpendingGate {
-  private readonly createLocks = new CreateLocks();
+  private readonly inFlight = new CreatesInFlight();
+  /** Connections whose balance could not be read around a create: their unknown prices no longer go alone. */
+  private readonly unmeasurable = new Set<string>();
   /** Charges the ledger does not hold (live sessions), by connection: they count in guides and the day's total. */
   private otherCharges: (connectionId: string) => PastCharge[] = () => [];
 
@@ -63,9 +77,22 @@ export class SpendingGate {
 
   /** The price of a job on a connection: the service's published figure, else the honest unknown with this connection's recent charges. */
   async price(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<Price> {
+    return priceOf(kind, await this.figure(kind, body), chargeHistory(this.deps.records(), connectionId));
+  }
+
+  /** The published figure for a job: the service's own list where it prices it, else the kind's table (or none). */
+  private async figure(kind: JobKind, body: Record<string, unknown>): Promise<CostEstimate | null> {
     // A list that cannot be read now does not stop the job: the kind's own estimate stands in.
     const listed = await this.deps.estimator?.(kind, body).catch(() => null);
-    return priceOf(kind, listed ?? kindEntry(kind).estimate(body), chargeHistory(this.deps.records(), connectionId));
+    return listed ?? kindEntry(kind).estimate(body);
+  }
+
+  /** What today's work on a connection cost or is expected to: answered jobs, creates on their way, live sessions. */
+  private spent(connectionId: string, now: number): number {
+    return (
+      spentToday(this.deps.records(), connectionId, now, this.otherCharges(connectionId)) +
+      this.inFlight.counted(connectionId)
+    );
   }
 
   /** What a confirmation shows: each line's price on the active connection, its balance read now and today's limit. */
@@ -92,7 +119,7 @@ export class SpendingGate {
       balance,
       balanceAt: now,
       dailyLimit: policy.dailyLimits[connection.id] ?? null,
-      spentToday: spentToday(this.deps.records(), connection.id, now, others),
+      spentToday: this.spent(connection.id, now),
       skipQuestionUnder: policy.skipQuestionUnder,
     };
   }
@@ -124,11 +151,19 @@ export class SpendingGate {
   }
 
   /**
-   * The price one create goes out at, or a refusal (StudioError) when it was not confirmed at that price
-   * or passes the day's limit. Nothing paid leaves the engine without passing here.
+   * Lets one create through, or refuses it (StudioError) when it was not confirmed at its price or would
+   * pass the day's limit. Nothing paid leaves the engine without passing here. The limit is checked
+   * against what today's jobs cost, the creates on their way at their price and this one's, and the
+   * create is counted in the same step, so any number sent at once cannot pass the limit together. A
+   * price nobody can say ahead (not published, no charge of its kind on this connection to judge by)
+   * goes alone with the balance read around it: the limit then knows what it cost before anything else
+   * goes, and the next ones of its kind have a guide.
    */
-  async admit(submission: JobSubmission, connection: { id: string; name: string }): Promise<Price> {
-    const price = await this.price(submission.kind, submission.body as Record<string, unknown>, connection.id);
+  async admit(submission: JobSubmission, connection: { id: string; name: string }): Promise<CreatePass> {
+    const body = submission.body as Record<string, unknown>;
+    const figure = await this.figure(submission.kind, body);
+    const priceNow = () => priceOf(submission.kind, figure, chargeHistory(this.deps.records(), connection.id));
+    let price = priceNow();
     const policy = this.policy();
     // The type requires a confirmation; a caller outside TypeScript (a script's JSON) may still leave it out.
     const confirmation = submission.confirmation as PaidConfirmation | undefined;
@@ -138,34 +173,43 @@ export class SpendingGate {
       purpose?.type === 'batch-row' ? purpose.batchId : purpose?.type === 'campaign-row' ? purpose.campaignId : null;
     const unconfirmed = confirmationRefusal(submission.kind, price, confirmation, policy, rowOf);
     if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
-    const spent = spentToday(
-      this.deps.records(),
-      connection.id,
-      this.deps.clock.now(),
-      this.otherCharges(connection.id),
-    );
-    const overLimit = dailyLimitRefusal(policy.dailyLimits[connection.id], spent, price, connection.name);
-    if (overLimit) throw new StudioError(overLimit, 'spending-limit');
-    return price;
+    const measurable = this.deps.balance !== undefined && !this.unmeasurable.has(connection.id);
+    const ticket = await this.inFlight.enter(connection.id, {
+      alone: () => measurable && expectedCredits(priceNow()) === null,
+      admit: (counted) => {
+        // A create that waited may find a guide its kind lacked when it came.
+        price = priceNow();
+        const spent =
+          spentToday(this.deps.records(), connection.id, this.deps.clock.now(), this.otherCharges(connection.id)) +
+          counted;
+        const overLimit = dailyLimitRefusal(this.policy().dailyLimits[connection.id], spent, price, connection.name);
+        if (overLimit) throw new StudioError(overLimit, 'spending-limit');
+        return expectedCredits(price) ?? 0;
+      },
+    });
+    // A job made by hand, while nothing else is being created on its connection, keeps its measured charge.
+    const byHand = rowOf === null && confirmation?.by !== 'batch';
+    return { price, ticket, measured: measurable && (ticket.alone || (byHand && ticket.aloneAtStart)) };
   }
 
   /**
-   * Runs a create with the balance read just before and just after it, one create at a time per
-   * connection, so the drop is that create's charge alone (from this process; another client of the
-   * same account is the one case it cannot see). Without a balance source it just runs the create.
+   * Sends a create, with the balance read just before and just after it when the pass says so. The drop
+   * is that create's charge only when no other create on the connection was admitted meanwhile (from this
+   * process: another client of the same account is the one case it cannot see); otherwise it is not kept.
    */
-  async measure<T>(connectionId: string, create: () => Promise<T>): Promise<MeasuredCreate<T>> {
+  async send<T>(pass: CreatePass, connectionId: string, create: () => Promise<T>): Promise<MeasuredCreate<T>> {
     const balance = this.deps.balance;
-    if (!balance) return { result: await create(), balanceBefore: null, balanceAfter: null, charged: null };
-    return this.createLocks.run(connectionId, async () => {
-      const balanceBefore = await balance(connectionId).catch(() => null);
-      const result = await create();
-      const balanceAfter = await balance(connectionId).catch(() => null);
-      const charged =
-        balanceBefore !== null && balanceAfter !== null && balanceBefore >= balanceAfter
-          ? Math.round((balanceBefore - balanceAfter) * 100) / 100
-          : null;
-      return { result, balanceBefore, balanceAfter, charged };
-    });
+    if (!balance || !pass.measured)
+      return { result: await create(), balanceBefore: null, balanceAfter: null, charged: null };
+    const balanceBefore = await balance(connectionId).catch(() => null);
+    const result = await create();
+    const balanceAfter = await balance(connectionId).catch(() => null);
+    if (balanceBefore === null || balanceAfter === null) this.unmeasurable.add(connectionId);
+    if (!pass.ticket.undisturbed()) return { result, balanceBefore: null, balanceAfter: null, charged: null };
+    const charged =
+      balanceBefore !== null && balanceAfter !== null && balanceBefore >= balanceAfter
+        ? Math.round((balanceBefore - balanceAfter) * 100) / 100
+        : null;
+    return { result, balanceBefore, balanceAfter, charged };
   }
 }

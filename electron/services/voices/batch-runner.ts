@@ -4,15 +4,17 @@ import { Code } from '../../common/api/error-codes';
 import { BATCH_ROW_STATES_ENDED, type BatchRowEdit, type BatchView } from '../../common/bridge/batches';
 import type { JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
+import { RunBalanceWatch, type BalanceReader, type RunBalanceOptions } from '../jobs/run-balance';
 import type { BatchRecord, BatchStore } from './batch-store';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
-import { batchEndedSummary, batchView, revisionOf, rowInFlight, rowsToSend } from './batch-view';
+import { batchEndedSummary, batchView, expiringUnsaved, revisionOf, rowInFlight, rowsToSend } from './batch-view';
 
 /** The part of the job engine a batch uses. */
 export interface BatchEngine {
   list(): JobView[];
   subscribe(listener: (job: JobView) => void): () => void;
   submit(submission: JobSubmission): Promise<SubmitResult>;
+  balanceNow?: BalanceReader;
 }
 
 export interface BatchRunnerDeps {
@@ -24,9 +26,9 @@ export interface BatchRunnerDeps {
   notify?: (title: string, body: string, outcome: 'completed' | 'failed') => void;
   /** The first pause after the service rate-limits a batch (doubled while it keeps doing so). */
   backoffMs?: number;
+  /** The clock, timers and period of the batch's balance readings (tests replace them). */
+  balanceReadings?: RunBalanceOptions;
 }
-
-const DAY = 24 * 3_600_000;
 
 /**
  * Sends a batch's rows as TTS jobs through the job engine, a few at a time, and follows them to their
@@ -44,7 +46,16 @@ export class BatchRunner {
   /** Rows already named as expiring unsaved (batch:row:job), so each is named once per run. */
   private readonly warned = new Set<string>();
 
+  /** The balance when a batch starts sending, every few minutes while it sends, and when it pauses or ends. */
+  private readonly balances: RunBalanceWatch | null;
+
   constructor(private readonly deps: BatchRunnerDeps) {
+    const read = deps.engine.balanceNow?.bind(deps.engine);
+    const save = async (id: string, balance: BatchRecord['balance']) => {
+      const record = this.records.get(id);
+      if (record) await this.save({ ...record, balance });
+    };
+    this.balances = read ? new RunBalanceWatch({ ...deps.balanceReadings, read, save }) : null;
     // A batch's rows change with their jobs whether or not it is sending: after a pause the rows already
     // out still finish, and the page's counts follow them.
     deps.engine.subscribe((job) => {
@@ -200,12 +211,9 @@ export class BatchRunner {
   async warnExpiring(now = Date.now()): Promise<string[]> {
     const named: string[] = [];
     for (const record of await this.list()) {
-      const rows = this.view(record).rows.filter((row) => {
-        if (!row.resultUrl || row.expiresAt === null || row.expiresAt <= now || row.expiresAt - now > DAY) return false;
-        if (this.warned.has(`${record.id}:${row.row}:${row.jobId}`)) return false;
-        const file = record.saved?.[String(row.row)];
-        return !(file && file.link === row.resultUrl && existsSync(file.path));
-      });
+      const rows = expiringUnsaved(record, this.view(record), now, (path) => existsSync(path)).filter(
+        (row) => !this.warned.has(`${record.id}:${row.row}:${row.jobId}`),
+      );
       if (rows.length === 0) continue;
       for (const row of rows) this.warned.add(`${record.id}:${row.row}:${row.jobId}`);
       named.push(record.id);
@@ -227,6 +235,7 @@ export class BatchRunner {
    */
   async stopSending(): Promise<void> {
     this.stopped = true;
+    this.balances?.stop();
     // Rows waiting for their jobs to end let go of their places now.
     for (const notify of [...this.stateChanged]) notify();
     const queues = [...this.queues.values()];
@@ -252,6 +261,7 @@ export class BatchRunner {
   private async runOnce(id: string): Promise<BatchView> {
     const record = await this.require(id);
     if (record.state !== 'running' || this.stopped) return this.view(record);
+    await this.balances?.started(id, record.balance);
     const queue = new PQueue({ concurrency: record.concurrency });
     this.queues.set(id, queue);
     const backoff = { ms: this.deps.backoffMs ?? 2_000 };
@@ -265,10 +275,10 @@ export class BatchRunner {
     if (this.stopped) return this.view(await this.require(id));
     await this.until(id, (view) => view.state !== 'running' || !view.rows.some(rowInFlight));
     const now = await this.require(id);
-    if (now.state === 'running' && rowsToSend(now, this.deps.engine.list()).length === 0) {
-      await this.save({ ...now, state: 'finished' });
-      this.announce(this.view(now));
-    }
+    const finished = now.state === 'running' && rowsToSend(now, this.deps.engine.list()).length === 0;
+    if (finished) await this.save({ ...now, state: 'finished' });
+    await this.balances?.stopped(id, finished);
+    if (finished) this.announce(this.view(await this.require(id)));
     return this.view(await this.require(id));
   }
 

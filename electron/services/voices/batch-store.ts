@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BatchRow, BatchState } from '../../common/bridge/batches';
+import { RunBalance } from '../../common/jobs/run-balance';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { readRecordFolder } from '../projects/record-folder';
 
@@ -33,6 +34,8 @@ export const BatchRecord = z.object({
    * again since.
    */
   saved: z.record(z.string(), z.object({ path: z.string().max(4096), link: z.string().max(4096) })).optional(),
+  /** The connection's balance when the batch started sending, lately, and when it ended. */
+  balance: RunBalance.optional(),
 });
 export type BatchRecord = z.infer<typeof BatchRecord>;
 

@@ -9,6 +9,7 @@ import {
   type BatchView,
 } from '../../common/bridge/batches';
 import type { JobView } from '../../common/bridge/jobs';
+import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
 import type { BatchRecord } from './batch-store';
 
 const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
@@ -75,8 +76,16 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     template: record.template,
     counts,
     done,
+    balanceNote: balanceNote(record, jobs),
     rows,
   };
+}
+
+/** The batch's fall in balance beside the sum of its jobs' figures, since its first reading. */
+function balanceNote(record: BatchRecord, jobs: readonly JobView[]): string | null {
+  if (!record.balance) return null;
+  const own = jobs.filter((j) => j.purpose.type === 'batch-row' && j.purpose.batchId === record.id);
+  return describeRunBalance(record.balance, runFigures(own, record.balance.startedAt));
 }
 
 /** Rows with nothing in the ledger, or whose ended job the user asked to send again. */
@@ -139,4 +148,20 @@ export function batchEndedSummary(view: BatchView): { title: string; body: strin
     body: `${parts.join(', ')} of ${view.rows.length} rows`,
     outcome: failed ? 'failed' : 'completed',
   };
+}
+
+const DAY = 24 * 3_600_000;
+
+/** Done rows whose results expire within 24 hours and that no Save of the batch holds (that file, from that link, still there). */
+export function expiringUnsaved(
+  record: BatchRecord,
+  view: BatchView,
+  now: number,
+  exists: (path: string) => boolean,
+): BatchRowView[] {
+  return view.rows.filter((row) => {
+    if (!row.resultUrl || row.expiresAt === null || row.expiresAt <= now || row.expiresAt - now > DAY) return false;
+    const file = record.saved?.[String(row.row)];
+    return !(file && file.link === row.resultUrl && exists(file.path));
+  });
 }

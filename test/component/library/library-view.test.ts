@@ -113,6 +113,28 @@ describe('Library jobs panel', () => {
     expect(wrapper.findAll('[data-job-id]').length).toBe(0);
   });
 
+  it("says where each job's charge came from: the service's figure, the balance, the published price or an estimate", async () => {
+    const { wrapper } = mountLibrary([
+      job({ id: 'served', chargedCredits: 30, chargeSource: 'service', createdAt: now - 1 }),
+      job({ id: 'guessed', chargedCredits: 3, chargeSource: 'estimate', createdAt: now - 2 }),
+      job({ id: 'measured', chargedCredits: 1, chargeSource: 'balance', createdAt: now - 3 }),
+      job({ id: 'priced', chargedCredits: 10, chargeSource: 'published', createdAt: now - 4 }),
+    ]);
+    await flushPromises();
+    // The table marks an estimate as one; the details name the source.
+    const cost = (id: string) => wrapper.find(`[data-job-id="${id}"] td[data-col-key="cost"]`).text();
+    expect([cost('served'), cost('guessed'), cost('measured')]).toEqual(['30 credits', '~3 credits', '1 credit']);
+    const details = async (id: string) => {
+      await wrapper.find(`[data-job-id="${id}"]`).trigger('click');
+      await flushPromises();
+      return document.querySelector('[data-testid="job-charge"]')?.textContent;
+    };
+    expect(await details('served')).toBe("30 credits (the service's own figure)");
+    expect(await details('guessed')).toBe("~3 credits (an estimate from this connection's recent charges)");
+    expect(await details('measured')).toBe('1 credit (the balance before and after its create)');
+    expect(await details('priced')).toBe('10 credits (the published price)');
+  });
+
   it('filters to problems and searches requests', async () => {
     const { wrapper } = mountLibrary([
       job({ id: 'a', summary: 'Speech · alpha' }),

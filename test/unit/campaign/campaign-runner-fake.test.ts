@@ -7,7 +7,8 @@ import { checkRows, fillRows } from '@common/campaign/row-check';
 import { campaignTable } from '@common/campaign/rows';
 import { columnVariables } from '@common/campaign/variables';
 import { Code } from '@common/api/error-codes';
-import { CampaignRunner } from '../../../electron/services/campaign/campaign-runner';
+import { CampaignRunner, type CampaignEngine } from '../../../electron/services/campaign/campaign-runner';
+import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
 import { CampaignStore } from '../../../electron/services/campaign/campaign-store';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { loadTemplate } from './template-fixture';
@@ -88,13 +89,16 @@ class HandEngine {
   }
 }
 
-function setup(rows: number, concurrency = 2) {
+function setup(rows: number, concurrency = 2, balance?: (engine: HandEngine) => number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-hand-'));
-  const engine = new HandEngine();
+  const engine: HandEngine & Partial<Pick<CampaignEngine, 'balanceNow'>> = new HandEngine();
+  if (balance) engine.balanceNow = async () => ({ connectionId: 'c1', credits: balance(engine) });
   const saved: string[] = [];
   const runner = new CampaignRunner({
     engine,
     store: new CampaignStore(dataDir),
+    // The hand engine's jobs are made at times 0, 1, 2...: the readings' clock starts there too.
+    balanceReadings: { clock: { now: () => 0 } },
     prepare: async (body) => body,
     download: async (url, target) => {
       saved.push(target);
@@ -154,6 +158,25 @@ describe('the campaign runner, step by step', () => {
     const done = await run;
     expect(done.rows.map((r) => r.state)).toEqual(Array(5).fill('done'));
     expect(engine.created()).toHaveLength(15);
+  });
+
+  it("reads the balance when it starts and ends, and shows its fall beside its jobs' figures", async () => {
+    // Each job the service accepted took 2 credits when it was made.
+    const { engine, runner, record, settle } = setup(2, 2, (hand) => 1_000 - 2 * hand.created().length);
+    await runner.create(record);
+    const run = runner.run('hand');
+    await settle();
+    expect((await runner.get('hand'))?.balance).toMatchObject({ start: 1_000, latest: 1_000, endedAt: null });
+    for (let i = 0; i < 6; i += 1) {
+      engine.endAll();
+      await settle();
+    }
+    const done = await run;
+    expect(done.state).toBe('finished');
+    expect(done.balance).toMatchObject({ start: 1_000, latest: 988, endedAt: 0 });
+    expect(campaignBalanceNote(done, engine.jobs)).toBe(
+      "The balance fell by 12 credits; its jobs' prices add up to 12.",
+    );
   });
 
   it('sends fewer rows at once when the service rate-limits, and sends the refused step again, once', async () => {

@@ -1,0 +1,76 @@
+// A batch's rows go out side by side against the sandbox, and what they cost is reconciled once for the
+// batch: the balance read when it starts and when it ends, beside the sum of its rows' figures.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
+import { ServiceClient } from '../../../electron/services/client';
+import { JobEngine } from '../../../electron/services/jobs/engine';
+import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
+import { readBatch } from '../../../electron/services/voices/batch-input';
+import { BatchRunner } from '../../../electron/services/voices/batch-runner';
+import { BatchStore } from '../../../electron/services/voices/batch-store';
+import { CATALOGUE_ROOT } from '../emulator/harness';
+
+let emulator: RunningEmulator;
+const dir = mkdtempSync(join(tmpdir(), 'studio-batch-balance-'));
+beforeAll(async () => {
+  emulator = await startEmulator({
+    port: 0,
+    jobSeconds: 0.3,
+    catalogueDir: CATALOGUE_ROOT,
+    dataDir: join(dir, 'sandbox'),
+  });
+}, 120_000);
+afterAll(async () => {
+  await emulator.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a batch's charges", () => {
+  it('are reconciled with the balance read when it starts and ends; only its first row was measured alone', async () => {
+    const client = new ServiceClient({
+      baseUrl: emulator.url,
+      credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+    });
+    let balanceReads = 0;
+    const engine = new JobEngine({
+      storage: new MemoryLedgerStorage(),
+      connections: {
+        active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
+        client: async () => client,
+      },
+      clock: { now: () => Date.now() },
+      polling: new PlainPolling(),
+      scheduler: {
+        queued: { baseMs: 200, capMs: 500, factor: 1.5, jitter: 0.3 },
+        processing: { baseMs: 200, capMs: 500, factor: 1.5, jitter: 0.3 },
+      },
+      balance: async () => {
+        balanceReads += 1;
+        return (await client.call('quotaInfo', {})).credit;
+      },
+    });
+    engine.start();
+    const runner = new BatchRunner({ engine, store: new BatchStore(join(dir, 'studio')) });
+    const start = emulator.credits();
+    const input = readBatch(['text', ...Array.from({ length: 6 }, (_, i) => `Line ${i + 1}.`)].join('\n'), {
+      voiceId: 'sandbox_ava',
+    });
+    await runner.create({ id: 'b1', label: 'lines', rows: input.rows, invalid: [], concurrency: 3, template: '{row}' });
+    const view = await runner.run('b1');
+    engine.stop();
+
+    expect(view.state).toBe('finished');
+    expect(start - emulator.credits()).toBe(6);
+    // Speech has no published price: the first row went alone with the balance read around it, and its
+    // charge priced the other five. Two more reads are the batch's own, at its start and its end.
+    const sources = engine.records().map((r) => [r.chargedCredits, r.chargeSource]);
+    expect(sources.filter(([, source]) => source === 'balance')).toEqual([[1, 'balance']]);
+    expect(sources.filter(([, source]) => source === 'estimate')).toHaveLength(5);
+    expect(balanceReads).toBe(4);
+    expect(view.balanceNote).toBe("The balance fell by 6 credits; its jobs' prices add up to 6.");
+  });
+});
