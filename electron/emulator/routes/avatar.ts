@@ -6,6 +6,7 @@ import { ApiError } from '../errors';
 import { createJob } from '../jobs/create';
 import { FLAT_PRICES } from '../pricing';
 import { defineEndpoint } from '../server';
+import { RECORD_KINDS } from '../state/types';
 import type { Caller } from '../state/accounts';
 
 type AvatarRow = { _id: string; avatar_id: string; url: string; from: number; type: number } & Record<string, unknown>;
@@ -57,7 +58,7 @@ export function avatarRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       throw new ApiError(Code.ResourceExists, `avatar_id "${body.avatar_id}" already exists`);
     }
     const job = createJob(ctx, caller, {
-      kind: 'avatar',
+      kind: RECORD_KINDS.avatarCreate,
       request: { ...body, name: body.name ?? body.avatar_id },
       cost: FLAT_PRICES.avatar,
     });

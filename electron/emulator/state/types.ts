@@ -1,6 +1,23 @@
 import type { RecordStatusValue } from '../../common/api';
+import type { CreateEndpoint } from '../../common/jobs/kinds';
 
-export type JobKind = 'tts' | 'clone' | 'lipsync' | 'avatar_video' | 'talking_avatar' | 'character_swap' | 'avatar';
+/**
+ * The sandbox's record kind for each create operation the studio's job kinds send (the registry's
+ * `createEndpoint`s, common/jobs/kinds.ts): a kind sent through an operation the sandbox has no record
+ * kind for fails to compile here, naming the operation; a new record kind then fails to compile where
+ * it lacks its processor (index.ts), its answer and its callback type (views.ts).
+ */
+export const RECORD_KINDS = {
+  audioCreate: 'tts',
+  audioClone: 'clone',
+  lipSync: 'lipsync',
+  avatarVideoCreate: 'avatar_video',
+  talkingAvatarCreate: 'talking_avatar',
+  characterSwapCreate: 'character_swap',
+  avatarCreate: 'avatar',
+} as const satisfies Record<CreateEndpoint, string>;
+
+export type JobKind = (typeof RECORD_KINDS)[CreateEndpoint];
 
 /** One generation record as the sandbox keeps it; the routes turn it into the documented shapes. */
 export interface JobRecord {
