@@ -1,28 +1,11 @@
 import { type WebhookType, RecordStatus } from '../common/api';
 import type { Files } from './state/files';
-import type { JobKind, JobRecord } from './state/types';
+import { recordKindSpec, type JobRecord } from './state/types';
 
 type Row = { _id: string } & Record<string, unknown>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
-
-/**
- * How each record kind answers: the shape of its info record and its callback's `type`. A record kind
- * added to RECORD_KINDS (state/types.ts) fails to compile here until it has both.
- */
-const ANSWERS: Record<
-  JobKind,
-  { record: 'audio' | 'video' | 'characterSwapInfo' | 'avatar'; webhookType: WebhookType }
-> = {
-  tts: { record: 'audio', webhookType: 'audio' },
-  clone: { record: 'audio', webhookType: 'audio' },
-  lipsync: { record: 'video', webhookType: 'lipsync' },
-  avatar_video: { record: 'video', webhookType: 'avatar' },
-  talking_avatar: { record: 'video', webhookType: 'avatar' },
-  character_swap: { record: 'characterSwapInfo', webhookType: 'faceswap' },
-  avatar: { record: 'avatar', webhookType: 'avatar' },
-};
 
 /** Turns stored jobs into the record shapes the interface documents, with URLs only at status 3. */
 export class Views {
@@ -152,11 +135,11 @@ export class Views {
 
   /** The record as its info operation answers (also the callback's `data`). */
   info(job: JobRecord): Row {
-    return this[ANSWERS[job.kind].record](job);
+    return this[recordKindSpec(job.kind).record](job);
   }
 
   /** The service's webhook `type` for a job (see WEBHOOK_TYPES for the kinds its docs do not name). */
   webhookType(job: JobRecord): WebhookType {
-    return ANSWERS[job.kind].webhookType;
+    return recordKindSpec(job.kind).webhookType;
   }
 }

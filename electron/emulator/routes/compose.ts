@@ -49,7 +49,7 @@ export function composeRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
         ? body.duration / 1000
         : body.data.reduce((sum, d) => sum + (d.duration ?? 5000), 0) / 1000;
     const job = createJob(ctx, caller, {
-      kind: RECORD_KINDS.avatarVideoCreate,
+      kind: RECORD_KINDS.avatarVideoCreate.kind,
       request: { ...body },
       webhook: body.webhookUrl,
       cost: FLAT_PRICES.avatar_video,
@@ -74,7 +74,7 @@ export function composeRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       if (e.type === 'audio' && !e.url && e.voice_id) requireVoice(ctx, caller, e.voice_id, `elements[${i}]`);
     });
     const job = createJob(ctx, caller, {
-      kind: RECORD_KINDS.talkingAvatarCreate,
+      kind: RECORD_KINDS.talkingAvatarCreate.kind,
       request: { ...body },
       webhook: body.webhookUrl,
       cost: FLAT_PRICES.talking_avatar,
