@@ -1,6 +1,6 @@
 import { type WebhookType, RecordStatus } from '../common/api';
 import type { Files } from './state/files';
-import type { JobRecord } from './state/types';
+import { recordKindSpec, type JobRecord } from './state/types';
 
 type Row = { _id: string } & Record<string, unknown>;
 
@@ -135,24 +135,11 @@ export class Views {
 
   /** The record as its info operation answers (also the callback's `data`). */
   info(job: JobRecord): Row {
-    switch (job.kind) {
-      case 'tts':
-      case 'clone':
-        return this.audio(job);
-      case 'character_swap':
-        return this.characterSwapInfo(job);
-      case 'avatar':
-        return this.avatar(job);
-      default:
-        return this.video(job);
-    }
+    return this[recordKindSpec(job.kind).record](job);
   }
 
   /** The service's webhook `type` for a job (see WEBHOOK_TYPES for the kinds its docs do not name). */
   webhookType(job: JobRecord): WebhookType {
-    if (job.kind === 'tts' || job.kind === 'clone') return 'audio';
-    if (job.kind === 'lipsync') return 'lipsync';
-    if (job.kind === 'character_swap') return 'faceswap';
-    return 'avatar';
+    return recordKindSpec(job.kind).webhookType;
   }
 }

@@ -7,12 +7,14 @@ import {
   type RequestOf,
   RecordStatus,
 } from '../api';
+import type { PurposeType } from './purpose';
 
 /**
- * Every kind of paid job, described once: its create and info operations, its body schema (the create
- * operation's own request schema), its label, how a status snapshot is read from the create and info
- * answers, its callback field and its cost estimate. Adding a kind is one entry here (and its calls in
- * services/jobs/kinds.ts, which the compiler asks for).
+ * Every kind of paid job, described once: its create operation, its body schema (the create operation's
+ * own request schema), its label, what its finished job leaves, the purpose it carries by default, its
+ * callback field and its cost estimate. Every other table of kinds is derived from this one or checked
+ * against it: a kind added here fails to compile, or fails a test naming the kind and the table, until
+ * each has it (docs/contributing.md, "Recipe: add a job kind", lists them in the order they are named).
  */
 export const JOB_KINDS = [
   'avatar-video',
@@ -41,23 +43,28 @@ export interface RemoteSnapshot {
   answer: unknown;
 }
 
-type CreateEndpoint =
-  | 'audioCreate'
-  | 'audioClone'
-  | 'lipSync'
-  | 'avatarVideoCreate'
-  | 'talkingAvatarCreate'
-  | 'characterSwapCreate'
-  | 'avatarCreate';
+/** The create operations the kinds send, one per kind (the sandbox keeps a record kind for each). */
+export type CreateEndpoint = KindEndpoint<JobKind>;
 
 /**
  * What a finished job of a kind leaves: a clip or a sound (which decides its file's extension, whether
- * it has a picture, and where the archive files it), and whether the tools offer it as an input.
+ * it has a picture, where the archive files it, and whether the Voices workspace lists it among the
+ * recent voiceovers), whether the tools offer it as an input, and which scenes of the project it was
+ * sent from it shows.
  */
 export interface KindResult {
   media: 'video' | 'audio';
   offeredAsInput: boolean;
+  /**
+   * The project's scenes the result shows, so the captions that belong on it (subtitle files beside a
+   * download, the Library's burn-in): every scene in order, the first scene alone, or null when the
+   * result is not a project's video.
+   */
+  projectScenes: 'every' | 'first' | null;
 }
+
+/** Purposes with nothing but their type, which a kind can carry when its sender names none. */
+export type DefaultPurpose = Extract<PurposeType, 'plain' | 'avatar-upload' | 'voice-clone'>;
 
 /** The extension a result's file gets when its link does not say. */
 export const RESULT_EXTENSIONS: Record<KindResult['media'], string> = { video: 'mp4', audio: 'mp3' };
@@ -65,6 +72,8 @@ export const RESULT_EXTENSIONS: Record<KindResult['media'], string> = { video: '
 export interface KindEntry<E extends CreateEndpoint = CreateEndpoint> {
   label: string;
   result: KindResult;
+  /** The purpose of a job sent without one (the catalogue's own kinds refresh its lists when they end). */
+  defaultPurpose: DefaultPurpose;
   createEndpoint: E;
   webhookField: 'webhookUrl' | 'webhookurl' | null;
   summary(body: RequestOf<E>): string;
@@ -83,7 +92,8 @@ const str = (value: unknown): string | null => (typeof value === 'string' && val
 export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } = {
   tts: {
     label: 'Speech',
-    result: { media: 'audio', offeredAsInput: true },
+    result: { media: 'audio', offeredAsInput: true, projectScenes: null },
+    defaultPurpose: 'plain',
     createEndpoint: 'audioCreate',
     webhookField: 'webhookUrl',
     summary: (b) => `Speech · voice ${text(b.voice_id, 20)} · "${text(b.input_text)}"`,
@@ -91,7 +101,8 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'voice-clone': {
     label: 'Cloned voice',
-    result: { media: 'audio', offeredAsInput: true },
+    result: { media: 'audio', offeredAsInput: true, projectScenes: null },
+    defaultPurpose: 'voice-clone',
     createEndpoint: 'audioClone',
     webhookField: 'webhookUrl',
     summary: (b) =>
@@ -100,7 +111,8 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   lipsync: {
     label: 'Lip sync',
-    result: { media: 'video', offeredAsInput: true },
+    result: { media: 'video', offeredAsInput: true, projectScenes: null },
+    defaultPurpose: 'plain',
     createEndpoint: 'lipSync',
     webhookField: 'webhookUrl',
     summary: (b) => `Lip sync · ${fileName(b.video_url)} + ${fileName(b.audio_url)}`,
@@ -108,7 +120,8 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'avatar-video': {
     label: 'Avatar video',
-    result: { media: 'video', offeredAsInput: true },
+    result: { media: 'video', offeredAsInput: true, projectScenes: 'every' },
+    defaultPurpose: 'plain',
     createEndpoint: 'avatarVideoCreate',
     webhookField: 'webhookUrl',
     summary: (b) => {
@@ -121,7 +134,8 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'talking-avatar': {
     label: 'Talking avatar',
-    result: { media: 'video', offeredAsInput: true },
+    result: { media: 'video', offeredAsInput: true, projectScenes: 'first' },
+    defaultPurpose: 'plain',
     createEndpoint: 'talkingAvatarCreate',
     webhookField: 'webhookUrl',
     summary: (b) => {
@@ -134,7 +148,8 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   },
   'character-swap': {
     label: 'Character swap',
-    result: { media: 'video', offeredAsInput: true },
+    result: { media: 'video', offeredAsInput: true, projectScenes: null },
+    defaultPurpose: 'plain',
     createEndpoint: 'characterSwapCreate',
     // The one create whose callback field is spelled in lower case.
     webhookField: 'webhookurl',
@@ -155,7 +170,8 @@ export const JOB_KIND_REGISTRY: { [K in JobKind]: KindEntry<KindEndpoint<K>> } =
   'avatar-upload': {
     label: 'Avatar upload',
     // The upload becomes one of the account's avatars, chosen as an avatar, not as a clip.
-    result: { media: 'video', offeredAsInput: false },
+    result: { media: 'video', offeredAsInput: false, projectScenes: null },
+    defaultPurpose: 'avatar-upload',
     createEndpoint: 'avatarCreate',
     // The interface takes no callback address for avatar uploads.
     webhookField: null,

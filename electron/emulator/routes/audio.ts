@@ -4,6 +4,7 @@ import { ApiError } from '../errors';
 import { createJob, findJob } from '../jobs/create';
 import { FLAT_PRICES } from '../pricing';
 import { defineEndpoint } from '../server';
+import { RECORD_KINDS, kindsReadBy } from '../state/types';
 import type { Caller } from '../state/accounts';
 import { voicePreviewFile } from '../catalogue/catalogue';
 import { Code, RecordStatus } from '../../common/api';
@@ -62,7 +63,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const voice = lookupVoice(ctx, caller, body.voice_id);
     if (!voice) throw new ApiError(Code.ContentNotFound, `voice_id "${body.voice_id}" is not in the voice list`);
     const job = createJob(ctx, caller, {
-      kind: 'tts',
+      kind: RECORD_KINDS.audioCreate.kind,
       request: { ...body, rate: body.rate ?? '50%' },
       webhook: body.webhookUrl,
       cost: FLAT_PRICES.tts,
@@ -79,7 +80,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       facts = { voiceFrom: voice.from, voiceModelId: voice.modelId };
     }
     const job = createJob(ctx, caller, {
-      kind: 'clone',
+      kind: RECORD_KINDS.audioClone.kind,
       request: { ...body },
       webhook: body.webhookUrl,
       cost: FLAT_PRICES.clone,
@@ -89,7 +90,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   defineEndpoint(app, ctx, 'audioInfo', async (query, caller) => {
-    const job = findJob(ctx, caller, query.audio_model_id, ['tts', 'clone']);
+    const job = findJob(ctx, caller, query.audio_model_id, kindsReadBy('audioInfo'));
     if (!job) throw new ApiError(Code.ContentNotFound, `audio_model_id "${query.audio_model_id}" does not exist`);
     return ctx.views.audio(job);
   });

@@ -6,6 +6,7 @@ import { ApiError } from '../errors';
 import { createJob } from '../jobs/create';
 import { FLAT_PRICES } from '../pricing';
 import { defineEndpoint } from '../server';
+import { RECORD_KINDS, kindsReadBy } from '../state/types';
 import type { Caller } from '../state/accounts';
 
 type AvatarRow = { _id: string; avatar_id: string; url: string; from: number; type: number } & Record<string, unknown>;
@@ -29,8 +30,10 @@ export function allAvatars(ctx: EmulatorContext, caller: Caller): AvatarRow[] {
     thumbnailUrl: ctx.files.catalogueUrl(avatarThumbFile(a.avatar_id)),
     crop_arr: [],
   }));
+  // Uploaded avatars: the records the avatar detail operation reads back.
+  const uploaded = kindsReadBy('avatarDetail');
   const own = Object.values(ctx.store.state.jobs)
-    .filter((j) => j.kind === 'avatar' && j.uid === caller.account.uid)
+    .filter((j) => uploaded.includes(j.kind) && j.uid === caller.account.uid)
     .sort((a, b) => b.createdAt - a.createdAt)
     .map((j) => ctx.views.avatar(j) as AvatarRow);
   return [...official, ...own];
@@ -57,7 +60,7 @@ export function avatarRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       throw new ApiError(Code.ResourceExists, `avatar_id "${body.avatar_id}" already exists`);
     }
     const job = createJob(ctx, caller, {
-      kind: 'avatar',
+      kind: RECORD_KINDS.avatarCreate.kind,
       request: { ...body, name: body.name ?? body.avatar_id },
       cost: FLAT_PRICES.avatar,
     });

@@ -5,6 +5,7 @@ import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
 import { createJob } from '../jobs/create';
 import { defineEndpoint } from '../server';
+import { RECORD_KINDS } from '../state/types';
 import { fetchAndProbe } from './video';
 
 export function characterSwapRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -50,7 +51,7 @@ export function characterSwapRoutes(app: FastifyInstance, ctx: EmulatorContext):
     // Per started 5-second unit at the model's unit_credit (480p 5, 720p 10, 1080p 15 for the sandbox model).
     const cost = Math.ceil(seconds / 5) * unit.unit_credit;
     const job = createJob(ctx, caller, {
-      kind: 'character_swap',
+      kind: RECORD_KINDS.characterSwapCreate.kind,
       request: { ...body, resolution, mode: body.mode ?? 'animate', model_name: model.value },
       webhook: body.webhookurl,
       cost,

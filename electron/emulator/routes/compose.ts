@@ -5,6 +5,7 @@ import { ApiError } from '../errors';
 import { createJob } from '../jobs/create';
 import { FLAT_PRICES } from '../pricing';
 import { defineEndpoint } from '../server';
+import { RECORD_KINDS } from '../state/types';
 import type { Caller } from '../state/accounts';
 import { allAvatars } from './avatar';
 import { lookupVoice } from './audio';
@@ -48,7 +49,7 @@ export function composeRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
         ? body.duration / 1000
         : body.data.reduce((sum, d) => sum + (d.duration ?? 5000), 0) / 1000;
     const job = createJob(ctx, caller, {
-      kind: 'avatar_video',
+      kind: RECORD_KINDS.avatarVideoCreate.kind,
       request: { ...body },
       webhook: body.webhookUrl,
       cost: FLAT_PRICES.avatar_video,
@@ -73,7 +74,7 @@ export function composeRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       if (e.type === 'audio' && !e.url && e.voice_id) requireVoice(ctx, caller, e.voice_id, `elements[${i}]`);
     });
     const job = createJob(ctx, caller, {
-      kind: 'talking_avatar',
+      kind: RECORD_KINDS.talkingAvatarCreate.kind,
       request: { ...body },
       webhook: body.webhookUrl,
       cost: FLAT_PRICES.talking_avatar,

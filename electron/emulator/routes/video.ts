@@ -7,6 +7,7 @@ import { ApiError, MediaError } from '../errors';
 import { createJob, findJob } from '../jobs/create';
 import { FLAT_PRICES } from '../pricing';
 import { defineEndpoint } from '../server';
+import { RECORD_KINDS, kindsReadBy } from '../state/types';
 
 /** Downloads (or maps) a URL and probes it; a file ffprobe cannot read becomes `unreadableCode`. */
 export async function fetchAndProbe(
@@ -54,7 +55,7 @@ export function videoRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const audio = await fetchAndProbe(ctx, body.audio_url, 'audio_url', Code.AudioProcessingError);
     if (!audio.info.hasAudio) throw new ApiError(Code.AudioProcessingError, 'audio_url has no audio stream');
     const job = createJob(ctx, caller, {
-      kind: 'lipsync',
+      kind: RECORD_KINDS.lipSync.kind,
       request: { ...body },
       webhook: body.webhookUrl,
       cost: FLAT_PRICES.lipsync,
@@ -64,12 +65,7 @@ export function videoRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   defineEndpoint(app, ctx, 'videoInfo', async (query, caller) => {
-    const job = findJob(ctx, caller, query.video_model_id, [
-      'lipsync',
-      'avatar_video',
-      'talking_avatar',
-      'character_swap',
-    ]);
+    const job = findJob(ctx, caller, query.video_model_id, kindsReadBy('videoInfo'));
     if (!job) throw new ApiError(Code.ContentNotFound, `video_model_id "${query.video_model_id}" does not exist`);
     return ctx.views.info(job);
   });

@@ -1,6 +1,53 @@
-import type { RecordStatusValue } from '../../common/api';
+import type { RecordStatusValue, WebhookType } from '../../common/api';
+import type { CreateEndpoint } from '../../common/jobs/kinds';
 
-export type JobKind = 'tts' | 'clone' | 'lipsync' | 'avatar_video' | 'talking_avatar' | 'character_swap' | 'avatar';
+/** How the sandbox keeps and answers the jobs of one create operation. */
+export interface RecordKindSpec {
+  /** The record kind its jobs are stored as. */
+  kind: string;
+  /** The shape of the record its info operation answers (and its callback carries): a method of Views. */
+  record: 'audio' | 'video' | 'characterSwapInfo' | 'avatar';
+  /** The operation that reads the record back. */
+  readBy: 'audioInfo' | 'videoInfo' | 'avatarDetail';
+  /** Its callback's `type`. */
+  webhookType: WebhookType;
+}
+
+/**
+ * The sandbox's record kind for each create operation the studio's job kinds send (the registry's
+ * `createEndpoint`s, common/jobs/kinds.ts), with how its records are answered: a kind sent through an
+ * operation the sandbox has no entry for fails to compile here, naming the operation; a new record kind
+ * then fails to compile in index.ts until it has its processor, and the routes read it back through the
+ * operation its entry names.
+ */
+export const RECORD_KINDS = {
+  audioCreate: { kind: 'tts', record: 'audio', readBy: 'audioInfo', webhookType: 'audio' },
+  audioClone: { kind: 'clone', record: 'audio', readBy: 'audioInfo', webhookType: 'audio' },
+  lipSync: { kind: 'lipsync', record: 'video', readBy: 'videoInfo', webhookType: 'lipsync' },
+  avatarVideoCreate: { kind: 'avatar_video', record: 'video', readBy: 'videoInfo', webhookType: 'avatar' },
+  talkingAvatarCreate: { kind: 'talking_avatar', record: 'video', readBy: 'videoInfo', webhookType: 'avatar' },
+  characterSwapCreate: {
+    kind: 'character_swap',
+    record: 'characterSwapInfo',
+    readBy: 'videoInfo',
+    webhookType: 'faceswap',
+  },
+  avatarCreate: { kind: 'avatar', record: 'avatar', readBy: 'avatarDetail', webhookType: 'avatar' },
+} as const satisfies Record<CreateEndpoint, RecordKindSpec>;
+
+export type JobKind = (typeof RECORD_KINDS)[CreateEndpoint]['kind'];
+
+const SPECS: readonly RecordKindSpec[] = Object.values(RECORD_KINDS);
+
+/** How the records of a kind are answered. */
+export function recordKindSpec(kind: JobKind): RecordKindSpec {
+  return SPECS.find((spec) => spec.kind === kind) as RecordKindSpec;
+}
+
+/** The record kinds an operation reads back. */
+export function kindsReadBy(operation: RecordKindSpec['readBy']): JobKind[] {
+  return SPECS.filter((spec) => spec.readBy === operation).map((spec) => spec.kind as JobKind);
+}
 
 /** One generation record as the sandbox keeps it; the routes turn it into the documented shapes. */
 export interface JobRecord {

@@ -1,6 +1,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import type { DownloadView } from '../../common/bridge/downloads';
 import type { JobRecord } from '../../common/bridge/jobs';
+import { JOB_KIND_REGISTRY } from '../../common/jobs/kinds';
 import type { Project } from '../../common/composition/document';
 import { captionSettingsOf, projectCues } from '../../common/captions/caption-ops';
 import { toSrt, toWebVtt } from '../../common/captions/subtitle-files';
@@ -21,9 +22,6 @@ export interface CaptionSidecarsDeps {
   log: Logger;
 }
 
-/** Kinds whose result is the project's video (a voiceover's audio gets no subtitles of its own). */
-const VIDEO_KINDS = new Set<JobRecord['kind']>(['avatar-video', 'talking-avatar']);
-
 export function sidecarPaths(savedPath: string): { srt: string; vtt: string } {
   const stem = savedPath.replace(/\.[A-Za-z0-9]{1,5}$/, '');
   return { srt: `${stem}.srt`, vtt: `${stem}.vtt` };
@@ -35,12 +33,15 @@ export async function resultCaptions(
   jobId: string,
 ): Promise<{ cues: Cue[]; settings: CaptionSettings } | null> {
   const job = deps.job(jobId);
-  if (!job || !job.projectId || !VIDEO_KINDS.has(job.kind)) return null;
+  if (!job?.projectId) return null;
+  // The kind registry says which scenes a kind's result shows (a voiceover's audio gets no subtitles of its own).
+  const scenes = JOB_KIND_REGISTRY[job.kind].result.projectScenes;
+  if (scenes === null) return null;
   const project = await deps.project(job.projectId);
   if (!project) return null;
-  // An avatar video's result is every scene in order; a talking avatar's is its one scene, as long as its speech.
+  // Every scene in order (an avatar video), or the first alone, as long as its speech (a talking avatar).
   const cues =
-    job.kind === 'talking-avatar'
+    scenes === 'first'
       ? projectCues({ scenes: project.scenes.slice(0, 1) }, [Number.MAX_SAFE_INTEGER])
       : projectCues(project);
   return { cues, settings: captionSettingsOf(project) };

@@ -2,17 +2,14 @@ import { createHash } from 'node:crypto';
 import type { CostEstimate, JobError, JobKind, JobPhase, JobRecord, JobSubmission } from '../../common/bridge/jobs';
 import { isServiceError, type ServiceError } from '../client/errors';
 import type { JobPurpose } from '../../common/jobs/purpose';
+import { JOB_KIND_REGISTRY } from '../../common/jobs/kinds';
 import { stableStringify } from './stable-json';
 import { Code, RecordStatus, isAuthCode } from '../../common/api';
 import type { PollOutcome } from './scheduler';
 
-/** Avatar uploads and voice clones are for the catalogue even when the caller names no purpose. */
+/** The kind's own purpose when the caller names none (avatar uploads and voice clones are for the catalogue). */
 export function defaultPurpose(kind: JobKind): JobPurpose {
-  return kind === 'avatar-upload'
-    ? { type: 'avatar-upload' }
-    : kind === 'voice-clone'
-      ? { type: 'voice-clone' }
-      : { type: 'plain' };
+  return { type: JOB_KIND_REGISTRY[kind].defaultPurpose };
 }
 
 export function phaseOf(status: number): JobPhase {

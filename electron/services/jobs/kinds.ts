@@ -4,18 +4,23 @@ import {
   avatarSnapshot,
   kindEntry,
   videoSnapshot,
-  type JobBody,
+  type CreateEndpoint,
   type JobKind,
   type RemoteSnapshot,
 } from '../../common/jobs/kinds';
+import type { RequestOf } from '../../common/api';
 import { findAvatar } from '../client/avatar-lookup';
 import type { CallOptions, ServiceClient } from '../client/service-client';
 
 export type { RemoteSnapshot } from '../../common/jobs/kinds';
 
-/** The service calls of one kind; everything else about it is in the registry (common/jobs/kinds.ts). */
-interface KindCalls<K extends JobKind> {
-  create(client: ServiceClient, body: JobBody<K>, options: CallOptions): Promise<RemoteSnapshot>;
+/**
+ * The service calls of one create operation: how a job sent through it is created and polled. They are
+ * the operation's, not the kind's, so a kind that sends an operation another kind already sends needs
+ * nothing here; everything else about a kind is in the registry (common/jobs/kinds.ts).
+ */
+interface OperationCalls<E extends CreateEndpoint> {
+  create(client: ServiceClient, body: RequestOf<E>, options: CallOptions): Promise<RemoteSnapshot>;
   poll(
     client: ServiceClient,
     remote: { remoteId: string; request: Record<string, unknown> },
@@ -23,40 +28,40 @@ interface KindCalls<K extends JobKind> {
   ): Promise<RemoteSnapshot>;
 }
 
-const pollVideo: KindCalls<JobKind>['poll'] = async (client, { remoteId }, signal) =>
+const pollVideo: OperationCalls<CreateEndpoint>['poll'] = async (client, { remoteId }, signal) =>
   videoSnapshot(await client.call('videoInfo', { video_model_id: remoteId }, { signal }));
-const pollAudio: KindCalls<JobKind>['poll'] = async (client, { remoteId }, signal) =>
+const pollAudio: OperationCalls<CreateEndpoint>['poll'] = async (client, { remoteId }, signal) =>
   audioSnapshot(await client.call('audioInfo', { audio_model_id: remoteId }, { signal }));
 
-const calls: { [K in JobKind]: KindCalls<K> } = {
-  tts: {
+const calls: { [E in CreateEndpoint]: OperationCalls<E> } = {
+  audioCreate: {
     create: async (client, body, options) => audioSnapshot(await client.call('audioCreate', body, options)),
     poll: pollAudio,
   },
-  'voice-clone': {
+  audioClone: {
     create: async (client, body, options) => audioSnapshot(await client.call('audioClone', body, options)),
     poll: pollAudio,
   },
-  lipsync: {
+  lipSync: {
     create: async (client, body, options) => videoSnapshot(await client.call('lipSync', body, options)),
     poll: pollVideo,
   },
-  'avatar-video': {
+  avatarVideoCreate: {
     create: async (client, body, options) => videoSnapshot(await client.call('avatarVideoCreate', body, options)),
     poll: pollVideo,
   },
-  'talking-avatar': {
+  talkingAvatarCreate: {
     create: async (client, body, options) => videoSnapshot(await client.call('talkingAvatarCreate', body, options)),
     poll: pollVideo,
   },
-  'character-swap': {
+  characterSwapCreate: {
     create: async (client, body, options) => {
       const record = await client.call('characterSwapCreate', body, options);
       return videoSnapshot({ ...record, video_status: record.status });
     },
     poll: pollVideo,
   },
-  'avatar-upload': {
+  avatarCreate: {
     create: async (client, body, options) => {
       const records = await client.call('avatarCreate', body, options);
       const first = records[0];
@@ -74,6 +79,11 @@ const calls: { [K in JobKind]: KindCalls<K> } = {
   },
 };
 
+/** The calls of the operation a kind creates through. */
+const callsOf = (kind: JobKind): OperationCalls<CreateEndpoint> =>
+  // One operation chosen at run time: the compiler cannot pair the body with it, the schema check already did.
+  calls[JOB_KIND_REGISTRY[kind].createEndpoint] as OperationCalls<CreateEndpoint>;
+
 /** Sends the create of a job of any kind (the body was validated against the kind's schema). */
 export function createJob(
   client: ServiceClient,
@@ -81,8 +91,7 @@ export function createJob(
   body: Record<string, unknown>,
   options: CallOptions = {},
 ): Promise<RemoteSnapshot> {
-  // One kind chosen at run time: the compiler cannot pair the body with it, the schema check already did.
-  return (calls[kind] as KindCalls<JobKind>).create(client, body as never, options);
+  return callsOf(kind).create(client, body as never, options);
 }
 
 export function pollJob(
@@ -91,7 +100,7 @@ export function pollJob(
   remote: { remoteId: string; request: Record<string, unknown> },
   signal?: AbortSignal,
 ): Promise<RemoteSnapshot> {
-  return calls[kind].poll(client, remote, signal);
+  return callsOf(kind).poll(client, remote, signal);
 }
 
 /** Adds the connection's callback address to a create, unless the body names one or the kind takes none. */

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS } from '@common/api';
+import { API_PATHS, ENDPOINTS } from '@common/api';
+import { JOB_KINDS, JOB_KIND_REGISTRY } from '@common/jobs/kinds';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { call, dataOf, probe, sample, start, until, SLOW } from './harness';
 
@@ -50,6 +51,18 @@ describe('sandbox under bad requests', { timeout: SLOW }, () => {
     expect(await missing.json()).toMatchObject({ code: 1008 });
     // Still serving after all of that.
     expect((await call(em, 'voiceList', {})).code).toBe(1000);
+  });
+
+  it('serves the create of every job kind of the registry: an empty body is refused by its schema, not unknown', async () => {
+    for (const kind of JOB_KINDS) {
+      const path = ENDPOINTS[JOB_KIND_REGISTRY[kind].createEndpoint].path;
+      const answer = await post(em, path, '{}');
+      const body = (await answer.json()) as { code: number; msg: string };
+      expect(body.msg, `the sandbox does not serve ${path}, the create of the job kind "${kind}"`).not.toMatch(
+        /No such endpoint/,
+      );
+      expect(body, kind).toMatchObject({ code: 1003 });
+    }
   });
 
   it('does not leave a job stuck when its media is unreachable', async () => {

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ENDPOINTS } from '../../../electron/common/api';
+import { ENDPOINTS, type RequestOf } from '../../../electron/common/api';
 import {
   JOB_KINDS,
   JOB_KIND_REGISTRY,
   videoSnapshot,
+  type CreateEndpoint,
   type JobBody,
   type JobKind,
 } from '../../../electron/common/jobs/kinds';
@@ -13,15 +14,16 @@ import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { FakeService, fakeConnections } from './fake-service';
 
 /**
- * Every create path of the job-kind registry, taken from the registry itself: a kind added without a
- * sample body here fails to compile, and each kind must be refused by the engine unless someone agreed
- * to pay. The refusal is the engine's, so a new screen cannot forget to ask.
+ * Every create path of the job-kind registry, taken from the registry itself: a create operation a kind
+ * sends without a sample body here fails to compile (a kind sending an operation another kind sends is
+ * tested with that body), and each kind must be refused by the engine unless someone agreed to pay. The
+ * refusal is the engine's, so a new screen cannot forget to ask.
  */
-const SAMPLE_BODIES: { [K in JobKind]: JobBody<K> } = {
-  tts: { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' },
-  'voice-clone': { input_text: 'Hello there', voice_url: 'https://x.test/sample.mp3', rate: '50%' },
-  lipsync: { video_url: 'https://x.test/v.mp4', audio_url: 'https://x.test/a.mp3' },
-  'avatar-video': {
+const SAMPLE_BODIES: { [E in CreateEndpoint]: RequestOf<E> } = {
+  audioCreate: { input_text: 'Hello there', voice_id: 'voice-1', rate: '50%' },
+  audioClone: { input_text: 'Hello there', voice_url: 'https://x.test/sample.mp3', rate: '50%' },
+  lipSync: { video_url: 'https://x.test/v.mp4', audio_url: 'https://x.test/a.mp3' },
+  avatarVideoCreate: {
     data: [
       {
         width: 1280,
@@ -33,7 +35,7 @@ const SAMPLE_BODIES: { [K in JobKind]: JobBody<K> } = {
       },
     ],
   },
-  'talking-avatar': {
+  talkingAvatarCreate: {
     width: 1280,
     height: 720,
     avatar_from: 2,
@@ -42,13 +44,20 @@ const SAMPLE_BODIES: { [K in JobKind]: JobBody<K> } = {
       { type: 'audio', input_text: 'Hi', voice_id: 'voice-1' },
     ],
   },
-  'character-swap': { image: 'https://x.test/c.png', video: 'https://x.test/s.mp4', duration: 12, resolution: '720p' },
-  'avatar-upload': { url: 'https://x.test/me.mp4', avatar_id: 'me1', name: 'Me', type: 1 },
+  characterSwapCreate: {
+    image: 'https://x.test/c.png',
+    video: 'https://x.test/s.mp4',
+    duration: 12,
+    resolution: '720p',
+  },
+  avatarCreate: { url: 'https://x.test/me.mp4', avatar_id: 'me1', name: 'Me', type: 1 },
 };
+const sampleOf = <K extends JobKind>(kind: K): JobBody<K> =>
+  SAMPLE_BODIES[JOB_KIND_REGISTRY[kind].createEndpoint] as JobBody<K>;
 
 const createPath = (kind: JobKind): string => ENDPOINTS[JOB_KIND_REGISTRY[kind].createEndpoint].path;
 const submission = (kind: JobKind, extra: Partial<JobSubmission> = {}): JobSubmission =>
-  ({ kind, body: SAMPLE_BODIES[kind], ...extra }) as JobSubmission;
+  ({ kind, body: sampleOf(kind), ...extra }) as JobSubmission;
 
 let service: FakeService;
 let storage: MemoryLedgerStorage;
@@ -71,7 +80,7 @@ afterEach(() => vi.useRealTimers());
 describe('every create path of the job-kind registry', () => {
   it('does not compile, nor pass the bridge, without a confirmation', () => {
     // @ts-expect-error -- a submission must say who agreed to pay; typecheck fails if it ever becomes optional
-    const unasked: JobSubmission = { kind: 'tts', body: SAMPLE_BODIES.tts };
+    const unasked: JobSubmission = { kind: 'tts', body: sampleOf('tts') };
     const parsed = JobSubmissionSchema.safeParse(unasked);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['confirmation']);
@@ -81,7 +90,7 @@ describe('every create path of the job-kind registry', () => {
   });
 
   it("covers all the registry's kinds", () => {
-    expect(Object.keys(SAMPLE_BODIES).sort()).toEqual([...JOB_KINDS].sort());
+    for (const kind of JOB_KINDS) expect(sampleOf(kind), `no sample body for ${kind}`).toBeDefined();
   });
 
   for (const kind of JOB_KINDS) {
@@ -166,7 +175,7 @@ describe('every create path of the job-kind registry', () => {
     const swap = (seconds: number) =>
       ({
         kind: 'character-swap',
-        body: { ...SAMPLE_BODIES['character-swap'], duration: seconds },
+        body: { ...sampleOf('character-swap'), duration: seconds },
         confirmation: { by: 'script' },
       }) as JobSubmission;
     await e.submit(swap(20)).catch(() => undefined); // 40 credits
@@ -209,7 +218,7 @@ describe('every create path of the job-kind registry', () => {
     await expect(
       some.submit(
         submission('tts', {
-          body: { ...SAMPLE_BODIES.tts, input_text: 'Again' },
+          body: { ...sampleOf('tts'), input_text: 'Again' },
           confirmation: { by: 'user', credits: null },
         }),
       ),

@@ -10,6 +10,7 @@ import {
   type JobView,
   type ResultMedia,
 } from '@common/bridge';
+import { JOB_KIND_REGISTRY } from '@common/jobs/kinds';
 import { downloadCell, type TransferControls } from './download-cell';
 import { summariseCopies } from './copies';
 import { durationCell, sizeCell, thumbCell } from './media-cells';
@@ -268,10 +269,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
             },
             () => 'Details',
           ),
-          saved &&
-          actions.burnCaptions &&
-          job.projectId &&
-          (job.kind === 'avatar-video' || job.kind === 'talking-avatar')
+          saved && actions.burnCaptions && job.projectId && JOB_KIND_REGISTRY[job.kind].result.projectScenes !== null
             ? burnButton(summariseCopies(job, actions.downloads(job), actions.now()).saved, actions.burnCaptions)
             : null,
         ]);

@@ -5,7 +5,7 @@ import {
   type TtsCreateBody,
   type VoiceCloneBody,
 } from '@common/api';
-import type { CatalogueVoice, JobView } from '@common/bridge';
+import { isAudioKind, type CatalogueVoice, type JobView } from '@common/bridge';
 
 export { MAX_INPUT_WORDS, countWords };
 
@@ -100,7 +100,8 @@ export function recentVoiceovers(
 ): RecentVoiceover[] {
   const out: RecentVoiceover[] = [];
   for (const job of jobs) {
-    if (job.kind !== 'tts' && job.kind !== 'voice-clone') continue;
+    // Every kind whose result is a sound (the kind registry says) is a voiceover.
+    if (!isAudioKind(job.kind)) continue;
     if (job.purpose.type !== 'plain' && job.purpose.type !== 'voice-clone') continue;
     const req = (job.request ?? {}) as Partial<Record<'input_text' | 'voice_id' | 'voice_url' | 'rate', string>>;
     const voice = req.voice_id
