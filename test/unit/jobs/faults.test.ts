@@ -119,7 +119,9 @@ describe('faults against the sandbox', () => {
       fetch: countingFetch,
       retry: { baseMs: 30, capMs: 300, factor: 2, jitter: 0.5 },
       maxAttempts: 6,
-      timeoutMs: 3_000,
+      // A hang guard only: a request the client gives up on counts as dropped, so on a machine too busy to
+      // answer in a short limit the counted 1005s could all be cut off and never be seen as such.
+      timeoutMs: 60_000,
     });
     const ledger = join(work, 'ledger-a');
     const engine = new JobEngine({
