@@ -1,6 +1,6 @@
 import type { Catalogue } from './catalogue/catalogue';
 import type { Faults } from './faults';
-import type { JobEngine } from './jobs/engine';
+import type { SandboxJobRunner } from './jobs/engine';
 import type { MediaFetcher } from './media/fetch';
 import type { MediaTools } from './media/tools';
 import type { ResolvedOptions } from './options';
@@ -15,7 +15,7 @@ export interface EmulatorContext {
   store: StateStore;
   accounts: Accounts;
   files: Files;
-  engine: JobEngine;
+  engine: SandboxJobRunner;
   tools: MediaTools;
   fetcher: MediaFetcher;
   catalogue: Catalogue;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Catalogue } from './catalogue/catalogue';
 import type { EmulatorContext } from './context';
 import { Faults, type FaultRates } from './faults';
-import { JobEngine, type Processor } from './jobs/engine';
+import { SandboxJobRunner, type Processor } from './jobs/engine';
 import { processAvatarUpload } from './jobs/processors/avatar';
 import { processCharacterSwap } from './jobs/processors/character-swap';
 import { processAvatarVideo, processTalkingAvatar } from './jobs/processors/compose';
@@ -128,7 +128,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     character_swap: bind(processCharacterSwap),
     avatar: bind(processAvatarUpload),
   };
-  ctx.engine = new JobEngine({
+  ctx.engine = new SandboxJobRunner({
     store,
     files,
     accounts,

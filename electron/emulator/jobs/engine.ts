@@ -48,11 +48,12 @@ export interface EngineDeps {
 }
 
 /**
- * Moves records 1 queueing -> 2 processing -> 3 completed or 4 failed. A job spends at least
+ * The sandbox's side of a job (named apart from the studio's JobEngine, the client that creates and follows
+ * jobs): moves records 1 queueing -> 2 processing -> 3 completed or 4 failed. A job spends at least
  * `jobSeconds` in total (a quarter of it queueing) and as long as its real render takes, within a
  * time and size limit. A small pool of renders runs at once. Records still at 1 or 2 when the sandbox starts are picked up again.
  */
-export class JobEngine {
+export class SandboxJobRunner {
   private readonly queue: PQueue;
   private readonly abort = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();

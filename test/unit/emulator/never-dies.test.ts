@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { RecordStatus } from '@common/api';
-import { JobEngine, type EngineDeps } from '../../../electron/emulator/jobs/engine';
+import { SandboxJobRunner, type EngineDeps } from '../../../electron/emulator/jobs/engine';
 import { WebhookSender } from '../../../electron/emulator/jobs/webhooks';
 import { resolveOptions } from '../../../electron/emulator/options';
 import type { JobRecord } from '../../../electron/emulator/state/types';
@@ -30,7 +30,7 @@ function job(id: string, webhook = 'https://hooks.example.com/x'): JobRecord {
 function engine(
   over: Partial<EngineDeps>,
   logged: string[],
-): { engine: JobEngine; settled: (j: JobRecord) => Promise<void> } {
+): { engine: SandboxJobRunner; settled: (j: JobRecord) => Promise<void> } {
   const changes: (() => void)[] = [];
   const deps: EngineDeps = {
     store: { state: { jobs: {} }, changed: () => changes.splice(0).forEach((f) => f()) } as never,
@@ -62,7 +62,7 @@ function engine(
       };
       changes.push(check);
     });
-  return { engine: new JobEngine(deps), settled };
+  return { engine: new SandboxJobRunner(deps), settled };
 }
 
 describe('sandbox options that cannot work', { timeout: SLOW }, () => {
