@@ -4,11 +4,14 @@ import type { StudioServices } from '../jobs/studio-services';
 
 export function createConnectionsDomain({
   connections,
+  target,
   catalogue,
 }: StudioServices): DomainModule<typeof connectionsCalls> {
   return {
     handlers: {
-      'connections.list': async () => connections.state(),
+      // The active connection is the one new work goes to: the folder's, unless the host chose another
+      // for this run (a command line's --connection), which its clients then see as the active one.
+      'connections.list': async () => ({ ...(await connections.state()), activeId: (await target.active()).id }),
       'connections.add': async (input) => connections.add(input),
       'connections.update': async (id, patch) => {
         catalogue.clear();

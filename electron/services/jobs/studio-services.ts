@@ -3,7 +3,7 @@ import type { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from '../host/types';
 import type { ProgressAggregator } from '../system/progress';
 import type { BatchRunner } from '../voices/batch-runner';
-import type { JobEngine } from './engine';
+import type { EngineConnections, JobEngine } from './engine';
 import type { LedgerStorage } from './ledger';
 import type { JobReactor } from './reactor';
 
@@ -14,6 +14,12 @@ import type { JobReactor } from './reactor';
  */
 export interface StudioServices {
   connections: ConnectionManager;
+  /**
+   * Where new work goes and the client that reaches it: the folder's active connection, unless the host
+   * chose another for this run (a command line's --connection or --base-url). Every domain that sends or
+   * reads through "the active connection" uses this, so the choice holds for all of them.
+   */
+  target: EngineConnections;
   jobs: JobEngine;
   reactor: JobReactor;
   /** Batch voiceovers: sent through `jobs`, stopped before it on quit. */

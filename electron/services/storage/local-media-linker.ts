@@ -20,8 +20,11 @@ export class LocalMediaLinker {
     },
   ) {}
 
-  /** A value with every granted local reference replaced by its uploaded link; `uploadId` names the run for cancel(). */
-  async link(uploadId: string, value: unknown): Promise<LinkedValue> {
+  /**
+   * A value with every granted local reference replaced by its uploaded link; `uploadId` names the run
+   * for cancel(); `storage` (an id or name) instead of the active storage.
+   */
+  async link(uploadId: string, value: unknown, storage?: string): Promise<LinkedValue> {
     const references = localReferences(value);
     if (references.length === 0) return { value, files: [] };
     const paths = references.map((reference) => {
@@ -39,7 +42,8 @@ export class LocalMediaLinker {
     let lastEmit = 0;
     try {
       const { uploader, storages } = this.deps.storage;
-      const results = await uploader.uploadAll(paths, storages.activeId(), {
+      const target = storage === undefined ? storages.activeId() : storages.resolve(storage);
+      const results = await uploader.uploadAll(paths, target, {
         signal: controller.signal,
         onProgress: (phase, doneBytes, totalBytes, fileName) => {
           // The uploader reports every chunk; ten events a second (and each file's end) are plenty.
