@@ -144,9 +144,12 @@ export async function campaignRequest(
   const edits: Record<string, Record<string, string>> = {};
   for (const row of first.rows) {
     for (const [key, value] of Object.entries(row.values)) {
-      const path = links.has(key) && !value.startsWith('file:') ? existingFile(beside(value.trim())) : null;
-      if (!path) continue;
-      (edits[String(row.row)] ??= {})[key] = (await studio.nameFile(path, 'media')).url;
+      if (!links.has(key) || value.trim() === '') continue;
+      const link = beside(value.trim());
+      if (link === value.trim()) continue;
+      // A file that is not there stays its file: URL, which the check names as broken.
+      const path = existingFile(link);
+      (edits[String(row.row)] ??= {})[key] = path ? (await studio.nameFile(path, 'media')).url : link;
     }
   }
   return Object.keys(edits).length > 0 ? { ...request, edits } : request;
