@@ -17,7 +17,7 @@ import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
 import { createArchive, createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
-import { LocalMediaLinker } from '../storage/local-media-linker';
+import { LocalMediaLinker, notChosen } from '../storage/local-media-linker';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
@@ -191,8 +191,11 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio, grants),
     createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
-    // A local file is looked at before it goes up, in every host: one the service would not take is refused.
-    createAvatarsDomain(base, studio, linker.linkFor('avatar'), (reference) => media.probe(reference)),
+    // A chosen local file is looked at before it goes up, in every host: one the service would not take is refused.
+    createAvatarsDomain(base, studio, linker.linkFor('avatar'), async (reference) => {
+      if (grants.pathOf(reference) === null) throw notChosen(reference);
+      return media.probe(reference);
+    }),
     createTextDomain(text),
     createCaptionsDomain(media.toolkit),
     createCampaignsDomain(studio, {

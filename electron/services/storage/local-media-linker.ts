@@ -29,11 +29,7 @@ export class LocalMediaLinker {
     if (references.length === 0) return { value, files: [] };
     const paths = references.map((reference) => {
       const path = this.deps.grants.pathOf(reference);
-      if (!path)
-        throw new StudioError(
-          `${decodeURIComponent(reference.split('/').pop() ?? reference)} was not chosen or dropped in this session; add the file again.`,
-          'not-allowed',
-        );
+      if (!path) throw notChosen(reference);
       return path;
     });
     if (this.running.has(uploadId)) throw new StudioError('An upload with this id is already running.', 'busy');
@@ -88,4 +84,12 @@ export class LocalMediaLinker {
   cancelAll(): void {
     for (const controller of this.running.values()) controller.abort();
   }
+}
+
+/** The refusal of a local reference the user did not choose or drop in this session, naming its file. */
+export function notChosen(reference: string): StudioError {
+  return new StudioError(
+    `${decodeURIComponent(reference.split('/').pop() ?? reference)} was not chosen or dropped in this session; add the file again.`,
+    'not-allowed',
+  );
 }
