@@ -186,8 +186,14 @@ describe('local files named on the command line, run through the studio that own
       '--json',
     ]);
     const job = JSON.parse(spoken.out.join('\n')) as JobView;
-    const result = await cli(['download', job.id, '--out', 'saved', '--json']);
+    // The folder and name template the user last chose in the Library, which a command line's own
+    // --out and --template must not replace.
+    await owner.call('downloads.start', { jobIds: [job.id], folder: join(here, 'chosen'), template: '{id}' });
+    const remembered = await owner.call('downloads.preferences');
+    expect(remembered).toMatchObject({ folder: join(here, 'chosen'), template: '{id}' });
+    const result = await cli(['download', job.id, '--out', 'saved', '--template', '{kind} {text}', '--json']);
     expect(result.code, said(result)).toBe(EXIT.ok);
+    expect(await owner.call('downloads.preferences')).toEqual(remembered);
     const [saved] = JSON.parse(result.out.join('\n')) as { jobId: string; state: string; path: string }[];
     expect(saved).toMatchObject({ jobId: job.id, state: 'saved' });
     expect(saved.path.startsWith(join(here, 'saved'))).toBe(true);
