@@ -1,7 +1,7 @@
 import type { avatarsCalls } from '../../common/bridge/avatars';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { DomainModule, HostBase } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import { AvatarsService } from './avatars-service';
 
 /**

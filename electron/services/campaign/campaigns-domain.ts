@@ -14,7 +14,7 @@ import type { LinkReport } from '../../common/composition/link-checks';
 import type { Project } from '../../common/composition/document';
 import { StudioError } from '../host/errors';
 import type { DomainModule } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import { readSheetFile } from '../sheets/read-sheet';
 import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { checkCampaignTable, type CampaignCheck } from './campaign-check';

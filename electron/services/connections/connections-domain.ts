@@ -1,6 +1,6 @@
 import type { connectionsCalls } from '../../common/bridge/connections';
 import type { DomainModule } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 
 export function createConnectionsDomain({
   connections,

@@ -3,7 +3,7 @@ import type { downloadsCalls } from '../../common/bridge/downloads';
 import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import type { ProjectLibrary } from '../projects/project-library';
 import { appSettingsSpec } from '../system/settings-store';
 import { DownloadsService, suggestedFolder } from './downloads-service';

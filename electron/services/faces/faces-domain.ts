@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { facesCalls } from '../../common/bridge/faces';
 import type { HostBase, DomainModule, PlatformAdapters } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import type { LocalGrants } from '../media/local-grants';
 import type { MediaDomain } from '../media/media-domain';
 import { FacesService } from './faces-service';

@@ -1,6 +1,6 @@
 import { summariseBatch, type BatchView } from '../../common/bridge/batches';
 import type { CatalogueService } from '../catalogue/catalogue-service';
-import type { StudioHost, StudioServiceOverrides, StudioServices } from '../jobs/studio-services';
+import type { StudioHost, StudioServiceOverrides, StudioServices } from './studio-types';
 import { JobReactor } from '../jobs/reactor';
 import type { ProjectLibrary } from '../projects/project-library';
 import { ProgressAggregator } from '../system/progress';

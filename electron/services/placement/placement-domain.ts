@@ -2,7 +2,7 @@ import type { placementCalls } from '../../common/bridge/placement';
 import { appSettingsSpec } from '../system/settings-store';
 import { resolveMediaBinary } from '../media/binaries';
 import type { DomainModule, HostBase } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import type { StorageServices } from '../storage/storage-services';
 import { PlacementChecker, balanceThrough } from './placement-check';
 

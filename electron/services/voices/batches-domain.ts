@@ -2,7 +2,7 @@ import { BatchInput, summariseBatch, type batchesCalls, type CheckedBatchInput }
 import { checkTemplate } from '../../common/file-names';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import { checkSaveFolder } from '../downloads/downloads-service';
 import { resolveMediaBinary } from '../media/binaries';
 import { MediaProber } from '../media/probe';
