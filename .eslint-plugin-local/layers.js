@@ -96,7 +96,8 @@ export const LAYERS = {
 /**
  * The sub-folders of electron/services and the siblings each may import. `host` is the services'
  * own composition (domains.ts builds every domain), so the others may use only its face: the
- * shared contract (types.ts) and the user-facing error (errors.ts).
+ * shared contract (types.ts), the user-facing error (errors.ts) and the shape of the services the
+ * domains share (studio-types.ts).
  */
 export const SERVICE_FOLDERS = {
   client: { imports: [], about: 'The typed HTTP client of the service, its errors and paged lookups.' },
@@ -112,7 +113,7 @@ export const SERVICE_FOLDERS = {
   media: { imports: ['host', 'net', 'system'], about: 'ffmpeg/ffprobe, local media, caches, link checks.' },
   system: { imports: ['host', 'media'], about: 'Settings, notices, progress, binary status.' },
   storage: { imports: ['host', 'media'], about: 'Storage connections (S3, sandbox) and uploads.' },
-  // Every domain below takes the shared services bag (StudioServices, jobs/studio-services.ts) and
+  // Every domain below takes the shared services bag (StudioServices, host/studio-types.ts) and
   // submits paid work through the job engine, hence `jobs`.
   catalogue: { imports: ['client', 'host', 'jobs'], about: 'Avatars, voices and models of the service, with prices.' },
   avatars: { imports: ['client', 'host', 'jobs'], about: 'Avatar uploads and the uploaded list.' },
@@ -137,10 +138,9 @@ export const SERVICE_FOLDERS = {
     about: 'Campaigns: a template and a spreadsheet become one video per row, checked, priced and resumable.',
   },
   jobs: {
-    // The engine, ledger and reactor need only client, host and projects. The other four edges are
-    // type imports of jobs/studio-services.ts, the shape of the services several domains share; they are
-    // built in host/studio-services.ts. The edges go when that shape moves to host's face.
-    imports: ['catalogue', 'client', 'connections', 'host', 'projects', 'system', 'voices'],
+    // The shape of the services several domains share (StudioServices) is host's face
+    // (host/studio-types.ts), so no domain that takes it imports jobs back through it.
+    imports: ['client', 'host', 'projects'],
     about: 'The job engine, ledger, reactor and polling.',
   },
   host: {
@@ -164,7 +164,7 @@ export const SERVICE_FOLDERS = {
       'tools',
       'voices',
     ],
-    face: ['types', 'errors'],
+    face: ['types', 'errors', 'studio-types'],
     about: 'The services composition: builds every domain, dispatches bridge calls.',
   },
 };

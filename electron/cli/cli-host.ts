@@ -1,38 +1,58 @@
-import { mkdirSync } from 'node:fs';
-import type { Notice } from '../common/bridge';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
-import type { RunningEmulator } from '../emulator';
-import { isBuiltInSandboxLink, reachRunningSandbox, startBuiltInSandbox } from '../emulator/built-in';
-import { ServiceClient } from '../services/client/service-client';
-import { ServiceError } from '../services/client/errors';
-import type { ConnectionManager } from '../services/connections/connection-manager';
-import { EnvVault, credentialsFromEnv } from '../services/connections/env-vault';
-import { serviceAddressProblem } from '../common/net/address-rules';
+import { builtInSandboxStarter, isBuiltInSandboxLink, reachRunningSandbox } from '../emulator/built-in';
+import { EnvVault } from '../services/connections/env-vault';
+import { composeHost, type ComposedHost } from '../services/host/compose';
 import { defaultDataDir } from '../services/host/data-dir';
 import { DataFolderBusyError, lockDataFolder, type HeldLock } from '../services/host/data-folder-lock';
+import { openOwnerChannel, type OwnerChannel } from '../services/host/owner-channel';
+import { reachOwner, type OwnerLink } from '../services/host/owner-client';
 import type { Logger } from '../services/host/types';
-import { createEngineServices } from '../services/host/engine-services';
-import type { EngineConnection, EngineConnections } from '../services/jobs/engine';
+import type { Redactor } from '../services/log/redact';
 import { createConfStoreFactory } from '../services/store/conf-store';
-import { createStorageServices } from '../services/storage/storage-services';
 import { storageFromEnv } from '../services/storage/storage-records';
-import { flag, UsageError, type CliIo, type ParsedArgs } from './command';
-import type { CliHost } from './cli-host-types';
-import { serveFolder } from './cli-owner';
+import { checkConnectionFlags, chooseConnection } from './cli-route';
+import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from './command';
+import { ownLink, ownerLink, type StudioLink } from './studio-link';
 
-function quietLogger(io: CliIo, verbose: boolean): Logger {
-  const line = (level: string) => (message: string) => {
-    if (verbose || level === 'error') io.err(`[${level}] ${message}`);
+/**
+ * What a command does with the data folder. One that writes (creates jobs, saves records) runs through
+ * the studio that owns the folder, or owns it itself and serves other commands meanwhile; beside a
+ * studio it cannot reach it is refused. One that only reads writes nothing, and also runs beside such a
+ * studio, through that studio's sandbox.
+ */
+export type FolderAccess = 'reads' | 'writes';
+
+export interface OpenOptions {
+  /**
+   * Whether the command sends new work to a connection (default true). Beside an owner, the connection
+   * the command line asked for must then be the one the owner sends to; saving results or uploading files
+   * sends no work, so whichever is active will do.
+   */
+  sendsWork?: boolean;
+}
+
+const appVersion = (): string => {
+  try {
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+};
+
+/** The command line's log sink: stderr, only errors unless --verbose; secrets replaced like the log file's. */
+function stderrLog(io: CliIo, verbose: boolean, redactor: Redactor): Logger {
+  const line = (level: string) => (message: string, fields?: Record<string, unknown>) => {
+    if (!verbose && level !== 'error') return;
+    const extra = verbose && fields ? ` ${JSON.stringify(redactor.value(fields))}` : '';
+    io.err(`[${level}] ${redactor.text(message)}${extra}`);
   };
   return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 }
-
-/**
- * What a command does with the data folder. One that writes (creates jobs, saves records) takes the
- * folder's lock like the app and the web host do, and does not run while another studio holds it. One
- * that only reads runs beside a running studio, read-only, through that studio's sandbox.
- */
-export type FolderAccess = 'reads' | 'writes';
 
 function claimFolder(dataDir: string, access: FolderAccess): HeldLock | null {
   mkdirSync(dataDir, { recursive: true });
@@ -49,121 +69,149 @@ function claimFolder(dataDir: string, access: FolderAccess): HeldLock | null {
 }
 
 /**
- * The CLI as a host: the same ledger and connection records as the desktop and web hosts (in the data
- * folder), credentials from the environment, and the sandbox started here when a job needs it.
+ * The owner sends new work to its active connection; a command line that chose another (by default the
+ * sandbox, or --connection NAME) is refused before anything is sent rather than quietly sent elsewhere.
  */
-export function openCliHost(
-  args: ParsedArgs,
-  io: CliIo,
-  access: FolderAccess = 'writes',
-  options: { serveOthers?: boolean } = {},
-): CliHost {
-  const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
-  const log = quietLogger(io, args.flags['--verbose'] === true);
-  const folder = claimFolder(dataDir, access);
-  let emulator: Promise<RunningEmulator> | undefined;
-  const sandbox = async () => {
-    // Beside a running studio, its own sandbox answers: a second one on the same records would lose some.
-    if (!folder) {
-      const running = await reachRunningSandbox(dataDir);
-      return { baseUrl: running.url, apiKey: running.apiKey };
-    }
-    emulator ??= startBuiltInSandbox(dataDir);
-    const running = await emulator;
-    return { baseUrl: running.url, apiKey: running.apiKey };
-  };
-  const warnNotice = (notice: Notice) => log.warn(`${notice.title}${notice.detail ? `: ${notice.detail}` : ''}`);
-  const createStore = createConfStoreFactory(dataDir, { log, notify: warnNotice });
-  const vault = new EnvVault(io.env);
-  const declared = storageFromEnv(io.env);
-  if (typeof declared === 'string') throw new UsageError(declared);
-  const storage = createStorageServices({ createStore, vault, sandbox, fromEnv: declared });
-  // The engine, connections and catalogue are built as the app's and the web host's are (the folder's
-  // ledger, prices and spending limits); only the connection new work goes to is this run's choice.
-  const {
-    connections,
-    target: chosen,
-    catalogue,
-    jobs: engine,
-    settings,
-  } = createEngineServices(
-    { createStore, dataDir, log, sandbox, vault, notices: { raise: warnNotice } },
-    { route: (manager) => chooseConnection(args, io, manager) },
-  );
-  let serving: ReturnType<typeof serveFolder> | undefined;
-  const host: CliHost = {
-    dataDir,
-    engine,
-    connections,
-    target: chosen,
-    storage,
-    catalogue,
-    createStore,
-    settings,
-    log,
-    async sandboxServing(links) {
-      if (links.some((link) => link !== undefined && isBuiltInSandboxLink(dataDir, link))) await sandbox();
-    },
-    async close() {
-      const served = await serving?.catch((error: unknown) =>
-        log.warn(`Other commands could not run through this one: ${String(error)}`),
-      );
-      if (served) {
-        const others = served.channel.clients();
-        if (others > 0)
-          io.err(`Waiting for ${others} other studio command${others === 1 ? '' : 's'} running through this one…`);
-        await served.channel.close({ waitForClients: true });
-        await served.dispose();
-      }
-      engine.stop();
-      await engine.flush();
-      const running = await emulator?.catch(() => undefined);
-      await running?.close();
-      folder?.release();
-    },
-  };
-  // While this run owns the folder, other `studio` commands run through it rather than being refused.
-  if (folder && options.serveOthers) serving = serveFolder(host, io);
-  return host;
+async function checkOwnerConnection(args: ParsedArgs, owner: OwnerLink): Promise<void> {
+  const state = await owner.call('connections.list');
+  const wanted = flag(args, '--connection') ?? 'Sandbox';
+  const active = state.connections.find((c) => c.id === state.activeId);
+  const matches =
+    wanted.toLowerCase() === 'sandbox'
+      ? state.activeId === SANDBOX_CONNECTION_ID
+      : active?.name.toLowerCase() === wanted.toLowerCase();
+  if (!matches) {
+    const name = active?.name ?? state.activeId;
+    throw new RefusedError(
+      `Nothing was sent: the ${owner.kind} that has this data folder open sends new work to "${name}", not "${wanted}". ` +
+        `Pass --connection "${name}" to send it there, or make "${wanted}" the active connection in the studio.`,
+    );
+  }
 }
 
 /**
- * --base-url (with the environment's credentials) or --connection NAME send every request there;
- * without either, each job is followed through the connection it was created on.
+ * Opens the studio a command talks to. When a studio (the desktop app, the web host, another command
+ * line) owns the data folder, its owner channel: its own services perform the command, so its jobs are
+ * in its Library at once. Otherwise this run composes the studio's services itself with composeHost, as
+ * the app and the web host do, passing only what a command line differs in: credentials from the
+ * environment, a log on stderr, conf records, no dialogs, the connection it chose (--connection,
+ * --base-url, else the sandbox) and a storage declared by STUDIO_S3_*. While it owns the folder it
+ * serves other `studio` processes with all of it over the owner channel, as the app does; beside a
+ * studio it cannot reach, it only reads. --base-url brings its own credentials, which an owner does not
+ * have, so it never goes through one.
  */
-function chooseConnection(args: ParsedArgs, io: CliIo, connections: ConnectionManager): EngineConnections {
-  const baseUrl = flag(args, '--base-url');
-  const name = flag(args, '--connection');
-  if (baseUrl && name) throw new UsageError('Give either --connection or --base-url, not both');
-  if (baseUrl) {
-    const problem = serviceAddressProblem(baseUrl);
-    if (problem) throw new UsageError(`--base-url ${problem}`);
-    const credentials = credentialsFromEnv(io.env);
-    if (!credentials)
-      throw new UsageError(
-        '--base-url needs credentials in the environment: STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET',
-      );
-    let client: ServiceClient;
-    try {
-      client = new ServiceClient({ baseUrl, credentials });
-    } catch (error) {
-      throw new UsageError(error instanceof ServiceError ? `--base-url: ${error.message}` : String(error));
+export async function openStudio(
+  args: ParsedArgs,
+  io: CliIo,
+  access: FolderAccess,
+  options: OpenOptions = {},
+): Promise<StudioLink> {
+  const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+  checkConnectionFlags(args, io);
+  if (flag(args, '--base-url') === undefined) {
+    const owner = await reachOwner(dataDir);
+    if (owner) {
+      try {
+        if (options.sendsWork !== false) await checkOwnerConnection(args, owner);
+      } catch (error) {
+        owner.close();
+        throw error;
+      }
+      return ownerLink(owner, dataDir);
     }
-    const connection: EngineConnection = { id: 'cli-base-url', name: baseUrl, webhookUrl: null };
-    return { active: async () => connection, client: async () => client };
   }
-  if (name) {
-    const id = connections.findByName(name);
-    if (!id) throw new UsageError(`No connection named "${name}". Known: Sandbox${listNames(connections)}`);
-    return { active: async () => connections.engineConnection(id), client: () => connections.client(id) };
+  const declared = storageFromEnv(io.env);
+  if (typeof declared === 'string') throw new UsageError(declared);
+  const folder = claimFolder(dataDir, access);
+  let composed: ComposedHost;
+  try {
+    composed = composeHost({
+      host: 'cli',
+      appVersion: appVersion(),
+      dataDir,
+      createVault: () => new EnvVault(io.env),
+      platform: {},
+      createStoreFactory: createConfStoreFactory,
+      // Beside a running studio, its own sandbox answers: a second one on the same records would lose some.
+      startSandbox: folder ? builtInSandboxStarter(dataDir) : runningSandbox(dataDir),
+      knownSecrets: [io.env.STUDIO_API_KEY, io.env.STUDIO_CLIENT_SECRET, io.env.STUDIO_S3_SECRET_ACCESS_KEY],
+      log: (redactor) => stderrLog(io, args.flags['--verbose'] === true, redactor),
+      route: (connections) => chooseConnection(args, io, connections),
+      env: io.env,
+      // A command that only reads writes nothing, even with the folder to itself: a create another
+      // process is sending stays exactly as it is.
+      start: access === 'writes' ? 'follow' : 'read-only',
+    });
+  } catch (error) {
+    folder?.release();
+    throw error;
   }
-  return {
-    active: async () => connections.engineConnection(SANDBOX_CONNECTION_ID),
-    client: (id) => connections.client(id),
+  // While this run owns the folder to write, other `studio` commands run through it rather than being refused.
+  const serving: Promise<OwnerChannel | null> =
+    folder && access === 'writes'
+      ? openOwnerChannel({
+          dataDir,
+          kind: 'command line',
+          dispatch: composed.dispatch,
+          subscribe: composed.subscribe,
+          files: composed.domains,
+          log: composed.base.log,
+        }).catch((error: unknown) => {
+          composed.base.log.warn(`Other commands cannot run through this one: ${String(error)}`);
+          return null;
+        })
+      : Promise.resolve(null);
+  await serving;
+  return ownLink(composed, {
+    dataDir,
+    isSandboxLink: (link) => isBuiltInSandboxLink(dataDir, link),
+    async close() {
+      const channel = await serving;
+      const others = channel?.clients() ?? 0;
+      if (others > 0)
+        io.err(`Waiting for ${others} other studio command${others === 1 ? '' : 's'} running through this one…`);
+      // This run's engine follows the other commands' jobs: they end before it stops.
+      await channel?.close({ waitForClients: true });
+      await composed.dispose();
+      folder?.release();
+    },
+  });
+}
+
+/** The sandbox of the studio that holds the folder, for a run that reads beside it (it is not ours to stop). */
+function runningSandbox(dataDir: string): () => Promise<{ baseUrl: string; apiKey: string; close(): Promise<void> }> {
+  return async () => {
+    const running = await reachRunningSandbox(dataDir);
+    return { baseUrl: running.url, apiKey: running.apiKey, close: async () => undefined };
   };
 }
 
-function listNames(connections: ConnectionManager): string {
-  const names = connections.namesForCli();
-  return names.length ? `, ${names.join(', ')}` : '';
+/** Opens the studio, runs `work` with it, and closes it whatever happens. */
+export async function withStudio<T>(
+  args: ParsedArgs,
+  io: CliIo,
+  access: FolderAccess,
+  work: (studio: StudioLink) => Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
+  const studio = await openStudio(args, io, access, options);
+  try {
+    return await work(studio);
+  } finally {
+    await studio.close();
+  }
+}
+
+/** Says, unless --json, that a studio that owns the folder does the work (and which). */
+export function sayWhere(studio: StudioLink, args: ParsedArgs, io: CliIo, what = 'Running', more = ''): void {
+  if (studio.own || args.flags['--json'] === true) return;
+  io.err(`${what} through the ${studio.kind} that has the data folder open (process ${studio.pid})${more}.`);
+}
+
+/** The name of the connection the studio sends to (with --base-url, that address). */
+export async function connectionName(studio: StudioLink, args: ParsedArgs): Promise<string> {
+  const baseUrl = flag(args, '--base-url');
+  if (baseUrl !== undefined) return baseUrl;
+  const state = await studio.call('connections.list');
+  return state.connections.find((c) => c.id === state.activeId)?.name ?? state.activeId;
 }

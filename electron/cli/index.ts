@@ -181,7 +181,7 @@ const OWNER_FAILURE_EXITS: Record<string, number> = {
   invalid: EXIT.usage,
   network: EXIT.unavailable,
   timeout: EXIT.unavailable,
-  // A command-line run owning the folder serves only some commands: the others wait for it to end.
+  // An owner that takes no local files from other commands (its channel opened without importers).
   'not-served': EXIT.unavailable,
 };
 

@@ -101,7 +101,7 @@ export async function reachRunningSandbox(dataDir: string): Promise<{ url: strin
   return { url, apiKey: key.apiKey };
 }
 
-/** `startBuiltInSandbox` in the shape `composeHost` asks for (the desktop app and the web host). */
+/** `startBuiltInSandbox` in the shape `composeHost` asks for (every host starts its folder's sandbox this way). */
 export function builtInSandboxStarter(
   dataDir: string,
   extra: BuiltInSandboxOptions = {},

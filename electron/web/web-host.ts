@@ -61,7 +61,9 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     createVault: () => new EnvVault(env),
     platform: {},
     createStoreFactory: createConfStoreFactory,
-    knownSecrets: [env.STUDIO_API_KEY, env.STUDIO_CLIENT_SECRET],
+    // A storage declared by STUDIO_S3_* in the host's environment (the one it was given).
+    env,
+    knownSecrets: [env.STUDIO_API_KEY, env.STUDIO_CLIENT_SECRET, env.STUDIO_S3_SECRET_ACCESS_KEY],
     echoLog: (line) => {
       if (/"level":"(warn|error)"/.test(line)) options.echo?.(line);
     },

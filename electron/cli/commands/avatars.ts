@@ -1,41 +1,18 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_AVATAR_PAGE_SIZE, type AvatarRecord } from '../../common/api';
 import { AvatarUploadCheck } from '../../common/bridge/avatars';
 import { z } from 'zod';
 import type { AvatarQuery } from '../../common/bridge/catalogue';
 import { formatAvatarDetail, formatAvatarRows, suggestUrlFrom } from '../../common/catalogue/avatar-facts';
-import { AvatarsService } from '../../services/avatars/avatars-service';
-import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
-import { isServiceError } from '../../services/client/errors';
-import { StudioError } from '../../services/host/errors';
-import { openCliHost } from '../cli-host';
-import type { CliHost } from '../cli-host-types';
-import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
-import { localFileOf, reachOwnerHost, type CommandEngine } from '../owner-host';
 import { OwnerCallError } from '../../services/host/owner-client';
+import { connectionName, sayWhere, withStudio } from '../cli-host';
+import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { localFileOf, mediaNamer, type StudioLink } from '../studio-link';
 import type { SubmitResult } from '../../common/bridge/jobs';
 import { AGAIN_OPTION, JSON_OPTION } from '../common-options';
 import { followToolJob } from './tool-job';
 import { confirmPaidCli } from './paid-confirm';
-
-/** The avatars service on the command line: the connection new work goes to, local files uploaded to the active storage. */
-function avatarsOf(host: CliHost, toolkit?: MediaToolkit): AvatarsService {
-  return new AvatarsService({
-    ...(toolkit && { probe: (source: string) => toolkit.prober.probe(fileURLToPath(source)) }),
-    activeClient: async () => host.target.client((await host.target.active()).id),
-    link: async (source) => {
-      const [uploaded] = await host.storage.uploader.uploadAll(
-        [fileURLToPath(source)],
-        host.storage.storages.activeId(),
-      );
-      return uploaded.url;
-    },
-    submit: (submission) => host.engine.submit(submission),
-    // Nothing here shows a cached list; a running studio hears of the upload through its own ledger.
-    uploadsChanged: () => undefined,
-  });
-}
 
 function choice<T extends number>(
   args: ParsedArgs,
@@ -51,10 +28,10 @@ function choice<T extends number>(
 }
 
 /** Every page of the list (the interface gives no total: a page shorter than its size is the last). */
-async function allPages(avatars: AvatarsService, query: AvatarQuery): Promise<AvatarRecord[]> {
+async function allPages(studio: StudioLink, query: AvatarQuery): Promise<AvatarRecord[]> {
   const found: AvatarRecord[] = [];
   for (let page = 1; page <= 100; page += 1) {
-    const result = await avatars.list({ ...query, page, size: DEFAULT_AVATAR_PAGE_SIZE });
+    const result = await studio.call('avatars.list', { ...query, page, size: DEFAULT_AVATAR_PAGE_SIZE });
     found.push(...result.items);
     if (!result.hasMore) break;
   }
@@ -73,20 +50,17 @@ export const avatarsListCommand: CliCommand = {
   async run(args, io) {
     const from = choice(args, '--from', [2, 3] as const, '2 (official) or 3 (uploaded)');
     const type = choice(args, '--type', [1, 2] as const, '1 (talking) or 2 (streaming)');
-    const host = openCliHost(args, io, 'reads');
-    try {
-      const connection = await host.target.active();
-      const list = await allPages(avatarsOf(host), { ...(from && { from }), ...(type && { type }) });
+    return withStudio(args, io, 'reads', async (studio) => {
+      const list = await allPages(studio, { ...(from && { from }), ...(type && { type }) });
       if (args.flags['--json']) {
         io.out(JSON.stringify(list, null, 2));
       } else {
+        const connection = await connectionName(studio, args);
         for (const row of formatAvatarRows(list)) io.out(row);
-        io.err(`${list.length} avatars on ${connection.name} (avatar_id, name, from, type, state, record id)`);
+        io.err(`${list.length} avatars on ${connection} (avatar_id, name, from, type, state, record id)`);
       }
       return EXIT.ok;
-    } finally {
-      await host.close();
-    }
+    });
   },
 };
 
@@ -99,20 +73,19 @@ export const avatarsShowCommand: CliCommand = {
   async run(args, io) {
     const [id] = args.positional;
     if (!id) throw new UsageError('Give the avatar: its avatar_id or record id (`studio avatars list` shows both)');
-    const host = openCliHost(args, io, 'reads');
-    try {
-      const avatar = await avatarsOf(host).detail(id);
-      io.out(args.flags['--json'] ? JSON.stringify(avatar, null, 2) : formatAvatarDetail(avatar));
-      return EXIT.ok;
-    } catch (error) {
-      if (error instanceof StudioError && error.code === 'not-found') {
-        io.err(error.message);
-        return EXIT.failed;
+    return withStudio(args, io, 'reads', async (studio) => {
+      try {
+        const avatar = await studio.call('avatars.detail', id);
+        io.out(args.flags['--json'] ? JSON.stringify(avatar, null, 2) : formatAvatarDetail(avatar));
+        return EXIT.ok;
+      } catch (error) {
+        if (error instanceof OwnerCallError && error.code === 'not-found') {
+          io.err(error.message);
+          return EXIT.failed;
+        }
+        throw error;
       }
-      throw error;
-    } finally {
-      await host.close();
-    }
+    });
   },
 };
 
@@ -168,41 +141,19 @@ export const avatarsUploadCommand: CliCommand = {
       throw new UsageError(
         `Not sent: ${[...new Set(checked.error.issues.map((i) => (i.path[0] === 'avatarId' ? `--id: ${i.message}` : i.path[0] === 'name' ? `--name: ${i.message}` : i.message)))].join('; ')}`,
       );
-    const json = args.flags['--json'] === true;
-    // A studio that has the data folder open checks, uploads and sends it; its Library shows it at once.
-    const owner = await reachOwnerHost(args, io);
-    if (owner) {
-      try {
-        if (!json)
-          io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
-        const request = { ...checked.data, source: await owner.media(given, 'FILE') };
-        const sent = await refusedAsUsage(async () => {
-          await owner.owner.call('avatars.checkUpload', request);
-          const confirmation = await confirmPaidCli(args, io, owner.engine, { action: 'avatar-upload' });
-          return owner.owner.call('avatars.upload', { ...request, confirmation });
-        });
-        return await reportUpload(args, io, owner, sent);
-      } finally {
-        owner.close();
-      }
-    }
-    const host = openCliHost(args, io);
-    try {
-      host.engine.start();
+    // The studio checks, uploads and sends it; one that has the data folder open shows it in its Library at once.
+    return withStudio(args, io, 'writes', async (studio) => {
+      sayWhere(studio, args, io);
       // A local file is looked at before it goes up: one the service would not take is refused here.
-      const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
+      const request = { ...checked.data, source: await mediaNamer(studio, io.cwd)(given, 'FILE') };
       const sent = await refusedAsUsage(async () => {
-        const avatars = avatarsOf(host, toolkit);
         // Checked before the price question, so a "y" is not refused for a taken id or a file the service would not take.
-        await avatars.check(checked.data);
-        const confirmation = await confirmPaidCli(args, io, host.engine, { action: 'avatar-upload' });
-        return avatars.upload({ ...checked.data, confirmation });
-      }).finally(() => toolkit.dispose());
-      return await reportUpload(args, io, host, sent);
-    } finally {
-      await host.engine.flush();
-      await host.close();
-    }
+        await studio.call('avatars.checkUpload', request);
+        const confirmation = await confirmPaidCli(args, io, studio, { action: 'avatar-upload' });
+        return studio.call('avatars.upload', { ...request, confirmation });
+      });
+      return reportUpload(args, io, studio, sent);
+    });
   },
 };
 
@@ -211,27 +162,17 @@ async function refusedAsUsage<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const code = error instanceof StudioError || error instanceof OwnerCallError ? error.code : undefined;
-    if (code === 'refused') throw new UsageError(`Not sent: ${(error as Error).message}`);
-    if (
-      (isServiceError(error) && error.kind === 'invalid') ||
-      (error instanceof OwnerCallError && error.code === 'invalid')
-    )
-      throw new UsageError(`Not sent: ${(error as Error).message}`);
+    if (error instanceof OwnerCallError && (error.code === 'refused' || error.code === 'invalid'))
+      throw new UsageError(`Not sent: ${error.message}`);
     throw error;
   }
 }
 
 /** Prints what was sent (or follows it with --wait). */
-async function reportUpload(
-  args: ParsedArgs,
-  io: CliIo,
-  host: { engine: Pick<CommandEngine, 'subscribe' | 'get' | 'waitFor'> },
-  sent: SubmitResult,
-): Promise<number> {
+async function reportUpload(args: ParsedArgs, io: CliIo, studio: StudioLink, sent: SubmitResult): Promise<number> {
   const json = args.flags['--json'] === true;
   if (args.flags['--wait'])
-    return followToolJob(host, null, sent, io, { json, tty: Boolean(process.stderr.isTTY) && !json });
+    return followToolJob(studio, null, sent, io, { json, tty: Boolean(process.stderr.isTTY) && !json });
   if (sent.status === 'duplicate') {
     io.err(`${sent.message.replace(/ Send it anyway\?$/, '')} Add --again to send it anyway.`);
     return EXIT.failed;

@@ -1,15 +1,14 @@
+import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CampaignCheckView, CampaignInput as CampaignFields } from '../../common/bridge/campaigns';
 import type { Project } from '../../common/composition/document';
-import { DEFAULT_PLACEMENT, type PlacementConvention } from '../../common/composition/placement';
-import { columnVariables, type CampaignTemplate } from '../../common/campaign/variables';
+import { columnVariables, findVariables, type CampaignTemplate } from '../../common/campaign/variables';
 import { campaignPrice } from '../../common/campaign/price';
-import type { CampaignRecord } from '../../common/campaign/record';
 import { creditsText, describePrice, type PaidConfirmation } from '../../common/jobs/cost-model';
-import { checkCampaignFile, type CampaignCheck } from '../../services/campaign/campaign-check';
-import { campaignQuote, requireCampaignConfirmed } from '../../services/campaign/campaign-setup';
-import { LinkChecker } from '../../services/media/link-checker';
-import { createMediaToolkit } from '../../services/media/toolkit';
-import type { CliHost } from '../cli-host-types';
+import { linkBeside } from '../../services/campaign/campaign-check';
+import { OwnerCallError } from '../../services/host/owner-client';
+import type { StudioLink } from '../studio-link';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from '../command';
 import { readProjectArg, resolveRelativeMedia } from './project-file';
 import { ask } from '../ask';
@@ -76,50 +75,88 @@ export function columnMapping(args: ParsedArgs): Record<string, string> {
   return mapping;
 }
 
-/** Checks every row on this machine: the connection's voices and avatars, each link fetched and probed once. */
-export async function checkCampaign(
-  host: CliHost,
-  input: CampaignInput,
-  args: ParsedArgs,
-  io: CliIo,
-): Promise<CampaignCheck> {
-  const toolkit = createMediaToolkit({
-    dataDir: host.dataDir,
-    resolve: { env: io.env },
-    settings: () => host.settings.get(),
-  });
+/** A campaign as the bridge takes it, its defaults filled in. */
+export type CampaignRequest = CampaignFields & { concurrency: number };
+
+/** A file: URL or path of an existing regular file, as an absolute path; null for anything else. */
+function existingFile(value: string): string | null {
+  let path: string;
   try {
-    const checker = new LinkChecker({ cache: toolkit.cache, prober: toolkit.prober });
-    return await checkCampaignFile(
-      input.template,
-      input.sheetPath,
-      {
-        catalogue: host.catalogue,
-        checkLinks: async (urls) => {
-          await host.sandboxServing(urls);
-          return checker.check(urls, { fresh: true });
-        },
-      },
-      { mapping: columnMapping(args), placement: await placementOf(host) },
-    );
-  } catch (error) {
-    if (error instanceof Error && error.name === 'SheetRefusal')
-      throw new UsageError(`Cannot read ${input.label}: ${error.message}`);
-    throw error;
-  } finally {
-    await toolkit.dispose();
+    path = value.startsWith('file:') ? fileURLToPath(value) : value;
+  } catch {
+    return null;
+  }
+  try {
+    return statSync(path).isFile() ? path : null;
+  } catch {
+    return null;
   }
 }
 
-/** The convention the connection's bodies are written in (the sandbox's, or one Check placement measured). */
-export async function placementOf(host: CliHost): Promise<PlacementConvention> {
-  const active = await host.target.active();
-  const view = (await host.connections.state()).connections.find((c) => c.id === active.id);
-  return view?.placement ? { anchor: view.placement.anchor, scale: view.placement.scale } : DEFAULT_PLACEMENT;
+/** Every local file the template's media name (file: URLs beside the project), named to the studio: the references stay the same. */
+async function nameTemplateMedia(studio: StudioLink, project: Project): Promise<void> {
+  const urls = project.scenes.flatMap((scene) => [
+    ...(scene.voice?.kind === 'url' ? [scene.voice.url] : []),
+    ...(scene.voice?.kind === 'tts' && scene.voice.audioUrl ? [scene.voice.audioUrl] : []),
+    ...scene.elements.flatMap((e) => (e.url ? [e.url] : [])),
+  ]);
+  for (const url of new Set(urls)) {
+    if (!url.startsWith('file:')) continue;
+    const path = existingFile(url);
+    if (path) await studio.nameFile(path, 'media');
+  }
+}
+
+/**
+ * The campaign as the studio takes it: the template (its local media named to the studio), the
+ * spreadsheet by the reference it answered, and the rows' local files (a path in a link column, read
+ * beside the spreadsheet) named too and put in place of the paths, as the user's corrections of cells.
+ */
+export async function campaignRequest(
+  studio: StudioLink,
+  input: CampaignInput,
+  args: ParsedArgs,
+  extra: Pick<CampaignFields, 'outDir' | 'concurrency' | 'key' | 'retryFailed'>,
+): Promise<CampaignRequest> {
+  await nameTemplateMedia(studio, input.template.project);
+  const sheet = await studio.nameFile(input.sheetPath, 'sheet').catch((error: unknown) => {
+    throw error instanceof OwnerCallError && error.code !== 'not-served'
+      ? new UsageError(`Cannot read ${input.label}: ${error.message}`)
+      : error;
+  });
+  const request: CampaignRequest = {
+    project: input.template.project,
+    file: sheet.url,
+    label: input.label,
+    fileName: input.template.fileName,
+    mapping: columnMapping(args),
+    ...extra,
+    concurrency: extra.concurrency ?? 4,
+  };
+  const links = new Set(
+    findVariables(input.template)
+      .filter((v) => v.places.some((p) => p.field === 'link'))
+      .map((v) => v.key),
+  );
+  if (links.size === 0) return request;
+  const first = await studio.call('campaigns.check', request);
+  const beside = linkBeside(dirname(input.sheetPath));
+  const edits: Record<string, Record<string, string>> = {};
+  for (const row of first.rows) {
+    for (const [key, value] of Object.entries(row.values)) {
+      if (!links.has(key) || value.trim() === '') continue;
+      const link = beside(value.trim());
+      if (link === value.trim()) continue;
+      // A file that is not there stays its file: URL, which the check names as broken.
+      const path = existingFile(link);
+      (edits[String(row.row)] ??= {})[key] = path ? (await studio.nameFile(path, 'media')).url : link;
+    }
+  }
+  return Object.keys(edits).length > 0 ? { ...request, edits } : request;
 }
 
 /** Prints what the check found; answers how many rows cannot be sent. */
-export function reportCheck(check: CampaignCheck, label: string, io: CliIo): number {
+export function reportCheck(check: CampaignCheckView, label: string, io: CliIo): number {
   const bad = check.rows.filter((r) => r.problems.length > 0);
   io.err(
     `${label}: read as ${check.readAs}; ${check.rows.length} row${check.rows.length === 1 ? '' : 's'}, ${check.rows.length - bad.length} can be sent${bad.length ? `, ${bad.length} cannot` : ''}.`,
@@ -133,26 +170,28 @@ export function reportCheck(check: CampaignCheck, label: string, io: CliIo): num
 
 /**
  * The campaign's one price question, with every line (voiceovers and videos of the rows still to send):
- * --yes answers it for a script; on a terminal "y" does. Refused (nothing sent) otherwise, or when the
+ * --yes answers it for a script; on a terminal "y" does. Refused (nothing sent) otherwise. Answers null
+ * when nothing is left to send (a campaign gone on with). The studio refuses the start itself when the
  * total does not fit in today's spending limit.
  */
 export async function confirmCampaign(
-  host: CliHost,
-  record: CampaignRecord,
+  studio: StudioLink,
+  request: CampaignRequest,
   args: ParsedArgs,
   io: CliIo,
-): Promise<void> {
-  const items = campaignQuote(record);
-  if (items.length === 0) return;
-  const quote = await host.engine.quote(items);
+): Promise<PaidConfirmation | null> {
+  const quote = await studio.call('campaigns.quote', request).catch((error: unknown) => {
+    if (error instanceof OwnerCallError && error.code === 'nothing-to-send') return null;
+    throw error;
+  });
+  if (!quote) return null;
   const price = campaignPrice(quote);
   const lines = quote.items.map((item) => `${item.count} × ${item.action}`).join(' + ');
   io.err(
     `${lines} on "${quote.connectionName}": ${describePrice(price)}${quote.balance === null ? '' : ` Balance: ${creditsText(quote.balance)}.`}`,
   );
-  let confirmation: PaidConfirmation;
-  if (args.flags['--yes'] === true) confirmation = { by: 'script' };
-  else if (
+  if (args.flags['--yes'] === true) return { by: 'script' };
+  if (
     (io.stdin !== undefined || process.stdin.isTTY === true) &&
     (await ask(
       io,
@@ -160,20 +199,9 @@ export async function confirmCampaign(
         ? `Send the campaign for ${creditsText(price.credits)}? [y/N]`
         : 'Send the campaign (its price is not published)? [y/N]',
     ))
-  ) {
-    confirmation = { by: 'user', credits: price.published ? price.credits : null };
-  } else
-    throw new RefusedError(
-      'Nothing was sent: a campaign is paid. Answer y on a terminal, or pass --yes to send it from a script.',
-    );
-  try {
-    requireCampaignConfirmed(quote, record, confirmation, host.engine.policy());
-  } catch (error) {
-    throw new RefusedError(`Nothing was sent: ${(error as Error).message}`);
-  }
-}
-
-/** Where paths in the spreadsheet's link columns are read from. */
-export function sheetFolderOf(input: CampaignInput): string {
-  return dirname(input.sheetPath);
+  )
+    return { by: 'user', credits: price.published ? price.credits : null };
+  throw new RefusedError(
+    'Nothing was sent: a campaign is paid. Answer y on a terminal, or pass --yes to send it from a script.',
+  );
 }

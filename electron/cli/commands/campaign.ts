@@ -1,25 +1,20 @@
-import { resolve } from 'node:path';
-import { campaignCounts, type CampaignRecord } from '../../common/campaign/record';
-import { CAMPAIGN_MANIFEST, writeCampaignManifest } from '../../services/campaign/campaign-manifest';
-import { campaignMusicMixer, createCampaignRunner } from '../../services/campaign/campaign-services';
-import { createMediaToolkit } from '../../services/media/toolkit';
-import { pathToFileURL } from 'node:url';
-import { campaignIdFor, newCampaignRecord, reviseCampaign } from '../../services/campaign/campaign-setup';
+import { dirname, join, resolve } from 'node:path';
+import type { CampaignView } from '../../common/bridge/campaigns';
+import { campaignCounts } from '../../common/campaign/record';
+import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
+import { campaignIdFor } from '../../services/campaign/campaign-setup';
 import { CampaignStore } from '../../services/campaign/campaign-store';
-import { ffprobeVerifier } from '../../services/downloads/verify';
 import { defaultDataDir } from '../../services/host/data-dir';
-import { JobReactor } from '../../services/jobs/reactor';
-import { openCliHost } from '../cli-host';
-import { EXIT, UsageError, flag, type CliCommand, type CliIo } from '../command';
+import { OwnerCallError } from '../../services/host/owner-client';
+import { sayWhere, withStudio } from '../cli-host';
+import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo } from '../command';
 import { JSON_OPTION } from '../common-options';
 import {
   CAMPAIGN_INPUT_OPTIONS,
-  checkCampaign,
+  campaignRequest,
   confirmCampaign,
-  placementOf,
   readCampaignInput,
   reportCheck,
-  sheetFolderOf,
 } from './campaign-session';
 
 const TEMPLATE_ARGUMENTS = [
@@ -36,33 +31,38 @@ export const campaignCheckCommand: CliCommand = {
   options: [...CAMPAIGN_INPUT_OPTIONS, JSON_OPTION],
   async run(args, io) {
     const input = await readCampaignInput(args, io);
-    const host = openCliHost(args, io, 'reads');
-    try {
-      const check = await checkCampaign(host, input, args, io);
-      const bad = reportCheck(check, input.label, io);
-      if (args.flags['--json'] === true) {
-        io.out(
-          JSON.stringify(
-            {
-              readAs: check.readAs,
-              columns: check.columns,
-              problems: check.problems,
-              rows: check.rows.map((r) => ({
-                row: r.row + 1,
-                file: r.fileName,
-                values: r.values,
-                problems: r.problems,
-              })),
-            },
-            null,
-            2,
-          ),
-        );
-      } else if (bad === 0 && check.problems.length === 0) io.out(`Every row can be sent (${check.rows.length}).`);
-      return bad === 0 && check.problems.length === 0 ? EXIT.ok : EXIT.refused;
-    } finally {
-      await host.close();
-    }
+    // Checking sends nothing, so it runs beside a studio too (through that studio, or read-only).
+    return withStudio(
+      args,
+      io,
+      'reads',
+      async (studio) => {
+        const request = await campaignRequest(studio, input, args, { outDir: dirname(input.sheetPath) });
+        const check = await studio.call('campaigns.check', request);
+        const bad = reportCheck(check, input.label, io);
+        if (args.flags['--json'] === true) {
+          io.out(
+            JSON.stringify(
+              {
+                readAs: check.readAs,
+                columns: check.columns,
+                problems: check.problems,
+                rows: check.rows.map((r) => ({
+                  row: r.row + 1,
+                  file: r.fileName,
+                  values: r.values,
+                  problems: r.problems,
+                })),
+              },
+              null,
+              2,
+            ),
+          );
+        } else if (bad === 0 && check.problems.length === 0) io.out(`Every row can be sent (${check.rows.length}).`);
+        return bad === 0 && check.problems.length === 0 ? EXIT.ok : EXIT.refused;
+      },
+      { sendsWork: false },
+    );
   },
 };
 
@@ -93,84 +93,53 @@ export const campaignRunCommand: CliCommand = {
     const outDir = resolve(io.cwd, outFlag);
     const concurrency = Number(flag(args, '--concurrency') ?? 4);
     const json = args.flags['--json'] === true;
-    const host = openCliHost(args, io, 'writes', { serveOthers: true });
-    let stopMedia = (): Promise<void> => Promise.resolve();
-    try {
-      const check = await checkCampaign(host, input, args, io);
-      reportCheck(check, input.label, io);
-      if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
-      // Music is mixed under each row's voiceover on this machine, as the studio's Create does.
-      const media = createMediaToolkit({
-        dataDir: host.dataDir,
-        resolve: { env: io.env },
-        settings: () => host.settings.get(),
-      });
-      stopMedia = () => media.dispose();
-      const mixMusic = campaignMusicMixer(
-        media.music,
-        (ref) => media.cache.localPath(ref),
-        (path) => pathToFileURL(path).href,
-      );
-      const runner = createCampaignRunner({
-        dataDir: host.dataDir,
-        engine: host.engine,
-        storage: host.storage,
-        log: host.log,
-        verify: ffprobeVerifier(() => host.settings.get()),
-        placement: () => placementOf(host),
-        mixMusic,
-      });
-      // The reactor moves a row on when one of its jobs ends, including jobs that ended while nothing ran.
-      const reactor = new JobReactor({ engine: host.engine, log: host.log });
-      reactor.on('campaign-row', (job) => runner.jobEnded(job));
-      // The ledger first: the price question counts what today's jobs already spent.
-      host.engine.start();
-      const id = campaignIdFor(outDir);
-      const fresh = newCampaignRecord({
-        id,
-        label: input.label,
-        template: input.template,
-        check,
-        sheetFolder: sheetFolderOf(input),
+    return withStudio(args, io, 'writes', async (studio) => {
+      sayWhere(studio, args, io, 'Running', '; the campaign shows in its Campaigns');
+      const key = campaignIdFor(outDir);
+      const request = await campaignRequest(studio, input, args, {
         outDir,
         concurrency,
+        key,
+        retryFailed: args.flags['--retry-failed'] === true,
       });
-      const existing = await runner.get(id);
-      const record = existing
-        ? reviseCampaign(existing, fresh, { retryFailed: args.flags['--retry-failed'] === true })
-        : fresh;
-      // One question for every row still to send, before anything is written or sent.
-      await confirmCampaign(host, record, args, io);
-      if (existing) {
-        await runner.replace(record);
-        if (!json)
-          io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
-      } else await runner.create(record);
-      reactor.start();
-      const interrupt = (): void => runner.stop();
-      process.once('SIGINT', interrupt);
-      let done: CampaignRecord;
+      const check = await studio.call('campaigns.check', request);
+      reportCheck(check, input.label, io);
+      if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
+      const existing = await studio.call('campaigns.get', key).catch((error: unknown) => {
+        if (error instanceof OwnerCallError && error.code === 'not-found') return null;
+        throw error;
+      });
+      // One question for every row still to send, before anything is written or sent (none when nothing is left).
+      const confirmation = (await confirmCampaign(studio, request, args, io)) ?? { by: 'user', credits: 0 };
+      let view = await studio.call('campaigns.create', request, confirmation).catch((error: unknown) => {
+        // The studio asked the price again: past today's limit, or changed since, nothing was sent.
+        if (error instanceof OwnerCallError && /spending|confirm/.test(String(error.code)))
+          throw new RefusedError(`Nothing was sent: ${error.message}`);
+        throw error;
+      });
+      if (existing && !json)
+        io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
+      let wake: () => void = () => {};
+      let state = view.state;
+      const stop = studio.on('campaigns.changed', (summary) => {
+        if (summary.id !== key) return;
+        state = summary.state;
+        wake();
+      });
       try {
-        done = await runner.run(id);
+        // A change before the wait began is read back once; later ones arrive as events.
+        state = (await studio.call('campaigns.get', key)).state;
+        while (state === 'running') await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
       } finally {
-        process.off('SIGINT', interrupt);
-        runner.stop();
-        reactor.stop();
-        // The runner writes the manifest itself as the campaign finishes: that write must end before
-        // this one starts and the process exits, or its temporary file is left beside the videos.
-        await runner.idle();
-        await runner.flush();
+        stop();
       }
-      const manifest = await writeCampaignManifest(done, host.engine.list());
-      return finishRun(done, manifest, args.flags['--strict'] === true, json, io);
-    } finally {
-      await stopMedia();
-      await host.close();
-    }
+      view = await studio.call('campaigns.get', key);
+      return finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
+    });
   },
 };
 
-function finishRun(record: CampaignRecord, manifest: string, strict: boolean, json: boolean, io: CliIo): number {
+function finishRun(record: CampaignView, manifest: string, strict: boolean, json: boolean, io: CliIo): number {
   const counts = campaignCounts(record);
   for (const row of record.rows)
     if (row.state === 'failed' || row.state === 'cancelled')

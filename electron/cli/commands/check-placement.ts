@@ -1,10 +1,8 @@
-import { resolveMediaBinary } from '../../services/media/binaries';
-import { PlacementChecker, balanceThrough } from '../../services/placement/placement-check';
 import { placementLabel } from '../../common/composition/placement';
-import { openCliHost } from '../cli-host';
+import { sayWhere, withStudio } from '../cli-host';
+import { BASE_URL_CONNECTION_ID } from '../cli-route';
 import { EXIT, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import type { PlacementCheckPlan, PlacementCheckResult } from '../../common/bridge/placement';
-import { reachOwnerHost } from '../owner-host';
 import { JSON_OPTION } from '../common-options';
 
 /** What would be sent, its cost and the balance; true when --yes lets it go. */
@@ -24,7 +22,7 @@ function sayResult(args: ParsedArgs, io: CliIo, result: PlacementCheckResult): n
   else io.out(result.message);
   // A proved check always names the convention it found.
   const convention = result.proved ? result.convention : undefined;
-  if (convention && result.connectionId === 'cli-base-url')
+  if (convention && result.connectionId === BASE_URL_CONNECTION_ID)
     io.err(`Not stored: --base-url is not a saved connection. Its placement is ${placementLabel(convention)}.`);
   else if (convention)
     io.err(`Stored on "${result.connectionName}": every body sent through it now uses ${placementLabel(convention)}.`);
@@ -42,56 +40,16 @@ export const checkPlacementCommand: CliCommand = {
   paid: true,
   options: [JSON_OPTION],
   async run(args, io) {
-    // Beside a studio that has the data folder open, it checks and stores the convention with its own services.
-    const owner = await reachOwnerHost(args, io);
-    if (owner) {
+    // The studio checks and stores the convention with its own services (one that has the folder open, or this run's).
+    return withStudio(args, io, 'writes', async (studio) => {
+      sayWhere(studio, args, io);
+      if (!sayPlan(args, io, await studio.call('placement.plan'))) return EXIT.refused;
+      const stop = studio.on('placement.step', ({ step }) => io.err(`  ${step}`));
       try {
-        if (!args.flags['--json'])
-          io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
-        if (!sayPlan(args, io, await owner.owner.call('placement.plan'))) return EXIT.refused;
-        const stop = owner.on('placement.step', ({ step }) => io.err(`  ${step}`));
-        try {
-          return sayResult(args, io, await owner.owner.call('placement.check', { by: 'script' }));
-        } finally {
-          stop();
-        }
+        return sayResult(args, io, await studio.call('placement.check', { by: 'script' }));
       } finally {
-        owner.close();
+        stop();
       }
-    }
-    const host = openCliHost(args, io);
-    const interrupt = new AbortController();
-    const stop = () => interrupt.abort();
-    process.once('SIGINT', stop);
-    try {
-      const checker = new PlacementChecker({
-        connections: host.target,
-        engine: host.engine,
-        catalogue: host.catalogue,
-        upload: async (paths, signal) =>
-          (await host.storage.uploader.uploadAll(paths, host.storage.storages.activeId(), { signal })).map(
-            (r) => r.url,
-          ),
-        ffmpegPath: async () => (await resolveMediaBinary('ffmpeg', { env: io.env })).path,
-        balance: () => balanceThrough(host.target),
-        record: async (id, convention, at) => {
-          if (id === 'cli-base-url') return;
-          await host.connections.setPlacement(id, convention, at);
-        },
-      });
-      if (!sayPlan(args, io, await checker.plan())) return EXIT.refused;
-      return sayResult(
-        args,
-        io,
-        await checker.run({
-          confirmation: { by: 'script' },
-          signal: interrupt.signal,
-          onStep: (step) => io.err(`  ${step}`),
-        }),
-      );
-    } finally {
-      process.off('SIGINT', stop);
-      await host.close();
-    }
+    });
   },
 };

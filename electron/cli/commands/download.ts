@@ -1,22 +1,18 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { JOB_KINDS, type JobKind, type JobRecord, type JobView } from '../../common/bridge/jobs';
 import type { DownloadView } from '../../common/bridge/downloads';
-import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
-import { cliQueueFile } from '../../services/downloads/queue-file';
-import { DownloadsService } from '../../services/downloads/downloads-service';
-import { ffprobeVerifier } from '../../services/downloads/verify';
-import { ProjectLibrary } from '../../services/projects/project-library';
-import { openCliHost } from '../cli-host';
-import type { CliHost } from '../cli-host-types';
+import { withStudio, sayWhere } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 import { ProgressBars } from './progress-bars';
 import { matchJob } from '../../common/jobs/job-id';
 import { missingResults, savedCopiesIn, type MissingResult } from '../../services/downloads/saved-report';
-import { defaultDataDir } from '../../services/host/data-dir';
-import { reachOwnerHost } from '../owner-host';
-import { downloadThroughOwner, type SaveChoice } from './download-owner';
+import { FileLedgerStorage } from '../../services/jobs/ledger';
 import type { StartResult } from '../../services/downloads/downloads-service';
+import type { StudioLink } from '../studio-link';
+
+/** Downloads the studio is still working on; every other state is where this command stops following. */
+const UNDER_WAY: ReadonlySet<DownloadView['state']> = new Set(['queued', 'downloading']);
 
 /** "2d", "12h", "30m", "45s" → milliseconds. */
 export function parseSince(value: string): number {
@@ -50,31 +46,6 @@ export function chooseJobs(jobs: readonly JobView[], args: ParsedArgs, now: numb
   return filtered(jobs).filter((j) => j.phase === 'completed');
 }
 
-function serviceFor(host: CliHost): DownloadsService {
-  let projects: ProjectLibrary | undefined;
-  return new DownloadsService({
-    dataDir: host.dataDir,
-    // Its own queue: the app may be running on the same data folder with its queue open.
-    queueFile: cliQueueFile(host.dataDir),
-    createStore: host.createStore,
-    log: host.log,
-    job: (id) => host.engine.record(id),
-    projectName: async (id) => {
-      projects ??= new ProjectLibrary({ dataDir: host.dataDir, createStore: host.createStore });
-      return projects.nameOf(id);
-    },
-    // A captioned project's video gets its .srt and .vtt beside it, as the studio's downloads do.
-    project: async (id) => {
-      projects ??= new ProjectLibrary({ dataDir: host.dataDir, createStore: host.createStore });
-      return projects.read(id);
-    },
-    // The ffprobe chosen in Settings, as the studio's downloads use it.
-    verify: ffprobeVerifier(() => host.settings.get()),
-    // The sandbox's result links open only while it runs; this command may be the first to need it.
-    sandbox: () => host.connections.client(SANDBOX_CONNECTION_ID),
-  });
-}
-
 /** The jobs to save: those chosen, or with --missing the chosen ones with no verified copy on disk. */
 async function chooseToSave(
   args: ParsedArgs,
@@ -90,7 +61,9 @@ async function chooseToSave(
   return { jobs: list.filter((j) => narrowed.has(j.id) && lost.some((m) => m.job.id === j.id)), lost };
 }
 
-const dataDirOf = (args: ParsedArgs, io: CliIo): string => flag(args, '--data-dir') ?? defaultDataDir(io.env);
+/** The folder's ledger on disk, read only, for what --missing needs beyond the views (the links' expiries). */
+const ledgerOf = (dataDir: string) => (): JobRecord[] =>
+  new FileLedgerStorage(join(dataDir, 'jobs'), { debug() {}, info() {}, warn() {}, error() {} }).loadAll();
 
 /** Prints what was saved and what was not; exit 0 only when every requested file is saved. */
 function reportSaved(
@@ -159,79 +132,96 @@ export const downloadCommand: CliCommand = {
     if (missing && (args.positional.length > 0 || args.flags['--all']))
       throw new UsageError('--missing chooses the jobs itself; give no job ids and no --all');
     if (!out && !missing) throw new UsageError('--out DIR is required: the folder to save into');
-    const choice: SaveChoice = {
-      choose: (list, records) => chooseToSave(args, list, records, dataDirOf(args, io)),
-      report: (requested, finals, skipped, interrupted) =>
-        reportSaved(args, io, requested, finals, skipped, interrupted),
-      // Nothing to save is an answer, not a failure: a script gets an empty list.
-      nothing() {
-        if (args.flags['--json'] === true) io.out('[]');
-        else
-          io.err(
-            missing
-              ? 'Every paid result whose link works has a verified copy on disk.'
-              : 'No jobs match: nothing to save.',
-          );
-        return EXIT.ok;
-      },
-    };
     // Beside a studio that has the data folder open, its download manager saves them (its Library shows them).
-    const owner = await reachOwnerHost(args, io, { sendsWork: false });
-    if (owner) return downloadThroughOwner(args, io, owner, dataDirOf(args, io), choice).finally(() => owner.close());
-    const host = openCliHost(args, io);
-    host.engine.start({ poll: false });
-    const service = serviceFor(host);
-    const json = args.flags['--json'] === true;
-    const bars = !json && process.stderr.isTTY ? new ProgressBars((text) => process.stderr.write(text)) : null;
-    let interrupted = false;
-    const stop = () => {
-      interrupted = true;
-      void service.dispose();
-    };
-    process.once('SIGINT', stop);
-    try {
-      const { jobs, lost } = await choice.choose(host.engine.list(), () => host.engine.records());
-      if (jobs.length === 0) return choice.nothing();
-      let result: StartResult;
-      if (out) {
-        result = await service.start({
-          jobIds: jobs.map((j) => j.id),
-          folder: resolve(io.cwd, out),
-          template: flag(args, '--template'),
-          origin: 'cli',
-        });
-      } else {
-        // --missing without --out: each lost copy goes back under its own folder and name.
-        const chosen = lost.filter((m) => jobs.some((j) => j.id === m.job.id));
-        const back = chosen.flatMap((m) =>
-          m.lost ? [{ jobId: m.job.id, folder: m.lost.folder, relativeName: m.lost.relativeName }] : [],
-        );
-        result = {
-          queued: await service.restore(back, 'cli'),
-          skipped: chosen
-            .filter((m) => !m.lost)
-            .map((m) => ({
-              jobId: m.job.id,
-              reason: 'Never saved, so it has no place to go back to; give --out DIR to save it.',
-            })),
-          already: [],
-          copies: 0,
-        };
-      }
-      const ids = new Set(result.queued.map((d) => d.id));
-      const ticker = bars
-        ? setInterval(() => bars.draw(service.manager.list().filter((d) => ids.has(d.id))), 200)
-        : undefined;
-      await service.whenIdle();
-      if (ticker) clearInterval(ticker);
-      const finals: DownloadView[] = service.manager.list().filter((d) => ids.has(d.id));
-      bars?.draw(finals);
-      bars?.end();
-      return choice.report(jobs.length, finals, result.skipped, interrupted);
-    } finally {
-      process.off('SIGINT', stop);
-      await service.dispose();
-      await host.close();
-    }
+    return withStudio(args, io, 'writes', (studio) => saveResults(args, io, studio), { sendsWork: false });
   },
 };
+
+/**
+ * Chooses the jobs from the studio's Library and has its download manager fetch them (the Library's
+ * Downloads shows them as it does its own), printing the progress here and the outcome. Saved at the
+ * command line's word, so the folder and template the user last chose in the Library stay remembered.
+ * An interrupted run of its own pauses its downloads, and running it again resumes the partial files;
+ * beside a studio, they go on there.
+ */
+async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Promise<number> {
+  const json = args.flags['--json'] === true;
+  const out = flag(args, '--out');
+  const { jobs, lost } = await chooseToSave(
+    args,
+    await studio.call('jobs.list'),
+    ledgerOf(studio.dataDir),
+    studio.dataDir,
+  );
+  if (jobs.length === 0) {
+    // Nothing to save is an answer, not a failure: a script gets an empty list.
+    if (json) io.out('[]');
+    else
+      io.err(
+        args.flags['--missing'] === true
+          ? 'Every paid result whose link works has a verified copy on disk.'
+          : 'No jobs match: nothing to save.',
+      );
+    return EXIT.ok;
+  }
+  sayWhere(studio, args, io, 'Saving', '; its Library shows the downloads');
+  // Every change is kept from before the first start, so none arriving ahead of its answer is lost.
+  const latest = new Map<string, DownloadView>();
+  let wake: () => void = () => {};
+  const stop = studio.on('downloads.changed', (view) => {
+    latest.set(view.id, view);
+    wake();
+  });
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    wake();
+  };
+  process.once('SIGINT', interrupt);
+  try {
+    let result: StartResult;
+    if (out) {
+      result = await studio.call('downloads.start', {
+        jobIds: jobs.map((j) => j.id),
+        folder: resolve(io.cwd, out),
+        template: flag(args, '--template'),
+        origin: 'cli',
+      });
+    } else {
+      // --missing without --out: each lost copy goes back under its own folder and name.
+      const chosen = lost.filter((m) => jobs.some((j) => j.id === m.job.id));
+      const back = chosen.flatMap((m) =>
+        m.lost ? [{ jobId: m.job.id, folder: m.lost.folder, relativeName: m.lost.relativeName }] : [],
+      );
+      result = {
+        queued: back.length > 0 ? await studio.call('downloads.restore', back) : [],
+        skipped: chosen
+          .filter((m) => !m.lost)
+          .map((m) => ({
+            jobId: m.job.id,
+            reason: 'Never saved, so it has no place to go back to; give --out DIR to save it.',
+          })),
+        already: [],
+        copies: 0,
+      };
+    }
+    for (const view of result.queued) if (!latest.has(view.id)) latest.set(view.id, view);
+    const mine = () => result.queued.map((view) => latest.get(view.id) as DownloadView);
+    const bars = !json && process.stderr.isTTY ? new ProgressBars((text) => process.stderr.write(text)) : null;
+    while (!interrupted && mine().some((view) => UNDER_WAY.has(view.state))) {
+      bars?.draw(mine());
+      // The next change, or the studio gone (its reason ends the command).
+      await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
+    }
+    // This run's own downloads stop where they are; the next run resumes the partial files.
+    if (interrupted && studio.own)
+      for (const view of mine())
+        if (UNDER_WAY.has(view.state)) await studio.call('downloads.pause', view.id).catch(() => undefined);
+    bars?.draw(mine());
+    bars?.end();
+    return reportSaved(args, io, jobs.length, mine(), result.skipped, interrupted);
+  } finally {
+    process.off('SIGINT', interrupt);
+    stop();
+  }
+}

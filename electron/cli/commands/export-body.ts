@@ -1,16 +1,12 @@
 import { exportBody } from '../../common/composition/export-body';
 import { linkProblems, linkUrls, type LinkProblem } from '../../common/composition/link-checks';
 import type { Project } from '../../common/composition/document';
-import { defaultDataDir } from '../../services/host/data-dir';
-import { LinkChecker } from '../../services/media/link-checker';
-import { createMediaToolkit } from '../../services/media/toolkit';
 import { ProjectKind } from '../../common/composition/document';
 import { TEXT_LIMITS, type PlanTier } from '../../common/composition/rules';
 import { DEFAULT_PLACEMENT, PlacementAnchor, PlacementScale } from '../../common/composition/placement';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { readProjectArg } from './project-file';
-import { isBuiltInSandboxLink } from '../../emulator/built-in';
-import { openCliHost } from '../cli-host';
+import { withStudio } from '../cli-host';
 
 /**
  * `export-body <project.json> [--target avatar-video|talking-avatar]`: prints the request body the
@@ -91,21 +87,19 @@ export const exportBodyCommand: CliCommand = {
   },
 };
 
-/** The editor's link pre-flight, on this machine: every link fetched once (media cache) and probed. */
+/** The editor's link pre-flight, by the studio's own check: every link fetched once (media cache) and probed. */
 async function checkMedia(project: Project, args: ParsedArgs, io: CliIo): Promise<LinkProblem[]> {
-  const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
-  const toolkit = createMediaToolkit({ dataDir, resolve: { env: io.env } });
   const urls = linkUrls(project);
-  // Links to the built-in sandbox are checked with it running (started here, or the running studio's).
-  const host = urls.some((url) => isBuiltInSandboxLink(dataDir, url)) ? openCliHost(args, io, 'reads') : null;
-  try {
-    await host?.sandboxServing(urls);
-    const reports = await new LinkChecker({ cache: toolkit.cache, prober: toolkit.prober }).check(urls, {
-      fresh: true,
-    });
-    return linkProblems(project, new Map(reports.map((r) => [r.url, r])));
-  } finally {
-    await toolkit.dispose();
-    await host?.close();
-  }
+  // Reads only: beside a studio that has the folder open, that studio checks them (with its sandbox running).
+  return withStudio(
+    args,
+    io,
+    'reads',
+    async (studio) => {
+      await studio.prepare(urls);
+      const reports = await studio.call('media.checkLinks', { urls, fresh: true });
+      return linkProblems(project, new Map(reports.map((r) => [r.url, r])));
+    },
+    { sendsWork: false },
+  );
 }

@@ -1,32 +1,8 @@
-import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MAX_NUM_FRAMES } from '../../common/api/faces';
-import { FacesService } from '../../services/faces/faces-service';
-import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
-import { openCliHost } from '../cli-host';
-import type { CliHost } from '../cli-host-types';
+import { withStudio } from '../cli-host';
+import { mediaNamer } from '../studio-link';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
 import { JSON_OPTION } from '../common-options';
-
-/** The faces service on the connection the command works with. */
-export function facesService(
-  host: CliHost,
-  localPath: (reference: string) => string | null = () => null,
-  toolkit?: MediaToolkit,
-): FacesService {
-  return new FacesService({
-    probe: async (reference) => {
-      const path = localPath(reference);
-      if (path === null || !toolkit) throw new Error('this file was not named on the command line');
-      return toolkit.prober.probe(path);
-    },
-    activeClient: async () => {
-      const { id } = await host.target.active();
-      return { connectionId: id, client: await host.target.client(id) };
-    },
-    localPath,
-  });
-}
 
 /** `studio faces detect URL|FILE`: the faces the service finds, as a readable list or JSON. */
 export const facesDetectCommand: CliCommand = {
@@ -54,17 +30,10 @@ export const facesDetectCommand: CliCommand = {
     if (numFrames !== undefined && (!Number.isInteger(numFrames) || numFrames < 1 || numFrames > MAX_NUM_FRAMES)) {
       throw new UsageError(`--frames must be a whole number from 1 to ${MAX_NUM_FRAMES}`);
     }
-    // A file named on the command line is the user's own choice: that is its grant.
-    const source = /^https?:\/\//i.test(given) ? given : pathToFileURL(resolve(io.cwd, given)).href;
-    const host = openCliHost(args, io, 'reads');
-    const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
-    try {
-      const faces = facesService(
-        host,
-        (reference) => (reference === source ? fileURLToPath(reference) : null),
-        toolkit,
-      );
-      const result = await faces.detect({
+    return withStudio(args, io, 'reads', async (studio) => {
+      // A file named on the command line is the user's own choice: named to the studio, that is its grant.
+      const source = await mediaNamer(studio, io.cwd)(given, 'URL|FILE');
+      const result = await studio.call('faces.detect', {
         source,
         singleFace: args.flags['--single-face'] === true,
         returnFaceUrl: args.flags['--crops'] === true,
@@ -86,10 +55,7 @@ export const facesDetectCommand: CliCommand = {
         if (frame.removed?.length) io.out(`  left the picture: ${frame.removed.map((b) => b.join(',')).join('; ')}`);
       }
       return EXIT.ok;
-    } finally {
-      await toolkit.dispose();
-      await host.close();
-    }
+    });
   },
 };
 
@@ -128,9 +94,8 @@ export const facesAnalyzeCommand: CliCommand = {
     const expandRatio = expandText === undefined ? undefined : Number(expandText);
     if (expandRatio !== undefined && !(expandRatio >= 0 && expandRatio <= 1))
       throw new UsageError('--expand must be a number from 0 to 1');
-    const host = openCliHost(args, io, 'reads');
-    try {
-      const result = await facesService(host).analyze({ frameUrls, timestamps, expandRatio });
+    return withStudio(args, io, 'reads', async (studio) => {
+      const result = await studio.call('faces.analyze', { frameUrls, timestamps, expandRatio });
       if (args.flags['--json']) {
         io.out(JSON.stringify(result, null, 2));
         return EXIT.ok;
@@ -148,8 +113,6 @@ export const facesAnalyzeCommand: CliCommand = {
         );
       }
       return EXIT.ok;
-    } finally {
-      await host.close();
-    }
+    });
   },
 };

@@ -8,26 +8,30 @@ import {
   formatDuration,
   type JobView,
 } from '../../common/bridge/jobs';
-import { openCliHost } from '../cli-host';
-import type { CliHost } from '../cli-host-types';
+import { isFinalPhase } from '../../common/bridge';
+import { withStudio } from '../cli-host';
+import { waitForJob } from '../job-wait';
+import type { StudioLink } from '../studio-link';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 import { matchJob } from '../../common/jobs/job-id';
 import { savedCopiesIn, type SavedCopy } from '../../services/downloads/saved-report';
 
-async function withHost(args: ParsedArgs, io: CliIo, work: (host: CliHost) => Promise<number>): Promise<number> {
-  const host = openCliHost(args, io, 'reads');
-  try {
-    return await work(host);
-  } finally {
-    await host.close();
-  }
+/** Reads the folder's jobs through the studio: the one that has the folder open, or this run's own, read-only beside one. */
+function withJobs(
+  args: ParsedArgs,
+  io: CliIo,
+  work: (studio: StudioLink, jobs: JobView[]) => Promise<number>,
+): Promise<number> {
+  return withStudio(args, io, 'reads', async (studio) => work(studio, await studio.call('jobs.list')), {
+    sendsWork: false,
+  });
 }
 
 /** A job by the studio's id or the service's (files are named with it), in full or by a unique start. */
-function findJob(host: CliHost, key: string | undefined): JobView {
-  const found = matchJob(host.engine.list(), key ?? '');
-  if ('problem' in found) throw new UsageError(`${found.problem} in ${host.dataDir}`);
+function findJob(studio: StudioLink, jobs: readonly JobView[], key: string | undefined): JobView {
+  const found = matchJob(jobs, key ?? '');
+  if ('problem' in found) throw new UsageError(`${found.problem} in ${studio.dataDir}`);
   return found.job;
 }
 
@@ -87,13 +91,11 @@ export const jobsListCommand: CliCommand = {
   summary: 'every job in the ledger, newest first, with what each cost and the totals per project and batch',
   options: [JSON_OPTION],
   run: (args, io) =>
-    withHost(args, io, async (host) => {
-      host.engine.start({ poll: false, readOnly: true });
-      const jobs = host.engine.list();
+    withJobs(args, io, async (studio, jobs) => {
       if (args.flags['--json']) {
         // Each job with its saved copies, checked on disk now: "which paid results are not saved?" is scriptable.
         // It says what it cost in words too (chargedCredits, costEstimate and chargeSource are the figures).
-        const copies = await savedCopiesIn(host.dataDir);
+        const copies = await savedCopiesIn(studio.dataDir);
         io.out(
           JSON.stringify(
             jobs.map((job) => ({ ...job, cost: describeCost(job), copies: copies.get(job.id) ?? [] })),
@@ -112,10 +114,9 @@ export const jobsShowCommand: CliCommand = {
   arguments: [{ name: 'ID', help: "a job id (the studio's or the service's), or the start of one", required: true }],
   options: [JSON_OPTION],
   run: (args, io) =>
-    withHost(args, io, async (host) => {
-      host.engine.start({ poll: false, readOnly: true });
-      const job = findJob(host, args.positional[0]);
-      const copies = (await savedCopiesIn(host.dataDir)).get(job.id) ?? [];
+    withJobs(args, io, async (studio, jobs) => {
+      const job = findJob(studio, jobs, args.positional[0]);
+      const copies = (await savedCopiesIn(studio.dataDir)).get(job.id) ?? [];
       io.out(
         args.flags['--json']
           ? JSON.stringify({ ...job, copies }, null, 2)
@@ -139,9 +140,8 @@ export const jobsWaitCommand: CliCommand = {
     JSON_OPTION,
   ],
   run: (args, io) =>
-    withHost(args, io, async (host) => {
-      host.engine.start({ poll: false, readOnly: true });
-      const target = findJob(host, args.positional[0]);
+    withJobs(args, io, async (studio, jobs) => {
+      const target = findJob(studio, jobs, args.positional[0]);
       const timeoutText = flag(args, '--timeout');
       const timeout = timeoutText === undefined ? undefined : Number(timeoutText);
       if (timeout !== undefined && !(timeout > 0))
@@ -151,14 +151,14 @@ export const jobsWaitCommand: CliCommand = {
         io.err(
           `Waiting for ${JOB_KIND_LABELS[target.kind].toLowerCase()} job ${target.id.slice(0, 8)} (${JOB_PHASE_LABELS[target.phase].toLowerCase()})…`,
         );
-      host.engine.follow(target.id);
+      const signal = timeout === undefined ? undefined : AbortSignal.timeout(timeout * 1000);
       let job: JobView;
       try {
-        job = await host.engine.waitFor(
-          target.id,
-          timeout === undefined ? undefined : AbortSignal.timeout(timeout * 1000),
-        );
-      } catch {
+        // Followed from now by the studio's engine if nothing follows it yet (a run reading the folder).
+        if (!isFinalPhase(target.phase)) await studio.call('jobs.refresh', target.id);
+        job = await waitForJob(studio, target.id, { signal });
+      } catch (error) {
+        if (!signal?.aborted) throw error;
         io.err(`Still not finished after ${timeoutText} s; the job keeps running on the service.`);
         return EXIT.failed;
       }

@@ -1,30 +1,9 @@
 import type { DetectRequest, DetectResult, LiveFace, LiveSession } from '../../common/bridge/faces';
-import type { PaidConfirmation } from '../../common/bridge/jobs';
-import { reachOwnerHost, type CommandEngine } from '../owner-host';
-import { createLiveSessions } from '../../services/faces/faces-domain';
-import type { LiveSessions } from '../../services/faces/live-sessions';
-import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
-import { openCliHost } from '../cli-host';
-import type { CliHost } from '../cli-host-types';
+import { sayWhere, withStudio } from '../cli-host';
+import type { StudioLink } from '../studio-link';
 import { EXIT, UsageError, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { FACE_OPTION, JSON_OPTION } from '../common-options';
-import { facesService } from './faces';
 import { confirmPaidCli } from './paid-confirm';
-
-/** The data folder's live sessions as the command line sees them: its own adopted, a killed studio's closed. */
-async function liveSessions(host: CliHost, toolkit: MediaToolkit): Promise<LiveSessions> {
-  // Built as the studio builds its own, so an open is held to the day's spending limit here too.
-  const live = createLiveSessions({
-    createStore: host.createStore,
-    log: host.log,
-    connections: host.target,
-    engine: host.engine,
-    origin: 'cli',
-    probe: (link) => toolkit.prober.probe(link),
-  });
-  await live.closeLeftOpen();
-  return live;
-}
 
 /** `--face URL URL…` or `--face URL --face URL`: the parser requires at least one. */
 function faceLinks(args: ParsedArgs): string[] {
@@ -69,75 +48,23 @@ function report(io: CliIo, args: ParsedArgs, session: LiveSession): void {
   io.out(`  It stays open (and costs) until: studio live close ${session.id}`);
 }
 
-/** What a live command does: here, with the data folder's own records, or through the studio that has it open. */
-interface LiveSide {
-  detect(request: DetectRequest): Promise<DetectResult>;
-  create(faces: LiveFace[], options: { confirmation: PaidConfirmation; another: boolean }): Promise<LiveSession>;
-  update(id: string, faces: LiveFace[]): Promise<LiveSession>;
-  close(id: string): Promise<void>;
-  engine: Pick<CommandEngine, 'quote'>;
-}
-
 /**
- * Runs a live command where it belongs. Beside a studio that has the data folder open, that studio
- * detects, opens, changes and closes with its own services, so the session is in its Library's list at
- * once; a session it did not record is closed on the connection directly, as without it.
+ * Runs a live command through the studio's sessions: the studio that has the data folder open (the
+ * session is then in its Library's list at once), or this run's own, built as the studio builds its
+ * own, so an open is held to the day's spending limit here too. A session the folder did not record is
+ * closed on the connection directly.
  */
-async function withSessions<T>(args: ParsedArgs, io: CliIo, work: (side: LiveSide) => Promise<T>): Promise<T> {
-  const owner = await reachOwnerHost(args, io);
-  if (owner) {
-    try {
-      if (args.flags['--json'] !== true)
-        io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
-      const call = owner.owner.call;
-      return await work({
-        detect: (request) => call('faces.detect', request),
-        create: (faces, options) => call('live.create', faces, options),
-        update: (id, faces) => call('live.update', id, faces),
-        async close(id) {
-          if ((await call('live.sessions')).some((s) => s.id === id)) return call('live.close', id);
-          return closeOnConnection(args, io, id);
-        },
-        engine: owner.engine,
-      });
-    } finally {
-      owner.close();
-    }
-  }
-  const host = openCliHost(args, io, 'writes');
-  const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
-  try {
-    const live = await liveSessions(host, toolkit);
-    const faces = facesService(host);
-    return await work({
-      detect: (request) => faces.detect(request),
-      create: (chosen, options) => live.create(chosen, options),
-      update: (id, chosen) => live.update(id, chosen),
-      // A session this data folder recorded is closed and forgotten; any other (opened by another tool or
-      // computer) is closed on the connection directly, which answers for an unknown or closed one.
-      close: (id) => (live.list().some((s) => s.id === id) ? live.close(id) : closeWith(host, id)),
-      engine: host.engine,
-    });
-  } finally {
-    await toolkit.dispose();
-    await host.close();
-  }
+function withSessions<T>(args: ParsedArgs, io: CliIo, work: (studio: StudioLink) => Promise<T>): Promise<T> {
+  return withStudio(args, io, 'writes', async (studio) => {
+    sayWhere(studio, args, io);
+    return work(studio);
+  });
 }
 
-async function closeWith(host: Pick<CliHost, 'target'>, id: string): Promise<void> {
-  const { id: connectionId } = await host.target.active();
-  await (await host.target.client(connectionId)).call('liveClose', { _id: id });
-}
-
-/** A session the owner did not record, closed on the connection by this process (read-only beside the owner). */
-async function closeOnConnection(args: ParsedArgs, io: CliIo, id: string): Promise<void> {
-  const host = openCliHost(args, io, 'reads');
-  try {
-    await closeWith(host, id);
-  } finally {
-    await host.close();
-  }
-}
+const detectThrough =
+  (studio: StudioLink) =>
+  (request: DetectRequest): Promise<DetectResult> =>
+    studio.call('faces.detect', request);
 
 export const liveCreateCommand: CliCommand = {
   name: 'live create',
@@ -150,10 +77,11 @@ export const liveCreateCommand: CliCommand = {
   ],
   async run(args, io) {
     const links = faceLinks(args);
-    return withSessions(args, io, async (live) => {
-      const faces = await detectedFaces(live.detect, links);
-      const confirmation = await confirmPaidCli(args, io, live.engine, { action: 'live-session' });
-      report(io, args, await live.create(faces, { confirmation, another: args.flags['--another'] === true }));
+    return withSessions(args, io, async (studio) => {
+      const faces = await detectedFaces(detectThrough(studio), links);
+      const confirmation = await confirmPaidCli(args, io, studio, { action: 'live-session' });
+      const another = args.flags['--another'] === true;
+      report(io, args, await studio.call('live.create', faces, { confirmation, another }));
       return EXIT.ok;
     });
   },
@@ -168,8 +96,8 @@ export const liveUpdateCommand: CliCommand = {
     const [id] = args.positional;
     if (!id) throw new UsageError('give the session id');
     const links = faceLinks(args);
-    return withSessions(args, io, async (live) => {
-      report(io, args, await live.update(id, await detectedFaces(live.detect, links)));
+    return withSessions(args, io, async (studio) => {
+      report(io, args, await studio.call('live.update', id, await detectedFaces(detectThrough(studio), links)));
       return EXIT.ok;
     });
   },
@@ -182,8 +110,8 @@ export const liveCloseCommand: CliCommand = {
   options: [JSON_OPTION],
   async run(args, io) {
     const [id] = args.positional;
-    return withSessions(args, io, async (live) => {
-      await live.close(id);
+    return withSessions(args, io, async (studio) => {
+      await studio.call('live.close', id);
       io.out(args.flags['--json'] ? JSON.stringify({ closed: id }) : `session ${id} closed`);
       return EXIT.ok;
     });

@@ -1,6 +1,6 @@
 import { AI_MODEL_TYPES } from '../../common/api/models';
 import { formatModels, parseModelTypes } from '../../common/catalogue/model-facts';
-import { openCliHost } from '../cli-host';
+import { withStudio } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
 import { JSON_OPTION } from '../common-options';
 
@@ -12,13 +12,10 @@ export const modelsCommand: CliCommand = {
   async run(args, io) {
     const types = parseModelTypes(flag(args, '--types') ?? AI_MODEL_TYPES.join(','));
     if (typeof types === 'string') throw new UsageError(`--types: ${types}`);
-    const host = openCliHost(args, io, 'reads');
-    try {
-      const models = await host.catalogue.models(types);
+    return withStudio(args, io, 'reads', async (studio) => {
+      const models = await studio.call('catalogue.models', types);
       io.out(args.flags['--json'] ? JSON.stringify(models, null, 2) : formatModels(models));
       return EXIT.ok;
-    } finally {
-      await host.close();
-    }
+    });
   },
 };

@@ -6,9 +6,9 @@ import {
   type PaidConfirmation,
   type QuoteItem,
 } from '../../common/bridge/jobs';
-import type { JobEngine } from '../../services/jobs/engine';
 import { RefusedError, type CliIo, type ParsedArgs } from '../command';
 import { ask } from '../ask';
+import type { StudioLink } from '../studio-link';
 
 /**
  * The command line's price question, as the studio asks it: the price (or that it is not published,
@@ -18,10 +18,10 @@ import { ask } from '../ask';
 export async function confirmPaidCli(
   args: ParsedArgs,
   io: CliIo,
-  engine: Pick<JobEngine, 'quote'>,
+  studio: Pick<StudioLink, 'call'>,
   item: QuoteItem,
 ): Promise<PaidConfirmation> {
-  const quote = await engine.quote([item]);
+  const quote = await studio.call('jobs.quote', [item]);
   const label = PAID_ACTION_LABELS[item.action];
   const count = item.count ?? 1;
   // Several of one action (a batch) are asked once, with their total.

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { normaliseRate } from '../../common/bridge/batches';
-import { JOB_PHASE_LABELS, type UnconfirmedSubmission } from '../../common/bridge/jobs';
-import { isServiceError } from '../../services/client/errors';
+import { JOB_PHASE_LABELS, type JobSubmission, type UnconfirmedSubmission } from '../../common/bridge/jobs';
+import { OwnerCallError } from '../../services/host/owner-client';
 import { knownVoicesOf, unknownVoiceProblem } from '../../services/voices/batch-input';
-import { openCliHost } from '../cli-host';
-import type { CliHost } from '../cli-host-types';
-import { localFileOf, reachOwnerHost, type OwnerHost } from '../owner-host';
+import { sayWhere, withStudio } from '../cli-host';
+import { waitForJob } from '../job-wait';
+import { localFileOf, mediaNamer, type StudioLink } from '../studio-link';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { SCRIPT_OPTIONS } from '../common-options';
 import { confirmPaidCli } from './paid-confirm';
@@ -36,65 +36,53 @@ async function scriptOf(args: ParsedArgs, io: CliIo): Promise<string> {
   return script;
 }
 
-/** Uploads a local file to the active storage and answers its link: this run's own, or the owner's. */
-type UploadLocal = (path: string, name: string) => Promise<string>;
-
-function uploadHere(host: CliHost): UploadLocal {
-  return async (path) => (await host.storage.uploader.uploadAll([path], host.storage.storages.activeId()))[0].url;
-}
-
-/** Through the owner: the file is named to it (checked and taken in as its page's files are), then linked by its uploads. */
-function uploadThrough(owner: OwnerHost): UploadLocal {
-  return async (path, name) => {
-    const reference = await owner.media(path, name);
-    const linked = await owner.owner.call('uploads.linkLocalMedia', {
-      uploadId: `cli-${randomUUID()}`,
-      value: reference,
-    });
-    return linked.value as string;
-  };
+/**
+ * A local file named to the studio (checked and taken in as its page's chosen files are), then linked by
+ * its uploads to its active storage, as its clone tool sends a recording.
+ */
+async function uploadLocal(studio: StudioLink, path: string, name: string): Promise<string> {
+  const reference = await mediaNamer(studio, dirname(path))(path, name);
+  const linked = await studio.call('uploads.linkLocalMedia', { uploadId: `cli-${randomUUID()}`, value: reference });
+  return linked.value as string;
 }
 
 /**
- * Sends one speech job (TTS or clone) through the job engine, follows it to its end, and with --out
- * saves the audio. The request is checked against the interface's rules before anything is sent.
- * `prepare` turns the request into the one sent (a local sample uploaded first).
+ * Sends one speech job (TTS or clone) through the studio's job engine (this run's own, or the folder
+ * owner's), follows it to its end, and with --out saves the audio here. The request is checked against
+ * the interface's rules before anything is sent. `prepare` turns the request into the one sent (a local
+ * sample uploaded first).
  */
 async function runSpeechJob(
   args: ParsedArgs,
   io: CliIo,
   given: UnconfirmedSubmission,
-  prepare?: (upload: UploadLocal) => Promise<UnconfirmedSubmission>,
+  prepare?: (studio: StudioLink) => Promise<UnconfirmedSubmission>,
 ): Promise<number> {
   const json = args.flags['--json'] === true;
   const outFlag = flag(args, '--out');
   const out = outFlag === undefined ? undefined : resolve(io.cwd, outFlag);
-  // A studio that has the data folder open does the work, a local sample's upload included.
-  const owner = await reachOwnerHost(args, io);
-  const local = owner ? null : openCliHost(args, io, 'writes', { serveOthers: true });
-  const host = owner ?? (local as CliHost);
-  try {
-    if (owner && !json)
-      io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
-    const submission = prepare ? await prepare(owner ? uploadThrough(owner) : uploadHere(local as CliHost)) : given;
+  return withStudio(args, io, 'writes', async (studio) => {
+    sayWhere(studio, args, io);
+    const submission = prepare ? await prepare(studio) : given;
     if (submission.kind === 'tts') {
-      const unknown = unknownVoiceProblem(submission.body.voice_id, await knownVoicesOf(host.catalogue));
+      const catalogue = { voices: (query = {}) => studio.call('catalogue.voices', query) };
+      const unknown = unknownVoiceProblem(submission.body.voice_id, await knownVoicesOf(catalogue));
       if (unknown) throw new UsageError(`Not sent: ${unknown}; \`studio voices list\` shows them`);
     }
-    local?.engine.start();
-    const confirmation = await confirmPaidCli(args, io, host.engine, {
+    const confirmation = await confirmPaidCli(args, io, studio, {
       action: submission.kind,
       body: submission.body as Record<string, unknown>,
     });
     let result;
     try {
-      result = await host.engine.submit({
+      result = await studio.call('jobs.submit', {
         ...submission,
         confirmation,
         confirmDuplicate: args.flags['--again'] === true,
-      });
+      } as JobSubmission);
     } catch (error) {
-      if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
+      if (error instanceof OwnerCallError && error.code === 'invalid')
+        throw new UsageError(`Not sent: ${error.message}`);
       throw error;
     }
     if (result.status === 'duplicate') {
@@ -104,12 +92,13 @@ async function runSpeechJob(
     const id = result.job.id;
     if (!json) io.err(`Sent as job ${id.slice(0, 8)} to ${result.job.connectionName}; waiting…`);
     let shown = result.job.phase;
-    const stop = host.engine.subscribe((job) => {
-      if (job.id !== id || job.phase === shown || json) return;
-      shown = job.phase;
-      io.err(`  ${JOB_PHASE_LABELS[job.phase]}`);
+    const job = await waitForJob(studio, id, {
+      onChange: (changed) => {
+        if (changed.phase === shown || json) return;
+        shown = changed.phase;
+        io.err(`  ${JOB_PHASE_LABELS[changed.phase]}`);
+      },
     });
-    const job = await host.engine.waitFor(id).finally(stop);
     if (job.phase !== 'completed') {
       io.err(`The job did not complete: ${job.error?.explanation ?? JOB_PHASE_LABELS[job.phase]}`);
       if (json) io.out(JSON.stringify(job, null, 2));
@@ -121,13 +110,7 @@ async function runSpeechJob(
     }
     io.out(json ? JSON.stringify({ ...job, savedTo: out ?? null }, null, 2) : (job.resultUrl ?? ''));
     return EXIT.ok;
-  } finally {
-    if (local) {
-      await local.engine.flush();
-      await local.close();
-    }
-    owner?.close();
-  }
+  });
 }
 
 /** `studio tts --voice ID (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]`. */
@@ -176,8 +159,8 @@ export const cloneCommand: CliCommand = {
     // A local recording goes to the active storage first, as the studio's clone tool sends it.
     const path = localFileOf(sample, io.cwd) as string;
     if (!existsSync(path)) throw new UsageError(`--sample ${sample} is neither a link nor a file on this computer`);
-    return runSpeechJob(args, io, { kind: 'voice-clone', body }, async (upload) => {
-      const url = await upload(path, '--sample');
+    return runSpeechJob(args, io, { kind: 'voice-clone', body }, async (studio) => {
+      const url = await uploadLocal(studio, path, '--sample');
       if (args.flags['--json'] !== true) io.err(`sample uploaded: ${url}`);
       return { kind: 'voice-clone', body: { ...body, voice_url: url } };
     });

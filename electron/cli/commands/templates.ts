@@ -10,7 +10,8 @@ import { createTextPictures } from '../../services/text/text-domain';
 import type { TemplateSummary } from '../../common/bridge/templates';
 import type { RecordStoreFactory } from '../../services/host/types';
 import { createConfStoreFactory } from '../../services/store/conf-store';
-import { openCliHost } from '../cli-host';
+import { everyAvatar } from '../../services/catalogue/every-avatar';
+import { withStudio } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 
@@ -95,8 +96,7 @@ export const projectNewCommand: CliCommand = {
     const template = findTemplate((await library.list()).templates, flag(args, '--template')!);
     const pictures = createTextPictures(dataDir, (file) => grants.grant(file));
     // The avatars and voices the template names are matched to the connection's catalogue (the sandbox unless told otherwise).
-    const host = openCliHost(args, io, 'reads');
-    try {
+    return withStudio(args, io, 'reads', async (studio) => {
       const project = await startProject(
         {
           kind: template.kind,
@@ -112,7 +112,11 @@ export const projectNewCommand: CliCommand = {
             const { width, height } = await pictures.rasteriser.layout(style);
             return { width, height };
           },
-          catalogue: () => catalogueFactsOf(host.catalogue),
+          catalogue: () =>
+            catalogueFactsOf({
+              everyAvatar: () => everyAvatar({ avatars: (query) => studio.call('catalogue.avatars', query) }),
+              voices: (query) => studio.call('catalogue.voices', query),
+            }),
           importsDir: join(dataDir, 'imports'),
           log: {
             debug: () => undefined,
@@ -137,9 +141,7 @@ export const projectNewCommand: CliCommand = {
           `${path}  ${checked.name}  from ${template.name}${args.flags['--brand'] === true ? ', brand kit applied' : ''}`,
         );
       return EXIT.ok;
-    } finally {
-      await host.close();
-    }
+    });
   },
 };
 

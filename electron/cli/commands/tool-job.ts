@@ -1,67 +1,12 @@
-import { resolve } from 'node:path';
 import { JOB_PHASE_LABELS, type JobView, type SubmitResult } from '../../common/bridge/jobs';
 import type { MediaCheck } from '../../common/composition/media-checks';
 import type { MediaInfo } from '../../common/composition/media-info';
 import { mediaFacts } from '../../common/tools/media-facts';
 import { explainToolFailure, type ToolKind } from '../../common/tools/tool-failures';
-import { createMediaToolkit, type MediaToolkit } from '../../services/media/toolkit';
-import type { ToolDeps } from '../../services/tools/tool-deps';
-import { StudioError } from '../../services/host/errors';
-import { NOT_GRANTED, type LocalGrants } from '../../services/media/local-grants';
-import type { LocalMediaLinker } from '../../services/storage/local-media-linker';
-import type { CliHost } from '../cli-host-types';
 import { EXIT, type CliIo } from '../command';
-import type { CommandEngine } from '../owner-host';
+import { waitForJob } from '../job-wait';
+import type { StudioLink } from '../studio-link';
 import { saveResult } from './save-result';
-
-const isLink = (value: string): boolean => /^https?:\/\//i.test(value);
-
-/**
- * Where a served run's tools find local files: only those its clients named (granted when named, see
- * owner-files.ts), uploaded by the linker that refuses every other reference.
- */
-export interface GrantedFiles {
-  grants: LocalGrants;
-  linker: LocalMediaLinker;
-}
-
-/**
- * The tools' host side on the command line: ffprobe of links (downloaded to the media cache) and of
- * local files, local files uploaded to the active storage, the CLI's job engine and model list. For
- * this run's own command a local file is a path its user gave; for the commands of other `studio`
- * processes it serves (`granted`), only a file one of them named.
- */
-export function cliToolDeps(
-  host: CliHost,
-  io: CliIo,
-  granted?: GrantedFiles,
-): { deps: ToolDeps; toolkit: MediaToolkit } {
-  const toolkit = createMediaToolkit({ dataDir: host.dataDir, settings: () => host.settings.get() });
-  const local = (value: string) => {
-    if (!granted) return resolve(io.cwd, value);
-    const path = granted.grants.pathOf(value);
-    if (!path) throw new StudioError(NOT_GRANTED, 'not-allowed');
-    return path;
-  };
-  const upload = async (paths: string[]) =>
-    (await host.storage.uploader.uploadAll(paths, host.storage.storages.activeId())).map((u) => u.url);
-  const deps: ToolDeps = {
-    probe: async (reference) =>
-      toolkit.prober.probe(isLink(reference) ? await toolkit.cache.localPath(reference) : local(reference)),
-    link: async (value) => {
-      if (granted) return (await granted.linker.linkFor('tools')(value)).value as typeof value;
-      const entries = Object.entries(value);
-      const files = entries.filter(([, v]) => !isLink(v));
-      if (files.length === 0) return value;
-      const uploaded = await upload(files.map(([, v]) => local(v)));
-      const links = new Map(files.map(([k], i) => [k, uploaded[i]]));
-      return Object.fromEntries(entries.map(([k, v]) => [k, links.get(k) ?? v])) as typeof value;
-    },
-    submit: (submission) => host.engine.submit(submission),
-    swapModels: () => host.catalogue.models([2101]),
-  };
-  return { deps, toolkit };
-}
 
 /** "3.0 s · 640×360 · 25 fps · 2.1 MB · with sound". */
 export function describeMedia(info: MediaInfo): string {
@@ -88,7 +33,7 @@ export function jobBar(job: Pick<JobView, 'progress' | 'phase'>): string {
  * `out` saves the result. Returns the exit code.
  */
 export async function followToolJob(
-  host: { engine: Pick<CommandEngine, 'subscribe' | 'get' | 'waitFor'> },
+  studio: StudioLink,
   kind: ToolKind | null,
   result: SubmitResult,
   io: CliIo,
@@ -110,11 +55,10 @@ export async function followToolJob(
     shown = job.phase;
   };
   draw(result.job);
-  const stop = host.engine.subscribe((job) => job.id === id && draw(job));
-  // The progress is an estimate that grows with time, so the bar is redrawn between the engine's answers.
-  const ticker = tty && !json ? setInterval(() => draw(host.engine.get(id)), 1000) : null;
-  const job = await host.engine.waitFor(id).finally(() => {
-    stop();
+  // The progress is an estimate that grows with time, so the bar is redrawn between the studio's answers.
+  const ticker =
+    tty && !json ? setInterval(() => void studio.call('jobs.get', id).then(draw, () => undefined), 1000) : null;
+  const job = await waitForJob(studio, id, { onChange: draw }).finally(() => {
     if (ticker) clearInterval(ticker);
     if (tty && !json) process.stderr.write('\n');
   });

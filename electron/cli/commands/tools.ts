@@ -4,16 +4,13 @@ import {
   CHARACTER_SWAP_MODES,
   CHARACTER_SWAP_RESOLUTIONS,
 } from '../../common/api/character-swap';
-import { isServiceError } from '../../services/client/errors';
-import { CharacterSwapService } from '../../services/tools/character-swap-service';
-import { LipSyncService } from '../../services/tools/lipsync-service';
-import { ToolRefusal } from '../../services/tools/tool-deps';
-import { openCliHost } from '../cli-host';
-import { reachOwnerHost, type CommandEngine } from '../owner-host';
+import { OwnerCallError } from '../../services/host/owner-client';
+import { sayWhere, withStudio } from '../cli-host';
+import { mediaNamer, type StudioLink } from '../studio-link';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { AGAIN_OPTION, JSON_OPTION, OUT_OPTION } from '../common-options';
 import { ask } from '../ask';
-import { cliToolDeps, describeMedia, followToolJob, reportChecks } from './tool-job';
+import { describeMedia, followToolJob, reportChecks } from './tool-job';
 import { confirmPaidCli } from './paid-confirm';
 
 function required(args: ParsedArgs, name: string, what: string): string {
@@ -22,90 +19,41 @@ function required(args: ParsedArgs, name: string, what: string): string {
   return value;
 }
 
-/** Opens the CLI host and the tools' deps, runs `work`, and closes both; a refusal before sending exits 1 with its reasons. */
-async function withTools(
-  args: ParsedArgs,
-  io: CliIo,
-  work: (tools: ReturnType<typeof cliToolDeps> & { host: ReturnType<typeof openCliHost> }) => Promise<number>,
-): Promise<number> {
-  const host = openCliHost(args, io, 'writes', { serveOthers: true });
-  const tools = cliToolDeps(host, io);
-  try {
-    host.engine.start();
-    return await work({ ...tools, host });
-  } catch (error) {
-    if (error instanceof ToolRefusal) {
-      io.err(error.message);
-      return EXIT.refused;
-    }
-    if (isServiceError(error) && error.kind === 'invalid') throw new UsageError(`Not sent: ${error.message}`);
-    throw error;
-  } finally {
-    await tools.toolkit.dispose();
-    await host.engine.flush();
-    await host.close();
-  }
-}
-
 const outOf = (args: ParsedArgs, io: CliIo): string | undefined => {
   const out = flag(args, '--out');
   return out === undefined ? undefined : resolve(io.cwd, out);
 };
 
-/** Where a tool command's work is done: this process's own services, or those of the folder's owner. */
-interface ToolSide {
-  engine: Pick<CommandEngine, 'quote' | 'subscribe' | 'get' | 'waitFor'>;
-  lipsync: Pick<LipSyncService, 'measure' | 'send'>;
-  swap: Pick<CharacterSwapService, 'quote' | 'send'>;
-}
-
 /**
- * Runs a tool command where it belongs. With a studio (or another run) that has the data folder open,
- * that owner measures, checks and sends with its own services, so the job is in its Library at once;
- * this process asks the price question and follows the job. A local file is handed to the owner first
- * (checked and taken in as its page takes a chosen file) and named by the reference it answers; the
- * owner uploads it to its storage when the job is sent. Without an owner, this process opens the folder
- * itself and makes sure the built-in sandbox serving any of the links is up.
+ * Runs a tool command through the studio's tools (this run's own, or those of the studio that has the
+ * data folder open, so the job is in its Library at once): it measures, checks and sends; this process
+ * asks the price question and follows the job. A local file is named to the studio first (checked and
+ * taken in as its page takes a chosen file) and passed by the reference it answers; the studio uploads
+ * it to its storage when the job is sent. `inputs` are the tool's inputs with each medium so named.
  */
-async function onToolSide(
+async function onTools<T extends Record<string, unknown>>(
   args: ParsedArgs,
   io: CliIo,
-  media: Record<string, string>,
-  work: (side: ToolSide) => Promise<number>,
+  given: T,
+  media: Record<string, keyof T>,
+  work: (studio: StudioLink, inputs: T) => Promise<number>,
 ): Promise<number> {
-  const owner = await reachOwnerHost(args, io);
-  if (!owner) {
-    return withTools(args, io, async ({ deps, host }) => {
-      // A link from `studio avatars list` or an earlier job opens only while the sandbox runs.
-      await host.sandboxServing(Object.values(media));
-      return work({ engine: host.engine, lipsync: new LipSyncService(deps), swap: new CharacterSwapService(deps) });
-    });
-  }
-  try {
-    if (args.flags['--json'] !== true)
-      io.err(`Running through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
-    const references = new Map<string, string>();
-    for (const [name, value] of Object.entries(media)) references.set(value, await owner.media(value, name));
-    // The inputs as the owner knows them: each local file by the reference it answered.
-    const named = <T extends object>(inputs: T): T =>
-      Object.fromEntries(
-        Object.entries(inputs).map(([k, v]) => [k, typeof v === 'string' ? (references.get(v) ?? v) : v]),
-      ) as T;
-    const call = owner.owner.call;
-    return await work({
-      engine: owner.engine,
-      lipsync: {
-        measure: (inputs) => call('tools.lipsyncMeasure', named(inputs)),
-        send: (request) => call('tools.lipsyncSend', named(request)),
-      },
-      swap: {
-        quote: (inputs) => call('tools.swapQuote', named(inputs)),
-        send: (request) => call('tools.swapSend', named(request)),
-      },
-    });
-  } finally {
-    owner.close();
-  }
+  return withStudio(args, io, 'writes', async (studio) => {
+    sayWhere(studio, args, io);
+    const name = mediaNamer(studio, io.cwd);
+    const inputs = { ...given };
+    for (const [flagName, key] of Object.entries(media))
+      inputs[key] = (await name(given[key] as string, flagName)) as T[keyof T];
+    try {
+      return await work(studio, inputs);
+    } catch (error) {
+      // The service's rules refused the request before it was sent: the command line's mistake.
+      // (The tools' own refusals, code refused-before-sending, exit 3 as every refusal does.)
+      if (error instanceof OwnerCallError && error.code === 'invalid')
+        throw new UsageError(`Not sent: ${error.message}`);
+      throw error;
+    }
+  });
 }
 
 /** `studio lipsync --video URL --audio URL [--out FILE] [--json] [--again]`. */
@@ -122,18 +70,22 @@ export const lipsyncCommand: CliCommand = {
     AGAIN_OPTION,
   ],
   async run(args, io) {
-    const inputs = { video: required(args, '--video', 'video'), audio: required(args, '--audio', 'audio') };
+    const given = { video: required(args, '--video', 'video'), audio: required(args, '--audio', 'audio') };
     const json = args.flags['--json'] === true;
-    return onToolSide(args, io, { '--video': inputs.video, '--audio': inputs.audio }, async ({ engine, lipsync }) => {
-      const measured = await lipsync.measure(inputs);
+    return onTools(args, io, given, { '--video': 'video', '--audio': 'audio' }, async (studio, inputs) => {
+      const measured = await studio.call('tools.lipsyncMeasure', inputs);
       if (!json) {
         io.err(`video: ${describeMedia(measured.video)}`);
         io.err(`audio: ${describeMedia(measured.audio)}`);
       }
       if (reportChecks(measured.checks, io)) return EXIT.refused;
-      const confirmation = await confirmPaidCli(args, io, engine, { action: 'lipsync' });
-      const sent = await lipsync.send({ ...inputs, confirmation, confirmDuplicate: args.flags['--again'] === true });
-      return followToolJob({ engine }, 'lipsync', sent, io, {
+      const confirmation = await confirmPaidCli(args, io, studio, { action: 'lipsync' });
+      const sent = await studio.call('tools.lipsyncSend', {
+        ...inputs,
+        confirmation,
+        confirmDuplicate: args.flags['--again'] === true,
+      });
+      return followToolJob(studio, 'lipsync', sent, io, {
         json,
         out: outOf(args, io),
         tty: Boolean(process.stderr.isTTY),
@@ -192,7 +144,7 @@ export const characterSwapCommand: CliCommand = {
       throw new UsageError(
         `--prompt must be at most ${CHARACTER_SWAP_LIMITS.maxPrompt} characters (it has ${prompt.length})`,
       );
-    const inputs = {
+    const given = {
       image: required(args, '--image', 'character image'),
       video: required(args, '--video', 'source video'),
       duration: parseDuration(flag(args, '--duration')),
@@ -200,8 +152,8 @@ export const characterSwapCommand: CliCommand = {
       model: flag(args, '--model'),
     };
     const json = args.flags['--json'] === true;
-    return onToolSide(args, io, { '--image': inputs.image, '--video': inputs.video }, async ({ engine, swap }) => {
-      const quote = await swap.quote(inputs);
+    return onTools(args, io, given, { '--image': 'image', '--video': 'video' }, async (studio, inputs) => {
+      const quote = await studio.call('tools.swapQuote', inputs);
       if (!json) {
         io.err(`image: ${describeMedia(quote.image)}`);
         io.err(`video: ${describeMedia(quote.video)}`);
@@ -215,14 +167,14 @@ export const characterSwapCommand: CliCommand = {
         io.err('Not sent.');
         return EXIT.refused;
       }
-      const sent = await swap.send({
+      const sent = await studio.call('tools.swapSend', {
         ...inputs,
         ...(mode !== undefined && { mode: mode as (typeof CHARACTER_SWAP_MODES)[number] }),
         ...(prompt !== undefined && { prompt }),
         confirmedCredits: quote.credits,
         confirmDuplicate: args.flags['--again'] === true,
       });
-      return followToolJob({ engine }, 'character-swap', sent, io, {
+      return followToolJob(studio, 'character-swap', sent, io, {
         json,
         out: outOf(args, io),
         tty: Boolean(process.stderr.isTTY),

@@ -1,20 +1,21 @@
 import { basename, resolve } from 'node:path';
-import { DEFAULT_BATCH_TEMPLATE, summariseBatch, type BatchSummary, type BatchView } from '../../common/bridge/batches';
+import {
+  BatchInput,
+  DEFAULT_BATCH_TEMPLATE,
+  type BatchSummary,
+  type BatchView,
+  type ChosenSheet,
+} from '../../common/bridge/batches';
 import { checkTemplate } from '../../common/file-names';
-import { ffprobeVerifier } from '../../services/downloads/verify';
-import { exportBatch } from '../../services/voices/batch-export';
-import { checkBatchTable, knownVoicesOf, MAX_BATCH_ROWS, refusedRows } from '../../services/voices/batch-input';
-import { readSheetFile } from '../../services/sheets/read-sheet';
-import { BatchRunner } from '../../services/voices/batch-runner';
-import { BatchStore } from '../../services/voices/batch-store';
-import { openCliHost } from '../cli-host';
-import { parseRate } from './speech';
-import { UsageError, flag, type CliCommand } from '../command';
-import { reachOwnerHost } from '../owner-host';
-import { batchIdOf, progressLine, reportBatch } from './batch-report';
-import { ttsBatchThroughOwner } from './tts-batch-owner';
+import { OwnerCallError } from '../../services/host/owner-client';
+import { knownVoicesOf } from '../../services/voices/batch-input';
+import { sayWhere, withStudio } from '../cli-host';
+import { UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
+import type { StudioLink } from '../studio-link';
+import { batchIdOf, progressLine, reportBatch } from './batch-report';
 import { confirmPaidCli } from './paid-confirm';
+import { parseRate } from './speech';
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -22,6 +23,124 @@ function positiveInt(value: string | undefined, name: string, fallback: number, 
   if (!Number.isInteger(n) || n < 1 || n > max)
     throw new UsageError(`${name} must be a whole number from 1 to ${max}, not "${value}"`);
   return n;
+}
+
+/** What the command line asked for, read and checked before the studio is asked anything. */
+interface BatchAsked {
+  file: string;
+  csvPath: string;
+  outDir: string;
+  rate: string | undefined;
+  concurrency: number;
+  template: string;
+}
+
+/**
+ * The batch's name in the studio: the file and the folder its results go to. The same file into the
+ * same folder finds the same batch again (by its id, batchIdOf; by this label one made through a studio
+ * before batches took the command line's id).
+ */
+function labelOf(asked: BatchAsked): string {
+  return `${basename(asked.csvPath)} → ${asked.outDir}`.slice(0, 500);
+}
+
+/** The batch this command started earlier, or null. */
+async function earlierBatch(studio: StudioLink, asked: BatchAsked): Promise<BatchView | null> {
+  const byId = await studio.call('batches.get', batchIdOf(asked.csvPath, asked.outDir)).catch((error: unknown) => {
+    if (error instanceof OwnerCallError && error.code === 'not-found') return null;
+    throw error;
+  });
+  if (byId) return byId;
+  const found = (await studio.call('batches.list')).find((b) => b.label === labelOf(asked) && b.state !== 'cancelled');
+  return found ? studio.call('batches.get', found.id) : null;
+}
+
+/** The sheet named to the studio (checked and read as its page's chosen sheets are): a file it cannot read is the command line's mistake. */
+async function nameSheet(studio: StudioLink, asked: BatchAsked): Promise<ChosenSheet> {
+  return studio.nameFile(asked.csvPath, 'sheet').catch((error: unknown) => {
+    throw error instanceof OwnerCallError && error.code !== 'not-served'
+      ? new UsageError(`Cannot read ${asked.file}: ${error.message}`)
+      : error;
+  });
+}
+
+/**
+ * Runs the batch in the studio (this run's own, or the one that has the data folder open, whose Voices
+ * workspace and Library then show it): the studio reads the file, checks, prices and runs the rows;
+ * this process asks the price question once, prints the progress, and has the studio save every result
+ * and manifest.csv into the folder. Run again, it goes on with the same batch: rows not sent yet are
+ * sent, rows edited in the file since and new rows are made (asked first, once), and --retry-failed
+ * sends the failed rows again.
+ */
+async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: BatchAsked): Promise<number> {
+  const json = args.flags['--json'] === true;
+  sayWhere(studio, args, io, 'Running', '; the batch shows in its Voices workspace');
+  const sheet = await nameSheet(studio, asked);
+  const voices = await knownVoicesOf({ voices: (query = {}) => studio.call('catalogue.voices', query) });
+  const voiceFlag = flag(args, '--voice');
+  const defaults = { voiceId: voiceFlag ? (voices?.idOf?.(voiceFlag) ?? voiceFlag) : undefined, rate: asked.rate };
+  const input = BatchInput.parse({
+    file: sheet.url,
+    label: labelOf(asked),
+    key: batchIdOf(asked.csvPath, asked.outDir),
+    defaults,
+    concurrency: asked.concurrency,
+    template: asked.template,
+  });
+  // The studio's own check, so a refused row is named before anything is asked.
+  const checked = await studio.call('batches.check', input);
+  if (checked.rows.length === 0) throw new UsageError(`${asked.file}: ${checked.problems[0]?.message ?? 'no rows'}`);
+  for (const problem of checked.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
+  const call = studio.call;
+  let view = await earlierBatch(studio, asked);
+  if (view) {
+    const started = view;
+    // Edited and new rows, and failed rows with --retry-failed, are new paid jobs: asked first, with their total.
+    const { changed, added } = await call('batches.revision', started.id, input);
+    const failed = args.flags['--retry-failed']
+      ? started.rows.filter((r) => r.state === 'failed' && !changed.includes(r.row)).length
+      : 0;
+    const toSend = changed.length + added.length + failed;
+    const confirmation =
+      toSend > 0 ? await confirmPaidCli(args, io, studio, { action: 'tts', count: toSend }) : undefined;
+    view = await call('batches.revise', started.id, input, confirmation);
+    if (!json)
+      io.err(
+        `Going on with the batch started ${new Date(started.createdAt).toISOString()}${changed.length ? `; ${changed.length} edited row${changed.length === 1 ? '' : 's'} sent again` : ''}.`,
+      );
+    if (failed > 0 && confirmation) view = await call('batches.retryFailed', started.id, confirmation);
+  } else {
+    // One question for the whole batch, with its total, as the studio asks it.
+    const refused = new Set(checked.problems.map((p) => p.row));
+    const confirmation = await confirmPaidCli(args, io, studio, {
+      action: 'tts',
+      count: checked.rows.filter((r) => !refused.has(r.row)).length,
+    });
+    view = await call('batches.create', input, confirmation);
+  }
+  const id = view.id;
+  const live = !json && process.stderr.isTTY === true;
+  if (live) io.err('');
+  let wake: () => void = () => {};
+  let state = view.state;
+  const stop = studio.on('batches.changed', (summary: BatchSummary) => {
+    if (summary.id !== id) return;
+    state = summary.state;
+    if (live) io.err(`\x1b[1F\x1b[2K${progressLine(summary)}`);
+    wake();
+  });
+  try {
+    // A change before the wait began is read back once; later ones arrive as events.
+    state = (await call('batches.get', id)).state;
+    while (state === 'running') await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
+  } finally {
+    stop();
+  }
+  view = await call('batches.get', id);
+  if (!json) io.err(progressLine({ ...view, total: view.rows.length }));
+  if (view.state === 'paused')
+    io.err('The batch was paused in the studio; run the same command again to go on with it.');
+  return reportBatch(args, io, view, await call('batches.export', id, asked.outDir), asked.outDir);
 }
 
 export const ttsBatchCommand: CliCommand = {
@@ -50,100 +169,17 @@ export const ttsBatchCommand: CliCommand = {
     const outFlag = flag(args, '--out-dir');
     if (!file) throw new UsageError('Give the CSV file (one voiceover per row)');
     if (!outFlag) throw new UsageError('Give --out-dir DIR, the folder the results and manifest.csv go to');
-    const csvPath = resolve(io.cwd, file);
-    const outDir = resolve(io.cwd, outFlag);
-    const rateFlag = parseRate(flag(args, '--rate'));
-    const concurrency = positiveInt(flag(args, '--concurrency'), '--concurrency', 4, 32);
     const template = flag(args, '--template') ?? DEFAULT_BATCH_TEMPLATE;
     const templateProblem = checkTemplate(template);
     if (templateProblem) throw new UsageError(`--template: ${templateProblem}`);
-    const table = await readSheetFile(csvPath, { maxRows: MAX_BATCH_ROWS }).catch((error: Error) => {
-      throw new UsageError(`Cannot read ${file}: ${error.message}`);
-    });
-    const json = args.flags['--json'] === true;
-    // Beside a studio that has the data folder open, the batch is the studio's (its Voices and Library show it).
-    const owner = await reachOwnerHost(args, io);
-    if (owner) {
-      const asked = { file, csvPath, outDir, rows: table.rows, rate: rateFlag, concurrency, template };
-      return ttsBatchThroughOwner(args, io, owner, asked).finally(() => owner.close());
-    }
-    const host = openCliHost(args, io, 'writes', { serveOthers: true });
-    try {
-      const voices = await knownVoicesOf(host.catalogue);
-      const voiceFlag = flag(args, '--voice');
-      const input = checkBatchTable(
-        table.rows,
-        { voiceId: voiceFlag ? (voices?.idOf?.(voiceFlag) ?? voiceFlag) : undefined, rate: rateFlag },
-        voices,
-      );
-      if (input.rows.length === 0) throw new UsageError(`${file}: ${input.problems[0]?.message ?? 'no rows'}`);
-      for (const problem of input.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
-      const runner = new BatchRunner({ engine: host.engine, store: new BatchStore(host.dataDir), log: host.log });
-      const id = batchIdOf(csvPath, outDir);
-      host.engine.start();
-      let record = await runner.get(id);
-      if (record) {
-        // Edited and new rows, and failed rows with --retry-failed, are new paid jobs: asked first, with their total.
-        const plan = await runner.revision(id, input.rows, refusedRows(input.problems));
-        const failed = args.flags['--retry-failed']
-          ? runner
-              .view(record)
-              .rows.filter((r) => r.state === 'failed')
-              .map((r) => r.row)
-          : [];
-        const toSend = new Set([...plan.changed, ...plan.added, ...failed]).size;
-        if (toSend > 0) await confirmPaidCli(args, io, host.engine, { action: 'tts', count: toSend });
-        const again = await runner.revise(id, input.rows, refusedRows(input.problems));
-        if (!json)
-          io.err(
-            `Going on with the batch started ${new Date(record.createdAt).toISOString()}${again.length ? `; ${again.length} edited row${again.length === 1 ? '' : 's'} sent again` : ''}.`,
-          );
-        if (args.flags['--retry-failed']) await runner.retryFailed(id);
-        else if (record.state === 'paused') await runner.resume(id);
-      } else {
-        // One question for the whole batch, with its total, as the studio asks it.
-        const refused = new Set(input.problems.map((p) => p.row));
-        await confirmPaidCli(args, io, host.engine, {
-          action: 'tts',
-          count: input.rows.filter((r) => !refused.has(r.row)).length,
-        });
-        record = await runner.create({
-          id,
-          label: basename(csvPath),
-          rows: input.rows,
-          ...refusedRows(input.problems),
-          concurrency,
-          template,
-        });
-      }
-      const live = !json && process.stderr.isTTY === true;
-      let last = 0;
-      const draw = (view: BatchSummary): void => {
-        if (!live || Date.now() - last < 200) return;
-        last = Date.now();
-        io.err(`\x1b[1F\x1b[2K${progressLine(view)}`);
-      };
-      if (live) io.err('');
-      const drawing = setInterval(async () => {
-        const current = await runner.get(id);
-        if (current) draw(summariseBatch(runner.view(current)));
-      }, 250);
-      let view: BatchView;
-      try {
-        view = await runner.run(id);
-      } finally {
-        clearInterval(drawing);
-      }
-      if (!json) io.err(progressLine(summariseBatch(view)));
-      return reportBatch(
-        args,
-        io,
-        view,
-        await exportBatch(view, outDir, { verify: ffprobeVerifier(() => host.settings.get()) }),
-        outDir,
-      );
-    } finally {
-      await host.close();
-    }
+    const asked: BatchAsked = {
+      file,
+      csvPath: resolve(io.cwd, file),
+      outDir: resolve(io.cwd, outFlag),
+      rate: parseRate(flag(args, '--rate')),
+      concurrency: positiveInt(flag(args, '--concurrency'), '--concurrency', 4, 32),
+      template,
+    };
+    return withStudio(args, io, 'writes', (studio) => runBatch(args, io, studio, asked));
   },
 };

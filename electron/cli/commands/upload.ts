@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { SANDBOX_STORAGE_ID } from '../../common/bridge/storage';
-import { openCliHost } from '../cli-host';
-import { reachOwnerHost, type OwnerHost } from '../owner-host';
-import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { OwnerCallError } from '../../services/host/owner-client';
+import { sayWhere, withStudio } from '../cli-host';
+import type { StudioLink } from '../studio-link';
+import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 
 /** One uploaded file, as both ways of uploading report it. */
@@ -50,63 +51,66 @@ function progressLine(args: ParsedArgs): { show(done: number, total: number): vo
   };
 }
 
-/**
- * Through the studio that has the data folder open: each file is named to it (it checks the file and
- * takes it in as its page takes a chosen one), then its uploads link them to its active storage, all
- * or nothing. It uploads to its active storage only, so --storage must name that one.
- */
-async function uploadThroughOwner(
-  args: ParsedArgs,
-  io: CliIo,
-  owner: OwnerHost,
-  paths: readonly string[],
-): Promise<number> {
-  const state = await owner.owner.call('storage.list');
+/** The storage --storage names (by name or id, "sandbox" for the built-in one), or the active one. */
+async function storageOf(args: ParsedArgs, studio: StudioLink): Promise<string> {
+  const state = await studio.call('storage.list');
   const named = flag(args, '--storage');
-  if (named !== undefined) {
-    const wanted = named.trim().toLowerCase();
-    const storage =
-      wanted === 'sandbox'
-        ? SANDBOX_STORAGE_ID
-        : state.storages.find((s) => s.id === named || s.name.toLowerCase() === wanted)?.id;
-    if (storage !== state.activeId) {
-      const active = state.storages.find((s) => s.id === state.activeId)?.name ?? state.activeId;
-      throw new RefusedError(
-        `Nothing was uploaded: the ${owner.owner.kind} that has the data folder open uploads to its active storage "${active}", not "${named}". Leave --storage out, or make "${named}" active in Settings → Storage.`,
-      );
-    }
-  }
-  if (!args.flags['--json'])
-    io.err(`Uploading through the ${owner.owner.kind} that has the data folder open (process ${owner.owner.pid}).`);
+  if (named === undefined) return state.activeId;
+  const wanted = named.trim().toLowerCase();
+  const storage =
+    wanted === 'sandbox'
+      ? SANDBOX_STORAGE_ID
+      : state.storages.find((s) => s.id === named || s.name.toLowerCase() === wanted)?.id;
+  if (!storage)
+    throw new UsageError(
+      `No storage named "${named}" (see Settings → Storage); known: ${state.storages.map((s) => s.name).join(', ')}`,
+    );
+  return storage;
+}
+
+/**
+ * Each file is named to the studio (it checks the file and takes it in as its page takes a chosen one),
+ * then its uploads link them to the storage, all or nothing; the user's active storage stays as it is.
+ */
+async function uploadFiles(args: ParsedArgs, io: CliIo, studio: StudioLink, paths: readonly string[]): Promise<number> {
+  const storage = await storageOf(args, studio);
+  sayWhere(studio, args, io, 'Uploading');
   const references: string[] = [];
-  for (const path of paths) references.push(await owner.media(path, 'FILE'));
+  for (const path of paths) {
+    const chosen = await studio.nameFile(path, 'media').catch((error: unknown) => {
+      if (error instanceof OwnerCallError && error.code !== 'not-served')
+        throw new Error(`Could not upload ${basename(path)}: ${error.message}`);
+      throw error;
+    });
+    references.push(chosen.url);
+  }
   const uploadId = `cli-${randomUUID()}`;
   const line = progressLine(args);
-  const stopProgress = owner.on(
+  const stopProgress = studio.on(
     'uploads.progress',
     (progress) =>
       progress.uploadId === uploadId &&
       progress.phase === 'uploading' &&
       line.show(progress.doneBytes, progress.totalBytes),
   );
-  const cancel = () => void owner.owner.call('uploads.cancel', uploadId).catch(() => undefined);
+  const cancel = () => void studio.call('uploads.cancel', uploadId).catch(() => undefined);
   process.once('SIGINT', cancel);
   try {
-    const linked = await owner.owner.call('uploads.linkLocalMedia', { uploadId, value: references });
+    const linked = await studio.call('uploads.linkLocalMedia', { uploadId, value: references, storage });
     line.end();
     return report(
       args,
       io,
       references.map((reference, i) => {
         const file = linked.files.find((f) => f.reference === reference);
-        if (!file) throw new Error(`The ${owner.owner.kind} did not link ${paths[i]}`);
+        if (!file) throw new Error(`The ${studio.kind} did not link ${paths[i]}`);
         return {
           file: paths[i],
           fileName: file.fileName,
           url: file.url,
           expiresAt: file.expiresAt,
           sha256: file.sha256,
-          storage: state.activeId,
+          storage,
           how: file.how,
         };
       }),
@@ -132,37 +136,6 @@ export const uploadCommand: CliCommand = {
   async run(args, io) {
     if (args.positional.length === 0) throw new UsageError('Give at least one file to upload');
     const paths = args.positional.map((p) => resolve(io.cwd, p));
-    const owner = await reachOwnerHost(args, io, { sendsWork: false });
-    if (owner) return uploadThroughOwner(args, io, owner, paths).finally(() => owner.close());
-    const host = openCliHost(args, io);
-    const interrupt = new AbortController();
-    const stop = () => interrupt.abort();
-    process.once('SIGINT', stop);
-    try {
-      const named = flag(args, '--storage');
-      const storageId = named ? host.storage.storages.resolve(named) : host.storage.storages.activeId();
-      const line = progressLine(args);
-      const results = await host.storage.uploader.uploadAll(paths, storageId, {
-        signal: interrupt.signal,
-        onProgress: (phase, done, total) => phase === 'uploading' && line.show(done, total),
-      });
-      line.end();
-      return report(
-        args,
-        io,
-        results.map((r, i) => ({
-          file: paths[i],
-          fileName: r.fileName,
-          url: r.url,
-          expiresAt: r.expiresAt,
-          sha256: r.hash,
-          storage: r.storageId,
-          how: r.how,
-        })),
-      );
-    } finally {
-      process.off('SIGINT', stop);
-      await host.close();
-    }
+    return withStudio(args, io, 'writes', (studio) => uploadFiles(args, io, studio, paths), { sendsWork: false });
   },
 };

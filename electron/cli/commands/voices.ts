@@ -1,4 +1,4 @@
-import { openCliHost } from '../cli-host';
+import { connectionName, withStudio } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand } from '../command';
 import { JSON_OPTION } from '../common-options';
 
@@ -19,21 +19,19 @@ export const voicesListCommand: CliCommand = {
     const from = flag(args, '--from');
     if (from !== undefined && from !== '3' && from !== '4')
       throw new UsageError(`--from must be 3 (official) or 4 (your own), not "${from}"`);
-    const host = openCliHost(args, io, 'reads');
-    try {
-      const connection = await host.target.active();
-      const client = await host.target.client(connection.id);
-      const voices = await client.call('voiceList', from ? { from: Number(from) } : {});
+    return withStudio(args, io, 'reads', async (studio) => {
+      const voices = await studio.call(
+        'catalogue.voices',
+        from === '3' ? { from: 3 } : from === '4' ? { from: 4 } : {},
+      );
       if (args.flags['--json']) {
         io.out(JSON.stringify(voices, null, 2));
       } else {
         for (const v of voices)
           io.out([v.voice_id, v.name, v.from === 4 ? 'mine' : 'official', v.gender, v.accent, v.useCase].join('\t'));
-        io.err(`${voices.length} voices on ${connection.name}`);
+        io.err(`${voices.length} voices on ${await connectionName(studio, args)}`);
       }
       return EXIT.ok;
-    } finally {
-      await host.close();
-    }
+    });
   },
 };

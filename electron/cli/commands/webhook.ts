@@ -5,7 +5,10 @@ import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import { EMULATOR_DEFAULTS } from '../../emulator';
 import { sandboxAccessKey } from '../../emulator/state/access-key';
 import { openWebhook, WebhookError, type WebhookCredentials } from '../../services/webhooks/webhook-crypto';
-import { openCliHost } from '../cli-host';
+import { ConnectionManager } from '../../services/connections/connection-manager';
+import { EnvVault } from '../../services/connections/env-vault';
+import { defaultDataDir } from '../../services/host/data-dir';
+import { createConfStoreFactory } from '../../services/store/conf-store';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 
@@ -17,27 +20,33 @@ async function readInput(source: string, io: CliIo): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The built-in sandbox seals with its client id and its data folder's generated secret; a named connection with its own. */
+/**
+ * The built-in sandbox seals with its client id and its data folder's generated secret; a named
+ * connection with its own. A secret never crosses the bridge, so they are read here, from the folder's
+ * connection records and the environment's credentials (read only: nothing is written or sent).
+ */
 async function credentialsFor(args: ParsedArgs, io: CliIo): Promise<WebhookCredentials> {
   const name = flag(args, '--connection');
-  const host = openCliHost(args, io, 'reads');
-  try {
-    if (!name || name.toLowerCase() === 'sandbox') {
-      const sandboxDir = join(host.dataDir, 'sandbox');
-      mkdirSync(sandboxDir, { recursive: true });
-      return { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: sandboxAccessKey(sandboxDir).clientSecret };
-    }
-    const id = host.connections.findByName(name);
-    if (!id || id === SANDBOX_CONNECTION_ID) throw new UsageError(`No connection named "${name}"`);
-    const credentials = await host.connections.clientCredentials(id);
-    if (!credentials)
-      throw new UsageError(
-        `Connection "${name}" has no client id and secret here (set STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET with STUDIO_BASE_URL at its origin); an API key alone cannot open callbacks`,
-      );
-    return credentials;
-  } finally {
-    await host.close();
+  const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+  if (!name || name.toLowerCase() === 'sandbox') {
+    const sandboxDir = join(dataDir, 'sandbox');
+    mkdirSync(sandboxDir, { recursive: true });
+    return { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: sandboxAccessKey(sandboxDir).clientSecret };
   }
+  const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+  const connections = new ConnectionManager({
+    createStore: createConfStoreFactory(dataDir, { log: quiet, notify: () => undefined }),
+    vault: new EnvVault(io.env),
+    sandbox: () => Promise.reject(new Error('The sandbox is not needed to open a callback')),
+  });
+  const id = connections.findByName(name);
+  if (!id || id === SANDBOX_CONNECTION_ID) throw new UsageError(`No connection named "${name}"`);
+  const credentials = await connections.clientCredentials(id);
+  if (!credentials)
+    throw new UsageError(
+      `Connection "${name}" has no client id and secret here (set STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET with STUDIO_BASE_URL at its origin); an API key alone cannot open callbacks`,
+    );
+  return credentials;
 }
 
 /** `studio webhook decode FILE|-`: verifies a callback body the service posted and prints its event. */

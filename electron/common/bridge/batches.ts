@@ -167,8 +167,16 @@ export const BatchInput = z
       .optional(),
     file: z.string().max(4096).optional(),
     label: z.string().min(1).max(500),
+    /**
+     * The batch's id, given by a caller that finds it again by it (the command line: from its sheet and
+     * folder, so running the same command again goes on with the same batch); default a new one.
+     */
+    key: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,99}$/)
+      .optional(),
     defaults: z.object({ voiceId: z.string().max(200).optional(), rate: z.string().max(10).optional() }),
-    concurrency: z.number().int().min(1).max(16).default(4),
+    concurrency: z.number().int().min(1).max(32).default(4),
     template: z.string().min(1).max(500).default(DEFAULT_BATCH_TEMPLATE),
     /** The user's mapping of the columns; without it, the header's names are recognised. */
     columns: BatchColumns.optional(),
@@ -199,6 +207,20 @@ export const batchesCalls = {
   'batches.pause': call(z.tuple([id]), BatchView),
   'batches.resume': call(z.tuple([id]), BatchView),
   'batches.cancel': call(z.tuple([id]), BatchView),
+  /**
+   * What starting a batch again from its edited spreadsheet would send (nothing is sent): the rows that
+   * had ended and whose script, voice or rate changed, and the rows new to it (0-based rows).
+   */
+  'batches.revision': call(
+    z.tuple([id, BatchInput]),
+    z.object({ changed: z.array(z.number().int()), added: z.array(z.number().int()) }),
+  ),
+  /**
+   * The batch again from its edited spreadsheet: unchanged rows keep their jobs and results; changed rows
+   * that had ended, and new rows, are sent (new paid jobs, so the user's answer to their price comes
+   * with them). A paused batch goes on.
+   */
+  'batches.revise': call(z.tuple([id, BatchInput, PaidConfirmation.optional()]), BatchView),
   /** Sends the failed rows again: new paid jobs, so the user's answer to their price comes with them. */
   'batches.retryFailed': call(z.tuple([id, PaidConfirmation]), BatchView),
   /** Makes one ended row again: a new paid job for that row only (0-based row). */

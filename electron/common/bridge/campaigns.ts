@@ -9,22 +9,42 @@ import { PriceQuote } from './jobs';
  * Campaigns for the page: a template project from the library and a spreadsheet the user chose become
  * one video per row. The host reads the file, checks every row, prices the rows once, and runs them.
  */
-export const CampaignInput = z.object({
-  /** The template: a project of the library, with {{variables}}. */
-  projectId: z.string().min(1).max(200),
-  /** The spreadsheet, by the reference the host granted when the user chose it (batches.chooseSheet). */
-  file: z.string().min(1).max(4096),
-  label: z.string().min(1).max(500),
-  /** The output file names, e.g. "{{row}} - {{first name}}". */
-  fileName: z.string().min(1).max(500),
-  /** By variable, the column to read it from when the names differ. */
-  mapping: z.record(z.string().max(200), z.string().max(200)).optional(),
-  concurrency: z.number().int().min(1).max(16).default(4),
-  /** Cells the user corrected in the check's table, by row (0-based) and variable key; the file itself is not changed. */
-  edits: z.record(z.string().regex(/^\d{1,6}$/), z.record(z.string().max(200), z.string().max(20_000))).optional(),
-  /** An absolute folder on the host's machine for the videos and manifest.csv. */
-  outDir: z.string().min(1).max(4096),
-});
+export const CampaignInput = z
+  .object({
+    /** The template: a project of the library, with {{variables}}. */
+    projectId: z.string().min(1).max(200).optional(),
+    /**
+     * Or the template itself, for a caller that holds it as a file (the command line); its media are
+     * links, or local files named to the host (granted references).
+     */
+    project: Project.optional(),
+    /**
+     * The campaign's id, given by a caller that finds it again by it (the command line: from its output
+     * folder). Starting a campaign whose id exists goes on with it: rows unchanged since keep their
+     * videos, changed and new rows are made; default a new campaign.
+     */
+    key: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,99}$/)
+      .optional(),
+    /** Going on with a campaign (`key`): its failed rows are made again too. */
+    retryFailed: z.boolean().optional(),
+    /** The spreadsheet, by the reference the host granted when the user chose it (batches.chooseSheet). */
+    file: z.string().min(1).max(4096),
+    label: z.string().min(1).max(500),
+    /** The output file names, e.g. "{{row}} - {{first name}}". */
+    fileName: z.string().min(1).max(500),
+    /** By variable, the column to read it from when the names differ. */
+    mapping: z.record(z.string().max(200), z.string().max(200)).optional(),
+    concurrency: z.number().int().min(1).max(32).default(4),
+    /** Cells the user corrected in the check's table, by row (0-based) and variable key; the file itself is not changed. */
+    edits: z.record(z.string().regex(/^\d{1,6}$/), z.record(z.string().max(200), z.string().max(20_000))).optional(),
+    /** An absolute folder on the host's machine for the videos and manifest.csv. */
+    outDir: z.string().min(1).max(4096),
+  })
+  .refine((input) => (input.projectId === undefined) !== (input.project === undefined), {
+    message: 'give either a project of the library or a template project, not both',
+  });
 export type CampaignInput = z.input<typeof CampaignInput>;
 
 export const CampaignCheckView = z.object({

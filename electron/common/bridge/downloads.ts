@@ -119,8 +119,20 @@ export const DownloadRequest = z.object({
   /** An absolute folder path on the host's machine. */
   folder: z.string().min(1).max(1000),
   template: z.string().min(1).max(500).optional(),
+  /**
+   * Who asks: the Library (the default) remembers the folder and template as the ones it offers next;
+   * a command line saves where it was told and leaves the user's remembered choice alone.
+   */
+  origin: z.enum(['library', 'cli']).optional(),
 });
 export type DownloadRequest = z.infer<typeof DownloadRequest>;
+
+/** A saved copy that went missing, to be fetched back to where it was (its folder and name). */
+export const LostCopy = z.object({
+  jobId: id,
+  folder: z.string().min(1).max(1000),
+  relativeName: z.string().min(1).max(1000),
+});
 
 export const downloadsCalls = {
   'downloads.list': call(z.tuple([]), z.array(DownloadView)),
@@ -143,6 +155,12 @@ export const downloadsCalls = {
       copies: z.number().int(),
     }),
   ),
+  /**
+   * Fetches lost copies back to where they were (a name taken since gets a numbered suffix); answers the
+   * queued downloads (a job whose result is no longer available is left out). The command line's
+   * `download --missing`; it leaves the remembered folder and template alone.
+   */
+  'downloads.restore': call(z.tuple([z.array(LostCopy).min(1).max(1000)]), z.array(DownloadView)),
   /**
    * The names these jobs would be saved under with this template (or why one is skipped), and each
    * result's size where a saved copy tells it (null: not known until it downloads).

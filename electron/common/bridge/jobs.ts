@@ -214,7 +214,7 @@ export const jobsCalls = {
   'jobs.quote': call(z.tuple([z.array(QuoteItem).min(1).max(100)]), PriceQuote),
   'jobs.list': call(z.tuple([]), z.array(JobView)),
   'jobs.get': call(z.tuple([jobId]), JobView),
-  /** Polls now; for a stalled job, resumes polling. */
+  /** Polls now; for a stalled job, resumes polling; a job nobody follows yet is followed from now. */
   'jobs.refresh': call(z.tuple([jobId]), JobView),
   /** Removes the job from the list (the service keeps its own copy). */
   'jobs.remove': call(z.tuple([jobId]), z.void()),

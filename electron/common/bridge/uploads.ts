@@ -34,11 +34,15 @@ export type UploadProgress = z.infer<typeof UploadProgress>;
 
 export const uploadsCalls = {
   /**
-   * Uploads every local file a value (a request body, a project) refers to, to the active storage, and
-   * answers the value with links in their place. All or nothing: a failure names the file and nothing
-   * is returned, so nothing reaches the service while a medium is missing.
+   * Uploads every local file a value (a request body, a project) refers to, to the active storage (or
+   * the one named by id, as a command line's --storage does, leaving the active one alone), and answers
+   * the value with links in their place. All or nothing: a failure names the file and nothing is
+   * returned, so nothing reaches the service while a medium is missing.
    */
-  'uploads.linkLocalMedia': call(z.tuple([z.object({ uploadId, value: z.unknown() })]), LinkedValue),
+  'uploads.linkLocalMedia': call(
+    z.tuple([z.object({ uploadId, value: z.unknown(), storage: z.string().min(1).max(200).optional() })]),
+    LinkedValue,
+  ),
   'uploads.cancel': call(z.tuple([uploadId]), z.boolean()),
 };
 

@@ -1,7 +1,7 @@
 import type { avatarsCalls } from '../../common/bridge/avatars';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { DomainModule, HostBase } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import { AvatarsService } from './avatars-service';
 
 /**
@@ -10,13 +10,13 @@ import { AvatarsService } from './avatars-service';
  */
 export function createAvatarsDomain(
   base: Pick<HostBase, 'emit'>,
-  studio: Pick<StudioServices, 'catalogue' | 'connections' | 'jobs'>,
+  studio: Pick<StudioServices, 'catalogue' | 'target' | 'jobs'>,
   linkLocalMedia: (value: unknown) => Promise<{ value: unknown }>,
   probe?: (reference: string) => Promise<MediaInfo>,
 ): DomainModule<typeof avatarsCalls> {
   const avatars = new AvatarsService({
     ...(probe && { probe }),
-    activeClient: async () => studio.connections.client((await studio.connections.active()).id),
+    activeClient: async () => studio.target.client((await studio.target.active()).id),
     link: async (source) => (await linkLocalMedia(source)).value as string,
     submit: (submission) => studio.jobs.submit(submission),
     uploadsChanged: () => {

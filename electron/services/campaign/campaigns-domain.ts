@@ -14,12 +14,12 @@ import type { LinkReport } from '../../common/composition/link-checks';
 import type { Project } from '../../common/composition/document';
 import { StudioError } from '../host/errors';
 import type { DomainModule } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import { readSheetFile } from '../sheets/read-sheet';
 import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { checkCampaignTable, type CampaignCheck } from './campaign-check';
 import type { CampaignRunner } from './campaign-runner';
-import { campaignQuote, newCampaignRecord, requireCampaignConfirmed } from './campaign-setup';
+import { campaignQuote, newCampaignRecord, requireCampaignConfirmed, reviseCampaign } from './campaign-setup';
 import type { CampaignStills } from './campaign-stills';
 import { rowProject } from './row-project';
 import { columnVariables } from '../../common/campaign/variables';
@@ -68,7 +68,7 @@ export function createCampaignsDomain(
     const path = deps.pathOf(input.file);
     if (!path)
       throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
-    const project = await deps.openProject(input.projectId);
+    const project = input.project ?? (await deps.openProject(input.projectId ?? ''));
     const table = await readSheetFile(path, { maxRows: MAX_CAMPAIGN_ROWS }).catch((error: Error) => {
       throw new StudioError(error.message, 'sheet-unreadable');
     });
@@ -86,7 +86,7 @@ export function createCampaignsDomain(
     check: Omit<CampaignCheck, 'readAs'>,
   ): CampaignRecord =>
     newCampaignRecord({
-      id: `campaign-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
+      id: input.key ?? `campaign-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`,
       label: input.label,
       template: { project, fileName: input.fileName },
       check,
@@ -94,6 +94,18 @@ export function createCampaignsDomain(
       outDir: input.outDir,
       concurrency: input.concurrency,
     });
+  /**
+   * The campaign the input starts: a new one, or (its `key` naming one that exists) that one revised from
+   * the spreadsheet: rows unchanged since keep their videos, changed and new rows are made again, and
+   * with `retryFailed` the failed ones too. `existing` says which.
+   */
+  const startOf = async (raw: CampaignInput) => {
+    const { input, project, check } = await read(raw);
+    const fresh = recordOf(input, project, check);
+    const existing = input.key === undefined ? null : await deps.runner.get(input.key);
+    const record = existing ? reviseCampaign(existing, fresh, { retryFailed: input.retryFailed === true }) : fresh;
+    return { check, record, existing };
+  };
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
     const items = campaignQuote(record);
     if (items.length === 0)
@@ -137,6 +149,8 @@ export function createCampaignsDomain(
     // Quitting: nothing more is sent; what is at the service goes on and is picked up at the next start.
     async dispose() {
       deps.runner.stop();
+      // A step or a finished campaign's manifest being written ends first (no temporary file is left).
+      await deps.runner.idle();
       await deps.runner.flush();
     },
     handlers: {
@@ -156,17 +170,16 @@ export function createCampaignsDomain(
           })),
         };
       },
-      'campaigns.quote': async (raw) => {
-        const { input, project, check } = await read(raw);
-        return quoteOf(recordOf(input, project, check));
-      },
+      'campaigns.quote': async (raw) => quoteOf((await startOf(raw)).record),
       'campaigns.create': async (raw, confirmation) => {
-        const { input, project, check } = await read(raw);
+        const { check, record, existing } = await startOf(raw);
         if (check.problems.length > 0) throw new StudioError(check.problems.join(' '), 'invalid-campaign');
-        const record = recordOf(input, project, check);
-        // The question's price, asked again here: a changed price or a full day's limit refuses it.
-        requireCampaignConfirmed(await quoteOf(record), record, confirmation, jobs.policy());
-        await deps.runner.create(record);
+        // The question's price, asked again here: a changed price or a full day's limit refuses it. A
+        // campaign gone on with that has nothing left to send needs no answer.
+        if (!existing || campaignQuote(record).length > 0)
+          requireCampaignConfirmed(await quoteOf(record), record, confirmation, jobs.policy());
+        if (existing) await deps.runner.replace(record);
+        else await deps.runner.create(record);
         void deps.runner.run(record.id);
         return campaignView(record);
       },

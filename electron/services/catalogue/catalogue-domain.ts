@@ -1,6 +1,6 @@
 import type { catalogueCalls } from '../../common/bridge/catalogue';
 import type { DomainModule } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 
 export function createCatalogueDomain({ catalogue }: StudioServices): DomainModule<typeof catalogueCalls> {
   return {

@@ -1,14 +1,17 @@
 import type { connectionsCalls } from '../../common/bridge/connections';
 import type { DomainModule } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 
 export function createConnectionsDomain({
   connections,
+  target,
   catalogue,
 }: StudioServices): DomainModule<typeof connectionsCalls> {
   return {
     handlers: {
-      'connections.list': async () => connections.state(),
+      // The active connection is the one new work goes to: the folder's, unless the host chose another
+      // for this run (a command line's --connection), which its clients then see as the active one.
+      'connections.list': async () => ({ ...(await connections.state()), activeId: (await target.active()).id }),
       'connections.add': async (input) => connections.add(input),
       'connections.update': async (id, patch) => {
         catalogue.clear();

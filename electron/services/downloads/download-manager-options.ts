@@ -8,6 +8,11 @@ import type { RetryPolicy } from './transfer-retries';
 export interface DownloadManagerOptions extends RetryPolicy {
   /** The queue's file (beside the job ledger); read at construction, rewritten atomically on change. */
   file: string;
+  /**
+   * Whether downloads queued when the queue was last written start at construction (default true: the
+   * studio goes on with them). A command line leaves them to the studio; it starts only its own.
+   */
+  resumeQueued?: boolean;
   fetch?: typeof globalThis.fetch;
   /** Checks a finished `.part` is real media (ffprobe); absent: length checks only. */
   verify?(path: string): Promise<void>;

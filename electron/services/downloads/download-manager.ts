@@ -50,6 +50,7 @@ export class DownloadManager {
       // A download that was running when the studio stopped resumes from its `.part`.
       this.entries.set(entry.id, entry.state === 'downloading' ? { ...entry, state: 'queued' } : entry);
     }
+    if (options.resumeQueued === false) return;
     for (const entry of this.entries.values()) if (entry.state === 'queued') this.schedule(entry.id);
   }
 

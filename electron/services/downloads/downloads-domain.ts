@@ -3,7 +3,7 @@ import type { downloadsCalls } from '../../common/bridge/downloads';
 import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import type { ProjectLibrary } from '../projects/project-library';
 import { appSettingsSpec } from '../system/settings-store';
 import { DownloadsService, suggestedFolder } from './downloads-service';
@@ -53,12 +53,14 @@ export function createDownloadsService(
   base: DownloadsHost,
   { jobs, progress }: Pick<StudioServices, 'jobs' | 'progress'>,
   projects: ProjectLibrary,
+  { resumeQueued = true }: { resumeQueued?: boolean } = {},
 ): DownloadsService {
   const settings = base.createStore(appSettingsSpec);
   // The taskbar / dock bar: downloads are one share of the shared progress aggregator.
   const bar = progress.source('downloads');
   return new DownloadsService({
     dataDir: base.dataDir,
+    resumeQueued,
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.record(id),
@@ -102,6 +104,7 @@ export function createArchive(
     batches,
   }: Pick<StudioServices, 'jobs' | 'reactor'> & { batches?: Pick<StudioServices['batches'], 'warnExpiring'> },
   defaultDataDir?: string,
+  { keepHere = true }: { keepHere?: boolean } = {},
 ): ArchiveRunner {
   const settings = base.createStore(appSettingsSpec);
   const archive = new Archive({
@@ -117,7 +120,10 @@ export function createArchive(
   for (const option of JobPurpose.options) {
     if (option.shape.type.value === 'batch-row' || option.shape.type.value === 'campaign-row') continue;
     reactor.on(option.shape.type.value, async (job) => {
-      if (job.phase === 'completed') await archive.keep(job);
+      if (job.phase !== 'completed') return;
+      // A host that does not go on with downloads after it stops (a command line) leaves the copy to the studio.
+      if (!keepHere) return 'later';
+      await archive.keep(job);
     });
   }
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -179,11 +185,12 @@ export function createDownloadsDomain(
       'downloads.totals': async () => manager.totals(),
       'downloads.start': async (request) => {
         try {
-          return await service.start({ ...request, origin: 'library' });
+          return await service.start({ ...request, origin: request.origin ?? 'library' });
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
       },
+      'downloads.restore': async (copies) => service.restore(copies, 'cli'),
       'downloads.preview': async ({ jobIds, template }) => {
         try {
           return await service.preview(jobIds, template);

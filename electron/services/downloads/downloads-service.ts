@@ -35,8 +35,10 @@ export const downloadPreferencesSpec: RecordStoreSpec<DownloadPreferences> = {
 
 export interface DownloadsServiceDeps {
   dataDir: string;
-  /** The queue's file; default `<dataDir>/downloads/queue.json` (the CLI keeps its own). */
+  /** The queue's file; default `<dataDir>/downloads/queue.json` (older command lines kept their own). */
   queueFile?: string;
+  /** Whether the downloads left queued start now (DownloadManagerOptions.resumeQueued). */
+  resumeQueued?: boolean;
   createStore: RecordStoreFactory;
   log: Logger;
   /** The job as the ledger has it now (throws for an unknown id). */
@@ -86,6 +88,7 @@ export class DownloadsService {
     this.sidecars = sidecars;
     this.manager = new DownloadManager({
       file: deps.queueFile ?? queueFile(deps.dataDir),
+      resumeQueued: deps.resumeQueued,
       fetch: deps.fetch,
       verify: deps.verify,
       now: deps.now,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { facesCalls } from '../../common/bridge/faces';
 import type { HostBase, DomainModule, PlatformAdapters } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import type { LocalGrants } from '../media/local-grants';
 import type { MediaDomain } from '../media/media-domain';
 import { FacesService } from './faces-service';
@@ -53,21 +53,22 @@ export function createLiveSessions(
 }
 
 export function createFacesServices(
-  base: Pick<HostBase, 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>,
-  studio: Pick<StudioServices, 'connections' | 'jobs'>,
+  base: Pick<HostBase, 'host' | 'createStore' | 'dataDir' | 'log' | 'notices' | 'platform'>,
+  studio: Pick<StudioServices, 'target' | 'jobs'>,
   grants: LocalGrants,
   media: Pick<MediaDomain, 'probe' | 'frame'>,
 ): FacesServices {
   const activeClient = async () => {
-    const { id } = await studio.connections.active();
-    return { connectionId: id, client: await studio.connections.client(id) };
+    const { id } = await studio.target.active();
+    return { connectionId: id, client: await studio.target.client(id) };
   };
   const live = createLiveSessions({
     createStore: base.createStore,
     log: base.log,
-    connections: studio.connections,
+    connections: studio.target,
     engine: studio.jobs,
-    origin: 'studio',
+    // A command line's session is meant to outlive its command (live create, then live close).
+    origin: base.host === 'cli' ? 'cli' : 'studio',
     probe: (link) => media.probe(link),
   });
   return {
@@ -88,11 +89,18 @@ export function createFacesServices(
   };
 }
 
-/** Face detection, analyze frames and live sessions. Sessions a crash left open are closed as the host starts; this run's on dispose (quit, window closed). */
-export function createFacesDomain(services: FacesServices): DomainModule<typeof facesCalls> {
+/**
+ * Face detection, analyze frames and live sessions. Sessions a crash left open are closed as the host
+ * starts; this run's on dispose (quit, window closed), except a command line's, which outlive its run.
+ */
+export function createFacesDomain(
+  services: FacesServices,
+  { closeLeftOpen = true, closeOnQuit = true }: { closeLeftOpen?: boolean; closeOnQuit?: boolean } = {},
+): DomainModule<typeof facesCalls> {
   const { faces, live, frames } = services;
-  // A session left running keeps its media server busy (and may be billed): the user hears that it was closed.
-  const leftOver = live.closeLeftOpen().then((closed) => {
+  // A session left running keeps its media server busy (and may be billed): the user hears that it was
+  // closed. A host reading the folder beside the studio that owns it leaves that studio's sessions alone.
+  const leftOver = (closeLeftOpen ? live.closeLeftOpen() : Promise.resolve(0)).then((closed) => {
     if (closed === 0) return;
     services.notify?.({
       level: 'info',
@@ -121,7 +129,7 @@ export function createFacesDomain(services: FacesServices): DomainModule<typeof 
     async dispose() {
       camera(false);
       await leftOver.catch(() => undefined);
-      await live.closeAll();
+      if (closeOnQuit) await live.closeAll();
     },
   };
 }

@@ -162,8 +162,15 @@ export class LiveSessions {
     return updated;
   }
 
+  /**
+   * Closes a session: one this data folder recorded is closed and forgotten; any other (opened by another
+   * tool or computer) is closed on the active connection directly, which answers for an unknown or closed one.
+   */
   async close(id: string): Promise<void> {
-    await this.closeRecorded(this.open(id));
+    const recorded = this.list().find((s) => s.id === id);
+    if (recorded) return this.closeRecorded(recorded);
+    const { client } = await this.deps.activeClient();
+    await client.call('liveClose', { _id: id });
   }
 
   /** Each face must be a picture link (the service swaps in the face it sees there): a detected video's link is refused. */

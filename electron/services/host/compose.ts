@@ -5,8 +5,8 @@ import { Redactor } from '../log/redact';
 import { secretAwareVault } from '../log/secret-aware-vault';
 import { NoticeBoard } from '../system/notice-board';
 import { createDispatcher, type Dispatch } from './dispatcher';
-import { createDomains, type Domains } from './domains';
-import type { CredentialVault, HostBase, PlatformAdapters, RecordStoreFactory } from './types';
+import { createDomains, type DomainOptions, type Domains } from './domains';
+import type { CredentialVault, HostBase, Logger, PlatformAdapters, RecordStoreFactory } from './types';
 import type { RecordStoreDeps } from '../store/record-store';
 
 export type EventListener = <E extends EventChannel>(event: E, payload: EventPayloads[E]) => void;
@@ -26,6 +26,17 @@ export interface ComposeOptions {
   knownSecrets?: readonly (string | undefined)[];
   /** Also print log lines (the web host echoes warnings to its terminal). */
   echoLog?: (line: string) => void;
+  /**
+   * The log sink, instead of the data folder's log file (the command line writes to its stderr, quiet
+   * unless --verbose). It receives the redactor, so secrets stay out of it too.
+   */
+  log?: (redactor: Redactor) => Logger;
+  /** Which connection new work goes to; default the folder's active one (the command line passes its choice). */
+  route?: DomainOptions['route'];
+  /** Where a storage may be declared (STUDIO_S3_*), for the Node hosts; default process.env. */
+  env?: DomainOptions['env'];
+  /** What starts with the host (see HostStart); default `resume`, as the desktop app and web host do. */
+  start?: DomainOptions['start'];
 }
 
 export interface ComposedHost {
@@ -46,13 +57,18 @@ export interface ComposedHost {
 
 /**
  * Builds the services every host runs: the same log, stores, vault, domains and dispatcher whether the
- * studio runs in Electron, behind the web host or in the CLI. The hosts differ only in the options.
+ * studio runs in Electron, behind the web host or in the CLI. The hosts differ only in the options:
+ * the vault, the log sink, the platform (dialogs, notifications), the sandbox starter, and for the
+ * command line the connection it chose, its environment and what starts with it.
  */
 export function composeHost(options: ComposeOptions): ComposedHost {
   const redactor = new Redactor();
   for (const secret of options.knownSecrets ?? []) redactor.register(secret);
-  const logFile = join(options.dataDir, 'logs', 'studio.log');
-  const log = new FileLogger({ file: logFile, redactor, echo: options.echoLog });
+  const fileOfLog = join(options.dataDir, 'logs', 'studio.log');
+  const logFile = options.log ? null : fileOfLog;
+  const log: Logger = options.log
+    ? options.log(redactor)
+    : new FileLogger({ file: fileOfLog, redactor, echo: options.echoLog });
 
   const listeners = new Set<EventListener>();
   const emit = <E extends EventChannel>(event: E, payload: EventPayloads[E]): void => {
@@ -97,7 +113,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
   };
 
   log.info('host starting', { host: options.host, version: options.appVersion });
-  const domains = createDomains(base);
+  const domains = createDomains(base, { route: options.route, env: options.env, start: options.start });
   const dispatch = createDispatcher({ handlers: domains.handlers, log, redact: (text) => redactor.text(text) });
 
   return {

@@ -17,7 +17,7 @@ import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
 import { createArchive, createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
-import { LocalMediaLinker } from '../storage/local-media-linker';
+import { LocalMediaLinker, notChosen } from '../storage/local-media-linker';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
@@ -37,6 +37,7 @@ import {
 } from '../campaign/campaign-services';
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
+import type { EngineOptions } from './engine-services';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -55,6 +56,24 @@ function mergeHandlers<T extends readonly AnyModule[]>(modules: T): UnionToInter
     }
   }
   return merged as UnionToIntersection<T[number]['handlers']>;
+}
+
+/**
+ * What starts with a host. `resume` (the desktop app, the web host): the engine follows every unfinished
+ * job, the reactor acts on their ends, batches and campaigns left running go on and the archive checks
+ * its copies. `follow` (a command-line run that owns the folder): the engine and the reactor only, so a
+ * command that lists jobs never sends a batch's rows; a batch or campaign goes on when its own command
+ * runs again. `read-only` (a command line beside a studio it cannot reach): the ledger is read, and
+ * nothing is followed or written.
+ */
+export type HostStart = 'resume' | 'follow' | 'read-only';
+
+export interface DomainOptions {
+  /** Where new work goes; default the folder's active connection (see EngineOptions.route). */
+  route?: EngineOptions['route'];
+  /** Where a storage may be declared (STUDIO_S3_*); default process.env. */
+  env?: Record<string, string | undefined>;
+  start?: HostStart;
 }
 
 export interface Domains {
@@ -80,8 +99,9 @@ export interface Domains {
  * the domains that use them; a domain never calls another domain's bridge handler. The job engine and
  * its reactor start last, once every domain has registered its reactions.
  */
-export function createDomains(base: HostBase): Domains {
-  const storage = createHostStorage(base);
+export function createDomains(base: HostBase, options: DomainOptions = {}): Domains {
+  const start = options.start ?? 'resume';
+  const storage = createHostStorage(base, options.env);
   const grants = new LocalGrants(base.createStore(localGrantsSpec));
   const sheets = {
     dir: join(base.dataDir, 'imports'),
@@ -94,10 +114,11 @@ export function createDomains(base: HostBase): Domains {
     onProgress: (progress) => base.emit('uploads.progress', progress),
   });
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
-  const studio = createStudioServices(base, projects);
-  const downloads = createDownloadsService(base, studio, projects);
+  const studio = createStudioServices(base, projects, { route: options.route });
+  // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.
+  const downloads = createDownloadsService(base, studio, projects, { resumeQueued: start === 'resume' });
   // The archive's folders follow a data folder that was given (not the default one).
-  const archive = createArchive(base, downloads, studio, defaultDataDir());
+  const archive = createArchive(base, downloads, studio, defaultDataDir(), { keepHere: start === 'resume' });
   const text = createTextPictures(base.dataDir, (path) => grants.grant(path));
   const media = createMediaDomain(base, {
     grants,
@@ -143,7 +164,10 @@ export function createDomains(base: HostBase): Domains {
       (ref) => media.toolkit.cache.localPath(ref),
       (path) => grants.grant(path),
     ),
-    placement: async () => (await studio.connections.state()).connections.find((c) => c.active)?.placement,
+    placement: async () => {
+      const { id } = await studio.target.active();
+      return (await studio.connections.state()).connections.find((c) => c.id === id)?.placement;
+    },
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
   });
   studio.reactor.on('campaign-row', (job) => campaigns.jobEnded(job));
@@ -159,11 +183,19 @@ export function createDomains(base: HostBase): Domains {
     createStorageDomain(storage),
     createUploadsDomain(linker),
     createDownloadsDomain(base, downloads, archive, media.hostFiles),
-    createFacesDomain(createFacesServices(base, studio, grants, media)),
+    createFacesDomain(createFacesServices(base, studio, grants, media), {
+      // Beside the studio that owns the folder, its sessions are its own; a command line's outlive its run.
+      closeLeftOpen: start !== 'read-only',
+      closeOnQuit: base.host !== 'cli',
+    }),
     createPlacementDomain(base, studio, storage),
     createBatchesDomain(base, studio, grants),
     createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
-    createAvatarsDomain(base, studio, linker.linkFor('avatar')),
+    // A chosen local file is looked at before it goes up, in every host: one the service would not take is refused.
+    createAvatarsDomain(base, studio, linker.linkFor('avatar'), async (reference) => {
+      if (grants.pathOf(reference) === null) throw notChosen(reference);
+      return media.probe(reference);
+    }),
     createTextDomain(text),
     createCaptionsDomain(media.toolkit),
     createCampaignsDomain(studio, {
@@ -176,9 +208,12 @@ export function createDomains(base: HostBase): Domains {
     }),
     hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
   ] as const;
-  startStudioServices(studio);
-  void campaigns.resumeAll();
-  archive.start();
+  if (start === 'read-only') studio.jobs.start({ poll: false, readOnly: true });
+  else startStudioServices(studio, { resume: start === 'resume' });
+  if (start === 'resume') {
+    void campaigns.resumeAll();
+    archive.start();
+  }
 
   const handlers: Handlers<BridgeCalls> = mergeHandlers(modules);
   const missing = callChannels.filter(

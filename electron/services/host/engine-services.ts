@@ -24,7 +24,7 @@ export interface EngineOptions {
   /** The ledger; default the folder's `jobs` records. */
   storage?: LedgerStorage;
   onConnectionsChange?: ConnectionManagerDeps['onChange'];
-  /** How the engine reports to the host's page (events, notifications, the progress bar); a command line has none. */
+  /** How the engine reports to the host (events, notifications, the progress bar). */
   reports?: Pick<JobEngineDeps, 'onChange' | 'onRemove' | 'notify' | 'setProgress'>;
 }
 

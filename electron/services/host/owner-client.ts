@@ -87,16 +87,19 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
       answers.clear();
       reject(closed);
     };
-    socket.on('error', (error) =>
-      fail(new OwnerRefusedError(`The connection to the data folder's owner failed: ${error.message}`)),
-    );
-    socket.on('close', () =>
+    const closedByOwner = () =>
+      new OwnerRefusedError(
+        'The studio that has the data folder open closed the connection (it may have quit). A job already sent stays in its Library; `studio jobs wait ID` follows it.',
+      );
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      // A write after the owner went (a broken pipe, a reset) is its closing, not a fault of the line.
       fail(
-        new OwnerRefusedError(
-          'The studio that has the data folder open closed the connection (it may have quit). A job already sent stays in its Library; `studio jobs wait ID` follows it.',
-        ),
+        error.code === 'EPIPE' || error.code === 'ECONNRESET'
+          ? closedByOwner()
+          : new OwnerRefusedError(`The connection to the data folder's owner failed: ${error.message}`),
       ),
     );
+    socket.on('close', () => fail(closedByOwner()));
     readLines(
       socket,
       (value) => {
@@ -128,9 +131,12 @@ export function handshake(socket: Socket, token: string): Promise<OwnerLink> {
         kind,
         pid,
         lost,
-        call(channel, ...args) {
+        call(channel, ...given) {
           if (closed) return Promise.reject(closed);
           const id = nextId++;
+          // JSON has no undefined: an optional argument left out at the end is left out, not sent as null.
+          const args: unknown[] = [...given];
+          while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
           return new Promise((done, refuse) => {
             answers.set(id, { resolve: done as (value: unknown) => void, reject: refuse });
             writeLine(socket, { t: 'call', id, channel, args });

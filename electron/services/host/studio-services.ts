@@ -1,12 +1,12 @@
 import { summariseBatch, type BatchView } from '../../common/bridge/batches';
 import type { CatalogueService } from '../catalogue/catalogue-service';
-import type { StudioHost, StudioServiceOverrides, StudioServices } from '../jobs/studio-services';
+import type { StudioHost, StudioServiceOverrides, StudioServices } from './studio-types';
 import { JobReactor } from '../jobs/reactor';
 import type { ProjectLibrary } from '../projects/project-library';
 import { ProgressAggregator } from '../system/progress';
 import { BatchRunner } from '../voices/batch-runner';
 import { BatchStore } from '../voices/batch-store';
-import { createEngineServices } from './engine-services';
+import { createEngineServices, type EngineOptions } from './engine-services';
 import type { HostBase } from './types';
 
 // The services several domains share, composed here in the host layer: they compose other services
@@ -15,7 +15,7 @@ import type { HostBase } from './types';
 export function createStudioServices(
   base: StudioHost,
   projects: ProjectLibrary,
-  overrides: StudioServiceOverrides = {},
+  overrides: StudioServiceOverrides & Pick<EngineOptions, 'route'> = {},
 ): StudioServices {
   const progress = new ProgressAggregator((fraction) => base.platform.setProgress?.(fraction));
   const jobsProgress = progress.source('jobs');
@@ -25,7 +25,8 @@ export function createStudioServices(
     else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
   };
   // Built as every host builds them (the command line too), so the spending policy cannot be left out.
-  const { connections, catalogue, jobs } = createEngineServices(base, {
+  const { connections, target, catalogue, jobs } = createEngineServices(base, {
+    route: overrides.route,
     fetch: overrides.fetch,
     storage: overrides.storage,
     onConnectionsChange: (state) => base.emit('connections.changed', state),
@@ -45,23 +46,22 @@ export function createStudioServices(
     onChange: throttledBatchEvents(base),
     notify,
   });
-  return { connections, jobs, reactor, catalogue, progress, batches, notify };
+  return { connections, target, jobs, reactor, catalogue, progress, batches, notify };
 }
 
 /**
  * Loads the ledger and starts following jobs, then the reactor: called by the composition once every
  * domain has registered its reactions (the reactor refuses later ones), so the reactor's catch-up runs
- * every handler for jobs that ended while the studio was closed.
+ * every handler for jobs that ended while the studio was closed. With `resume`, batches that were
+ * running when the studio stopped go on (the ledger says which rows were sent).
  */
-export function startStudioServices({
-  jobs,
-  reactor,
-  batches,
-}: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): void {
+export function startStudioServices(
+  { jobs, reactor, batches }: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>,
+  { resume }: { resume: boolean },
+): void {
   jobs.start();
   reactor.start();
-  // Batches that were running when the studio stopped go on (the ledger says which rows were sent).
-  void batches.resumeAll();
+  if (resume) void batches.resumeAll();
 }
 
 /** At most one `batches.changed` per batch every 250 ms (a thousand rows change often), the last one always sent. */

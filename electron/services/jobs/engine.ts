@@ -336,7 +336,9 @@ export class JobEngine {
       // The updated record: its phase and its later deadline are what polling follows now.
       this.follower.track(this.record(id), 0);
     } else if (isActive(record.phase) && record.remoteId) {
-      this.follower.pollSoon(id);
+      // A job this engine loaded without following (a command line reading the folder) is followed from now.
+      if (this.follower.has(id)) this.follower.pollSoon(id);
+      else this.follower.track(record, 0);
     } else if (record.phase === 'outcome-unknown') {
       throw new Error(
         'The service has no way to look this job up: the studio never received its id. Check the service dashboard or your credit history; if it is not there, send the request again.',

@@ -1,6 +1,6 @@
 import type { jobsCalls } from '../../common/bridge/jobs';
 import type { DomainModule } from '../host/types';
-import type { StudioServices } from './studio-services';
+import type { StudioServices } from '../host/studio-types';
 
 /** The jobs.* calls. The engine and reactor are started by startStudioServices, once every reaction is registered. */
 export function createJobsDomain({

@@ -1,8 +1,12 @@
 import type { JobRecord, PurposeType } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
 
-/** What a purpose's handler is given: the job as it ended. It may run again after a crash: be idempotent. */
-export type ReactionHandler = (job: JobRecord) => Promise<void>;
+/**
+ * What a purpose's handler is given: the job as it ended. It may run again after a crash: be idempotent.
+ * It answers 'later' when this host leaves its part to another (a command line leaves the archive to
+ * the studio): the job is then not marked, and the next host to start acts on it again.
+ */
+export type ReactionHandler = (job: JobRecord) => Promise<void | 'later'>;
 
 /** The engine as the reactor sees it: its records (reactedAt is no part of what the page sees). */
 export interface ReactorEngine {
@@ -61,8 +65,10 @@ export class JobReactor {
   /** Never rejects: a failure is logged and the job stays unreacted until the next start. */
   private async react(job: JobRecord): Promise<void> {
     try {
-      for (const handler of this.handlers.get(job.purpose.type) ?? []) await handler(job);
-      await this.deps.engine.markReacted(job.id);
+      let later = false;
+      for (const handler of this.handlers.get(job.purpose.type) ?? [])
+        later = (await handler(job)) === 'later' || later;
+      if (!later) await this.deps.engine.markReacted(job.id);
     } catch (error) {
       this.deps.log?.warn('acting on a finished job failed; it is tried again at the next start', {
         job: job.id,

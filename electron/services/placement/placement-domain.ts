@@ -2,27 +2,31 @@ import type { placementCalls } from '../../common/bridge/placement';
 import { appSettingsSpec } from '../system/settings-store';
 import { resolveMediaBinary } from '../media/binaries';
 import type { DomainModule, HostBase } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import type { StorageServices } from '../storage/storage-services';
 import { PlacementChecker, balanceThrough } from './placement-check';
 
 /** Check placement from the page: the plan (what is sent, its cost, the balance), then the run. */
 export function createPlacementDomain(
   base: Pick<HostBase, 'createStore' | 'emit'>,
-  studio: Pick<StudioServices, 'connections' | 'jobs' | 'catalogue'>,
+  studio: Pick<StudioServices, 'connections' | 'target' | 'jobs' | 'catalogue'>,
   storage: StorageServices,
 ): DomainModule<typeof placementCalls> {
   const settings = base.createStore(appSettingsSpec);
   let running: AbortController | null = null;
   const checker = new PlacementChecker({
-    connections: studio.connections,
+    connections: studio.target,
     engine: studio.jobs,
     catalogue: studio.catalogue,
     upload: async (paths, signal) =>
       (await storage.uploader.uploadAll(paths, storage.storages.activeId(), { signal })).map((r) => r.url),
     ffmpegPath: async () => (await resolveMediaBinary('ffmpeg', { settings: settings.get() })).path,
-    balance: () => balanceThrough(studio.connections),
-    record: async (id, convention, at) => void (await studio.connections.setPlacement(id, convention, at)),
+    balance: () => balanceThrough(studio.target),
+    // A connection that is not saved (a command line's --base-url) keeps no convention.
+    record: async (id, convention, at) => {
+      if (!(await studio.connections.state()).connections.some((c) => c.id === id)) return;
+      await studio.connections.setPlacement(id, convention, at);
+    },
   });
   return {
     handlers: {

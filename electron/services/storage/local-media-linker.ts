@@ -20,17 +20,16 @@ export class LocalMediaLinker {
     },
   ) {}
 
-  /** A value with every granted local reference replaced by its uploaded link; `uploadId` names the run for cancel(). */
-  async link(uploadId: string, value: unknown): Promise<LinkedValue> {
+  /**
+   * A value with every granted local reference replaced by its uploaded link; `uploadId` names the run
+   * for cancel(); `storage` (an id or name) instead of the active storage.
+   */
+  async link(uploadId: string, value: unknown, storage?: string): Promise<LinkedValue> {
     const references = localReferences(value);
     if (references.length === 0) return { value, files: [] };
     const paths = references.map((reference) => {
       const path = this.deps.grants.pathOf(reference);
-      if (!path)
-        throw new StudioError(
-          `${decodeURIComponent(reference.split('/').pop() ?? reference)} was not chosen or dropped in this session; add the file again.`,
-          'not-allowed',
-        );
+      if (!path) throw notChosen(reference);
       return path;
     });
     if (this.running.has(uploadId)) throw new StudioError('An upload with this id is already running.', 'busy');
@@ -39,7 +38,8 @@ export class LocalMediaLinker {
     let lastEmit = 0;
     try {
       const { uploader, storages } = this.deps.storage;
-      const results = await uploader.uploadAll(paths, storages.activeId(), {
+      const target = storage === undefined ? storages.activeId() : storages.resolve(storage);
+      const results = await uploader.uploadAll(paths, target, {
         signal: controller.signal,
         onProgress: (phase, doneBytes, totalBytes, fileName) => {
           // The uploader reports every chunk; ten events a second (and each file's end) are plenty.
@@ -84,4 +84,12 @@ export class LocalMediaLinker {
   cancelAll(): void {
     for (const controller of this.running.values()) controller.abort();
   }
+}
+
+/** The refusal of a local reference the user did not choose or drop in this session, naming its file. */
+export function notChosen(reference: string): StudioError {
+  return new StudioError(
+    `${decodeURIComponent(reference.split('/').pop() ?? reference)} was not chosen or dropped in this session; add the file again.`,
+    'not-allowed',
+  );
 }

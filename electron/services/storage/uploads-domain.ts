@@ -6,7 +6,7 @@ import type { LocalMediaLinker } from './local-media-linker';
 export function createUploadsDomain(linker: LocalMediaLinker): DomainModule<typeof uploadsCalls> {
   return {
     handlers: {
-      'uploads.linkLocalMedia': async ({ uploadId, value }) => linker.link(uploadId, value),
+      'uploads.linkLocalMedia': async ({ uploadId, value, storage }) => linker.link(uploadId, value, storage),
       'uploads.cancel': async (uploadId) => linker.cancel(uploadId),
     },
     async dispose() {

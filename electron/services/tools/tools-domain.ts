@@ -1,6 +1,6 @@
 import type { toolsCalls } from '../../common/bridge/tools';
 import type { DomainModule } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import { CharacterSwapService } from './character-swap-service';
 import { LipSyncService } from './lipsync-service';
 import type { ToolDeps } from './tool-deps';

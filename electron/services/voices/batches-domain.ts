@@ -2,7 +2,7 @@ import { BatchInput, summariseBatch, type batchesCalls, type CheckedBatchInput }
 import { checkTemplate } from '../../common/file-names';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
-import type { StudioServices } from '../jobs/studio-services';
+import type { StudioServices } from '../host/studio-types';
 import { checkSaveFolder } from '../downloads/downloads-service';
 import { resolveMediaBinary } from '../media/binaries';
 import { MediaProber } from '../media/probe';
@@ -73,11 +73,13 @@ export function createBatchesDomain(
             'No row of the batch can be sent; fix the rows named in the check first',
             'nothing-to-send',
           );
+        if (input.key !== undefined && (await batches.get(input.key)))
+          throw new StudioError(`A batch "${input.key}" exists already; go on with it instead`, 'exists');
         // One question for the whole batch: its rows then go out on this confirmation.
         const refused = new Set(checked.problems.map((p) => p.row));
         await jobs.requireConfirmed('tts', checked.rows.filter((r) => !refused.has(r.row)).length, confirmation);
         const record = await batches.create({
-          id: `batch-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+          id: input.key ?? `batch-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
           label: input.label,
           rows: checked.rows,
           ...refusedRows(checked.problems),
@@ -86,6 +88,22 @@ export function createBatchesDomain(
         });
         void batches.run(record.id);
         return batches.view(record);
+      },
+      'batches.revision': async (id, raw) => {
+        const checked = await read(BatchInput.parse(raw));
+        await view(id);
+        return batches.revision(id, checked.rows, refusedRows(checked.problems));
+      },
+      'batches.revise': async (id, raw, confirmation) => {
+        const checked = await read(BatchInput.parse(raw));
+        const refused = refusedRows(checked.problems);
+        await view(id);
+        const { changed, added } = await batches.revision(id, checked.rows, refused);
+        if (changed.length + added.length > 0)
+          await jobs.requireConfirmed('tts', changed.length + added.length, confirmation);
+        await batches.revise(id, checked.rows, refused);
+        void batches.run(id);
+        return view(id);
       },
       'batches.list': async () => (await batches.list()).map((record) => summariseBatch(batches.view(record))),
       'batches.get': view,

@@ -11,6 +11,9 @@ import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { createSettingsDomain } from '../../../electron/services/system/settings-domain';
 import type { Logger } from '../../../electron/services/host/types';
+import { readOwnerRecord } from '../../../electron/services/host/owner-record';
+import { readSandboxAccessKey } from '../../../electron/emulator/state/access-key';
+import { until, whenDefined } from '../../wait';
 import { startOwner, type OwnerFixture } from './owner-fixture';
 
 // A limit of 0 credits a day on the sandbox: any paid create passes it (tts has no published price, and
@@ -37,9 +40,30 @@ function expectRefusedByLimit(result: { code: number; err: string[] }): void {
   expect(said).not.toMatch(/Sent as job/);
 }
 
+/** A fresh data folder whose Settings hold LIMIT, saved as the Settings page saves it (the settings domain's update). */
+async function limitedFolder(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-limit-cli-'));
+  folders.push(dataDir);
+  const createStore = createConfStoreFactory(dataDir, { log: silent, notify: () => undefined });
+  await createSettingsDomain({ createStore, emit: () => undefined, log: silent }).handlers['settings.update'](LIMIT);
+  return dataDir;
+}
+
+/** Runs a `studio` command on the folder; `stdin` is what its price question reads. */
+const cliIn =
+  (dataDir: string) =>
+  async (args: string[], stdin?: () => Promise<string>): Promise<{ code: number; err: string[] }> => {
+    const err: string[] = [];
+    const io: CliIo = { out: () => undefined, err: (t) => err.push(t), env: {}, cwd: process.cwd(), stdin };
+    return { code: await runCli([...args, '--data-dir', dataDir], io), err };
+  };
+
+const folders: string[] = [];
+
+// Issue 49's test: the limit is a rule of the create path every host composes (composeHost), so a paid
+// command line past it is refused, named and sends nothing whoever performs it.
 describe('a daily spending limit set in Settings holds for the command line', () => {
   let owner: OwnerFixture | undefined;
-  const folders: string[] = [];
   afterEach(async () => {
     await owner?.close();
     owner = undefined;
@@ -63,17 +87,8 @@ describe('a daily spending limit set in Settings holds for the command line', ()
   }, 120_000);
 
   it("with no studio open: the command line's own run refuses a paid tts and a live session, and nothing is created", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'studio-limit-cli-'));
-    folders.push(dataDir);
-    // Saved as the Settings page saves it: the settings domain's update, into the folder's own record.
-    const createStore = createConfStoreFactory(dataDir, { log: silent, notify: () => undefined });
-    await createSettingsDomain({ createStore, emit: () => undefined, log: silent }).handlers['settings.update'](LIMIT);
-
-    const cli = async (args: string[]) => {
-      const err: string[] = [];
-      const io: CliIo = { out: () => undefined, err: (t) => err.push(t), env: {}, cwd: process.cwd() };
-      return { code: await runCli([...args, '--data-dir', dataDir], io), err };
-    };
+    const dataDir = await limitedFolder();
+    const cli = cliIn(dataDir);
 
     expectRefusedByLimit(await cli(TTS));
     // That run started the folder's sandbox, which keeps its port: the face's link is on it.
@@ -90,5 +105,31 @@ describe('a daily spending limit set in Settings holds for the command line', ()
     } finally {
       await sandbox.close();
     }
+  }, 120_000);
+  it('with a command-line run owning the data folder: that run refuses a paid tts sent through it, and nothing is created', async () => {
+    const dataDir = await limitedFolder();
+    const cli = cliIn(dataDir);
+    // A run that owns the folder while it waits at its own price question (its sandbox started, its channel open).
+    let answer: (text: string) => void = () => undefined;
+    const question = new Promise<string>((resolve) => (answer = resolve));
+    const owning = cli(['tts', '--voice', 'sandbox_ava', '--text', 'The owning run.'], () => question);
+    await until('the command line to own the data folder', () => readOwnerRecord(dataDir)?.kind === 'command line');
+    const port = await whenDefined(
+      'the owning run to start its sandbox',
+      () => readPortRecord(join(dataDir, 'sandbox'))?.port,
+    );
+    const key = await whenDefined('the sandbox key', () => readSandboxAccessKey(join(dataDir, 'sandbox'))?.apiKey);
+    const sandboxUrl = `http://127.0.0.1:${port}`;
+    const before = await sandboxCreates(sandboxUrl, key);
+    try {
+      const result = await cli(TTS);
+      expectRefusedByLimit(result);
+      expect(result.err.join('\n')).toMatch(/Running through the command line that has the data folder open/);
+      expect(await sandboxCreates(sandboxUrl, key)).toBe(before);
+    } finally {
+      answer('n');
+    }
+    expect((await owning).code).toBe(EXIT.refused);
+    expect(new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()).toEqual([]);
   }, 120_000);
 });

@@ -48,7 +48,7 @@ describe('allow-lists inside electron/services', () => {
         'electron/services/jobs/zz-virtual.ts',
         "import { composeHost } from '../host/compose';\nexport const x = composeHost;\n",
       ),
-    ).toEqual([expect.stringMatching(/^services\/jobs may use only types, errors of services\/host/)]);
+    ).toEqual([expect.stringMatching(/^services\/jobs may use only types, errors, studio-types of services\/host/)]);
     expect(
       await layering(
         'electron/services/jobs/zz-virtual.ts',

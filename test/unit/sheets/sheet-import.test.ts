@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { importSheet, importSheetPath } from '../../../electron/services/sheets/sheet-import';
 import { createBatchesDomain } from '../../../electron/services/voices/batches-domain';
 import { LocalGrants } from '../../../electron/services/media/local-grants';
-import type { StudioServices } from '../../../electron/services/jobs/studio-services';
+import type { StudioServices } from '../../../electron/services/host/studio-types';
 
 const corpus = (name: string) => join(import.meta.dirname, '..', '..', 'fixtures', 'sheets', name);
 const dir = mkdtempSync(join(tmpdir(), 'sheet-import-'));

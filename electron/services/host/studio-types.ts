@@ -1,19 +1,26 @@
 import type { CatalogueService } from '../catalogue/catalogue-service';
 import type { ConnectionManager } from '../connections/connection-manager';
-import type { HostBase } from '../host/types';
+import type { HostBase } from './types';
 import type { ProgressAggregator } from '../system/progress';
 import type { BatchRunner } from '../voices/batch-runner';
-import type { JobEngine } from './engine';
-import type { LedgerStorage } from './ledger';
-import type { JobReactor } from './reactor';
+import type { EngineConnections, JobEngine } from '../jobs/engine';
+import type { LedgerStorage } from '../jobs/ledger';
+import type { JobReactor } from '../jobs/reactor';
 
 /**
  * The connection manager, job engine, reactor, catalogue and progress bar a host shares between its
  * domains. Built once, explicitly, by the composition (host/studio-services.ts, called by createDomains);
- * nothing looks them up later. Only the shape lives here, for the domains that take it.
+ * nothing looks them up later. Only the shape lives here, in the host's face beside types.ts, for the
+ * domains that take it: a domain folder that took it from another (jobs/) made the two import each other.
  */
 export interface StudioServices {
   connections: ConnectionManager;
+  /**
+   * Where new work goes and the client that reaches it: the folder's active connection, unless the host
+   * chose another for this run (a command line's --connection or --base-url). Every domain that sends or
+   * reads through "the active connection" uses this, so the choice holds for all of them.
+   */
+  target: EngineConnections;
   jobs: JobEngine;
   reactor: JobReactor;
   /** Batch voiceovers: sent through `jobs`, stopped before it on quit. */
