@@ -74,7 +74,13 @@ export class DirectPartFile extends Writable {
     try {
       if (flags === 'a') await file.takeUpTail();
     } catch (error) {
-      file.destroy();
+      // Its blocks go back once its handle is closed: wait for that, so the next file opened finds them.
+      await new Promise<void>((resolve) =>
+        file
+          .on('error', () => undefined)
+          .once('close', resolve)
+          .destroy(),
+      );
       if (!isRefusal(error)) throw error;
       refusedFolders.add(dirname(path));
       return null;

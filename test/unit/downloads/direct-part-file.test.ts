@@ -149,8 +149,11 @@ describe('a .part written around the page cache', () => {
         read: () => Promise.reject(withCode('EINVAL')),
       };
     };
+    const free = freeAlignedBlocks();
     expect(await DirectPartFile.open(path, 'a', refusingReads)).toBeNull();
     expect(readFileSync(path).equals(head)).toBe(true);
+    // Its blocks are back by the time it answers, for the next file to take.
+    expect(freeAlignedBlocks()).toBe(free);
   });
 
   it('a write the disk fails fails the file, keeping the code (a full disk pauses the queue)', async () => {
