@@ -185,9 +185,8 @@ export class CampaignRunner {
     const record = await this.records.require(id);
     const current = record.rows.find((r) => r.row === row);
     if (!current) throw new Error(`The campaign has no row ${row + 1}.`);
-    if (current.state !== 'failed' && current.state !== 'done' && current.state !== 'cancelled') {
+    if (current.state !== 'failed' && current.state !== 'done' && current.state !== 'cancelled')
       throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${current.state}).`);
-    }
     await this.records.update(id, (r) => rowRetried(r, row));
     const after = await this.records.require(id);
     if (after.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
@@ -364,18 +363,19 @@ export class CampaignRunner {
 
   private async finish(id: string): Promise<void> {
     const record = this.records.inMemory(id);
-    if (!record || record.state !== 'running' || record.rows.some((r) => !CAMPAIGN_ROW_ENDED.has(r.state))) return;
-    // Applied before anything awaits, so a second pump in the same moment finds it finished and says nothing.
+    const ended = record?.state === 'running' && record.rows.every((r) => CAMPAIGN_ROW_ENDED.has(r.state));
+    if (!record || !ended || this.rowLocks.has(`${id}:finish`)) return;
+    // The manifest goes first, so whoever waits for the finish finds it written; one finish at a time.
+    const manifest = writeCampaignManifest({ ...record, state: 'finished' }, this.deps.engine.list()).then(
+      () => undefined,
+      (error: Error) => this.deps.log?.warn('campaign manifest not written', { id, error: error.message }),
+    );
+    this.rowLocks.set(`${id}:finish`, manifest);
+    await manifest.finally(() => this.rowLocks.delete(`${id}:finish`));
     const saved = this.records.update(id, (r) => ({ ...r, state: 'finished' }));
     const { title, body, outcome } = campaignEndedSummary(record);
     this.deps.notify?.(title, body, outcome);
     await saved;
-    // The manifest lists every row as it ended (the studio's and the CLI's campaigns alike).
-    const finished = this.records.inMemory(id);
-    if (finished)
-      await writeCampaignManifest(finished, this.deps.engine.list()).catch((error: Error) =>
-        this.deps.log?.warn('campaign manifest not written', { id, error: error.message }),
-      );
   }
 
   private async setState(id: string, state: CampaignState): Promise<CampaignRecord> {

@@ -11,6 +11,7 @@ import { readOwnerRecord } from '../../../electron/services/host/owner-record';
 import type { JobView } from '../../../electron/common/bridge';
 import { reachOwner } from '../../../electron/services/host/owner-client';
 import { makeImage, makeTone, makeVideo } from '../../fixtures/composition/make-media';
+import { smallTemplate } from '../campaign/campaign-harness';
 import { startOwner, type OwnerFixture } from './owner-fixture';
 import { until } from '../../wait';
 
@@ -268,6 +269,28 @@ describe('local files named on the command line, run through the studio that own
     expect(said(edited)).toMatch(/Speech on "Sandbox"[\s\S]*1 edited row sent again/);
     expect((await ownerJobs()).length).toBe(jobs + 1);
     expect((await ownerJobs()).some((j) => j.summary.includes('Second spot now edited.'))).toBe(true);
+  }, 120_000);
+  it("runs a campaign as the owner's campaign, its template's and rows' local files named to it, and goes on when run again", async () => {
+    writeFileSync(join(here, 'greeting.json'), JSON.stringify(smallTemplate().project));
+    // A per-row logo given as a file beside the spreadsheet: named to the owner like any local file.
+    writeFileSync(
+      join(here, 'prospects.csv'),
+      'First name,company,voice,avatar,logo\nAna,Acme,Ava,SandboxBen,face.png\n',
+    );
+    const args = ['campaign', 'run', 'greeting.json', 'prospects.csv', '--out', 'campaign', '--yes'];
+    const run = await cli([...args, '--json']);
+    expect(run.code, said(run)).toBe(EXIT.ok);
+    expect(JSON.parse(run.out.join('\n')).counts).toEqual({ done: 1 });
+    // The owner wrote every video and the manifest before it said the campaign finished.
+    expect(readdirSync(join(here, 'campaign')).sort()).toEqual(['1 - Ana.mp4', 'manifest.csv']);
+    const [campaign] = await owner.call('campaigns.list');
+    expect(campaign).toMatchObject({ state: 'finished', outDir: join(here, 'campaign'), total: 1 });
+    const jobs = (await ownerJobs()).length;
+    const again = await cli(args);
+    expect(again.code, said(again)).toBe(EXIT.ok);
+    expect(said(again)).toMatch(/Running through the web host [\s\S]*Going on with the campaign started/);
+    expect(await owner.call('campaigns.list')).toHaveLength(1);
+    expect((await ownerJobs()).length).toBe(jobs);
   }, 120_000);
 });
 
