@@ -107,11 +107,10 @@ export const SERVICE_FOLDERS = {
   store: { imports: ['host'], about: 'Record stores and vaults behind the host contract.' },
   log: { imports: ['host'], about: 'The file logger and secret redaction.' },
   projects: { imports: ['host'], about: 'The project library and its file primitives.' },
-  // media and system import each other: media reads the settings record and reports progress through
-  // system/, and system's settings and binary status check media/binaries.ts. Kept: undoing it means
-  // moving the settings record or the binary paths, files being reworked by others this round.
+  // Finding the ffmpeg and ffprobe binaries (system/binaries.ts) belongs to system, beside the settings
+  // that name them and the binary status: media uses them, and system no longer imports media back.
   media: { imports: ['host', 'net', 'system'], about: 'ffmpeg/ffprobe, local media, caches, link checks.' },
-  system: { imports: ['host', 'media'], about: 'Settings, notices, progress, binary status.' },
+  system: { imports: ['host'], about: 'Settings, notices, progress, finding and checking the media binaries.' },
   storage: { imports: ['host', 'media'], about: 'Storage connections (S3, sandbox) and uploads.' },
   // Every domain below takes the shared services bag (StudioServices, host/studio-types.ts) and
   // submits paid work through the job engine, hence `jobs`.
@@ -126,7 +125,7 @@ export const SERVICE_FOLDERS = {
     about: 'Checks where an avatar sits in a frame.',
   },
   voices: {
-    imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets'],
+    imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets', 'system'],
     about: 'Voice batches from spreadsheets (ffprobe measures saved files).',
   },
   downloads: {

@@ -22,7 +22,7 @@ import { createMemoryHostBase } from '../../electron/services/host/memory-host';
 import { JobEngine } from '../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import { JobReactor } from '../../electron/services/jobs/reactor';
-import { resolveMediaBinary } from '../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { createStorageServices } from '../../electron/services/storage/storage-services';
 import { startSandbox, type Sandbox } from './jobs.bench';
 import { counting } from './voices.bench';

@@ -10,7 +10,7 @@ import { API_PATHS } from '../../electron/common/api';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { JobEngine } from '../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
-import { resolveMediaBinary } from '../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { readBatch } from '../../electron/services/voices/batch-input';
 import { BatchRunner } from '../../electron/services/voices/batch-runner';
 import { BatchStore } from '../../electron/services/voices/batch-store';

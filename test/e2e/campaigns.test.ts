@@ -11,7 +11,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseProject, setOutput } from '@common/composition';
-import { resolveMediaBinary } from '../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import { HANG_GUARD_MS } from '../wait';
 import { newStudioContext, screenshot } from './browser';

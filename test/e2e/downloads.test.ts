@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
-import { resolveMediaBinary } from '../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { ProjectLibrary } from '../../electron/services/projects/project-library';
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
 import { HANG_GUARD_MS, until } from '../wait';

@@ -13,7 +13,7 @@ import type { JobRecord } from '../../electron/common/bridge/jobs';
 import type { DownloadEntry } from '../../electron/common/bridge/downloads';
 import { archiveSettingsSpec } from '../../electron/services/downloads/archive';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
-import { resolveMediaBinary } from '../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
 import { startFileServer } from '../unit/downloads/file-server';
 import { HANG_GUARD_MS, until } from '../wait';

@@ -1,5 +1,5 @@
 import type { MediaInfo } from '../../common/composition/media-info';
-import { resolveMediaBinary } from '../../services/media/binaries';
+import { resolveMediaBinary } from '../../services/system/binaries';
 import { MediaProber } from '../../services/media/probe';
 import { ProcessRunner } from '../../services/media/process';
 import { findSpeechEngine, type SpeechEngine } from '../../services/media/speech-engine';

@@ -1,4 +1,4 @@
-import { resolveMediaBinary, type ResolveOptions } from '../media/binaries';
+import { resolveMediaBinary, type ResolveOptions } from '../system/binaries';
 import { MediaProber } from '../media/probe';
 import { ProcessRunner } from '../media/process';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { resolveMediaBinary, type MediaBinaryName, type ResolveOptions } from './binaries';
+import { resolveMediaBinary, type MediaBinaryName, type ResolveOptions } from '../system/binaries';
 import { MediaCache, type SavedCopyLookup } from './media-cache';
 import { MediaProber } from './probe';
 import { ProcessRunner, type SpawnFn } from './process';

@@ -1,6 +1,6 @@
 import type { placementCalls } from '../../common/bridge/placement';
 import { appSettingsSpec } from '../system/settings-store';
-import { resolveMediaBinary } from '../media/binaries';
+import { resolveMediaBinary } from '../system/binaries';
 import type { DomainModule, HostBase } from '../host/types';
 import type { StudioServices } from '../host/studio-types';
 import type { StorageServices } from '../storage/storage-services';

@@ -1,5 +1,5 @@
 import type { AppSettings, BinaryStatus } from '../../common/bridge';
-import { resolveMediaBinaries } from '../media/binaries';
+import { resolveMediaBinaries } from './binaries';
 
 /** Which ffmpeg and ffprobe the app uses for these settings (the lookup belongs to the media service). */
 export async function probeBinaries(settings: AppSettings): Promise<BinaryStatus[]> {

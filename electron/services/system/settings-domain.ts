@@ -1,7 +1,7 @@
 import type { AppSettings, settingsCalls } from '../../common/bridge';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
-import { binaryPathProblem, type MediaBinaryName } from '../media/binaries';
+import { binaryPathProblem, type MediaBinaryName } from './binaries';
 import { appSettingsSpec } from './settings-store';
 
 /** Why a path cannot be used as a media binary, or null; the real check runs the file with -version. */

@@ -4,7 +4,7 @@ import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import type { StudioServices } from '../host/studio-types';
 import { checkSaveFolder } from '../downloads/downloads-service';
-import { resolveMediaBinary } from '../media/binaries';
+import { resolveMediaBinary } from '../system/binaries';
 import { MediaProber } from '../media/probe';
 import { ProcessRunner } from '../media/process';
 import { exportBatch } from './batch-export';

@@ -12,7 +12,7 @@ import { AvatarUploadCheck } from '../../../electron/common/bridge/avatars';
 import { archiveSettingsSpec } from '../../../electron/services/downloads/archive';
 import { createDomains, type Domains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
-import { resolveMediaBinary } from '../../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { start } from '../emulator/harness';
 import { until } from '../../wait';
 

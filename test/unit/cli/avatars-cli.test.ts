@@ -8,7 +8,7 @@ import type { JobView } from '../../../electron/common/bridge/jobs';
 import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
-import { resolveMediaBinary } from '../../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 let emulator: RunningEmulator;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
-import { resolveMediaBinary } from '../../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import { patternBytes, startFileServer, type FileServer } from './file-server';

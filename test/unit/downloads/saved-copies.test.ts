@@ -14,7 +14,7 @@ import { createMemoryStoreFactory } from '../../../electron/services/store/memor
 import { createDomains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
-import { resolveMediaBinary } from '../../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { startFileServer, type FileServer } from './file-server';
 import { until } from '../../wait';
 

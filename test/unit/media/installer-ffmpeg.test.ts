@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addElement, addScene, createProject, setSceneVoice, type Project } from '@common/composition';
-import { resolveMediaBinaries } from '../../../electron/services/media/binaries';
+import { resolveMediaBinaries } from '../../../electron/services/system/binaries';
 import { createMediaToolkit, type MediaToolkit } from '../../../electron/services/media/toolkit';
 import { makeImage, makeTone, makeVideo, pixelAt, probe } from '../../fixtures/composition/make-media';
 

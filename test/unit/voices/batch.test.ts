@@ -10,7 +10,7 @@ import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { exportBatch, MANIFEST_NAME } from '../../../electron/services/voices/batch-export';
 import { editedRow, readBatch, refusedRows } from '../../../electron/services/voices/batch-input';
 import type { BatchRow, BatchRowEdit } from '../../../electron/common/bridge/batches';
-import { resolveMediaBinary } from '../../../electron/services/media/binaries';
+import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import Papa from 'papaparse';

@@ -11,7 +11,7 @@ import {
   resolveMediaBinaries,
   resolveMediaBinary,
   type ResolveOptions,
-} from '../../../electron/services/media/binaries';
+} from '../../../electron/services/system/binaries';
 
 const defaultRunForTest = (file: string, args: string[]) =>
   new Promise<{ code: number; stdout: string }>((resolve) =>
