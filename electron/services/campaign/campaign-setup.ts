@@ -6,7 +6,7 @@ import { columnVariables, type CampaignTemplate } from '../../common/campaign/va
 import type { ProjectKind } from '../../common/composition/document';
 import type { PaidConfirmation, SpendingPolicy } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
-import type { CampaignCheck } from './campaign-check';
+import { linkBeside, type CampaignCheck } from './campaign-check';
 import { rowProject } from './row-project';
 
 export interface NewCampaign {
@@ -62,10 +62,18 @@ export function reviseCampaign(
   options: { retryFailed?: boolean } = {},
 ): CampaignRecord {
   const old = new Map(existing.rows.map((r) => [r.row, r]));
+  // A path a row gave beside the spreadsheet is the same value as the link it names (a file: URL), which
+  // is how the rows come when the spreadsheet's files were named to the host one by one (the command line).
+  const beside = existing.sheetFolder ? linkBeside(existing.sheetFolder) : (value: string) => value;
+  const sameValue = (was: string | undefined, now: string) => was === now || (was !== undefined && beside(was) === now);
   const rows = fresh.rows.map((row) => {
     const before = old.get(row.row);
     if (!before) return row;
-    const same = before.fileName === row.fileName && JSON.stringify(before.values) === JSON.stringify(row.values);
+    const keys = Object.keys(row.values);
+    const same =
+      before.fileName === row.fileName &&
+      keys.length === Object.keys(before.values).length &&
+      keys.every((key) => sameValue(before.values[key], row.values[key]));
     const underWay = before.state === 'voiceover' || before.state === 'video' || before.state === 'download';
     if (underWay || (same && !(options.retryFailed && before.state === 'failed') && before.state !== 'cancelled'))
       return before;
@@ -77,7 +85,8 @@ export function reviseCampaign(
     ...existing,
     template: fresh.template,
     variables: fresh.variables,
-    sheetFolder: fresh.sheetFolder,
+    // Rows kept as they were still read their paths beside the spreadsheet they came from.
+    sheetFolder: fresh.sheetFolder ?? existing.sheetFolder,
     voiceIds: { ...existing.voiceIds, ...fresh.voiceIds },
     concurrency: fresh.concurrency,
     state,
