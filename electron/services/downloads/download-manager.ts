@@ -73,6 +73,17 @@ export class DownloadManager {
       .sort((a, b) => b.createdAt - a.createdAt);
   }
 
+  /** The download that keeps this job's copy under this name in this folder (the name asked for). */
+  copyAt(jobId: string, folder: string, name: string): DownloadView | undefined {
+    return this.forJob(jobId).find(
+      (d) =>
+        d.folder === folder &&
+        (d.requestedName ?? d.relativeName) === name &&
+        d.state !== 'cancelled' &&
+        d.state !== 'changed',
+    );
+  }
+
   /**
    * A complete copy of this link the queue saved, still on disk at the size it was saved with (newest
    * first), or null. The media cache reads results from here, so projects keep working after the

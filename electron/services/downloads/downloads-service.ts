@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { extname, join } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
@@ -205,22 +205,10 @@ export class DownloadsService {
         continue;
       }
       const earlier = this.manager.forJob(file.jobId);
-      const existing = earlier.find(
-        (d) =>
-          d.folder === folder.folder &&
-          (d.requestedName ?? d.relativeName) === file.relativeName &&
-          d.state !== 'cancelled' &&
-          d.state !== 'changed',
-      );
+      const existing = await this.takeUpEarlier(file.jobId, folder.folder, file.relativeName);
       if (existing) {
-        let state = existing.state;
-        if (state === 'saved')
-          state = (await this.manager.verifySaved({ deep: false, ids: [existing.id] }))[0]?.state ?? state;
-        if (state === 'saved') result.already.push(existing.id);
-        else if (state === 'missing')
-          this.manager.refetch(existing.id, 'The saved copy was missing; fetching it again.');
-        else if (state === 'paused' || state === 'failed') this.manager.resume(existing.id);
-        slots.push(this.manager.get(existing.id));
+        if (existing.state === 'saved') result.already.push(existing.id);
+        slots.push(existing);
         continue;
       }
       if (earlier.some((d) => d.state === 'saved')) result.copies += 1;
@@ -286,19 +274,32 @@ export class DownloadsService {
     origin: 'cli' | 'library',
   ): Promise<DownloadView[]> {
     const requests: EnqueueRequest[] = [];
+    const taken: DownloadView[] = [];
     for (const copy of copies) {
       const job = this.deps.job(copy.jobId);
       if (unavailableReason(job, this.now()) !== null || job.resultUrl === null) continue;
-      requests.push({
-        jobId: copy.jobId,
-        url: job.resultUrl,
-        folder: copy.folder,
-        relativeName: copy.relativeName,
-        origin,
-        batchId: null,
-      });
+      // The copy's own download, when the queue still has it (and may be fetching it back already,
+      // after the archive's check found it missing): a second download to the same name would race it.
+      const existing = await this.takeUpEarlier(copy.jobId, resolve(copy.folder), copy.relativeName);
+      if (existing) taken.push(existing);
+      else requests.push({ ...copy, url: job.resultUrl, origin, batchId: null });
     }
-    return this.manager.enqueueAll(requests);
+    return [...taken, ...(await this.manager.enqueueAll(requests))];
+  }
+
+  /**
+   * The earlier download of this job into this folder under this name, set going again where it needs
+   * to: fetched again if its file went missing, resumed if it stopped. Null when there is none.
+   */
+  private async takeUpEarlier(jobId: string, folder: string, relativeName: string): Promise<DownloadView | null> {
+    const existing = this.manager.copyAt(jobId, folder, relativeName);
+    if (!existing) return null;
+    let state = existing.state;
+    if (state === 'saved')
+      state = (await this.manager.verifySaved({ deep: false, ids: [existing.id] }))[0]?.state ?? state;
+    if (state === 'missing') this.manager.refetch(existing.id, 'The saved copy was missing; fetching it again.');
+    else if (state === 'paused' || state === 'failed') this.manager.resume(existing.id);
+    return this.manager.get(existing.id);
   }
 
   /**

@@ -129,4 +129,34 @@ describe('downloads service', () => {
     server.files.delete('/sandbox-result.mp3');
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it('fetching a lost copy back takes up the download the archive check already restarted, not a second one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'downloads-restore-'));
+    const body = patternBytes(6000, 3);
+    server.files.set('/r.mp3', { body, etag: '"r"' });
+    const service = new DownloadsService({
+      dataDir: dir,
+      createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
+      log: silent,
+      now: () => NOW,
+      job: (id) => job(id, { resultUrl: server.url('/r.mp3') }),
+      projectName: async () => null,
+    });
+    const out = join(dir, 'kept');
+    const [first] = (await service.start({ jobIds: ['r'], folder: out, template: '{id}', origin: 'cli' })).queued;
+    await service.manager.whenIdle();
+    rmSync(join(out, 'r-r.mp3'));
+    // The archive's check finds it missing and fetches it again under its own name…
+    expect((await service.checkCopies({ deep: false })).map((c) => c.state)).toEqual(['missing']);
+    // …while `download --missing` asks for the same copy back.
+    const back = await service.restore([{ jobId: 'r', folder: out, relativeName: 'r-r.mp3' }], 'cli');
+    expect(back.map((v) => v.id)).toEqual([first.id]);
+    await service.manager.whenIdle();
+    expect(service.manager.forJob('r').map((d) => [d.id, d.state])).toEqual([[first.id, 'saved']]);
+    expect(readdirSync(out)).toEqual(['r-r.mp3']);
+    expect(readFileSync(join(out, 'r-r.mp3')).equals(body)).toBe(true);
+    await service.dispose();
+    server.files.delete('/r.mp3');
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
