@@ -1,3 +1,5 @@
+import type { PaidAction } from '../common/jobs/cost-model';
+
 /** What a command may touch: its output streams and the environment (tests pass fakes). */
 export interface CliIo {
   out(text: string): void;
@@ -45,12 +47,16 @@ export interface CliCommand {
   arguments?: readonly CliArgument[];
   options?: readonly CliOption[];
   /**
-   * Creates paid work: the command also accepts `--yes` (parser.ts PAID_OPTIONS) and must not send
-   * without it or an answer at the prompt.
+   * The kinds of paid work it creates. A command that makes any also accepts `--yes` (parser.ts
+   * PAID_OPTIONS) and must not send without it or an answer at the prompt; the kind registry's test
+   * checks that every kind is made by some command.
    */
-  paid?: boolean;
+  makes?: readonly PaidAction[];
   run(args: ParsedArgs, io: CliIo): Promise<number>;
 }
+
+/** Whether the command creates paid work, and so takes `--yes` and asks first. */
+export const isPaid = (command: CliCommand): boolean => (command.makes?.length ?? 0) > 0;
 
 /**
  * Exit codes, one table for every command (docs/cli.md prints it): scripts branch on them. With

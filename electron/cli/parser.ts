@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { UsageError, type CliArgument, type CliCommand, type CliOption, type ParsedArgs } from './command';
+import { UsageError, isPaid, type CliArgument, type CliCommand, type CliOption, type ParsedArgs } from './command';
 
 /**
  * Turns each command's declared arguments and options into a commander program: commander refuses
@@ -29,7 +29,7 @@ export const GLOBAL_OPTIONS: readonly CliOption[] = [
 ];
 
 /**
- * What a command declared `paid` accepts besides its own options. One place, so every paid command asks
+ * What a command that makes paid work accepts besides its own options. One place, so every paid command asks
  * the same way and a script confirms with the same switch.
  */
 export const PAID_OPTIONS: readonly CliOption[] = [
@@ -38,7 +38,7 @@ export const PAID_OPTIONS: readonly CliOption[] = [
 
 /** Every option of a command: its own, the paid switch when it creates paid work, then the global ones. */
 export function optionsOf(command: CliCommand): CliOption[] {
-  return [...(command.options ?? []), ...(command.paid ? PAID_OPTIONS : []), ...GLOBAL_OPTIONS];
+  return [...(command.options ?? []), ...(isPaid(command) ? PAID_OPTIONS : []), ...GLOBAL_OPTIONS];
 }
 
 function optionText(option: CliOption): string {
@@ -56,7 +56,7 @@ function argumentText(argument: CliArgument): string {
 /** One line of synopsis, e.g. "jobs wait ID [--timeout SECONDS] [--json]" (global options left out). */
 export function usageLine(command: CliCommand): string {
   const parts = [command.name, ...(command.arguments ?? []).map(argumentText)];
-  for (const option of [...(command.options ?? []), ...(command.paid ? PAID_OPTIONS : [])]) {
+  for (const option of [...(command.options ?? []), ...(isPaid(command) ? PAID_OPTIONS : [])]) {
     parts.push(option.required ? optionText(option) : `[${optionText(option)}]`);
   }
   return parts.join(' ');

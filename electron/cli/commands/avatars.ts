@@ -100,7 +100,7 @@ function sourceOf(value: string, cwd: string): string {
 /** `studio avatars upload URL --id ID --name NAME [--type 1|2] [--url-from 1|2] [--wait] [--json] [--again]`. */
 export const avatarsUploadCommand: CliCommand = {
   name: 'avatars upload',
-  paid: true,
+  makes: ['avatar-upload'],
   summary: 'uploads an avatar (a local file goes to your storage first); --wait follows it until ready or failed',
   arguments: [
     {

@@ -69,7 +69,7 @@ export const campaignCheckCommand: CliCommand = {
 /** `studio campaign run`: checks, asks once for the total, then makes one video per good row into DIR. */
 export const campaignRunCommand: CliCommand = {
   name: 'campaign run',
-  paid: true,
+  makes: ['avatar-video', 'talking-avatar', 'tts'],
   summary:
     'one video per row of the spreadsheet into DIR, named from its row, with manifest.csv; asks once for the total; run again on the same DIR to go on (rows unchanged since are not sent again)',
   arguments: TEMPLATE_ARGUMENTS,

@@ -37,7 +37,7 @@ function sayResult(args: ParsedArgs, io: CliIo, result: PlacementCheckResult): n
 export const checkPlacementCommand: CliCommand = {
   name: 'check-placement',
   summary: 'Measure how the service places elements (one small paid job) and store it on the connection',
-  paid: true,
+  makes: ['talking-avatar'],
   options: [JSON_OPTION],
   async run(args, io) {
     // The studio checks and stores the convention with its own services (one that has the folder open, or this run's).

@@ -1,5 +1,5 @@
-import { join, resolve } from 'node:path';
-import { JOB_KINDS, type JobKind, type JobRecord, type JobView } from '../../common/bridge/jobs';
+import { resolve } from 'node:path';
+import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
 import type { DownloadView } from '../../common/bridge/downloads';
 import { withStudio, sayWhere } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
@@ -7,7 +7,6 @@ import { JSON_OPTION } from '../common-options';
 import { ProgressBars } from './progress-bars';
 import { matchJob } from '../../common/jobs/job-id';
 import { missingResults, savedCopiesIn, type MissingResult } from '../../services/downloads/saved-report';
-import { FileLedgerStorage } from '../../services/jobs/ledger';
 import type { StartResult } from '../../services/downloads/downloads-service';
 import type { StudioLink } from '../studio-link';
 
@@ -49,21 +48,17 @@ export function chooseJobs(jobs: readonly JobView[], args: ParsedArgs, now: numb
 /** The jobs to save: those chosen, or with --missing the chosen ones with no verified copy on disk. */
 async function chooseToSave(
   args: ParsedArgs,
-  list: readonly JobView[],
-  records: () => readonly JobRecord[],
-  dataDir: string,
-): Promise<{ jobs: JobView[]; lost: MissingResult[] }> {
+  studio: StudioLink,
+): Promise<{ jobs: JobView[]; lost: MissingResult<JobView>[] }> {
+  const list = await studio.call('jobs.list');
   if (args.flags['--missing'] !== true) return { jobs: chooseJobs(list, args, Date.now()), lost: [] };
-  const lost = missingResults(records(), await savedCopiesIn(dataDir), Date.now());
+  const copies = await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'));
+  const lost = missingResults(list, copies, Date.now());
   const narrowed = new Set(
     chooseJobs(list, { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id),
   );
   return { jobs: list.filter((j) => narrowed.has(j.id) && lost.some((m) => m.job.id === j.id)), lost };
 }
-
-/** The folder's ledger on disk, read only, for what --missing needs beyond the views (the links' expiries). */
-const ledgerOf = (dataDir: string) => (): JobRecord[] =>
-  new FileLedgerStorage(join(dataDir, 'jobs'), { debug() {}, info() {}, warn() {}, error() {} }).loadAll();
 
 /** Prints what was saved and what was not; exit 0 only when every requested file is saved. */
 function reportSaved(
@@ -147,12 +142,7 @@ export const downloadCommand: CliCommand = {
 async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Promise<number> {
   const json = args.flags['--json'] === true;
   const out = flag(args, '--out');
-  const { jobs, lost } = await chooseToSave(
-    args,
-    await studio.call('jobs.list'),
-    ledgerOf(studio.dataDir),
-    studio.dataDir,
-  );
+  const { jobs, lost } = await chooseToSave(args, studio);
   if (jobs.length === 0) {
     // Nothing to save is an answer, not a failure: a script gets an empty list.
     if (json) io.out('[]');

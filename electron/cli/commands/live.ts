@@ -68,7 +68,7 @@ const detectThrough =
 
 export const liveCreateCommand: CliCommand = {
   name: 'live create',
-  paid: true,
+  makes: ['live-session'],
   summary: 'open a live face swap session from face pictures (each detected first; its landmarks become opts)',
   options: [
     FACE_OPTION,

@@ -116,7 +116,7 @@ async function runSpeechJob(
 /** `studio tts --voice ID (--text TEXT | --text-file FILE) [--rate 50%] [--out FILE.mp3] [--json] [--again]`. */
 export const ttsCommand: CliCommand = {
   name: 'tts',
-  paid: true,
+  makes: ['tts'],
   summary: 'text to speech: waits for the audio, prints its link, saves it with --out',
   options: [
     { name: '--voice', value: 'ID', help: 'a voice id from `studio voices list`', required: true },
@@ -134,7 +134,7 @@ export const ttsCommand: CliCommand = {
 /** `studio clone --sample URL --text TEXT [--rate R] [--out FILE.mp3] [--json] [--again]`. */
 export const cloneCommand: CliCommand = {
   name: 'clone',
-  paid: true,
+  makes: ['voice-clone'],
   summary:
     'speaks a script in the voice of a sample recording (a link, or a local file uploaded to your storage first); saves it with --out',
   options: [

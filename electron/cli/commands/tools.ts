@@ -59,7 +59,7 @@ async function onTools<T extends Record<string, unknown>>(
 /** `studio lipsync --video URL --audio URL [--out FILE] [--json] [--again]`. */
 export const lipsyncCommand: CliCommand = {
   name: 'lipsync',
-  paid: true,
+  makes: ['lipsync'],
   summary:
     'lip syncs a video (≤ 60 s, 300 MB, 60 fps, checked first) to an audio; waits, prints the link, saves it with --out',
   options: [
@@ -108,7 +108,7 @@ export const characterSwapCommand: CliCommand = {
   name: 'character-swap',
   summary:
     'puts a character (PNG/JPEG) into a video (MP4): prints the cost per started 5 s and asks (unless --yes); saves it with --out',
-  paid: true,
+  makes: ['character-swap'],
   options: [
     { name: '--image', value: 'URL', help: 'the character, PNG or JPEG (a link or a local file)', required: true },
     { name: '--video', value: 'URL', help: 'the source video, MP4 (a link or a local file)', required: true },

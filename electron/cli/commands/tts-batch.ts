@@ -145,7 +145,7 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
 
 export const ttsBatchCommand: CliCommand = {
   name: 'tts-batch',
-  paid: true,
+  makes: ['tts'],
   summary:
     'one voiceover per row of a CSV, TSV or .xlsx (columns text, voice, rate, name; any common encoding): every result and manifest.csv into DIR; run again to go on (nothing is sent twice; rows edited since are sent again); exit 0 when every row sent completed (--strict: and none was refused)',
   arguments: [{ name: 'FILE', help: 'a CSV, TSV or .xlsx with a script column', required: true }],

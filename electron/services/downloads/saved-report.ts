@@ -2,7 +2,7 @@ import type { DownloadEntry } from '../../common/bridge/downloads';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { checkCopy } from './copy-check';
 import { unavailableReason } from './job-files';
-import { cliQueueFile, queueFile, readQueueEntries } from './queue-file';
+import { cliQueueFile, readQueueEntries } from './queue-file';
 
 /** One copy of a job's result as a script sees it. */
 export interface SavedCopy {
@@ -20,11 +20,15 @@ export interface SavedCopy {
 }
 
 /**
- * Every saved copy of every job in both queues of a data folder (the app's, with the archive, and the
- * command line's), each checked on disk now; read only, so the app may be running.
+ * Every saved copy of every job, each checked on disk now: the downloads the folder's owner has (`live`,
+ * asked of it, since its queue file is written after it announces a change) and those of the command
+ * line's old queue file, which earlier versions kept beside it.
  */
-export async function savedCopiesIn(dataDir: string): Promise<Map<string, SavedCopy[]>> {
-  const entries = [...(await readQueueEntries(queueFile(dataDir))), ...(await readQueueEntries(cliQueueFile(dataDir)))];
+export async function savedCopiesIn(
+  dataDir: string,
+  live: readonly DownloadEntry[],
+): Promise<Map<string, SavedCopy[]>> {
+  const entries = [...live, ...(await readQueueEntries(cliQueueFile(dataDir)))];
   const out = new Map<string, SavedCopy[]>();
   for (const entry of entries) {
     if (entry.savedPath === null || (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed'))
@@ -46,19 +50,22 @@ export async function savedCopiesIn(dataDir: string): Promise<Map<string, SavedC
   return out;
 }
 
+/** What telling whether a job's result can still be fetched needs (a ledger record or a job view has it). */
+type ResultJob = Pick<JobRecord, 'id' | 'phase' | 'resultUrl' | 'expiresAt'>;
+
 /** A paid result with no verified copy anywhere, and the newest copy it lost, if it had one. */
-export interface MissingResult {
-  job: JobRecord;
+export interface MissingResult<J extends ResultJob = ResultJob> {
+  job: J;
   lost: SavedCopy | null;
 }
 
 /** Completed jobs whose link still works and that have no copy on disk as written. */
-export function missingResults(
-  jobs: readonly JobRecord[],
+export function missingResults<J extends ResultJob>(
+  jobs: readonly J[],
   copies: Map<string, SavedCopy[]>,
   now: number,
-): MissingResult[] {
-  const out: MissingResult[] = [];
+): MissingResult<J>[] {
+  const out: MissingResult<J>[] = [];
   for (const job of jobs) {
     if (unavailableReason(job, now) !== null) continue;
     const mine = copies.get(job.id) ?? [];
