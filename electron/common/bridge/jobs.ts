@@ -305,13 +305,18 @@ export function costGroups(jobs: readonly JobView[]): {
 
 export interface CostTotal {
   charged: number;
+  /** The part of `charged` that is the studio's estimate, not a figure from the service or its prices. */
+  chargedByEstimate: number;
   estimated: number;
   unknown: number;
 }
 
-/** "63 credits", "63 credits + about 30 on their way", "… and 2 not known yet". */
+/** "63 credits", "63 credits (~60 of them estimated) + about 30 on their way", "… and 2 not known yet". */
 export function describeTotalCost(total: CostTotal): string {
-  const parts = [creditsText(total.charged)];
+  const parts = [
+    creditsText(total.charged) +
+      (total.chargedByEstimate > 0 ? ` (~${creditsText(total.chargedByEstimate)} of them estimated)` : ''),
+  ];
   if (total.estimated > 0) parts.push(`about ${creditsText(total.estimated)} more on their way`);
   if (total.unknown > 0)
     parts.push(`${total.unknown} job${total.unknown === 1 ? '' : 's'} whose cost is not known yet`);
@@ -320,16 +325,19 @@ export function describeTotalCost(total: CostTotal): string {
 
 /** What a set of jobs cost: the charged credits, the estimates of those not yet charged, and how many say nothing. */
 export function totalCost(
-  jobs: readonly Pick<JobRecord, 'chargedCredits' | 'costEstimate' | 'phase' | 'remoteId'>[],
+  jobs: readonly Pick<JobRecord, 'chargedCredits' | 'chargeSource' | 'costEstimate' | 'phase' | 'remoteId'>[],
 ): CostTotal {
   let charged = 0;
+  let chargedByEstimate = 0;
   let estimated = 0;
   let unknown = 0;
   for (const job of jobs) {
-    if (job.chargedCredits !== null) charged += job.chargedCredits;
-    else if (job.phase === 'failed' && job.remoteId === null) continue;
+    if (job.chargedCredits !== null) {
+      charged += job.chargedCredits;
+      if (job.chargeSource === 'estimate') chargedByEstimate += job.chargedCredits;
+    } else if (job.phase === 'failed' && job.remoteId === null) continue;
     else if (job.costEstimate) estimated += job.costEstimate.credits;
     else unknown += 1;
   }
-  return { charged, estimated, unknown };
+  return { charged, chargedByEstimate, estimated, unknown };
 }
