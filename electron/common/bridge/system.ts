@@ -17,6 +17,8 @@ export const SystemInfo = z.object({
   dataDir: z.string(),
   logFile: z.string().nullable(),
   platform: z.string(),
+  /** When this run of the host started: a page that sees it change knows the host restarted under it. */
+  startedAt: z.number(),
 });
 export type SystemInfo = z.infer<typeof SystemInfo>;
 

@@ -12,6 +12,7 @@ export function createSystemDomain(
   probeBinaries: BinaryProbe,
 ): DomainModule<typeof systemCalls> {
   const settings = base.createStore(appSettingsSpec);
+  const startedAt = Date.now();
   return {
     handlers: {
       'system.info': async () => ({
@@ -20,6 +21,7 @@ export function createSystemDomain(
         dataDir: base.dataDir,
         logFile: base.logFile,
         platform: `${process.platform} ${process.arch}, Node ${process.versions.node}`,
+        startedAt,
       }),
       'system.checkBinaries': () => probeBinaries(settings.get()),
       'system.openExternal': async (address) => {

@@ -52,16 +52,18 @@ export function bridgeKind(): 'electron' | 'web' {
 }
 
 /**
- * Whether the host answered the latest call: false once a call found nobody there (the web host was
- * stopped or crashed), true again with the next answer. The status dot shows it.
+ * What the latest call found wrong with the host, null once one is answered: nobody there (the web host
+ * was stopped or crashed), or a host that refuses this page (restarted, with a new access token). The
+ * status dot shows it.
  */
-export const hostReachable = ref(true);
+export const hostTrouble = ref<'unreachable' | 'refused' | null>(null);
 
 /** Calls the host. Resolves with the call's result or rejects with a BridgeError. */
 export function call<C extends CallChannel>(channel: C, ...args: Parameters<StudioApi[C]>): ReturnType<StudioApi[C]> {
   const invoke = studio().calls[channel] as (...a: unknown[]) => ReturnType<StudioWindowApi['calls'][C]>;
   const pending = invoke(...args).then((outcome) => {
-    hostReachable.value = outcome.ok || outcome.error.code !== 'host-unreachable';
+    const code = outcome.ok ? null : outcome.error.code;
+    hostTrouble.value = code === 'host-unreachable' ? 'unreachable' : code === 'host-refused' ? 'refused' : null;
     if (outcome.ok) return outcome.value;
     throw new BridgeError(outcome.error.message, outcome.error.code);
   });

@@ -33,15 +33,19 @@ describe('SidebarNav', () => {
         modelValue: 'editor',
         kind: 'electron',
         hostProblem: null,
-        info: { appVersion: '1.2.3', host: 'electron', dataDir: '/d', logFile: null, platform: 'linux' },
+        info: { appVersion: '1.2.3', host: 'electron', dataDir: '/d', logFile: null, platform: 'linux', startedAt: 1 },
       },
       // The balance reads the bridge (covered by the shell's e2e test).
       global: { stubs: { CreditBalance: true } },
     });
     expect(wrapper.text()).toContain('Desktop app');
     expect(wrapper.text()).toContain('Version 1.2.3');
-    await wrapper.setProps({ hostProblem: 'down', info: null });
+    await wrapper.setProps({
+      hostProblem: { short: 'Host not reachable', title: 'Down', message: 'Gone.', reload: false },
+      info: null,
+    });
     expect(wrapper.text()).toContain('Host not reachable');
+    expect(wrapper.find('.dot-bad').exists()).toBe(true);
   });
 
   it('uses shortcuts 1 to 6 in sidebar order', () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import type { BridgeOutcome, StudioWindowApi } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
@@ -33,7 +33,7 @@ function fakeStudio(answers: Answers) {
   return { api, fire };
 }
 
-const info = { appVersion: '2.0.0', host: 'web', dataDir: '/d', logFile: null, platform: 'linux' };
+const info = { appVersion: '2.0.0', host: 'web', dataDir: '/d', logFile: null, platform: 'linux', startedAt: 1000 };
 
 async function settle() {
   for (let i = 0; i < 5; i += 1) await flushPromises();
@@ -41,6 +41,7 @@ async function settle() {
 
 describe('StudioShell', () => {
   afterEach(() => {
+    vi.useRealTimers();
     useStudioApi(undefined);
     window.location.hash = '';
   });
@@ -82,6 +83,52 @@ describe('StudioShell', () => {
     await settle();
     expect(wrapper.find('main').attributes('aria-label')).toBe('voices workspace');
     expect(wrapper.find('button[aria-current="page"]').text()).toContain('Voices');
+    wrapper.unmount();
+  });
+
+  it('says when the host refuses the page, as a host restarted with a new access token does, not a green light', async () => {
+    window.location.hash = '#/tools';
+    const answers: Answers = {
+      'system.info': { ok: true, value: info },
+      'system.pendingNotices': { ok: true, value: [] },
+    };
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    useStudioApi(fakeStudio(answers).api);
+    const wrapper = mount(App, { attachTo: document.body });
+    await settle();
+    expect(wrapper.find('.dot-ok').exists()).toBe(true);
+    answers['system.info'] = {
+      ok: false,
+      error: { message: 'The studio host refused this page; open the address it printed again', code: 'host-refused' },
+    };
+    vi.advanceTimersToNextTimer();
+    await settle();
+    expect(wrapper.text()).toContain('The studio host no longer accepts this page');
+    expect(wrapper.text()).toContain('Host refused this page');
+    expect(wrapper.find('.dot-ok').exists()).toBe(false);
+    wrapper.unmount();
+  });
+
+  it('says when the host restarted under the page, and offers to reload it', async () => {
+    window.location.hash = '#/tools';
+    const answers: Answers = {
+      'system.info': { ok: true, value: info },
+      'system.pendingNotices': { ok: true, value: [] },
+    };
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    useStudioApi(fakeStudio(answers).api);
+    const wrapper = mount(App, { attachTo: document.body });
+    await settle();
+    vi.advanceTimersToNextTimer();
+    await settle();
+    expect(wrapper.find('[role="alert"]').exists()).toBe(false);
+    // The same address answers again, from a host that started later: what the page holds is stale.
+    answers['system.info'] = { ok: true, value: { ...info, startedAt: 2000 } };
+    vi.advanceTimersToNextTimer();
+    await settle();
+    expect(wrapper.text()).toContain('The studio host restarted');
+    expect(wrapper.text()).toContain('Host restarted');
+    expect(wrapper.findAll('button').some((b) => b.text() === 'Reload')).toBe(true);
     wrapper.unmount();
   });
 });

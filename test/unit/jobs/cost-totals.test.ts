@@ -17,9 +17,9 @@ describe('the cost of a set of jobs', () => {
       job({ chargedCredits: 10, chargeSource: 'service' }),
       job({ chargedCredits: 3, chargeSource: 'estimate' }),
       job({ chargedCredits: 2, chargeSource: 'estimate' }),
-      job({ phase: 'running', costEstimate: { credits: 4, basis: '4 credits a job' } }),
+      job({ phase: 'processing', costEstimate: { credits: 4, basis: '4 credits a job' } }),
       job({ phase: 'failed', remoteId: null }),
-      job({ phase: 'running' }),
+      job({ phase: 'processing' }),
     ]);
     expect(total).toEqual({ charged: 15, chargedByEstimate: 5, estimated: 4, unknown: 1 });
     expect(describeTotalCost(total)).toBe(
