@@ -60,6 +60,17 @@ async function chooseToSave(
   return { jobs: list.filter((j) => narrowed.has(j.id) && lost.some((m) => m.job.id === j.id)), lost };
 }
 
+/** Lost copies asked back a thousand at a time: each call's paths stay well under a host's body limit. */
+async function restoreInParts(
+  studio: StudioLink,
+  copies: readonly { jobId: string; folder: string; relativeName: string }[],
+): Promise<DownloadView[]> {
+  const queued: DownloadView[] = [];
+  for (let at = 0; at < copies.length; at += 1000)
+    queued.push(...(await studio.call('downloads.restore', copies.slice(at, at + 1000))));
+  return queued;
+}
+
 /** Prints what was saved and what was not; exit 0 only when every requested file is saved. */
 function reportSaved(
   args: ParsedArgs,
@@ -184,7 +195,7 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
         m.lost ? [{ jobId: m.job.id, folder: m.lost.folder, relativeName: m.lost.relativeName }] : [],
       );
       result = {
-        queued: back.length > 0 ? await studio.call('downloads.restore', back) : [],
+        queued: await restoreInParts(studio, back),
         skipped: chosen
           .filter((m) => !m.lost)
           .map((m) => ({

@@ -73,6 +73,12 @@ export const DownloadTotals = z.object({
 export type DownloadTotals = z.infer<typeof DownloadTotals>;
 
 const id = z.string().min(1).max(100);
+/**
+ * The most jobs one call acts on: a Library of 10,000 jobs selected whole, or a campaign of
+ * MAX_CAMPAIGN_ROWS rows, fits; their ids stay well under the web host's 2 MB body limit.
+ */
+export const MAX_JOBS_AT_ONCE = 20_000;
+const jobIds = z.array(id).min(1).max(MAX_JOBS_AT_ONCE);
 
 export const ArchiveSettings = z.object({
   /** "Keep a copy of every finished result". */
@@ -115,7 +121,7 @@ export const ResultMedia = z.object({
 export type ResultMedia = z.infer<typeof ResultMedia>;
 
 export const DownloadRequest = z.object({
-  jobIds: z.array(id).min(1).max(1000),
+  jobIds,
   /** An absolute folder path on the host's machine. */
   folder: z.string().min(1).max(1000),
   template: z.string().min(1).max(500).optional(),
@@ -160,13 +166,13 @@ export const downloadsCalls = {
    * queued downloads (a job whose result is no longer available is left out). The command line's
    * `download --missing`; it leaves the remembered folder and template alone.
    */
-  'downloads.restore': call(z.tuple([z.array(LostCopy).min(1).max(1000)]), z.array(DownloadView)),
+  'downloads.restore': call(z.tuple([z.array(LostCopy).min(1).max(MAX_JOBS_AT_ONCE)]), z.array(DownloadView)),
   /**
    * The names these jobs would be saved under with this template (or why one is skipped), and each
    * result's size where a saved copy tells it (null: not known until it downloads).
    */
   'downloads.preview': call(
-    z.tuple([z.object({ jobIds: z.array(id).min(1).max(1000), template: z.string().min(1).max(500) })]),
+    z.tuple([z.object({ jobIds, template: z.string().min(1).max(500) })]),
     z.array(
       z.object({
         jobId: z.string(),
@@ -178,7 +184,7 @@ export const downloadsCalls = {
   ),
   /** Renames the saved copies of these jobs after another template by moving the files (no fetch). */
   'downloads.rename': call(
-    z.tuple([z.object({ jobIds: z.array(id).min(1).max(1000), template: z.string().min(1).max(500) })]),
+    z.tuple([z.object({ jobIds, template: z.string().min(1).max(500) })]),
     z.object({ moved: z.array(DownloadView), skipped: z.array(z.object({ jobId: z.string(), reason: z.string() })) }),
   ),
   'downloads.pause': call(z.tuple([id]), DownloadView),

@@ -30,18 +30,44 @@ export const useDownloadsStore = defineStore('downloads', () => {
     return out;
   });
 
-  function put(entry: DownloadView): void {
-    // An answer can arrive after events that were sent later (a file that failed at once, before the
-    // call that queued it answered): the newer state wins.
-    const known = byId.value.get(entry.id);
-    if (known && known.updatedAt > entry.updatedAt) return;
-    byId.value.set(entry.id, entry);
-    triggerRef(byId);
+  /** Keeps each entry's newest state; answers the number of entries that changed. */
+  function merge(entries: Iterable<DownloadView>): number {
+    let changed = 0;
+    for (const entry of entries) {
+      // An answer can arrive after events that were sent later (a file that failed at once, before the
+      // call that queued it answered): the newer state wins.
+      const known = byId.value.get(entry.id);
+      if (known && known.updatedAt > entry.updatedAt) continue;
+      byId.value.set(entry.id, entry);
+      changed += 1;
+    }
+    return changed;
+  }
+
+  function put(...entries: DownloadView[]): void {
+    if (merge(entries) > 0) triggerRef(byId);
+  }
+
+  // Events are taken in together, at most every EVENTS_EVERY_MS: 10,000 downloads queued at once send
+  // 10,000 events, and each one re-deriving the per-job lists and re-drawing the Library froze the page
+  // for minutes.
+  const EVENTS_EVERY_MS = 100;
+  const arrived = new Map<string, DownloadView>();
+  let takeIn: ReturnType<typeof setTimeout> | undefined;
+  function heard(entry: DownloadView): void {
+    const waiting = arrived.get(entry.id);
+    if (!waiting || waiting.updatedAt <= entry.updatedAt) arrived.set(entry.id, entry);
+    takeIn ??= setTimeout(() => {
+      takeIn = undefined;
+      const batch = [...arrived.values()];
+      arrived.clear();
+      put(...batch);
+    }, EVENTS_EVERY_MS);
   }
 
   async function load(): Promise<void> {
     if (!stop) {
-      const offChanged = onEvent('downloads.changed', put);
+      const offChanged = onEvent('downloads.changed', heard);
       const offProgress = onEvent('downloads.progress', (value) => (totals.value = value));
       stop = () => {
         offChanged();
@@ -64,11 +90,14 @@ export const useDownloadsStore = defineStore('downloads', () => {
   function dispose(): void {
     stop?.();
     stop = undefined;
+    clearTimeout(takeIn);
+    takeIn = undefined;
+    arrived.clear();
   }
 
   async function start(request: DownloadRequest) {
     const result = await call('downloads.start', request);
-    for (const entry of result.queued) put(entry);
+    put(...result.queued);
     preferences.value = preferences.value
       ? { ...preferences.value, folder: request.folder, template: request.template ?? preferences.value.template }
       : null;

@@ -319,7 +319,8 @@ describe('Library downloads', () => {
       'downloads.changed',
       download('live', { id: 'live-1', state: 'saved', savedPath: '/out/live.mp4', sha256: 'def', updatedAt: now + 1 }),
     );
-    await flushPromises();
+    // Events are taken in together a moment later, not one by one.
+    await until('the new copy of the live job to be asked about', () => asked().length === 2);
     expect(asked()).toEqual([['clip', 'voice', 'live'], ['live']]);
 
     // Hovering a picture plays the saved copy muted; a job with no copy plays its live link.
