@@ -4,8 +4,8 @@ import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/b
 import { describeFailure, fetchToFile, partPath } from './fetch-to-file';
 import { checkSavedCopies } from './copy-check';
 import { FullDisks } from './full-disks';
-import { queueTotals } from './queue-totals';
-import { FINISHED, freeName, newEntry, targetOf, type EnqueueRequest } from './queue-names';
+import { countStates, queueTotals, type StateCounts } from './queue-totals';
+import { FINISHED, freeName, heldNames, nameKey, newEntry, targetOf, type EnqueueRequest } from './queue-names';
 
 export type { EnqueueRequest } from './queue-names';
 import { savedCopyAmong } from './queue-file';
@@ -58,8 +58,16 @@ export class DownloadManager {
     return this.options.now?.() ?? Date.now();
   }
 
-  list(): DownloadView[] {
-    return [...this.entries.values()].map((entry) => this.progress.view(entry));
+  /** The entries (those `keep` keeps), each viewed: filtered first, as a view is a copy. */
+  list(keep?: (entry: DownloadEntry) => boolean): DownloadView[] {
+    const out: DownloadView[] = [];
+    for (const entry of this.entries.values()) if (!keep || keep(entry)) out.push(this.progress.view(entry));
+    return out;
+  }
+
+  /** How many entries (of those `keep` keeps) are in each state; nothing is viewed or copied. */
+  countStates(keep: (entry: DownloadEntry) => boolean): StateCounts {
+    return countStates(this.entries.values(), keep);
   }
 
   get(id: string): DownloadView {
@@ -68,19 +76,14 @@ export class DownloadManager {
 
   /** Every entry for a job, newest first. */
   forJob(jobId: string): DownloadView[] {
-    return this.list()
-      .filter((entry) => entry.jobId === jobId)
-      .sort((a, b) => b.createdAt - a.createdAt);
+    return this.list((entry) => entry.jobId === jobId).sort((a, b) => b.createdAt - a.createdAt);
   }
 
   /** The download that keeps this job's copy under this name in this folder (the name asked for). */
   copyAt(jobId: string, folder: string, name: string): DownloadView | undefined {
+    const holds = (d: DownloadView) => d.state !== 'cancelled' && d.state !== 'changed';
     return this.forJob(jobId).find(
-      (d) =>
-        d.folder === folder &&
-        (d.requestedName ?? d.relativeName) === name &&
-        d.state !== 'cancelled' &&
-        d.state !== 'changed',
+      (d) => d.folder === folder && (d.requestedName ?? d.relativeName) === name && holds(d),
     );
   }
 
@@ -103,18 +106,19 @@ export class DownloadManager {
   }
 
   /**
-   * Adds downloads in one go: each gets a free name (counting the others of the same call), the queue
-   * is written once for all of them, and then they start. A name that would leave its folder refuses
-   * the whole call, and nothing is added.
+   * Adds downloads in one go: each gets a free name (counting the others of the same call), the queue is
+   * written once for all, and they start. A name that would leave its folder refuses the whole call.
    */
   async enqueueAll(requests: readonly EnqueueRequest[]): Promise<DownloadView[]> {
     const added: DownloadEntry[] = [];
+    const held = heldNames(this.entries.values());
     try {
       for (const request of requests) {
         const folder = resolve(request.folder);
-        const relativeName = await freeName(this.entries.values(), folder, request.relativeName);
+        const relativeName = await freeName(held, folder, request.relativeName);
         const entry = newEntry(request, folder, relativeName, this.now());
         this.entries.set(entry.id, entry);
+        held.add(nameKey(folder, relativeName));
         added.push(entry);
       }
     } catch (error) {
@@ -218,7 +222,7 @@ export class DownloadManager {
     const entry = this.require(id);
     if (entry.state !== 'saved' || entry.savedPath === null) throw new Error('Only a copy on disk can be renamed.');
     if (entry.relativeName === requested) return this.progress.view(entry);
-    const name = await freeName(this.entries.values(), entry.folder, requested, entry.relativeName);
+    const name = await freeName(heldNames(this.entries.values()), entry.folder, requested, entry.relativeName);
     const target = targetOf(entry.folder, name);
     await mkdir(dirname(target), { recursive: true });
     await rename(entry.savedPath, target);

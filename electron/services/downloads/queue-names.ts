@@ -35,20 +35,24 @@ export function targetOf(folder: string, relativeName: string): string {
   return target;
 }
 
+/** The names downloads in flight hold, by folder: see freeName. Built once for a whole call's names. */
+export function heldNames(entries: Iterable<DownloadEntry>): Set<string> {
+  const held = new Set<string>();
+  for (const e of entries) if (!FINISHED.has(e.state)) held.add(nameKey(e.folder, e.relativeName));
+  return held;
+}
+
+export const nameKey = (folder: string, relativeName: string): string => `${folder}\0${relativeName}`;
+
 /**
  * The requested name, or the first numbered one that no file, `.part` or download in flight of the queue
- * holds in that folder. `own` is a name the asker already holds (a rename keeps its own name free).
+ * (`held`, from heldNames) holds in that folder. `own` is a name the asker already holds (a rename keeps
+ * its own name free).
  */
-export function freeName(
-  entries: Iterable<DownloadEntry>,
-  folder: string,
-  requested: string,
-  own?: string,
-): Promise<string> {
-  const list = [...entries];
+export function freeName(held: ReadonlySet<string>, folder: string, requested: string, own?: string): Promise<string> {
   return pickFreeName(requested, async (candidate) => {
     if (candidate === own) return false;
-    if (list.some((e) => e.folder === folder && e.relativeName === candidate && !FINISHED.has(e.state))) return true;
+    if (held.has(nameKey(folder, candidate))) return true;
     const target = targetOf(folder, candidate);
     return (await exists(target)) || (await exists(partPath(target)));
   });

@@ -16,3 +16,12 @@ export function queueTotals(entries: Iterable<DownloadEntry>, pausedReason: stri
   }
   return { active, bytes, totalBytes, unknownSizes, pausedReason };
 }
+
+export type StateCounts = Partial<Record<DownloadEntry['state'], number>>;
+
+/** How many of the entries `keep` keeps are in each state. */
+export function countStates(entries: Iterable<DownloadEntry>, keep: (entry: DownloadEntry) => boolean): StateCounts {
+  const counts: StateCounts = {};
+  for (const entry of entries) if (keep(entry)) counts[entry.state] = (counts[entry.state] ?? 0) + 1;
+  return counts;
+}
