@@ -191,7 +191,16 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
       // --missing without --out: each lost copy goes back under its own folder and name.
       const chosen = lost.filter((m) => jobs.some((j) => j.id === m.job.id));
       const back = chosen.flatMap((m) =>
-        m.lost ? [{ jobId: m.job.id, folder: m.lost.folder, relativeName: m.lost.relativeName }] : [],
+        m.lost
+          ? [
+              {
+                jobId: m.job.id,
+                downloadId: m.lost.downloadId,
+                folder: m.lost.folder,
+                relativeName: m.lost.relativeName,
+              },
+            ]
+          : [],
       );
       result = {
         queued: back.length > 0 ? await studio.call('downloads.restore', back) : [],

@@ -1,5 +1,5 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { describeFailure, fetchToFile, partPath } from './fetch-to-file';
 import { checkSavedCopies } from './copy-check';
@@ -101,7 +101,9 @@ export class DownloadManager {
     try {
       for (const request of requests) {
         const folder = resolve(request.folder);
-        const relativeName = await freeName(this.entries.values(), folder, request.relativeName);
+        const relativeName = request.exact
+          ? relative(folder, targetOf(folder, request.relativeName))
+          : await freeName(this.entries.values(), folder, request.relativeName);
         const entry = newEntry(request, folder, relativeName, this.now());
         this.entries.set(entry.id, entry);
         added.push(entry);
@@ -176,10 +178,14 @@ export class DownloadManager {
     return run;
   }
 
-  /** A saved copy that went missing is fetched again under its own name (the link must still work). */
+  /**
+   * A saved copy that went missing (or changed, when its owner asks for it back in place) is fetched
+   * again under its own name (the link must still work).
+   */
   refetch(id: string, reason: string): DownloadView {
     const entry = this.require(id);
-    if (entry.state !== 'missing' && entry.state !== 'failed') return this.progress.view(entry);
+    if (entry.state !== 'missing' && entry.state !== 'failed' && entry.state !== 'changed')
+      return this.progress.view(entry);
     this.update(
       entry,
       {
@@ -214,6 +220,12 @@ export class DownloadManager {
     this.update(entry, { relativeName: name, requestedName: requested, savedPath: target }, true);
     await this.store.save();
     return this.progress.view(entry);
+  }
+
+  /** Copies found on disk that an earlier version recorded elsewhere (see adoptCopies), kept as they are. */
+  async adopt(entries: readonly DownloadEntry[]): Promise<void> {
+    for (const entry of entries) this.entries.set(entry.id, entry);
+    if (entries.length > 0) await this.store.save();
   }
 
   pauseAll(): number {

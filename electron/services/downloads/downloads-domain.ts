@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { downloadsCalls } from '../../common/bridge/downloads';
 import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
@@ -64,6 +64,7 @@ export function createDownloadsService(
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.record(id),
+    jobs: () => jobs.records(),
     projectName: (id) => projects.nameOf(id),
     project: (id) => projects.read(id),
     verify: ffprobeVerifier(() => settings.get()),
@@ -191,6 +192,14 @@ export function createDownloadsDomain(
         }
       },
       'downloads.restore': async (copies) => service.restore(copies, 'cli'),
+      'downloads.saveCopy': async ({ jobId, path, origin }) => {
+        if (!isAbsolute(path)) throw new StudioError('The file to save needs a full path.', 'invalid-argument');
+        try {
+          return (await service.copies.save({ jobId, path, savedBy: origin })).copy;
+        } catch (error) {
+          throw new StudioError((error as Error).message, 'invalid-argument');
+        }
+      },
       'downloads.preview': async ({ jobIds, template }) => {
         try {
           return await service.preview(jobIds, template);

@@ -14,6 +14,11 @@ export interface EnqueueRequest {
   relativeName: string;
   origin: DownloadEntry['origin'];
   batchId?: string | null;
+  /**
+   * The name is the asker's own (a campaign's row file, a batch's, `--out FILE`): kept as asked, never
+   * numbered, and the verified file replaces what is there when it takes the name.
+   */
+  exact?: boolean;
 }
 
 /** States in which a download no longer holds its name (a saved one holds it only by its file). */

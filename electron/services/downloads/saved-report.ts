@@ -2,6 +2,8 @@ import type { DownloadEntry } from '../../common/bridge/downloads';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { checkCopy } from './copy-check';
 import { unavailableReason } from './job-files';
+import { stepOf } from '../../common/jobs/steps';
+import { NAMED_BY_OWNER } from './result-copies';
 import { cliQueueFile, queueFile, readQueueEntries } from './queue-file';
 
 /** One copy of a job's result as a script sees it. */
@@ -24,9 +26,13 @@ export interface SavedCopy {
  * command line's), each checked on disk now; read only, so the app may be running.
  */
 export async function savedCopiesIn(dataDir: string): Promise<Map<string, SavedCopy[]>> {
+  // The command line's old queue is read until its copies are adopted into the one record (same ids).
   const entries = [...(await readQueueEntries(queueFile(dataDir))), ...(await readQueueEntries(cliQueueFile(dataDir)))];
   const out = new Map<string, SavedCopy[]>();
+  const seen = new Set<string>();
   for (const entry of entries) {
+    if (seen.has(entry.id)) continue;
+    seen.add(entry.id);
     if (entry.savedPath === null || (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed'))
       continue;
     const check = await checkCopy(entry, { deep: false });
@@ -52,7 +58,10 @@ export interface MissingResult {
   lost: SavedCopy | null;
 }
 
-/** Completed jobs whose link still works and that have no copy on disk as written. */
+/**
+ * Completed jobs whose link still works and that have no copy on disk as written; a step of something
+ * else (a campaign row's voiceover, a scene's) is not a result of its own and is left out.
+ */
 export function missingResults(
   jobs: readonly JobRecord[],
   copies: Map<string, SavedCopy[]>,
@@ -60,10 +69,13 @@ export function missingResults(
 ): MissingResult[] {
   const out: MissingResult[] = [];
   for (const job of jobs) {
-    if (unavailableReason(job, now) !== null) continue;
+    if (unavailableReason(job, now) !== null || stepOf(job) !== null) continue;
     const mine = copies.get(job.id) ?? [];
     if (mine.some((c) => c.state === 'saved')) continue;
-    const lost = mine.filter((c) => c.state === 'missing').sort((a, b) => b.savedAt - a.savedAt);
+    // A missing copy first; a changed one is fetched back in its place only when its owner named it.
+    const lost = mine
+      .filter((c) => c.state === 'missing' || (c.state === 'changed' && NAMED_BY_OWNER.has(c.origin)))
+      .sort((a, b) => Number(b.state === 'missing') - Number(a.state === 'missing') || b.savedAt - a.savedAt);
     out.push({ job, lost: lost[0] ?? null });
   }
   return out;

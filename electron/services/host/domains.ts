@@ -169,6 +169,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       return (await studio.connections.state()).connections.find((c) => c.id === id)?.placement;
     },
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
+    // A row's video is saved and recorded like every other copy of a result.
+    saveCopy: async (url, target) => void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign' })),
   });
   studio.reactor.on('campaign-row', (job) => campaigns.jobEnded(job));
   const modules = [
@@ -189,7 +191,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       closeOnQuit: base.host !== 'cli',
     }),
     createPlacementDomain(base, studio, storage),
-    createBatchesDomain(base, studio, grants),
+    createBatchesDomain(base, studio, grants, downloads.copies),
     createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
     // A chosen local file is looked at before it goes up, in every host: one the service would not take is refused.
     createAvatarsDomain(base, studio, linker.linkFor('avatar'), async (reference) => {
