@@ -13,6 +13,7 @@ import { Archive } from './archive';
 import { ResultMediaReader, type ResultMediaDeps } from './result-media';
 import { checkTemplate } from '../../common/file-names';
 import { JobPurpose } from '../../common/jobs/purpose';
+import { stepOf } from '../../common/jobs/steps';
 
 const HOUR = 3_600_000;
 
@@ -113,8 +114,9 @@ export function createArchive(
     dataDir: base.dataDir,
     defaultDataDir,
     createStore: base.createStore,
-    // A batch's and a campaign's results are saved into their own folder by them.
-    jobs: () => jobs.records().filter((job) => job.purpose.type !== 'batch-row' && job.purpose.type !== 'campaign-row'),
+    // A step of something else (a campaign row's voiceover, a scene's) is not a result to keep; a batch's
+    // and a campaign's rows are saved by them, and the archive protects them (Archive.sync).
+    jobs: () => jobs.records().filter((job) => stepOf(job) === null),
     log: base.log,
     warn: (title, body) => tell(base, () => settings.get().notifications, title, body, false),
   });
@@ -135,8 +137,8 @@ export function createArchive(
         void batches?.warnExpiring().catch((error: unknown) => base.log.warn('batch expiry not checked', { error }));
       // Every copy read again at start (a disk unmounted, a file edited while the studio was closed);
       // the expiry warning then counts only verified copies.
-      void service
-        .checkCopies({ deep: true })
+      void service.ready
+        .then(() => service.checkCopies({ deep: true }))
         .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
         .then(() => archive.warnExpiring());
       warnBatches();
@@ -176,8 +178,12 @@ export function createDownloadsDomain(
   };
   return {
     handlers: {
-      'downloads.list': async () => manager.list(),
+      'downloads.list': async () => {
+        await service.ready;
+        return manager.list();
+      },
       'downloads.check': async () => {
+        await service.ready;
         await service.checkCopies({ deep: false });
         return manager.list();
       },

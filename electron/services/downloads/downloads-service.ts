@@ -84,6 +84,8 @@ export class DownloadsService {
   /** Saves a result as a named file through this queue, which records the copy (see ResultCopies). */
   readonly copies: ResultCopies;
   private readonly ends = new DownloadEnds();
+  /** Settles once copies recorded by earlier versions are adopted (see adoptCopies); readers wait for it. */
+  ready: Promise<unknown> = Promise.resolve();
   private batchCounter = 0;
   private readonly told = new Set<string>();
   private readonly sidecars: CaptionSidecars | null;
@@ -119,6 +121,7 @@ export class DownloadsService {
       job: (id) => this.jobOrNull(id),
       jobs: () => deps.jobs?.() ?? [],
       now: () => this.now(),
+      ready: () => this.ready,
     });
   }
 

@@ -55,6 +55,8 @@ export interface ResultCopiesDeps {
   /** Every job of the ledger (a link's job is found among them). */
   jobs(): readonly JobRecord[];
   now(): number;
+  /** Settles once earlier versions' copies are adopted, so a copy is never recorded twice. */
+  ready(): Promise<unknown>;
 }
 
 /**
@@ -71,6 +73,7 @@ export class ResultCopies {
    */
   async save(request: CopyRequest): Promise<{ copy: DownloadView; fetched: boolean }> {
     const { manager, ends } = this.deps;
+    await this.deps.ready();
     const target = resolve(request.path);
     const job = this.deps.job(request.jobId);
     if (!job) throw new Error('No such job in the library.');

@@ -38,6 +38,7 @@ import {
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { EngineOptions } from './engine-services';
+import { adoptLegacyCopies } from './legacy-copies';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -212,6 +213,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   ] as const;
   if (start === 'read-only') studio.jobs.start({ poll: false, readOnly: true });
   else startStudioServices(studio, { resume: start === 'resume' });
+  // Copies that earlier versions noted outside the queue join the one record before it is read.
+  if (start !== 'read-only') downloads.ready = adoptLegacyCopies(base, downloads, studio);
   if (start === 'resume') {
     void campaigns.resumeAll();
     archive.start();
