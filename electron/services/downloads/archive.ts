@@ -92,9 +92,11 @@ export class Archive {
    * batch's or a campaign's row is its run's to save, so it is queued only when its run's copy was
    * lost (missing, changed, failed) or its link ends within a day with no copy: the archive protects it.
    */
-  sync(): Promise<void> {
+  sync({ rowsOnly = false }: { rowsOnly?: boolean } = {}): Promise<void> {
     const now = this.now();
-    const jobs = this.deps.jobs().filter((job) => !isRunRow(job) || this.unprotected(job, now));
+    const jobs = this.deps
+      .jobs()
+      .filter((job) => (isRunRow(job) ? this.unprotected(job, now) : !rowsOnly));
     return this.serially(() => this.queueMissing(jobs)).catch((error: unknown) => {
       this.deps.log.warn('archive sync failed', { error });
     });
@@ -157,7 +159,7 @@ export class Archive {
   async warnExpiring(): Promise<string[]> {
     await this.deps.downloads.checkCopies({ deep: false });
     // Rows of runs whose copy was lost, or that expire unsaved, are queued first (when the archive is on).
-    await this.sync();
+    await this.sync({ rowsOnly: true });
     const now = this.now();
     const manager = this.deps.downloads.manager;
     const atRisk: JobRecord[] = [];
@@ -171,7 +173,7 @@ export class Archive {
         job.purpose.type === 'batch-row'
       )
         continue;
-      if (!manager.forJob(job.id).some((d) => KEPT.has(d.state))) atRisk.push(job);
+      if (!manager.forJob(job.id).some((d) => d.state === 'saved')) atRisk.push(job);
     }
     if (atRisk.length === 0) return [];
     for (const job of atRisk) this.warned.add(job.id);
