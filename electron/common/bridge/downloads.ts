@@ -266,3 +266,26 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
   return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
 }
+
+/**
+ * What the one record of copies says of a result, from its entries (a job's, or a campaign row's by its
+ * link): an intact copy wins; then one on its way; then one lost ("Missing", "Changed"); else none.
+ */
+export type CopyState = 'saved' | 'saving' | 'missing' | 'changed' | 'none';
+
+export function copyStateOf(entries: readonly Pick<DownloadEntry, 'state'>[]): CopyState {
+  const has = (...states: DownloadState[]) => entries.some((e) => states.includes(e.state));
+  if (has('saved')) return 'saved';
+  if (has('queued', 'downloading')) return 'saving';
+  if (has('missing')) return 'missing';
+  if (has('changed')) return 'changed';
+  return 'none';
+}
+
+export const COPY_STATE_LABELS: Record<CopyState, string> = {
+  saved: 'Saved',
+  saving: 'Saving…',
+  missing: 'File missing',
+  changed: 'File changed',
+  none: 'Not saved',
+};
