@@ -6,6 +6,7 @@ import type { JobRecord } from '../../common/bridge/jobs';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import type { DownloadsService } from './downloads-service';
 import { isAudioKind, unavailableReason } from './job-files';
+import { stepOf } from '../../common/jobs/steps';
 
 /**
  * Where the archive's Videos and Music folders go by default: the user's home folder for the studio's
@@ -107,6 +108,8 @@ export class Archive {
    * the reactor leaves the job unreacted and tries again at the next start.
    */
   keep(job: JobRecord): Promise<void> {
+    // A step of something else (a scene's voiceover, in its project) is not a result to keep.
+    if (stepOf(job) !== null) return Promise.resolve();
     return this.serially(() => this.queueMissing([job]));
   }
 
