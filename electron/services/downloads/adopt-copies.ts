@@ -39,7 +39,9 @@ export async function adoptCopies(
 ): Promise<number> {
   // Read afresh each time: a campaign going on at start may record a row's copy meanwhile.
   const recorded = (jobId: string, path: string) =>
-    deps.manager.list().some((d) => d.jobId === jobId && (d.savedPath === path || resolve(d.folder, d.relativeName) === path));
+    deps.manager
+      .list()
+      .some((d) => d.jobId === jobId && (d.savedPath === path || resolve(d.folder, d.relativeName) === path));
   const adopted: DownloadEntry[] = [];
   for (const entry of legacy.queue) {
     if (entry.savedPath === null || !['saved', 'missing', 'changed'].includes(entry.state)) continue;

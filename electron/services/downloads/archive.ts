@@ -95,9 +95,7 @@ export class Archive {
    */
   sync({ rowsOnly = false }: { rowsOnly?: boolean } = {}): Promise<void> {
     const now = this.now();
-    const jobs = this.deps
-      .jobs()
-      .filter((job) => (isRunRow(job) ? this.unprotected(job, now) : !rowsOnly));
+    const jobs = this.deps.jobs().filter((job) => (isRunRow(job) ? this.unprotected(job, now) : !rowsOnly));
     return this.serially(() => this.queueMissing(jobs)).catch((error: unknown) => {
       this.deps.log.warn('archive sync failed', { error });
     });
