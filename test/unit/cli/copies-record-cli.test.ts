@@ -23,7 +23,7 @@ import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { copyStateOf, type DownloadView } from '../../../electron/common/bridge/downloads';
 import type { JobRecord, JobView } from '../../../electron/common/bridge/jobs';
 import { hashFile } from '../../../electron/services/downloads/copy-check';
-import { queueFile, cliQueueFile } from '../../../electron/services/downloads/queue-file';
+import { queueFile, cliQueueFile, readQueueEntries } from '../../../electron/services/downloads/queue-file';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { Archive } from '../../../electron/services/downloads/archive';
@@ -51,6 +51,14 @@ const ledger = (): JobRecord[] => new FileLedgerStorage(join(data, 'jobs'), sile
 const videoRows = () =>
   ledger().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.step === 'video' && j.phase === 'completed');
 const batchRows = () => ledger().filter((j) => j.purpose.type === 'batch-row' && j.phase === 'completed');
+
+/** The saved copies the record holds from this writer, as the queue file has them now, each with its hash. */
+async function recordedBy(origin: DownloadView['origin']): Promise<string[]> {
+  const entries = await readQueueEntries(queueFile(data));
+  const mine = entries.filter((e) => e.origin === origin && e.state === 'saved');
+  expect(mine.every((e) => /^[0-9a-f]{64}$/.test(e.sha256 ?? ''))).toBe(true);
+  return mine.map((e) => e.savedPath as string).sort();
+}
 
 /** The Library's Download column and its "Not saved" filter, as the page works them out from the record. */
 function library(jobs: readonly JobView[], entries: readonly DownloadView[]) {
@@ -112,8 +120,11 @@ describe('one record of every saved copy', () => {
       '--json',
     ]);
     expect(campaign.code, campaign.err.join('\n')).toBe(EXIT.ok);
+    // Recorded by the run that saved them (not found later): the verified download's hash with each.
+    expect(await recordedBy('campaign')).toEqual([join(dir, 'camp', '1 - Ana.mp4'), join(dir, 'camp', '2 - Bo.mp4')]);
     const batch = await cli(['tts-batch', '--yes', 'spots.csv', '--out-dir', 'batch', '--voice', 'Ava', '--json']);
     expect(batch.code, batch.err.join('\n')).toBe(EXIT.ok);
+    expect(await recordedBy('batch')).toEqual([join(dir, 'batch', '1-one.mp3'), join(dir, 'batch', '2-two.mp3')]);
     const said = await cli([
       'tts',
       '--yes',
