@@ -51,10 +51,12 @@ async function chooseToSave(
   args: ParsedArgs,
   list: readonly JobView[],
   records: () => readonly JobRecord[],
-  dataDir: string,
+  studio: StudioLink,
 ): Promise<{ jobs: JobView[]; lost: MissingResult[] }> {
   if (args.flags['--missing'] !== true) return { jobs: chooseJobs(list, args, Date.now()), lost: [] };
-  const lost = missingResults(records(), await savedCopiesIn(dataDir), Date.now());
+  // The record as the folder's owner holds it (this run's own services, or the open studio's).
+  const copies = await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'));
+  const lost = missingResults(records(), copies, Date.now());
   const narrowed = new Set(
     chooseJobs(list, { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id),
   );
@@ -147,12 +149,7 @@ export const downloadCommand: CliCommand = {
 async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Promise<number> {
   const json = args.flags['--json'] === true;
   const out = flag(args, '--out');
-  const { jobs, lost } = await chooseToSave(
-    args,
-    await studio.call('jobs.list'),
-    ledgerOf(studio.dataDir),
-    studio.dataDir,
-  );
+  const { jobs, lost } = await chooseToSave(args, await studio.call('jobs.list'), ledgerOf(studio.dataDir), studio);
   if (jobs.length === 0) {
     // Nothing to save is an answer, not a failure: a script gets an empty list.
     if (json) io.out('[]');

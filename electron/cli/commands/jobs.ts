@@ -98,7 +98,7 @@ export const jobsListCommand: CliCommand = {
       if (args.flags['--json']) {
         // Each job with its saved copies, checked on disk now: "which paid results are not saved?" is scriptable.
         // It says what it cost in words too (chargedCredits, costEstimate and chargeSource are the figures).
-        const copies = await savedCopiesIn(studio.dataDir);
+        const copies = await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'));
         io.out(
           JSON.stringify(
             jobs.map((job) => ({ ...job, cost: describeCost(job), copies: copies.get(job.id) ?? [] })),
@@ -119,7 +119,7 @@ export const jobsShowCommand: CliCommand = {
   run: (args, io) =>
     withJobs(args, io, async (studio, jobs) => {
       const job = findJob(studio, jobs, args.positional[0]);
-      const copies = (await savedCopiesIn(studio.dataDir)).get(job.id) ?? [];
+      const copies = (await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'))).get(job.id) ?? [];
       io.out(
         args.flags['--json']
           ? JSON.stringify({ ...job, copies }, null, 2)

@@ -25,9 +25,16 @@ export interface SavedCopy {
  * Every saved copy of every job in both queues of a data folder (the app's, with the archive, and the
  * command line's), each checked on disk now; read only, so the app may be running.
  */
-export async function savedCopiesIn(dataDir: string): Promise<Map<string, SavedCopy[]>> {
-  // The command line's old queue is read until its copies are adopted into the one record (same ids).
-  const entries = [...(await readQueueEntries(queueFile(dataDir))), ...(await readQueueEntries(cliQueueFile(dataDir)))];
+export async function savedCopiesIn(
+  dataDir: string,
+  live?: readonly DownloadEntry[],
+): Promise<Map<string, SavedCopy[]>> {
+  // The record as its owner holds it now when it was asked (`live`: the file can lag its last changes);
+  // the command line's old queue is read until its copies are adopted into the record (same ids).
+  const entries = [
+    ...(live ?? (await readQueueEntries(queueFile(dataDir)))),
+    ...(await readQueueEntries(cliQueueFile(dataDir))),
+  ];
   const out = new Map<string, SavedCopy[]>();
   const seen = new Set<string>();
   for (const entry of entries) {
