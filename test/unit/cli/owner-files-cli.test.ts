@@ -223,7 +223,7 @@ describe('local files named on the command line, run through the studio that own
     for (const copy of copies) rmSync(copy.savedPath as string);
     expect(copies.map((c) => c.folder)).toContain(join(here, 'kept'));
     const result = await cli(['download', '--missing', '--kind', 'tts', '--since', '1h', '--json']);
-    expect(result.code, said(result) + result.out.join("\n")).toBe(EXIT.ok);
+    expect(result.code, said(result)).toBe(EXIT.ok);
     const restored = (JSON.parse(result.out.join('\n')) as { jobId: string; state: string; path: string }[]).filter(
       (r) => r.jobId === job.id,
     );
