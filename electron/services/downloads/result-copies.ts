@@ -1,5 +1,5 @@
 import { basename, dirname, resolve } from 'node:path';
-import type { CopyOrigin, DownloadView } from '../../common/bridge/downloads';
+import { DownloadEntry, type CopyOrigin, type DownloadView } from '../../common/bridge/downloads';
 import type { JobRecord } from '../../common/bridge/jobs';
 import type { DownloadManager } from './download-manager';
 import { unavailableReason } from './job-files';
@@ -13,6 +13,7 @@ import { targetOf } from './queue-names';
 export const NAMED_BY_OWNER: ReadonlySet<CopyOrigin> = new Set(['campaign', 'batch', 'cli', 'tools']);
 
 const UNDER_WAY = new Set<DownloadView['state']>(['queued', 'downloading']);
+const COPY_STATES = new Set<DownloadView['state']>(['saved', 'missing', 'changed']);
 
 /** Waits for downloads to end (saved, failed or cancelled), fed by the manager's onEnd. */
 export class DownloadEnds {
@@ -102,7 +103,29 @@ export class ResultCopies {
       origin: request.savedBy,
       exact: true,
     });
-    return { copy: await ends.of(added), fetched: true };
+    const copy = await ends.of(added);
+    // Another job's copy at this path (a row's earlier take) is gone now: its record must not call the
+    // new file "changed", nor fetch the old result back over it.
+    if (copy.state === 'saved') await this.forget(target, job.id);
+    return { copy, fetched: true };
+  }
+
+  /**
+   * The copies recorded at this path (but the job's own) are no longer copies: their owner replaced or
+   * removed the file (a batch row made again under a new name). Kept in the record as cancelled.
+   */
+  async forget(path: string, keepJob?: string): Promise<void> {
+    const target = resolve(path);
+    const gone = this.deps.manager
+      .list()
+      .filter((d) => d.jobId !== keepJob && d.savedPath === target && COPY_STATES.has(d.state));
+    await this.deps.manager.adopt(
+      gone.map((d) => ({
+        ...DownloadEntry.parse(d),
+        state: 'cancelled' as const,
+        reason: 'Its owner replaced this file with a newer result.',
+      })),
+    );
   }
 
   /** As save(), throwing unless the copy is saved; answers whether anything was fetched. */

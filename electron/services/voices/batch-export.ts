@@ -32,6 +32,8 @@ export interface ExportOptions {
    * fetched again in its place). Without it the file is fetched and verified but recorded nowhere.
    */
   saveCopy?: (row: BatchRowView, target: string) => Promise<boolean>;
+  /** A file this batch saved and has now deleted (a row's earlier take): its copy leaves the record. */
+  forgetCopy?: (path: string) => Promise<void>;
 }
 
 /** Files fetched at once: a batch's files are small, and one at a time took minutes for 55 of them. */
@@ -102,8 +104,10 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
       if (!options.saveCopy) await saveWithRetries(row.resultUrl, target, options);
       if (!options.saveCopy || (await options.saveCopy(row, target))) saved += 1;
       const old = options.replaces?.get(row.row);
-      if (old && old !== target && dirname(old) === folder && !taken.has(basename(old).toLowerCase()))
+      if (old && old !== target && dirname(old) === folder && !taken.has(basename(old).toLowerCase())) {
         await rm(old, { force: true });
+        await options.forgetCopy?.(old);
+      }
       await kept();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

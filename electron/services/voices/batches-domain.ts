@@ -31,7 +31,7 @@ export function createBatchesDomain(
   base: Pick<HostBase, 'log' | 'emit'>,
   { batches, catalogue, jobs }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>,
   granted: GrantedFiles,
-  copies?: Pick<ResultCopies, 'saveOrThrow'>,
+  copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget'>,
 ): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
@@ -155,6 +155,7 @@ export function createBatchesDomain(
           saveCopy: copies
             ? (row, target) => copies.saveOrThrow({ jobId: row.jobId as string, path: target, savedBy: 'batch' })
             : undefined,
+          forgetCopy: copies ? (path) => copies.forget(path) : undefined,
           onRow: () => base.emit('batches.saving', { id, done: ++done, total }),
         });
         // The archive reads this: a row saved here is not copied again, nor warned about as unsaved.
