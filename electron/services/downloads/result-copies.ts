@@ -85,8 +85,13 @@ export class ResultCopies {
         const [moved] = await manager.verifySaved({ deep: false, ids: [known.id] });
         if (!moved) return { copy: manager.get(known.id), fetched: false };
       }
-      const state = manager.get(known.id).state;
-      if (UNDER_WAY.has(state)) return { copy: await ends.of(manager.get(known.id)), fetched: true };
+      let state = manager.get(known.id).state;
+      if (UNDER_WAY.has(state)) {
+        // One resumed after a restart may fail on its old partial file: then it is fetched once afresh.
+        const end = await ends.of(manager.get(known.id));
+        if (end.state !== 'failed') return { copy: end, fetched: true };
+        state = end.state;
+      }
       this.requireLink(job);
       const again =
         state === 'paused'
