@@ -96,6 +96,9 @@ export function createServer(ctx: EmulatorContext): FastifyInstance {
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(failureBody(kind, Code.ParameterError, 'Content-Type must be application/json'));
     }
+    // A range past the end of a result file (a resumed download that already had every byte) is a 416,
+    // as a CDN answers; it is not a request body the sandbox could not read.
+    if (error.statusCode === 416) return reply.code(416).send();
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const msg =
         error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'

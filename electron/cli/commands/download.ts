@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
-import type { DownloadView } from '../../common/bridge/downloads';
+import type { DownloadView, LostCopy } from '../../common/bridge/downloads';
 import { withStudio, sayWhere } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
@@ -52,6 +52,7 @@ async function chooseToSave(
 ): Promise<{ jobs: JobView[]; lost: MissingResult<JobView>[] }> {
   const list = await studio.call('jobs.list');
   if (args.flags['--missing'] !== true) return { jobs: chooseJobs(list, args, Date.now()), lost: [] };
+  // The record as the folder's owner holds it (this run's own services, or the open studio's).
   const copies = await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'));
   const lost = missingResults(list, copies, Date.now());
   const narrowed = new Set(
@@ -61,10 +62,7 @@ async function chooseToSave(
 }
 
 /** Lost copies asked back a thousand at a time: each call's paths stay well under a host's body limit. */
-async function restoreInParts(
-  studio: StudioLink,
-  copies: readonly { jobId: string; folder: string; relativeName: string }[],
-): Promise<DownloadView[]> {
+async function restoreInParts(studio: StudioLink, copies: readonly LostCopy[]): Promise<DownloadView[]> {
   const queued: DownloadView[] = [];
   for (let at = 0; at < copies.length; at += 1000)
     queued.push(...(await studio.call('downloads.restore', copies.slice(at, at + 1000))));
@@ -192,7 +190,16 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
       // --missing without --out: each lost copy goes back under its own folder and name.
       const chosen = lost.filter((m) => jobs.some((j) => j.id === m.job.id));
       const back = chosen.flatMap((m) =>
-        m.lost ? [{ jobId: m.job.id, folder: m.lost.folder, relativeName: m.lost.relativeName }] : [],
+        m.lost
+          ? [
+              {
+                jobId: m.job.id,
+                downloadId: m.lost.downloadId,
+                folder: m.lost.folder,
+                relativeName: m.lost.relativeName,
+              },
+            ]
+          : [],
       );
       result = {
         queued: await restoreInParts(studio, back),

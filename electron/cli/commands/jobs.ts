@@ -16,6 +16,7 @@ import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } 
 import { JSON_OPTION } from '../common-options';
 import { matchJob } from '../../common/jobs/job-id';
 import { savedCopiesIn, type SavedCopy } from '../../services/downloads/saved-report';
+import { stepOf } from '../../common/jobs/steps';
 
 /** Reads the folder's jobs through the studio: the one that has the folder open, or this run's own, read-only beside one. */
 function withJobs(
@@ -36,11 +37,13 @@ function findJob(studio: StudioLink, jobs: readonly JobView[], key: string | und
 }
 
 /** "saved /path", "missing /path (archive)": each saved copy as checked on disk now. */
-function formatCopies(copies: readonly SavedCopy[]): string[] {
-  if (copies.length === 0) return ['  Saved:       nowhere (only on the service until it expires)'];
+function formatCopies(copies: readonly SavedCopy[], job: JobView): string[] {
+  const step = stepOf(job);
+  if (copies.length === 0)
+    return [`  Saved:       ${step ? `not on its own: ${step}` : 'nowhere (only on the service until it expires)'}`];
   return copies.map(
     (c, i) =>
-      `  ${i === 0 ? 'Saved:      ' : '            '} ${c.state === 'saved' ? '' : `${c.state.toUpperCase()} `}${c.path}${c.origin === 'archive' ? ' (archive)' : ''}`,
+      `  ${i === 0 ? 'Saved:      ' : '            '} ${c.state === 'saved' ? '' : `${c.state.toUpperCase()} `}${c.path}${c.origin === 'library' ? '' : ` (${c.origin})`}`,
   );
 }
 
@@ -120,7 +123,7 @@ export const jobsShowCommand: CliCommand = {
       io.out(
         args.flags['--json']
           ? JSON.stringify({ ...job, copies }, null, 2)
-          : [formatDetails(job, Date.now()), ...formatCopies(copies)].join('\n'),
+          : [formatDetails(job, Date.now()), ...formatCopies(copies, job)].join('\n'),
       );
       return EXIT.ok;
     }),

@@ -1,19 +1,16 @@
+import { resolve } from 'node:path';
 import type { JobView } from '../../common/bridge/jobs';
-import { fetchToFile, FinalDownloadError } from '../../services/downloads/fetch-to-file';
-import { ffprobeVerifier } from '../../services/downloads/verify';
 import type { CliIo } from '../command';
+import type { StudioLink } from '../studio-link';
 
-/** Saves a finished job's result to `out` (a .part first, checked with ffprobe, then renamed). */
-export async function saveResult(job: JobView, out: string, io: CliIo): Promise<void> {
-  if (!job.resultUrl) throw new Error('the job has no result link');
-  const verify = ffprobeVerifier();
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await fetchToFile({ url: job.resultUrl, target: out, validators: null, verify });
-      return;
-    } catch (error) {
-      if (error instanceof FinalDownloadError || attempt >= 3) throw error;
-      io.err(`Download interrupted (${(error as Error).message}); trying again…`);
-    }
-  }
+/**
+ * Saves a finished job's result as `out` through the studio's verified download (a .part, its length,
+ * ffprobe, the SHA-256, then the rename), which records the copy with the others: the Library, `jobs
+ * show` and `download --missing` know it, with a studio open or not. Answers the saved path.
+ */
+export async function saveResult(studio: StudioLink, job: JobView, out: string, io: CliIo): Promise<string> {
+  const copy = await studio.call('downloads.saveCopy', { jobId: job.id, path: resolve(io.cwd, out), origin: 'cli' });
+  if (copy.state !== 'saved' || copy.savedPath === null)
+    throw new Error(`Not saved: ${copy.reason ?? `the copy is ${copy.state}`}`);
+  return copy.savedPath;
 }

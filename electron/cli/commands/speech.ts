@@ -105,8 +105,8 @@ async function runSpeechJob(
       return EXIT.failed;
     }
     if (out) {
-      await saveResult(job, out, io);
-      if (!json) io.err(`Saved ${out}`);
+      const saved = await saveResult(studio, job, out, io);
+      if (!json) io.err(`Saved ${saved}`);
     }
     io.out(json ? JSON.stringify({ ...job, savedTo: out ?? null }, null, 2) : (job.resultUrl ?? ''));
     return EXIT.ok;

@@ -70,8 +70,8 @@ export async function followToolJob(
     return EXIT.failed;
   }
   if (options.out) {
-    await saveResult(job, options.out, io);
-    if (!json) io.err(`Saved ${options.out}`);
+    const saved = await saveResult(studio, job, options.out, io);
+    if (!json) io.err(`Saved ${saved}`);
   }
   io.out(json ? JSON.stringify({ ...job, savedTo: options.out ?? null }, null, 2) : (job.resultUrl ?? ''));
   return EXIT.ok;

@@ -18,6 +18,10 @@ export const DOWNLOAD_STATES = [
 export const DownloadState = z.enum(DOWNLOAD_STATES);
 export type DownloadState = z.infer<typeof DownloadState>;
 
+/** Every writer of a result to disk: the Library, the command line, the archive, a campaign, a batch, the Tools page. */
+export const COPY_ORIGINS = ['library', 'cli', 'archive', 'campaign', 'batch', 'tools'] as const;
+export type CopyOrigin = (typeof COPY_ORIGINS)[number];
+
 /** One file the download manager is fetching or has fetched. Kept on disk beside the job ledger. */
 export const DownloadEntry = z.object({
   id: z.string(),
@@ -46,8 +50,11 @@ export const DownloadEntry = z.object({
   verifiedAt: z.number().nullable().default(null),
   /** When a saved copy was found missing and this download began fetching it again. */
   refetchedAt: z.number().nullable().default(null),
-  /** "library", "cli", "archive": who asked, so the archive never doubles a user's download. */
-  origin: z.enum(['library', 'cli', 'archive']),
+  /**
+   * Who saved the copy (its `savedBy`): the queue is the one record of every copy of a result on disk,
+   * whoever wrote it, so the archive never doubles a copy and every screen agrees on what is saved.
+   */
+  origin: z.enum(COPY_ORIGINS),
   batchId: z.string().nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
@@ -129,16 +136,19 @@ export const DownloadRequest = z.object({
    * Who asks: the Library (the default) remembers the folder and template as the ones it offers next;
    * a command line saves where it was told and leaves the user's remembered choice alone.
    */
-  origin: z.enum(['library', 'cli']).optional(),
+  origin: z.enum(['library', 'cli', 'tools']).optional(),
 });
 export type DownloadRequest = z.infer<typeof DownloadRequest>;
 
 /** A saved copy that went missing, to be fetched back to where it was (its folder and name). */
 export const LostCopy = z.object({
   jobId: id,
+  /** The lost copy's own record: it is fetched back in its place rather than recorded a second time. */
+  downloadId: id.optional(),
   folder: z.string().min(1).max(1000),
   relativeName: z.string().min(1).max(1000),
 });
+export type LostCopy = z.infer<typeof LostCopy>;
 
 export const downloadsCalls = {
   'downloads.list': call(z.tuple([]), z.array(DownloadView)),
@@ -167,6 +177,15 @@ export const downloadsCalls = {
    * `download --missing`; it leaves the remembered folder and template alone.
    */
   'downloads.restore': call(z.tuple([z.array(LostCopy).min(1).max(MAX_JOBS_AT_ONCE)]), z.array(DownloadView)),
+  /**
+   * Saves one job's result as this exact file (an absolute path), through the verified download, and
+   * answers once it is saved or has failed: the command line's `--out FILE`. An intact copy already
+   * there is answered as it is; a lost or changed one is fetched again in its place.
+   */
+  'downloads.saveCopy': call(
+    z.tuple([z.object({ jobId: id, path: z.string().min(1).max(4096), origin: z.enum(['cli', 'tools']) })]),
+    DownloadView,
+  ),
   /**
    * The names these jobs would be saved under with this template (or why one is skipped), and each
    * result's size where a saved copy tells it (null: not known until it downloads).
@@ -254,3 +273,26 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
   return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
 }
+
+/**
+ * What the one record of copies says of a result, from its entries (a job's, or a campaign row's by its
+ * link): an intact copy wins; then one on its way; then one lost ("Missing", "Changed"); else none.
+ */
+export type CopyState = 'saved' | 'saving' | 'missing' | 'changed' | 'none';
+
+export function copyStateOf(entries: readonly Pick<DownloadEntry, 'state'>[]): CopyState {
+  const has = (...states: DownloadState[]) => entries.some((e) => states.includes(e.state));
+  if (has('saved')) return 'saved';
+  if (has('queued', 'downloading')) return 'saving';
+  if (has('missing')) return 'missing';
+  if (has('changed')) return 'changed';
+  return 'none';
+}
+
+export const COPY_STATE_LABELS: Record<CopyState, string> = {
+  saved: 'Saved',
+  saving: 'Saving…',
+  missing: 'File missing',
+  changed: 'File changed',
+  none: 'Not saved',
+};

@@ -31,6 +31,11 @@ export interface CampaignHost {
   onChange?(record: CampaignRecord): void;
   /** Checks a saved video is real media (ffprobe); throws with the reason otherwise. */
   verify?(path: string): Promise<void>;
+  /**
+   * Saves a row's video as `target` through the host's download queue, which records the copy (the
+   * one record of copies); without it the file is fetched and verified but recorded nowhere (tests).
+   */
+  saveCopy?(url: string, target: string): Promise<void>;
   backoffMs?: number;
 }
 
@@ -51,7 +56,7 @@ export function createCampaignRunner(host: CampaignHost): CampaignRunner {
         linkLocal,
         mixMusic: host.mixMusic,
       }),
-    download: (url, target) => saveResult(url, target, { verify: host.verify }),
+    download: (url, target) => host.saveCopy?.(url, target) ?? saveResult(url, target, { verify: host.verify }),
     placement: host.placement,
     log: host.log,
     notify: host.notify,

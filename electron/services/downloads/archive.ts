@@ -1,11 +1,12 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { ArchiveSettings } from '../../common/bridge/downloads';
+import { ArchiveSettings, type DownloadView } from '../../common/bridge/downloads';
 import type { JobRecord } from '../../common/bridge/jobs';
 import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
 import type { DownloadsService } from './downloads-service';
 import { isAudioKind, unavailableReason } from './job-files';
+import { stepOf } from '../../common/jobs/steps';
 
 /**
  * Where the archive's Videos and Music folders go by default: the user's home folder for the studio's
@@ -41,6 +42,12 @@ export const archiveSettingsSpec: RecordStoreSpec<ArchiveSettings> = {
 };
 
 const DAY = 86_400_000;
+
+/** A copy in these states is on disk, or will be: the job needs no other. */
+const KEPT: ReadonlySet<DownloadView['state']> = new Set(['saved', 'queued', 'downloading', 'paused']);
+
+/** A row of a batch or a campaign: its run saves it into its own folder. */
+const isRunRow = (job: JobRecord) => job.purpose.type === 'batch-row' || job.purpose.type === 'campaign-row';
 
 export interface ArchiveDeps {
   downloads: DownloadsService;
@@ -81,9 +88,15 @@ export class Archive {
     return this.deps.now?.() ?? Date.now();
   }
 
-  /** Queues what is missing of every job; a failure is told to the user and logged, never thrown. */
-  sync(): Promise<void> {
-    return this.serially(() => this.queueMissing(this.deps.jobs())).catch((error: unknown) => {
+  /**
+   * Queues what is missing of every job; a failure is told to the user and logged, never thrown. A
+   * batch's or a campaign's row is its run's to save, so it is queued only when its run's copy was
+   * lost (missing, changed, failed) or its link ends within a day with no copy: the archive protects it.
+   */
+  sync({ rowsOnly = false }: { rowsOnly?: boolean } = {}): Promise<void> {
+    const now = this.now();
+    const jobs = this.deps.jobs().filter((job) => (isRunRow(job) ? this.unprotected(job, now) : !rowsOnly));
+    return this.serially(() => this.queueMissing(jobs)).catch((error: unknown) => {
       this.deps.log.warn('archive sync failed', { error });
     });
   }
@@ -93,7 +106,16 @@ export class Archive {
    * the reactor leaves the job unreacted and tries again at the next start.
    */
   keep(job: JobRecord): Promise<void> {
+    // A step of something else (a scene's voiceover, in its project) is not a result to keep.
+    if (stepOf(job) !== null) return Promise.resolve();
     return this.serially(() => this.queueMissing([job]));
+  }
+
+  /** A run's row with no copy left of its run's saving, or about to expire with none. */
+  private unprotected(job: JobRecord, now: number): boolean {
+    const copies = this.deps.downloads.manager.forJob(job.id);
+    if (copies.some((d) => KEPT.has(d.state))) return false;
+    return copies.length > 0 || (job.expiresAt !== null && job.expiresAt - now <= DAY);
   }
 
   /** One at a time, so two completions never queue the same job twice; a failure does not stop the next. */
@@ -109,19 +131,10 @@ export class Archive {
     const now = this.now();
     const manager = this.deps.downloads.manager;
     let failure: unknown = null;
-    const missing = jobs.filter((job) => {
-      if (unavailableReason(job, now) !== null) return false;
-      return !manager
-        .forJob(job.id)
-        .some(
-          (d) =>
-            d.origin === 'archive' &&
-            d.state !== 'failed' &&
-            d.state !== 'cancelled' &&
-            d.state !== 'missing' &&
-            d.state !== 'changed',
-        );
-    });
+    // Any copy on disk or on its way counts, whoever saved it: the archive never writes a second one.
+    const missing = jobs.filter(
+      (job) => unavailableReason(job, now) === null && !manager.forJob(job.id).some((d) => KEPT.has(d.state)),
+    );
     for (const audio of [false, true]) {
       const jobIds = missing.filter((job) => isAudioKind(job.kind) === audio).map((job) => job.id);
       if (jobIds.length === 0) continue;
@@ -146,6 +159,8 @@ export class Archive {
    */
   async warnExpiring(): Promise<string[]> {
     await this.deps.downloads.checkCopies({ deep: false });
+    // Rows of runs whose copy was lost, or that expire unsaved, are queued first (when the archive is on).
+    await this.sync({ rowsOnly: true });
     const now = this.now();
     const manager = this.deps.downloads.manager;
     const atRisk: JobRecord[] = [];
@@ -154,7 +169,9 @@ export class Archive {
         this.warned.has(job.id) ||
         unavailableReason(job, now) !== null ||
         job.expiresAt === null ||
-        job.expiresAt - now > DAY
+        job.expiresAt - now > DAY ||
+        // A batch names its own rows (its warning says which batch to save).
+        job.purpose.type === 'batch-row'
       )
         continue;
       if (!manager.forJob(job.id).some((d) => d.state === 'saved')) atRisk.push(job);

@@ -5,7 +5,7 @@ import { describeFailure, fetchToFile, partPath } from './fetch-to-file';
 import { checkSavedCopies } from './copy-check';
 import { FullDisks } from './full-disks';
 import { countStates, queueTotals, type StateCounts } from './queue-totals';
-import { FINISHED, freeName, heldNames, nameKey, newEntry, targetOf, type EnqueueRequest } from './queue-names';
+import { FINISHED, freeName, heldNames, nameFor, newEntry, targetOf, type EnqueueRequest } from './queue-names';
 
 export type { EnqueueRequest } from './queue-names';
 import { savedCopyAmong } from './queue-file';
@@ -39,11 +39,8 @@ export class DownloadManager {
 
   constructor(private readonly options: DownloadManagerOptions) {
     this.slots = new DownloadSlots(() => options.concurrency?.());
-    this.progress = new DownloadProgress(
-      options,
-      () => this.now(),
-      () => this.totals(),
-    );
+    const now = () => this.now();
+    this.progress = new DownloadProgress(options, now, () => this.totals());
     this.store = new QueueStore(options.file, () => this.entries.values(), options.log);
     this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
     for (const entry of this.store.load()) {
@@ -87,11 +84,7 @@ export class DownloadManager {
     );
   }
 
-  /**
-   * A complete copy of this link the queue saved, still on disk at the size it was saved with (newest
-   * first), or null. The media cache reads results from here, so projects keep working after the
-   * service's link has expired.
-   */
+  /** This link's newest saved copy still on disk at its size, or null: the media cache reads it after expiry. */
   savedCopyOf(url: string): Promise<string | null> {
     return savedCopyAmong(this.entries.values(), url);
   }
@@ -105,20 +98,16 @@ export class DownloadManager {
     return (await this.enqueueAll([request]))[0];
   }
 
-  /**
-   * Adds downloads in one go: each gets a free name (counting the others of the same call), the queue is
-   * written once for all, and they start. A name that would leave its folder refuses the whole call.
-   */
+  /** Adds downloads in one go (names: see nameFor), written once, then started; a bad name refuses all. */
   async enqueueAll(requests: readonly EnqueueRequest[]): Promise<DownloadView[]> {
     const added: DownloadEntry[] = [];
     const held = heldNames(this.entries.values());
     try {
       for (const request of requests) {
         const folder = resolve(request.folder);
-        const relativeName = await freeName(held, folder, request.relativeName);
+        const relativeName = await nameFor(request, folder, held);
         const entry = newEntry(request, folder, relativeName, this.now());
         this.entries.set(entry.id, entry);
-        held.add(nameKey(folder, relativeName));
         added.push(entry);
       }
     } catch (error) {
@@ -191,10 +180,13 @@ export class DownloadManager {
     return run;
   }
 
-  /** A saved copy that went missing is fetched again under its own name (the link must still work). */
+  /**
+   * A saved copy that went missing (or changed, when its owner asks for it back in place) is fetched
+   * again under its own name (the link must still work).
+   */
   refetch(id: string, reason: string): DownloadView {
     const entry = this.require(id);
-    if (entry.state !== 'missing' && entry.state !== 'failed') return this.progress.view(entry);
+    if (!['missing', 'failed', 'changed'].includes(entry.state)) return this.progress.view(entry);
     this.update(
       entry,
       {
@@ -229,6 +221,12 @@ export class DownloadManager {
     this.update(entry, { relativeName: name, requestedName: requested, savedPath: target }, true);
     await this.store.save();
     return this.progress.view(entry);
+  }
+
+  /** Copies found on disk that an earlier version recorded elsewhere (see adoptCopies), kept as they are. */
+  async adopt(entries: readonly DownloadEntry[]): Promise<void> {
+    for (const entry of entries) this.entries.set(entry.id, entry);
+    if (entries.length > 0) await this.store.save();
   }
 
   pauseAll(): number {

@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import type { downloadsCalls } from '../../common/bridge/downloads';
 import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
@@ -13,6 +13,7 @@ import { Archive } from './archive';
 import { ResultMediaReader, type ResultMediaDeps } from './result-media';
 import { checkTemplate } from '../../common/file-names';
 import { JobPurpose } from '../../common/jobs/purpose';
+import { stepOf } from '../../common/jobs/steps';
 
 const HOUR = 3_600_000;
 
@@ -64,6 +65,7 @@ export function createDownloadsService(
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.record(id),
+    jobs: () => jobs.records(),
     projectName: (id) => projects.nameOf(id),
     project: (id) => projects.read(id),
     verify: ffprobeVerifier(() => settings.get()),
@@ -112,8 +114,9 @@ export function createArchive(
     dataDir: base.dataDir,
     defaultDataDir,
     createStore: base.createStore,
-    // A batch's and a campaign's results are saved into their own folder by them.
-    jobs: () => jobs.records().filter((job) => job.purpose.type !== 'batch-row' && job.purpose.type !== 'campaign-row'),
+    // A step of something else (a campaign row's voiceover, a scene's) is not a result to keep; a batch's
+    // and a campaign's rows are saved by them, and the archive protects them (Archive.sync).
+    jobs: () => jobs.records().filter((job) => stepOf(job) === null),
     log: base.log,
     warn: (title, body) => tell(base, () => settings.get().notifications, title, body, false),
   });
@@ -134,8 +137,8 @@ export function createArchive(
         void batches?.warnExpiring().catch((error: unknown) => base.log.warn('batch expiry not checked', { error }));
       // Every copy read again at start (a disk unmounted, a file edited while the studio was closed);
       // the expiry warning then counts only verified copies.
-      void service
-        .checkCopies({ deep: true })
+      void service.ready
+        .then(() => service.checkCopies({ deep: true }))
         .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
         .then(() => archive.warnExpiring());
       warnBatches();
@@ -175,8 +178,12 @@ export function createDownloadsDomain(
   };
   return {
     handlers: {
-      'downloads.list': async () => manager.list(),
+      'downloads.list': async () => {
+        await service.ready;
+        return manager.list();
+      },
       'downloads.check': async () => {
+        await service.ready;
         await service.checkCopies({ deep: false });
         return manager.list();
       },
@@ -191,6 +198,14 @@ export function createDownloadsDomain(
         }
       },
       'downloads.restore': async (copies) => service.restore(copies, 'cli'),
+      'downloads.saveCopy': async ({ jobId, path, origin }) => {
+        if (!isAbsolute(path)) throw new StudioError('The file to save needs a full path.', 'invalid-argument');
+        try {
+          return (await service.copies.save({ jobId, path, savedBy: origin })).copy;
+        } catch (error) {
+          throw new StudioError((error as Error).message, 'invalid-argument');
+        }
+      },
       'downloads.preview': async ({ jobIds, template }) => {
         try {
           return await service.preview(jobIds, template);

@@ -11,6 +11,8 @@ import { cliQueueFile, queueFile, readQueueEntries, savedCopyAmong } from './que
 import { jobFile, jobNameFields, unavailableReason, type JobFile } from './job-files';
 import { checkSaveFolder, type FolderCheck } from './save-folder';
 import { CaptionSidecars } from './caption-sidecars';
+import { DownloadEnds, NAMED_BY_OWNER, ResultCopies } from './result-copies';
+import { runEnded } from './run-notice';
 import type { Project } from '../../common/composition/document';
 
 export { checkSaveFolder } from './save-folder';
@@ -43,6 +45,8 @@ export interface DownloadsServiceDeps {
   log: Logger;
   /** The job as the ledger has it now (throws for an unknown id). */
   job(id: string): JobRecord;
+  /** Every job of the ledger: a writer that holds only a result's link (a campaign row) finds its job. */
+  jobs?(): readonly JobRecord[];
   /** A project's name from its id, for {project} and for the Library. */
   projectName(id: string): Promise<string | null>;
   /**
@@ -77,6 +81,11 @@ export interface StartResult {
 export class DownloadsService {
   readonly manager: DownloadManager;
   readonly preferences;
+  /** Saves a result as a named file through this queue, which records the copy (see ResultCopies). */
+  readonly copies: ResultCopies;
+  private readonly ends = new DownloadEnds();
+  /** Settles once copies recorded by earlier versions are adopted (see adoptCopies); readers wait for it. */
+  ready: Promise<unknown> = Promise.resolve();
   private batchCounter = 0;
   private readonly told = new Set<string>();
   private readonly sidecars: CaptionSidecars | null;
@@ -100,8 +109,19 @@ export class DownloadsService {
         sidecars?.seen(view);
       },
       onTotals: deps.onTotals,
-      onEnd: (view) => this.batchEnded(view),
+      onEnd: (view) => {
+        this.ends.ended(view);
+        runEnded(view, (run) => this.manager.countStates((d) => d.batchId === run), this.told, deps.notify);
+      },
       prepare: (entry) => this.prepare(entry),
+    });
+    this.copies = new ResultCopies({
+      manager: this.manager,
+      ends: this.ends,
+      job: (id) => this.jobOrNull(id),
+      jobs: () => deps.jobs?.() ?? [],
+      now: () => this.now(),
+      ready: () => this.ready,
     });
   }
 
@@ -188,7 +208,7 @@ export class DownloadsService {
     jobIds: readonly string[];
     folder: string;
     template?: string;
-    origin: 'library' | 'cli' | 'archive';
+    origin: 'library' | 'cli' | 'archive' | 'tools';
   }): Promise<StartResult> {
     const folder = await checkSaveFolder(request.folder, { create: true });
     if (!folder.ok) throw new Error(folder.message);
@@ -270,21 +290,31 @@ export class DownloadsService {
    * without --out. A name taken since gets a numbered suffix, as always.
    */
   async restore(
-    copies: readonly { jobId: string; folder: string; relativeName: string }[],
+    copies: readonly { jobId: string; folder: string; relativeName: string; downloadId?: string }[],
     origin: 'cli' | 'library',
   ): Promise<DownloadView[]> {
     const requests: EnqueueRequest[] = [];
-    const taken: DownloadView[] = [];
+    const inPlace: DownloadView[] = [];
     for (const copy of copies) {
       const job = this.deps.job(copy.jobId);
       if (unavailableReason(job, this.now()) !== null || job.resultUrl === null) continue;
-      // The copy's own download, when the queue still has it (and may be fetching it back already,
-      // after the archive's check found it missing): a second download to the same name would race it.
-      const existing = await this.takeUpEarlier(copy.jobId, resolve(copy.folder), copy.relativeName);
-      if (existing) taken.push(existing);
-      else requests.push({ ...copy, url: job.resultUrl, origin, batchId: null });
+      // The copy itself comes back under its name: no second record of it, no numbered file beside it.
+      // It may be on its way back already (the archive's check found it missing): a second download to
+      // the same name would race it.
+      if (copy.downloadId) await this.manager.verifySaved({ deep: false, ids: [copy.downloadId] });
+      const [lost] = copy.downloadId
+        ? this.manager.list((d) => d.id === copy.downloadId)
+        : [this.manager.copyAt(copy.jobId, resolve(copy.folder), copy.relativeName)].filter((d) => d !== undefined);
+      if (lost && (lost.state === 'missing' || (lost.state === 'changed' && NAMED_BY_OWNER.has(lost.origin))))
+        inPlace.push(this.manager.refetch(lost.id, `The saved copy was ${lost.state}; fetching it again.`));
+      else if (lost && (lost.state === 'paused' || lost.state === 'failed')) inPlace.push(this.manager.resume(lost.id));
+      else if (lost && ['queued', 'downloading', 'saved'].includes(lost.state)) inPlace.push(lost);
+      else {
+        const { jobId, folder, relativeName } = copy;
+        requests.push({ jobId, folder, relativeName, url: job.resultUrl, origin, batchId: null });
+      }
     }
-    return [...taken, ...(await this.manager.enqueueAll(requests))];
+    return [...inPlace, ...(await this.manager.enqueueAll(requests))];
   }
 
   /**
@@ -320,6 +350,8 @@ export class DownloadsService {
         continue; // removed from the library: nothing to fetch it from
       }
       if (unavailableReason(job, now) !== null || job.resultUrl === null) continue;
+      // A file named by its owner is shown lost until asked for again (NAMED_BY_OWNER says why).
+      if (NAMED_BY_OWNER.has(copy.origin)) continue;
       if (copy.state === 'missing') this.manager.refetch(copy.id, 'The saved copy was missing; fetching it again.');
       else
         again.push({
@@ -349,33 +381,6 @@ export class DownloadsService {
     return checkSaveFolder(raw);
   }
 
-  /**
-   * A run of downloads has ended: the user's own batches always say so; the archive speaks for a
-   * catch-up of several results or for any failure (one result archived at its end stays quiet: the
-   * Library shows it); the command line prints its own.
-   */
-  private batchEnded(view: DownloadView): void {
-    if (!view.batchId || view.origin === 'cli') return;
-    // Counted, not viewed: each of a 10,000-file batch's ends would otherwise copy all 10,000 entries.
-    const count = this.manager.countStates((d) => d.batchId === view.batchId);
-    if (count.queued || count.downloading || count.paused) return;
-    const saved = count.saved ?? 0;
-    const failed = count.failed ?? 0;
-    if (saved + failed === 0 || this.told.has(view.batchId)) return;
-    // Two files ending together both see the batch finished: it is told once.
-    this.told.add(view.batchId);
-    const archive = view.origin === 'archive';
-    if (archive && failed === 0 && saved < 2) return;
-    const where = view.folder;
-    const what = archive ? 'archive cop' : 'download';
-    const plural = (n: number) => (archive ? (n === 1 ? 'y' : 'ies') : n === 1 ? '' : 's');
-    this.deps.notify?.(
-      failed === 0 ? `${saved} ${what}${plural(saved)} finished` : `${failed} ${what}${plural(failed)} failed`,
-      failed === 0 ? `Saved in ${where}.` : `${saved} saved in ${where}; ${failed} failed (the Library shows why).`,
-      failed === 0,
-    );
-  }
-
   /** Settles when nothing is queued or running and every caption file begun is written (the CLI exits then). */
   async whenIdle(): Promise<void> {
     await this.manager.whenIdle();
@@ -384,6 +389,7 @@ export class DownloadsService {
 
   async dispose(): Promise<void> {
     await this.manager.dispose();
+    this.ends.close();
     await this.sidecars?.settled();
   }
 }

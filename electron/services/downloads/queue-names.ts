@@ -14,6 +14,11 @@ export interface EnqueueRequest {
   relativeName: string;
   origin: DownloadEntry['origin'];
   batchId?: string | null;
+  /**
+   * The name is the asker's own (a campaign's row file, a batch's, `--out FILE`): kept as asked, never
+   * numbered, and the verified file replaces what is there when it takes the name.
+   */
+  exact?: boolean;
 }
 
 /** States in which a download no longer holds its name (a saved one holds it only by its file). */
@@ -56,6 +61,18 @@ export function freeName(held: ReadonlySet<string>, folder: string, requested: s
     const target = targetOf(folder, candidate);
     return (await exists(target)) || (await exists(partPath(target)));
   });
+}
+
+/**
+ * The name a new download gets: exactly the one asked for (a writer that owns its name), or a free one.
+ * Either way it is then held, for the other names of the same call.
+ */
+export async function nameFor(request: EnqueueRequest, folder: string, held: Set<string>): Promise<string> {
+  const name = request.exact
+    ? relative(folder, targetOf(folder, request.relativeName))
+    : await freeName(held, folder, request.relativeName);
+  held.add(nameKey(folder, name));
+  return name;
 }
 
 /** A new queued download, nothing fetched yet. */

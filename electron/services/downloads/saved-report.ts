@@ -2,7 +2,9 @@ import type { DownloadEntry } from '../../common/bridge/downloads';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { checkCopy } from './copy-check';
 import { unavailableReason } from './job-files';
-import { cliQueueFile, readQueueEntries } from './queue-file';
+import { stepOf } from '../../common/jobs/steps';
+import { NAMED_BY_OWNER } from './result-copies';
+import { cliQueueFile, queueFile, readQueueEntries } from './queue-file';
 
 /** One copy of a job's result as a script sees it. */
 export interface SavedCopy {
@@ -26,11 +28,19 @@ export interface SavedCopy {
  */
 export async function savedCopiesIn(
   dataDir: string,
-  live: readonly DownloadEntry[],
+  live?: readonly DownloadEntry[],
 ): Promise<Map<string, SavedCopy[]>> {
-  const entries = [...live, ...(await readQueueEntries(cliQueueFile(dataDir)))];
+  // The record as its owner holds it now when it was asked (`live`: the file can lag its last changes);
+  // the command line's old queue is read until its copies are adopted into the record (same ids).
+  const entries = [
+    ...(live ?? (await readQueueEntries(queueFile(dataDir)))),
+    ...(await readQueueEntries(cliQueueFile(dataDir))),
+  ];
   const out = new Map<string, SavedCopy[]>();
+  const seen = new Set<string>();
   for (const entry of entries) {
+    if (seen.has(entry.id)) continue;
+    seen.add(entry.id);
     if (entry.savedPath === null || (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed'))
       continue;
     const check = await checkCopy(entry, { deep: false });
@@ -51,7 +61,7 @@ export async function savedCopiesIn(
 }
 
 /** What telling whether a job's result can still be fetched needs (a ledger record or a job view has it). */
-type ResultJob = Pick<JobRecord, 'id' | 'phase' | 'resultUrl' | 'expiresAt'>;
+type ResultJob = Pick<JobRecord, 'id' | 'phase' | 'resultUrl' | 'expiresAt' | 'purpose'>;
 
 /** A paid result with no verified copy anywhere, and the newest copy it lost, if it had one. */
 export interface MissingResult<J extends ResultJob = ResultJob> {
@@ -59,7 +69,10 @@ export interface MissingResult<J extends ResultJob = ResultJob> {
   lost: SavedCopy | null;
 }
 
-/** Completed jobs whose link still works and that have no copy on disk as written. */
+/**
+ * Completed jobs whose link still works and that have no copy on disk as written; a step of something
+ * else (a campaign row's voiceover, a scene's) is not a result of its own and is left out.
+ */
 export function missingResults<J extends ResultJob>(
   jobs: readonly J[],
   copies: Map<string, SavedCopy[]>,
@@ -67,10 +80,13 @@ export function missingResults<J extends ResultJob>(
 ): MissingResult<J>[] {
   const out: MissingResult<J>[] = [];
   for (const job of jobs) {
-    if (unavailableReason(job, now) !== null) continue;
+    if (unavailableReason(job, now) !== null || stepOf(job) !== null) continue;
     const mine = copies.get(job.id) ?? [];
     if (mine.some((c) => c.state === 'saved')) continue;
-    const lost = mine.filter((c) => c.state === 'missing').sort((a, b) => b.savedAt - a.savedAt);
+    // A missing copy first; a changed one is fetched back in its place only when its owner named it.
+    const lost = mine
+      .filter((c) => c.state === 'missing' || (c.state === 'changed' && NAMED_BY_OWNER.has(c.origin)))
+      .sort((a, b) => Number(b.state === 'missing') - Number(a.state === 'missing') || b.savedAt - a.savedAt);
     out.push({ job, lost: lost[0] ?? null });
   }
   return out;

@@ -38,6 +38,7 @@ import {
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { EngineOptions } from './engine-services';
+import { adoptLegacyCopies } from './legacy-copies';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -169,6 +170,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       return (await studio.connections.state()).connections.find((c) => c.id === id)?.placement;
     },
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
+    // A row's video is saved and recorded like every other copy of a result.
+    saveCopy: async (url, target) => void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign' })),
   });
   studio.reactor.on('campaign-row', (job) => campaigns.jobEnded(job));
   const modules = [
@@ -189,7 +192,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       closeOnQuit: base.host !== 'cli',
     }),
     createPlacementDomain(base, studio, storage),
-    createBatchesDomain(base, studio, grants),
+    createBatchesDomain(base, studio, grants, downloads.copies),
     createToolsDomain(createToolDeps(studio, media.probe, linker.linkFor('tools'))),
     // A chosen local file is looked at before it goes up, in every host: one the service would not take is refused.
     createAvatarsDomain(base, studio, linker.linkFor('avatar'), async (reference) => {
@@ -210,6 +213,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   ] as const;
   if (start === 'read-only') studio.jobs.start({ poll: false, readOnly: true });
   else startStudioServices(studio, { resume: start === 'resume' });
+  // Copies that earlier versions noted outside the queue join the one record before it is read.
+  if (start !== 'read-only') downloads.ready = adoptLegacyCopies(base, downloads, studio);
   if (start === 'resume') {
     void campaigns.resumeAll();
     archive.start();

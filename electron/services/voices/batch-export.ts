@@ -26,6 +26,14 @@ export interface ExportOptions {
   replaces?: ReadonlyMap<number, string>;
   /** How long a saved file plays, in seconds (ffprobe); null when it cannot be read. */
   duration?: (path: string) => Promise<number | null>;
+  /**
+   * Saves a row's result as `target` through the host's download queue, which records the copy and
+   * answers whether it fetched anything (an intact copy is kept as it is; a lost or changed one is
+   * fetched again in its place). Without it the file is fetched and verified but recorded nowhere.
+   */
+  saveCopy?: (row: BatchRowView, target: string) => Promise<boolean>;
+  /** A file this batch saved and has now deleted (a row's earlier take): its copy leaves the record. */
+  forgetCopy?: (path: string) => Promise<void>;
 }
 
 /** Files fetched at once: a batch's files are small, and one at a time took minutes for 55 of them. */
@@ -91,13 +99,15 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
       if (length !== undefined && length !== null) seconds.set(row.row, length);
       options.onRow?.(row, name, null);
     };
-    if (existsSync(target) && sameTake) return kept();
+    if (!options.saveCopy && existsSync(target) && sameTake) return kept();
     try {
-      await saveWithRetries(row.resultUrl, target, options);
-      saved += 1;
+      if (!options.saveCopy) await saveWithRetries(row.resultUrl, target, options);
+      if (!options.saveCopy || (await options.saveCopy(row, target))) saved += 1;
       const old = options.replaces?.get(row.row);
-      if (old && old !== target && dirname(old) === folder && !taken.has(basename(old).toLowerCase()))
+      if (old && old !== target && dirname(old) === folder && !taken.has(basename(old).toLowerCase())) {
         await rm(old, { force: true });
+        await options.forgetCopy?.(old);
+      }
       await kept();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

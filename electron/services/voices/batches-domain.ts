@@ -8,6 +8,7 @@ import { resolveMediaBinary } from '../system/binaries';
 import { MediaProber } from '../media/probe';
 import { ProcessRunner } from '../media/process';
 import { exportBatch } from './batch-export';
+import type { ResultCopies } from '../downloads/result-copies';
 import {
   applyRowEdits,
   checkBatchTable,
@@ -30,6 +31,7 @@ export function createBatchesDomain(
   base: Pick<HostBase, 'log' | 'emit'>,
   { batches, catalogue, jobs }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>,
   granted: GrantedFiles,
+  copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget'>,
 ): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
@@ -149,6 +151,11 @@ export function createBatchesDomain(
             return info.durationMs === null ? null : info.durationMs / 1000;
           },
           voiceName: (voiceId) => voices.get(voiceId) ?? null,
+          // Each row's file is a recorded copy of its job's result, like every saved result.
+          saveCopy: copies
+            ? (row, target) => copies.saveOrThrow({ jobId: row.jobId as string, path: target, savedBy: 'batch' })
+            : undefined,
+          forgetCopy: copies ? (path) => copies.forget(path) : undefined,
           onRow: () => base.emit('batches.saving', { id, done: ++done, total }),
         });
         // The archive reads this: a row saved here is not copied again, nor warned about as unsaved.

@@ -32,8 +32,9 @@ export interface OwnerFixture {
  * A studio that owns a fresh data folder, built as the web host builds its own (web-host.ts) minus the
  * page: the shared domains behind the owner channel, local files taken in by its importers.
  */
-export async function startOwner(options: { jobSeconds?: number } = {}): Promise<OwnerFixture> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'studio-owner-cli-'));
+export async function startOwner(options: { jobSeconds?: number; dataDir?: string } = {}): Promise<OwnerFixture> {
+  // A folder given (one a command line used before) is the caller's to remove.
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'studio-owner-cli-'));
   const lock = lockDataFolder(dataDir, 'web host');
   const studio = composeHost({
     host: 'web',
@@ -78,7 +79,7 @@ export async function startOwner(options: { jobSeconds?: number } = {}): Promise
       await channel.close();
       await studio.dispose();
       lock.release();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,6 @@
 // The archive leaves batch rows to their batch: its Save is their copy. Before, every row was copied
-// into the archive's Speech folder as well, under a name built from its script.
+// into the archive's Speech folder as well, under a name built from its script. A row its batch left
+// without a copy a day before its link ends is the archive's to protect (issue 50).
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +22,7 @@ afterAll(() => server.close());
 const NOW = Date.now();
 const HOUR = 3_600_000;
 
-function speech(id: string, purpose: JobRecord['purpose']): JobRecord {
+function speech(id: string, purpose: JobRecord['purpose'], expiresAt = NOW + 5 * HOUR): JobRecord {
   return {
     id,
     kind: 'tts',
@@ -37,7 +38,7 @@ function speech(id: string, purpose: JobRecord['purpose']): JobRecord {
     updatedAt: NOW,
     finishedAt: NOW - HOUR,
     // Within the day: the archive's expiry warning would name it if it were its to name.
-    expiresAt: NOW + 5 * HOUR,
+    expiresAt,
     deadlineAt: NOW,
     remoteStatus: 3,
     resultUrl: server.url(`/${id}.mp3`),
@@ -52,9 +53,13 @@ function speech(id: string, purpose: JobRecord['purpose']): JobRecord {
 }
 
 describe('the archive and batch rows', () => {
-  it('archives a plain voiceover but not a batch row, warns only about the plain one, and leaves batch rows to their batch\u2019s warning', async () => {
+  it('archives a plain voiceover but not a batch row with days left, protects one about to expire unsaved, warns only about the plain one, and leaves batch rows to their batch\u2019s warning', async () => {
     const home = mkdtempSync(join(tmpdir(), 'batch-archive-'));
-    const records = [speech('plain', { type: 'plain' }), speech('row', { type: 'batch-row', batchId: 'b1', row: 0 })];
+    const records = [
+      speech('plain', { type: 'plain' }),
+      speech('row', { type: 'batch-row', batchId: 'b1', row: 0 }, NOW + 30 * HOUR),
+      speech('soon', { type: 'batch-row', batchId: 'b1', row: 1 }),
+    ];
     for (const record of records)
       server.files.set(`/${record.id}.mp3`, { body: patternBytes(2000, 3), etag: `"${record.id}"` });
     const engine = {
@@ -83,10 +88,10 @@ describe('the archive and batch rows', () => {
     await reactor.idle();
     await runner.archive.sync();
     await downloads.manager.whenIdle();
-    expect(readdirSync(join(home, 'Music', 'Avatar Studio'))).toEqual(['Line plain.mp3']);
+    expect(readdirSync(join(home, 'Music', 'Avatar Studio')).sort()).toEqual(['Line plain.mp3', 'Line soon.mp3']);
     expect(downloads.manager.forJob('row')).toEqual([]);
-    // Both reacted to (the batch row with nothing to do), so neither is looked at again at the next start.
-    expect(records.map((r) => r.reactedAt)).toEqual([NOW, NOW]);
+    // All reacted to (the batch rows with nothing to do), so none is looked at again at the next start.
+    expect(records.map((r) => r.reactedAt)).toEqual([NOW, NOW, NOW]);
 
     // Both copies gone: the plain one is named as expiring unsaved, the batch row is not the archive's to name.
     rmSync(join(home, 'Music'), { recursive: true });

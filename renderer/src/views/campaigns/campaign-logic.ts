@@ -2,6 +2,7 @@
 // which actions a row offers. The host owns every campaign; these only read what it reports.
 import type { CampaignCheckView, CampaignSummary } from '@common/bridge/campaigns';
 import type { CampaignRowRecord, CampaignRowState, CampaignState } from '@common/campaign/record';
+import { copyStateOf, type CopyState, type DownloadView } from '@common/bridge';
 
 export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
   pending: 'Waiting',
@@ -72,10 +73,18 @@ export function editedCells(edits: CellEdits): number {
   return Object.values(edits).reduce((sum, cells) => sum + Object.keys(cells).length, 0);
 }
 
-export type RowAction = 'retry' | 'regenerate' | 'open';
+export type RowAction = 'retry' | 'regenerate' | 'open' | 'refetch';
 
-/** What a row of a started campaign offers: a failed or cancelled row is made again, a done one regenerated or opened. */
-export function rowActions(row: Pick<CampaignRowRecord, 'state' | 'savedAt'>, campaign: CampaignState): RowAction[] {
+/**
+ * What a row of a started campaign offers: a failed or cancelled row is made again, a done one
+ * regenerated or opened; a done one whose file went missing or changed is fetched again (nothing paid).
+ */
+export function rowActions(
+  row: Pick<CampaignRowRecord, 'state' | 'savedAt'>,
+  campaign: CampaignState,
+  copy: CopyState | null = null,
+): RowAction[] {
+  if (row.state === 'done' && (copy === 'missing' || copy === 'changed')) return ['refetch', 'regenerate'];
   if (row.state === 'done') return row.savedAt ? ['open', 'regenerate'] : ['regenerate'];
   if (row.state === 'failed') return ['retry'];
   if (row.state === 'cancelled' && campaign !== 'cancelled') return ['retry'];
@@ -109,4 +118,16 @@ export function defaultOutDir(downloads: string | null, label: string): string {
 /** The file-name template offered for a template's variables: the row number and the first variable. */
 export function defaultFileName(variables: ReadonlyArray<{ name: string }>): string {
   return variables[0] ? `{{row}} - {{${variables[0].name}}}` : '{{row}}';
+}
+
+/**
+ * A done row's file as the one record of copies has it (its entries by the row's link), checked on disk
+ * when the page loaded it: the Campaigns page says "File missing" or "File changed" as the Library does.
+ */
+export function rowCopy(
+  row: Pick<CampaignRowRecord, 'state' | 'resultUrl'>,
+  downloads: Iterable<DownloadView>,
+): CopyState | null {
+  if (row.state !== 'done' || !row.resultUrl) return null;
+  return copyStateOf([...downloads].filter((d) => d.url === row.resultUrl && d.origin === 'campaign'));
 }

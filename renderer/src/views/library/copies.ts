@@ -6,6 +6,7 @@ import {
   type DownloadView,
   type JobView,
 } from '@common/bridge';
+import { stepOf } from '@common/jobs/steps';
 
 /** What the Library says about a job's copies, from all of its downloads together. */
 /** "42% · 2.1 MB/s · 12 s left", "Paused at 40%", "Failed: why". */
@@ -33,7 +34,7 @@ export function describeDownload(entry: DownloadView): string {
 export interface CopySummary {
   text: string;
   /** For the cell's mark and tests: the most important fact. */
-  state: 'saved' | 'active' | 'lost' | 'failed' | 'service-only' | 'none';
+  state: 'saved' | 'active' | 'lost' | 'failed' | 'service-only' | 'step' | 'none';
   /** Verified copies, newest first. */
   saved: DownloadView[];
   /** The download to show progress and controls for (running, paused, or failed with no copy). */
@@ -95,6 +96,9 @@ export function summariseCopies(job: JobView, entries: readonly DownloadView[], 
         : describeDownload(failed);
     return { text, state: failed.refetchedAt !== null ? 'lost' : 'failed', saved, focus: failed };
   }
+  // A step of something else (a campaign row's voiceover) is not a result of its own to save.
+  const step = stepOf(job);
+  if (step) return { text: step, state: 'step', saved, focus: null };
   if (linkAlive)
     return { text: `Only on the service: ${describeExpiry(job, now)}`, state: 'service-only', saved, focus: null };
   return { text: '—', state: 'none', saved, focus: null };

@@ -88,7 +88,7 @@ export function costOf(job: JobView): number {
 }
 
 /** Download states in the order "needs me" first: lost copies, failures, only on the service, in flight, saved. */
-const COPY_ORDER = { lost: 0, failed: 1, 'service-only': 2, active: 3, saved: 4, none: 5 } as const;
+const COPY_ORDER = { lost: 0, failed: 1, 'service-only': 2, active: 3, saved: 4, step: 5, none: 6 } as const;
 
 /** A job's summary without the kind it starts with ("Avatar video · "Hello"" → ""Hello""). */
 export function requestOf(job: JobView): string {

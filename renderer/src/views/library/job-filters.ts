@@ -1,5 +1,6 @@
 import { phaseClass, type DownloadView, type JobKind, type JobView } from '@common/bridge';
 import { summariseCopies } from './copies';
+import { stepOf } from '@common/jobs/steps';
 
 export type StatusFilter = 'all' | 'active' | 'done' | 'problems';
 
@@ -63,7 +64,7 @@ export function matchesFilter(job: JobView, filter: JobFilter, context: FilterCo
     if (left <= 0 || left > DAY) return false;
   }
   if (filter.notSaved) {
-    if (job.phase !== 'completed' || !job.resultUrl) return false;
+    if (job.phase !== 'completed' || !job.resultUrl || stepOf(job) !== null) return false;
     if (summariseCopies(job, context.downloads(job), context.now).saved.length > 0) return false;
   }
   const needle = filter.search.trim().toLowerCase();

@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import type { DownloadEntry } from '../../common/bridge/downloads';
+import { CampaignStore } from '../campaign/campaign-store';
+import { adoptCopies, type LegacyCopy } from '../downloads/adopt-copies';
+import type { DownloadsService } from '../downloads/downloads-service';
+import { ffprobeVerifier } from '../downloads/verify';
+import { appSettingsSpec } from '../system/settings-store';
+import type { HostBase } from './types';
+import type { StudioServices } from './studio-types';
+import { cliQueueFile, readQueueEntries } from '../downloads/queue-file';
+import type { BatchRunner } from '../voices/batch-runner';
+
+/**
+ * Where earlier versions noted saved copies outside the download queue: the command line's own queue,
+ * each campaign row marked saved (its file in the campaign's folder) and each batch Save (its rows'
+ * files). Read only; adoptCopies records them in the one record of copies.
+ */
+export async function legacyCopies(
+  dataDir: string,
+  batches: Pick<BatchRunner, 'list'>,
+): Promise<{ queue: DownloadEntry[]; copies: LegacyCopy[] }> {
+  const copies: LegacyCopy[] = [];
+  for (const campaign of await new CampaignStore(dataDir).list())
+    for (const row of campaign.rows)
+      if (row.savedAt !== null && row.resultUrl !== null)
+        copies.push({
+          url: row.resultUrl,
+          path: join(campaign.outDir, row.fileName),
+          savedBy: 'campaign',
+          savedAt: row.savedAt,
+        });
+  for (const batch of await batches.list())
+    for (const file of Object.values(batch.saved ?? {}))
+      copies.push({ url: file.link, path: file.path, savedBy: 'batch', savedAt: batch.createdAt });
+  return { queue: await readQueueEntries(cliQueueFile(dataDir)), copies };
+}
+
+/**
+ * Adopts the copies earlier versions noted elsewhere (once the ledger is loaded: a copy is found by
+ * its job); never throws, a failure is logged and the copies stay where they were noted for next time.
+ */
+export async function adoptLegacyCopies(
+  base: Pick<HostBase, 'dataDir' | 'log' | 'createStore'>,
+  downloads: DownloadsService,
+  { jobs, batches }: Pick<StudioServices, 'jobs' | 'batches'>,
+): Promise<number> {
+  const settings = base.createStore(appSettingsSpec);
+  try {
+    return await adoptCopies(
+      {
+        manager: downloads.manager,
+        jobs: () => jobs.records(),
+        verify: ffprobeVerifier(() => settings.get()),
+        log: base.log,
+      },
+      await legacyCopies(base.dataDir, batches),
+    );
+  } catch (error) {
+    base.log.warn('saved copies of earlier versions not adopted', { error });
+    return 0;
+  }
+}

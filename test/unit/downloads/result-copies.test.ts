@@ -1,0 +1,71 @@
+// A writer that names its own file (a campaign row, a batch row, `--out FILE`) saves through the queue:
+// the file keeps its exact name (an older file there is replaced, never numbered), an intact copy is not
+// fetched twice, a lost or changed one comes back in its place, and a newer result saved under the same
+// name takes the path from the older job's record instead of leaving it "changed".
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { JobRecord } from '../../../electron/common/bridge/jobs';
+import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
+import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
+import { patternBytes } from './file-server';
+import { completedJob, fileServerForFile, NOW, silent } from './job-fixture';
+
+const files = fileServerForFile();
+const dir = mkdtempSync(join(tmpdir(), 'result-copies-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function service(jobs: JobRecord[]): DownloadsService {
+  return new DownloadsService({
+    dataDir: join(dir, 'data'),
+    createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
+    log: silent,
+    now: () => NOW,
+    job: (id) => jobs.find((j) => j.id === id) as JobRecord,
+    jobs: () => jobs,
+    projectName: async () => null,
+  });
+}
+
+const requestsFor = (path: string) => files.server.log.filter((r) => r.path === path).length;
+
+describe('saving a result as a named file', () => {
+  it('keeps the exact name, fetches an intact copy once, brings a lost or changed one back in place, and hands the path to a newer result', async () => {
+    const { server } = files;
+    server.files.set('/take1.mp4', { body: patternBytes(4000, 1), etag: '"1"' });
+    server.files.set('/take2.mp4', { body: patternBytes(5000, 2), etag: '"2"' });
+    const take1 = completedJob('take1', server.url('/take1.mp4'));
+    const take2 = completedJob('take2', server.url('/take2.mp4'));
+    const downloads = service([take1, take2]);
+    const out = join(dir, 'camp');
+    const target = join(out, '1 - Ana.mp4');
+    // Something is already there under the row's name (an earlier run's file, unrecorded): it is replaced.
+    await import('node:fs/promises').then((fs) => fs.mkdir(out, { recursive: true }));
+    writeFileSync(target, 'an old file');
+
+    expect(await downloads.copies.saveOrThrow({ jobId: 'take1', path: target, savedBy: 'campaign' })).toBe(true);
+    expect(readdirSync(out)).toEqual(['1 - Ana.mp4']);
+    expect(readFileSync(target).equals(patternBytes(4000, 1))).toBe(true);
+    // Saved again while intact: answered from the record, nothing fetched.
+    const before = requestsFor('/take1.mp4');
+    expect(await downloads.copies.saveOrThrow({ jobId: 'take1', path: target, savedBy: 'campaign' })).toBe(false);
+    expect(requestsFor('/take1.mp4')).toBe(before);
+    // Changed on disk: fetched again over it, under the same name, in the same record.
+    writeFileSync(target, 'edited by hand');
+    expect(await downloads.copies.saveOrThrow({ jobId: 'take1', path: target, savedBy: 'campaign' })).toBe(true);
+    expect(readFileSync(target).equals(patternBytes(4000, 1))).toBe(true);
+    expect(readdirSync(out)).toEqual(['1 - Ana.mp4']);
+    expect(downloads.manager.forJob('take1').map((d) => d.state)).toEqual(['saved']);
+
+    // The row made again: its new take saved under the same name takes the path; the older take's
+    // record no longer claims the file (so nothing would fetch the old take back over the new one).
+    await downloads.copies.saveOrThrow({ jobId: 'take2', path: target, savedBy: 'campaign' });
+    expect(readFileSync(target).equals(patternBytes(5000, 2))).toBe(true);
+    expect(downloads.manager.forJob('take1').map((d) => d.state)).toEqual(['cancelled']);
+    expect(downloads.manager.forJob('take2').map((d) => [d.state, d.savedPath, d.origin])).toEqual([
+      ['saved', target, 'campaign'],
+    ]);
+    await downloads.dispose();
+  });
+});
