@@ -16,7 +16,7 @@ import { CatalogueService } from '../../electron/services/catalogue/catalogue-se
 import { modelPriceEstimator } from '../../electron/services/catalogue/model-prices';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { checkCampaignTable } from '../../electron/services/campaign/campaign-check';
-import { createCampaignRunner } from '../../electron/services/campaign/campaign-services';
+import { createCampaignRows } from '../../electron/services/campaign/campaign-services';
 import { newCampaignRecord } from '../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../electron/services/host/memory-host';
 import { JobEngine } from '../../electron/services/jobs/engine';
@@ -112,7 +112,7 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
   });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }) });
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
-  const runner = createCampaignRunner({ dataDir, engine, storage });
+  const runner = createCampaignRows({ dataDir, engine, storage });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => runner.jobEnded(job));
   return { engine, runner, reactor, catalogue };

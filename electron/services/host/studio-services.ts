@@ -6,6 +6,7 @@ import type { ProjectLibrary } from '../projects/project-library';
 import { ProgressAggregator } from '../system/progress';
 import { BatchRunner } from '../voices/batch-runner';
 import { BatchStore } from '../voices/batch-store';
+import { RowEngine } from '../rows/row-engine';
 import { createEngineServices, type EngineOptions } from './engine-services';
 import type { HostBase } from './types';
 
@@ -39,6 +40,9 @@ export function createStudioServices(
   });
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
+  // One row engine for batches and campaigns: one pacer per connection, whichever runs send on it.
+  const rows = new RowEngine({ jobs, log: base.log, connection: async () => (await target.active()).id });
+  for (const type of ['batch-row', 'campaign-row'] as const) reactor.on(type, (job) => rows.jobEnded(job));
   const batches = new BatchRunner({
     engine: jobs,
     store: new BatchStore(base.dataDir),
@@ -46,7 +50,7 @@ export function createStudioServices(
     onChange: throttledBatchEvents(base),
     notify,
   });
-  return { connections, target, jobs, reactor, catalogue, progress, batches, notify };
+  return { connections, target, jobs, reactor, rows, catalogue, progress, batches, notify };
 }
 
 /**

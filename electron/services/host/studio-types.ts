@@ -6,6 +6,7 @@ import type { BatchRunner } from '../voices/batch-runner';
 import type { EngineConnections, JobEngine } from '../jobs/engine';
 import type { LedgerStorage } from '../jobs/ledger';
 import type { JobReactor } from '../jobs/reactor';
+import type { RowEngine } from '../rows/row-engine';
 
 /**
  * The connection manager, job engine, reactor, catalogue and progress bar a host shares between its
@@ -23,6 +24,8 @@ export interface StudioServices {
   target: EngineConnections;
   jobs: JobEngine;
   reactor: JobReactor;
+  /** The one row engine: batches and campaigns run their rows on it, at one pace per connection. */
+  rows: RowEngine;
   /** Batch voiceovers: sent through `jobs`, stopped before it on quit. */
   batches: BatchRunner;
   catalogue: CatalogueService;
