@@ -1,4 +1,4 @@
-import type { JobRecord } from '../../common/bridge/jobs';
+import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import { StudioError } from '../host/errors';
 import type { Logger } from '../host/types';
 import { RunBalanceWatch, type RunBalanceOptions } from '../jobs/run-balance';
@@ -91,6 +91,11 @@ export class RowEngine {
     await this.memory.save(kind, run);
   }
 
+  /** The ledger's jobs, as the engine sees them (the kinds read their rows' jobs here). */
+  jobs(): JobView[] {
+    return this.deps.jobs.list();
+  }
+
   get(kind: string, id: string): Promise<AnyRun | null> {
     return this.memory.get(kind, id);
   }
@@ -118,9 +123,10 @@ export class RowEngine {
   /**
    * Goes on with the run: rows under way run their step again (the ledger says what they sent), new rows
    * start as the pacer has turns. Resolves once it has finished, or once it is paused or cancelled and
-   * nothing of it is under way (jobs already sent go on at the service either way).
+   * nothing of it is under way (or at once, with `untilRowsEnd` false); jobs already sent go on at the
+   * service either way.
    */
-  async run(kind: string, id: string): Promise<AnyRun> {
+  async run(kind: string, id: string, { untilRowsEnd = true } = {}): Promise<AnyRun> {
     const going = (async () => {
       const run = await this.memory.require(kind, id);
       if (run.state === 'running' && !this.stopped) {
@@ -136,7 +142,9 @@ export class RowEngine {
       kind,
       id,
       (now) =>
-        this.stopped || now.state === 'finished' || (now.state !== 'running' && !now.rows.some((r) => rowUnderWay(r))),
+        this.stopped ||
+        now.state === 'finished' ||
+        (now.state !== 'running' && (!untilRowsEnd || !now.rows.some((r) => rowUnderWay(r)))),
     );
     const ended = await this.memory.require(kind, id);
     if (!this.stopped) await this.balances.get(kind)?.stopped(id, ended.state === 'finished');
@@ -318,20 +326,26 @@ export class RowEngine {
       fail: (reason) => set((r) => ({ ...r, state: 'failed', problems: [reason] })),
       paid: async (known, make) => {
         if (known && !refusedTooFrequent(known)) return JOB_ENDED.has(known.phase) ? known : 'waiting';
-        const now = await this.memory.require(task.kind, task.runId);
-        if (now.state === 'cancelled') {
-          await set((r) => ({
-            ...r,
-            state: 'cancelled',
-            problems: ["the run was cancelled before this row's next step was sent"],
-          }));
-          return 'waiting';
-        }
         const pacer =
           this.pacerOf(task.kind, task.runId) ??
           (await this.connect(task.kind, task.runId), this.pacerOf(task.kind, task.runId));
         const first = this.starting.delete(key);
         await pacer?.turn(first);
+        // Read after the turn: a pause or a cancel while the row waited for it holds the create back.
+        const now = await this.memory.require(task.kind, task.runId);
+        if (now.state === 'cancelled') {
+          await set((r) => ({
+            ...r,
+            state: 'cancelled',
+            problems: [`the ${task.kind} was cancelled before this row's next step was sent`],
+          }));
+          return 'waiting';
+        }
+        // A row started and paused before its first create left has sent nothing: it waits with the rows not started.
+        if (first && now.state !== 'running') {
+          await set((r) => ({ ...r, state: 'pending' }));
+          return 'waiting';
+        }
         const submission = await make();
         // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';

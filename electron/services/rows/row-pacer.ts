@@ -132,7 +132,8 @@ export class RowPacer {
 
   private schedule(): void {
     if (this.timer || this.waiters.length === 0) return;
-    const wait = Math.max(0, this.nextAt - this.clock.now());
+    // Whole milliseconds, rounded up: a timer rounded down would give a turn early.
+    const wait = Math.max(0, Math.ceil(this.nextAt - this.clock.now()));
     if (wait === 0) return this.give();
     this.timer = setTimeout(() => {
       this.timer = null;
