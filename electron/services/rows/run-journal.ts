@@ -80,8 +80,10 @@ export class RunJournal<Row extends { row: number }, Run extends JournalRun<Row>
     }
     const run = this.parse({ ...raw, rows }, this.path(id));
     const known = this.pending.get(id);
+    // A torn last line (a kill mid-write) is closed before the next one, so that one reads whole.
+    const close = lines.length > 0 && !lines.endsWith('\n') ? ['\n'] : [];
     if (!known || known.seq < seq)
-      this.pending.set(id, { seq, since: seq - folded, lines: [], snapshot: null, chain: Promise.resolve() });
+      this.pending.set(id, { seq, since: seq - folded, lines: close, snapshot: null, chain: Promise.resolve() });
     return run;
   }
 
