@@ -78,7 +78,7 @@ export const campaignRunCommand: CliCommand = {
     {
       name: '--concurrency',
       value: 'N',
-      help: 'rows at the service at once (default 4)',
+      help: "ignored since rows follow the connection's pace (kept so scripts that pass it still run)",
       range: { min: 1, max: 32, integer: true },
     },
     ...CAMPAIGN_INPUT_OPTIONS,
