@@ -1,5 +1,5 @@
 // Batch voiceovers, measured: 1,000 TTS rows against the sandbox (its own process) with its rate limit on
-// and 5% of jobs failing, sent by the studio's batch (job engine + BatchRunner) and by two baselines in
+// and 5% of jobs failing, sent by the studio's batch (job engine + the row engine) and by two baselines in
 // the same run: one request at a time, and every row at once against a sandbox with no limit. Reports
 // wall time, requests per row, rate-limit answers (1005), rows completed, and rows lost or created twice.
 import { execFileSync } from 'node:child_process';
