@@ -3,7 +3,7 @@
 // written down its Nth create, before that create leaves). Usage: node --import tsx campaign-kill-child.ts
 // '{"url","apiKey","rows","dataDir","outDir"}'. It makes the campaign unless the data folder has it, runs
 // it to its end, and prints one JSON line: its wall time, its requests and the rows' states.
-import { checked, host, CONCURRENCY } from './campaigns.bench';
+import { checked, host, stopHost, CONCURRENCY } from './campaigns.bench';
 import { counting } from './voices.bench';
 
 const { url, apiKey, rows, dataDir, outDir } = JSON.parse(process.argv[2] ?? '{}') as {
@@ -26,12 +26,7 @@ h.reactor.start();
 const end = await h.runner.run('bench');
 const seconds = (performance.now() - started) / 1000;
 clearInterval(alive);
-h.runner.stop();
-h.reactor.stop();
-h.engine.stop();
-await h.runner.idle();
-await h.runner.flush();
-await h.engine.flush();
+await stopHost(h);
 process.stdout.write(
   `${JSON.stringify({
     seconds,

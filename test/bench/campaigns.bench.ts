@@ -124,6 +124,16 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
   return { engine, runner, reactor, catalogue };
 }
 
+/** Stops a host as quitting does: nothing more sent, what was decided written down. */
+export async function stopHost(h: ReturnType<typeof host>): Promise<void> {
+  h.runner.stop();
+  h.reactor.stop();
+  h.engine.stop();
+  await h.runner.idle();
+  await h.runner.flush();
+  await h.engine.flush();
+}
+
 export async function checked(
   h: ReturnType<typeof host>,
   sandbox: Pick<Sandbox, 'url'>,
@@ -166,12 +176,7 @@ async function measure(label: string, fixture: string, rows: number, concurrency
     await h.runner.create(record);
     const end = await h.runner.run('bench');
     const seconds = (performance.now() - started) / 1000;
-    h.runner.stop();
-    h.reactor.stop();
-    h.engine.stop();
-    await h.runner.idle();
-    await h.runner.flush();
-    await h.engine.flush();
+    await stopHost(h);
     const done = end.rows.filter((r) => r.state === 'done' && existsSync(join(outDir, r.fileName))).length;
     const failed = end.rows.filter((r) => r.state === 'failed' && r.problems.length > 0).length;
     // The sandbox writes its records down as it closes: read once it has exited.
