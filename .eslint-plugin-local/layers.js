@@ -124,8 +124,13 @@ export const SERVICE_FOLDERS = {
     imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'],
     about: 'Checks where an avatar sits in a frame.',
   },
+  // The one row engine of batches and campaigns: row records, their journal, the pacer, the RowQueue seam.
+  rows: {
+    imports: ['client', 'host', 'jobs', 'projects'],
+    about: 'The row engine: durable row records, one driver, one pacer per connection, the RowQueue seam.',
+  },
   voices: {
-    imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets', 'system'],
+    imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'rows', 'sheets', 'system'],
     about: 'Voice batches from spreadsheets (ffprobe measures saved files).',
   },
   downloads: {
@@ -133,7 +138,19 @@ export const SERVICE_FOLDERS = {
     about: 'The download queue and the archive.',
   },
   campaign: {
-    imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'sheets', 'storage', 'text', 'voices'],
+    imports: [
+      'catalogue',
+      'downloads',
+      'host',
+      'jobs',
+      'media',
+      'projects',
+      'rows',
+      'sheets',
+      'storage',
+      'text',
+      'voices',
+    ],
     about: 'Campaigns: a template and a spreadsheet become one video per row, checked, priced and resumable.',
   },
   jobs: {
@@ -155,6 +172,7 @@ export const SERVICE_FOLDERS = {
       'media',
       'placement',
       'projects',
+      'rows',
       'sheets',
       'storage',
       'store',

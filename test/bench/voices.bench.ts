@@ -1,5 +1,5 @@
 // Batch voiceovers, measured: 1,000 TTS rows against the sandbox (its own process) with its rate limit on
-// and 5% of jobs failing, sent by the studio's batch (job engine + BatchRunner) and by two baselines in
+// and 5% of jobs failing, sent by the studio's batch (job engine + the row engine) and by two baselines in
 // the same run: one request at a time, and every row at once against a sandbox with no limit. Reports
 // wall time, requests per row, rate-limit answers (1005), rows completed, and rows lost or created twice.
 import { execFileSync } from 'node:child_process';
@@ -12,8 +12,7 @@ import { JobEngine } from '../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { readBatch } from '../../electron/services/voices/batch-input';
-import { BatchRunner } from '../../electron/services/voices/batch-runner';
-import { BatchStore } from '../../electron/services/voices/batch-store';
+import { createBatchRows } from '../../electron/services/voices/batch-rows';
 import { startSandbox, type Sandbox } from './jobs.bench';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
@@ -88,7 +87,7 @@ async function studioBatch(sandbox: Sandbox, work: string): Promise<Omit<Outcome
     clock: { now: () => Date.now() },
   });
   engine.start();
-  const runner = new BatchRunner({ engine, store: new BatchStore(work) });
+  const { batches: runner } = createBatchRows({ engine, dataDir: work });
   const rows = readBatch(['text', ...scripts].join('\n'), { voiceId: 'sandbox_ava' }).rows;
   const started = performance.now();
   await runner.create({ id: 'bench', label: 'bench', rows, invalid: [], concurrency: 4, template: '{row}' });

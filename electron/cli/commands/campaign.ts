@@ -3,7 +3,7 @@ import type { CampaignView } from '../../common/bridge/campaigns';
 import { campaignCounts } from '../../common/campaign/record';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
 import { campaignIdFor } from '../../services/campaign/campaign-setup';
-import { CampaignStore } from '../../services/campaign/campaign-store';
+import { campaignJournal } from '../../services/campaign/campaign-rows';
 import { defaultDataDir } from '../../services/host/data-dir';
 import { OwnerCallError } from '../../services/host/owner-client';
 import { sayWhere, withStudio } from '../cli-host';
@@ -78,7 +78,7 @@ export const campaignRunCommand: CliCommand = {
     {
       name: '--concurrency',
       value: 'N',
-      help: 'rows at the service at once (default 4)',
+      help: "ignored since rows follow the connection's pace (kept so scripts that pass it still run)",
       range: { min: 1, max: 32, integer: true },
     },
     ...CAMPAIGN_INPUT_OPTIONS,
@@ -180,7 +180,7 @@ export const campaignStatusCommand: CliCommand = {
     if (!dir) throw new UsageError('Give the folder the campaign saves into (its --out)');
     const outDir = resolve(io.cwd, dir);
     const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
-    const record = await new CampaignStore(dataDir).get(campaignIdFor(outDir));
+    const record = await campaignJournal(dataDir).get(campaignIdFor(outDir));
     if (!record) {
       io.err(
         `No campaign saves into ${outDir} (in the data folder ${dataDir}). Start one with: studio campaign run TEMPLATE ROWS --out ${dir}`,

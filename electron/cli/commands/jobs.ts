@@ -2,6 +2,7 @@ import {
   JOB_KIND_LABELS,
   JOB_PHASE_LABELS,
   costGroups,
+  describeCharge,
   describeCost,
   describeExpiry,
   describeTotalCost,
@@ -82,7 +83,7 @@ export function formatDetails(job: JobView, now: number): string {
     `  Created:     ${new Date(job.createdAt).toISOString()} (${formatDuration(now - job.createdAt)} ago)`,
     `  Result:      ${job.resultUrl ?? '—'}`,
     `  Available:   ${describeExpiry(job, now)}`,
-    `  Cost:        ${describeCost(job)}${job.costEstimate && job.chargedCredits === null ? ` (${job.costEstimate.basis})` : ''}`,
+    `  Cost:        ${describeCharge(job)}`,
   ];
   if (job.projectId) lines.push(`  Project:     ${job.projectId}`);
   if (job.error) lines.push(`  Problem:     ${job.error.explanation}`, `  Details:     ${job.error.message}`);

@@ -156,7 +156,7 @@ export const ttsBatchCommand: CliCommand = {
     {
       name: '--concurrency',
       value: 'N',
-      help: 'jobs in flight at once (default 4)',
+      help: "ignored since rows follow the connection's pace (kept so scripts that pass it still run)",
       range: { min: 1, max: 32, integer: true },
     },
     { name: '--template', value: 'T', help: "file names, from the row's fields" },

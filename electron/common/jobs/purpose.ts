@@ -13,7 +13,13 @@ export const JobPurpose = z.discriminatedUnion('type', [
     /** voiceoverHash() of the script, voice and rate the audio was made from. */
     scriptHash: z.string().min(1).max(200),
   }),
-  z.object({ type: z.literal('batch-row'), batchId: z.string().min(1).max(200), row: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('batch-row'),
+    batchId: z.string().min(1).max(200),
+    row: z.number().int().nonnegative(),
+    /** Which take of the row (a row made again sends its next); jobs written before takes were kept are take 0. */
+    take: z.number().int().nonnegative().optional(),
+  }),
   z.object({
     type: z.literal('campaign-row'),
     campaignId: z.string().min(1).max(200),

@@ -12,12 +12,15 @@ import { CampaignStills } from './campaign-stills';
 import { join } from 'node:path';
 import { mixSceneMusic } from '../media/music-scenes';
 import { saveResult, sendableBody, uploadLocalFiles } from './campaign-media';
-import { CampaignRunner, type CampaignEngine } from './campaign-runner';
-import { CampaignStore } from './campaign-store';
+import { CampaignRows } from './campaign-rows';
+import { RowEngine } from '../rows/row-engine';
+import type { RowJobs } from '../rows/row-kind';
 
 export interface CampaignHost {
   dataDir: string;
-  engine: CampaignEngine;
+  engine: RowJobs;
+  /** The host's one row engine (batches share it, and its pacer); a campaign-only host gets its own. */
+  rows?: RowEngine;
   storage: StorageServices;
   log?: Logger;
   notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
@@ -36,31 +39,32 @@ export interface CampaignHost {
    * one record of copies); without it the file is fetched and verified but recorded nowhere (tests).
    */
   saveCopy?(url: string, target: string): Promise<void>;
-  backoffMs?: number;
 }
 
 /**
- * A campaign runner on a host's services: its records in the data folder, text drawn by the host's
- * rasteriser, local files uploaded by the host's uploader, results saved through .part files. The
- * host registers `runner.jobEnded` with its reactor for 'campaign-row' jobs before the reactor starts.
+ * Campaigns on a host's services and its row engine: their records in the data folder, text drawn by the
+ * host's rasteriser, local files uploaded by the host's uploader, results saved through .part files. The
+ * host registers the engine's `jobEnded` with its reactor for 'campaign-row' jobs before the reactor starts.
  */
-export function createCampaignRunner(host: CampaignHost): CampaignRunner {
+export function createCampaignRows(host: CampaignHost): CampaignRows {
   const pictures = createTextPictures(host.dataDir, host.grant ?? ((path) => pathToFileURL(path).href));
   const linkLocal = host.linkLocal ?? uploadLocalFiles(host.storage);
-  return new CampaignRunner({
-    engine: host.engine,
-    store: new CampaignStore(host.dataDir),
+  return new CampaignRows({
+    rows: host.rows ?? new RowEngine({ jobs: host.engine, log: host.log }),
+    dataDir: host.dataDir,
     prepare: (body, project) =>
       sendableBody(body, project, {
         picture: (style, size) => pictures.picture(style, size),
         linkLocal,
         mixMusic: host.mixMusic,
       }),
-    download: (url, target) => host.saveCopy?.(url, target) ?? saveResult(url, target, { verify: host.verify }),
+    saveRow: (record, row) => {
+      const [url, target] = [row.resultUrl as string, join(record.outDir, row.fileName)];
+      return host.saveCopy?.(url, target) ?? saveResult(url, target, { verify: host.verify });
+    },
     placement: host.placement,
     log: host.log,
     notify: host.notify,
-    backoffMs: host.backoffMs,
     onChange: host.onChange,
   });
 }

@@ -18,7 +18,7 @@ import type { StudioServices } from '../host/studio-types';
 import { readSheetFile } from '../sheets/read-sheet';
 import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { checkCampaignTable, type CampaignCheck } from './campaign-check';
-import type { CampaignRunner } from './campaign-runner';
+import type { CampaignRows } from './campaign-rows';
 import { campaignQuote, newCampaignRecord, requireCampaignConfirmed, reviseCampaign } from './campaign-setup';
 import type { CampaignStills } from './campaign-stills';
 import { rowProject } from './row-project';
@@ -26,7 +26,7 @@ import { columnVariables } from '../../common/campaign/variables';
 import { join } from 'node:path';
 
 export interface CampaignsDomainDeps {
-  runner: CampaignRunner;
+  runner: CampaignRows;
   /** A project of the library by id. */
   openProject(id: string): Promise<Project>;
   /** The path of a file the user chose, by the reference the page holds; null when it was not granted. */

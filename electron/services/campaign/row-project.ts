@@ -48,14 +48,6 @@ export function stepOf(job: Pick<JobView, 'purpose'>, campaignId: string): RowSt
   return { row: p.row, step: p.step, sceneId: p.sceneId, take: p.take };
 }
 
-/**
- * Whether a job's create was refused by the service before anything was made (no remote id): a rate
- * limit answer, say. Nothing exists at the service for it, so sending the step again creates it once.
- */
-export function refusedBeforeCreate(job: Pick<JobView, 'phase' | 'remoteId'>): boolean {
-  return job.phase === 'failed' && job.remoteId === null;
-}
-
 /** The newest job of one step of one take of a row, or null when the ledger has none. */
 export function latestStepJob(jobs: readonly JobView[], campaignId: string, step: RowStep): JobView | null {
   let latest: JobView | null = null;
@@ -66,17 +58,6 @@ export function latestStepJob(jobs: readonly JobView[], campaignId: string, step
     if (!latest || job.createdAt >= latest.createdAt) latest = job;
   }
   return latest;
-}
-
-/** How many rows of the campaign have a job at the service now. */
-export function rowsAtService(jobs: readonly JobView[], campaignId: string): number {
-  const rows = new Set<number>();
-  for (const job of jobs) {
-    const step = stepOf(job, campaignId);
-    if (step && (job.phase === 'submitting' || job.phase === 'queued' || job.phase === 'processing'))
-      rows.add(step.row);
-  }
-  return rows.size;
 }
 
 /** "Scene 2 (outro)", as the row's problems name a scene. */

@@ -32,7 +32,7 @@ import { createCaptionsDomain } from '../media/captions-domain';
 import {
   campaignMusicMixer,
   campaignStills,
-  createCampaignRunner,
+  createCampaignRows,
   throttledCampaignEvents,
 } from '../campaign/campaign-services';
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
@@ -152,9 +152,10 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     });
   // Campaigns: text drawn and files linked as the editor's Create does (only files the user chose).
   const linkForCampaign = linker.linkFor('campaign');
-  const campaigns = createCampaignRunner({
+  const campaigns = createCampaignRows({
     dataDir: base.dataDir,
     engine: studio.jobs,
+    rows: studio.rows,
     storage,
     log: base.log,
     notify: studio.notify,
@@ -173,7 +174,6 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     // A row's video is saved and recorded like every other copy of a result.
     saveCopy: async (url, target) => void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign' })),
   });
-  studio.reactor.on('campaign-row', (job) => campaigns.jobEnded(job));
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),

@@ -68,7 +68,8 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     warn: (title, detail) => host.notices.raise({ level: 'warning', title, detail }),
     estimator: modelPriceEstimator((types) => catalogue.models(types)),
     spending: () => settings.get().spending,
-    // Read before and after each create: what the create cost, where the service publishes no price.
+    // Read around a create only when it goes alone on its connection (a price nobody can say ahead, or one
+    // made by hand while nothing else is being created), and by runs at their start, end and every few minutes.
     balance: async (id) => (await (await target.client(id)).call('quotaInfo', {})).credit,
   });
   return { connections, target, catalogue, jobs, settings };

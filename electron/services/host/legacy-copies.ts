@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { DownloadEntry } from '../../common/bridge/downloads';
-import { CampaignStore } from '../campaign/campaign-store';
+import { campaignJournal } from '../campaign/campaign-rows';
 import { adoptCopies, type LegacyCopy } from '../downloads/adopt-copies';
 import type { DownloadsService } from '../downloads/downloads-service';
 import { ffprobeVerifier } from '../downloads/verify';
@@ -8,7 +8,7 @@ import { appSettingsSpec } from '../system/settings-store';
 import type { HostBase } from './types';
 import type { StudioServices } from './studio-types';
 import { cliQueueFile, readQueueEntries } from '../downloads/queue-file';
-import type { BatchRunner } from '../voices/batch-runner';
+import type { BatchRows } from '../voices/batch-rows';
 
 /**
  * Where earlier versions noted saved copies outside the download queue: the command line's own queue,
@@ -17,10 +17,10 @@ import type { BatchRunner } from '../voices/batch-runner';
  */
 export async function legacyCopies(
   dataDir: string,
-  batches: Pick<BatchRunner, 'list'>,
+  batches: Pick<BatchRows, 'list'>,
 ): Promise<{ queue: DownloadEntry[]; copies: LegacyCopy[] }> {
   const copies: LegacyCopy[] = [];
-  for (const campaign of await new CampaignStore(dataDir).list())
+  for (const campaign of await campaignJournal(dataDir).list())
     for (const row of campaign.rows)
       if (row.savedAt !== null && row.resultUrl !== null)
         copies.push({

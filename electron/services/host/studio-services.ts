@@ -4,8 +4,8 @@ import type { StudioHost, StudioServiceOverrides, StudioServices } from './studi
 import { JobReactor } from '../jobs/reactor';
 import type { ProjectLibrary } from '../projects/project-library';
 import { ProgressAggregator } from '../system/progress';
-import { BatchRunner } from '../voices/batch-runner';
-import { BatchStore } from '../voices/batch-store';
+import { BatchRows } from '../voices/batch-rows';
+import { RowEngine } from '../rows/row-engine';
 import { createEngineServices, type EngineOptions } from './engine-services';
 import type { HostBase } from './types';
 
@@ -39,14 +39,18 @@ export function createStudioServices(
   });
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
-  const batches = new BatchRunner({
-    engine: jobs,
-    store: new BatchStore(base.dataDir),
+  // One row engine for batches and campaigns: one pacer per connection, whichever runs send on it.
+  const rows = new RowEngine({ jobs, log: base.log, connection: async () => (await target.active()).id });
+  for (const type of ['batch-row', 'campaign-row'] as const) reactor.on(type, (job) => rows.jobEnded(job));
+  const batches = new BatchRows({
+    rows,
+    dataDir: base.dataDir,
+    subscribe: (listener) => jobs.subscribe(listener),
     log: base.log,
     onChange: throttledBatchEvents(base),
     notify,
   });
-  return { connections, target, jobs, reactor, catalogue, progress, batches, notify };
+  return { connections, target, jobs, reactor, rows, catalogue, progress, batches, notify };
 }
 
 /**

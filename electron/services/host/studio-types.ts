@@ -2,10 +2,11 @@ import type { CatalogueService } from '../catalogue/catalogue-service';
 import type { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from './types';
 import type { ProgressAggregator } from '../system/progress';
-import type { BatchRunner } from '../voices/batch-runner';
+import type { BatchRows } from '../voices/batch-rows';
 import type { EngineConnections, JobEngine } from '../jobs/engine';
 import type { LedgerStorage } from '../jobs/ledger';
 import type { JobReactor } from '../jobs/reactor';
+import type { RowEngine } from '../rows/row-engine';
 
 /**
  * The connection manager, job engine, reactor, catalogue and progress bar a host shares between its
@@ -23,8 +24,10 @@ export interface StudioServices {
   target: EngineConnections;
   jobs: JobEngine;
   reactor: JobReactor;
-  /** Batch voiceovers: sent through `jobs`, stopped before it on quit. */
-  batches: BatchRunner;
+  /** The one row engine: batches and campaigns run their rows on it, at one pace per connection. */
+  rows: RowEngine;
+  /** Batch voiceovers: rows of `rows`, sent through `jobs`, stopped before it on quit. */
+  batches: BatchRows;
   catalogue: CatalogueService;
   progress: ProgressAggregator;
   /** A desktop notification where the host has them, else a notice (a campaign's end uses it too). */

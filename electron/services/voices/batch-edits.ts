@@ -1,7 +1,7 @@
-import type { BatchRowEdit, BatchView } from '../../common/bridge/batches';
-import type { BatchRecord } from './batch-store';
+import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batches';
+import type { BatchInputRecord } from './batch-record';
 
-type Row = BatchRecord['rows'][number];
+type Row = BatchRow;
 /** Checks a row with a change on top, as the batch's input would (voice by name or id, rate in any form). */
 export type RowCheck = (row: Row, edit: BatchRowEdit) => { entry: Row; problem: string | null };
 
@@ -13,12 +13,12 @@ export type RowCheck = (row: Row, edit: BatchRowEdit) => { entry: Row; problem: 
  * batch with a row to send runs again, a paused one waits for Resume.
  */
 export function rowEdited(
-  record: BatchRecord,
+  record: BatchInputRecord,
   view: BatchView,
   edit: BatchRowEdit,
   remake: boolean,
   check: RowCheck,
-): BatchRecord {
+): BatchInputRecord {
   const current = view.rows.find((r) => r.row === edit.row);
   const n = edit.row + 1;
   if (!current) throw new Error(`Row ${n} is not in the batch.`);
@@ -52,7 +52,7 @@ export function rowEdited(
  * A batch without some rows not sent yet (waiting, refused or cancelled), while it is not sending. A row
  * that was sent is a paid job: it stays, with its result, and the whole change is refused naming it.
  */
-export function rowsRemoved(record: BatchRecord, view: BatchView, rows: readonly number[]): BatchRecord {
+export function rowsRemoved(record: BatchInputRecord, view: BatchView, rows: readonly number[]): BatchInputRecord {
   if (record.state === 'running')
     throw new Error('Pause the batch before deleting rows: a row may be sent at any moment.');
   const sent = rows

@@ -4,13 +4,14 @@
 import {
   BATCH_ROW_STATES_ENDED,
   batchRowProblem,
+  type BatchRow,
   type BatchRowState,
   type BatchRowView,
   type BatchView,
 } from '../../common/bridge/batches';
 import type { JobView } from '../../common/bridge/jobs';
 import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
-import type { BatchRecord } from './batch-store';
+import type { BatchRecord } from './batch-record';
 
 const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
   submitting: 'sending',
@@ -22,12 +23,21 @@ const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
   stalled: 'stalled',
 };
 
-/** The newest job of each row of the batch (only completed ones when `completed`). */
-export function rowJobs(jobs: readonly JobView[], batchId: string, completed = false): Map<number, JobView> {
+/**
+ * The newest job of each row of the batch: of each row's current take when `takes` are given, else of
+ * any take (only completed ones when `completed`).
+ */
+export function rowJobs(
+  jobs: readonly JobView[],
+  batchId: string,
+  completed = false,
+  takes?: ReadonlyMap<number, number>,
+): Map<number, JobView> {
   const byRow = new Map<number, JobView>();
   for (const job of jobs) {
     if (job.purpose.type !== 'batch-row' || job.purpose.batchId !== batchId || (completed && job.phase !== 'completed'))
       continue;
+    if (takes && (job.purpose.take ?? 0) !== takes.get(job.purpose.row)) continue;
     const known = byRow.get(job.purpose.row);
     if (!known || job.createdAt >= known.createdAt) byRow.set(job.purpose.row, job);
   }
@@ -36,25 +46,25 @@ export function rowJobs(jobs: readonly JobView[], batchId: string, completed = f
 
 /** The batch with each row's state, read from the ledger's jobs. */
 export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchView {
-  const latest = rowJobs(jobs, record.id);
+  const latest = rowJobs(jobs, record.id, false, new Map(record.rows.map((r) => [r.row, r.take])));
   const takes = rowJobs(jobs, record.id, true);
   const invalid = new Set(record.invalid);
-  const retry = new Set(record.retry);
   const counts = {} as Record<BatchRowState, number>;
   let done = 0;
-  const rows = record.rows.map((row): BatchRowView => {
+  const rows = record.rows.map(({ state: own, take: _take, problems, ...row }): BatchRowView => {
     const job = latest.get(row.row);
     let state: BatchRowState;
-    if (invalid.has(row.row)) state = 'invalid';
-    else if (!job || (job.phase === 'failed' && retry.has(row.row)))
-      state = record.state === 'cancelled' ? 'cancelled' : 'waiting';
+    if (invalid.has(row.row) || own === 'invalid') state = 'invalid';
+    // Ended without a job of its own (the studio could not send it): its reason is the row's.
+    else if (!job && own === 'failed') state = 'failed';
+    else if (!job) state = record.state === 'cancelled' || own === 'cancelled' ? 'cancelled' : 'waiting';
     else state = PHASE_TO_ROW[job.phase];
     counts[state] = (counts[state] ?? 0) + 1;
     if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
     const problem =
       state === 'invalid'
         ? (batchRowProblem(row) ?? record.reasons?.[String(row.row)] ?? 'refused by the checks')
-        : (job?.error?.explanation ?? null);
+        : (job?.error?.explanation ?? problems[0] ?? null);
     // A row being made again keeps its last good take (to hear and to save) until the new one is good.
     const take = job?.phase === 'completed' ? job : takes.get(row.row);
     return {
@@ -88,26 +98,6 @@ function balanceNote(record: BatchRecord, jobs: readonly JobView[]): string | nu
   return describeRunBalance(record.balance, runFigures(own, record.balance.startedAt));
 }
 
-/** Rows with nothing in the ledger, or whose ended job the user asked to send again. */
-export function rowsToSend(record: BatchRecord, jobs: readonly JobView[]): number[] {
-  if (record.state === 'cancelled') return [];
-  const latest = rowJobs(jobs, record.id);
-  const invalid = new Set(record.invalid);
-  const retry = new Set(record.retry);
-  return record.rows
-    .map((r) => r.row)
-    .filter((row) => {
-      if (invalid.has(row)) return false;
-      const job = latest.get(row);
-      return !job || ((job.phase === 'failed' || job.phase === 'completed') && retry.has(row));
-    });
-}
-
-/** True while a row is at the service (sent and not ended). */
-export function rowInFlight(row: Pick<BatchRowView, 'state'>): boolean {
-  return row.state === 'sending' || row.state === 'queued' || row.state === 'processing';
-}
-
 /**
  * What an edited spreadsheet would send: the rows that had ended and whose script, voice or rate changed,
  * and the rows new to the batch (refused rows are never sent).
@@ -115,7 +105,7 @@ export function rowInFlight(row: Pick<BatchRowView, 'state'>): boolean {
 export function revisionOf(
   record: BatchRecord,
   view: BatchView,
-  rows: BatchRecord['rows'],
+  rows: readonly BatchRow[],
   refused: Pick<BatchRecord, 'invalid'>,
 ): { changed: number[]; added: number[] } {
   const changed = rows

@@ -3,7 +3,7 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { CatalogueService } from '../../../electron/services/catalogue/catalogue-service';
 import { ServiceClient } from '../../../electron/services/client';
 import { checkCampaignTable } from '../../../electron/services/campaign/campaign-check';
-import { createCampaignRunner, type CampaignHost } from '../../../electron/services/campaign/campaign-services';
+import { createCampaignRows, type CampaignHost } from '../../../electron/services/campaign/campaign-services';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { JobEngine } from '../../../electron/services/jobs/engine';
@@ -54,11 +54,10 @@ export function campaignHost(
   });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
-  const runner = createCampaignRunner({
+  const runner = createCampaignRows({
     dataDir,
     engine,
     storage,
-    backoffMs: 100,
     notify: (title, body) => notes.push(`${title}: ${body}`),
     ...extra,
   });

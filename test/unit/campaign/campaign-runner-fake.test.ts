@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,9 +7,11 @@ import { checkRows, fillRows } from '@common/campaign/row-check';
 import { campaignTable } from '@common/campaign/rows';
 import { columnVariables } from '@common/campaign/variables';
 import { Code } from '@common/api/error-codes';
-import { CampaignRunner, type CampaignEngine } from '../../../electron/services/campaign/campaign-runner';
+import { CampaignRows, campaignJournal } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
-import { CampaignStore } from '../../../electron/services/campaign/campaign-store';
+import { RowEngine } from '../../../electron/services/rows/row-engine';
+import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import type { RowJobs } from '../../../electron/services/rows/row-kind';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { loadTemplate } from './template-fixture';
 
@@ -91,19 +93,23 @@ class HandEngine {
 
 function setup(rows: number, concurrency = 2, balance?: (engine: HandEngine) => number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-hand-'));
-  const engine: HandEngine & Partial<Pick<CampaignEngine, 'balanceNow'>> = new HandEngine();
+  const engine: HandEngine & Partial<Pick<RowJobs, 'balanceNow'>> = new HandEngine();
   if (balance) engine.balanceNow = async () => ({ connectionId: 'c1', credits: balance(engine) });
   const saved: string[] = [];
-  const runner = new CampaignRunner({
-    engine,
-    store: new CampaignStore(dataDir),
+  const rowEngine = new RowEngine({
+    jobs: engine,
     // The hand engine's jobs are made at times 0, 1, 2...: the readings' clock starts there too.
     balanceReadings: { clock: { now: () => 0 } },
+    // Known and quick, so the turns come at once (the pacer has tests of its own).
+    pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
+  });
+  const runner = new CampaignRows({
+    rows: rowEngine,
+    dataDir,
     prepare: async (body) => body,
-    download: async (url, target) => {
-      saved.push(target);
+    saveRow: async (record, row) => {
+      saved.push(join(record.outDir, row.fileName));
     },
-    backoffMs: 5,
   });
   engine.onEnd = (job) => void runner.jobEnded(job);
   const settle = () => runner.idle();
@@ -133,16 +139,17 @@ function setup(rows: number, concurrency = 2, balance?: (engine: HandEngine) => 
   return { dataDir, engine, runner, saved, record, settle };
 }
 
-describe('the campaign runner, step by step', () => {
-  it('holds at most its concurrency of rows under way, each row voiceovers first, then its video', async () => {
+describe('campaign rows on the row engine, step by step', () => {
+  it('starts rows as the pacer has turns (no fixed count), each row voiceovers first, then its video', async () => {
     const { engine, runner, record, settle } = setup(5, 2);
     await runner.create(record);
     const run = runner.run('hand');
     await settle();
+    // The record's concurrency (2) no longer caps anything: turns come at once here, so every row starts.
     expect(new Set(engine.created().map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)))).toEqual(
-      new Set([0, 1]),
+      new Set([0, 1, 2, 3, 4]),
     );
-    expect(engine.created().map((j) => j.kind)).toEqual(['tts', 'tts']);
+    expect(engine.created().map((j) => j.kind)).toEqual(Array(5).fill('tts'));
     engine.endAll();
     await settle();
     expect(
@@ -150,7 +157,7 @@ describe('the campaign runner, step by step', () => {
         .created()
         .filter((j) => j.phase === 'queued')
         .map((j) => j.kind),
-    ).toEqual(['tts', 'tts']);
+    ).toEqual(Array(5).fill('tts'));
     for (let i = 0; i < 12; i += 1) {
       engine.endAll();
       await settle();
@@ -179,7 +186,7 @@ describe('the campaign runner, step by step', () => {
     );
   });
 
-  it('sends fewer rows at once when the service rate-limits, and sends the refused step again, once', async () => {
+  it('sends the step the service refused as too frequent again, once', async () => {
     const { engine, runner, record, settle } = setup(3, 3);
     engine.refuse = 2;
     await runner.create(record);
@@ -191,8 +198,6 @@ describe('the campaign runner, step by step', () => {
     const done = await run;
     expect(done.rows.map((r) => r.state)).toEqual(['done', 'done', 'done']);
     expect(engine.jobs.filter((j) => j.remoteId === null)).toHaveLength(2);
-    // Three at once before the service refused; one at a time after.
-    expect(engine.mostAfterRefusal).toBe(1);
     const steps = engine
       .created()
       .map((j) =>
@@ -202,21 +207,31 @@ describe('the campaign runner, step by step', () => {
     expect(steps).toHaveLength(9);
   });
 
-  it('pauses (rows under way finish, no new row starts), resumes, and cancels the rows not sent', async () => {
+  it('pauses (no new row starts, rows under way finish), resumes, and cancels before the next paid step', async () => {
     const { engine, runner, record, settle } = setup(4, 1);
     await runner.create(record);
-    const run = runner.run('hand');
+    await runner.pause('hand');
+    const paused = await runner.run('hand');
+    expect(paused.rows.map((r) => r.state)).toEqual(['pending', 'pending', 'pending', 'pending']);
+    expect(engine.created()).toHaveLength(0);
+    await runner.resume('hand');
+    const resumed = runner.run('hand');
     await settle();
+    expect(engine.created()).toHaveLength(4);
+    // Paused with every row under way: their chains go on to the end.
     await runner.pause('hand');
     for (let i = 0; i < 4; i += 1) {
       engine.endAll();
       await settle();
     }
-    const paused = await run;
-    expect(paused.rows.map((r) => r.state)).toEqual(['done', 'pending', 'pending', 'pending']);
-    expect(engine.created()).toHaveLength(3);
-    await runner.resume('hand');
-    const resumed = runner.run('hand');
+    expect((await resumed).rows.map((r) => r.state)).toEqual(Array(4).fill('done'));
+    expect(engine.created()).toHaveLength(12);
+  });
+
+  it('cancelled, a row under way stops before its next paid step and rows not started never start', async () => {
+    const { engine, runner, record, settle } = setup(4, 1);
+    await runner.create(record);
+    const run = runner.run('hand');
     await settle();
     expect(engine.created()).toHaveLength(4);
     await runner.cancel('hand');
@@ -224,9 +239,9 @@ describe('the campaign runner, step by step', () => {
       engine.endAll();
       await settle();
     }
-    const cancelled = await resumed;
-    // Row 2's first voiceover was sent: it stops before its next paid step; the others were never sent.
-    expect(cancelled.rows.map((r) => r.state)).toEqual(['done', 'cancelled', 'cancelled', 'cancelled']);
+    const cancelled = await run;
+    // Each row's first voiceover was sent: it stops before its second.
+    expect(cancelled.rows.map((r) => r.state)).toEqual(Array(4).fill('cancelled'));
     expect(engine.created()).toHaveLength(4);
   });
 
@@ -263,8 +278,9 @@ describe('the campaign runner, step by step', () => {
       engine.created().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 1 && j.purpose.take === 1),
     ).toHaveLength(3);
     await runner.flush();
-    const onDisk = JSON.parse(readFileSync(join(dataDir, 'campaigns', 'hand.json'), 'utf8'));
-    expect(onDisk.rows.map((r: { state: string }) => r.state)).toEqual(['done', 'done']);
+    // Read back as a new host would: the snapshot and the rows' journal.
+    const onDisk = await campaignJournal(dataDir).get('hand');
+    expect(onDisk?.rows.map((r) => r.state)).toEqual(['done', 'done']);
     expect(existsSync(join(dataDir, 'campaigns', 'hand.json'))).toBe(true);
   });
 });

@@ -10,8 +10,7 @@ import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { readBatch } from '../../../electron/services/voices/batch-input';
-import { BatchRunner } from '../../../electron/services/voices/batch-runner';
-import { BatchStore } from '../../../electron/services/voices/batch-store';
+import { createBatchRows } from '../../../electron/services/voices/batch-rows';
 import { CATALOGUE_ROOT } from '../emulator/harness';
 
 let emulator: RunningEmulator;
@@ -54,7 +53,7 @@ describe("a batch's charges", () => {
       },
     });
     engine.start();
-    const runner = new BatchRunner({ engine, store: new BatchStore(join(dir, 'studio')) });
+    const { batches: runner } = createBatchRows({ engine, dataDir: join(dir, 'studio') });
     const start = emulator.credits();
     const input = readBatch(['text', ...Array.from({ length: 6 }, (_, i) => `Line ${i + 1}.`)].join('\n'), {
       voiceId: 'sandbox_ava',

@@ -1,10 +1,10 @@
 // The batch table as the user works in it: cells edited and rows deleted before Send (checked again by
 // the host), and the rules for changing a batch that has started.
 import { describe, expect, it } from 'vitest';
-import type { BatchView } from '../../../electron/common/bridge/batches';
+import type { BatchRow, BatchView } from '../../../electron/common/bridge/batches';
 import { rowEdited, rowsRemoved } from '../../../electron/services/voices/batch-edits';
 import { applyRowEdits, editedRow, readBatch, type KnownVoices } from '../../../electron/services/voices/batch-input';
-import type { BatchRecord } from '../../../electron/services/voices/batch-store';
+import type { BatchRecord } from '../../../electron/services/voices/batch-record';
 
 const known: KnownVoices = Object.assign((id: string) => id === 'sandbox_ava' || id === 'sandbox_hugo', {
   idOf: (given: string) =>
@@ -77,6 +77,9 @@ const record = (state: BatchRecord['state']): BatchRecord => ({
     voiceId: 'sandbox_ava',
     rate: row === 3 ? '150' : '50%',
     name: null,
+    state: row === 3 ? ('invalid' as const) : ('pending' as const),
+    take: 0,
+    problems: [],
   })),
 });
 const view = (rec: BatchRecord, states: BatchView['rows'][number]['state'][]): BatchView => ({
@@ -88,7 +91,7 @@ const view = (rec: BatchRecord, states: BatchView['rows'][number]['state'][]): B
   template: '{row}',
   counts: {} as BatchView['counts'],
   done: 0,
-  rows: rec.rows.map((row, i) => ({
+  rows: rec.rows.map(({ state: _state, take: _take, problems: _problems, ...row }, i) => ({
     ...row,
     state: states[i],
     jobId: null,
@@ -98,8 +101,7 @@ const view = (rec: BatchRecord, states: BatchView['rows'][number]['state'][]): B
     chargedCredits: null,
   })),
 });
-const check = (row: BatchRecord['rows'][number], edit: { text?: string; rate?: string }) =>
-  editedRow(row, edit, {}, known);
+const check = (row: BatchRow, edit: { text?: string; rate?: string }) => editedRow(row, edit, {}, known);
 
 describe('changing a started batch', () => {
   const states = ['completed', 'processing', 'waiting', 'invalid'] as const;

@@ -1,0 +1,204 @@
+import type { JobRecord } from '../../common/bridge/jobs';
+import { campaignEndedSummary, CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
+import type { Project } from '../../common/composition/document';
+import type { PlacementConvention } from '../../common/composition/placement';
+import type { Logger } from '../host/types';
+import type { RowKind, RowStepContext } from '../rows/row-kind';
+import type { RowEngine } from '../rows/row-engine';
+import { RunJournal } from '../rows/run-journal';
+import { writeCampaignManifest } from './campaign-manifest';
+import { latestStepJob, rowProject, type RowStep } from './row-project';
+import {
+  firstStep,
+  saveProblem,
+  stepSubmission,
+  videoProblem,
+  videoRequest,
+  voiceoverProblem,
+  voiceoverRequest,
+} from './row-steps';
+
+export interface CampaignRowsDeps {
+  /** The one row engine of the host (batches run on it too). */
+  rows: RowEngine;
+  dataDir: string;
+  /** A row's request body made sendable: its text drawn as pictures and its local files uploaded. */
+  prepare(body: Record<string, unknown>, project: Project): Promise<Record<string, unknown>>;
+  /** Saves a row's made video into the campaign's folder (the one place a row's result is saved). */
+  saveRow(record: CampaignRecord, row: CampaignRowRecord): Promise<void>;
+  /** The active connection's placement convention, asked when a row's body is written. */
+  placement?(): Promise<PlacementConvention | undefined>;
+  log?: Logger;
+  onChange?(record: CampaignRecord): void;
+  /** Announces a campaign that has ended, once (never one notice per row). */
+  notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
+}
+
+const KIND = 'campaign';
+
+/** Campaigns in `<data folder>/campaigns`: a snapshot and a journal of row changes each (run-journal.ts). */
+export function campaignJournal(dataDir: string): RunJournal<CampaignRowRecord, CampaignRecord> {
+  return new RunJournal<CampaignRowRecord, CampaignRecord>(
+    dataDir,
+    'campaigns',
+    (raw, path) => {
+      const parsed = CampaignRecord.safeParse(raw);
+      if (!parsed.success)
+        throw new Error(
+          `The campaign record ${path} cannot be read (${parsed.error.issues[0]?.message}); it was left as it is.`,
+        );
+      return parsed.data;
+    },
+    'campaign',
+  );
+}
+
+/**
+ * A campaign row's steps on the row engine: its scenes' voiceovers (one paid create each), its video
+ * (a paid create whose body is drawn, mixed and uploaded first), then the save. The engine decides when
+ * a step runs and never sends one twice; this says what each step is.
+ */
+function campaignKind(deps: CampaignRowsDeps): RowKind<CampaignRowRecord, CampaignRecord> {
+  return {
+    name: KIND,
+    journal: campaignJournal(deps.dataDir),
+    rowOf: (job) =>
+      job.purpose.type === 'campaign-row' ? { runId: job.purpose.campaignId, row: job.purpose.row } : null,
+    firstStep: (record, row) => firstStep(record, row),
+    step: (context) => step(deps, context),
+    cancelled: (row) => ({ ...row, state: 'cancelled', problems: ['cancelled before it was sent'] }),
+    redo: (row) => ({
+      ...row,
+      state: 'pending',
+      problems: [],
+      take: row.take + 1,
+      voiceovers: {},
+      resultUrl: null,
+      expiresAt: null,
+      savedAt: null,
+    }),
+    finishing: async (record, jobs) => {
+      await writeCampaignManifest(record, jobs);
+    },
+    onChange: (record) => deps.onChange?.(record),
+    onFinished: (record) => {
+      const { title, body, outcome } = campaignEndedSummary(record);
+      deps.notify?.(title, body, outcome);
+    },
+  };
+}
+
+async function step(
+  deps: CampaignRowsDeps,
+  { run: record, row, jobs, paid, set, fail }: RowStepContext<CampaignRowRecord, CampaignRecord>,
+): Promise<void> {
+  if (row.state === 'voiceover') {
+    const project = rowProject(record, row);
+    const audio: Record<string, string> = { ...row.voiceovers };
+    for (const scene of project.scenes) {
+      if (scene.voice?.kind !== 'tts' || audio[scene.id]) continue;
+      const at: RowStep = { row: row.row, step: 'voiceover', sceneId: scene.id, take: row.take };
+      const job = await paid(latestStepJob(jobs(), record.id, at), () =>
+        stepSubmission(record.id, at, voiceoverRequest(scene)),
+      );
+      if (job === 'waiting') return;
+      if (job.phase !== 'completed' || !job.resultUrl) return fail(voiceoverProblem(project, scene.id, job));
+      audio[scene.id] = job.resultUrl;
+    }
+    return set((r) => ({ ...r, voiceovers: audio, state: 'video' }));
+  }
+  if (row.state === 'video') {
+    const at: RowStep = { row: row.row, step: 'video', take: row.take };
+    const job = await paid(latestStepJob(jobs(), record.id, at), async () =>
+      stepSubmission(
+        record.id,
+        at,
+        await videoRequest(record, row, await deps.placement?.(), (body, project) => deps.prepare(body, project)),
+      ),
+    );
+    if (job === 'waiting') return;
+    if (job.phase !== 'completed' || !job.resultUrl) return fail(videoProblem(job));
+    return set((r) => ({ ...r, resultUrl: job.resultUrl, expiresAt: job.expiresAt, state: 'download' }));
+  }
+  if (row.state !== 'download') return;
+  try {
+    await deps.saveRow(record, row);
+  } catch (error) {
+    return fail(saveProblem(error));
+  }
+  return set((r) => ({ ...r, state: 'done', savedAt: Date.now() }));
+}
+
+/**
+ * Campaigns as the studio's domains and the command line use them: one run kind of the row engine.
+ * The reactor brings each campaign row's job end to the engine (`jobEnded`).
+ */
+export class CampaignRows {
+  constructor(private readonly deps: CampaignRowsDeps) {
+    deps.rows.register(campaignKind(deps));
+  }
+
+  async create(record: CampaignRecord): Promise<CampaignRecord> {
+    await this.deps.rows.create(KIND, record);
+    return record;
+  }
+
+  /** The campaign as revised from its spreadsheet (reviseCampaign): it goes on from there. */
+  replace(record: CampaignRecord): Promise<void> {
+    return this.deps.rows.replace(KIND, record);
+  }
+
+  list(): Promise<CampaignRecord[]> {
+    return this.deps.rows.list(KIND) as Promise<CampaignRecord[]>;
+  }
+
+  get(id: string): Promise<CampaignRecord | null> {
+    return this.deps.rows.get(KIND, id) as Promise<CampaignRecord | null>;
+  }
+
+  resumeAll(): Promise<void> {
+    return this.deps.rows.resumeAll(KIND);
+  }
+
+  run(id: string): Promise<CampaignRecord> {
+    return this.deps.rows.run(KIND, id) as Promise<CampaignRecord>;
+  }
+
+  jobEnded(job: Pick<JobRecord, 'purpose' | 'finishedAt' | 'createdAt' | 'polls'>): Promise<void> {
+    return this.deps.rows.jobEnded(job);
+  }
+
+  pause(id: string): Promise<CampaignRecord> {
+    return this.deps.rows.pause(KIND, id) as Promise<CampaignRecord>;
+  }
+
+  resume(id: string): Promise<CampaignRecord> {
+    return this.deps.rows.resume(KIND, id) as Promise<CampaignRecord>;
+  }
+
+  cancel(id: string): Promise<CampaignRecord> {
+    return this.deps.rows.cancel(KIND, id) as Promise<CampaignRecord>;
+  }
+
+  /** Makes a row again (it failed, or the user wants another take of a done one): its next take. */
+  async retryRow(id: string, row: number): Promise<CampaignRecord> {
+    const after = (await this.deps.rows.redo(KIND, id, row, (current) => {
+      if (current.state !== 'failed' && current.state !== 'done' && current.state !== 'cancelled')
+        throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${current.state}).`);
+    })) as CampaignRecord;
+    if (after.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
+    return after;
+  }
+
+  idle(): Promise<void> {
+    return this.deps.rows.idle();
+  }
+
+  flush(): Promise<void> {
+    return this.deps.rows.flush();
+  }
+
+  stop(): void {
+    this.deps.rows.stop();
+  }
+}

@@ -1,0 +1,394 @@
+import type { JobRecord, JobView } from '../../common/bridge/jobs';
+import { StudioError } from '../host/errors';
+import type { Logger } from '../host/types';
+import { RunBalanceWatch, type RunBalanceOptions } from '../jobs/run-balance';
+import { RowPacers, type RowPacer } from './row-pacer';
+import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
+import {
+  JOB_ENDED,
+  ROW_ENDED,
+  refusedTooFrequent,
+  rowUnderWay,
+  type RowBase,
+  type RowJobs,
+  type RowKind,
+  type RowStepContext,
+  type RunBase,
+  type RunState,
+} from './row-kind';
+import { RunMemory } from './run-memory';
+import { RowWork } from './row-work';
+
+export interface RowEngineDeps {
+  jobs: RowJobs;
+  /** The connection creates go to now (one pacer each); default: one pacer for everything. */
+  connection?(): Promise<string>;
+  pacers?: RowPacers;
+  /** Which queue runs the row steps: the in-process one unless told otherwise. */
+  queue?: RowQueue;
+  log?: Logger;
+  balanceReadings?: RunBalanceOptions;
+}
+
+type AnyRow = RowBase;
+type AnyRun = RunBase<AnyRow>;
+type AnyKind = RowKind<AnyRow, AnyRun>;
+
+/**
+ * The one row engine of batches and campaigns. A run is rows, each a durable record with its own state
+ * machine (row-kind.ts); the engine decides which row step runs next and hands it to the queue (the
+ * RowQueue seam), whose worker runs the step. Steps are driven by the reactor (`jobEnded`: a row's job
+ * ended, its row goes on) and by `run` at start. Before any create the kind asks the ledger whether that
+ * step of that take has a job, so a crash, a second event or a restart never creates one twice. Creates
+ * of every run on a connection take their turns at one pacer, and a run starts a new row only when the
+ * pacer has a turn to spare, so how many rows are under way follows the rate and the jobs' lengths.
+ */
+export class RowEngine {
+  private readonly kinds = new Map<string, AnyKind>();
+  private readonly memory: RunMemory;
+  private readonly queue: RowQueue;
+  private readonly pacers: RowPacers;
+  private readonly balances = new Map<string, RunBalanceWatch>();
+  /** The connection each running run sends to, read when it starts. */
+  private readonly connections = new Map<string, string>();
+  private readonly roomListening = new Set<string>();
+  /** Rows started and not yet at their first create's turn (they hold the turn the pacer kept). */
+  private readonly starting = new Set<string>();
+  private readonly work: RowWork;
+  private stopped = false;
+
+  constructor(private readonly deps: RowEngineDeps) {
+    this.work = new RowWork(deps.log);
+    this.queue = deps.queue ?? new InProcessRowQueue();
+    this.pacers = deps.pacers ?? new RowPacers();
+    this.memory = new RunMemory((kind) => this.kindOf(kind));
+    this.queue.start((task) => this.runStep(task));
+  }
+
+  register<Row extends RowBase, Run extends RunBase<Row>>(kind: RowKind<Row, Run>): void {
+    const any = kind as unknown as AnyKind;
+    this.kinds.set(kind.name, any);
+    const read = this.deps.jobs.balanceNow?.bind(this.deps.jobs);
+    if (read)
+      this.balances.set(
+        kind.name,
+        new RunBalanceWatch({
+          ...this.deps.balanceReadings,
+          read,
+          save: (id, balance) => this.memory.update(kind.name, id, (r) => ({ ...r, balance })),
+        }),
+      );
+  }
+
+  async create(kind: string, run: AnyRun): Promise<void> {
+    if (await this.memory.get(kind, run.id)) throw new Error(`A ${kind} "${run.id}" exists already`);
+    await this.memory.save(kind, run);
+  }
+
+  /** The run as edited (its spreadsheet revised): it goes on from there. */
+  async replace(kind: string, run: AnyRun): Promise<void> {
+    await this.memory.require(kind, run.id);
+    await this.memory.save(kind, run);
+  }
+
+  /** The ledger's jobs, as the engine sees them (the kinds read their rows' jobs here). */
+  jobs(): JobView[] {
+    return this.deps.jobs.list();
+  }
+
+  get(kind: string, id: string): Promise<AnyRun | null> {
+    return this.memory.get(kind, id);
+  }
+
+  require(kind: string, id: string): Promise<AnyRun> {
+    return this.memory.require(kind, id);
+  }
+
+  list(kind: string): Promise<AnyRun[]> {
+    return this.memory.list(kind);
+  }
+
+  /** Changes a run's own fields (rows included) and writes the whole run. */
+  async update(kind: string, id: string, change: (run: AnyRun) => AnyRun): Promise<AnyRun> {
+    await this.memory.require(kind, id);
+    await this.memory.update(kind, id, change);
+    return this.memory.require(kind, id);
+  }
+
+  /** Goes on with every run of the kind that was running when the host stopped. */
+  async resumeAll(kind: string): Promise<void> {
+    for (const run of await this.list(kind)) if (run.state === 'running') void this.run(kind, run.id);
+  }
+
+  /**
+   * Goes on with the run: rows under way run their step again (the ledger says what they sent), new rows
+   * start as the pacer has turns. Resolves once it has finished, or once it is paused or cancelled and
+   * nothing of it is under way (or at once, with `untilRowsEnd` false); jobs already sent go on at the
+   * service either way.
+   */
+  async run(kind: string, id: string, { untilRowsEnd = true } = {}): Promise<AnyRun> {
+    const going = (async () => {
+      const run = await this.memory.require(kind, id);
+      if (run.state === 'running' && !this.stopped) {
+        await this.balances.get(kind)?.started(id, run.balance);
+        await this.connect(kind, id);
+      }
+      for (const row of run.rows) if (rowUnderWay(row)) this.queue.push({ kind, runId: id, row: row.row });
+      this.pump(kind, id);
+    })();
+    this.work.track(going);
+    await going;
+    await this.memory.until(
+      kind,
+      id,
+      (now) =>
+        this.stopped ||
+        now.state === 'finished' ||
+        (now.state !== 'running' && (!untilRowsEnd || !now.rows.some((r) => rowUnderWay(r)))),
+    );
+    const ended = await this.memory.require(kind, id);
+    if (!this.stopped) await this.balances.get(kind)?.stopped(id, ended.state === 'finished');
+    return this.memory.require(kind, id);
+  }
+
+  /** The reactor's handler for a row's job that ended (any kind): the row goes on. */
+  jobEnded(
+    job: Pick<JobRecord, 'purpose' | 'finishedAt' | 'createdAt' | 'polls'> & { sentAt?: number | null },
+  ): Promise<void> {
+    for (const kind of this.kinds.values()) {
+      const at = kind.rowOf(job);
+      if (!at) continue;
+      const moving = this.memory.get(kind.name, at.runId).then(async (run) => {
+        if (!run) return;
+        const connection = this.connections.get(`${kind.name}/${run.id}`);
+        if (connection && job.finishedAt !== null)
+          this.pacers.of(connection).observe((job.finishedAt - (job.sentAt ?? job.createdAt)) / 1000, job.polls);
+        this.queue.push({ kind: kind.name, runId: run.id, row: at.row });
+      });
+      this.work.track(moving);
+      return moving;
+    }
+    return Promise.resolve();
+  }
+
+  /** No new row starts; rows under way finish their chain. */
+  pause(kind: string, id: string): Promise<AnyRun> {
+    return this.setState(kind, id, 'paused');
+  }
+
+  async resume(kind: string, id: string): Promise<AnyRun> {
+    const run = await this.setState(kind, id, 'running');
+    void this.run(kind, id);
+    return run;
+  }
+
+  /** Rows not started never are; a row under way stops before its next paid step. */
+  async cancel(kind: string, id: string): Promise<AnyRun> {
+    await this.setState(kind, id, 'cancelled');
+    const k = this.kindOf(kind);
+    await this.memory.update(kind, id, (r) => ({
+      ...r,
+      rows: r.rows.map((row) => (row.state === 'pending' ? k.cancelled(row) : row)),
+    }));
+    this.queue.drop(kind, id);
+    return this.memory.require(kind, id);
+  }
+
+  /** Makes an ended row again (a new take, paid like the first); the earlier take's jobs stay in the ledger. */
+  async redo(kind: string, id: string, rowNumber: number, allowed: (row: AnyRow) => void): Promise<AnyRun> {
+    const run = await this.memory.require(kind, id);
+    const row = run.rows.find((r) => r.row === rowNumber);
+    if (!row) throw new Error(`The ${kind} has no row ${rowNumber + 1}.`);
+    allowed(row);
+    const k = this.kindOf(kind);
+    await this.memory.update(kind, id, (r) => ({
+      ...r,
+      state: r.state === 'cancelled' ? 'cancelled' : 'running',
+      rows: r.rows.map((x) => (x.row === rowNumber ? k.redo(x) : x)),
+    }));
+    this.pump(kind, id);
+    return this.memory.require(kind, id);
+  }
+
+  /** Settles once nothing of the engine is moving (a run may still wait for jobs at the service). */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.queue.idle();
+      if (!this.work.moving()) return;
+      await this.work.idle();
+    }
+  }
+
+  flush(): Promise<void> {
+    return this.memory.flush();
+  }
+
+  /** Sends nothing more (quitting); what is at the service goes on and is picked up at the next start. */
+  stop(): void {
+    this.stopped = true;
+    for (const watch of this.balances.values()) watch.stop();
+    this.work.stop();
+    this.pacers.stop();
+    this.queue.stop();
+    this.memory.stop();
+  }
+
+  private kindOf(name: string): AnyKind {
+    const kind = this.kinds.get(name);
+    if (!kind) throw new Error(`No row kind "${name}"`);
+    return kind;
+  }
+
+  private async connect(kind: string, id: string): Promise<void> {
+    const connection = (await this.deps.connection?.()) ?? 'default';
+    this.connections.set(`${kind}/${id}`, connection);
+    if (this.roomListening.has(connection)) return;
+    this.roomListening.add(connection);
+    // A turn to spare on the connection: every run sending on it may start a row.
+    this.pacers.of(connection).onRoom(() => {
+      for (const [key, c] of this.connections) {
+        if (c !== connection) continue;
+        const at = key.indexOf('/');
+        this.pump(key.slice(0, at), key.slice(at + 1));
+      }
+    });
+  }
+
+  private pacerOf(kind: string, id: string): RowPacer | null {
+    const connection = this.connections.get(`${kind}/${id}`);
+    return connection === undefined ? null : this.pacers.of(connection);
+  }
+
+  /** Starts pending rows, in order, while the connection's pacer has a turn to spare; finishes an ended run. */
+  private pump(kind: string, id: string): void {
+    const run = this.memory.inMemory(kind, id);
+    if (!run || run.state !== 'running' || this.stopped) return;
+    const pacer = this.pacerOf(kind, id);
+    if (!pacer) return;
+    const k = this.kindOf(kind);
+    for (const row of run.rows) {
+      if (!pacer.free()) break;
+      if (row.state !== 'pending') continue;
+      const key = `${kind}/${id}/${row.row}`;
+      this.starting.add(key);
+      pacer.starts();
+      // In memory at once, so the next pump does not start it again.
+      const started = this.memory.setRow(kind, id, row.row, (r) =>
+        r.state === 'pending' ? { ...r, state: k.firstStep(run, r) } : r,
+      );
+      this.work.track(started.then(() => this.queue.push({ kind, runId: id, row: row.row })));
+    }
+    if (run.rows.every((r) => ROW_ENDED.has(r.state))) this.work.track(this.finish(kind, id));
+  }
+
+  /** The queue's worker: runs a row's step, again while its state moves on, then lets the run go on. */
+  private async runStep(task: RowTask): Promise<void> {
+    const key = `${task.kind}/${task.runId}/${task.row}`;
+    try {
+      for (;;) {
+        if (this.stopped) return;
+        const run = await this.memory.require(task.kind, task.runId);
+        const row = run.rows.find((r) => r.row === task.row);
+        if (!row || !rowUnderWay(row)) return;
+        await this.kindOf(task.kind).step(this.context(task, run, row));
+        const after = this.memory.inMemory(task.kind, task.runId)?.rows.find((r) => r.row === task.row);
+        if (!after || after.state === row.state || after.take !== row.take || !rowUnderWay(after)) return;
+      }
+    } catch (error) {
+      if (error instanceof StudioError && error.code === 'spending-limit') {
+        // The day's limit: the run waits (its row keeps its step) until the user resumes it.
+        this.deps.log?.warn('the daily limit stops a run', { kind: task.kind, run: task.runId, error: error.message });
+        await this.setState(task.kind, task.runId, 'paused');
+        return;
+      }
+      this.deps.log?.warn('a row could not go on', {
+        kind: task.kind,
+        run: task.runId,
+        row: task.row,
+        error: String(error),
+      });
+      const reason = `the studio could not go on with it: ${error instanceof Error ? error.message : String(error)}`;
+      await this.memory.setRow(task.kind, task.runId, task.row, (r) => ({ ...r, state: 'failed', problems: [reason] }));
+    } finally {
+      if (this.starting.delete(key)) this.pacerOf(task.kind, task.runId)?.started();
+      this.pump(task.kind, task.runId);
+    }
+  }
+
+  private context(task: RowTask, run: AnyRun, row: AnyRow): RowStepContext<AnyRow, AnyRun> {
+    const key = `${task.kind}/${task.runId}/${task.row}`;
+    const set = (change: (row: AnyRow) => AnyRow) => this.memory.setRow(task.kind, task.runId, task.row, change);
+    return {
+      run,
+      row,
+      jobs: () => this.deps.jobs.list(),
+      set,
+      fail: (reason) => set((r) => ({ ...r, state: 'failed', problems: [reason] })),
+      paid: async (known, make) => {
+        if (known && !refusedTooFrequent(known)) return JOB_ENDED.has(known.phase) ? known : 'waiting';
+        const pacer =
+          this.pacerOf(task.kind, task.runId) ??
+          (await this.connect(task.kind, task.runId), this.pacerOf(task.kind, task.runId));
+        const first = this.starting.delete(key);
+        await pacer?.turn(first);
+        // Read after the turn: a pause or a cancel while the row waited for it holds the create back.
+        const now = await this.memory.require(task.kind, task.runId);
+        if (now.state === 'cancelled') {
+          await set((r) => ({
+            ...r,
+            state: 'cancelled',
+            problems: [`the ${task.kind} was cancelled before this row's next step was sent`],
+          }));
+          return 'waiting';
+        }
+        // A row started and paused before its first create left has sent nothing: it waits with the rows not started.
+        if (first && now.state !== 'running') {
+          await set((r) => ({ ...r, state: 'pending' }));
+          return 'waiting';
+        }
+        const submission = await make();
+        // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
+        if (this.stopped) return 'waiting';
+        const result = await this.deps.jobs.submit(submission);
+        if (result.status !== 'submitted') return 'waiting';
+        if (refusedTooFrequent(result.job)) {
+          const wait = pacer?.refused() ?? 1000;
+          this.work.later(wait, () => this.queue.push(task));
+          return 'waiting';
+        }
+        pacer?.accepted();
+        return JOB_ENDED.has(result.job.phase) ? result.job : 'waiting';
+      },
+    };
+  }
+
+  private async finish(kind: string, id: string): Promise<void> {
+    const run = this.memory.inMemory(kind, id);
+    if (!run || run.state !== 'running' || !run.rows.every((r) => ROW_ENDED.has(r.state))) return;
+    if (!this.memory.claimFinish(kind, id)) return;
+    const k = this.kindOf(kind);
+    try {
+      const jobs = this.deps.jobs.list();
+      // What the run leaves goes first, so whoever waits for the finish finds it written.
+      await k
+        .finishing?.({ ...run, state: 'finished' }, jobs)
+        .catch((error: Error) =>
+          this.deps.log?.warn('what a finished run leaves was not written', { kind, id, error: error.message }),
+        );
+      // The notice goes before anyone waiting for the finish hears of it (the state is in memory at once).
+      const saved = this.memory.update(kind, id, (r) => ({ ...r, state: 'finished' }));
+      k.onFinished?.(run, jobs);
+      await saved;
+    } finally {
+      this.memory.releaseFinish(kind, id);
+    }
+  }
+
+  private async setState(kind: string, id: string, state: RunState): Promise<AnyRun> {
+    const run = await this.memory.require(kind, id);
+    if (run.state === state || (run.state === 'finished' && state !== 'running')) return run;
+    await this.memory.update(kind, id, (r) => ({ ...r, state }));
+    if (state === 'running') this.pump(kind, id);
+    return this.memory.require(kind, id);
+  }
+}

@@ -1,0 +1,84 @@
+import { Code } from '../../common/api/error-codes';
+import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
+import type { RunBalance } from '../../common/jobs/run-balance';
+import type { BalanceReader } from '../jobs/run-balance';
+import type { RunJournal } from './run-journal';
+
+/**
+ * A row's own state machine: `pending`, then one state per step of the kind (a campaign's `voiceover`,
+ * `video`, `download`; a batch's `speech`, …), then one of the ended states. A step is a paid create
+ * and its wait, or host-side work (a music mix, the save); which steps a row has is its kind's.
+ */
+export const ROW_ENDED: ReadonlySet<string> = new Set(['done', 'failed', 'invalid', 'cancelled']);
+
+export interface RowBase {
+  row: number;
+  state: string;
+  /** 0 for the first try; a row made again sends new jobs under the next take. */
+  take: number;
+  problems: string[];
+}
+
+export type RunState = 'running' | 'paused' | 'cancelled' | 'finished';
+
+export interface RunBase<Row extends RowBase> {
+  id: string;
+  createdAt: number;
+  state: RunState;
+  rows: Row[];
+  balance?: RunBalance;
+}
+
+export const JOB_ENDED: ReadonlySet<JobView['phase']> = new Set(['completed', 'failed', 'outcome-unknown']);
+
+/** Refused as too frequent before the service made anything: sending the step again creates it once. */
+export const refusedTooFrequent = (job: Pick<JobView, 'phase' | 'remoteId' | 'error'>): boolean =>
+  job.phase === 'failed' && job.remoteId === null && job.error?.code === Code.TooFrequent;
+
+export const rowUnderWay = (row: Pick<RowBase, 'state'>): boolean =>
+  row.state !== 'pending' && !ROW_ENDED.has(row.state);
+
+/** The part of the job engine the row engine uses. */
+export interface RowJobs {
+  list(): JobView[];
+  submit(submission: JobSubmission): Promise<SubmitResult>;
+  balanceNow?: BalanceReader;
+}
+
+/** What one step of one row is given to work with. */
+export interface RowStepContext<Row extends RowBase, Run extends RunBase<Row>> {
+  /** The run and the row as they are now (read again before each step). */
+  run: Run;
+  row: Row;
+  jobs(): JobView[];
+  /**
+   * The job of one paid step of this take: `known` (the ledger's, looked up by the kind) when there is
+   * one, else one sent now at the connection's pace. 'waiting' while it is at the service (its end runs
+   * the row again), while the service rate-limits, or when the run stopped the row before sending.
+   */
+  paid(known: JobView | null, make: () => JobSubmission | Promise<JobSubmission>): Promise<JobView | 'waiting'>;
+  /** Changes the row (in memory at once, then its journal line). */
+  set(change: (row: Row) => Row): Promise<void>;
+  fail(reason: string): Promise<void>;
+}
+
+/** One kind of run (batches, campaigns): its records, its steps and what its end does. */
+export interface RowKind<Row extends RowBase, Run extends RunBase<Row>> {
+  name: string;
+  journal: RunJournal<Row, Run>;
+  /** Which run and row of this kind a job is (null: not one of its). */
+  rowOf(job: Pick<JobRecord, 'purpose'>): { runId: string; row: number } | null;
+  /** The state a pending row starts in. */
+  firstStep(run: Run, row: Row): string;
+  /** Moves the row's current step on as far as it can now; the engine runs it again while the state changes. */
+  step(context: RowStepContext<Row, Run>): Promise<void>;
+  /** A pending row of a cancelled run. */
+  cancelled(row: Row): Row;
+  /** An ended row made again: its next take, from nothing. */
+  redo(row: Row): Row;
+  /** The run has ended (every row ended): what it leaves (a manifest), before its state says finished. */
+  finishing?(run: Run, jobs: readonly JobView[]): Promise<void>;
+  /** The run ended or a row changed: the page's events, the one notice. */
+  onChange?(run: Run): void;
+  onFinished?(run: Run, jobs: readonly JobView[]): void;
+}

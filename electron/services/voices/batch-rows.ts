@@ -1,0 +1,263 @@
+import { existsSync } from 'node:fs';
+import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batches';
+import type { JobSubmission, JobView } from '../../common/bridge/jobs';
+import type { Logger } from '../host/types';
+import { JobReactor, type ReactorEngine } from '../jobs/reactor';
+import { RowEngine } from '../rows/row-engine';
+import type { RowJobs, RowKind, RowStepContext } from '../rows/row-kind';
+import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
+import { batchJournal, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
+import { batchEndedSummary, batchView, expiringUnsaved, revisionOf, rowJobs } from './batch-view';
+
+export interface BatchRowsDeps {
+  /** The one row engine of the host (campaigns run on it too). */
+  rows: RowEngine;
+  dataDir: string;
+  /** The job engine's changes: a batch's rows follow their jobs' phases on the page. */
+  subscribe(listener: (job: JobView) => void): () => void;
+  log?: Logger;
+  onChange?: (view: BatchView) => void;
+  /** Announces a batch that has ended, once (its rows are not announced one by one). */
+  notify?: (title: string, body: string, outcome: 'completed' | 'failed') => void;
+}
+
+const KIND = 'batch';
+
+/** One row's voiceover, marked as its own take so the reactor brings its end back and the ledger says which take it is. */
+function speech(batchId: string, row: BatchRowRecord): JobSubmission {
+  return {
+    kind: 'tts',
+    body: { input_text: row.text, voice_id: row.voiceId, rate: row.rate },
+    purpose: { type: 'batch-row', batchId, row: row.row, ...(row.take > 0 ? { take: row.take } : {}) },
+    // Two rows may ask for the same speech on purpose; each is its own voiceover.
+    confirmDuplicate: true,
+    // The user confirmed the batch's total when starting it (batches.create asks for it).
+    confirmation: { by: 'batch', batchId },
+  } as JobSubmission;
+}
+
+/** A batch row's one step on the row engine: its voiceover (a paid create and its wait). */
+async function step({ run, row, jobs, paid, set, fail }: RowStepContext<BatchRowRecord, BatchRecord>): Promise<void> {
+  if (row.state !== 'speech') return;
+  const known = rowJobs(jobs(), run.id, false, new Map([[row.row, row.take]])).get(row.row) ?? null;
+  // A job the engine gave up following ends the row (it is not sent again by itself).
+  if (known?.phase === 'stalled') return fail(known.error?.explanation ?? 'the service stopped answering about it');
+  const job = await paid(known, () => speech(run.id, row));
+  if (job === 'waiting') return;
+  if (job.phase === 'completed') return set((r) => ({ ...r, state: 'done', problems: [] }));
+  return fail(job.error?.explanation ?? 'the voiceover failed');
+}
+
+/**
+ * Batch voiceovers as the studio's domains and the command line use them: one run kind of the row
+ * engine. A row is sent only while its take has no job in the ledger, so a restart, a second run or a
+ * crash mid-send never creates a row twice.
+ */
+export class BatchRows {
+  /** Rows already named as expiring unsaved (batch:row:job), so each is named once per run. */
+  private readonly warned = new Set<string>();
+
+  constructor(private readonly deps: BatchRowsDeps) {
+    const kind: RowKind<BatchRowRecord, BatchRecord> = {
+      name: KIND,
+      journal: batchJournal(deps.dataDir),
+      rowOf: (job) => (job.purpose.type === 'batch-row' ? { runId: job.purpose.batchId, row: job.purpose.row } : null),
+      firstStep: () => 'speech',
+      step,
+      cancelled: (row) => ({ ...row, state: 'cancelled' }),
+      redo: (row) => ({ ...row, state: 'pending', take: row.take + 1, problems: [] }),
+      onChange: (record) => this.emit(record),
+      onFinished: (record) => {
+        const { title, body, outcome } = batchEndedSummary(this.view(record));
+        deps.notify?.(title, body, outcome);
+      },
+    };
+    deps.rows.register(kind);
+    // A batch's rows change with their jobs whether or not it is sending (after a pause the rows out still finish).
+    deps.subscribe((job) => {
+      if (job.purpose.type !== 'batch-row') return;
+      void this.get(job.purpose.batchId).then((record) => record && this.emit(record));
+      if (job.phase === 'stalled') void deps.rows.jobEnded({ ...job, finishedAt: null });
+    });
+  }
+
+  async create(
+    input: Omit<BatchRecord, 'version' | 'state' | 'retry' | 'createdAt' | 'rows'> & {
+      createdAt?: number;
+      rows: (Omit<BatchRowRecord, 'state' | 'take' | 'problems'> & Partial<BatchRowRecord>)[];
+    },
+  ): Promise<BatchRecord> {
+    const record = settledRows(
+      { rows: [] },
+      { version: 1, state: 'running', retry: [], createdAt: input.createdAt ?? Date.now(), ...input },
+    );
+    await this.deps.rows.create(KIND, record);
+    return record;
+  }
+
+  get(id: string): Promise<BatchRecord | null> {
+    return this.deps.rows.get(KIND, id) as Promise<BatchRecord | null>;
+  }
+
+  /** The batch with each row's state, read from its record and the ledger. */
+  view(record: BatchRecord): BatchView {
+    return batchView(record, this.deps.rows.jobs());
+  }
+
+  /** Goes on with the batch; resolves when it finished, or as soon as it is paused or cancelled (rows out go on). */
+  async run(id: string): Promise<BatchView> {
+    return this.view((await this.deps.rows.run(KIND, id, { untilRowsEnd: false })) as BatchRecord);
+  }
+
+  async pause(id: string): Promise<BatchView> {
+    return this.view((await this.deps.rows.pause(KIND, id)) as BatchRecord);
+  }
+
+  async resume(id: string): Promise<BatchView> {
+    return this.view((await this.deps.rows.resume(KIND, id)) as BatchRecord);
+  }
+
+  /** Rows not sent yet are never sent; those sent go on (they are paid for). */
+  async cancel(id: string): Promise<BatchView> {
+    return this.view((await this.deps.rows.cancel(KIND, id)) as BatchRecord);
+  }
+
+  /** Sends the failed rows again: each its next take, paid like the first (its caller asked first). */
+  async retryFailed(id: string): Promise<BatchView> {
+    const record = await this.require(id);
+    const failed = this.view(record)
+      .rows.filter((r) => r.state === 'failed')
+      .map((r) => r.row);
+    await this.save(settledRows(record, { ...record, retry: failed, state: 'running' }));
+    void this.deps.rows.run(KIND, id);
+    return this.view(await this.require(id));
+  }
+
+  /** What an edited spreadsheet would send, before anything is saved (see revisionOf). */
+  async revision(
+    id: string,
+    rows: readonly BatchRow[],
+    refused: Pick<BatchRecord, 'invalid'>,
+  ): Promise<{ changed: number[]; added: number[] }> {
+    const record = await this.require(id);
+    return revisionOf(record, this.view(record), rows, refused);
+  }
+
+  /** The same batch from an edited spreadsheet: unchanged rows keep their jobs; changed ended rows and new rows are sent. */
+  async revise(id: string, rows: BatchRow[], refused: Pick<BatchRecord, 'invalid' | 'reasons'>): Promise<number[]> {
+    const record = await this.require(id);
+    const { changed } = await this.revision(id, rows, refused);
+    const state = record.state === 'cancelled' ? 'cancelled' : 'running';
+    await this.save(settledRows(record, { ...record, rows, ...refused, retry: changed, state }));
+    return changed;
+  }
+
+  /** Makes one ended row again: a new take for that row only (its earlier result stays in the ledger). */
+  async redoRow(id: string, row: number): Promise<BatchView> {
+    const record = await this.require(id);
+    const state = this.view(record).rows.find((r) => r.row === row)?.state;
+    if (record.state === 'cancelled')
+      throw new Error('The batch was cancelled: start a new one to make its rows again.');
+    if (state !== 'completed' && state !== 'failed')
+      throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${state ?? 'not in the batch'}).`);
+    await this.deps.rows.redo(KIND, id, row, () => undefined);
+    void this.deps.rows.run(KIND, id);
+    return this.view(await this.require(id));
+  }
+
+  /** Changes one row (see rowEdited): the batch runs again when the change leaves a row to send. */
+  async editRow(id: string, edit: BatchRowEdit, remake: boolean, check: RowCheck): Promise<BatchView> {
+    const record = await this.require(id);
+    const changed = settledRows(record, rowEdited(record, this.view(record), edit, remake, check));
+    await this.save(changed);
+    if (changed.state === 'running') void this.deps.rows.run(KIND, id);
+    return this.view(await this.require(id));
+  }
+
+  /** Deletes rows not sent yet (see rowsRemoved). */
+  async removeRows(id: string, rows: readonly number[]): Promise<BatchView> {
+    const record = await this.require(id);
+    await this.save(settledRows(record, rowsRemoved(record, this.view(record), rows)));
+    return this.view(await this.require(id));
+  }
+
+  /** Remembers where a Save put each row's result (see BatchRecord.saved). */
+  async markSaved(id: string, files: ReadonlyMap<number, { path: string; link: string }>): Promise<void> {
+    const saved = Object.fromEntries([...files].map(([row, file]) => [String(row), file]));
+    await this.deps.rows.update(KIND, id, (r) => ({ ...r, saved: { ...(r as BatchRecord).saved, ...saved } }));
+  }
+
+  /**
+   * Names, once per row per run, each batch with done rows whose results expire within 24 hours and that
+   * no Save of the batch holds. The archive leaves batch rows to their batch, so this is their warning.
+   */
+  async warnExpiring(now = Date.now()): Promise<string[]> {
+    const named: string[] = [];
+    for (const record of await this.list()) {
+      const rows = expiringUnsaved(record, this.view(record), now, (path) => existsSync(path)).filter(
+        (row) => !this.warned.has(`${record.id}:${row.row}:${row.jobId}`),
+      );
+      if (rows.length === 0) continue;
+      for (const row of rows) this.warned.add(`${record.id}:${row.row}:${row.jobId}`);
+      named.push(record.id);
+      const one = rows.length === 1;
+      this.deps.notify?.(
+        `Batch "${record.label}": ${rows.length} row${one ? '' : 's'} expire${one ? 's' : ''} within 24 hours unsaved`,
+        `Open the batch in Voices and choose Save files to keep ${one ? 'it' : 'them'} (rows ${rows
+          .slice(0, 5)
+          .map((r) => r.row + 1)
+          .join(', ')}${rows.length > 5 ? ', …' : ''}).`,
+        'failed',
+      );
+    }
+    return named;
+  }
+
+  /**
+   * Sends nothing more and waits for the creates already on their way (quitting): a create cut off half
+   * way would leave its row "outcome unknown". The batches stay running and go on at the next start.
+   */
+  async stopSending(): Promise<void> {
+    this.deps.rows.stop();
+    await this.deps.rows.idle();
+  }
+
+  list(): Promise<BatchRecord[]> {
+    return this.deps.rows.list(KIND) as Promise<BatchRecord[]>;
+  }
+
+  resumeAll(): Promise<void> {
+    return this.deps.rows.resumeAll(KIND);
+  }
+
+  private async save(record: BatchRecord): Promise<void> {
+    await this.deps.rows.replace(KIND, record);
+  }
+
+  private async require(id: string): Promise<BatchRecord> {
+    const record = await this.get(id);
+    if (!record) throw new Error(`No batch "${id}"`);
+    return record;
+  }
+
+  private emit(record: BatchRecord): void {
+    this.deps.onChange?.(this.view(record));
+  }
+}
+
+/**
+ * Batches on a job engine and a reactor (which brings each row's job end back), with a row engine of
+ * their own: a host with campaigns too builds one row engine for both (host/studio-services.ts).
+ */
+export function createBatchRows(
+  host: Omit<BatchRowsDeps, 'rows' | 'subscribe'> & {
+    engine: RowJobs & ReactorEngine & Pick<BatchRowsDeps, 'subscribe'>;
+  },
+): { batches: BatchRows; reactor: JobReactor } {
+  const { engine, ...rest } = host;
+  const rows = new RowEngine({ jobs: engine, log: host.log });
+  const reactor = new JobReactor({ engine, log: host.log });
+  reactor.on('batch-row', (job) => rows.jobEnded(job));
+  reactor.start();
+  return { batches: new BatchRows({ ...rest, rows, subscribe: (listener) => engine.subscribe(listener) }), reactor };
+}

@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RowPacer } from '../../../electron/services/rows/row-pacer';
+import { mostInWindow } from './windows';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the row pacer', () => {
+  it('gives turns a gap apart at the known rate less the polls each job takes, rows under way first', async () => {
+    // 12 requests a second, one poll a job so far: 6 creates a second.
+    const pacer = new RowPacer({ requestsPerSecond: 12 });
+    const given: { at: number; who: string }[] = [];
+    for (let i = 0; i < 10; i += 1) void pacer.turn(true).then(() => given.push({ at: Date.now(), who: `new${i}` }));
+    for (let i = 0; i < 5; i += 1) void pacer.turn(false).then(() => given.push({ at: Date.now(), who: `next${i}` }));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(given).toHaveLength(15);
+    expect(mostInWindow(given.map((g) => g.at))).toBeLessThanOrEqual(6);
+    // The first turn was given at once; the rows under way took the next five.
+    expect(given.slice(0, 6).map((g) => g.who)).toEqual(['new0', 'next0', 'next1', 'next2', 'next3', 'next4']);
+  });
+
+  it('lets a new row start only when no create waits for a turn, and says so when one may', async () => {
+    const pacer = new RowPacer({ requestsPerSecond: 4 });
+    let rooms = 0;
+    pacer.onRoom(() => (rooms += 1));
+    expect(pacer.free()).toBe(true);
+    pacer.starts();
+    expect(pacer.free()).toBe(false);
+    const turn = pacer.turn(true);
+    await turn;
+    expect([pacer.free(), rooms]).toEqual([true, 1]);
+    void pacer.turn(false);
+    expect(pacer.free()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([pacer.free(), rooms]).toEqual([true, 2]);
+  });
+
+  it('learns the rate where it is not known: halved at each refusal, raised a little by each accepted create', () => {
+    const pacer = new RowPacer({ initialRate: 8 });
+    pacer.refused();
+    expect(pacer.createsPerSecond()).toBe(4);
+    for (let i = 0; i < 4; i += 1) pacer.accepted();
+    expect(pacer.createsPerSecond()).toBeGreaterThan(4.9);
+    expect(pacer.createsPerSecond()).toBeLessThan(5);
+  });
+
+  it('keeps more rows in flight for slow jobs: the rate times the jobs’ observed length', () => {
+    const quick = new RowPacer({ requestsPerSecond: 20 });
+    const slow = new RowPacer({ requestsPerSecond: 20 });
+    for (let i = 0; i < 20; i += 1) {
+      quick.observe(2, 1);
+      slow.observe(60, 1);
+    }
+    expect(quick.inFlightTarget()).toBeLessThan(30);
+    expect(slow.inFlightTarget()).toBeGreaterThan(500);
+    // Jobs that take more polls leave fewer creates a second in the same request rate.
+    const chatty = new RowPacer({ requestsPerSecond: 20 });
+    for (let i = 0; i < 20; i += 1) chatty.observe(2, 4);
+    expect(chatty.createsPerSecond()).toBeLessThan(quick.createsPerSecond());
+  });
+});

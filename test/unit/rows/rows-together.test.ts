@@ -1,0 +1,188 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JobRecord, JobSubmission, JobView, SubmitResult } from '@common/bridge/jobs';
+import { checkRows, fillRows } from '@common/campaign/row-check';
+import { campaignTable } from '@common/campaign/rows';
+import { columnVariables } from '@common/campaign/variables';
+import { SpendingPolicy } from '@common/jobs/cost-model';
+import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
+import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
+import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
+import { RowEngine } from '../../../electron/services/rows/row-engine';
+import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import { BatchRows } from '../../../electron/services/voices/batch-rows';
+import { loadTemplate } from '../campaign/template-fixture';
+import { advanceUntil, mostInWindow } from './windows';
+
+/** The connection's rate, in requests a second: creates and polls alike. */
+const RATE = 6;
+const JOB_MS = 1_500;
+const PRICES: Record<string, number> = { tts: 2, 'avatar-video': 10 };
+
+/**
+ * One connection's service as the row engine sees it: each create passes the real spending gate (the
+ * day's limit, counting creates on their way at their price), is counted as a request, and ends after
+ * JOB_MS with one poll (a request too) and its price charged; the end goes to the engine as the reactor
+ * would bring it.
+ */
+class OneConnection {
+  readonly records: JobRecord[] = [];
+  readonly requests: number[] = [];
+  rows!: RowEngine;
+  readonly gate: SpendingGate;
+
+  constructor(limit: number | null) {
+    this.gate = new SpendingGate({
+      clock: { now: () => Date.now() },
+      activeConnection: async () => ({ id: 'c1', name: 'Sandbox' }),
+      records: () => this.records,
+      estimator: async (kind) => ({ credits: PRICES[kind] ?? 1, basis: 'test price' }),
+      spending: () => SpendingPolicy.parse({ dailyLimits: limit === null ? {} : { c1: limit } }),
+    });
+  }
+
+  list(): JobView[] {
+    return this.records as unknown as JobView[];
+  }
+
+  async submit(submission: JobSubmission): Promise<SubmitResult> {
+    const pass = await this.gate.admit(submission, { id: 'c1', name: 'Sandbox' });
+    this.requests.push(Date.now());
+    const price = PRICES[submission.kind] ?? 1;
+    const record = {
+      id: `job-${this.records.length + 1}`,
+      kind: submission.kind,
+      purpose: submission.purpose,
+      connectionId: 'c1',
+      request: submission.body,
+      createdAt: Date.now(),
+      finishedAt: null,
+      phase: 'queued',
+      remoteId: `r${this.records.length + 1}`,
+      resultUrl: null,
+      expiresAt: null,
+      costEstimate: { credits: price, basis: 'test price' },
+      chargedCredits: null,
+      error: null,
+      polls: 0,
+    } as unknown as JobRecord;
+    this.records.push(record);
+    pass.ticket.release();
+    setTimeout(() => {
+      this.requests.push(Date.now());
+      Object.assign(record, {
+        phase: 'completed',
+        polls: 1,
+        finishedAt: Date.now(),
+        chargedCredits: price,
+        resultUrl: `https://cdn.example/${record.id}`,
+      });
+      void this.rows.jobEnded(record);
+    }, JOB_MS);
+    return { status: 'submitted', job: record as unknown as JobView };
+  }
+
+  spent(): number {
+    return this.records.reduce((sum, r) => sum + (PRICES[r.kind] ?? 1), 0);
+  }
+}
+
+function studio(limit: number | null, campaignRows: number, batchRows: number) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-rows-together-'));
+  const service = new OneConnection(limit);
+  // Both runs on one engine and one connection: one pacer between them.
+  const rows = new RowEngine({
+    jobs: service,
+    connection: async () => 'c1',
+    pacers: new RowPacers(() => ({ requestsPerSecond: RATE })),
+  });
+  service.rows = rows;
+  const campaigns = new CampaignRows({ rows, dataDir, prepare: async (body) => body, saveRow: async () => undefined });
+  const batches = new BatchRows({ rows, dataDir, subscribe: () => () => undefined });
+  const template = loadTemplate();
+  const lines = [
+    ['First name', 'company', 'voice', 'avatar', 'logo'],
+    ...Array.from({ length: campaignRows }, (_, i) => [
+      `P${i + 1}`,
+      'Co',
+      'sandbox_ava',
+      'SandboxBen',
+      'https://cdn.example/logo.png',
+    ]),
+  ];
+  const filled = fillRows(template, campaignTable(lines, columnVariables(template)).rows, {
+    voice: null,
+    avatar: null,
+  });
+  const campaign = newCampaignRecord({
+    id: 'c',
+    label: 'c.csv',
+    template,
+    check: { rows: checkRows(filled, new Map()), voiceIds: {} },
+    sheetFolder: null,
+    outDir: join(dataDir, 'out'),
+    concurrency: 2,
+  });
+  const batch = {
+    id: 'b',
+    label: 'b.csv',
+    rows: Array.from({ length: batchRows }, (_, row) => ({
+      row,
+      text: `Line ${row + 1}.`,
+      voiceId: 'sandbox_ava',
+      rate: '50%',
+      name: null,
+    })),
+    invalid: [],
+    concurrency: 2,
+    template: '{row}',
+  };
+  return { service, rows, campaigns, batches, campaign, batch };
+}
+
+beforeEach(() => {
+  // setImmediate stays real: the runs' journals are real files, written between the steps of fake time.
+  vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a batch and a campaign on one connection at once', () => {
+  it("never send faster than the connection's rate together, and both finish", async () => {
+    const { service, campaigns, batches, campaign, batch } = studio(null, 6, 12);
+    await campaigns.create(campaign);
+    await batches.create(batch);
+    let ended = 0;
+    const campaignDone = campaigns.run('c').finally(() => (ended += 1));
+    const batchDone = batches.run('b').finally(() => (ended += 1));
+    await advanceUntil(advance, () => ended === 2);
+    expect((await campaignDone).rows.map((r) => r.state)).toEqual(Array(6).fill('done'));
+    expect((await batchDone).counts.completed).toBe(12);
+    // 6 rows × 3 jobs and 12 rows × 1 job, each a create and a poll.
+    expect(service.requests).toHaveLength(2 * (18 + 12));
+    expect(mostInWindow(service.requests)).toBeLessThanOrEqual(RATE);
+  });
+
+  it("are both stopped by the day's limit, at most one job's price over it", async () => {
+    const limit = 40;
+    const { service, campaigns, batches, campaign, batch, rows } = studio(limit, 6, 30);
+    await campaigns.create(campaign);
+    await batches.create(batch);
+    void campaigns.run('c');
+    void batches.run('b');
+    const stopped = async () =>
+      (await rows.get('campaign', 'c'))?.state === 'paused' && (await rows.get('batch', 'b'))?.state === 'paused';
+    await advanceUntil(advance, stopped);
+    // Every job sent has ended.
+    await advanceUntil(advance, () => service.records.every((r) => r.phase === 'completed'));
+    expect(service.spent()).toBeLessThanOrEqual(limit + Math.max(...Object.values(PRICES)));
+    // Nothing more leaves once both have stopped.
+    const sent = service.records.length;
+    await advance(60_000);
+    expect(service.records).toHaveLength(sent);
+  });
+});
