@@ -3,7 +3,6 @@
 // and a `download` are all recorded where the Library, `jobs show` and `download --missing` read them;
 // a deleted, a modified and a moved file are named the same way everywhere and come back byte-identical
 // under their own names; the archive writes no second copy; an earlier version's folder is adopted.
-import { execFileSync } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
@@ -31,6 +30,7 @@ import { createMemoryHostBase } from '../../../electron/services/host/memory-hos
 import { summariseCopies } from '../../../renderer/src/views/library/copies';
 import { emptyFilter, matchesFilter } from '../../../renderer/src/views/library/job-filters';
 import { rowCopy } from '../../../renderer/src/views/campaigns/campaign-logic';
+import { makeImage } from '../../fixtures/composition/make-media';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { startOwner, type OwnerFixture } from './owner-fixture';
 import { until } from '../../wait';
@@ -86,18 +86,7 @@ const saved: { jobId: string; path: string; by: string }[] = [];
 describe('one record of every saved copy', () => {
   it('campaign rows, a batch, a tts --out file and a download made with no studio open are saved everywhere; deleted, modified and moved files are named everywhere and come back byte-identical; the archive adds nothing', async () => {
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=orange:s=64x64',
-      '-frames:v',
-      '1',
-      join(dir, 'logo.png'),
-    ]);
+    makeImage(join(dir, 'logo.png'), { colour: 'orange', width: 64, height: 64 });
     writeFileSync(
       join(dir, 'prospects.csv'),
       [
