@@ -2,7 +2,7 @@
 // which actions a row offers. The host owns every campaign; these only read what it reports.
 import type { CampaignCheckView, CampaignSummary } from '@common/bridge/campaigns';
 import type { CampaignRowRecord, CampaignRowState, CampaignState } from '@common/campaign/record';
-import { copyStateOf, type CopyState, type DownloadView } from '@common/bridge';
+import type { CopyState } from '@common/bridge';
 
 export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
   pending: 'Waiting',
@@ -120,14 +120,4 @@ export function defaultFileName(variables: ReadonlyArray<{ name: string }>): str
   return variables[0] ? `{{row}} - {{${variables[0].name}}}` : '{{row}}';
 }
 
-/**
- * A done row's file as the one record of copies has it (its entries by the row's link), checked on disk
- * when the page loaded it: the Campaigns page says "File missing" or "File changed" as the Library does.
- */
-export function rowCopy(
-  row: Pick<CampaignRowRecord, 'state' | 'resultUrl'>,
-  downloads: Iterable<DownloadView>,
-): CopyState | null {
-  if (row.state !== 'done' || !row.resultUrl) return null;
-  return copyStateOf([...downloads].filter((d) => d.url === row.resultUrl && d.origin === 'campaign'));
-}
+export { rowCopy } from '@common/campaign/row-copy';
