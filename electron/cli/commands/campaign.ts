@@ -1,13 +1,16 @@
 import { dirname, join, resolve } from 'node:path';
 import type { CampaignView } from '../../common/bridge/campaigns';
-import { campaignCounts } from '../../common/campaign/record';
+import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
+import { campaignCounts, type CampaignRowRecord } from '../../common/campaign/record';
+import { rowCopy } from '../../common/campaign/row-copy';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
 import { campaignIdFor } from '../../services/campaign/campaign-setup';
 import { campaignJournal } from '../../services/campaign/campaign-rows';
-import { defaultDataDir } from '../../services/host/data-dir';
+import { checkedOnDisk } from '../../services/downloads/saved-report';
 import { OwnerCallError } from '../../services/host/owner-client';
 import { sayWhere, withStudio } from '../cli-host';
-import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo } from '../command';
+import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import type { StudioLink } from '../studio-link';
 import { JSON_OPTION } from '../common-options';
 import {
   CAMPAIGN_INPUT_OPTIONS,
@@ -172,57 +175,81 @@ function finishRun(record: CampaignView, manifest: string, strict: boolean, json
 /** `studio campaign status DIR`: where the campaign of a folder stands, read from its record (nothing sent). */
 export const campaignStatusCommand: CliCommand = {
   name: 'campaign status',
-  summary: 'where the campaign of a folder stands: rows by state, and each row not done with its reason',
+  summary:
+    'where the campaign of a folder stands: rows by state, each row not done with its reason, and each done row whose file is missing or changed on disk',
   arguments: [{ name: 'DIR', help: 'the folder given to campaign run --out', required: true }],
   options: [JSON_OPTION],
   async run(args, io) {
     const dir = args.positional[0];
     if (!dir) throw new UsageError('Give the folder the campaign saves into (its --out)');
     const outDir = resolve(io.cwd, dir);
-    const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
-    const record = await campaignJournal(dataDir).get(campaignIdFor(outDir));
-    if (!record) {
-      io.err(
-        `No campaign saves into ${outDir} (in the data folder ${dataDir}). Start one with: studio campaign run TEMPLATE ROWS --out ${dir}`,
-      );
-      return EXIT.failed;
-    }
-    const counts = campaignCounts(record);
-    if (args.flags['--json'] === true) {
-      io.out(
-        JSON.stringify(
-          {
-            campaign: record.id,
-            label: record.label,
-            state: record.state,
-            counts,
-            manifest: resolve(outDir, CAMPAIGN_MANIFEST),
-            rows: record.rows.map((r) => ({
-              row: r.row + 1,
-              state: r.state,
-              file: r.fileName,
-              problems: r.problems,
-              link: r.resultUrl,
-              expiresAt: r.expiresAt,
-            })),
-          },
-          null,
-          2,
-        ),
-      );
-    } else {
-      io.out(
-        `Campaign "${record.label}" (${record.state}): ${Object.entries(counts)
-          .map(([state, n]) => `${n} ${state}`)
-          .join(', ')} of ${record.rows.length} rows`,
-      );
-      for (const row of record.rows)
-        if (row.state !== 'done')
-          io.out(`  Row ${row.row + 1} ${row.state}${row.problems.length ? `: ${row.problems.join('; ')}` : ''}`);
-    }
-    return record.rows.every((r) => r.state === 'done' || r.state === 'invalid') ? EXIT.ok : EXIT.failed;
+    // The record of copies is asked of the folder's owner (the open studio, or this run's own host,
+    // read-only): its queue file can lag its last changes.
+    return withStudio(args, io, 'reads', (studio) => reportStatus(studio, outDir, dir, args, io), { sendsWork: false });
   },
 };
+
+async function reportStatus(studio: StudioLink, outDir: string, dir: string, args: ParsedArgs, io: CliIo) {
+  const record = await campaignJournal(studio.dataDir).get(campaignIdFor(outDir));
+  if (!record) {
+    io.err(
+      `No campaign saves into ${outDir} (in the data folder ${studio.dataDir}). Start one with: studio campaign run TEMPLATE ROWS --out ${dir}`,
+    );
+    return EXIT.failed;
+  }
+  // Each done row's file as the record of copies has it, checked on disk now (the Campaigns page's "File missing").
+  const links = new Set(record.rows.flatMap((r) => (r.state === 'done' && r.resultUrl ? [r.resultUrl] : [])));
+  const entries = await checkedOnDisk(
+    (await studio.call('downloads.list')).filter((d) => d.origin === 'campaign' && links.has(d.url)),
+  );
+  const copyOf = (row: CampaignRowRecord) => rowCopy(row, entries);
+  const lost = record.rows.filter((r) => copyOf(r) === 'missing' || copyOf(r) === 'changed');
+  const counts = campaignCounts(record);
+  if (args.flags['--json'] === true) {
+    io.out(
+      JSON.stringify(
+        {
+          campaign: record.id,
+          label: record.label,
+          state: record.state,
+          counts,
+          manifest: resolve(outDir, CAMPAIGN_MANIFEST),
+          rows: record.rows.map((r) => ({
+            row: r.row + 1,
+            state: r.state,
+            file: r.fileName,
+            copy: copyOf(r),
+            problems: r.problems,
+            link: r.resultUrl,
+            expiresAt: r.expiresAt,
+          })),
+        },
+        null,
+        2,
+      ),
+    );
+  } else {
+    io.out(
+      `Campaign "${record.label}" (${record.state}): ${Object.entries(counts)
+        .map(([state, n]) => `${n} ${state}`)
+        .join(', ')} of ${record.rows.length} rows`,
+    );
+    for (const row of record.rows) {
+      const copy = copyOf(row);
+      if (row.state !== 'done')
+        io.out(`  Row ${row.row + 1} ${row.state}${row.problems.length ? `: ${row.problems.join('; ')}` : ''}`);
+      else if (copy === 'missing' || copy === 'changed')
+        io.out(`  Row ${row.row + 1} done, ${COPY_STATE_LABELS[copy].toLowerCase()}: ${join(outDir, row.fileName)}`);
+    }
+    if (lost.length > 0)
+      io.out(
+        `${lost.length} video${lost.length === 1 ? ' is' : 's are'} not on disk as saved: studio download --missing fetches ${lost.length === 1 ? 'it' : 'them'} again in place while the link works.`,
+      );
+  }
+  // A folder with a file gone or changed is not the campaign's whole result: a script sees it in the exit status.
+  const whole = record.rows.every((r) => r.state === 'done' || r.state === 'invalid');
+  return whole && lost.length === 0 ? EXIT.ok : EXIT.failed;
+}
 
 export const campaignCommands: readonly CliCommand[] = [
   campaignCheckCommand,

@@ -95,7 +95,7 @@ export interface ArchiveRunner {
  * Batch rows are the exception: the batch's Save puts them in the folder the user chose, named from its
  * template, with a manifest. A second copy in the archive doubled the disk a batch took, under names
  * built from the script. The archive neither copies them nor warns about them; the batches warn about
- * their own done rows that expire unsaved (no Save holds them), naming the batch to save.
+ * their own done rows that expire with no intact copy in the record of copies, naming the batch to save.
  */
 export function createArchive(
   base: DownloadsHost,
@@ -134,7 +134,9 @@ export function createArchive(
     archive,
     start() {
       const warnBatches = () =>
-        void batches?.warnExpiring().catch((error: unknown) => base.log.warn('batch expiry not checked', { error }));
+        void batches
+          ?.warnExpiring(service.copies)
+          .catch((error: unknown) => base.log.warn('batch expiry not checked', { error }));
       // Every copy read again at start (a disk unmounted, a file edited while the studio was closed);
       // the expiry warning then counts only verified copies.
       void service.ready

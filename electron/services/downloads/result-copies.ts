@@ -140,6 +140,18 @@ export class ResultCopies {
     return fetched;
   }
 
+  /**
+   * The recorded copies of these jobs' results, each checked against the disk first, so a deleted or
+   * rewritten file reads as missing or changed and never as saved.
+   */
+  async checked(jobIds: Iterable<string>): Promise<DownloadView[]> {
+    await this.deps.ready();
+    const wanted = new Set(jobIds);
+    const mine = (d: Pick<DownloadView, 'jobId'>) => wanted.has(d.jobId);
+    await this.deps.manager.verifySaved({ deep: false, ids: this.deps.manager.list(mine).map((d) => d.id) });
+    return this.deps.manager.list(mine);
+  }
+
   /** As saveOrThrow(), for a writer that holds only the result's link (a campaign row): its job is the ledger's. */
   async saveLink(request: Omit<CopyRequest, 'jobId'> & { url: string }): Promise<boolean> {
     const job = this.deps

@@ -60,6 +60,24 @@ export async function savedCopiesIn(
   return out;
 }
 
+type CheckedEntry = Pick<DownloadEntry, 'state' | 'savedPath' | 'bytes' | 'sha256' | 'mtimeMs'>;
+
+/**
+ * The record's entries with each copy's state checked on disk now, as savedCopiesIn checks them: the
+ * owner's last check may predate a file deleted or rewritten since. Entries that are not copies stay as they are.
+ */
+export async function checkedOnDisk<E extends CheckedEntry>(entries: readonly E[]): Promise<E[]> {
+  const out: E[] = [];
+  // One file at a time: a copy whose modification time moved is hashed whole, and thousands at once would not be.
+  for (const entry of entries) {
+    const isCopy = entry.state === 'saved' || entry.state === 'missing' || entry.state === 'changed';
+    out.push(
+      entry.savedPath !== null && isCopy ? { ...entry, state: (await checkCopy(entry, { deep: false })).state } : entry,
+    );
+  }
+  return out;
+}
+
 /** What telling whether a job's result can still be fetched needs (a ledger record or a job view has it). */
 type ResultJob = Pick<JobRecord, 'id' | 'phase' | 'resultUrl' | 'expiresAt' | 'purpose'>;
 

@@ -39,8 +39,8 @@ export const BatchRecord = z.object({
   template: z.string().max(500),
   /**
    * Where the batch's Save put each row's result, by row number: the file and the link it was fetched
-   * from. The archive leaves these rows alone (the batch's folder is their copy) unless the row was made
-   * again since.
+   * from, so the next Save replaces a row's earlier file. Whether a row is saved is the record of copies'
+   * (each file is recorded there), which sees a file deleted or rewritten since.
    */
   saved: z.record(z.string(), z.object({ path: z.string().max(4096), link: z.string().max(4096) })).optional(),
   /** The connection's balance when the batch started sending, lately, and when it ended. */

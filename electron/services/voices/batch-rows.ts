@@ -1,13 +1,13 @@
-import { existsSync } from 'node:fs';
 import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batches';
 import type { JobSubmission, JobView } from '../../common/bridge/jobs';
+import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
 import { JobReactor, type ReactorEngine } from '../jobs/reactor';
 import { RowEngine } from '../rows/row-engine';
 import type { RowJobs, RowKind, RowStepContext } from '../rows/row-kind';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchJournal, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
-import { batchEndedSummary, batchView, expiringUnsaved, revisionOf, rowJobs } from './batch-view';
+import { batchEndedSummary, batchView, expiringSoon, revisionOf, rowJobs } from './batch-view';
 
 export interface BatchRowsDeps {
   /** The one row engine of the host (campaigns run on it too). */
@@ -189,14 +189,22 @@ export class BatchRows {
 
   /**
    * Names, once per row per run, each batch with done rows whose results expire within 24 hours and that
-   * no Save of the batch holds. The archive leaves batch rows to their batch, so this is their warning.
+   * have no copy on disk as saved. "Saved" is the one record of copies checked against the disk, as the
+   * archive and the Library read it: a Save's file deleted or rewritten since leaves its row unsaved.
    */
-  async warnExpiring(now = Date.now()): Promise<string[]> {
+  async warnExpiring(copies: Pick<ResultCopies, 'checked'>, now = Date.now()): Promise<string[]> {
     const named: string[] = [];
     for (const record of await this.list()) {
-      const rows = expiringUnsaved(record, this.view(record), now, (path) => existsSync(path)).filter(
+      const soon = expiringSoon(this.view(record), now).filter(
         (row) => !this.warned.has(`${record.id}:${row.row}:${row.jobId}`),
       );
+      if (soon.length === 0) continue;
+      const saved = new Set(
+        (await copies.checked(soon.map((row) => row.jobId as string)))
+          .filter((copy) => copy.state === 'saved')
+          .map((copy) => copy.jobId),
+      );
+      const rows = soon.filter((row) => !saved.has(row.jobId as string));
       if (rows.length === 0) continue;
       for (const row of rows) this.warned.add(`${record.id}:${row.row}:${row.jobId}`);
       named.push(record.id);

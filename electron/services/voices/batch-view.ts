@@ -142,16 +142,14 @@ export function batchEndedSummary(view: BatchView): { title: string; body: strin
 
 const DAY = 24 * 3_600_000;
 
-/** Done rows whose results expire within 24 hours and that no Save of the batch holds (that file, from that link, still there). */
-export function expiringUnsaved(
-  record: BatchRecord,
-  view: BatchView,
-  now: number,
-  exists: (path: string) => boolean,
-): BatchRowView[] {
-  return view.rows.filter((row) => {
-    if (!row.resultUrl || row.expiresAt === null || row.expiresAt <= now || row.expiresAt - now > DAY) return false;
-    const file = record.saved?.[String(row.row)];
-    return !(file && file.link === row.resultUrl && exists(file.path));
-  });
+/** Done rows whose results expire within 24 hours (the expiry warning asks the record of copies which are saved). */
+export function expiringSoon(view: BatchView, now: number): BatchRowView[] {
+  return view.rows.filter(
+    (row) =>
+      row.jobId !== null &&
+      row.resultUrl !== null &&
+      row.expiresAt !== null &&
+      row.expiresAt > now &&
+      row.expiresAt - now <= DAY,
+  );
 }

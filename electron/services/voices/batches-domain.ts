@@ -158,7 +158,7 @@ export function createBatchesDomain(
           forgetCopy: copies ? (path) => copies.forget(path) : undefined,
           onRow: () => base.emit('batches.saving', { id, done: ++done, total }),
         });
-        // The archive reads this: a row saved here is not copied again, nor warned about as unsaved.
+        // The next Save reads this to replace a row's earlier file; whether a row is saved is the record of copies'.
         await batches.markSaved(id, files);
         base.log.info('batch saved', {
           batch: id,

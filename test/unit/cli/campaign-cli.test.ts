@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -123,6 +123,27 @@ describe('studio campaign', () => {
     expect(status.out[0]).toBe('Campaign "prospects.csv" (finished): 2 done, 3 invalid of 5 rows');
     expect(status.out.join('\n')).toContain('Row 2 invalid: {{First name}} is empty');
     expect(existsSync(join(dir, 'out', '1 - Ana.mp4'))).toBe(true);
+
+    // One video deleted, the other rewritten: status names both from the record of copies checked on
+    // disk (as the Campaigns page does), and the folder is no longer the campaign's whole result.
+    rmSync(join(dir, 'out', '1 - Ana.mp4'));
+    appendFileSync(join(dir, 'out', '3 - Bo.mp4'), 'edited');
+    const lost = await cli(['campaign', 'status', 'out', '--data-dir', data]);
+    expect(lost.code).toBe(EXIT.failed);
+    expect(lost.out.filter((line) => /^  Row \d+ done, /.test(line))).toEqual([
+      `  Row 1 done, file missing: ${join(dir, 'out', '1 - Ana.mp4')}`,
+      `  Row 3 done, file changed: ${join(dir, 'out', '3 - Bo.mp4')}`,
+    ]);
+    expect(lost.out.at(-1)).toMatch(/^2 videos are not on disk as saved: studio download --missing/);
+    const json = await cli(['campaign', 'status', 'out', '--json', '--data-dir', data]);
+    const rows = (JSON.parse(json.out.join('\n')) as { rows: { row: number; copy: string | null }[] }).rows;
+    expect(rows.map((r) => [r.row, r.copy])).toEqual([
+      [1, 'missing'],
+      [2, null],
+      [3, 'changed'],
+      [4, null],
+      [5, null],
+    ]);
   }, 240_000);
 
   it('killed half way, goes on when run again: no row step is sent twice, and a create cut off by the kill is named, not re-sent', async () => {

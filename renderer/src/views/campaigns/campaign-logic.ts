@@ -2,7 +2,7 @@
 // which actions a row offers. The host owns every campaign; these only read what it reports.
 import type { CampaignCheckView, CampaignSummary } from '@common/bridge/campaigns';
 import type { CampaignRowRecord, CampaignRowState, CampaignState } from '@common/campaign/record';
-import { copyStateOf, type CopyState, type DownloadView } from '@common/bridge';
+import type { CopyState } from '@common/bridge';
 
 export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
   pending: 'Waiting',
@@ -120,14 +120,14 @@ export function defaultFileName(variables: ReadonlyArray<{ name: string }>): str
   return variables[0] ? `{{row}} - {{${variables[0].name}}}` : '{{row}}';
 }
 
+export { rowCopy } from '@common/campaign/row-copy';
+
 /**
- * A done row's file as the one record of copies has it (its entries by the row's link), checked on disk
- * when the page loaded it: the Campaigns page says "File missing" or "File changed" as the Library does.
+ * A row the "Show only rows with problems" filter keeps: one the check will not send, one that failed or
+ * is held with a reason, and a done one whose file is missing or changed on disk (among thousands of
+ * rows, the few that need the user).
  */
-export function rowCopy(
-  row: Pick<CampaignRowRecord, 'state' | 'resultUrl'>,
-  downloads: Iterable<DownloadView>,
-): CopyState | null {
-  if (row.state !== 'done' || !row.resultUrl) return null;
-  return copyStateOf([...downloads].filter((d) => d.url === row.resultUrl && d.origin === 'campaign'));
+export function rowHasProblem(row: Pick<CampaignRowRecord, 'state' | 'problems'>, copy: CopyState | null): boolean {
+  if (row.state === 'invalid' || row.state === 'failed' || copy === 'missing' || copy === 'changed') return true;
+  return row.state !== 'done' && row.state !== 'cancelled' && row.problems.length > 0;
 }

@@ -1,0 +1,157 @@
+// "Show only rows with problems" (issue 53): among thousands of rows the page lists the few that need
+// the user — refused by the check, failed, held with a reason, or done with its file missing or changed
+// on disk — on the campaign's grid, its check list and a batch's rows alike.
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { defineComponent, h } from 'vue';
+import { NDialogProvider, NMessageProvider } from 'naive-ui';
+import type { BatchRowView, BatchView, CopyState, DownloadView } from '@common/bridge';
+import type { CampaignCheckView, CampaignView } from '@common/bridge/campaigns';
+import type { CampaignRowRecord } from '@common/campaign/record';
+import { useStudioApi } from '@/bridge';
+import CampaignGrid from '@/views/campaigns/CampaignGrid.vue';
+import CampaignCheckTable from '@/views/campaigns/CampaignCheckTable.vue';
+import BatchRowsTable from '@/views/voices/BatchRowsTable.vue';
+import { resizeObserverManager } from 'vueuc';
+import { fakeApi } from '../library/fake-api';
+
+afterEach(() => useStudioApi(undefined));
+
+/** The row numbers (1-based) a table shows, read from the testids its rows carry. */
+const shown = (wrapper: VueWrapper, prefix: string) =>
+  wrapper
+    .findAll(`[data-testid^="${prefix}"]`)
+    .map((el) => Number(el.attributes('data-testid')?.slice(prefix.length)))
+    .filter((n) => Number.isInteger(n));
+
+/**
+ * The tables scroll virtually and draw rows only once measured; happy-dom lays nothing out, so every
+ * element Naive UI observes is told it is 400 px tall, as a browser would.
+ */
+async function laidOut(): Promise<void> {
+  await flushPromises();
+  const observed = (resizeObserverManager as unknown as { elHandlersMap: Map<Element, (entry: unknown) => void> })
+    .elHandlersMap;
+  for (const [target, handler] of observed) handler({ target, contentRect: { width: 800, height: 400 } });
+  await flushPromises();
+}
+
+async function onlyProblems(wrapper: VueWrapper, testid: string): Promise<void> {
+  await wrapper.get(`[data-testid="${testid}"]`).trigger('click');
+  await laidOut();
+}
+
+const campaignRow = (row: number, state: CampaignRowRecord['state'], problems: string[] = []) =>
+  ({
+    row,
+    state,
+    problems,
+    values: {},
+    fileName: `${row + 1}.mp4`,
+    take: 0,
+    savedAt: null,
+    resultUrl: `https://r/${row}`,
+  }) as unknown as CampaignRowRecord;
+
+describe('show only rows with problems', () => {
+  it("on a campaign's grid: refused, failed and a done row whose file is missing or changed, not the saved or running ones", async () => {
+    useStudioApi(fakeApi({ 'campaigns.rowStill': () => ({ dataUrl: null }) }).api);
+    const rows = [
+      campaignRow(0, 'done'),
+      campaignRow(1, 'invalid', ['{{First name}} is empty']),
+      campaignRow(2, 'failed', ['the video failed']),
+      campaignRow(3, 'done'),
+      campaignRow(4, 'done'),
+      campaignRow(5, 'video'),
+      campaignRow(6, 'cancelled'),
+    ];
+    const copies: Record<number, CopyState> = { 0: 'saved', 3: 'missing', 4: 'changed' };
+    const campaign = { id: 'c1', state: 'finished', rows, variables: [], charged: {} } as unknown as CampaignView;
+    const wrapper = mount(CampaignGrid, {
+      attachTo: document.body,
+      props: {
+        campaign,
+        rowCost: '2 credits',
+        copyOf: (r: CampaignRowRecord) => (r.state === 'done' ? copies[r.row] : null),
+      },
+    });
+    await laidOut();
+    expect(shown(wrapper, 'campaign-grid-row-')).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(wrapper.get('[data-testid="campaign-grid-problems"]').text()).toContain('(4)');
+    await onlyProblems(wrapper, 'campaign-grid-problems');
+    expect(shown(wrapper, 'campaign-grid-row-')).toEqual([2, 3, 4, 5]);
+  });
+
+  it("on a campaign's check list: only the rows the check will not send, each keeping its spreadsheet row number", async () => {
+    const check = {
+      variables: [{ id: 'v1', name: 'First name' }],
+      columns: { v1: 'first' },
+      unused: [],
+      problems: [],
+      rows: [
+        { row: 0, values: { v1: 'Ada' }, fileName: 'ada.mp4', problems: [] },
+        { row: 1, values: { v1: '' }, fileName: 'row-2.mp4', problems: ['{{First name}} is empty'] },
+        { row: 2, values: { v1: 'Bo' }, fileName: 'bo.mp4', problems: [] },
+      ],
+    } as unknown as CampaignCheckView;
+    const wrapper = mount(CampaignCheckTable, {
+      attachTo: document.body,
+      props: { check, edited: new Set<string>(), previewing: null },
+    });
+    await laidOut();
+    const previews = () => wrapper.findAll('button[aria-label^="Preview row "]').map((b) => b.attributes('aria-label'));
+    expect(previews()).toEqual(['Preview row 1', 'Preview row 2', 'Preview row 3']);
+    await onlyProblems(wrapper, 'campaign-check-problems');
+    expect(previews()).toEqual(['Preview row 2']);
+  });
+
+  it("on a batch's rows: failed, refused and a made row whose file is missing or changed", async () => {
+    const download = (jobId: string, state: DownloadView['state']) =>
+      ({ id: `d-${jobId}`, jobId, state, origin: 'batch', createdAt: 1, updatedAt: 1 }) as DownloadView;
+    useStudioApi(
+      fakeApi({
+        'downloads.list': () => [download('j0', 'saved'), download('j3', 'missing'), download('j4', 'changed')],
+        'downloads.totals': () => ({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null }),
+        'downloads.preferences': () => ({}),
+        'downloads.check': () => [download('j0', 'saved'), download('j3', 'missing'), download('j4', 'changed')],
+      }).api,
+    );
+    setActivePinia(createPinia());
+    const row = (n: number, state: BatchRowView['state'], problem: string | null = null) =>
+      ({
+        row: n,
+        state,
+        problem,
+        text: `Line ${n}`,
+        voiceId: 'v',
+        rate: '50%',
+        name: null,
+        jobId: state === 'completed' ? `j${n}` : null,
+        resultUrl: state === 'completed' ? `https://r/${n}` : null,
+        expiresAt: null,
+      }) as unknown as BatchRowView;
+    const batch = {
+      id: 'b1',
+      state: 'finished',
+      counts: {},
+      rows: [
+        row(0, 'completed'),
+        row(1, 'invalid', 'The script is empty'),
+        row(2, 'failed', 'quota'),
+        row(3, 'completed'),
+        row(4, 'completed'),
+        row(5, 'waiting'),
+      ],
+    } as unknown as BatchView;
+    const Host = defineComponent(
+      () => () =>
+        h(NMessageProvider, () => h(NDialogProvider, () => h(BatchRowsTable, { batch, voiceName: () => 'Ava' }))),
+    );
+    const wrapper = mount(Host, { attachTo: document.body });
+    await laidOut();
+    expect(shown(wrapper, 'batch-row-file-')).toEqual([1, 2, 3, 4, 5, 6]);
+    await onlyProblems(wrapper, 'batch-rows-problems');
+    expect(shown(wrapper, 'batch-row-file-')).toEqual([2, 3, 4, 5]);
+  });
+});
