@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { z } from 'zod';
@@ -12,6 +14,26 @@ export const CATALOGUE_ROOT = sharedCacheDir();
 
 export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, jobSeconds: 0.2, catalogueDir: CATALOGUE_ROOT, webhookBackoffMs: 50, ...options });
+}
+
+/**
+ * A sandbox of its own for one test file, in a temporary folder (`dir`, also the file's scratch space),
+ * started before its tests and closed, folder and all, after them.
+ */
+export function sandboxPerFile(
+  prefix: string,
+  options: EmulatorOptions = {},
+): { dir: string; sandbox(): RunningEmulator } {
+  let running: RunningEmulator | undefined;
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  beforeAll(async () => {
+    running = await start({ jobSeconds: 0.3, dataDir: join(dir, 'sandbox'), ...options });
+  }, 120_000);
+  afterAll(async () => {
+    await running?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, sandbox: () => running as RunningEmulator };
 }
 
 export interface CallOptions {

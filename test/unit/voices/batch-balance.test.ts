@@ -1,38 +1,22 @@
 // A batch's rows go out side by side against the sandbox, and what they cost is reconciled once for the
 // batch: the balance read when it starts and when it ends, beside the sum of its rows' figures.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { readBatch } from '../../../electron/services/voices/batch-input';
 import { createBatchRows } from '../../../electron/services/voices/batch-rows';
-import { CATALOGUE_ROOT } from '../emulator/harness';
+import { sandboxPerFile } from '../emulator/harness';
 
-let emulator: RunningEmulator;
-const dir = mkdtempSync(join(tmpdir(), 'studio-batch-balance-'));
-beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    jobSeconds: 0.3,
-    catalogueDir: CATALOGUE_ROOT,
-    dataDir: join(dir, 'sandbox'),
-  });
-}, 120_000);
-afterAll(async () => {
-  await emulator.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, sandbox } = sandboxPerFile('studio-batch-balance-');
 
 describe("a batch's charges", () => {
   it('are reconciled with the balance read when it starts and ends; only its first row was measured alone', async () => {
     const client = new ServiceClient({
-      baseUrl: emulator.url,
-      credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+      baseUrl: sandbox().url,
+      credentials: { kind: 'api-key', apiKey: sandbox().apiKey },
     });
     let balanceReads = 0;
     const engine = new JobEngine({
@@ -54,7 +38,7 @@ describe("a batch's charges", () => {
     });
     engine.start();
     const { batches: runner } = createBatchRows({ engine, dataDir: join(dir, 'studio') });
-    const start = emulator.credits();
+    const start = sandbox().credits();
     const input = readBatch(['text', ...Array.from({ length: 6 }, (_, i) => `Line ${i + 1}.`)].join('\n'), {
       voiceId: 'sandbox_ava',
     });
@@ -63,7 +47,7 @@ describe("a batch's charges", () => {
     engine.stop();
 
     expect(view.state).toBe('finished');
-    expect(start - emulator.credits()).toBe(6);
+    expect(start - sandbox().credits()).toBe(6);
     // Speech has no published price: the first row went alone with the balance read around it, and its
     // charge priced the other five. Two more reads are the batch's own, at its start and its end.
     const sources = engine.records().map((r) => [r.chargedCredits, r.chargeSource]);

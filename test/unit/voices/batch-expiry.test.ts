@@ -2,10 +2,8 @@
 // against the disk, as the archive and the Library read it (issue 50): before, the batch asked only
 // whether its Save's file still existed, so a rewritten file counted as saved and its row expired silently.
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/services/client';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { JobEngine } from '../../../electron/services/jobs/engine';
@@ -16,30 +14,17 @@ import { exportBatch } from '../../../electron/services/voices/batch-export';
 import { readBatch } from '../../../electron/services/voices/batch-input';
 import { createBatchRows } from '../../../electron/services/voices/batch-rows';
 import { silent } from '../downloads/job-fixture';
-import { CATALOGUE_ROOT } from '../emulator/harness';
+import { sandboxPerFile } from '../emulator/harness';
 
-let emulator: RunningEmulator;
-const dir = mkdtempSync(join(tmpdir(), 'studio-batch-expiry-'));
-beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    jobSeconds: 0.3,
-    catalogueDir: CATALOGUE_ROOT,
-    dataDir: join(dir, 'sandbox'),
-  });
-}, 120_000);
-afterAll(async () => {
-  await emulator.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, sandbox } = sandboxPerFile('studio-batch-expiry-');
 
 describe("a batch's expiry warning", () => {
   it('names the rows with no copy on disk as saved: never saved, deleted, or rewritten since', async () => {
     const dataDir = mkdtempSync(join(dir, 'data-'));
     const notes: string[] = [];
     const client = new ServiceClient({
-      baseUrl: emulator.url,
-      credentials: { kind: 'api-key', apiKey: emulator.apiKey },
+      baseUrl: sandbox().url,
+      credentials: { kind: 'api-key', apiKey: sandbox().apiKey },
     });
     const engine = new JobEngine({
       storage: new FileLedgerStorage(join(dataDir, 'jobs')),
