@@ -71,6 +71,12 @@ export interface EmulatorOptions {
    * and followed, where speaking a thousand scripts would only measure espeak-ng).
    */
   speechFixture?: string;
+  /**
+   * A video file every avatar video and talking avatar job returns instead of rendering its body (its
+   * inputs are still fetched and checked): benchmarks of how rows are sent and followed, where a thousand
+   * renders would only measure ffmpeg on the machine.
+   */
+  videoFixture?: string;
   /** How long a request may take to arrive (defaults in services/host/body-deadline.ts); tests shorten it. */
   bodyTime?: BodyDeadlineOptions;
   /** Receives one line per notable event (never a secret). */
@@ -93,10 +99,12 @@ export type ResolvedOptions = Required<
     | 'maxResultMb'
     | 'bodyTime'
     | 'speechFixture'
+    | 'videoFixture'
   >
 > & {
   bodyTime?: BodyDeadlineOptions;
   speechFixture?: string;
+  videoFixture?: string;
   portFallback?: boolean;
   earlierPorts?: number[];
   jobTimeoutSeconds?: number;
@@ -183,6 +191,7 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     maxResultMb: o.maxResultMb,
     bodyTime: o.bodyTime,
     speechFixture: o.speechFixture,
+    videoFixture: o.videoFixture,
     log: o.log ?? (() => undefined),
     now: o.now ?? Date.now,
   };

@@ -1,3 +1,4 @@
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AvatarVideoBody, type TalkingAvatarBody, RecordStatus } from '../../../common/api';
 import {
@@ -122,7 +123,9 @@ async function render(
 ): Promise<ProcessResult> {
   const file = `${job._id}.mp4`;
   const command = buildFfmpegArgs(plan, { outputPath: ctx.files.resultPath(file), quality: 'draft' });
-  await ctx.tools.runFfmpegArgs(command.args, p.signal);
+  const fixture = ctx.options.videoFixture;
+  if (fixture) await copyFile(fixture, ctx.files.resultPath(file));
+  else await ctx.tools.runFfmpegArgs(command.args, p.signal);
   return {
     file,
     facts: {
