@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { creditsText } from './cost-model';
+import type { PriceQuote } from '../bridge/jobs';
+import { creditsText, totalPrice } from './cost-model';
 
 /**
  * Why a run (a batch, a campaign) stopped creating on its own: the account ran out of credits (the
@@ -51,6 +52,18 @@ export function balanceCovers(
 ): { rows: number; of: number } | null {
   if (balance === null || totalCredits === null || rows <= 0 || totalCredits <= 0) return null;
   return { rows: Math.min(rows, Math.floor(balance / (totalCredits / rows))), of: rows };
+}
+
+/**
+ * How many of a run's rows the balance in its price question covers: its lines' prices (published, or
+ * judged by the connection's recent charges) spread over its rows; null when no price is known.
+ */
+export function quoteCovers(
+  quote: Pick<PriceQuote, 'items' | 'balance'>,
+  rows: number,
+): { rows: number; of: number } | null {
+  const prices = quote.items.flatMap((item) => Array.from({ length: item.count }, () => item.price));
+  return balanceCovers(quote.balance, totalPrice(prices).likely, rows);
 }
 
 /** "Your balance of 1,000 credits covers about 40 of these 200 rows." (null when it covers them all or is unknown). */

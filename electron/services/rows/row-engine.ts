@@ -156,7 +156,8 @@ export class RowEngine {
       (now) =>
         this.stopped ||
         now.state === 'finished' ||
-        (now.state !== 'running' && (!untilRowsEnd || !now.rows.some((r) => rowUnderWay(r)))),
+        // Stopped by the account, its rows under way are held: nothing moves until it is resumed.
+        (now.state !== 'running' && (!untilRowsEnd || !!now.pause || !now.rows.some((r) => rowUnderWay(r)))),
     );
     const ended = await this.memory.require(kind, id);
     if (!this.stopped) await this.balances.get(kind)?.stopped(id, ended.state === 'finished');
@@ -296,7 +297,8 @@ export class RowEngine {
       );
       this.work.track(started.then(() => this.queue.push({ kind, runId: id, row: row.row })));
     }
-    if (run.rows.every((r) => ROW_ENDED.has(r.state))) this.work.track(finishRun(this.memory, this.kindOf(kind), this.deps.jobs, id, this.deps.log));
+    if (run.rows.every((r) => ROW_ENDED.has(r.state)))
+      this.work.track(finishRun(this.memory, this.kindOf(kind), this.deps.jobs, id, this.deps.log));
   }
 
   /** The queue's worker: runs a row's step, again while its state moves on, then lets the run go on. */
