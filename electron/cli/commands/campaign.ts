@@ -12,6 +12,7 @@ import { sayWhere, withStudio } from '../cli-host';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import type { StudioLink } from '../studio-link';
 import { JSON_OPTION } from '../common-options';
+import { MAX_CREDITS_OPTION, maxCreditsOf, reportPause } from './paid-confirm';
 import {
   CAMPAIGN_INPUT_OPTIONS,
   campaignRequest,
@@ -86,6 +87,7 @@ export const campaignRunCommand: CliCommand = {
     },
     ...CAMPAIGN_INPUT_OPTIONS,
     { name: '--retry-failed', help: 'make the rows that failed again' },
+    MAX_CREDITS_OPTION,
     { name: '--strict', help: 'a row refused by the check fails the run' },
     JSON_OPTION,
   ],
@@ -104,6 +106,7 @@ export const campaignRunCommand: CliCommand = {
         concurrency,
         key,
         retryFailed: args.flags['--retry-failed'] === true,
+        maxCredits: maxCreditsOf(args),
       });
       const check = await studio.call('campaigns.check', request);
       reportCheck(check, input.label, io);
@@ -137,7 +140,8 @@ export const campaignRunCommand: CliCommand = {
         stop();
       }
       view = await studio.call('campaigns.get', key);
-      return finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
+      const finished = finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
+      return reportPause(io, view.pause, `studio campaign run (same --out ${outFlag})`) ?? finished;
     });
   },
 };
