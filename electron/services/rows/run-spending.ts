@@ -1,27 +1,32 @@
 import type { JobSubmission, JobView } from '../../common/bridge/jobs';
+import { stableStringify } from '../jobs/stable-json';
 import { ROW_ENDED, type RowBase, type RowJobs, type RunBase } from './row-kind';
+
+/** One step of one take of one row, the same for a submission and for the ledger's record of it. */
+const stepKey = (purpose: JobView['purpose'] | undefined): string =>
+  stableStringify({ ...purpose, take: purpose && 'take' in purpose ? (purpose.take ?? 0) : 0 });
 
 /**
  * What each run has cost so far and what its creates on their way will, for the run's cap ("stop after
  * N credits") and for what a paused run's rows left would cost. A job counts at its charge, else at
  * its published figure, else at the price it was sent at; a create the service refused costs nothing.
- * A create is reserved at its price in the same step as the check, so rows sent side by side cannot pass
- * the cap together.
+ * A create on its way counts at its price (and its record not yet), reserved in the same step as the
+ * check, so rows sent side by side cannot pass the cap together.
  */
 export class RunSpending {
-  /** Credits of creates on their way, by run. */
-  private readonly inFlight = new Map<string, number>();
+  /** Each run's creates on their way: their price, by the step they make. */
+  private readonly inFlight = new Map<string, Map<string, number>>();
   /** The price each run's job was sent at, for jobs the ledger has no figure for. */
   private readonly sentAt = new Map<string, number>();
-  /** How many of each run's creates are on their way, and who waits for one of them to be answered. */
-  private readonly count = new Map<string, number>();
+  /** Who waits for one of a run's creates to be answered. */
   private readonly waiters = new Map<string, (() => void)[]>();
 
   constructor(private readonly jobs: RowJobs) {}
 
-  /** What one job of a run counts for. */
-  cost(job: JobView): number {
+  /** What one job of a run counts for (a job still on its way counts by its reservation instead). */
+  cost(job: JobView, sending?: ReadonlyMap<string, number>): number {
     if (job.phase === 'submitting' || (job.phase === 'failed' && job.remoteId === null)) return 0;
+    if (sending?.has(stepKey(job.purpose))) return 0;
     return job.chargedCredits ?? job.costEstimate?.credits ?? this.sentAt.get(job.id) ?? 0;
   }
 
@@ -38,7 +43,7 @@ export class RunSpending {
 
   /** Whether one of the run's creates is on its way. */
   sending(key: string): boolean {
-    return (this.count.get(key) ?? 0) > 0;
+    return (this.inFlight.get(key)?.size ?? 0) > 0;
   }
 
   /** Resolves once the run's next create on its way is answered. */
@@ -50,19 +55,29 @@ export class RunSpending {
    * Reserves `credits` for one create of the run when its cap has room (counting its jobs and its creates
    * on their way); false when the create would pass it. No await between the check and the reserve.
    */
-  reserve(key: string, cap: number | null | undefined, own: readonly JobView[], credits: number): boolean {
-    const spent = own.reduce((sum, j) => sum + this.cost(j), 0) + (this.inFlight.get(key) ?? 0);
+  reserve(
+    key: string,
+    cap: number | null | undefined,
+    own: readonly JobView[],
+    submission: JobSubmission,
+    credits: number,
+  ): boolean {
+    const sending = this.inFlight.get(key) ?? new Map<string, number>();
+    let spent = 0;
+    for (const job of own) spent += this.cost(job, sending);
+    for (const price of sending.values()) spent += price;
     if (cap !== null && cap !== undefined && spent + credits > cap) return false;
-    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + credits);
-    this.count.set(key, (this.count.get(key) ?? 0) + 1);
+    sending.set(stepKey(submission.purpose), credits);
+    this.inFlight.set(key, sending);
     return true;
   }
 
   /** The create was answered (or failed): it counts by its job from now on. */
-  settle(key: string, credits: number, jobId: string | null): void {
-    this.inFlight.set(key, Math.max(0, (this.inFlight.get(key) ?? 0) - credits));
-    this.count.set(key, Math.max(0, (this.count.get(key) ?? 0) - 1));
-    if (jobId !== null) this.sentAt.set(jobId, credits);
+  settle(key: string, submission: JobSubmission, jobId: string | null): void {
+    const sending = this.inFlight.get(key);
+    const credits = sending?.get(stepKey(submission.purpose));
+    sending?.delete(stepKey(submission.purpose));
+    if (jobId !== null && credits !== undefined) this.sentAt.set(jobId, credits);
     const waiting = this.waiters.get(key) ?? [];
     this.waiters.delete(key);
     for (const wake of waiting) wake();

@@ -30,14 +30,14 @@ export class RunStops {
 
   /** Sends one create within the run's cap; null when it was held (the cap), refused for credits, or a duplicate. */
   async send(task: RowTask, submission: JobSubmission): Promise<JobView | null> {
-    const credits = await this.withinCap(task, submission);
-    if (credits === null) return null;
+    const cap = await this.withinCap(task, submission);
+    if (cap === 'held') return null;
     let result: SubmitResult | null = null;
     try {
       result = await this.deps.jobs.submit(submission);
     } finally {
       const job = result?.status === 'submitted' ? result.job.id : null;
-      this.spending.settle(`${task.kind}/${task.runId}`, credits, job);
+      if (cap === 'reserved') this.spending.settle(`${task.kind}/${task.runId}`, submission, job);
     }
     if (result.status !== 'submitted') return null;
     if (refusedForBalance(result.job)) {
@@ -59,12 +59,12 @@ export class RunStops {
   }
 
   /**
-   * The credits reserved for this create within the run's cap (0 without a cap), or null when it would
-   * pass the cap: the run then pauses for it, the row keeping its step.
+   * Whether this create fits in the run's cap: 'reserved' at its price until it is answered, 'free' (no
+   * cap), or 'held' when it would pass the cap: the run then pauses for it, the row keeping its step.
    */
-  private async withinCap(task: RowTask, submission: JobSubmission): Promise<number | null> {
+  private async withinCap(task: RowTask, submission: JobSubmission): Promise<'reserved' | 'free' | 'held'> {
     const cap = this.deps.memory.inMemory(task.kind, task.runId)?.maxCredits;
-    if (cap === null || cap === undefined) return 0;
+    if (cap === null || cap === undefined) return 'free';
     const key = `${task.kind}/${task.runId}`;
     let credits = await this.spending.price(submission, this.ownJobs(task.kind, task.runId));
     // A price nobody can say yet goes alone: the creates on their way are answered first, and guide it.
@@ -73,9 +73,10 @@ export class RunStops {
       credits = await this.spending.price(submission, this.ownJobs(task.kind, task.runId));
     }
     // Read again after the price: creates answered meanwhile count by their jobs now.
-    if (this.spending.reserve(key, cap, this.ownJobs(task.kind, task.runId), credits ?? 0)) return credits ?? 0;
+    if (this.spending.reserve(key, cap, this.ownJobs(task.kind, task.runId), submission, credits ?? 0))
+      return 'reserved';
     await this.pauseFor(task.kind, task.runId, 'cap', `Its next create would pass the cap of ${cap} credits.`);
-    return null;
+    return 'held';
   }
 
   /** The run's jobs in the ledger (every take). */
