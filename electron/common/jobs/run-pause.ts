@@ -31,6 +31,13 @@ const REASONS: Record<RunPauseReason, string> = {
   cap: 'it reached the credits you allowed it',
 };
 
+/** The pause in a few words, for a tag or a banner's title. */
+export const PAUSE_LABELS: Record<RunPauseReason, string> = {
+  balance: 'Paused: out of credits',
+  'daily-limit': "Paused: today's limit",
+  cap: 'Paused at its cap',
+};
+
 const THEN: Record<RunPauseReason, string> = {
   balance: 'Top up the account, then resume',
   'daily-limit': "Raise today's limit (Settings) or wait until tomorrow, then resume",
