@@ -3,6 +3,7 @@ import type { CampaignView } from '../../common/bridge/campaigns';
 import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
 import { campaignCounts, type CampaignRowRecord } from '../../common/campaign/record';
 import { rowCopy } from '../../common/campaign/row-copy';
+import { describePause } from '../../common/jobs/run-pause';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
 import { campaignIdFor } from '../../services/campaign/campaign-setup';
 import { campaignJournal } from '../../services/campaign/campaign-rows';
@@ -238,6 +239,7 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
         .map(([state, n]) => `${n} ${state}`)
         .join(', ')} of ${record.rows.length} rows`,
     );
+    if (record.state === 'paused' && record.pause) io.out(describePause(record.pause));
     for (const row of record.rows) {
       const copy = copyOf(row);
       if (row.state !== 'done')
