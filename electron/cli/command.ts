@@ -62,7 +62,7 @@ export const isPaid = (command: CliCommand): boolean => (command.makes?.length ?
  * Exit codes, one table for every command (docs/cli.md prints it): scripts branch on them. With
  * --json a failure also prints `{ "error": { "code": <the name>, "message" } }` on stdout.
  */
-export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3, unavailable: 4 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3, unavailable: 4, paused: 5 } as const;
 export type ExitName = keyof typeof EXIT;
 
 export const EXIT_MEANINGS: Record<ExitName, string> = {
@@ -73,6 +73,8 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
   refused:
     'refused before sending: a check on the media, the price not confirmed (--yes), past the daily spending limit set in Settings, the same request sent before (--again); nothing was sent',
   unavailable: 'the service, the sandbox or the data folder could not be reached',
+  paused:
+    "a batch or campaign paused on its own: the account ran out of credits, today's spending limit was reached, or the run reached --max-credits; no row failed for it: top up (or raise the limit) and run the same command again to go on",
 };
 
 /** Nothing was sent because the user did not agree to it (a price not confirmed): exit 3, refused. */

@@ -65,6 +65,8 @@ export interface RunningEmulator {
   /** Current credit balance of the sandbox account. */
   credits(): number;
   setCredits(credits: number): void;
+  /** Adds credits to the balance (a top-up); answers the new balance. */
+  topUp(credits: number): number;
   /** Changes fault injection while running. */
   setFaults(faults: Partial<FaultRates>): void;
   close(): Promise<void>;
@@ -196,6 +198,10 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     dataDir,
     credits: () => accounts.account.credits,
     setCredits: (n) => accounts.setCredits(n),
+    topUp: (n) => {
+      accounts.setCredits(accounts.account.credits + n);
+      return accounts.account.credits;
+    },
     setFaults: (f) => Object.assign(faults.rates, f),
     close: async () => {
       if (closed) return;

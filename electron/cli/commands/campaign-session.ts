@@ -11,6 +11,7 @@ import { OwnerCallError } from '../../services/host/owner-client';
 import type { StudioLink } from '../studio-link';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from '../command';
 import { readProjectArg, resolveRelativeMedia } from './project-file';
+import { maxCreditsOf, sayCovers } from './paid-confirm';
 import { ask } from '../ask';
 
 /** The options `campaign check` and `campaign run` share. */
@@ -116,7 +117,7 @@ export async function campaignRequest(
   studio: StudioLink,
   input: CampaignInput,
   args: ParsedArgs,
-  extra: Pick<CampaignFields, 'outDir' | 'concurrency' | 'key' | 'retryFailed'>,
+  extra: Pick<CampaignFields, 'outDir' | 'concurrency' | 'key' | 'retryFailed' | 'maxCredits'>,
 ): Promise<CampaignRequest> {
   await nameTemplateMedia(studio, input.template.project);
   const sheet = await studio.nameFile(input.sheetPath, 'sheet').catch((error: unknown) => {
@@ -190,7 +191,9 @@ export async function confirmCampaign(
   io.err(
     `${lines} on "${quote.connectionName}": ${describePrice(price)}${quote.balance === null ? '' : ` Balance: ${creditsText(quote.balance)}.`}`,
   );
-  if (args.flags['--yes'] === true) return { by: 'script' };
+  // One video per row: the last line's count is the rows to send.
+  sayCovers(io, quote, quote.items[quote.items.length - 1]?.count ?? 0);
+  if (args.flags['--yes'] === true || maxCreditsOf(args) !== undefined) return { by: 'script' };
   if (
     (io.stdin !== undefined || process.stdin.isTTY === true) &&
     (await ask(

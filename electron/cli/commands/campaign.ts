@@ -3,6 +3,7 @@ import type { CampaignView } from '../../common/bridge/campaigns';
 import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
 import { campaignCounts, type CampaignRowRecord } from '../../common/campaign/record';
 import { rowCopy } from '../../common/campaign/row-copy';
+import { describePause } from '../../common/jobs/run-pause';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
 import { campaignIdFor } from '../../services/campaign/campaign-setup';
 import { campaignJournal } from '../../services/campaign/campaign-rows';
@@ -12,6 +13,7 @@ import { sayWhere, withStudio } from '../cli-host';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import type { StudioLink } from '../studio-link';
 import { JSON_OPTION } from '../common-options';
+import { MAX_CREDITS_OPTION, maxCreditsOf, reportPause } from './paid-confirm';
 import {
   CAMPAIGN_INPUT_OPTIONS,
   campaignRequest,
@@ -86,6 +88,7 @@ export const campaignRunCommand: CliCommand = {
     },
     ...CAMPAIGN_INPUT_OPTIONS,
     { name: '--retry-failed', help: 'make the rows that failed again' },
+    MAX_CREDITS_OPTION,
     { name: '--strict', help: 'a row refused by the check fails the run' },
     JSON_OPTION,
   ],
@@ -104,6 +107,7 @@ export const campaignRunCommand: CliCommand = {
         concurrency,
         key,
         retryFailed: args.flags['--retry-failed'] === true,
+        maxCredits: maxCreditsOf(args),
       });
       const check = await studio.call('campaigns.check', request);
       reportCheck(check, input.label, io);
@@ -137,7 +141,8 @@ export const campaignRunCommand: CliCommand = {
         stop();
       }
       view = await studio.call('campaigns.get', key);
-      return finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
+      const finished = finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
+      return reportPause(io, view.pause, `studio campaign run (same --out ${outFlag})`) ?? finished;
     });
   },
 };
@@ -234,6 +239,7 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
         .map(([state, n]) => `${n} ${state}`)
         .join(', ')} of ${record.rows.length} rows`,
     );
+    if (record.state === 'paused' && record.pause) io.out(describePause(record.pause));
     for (const row of record.rows) {
       const copy = copyOf(row);
       if (row.state !== 'done')

@@ -4,9 +4,11 @@ import {
   creditsText,
   describePrice,
   type PaidConfirmation,
+  type PriceQuote,
   type QuoteItem,
 } from '../../common/bridge/jobs';
-import { RefusedError, type CliIo, type ParsedArgs } from '../command';
+import { coversText, describePause, quoteCovers, type RunPause } from '../../common/jobs/run-pause';
+import { EXIT, RefusedError, type CliIo, type ParsedArgs } from '../command';
 import { ask } from '../ask';
 import type { StudioLink } from '../studio-link';
 
@@ -37,7 +39,8 @@ export async function confirmPaidCli(
       `${count === 1 ? label : `${count} × ${label.toLowerCase()}`} on "${quote.connectionName}": ${describePrice(price)}${quote.balance === null ? '' : ` Balance: ${creditsText(quote.balance)}.`}`,
     );
   }
-  if (args.flags['--yes'] === true) return { by: 'script' };
+  if (count > 1) sayCovers(io, quote, count);
+  if (args.flags['--yes'] === true || maxCreditsOf(args) !== undefined) return { by: 'script' };
   const asking = io.stdin !== undefined || process.stdin.isTTY === true;
   if (
     asking &&
@@ -53,4 +56,35 @@ export async function confirmPaidCli(
   throw new RefusedError(
     `Nothing was sent: ${label.toLowerCase()} is paid. Answer y on a terminal, or pass --yes to send it from a script.`,
   );
+}
+
+/** The option that caps a batch's or campaign's spending; with it, a script needs no --yes (the run pauses there). */
+export const MAX_CREDITS_OPTION = {
+  name: '--max-credits',
+  value: 'N',
+  help: 'stop after N credits: the run pauses before a create that would pass it (exit 5); a script needs no --yes with it',
+  range: { min: 1, max: 100_000_000, integer: true },
+} as const;
+
+/** The cap given on the command line (undefined: none given). */
+export function maxCreditsOf(args: ParsedArgs): number | undefined {
+  const given = args.flags['--max-credits'];
+  return typeof given === 'string' ? Number(given) : undefined;
+}
+
+/** How many of the run's rows the balance covers, said before the question when it does not cover them all. */
+export function sayCovers(io: CliIo, quote: Pick<PriceQuote, 'items' | 'balance'>, rows: number): void {
+  const said = coversText(quote.balance, quoteCovers(quote, rows));
+  if (said) io.err(said);
+}
+
+/**
+ * A run that paused on its own (out of credits, today's limit, its cap): its reason and what is left on
+ * stderr, a one-line hint, and the exit code that says so (5). Null when the run did not pause so.
+ */
+export function reportPause(io: CliIo, pause: RunPause | null | undefined, again: string): number | null {
+  if (!pause) return null;
+  io.err(describePause(pause));
+  io.err(`To go on: ${pause.reason === 'cap' ? 'raise --max-credits and run' : 'run'} ${again} again.`);
+  return EXIT.paused;
 }

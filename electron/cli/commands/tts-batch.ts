@@ -14,7 +14,7 @@ import { UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '
 import { JSON_OPTION } from '../common-options';
 import type { StudioLink } from '../studio-link';
 import { batchIdOf, progressLine, reportBatch } from './batch-report';
-import { confirmPaidCli } from './paid-confirm';
+import { MAX_CREDITS_OPTION, confirmPaidCli, maxCreditsOf, reportPause } from './paid-confirm';
 import { parseRate } from './speech';
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
@@ -86,6 +86,7 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     defaults,
     concurrency: asked.concurrency,
     template: asked.template,
+    maxCredits: maxCreditsOf(args),
   });
   // The studio's own check, so a refused row is named before anything is asked.
   const checked = await studio.call('batches.check', input);
@@ -104,6 +105,9 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     const confirmation =
       toSend > 0 ? await confirmPaidCli(args, io, studio, { action: 'tts', count: toSend }) : undefined;
     view = await call('batches.revise', started.id, input, confirmation);
+    // A cap given now replaces the one the batch had; a batch paused on its own goes on when run again.
+    if (input.maxCredits !== undefined) view = await call('batches.setCap', started.id, input.maxCredits);
+    if (view.state === 'paused' && view.pause) view = await call('batches.resume', started.id);
     if (!json)
       io.err(
         `Going on with the batch started ${new Date(started.createdAt).toISOString()}${changed.length ? `; ${changed.length} edited row${changed.length === 1 ? '' : 's'} sent again` : ''}.`,
@@ -138,9 +142,10 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
   }
   view = await call('batches.get', id);
   if (!json) io.err(progressLine({ ...view, total: view.rows.length }));
-  if (view.state === 'paused')
+  if (view.state === 'paused' && !view.pause)
     io.err('The batch was paused in the studio; run the same command again to go on with it.');
-  return reportBatch(args, io, view, await call('batches.export', id, asked.outDir), asked.outDir);
+  const reported = reportBatch(args, io, view, await call('batches.export', id, asked.outDir), asked.outDir);
+  return reportPause(io, view.pause, 'the same studio tts-batch command') ?? reported;
 }
 
 export const ttsBatchCommand: CliCommand = {
@@ -161,6 +166,7 @@ export const ttsBatchCommand: CliCommand = {
     },
     { name: '--template', value: 'T', help: "file names, from the row's fields" },
     { name: '--retry-failed', help: 'send again the rows whose job failed' },
+    MAX_CREDITS_OPTION,
     { name: '--strict', help: 'a refused row fails the run' },
     JSON_OPTION,
   ],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaidConfirmation } from '../jobs/cost-model';
+import { RunCap, RunPause } from '../jobs/run-pause';
 import { call } from './contract';
 import { ttsCreateBodySchema } from '../api/voice';
 import { describeIssues } from '../api';
@@ -96,6 +97,10 @@ export const BatchView = z.object({
   done: z.number(),
   /** "The balance fell by 62 credits; its jobs' prices add up to 60." (null: no readings). */
   balanceNote: z.string().nullable().optional(),
+  /** Why the batch stopped creating on its own (out of credits, the day's limit, its cap); null: it did not. */
+  pause: RunPause.nullable().optional(),
+  /** "Stop after N credits" (null: no cap). */
+  maxCredits: RunCap.optional(),
   rows: z.array(BatchRowView),
 });
 export type BatchView = z.infer<typeof BatchView>;
@@ -184,6 +189,8 @@ export const BatchInput = z
     edits: z.array(BatchRowEdit).max(10_000).optional(),
     /** Rows the user deleted from the table: never sent, never in the batch (the others keep their numbers). */
     removed: z.array(z.number().int().nonnegative().max(100_000)).max(100_000).optional(),
+    /** "Stop after N credits": the batch pauses before a create that would pass it. */
+    maxCredits: RunCap.optional(),
   })
   .refine((input) => (input.csv === undefined) !== (input.file === undefined), {
     message: 'give either a spreadsheet file or pasted lines, not both',
@@ -223,6 +230,8 @@ export const batchesCalls = {
   'batches.revise': call(z.tuple([id, BatchInput, PaidConfirmation.optional()]), BatchView),
   /** Sends the failed rows again: new paid jobs, so the user's answer to their price comes with them. */
   'batches.retryFailed': call(z.tuple([id, PaidConfirmation]), BatchView),
+  /** Sets or removes the batch's cap ("stop after N credits"); a batch paused at its cap goes on when resumed. */
+  'batches.setCap': call(z.tuple([id, RunCap]), BatchView),
   /** Makes one ended row again: a new paid job for that row only (0-based row). */
   'batches.redoRow': call(
     z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation.optional()]),

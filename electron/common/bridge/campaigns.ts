@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaidConfirmation } from '../jobs/cost-model';
+import { RunCap, RunPause } from '../jobs/run-pause';
 import { CampaignRowRecord, CampaignState, type CampaignRecord } from '../campaign/record';
 import { Project } from '../composition/document';
 import { call } from './contract';
@@ -41,6 +42,8 @@ export const CampaignInput = z
     edits: z.record(z.string().regex(/^\d{1,6}$/), z.record(z.string().max(200), z.string().max(20_000))).optional(),
     /** An absolute folder on the host's machine for the videos and manifest.csv. */
     outDir: z.string().min(1).max(4096),
+    /** "Stop after N credits": the campaign pauses before a create that would pass it. */
+    maxCredits: RunCap.optional(),
   })
   .refine((input) => (input.projectId === undefined) !== (input.project === undefined), {
     message: 'give either a project of the library or a template project, not both',
@@ -77,6 +80,10 @@ export const CampaignSummary = z.object({
   outDir: z.string(),
   counts: Counts,
   total: z.number().int(),
+  /** Why it stopped creating on its own (out of credits, the day's limit, its cap); null: it did not. */
+  pause: RunPause.nullable().default(null),
+  /** "Stop after N credits" (null: no cap). */
+  maxCredits: RunCap.default(null),
 });
 export type CampaignSummary = z.infer<typeof CampaignSummary>;
 
@@ -112,6 +119,8 @@ export function campaignView(
     outDir: record.outDir,
     counts,
     total: record.rows.length,
+    pause: record.pause ?? null,
+    maxCredits: record.maxCredits ?? null,
     variables: record.variables.map((v) => ({ id: v.key, name: v.name })),
     rows: record.rows,
     charged: costs,
@@ -168,6 +177,12 @@ export const campaignsCalls = {
   ),
   /** The price of making one row again. */
   'campaigns.quoteRow': call(z.tuple([id, rowNumber]), PriceQuote),
+  /** The one price of making every failed row again. */
+  'campaigns.quoteFailed': call(z.tuple([id]), PriceQuote),
+  /** Makes every failed row again (each its next take) on the user's answer to their one price. */
+  'campaigns.retryFailed': call(z.tuple([id, PaidConfirmation]), CampaignView),
+  /** Sets or removes the campaign's cap ("stop after N credits"); a campaign paused at its cap goes on when resumed. */
+  'campaigns.setCap': call(z.tuple([id, RunCap]), CampaignView),
   /**
    * One checked row's own project (the template filled with its values), for a local preview with the
    * draft voice through preview.render before anything is paid.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Project, ProjectKind } from '../composition/document';
 import { RunBalance } from '../jobs/run-balance';
+import { RunCap, RunPause } from '../jobs/run-pause';
 
 /**
  * A campaign as it is kept on disk: the template, and one durable record per row with its own state.
@@ -73,6 +74,10 @@ export const CampaignRecord = z.object({
   rows: z.array(CampaignRowRecord),
   /** The connection's balance when the campaign started sending, lately, and when it ended. */
   balance: RunBalance.optional(),
+  /** Why it stopped creating on its own (out of credits, the day's limit, its cap); null once resumed. */
+  pause: RunPause.nullable().optional(),
+  /** "Stop after N credits" (null or absent: no cap). */
+  maxCredits: RunCap.optional(),
 });
 export type CampaignRecord = z.infer<typeof CampaignRecord>;
 

@@ -91,4 +91,13 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
     ctx.accounts.setCredits(parsed.data.credits);
     return { code: Code.Success, msg: 'OK', data: { credits: parsed.data.credits } };
   });
+
+  // A top-up adds to the balance (an account that ran out goes on from what it has).
+  app.post('/__sandbox/top-up', async (request) => {
+    const account = control(request.headers);
+    const parsed = z.object({ credits: z.number().int().min(1).max(1_000_000_000) }).safeParse(request.body ?? {});
+    if (!parsed.success) throw new ApiError(Code.ParameterError, describeIssues(parsed.error));
+    ctx.accounts.setCredits(account.credits + parsed.data.credits);
+    return { code: Code.Success, msg: 'OK', data: { credits: account.credits } };
+  });
 }

@@ -190,6 +190,20 @@ export class CampaignRows {
     return after;
   }
 
+  /** Makes every failed row again at once (each its next take); the campaign goes on. */
+  async retryFailed(id: string): Promise<CampaignRecord> {
+    const record = await this.deps.rows.require(KIND, id);
+    if (record.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
+    const failed = record.rows.filter((r) => r.state === 'failed').map((r) => r.row);
+    if (failed.length === 0) throw new Error('No row of the campaign has failed.');
+    return (await this.deps.rows.redoRows(KIND, id, failed)) as CampaignRecord;
+  }
+
+  /** Sets or removes the cap ("stop after N credits"); a campaign paused at its cap goes on when resumed. */
+  async setCap(id: string, maxCredits: number | null): Promise<CampaignRecord> {
+    return (await this.deps.rows.update(KIND, id, (r) => ({ ...r, maxCredits }))) as CampaignRecord;
+  }
+
   idle(): Promise<void> {
     return this.deps.rows.idle();
   }

@@ -103,7 +103,15 @@ export function createCampaignsDomain(
     const { input, project, check } = await read(raw);
     const fresh = recordOf(input, project, check);
     const existing = input.key === undefined ? null : await deps.runner.get(input.key);
-    const record = existing ? reviseCampaign(existing, fresh, { retryFailed: input.retryFailed === true }) : fresh;
+    const revised = existing ? reviseCampaign(existing, fresh, { retryFailed: input.retryFailed === true }) : fresh;
+    // Started again, a paused campaign goes on (after a top-up); a cap given now replaces the one it had.
+    const going = existing && revised.state === 'paused' ? { state: 'running' as const } : {};
+    const record: CampaignRecord = {
+      ...revised,
+      ...going,
+      pause: revised.state === 'paused' && !existing ? revised.pause : null,
+      maxCredits: input.maxCredits !== undefined ? input.maxCredits : (revised.maxCredits ?? null),
+    };
     return { check, record, existing };
   };
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
@@ -138,6 +146,14 @@ export function createCampaignsDomain(
     const found = record?.rows.find((r) => r.row === row);
     if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
     return { record, found, path: join(record.outDir, found.fileName) };
+  };
+  /** The campaign's failed rows alone, as retrying them all would send them. */
+  const failedRows = async (id: string): Promise<CampaignRecord> => {
+    const record = await deps.runner.get(id);
+    if (!record) throw new StudioError(`No campaign "${id}"`, 'not-found');
+    const rows = record.rows.filter((r) => r.state === 'failed').map((r) => ({ ...r, state: 'pending' as const }));
+    if (rows.length === 0) throw new StudioError('No row of the campaign has failed.', 'nothing-to-send');
+    return { ...record, rows };
   };
   const oneRow = async (id: string, row: number): Promise<CampaignRecord> => {
     const record = await deps.runner.get(id);
@@ -221,6 +237,21 @@ export function createCampaignsDomain(
         if (!deps.openPath) return { path, opened: false };
         await deps.openPath(path);
         return { path, opened: true };
+      },
+      'campaigns.quoteFailed': async (id) => quoteOf(await failedRows(id)),
+      'campaigns.retryFailed': async (id, confirmation) => {
+        const failed = await failedRows(id);
+        // One question for every failed row; asked again here, so a changed price or a full day refuses it.
+        requireCampaignConfirmed(await quoteOf(failed), failed, confirmation, jobs.policy());
+        const record = await deps.runner.retryFailed(id).catch((error: Error) => {
+          throw new StudioError(error.message, 'cannot-retry');
+        });
+        void deps.runner.run(id);
+        return campaignView(record);
+      },
+      'campaigns.setCap': async (id, maxCredits) => {
+        await view(id);
+        return campaignView(await deps.runner.setCap(id, maxCredits));
       },
       'campaigns.retryRow': async (id, row, confirmation) => {
         const single = await oneRow(id, row);

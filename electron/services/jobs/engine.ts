@@ -11,6 +11,7 @@ import type {
   SubmitResult,
 } from '../../common/bridge/jobs';
 import type { PaidAction, PaidConfirmation, PastCharge, Price, SpendingPolicy } from '../../common/jobs/cost-model';
+import { expectedCredits } from '../../common/jobs/cost-model';
 import { chargeAtAnswer, recordedEstimate } from './paid-gate';
 import { SpendingGate, type CreatePass, type MeasuredCreate } from './spending-gate';
 import { LedgerWriter } from './ledger-writer';
@@ -198,6 +199,13 @@ export class JobEngine {
     const id = connectionId ?? (await this.deps.connections.active()).id;
     const credits = await this.deps.balance?.(id).catch(() => null);
     return credits === undefined || credits === null ? null : { connectionId: id, credits };
+  }
+
+  /** What a create is expected to cost on the active connection now: published, or its recent charges; null: unknown. */
+  async expectedCredits(submission: Pick<JobSubmission, 'kind' | 'body'>): Promise<number | null> {
+    const connection = await this.deps.connections.active();
+    const body = submission.body as Record<string, unknown>;
+    return expectedCredits(await this.spending.price(submission.kind, body, connection.id));
   }
 
   async submit(submission: JobSubmission, signal?: AbortSignal): Promise<SubmitResult> {

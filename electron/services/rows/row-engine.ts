@@ -7,6 +7,7 @@ import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
 import {
   JOB_ENDED,
   ROW_ENDED,
+  refusedForBalance,
   refusedTooFrequent,
   rowUnderWay,
   type RowBase,
@@ -18,6 +19,8 @@ import {
 } from './row-kind';
 import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
+import { RunStops } from './run-stops';
+import { finishRun } from './run-finish';
 
 export interface RowEngineDeps {
   jobs: RowJobs;
@@ -55,13 +58,21 @@ export class RowEngine {
   /** Rows started and not yet at their first create's turn (they hold the turn the pacer kept). */
   private readonly starting = new Set<string>();
   private readonly work: RowWork;
+  private readonly stops: RunStops;
   private stopped = false;
 
   constructor(private readonly deps: RowEngineDeps) {
     this.work = new RowWork(deps.log);
+    this.memory = new RunMemory((kind) => this.kindOf(kind));
+    this.stops = new RunStops({
+      jobs: deps.jobs,
+      memory: this.memory,
+      kindOf: (kind) => this.kindOf(kind),
+      connections: this.connections,
+      log: deps.log,
+    });
     this.queue = deps.queue ?? new InProcessRowQueue();
     this.pacers = deps.pacers ?? new RowPacers();
-    this.memory = new RunMemory((kind) => this.kindOf(kind));
     this.queue.start((task) => this.runStep(task));
   }
 
@@ -88,7 +99,8 @@ export class RowEngine {
   /** The run as edited (its spreadsheet revised): it goes on from there. */
   async replace(kind: string, run: AnyRun): Promise<void> {
     await this.memory.require(kind, run.id);
-    await this.memory.save(kind, run);
+    // Going on (a revised sheet, failed rows again) ends an account pause: the run says so no more.
+    await this.memory.save(kind, run.state === 'running' ? { ...run, pause: null } : run);
   }
 
   /** The ledger's jobs, as the engine sees them (the kinds read their rows' jobs here). */
@@ -144,7 +156,8 @@ export class RowEngine {
       (now) =>
         this.stopped ||
         now.state === 'finished' ||
-        (now.state !== 'running' && (!untilRowsEnd || !now.rows.some((r) => rowUnderWay(r)))),
+        // Stopped by the account, its rows under way are held: nothing moves until it is resumed.
+        (now.state !== 'running' && (!untilRowsEnd || !!now.pause || !now.rows.some((r) => rowUnderWay(r)))),
     );
     const ended = await this.memory.require(kind, id);
     if (!this.stopped) await this.balances.get(kind)?.stopped(id, ended.state === 'finished');
@@ -200,11 +213,17 @@ export class RowEngine {
     const row = run.rows.find((r) => r.row === rowNumber);
     if (!row) throw new Error(`The ${kind} has no row ${rowNumber + 1}.`);
     allowed(row);
+    return this.redoRows(kind, id, [rowNumber]);
+  }
+
+  /** Makes several ended rows again at once (retry all failed): each its next take; the run goes on. */
+  async redoRows(kind: string, id: string, rowNumbers: readonly number[]): Promise<AnyRun> {
     const k = this.kindOf(kind);
+    const redone = new Set(rowNumbers);
     await this.memory.update(kind, id, (r) => ({
       ...r,
-      state: r.state === 'cancelled' ? 'cancelled' : 'running',
-      rows: r.rows.map((x) => (x.row === rowNumber ? k.redo(x) : x)),
+      ...(r.state === 'cancelled' ? {} : { state: 'running' as const, pause: null }),
+      rows: r.rows.map((x) => (redone.has(x.row) && ROW_ENDED.has(x.state) ? k.redo(x) : x)),
     }));
     this.pump(kind, id);
     return this.memory.require(kind, id);
@@ -278,7 +297,8 @@ export class RowEngine {
       );
       this.work.track(started.then(() => this.queue.push({ kind, runId: id, row: row.row })));
     }
-    if (run.rows.every((r) => ROW_ENDED.has(r.state))) this.work.track(this.finish(kind, id));
+    if (run.rows.every((r) => ROW_ENDED.has(r.state)))
+      this.work.track(finishRun(this.memory, this.kindOf(kind), this.deps.jobs, id, this.deps.log));
   }
 
   /** The queue's worker: runs a row's step, again while its state moves on, then lets the run go on. */
@@ -296,9 +316,8 @@ export class RowEngine {
       }
     } catch (error) {
       if (error instanceof StudioError && error.code === 'spending-limit') {
-        // The day's limit: the run waits (its row keeps its step) until the user resumes it.
-        this.deps.log?.warn('the daily limit stops a run', { kind: task.kind, run: task.runId, error: error.message });
-        await this.setState(task.kind, task.runId, 'paused');
+        // The day's limit: every run on the connection waits (this row keeps its step) until resumed.
+        await this.stops.pauseConnection(task, 'daily-limit', error.message);
         return;
       }
       this.deps.log?.warn('a row could not go on', {
@@ -325,7 +344,9 @@ export class RowEngine {
       set,
       fail: (reason) => set((r) => ({ ...r, state: 'failed', problems: [reason] })),
       paid: async (known, make) => {
-        if (known && !refusedTooFrequent(known)) return JOB_ENDED.has(known.phase) ? known : 'waiting';
+        // A create the service refused before making anything (too frequent, out of credits) is sent again.
+        if (known && !refusedTooFrequent(known) && !refusedForBalance(known))
+          return JOB_ENDED.has(known.phase) ? known : 'waiting';
         const pacer =
           this.pacerOf(task.kind, task.runId) ??
           (await this.connect(task.kind, task.runId), this.pacerOf(task.kind, task.runId));
@@ -346,48 +367,31 @@ export class RowEngine {
           await set((r) => ({ ...r, state: 'pending' }));
           return 'waiting';
         }
+        // Stopped by the account (balance, day's limit, cap): nothing more is created, a refused create
+        // neither, until the run is resumed; the row keeps its step.
+        if (now.state !== 'running' && (now.pause || known)) return 'waiting';
         const submission = await make();
         // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';
-        const result = await this.deps.jobs.submit(submission);
-        if (result.status !== 'submitted') return 'waiting';
-        if (refusedTooFrequent(result.job)) {
+        // Within the run's cap, and not refused for want of credits (which pauses every run on the connection).
+        const result = await this.stops.send(task, submission);
+        if (result === null) return 'waiting';
+        if (refusedTooFrequent(result)) {
           const wait = pacer?.refused() ?? 1000;
           this.work.later(wait, () => this.queue.push(task));
           return 'waiting';
         }
         pacer?.accepted();
-        return JOB_ENDED.has(result.job.phase) ? result.job : 'waiting';
+        return JOB_ENDED.has(result.phase) ? result : 'waiting';
       },
     };
-  }
-
-  private async finish(kind: string, id: string): Promise<void> {
-    const run = this.memory.inMemory(kind, id);
-    if (!run || run.state !== 'running' || !run.rows.every((r) => ROW_ENDED.has(r.state))) return;
-    if (!this.memory.claimFinish(kind, id)) return;
-    const k = this.kindOf(kind);
-    try {
-      const jobs = this.deps.jobs.list();
-      // What the run leaves goes first, so whoever waits for the finish finds it written.
-      await k
-        .finishing?.({ ...run, state: 'finished' }, jobs)
-        .catch((error: Error) =>
-          this.deps.log?.warn('what a finished run leaves was not written', { kind, id, error: error.message }),
-        );
-      // The notice goes before anyone waiting for the finish hears of it (the state is in memory at once).
-      const saved = this.memory.update(kind, id, (r) => ({ ...r, state: 'finished' }));
-      k.onFinished?.(run, jobs);
-      await saved;
-    } finally {
-      this.memory.releaseFinish(kind, id);
-    }
   }
 
   private async setState(kind: string, id: string, state: RunState): Promise<AnyRun> {
     const run = await this.memory.require(kind, id);
     if (run.state === state || (run.state === 'finished' && state !== 'running')) return run;
-    await this.memory.update(kind, id, (r) => ({ ...r, state }));
+    // Paused or resumed by the user: the account's reason, if any, is over.
+    await this.memory.update(kind, id, (r) => ({ ...r, state, pause: null }));
     if (state === 'running') this.pump(kind, id);
     return this.memory.require(kind, id);
   }

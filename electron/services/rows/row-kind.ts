@@ -1,6 +1,7 @@
 import { Code } from '../../common/api/error-codes';
 import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
 import type { RunBalance } from '../../common/jobs/run-balance';
+import type { RunPause } from '../../common/jobs/run-pause';
 import type { BalanceReader } from '../jobs/run-balance';
 import type { RunJournal } from './run-journal';
 
@@ -27,6 +28,10 @@ export interface RunBase<Row extends RowBase> {
   state: RunState;
   rows: Row[];
   balance?: RunBalance;
+  /** Why the run stopped creating on its own (the balance, the day's limit, its cap); null once resumed. */
+  pause?: RunPause | null;
+  /** "Stop after N credits": the most the run's jobs may cost (null or absent: no cap). */
+  maxCredits?: number | null;
 }
 
 export const JOB_ENDED: ReadonlySet<JobView['phase']> = new Set(['completed', 'failed', 'outcome-unknown']);
@@ -34,6 +39,12 @@ export const JOB_ENDED: ReadonlySet<JobView['phase']> = new Set(['completed', 'f
 /** Refused as too frequent before the service made anything: sending the step again creates it once. */
 export const refusedTooFrequent = (job: Pick<JobView, 'phase' | 'remoteId' | 'error'>): boolean =>
   job.phase === 'failed' && job.remoteId === null && job.error?.code === Code.TooFrequent;
+
+/** Refused for want of credits (1006, 1104) before the service made anything: sent again after a top-up. */
+export const refusedForBalance = (job: Pick<JobView, 'phase' | 'remoteId' | 'error'>): boolean =>
+  job.phase === 'failed' &&
+  job.remoteId === null &&
+  (job.error?.code === Code.InsufficientQuota || job.error?.code === Code.InsufficientCredit);
 
 export const rowUnderWay = (row: Pick<RowBase, 'state'>): boolean =>
   row.state !== 'pending' && !ROW_ENDED.has(row.state);
@@ -43,6 +54,8 @@ export interface RowJobs {
   list(): JobView[];
   submit(submission: JobSubmission): Promise<SubmitResult>;
   balanceNow?: BalanceReader;
+  /** What a create is expected to cost on the connection now (published, or its recent charges); null: unknown. */
+  expectedCredits?(submission: JobSubmission): Promise<number | null>;
 }
 
 /** What one step of one row is given to work with. */

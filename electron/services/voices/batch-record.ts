@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BatchRow, BatchState } from '../../common/bridge/batches';
 import { RunBalance } from '../../common/jobs/run-balance';
+import { RunCap, RunPause } from '../../common/jobs/run-pause';
 import { RunJournal } from '../rows/run-journal';
 
 /**
@@ -45,6 +46,10 @@ export const BatchRecord = z.object({
   saved: z.record(z.string(), z.object({ path: z.string().max(4096), link: z.string().max(4096) })).optional(),
   /** The connection's balance when the batch started sending, lately, and when it ended. */
   balance: RunBalance.optional(),
+  /** Why it stopped creating on its own (out of credits, the day's limit, its cap); null once resumed. */
+  pause: RunPause.nullable().optional(),
+  /** "Stop after N credits" (null or absent: no cap). */
+  maxCredits: RunCap.optional(),
 });
 export type BatchRecord = z.infer<typeof BatchRecord>;
 

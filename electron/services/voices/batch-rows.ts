@@ -128,9 +128,14 @@ export class BatchRows {
     const failed = this.view(record)
       .rows.filter((r) => r.state === 'failed')
       .map((r) => r.row);
-    await this.save(settledRows(record, { ...record, retry: failed, state: 'running' }));
+    await this.save(settledRows(record, { ...record, retry: failed, state: 'running', pause: null }));
     void this.deps.rows.run(KIND, id);
     return this.view(await this.require(id));
+  }
+
+  /** Sets or removes the cap ("stop after N credits"); a batch paused at its cap goes on when resumed. */
+  async setCap(id: string, maxCredits: number | null): Promise<BatchView> {
+    return this.view((await this.deps.rows.update(KIND, id, (r) => ({ ...r, maxCredits }))) as BatchRecord);
   }
 
   /** What an edited spreadsheet would send, before anything is saved (see revisionOf). */

@@ -11,6 +11,7 @@ import {
 } from '../../common/bridge/batches';
 import type { JobView } from '../../common/bridge/jobs';
 import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
+import { refusedForBalance, refusedTooFrequent } from '../rows/row-kind';
 import type { BatchRecord } from './batch-record';
 
 const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {
@@ -58,6 +59,8 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     // Ended without a job of its own (the studio could not send it): its reason is the row's.
     else if (!job && own === 'failed') state = 'failed';
     else if (!job) state = record.state === 'cancelled' || own === 'cancelled' ? 'cancelled' : 'waiting';
+    // A create the service refused before making anything (out of credits, too frequent) is sent again: the row waits.
+    else if (own === 'speech' && (refusedForBalance(job) || refusedTooFrequent(job))) state = 'waiting';
     else state = PHASE_TO_ROW[job.phase];
     counts[state] = (counts[state] ?? 0) + 1;
     if (BATCH_ROW_STATES_ENDED.has(state)) done += 1;
@@ -87,6 +90,8 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     counts,
     done,
     balanceNote: balanceNote(record, jobs),
+    pause: record.pause ?? null,
+    maxCredits: record.maxCredits ?? null,
     rows,
   };
 }

@@ -87,6 +87,7 @@ export function createBatchesDomain(
           ...refusedRows(checked.problems),
           concurrency: input.concurrency,
           template: input.template,
+          maxCredits: input.maxCredits ?? null,
         });
         void batches.run(record.id);
         return batches.view(record);
@@ -110,6 +111,10 @@ export function createBatchesDomain(
       'batches.list': async () => (await batches.list()).map((record) => summariseBatch(batches.view(record))),
       'batches.get': view,
       'batches.pause': async (id) => batches.pause(id),
+      'batches.setCap': async (id, maxCredits) => {
+        await view(id);
+        return batches.setCap(id, maxCredits);
+      },
       'batches.resume': async (id) => batches.resume(id),
       'batches.cancel': async (id) => batches.cancel(id),
       'batches.retryFailed': async (id, confirmation) => {

@@ -10,6 +10,7 @@ import {
   type PriceQuote,
   type QuoteItem,
 } from '@common/bridge';
+import { coversText, quoteCovers } from '@common/jobs/run-pause';
 import { call } from '@/bridge';
 import PriceSummary from '@/shell/PriceSummary.vue';
 
@@ -29,6 +30,12 @@ export function priceOfQuote(quote: PriceQuote): Price {
   return combinedPrice(prices, label);
 }
 
+/** The question's line of what is made, and how many of its rows the balance covers when it does not cover them all. */
+function whatWithCovers(question: PaidQuestion, quote: PriceQuote): string | undefined {
+  const covers = question.rows ? coversText(quote.balance, quoteCovers(quote, question.rows)) : null;
+  return [question.what, covers].filter(Boolean).join(' ') || undefined;
+}
+
 /** What the user agreed to, in the form the engine checks. */
 export function confirmationFor(price: Price): PaidConfirmation {
   return { by: 'user', credits: price.published ? price.credits : null };
@@ -40,6 +47,8 @@ export interface PaidQuestion {
   items: QuoteItem[];
   /** One line saying what will be made, when the items alone do not say it. */
   what?: string;
+  /** The rows of a batch or campaign: the question then says how many of them the balance covers. */
+  rows?: number;
 }
 
 /**
@@ -80,7 +89,7 @@ export function usePaidConfirm() {
     const agreed = await new Promise<boolean>((resolve) => {
       dialog.warning({
         title: question.title,
-        content: () => h(PriceSummary, { quote, price, what: question.what }),
+        content: () => h(PriceSummary, { quote, price, what: whatWithCovers(question, quote) }),
         positiveText: price.published ? `Send for ${creditsText(price.credits)}` : 'Send (price not published)',
         negativeText: 'Cancel',
         positiveButtonProps: { 'data-testid': 'price-confirm-send' } as never,

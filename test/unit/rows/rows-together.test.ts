@@ -177,6 +177,12 @@ describe('a batch and a campaign on one connection at once', () => {
     const stopped = async () =>
       (await rows.get('campaign', 'c'))?.state === 'paused' && (await rows.get('batch', 'b'))?.state === 'paused';
     await advanceUntil(advance, stopped);
+    // Paused for the day's limit, both of them, with nothing failed for it.
+    for (const kind of ['campaign', 'batch']) {
+      const run = await rows.get(kind, kind === 'campaign' ? 'c' : 'b');
+      expect(run?.pause?.reason).toBe('daily-limit');
+      expect(run?.rows.filter((r) => r.state === 'failed')).toEqual([]);
+    }
     // Every job sent has ended.
     await advanceUntil(advance, () => service.records.every((r) => r.phase === 'completed'));
     expect(service.spent()).toBeLessThanOrEqual(limit + Math.max(...Object.values(PRICES)));

@@ -1,0 +1,33 @@
+import type { Logger } from '../host/types';
+import { ROW_ENDED, type RowBase, type RowJobs, type RowKind, type RunBase } from './row-kind';
+import type { RunMemory } from './run-memory';
+
+/**
+ * Ends a running run whose rows have all ended, once: what it leaves (a manifest) is written first, so
+ * whoever waits for the finish finds it, then its state says finished and its one notice goes.
+ */
+export async function finishRun(
+  memory: RunMemory,
+  kind: RowKind<RowBase, RunBase<RowBase>>,
+  jobsOf: Pick<RowJobs, 'list'>,
+  id: string,
+  log?: Logger,
+): Promise<void> {
+  const run = memory.inMemory(kind.name, id);
+  if (!run || run.state !== 'running' || !run.rows.every((r) => ROW_ENDED.has(r.state))) return;
+  if (!memory.claimFinish(kind.name, id)) return;
+  try {
+    const jobs = jobsOf.list();
+    await kind
+      .finishing?.({ ...run, state: 'finished' }, jobs)
+      .catch((error: Error) =>
+        log?.warn('what a finished run leaves was not written', { kind: kind.name, id, error: error.message }),
+      );
+    // The notice goes before anyone waiting for the finish hears of it (the state is in memory at once).
+    const saved = memory.update(kind.name, id, (r) => ({ ...r, state: 'finished' }));
+    kind.onFinished?.(run, jobs);
+    await saved;
+  } finally {
+    memory.releaseFinish(kind.name, id);
+  }
+}

@@ -1,0 +1,97 @@
+import type { JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
+import type { RunPause, RunPauseReason } from '../../common/jobs/run-pause';
+import type { Logger } from '../host/types';
+import { refusedForBalance, type RowBase, type RowJobs, type RowKind, type RunBase } from './row-kind';
+import type { RowTask } from './row-queue';
+import type { RunMemory } from './run-memory';
+import { RunSpending } from './run-spending';
+
+export interface RunStopsDeps {
+  jobs: RowJobs;
+  memory: RunMemory;
+  kindOf(kind: string): RowKind<RowBase, RunBase<RowBase>>;
+  /** The connection each running run sends to (`kind/id` → connection), as the engine keeps it. */
+  connections: ReadonlyMap<string, string>;
+  log?: Logger;
+}
+
+/**
+ * Where the account stops a run: a create refused for want of credits (1006, 1104) or past the day's
+ * limit stops every run on its connection; a create past a run's own cap stops that run. Each is a
+ * pause with its reason and what is left, never a failed row: the row keeps its step and sends it again
+ * on resume (the service made nothing).
+ */
+export class RunStops {
+  readonly spending: RunSpending;
+
+  constructor(private readonly deps: RunStopsDeps) {
+    this.spending = new RunSpending(deps.jobs);
+  }
+
+  /** Sends one create within the run's cap; null when it was held (the cap), refused for credits, or a duplicate. */
+  async send(task: RowTask, submission: JobSubmission): Promise<JobView | null> {
+    const cap = await this.withinCap(task, submission);
+    if (cap === 'held') return null;
+    let result: SubmitResult | null = null;
+    try {
+      result = await this.deps.jobs.submit(submission);
+    } finally {
+      const job = result?.status === 'submitted' ? result.job.id : null;
+      if (cap === 'reserved') this.spending.settle(`${task.kind}/${task.runId}`, submission, job);
+    }
+    if (result.status !== 'submitted') return null;
+    if (refusedForBalance(result.job)) {
+      await this.pauseConnection(task, 'balance', result.job.error?.explanation ?? 'The account is out of credits.');
+      return null;
+    }
+    return result.job;
+  }
+
+  /** The account stopped a create: every running run on its connection stops creating, for this reason. */
+  async pauseConnection(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void> {
+    const own = `${task.kind}/${task.runId}`;
+    const connection = this.deps.connections.get(own);
+    const keys = [...this.deps.connections].filter(([key, c]) => key !== own && c === connection).map(([key]) => key);
+    for (const key of [own, ...keys]) {
+      const at = key.indexOf('/');
+      await this.pauseFor(key.slice(0, at), key.slice(at + 1), reason, message);
+    }
+  }
+
+  /**
+   * Whether this create fits in the run's cap: 'reserved' at its price until it is answered, 'free' (no
+   * cap), or 'held' when it would pass the cap: the run then pauses for it, the row keeping its step.
+   */
+  private async withinCap(task: RowTask, submission: JobSubmission): Promise<'reserved' | 'free' | 'held'> {
+    const cap = this.deps.memory.inMemory(task.kind, task.runId)?.maxCredits;
+    if (cap === null || cap === undefined) return 'free';
+    const key = `${task.kind}/${task.runId}`;
+    let credits = await this.spending.price(submission, this.ownJobs(task.kind, task.runId));
+    // A price nobody can say yet goes alone: the creates on their way are answered first, and guide it.
+    while (credits === null && this.spending.sending(key)) {
+      await this.spending.settled(key);
+      credits = await this.spending.price(submission, this.ownJobs(task.kind, task.runId));
+    }
+    // Read again after the price: creates answered meanwhile count by their jobs now.
+    if (this.spending.reserve(key, cap, this.ownJobs(task.kind, task.runId), submission, credits ?? 0))
+      return 'reserved';
+    await this.pauseFor(task.kind, task.runId, 'cap', `Its next create would pass the cap of ${cap} credits.`);
+    return 'held';
+  }
+
+  /** The run's jobs in the ledger (every take). */
+  private ownJobs(kind: string, id: string): JobView[] {
+    const k = this.deps.kindOf(kind);
+    return this.deps.jobs.list().filter((job) => k.rowOf(job)?.runId === id);
+  }
+
+  private async pauseFor(kind: string, id: string, reason: RunPauseReason, message: string): Promise<void> {
+    const run = this.deps.memory.inMemory(kind, id);
+    if (!run || run.state !== 'running') return;
+    this.deps.log?.warn('a run stops creating', { kind, run: id, reason, message });
+    const k = this.deps.kindOf(kind);
+    const left = this.spending.left(run, this.ownJobs(kind, id), (job) => k.rowOf(job)?.row ?? null);
+    const pause: RunPause = { reason, at: Date.now(), message, ...left };
+    await this.deps.memory.update(kind, id, (r) => ({ ...r, state: 'paused', pause }));
+  }
+}
