@@ -41,6 +41,12 @@ export const CampaignInput = z
     edits: z.record(z.string().regex(/^\d{1,6}$/), z.record(z.string().max(200), z.string().max(20_000))).optional(),
     /** An absolute folder on the host's machine for the videos and manifest.csv. */
     outDir: z.string().min(1).max(4096),
+    /**
+     * What to do with a row whose file name is taken in the folder by a file that is not its own
+     * identical video: keep both (the row gets a new name), replace the file, or skip the row. Without
+     * it such a campaign does not start (the check lists those rows in `existing`).
+     */
+    existing: z.enum(['skip', 'replace', 'rename']).optional(),
   })
   .refine((input) => (input.projectId === undefined) !== (input.project === undefined), {
     message: 'give either a project of the library or a template project, not both',
@@ -56,6 +62,10 @@ export const CampaignCheckView = z.object({
   unused: z.array(z.string()),
   /** What stops the whole campaign: nothing can start while there is one. */
   problems: z.array(z.string()),
+  /** Rows whose file name is taken in the folder by a file that is not their video (the input's `existing` decides). */
+  existing: z.array(z.object({ row: z.number().int(), fileName: z.string() })).default([]),
+  /** Rows whose identical video is in the folder already, intact: kept, not sent (0 jobs). */
+  kept: z.number().int().default(0),
   rows: z.array(
     z.object({
       row: z.number().int(),

@@ -201,10 +201,11 @@ export class RowEngine {
     if (!row) throw new Error(`The ${kind} has no row ${rowNumber + 1}.`);
     allowed(row);
     const k = this.kindOf(kind);
+    const jobs = this.deps.jobs.list();
     await this.memory.update(kind, id, (r) => ({
       ...r,
       state: r.state === 'cancelled' ? 'cancelled' : 'running',
-      rows: r.rows.map((x) => (x.row === rowNumber ? k.redo(x) : x)),
+      rows: r.rows.map((x) => (x.row === rowNumber ? k.redo(x, jobs) : x)),
     }));
     this.pump(kind, id);
     return this.memory.require(kind, id);
