@@ -1,0 +1,153 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { JobSubmission, JobView, SubmitResult } from '@common/bridge/jobs';
+import { checkRows, fillRows } from '@common/campaign/row-check';
+import { campaignTable } from '@common/campaign/rows';
+import { columnVariables } from '@common/campaign/variables';
+import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
+import { retriedRow } from '../../../electron/services/campaign/campaign-reuse';
+import { campaignQuote, newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
+import { RowEngine } from '../../../electron/services/rows/row-engine';
+import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import { loadTemplate } from './template-fixture';
+
+/** The job engine answered by hand: each create waits at the service until `end` says how it ends. */
+class Service {
+  jobs: JobView[] = [];
+  onEnd: (job: JobView) => void = () => undefined;
+
+  list(): JobView[] {
+    return this.jobs;
+  }
+
+  async submit(submission: JobSubmission): Promise<SubmitResult> {
+    const job = {
+      id: `job-${this.jobs.length + 1}`,
+      kind: submission.kind,
+      purpose: submission.purpose,
+      request: submission.body,
+      createdAt: this.jobs.length,
+      phase: 'queued',
+      remoteId: `r${this.jobs.length + 1}`,
+      resultUrl: null,
+      expiresAt: null,
+      chargedCredits: null,
+      error: null,
+    } as unknown as JobView;
+    this.jobs.push(job);
+    return { status: 'submitted', job };
+  }
+
+  /** Ends every waiting job: completed, except those of the kinds named, which fail. */
+  end(failing: readonly string[] = []): void {
+    for (const job of this.jobs.filter((j) => j.phase === 'queued')) {
+      Object.assign(
+        job,
+        failing.includes(job.kind)
+          ? { phase: 'failed', error: { code: 1015, endpoint: null, message: 'x', explanation: 'render failed' } }
+          : {
+              phase: 'completed',
+              resultUrl: `https://cdn.example/${job.id}`,
+              expiresAt: Date.now() + 7 * 86_400_000,
+              chargedCredits: 2,
+            },
+      );
+      this.onEnd(job);
+    }
+  }
+
+  sent(): string[] {
+    return this.jobs.map((j) => `${j.kind}#${j.purpose.type === 'campaign-row' ? j.purpose.take : '?'}`);
+  }
+}
+
+function oneRowCampaign(saveFails: () => boolean) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-retry-'));
+  const service = new Service();
+  const saved: string[] = [];
+  const runner = new CampaignRows({
+    rows: new RowEngine({ jobs: service, pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })) }),
+    dataDir,
+    prepare: async (body) => body,
+    saveRow: async (_record, row) => {
+      if (saveFails()) throw new Error('the disk is full');
+      saved.push(row.resultUrl ?? '');
+    },
+  });
+  service.onEnd = (job) => void runner.jobEnded(job);
+  const template = loadTemplate();
+  const lines = [
+    ['First name', 'company', 'voice', 'avatar', 'logo'],
+    ['Ana', 'Co', 'sandbox_ava', 'SandboxBen', 'https://cdn.example/logo.png'],
+  ];
+  const filled = fillRows(template, campaignTable(lines, columnVariables(template)).rows, { voice: null, avatar: null });
+  const record = newCampaignRecord({
+    id: 'retry',
+    label: 'retry.csv',
+    template,
+    check: { rows: checkRows(filled, new Map()), voiceIds: {} },
+    sheetFolder: null,
+    outDir: join(dataDir, 'out'),
+    concurrency: 1,
+  });
+  /** Ends what waits at the service until the run has nothing more under way. */
+  const settle = async (failing: readonly string[] = []) => {
+    for (let i = 0; i < 6; i += 1) {
+      await runner.idle();
+      service.end(failing);
+    }
+    await runner.idle();
+  };
+  return { service, runner, record, saved, settle };
+}
+
+describe('a retried campaign row sends only the steps it lacks', () => {
+  it('after its video failed: the voiceovers it made are kept, only the video is sent (and priced) again', async () => {
+    const { service, runner, record, settle } = oneRowCampaign(() => false);
+    await runner.create(record);
+    void runner.run('retry');
+    await settle(['avatar-video']);
+    const failed = (await runner.get('retry'))?.rows[0];
+    expect(failed?.state).toBe('failed');
+    expect(service.sent()).toEqual(['tts#0', 'tts#0', 'avatar-video#0']);
+
+    // The retry's price question prices what the retry sends: one video, no voiceover.
+    const again = retriedRow(failed!, service.jobs, Date.now());
+    expect(campaignQuote({ ...record, rows: [again] })).toEqual([{ action: 'avatar-video', count: 1 }]);
+
+    await runner.retryRow('retry', 0);
+    void runner.run('retry');
+    await settle();
+    expect((await runner.get('retry'))?.rows[0].state).toBe('done');
+    expect(service.sent()).toEqual(['tts#0', 'tts#0', 'avatar-video#0', 'avatar-video#1']);
+  });
+
+  it('whose voiceovers expired: they are made again with the video', () => {
+    const { service, record } = oneRowCampaign(() => false);
+    const row = { ...record.rows[0], state: 'failed' as const, voiceovers: { a: 'https://cdn.example/old' } };
+    service.jobs = [{ resultUrl: 'https://cdn.example/old', expiresAt: Date.now() - 1 } as JobView];
+    expect(retriedRow(row, service.jobs, Date.now()).voiceovers).toEqual({});
+  });
+
+  it('after its made video could not be saved: it is saved again, nothing is sent', async () => {
+    let full = true;
+    const { service, runner, record, saved, settle } = oneRowCampaign(() => full);
+    await runner.create(record);
+    void runner.run('retry');
+    await settle();
+    const failed = (await runner.get('retry'))?.rows[0];
+    expect(failed?.problems[0]).toMatch(/made but could not be saved/);
+    const sent = service.sent();
+    expect(campaignQuote({ ...record, rows: [retriedRow(failed!, service.jobs, Date.now())] })).toEqual([]);
+
+    full = false;
+    await runner.retryRow('retry', 0);
+    void runner.run('retry');
+    await settle();
+    expect((await runner.get('retry'))?.rows[0].state).toBe('done');
+    expect(service.sent()).toEqual(sent);
+    expect(saved).toEqual([failed?.resultUrl]);
+  });
+});
