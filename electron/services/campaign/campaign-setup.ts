@@ -76,7 +76,9 @@ export function reviseCampaign(
     if (underWay) return before;
     if (same && options.retryFailed && before.state === 'failed')
       return (options.retry ?? ((r: CampaignRowRecord) => ({ ...row, take: r.take + 1 })))(before);
-    if (same && before.state !== 'cancelled' && before.state !== 'failed') return { ...before, values: row.values };
+    // A row refused (or skipped) before is checked afresh: the check and the folder decide it now.
+    if (same && before.state !== 'cancelled' && before.state !== 'failed' && before.state !== 'invalid')
+      return { ...before, values: row.values };
     if (same && before.state === 'failed') return before;
     return { ...row, take: before.take + 1 };
   });

@@ -68,7 +68,10 @@ function oneRowCampaign(saveFails: () => boolean) {
   const service = new Service();
   const saved: string[] = [];
   const runner = new CampaignRows({
-    rows: new RowEngine({ jobs: service, pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })) }),
+    rows: new RowEngine({
+      jobs: service,
+      pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
+    }),
     dataDir,
     prepare: async (body) => body,
     saveRow: async (_record, row) => {
@@ -82,7 +85,10 @@ function oneRowCampaign(saveFails: () => boolean) {
     ['First name', 'company', 'voice', 'avatar', 'logo'],
     ['Ana', 'Co', 'sandbox_ava', 'SandboxBen', 'https://cdn.example/logo.png'],
   ];
-  const filled = fillRows(template, campaignTable(lines, columnVariables(template)).rows, { voice: null, avatar: null });
+  const filled = fillRows(template, campaignTable(lines, columnVariables(template)).rows, {
+    voice: null,
+    avatar: null,
+  });
   const record = newCampaignRecord({
     id: 'retry',
     label: 'retry.csv',
