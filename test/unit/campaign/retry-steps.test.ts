@@ -2,66 +2,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JobSubmission, JobView, SubmitResult } from '@common/bridge/jobs';
+import type { JobView } from '@common/bridge/jobs';
 import { checkRows, fillRows } from '@common/campaign/row-check';
 import { campaignTable } from '@common/campaign/rows';
 import { columnVariables } from '@common/campaign/variables';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
+import { rowCosts } from '../../../electron/services/campaign/campaign-manifest';
 import { retriedRow } from '../../../electron/services/campaign/campaign-reuse';
 import { campaignQuote, newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { RowEngine } from '../../../electron/services/rows/row-engine';
 import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import { HandService as Service } from './hand-service';
 import { loadTemplate } from './template-fixture';
-
-/** The job engine answered by hand: each create waits at the service until `end` says how it ends. */
-class Service {
-  jobs: JobView[] = [];
-  onEnd: (job: JobView) => void = () => undefined;
-
-  list(): JobView[] {
-    return this.jobs;
-  }
-
-  async submit(submission: JobSubmission): Promise<SubmitResult> {
-    const job = {
-      id: `job-${this.jobs.length + 1}`,
-      kind: submission.kind,
-      purpose: submission.purpose,
-      request: submission.body,
-      createdAt: this.jobs.length,
-      phase: 'queued',
-      remoteId: `r${this.jobs.length + 1}`,
-      resultUrl: null,
-      expiresAt: null,
-      chargedCredits: null,
-      error: null,
-    } as unknown as JobView;
-    this.jobs.push(job);
-    return { status: 'submitted', job };
-  }
-
-  /** Ends every waiting job: completed, except those of the kinds named, which fail. */
-  end(failing: readonly string[] = []): void {
-    for (const job of this.jobs.filter((j) => j.phase === 'queued')) {
-      Object.assign(
-        job,
-        failing.includes(job.kind)
-          ? { phase: 'failed', error: { code: 1015, endpoint: null, message: 'x', explanation: 'render failed' } }
-          : {
-              phase: 'completed',
-              resultUrl: `https://cdn.example/${job.id}`,
-              expiresAt: Date.now() + 7 * 86_400_000,
-              chargedCredits: 2,
-            },
-      );
-      this.onEnd(job);
-    }
-  }
-
-  sent(): string[] {
-    return this.jobs.map((j) => `${j.kind}#${j.purpose.type === 'campaign-row' ? j.purpose.take : '?'}`);
-  }
-}
 
 function oneRowCampaign(saveFails: () => boolean) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-retry-'));
@@ -128,6 +80,10 @@ describe('a retried campaign row sends only the steps it lacks', () => {
     await settle();
     expect((await runner.get('retry'))?.rows[0].state).toBe('done');
     expect(service.sent()).toEqual(['tts#0', 'tts#0', 'avatar-video#0', 'avatar-video#1']);
+    // The row's cost is every charge it caused, the first take's voiceovers included: the rows add up
+    // to what the campaign was charged.
+    const charged = service.jobs.reduce((sum, j) => sum + (j.chargedCredits ?? 0), 0);
+    expect(rowCosts((await runner.get('retry'))!, service.jobs).get(0)).toBe(charged);
   });
 
   it('whose voiceovers expired: they are made again with the video', () => {
