@@ -45,8 +45,7 @@ export function rowIdentity(
   row: Pick<CampaignRowRecord, 'row' | 'values'>,
   fileName: string,
 ): string {
-  const variables = findVariables({ project: record.template.project, fileName: '' });
-  const links = new Set(variables.filter((v) => v.places.some((p) => p.field === 'link')).map((v) => v.key));
+  const { version, links, numbered } = templateFacts(record.template);
   const beside = record.sheetFolder ? linkBeside(record.sheetFolder) : (value: string) => value;
   const values = record.variables
     .map((v) => v.key)
@@ -56,15 +55,23 @@ export function rowIdentity(
       return [key, links.has(key) && value !== '' ? beside(value) : value];
     });
   // {{row}} in the project fills the row's number, padded to the last row's width: that is content too.
-  const numbered = variables.some((v) => v.key === 'row');
-  const last = Math.max(0, ...record.rows.map((r) => r.row));
-  return hash([
-    templateVersion(record.template),
-    record.target,
-    fileName,
-    values,
-    numbered ? rowNumberText(row.row, last) : null,
-  ]).slice(0, 40);
+  const last = numbered ? Math.max(0, ...record.rows.map((r) => r.row)) : 0;
+  return hash([version, record.target, fileName, values, numbered ? rowNumberText(row.row, last) : null]).slice(0, 40);
+}
+
+/** What every row's identity reads of the template, worked out once per template (thousands of rows share it). */
+const factsOf = new WeakMap<object, { version: string; links: Set<string>; numbered: boolean }>();
+function templateFacts(template: CampaignTemplate): { version: string; links: Set<string>; numbered: boolean } {
+  const known = factsOf.get(template.project);
+  if (known) return known;
+  const variables = findVariables({ project: template.project, fileName: '' });
+  const facts = {
+    version: templateVersion(template),
+    links: new Set(variables.filter((v) => v.places.some((p) => p.field === 'link')).map((v) => v.key)),
+    numbered: variables.some((v) => v.key === 'row'),
+  };
+  factsOf.set(template.project, facts);
+  return facts;
 }
 
 /** The row's stored identity, or (a record older than identities) the one its inputs give now. */
