@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { campaignEndedSummary, CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
@@ -128,24 +129,41 @@ async function step(
  */
 export class CampaignRows {
   private readonly manifests: ManifestWriter;
+  /** By campaign, the other campaigns saving into its folder (read from disk once, not at every row's end). */
+  private readonly folderMates = new Map<string, Promise<string[]>>();
 
   constructor(private readonly deps: CampaignRowsDeps) {
     this.manifests = new ManifestWriter({
       jobs: () => deps.rows.jobs(),
-      campaigns: () => this.list(),
+      others: (record) => this.othersIn(record),
       log: deps.log,
     });
     deps.rows.register(campaignKind(deps, this.manifests));
   }
 
   async create(record: CampaignRecord): Promise<CampaignRecord> {
+    this.folderMates.clear();
     await this.deps.rows.create(KIND, record);
     return record;
   }
 
   /** The campaign as revised from its spreadsheet (reviseCampaign): it goes on from there. */
   replace(record: CampaignRecord): Promise<void> {
+    this.folderMates.clear();
     return this.deps.rows.replace(KIND, record);
+  }
+
+  private async othersIn(record: CampaignRecord): Promise<CampaignRecord[]> {
+    let ids = this.folderMates.get(record.id);
+    if (!ids) {
+      const folder = resolve(record.outDir);
+      ids = this.list().then((all) =>
+        all.filter((c) => c.id !== record.id && resolve(c.outDir) === folder).map((c) => c.id),
+      );
+      this.folderMates.set(record.id, ids);
+    }
+    const found = await Promise.all((await ids).map((id) => this.get(id)));
+    return found.filter((c): c is CampaignRecord => c !== null);
   }
 
   list(): Promise<CampaignRecord[]> {

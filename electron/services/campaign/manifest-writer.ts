@@ -5,8 +5,8 @@ import { writeCampaignManifest } from './campaign-manifest';
 
 export interface ManifestWriterDeps {
   jobs(): readonly JobView[];
-  /** Every campaign (those saving into the same folder are described too). */
-  campaigns(): Promise<readonly CampaignRecord[]>;
+  /** The other campaigns saving into the record's folder (their videos there are described too). */
+  others(record: CampaignRecord): Promise<readonly CampaignRecord[]>;
   log?: Logger;
 }
 
@@ -57,7 +57,7 @@ export class ManifestWriter {
       for (let latest = this.next.get(record.id); latest; latest = this.next.get(record.id)) {
         this.next.delete(record.id);
         try {
-          await writeCampaignManifest(latest, this.deps.jobs(), await this.deps.campaigns());
+          await writeCampaignManifest(latest, this.deps.jobs(), await this.deps.others(latest));
         } catch (error) {
           this.deps.log?.warn('the campaign manifest was not written', { id: record.id, error: String(error) });
         }
