@@ -93,9 +93,9 @@ export function planOnFolder(record: CampaignRecord, folder: CampaignFolder, cho
     const earlier = made.get(identity) ?? [];
     const whole = earlier.find((e) => e.intact);
     if (whole) {
+      kept += 1;
       if (row.state === 'done' && whole.row.resultUrl === row.resultUrl && whole.row.fileName === row.fileName)
         return row;
-      kept += 1;
       const { resultUrl, expiresAt, savedAt, voiceovers, fileName } = whole.row;
       return {
         ...row,

@@ -224,7 +224,11 @@ export function createCampaignsDomain(
         return campaignView(record);
       },
       'campaigns.cancel': async (id) => campaignView(await deps.runner.cancel(id)),
-      'campaigns.quoteRow': async (id, row) => quoteOf(await oneRow(id, row)),
+      // A retry that only saves again is priced as nothing (no line): there is nothing to ask.
+      'campaigns.quoteRow': async (id, row) => {
+        const single = await oneRow(id, row);
+        return campaignQuote(single).length > 0 ? quoteOf(single) : jobs.quote([]);
+      },
       'campaigns.rowProject': async (raw, row) => checkedRowProject(raw, row),
       'campaigns.contactSheet': async (raw, { rows }) => {
         const { input, project, check } = await read(raw);
