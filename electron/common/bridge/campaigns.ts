@@ -94,7 +94,7 @@ export const CampaignView = CampaignSummary.extend({
   /** The spreadsheet's variables: `id` is the name compared with columns (case and spacing aside), `name` as written. */
   variables: z.array(z.object({ id: z.string(), name: z.string() })),
   rows: z.array(CampaignRowRecord),
-  /** Credits the service charged for each row's current take, by row (0-based); a row it has not charged is absent. */
+  /** Credits the service charged each row, every take and retried step included, by row (0-based); a row it has not charged is absent. */
   charged: z.record(z.string(), z.number()).default({}),
   /** "The balance fell by 1,240 credits; its jobs' prices add up to 1,200." (null: no readings). */
   balanceNote: z.string().nullable().default(null),
