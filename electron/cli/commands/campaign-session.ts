@@ -117,7 +117,7 @@ export async function campaignRequest(
   studio: StudioLink,
   input: CampaignInput,
   args: ParsedArgs,
-  extra: Pick<CampaignFields, 'outDir' | 'concurrency' | 'key' | 'retryFailed' | 'maxCredits'>,
+  extra: Pick<CampaignFields, 'outDir' | 'concurrency' | 'key' | 'retryFailed' | 'maxCredits' | 'existing'>,
 ): Promise<CampaignRequest> {
   await nameTemplateMedia(studio, input.template.project);
   const sheet = await studio.nameFile(input.sheetPath, 'sheet').catch((error: unknown) => {

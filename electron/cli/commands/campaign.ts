@@ -17,6 +17,7 @@ import { MAX_CREDITS_OPTION, maxCreditsOf, reportPause } from './paid-confirm';
 import {
   CAMPAIGN_INPUT_OPTIONS,
   campaignRequest,
+  type CampaignRequest,
   confirmCampaign,
   readCampaignInput,
   reportCheck,
@@ -87,8 +88,14 @@ export const campaignRunCommand: CliCommand = {
       range: { min: 1, max: 32, integer: true },
     },
     ...CAMPAIGN_INPUT_OPTIONS,
-    { name: '--retry-failed', help: 'make the rows that failed again' },
+    { name: '--retry-failed', help: 'make the rows that failed again (only the steps they lack)' },
     MAX_CREDITS_OPTION,
+    {
+      name: '--existing',
+      value: 'CHOICE',
+      choices: ['skip', 'replace', 'rename'],
+      help: 'a row whose file name is taken in DIR by a file that is not its own video: skip the row, replace the file, or rename (keep both); without it such a run sends nothing',
+    },
     { name: '--strict', help: 'a row refused by the check fails the run' },
     JSON_OPTION,
   ],
@@ -108,10 +115,23 @@ export const campaignRunCommand: CliCommand = {
         key,
         retryFailed: args.flags['--retry-failed'] === true,
         maxCredits: maxCreditsOf(args),
+        existing: flag(args, '--existing') as CampaignRequest['existing'],
       });
       const check = await studio.call('campaigns.check', request);
       reportCheck(check, input.label, io);
       if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
+      // A file the campaign did not make is never written over on a script's behalf without its say.
+      if (check.existing.length > 0) {
+        for (const taken of check.existing)
+          io.err(`Row ${taken.row + 1}: ${join(outDir, taken.fileName)} is there and is not this row's video`);
+        throw new RefusedError(
+          `Nothing was sent: ${check.existing.length} row${check.existing.length === 1 ? '' : 's'} would write over a file in ${outDir}. Pass --existing skip, replace or rename.`,
+        );
+      }
+      if (check.kept > 0 && !json)
+        io.err(
+          `${check.kept} row${check.kept === 1 ? ' is' : 's are'} in ${outDir} already (made earlier, kept): not sent again.`,
+        );
       const existing = await studio.call('campaigns.get', key).catch((error: unknown) => {
         if (error instanceof OwnerCallError && error.code === 'not-found') return null;
         throw error;

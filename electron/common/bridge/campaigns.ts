@@ -44,6 +44,12 @@ export const CampaignInput = z
     outDir: z.string().min(1).max(4096),
     /** "Stop after N credits": the campaign pauses before a create that would pass it. */
     maxCredits: RunCap.optional(),
+    /**
+     * What to do with a row whose file name is taken in the folder by a file that is not its own
+     * identical video: keep both (the row gets a new name), replace the file, or skip the row. Without
+     * it such a campaign does not start (the check lists those rows in `existing`).
+     */
+    existing: z.enum(['skip', 'replace', 'rename']).optional(),
   })
   .refine((input) => (input.projectId === undefined) !== (input.project === undefined), {
     message: 'give either a project of the library or a template project, not both',
@@ -59,6 +65,10 @@ export const CampaignCheckView = z.object({
   unused: z.array(z.string()),
   /** What stops the whole campaign: nothing can start while there is one. */
   problems: z.array(z.string()),
+  /** Rows whose file name is taken in the folder by a file that is not their video (the input's `existing` decides). */
+  existing: z.array(z.object({ row: z.number().int(), fileName: z.string() })).default([]),
+  /** Rows whose identical video is in the folder already, intact: kept, not sent (0 jobs). */
+  kept: z.number().int().default(0),
   rows: z.array(
     z.object({
       row: z.number().int(),
@@ -91,7 +101,7 @@ export const CampaignView = CampaignSummary.extend({
   /** The spreadsheet's variables: `id` is the name compared with columns (case and spacing aside), `name` as written. */
   variables: z.array(z.object({ id: z.string(), name: z.string() })),
   rows: z.array(CampaignRowRecord),
-  /** Credits the service charged for each row's current take, by row (0-based); a row it has not charged is absent. */
+  /** Credits the service charged each row, every take and retried step included, by row (0-based); a row it has not charged is absent. */
   charged: z.record(z.string(), z.number()).default({}),
   /** "The balance fell by 1,240 credits; its jobs' prices add up to 1,200." (null: no readings). */
   balanceNote: z.string().nullable().default(null),

@@ -48,6 +48,14 @@ export const CampaignRowRecord = z.object({
   expiresAt: z.number().nullable(),
   /** Set once the file is saved in the folder. */
   savedAt: z.number().nullable(),
+  /**
+   * What the row's result is made from (row-identity.ts): the template's version, the row's values, the
+   * output name asked for and the target. A done row of the same folder with the same identity and an
+   * intact copy is the same video: it is kept, not made again. Absent in records older than it.
+   */
+  madeFrom: z.string().max(200).optional(),
+  /** The user chose to replace a file of another origin at the row's name (set when starting). */
+  replaceFile: z.boolean().optional(),
 });
 export type CampaignRowRecord = z.infer<typeof CampaignRowRecord>;
 
@@ -63,6 +71,8 @@ export const CampaignRecord = z.object({
   template: z.object({ project: Project, fileName: z.string().min(1).max(500) }),
   /** The variables the spreadsheet gives, by key, in the template's order (the manifest's columns). */
   variables: z.array(z.object({ key: z.string(), name: z.string() })),
+  /** Columns of the spreadsheet no variable reads, by key: the manifest keeps them (an email for a mail merge). */
+  kept: z.array(z.object({ key: z.string(), name: z.string() })).optional(),
   /** Where a path given in a link column is read from (the spreadsheet's folder); null: links only. */
   sheetFolder: z.string().max(4096).nullable(),
   /** Voices given by name in the spreadsheet and the ids they were found to be, when the campaign was checked. */

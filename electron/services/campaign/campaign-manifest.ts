@@ -1,20 +1,23 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import Papa from 'papaparse';
 import type { JobView } from '../../common/bridge/jobs';
-import type { CampaignRecord } from '../../common/campaign/record';
+import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
 import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { stepOf } from './row-project';
 
 export const CAMPAIGN_MANIFEST = 'manifest.csv';
 
-/** What a row's current take was charged, summed over its jobs; null while the service reported no charge. */
+/**
+ * What a row was charged, summed over every job it sent (every take, retried steps included), so the
+ * rows' costs add up to the campaign's charges; null while the service reported no charge.
+ */
 export function rowCosts(record: CampaignRecord, jobs: readonly JobView[]): Map<number, number | null> {
-  const takes = new Map(record.rows.map((r) => [r.row, r.take]));
   const costs = new Map<number, number | null>(record.rows.map((r) => [r.row, null]));
   for (const job of jobs) {
     const step = stepOf(job, record.id);
-    if (!step || takes.get(step.row) !== step.take || job.chargedCredits === null) continue;
+    if (!step || !costs.has(step.row) || job.chargedCredits === null) continue;
     costs.set(step.row, Math.round(((costs.get(step.row) ?? 0) + job.chargedCredits) * 100) / 100);
   }
   return costs;
@@ -27,29 +30,95 @@ export function campaignBalanceNote(record: CampaignRecord, jobs: readonly JobVi
   return describeRunBalance(record.balance, runFigures(own, record.balance.startedAt));
 }
 
-/**
- * The manifest: one line per row of the spreadsheet, refused rows included, with the row's values (a
- * column per variable), its state and why, its file, the result link and when it expires, and what it
- * cost. A byte-order mark opens it so Excel reads its accents, and cells cannot become formulas.
- */
-export function campaignManifestCsv(record: CampaignRecord, jobs: readonly JobView[]): string {
-  const costs = rowCosts(record, jobs);
-  const names = record.variables.map((v) => v.name);
-  const lines = record.rows.map((row) => ({
-    row: row.row + 1,
-    ...Object.fromEntries(record.variables.map((v) => [v.name, row.values[v.key] ?? ''])),
-    status: row.state,
-    reason: row.problems.join(' · '),
-    file: row.state === 'done' ? row.fileName : '',
-    link: row.resultUrl ?? '',
-    expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
-    cost_credits: costs.get(row.row) ?? '',
-  }));
-  return `\uFEFF${Papa.unparse(lines, { columns: ['row', ...names, 'status', 'reason', 'file', 'link', 'expiry', 'cost_credits'], escapeFormulae: true })}\r\n`;
+/** A line of the manifest: a row of the campaign, or a video an earlier campaign left in the folder. */
+interface ManifestLine {
+  campaign: CampaignRecord;
+  row: CampaignRowRecord;
 }
 
-export async function writeCampaignManifest(record: CampaignRecord, jobs: readonly JobView[]): Promise<string> {
+/**
+ * What the folder holds, row by row: the campaign's rows, except that a row of it that made no video
+ * (cancelled, failed, not sent yet) is described by the video an earlier campaign saved at its name
+ * when that file is there; videos of earlier campaigns at names this one does not use are listed too.
+ * So after a second campaign into a folder is cancelled, the manifest still names every video in it.
+ */
+export function folderLines(
+  record: CampaignRecord,
+  others: readonly CampaignRecord[],
+  onDisk: (path: string) => boolean,
+): ManifestLine[] {
+  const earlier = new Map<string, ManifestLine>();
+  for (const campaign of [...others].sort((a, b) => a.createdAt - b.createdAt)) {
+    if (campaign.id === record.id || resolve(campaign.outDir) !== resolve(record.outDir)) continue;
+    for (const row of campaign.rows)
+      if (row.state === 'done' && onDisk(join(record.outDir, row.fileName)))
+        earlier.set(row.fileName, { campaign, row });
+  }
+  const lines = record.rows.map((row): ManifestLine => {
+    const there = row.state === 'done' ? undefined : earlier.get(row.fileName);
+    return there ?? { campaign: record, row };
+  });
+  const named = new Set(record.rows.map((r) => r.fileName));
+  for (const line of earlier.values()) if (!named.has(line.row.fileName)) lines.push(line);
+  return lines;
+}
+
+/**
+ * The manifest: one line per row of the spreadsheet, refused rows included, with the row's values (a
+ * column per variable, then the columns the page says it keeps for the manifest only, such as an email),
+ * its state and why, its file, the result link and when it expires, what it cost (every charge of the
+ * row) and which campaign made it. A byte-order mark opens it so Excel reads its accents, and cells
+ * cannot become formulas.
+ */
+export function campaignManifestCsv(
+  record: CampaignRecord,
+  jobs: readonly JobView[],
+  lines: readonly ManifestLine[] = record.rows.map((row) => ({ campaign: record, row })),
+): string {
+  const costs = new Map<string, Map<number, number | null>>();
+  const costOf = ({ campaign, row }: ManifestLine) => {
+    if (!costs.has(campaign.id)) costs.set(campaign.id, rowCosts(campaign, jobs));
+    return costs.get(campaign.id)?.get(row.row) ?? '';
+  };
+  const columns = [...record.variables, ...(record.kept ?? [])].filter(
+    (c, i, all) => all.findIndex((o) => o.name === c.name) === i,
+  );
+  const rows = lines.map((line) => {
+    const { row } = line;
+    return {
+      row: row.row + 1,
+      ...Object.fromEntries(columns.map((c) => [c.name, row.values[c.key] ?? ''])),
+      status: row.state,
+      reason: row.problems.join(' · '),
+      file: row.state === 'done' ? row.fileName : '',
+      link: row.resultUrl ?? '',
+      expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
+      cost_credits: costOf(line),
+      campaign: line.campaign.id,
+    };
+  });
+  const header = [
+    'row',
+    ...columns.map((c) => c.name),
+    'status',
+    'reason',
+    'file',
+    'link',
+    'expiry',
+    'cost_credits',
+    'campaign',
+  ];
+  return `\uFEFF${Papa.unparse(rows, { columns: header, escapeFormulae: true })}\r\n`;
+}
+
+/** Writes the folder's manifest atomically (a temporary file renamed over it): readers never see half of one. */
+export async function writeCampaignManifest(
+  record: CampaignRecord,
+  jobs: readonly JobView[],
+  others: readonly CampaignRecord[] = [],
+): Promise<string> {
   const path = join(record.outDir, CAMPAIGN_MANIFEST);
-  await writeFileAtomic(path, campaignManifestCsv(record, jobs));
+  const lines = folderLines(record, others, (file) => existsSync(file));
+  await writeFileAtomic(path, campaignManifestCsv(record, jobs, lines));
   return path;
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { campaignEndedSummary, CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
@@ -6,7 +7,8 @@ import type { Logger } from '../host/types';
 import type { RowKind, RowStepContext } from '../rows/row-kind';
 import type { RowEngine } from '../rows/row-engine';
 import { RunJournal } from '../rows/run-journal';
-import { writeCampaignManifest } from './campaign-manifest';
+import { retriedRow } from './campaign-reuse';
+import { ManifestWriter } from './manifest-writer';
 import { latestStepJob, rowProject, type RowStep } from './row-project';
 import {
   firstStep,
@@ -58,7 +60,7 @@ export function campaignJournal(dataDir: string): RunJournal<CampaignRowRecord, 
  * (a paid create whose body is drawn, mixed and uploaded first), then the save. The engine decides when
  * a step runs and never sends one twice; this says what each step is.
  */
-function campaignKind(deps: CampaignRowsDeps): RowKind<CampaignRowRecord, CampaignRecord> {
+function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKind<CampaignRowRecord, CampaignRecord> {
   return {
     name: KIND,
     journal: campaignJournal(deps.dataDir),
@@ -67,20 +69,12 @@ function campaignKind(deps: CampaignRowsDeps): RowKind<CampaignRowRecord, Campai
     firstStep: (record, row) => firstStep(record, row),
     step: (context) => step(deps, context),
     cancelled: (row) => ({ ...row, state: 'cancelled', problems: ['cancelled before it was sent'] }),
-    redo: (row) => ({
-      ...row,
-      state: 'pending',
-      problems: [],
-      take: row.take + 1,
-      voiceovers: {},
-      resultUrl: null,
-      expiresAt: null,
-      savedAt: null,
-    }),
-    finishing: async (record, jobs) => {
-      await writeCampaignManifest(record, jobs);
+    redo: (row, jobs) => retriedRow(row, jobs, Date.now()),
+    finishing: (record) => manifests.now(record),
+    onChange: (record) => {
+      manifests.changed(record);
+      deps.onChange?.(record);
     },
-    onChange: (record) => deps.onChange?.(record),
     onFinished: (record) => {
       const { title, body, outcome } = campaignEndedSummary(record);
       deps.notify?.(title, body, outcome);
@@ -134,18 +128,42 @@ async function step(
  * The reactor brings each campaign row's job end to the engine (`jobEnded`).
  */
 export class CampaignRows {
+  private readonly manifests: ManifestWriter;
+  /** By campaign, the other campaigns saving into its folder (read from disk once, not at every row's end). */
+  private readonly folderMates = new Map<string, Promise<string[]>>();
+
   constructor(private readonly deps: CampaignRowsDeps) {
-    deps.rows.register(campaignKind(deps));
+    this.manifests = new ManifestWriter({
+      jobs: () => deps.rows.jobs(),
+      others: (record) => this.othersIn(record),
+      log: deps.log,
+    });
+    deps.rows.register(campaignKind(deps, this.manifests));
   }
 
   async create(record: CampaignRecord): Promise<CampaignRecord> {
+    this.folderMates.clear();
     await this.deps.rows.create(KIND, record);
     return record;
   }
 
   /** The campaign as revised from its spreadsheet (reviseCampaign): it goes on from there. */
   replace(record: CampaignRecord): Promise<void> {
+    this.folderMates.clear();
     return this.deps.rows.replace(KIND, record);
+  }
+
+  private async othersIn(record: CampaignRecord): Promise<CampaignRecord[]> {
+    let ids = this.folderMates.get(record.id);
+    if (!ids) {
+      const folder = resolve(record.outDir);
+      ids = this.list().then((all) =>
+        all.filter((c) => c.id !== record.id && resolve(c.outDir) === folder).map((c) => c.id),
+      );
+      this.folderMates.set(record.id, ids);
+    }
+    const found = await Promise.all((await ids).map((id) => this.get(id)));
+    return found.filter((c): c is CampaignRecord => c !== null);
   }
 
   list(): Promise<CampaignRecord[]> {
@@ -180,7 +198,10 @@ export class CampaignRows {
     return this.deps.rows.cancel(KIND, id) as Promise<CampaignRecord>;
   }
 
-  /** Makes a row again (it failed, or the user wants another take of a done one): its next take. */
+  /**
+   * Makes a row again (it failed, or the user wants another take of a done one), sending only what it
+   * lacks (retriedRow): a video made and not saved is saved again, voiceovers not expired are kept.
+   */
   async retryRow(id: string, row: number): Promise<CampaignRecord> {
     const after = (await this.deps.rows.redo(KIND, id, row, (current) => {
       if (current.state !== 'failed' && current.state !== 'done' && current.state !== 'cancelled')
@@ -204,8 +225,9 @@ export class CampaignRows {
     return (await this.deps.rows.update(KIND, id, (r) => ({ ...r, maxCredits }))) as CampaignRecord;
   }
 
-  idle(): Promise<void> {
-    return this.deps.rows.idle();
+  async idle(): Promise<void> {
+    await this.deps.rows.idle();
+    await this.manifests.idle();
   }
 
   flush(): Promise<void> {

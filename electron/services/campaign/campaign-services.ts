@@ -38,7 +38,7 @@ export interface CampaignHost {
    * Saves a row's video as `target` through the host's download queue, which records the copy (the
    * one record of copies); without it the file is fetched and verified but recorded nowhere (tests).
    */
-  saveCopy?(url: string, target: string): Promise<void>;
+  saveCopy?(url: string, target: string, options: { replace: boolean }): Promise<void>;
 }
 
 /**
@@ -60,7 +60,11 @@ export function createCampaignRows(host: CampaignHost): CampaignRows {
       }),
     saveRow: (record, row) => {
       const [url, target] = [row.resultUrl as string, join(record.outDir, row.fileName)];
-      return host.saveCopy?.(url, target) ?? saveResult(url, target, { verify: host.verify });
+      // A file the studio did not save is written over only when the user chose to replace it.
+      return (
+        host.saveCopy?.(url, target, { replace: row.replaceFile === true }) ??
+        saveResult(url, target, { verify: host.verify })
+      );
     },
     placement: host.placement,
     log: host.log,

@@ -1,19 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { PriceQuote, QuoteItem } from '../../common/bridge/jobs';
 import { campaignQuoteItems, campaignRefusal } from '../../common/campaign/price';
-import type { CampaignRecord } from '../../common/campaign/record';
-import { columnVariables, type CampaignTemplate } from '../../common/campaign/variables';
+import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
+import { columnVariables, variableKey, type CampaignTemplate } from '../../common/campaign/variables';
 import type { ProjectKind } from '../../common/composition/document';
 import type { PaidConfirmation, SpendingPolicy } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
-import { linkBeside, type CampaignCheck } from './campaign-check';
+import type { CampaignCheck } from './campaign-check';
+import { identityOf, rowIdentity } from './row-identity';
 import { rowProject } from './row-project';
 
 export interface NewCampaign {
   id: string;
   label: string;
   template: CampaignTemplate;
-  check: Pick<CampaignCheck, 'rows' | 'voiceIds'>;
+  check: Pick<CampaignCheck, 'rows' | 'voiceIds'> & Partial<Pick<CampaignCheck, 'unused'>>;
   /** Where a path in a link column is read from; null when the rows give links only. */
   sheetFolder: string | null;
   outDir: string;
@@ -23,7 +24,7 @@ export interface NewCampaign {
 
 /** The campaign's record from a check: refused rows are kept (the manifest lists them) and never sent. */
 export function newCampaignRecord(input: NewCampaign, now = Date.now()): CampaignRecord {
-  return {
+  const record: CampaignRecord = {
     version: 1,
     id: input.id,
     label: input.label,
@@ -31,6 +32,7 @@ export function newCampaignRecord(input: NewCampaign, now = Date.now()): Campaig
     target: input.target ?? input.template.project.kind,
     template: input.template,
     variables: columnVariables(input.template).map((v) => ({ key: v.key, name: v.name })),
+    kept: (input.check.unused ?? []).map((name) => ({ key: variableKey(name), name })),
     sheetFolder: input.sheetFolder,
     voiceIds: input.check.voiceIds,
     outDir: input.outDir,
@@ -49,34 +51,35 @@ export function newCampaignRecord(input: NewCampaign, now = Date.now()): Campaig
       savedAt: null,
     })),
   };
+  return { ...record, rows: record.rows.map((row) => ({ ...row, madeFrom: rowIdentity(record, row, row.fileName) })) };
 }
 
 /**
- * The campaign again from its spreadsheet as it is now (run again on the same folder): a row whose values
- * and file name are unchanged keeps its state and result, so it is not sent again; a changed row that is
- * not under way starts a new take; new rows are added. With `retryFailed`, failed rows start a new take.
+ * The campaign again from its spreadsheet as it is now (run again on the same folder): a row whose
+ * identity (row-identity.ts: template, values, file name, target) is unchanged keeps its state and
+ * result, so it is not sent again (its columns the template does not read are updated); a changed row
+ * that is not under way starts a new take; new rows are added. With `retryFailed`, failed rows are made
+ * again by `retry` (only what they lack, campaign-reuse.ts). What the folder itself holds is then
+ * looked at by planOnFolder, as for a new campaign.
  */
 export function reviseCampaign(
   existing: CampaignRecord,
   fresh: CampaignRecord,
-  options: { retryFailed?: boolean } = {},
+  options: { retryFailed?: boolean; retry?: (row: CampaignRowRecord) => CampaignRowRecord } = {},
 ): CampaignRecord {
   const old = new Map(existing.rows.map((r) => [r.row, r]));
-  // A path a row gave beside the spreadsheet is the same value as the link it names (a file: URL), which
-  // is how the rows come when the spreadsheet's files were named to the host one by one (the command line).
-  const beside = existing.sheetFolder ? linkBeside(existing.sheetFolder) : (value: string) => value;
-  const sameValue = (was: string | undefined, now: string) => was === now || (was !== undefined && beside(was) === now);
   const rows = fresh.rows.map((row) => {
     const before = old.get(row.row);
     if (!before) return row;
-    const keys = Object.keys(row.values);
-    const same =
-      before.fileName === row.fileName &&
-      keys.length === Object.keys(before.values).length &&
-      keys.every((key) => sameValue(before.values[key], row.values[key]));
+    const same = identityOf(existing, before) === row.madeFrom;
     const underWay = before.state === 'voiceover' || before.state === 'video' || before.state === 'download';
-    if (underWay || (same && !(options.retryFailed && before.state === 'failed') && before.state !== 'cancelled'))
-      return before;
+    if (underWay) return before;
+    if (same && options.retryFailed && before.state === 'failed')
+      return (options.retry ?? ((r: CampaignRowRecord) => ({ ...row, take: r.take + 1 })))(before);
+    // A row refused (or skipped) before is checked afresh: the check and the folder decide it now.
+    if (same && before.state !== 'cancelled' && before.state !== 'failed' && before.state !== 'invalid')
+      return { ...before, values: row.values };
+    if (same && before.state === 'failed') return before;
     return { ...row, take: before.take + 1 };
   });
   const kept = existing.rows.filter((r) => !fresh.rows.some((f) => f.row === r.row));
@@ -85,6 +88,7 @@ export function reviseCampaign(
     ...existing,
     template: fresh.template,
     variables: fresh.variables,
+    kept: fresh.kept,
     // Rows kept as they were still read their paths beside the spreadsheet they came from.
     sheetFolder: fresh.sheetFolder ?? existing.sheetFolder,
     voiceIds: { ...existing.voiceIds, ...fresh.voiceIds },

@@ -24,6 +24,10 @@ import type { CampaignStills } from './campaign-stills';
 import { rowProject } from './row-project';
 import { columnVariables } from '../../common/campaign/variables';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import type { DownloadView } from '../../common/bridge/downloads';
+import type { CampaignRowRecord } from '../../common/campaign/record';
+import { existingFilesError, planOnFolder, retriedRow } from './campaign-reuse';
 
 export interface CampaignsDomainDeps {
   runner: CampaignRows;
@@ -37,6 +41,9 @@ export interface CampaignsDomainDeps {
   stills: CampaignStills;
   /** Opens a file with the system's player; absent where the host has no desktop (the web host). */
   openPath?(path: string): Promise<void>;
+  /** The record of copies' entries saved in a folder, checked on disk now (none known: nothing is kept). */
+  folderCopies?(folder: string): Promise<readonly Pick<DownloadView, 'url' | 'savedPath' | 'state'>[]>;
+  now?(): number;
 }
 
 /**
@@ -47,6 +54,7 @@ export function createCampaignsDomain(
   { jobs, catalogue }: Pick<StudioServices, 'jobs' | 'catalogue'>,
   deps: CampaignsDomainDeps,
 ): DomainModule<typeof campaignsCalls> {
+  const now = deps.now ?? Date.now;
   /** A campaign as the page sees it, with what the service charged each row so far. */
   const campaignView = (record: CampaignRecord): CampaignView => {
     const all = jobs.list();
@@ -103,22 +111,38 @@ export function createCampaignsDomain(
     const { input, project, check } = await read(raw);
     const fresh = recordOf(input, project, check);
     const existing = input.key === undefined ? null : await deps.runner.get(input.key);
-    const revised = existing ? reviseCampaign(existing, fresh, { retryFailed: input.retryFailed === true }) : fresh;
+    const revised = existing
+      ? reviseCampaign(existing, fresh, { retryFailed: input.retryFailed === true, retry: (row) => retried(row) })
+      : fresh;
+    // The folder decides what is kept, saved again or sent, and which names need the user's choice.
+    const plan = planOnFolder(
+      revised,
+      {
+        campaigns: await deps.runner.list(),
+        copies: (await deps.folderCopies?.(input.outDir)) ?? [],
+        exists: (path) => existsSync(path),
+        now: now(),
+      },
+      input.existing,
+    );
     // Started again, a paused campaign goes on (after a top-up); a cap given now replaces the one it had.
-    const going = existing && revised.state === 'paused' ? { state: 'running' as const } : {};
+    const going = existing && plan.record.state === 'paused' ? { state: 'running' as const } : {};
     const record: CampaignRecord = {
-      ...revised,
+      ...plan.record,
       ...going,
-      pause: revised.state === 'paused' && !existing ? revised.pause : null,
-      maxCredits: input.maxCredits !== undefined ? input.maxCredits : (revised.maxCredits ?? null),
+      pause: plan.record.state === 'paused' && !existing ? plan.record.pause : null,
+      maxCredits: input.maxCredits !== undefined ? input.maxCredits : (plan.record.maxCredits ?? null),
     };
-    return { check, record, existing };
+    return { check, record, existing, plan };
   };
+  const retried = (row: CampaignRowRecord) => retriedRow(row, jobs.list(), now());
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
     const items = campaignQuote(record);
     if (items.length === 0)
       throw new StudioError(
-        'No row of the campaign can be sent; fix the rows named in the check first.',
+        record.rows.some((r) => r.state === 'done' || r.state === 'download')
+          ? 'Nothing is left to pay for: every row that can be sent is in the folder already (made earlier, kept) or only saved again.'
+          : 'No row of the campaign can be sent; fix the rows named in the check first.',
         'nothing-to-send',
       );
     return jobs.quote(items);
@@ -147,19 +171,20 @@ export function createCampaignsDomain(
     if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
     return { record, found, path: join(record.outDir, found.fileName) };
   };
-  /** The campaign's failed rows alone, as retrying them all would send them. */
+  /** The campaign's failed rows alone, as retrying them all would send them (each only what it lacks). */
   const failedRows = async (id: string): Promise<CampaignRecord> => {
     const record = await deps.runner.get(id);
     if (!record) throw new StudioError(`No campaign "${id}"`, 'not-found');
-    const rows = record.rows.filter((r) => r.state === 'failed').map((r) => ({ ...r, state: 'pending' as const }));
+    const rows = record.rows.filter((r) => r.state === 'failed').map((r) => retried(r));
     if (rows.length === 0) throw new StudioError('No row of the campaign has failed.', 'nothing-to-send');
     return { ...record, rows };
   };
+  /** The row as a retry would send it (only what it lacks): what its price question prices. */
   const oneRow = async (id: string, row: number): Promise<CampaignRecord> => {
     const record = await deps.runner.get(id);
     const found = record?.rows.find((r) => r.row === row);
     if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
-    return { ...record, rows: [{ ...found, state: 'pending' }] };
+    return { ...record, rows: [retried(found)] };
   };
   return {
     // Quitting: nothing more is sent; what is at the service goes on and is picked up at the next start.
@@ -171,13 +196,16 @@ export function createCampaignsDomain(
     },
     handlers: {
       'campaigns.check': async (raw) => {
-        const { check, project } = await read(raw);
+        const { check, plan } = await startOf(raw);
+        const project = raw.project ?? (await deps.openProject(raw.projectId ?? ''));
         return {
           readAs: check.readAs,
           variables: columnVariables({ project, fileName: raw.fileName }).map((v) => ({ id: v.key, name: v.name })),
           columns: check.columns,
           unused: check.unused,
           problems: check.problems,
+          existing: plan.existing,
+          kept: plan.kept,
           rows: check.rows.map((r) => ({
             row: r.row,
             fileName: r.fileName,
@@ -188,11 +216,15 @@ export function createCampaignsDomain(
       },
       'campaigns.quote': async (raw) => quoteOf((await startOf(raw)).record),
       'campaigns.create': async (raw, confirmation) => {
-        const { check, record, existing } = await startOf(raw);
+        const { check, record, existing, plan } = await startOf(raw);
         if (check.problems.length > 0) throw new StudioError(check.problems.join(' '), 'invalid-campaign');
+        if (plan.existing.length > 0) throw existingFilesError(plan.existing, record.outDir);
         // The question's price, asked again here: a changed price or a full day's limit refuses it. A
-        // campaign gone on with that has nothing left to send needs no answer.
-        if (!existing || campaignQuote(record).length > 0)
+        // campaign with nothing left to pay for (its rows kept from the folder) needs no answer.
+        if (
+          campaignQuote(record).length > 0 ||
+          !(existing || plan.kept > 0 || record.rows.some((r) => r.state === 'download'))
+        )
           requireCampaignConfirmed(await quoteOf(record), record, confirmation, jobs.policy());
         if (existing) await deps.runner.replace(record);
         else await deps.runner.create(record);
@@ -208,7 +240,11 @@ export function createCampaignsDomain(
         return campaignView(record);
       },
       'campaigns.cancel': async (id) => campaignView(await deps.runner.cancel(id)),
-      'campaigns.quoteRow': async (id, row) => quoteOf(await oneRow(id, row)),
+      // A retry that only saves again is priced as nothing (no line): there is nothing to ask.
+      'campaigns.quoteRow': async (id, row) => {
+        const single = await oneRow(id, row);
+        return campaignQuote(single).length > 0 ? quoteOf(single) : jobs.quote([]);
+      },
       'campaigns.rowProject': async (raw, row) => checkedRowProject(raw, row),
       'campaigns.contactSheet': async (raw, { rows }) => {
         const { input, project, check } = await read(raw);
@@ -255,7 +291,9 @@ export function createCampaignsDomain(
       },
       'campaigns.retryRow': async (id, row, confirmation) => {
         const single = await oneRow(id, row);
-        requireCampaignConfirmed(await quoteOf(single), single, confirmation, jobs.policy());
+        // A retry that only saves again pays nothing and needs no answer.
+        if (campaignQuote(single).length > 0)
+          requireCampaignConfirmed(await quoteOf(single), single, confirmation, jobs.policy());
         const record = await deps.runner.retryRow(id, row).catch((error: Error) => {
           throw new StudioError(error.message, 'cannot-retry');
         });

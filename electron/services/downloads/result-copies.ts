@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { DownloadEntry, type CopyOrigin, type DownloadView } from '../../common/bridge/downloads';
 import type { JobRecord } from '../../common/bridge/jobs';
@@ -46,6 +47,11 @@ export interface CopyRequest {
   /** The file to save (absolute, or resolved from the working folder). */
   path: string;
   savedBy: CopyOrigin;
+  /**
+   * Refuse to write over a file at `path` that is not a copy this record holds as saved (a file the user
+   * or another program put there): its owner asks the user first (a campaign's "replace").
+   */
+  keepOthers?: boolean;
 }
 
 export interface ResultCopiesDeps {
@@ -100,6 +106,10 @@ export class ResultCopies {
       return { copy: await ends.of(again), fetched: true };
     }
     const url = this.requireLink(job);
+    if (request.keepOthers && (await this.foreignFile(target)))
+      throw new Error(
+        `The folder has a file "${basename(target)}" the studio did not save; it was left as it is (choose to replace it, or another name).`,
+      );
     const added = await manager.enqueue({
       jobId: job.id,
       url,
@@ -150,6 +160,24 @@ export class ResultCopies {
     const mine = (d: Pick<DownloadView, 'jobId'>) => wanted.has(d.jobId);
     await this.deps.manager.verifySaved({ deep: false, ids: this.deps.manager.list(mine).map((d) => d.id) });
     return this.deps.manager.list(mine);
+  }
+
+  /** The recorded copies saved in this folder, each checked against the disk first. */
+  async inFolder(folder: string): Promise<DownloadView[]> {
+    await this.deps.ready();
+    const dir = resolve(folder);
+    const mine = (d: Pick<DownloadView, 'savedPath'>) => d.savedPath !== null && dirname(d.savedPath) === dir;
+    await this.deps.manager.verifySaved({ deep: false, ids: this.deps.manager.list(mine).map((d) => d.id) });
+    return this.deps.manager.list(mine);
+  }
+
+  /** Something is at `target` and the record holds no intact copy there. */
+  private async foreignFile(target: string): Promise<boolean> {
+    if (!existsSync(target)) return false;
+    const there = this.deps.manager.list((d) => d.savedPath === target && COPY_STATES.has(d.state));
+    if (there.length === 0) return true;
+    await this.deps.manager.verifySaved({ deep: false, ids: there.map((d) => d.id) });
+    return !there.some((d) => this.deps.manager.get(d.id).state === 'saved');
   }
 
   /** As saveOrThrow(), for a writer that holds only the result's link (a campaign row): its job is the ledger's. */

@@ -172,7 +172,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     },
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
     // A row's video is saved and recorded like every other copy of a result.
-    saveCopy: async (url, target) => void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign' })),
+    saveCopy: async (url, target, { replace }) =>
+      void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign', keepOthers: !replace })),
   });
   const modules = [
     createSystemDomain(base, probeBinaries),
@@ -208,6 +209,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       checkLinks: (urls) => media.checkLinks(urls),
       stills: campaignStills(media.toolkit, (project) => text.flatten(project)),
       openPath: base.platform.openPath,
+      folderCopies: (folder) => downloads.copies.inFolder(folder),
     }),
     hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
   ] as const;

@@ -220,10 +220,11 @@ export class RowEngine {
   async redoRows(kind: string, id: string, rowNumbers: readonly number[]): Promise<AnyRun> {
     const k = this.kindOf(kind);
     const redone = new Set(rowNumbers);
+    const jobs = this.deps.jobs.list();
     await this.memory.update(kind, id, (r) => ({
       ...r,
       ...(r.state === 'cancelled' ? {} : { state: 'running' as const, pause: null }),
-      rows: r.rows.map((x) => (redone.has(x.row) && ROW_ENDED.has(x.state) ? k.redo(x) : x)),
+      rows: r.rows.map((x) => (redone.has(x.row) && ROW_ENDED.has(x.state) ? k.redo(x, jobs) : x)),
     }));
     this.pump(kind, id);
     return this.memory.require(kind, id);

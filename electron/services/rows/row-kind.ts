@@ -87,8 +87,8 @@ export interface RowKind<Row extends RowBase, Run extends RunBase<Row>> {
   step(context: RowStepContext<Row, Run>): Promise<void>;
   /** A pending row of a cancelled run. */
   cancelled(row: Row): Row;
-  /** An ended row made again: its next take, from nothing. */
-  redo(row: Row): Row;
+  /** An ended row made again: what it still lacks, given the ledger's jobs (a step whose result has not expired is kept). */
+  redo(row: Row, jobs: readonly JobView[]): Row;
   /** The run has ended (every row ended): what it leaves (a manifest), before its state says finished. */
   finishing?(run: Run, jobs: readonly JobView[]): Promise<void>;
   /** The run ended or a row changed: the page's events, the one notice. */

@@ -156,9 +156,11 @@ export function createBatchesDomain(
             return info.durationMs === null ? null : info.durationMs / 1000;
           },
           voiceName: (voiceId) => voices.get(voiceId) ?? null,
-          // Each row's file is a recorded copy of its job's result, like every saved result.
+          // Each row's file is a recorded copy of its job's result, like every saved result; a file the
+          // studio did not save at a row's name is left as it is and the row says so (never overwritten unasked).
           saveCopy: copies
-            ? (row, target) => copies.saveOrThrow({ jobId: row.jobId as string, path: target, savedBy: 'batch' })
+            ? (row, target) =>
+                copies.saveOrThrow({ jobId: row.jobId as string, path: target, savedBy: 'batch', keepOthers: true })
             : undefined,
           forgetCopy: copies ? (path) => copies.forget(path) : undefined,
           onRow: () => base.emit('batches.saving', { id, done: ++done, total }),

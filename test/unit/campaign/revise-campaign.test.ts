@@ -43,4 +43,33 @@ describe('reviseCampaign', () => {
     const other = record({ first_name: 'Ana', logo: pathToFileURL('/sheets/other.png').href }, null);
     expect(reviseCampaign(done, other).rows.map((r) => [r.state, r.take])).toEqual([['pending', 1]]);
   });
+
+  it('goes by identity: a changed template makes the row again, a changed column no variable reads keeps it, and a failed row is retried by the given retry', () => {
+    const started = record({ first_name: 'Ana', email: 'a@x.com' }, null);
+    const done: CampaignRecord = {
+      ...started,
+      rows: started.rows.map((r) => ({ ...r, state: 'done', savedAt: 1, resultUrl: 'https://r/1' })),
+    };
+    const newEmail = reviseCampaign(done, record({ first_name: 'Ana', email: 'ana@x.com' }, null));
+    expect(newEmail.rows.map((r) => [r.state, r.take, r.values.email])).toEqual([['done', 0, 'ana@x.com']]);
+
+    const template = smallTemplate();
+    const edited = newCampaignRecord({
+      ...{ id: 'campaign-x', label: 'prospects.csv', sheetFolder: null, outDir: '/tmp/out', concurrency: 2 },
+      template: { ...template, project: { ...template.project, name: `${template.project.name} v2` } },
+      check: { rows: [row({ first_name: 'Ana', email: 'a@x.com' })], voiceIds: {} },
+    });
+    expect(reviseCampaign(done, edited).rows.map((r) => [r.state, r.take])).toEqual([['pending', 1]]);
+
+    const failed: CampaignRecord = {
+      ...started,
+      rows: started.rows.map((r) => ({ ...r, state: 'failed', voiceovers: { s1: 'https://v/1' } })),
+    };
+    const fresh = record({ first_name: 'Ana', email: 'a@x.com' }, null);
+    const retried = reviseCampaign(failed, fresh, {
+      retryFailed: true,
+      retry: (r) => ({ ...r, state: 'pending', take: r.take + 1 }),
+    });
+    expect(retried.rows.map((r) => [r.state, r.take, r.voiceovers])).toEqual([['pending', 1, { s1: 'https://v/1' }]]);
+  });
 });

@@ -68,4 +68,29 @@ describe('saving a result as a named file', () => {
     ]);
     await downloads.dispose();
   });
+
+  it('asked to keep others, leaves a file it did not save as it is, and still replaces its own earlier copy', async () => {
+    const { server } = files;
+    server.files.set('/mine1.mp4', { body: patternBytes(3000, 3), etag: '"3"' });
+    server.files.set('/mine2.mp4', { body: patternBytes(3500, 4), etag: '"4"' });
+    const downloads = service([
+      completedJob('mine1', server.url('/mine1.mp4')),
+      completedJob('mine2', server.url('/mine2.mp4')),
+    ]);
+    const out = join(dir, 'kept');
+    await import('node:fs/promises').then((fs) => fs.mkdir(out, { recursive: true }));
+    const theirs = join(out, '1 - Uma.mp4');
+    writeFileSync(theirs, 'made by hand');
+    await expect(
+      downloads.copies.saveOrThrow({ jobId: 'mine1', path: theirs, savedBy: 'campaign', keepOthers: true }),
+    ).rejects.toThrow(/"1 - Uma\.mp4" the studio did not save; it was left as it is/);
+    expect(readFileSync(theirs, 'utf8')).toBe('made by hand');
+
+    // Its own copy (an earlier take) is the studio's: the newer take replaces it.
+    const own = join(out, '2 - Bo.mp4');
+    await downloads.copies.saveOrThrow({ jobId: 'mine1', path: own, savedBy: 'campaign', keepOthers: true });
+    await downloads.copies.saveOrThrow({ jobId: 'mine2', path: own, savedBy: 'campaign', keepOthers: true });
+    expect(readFileSync(own).equals(patternBytes(3500, 4))).toBe(true);
+    await downloads.dispose();
+  });
 });

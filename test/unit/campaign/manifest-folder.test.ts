@@ -1,0 +1,111 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { checkRows, fillRows } from '@common/campaign/row-check';
+import { campaignTable } from '@common/campaign/rows';
+import { columnVariables } from '@common/campaign/variables';
+import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
+import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
+import { RowEngine } from '../../../electron/services/rows/row-engine';
+import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import { HandService } from './hand-service';
+import { loadTemplate } from './template-fixture';
+
+/** Campaigns on a hand-answered service whose rows' videos are written into one folder. */
+function studio() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-manifest-'));
+  const outDir = join(dataDir, 'out');
+  const service = new HandService();
+  const runner = new CampaignRows({
+    rows: new RowEngine({
+      jobs: service,
+      pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
+    }),
+    dataDir,
+    prepare: async (body) => body,
+    saveRow: async (record, row) => {
+      mkdirSync(record.outDir, { recursive: true });
+      writeFileSync(join(record.outDir, row.fileName), `video of ${row.resultUrl}`);
+    },
+  });
+  service.onEnd = (job) => void runner.jobEnded(job);
+  const template = loadTemplate();
+  const campaign = (id: string, people: readonly string[]) => {
+    const lines = [
+      ['First name', 'company', 'voice', 'avatar', 'logo', 'email'],
+      ...people.map((p) => [p, 'Co', 'sandbox_ava', 'SandboxBen', 'https://cdn.example/logo.png', `${p}@example.com`]),
+    ];
+    const table = campaignTable(lines, columnVariables(template));
+    const filled = fillRows(template, table.rows, { voice: null, avatar: null });
+    return newCampaignRecord({
+      id,
+      label: `${id}.csv`,
+      template,
+      // What the page says it keeps for the manifest only: the columns no variable reads.
+      check: { rows: checkRows(filled, new Map()), voiceIds: {}, unused: table.unused },
+      sheetFolder: null,
+      outDir,
+      concurrency: 2,
+    });
+  };
+  /** Ends the waiting jobs of these rows until nothing of theirs moves. */
+  const finishRows = async (rows: readonly number[]) => {
+    for (let i = 0; i < 6; i += 1) {
+      await runner.idle();
+      service.end([], rows);
+    }
+    await runner.idle();
+  };
+  const manifest = () =>
+    Papa.parse<Record<string, string>>(readFileSync(join(outDir, 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+  return { runner, campaign, finishRows, manifest, outDir };
+}
+
+describe("a campaign's manifest", () => {
+  it('is written after every row that ends, keeps the columns the page keeps, and still describes the folder after a second campaign into it is cancelled', async () => {
+    const { runner, campaign, finishRows, manifest, outDir } = studio();
+    await runner.create(campaign('first', ['Ana', 'Bo']));
+    const firstRun = runner.run('first');
+    await finishRows([0]);
+    // One row ended, the other still under way: the manifest says so already, email included.
+    expect(manifest().map((l) => [l.row, l['First name'], l.email, l.status, l.file])).toEqual([
+      ['1', 'Ana', 'Ana@example.com', 'done', '1 - Ana.mp4'],
+      ['2', 'Bo', 'Bo@example.com', 'voiceover', ''],
+    ]);
+    await finishRows([1]);
+    await firstRun;
+
+    // A second campaign of other people into the same folder, cancelled after its first row.
+    await runner.create(campaign('second', ['Cy', 'Di', 'Ed']));
+    const secondRun = runner.run('second');
+    await finishRows([0]);
+    await runner.cancel('second');
+    await finishRows([1, 2]);
+    await secondRun;
+    await runner.idle();
+
+    const videos = readdirSync(outDir).filter((n) => n.endsWith('.mp4'));
+    const lines = manifest();
+    // Every video in the folder is named by a done line, whichever campaign made it, and no other.
+    expect(
+      lines
+        .filter((l) => l.status === 'done')
+        .map((l) => l.file)
+        .sort(),
+    ).toEqual(videos.sort());
+    expect(videos.sort()).toEqual(['1 - Ana.mp4', '1 - Cy.mp4', '2 - Bo.mp4']);
+    expect(lines.map((l) => [l['First name'], l.status, l.campaign])).toEqual([
+      ['Cy', 'done', 'second'],
+      ['Di', 'cancelled', 'second'],
+      ['Ed', 'cancelled', 'second'],
+      ['Ana', 'done', 'first'],
+      ['Bo', 'done', 'first'],
+    ]);
+    expect(existsSync(join(outDir, 'manifest.csv'))).toBe(true);
+  });
+});
