@@ -62,8 +62,12 @@ export const CampaignCheckView = z.object({
       fileName: z.string(),
       values: z.record(z.string(), z.string()),
       problems: z.array(z.string()),
+      /** Why a row that passes is held before anything is sent (its voice overruns a fixed scene, a value is absurdly long). */
+      held: z.array(z.string()).default([]),
     }),
   ),
+  /** How the rows' speech lengths were estimated (null: no fixed scene has a script to fit). */
+  speech: z.string().nullable().default(null),
 });
 export type CampaignCheckView = z.infer<typeof CampaignCheckView>;
 

@@ -7,13 +7,16 @@ import type { ProjectKind } from '../../common/composition/document';
 import type { PaidConfirmation, SpendingPolicy } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
 import { linkBeside, type CampaignCheck } from './campaign-check';
+import type { CheckedRow } from '../../common/campaign/row-check';
 import { rowProject } from './row-project';
+import { releaseHeld } from './campaign-hold';
 
 export interface NewCampaign {
   id: string;
   label: string;
   template: CampaignTemplate;
-  check: Pick<CampaignCheck, 'rows' | 'voiceIds'>;
+  /** The check's rows; `held` (absent: none) keeps a row from being sent until it is fitted. */
+  check: { rows: readonly (CheckedRow & { held?: readonly string[] })[]; voiceIds: CampaignCheck['voiceIds'] };
   /** Where a path in a link column is read from; null when the rows give links only. */
   sheetFolder: string | null;
   outDir: string;
@@ -40,8 +43,8 @@ export function newCampaignRecord(input: NewCampaign, now = Date.now()): Campaig
       row: row.row,
       values: { ...row.values },
       fileName: row.fileName,
-      state: row.problems.length > 0 ? 'invalid' : 'pending',
-      problems: row.problems,
+      state: row.problems.length > 0 ? 'invalid' : row.held?.length ? 'held' : 'pending',
+      problems: row.problems.length > 0 ? row.problems : [...(row.held ?? [])],
       take: 0,
       voiceovers: {},
       resultUrl: null,
@@ -74,6 +77,7 @@ export function reviseCampaign(
       before.fileName === row.fileName &&
       keys.length === Object.keys(before.values).length &&
       keys.every((key) => sameValue(before.values[key], row.values[key]));
+    if (before.state === 'held') return releaseHeld(existing, before, fresh, row);
     const underWay = before.state === 'voiceover' || before.state === 'video' || before.state === 'download';
     if (underWay || (same && !(options.retryFailed && before.state === 'failed') && before.state !== 'cancelled'))
       return before;

@@ -18,6 +18,7 @@ import type { StudioServices } from '../host/studio-types';
 import { readSheetFile } from '../sheets/read-sheet';
 import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { checkCampaignTable, type CampaignCheck } from './campaign-check';
+import type { SpeechEstimator } from './speech-estimate';
 import type { CampaignRows } from './campaign-rows';
 import { campaignQuote, newCampaignRecord, requireCampaignConfirmed, reviseCampaign } from './campaign-setup';
 import type { CampaignStills } from './campaign-stills';
@@ -33,6 +34,8 @@ export interface CampaignsDomainDeps {
   pathOf(reference: string): string | null;
   /** The editor's link pre-flight (the media domain's checker), asked afresh. */
   checkLinks(urls: readonly string[]): Promise<LinkReport[]>;
+  /** Each row's speech length, estimated with the draft voice (without it: counted in words). */
+  speech?: SpeechEstimator;
   /** Rows' first frames and contact sheets (the preview's poster machinery). */
   stills: CampaignStills;
   /** Opens a file with the system's player; absent where the host has no desktop (the web host). */
@@ -75,7 +78,7 @@ export function createCampaignsDomain(
     const check = await checkCampaignTable(
       { project, fileName: input.fileName },
       table.rows,
-      { catalogue, checkLinks: deps.checkLinks },
+      { catalogue, checkLinks: deps.checkLinks, speech: deps.speech },
       { mapping: input.mapping, edits: input.edits },
     );
     return { input, project, check: { ...check, readAs: table.readAs } };
@@ -167,7 +170,9 @@ export function createCampaignsDomain(
             fileName: r.fileName,
             values: { ...r.values },
             problems: r.problems,
+            held: r.held,
           })),
+          speech: check.speech,
         };
       },
       'campaigns.quote': async (raw) => quoteOf((await startOf(raw)).record),

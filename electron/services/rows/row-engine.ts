@@ -7,6 +7,7 @@ import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
 import {
   JOB_ENDED,
   ROW_ENDED,
+  ROW_HELD,
   refusedTooFrequent,
   rowUnderWay,
   type RowBase,
@@ -188,7 +189,7 @@ export class RowEngine {
     const k = this.kindOf(kind);
     await this.memory.update(kind, id, (r) => ({
       ...r,
-      rows: r.rows.map((row) => (row.state === 'pending' ? k.cancelled(row) : row)),
+      rows: r.rows.map((row) => (row.state === 'pending' || row.state === ROW_HELD ? k.cancelled(row) : row)),
     }));
     this.queue.drop(kind, id);
     return this.memory.require(kind, id);
@@ -279,6 +280,9 @@ export class RowEngine {
       this.work.track(started.then(() => this.queue.push({ kind, runId: id, row: row.row })));
     }
     if (run.rows.every((r) => ROW_ENDED.has(r.state))) this.work.track(this.finish(kind, id));
+    // Only held rows are left: the run waits for its user (paused, not finished) with them listed.
+    else if (run.rows.every((r) => ROW_ENDED.has(r.state) || r.state === ROW_HELD))
+      this.work.track(this.setState(kind, id, 'paused'));
   }
 
   /** The queue's worker: runs a row's step, again while its state moves on, then lets the run go on. */

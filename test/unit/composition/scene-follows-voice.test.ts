@@ -6,11 +6,11 @@ import {
   followsVoice,
   planFromProject,
   voiceOverruns,
-  type AvatarVideoBody,
   type InputRequest,
   type Project,
 } from '@common/composition';
 import { fillTemplate } from '@common/campaign/variables';
+import type { AvatarVideoBody } from '@common/api/video';
 import { loadProject } from './helpers';
 
 const base = loadProject('two-scenes.project.json');
