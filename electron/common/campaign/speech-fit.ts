@@ -48,7 +48,7 @@ export function speechMs(text: string, line: SpeechLine): number {
 export function wordsEstimateMs(text: string, rate: string): number {
   const words = text.trim().split(/\s+/).filter(Boolean).length;
   const stops = (text.match(/[.!?;:,]+/g) ?? []).length;
-  return Math.round((words * 60_000) / wordsPerMinute(parseRate(rate)) + stops * 150 + 300);
+  return Math.round((words * 60_000) / wordsPerMinute(parseRate(rate)) + stops * 100);
 }
 
 /** A script's estimated speech length, by its voice and speed; null when it cannot be estimated. */
