@@ -36,7 +36,6 @@ export interface TemplateVariable {
 /** Filled by the campaign itself, never by a column: the row's number in the spreadsheet (1-based). */
 export const BUILT_IN_VARIABLES = ['row'] as const;
 
-
 /** "First Name", "first_name" and "first-name" are the same variable (and the same column). */
 export function variableKey(name: string): string {
   return name

@@ -90,7 +90,6 @@ export interface LinkProblem extends Problem {
   url: string;
 }
 
-
 /**
  * Problems from the host's reports: broken links and links of the wrong kind (errors), and a voice
  * longer than its scene (the service cuts the rest). Links without a report yet give nothing.
@@ -188,7 +187,6 @@ function expected(expects: LinkExpectation): string {
 function seconds(ms: number): string {
   return (Math.round(ms / 100) / 10).toFixed(1);
 }
-
 
 /**
  * Scenes made as long as their voices (those whose voice length is known): every scene, or only the

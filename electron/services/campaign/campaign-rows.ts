@@ -121,7 +121,8 @@ async function step(
       // Before the video is paid for: every voice's real length, a fixed scene it overruns holds the row.
       const fit = await fitVoices(record, row, deps.voiceLength ?? null).catch((error: Error) => error);
       if (fit instanceof Error) return fail(fit.message);
-      if (fit.held.length > 0) return set((r) => ({ ...r, voiceLengths: fit.lengths, state: 'held', problems: fit.held }));
+      if (fit.held.length > 0)
+        return set((r) => ({ ...r, voiceLengths: fit.lengths, state: 'held', problems: fit.held }));
       fitted = { ...row, voiceLengths: fit.lengths };
       if (Object.keys(fit.lengths).length > 0) await set((r) => ({ ...r, voiceLengths: fit.lengths }));
     }

@@ -15,9 +15,6 @@ import { saveResult, sendableBody, uploadLocalFiles } from './campaign-media';
 import { CampaignRows } from './campaign-rows';
 import { RowEngine } from '../rows/row-engine';
 import type { MediaInfo } from '../../common/composition/media-info';
-import { MediaProber } from '../media/probe';
-import { ProcessRunner } from '../media/process';
-import { resolveMediaBinary } from '../system/binaries';
 import type { RowJobs } from '../rows/row-kind';
 
 export interface CampaignHost {
@@ -43,8 +40,8 @@ export interface CampaignHost {
    * one record of copies); without it the file is fetched and verified but recorded nowhere (tests).
    */
   saveCopy?(url: string, target: string): Promise<void>;
-  /** A voice's length in ms from its link (default: ffprobe of the link itself). */
-  voiceLength?(url: string): Promise<number>;
+  /** A voice's length in ms from its link (probedVoiceLength on the host's ffprobe). */
+  voiceLength(url: string): Promise<number>;
 }
 
 /** ffprobe's length of a voice's link; a sound without one is an error (the scene cannot be fitted to it). */
@@ -78,11 +75,7 @@ export function createCampaignRows(host: CampaignHost): CampaignRows {
       return host.saveCopy?.(url, target) ?? saveResult(url, target, { verify: host.verify });
     },
     placement: host.placement,
-    voiceLength:
-      host.voiceLength ??
-      probedVoiceLength((input) =>
-        new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner()).probe(input),
-      ),
+    voiceLength: host.voiceLength,
     log: host.log,
     notify: host.notify,
     onChange: host.onChange,

@@ -51,7 +51,11 @@ export class SpeechEstimator {
     const found = new Map<string, SpeechLine | null>();
     if (engine) {
       for (const [key, group] of groups) {
-        if (!this.lines.has(key)) this.lines.set(key, this.calibrate(group).catch(() => null));
+        if (!this.lines.has(key))
+          this.lines.set(
+            key,
+            this.calibrate(group).catch(() => null),
+          );
         found.set(key, await (this.lines.get(key) as Promise<SpeechLine | null>));
       }
     }

@@ -66,7 +66,15 @@ async function check(host: ReturnType<typeof campaignHost>, lines: string[][], t
 }
 
 function record(id: string, template: CampaignTemplate, checked: Awaited<ReturnType<typeof check>>, outDir: string) {
-  return newCampaignRecord({ id, label: 'prospects.csv', template, check: checked, sheetFolder: null, outDir, concurrency: 2 });
+  return newCampaignRecord({
+    id,
+    label: 'prospects.csv',
+    template,
+    check: checked,
+    sheetFolder: null,
+    outDir,
+    concurrency: 2,
+  });
 }
 
 /** The sandbox's own records of jobs (its state file), as the service would bill them. */
@@ -163,11 +171,7 @@ describe('a campaign whose rows must fit their scenes', () => {
     expect(made.state).toBe('finished');
     expect(made.rows[0].state).toBe('done');
     const perStep = createdPerStep(dataDir);
-    expect([...perStep.keys()].sort()).toEqual([
-      '0:video::0',
-      '0:voiceover:scene-1:0',
-      '0:voiceover:scene-2:0',
-    ]);
+    expect([...perStep.keys()].sort()).toEqual(['0:video::0', '0:voiceover:scene-1:0', '0:voiceover:scene-2:0']);
     expect([...perStep.values()]).toEqual([1, 1, 1]);
     const lengths = Object.values(made.rows[0].voiceLengths ?? {}).reduce((a, b) => a + b, 0);
     expect(seconds(join(outDir, made.rows[0].fileName)) * 1000).toBeGreaterThanOrEqual(lengths);

@@ -55,7 +55,7 @@ export function checkTally(check: Pick<CampaignCheckView, 'rows' | 'problems'>):
 } {
   if (check.problems.length > 0) return { ready: 0, bad: check.rows.length, held: 0 };
   const bad = check.rows.filter((r) => r.problems.length > 0).length;
-  const held = check.rows.filter((r) => r.problems.length === 0 && r.held.length > 0).length;
+  const held = check.rows.filter((r) => r.problems.length === 0 && (r.held ?? []).length > 0).length;
   return { ready: check.rows.length - bad - held, bad, held };
 }
 
