@@ -46,7 +46,9 @@ export class SpeechEstimator {
     const groups = new Map<string, SpeechScript[]>();
     for (const script of scripts) {
       const key = groupKey(script.voiceId, script.rate);
-      groups.set(key, [...(groups.get(key) ?? []), script]);
+      const group = groups.get(key);
+      if (group) group.push(script);
+      else groups.set(key, [script]);
     }
     const found = new Map<string, SpeechLine | null>();
     if (engine) {
