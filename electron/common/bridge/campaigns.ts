@@ -170,6 +170,14 @@ export const campaignsCalls = {
     z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation]),
     CampaignView,
   ),
+  /** The price of making the held rows that fit once every scene follows its voice (campaigns.fitHeld). */
+  'campaigns.quoteHeld': call(z.tuple([id]), PriceQuote),
+  /**
+   * Fits the held rows by letting every scene of the campaign follow its voice, and makes those that then
+   * fit (new paid jobs: the user's answer to their price comes with it). A row held for a value too long
+   * for its sentence stays held until its cell is fitted.
+   */
+  'campaigns.fitHeld': call(z.tuple([id, PaidConfirmation]), CampaignView),
   /** The price of making one row again. */
   'campaigns.quoteRow': call(z.tuple([id, rowNumber]), PriceQuote),
   /**

@@ -1,5 +1,7 @@
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
+import { followsVoice } from '../../common/composition/voice-follow';
+import { rowHolds, variablesInText } from '../../common/campaign/speech-fit';
 import { rowProject } from './row-project';
 
 /**
@@ -28,4 +30,36 @@ function sameSpeech(a: Project, b: Project): boolean {
       ),
     );
   return speech(a) === speech(b);
+}
+
+/**
+ * The campaign with every voiced scene of fixed length made to follow its voice, and each held row
+ * that then fits released (a row held for an absurdly long value stays held: only its cell can fit it).
+ * Rows already made keep their videos; rows still to come follow their voices too.
+ */
+export function followHeld(record: CampaignRecord): { record: CampaignRecord; released: number[] } {
+  const project = record.template.project;
+  const following: CampaignRecord = {
+    ...record,
+    template: {
+      ...record.template,
+      project: {
+        ...project,
+        scenes: project.scenes.map((scene) =>
+          scene.voice && !followsVoice(project, scene) ? { ...scene, followVoice: true } : scene,
+        ),
+      },
+    },
+  };
+  const inText = variablesInText(following.template);
+  const released: number[] = [];
+  const rows = following.rows.map((row) => {
+    if (row.state !== 'held') return row;
+    // Every voice follows now: only a value too long for its sentence can still hold the row.
+    const holds = rowHolds(rowProject(following, row), row.values, inText, () => null);
+    if (holds.length > 0) return { ...row, problems: holds };
+    released.push(row.row);
+    return { ...row, state: 'pending' as const, problems: [] };
+  });
+  return { record: { ...following, rows, state: released.length > 0 ? 'running' : record.state }, released };
 }

@@ -19,6 +19,7 @@ import { readSheetFile } from '../sheets/read-sheet';
 import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { checkCampaignTable, type CampaignCheck } from './campaign-check';
 import type { SpeechEstimator } from './speech-estimate';
+import { followHeld } from './campaign-hold';
 import type { CampaignRows } from './campaign-rows';
 import { campaignQuote, newCampaignRecord, requireCampaignConfirmed, reviseCampaign } from './campaign-setup';
 import type { CampaignStills } from './campaign-stills';
@@ -148,6 +149,18 @@ export function createCampaignsDomain(
     if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
     return { ...record, rows: [{ ...found, state: 'pending' }] };
   };
+  /** The campaign with its scenes following their voices, and just the rows that this releases, to price. */
+  const heldFitted = async (id: string) => {
+    const existing = await deps.runner.get(id);
+    if (!existing) throw new StudioError(`No campaign "${id}"`, 'not-found');
+    const { record, released } = followHeld(existing);
+    if (released.length === 0)
+      throw new StudioError(
+        'No held row fits by following its voice: fit the values named on each held row, then start the campaign again.',
+        'nothing-to-send',
+      );
+    return { record, priced: { ...record, rows: record.rows.filter((r) => released.includes(r.row)) } };
+  };
   return {
     // Quitting: nothing more is sent; what is at the service goes on and is picked up at the next start.
     async dispose() {
@@ -198,6 +211,14 @@ export function createCampaignsDomain(
       },
       'campaigns.cancel': async (id) => campaignView(await deps.runner.cancel(id)),
       'campaigns.quoteRow': async (id, row) => quoteOf(await oneRow(id, row)),
+      'campaigns.quoteHeld': async (id) => quoteOf((await heldFitted(id)).priced),
+      'campaigns.fitHeld': async (id, confirmation) => {
+        const { record, priced } = await heldFitted(id);
+        requireCampaignConfirmed(await quoteOf(priced), priced, confirmation, jobs.policy());
+        await deps.runner.replace(record);
+        void deps.runner.run(id);
+        return campaignView(record);
+      },
       'campaigns.rowProject': async (raw, row) => checkedRowProject(raw, row),
       'campaigns.contactSheet': async (raw, { rows }) => {
         const { input, project, check } = await read(raw);

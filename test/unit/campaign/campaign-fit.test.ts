@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { checkCampaignTable } from '../../../electron/services/campaign/campaign-check';
 import { newCampaignRecord, reviseCampaign } from '../../../electron/services/campaign/campaign-setup';
+import { followHeld } from '../../../electron/services/campaign/campaign-hold';
 import type { CampaignTemplate } from '@common/campaign/variables';
 import type { CampaignRecord } from '@common/campaign/record';
 import { campaignHost, createdPerStep, prospects, smallTemplate, startSandbox } from './campaign-harness';
@@ -175,6 +176,33 @@ describe('a campaign whose rows must fit their scenes', () => {
     expect([...perStep.values()]).toEqual([1, 1, 1]);
     const lengths = Object.values(made.rows[0].voiceLengths ?? {}).reduce((a, b) => a + b, 0);
     expect(seconds(join(outDir, made.rows[0].fileName)) * 1000).toBeGreaterThanOrEqual(lengths);
+    await host.stop();
+  }, 180_000);
+
+  // Fails when a held row is not released by following its voice (mutation: followHeld keeps every row held).
+  it('lets every scene follow its voice to make the rows held for their voice; a row held for a value stays held', async () => {
+    const dataDir = mkdtempSync(join(dir, 'fit-'));
+    const outDir = join(dataDir, 'out');
+    const host = campaignHost(em, dataDir);
+    const lines = prospects(em, 2);
+    lines[2][1] = 'Acme Holdings International '.repeat(20).trim();
+    const template = fixedTemplate([1000, 1000]);
+    const checked = await check(host, lines, template);
+    await host.runner.create(record('fit', template, checked, outDir));
+    const waiting = await host.runner.run('fit');
+    expect([waiting.state, ...waiting.rows.map((r) => r.state)]).toEqual(['paused', 'held', 'held']);
+    expect(createdPerStep(dataDir).size).toBe(0);
+
+    const { record: fitted, released } = followHeld(waiting);
+    expect(released).toEqual([0]);
+    expect(fitted.rows[1].problems).toEqual([expect.stringMatching(/^\{\{company\}\} is 559 characters long/)]);
+    await host.runner.replace(fitted);
+    const made = await host.runner.run('fit');
+    expect([made.state, ...made.rows.map((r) => r.state)]).toEqual(['paused', 'done', 'held']);
+    const spoken = Object.values(made.rows[0].voiceLengths ?? {}).reduce((a, b) => a + b, 0);
+    expect(spoken).toBeGreaterThan(2000);
+    expect(seconds(join(outDir, made.rows[0].fileName)) * 1000).toBeGreaterThanOrEqual(spoken);
+    expect([...createdPerStep(dataDir).keys()].filter((key) => key.startsWith('1:'))).toEqual([]);
     await host.stop();
   }, 180_000);
 });
