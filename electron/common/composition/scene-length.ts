@@ -31,9 +31,13 @@ export interface VoiceOverrun {
   sceneMs: number;
 }
 
-/** Each fixed-length scene whose voice runs past its end (by more than the tolerance). */
+/**
+ * Each fixed-length scene whose voice runs past its end (by more than the tolerance). A talking avatar
+ * sends no lengths (its result lasts as long as its speech): nothing of it is cut.
+ */
 export function voiceOverruns(project: Project, lengths: VoiceLengths): VoiceOverrun[] {
   const found: VoiceOverrun[] = [];
+  if (project.kind !== 'avatar-video') return found;
   project.scenes.forEach((scene, sceneIndex) => {
     const voiceMs = lengths[scene.id];
     if (voiceMs === undefined || followsVoice(project, scene)) return;

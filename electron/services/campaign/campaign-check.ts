@@ -113,7 +113,7 @@ async function withHolds(
   estimator = new SpeechEstimator(null),
 ): Promise<{ rows: CampaignCheckedRow[]; speech: string | null }> {
   const scripts = rows.flatMap((row) =>
-    row.problems.length > 0
+    row.problems.length > 0 || row.project.kind !== 'avatar-video'
       ? []
       : row.project.scenes.flatMap((scene) =>
           scene.voice?.kind === 'tts' && !scene.voice.audioUrl && !followsVoice(row.project, scene)

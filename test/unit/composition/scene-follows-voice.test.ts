@@ -64,6 +64,8 @@ describe('a scene that follows its voice', () => {
       { sceneIndex: 1, sceneId: 'outro', voiceMs: 2900, sceneMs: 2000 },
     ]);
     expect(voiceOverruns(following, { intro: 6430, outro: 2050 })).toEqual([]);
+    // A talking avatar lasts as long as its speech: nothing is cut.
+    expect(voiceOverruns({ ...following, kind: 'talking-avatar' }, { intro: 6430, outro: 2900 })).toEqual([]);
   });
 
   // Fails when the preview keeps the scene's own length (mutation: voicedLength returns scene.durationMs).
