@@ -17,7 +17,9 @@ import { CatalogueService } from '../../electron/services/catalogue/catalogue-se
 import { modelPriceEstimator } from '../../electron/services/catalogue/model-prices';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { checkCampaignTable } from '../../electron/services/campaign/campaign-check';
-import { createCampaignRows } from '../../electron/services/campaign/campaign-services';
+import { createCampaignRows, probedVoiceLength } from '../../electron/services/campaign/campaign-services';
+import { MediaProber } from '../../electron/services/media/probe';
+import { ProcessRunner } from '../../electron/services/media/process';
 import { campaignBalanceNote } from '../../electron/services/campaign/campaign-manifest';
 import { newCampaignRecord } from '../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../electron/services/host/memory-host';
@@ -120,7 +122,9 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
   });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }) });
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
-  const runner = createCampaignRows({ dataDir, engine, storage });
+  const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
+  const voiceLength = probedVoiceLength((url) => prober.probe(url));
+  const runner = createCampaignRows({ dataDir, engine, storage, voiceLength });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => runner.jobEnded(job));
   return { engine, runner, reactor, catalogue };

@@ -159,14 +159,18 @@ export async function campaignRequest(
 /** Prints what the check found; answers how many rows cannot be sent. */
 export function reportCheck(check: CampaignCheckView, label: string, io: CliIo): number {
   const bad = check.rows.filter((r) => r.problems.length > 0);
+  const heldCount = check.rows.filter((r) => r.problems.length === 0 && r.held.length > 0).length;
   io.err(
-    `${label}: read as ${check.readAs}; ${check.rows.length} row${check.rows.length === 1 ? '' : 's'}, ${check.rows.length - bad.length} can be sent${bad.length ? `, ${bad.length} cannot` : ''}.`,
+    `${label}: read as ${check.readAs}; ${check.rows.length} row${check.rows.length === 1 ? '' : 's'}, ${check.rows.length - bad.length - heldCount} can be sent${bad.length ? `, ${bad.length} cannot` : ''}${heldCount ? `, ${heldCount} held until they fit` : ''}.`,
   );
   const columns = Object.entries(check.columns).map(([key, column]) => `{{${key}}} ← "${column}"`);
   if (columns.length) io.err(`Columns: ${columns.join(', ')}`);
   for (const problem of check.problems) io.err(`Cannot start: ${problem}`);
   for (const row of bad) io.err(`Row ${row.row + 1}: ${row.problems.join('; ')}`);
-  return bad.length;
+  const held = check.rows.filter((r) => r.problems.length === 0 && r.held.length > 0);
+  for (const row of held) io.err(`Row ${row.row + 1} held, not sent until it fits: ${row.held.join('; ')}`);
+  if (held.length > 0 && check.speech) io.err(check.speech);
+  return bad.length + held.length;
 }
 
 /**

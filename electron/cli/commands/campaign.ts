@@ -58,6 +58,7 @@ export const campaignCheckCommand: CliCommand = {
                   file: r.fileName,
                   values: r.values,
                   problems: r.problems,
+                  held: r.held,
                 })),
               },
               null,
@@ -170,8 +171,12 @@ export const campaignRunCommand: CliCommand = {
 function finishRun(record: CampaignView, manifest: string, strict: boolean, json: boolean, io: CliIo): number {
   const counts = campaignCounts(record);
   for (const row of record.rows)
-    if (row.state === 'failed' || row.state === 'cancelled')
+    if (row.state === 'failed' || row.state === 'cancelled' || row.state === 'held')
       io.err(`Row ${row.row + 1} ${row.state}: ${row.problems.join('; ')}`);
+  if (counts.held)
+    io.err(
+      `${counts.held} row${counts.held === 1 ? ' is' : 's are'} held, not paid for: fit ${counts.held === 1 ? 'it' : 'them'} (the template or the spreadsheet), then run this again on the same --out to make ${counts.held === 1 ? 'it' : 'them'}.`,
+    );
   const sent = record.rows.filter((r) => r.state !== 'invalid');
   const complete = sent.every((r) => r.state === 'done') && (!strict || counts.invalid === undefined);
   if (json)

@@ -75,8 +75,12 @@ export const CampaignCheckView = z.object({
       fileName: z.string(),
       values: z.record(z.string(), z.string()),
       problems: z.array(z.string()),
+      /** Why a row that passes is held before anything is sent (its voice overruns a fixed scene, a value is absurdly long). */
+      held: z.array(z.string()).default([]),
     }),
   ),
+  /** How the rows' speech lengths were estimated (null: no fixed scene has a script to fit). */
+  speech: z.string().nullable().default(null),
 });
 export type CampaignCheckView = z.infer<typeof CampaignCheckView>;
 
@@ -185,6 +189,14 @@ export const campaignsCalls = {
     z.tuple([id, z.number().int().nonnegative().max(100_000), PaidConfirmation]),
     CampaignView,
   ),
+  /** The price of making the held rows that fit once every scene follows its voice (campaigns.fitHeld). */
+  'campaigns.quoteHeld': call(z.tuple([id]), PriceQuote),
+  /**
+   * Fits the held rows by letting every scene of the campaign follow its voice, and makes those that then
+   * fit (new paid jobs: the user's answer to their price comes with it). A row held for a value too long
+   * for its sentence stays held until its cell is fitted.
+   */
+  'campaigns.fitHeld': call(z.tuple([id, PaidConfirmation]), CampaignView),
   /** The price of making one row again. */
   'campaigns.quoteRow': call(z.tuple([id, rowNumber]), PriceQuote),
   /** The one price of making every failed row again. */

@@ -11,9 +11,14 @@ import { RunCap, RunPause } from '../jobs/run-pause';
  * created twice because this record was older than the ledger.
  */
 
-/** pending → voiceover → video → download → done, or failed; invalid rows are never sent. */
+/**
+ * pending → voiceover → video → download → done, or failed; invalid rows are never sent. A held row
+ * waits for the user to fit it (its voice overruns a fixed scene, a value is absurdly long): it is not
+ * sent, and the campaign does not finish while it waits; revising the campaign releases it once it fits.
+ */
 export const CampaignRowState = z.enum([
   'pending',
+  'held',
   'voiceover',
   'video',
   'download',
@@ -37,12 +42,14 @@ export const CampaignRowRecord = z.object({
   /** The result's file inside the campaign's folder ("07 - Ana.mp4"). */
   fileName: z.string().min(1).max(1000),
   state: CampaignRowState,
-  /** Why the row is invalid, failed or cancelled; empty otherwise. */
+  /** Why the row is invalid, held, failed or cancelled (and, held, how to fit it); empty otherwise. */
   problems: z.array(z.string().max(2000)),
   /** 0 for the first try; each retry sends new jobs under the next take. */
   take: z.number().int().nonnegative(),
   /** The voiceovers of this take, by scene id (their audio links). */
   voiceovers: z.record(z.string(), z.string()),
+  /** Each voice's measured length in ms, by scene id, once known (scenes that follow their voice take it). */
+  voiceLengths: z.record(z.string(), z.number().nonnegative()).optional(),
   resultUrl: z.string().nullable(),
   /** When the result link stops working (ms since the epoch). */
   expiresAt: z.number().nullable(),

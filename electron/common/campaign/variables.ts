@@ -1,5 +1,6 @@
 import type { Project, Scene, SceneElement } from '../composition/document';
 import { capitalise, elementLabel, sceneLabel } from '../composition/render-plan';
+import { followsVoice, PLACEHOLDER } from '../composition/voice-follow';
 
 /**
  * A campaign's template is a project with `{{name}}` placeholders, and a name template for its output
@@ -34,8 +35,6 @@ export interface TemplateVariable {
 
 /** Filled by the campaign itself, never by a column: the row's number in the spreadsheet (1-based). */
 export const BUILT_IN_VARIABLES = ['row'] as const;
-
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 /** "First Name", "first_name" and "first-name" are the same variable (and the same column). */
 export function variableKey(name: string): string {
@@ -164,6 +163,8 @@ export function fillTemplate(template: CampaignTemplate, values: RowValues, opti
   };
   const scenes = template.project.scenes.map((scene): Scene => ({
     ...scene,
+    // Decided on the template, whose scripts still show which change with each row.
+    ...(followsVoice(template.project, scene) ? { followVoice: true } : {}),
     voice:
       scene.voice?.kind === 'tts'
         ? {

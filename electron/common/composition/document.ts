@@ -125,6 +125,11 @@ export const Scene = z.object({
   music: SceneMusic.optional(),
   /** The scene's captions, timed inside the scene (captions/caption-track.ts). */
   captions: z.array(CaptionCue).optional(),
+  /**
+   * The scene lasts as long as its voice (true) or `durationMs` whatever the voice (false); absent: as
+   * the project says (voice-follow.ts). A following scene's `durationMs` is its voice's last known length.
+   */
+  followVoice: z.boolean().optional(),
 });
 export type Scene = z.infer<typeof Scene>;
 
@@ -137,7 +142,7 @@ export const Project = z
     output: OutputSize,
     background: HexColour,
     scenes: z.array(Scene).min(1),
-    /** Scene lengths follow their voiceovers (set to each voice's length once it is known), as script-driven editors do. */
+    /** Scene lengths follow their voiceovers (set to each voice's length once it is known), as script-driven editors do; a scene may say otherwise. */
     followVoice: z.boolean().optional(),
     /**
      * The font files the text elements and captions use, with their fingerprints, so another machine can tell

@@ -2,6 +2,7 @@ import type { AvatarVideoBody, TalkingAvatarBody } from '../api/video';
 import type { Project, ProjectKind } from './document';
 import type { PlacementConvention } from './placement';
 import type { PlanTier } from './rules';
+import { fitFollowingScenes, type VoiceLengths } from './scene-length';
 import { toAvatarVideoBody } from './serialise-avatar-video';
 import { toTalkingAvatarBody } from './serialise-talking-avatar';
 import { hasErrors, validateProject, type Problem } from './validate';
@@ -11,11 +12,21 @@ export type ExportResult =
   | { ok: true; target: 'talking-avatar'; body: TalkingAvatarBody; warnings: Problem[] }
   | { ok: false; target: ProjectKind; problems: Problem[] };
 
-/** Validates for submission, then serialises to the target's request body; errors block the body. */
+/**
+ * Validates for submission, then serialises to the target's request body; errors block the body.
+ * `voiceLengths` (each voice's measured length, by scene id) set the scenes that follow their voice.
+ */
 export function exportBody(
-  project: Project,
-  options: { target?: ProjectKind; webhookUrl?: string; plan?: PlanTier; placement?: PlacementConvention } = {},
+  given: Project,
+  options: {
+    target?: ProjectKind;
+    webhookUrl?: string;
+    plan?: PlanTier;
+    placement?: PlacementConvention;
+    voiceLengths?: VoiceLengths;
+  } = {},
 ): ExportResult {
+  const project = options.voiceLengths ? fitFollowingScenes(given, options.voiceLengths) : given;
   const target = options.target ?? project.kind;
   const problems = validateProject(project, {
     target,

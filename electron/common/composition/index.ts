@@ -99,3 +99,5 @@ export * from './music-ops';
 export * from './link-checks';
 export * from './avatar-checks';
 export * from './failure-reasons';
+export * from './voice-follow';
+export * from './scene-length';

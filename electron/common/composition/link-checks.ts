@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { MAX_SCENE_MS, MIN_SCENE_MS, type Project } from './document';
+import type { Project } from './document';
 import { mediaRefusal, type MediaField } from './media-fields';
 import { MEDIA_FORMATS } from './media-format';
 import { capitalise, elementLabel, sceneLabel } from './render-plan';
 import { effectiveAvatarFrom, urlKind, voiceAudioUrl } from './rules';
 import type { Problem } from './validate';
+import { followsVoice, sceneLengthFor, VOICE_OVERRUN_TOLERANCE_MS } from './voice-follow';
+
+export { sceneLengthFor, VOICE_OVERRUN_TOLERANCE_MS };
 
 /**
  * Pre-flight of a project's media links: which links a project sends (projectLinks), what the host
@@ -87,9 +90,6 @@ export interface LinkProblem extends Problem {
   url: string;
 }
 
-/** How far a voice may run past its scene before it counts as cut (the service cuts it silently). */
-export const VOICE_OVERRUN_TOLERANCE_MS = 100;
-
 /**
  * Problems from the host's reports: broken links and links of the wrong kind (errors), and a voice
  * longer than its scene (the service cuts the rest). Links without a report yet give nothing.
@@ -135,6 +135,8 @@ export function linkProblems(project: Project, reports: ReadonlyMap<string, Link
     if (
       link.expects === 'audio' &&
       !link.elementId &&
+      // A scene that follows its voice takes the voice's length: nothing is cut.
+      !followsVoice(project, scene) &&
       report.durationMs !== null &&
       report.durationMs > scene.durationMs + VOICE_OVERRUN_TOLERANCE_MS
     ) {
@@ -184,11 +186,6 @@ function expected(expects: LinkExpectation): string {
 
 function seconds(ms: number): string {
   return (Math.round(ms / 100) / 10).toFixed(1);
-}
-
-/** A scene length that holds a voice: its length rounded up to the editor's 100 ms steps. */
-export function sceneLengthFor(voiceMs: number): number {
-  return Math.min(MAX_SCENE_MS, Math.max(MIN_SCENE_MS, Math.ceil(voiceMs / 100) * 100));
 }
 
 /**

@@ -1,7 +1,14 @@
-import type { ElementType, Project, SceneElement, Voice } from './document';
+import type { ElementType, Project, Scene, SceneElement, Voice } from './document';
 import type { ExifOrientation } from './exif-orientation';
 import { isStillByExtension } from '../media-types';
 import { elementBox, isVisual, stackingOrder, type Box } from './geometry';
+import {
+  followsVoice,
+  HOW_TO_FIT_VOICE,
+  sceneLengthFor,
+  VOICE_OVERRUN_TOLERANCE_MS,
+  voiceRunsText,
+} from './voice-follow';
 
 /**
  * A render plan: what the compositor draws, in output pixels, with every media already resolved to
@@ -197,15 +204,16 @@ export function planFromProject(project: Project, resolve: ResolveInput): Render
     }
     // A talking avatar sends its scene voice only when it has no audio element (as its serialiser does).
     const talking = project.kind === 'talking-avatar';
+    let voice: PlanAudio | null = null;
     if (scene.voice && !(talking && scene.elements.some((e) => e.type === 'audio'))) {
-      const track = planAudio(
+      voice = planAudio(
         { type: 'voice', ...voiceRequest(scene.voice, talking), ...base, label: `${sceneText}, voice` },
         resolve,
         notes,
       );
-      if (track) audio.unshift(track);
+      if (voice) audio.unshift(voice);
     }
-    if (!talking) return { durationMs: scene.durationMs, layers, audio };
+    if (!talking) return { ...voicedLength(project, scene, capitalise(sceneText), voice, notes), layers, audio };
     return { ...talkingLength(scene.durationMs, audio, notes), layers, audio };
   });
   return { width: project.output.width, height: project.output.height, background: project.background, scenes, notes };
@@ -227,6 +235,27 @@ function talkingLength(
     `The talking avatar lasts as long as its speech; without it this preview keeps the scene's ${(sceneMs / 1000).toFixed(1)} s.`,
   );
   return { durationMs: sceneMs };
+}
+
+/**
+ * An avatar video's scene as the made video will be: as long as its voice when it follows it, else its
+ * own length, with a note when the voice runs past it (the service cuts the rest off).
+ */
+function voicedLength(
+  project: Project,
+  scene: Scene,
+  where: string,
+  voice: PlanAudio | null,
+  notes: string[],
+): Pick<PlanScene, 'durationMs' | 'followsAudio'> {
+  const voiceMs = voice?.durationMs;
+  if (voiceMs === undefined) return { durationMs: scene.durationMs };
+  if (followsVoice(project, scene)) return { durationMs: sceneLengthFor(voiceMs), followsAudio: true };
+  if (voiceMs > scene.durationMs + VOICE_OVERRUN_TOLERANCE_MS)
+    notes.push(
+      `${where}: ${voiceRunsText(voiceMs, scene.durationMs, false)}, so the video cuts the voice off there (${HOW_TO_FIT_VOICE}).`,
+    );
+  return { durationMs: scene.durationMs };
 }
 
 const MIN_PLAN_MS = 100;

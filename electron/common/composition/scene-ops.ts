@@ -75,6 +75,13 @@ export function setSceneVoice(project: Project, sceneId: string, voice: Voice | 
   return updateScene(project, sceneId, (scene) => ({ ...scene, voice: checked }));
 }
 
+/** The scene's own choice: its length follows its voice (true) or stays as set (false), whatever the project says. */
+export function setSceneFollowVoice(project: Project, sceneId: string, follow: boolean): Project {
+  return updateScene(project, sceneId, (scene) =>
+    scene.followVoice === follow ? scene : { ...scene, followVoice: follow },
+  );
+}
+
 export function setSceneName(project: Project, sceneId: string, name: string): Project {
   return updateScene(project, sceneId, (scene) => (scene.name === name ? scene : { ...scene, name }));
 }

@@ -15,6 +15,9 @@ import {
 import { campaignTable, MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { columnVariables, templateProblems, type CampaignTemplate } from '../../common/campaign/variables';
 import { readSheetFile } from '../sheets/read-sheet';
+import { rowHolds, variablesInText } from '../../common/campaign/speech-fit';
+import { followsVoice } from '../../common/composition/voice-follow';
+import { SpeechEstimator } from './speech-estimate';
 import { knownVoicesOf } from '../voices/batch-input';
 
 /** What the campaign's check uses of the host: the catalogue and the editor's link pre-flight. */
@@ -22,6 +25,13 @@ export interface CampaignCheckDeps {
   catalogue: Pick<CatalogueService, 'voices' | 'avatars'>;
   /** The link checker (services/media/link-checker.ts): each link fetched and probed once, for every row. */
   checkLinks(urls: readonly string[]): Promise<LinkReport[]>;
+  /** Each script's speech length, estimated (without it: counted in words). */
+  speech?: SpeechEstimator;
+}
+
+/** A checked row, and why it is held before anything is sent (its voice overruns a fixed scene, a value is absurdly long). */
+export interface CampaignCheckedRow extends CheckedRow {
+  held: string[];
 }
 
 export interface CampaignCheck {
@@ -33,7 +43,9 @@ export interface CampaignCheck {
   unused: string[];
   /** What stops the whole campaign (the template, the file): nothing is sent while there is one. */
   problems: string[];
-  rows: CheckedRow[];
+  rows: CampaignCheckedRow[];
+  /** How the rows' speech lengths were estimated; null when no row has a script that a fixed scene must hold. */
+  speech: string | null;
   /** Voices the spreadsheet gives by name, and their ids (the campaign's record keeps them). */
   voiceIds: Record<string, string>;
 }
@@ -80,12 +92,43 @@ export async function checkCampaignTable(
   const filled = fillRows(template, table.rows, lookups, options);
   const urls = rowLinks(filled);
   const reports = new Map((urls.length > 0 ? await deps.checkLinks(urls) : []).map((report) => [report.url, report]));
+  const { rows, speech } = await withHolds(template, checkRows(filled, reports, options), deps.speech);
   return {
     columns: table.columns,
     unused: table.unused,
     problems,
-    rows: checkRows(filled, reports, options),
+    rows,
+    speech,
     voiceIds: voiceIdsOf(template, table.rows, lookups),
+  };
+}
+
+/**
+ * Each row that passes the check, held when its estimated voice overruns a fixed-length scene or a value
+ * is absurdly long: it is not sent (nor priced) until the user fits it.
+ */
+async function withHolds(
+  template: CampaignTemplate,
+  rows: CheckedRow[],
+  estimator = new SpeechEstimator(null),
+): Promise<{ rows: CampaignCheckedRow[]; speech: string | null }> {
+  const scripts = rows.flatMap((row) =>
+    row.problems.length > 0 || row.project.kind !== 'avatar-video'
+      ? []
+      : row.project.scenes.flatMap((scene) =>
+          scene.voice?.kind === 'tts' && !scene.voice.audioUrl && !followsVoice(row.project, scene)
+            ? [{ text: scene.voice.text, voiceId: scene.voice.voiceId, rate: scene.voice.rate }]
+            : [],
+        ),
+  );
+  const { estimate, how } = await estimator.estimates(scripts);
+  const inText = variablesInText(template);
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      held: row.problems.length > 0 ? [] : rowHolds(row.project, row.values, inText, estimate),
+    })),
+    speech: scripts.length > 0 ? how : null,
   };
 }
 

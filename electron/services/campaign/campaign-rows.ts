@@ -12,6 +12,7 @@ import { ManifestWriter } from './manifest-writer';
 import { latestStepJob, rowProject, type RowStep } from './row-project';
 import {
   firstStep,
+  fitVoices,
   saveProblem,
   stepSubmission,
   videoProblem,
@@ -28,6 +29,11 @@ export interface CampaignRowsDeps {
   prepare(body: Record<string, unknown>, project: Project): Promise<Record<string, unknown>>;
   /** Saves a row's made video into the campaign's folder (the one place a row's result is saved). */
   saveRow(record: CampaignRecord, row: CampaignRowRecord): Promise<void>;
+  /**
+   * A voice's length in ms from its audio link (ffprobe of the file the service made); every host gives
+   * one (createCampaignRows). Without it voices are not measured, so no scene is fitted or held.
+   */
+  voiceLength?(url: string): Promise<number>;
   /** The active connection's placement convention, asked when a row's body is written. */
   placement?(): Promise<PlacementConvention | undefined>;
   log?: Logger;
@@ -103,11 +109,22 @@ async function step(
   }
   if (row.state === 'video') {
     const at: RowStep = { row: row.row, step: 'video', take: row.take };
-    const job = await paid(latestStepJob(jobs(), record.id, at), async () =>
+    const known = latestStepJob(jobs(), record.id, at);
+    let fitted = row;
+    if (!known) {
+      // Before the video is paid for: every voice's real length, a fixed scene it overruns holds the row.
+      const fit = await fitVoices(record, row, deps.voiceLength ?? null).catch((error: Error) => error);
+      if (fit instanceof Error) return fail(fit.message);
+      if (fit.held.length > 0)
+        return set((r) => ({ ...r, voiceLengths: fit.lengths, state: 'held', problems: fit.held }));
+      fitted = { ...row, voiceLengths: fit.lengths };
+      if (Object.keys(fit.lengths).length > 0) await set((r) => ({ ...r, voiceLengths: fit.lengths }));
+    }
+    const job = await paid(known, async () =>
       stepSubmission(
         record.id,
         at,
-        await videoRequest(record, row, await deps.placement?.(), (body, project) => deps.prepare(body, project)),
+        await videoRequest(record, fitted, await deps.placement?.(), (body, project) => deps.prepare(body, project)),
       ),
     );
     if (job === 'waiting') return;

@@ -14,6 +14,7 @@ import { mixSceneMusic } from '../media/music-scenes';
 import { saveResult, sendableBody, uploadLocalFiles } from './campaign-media';
 import { CampaignRows } from './campaign-rows';
 import { RowEngine } from '../rows/row-engine';
+import type { MediaInfo } from '../../common/composition/media-info';
 import type { RowJobs } from '../rows/row-kind';
 
 export interface CampaignHost {
@@ -39,6 +40,17 @@ export interface CampaignHost {
    * one record of copies); without it the file is fetched and verified but recorded nowhere (tests).
    */
   saveCopy?(url: string, target: string, options: { replace: boolean }): Promise<void>;
+  /** A voice's length in ms from its link (probedVoiceLength on the host's ffprobe). */
+  voiceLength(url: string): Promise<number>;
+}
+
+/** ffprobe's length of a voice's link; a sound without one is an error (the scene cannot be fitted to it). */
+export function probedVoiceLength(probe: (input: string) => Promise<MediaInfo>): (url: string) => Promise<number> {
+  return async (url) => {
+    const info = await probe(url);
+    if (!info.hasAudio || !info.durationMs) throw new Error('it is not a sound with a length');
+    return info.durationMs;
+  };
 }
 
 /**
@@ -67,6 +79,7 @@ export function createCampaignRows(host: CampaignHost): CampaignRows {
       );
     },
     placement: host.placement,
+    voiceLength: host.voiceLength,
     log: host.log,
     notify: host.notify,
     onChange: host.onChange,

@@ -6,15 +6,22 @@ import { columnVariables, variableKey, type CampaignTemplate } from '../../commo
 import type { ProjectKind } from '../../common/composition/document';
 import type { PaidConfirmation, SpendingPolicy } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
-import type { CampaignCheck } from './campaign-check';
+import { linkBeside, type CampaignCheck } from './campaign-check';
+import type { CheckedRow } from '../../common/campaign/row-check';
 import { identityOf, rowIdentity } from './row-identity';
 import { rowProject } from './row-project';
+import { releaseHeld } from './campaign-hold';
 
 export interface NewCampaign {
   id: string;
   label: string;
   template: CampaignTemplate;
-  check: Pick<CampaignCheck, 'rows' | 'voiceIds'> & Partial<Pick<CampaignCheck, 'unused'>>;
+  /** The check's rows; `held` (absent: none) keeps a row from being sent until it is fitted. */
+  check: {
+    rows: readonly (CheckedRow & { held?: readonly string[] })[];
+    voiceIds: CampaignCheck['voiceIds'];
+    unused?: CampaignCheck['unused'];
+  };
   /** Where a path in a link column is read from; null when the rows give links only. */
   sheetFolder: string | null;
   outDir: string;
@@ -42,8 +49,8 @@ export function newCampaignRecord(input: NewCampaign, now = Date.now()): Campaig
       row: row.row,
       values: { ...row.values },
       fileName: row.fileName,
-      state: row.problems.length > 0 ? 'invalid' : 'pending',
-      problems: row.problems,
+      state: row.problems.length > 0 ? 'invalid' : row.held?.length ? 'held' : 'pending',
+      problems: row.problems.length > 0 ? row.problems : [...(row.held ?? [])],
       take: 0,
       voiceovers: {},
       resultUrl: null,
@@ -72,6 +79,7 @@ export function reviseCampaign(
     const before = old.get(row.row);
     if (!before) return row;
     const same = identityOf(existing, before) === row.madeFrom;
+    if (before.state === 'held') return releaseHeld(existing, before, fresh, row);
     const underWay = before.state === 'voiceover' || before.state === 'video' || before.state === 'download';
     if (underWay) return before;
     if (same && options.retryFailed && before.state === 'failed')

@@ -18,6 +18,8 @@ import type { StudioServices } from '../host/studio-types';
 import { readSheetFile } from '../sheets/read-sheet';
 import { MAX_CAMPAIGN_ROWS } from '../../common/campaign/rows';
 import { checkCampaignTable, type CampaignCheck } from './campaign-check';
+import type { SpeechEstimator } from './speech-estimate';
+import { followHeld } from './campaign-hold';
 import type { CampaignRows } from './campaign-rows';
 import { campaignQuote, newCampaignRecord, requireCampaignConfirmed, reviseCampaign } from './campaign-setup';
 import type { CampaignStills } from './campaign-stills';
@@ -37,6 +39,8 @@ export interface CampaignsDomainDeps {
   pathOf(reference: string): string | null;
   /** The editor's link pre-flight (the media domain's checker), asked afresh. */
   checkLinks(urls: readonly string[]): Promise<LinkReport[]>;
+  /** Each row's speech length, estimated with the draft voice (without it: counted in words). */
+  speech?: SpeechEstimator;
   /** Rows' first frames and contact sheets (the preview's poster machinery). */
   stills: CampaignStills;
   /** Opens a file with the system's player; absent where the host has no desktop (the web host). */
@@ -83,7 +87,7 @@ export function createCampaignsDomain(
     const check = await checkCampaignTable(
       { project, fileName: input.fileName },
       table.rows,
-      { catalogue, checkLinks: deps.checkLinks },
+      { catalogue, checkLinks: deps.checkLinks, speech: deps.speech },
       { mapping: input.mapping, edits: input.edits },
     );
     return { input, project, check: { ...check, readAs: table.readAs } };
@@ -186,6 +190,18 @@ export function createCampaignsDomain(
     if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
     return { ...record, rows: [retried(found)] };
   };
+  /** The campaign with its scenes following their voices, and just the rows that this releases, to price. */
+  const heldFitted = async (id: string) => {
+    const existing = await deps.runner.get(id);
+    if (!existing) throw new StudioError(`No campaign "${id}"`, 'not-found');
+    const { record, released } = followHeld(existing);
+    if (released.length === 0)
+      throw new StudioError(
+        'No held row fits by following its voice: fit the values named on each held row, then start the campaign again.',
+        'nothing-to-send',
+      );
+    return { record, priced: { ...record, rows: record.rows.filter((r) => released.includes(r.row)) } };
+  };
   return {
     // Quitting: nothing more is sent; what is at the service goes on and is picked up at the next start.
     async dispose() {
@@ -211,7 +227,9 @@ export function createCampaignsDomain(
             fileName: r.fileName,
             values: { ...r.values },
             problems: r.problems,
+            held: r.held,
           })),
+          speech: check.speech,
         };
       },
       'campaigns.quote': async (raw) => quoteOf((await startOf(raw)).record),
@@ -244,6 +262,14 @@ export function createCampaignsDomain(
       'campaigns.quoteRow': async (id, row) => {
         const single = await oneRow(id, row);
         return campaignQuote(single).length > 0 ? quoteOf(single) : jobs.quote([]);
+      },
+      'campaigns.quoteHeld': async (id) => quoteOf((await heldFitted(id)).priced),
+      'campaigns.fitHeld': async (id, confirmation) => {
+        const { record, priced } = await heldFitted(id);
+        requireCampaignConfirmed(await quoteOf(priced), priced, confirmation, jobs.policy());
+        await deps.runner.replace(record);
+        void deps.runner.run(id);
+        return campaignView(record);
       },
       'campaigns.rowProject': async (raw, row) => checkedRowProject(raw, row),
       'campaigns.contactSheet': async (raw, { rows }) => {

@@ -3,14 +3,20 @@ import { rowNumberText } from '../../common/campaign/rows';
 import { fillTemplate } from '../../common/campaign/variables';
 import type { JobView } from '../../common/bridge/jobs';
 import type { Project } from '../../common/composition/document';
+import { fitFollowingScenes } from '../../common/composition/scene-length';
 import { linkBeside } from './campaign-check';
 
 /**
  * A row's own project, rebuilt from the campaign's record exactly as the check built it: the template
  * filled with the row's values (paths in link columns read beside the spreadsheet), voices given by
- * name replaced by the ids the check found, and this take's voiceovers in place.
+ * name replaced by the ids the check found, and this take's voiceovers in place, the scenes that
+ * follow their voice as long as its measured length.
  */
 export function rowProject(record: CampaignRecord, row: CampaignRowRecord): Project {
+  return fitFollowingScenes(filledProject(record, row), row.voiceLengths ?? {});
+}
+
+function filledProject(record: CampaignRecord, row: CampaignRowRecord): Project {
   const last = Math.max(0, ...record.rows.map((r) => r.row));
   const filled = fillTemplate(record.template, row.values, {
     row: rowNumberText(row.row, last),

@@ -4,6 +4,9 @@ import type { Project, Scene } from '../../common/composition/document';
 import { exportBody } from '../../common/composition/export-body';
 import type { PlacementConvention } from '../../common/composition/placement';
 import { rowProject, sceneName, type RowStep } from './row-project';
+import { voiceAudioUrl } from '../../common/composition/rules';
+import { overrunText, voiceOverruns } from '../../common/composition/scene-length';
+import { HOW_TO_FIT_VOICE } from '../../common/composition/voice-follow';
 
 // What each step of a row's chain sends, and how a step that ended badly is told to the user. The
 // runner decides when a step is sent (and never twice); these only say what is in it.
@@ -56,6 +59,43 @@ export async function videoRequest(
     );
   const body = await prepare(exported.body as unknown as Record<string, unknown>, project);
   return { kind: record.target, body } as StepRequest;
+}
+
+/** Where a row's voices stand before its video: their lengths, and why the row is held when one does not fit. */
+export interface VoiceFit {
+  lengths: Record<string, number>;
+  held: string[];
+}
+
+/**
+ * Each voiced scene's real length (the voiceover the row was given, measured once per take), so the
+ * scenes that follow their voice take it, and a fixed scene it overruns holds the row before its video
+ * is paid for. A talking avatar's body sends no lengths: nothing to fit there.
+ */
+export async function fitVoices(
+  record: CampaignRecord,
+  row: CampaignRowRecord,
+  measure: ((url: string) => Promise<number>) | null,
+): Promise<VoiceFit> {
+  const lengths: Record<string, number> = { ...row.voiceLengths };
+  if (record.target !== 'avatar-video' || !measure) return { lengths, held: [] };
+  const project = rowProject(record, row);
+  for (const scene of project.scenes) {
+    const url = scene.voice ? voiceAudioUrl(scene.voice) : null;
+    if (!url || lengths[scene.id] !== undefined) continue;
+    try {
+      lengths[scene.id] = Math.round(await measure(url));
+    } catch (error) {
+      throw new Error(
+        `${sceneName(project, scene.id)}: the voice's length could not be measured (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  }
+  const held = voiceOverruns(project, lengths).map(
+    (overrun) =>
+      `${overrunText(project, overrun, false)}: held before its video was paid for, which would cut the voice off (${HOW_TO_FIT_VOICE})`,
+  );
+  return { lengths, held };
 }
 
 /** Why the row's ended video job gives it nothing to save. */

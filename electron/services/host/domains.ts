@@ -31,11 +31,13 @@ import { createTextDomain, createTextPictures } from '../text/text-domain';
 import { createCaptionsDomain } from '../media/captions-domain';
 import {
   campaignMusicMixer,
+  probedVoiceLength,
   campaignStills,
   createCampaignRows,
   throttledCampaignEvents,
 } from '../campaign/campaign-services';
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
+import { SpeechEstimator } from '../campaign/speech-estimate';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { EngineOptions } from './engine-services';
 import { adoptLegacyCopies } from './legacy-copies';
@@ -171,6 +173,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       return (await studio.connections.state()).connections.find((c) => c.id === id)?.placement;
     },
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
+    // A voiceover's length, from the file the service made (fetched once into the media cache).
+    voiceLength: probedVoiceLength(async (url) => media.toolkit.prober.probe(await media.toolkit.cache.localPath(url))),
     // A row's video is saved and recorded like every other copy of a result.
     saveCopy: async (url, target, { replace }) =>
       void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign', keepOthers: !replace })),
@@ -207,6 +211,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       openProject: async (id) => (await projects.open(id)).project,
       pathOf: (ref) => grants.pathOf(ref),
       checkLinks: (urls) => media.checkLinks(urls),
+      speech: new SpeechEstimator(media.toolkit.draftVoice),
       stills: campaignStills(media.toolkit, (project) => text.flatten(project)),
       openPath: base.platform.openPath,
       folderCopies: (folder) => downloads.copies.inFolder(folder),

@@ -8,6 +8,7 @@ import {
   JOB_ENDED,
   ROW_ENDED,
   refusedForBalance,
+  ROW_HELD,
   refusedTooFrequent,
   rowUnderWay,
   type RowBase,
@@ -201,7 +202,7 @@ export class RowEngine {
     const k = this.kindOf(kind);
     await this.memory.update(kind, id, (r) => ({
       ...r,
-      rows: r.rows.map((row) => (row.state === 'pending' ? k.cancelled(row) : row)),
+      rows: r.rows.map((row) => (row.state === 'pending' || row.state === ROW_HELD ? k.cancelled(row) : row)),
     }));
     this.queue.drop(kind, id);
     return this.memory.require(kind, id);
@@ -300,6 +301,9 @@ export class RowEngine {
     }
     if (run.rows.every((r) => ROW_ENDED.has(r.state)))
       this.work.track(finishRun(this.memory, this.kindOf(kind), this.deps.jobs, id, this.deps.log));
+    // Only held rows are left: the run waits for its user (paused, not finished) with them listed.
+    else if (run.rows.every((r) => ROW_ENDED.has(r.state) || r.state === ROW_HELD))
+      this.work.track(this.setState(kind, id, 'paused'));
   }
 
   /** The queue's worker: runs a row's step, again while its state moves on, then lets the run go on. */

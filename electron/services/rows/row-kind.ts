@@ -46,8 +46,14 @@ export const refusedForBalance = (job: Pick<JobView, 'phase' | 'remoteId' | 'err
   job.remoteId === null &&
   (job.error?.code === Code.InsufficientQuota || job.error?.code === Code.InsufficientCredit);
 
+/**
+ * A row that waits for its user (a campaign row whose voice does not fit its scene): it is not sent and
+ * has not ended, so its run neither starts it nor finishes without it.
+ */
+export const ROW_HELD = 'held';
+
 export const rowUnderWay = (row: Pick<RowBase, 'state'>): boolean =>
-  row.state !== 'pending' && !ROW_ENDED.has(row.state);
+  row.state !== 'pending' && row.state !== ROW_HELD && !ROW_ENDED.has(row.state);
 
 /** The part of the job engine the row engine uses. */
 export interface RowJobs {

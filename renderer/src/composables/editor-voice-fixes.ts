@@ -1,6 +1,7 @@
 import { watch } from 'vue';
 import {
   fitScenesToVoices,
+  followsVoice,
   replaceVoiceAudio,
   voiceAudioUrl,
   type LinkReport,
@@ -64,11 +65,12 @@ export function useVoiceFixes(
     }
   }
 
-  // "Scene lengths follow their voiceovers": each scene takes its voice's length once the host measured it.
+  // Scenes that follow their voice (theirs or the project's choice) take its length once the host measured it.
+  const following = (p: typeof project.doc): string[] => p.scenes.filter((s) => followsVoice(p, s)).map((s) => s.id);
   watch(
-    () => [project.doc.followVoice, reports()] as const,
-    ([follow, found]) => {
-      if (follow) project.apply((p) => fitScenesToVoices(p, found));
+    () => [following(project.doc).join('\n'), reports()] as const,
+    ([ids, found]) => {
+      if (ids) project.apply((p) => fitScenesToVoices(p, found, following(p)));
     },
   );
 

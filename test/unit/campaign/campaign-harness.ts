@@ -3,7 +3,14 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 import { CatalogueService } from '../../../electron/services/catalogue/catalogue-service';
 import { ServiceClient } from '../../../electron/services/client';
 import { checkCampaignTable } from '../../../electron/services/campaign/campaign-check';
-import { createCampaignRows, type CampaignHost } from '../../../electron/services/campaign/campaign-services';
+import {
+  createCampaignRows,
+  probedVoiceLength,
+  type CampaignHost,
+} from '../../../electron/services/campaign/campaign-services';
+import { MediaProber } from '../../../electron/services/media/probe';
+import { ProcessRunner } from '../../../electron/services/media/process';
+import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { JobEngine } from '../../../electron/services/jobs/engine';
@@ -52,12 +59,15 @@ export function campaignHost(
     connections,
     clock: { now: () => Date.now() },
   });
+  const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
   const runner = createCampaignRows({
     dataDir,
     engine,
     storage,
+    // Each voiceover measured as the app does: ffprobe of the file the sandbox made.
+    voiceLength: probedVoiceLength((url) => prober.probe(url)),
     notify: (title, body) => notes.push(`${title}: ${body}`),
     ...extra,
   });

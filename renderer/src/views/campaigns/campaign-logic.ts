@@ -6,6 +6,7 @@ import type { CopyState } from '@common/bridge';
 
 export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
   pending: 'Waiting',
+  held: 'Held: does not fit',
   voiceover: 'Voiceover…',
   video: 'Video…',
   download: 'Saving…',
@@ -39,17 +40,23 @@ export function campaignProgress(summary: Pick<CampaignSummary, 'counts' | 'tota
   const underWay = count('voiceover') + count('video') + count('download');
   if (underWay) parts.push(`${underWay} under way`);
   if (count('pending')) parts.push(`${count('pending')} waiting`);
+  if (count('held')) parts.push(`${count('held')} held until fitted`);
   if (count('failed')) parts.push(`${count('failed')} failed`);
   if (count('cancelled')) parts.push(`${count('cancelled')} cancelled`);
   if (count('invalid')) parts.push(`${count('invalid')} not sent (check)`);
   return { ended, sent, percent, text: `${parts.join(', ')} — ${summary.total} rows` };
 }
 
-/** Rows of a check that can be sent, and those named with a reason. */
-export function checkTally(check: Pick<CampaignCheckView, 'rows' | 'problems'>): { ready: number; bad: number } {
-  if (check.problems.length > 0) return { ready: 0, bad: check.rows.length };
+/** Rows of a check that can be sent, those named with a reason, and those held until they fit. */
+export function checkTally(check: Pick<CampaignCheckView, 'rows' | 'problems'>): {
+  ready: number;
+  bad: number;
+  held: number;
+} {
+  if (check.problems.length > 0) return { ready: 0, bad: check.rows.length, held: 0 };
   const bad = check.rows.filter((r) => r.problems.length > 0).length;
-  return { ready: check.rows.length - bad, bad };
+  const held = check.rows.filter((r) => r.problems.length === 0 && (r.held ?? []).length > 0).length;
+  return { ready: check.rows.length - bad - held, bad, held };
 }
 
 /** Cells corrected in the check's table: row (0-based, as text) → variable key → value. */
