@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { BatchSummary, BatchView } from '../../common/bridge/batches';
+import type { BatchView } from '../../common/bridge/batches';
 import type { ExportResult } from '../../services/voices/batch-export';
 import { EXIT, type CliIo, type ParsedArgs } from '../command';
-
-const WIDTH = 24;
 
 /** What saving a batch into its folder answered (here or in the owner). */
 type Saved = Pick<ExportResult, 'saved' | 'inFolder' | 'failed' | 'manifest'>;
@@ -39,15 +37,6 @@ export function reportBatch(args: ParsedArgs, io: CliIo, view: BatchView, result
     );
   else io.out(`${result.inFolder} of ${view.rows.length} voiceovers in ${outDir}; manifest: ${result.manifest}`);
   return complete ? EXIT.ok : EXIT.failed;
-}
-
-/** One line, redrawn in place on a terminal: a bar and how many rows are where. */
-export function progressLine(view: Pick<BatchSummary, 'done' | 'counts' | 'total'>): string {
-  const filled = Math.round((view.done / (view.total || 1)) * WIDTH);
-  const parts = Object.entries(view.counts)
-    .filter(([, n]) => n > 0)
-    .map(([state, n]) => `${n} ${state}`);
-  return `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${view.done}/${view.total} · ${parts.join(', ')}`;
 }
 
 /** The same CSV into the same folder is the same batch: running it again goes on with it. */

@@ -12,6 +12,8 @@ import { sayWhere, withStudio } from '../cli-host';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import type { StudioLink } from '../studio-link';
 import { JSON_OPTION } from '../common-options';
+import { campaignRunProgress } from '../../common/campaign/progress';
+import { LiveRunLine } from './progress-bars';
 import {
   CAMPAIGN_INPUT_OPTIONS,
   campaignRequest,
@@ -124,9 +126,18 @@ export const campaignRunCommand: CliCommand = {
         io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
       let wake: () => void = () => {};
       let state = view.state;
+      // On a terminal, the page's figures on one line: done, failed and waiting apart, pace, time left, cost.
+      const line =
+        !json && process.stderr.isTTY === true
+          ? new LiveRunLine(io.err, async () => {
+              const now = await studio.call('campaigns.get', key);
+              return { progress: campaignRunProgress(now, null, Date.now()), running: now.state === 'running' };
+            })
+          : null;
       const stop = studio.on('campaigns.changed', (summary) => {
         if (summary.id !== key) return;
         state = summary.state;
+        line?.changed();
         wake();
       });
       try {
@@ -136,6 +147,7 @@ export const campaignRunCommand: CliCommand = {
       } finally {
         stop();
       }
+      await line?.end();
       view = await studio.call('campaigns.get', key);
       return finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
     });

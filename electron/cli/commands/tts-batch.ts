@@ -13,7 +13,9 @@ import { sayWhere, withStudio } from '../cli-host';
 import { UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 import type { StudioLink } from '../studio-link';
-import { batchIdOf, progressLine, reportBatch } from './batch-report';
+import { batchIdOf, reportBatch } from './batch-report';
+import { LiveRunLine, runLine } from './progress-bars';
+import { batchRunProgress } from '../../common/jobs/batch-progress';
 import { confirmPaidCli } from './paid-confirm';
 import { parseRate } from './speech';
 
@@ -119,14 +121,20 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     view = await call('batches.create', input, confirmation);
   }
   const id = view.id;
-  const live = !json && process.stderr.isTTY === true;
-  if (live) io.err('');
+  // On a terminal, the batch page's figures on one line: done, failed and waiting apart, pace, time left, cost.
+  const line =
+    !json && process.stderr.isTTY === true
+      ? new LiveRunLine(io.err, async () => {
+          const now = await call('batches.get', id);
+          return { progress: batchRunProgress(now, null, Date.now()), running: now.state === 'running' };
+        })
+      : null;
   let wake: () => void = () => {};
   let state = view.state;
   const stop = studio.on('batches.changed', (summary: BatchSummary) => {
     if (summary.id !== id) return;
     state = summary.state;
-    if (live) io.err(`\x1b[1F\x1b[2K${progressLine(summary)}`);
+    line?.changed();
     wake();
   });
   try {
@@ -136,8 +144,9 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
   } finally {
     stop();
   }
+  await line?.end();
   view = await call('batches.get', id);
-  if (!json) io.err(progressLine({ ...view, total: view.rows.length }));
+  if (!json && !line) io.err(runLine(batchRunProgress(view, null, Date.now()), false));
   if (view.state === 'paused')
     io.err('The batch was paused in the studio; run the same command again to go on with it.');
   return reportBatch(args, io, view, await call('batches.export', id, asked.outDir), asked.outDir);

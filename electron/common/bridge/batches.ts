@@ -81,6 +81,8 @@ export const BatchRowView = BatchRow.extend({
   problem: z.string().nullable(),
   /** Credits the service reported charging for the row's job; null when it reported none. */
   chargedCredits: z.number().nullable().default(null),
+  /** When the row's job ended (ms since the epoch), for the batch's pace; null while it has not. */
+  endedAt: z.number().nullable().default(null),
 });
 export type BatchRowView = z.infer<typeof BatchRowView>;
 

@@ -99,6 +99,7 @@ const view = (rec: BatchRecord, states: BatchView['rows'][number]['state'][]): B
     expiresAt: null,
     problem: null,
     chargedCredits: null,
+    endedAt: null,
   })),
 });
 const check = (row: BatchRow, edit: { text?: string; rate?: string }) => editedRow(row, edit, {}, known);
