@@ -1,11 +1,10 @@
 import { dirname, join, resolve } from 'node:path';
-import type { CampaignView } from '../../common/bridge/campaigns';
+import type { CampaignSummary, CampaignView } from '../../common/bridge/campaigns';
 import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
 import { campaignCounts, type CampaignRowRecord } from '../../common/campaign/record';
 import { rowCopy } from '../../common/campaign/row-copy';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
 import { campaignIdFor } from '../../services/campaign/campaign-setup';
-import { campaignJournal } from '../../services/campaign/campaign-rows';
 import { checkedOnDisk } from '../../services/downloads/saved-report';
 import { OwnerCallError } from '../../services/host/owner-client';
 import { sayWhere, withStudio } from '../cli-host';
@@ -13,7 +12,7 @@ import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type
 import type { StudioLink } from '../studio-link';
 import { JSON_OPTION } from '../common-options';
 import { campaignRunProgress } from '../../common/campaign/progress';
-import { LiveRunLine } from './progress-bars';
+import { LiveRunLine, runLine } from './progress-bars';
 import {
   CAMPAIGN_INPUT_OPTIONS,
   campaignRequest,
@@ -201,14 +200,29 @@ export const campaignStatusCommand: CliCommand = {
   },
 };
 
+/**
+ * The campaigns that save into `outDir`, newest first, as the studio lists them (the open studio's own,
+ * or this run's host on the same data folder): started by `campaign run` or on the Campaigns page alike.
+ */
+async function campaignsInto(studio: StudioLink, outDir: string): Promise<CampaignSummary[]> {
+  const all = await studio.call('campaigns.list');
+  return all.filter((c) => resolve(c.outDir) === outDir).sort((a, b) => b.createdAt - a.createdAt);
+}
+
 async function reportStatus(studio: StudioLink, outDir: string, dir: string, args: ParsedArgs, io: CliIo) {
-  const record = await campaignJournal(studio.dataDir).get(campaignIdFor(outDir));
-  if (!record) {
+  const [newest, ...older] = await campaignsInto(studio, outDir);
+  if (!newest) {
     io.err(
       `No campaign saves into ${outDir} (in the data folder ${studio.dataDir}). Start one with: studio campaign run TEMPLATE ROWS --out ${dir}`,
     );
     return EXIT.failed;
   }
+  // The newest campaign into the folder is what its files and manifest describe.
+  const record = await studio.call('campaigns.get', newest.id);
+  if (older.length > 0 && args.flags['--json'] !== true)
+    io.err(
+      `${older.length} earlier campaign${older.length === 1 ? '' : 's'} saved into this folder too; this is the newest, started ${new Date(record.createdAt).toISOString()}.`,
+    );
   // Each done row's file as the record of copies has it, checked on disk now (the Campaigns page's "File missing").
   const links = new Set(record.rows.flatMap((r) => (r.state === 'done' && r.resultUrl ? [r.resultUrl] : [])));
   const entries = await checkedOnDisk(
@@ -246,6 +260,8 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
         .map(([state, n]) => `${n} ${state}`)
         .join(', ')} of ${record.rows.length} rows`,
     );
+    // The page's figures: the bar of done rows, the pace and time left while it runs, the projected cost.
+    io.out(runLine(campaignRunProgress(record, null, Date.now()), record.state === 'running'));
     for (const row of record.rows) {
       const copy = copyOf(row);
       if (row.state !== 'done')
