@@ -76,7 +76,7 @@ export function createCampaignsDomain(
       { project, fileName: input.fileName },
       table.rows,
       { catalogue, checkLinks: deps.checkLinks },
-      { mapping: input.mapping, edits: input.edits },
+      { mapping: input.mapping, edits: input.edits, sheetLines: table.lines },
     );
     return { input, project, check: { ...check, readAs: table.readAs } };
   };
@@ -164,6 +164,7 @@ export function createCampaignsDomain(
           problems: check.problems,
           rows: check.rows.map((r) => ({
             row: r.row,
+            line: r.line,
             fileName: r.fileName,
             values: { ...r.values },
             problems: r.problems,
