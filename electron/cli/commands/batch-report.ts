@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BatchView } from '../../common/bridge/batches';
 import type { ExportResult } from '../../services/voices/batch-export';
 import { EXIT, type CliIo, type ParsedArgs } from '../command';
+import { rowLabel } from '../../common/text/row-label';
 
 /** What saving a batch into its folder answered (here or in the owner). */
 type Saved = Pick<ExportResult, 'saved' | 'inFolder' | 'failed' | 'manifest'>;
@@ -9,9 +10,12 @@ type Saved = Pick<ExportResult, 'saved' | 'inFolder' | 'failed' | 'manifest'>;
 /** Prints how the batch ended and where its files are; exit 0 when every row sent completed and is in the folder. */
 export function reportBatch(args: ParsedArgs, io: CliIo, view: BatchView, result: Saved, outDir: string): number {
   for (const failure of result.failed)
-    io.err(`Row ${failure.row + 1}: the audio could not be saved (${failure.error})`);
+    io.err(
+      `${rowLabel(view.rows.find((r) => r.row === failure.row) ?? failure, { capital: true })}: the audio could not be saved (${failure.error})`,
+    );
   for (const row of view.rows)
-    if (row.problem && row.state !== 'completed') io.err(`Row ${row.row + 1} ${row.state}: ${row.problem}`);
+    if (row.problem && row.state !== 'completed')
+      io.err(`${rowLabel(row, { capital: true })} ${row.state}: ${row.problem}`);
   // Refused rows were named before anything was sent; they fail the run only with --strict.
   const sent = view.rows.filter((r) => r.state !== 'invalid');
   const refusedCount = view.rows.length - sent.length;

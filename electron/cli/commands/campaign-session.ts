@@ -12,6 +12,7 @@ import type { StudioLink } from '../studio-link';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from '../command';
 import { readProjectArg, resolveRelativeMedia } from './project-file';
 import { ask } from '../ask';
+import { rowLabel } from '../../common/text/row-label';
 
 /** The options `campaign check` and `campaign run` share. */
 export const CAMPAIGN_INPUT_OPTIONS = [
@@ -164,7 +165,7 @@ export function reportCheck(check: CampaignCheckView, label: string, io: CliIo):
   const columns = Object.entries(check.columns).map(([key, column]) => `{{${key}}} ← "${column}"`);
   if (columns.length) io.err(`Columns: ${columns.join(', ')}`);
   for (const problem of check.problems) io.err(`Cannot start: ${problem}`);
-  for (const row of bad) io.err(`Row ${row.row + 1}: ${row.problems.join('; ')}`);
+  for (const row of bad) io.err(`${rowLabel(row, { capital: true })}: ${row.problems.join('; ')}`);
   return bad.length;
 }
 

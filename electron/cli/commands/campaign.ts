@@ -11,6 +11,7 @@ import { sayWhere, withStudio } from '../cli-host';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import type { StudioLink } from '../studio-link';
 import { JSON_OPTION } from '../common-options';
+import { rowLabel, sheetRow } from '../../common/text/row-label';
 import { campaignRunProgress } from '../../common/campaign/progress';
 import { LiveRunLine, runLine } from './progress-bars';
 import {
@@ -52,7 +53,7 @@ export const campaignCheckCommand: CliCommand = {
                 columns: check.columns,
                 problems: check.problems,
                 rows: check.rows.map((r) => ({
-                  row: r.row + 1,
+                  row: sheetRow(r),
                   file: r.fileName,
                   values: r.values,
                   problems: r.problems,
@@ -157,7 +158,7 @@ function finishRun(record: CampaignView, manifest: string, strict: boolean, json
   const counts = campaignCounts(record);
   for (const row of record.rows)
     if (row.state === 'failed' || row.state === 'cancelled')
-      io.err(`Row ${row.row + 1} ${row.state}: ${row.problems.join('; ')}`);
+      io.err(`${rowLabel(row, { capital: true })} ${row.state}: ${row.problems.join('; ')}`);
   const sent = record.rows.filter((r) => r.state !== 'invalid');
   const complete = sent.every((r) => r.state === 'done') && (!strict || counts.invalid === undefined);
   if (json)
@@ -169,7 +170,7 @@ function finishRun(record: CampaignView, manifest: string, strict: boolean, json
           counts,
           manifest,
           rows: record.rows.map((r) => ({
-            row: r.row + 1,
+            row: sheetRow(r),
             state: r.state,
             file: r.state === 'done' ? r.fileName : null,
             problems: r.problems,
@@ -241,7 +242,7 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
           counts,
           manifest: resolve(outDir, CAMPAIGN_MANIFEST),
           rows: record.rows.map((r) => ({
-            row: r.row + 1,
+            row: sheetRow(r),
             state: r.state,
             file: r.fileName,
             copy: copyOf(r),
@@ -265,9 +266,13 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
     for (const row of record.rows) {
       const copy = copyOf(row);
       if (row.state !== 'done')
-        io.out(`  Row ${row.row + 1} ${row.state}${row.problems.length ? `: ${row.problems.join('; ')}` : ''}`);
+        io.out(
+          `  ${rowLabel(row, { capital: true })} ${row.state}${row.problems.length ? `: ${row.problems.join('; ')}` : ''}`,
+        );
       else if (copy === 'missing' || copy === 'changed')
-        io.out(`  Row ${row.row + 1} done, ${COPY_STATE_LABELS[copy].toLowerCase()}: ${join(outDir, row.fileName)}`);
+        io.out(
+          `  ${rowLabel(row, { capital: true })} done, ${COPY_STATE_LABELS[copy].toLowerCase()}: ${join(outDir, row.fileName)}`,
+        );
     }
     if (lost.length > 0)
       io.out(

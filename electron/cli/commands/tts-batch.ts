@@ -18,6 +18,7 @@ import { LiveRunLine, runLine } from './progress-bars';
 import { batchRunProgress } from '../../common/jobs/batch-progress';
 import { confirmPaidCli } from './paid-confirm';
 import { parseRate } from './speech';
+import { rowLabel } from '../../common/text/row-label';
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -92,7 +93,10 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
   // The studio's own check, so a refused row is named before anything is asked.
   const checked = await studio.call('batches.check', input);
   if (checked.rows.length === 0) throw new UsageError(`${asked.file}: ${checked.problems[0]?.message ?? 'no rows'}`);
-  for (const problem of checked.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
+  for (const problem of checked.problems)
+    io.err(
+      `${rowLabel(checked.rows.find((r) => r.row === problem.row) ?? problem, { capital: true })} is not sent: ${problem.message}`,
+    );
   const call = studio.call;
   let view = await earlierBatch(studio, asked);
   if (view) {

@@ -5,6 +5,7 @@ import type { CampaignRecord } from '../../common/campaign/record';
 import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { stepOf } from './row-project';
+import { sheetRow } from '../../common/text/row-label';
 
 export const CAMPAIGN_MANIFEST = 'manifest.csv';
 
@@ -36,7 +37,7 @@ export function campaignManifestCsv(record: CampaignRecord, jobs: readonly JobVi
   const costs = rowCosts(record, jobs);
   const names = record.variables.map((v) => v.name);
   const lines = record.rows.map((row) => ({
-    row: row.row + 1,
+    sheet_row: sheetRow(row),
     ...Object.fromEntries(record.variables.map((v) => [v.name, row.values[v.key] ?? ''])),
     status: row.state,
     reason: row.problems.join(' · '),
@@ -45,7 +46,7 @@ export function campaignManifestCsv(record: CampaignRecord, jobs: readonly JobVi
     expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
     cost_credits: costs.get(row.row) ?? '',
   }));
-  return `\uFEFF${Papa.unparse(lines, { columns: ['row', ...names, 'status', 'reason', 'file', 'link', 'expiry', 'cost_credits'], escapeFormulae: true })}\r\n`;
+  return `\uFEFF${Papa.unparse(lines, { columns: ['sheet_row', ...names, 'status', 'reason', 'file', 'link', 'expiry', 'cost_credits'], escapeFormulae: true })}\r\n`;
 }
 
 export async function writeCampaignManifest(record: CampaignRecord, jobs: readonly JobView[]): Promise<string> {

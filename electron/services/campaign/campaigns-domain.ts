@@ -24,6 +24,7 @@ import type { CampaignStills } from './campaign-stills';
 import { rowProject } from './row-project';
 import { columnVariables } from '../../common/campaign/variables';
 import { join } from 'node:path';
+import { rowLabel } from '../../common/text/row-label';
 
 export interface CampaignsDomainDeps {
   runner: CampaignRows;
@@ -124,10 +125,10 @@ export function createCampaignsDomain(
   const checkedRowProject = async (raw: CampaignInput, row: number): Promise<Project> => {
     const { input, project, check } = await read(raw);
     const found = check.rows.find((r) => r.row === row);
-    if (!found) throw new StudioError(`The spreadsheet has no row ${row + 1}.`, 'not-found');
+    if (!found) throw new StudioError(`The spreadsheet has no ${rowLabel({ row })}.`, 'not-found');
     if (found.problems.length > 0)
       throw new StudioError(
-        `Row ${row + 1} cannot be shown until it is fixed: ${found.problems.join('; ')}`,
+        `${rowLabel(found, { capital: true })} cannot be shown until it is fixed: ${found.problems.join('; ')}`,
         'invalid-row',
       );
     const record = recordOf(input, project, check);
@@ -136,13 +137,13 @@ export function createCampaignsDomain(
   const savedRow = async (id: string, row: number) => {
     const record = await deps.runner.get(id);
     const found = record?.rows.find((r) => r.row === row);
-    if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
+    if (!record || !found) throw new StudioError(`The campaign has no ${rowLabel({ row })}.`, 'not-found');
     return { record, found, path: join(record.outDir, found.fileName) };
   };
   const oneRow = async (id: string, row: number): Promise<CampaignRecord> => {
     const record = await deps.runner.get(id);
     const found = record?.rows.find((r) => r.row === row);
-    if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
+    if (!record || !found) throw new StudioError(`The campaign has no ${rowLabel({ row })}.`, 'not-found');
     return { ...record, rows: [{ ...found, state: 'pending' }] };
   };
   return {
@@ -213,12 +214,16 @@ export function createCampaignsDomain(
           ? deps.stills.savedFrame(path, row)
           : deps.stills.firstFrame(rowProject(record, found), row);
         return still.catch((error: Error) => {
-          throw new StudioError(`Row ${row + 1}'s picture could not be drawn: ${error.message}`, 'still-failed');
+          throw new StudioError(
+            `${rowLabel(found, { capital: true })}'s picture could not be drawn: ${error.message}`,
+            'still-failed',
+          );
         });
       },
       'campaigns.openFile': async (id, row) => {
         const { found, path } = await savedRow(id, row);
-        if (!found.savedAt) throw new StudioError(`Row ${row + 1} has no saved video yet.`, 'not-saved');
+        if (!found.savedAt)
+          throw new StudioError(`${rowLabel(found, { capital: true })} has no saved video yet.`, 'not-saved');
         if (!deps.openPath) return { path, opened: false };
         await deps.openPath(path);
         return { path, opened: true };

@@ -18,6 +18,7 @@ import {
 } from './row-kind';
 import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
+import { rowLabel } from '../../common/text/row-label';
 
 export interface RowEngineDeps {
   jobs: RowJobs;
@@ -198,7 +199,7 @@ export class RowEngine {
   async redo(kind: string, id: string, rowNumber: number, allowed: (row: AnyRow) => void): Promise<AnyRun> {
     const run = await this.memory.require(kind, id);
     const row = run.rows.find((r) => r.row === rowNumber);
-    if (!row) throw new Error(`The ${kind} has no row ${rowNumber + 1}.`);
+    if (!row) throw new Error(`The ${kind} has no ${rowLabel({ row: rowNumber })}.`);
     allowed(row);
     const k = this.kindOf(kind);
     await this.memory.update(kind, id, (r) => ({

@@ -3,7 +3,7 @@
 // and the cost is projected from the charges so far or else the published price.
 import { describe, expect, it } from 'vitest';
 import { runLine } from '../../../electron/cli/commands/progress-bars';
-import type { BatchRowView } from '../../../electron/common/bridge/batches';
+import type { BatchRowView, BatchView } from '../../../electron/common/bridge/batches';
 import { campaignRunProgress } from '../../../electron/common/campaign/progress';
 import { batchRunProgress } from '../../../electron/common/jobs/batch-progress';
 import type { CampaignRowRecord } from '../../../electron/common/campaign/record';
@@ -161,7 +161,7 @@ describe('batchRunProgress and the command line', () => {
     const view = {
       createdAt: T0,
       state: 'running' as const,
-      counts: { completed: 2, failed: 1, waiting: 2 },
+      counts: { completed: 2, failed: 1, waiting: 2 } as BatchView['counts'],
       rows: [
         row(0, 'completed', T0 + MIN, 3),
         row(1, 'completed', T0 + 2 * MIN, 3),
