@@ -2,7 +2,7 @@
 // the bar (failed ones do not), the pace is measured over the recent window on a clock the test holds,
 // and the cost is projected from the charges so far or else the published price.
 import { describe, expect, it } from 'vitest';
-import { runLine } from '../../../electron/cli/commands/progress-bars';
+import { LiveRunLine, runLine } from '../../../electron/cli/commands/progress-bars';
 import type { BatchRowView, BatchView } from '../../../electron/common/bridge/batches';
 import { campaignRunProgress } from '../../../electron/common/campaign/progress';
 import { batchRunProgress } from '../../../electron/common/jobs/batch-progress';
@@ -175,5 +175,31 @@ describe('batchRunProgress and the command line', () => {
     expect(runLine(progress, true)).toBe(
       '[##########--------------]  40% 2 done, 1 failed, 2 waiting of 5 rows · 1.0 rows/min, about 2 min left · ≈ 12 credits in all (from the charges so far)',
     );
+  });
+});
+
+describe("the terminal's live line", () => {
+  it('reads the run again at most once every two seconds however many rows change, and draws over itself', async () => {
+    let now = T0;
+    let reads = 0;
+    const written: string[] = [];
+    const progress = runProgress(input({ tally: { ...none, done: 1, waiting: 1 } }), T0);
+    const line = new LiveRunLine(
+      (text) => written.push(text),
+      async () => {
+        reads += 1;
+        return { progress, running: true };
+      },
+      () => now,
+    );
+    for (let i = 0; i < 50; i += 1) line.changed();
+    await line.end();
+    expect(reads).toBe(2);
+    now += 2_000;
+    line.changed();
+    await line.end();
+    expect(reads).toBe(4);
+    expect(written[0].startsWith('[')).toBe(true);
+    expect(written.slice(1).every((text) => text.startsWith('\x1b[1F\x1b[2K'))).toBe(true);
   });
 });
