@@ -176,9 +176,9 @@ describe('batch spreadsheets in Chromium', () => {
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
     // An edit is checked again by the host: an empty script is refused, a new one is ready.
     const editScript = async (row: number, text: string) => {
-      await panel.getByRole('button', { name: `Edit script of row ${row}` }).click();
-      await panel.getByLabel(`New script of row ${row}`).fill(text);
-      await panel.getByLabel(`New script of row ${row}`).press('Enter');
+      await panel.getByRole('button', { name: `Edit script of sheet row ${row}` }).click();
+      await panel.getByLabel(`New script of sheet row ${row}`).fill(text);
+      await panel.getByLabel(`New script of sheet row ${row}`).press('Enter');
     };
     await editScript(2, '');
     await expect
@@ -186,13 +186,13 @@ describe('batch spreadsheets in Chromium', () => {
       .toContain('3 rows: 2 ready, 1 will not be sent');
     await editScript(2, '你好，这是新的结尾。');
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
-    await panel.getByRole('button', { name: 'Delete row 3' }).click();
+    await panel.getByRole('button', { name: 'Delete sheet row 3' }).click();
     await expect
       .poll(() => panel.getByTestId('batch-check-summary').textContent())
       .toContain('2 rows: 2 ready. You edited 1 and deleted 1 row');
-    await panel.getByRole('button', { name: 'Undo deletion of row 3' }).click();
+    await panel.getByRole('button', { name: 'Undo deletion of sheet row 3' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('3 rows: 3 ready');
-    await panel.getByRole('button', { name: 'Delete row 3' }).click();
+    await panel.getByRole('button', { name: 'Delete sheet row 3' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('2 rows: 2 ready');
     await panel.getByTestId('batch-check-table').scrollIntoViewIfNeeded();
     await screenshot(page, 'voices-batch-edited', { fullStage: true });
@@ -208,11 +208,11 @@ describe('batch spreadsheets in Chromium', () => {
       .click();
     const rows = panel.getByTestId('batch-rows');
     expect(await rows.textContent()).toContain('你好，这是新的结尾。');
-    await rows.getByRole('button', { name: 'Listen to row 1' }).click();
-    const play = rows.getByTestId('batch-player').getByRole('button', { name: 'Play row 1' });
+    await rows.getByRole('button', { name: 'Listen to sheet row 1' }).click();
+    const play = rows.getByTestId('batch-player').getByRole('button', { name: 'Play sheet row 1' });
     await expect.poll(() => play.isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
     await play.click();
-    await rows.getByTestId('batch-player').getByRole('button', { name: 'Stop row 1' }).waitFor();
+    await rows.getByTestId('batch-player').getByRole('button', { name: 'Stop sheet row 1' }).waitFor();
     await rows.scrollIntoViewIfNeeded();
     await screenshot(page, 'voices-batch-listen', { fullStage: true });
 
@@ -233,7 +233,7 @@ describe('batch spreadsheets in Chromium', () => {
         { header: true, skipEmptyLines: true },
       ).data;
     const before = manifest();
-    expect(before.map((r) => [r.row, r.text, r.file])).toEqual([
+    expect(before.map((r) => [r.sheet_row, r.text, r.file])).toEqual([
       ['1', 'Привет, это первый дубль.', '1-Привет, это первый дубль.mp3'],
       ['2', '你好，这是新的结尾。', '2-你好，这是新的结尾。.mp3'],
     ]);
@@ -259,7 +259,7 @@ describe('batch spreadsheets in Chromium', () => {
       ).rows.find((r) => r.row === 0);
     const firstTake = (await rowOne())?.jobId;
     expect(firstTake).toBeTruthy();
-    await rows.getByRole('button', { name: 'Edit row 1' }).click();
+    await rows.getByRole('button', { name: 'Edit sheet row 1' }).click();
     await rows.getByLabel('Script of the row').fill('Привет, это второй дубль.');
     await rows.getByRole('button', { name: 'Make it again with this change…' }).click();
     const ask = page.getByRole('dialog');

@@ -183,16 +183,16 @@ describe('Campaigns in Chromium', () => {
       .toContain('25 rows: 22 ready, 3 will not be sent until fixed');
     // Each bad row is named with its reason.
     const bad = (await setup.getByTestId('campaign-bad-rows').textContent()) ?? '';
-    expect(bad).toMatch(/Row 6: .*First name.* is empty/);
-    expect(bad).toMatch(/Row 13: .*Nobody/);
-    expect(bad).toMatch(/Row 20: .*element logo.*link is broken \(HTTP 404/);
-    expect(bad.match(/Row \d+:/g)).toEqual(['Row 6:', 'Row 13:', 'Row 20:']);
+    expect(bad).toMatch(/Sheet row 7: .*First name.* is empty/);
+    expect(bad).toMatch(/Sheet row 14: .*Nobody/);
+    expect(bad).toMatch(/Sheet row 21: .*element logo.*link is broken \(HTTP 404/);
+    expect(bad.match(/Sheet row \d+:/g)).toEqual(['Sheet row 7:', 'Sheet row 14:', 'Sheet row 21:']);
     await setup.getByText(/Columns: .*First name/).waitFor();
     await screenshot(page, 'campaigns-check', { fullStage: true });
 
     // A typo fixed in the table (not in the file): checked again, marked, and sent as corrected.
-    await setup.getByRole('button', { name: 'Edit First name of row 2' }).click();
-    const cell = setup.getByLabel('New First name of row 2');
+    await setup.getByRole('button', { name: 'Edit First name of sheet row 3' }).click();
+    const cell = setup.getByLabel('New First name of sheet row 3');
     await cell.fill('Bo');
     await cell.press('Enter');
     await expect.poll(() => summary.textContent(), { timeout: HANG_GUARD_MS }).toContain('You corrected 1 cell');
@@ -200,7 +200,7 @@ describe('Campaigns in Chromium', () => {
     await setup.getByLabel('Campaign folder').fill(join(studio.dataDir, 'Greetings'));
 
     // One row previewed locally with the draft voice, before anything is paid.
-    await setup.getByRole('button', { name: 'Preview row 3' }).click();
+    await setup.getByRole('button', { name: 'Preview sheet row 4' }).click();
     const preview = page.getByLabel('Local preview');
     const video = preview.getByLabel('Preview video');
     await video.waitFor({ timeout: 2 * HANG_GUARD_MS });
@@ -314,7 +314,11 @@ describe('Campaigns in Chromium', () => {
     expect(manifest).toHaveLength(25);
     const states = manifest.map((r) => r.status ?? r.state);
     expect(states.filter((s) => s === 'done')).toHaveLength(22);
-    expect(manifest.filter((r) => (r.status ?? r.state) === 'invalid').map((r) => r.row)).toEqual(['6', '13', '20']);
+    expect(manifest.filter((r) => (r.status ?? r.state) === 'invalid').map((r) => r.sheet_row)).toEqual([
+      '7',
+      '14',
+      '21',
+    ]);
     expect(errors.unexpected()).toEqual([]);
     // About 35 s on a quiet machine, and 230 s beside a full suite and busy loops: the guard is well over both.
   }, 600_000);

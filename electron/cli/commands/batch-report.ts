@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { BatchSummary, BatchView } from '../../common/bridge/batches';
+import type { BatchView } from '../../common/bridge/batches';
 import type { ExportResult } from '../../services/voices/batch-export';
 import { EXIT, type CliIo, type ParsedArgs } from '../command';
-
-const WIDTH = 24;
+import { rowLabel } from '../../common/text/row-label';
 
 /** What saving a batch into its folder answered (here or in the owner). */
 type Saved = Pick<ExportResult, 'saved' | 'inFolder' | 'failed' | 'manifest'>;
@@ -11,9 +10,12 @@ type Saved = Pick<ExportResult, 'saved' | 'inFolder' | 'failed' | 'manifest'>;
 /** Prints how the batch ended and where its files are; exit 0 when every row sent completed and is in the folder. */
 export function reportBatch(args: ParsedArgs, io: CliIo, view: BatchView, result: Saved, outDir: string): number {
   for (const failure of result.failed)
-    io.err(`Row ${failure.row + 1}: the audio could not be saved (${failure.error})`);
+    io.err(
+      `${rowLabel(view.rows.find((r) => r.row === failure.row) ?? failure, { capital: true })}: the audio could not be saved (${failure.error})`,
+    );
   for (const row of view.rows)
-    if (row.problem && row.state !== 'completed') io.err(`Row ${row.row + 1} ${row.state}: ${row.problem}`);
+    if (row.problem && row.state !== 'completed')
+      io.err(`${rowLabel(row, { capital: true })} ${row.state}: ${row.problem}`);
   // Refused rows were named before anything was sent; they fail the run only with --strict.
   const sent = view.rows.filter((r) => r.state !== 'invalid');
   const refusedCount = view.rows.length - sent.length;
@@ -39,15 +41,6 @@ export function reportBatch(args: ParsedArgs, io: CliIo, view: BatchView, result
     );
   else io.out(`${result.inFolder} of ${view.rows.length} voiceovers in ${outDir}; manifest: ${result.manifest}`);
   return complete ? EXIT.ok : EXIT.failed;
-}
-
-/** One line, redrawn in place on a terminal: a bar and how many rows are where. */
-export function progressLine(view: Pick<BatchSummary, 'done' | 'counts' | 'total'>): string {
-  const filled = Math.round((view.done / (view.total || 1)) * WIDTH);
-  const parts = Object.entries(view.counts)
-    .filter(([, n]) => n > 0)
-    .map(([state, n]) => `${n} ${state}`);
-  return `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${view.done}/${view.total} · ${parts.join(', ')}`;
 }
 
 /** The same CSV into the same folder is the same batch: running it again goes on with it. */

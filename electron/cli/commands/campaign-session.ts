@@ -13,6 +13,7 @@ import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from '../
 import { readProjectArg, resolveRelativeMedia } from './project-file';
 import { maxCreditsOf, sayCovers } from './paid-confirm';
 import { ask } from '../ask';
+import { rowLabel } from '../../common/text/row-label';
 
 /** The options `campaign check` and `campaign run` share. */
 export const CAMPAIGN_INPUT_OPTIONS = [
@@ -166,9 +167,9 @@ export function reportCheck(check: CampaignCheckView, label: string, io: CliIo):
   const columns = Object.entries(check.columns).map(([key, column]) => `{{${key}}} ← "${column}"`);
   if (columns.length) io.err(`Columns: ${columns.join(', ')}`);
   for (const problem of check.problems) io.err(`Cannot start: ${problem}`);
-  for (const row of bad) io.err(`Row ${row.row + 1}: ${row.problems.join('; ')}`);
+  for (const row of bad) io.err(`${rowLabel(row, { capital: true })}: ${row.problems.join('; ')}`);
   const held = check.rows.filter((r) => r.problems.length === 0 && r.held.length > 0);
-  for (const row of held) io.err(`Row ${row.row + 1} held, not sent until it fits: ${row.held.join('; ')}`);
+  for (const row of held) io.err(`${rowLabel(row, { capital: true })} held, not sent until it fits: ${row.held.join('; ')}`);
   if (held.length > 0 && check.speech) io.err(check.speech);
   return bad.length + held.length;
 }

@@ -1,12 +1,11 @@
 import { dirname, join, resolve } from 'node:path';
-import type { CampaignView } from '../../common/bridge/campaigns';
+import type { CampaignSummary, CampaignView } from '../../common/bridge/campaigns';
 import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
 import { campaignCounts, type CampaignRowRecord } from '../../common/campaign/record';
 import { rowCopy } from '../../common/campaign/row-copy';
 import { describePause } from '../../common/jobs/run-pause';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
 import { campaignIdFor } from '../../services/campaign/campaign-setup';
-import { campaignJournal } from '../../services/campaign/campaign-rows';
 import { checkedOnDisk } from '../../services/downloads/saved-report';
 import { OwnerCallError } from '../../services/host/owner-client';
 import { sayWhere, withStudio } from '../cli-host';
@@ -14,6 +13,9 @@ import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type
 import type { StudioLink } from '../studio-link';
 import { JSON_OPTION } from '../common-options';
 import { MAX_CREDITS_OPTION, maxCreditsOf, reportPause } from './paid-confirm';
+import { rowLabel, sheetRow } from '../../common/text/row-label';
+import { campaignRunProgress } from '../../common/campaign/progress';
+import { LiveRunLine, runLine } from './progress-bars';
 import {
   CAMPAIGN_INPUT_OPTIONS,
   campaignRequest,
@@ -54,7 +56,7 @@ export const campaignCheckCommand: CliCommand = {
                 columns: check.columns,
                 problems: check.problems,
                 rows: check.rows.map((r) => ({
-                  row: r.row + 1,
+                  row: sheetRow(r),
                   file: r.fileName,
                   values: r.values,
                   problems: r.problems,
@@ -149,9 +151,18 @@ export const campaignRunCommand: CliCommand = {
         io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
       let wake: () => void = () => {};
       let state = view.state;
+      // On a terminal, the page's figures on one line: done, failed and waiting apart, pace, time left, cost.
+      const line =
+        !json && process.stderr.isTTY === true
+          ? new LiveRunLine(io.err, async () => {
+              const now = await studio.call('campaigns.get', key);
+              return { progress: campaignRunProgress(now, null, Date.now()), running: now.state === 'running' };
+            })
+          : null;
       const stop = studio.on('campaigns.changed', (summary) => {
         if (summary.id !== key) return;
         state = summary.state;
+        line?.changed();
         wake();
       });
       try {
@@ -161,6 +172,7 @@ export const campaignRunCommand: CliCommand = {
       } finally {
         stop();
       }
+      await line?.end();
       view = await studio.call('campaigns.get', key);
       const finished = finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
       return reportPause(io, view.pause, `studio campaign run (same --out ${outFlag})`) ?? finished;
@@ -172,7 +184,7 @@ function finishRun(record: CampaignView, manifest: string, strict: boolean, json
   const counts = campaignCounts(record);
   for (const row of record.rows)
     if (row.state === 'failed' || row.state === 'cancelled' || row.state === 'held')
-      io.err(`Row ${row.row + 1} ${row.state}: ${row.problems.join('; ')}`);
+      io.err(`${rowLabel(row, { capital: true })} ${row.state}: ${row.problems.join('; ')}`);
   if (counts.held)
     io.err(
       `${counts.held} row${counts.held === 1 ? ' is' : 's are'} held, not paid for: fit ${counts.held === 1 ? 'it' : 'them'} (the template or the spreadsheet), then run this again on the same --out to make ${counts.held === 1 ? 'it' : 'them'}.`,
@@ -188,7 +200,7 @@ function finishRun(record: CampaignView, manifest: string, strict: boolean, json
           counts,
           manifest,
           rows: record.rows.map((r) => ({
-            row: r.row + 1,
+            row: sheetRow(r),
             state: r.state,
             file: r.state === 'done' ? r.fileName : null,
             problems: r.problems,
@@ -219,14 +231,29 @@ export const campaignStatusCommand: CliCommand = {
   },
 };
 
+/**
+ * The campaigns that save into `outDir`, newest first, as the studio lists them (the open studio's own,
+ * or this run's host on the same data folder): started by `campaign run` or on the Campaigns page alike.
+ */
+async function campaignsInto(studio: StudioLink, outDir: string): Promise<CampaignSummary[]> {
+  const all = await studio.call('campaigns.list');
+  return all.filter((c) => resolve(c.outDir) === outDir).sort((a, b) => b.createdAt - a.createdAt);
+}
+
 async function reportStatus(studio: StudioLink, outDir: string, dir: string, args: ParsedArgs, io: CliIo) {
-  const record = await campaignJournal(studio.dataDir).get(campaignIdFor(outDir));
-  if (!record) {
+  const [newest, ...older] = await campaignsInto(studio, outDir);
+  if (!newest) {
     io.err(
       `No campaign saves into ${outDir} (in the data folder ${studio.dataDir}). Start one with: studio campaign run TEMPLATE ROWS --out ${dir}`,
     );
     return EXIT.failed;
   }
+  // The newest campaign into the folder is what its files and manifest describe.
+  const record = await studio.call('campaigns.get', newest.id);
+  if (older.length > 0 && args.flags['--json'] !== true)
+    io.err(
+      `${older.length} earlier campaign${older.length === 1 ? '' : 's'} saved into this folder too; this is the newest, started ${new Date(record.createdAt).toISOString()}.`,
+    );
   // Each done row's file as the record of copies has it, checked on disk now (the Campaigns page's "File missing").
   const links = new Set(record.rows.flatMap((r) => (r.state === 'done' && r.resultUrl ? [r.resultUrl] : [])));
   const entries = await checkedOnDisk(
@@ -245,7 +272,7 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
           counts,
           manifest: resolve(outDir, CAMPAIGN_MANIFEST),
           rows: record.rows.map((r) => ({
-            row: r.row + 1,
+            row: sheetRow(r),
             state: r.state,
             file: r.fileName,
             copy: copyOf(r),
@@ -264,13 +291,19 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
         .map(([state, n]) => `${n} ${state}`)
         .join(', ')} of ${record.rows.length} rows`,
     );
+    // The page's figures: the bar of done rows, the pace and time left while it runs, the projected cost.
+    io.out(runLine(campaignRunProgress(record, null, Date.now()), record.state === 'running'));
     if (record.state === 'paused' && record.pause) io.out(describePause(record.pause));
     for (const row of record.rows) {
       const copy = copyOf(row);
       if (row.state !== 'done')
-        io.out(`  Row ${row.row + 1} ${row.state}${row.problems.length ? `: ${row.problems.join('; ')}` : ''}`);
+        io.out(
+          `  ${rowLabel(row, { capital: true })} ${row.state}${row.problems.length ? `: ${row.problems.join('; ')}` : ''}`,
+        );
       else if (copy === 'missing' || copy === 'changed')
-        io.out(`  Row ${row.row + 1} done, ${COPY_STATE_LABELS[copy].toLowerCase()}: ${join(outDir, row.fileName)}`);
+        io.out(
+          `  ${rowLabel(row, { capital: true })} done, ${COPY_STATE_LABELS[copy].toLowerCase()}: ${join(outDir, row.fileName)}`,
+        );
     }
     if (lost.length > 0)
       io.out(

@@ -1,4 +1,5 @@
 import type { DownloadView } from '../../common/bridge/downloads';
+import { progressText, type RunProgress } from '../../common/jobs/run-progress';
 
 const WIDTH = 24;
 
@@ -37,5 +38,52 @@ export class ProgressBars {
 
   end(): void {
     this.lines = 0;
+  }
+}
+
+/**
+ * A run of rows (a campaign, a batch) on one line: the bar of done rows (failed ones do not fill it), then
+ * the same figures as the studio's page: done, failed and waiting apart, the pace, time left, projected cost.
+ */
+export function runLine(progress: RunProgress, running: boolean): string {
+  return `${bar(progress.percent / 100)} ${String(progress.percent).padStart(3)}% ${progressText(progress, running)}`;
+}
+
+/**
+ * A run's line kept up to date on a terminal while the run goes on: each change asks for the run's
+ * figures again (at most once every `everyMs`, so thousands of row changes do not read the run thousands of
+ * times) and redraws the line in place.
+ */
+export class LiveRunLine {
+  private drawn = false;
+  private lastAt = -Infinity;
+  private reading: Promise<void> | null = null;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly read: () => Promise<{ progress: RunProgress; running: boolean }>,
+    private readonly now: () => number = Date.now,
+    private readonly everyMs = 2000,
+  ) {}
+
+  /** Something changed: redraw unless the line was drawn moments ago or is being read now. */
+  changed(): void {
+    if (this.reading || this.now() - this.lastAt < this.everyMs) return;
+    this.reading = this.draw().finally(() => (this.reading = null));
+  }
+
+  /** The run ended: the last figures, drawn once more and left on the terminal. */
+  async end(): Promise<void> {
+    await this.reading;
+    await this.draw();
+  }
+
+  private async draw(): Promise<void> {
+    this.lastAt = this.now();
+    const { progress, running } = await this.read().catch(() => ({ progress: null, running: false }));
+    if (!progress) return;
+    // `write` ends its line (as a command's io.err does): the next draw goes up one line and clears it.
+    this.write(`${this.drawn ? '\x1b[1F\x1b[2K' : ''}${runLine(progress, running)}`);
+    this.drawn = true;
   }
 }

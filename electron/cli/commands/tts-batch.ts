@@ -13,9 +13,12 @@ import { sayWhere, withStudio } from '../cli-host';
 import { UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 import type { StudioLink } from '../studio-link';
-import { batchIdOf, progressLine, reportBatch } from './batch-report';
+import { batchIdOf, reportBatch } from './batch-report';
+import { LiveRunLine, runLine } from './progress-bars';
+import { batchRunProgress } from '../../common/jobs/batch-progress';
 import { MAX_CREDITS_OPTION, confirmPaidCli, maxCreditsOf, reportPause } from './paid-confirm';
 import { parseRate } from './speech';
+import { rowLabel } from '../../common/text/row-label';
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -91,7 +94,10 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
   // The studio's own check, so a refused row is named before anything is asked.
   const checked = await studio.call('batches.check', input);
   if (checked.rows.length === 0) throw new UsageError(`${asked.file}: ${checked.problems[0]?.message ?? 'no rows'}`);
-  for (const problem of checked.problems) io.err(`Row ${problem.row + 1} is not sent: ${problem.message}`);
+  for (const problem of checked.problems)
+    io.err(
+      `${rowLabel(checked.rows.find((r) => r.row === problem.row) ?? problem, { capital: true })} is not sent: ${problem.message}`,
+    );
   const call = studio.call;
   let view = await earlierBatch(studio, asked);
   if (view) {
@@ -123,14 +129,20 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     view = await call('batches.create', input, confirmation);
   }
   const id = view.id;
-  const live = !json && process.stderr.isTTY === true;
-  if (live) io.err('');
+  // On a terminal, the batch page's figures on one line: done, failed and waiting apart, pace, time left, cost.
+  const line =
+    !json && process.stderr.isTTY === true
+      ? new LiveRunLine(io.err, async () => {
+          const now = await call('batches.get', id);
+          return { progress: batchRunProgress(now, null, Date.now()), running: now.state === 'running' };
+        })
+      : null;
   let wake: () => void = () => {};
   let state = view.state;
   const stop = studio.on('batches.changed', (summary: BatchSummary) => {
     if (summary.id !== id) return;
     state = summary.state;
-    if (live) io.err(`\x1b[1F\x1b[2K${progressLine(summary)}`);
+    line?.changed();
     wake();
   });
   try {
@@ -140,8 +152,9 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
   } finally {
     stop();
   }
+  await line?.end();
   view = await call('batches.get', id);
-  if (!json) io.err(progressLine({ ...view, total: view.rows.length }));
+  if (!json && !line) io.err(runLine(batchRunProgress(view, null, Date.now()), false));
   if (view.state === 'paused' && !view.pause)
     io.err('The batch was paused in the studio; run the same command again to go on with it.');
   const reported = reportBatch(args, io, view, await call('batches.export', id, asked.outDir), asked.outDir);

@@ -7,8 +7,10 @@ import { describeIssues } from '../api';
 
 /** One voiceover of a batch, as the user gave it (a CSV line or a pasted line). */
 export const BatchRow = z.object({
-  /** 0-based place in the input; shown and named 1-based. */
+  /** 0-based place among the input's rows: what jobs, edits and {row} are keyed by. */
   row: z.number().int().nonnegative(),
+  /** Its number in the spreadsheet or pasted text, as rowLabel names it (absent in records written before it was read). */
+  line: z.number().int().positive().optional(),
   text: z.string(),
   voiceId: z.string(),
   /** `<n>%`, as the service takes it. */
@@ -82,6 +84,8 @@ export const BatchRowView = BatchRow.extend({
   problem: z.string().nullable(),
   /** Credits the service reported charging for the row's job; null when it reported none. */
   chargedCredits: z.number().nullable().default(null),
+  /** When the row's job ended (ms since the epoch), for the batch's pace; null while it has not. */
+  endedAt: z.number().nullable().default(null),
 });
 export type BatchRowView = z.infer<typeof BatchRowView>;
 

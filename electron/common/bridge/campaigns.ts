@@ -72,6 +72,8 @@ export const CampaignCheckView = z.object({
   rows: z.array(
     z.object({
       row: z.number().int(),
+      /** Its number in the spreadsheet, as rowLabel names it. */
+      line: z.number().int().optional(),
       fileName: z.string(),
       values: z.record(z.string(), z.string()),
       problems: z.array(z.string()),

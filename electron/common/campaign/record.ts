@@ -35,8 +35,10 @@ export const CAMPAIGN_ROW_ENDED: ReadonlySet<CampaignRowState> = new Set(['done'
 export const CAMPAIGN_ROW_UNDER_WAY: ReadonlySet<CampaignRowState> = new Set(['voiceover', 'video', 'download']);
 
 export const CampaignRowRecord = z.object({
-  /** 0-based place under the spreadsheet's header; shown 1-based. */
+  /** 0-based place under the spreadsheet's header: what jobs, edits and {{row}} are keyed by. */
   row: z.number().int().nonnegative(),
+  /** Its number in the spreadsheet, as rowLabel names it (absent in records written before it was read). */
+  line: z.number().int().positive().optional(),
   /** Every column's value by variable key, as the spreadsheet gave it. */
   values: z.record(z.string(), z.string()),
   /** The result's file inside the campaign's folder ("07 - Ana.mp4"). */

@@ -8,6 +8,7 @@ import { validateProject } from '../composition/validate';
 import { safeRelativeName } from '../file-names';
 import { rowNumberText, type CampaignRow } from './rows';
 import { fillTemplate, type CampaignTemplate } from './variables';
+import { rowLabel, type NumberedRow } from '../text/row-label';
 
 /**
  * The per-row check a campaign runs before anything is sent, as the editor's pre-flight does for one
@@ -73,9 +74,9 @@ export function checkRows(
   reports: ReadonlyMap<string, LinkReport>,
   options: RowCheckOptions = {},
 ): CheckedRow[] {
-  const byName = new Map<string, number[]>();
+  const byName = new Map<string, NumberedRow[]>();
   for (const row of filled)
-    byName.set(row.fileName.toLowerCase(), [...(byName.get(row.fileName.toLowerCase()) ?? []), row.row]);
+    byName.set(row.fileName.toLowerCase(), [...(byName.get(row.fileName.toLowerCase()) ?? []), row]);
   return filled.map((row) => {
     const problems = [...row.problems];
     const target = options.target ?? row.project.kind;
@@ -99,10 +100,10 @@ export function checkRows(
     }
     for (const problem of linkProblems(row.project, reports))
       if (problem.level === 'error') problems.push(problem.message);
-    const sharing = (byName.get(row.fileName.toLowerCase()) ?? []).filter((other) => other !== row.row);
+    const sharing = (byName.get(row.fileName.toLowerCase()) ?? []).filter((other) => other.row !== row.row);
     if (sharing.length > 0)
       problems.push(
-        `its file name "${row.fileName}" is also row ${sharing.map((r) => r + 1).join(', ')}'s: make the name template tell them apart`,
+        `its file name "${row.fileName}" is also ${sharing.map((r) => rowLabel(r)).join(', ')}'s: make the name template tell them apart`,
       );
     return { ...row, problems: [...new Set(problems)] };
   });

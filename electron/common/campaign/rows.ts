@@ -10,8 +10,10 @@ import { variableKey, type RowValues, type TemplateVariable } from './variables'
 export const MAX_CAMPAIGN_ROWS = 10_000;
 
 export interface CampaignRow {
-  /** 0-based place under the header; shown and named 1-based ("Row 3"). */
+  /** 0-based place under the header: what records, edits and {{row}} are keyed by. */
   row: number;
+  /** Its number in the spreadsheet, as rowLabel names it ("sheet row 4"); read with the row. */
+  line?: number;
   /** Every column's value by variable key (the columns the template does not use too: the manifest keeps them). */
   values: RowValues;
 }
@@ -28,15 +30,20 @@ export interface CampaignTable {
 
 /**
  * The rows of a table whose first line is a header. `mapping` names, by variable, the column to read
- * it from when the names differ ("first name" → "Given name").
+ * it from when the names differ ("first name" → "Given name"); `sheetLines` gives each line's number in
+ * the spreadsheet (the reader's; by default the lines are the sheet's first ones, without gaps).
  */
 export function campaignTable(
   lines: readonly (readonly string[])[],
   variables: readonly TemplateVariable[],
   mapping: Readonly<Record<string, string>> = {},
+  sheetLines: readonly number[] = lines.map((_, i) => i + 1),
 ): CampaignTable {
   const header = (lines[0] ?? []).map((cell) => cell.trim());
-  const body = lines.slice(1).filter((line) => line.some((cell) => cell.trim() !== ''));
+  const body = lines
+    .map((cells, i) => ({ cells, line: sheetLines[i] ?? i + 1 }))
+    .slice(1)
+    .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
   const problems: string[] = [];
   if (lines.length === 0) return { rows: [], columns: {}, problems: ['the file has no rows'], unused: [] };
   if (body.length === 0) problems.push('the file has a header and no rows under it');
@@ -77,7 +84,7 @@ export function campaignTable(
       problems.push(`a column is mapped to {{${variable}}}, which the template does not use`);
   }
 
-  const rows = body.slice(0, MAX_CAMPAIGN_ROWS).map((line, row): CampaignRow => {
+  const rows = body.slice(0, MAX_CAMPAIGN_ROWS).map(({ cells: line, line: sheetLine }, row): CampaignRow => {
     const values: Record<string, string> = {};
     header.forEach((cell, i) => {
       const key = variableKey(cell);
@@ -88,7 +95,7 @@ export function campaignTable(
       const column = columns[variable.key];
       if (column !== undefined) values[variable.key] = (line[header.indexOf(column)] ?? '').trim();
     }
-    return { row, values };
+    return { row, line: sheetLine, values };
   });
   return { rows, columns, problems, unused: header.filter((cell, i) => cell !== '' && !used.has(i)) };
 }

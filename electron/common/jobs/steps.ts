@@ -1,4 +1,5 @@
 import type { JobPurpose } from './purpose';
+import { rowLabel } from '../text/row-label';
 
 /**
  * What a job is a step of, in words, or null when its result stands on its own. A campaign row's
@@ -8,7 +9,7 @@ import type { JobPurpose } from './purpose';
 export function stepOf(job: { purpose?: JobPurpose | null }): string | null {
   const purpose = job.purpose;
   if (purpose?.type === 'campaign-row' && purpose.step === 'voiceover')
-    return `Voiceover of row ${purpose.row + 1} of a campaign (a step of its video)`;
+    return `Voiceover of ${rowLabel({ row: purpose.row })} of a campaign (a step of its video)`;
   if (purpose?.type === 'scene-voiceover') return "A scene's voiceover (a step of its project)";
   return null;
 }

@@ -55,6 +55,8 @@ export interface CampaignCheckOptions extends Omit<RowCheckOptions, 'link'> {
   mapping?: Record<string, string>;
   /** Cells corrected by the user, by row (0-based) and variable key: they win over the file's. */
   edits?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Each line's number in the spreadsheet (the reader's `lines`), so rows are named as the sheet numbers them. */
+  sheetLines?: readonly number[];
 }
 
 /**
@@ -71,6 +73,7 @@ export async function checkCampaignFile(
   const table = await readSheetFile(sheetPath, { maxRows: MAX_CAMPAIGN_ROWS });
   const checked = await checkCampaignTable(template, table.rows, deps, {
     ...options,
+    sheetLines: table.lines,
     link: linkBeside(dirname(sheetPath)),
   });
   return { ...checked, readAs: table.readAs };
@@ -83,7 +86,7 @@ export async function checkCampaignTable(
   deps: CampaignCheckDeps,
   options: CampaignCheckOptions & RowCheckOptions = {},
 ): Promise<Omit<CampaignCheck, 'readAs'>> {
-  const read = campaignTable(lines, columnVariables(template), options.mapping);
+  const read = campaignTable(lines, columnVariables(template), options.mapping, options.sheetLines);
   const table = options.edits
     ? { ...read, rows: read.rows.map((row) => withEdits(row, options.edits?.[String(row.row)])) }
     : read;

@@ -6,6 +6,7 @@ import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/re
 import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { stepOf } from './row-project';
+import { sheetRow } from '../../common/text/row-label';
 
 export const CAMPAIGN_MANIFEST = 'manifest.csv';
 
@@ -86,7 +87,7 @@ export function campaignManifestCsv(
   const rows = lines.map((line) => {
     const { row } = line;
     return {
-      row: row.row + 1,
+      sheet_row: sheetRow(row),
       ...Object.fromEntries(columns.map((c) => [c.name, row.values[c.key] ?? ''])),
       status: row.state,
       reason: row.problems.join(' · '),
@@ -98,7 +99,7 @@ export function campaignManifestCsv(
     };
   });
   const header = [
-    'row',
+    'sheet_row',
     ...columns.map((c) => c.name),
     'status',
     'reason',

@@ -20,6 +20,7 @@ import {
   voiceoverProblem,
   voiceoverRequest,
 } from './row-steps';
+import { rowLabel } from '../../common/text/row-label';
 
 export interface CampaignRowsDeps {
   /** The one row engine of the host (batches run on it too). */
@@ -222,7 +223,9 @@ export class CampaignRows {
   async retryRow(id: string, row: number): Promise<CampaignRecord> {
     const after = (await this.deps.rows.redo(KIND, id, row, (current) => {
       if (current.state !== 'failed' && current.state !== 'done' && current.state !== 'cancelled')
-        throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${current.state}).`);
+        throw new Error(
+          `${rowLabel(current, { capital: true })} can be made again once it has ended (it is ${current.state}).`,
+        );
     })) as CampaignRecord;
     if (after.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
     return after;

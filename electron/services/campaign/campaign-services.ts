@@ -8,6 +8,7 @@ import type { StorageServices } from '../storage/storage-services';
 import { createTextPictures } from '../text/text-domain';
 import type { MusicMixer } from '../media/music-mix';
 import type { MediaToolkit } from '../media/toolkit';
+import { StillCache } from './still-cache';
 import { CampaignStills } from './campaign-stills';
 import { join } from 'node:path';
 import { mixSceneMusic } from '../media/music-scenes';
@@ -111,6 +112,8 @@ export function campaignStills(
     },
     frameOf: (path, width) => toolkit.tools.frame(path, 0, width),
     dir: join(toolkit.dirs.posters, 'campaigns'),
+    // Beside the media toolkit's other files in the data folder: thumbnails outlive a restart.
+    cache: new StillCache(join(toolkit.dirs.root, 'campaign-stills')),
   });
 }
 

@@ -47,6 +47,7 @@ export function newCampaignRecord(input: NewCampaign, now = Date.now()): Campaig
     concurrency: input.concurrency,
     rows: input.check.rows.map((row) => ({
       row: row.row,
+      line: row.line,
       values: { ...row.values },
       fileName: row.fileName,
       state: row.problems.length > 0 ? 'invalid' : row.held?.length ? 'held' : 'pending',

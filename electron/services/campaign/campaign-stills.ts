@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CampaignStill } from '../../common/bridge/campaigns';
 import type { Project } from '../../common/composition/document';
 import type { ProcessRunner } from '../media/process';
+import { stillKey, type StillCache } from './still-cache';
 
 /**
  * Pictures of a campaign's rows before and after they are made: a row's first frame drawn by the
@@ -20,7 +21,12 @@ export interface CampaignStillsDeps {
   frameOf(path: string, width: number): Promise<Buffer>;
   /** A scratch folder; every file made in it is removed once read. */
   dir: string;
+  /** Where each row's thumbnail is kept once drawn (under the data folder); none: drawn every time. */
+  cache?: StillCache;
 }
+
+/** Bumped when the way a thumbnail is drawn changes, so pictures drawn the old way are not shown. */
+const DRAWING_VERSION = '1';
 
 /** Width of one cell of a contact sheet, in pixels; its height follows the project's frame. */
 export const CONTACT_CELL_WIDTH = 320;
@@ -71,35 +77,45 @@ export function cellHeight(project: Pick<Project, 'output'>, width: number): num
   return Math.max(2, Math.round((width * h) / Math.max(1, w) / 2) * 2);
 }
 
+function dataUrlOf(bytes: Buffer): string {
+  return `data:image/${bytes[0] === 0x89 ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`;
+}
+
 export class CampaignStills {
   constructor(private readonly deps: CampaignStillsDeps) {}
 
-  /** A row's first frame, from its filled project. */
+  /**
+   * A row's first frame, from its filled project: drawn once, then read from the cache for as long as
+   * the project (the template with the row's values) is the same.
+   */
   async firstFrame(project: Project, row: number): Promise<CampaignStill> {
-    const path = await this.posterOf(project);
-    try {
-      const bytes = await readFile(path);
-      return {
-        dataUrl: `data:image/jpeg;base64,${bytes.toString('base64')}`,
-        width: project.output.width,
-        height: project.output.height,
-        rows: [row],
-      };
-    } finally {
-      await rm(path, { force: true });
-    }
+    const key = stillKey('first', DRAWING_VERSION, JSON.stringify(project));
+    const bytes = await this.cached(key, async () => {
+      const path = await this.posterOf(project);
+      try {
+        return await readFile(path);
+      } finally {
+        await rm(path, { force: true });
+      }
+    });
+    return { dataUrl: dataUrlOf(bytes), width: project.output.width, height: project.output.height, rows: [row] };
   }
 
-  /** A frame of a row's saved video. */
+  /** A frame of a row's saved video: drawn once per version of the file (its size and time of change). */
   async savedFrame(path: string, row: number, width = CONTACT_CELL_WIDTH): Promise<CampaignStill> {
-    const bytes = await this.deps.frameOf(path, width);
-    const png = bytes[0] === 0x89;
-    return {
-      dataUrl: `data:image/${png ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`,
-      width,
-      height: 0,
-      rows: [row],
-    };
+    const file = await stat(path);
+    const key = stillKey('saved', DRAWING_VERSION, path, String(file.size), String(file.mtimeMs), String(width));
+    const bytes = await this.cached(key, () => this.deps.frameOf(path, width));
+    return { dataUrl: dataUrlOf(bytes), width, height: 0, rows: [row] };
+  }
+
+  private async cached(key: string, draw: () => Promise<Buffer>): Promise<Buffer> {
+    const { cache } = this.deps;
+    const kept = await cache?.get(key);
+    if (kept) return kept;
+    const bytes = await draw();
+    await cache?.put(key, bytes);
+    return bytes;
   }
 
   /** The first frames of these rows' projects in one picture, in the order given. */

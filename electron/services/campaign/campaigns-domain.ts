@@ -30,6 +30,7 @@ import { existsSync } from 'node:fs';
 import type { DownloadView } from '../../common/bridge/downloads';
 import type { CampaignRowRecord } from '../../common/campaign/record';
 import { existingFilesError, planOnFolder, retriedRow } from './campaign-reuse';
+import { rowLabel } from '../../common/text/row-label';
 
 export interface CampaignsDomainDeps {
   runner: CampaignRows;
@@ -88,7 +89,7 @@ export function createCampaignsDomain(
       { project, fileName: input.fileName },
       table.rows,
       { catalogue, checkLinks: deps.checkLinks, speech: deps.speech },
-      { mapping: input.mapping, edits: input.edits },
+      { mapping: input.mapping, edits: input.edits, sheetLines: table.lines },
     );
     return { input, project, check: { ...check, readAs: table.readAs } };
   };
@@ -160,10 +161,10 @@ export function createCampaignsDomain(
   const checkedRowProject = async (raw: CampaignInput, row: number): Promise<Project> => {
     const { input, project, check } = await read(raw);
     const found = check.rows.find((r) => r.row === row);
-    if (!found) throw new StudioError(`The spreadsheet has no row ${row + 1}.`, 'not-found');
+    if (!found) throw new StudioError(`The spreadsheet has no ${rowLabel({ row })}.`, 'not-found');
     if (found.problems.length > 0)
       throw new StudioError(
-        `Row ${row + 1} cannot be shown until it is fixed: ${found.problems.join('; ')}`,
+        `${rowLabel(found, { capital: true })} cannot be shown until it is fixed: ${found.problems.join('; ')}`,
         'invalid-row',
       );
     const record = recordOf(input, project, check);
@@ -172,7 +173,7 @@ export function createCampaignsDomain(
   const savedRow = async (id: string, row: number) => {
     const record = await deps.runner.get(id);
     const found = record?.rows.find((r) => r.row === row);
-    if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
+    if (!record || !found) throw new StudioError(`The campaign has no ${rowLabel({ row })}.`, 'not-found');
     return { record, found, path: join(record.outDir, found.fileName) };
   };
   /** The campaign's failed rows alone, as retrying them all would send them (each only what it lacks). */
@@ -187,7 +188,7 @@ export function createCampaignsDomain(
   const oneRow = async (id: string, row: number): Promise<CampaignRecord> => {
     const record = await deps.runner.get(id);
     const found = record?.rows.find((r) => r.row === row);
-    if (!record || !found) throw new StudioError(`The campaign has no row ${row + 1}.`, 'not-found');
+    if (!record || !found) throw new StudioError(`The campaign has no ${rowLabel({ row })}.`, 'not-found');
     return { ...record, rows: [retried(found)] };
   };
   /** The campaign with its scenes following their voices, and just the rows that this releases, to price. */
@@ -224,6 +225,7 @@ export function createCampaignsDomain(
           kept: plan.kept,
           rows: check.rows.map((r) => ({
             row: r.row,
+            line: r.line,
             fileName: r.fileName,
             values: { ...r.values },
             problems: r.problems,
@@ -290,12 +292,16 @@ export function createCampaignsDomain(
           ? deps.stills.savedFrame(path, row)
           : deps.stills.firstFrame(rowProject(record, found), row);
         return still.catch((error: Error) => {
-          throw new StudioError(`Row ${row + 1}'s picture could not be drawn: ${error.message}`, 'still-failed');
+          throw new StudioError(
+            `${rowLabel(found, { capital: true })}'s picture could not be drawn: ${error.message}`,
+            'still-failed',
+          );
         });
       },
       'campaigns.openFile': async (id, row) => {
         const { found, path } = await savedRow(id, row);
-        if (!found.savedAt) throw new StudioError(`Row ${row + 1} has no saved video yet.`, 'not-saved');
+        if (!found.savedAt)
+          throw new StudioError(`${rowLabel(found, { capital: true })} has no saved video yet.`, 'not-saved');
         if (!deps.openPath) return { path, opened: false };
         await deps.openPath(path);
         return { path, opened: true };

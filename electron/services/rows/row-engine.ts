@@ -22,6 +22,7 @@ import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
 import { RunStops } from './run-stops';
 import { finishRun } from './run-finish';
+import { rowLabel } from '../../common/text/row-label';
 
 export interface RowEngineDeps {
   jobs: RowJobs;
@@ -212,7 +213,7 @@ export class RowEngine {
   async redo(kind: string, id: string, rowNumber: number, allowed: (row: AnyRow) => void): Promise<AnyRun> {
     const run = await this.memory.require(kind, id);
     const row = run.rows.find((r) => r.row === rowNumber);
-    if (!row) throw new Error(`The ${kind} has no row ${rowNumber + 1}.`);
+    if (!row) throw new Error(`The ${kind} has no ${rowLabel({ row: rowNumber })}.`);
     allowed(row);
     return this.redoRows(kind, id, [rowNumber]);
   }

@@ -10,6 +10,11 @@ import { decoderFor, detectEncoding, type TextEncoding } from './text-encoding';
 /** A spreadsheet's cells as text, every row including the first (which may be a header). */
 export interface SheetTable {
   rows: string[][];
+  /**
+   * Each row's number as the spreadsheet program numbers it (1-based, the header and the blank lines
+   * left out of `rows` counted; a cell holding a line break is still one row), in the order of `rows`.
+   */
+  lines: number[];
   /** How it was read, in words: "a semicolon-separated CSV in Windows-1252 (Western European)". */
   readAs: string;
 }
@@ -87,12 +92,16 @@ async function readText(
     );
   const delimiter = tabs ? '\t' : guessDelimiter(sampleText);
   const rows: string[][] = [];
+  const lines: number[] = [];
+  let record = 0;
   let tooMany = false;
   await new Promise<void>((resolve, reject) => {
     Papa.parse(decodedStream(path, detected.skip, detected.encoding), {
       delimiter,
-      skipEmptyLines: 'greedy',
+      // Blank lines are read (and left out below) so that every record counts toward the row numbers.
+      skipEmptyLines: false,
       step: (result, parser) => {
+        record += 1;
         const cells = (result.data as unknown as string[]).map((cell) => cell.trim());
         if (cells.every((cell) => cell === '')) return;
         if (rows.length >= limits.maxRows + 1) {
@@ -101,6 +110,7 @@ async function readText(
           return;
         }
         rows.push(cells);
+        lines.push(record);
       },
       complete: () => resolve(),
       error: (error: Error) => reject(error),
@@ -109,6 +119,7 @@ async function readText(
   if (tooMany) throw tooManyRows(limits.maxRows);
   return {
     rows,
+    lines,
     readAs: `a ${tabs ? 'tab-separated' : `${DELIMITERS[delimiter]}-separated`} file in ${detected.encoding.label}`,
   };
 }
@@ -160,16 +171,20 @@ async function readWorkbook(path: string, limits: SheetLimits): Promise<SheetTab
       'sheet-unreadable',
     );
   }
-  const withData = sheets.map((s) => ({
-    name: s.sheet,
-    rows: s.data.map((row) => row.map(cellText)).filter((row) => row.some((cell) => cell !== '')),
-  }));
+  // The reader gives every row from the sheet's first, empty ones included: a row's place is its number.
+  const withData = sheets.map((s) => {
+    const numbered = s.data
+      .map((row, i) => ({ cells: row.map(cellText), line: i + 1 }))
+      .filter((row) => row.cells.some((cell) => cell !== ''));
+    return { name: s.sheet, rows: numbered.map((r) => r.cells), lines: numbered.map((r) => r.line) };
+  });
   const first = withData.find((s) => s.rows.length > 0);
-  if (!first) return { rows: [], readAs: 'an Excel workbook' };
+  if (!first) return { rows: [], lines: [], readAs: 'an Excel workbook' };
   if (first.rows.length > limits.maxRows + 1) throw tooManyRows(limits.maxRows);
   const others = withData.filter((s) => s !== first && s.rows.length > 0).length;
   return {
     rows: first.rows,
+    lines: first.lines,
     readAs: `the sheet "${first.name}" of an Excel workbook${others ? ` (${others} other sheet${others === 1 ? '' : 's'} with data not read)` : ''}`,
   };
 }

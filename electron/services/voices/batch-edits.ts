@@ -1,5 +1,6 @@
 import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batches';
 import type { BatchInputRecord } from './batch-record';
+import { rowLabel } from '../../common/text/row-label';
 
 type Row = BatchRow;
 /** Checks a row with a change on top, as the batch's input would (voice by name or id, rate in any form). */
@@ -20,17 +21,18 @@ export function rowEdited(
   check: RowCheck,
 ): BatchInputRecord {
   const current = view.rows.find((r) => r.row === edit.row);
-  const n = edit.row + 1;
-  if (!current) throw new Error(`Row ${n} is not in the batch.`);
+  const n = rowLabel(current ?? { row: edit.row });
+  const N = rowLabel(current ?? { row: edit.row }, { capital: true });
+  if (!current) throw new Error(`${N} is not in the batch.`);
   if (record.state === 'cancelled') throw new Error('The batch was cancelled: start a new one to change its rows.');
   const ended = current.state === 'completed' || current.state === 'failed';
   const unsent = current.state === 'waiting' || current.state === 'invalid';
-  if (!ended && !unsent) throw new Error(`Row ${n} is at the service (${current.state}); change it once it has ended.`);
+  if (!ended && !unsent) throw new Error(`${N} is at the service (${current.state}); change it once it has ended.`);
   if (unsent && record.state === 'running')
-    throw new Error(`Pause the batch to change row ${n}: it may be sent at any moment.`);
-  if (ended && !remake) throw new Error(`Row ${n} has been made; changing it makes it again (a new job).`);
+    throw new Error(`Pause the batch to change ${n}: it may be sent at any moment.`);
+  if (ended && !remake) throw new Error(`${N} has been made; changing it makes it again (a new job).`);
   const { entry, problem } = check(record.rows.find((r) => r.row === edit.row) as Row, edit);
-  if (ended && problem) throw new Error(`Row ${n} was not changed: ${problem}.`);
+  if (ended && problem) throw new Error(`${N} was not changed: ${problem}.`);
   const invalid = record.invalid.filter((r) => r !== edit.row);
   const reasons = { ...record.reasons };
   delete reasons[String(edit.row)];
@@ -60,7 +62,7 @@ export function rowsRemoved(record: BatchInputRecord, view: BatchView, rows: rea
     .find((r) => r !== undefined && r.state !== 'waiting' && r.state !== 'invalid' && r.state !== 'cancelled');
   if (sent)
     throw new Error(
-      `Row ${sent.row + 1} was sent (a paid job): it stays in the batch, and its file is saved with the others.`,
+      `${rowLabel(sent, { capital: true })} was sent (a paid job): it stays in the batch, and its file is saved with the others.`,
     );
   const gone = new Set(rows);
   const remaining = record.rows.filter((r) => !gone.has(r.row));

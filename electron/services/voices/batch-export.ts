@@ -7,6 +7,7 @@ import type { BatchRowView, BatchView } from '../../common/bridge/batches';
 import { numberedName, renderTemplate, safeRelativeName } from '../../common/file-names';
 import { fetchToFile, FinalDownloadError } from '../downloads/fetch-to-file';
 import { writeFileAtomic } from '../projects/atomic-file';
+import { sheetRow } from '../../common/text/row-label';
 
 export const MANIFEST_NAME = 'manifest.csv';
 
@@ -154,7 +155,7 @@ export async function saveWithRetries(url: string, target: string, options: Expo
 }
 
 export const MANIFEST_COLUMNS = [
-  'row',
+  'sheet_row',
   'name',
   'text',
   'voice',
@@ -183,7 +184,7 @@ export function manifestCsv(
   seconds: ReadonlyMap<number, number> = new Map(),
 ): string {
   const lines = view.rows.map((row) => ({
-    row: row.row + 1,
+    sheet_row: sheetRow(row),
     name: row.name ?? '',
     text: row.text,
     voice: row.voiceId,

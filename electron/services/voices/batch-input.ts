@@ -46,7 +46,8 @@ function findColumn(header: string[], names: readonly string[]): number {
 
 /**
  * Reads a batch from CSV text (or lines pasted one per voiceover); a file goes through the sheets
- * reader first (any encoding, .xlsx) and then `checkBatchTable`. Blank lines are skipped, not counted.
+ * reader first (any encoding, .xlsx) and then `checkBatchTable`. Blank lines are skipped; each row keeps its
+ * line number in the text.
  */
 export function readBatch(
   csv: string,
@@ -54,9 +55,19 @@ export function readBatch(
   knownVoices: KnownVoices = null,
   mapping?: BatchColumns,
 ): ReadBatch {
-  const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
-  const lines = parsed.data.filter((line) => line.some((cell) => cell.trim() !== ''));
-  const read = checkBatchTable(lines, defaults, knownVoices, mapping);
+  // Blank lines are read and left out here, so that each kept line keeps its number in the text.
+  const parsed = Papa.parse<string[]>(csv.replace(/^\uFEFF/, ''), { skipEmptyLines: false });
+  const numbered = parsed.data
+    .map((cells, i) => ({ cells, line: i + 1 }))
+    .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
+  const lines = numbered.map((n) => n.cells);
+  const read = checkBatchTable(
+    lines,
+    defaults,
+    knownVoices,
+    mapping,
+    numbered.map((n) => n.line),
+  );
   // A one-column file has no delimiter to detect; that is not a problem with any row.
   const errors = parsed.errors.filter((error) => error.type !== 'Delimiter');
   if (errors.length > 0 && read.problems.length === 0 && read.rows.length > 0) {
@@ -93,12 +104,17 @@ export function readPastedLines(
     ) >= 0
   )
     return readBatch(text, defaults, knownVoices, mapping);
-  const lines = text
+  const numbered = text
     .split(/\r\n|\n|\r/)
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => [line]);
-  return checkBatchTable(lines, defaults, knownVoices, { header: false, text: 0, voice: -1, rate: -1, name: -1 });
+    .map((line, i) => ({ cells: [line.trim()], line: i + 1 }))
+    .filter(({ cells }) => cells[0] !== '');
+  return checkBatchTable(
+    numbered.map((n) => n.cells),
+    defaults,
+    knownVoices,
+    { header: false, text: 0, voice: -1, rate: -1, name: -1 },
+    numbered.map((n) => n.line),
+  );
 }
 
 /**
@@ -132,6 +148,8 @@ export function checkBatchTable(
   defaults: BatchDefaults = {},
   knownVoices: KnownVoices = null,
   mapping?: BatchColumns,
+  /** Each line's number in the spreadsheet or text (the reader's); by default the first lines, without gaps. */
+  sheetLines: readonly number[] = lines.map((_, i) => i + 1),
 ): ReadBatch {
   if (lines.length === 0)
     return {
@@ -184,7 +202,7 @@ export function checkBatchTable(
       defaults,
       knownVoices,
     );
-    rows.push(entry);
+    rows.push({ ...entry, line: sheetLines[row + (hasHeader ? 1 : 0)] });
     if (problem) problems.push({ row, message: problem });
   });
   return { rows, problems, columns: found };
@@ -222,7 +240,7 @@ export function editedRow(
   defaults: BatchDefaults,
   knownVoices: KnownVoices,
 ): { entry: BatchRow; problem: string | null } {
-  return checkRow(
+  const { entry, problem } = checkRow(
     row.row,
     {
       text: edit.text ?? row.text,
@@ -233,6 +251,8 @@ export function editedRow(
     defaults,
     knownVoices,
   );
+  // An edited row is still the same line of the file.
+  return { entry: row.line === undefined ? entry : { ...entry, line: row.line }, problem };
 }
 
 /**

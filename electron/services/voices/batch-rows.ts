@@ -8,6 +8,7 @@ import type { RowJobs, RowKind, RowStepContext } from '../rows/row-kind';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchJournal, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
 import { batchEndedSummary, batchView, expiringSoon, revisionOf, rowJobs } from './batch-view';
+import { rowLabel } from '../../common/text/row-label';
 
 export interface BatchRowsDeps {
   /** The one row engine of the host (campaigns run on it too). */
@@ -160,11 +161,14 @@ export class BatchRows {
   /** Makes one ended row again: a new take for that row only (its earlier result stays in the ledger). */
   async redoRow(id: string, row: number): Promise<BatchView> {
     const record = await this.require(id);
-    const state = this.view(record).rows.find((r) => r.row === row)?.state;
+    const found = this.view(record).rows.find((r) => r.row === row);
+    const state = found?.state;
     if (record.state === 'cancelled')
       throw new Error('The batch was cancelled: start a new one to make its rows again.');
     if (state !== 'completed' && state !== 'failed')
-      throw new Error(`Row ${row + 1} can be made again once it has ended (it is ${state ?? 'not in the batch'}).`);
+      throw new Error(
+        `${rowLabel(found ?? { row }, { capital: true })} can be made again once it has ended (it is ${state ?? 'not in the batch'}).`,
+      );
     await this.deps.rows.redo(KIND, id, row, () => undefined);
     void this.deps.rows.run(KIND, id);
     return this.view(await this.require(id));
@@ -216,9 +220,9 @@ export class BatchRows {
       const one = rows.length === 1;
       this.deps.notify?.(
         `Batch "${record.label}": ${rows.length} row${one ? '' : 's'} expire${one ? 's' : ''} within 24 hours unsaved`,
-        `Open the batch in Voices and choose Save files to keep ${one ? 'it' : 'them'} (rows ${rows
+        `Open the batch in Voices and choose Save files to keep ${one ? 'it' : 'them'} (${rows
           .slice(0, 5)
-          .map((r) => r.row + 1)
+          .map((r) => rowLabel(r))
           .join(', ')}${rows.length > 5 ? ', …' : ''}).`,
         'failed',
       );

@@ -78,6 +78,7 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
       expiresAt: take?.expiresAt ?? null,
       problem,
       chargedCredits: take?.chargedCredits ?? null,
+      endedAt: job?.finishedAt ?? null,
     };
   });
   return {

@@ -41,14 +41,8 @@ export function createBatchesDomain(
     const path = granted.pathOf(input.file);
     if (!path)
       throw new StudioError('That spreadsheet was not chosen in this studio; choose the file again.', 'not-allowed');
-    return edited(
-      checkBatchTable(
-        (await readSheetFile(path, { maxRows: MAX_BATCH_ROWS })).rows,
-        input.defaults,
-        known,
-        input.columns,
-      ),
-    );
+    const table = await readSheetFile(path, { maxRows: MAX_BATCH_ROWS });
+    return edited(checkBatchTable(table.rows, input.defaults, known, input.columns, table.lines));
   };
   const refused = (error: unknown, code: string): never => {
     throw new StudioError((error as Error).message, code);

@@ -100,10 +100,11 @@ describe('show only rows with problems', () => {
       props: { check, edited: new Set<string>(), previewing: null },
     });
     await laidOut();
-    const previews = () => wrapper.findAll('button[aria-label^="Preview row "]').map((b) => b.attributes('aria-label'));
-    expect(previews()).toEqual(['Preview row 1', 'Preview row 2', 'Preview row 3']);
+    const previews = () =>
+      wrapper.findAll('button[aria-label^="Preview sheet row "]').map((b) => b.attributes('aria-label'));
+    expect(previews()).toEqual(['Preview sheet row 2', 'Preview sheet row 3', 'Preview sheet row 4']);
     await onlyProblems(wrapper, 'campaign-check-problems');
-    expect(previews()).toEqual(['Preview row 2']);
+    expect(previews()).toEqual(['Preview sheet row 3']);
   });
 
   it("on a batch's rows: failed, refused and a made row whose file is missing or changed", async () => {

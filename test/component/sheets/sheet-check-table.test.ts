@@ -40,12 +40,12 @@ const tables = [
           edited: new Set([0]),
         },
       }),
-    cell: 'Edit script of row 1',
+    cell: 'Edit script of sheet row 2',
     reason: 'The script is empty',
     before: 'Hello there',
     key: 'text',
     /** The batch marks a whole edited row: its number is starred. */
-    marked: (row: Element) => row.querySelector('td')?.textContent === '1*',
+    marked: (row: Element) => row.querySelector('td')?.textContent === '2*',
   },
   {
     name: 'campaigns',
@@ -54,7 +54,7 @@ const tables = [
         attachTo: document.body,
         props: { check: campaignCheck, edited: new Set(['0:v1']), previewing: null },
       }),
-    cell: 'Edit First name of row 1',
+    cell: 'Edit First name of sheet row 2',
     reason: '{{First name}} is empty',
     before: 'Ada',
     key: 'v1',

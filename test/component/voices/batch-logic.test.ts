@@ -47,12 +47,12 @@ describe('table changes before Send', () => {
     changes.edit(2, 'text', 'New script.');
     changes.edit(2, 'voice', 'Hugo');
     changes.remove(4);
-    expect(changes.lastStep.value).toBe('deletion of row 5');
+    expect(changes.lastStep.value).toBe('deletion of sheet row 6');
     expect(changes.asInput()).toEqual({ edits: [{ row: 2, text: 'New script.', voice: 'Hugo' }], removed: [4] });
     expect(changes.undo()).toBe(true);
     expect(changes.undo()).toBe(true);
     expect(changes.asInput()).toEqual({ edits: [{ row: 2, text: 'New script.' }] });
-    expect(changes.lastStep.value).toBe('edit of row 3');
+    expect(changes.lastStep.value).toBe('edit of sheet row 4');
     changes.reset();
     expect([changes.asInput(), changes.undo()]).toEqual([{}, false]);
   });

@@ -89,11 +89,11 @@ describe('a campaign run against the sandbox', () => {
 
     await writeCampaignManifest(record, host.engine.list());
     const manifest = manifestOf(outDir);
-    expect(manifest.map((line) => [line.row, line['First name'], line.status, line.file])).toEqual([
-      ['1', 'Ana', 'done', '1 - Ana.mp4'],
-      ['2', 'Bo', 'done', '2 - Bo.mp4'],
-      ['3', '', 'invalid', ''],
-      ['4', 'Di', 'done', '4 - Di.mp4'],
+    expect(manifest.map((line) => [line.sheet_row, line['First name'], line.status, line.file])).toEqual([
+      ['2', 'Ana', 'done', '1 - Ana.mp4'],
+      ['3', 'Bo', 'done', '2 - Bo.mp4'],
+      ['4', '', 'invalid', ''],
+      ['5', 'Di', 'done', '4 - Di.mp4'],
     ]);
     expect(manifest[2].reason).toBe('{{First name}} is empty');
     expect(manifest[0].link).toMatch(/^http/);

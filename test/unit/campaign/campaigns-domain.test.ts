@@ -130,7 +130,7 @@ describe('the campaigns bridge domain', () => {
     expect(text).toContain('Cy');
     expect(text).not.toContain('{{First name}}');
     await expect(h['campaigns.rowProject'](input, 1)).rejects.toThrow(
-      /Row 2 cannot be shown until it is fixed: \{\{First name\}\} is empty/,
+      /Sheet row 3 cannot be shown until it is fixed: \{\{First name\}\} is empty/,
     );
     await expect(h['campaigns.rowProject'](input, 7)).rejects.toMatchObject({ code: 'not-found' });
     // A cell corrected in the table is what the preview shows, and it makes the bad row good.

@@ -150,7 +150,9 @@ describe('the per-row check before anything is sent', () => {
     const check = await checkCampaignFile(loadTemplate('{{First name}}'), file, d);
     expect(check.problems).toEqual([]);
     const reasons = Object.fromEntries(check.rows.map((r) => [r.row + 1, r.problems]));
-    expect(reasons[1]).toEqual(['its file name "Ana.mp4" is also row 7\'s: make the name template tell them apart']);
+    expect(reasons[1]).toEqual([
+      'its file name "Ana.mp4" is also sheet row 8\'s: make the name template tell them apart',
+    ]);
     expect(reasons[2]).toEqual(['{{First name}} is empty']);
     expect(reasons[3]).toEqual([
       'Scene 1 (hello): voice "Zed" is not one of this connection\'s voices',
@@ -164,7 +166,9 @@ describe('the per-row check before anything is sent', () => {
       'Scene 1 (hello), element logo (logo): the image link is broken (HTTP 404 Not Found).',
     ]);
     expect(reasons[6]).toEqual(['Scene 1 (hello), element logo (logo): the image link is a sound, not a picture.']);
-    expect(reasons[7]).toEqual(['its file name "Ana.mp4" is also row 1\'s: make the name template tell them apart']);
+    expect(reasons[7]).toEqual([
+      'its file name "Ana.mp4" is also sheet row 2\'s: make the name template tell them apart',
+    ]);
     expect(reasons[8]).toEqual([
       expect.stringMatching(/^Scene 1 \(hello\): the script cannot be spoken \(.*5000 words/),
     ]);

@@ -54,9 +54,9 @@ describe('studio campaign', () => {
     expect(checked.code).toBe(EXIT.refused);
     const said = checked.err.join('\n');
     expect(said).toContain('prospects.csv: read as a comma-separated file in UTF-8; 5 rows, 2 can be sent, 3 cannot.');
-    expect(said).toContain('Row 2: {{First name}} is empty');
-    expect(said).toMatch(/Row 4: Scene 1 \(hello\): voice "Nobody" is not one of this connection's voices/);
-    expect(said).toMatch(/Row 5: Scene 1 \(hello\), element logo \(logo\): the image link is broken/);
+    expect(said).toContain('Sheet row 3: {{First name}} is empty');
+    expect(said).toMatch(/Sheet row 5: Scene 1 \(hello\): voice "Nobody" is not one of this connection's voices/);
+    expect(said).toMatch(/Sheet row 6: Scene 1 \(hello\), element logo \(logo\): the image link is broken/);
 
     // Paid: without --yes (and no one to answer) the total is said and nothing is sent.
     const unasked = await cli([
@@ -92,12 +92,12 @@ describe('studio campaign', () => {
       readFileSync(join(dir, 'out', 'manifest.csv'), 'utf8').replace(/^\uFEFF/, ''),
       { header: true, skipEmptyLines: true },
     ).data;
-    expect(manifest.map((m) => [m.row, m['First name'], m.status, m.file])).toEqual([
-      ['1', 'Ana', 'done', '1 - Ana.mp4'],
-      ['2', '', 'invalid', ''],
-      ['3', 'Bo', 'done', '3 - Bo.mp4'],
-      ['4', 'Cy', 'invalid', ''],
-      ['5', 'Di', 'invalid', ''],
+    expect(manifest.map((m) => [m.sheet_row, m['First name'], m.status, m.file])).toEqual([
+      ['2', 'Ana', 'done', '1 - Ana.mp4'],
+      ['3', '', 'invalid', ''],
+      ['4', 'Bo', 'done', '3 - Bo.mp4'],
+      ['5', 'Cy', 'invalid', ''],
+      ['6', 'Di', 'invalid', ''],
     ]);
     expect(manifest[0].link).toMatch(/^http/);
     expect(createdPerStep(data)).toEqual(Array(6).fill(1));
@@ -121,7 +121,7 @@ describe('studio campaign', () => {
     const status = await cli(['campaign', 'status', 'out', '--data-dir', data]);
     expect(status.code).toBe(EXIT.ok);
     expect(status.out[0]).toBe('Campaign "prospects.csv" (finished): 2 done, 3 invalid of 5 rows');
-    expect(status.out.join('\n')).toContain('Row 2 invalid: {{First name}} is empty');
+    expect(status.out.join('\n')).toContain('Sheet row 3 invalid: {{First name}} is empty');
     expect(existsSync(join(dir, 'out', '1 - Ana.mp4'))).toBe(true);
 
     // One video deleted, the other rewritten: status names both from the record of copies checked on
@@ -130,19 +130,19 @@ describe('studio campaign', () => {
     appendFileSync(join(dir, 'out', '3 - Bo.mp4'), 'edited');
     const lost = await cli(['campaign', 'status', 'out', '--data-dir', data]);
     expect(lost.code).toBe(EXIT.failed);
-    expect(lost.out.filter((line) => /^  Row \d+ done, /.test(line))).toEqual([
-      `  Row 1 done, file missing: ${join(dir, 'out', '1 - Ana.mp4')}`,
-      `  Row 3 done, file changed: ${join(dir, 'out', '3 - Bo.mp4')}`,
+    expect(lost.out.filter((line) => /^  Sheet row \d+ done, /.test(line))).toEqual([
+      `  Sheet row 2 done, file missing: ${join(dir, 'out', '1 - Ana.mp4')}`,
+      `  Sheet row 4 done, file changed: ${join(dir, 'out', '3 - Bo.mp4')}`,
     ]);
     expect(lost.out.at(-1)).toMatch(/^2 videos are not on disk as saved: studio download --missing/);
     const json = await cli(['campaign', 'status', 'out', '--json', '--data-dir', data]);
     const rows = (JSON.parse(json.out.join('\n')) as { rows: { row: number; copy: string | null }[] }).rows;
     expect(rows.map((r) => [r.row, r.copy])).toEqual([
-      [1, 'missing'],
-      [2, null],
-      [3, 'changed'],
-      [4, null],
+      [2, 'missing'],
+      [3, null],
+      [4, 'changed'],
       [5, null],
+      [6, null],
     ]);
   }, 240_000);
 

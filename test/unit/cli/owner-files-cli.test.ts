@@ -240,7 +240,7 @@ describe('local files named on the command line, run through the studio that own
     );
     const declined = await cli(['tts-batch', 'spots.csv', '--out-dir', 'spots'], 'n');
     expect(declined.code).toBe(EXIT.refused);
-    expect(said(declined)).toMatch(/Row 3 is not sent: input_text cannot be empty\n2 × speech[\s\S]*\[y\/N\]/);
+    expect(said(declined)).toMatch(/Sheet row 4 is not sent: input_text cannot be empty\n2 × speech[\s\S]*\[y\/N\]/);
     expect(await owner.call('batches.list')).toHaveLength(0);
 
     const run = await cli(['tts-batch', 'spots.csv', '--out-dir', 'spots', '--yes']);

@@ -59,7 +59,7 @@ describe('studio tts-batch', () => {
       join(dir, 'data'),
       '--json',
     ]);
-    expect(result.err.join('\n')).toContain('Row 2 is not sent');
+    expect(result.err.join('\n')).toContain('Sheet row 3 is not sent');
     expect(result.code).toBe(0);
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['1-one.mp3', '3-two.mp3', 'manifest.csv']);
     expect(JSON.parse(result.out.join('\n')).counts).toEqual({ completed: 2, invalid: 1 });

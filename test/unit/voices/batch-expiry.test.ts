@@ -79,7 +79,7 @@ describe("a batch's expiry warning", () => {
       const soon = (view.rows[0].expiresAt as number) - 3_600_000;
       expect(await batches.warnExpiring(downloads.copies, soon)).toEqual(['bx']);
       expect(notes.at(-1)).toBe(
-        'Batch "spots.csv": 1 row expires within 24 hours unsaved: Open the batch in Voices and choose Save files to keep it (rows 3).',
+        'Batch "spots.csv": 1 row expires within 24 hours unsaved: Open the batch in Voices and choose Save files to keep it (sheet row 4).',
       );
       // Each row once per run.
       expect(await batches.warnExpiring(downloads.copies, soon)).toEqual([]);
@@ -89,7 +89,7 @@ describe("a batch's expiry warning", () => {
       appendFileSync(join(folder, 'two.mp3'), 'edited');
       expect(await batches.warnExpiring(downloads.copies, soon)).toEqual(['bx']);
       expect(notes.at(-1)).toBe(
-        'Batch "spots.csv": 2 rows expire within 24 hours unsaved: Open the batch in Voices and choose Save files to keep them (rows 1, 2).',
+        'Batch "spots.csv": 2 rows expire within 24 hours unsaved: Open the batch in Voices and choose Save files to keep them (sheet row 2, sheet row 3).',
       );
       // The record says so too, as the Library and the batch's rows show it.
       const [one, two] = view.rows.map((r) => downloads.manager.forJob(r.jobId as string)[0]?.state);

@@ -99,6 +99,7 @@ const view = (rec: BatchRecord, states: BatchView['rows'][number]['state'][]): B
     expiresAt: null,
     problem: null,
     chargedCredits: null,
+    endedAt: null,
   })),
 });
 const check = (row: BatchRow, edit: { text?: string; rate?: string }) => editedRow(row, edit, {}, known);
@@ -109,7 +110,7 @@ describe('changing a started batch', () => {
   it('changes a row not sent yet only while nothing is being sent', () => {
     const running = record('running');
     expect(() => rowEdited(running, view(running, [...states]), { row: 2, text: 'New.' }, false, check)).toThrow(
-      'Pause the batch to change row 3',
+      'Pause the batch to change sheet row 4',
     );
     const paused = record('paused');
     const changed = rowEdited(paused, view(paused, [...states]), { row: 2, text: 'New.' }, false, check);
@@ -133,9 +134,11 @@ describe('changing a started batch', () => {
   it('makes an ended row again only when asked (a new paid job), never one at the service, never with a problem', () => {
     const paused = record('paused');
     const v = view(paused, [...states]);
-    expect(() => rowEdited(paused, v, { row: 0, text: 'Better.' }, false, check)).toThrow('Row 1 has been made');
-    expect(() => rowEdited(paused, v, { row: 1, text: 'Better.' }, true, check)).toThrow('Row 2 is at the service');
-    expect(() => rowEdited(paused, v, { row: 0, text: '' }, true, check)).toThrow('Row 1 was not changed');
+    expect(() => rowEdited(paused, v, { row: 0, text: 'Better.' }, false, check)).toThrow('Sheet row 2 has been made');
+    expect(() => rowEdited(paused, v, { row: 1, text: 'Better.' }, true, check)).toThrow(
+      'Sheet row 3 is at the service',
+    );
+    expect(() => rowEdited(paused, v, { row: 0, text: '' }, true, check)).toThrow('Sheet row 2 was not changed');
     const remade = rowEdited(paused, v, { row: 0, text: 'Better.' }, true, check);
     expect([remade.rows[0].text, remade.retry]).toEqual(['Better.', [0]]);
     const cancelled = record('cancelled');
@@ -149,7 +152,7 @@ describe('changing a started batch', () => {
     const v = view(paused, [...states]);
     expect(rowsRemoved(paused, v, [2, 3]).rows.map((r) => r.row)).toEqual([0, 1]);
     expect(rowsRemoved(paused, v, [3]).invalid).toEqual([]);
-    expect(() => rowsRemoved(paused, v, [2, 0])).toThrow('Row 1 was sent (a paid job): it stays in the batch');
+    expect(() => rowsRemoved(paused, v, [2, 0])).toThrow('Sheet row 2 was sent (a paid job): it stays in the batch');
     const running = record('running');
     expect(() => rowsRemoved(running, view(running, [...states]), [2])).toThrow('Pause the batch before deleting rows');
   });

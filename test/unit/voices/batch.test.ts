@@ -172,12 +172,12 @@ describe('a batch of voiceovers', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const manifest = bytes.toString('utf8').slice(1).trim().split(/\r?\n/);
     expect(manifest[0]).toBe(
-      'row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits',
+      'sheet_row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits',
     );
     expect(manifest).toHaveLength(13);
     // No duration without a prober, and no cost: the service reports no charge for speech.
     expect(manifest[1]).toMatch(
-      /^1,spot-1,Voiceover number 1\.,sandbox_ava,,50%,completed,,01-spot-1\.mp3,,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-[^,]+,$/,
+      /^2,spot-1,Voiceover number 1\.,sandbox_ava,,50%,completed,,01-spot-1\.mp3,,http:\/\/127\.0\.0\.1:\d+\/files\/.+\.mp3,\d{4}-[^,]+,$/,
     );
   }, 120_000);
 
@@ -314,7 +314,7 @@ describe('a batch of voiceovers', () => {
     expect((await exportBatch(first, folder)).saved).toBe(3);
     const before = readFileSync(join(folder, MANIFEST_NAME), 'utf8');
 
-    await expect(runner.redoRow('b6', 7)).rejects.toThrow('Row 8 can be made again once it has ended');
+    await expect(runner.redoRow('b6', 7)).rejects.toThrow('Sheet row 9 can be made again once it has ended');
     await runner.redoRow('b6', 1);
     const again = await runner.run('b6');
     expect(again.state).toBe('finished');
@@ -396,7 +396,7 @@ describe('a batch of voiceovers', () => {
     await expect(runner.removeRows('bt', [4])).rejects.toThrow('Pause the batch before deleting rows');
     await runner.pause('bt');
     await running;
-    await expect(runner.removeRows('bt', [0])).rejects.toThrow('Row 1 was sent (a paid job)');
+    await expect(runner.removeRows('bt', [0])).rejects.toThrow('Sheet row 2 was sent (a paid job)');
     await runner.removeRows('bt', [4]);
     await runner.editRow('bt', { row: 3, text: 'Row four, rewritten.' }, false, check);
     await runner.resume('bt');
@@ -413,7 +413,7 @@ describe('a batch of voiceovers', () => {
     expect(request(3)).toBe('Row four, rewritten.');
 
     await expect(runner.editRow('bt', { row: 2, text: 'Third, better.' }, false, check)).rejects.toThrow(
-      'Row 3 has been made',
+      'Sheet row 4 has been made',
     );
     await runner.editRow('bt', { row: 2, text: 'Third, better.' }, true, check);
     const again = await runner.run('bt');

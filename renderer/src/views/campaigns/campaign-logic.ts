@@ -3,6 +3,8 @@
 import type { CampaignCheckView, CampaignSummary } from '@common/bridge/campaigns';
 import type { CampaignRowRecord, CampaignRowState, CampaignState } from '@common/campaign/record';
 import type { CopyState } from '@common/bridge';
+import { campaignTally } from '@common/campaign/progress';
+import { donePercent } from '@common/jobs/run-progress';
 
 export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
   pending: 'Waiting',
@@ -23,28 +25,13 @@ export const CAMPAIGN_STATE_LABELS: Record<CampaignState, string> = {
   finished: 'Finished',
 };
 
-const ENDED: ReadonlySet<string> = new Set(['done', 'failed', 'cancelled']);
-
-/** How far a campaign is: rows ended among the rows it sends (rows the check refused are never sent). */
-export function campaignProgress(summary: Pick<CampaignSummary, 'counts' | 'total'>): {
-  ended: number;
-  sent: number;
-  percent: number;
-  text: string;
-} {
-  const count = (state: string) => summary.counts[state] ?? 0;
-  const sent = summary.total - count('invalid');
-  const ended = [...ENDED].reduce((sum, state) => sum + count(state), 0);
-  const percent = sent === 0 ? 100 : Math.round((ended / sent) * 100);
-  const parts = [`${count('done')} done`];
-  const underWay = count('voiceover') + count('video') + count('download');
-  if (underWay) parts.push(`${underWay} under way`);
-  if (count('pending')) parts.push(`${count('pending')} waiting`);
-  if (count('held')) parts.push(`${count('held')} held until fitted`);
-  if (count('failed')) parts.push(`${count('failed')} failed`);
-  if (count('cancelled')) parts.push(`${count('cancelled')} cancelled`);
-  if (count('invalid')) parts.push(`${count('invalid')} not sent (check)`);
-  return { ended, sent, percent, text: `${parts.join(', ')} — ${summary.total} rows` };
+/**
+ * How far a campaign is, for the list's bars: done rows among the rows it makes (rows the check refused
+ * and cancelled rows are not made; failed rows do not fill the bar). The open campaign's figures, with
+ * its pace, time left and projected cost, are campaignRunProgress's.
+ */
+export function campaignPercent(summary: Pick<CampaignSummary, 'counts'>): number {
+  return donePercent(campaignTally(summary.counts));
 }
 
 /** Rows of a check that can be sent, those named with a reason, and those held until they fit. */

@@ -1,3 +1,4 @@
+import { rowLabel } from '@common/text/row-label';
 import { computed, shallowRef } from 'vue';
 import type { BatchRowEdit } from '@common/bridge';
 
@@ -9,7 +10,7 @@ type Snapshot = { edits: Record<number, Omit<BatchRowEdit, 'row'>>; removed: num
  * undoable. The host applies them on top of the file at every check and at Send, so what is checked is
  * what is sent.
  */
-export function useBatchEdits() {
+export function useBatchEdits(labelOf: (row: number) => string = (row) => rowLabel({ row })) {
   // Every step replaces these values, never changes them in place: a snapshot is the values themselves.
   const edits = shallowRef<Snapshot['edits']>({});
   const removed = shallowRef<number[]>([]);
@@ -28,12 +29,12 @@ export function useBatchEdits() {
     lastStep: computed(() => history.value.at(-1)?.label ?? null),
     changed: computed(() => Object.keys(edits.value).length),
     edit(row: number, field: RowField, value: string): void {
-      step(`edit of row ${row + 1}`, () => {
+      step(`edit of ${labelOf(row)}`, () => {
         edits.value = { ...edits.value, [row]: { ...edits.value[row], [field]: value } };
       });
     },
     remove(row: number): void {
-      step(`deletion of row ${row + 1}`, () => {
+      step(`deletion of ${labelOf(row)}`, () => {
         removed.value = [...removed.value, row];
       });
     },

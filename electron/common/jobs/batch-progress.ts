@@ -1,0 +1,40 @@
+import type { BatchRowState, BatchView } from '../bridge/batches';
+import { runProgress, type RunProgress, type RunTally } from './run-progress';
+
+/** A batch's rows by state as the run's tally: a row of unknown outcome or stalled counts as failed. */
+export function batchRunTally(counts: Partial<Record<BatchRowState, number>>): RunTally {
+  const n = (state: BatchRowState) => counts[state] ?? 0;
+  return {
+    done: n('completed'),
+    failed: n('failed') + n('outcome-unknown') + n('stalled'),
+    underWay: n('sending') + n('queued') + n('processing'),
+    waiting: n('waiting'),
+    refused: n('invalid'),
+    cancelled: n('cancelled'),
+  };
+}
+
+/**
+ * A batch's progress read from its view: each completed row's finish is when its job ended, and the
+ * charge of a row is what the service charged its job. The pace is measured from the batch's start.
+ */
+export function batchRunProgress(
+  view: Pick<BatchView, 'rows' | 'counts' | 'state' | 'createdAt'>,
+  rowPrice: number | null,
+  now: number,
+): RunProgress {
+  const done = view.rows.filter((r) => r.state === 'completed');
+  const charges = done.flatMap((r) => (r.chargedCredits === null ? [] : [r.chargedCredits]));
+  return runProgress(
+    {
+      tally: batchRunTally(view.counts),
+      doneAt: done.flatMap((r) => (r.endedAt === null ? [] : [r.endedAt])),
+      running: view.state === 'running',
+      sendingSince: view.createdAt,
+      spent: view.rows.reduce((sum, r) => sum + (r.chargedCredits ?? 0), 0),
+      rowCharge: charges.length ? charges.reduce((a, b) => a + b, 0) / charges.length : null,
+      rowPrice,
+    },
+    now,
+  );
+}

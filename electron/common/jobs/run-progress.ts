@@ -1,0 +1,150 @@
+/**
+ * Where a run of rows (a campaign, a batch of voiceovers) stands, in the figures a marketer plans with:
+ * rows done, failed and waiting apart, the pace over the last minutes, the time left at that pace and
+ * what the whole run will have cost. One pure function for the studio's pages and the command line, so
+ * both say the same; the time is passed in (tests pass their own).
+ */
+import { creditsText } from './cost-model';
+
+/** How recent the rows are that the pace is measured on: long enough to smooth a burst of finishes. */
+export const RATE_WINDOW_MS = 10 * 60_000;
+
+/** Fewer rows than this in the window give no pace (one finish says nothing about the next). */
+const MIN_ROWS_FOR_RATE = 2;
+
+export interface RunTally {
+  /** Rows made (and saved). */
+  done: number;
+  /** Rows that ended without a result (the user may retry them). */
+  failed: number;
+  /** Rows sent and not ended yet. */
+  underWay: number;
+  /** Rows not sent yet. */
+  waiting: number;
+  /** Rows the check refused: never sent. */
+  refused: number;
+  /** Rows cancelled before they were sent. */
+  cancelled: number;
+}
+
+export interface RunProgressInput {
+  tally: RunTally;
+  /** When each row that is done now was finished (ms since the epoch), as far as it is known. */
+  doneAt: readonly number[];
+  /** Whether the run sends rows now (paused, cancelled and finished runs have no time left). */
+  running: boolean;
+  /** When the run (last) began sending: the pace is not measured over time before it. */
+  sendingSince: number;
+  /** Credits charged so far for the run's rows, made or not. */
+  spent: number;
+  /** What a made row was charged on average (its steps together); null before a made row was charged. */
+  rowCharge: number | null;
+  /** The published price of one row, or null when it is not published. */
+  rowPrice: number | null;
+}
+
+export interface RunProgress {
+  tally: RunTally;
+  /** Rows the run makes: every row but the refused and cancelled ones. */
+  planned: number;
+  /** Done rows among the planned ones, 0–100: failed rows do not fill the bar. */
+  percent: number;
+  /** Rows done a minute over the recent window; null until enough rows finished in it. */
+  perMinute: number | null;
+  /** Time left at that pace for the rows under way and waiting; null when unknown or not running. */
+  msLeft: number | null;
+  /** What the run will have cost when its rows still to make are made, and what the figure rests on. */
+  projected: { credits: number; from: 'charges' | 'price' } | null;
+}
+
+/** Rows done a minute among those finished in the window before `now` (and after the run began sending). */
+export function rowsPerMinute(doneAt: readonly number[], sendingSince: number, now: number): number | null {
+  const from = Math.max(now - RATE_WINDOW_MS, sendingSince);
+  const recent = doneAt.filter((at) => at > from && at <= now).length;
+  const span = now - from;
+  if (recent < MIN_ROWS_FOR_RATE || span <= 0) return null;
+  return (recent / span) * 60_000;
+}
+
+/** Rows the run makes: every row but the refused and cancelled ones. */
+const plannedOf = (tally: RunTally) => tally.done + tally.failed + tally.underWay + tally.waiting;
+
+/** Done rows among the rows the run makes, 0–100 (a run that makes none is whole). Failed rows are not done. */
+export function donePercent(tally: RunTally): number {
+  const planned = plannedOf(tally);
+  return planned === 0 ? 100 : Math.floor((tally.done / planned) * 100);
+}
+
+export function runProgress(input: RunProgressInput, now: number): RunProgress {
+  const { tally } = input;
+  const planned = plannedOf(tally);
+  const percent = donePercent(tally);
+  const perMinute = rowsPerMinute(input.doneAt, input.sendingSince, now);
+  const left = tally.underWay + tally.waiting;
+  const msLeft = input.running && perMinute !== null ? Math.round((left / perMinute) * 60_000) : null;
+  return { tally, planned, percent, perMinute, msLeft, projected: projectedCost(input, left) };
+}
+
+/**
+ * What is charged so far plus the rows still to make at what a made row was charged (before any was, at
+ * the published price); null when neither is known.
+ */
+function projectedCost(input: RunProgressInput, left: number): RunProgress['projected'] {
+  const perRow = input.rowCharge ?? input.rowPrice;
+  if (perRow === null) return null;
+  return { credits: round(input.spent + perRow * left), from: input.rowCharge !== null ? 'charges' : 'price' };
+}
+
+const round = (credits: number) => Math.round(credits * 100) / 100;
+
+/** "2 h 5 min", "12 min", "40 s". */
+export function durationText(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The pace and what is left, in one phrase for a page or a terminal: "23.4 rows/min, about 3 h 32 min left". */
+export function paceText(progress: Pick<RunProgress, 'perMinute' | 'msLeft'>, running: boolean): string {
+  if (!running) return '';
+  if (progress.perMinute === null) return 'measuring the pace…';
+  const pace = `${progress.perMinute >= 10 ? Math.round(progress.perMinute) : progress.perMinute.toFixed(1)} rows/min`;
+  return progress.msLeft === null ? pace : `${pace}, about ${durationText(progress.msLeft)} left`;
+}
+
+/** "90 done, 4,896 failed, 12 under way, 88 waiting" (zeros left out, but done). */
+export function tallyText(tally: RunTally): string {
+  const parts = [`${count(tally.done)} done`];
+  if (tally.failed) parts.push(`${count(tally.failed)} failed`);
+  if (tally.underWay) parts.push(`${count(tally.underWay)} under way`);
+  if (tally.waiting) parts.push(`${count(tally.waiting)} waiting`);
+  if (tally.refused) parts.push(`${count(tally.refused)} not sent (check)`);
+  if (tally.cancelled) parts.push(`${count(tally.cancelled)} cancelled`);
+  return parts.join(', ');
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** "≈ 9,972 credits in all (from the charges so far)"; empty when nothing is known of the price. */
+export function projectedText(projected: RunProgress['projected']): string {
+  if (!projected) return '';
+  const from = projected.from === 'charges' ? 'from the charges so far' : 'at the published price';
+  return `≈ ${creditsText(projected.credits)} in all (${from})`;
+}
+
+/**
+ * The whole line, as the page's note and the terminal's progress line say it: "90 done, 12 under way,
+ * 4,884 waiting of 4,986 rows · 23 rows/min, about 3 h 32 min left · ≈ 9,972 credits in all (…)".
+ */
+export function progressText(progress: RunProgress, running: boolean): string {
+  const all = progress.planned + progress.tally.refused + progress.tally.cancelled;
+  return [
+    `${tallyText(progress.tally)} of ${count(all)} rows`,
+    paceText(progress, running),
+    projectedText(progress.projected),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}

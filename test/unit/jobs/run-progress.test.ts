@@ -1,0 +1,205 @@
+// A run's progress as the Campaigns page, the batch page and the command line show it: done rows fill
+// the bar (failed ones do not), the pace is measured over the recent window on a clock the test holds,
+// and the cost is projected from the charges so far or else the published price.
+import { describe, expect, it } from 'vitest';
+import { LiveRunLine, runLine } from '../../../electron/cli/commands/progress-bars';
+import type { BatchRowView, BatchView } from '../../../electron/common/bridge/batches';
+import { campaignRunProgress } from '../../../electron/common/campaign/progress';
+import { batchRunProgress } from '../../../electron/common/jobs/batch-progress';
+import type { CampaignRowRecord } from '../../../electron/common/campaign/record';
+import {
+  RATE_WINDOW_MS,
+  progressText,
+  runProgress,
+  type RunProgressInput,
+  type RunTally,
+} from '../../../electron/common/jobs/run-progress';
+
+const T0 = 1_800_000_000_000;
+const MIN = 60_000;
+const none: RunTally = { done: 0, failed: 0, underWay: 0, waiting: 0, refused: 0, cancelled: 0 };
+
+function input(over: Partial<RunProgressInput> = {}): RunProgressInput {
+  return {
+    tally: none,
+    doneAt: [],
+    running: true,
+    sendingSince: T0,
+    spent: 0,
+    rowCharge: null,
+    rowPrice: null,
+    ...over,
+  };
+}
+
+describe('runProgress', () => {
+  it('fills the bar with done rows only: 90 made and 4,896 failed of 4,986 is 1 %, not 100 %', () => {
+    const progress = runProgress(input({ tally: { ...none, done: 90, failed: 4896 }, running: false }), T0);
+    expect(progress.percent).toBe(1);
+    expect(progress.planned).toBe(4986);
+    expect(progressText(progress, false)).toBe('90 done, 4,896 failed of 4,986 rows');
+  });
+
+  it('leaves rows the check refused and cancelled rows out of the bar, and names them apart', () => {
+    const tally = { ...none, done: 3, waiting: 1, refused: 2, cancelled: 4 };
+    const progress = runProgress(input({ tally, running: false }), T0);
+    expect(progress.percent).toBe(75);
+    expect(progressText(progress, false)).toBe('3 done, 1 waiting, 2 not sent (check), 4 cancelled of 10 rows');
+  });
+
+  it('measures rows a minute over the recent window on the given clock, and the time left at that pace', () => {
+    // 20 rows finished one every 30 s from the start: 2 rows a minute.
+    const doneAt = Array.from({ length: 20 }, (_, i) => T0 + (i + 1) * 30_000);
+    const now = T0 + 10 * MIN;
+    const progress = runProgress(input({ tally: { ...none, done: 20, underWay: 4, waiting: 36 }, doneAt }), now);
+    expect(progress.perMinute).toBeCloseTo(2, 6);
+    expect(progress.msLeft).toBe(20 * MIN);
+    expect(progressText(progress, true)).toBe(
+      '20 done, 4 under way, 36 waiting of 60 rows · 2.0 rows/min, about 20 min left',
+    );
+  });
+
+  it('forgets rows older than the window: a run that sped up shows its new pace', () => {
+    // 5 rows in the first 20 minutes, then 30 rows in the last 10.
+    const slow = Array.from({ length: 5 }, (_, i) => T0 + (i + 1) * 4 * MIN);
+    const fast = Array.from({ length: 30 }, (_, i) => T0 + 20 * MIN + (i + 1) * 20_000);
+    const progress = runProgress(
+      input({ tally: { ...none, done: 35, waiting: 30 }, doneAt: [...slow, ...fast] }),
+      T0 + 30 * MIN,
+    );
+    expect(progress.perMinute).toBeCloseTo(30 / (RATE_WINDOW_MS / MIN), 6);
+  });
+
+  it('slows its pace as the clock runs on with nothing finishing, and has none before two rows finished', () => {
+    const doneAt = [T0 + MIN, T0 + 2 * MIN];
+    const at = (now: number) => runProgress(input({ tally: { ...none, done: 2, waiting: 8 }, doneAt }), now).perMinute;
+    expect(at(T0 + 2 * MIN)).toBeCloseTo(1, 6);
+    expect(at(T0 + 4 * MIN)).toBeCloseTo(0.5, 6);
+    expect(runProgress(input({ doneAt: [T0 + MIN] }), T0 + 2 * MIN).perMinute).toBeNull();
+    expect(progressText(runProgress(input({ tally: { ...none, waiting: 3 } }), T0 + MIN), true)).toContain(
+      'measuring the pace',
+    );
+  });
+
+  it('has no time left once the run is not sending (paused), though it keeps its pace', () => {
+    const doneAt = [T0 + MIN, T0 + 2 * MIN];
+    const progress = runProgress(
+      input({ tally: { ...none, done: 2, waiting: 8 }, doneAt, running: false }),
+      T0 + 2 * MIN,
+    );
+    expect(progress.msLeft).toBeNull();
+  });
+
+  it('projects the cost from what made rows were charged, else from the published price, else says nothing', () => {
+    const tally = { ...none, done: 10, failed: 2, underWay: 3, waiting: 85 };
+    const charged = runProgress(input({ tally, spent: 215, rowCharge: 20, rowPrice: 12 }), T0);
+    expect(charged.projected).toEqual({ credits: 215 + 20 * 88, from: 'charges' });
+    expect(progressText(charged, false)).toContain('≈ 1,975 credits in all (from the charges so far)');
+    const priced = runProgress(input({ tally, rowPrice: 12 }), T0);
+    expect(priced.projected).toEqual({ credits: 12 * 88, from: 'price' });
+    expect(runProgress(input({ tally }), T0).projected).toBeNull();
+  });
+});
+
+describe('campaignRunProgress', () => {
+  const row = (n: number, state: CampaignRowRecord['state'], savedAt: number | null = null): CampaignRowRecord => ({
+    row: n,
+    values: {},
+    fileName: `${n}.mp4`,
+    state,
+    problems: [],
+    take: 0,
+    voiceovers: {},
+    resultUrl: null,
+    expiresAt: null,
+    savedAt,
+  });
+
+  it("reads each done row's finish from when it was saved, and the charge of a made row from the made rows only", () => {
+    const rows = [
+      row(0, 'done', T0 + MIN),
+      row(1, 'done', T0 + 2 * MIN),
+      row(2, 'failed'),
+      row(3, 'video'),
+      row(4, 'pending'),
+    ];
+    const progress = campaignRunProgress(
+      {
+        rows,
+        counts: { done: 2, failed: 1, video: 1, pending: 1 },
+        state: 'running',
+        createdAt: T0,
+        // The failed row was charged its voiceover; the row under way too.
+        charged: { '0': 10, '1': 12, '2': 1, '3': 1 },
+      },
+      null,
+      T0 + 2 * MIN,
+    );
+    expect(progress.percent).toBe(40);
+    expect(progress.perMinute).toBeCloseTo(1, 6);
+    expect(progress.msLeft).toBe(2 * MIN);
+    expect(progress.projected).toEqual({ credits: 24 + 11 * 2, from: 'charges' });
+  });
+});
+
+describe('batchRunProgress and the command line', () => {
+  it("reads a completed row's finish from when its job ended; the terminal line says what the page says", () => {
+    const row = (n: number, state: BatchRowView['state'], endedAt: number | null, chargedCredits: number | null) => ({
+      row: n,
+      text: 'Hi',
+      voiceId: 'v',
+      rate: '50%',
+      name: null,
+      state,
+      jobId: null,
+      resultUrl: null,
+      expiresAt: null,
+      problem: null,
+      chargedCredits,
+      endedAt,
+    });
+    const view = {
+      createdAt: T0,
+      state: 'running' as const,
+      counts: { completed: 2, failed: 1, waiting: 2 } as BatchView['counts'],
+      rows: [
+        row(0, 'completed', T0 + MIN, 3),
+        row(1, 'completed', T0 + 2 * MIN, 3),
+        row(2, 'failed', T0 + MIN, null),
+        row(3, 'waiting', null, null),
+        row(4, 'waiting', null, null),
+      ],
+    };
+    const progress = batchRunProgress(view, null, T0 + 2 * MIN);
+    expect(progress.percent).toBe(40);
+    expect(runLine(progress, true)).toBe(
+      '[##########--------------]  40% 2 done, 1 failed, 2 waiting of 5 rows · 1.0 rows/min, about 2 min left · ≈ 12 credits in all (from the charges so far)',
+    );
+  });
+});
+
+describe("the terminal's live line", () => {
+  it('reads the run again at most once every two seconds however many rows change, and draws over itself', async () => {
+    let now = T0;
+    let reads = 0;
+    const written: string[] = [];
+    const progress = runProgress(input({ tally: { ...none, done: 1, waiting: 1 } }), T0);
+    const line = new LiveRunLine(
+      (text) => written.push(text),
+      async () => {
+        reads += 1;
+        return { progress, running: true };
+      },
+      () => now,
+    );
+    for (let i = 0; i < 50; i += 1) line.changed();
+    await line.end();
+    expect(reads).toBe(2);
+    now += 2_000;
+    line.changed();
+    await line.end();
+    expect(reads).toBe(4);
+    expect(written[0].startsWith('[')).toBe(true);
+    expect(written.slice(1).every((text) => text.startsWith('\x1b[1F\x1b[2K'))).toBe(true);
+  });
+});
