@@ -15,6 +15,11 @@ export interface BullmqRowQueueOptions {
   concurrency?: number;
   /** Step starts per window across every worker on this queue (rowLimiter sizes it from a rate). */
   limiter?: { max: number; duration: number };
+  /**
+   * How long a worker's hold on a step lasts without renewal, and how often holds are checked: a step
+   * whose worker died is found cut off within about twice this. BullMQ's default, 30 s, unless given.
+   */
+  stallMs?: number;
   /** Failed jobs (a step cut off by a dead worker) kept for review; older ones are removed. */
   keepFailed?: number;
   log?: Logger;
@@ -74,6 +79,7 @@ export class BullmqRowQueue implements RowQueue {
       prefix: this.prefix,
       concurrency: this.options.concurrency ?? 100,
       maxStalledCount: 0,
+      ...(this.options.stallMs ? { lockDuration: this.options.stallMs, stalledInterval: this.options.stallMs } : {}),
       ...(this.options.limiter ? { limiter: this.options.limiter } : {}),
     });
     // First listener of each: a re-add is tracked before idle() hears of the end and looks again.
