@@ -6,9 +6,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
-export const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+/** REDIS_SERVER when set, else the first redis-server on the PATH (Debian's is /usr/bin/redis-server). */
+export const REDIS_SERVER =
+  process.env.REDIS_SERVER ??
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, 'redis-server'))
+    .find((path) => executable(path)) ??
+  '/usr/bin/redis-server';
 /** A hang guard for a start or a stop, never a verdict: Redis starts in milliseconds on a quiet machine. */
 const GUARD_MS = 60_000;
 
@@ -26,6 +33,15 @@ export interface RunningRedis {
   restart(): Promise<void>;
   /** Stops Redis and removes its folder. */
   close(): Promise<void>;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const running = new Set<ChildProcess>();
@@ -128,14 +144,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export function redisServerFound(): boolean {
-  try {
-    accessSync(REDIS_SERVER, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export const redisServerFound = (): boolean => executable(REDIS_SERVER);
 
 export async function startRedis(options: RedisServerOptions = {}): Promise<RunningRedis> {
   if (!redisServerFound())
