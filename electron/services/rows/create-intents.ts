@@ -43,16 +43,21 @@ export function intentKey(
 /**
  * Sends a row's create once: its intent first, then the job engine's submit; the intent is released
  * when nothing was made. A submit that throws has sent nothing (the job engine records an ambiguous send
- * as an outcome-unknown job rather than throwing), so its intent is released too.
+ * as an outcome-unknown job rather than throwing), so its intent is released too. An intent found
+ * written already fails the row as of unknown outcome (`set`), for a person to review, and sends nothing.
  */
-export async function sendOnce(
-  jobs: RowJobs,
-  intents: CreateIntents | undefined,
+export async function sendOnce<Row extends { state: string; problems: string[] }>(
+  deps: { jobs: RowJobs; intents?: CreateIntents },
   key: IntentKey,
   submission: JobSubmission,
-): Promise<SubmitResult | 'outcome-unknown'> {
+  set: (change: (row: Row) => Row) => Promise<void>,
+): Promise<SubmitResult | { status: 'outcome-unknown' }> {
+  const { jobs, intents } = deps;
   if (!intents) return jobs.submit(submission);
-  if (!(await intents.claim(key))) return 'outcome-unknown';
+  if (!(await intents.claim(key))) {
+    await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
+    return { status: 'outcome-unknown' };
+  }
   let result: SubmitResult;
   try {
     result = await jobs.submit(submission);

@@ -4,6 +4,7 @@ import type { Logger } from '../host/types';
 import { RunBalanceWatch, type RunBalanceOptions } from '../jobs/run-balance';
 import { RowPacers, type RowPacer } from './row-pacer';
 import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
+import { intentKey, sendOnce, type CreateIntents } from './create-intents';
 import {
   JOB_ENDED,
   ROW_ENDED,
@@ -26,6 +27,8 @@ export interface RowEngineDeps {
   pacers?: RowPacers;
   /** Which queue runs the row steps: the in-process one unless told otherwise. */
   queue?: RowQueue;
+  /** Intents to create shared by workers on several machines; none: the ledger alone guards creates. */
+  intents?: CreateIntents;
   log?: Logger;
   balanceReadings?: RunBalanceOptions;
 }
@@ -349,7 +352,7 @@ export class RowEngine {
         const submission = await make();
         // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';
-        const result = await this.deps.jobs.submit(submission);
+        const result = await sendOnce(this.deps, intentKey(task, row, submission), submission, set);
         if (result.status !== 'submitted') return 'waiting';
         if (refusedTooFrequent(result.job)) {
           const wait = pacer?.refused() ?? 1000;

@@ -10,9 +10,8 @@ import { SpendingPolicy } from '@common/jobs/cost-model';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
+import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/row-engine';
 import { RowPacers } from '../../../electron/services/rows/row-pacer';
-import type { RowQueue } from '../../../electron/services/rows/row-queue';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { rowQueueCases } from './row-queues';
@@ -91,13 +90,18 @@ class OneConnection {
   }
 }
 
-function studio(queue: RowQueue, limit: number | null, campaignRows: number, batchRows: number) {
+function studio(
+  shared: Pick<RowEngineDeps, 'queue' | 'intents'>,
+  limit: number | null,
+  campaignRows: number,
+  batchRows: number,
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-rows-together-'));
   const service = new OneConnection(limit);
   // Both runs on one engine and one connection: one pacer between them.
   const rows = new RowEngine({
     jobs: service,
-    queue,
+    ...shared,
     connection: async () => 'c1',
     pacers: new RowPacers(() => ({ requestsPerSecond: RATE })),
   });
@@ -154,9 +158,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe.each(rowQueueCases())('a batch and a campaign on one connection at once ($name)', ({ make }) => {
+describe.each(rowQueueCases())('a batch and a campaign on one connection at once ($name)', ({ deps }) => {
   it("never send faster than the connection's rate together, and both finish", async () => {
-    const { service, campaigns, batches, campaign, batch } = studio(make(), null, 6, 12);
+    const { service, campaigns, batches, campaign, batch } = studio(deps(), null, 6, 12);
     await campaigns.create(campaign);
     await batches.create(batch);
     let ended = 0;
@@ -172,7 +176,7 @@ describe.each(rowQueueCases())('a batch and a campaign on one connection at once
 
   it("are both stopped by the day's limit, at most one job's price over it", async () => {
     const limit = 40;
-    const { service, campaigns, batches, campaign, batch, rows } = studio(make(), limit, 6, 30);
+    const { service, campaigns, batches, campaign, batch, rows } = studio(deps(), limit, 6, 30);
     await campaigns.create(campaign);
     await batches.create(batch);
     void campaigns.run('c');
