@@ -119,7 +119,10 @@ export class BullmqRowQueue implements RowQueue {
     );
   }
 
-  /** Settles once nothing waits or runs on the queue (woken by this process's worker's ends, never by a timer). */
+  /**
+   * Settles once nothing waits or runs on the queue, looking again at each end of this process's worker's
+   * steps (never on a timer). Without a worker of its own (`start` not called) it waits for its own pushes only.
+   */
   async idle(): Promise<void> {
     for (;;) {
       if (this.pending.size > 0) {
