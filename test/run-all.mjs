@@ -30,6 +30,7 @@ const systemFfmpegFound = () => onPath('ffmpeg');
  * with the npm ffmpeg 4.1 and, where the system has one, a current ffmpeg too. The sandbox speaks every
  * text-to-speech job with espeak-ng: the system's takes about 0.05 s of CPU a sentence, the npm
  * WebAssembly build about 0.35 s, and the suite speaks hundreds (the npm build keeps its own tests).
+ * The row queue's tests need Redis (Debian's redis-server; the apt package starts no service by itself).
  * None of these comes from npm, so on Debian or Ubuntu the missing ones are installed here in one
  * apt-get call when this user may. Without Chromium the run stops at once naming the command; without
  * a system ffmpeg or espeak-ng it goes on with the npm ones, and says so.
@@ -39,6 +40,8 @@ function ensureSystemPackages({ needChromium }) {
   if (needChromium && !chromiumFound()) wanted.push('chromium', 'fonts-dejavu-core');
   if (!systemFfmpegFound()) wanted.push('ffmpeg');
   if (!onPath('espeak-ng')) wanted.push('espeak-ng');
+  // The row queue's tests run BullMQ against a real Redis (test/redis-server.ts starts it on a loopback port).
+  if (!onPath('redis-server')) wanted.push('redis-server');
   if (wanted.length === 0) return;
   const asRoot = process.getuid?.() === 0;
   const sudo = !asRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
@@ -54,6 +57,10 @@ function ensureSystemPackages({ needChromium }) {
   if (!systemFfmpegFound())
     console.log(
       'No system ffmpeg: the media tests run with the npm ffmpeg only (`sudo apt-get install -y ffmpeg` adds a current one).',
+    );
+  if (!onPath('redis-server'))
+    console.log(
+      "No redis-server: the row queue's tests will fail naming it (`sudo apt-get install -y redis-server` adds it).",
     );
   if (needChromium && !chromiumFound()) {
     console.log(

@@ -4,6 +4,7 @@ import type { Logger } from '../host/types';
 import { RunBalanceWatch, type RunBalanceOptions } from '../jobs/run-balance';
 import { RowPacers, type RowPacer } from './row-pacer';
 import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
+import { intentKey, sendOnce, type CreateIntents } from './create-intents';
 import {
   JOB_ENDED,
   ROW_ENDED,
@@ -31,6 +32,8 @@ export interface RowEngineDeps {
   pacers?: RowPacers;
   /** Which queue runs the row steps: the in-process one unless told otherwise. */
   queue?: RowQueue;
+  /** Intents to create shared by workers on several machines; none: the ledger alone guards creates. */
+  intents?: CreateIntents;
   log?: Logger;
   balanceReadings?: RunBalanceOptions;
 }
@@ -379,8 +382,11 @@ export class RowEngine {
         const submission = await make();
         // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';
-        // Within the run's cap, and not refused for want of credits (which pauses every run on the connection).
-        const result = await this.stops.send(task, submission);
+        // Within the run's cap, and not refused for want of credits (which pauses every run on the connection);
+        // sent once (its intent written first, where the intents are shared by several workers).
+        const result = await this.stops.send(task, submission, (s) =>
+          sendOnce(this.deps, intentKey(task, row, s), s, set),
+        );
         if (result === null) return 'waiting';
         if (refusedTooFrequent(result)) {
           const wait = pacer?.refused() ?? 1000;

@@ -12,9 +12,9 @@ export interface RowTask {
  * The seam between "which row step runs next" (the engine and its pacer decide, then `push`) and "run
  * this step" (the worker given to `start`). A queue promises three things: a row asked for twice while it
  * waits is one task; one row's steps never run at once (a row asked for while its step runs runs again
- * after it); and `drop` forgets what waits of a run. The in-process queue below is the only one and the
- * default; a queue engine on several machines (BullMQ on Redis, say: the task's key as its job id) goes
- * behind the same three methods, and nothing outside the row engine knows which one runs.
+ * after it); and `drop` forgets what waits of a run. The in-process queue below is the default; the
+ * BullMQ one (bullmq-row-queue.ts) keeps the same promises over Redis for workers on several machines,
+ * and nothing outside the row engine knows which one runs.
  */
 export interface RowQueue {
   /** Hands every task to `worker` from now on. */

@@ -28,13 +28,21 @@ export class RunStops {
     this.spending = new RunSpending(deps.jobs);
   }
 
-  /** Sends one create within the run's cap; null when it was held (the cap), refused for credits, or a duplicate. */
-  async send(task: RowTask, submission: JobSubmission): Promise<JobView | null> {
+  /**
+   * Sends one create within the run's cap; null when it was held (the cap), refused for credits, or a
+   * duplicate. `submit` is the engine's way of sending it once (its intent first, where shared).
+   */
+  async send(
+    task: RowTask,
+    submission: JobSubmission,
+    submit: (submission: JobSubmission) => Promise<SubmitResult | { status: 'outcome-unknown' }> = (s) =>
+      this.deps.jobs.submit(s),
+  ): Promise<JobView | null> {
     const cap = await this.withinCap(task, submission);
     if (cap === 'held') return null;
-    let result: SubmitResult | null = null;
+    let result: SubmitResult | { status: 'outcome-unknown' } | null = null;
     try {
-      result = await this.deps.jobs.submit(submission);
+      result = await submit(submission);
     } finally {
       const job = result?.status === 'submitted' ? result.job.id : null;
       if (cap === 'reserved') this.spending.settle(`${task.kind}/${task.runId}`, submission, job);

@@ -9,9 +9,11 @@ import { columnVariables } from '@common/campaign/variables';
 import { Code } from '@common/api/error-codes';
 import { CampaignRows, campaignJournal } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
+import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/row-engine';
 import { RowPacers } from '../../../electron/services/rows/row-pacer';
 import type { RowJobs } from '../../../electron/services/rows/row-kind';
+import { OUTCOME_UNKNOWN, type CreateIntents } from '../../../electron/services/rows/create-intents';
+import { rowQueueCases } from '../rows/row-queues';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { loadTemplate } from './template-fixture';
 
@@ -91,13 +93,19 @@ class HandEngine {
   }
 }
 
-function setup(rows: number, concurrency = 2, balance?: (engine: HandEngine) => number) {
+function setup(
+  shared: Pick<RowEngineDeps, 'queue' | 'intents'>,
+  rows: number,
+  concurrency = 2,
+  balance?: (engine: HandEngine) => number,
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-hand-'));
   const engine: HandEngine & Partial<Pick<RowJobs, 'balanceNow'>> = new HandEngine();
   if (balance) engine.balanceNow = async () => ({ connectionId: 'c1', credits: balance(engine) });
   const saved: string[] = [];
   const rowEngine = new RowEngine({
     jobs: engine,
+    ...shared,
     // The hand engine's jobs are made at times 0, 1, 2...: the readings' clock starts there too.
     balanceReadings: { clock: { now: () => 0 } },
     // Known and quick, so the turns come at once (the pacer has tests of its own).
@@ -139,9 +147,9 @@ function setup(rows: number, concurrency = 2, balance?: (engine: HandEngine) => 
   return { dataDir, engine, runner, saved, record, settle };
 }
 
-describe('campaign rows on the row engine, step by step', () => {
+describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($name)', ({ deps }) => {
   it('starts rows as the pacer has turns (no fixed count), each row voiceovers first, then its video', async () => {
-    const { engine, runner, record, settle } = setup(5, 2);
+    const { engine, runner, record, settle } = setup(deps(), 5, 2);
     await runner.create(record);
     const run = runner.run('hand');
     await settle();
@@ -169,7 +177,7 @@ describe('campaign rows on the row engine, step by step', () => {
 
   it("reads the balance when it starts and ends, and shows its fall beside its jobs' figures", async () => {
     // Each job the service accepted took 2 credits when it was made.
-    const { engine, runner, record, settle } = setup(2, 2, (hand) => 1_000 - 2 * hand.created().length);
+    const { engine, runner, record, settle } = setup(deps(), 2, 2, (hand) => 1_000 - 2 * hand.created().length);
     await runner.create(record);
     const run = runner.run('hand');
     await settle();
@@ -187,7 +195,7 @@ describe('campaign rows on the row engine, step by step', () => {
   });
 
   it('sends the step the service refused as too frequent again, once', async () => {
-    const { engine, runner, record, settle } = setup(3, 3);
+    const { engine, runner, record, settle } = setup(deps(), 3, 3);
     engine.refuse = 2;
     await runner.create(record);
     const run = runner.run('hand');
@@ -208,7 +216,7 @@ describe('campaign rows on the row engine, step by step', () => {
   });
 
   it('pauses (no new row starts, rows under way finish), resumes, and cancels before the next paid step', async () => {
-    const { engine, runner, record, settle } = setup(4, 1);
+    const { engine, runner, record, settle } = setup(deps(), 4, 1);
     await runner.create(record);
     await runner.pause('hand');
     const paused = await runner.run('hand');
@@ -229,7 +237,7 @@ describe('campaign rows on the row engine, step by step', () => {
   });
 
   it('cancelled, a row under way stops before its next paid step and rows not started never start', async () => {
-    const { engine, runner, record, settle } = setup(4, 1);
+    const { engine, runner, record, settle } = setup(deps(), 4, 1);
     await runner.create(record);
     const run = runner.run('hand');
     await settle();
@@ -245,8 +253,48 @@ describe('campaign rows on the row engine, step by step', () => {
     expect(engine.created()).toHaveLength(4);
   });
 
+  it('with 5% of its jobs failing, fails those rows by name, makes every other row, and sends no step twice', async () => {
+    const { engine, runner, record, settle } = setup(deps(), 40, 2);
+    await runner.create(record);
+    const run = runner.run('hand');
+    const failing = [7, 23];
+    for (let round = 0; round < 8; round += 1) {
+      await settle();
+      engine.endAll(round === 1 ? failing : []);
+    }
+    const done = await run;
+    expect(done.rows.filter((r) => r.state === 'failed').map((r) => r.row)).toEqual(failing);
+    expect(done.rows.filter((r) => r.state === 'done')).toHaveLength(38);
+    const steps = engine
+      .created()
+      .map((j) => (j.purpose.type === 'campaign-row' ? `${j.purpose.row}:${j.purpose.step}:${j.purpose.sceneId}` : ''));
+    expect(new Set(steps).size).toBe(steps.length);
+  });
+
+  it('fails a row whose create another worker set out to send as of unknown outcome, and never sends it', async () => {
+    const shared = deps();
+    const { intents } = shared;
+    // Another worker wrote the intent of row 2's first create, then died before its job reached any ledger.
+    const elsewhere: CreateIntents = {
+      claim: async (key) =>
+        key.row === 1 && key.take === 0 ? (await intents.claim(key)) && false : intents.claim(key),
+      release: (key) => intents.release(key),
+    };
+    const { engine, runner, record, settle } = setup({ ...shared, intents: elsewhere }, 3, 3);
+    await runner.create(record);
+    const run = runner.run('hand');
+    for (let i = 0; i < 6; i += 1) {
+      await settle();
+      engine.endAll();
+    }
+    const done = await run;
+    expect(done.rows.map((r) => r.state)).toEqual(['done', 'failed', 'done']);
+    expect(done.rows[1]?.problems).toEqual([OUTCOME_UNKNOWN]);
+    expect(engine.jobs.filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 1)).toEqual([]);
+  });
+
   it('names a failed row with the reason, and a retry sends its next take once; a done row is kept', async () => {
-    const { engine, runner, record, saved, dataDir, settle } = setup(2, 2);
+    const { engine, runner, record, saved, dataDir, settle } = setup(deps(), 2, 2);
     await runner.create(record);
     const run = runner.run('hand');
     await settle();

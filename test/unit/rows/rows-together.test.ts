@@ -10,10 +10,11 @@ import { SpendingPolicy } from '@common/jobs/cost-model';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
+import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/row-engine';
 import { RowPacers } from '../../../electron/services/rows/row-pacer';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
+import { rowQueueCases } from './row-queues';
 import { advanceUntil, mostInWindow } from './windows';
 
 /** The connection's rate, in requests a second: creates and polls alike. */
@@ -89,12 +90,18 @@ class OneConnection {
   }
 }
 
-function studio(limit: number | null, campaignRows: number, batchRows: number) {
+function studio(
+  shared: Pick<RowEngineDeps, 'queue' | 'intents'>,
+  limit: number | null,
+  campaignRows: number,
+  batchRows: number,
+) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-rows-together-'));
   const service = new OneConnection(limit);
   // Both runs on one engine and one connection: one pacer between them.
   const rows = new RowEngine({
     jobs: service,
+    ...shared,
     connection: async () => 'c1',
     pacers: new RowPacers(() => ({ requestsPerSecond: RATE })),
   });
@@ -151,9 +158,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('a batch and a campaign on one connection at once', () => {
+describe.each(rowQueueCases())('a batch and a campaign on one connection at once ($name)', ({ deps }) => {
   it("never send faster than the connection's rate together, and both finish", async () => {
-    const { service, campaigns, batches, campaign, batch } = studio(null, 6, 12);
+    const { service, campaigns, batches, campaign, batch } = studio(deps(), null, 6, 12);
     await campaigns.create(campaign);
     await batches.create(batch);
     let ended = 0;
@@ -169,7 +176,7 @@ describe('a batch and a campaign on one connection at once', () => {
 
   it("are both stopped by the day's limit, at most one job's price over it", async () => {
     const limit = 40;
-    const { service, campaigns, batches, campaign, batch, rows } = studio(limit, 6, 30);
+    const { service, campaigns, batches, campaign, batch, rows } = studio(deps(), limit, 6, 30);
     await campaigns.create(campaign);
     await batches.create(batch);
     void campaigns.run('c');

@@ -1,0 +1,212 @@
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from '../host/types';
+import { redisTarget, type RedisTarget } from './redis-target';
+import type { RowQueue, RowTask } from './row-queue';
+
+export interface BullmqRowQueueOptions {
+  /** `redis://[:password@]host:port`; the password is never logged. */
+  url: string;
+  /** The BullMQ queue: one per connection, so its limiter and a 1005 pause are the connection's. */
+  name?: string;
+  /** The Redis key prefix of everything this queue writes. */
+  prefix?: string;
+  /** Row steps this process runs at once (a step waiting for its create's turn holds one). */
+  concurrency?: number;
+  /** Step starts per window across every worker on this queue (rowLimiter sizes it from a rate). */
+  limiter?: { max: number; duration: number };
+  /**
+   * How long a worker's hold on a step lasts without renewal, and how often holds are checked: a step
+   * whose worker died is found cut off within about twice this. BullMQ's default, 30 s, unless given.
+   */
+  stallMs?: number;
+  /** Failed jobs (a step cut off by a dead worker) kept for review; older ones are removed. */
+  keepFailed?: number;
+  log?: Logger;
+}
+
+type Step = (task: RowTask) => Promise<void>;
+
+/** A task's BullMQ job id: its key, with each part encoded (a job id may not hold `:`). */
+export const rowJobId = (task: RowTask): string =>
+  [task.kind, task.runId, String(task.row)].map((part) => encodeURIComponent(part)).join('/');
+
+const WAITING_STATES = ['wait', 'delayed', 'prioritized'] as const;
+/** A re-ask that no worker saw (its process died) is forgotten after a day; the engine asks again on resume. */
+const ASKED_TTL_MS = 86_400_000;
+
+/**
+ * The RowQueue on BullMQ over Redis: each task is a job whose id is the task's key, so a row asked for
+ * twice while it waits is one job, and two workers never hold the same row (BullMQ gives a job to one).
+ * A row asked for while its step runs must run again after it; BullMQ ignores an add whose id is taken,
+ * so each ask also sets the row's "asked" mark in Redis before adding. The step clears the mark before
+ * reading its row and runs again while the mark comes back; once the job is finished and removed, the
+ * mark is read one last time, and a mark set meanwhile adds the job again (an ask after that read finds
+ * the job gone and adds it itself). Retries, stalls and the rate limit are BullMQ's; a stalled step is
+ * not run again (`maxStalledCount: 0`), since a step may be a paid create. Finished jobs are removed.
+ */
+export class BullmqRowQueue implements RowQueue {
+  readonly target: RedisTarget;
+  readonly queue: Queue<RowTask>;
+  private readonly redis: Redis;
+  private worker: Worker<RowTask> | null = null;
+  private readonly name: string;
+  private readonly prefix: string;
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly wakers = new Set<() => void>();
+  private stopped = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly options: BullmqRowQueueOptions) {
+    this.target = redisTarget(options.url);
+    this.name = options.name ?? 'studio-rows';
+    this.prefix = options.prefix ?? 'studio';
+    this.redis = new Redis(this.target.options);
+    this.redis.on('error', (error: Error) => this.warn('the row queue cannot reach Redis', error));
+    this.queue = new Queue<RowTask>(this.name, {
+      connection: this.redis,
+      prefix: this.prefix,
+      defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: options.keepFailed ?? 1000 } },
+    });
+    this.queue.on('error', (error: Error) => this.warn('the row queue cannot reach Redis', error));
+    options.log?.info('row steps go through a BullMQ queue', { queue: this.name, redis: this.target.shown });
+  }
+
+  start(step: Step): void {
+    if (this.worker || this.stopped) return;
+    const worker = new Worker<RowTask>(this.name, (job) => this.runJob(job, step), {
+      connection: this.target.options,
+      prefix: this.prefix,
+      concurrency: this.options.concurrency ?? 100,
+      maxStalledCount: 0,
+      ...(this.options.stallMs ? { lockDuration: this.options.stallMs, stalledInterval: this.options.stallMs } : {}),
+      ...(this.options.limiter ? { limiter: this.options.limiter } : {}),
+    });
+    // First listener of each: a re-add is tracked before idle() hears of the end and looks again.
+    worker.on('completed', (job) => this.track(this.askedAfterEnd(job)));
+    worker.on('failed', (job, error) => {
+      if (job) this.warn('a row step was cut off', error, { task: job.id });
+      this.wake();
+    });
+    worker.on('completed', () => this.wake());
+    worker.on('error', (error: Error) => this.warn('a row queue worker cannot reach Redis', error));
+    this.worker = worker;
+  }
+
+  push(task: RowTask): void {
+    if (this.stopped) return;
+    const id = rowJobId(task);
+    this.track(
+      (async () => {
+        await this.redis.set(this.askedKey(id), '1', 'PX', ASKED_TTL_MS);
+        await this.queue.add('row', task, { jobId: id });
+      })(),
+    );
+  }
+
+  drop(kind: string, runId: string): void {
+    const before = [...this.pending];
+    this.track(
+      (async () => {
+        // What was pushed before the drop is in Redis first, so the drop finds it.
+        await Promise.all(before);
+        const mine = (await this.queue.getJobs([...WAITING_STATES])).filter(
+          (job) => job.data.kind === kind && job.data.runId === runId,
+        );
+        // A job that started meanwhile cannot be removed, and goes on (as a running step does in any queue).
+        await Promise.all(mine.map((job) => job.remove().catch(() => undefined)));
+      })(),
+    );
+  }
+
+  /**
+   * Settles once nothing waits or runs on the queue, looking again at each end of this process's worker's
+   * steps (never on a timer). Without a worker of its own (`start` not called) it waits for its own pushes only.
+   */
+  async idle(): Promise<void> {
+    for (;;) {
+      if (this.pending.size > 0) {
+        await Promise.all([...this.pending]);
+        continue;
+      }
+      if (!this.worker || this.stopped) return;
+      const woken = new Promise<void>((resolve) => this.wakers.add(resolve));
+      const counts = await this.queue.getJobCounts(...WAITING_STATES, 'active');
+      if (this.pending.size === 0 && Object.values(counts).every((n) => n === 0)) return;
+      await woken;
+    }
+  }
+
+  /** Settles once what this process pushed and dropped so far is in Redis. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** This process takes no more steps; jobs waiting stay in Redis for other workers (or the next start). */
+  stop(): void {
+    this.halt(false);
+  }
+
+  /** Stops, lets the steps under way end (or, with `force`, leaves them), and closes every connection. */
+  async close(force = false): Promise<void> {
+    this.halt(force);
+    await this.closing;
+    await this.settled();
+    await this.queue.close();
+    await this.redis.quit().catch(() => undefined);
+  }
+
+  private halt(force: boolean): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.closing = (this.worker?.close(force) ?? Promise.resolve()).catch(() => undefined);
+    this.wake();
+  }
+
+  /** Every worker on this queue (every process) starts nothing for `ms`: the service answered 1005. */
+  pauseAll(ms: number): Promise<void> {
+    return this.queue.rateLimit(ms);
+  }
+
+  private async runJob(job: Job<RowTask>, step: Step): Promise<void> {
+    const asked = this.askedKey(job.id ?? rowJobId(job.data));
+    await this.redis.del(asked);
+    do {
+      if (this.stopped) {
+        // Taken as this process stops: asked again, so the job comes back once it is removed (askedAfterEnd).
+        await this.redis.set(asked, '1', 'PX', ASKED_TTL_MS);
+        return;
+      }
+      await step(job.data).catch((error: unknown) => this.warn('a row step threw', error, { task: job.id }));
+    } while ((await this.redis.getdel(asked)) !== null);
+  }
+
+  /** The job is finished and gone: an ask that came after the step's last look adds it again. */
+  private async askedAfterEnd(job: Job<RowTask>): Promise<void> {
+    const id = job.id ?? rowJobId(job.data);
+    if ((await this.redis.get(this.askedKey(id))) !== null) await this.queue.add('row', job.data, { jobId: id });
+  }
+
+  private askedKey(jobId: string): string {
+    return `${this.prefix}:${this.name}:asked:${jobId}`;
+  }
+
+  private track(work: Promise<unknown>): void {
+    const quiet = work.catch((error: unknown) => this.warn('the row queue could not reach Redis', error));
+    this.pending.add(quiet);
+    void quiet.finally(() => {
+      this.pending.delete(quiet);
+      this.wake();
+    });
+  }
+
+  private wake(): void {
+    for (const resolve of this.wakers) resolve();
+    this.wakers.clear();
+  }
+
+  private warn(message: string, error: unknown, fields: Record<string, unknown> = {}): void {
+    const text = error instanceof Error ? error.message : String(error);
+    this.options.log?.warn(message, { ...fields, queue: this.name, error: this.target.scrub(text) });
+  }
+}

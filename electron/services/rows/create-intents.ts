@@ -1,0 +1,110 @@
+import type { Redis } from 'ioredis';
+import type { JobSubmission, SubmitResult } from '../../common/bridge/jobs';
+import { refusedForBalance, refusedTooFrequent, type RowJobs } from './row-kind';
+
+/** One paid create of a row: which run, row, take and step (a campaign's voiceover step names its scene). */
+export interface IntentKey {
+  kind: string;
+  runId: string;
+  row: number;
+  take: number;
+  step: string;
+}
+
+/**
+ * The record of creates someone set out to send, shared by every worker of a run: a create's intent is
+ * written, atomically, before its request, so a second attempt at the same create (a worker that took
+ * over a row whose first worker died mid-send) finds it and reports the outcome unknown, for review,
+ * instead of sending a second paid job. The ledger still answers first where it knows the job.
+ */
+export interface CreateIntents {
+  /** Writes the intent; false when it was written already (an earlier attempt may have sent the create). */
+  claim(key: IntentKey): Promise<boolean>;
+  /** The create was refused before anything was made (1005, the day's limit, a bad body): it may go again. */
+  release(key: IntentKey): Promise<void>;
+}
+
+export const OUTCOME_UNKNOWN =
+  'an earlier attempt at this step may have sent its paid job (its worker stopped mid-way): check the service, then make the row again if nothing was made';
+
+const keyText = (key: IntentKey): string =>
+  [key.kind, key.runId, String(key.row), String(key.take), key.step].map((part) => encodeURIComponent(part)).join(':');
+
+export function intentKey(
+  task: { kind: string; runId: string; row: number },
+  row: { take: number; state: string },
+  submission: JobSubmission,
+): IntentKey {
+  const purpose = submission.purpose;
+  const scene = purpose && 'sceneId' in purpose && purpose.sceneId ? `/${purpose.sceneId}` : '';
+  return { kind: task.kind, runId: task.runId, row: task.row, take: row.take, step: `${row.state}${scene}` };
+}
+
+/**
+ * Sends a row's create once: its intent first, then the job engine's submit; the intent is released
+ * when nothing was made. A submit that throws has sent nothing (the job engine records an ambiguous send
+ * as an outcome-unknown job rather than throwing), so its intent is released too. An intent found
+ * written already fails the row as of unknown outcome (`set`), for a person to review, and sends nothing.
+ */
+export async function sendOnce<Row extends { state: string; problems: string[] }>(
+  deps: { jobs: RowJobs; intents?: CreateIntents },
+  key: IntentKey,
+  submission: JobSubmission,
+  set: (change: (row: Row) => Row) => Promise<void>,
+): Promise<SubmitResult | { status: 'outcome-unknown' }> {
+  const { jobs, intents } = deps;
+  if (!intents) return jobs.submit(submission);
+  if (!(await intents.claim(key))) {
+    await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
+    return { status: 'outcome-unknown' };
+  }
+  let result: SubmitResult;
+  try {
+    result = await jobs.submit(submission);
+  } catch (error) {
+    await intents.release(key);
+    throw error;
+  }
+  // Refused before anything was made: the step may go again (after the pace's wait, or a top-up).
+  if (result.status !== 'submitted' || refusedTooFrequent(result.job) || refusedForBalance(result.job))
+    await intents.release(key);
+  return result;
+}
+
+/** The intents of this process alone: the default, where one host runs every row. */
+export class InProcessCreateIntents implements CreateIntents {
+  private readonly claimed = new Set<string>();
+
+  async claim(key: IntentKey): Promise<boolean> {
+    const text = keyText(key);
+    if (this.claimed.has(text)) return false;
+    this.claimed.add(text);
+    return true;
+  }
+
+  async release(key: IntentKey): Promise<void> {
+    this.claimed.delete(keyText(key));
+  }
+}
+
+/** Intents in Redis (SET NX), shared by every worker; each is kept `keepMs` (default 30 days), then forgotten. */
+export class RedisCreateIntents implements CreateIntents {
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: { prefix?: string; worker?: string; keepMs?: number } = {},
+  ) {}
+
+  async claim(key: IntentKey): Promise<boolean> {
+    const value = JSON.stringify({ worker: this.options.worker ?? null, at: new Date().toISOString() });
+    const keep = this.options.keepMs ?? 30 * 86_400_000;
+    return (await this.redis.set(this.redisKey(key), value, 'PX', keep, 'NX')) === 'OK';
+  }
+
+  async release(key: IntentKey): Promise<void> {
+    await this.redis.del(this.redisKey(key));
+  }
+
+  private redisKey(key: IntentKey): string {
+    return `${this.options.prefix ?? 'studio'}:intent:${keyText(key)}`;
+  }
+}

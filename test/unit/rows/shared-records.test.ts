@@ -1,0 +1,110 @@
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  InProcessCreateIntents,
+  RedisCreateIntents,
+  type CreateIntents,
+} from '../../../electron/services/rows/create-intents';
+import { InProcessDaySpending, RedisDaySpending, type DaySpending } from '../../../electron/services/rows/day-spending';
+import { mostInAnySecond, rowLimiter } from '../../../electron/services/rows/row-limiter';
+import { redisPerFile } from '../../redis-per-file';
+import { mostInWindow } from './windows';
+
+const redis = redisPerFile();
+const clients: Redis[] = [];
+/** A client of its own, as a second worker on another machine would have. */
+const client = () => {
+  const made = new Redis(redis().url, { maxRetriesPerRequest: null });
+  clients.push(made);
+  return made;
+};
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.quit()));
+});
+let space = 0;
+/** Each test's keys under a prefix of its own. */
+const prefix = () => `t${process.pid}-${(space += 1)}`;
+
+const key = { kind: 'campaign', runId: 'c:1', row: 3, take: 0, step: 'voiceover/s1' };
+
+describe.each([
+  {
+    name: 'in-process',
+    pair: (): [CreateIntents, CreateIntents] => [new InProcessCreateIntents(), new InProcessCreateIntents()],
+  },
+  {
+    name: 'Redis',
+    pair: (): [CreateIntents, CreateIntents] => {
+      const p = prefix();
+      return [new RedisCreateIntents(client(), { prefix: p }), new RedisCreateIntents(client(), { prefix: p })];
+    },
+  },
+])('the intents to create ($name)', ({ name, pair }) => {
+  it('let one attempt at a create through, and the next only once the first gave it back', async () => {
+    const [first] = pair();
+    expect(await first.claim(key)).toBe(true);
+    expect(await first.claim(key)).toBe(false);
+    // Another take or another step is another create.
+    expect(await first.claim({ ...key, take: 1 })).toBe(true);
+    expect(await first.claim({ ...key, step: 'video' })).toBe(true);
+    await first.release(key);
+    expect(await first.claim(key)).toBe(true);
+  });
+
+  it.runIf(name === 'Redis')('let exactly one of two workers claiming at once through', async () => {
+    const [a, b] = pair();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).claim(key)));
+    expect(answers.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+const day = { connectionId: 'c1', day: '2026-11-25' };
+
+describe.each([
+  {
+    name: 'in-process',
+    pair: (): [DaySpending, DaySpending] => {
+      const one = new InProcessDaySpending();
+      return [one, one];
+    },
+  },
+  {
+    name: 'Redis',
+    pair: (): [DaySpending, DaySpending] => {
+      const p = prefix();
+      return [new RedisDaySpending(client(), p), new RedisDaySpending(client(), p)];
+    },
+  },
+])("the day's spending ($name)", ({ pair }) => {
+  it('admits creates reserved at once by two workers only while the total stays within the limit', async () => {
+    const [a, b] = pair();
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).reserve(day, 3, 20)));
+    expect(answers.filter((r) => r.admitted)).toHaveLength(6);
+    expect(await a.spent(day)).toBe(18);
+    // An unknown price goes while some of the limit is left, and not once none is.
+    expect((await b.reserve(day, null, 20)).admitted).toBe(true);
+    await a.add(day, 2.5);
+    expect((await b.reserve(day, null, 20)).admitted).toBe(false);
+    // A create refused before anything was made gives its price back.
+    await a.add(day, -3);
+    expect(await b.spent(day)).toBe(17.5);
+    expect(await b.spent({ ...day, day: '2026-11-26' })).toBe(0);
+  });
+});
+
+describe("a connection's limiter", () => {
+  it('keeps every second under the rate, also with a burst at the edges of its windows', () => {
+    for (let rate = 2; rate <= 200; rate += 1) {
+      const limiter = rowLimiter(rate);
+      expect(mostInAnySecond(limiter)).toBeLessThanOrEqual(rate);
+      // The worst case: each window's starts at its very end, then at the start of each next one.
+      const starts: number[] = [];
+      for (let w = 0; w < 3 * rate; w += 1)
+        for (let s = 0; s < limiter.max; s += 1) starts.push(w === 0 ? limiter.duration - 1 : w * limiter.duration);
+      expect(mostInWindow(starts, 1000)).toBeLessThanOrEqual(rate);
+      // And it does not give much of the rate away: at least nine tenths of one request less.
+      expect((1000 * limiter.max) / limiter.duration).toBeGreaterThanOrEqual(0.9 * (rate - 1));
+    }
+    expect(() => rowLimiter(1)).toThrow(/at least 2 requests a second/);
+  });
+});
