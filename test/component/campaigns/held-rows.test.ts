@@ -52,8 +52,8 @@ describe("a held row on the campaign's check list", () => {
     expect(wrapper.text()).toContain(`Held, not sent: ${HELD}`);
     await wrapper.get('[data-testid="campaign-check-problems"]').trigger('click');
     await laidOut();
-    const preview = wrapper.findAll('button[aria-label^="Preview row "]');
-    expect(preview.map((b) => b.attributes('aria-label'))).toEqual(['Preview row 2']);
+    const preview = wrapper.findAll('button[aria-label^="Preview sheet row "]');
+    expect(preview.map((b) => b.attributes('aria-label'))).toEqual(['Preview sheet row 3']);
     expect(preview[0].attributes('disabled')).toBeUndefined();
     expect(checkTally(check)).toEqual({ ready: 2, bad: 0, held: 1 });
   });

@@ -73,9 +73,10 @@ describe("a campaign's manifest", () => {
     const firstRun = runner.run('first');
     await finishRows([0]);
     // One row ended, the other still under way: the manifest says so already, email included.
-    expect(manifest().map((l) => [l.row, l['First name'], l.email, l.status, l.file])).toEqual([
-      ['1', 'Ana', 'Ana@example.com', 'done', '1 - Ana.mp4'],
-      ['2', 'Bo', 'Bo@example.com', 'voiceover', ''],
+    // Numbered as the spreadsheet numbers them: the header is sheet row 1.
+    expect(manifest().map((l) => [l.sheet_row, l['First name'], l.email, l.status, l.file])).toEqual([
+      ['2', 'Ana', 'Ana@example.com', 'done', '1 - Ana.mp4'],
+      ['3', 'Bo', 'Bo@example.com', 'voiceover', ''],
     ]);
     await finishRows([1]);
     await firstRun;
