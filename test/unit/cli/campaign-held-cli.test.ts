@@ -55,12 +55,12 @@ describe('studio campaign and a row that does not fit', () => {
     expect(checked.code).toBe(EXIT.refused);
     const said = checked.err.join('\n');
     expect(said).toContain('2 rows, 1 can be sent, 1 held until they fit.');
-    expect(said).toMatch(/Row 2 held, not sent until it fits: \{\{company\}\} is 1,119 characters long/);
+    expect(said).toMatch(/Sheet row 3 held, not sent until it fits: \{\{company\}\} is 1,119 characters long/);
     expect(said).toMatch(/Scene 1 \(hello\): the voice runs about \d+\.\d s, the scene is 4\.0 s/);
 
     const first = await run();
     expect(first.code).toBe(EXIT.failed);
-    expect(first.err.join('\n')).toMatch(/Row 2 held: \{\{company\}\} is 1,119 characters long/);
+    expect(first.err.join('\n')).toMatch(/Sheet row 3 held: \{\{company\}\} is 1,119 characters long/);
     expect(first.err.join('\n')).toContain('1 row is held, not paid for: fit it');
     expect(readdirSync(join(dir, 'out')).filter((f) => f.endsWith('.mp4'))).toEqual(['1 - Ana.mp4']);
     expect([...createdPerStep(data).keys()].filter((key) => key.startsWith('1:'))).toEqual([]);

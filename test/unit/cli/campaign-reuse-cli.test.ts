@@ -153,9 +153,9 @@ describe('the same sheet run again into the same folder', () => {
 
     // The manifest keeps the column the page keeps for it (email), and names every file in the folder.
     const lines = manifest(join(dir, 'out'));
-    expect(lines.map((l) => [l.row, l['First name'], l.email, l.status, l.file])).toEqual([
-      ['1', 'Ana', 'ana@example.com', 'done', '1 - Ana.mp4'],
-      ['2', 'Bo', 'bo@example.com', 'done', '2 - Bo.mp4'],
+    expect(lines.map((l) => [l.sheet_row, l['First name'], l.email, l.status, l.file])).toEqual([
+      ['2', 'Ana', 'ana@example.com', 'done', '1 - Ana.mp4'],
+      ['3', 'Bo', 'bo@example.com', 'done', '2 - Bo.mp4'],
     ]);
   }, 300_000);
 

@@ -32,7 +32,7 @@ describe('a batch saving into a folder by name', () => {
     ]);
     expect(run.code).toBe(EXIT.failed);
     expect(run.err.join('\n')).toMatch(
-      /Row 1: the audio could not be saved \(The folder has a file "1-one\.mp3" the studio did not save; it was left as it is/,
+      /Sheet row 2: the audio could not be saved \(The folder has a file "1-one\.mp3" the studio did not save; it was left as it is/,
     );
     expect(readFileSync(join(dir, 'out', '1-one.mp3'), 'utf8')).toBe('recorded in the studio booth');
     expect(readFileSync(join(dir, 'out', '2-two.mp3')).length).toBeGreaterThan(1000);
