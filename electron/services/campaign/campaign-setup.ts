@@ -6,7 +6,7 @@ import { columnVariables, variableKey, type CampaignTemplate } from '../../commo
 import type { ProjectKind } from '../../common/composition/document';
 import type { PaidConfirmation, SpendingPolicy } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
-import { linkBeside, type CampaignCheck } from './campaign-check';
+import type { CampaignCheck } from './campaign-check';
 import type { CheckedRow } from '../../common/campaign/row-check';
 import { identityOf, rowIdentity } from './row-identity';
 import { rowProject } from './row-project';

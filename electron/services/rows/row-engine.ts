@@ -362,23 +362,7 @@ export class RowEngine {
         const first = this.starting.delete(key);
         await pacer?.turn(first);
         // Read after the turn: a pause or a cancel while the row waited for it holds the create back.
-        const now = await this.memory.require(task.kind, task.runId);
-        if (now.state === 'cancelled') {
-          await set((r) => ({
-            ...r,
-            state: 'cancelled',
-            problems: [`the ${task.kind} was cancelled before this row's next step was sent`],
-          }));
-          return 'waiting';
-        }
-        // A row started and paused before its first create left has sent nothing: it waits with the rows not started.
-        if (first && now.state !== 'running') {
-          await set((r) => ({ ...r, state: 'pending' }));
-          return 'waiting';
-        }
-        // Stopped by the account (balance, day's limit, cap): nothing more is created, a refused create
-        // neither, until the run is resumed; the row keeps its step.
-        if (now.state !== 'running' && (now.pause || known)) return 'waiting';
+        if (!(await this.stops.mayCreate(task, { first, refused: known !== null }, set))) return 'waiting';
         const submission = await make();
         // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';

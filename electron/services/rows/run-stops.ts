@@ -55,6 +55,33 @@ export class RunStops {
     return result.job;
   }
 
+  /**
+   * At a create's turn, whether the run still sends it: a cancelled run cancels the row; a row started
+   * and paused before its first create left has sent nothing and waits with the rows not started; a run
+   * stopped by the account (balance, day's limit, cap) creates nothing more, a refused create neither,
+   * until it is resumed, and the row keeps its step.
+   */
+  async mayCreate(
+    task: RowTask,
+    at: { first: boolean; refused: boolean },
+    set: (change: (row: RowBase) => RowBase) => Promise<void>,
+  ): Promise<boolean> {
+    const now = await this.deps.memory.require(task.kind, task.runId);
+    if (now.state === 'cancelled') {
+      await set((r) => ({
+        ...r,
+        state: 'cancelled',
+        problems: [`the ${task.kind} was cancelled before this row's next step was sent`],
+      }));
+      return false;
+    }
+    if (at.first && now.state !== 'running') {
+      await set((r) => ({ ...r, state: 'pending' }));
+      return false;
+    }
+    return !(now.state !== 'running' && (now.pause || at.refused));
+  }
+
   /** The account stopped a create: every running run on its connection stops creating, for this reason. */
   async pauseConnection(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void> {
     const own = `${task.kind}/${task.runId}`;
