@@ -132,6 +132,8 @@ export class DownloadManager {
 
   resume(id: string): DownloadView {
     const entry = this.require(id);
+    // Queued by an earlier start and not started here (resumeQueued off): started now; run() ignores duplicates.
+    if (entry.state === 'queued') this.schedule(id);
     if (entry.state !== 'paused' && entry.state !== 'failed') return this.progress.view(entry);
     this.update(entry, { state: 'queued', reason: null, attempts: 0 }, true);
     this.schedule(id);

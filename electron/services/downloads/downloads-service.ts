@@ -328,7 +328,7 @@ export class DownloadsService {
     if (state === 'saved')
       state = (await this.manager.verifySaved({ deep: false, ids: [existing.id] }))[0]?.state ?? state;
     if (state === 'missing') this.manager.refetch(existing.id, 'The saved copy was missing; fetching it again.');
-    else if (state === 'paused' || state === 'failed') this.manager.resume(existing.id);
+    else if (state === 'paused' || state === 'failed' || state === 'queued') this.manager.resume(existing.id);
     return this.manager.get(existing.id);
   }
 

@@ -93,8 +93,9 @@ export class ResultCopies {
       }
       let state = manager.get(known.id).state;
       if (UNDER_WAY.has(state)) {
+        // Queued by an earlier process that stopped (a run paused, a crash): set going here, not waited on idle.
         // One resumed after a restart may fail on its old partial file: then it is fetched once afresh.
-        const end = await ends.of(manager.get(known.id));
+        const end = await ends.of(manager.resume(known.id));
         if (end.state !== 'failed') return { copy: end, fetched: true };
         state = end.state;
       }

@@ -2,7 +2,7 @@
 // the file keeps its exact name (an older file there is replaced, never numbered), an intact copy is not
 // fetched twice, a lost or changed one comes back in its place, and a newer result saved under the same
 // name takes the path from the older job's record instead of leaving it "changed".
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,60 @@ describe('saving a result as a named file', () => {
     await downloads.copies.saveOrThrow({ jobId: 'mine1', path: own, savedBy: 'campaign', keepOthers: true });
     await downloads.copies.saveOrThrow({ jobId: 'mine2', path: own, savedBy: 'campaign', keepOthers: true });
     expect(readFileSync(own).equals(patternBytes(3500, 4))).toBe(true);
+    await downloads.dispose();
+  });
+});
+
+describe('a copy queued by a process that stopped before fetching it', () => {
+  // A campaign run that paused (or crashed) while a row's video waited in the queue leaves it queued in
+  // the queue's file. The next run, which opens the queue without starting what it holds (as the command
+  // line does), saves that row again: the queued copy is started here, not waited on for ever.
+  it('is fetched when its owner saves it again, even with the queue opened without resuming', async () => {
+    const { server } = files;
+    server.files.set('/left.mp4', { body: patternBytes(2500, 5), etag: '"5"' });
+    const job = completedJob('left', server.url('/left.mp4'));
+    const data = join(dir, 'left-data');
+    const folder = join(dir, 'left');
+    mkdirSync(join(data, 'downloads'), { recursive: true });
+    const entry = {
+      id: 'earlier-run',
+      jobId: 'left',
+      url: job.resultUrl,
+      folder,
+      relativeName: '1 - Left.mp4',
+      requestedName: '1 - Left.mp4',
+      state: 'queued',
+      reason: null,
+      bytes: 0,
+      totalBytes: null,
+      etag: null,
+      lastModified: null,
+      attempts: 0,
+      savedPath: null,
+      sha256: null,
+      mtimeMs: null,
+      verifiedAt: null,
+      refetchedAt: null,
+      origin: 'campaign',
+      batchId: null,
+      createdAt: NOW,
+      updatedAt: NOW,
+    };
+    writeFileSync(join(data, 'downloads', 'queue.json'), JSON.stringify({ version: 1, entries: [entry] }));
+    const downloads = new DownloadsService({
+      dataDir: data,
+      createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
+      log: silent,
+      now: () => NOW,
+      job: (id) => (id === 'left' ? job : (null as unknown as JobRecord)),
+      jobs: () => [job],
+      projectName: async () => null,
+      resumeQueued: false,
+    });
+    const target = join(folder, '1 - Left.mp4');
+    expect(await downloads.copies.saveOrThrow({ jobId: 'left', path: target, savedBy: 'campaign' })).toBe(true);
+    expect(readFileSync(target).equals(patternBytes(2500, 5))).toBe(true);
+    expect(downloads.manager.forJob('left').map((d) => [d.id, d.state])).toEqual([['earlier-run', 'saved']]);
     await downloads.dispose();
   });
 });
