@@ -78,6 +78,8 @@ function mountPage() {
     'downloads.totals': () => ({}),
     'downloads.preferences': () => null,
     'connections.balance': () => ({ credit: 11 }),
+    'connections.list': () => ({ connections: [], activeId: 'sandbox' }),
+    'connections.topUpSandbox': () => ({ connectionId: 'sandbox', credit: 1_011 }),
   });
   useStudioApi(fake.api);
   const pinia = createPinia();
@@ -100,6 +102,10 @@ describe("the Campaigns page at the account's end", () => {
       'Paused: the account ran out of credits. 2 rows left (about 22 credits); nothing failed for it. Top up the account, then resume.',
     );
     expect(wrapper.get('[data-testid="campaign-list"]').text()).toContain('Paused: out of credits');
+    // On the sandbox the banner tops it up.
+    await wrapper.get('[data-testid="sandbox-top-up"]').trigger('click');
+    await flushPromises();
+    expect(fake.calls.filter((c) => c.channel === 'connections.topUpSandbox').map((c) => c.args)).toEqual([[1_000]]);
     await wrapper.get('[data-testid="campaign-pause-resume"]').trigger('click');
     await flushPromises();
     expect(fake.calls.filter((c) => c.channel === 'campaigns.resume').map((c) => c.args)).toEqual([['c1']]);
