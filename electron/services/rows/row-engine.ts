@@ -216,14 +216,14 @@ export class RowEngine {
     return this.redoRows(kind, id, [rowNumber]);
   }
 
-  /** Makes several ended rows again at once (retry all failed): each its next take; the run goes on. */
+  /** Makes several ended rows again at once (retry all failed; the caller picks them): each its next take. */
   async redoRows(kind: string, id: string, rowNumbers: readonly number[]): Promise<AnyRun> {
     const k = this.kindOf(kind);
     const redone = new Set(rowNumbers);
     await this.memory.update(kind, id, (r) => ({
       ...r,
       ...(r.state === 'cancelled' ? {} : { state: 'running' as const, pause: null }),
-      rows: r.rows.map((x) => (redone.has(x.row) && ROW_ENDED.has(x.state) ? k.redo(x) : x)),
+      rows: r.rows.map((x) => (redone.has(x.row) ? k.redo(x) : x)),
     }));
     this.pump(kind, id);
     return this.memory.require(kind, id);
