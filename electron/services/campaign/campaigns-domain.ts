@@ -105,11 +105,10 @@ export function createCampaignsDomain(
     const existing = input.key === undefined ? null : await deps.runner.get(input.key);
     const revised = existing ? reviseCampaign(existing, fresh, { retryFailed: input.retryFailed === true }) : fresh;
     // Started again, a paused campaign goes on (after a top-up); a cap given now replaces the one it had.
-    const going = existing && revised.state === 'paused' ? { state: 'running' as const } : {};
     const record: CampaignRecord = {
       ...revised,
-      ...going,
-      pause: revised.state === 'paused' && !existing ? revised.pause : null,
+      ...(revised.state === 'paused' ? { state: 'running' as const } : {}),
+      pause: null,
       maxCredits: input.maxCredits !== undefined ? input.maxCredits : (revised.maxCredits ?? null),
     };
     return { check, record, existing };
