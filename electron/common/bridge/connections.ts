@@ -113,6 +113,11 @@ export const connectionsCalls = {
   'connections.acceptWeakStorage': call(z.tuple([]), VaultStorage),
   /** The active connection's credit balance; `credit` null when the service does not answer it (nothing to show). */
   'connections.balance': call(z.tuple([]), z.object({ connectionId: z.string(), credit: z.number().nullable() })),
+  /** Adds credits to the built-in sandbox's balance (its top-up control); refused for any other connection. */
+  'connections.topUpSandbox': call(
+    z.tuple([z.number().int().min(1).max(1_000_000)]),
+    z.object({ connectionId: z.string(), credit: z.number().nullable() }),
+  ),
 };
 
 export const connectionsEvents = {

@@ -46,7 +46,7 @@ const THEN: Record<RunPauseReason, string> = {
 
 /** The pause in one line: "Paused: the account ran out of credits. 160 rows left (about 160 credits). Top up …". */
 export function describePause(pause: RunPause): string {
-  const rows = `${pause.rowsLeft} row${pause.rowsLeft === 1 ? '' : 's'} left`;
+  const rows = `${pause.rowsLeft.toLocaleString('en-US')} row${pause.rowsLeft === 1 ? '' : 's'} left`;
   const cost = pause.creditsLeft === null ? '' : ` (about ${creditsText(Math.ceil(pause.creditsLeft))})`;
   return `Paused: ${REASONS[pause.reason]}. ${rows}${cost}; nothing failed for it. ${THEN[pause.reason]}.`;
 }
@@ -76,5 +76,6 @@ export function quoteCovers(
 /** "Your balance of 1,000 credits covers about 40 of these 200 rows." (null when it covers them all or is unknown). */
 export function coversText(balance: number | null, covers: { rows: number; of: number } | null): string | null {
   if (balance === null || covers === null || covers.rows >= covers.of) return null;
-  return `Your balance of ${creditsText(balance)} covers about ${covers.rows} of these ${covers.of} rows: the run pauses when it runs out, and goes on after a top-up.`;
+  const [rows, of] = [covers.rows, covers.of].map((n) => n.toLocaleString('en-US'));
+  return `Your balance of ${creditsText(balance)} covers about ${rows} of these ${of} rows: the run pauses when it runs out, and goes on after a top-up.`;
 }

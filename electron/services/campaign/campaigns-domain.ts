@@ -131,11 +131,10 @@ export function createCampaignsDomain(
       input.existing,
     );
     // Started again, a paused campaign goes on (after a top-up); a cap given now replaces the one it had.
-    const going = existing && plan.record.state === 'paused' ? { state: 'running' as const } : {};
     const record: CampaignRecord = {
       ...plan.record,
-      ...going,
-      pause: plan.record.state === 'paused' && !existing ? plan.record.pause : null,
+      ...(plan.record.state === 'paused' ? { state: 'running' as const } : {}),
+      pause: null,
       maxCredits: input.maxCredits !== undefined ? input.maxCredits : (plan.record.maxCredits ?? null),
     };
     return { check, record, existing, plan };

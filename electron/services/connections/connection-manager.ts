@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sandboxTopUp } from './sandbox-top-up';
 import { z } from 'zod';
 import {
   ConnectionPlacement,
@@ -264,6 +265,14 @@ export class ConnectionManager implements EngineConnections {
     } catch {
       return { connectionId: id, credit: null };
     }
+  }
+
+  /** Adds credits to the sandbox's balance (its top-up control); a real account is topped up at the service. */
+  async topUpSandbox(credits: number): Promise<{ connectionId: string; credit: number | null }> {
+    if ((await this.active()).id !== SANDBOX_CONNECTION_ID)
+      throw new Error('Only the sandbox is topped up from the studio; top up a real account at the service.');
+    await sandboxTopUp(await this.deps.sandbox(), credits);
+    return this.balance();
   }
 
   async active(): Promise<EngineConnection> {

@@ -27,6 +27,7 @@ export function createConnectionsDomain({
       'connections.test': async (id) => connections.test(id),
       'connections.acceptWeakStorage': async () => connections.acceptWeakStorage(),
       'connections.balance': async () => connections.balance(),
+      'connections.topUpSandbox': async (credits) => connections.topUpSandbox(credits),
     },
   };
 }

@@ -221,7 +221,7 @@ export class RowEngine {
     return this.redoRows(kind, id, [rowNumber]);
   }
 
-  /** Makes several ended rows again at once (retry all failed): each its next take; the run goes on. */
+  /** Makes several ended rows again at once (retry all failed; the caller picks them): each its next take. */
   async redoRows(kind: string, id: string, rowNumbers: readonly number[]): Promise<AnyRun> {
     const k = this.kindOf(kind);
     const redone = new Set(rowNumbers);
@@ -269,13 +269,14 @@ export class RowEngine {
     this.connections.set(`${kind}/${id}`, connection);
     if (this.roomListening.has(connection)) return;
     this.roomListening.add(connection);
-    // A turn to spare on the connection: every run sending on it may start a row.
+    // A turn to spare on the connection: every run sending on it may start a row, the first ask going
+    // round the runs in turn, so a long batch cannot keep a campaign beside it from ever starting one.
+    let round = 0;
     this.pacers.of(connection).onRoom(() => {
-      for (const [key, c] of this.connections) {
-        if (c !== connection) continue;
-        const at = key.indexOf('/');
-        this.pump(key.slice(0, at), key.slice(at + 1));
-      }
+      const keys = [...this.connections].filter(([, c]) => c === connection).map(([key]) => key);
+      const from = round++ % keys.length;
+      for (const key of [...keys.slice(from), ...keys.slice(0, from)])
+        this.pump(key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1));
     });
   }
 

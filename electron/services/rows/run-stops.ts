@@ -87,10 +87,14 @@ export class RunStops {
     const own = `${task.kind}/${task.runId}`;
     const connection = this.deps.connections.get(own);
     const keys = [...this.deps.connections].filter(([key, c]) => key !== own && c === connection).map(([key]) => key);
-    for (const key of [own, ...keys]) {
-      const at = key.indexOf('/');
-      await this.pauseFor(key.slice(0, at), key.slice(at + 1), reason, message);
-    }
+    // All of them in memory at once (each pauseFor changes its run before it awaits), then written: no
+    // run on the connection may create in the time another's record takes to reach the disk.
+    await Promise.all(
+      [own, ...keys].map((key) => {
+        const at = key.indexOf('/');
+        return this.pauseFor(key.slice(0, at), key.slice(at + 1), reason, message);
+      }),
+    );
   }
 
   /**
@@ -120,6 +124,7 @@ export class RunStops {
     return this.deps.jobs.list().filter((job) => k.rowOf(job)?.runId === id);
   }
 
+  /** Pauses the run in memory before it returns its first promise (no await before the change). */
   private async pauseFor(kind: string, id: string, reason: RunPauseReason, message: string): Promise<void> {
     const run = this.deps.memory.inMemory(kind, id);
     if (!run || run.state !== 'running') return;

@@ -29,7 +29,7 @@ const row = (n: number, state: CampaignRowRecord['state']) =>
     savedAt: null,
   }) as CampaignRowRecord;
 
-function campaign(paused: boolean): CampaignView {
+function campaign(paused: boolean, reason: 'balance' | 'cap' = 'balance'): CampaignView {
   const rows = [row(0, 'done'), row(1, 'failed'), row(2, 'failed'), row(3, 'pending'), row(4, 'pending')];
   return {
     id: 'c1',
@@ -39,8 +39,8 @@ function campaign(paused: boolean): CampaignView {
     outDir: '/out',
     counts: { done: 1, failed: 2, pending: 2 },
     total: 5,
-    pause: paused ? { reason: 'balance', at: 2, message: 'out of quota', rowsLeft: 2, creditsLeft: 22 } : null,
-    maxCredits: null,
+    pause: paused ? { reason, at: 2, message: 'out of quota', rowsLeft: 2, creditsLeft: 22 } : null,
+    maxCredits: reason === 'cap' ? 11 : null,
     variables: [],
     rows,
     charged: {},
@@ -62,8 +62,8 @@ const QUOTE: PriceQuote = {
   skipQuestionUnder: null,
 };
 
-function mountPage() {
-  let current = campaign(true);
+function mountPage(reason: 'balance' | 'cap' = 'balance') {
+  let current = campaign(true, reason);
   const fake = fakeApi({
     'campaigns.list': () => [{ ...current, rows: undefined }],
     'campaigns.get': () => current,
@@ -72,12 +72,15 @@ function mountPage() {
     'jobs.quote': () => QUOTE,
     'campaigns.resume': () => (current = campaign(false)),
     'campaigns.retryFailed': () => current,
+    'campaigns.setCap': () => current,
     'campaigns.rowStill': () => ({ dataUrl: null }),
     'projects.listRecent': () => [],
     'downloads.list': () => [],
     'downloads.totals': () => ({}),
     'downloads.preferences': () => null,
     'connections.balance': () => ({ credit: 11 }),
+    'connections.list': () => ({ connections: [], activeId: 'sandbox' }),
+    'connections.topUpSandbox': () => ({ connectionId: 'sandbox', credit: 1_011 }),
   });
   useStudioApi(fake.api);
   const pinia = createPinia();
@@ -100,6 +103,10 @@ describe("the Campaigns page at the account's end", () => {
       'Paused: the account ran out of credits. 2 rows left (about 22 credits); nothing failed for it. Top up the account, then resume.',
     );
     expect(wrapper.get('[data-testid="campaign-list"]').text()).toContain('Paused: out of credits');
+    // On the sandbox the banner tops it up.
+    await wrapper.get('[data-testid="sandbox-top-up"]').trigger('click');
+    await flushPromises();
+    expect(fake.calls.filter((c) => c.channel === 'connections.topUpSandbox').map((c) => c.args)).toEqual([[1_000]]);
     await wrapper.get('[data-testid="campaign-pause-resume"]').trigger('click');
     await flushPromises();
     expect(fake.calls.filter((c) => c.channel === 'campaigns.resume').map((c) => c.args)).toEqual([['c1']]);
@@ -117,6 +124,22 @@ describe("the Campaigns page at the account's end", () => {
     await flushPromises();
     expect(fake.calls.filter((c) => c.channel === 'campaigns.retryFailed').map((c) => c.args)).toEqual([
       ['c1', { by: 'user', credits: 22 }],
+    ]);
+    wrapper.unmount();
+  });
+
+  it('at its cap, raises it and resumes', async () => {
+    const { wrapper, fake } = mountPage('cap');
+    await flushPromises();
+    expect(wrapper.get('[data-testid="campaign-pause"]').text()).toContain('it reached the credits you allowed it');
+    await wrapper.get('input[aria-label="New cap in credits"]').setValue('30');
+    await wrapper.get('input[aria-label="New cap in credits"]').trigger('blur');
+    await wrapper.get('[data-testid="campaign-raise-cap"]').trigger('click');
+    await flushPromises();
+    const asked = fake.calls.filter((c) => c.channel === 'campaigns.setCap' || c.channel === 'campaigns.resume');
+    expect(asked.map((c) => [c.channel, ...c.args])).toEqual([
+      ['campaigns.setCap', 'c1', 30],
+      ['campaigns.resume', 'c1'],
     ]);
     wrapper.unmount();
   });

@@ -9,6 +9,7 @@ import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
 import { createdPerStep, smallTemplate } from '../campaign/campaign-harness';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-pause-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -70,4 +71,41 @@ describe('studio campaign run at the balance', () => {
     expect([...made.values()].every((n) => n === 1)).toBe(true);
     for (const [step, n] of first) expect(made.get(step)).toBe(n);
   }, 180_000);
+
+  it('tts-batch --max-credits: a script needs no --yes; it pauses at the cap (exit 5) and goes on under a raised one', async () => {
+    const data = join(dir, 'data-batch');
+    writeFileSync(
+      join(dir, 'lines.csv'),
+      ['text', ...Array.from({ length: 10 }, (_, i) => `Line ${i + 1}.`)].join('\n'),
+    );
+    const batch = (cap: number) => [
+      'tts-batch',
+      'lines.csv',
+      '--out-dir',
+      'lines',
+      '--voice',
+      'Ava',
+      '--max-credits',
+      String(cap),
+      '--data-dir',
+      data,
+    ];
+    const made = () =>
+      new FileLedgerStorage(join(data, 'jobs'))
+        .loadAll()
+        .filter((j) => j.purpose?.type === 'batch-row' && j.remoteId !== null);
+
+    const capped = await cli(batch(4));
+    expect(capped.code).toBe(EXIT.paused);
+    expect(capped.err.join('\n')).toMatch(/Paused: it reached the credits you allowed it\. \d+ rows left/);
+    expect(capped.err.join('\n')).toContain(
+      'To go on: raise --max-credits and run the same studio tts-batch command again.',
+    );
+    expect(made()).toHaveLength(4);
+
+    const raised = await cli(batch(20));
+    expect(raised.code).toBe(EXIT.ok);
+    const rows = made().map((j) => (j.purpose as { row: number }).row);
+    expect(rows.sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+  }, 120_000);
 });

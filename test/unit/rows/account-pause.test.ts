@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { coversText, quoteCovers } from '@common/jobs/run-pause';
 import { createCampaign, prospects } from '../campaign/campaign-harness';
+import { sandboxTopUp } from '../../../electron/services/connections/sandbox-top-up';
 import { sandboxPerFile } from '../emulator/harness';
 import { accountHost, lines, sandboxJobs } from './account-host';
 
@@ -59,7 +60,9 @@ describe("a batch and a campaign on one connection at the account's end", () => 
     expect(batch.counts.waiting ?? 0).toBeGreaterThanOrEqual(160);
     expect((await studio.batches.get('b'))!.pause?.rowsLeft).toBeGreaterThanOrEqual(160);
 
-    expect(em.topUp(1_000)).toBeGreaterThanOrEqual(1_000);
+    // The top-up the studio's button sends to the sandbox's control route.
+    await sandboxTopUp({ baseUrl: em.url, apiKey: em.apiKey }, 1_000);
+    expect(em.credits()).toBeGreaterThanOrEqual(1_000);
     await studio.batches.resume('b');
     await studio.campaigns.resume('c1');
     await vi.waitFor(async () => {
