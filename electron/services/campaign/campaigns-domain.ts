@@ -118,7 +118,7 @@ export function createCampaignsDomain(
     const plan = planOnFolder(
       revised,
       {
-        campaigns: await deps.runner.list(),
+        campaigns: await deps.runner.inFolder(input.outDir),
         copies: (await deps.folderCopies?.(input.outDir)) ?? [],
         exists: (path) => existsSync(path),
         now: now(),
