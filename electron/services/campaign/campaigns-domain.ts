@@ -125,7 +125,7 @@ export function createCampaignsDomain(
       },
       input.existing,
     );
-    return { check, record: plan.record, existing, plan };
+    return { check, project, record: plan.record, existing, plan };
   };
   const retried = (row: CampaignRowRecord) => retriedRow(row, jobs.list(), now());
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
@@ -180,8 +180,7 @@ export function createCampaignsDomain(
     },
     handlers: {
       'campaigns.check': async (raw) => {
-        const { check, plan } = await startOf(raw);
-        const project = raw.project ?? (await deps.openProject(raw.projectId ?? ''));
+        const { check, plan, project } = await startOf(raw);
         return {
           readAs: check.readAs,
           variables: columnVariables({ project, fileName: raw.fileName }).map((v) => ({ id: v.key, name: v.name })),
