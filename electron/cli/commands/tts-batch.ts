@@ -36,6 +36,8 @@ interface BatchAsked {
   rate: string | undefined;
   concurrency: number;
   template: string;
+  /** What to do with a file the studio did not save at a row's name (default: leave it, the row fails). */
+  existing?: 'skip' | 'replace' | 'rename';
 }
 
 /**
@@ -157,7 +159,13 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
   if (!json && !line) io.err(runLine(batchRunProgress(view, null, Date.now()), false));
   if (view.state === 'paused' && !view.pause)
     io.err('The batch was paused in the studio; run the same command again to go on with it.');
-  const reported = reportBatch(args, io, view, await call('batches.export', id, asked.outDir), asked.outDir);
+  const reported = reportBatch(
+    args,
+    io,
+    view,
+    await call('batches.export', id, asked.outDir, { existing: asked.existing }),
+    asked.outDir,
+  );
   return reportPause(io, view.pause, 'the same studio tts-batch command') ?? reported;
 }
 
@@ -180,6 +188,12 @@ export const ttsBatchCommand: CliCommand = {
     { name: '--template', value: 'T', help: "file names, from the row's fields" },
     { name: '--retry-failed', help: 'send again the rows whose job failed' },
     MAX_CREDITS_OPTION,
+    {
+      name: '--existing',
+      value: 'CHOICE',
+      choices: ['skip', 'replace', 'rename'],
+      help: "a file in DIR at a row's name that the studio did not save: skip the row, replace the file, or rename (keep both); without it the file is left as it is and the row fails",
+    },
     { name: '--strict', help: 'a refused row fails the run' },
     JSON_OPTION,
   ],
@@ -198,6 +212,7 @@ export const ttsBatchCommand: CliCommand = {
       rate: parseRate(flag(args, '--rate')),
       concurrency: positiveInt(flag(args, '--concurrency'), '--concurrency', 4, 32),
       template,
+      existing: flag(args, '--existing') as BatchAsked['existing'],
     };
     return withStudio(args, io, 'writes', (studio) => runBatch(args, io, studio, asked));
   },

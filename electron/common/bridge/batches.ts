@@ -254,9 +254,17 @@ export const batchesCalls = {
     z.tuple([id, z.array(z.number().int().nonnegative().max(100_000)).min(1).max(100_000)]),
     BatchView,
   ),
-  /** Saves every completed row's audio and manifest.csv into an absolute folder on the host's machine. */
+  /**
+   * Saves every completed row's audio and manifest.csv into an absolute folder on the host's machine. A
+   * file the studio did not save at a row's name is never written over unasked: `existing` says keep both
+   * (a new name), replace, or skip the row; without it the file stays and the row is among the failed.
+   */
   'batches.export': call(
-    z.tuple([id, z.string().min(1).max(1000)]),
+    z.tuple([
+      id,
+      z.string().min(1).max(1000),
+      z.object({ existing: z.enum(['skip', 'replace', 'rename']).optional() }).optional(),
+    ]),
     z.object({
       folder: z.string(),
       saved: z.number(),

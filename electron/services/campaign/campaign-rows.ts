@@ -147,40 +147,38 @@ async function step(
  */
 export class CampaignRows {
   private readonly manifests: ManifestWriter;
-  /** By campaign, the other campaigns saving into its folder (read from disk once, not at every row's end). */
-  private readonly folderMates = new Map<string, Promise<string[]>>();
+  /** Every campaign's folder by id, read from disk once; campaigns made since are added as they are made. */
+  private folders: Promise<Map<string, string>> | null = null;
 
   constructor(private readonly deps: CampaignRowsDeps) {
     this.manifests = new ManifestWriter({
       jobs: () => deps.rows.jobs(),
-      others: (record) => this.othersIn(record),
+      others: async (record) => (await this.inFolder(record.outDir)).filter((c) => c.id !== record.id),
       log: deps.log,
     });
     deps.rows.register(campaignKind(deps, this.manifests));
   }
 
   async create(record: CampaignRecord): Promise<CampaignRecord> {
-    this.folderMates.clear();
     await this.deps.rows.create(KIND, record);
+    (await this.folders)?.set(record.id, resolve(record.outDir));
     return record;
   }
 
   /** The campaign as revised from its spreadsheet (reviseCampaign): it goes on from there. */
   replace(record: CampaignRecord): Promise<void> {
-    this.folderMates.clear();
     return this.deps.rows.replace(KIND, record);
   }
 
-  private async othersIn(record: CampaignRecord): Promise<CampaignRecord[]> {
-    let ids = this.folderMates.get(record.id);
-    if (!ids) {
-      const folder = resolve(record.outDir);
-      ids = this.list().then((all) =>
-        all.filter((c) => c.id !== record.id && resolve(c.outDir) === folder).map((c) => c.id),
-      );
-      this.folderMates.set(record.id, ids);
-    }
-    const found = await Promise.all((await ids).map((id) => this.get(id)));
+  /**
+   * The campaigns saving into a folder, as they are now (the one record of each, in memory once read):
+   * every start on a folder and every manifest look at them, so the records are not read from disk each time.
+   */
+  async inFolder(outDir: string): Promise<CampaignRecord[]> {
+    this.folders ??= this.list().then((all) => new Map(all.map((c) => [c.id, resolve(c.outDir)])));
+    const folder = resolve(outDir);
+    const ids = [...(await this.folders)].filter(([, dir]) => dir === folder).map(([id]) => id);
+    const found = await Promise.all(ids.map((id) => this.get(id)));
     return found.filter((c): c is CampaignRecord => c !== null);
   }
 

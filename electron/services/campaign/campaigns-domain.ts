@@ -123,7 +123,7 @@ export function createCampaignsDomain(
     const plan = planOnFolder(
       revised,
       {
-        campaigns: await deps.runner.list(),
+        campaigns: await deps.runner.inFolder(input.outDir),
         copies: (await deps.folderCopies?.(input.outDir)) ?? [],
         exists: (path) => existsSync(path),
         now: now(),
@@ -137,7 +137,7 @@ export function createCampaignsDomain(
       pause: null,
       maxCredits: input.maxCredits !== undefined ? input.maxCredits : (plan.record.maxCredits ?? null),
     };
-    return { check, record, existing, plan };
+    return { check, project, record, existing, plan };
   };
   const retried = (row: CampaignRowRecord) => retriedRow(row, jobs.list(), now());
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
@@ -212,8 +212,7 @@ export function createCampaignsDomain(
     },
     handlers: {
       'campaigns.check': async (raw) => {
-        const { check, plan } = await startOf(raw);
-        const project = raw.project ?? (await deps.openProject(raw.projectId ?? ''));
+        const { check, plan, project } = await startOf(raw);
         return {
           readAs: check.readAs,
           variables: columnVariables({ project, fileName: raw.fileName }).map((v) => ({ id: v.key, name: v.name })),

@@ -55,8 +55,19 @@ export function rowIdentity(
       return [key, links.has(key) && value !== '' ? beside(value) : value];
     });
   // {{row}} in the project fills the row's number, padded to the last row's width: that is content too.
-  const last = numbered ? Math.max(0, ...record.rows.map((r) => r.row)) : 0;
+  const last = numbered ? lastRowOf(record.rows) : 0;
   return hash([version, record.target, fileName, values, numbered ? rowNumberText(row.row, last) : null]).slice(0, 40);
+}
+
+/** The last row's number, worked out once per list of rows (not once per row of thousands). */
+const lastOf = new WeakMap<object, number>();
+function lastRowOf(rows: readonly Pick<CampaignRowRecord, 'row'>[]): number {
+  let last = lastOf.get(rows);
+  if (last === undefined) {
+    last = rows.reduce((most, r) => Math.max(most, r.row), 0);
+    lastOf.set(rows, last);
+  }
+  return last;
 }
 
 /** What every row's identity reads of the template, worked out once per template (thousands of rows share it). */

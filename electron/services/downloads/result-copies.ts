@@ -172,8 +172,9 @@ export class ResultCopies {
     return this.deps.manager.list(mine);
   }
 
-  /** Something is at `target` and the record holds no intact copy there. */
-  private async foreignFile(target: string): Promise<boolean> {
+  /** Something is at `target` and the record holds no intact copy there (a file the studio did not save). */
+  async foreignFile(path: string): Promise<boolean> {
+    const target = resolve(path);
     if (!existsSync(target)) return false;
     const there = this.deps.manager.list((d) => d.savedPath === target && COPY_STATES.has(d.state));
     if (there.length === 0) return true;

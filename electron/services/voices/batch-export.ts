@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import Papa from 'papaparse';
 import PQueue from 'p-queue';
 import type { BatchRowView, BatchView } from '../../common/bridge/batches';
@@ -35,6 +35,14 @@ export interface ExportOptions {
   saveCopy?: (row: BatchRowView, target: string) => Promise<boolean>;
   /** A file this batch saved and has now deleted (a row's earlier take): its copy leaves the record. */
   forgetCopy?: (path: string) => Promise<void>;
+  /** Whether the file at `path` is one the studio did not save (the record of copies holds no intact copy there). */
+  foreignFile?: (path: string) => Promise<boolean>;
+  /**
+   * What to do with a row whose name is taken by a file the studio did not save: keep both (the row's
+   * file gets a new name), replace it, or skip the row. Without it the file is left as it is and the row
+   * is named among the failed ones (saveCopy refuses to write over it).
+   */
+  existing?: 'skip' | 'replace' | 'rename';
 }
 
 /** Files fetched at once: a batch's files are small, and one at a time took minutes for 55 of them. */
@@ -90,8 +98,8 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
   const earlier = await linksSavedIn(folder);
   const taken = new Set([...names.values()].map((name) => name.toLowerCase()));
   const save = async (row: BatchRowView & { resultUrl: string }): Promise<void> => {
-    const name = names.get(row.row) as string;
-    const target = join(folder, name);
+    let name = names.get(row.row) as string;
+    let target = join(folder, name);
     // Kept when it is this result; a row made again since has a new link, and its new take replaces the file.
     const sameTake = (earlier.get(name) ?? row.resultUrl) === row.resultUrl;
     const kept = async (): Promise<void> => {
@@ -101,6 +109,23 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
       options.onRow?.(row, name, null);
     };
     if (!options.saveCopy && existsSync(target) && sameTake) return kept();
+    const earlierFile = options.replaces?.get(row.row);
+    const foreign = options.existing !== 'replace' && (await options.foreignFile?.(target)) === true;
+    if (foreign && earlierFile && dirname(earlierFile) === folder && !(await options.foreignFile?.(earlierFile))) {
+      // Saved under another name before (the user chose to keep both): that file is the row's own.
+      name = basename(earlierFile);
+      target = earlierFile;
+      names.set(row.row, name);
+    } else if (foreign && options.existing) {
+      if (options.existing === 'skip') {
+        const reason = `skipped: the folder has a file "${name}" the studio did not save; it was left as it is`;
+        failed.push({ row: row.row, error: reason });
+        return options.onRow?.(row, null, reason);
+      }
+      name = await freeName(folder, name, taken);
+      target = join(folder, name);
+      names.set(row.row, name);
+    }
     try {
       if (!options.saveCopy) await saveWithRetries(row.resultUrl, target, options);
       if (!options.saveCopy || (await options.saveCopy(row, target))) saved += 1;
@@ -131,6 +156,18 @@ export async function exportBatch(view: BatchView, folder: string, options: Expo
     ]),
   );
   return { saved, inFolder: files.size, failed, manifest, files: where };
+}
+
+/** "1-one (2).mp3": the first name free on disk and among the batch's names (which it then holds). */
+async function freeName(folder: string, name: string, taken: Set<string>): Promise<string> {
+  const ext = extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  for (let n = 2; ; n += 1) {
+    const candidate = `${stem} (${n})${ext}`;
+    if (taken.has(candidate.toLowerCase()) || existsSync(join(folder, candidate))) continue;
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  }
 }
 
 /** Which link each file in the folder was saved from, as the last manifest written there says. */

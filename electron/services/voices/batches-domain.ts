@@ -31,7 +31,7 @@ export function createBatchesDomain(
   base: Pick<HostBase, 'log' | 'emit'>,
   { batches, catalogue, jobs }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>,
   granted: GrantedFiles,
-  copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget'>,
+  copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget' | 'foreignFile'>,
 ): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
@@ -131,7 +131,8 @@ export function createBatchesDomain(
       },
       'batches.removeRows': async (id, rows) =>
         batches.removeRows(id, rows).catch((error) => refused(error, 'cannot-remove')),
-      'batches.export': async (id, folder) => {
+      'batches.export': async (id, folder, options) => {
+        const existing = options?.existing;
         const batch = await view(id);
         const checked = await checkSaveFolder(folder, { create: true });
         if (!checked.ok) throw new StudioError(checked.message, 'invalid-folder');
@@ -154,8 +155,15 @@ export function createBatchesDomain(
           // studio did not save at a row's name is left as it is and the row says so (never overwritten unasked).
           saveCopy: copies
             ? (row, target) =>
-                copies.saveOrThrow({ jobId: row.jobId as string, path: target, savedBy: 'batch', keepOthers: true })
+                copies.saveOrThrow({
+                  jobId: row.jobId as string,
+                  path: target,
+                  savedBy: 'batch',
+                  keepOthers: existing !== 'replace',
+                })
             : undefined,
+          foreignFile: copies ? (path) => copies.foreignFile(path) : undefined,
+          existing,
           forgetCopy: copies ? (path) => copies.forget(path) : undefined,
           onRow: () => base.emit('batches.saving', { id, done: ++done, total }),
         });

@@ -1,0 +1,43 @@
+// What the chosen folder holds, as the check found it (issue 53): rows kept from it are counted, and
+// rows whose name is taken by a file they did not make are named with the three choices.
+import { describe, expect, it } from 'vitest';
+import { mount } from '@vue/test-utils';
+import type { CampaignCheckView } from '@common/bridge/campaigns';
+import CampaignFolderFiles from '@/views/campaigns/CampaignFolderFiles.vue';
+
+const check = (existing: CampaignCheckView['existing'], kept: number): CampaignCheckView => ({
+  readAs: 'a comma-separated file in UTF-8',
+  variables: [],
+  columns: {},
+  unused: [],
+  problems: [],
+  existing,
+  kept,
+  rows: [],
+});
+
+describe('the files already in a campaign folder', () => {
+  it('counts the rows kept, names the files a row would write over, and hands back the choice', async () => {
+    const wrapper = mount(CampaignFolderFiles, {
+      props: { check: check([{ row: 0, fileName: '1 - Uma.mp4' }], 3), folder: '/videos', choice: undefined },
+    });
+    expect(wrapper.get('[data-testid="campaign-kept"]').text()).toContain(
+      '3 rows are in the folder already (made earlier, kept)',
+    );
+    const taken = wrapper.get('[data-testid="campaign-existing-files"]');
+    expect(taken.text()).toContain(
+      '1 row would write over a file in /videos that is not its own video: “1 - Uma.mp4” (row 1)',
+    );
+    expect(taken.findAll('input[type="radio"]')).toHaveLength(3);
+    await taken.findAll('input[type="radio"]')[0].setValue(true);
+    expect(wrapper.emitted('update:choice')?.[0]).toEqual(['rename']);
+  });
+
+  it('says nothing when the folder holds nothing of the campaign', () => {
+    const wrapper = mount(CampaignFolderFiles, {
+      props: { check: check([], 0), folder: '/videos', choice: undefined },
+    });
+    expect(wrapper.find('[data-testid="campaign-kept"]').exists()).toBe(false);
+    expect(wrapper.find('[data-testid="campaign-existing-files"]').exists()).toBe(false);
+  });
+});
