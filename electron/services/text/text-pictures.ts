@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -74,7 +74,8 @@ export class TextPictures {
       }
       ({ width, height } = drawn);
       await mkdir(this.deps.dir, { recursive: true });
-      const part = `${path}.${process.pid}.part`;
+      // Its own part file: two rows drawing the same text at once must not rename each other's away.
+      const part = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.part`;
       await writeFile(part, drawn.png);
       await rename(part, path);
     }

@@ -10,6 +10,7 @@ import type { RunningEmulator } from '../../../electron/emulator';
 import { checkCampaignTable } from '../../../electron/services/campaign/campaign-check';
 import { newCampaignRecord, reviseCampaign } from '../../../electron/services/campaign/campaign-setup';
 import { followHeld } from '../../../electron/services/campaign/campaign-hold';
+import { createCampaignsDomain } from '../../../electron/services/campaign/campaigns-domain';
 import type { CampaignTemplate } from '@common/campaign/variables';
 import type { CampaignRecord } from '@common/campaign/record';
 import { campaignHost, createdPerStep, prospects, smallTemplate, startSandbox } from './campaign-harness';
@@ -203,6 +204,59 @@ describe('a campaign whose rows must fit their scenes', () => {
     expect(spoken).toBeGreaterThan(2000);
     expect(seconds(join(outDir, made.rows[0].fileName)) * 1000).toBeGreaterThanOrEqual(spoken);
     expect([...createdPerStep(dataDir).keys()].filter((key) => key.startsWith('1:'))).toEqual([]);
+    await host.stop();
+  }, 180_000);
+
+  // Fails when fitting held rows sends without the user's answer to its price (mutation: drop requireCampaignConfirmed).
+  it('on the page: a campaign goes on with the rows that fit, and its held row is made after the price of fitting it is answered', async () => {
+    const dataDir = mkdtempSync(join(dir, 'page-'));
+    const host = campaignHost(em, dataDir);
+    const lines = prospects(em, 2);
+    lines[2][1] = 'the International Association of Independent Brokers';
+    const sheet = join(dataDir, 'prospects.csv');
+    writeFileSync(sheet, lines.map((line) => line.join(',')).join('\n'));
+    const { handlers: h } = createCampaignsDomain(
+      { jobs: host.engine, catalogue: host.catalogue },
+      {
+        runner: host.runner,
+        openProject: async () => fixedTemplate([2500, 2000]).project,
+        pathOf: (ref) => (ref === 'granted:prospects' ? sheet : null),
+        checkLinks: goodLinks,
+        stills: {} as never,
+      },
+    );
+    const input = {
+      projectId: 'p1',
+      file: 'granted:prospects',
+      label: 'prospects.csv',
+      fileName: '{{row}} - {{First name}}',
+      outDir: join(dataDir, 'out'),
+      concurrency: 2,
+    };
+    const checked = await h['campaigns.check'](input);
+    expect(checked.rows.map((r) => r.held.length > 0)).toEqual([false, true]);
+    expect(checked.speech).toMatch(/^Speech lengths are rough estimates/);
+    const started = await h['campaigns.create'](input, { by: 'user', credits: null });
+    expect(started.counts).toEqual({ pending: 1, held: 1 });
+    const waiting = await host.runner.run(started.id);
+    expect([waiting.state, ...waiting.rows.map((r) => r.state)]).toEqual(['paused', 'done', 'held']);
+
+    const quote = await h['campaigns.quoteHeld'](started.id);
+    expect(quote.items.map((i) => [i.action, i.count])).toEqual([
+      ['tts', 2],
+      ['avatar-video', 1],
+    ]);
+    await expect(h['campaigns.fitHeld'](started.id, { by: 'user', credits: 3 })).rejects.toMatchObject({
+      code: 'confirmation-required',
+    });
+    expect([...createdPerStep(dataDir).keys()].filter((key) => key.startsWith('1:'))).toEqual([]);
+    expect((await h['campaigns.get'](started.id)).rows[1].state).toBe('held');
+
+    await h['campaigns.fitHeld'](started.id, { by: 'user', credits: null });
+    const made = await host.runner.run(started.id);
+    expect([made.state, ...made.rows.map((r) => r.state)]).toEqual(['finished', 'done', 'done']);
+    const spoken = Object.values(made.rows[1].voiceLengths ?? {}).reduce((a, b) => a + b, 0);
+    expect(seconds(join(dataDir, 'out', made.rows[1].fileName)) * 1000).toBeGreaterThanOrEqual(spoken);
     await host.stop();
   }, 180_000);
 });

@@ -10,7 +10,7 @@ import { SpeechEstimator, wavDurationMs } from '../../../electron/services/campa
 import { DraftVoice } from '../../../electron/services/media/draft-voice';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import { findSpeechEngine } from '../../../electron/services/media/speech-engine';
-import { fitSpeechLine, speechMs } from '@common/campaign/speech-fit';
+import { fitSpeechLine, rowHolds, speechMs, variablesInText } from '@common/campaign/speech-fit';
 import type { CampaignTemplate } from '@common/campaign/variables';
 import { loadTemplate } from './template-fixture';
 
@@ -95,6 +95,23 @@ describe("the check's speech estimate", () => {
     expect(check.speech).toBe(
       'Speech lengths are rough estimates from the number of words (no draft voice, espeak-ng, is installed).',
     );
+  });
+
+  // Fails when every long value holds its row (mutation: variablesInText keeps whole-field placeholders).
+  it('holds a value too long for its sentence, not a whole script given by a column', () => {
+    const { project } = loadTemplate();
+    const scenes = project.scenes.map((s, i) =>
+      i === 1 && s.voice?.kind === 'tts' ? { ...s, voice: { ...s.voice, text: '{{script}}' } } : s,
+    );
+    const template = { fileName: '{{row}}', project: { ...project, scenes } };
+    const inText = variablesInText(template);
+    expect([...inText].sort()).toEqual(['company', 'first_name']);
+    const filled = { ...project, scenes };
+    const long = 'A whole paragraph the row speaks. '.repeat(20);
+    expect(rowHolds(filled, { script: long, company: 'Acme' }, inText, () => null)).toEqual([]);
+    expect(rowHolds(filled, { script: 'Hi.', company: long }, inText, () => null)).toEqual([
+      `{{company}} is ${long.length} characters long, far more than fits in its sentence (at most 200): check the cell`,
+    ]);
   });
 
   it('reads a straight line through the spoken samples', () => {

@@ -59,6 +59,18 @@ describe('host text pictures', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.png'))).toHaveLength(2);
   });
 
+  // Fails when every drawing of one picture shares a part file (mutation: the pid alone names it):
+  // two campaign rows with the same title drew it at once and one renamed the other's file away.
+  it('draws the same picture for several callers at once without one losing its file', async () => {
+    const { service } = pictures();
+    const style = { ...presetStyle(titled(), 'title'), content: 'Same for every row' };
+    const drawn = await Promise.all(
+      Array.from({ length: 6 }, () => service.picture(style, { width: 300, height: 100 })),
+    );
+    expect(new Set(drawn.map((d) => d.path)).size).toBe(1);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([]);
+  });
+
   it('refuses empty text and an unknown font as invalid-text, with the reason', async () => {
     const { service } = pictures();
     const style = presetStyle(titled(), 'title');
