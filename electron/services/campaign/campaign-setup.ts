@@ -76,8 +76,9 @@ export function reviseCampaign(
       keys.length === Object.keys(before.values).length &&
       keys.every((key) => sameValue(before.values[key], row.values[key]));
     const underWay = before.state === 'voiceover' || before.state === 'video' || before.state === 'download';
+    // A row kept as it was is still named by where it is in the sheet now.
     if (underWay || (same && !(options.retryFailed && before.state === 'failed') && before.state !== 'cancelled'))
-      return before;
+      return row.line === undefined ? before : { ...before, line: row.line };
     return { ...row, take: before.take + 1 };
   });
   const kept = existing.rows.filter((r) => !fresh.rows.some((f) => f.row === r.row));
