@@ -82,13 +82,16 @@ export function reviseCampaign(
     const same = identityOf(existing, before) === row.madeFrom;
     if (before.state === 'held') return releaseHeld(existing, before, fresh, row);
     const underWay = before.state === 'voiceover' || before.state === 'video' || before.state === 'download';
-    if (underWay) return before;
+    // A row kept as it was is still named by where it is in the sheet now.
+    const placed = (kept: CampaignRowRecord): CampaignRowRecord =>
+      row.line === undefined ? kept : { ...kept, line: row.line };
+    if (underWay) return placed(before);
     if (same && options.retryFailed && before.state === 'failed')
-      return (options.retry ?? ((r: CampaignRowRecord) => ({ ...row, take: r.take + 1 })))(before);
+      return placed((options.retry ?? ((r: CampaignRowRecord) => ({ ...row, take: r.take + 1 })))(before));
     // A row refused (or skipped) before is checked afresh: the check and the folder decide it now.
     if (same && before.state !== 'cancelled' && before.state !== 'failed' && before.state !== 'invalid')
-      return { ...before, values: row.values };
-    if (same && before.state === 'failed') return before;
+      return { ...before, values: row.values, line: row.line ?? before.line };
+    if (same && before.state === 'failed') return placed(before);
     return { ...row, take: before.take + 1 };
   });
   const kept = existing.rows.filter((r) => !fresh.rows.some((f) => f.row === r.row));
