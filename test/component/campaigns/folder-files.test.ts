@@ -10,6 +10,7 @@ const check = (existing: CampaignCheckView['existing'], kept: number): CampaignC
   variables: [],
   columns: {},
   unused: [],
+  speech: null,
   problems: [],
   existing,
   kept,
