@@ -169,7 +169,8 @@ export function reportCheck(check: CampaignCheckView, label: string, io: CliIo):
   for (const problem of check.problems) io.err(`Cannot start: ${problem}`);
   for (const row of bad) io.err(`${rowLabel(row, { capital: true })}: ${row.problems.join('; ')}`);
   const held = check.rows.filter((r) => r.problems.length === 0 && r.held.length > 0);
-  for (const row of held) io.err(`${rowLabel(row, { capital: true })} held, not sent until it fits: ${row.held.join('; ')}`);
+  for (const row of held)
+    io.err(`${rowLabel(row, { capital: true })} held, not sent until it fits: ${row.held.join('; ')}`);
   if (held.length > 0 && check.speech) io.err(check.speech);
   return bad.length + held.length;
 }
