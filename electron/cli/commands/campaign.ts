@@ -126,7 +126,9 @@ export const campaignRunCommand: CliCommand = {
       // A file the campaign did not make is never written over on a script's behalf without its say.
       if (check.existing.length > 0) {
         for (const taken of check.existing)
-          io.err(`Row ${taken.row + 1}: ${join(outDir, taken.fileName)} is there and is not this row's video`);
+          io.err(
+            `${rowLabel(taken, { capital: true })}: ${join(outDir, taken.fileName)} is there and is not this row's video`,
+          );
         throw new RefusedError(
           `Nothing was sent: ${check.existing.length} row${check.existing.length === 1 ? '' : 's'} would write over a file in ${outDir}. Pass --existing skip, replace or rename.`,
         );

@@ -66,7 +66,9 @@ export const CampaignCheckView = z.object({
   /** What stops the whole campaign: nothing can start while there is one. */
   problems: z.array(z.string()),
   /** Rows whose file name is taken in the folder by a file that is not their video (the input's `existing` decides). */
-  existing: z.array(z.object({ row: z.number().int(), fileName: z.string() })).default([]),
+  existing: z
+    .array(z.object({ row: z.number().int(), line: z.number().int().nullable().optional(), fileName: z.string() }))
+    .default([]),
   /** Rows whose identical video is in the folder already, intact: kept, not sent (0 jobs). */
   kept: z.number().int().default(0),
   rows: z.array(

@@ -2,6 +2,7 @@ import { extname, join, resolve } from 'node:path';
 import type { DownloadView } from '../../common/bridge/downloads';
 import type { JobView } from '../../common/bridge/jobs';
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
+import { rowLabel } from '../../common/text/row-label';
 import { StudioError } from '../host/errors';
 import { identityOf } from './row-identity';
 
@@ -33,6 +34,8 @@ export interface CampaignFolder {
 /** A row that would write over a file it did not make. */
 export interface ExistingFile {
   row: number;
+  /** Its number in the spreadsheet, when the sheet was read with its lines (rowLabel). */
+  line: number | null;
   fileName: string;
 }
 
@@ -142,7 +145,7 @@ export function planOnFolder(record: CampaignRecord, folder: CampaignFolder, cho
       // The identity keeps the name asked for: run again, the renamed video is this row's own.
       return { ...planned, madeFrom: identity, fileName: name };
     }
-    existing.push({ row: row.row, fileName: planned.fileName });
+    existing.push({ row: row.row, line: row.line ?? null, fileName: planned.fileName });
     return planned;
   });
   const state = rows.some((r) => r.state === 'pending' || r.state === 'download') ? 'running' : record.state;
@@ -179,7 +182,7 @@ export function retriedRow(row: CampaignRowRecord, jobs: readonly JobView[], now
 export function existingFilesError(existing: readonly ExistingFile[], outDir: string): StudioError {
   const named = existing
     .slice(0, 5)
-    .map((e) => `"${e.fileName}" (row ${e.row + 1})`)
+    .map((e) => `"${e.fileName}" (${rowLabel(e)})`)
     .join(', ');
   const more = existing.length > 5 ? ` and ${existing.length - 5} more` : '';
   return new StudioError(

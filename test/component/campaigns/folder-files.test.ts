@@ -27,7 +27,7 @@ describe('the files already in a campaign folder', () => {
     );
     const taken = wrapper.get('[data-testid="campaign-existing-files"]');
     expect(taken.text()).toContain(
-      '1 row would write over a file in /videos that is not its own video: “1 - Uma.mp4” (row 1)',
+      '1 row would write over a file in /videos that is not its own video: “1 - Uma.mp4” (sheet row 2)',
     );
     expect(taken.findAll('input[type="radio"]')).toHaveLength(3);
     await taken.findAll('input[type="radio"]')[0].setValue(true);

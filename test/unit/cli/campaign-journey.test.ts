@@ -154,7 +154,7 @@ describe("a 200-row campaign at the account's end", () => {
     const files = readdirSync(out).filter((n) => n.endsWith('.mp4'));
     expect(files).toHaveLength(ROWS);
     const campaignId = ledger.find(
-      (j) => j.purpose?.type === 'campaign-row' && j.purpose.row === 0 && j.kind === 'avatar-video',
+      (j) => j.purpose?.type === 'campaign-row' && j.purpose.row === ROWS - 1 && j.kind === 'avatar-video',
     )?.purpose as { campaignId: string } | undefined;
     const voiced = new Map<number, number>();
     for (const job of ledger) {

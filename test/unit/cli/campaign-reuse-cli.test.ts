@@ -182,11 +182,11 @@ describe('the same sheet run again into the same folder', () => {
 
     const refused = await run();
     expect(refused.code).toBe(EXIT.refused);
-    expect(refused.err.join('\n')).toMatch(/Row 1: .*1 - Cy\.mp4 is there and is not this row's video/);
+    expect(refused.err.join('\n')).toMatch(/Sheet row 2: .*1 - Cy\.mp4 is there and is not this row's video/);
     expect(refused.err.join('\n')).toMatch(/Pass --existing skip, replace or rename/);
     expect(jobsSent(data)).toBe(0);
     // The studio's start refuses it the same way, naming the file.
-    await expect(studioCampaign(data, 'foreign.csv', 'foreign')).rejects.toThrow(/"1 - Cy\.mp4" \(row 1\)/);
+    await expect(studioCampaign(data, 'foreign.csv', 'foreign')).rejects.toThrow(/"1 - Cy\.mp4" \(sheet row 2\)/);
     expect(jobsSent(data)).toBe(0);
 
     // Skipped, the row is left out and its file as it was; the other row is made.
