@@ -12,6 +12,7 @@ export function campaignTally(counts: Partial<Record<CampaignRowState | string, 
     waiting: n('pending'),
     refused: n('invalid'),
     cancelled: n('cancelled'),
+    held: n('held'),
   };
 }
 

@@ -25,6 +25,8 @@ export interface RunTally {
   refused: number;
   /** Rows cancelled before they were sent. */
   cancelled: number;
+  /** Rows kept back until their user fits them (a campaign row whose voice overruns its scene): not made by the run. */
+  held?: number;
 }
 
 export interface RunProgressInput {
@@ -122,6 +124,7 @@ export function tallyText(tally: RunTally): string {
   if (tally.waiting) parts.push(`${count(tally.waiting)} waiting`);
   if (tally.refused) parts.push(`${count(tally.refused)} not sent (check)`);
   if (tally.cancelled) parts.push(`${count(tally.cancelled)} cancelled`);
+  if (tally.held) parts.push(`${count(tally.held)} held until fitted`);
   return parts.join(', ');
 }
 
@@ -139,7 +142,7 @@ export function projectedText(projected: RunProgress['projected']): string {
  * 4,884 waiting of 4,986 rows · 23 rows/min, about 3 h 32 min left · ≈ 9,972 credits in all (…)".
  */
 export function progressText(progress: RunProgress, running: boolean): string {
-  const all = progress.planned + progress.tally.refused + progress.tally.cancelled;
+  const all = progress.planned + progress.tally.refused + progress.tally.cancelled + (progress.tally.held ?? 0);
   return [
     `${tallyText(progress.tally)} of ${count(all)} rows`,
     paceText(progress, running),

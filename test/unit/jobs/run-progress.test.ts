@@ -47,6 +47,12 @@ describe('runProgress', () => {
     expect(progressText(progress, false)).toBe('3 done, 1 waiting, 2 not sent (check), 4 cancelled of 10 rows');
   });
 
+  it('names the rows held until their user fits them apart, out of the bar', () => {
+    const progress = runProgress(input({ tally: { ...none, done: 200, held: 1 }, running: false }), T0);
+    expect(progress.percent).toBe(100);
+    expect(progressText(progress, false)).toBe('200 done, 1 held until fitted of 201 rows');
+  });
+
   it('measures rows a minute over the recent window on the given clock, and the time left at that pace', () => {
     // 20 rows finished one every 30 s from the start: 2 rows a minute.
     const doneAt = Array.from({ length: 20 }, (_, i) => T0 + (i + 1) * 30_000);
