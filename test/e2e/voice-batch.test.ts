@@ -108,14 +108,15 @@ describe('Batch voiceovers in Chromium', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const manifest = bytes.toString('utf8').trim().split(/\r?\n/);
     expect(manifest[0]).toBe(
-      'row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits',
+      'sheet_row,name,text,voice,voice_name,rate,status,reason,file,duration_s,link,expiry,cost_credits',
     );
     // Refused rows say why, and voices have their names.
     const records = Papa.parse<Record<string, string>>(manifest.join('\n'), { header: true }).data;
-    expect(records.filter((r) => r.status === 'invalid').map((r) => [r.row, r.name, r.reason !== ''])).toEqual([
-      ['6', 'empty', true],
-      ['12', 'fast', true],
-      ['20', 'long', true],
+    // Numbered as the spreadsheet numbers them (its header is row 1).
+    expect(records.filter((r) => r.status === 'invalid').map((r) => [r.sheet_row, r.name, r.reason !== ''])).toEqual([
+      ['7', 'empty', true],
+      ['13', 'fast', true],
+      ['21', 'long', true],
     ]);
     expect(manifest[1]).toContain(',Ava,');
     expect(manifest).toHaveLength(21);

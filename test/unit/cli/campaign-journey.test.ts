@@ -123,8 +123,8 @@ describe("a 200-row campaign at the account's end", () => {
     expect(paused.said()).toMatch(/Paused: the account ran out of credits\. \d+ rows left.*nothing failed for it/);
     const atPause = JSON.parse(paused.out.join('\n')) as { counts: Record<string, number> };
     expect(atPause.counts.failed ?? 0).toBe(0);
-    expect(atPause.counts.done).toBeGreaterThan(0);
-    expect(atPause.counts.done).toBeLessThanOrEqual(41);
+    // No more rows made than the balance paid for (how many of them ended by the pause depends on timing).
+    expect(atPause.counts.done ?? 0).toBeLessThanOrEqual(40);
     expect(jobsSent()).toBeGreaterThan(sentBefore);
 
     // Topped up, the same command goes on and makes every good row; the held row waits for its user.
