@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/index';
-import { EXIT, type CliIo } from '../../../electron/cli/command';
-import { killCliAfterSubmits } from './cli-io';
+import { EXIT } from '../../../electron/cli/command';
+import { killCliAfterSubmits, runIn, writeLogo } from './cli-io';
 import { createdPerStep as perStep, NAMES, smallTemplate } from '../campaign/campaign-harness';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 
@@ -15,29 +13,14 @@ const createdPerStep = (dataDir: string) => [...perStep(dataDir).values()];
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(args: string[]) {
-  const lines = { out: [] as string[], err: [] as string[] };
-  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: dir };
-  return runCli(args, io).then((code) => ({ code, ...lines }));
-}
+const cli = (args: string[]) => runIn(dir, args);
 
 describe('studio campaign', () => {
   it('checks the rows naming the bad ones, runs the good ones into named files with a manifest of every row, and goes on without sending anything twice', async () => {
     const data = join(dir, 'data');
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
     // A per-row logo given as a file beside the spreadsheet.
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=orange:s=64x64',
-      '-frames:v',
-      '1',
-      join(dir, 'logo.png'),
-    ]);
+    writeLogo(join(dir, 'logo.png'));
     writeFileSync(
       join(dir, 'prospects.csv'),
       [
@@ -150,19 +133,7 @@ describe('studio campaign', () => {
     const data = join(dir, 'killed');
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
     const logo = join(dir, 'logo.png');
-    if (!existsSync(logo))
-      execFileSync('ffmpeg', [
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=orange:s=64x64',
-        '-frames:v',
-        '1',
-        logo,
-      ]);
+    if (!existsSync(logo)) writeLogo(logo);
     writeFileSync(
       join(dir, 'many.csv'),
       ['First name,company,voice,avatar,logo', ...NAMES.slice(0, 4).map((n) => `${n},Co,Ava,SandboxBen,logo.png`)].join(

@@ -1,23 +1,18 @@
 // `studio campaign` with a row whose value is far too long for its fixed scene: the check names it held,
 // the run makes the others, pays nothing for it and ends (not finished) with it listed; the same folder
 // run again once the cell is fitted makes just that row.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/index';
-import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { EXIT } from '../../../electron/cli/command';
 import { createdPerStep, smallTemplate } from '../campaign/campaign-harness';
+import { runIn, writeLogo } from './cli-io';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-held-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(args: string[]) {
-  const lines = { out: [] as string[], err: [] as string[] };
-  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: dir };
-  return runCli(args, io).then((code) => ({ code, ...lines }));
-}
+const cli = (args: string[]) => runIn(dir, args);
 
 /** A logo file beside the spreadsheet, as a user gives one. */
 const LOGO = 'logo.png';
@@ -36,18 +31,7 @@ describe('studio campaign and a row that does not fit', () => {
     const scenes = project.scenes.map((s, i) => ({ ...s, durationMs: i === 0 ? 4000 : 3000, followVoice: false }));
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify({ ...project, scenes }));
     writeFileSync(join(dir, 'prospects.csv'), sheet('Acme Holdings International '.repeat(40).trim()));
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=orange:s=64x64',
-      '-frames:v',
-      '1',
-      join(dir, LOGO),
-    ]);
+    writeLogo(join(dir, LOGO));
     const run = (extra: string[] = []) =>
       cli(['campaign', 'run', 'greeting.json', 'prospects.csv', '--out', 'out', '--yes', '--data-dir', data, ...extra]);
 

@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/index';
-import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { EXIT } from '../../../electron/cli/command';
 import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { createdPerStep, smallTemplate } from '../campaign/campaign-harness';
+import { runIn, writeLogo } from './cli-io';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-journey-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,11 +24,7 @@ const ROWS = 200;
 const data = join(dir, 'data');
 const out = join(dir, 'out');
 
-function cli(args: string[]) {
-  const lines = { out: [] as string[], err: [] as string[] };
-  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: dir };
-  return runCli(args, io).then((code) => ({ code, ...lines, said: () => lines.err.join('\n') }));
-}
+const cli = (args: string[]) => runIn(dir, args);
 
 async function withSandbox<T>(change: (sandbox: Awaited<ReturnType<typeof startBuiltInSandbox>>) => T) {
   const sandbox = await startBuiltInSandbox(data);
@@ -77,10 +73,7 @@ describe("a 200-row campaign at the account's end", () => {
   it('is priced against the balance, pauses there, goes on after a top-up, holds the row that cannot fit, and is never paid twice', async () => {
     const { project } = smallTemplate();
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(project));
-    execFileSync('ffmpeg', [
-      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1'],
-      join(dir, 'logo.png'),
-    ]);
+    writeLogo(join(dir, 'logo.png'));
 
     // A first try of two rows teaches the connection what a row is charged (the price is not published).
     writeFileSync(join(dir, 'try.csv'), sheet(['Tia', 'Tom']));
@@ -192,7 +185,10 @@ describe("a 200-row campaign at the account's end", () => {
     const before = videos();
     const sent = jobsSent();
     const again = await cli([...run, '--yes', '--json']);
-    expect(JSON.parse(again.out.join('\n')).counts).toEqual({ done: ROWS, held: 1 });
+    expect(JSON.parse(again.out.join('\n')).counts, `${again.out.join('\n')}\n${again.said()}`).toEqual({
+      done: ROWS,
+      held: 1,
+    });
     expect(jobsSent()).toBe(sent);
     expect(videos()).toEqual(before);
   }, 900_000);

@@ -5,20 +5,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/index';
-import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { EXIT } from '../../../electron/cli/command';
 import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
 import { createdPerStep, smallTemplate } from '../campaign/campaign-harness';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { runIn } from './cli-io';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-pause-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(args: string[]) {
-  const lines = { out: [] as string[], err: [] as string[] };
-  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: dir };
-  return runCli(args, io).then((code) => ({ code, ...lines }));
-}
+const cli = (args: string[]) => runIn(dir, args);
 
 /** Changes the balance of a data folder's own sandbox (it keeps its records and its port between runs). */
 async function withSandbox<T>(

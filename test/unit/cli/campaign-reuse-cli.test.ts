@@ -11,6 +11,7 @@ import { openStudio } from '../../../electron/cli/cli-host';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { campaignRequest, readCampaignInput } from '../../../electron/cli/commands/campaign-session';
 import { createdPerStep, smallTemplate } from '../campaign/campaign-harness';
+import { writeLogo } from './cli-io';
 
 /**
  * Never pay twice, never overwrite without asking, on the whole host as the studio and the command line
@@ -98,18 +99,7 @@ async function studioCampaign(data: string, rows: string, out: string, extra: { 
 
 beforeAll(() => {
   writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=orange:s=64x64',
-    '-frames:v',
-    '1',
-    join(dir, 'logo.png'),
-  ]);
+  writeLogo(join(dir, 'logo.png'));
 });
 
 describe('the same sheet run again into the same folder', () => {

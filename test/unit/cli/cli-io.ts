@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { CliIo } from '../../../electron/cli/command';
+import { runCli } from '../../../electron/cli/index';
 
 /** A command line's output collected, run in `dir` with `<dir>/data` as the data folder. */
 export function collectingIo(dir: string): { io: CliIo; out: string[]; err: string[] } {
@@ -11,6 +12,23 @@ export function collectingIo(dir: string): { io: CliIo; out: string[]; err: stri
     out,
     err,
   };
+}
+
+/** One command run in `dir` with no environment of its own: its exit code and what it printed. */
+export async function runIn(
+  dir: string,
+  args: string[],
+): Promise<{ code: number; out: string[]; err: string[]; said(): string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: dir };
+  const code = await runCli(args, io);
+  return { code, out, err, said: () => err.join('\n') };
+}
+
+/** A small orange square at `path`: the logo the test sheets link to. */
+export function writeLogo(path: string): void {
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1', path]);
 }
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');

@@ -2,17 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/cli/index';
-import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { EXIT } from '../../../electron/cli/command';
+import { runIn } from './cli-io';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-tts-batch-foreign-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function cli(args: string[]) {
-  const lines = { out: [] as string[], err: [] as string[] };
-  const io: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: dir };
-  return runCli(args, io).then((code) => ({ code, ...lines }));
-}
+const cli = (args: string[]) => runIn(dir, args);
 
 describe('a batch saving into a folder by name', () => {
   it('leaves a file it did not save at a row’s name as it is, names the row, and saves the others; keeps both when asked, and the renamed file is the row’s own next time', async () => {
