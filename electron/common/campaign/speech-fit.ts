@@ -2,7 +2,7 @@ import type { Project } from '../composition/document';
 import { overrunText, voiceOverruns } from '../composition/scene-length';
 import { wordsPerMinute } from '../speech/draft-voice';
 import { parseRate } from '../api/common';
-import { HOW_TO_FIT_VOICE, PLACEHOLDER } from '../composition/voice-follow';
+import { HOW_TO_FIT_VOICE, TEMPLATE_VARIABLE } from '../composition/voice-follow';
 import { variableKey, type CampaignTemplate, type RowValues } from './variables';
 
 /**
@@ -69,8 +69,8 @@ export function variablesInText(template: CampaignTemplate): Set<string> {
   }
   const keys = new Set<string>();
   for (const text of texts) {
-    const names = [...text.matchAll(PLACEHOLDER)].map((m) => m[1]);
-    if (names.length === 0 || text.replace(PLACEHOLDER, '').trim() === '') continue;
+    const names = [...text.matchAll(TEMPLATE_VARIABLE)].map((m) => m[1]);
+    if (names.length === 0 || text.replace(TEMPLATE_VARIABLE, '').trim() === '') continue;
     for (const name of names) keys.add(variableKey(name));
   }
   return keys;

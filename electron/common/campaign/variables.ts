@@ -1,6 +1,6 @@
 import type { Project, Scene, SceneElement } from '../composition/document';
 import { capitalise, elementLabel, sceneLabel } from '../composition/render-plan';
-import { followsVoice, PLACEHOLDER } from '../composition/voice-follow';
+import { followsVoice, TEMPLATE_VARIABLE } from '../composition/voice-follow';
 
 /**
  * A campaign's template is a project with `{{name}}` placeholders, and a name template for its output
@@ -46,7 +46,7 @@ export function variableKey(name: string): string {
 
 /** The placeholders of one piece of text, in order (duplicates kept), as written. */
 export function placeholdersIn(text: string): string[] {
-  return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]);
+  return [...text.matchAll(TEMPLATE_VARIABLE)].map((m) => m[1]);
 }
 
 /** A field of the project that may hold placeholders, with how to read and replace it. */
@@ -155,7 +155,7 @@ export function fillTemplate(template: CampaignTemplate, values: RowValues, opti
     }
     return value;
   };
-  const fill = (text: string): string => text.replace(PLACEHOLDER, (_, name: string) => lookup(name));
+  const fill = (text: string): string => text.replace(TEMPLATE_VARIABLE, (_, name: string) => lookup(name));
   // A link that is nothing but a placeholder is the row's own file or link; around other text it is text.
   const fillLink = (text: string): string => {
     const filled = fill(text);

@@ -3,21 +3,21 @@ import { MAX_SCENE_MS, MIN_SCENE_MS, type Project, type Scene } from './document
 /**
  * Whether a scene's length follows its voice (set to the voice's length once that is known) or stays
  * as the user set it. The scene's own choice wins, then the project's; left to neither, an avatar
- * video's voiceover whose script is a campaign template's (it holds a {{placeholder}}) follows, since
+ * video's voiceover whose script is a campaign template's (it holds a {{variable}}) follows, since
  * its length changes with every row and no fixed length fits them all.
  */
 export function followsVoice(project: Pick<Project, 'kind' | 'followVoice'>, scene: Scene): boolean {
   if (project.kind !== 'avatar-video' || !scene.voice) return false;
   if (scene.followVoice !== undefined) return scene.followVoice;
   if (project.followVoice !== undefined) return project.followVoice;
-  return scene.voice.kind === 'tts' && hasPlaceholder(scene.voice.text);
+  return scene.voice.kind === 'tts' && hasTemplateVariable(scene.voice.text);
 }
 
-/** A campaign's placeholder, `{{name}}` (common/campaign/variables.ts fills them). */
-export const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/** A campaign template variable, `{{name}}` (common/campaign/variables.ts fills them). */
+export const TEMPLATE_VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-export function hasPlaceholder(text: string): boolean {
-  return new RegExp(PLACEHOLDER.source).test(text);
+export function hasTemplateVariable(text: string): boolean {
+  return new RegExp(TEMPLATE_VARIABLE.source).test(text);
 }
 
 /** How a user fits a voice into its scene, in the words every screen uses. */
