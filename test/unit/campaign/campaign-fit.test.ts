@@ -2,10 +2,9 @@
 // before it is paid for (at the check, or once its real voiceover is known), and a scene that follows its
 // voice makes every video at least as long as its row's voiceovers (ffprobe of the files as saved).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { checkCampaignTable } from '../../../electron/services/campaign/campaign-check';
 import { newCampaignRecord, reviseCampaign } from '../../../electron/services/campaign/campaign-setup';
@@ -13,16 +12,13 @@ import { followHeld } from '../../../electron/services/campaign/campaign-hold';
 import { createCampaignsDomain } from '../../../electron/services/campaign/campaigns-domain';
 import type { CampaignTemplate } from '@common/campaign/variables';
 import type { CampaignRecord } from '@common/campaign/record';
-import { campaignHost, createdPerStep, prospects, smallTemplate, startSandbox } from './campaign-harness';
+import { campaignHost, createdPerStep, prospects, smallTemplate } from './campaign-harness';
+import { sandboxPerFile } from '../emulator/harness';
 
+const { dir, sandbox } = sandboxPerFile('studio-campaign-fit-', { jobSeconds: 0.1 });
 let em: RunningEmulator;
-const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-fit-'));
-beforeAll(async () => {
-  em = await startSandbox(dir);
-}, 120_000);
-afterAll(async () => {
-  await em.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  em = sandbox();
 });
 
 /** The greeting with each scene's length fixed (scene 1, scene 2), whatever its voice. */

@@ -1,23 +1,19 @@
 // `--retry-failed` (the campaign gone on with, its failed rows made again) sends only what a row lacks,
 // through the page's own calls on a sandbox whose third job fails: the row's video.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { createCampaignsDomain } from '../../../electron/services/campaign/campaigns-domain';
 import type { CampaignStills } from '../../../electron/services/campaign/campaign-stills';
-import { campaignHost, createdPerStep, prospects, smallTemplate, startSandbox } from './campaign-harness';
+import { campaignHost, createdPerStep, prospects, smallTemplate } from './campaign-harness';
+import { sandboxPerFile } from '../emulator/harness';
 
+// Counted, not drawn: every third job fails (a row's two voiceovers complete, its video fails).
+const { dir, sandbox } = sandboxPerFile('studio-campaign-retry-failed-', { jobSeconds: 0.1, failRate: 1 / 3 });
 let em: RunningEmulator;
-const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-retry-failed-'));
-beforeAll(async () => {
-  // Counted, not drawn: every third job fails (a row's two voiceovers complete, its video fails).
-  em = await startSandbox(dir, { failRate: 1 / 3 });
-}, 120_000);
-afterAll(async () => {
-  await em.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  em = sandbox();
 });
 
 describe('retrying the failed rows of a campaign gone on with', () => {

@@ -1,21 +1,17 @@
 // "Retry all failed": every failed row of a campaign made again at once, on one answer to one price
 // question (refused without it), each row its next take, and every row then done.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { createCampaignsDomain } from '../../../electron/services/campaign/campaigns-domain';
-import { campaignHost, createdPerStep, prospects, smallTemplate, startSandbox } from './campaign-harness';
+import { campaignHost, createdPerStep, prospects, smallTemplate } from './campaign-harness';
+import { sandboxPerFile } from '../emulator/harness';
 
+const { dir, sandbox } = sandboxPerFile('studio-retry-failed-', { jobSeconds: 0.1 });
 let em: RunningEmulator;
-const dir = mkdtempSync(join(tmpdir(), 'studio-retry-failed-'));
-beforeAll(async () => {
-  em = await startSandbox(dir);
-}, 120_000);
-afterAll(async () => {
-  await em.close();
-  rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  em = sandbox();
 });
 
 describe('retrying every failed row of a campaign', () => {
