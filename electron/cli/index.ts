@@ -21,12 +21,14 @@ import { webhookDecodeCommand } from './commands/webhook';
 import { checkPlacementCommand } from './commands/check-placement';
 import { characterSwapCommand, lipsyncCommand } from './commands/tools';
 import { campaignCommands } from './commands/campaign';
+import { workerCommand } from './commands/worker';
 import { templatesCommands } from './commands/templates';
 import { captionsBurnCommand } from './commands/captions';
 
 /** Every `studio` command. Other areas add theirs with one line each. */
 export const commands: readonly CliCommand[] = [
   ...jobsCommands,
+  workerCommand,
   exportBodyCommand,
   renderPreviewCommand,
   captionsBurnCommand,

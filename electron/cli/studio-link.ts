@@ -1,3 +1,4 @@
+import type { RowMaker } from '../services/rows/row-worker';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallChannel, EventChannel, EventPayloads, StudioApi } from '../common/bridge';
@@ -39,6 +40,8 @@ export interface StudioLink {
    * built-in sandbox opens only while it runs, so a run with its own services starts it; an owner runs its own.
    */
   prepare(links: readonly (string | undefined)[]): Promise<void>;
+  /** How this run's own services make a queued run's rows as a worker (absent through an owner). */
+  rowMakers?(folder: string): RowMaker[];
   /** Rejects when the studio performing the calls is gone (an owner quit); what waits on events races it. */
   lost: Promise<never>;
   close(): Promise<void>;
@@ -90,6 +93,7 @@ export function ownLink(
     pid: process.pid,
     own: true,
     dataDir: options.dataDir,
+    rowMakers: (folder) => composed.domains.rowMakers(folder),
     async call(channel, ...args) {
       const outcome = await composed.dispatch(channel, args);
       if (!outcome.ok) throw new OwnerCallError(outcome.error.message, outcome.error.code);

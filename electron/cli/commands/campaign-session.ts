@@ -118,7 +118,7 @@ export async function campaignRequest(
   studio: StudioLink,
   input: CampaignInput,
   args: ParsedArgs,
-  extra: Pick<CampaignFields, 'outDir' | 'concurrency' | 'key' | 'retryFailed' | 'maxCredits' | 'existing'>,
+  extra: Pick<CampaignFields, 'outDir' | 'concurrency' | 'key' | 'retryFailed' | 'maxCredits' | 'existing' | 'queue'>,
 ): Promise<CampaignRequest> {
   await nameTemplateMedia(studio, input.template.project);
   const sheet = await studio.nameFile(input.sheetPath, 'sheet').catch((error: unknown) => {

@@ -24,6 +24,7 @@ import {
   readCampaignInput,
   reportCheck,
 } from './campaign-session';
+import { QUEUE_OPTION } from './worker';
 
 const TEMPLATE_ARGUMENTS = [
   { name: 'TEMPLATE', help: 'a project saved by the studio, with {{variables}}', required: true },
@@ -100,6 +101,7 @@ export const campaignRunCommand: CliCommand = {
       help: 'a row whose file name is taken in DIR by a file that is not its own video: skip the row, replace the file, or rename (keep both); without it such a run sends nothing',
     },
     { name: '--strict', help: 'a row refused by the check fails the run' },
+    QUEUE_OPTION,
     JSON_OPTION,
   ],
   async run(args, io) {
@@ -119,6 +121,7 @@ export const campaignRunCommand: CliCommand = {
         retryFailed: args.flags['--retry-failed'] === true,
         maxCredits: maxCreditsOf(args),
         existing: flag(args, '--existing') as CampaignRequest['existing'],
+        queue: flag(args, '--queue'),
       });
       const check = await studio.call('campaigns.check', request);
       reportCheck(check, input.label, io);

@@ -50,6 +50,11 @@ export const CampaignInput = z
      * it such a campaign does not start (the check lists those rows in `existing`).
      */
     existing: z.enum(['skip', 'replace', 'rename']).optional(),
+    /**
+     * Make the rows on a queue (`redis://[:password@]host:port`) by `studio worker` processes on any
+     * machine, instead of on this computer; the studio saves its own copy of each as it comes back.
+     */
+    queue: z.string().min(1).max(2000).optional(),
   })
   .refine((input) => (input.projectId === undefined) !== (input.project === undefined), {
     message: 'give either a project of the library or a template project, not both',

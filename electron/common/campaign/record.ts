@@ -97,6 +97,10 @@ export const CampaignRecord = z.object({
   pause: RunPause.nullable().optional(),
   /** "Stop after N credits" (null or absent: no cap). */
   maxCredits: RunCap.optional(),
+  /** The queue its rows are made on, as a Redis address without its password; absent: this computer. */
+  queue: z.string().max(2000).nullable().optional(),
+  /** On a worker: the queued campaign this one-row run is a row of (it leaves no manifest of its own). */
+  partOf: z.string().max(200).optional(),
 });
 export type CampaignRecord = z.infer<typeof CampaignRecord>;
 

@@ -77,9 +77,24 @@ function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKin
     step: (context) => step(deps, context),
     cancelled: (row) => ({ ...row, state: 'cancelled', problems: ['cancelled before it was sent'] }),
     redo: (row, jobs) => retriedRow(row, jobs, Date.now()),
-    finishing: (record) => manifests.now(record),
+    // A worker's one-row run is part of a studio's queued campaign, whose manifest is the studio's.
+    finishing: async (record) => (record.partOf ? undefined : manifests.now(record)),
+    queued: {
+      // The studio that started the campaign saves its own copy of each row a worker made.
+      local: (row) => row.state === 'download',
+      received: (row, reported) => ({
+        ...row,
+        state: reported.state === 'done' ? 'download' : reported.state,
+        problems: reported.problems,
+        voiceovers: reported.voiceovers,
+        voiceLengths: reported.voiceLengths,
+        resultUrl: reported.resultUrl,
+        expiresAt: reported.expiresAt,
+        savedAt: null,
+      }),
+    },
     onChange: (record) => {
-      manifests.changed(record);
+      if (!record.partOf) manifests.changed(record);
       deps.onChange?.(record);
     },
     onFinished: (record) => {
@@ -241,6 +256,11 @@ export class CampaignRows {
   /** Sets or removes the cap ("stop after N credits"); a campaign paused at its cap goes on when resumed. */
   async setCap(id: string, maxCredits: number | null): Promise<CampaignRecord> {
     return (await this.deps.rows.update(KIND, id, (r) => ({ ...r, maxCredits }))) as CampaignRecord;
+  }
+
+  /** Lets go of an ended campaign's record (a worker's one-row run, once reported). */
+  forget(id: string): Promise<void> {
+    return this.deps.rows.forget(KIND, id);
   }
 
   async idle(): Promise<void> {

@@ -49,6 +49,11 @@ export interface CampaignsDomainDeps {
   /** The record of copies' entries saved in a folder, checked on disk now (none known: nothing is kept). */
   folderCopies?(folder: string): Promise<readonly Pick<DownloadView, 'url' | 'savedPath' | 'state'>[]>;
   now?(): number;
+  /**
+   * Runs made on a queue: a queue address the user gave, as the run records it (without its password),
+   * and the template with its local files uploaded (a worker elsewhere reads links only).
+   */
+  queue?: { address(url: string): string; link<T>(value: T): Promise<T> };
 }
 
 /**
@@ -138,6 +143,15 @@ export function createCampaignsDomain(
       maxCredits: input.maxCredits !== undefined ? input.maxCredits : (plan.record.maxCredits ?? null),
     };
     return { check, project, record, existing, plan };
+  };
+  const onQueue = async (record: CampaignRecord, url: string): Promise<CampaignRecord> => {
+    if (!deps.queue) throw new StudioError('This studio cannot send rows to a queue.', 'invalid-campaign');
+    const queue = deps.queue.address(url);
+    // A worker elsewhere reads links only: the template's and the rows' local files go up first.
+    const project = await deps.queue.link(record.template.project);
+    const rows: CampaignRowRecord[] = [];
+    for (const row of record.rows) rows.push({ ...row, values: await deps.queue.link(row.values) });
+    return { ...record, queue, rows, template: { ...record.template, project } };
   };
   const retried = (row: CampaignRowRecord) => retriedRow(row, jobs.list(), now());
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
@@ -244,10 +258,11 @@ export function createCampaignsDomain(
           !(existing || plan.kept > 0 || record.rows.some((r) => r.state === 'download'))
         )
           requireCampaignConfirmed(await quoteOf(record), record, confirmation, jobs.policy());
-        if (existing) await deps.runner.replace(record);
-        else await deps.runner.create(record);
-        void deps.runner.run(record.id);
-        return campaignView(record);
+        const made = raw.queue ? await onQueue(record, raw.queue) : record;
+        if (existing) await deps.runner.replace(made);
+        else await deps.runner.create(made);
+        void deps.runner.run(made.id);
+        return campaignView(made);
       },
       'campaigns.list': async () => (await deps.runner.list()).map(campaignSummary),
       'campaigns.get': view,

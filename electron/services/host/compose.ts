@@ -37,6 +37,8 @@ export interface ComposeOptions {
   env?: DomainOptions['env'];
   /** What starts with the host (see HostStart); default `resume`, as the desktop app and web host do. */
   start?: DomainOptions['start'];
+  /** Intents to create shared with other workers (a `studio worker`'s, in Redis). */
+  intents?: DomainOptions['intents'];
 }
 
 export interface ComposedHost {
@@ -113,7 +115,12 @@ export function composeHost(options: ComposeOptions): ComposedHost {
   };
 
   log.info('host starting', { host: options.host, version: options.appVersion });
-  const domains = createDomains(base, { route: options.route, env: options.env, start: options.start });
+  const domains = createDomains(base, {
+    route: options.route,
+    env: options.env,
+    start: options.start,
+    intents: options.intents,
+  });
   const dispatch = createDispatcher({ handlers: domains.handlers, log, redact: (text) => redactor.text(text) });
 
   return {

@@ -1,3 +1,6 @@
+import type { CreateIntents } from '../rows/create-intents';
+import type { RowMaker } from '../rows/row-worker';
+import { campaignRowMaker } from '../campaign/campaign-worker';
 import { defaultDataDir } from './data-dir';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -77,6 +80,8 @@ export interface DomainOptions {
   /** Where a storage may be declared (STUDIO_S3_*); default process.env. */
   env?: Record<string, string | undefined>;
   start?: HostStart;
+  /** Intents to create shared with other workers (`studio worker`); none: this host's ledger alone. */
+  intents?: CreateIntents;
 }
 
 export interface Domains {
@@ -90,6 +95,8 @@ export interface Domains {
   importSheetPath(path: string): Promise<ChosenSheet>;
   /** A download's saved file, checked to be the bytes written; null when it is not (the web host serves it to its page). */
   savedFile(id: string): Promise<string | null>;
+  /** How this host makes a queued run's rows as a worker, its results saved into `folder`. */
+  rowMakers(folder: string): RowMaker[];
   /** Lets every domain finish or abort its work (on quit); never throws. */
   disposeAll(): Promise<void>;
 }
@@ -117,7 +124,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     onProgress: (progress) => base.emit('uploads.progress', progress),
   });
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
-  const studio = createStudioServices(base, projects, { route: options.route });
+  const studio = createStudioServices(base, projects, { route: options.route, intents: options.intents });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.
   const downloads = createDownloadsService(base, studio, projects, { resumeQueued: start === 'resume' });
   // The archive's folders follow a data folder that was given (not the default one).
@@ -215,6 +222,10 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       stills: campaignStills(media.toolkit, (project) => text.flatten(project)),
       openPath: base.platform.openPath,
       folderCopies: (folder) => downloads.copies.inFolder(folder),
+      queue: {
+        address: (url) => studio.queues.address(url),
+        link: async <T>(value: T) => (await linkForCampaign(value)).value as T,
+      },
     }),
     hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
   ] as const;
@@ -240,8 +251,10 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     importSheet: (name, body) => importSheet(sheets, name, body),
     importSheetPath: (path) => importSheetPath(sheets, path),
     savedFile: (id) => downloads.verifiedPath(id),
+    rowMakers: (folder) => [campaignRowMaker(campaigns, folder, () => studio.jobs.list())],
     async disposeAll() {
       const results = await Promise.allSettled(modules.map((module: AnyModule) => module.dispose?.()));
+      results.push(...(await Promise.allSettled([studio.queues.close()])));
       for (const result of results) {
         if (result.status === 'rejected') base.log.error('a domain failed to shut down', { error: result.reason });
       }

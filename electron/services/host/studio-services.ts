@@ -6,6 +6,7 @@ import type { ProjectLibrary } from '../projects/project-library';
 import { ProgressAggregator } from '../system/progress';
 import { BatchRows } from '../voices/batch-rows';
 import { RowEngine } from '../rows/row-engine';
+import { QueuedRuns } from '../rows/queued-runs';
 import { createEngineServices, type EngineOptions } from './engine-services';
 import type { HostBase } from './types';
 
@@ -40,7 +41,9 @@ export function createStudioServices(
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
   // One row engine for batches and campaigns: one pacer per connection, whichever runs send on it.
-  const rows = new RowEngine({ jobs, log: base.log, connection: async () => (await target.active()).id });
+  const queues = new QueuedRuns({ log: base.log });
+  const connection = async () => (await target.active()).id;
+  const rows = new RowEngine({ jobs, log: base.log, connection, remote: queues, intents: overrides.intents });
   for (const type of ['batch-row', 'campaign-row'] as const) reactor.on(type, (job) => rows.jobEnded(job));
   const batches = new BatchRows({
     rows,
@@ -50,7 +53,7 @@ export function createStudioServices(
     onChange: throttledBatchEvents(base),
     notify,
   });
-  return { connections, target, jobs, reactor, rows, catalogue, progress, batches, notify };
+  return { connections, target, jobs, reactor, rows, queues, catalogue, progress, batches, notify };
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { QueuedRuns } from '../rows/queued-runs';
+import type { CreateIntents } from '../rows/create-intents';
 import type { CatalogueService } from '../catalogue/catalogue-service';
 import type { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from './types';
@@ -26,6 +28,8 @@ export interface StudioServices {
   reactor: JobReactor;
   /** The one row engine: batches and campaigns run their rows on it, at one pace per connection. */
   rows: RowEngine;
+  /** Runs whose rows are made on a queue by workers: `rows` hands them over and takes their reports in. */
+  queues: QueuedRuns;
   /** Batch voiceovers: rows of `rows`, sent through `jobs`, stopped before it on quit. */
   batches: BatchRows;
   catalogue: CatalogueService;
@@ -35,6 +39,8 @@ export interface StudioServices {
 }
 
 export interface StudioServiceOverrides {
+  /** Intents to create shared with other workers (a `studio worker`'s, in Redis); none: this host's ledger alone. */
+  intents?: CreateIntents;
   storage?: LedgerStorage;
   fetch?: typeof globalThis.fetch;
 }

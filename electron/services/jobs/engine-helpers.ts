@@ -1,11 +1,21 @@
 import { createHash } from 'node:crypto';
-import type { CostEstimate, JobError, JobKind, JobPhase, JobRecord, JobSubmission } from '../../common/bridge/jobs';
+import type {
+  CostEstimate,
+  JobError,
+  JobKind,
+  JobPhase,
+  JobRecord,
+  JobSubmission,
+  JobView,
+} from '../../common/bridge/jobs';
 import { isServiceError, type ServiceError } from '../client/errors';
 import type { JobPurpose } from '../../common/jobs/purpose';
 import { JOB_KIND_REGISTRY } from '../../common/jobs/kinds';
 import { stableStringify } from './stable-json';
+import { kindEntry } from './kinds';
 import { Code, RecordStatus, isAuthCode } from '../../common/api';
 import type { PollOutcome } from './scheduler';
+import { RESULT_LIFETIME_MS } from './engine-types';
 
 /** The kind's own purpose when the caller names none (avatar uploads and voice clones are for the catalogue). */
 export function defaultPurpose(kind: JobKind): JobPurpose {
@@ -130,4 +140,42 @@ export function pollFailure(error: unknown): PollFailure {
     return { type: 'stall', explanation: `${error.explanation} Then use "Check again".` };
   }
   return { type: 'again', outcome: { type: 'error' } };
+}
+
+/** The record of a job another worker created: already sent, with the service's id, to be followed. */
+export function adoptedRecord(draft: Parameters<typeof newJobRecord>[0], remoteId: string): JobRecord {
+  const record = newJobRecord(draft);
+  return { ...record, phase: 'queued', remoteId, expiresAt: draft.now + RESULT_LIFETIME_MS, activeSeenAt: draft.now };
+}
+
+/** What a new record is made of: its submission, connection, summary and hash, and when it is due. */
+export function jobDraft(
+  id: string,
+  submission: JobSubmission,
+  connection: { id: string; name: string },
+  request: Record<string, unknown>,
+  now: number,
+  deadlineMs: number | undefined,
+  costEstimate: CostEstimate | null,
+): Parameters<typeof newJobRecord>[0] {
+  const summary = kindEntry(submission.kind).summary(submission.body);
+  const requestHash = hashRequest(submission.kind, connection.id, submission.body);
+  const deadlineAt = now + (deadlineMs ?? 24 * 3600_000);
+  return { id, submission, connection, summary, requestHash, request, now, deadlineAt, costEstimate };
+}
+
+/** A job a worker made and reported, as this studio records it: its outcome as the worker saw it. */
+export function receivedRecord(draft: Parameters<typeof newJobRecord>[0], view: JobView): JobRecord {
+  const { phase, remoteId, remoteStatus, resultUrl, expiresAt, finishedAt, chargedCredits, chargeSource, error } = view;
+  const seen = {
+    remoteStatus,
+    resultUrl,
+    expiresAt,
+    finishedAt,
+    chargedCredits,
+    chargeSource,
+    error,
+    polls: view.polls,
+  };
+  return { ...newJobRecord(draft), phase, remoteId, ...seen, activeSeenAt: draft.now };
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type {
   CostEstimate,
   JobKind,
-  JobPhase,
   JobRecord,
   JobSubmission,
   JobView,
@@ -15,7 +14,7 @@ import { expectedCredits } from '../../common/jobs/cost-model';
 import { chargeAtAnswer, recordedEstimate } from './paid-gate';
 import { SpendingGate, type CreatePass, type MeasuredCreate } from './spending-gate';
 import { LedgerWriter } from './ledger-writer';
-import { RecordStatus, describeIssues } from '../../common/api';
+import { describeIssues } from '../../common/api';
 import { endpointTypes } from '../client/endpoint-types';
 import { ServiceError, isServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
@@ -26,6 +25,9 @@ import { JobEvents } from './job-events';
 import { JobFollower } from './job-follower';
 import { RESULT_LIFETIME_MS, JobNotFoundError, type EngineConnection, type JobEngineDeps } from './engine-types';
 import {
+  adoptedRecord,
+  jobDraft,
+  receivedRecord,
   duplicateMessage,
   errorText,
   hashRequest,
@@ -254,17 +256,7 @@ export class JobEngine {
         };
     }
 
-    const record = newJobRecord({
-      id: this.newId(),
-      submission,
-      connection,
-      summary: kindEntry(submission.kind).summary(submission.body),
-      requestHash,
-      request: body,
-      now,
-      deadlineAt: now + (this.deps.deadlineMs ?? 24 * 3600_000),
-      costEstimate: recordedEstimate(pass.price),
-    });
+    const record = newJobRecord(this.draft(submission, body, recordedEstimate(pass.price), connection));
     record.confirmation = submission.confirmation;
     this.jobs.set(record.id, record);
     this.events.changed(record);
@@ -327,6 +319,37 @@ export class JobEngine {
     return { status: 'submitted', job: this.get(record.id) };
   }
 
+  /**
+   * A job another worker of the same run created (its id was beside the create's shared intent): recorded
+   * here as already sent, so nothing is sent, and followed to its end like this engine's own.
+   */
+  async adopt(submission: JobSubmission, remoteId: string): Promise<SubmitResult> {
+    const draft = this.draft(submission, submission.body, null, await this.deps.connections.active());
+    return { status: 'submitted', job: await this.takeIn(adoptedRecord(draft, remoteId)) };
+  }
+
+  /** Jobs a worker made for a queued run of this studio, as it reported them: recorded here (once each). */
+  async receive(views: readonly JobView[]): Promise<void> {
+    const connection = await this.deps.connections.active();
+    for (const view of views) {
+      if ([...this.jobs.values()].some((j) => j.remoteId !== null && j.remoteId === view.remoteId)) continue;
+      const submission = { kind: view.kind, body: view.request, purpose: view.purpose } as JobSubmission;
+      await this.takeIn(receivedRecord(this.draft(submission, submission.body, view.costEstimate, connection), view));
+    }
+  }
+
+  private async takeIn(record: JobRecord): Promise<JobView> {
+    this.jobs.set(record.id, record);
+    await this.deps.storage.put(record);
+    this.events.changed(record);
+    if (isActive(record.phase)) this.follower.track(record, 0);
+    return this.get(record.id);
+  }
+
+  private draft(s: JobSubmission, request: Record<string, unknown>, cost: CostEstimate | null, c: EngineConnection) {
+    return jobDraft(this.newId(), s, c, request, this.deps.clock.now(), this.deps.deadlineMs, cost);
+  }
+
   /** Records that the reactor has acted on this job's end, so it never acts again (after a restart too). */
   async markReacted(id: string): Promise<void> {
     if (!this.jobs.has(id)) return;
@@ -337,21 +360,7 @@ export class JobEngine {
   refresh(id: string): JobView {
     const record = this.jobs.get(id);
     if (!record) throw new JobNotFoundError(id);
-    if (record.phase === 'stalled' && record.remoteId) {
-      const phase: JobPhase = record.remoteStatus === RecordStatus.Processing ? 'processing' : 'queued';
-      const now = this.deps.clock.now();
-      this.update(id, { phase, error: null, deadlineAt: Math.max(record.deadlineAt, now + 3600_000) });
-      // The updated record: its phase and its later deadline are what polling follows now.
-      this.follower.track(this.record(id), 0);
-    } else if (isActive(record.phase) && record.remoteId) {
-      // A job this engine loaded without following (a command line reading the folder) is followed from now.
-      if (this.follower.has(id)) this.follower.pollSoon(id);
-      else this.follower.track(record, 0);
-    } else if (record.phase === 'outcome-unknown') {
-      throw new Error(
-        'The service has no way to look this job up: the studio never received its id. Check the service dashboard or your credit history; if it is not there, send the request again.',
-      );
-    }
+    this.follower.refresh(record);
     return this.get(id);
   }
 

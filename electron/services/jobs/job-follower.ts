@@ -1,4 +1,5 @@
-import type { JobRecord } from '../../common/bridge/jobs';
+import type { JobPhase, JobRecord } from '../../common/bridge/jobs';
+import { RecordStatus } from '../../common/api';
 import type { ServiceClient } from '../client/service-client';
 import { pollJob, type RemoteSnapshot } from './kinds';
 import { PollScheduler, type PollOutcome } from './scheduler';
@@ -60,6 +61,27 @@ export class JobFollower {
       record.deadlineAt,
       firstDelayMs,
     );
+  }
+
+  /** Asked by the user: an active job is polled now, a stalled one followed again; one never answered cannot be. */
+  refresh(record: JobRecord): void {
+    const id = record.id;
+    if (record.phase === 'stalled' && record.remoteId) {
+      const phase: JobPhase = record.remoteStatus === RecordStatus.Processing ? 'processing' : 'queued';
+      const now = this.deps.clock.now();
+      void this.jobs.update(id, { phase, error: null, deadlineAt: Math.max(record.deadlineAt, now + 3600_000) });
+      // The updated record: its phase and its later deadline are what polling follows now.
+      const updated = this.jobs.get(id);
+      if (updated) this.track(updated, 0);
+    } else if (isActive(record.phase) && record.remoteId) {
+      // A job this engine loaded without following (a command line reading the folder) is followed from now.
+      if (this.has(id)) this.pollSoon(id);
+      else this.track(record, 0);
+    } else if (record.phase === 'outcome-unknown') {
+      throw new Error(
+        'The service has no way to look this job up: the studio never received its id. Check the service dashboard or your credit history; if it is not there, send the request again.',
+      );
+    }
   }
 
   has(id: string): boolean {

@@ -22,6 +22,12 @@ export interface BullmqRowQueueOptions {
   stallMs?: number;
   /** Failed jobs (a step cut off by a dead worker) kept for review; older ones are removed. */
   keepFailed?: number;
+  /**
+   * Times a job whose worker died runs again elsewhere (BullMQ's stalled-job recovery); default 0, since
+   * a step may be a paid create. A queued run's whole rows may: every create inside one goes through its
+   * shared intent, so a row run again follows the jobs its first worker made instead of sending them again.
+   */
+  stalledRuns?: number;
   log?: Logger;
 }
 
@@ -78,7 +84,7 @@ export class BullmqRowQueue implements RowQueue {
       connection: this.target.options,
       prefix: this.prefix,
       concurrency: this.options.concurrency ?? 100,
-      maxStalledCount: 0,
+      maxStalledCount: this.options.stalledRuns ?? 0,
       ...(this.options.stallMs ? { lockDuration: this.options.stallMs, stalledInterval: this.options.stallMs } : {}),
       ...(this.options.limiter ? { limiter: this.options.limiter } : {}),
     });

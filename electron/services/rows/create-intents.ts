@@ -11,17 +11,28 @@ export interface IntentKey {
   step: string;
 }
 
+/** What an intent says: who wrote it and when, and once the service answered, the job it made. */
+export interface IntentRecord {
+  worker: string | null;
+  at: string;
+  remoteId?: string;
+}
+
 /**
  * The record of creates someone set out to send, shared by every worker of a run: a create's intent is
- * written, atomically, before its request, so a second attempt at the same create (a worker that took
- * over a row whose first worker died mid-send) finds it and reports the outcome unknown, for review,
- * instead of sending a second paid job. The ledger still answers first where it knows the job.
+ * written, atomically, before its request, and the job's id beside it once the service answers. A second
+ * attempt at the same create (a worker that took over a row whose first worker died) finds it: with the
+ * id, it follows that job instead of sending another; without one (cut off mid-send), the outcome is
+ * unknown and the row waits for review. The ledger still answers first where it knows the job.
  */
 export interface CreateIntents {
   /** Writes the intent; false when it was written already (an earlier attempt may have sent the create). */
   claim(key: IntentKey): Promise<boolean>;
   /** The create was refused before anything was made (1005, the day's limit, a bad body): it may go again. */
   release(key: IntentKey): Promise<void>;
+  /** The service made the job: its id goes beside the intent, for a worker that takes the row over. */
+  made(key: IntentKey, remoteId: string): Promise<void>;
+  read(key: IntentKey): Promise<IntentRecord | null>;
 }
 
 export const OUTCOME_UNKNOWN =
@@ -42,9 +53,10 @@ export function intentKey(
 
 /**
  * Sends a row's create once: its intent first, then the job engine's submit; the intent is released
- * when nothing was made. A submit that throws has sent nothing (the job engine records an ambiguous send
- * as an outcome-unknown job rather than throwing), so its intent is released too. An intent found
- * written already fails the row as of unknown outcome (`set`), for a person to review, and sends nothing.
+ * when nothing was made, and given the job's id when something was. A submit that throws has sent nothing
+ * (the job engine records an ambiguous send as an outcome-unknown job rather than throwing), so its intent
+ * is released too. An intent found written already sends nothing: with a job's id, that job is followed
+ * here (`adopt`); without one, the row fails as of unknown outcome (`set`), for a person to review.
  */
 export async function sendOnce<Row extends { state: string; problems: string[] }>(
   deps: { jobs: RowJobs; intents?: CreateIntents },
@@ -55,6 +67,8 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   const { jobs, intents } = deps;
   if (!intents) return jobs.submit(submission);
   if (!(await intents.claim(key))) {
+    const earlier = await intents.read(key);
+    if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId);
     await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
     return { status: 'outcome-unknown' };
   }
@@ -68,22 +82,32 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   // Refused before anything was made: the step may go again (after the pace's wait, or a top-up).
   if (result.status !== 'submitted' || refusedTooFrequent(result.job) || refusedForBalance(result.job))
     await intents.release(key);
+  else if (result.job.remoteId) await intents.made(key, result.job.remoteId);
   return result;
 }
 
 /** The intents of this process alone: the default, where one host runs every row. */
 export class InProcessCreateIntents implements CreateIntents {
-  private readonly claimed = new Set<string>();
+  private readonly claimed = new Map<string, IntentRecord>();
 
   async claim(key: IntentKey): Promise<boolean> {
     const text = keyText(key);
     if (this.claimed.has(text)) return false;
-    this.claimed.add(text);
+    this.claimed.set(text, { worker: null, at: new Date().toISOString() });
     return true;
   }
 
   async release(key: IntentKey): Promise<void> {
     this.claimed.delete(keyText(key));
+  }
+
+  async made(key: IntentKey, remoteId: string): Promise<void> {
+    const earlier = this.claimed.get(keyText(key));
+    if (earlier) this.claimed.set(keyText(key), { ...earlier, remoteId });
+  }
+
+  async read(key: IntentKey): Promise<IntentRecord | null> {
+    return this.claimed.get(keyText(key)) ?? null;
   }
 }
 
@@ -102,6 +126,20 @@ export class RedisCreateIntents implements CreateIntents {
 
   async release(key: IntentKey): Promise<void> {
     await this.redis.del(this.redisKey(key));
+  }
+
+  async made(key: IntentKey, remoteId: string): Promise<void> {
+    const earlier = await this.read(key);
+    const value = JSON.stringify({
+      ...(earlier ?? { worker: this.options.worker ?? null, at: new Date().toISOString() }),
+      remoteId,
+    });
+    await this.redis.set(this.redisKey(key), value, 'KEEPTTL');
+  }
+
+  async read(key: IntentKey): Promise<IntentRecord | null> {
+    const text = await this.redis.get(this.redisKey(key));
+    return text === null ? null : (JSON.parse(text) as IntentRecord);
   }
 
   private redisKey(key: IntentKey): string {

@@ -24,6 +24,7 @@ import { RowWork } from './row-work';
 import { RunStops } from './run-stops';
 import { finishRun } from './run-finish';
 import { rowLabel } from '../../common/text/row-label';
+import type { QueuedRuns } from './queued-runs';
 
 export interface RowEngineDeps {
   jobs: RowJobs;
@@ -34,6 +35,8 @@ export interface RowEngineDeps {
   queue?: RowQueue;
   /** Intents to create shared by workers on several machines; none: the ledger alone guards creates. */
   intents?: CreateIntents;
+  /** Where a queued run's rows go (queued-runs.ts); none: every run is made here. */
+  remote?: QueuedRuns;
   log?: Logger;
   balanceReadings?: RunBalanceOptions;
 }
@@ -45,11 +48,10 @@ type AnyKind = RowKind<AnyRow, AnyRun>;
 /**
  * The one row engine of batches and campaigns. A run is rows, each a durable record with its own state
  * machine (row-kind.ts); the engine decides which row step runs next and hands it to the queue (the
- * RowQueue seam), whose worker runs the step. Steps are driven by the reactor (`jobEnded`: a row's job
- * ended, its row goes on) and by `run` at start. Before any create the kind asks the ledger whether that
- * step of that take has a job, so a crash, a second event or a restart never creates one twice. Creates
- * of every run on a connection take their turns at one pacer, and a run starts a new row only when the
- * pacer has a turn to spare, so how many rows are under way follows the rate and the jobs' lengths.
+ * RowQueue seam). Steps are driven by the reactor (`jobEnded`) and by `run` at start. Before any create
+ * the kind asks the ledger whether that step of that take has a job, so nothing is created twice. Creates
+ * of every run on a connection take turns at one pacer, and a run starts a row only when the pacer has a
+ * turn to spare, so rows under way follow the rate. A queued run hands its rows to workers (queued-runs.ts).
  */
 export class RowEngine {
   private readonly kinds = new Map<string, AnyKind>();
@@ -79,10 +81,11 @@ export class RowEngine {
     this.queue = deps.queue ?? new InProcessRowQueue();
     this.pacers = deps.pacers ?? new RowPacers();
     this.queue.start((task) => this.runStep(task));
+    deps.remote?.attach(deps.jobs, (t) => this.queue.push(t), this.stops.pauseConnection.bind(this.stops));
   }
 
   register<Row extends RowBase, Run extends RunBase<Row>>(kind: RowKind<Row, Run>): void {
-    const any = kind as unknown as AnyKind;
+    const any = (this.deps.remote?.wrap(kind) ?? kind) as unknown as AnyKind;
     this.kinds.set(kind.name, any);
     const read = this.deps.jobs.balanceNow?.bind(this.deps.jobs);
     if (read)
@@ -101,10 +104,9 @@ export class RowEngine {
     await this.memory.save(kind, run);
   }
 
-  /** The run as edited (its spreadsheet revised): it goes on from there. */
+  /** The run as edited (its spreadsheet revised): it goes on from there, any account pause over. */
   async replace(kind: string, run: AnyRun): Promise<void> {
     await this.memory.require(kind, run.id);
-    // Going on (a revised sheet, failed rows again) ends an account pause: the run says so no more.
     await this.memory.save(kind, run.state === 'running' ? { ...run, pause: null } : run);
   }
 
@@ -138,10 +140,8 @@ export class RowEngine {
   }
 
   /**
-   * Goes on with the run: rows under way run their step again (the ledger says what they sent), new rows
-   * start as the pacer has turns. Resolves once it has finished, or once it is paused or cancelled and
-   * nothing of it is under way (or at once, with `untilRowsEnd` false); jobs already sent go on at the
-   * service either way.
+   * Goes on with the run: rows under way run their step again, new rows start as the pacer has turns.
+   * Resolves once it finished, or is paused or cancelled with nothing under way (at once, `untilRowsEnd` false).
    */
   async run(kind: string, id: string, { untilRowsEnd = true } = {}): Promise<AnyRun> {
     const going = (async () => {
@@ -246,6 +246,11 @@ export class RowEngine {
 
   flush(): Promise<void> {
     return this.memory.flush();
+  }
+
+  /** Lets go of an ended run, in memory and on disk (a worker's one-row run, once reported). */
+  forget(kind: string, id: string): Promise<void> {
+    return this.memory.forget(kind, id);
   }
 
   /** Sends nothing more (quitting); what is at the service goes on and is picked up at the next start. */

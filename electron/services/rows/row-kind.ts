@@ -32,6 +32,8 @@ export interface RunBase<Row extends RowBase> {
   pause?: RunPause | null;
   /** "Stop after N credits": the most the run's jobs may cost (null or absent: no cap). */
   maxCredits?: number | null;
+  /** The queue its rows are made on (a Redis address, shown without its password); absent: this computer. */
+  queue?: string | null;
 }
 
 export const JOB_ENDED: ReadonlySet<JobView['phase']> = new Set(['completed', 'failed', 'outcome-unknown']);
@@ -59,6 +61,10 @@ export const rowUnderWay = (row: Pick<RowBase, 'state'>): boolean =>
 export interface RowJobs {
   list(): JobView[];
   submit(submission: JobSubmission): Promise<SubmitResult>;
+  /** A job another worker created for this step (its id in the shared intents): recorded and followed here. */
+  adopt?(submission: JobSubmission, remoteId: string): Promise<SubmitResult>;
+  /** Jobs a worker made for a queued run of this studio: recorded here, so its Library shows them. */
+  receive?(jobs: readonly JobView[]): Promise<void>;
   balanceNow?: BalanceReader;
   /** What a create is expected to cost on the connection now (published, or its recent charges); null: unknown. */
   expectedCredits?(submission: JobSubmission): Promise<number | null>;
@@ -81,6 +87,14 @@ export interface RowStepContext<Row extends RowBase, Run extends RunBase<Row>> {
   fail(reason: string): Promise<void>;
 }
 
+/** How a kind's rows go through a queue to workers (queued-runs.ts); a kind without it runs here only. */
+export interface QueuedRows<Row extends RowBase> {
+  /** The row's step is the starting studio's own even on a queued run (saving its copy of the result). */
+  local(row: Row): boolean;
+  /** The row as the studio keeps it once its worker reported how it ended there. */
+  received(row: Row, reported: Row): Row;
+}
+
 /** One kind of run (batches, campaigns): its records, its steps and what its end does. */
 export interface RowKind<Row extends RowBase, Run extends RunBase<Row>> {
   name: string;
@@ -97,6 +111,7 @@ export interface RowKind<Row extends RowBase, Run extends RunBase<Row>> {
   redo(row: Row, jobs: readonly JobView[]): Row;
   /** The run has ended (every row ended): what it leaves (a manifest), before its state says finished. */
   finishing?(run: Run, jobs: readonly JobView[]): Promise<void>;
+  queued?: QueuedRows<Row>;
   /** The run ended or a row changed: the page's events, the one notice. */
   onChange?(run: Run): void;
   onFinished?(run: Run, jobs: readonly JobView[]): void;

@@ -110,6 +110,14 @@ export class RunJournal<Row extends { row: number }, Run extends JournalRun<Row>
     return this.kick(run.id, state);
   }
 
+  /** The run's files removed once what was being written of it is on disk (a worker's one-row run, reported). */
+  async remove(id: string): Promise<void> {
+    await this.pending.get(id)?.chain;
+    this.pending.delete(id);
+    await rm(this.path(id), { force: true });
+    await rm(this.journalPath(id), { force: true });
+  }
+
   /** Settles once every change asked for so far is on disk. */
   async flush(): Promise<void> {
     await Promise.all([...this.pending.values()].map((p) => p.chain));

@@ -76,6 +76,12 @@ export class RunMemory {
     return this.kindOf(kind).journal.putRow(next, changed);
   }
 
+  /** The run is let go of, in memory and on disk. */
+  forget(kind: string, id: string): Promise<void> {
+    this.runs.delete(`${kind}/${id}`);
+    return this.kindOf(kind).journal.remove(id);
+  }
+
   /** One finish at a time per run. */
   claimFinish(kind: string, id: string): boolean {
     const key = `${kind}/${id}`;

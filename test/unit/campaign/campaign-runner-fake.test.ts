@@ -279,6 +279,8 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
       claim: async (key) =>
         key.row === 1 && key.take === 0 ? (await intents.claim(key)) && false : intents.claim(key),
       release: (key) => intents.release(key),
+      made: (key, remoteId) => intents.made(key, remoteId),
+      read: (key) => intents.read(key),
     };
     const { engine, runner, record, settle } = setup({ ...shared, intents: elsewhere }, 3, 3);
     await runner.create(record);

@@ -1,0 +1,106 @@
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { RedisCreateIntents } from '../../services/rows/create-intents';
+import { redisTarget } from '../../services/rows/redis-target';
+import { RowWorker } from '../../services/rows/row-worker';
+import { withStudio } from '../cli-host';
+import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo } from '../command';
+
+/** `--queue URL`, as the commands that can send their rows to workers take it. */
+export const QUEUE_OPTION = {
+  name: '--queue',
+  value: 'URL',
+  help: 'make the rows on a queue (redis://[:password@]HOST:PORT) by `studio worker` processes on any machine, instead of on this computer; this studio still saves its own copy of each',
+} as const;
+
+/** Settles at the first Ctrl-C or SIGTERM. */
+function stopAsked(): Promise<string> {
+  return new Promise((done) => {
+    const stop = (signal: string) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done(signal);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+function queueOf(url: string | undefined): {
+  url: string;
+  shown: string;
+  options: ReturnType<typeof redisTarget>['options'];
+} {
+  if (!url) throw new UsageError('Give --queue redis://HOST:PORT, the Redis the studio sends its rows to');
+  try {
+    const target = redisTarget(url);
+    return { url, shown: target.shown, options: target.options };
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * `studio worker`: makes the rows of queued campaigns with this connection (its credentials from the
+ * environment, as every command reads them) until stopped. Each row's paid jobs were confirmed by whoever
+ * queued the campaign; every create still goes through this studio's spending limit and the run's shared
+ * intents, so a row is never paid for twice, on this worker or another.
+ */
+export const workerCommand: CliCommand = {
+  name: 'worker',
+  summary:
+    'takes the rows of queued campaigns (campaign run --queue) from the queue at URL and makes them with this connection, saving each into DIR, until Ctrl-C or SIGTERM (the rows under way end first)',
+  options: [
+    {
+      name: '--queue',
+      value: 'URL',
+      help: 'the Redis the rows are queued on (redis://[:password@]HOST:PORT)',
+      required: true,
+    },
+    {
+      name: '--out',
+      value: 'DIR',
+      help: "where this worker saves the rows it makes (default: the data folder's worker-results)",
+    },
+    {
+      name: '--concurrency',
+      value: 'N',
+      help: 'rows made at once (default 8); each mostly waits for the service',
+      range: { min: 1, max: 256, integer: true },
+    },
+    { name: '--name', value: 'NAME', help: 'how this worker is named in heartbeats and in the intents it writes' },
+  ],
+  async run(args, io: CliIo) {
+    const queue = queueOf(flag(args, '--queue'));
+    const id = flag(args, '--name') ?? `${hostname()}-${process.pid}`;
+    const records = new Redis(queue.options);
+    records.on('error', () => undefined);
+    try {
+      const intents = new RedisCreateIntents(records, { worker: id });
+      return await withStudio(
+        args,
+        io,
+        'writes',
+        async (studio) => {
+          if (!studio.rowMakers)
+            throw new RefusedError(
+              `A worker needs its data folder to itself, and the ${studio.kind} (process ${studio.pid}) has it open: give the worker its own with --data-dir.`,
+            );
+          const folder = resolve(io.cwd, flag(args, '--out') ?? join(studio.dataDir, 'worker-results'));
+          const concurrency = Number(flag(args, '--concurrency') ?? 8);
+          const worker = new RowWorker({ url: queue.url, makers: studio.rowMakers(folder), id, concurrency });
+          worker.start();
+          io.err(`Worker ${id} takes rows from ${queue.shown}; what it makes is saved in ${folder}. Ctrl-C stops it.`);
+          const signal = await stopAsked();
+          io.err(`${signal}: taking no more rows; the rows under way end first.`);
+          await worker.close();
+          return EXIT.ok;
+        },
+        { intents },
+      );
+    } finally {
+      await records.quit().catch(() => undefined);
+    }
+  },
+};

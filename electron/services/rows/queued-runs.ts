@@ -1,0 +1,193 @@
+import { Redis } from 'ioredis';
+import type { RunPauseReason } from '../../common/jobs/run-pause';
+import type { Logger } from '../host/types';
+import { BullmqRowQueue } from './bullmq-row-queue';
+import { redisTarget } from './redis-target';
+import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
+import type { RowTask } from './row-queue';
+import { RunShelf, type WorkerBeat } from './run-shelf';
+
+/** What the starting studio's row engine lends the queued runs: a row to look at again, a run to pause. */
+export interface QueuedRunsEngine {
+  wake(task: RowTask): void;
+  pause(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void>;
+  jobs: RowJobs;
+}
+
+/** One Redis a studio sends runs to: its queue (pushed to, never taken from here), the runs' records, their reports. */
+interface QueueLink {
+  queue: BullmqRowQueue;
+  redis: Redis;
+  shelf: RunShelf;
+  /** Runs whose record is in Redis, and the state it says. */
+  states: Map<string, RunState>;
+  /** Rows handed to the queue by this process, by run, row and take. */
+  sent: Set<string>;
+  /** Runs whose reports this process follows, each with the connection its reading blocks. */
+  following: Map<string, Redis>;
+}
+
+/**
+ * The starting studio's side of runs made on a queue: a row of such a run is written to Redis and handed
+ * to the queue, and waits there (its state says its first step) until a worker reports how it ended; the
+ * kind then takes the report in (`received`: a done campaign row goes on to save the studio's own copy,
+ * as any row does). Reports are followed on the run's stream, and kept by row in Redis until taken in,
+ * so a studio closed meanwhile takes them in when it opens again. The run's pause, resume and cancel are
+ * written to Redis, where workers read them before making a row; a worker stopped by the account has
+ * the whole run paused here, with the account's reason. Nothing of a run stays in Redis once it finished.
+ */
+export class QueuedRuns {
+  private readonly links = new Map<string, QueueLink>();
+  /** Queue addresses given in this process, by their shown form (the password is never written down). */
+  private readonly addresses = new Map<string, string>();
+  private engine: QueuedRunsEngine | null = null;
+  private closed = false;
+
+  constructor(private readonly options: { log?: Logger; prefix?: string } = {}) {}
+
+  attach(jobs: RowJobs, wake: QueuedRunsEngine['wake'], pause: QueuedRunsEngine['pause']): void {
+    this.engine = { jobs, wake, pause };
+  }
+
+  /** A queue the user named (its password included): answers the address a run records. */
+  address(url: string): string {
+    const target = redisTarget(url);
+    this.addresses.set(target.shown, url);
+    return target.shown;
+  }
+
+  /** The kind as the engine runs it: a queued run's rows go to its workers until their reports come back. */
+  wrap<Row extends RowBase, Run extends RunBase<Row>>(kind: RowKind<Row, Run>): RowKind<Row, Run> {
+    const queued = kind.queued;
+    if (!queued) return kind;
+    return {
+      ...kind,
+      step: (context) =>
+        context.run.queue && !queued.local(context.row)
+          ? this.step(kind.name, context, queued.received)
+          : kind.step(context),
+      onChange: (run) => {
+        kind.onChange?.(run);
+        if (run.queue) this.changed(kind.name, run);
+      },
+    };
+  }
+
+  /** The workers seen on a queue lately (their heartbeats), for the pages and `campaign status`. */
+  async workers(queue: string): Promise<WorkerBeat[]> {
+    return this.link(queue).shelf.workers();
+  }
+
+  /** Counts of the queue's jobs by state, as BullMQ keeps them. */
+  async counts(queue: string): Promise<Record<string, number>> {
+    return this.link(queue).queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const link of this.links.values()) {
+      for (const blocking of link.following.values()) blocking.disconnect();
+      link.following.clear();
+      await link.queue.close();
+      await link.redis.quit().catch(() => undefined);
+    }
+    this.links.clear();
+  }
+
+  private async step<Row extends RowBase, Run extends RunBase<Row>>(
+    kind: string,
+    { run, row, set }: RowStepContext<Row, Run>,
+    received: (row: Row, reported: Row) => Row,
+  ): Promise<void> {
+    const link = this.link(run.queue as string);
+    const runKey = `${kind}/${run.id}`;
+    const sentKey = `${runKey}/${row.row}/${row.take}`;
+    this.follow(link, kind, run.id);
+    const report = await link.shelf.reportOf(kind, run.id, row.row);
+    if (report && report.take === row.take) {
+      // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
+      if (report.jobs) await this.engine?.jobs.receive?.(report.jobs);
+      // Not made (the run was not running when a worker took it, or the account stopped it first): it waits
+      // with the rows not started, and goes to the queue again when the run goes on.
+      await set((r) => (report.outcome === 'ended' ? received(r, report.record as Row) : { ...r, state: 'pending' }));
+      link.sent.delete(sentKey);
+      await link.shelf.taken(kind, run.id, row.row);
+      if (report.pause) await this.engine?.pause({ kind, runId: run.id }, report.pause.reason, report.pause.message);
+      return;
+    }
+    if (link.sent.has(sentKey)) return;
+    if (!link.states.has(runKey)) {
+      await link.shelf.putRun(kind, run);
+      link.states.set(runKey, run.state);
+    }
+    await link.shelf.putRow(kind, run.id, row);
+    link.queue.push({ kind, runId: run.id, row: row.row });
+    link.sent.add(sentKey);
+  }
+
+  /** A queued run changed: its state goes to Redis for the workers; once finished, its records go. */
+  private changed(kind: string, run: RunBase<RowBase>): void {
+    const link = this.link(run.queue as string);
+    const runKey = `${kind}/${run.id}`;
+    const known = link.states.get(runKey);
+    if (known === undefined || known === run.state) return;
+    link.states.set(runKey, run.state);
+    const write =
+      run.state === 'finished'
+        ? (async () => {
+            link.following.get(runKey)?.disconnect();
+            link.following.delete(runKey);
+            link.states.delete(runKey);
+            await link.shelf.forget(kind, run.id);
+          })()
+        : link.shelf.setState(kind, run.id, run.state);
+    void write.catch((error: unknown) => this.warn(link, 'a queued run could not be written to Redis', error));
+  }
+
+  private link(shown: string): QueueLink {
+    let link = this.links.get(shown);
+    if (link) return link;
+    const url = this.addresses.get(shown) ?? shown;
+    const target = redisTarget(url);
+    const redis = new Redis(target.options);
+    redis.on('error', (error: Error) => this.warn(link, 'the queue cannot reach Redis', error));
+    link = {
+      queue: new BullmqRowQueue({ url, prefix: this.options.prefix, log: this.options.log }),
+      redis,
+      shelf: new RunShelf(redis, this.options.prefix),
+      states: new Map(),
+      sent: new Set(),
+      following: new Map(),
+    };
+    this.links.set(shown, link);
+    return link;
+  }
+
+  /** Follows the run's reports (from the stream's start: a report kept while the studio was closed is read too). */
+  private follow(link: QueueLink, kind: string, runId: string): void {
+    const runKey = `${kind}/${runId}`;
+    if (link.following.has(runKey) || this.closed) return;
+    const blocking = new Redis(link.queue.target.options);
+    blocking.on('error', () => undefined);
+    link.following.set(runKey, blocking);
+    void (async () => {
+      let last = '0';
+      while (link.following.get(runKey) === blocking && !this.closed) {
+        try {
+          const announced = await link.shelf.announced(blocking, kind, runId, last, 5_000);
+          last = announced.last;
+          for (const row of announced.rows) this.engine?.wake({ kind, runId, row });
+        } catch (error) {
+          if (link.following.get(runKey) !== blocking) return;
+          this.warn(link, 'the reports of a queued run cannot be read', error);
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+      }
+    })();
+  }
+
+  private warn(link: QueueLink | undefined, message: string, error: unknown): void {
+    const text = error instanceof Error ? error.message : String(error);
+    this.options.log?.warn(message, { error: link ? link.queue.target.scrub(text) : text });
+  }
+}

@@ -1,0 +1,143 @@
+import { hostname } from 'node:os';
+import { Redis } from 'ioredis';
+import type { Logger } from '../host/types';
+import { BullmqRowQueue } from './bullmq-row-queue';
+import type { RowBase, RunBase } from './row-kind';
+import type { RowTask } from './row-queue';
+import { RunShelf, WORKER_BEAT_MS, type RowReport } from './run-shelf';
+
+export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
+
+/** How a worker makes one row of a kind: to its end, here, with this process's own services. */
+export interface RowMaker {
+  kind: string;
+  make(run: QueuedRun, row: RowBase): Promise<Omit<RowReport, 'row' | 'take' | 'worker'>>;
+}
+
+export interface RowWorkerOptions {
+  /** `redis://[:password@]host:port`; the password is never logged. */
+  url: string;
+  makers: readonly RowMaker[];
+  /** How this worker is named in heartbeats and intents (default: host name and process id). */
+  id?: string;
+  /** Rows made at once (each is mostly waiting for the service). */
+  concurrency?: number;
+  /** Row starts per window across every worker on the queue (rowLimiter sizes it from a rate). */
+  limiter?: { max: number; duration: number };
+  stallMs?: number;
+  prefix?: string;
+  log?: Logger;
+}
+
+/**
+ * A headless worker of queued runs (`studio worker`): it takes rows from the queue, reads each row and
+ * its run from Redis (never a path of the studio that queued it), makes the row to its end with this
+ * process's own services (its ledger, its connection, its folder), and reports how it ended. A row whose
+ * worker died is run again by another (BullMQ's stalled-job recovery); every paid create inside goes
+ * through its shared intent, so that row follows the jobs already made instead of paying for them again.
+ */
+export class RowWorker {
+  readonly id: string;
+  private readonly queue: BullmqRowQueue;
+  private readonly redis: Redis;
+  private readonly shelf: RunShelf;
+  private readonly makers: Map<string, RowMaker>;
+  private readonly runs = new Map<string, Promise<QueuedRun | null>>();
+  private readonly startedAt = Date.now();
+  private running = 0;
+  private done = 0;
+  private beating: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private readonly options: RowWorkerOptions) {
+    this.id = options.id ?? `${hostname()}-${process.pid}`;
+    this.makers = new Map(options.makers.map((m) => [m.kind, m]));
+    this.queue = new BullmqRowQueue({
+      url: options.url,
+      prefix: options.prefix,
+      concurrency: options.concurrency ?? 8,
+      limiter: options.limiter,
+      stallMs: options.stallMs,
+      stalledRuns: 1,
+      keepFailed: 0,
+      log: options.log,
+    });
+    this.redis = new Redis(this.queue.target.options);
+    this.redis.on('error', () => undefined);
+    this.shelf = new RunShelf(this.redis, options.prefix);
+  }
+
+  /** Where the worker listens, shown without the password. */
+  get shown(): string {
+    return this.queue.target.shown;
+  }
+
+  start(): void {
+    this.queue.start((task) => this.take(task));
+    void this.beat();
+    this.beating = setInterval(() => void this.beat(), WORKER_BEAT_MS / 3);
+  }
+
+  /** Takes no more rows, lets the ones under way end (or, with `force`, leaves them to another worker). */
+  async close(force = false): Promise<void> {
+    if (this.beating) clearInterval(this.beating);
+    await this.queue.close(force);
+    await this.shelf.gone(this.id).catch(() => undefined);
+    await this.redis.quit().catch(() => undefined);
+  }
+
+  private async take(task: RowTask): Promise<void> {
+    const maker = this.makers.get(task.kind);
+    const row = await this.shelf.row(task.kind, task.runId, task.row);
+    const run = await this.run(task);
+    // The run ended and its records went: nothing is left to make.
+    if (!row || !run) return;
+    const report = (made: Omit<RowReport, 'row' | 'take' | 'worker'>) =>
+      this.shelf.report(task.kind, task.runId, { ...made, row: row.row, take: row.take, worker: this.id });
+    if ((await this.shelf.state(task.kind, task.runId)) !== 'running')
+      return report({ outcome: 'not-run', record: row });
+    if (!maker)
+      return report({
+        outcome: 'ended',
+        record: { ...row, state: 'failed', problems: [`the worker ${this.id} cannot make ${task.kind} rows`] },
+      });
+    this.running += 1;
+    try {
+      await report(await maker.make(run, row));
+      this.done += 1;
+    } catch (error) {
+      const reason = `the worker ${this.id} could not make it: ${error instanceof Error ? error.message : String(error)}`;
+      await report({ outcome: 'ended', record: { ...row, state: 'failed', problems: [reason] } });
+    } finally {
+      this.running -= 1;
+      void this.beat();
+    }
+  }
+
+  /** The run's record, read once per run (a run is thousands of rows). */
+  private run(task: RowTask): Promise<QueuedRun | null> {
+    const key = `${task.kind}/${task.runId}`;
+    let found = this.runs.get(key);
+    if (!found) {
+      if (this.runs.size >= 64) this.runs.clear();
+      found = this.shelf.run(task.kind, task.runId);
+      this.runs.set(key, found);
+      // Not there yet or an error: asked again next time.
+      void found.then((run) => run ?? this.runs.delete(key)).catch(() => this.runs.delete(key));
+    }
+    return found;
+  }
+
+  private async beat(): Promise<void> {
+    await this.shelf
+      .beat({
+        id: this.id,
+        host: hostname(),
+        pid: process.pid,
+        startedAt: this.startedAt,
+        at: Date.now(),
+        running: this.running,
+        done: this.done,
+      })
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,168 @@
+import type { JobView } from '../../common/bridge/jobs';
+import type { Redis } from 'ioredis';
+import type { RunPause } from '../../common/jobs/run-pause';
+import type { RowBase, RunBase, RunState } from './row-kind';
+
+/** What a worker reports of one row it was given: the row as it ended there, and where its file went. */
+export interface RowReport {
+  row: number;
+  take: number;
+  /** `ended`: the row reached an end on the worker (done, failed, held…); `not-run`: the run was not running. */
+  outcome: 'ended' | 'not-run' | 'paused';
+  /** The row as the worker left it (its state, problems and the links of what it made). */
+  record: RowBase;
+  /** Why the worker's account stopped it (out of credits, the day's limit): the whole run pauses. */
+  pause?: RunPause | null;
+  /** The worker's own copy of the row's result: its folder's path (on the worker's machine), bytes, sha256. */
+  file?: { path: string; bytes: number; sha256: string } | null;
+  /** The row's jobs as the worker's ledger has them (their purpose naming the queued run). */
+  jobs?: JobView[];
+  worker: string;
+}
+
+/** A worker's heartbeat: who, where, since when, and what it has done. */
+export interface WorkerBeat {
+  id: string;
+  host: string;
+  pid: number;
+  startedAt: number;
+  at: number;
+  running: number;
+  done: number;
+}
+
+const BEAT_MS = 15_000;
+
+/**
+ * A queued run as it travels through Redis, so a worker on any machine needs nothing but the queue:
+ * the run without its rows (its template, its target, its state) under one key, each row as it was sent
+ * in a hash, and each row's report in a second hash with a stream beside it that the starting studio
+ * follows. No service credential and no local path of the studio is written here (the template's local
+ * files are links by the time the run is queued). Everything of a run is removed when its studio has
+ * read the last report.
+ */
+export class RunShelf {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'studio',
+  ) {}
+
+  async putRun(kind: string, run: RunBase<RowBase>): Promise<void> {
+    const { rows: _rows, ...rest } = run;
+    await this.redis.set(this.key(kind, run.id), JSON.stringify(rest));
+    await this.redis.set(this.key(kind, run.id, 'state'), run.state);
+  }
+
+  async run(kind: string, runId: string): Promise<Omit<RunBase<RowBase>, 'rows'> | null> {
+    const text = await this.redis.get(this.key(kind, runId));
+    return text === null ? null : (JSON.parse(text) as Omit<RunBase<RowBase>, 'rows'>);
+  }
+
+  async setState(kind: string, runId: string, state: RunState): Promise<void> {
+    await this.redis.set(this.key(kind, runId, 'state'), state, 'XX');
+  }
+
+  async state(kind: string, runId: string): Promise<RunState | null> {
+    return (await this.redis.get(this.key(kind, runId, 'state'))) as RunState | null;
+  }
+
+  async putRow(kind: string, runId: string, row: RowBase): Promise<void> {
+    await this.redis.hset(this.key(kind, runId, 'rows'), String(row.row), JSON.stringify(row));
+  }
+
+  async row(kind: string, runId: string, row: number): Promise<RowBase | null> {
+    const text = await this.redis.hget(this.key(kind, runId, 'rows'), String(row));
+    return text === null ? null : (JSON.parse(text) as RowBase);
+  }
+
+  /** A worker's report: kept by row (the studio may be closed) and announced on the run's stream. */
+  async report(kind: string, runId: string, report: RowReport): Promise<void> {
+    const text = JSON.stringify(report);
+    await this.redis
+      .multi()
+      .hset(this.key(kind, runId, 'reports'), String(report.row), text)
+      .xadd(this.key(kind, runId, 'ended'), '*', 'row', String(report.row))
+      .exec();
+  }
+
+  async reportOf(kind: string, runId: string, row: number): Promise<RowReport | null> {
+    const text = await this.redis.hget(this.key(kind, runId, 'reports'), String(row));
+    return text === null ? null : (JSON.parse(text) as RowReport);
+  }
+
+  /** The studio has taken the row's report in: it is not read again. */
+  async taken(kind: string, runId: string, row: number): Promise<void> {
+    await this.redis.hdel(this.key(kind, runId, 'reports'), String(row));
+  }
+
+  /** Every report not taken yet (after the studio was closed), as row numbers. */
+  async waitingReports(kind: string, runId: string): Promise<number[]> {
+    return (await this.redis.hkeys(this.key(kind, runId, 'reports'))).map(Number);
+  }
+
+  /**
+   * The rows announced after `from` (a stream id; '$' for only what comes next), waiting up to `blockMs`.
+   * Uses the given connection, which it blocks: not the shelf's own.
+   */
+  async announced(
+    blocking: Redis,
+    kind: string,
+    runId: string,
+    from: string,
+    blockMs: number,
+  ): Promise<{ last: string; rows: number[] }> {
+    const answer = (await blocking.xread(
+      'COUNT',
+      1000,
+      'BLOCK',
+      blockMs,
+      'STREAMS',
+      this.key(kind, runId, 'ended'),
+      from,
+    )) as [string, [string, string[]][]][] | null;
+    const entries = answer?.[0]?.[1] ?? [];
+    return {
+      last: entries.length > 0 ? entries[entries.length - 1][0] : from,
+      rows: entries.map(([, fields]) => Number(fields[1])),
+    };
+  }
+
+  /** The run has ended for its studio: nothing of it stays in Redis. */
+  async forget(kind: string, runId: string): Promise<void> {
+    await this.redis.del(
+      this.key(kind, runId),
+      this.key(kind, runId, 'state'),
+      this.key(kind, runId, 'rows'),
+      this.key(kind, runId, 'reports'),
+      this.key(kind, runId, 'ended'),
+    );
+  }
+
+  async beat(beat: WorkerBeat): Promise<void> {
+    await this.redis.set(`${this.prefix}:workers:${beat.id}`, JSON.stringify(beat), 'PX', 3 * BEAT_MS);
+  }
+
+  async gone(id: string): Promise<void> {
+    await this.redis.del(`${this.prefix}:workers:${id}`);
+  }
+
+  /** The workers seen in the last few heartbeats. */
+  async workers(): Promise<WorkerBeat[]> {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}:workers:*`, 'COUNT', 100);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== '0');
+    if (keys.length === 0) return [];
+    const values = await this.redis.mget(keys);
+    return values.flatMap((v) => (v === null ? [] : [JSON.parse(v) as WorkerBeat]));
+  }
+
+  private key(kind: string, runId: string, part?: string): string {
+    return [this.prefix, 'run', encodeURIComponent(kind), encodeURIComponent(runId), ...(part ? [part] : [])].join(':');
+  }
+}
+
+export const WORKER_BEAT_MS = BEAT_MS;

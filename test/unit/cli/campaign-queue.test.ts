@@ -1,0 +1,141 @@
+// Issue 52's done-when: a campaign made on a queue by two `studio worker` processes against one sandbox
+// in its own process, 5% of its jobs failing. One worker is SIGKILLed and Redis restarted mid-run; every
+// good row is still saved (in a worker's folder and by the studio that queued it), none is lost, the
+// sandbox's own records show no row step made twice, the manifest lists every row, and the starting
+// studio's record of copies has every video.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { runCli } from '../../../electron/cli/index';
+import { startRedis, type RunningRedis } from '../../redis-server';
+import { startSandbox, type Sandbox } from '../../bench/jobs.bench';
+import { stopSandbox } from '../../bench/campaign-sandbox';
+import { smallTemplate } from '../campaign/campaign-harness';
+import { writeLogo } from './cli-io';
+import { until } from '../../wait';
+
+const ROWS = 200;
+const repoRoot = join(import.meta.dirname, '..', '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-queue-'));
+const children: ChildProcess[] = [];
+let redis: RunningRedis | null = null;
+let sandbox: Sandbox | null = null;
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (sandbox) await stopSandbox(sandbox);
+  await redis?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const names = (n: number) => Array.from({ length: n }, (_, i) => `Name${String(i + 1).padStart(3, '0')}`);
+const sheet = (people: readonly string[]) =>
+  [
+    'First name,company,voice,avatar,logo,email',
+    ...people.map((p) => `${p},Acme,Ava,SandboxBen,logo.png,${p.toLowerCase()}@example.com`),
+  ].join('\n');
+
+/** A `studio worker` in its own process and data folder; settles once it says it takes rows. */
+async function startWorker(name: string, queue: string, service: Sandbox): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(repoRoot, 'electron/cli/index.ts'),
+      'worker',
+      '--queue',
+      queue,
+      '--name',
+      name,
+      '--base-url',
+      service.url,
+      '--data-dir',
+      join(dir, `${name}-data`),
+      '--out',
+      join(dir, `${name}-out`),
+    ],
+    { cwd: repoRoot, env: { ...process.env, STUDIO_API_KEY: service.apiKey }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  children.push(child);
+  let said = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes('takes rows from')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the worker ${name} exited (${code}): ${said}`)));
+  });
+  return child;
+}
+
+/** Files a worker saved, across its campaign folders. */
+const workerFiles = (name: string): string[] => {
+  const root = join(dir, `${name}-out`);
+  if (!existsSync(root)) return [];
+  return readdirSync(root).flatMap((c) => readdirSync(join(root, c)).filter((f) => f.endsWith('.mp4')));
+};
+
+describe('a campaign made on a queue by two workers', () => {
+  it('saves every good row once, through a killed worker and a restarted Redis', async () => {
+    redis = await startRedis({ password: 'queue-secret-7' });
+    sandbox = await startSandbox(join(dir, 'sandbox'), { credits: 10_000_000, failRate: 0.05, jobSeconds: 1 });
+    const { project } = smallTemplate();
+    writeFileSync(join(dir, 'greeting.json'), JSON.stringify(project));
+    writeLogo(join(dir, 'logo.png'));
+    writeFileSync(join(dir, 'rows.csv'), sheet(names(ROWS)));
+
+    const first = await startWorker('w1', redis.url, sandbox);
+    await startWorker('w2', redis.url, sandbox);
+
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+      env: { STUDIO_API_KEY: sandbox.apiKey },
+      cwd: dir,
+    };
+    const args = ['campaign', 'run', 'greeting.json', 'rows.csv', '--out', 'out', '--queue', redis.url];
+    const common = ['--base-url', sandbox.url, '--data-dir', join(dir, 'data'), '--yes', '--json'];
+    const run = runCli([...args, ...common], io);
+
+    // A worker killed mid-run: its rows are taken over by the other one.
+    await until('rows made before the kill', () => workerFiles('w1').length + workerFiles('w2').length >= 30, 600_000);
+    first.kill('SIGKILL');
+    // Redis stopped and started again on its folder (append-only file) while rows are under way.
+    await until('rows made before Redis restarts', () => workerFiles('w2').length >= 60, 600_000);
+    await redis.restart();
+
+    const code = await run;
+    const said = err.join('\n');
+    expect([EXIT.ok, EXIT.failed], said).toContain(code);
+    expect(said).not.toContain('queue-secret-7');
+    const end = JSON.parse(out.join('\n')) as { counts: Record<string, number> };
+    const failed = end.counts.failed ?? 0;
+    expect(end.counts.done, said).toBe(ROWS - failed);
+    // About 5% of jobs fail at the service, and a row makes three: its failures are the sandbox's, no more.
+    expect(failed).toBeLessThan(ROWS * 0.3);
+
+    // The manifest lists every row; each done row's video is in the studio's folder.
+    const manifest = Papa.parse<Record<string, string>>(readFileSync(join(dir, 'out', 'manifest.csv'), 'utf8'), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    expect(manifest).toHaveLength(ROWS);
+    const saved = readdirSync(join(dir, 'out')).filter((f) => f.endsWith('.mp4'));
+    expect(saved).toHaveLength(ROWS - failed);
+
+    // No row step made twice, by the sandbox's own records.
+    await stopSandbox(sandbox);
+    const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
+      jobs: Record<string, { kind: string; request: Record<string, unknown> }>;
+    };
+    const speech = Object.values(state.jobs).filter((j) => j.kind === 'tts');
+    const texts = speech.map((j) => String(j.request.input_text));
+    expect(texts.length - new Set(texts).size).toBe(0);
+  }, 900_000);
+});

@@ -1,0 +1,68 @@
+// A row taken over by a second worker: a create whose job the first worker made is followed, not sent
+// again; one cut off before the service answered stays of unknown outcome. On both intent stores.
+import { describe, expect, it } from 'vitest';
+import type { JobSubmission, JobView, SubmitResult } from '../../../electron/common/bridge/jobs';
+import {
+  InProcessCreateIntents,
+  OUTCOME_UNKNOWN,
+  RedisCreateIntents,
+  sendOnce,
+  type CreateIntents,
+  type IntentKey,
+} from '../../../electron/services/rows/create-intents';
+import type { RowJobs } from '../../../electron/services/rows/row-kind';
+import { redisPerFile } from '../../redis-per-file';
+import { Redis } from 'ioredis';
+
+const redis = redisPerFile();
+const key: IntentKey = { kind: 'campaign', runId: 'c-1', row: 3, take: 0, step: 'video' };
+const submission = { kind: 'tts', body: { input_text: 'Hi', voice_id: 'v', rate: '50%' } } as unknown as JobSubmission;
+
+/** A worker's job engine: what it sent and what it took over. */
+function worker(remoteId: string) {
+  const sent: string[] = [];
+  const adopted: string[] = [];
+  const job = (id: string) =>
+    ({ status: 'submitted', job: { phase: 'queued', remoteId: id, error: null } as JobView }) as SubmitResult;
+  const jobs: RowJobs = {
+    list: () => [],
+    submit: async () => (sent.push(remoteId), job(remoteId)),
+    adopt: async (_s, id) => (adopted.push(id), job(id)),
+  };
+  return { jobs, sent, adopted };
+}
+
+const stores: [string, () => CreateIntents][] = [
+  ['in-process', () => new InProcessCreateIntents()],
+  ['Redis', () => new RedisCreateIntents(new Redis(redis().url), { prefix: `t${Math.random()}` })],
+];
+
+describe.each(stores)('a create taken over (%s intents)', (_name, make) => {
+  it('follows the job the first worker made instead of sending it again', async () => {
+    const intents = make();
+    const first = worker('remote-1');
+    const second = worker('remote-2');
+    const rows: string[] = [];
+    const set = async () => void rows.push('changed');
+    await sendOnce({ jobs: first.jobs, intents }, key, submission, set);
+    const taken = await sendOnce({ jobs: second.jobs, intents }, key, submission, set);
+    expect(first.sent).toEqual(['remote-1']);
+    expect(second.sent).toEqual([]);
+    expect(second.adopted).toEqual(['remote-1']);
+    expect(taken.status === 'submitted' && taken.job.remoteId).toBe('remote-1');
+    expect(rows).toEqual([]);
+  });
+
+  it('leaves a create cut off before the answer of unknown outcome, and sends nothing', async () => {
+    const intents = make();
+    await intents.claim(key);
+    const second = worker('remote-2');
+    let row = { state: 'video', problems: [] as string[] };
+    const set = async (change: (r: typeof row) => typeof row) => void (row = change(row));
+    const taken = await sendOnce({ jobs: second.jobs, intents }, key, submission, set);
+    expect(taken.status).toBe('outcome-unknown');
+    expect(second.sent).toEqual([]);
+    expect(second.adopted).toEqual([]);
+    expect(row).toEqual({ state: 'failed', problems: [OUTCOME_UNKNOWN] });
+  });
+});
