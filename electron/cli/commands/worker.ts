@@ -5,6 +5,7 @@ import { RedisCreateIntents } from '../../services/rows/create-intents';
 import { redisTarget } from '../../services/rows/redis-target';
 import { RowWorker } from '../../services/rows/row-worker';
 import { withStudio } from '../cli-host';
+import { JSON_OPTION } from '../common-options';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo } from '../command';
 
 /** `--queue URL`, as the commands that can send their rows to workers take it. */
@@ -70,6 +71,7 @@ export const workerCommand: CliCommand = {
       range: { min: 1, max: 256, integer: true },
     },
     { name: '--name', value: 'NAME', help: 'how this worker is named in heartbeats and in the intents it writes' },
+    JSON_OPTION,
   ],
   async run(args, io: CliIo) {
     const queue = queueOf(flag(args, '--queue'));
@@ -95,6 +97,8 @@ export const workerCommand: CliCommand = {
           const signal = await stopAsked();
           io.err(`${signal}: taking no more rows; the rows under way end first.`);
           await worker.close();
+          if (args.flags['--json'] === true)
+            io.out(JSON.stringify({ worker: id, queue: queue.shown, folder, stoppedBy: signal }));
           return EXIT.ok;
         },
         { intents },
