@@ -34,6 +34,8 @@ export interface OpenOptions {
   sendsWork?: boolean;
   /** Intents to create shared with other workers (`studio worker`): only for a run that owns the folder. */
   intents?: CreateIntents;
+  /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
+  serviceFetch?: typeof globalThis.fetch;
 }
 
 const appVersion = (): string => {
@@ -145,6 +147,7 @@ export async function openStudio(
       // process is sending stays exactly as it is.
       start: access === 'writes' ? 'follow' : 'read-only',
       intents: options.intents,
+      serviceFetch: options.serviceFetch,
     });
   } catch (error) {
     folder?.release();

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { RedisCreateIntents } from '../../services/rows/create-intents';
 import { redisTarget } from '../../services/rows/redis-target';
 import { RowWorker } from '../../services/rows/row-worker';
+import { SharedTurns } from '../../services/rows/shared-turns';
 import { withStudio } from '../cli-host';
 import { JSON_OPTION } from '../common-options';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo } from '../command';
@@ -71,6 +72,12 @@ export const workerCommand: CliCommand = {
       range: { min: 1, max: 256, integer: true },
     },
     { name: '--name', value: 'NAME', help: 'how this worker is named in heartbeats and in the intents it writes' },
+    {
+      name: '--rate',
+      value: 'N',
+      help: "the requests a second the account allows: every worker given it shares it through the queue's Redis (without it each worker learns the pace from the service's 1005 answers)",
+      range: { min: 2, max: 10_000 },
+    },
     JSON_OPTION,
   ],
   async run(args, io: CliIo) {
@@ -80,6 +87,8 @@ export const workerCommand: CliCommand = {
     records.on('error', () => undefined);
     try {
       const intents = new RedisCreateIntents(records, { worker: id });
+      const rate = flag(args, '--rate');
+      const turns = new SharedTurns(records, { perSecond: rate === undefined ? null : Number(rate) });
       return await withStudio(
         args,
         io,
@@ -101,7 +110,7 @@ export const workerCommand: CliCommand = {
             io.out(JSON.stringify({ worker: id, queue: queue.shown, folder, stoppedBy: signal }));
           return EXIT.ok;
         },
-        { intents },
+        { intents, serviceFetch: turns.fetch() },
       );
     } finally {
       await records.quit().catch(() => undefined);

@@ -39,6 +39,7 @@ export interface ComposeOptions {
   start?: DomainOptions['start'];
   /** Intents to create shared with other workers (a `studio worker`'s, in Redis). */
   intents?: DomainOptions['intents'];
+  serviceFetch?: DomainOptions['serviceFetch'];
 }
 
 export interface ComposedHost {
@@ -120,6 +121,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     env: options.env,
     start: options.start,
     intents: options.intents,
+    serviceFetch: options.serviceFetch,
   });
   const dispatch = createDispatcher({ handlers: domains.handlers, log, redact: (text) => redactor.text(text) });
 

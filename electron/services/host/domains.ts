@@ -82,6 +82,8 @@ export interface DomainOptions {
   start?: HostStart;
   /** Intents to create shared with other workers (`studio worker`); none: this host's ledger alone. */
   intents?: CreateIntents;
+  /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
+  serviceFetch?: typeof globalThis.fetch;
 }
 
 export interface Domains {
@@ -124,7 +126,11 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     onProgress: (progress) => base.emit('uploads.progress', progress),
   });
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
-  const studio = createStudioServices(base, projects, { route: options.route, intents: options.intents });
+  const studio = createStudioServices(base, projects, {
+    route: options.route,
+    intents: options.intents,
+    fetch: options.serviceFetch,
+  });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.
   const downloads = createDownloadsService(base, studio, projects, { resumeQueued: start === 'resume' });
   // The archive's folders follow a data folder that was given (not the default one).

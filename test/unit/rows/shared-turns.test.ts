@@ -1,0 +1,56 @@
+// The service's rate shared by workers on two machines (two Redis clients): no second holds more
+// requests than the rate, wherever the second falls, and a 1005 answer to one holds them all.
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SharedTurns } from '../../../electron/services/rows/shared-turns';
+import { redisPerFile } from '../../redis-per-file';
+import { mostInWindow } from './windows';
+
+const redis = redisPerFile();
+const clients: Redis[] = [];
+const client = () => {
+  const made = new Redis(redis().url, { maxRetriesPerRequest: null });
+  clients.push(made);
+  return made;
+};
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.quit()));
+});
+let space = 0;
+const prefix = () => `turns${process.pid}-${(space += 1)}`;
+
+describe('shared turns', () => {
+  it('keeps the requests of two workers within the rate in any second', async () => {
+    const at = prefix();
+    const workers = [client(), client()].map((r) => new SharedTurns(r, { perSecond: 10, prefix: at }));
+    // Each turn's time is Redis's own clock when it granted it, whatever the machine's load did after.
+    const granted = await Promise.all(Array.from({ length: 36 }, (_, i) => workers[i % 2].take()));
+    expect(granted).toHaveLength(36);
+    expect(mostInWindow(granted, 1000)).toBeLessThanOrEqual(10);
+  });
+
+  it('holds every worker after a 1005 answer to one of them', async () => {
+    const at = prefix();
+    const [one, other] = [client(), client()].map((r) => new SharedTurns(r, { perSecond: null, prefix: at }));
+    const refused = new Response(JSON.stringify({ code: 1005, msg: 'Operation too frequent' }), {
+      headers: { 'content-type': 'application/json' },
+    });
+    const answer = await one.fetch(async () => refused)('http://service.test/api/open/v3/audio/create');
+    expect((await answer.json()) as { code: number }).toEqual({ code: 1005, msg: 'Operation too frequent' });
+    const reader = client();
+    expect(await reader.pttl(`${at}:turns:hold`)).toBeGreaterThan(0);
+    // The other worker's next request waits for the hold to end.
+    await other.take();
+    expect(await reader.pttl(`${at}:turns:hold`)).toBeLessThanOrEqual(0);
+  });
+
+  it('lets an answer that is not a refusal go without holding anyone', async () => {
+    const at = prefix();
+    const turns = new SharedTurns(client(), { perSecond: null, prefix: at });
+    const ok = new Response(JSON.stringify({ code: 1000, data: {} }), {
+      headers: { 'content-type': 'application/json' },
+    });
+    await turns.fetch(async () => ok)('http://service.test/api/open/v3/voice/list');
+    expect(await client().exists(`${at}:turns:hold`)).toBe(0);
+  });
+});
