@@ -13,7 +13,7 @@ import type { Redactor } from '../services/log/redact';
 import { createConfStoreFactory } from '../services/store/conf-store';
 import { storageFromEnv } from '../services/storage/storage-records';
 import { checkConnectionFlags, chooseConnection } from './cli-route';
-import type { CreateIntents } from '../services/rows/create-intents';
+import type { SharedRecords } from '../services/rows/row-engine-deps';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from './command';
 import { ownLink, ownerLink, type StudioLink } from './studio-link';
 
@@ -32,8 +32,8 @@ export interface OpenOptions {
    * sends no work, so whichever is active will do.
    */
   sendsWork?: boolean;
-  /** Intents to create shared with other workers (`studio worker`): only for a run that owns the folder. */
-  intents?: CreateIntents;
+  /** What a `studio worker` shares with the other workers in Redis: only for a run that owns the folder. */
+  shared?: SharedRecords;
   /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
   serviceFetch?: typeof globalThis.fetch;
 }
@@ -146,7 +146,7 @@ export async function openStudio(
       // A command that only reads writes nothing, even with the folder to itself: a create another
       // process is sending stays exactly as it is.
       start: access === 'writes' ? 'follow' : 'read-only',
-      intents: options.intents,
+      shared: options.shared,
       serviceFetch: options.serviceFetch,
     });
   } catch (error) {

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { RedisCreateIntents } from '../../services/rows/create-intents';
+import { RedisDaySpending } from '../../services/rows/day-spending';
 import { redisTarget } from '../../services/rows/redis-target';
 import { RowWorker } from '../../services/rows/row-worker';
 import { SharedTurns } from '../../services/rows/shared-turns';
@@ -110,7 +111,7 @@ export const workerCommand: CliCommand = {
             io.out(JSON.stringify({ worker: id, queue: queue.shown, folder, stoppedBy: signal }));
           return EXIT.ok;
         },
-        { intents, serviceFetch: turns.fetch() },
+        { shared: { intents, daySpending: new RedisDaySpending(records) }, serviceFetch: turns.fetch() },
       );
     } finally {
       await records.quit().catch(() => undefined);

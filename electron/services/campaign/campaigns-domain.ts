@@ -151,7 +151,9 @@ export function createCampaignsDomain(
     const project = await deps.queue.link(record.template.project);
     const rows: CampaignRowRecord[] = [];
     for (const row of record.rows) rows.push({ ...row, values: await deps.queue.link(row.values) });
-    return { ...record, queue, rows, template: { ...record.template, project } };
+    // Every worker shares this studio's daily limit for the connection, counted once in Redis.
+    const dayLimit = (await jobs.quote([])).dailyLimit ?? null;
+    return { ...record, queue, rows, dayLimit, template: { ...record.template, project } };
   };
   const retried = (row: CampaignRowRecord) => retriedRow(row, jobs.list(), now());
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {

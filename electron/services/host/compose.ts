@@ -37,8 +37,8 @@ export interface ComposeOptions {
   env?: DomainOptions['env'];
   /** What starts with the host (see HostStart); default `resume`, as the desktop app and web host do. */
   start?: DomainOptions['start'];
-  /** Intents to create shared with other workers (a `studio worker`'s, in Redis). */
-  intents?: DomainOptions['intents'];
+  /** What a `studio worker` shares with the other workers in Redis (intents, the day's spending). */
+  shared?: DomainOptions['shared'];
   serviceFetch?: DomainOptions['serviceFetch'];
 }
 
@@ -120,7 +120,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     route: options.route,
     env: options.env,
     start: options.start,
-    intents: options.intents,
+    shared: options.shared,
     serviceFetch: options.serviceFetch,
   });
   const dispatch = createDispatcher({ handlers: domains.handlers, log, redact: (text) => redactor.text(text) });

@@ -1,4 +1,4 @@
-import type { CreateIntents } from '../rows/create-intents';
+import type { SharedRecords } from '../rows/row-engine-deps';
 import type { RowMaker } from '../rows/row-worker';
 import { campaignRowMaker } from '../campaign/campaign-worker';
 import { defaultDataDir } from './data-dir';
@@ -80,8 +80,8 @@ export interface DomainOptions {
   /** Where a storage may be declared (STUDIO_S3_*); default process.env. */
   env?: Record<string, string | undefined>;
   start?: HostStart;
-  /** Intents to create shared with other workers (`studio worker`); none: this host's ledger alone. */
-  intents?: CreateIntents;
+  /** What a `studio worker` shares with the other workers in Redis; none: this host alone. */
+  shared?: SharedRecords;
   /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
   serviceFetch?: typeof globalThis.fetch;
 }
@@ -128,7 +128,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   const projects = new ProjectLibrary({ dataDir: base.dataDir, createStore: base.createStore });
   const studio = createStudioServices(base, projects, {
     route: options.route,
-    intents: options.intents,
+    shared: options.shared,
     fetch: options.serviceFetch,
   });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.

@@ -43,7 +43,8 @@ export function createStudioServices(
   // One row engine for batches and campaigns: one pacer per connection, whichever runs send on it.
   const queues = new QueuedRuns({ log: base.log });
   const connection = async () => (await target.active()).id;
-  const rows = new RowEngine({ jobs, log: base.log, connection, remote: queues, intents: overrides.intents });
+  const { intents, daySpending } = overrides.shared ?? {};
+  const rows = new RowEngine({ jobs, log: base.log, connection, remote: queues, intents, daySpending });
   for (const type of ['batch-row', 'campaign-row'] as const) reactor.on(type, (job) => rows.jobEnded(job));
   const batches = new BatchRows({
     rows,

@@ -1,5 +1,5 @@
 import type { QueuedRuns } from '../rows/queued-runs';
-import type { CreateIntents } from '../rows/create-intents';
+import type { SharedRecords } from '../rows/row-engine-deps';
 import type { CatalogueService } from '../catalogue/catalogue-service';
 import type { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from './types';
@@ -39,8 +39,8 @@ export interface StudioServices {
 }
 
 export interface StudioServiceOverrides {
-  /** Intents to create shared with other workers (a `studio worker`'s, in Redis); none: this host's ledger alone. */
-  intents?: CreateIntents;
+  /** What a `studio worker` shares with the other workers in Redis (intents, the day's spending); none: this host alone. */
+  shared?: SharedRecords;
   storage?: LedgerStorage;
   fetch?: typeof globalThis.fetch;
 }

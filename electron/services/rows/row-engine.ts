@@ -1,10 +1,9 @@
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import { StudioError } from '../host/errors';
-import type { Logger } from '../host/types';
-import { RunBalanceWatch, type RunBalanceOptions } from '../jobs/run-balance';
+import { RunBalanceWatch } from '../jobs/run-balance';
 import { RowPacers, type RowPacer } from './row-pacer';
 import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
-import { intentKey, sendOnce, type CreateIntents } from './create-intents';
+import { intentKey, sendOnce } from './create-intents';
 import {
   JOB_ENDED,
   ROW_ENDED,
@@ -13,7 +12,6 @@ import {
   refusedTooFrequent,
   rowUnderWay,
   type RowBase,
-  type RowJobs,
   type RowKind,
   type RowStepContext,
   type RunBase,
@@ -24,22 +22,9 @@ import { RowWork } from './row-work';
 import { RunStops } from './run-stops';
 import { finishRun } from './run-finish';
 import { rowLabel } from '../../common/text/row-label';
-import type { QueuedRuns } from './queued-runs';
+import type { RowEngineDeps } from './row-engine-deps';
 
-export interface RowEngineDeps {
-  jobs: RowJobs;
-  /** The connection creates go to now (one pacer each); default: one pacer for everything. */
-  connection?(): Promise<string>;
-  pacers?: RowPacers;
-  /** Which queue runs the row steps: the in-process one unless told otherwise. */
-  queue?: RowQueue;
-  /** Intents to create shared by workers on several machines; none: the ledger alone guards creates. */
-  intents?: CreateIntents;
-  /** Where a queued run's rows go (queued-runs.ts); none: every run is made here. */
-  remote?: QueuedRuns;
-  log?: Logger;
-  balanceReadings?: RunBalanceOptions;
-}
+export type { RowEngineDeps };
 
 type AnyRow = RowBase;
 type AnyRun = RunBase<AnyRow>;
@@ -77,6 +62,7 @@ export class RowEngine {
       kindOf: (kind) => this.kindOf(kind),
       connections: this.connections,
       log: deps.log,
+      daySpending: deps.daySpending,
     });
     this.queue = deps.queue ?? new InProcessRowQueue();
     this.pacers = deps.pacers ?? new RowPacers();

@@ -34,6 +34,8 @@ export interface RunBase<Row extends RowBase> {
   maxCredits?: number | null;
   /** The queue its rows are made on (a Redis address, shown without its password); absent: this computer. */
   queue?: string | null;
+  /** The day's spending limit every worker of a queued run shares (the starting studio's, for its connection). */
+  dayLimit?: number | null;
 }
 
 export const JOB_ENDED: ReadonlySet<JobView['phase']> = new Set(['completed', 'failed', 'outcome-unknown']);

@@ -1,10 +1,21 @@
 import type { JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
 import type { RunPause, RunPauseReason } from '../../common/jobs/run-pause';
 import type { Logger } from '../host/types';
-import { refusedForBalance, type RowBase, type RowJobs, type RowKind, type RunBase } from './row-kind';
+import {
+  refusedForBalance,
+  refusedTooFrequent,
+  type RowBase,
+  type RowJobs,
+  type RowKind,
+  type RunBase,
+} from './row-kind';
 import type { RowTask } from './row-queue';
 import type { RunMemory } from './run-memory';
 import { RunSpending } from './run-spending';
+import type { DaySpending } from './day-spending';
+
+/** Refused before the service made anything (too frequent, out of credits): nothing was charged. */
+const refusedBeforeMade = (job: JobView): boolean => refusedTooFrequent(job) || refusedForBalance(job);
 
 export interface RunStopsDeps {
   jobs: RowJobs;
@@ -13,6 +24,8 @@ export interface RunStopsDeps {
   /** The connection each running run sends to (`kind/id` → connection), as the engine keeps it. */
   connections: ReadonlyMap<string, string>;
   log?: Logger;
+  /** The day's spending shared by every worker of queued runs; a run with a `dayLimit` reserves each create there. */
+  daySpending?: DaySpending;
 }
 
 /**
@@ -40,12 +53,18 @@ export class RunStops {
   ): Promise<JobView | null> {
     const cap = await this.withinCap(task, submission);
     if (cap === 'held') return null;
+    const day = await this.withinDay(task, submission);
+    if (day === 'held') {
+      if (cap === 'reserved') this.spending.settle(`${task.kind}/${task.runId}`, submission, null);
+      return null;
+    }
     let result: SubmitResult | { status: 'outcome-unknown' } | null = null;
     try {
       result = await submit(submission);
     } finally {
       const job = result?.status === 'submitted' ? result.job.id : null;
       if (cap === 'reserved') this.spending.settle(`${task.kind}/${task.runId}`, submission, job);
+      await day?.settle(result?.status === 'submitted' && !refusedBeforeMade(result.job) ? result.job : null);
     }
     if (result.status !== 'submitted') return null;
     if (refusedForBalance(result.job)) {
@@ -53,6 +72,34 @@ export class RunStops {
       return null;
     }
     return result.job;
+  }
+
+  /**
+   * A queued run's create against the day's limit every worker shares: its expected price reserved in one
+   * step (so two workers cannot both take the last credits), given back when nothing was made, and put
+   * right once the service said what it charged. Past the limit, every run on the connection pauses.
+   */
+  private async withinDay(
+    task: RowTask,
+    submission: JobSubmission,
+  ): Promise<'held' | { settle(job: JobView | null): Promise<void> } | null> {
+    const limit = this.deps.memory.inMemory(task.kind, task.runId)?.dayLimit;
+    const shared = this.deps.daySpending;
+    if (!shared || limit === null || limit === undefined) return null;
+    const day = { connectionId: 'queue', day: new Date().toLocaleDateString('en-CA') };
+    const credits = (await this.deps.jobs.expectedCredits?.(submission).catch(() => null)) ?? null;
+    const reserved = await shared.reserve(day, credits, limit);
+    if (!reserved.admitted) {
+      const message = `Today's spending limit of ${limit} credits, shared by every worker of the queue, was reached (${reserved.spent} spent).`;
+      await this.pauseConnection(task, 'daily-limit', message);
+      return 'held';
+    }
+    return {
+      settle: async (job) => {
+        const charged = job ? (job.chargedCredits ?? credits ?? 0) : 0;
+        if (charged !== (credits ?? 0)) await shared.add(day, charged - (credits ?? 0));
+      },
+    };
   }
 
   /**

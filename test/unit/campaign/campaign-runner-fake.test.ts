@@ -14,6 +14,7 @@ import { RowPacers } from '../../../electron/services/rows/row-pacer';
 import type { RowJobs } from '../../../electron/services/rows/row-kind';
 import { OUTCOME_UNKNOWN, type CreateIntents } from '../../../electron/services/rows/create-intents';
 import { rowQueueCases } from '../rows/row-queues';
+import { InProcessDaySpending } from '../../../electron/services/rows/day-spending';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { loadTemplate } from './template-fixture';
 
@@ -94,7 +95,7 @@ class HandEngine {
 }
 
 function setup(
-  shared: Pick<RowEngineDeps, 'queue' | 'intents'>,
+  shared: Pick<RowEngineDeps, 'queue' | 'intents' | 'daySpending'>,
   rows: number,
   concurrency = 2,
   balance?: (engine: HandEngine) => number,
@@ -293,6 +294,31 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
     expect(done.rows.map((r) => r.state)).toEqual(['done', 'failed', 'done']);
     expect(done.rows[1]?.problems).toEqual([OUTCOME_UNKNOWN]);
     expect(engine.jobs.filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 1)).toEqual([]);
+  });
+
+  it("stops two workers of queued runs together at the day's limit they share, never past it", async () => {
+    const daySpending = new InProcessDaySpending();
+    const workers = [setup({ ...deps(), daySpending }, 6, 6), setup({ ...deps(), daySpending }, 6, 6)];
+    const runs = await Promise.all(
+      workers.map(async ({ engine, runner, record }) => {
+        // Each create is expected to cost 2 credits; the limit of 11 has room for five of them.
+        Object.assign(engine, { expectedCredits: async () => 2 });
+        await runner.create({ ...record, dayLimit: 11 });
+        return runner.run('hand');
+      }),
+    );
+    for (let i = 0; i < 6; i += 1) {
+      await Promise.all(workers.map((w) => w.settle()));
+      for (const w of workers) w.engine.endAll();
+    }
+    const ended = await Promise.all(runs);
+    expect(workers.reduce((n, w) => n + w.engine.created().length, 0)).toBe(5);
+    for (const run of ended) {
+      expect(run.state).toBe('paused');
+      expect(run.pause?.reason).toBe('daily-limit');
+      expect(run.rows.filter((r) => r.state === 'failed')).toEqual([]);
+    }
+    expect(await daySpending.spent({ connectionId: 'queue', day: new Date().toLocaleDateString('en-CA') })).toBe(10);
   });
 
   it('names a failed row with the reason, and a retry sends its next take once; a done row is kept', async () => {

@@ -1,0 +1,32 @@
+import type { Logger } from '../host/types';
+import type { RunBalanceOptions } from '../jobs/run-balance';
+import type { CreateIntents } from './create-intents';
+import type { DaySpending } from './day-spending';
+import type { QueuedRuns } from './queued-runs';
+import type { RowJobs } from './row-kind';
+import type { RowPacers } from './row-pacer';
+import type { RowQueue } from './row-queue';
+
+/** What the workers of queued runs share in Redis: the intents to create and the day's spending. */
+export interface SharedRecords {
+  intents: CreateIntents;
+  daySpending: DaySpending;
+}
+
+/** What the row engine is built on: the job engine, the pacers, the queue and the records shared with other workers. */
+export interface RowEngineDeps {
+  jobs: RowJobs;
+  /** The connection creates go to now (one pacer each); default: one pacer for everything. */
+  connection?(): Promise<string>;
+  pacers?: RowPacers;
+  /** Which queue runs the row steps: the in-process one unless told otherwise. */
+  queue?: RowQueue;
+  /** Intents to create shared by workers on several machines; none: the ledger alone guards creates. */
+  intents?: CreateIntents;
+  /** Where a queued run's rows go (queued-runs.ts); none: every run is made here. */
+  remote?: QueuedRuns;
+  /** The day's spending shared by the workers of queued runs (in Redis); a run's `dayLimit` is checked on it. */
+  daySpending?: DaySpending;
+  log?: Logger;
+  balanceReadings?: RunBalanceOptions;
+}
