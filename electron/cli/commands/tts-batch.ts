@@ -19,6 +19,7 @@ import { batchRunProgress } from '../../common/jobs/batch-progress';
 import { MAX_CREDITS_OPTION, confirmPaidCli, maxCreditsOf, reportPause } from './paid-confirm';
 import { parseRate } from './speech';
 import { rowLabel } from '../../common/text/row-label';
+import { QUEUE_OPTION } from './worker';
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -92,6 +93,7 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     concurrency: asked.concurrency,
     template: asked.template,
     maxCredits: maxCreditsOf(args),
+    queue: flag(args, '--queue'),
   });
   // The studio's own check, so a refused row is named before anything is asked.
   const checked = await studio.call('batches.check', input);
@@ -195,6 +197,7 @@ export const ttsBatchCommand: CliCommand = {
       help: "a file in DIR at a row's name that the studio did not save: skip the row, replace the file, or rename (keep both); without it the file is left as it is and the row fails",
     },
     { name: '--strict', help: 'a refused row fails the run' },
+    QUEUE_OPTION,
     JSON_OPTION,
   ],
   async run(args, io) {

@@ -195,6 +195,8 @@ export const BatchInput = z
     removed: z.array(z.number().int().nonnegative().max(100_000)).max(100_000).optional(),
     /** "Stop after N credits": the batch pauses before a create that would pass it. */
     maxCredits: RunCap.optional(),
+    /** Make the rows on a queue (`redis://[:password@]host:port`) by `studio worker` processes instead of here. */
+    queue: z.string().min(1).max(2000).optional(),
   })
   .refine((input) => (input.csv === undefined) !== (input.file === undefined), {
     message: 'give either a spreadsheet file or pasted lines, not both',

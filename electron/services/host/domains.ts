@@ -1,6 +1,7 @@
 import type { SharedRecords } from '../rows/row-engine-deps';
 import type { RowMaker } from '../rows/row-worker';
 import { campaignRowMaker } from '../campaign/campaign-worker';
+import { batchRowMaker } from '../voices/batch-worker';
 import { defaultDataDir } from './data-dir';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -257,7 +258,10 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     importSheet: (name, body) => importSheet(sheets, name, body),
     importSheetPath: (path) => importSheetPath(sheets, path),
     savedFile: (id) => downloads.verifiedPath(id),
-    rowMakers: (folder) => [campaignRowMaker(campaigns, folder, () => studio.jobs.list())],
+    rowMakers: (folder) => [
+      campaignRowMaker(campaigns, folder, () => studio.jobs.list()),
+      batchRowMaker(studio.batches, () => studio.jobs.list()),
+    ],
     async disposeAll() {
       const results = await Promise.allSettled(modules.map((module: AnyModule) => module.dispose?.()));
       results.push(...(await Promise.allSettled([studio.queues.close()])));

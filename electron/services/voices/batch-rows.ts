@@ -67,8 +67,15 @@ export class BatchRows {
       step,
       cancelled: (row) => ({ ...row, state: 'cancelled' }),
       redo: (row) => ({ ...row, state: 'pending', take: row.take + 1, problems: [] }),
+      // A worker reports the row's end; its job joins this studio's ledger, where the batch reads its result.
+      queued: {
+        local: () => false,
+        received: (row, reported) => ({ ...row, state: reported.state, problems: reported.problems }),
+      },
       onChange: (record) => this.emit(record),
       onFinished: (record) => {
+        // A worker's one-row batch is part of a studio's queued batch: that one says it ended.
+        if (record.partOf) return;
         const { title, body, outcome } = batchEndedSummary(this.view(record));
         deps.notify?.(title, body, outcome);
       },
@@ -132,6 +139,11 @@ export class BatchRows {
     await this.save(settledRows(record, { ...record, retry: failed, state: 'running', pause: null }));
     void this.deps.rows.run(KIND, id);
     return this.view(await this.require(id));
+  }
+
+  /** Lets go of an ended batch's record (a worker's one-row batch, once reported). */
+  forget(id: string): Promise<void> {
+    return this.deps.rows.forget(KIND, id);
   }
 
   /** Sets or removes the cap ("stop after N credits"); a batch paused at its cap goes on when resumed. */

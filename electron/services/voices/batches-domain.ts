@@ -29,7 +29,12 @@ export interface GrantedFiles {
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
 export function createBatchesDomain(
   base: Pick<HostBase, 'log' | 'emit'>,
-  { batches, catalogue, jobs }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'>,
+  {
+    batches,
+    catalogue,
+    jobs,
+    queues,
+  }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'> & Partial<Pick<StudioServices, 'queues'>>,
   granted: GrantedFiles,
   copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget' | 'foreignFile'>,
 ): DomainModule<typeof batchesCalls> {
@@ -58,6 +63,10 @@ export function createBatchesDomain(
     handlers: {
       'batches.check': async (input) => read(input),
       'batches.create': async (raw, confirmation) => {
+        const queueOf = (url: string) => {
+          if (!queues) throw new StudioError('This studio cannot send rows to a queue.', 'invalid-batch');
+          return queues.address(url);
+        };
         const input = BatchInput.parse(raw);
         const problem = checkTemplate(input.template);
         if (problem) throw new StudioError(problem, 'invalid-template');
@@ -82,6 +91,8 @@ export function createBatchesDomain(
           concurrency: input.concurrency,
           template: input.template,
           maxCredits: input.maxCredits ?? null,
+          // On a queue, every worker shares this studio's daily limit for the connection.
+          ...(input.queue ? { queue: queueOf(input.queue), dayLimit: (await jobs.quote([])).dailyLimit ?? null } : {}),
         });
         void batches.run(record.id);
         return batches.view(record);

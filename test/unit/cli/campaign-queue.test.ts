@@ -3,7 +3,7 @@
 // good row is still saved (in a worker's folder and by the studio that queued it), none is lost, the
 // sandbox's own records show no row step made twice, the manifest lists every row, and the starting
 // studio's record of copies has every video.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,11 +15,12 @@ import { startRedis, type RunningRedis } from '../../redis-server';
 import { startSandbox, type Sandbox } from '../../bench/jobs.bench';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { smallTemplate } from '../campaign/campaign-harness';
+import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { writeLogo } from './cli-io';
+import { startWorker } from './queue-fixture';
 import { until } from '../../wait';
 
 const ROWS = 200;
-const repoRoot = join(import.meta.dirname, '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-queue-'));
 const children: ChildProcess[] = [];
 let redis: RunningRedis | null = null;
@@ -38,40 +39,6 @@ const sheet = (people: readonly string[]) =>
     ...people.map((p) => `${p},Acme,Ava,SandboxBen,logo.png,${p.toLowerCase()}@example.com`),
   ].join('\n');
 
-/** A `studio worker` in its own process and data folder; settles once it says it takes rows. */
-async function startWorker(name: string, queue: string, service: Sandbox): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(repoRoot, 'electron/cli/index.ts'),
-      'worker',
-      '--queue',
-      queue,
-      '--name',
-      name,
-      '--base-url',
-      service.url,
-      '--data-dir',
-      join(dir, `${name}-data`),
-      '--out',
-      join(dir, `${name}-out`),
-    ],
-    { cwd: repoRoot, env: { ...process.env, STUDIO_API_KEY: service.apiKey }, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  children.push(child);
-  let said = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => {
-      said += chunk.toString();
-      if (said.includes('takes rows from')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the worker ${name} exited (${code}): ${said}`)));
-  });
-  return child;
-}
-
 /** Files a worker saved, across its campaign folders. */
 const workerFiles = (name: string): string[] => {
   const root = join(dir, `${name}-out`);
@@ -88,8 +55,8 @@ describe('a campaign made on a queue by two workers', () => {
     writeLogo(join(dir, 'logo.png'));
     writeFileSync(join(dir, 'rows.csv'), sheet(names(ROWS)));
 
-    const first = await startWorker('w1', redis.url, sandbox);
-    await startWorker('w2', redis.url, sandbox);
+    const first = await startWorker(dir, 'w1', redis.url, sandbox, children);
+    await startWorker(dir, 'w2', redis.url, sandbox, children);
 
     const out: string[] = [];
     const err: string[] = [];
@@ -129,6 +96,15 @@ describe('a campaign made on a queue by two workers', () => {
     const saved = readdirSync(join(dir, 'out')).filter((f) => f.endsWith('.mp4'));
     expect(saved).toHaveLength(ROWS - failed);
 
+    // The starting studio's Library: each done row's video is a job of its ledger with its copy saved.
+    const missing = await runCli(['download', '--missing', '--json', ...common.filter((f) => f !== '--yes')], io);
+    expect(missing, err.join('\n')).toBe(EXIT.ok);
+    expect(JSON.parse(out[out.length - 1])).toEqual([]);
+    const videos = new FileLedgerStorage(join(dir, 'data', 'jobs'))
+      .loadAll()
+      .filter((j) => j.kind === 'avatar-video' && j.phase === 'completed');
+    expect(videos).toHaveLength(ROWS - failed);
+
     // No row step made twice, by the sandbox's own records.
     await stopSandbox(sandbox);
     const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
@@ -137,5 +113,16 @@ describe('a campaign made on a queue by two workers', () => {
     const speech = Object.values(state.jobs).filter((j) => j.kind === 'tts');
     const texts = speech.map((j) => String(j.request.input_text));
     expect(texts.length - new Set(texts).size).toBe(0);
+    // A video speaks its row's own voiceovers: the same voiceovers in two videos would be a row made twice.
+    const voicesOfVideos = Object.values(state.jobs)
+      .filter((j) => j.kind === 'avatar_video')
+      .map((j) =>
+        [...JSON.stringify(j.request).matchAll(/[\w-]+\.mp3/g)]
+          .map((m) => m[0])
+          .sort()
+          .join(' '),
+      );
+    expect(voicesOfVideos.length).toBeGreaterThanOrEqual(ROWS - failed);
+    expect(voicesOfVideos.length - new Set(voicesOfVideos).size).toBe(0);
   }, 900_000);
 });

@@ -1,0 +1,44 @@
+import type { JobView } from '../../common/bridge/jobs';
+import type { RowMaker } from '../rows/row-worker';
+import type { BatchRows } from './batch-rows';
+import type { BatchRecord, BatchRowRecord } from './batch-record';
+
+/**
+ * A worker's batch rows: each is made as a batch of one row on this worker's row engine (the same step as
+ * any batch: its voiceover, paid once), then let go of. Its id names the queued batch, row and take, so a
+ * worker that takes a row over writes the same intents as the one that began it. The row's job goes back
+ * with the report, named as the queued batch's: the studio that queued it reads the result there and saves
+ * the file (a batch's files are saved by its export, on the studio's machine).
+ */
+export function batchRowMaker(batches: BatchRows, ledger: () => JobView[]): RowMaker {
+  return {
+    kind: 'batch',
+    async make(queued, row) {
+      const id = `${queued.id}-${row.row}-${row.take}`;
+      const own = queued as Omit<BatchRecord, 'rows'>;
+      if (!(await batches.get(id)))
+        await batches.create({
+          ...own,
+          id,
+          invalid: [],
+          reasons: {},
+          queue: null,
+          maxCredits: null,
+          partOf: queued.id,
+          rows: [{ ...(row as BatchRowRecord), state: 'pending' }],
+        });
+      await batches.run(id);
+      const record = await batches.get(id);
+      const made = (record?.rows[0] ?? row) as BatchRowRecord;
+      await batches.forget(id);
+      const jobs = ledger().flatMap((job) =>
+        job.purpose?.type === 'batch-row' && job.purpose.batchId === id && job.remoteId !== null
+          ? [{ ...job, purpose: { ...job.purpose, batchId: queued.id } }]
+          : [],
+      );
+      if (record?.state === 'paused' && record.pause)
+        return { outcome: 'paused', record: made, pause: record.pause, jobs };
+      return { outcome: 'ended', record: made, jobs };
+    },
+  };
+}
