@@ -107,6 +107,8 @@ export const CampaignSummary = z.object({
   pause: RunPause.nullable().default(null),
   /** "Stop after N credits" (null: no cap). */
   maxCredits: RunCap.default(null),
+  /** The queue its rows are made on, as `redis://host:port` without its password; null or absent: on this computer. */
+  queue: z.string().nullish(),
 });
 export type CampaignSummary = z.infer<typeof CampaignSummary>;
 
@@ -144,6 +146,7 @@ export function campaignView(
     total: record.rows.length,
     pause: record.pause ?? null,
     maxCredits: record.maxCredits ?? null,
+    queue: record.queue ?? null,
     variables: record.variables.map((v) => ({ id: v.key, name: v.name })),
     rows: record.rows,
     charged: costs,
@@ -175,6 +178,45 @@ export const CampaignStill = z.object({
   rows: z.array(z.number().int()),
 });
 export type CampaignStill = z.infer<typeof CampaignStill>;
+
+/** A worker seen on a queue, from its latest heartbeat. */
+export const QueueWorker = z.object({
+  name: z.string(),
+  host: z.string(),
+  /** When its latest heartbeat was written (ms since the epoch, the worker's clock). */
+  seenAt: z.number(),
+  /** Rows it is making now, and rows it has made since it started. */
+  running: z.number().int(),
+  done: z.number().int(),
+});
+export type QueueWorker = z.infer<typeof QueueWorker>;
+
+/** How many of the queue's jobs wait, run, wait for a retry's delay, or failed and are kept for review. */
+export const QueueCounts = z.object({
+  waiting: z.number().int(),
+  active: z.number().int(),
+  delayed: z.number().int(),
+  failed: z.number().int(),
+});
+export type QueueCounts = z.infer<typeof QueueCounts>;
+
+/**
+ * Where a campaign's rows are made, and for a queue what it holds now. The counts and the workers are
+ * the whole queue's (every run sent to that Redis), not this campaign's alone: its own rows by state are
+ * the view's counts.
+ */
+export const CampaignQueueStatus = z.object({
+  /** The queue's address without its password; null: the rows are made on this computer (nothing else is read). */
+  queue: z.string().nullable(),
+  /** The host's clock when it read the queue, so the page measures heartbeats' ages against one clock. */
+  checkedAt: z.number(),
+  /** Null when the queue could not be read (`problem` says why) or there is no queue. */
+  counts: QueueCounts.nullable(),
+  workers: z.array(QueueWorker),
+  /** Why the queue could not be read (Redis unreachable, a password it refused); null: read. */
+  problem: z.string().nullable(),
+});
+export type CampaignQueueStatus = z.infer<typeof CampaignQueueStatus>;
 
 /** Most rows a contact sheet shows. */
 export const CONTACT_SHEET_MAX_ROWS = 24;
@@ -226,6 +268,8 @@ export const campaignsCalls = {
   ),
   /** A row's thumbnail: a frame of its saved video once there is one, else its filled project's first frame. */
   'campaigns.rowStill': call(z.tuple([id, rowNumber]), CampaignStill),
+  /** Where the campaign's rows are made: this computer, or a queue with its counts and the workers seen on it. */
+  'campaigns.queueStatus': call(z.tuple([id]), CampaignQueueStatus),
   /** Opens a saved row's video with the system's player (the desktop app); otherwise says where it is. */
   'campaigns.openFile': call(z.tuple([id, rowNumber]), z.object({ path: z.string(), opened: z.boolean() })),
 };

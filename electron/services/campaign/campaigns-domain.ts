@@ -31,6 +31,8 @@ import type { DownloadView } from '../../common/bridge/downloads';
 import type { CampaignRowRecord } from '../../common/campaign/record';
 import { existingFilesError, planOnFolder, retriedRow } from './campaign-reuse';
 import { rowLabel } from '../../common/text/row-label';
+import type { WorkerBeat } from '../rows/run-shelf';
+import { QUEUE_READ_GUARD_MS, queueStatusReader } from './campaign-queue-status';
 
 export interface CampaignsDomainDeps {
   runner: CampaignRows;
@@ -51,9 +53,17 @@ export interface CampaignsDomainDeps {
   now?(): number;
   /**
    * Runs made on a queue: a queue address the user gave, as the run records it (without its password),
-   * and the template with its local files uploaded (a worker elsewhere reads links only).
+   * the template with its local files uploaded (a worker elsewhere reads links only), and what the
+   * queue at a recorded address holds: its workers' heartbeats and BullMQ's counts of its jobs.
    */
-  queue?: { address(url: string): string; link<T>(value: T): Promise<T> };
+  queue?: {
+    address(url: string): string;
+    link<T>(value: T): Promise<T>;
+    workers(address: string): Promise<readonly WorkerBeat[]>;
+    counts(address: string): Promise<Record<string, number>>;
+  };
+  /** How long a queue's status may take before Redis counts as unreachable (default QUEUE_READ_GUARD_MS). */
+  queueReadGuardMs?: number;
 }
 
 /**
@@ -155,6 +165,7 @@ export function createCampaignsDomain(
     const dayLimit = (await jobs.quote([])).dailyLimit ?? null;
     return { ...record, queue, rows, dayLimit, template: { ...record.template, project } };
   };
+  const queueStatus = queueStatusReader(deps.queue, { now, guardMs: deps.queueReadGuardMs ?? QUEUE_READ_GUARD_MS });
   const retried = (row: CampaignRowRecord) => retriedRow(row, jobs.list(), now());
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
     const items = campaignQuote(record);
@@ -312,6 +323,11 @@ export function createCampaignsDomain(
             'still-failed',
           );
         });
+      },
+      'campaigns.queueStatus': async (id) => {
+        const record = await deps.runner.get(id);
+        if (!record) throw new StudioError(`No campaign "${id}"`, 'not-found');
+        return queueStatus(record.queue ?? null);
       },
       'campaigns.openFile': async (id, row) => {
         const { found, path } = await savedRow(id, row);

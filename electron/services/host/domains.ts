@@ -232,6 +232,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       queue: {
         address: (url) => studio.queues.address(url),
         link: async <T>(value: T) => (await linkForCampaign(value)).value as T,
+        workers: (address) => studio.queues.workers(address),
+        counts: (address) => studio.queues.counts(address),
       },
     }),
     hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
