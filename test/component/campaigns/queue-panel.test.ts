@@ -56,7 +56,7 @@ describe('the queue panel of a campaign', () => {
     await flushPromises();
     expect(wrapper.get('[data-testid="campaign-queue"]').text()).toContain(`On the queue at ${ADDRESS}`);
     expect(wrapper.get('[data-testid="campaign-queue-rows"]').text()).toBe(
-      'This campaign’s rows: 3 Video… · 12 Waiting · 5 Done · 1 Failed',
+      'This campaign’s rows: 3 On the queue · 12 Waiting · 5 Done · 1 Failed',
     );
     expect(wrapper.get('[data-testid="campaign-queue-counts"]').text()).toBe(
       'On the queue (every campaign sent to it): 12 waiting · 3 being made · 0 waiting to retry · 1 failed (kept for review)',

@@ -18,6 +18,14 @@ export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
   cancelled: 'Cancelled',
 };
 
+/**
+ * A row's state as the page names it. On a queued campaign a row sent to the queue keeps its first step's
+ * state until its worker reports, while a worker elsewhere makes it: "On the queue" says where it is.
+ */
+export function rowStateLabel(state: CampaignRowState, queued: boolean): string {
+  return queued && (state === 'voiceover' || state === 'video') ? 'On the queue' : ROW_STATE_LABELS[state];
+}
+
 export const CAMPAIGN_STATE_LABELS: Record<CampaignState, string> = {
   running: 'Running',
   paused: 'Paused',

@@ -2,7 +2,7 @@
 // counts, and each worker's last heartbeat as an age.
 import type { CampaignQueueStatus, QueueCounts, QueueWorker } from '@common/bridge/campaigns';
 import type { CampaignRowState } from '@common/campaign/record';
-import { ROW_STATE_LABELS } from './campaign-logic';
+import { rowStateLabel } from './campaign-logic';
 
 /** A worker not heard from for longer than this is shown in red: it beats every 5 s, so three beats were missed. */
 export const WORKER_LATE_MS = 15_000;
@@ -20,13 +20,16 @@ const ROW_ORDER: CampaignRowState[] = [
   'invalid',
 ];
 
-/** The campaign's rows by state, in ROW_ORDER, states without rows left out. */
+/** The queued campaign's rows by state, in ROW_ORDER, states without rows left out (rows sent: "On the queue"). */
 export function rowsByState(counts: Record<string, number>): { state: string; label: string; count: number }[] {
-  const known = ROW_ORDER.filter((state) => (counts[state] ?? 0) > 0).map((state) => ({
-    state,
-    label: ROW_STATE_LABELS[state],
-    count: counts[state],
-  }));
+  // A row's voiceover and video steps both read "On the queue" here: one line for both.
+  const known: { state: string; label: string; count: number }[] = [];
+  for (const state of ROW_ORDER.filter((s) => (counts[s] ?? 0) > 0)) {
+    const label = rowStateLabel(state, true);
+    const same = known.find((k) => k.label === label);
+    if (same) same.count += counts[state];
+    else known.push({ state, label, count: counts[state] });
+  }
   const others = Object.entries(counts)
     .filter(([state, count]) => count > 0 && !ROW_ORDER.includes(state as CampaignRowState))
     .map(([state, count]) => ({ state, label: state, count }));
