@@ -41,7 +41,7 @@ export function createStudioServices(
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
   // One row engine for batches and campaigns: one pacer per connection, whichever runs send on it.
-  const queues = new QueuedRuns({ log: base.log });
+  const queues = new QueuedRuns({ log: base.log, vault: base.vault });
   const connection = async () => (await target.active()).id;
   const { intents, daySpending } = overrides.shared ?? {};
   const rows = new RowEngine({ jobs, log: base.log, connection, remote: queues, intents, daySpending });

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../host/types';
 import { redisTarget, type RedisTarget } from './redis-target';
 import type { RowQueue, RowTask } from './row-queue';
+import { withinMs } from './within';
 
 export interface BullmqRowQueueOptions {
   /** `redis://[:password@]host:port`; the password is never logged. */
@@ -153,13 +154,17 @@ export class BullmqRowQueue implements RowQueue {
     this.halt(false);
   }
 
-  /** Stops, lets the steps under way end (or, with `force`, leaves them), and closes every connection. */
+  /**
+   * Stops, lets the steps under way end (or, with `force`, leaves them), and closes every connection. What
+   * waits on Redis is given a few seconds: a Redis that has gone would otherwise hold the close for ever.
+   */
   async close(force = false): Promise<void> {
     this.halt(force);
     await this.closing;
-    await this.settled();
-    await this.queue.close();
-    await this.redis.quit().catch(() => undefined);
+    await withinMs(this.settled(), 5_000);
+    await withinMs(this.queue.close(), 5_000);
+    await withinMs(this.redis.quit(), 2_000);
+    this.redis.disconnect();
   }
 
   private halt(force: boolean): void {

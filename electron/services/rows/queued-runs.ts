@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import type { RunPauseReason } from '../../common/jobs/run-pause';
-import type { Logger } from '../host/types';
+import type { CredentialVault, Logger } from '../host/types';
 import { BullmqRowQueue } from './bullmq-row-queue';
+import { withinMs } from './within';
 import { redisTarget } from './redis-target';
 import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
 import type { RowTask } from './row-queue';
@@ -25,7 +26,12 @@ interface QueueLink {
   sent: Set<string>;
   /** Runs whose reports this process follows, each with the connection its reading blocks. */
   following: Map<string, Redis>;
+  /** Redis out of reach since the last warning: it is said once, not at every retry. */
+  down: boolean;
 }
+
+/** Where a queue's address with its password is kept between runs of the studio. */
+const vaultId = (shown: string): string => `queue:${shown}`;
 
 /**
  * The starting studio's side of runs made on a queue: a row of such a run is written to Redis and handed
@@ -37,13 +43,17 @@ interface QueueLink {
  * the whole run paused here, with the account's reason. Nothing of a run stays in Redis once it finished.
  */
 export class QueuedRuns {
-  private readonly links = new Map<string, QueueLink>();
+  private readonly links = new Map<string, Promise<QueueLink>>();
+  /** State changes written in order (a pause and a resume close together must land in that order). */
+  private writes: Promise<unknown> = Promise.resolve();
   /** Queue addresses given in this process, by their shown form (the password is never written down). */
   private readonly addresses = new Map<string, string>();
   private engine: QueuedRunsEngine | null = null;
   private closed = false;
 
-  constructor(private readonly options: { log?: Logger; prefix?: string } = {}) {}
+  constructor(
+    private readonly options: { log?: Logger; prefix?: string; vault?: Pick<CredentialVault, 'get' | 'set'> } = {},
+  ) {}
 
   attach(jobs: RowJobs, wake: QueuedRunsEngine['wake'], pause: QueuedRunsEngine['pause']): void {
     this.engine = { jobs, wake, pause };
@@ -53,6 +63,14 @@ export class QueuedRuns {
   address(url: string): string {
     const target = redisTarget(url);
     this.addresses.set(target.shown, url);
+    // With a password, the whole address is a secret: kept in the vault, so the studio opened again can
+    // follow and resume the run (the run's record holds the address without it).
+    if (url !== target.shown)
+      void this.options.vault
+        ?.set(vaultId(target.shown), url)
+        .catch((error: unknown) =>
+          this.options.log?.warn('the queue password could not be kept', { error: String(error) }),
+        );
     return target.shown;
   }
 
@@ -75,21 +93,25 @@ export class QueuedRuns {
 
   /** The workers seen on a queue lately (their heartbeats), for the pages and `campaign status`. */
   async workers(queue: string): Promise<WorkerBeat[]> {
-    return this.link(queue).shelf.workers();
+    return (await this.link(queue)).shelf.workers();
   }
 
   /** Counts of the queue's jobs by state, as BullMQ keeps them. */
   async counts(queue: string): Promise<Record<string, number>> {
-    return this.link(queue).queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
+    return (await this.link(queue)).queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
   }
 
+  /** Lets go of every queue; bounded, so a studio quits even while a Redis it used is gone. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const link of this.links.values()) {
+    await withinMs(this.writes, 2_000);
+    for (const made of this.links.values()) {
+      const link = await made;
       for (const blocking of link.following.values()) blocking.disconnect();
       link.following.clear();
       await link.queue.close();
-      await link.redis.quit().catch(() => undefined);
+      await withinMs(link.redis.quit(), 2_000);
+      link.redis.disconnect();
     }
     this.links.clear();
   }
@@ -99,7 +121,7 @@ export class QueuedRuns {
     { run, row, set }: RowStepContext<Row, Run>,
     received: (row: Row, reported: Row) => Row,
   ): Promise<void> {
-    const link = this.link(run.queue as string);
+    const link = await this.link(run.queue as string);
     const runKey = `${kind}/${run.id}`;
     const sentKey = `${runKey}/${row.row}/${row.take}`;
     this.follow(link, kind, run.id);
@@ -127,39 +149,56 @@ export class QueuedRuns {
 
   /** A queued run changed: its state goes to Redis for the workers; once finished, its records go. */
   private changed(kind: string, run: RunBase<RowBase>): void {
-    const link = this.link(run.queue as string);
-    const runKey = `${kind}/${run.id}`;
-    const known = link.states.get(runKey);
-    if (known === undefined || known === run.state) return;
-    link.states.set(runKey, run.state);
-    const write =
-      run.state === 'finished'
-        ? (async () => {
-            link.following.get(runKey)?.disconnect();
-            link.following.delete(runKey);
-            link.states.delete(runKey);
-            await link.shelf.forget(kind, run.id);
-          })()
-        : link.shelf.setState(kind, run.id, run.state);
-    void write.catch((error: unknown) => this.warn(link, 'a queued run could not be written to Redis', error));
+    this.writes = this.writes.then(async () => {
+      const link = await this.link(run.queue as string);
+      const runKey = `${kind}/${run.id}`;
+      const known = link.states.get(runKey);
+      if (known === undefined || known === run.state) return;
+      link.states.set(runKey, run.state);
+      try {
+        if (run.state !== 'finished') return await link.shelf.setState(kind, run.id, run.state);
+        link.following.get(runKey)?.disconnect();
+        link.following.delete(runKey);
+        link.states.delete(runKey);
+        await link.shelf.forget(kind, run.id);
+      } catch (error) {
+        this.warn(link, 'a queued run could not be written to Redis', error);
+      }
+    });
   }
 
-  private link(shown: string): QueueLink {
+  private link(shown: string): Promise<QueueLink> {
     let link = this.links.get(shown);
-    if (link) return link;
-    const url = this.addresses.get(shown) ?? shown;
+    if (!link) {
+      link = this.open(shown);
+      this.links.set(shown, link);
+    }
+    return link;
+  }
+
+  private async open(shown: string): Promise<QueueLink> {
+    const url =
+      this.addresses.get(shown) ?? (await this.options.vault?.get(vaultId(shown)).catch(() => undefined)) ?? shown;
     const target = redisTarget(url);
     const redis = new Redis(target.options);
-    redis.on('error', (error: Error) => this.warn(link, 'the queue cannot reach Redis', error));
-    link = {
+    const link: QueueLink = {
       queue: new BullmqRowQueue({ url, prefix: this.options.prefix, log: this.options.log }),
       redis,
       shelf: new RunShelf(redis, this.options.prefix),
       states: new Map(),
       sent: new Set(),
       following: new Map(),
+      down: false,
     };
-    this.links.set(shown, link);
+    redis.on('error', (error: Error) => {
+      if (link.down) return;
+      link.down = true;
+      this.warn(link, 'the queue cannot reach Redis (trying again until it answers)', error);
+    });
+    redis.on('ready', () => {
+      if (link.down) this.options.log?.info('the queue reaches Redis again', { redis: target.shown });
+      link.down = false;
+    });
     return link;
   }
 
@@ -186,8 +225,8 @@ export class QueuedRuns {
     })();
   }
 
-  private warn(link: QueueLink | undefined, message: string, error: unknown): void {
+  private warn(link: QueueLink, message: string, error: unknown): void {
     const text = error instanceof Error ? error.message : String(error);
-    this.options.log?.warn(message, { error: link ? link.queue.target.scrub(text) : text });
+    this.options.log?.warn(message, { error: link.queue.target.scrub(text) });
   }
 }
