@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import type { CampaignSummary, CampaignView } from '../../common/bridge/campaigns';
+import type { CampaignQueueStatus, CampaignSummary, CampaignView } from '../../common/bridge/campaigns';
 import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
 import { campaignCounts, type CampaignRowRecord } from '../../common/campaign/record';
 import { rowCopy } from '../../common/campaign/row-copy';
@@ -267,6 +267,7 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
   const copyOf = (row: CampaignRowRecord) => rowCopy(row, entries);
   const lost = record.rows.filter((r) => copyOf(r) === 'missing' || copyOf(r) === 'changed');
   const counts = campaignCounts(record);
+  const queue = record.queue ? await studio.call('campaigns.queueStatus', record.id) : null;
   if (args.flags['--json'] === true) {
     io.out(
       JSON.stringify(
@@ -276,6 +277,7 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
           state: record.state,
           counts,
           manifest: resolve(outDir, CAMPAIGN_MANIFEST),
+          ...(queue ? { queue } : {}),
           rows: record.rows.map((r) => ({
             row: sheetRow(r),
             state: r.state,
@@ -299,6 +301,7 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
     // The page's figures: the bar of done rows, the pace and time left while it runs, the projected cost.
     io.out(runLine(campaignRunProgress(record, null, Date.now()), record.state === 'running'));
     if (record.state === 'paused' && record.pause) io.out(describePause(record.pause));
+    if (queue) for (const line of queueLines(queue)) io.out(line);
     for (const row of record.rows) {
       const copy = copyOf(row);
       if (row.state !== 'done')
@@ -318,6 +321,21 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
   // A folder with a file gone or changed is not the campaign's whole result: a script sees it in the exit status.
   const whole = record.rows.every((r) => r.state === 'done' || r.state === 'invalid');
   return whole && lost.length === 0 ? EXIT.ok : EXIT.failed;
+}
+
+/** Where a queued campaign's rows are made: the queue's counts and each worker's last heartbeat. */
+function queueLines(status: CampaignQueueStatus): string[] {
+  const head = `On the queue at ${status.queue}`;
+  if (!status.counts) return [`${head}: ${status.problem ?? 'it could not be read'}`];
+  const { waiting, active, delayed, failed } = status.counts;
+  const workers = status.workers.map((w) => {
+    const ago = Math.max(0, Math.round((status.checkedAt - w.seenAt) / 1000));
+    return `  worker ${w.name} on ${w.host}: last seen ${ago} s ago, making ${w.running}, made ${w.done}`;
+  });
+  return [
+    `${head}: ${waiting} waiting, ${active} being made, ${delayed} waiting to retry, ${failed} failed (kept for review); ${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} seen`,
+    ...workers,
+  ];
 }
 
 export const campaignCommands: readonly CliCommand[] = [

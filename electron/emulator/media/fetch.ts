@@ -23,6 +23,8 @@ const DEFAULT_MAX = 500 * 1024 * 1024;
  */
 export class MediaFetcher {
   private readonly dir: string;
+  /** Downloads under way, by their target file. */
+  private readonly fetching = new Map<string, Promise<string>>();
 
   constructor(
     private readonly files: Files,
@@ -57,6 +59,16 @@ export class MediaFetcher {
       throw new MediaError(1003, `${field} must be an http(s) URL`);
     const target = join(this.dir, createHash('sha256').update(url).digest('hex').slice(0, 32));
     if (existsSync(target)) return target;
+    // Rows of a campaign name the same link (a logo) at once: one download, which every asker waits for.
+    let fetching = this.fetching.get(target);
+    if (!fetching) {
+      fetching = this.download(url, target, field, limits).finally(() => this.fetching.delete(target));
+      this.fetching.set(target, fetching);
+    }
+    return fetching;
+  }
+
+  private async download(url: string, target: string, field: string, limits: FetchLimits): Promise<string> {
     const max = limits.maxBytes ?? DEFAULT_MAX;
     let res: Response;
     try {

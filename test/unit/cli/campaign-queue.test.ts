@@ -105,6 +105,13 @@ describe('a campaign made on a queue by two workers', () => {
       .filter((j) => j.kind === 'avatar-video' && j.phase === 'completed');
     expect(videos).toHaveLength(ROWS - failed);
 
+    // `campaign status` says where the rows were made and which workers it sees (the killed one's beat expired or stale).
+    const status = await runCli(['campaign', 'status', 'out', ...common.filter((f) => f !== '--yes')], io);
+    expect([EXIT.ok, EXIT.failed]).toContain(status);
+    const seen = JSON.parse(out[out.length - 1]) as { queue: { queue: string; workers: { name: string }[] } };
+    expect(seen.queue.queue).toBe(redis.url.replace(':queue-secret-7@', ''));
+    expect(seen.queue.workers.map((w) => w.name)).toContain('w2');
+
     // No row step made twice, by the sandbox's own records.
     await stopSandbox(sandbox);
     const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
