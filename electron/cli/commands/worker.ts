@@ -69,7 +69,7 @@ export const workerCommand: CliCommand = {
     {
       name: '--concurrency',
       value: 'N',
-      help: 'rows made at once (default 8); each mostly waits for the service',
+      help: 'rows made at once (default 32); each mostly waits for the service',
       range: { min: 1, max: 256, integer: true },
     },
     { name: '--name', value: 'NAME', help: 'how this worker is named in heartbeats and in the intents it writes' },
@@ -100,7 +100,7 @@ export const workerCommand: CliCommand = {
               `A worker needs its data folder to itself, and the ${studio.kind} (process ${studio.pid}) has it open: give the worker its own with --data-dir.`,
             );
           const folder = resolve(io.cwd, flag(args, '--out') ?? join(studio.dataDir, 'worker-results'));
-          const concurrency = Number(flag(args, '--concurrency') ?? 8);
+          const concurrency = Number(flag(args, '--concurrency') ?? 32);
           const worker = new RowWorker({ url: queue.url, makers: studio.rowMakers(folder), id, concurrency });
           worker.start();
           io.err(`Worker ${id} takes rows from ${queue.shown}; what it makes is saved in ${folder}. Ctrl-C stops it.`);

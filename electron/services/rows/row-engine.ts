@@ -133,7 +133,8 @@ export class RowEngine {
     const going = (async () => {
       const run = await this.memory.require(kind, id);
       if (run.state === 'running' && !this.stopped) {
-        await this.balances.get(kind)?.started(id, run.balance);
+        // A worker's one-row run reads no balance: the queued run's studio reads the account's.
+        if (!run.partOf) await this.balances.get(kind)?.started(id, run.balance);
         await this.connect(kind, id);
       }
       for (const row of run.rows) if (rowUnderWay(row)) this.queue.push({ kind, runId: id, row: row.row });

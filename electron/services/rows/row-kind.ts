@@ -36,6 +36,8 @@ export interface RunBase<Row extends RowBase> {
   queue?: string | null;
   /** The day's spending limit every worker of a queued run shares (the starting studio's, for its connection). */
   dayLimit?: number | null;
+  /** On a worker: the queued run this one-row run is a row of. */
+  partOf?: string;
 }
 
 export const JOB_ENDED: ReadonlySet<JobView['phase']> = new Set(['completed', 'failed', 'outcome-unknown']);

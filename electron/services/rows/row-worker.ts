@@ -54,7 +54,7 @@ export class RowWorker {
     this.queue = new BullmqRowQueue({
       url: options.url,
       prefix: options.prefix,
-      concurrency: options.concurrency ?? 8,
+      concurrency: options.concurrency ?? 32,
       limiter: options.limiter,
       stallMs: options.stallMs,
       stalledRuns: 1,
