@@ -2,7 +2,7 @@
 // (their heartbeats in Redis), and the workers' and Redis's memory the first time that count passes a
 // mark. A sampling loop, not a verdict: the run ends when the campaign command exits.
 import type { Redis } from 'ioredis';
-import { residentMb, type StudioProcess } from './scale-processes';
+import { cpuSeconds, residentMb, type StudioProcess } from './scale-processes';
 
 /** Memory when the rows ended first reached `rows`: each worker's RSS (MB) and Redis's used_memory (bytes). */
 export interface Sample {
@@ -34,12 +34,29 @@ export interface Following {
   pids: readonly (number | undefined)[];
   workers: readonly StudioProcess[];
   campaign: StudioProcess;
+  sandboxPid: number | undefined;
   rows: number;
   earlyRows: number;
 }
 
-/** Samples memory at `earlyRows` and at `rows` ended, until the campaign command exits. */
-export async function followRun(f: Following): Promise<{ early: Sample | null; end: Sample | null }> {
+/** CPU seconds each process had used when last seen alive. */
+export interface CpuUsed {
+  workers: number[];
+  studio: number;
+  sandbox: number;
+}
+
+/**
+ * Samples memory at `earlyRows` and at `rows` ended, and the processes' CPU time, until the campaign
+ * command exits.
+ */
+export async function followRun(f: Following): Promise<{ early: Sample | null; end: Sample | null; cpu: CpuUsed }> {
+  const cpu: CpuUsed = { workers: f.pids.map(() => 0), studio: 0, sandbox: 0 };
+  const readCpu = () => {
+    f.pids.forEach((pid, i) => (cpu.workers[i] = cpuSeconds(pid) ?? cpu.workers[i]));
+    cpu.studio = cpuSeconds(f.campaign.child.pid) ?? cpu.studio;
+    cpu.sandbox = cpuSeconds(f.sandboxPid) ?? cpu.sandbox;
+  };
   let early: Sample | null = null;
   let end: Sample | null = null;
   let exited = false;
@@ -54,10 +71,11 @@ export async function followRun(f: Following): Promise<{ early: Sample | null; e
     const gone = f.workers.findIndex((w) => w.child.exitCode !== null || w.child.signalCode !== null);
     if (gone !== -1) throw new Error(`the worker ${f.names[gone]} exited mid-run: ${f.workers[gone].said()}`);
     if (performance.now() > guardAt) throw new Error(`the campaign did not end: ${f.campaign.said().slice(-2000)}`);
+    readCpu();
     const ended = await rowsEnded(f.records, f.names);
     if (!early && ended >= f.earlyRows) early = await sample(ended);
     if (!end && ended >= f.rows) end = await sample(ended);
     await Promise.race([new Promise((resolve) => setTimeout(resolve, SAMPLE_MS)), f.campaign.exited]);
   }
-  return { early, end };
+  return { early, end, cpu };
 }

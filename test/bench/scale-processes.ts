@@ -39,6 +39,8 @@ export interface WorkerPlace {
   apiKey: string;
   dataDir: string;
   out: string;
+  /** Rows the worker makes at once; left out, the worker's own default. */
+  concurrency?: number;
 }
 
 /** A `studio worker`; settles once it says it takes rows (its own line, not a wait). */
@@ -47,6 +49,7 @@ export async function startWorker(place: WorkerPlace): Promise<StudioProcess> {
     [
       ...['worker', '--queue', place.queue, '--name', place.name, '--base-url', place.baseUrl],
       ...['--data-dir', place.dataDir, '--out', place.out],
+      ...(place.concurrency === undefined ? [] : ['--concurrency', String(place.concurrency)]),
     ],
     place.apiKey,
   );
@@ -99,6 +102,22 @@ export function residentMb(pid: number | undefined): number | null {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
     return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks a second in /proc/PID/stat (100 on Linux on x86 and arm). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time a process has used so far (user and system), in seconds, or null once it has gone. */
+export function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return null;
   }

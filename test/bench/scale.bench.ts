@@ -6,24 +6,26 @@
 // allows for the requests made (the bound, from the same run), requests per row, 1005 answers, rows lost
 // and rows created twice (the sandbox's own records), and the workers' RSS and Redis's memory per row
 // when the rows ended first pass 1,000 (a tenth of a smaller run) and at the end.
-// SCALE_WORKERS=1,2 picks the worker counts.
+// SCALE_WORKERS=1,2 picks the worker counts; SCALE_CONCURRENCY=N gives each worker --concurrency N.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { startRedis } from '../redis-server';
 import { readyMade, template } from './campaigns.bench';
 import { createdPerRow, stopSandbox } from './campaign-sandbox';
 import { countingProxy } from './counting-proxy';
-import { startSandbox, type Sandbox } from './jobs.bench';
-import { followRun, redisMemory, type Sample } from './scale-follow';
-import { residentMb, runCampaign, startWorker, stopProcess, type StudioProcess } from './scale-processes';
+import { startSandbox } from './jobs.bench';
+import { jobsByKind, perRowByPath, sandboxFailures } from './scale-records';
+import { followRun, redisMemory, type CpuUsed, type Sample } from './scale-follow';
+import { cpuSeconds, residentMb, runCampaign, startWorker, stopProcess, type StudioProcess } from './scale-processes';
 
 const ROWS = Number(process.env.SCALE_ROWS ?? 10_000);
 const WORKER_COUNTS = (process.env.SCALE_WORKERS ?? '1,2,4').split(',').map(Number);
+/** Rows each worker makes at once; undefined: the worker's default (8). */
+const CONCURRENCY = process.env.SCALE_CONCURRENCY ? Number(process.env.SCALE_CONCURRENCY) : undefined;
 const RATE_LIMIT = 40;
 /** Each sandbox job lasts at least this long (a quarter of it queueing). */
 const JOB_SECONDS = 1;
@@ -58,6 +60,11 @@ interface Outcome {
   early: Sample | null;
   end: Sample | null;
   redisPeak: number;
+  /** Redis's used_memory and keys once the command exited and the workers stopped: what a run leaves. */
+  redisAfter: number;
+  keysAfter: number;
+  /** CPU seconds used over the run: each worker, the starting studio, the sandbox. */
+  cpu: CpuUsed;
 }
 
 /** Each row's first name is its own token (Name00017), found again in the sandbox's records of its jobs. */
@@ -74,45 +81,6 @@ function writeInputs(dir: string, ffmpeg: string): { template: string; sheet: st
   const lines = Array.from({ length: ROWS }, (_, i) => `${nameOf(i)},Co ${i + 1},Ava,SandboxBen,logo.png`);
   writeFileSync(sheetPath, ['First name,company,voice,avatar,logo', ...lines].join('\n'));
   return { template: templatePath, sheet: sheetPath };
-}
-
-/** Polls per job and seconds from sent to the end seen, by kind, across the workers' ledgers. */
-function jobsByKind(ledgers: readonly string[]): string {
-  const byKind = new Map<string, { jobs: number; polls: number; seconds: number }>();
-  for (const job of ledgers.flatMap((dir) => new FileLedgerStorage(dir).loadAll())) {
-    const k = byKind.get(job.kind) ?? { jobs: 0, polls: 0, seconds: 0 };
-    const seconds = job.finishedAt === null ? 0 : (job.finishedAt - (job.sentAt ?? job.createdAt)) / 1000;
-    byKind.set(job.kind, { jobs: k.jobs + 1, polls: k.polls + job.polls, seconds: k.seconds + seconds });
-  }
-  return [...byKind]
-    .map(
-      ([kind, k]) =>
-        `${kind} ${k.jobs} jobs, ${(k.polls / k.jobs).toFixed(2)} polls and ${(k.seconds / k.jobs).toFixed(1)} s each`,
-    )
-    .join('; ');
-}
-
-function perRowByPath(counts: readonly Map<string, number>[]): string {
-  const all = new Map<string, number>();
-  for (const byPath of counts) for (const [path, n] of byPath) all.set(path, (all.get(path) ?? 0) + n);
-  return [...all]
-    .sort((a, b) => b[1] - a[1])
-    .map(([path, n]) => `${path} ${(n / ROWS).toFixed(2)}`)
-    .join(', ');
-}
-
-/** The sandbox's own reasons for the jobs it failed (none are injected here), with how many failed so. */
-function sandboxFailures(sandbox: Sandbox): Map<string, number> {
-  const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
-    jobs: Record<string, { kind: string; status: number; reason?: string }>;
-  };
-  const reasons = new Map<string, number>();
-  for (const job of Object.values(state.jobs)) {
-    if (job.status !== 4) continue;
-    const reason = `${job.kind}: ${job.reason ?? 'no reason'}`;
-    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
-  }
-  return reasons;
 }
 
 interface EndedRow {
@@ -139,7 +107,13 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
     const names = Array.from({ length: workers }, (_, i) => `w${i + 1}`);
     const started: StudioProcess[] = [];
     for (const name of names) {
-      const place = { name, queue: redis.url, baseUrl: toWorkers.url, apiKey: sandbox.apiKey };
+      const place = {
+        name,
+        queue: redis.url,
+        baseUrl: toWorkers.url,
+        apiKey: sandbox.apiKey,
+        concurrency: CONCURRENCY,
+      };
       const worker = await startWorker({
         ...place,
         dataDir: join(work, `${name}-data`),
@@ -171,11 +145,14 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
       pids,
       workers: started,
       campaign,
+      sandboxPid: sandbox.child.pid,
       rows: ROWS,
       earlyRows: EARLY_ROWS,
     });
     const { code, out: printed, at: ended } = await campaign.exited;
     if (code !== 0 && code !== 1) throw new Error(`campaign run exited ${code}: ${campaign.said()}`);
+    // The workers' CPU to the end of the run, before they stop.
+    const workerCpu = pids.map((pid, i) => cpuSeconds(pid) ?? followed.cpu.workers[i]);
     for (const worker of started) await stopProcess(worker);
     const rows = (JSON.parse(printed) as { rows: EndedRow[] }).rows;
     const done = rows.filter((r) => r.state === 'done' && r.file !== null && existsSync(join(out, r.file))).length;
@@ -183,7 +160,8 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
     const problems = new Map<string, number>();
     for (const r of rows)
       if (r.state !== 'done') for (const p of r.problems) problems.set(p, (problems.get(p) ?? 0) + 1);
-    const redisPeak = (await redisMemory(records)).peak;
+    const { peak: redisPeak, used: redisAfter } = await redisMemory(records);
+    const keysAfter = await records.dbsize();
     // The sandbox writes its records down as it closes: read once it has exited.
     await stopSandbox(sandbox);
     const perRow = createdPerRow(sandbox);
@@ -202,13 +180,16 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
       lost: ROWS - done - failed,
       twice,
       sandboxJobs: [...perRow.values()].reduce((a, b) => a + b, 0),
-      paths: perRowByPath([toWorkers.byPath(), toStudio.byPath()]),
+      paths: perRowByPath([toWorkers.byPath(), toStudio.byPath()], ROWS),
       problems,
       byKind: jobsByKind(names.map((name) => join(work, `${name}-data`, 'jobs'))),
       base,
       early: followed.early,
       end: followed.end,
       redisPeak,
+      redisAfter,
+      keysAfter,
+      cpu: { ...followed.cpu, workers: workerCpu },
     };
   } finally {
     for (const process of running) if (process.child.exitCode === null) process.child.kill('SIGKILL');
@@ -221,6 +202,7 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
   }
 }
 
+const cpuMs = (seconds: number) => ((seconds * 1000) / ROWS).toFixed(0);
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const bound = (o: Outcome) => o.requests / RATE_LIMIT;
 
@@ -268,6 +250,7 @@ function aimLines(o: Outcome): string[] {
   const lines = [
     `${o.workers} worker(s): workers' jobs: ${o.byKind}`,
     `${o.workers} worker(s): requests per row by path: ${o.paths}`,
+    `${o.workers} worker(s): CPU per row: workers ${cpuMs(o.cpu.workers.reduce((a, b) => a + b, 0))} ms (${o.cpu.workers.map((c) => c.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all three over the wall: ${((o.cpu.workers.reduce((a, b) => a + b, 0) + o.cpu.studio + o.cpu.sandbox) / o.seconds).toFixed(2)} of ${cpus().length} cores`,
     ...[...o.problems].map(([problem, n]) => `${o.workers} worker(s): ${n} failed: ${problem}`),
     `${o.workers} worker(s): aim 0 rows lost: ${met(o.lost === 0)} (${o.lost}); aim 0 created twice (the sandbox's records): ${met(o.twice === 0)} (${o.twice}); aim 1005 answers under 0.1% of requests: ${met(share < 0.001)} (${(share * 100).toFixed(3)}%)`,
   ];
@@ -278,7 +261,7 @@ function aimLines(o: Outcome): string[] {
     const between = o.end.rows - o.early.rows;
     const rssSlope = (o.end.workerRss.reduce((a, b) => a + b, 0) - o.early.workerRss.reduce((a, b) => a + b, 0)) * 1024;
     lines.push(
-      `${o.workers} worker(s): per row at ${o.end.rows} / at ${o.early.rows} rows ended (1.00 is flat; aim at most 1.1): worker RSS ${(end.rss / early.rss).toFixed(2)} (${met(end.rss / early.rss <= 1.1)}), Redis ${(end.redis / early.redis).toFixed(2)} (${met(end.redis / early.redis <= 1.1)}); Redis peak ${((o.redisPeak - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row of the run; from ${o.early.rows} to ${o.end.rows} rows ended, per row: worker RSS ${(rssSlope / between).toFixed(2)} kB, Redis ${((o.end.redis - o.early.redis) / 1024 / between).toFixed(2)} kB`,
+      `${o.workers} worker(s): per row at ${o.end.rows} / at ${o.early.rows} rows ended (1.00 is flat; aim at most 1.1): worker RSS ${(end.rss / early.rss).toFixed(2)} (${met(end.rss / early.rss <= 1.1)}), Redis ${(end.redis / early.redis).toFixed(2)} (${met(end.redis / early.redis <= 1.1)}); Redis peak ${((o.redisPeak - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row of the run; left after the run ${((o.redisAfter - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row in ${o.keysAfter} keys; from ${o.early.rows} to ${o.end.rows} rows ended, per row: worker RSS ${(rssSlope / between).toFixed(2)} kB, Redis ${((o.end.redis - o.early.redis) / 1024 / between).toFixed(2)} kB`,
     );
   }
   return lines;
@@ -294,7 +277,7 @@ export async function run(): Promise<void> {
     rmSync(fixtureDir, { recursive: true, force: true });
   }
   console.log(
-    `${ROWS} rows of a two-scene template (2 voiceovers + 1 avatar video of 320x180 + download per row) queued on Redis by \`campaign run --queue\` and made by \`studio worker\` processes (8 rows at once each, the default); sandbox in its own process at ${RATE_LIMIT} requests/s, jobs of at least ${JOB_SECONDS} s, a ready-made sound and video for every job; load average ${loadavg()
+    `${ROWS} rows of a two-scene template (2 voiceovers + 1 avatar video of 320x180 + download per row) queued on Redis by \`campaign run --queue\` and made by \`studio worker\` processes (${CONCURRENCY ?? '8'} rows at once each${CONCURRENCY === undefined ? ', the default' : ''}); sandbox in its own process at ${RATE_LIMIT} requests/s, jobs of at least ${JOB_SECONDS} s, a ready-made sound and video for every job; load average ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')} on ${cpus().length} cores`,
   );
