@@ -39,11 +39,13 @@ export interface Following {
   earlyRows: number;
 }
 
+export type Cpu = { own: number; children: number };
+
 /** CPU seconds each process had used when last seen alive. */
 export interface CpuUsed {
-  workers: number[];
-  studio: number;
-  sandbox: number;
+  workers: Cpu[];
+  studio: Cpu;
+  sandbox: Cpu;
 }
 
 /**
@@ -51,7 +53,8 @@ export interface CpuUsed {
  * command exits.
  */
 export async function followRun(f: Following): Promise<{ early: Sample | null; end: Sample | null; cpu: CpuUsed }> {
-  const cpu: CpuUsed = { workers: f.pids.map(() => 0), studio: 0, sandbox: 0 };
+  const none = { own: 0, children: 0 };
+  const cpu: CpuUsed = { workers: f.pids.map(() => none), studio: none, sandbox: none };
   const readCpu = () => {
     f.pids.forEach((pid, i) => (cpu.workers[i] = cpuSeconds(pid) ?? cpu.workers[i]));
     cpu.studio = cpuSeconds(f.campaign.child.pid) ?? cpu.studio;

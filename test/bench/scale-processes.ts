@@ -110,14 +110,23 @@ export function residentMb(pid: number | undefined): number | null {
 /** Clock ticks a second in /proc/PID/stat (100 on Linux on x86 and arm). */
 const TICKS_PER_SECOND = 100;
 
-/** CPU time a process has used so far (user and system), in seconds, or null once it has gone. */
-export function cpuSeconds(pid: number | undefined): number | null {
+/**
+ * CPU time a process has used so far, in seconds: its own (user and system) and that of the children it
+ * has waited for (ffprobe and ffmpeg), or null once it has gone.
+ */
+export function cpuSeconds(pid: number | undefined): { own: number; children: number } | null {
   if (pid === undefined) return null;
   try {
     // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return {
+      own: (fields[11] + fields[12]) / TICKS_PER_SECOND,
+      children: (fields[13] + fields[14]) / TICKS_PER_SECOND,
+    };
   } catch {
     return null;
   }

@@ -19,7 +19,7 @@ import { createdPerRow, stopSandbox } from './campaign-sandbox';
 import { countingProxy } from './counting-proxy';
 import { startSandbox } from './jobs.bench';
 import { jobsByKind, perRowByPath, sandboxFailures } from './scale-records';
-import { followRun, redisMemory, type CpuUsed, type Sample } from './scale-follow';
+import { followRun, redisMemory, type Cpu, type CpuUsed, type Sample } from './scale-follow';
 import { cpuSeconds, residentMb, runCampaign, startWorker, stopProcess, type StudioProcess } from './scale-processes';
 
 const ROWS = Number(process.env.SCALE_ROWS ?? 10_000);
@@ -202,7 +202,10 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
   }
 }
 
-const cpuMs = (seconds: number) => ((seconds * 1000) / ROWS).toFixed(0);
+const sum = (c: Cpu) => c.own + c.children;
+const total = (each: readonly Cpu[]): Cpu =>
+  each.reduce((a, c) => ({ own: a.own + c.own, children: a.children + c.children }), { own: 0, children: 0 });
+const cpuMs = (c: Cpu) => `${((c.own * 1000) / ROWS).toFixed(0)} + ${((c.children * 1000) / ROWS).toFixed(0)}`;
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const bound = (o: Outcome) => o.requests / RATE_LIMIT;
 
@@ -250,7 +253,7 @@ function aimLines(o: Outcome): string[] {
   const lines = [
     `${o.workers} worker(s): workers' jobs: ${o.byKind}`,
     `${o.workers} worker(s): requests per row by path: ${o.paths}`,
-    `${o.workers} worker(s): CPU per row: workers ${cpuMs(o.cpu.workers.reduce((a, b) => a + b, 0))} ms (${o.cpu.workers.map((c) => c.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all three over the wall: ${((o.cpu.workers.reduce((a, b) => a + b, 0) + o.cpu.studio + o.cpu.sandbox) / o.seconds).toFixed(2)} of ${cpus().length} cores`,
+    `${o.workers} worker(s): CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${((sum(total(o.cpu.workers)) + sum(o.cpu.studio) + sum(o.cpu.sandbox)) / o.seconds).toFixed(2)} of ${cpus().length} cores`,
     ...[...o.problems].map(([problem, n]) => `${o.workers} worker(s): ${n} failed: ${problem}`),
     `${o.workers} worker(s): aim 0 rows lost: ${met(o.lost === 0)} (${o.lost}); aim 0 created twice (the sandbox's records): ${met(o.twice === 0)} (${o.twice}); aim 1005 answers under 0.1% of requests: ${met(share < 0.001)} (${(share * 100).toFixed(3)}%)`,
   ];
