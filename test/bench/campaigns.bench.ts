@@ -66,7 +66,7 @@ interface Outcome {
 }
 
 /** The greeting at a small size with one-second scenes, so the sandbox's renders stay short. */
-function template(): CampaignTemplate {
+export function template(): CampaignTemplate {
   const parsed = parseProject(readFileSync(join(root, 'test/fixtures/campaign/greeting.project.json'), 'utf8'));
   if (!parsed.ok) throw new Error(parsed.error);
   const small = setOutput(parsed.project, { width: 320, height: 180 });
@@ -333,7 +333,7 @@ function aimLines(o: Outcome): string[] {
 }
 
 /** A second of sound and a second of 320x180 video with sound, made once by the bench's ffmpeg. */
-async function readyMade(dir: string): Promise<Required<ReadyMade>> {
+export async function readyMade(dir: string): Promise<Required<ReadyMade>> {
   const ffmpeg = (await resolveMediaBinary('ffmpeg')).path;
   const speechFixture = join(dir, 'speech.mp3');
   const videoFixture = join(dir, 'video.mp4');

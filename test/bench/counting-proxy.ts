@@ -1,0 +1,87 @@
+// A pass-through in front of the sandbox that counts what reaches it. The scale bench's studio and
+// workers are processes of their own, so their clients cannot be handed a counting fetch as the
+// campaigns bench's host is: each is given this proxy's address as its --base-url instead. Result
+// files keep the sandbox's own address, so downloads go around it and only interface calls are counted.
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface CountingProxy {
+  url: string;
+  /** Interface requests passed on. */
+  requests(): number;
+  /** Of them, asks after a job's state. */
+  polls(): number;
+  /** Answers that were code 1005 (too frequent). */
+  rateLimited(): number;
+  /** Requests by path (the query left out), for where the requests per row go. */
+  byPath(): Map<string, number>;
+  /** When the first request arrived (performance.now()), or null. */
+  firstAt(): number | null;
+  close(): Promise<void>;
+}
+
+/** Code 1005 in the sandbox's envelope, however the JSON is spaced. */
+const TOO_FREQUENT = /"code"\s*:\s*1005\b/;
+
+export async function countingProxy(target: string): Promise<CountingProxy> {
+  const upstream = new URL(target);
+  // Kept-alive sockets: tens of thousands of requests would otherwise open as many connections.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  let requests = 0;
+  let polls = 0;
+  let rateLimited = 0;
+  let first: number | null = null;
+  const paths = new Map<string, number>();
+
+  const pass = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    first ??= performance.now();
+    requests += 1;
+    const path = (incoming.url ?? '').split('?')[0];
+    paths.set(path, (paths.get(path) ?? 0) + 1);
+    if (path.includes('/infobymodelid')) polls += 1;
+    const forwarded = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: upstream.host },
+        agent,
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if (TOO_FREQUENT.test(body.toString('utf8'))) rateLimited += 1;
+          const headers = { ...answer.headers };
+          delete headers['transfer-encoding'];
+          outgoing.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': body.length });
+          outgoing.end(body);
+        });
+        answer.on('error', () => outgoing.destroy());
+      },
+    );
+    // A dropped connection on either side is passed on as one: the client sees what the sandbox did.
+    forwarded.on('error', () => outgoing.destroy());
+    incoming.pipe(forwarded);
+  };
+
+  const server = createServer(pass);
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => requests,
+    polls: () => polls,
+    rateLimited: () => rateLimited,
+    byPath: () => new Map(paths),
+    firstAt: () => first,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// Following a queued campaign of the scale bench while it runs: how many rows the workers have ended
+// (their heartbeats in Redis), and the workers' and Redis's memory the first time that count passes a
+// mark. A sampling loop, not a verdict: the run ends when the campaign command exits.
+import type { Redis } from 'ioredis';
+import { cpuSeconds, residentMb, type StudioProcess } from './scale-processes';
+
+/** Memory when the rows ended first reached `rows`: each worker's RSS (MB) and Redis's used_memory (bytes). */
+export interface Sample {
+  rows: number;
+  workerRss: number[];
+  redis: number;
+}
+
+/** How often the heartbeats are read: a sample's row count is at most this late. */
+const SAMPLE_MS = 250;
+/** A hang guard only: a run slower than this per row has stopped, not slowed down. */
+const GUARD_SECONDS_PER_ROW = 5;
+
+export async function redisMemory(redis: Redis): Promise<{ used: number; peak: number }> {
+  const info = await redis.info('memory');
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+  return { used: field('used_memory'), peak: field('used_memory_peak') };
+}
+
+/** Rows the workers have ended (made, failed or not run), as their heartbeats say. */
+async function rowsEnded(redis: Redis, names: readonly string[]): Promise<number> {
+  const beats = await redis.mget(names.map((name) => `studio:workers:${name}`));
+  return beats.reduce((sum, beat) => sum + (beat === null ? 0 : (JSON.parse(beat) as { done: number }).done), 0);
+}
+
+export interface Following {
+  records: Redis;
+  names: readonly string[];
+  pids: readonly (number | undefined)[];
+  workers: readonly StudioProcess[];
+  campaign: StudioProcess;
+  sandboxPid: number | undefined;
+  rows: number;
+  earlyRows: number;
+}
+
+export type Cpu = { own: number; children: number };
+
+/** CPU seconds each process had used when last seen alive. */
+export interface CpuUsed {
+  workers: Cpu[];
+  studio: Cpu;
+  sandbox: Cpu;
+}
+
+/**
+ * Samples memory at `earlyRows` and at `rows` ended, and the processes' CPU time, until the campaign
+ * command exits.
+ */
+export async function followRun(f: Following): Promise<{ early: Sample | null; end: Sample | null; cpu: CpuUsed }> {
+  const none = { own: 0, children: 0 };
+  const cpu: CpuUsed = { workers: f.pids.map(() => none), studio: none, sandbox: none };
+  const readCpu = () => {
+    f.pids.forEach((pid, i) => (cpu.workers[i] = cpuSeconds(pid) ?? cpu.workers[i]));
+    cpu.studio = cpuSeconds(f.campaign.child.pid) ?? cpu.studio;
+    cpu.sandbox = cpuSeconds(f.sandboxPid) ?? cpu.sandbox;
+  };
+  let early: Sample | null = null;
+  let end: Sample | null = null;
+  let exited = false;
+  void f.campaign.exited.then(() => (exited = true));
+  const guardAt = performance.now() + (600 + f.rows * GUARD_SECONDS_PER_ROW) * 1000;
+  const sample = async (rows: number): Promise<Sample> => ({
+    rows,
+    workerRss: f.pids.map((pid) => residentMb(pid) ?? Number.NaN),
+    redis: (await redisMemory(f.records)).used,
+  });
+  while (!exited) {
+    const gone = f.workers.findIndex((w) => w.child.exitCode !== null || w.child.signalCode !== null);
+    if (gone !== -1) throw new Error(`the worker ${f.names[gone]} exited mid-run: ${f.workers[gone].said()}`);
+    if (performance.now() > guardAt) throw new Error(`the campaign did not end: ${f.campaign.said().slice(-2000)}`);
+    readCpu();
+    const ended = await rowsEnded(f.records, f.names);
+    if (!early && ended >= f.earlyRows) early = await sample(ended);
+    if (!end && ended >= f.rows) end = await sample(ended);
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, SAMPLE_MS)), f.campaign.exited]);
+  }
+  return { early, end, cpu };
+}

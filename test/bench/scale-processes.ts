@@ -1,0 +1,133 @@
+// The processes of the scale bench, started as a user would: `studio worker` processes and the studio
+// that queues the campaign (`studio campaign run --queue`), each with its own data folder, the sandbox's
+// key in its environment, and what it prints kept for when it fails.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+
+export interface StudioProcess {
+  child: ChildProcess;
+  /** Everything it wrote to stderr so far (its progress and its problems). */
+  said(): string;
+  /** Settles with its exit code (a signal counts as -1), what it wrote to stdout, and when (performance.now()). */
+  exited: Promise<{ code: number; out: string; at: number }>;
+}
+
+/** `node --import tsx electron/cli/index.ts ARGS` from the repository's root, as the CLI test runs it. */
+function studio(args: readonly string[], apiKey: string): StudioProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'electron/cli/index.ts'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, STUDIO_API_KEY: apiKey },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<{ code: number; out: string; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code: code ?? -1, out, at: performance.now() })),
+  );
+  return { child, said: () => err, exited };
+}
+
+export interface WorkerPlace {
+  name: string;
+  queue: string;
+  baseUrl: string;
+  apiKey: string;
+  dataDir: string;
+  out: string;
+  /** Rows the worker makes at once; left out, the worker's own default. */
+  concurrency?: number;
+}
+
+/** A `studio worker`; settles once it says it takes rows (its own line, not a wait). */
+export async function startWorker(place: WorkerPlace): Promise<StudioProcess> {
+  const worker = studio(
+    [
+      ...['worker', '--queue', place.queue, '--name', place.name, '--base-url', place.baseUrl],
+      ...['--data-dir', place.dataDir, '--out', place.out],
+      ...(place.concurrency === undefined ? [] : ['--concurrency', String(place.concurrency)]),
+    ],
+    place.apiKey,
+  );
+  await new Promise<void>((resolve, reject) => {
+    const listen = () => {
+      if (!worker.said().includes('takes rows from')) return;
+      worker.child.stderr?.off('data', listen);
+      resolve();
+    };
+    worker.child.stderr?.on('data', listen);
+    void worker.exited.then(({ code }) =>
+      reject(new Error(`the worker ${place.name} exited (${code}) before taking rows: ${worker.said()}`)),
+    );
+  });
+  return worker;
+}
+
+export interface CampaignPlace {
+  template: string;
+  sheet: string;
+  out: string;
+  queue: string;
+  baseUrl: string;
+  apiKey: string;
+  dataDir: string;
+}
+
+/** `studio campaign run TEMPLATE SHEET --queue URL --yes --json`: queues every row and follows them to the end. */
+export function runCampaign(place: CampaignPlace): StudioProcess {
+  return studio(
+    [
+      ...['campaign', 'run', place.template, place.sheet, '--out', place.out, '--queue', place.queue],
+      ...['--base-url', place.baseUrl, '--data-dir', place.dataDir, '--yes', '--json'],
+    ],
+    place.apiKey,
+  );
+}
+
+/** Stops a worker as an operator would (SIGTERM: the rows under way end first) and waits for it. */
+export async function stopProcess(process: StudioProcess): Promise<void> {
+  if (process.child.exitCode !== null || process.child.signalCode !== null) return;
+  process.child.kill('SIGTERM');
+  await process.exited;
+}
+
+/** A process's resident memory in MB, as the kernel counts it (VmRSS), or null once it has gone. */
+export function residentMb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kb === undefined ? null : Number(kb) / 1024;
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks a second in /proc/PID/stat (100 on Linux on x86 and arm). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time a process has used so far, in seconds: its own (user and system) and that of the children it
+ * has waited for (ffprobe and ffmpeg), or null once it has gone.
+ */
+export function cpuSeconds(pid: number | undefined): { own: number; children: number } | null {
+  if (pid === undefined) return null;
+  try {
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return {
+      own: (fields[11] + fields[12]) / TICKS_PER_SECOND,
+      children: (fields[13] + fields[14]) / TICKS_PER_SECOND,
+    };
+  } catch {
+    return null;
+  }
+}

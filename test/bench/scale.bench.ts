@@ -1,0 +1,302 @@
+// Scale-out, measured (issue 52): one campaign of SCALE_ROWS rows (default 10,000) of the two-scene
+// greeting, queued on Redis by `studio campaign run --queue` and made by 1, 2 and then 4 `studio worker`
+// processes, against the sandbox in its own process at 40 requests a second, serving a ready-made sound
+// and video so what is measured is the sending, following and saving, not ffmpeg. Each worker count
+// gets a fresh Redis, sandbox and data folders. Reports the wall time against what the rate limit
+// allows for the requests made (the bound, from the same run), requests per row, 1005 answers, rows lost
+// and rows created twice (the sandbox's own records), and the workers' RSS and Redis's memory per row
+// when the rows ended first pass 1,000 (a tenth of a smaller run) and at the end.
+// SCALE_WORKERS=1,2 picks the worker counts; SCALE_CONCURRENCY=N gives each worker --concurrency N.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { resolveMediaBinary } from '../../electron/services/system/binaries';
+import { startRedis } from '../redis-server';
+import { readyMade, template } from './campaigns.bench';
+import { createdPerRow, stopSandbox } from './campaign-sandbox';
+import { countingProxy } from './counting-proxy';
+import { startSandbox } from './jobs.bench';
+import { jobsByKind, perRowByPath, sandboxFailures } from './scale-records';
+import { followRun, redisMemory, type Cpu, type CpuUsed, type Sample } from './scale-follow';
+import { cpuSeconds, residentMb, runCampaign, startWorker, stopProcess, type StudioProcess } from './scale-processes';
+
+const ROWS = Number(process.env.SCALE_ROWS ?? 10_000);
+const WORKER_COUNTS = (process.env.SCALE_WORKERS ?? '1,2,4').split(',').map(Number);
+/** Rows each worker makes at once; undefined: the worker's default (8). */
+const CONCURRENCY = process.env.SCALE_CONCURRENCY ? Number(process.env.SCALE_CONCURRENCY) : undefined;
+const RATE_LIMIT = 40;
+/** Each sandbox job lasts at least this long (a quarter of it queueing). */
+const JOB_SECONDS = 1;
+/** Rows ended at the first memory sample: 1,000, or a tenth of a smaller run. */
+const EARLY_ROWS = Math.min(1_000, Math.max(1, Math.round(ROWS / 10)));
+
+interface Outcome {
+  workers: number;
+  /** From the studio's first request to the campaign command's exit. */
+  seconds: number;
+  /** The command's whole life, its start-up included. */
+  commandSeconds: number;
+  requests: number;
+  /** Of the requests, the starting studio's (the check, the upload, balance readings). */
+  studioRequests: number;
+  polls: number;
+  rateLimited: number;
+  done: number;
+  failed: number;
+  /** Rows of the sheet with no saved video in the studio's folder and not failed with a reason. */
+  lost: number;
+  /** Rows the sandbox made a step of twice (a voiceover of one scene, or the video). */
+  twice: number;
+  sandboxJobs: number;
+  /** Requests per row by path, the workers' and the studio's ("/api/tts 2.00, …"). */
+  paths: string;
+  /** Why rows failed, and why the sandbox failed jobs, with how many failed so. */
+  problems: Map<string, number>;
+  /** From the workers' ledgers, by kind: polls per job and seconds from the create sent to the end seen. */
+  byKind: string;
+  base: Sample;
+  early: Sample | null;
+  end: Sample | null;
+  redisPeak: number;
+  /** Redis's used_memory and keys once the command exited and the workers stopped: what a run leaves. */
+  redisAfter: number;
+  keysAfter: number;
+  /** CPU seconds used over the run: each worker, the starting studio, the sandbox. */
+  cpu: CpuUsed;
+}
+
+/** Each row's first name is its own token (Name00017), found again in the sandbox's records of its jobs. */
+const nameOf = (i: number) => `Name${String(i + 1).padStart(5, '0')}`;
+
+function writeInputs(dir: string, ffmpeg: string): { template: string; sheet: string } {
+  const templatePath = join(dir, 'greeting.json');
+  writeFileSync(templatePath, JSON.stringify(template().project));
+  execFileSync(ffmpeg, [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=orange:s=64x64', '-frames:v', '1'],
+    join(dir, 'logo.png'),
+  ]);
+  const sheetPath = join(dir, 'rows.csv');
+  const lines = Array.from({ length: ROWS }, (_, i) => `${nameOf(i)},Co ${i + 1},Ava,SandboxBen,logo.png`);
+  writeFileSync(sheetPath, ['First name,company,voice,avatar,logo', ...lines].join('\n'));
+  return { template: templatePath, sheet: sheetPath };
+}
+
+interface EndedRow {
+  state: string;
+  file: string | null;
+  problems: string[];
+}
+
+async function measure(workers: number, made: { speechFixture: string; videoFixture: string }): Promise<Outcome> {
+  const work = mkdtempSync(join(tmpdir(), 'studio-bench-scale-'));
+  const redis = await startRedis();
+  const sandbox = await startSandbox(join(work, 'sandbox'), {
+    jobSeconds: JOB_SECONDS,
+    rateLimit: RATE_LIMIT,
+    credits: 1_000_000_000,
+    ...made,
+  });
+  const toWorkers = await countingProxy(sandbox.url);
+  const toStudio = await countingProxy(sandbox.url);
+  const records = new Redis(redis.url);
+  const running: StudioProcess[] = [];
+  try {
+    const inputs = writeInputs(work, (await resolveMediaBinary('ffmpeg')).path);
+    const names = Array.from({ length: workers }, (_, i) => `w${i + 1}`);
+    const started: StudioProcess[] = [];
+    for (const name of names) {
+      const place = {
+        name,
+        queue: redis.url,
+        baseUrl: toWorkers.url,
+        apiKey: sandbox.apiKey,
+        concurrency: CONCURRENCY,
+      };
+      const worker = await startWorker({
+        ...place,
+        dataDir: join(work, `${name}-data`),
+        out: join(work, `${name}-out`),
+      });
+      started.push(worker);
+      running.push(worker);
+    }
+    const pids = started.map((w) => w.child.pid);
+    const base: Sample = {
+      rows: 0,
+      workerRss: pids.map((pid) => residentMb(pid) ?? 0),
+      redis: (await redisMemory(records)).used,
+    };
+    const out = join(work, 'out');
+    const commandStarted = performance.now();
+    const campaign = runCampaign({
+      ...inputs,
+      out,
+      queue: redis.url,
+      baseUrl: toStudio.url,
+      apiKey: sandbox.apiKey,
+      dataDir: join(work, 'studio-data'),
+    });
+    running.push(campaign);
+    const followed = await followRun({
+      records,
+      names,
+      pids,
+      workers: started,
+      campaign,
+      sandboxPid: sandbox.child.pid,
+      rows: ROWS,
+      earlyRows: EARLY_ROWS,
+    });
+    const { code, out: printed, at: ended } = await campaign.exited;
+    if (code !== 0 && code !== 1) throw new Error(`campaign run exited ${code}: ${campaign.said()}`);
+    // The workers' CPU to the end of the run, before they stop.
+    const workerCpu = pids.map((pid, i) => cpuSeconds(pid) ?? followed.cpu.workers[i]);
+    for (const worker of started) await stopProcess(worker);
+    const rows = (JSON.parse(printed) as { rows: EndedRow[] }).rows;
+    const done = rows.filter((r) => r.state === 'done' && r.file !== null && existsSync(join(out, r.file))).length;
+    const failed = rows.filter((r) => r.state === 'failed' && r.problems.length > 0).length;
+    const problems = new Map<string, number>();
+    for (const r of rows)
+      if (r.state !== 'done') for (const p of r.problems) problems.set(p, (problems.get(p) ?? 0) + 1);
+    const { peak: redisPeak, used: redisAfter } = await redisMemory(records);
+    const keysAfter = await records.dbsize();
+    // The sandbox writes its records down as it closes: read once it has exited.
+    await stopSandbox(sandbox);
+    const perRow = createdPerRow(sandbox);
+    for (const [reason, n] of sandboxFailures(sandbox)) problems.set(`the sandbox failed ${reason}`, n);
+    const twice = new Set([...perRow].filter(([, n]) => n > 1).map(([key]) => key.split(':')[0])).size;
+    return {
+      workers,
+      seconds: (ended - (toStudio.firstAt() ?? commandStarted)) / 1000,
+      commandSeconds: (ended - commandStarted) / 1000,
+      requests: toWorkers.requests() + toStudio.requests(),
+      studioRequests: toStudio.requests(),
+      polls: toWorkers.polls() + toStudio.polls(),
+      rateLimited: toWorkers.rateLimited() + toStudio.rateLimited(),
+      done,
+      failed,
+      lost: ROWS - done - failed,
+      twice,
+      sandboxJobs: [...perRow.values()].reduce((a, b) => a + b, 0),
+      paths: perRowByPath([toWorkers.byPath(), toStudio.byPath()], ROWS),
+      problems,
+      byKind: jobsByKind(names.map((name) => join(work, `${name}-data`, 'jobs'))),
+      base,
+      early: followed.early,
+      end: followed.end,
+      redisPeak,
+      redisAfter,
+      keysAfter,
+      cpu: { ...followed.cpu, workers: workerCpu },
+    };
+  } finally {
+    for (const process of running) if (process.child.exitCode === null) process.child.kill('SIGKILL');
+    records.disconnect();
+    await toWorkers.close();
+    await toStudio.close();
+    await stopSandbox(sandbox);
+    await redis.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const sum = (c: Cpu) => c.own + c.children;
+const total = (each: readonly Cpu[]): Cpu =>
+  each.reduce((a, c) => ({ own: a.own + c.own, children: a.children + c.children }), { own: 0, children: 0 });
+const cpuMs = (c: Cpu) => `${((c.own * 1000) / ROWS).toFixed(0)} + ${((c.children * 1000) / ROWS).toFixed(0)}`;
+const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const bound = (o: Outcome) => o.requests / RATE_LIMIT;
+
+function outcomeLine(o: Outcome): string {
+  const cells = [
+    String(o.workers).padStart(7),
+    `${o.seconds.toFixed(1).padStart(7)} s`,
+    `${bound(o).toFixed(1).padStart(7)} s`,
+    (o.seconds / bound(o)).toFixed(2).padStart(10),
+    (o.requests / ROWS).toFixed(2).padStart(8),
+    (o.polls / ROWS).toFixed(2).padStart(10),
+    ((o.requests - o.studioRequests) / ROWS).toFixed(2).padStart(11),
+    String(o.rateLimited).padStart(6),
+    String(o.done).padStart(6),
+    String(o.failed).padStart(7),
+    String(o.lost).padStart(5),
+    String(o.twice).padStart(6),
+    `${o.commandSeconds.toFixed(1).padStart(8)} s`,
+  ];
+  return cells.join(' ');
+}
+
+/** Growth since the workers started, per row ended: RSS of all workers together (kB), Redis (kB). */
+function perRow(o: Outcome, s: Sample): { rss: number; redis: number } {
+  const grown = s.workerRss.reduce((sum, rss, i) => sum + rss - o.base.workerRss[i], 0);
+  return { rss: (grown * 1024) / s.rows, redis: (s.redis - o.base.redis) / 1024 / s.rows };
+}
+
+function memoryLines(o: Outcome): string[] {
+  const lines: string[] = [];
+  for (const s of [o.early, o.end]) {
+    if (!s) continue;
+    const each = s.workerRss.map((r) => r.toFixed(0)).join('/');
+    const per = perRow(o, s);
+    lines.push(
+      `${String(o.workers).padStart(7)} ${String(s.rows).padStart(6)} ${each.padStart(16)} MB ${per.rss.toFixed(2).padStart(9)} kB ${(s.redis / 2 ** 20).toFixed(1).padStart(8)} MB ${per.redis.toFixed(2).padStart(9)} kB`,
+    );
+  }
+  return lines;
+}
+
+function aimLines(o: Outcome): string[] {
+  const share = o.rateLimited / o.requests;
+  const ratio = o.seconds / bound(o);
+  const lines = [
+    `${o.workers} worker(s): workers' jobs: ${o.byKind}`,
+    `${o.workers} worker(s): requests per row by path: ${o.paths}`,
+    `${o.workers} worker(s): CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${((sum(total(o.cpu.workers)) + sum(o.cpu.studio) + sum(o.cpu.sandbox)) / o.seconds).toFixed(2)} of ${cpus().length} cores`,
+    ...[...o.problems].map(([problem, n]) => `${o.workers} worker(s): ${n} failed: ${problem}`),
+    `${o.workers} worker(s): aim 0 rows lost: ${met(o.lost === 0)} (${o.lost}); aim 0 created twice (the sandbox's records): ${met(o.twice === 0)} (${o.twice}); aim 1005 answers under 0.1% of requests: ${met(share < 0.001)} (${(share * 100).toFixed(3)}%)`,
+  ];
+  if (o.workers === 4)
+    lines.push(`4 workers: aim wall within 1.1 times the bound: ${met(ratio <= 1.1)} (${ratio.toFixed(2)})`);
+  if (o.early && o.end) {
+    const [early, end] = [perRow(o, o.early), perRow(o, o.end)];
+    const between = o.end.rows - o.early.rows;
+    const rssSlope = (o.end.workerRss.reduce((a, b) => a + b, 0) - o.early.workerRss.reduce((a, b) => a + b, 0)) * 1024;
+    lines.push(
+      `${o.workers} worker(s): per row at ${o.end.rows} / at ${o.early.rows} rows ended (1.00 is flat; aim at most 1.1): worker RSS ${(end.rss / early.rss).toFixed(2)} (${met(end.rss / early.rss <= 1.1)}), Redis ${(end.redis / early.redis).toFixed(2)} (${met(end.redis / early.redis <= 1.1)}); Redis peak ${((o.redisPeak - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row of the run; left after the run ${((o.redisAfter - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row in ${o.keysAfter} keys; from ${o.early.rows} to ${o.end.rows} rows ended, per row: worker RSS ${(rssSlope / between).toFixed(2)} kB, Redis ${((o.end.redis - o.early.redis) / 1024 / between).toFixed(2)} kB`,
+    );
+  }
+  return lines;
+}
+
+export async function run(): Promise<void> {
+  const fixtureDir = mkdtempSync(join(tmpdir(), 'studio-bench-scale-fixture-'));
+  const outcomes: Outcome[] = [];
+  try {
+    const made = await readyMade(fixtureDir);
+    for (const workers of WORKER_COUNTS) outcomes.push(await measure(workers, made));
+  } finally {
+    rmSync(fixtureDir, { recursive: true, force: true });
+  }
+  console.log(
+    `${ROWS} rows of a two-scene template (2 voiceovers + 1 avatar video of 320x180 + download per row) queued on Redis by \`campaign run --queue\` and made by \`studio worker\` processes (${CONCURRENCY ?? '8'} rows at once each${CONCURRENCY === undefined ? ', the default' : ''}); sandbox in its own process at ${RATE_LIMIT} requests/s, jobs of at least ${JOB_SECONDS} s, a ready-made sound and video for every job; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${cpus().length} cores`,
+  );
+  console.log(
+    `wall: from the studio's first request to the command's exit; bound: every request made (workers' and studio's) ÷ ${RATE_LIMIT} per s; requests counted by a pass-through in front of the sandbox`,
+  );
+  console.log(
+    `${'workers'.padStart(7)} ${'wall'.padStart(9)} ${'bound'.padStart(9)} ${'wall/bound'.padStart(10)} ${'req/row'.padStart(8)} ${'polls/row'.padStart(10)} ${'workers/row'.padStart(11)} ${'1005s'.padStart(6)} ${'done'.padStart(6)} ${'failed'.padStart(7)} ${'lost'.padStart(5)} ${'twice'.padStart(6)} ${'command'.padStart(10)}`,
+  );
+  for (const o of outcomes) console.log(outcomeLine(o));
+  console.log(
+    "memory when the rows ended (workers' heartbeats) first passed each count; growth since the workers started, per row ended: all workers' RSS together, and Redis used_memory",
+  );
+  console.log(
+    `${'workers'.padStart(7)} ${'rows'.padStart(6)} ${'worker RSS'.padStart(16)}    ${'RSS/row'.padStart(12)} ${'Redis'.padStart(11)} ${'Redis/row'.padStart(12)}`,
+  );
+  for (const o of outcomes) for (const line of memoryLines(o)) console.log(line);
+  for (const o of outcomes) for (const line of aimLines(o)) console.log(line);
+}
