@@ -41,6 +41,8 @@ export interface WorkerPlace {
   out: string;
   /** Rows the worker makes at once; left out, the worker's own default. */
   concurrency?: number;
+  /** The account's requests a second, shared by every worker (`--rate`); left out, each learns its pace. */
+  rate?: number;
 }
 
 /** A `studio worker`; settles once it says it takes rows (its own line, not a wait). */
@@ -50,6 +52,7 @@ export async function startWorker(place: WorkerPlace): Promise<StudioProcess> {
       ...['worker', '--queue', place.queue, '--name', place.name, '--base-url', place.baseUrl],
       ...['--data-dir', place.dataDir, '--out', place.out],
       ...(place.concurrency === undefined ? [] : ['--concurrency', String(place.concurrency)]),
+      ...(place.rate === undefined ? [] : ['--rate', String(place.rate)]),
     ],
     place.apiKey,
   );
