@@ -13,6 +13,7 @@ import type { Redactor } from '../services/log/redact';
 import { createConfStoreFactory } from '../services/store/conf-store';
 import { storageFromEnv } from '../services/storage/storage-records';
 import { checkConnectionFlags, chooseConnection } from './cli-route';
+import { withQueueSecret } from './queue-url';
 import type { SharedRecords } from '../services/rows/row-engine-deps';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from './command';
 import { ownLink, ownerLink, type StudioLink } from './studio-link';
@@ -134,7 +135,7 @@ export async function openStudio(
       host: 'cli',
       appVersion: appVersion(),
       dataDir,
-      createVault: () => new EnvVault(io.env),
+      createVault: () => withQueueSecret(new EnvVault(io.env), io.env),
       platform: {},
       createStoreFactory: createConfStoreFactory,
       // Beside a running studio, its own sandbox answers: a second one on the same records would lose some.

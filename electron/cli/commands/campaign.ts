@@ -25,6 +25,7 @@ import {
   reportCheck,
 } from './campaign-session';
 import { QUEUE_OPTION } from './worker';
+import { queueUrlOf } from '../queue-url';
 
 const TEMPLATE_ARGUMENTS = [
   { name: 'TEMPLATE', help: 'a project saved by the studio, with {{variables}}', required: true },
@@ -121,7 +122,7 @@ export const campaignRunCommand: CliCommand = {
         retryFailed: args.flags['--retry-failed'] === true,
         maxCredits: maxCreditsOf(args),
         existing: flag(args, '--existing') as CampaignRequest['existing'],
-        queue: flag(args, '--queue'),
+        queue: flag(args, '--queue') === undefined ? undefined : queueUrlOf(args, io),
       });
       const check = await studio.call('campaigns.check', request);
       reportCheck(check, input.label, io);

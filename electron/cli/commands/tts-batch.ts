@@ -20,6 +20,7 @@ import { MAX_CREDITS_OPTION, confirmPaidCli, maxCreditsOf, reportPause } from '.
 import { parseRate } from './speech';
 import { rowLabel } from '../../common/text/row-label';
 import { QUEUE_OPTION } from './worker';
+import { queueUrlOf } from '../queue-url';
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -93,7 +94,7 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     concurrency: asked.concurrency,
     template: asked.template,
     maxCredits: maxCreditsOf(args),
-    queue: flag(args, '--queue'),
+    queue: flag(args, '--queue') === undefined ? undefined : queueUrlOf(args, io),
   });
   // The studio's own check, so a refused row is named before anything is asked.
   const checked = await studio.call('batches.check', input);

@@ -7,6 +7,7 @@ import { redisTarget } from '../../services/rows/redis-target';
 import { RowWorker } from '../../services/rows/row-worker';
 import { SharedTurns } from '../../services/rows/shared-turns';
 import { withStudio } from '../cli-host';
+import { queueUrlOf } from '../queue-url';
 import { JSON_OPTION } from '../common-options';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo } from '../command';
 
@@ -14,7 +15,7 @@ import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo } fro
 export const QUEUE_OPTION = {
   name: '--queue',
   value: 'URL',
-  help: 'make the rows on a queue (redis://[:password@]HOST:PORT) by `studio worker` processes on any machine, instead of on this computer; this studio still saves its own copy of each',
+  help: 'make the rows on a queue (redis://HOST:PORT; its password best in STUDIO_QUEUE_URL) by `studio worker` processes on any machine, instead of on this computer; this studio still saves its own copy of each',
 } as const;
 
 /** Settles at the first Ctrl-C or SIGTERM. */
@@ -35,7 +36,10 @@ function queueOf(url: string | undefined): {
   shown: string;
   options: ReturnType<typeof redisTarget>['options'];
 } {
-  if (!url) throw new UsageError('Give --queue redis://HOST:PORT, the Redis the studio sends its rows to');
+  if (!url)
+    throw new UsageError(
+      'Give the queue the rows are sent to: --queue redis://HOST:PORT, or STUDIO_QUEUE_URL (with its password) in the environment',
+    );
   try {
     const target = redisTarget(url);
     return { url, shown: target.shown, options: target.options };
@@ -58,8 +62,7 @@ export const workerCommand: CliCommand = {
     {
       name: '--queue',
       value: 'URL',
-      help: 'the Redis the rows are queued on (redis://[:password@]HOST:PORT)',
-      required: true,
+      help: 'the Redis the rows are queued on (redis://HOST:PORT; a password is best given in STUDIO_QUEUE_URL, which also serves without --queue)',
     },
     {
       name: '--out',
@@ -82,7 +85,7 @@ export const workerCommand: CliCommand = {
     JSON_OPTION,
   ],
   async run(args, io: CliIo) {
-    const queue = queueOf(flag(args, '--queue'));
+    const queue = queueOf(queueUrlOf(args, io));
     const id = flag(args, '--name') ?? `${hostname()}-${process.pid}`;
     const records = new Redis(queue.options);
     records.on('error', () => undefined);

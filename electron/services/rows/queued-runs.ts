@@ -3,7 +3,7 @@ import type { RunPauseReason } from '../../common/jobs/run-pause';
 import type { CredentialVault, Logger } from '../host/types';
 import { BullmqRowQueue } from './bullmq-row-queue';
 import { withinMs } from './within';
-import { redisTarget } from './redis-target';
+import { queueVaultId, redisTarget } from './redis-target';
 import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
 import type { RowTask } from './row-queue';
 import { RunShelf, type WorkerBeat } from './run-shelf';
@@ -29,9 +29,6 @@ interface QueueLink {
   /** Redis out of reach since the last warning: it is said once, not at every retry. */
   down: boolean;
 }
-
-/** Where a queue's address with its password is kept between runs of the studio. */
-const vaultId = (shown: string): string => `queue:${shown}`;
 
 /**
  * The starting studio's side of runs made on a queue: a row of such a run is written to Redis and handed
@@ -67,7 +64,7 @@ export class QueuedRuns {
     // follow and resume the run (the run's record holds the address without it).
     if (url !== target.shown)
       void this.options.vault
-        ?.set(vaultId(target.shown), url)
+        ?.set(queueVaultId(target.shown), url)
         .catch((error: unknown) =>
           this.options.log?.warn('the queue password could not be kept', { error: String(error) }),
         );
@@ -178,7 +175,7 @@ export class QueuedRuns {
 
   private async open(shown: string): Promise<QueueLink> {
     const url =
-      this.addresses.get(shown) ?? (await this.options.vault?.get(vaultId(shown)).catch(() => undefined)) ?? shown;
+      this.addresses.get(shown) ?? (await this.options.vault?.get(queueVaultId(shown)).catch(() => undefined)) ?? shown;
     const target = redisTarget(url);
     const redis = new Redis(target.options);
     const link: QueueLink = {

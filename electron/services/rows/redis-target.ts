@@ -56,3 +56,6 @@ export function redisTarget(url: string): RedisTarget {
     scrub,
   };
 }
+
+/** Where a vault keeps a queue's address with its password, by the address runs record (without it). */
+export const queueVaultId = (shown: string): string => `queue:${shown}`;

@@ -63,10 +63,12 @@ describe('a campaign made on a queue by two workers', () => {
     const io: CliIo = {
       out: (t) => out.push(t),
       err: (t) => err.push(t),
-      env: { STUDIO_API_KEY: sandbox.apiKey },
+      // The queue's password in the environment, as a script keeps it out of the process list.
+      env: { STUDIO_API_KEY: sandbox.apiKey, STUDIO_QUEUE_URL: redis.url },
       cwd: dir,
     };
-    const args = ['campaign', 'run', 'greeting.json', 'rows.csv', '--out', 'out', '--queue', redis.url];
+    const shown = redis.url.replace(':queue-secret-7@', '');
+    const args = ['campaign', 'run', 'greeting.json', 'rows.csv', '--out', 'out', '--queue', shown];
     const common = ['--base-url', sandbox.url, '--data-dir', join(dir, 'data'), '--yes', '--json'];
     const run = runCli([...args, ...common], io);
 
@@ -109,7 +111,7 @@ describe('a campaign made on a queue by two workers', () => {
     const status = await runCli(['campaign', 'status', 'out', ...common.filter((f) => f !== '--yes')], io);
     expect([EXIT.ok, EXIT.failed]).toContain(status);
     const seen = JSON.parse(out[out.length - 1]) as { queue: { queue: string; workers: { name: string }[] } };
-    expect(seen.queue.queue).toBe(redis.url.replace(':queue-secret-7@', ''));
+    expect(seen.queue.queue).toBe(shown);
     expect(seen.queue.workers.map((w) => w.name)).toContain('w2');
 
     // No row step made twice, by the sandbox's own records.
