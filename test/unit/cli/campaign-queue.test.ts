@@ -3,34 +3,22 @@
 // good row is still saved (in a worker's folder and by the studio that queued it), none is lost, the
 // sandbox's own records show no row step made twice, the manifest lists every row, and the starting
 // studio's record of copies has every video.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
-import { startRedis, type RunningRedis } from '../../redis-server';
-import { startSandbox, type Sandbox } from '../../bench/jobs.bench';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { writeLogo } from './cli-io';
-import { startWorker } from './queue-fixture';
+import { queuePlace } from './queue-fixture';
 import { until } from '../../wait';
 
 const ROWS = 200;
-const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-queue-'));
-const children: ChildProcess[] = [];
-let redis: RunningRedis | null = null;
-let sandbox: Sandbox | null = null;
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  if (sandbox) await stopSandbox(sandbox);
-  await redis?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const place = queuePlace('studio-campaign-queue-');
+const dir = place.dir;
 
 const names = (n: number) => Array.from({ length: n }, (_, i) => `Name${String(i + 1).padStart(3, '0')}`);
 const sheet = (people: readonly string[]) =>
@@ -48,15 +36,17 @@ const workerFiles = (name: string): string[] => {
 
 describe('a campaign made on a queue by two workers', () => {
   it('saves every good row once, through a killed worker and a restarted Redis', async () => {
-    redis = await startRedis({ password: 'queue-secret-7' });
-    sandbox = await startSandbox(join(dir, 'sandbox'), { credits: 10_000_000, failRate: 0.05, jobSeconds: 1 });
+    const { redis, sandbox } = await place.start(
+      { password: 'queue-secret-7' },
+      { credits: 10_000_000, failRate: 0.05, jobSeconds: 1 },
+    );
     const { project } = smallTemplate();
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(project));
     writeLogo(join(dir, 'logo.png'));
     writeFileSync(join(dir, 'rows.csv'), sheet(names(ROWS)));
 
-    const first = await startWorker(dir, 'w1', redis.url, sandbox, children);
-    await startWorker(dir, 'w2', redis.url, sandbox, children);
+    const first = await place.worker('w1', redis.url, sandbox);
+    await place.worker('w2', redis.url, sandbox);
 
     const out: string[] = [];
     const err: string[] = [];

@@ -1,7 +1,12 @@
 // Workers for the tests of runs made on a queue: `studio worker` processes against one sandbox.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Sandbox } from '../../bench/jobs.bench';
+import { afterAll } from 'vitest';
+import { startSandbox, type Sandbox } from '../../bench/jobs.bench';
+import { stopSandbox } from '../../bench/campaign-sandbox';
+import { startRedis, type RedisServerOptions, type RunningRedis } from '../../redis-server';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
@@ -43,4 +48,30 @@ export async function startWorker(
     child.once('exit', (code) => reject(new Error(`the worker ${name} exited (${code}): ${said}`)));
   });
   return child;
+}
+
+/**
+ * A test file's place for runs on a queue: a folder, a Redis and a sandbox in its own process, started
+ * by `start`, and the workers started in it; everything is stopped and removed after the file's tests.
+ */
+export function queuePlace(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const children: ChildProcess[] = [];
+  let redis: RunningRedis | null = null;
+  let sandbox: Sandbox | null = null;
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (sandbox) await stopSandbox(sandbox);
+    await redis?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    async start(redisOptions: RedisServerOptions, sandboxOptions: Record<string, unknown>) {
+      redis = await startRedis(redisOptions);
+      sandbox = await startSandbox(join(dir, 'sandbox'), sandboxOptions);
+      return { redis, sandbox };
+    },
+    worker: (name: string, queue: string, service: Sandbox) => startWorker(dir, name, queue, service, children),
+  };
 }

@@ -1,35 +1,22 @@
 // A voiceover batch made on a queue: `tts-batch --queue` with one `studio worker` against the sandbox
 // in its own process. Every row's file is saved by the studio that queued it, its jobs are in that
 // studio's ledger (nothing left to download), and the sandbox made each line once.
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
-import { startRedis, type RunningRedis } from '../../redis-server';
-import { startSandbox, type Sandbox } from '../../bench/jobs.bench';
 import { stopSandbox } from '../../bench/campaign-sandbox';
-import { startWorker } from './queue-fixture';
+import { queuePlace } from './queue-fixture';
 
 const ROWS = 20;
-const dir = mkdtempSync(join(tmpdir(), 'studio-batch-queue-'));
-const children: ChildProcess[] = [];
-let redis: RunningRedis | null = null;
-let sandbox: Sandbox | null = null;
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  if (sandbox) await stopSandbox(sandbox);
-  await redis?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const place = queuePlace('studio-batch-queue-');
+const dir = place.dir;
 
 describe('a voiceover batch made on a queue', () => {
   it("saves every row's file where it was queued, each line made once", async () => {
-    redis = await startRedis();
-    sandbox = await startSandbox(join(dir, 'sandbox'), { credits: 1_000_000, jobSeconds: 0.5 });
-    await startWorker(dir, 'w1', redis.url, sandbox, children);
+    const { redis, sandbox } = await place.start({}, { credits: 1_000_000, jobSeconds: 0.5 });
+    await place.worker('w1', redis.url, sandbox);
     const lines = Array.from({ length: ROWS }, (_, i) => `Hello number ${i + 1},Ava`);
     writeFileSync(join(dir, 'lines.csv'), ['text,voice', ...lines].join('\n'));
     const out: string[] = [];

@@ -1,5 +1,4 @@
-import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   InProcessCreateIntents,
   RedisCreateIntents,
@@ -7,23 +6,11 @@ import {
 } from '../../../electron/services/rows/create-intents';
 import { InProcessDaySpending, RedisDaySpending, type DaySpending } from '../../../electron/services/rows/day-spending';
 import { mostInAnySecond, rowLimiter } from '../../../electron/services/rows/row-limiter';
-import { redisPerFile } from '../../redis-per-file';
+import { redisClients, redisPerFile } from '../../redis-per-file';
 import { mostInWindow } from './windows';
 
 const redis = redisPerFile();
-const clients: Redis[] = [];
-/** A client of its own, as a second worker on another machine would have. */
-const client = () => {
-  const made = new Redis(redis().url, { maxRetriesPerRequest: null });
-  clients.push(made);
-  return made;
-};
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.quit()));
-});
-let space = 0;
-/** Each test's keys under a prefix of its own. */
-const prefix = () => `t${process.pid}-${(space += 1)}`;
+const { client, prefix } = redisClients(redis);
 
 const key = { kind: 'campaign', runId: 'c:1', row: 3, take: 0, step: 'voiceover/s1' };
 

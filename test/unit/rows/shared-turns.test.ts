@@ -1,23 +1,12 @@
 // The service's rate shared by workers on two machines (two Redis clients): no second holds more
 // requests than the rate, wherever the second falls, and a 1005 answer to one holds them all.
-import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SharedTurns } from '../../../electron/services/rows/shared-turns';
-import { redisPerFile } from '../../redis-per-file';
+import { redisClients, redisPerFile } from '../../redis-per-file';
 import { mostInWindow } from './windows';
 
 const redis = redisPerFile();
-const clients: Redis[] = [];
-const client = () => {
-  const made = new Redis(redis().url, { maxRetriesPerRequest: null });
-  clients.push(made);
-  return made;
-};
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.quit()));
-});
-let space = 0;
-const prefix = () => `turns${process.pid}-${(space += 1)}`;
+const { client, prefix } = redisClients(redis);
 
 describe('shared turns', () => {
   it('keeps the requests of two workers within the rate in any second', async () => {
