@@ -42,9 +42,8 @@ const JOB_SECONDS = 1;
 const MEMORY_ROWS = [1_000, 10_000];
 const root = join(import.meta.dirname, '..', '..');
 
-interface Outcome {
-  label: string;
-  rows: number;
+/** What both campaign benches count of a run: its wall, requests and rows, by the sandbox's own records. */
+export interface RunCounts {
   seconds: number;
   requests: number;
   /** Of the requests, asks after a job's state. */
@@ -52,11 +51,16 @@ interface Outcome {
   rateLimited: number;
   done: number;
   failed: number;
-  /** Rows the campaign did not bring to an end (done with its file, or failed with a reason). */
+  /** Rows not brought to an end: without their saved video and not failed with a reason. */
   lost: number;
   /** Rows the sandbox made a step of twice (a voiceover of one scene, or the video). */
   twice: number;
   sandboxJobs: number;
+}
+
+interface Outcome extends RunCounts {
+  label: string;
+  rows: number;
   /** The longest job, from its create leaving to its end (seconds, the ledger's figures). */
   longestJob: number;
   /** "The balance fell by …; its jobs' prices add up to …" */

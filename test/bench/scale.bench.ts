@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { startRedis } from '../redis-server';
-import { readyMade, template } from './campaigns.bench';
+import { readyMade, template, type RunCounts } from './campaigns.bench';
 import { createdPerRow, stopSandbox } from './campaign-sandbox';
 import { countingProxy } from './counting-proxy';
 import { startSandbox } from './jobs.bench';
@@ -32,24 +32,12 @@ const JOB_SECONDS = 1;
 /** Rows ended at the first memory sample: 1,000, or a tenth of a smaller run. */
 const EARLY_ROWS = Math.min(1_000, Math.max(1, Math.round(ROWS / 10)));
 
-interface Outcome {
+interface Outcome extends RunCounts {
   workers: number;
-  /** From the studio's first request to the campaign command's exit. */
-  seconds: number;
-  /** The command's whole life, its start-up included. */
+  /** The command's whole life, its start-up included (`seconds` runs from the studio's first request). */
   commandSeconds: number;
-  requests: number;
   /** Of the requests, the starting studio's (the check, the upload, balance readings). */
   studioRequests: number;
-  polls: number;
-  rateLimited: number;
-  done: number;
-  failed: number;
-  /** Rows of the sheet with no saved video in the studio's folder and not failed with a reason. */
-  lost: number;
-  /** Rows the sandbox made a step of twice (a voiceover of one scene, or the video). */
-  twice: number;
-  sandboxJobs: number;
   /** Requests per row by path, the workers' and the studio's ("/api/tts 2.00, …"). */
   paths: string;
   /** Why rows failed, and why the sandbox failed jobs, with how many failed so. */

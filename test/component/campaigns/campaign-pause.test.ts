@@ -2,15 +2,12 @@
 // is left and Resume; its tag says why it paused; "Retry all failed" asks one price for every failed row
 // (saying how many of them the balance covers) and sends them on that one answer.
 import { afterEach, describe, expect, it } from 'vitest';
-import { flushPromises, mount } from '@vue/test-utils';
-import { createPinia, setActivePinia } from 'pinia';
-import { defineComponent, h } from 'vue';
-import { NDialogProvider, NMessageProvider } from 'naive-ui';
+import { flushPromises } from '@vue/test-utils';
 import type { PriceQuote } from '@common/bridge';
 import type { CampaignView } from '@common/bridge/campaigns';
 import type { CampaignRowRecord } from '@common/campaign/record';
 import { useStudioApi } from '@/bridge';
-import CampaignsView from '@/views/campaigns/CampaignsView.vue';
+import { mountCampaigns } from './mount-campaigns';
 import { fakeApi } from '../library/fake-api';
 
 afterEach(() => useStudioApi(undefined));
@@ -83,13 +80,7 @@ function mountPage(reason: 'balance' | 'cap' = 'balance') {
     'connections.topUpSandbox': () => ({ connectionId: 'sandbox', credit: 1_011 }),
   });
   useStudioApi(fake.api);
-  const pinia = createPinia();
-  setActivePinia(pinia);
-  const Root = defineComponent({
-    render: () =>
-      h(NMessageProvider, null, { default: () => h(NDialogProvider, null, { default: () => h(CampaignsView) }) }),
-  });
-  const wrapper = mount(Root, { global: { plugins: [pinia] }, attachTo: document.body });
+  const wrapper = mountCampaigns();
   return { wrapper, fake };
 }
 

@@ -3,14 +3,12 @@
 // password has a hidden field of its own, goes to the host with the start request alone, and is never
 // shown back: the started campaign says only the address.
 import { afterEach, describe, expect, it } from 'vitest';
-import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
-import { createPinia, setActivePinia } from 'pinia';
-import { defineComponent, h } from 'vue';
-import { NDialogProvider, NMessageProvider, NSelect } from 'naive-ui';
+import { flushPromises, type VueWrapper } from '@vue/test-utils';
+import { NSelect } from 'naive-ui';
 import type { ChosenSheet, PriceQuote } from '@common/bridge';
 import type { CampaignCheckView, CampaignInput, CampaignView } from '@common/bridge/campaigns';
 import { useStudioApi } from '@/bridge';
-import CampaignsView from '@/views/campaigns/CampaignsView.vue';
+import { mountCampaigns } from './mount-campaigns';
 import { fakeApi } from '../library/fake-api';
 
 afterEach(() => useStudioApi(undefined));
@@ -98,13 +96,7 @@ function mountPage() {
     readAs: CHECK.readAs,
   } as ChosenSheet;
   useStudioApi({ ...fake.api, importSheet: async () => ({ ok: true, value: sheet }) });
-  const pinia = createPinia();
-  setActivePinia(pinia);
-  const Root = defineComponent({
-    render: () =>
-      h(NMessageProvider, null, { default: () => h(NDialogProvider, null, { default: () => h(CampaignsView) }) }),
-  });
-  const wrapper = mount(Root, { global: { plugins: [pinia] }, attachTo: document.body });
+  const wrapper = mountCampaigns();
   return { wrapper, fake };
 }
 
