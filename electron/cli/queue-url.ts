@@ -1,5 +1,7 @@
+import { Redis } from 'ioredis';
 import type { CredentialVault } from '../services/host/types';
 import { queueVaultId, redisTarget } from '../services/rows/redis-target';
+import { SharedTurns } from '../services/rows/shared-turns';
 import { UsageError, flag, type CliIo, type ParsedArgs } from './command';
 
 /**
@@ -38,4 +40,23 @@ export function withQueueSecret(vault: CredentialVault, env: CliIo['env']): Cred
     has: async (key) => (await vault.has(key)) || key === id,
     delete: (key) => vault.delete(key),
   };
+}
+
+/**
+ * Runs a command that queues a run with a service fetch whose requests (balance readings, voice lists)
+ * take the turns the queue's workers publish: on their own they would crowd the rate the workers share
+ * and be refused. Without a queue, the command's own fetch.
+ */
+export async function withQueueTurns<T>(
+  url: string | undefined,
+  work: (serviceFetch: typeof globalThis.fetch | undefined) => Promise<T>,
+): Promise<T> {
+  if (url === undefined) return work(undefined);
+  const redis = new Redis({ ...redisTarget(url).options, lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  try {
+    return await work(new SharedTurns(redis, { perSecond: 'published' }).fetch());
+  } finally {
+    redis.disconnect();
+  }
 }

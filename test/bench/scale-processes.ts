@@ -17,11 +17,18 @@ export interface StudioProcess {
 
 /** `node --import tsx electron/cli/index.ts ARGS` from the repository's root, as the CLI test runs it. */
 function studio(args: readonly string[], apiKey: string): StudioProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'electron/cli/index.ts'), ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, STUDIO_API_KEY: apiKey },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // SCALE_PROFILE=DIR writes a CPU profile of every studio process into DIR when it exits (open it in
+  // Chromium's DevTools): where a row's CPU goes is what bounds several workers on one machine.
+  const profile = process.env.SCALE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SCALE_PROFILE] : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', join(repoRoot, 'electron/cli/index.ts'), ...args],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, STUDIO_API_KEY: apiKey },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));

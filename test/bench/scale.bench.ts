@@ -6,7 +6,8 @@
 // allows for the requests made (the bound, from the same run), requests per row, 1005 answers, rows lost
 // and rows created twice (the sandbox's own records), and the workers' RSS and Redis's memory per row
 // when the rows ended first pass 1,000 (a tenth of a smaller run) and at the end.
-// SCALE_WORKERS=1,2 picks the worker counts; SCALE_CONCURRENCY=N gives each worker --concurrency N.
+// SCALE_WORKERS=1,2 picks the worker counts; SCALE_CONCURRENCY=N gives each worker --concurrency N;
+// SCALE_PROFILE=DIR writes each studio process's CPU profile there.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -25,7 +25,7 @@ import {
   reportCheck,
 } from './campaign-session';
 import { QUEUE_OPTION } from './worker';
-import { queueUrlOf } from '../queue-url';
+import { queueUrlOf, withQueueTurns } from '../queue-url';
 
 const TEMPLATE_ARGUMENTS = [
   { name: 'TEMPLATE', help: 'a project saved by the studio, with {{variables}}', required: true },
@@ -112,77 +112,86 @@ export const campaignRunCommand: CliCommand = {
     const outDir = resolve(io.cwd, outFlag);
     const concurrency = Number(flag(args, '--concurrency') ?? 4);
     const json = args.flags['--json'] === true;
-    return withStudio(args, io, 'writes', async (studio) => {
-      sayWhere(studio, args, io, 'Running', '; the campaign shows in its Campaigns');
-      const key = campaignIdFor(outDir);
-      const request = await campaignRequest(studio, input, args, {
-        outDir,
-        concurrency,
-        key,
-        retryFailed: args.flags['--retry-failed'] === true,
-        maxCredits: maxCreditsOf(args),
-        existing: flag(args, '--existing') as CampaignRequest['existing'],
-        queue: flag(args, '--queue') === undefined ? undefined : queueUrlOf(args, io),
-      });
-      const check = await studio.call('campaigns.check', request);
-      reportCheck(check, input.label, io);
-      if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
-      // A file the campaign did not make is never written over on a script's behalf without its say.
-      if (check.existing.length > 0) {
-        for (const taken of check.existing)
-          io.err(
-            `${rowLabel(taken, { capital: true })}: ${join(outDir, taken.fileName)} is there and is not this row's video`,
-          );
-        throw new RefusedError(
-          `Nothing was sent: ${check.existing.length} row${check.existing.length === 1 ? '' : 's'} would write over a file in ${outDir}. Pass --existing skip, replace or rename.`,
-        );
-      }
-      if (check.kept > 0 && !json)
-        io.err(
-          `${check.kept} row${check.kept === 1 ? ' is' : 's are'} in ${outDir} already (made earlier, kept): not sent again.`,
-        );
-      const existing = await studio.call('campaigns.get', key).catch((error: unknown) => {
-        if (error instanceof OwnerCallError && error.code === 'not-found') return null;
-        throw error;
-      });
-      // One question for every row still to send, before anything is written or sent (none when nothing is left).
-      const confirmation = (await confirmCampaign(studio, request, args, io)) ?? { by: 'user', credits: 0 };
-      let view = await studio.call('campaigns.create', request, confirmation).catch((error: unknown) => {
-        // The studio asked the price again: past today's limit, or changed since, nothing was sent.
-        if (error instanceof OwnerCallError && /spending|confirm/.test(String(error.code)))
-          throw new RefusedError(`Nothing was sent: ${error.message}`);
-        throw error;
-      });
-      if (existing && !json)
-        io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
-      let wake: () => void = () => {};
-      let state = view.state;
-      // On a terminal, the page's figures on one line: done, failed and waiting apart, pace, time left, cost.
-      const line =
-        !json && process.stderr.isTTY === true
-          ? new LiveRunLine(io.err, async () => {
-              const now = await studio.call('campaigns.get', key);
-              return { progress: campaignRunProgress(now, null, Date.now()), running: now.state === 'running' };
-            })
-          : null;
-      const stop = studio.on('campaigns.changed', (summary) => {
-        if (summary.id !== key) return;
-        state = summary.state;
-        line?.changed();
-        wake();
-      });
-      try {
-        // A change before the wait began is read back once; later ones arrive as events.
-        state = (await studio.call('campaigns.get', key)).state;
-        while (state === 'running') await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
-      } finally {
-        stop();
-      }
-      await line?.end();
-      view = await studio.call('campaigns.get', key);
-      const finished = finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
-      return reportPause(io, view.pause, `studio campaign run (same --out ${outFlag})`) ?? finished;
-    });
+    const queue = flag(args, '--queue') === undefined ? undefined : queueUrlOf(args, io);
+    return withQueueTurns(queue, (serviceFetch) =>
+      withStudio(
+        args,
+        io,
+        'writes',
+        async (studio) => {
+          sayWhere(studio, args, io, 'Running', '; the campaign shows in its Campaigns');
+          const key = campaignIdFor(outDir);
+          const request = await campaignRequest(studio, input, args, {
+            outDir,
+            concurrency,
+            key,
+            retryFailed: args.flags['--retry-failed'] === true,
+            maxCredits: maxCreditsOf(args),
+            existing: flag(args, '--existing') as CampaignRequest['existing'],
+            queue,
+          });
+          const check = await studio.call('campaigns.check', request);
+          reportCheck(check, input.label, io);
+          if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
+          // A file the campaign did not make is never written over on a script's behalf without its say.
+          if (check.existing.length > 0) {
+            for (const taken of check.existing)
+              io.err(
+                `${rowLabel(taken, { capital: true })}: ${join(outDir, taken.fileName)} is there and is not this row's video`,
+              );
+            throw new RefusedError(
+              `Nothing was sent: ${check.existing.length} row${check.existing.length === 1 ? '' : 's'} would write over a file in ${outDir}. Pass --existing skip, replace or rename.`,
+            );
+          }
+          if (check.kept > 0 && !json)
+            io.err(
+              `${check.kept} row${check.kept === 1 ? ' is' : 's are'} in ${outDir} already (made earlier, kept): not sent again.`,
+            );
+          const existing = await studio.call('campaigns.get', key).catch((error: unknown) => {
+            if (error instanceof OwnerCallError && error.code === 'not-found') return null;
+            throw error;
+          });
+          // One question for every row still to send, before anything is written or sent (none when nothing is left).
+          const confirmation = (await confirmCampaign(studio, request, args, io)) ?? { by: 'user', credits: 0 };
+          let view = await studio.call('campaigns.create', request, confirmation).catch((error: unknown) => {
+            // The studio asked the price again: past today's limit, or changed since, nothing was sent.
+            if (error instanceof OwnerCallError && /spending|confirm/.test(String(error.code)))
+              throw new RefusedError(`Nothing was sent: ${error.message}`);
+            throw error;
+          });
+          if (existing && !json)
+            io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
+          let wake: () => void = () => {};
+          let state = view.state;
+          // On a terminal, the page's figures on one line: done, failed and waiting apart, pace, time left, cost.
+          const line =
+            !json && process.stderr.isTTY === true
+              ? new LiveRunLine(io.err, async () => {
+                  const now = await studio.call('campaigns.get', key);
+                  return { progress: campaignRunProgress(now, null, Date.now()), running: now.state === 'running' };
+                })
+              : null;
+          const stop = studio.on('campaigns.changed', (summary) => {
+            if (summary.id !== key) return;
+            state = summary.state;
+            line?.changed();
+            wake();
+          });
+          try {
+            // A change before the wait began is read back once; later ones arrive as events.
+            state = (await studio.call('campaigns.get', key)).state;
+            while (state === 'running') await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
+          } finally {
+            stop();
+          }
+          await line?.end();
+          view = await studio.call('campaigns.get', key);
+          const finished = finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
+          return reportPause(io, view.pause, `studio campaign run (same --out ${outFlag})`) ?? finished;
+        },
+        { serviceFetch },
+      ),
+    );
   },
 };
 

@@ -20,7 +20,7 @@ import { MAX_CREDITS_OPTION, confirmPaidCli, maxCreditsOf, reportPause } from '.
 import { parseRate } from './speech';
 import { rowLabel } from '../../common/text/row-label';
 import { QUEUE_OPTION } from './worker';
-import { queueUrlOf } from '../queue-url';
+import { queueUrlOf, withQueueTurns } from '../queue-url';
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -218,6 +218,9 @@ export const ttsBatchCommand: CliCommand = {
       template,
       existing: flag(args, '--existing') as BatchAsked['existing'],
     };
-    return withStudio(args, io, 'writes', (studio) => runBatch(args, io, studio, asked));
+    const queue = flag(args, '--queue') === undefined ? undefined : queueUrlOf(args, io);
+    return withQueueTurns(queue, (serviceFetch) =>
+      withStudio(args, io, 'writes', (studio) => runBatch(args, io, studio, asked), { serviceFetch }),
+    );
   },
 };

@@ -17,6 +17,7 @@ import { CampaignRows } from './campaign-rows';
 import { RowEngine } from '../rows/row-engine';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { RowJobs } from '../rows/row-kind';
+import { soundLengthMs } from '../media/sound-length';
 
 export interface CampaignHost {
   dataDir: string;
@@ -41,7 +42,7 @@ export interface CampaignHost {
    * one record of copies); without it the file is fetched and verified but recorded nowhere (tests).
    */
   saveCopy?(url: string, target: string, options: { replace: boolean }): Promise<void>;
-  /** A voice's length in ms from its link (probedVoiceLength on the host's ffprobe). */
+  /** A voice's length in ms from its link (voiceLengthOf its local copy, or probedVoiceLength). */
   voiceLength(url: string): Promise<number>;
 }
 
@@ -51,6 +52,21 @@ export function probedVoiceLength(probe: (input: string) => Promise<MediaInfo>):
     const info = await probe(url);
     if (!info.hasAudio || !info.durationMs) throw new Error('it is not a sound with a length');
     return info.durationMs;
+  };
+}
+
+/**
+ * A voice's length from its local copy: read in this process when it is a plain sound file (the service's
+ * voiceovers are), asked of ffprobe otherwise, which also names what is wrong with a file that is not one.
+ */
+export function voiceLengthOf(
+  localPath: (url: string) => Promise<string>,
+  probe: (path: string) => Promise<MediaInfo>,
+): (url: string) => Promise<number> {
+  const probed = probedVoiceLength(probe);
+  return async (url) => {
+    const path = await localPath(url);
+    return (await soundLengthMs(path)) ?? probed(path);
   };
 }
 

@@ -35,7 +35,7 @@ import { createTextDomain, createTextPictures } from '../text/text-domain';
 import { createCaptionsDomain } from '../media/captions-domain';
 import {
   campaignMusicMixer,
-  probedVoiceLength,
+  voiceLengthOf,
   campaignStills,
   createCampaignRows,
   throttledCampaignEvents,
@@ -188,7 +188,10 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     },
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
     // A voiceover's length, from the file the service made (fetched once into the media cache).
-    voiceLength: probedVoiceLength(async (url) => media.toolkit.prober.probe(await media.toolkit.cache.localPath(url))),
+    voiceLength: voiceLengthOf(
+      (url) => media.toolkit.cache.localPath(url),
+      (path) => media.toolkit.prober.probe(path),
+    ),
     // A row's video is saved and recorded like every other copy of a result.
     saveCopy: async (url, target, { replace }) =>
       void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign', keepOthers: !replace })),

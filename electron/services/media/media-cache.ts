@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { guardedFetch } from '../net/guarded-fetch';
+import { FolderBudget, type CachedFile } from './folder-budget';
 
 /**
  * Remote media downloaded once into a size-capped folder, least recently used files evicted first.
@@ -30,6 +31,8 @@ export interface MediaCacheOptions {
   savedCopy?: SavedCopyLookup;
   /** Gives up on a download that sends nothing for this long. */
   timeoutMs?: number;
+  /** Lists the cache folder for eviction (tests count the reads). */
+  scan?: (dir: string) => Promise<CachedFile[]>;
 }
 
 /**
@@ -44,10 +47,12 @@ export type SavedCopyLookup = (url: string) => Promise<string | null>;
 export class MediaCache {
   private readonly inflight = new Map<string, Promise<string>>();
   private readonly fetchImpl: typeof fetch;
+  private readonly budget: FolderBudget;
   private localRule: { allow: LocalFileRule; refusal: string } | null = null;
 
   constructor(private readonly options: MediaCacheOptions) {
     this.fetchImpl = options.fetch ?? fetch;
+    this.budget = new FolderBudget({ dir: options.dir, maxBytes: options.maxBytes, scan: options.scan });
   }
 
   /**
@@ -147,12 +152,8 @@ export class MediaCache {
     } finally {
       idle.stop();
     }
-    await this.evict(target);
+    await this.budget.added(received, target);
     return target;
-  }
-
-  evict(keep?: string): Promise<void> {
-    return trimFolder(this.options.dir, this.options.maxBytes, keep);
   }
 }
 
@@ -177,29 +178,6 @@ class IdleTimer {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-  }
-}
-
-/** Removes least recently used files (by mtime) until the folder fits in maxBytes; never `keep`. */
-export async function trimFolder(dir: string, maxBytes: number, keep?: string): Promise<void> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const files = (
-    await Promise.all(
-      names
-        .filter((name) => !name.endsWith('.part'))
-        .map(async (name) => {
-          const path = join(dir, name);
-          const info = await stat(path).catch(() => null);
-          return info?.isFile() ? { path, size: info.size, used: Math.max(info.atimeMs, info.mtimeMs) } : null;
-        }),
-    )
-  ).filter((f): f is { path: string; size: number; used: number } => f !== null);
-  let total = files.reduce((sum, f) => sum + f.size, 0);
-  for (const file of files.sort((a, b) => a.used - b.used)) {
-    if (total <= maxBytes) break;
-    if (file.path === keep) continue;
-    await rm(file.path, { force: true });
-    total -= file.size;
   }
 }
 

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaInfo } from '../../common/composition/media-info';
-import { touch, trimFolder } from './media-cache';
+import { touch } from './media-cache';
+import { trimFolder } from './folder-budget';
 import type { ProcessRunner } from './process';
 
 /**

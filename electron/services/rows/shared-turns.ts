@@ -6,27 +6,50 @@ import { rowLimiter, type RowLimiter } from './row-limiter';
 type Fetch = typeof globalThis.fetch;
 
 // One turn in Redis's own clock (every worker's machine reads the same time): none while a hold is set
-// (a 1005 answer), else a place in the current fixed window if it has one. Answers the wait in ms, or,
-// granted, the turn's time negated.
+// (a 1005 answer), else a place in the current fixed window if it has one. A worker that knows the rate
+// gives its windows (and keeps them published for a minute); one that does not (the studio that queued
+// the run) takes the published ones, or goes at once when none are. Answers the wait in ms, or, granted,
+// the turn's time negated.
 const TAKE = `
 local hold = redis.call('PTTL', KEYS[2])
 if hold > 0 then return hold end
+local max = tonumber(ARGV[1])
+local duration = tonumber(ARGV[2])
+if max > 0 then
+  redis.call('SET', KEYS[3], max .. ' ' .. duration, 'PX', 60000)
+elseif max == 0 then
+  local published = redis.call('GET', KEYS[3])
+  if published then
+    max = tonumber(string.match(published, '^(%d+)'))
+    duration = tonumber(string.match(published, ' (%d+)$'))
+  end
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local duration = tonumber(ARGV[2])
+if max <= 0 then return -now end
 local window = math.floor(now / duration)
 local key = KEYS[1] .. ':' .. window
 local taken = redis.call('INCR', key)
 if taken == 1 then redis.call('PEXPIRE', key, duration * 2) end
-if taken <= tonumber(ARGV[1]) then return -now end
+if taken <= max then return -now end
 return (window + 1) * duration - now
 `;
+
+/**
+ * How much later than its turn a request may reach the service: a busy machine's event loop and the
+ * network between them. The windows keep any span of a second and this within the rate, so such delays
+ * do not crowd a second at the service (a 1005 costs every worker a second).
+ */
+export const TURN_LATENESS_MS = 30;
 
 const HOLD_MS = 1_000;
 
 export interface SharedTurnsOptions {
-  /** The requests a second the account allows, when known: every worker's requests share it. Null: no turns. */
-  perSecond: number | null;
+  /**
+   * The requests a second the account allows, when known: every worker's requests share it. 'published':
+   * the windows a worker that knows it published (the studio that queued the run); none published, no turns.
+   */
+  perSecond: number | 'published' | null;
   prefix?: string;
   log?: Logger;
   sleep?: (ms: number) => Promise<void>;
@@ -45,23 +68,28 @@ export class SharedTurns {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly windowsKey: string;
   private readonly holdKey: string;
+  private readonly publishedKey: string;
 
   constructor(
     private readonly redis: Redis,
     private readonly options: SharedTurnsOptions,
   ) {
-    this.limiter = options.perSecond === null ? null : rowLimiter(options.perSecond);
+    this.limiter =
+      typeof options.perSecond === 'number' ? rowLimiter(options.perSecond, 1000 + TURN_LATENESS_MS) : null;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     const prefix = options.prefix ?? 'studio';
     this.windowsKey = `${prefix}:turns`;
     this.holdKey = `${prefix}:turns:hold`;
+    this.publishedKey = `${prefix}:turns:windows`;
   }
 
   /** Waits for this request's turn (at once when no rate is shared and nothing holds the workers); answers its time. */
   async take(): Promise<number> {
-    const { max, duration } = this.limiter ?? { max: Number.MAX_SAFE_INTEGER, duration: 1000 };
+    // 0: the published windows (none published: no turns); -1: no turns at all, only the hold.
+    const { max, duration } = this.limiter ?? { max: this.options.perSecond === 'published' ? 0 : -1, duration: 1000 };
     for (;;) {
-      const answer = Number(await this.redis.eval(TAKE, 2, this.windowsKey, this.holdKey, max, duration));
+      const keys = [this.windowsKey, this.holdKey, this.publishedKey];
+      const answer = Number(await this.redis.eval(TAKE, 3, ...keys, max, duration));
       if (answer <= 0) return -answer;
       await this.sleep(answer);
     }

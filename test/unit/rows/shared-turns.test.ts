@@ -1,7 +1,7 @@
 // The service's rate shared by workers on two machines (two Redis clients): no second holds more
 // requests than the rate, wherever the second falls, and a 1005 answer to one holds them all.
 import { describe, expect, it } from 'vitest';
-import { SharedTurns } from '../../../electron/services/rows/shared-turns';
+import { SharedTurns, TURN_LATENESS_MS } from '../../../electron/services/rows/shared-turns';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 import { mostInWindow } from './windows';
 
@@ -42,4 +42,31 @@ describe('shared turns', () => {
     await turns.fetch(async () => ok)('http://service.test/api/open/v3/voice/list');
     expect(await client().exists(`${at}:turns:hold`)).toBe(0);
   });
+});
+
+describe('turns published for the studio that queued the run', () => {
+  it("gives the studio's requests the windows a worker uses, so together they stay within the rate", async () => {
+    const at = prefix();
+    const worker = new SharedTurns(client(), { perSecond: 10, prefix: at });
+    const studio = new SharedTurns(client(), { perSecond: 'published', prefix: at });
+    await worker.take();
+    const granted = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? studio : worker).take()));
+    expect(mostInWindow(granted, 1000)).toBeLessThanOrEqual(10);
+  });
+
+  it('lets the studio go at once while no worker has published a rate', async () => {
+    const at = prefix();
+    const studio = new SharedTurns(client(), { perSecond: 'published', prefix: at });
+    const granted = await Promise.all(Array.from({ length: 30 }, () => studio.take()));
+    // Thirty turns in one go: nothing held them to a rate (a rate of 10 would spread them over 3 s).
+    expect(granted).toHaveLength(30);
+    expect(mostInWindow(granted, 1000)).toBeGreaterThan(10);
+  });
+});
+
+it('keeps room in every second for requests that reach the service a little late', async () => {
+  const at = prefix();
+  const turns = new SharedTurns(client(), { perSecond: 10, prefix: at });
+  const granted = await Promise.all(Array.from({ length: 30 }, () => turns.take()));
+  expect(mostInWindow(granted, 1000 + TURN_LATENESS_MS)).toBeLessThanOrEqual(10);
 });

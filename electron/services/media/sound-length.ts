@@ -1,0 +1,17 @@
+/**
+ * A sound file's length read in this process (music-metadata), for the hot path of a campaign: every row
+ * measures its voiceovers to fit its scenes, and an ffprobe per voiceover was most of a worker's CPU (a
+ * process started per file). Answers only for the audio containers whose length is in their headers or
+ * frames; anything else (a video, an unknown or broken file) answers null, and the caller asks ffprobe,
+ * which also says what is wrong with it.
+ */
+const CONTAINERS = new Set(['MPEG', 'WAVE', 'FLAC', 'Ogg']);
+
+export async function soundLengthMs(path: string): Promise<number | null> {
+  const { parseFile } = await import('music-metadata');
+  const found = await parseFile(path, { duration: true, skipCovers: true }).catch(() => null);
+  const format = found?.format;
+  if (!format?.container || !CONTAINERS.has(format.container)) return null;
+  if (!format.numberOfChannels || !format.duration || !Number.isFinite(format.duration)) return null;
+  return Math.round(format.duration * 1000);
+}
