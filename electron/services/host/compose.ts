@@ -7,7 +7,7 @@ import { NoticeBoard } from '../system/notice-board';
 import { createDispatcher, type Dispatch } from './dispatcher';
 import { createDomains, type DomainOptions, type Domains } from './domains';
 import type { CredentialVault, HostBase, Logger, PlatformAdapters, RecordStoreFactory } from './types';
-import type { RecordStoreDeps } from '../store/record-store';
+import { writePendingRecords, type RecordStoreDeps } from '../store/record-store';
 
 export type EventListener = <E extends EventChannel>(event: E, payload: EventPayloads[E]) => void;
 
@@ -141,6 +141,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     },
     async dispose() {
       await domains.disposeAll();
+      writePendingRecords();
       const started = await sandbox?.catch(() => undefined);
       await started?.close().catch((error: unknown) => log.warn('sandbox did not stop cleanly', { error }));
       log.info('host stopped');

@@ -32,6 +32,13 @@ export interface RecordStoreSpec<T> {
   /** Current schema version; migrations[n] upgrades a record of version n to n+1. */
   version: number;
   migrations?: Record<number, (old: unknown) => unknown>;
+  /**
+   * For a record that only saves work (what was uploaded, which files were granted): changes are written
+   * at most this often and when the host stops or the process exits, instead of the whole file on every
+   * change, which a long campaign made quadratic. A crash loses the last ones, which costs redoing that
+   * work, never a user's data. Checked against the schema when written.
+   */
+  writeBehindMs?: number;
 }
 
 export type RecordStoreFactory = <T>(spec: RecordStoreSpec<T>) => RecordStore<T>;

@@ -10,6 +10,8 @@ export const localGrantsSpec: RecordStoreSpec<z.infer<typeof GrantsRecord>> = {
   schema: GrantsRecord,
   defaults: { files: [] },
   version: 1,
+  // A grant lost in a crash means choosing that file again; a campaign grants every row's picture.
+  writeBehindMs: 1000,
 };
 const KEEP_AT_MOST = 5000;
 

@@ -119,11 +119,28 @@ export function openRecordStore<T>(spec: RecordStoreSpec<T>, file: RecordFile, d
   };
   if (needsWrite) persist(current);
 
-  const set = (value: T): void => {
+  const checked = (value: T): T => {
     const parsed = spec.schema.safeParse(value);
     if (!parsed.success) throw new Error(`Refused to save ${spec.name}: ${describeZodError(parsed.error)}`);
-    persist(parsed.data);
-    current = parsed.data;
+    return parsed.data;
+  };
+  const writeLater = (): void => {
+    try {
+      persist(checked(current));
+    } catch (error) {
+      // Nobody waits on a later write to hear of it: the log keeps it, and the next change tries again.
+      deps.log.error('record not saved', { store: spec.name, error: String(error) });
+    }
+  };
+  const later = spec.writeBehindMs === undefined ? null : writeBehind(spec.writeBehindMs, writeLater);
+  const set = (value: T): void => {
+    if (later) {
+      current = value;
+      later.changed();
+      return;
+    }
+    current = checked(value);
+    persist(current);
   };
 
   return {
@@ -133,6 +150,37 @@ export function openRecordStore<T>(spec: RecordStoreSpec<T>, file: RecordFile, d
     update(change) {
       set(change(current));
       return current;
+    },
+  };
+}
+
+const unwritten = new Set<() => void>();
+let exitHooked = false;
+
+/** Writes every write-behind record's last changes now (a host stopping; the process exiting). */
+export function writePendingRecords(): void {
+  for (const write of [...unwritten]) write();
+}
+
+/** Calls `write` once, `ms` after the first change since the last write, or when pending records are written. */
+function writeBehind(ms: number, write: () => void): { changed(): void } {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const now = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    unwritten.delete(now);
+    write();
+  };
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', writePendingRecords);
+  }
+  return {
+    changed() {
+      if (timer) return;
+      unwritten.add(now);
+      timer = setTimeout(now, ms);
+      timer.unref?.();
     },
   };
 }

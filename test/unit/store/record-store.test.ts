@@ -8,6 +8,9 @@ import type { RecordStoreSpec } from '../../../electron/services/host/types';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { createMemoryStoreFactory, MemoryRecordFiles } from '../../../electron/services/store/memory-store';
+import { MemoryVault } from '../../../electron/services/store/memory-vault';
+import { writePendingRecords } from '../../../electron/services/store/record-store';
+import { composeHost } from '../../../electron/services/host/compose';
 
 const Prefs = z.object({ volume: z.number().min(0).max(1), name: z.string() });
 type Prefs = z.infer<typeof Prefs>;
@@ -114,5 +117,51 @@ describe('memory record store', () => {
     expect(store.get()).toEqual(spec.defaults);
     expect(files.files.get('memory/prefs.corrupt-2026-01-02T03-04-05-000Z.json')).toBe('not json');
     expect(notices).toHaveLength(1);
+  });
+});
+
+describe('a write-behind record (a record of work, changed on every row of a campaign)', () => {
+  const later: RecordStoreSpec<Prefs> = { ...spec, name: 'later', writeBehindMs: 60_000 };
+  const onDisk = (d: string) => JSON.parse(readFileSync(join(d, 'later.json'), 'utf8')) as { data: Prefs };
+
+  it('answers its changes at once, writes them together, and when pending records are written', () => {
+    const d = mkdtempSync(join(tmpdir(), 'studio-store-'));
+    const store = createConfStoreFactory(d, deps().deps)(later);
+    for (let i = 1; i <= 50; i++) store.set({ volume: i / 100, name: `row ${i}` });
+    expect(store.get()).toEqual({ volume: 0.5, name: 'row 50' });
+    // Nothing written per change: the file still holds what opening it wrote.
+    expect(onDisk(d).data).toEqual(spec.defaults);
+    writePendingRecords();
+    expect(onDisk(d).data).toEqual({ volume: 0.5, name: 'row 50' });
+  });
+
+  it('writes its last changes when its host stops', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'studio-store-'));
+    const store = createConfStoreFactory(d, deps().deps)(later);
+    store.set({ volume: 0.25, name: 'before stopping' });
+    const host = composeHost({
+      host: 'cli',
+      appVersion: 'test',
+      dataDir: mkdtempSync(join(tmpdir(), 'studio-host-')),
+      createVault: () => new MemoryVault(),
+      platform: {},
+      createStoreFactory: (_dir, storeDeps) => createMemoryStoreFactory(storeDeps),
+      startSandbox: async () => ({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', close: async () => undefined }),
+      log: () => new MemoryLogger(),
+    });
+    await host.dispose();
+    expect(onDisk(d).data).toEqual({ volume: 0.25, name: 'before stopping' });
+  });
+
+  it('keeps a change the schema refuses out of the file, and says so in the log', () => {
+    const d = mkdtempSync(join(tmpdir(), 'studio-store-'));
+    const { deps: withLog, log } = deps();
+    const store = createConfStoreFactory(d, withLog)(later);
+    store.set({ volume: 0.75, name: 'good' });
+    writePendingRecords();
+    store.set({ volume: 7, name: 'too loud' });
+    writePendingRecords();
+    expect(onDisk(d).data).toEqual({ volume: 0.75, name: 'good' });
+    expect(log.lines.some((e) => e.level === 'error' && e.message === 'record not saved')).toBe(true);
   });
 });
