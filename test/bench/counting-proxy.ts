@@ -15,6 +15,8 @@ export interface CountingProxy {
   rateLimited(): number;
   /** Requests by path (the query left out), for where the requests per row go. */
   byPath(): Map<string, number>;
+  /** When each request arrived (performance.now()), for how many any second held. */
+  arrivals(): readonly number[];
   /** When the first request arrived (performance.now()), or null. */
   firstAt(): number | null;
   close(): Promise<void>;
@@ -32,9 +34,11 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
   let rateLimited = 0;
   let first: number | null = null;
   const paths = new Map<string, number>();
+  const arrivals: number[] = [];
 
   const pass = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     first ??= performance.now();
+    arrivals.push(performance.now());
     requests += 1;
     const path = (incoming.url ?? '').split('?')[0];
     paths.set(path, (paths.get(path) ?? 0) + 1);
@@ -77,6 +81,7 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
     polls: () => polls,
     rateLimited: () => rateLimited,
     byPath: () => new Map(paths),
+    arrivals: () => arrivals,
     firstAt: () => first,
     close: async () => {
       server.closeAllConnections();
@@ -84,4 +89,15 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
       agent.destroy();
     },
   };
+}
+
+/** The most of `times` (ms, any order) inside any window of `ms`. */
+export function mostInAnyWindow(times: readonly number[], ms: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let start = 0, end = 0; end < sorted.length; end++) {
+    while (sorted[end] - sorted[start] >= ms) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
 }

@@ -17,7 +17,7 @@ import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { startRedis } from '../redis-server';
 import { readyMade, template, type RunCounts } from './campaigns.bench';
 import { createdPerRow, stopSandbox } from './campaign-sandbox';
-import { countingProxy } from './counting-proxy';
+import { countingProxy, mostInAnyWindow } from './counting-proxy';
 import { startSandbox } from './jobs.bench';
 import { jobsByKind, perRowByPath, sandboxFailures } from './scale-records';
 import { followRun, redisMemory, type Cpu, type CpuUsed, type Sample } from './scale-follow';
@@ -34,6 +34,10 @@ const JOB_SECONDS = 1;
 const EARLY_ROWS = Math.min(1_000, Math.max(1, Math.round(ROWS / 10)));
 
 interface Outcome extends RunCounts {
+  /** Of the 1005 answers, those to the studio that queued the run. */
+  studioRateLimited: number;
+  /** The most requests that reached the sandbox in any one second (the rate is RATE_LIMIT). */
+  mostInSecond: number;
   workers: number;
   /** The command's whole life, its start-up included (`seconds` runs from the studio's first request). */
   commandSeconds: number;
@@ -166,6 +170,8 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
       studioRequests: toStudio.requests(),
       polls: toWorkers.polls() + toStudio.polls(),
       rateLimited: toWorkers.rateLimited() + toStudio.rateLimited(),
+      studioRateLimited: toStudio.rateLimited(),
+      mostInSecond: mostInAnyWindow([...toWorkers.arrivals(), ...toStudio.arrivals()], 1000),
       done,
       failed,
       lost: ROWS - done - failed,
@@ -245,6 +251,7 @@ function aimLines(o: Outcome): string[] {
     `${o.workers} worker(s): workers' jobs: ${o.byKind}`,
     `${o.workers} worker(s): requests per row by path: ${o.paths}`,
     `${o.workers} worker(s): CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${((sum(total(o.cpu.workers)) + sum(o.cpu.studio) + sum(o.cpu.sandbox)) / o.seconds).toFixed(2)} of ${cpus().length} cores`,
+    `${o.workers} worker(s): 1005 answers: ${o.rateLimited - o.studioRateLimited} to workers, ${o.studioRateLimited} to the studio; the most requests reaching the sandbox in any second: ${o.mostInSecond} (its rate ${RATE_LIMIT})`,
     ...[...o.problems].map(([problem, n]) => `${o.workers} worker(s): ${n} failed: ${problem}`),
     `${o.workers} worker(s): aim 0 rows lost: ${met(o.lost === 0)} (${o.lost}); aim 0 created twice (the sandbox's records): ${met(o.twice === 0)} (${o.twice}); aim 1005 answers under 0.1% of requests: ${met(share < 0.001)} (${(share * 100).toFixed(3)}%)`,
   ];

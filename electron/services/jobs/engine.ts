@@ -20,7 +20,7 @@ import { ServiceError, isServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
 import { createJob, kindEntry, withWebhook, type RemoteSnapshot } from './kinds';
 import { realTimers, type Timers } from './scheduler';
-import { toJobView, isActive, isFinal, describeUnknownOutcome } from './job-view';
+import { jobViewOf, toJobView, isActive, isFinal, describeUnknownOutcome } from './job-view';
 import { JobEvents } from './job-events';
 import { JobFollower } from './job-follower';
 import { RESULT_LIFETIME_MS, JobNotFoundError, type EngineConnection, type JobEngineDeps } from './engine-types';
@@ -155,11 +155,11 @@ export class JobEngine {
 
   list(): JobView[] {
     const now = this.deps.clock.now();
-    return this.records().map((r) => toJobView(r, now));
+    return this.records().map((r) => jobViewOf(r, now));
   }
 
   get(id: string): JobView {
-    return toJobView(this.record(id), this.deps.clock.now());
+    return jobViewOf(this.record(id), this.deps.clock.now());
   }
 
   get activeCount(): number {

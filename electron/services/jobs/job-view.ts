@@ -28,6 +28,20 @@ export function jobProgress(record: JobRecord, now: number): number {
   }
 }
 
+const views = new WeakMap<JobRecord, JobView>();
+
+/**
+ * The view of an ended job's record, made once: a row engine lists the ledger on every step, and a
+ * worker's ledger holds tens of thousands of ended jobs. An ended job's record is replaced, never changed
+ * in place (a followed one counts its polls in place), so its view stays true.
+ */
+export function jobViewOf(record: JobRecord, now: number): JobView {
+  if (record.phase !== 'completed' && record.phase !== 'failed') return toJobView(record, now);
+  let view = views.get(record);
+  if (!view) views.set(record, (view = toJobView(record, now)));
+  return view;
+}
+
 /** What the page is sent of a record: each field named, so a new ledger field stays in the ledger. */
 export function toJobView(record: JobRecord, now: number): JobView {
   return {
