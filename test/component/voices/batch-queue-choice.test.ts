@@ -26,13 +26,21 @@ const QUOTE: PriceQuote = {
 
 function mountPage() {
   let started: ReturnType<typeof batchView> | null = null;
-  const rows = [0, 1].map((row) => ({ row, line: row + 1, text: `Line ${row + 1}.`, voiceId: 'v1', rate: '50%', name: null }));
+  const rows = [0, 1].map((row) => ({
+    row,
+    line: row + 1,
+    text: `Line ${row + 1}.`,
+    voiceId: 'v1',
+    rate: '50%',
+    name: null,
+  }));
   const { wrapper, fake } = mountBatchPanel({
     'batches.list': () => (started ? [summaryOf(started)] : []),
     'batches.check': () => ({ rows, problems: [], columns: { cells: ['Line 1.'], mapping: null, unused: [] } }),
     'jobs.quote': () => QUOTE,
     // What the host answers: the address without its password.
-    'batches.create': (input) => (started = batchView('b1', { queued: 2 }, (input as BatchInput).queue ? ADDRESS : null)),
+    'batches.create': (input) =>
+      (started = batchView('b1', { queued: 2 }, (input as BatchInput).queue ? ADDRESS : null)),
     'batches.get': () => started,
     'batches.queueStatus': () => ({
       queue: ADDRESS,
@@ -122,7 +130,8 @@ describe('making the lines of a batch on a queue', () => {
     // The check and the price never carry it.
     const others = fake.calls.filter((c) => c.channel !== 'batches.create');
     expect(others.some((c) => c.channel === 'batches.check')).toBe(true);
-    for (const text of [PASSWORD, encodeURIComponent(PASSWORD)]) expect(JSON.stringify(others.map((c) => c.args))).not.toContain(text);
+    for (const text of [PASSWORD, encodeURIComponent(PASSWORD)])
+      expect(JSON.stringify(others.map((c) => c.args))).not.toContain(text);
 
     // The started batch's card says where its lines are made, by address alone; the page forgot the password.
     await flushPromises();

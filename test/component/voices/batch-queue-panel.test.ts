@@ -67,7 +67,9 @@ describe('the queue of a batch on the batch page', () => {
     const { wrapper, asked } = mountPage([answer()]);
     await flushPromises();
     // Closed, a card says the address alone and reads nothing; a batch made here says nothing of a queue.
-    expect(wrapper.findAll('[data-testid="batch-on-queue"]').map((n) => n.text())).toEqual([`On the queue at ${ADDRESS}`]);
+    expect(wrapper.findAll('[data-testid="batch-on-queue"]').map((n) => n.text())).toEqual([
+      `On the queue at ${ADDRESS}`,
+    ]);
     expect(asked()).toHaveLength(0);
 
     await open(wrapper, 'queued.csv');

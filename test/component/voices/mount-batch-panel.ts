@@ -43,7 +43,9 @@ export function batchView(
   queue: string | null,
   createdAt = 1,
 ): BatchView {
-  const states = Object.entries(counts).flatMap(([state, n]) => Array<BatchRowState>(n ?? 0).fill(state as BatchRowState));
+  const states = Object.entries(counts).flatMap(([state, n]) =>
+    Array<BatchRowState>(n ?? 0).fill(state as BatchRowState),
+  );
   return {
     id,
     label: `${id}.csv`,
@@ -51,7 +53,7 @@ export function batchView(
     state: 'running',
     concurrency: 4,
     template: '{row}',
-    counts,
+    counts: counts as BatchView['counts'],
     done: (counts.completed ?? 0) + (counts.failed ?? 0),
     balanceNote: null,
     pause: null,
