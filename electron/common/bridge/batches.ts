@@ -4,6 +4,7 @@ import { RunCap, RunPause } from '../jobs/run-pause';
 import { call } from './contract';
 import { ttsCreateBodySchema } from '../api/voice';
 import { describeIssues } from '../api';
+import { QueueStatus } from './queue-status';
 
 /** One voiceover of a batch, as the user gave it (a CSV line or a pasted line). */
 export const BatchRow = z.object({
@@ -105,6 +106,8 @@ export const BatchView = z.object({
   pause: RunPause.nullable().optional(),
   /** "Stop after N credits" (null: no cap). */
   maxCredits: RunCap.optional(),
+  /** The queue its rows are made on, as `redis://host:port` without its password; null or absent: on this computer. */
+  queue: z.string().nullish(),
   rows: z.array(BatchRowView),
 });
 export type BatchView = z.infer<typeof BatchView>;
@@ -236,6 +239,8 @@ export const batchesCalls = {
   'batches.revise': call(z.tuple([id, BatchInput, PaidConfirmation.optional()]), BatchView),
   /** Sends the failed rows again: new paid jobs, so the user's answer to their price comes with them. */
   'batches.retryFailed': call(z.tuple([id, PaidConfirmation]), BatchView),
+  /** Where the batch's rows are made: this computer, or a queue with its counts and the workers seen on it. */
+  'batches.queueStatus': call(z.tuple([id]), QueueStatus),
   /** Sets or removes the batch's cap ("stop after N credits"); a batch paused at its cap goes on when resumed. */
   'batches.setCap': call(z.tuple([id, RunCap]), BatchView),
   /** Makes one ended row again: a new paid job for that row only (0-based row). */

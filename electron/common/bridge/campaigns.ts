@@ -5,6 +5,7 @@ import { CampaignRowRecord, CampaignState, type CampaignRecord } from '../campai
 import { Project } from '../composition/document';
 import { call } from './contract';
 import { PriceQuote } from './jobs';
+import { QueueStatus } from './queue-status';
 
 /**
  * Campaigns for the page: a template project from the library and a spreadsheet the user chose become
@@ -179,44 +180,9 @@ export const CampaignStill = z.object({
 });
 export type CampaignStill = z.infer<typeof CampaignStill>;
 
-/** A worker seen on a queue, from its latest heartbeat. */
-export const QueueWorker = z.object({
-  name: z.string(),
-  host: z.string(),
-  /** When its latest heartbeat was written (ms since the epoch, the worker's clock). */
-  seenAt: z.number(),
-  /** Rows it is making now, and rows it has made since it started. */
-  running: z.number().int(),
-  done: z.number().int(),
-});
-export type QueueWorker = z.infer<typeof QueueWorker>;
-
-/** How many of the queue's jobs wait, run, wait for a retry's delay, or failed and are kept for review. */
-export const QueueCounts = z.object({
-  waiting: z.number().int(),
-  active: z.number().int(),
-  delayed: z.number().int(),
-  failed: z.number().int(),
-});
-export type QueueCounts = z.infer<typeof QueueCounts>;
-
-/**
- * Where a campaign's rows are made, and for a queue what it holds now. The counts and the workers are
- * the whole queue's (every run sent to that Redis), not this campaign's alone: its own rows by state are
- * the view's counts.
- */
-export const CampaignQueueStatus = z.object({
-  /** The queue's address without its password; null: the rows are made on this computer (nothing else is read). */
-  queue: z.string().nullable(),
-  /** The host's clock when it read the queue, so the page measures heartbeats' ages against one clock. */
-  checkedAt: z.number(),
-  /** Null when the queue could not be read (`problem` says why) or there is no queue. */
-  counts: QueueCounts.nullable(),
-  workers: z.array(QueueWorker),
-  /** Why the queue could not be read (Redis unreachable, a password it refused); null: read. */
-  problem: z.string().nullable(),
-});
-export type CampaignQueueStatus = z.infer<typeof CampaignQueueStatus>;
+/** Where a campaign's rows are made, and for a queue what it holds now (the queue's answer, as a batch's). */
+export const CampaignQueueStatus = QueueStatus;
+export type CampaignQueueStatus = QueueStatus;
 
 /** Most rows a contact sheet shows. */
 export const CONTACT_SHEET_MAX_ROWS = 24;

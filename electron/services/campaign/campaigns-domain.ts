@@ -32,7 +32,7 @@ import type { CampaignRowRecord } from '../../common/campaign/record';
 import { existingFilesError, planOnFolder, retriedRow } from './campaign-reuse';
 import { rowLabel } from '../../common/text/row-label';
 import type { WorkerBeat } from '../rows/run-shelf';
-import { QUEUE_READ_GUARD_MS, queueStatusReader } from './campaign-queue-status';
+import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue-status';
 
 export interface CampaignsDomainDeps {
   runner: CampaignRows;

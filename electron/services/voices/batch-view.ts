@@ -58,6 +58,8 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     if (invalid.has(row.row) || own === 'invalid') state = 'invalid';
     // Ended without a job of its own (the studio could not send it): its reason is the row's.
     else if (!job && own === 'failed') state = 'failed';
+    // On a queue, a row sent to it has no job here until its worker reports: it is queued, not waiting.
+    else if (!job && own === 'speech' && record.queue) state = 'queued';
     else if (!job) state = record.state === 'cancelled' || own === 'cancelled' ? 'cancelled' : 'waiting';
     // A create the service refused before making anything (out of credits, too frequent) is sent again: the row waits.
     else if (own === 'speech' && (refusedForBalance(job) || refusedTooFrequent(job))) state = 'waiting';
@@ -93,6 +95,7 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     balanceNote: balanceNote(record, jobs),
     pause: record.pause ?? null,
     maxCredits: record.maxCredits ?? null,
+    queue: record.queue ?? null,
     rows,
   };
 }

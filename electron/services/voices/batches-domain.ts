@@ -20,10 +20,18 @@ import {
   type ReadBatch,
 } from './batch-input';
 import { readSheetFile } from '../sheets/read-sheet';
+import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue-status';
 
 /** The local files the user chose, by the reference the page holds (LocalGrants). */
 export interface GrantedFiles {
   pathOf(reference: string): string | null;
+}
+
+/** How the queue a batch's rows are made on is read for the page (tests set the clock and the guard). */
+export interface BatchQueueReading {
+  now?(): number;
+  /** How long a queue's status may take before Redis counts as unreachable (default QUEUE_READ_GUARD_MS). */
+  guardMs?: number;
 }
 
 /** Batch voiceovers for the Voices workspace: check, start, follow, pause, cancel, retry, save. */
@@ -37,6 +45,7 @@ export function createBatchesDomain(
   }: Pick<StudioServices, 'batches' | 'catalogue' | 'jobs'> & Partial<Pick<StudioServices, 'queues'>>,
   granted: GrantedFiles,
   copies?: Pick<ResultCopies, 'saveOrThrow' | 'forget' | 'foreignFile'>,
+  reading: BatchQueueReading = {},
 ): DomainModule<typeof batchesCalls> {
   // A chosen spreadsheet is read from its file here, in whatever encoding or format it has; pasted lines as CSV.
   const read = async (input: CheckedBatchInput): Promise<ReadBatch> => {
@@ -54,6 +63,11 @@ export function createBatchesDomain(
   };
   // ffprobe checks each saved file is audio and says how long it plays; one prober, so a file is read once.
   const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
+  // The same reading of a queue as a campaign's: one queue at an address holds both kinds of run.
+  const queueStatus = queueStatusReader(queues, {
+    now: reading.now ?? Date.now,
+    guardMs: reading.guardMs ?? QUEUE_READ_GUARD_MS,
+  });
   const view = async (id: string) => {
     const record = await batches.get(id);
     if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
@@ -116,6 +130,11 @@ export function createBatchesDomain(
       'batches.list': async () => (await batches.list()).map((record) => summariseBatch(batches.view(record))),
       'batches.get': view,
       'batches.pause': async (id) => batches.pause(id),
+      'batches.queueStatus': async (id) => {
+        const record = await batches.get(id);
+        if (!record) throw new StudioError(`No batch "${id}"`, 'not-found');
+        return queueStatus(record.queue ?? null);
+      },
       'batches.setCap': async (id, maxCredits) => {
         await view(id);
         return batches.setCap(id, maxCredits);

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import type { CampaignQueueStatus } from '@common/bridge/campaigns';
 import { useStudioApi } from '@/bridge';
-import CampaignQueuePanel from '@/views/campaigns/CampaignQueuePanel.vue';
+import QueuePanel from '@/queue/QueuePanel.vue';
+import { campaignQueueRows } from '@/views/campaigns/campaign-logic';
 import { fakeApi } from '../library/fake-api';
 
 const ADDRESS = 'redis://10.0.0.5:6380';
@@ -35,8 +36,9 @@ function mountPanel(answers: CampaignQueueStatus[], queue: string | null = ADDRE
   let next = 0;
   const fake = fakeApi({ 'campaigns.queueStatus': () => answers[Math.min(next++, answers.length - 1)] });
   useStudioApi(fake.api);
-  const wrapper = mount(CampaignQueuePanel, {
-    props: { campaign: { id: 'c1', queue, counts: { done: 5, pending: 12, video: 3, failed: 1 } }, refreshMs: 3_000 },
+  const counts = { done: 5, pending: 12, video: 3, failed: 1 };
+  const wrapper = mount(QueuePanel, {
+    props: { kind: 'campaign', run: { id: 'c1', queue }, rows: campaignQueueRows(counts), refreshMs: 3_000 },
     attachTo: document.body,
   });
   const asked = () => fake.calls.filter((c) => c.channel === 'campaigns.queueStatus').length;
@@ -59,7 +61,7 @@ describe('the queue panel of a campaign', () => {
       'This campaign’s rows: 3 On the queue · 12 Waiting · 5 Done · 1 Failed',
     );
     expect(wrapper.get('[data-testid="campaign-queue-counts"]').text()).toBe(
-      'On the queue (every campaign sent to it): 12 waiting · 3 being made · 0 waiting to retry · 1 failed (kept for review)',
+      'On the queue (every campaign and batch sent to it): 12 waiting · 3 being made · 0 waiting to retry · 1 failed (kept for review)',
     );
     const lines = wrapper.findAll('[data-testid="campaign-queue-workers"] tbody tr');
     expect(lines.map((tr) => tr.findAll('td').map((td) => td.text()))).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchTally, rowActions, tallyText } from '@/views/voices/batch-logic';
+import { batchQueueRows, batchTally, rowActions, rowStateLabel, tallyText } from '@/views/voices/batch-logic';
 import { useBatchEdits } from '@/views/voices/use-batch-edits';
 
 describe('a batch tally', () => {
@@ -19,6 +19,19 @@ describe('a batch tally', () => {
     expect(tallyText(batchTally({ completed: 2, cancelled: 3 }), 5)).toBe(
       '2 sent · 0 running · 2 done · 0 failed · 0 held · 0 refused · 3 cancelled · 5 rows',
     );
+  });
+});
+
+describe("a queued batch's rows", () => {
+  it('read "On the queue" while a worker has them, "Queued" at the service otherwise, and list under way first', () => {
+    expect(rowStateLabel('queued', true)).toBe('On the queue');
+    expect(rowStateLabel('queued')).toBe('Queued');
+    expect(rowStateLabel('completed', true)).toBe('Done');
+    expect(batchQueueRows({ completed: 3, waiting: 0, invalid: 1, queued: 2 })).toEqual([
+      { state: 'queued', label: 'On the queue', count: 2 },
+      { state: 'completed', label: 'Done', count: 3 },
+      { state: 'invalid', label: 'Not sent', count: 1 },
+    ]);
   });
 });
 

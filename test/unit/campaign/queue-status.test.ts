@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { redisPerFile } from '../../redis-per-file';
 import { HANG_GUARD_MS } from '../../wait';
 import { createServer } from 'node:net';
-import { queueStatusReader } from '../../../electron/services/campaign/campaign-queue-status';
+import { queueStatusReader } from '../../../electron/services/rows/queue-status';
 
 const PASSWORD = 'queue-status-secret';
 const redis = redisPerFile({ password: PASSWORD });

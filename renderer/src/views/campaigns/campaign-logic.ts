@@ -5,6 +5,7 @@ import type { CampaignRowRecord, CampaignRowState, CampaignState } from '@common
 import type { CopyState } from '@common/bridge';
 import { campaignTally } from '@common/campaign/progress';
 import { donePercent } from '@common/jobs/run-progress';
+import { rowsByState, type RowsInState } from '@/queue/queue-status';
 
 export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
   pending: 'Waiting',
@@ -24,6 +25,24 @@ export const ROW_STATE_LABELS: Record<CampaignRowState, string> = {
  */
 export function rowStateLabel(state: CampaignRowState, queued: boolean): string {
   return queued && (state === 'voiceover' || state === 'video') ? 'On the queue' : ROW_STATE_LABELS[state];
+}
+
+/** The order a queued campaign's rows are listed in: the ones under way first, then how the others ended. */
+const QUEUED_ROW_ORDER: CampaignRowState[] = [
+  'voiceover',
+  'video',
+  'download',
+  'pending',
+  'held',
+  'done',
+  'failed',
+  'cancelled',
+  'invalid',
+];
+
+/** A queued campaign's rows by state, for its queue panel (rows a worker has read "On the queue"). */
+export function campaignQueueRows(counts: Record<string, number>): RowsInState[] {
+  return rowsByState(counts, QUEUED_ROW_ORDER, (state) => rowStateLabel(state, true));
 }
 
 export const CAMPAIGN_STATE_LABELS: Record<CampaignState, string> = {

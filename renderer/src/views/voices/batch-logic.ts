@@ -1,4 +1,5 @@
 import type { BatchRowState, BatchState, CopyState } from '@common/bridge';
+import { rowsByState, type RowsInState } from '@/queue/queue-status';
 
 const BATCH_STATES: Record<BatchState, string> = {
   running: 'Running',
@@ -21,7 +22,32 @@ const ROW_STATES: Record<BatchRowState, string> = {
 };
 
 export const batchStateLabel = (state: BatchState): string => BATCH_STATES[state];
-export const rowStateLabel = (state: BatchRowState): string => ROW_STATES[state];
+
+/**
+ * A row's state as the page names it. On a queued batch a row sent to the queue has no job in this
+ * studio until its worker reports: "On the queue" says where it is, not "Queued" at the service.
+ */
+export const rowStateLabel = (state: BatchRowState, queued = false): string =>
+  queued && state === 'queued' ? 'On the queue' : ROW_STATES[state];
+
+/** The order a queued batch's lines are listed in: the ones under way first, then how the others ended. */
+const QUEUED_ROW_ORDER: BatchRowState[] = [
+  'queued',
+  'sending',
+  'processing',
+  'waiting',
+  'completed',
+  'failed',
+  'outcome-unknown',
+  'stalled',
+  'cancelled',
+  'invalid',
+];
+
+/** A queued batch's lines by state, for its queue panel. */
+export function batchQueueRows(counts: Partial<Record<BatchRowState, number>>): RowsInState[] {
+  return rowsByState(counts, QUEUED_ROW_ORDER, (state) => rowStateLabel(state, true));
+}
 
 /** How a row's state is coloured: done, needs a look, or still going. */
 export function rowStateType(state: BatchRowState): 'success' | 'error' | 'default' {

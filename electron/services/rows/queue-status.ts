@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
-import type { CampaignQueueStatus, QueueCounts } from '../../common/bridge/campaigns';
-import { redisTarget } from '../rows/redis-target';
-import type { WorkerBeat } from '../rows/run-shelf';
+import type { QueueCounts, QueueStatus } from '../../common/bridge/queue-status';
+import { redisTarget } from './redis-target';
+import type { WorkerBeat } from './run-shelf';
 
 /**
  * A queue read that takes longer than this is answered as unreachable. The studio's Redis client waits
@@ -16,11 +16,12 @@ export interface QueueReads {
   counts(address: string): Promise<Record<string, number>>;
 }
 
-type QueueRead = { counts: QueueCounts; workers: CampaignQueueStatus['workers'] };
+type QueueRead = { counts: QueueCounts; workers: QueueStatus['workers'] };
 
 /**
- * Answers where a campaign's rows are made and, for a queue, what it holds now. A queue that cannot be
- * read is an answer with its reason, never a throw: the page keeps showing the campaign either way.
+ * Answers where a run's rows are made (a campaign's or a batch's: one queue holds both) and, for a queue,
+ * what it holds now. A queue that cannot be read is an answer with its reason, never a throw: the page
+ * keeps showing the run either way.
  *
  * The studio's Redis client keeps a command for as long as Redis is gone, and a client holding one
  * cannot be closed (the studio's quit would wait on it). So a Redis that takes no connection is found
@@ -35,7 +36,7 @@ export function queueStatusReader(
     guardMs,
     reach = (address: string) => connectionProblem(address, guardMs),
   }: { now: () => number; guardMs: number; reach?: (address: string) => Promise<string | null> },
-): (address: string | null) => Promise<CampaignQueueStatus> {
+): (address: string | null) => Promise<QueueStatus> {
   const underWay = new Map<string, Promise<QueueRead>>();
   const readOnce = (address: string, reads: QueueReads): Promise<QueueRead> => {
     const known = underWay.get(address);
@@ -46,7 +47,7 @@ export function queueStatusReader(
   };
   return async (address) => {
     if (address === null) return { queue: null, checkedAt: now(), counts: null, workers: [], problem: null };
-    const unread = (problem: string): CampaignQueueStatus => ({
+    const unread = (problem: string): QueueStatus => ({
       queue: address,
       checkedAt: now(),
       counts: null,

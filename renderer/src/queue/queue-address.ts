@@ -1,8 +1,8 @@
-// The queue a campaign's rows can be made on, as the setup takes it: its address (shown, kept on the
-// page) and its password (typed apart, hidden, sent with the start request only). The host reads the
-// two as one URL; every answer it gives names the address alone.
+// The queue a campaign's or a batch's rows can be made on, as the setup takes it: its address (shown,
+// kept on the page) and its password (typed apart, hidden, sent with the start request only). The host
+// reads the two as one URL; every answer it gives names the address alone.
 
-/** Where a new campaign's rows are made. */
+/** Where a new run's rows are made. */
 export type RowsWhere = 'here' | 'queue';
 
 const SCHEME = /^rediss?:\/\//i;

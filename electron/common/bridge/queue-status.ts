@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+// What a page reads of the queue a run's rows are made on: the same answer for a campaign and a batch,
+// since both kinds of run share one queue at an address.
+
+/** A worker seen on a queue, from its latest heartbeat. */
+export const QueueWorker = z.object({
+  name: z.string(),
+  host: z.string(),
+  /** When its latest heartbeat was written (ms since the epoch, the worker's clock). */
+  seenAt: z.number(),
+  /** Rows it is making now, and rows it has made since it started. */
+  running: z.number().int(),
+  done: z.number().int(),
+});
+export type QueueWorker = z.infer<typeof QueueWorker>;
+
+/** How many of the queue's jobs wait, run, wait for a retry's delay, or failed and are kept for review. */
+export const QueueCounts = z.object({
+  waiting: z.number().int(),
+  active: z.number().int(),
+  delayed: z.number().int(),
+  failed: z.number().int(),
+});
+export type QueueCounts = z.infer<typeof QueueCounts>;
+
+/**
+ * Where a run's rows are made, and for a queue what it holds now. The counts and the workers are the
+ * whole queue's (every campaign and batch sent to that Redis), not one run's: its own rows by state are
+ * in the run's view.
+ */
+export const QueueStatus = z.object({
+  /** The queue's address without its password; null: the rows are made on this computer (nothing else is read). */
+  queue: z.string().nullable(),
+  /** The host's clock when it read the queue, so the page measures heartbeats' ages against one clock. */
+  checkedAt: z.number(),
+  /** Null when the queue could not be read (`problem` says why) or there is no queue. */
+  counts: QueueCounts.nullable(),
+  workers: z.array(QueueWorker),
+  /** Why the queue could not be read (Redis unreachable, a password it refused); null: read. */
+  problem: z.string().nullable(),
+});
+export type QueueStatus = z.infer<typeof QueueStatus>;
