@@ -1,6 +1,7 @@
 import type { JobView } from '../../common/bridge/jobs';
 import type { Redis } from 'ioredis';
 import type { RunPause } from '../../common/jobs/run-pause';
+import type { BucketCopy } from '../storage/result-bucket';
 import type { RowBase, RunBase, RunState } from './row-kind';
 
 /** What a worker reports of one row it was given: the row as it ended there, and where its file went. */
@@ -13,8 +14,11 @@ export interface RowReport {
   record: RowBase;
   /** Why the worker's account stopped it (out of credits, the day's limit): the whole run pauses. */
   pause?: RunPause | null;
-  /** The worker's own copy of the row's result: its folder's path (on the worker's machine), bytes, sha256. */
-  file?: { path: string; bytes: number; sha256: string } | null;
+  /**
+   * The worker's own copy of the row's result: its folder's path (on the worker's machine), bytes, sha256,
+   * and, from a worker given a bucket, where the file is there (no link: the key names it for good).
+   */
+  file?: { path: string; bytes: number; sha256: string; bucket?: BucketCopy | null } | null;
   /** The row's jobs as the worker's ledger has them (their purpose naming the queued run). */
   jobs?: JobView[];
   worker: string;
