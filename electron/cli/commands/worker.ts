@@ -72,7 +72,7 @@ export const workerCommand: CliCommand = {
     {
       name: '--bucket',
       value: 'STORAGE',
-      help: 'also copy each saved result to this storage\'s bucket (its name or id from Settings → Storage, or "environment" for STUDIO_S3_*; its key from there, never from the queue), as <campaign id>/<file name> under its prefix; the manifest of the studio that queued the run gives each s3://bucket/key. A failed upload fails the row, which a retry uploads again without paying again',
+      help: 'also copy each campaign video saved to this storage\'s bucket, as <prefix><campaign id>/<file name>: a storage by name or id, usually "environment" (STUDIO_S3_*, whose keys stay on this machine). The manifest of the studio that queued the run gives each row\'s s3://bucket/key; a refused upload fails the row, which a retry saves from the video made, without paying again',
     },
     {
       name: '--concurrency',

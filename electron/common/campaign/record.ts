@@ -59,7 +59,7 @@ export const CampaignRowRecord = z.object({
   savedAt: z.number().nullable(),
   /**
    * Made on a queue by a worker given a bucket: where that worker copied the file (s3://bucket/key);
-   * null when its upload failed (the row, made again, goes back to a worker to upload it). Absent: no bucket.
+   * null when its upload failed. Absent: made without a bucket.
    */
   bucketCopy: z.string().max(4096).nullable().optional(),
   /**

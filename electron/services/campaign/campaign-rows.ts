@@ -80,9 +80,8 @@ function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKin
     // A worker's one-row run is part of a studio's queued campaign, whose manifest is the studio's.
     finishing: async (record) => (record.partOf ? undefined : manifests.now(record)),
     queued: {
-      // The studio that started the campaign saves its own copy of each row a worker made; a row whose
-      // worker could not copy it to its bucket goes back to a worker instead (following the video made).
-      local: (row) => row.state === 'download' && row.bucketCopy !== null,
+      // The studio that started the campaign saves its own copy of each row a worker made.
+      local: (row) => row.state === 'download',
       received: (row, reported) => ({
         ...row,
         state: reported.state === 'done' ? 'download' : reported.state,

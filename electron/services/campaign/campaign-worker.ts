@@ -19,8 +19,8 @@ async function fileFacts(path: string): Promise<FileFacts> {
 
 /**
  * The save's second half on a worker given a bucket: the saved file copied there under the campaign's id
- * and its name. A failed upload fails the row as its save would, its video kept (made again, the row
- * goes back to a worker at the same take, which follows the video already made rather than paying again).
+ * and its name. A failed upload fails the row as its save would, its video kept: made again, the row is
+ * saved from that video (retriedRow), never paid for again.
  */
 async function copied(
   bucket: ResultBucket,
@@ -33,7 +33,7 @@ async function copied(
     return { record: { ...made, bucketCopy: bucketLocation(copy) }, file: { ...file, bucket: copy } };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    const problem = `the video was made and saved on the worker, but ${reason}; retry the row to upload it again`;
+    const problem = `the video was made and saved on the worker, but ${reason}; retry the row to save it without paying again`;
     return {
       record: { ...made, state: 'failed', problems: [problem], savedAt: null, bucketCopy: null },
       file: { ...file, bucket: null },

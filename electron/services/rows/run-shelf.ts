@@ -1,7 +1,6 @@
 import type { JobView } from '../../common/bridge/jobs';
 import type { Redis } from 'ioredis';
 import type { RunPause } from '../../common/jobs/run-pause';
-import type { BucketCopy } from '../storage/result-bucket';
 import type { RowBase, RunBase, RunState } from './row-kind';
 
 /** What a worker reports of one row it was given: the row as it ended there, and where its file went. */
@@ -18,7 +17,13 @@ export interface RowReport {
    * The worker's own copy of the row's result: its folder's path (on the worker's machine), bytes, sha256,
    * and, from a worker given a bucket, where the file is there (no link: the key names it for good).
    */
-  file?: { path: string; bytes: number; sha256: string; bucket?: BucketCopy | null } | null;
+  file?: {
+    path: string;
+    bytes: number;
+    sha256: string;
+    /** The storage by its name, its bucket and the object's whole key (storage/result-bucket.ts). */
+    bucket?: { storage: string; bucket: string; key: string } | null;
+  } | null;
   /** The row's jobs as the worker's ledger has them (their purpose naming the queued run). */
   jobs?: JobView[];
   worker: string;

@@ -28,6 +28,7 @@ beforeAll(async () => {
     configureBuckets: [{ name: 'results', configs: [] }],
   });
   endpoint = `http://127.0.0.1:${(await server.run()).port}`;
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: secret });
 });
 afterAll(async () => {
