@@ -40,8 +40,8 @@ export interface StudioLink {
    * built-in sandbox opens only while it runs, so a run with its own services starts it; an owner runs its own.
    */
   prepare(links: readonly (string | undefined)[]): Promise<void>;
-  /** How this run's own services make a queued run's rows as a worker (absent through an owner). */
-  rowMakers?(folder: string): RowMaker[];
+  /** How this run's own services make a queued run's rows as a worker (absent through an owner); see Domains. */
+  rowMakers?(folder: string, bucket?: string): Promise<RowMaker[]>;
   /** Rejects when the studio performing the calls is gone (an owner quit); what waits on events races it. */
   lost: Promise<never>;
   close(): Promise<void>;
@@ -93,7 +93,7 @@ export function ownLink(
     pid: process.pid,
     own: true,
     dataDir: options.dataDir,
-    rowMakers: (folder) => composed.domains.rowMakers(folder),
+    rowMakers: (folder, bucket) => composed.domains.rowMakers(folder, bucket),
     async call(channel, ...args) {
       const outcome = await composed.dispatch(channel, args);
       if (!outcome.ok) throw new OwnerCallError(outcome.error.message, outcome.error.code);

@@ -57,7 +57,7 @@ function queueOf(url: string | undefined): {
 export const workerCommand: CliCommand = {
   name: 'worker',
   summary:
-    'takes the rows of queued campaigns (campaign run --queue) from the queue at URL and makes them with this connection, saving each into DIR, until Ctrl-C or SIGTERM (the rows under way end first)',
+    "takes the rows of queued campaigns (campaign run --queue) from the queue at URL and makes them with this connection, saving each into DIR (and, with --bucket, into a storage's bucket), until Ctrl-C or SIGTERM (the rows under way end first)",
   options: [
     {
       name: '--queue',
@@ -68,6 +68,11 @@ export const workerCommand: CliCommand = {
       name: '--out',
       value: 'DIR',
       help: "where this worker saves the rows it makes (default: the data folder's worker-results)",
+    },
+    {
+      name: '--bucket',
+      value: 'STORAGE',
+      help: 'also copy each campaign video saved to this storage\'s bucket, as <prefix><campaign id>/<file name>: a storage by name or id, usually "environment" (STUDIO_S3_*, whose keys stay on this machine). The manifest of the studio that queued the run gives each row\'s s3://bucket/key; a refused upload fails the row, which a retry saves from the video made, without paying again',
     },
     {
       name: '--concurrency',
@@ -104,14 +109,23 @@ export const workerCommand: CliCommand = {
             );
           const folder = resolve(io.cwd, flag(args, '--out') ?? join(studio.dataDir, 'worker-results'));
           const concurrency = Number(flag(args, '--concurrency') ?? 32);
-          const worker = new RowWorker({ url: queue.url, makers: studio.rowMakers(folder), id, concurrency });
+          const bucket = flag(args, '--bucket');
+          const makers = await studio.rowMakers(folder, bucket).catch((error: unknown) => {
+            throw new UsageError(`--bucket ${bucket}: ${error instanceof Error ? error.message : String(error)}`);
+          });
+          const worker = new RowWorker({ url: queue.url, makers, id, concurrency });
           worker.start();
-          io.err(`Worker ${id} takes rows from ${queue.shown}; what it makes is saved in ${folder}. Ctrl-C stops it.`);
+          const copied = bucket === undefined ? '' : ` and copied to the storage "${bucket}"`;
+          io.err(
+            `Worker ${id} takes rows from ${queue.shown}; what it makes is saved in ${folder}${copied}. Ctrl-C stops it.`,
+          );
           const signal = await stopAsked();
           io.err(`${signal}: taking no more rows; the rows under way end first.`);
           await worker.close();
           if (args.flags['--json'] === true)
-            io.out(JSON.stringify({ worker: id, queue: queue.shown, folder, stoppedBy: signal }));
+            io.out(
+              JSON.stringify({ worker: id, queue: queue.shown, folder, bucket: bucket ?? null, stoppedBy: signal }),
+            );
           return EXIT.ok;
         },
         { shared: { intents, daySpending: new RedisDaySpending(records) }, serviceFetch: turns.fetch() },

@@ -58,6 +58,11 @@ export const CampaignRowRecord = z.object({
   /** Set once the file is saved in the folder. */
   savedAt: z.number().nullable(),
   /**
+   * Made on a queue by a worker given a bucket: where that worker copied the file (s3://bucket/key);
+   * null when its upload failed. Absent: made without a bucket.
+   */
+  bucketCopy: z.string().max(4096).nullable().optional(),
+  /**
    * What the row's result is made from (row-identity.ts): the template's version, the row's values, the
    * output name asked for and the target. A done row of the same folder with the same identity and an
    * intact copy is the same video: it is kept, not made again. Absent in records older than it.

@@ -68,7 +68,8 @@ export function folderLines(
  * The manifest: one line per row of the spreadsheet, refused rows included, with the row's values (a
  * column per variable, then the columns the page says it keeps for the manifest only, such as an email),
  * its state and why, its file, the result link and when it expires, what it cost (every charge of the
- * row) and which campaign made it. A byte-order mark opens it so Excel reads its accents, and cells
+ * row), which campaign made it and, when workers on a queue copied results to a bucket, where each is
+ * there (s3://bucket/key). A byte-order mark opens it so Excel reads its accents, and cells
  * cannot become formulas.
  */
 export function campaignManifestCsv(
@@ -96,8 +97,11 @@ export function campaignManifestCsv(
       expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
       cost_credits: costOf(line),
       campaign: line.campaign.id,
+      bucket: row.state === 'done' ? (row.bucketCopy ?? '') : '',
     };
   });
+  // Only a campaign whose workers copied results to a bucket has the column: other manifests stay as they were.
+  const inBucket = lines.some(({ row }) => typeof row.bucketCopy === 'string');
   const header = [
     'sheet_row',
     ...columns.map((c) => c.name),
@@ -108,6 +112,7 @@ export function campaignManifestCsv(
     'expiry',
     'cost_credits',
     'campaign',
+    ...(inBucket ? ['bucket'] : []),
   ];
   return `\uFEFF${Papa.unparse(rows, { columns: header, escapeFormulae: true })}\r\n`;
 }

@@ -91,6 +91,7 @@ function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKin
         resultUrl: reported.resultUrl,
         expiresAt: reported.expiresAt,
         savedAt: null,
+        bucketCopy: reported.bucketCopy,
       }),
     },
     onChange: (record) => {

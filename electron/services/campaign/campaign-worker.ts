@@ -4,22 +4,56 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
 import type { RowMaker } from '../rows/row-worker';
+import type { RowReport } from '../rows/run-shelf';
+import { bucketLocation, type BucketCopy, type ResultBucket } from '../storage/result-bucket';
 import type { JobView } from '../../common/bridge/jobs';
 import type { CampaignRows } from './campaign-rows';
 
-async function fileFacts(path: string): Promise<{ path: string; bytes: number; sha256: string }> {
+type FileFacts = { path: string; bytes: number; sha256: string };
+
+async function fileFacts(path: string): Promise<FileFacts> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return { path, bytes: (await stat(path)).size, sha256: hash.digest('hex') };
 }
 
 /**
- * A worker's campaign rows: each is made as a campaign of one row on this worker's row engine (the same
- * steps as any campaign: voiceovers, the fitted video, the save), saved into `<folder>/<campaign id>`,
- * and let go of once made. Its id names the queued campaign, row and take, so a worker that takes a row
- * over writes the same intents as the one that began it, and follows the jobs that one made.
+ * The save's second half on a worker given a bucket: the saved file copied there under the campaign's id
+ * and its name. A failed upload fails the row as its save would, its video kept: made again, the row is
+ * saved from that video (retriedRow), never paid for again.
  */
-export function campaignRowMaker(campaigns: CampaignRows, folder: string, ledger: () => JobView[]): RowMaker {
+async function copied(
+  bucket: ResultBucket,
+  campaignId: string,
+  made: CampaignRowRecord,
+  file: FileFacts,
+): Promise<{ record: CampaignRowRecord; file: FileFacts & { bucket: BucketCopy | null } }> {
+  try {
+    const copy = await bucket.put(campaignId, made.fileName, file.path);
+    return { record: { ...made, bucketCopy: bucketLocation(copy) }, file: { ...file, bucket: copy } };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const problem = `the video was made and saved on the worker, but ${reason}; retry the row to save it without paying again`;
+    return {
+      record: { ...made, state: 'failed', problems: [problem], savedAt: null, bucketCopy: null },
+      file: { ...file, bucket: null },
+    };
+  }
+}
+
+/**
+ * A worker's campaign rows: each is made as a campaign of one row on this worker's row engine (the same
+ * steps as any campaign: voiceovers, the fitted video, the save), saved into `<folder>/<campaign id>`
+ * (and, given a bucket, copied there), and let go of once made. Its id names the queued campaign, row
+ * and take, so a worker that takes a row over writes the same intents as the one that began it, and
+ * follows the jobs that one made.
+ */
+export function campaignRowMaker(
+  campaigns: CampaignRows,
+  folder: string,
+  ledger: () => JobView[],
+  bucket?: ResultBucket,
+): RowMaker {
   return {
     kind: 'campaign',
     async make(queued, row) {
@@ -35,13 +69,15 @@ export function campaignRowMaker(campaigns: CampaignRows, folder: string, ledger
         // The queued campaign's cap is the studio's to keep over every row; a row alone has none.
         maxCredits: null,
         partOf: queued.id,
-        rows: [{ ...row, state: 'pending' }],
+        // Whether it goes to a bucket is this worker's to say, not what an earlier worker of the row did.
+        rows: [{ ...row, state: 'pending', bucketCopy: undefined }],
       });
       if (await campaigns.get(id)) await campaigns.replace(record);
       else await campaigns.create(record);
       const ended = await campaigns.run(id);
-      const made = ended.rows[0] as CampaignRowRecord;
-      const file = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;
+      let made = ended.rows[0] as CampaignRowRecord;
+      let file: RowReport['file'] = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;
+      if (file && bucket) ({ record: made, file } = await copied(bucket, queued.id, made, file));
       await campaigns.forget(id);
       // The row's jobs, named as the queued campaign's, for the studio that queued it to record.
       const jobs = ledger().flatMap((job) =>

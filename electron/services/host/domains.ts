@@ -22,6 +22,7 @@ import { createHostStorage, createStorageDomain } from '../storage/storage-domai
 import { createUploadsDomain } from '../storage/uploads-domain';
 import { createArchive, createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
 import { LocalMediaLinker, notChosen } from '../storage/local-media-linker';
+import { openResultBucket } from '../storage/result-bucket';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
@@ -98,8 +99,11 @@ export interface Domains {
   importSheetPath(path: string): Promise<ChosenSheet>;
   /** A download's saved file, checked to be the bytes written; null when it is not (the web host serves it to its page). */
   savedFile(id: string): Promise<string | null>;
-  /** How this host makes a queued run's rows as a worker, its results saved into `folder`. */
-  rowMakers(folder: string): RowMaker[];
+  /**
+   * How this host makes a queued run's rows as a worker, its results saved into `folder` and, given a
+   * storage (its name or id), copied to its bucket; a storage that cannot be one is refused here.
+   */
+  rowMakers(folder: string, bucket?: string): Promise<RowMaker[]>;
   /** Lets every domain finish or abort its work (on quit); never throws. */
   disposeAll(): Promise<void>;
 }
@@ -263,10 +267,13 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     importSheet: (name, body) => importSheet(sheets, name, body),
     importSheetPath: (path) => importSheetPath(sheets, path),
     savedFile: (id) => downloads.verifiedPath(id),
-    rowMakers: (folder) => [
-      campaignRowMaker(campaigns, folder, () => studio.jobs.list()),
-      batchRowMaker(studio.batches, () => studio.jobs.list()),
-    ],
+    async rowMakers(folder, bucket) {
+      const results = bucket === undefined ? undefined : await openResultBucket(storage.storages, bucket);
+      return [
+        campaignRowMaker(campaigns, folder, () => studio.jobs.list(), results),
+        batchRowMaker(studio.batches, () => studio.jobs.list()),
+      ];
+    },
     async disposeAll() {
       const results = await Promise.allSettled(modules.map((module: AnyModule) => module.dispose?.()));
       results.push(...(await Promise.allSettled([studio.queues.close()])));

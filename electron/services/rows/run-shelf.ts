@@ -13,8 +13,17 @@ export interface RowReport {
   record: RowBase;
   /** Why the worker's account stopped it (out of credits, the day's limit): the whole run pauses. */
   pause?: RunPause | null;
-  /** The worker's own copy of the row's result: its folder's path (on the worker's machine), bytes, sha256. */
-  file?: { path: string; bytes: number; sha256: string } | null;
+  /**
+   * The worker's own copy of the row's result: its folder's path (on the worker's machine), bytes, sha256,
+   * and, from a worker given a bucket, where the file is there (no link: the key names it for good).
+   */
+  file?: {
+    path: string;
+    bytes: number;
+    sha256: string;
+    /** The storage by its name, its bucket and the object's whole key (storage/result-bucket.ts). */
+    bucket?: { storage: string; bucket: string; key: string } | null;
+  } | null;
   /** The row's jobs as the worker's ledger has them (their purpose naming the queued run). */
   jobs?: JobView[];
   worker: string;

@@ -10,6 +10,12 @@ import { startRedis, type RedisServerOptions, type RunningRedis } from '../../re
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
+/** What a test adds to a worker's command line and environment (a bucket and its storage's keys). */
+export interface WorkerExtra {
+  args?: readonly string[];
+  env?: Record<string, string>;
+}
+
 /** A `studio worker` in its own process and data folder; settles once it says it takes rows. */
 export async function startWorker(
   dir: string,
@@ -17,6 +23,7 @@ export async function startWorker(
   queue: string,
   service: Sandbox,
   children: ChildProcess[],
+  extra: WorkerExtra = {},
 ): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
@@ -35,8 +42,13 @@ export async function startWorker(
       join(dir, `${name}-data`),
       '--out',
       join(dir, `${name}-out`),
+      ...(extra.args ?? []),
     ],
-    { cwd: repoRoot, env: { ...process.env, STUDIO_API_KEY: service.apiKey }, stdio: ['ignore', 'ignore', 'pipe'] },
+    {
+      cwd: repoRoot,
+      env: { ...process.env, STUDIO_API_KEY: service.apiKey, ...extra.env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   );
   children.push(child);
   let said = '';
@@ -72,6 +84,7 @@ export function queuePlace(prefix: string) {
       sandbox = await startSandbox(join(dir, 'sandbox'), sandboxOptions);
       return { redis, sandbox };
     },
-    worker: (name: string, queue: string, service: Sandbox) => startWorker(dir, name, queue, service, children),
+    worker: (name: string, queue: string, service: Sandbox, extra?: WorkerExtra) =>
+      startWorker(dir, name, queue, service, children, extra),
   };
 }
