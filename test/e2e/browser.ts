@@ -46,13 +46,17 @@ export function studioDataDir(): string {
  * of the browser's work in a journey; the shell journey keeps the motion on, so the default look is
  * driven too.
  */
-export function newStudioContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext({
+export async function newStudioContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
     viewport: { width: 1440, height: 900 },
     colorScheme: 'dark',
     reducedMotion: 'reduce',
     ...options,
   });
+  // A wait given no time of its own is a hang guard, as the suite's others are: Playwright's 30 s was
+  // reached by a page that was only slow, on a machine running the suite beside other heavy work.
+  context.setDefaultTimeout(HANG_GUARD_MS);
+  return context;
 }
 
 export interface StudioSession {
