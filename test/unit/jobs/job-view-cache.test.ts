@@ -3,36 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '@common/bridge/jobs';
 import { jobViewOf } from '../../../electron/services/jobs/job-view';
+import { completedJob } from '../downloads/job-fixture';
 
-function record(phase: JobRecord['phase'], change: Partial<JobRecord> = {}): JobRecord {
-  return {
-    id: 'j1',
-    kind: 'tts',
-    phase,
-    remoteId: 'r1',
-    connectionId: 'c',
-    connectionName: 'C',
-    projectId: null,
-    summary: 's',
-    requestHash: 'h',
-    request: { input_text: 'x' },
-    createdAt: 1,
-    updatedAt: 1,
-    finishedAt: null,
-    expiresAt: null,
-    deadlineAt: 2,
-    remoteStatus: null,
-    resultUrl: null,
-    costEstimate: null,
-    chargedCredits: null,
-    error: null,
-    answer: null,
-    polls: 0,
-    purpose: { type: 'plain' },
-    reactedAt: null,
-    ...change,
-  };
-}
+/** A job in `phase` (the downloads tests' completed job, its phase changed). */
+const record = (phase: JobRecord['phase'], change: Partial<JobRecord> = {}): JobRecord =>
+  completedJob('j1', 'https://files.test/a.mp3', { phase, polls: 0, ...change });
 
 describe('the view of a job', () => {
   it('is made once for an ended job, and again when its record is replaced', () => {
