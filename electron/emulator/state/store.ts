@@ -11,10 +11,14 @@ export class StateStore {
   private readonly file: string;
   private pending = false;
   private closed = false;
+  /** How long the last write took: the file holds every job, so it grows with a long campaign. */
+  private lastWriteMs = 0;
 
   constructor(
     readonly dataDir: string,
     private readonly log: (line: string) => void,
+    /** Times the writes (tests make one slow). */
+    private readonly clock: () => number = () => performance.now(),
   ) {
     mkdirSync(dataDir, { recursive: true });
     this.file = join(dataDir, 'state.json');
@@ -35,11 +39,17 @@ export class StateStore {
     }
   }
 
-  /** Schedules one write for all changes made in this turn of the event loop. */
+  /**
+   * Schedules one write for all changes made until it runs: at once after a quick write, else after
+   * four times as long as the last one took (at most 2 s), so that rewriting the records of a
+   * 10,000-row campaign does not take the thread that answers requests.
+   */
   changed(): void {
     if (this.pending || this.closed) return;
     this.pending = true;
-    setImmediate(() => this.flush());
+    const wait = Math.min(4 * this.lastWriteMs, 2_000);
+    if (wait < 4) setImmediate(() => this.flush());
+    else setTimeout(() => this.flush(), wait);
   }
 
   /** Writes pending changes; a failed write is logged (the next change tries again), never thrown. */
@@ -47,12 +57,14 @@ export class StateStore {
     if (!this.pending) return;
     this.pending = false;
     const tmp = `${this.file}.tmp`;
+    const started = this.clock();
     try {
       writeFileSync(tmp, JSON.stringify(this.state));
       renameSync(tmp, this.file);
     } catch (error) {
       this.log(`could not save sandbox records: ${(error as Error).message}`);
     }
+    this.lastWriteMs = this.clock() - started;
   }
 
   /** Final write; later changes (late callbacks) are kept in memory only. */
