@@ -114,7 +114,7 @@ export class DownloadManager {
       for (const entry of added) this.entries.delete(entry.id);
       throw error;
     }
-    await this.store.save();
+    await this.store.save(added);
     for (const entry of added) {
       this.schedule(entry.id);
       this.progress.changed(entry, true);
@@ -175,7 +175,7 @@ export class DownloadManager {
         stopped: () => this.disposed,
         update: (entry, change) => this.update(entry, change, true),
       });
-      if (learnt) void this.store.save({ durable: false });
+      if (learnt) void this.store.save([], { durable: false });
       return moved.map((entry) => this.progress.view(entry));
     });
     this.verifying = run.catch(() => []);
@@ -221,14 +221,14 @@ export class DownloadManager {
     await mkdir(dirname(target), { recursive: true });
     await rename(entry.savedPath, target);
     this.update(entry, { relativeName: name, requestedName: requested, savedPath: target }, true);
-    await this.store.save();
+    await this.store.written();
     return this.progress.view(entry);
   }
 
   /** Copies found on disk that an earlier version recorded elsewhere (see adoptCopies), kept as they are. */
   async adopt(entries: readonly DownloadEntry[]): Promise<void> {
     for (const entry of entries) this.entries.set(entry.id, entry);
-    if (entries.length > 0) await this.store.save();
+    if (entries.length > 0) await this.store.save(entries);
   }
 
   pauseAll(): number {
@@ -269,7 +269,7 @@ export class DownloadManager {
     this.disposed = true;
     this.slots.close();
     await this.running.stopAll();
-    await this.store.save();
+    await this.store.close();
   }
 
   private schedule(id: string): void {
@@ -331,7 +331,7 @@ export class DownloadManager {
       // Read afresh: pause, cancel and dispose change it while the download runs.
       const state = (): DownloadEntry['state'] => entry.state;
       if (this.disposed && state() === 'downloading') entry.state = 'queued';
-      await this.store.save();
+      await this.store.save([entry]);
       if (FINISHED.has(state()) && state() !== 'cancelled') this.options.onEnd?.(this.progress.view(entry));
       // Back in line (a full disk, or resumed while this run was winding down): it runs again when
       // the queue does; run() ignores duplicates.
@@ -364,7 +364,7 @@ export class DownloadManager {
         // Before the first byte, so a killed process resumes; not flushed to the disk (a power cut
         // would not keep the unflushed `.part` bytes either), which keeps it off the transfer's path
         // on a busy disk.
-        await this.store.save({ durable: false });
+        await this.store.save([entry], { durable: false });
       },
       onProgress: ({ bytes, totalBytes, received: total }) => {
         meter.sample(total);
@@ -388,7 +388,7 @@ export class DownloadManager {
     Object.assign(entry, change, { updatedAt: this.now() });
     if (emit) {
       this.progress.changed(entry, true);
-      void this.store.save();
+      void this.store.save([entry]);
     }
   }
 

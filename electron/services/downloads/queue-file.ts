@@ -3,8 +3,54 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DownloadEntry } from '../../common/bridge/downloads';
 
-/** The download queue as kept on disk (the app's and the command line's are the same shape). */
-export const QueueFile = z.object({ version: z.literal(1), entries: z.array(DownloadEntry) });
+/**
+ * The download queue as kept on disk (the app's and the command line's are the same shape). `generation`
+ * names the journal lines that belong to it (queue-store.ts); a file without one is of generation 0.
+ */
+export const QueueFile = z.object({
+  version: z.literal(1),
+  generation: z.number().int().nonnegative().optional(),
+  entries: z.array(DownloadEntry),
+});
+
+/** The journal beside a queue file: the entries changed since the file was last written whole. */
+export const journalOf = (file: string): string => `${file}.journal`;
+
+/** One journal line: an entry as it is now, tagged with the generation of the whole file it follows. */
+export function journalLine(generation: number, entry: DownloadEntry): string {
+  return `${JSON.stringify({ g: generation, entry })}\n`;
+}
+
+const JournalLine = z.object({ g: z.number(), entry: DownloadEntry });
+
+/**
+ * The queue from its whole file (null: none yet) and its journal: the journal's lines of the file's own
+ * generation replace or add entries in order. A line cut short by a crash, or otherwise unreadable, is
+ * skipped and reported; an unreadable whole file throws (its owner sets it aside).
+ */
+export function parseQueue(
+  whole: string | null,
+  journal: string,
+  skipped: (reason: string) => void = () => undefined,
+): { generation: number; entries: DownloadEntry[] } {
+  const file = whole === null ? { version: 1 as const, entries: [] } : QueueFile.parse(JSON.parse(whole));
+  const generation = file.generation ?? 0;
+  const entries = new Map(file.entries.map((entry) => [entry.id, entry]));
+  const lines = journal.split('\n');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    let parsed: z.infer<typeof JournalLine>;
+    try {
+      parsed = JournalLine.parse(JSON.parse(line));
+    } catch (error) {
+      const last = index >= lines.length - 2;
+      skipped(`${last ? 'the last line, cut short' : `line ${index + 1}`}: ${(error as Error).message.slice(0, 200)}`);
+      return;
+    }
+    if (parsed.g === generation) entries.set(parsed.entry.id, parsed.entry);
+  });
+  return { generation, entries: [...entries.values()] };
+}
 
 export function queueFile(dataDir: string): string {
   return join(dataDir, 'downloads', 'queue.json');
@@ -17,10 +63,11 @@ export function cliQueueFile(dataDir: string): string {
 
 /** The entries of a queue file as last written, without running them; none when absent or unreadable. */
 export async function readQueueEntries(file: string): Promise<DownloadEntry[]> {
+  // The journal first: its owner may fold it into the file meanwhile, and a newer file ignores older lines.
+  const journal = await readFile(journalOf(file), 'utf8').catch(() => '');
   const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return [];
   try {
-    return QueueFile.parse(JSON.parse(text)).entries;
+    return parseQueue(text, journal).entries;
   } catch {
     return []; // the queue's owner sets a bad file aside when it next starts
   }

@@ -132,9 +132,10 @@ export class ResultCopies {
    */
   async forget(path: string, keepJob?: string): Promise<void> {
     const target = resolve(path);
-    const gone = this.deps.manager
-      .list()
-      .filter((d) => d.jobId !== keepJob && d.savedPath === target && COPY_STATES.has(d.state));
+    // Filtered before viewed: a view is a copy, and the record holds every copy ever saved.
+    const gone = this.deps.manager.list(
+      (d) => d.jobId !== keepJob && d.savedPath === target && COPY_STATES.has(d.state),
+    );
     await this.deps.manager.adopt(
       gone.map((d) => ({
         ...DownloadEntry.parse(d),
