@@ -4,6 +4,7 @@ import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import type { StudioServices } from '../host/studio-types';
 import { checkSaveFolder } from '../downloads/downloads-service';
+import { mediaVerifier } from '../downloads/verify';
 import { resolveMediaBinary } from '../system/binaries';
 import { MediaProber } from '../media/probe';
 import { ProcessRunner } from '../media/process';
@@ -175,7 +176,7 @@ export function createBatchesDomain(
         const earlier = (await batches.get(id))?.saved ?? {};
         const { files, ...result } = await exportBatch(batch, checked.folder, {
           replaces: new Map(Object.entries(earlier).map(([row, file]) => [Number(row), file.path])),
-          verify: async (path) => void (await prober.probe(path)),
+          verify: mediaVerifier((path) => prober.probe(path)),
           duration: async (path) => {
             const info = await prober.probe(path);
             return info.durationMs === null ? null : info.durationMs / 1000;

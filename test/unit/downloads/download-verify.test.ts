@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
+import { ffprobeVerifier } from '../../../electron/services/downloads/verify';
 import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
+import { ensureCorpus } from '../../media-corpus/make-corpus';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
 
 let server: FileServer;
@@ -60,6 +62,33 @@ describe('media check with the real ffprobe before the rename', () => {
     expect(manager.get(bad.id).reason).toMatch(/not readable media/);
     expect(readdirSync(out)).toEqual(['tone.wav']);
     expect(existsSync(join(out, 'junk.wav.part'))).toBe(false);
+    await manager.dispose();
+  });
+
+  it("the queue's verifier refuses a video cut short and says where its boxes end", async () => {
+    const movie = readFileSync(join(ensureCorpus(), 'h264.mp4'));
+    server.files.set('/whole.mp4', { body: movie, etag: '"w"' });
+    server.files.set('/cut.mp4', { body: movie.subarray(0, movie.length - 300), etag: '"c"' });
+    const manager = new DownloadManager({ file: join(dir, 'movies.json'), verify: ffprobeVerifier() });
+    const out = join(dir, 'movies');
+    const [whole, cut] = await Promise.all(
+      ['whole.mp4', 'cut.mp4'].map((name) =>
+        manager.enqueue({
+          jobId: name,
+          url: server.url(`/${name}`),
+          folder: out,
+          relativeName: name,
+          origin: 'library',
+        }),
+      ),
+    );
+    await manager.whenIdle();
+    expect(manager.get(whole.id).state).toBe('saved');
+    expect(manager.get(cut.id).state).toBe('failed');
+    expect(manager.get(cut.id).reason).toBe(
+      `The downloaded file is not readable media (cannot read cut.mp4.part: the file is cut short: its boxes run to byte ${movie.length.toLocaleString('en-US')} but it has ${(movie.length - 300).toLocaleString('en-US')} bytes).`,
+    );
+    expect(readdirSync(out)).toEqual(['whole.mp4']);
     await manager.dispose();
   });
 });
