@@ -100,12 +100,14 @@ describe("a campaign's manifest", () => {
         .sort(),
     ).toEqual(videos.sort());
     expect(videos.sort()).toEqual(['1 - Ana.mp4', '1 - Cy.mp4', '2 - Bo.mp4']);
-    expect(lines.map((l) => [l['First name'], l.status, l.campaign])).toEqual([
-      ['Cy', 'done', 'second'],
-      ['Di', 'cancelled', 'second'],
-      ['Ed', 'cancelled', 'second'],
-      ['Ana', 'done', 'first'],
-      ['Bo', 'done', 'first'],
+    // Each line's cost is what its own campaign's jobs for that row were charged (2 credits a job): a
+    // cancelled row paid for the voiceover it had sent.
+    expect(lines.map((l) => [l['First name'], l.status, l.campaign, l.cost_credits])).toEqual([
+      ['Cy', 'done', 'second', '6'],
+      ['Di', 'cancelled', 'second', '2'],
+      ['Ed', 'cancelled', 'second', '2'],
+      ['Ana', 'done', 'first', '6'],
+      ['Bo', 'done', 'first', '6'],
     ]);
     expect(existsSync(join(outDir, 'manifest.csv'))).toBe(true);
   });
