@@ -13,11 +13,14 @@ import { RowPacers } from '../../../electron/services/rows/row-pacer';
 import { HandService } from './hand-service';
 import { loadTemplate } from './template-fixture';
 
-/** Campaigns on a hand-answered service whose rows' videos are written into one folder. */
-function studio() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-manifest-'));
+/**
+ * Campaigns on a hand-answered service whose rows' videos are written into one folder; given the data
+ * folder and the service of a studio that stopped, it is that studio started again.
+ */
+function studio(again?: { dataDir: string; service: HandService }) {
+  const dataDir = again?.dataDir ?? mkdtempSync(join(tmpdir(), 'studio-campaign-manifest-'));
   const outDir = join(dataDir, 'out');
-  const service = new HandService();
+  const service = again?.service ?? new HandService();
   const runner = new CampaignRows({
     rows: new RowEngine({
       jobs: service,
@@ -63,7 +66,7 @@ function studio() {
       header: true,
       skipEmptyLines: true,
     }).data;
-  return { runner, campaign, finishRows, manifest, outDir };
+  return { runner, campaign, finishRows, manifest, outDir, dataDir, service };
 }
 
 describe("a campaign's manifest", () => {
@@ -110,5 +113,35 @@ describe("a campaign's manifest", () => {
       ['Bo', 'done', 'first', '6'],
     ]);
     expect(existsSync(join(outDir, 'manifest.csv'))).toBe(true);
+  });
+
+  it('is written whole when a studio that stopped mid-run starts again and the campaign goes on', async () => {
+    const first = studio();
+    await first.runner.create(first.campaign('resumed', ['Ana', 'Bo']));
+    void first.runner.run('resumed');
+    await first.runner.idle();
+    await first.runner.flush();
+    first.runner.stop();
+    // The studio stopped within a pause: the manifest on disk is behind the folder.
+    writeFileSync(join(first.outDir, 'manifest.csv'), 'behind');
+
+    // Started again, the campaign goes on with both rows waiting at the service: no row changes.
+    const again = studio(first);
+    await again.runner.resumeAll();
+    await again.runner.idle();
+    expect(again.manifest().map((l) => [l['First name'], l.status])).toEqual([
+      ['Ana', 'voiceover'],
+      ['Bo', 'voiceover'],
+    ]);
+  });
+
+  it('says a cancel at once: the rows it cancelled are in it when the cancel returns', async () => {
+    const { runner, campaign, manifest } = studio();
+    await runner.create(campaign('stopped', ['Ana', 'Bo']));
+    await runner.cancel('stopped');
+    expect(manifest().map((l) => [l['First name'], l.status])).toEqual([
+      ['Ana', 'cancelled'],
+      ['Bo', 'cancelled'],
+    ]);
   });
 });
