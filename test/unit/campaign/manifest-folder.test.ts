@@ -70,7 +70,7 @@ function studio(again?: { dataDir: string; service: HandService }) {
 }
 
 describe("a campaign's manifest", () => {
-  it('is written after every row that ends, keeps the columns the page keeps, and still describes the folder after a second campaign into it is cancelled', async () => {
+  it('is written as rows end, keeps the columns the page keeps, and still describes the folder after a second campaign into it is cancelled', async () => {
     const { runner, campaign, finishRows, manifest, outDir } = studio();
     await runner.create(campaign('first', ['Ana', 'Bo']));
     const firstRun = runner.run('first');
