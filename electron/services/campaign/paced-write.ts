@@ -1,5 +1,5 @@
 /** However slow the last write was, the next one is never held back longer than this. */
-export const LONGEST_PAUSE_MS = 2_000;
+const LONGEST_PAUSE_MS = 2_000;
 /** A pause four times as long as the last write: a write whose cost grows with a run takes at most a fifth of the thread. */
 const PAUSE_PER_WRITE = 4;
 
