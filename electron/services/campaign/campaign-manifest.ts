@@ -5,7 +5,6 @@ import type { JobView } from '../../common/bridge/jobs';
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
 import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
 import { writeFileAtomic } from '../projects/atomic-file';
-import { stepOf } from './row-project';
 import { sheetRow } from '../../common/text/row-label';
 
 export const CAMPAIGN_MANIFEST = 'manifest.csv';
@@ -15,11 +14,28 @@ export const CAMPAIGN_MANIFEST = 'manifest.csv';
  * rows' costs add up to the campaign's charges; null while the service reported no charge.
  */
 export function rowCosts(record: CampaignRecord, jobs: readonly JobView[]): Map<number, number | null> {
-  const costs = new Map<number, number | null>(record.rows.map((r) => [r.row, null]));
+  return campaignCosts([record], jobs).get(record.id) ?? new Map();
+}
+
+/**
+ * rowCosts of every campaign a manifest names (a folder's), in one look at the ledger: it holds every
+ * job of every run the studio made, so a look per campaign, or per row, would grow with all of them.
+ */
+function campaignCosts(
+  campaigns: Iterable<CampaignRecord>,
+  jobs: readonly JobView[],
+): Map<string, Map<number, number | null>> {
+  const costs = new Map<string, Map<number, number | null>>();
+  for (const campaign of campaigns)
+    if (!costs.has(campaign.id)) costs.set(campaign.id, new Map(campaign.rows.map((r) => [r.row, null])));
   for (const job of jobs) {
-    const step = stepOf(job, record.id);
-    if (!step || !costs.has(step.row) || job.chargedCredits === null) continue;
-    costs.set(step.row, Math.round(((costs.get(step.row) ?? 0) + job.chargedCredits) * 100) / 100);
+    const purpose = job.purpose;
+    if (purpose.type !== 'campaign-row' || job.chargedCredits === null) continue;
+    const rows = costs.get(purpose.campaignId);
+    const sum = rows?.get(purpose.row);
+    // Its row is not (or no longer) one of the campaign's.
+    if (!rows || sum === undefined) continue;
+    rows.set(purpose.row, Math.round(((sum ?? 0) + job.chargedCredits) * 100) / 100);
   }
   return costs;
 }
@@ -77,11 +93,11 @@ export function campaignManifestCsv(
   jobs: readonly JobView[],
   lines: readonly ManifestLine[] = record.rows.map((row) => ({ campaign: record, row })),
 ): string {
-  const costs = new Map<string, Map<number, number | null>>();
-  const costOf = ({ campaign, row }: ManifestLine) => {
-    if (!costs.has(campaign.id)) costs.set(campaign.id, rowCosts(campaign, jobs));
-    return costs.get(campaign.id)?.get(row.row) ?? '';
-  };
+  const costs = campaignCosts(
+    lines.map((line) => line.campaign),
+    jobs,
+  );
+  const costOf = ({ campaign, row }: ManifestLine) => costs.get(campaign.id)?.get(row.row) ?? '';
   const columns = [...record.variables, ...(record.kept ?? [])].filter(
     (c, i, all) => all.findIndex((o) => o.name === c.name) === i,
   );

@@ -206,12 +206,16 @@ export class CampaignRows {
     return this.deps.rows.get(KIND, id) as Promise<CampaignRecord | null>;
   }
 
-  resumeAll(): Promise<void> {
+  /** Goes on with every campaign that was running when the host stopped. */
+  async resumeAll(): Promise<void> {
+    for (const record of await this.list()) if (record.state === 'running') this.starting(record);
     return this.deps.rows.resumeAll(KIND);
   }
 
-  run(id: string): Promise<CampaignRecord> {
-    return this.deps.rows.run(KIND, id) as Promise<CampaignRecord>;
+  async run(id: string): Promise<CampaignRecord> {
+    const record = await this.get(id);
+    if (record) this.starting(record);
+    return (await this.deps.rows.run(KIND, id)) as CampaignRecord;
   }
 
   jobEnded(job: Pick<JobRecord, 'purpose' | 'finishedAt' | 'createdAt' | 'polls'>): Promise<void> {
@@ -226,8 +230,11 @@ export class CampaignRows {
     return this.deps.rows.resume(KIND, id) as Promise<CampaignRecord>;
   }
 
-  cancel(id: string): Promise<CampaignRecord> {
-    return this.deps.rows.cancel(KIND, id) as Promise<CampaignRecord>;
+  /** The manifest says so at once: rows not sent are cancelled in it (rows under way follow as they end). */
+  async cancel(id: string): Promise<CampaignRecord> {
+    const record = (await this.deps.rows.cancel(KIND, id)) as CampaignRecord;
+    if (!record.partOf) await this.manifests.now(record);
+    return record;
   }
 
   /**
@@ -275,5 +282,14 @@ export class CampaignRows {
 
   stop(): void {
     this.deps.rows.stop();
+  }
+
+  /**
+   * A crash leaves the manifest up to one pause behind the folder, and a campaign going on may not
+   * change a row for a while (its rows wait at the service): its first start in this process writes it
+   * whole. Later starts write it only if a row ended since, as the writer has it up to date otherwise.
+   */
+  private starting(record: CampaignRecord): void {
+    if (!record.partOf) this.manifests.changed(record);
   }
 }

@@ -2,12 +2,17 @@ import type { JobView } from '../../common/bridge/jobs';
 import { CAMPAIGN_ROW_ENDED, type CampaignRecord } from '../../common/campaign/record';
 import type { Logger } from '../host/types';
 import { writeCampaignManifest } from './campaign-manifest';
+import { PacedWrite } from './paced-write';
 
 export interface ManifestWriterDeps {
   jobs(): readonly JobView[];
   /** The other campaigns saving into the record's folder (their videos there are described too). */
   others(record: CampaignRecord): Promise<readonly CampaignRecord[]>;
   log?: Logger;
+  /** Times each write, which sets the pause before the next (tests say how long one took). */
+  clock?: () => number;
+  /** Writes the manifest file (tests count the writes instead). */
+  write?: typeof writeCampaignManifest;
 }
 
 /** Which rows have ended and how: a change of it is a row that ended (or was made again). */
@@ -19,52 +24,50 @@ function endedRows(record: CampaignRecord): string {
 }
 
 /**
- * Keeps each campaign's manifest.csv describing its folder while it runs: rewritten (atomically) after
- * every row that ends, not only at the finish, so a cancel, a quit or a crash leaves one that matches the
- * folder. Rows ending while a write is under way are written by the next one (one write at a time per
- * campaign, the latest record always written last).
+ * Keeps each campaign's manifest.csv describing its folder while it runs, rewritten whole (atomically)
+ * after rows end. A write covers every row, so its cost grows with the campaign: after a write that
+ * took d ms, the next one a row's end asks for waits min(4·d, 2 s) and takes in every row that ended
+ * meanwhile (paced-write.ts). So a crash leaves a manifest at most one pause behind the folder, and the
+ * campaign's next start or its finish writes it whole; the finish, a cancel and a quit write at once.
  */
 export class ManifestWriter {
   private readonly seen = new Map<string, string>();
-  private readonly next = new Map<string, CampaignRecord>();
-  private readonly writing = new Map<string, Promise<void>>();
+  private readonly files = new Map<string, PacedWrite<CampaignRecord>>();
 
   constructor(private readonly deps: ManifestWriterDeps) {}
 
-  /** A campaign changed: its manifest is written again when a row ended since the last one. */
+  /** A campaign changed: its manifest is written again, at the pace, when a row ended since the last one. */
   changed(record: CampaignRecord): void {
     const ended = endedRows(record);
     if (this.seen.get(record.id) === ended) return;
     this.seen.set(record.id, ended);
-    this.write(record);
+    void this.fileOf(record.id).set(record);
   }
 
-  /** Writes now (the finish), after any write under way; resolves once this record is on disk. */
-  async now(record: CampaignRecord): Promise<void> {
+  /** Writes at once (after a write under way, never after a pause); resolves once this record is on disk. */
+  now(record: CampaignRecord): Promise<void> {
     this.seen.set(record.id, endedRows(record));
-    this.write(record);
-    await this.idle();
+    return this.fileOf(record.id).now(record);
   }
 
+  /** Writes every manifest waiting at once (the host stops), and resolves when none is being written. */
   async idle(): Promise<void> {
-    while (this.writing.size > 0) await Promise.all([...this.writing.values()]);
+    const busy = () => [...this.files.values()].filter((file) => file.busy);
+    for (let writing = busy(); writing.length > 0; writing = busy())
+      await Promise.all(writing.map((file) => file.settle()));
   }
 
-  private write(record: CampaignRecord): void {
-    this.next.set(record.id, record);
-    if (this.writing.has(record.id)) return;
-    const loop = Promise.resolve().then(async () => {
-      for (let latest = this.next.get(record.id); latest; latest = this.next.get(record.id)) {
-        this.next.delete(record.id);
-        try {
-          await writeCampaignManifest(latest, this.deps.jobs(), await this.deps.others(latest));
-        } catch (error) {
-          this.deps.log?.warn('the campaign manifest was not written', { id: record.id, error: String(error) });
-        }
-      }
-      // In the same turn as the last look at `next`: a change after it starts a new loop.
-      this.writing.delete(record.id);
-    });
-    this.writing.set(record.id, loop);
+  private fileOf(id: string): PacedWrite<CampaignRecord> {
+    let file = this.files.get(id);
+    if (!file) {
+      const write = this.deps.write ?? writeCampaignManifest;
+      file = new PacedWrite<CampaignRecord>({
+        write: async (record) => write(record, this.deps.jobs(), await this.deps.others(record)),
+        clock: this.deps.clock,
+        failed: (error) => this.deps.log?.warn('the campaign manifest was not written', { id, error: String(error) }),
+      });
+      this.files.set(id, file);
+    }
+    return file;
   }
 }

@@ -13,11 +13,14 @@ import { RowPacers } from '../../../electron/services/rows/row-pacer';
 import { HandService } from './hand-service';
 import { loadTemplate } from './template-fixture';
 
-/** Campaigns on a hand-answered service whose rows' videos are written into one folder. */
-function studio() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-manifest-'));
+/**
+ * Campaigns on a hand-answered service whose rows' videos are written into one folder; given the data
+ * folder and the service of a studio that stopped, it is that studio started again.
+ */
+function studio(again?: { dataDir: string; service: HandService }) {
+  const dataDir = again?.dataDir ?? mkdtempSync(join(tmpdir(), 'studio-campaign-manifest-'));
   const outDir = join(dataDir, 'out');
-  const service = new HandService();
+  const service = again?.service ?? new HandService();
   const runner = new CampaignRows({
     rows: new RowEngine({
       jobs: service,
@@ -63,11 +66,11 @@ function studio() {
       header: true,
       skipEmptyLines: true,
     }).data;
-  return { runner, campaign, finishRows, manifest, outDir };
+  return { runner, campaign, finishRows, manifest, outDir, dataDir, service };
 }
 
 describe("a campaign's manifest", () => {
-  it('is written after every row that ends, keeps the columns the page keeps, and still describes the folder after a second campaign into it is cancelled', async () => {
+  it('is written as rows end, keeps the columns the page keeps, and still describes the folder after a second campaign into it is cancelled', async () => {
     const { runner, campaign, finishRows, manifest, outDir } = studio();
     await runner.create(campaign('first', ['Ana', 'Bo']));
     const firstRun = runner.run('first');
@@ -100,13 +103,45 @@ describe("a campaign's manifest", () => {
         .sort(),
     ).toEqual(videos.sort());
     expect(videos.sort()).toEqual(['1 - Ana.mp4', '1 - Cy.mp4', '2 - Bo.mp4']);
-    expect(lines.map((l) => [l['First name'], l.status, l.campaign])).toEqual([
-      ['Cy', 'done', 'second'],
-      ['Di', 'cancelled', 'second'],
-      ['Ed', 'cancelled', 'second'],
-      ['Ana', 'done', 'first'],
-      ['Bo', 'done', 'first'],
+    // Each line's cost is what its own campaign's jobs for that row were charged (2 credits a job): a
+    // cancelled row paid for the voiceover it had sent.
+    expect(lines.map((l) => [l['First name'], l.status, l.campaign, l.cost_credits])).toEqual([
+      ['Cy', 'done', 'second', '6'],
+      ['Di', 'cancelled', 'second', '2'],
+      ['Ed', 'cancelled', 'second', '2'],
+      ['Ana', 'done', 'first', '6'],
+      ['Bo', 'done', 'first', '6'],
     ]);
     expect(existsSync(join(outDir, 'manifest.csv'))).toBe(true);
+  });
+
+  it('is written whole when a studio that stopped mid-run starts again and the campaign goes on', async () => {
+    const first = studio();
+    await first.runner.create(first.campaign('resumed', ['Ana', 'Bo']));
+    void first.runner.run('resumed');
+    await first.runner.idle();
+    await first.runner.flush();
+    first.runner.stop();
+    // The studio stopped within a pause: the manifest on disk is behind the folder.
+    writeFileSync(join(first.outDir, 'manifest.csv'), 'behind');
+
+    // Started again, the campaign goes on with both rows waiting at the service: no row changes.
+    const again = studio(first);
+    await again.runner.resumeAll();
+    await again.runner.idle();
+    expect(again.manifest().map((l) => [l['First name'], l.status])).toEqual([
+      ['Ana', 'voiceover'],
+      ['Bo', 'voiceover'],
+    ]);
+  });
+
+  it('says a cancel at once: the rows it cancelled are in it when the cancel returns', async () => {
+    const { runner, campaign, manifest } = studio();
+    await runner.create(campaign('stopped', ['Ana', 'Bo']));
+    await runner.cancel('stopped');
+    expect(manifest().map((l) => [l['First name'], l.status])).toEqual([
+      ['Ana', 'cancelled'],
+      ['Bo', 'cancelled'],
+    ]);
   });
 });

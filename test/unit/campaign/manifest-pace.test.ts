@@ -1,0 +1,119 @@
+// A campaign's manifest covers every row, so a write costs more as the run goes on: after a slow write
+// the next one waits, and the rows that end meanwhile go into it; a finish, a cancel and a quit do not wait.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CampaignRecord } from '@common/campaign/record';
+import { ManifestWriter } from '../../../electron/services/campaign/manifest-writer';
+
+/** A campaign of ten rows, the first `ended` of them done. */
+const campaign = (ended: number): CampaignRecord =>
+  ({
+    id: 'paced',
+    rows: Array.from({ length: 10 }, (_, row) => ({
+      row,
+      fileName: `${row}.mp4`,
+      state: row < ended ? 'done' : 'video',
+    })),
+  }) as unknown as CampaignRecord;
+const endedIn = (record: CampaignRecord) => record.rows.filter((r) => r.state === 'done').length;
+
+/** A writer whose writes each take `took` ms by its clock, and which records how many rows had ended in each. */
+function writer(took: number, fail: (attempt: number) => boolean = () => false) {
+  let now = 0;
+  const written: number[] = [];
+  const warnings: string[] = [];
+  let attempts = 0;
+  const manifests = new ManifestWriter({
+    jobs: () => [],
+    others: async () => [],
+    clock: () => now,
+    log: {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (message) => warnings.push(message),
+      error: () => undefined,
+    },
+    write: async (record) => {
+      now += took;
+      attempts += 1;
+      if (fail(attempts)) throw new Error('disk full');
+      written.push(endedIn(record));
+      return 'manifest.csv';
+    },
+  });
+  return { manifests, written, warnings };
+}
+
+/** A slow first write done: the next row that ends starts a pause of 4 × 100 ms. */
+async function pausing() {
+  const paced = writer(100);
+  paced.manifests.changed(campaign(1));
+  await vi.advanceTimersByTimeAsync(0);
+  expect(paced.written).toEqual([1]);
+  paced.manifests.changed(campaign(2));
+  await vi.advanceTimersByTimeAsync(100);
+  expect(paced.written).toEqual([1]);
+  return paced;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("a running campaign's manifest", () => {
+  it('waits four times as long as the last write took, and writes the rows that ended meanwhile in one write', async () => {
+    const { manifests, written } = await pausing();
+    for (const ended of [3, 4, 5]) {
+      manifests.changed(campaign(ended));
+      await vi.advanceTimersByTimeAsync(90);
+    }
+    // 100 + 3 × 90 = 370 ms into the 400 ms pause: nothing written yet.
+    expect(written).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(30);
+    expect(written).toEqual([1, 5]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(written).toEqual([1, 5]);
+  });
+
+  it('never waits more than 2 s, however slow the last write was', async () => {
+    const { manifests, written } = writer(1_000);
+    manifests.changed(campaign(1));
+    await vi.advanceTimersByTimeAsync(0);
+    manifests.changed(campaign(2));
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(written).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(written).toEqual([1, 2]);
+  });
+
+  it('writes at once for the finish or a cancel, cutting the pause short, and resolves once that record is written', async () => {
+    const { manifests, written } = await pausing();
+    let done = false;
+    void manifests.now(campaign(6)).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([1, 6]);
+    expect(done).toBe(true);
+  });
+
+  it('writes what waits at once when the host stops', async () => {
+    const { manifests, written } = await pausing();
+    let stopped = false;
+    void manifests.idle().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([1, 2]);
+    expect(stopped).toBe(true);
+  });
+
+  it('logs a write that failed, and writes again at the next row that ends', async () => {
+    const { manifests, written, warnings } = writer(0, (attempt) => attempt === 1);
+    manifests.changed(campaign(1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(warnings).toEqual(['the campaign manifest was not written']);
+    expect(written).toEqual([]);
+    manifests.changed(campaign(2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([2]);
+  });
+});
