@@ -41,7 +41,8 @@ export function chooseConnection(args: ParsedArgs, io: CliIo, connections: Conne
   if (baseUrl && credentials) {
     let client: ServiceClient;
     try {
-      client = new ServiceClient({ baseUrl, credentials });
+      // Through the connections' own options, so a worker's requests take their shared turns here too.
+      client = connections.clientFor(baseUrl, credentials);
     } catch (error) {
       throw new UsageError(error instanceof ServiceError ? `--base-url: ${error.message}` : String(error));
     }

@@ -287,6 +287,11 @@ export class ConnectionManager implements EngineConnections {
     return { id, name: stored.name, webhookUrl: stored.webhookUrl };
   }
 
+  /** A client for an address given to one run (`--base-url`), with every client's options (a worker's shared turns). */
+  clientFor(baseUrl: string, credentials: Credentials): ServiceClient {
+    return new ServiceClient({ ...this.deps.clientOptions, baseUrl, credentials });
+  }
+
   /** A client for a connection, built once and rebuilt after its address or credentials change. */
   client(id: string): Promise<ServiceClient> {
     let pending = this.clients.get(id);
@@ -302,11 +307,7 @@ export class ConnectionManager implements EngineConnections {
     if (id === SANDBOX_CONNECTION_ID) {
       const sandbox = await this.deps.sandbox();
       this.sandboxUrl = sandbox.baseUrl;
-      return new ServiceClient({
-        ...this.deps.clientOptions,
-        baseUrl: sandbox.baseUrl,
-        credentials: { kind: 'api-key', apiKey: sandbox.apiKey },
-      });
+      return this.clientFor(sandbox.baseUrl, { kind: 'api-key', apiKey: sandbox.apiKey });
     }
     const stored = this.stored(id);
     const problem = serviceAddressProblem(stored.baseUrl);
@@ -324,7 +325,7 @@ export class ConnectionManager implements EngineConnections {
         explanation: `The connection "${stored.name}" has no credentials. Add an API key or a client id and secret in Settings → Connections.`,
       });
     }
-    return new ServiceClient({ ...this.deps.clientOptions, baseUrl: stored.baseUrl, credentials });
+    return this.clientFor(stored.baseUrl, credentials);
   }
 
   /** A connection's client id and secret (what webhook callbacks are sealed with); undefined for an API key or none. */
