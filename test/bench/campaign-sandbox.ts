@@ -1,15 +1,14 @@
 // The sandbox of the campaigns bench: stopping its process, and reading from its own records how many
 // times it made each row's steps (a row made twice shows there, whatever the studio's ledger says).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Sandbox } from './jobs.bench';
+import { readSandboxRecords } from '../electron/emulator/state/store';
 
 /**
  * The sandbox's own records, by row: how many voiceovers of each scene's script and how many videos it
  * created. A video is the row's whose voiceover result it speaks.
  */
 export function createdPerRow(sandbox: Sandbox): Map<string, number> {
-  const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
+  const state = readSandboxRecords(sandbox.dataDir).state as {
     jobs: Record<string, { _id: string; kind: string; request: Record<string, unknown> }>;
   };
   const counts = new Map<string, number>();

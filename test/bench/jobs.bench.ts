@@ -5,7 +5,7 @@
 // between the sandbox finishing a job and the follower seeing it (p50, p95), and the follower's CPU
 // time, each as a ratio engine / naive. BENCH_ONLY=spread, engine or naive runs one part.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
@@ -13,6 +13,7 @@ import { JobEngine } from '../../electron/services/jobs/engine';
 import { FileLedgerStorage, MemoryLedgerStorage } from '../../electron/services/jobs/ledger';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { runSpread } from './jobs-spread';
+import { readSandboxRecords } from '../electron/emulator/state/store';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1000);
 const JOB_SECONDS = 20;
@@ -56,7 +57,7 @@ export async function startSandbox(
 
 /** When the sandbox finished each job (its own records), by record id. */
 function finishTimes(dataDir: string): Map<string, number> {
-  const state = JSON.parse(readFileSync(join(dataDir, 'state.json'), 'utf8')) as {
+  const state = readSandboxRecords(dataDir).state as {
     jobs: Record<string, { status: number; updatedAt: number }>;
   };
   return new Map(

@@ -1,9 +1,8 @@
 // What the scale bench reads after a run from the records the processes kept: the workers' ledgers,
 // the sandbox's jobs, and the pass-through's counts by path.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import type { Sandbox } from './jobs.bench';
+import { readSandboxRecords } from '../electron/emulator/state/store';
 
 /** Polls per job and seconds from sent to the end seen, by kind, across the workers' ledgers. */
 export function jobsByKind(ledgers: readonly string[]): string {
@@ -32,7 +31,7 @@ export function perRowByPath(counts: readonly Map<string, number>[], rows: numbe
 
 /** The sandbox's own reasons for the jobs it failed (none are injected here), with how many failed so. */
 export function sandboxFailures(sandbox: Sandbox): Map<string, number> {
-  const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
+  const state = readSandboxRecords(sandbox.dataDir).state as {
     jobs: Record<string, { kind: string; status: number; reason?: string }>;
   };
   const reasons = new Map<string, number>();

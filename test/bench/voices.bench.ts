@@ -3,7 +3,7 @@
 // the same run: one request at a time, and every row at once against a sandbox with no limit. Reports
 // wall time, requests per row, rate-limit answers (1005), rows completed, and rows lost or created twice.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_PATHS } from '../../electron/common/api';
@@ -14,6 +14,7 @@ import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { readBatch } from '../../electron/services/voices/batch-input';
 import { createBatchRows } from '../../electron/services/voices/batch-rows';
 import { startSandbox, type Sandbox } from './jobs.bench';
+import { readSandboxRecords } from '../electron/emulator/state/store';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const RATE_LIMIT = 20;
@@ -59,7 +60,7 @@ export function counting(): {
 
 /** The sandbox's own records: how many TTS jobs it created for each script (a row made twice has two). */
 function createdPerText(sandbox: Sandbox): Map<string, number> {
-  const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
+  const state = readSandboxRecords(sandbox.dataDir).state as {
     jobs: Record<string, { kind: string; request: { input_text?: string } }>;
   };
   const counts = new Map<string, number>();

@@ -32,7 +32,7 @@ export function createJob(ctx: EmulatorContext, caller: Caller, spec: NewJob): J
     webhookLog: { attempts: 0, delivered: false, lastError: '' },
   };
   ctx.store.state.jobs[job._id] = job;
-  ctx.store.changed();
+  ctx.store.changed(job);
   ctx.engine.submit(job);
   return job;
 }

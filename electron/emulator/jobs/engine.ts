@@ -69,9 +69,9 @@ export class SandboxJobRunner {
     );
     for (const job of open) {
       job.status = 1;
+      this.d.store.changed(job);
       this.submit(job);
     }
-    if (open.length) this.d.store.changed();
     return open.length;
   }
 
@@ -175,7 +175,7 @@ export class SandboxJobRunner {
 
   private update(job: JobRecord, change: Partial<JobRecord>): void {
     Object.assign(job, change, { updatedAt: this.d.now() });
-    this.d.store.changed();
+    this.d.store.changed(job);
   }
 
   /**
@@ -216,12 +216,12 @@ export class SandboxJobRunner {
       const lastError = `the callback could not be built: ${error instanceof Error ? error.message : String(error)}`;
       this.d.log(`webhook for ${job._id}: ${lastError}`);
       job.webhookLog = { attempts: 0, delivered: false, lastError };
-      this.d.store.changed();
+      this.d.store.changed(job);
       return;
     }
     this.d.webhooks.send(job.webhook, job._id, envelope, (delivery) => {
       job.webhookLog = delivery;
-      this.d.store.changed();
+      this.d.store.changed(job);
     });
   }
 

@@ -36,7 +36,7 @@ export class Files {
   register(name: string): void {
     const now = this.now();
     this.store.state.files[name] = { name, createdAt: now, expiresAt: now + this.ttlMs };
-    this.store.changed();
+    this.store.fileChanged(name);
   }
 
   resultUrl(name: string): string {
@@ -84,9 +84,9 @@ export class Files {
       if (entry.expiresAt > now) continue;
       rmSync(this.resultPath(entry.name), { force: true });
       delete this.store.state.files[entry.name];
+      this.store.fileChanged(entry.name);
       removed += 1;
     }
-    if (removed) this.store.changed();
     return removed;
   }
 

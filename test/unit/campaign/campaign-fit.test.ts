@@ -2,7 +2,7 @@
 // before it is paid for (at the check, or once its real voiceover is known), and a scene that follows its
 // voice makes every video at least as long as its row's voiceovers (ffprobe of the files as saved).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
@@ -14,6 +14,7 @@ import type { CampaignTemplate } from '@common/campaign/variables';
 import type { CampaignRecord } from '@common/campaign/record';
 import { campaignHost, createdPerStep, prospects, smallTemplate } from './campaign-harness';
 import { sandboxPerFile } from '../emulator/harness';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 const { dir, sandbox } = sandboxPerFile('studio-campaign-fit-', { jobSeconds: 0.1 });
 let em: RunningEmulator;
@@ -77,7 +78,7 @@ function record(id: string, template: CampaignTemplate, checked: Awaited<ReturnT
 
 /** The sandbox's own records of jobs (its state file), as the service would bill them. */
 function sandboxRequests(): string[] {
-  const state = JSON.parse(readFileSync(join(dir, 'sandbox', 'state.json'), 'utf8')) as {
+  const state = readSandboxRecords(join(dir, 'sandbox')).state as {
     jobs: Record<string, { request: unknown }>;
   };
   return Object.values(state.jobs).map((job) => JSON.stringify(job.request));

@@ -17,6 +17,7 @@ import { stopSandbox } from '../../bench/campaign-sandbox';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 const place = queuePlace('studio-campaign-bucket-');
 const dir = place.dir;
@@ -164,7 +165,7 @@ describe('a campaign on a queue whose worker copies results to a bucket', () => 
 
     // By the sandbox's own records: one voiceover per line said and one video per row, none made twice.
     await stopSandbox(sandbox);
-    const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
+    const state = readSandboxRecords(sandbox.dataDir).state as {
       jobs: Record<string, { kind: string; request: Record<string, unknown> }>;
     };
     const texts = Object.values(state.jobs)

@@ -15,6 +15,7 @@ import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { until } from '../../wait';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 const ROWS = 200;
 const place = queuePlace('studio-campaign-queue-');
@@ -106,7 +107,7 @@ describe('a campaign made on a queue by two workers', () => {
 
     // No row step made twice, by the sandbox's own records.
     await stopSandbox(sandbox);
-    const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
+    const state = readSandboxRecords(sandbox.dataDir).state as {
       jobs: Record<string, { kind: string; request: Record<string, unknown> }>;
     };
     const speech = Object.values(state.jobs).filter((j) => j.kind === 'tts');

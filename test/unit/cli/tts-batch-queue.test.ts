@@ -1,13 +1,14 @@
 // A voiceover batch made on a queue: `tts-batch --queue` with one `studio worker` against the sandbox
 // in its own process. Every row's file is saved by the studio that queued it, its jobs are in that
 // studio's ledger (nothing left to download), and the sandbox made each line once.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { queuePlace } from './queue-fixture';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 const ROWS = 20;
 const place = queuePlace('studio-batch-queue-');
@@ -40,7 +41,7 @@ describe('a voiceover batch made on a queue', () => {
     expect(JSON.parse(out[out.length - 1])).toEqual([]);
 
     await stopSandbox(sandbox);
-    const state = JSON.parse(readFileSync(join(sandbox.dataDir, 'state.json'), 'utf8')) as {
+    const state = readSandboxRecords(sandbox.dataDir).state as {
       jobs: Record<string, { kind: string; request: Record<string, unknown> }>;
     };
     const said = Object.values(state.jobs)

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 let emulator: RunningEmulator;
@@ -45,7 +46,7 @@ const fast = {
  */
 async function emulatorRecords(): Promise<Map<string, number>> {
   await new Promise((r) => setImmediate(r));
-  const state = JSON.parse(readFileSync(join(work, 'emulator', 'state.json'), 'utf8')) as {
+  const state = readSandboxRecords(join(work, 'emulator')).state as {
     jobs: Record<string, { status: number; kind: string }>;
   };
   return new Map(
