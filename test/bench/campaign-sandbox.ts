@@ -1,7 +1,7 @@
 // The sandbox of the campaigns bench: stopping its process, and reading from its own records how many
 // times it made each row's steps (a row made twice shows there, whatever the studio's ledger says).
 import type { Sandbox } from './jobs.bench';
-import { readSandboxRecords } from '../electron/emulator/state/store';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 /**
  * The sandbox's own records, by row: how many voiceovers of each scene's script and how many videos it

@@ -13,7 +13,7 @@ import { JobEngine } from '../../electron/services/jobs/engine';
 import { FileLedgerStorage, MemoryLedgerStorage } from '../../electron/services/jobs/ledger';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { runSpread } from './jobs-spread';
-import { readSandboxRecords } from '../electron/emulator/state/store';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 1000);
 const JOB_SECONDS = 20;

@@ -2,7 +2,7 @@
 // the sandbox's jobs, and the pass-through's counts by path.
 import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
 import type { Sandbox } from './jobs.bench';
-import { readSandboxRecords } from '../electron/emulator/state/store';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 /** Polls per job and seconds from sent to the end seen, by kind, across the workers' ledgers. */
 export function jobsByKind(ledgers: readonly string[]): string {

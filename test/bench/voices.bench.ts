@@ -14,7 +14,7 @@ import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { readBatch } from '../../electron/services/voices/batch-input';
 import { createBatchRows } from '../../electron/services/voices/batch-rows';
 import { startSandbox, type Sandbox } from './jobs.bench';
-import { readSandboxRecords } from '../electron/emulator/state/store';
+import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const RATE_LIMIT = 20;

@@ -14,7 +14,7 @@ import type { CampaignTemplate } from '@common/campaign/variables';
 import type { CampaignRecord } from '@common/campaign/record';
 import { campaignHost, createdPerStep, prospects, smallTemplate } from './campaign-harness';
 import { sandboxPerFile } from '../emulator/harness';
-import { readSandboxRecords } from '../../electron/emulator/state/store';
+import { readSandboxRecords } from '../../../electron/emulator/state/store';
 
 const { dir, sandbox } = sandboxPerFile('studio-campaign-fit-', { jobSeconds: 0.1 });
 let em: RunningEmulator;

@@ -17,7 +17,7 @@ import { stopSandbox } from '../../bench/campaign-sandbox';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
-import { readSandboxRecords } from '../../electron/emulator/state/store';
+import { readSandboxRecords } from '../../../electron/emulator/state/store';
 
 const place = queuePlace('studio-campaign-bucket-');
 const dir = place.dir;

@@ -15,7 +15,7 @@ import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { until } from '../../wait';
-import { readSandboxRecords } from '../../electron/emulator/state/store';
+import { readSandboxRecords } from '../../../electron/emulator/state/store';
 
 const ROWS = 200;
 const place = queuePlace('studio-campaign-queue-');

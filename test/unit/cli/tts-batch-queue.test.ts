@@ -8,7 +8,7 @@ import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { queuePlace } from './queue-fixture';
-import { readSandboxRecords } from '../../electron/emulator/state/store';
+import { readSandboxRecords } from '../../../electron/emulator/state/store';
 
 const ROWS = 20;
 const place = queuePlace('studio-batch-queue-');

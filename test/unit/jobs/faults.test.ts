@@ -8,7 +8,7 @@ import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
-import { readSandboxRecords } from '../../electron/emulator/state/store';
+import { readSandboxRecords } from '../../../electron/emulator/state/store';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 let emulator: RunningEmulator;
