@@ -6,24 +6,10 @@ import { WebhookSender } from '../../../electron/emulator/jobs/webhooks';
 import { resolveOptions } from '../../../electron/emulator/options';
 import type { JobRecord } from '../../../electron/emulator/state/types';
 import { start, SLOW } from './harness';
+import { sandboxJob } from './sandbox-job';
 
 function job(id: string, webhook = 'https://hooks.example.com/x'): JobRecord {
-  return {
-    _id: id,
-    kind: 'tts',
-    uid: 1,
-    status: RecordStatus.Queueing,
-    createdAt: 0,
-    updatedAt: 0,
-    webhook,
-    request: {},
-    cost: 1,
-    resultFile: '',
-    extraFiles: {},
-    facts: {},
-    reason: '',
-    webhookLog: { attempts: 0, delivered: false, lastError: '' },
-  };
+  return sandboxJob(id, { webhook });
 }
 
 /** An engine over in-memory fakes; `over` replaces the parts a test breaks. */

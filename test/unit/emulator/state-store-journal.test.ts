@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StateStore, readSandboxRecords } from '../../../electron/emulator/state/store';
 import type { JobRecord } from '../../../electron/emulator/state/types';
+import { sandboxJob } from './sandbox-job';
 
 let dir: string;
 beforeEach(() => {
@@ -16,23 +17,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function job(id: string, status = 1): JobRecord {
-  return {
-    _id: id,
-    kind: 'tts',
-    uid: 1,
-    status,
-    createdAt: 1,
-    updatedAt: 1,
-    webhook: '',
-    request: { input_text: `Hi ${id}` },
-    cost: 1,
-    resultFile: '',
-    extraFiles: {},
-    facts: {},
-    reason: '',
-    webhookLog: { attempts: 0, delivered: false, lastError: '' },
-  } as JobRecord;
+function job(id: string, status: JobRecord['status'] = 1): JobRecord {
+  return sandboxJob(id, { status, request: { input_text: `Hi ${id}` } });
 }
 
 /** Lets the store's scheduled write run. */
