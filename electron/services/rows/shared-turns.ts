@@ -1,43 +1,57 @@
 import type { Redis } from 'ioredis';
 import { Code } from '../../common/api/error-codes';
 import type { Logger } from '../host/types';
-import { rowLimiter, type RowLimiter } from './row-limiter';
 
 type Fetch = typeof globalThis.fetch;
 
-// One turn in Redis's own clock (every worker's machine reads the same time): none while a hold is set
-// (a 1005 answer), else a place in the current fixed window if it has one. A worker that knows the rate
-// gives its windows (and keeps them published for a minute); one that does not (the studio that queued
-// the run) takes the published ones, or goes at once when none are. Answers the wait in ms, or, granted,
-// the turn's time negated.
-const TAKE = `
+// Reserves the next turn, in Redis's own clock (every worker's machine reads the same time): at once, or
+// ARGV[2] / ARGV[1] ms after the turn before it, whichever is later. Turns evenly spaced keep any span of
+// ARGV[2] ms to at most ARGV[1] of them without a burst for the service to queue up (a burst's last request
+// is counted late, together with the next ones). Each request reserves once and sleeps until its turn,
+// rather than polling for a free place. None while a hold is set (a 1005 answer). A worker that knows the
+// rate publishes it (for a minute); one that does not (the studio that queued the run) takes the
+// published one, or goes at once when none is. Answers {turn, now, the holds so far}, or {-1, hold left}.
+const RESERVE = `
 local hold = redis.call('PTTL', KEYS[2])
-if hold > 0 then return hold end
+if hold > 0 then return {-1, hold} end
 local max = tonumber(ARGV[1])
-local duration = tonumber(ARGV[2])
+local span = tonumber(ARGV[2])
 if max > 0 then
-  redis.call('SET', KEYS[3], max .. ' ' .. duration, 'PX', 60000)
+  redis.call('SET', KEYS[3], max .. ' ' .. span, 'PX', 60000)
 elseif max == 0 then
   local published = redis.call('GET', KEYS[3])
   if published then
     max = tonumber(string.match(published, '^(%d+)'))
-    duration = tonumber(string.match(published, ' (%d+)$'))
+    span = tonumber(string.match(published, ' (%d+)$'))
   end
 end
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if max <= 0 then return -now end
-local window = math.floor(now / duration)
-local key = KEYS[1] .. ':' .. window
-local taken = redis.call('INCR', key)
-if taken == 1 then redis.call('PEXPIRE', key, duration * 2) end
-if taken <= max then return -now end
-return (window + 1) * duration - now
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local holds = tonumber(redis.call('GET', KEYS[4]) or '0')
+if max <= 0 then return {math.ceil(now), math.ceil(now), holds} end
+local turn = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0') + span / max)
+redis.call('SET', KEYS[1], string.format('%.3f', turn), 'PX', math.ceil(turn - now + span))
+return {math.ceil(turn), math.ceil(now), holds}
+`;
+
+// After waiting for a reserved turn: whether it still stands (no hold since it was reserved).
+const STILL_MINE = `return tonumber(redis.call('GET', KEYS[1]) or '0') == tonumber(ARGV[1]) and 1 or 0`;
+
+// A 1005 answer: every worker waits a second, and the turns reserved beyond now are taken back (their
+// holders reserve again once the hold ends, from where it ended) so that they do not crowd the second
+// after it. Answers when the hold began.
+const HOLD = `
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+redis.call('INCR', KEYS[4])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+redis.call('SET', KEYS[1], string.format('%.3f', now), 'PX', ARGV[1])
+return math.floor(now)
 `;
 
 /**
  * How much later than its turn a request may reach the service: a busy machine's event loop and the
- * network between them. The windows keep any span of a second and this within the rate, so such delays
+ * network between them. The turns keep any span of a second and this within the rate, so such delays
  * do not crowd a second at the service (a 1005 costs every worker a second).
  */
 export const TURN_LATENESS_MS = 30;
@@ -47,7 +61,7 @@ const HOLD_MS = 1_000;
 export interface SharedTurnsOptions {
   /**
    * The requests a second the account allows, when known: every worker's requests share it. 'published':
-   * the windows a worker that knows it published (the studio that queued the run); none published, no turns.
+   * the rate a worker that knows it published (the studio that queued the run); none published, no turns.
    */
   perSecond: number | 'published' | null;
   prefix?: string;
@@ -61,80 +75,93 @@ export interface SharedTurnsOptions {
 const MOST_GIVEN_BACK = 3;
 
 /**
- * How late a turn reached this process: its trip from Redis against the quickest of the recent ones. The
- * two machines' clocks differ by a constant, which cancels; what is left is the time this process's busy
- * event loop (a collection, a file written) kept the answer waiting.
+ * Where Redis's clock falls on this machine's: the quickest recent trip of an answer. The two clocks
+ * differ by a constant, which the trip takes in; a slower trip is the time this process's busy event
+ * loop (a collection, a file written) kept the answer waiting.
  */
-export class TurnLateness {
+export class RedisClock {
   private readonly trips: number[] = [];
 
-  of(grantedAt: number, seenAt: number): number {
-    const trip = seenAt - grantedAt;
-    this.trips.push(trip);
+  /** Notes an answer Redis gave at `redisNow` that this process saw at `seenAt`. */
+  seen(redisNow: number, seenAt: number): void {
+    this.trips.push(seenAt - redisNow);
     if (this.trips.length > 256) this.trips.shift();
-    return trip - Math.min(...this.trips);
+  }
+
+  /** A time on Redis's clock, on this machine's. */
+  local(redisTime: number): number {
+    return redisTime + Math.min(...this.trips);
   }
 }
 
 /**
  * The service's rate shared by every worker on a queue, one connection's requests (creates and polls
- * alike) taking turns in Redis. BullMQ's limiter counts job starts, and a queued row is one job of
- * several requests, so the same fixed windows are kept for requests here, sized by `rowLimiter` so that a
- * burst at a window's edge still keeps any second within the rate. A 1005 answer to any worker holds
- * every worker's requests for a second. Each worker's own pace (client/pace.ts) still shapes its requests
- * within its turns.
+ * alike) taking turns in Redis: any span of a second and TURN_LATENESS_MS holds at most the rate's
+ * requests, wherever it falls. A row is one BullMQ job of several requests, so BullMQ's limiter (which
+ * counts job starts) cannot keep the rate for requests. A 1005 answer to any worker holds every worker's
+ * requests for a second. Each worker's own pace (client/pace.ts) still shapes its requests within its turns.
  */
 export class SharedTurns {
-  private readonly limiter: RowLimiter | null;
+  private readonly rate: { max: number; span: number } | null;
   private readonly sleep: (ms: number) => Promise<void>;
-  private readonly windowsKey: string;
-  private readonly holdKey: string;
-  private readonly publishedKey: string;
-  private readonly lateness = new TurnLateness();
+  private readonly keys: [string, string, string, string];
+  private readonly clock = new RedisClock();
   private readonly now: () => number;
 
   constructor(
     private readonly redis: Redis,
     private readonly options: SharedTurnsOptions,
   ) {
-    this.limiter =
-      typeof options.perSecond === 'number' ? rowLimiter(options.perSecond, 1000 + TURN_LATENESS_MS) : null;
+    const perSecond = options.perSecond;
+    if (typeof perSecond === 'number' && !(Math.floor(perSecond) >= 1))
+      throw new Error(`A shared rate must be at least 1 request a second (given ${perSecond}).`);
+    this.rate = typeof perSecond === 'number' ? { max: Math.floor(perSecond), span: 1000 + TURN_LATENESS_MS } : null;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
     const prefix = options.prefix ?? 'studio';
-    this.windowsKey = `${prefix}:turns`;
-    this.holdKey = `${prefix}:turns:hold`;
-    this.publishedKey = `${prefix}:turns:windows`;
+    this.keys = [`${prefix}:turns`, `${prefix}:turns:hold`, `${prefix}:turns:rate`, `${prefix}:turns:holds`];
   }
 
   /**
    * Waits for this request's turn (at once when no rate is shared and nothing holds the workers); answers
-   * its time. A turn that reached this process more than TURN_LATENESS_MS late is given back unused: sent
-   * now, it would land in the service's second together with the turns granted after it.
+   * its time on Redis's clock. A turn that reached this process more than TURN_LATENESS_MS late is given
+   * back unused: sent now, it would land in the service's second together with the turns after it.
    */
   async take(): Promise<number> {
-    // 0: the published windows (none published: no turns); -1: no turns at all, only the hold.
-    const { max, duration } = this.limiter ?? { max: this.options.perSecond === 'published' ? 0 : -1, duration: 1000 };
+    // 0: the published rate (none published: no turns); -1: no turns at all, only the hold.
+    const { max, span } = this.rate ?? { max: this.options.perSecond === 'published' ? 0 : -1, span: 1000 };
     let givenBack = 0;
     for (;;) {
-      const keys = [this.windowsKey, this.holdKey, this.publishedKey];
-      const answer = Number(await this.redis.eval(TAKE, 3, ...keys, max, duration));
-      if (answer > 0) {
-        await this.sleep(answer);
+      const [turn, redisNow, holds] = (await this.redis.eval(RESERVE, 4, ...this.keys, max, span)) as [
+        number,
+        number,
+        number?,
+      ];
+      if (turn < 0) {
+        await this.sleep(redisNow);
         continue;
       }
-      const late = this.lateness.of(-answer, this.now());
-      if (this.limiter && late > TURN_LATENESS_MS && givenBack < MOST_GIVEN_BACK) {
+      this.clock.seen(redisNow, this.now());
+      const at = this.clock.local(turn);
+      if (turn > redisNow) {
+        await this.sleep(Math.max(0, at - this.now()));
+        // Taken back by a hold: reserve again once it ends.
+        if (Number(await this.redis.eval(STILL_MINE, 1, this.keys[3], holds ?? 0)) === 0) continue;
+      }
+      if (this.rate && this.now() - at > TURN_LATENESS_MS && givenBack < MOST_GIVEN_BACK) {
         givenBack += 1;
         continue;
       }
-      return -answer;
+      return turn;
     }
   }
 
-  /** A 1005 answer: every worker's requests wait a second (the service's window) before the next. */
-  async hold(): Promise<void> {
-    await this.redis.set(this.holdKey, '1', 'PX', HOLD_MS);
+  /**
+   * A 1005 answer: every worker's requests wait a second (the service's window) before the next. Answers
+   * when the hold began, on Redis's clock.
+   */
+  async hold(): Promise<number> {
+    return Number(await this.redis.eval(HOLD, 4, ...this.keys, HOLD_MS));
   }
 
   /** A fetch whose every request takes its turn first, and whose 1005 answers hold every worker. */

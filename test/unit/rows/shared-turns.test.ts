@@ -1,5 +1,6 @@
 // The service's rate shared by workers on two machines (two Redis clients): no second holds more
 // requests than the rate, wherever the second falls, and a 1005 answer to one holds them all.
+import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { SharedTurns, TURN_LATENESS_MS } from '../../../electron/services/rows/shared-turns';
 import { redisClients, redisPerFile } from '../../redis-per-file';
@@ -7,6 +8,19 @@ import { mostInWindow } from './windows';
 
 const redis = redisPerFile();
 const { client, prefix } = redisClients(redis);
+
+/** A Redis client whose script calls are counted, and whose turn reservations' answers are kept. */
+function counted(target: Redis = client()) {
+  const seen = { scripts: 0, reservations: [] as [number, number][] };
+  const evaluate = target.eval.bind(target) as (...args: unknown[]) => Promise<unknown>;
+  (target as unknown as { eval: (...args: unknown[]) => Promise<unknown> }).eval = async (...args) => {
+    const answer = await evaluate(...args);
+    seen.scripts += 1;
+    if (Array.isArray(answer) && Number(answer[0]) >= 0) seen.reservations.push([Number(answer[0]), Number(answer[1])]);
+    return answer;
+  };
+  return { redis: target, seen };
+}
 
 describe('shared turns', () => {
   it('keeps the requests of two workers within the rate in any second', async () => {
@@ -16,6 +30,22 @@ describe('shared turns', () => {
     const granted = await Promise.all(Array.from({ length: 36 }, (_, i) => workers[i % 2].take()));
     expect(granted).toHaveLength(36);
     expect(mostInWindow(granted, 1000)).toBeLessThanOrEqual(10);
+  });
+
+  it('keeps room in every second for requests that reach the service a little late', async () => {
+    const turns = new SharedTurns(client(), { perSecond: 10, prefix: prefix() });
+    const granted = await Promise.all(Array.from({ length: 30 }, () => turns.take()));
+    expect(mostInWindow(granted, 1000 + TURN_LATENESS_MS)).toBeLessThanOrEqual(10);
+  });
+
+  it('reserves a waiting request its turn once, rather than asking again and again', async () => {
+    // Thirty requests at 10 a second wait up to three seconds: each makes one reservation and, if it had
+    // to wait, one check that the turn still stands (more only when a turn reached it late).
+    const { redis: counting, seen } = counted();
+    const turns = new SharedTurns(counting, { perSecond: 10, prefix: prefix() });
+    await Promise.all(Array.from({ length: 30 }, () => turns.take()));
+    const givenBack = seen.reservations.length - 30;
+    expect(seen.scripts).toBeLessThanOrEqual(2 * 30 + 2 * givenBack);
   });
 
   it('holds every worker after a 1005 answer to one of them', async () => {
@@ -33,6 +63,30 @@ describe('shared turns', () => {
     expect(await reader.pttl(`${at}:turns:hold`)).toBeLessThanOrEqual(0);
   });
 
+  it('takes back the turns reserved beyond a 1005 answer: none falls in the held second, none is wasted', async () => {
+    const at = prefix();
+    const [one, other] = [counted(), counted()];
+    const [first, second] = [one, other].map((c) => new SharedTurns(c.redis, { perSecond: 10, prefix: at }));
+    let ended = 0;
+    let heldAt: Promise<number> | undefined;
+    // Thirty requests reserve turns up to two seconds ahead; the eleventh to go is refused.
+    const granted = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? first : second).take().then((turn) => {
+          if (++ended === 11) heldAt = first.hold();
+          return turn;
+        }),
+      ),
+    );
+    const held = await (heldAt as Promise<number>);
+    expect(granted.filter((turn) => turn > held && turn < held + 1000)).toEqual([]);
+    expect(mostInWindow(granted, 1000 + TURN_LATENESS_MS)).toBeLessThanOrEqual(10);
+    // Once the hold ends, requests go at once while the second has room: the turns reserved before it
+    // were taken back, not left to push the new ones a second further on.
+    const afterHold = [...one.seen.reservations, ...other.seen.reservations].filter(([, now]) => now >= held + 1000);
+    expect(afterHold.filter(([turn, now]) => turn === now).length).toBeGreaterThan(0);
+  });
+
   it('lets an answer that is not a refusal go without holding anyone', async () => {
     const at = prefix();
     const turns = new SharedTurns(client(), { perSecond: null, prefix: at });
@@ -45,7 +99,7 @@ describe('shared turns', () => {
 });
 
 describe('turns published for the studio that queued the run', () => {
-  it("gives the studio's requests the windows a worker uses, so together they stay within the rate", async () => {
+  it("gives the studio's requests the rate a worker uses, so together they stay within it", async () => {
     const at = prefix();
     const worker = new SharedTurns(client(), { perSecond: 10, prefix: at });
     const studio = new SharedTurns(client(), { perSecond: 'published', prefix: at });
@@ -64,31 +118,15 @@ describe('turns published for the studio that queued the run', () => {
   });
 });
 
-it('keeps room in every second for requests that reach the service a little late', async () => {
-  const at = prefix();
-  const turns = new SharedTurns(client(), { perSecond: 10, prefix: at });
-  const granted = await Promise.all(Array.from({ length: 30 }, () => turns.take()));
-  expect(mostInWindow(granted, 1000 + TURN_LATENESS_MS)).toBeLessThanOrEqual(10);
-});
-
 it('gives back a turn that reached a busy worker late, and takes the next one', async () => {
-  const redisClient = client();
-  let grants = 0;
-  let grantedAt = 0;
-  const evaluate = redisClient.eval.bind(redisClient) as (...args: unknown[]) => Promise<unknown>;
-  (redisClient as unknown as { eval: (...args: unknown[]) => Promise<unknown> }).eval = async (...args) => {
-    const answer = await evaluate(...args);
-    if (Number(answer) <= 0) {
-      grants += 1;
-      grantedAt = -Number(answer);
-    }
-    return answer;
+  const { redis: counting, seen } = counted();
+  // Each answer reaches the worker as soon as Redis gave it, except the sixth, which its busy event loop
+  // kept waiting 200 ms; however busy the machine running the test is.
+  const now = () => {
+    const last = seen.reservations.at(-1);
+    return last ? last[1] + (seen.reservations.length === 6 ? 200 : 0) : 0;
   };
-  let reads = 0;
-  // The sixth answer reaches the worker 200 ms late (its event loop was busy), the rest at once, however
-  // busy the machine running the test is.
-  const now = () => grantedAt + (++reads === 6 ? 200 : 0);
-  const turns = new SharedTurns(redisClient, { perSecond: 40, prefix: prefix(), now });
+  const turns = new SharedTurns(counting, { perSecond: 40, prefix: prefix(), now });
   for (let i = 0; i < 6; i++) await turns.take();
-  expect(grants).toBe(7);
+  expect(seen.reservations).toHaveLength(7);
 });
