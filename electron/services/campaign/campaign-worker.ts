@@ -6,7 +6,7 @@ import { CampaignRecord, type CampaignRowRecord } from '../../common/campaign/re
 import type { RowMaker } from '../rows/row-worker';
 import type { RowReport } from '../rows/run-shelf';
 import { bucketLocation, type BucketCopy, type ResultBucket } from '../storage/result-bucket';
-import type { JobView } from '../../common/bridge/jobs';
+import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import type { CampaignRows } from './campaign-rows';
 
 type FileFacts = { path: string; bytes: number; sha256: string };
@@ -51,7 +51,7 @@ async function copied(
 export function campaignRowMaker(
   campaigns: CampaignRows,
   folder: string,
-  ledger: () => JobView[],
+  ledger: (match: (job: JobRecord) => boolean) => JobView[],
   bucket?: ResultBucket,
 ): RowMaker {
   return {
@@ -80,11 +80,9 @@ export function campaignRowMaker(
       if (file && bucket) ({ record: made, file } = await copied(bucket, queued.id, made, file));
       await campaigns.forget(id);
       // The row's jobs, named as the queued campaign's, for the studio that queued it to record.
-      const jobs = ledger().flatMap((job) =>
-        job.purpose?.type === 'campaign-row' && job.purpose.campaignId === id && job.remoteId !== null
-          ? [{ ...job, purpose: { ...job.purpose, campaignId: queued.id } }]
-          : [],
-      );
+      const jobs = ledger(
+        (job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && job.remoteId !== null,
+      ).map((job) => ({ ...job, purpose: { ...job.purpose, campaignId: queued.id } }));
       if (ended.state === 'paused' && ended.pause) return { outcome: 'paused', record: made, pause: ended.pause, jobs };
       return { outcome: 'ended', record: made, file, jobs };
     },

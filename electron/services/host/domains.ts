@@ -270,8 +270,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     async rowMakers(folder, bucket) {
       const results = bucket === undefined ? undefined : await openResultBucket(storage.storages, bucket);
       return [
-        campaignRowMaker(campaigns, folder, () => studio.jobs.list(), results),
-        batchRowMaker(studio.batches, () => studio.jobs.list()),
+        campaignRowMaker(campaigns, folder, (match) => studio.jobs.list(match), results),
+        batchRowMaker(studio.batches, (match) => studio.jobs.list(match)),
       ];
     },
     async disposeAll() {

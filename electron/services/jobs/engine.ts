@@ -142,9 +142,10 @@ export class JobEngine {
     return this.events.subscribeRecords(listener);
   }
 
-  /** The records themselves, newest first (services: the archive, downloads, the reactor). */
-  records(): JobRecord[] {
-    return [...this.jobs.values()].sort((a, b) => b.createdAt - a.createdAt);
+  /** The records themselves, newest first (services: the archive, downloads, the reactor), or those that `match`. */
+  records(match?: (record: JobRecord) => boolean): JobRecord[] {
+    const all = [...this.jobs.values()];
+    return (match ? all.filter(match) : all).sort((a, b) => b.createdAt - a.createdAt);
   }
 
   record(id: string): JobRecord {
@@ -153,9 +154,10 @@ export class JobEngine {
     return record;
   }
 
-  list(): JobView[] {
+  /** `match`: only those records are viewed (a worker finds one row's jobs among thousands every row). */
+  list(match?: (record: JobRecord) => boolean): JobView[] {
     const now = this.deps.clock.now();
-    return this.records().map((r) => jobViewOf(r, now));
+    return this.records(match).map((r) => jobViewOf(r, now));
   }
 
   get(id: string): JobView {

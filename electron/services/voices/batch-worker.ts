@@ -1,4 +1,4 @@
-import type { JobView } from '../../common/bridge/jobs';
+import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import type { RowMaker } from '../rows/row-worker';
 import type { BatchRows } from './batch-rows';
 import type { BatchRecord, BatchRowRecord } from './batch-record';
@@ -10,7 +10,7 @@ import type { BatchRecord, BatchRowRecord } from './batch-record';
  * with the report, named as the queued batch's: the studio that queued it reads the result there and saves
  * the file (a batch's files are saved by its export, on the studio's machine).
  */
-export function batchRowMaker(batches: BatchRows, ledger: () => JobView[]): RowMaker {
+export function batchRowMaker(batches: BatchRows, ledger: (match: (job: JobRecord) => boolean) => JobView[]): RowMaker {
   return {
     kind: 'batch',
     async make(queued, row) {
@@ -31,11 +31,9 @@ export function batchRowMaker(batches: BatchRows, ledger: () => JobView[]): RowM
       const record = await batches.get(id);
       const made = (record?.rows[0] ?? row) as BatchRowRecord;
       await batches.forget(id);
-      const jobs = ledger().flatMap((job) =>
-        job.purpose?.type === 'batch-row' && job.purpose.batchId === id && job.remoteId !== null
-          ? [{ ...job, purpose: { ...job.purpose, batchId: queued.id } }]
-          : [],
-      );
+      const jobs = ledger(
+        (job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && job.remoteId !== null,
+      ).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
       if (record?.state === 'paused' && record.pause)
         return { outcome: 'paused', record: made, pause: record.pause, jobs };
       return { outcome: 'ended', record: made, jobs };
