@@ -65,7 +65,7 @@ export function createDownloadsService(
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.record(id),
-    jobs: () => jobs.records(),
+    jobs: (match) => jobs.records(match),
     projectName: (id) => projects.nameOf(id),
     project: (id) => projects.read(id),
     verify: ffprobeVerifier(() => settings.get()),

@@ -46,7 +46,7 @@ export interface DownloadsServiceDeps {
   /** The job as the ledger has it now (throws for an unknown id). */
   job(id: string): JobRecord;
   /** Every job of the ledger: a writer that holds only a result's link (a campaign row) finds its job. */
-  jobs?(): readonly JobRecord[];
+  jobs?(match?: (job: JobRecord) => boolean): readonly JobRecord[];
   /** A project's name from its id, for {project} and for the Library. */
   projectName(id: string): Promise<string | null>;
   /**
@@ -119,7 +119,7 @@ export class DownloadsService {
       manager: this.manager,
       ends: this.ends,
       job: (id) => this.jobOrNull(id),
-      jobs: () => deps.jobs?.() ?? [],
+      jobs: (match) => deps.jobs?.(match) ?? [],
       now: () => this.now(),
       ready: () => this.ready,
     });

@@ -60,7 +60,8 @@ export interface ResultCopiesDeps {
   /** The job as the ledger has it, or null. */
   job(id: string): JobRecord | null;
   /** Every job of the ledger (a link's job is found among them). */
-  jobs(): readonly JobRecord[];
+  /** The ledger's records, newest first; `match` picks some without sorting them all. */
+  jobs(match?: (job: JobRecord) => boolean): readonly JobRecord[];
   now(): number;
   /** Settles once earlier versions' copies are adopted, so a copy is never recorded twice. */
   ready(): Promise<unknown>;
@@ -185,10 +186,7 @@ export class ResultCopies {
 
   /** As saveOrThrow(), for a writer that holds only the result's link (a campaign row): its job is the ledger's. */
   async saveLink(request: Omit<CopyRequest, 'jobId'> & { url: string }): Promise<boolean> {
-    const job = this.deps
-      .jobs()
-      .filter((j) => j.resultUrl === request.url)
-      .sort((a, b) => b.createdAt - a.createdAt)[0];
+    const job = this.deps.jobs((j) => j.resultUrl === request.url)[0];
     if (!job) throw new Error('No job in the library gave this result.');
     return this.saveOrThrow({ ...request, jobId: job.id });
   }

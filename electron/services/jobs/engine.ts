@@ -333,8 +333,10 @@ export class JobEngine {
   /** Jobs a worker made for a queued run of this studio, as it reported them: recorded here (once each). */
   async receive(views: readonly JobView[]): Promise<void> {
     const connection = await this.deps.connections.active();
+    const known = new Set<string>();
+    for (const j of this.jobs.values()) if (j.remoteId !== null) known.add(j.remoteId);
     for (const view of views) {
-      if ([...this.jobs.values()].some((j) => j.remoteId !== null && j.remoteId === view.remoteId)) continue;
+      if (view.remoteId !== null && known.has(view.remoteId)) continue;
       const submission = { kind: view.kind, body: view.request, purpose: view.purpose } as JobSubmission;
       await this.takeIn(receivedRecord(this.draft(submission, submission.body, view.costEstimate, connection), view));
     }
@@ -384,10 +386,7 @@ export class JobEngine {
     return this.events.nextEnd(id, signal);
   }
 
-  /**
-   * Applies a change in memory at once; the returned promise settles when it is on disk. A write that
-   * fails for a job the service knows is tried again until it lands: the job goes on meanwhile.
-   */
+  /** A change, in memory at once; settles once on disk (a failed write of a job the service knows is retried). */
   private update(id: string, patch: Partial<JobRecord>, persist = true): Promise<void> {
     const record = this.jobs.get(id);
     if (!record) return Promise.resolve();

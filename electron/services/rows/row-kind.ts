@@ -63,7 +63,8 @@ export const rowUnderWay = (row: Pick<RowBase, 'state'>): boolean =>
 
 /** The part of the job engine the row engine uses. */
 export interface RowJobs {
-  list(): JobView[];
+  /** The ledger's jobs, newest first; `match`: only those records are viewed. */
+  list(match?: (record: JobRecord) => boolean): JobView[];
   submit(submission: JobSubmission): Promise<SubmitResult>;
   /** A job another worker created for this step (its id in the shared intents): recorded and followed here. */
   adopt?(submission: JobSubmission, remoteId: string): Promise<SubmitResult>;
@@ -79,6 +80,7 @@ export interface RowStepContext<Row extends RowBase, Run extends RunBase<Row>> {
   /** The run and the row as they are now (read again before each step). */
   run: Run;
   row: Row;
+  /** This row's jobs in the ledger (every take), newest first. */
   jobs(): JobView[];
   /**
    * The job of one paid step of this take: `known` (the ledger's, looked up by the kind) when there is
