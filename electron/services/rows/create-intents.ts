@@ -63,9 +63,11 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   key: IntentKey,
   submission: JobSubmission,
   set: (change: (row: Row) => Row) => Promise<void>,
+  /** Waited for just before the create leaves (the pace's turn, if the intent took long). */
+  ready: () => Promise<void> = async () => undefined,
 ): Promise<SubmitResult | { status: 'outcome-unknown' }> {
   const { jobs, intents } = deps;
-  if (!intents) return jobs.submit(submission);
+  if (!intents) return ready().then(() => jobs.submit(submission));
   if (!(await intents.claim(key))) {
     const earlier = await intents.read(key);
     if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId);
@@ -74,6 +76,7 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   }
   let result: SubmitResult;
   try {
+    await ready();
     result = await jobs.submit(submission);
   } catch (error) {
     await intents.release(key);

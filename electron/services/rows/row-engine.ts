@@ -354,7 +354,7 @@ export class RowEngine {
           this.pacerOf(task.kind, task.runId) ??
           (await this.connect(task.kind, task.runId), this.pacerOf(task.kind, task.runId));
         const first = this.starting.delete(key);
-        await pacer?.turn(first);
+        const turnAt = await pacer?.turn(first);
         // Read after the turn: a pause or a cancel while the row waited for it holds the create back.
         if (!(await this.stops.mayCreate(task, { first, refused: known !== null }, set))) return 'waiting';
         const submission = await make();
@@ -363,7 +363,10 @@ export class RowEngine {
         // Within the run's cap, and not refused for want of credits (which pauses every run on the connection);
         // sent once (its intent written first, where the intents are shared by several workers).
         const result = await this.stops.send(task, submission, (s) =>
-          sendOnce(this.deps, intentKey(task, row, s), s, set),
+          // Late for its turn (a slow intent write, Redis coming back): a new one, or it crowds those given since.
+          sendOnce(this.deps, intentKey(task, row, s), s, set, async () => {
+            if (pacer && turnAt !== undefined && pacer.late(turnAt)) await pacer.turn(false);
+          }),
         );
         if (result === null) return 'waiting';
         if (refusedTooFrequent(result)) {

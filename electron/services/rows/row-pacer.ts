@@ -1,4 +1,5 @@
 import type { Clock } from '../client/clock';
+import { TURN_LATENESS_MS } from './shared-turns';
 
 export interface RowPacerOptions {
   clock?: Clock;
@@ -16,7 +17,7 @@ export interface RowPacerOptions {
 /** A row waiting for its turn to send a create: rows under way go before rows about to start. */
 interface Waiter {
   first: boolean;
-  grant: () => void;
+  grant: (at: number) => void;
 }
 
 /**
@@ -84,15 +85,20 @@ export class RowPacer {
     return () => this.roomListeners.delete(listener);
   }
 
-  /** Resolves at this create's turn. */
-  turn(first: boolean): Promise<void> {
-    return new Promise<void>((grant) => {
+  /** Resolves at this create's turn, with its time. */
+  turn(first: boolean): Promise<number> {
+    return new Promise<number>((grant) => {
       const waiter = { first, grant };
       // Rows under way first, each group in the order it asked.
       const at = first ? this.waiters.length : this.waiters.findIndex((w) => w.first);
       this.waiters.splice(at === -1 ? this.waiters.length : at, 0, waiter);
       this.schedule();
     });
+  }
+
+  /** Whether a create given its turn at `turnAt` is still unsent past the room each second keeps for it. */
+  late(turnAt: number): boolean {
+    return this.clock.now() - turnAt > TURN_LATENESS_MS;
   }
 
   /** The create went: the learned rate rises a little. */
@@ -119,11 +125,13 @@ export class RowPacer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     // Nobody waits for a turn of a stopped pacer: the waiting steps see the engine stopped.
-    for (const waiter of this.waiters.splice(0)) waiter.grant();
+    for (const waiter of this.waiters.splice(0)) waiter.grant(this.clock.now());
   }
 
+  // Room in each second for requests that leave a little after their turn, as the shared turns keep.
   private knownCreateRate(): number {
-    return Math.min(this.maxRate, (this.known as number) / (1 + this.pollsPerJob));
+    const room = 1000 / (1000 + TURN_LATENESS_MS);
+    return Math.min(this.maxRate, ((this.known as number) * room) / (1 + this.pollsPerJob));
   }
 
   private gap(): number {
@@ -147,7 +155,7 @@ export class RowPacer {
     if (!waiter) return;
     this.nextAt = Math.max(this.nextAt, this.clock.now()) + this.gap();
     if (waiter.first) this.starting = Math.max(0, this.starting - 1);
-    waiter.grant();
+    waiter.grant(this.clock.now());
     this.schedule();
     this.roomMaybe();
   }
