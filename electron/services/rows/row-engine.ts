@@ -1,7 +1,7 @@
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import { StudioError } from '../host/errors';
 import { RunBalanceWatch } from '../jobs/run-balance';
-import { RowPacers, type RowPacer } from './row-pacer';
+import { NOT_SENT, RowPacers, type RowPacer } from './row-pacer';
 import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
 import { intentKey, sendOnce } from './create-intents';
 import {
@@ -362,12 +362,10 @@ export class RowEngine {
         if (this.stopped) return 'waiting';
         // Within the run's cap, and not refused for want of credits (which pauses every run on the connection);
         // sent once (its intent written first, where the intents are shared by several workers).
-        const result = await this.stops.send(task, submission, (s) =>
-          // Late for its turn (a slow intent write, Redis coming back): a new one, or it crowds those given since.
-          sendOnce(this.deps, intentKey(task, row, s), s, set, async () => {
-            if (pacer && turnAt !== undefined && pacer.late(turnAt)) await pacer.turn(false);
-          }),
-        );
+        const ready = async () => pacer?.beforeSending(turnAt as number, () => this.stopped);
+        const result = await this.stops
+          .send(task, submission, (s) => sendOnce(this.deps, intentKey(task, row, s), s, set, ready))
+          .catch((error: unknown) => (error === NOT_SENT ? null : Promise.reject(error)));
         if (result === null) return 'waiting';
         if (refusedTooFrequent(result)) {
           const wait = pacer?.refused() ?? 1000;

@@ -1,6 +1,9 @@
 import type { Clock } from '../client/clock';
 import { TURN_LATENESS_MS } from './shared-turns';
 
+/** Thrown before a create leaves when the engine stopped while it waited for a new turn: nothing was sent. */
+export const NOT_SENT = new Error('stopped before the create was sent');
+
 export interface RowPacerOptions {
   clock?: Clock;
   /**
@@ -96,9 +99,15 @@ export class RowPacer {
     });
   }
 
-  /** Whether a create given its turn at `turnAt` is still unsent past the room each second keeps for it. */
-  late(turnAt: number): boolean {
-    return this.clock.now() - turnAt > TURN_LATENESS_MS;
+  /**
+   * Just before a create given its turn at `turnAt` leaves: still unsent past the room each second keeps
+   * for it (a slow intent write, Redis coming back), it takes a new turn, or it would crowd those given
+   * since; stopped meanwhile (the pacer lets every waiter go), it is not sent (throws NOT_SENT).
+   */
+  async beforeSending(turnAt: number, stopped: () => boolean): Promise<void> {
+    if (this.clock.now() - turnAt <= TURN_LATENESS_MS) return;
+    await this.turn(false);
+    if (stopped()) throw NOT_SENT;
   }
 
   /** The create went: the learned rate rises a little. */
