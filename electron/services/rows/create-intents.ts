@@ -51,6 +51,20 @@ export function intentKey(
   return { kind: task.kind, runId: task.runId, row: task.row, take: row.take, step: `${row.state}${scene}` };
 }
 
+/** Thrown by `sendOnce` when the create may no longer go (`SendPace.mayGo`): nothing was sent. */
+export const NOT_SENT = new Error('stopped before the create was sent');
+
+/**
+ * A create's place in its connection's pace as it is about to leave: `late` once it is past the room
+ * kept for it after its turn (a slow intent write, Redis coming back), `wait` for a new turn then, and
+ * `mayGo`, asked last, false when the engine or its run stopped meanwhile (a pause by the account, a cancel).
+ */
+export interface SendPace {
+  late(): boolean;
+  wait(): Promise<void>;
+  mayGo(): Promise<boolean>;
+}
+
 /**
  * Sends a row's create once: its intent first, then the job engine's submit; the intent is released
  * when nothing was made, and given the job's id when something was. A submit that throws has sent nothing
@@ -63,20 +77,32 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   key: IntentKey,
   submission: JobSubmission,
   set: (change: (row: Row) => Row) => Promise<void>,
-  /** Waited for just before the create leaves (the pace's turn, if the intent took long). */
-  ready: () => Promise<void> = async () => undefined,
+  pace?: SendPace,
 ): Promise<SubmitResult | { status: 'outcome-unknown' }> {
   const { jobs, intents } = deps;
-  if (!intents) return ready().then(() => jobs.submit(submission));
-  if (!(await intents.claim(key))) {
-    const earlier = await intents.read(key);
-    if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId);
-    await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
-    return { status: 'outcome-unknown' };
+  if (!intents) {
+    if (pace?.late()) await pace.wait();
+    if (pace && !(await pace.mayGo())) throw NOT_SENT;
+    return jobs.submit(submission);
+  }
+  for (let retaken = false; ; retaken = true) {
+    if (!(await intents.claim(key))) {
+      const earlier = await intents.read(key);
+      if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId);
+      await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
+      return { status: 'outcome-unknown' };
+    }
+    // One new turn at most: where every write of an intent is slow, a create late each time still goes.
+    if (retaken || !pace?.late()) break;
+    // The intent is let go while the create waits for a new turn: a worker lost meanwhile had sent
+    // nothing, and a row taken over must not be failed as of unknown outcome for it.
+    await intents.release(key);
+    await pace.wait();
   }
   let result: SubmitResult;
   try {
-    await ready();
+    // Asked after the last wait (an intent write, a new turn): a run paused meanwhile sends nothing more.
+    if (pace && !(await pace.mayGo())) throw NOT_SENT;
     result = await jobs.submit(submission);
   } catch (error) {
     await intents.release(key);

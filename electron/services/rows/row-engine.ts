@@ -1,9 +1,9 @@
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import { StudioError } from '../host/errors';
 import { RunBalanceWatch } from '../jobs/run-balance';
-import { NOT_SENT, RowPacers, type RowPacer } from './row-pacer';
+import { RowPacers, type RowPacer } from './row-pacer';
 import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
-import { intentKey, sendOnce } from './create-intents';
+import { intentKey, NOT_SENT, sendOnce } from './create-intents';
 import {
   JOB_ENDED,
   ROW_ENDED,
@@ -362,9 +362,10 @@ export class RowEngine {
         if (this.stopped) return 'waiting';
         // Within the run's cap, and not refused for want of credits (which pauses every run on the connection);
         // sent once (its intent written first, where the intents are shared by several workers).
-        const ready = async () => pacer?.beforeSending(turnAt as number, () => this.stopped);
+        const mayGo = async () => !this.stopped && this.stops.mayCreate(task, { first, refused: known !== null }, set);
+        const pace = pacer?.paceFrom(turnAt as number, mayGo);
         const result = await this.stops
-          .send(task, submission, (s) => sendOnce(this.deps, intentKey(task, row, s), s, set, ready))
+          .send(task, submission, (s) => sendOnce(this.deps, intentKey(task, row, s), s, set, pace))
           .catch((error: unknown) => (error === NOT_SENT ? null : Promise.reject(error)));
         if (result === null) return 'waiting';
         if (refusedTooFrequent(result)) {

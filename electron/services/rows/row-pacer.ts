@@ -1,8 +1,6 @@
 import type { Clock } from '../client/clock';
+import type { SendPace } from './create-intents';
 import { TURN_LATENESS_MS } from './shared-turns';
-
-/** Thrown before a create leaves when the engine stopped while it waited for a new turn: nothing was sent. */
-export const NOT_SENT = new Error('stopped before the create was sent');
 
 export interface RowPacerOptions {
   clock?: Clock;
@@ -100,14 +98,17 @@ export class RowPacer {
   }
 
   /**
-   * Just before a create given its turn at `turnAt` leaves: still unsent past the room each second keeps
-   * for it (a slow intent write, Redis coming back), it takes a new turn, or it would crowd those given
-   * since; stopped meanwhile (the pacer lets every waiter go), it is not sent (throws NOT_SENT).
+   * A create given its turn at `turnAt`, about to leave: late past the room each second keeps for it, it
+   * takes a new turn, or it would crowd those given since. `mayGo` is asked last (the pacer lets every
+   * waiter go at a stop, and the run may have been paused or cancelled meanwhile).
    */
-  async beforeSending(turnAt: number, stopped: () => boolean): Promise<void> {
-    if (this.clock.now() - turnAt <= TURN_LATENESS_MS) return;
-    await this.turn(false);
-    if (stopped()) throw NOT_SENT;
+  paceFrom(turnAt: number, mayGo: () => Promise<boolean>): SendPace {
+    let at = turnAt;
+    return {
+      late: () => this.clock.now() - at > TURN_LATENESS_MS,
+      wait: async () => void (at = await this.turn(false)),
+      mayGo,
+    };
   }
 
   /** The create went: the learned rate rises a little. */

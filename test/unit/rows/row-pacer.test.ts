@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RowPacer } from '../../../electron/services/rows/row-pacer';
+import { TURN_LATENESS_MS } from '../../../electron/services/rows/shared-turns';
 import { mostInWindow } from './windows';
 
 beforeEach(() => {
@@ -61,5 +62,24 @@ describe('the row pacer', () => {
     const chatty = new RowPacer({ requestsPerSecond: 20 });
     for (let i = 0; i < 20; i += 1) chatty.observe(2, 4);
     expect(chatty.createsPerSecond()).toBeLessThan(quick.createsPerSecond());
+  });
+
+  it('has a create still unsent past the room after its turn take a new one, late then measured from it', async () => {
+    // 2 requests a second, one poll a job: a turn a second (less the room).
+    const pacer = new RowPacer({ requestsPerSecond: 2 });
+    const turnAt = await pacer.turn(false);
+    const pace = pacer.paceFrom(turnAt, async () => true);
+    await vi.advanceTimersByTimeAsync(TURN_LATENESS_MS);
+    expect(pace.late()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pace.late()).toBe(true);
+    // The new turn is the next one free, not now: one was given a moment ago.
+    let done = false;
+    void pace.wait().then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(done).toBe(false);
+    while (!done) await vi.advanceTimersByTimeAsync(10);
+    expect(Date.now()).toBeGreaterThan(1_000);
+    expect(pace.late()).toBe(false);
   });
 });

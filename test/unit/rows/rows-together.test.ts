@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Code } from '@common/api/error-codes';
 import type { JobRecord, JobSubmission, JobView, SubmitResult } from '@common/bridge/jobs';
 import { checkRows, fillRows } from '@common/campaign/row-check';
 import { campaignTable } from '@common/campaign/rows';
@@ -11,7 +12,9 @@ import { CampaignRows } from '../../../electron/services/campaign/campaign-rows'
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
 import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/row-engine';
+import { InProcessCreateIntents, type IntentKey } from '../../../electron/services/rows/create-intents';
 import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import { InProcessRowQueue } from '../../../electron/services/rows/row-queue';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { rowQueueCases } from './row-queues';
@@ -48,9 +51,20 @@ class OneConnection {
     return this.records as unknown as JobView[];
   }
 
+  /** Creates the account pays for before it runs out of credits; null: it never does. */
+  creditsFor: number | null = null;
+  /** When each create refused for want of credits came. */
+  readonly refusals: number[] = [];
+
   async submit(submission: JobSubmission): Promise<SubmitResult> {
     const pass = await this.gate.admit(submission, { id: 'c1', name: 'Sandbox' });
     this.requests.push(Date.now());
+    if (this.creditsFor !== null && this.records.length >= this.creditsFor) {
+      pass.ticket.release();
+      this.refusals.push(Date.now());
+      const error = { code: Code.InsufficientCredit, explanation: 'Out of credits.' };
+      return { status: 'submitted', job: { phase: 'failed', remoteId: null, error } as unknown as JobView };
+    }
     const price = PRICES[submission.kind] ?? 1;
     const record = {
       id: `job-${this.records.length + 1}`,
@@ -158,7 +172,23 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe.each(rowQueueCases())('a batch and a campaign on one connection at once ($name)', ({ deps }) => {
+/** Intents slower to write than the room kept after a turn: every create waits for a new turn. */
+class SlowIntents extends InProcessCreateIntents {
+  override async claim(key: IntentKey): Promise<boolean> {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return super.claim(key);
+  }
+}
+
+const cases = [
+  ...rowQueueCases(),
+  {
+    name: 'intents slow to write',
+    deps: () => ({ queue: new InProcessRowQueue(), intents: new SlowIntents() }),
+  },
+];
+
+describe.each(cases)('a batch and a campaign on one connection at once ($name)', ({ deps }) => {
   it("never send faster than the connection's rate together, and both finish", async () => {
     const { service, campaigns, batches, campaign, batch } = studio(deps(), null, 6, 12);
     await campaigns.create(campaign);
@@ -197,5 +227,20 @@ describe.each(rowQueueCases())('a batch and a campaign on one connection at once
     const sent = service.records.length;
     await advance(60_000);
     expect(service.records).toHaveLength(sent);
+  });
+
+  it('send nothing once the account stopped them, not even a create that waited for a new turn', async () => {
+    const { service, campaigns, batches, campaign, batch, rows } = studio(deps(), null, 3, 30);
+    service.creditsFor = 8;
+    await campaigns.create(campaign);
+    await batches.create(batch);
+    void campaigns.run('c');
+    void batches.run('b');
+    const paused = async (kind: string, id: string) => (await rows.get(kind, id))?.pause?.reason === 'balance';
+    await advanceUntil(advance, async () => (await paused('campaign', 'c')) && (await paused('batch', 'b')));
+    // The refusal that stopped them, and any create already inside its request at that instant; then nothing.
+    await advance(60_000);
+    expect(service.records).toHaveLength(8);
+    expect(service.refusals.filter((at) => at !== service.refusals[0])).toEqual([]);
   });
 });
