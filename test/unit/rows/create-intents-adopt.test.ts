@@ -2,19 +2,10 @@
 // again; one cut off before the service answered stays of unknown outcome. On both intent stores.
 import { describe, expect, it } from 'vitest';
 import type { JobSubmission, JobView, SubmitResult } from '../../../electron/common/bridge/jobs';
-import {
-  InProcessCreateIntents,
-  OUTCOME_UNKNOWN,
-  RedisCreateIntents,
-  sendOnce,
-  type CreateIntents,
-  type IntentKey,
-} from '../../../electron/services/rows/create-intents';
+import { OUTCOME_UNKNOWN, sendOnce, type IntentKey } from '../../../electron/services/rows/create-intents';
 import type { RowJobs } from '../../../electron/services/rows/row-kind';
-import { redisPerFile } from '../../redis-per-file';
-import { Redis } from 'ioredis';
+import { intentStores } from './intent-stores';
 
-const redis = redisPerFile();
 const key: IntentKey = { kind: 'campaign', runId: 'c-1', row: 3, take: 0, step: 'video' };
 const submission = { kind: 'tts', body: { input_text: 'Hi', voice_id: 'v', rate: '50%' } } as unknown as JobSubmission;
 
@@ -32,10 +23,7 @@ function worker(remoteId: string) {
   return { jobs, sent, adopted };
 }
 
-const stores: [string, () => CreateIntents][] = [
-  ['in-process', () => new InProcessCreateIntents()],
-  ['Redis', () => new RedisCreateIntents(new Redis(redis().url), { prefix: `t${Math.random()}` })],
-];
+const stores = intentStores();
 
 describe.each(stores)('a create taken over (%s intents)', (_name, make) => {
   it('follows the job the first worker made instead of sending it again', async () => {

@@ -2,11 +2,9 @@
 // its intent is let go meanwhile, it takes one new turn at most, and it is not sent if it may no longer go
 // (asked last, just before the request).
 import { describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import type { JobSubmission, JobView, SubmitResult } from '../../../electron/common/bridge/jobs';
 import {
   InProcessCreateIntents,
-  RedisCreateIntents,
   NOT_SENT,
   sendOnce,
   type CreateIntents,
@@ -14,16 +12,12 @@ import {
   type SendPace,
 } from '../../../electron/services/rows/create-intents';
 import type { RowJobs } from '../../../electron/services/rows/row-kind';
-import { redisPerFile } from '../../redis-per-file';
+import { intentStores } from './intent-stores';
 
-const redis = redisPerFile();
 const key: IntentKey = { kind: 'batch', runId: 'b-1', row: 7, take: 0, step: 'speech' };
 const submission = { kind: 'tts', body: { input_text: 'Hi', voice_id: 'v', rate: '50%' } } as unknown as JobSubmission;
 
-const stores: [string, () => CreateIntents][] = [
-  ['in-process', () => new InProcessCreateIntents()],
-  ['Redis', () => new RedisCreateIntents(new Redis(redis().url), { prefix: `t${Math.random()}` })],
-];
+const stores = intentStores();
 
 /** A pace that is always late, noting what the intent was while each new turn was awaited. */
 function latePace(intents: CreateIntents, mayGo: boolean) {
