@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import { builtInSandboxStarter, isBuiltInSandboxLink, reachRunningSandbox } from '../emulator/built-in';
@@ -6,6 +6,7 @@ import { EnvVault } from '../services/connections/env-vault';
 import { composeHost, type ComposedHost } from '../services/host/compose';
 import { defaultDataDir } from '../services/host/data-dir';
 import { DataFolderBusyError, lockDataFolder, type HeldLock } from '../services/host/data-folder-lock';
+import { ensureDataFolder, requireDataFolder } from '../services/host/data-folder-state';
 import { openOwnerChannel, type OwnerChannel } from '../services/host/owner-channel';
 import { reachOwner, type OwnerLink } from '../services/host/owner-client';
 import type { Logger } from '../services/host/types';
@@ -37,6 +38,12 @@ export interface OpenOptions {
   shared?: SharedRecords;
   /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
   serviceFetch?: typeof globalThis.fetch;
+  /**
+   * The command answers from the folder's own records (its jobs, its downloads): it opens only a folder
+   * that already is a data folder and never creates one, so a mistyped path is named (exit 4) instead
+   * of answered with an empty list from a folder made for the occasion.
+   */
+  needsRecords?: boolean;
 }
 
 const appVersion = (): string => {
@@ -60,8 +67,14 @@ function stderrLog(io: CliIo, verbose: boolean, redactor: Redactor): Logger {
   return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
 }
 
-function claimFolder(dataDir: string, access: FolderAccess): HeldLock | null {
-  mkdirSync(dataDir, { recursive: true });
+/** How the data folder was named, for a message about it. */
+function namedBy(args: ParsedArgs, io: CliIo): string {
+  if (flag(args, '--data-dir') !== undefined) return 'named by --data-dir';
+  return io.env.STUDIO_DATA_DIR ? 'named by STUDIO_DATA_DIR' : 'the per-user default';
+}
+
+function claimFolder(dataDir: string, access: FolderAccess, named: string): HeldLock | null {
+  ensureDataFolder(dataDir, named);
   try {
     return lockDataFolder(dataDir, 'command line');
   } catch (error) {
@@ -114,6 +127,7 @@ export async function openStudio(
 ): Promise<StudioLink> {
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
   checkConnectionFlags(args, io);
+  if (options.needsRecords) requireDataFolder(dataDir, namedBy(args, io));
   if (flag(args, '--base-url') === undefined) {
     const owner = await reachOwner(dataDir);
     if (owner) {
@@ -128,7 +142,7 @@ export async function openStudio(
   }
   const declared = storageFromEnv(io.env);
   if (typeof declared === 'string') throw new UsageError(declared);
-  const folder = claimFolder(dataDir, access);
+  const folder = claimFolder(dataDir, access, namedBy(args, io));
   let composed: ComposedHost;
   try {
     composed = composeHost({

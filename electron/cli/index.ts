@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { EXIT, RefusedError, UsageError, type CliCommand, type CliIo, type ExitName } from './command';
 import { isServiceError } from '../services/client/errors';
 import { DataFolderBusyError } from '../services/host/data-folder-lock';
+import { DataFolderUnusableError } from '../services/host/data-folder-state';
 import { StudioError } from '../services/host/errors';
 import { OwnerCallError, OwnerRefusedError } from '../services/host/owner-client';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
@@ -197,6 +198,8 @@ function exitFor(error: unknown): number {
   if (error instanceof OwnerCallError) return OWNER_FAILURE_EXITS[String(error.code)] ?? EXIT.failed;
   if (error instanceof DataFolderBusyError || (error instanceof Error && error.cause instanceof DataFolderBusyError))
     return EXIT.unavailable;
+  // A data folder that is missing, a file, or not a studio's: the records asked for cannot be reached.
+  if (error instanceof DataFolderUnusableError) return EXIT.unavailable;
   if (isServiceError(error) && (error.kind === 'network' || error.kind === 'timeout')) return EXIT.unavailable;
   return EXIT.failed;
 }

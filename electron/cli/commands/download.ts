@@ -137,7 +137,11 @@ export const downloadCommand: CliCommand = {
       throw new UsageError('--missing chooses the jobs itself; give no job ids and no --all');
     if (!out && !missing) throw new UsageError('--out DIR is required: the folder to save into');
     // Beside a studio that has the data folder open, its download manager saves them (its Library shows them).
-    return withStudio(args, io, 'writes', (studio) => saveResults(args, io, studio), { sendsWork: false });
+    // Its jobs are the folder's: a folder that is not a data folder is named, never answered "nothing to save".
+    return withStudio(args, io, 'writes', (studio) => saveResults(args, io, studio), {
+      sendsWork: false,
+      needsRecords: true,
+    });
   },
 };
 

@@ -27,6 +27,7 @@ function withJobs(
 ): Promise<number> {
   return withStudio(args, io, 'reads', async (studio) => work(studio, await studio.call('jobs.list')), {
     sendsWork: false,
+    needsRecords: true,
   });
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,8 @@ describe('--json as scripts use it', () => {
   let data = '';
   beforeAll(() => {
     data = mkdtempSync(join(tmpdir(), 'cli-json-'));
+    // A data folder with an empty ledger: commands that read its jobs open only a real data folder.
+    mkdirSync(join(data, 'jobs'));
   });
   afterAll(() => rmSync(data, { recursive: true, force: true }));
 
