@@ -66,7 +66,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       kind: RECORD_KINDS.audioCreate.kind,
       request: { ...body, rate: body.rate ?? '50%' },
       webhook: body.webhookUrl,
-      cost: FLAT_PRICES.tts,
+      cost: FLAT_PRICES.audioCreate,
       facts: { voiceFrom: voice.from, voiceModelId: voice.modelId },
     });
     return ctx.views.audio(job);
@@ -83,7 +83,7 @@ export function audioRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       kind: RECORD_KINDS.audioClone.kind,
       request: { ...body },
       webhook: body.webhookUrl,
-      cost: FLAT_PRICES.clone,
+      cost: FLAT_PRICES.audioClone,
       facts,
     });
     return ctx.views.audio(job);

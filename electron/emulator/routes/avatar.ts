@@ -62,7 +62,7 @@ export function avatarRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const job = createJob(ctx, caller, {
       kind: RECORD_KINDS.avatarCreate.kind,
       request: { ...body, name: body.name ?? body.avatar_id },
-      cost: FLAT_PRICES.avatar,
+      cost: FLAT_PRICES.avatarCreate,
     });
     return [ctx.views.avatar(job)];
   });

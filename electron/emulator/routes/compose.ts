@@ -52,7 +52,7 @@ export function composeRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       kind: RECORD_KINDS.avatarVideoCreate.kind,
       request: { ...body },
       webhook: body.webhookUrl,
-      cost: FLAT_PRICES.avatar_video,
+      cost: FLAT_PRICES.avatarVideoCreate,
       facts: { lockSeconds: seconds },
     });
     return ctx.views.video(job);
@@ -77,7 +77,7 @@ export function composeRoutes(app: FastifyInstance, ctx: EmulatorContext): void 
       kind: RECORD_KINDS.talkingAvatarCreate.kind,
       request: { ...body },
       webhook: body.webhookUrl,
-      cost: FLAT_PRICES.talking_avatar,
+      cost: FLAT_PRICES.talkingAvatarCreate,
     });
     const v = ctx.views.video(job);
     return {

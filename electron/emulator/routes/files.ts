@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { describeIssues, Code } from '../../common/api';
 import type { EmulatorContext } from '../context';
 import { ApiError } from '../errors';
+import { priceList } from '../pricing';
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -74,6 +75,13 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
         })),
       },
     };
+  });
+
+  // The interface publishes no price for most operations; the sandbox publishes its own, from the table
+  // its routes charge by, so a studio can say what work costs here before any charge has been seen.
+  app.get('/__sandbox/prices', async (request) => {
+    control(request.headers);
+    return { code: Code.Success, msg: 'OK', data: priceList() };
   });
 
   app.post('/__sandbox/faults', async (request) => {

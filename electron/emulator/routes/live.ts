@@ -47,7 +47,7 @@ export function liveRoutes(app: FastifyInstance, ctx: EmulatorContext): { resume
   };
 
   defineEndpoint(app, ctx, 'liveCreate', async (body, caller) => {
-    ctx.accounts.charge(caller.account, FLAT_PRICES.live, Code.InsufficientCredit);
+    ctx.accounts.charge(caller.account, FLAT_PRICES.liveCreate, Code.InsufficientCredit);
     const now = ctx.options.now();
     const s: LiveRecord = {
       _id: ctx.store.newId(now),

@@ -58,7 +58,7 @@ export function videoRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       kind: RECORD_KINDS.lipSync.kind,
       request: { ...body },
       webhook: body.webhookUrl,
-      cost: FLAT_PRICES.lipsync,
+      cost: FLAT_PRICES.lipSync,
       facts: { lockSeconds: seconds, durationSeconds: seconds },
     });
     return ctx.views.video(job);
