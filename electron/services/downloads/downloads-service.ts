@@ -162,13 +162,13 @@ export class DownloadsService {
     return this.deps.now?.() ?? Date.now();
   }
 
-  /** The files these jobs would give, named by the template (row = position in the list, from 1). */
+  /** The files these jobs would give, named by the template. */
   async files(jobIds: readonly string[], template: string): Promise<JobFile[]> {
     const problem = checkTemplate(template);
     if (problem) throw new Error(problem);
     const names = new Map<string, string | null>();
     const out: JobFile[] = [];
-    for (const [index, jobId] of jobIds.entries()) {
+    for (const jobId of jobIds) {
       let job: JobRecord;
       try {
         job = this.deps.job(jobId);
@@ -179,7 +179,7 @@ export class DownloadsService {
       if (job.projectId && !names.has(job.projectId))
         names.set(job.projectId, await this.deps.projectName(job.projectId));
       const projectName = job.projectId ? names.get(job.projectId) : null;
-      out.push(jobFile(job, template, this.now(), { projectName, row: index + 1 }));
+      out.push(jobFile(job, template, this.now(), { projectName }));
     }
     return out;
   }
@@ -260,7 +260,7 @@ export class DownloadsService {
     if (problem) throw new Error(problem);
     const moved: DownloadView[] = [];
     const skipped: { jobId: string; reason: string }[] = [];
-    for (const [index, jobId] of jobIds.entries()) {
+    for (const jobId of jobIds) {
       let job: JobRecord;
       try {
         job = this.deps.job(jobId);
@@ -276,7 +276,7 @@ export class DownloadsService {
         continue;
       }
       const projectName = job.projectId ? await this.deps.projectName(job.projectId) : null;
-      const rendered = renderTemplate(template, jobNameFields(job, { projectName, row: index + 1 }));
+      const rendered = renderTemplate(template, jobNameFields(job, { projectName }));
       for (const copy of onDisk)
         moved.push(
           await this.manager.moveSaved(copy.id, safeRelativeName(rendered, extname(copy.relativeName).slice(1))),

@@ -12,10 +12,20 @@ function str(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 
-/** The template fields a job offers. Scene and row come from who asked (a batch row, a scene voiceover). */
+/** The row number a job has of its own: a batch's or a campaign's row, counted from 1 as their files are. */
+function ownRow(job: Pick<JobRecord, 'purpose'>): number | null {
+  const purpose = job.purpose;
+  return purpose?.type === 'batch-row' || purpose?.type === 'campaign-row' ? purpose.row + 1 : null;
+}
+
+/**
+ * The template fields a job offers. Scene comes from who asked (a scene voiceover). `{row}` is only a
+ * batch or campaign row's own number: a job that is no row has none, so `{row|id}` names it by its id
+ * rather than by its place in a selection, which gave it a number some batch row already had.
+ */
 export function jobNameFields(
   job: JobRecord,
-  context: { projectName?: string | null; scene?: string | null; row?: number | null } = {},
+  context: { projectName?: string | null; scene?: string | null } = {},
 ): NameFields {
   const request = (job.request ?? {}) as Record<string, unknown>;
   return {
@@ -26,8 +36,7 @@ export function jobNameFields(
     text: str(request.input_text) ?? str(request.text) ?? str(request.name),
     date: nameDate(job.finishedAt ?? job.createdAt),
     id: job.remoteId ?? job.id,
-    // A batch row's own number wins over its place in the selection.
-    row: job.purpose?.type === 'batch-row' ? job.purpose.row + 1 : (context.row ?? null),
+    row: ownRow(job),
   };
 }
 

@@ -74,7 +74,7 @@ describe('downloads service', () => {
     const result = await service.start({
       jobIds: ['a', 'b', 'c', 'zz'],
       folder: join(dir, 'out'),
-      template: '{project} - {voice} - {text} #{row}',
+      template: '{project} - {voice} - {text} #{row|id}',
       origin: 'library',
     });
     expect(result.skipped.map((s) => [s.jobId, s.reason])).toEqual([
@@ -83,10 +83,10 @@ describe('downloads service', () => {
       ['zz', 'No such job in the library.'],
     ]);
     await service.manager.whenIdle();
-    expect(readdirSync(join(dir, 'out'))).toEqual(['Launch - Q4 - ada - Hello_ world_ #1.mp3']);
-    expect(readFileSync(join(dir, 'out', 'Launch - Q4 - ada - Hello_ world_ #1.mp3')).equals(patternBytes(5000))).toBe(
-      true,
-    );
+    expect(readdirSync(join(dir, 'out'))).toEqual(['Launch - Q4 - ada - Hello_ world_ #r-a.mp3']);
+    expect(
+      readFileSync(join(dir, 'out', 'Launch - Q4 - ada - Hello_ world_ #r-a.mp3')).equals(patternBytes(5000)),
+    ).toBe(true);
     expect(notices).toEqual([`1 download finished: Saved in ${join(dir, 'out')}.`]);
     expect(service.preferences.get().folder).toBe(join(dir, 'out'));
 
