@@ -1,4 +1,5 @@
 import { DEFAULT_CAPTION_SETTINGS } from '../captions/caption-track';
+import { bleedOf } from '../text/text-layout';
 import type { MediaSize, Project, SceneElement } from './document';
 import { addElement, findElement } from './element-ops';
 import { elementBox } from './geometry';
@@ -112,6 +113,19 @@ export function setTextStyle(
     ),
   }));
   return withFontRecords(next);
+}
+
+/**
+ * The wrap width that gives a text element a box `boxWidth` wide at the scale it has now. Typing a
+ * width for text means "lines this long": the letters keep their size and the lines break again, where
+ * scaling the picture would squash them. The room for the box padding and effects is taken off first,
+ * as the layout adds it back around the lines.
+ */
+export function wrapWidthForBox(element: SceneElement, boxWidth: number): number {
+  if (!element.text) throw new CompositionError(`Element "${element.id}" is not a text element`);
+  const scale = element.mediaSize ? element.width / element.mediaSize.width : 1;
+  const inset = bleedOf(element.text) + (element.text.box?.padding ?? 0);
+  return round2(Math.min(8000, Math.max(8, boxWidth / scale - inset * 2)));
 }
 
 /** The project with `fonts` listing the font files its text and captions use (absent when it has neither). */

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { NConfigProvider } from 'naive-ui';
+import { NConfigProvider, NMessageProvider } from 'naive-ui';
 import { defineComponent, h } from 'vue';
 import { createProject } from '@common/composition';
 import { useProjectStore } from '@/stores/project';
@@ -17,7 +17,9 @@ function setup() {
   const Host = defineComponent(
     () => () =>
       h(NConfigProvider, null, () =>
-        store.selectedElements[0] ? h(ElementInspector, { element: store.selectedElements[0] }) : null,
+        h(NMessageProvider, null, () =>
+          store.selectedElements[0] ? h(ElementInspector, { element: store.selectedElements[0] }) : null,
+        ),
       ),
   );
   return { store, wrapper: mount(Host, { attachTo: document.body }) };
