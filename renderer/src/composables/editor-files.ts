@@ -86,6 +86,7 @@ export function useEditorFiles(
   function opened(result: OpenedProject): void {
     project.load(result.project, result.summary.id, !result.recovered);
     autosavedAt.value = null;
+    autosavedId = null;
     if (result.recovered) notify.warning(`Recovered unsaved work of "${result.project.name}". Save it to keep it.`);
     void refreshRecent();
   }
@@ -253,6 +254,9 @@ export function useEditorFiles(
   let writeAgain = false;
   let failureShown = false;
   let inFlight: Promise<unknown> | null = null;
+  // The project whose autosave this editor wrote since it was opened. Undoing back to the saved state
+  // removes that autosave, else a reload would offer an in-between state as work to restore.
+  let autosavedId: string | null = null;
 
   /**
    * Before a save or a deliberate drop: nothing waiting is written any more, and a write on its way
@@ -270,17 +274,25 @@ export function useEditorFiles(
     autosaveTimer = null;
     pendingSince = null;
     const projects = api();
-    if (!projects || !project.dirty) return;
+    const clean = !project.dirty;
+    if (!projects || (clean && autosavedId !== project.doc.id)) return;
     if (writing) {
       writeAgain = true;
       return;
     }
     writing = true;
+    const doc = project.doc;
     // A bridge that throws rather than rejects is an autosave failure like any other.
     inFlight = Promise.resolve()
-      .then(() => projects.autosave(project.doc))
-      .then((r) => {
-        autosavedAt.value = r.autosavedAt;
+      .then(async () => {
+        if (clean) {
+          await projects.discardRecovery(doc.id);
+          autosavedId = null;
+          autosavedAt.value = null;
+        } else {
+          autosavedId = doc.id;
+          autosavedAt.value = (await projects.autosave(doc)).autosavedAt;
+        }
         failureShown = false;
       })
       .catch(() => {
@@ -313,16 +325,16 @@ export function useEditorFiles(
     () => {
       if (autosaveTimer) clearTimeout(autosaveTimer);
       autosaveTimer = null;
-      if (!api() || !project.dirty) {
+      const clean = !project.dirty;
+      if (!api() || (clean && autosavedId !== project.doc.id)) {
         pendingSince = null;
         return;
       }
       const now = Date.now();
       pendingSince ??= now;
-      autosaveTimer = setTimeout(
-        writeAutosave,
-        Math.max(0, Math.min(AUTOSAVE_QUIET_MS, pendingSince + AUTOSAVE_MAX_WAIT_MS - now)),
-      );
+      // Back at the saved state the autosave goes at once: no unsaved-changes prompt holds a reload.
+      const wait = clean ? 0 : Math.min(AUTOSAVE_QUIET_MS, pendingSince + AUTOSAVE_MAX_WAIT_MS - now);
+      autosaveTimer = setTimeout(writeAutosave, Math.max(0, wait));
     },
   );
 

@@ -10,9 +10,17 @@ const notify = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn
 function setup(autosave: (p: Project) => Promise<{ autosavedAt: number }>) {
   const store = useProjectStore();
   store.load(createProject({ kind: 'avatar-video', output: '16:9-1080p', id: 'p1', name: 'Busy' }), 'p1');
-  const api = { autosave: vi.fn(autosave), listRecent: vi.fn(async () => []) } as unknown as ProjectsApi;
+  const order: string[] = [];
+  const api = {
+    autosave: vi.fn(async (p: Project) => {
+      order.push(`autosave ${p.scenes.length} scene(s)`);
+      return autosave(p);
+    }),
+    discardRecovery: vi.fn(async (id: string) => void order.push(`discard ${id}`)),
+    listRecent: vi.fn(async () => []),
+  } as unknown as ProjectsApi;
   useEditorFiles(store, notify, () => api);
-  return { store, autosave: api.autosave as ReturnType<typeof vi.fn> };
+  return { store, order, autosave: api.autosave as ReturnType<typeof vi.fn> };
 }
 
 /** One edit, then `ms` of the clock, letting Vue's watchers and the autosave's promises run. */
@@ -130,5 +138,49 @@ describe('autosave', () => {
     throwing.stop();
     await vi.advanceTimersByTimeAsync(0);
     expect(notify.warning).toHaveBeenCalledWith('Autosave failed; save the project by hand.');
+  });
+
+  it('undoing back to the saved state removes the autosave, so a reload offers nothing stale', async () => {
+    const { store, order } = setup(async () => ({ autosavedAt: Date.now() }));
+    await editThenWait(store, 500);
+    await editThenWait(store, 500);
+    expect(order).toEqual(['autosave 2 scene(s)', 'autosave 3 scene(s)']);
+    store.undo();
+    await nextTick();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(order.at(-1)).toBe('autosave 2 scene(s)');
+    store.undo();
+    expect(store.dirty).toBe(false);
+    await nextTick();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order.at(-1)).toBe('discard p1');
+    // Nothing more is written for the saved state, and an edit after it is autosaved again.
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(order.filter((o) => o === 'discard p1')).toHaveLength(1);
+    await editThenWait(store, 500);
+    expect(order.at(-1)).toBe('autosave 2 scene(s)');
+  });
+
+  it('an undo to the saved state while an autosave is on its way removes it after it lands', async () => {
+    let land: (() => void) | null = null;
+    const { store, order } = setup(
+      () => new Promise((resolve) => (land = () => (order.push('landed'), resolve({ autosavedAt: Date.now() })))),
+    );
+    await editThenWait(store, 500);
+    store.undo();
+    await nextTick();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(order).toEqual(['autosave 2 scene(s)']);
+    land!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['autosave 2 scene(s)', 'landed', 'discard p1']);
+  });
+
+  it('opening a saved project leaves the autosave it may have alone', async () => {
+    const { store, order } = setup(async () => ({ autosavedAt: Date.now() }));
+    store.load(createProject({ kind: 'avatar-video', output: '16:9-1080p', id: 'p2', name: 'Other' }), 'p2');
+    await nextTick();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(order).toEqual([]);
   });
 });
