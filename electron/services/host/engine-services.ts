@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { AppSettings, Notice } from '../../common/bridge';
 import { CatalogueService } from '../catalogue/catalogue-service';
 import { modelPriceEstimator } from '../catalogue/model-prices';
+import { connectionPriceEstimator, sandboxPriceList } from '../catalogue/sandbox-prices';
 import { ConnectionManager, type ConnectionManagerDeps } from '../connections/connection-manager';
 import { JobEngine } from '../jobs/engine';
 import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
@@ -40,10 +41,10 @@ export interface EngineServices {
 
 /**
  * The connections, catalogue and job engine of a data folder, built the one way every host builds them.
- * The money rules live here so no host can leave one out: the prices (the service's model list, else
- * the kind's estimate), the balance read around each create, and the user's spending policy read from
- * the folder's settings at every create, so a limit saved in Settings holds in the app, the web host
- * and a command-line run alike.
+ * The money rules live here so no host can leave one out: the prices (on the built-in sandbox its own
+ * list, the service's model list, else the kind's estimate), the balance read around each create, and
+ * the user's spending policy read from the folder's settings at every create, so a limit saved in
+ * Settings holds in the app, the web host and a command-line run alike.
  */
 export function createEngineServices(host: EngineHost, options: EngineOptions = {}): EngineServices {
   const clock = { now: () => Date.now() };
@@ -66,7 +67,10 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     clock,
     log: host.log,
     warn: (title, detail) => host.notices.raise({ level: 'warning', title, detail }),
-    estimator: modelPriceEstimator((types) => catalogue.models(types)),
+    estimator: connectionPriceEstimator(
+      modelPriceEstimator((types) => catalogue.models(types)),
+      sandboxPriceList(() => host.sandbox()),
+    ),
     spending: () => settings.get().spending,
     // Read around a create only when it goes alone on its connection (a price nobody can say ahead, or one
     // made by hand while nothing else is being created), and by runs at their start, end and every few minutes.

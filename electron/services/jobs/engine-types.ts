@@ -43,8 +43,8 @@ export interface JobEngineDeps {
   duplicateWindowMs?: number;
   /** Polling stops (the job is "stalled") this long after creation. Default 24 hours. */
   deadlineMs?: number;
-  /** A price from the service's own list (the AI model list) where it has one; else the kind's estimate. */
-  estimator?(kind: JobKind, body: Record<string, unknown>): Promise<CostEstimate | null>;
+  /** A published price for a job on a connection (the model list; the built-in sandbox's list); else the kind's estimate. */
+  estimator?(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<CostEstimate | null>;
   scheduler?: Omit<SchedulerOptions, 'clock' | 'timers' | 'random' | 'onDeadline' | 'wakeHint'>;
   /** When to ask about a job beyond the scheduler's backoff. Default: JobTiming, which learns job lengths. */
   polling?: PollingStrategy;

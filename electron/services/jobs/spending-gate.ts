@@ -24,8 +24,8 @@ export interface SpendingGateDeps {
   activeConnection(): Promise<{ id: string; name: string }>;
   /** The ledger's records now (charges, today's spending). */
   records(): Iterable<JobRecord>;
-  /** A price from the service's own list (the AI model list) where it has one; else the kind's estimate. */
-  estimator?(kind: JobKind, body: Record<string, unknown>): Promise<CostEstimate | null>;
+  /** A published price for a job on a connection (the model list; the built-in sandbox's list); else the kind's estimate. */
+  estimator?(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<CostEstimate | null>;
   /** What the user chose about money. Default: always ask, no limit. */
   spending?(): SpendingPolicy;
   /** The connection's credit balance now (quota/info); null where the service does not answer it. */
@@ -77,13 +77,17 @@ export class SpendingGate {
 
   /** The price of a job on a connection: the service's published figure, else the honest unknown with this connection's recent charges. */
   async price(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<Price> {
-    return priceOf(kind, await this.figure(kind, body), chargeHistory(this.deps.records(), connectionId));
+    return priceOf(kind, await this.figure(kind, body, connectionId), chargeHistory(this.deps.records(), connectionId));
   }
 
   /** The published figure for a job: the service's own list where it prices it, else the kind's table (or none). */
-  private async figure(kind: JobKind, body: Record<string, unknown>): Promise<CostEstimate | null> {
+  private async figure(
+    kind: JobKind,
+    body: Record<string, unknown>,
+    connectionId: string,
+  ): Promise<CostEstimate | null> {
     // A list that cannot be read now does not stop the job: the kind's own estimate stands in.
-    const listed = await this.deps.estimator?.(kind, body).catch(() => null);
+    const listed = await this.deps.estimator?.(kind, body, connectionId).catch(() => null);
     return listed ?? kindEntry(kind).estimate(body);
   }
 
@@ -161,7 +165,7 @@ export class SpendingGate {
    */
   async admit(submission: JobSubmission, connection: { id: string; name: string }): Promise<CreatePass> {
     const body = submission.body as Record<string, unknown>;
-    const figure = await this.figure(submission.kind, body);
+    const figure = await this.figure(submission.kind, body, connection.id);
     const priceNow = () => priceOf(submission.kind, figure, chargeHistory(this.deps.records(), connection.id));
     let price = priceNow();
     const policy = this.policy();

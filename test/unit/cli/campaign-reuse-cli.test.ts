@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignView } from '@common/bridge/campaigns';
+import { campaignPrice } from '@common/campaign/price';
 import { runCli } from '../../../electron/cli/index';
 import { openStudio } from '../../../electron/cli/cli-host';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
@@ -85,7 +86,17 @@ async function studioCampaign(data: string, rows: string, out: string, extra: { 
     });
     let view: CampaignView;
     try {
-      view = await studio.call('campaigns.create', request, { by: 'user', credits: null });
+      // The answer names the price the question showed (the sandbox publishes its prices); a run with
+      // nothing left to pay for has no question.
+      const quote = await studio.call('campaigns.quote', request).catch((error: Error) => {
+        if (/Nothing is left to pay for/.test(error.message)) return null;
+        throw error;
+      });
+      const price = quote && campaignPrice(quote);
+      view = await studio.call('campaigns.create', request, {
+        by: 'user',
+        credits: price?.published ? price.credits : null,
+      });
       id = view.id;
       if ((await studio.call('campaigns.get', id)).state === 'running') await finished;
     } finally {

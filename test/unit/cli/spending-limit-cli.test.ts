@@ -16,8 +16,8 @@ import { readSandboxAccessKey } from '../../../electron/emulator/state/access-ke
 import { until, whenDefined } from '../../wait';
 import { startOwner, type OwnerFixture } from './owner-fixture';
 
-// A limit of 0 credits a day on the sandbox: any paid create passes it (tts has no published price, and
-// an unknown price may go only while some of the day's limit is left).
+// A limit of 0 credits a day on the sandbox: any paid create passes it (tts at the sandbox's published
+// 1 credit, and a live session's unknown price may go only while some of the day's limit is left).
 const LIMIT: AppSettingsPatch = { spending: { skipQuestionUnder: null, dailyLimits: { [SANDBOX_CONNECTION_ID]: 0 } } };
 const TTS = ['tts', '--yes', '--voice', 'sandbox_ava', '--text', "Past the day's limit."];
 /** A live face swap session (paid while open) on the sandbox portrait the folder's sandbox serves. */

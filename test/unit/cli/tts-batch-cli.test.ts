@@ -42,8 +42,9 @@ describe('studio tts-batch', () => {
       join(dir, 'data'),
     ]);
     expect(unasked.code).toBe(EXIT.refused);
+    // The built-in sandbox publishes its prices, so the question names the total.
     expect(unasked.err.join('\n')).toMatch(
-      /2 × speech on .*: 2 × speech: The service charges for this; its price is not published\.[\s\S]*Nothing was sent/,
+      /2 × speech on "Sandbox": 2 credits \(2 × speech: 2 credits in total\.\)[\s\S]*Nothing was sent/,
     );
     expect(jobsPerRow(join(dir, 'data'))).toEqual([]);
     // The voice by its name, as people write it.
