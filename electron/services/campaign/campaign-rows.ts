@@ -13,6 +13,7 @@ import { latestStepJob, rowProject, type RowStep } from './row-project';
 import {
   firstStep,
   fitVoices,
+  rowStepPrices,
   saveProblem,
   stepSubmission,
   videoProblem,
@@ -74,6 +75,7 @@ function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKin
     rowOf: (job) =>
       job.purpose.type === 'campaign-row' ? { runId: job.purpose.campaignId, row: job.purpose.row } : null,
     firstStep: (record, row) => firstStep(record, row),
+    steps: (record, row) => rowStepPrices(record, row),
     step: (context) => step(deps, context),
     cancelled: (row) => ({ ...row, state: 'cancelled', problems: ['cancelled before it was sent'] }),
     redo: (row, jobs) => retriedRow(row, jobs, Date.now()),

@@ -4,6 +4,7 @@ import type { Project, Scene } from '../../common/composition/document';
 import { exportBody } from '../../common/composition/export-body';
 import type { PlacementConvention } from '../../common/composition/placement';
 import { rowProject, sceneName, type RowStep } from './row-project';
+import type { RowStepPrice } from '../rows/row-kind';
 import { voiceAudioUrl } from '../../common/composition/rules';
 import { overrunText, voiceOverruns } from '../../common/composition/scene-length';
 import { HOW_TO_FIT_VOICE } from '../../common/composition/voice-follow';
@@ -19,6 +20,23 @@ export function firstStep(record: CampaignRecord, row: CampaignRowRecord): 'voic
   return record.target === 'avatar-video' && project.scenes.some((s) => s.voice?.kind === 'tts' && !s.voice.audioUrl)
     ? 'voiceover'
     : 'video';
+}
+
+/**
+ * The paid steps a row has still to make from where it stands, for the budget to reserve before the row
+ * starts: each voiced scene still without its voiceover, then the video (its body is not made yet; the
+ * price of a video does not depend on it). A row past its video has nothing left to pay for.
+ */
+export function rowStepPrices(record: CampaignRecord, row: CampaignRowRecord): RowStepPrice[] {
+  const state = row.state === 'pending' ? firstStep(record, row) : row.state;
+  if (state !== 'voiceover' && state !== 'video') return [];
+  const voiceovers =
+    state === 'voiceover'
+      ? rowProject(record, row)
+          .scenes.filter((scene) => scene.voice?.kind === 'tts' && !scene.voice.audioUrl && !row.voiceovers[scene.id])
+          .map((scene) => voiceoverRequest(scene) as RowStepPrice)
+      : [];
+  return [...voiceovers, { kind: record.target, body: {} }];
 }
 
 /** One scene's voiceover: its text spoken in its voice at its speed. */

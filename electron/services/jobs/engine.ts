@@ -54,8 +54,8 @@ export class JobEngine {
   private readonly newId: () => string;
   private readonly timers: Timers;
   private readonly writer: LedgerWriter;
-  /** Prices, the question's quote, refusals of unconfirmed or over-limit creates, the creates on their way. */
-  private readonly spending: SpendingGate;
+  /** Prices, the quote, refusals of unconfirmed or over-limit creates, the creates on their way, the day's room. */
+  readonly spending: SpendingGate;
   private started = false;
   private readOnly = false;
 

@@ -99,6 +99,12 @@ export class SpendingGate {
     );
   }
 
+  /** Credits left under today's limit on a connection (today's jobs and the creates on their way counted); null: no limit. */
+  dayRoom(connectionId: string): number | null {
+    const limit = this.policy().dailyLimits[connectionId];
+    return limit === undefined || limit === null ? null : limit - this.spent(connectionId, this.deps.clock.now());
+  }
+
   /** What a confirmation shows: each line's price on the active connection, its balance read now and today's limit. */
   async quote(items: readonly QuoteItem[]): Promise<PriceQuote> {
     const connection = await this.deps.activeConnection();

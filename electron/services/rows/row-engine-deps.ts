@@ -6,6 +6,8 @@ import type { QueuedRuns } from './queued-runs';
 import type { RowJobs } from './row-kind';
 import type { RowPacers } from './row-pacer';
 import type { RowQueue } from './row-queue';
+import type { RowBudget } from './row-budget';
+import type { RowFlight } from './row-flight';
 
 /** What the workers of queued runs share in Redis: the intents to create and the day's spending. */
 export interface SharedRecords {
@@ -29,4 +31,8 @@ export interface RowEngineDeps {
   daySpending?: DaySpending;
   log?: Logger;
   balanceReadings?: RunBalanceOptions;
+  /** The budget a row's whole price is reserved in before it starts (default: over the job engine's balance). */
+  budget?: RowBudget;
+  /** How many rows may be under way on a connection (default: a few minutes of what the service finishes). */
+  flight?: RowFlight;
 }

@@ -5,6 +5,7 @@ import { RowPacers, type RowPacer } from './row-pacer';
 import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
 import { intentKey, NOT_SENT, sendOnce } from './create-intents';
 import {
+  jobOfRow,
   JOB_ENDED,
   ROW_ENDED,
   refusedForBalance,
@@ -19,6 +20,7 @@ import {
 } from './row-kind';
 import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
+import { RowStarts } from './row-starts';
 import { RunStops } from './run-stops';
 import { finishRun } from './run-finish';
 import { rowLabel } from '../../common/text/row-label';
@@ -33,10 +35,10 @@ type AnyKind = RowKind<AnyRow, AnyRun>;
 /**
  * The one row engine of batches and campaigns. A run is rows, each a durable record with its own state
  * machine (row-kind.ts); the engine decides which row step runs next and hands it to the queue (the
- * RowQueue seam). Steps are driven by the reactor (`jobEnded`) and by `run` at start. Before any create
- * the kind asks the ledger whether that step of that take has a job, so nothing is created twice. Creates
- * of every run on a connection take turns at one pacer, and a run starts a row only when the pacer has a
- * turn to spare, so rows under way follow the rate. A queued run hands its rows to workers (queued-runs.ts).
+ * RowQueue seam), driven by the reactor (`jobEnded`) and by `run`. The kind asks the ledger whether a
+ * step of a take has a job before any create, so nothing is created twice. A row starts only when its
+ * whole price is reserved and the connection's pacer has a turn to spare (row-starts.ts); a paused run
+ * sends nothing more. A queued run hands its rows to workers (queued-runs.ts).
  */
 export class RowEngine {
   private readonly kinds = new Map<string, AnyKind>();
@@ -51,6 +53,7 @@ export class RowEngine {
   private readonly starting = new Set<string>();
   private readonly work: RowWork;
   private readonly stops: RunStops;
+  private readonly starts: RowStarts;
   private stopped = false;
 
   constructor(private readonly deps: RowEngineDeps) {
@@ -64,6 +67,9 @@ export class RowEngine {
       log: deps.log,
       daySpending: deps.daySpending,
     });
+    const [again, kindOf] = [(kind: string, id: string) => this.pump(kind, id), (kind: string) => this.kindOf(kind)];
+    const { memory, stops, connections } = this;
+    this.starts = new RowStarts({ ...deps, again, kindOf, memory, stops, connections });
     this.queue = deps.queue ?? new InProcessRowQueue();
     this.pacers = deps.pacers ?? new RowPacers();
     this.queue.start((task) => this.runStep(task));
@@ -97,21 +103,11 @@ export class RowEngine {
   }
 
   /** The ledger's jobs, as the engine sees them (the kinds read their rows' jobs here). */
-  jobs(): JobView[] {
-    return this.deps.jobs.list();
-  }
+  readonly jobs = (): JobView[] => this.deps.jobs.list();
 
-  get(kind: string, id: string): Promise<AnyRun | null> {
-    return this.memory.get(kind, id);
-  }
-
-  require(kind: string, id: string): Promise<AnyRun> {
-    return this.memory.require(kind, id);
-  }
-
-  list(kind: string): Promise<AnyRun[]> {
-    return this.memory.list(kind);
-  }
+  readonly get = (kind: string, id: string): Promise<AnyRun | null> => this.memory.get(kind, id);
+  readonly require = (kind: string, id: string): Promise<AnyRun> => this.memory.require(kind, id);
+  readonly list = (kind: string): Promise<AnyRun[]> => this.memory.list(kind);
 
   /** Changes a run's own fields (rows included) and writes the whole run. */
   async update(kind: string, id: string, change: (run: AnyRun) => AnyRun): Promise<AnyRun> {
@@ -137,7 +133,10 @@ export class RowEngine {
         if (!run.partOf) await this.balances.get(kind)?.started(id, run.balance);
         await this.connect(kind, id);
       }
-      for (const row of run.rows) if (rowUnderWay(row)) this.queue.push({ kind, runId: id, row: row.row });
+      for (const row of run.rows.filter(rowUnderWay)) {
+        this.starts.keep(this.kindOf(kind), run, row);
+        this.queue.push({ kind, runId: id, row: row.row });
+      }
       this.pump(kind, id);
     })();
     this.work.track(going);
@@ -176,7 +175,7 @@ export class RowEngine {
     return Promise.resolve();
   }
 
-  /** No new row starts; rows under way finish their chain. */
+  /** No paid request leaves after it: rows under way keep their step (what is at the service finishes) until resumed. */
   pause(kind: string, id: string): Promise<AnyRun> {
     return this.setState(kind, id, 'paused');
   }
@@ -282,11 +281,14 @@ export class RowEngine {
     const run = this.memory.inMemory(kind, id);
     if (!run || run.state !== 'running' || this.stopped) return;
     const pacer = this.pacerOf(kind, id);
-    if (!pacer) return;
+    const connection = this.connections.get(`${kind}/${id}`);
+    if (!pacer || connection === undefined) return;
     const k = this.kindOf(kind);
     for (const row of run.rows) {
       if (!pacer.free()) break;
       if (row.state !== 'pending') continue;
+      // Its whole price reserved, and room among the rows under way: else it waits (in order) or the run stops.
+      if (!this.starts.admit(k, run, row, connection)) break;
       const key = `${kind}/${id}/${row.row}`;
       this.starting.add(key);
       pacer.starts();
@@ -332,6 +334,7 @@ export class RowEngine {
       await this.memory.setRow(task.kind, task.runId, task.row, (r) => ({ ...r, state: 'failed', problems: [reason] }));
     } finally {
       if (this.starting.delete(key)) this.pacerOf(task.kind, task.runId)?.started();
+      this.starts.after(task);
       this.pump(task.kind, task.runId);
     }
   }
@@ -356,13 +359,13 @@ export class RowEngine {
         const first = this.starting.delete(key);
         const turnAt = await pacer?.turn(first);
         // Read after the turn: a pause or a cancel while the row waited for it holds the create back.
-        if (!(await this.stops.mayCreate(task, { first, refused: known !== null }, set))) return 'waiting';
+        if (!(await this.stops.mayCreate(task, { first }, set))) return 'waiting';
         const submission = await make();
         // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';
         // Within the run's cap, and not refused for want of credits (which pauses every run on the connection);
         // sent once (its intent written first, where the intents are shared by several workers).
-        const mayGo = async () => !this.stopped && this.stops.mayCreate(task, { first, refused: known !== null }, set);
+        const mayGo = async () => !this.stopped && this.stops.mayCreate(task, { first }, set);
         const pace = pacer?.paceFrom(turnAt as number, mayGo);
         const result = await this.stops
           .send(task, submission, (s) => sendOnce(this.deps, intentKey(task, row, s), s, set, pace))
@@ -384,15 +387,8 @@ export class RowEngine {
     if (run.state === state || (run.state === 'finished' && state !== 'running')) return run;
     // Paused or resumed by the user: the account's reason, if any, is over.
     await this.memory.update(kind, id, (r) => ({ ...r, state, pause: null }));
+    if (state === 'running') this.starts.resumed(kind, id);
     if (state === 'running') this.pump(kind, id);
     return this.memory.require(kind, id);
   }
-}
-
-/** Whether a ledger record is a job of this task's row (any take). */
-function jobOfRow(kind: Pick<AnyKind, 'rowOf'>, task: RowTask): (job: JobRecord) => boolean {
-  return (job) => {
-    const at = kind.rowOf(job);
-    return at !== null && at.runId === task.runId && at.row === task.row;
-  };
 }

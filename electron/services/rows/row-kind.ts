@@ -3,6 +3,7 @@ import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../comm
 import type { RunBalance } from '../../common/jobs/run-balance';
 import type { RunPause } from '../../common/jobs/run-pause';
 import type { BalanceReader } from '../jobs/run-balance';
+import type { RowTask } from './row-queue';
 import type { RunJournal } from './run-journal';
 
 /**
@@ -72,7 +73,15 @@ export interface RowJobs {
   receive?(jobs: readonly JobView[]): Promise<void>;
   balanceNow?: BalanceReader;
   /** What a create is expected to cost on the connection now (published, or its recent charges); null: unknown. */
-  expectedCredits?(submission: JobSubmission): Promise<number | null>;
+  expectedCredits?(submission: RowStepPrice): Promise<number | null>;
+  /** Today's spending on each connection against its limit (the job engine's spending gate). */
+  spending?: { dayRoom(connectionId: string): number | null };
+}
+
+/** One paid step a row has still to make, as far as its price goes (the body may be partial: a video's is made later). */
+export interface RowStepPrice {
+  kind: JobSubmission['kind'];
+  body: Record<string, unknown>;
 }
 
 /** What one step of one row is given to work with. */
@@ -109,6 +118,11 @@ export interface RowKind<Row extends RowBase, Run extends RunBase<Row>> {
   rowOf(job: Pick<JobRecord, 'purpose'>): { runId: string; row: number } | null;
   /** The state a pending row starts in. */
   firstStep(run: Run, row: Row): string;
+  /**
+   * The paid steps the row has still to make from where it is (all of them for a row not started): what
+   * the budget reserves before the row starts. Absent: the kind's rows are not priced ahead.
+   */
+  steps?(run: Run, row: Row): RowStepPrice[];
   /** Moves the row's current step on as far as it can now; the engine runs it again while the state changes. */
   step(context: RowStepContext<Row, Run>): Promise<void>;
   /** A pending row of a cancelled run. */
@@ -121,4 +135,15 @@ export interface RowKind<Row extends RowBase, Run extends RunBase<Row>> {
   /** The run ended or a row changed: the page's events, the one notice. */
   onChange?(run: Run): void;
   onFinished?(run: Run, jobs: readonly JobView[]): void;
+}
+
+/** Whether a ledger record is a job of this task's row (any take). */
+export function jobOfRow(
+  kind: Pick<RowKind<RowBase, RunBase<RowBase>>, 'rowOf'>,
+  task: RowTask,
+): (job: JobRecord) => boolean {
+  return (job) => {
+    const at = kind.rowOf(job);
+    return at !== null && at.runId === task.runId && at.row === task.row;
+  };
 }

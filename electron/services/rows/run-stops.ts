@@ -105,12 +105,12 @@ export class RunStops {
   /**
    * At a create's turn, whether the run still sends it: a cancelled run cancels the row; a row started
    * and paused before its first create left has sent nothing and waits with the rows not started; a run
-   * stopped by the account (balance, day's limit, cap) creates nothing more, a refused create neither,
-   * until it is resumed, and the row keeps its step.
+   * paused, by its user or by the account (balance, day's limit, cap), sends no paid request from that
+   * moment until it is resumed, and the row keeps its step (what is at the service still finishes).
    */
   async mayCreate(
     task: RowTask,
-    at: { first: boolean; refused: boolean },
+    at: { first: boolean },
     set: (change: (row: RowBase) => RowBase) => Promise<void>,
   ): Promise<boolean> {
     const now = await this.deps.memory.require(task.kind, task.runId);
@@ -126,7 +126,7 @@ export class RunStops {
       await set((r) => ({ ...r, state: 'pending' }));
       return false;
     }
-    return !(now.state !== 'running' && (now.pause || at.refused));
+    return now.state === 'running';
   }
 
   /** The account stopped a create: every running run on its connection stops creating, for this reason. */
@@ -134,12 +134,12 @@ export class RunStops {
     const own = `${task.kind}/${task.runId}`;
     const connection = this.deps.connections.get(own);
     const keys = [...this.deps.connections].filter(([key, c]) => key !== own && c === connection).map(([key]) => key);
-    // All of them in memory at once (each pauseFor changes its run before it awaits), then written: no
+    // All of them in memory at once (each pauseRun changes its run before it awaits), then written: no
     // run on the connection may create in the time another's record takes to reach the disk.
     await Promise.all(
       [own, ...keys].map((key) => {
         const at = key.indexOf('/');
-        return this.pauseFor(key.slice(0, at), key.slice(at + 1), reason, message);
+        return this.pauseRun(key.slice(0, at), key.slice(at + 1), reason, message);
       }),
     );
   }
@@ -161,18 +161,23 @@ export class RunStops {
     // Read again after the price: creates answered meanwhile count by their jobs now.
     if (this.spending.reserve(key, cap, this.ownJobs(task.kind, task.runId), submission, credits ?? 0))
       return 'reserved';
-    await this.pauseFor(task.kind, task.runId, 'cap', `Its next create would pass the cap of ${cap} credits.`);
+    await this.pauseRun(task.kind, task.runId, 'cap', `Its next create would pass the cap of ${cap} credits.`);
     return 'held';
   }
 
   /** The run's jobs in the ledger (every take). */
   private ownJobs(kind: string, id: string): JobView[] {
     const k = this.deps.kindOf(kind);
-    return this.deps.jobs.list().filter((job) => k.rowOf(job)?.runId === id);
+    return this.deps.jobs.list((job) => k.rowOf(job)?.runId === id);
+  }
+
+  /** What the run's jobs have cost so far (its cap counts them). */
+  spent(kind: string, id: string): number {
+    return this.ownJobs(kind, id).reduce((sum, job) => sum + this.spending.cost(job), 0);
   }
 
   /** Pauses the run in memory before it returns its first promise (no await before the change). */
-  private async pauseFor(kind: string, id: string, reason: RunPauseReason, message: string): Promise<void> {
+  async pauseRun(kind: string, id: string, reason: RunPauseReason, message: string): Promise<void> {
     const run = this.deps.memory.inMemory(kind, id);
     if (!run || run.state !== 'running') return;
     this.deps.log?.warn('a run stops creating', { kind, run: id, reason, message });

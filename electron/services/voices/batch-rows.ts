@@ -4,7 +4,7 @@ import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
 import { JobReactor, type ReactorEngine } from '../jobs/reactor';
 import { RowEngine } from '../rows/row-engine';
-import type { RowJobs, RowKind, RowStepContext } from '../rows/row-kind';
+import type { RowJobs, RowKind, RowStepContext, RowStepPrice } from '../rows/row-kind';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchJournal, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
 import { batchEndedSummary, batchView, expiringSoon, revisionOf, rowJobs } from './batch-view';
@@ -64,6 +64,8 @@ export class BatchRows {
       journal: batchJournal(deps.dataDir),
       rowOf: (job) => (job.purpose.type === 'batch-row' ? { runId: job.purpose.batchId, row: job.purpose.row } : null),
       firstStep: () => 'speech',
+      steps: (run, row) =>
+        row.state === 'pending' || row.state === 'speech' ? [speech(run.id, row) as RowStepPrice] : [],
       step,
       cancelled: (row) => ({ ...row, state: 'cancelled' }),
       redo: (row) => ({ ...row, state: 'pending', take: row.take + 1, problems: [] }),

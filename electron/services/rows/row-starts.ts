@@ -1,0 +1,168 @@
+import { creditsText } from '../../common/jobs/cost-model';
+import type { RowTask } from './row-queue';
+import type { RunMemory } from './run-memory';
+import type { RunStops } from './run-stops';
+import { RowBudget, type BudgetRefusal } from './row-budget';
+import { RowFlight } from './row-flight';
+import {
+  ROW_ENDED,
+  rowUnderWay,
+  type RowBase,
+  type RowJobs,
+  type RowKind,
+  type RowStepPrice,
+  type RunBase,
+} from './row-kind';
+
+type AnyRun = RunBase<RowBase>;
+type AnyKind = RowKind<RowBase, AnyRun>;
+
+export interface RowStartsDeps {
+  jobs: RowJobs;
+  memory: RunMemory;
+  kindOf(kind: string): AnyKind;
+  /** The connection each running run sends to (`kind/id` → connection), as the engine keeps it. */
+  connections: ReadonlyMap<string, string>;
+  /** What the runs' jobs have cost (their caps), and where a run that cannot go on stops. */
+  stops: RunStops;
+  /** Default: one over the job engine's balance reading. */
+  budget?: RowBudget;
+  flight?: RowFlight;
+  /** Something the starts waited for came (a price, a balance reading): the run looks at its rows again. */
+  again(kind: string, runId: string): void;
+}
+
+/** How long a price looked up for the budget stands (an unknown one is asked again sooner: a charge may have come). */
+const PRICE_MS = 30_000;
+const UNKNOWN_PRICE_MS = 1_000;
+
+const REFUSED: Record<BudgetRefusal, string> = {
+  balance: 'The balance does not cover another whole row',
+  'daily-limit': "Today's spending limit has no room for another whole row",
+  cap: "The run's cap has no room for another whole row",
+};
+
+/**
+ * Which pending row may start: the money side of the row engine's starts. A row starts only when the
+ * budget reserved its whole expected price and the rows under way on its connection are fewer than the
+ * service has been finishing in a few minutes. A row's price is the sum of its paid steps' prices as the
+ * job engine says them (published, else this connection's recent charges); a worker's one-row run is
+ * budgeted by the studio that queued it.
+ */
+export class RowStarts {
+  readonly budget: RowBudget;
+  readonly flight: RowFlight;
+  private readonly prices = new Map<string, { credits: number | null; at: number }>();
+  private readonly asking = new Set<string>();
+  /** When a row last ended on each connection (a refusal is final only on a reading taken after it). */
+  private readonly lastEnd = new Map<string, number>();
+
+  constructor(private readonly deps: RowStartsDeps) {
+    this.budget =
+      deps.budget ?? new RowBudget(async (id) => (await deps.jobs.balanceNow?.(id).catch(() => null))?.credits ?? null);
+    this.flight = deps.flight ?? new RowFlight();
+  }
+
+  /** Whether the pending row may start now (its price then reserved); false: not now, the run is asked again later. */
+  admit(kind: AnyKind, run: AnyRun, row: RowBase, connection: string): boolean {
+    if (run.partOf) return true;
+    const again = () => this.deps.again(kind.name, run.id);
+    if (this.budget.underWay({ connection }) >= this.flight.bound(connection)) return false;
+    if (this.budget.stale(connection)) {
+      const never = !this.budget.readSince(connection, 0);
+      void this.budget.refresh(connection).then(again);
+      if (never) return false;
+    }
+    const price = this.price(kind, run, row, connection, again);
+    if (price === undefined) return false;
+    const answer = this.budget.reserve(connection, runKey(kind, run), rowKey(kind, run, row), price, {
+      dayRoom: () => this.deps.jobs.spending?.dayRoom(connection) ?? null,
+      capRoom: () =>
+        typeof run.maxCredits === 'number' ? run.maxCredits - this.deps.stops.spent(kind.name, run.id) : null,
+    });
+    if (answer.ok) return true;
+    const waitFor = answer.reason === 'cap' ? { run: runKey(kind, run) } : { connection };
+    // Rows under way end first: what they leave is looked at then.
+    if (this.budget.underWay(waitFor) > 0) return false;
+    if (answer.reason === 'balance' && !this.budget.readSince(connection, this.lastEnd.get(connection) ?? 0)) {
+      void this.budget.refresh(connection).then(again);
+      return false;
+    }
+    const each = price === null ? '' : ` (about ${creditsText(price)} each)`;
+    const free = answer.reason === 'balance' ? this.budget.free(connection) : null;
+    const left = free === null ? '' : `: ${creditsText(Math.max(0, Math.floor(free)))} left`;
+    const message = `${REFUSED[answer.reason]}${each}${left}. No row was left half paid.`;
+    // The cap is the run's own; the balance and the day's limit stop every run on the connection.
+    void (answer.reason === 'cap'
+      ? this.deps.stops.pauseRun(kind.name, run.id, answer.reason, message)
+      : this.deps.stops.pauseConnection({ kind: kind.name, runId: run.id }, answer.reason, message));
+    return false;
+  }
+
+  /** The run goes on (resumed, or started again): the balance, the day's room and its cap are looked at anew. */
+  resumed(kind: string, runId: string): void {
+    const connection = this.deps.connections.get(`${kind}/${runId}`);
+    if (connection !== undefined) this.budget.forget(connection, `${kind}/${runId}`);
+  }
+
+  /** A row under way when its run (re)starts goes on: its remaining price is held whatever the room. */
+  keep(kind: AnyKind, run: AnyRun, row: RowBase): void {
+    const connection = this.deps.connections.get(runKey(kind, run));
+    if (run.partOf || !rowUnderWay(row) || connection === undefined) return;
+    const price = this.price(kind, run, row, connection, () => undefined) ?? null;
+    this.budget.keep(connection, runKey(kind, run), rowKey(kind, run, row), price);
+  }
+
+  /** A row's step ended: a row no longer under way lets its reservation go (counted as spent unless it went back to waiting). */
+  after(task: RowTask): void {
+    const key = `${task.kind}/${task.runId}/${task.row}`;
+    if (!this.budget.holds(key)) return;
+    const row = this.deps.memory.inMemory(task.kind, task.runId)?.rows.find((r) => r.row === task.row);
+    const connection = this.deps.connections.get(`${task.kind}/${task.runId}`);
+    if (row && rowUnderWay(row)) return;
+    this.budget.release(key, row?.state !== 'pending');
+    if (connection === undefined || !row || !ROW_ENDED.has(row.state)) return;
+    this.flight.rowEnded(connection);
+    this.lastEnd.set(connection, Date.now());
+  }
+
+  /** The row's remaining paid steps at their prices; null: some price nobody can say yet; undefined: being looked up. */
+  private price(
+    kind: AnyKind,
+    run: AnyRun,
+    row: RowBase,
+    connection: string,
+    again: () => void,
+  ): number | null | undefined {
+    const steps = kind.steps?.(run, row);
+    if (!steps || !this.deps.jobs.expectedCredits) return 0;
+    let sum: number | null | undefined = 0;
+    for (const step of steps) {
+      const unit = this.unit(connection, step, again);
+      if (unit === undefined) sum = undefined;
+      else if (sum !== undefined) sum = unit === null || sum === null ? null : sum + unit;
+    }
+    return sum;
+  }
+
+  private unit(connection: string, step: RowStepPrice, again: () => void): number | null | undefined {
+    const key = `${connection}/${step.kind}`;
+    const known = this.prices.get(key);
+    const age = known ? Date.now() - known.at : Infinity;
+    if (age > (known?.credits === null ? UNKNOWN_PRICE_MS : PRICE_MS) && !this.asking.has(key)) {
+      this.asking.add(key);
+      void (this.deps.jobs.expectedCredits?.(step) ?? Promise.resolve(null))
+        .catch(() => null)
+        .then((credits) => {
+          this.prices.set(key, { credits, at: Date.now() });
+          this.asking.delete(key);
+          if (!known) again();
+        });
+    }
+    return known?.credits;
+  }
+}
+
+const runKey = (kind: AnyKind, run: Pick<AnyRun, 'id'>) => `${kind.name}/${run.id}`;
+const rowKey = (kind: AnyKind, run: Pick<AnyRun, 'id'>, row: Pick<RowBase, 'row'>) =>
+  `${kind.name}/${run.id}/${row.row}`;
