@@ -5,7 +5,8 @@ import { CompositionError, findScene, nextId, round2, updateScene } from './proj
 /**
  * Element operations: pure, each returns a new document (or its input when nothing changed).
  * Move and scale leave a locked element where it is (the input is returned); editing its other
- * fields, reordering and deleting still work, so a lock protects only against stray drags.
+ * fields, reordering and deleting still work here. The editor's Delete also leaves it (stores/project.ts),
+ * so a lock guards against stray drags and a select-all; the brand kit still replaces its own logo.
  */
 
 export type ElementDraft = Omit<SceneElement, 'id' | 'layer'> & { id?: string; layer?: number };

@@ -225,7 +225,14 @@ export const useProjectStore = defineStore('project', () => {
 
   const bringForward = (): void => forEachSelected((p, id) => bringForwardOp(p, sceneId(), id));
   const sendBackward = (): void => forEachSelected((p, id) => sendBackwardOp(p, sceneId(), id));
-  const deleteSelected = (): void => forEachSelected((p, id) => deleteElement(p, sceneId(), id));
+  /**
+   * Deletes the unlocked part of the selection. A lock (the brand kit's logo has one) means "leave this
+   * alone", so select-all then Delete keeps it; the user unlocks an element to delete it.
+   */
+  function deleteSelected(): void {
+    const ids = selectedElements.value.filter((e) => !e.locked).map((e) => e.id);
+    if (ids.length > 0) apply((p) => ids.reduce((acc, id) => deleteElement(acc, sceneId(), id), p));
+  }
 
   function toggleLock(): void {
     const lock = selectedElements.value.some((e) => !e.locked);

@@ -77,6 +77,31 @@ describe('project store', () => {
     expect(store.currentScene.elements[0]).toMatchObject({ x: 100, y: 50, locked: true });
   });
 
+  it('keeps a locked element (a brand logo) through select-all and Delete, or Cut; the rest goes in one step', () => {
+    const store = fresh();
+    store.addToScene({ ...image, name: 'Logo', role: 'logo' });
+    store.toggleLock();
+    store.addToScene({ ...image, x: 600 });
+    store.addToScene({ ...image, x: 900 });
+    store.select(['el-1', 'el-2', 'el-3']);
+    store.deleteSelected();
+    expect(store.currentScene.elements.map((e) => e.id)).toEqual(['el-1']);
+    expect(store.selectedIds).toEqual(['el-1']);
+    store.undo();
+    expect(store.currentScene.elements).toHaveLength(3);
+    store.select(['el-1', 'el-3']);
+    store.cutSelected();
+    expect(store.currentScene.elements.map((e) => e.id)).toEqual(['el-1', 'el-2']);
+    // Selected alone, it stays too: unlock it first to delete it.
+    const before = store.doc;
+    store.select(['el-1']);
+    store.deleteSelected();
+    expect(store.doc).toBe(before);
+    store.toggleLock();
+    store.deleteSelected();
+    expect(store.currentScene.elements.map((e) => e.id)).toEqual(['el-2']);
+  });
+
   it('copies and pastes with fresh ids, shifted, selecting the copies', () => {
     const store = fresh();
     store.addToScene(image);
