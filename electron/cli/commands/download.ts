@@ -1,14 +1,15 @@
 import { resolve } from 'node:path';
 import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
-import type { DownloadView, LostCopy } from '../../common/bridge/downloads';
+import type { DownloadView } from '../../common/bridge/downloads';
 import { withStudio, sayWhere } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 import { ProgressBars } from './progress-bars';
 import { matchJob } from '../../common/jobs/job-id';
-import { missingResults, savedCopiesIn, type MissingResult } from '../../services/downloads/saved-report';
+import type { CopyNotRestored } from '../../services/downloads/lost-copies';
 import type { StartResult } from '../../services/downloads/downloads-service';
 import type { StudioLink } from '../studio-link';
+import { chooseMissing, notRestoredEntries, restoreInParts, sayRestoring, type SaveChoice } from './download-missing';
 
 /** Downloads the studio is still working on; every other state is where this command stops following. */
 const UNDER_WAY: ReadonlySet<DownloadView['state']> = new Set(['queued', 'downloading']);
@@ -45,28 +46,14 @@ export function chooseJobs(jobs: readonly JobView[], args: ParsedArgs, now: numb
   return filtered(jobs).filter((j) => j.phase === 'completed');
 }
 
-/** The jobs to save: those chosen, or with --missing the chosen ones with no verified copy on disk. */
-async function chooseToSave(
-  args: ParsedArgs,
-  studio: StudioLink,
-): Promise<{ jobs: JobView[]; lost: MissingResult<JobView>[] }> {
+/** The jobs to save: those chosen, or with --missing what has no verified copy or lost one (chooseMissing). */
+async function chooseToSave(args: ParsedArgs, studio: StudioLink): Promise<SaveChoice> {
   const list = await studio.call('jobs.list');
-  if (args.flags['--missing'] !== true) return { jobs: chooseJobs(list, args, Date.now()), lost: [] };
-  // The record as the folder's owner holds it (this run's own services, or the open studio's).
-  const copies = await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'));
-  const lost = missingResults(list, copies, Date.now());
+  if (args.flags['--missing'] !== true) return { jobs: chooseJobs(list, args, Date.now()), back: [], notRestored: [] };
   const narrowed = new Set(
     chooseJobs(list, { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id),
   );
-  return { jobs: list.filter((j) => narrowed.has(j.id) && lost.some((m) => m.job.id === j.id)), lost };
-}
-
-/** Lost copies asked back a thousand at a time: each call's paths stay well under a host's body limit. */
-async function restoreInParts(studio: StudioLink, copies: readonly LostCopy[]): Promise<DownloadView[]> {
-  const queued: DownloadView[] = [];
-  for (let at = 0; at < copies.length; at += 1000)
-    queued.push(...(await studio.call('downloads.restore', copies.slice(at, at + 1000))));
-  return queued;
+  return chooseMissing(args, studio, list, narrowed);
 }
 
 /** Prints what was saved and what was not; exit 0 only when every requested file is saved. */
@@ -77,6 +64,7 @@ function reportSaved(
   finals: readonly DownloadView[],
   skipped: StartResult['skipped'],
   interrupted: boolean,
+  left: readonly CopyNotRestored<JobView>[] = [],
 ): number {
   if (args.flags['--json'] === true) {
     io.out(
@@ -90,6 +78,7 @@ function reportSaved(
             bytes: d.bytes,
           })),
           ...skipped.map((s) => ({ jobId: s.jobId, state: 'skipped', path: null, reason: s.reason, bytes: 0 })),
+          ...notRestoredEntries(left),
         ],
         null,
         2,
@@ -101,6 +90,7 @@ function reportSaved(
       else io.err(`${d.jobId.slice(0, 8)}: ${d.state}${d.reason ? `: ${d.reason}` : ''}`);
     }
     for (const s of skipped) io.err(`${s.jobId.slice(0, 8)}: skipped: ${s.reason}`);
+    for (const n of left) io.err(`${n.job.id.slice(0, 8)}: not restored${n.path ? `: ${n.path}` : ''}: ${n.reason}.`);
   }
   const saved = finals.filter((d) => d.state === 'saved').length;
   const unsaved = requested - saved;
@@ -124,7 +114,7 @@ export const downloadCommand: CliCommand = {
     { name: '--since', value: 'AGE', help: 'only jobs made within this time: 30m, 12h, 2d' },
     {
       name: '--missing',
-      help: 'every paid result whose link works and that has no verified copy on disk; a lost copy goes back where it was unless --out is given',
+      help: "lost copies of paid results whose link works: each copy deleted or moved since it was saved goes back where it was, even beside a copy kept elsewhere (the archive's), as does one changed in a file a batch, a campaign or --out FILE named; each copy not restored is named with why. With --out DIR, each such result with no verified copy is saved there instead",
     },
     { name: '--out', value: 'DIR', help: 'the folder to save into (required, except with --missing)' },
     { name: '--template', value: 'T', help: "file names, from the job's fields" },
@@ -155,14 +145,14 @@ export const downloadCommand: CliCommand = {
 async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Promise<number> {
   const json = args.flags['--json'] === true;
   const out = flag(args, '--out');
-  const { jobs, lost } = await chooseToSave(args, studio);
-  if (jobs.length === 0) {
+  const { jobs, back, notRestored } = await chooseToSave(args, studio);
+  if (jobs.length === 0 && back.length === 0 && notRestored.length === 0) {
     // Nothing to save is an answer, not a failure: a script gets an empty list.
     if (json) io.out('[]');
     else
       io.err(
         args.flags['--missing'] === true
-          ? 'Every paid result whose link works has a verified copy on disk.'
+          ? 'Nothing is lost: every paid result whose link works has its copies on disk as saved.'
           : 'No jobs match: nothing to save.',
       );
     return EXIT.ok;
@@ -192,30 +182,15 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
       });
     } else {
       // --missing without --out: each lost copy goes back under its own folder and name.
-      const chosen = lost.filter((m) => jobs.some((j) => j.id === m.job.id));
-      const back = chosen.flatMap((m) =>
-        m.lost
-          ? [
-              {
-                jobId: m.job.id,
-                downloadId: m.lost.downloadId,
-                folder: m.lost.folder,
-                relativeName: m.lost.relativeName,
-              },
-            ]
-          : [],
-      );
-      result = {
-        queued: await restoreInParts(studio, back),
-        skipped: chosen
-          .filter((m) => !m.lost)
-          .map((m) => ({
-            jobId: m.job.id,
-            reason: 'Never saved, so it has no place to go back to; give --out DIR to save it.',
-          })),
-        already: [],
-        copies: 0,
-      };
+      if (!json) sayRestoring(io, back);
+      const queued =
+        back.length > 0
+          ? await restoreInParts(
+              studio,
+              back.map((b) => b.copy),
+            )
+          : [];
+      result = { queued, skipped: [], already: [], copies: 0 };
     }
     for (const view of result.queued) if (!latest.has(view.id)) latest.set(view.id, view);
     const mine = () => result.queued.map((view) => latest.get(view.id) as DownloadView);
@@ -231,7 +206,9 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
         if (UNDER_WAY.has(view.state)) await studio.call('downloads.pause', view.id).catch(() => undefined);
     bars?.draw(mine());
     bars?.end();
-    return reportSaved(args, io, jobs.length, mine(), result.skipped, interrupted);
+    // A copy named and left beside a verified one does not fail the run; a result left with none does.
+    const requested = out ? jobs.length : back.length + notRestored.filter((n) => n.counts).length;
+    return reportSaved(args, io, requested, mine(), result.skipped, interrupted, notRestored);
   } finally {
     process.off('SIGINT', interrupt);
     stop();

@@ -156,7 +156,7 @@ describe('studio download', () => {
     }
   }, 120_000);
 
-  it('download --missing fetches exactly the result whose archive copy was deleted, back where it was; jobs list --json carries the copies', async () => {
+  it('download --missing fetches every lost copy back where it was, beside the copies still on disk; jobs list --json carries the copies', async () => {
     // The copies the first test saved are gone; the app's archive then kept a copy of both results
     // (its own queue, beside the command line's).
     rmSync(join(dataDir, 'out'), { recursive: true, force: true });
@@ -181,10 +181,16 @@ describe('studio download', () => {
     const fetched = io();
     expect(await runCli(['download', '--missing', '--json', '--data-dir', dataDir], fetched.io)).toBe(0);
     const report = JSON.parse(fetched.out.join('')) as { jobId: string; state: string; path: string }[];
-    expect(report).toEqual([
+    expect(report.filter((r) => r.path.startsWith(archived))).toEqual([
       expect.objectContaining({ jobId: ids[1], state: 'saved', path: join(archived, 'Second line to save.mp3') }),
     ]);
     expect(existsSync(join(archived, 'Second line to save.mp3'))).toBe(true);
+    // The three downloads the first test made and this one deleted come back too, though the archive
+    // keeps a copy of each result.
+    const outCopies = report.filter((r) => r.path.startsWith(join(dataDir, 'out')));
+    expect(outCopies.map((r) => r.state)).toEqual(['saved', 'saved', 'saved']);
+    expect(readdirSync(join(dataDir, 'out'))).toHaveLength(3);
+    expect(report).toHaveLength(4);
     // Nothing is missing now: a second run fetches nothing.
     const none = io();
     expect(await runCli(['download', '--missing', '--json', '--data-dir', dataDir], none.io)).toBe(0);
