@@ -2,7 +2,7 @@ import type { SharedRecords } from '../rows/row-engine-deps';
 import type { RowMaker } from '../rows/row-worker';
 import { campaignRowMaker } from '../campaign/campaign-worker';
 import { batchRowMaker } from '../voices/batch-worker';
-import { defaultDataDir } from './data-dir';
+import { perUserDataDir } from './data-dir';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { callChannels, type BridgeCalls, type ChosenSheet } from '../../common/bridge';
@@ -138,8 +138,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.
   const downloads = createDownloadsService(base, studio, projects, { resumeQueued: start === 'resume' });
-  // The archive's folders follow a data folder that was given (not the default one).
-  const archive = createArchive(base, downloads, studio, defaultDataDir(), { keepHere: start === 'resume' });
+  // The archive's folders follow a data folder that was named (--data-dir or STUDIO_DATA_DIR), not the per-user one.
+  const archive = createArchive(base, downloads, studio, perUserDataDir(), { keepHere: start === 'resume' });
   const text = createTextPictures(base.dataDir, (path) => grants.grant(path));
   const media = createMediaDomain(base, {
     grants,
