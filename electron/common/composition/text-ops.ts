@@ -107,7 +107,7 @@ export function setTextStyle(
             x: round2(x),
             width,
             height,
-            name: e.name === firstLine(element.text!) ? firstLine(style) : e.name,
+            name: namedAfter(e.name, element.text!) ? firstLine(style) : e.name,
           }
         : e,
     ),
@@ -144,9 +144,25 @@ export function withFontRecords(project: Project): Project {
   return { ...project, fonts };
 }
 
-function firstLine(style: TextStyle): string {
+const NAME_CHARS = 40;
+
+/** A text's first line as a label (cut at 40 characters); what a text is named when it is added. */
+export function firstLine(style: TextStyle): string {
   const line = style.content.split(/\r?\n/)[0].trim();
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line || 'Text';
+  return line.length > NAME_CHARS ? `${line.slice(0, NAME_CHARS - 1)}…` : line || 'Text';
+}
+
+/**
+ * Whether an element's name was made from its text, so the timeline's and the canvas's labels should
+ * follow an edit: the studio's own cut of the first line, or a cut at the same length made elsewhere
+ * (the starters' names are the line's first 40 characters, with no ellipsis). A name the user typed
+ * stays theirs; a text with no name is labelled by its first line where it is shown.
+ */
+function namedAfter(name: string | undefined, style: TextStyle): boolean {
+  if (name === undefined) return false;
+  if (name === firstLine(style)) return true;
+  const stem = name.endsWith('…') ? name.slice(0, -1) : name;
+  return stem.length >= NAME_CHARS - 1 && style.content.trim().startsWith(stem);
 }
 
 /**

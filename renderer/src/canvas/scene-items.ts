@@ -1,5 +1,6 @@
 import {
   elementBox,
+  firstLine,
   isVisual,
   stackingOrder,
   type OutputSize,
@@ -67,7 +68,7 @@ export function elementToItem(
     id: element.id,
     kind,
     src,
-    label: element.name ?? element.avatarId ?? element.type,
+    label: element.name ?? (element.text ? firstLine(element.text) : (element.avatarId ?? element.type)),
     ...(element.type === 'text' ? { text: true } : {}),
     locked: Boolean(element.locked),
     x: box.x,

@@ -48,6 +48,24 @@ describe('text elements in the editor', () => {
     expect(store.currentScene.elements).toEqual([]);
   });
 
+  it('the canvas labels a text by its name, or by its first line when it has none, following an edit', () => {
+    const store = fresh();
+    const style = presetStyle(store.doc, 'title');
+    const id = store.addText(style, { width: 400, height: 120 }, 'centre')!;
+    store.patchElement(id, { name: undefined });
+    store.restyleText(id, { ...style, content: 'Launch day\nis here' }, { width: 500, height: 240 });
+    const label = () =>
+      sceneToItems(
+        store.currentScene,
+        store.doc.output,
+        () => null,
+        () => null,
+      )[0].label;
+    expect(label()).toBe('Launch day');
+    store.patchElement(id, { name: 'Headline' });
+    expect(label()).toBe('Headline');
+  });
+
   it('the project records the fonts its text uses, also after a paste or a delete', () => {
     const store = fresh();
     const id = store.addText(presetStyle(store.doc, 'lower-third'), { width: 400, height: 120 }, 'lower-left')!;

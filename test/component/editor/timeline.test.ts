@@ -3,7 +3,7 @@ import { defineComponent, h } from 'vue';
 import { mount } from '@vue/test-utils';
 import { NDialogProvider, NMessageProvider } from 'naive-ui';
 import { createPinia, getActivePinia, setActivePinia } from 'pinia';
-import { createProject, type Scene } from '@common/composition';
+import { createProject, presetStyle, type Scene } from '@common/composition';
 import TimelinePanel from '@/timeline/TimelinePanel.vue';
 import { useProjectStore } from '@/stores/project';
 import { dropIndex, resizedDuration, sceneAt, sceneSpans } from '@/timeline/timeline-math';
@@ -114,6 +114,17 @@ describe('timeline panel', () => {
     expect(rows[0].findAll('.clip').map((c) => c.attributes('aria-label'))).toEqual(['b in scene 1']);
     expect(rows[1].find('.label').text()).toBe('Layer 1');
     expect(rows[1].findAll('.clip').map((c) => c.attributes('aria-label'))).toEqual(['a in scene 1', 'c in scene 2']);
+  });
+
+  it('labels a text with no name by its first line, so the label follows its words', () => {
+    const style = {
+      ...presetStyle(createProject({ id: 'p', kind: 'avatar-video', output: '16:9-1080p' }), 'title'),
+      content: 'Hello\nworld',
+    };
+    const { name: _name, ...unnamed } = el('t', 1);
+    const text = { ...unnamed, type: 'text' as const, url: '', text: style };
+    const w = mountTimeline([scene('scene-1', 5000, [text])]);
+    expect(w.find('.clip').attributes('aria-label')).toBe('Hello in scene 1');
   });
 
   it('emits add, duplicate and remove for the current scene', async () => {

@@ -7,6 +7,7 @@ import {
   deleteElement,
   DocumentHistory,
   exportBody,
+  firstLine,
   parseProject,
   presetStyle,
   scaleElement,
@@ -14,6 +15,7 @@ import {
   textReference,
   toAvatarVideoBody,
   toTalkingAvatarBody,
+  updateElement,
   validateProject,
   withTextAsImages,
   type Project,
@@ -199,6 +201,29 @@ describe('text element operations', () => {
     );
     expect(serif.fonts?.map((f) => f.file)).toEqual(['SourceSans3-Regular.ttf', 'DejaVuSerif-Bold.ttf']);
     expect(deleteElement(p, 'scene-1', 'title').scenes[0].elements.map((e) => e.id)).toEqual(['bg', 'name']);
+  });
+
+  it("a label made from the text follows a text edit, also one cut at 40 characters as the starters' are", () => {
+    const p = titled();
+    const style = p.scenes[0].elements[1].text!;
+    const long = 'One board for every project, deadline and teammate.';
+    const edit = (name: string | undefined, content: string) => {
+      const named = updateElement(p, 'scene-1', 'title', { name });
+      const restyled = setTextStyle(
+        named,
+        'scene-1',
+        'title',
+        { ...style, content: long },
+        { width: 600, height: 140 },
+      );
+      return setTextStyle(restyled, 'scene-1', 'title', { ...style, content }, { width: 600, height: 140 }).scenes[0]
+        .elements[1].name;
+    };
+    // Named by a starter: the first 40 characters of the line, no ellipsis.
+    expect(edit(long.slice(0, 40), 'Launch day')).toBe('Launch day');
+    expect(edit(firstLine({ ...style, content: long }), 'Launch day\nsecond line')).toBe('Launch day');
+    // A name the user gave is theirs.
+    expect(edit('Headline', 'Launch day')).toBe('Headline');
   });
 
   it('presets scale with the frame: a 9:16 frame gets the same sizes as 16:9 1080p', () => {
