@@ -72,7 +72,8 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
     'the command line was wrong (unknown or misspelt flag, a value outside its choices or range, a required one missing): nothing was sent',
   refused:
     'refused before sending: a check on the media, the price not confirmed (--yes), past the daily spending limit set in Settings, the same request sent before (--again); nothing was sent',
-  unavailable: 'the service, the sandbox or the data folder could not be reached',
+  unavailable:
+    "the service, the sandbox, the data folder or a queue's Redis could not be reached (or the queue refused its password, or is not Redis): nothing was sent",
   paused:
     "a batch or campaign paused on its own: the account ran out of credits, today's spending limit was reached, or the run reached --max-credits; no row failed for it: top up (or raise the limit) and run the same command again to go on",
 };

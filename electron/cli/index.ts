@@ -5,6 +5,7 @@ import { DataFolderBusyError } from '../services/host/data-folder-lock';
 import { DataFolderUnusableError } from '../services/host/data-folder-state';
 import { StudioError } from '../services/host/errors';
 import { OwnerCallError, OwnerRefusedError } from '../services/host/owner-client';
+import { QueueUnavailableError } from '../services/rows/queue-check';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
 import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';
@@ -194,6 +195,8 @@ function exitFor(error: unknown): number {
   // This run's own engine refused the money, as an owner's would: the same exit either way.
   if (error instanceof StudioError && MONEY_REFUSALS.has(error.code)) return EXIT.refused;
   if (error instanceof OwnerRefusedError) return EXIT.unavailable;
+  // The queue's Redis cannot be used (not reached, the password refused, not Redis): nothing was sent.
+  if (error instanceof QueueUnavailableError) return EXIT.unavailable;
   // A call the folder's owner answered with a failure: its code says what kind of failure it was.
   if (error instanceof OwnerCallError) return OWNER_FAILURE_EXITS[String(error.code)] ?? EXIT.failed;
   if (error instanceof DataFolderBusyError || (error instanceof Error && error.cause instanceof DataFolderBusyError))

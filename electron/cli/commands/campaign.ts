@@ -25,7 +25,7 @@ import {
   reportCheck,
 } from './campaign-session';
 import { QUEUE_OPTION } from './worker';
-import { queueUrlOf, withQueueTurns } from '../queue-url';
+import { QUEUE_PASSWORD_FILE_OPTION, queueUrlOf, withQueueTurns } from '../queue-url';
 
 const TEMPLATE_ARGUMENTS = [
   { name: 'TEMPLATE', help: 'a project saved by the studio, with {{variables}}', required: true },
@@ -103,6 +103,7 @@ export const campaignRunCommand: CliCommand = {
     },
     { name: '--strict', help: 'a row refused by the check fails the run' },
     QUEUE_OPTION,
+    QUEUE_PASSWORD_FILE_OPTION,
     JSON_OPTION,
   ],
   async run(args, io) {

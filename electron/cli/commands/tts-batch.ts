@@ -20,7 +20,7 @@ import { MAX_CREDITS_OPTION, confirmPaidCli, maxCreditsOf, reportPause } from '.
 import { parseRate } from './speech';
 import { rowLabel } from '../../common/text/row-label';
 import { QUEUE_OPTION } from './worker';
-import { queueUrlOf, withQueueTurns } from '../queue-url';
+import { QUEUE_PASSWORD_FILE_OPTION, queueUrlOf, withQueueTurns } from '../queue-url';
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -199,6 +199,7 @@ export const ttsBatchCommand: CliCommand = {
     },
     { name: '--strict', help: 'a refused row fails the run' },
     QUEUE_OPTION,
+    QUEUE_PASSWORD_FILE_OPTION,
     JSON_OPTION,
   ],
   async run(args, io) {

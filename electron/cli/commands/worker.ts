@@ -7,28 +7,61 @@ import { redisTarget } from '../../services/rows/redis-target';
 import { RowWorker } from '../../services/rows/row-worker';
 import { SharedTurns } from '../../services/rows/shared-turns';
 import { withStudio } from '../cli-host';
-import { queueUrlOf } from '../queue-url';
+import { QUEUE_PASSWORD_FILE_OPTION, checkedQueue, queueUrlOf } from '../queue-url';
+import { withinMs } from '../../services/rows/within';
 import { JSON_OPTION } from '../common-options';
-import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo } from '../command';
+import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 
 /** `--queue URL`, as the commands that can send their rows to workers take it. */
 export const QUEUE_OPTION = {
   name: '--queue',
   value: 'URL',
-  help: 'make the rows on a queue (redis://HOST:PORT; its password best in STUDIO_QUEUE_URL) by `studio worker` processes on any machine, instead of on this computer; this studio still saves its own copy of each',
+  help: 'make the rows on a queue (redis://HOST:PORT, no password: that goes in STUDIO_QUEUE_URL or --queue-password-file) by `studio worker` processes on any machine, instead of on this computer; this studio still saves its own copy of each',
 } as const;
 
-/** Settles at the first Ctrl-C or SIGTERM. */
-function stopAsked(): Promise<string> {
-  return new Promise((done) => {
-    const stop = (signal: string) => {
+/** What the rows under way get to end once a worker is told to stop; a row still under way is then left. */
+const STOP_GRACE_MS = 2_500;
+/** A stop that has not ended the process by then ends it outright: nothing may hold a worker past 5 s. */
+const STOP_LIMIT_MS = 4_500;
+
+/** A signal this soon after the first is the same one sent again by a library, not the user's second. */
+const SIGNAL_ECHO_MS = 1_000;
+
+/**
+ * Ctrl-C and SIGTERM, heard from the command's start (a stop while it checks the queue or opens its data
+ * folder counts too). The first starts the stop and arms a last resort that ends the process at
+ * STOP_LIMIT_MS, whatever still holds it (a Redis client waiting on a Redis that has gone, say); a second
+ * ends it at once.
+ */
+function stopSignals(io: CliIo): { asked: Promise<string>; dispose(): void } {
+  let heard: ((signal: string) => void) | null = null;
+  const asked = new Promise<string>((done) => (heard = done));
+  let firstAt: number | null = null;
+  const stop = (signal: string) => {
+    if (firstAt !== null) {
+      // when-exit (under conf's atomic writes) runs its hooks on a signal and sends the signal again, at
+      // once: that echo is not a second Ctrl-C.
+      if (Date.now() - firstAt < SIGNAL_ECHO_MS) return;
+      io.err(`${signal} again: stopping now.`);
+      process.exit(EXIT.failed);
+    }
+    firstAt = Date.now();
+    heard?.(signal);
+    // Unref'd: it never keeps a process alive that would end by itself.
+    setTimeout(() => {
+      io.err(`The worker did not stop within ${STOP_LIMIT_MS / 1000} s; ending it.`);
+      process.exit(EXIT.failed);
+    }, STOP_LIMIT_MS).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return {
+    asked,
+    dispose: () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      done(signal);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+    },
+  };
 }
 
 function queueOf(url: string | undefined): {
@@ -38,7 +71,7 @@ function queueOf(url: string | undefined): {
 } {
   if (!url)
     throw new UsageError(
-      'Give the queue the rows are sent to: --queue redis://HOST:PORT, or STUDIO_QUEUE_URL (with its password) in the environment',
+      'Give the queue the rows are sent to: --queue redis://HOST:PORT (its password in --queue-password-file FILE), or STUDIO_QUEUE_URL (with its password) in the environment',
     );
   try {
     const target = redisTarget(url);
@@ -62,8 +95,9 @@ export const workerCommand: CliCommand = {
     {
       name: '--queue',
       value: 'URL',
-      help: 'the Redis the rows are queued on (redis://HOST:PORT; a password is best given in STUDIO_QUEUE_URL, which also serves without --queue)',
+      help: 'the Redis the rows are queued on (redis://HOST:PORT, no password: that goes in STUDIO_QUEUE_URL, which also serves without --queue, or --queue-password-file)',
     },
+    QUEUE_PASSWORD_FILE_OPTION,
     {
       name: '--out',
       value: 'DIR',
@@ -91,47 +125,61 @@ export const workerCommand: CliCommand = {
   ],
   async run(args, io: CliIo) {
     const queue = queueOf(queueUrlOf(args, io));
-    const id = flag(args, '--name') ?? `${hostname()}-${process.pid}`;
-    const records = new Redis(queue.options);
-    records.on('error', () => undefined);
+    const signals = stopSignals(io);
     try {
-      const intents = new RedisCreateIntents(records, { worker: id });
-      const rate = flag(args, '--rate');
-      const turns = new SharedTurns(records, { perSecond: rate === undefined ? null : Number(rate) });
-      return await withStudio(
-        args,
-        io,
-        'writes',
-        async (studio) => {
-          if (!studio.rowMakers)
-            throw new RefusedError(
-              `A worker needs its data folder to itself, and the ${studio.kind} (process ${studio.pid}) has it open: give the worker its own with --data-dir.`,
-            );
-          const folder = resolve(io.cwd, flag(args, '--out') ?? join(studio.dataDir, 'worker-results'));
-          const concurrency = Number(flag(args, '--concurrency') ?? 32);
-          const bucket = flag(args, '--bucket');
-          const makers = await studio.rowMakers(folder, bucket).catch((error: unknown) => {
-            throw new UsageError(`--bucket ${bucket}: ${error instanceof Error ? error.message : String(error)}`);
-          });
-          const worker = new RowWorker({ url: queue.url, makers, id, concurrency });
-          worker.start();
-          const copied = bucket === undefined ? '' : ` and copied to the storage "${bucket}"`;
-          io.err(
-            `Worker ${id} takes rows from ${queue.shown}; what it makes is saved in ${folder}${copied}. Ctrl-C stops it.`,
-          );
-          const signal = await stopAsked();
-          io.err(`${signal}: taking no more rows; the rows under way end first.`);
-          await worker.close();
-          if (args.flags['--json'] === true)
-            io.out(
-              JSON.stringify({ worker: id, queue: queue.shown, folder, bucket: bucket ?? null, stoppedBy: signal }),
-            );
-          return EXIT.ok;
-        },
-        { shared: { intents, daySpending: new RedisDaySpending(records) }, serviceFetch: turns.fetch() },
-      );
+      // Before anything else: a queue that cannot be used is said within seconds, not by minutes of silence.
+      await checkedQueue(queue.url, io);
+      return await work(args, io, queue, signals.asked);
     } finally {
-      await records.quit().catch(() => undefined);
+      signals.dispose();
     }
   },
 };
+
+/** The worker once its queue passed the check: its data folder, its row makers, the rows until a stop. */
+async function work(args: ParsedArgs, io: CliIo, queue: ReturnType<typeof queueOf>, stopAsked: Promise<string>) {
+  const id = flag(args, '--name') ?? `${hostname()}-${process.pid}`;
+  const records = new Redis(queue.options);
+  records.on('error', () => undefined);
+  try {
+    const intents = new RedisCreateIntents(records, { worker: id });
+    const rate = flag(args, '--rate');
+    const turns = new SharedTurns(records, { perSecond: rate === undefined ? null : Number(rate) });
+    return await withStudio(
+      args,
+      io,
+      'writes',
+      async (studio) => {
+        if (!studio.rowMakers)
+          throw new RefusedError(
+            `A worker needs its data folder to itself, and the ${studio.kind} (process ${studio.pid}) has it open: give the worker its own with --data-dir.`,
+          );
+        const folder = resolve(io.cwd, flag(args, '--out') ?? join(studio.dataDir, 'worker-results'));
+        const concurrency = Number(flag(args, '--concurrency') ?? 32);
+        const bucket = flag(args, '--bucket');
+        const makers = await studio.rowMakers(folder, bucket).catch((error: unknown) => {
+          throw new UsageError(`--bucket ${bucket}: ${error instanceof Error ? error.message : String(error)}`);
+        });
+        const worker = new RowWorker({ url: queue.url, makers, id, concurrency });
+        worker.start();
+        const copied = bucket === undefined ? '' : ` and copied to the storage "${bucket}"`;
+        io.err(
+          `Worker ${id} takes rows from ${queue.shown}; what it makes is saved in ${folder}${copied}. Ctrl-C stops it.`,
+        );
+        const signal = await stopAsked;
+        io.err(
+          `${signal}: taking no more rows; the rows under way get ${STOP_GRACE_MS / 1000} s to end, then are left to another worker.`,
+        );
+        await worker.stopWithin(STOP_GRACE_MS);
+        if (args.flags['--json'] === true)
+          io.out(JSON.stringify({ worker: id, queue: queue.shown, folder, bucket: bucket ?? null, stoppedBy: signal }));
+        return EXIT.ok;
+      },
+      { shared: { intents, daySpending: new RedisDaySpending(records) }, serviceFetch: turns.fetch() },
+    );
+  } finally {
+    // Never waits on a Redis that has gone (its client would hold the command for ever).
+    await withinMs(records.quit(), 300);
+    records.disconnect();
+  }
+}

@@ -38,6 +38,10 @@ type Step = (task: RowTask) => Promise<void>;
 export const rowJobId = (task: RowTask): string =>
   [task.kind, task.runId, String(task.row)].map((part) => encodeURIComponent(part)).join('/');
 
+/** What a connection says while Redis is gone, refuses it, or is not there. */
+const CONNECTION_TROUBLE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|Connection is closed|connect|NOAUTH|WRONGPASS|LOADING/i;
+
 const WAITING_STATES = ['wait', 'delayed', 'prioritized'] as const;
 /** A re-ask that no worker saw (its process died) is forgotten after a day; the engine asks again on resume. */
 const ASKED_TTL_MS = 86_400_000;
@@ -61,27 +65,31 @@ export class BullmqRowQueue implements RowQueue {
   private readonly prefix: string;
   private readonly pending = new Set<Promise<unknown>>();
   private readonly wakers = new Set<() => void>();
+  private readonly steps = new Set<Promise<void>>();
   private stopped = false;
   private closing: Promise<void> | null = null;
+  /** Redis is known to be gone: said once when it goes and once when it answers again, not at every retry. */
+  private down = false;
 
   constructor(private readonly options: BullmqRowQueueOptions) {
     this.target = redisTarget(options.url);
     this.name = options.name ?? 'studio-rows';
     this.prefix = options.prefix ?? 'studio';
     this.redis = new Redis(this.target.options);
-    this.redis.on('error', (error: Error) => this.warn('the row queue cannot reach Redis', error));
+    this.redis.on('error', (error: Error) => this.lost(error));
+    this.redis.on('ready', () => this.back());
     this.queue = new Queue<RowTask>(this.name, {
       connection: this.redis,
       prefix: this.prefix,
       defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: options.keepFailed ?? 1000 } },
     });
-    this.queue.on('error', (error: Error) => this.warn('the row queue cannot reach Redis', error));
+    this.queue.on('error', (error: Error) => this.lost(error));
     options.log?.info('row steps go through a BullMQ queue', { queue: this.name, redis: this.target.shown });
   }
 
   start(step: Step): void {
     if (this.worker || this.stopped) return;
-    const worker = new Worker<RowTask>(this.name, (job) => this.runJob(job, step), {
+    const worker = new Worker<RowTask>(this.name, (job) => this.tracked(this.runJob(job, step)), {
       connection: this.target.options,
       prefix: this.prefix,
       concurrency: this.options.concurrency ?? 100,
@@ -96,7 +104,7 @@ export class BullmqRowQueue implements RowQueue {
       this.wake();
     });
     worker.on('completed', () => this.wake());
-    worker.on('error', (error: Error) => this.warn('a row queue worker cannot reach Redis', error));
+    worker.on('error', (error: Error) => this.lost(error));
     this.worker = worker;
   }
 
@@ -167,6 +175,27 @@ export class BullmqRowQueue implements RowQueue {
     this.redis.disconnect();
   }
 
+  /**
+   * Closes within about `graceMs` + 1 s whatever Redis does (a worker told to stop): takes no more steps,
+   * gives the steps under way `graceMs` to end, then leaves the rest (their jobs go back to the queue once
+   * their locks expire, BullMQ's stalled-job recovery) and drops every connection. BullMQ's own close
+   * waits for the steps and then for Redis, so on a Redis that has gone it never returned.
+   */
+  async closeWithin(graceMs: number): Promise<void> {
+    if (this.stopped) return this.close(true);
+    this.stopped = true;
+    this.wake();
+    // Fetches nothing more; a pause that does not wait touches no Redis.
+    await withinMs(this.worker?.pause(true) ?? Promise.resolve(), 200);
+    await withinMs(Promise.all([...this.steps]), graceMs);
+    this.closing = (this.worker?.close(true) ?? Promise.resolve()).catch(() => undefined);
+    await withinMs(this.closing, 500);
+    await withinMs(this.settled(), 200);
+    await withinMs(this.queue.close(), 300);
+    this.redis.disconnect();
+    await withinMs(this.queue.disconnect(), 100);
+  }
+
   private halt(force: boolean): void {
     if (this.stopped) return;
     this.stopped = true;
@@ -200,6 +229,31 @@ export class BullmqRowQueue implements RowQueue {
 
   private askedKey(jobId: string): string {
     return `${this.prefix}:${this.name}:asked:${jobId}`;
+  }
+
+  /** A step this process runs, known until it ends (so a close can wait for it). */
+  private tracked(step: Promise<void>): Promise<void> {
+    this.steps.add(step);
+    void step.catch(() => undefined).finally(() => this.steps.delete(step));
+    return step;
+  }
+
+  /**
+   * One warning per outage, whichever of the queue's connections hears of it first (each retry of each
+   * connection errs again); an error that is not about the connection is warned about as it comes.
+   */
+  private lost(error: unknown): void {
+    if (!CONNECTION_TROUBLE.test(`${(error as { code?: unknown })?.code ?? ''} ${String(error)}`))
+      return this.warn('the row queue met an error', error);
+    if (this.down) return;
+    this.down = true;
+    this.warn('the row queue cannot reach Redis (trying again until it answers)', error);
+  }
+
+  private back(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.options.log?.info('the row queue reaches Redis again', { queue: this.name, redis: this.target.shown });
   }
 
   private track(work: Promise<unknown>): void {

@@ -5,6 +5,7 @@ import { BullmqRowQueue } from './bullmq-row-queue';
 import type { RowBase, RunBase } from './row-kind';
 import type { RowTask } from './row-queue';
 import { RunShelf, WORKER_BEAT_MS, type RowReport } from './run-shelf';
+import { withinMs } from './within';
 
 export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
 
@@ -83,6 +84,19 @@ export class RowWorker {
     await this.queue.close(force);
     await this.shelf.gone(this.id).catch(() => undefined);
     await this.redis.quit().catch(() => undefined);
+  }
+
+  /**
+   * Stops within about `graceMs` + 2 s in any state (Redis gone included): the rows under way get
+   * `graceMs` to end, and a row still under way then is left to another worker, which follows the jobs
+   * this one made (its intents) rather than paying for them again.
+   */
+  async stopWithin(graceMs: number): Promise<void> {
+    if (this.beating) clearInterval(this.beating);
+    await this.queue.closeWithin(graceMs);
+    // Its heartbeat goes at once rather than expiring, when Redis still answers.
+    await withinMs(this.shelf.gone(this.id), 300);
+    this.redis.disconnect();
   }
 
   private async take(task: RowTask): Promise<void> {

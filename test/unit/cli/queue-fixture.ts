@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { startSandbox, type Sandbox } from '../../bench/jobs.bench';
 import { stopSandbox } from '../../bench/campaign-sandbox';
+import { redisTarget } from '../../../electron/services/rows/redis-target';
 import { startRedis, type RedisServerOptions, type RunningRedis } from '../../redis-server';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');
@@ -33,7 +34,8 @@ export async function startWorker(
       join(repoRoot, 'electron/cli/index.ts'),
       'worker',
       '--queue',
-      queue,
+      // The address alone: a password on a command line is refused (every user can read it in `ps`).
+      redisTarget(queue).shown,
       '--name',
       name,
       '--base-url',
@@ -46,7 +48,7 @@ export async function startWorker(
     ],
     {
       cwd: repoRoot,
-      env: { ...process.env, STUDIO_API_KEY: service.apiKey, ...extra.env },
+      env: { ...process.env, STUDIO_API_KEY: service.apiKey, STUDIO_QUEUE_URL: queue, ...extra.env },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
