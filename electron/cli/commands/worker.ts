@@ -90,7 +90,7 @@ function queueOf(url: string | undefined): {
 export const workerCommand: CliCommand = {
   name: 'worker',
   summary:
-    "takes the rows of queued campaigns (campaign run --queue) from the queue at URL and makes them with this connection, saving each into DIR (and, with --bucket, into a storage's bucket), until Ctrl-C or SIGTERM (the rows under way end first)",
+    "takes the rows of queued campaigns (campaign run --queue) from the queue at URL and makes them with this connection, saving each into DIR (and, with --bucket, into a storage's bucket), until Ctrl-C or SIGTERM (within 5 s: the rows under way get 2.5 s to end, then are left to another worker)",
   options: [
     {
       name: '--queue',
