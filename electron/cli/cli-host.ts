@@ -68,7 +68,7 @@ function stderrLog(io: CliIo, verbose: boolean, redactor: Redactor): Logger {
 }
 
 /** How the data folder was named, for a message about it. */
-function namedBy(args: ParsedArgs, io: CliIo): string {
+export function namedBy(args: ParsedArgs, io: CliIo): string {
   if (flag(args, '--data-dir') !== undefined) return 'named by --data-dir';
   return io.env.STUDIO_DATA_DIR ? 'named by STUDIO_DATA_DIR' : 'the per-user default';
 }

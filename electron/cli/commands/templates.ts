@@ -8,10 +8,13 @@ import { brandKitSpec, catalogueFactsOf, startProject } from '../../services/pro
 import { starterTemplatesDir, TemplateLibrary } from '../../services/projects/templates';
 import { createTextPictures } from '../../services/text/text-domain';
 import type { TemplateSummary } from '../../common/bridge/templates';
+import type { Notice } from '../../common/bridge/system';
 import type { RecordStoreFactory } from '../../services/host/types';
 import { createConfStoreFactory } from '../../services/store/conf-store';
 import { everyAvatar } from '../../services/catalogue/every-avatar';
-import { withStudio } from '../cli-host';
+import { namedBy, withStudio } from '../cli-host';
+import { folderExists } from '../../services/host/data-folder-state';
+import { createMemoryStoreFactory } from '../../services/store/memory-store';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
 
@@ -19,18 +22,19 @@ import { JSON_OPTION } from '../common-options';
 function templatesIn(
   args: ParsedArgs,
   io: CliIo,
+  { onlyReads = false } = {},
 ): { library: TemplateLibrary; createStore: RecordStoreFactory; grants: LocalGrants; dataDir: string } {
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+  // A file in the folder's place is named (exit 4); a list on a folder not made yet creates none.
+  const exists = folderExists(dataDir, namedBy(args, io));
   const log = {
     debug: () => undefined,
     info: () => undefined,
     warn: (m: string) => io.err(`[warn] ${m}`),
     error: (m: string) => io.err(`[error] ${m}`),
   };
-  const createStore = createConfStoreFactory(dataDir, {
-    log,
-    notify: (n) => io.err(`${n.title}${n.detail ? `: ${n.detail}` : ''}`),
-  });
+  const deps = { log, notify: (n: Notice) => io.err(`${n.title}${n.detail ? `: ${n.detail}` : ''}`) };
+  const createStore = onlyReads && !exists ? createMemoryStoreFactory(deps) : createConfStoreFactory(dataDir, deps);
   const grants = new LocalGrants(createStore(localGrantsSpec));
   const library = new TemplateLibrary({
     dataDir,
@@ -60,7 +64,7 @@ export const templatesListCommand: CliCommand = {
   summary: 'list the starter templates and the ones saved in the data folder',
   options: [JSON_OPTION],
   async run(args, io) {
-    const { templates, unreadable } = await templatesIn(args, io).library.list();
+    const { templates, unreadable } = await templatesIn(args, io, { onlyReads: true }).library.list();
     if (args.flags['--json'])
       io.out(JSON.stringify({ templates: templates.map(({ thumbnail: _t, ...rest }) => rest), unreadable }, null, 2));
     else {

@@ -87,6 +87,11 @@ function entriesOf(dataDir: string, namedBy: string): string[] | null {
   }
 }
 
+/** Whether the path is a folder now; a file in its place (or in its path) is named as such (exit 4). */
+export function folderExists(dataDir: string, namedBy: string): boolean {
+  return entriesOf(dataDir, namedBy) !== null;
+}
+
 /**
  * For a command whose answer is the folder's own records (its jobs, its downloads): the folder must
  * already be a data folder. Anything else would answer "no jobs" from a folder made for the occasion,

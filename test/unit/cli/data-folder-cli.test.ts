@@ -47,12 +47,22 @@ describe('a data folder that is not one', () => {
     expect(fromEnv.out).toBe('');
     expect(fromEnv.err).toContain(`The data folder ${typo} (named by STUDIO_DATA_DIR) does not exist`);
     expect(existsSync(typo)).toBe(false);
+
+    // Listing the templates names the starters and makes no folder for the saved ones.
+    const templates = await run(['templates', 'list', '--json', '--data-dir', typo]);
+    expect(templates.code, templates.err).toBe(EXIT.ok);
+    expect((JSON.parse(templates.out) as { templates: { starter: boolean }[] }).templates.length).toBeGreaterThan(0);
+    expect(existsSync(typo)).toBe(false);
   });
 
   it('a file in its place exits 4 saying it is a file, for readers and for commands that may start a folder', async () => {
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'not a studio');
-    for (const argv of [...READERS, ['tts', '--text', 'Hello.', '--voice', 'sandbox_ava', '--yes', '--json']]) {
+    const others = [
+      ['tts', '--text', 'Hello.', '--voice', 'sandbox_ava', '--yes', '--json'],
+      ['templates', 'list', '--json'],
+    ];
+    for (const argv of [...READERS, ...others]) {
       const result = await run([...argv, '--data-dir', file]);
       expect(result.code, argv.join(' ')).toBe(EXIT.unavailable);
       expect(JSON.parse(result.out).error.message, argv.join(' ')).toContain(`${file} (named by --data-dir) is a file`);
