@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import { EMULATOR_DEFAULTS } from '../../emulator';
-import { sandboxAccessKey } from '../../emulator/state/access-key';
+import { readSandboxAccessKey } from '../../emulator/state/access-key';
 import { openWebhook, WebhookError, type WebhookCredentials } from '../../services/webhooks/webhook-crypto';
 import { ConnectionManager } from '../../services/connections/connection-manager';
 import { EnvVault } from '../../services/connections/env-vault';
@@ -11,6 +10,8 @@ import { defaultDataDir } from '../../services/host/data-dir';
 import { createConfStoreFactory } from '../../services/store/conf-store';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
+import { namedBy } from '../cli-host';
+import { folderExists } from '../../services/host/data-folder-state';
 
 async function readInput(source: string, io: CliIo): Promise<string> {
   if (source !== '-') return readFile(resolve(io.cwd, source), 'utf8');
@@ -28,11 +29,19 @@ async function readInput(source: string, io: CliIo): Promise<string> {
 async function credentialsFor(args: ParsedArgs, io: CliIo): Promise<WebhookCredentials> {
   const name = flag(args, '--connection');
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+  const named = namedBy(args, io);
+  // A file in the folder's place is named (exit 4); a folder not made yet is not made here.
+  const exists = folderExists(dataDir, named);
   if (!name || name.toLowerCase() === 'sandbox') {
-    const sandboxDir = join(dataDir, 'sandbox');
-    mkdirSync(sandboxDir, { recursive: true });
-    return { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: sandboxAccessKey(sandboxDir).clientSecret };
+    // Only the key the folder's sandbox sealed with can open its callbacks: one made up here opens none.
+    const key = readSandboxAccessKey(join(dataDir, 'sandbox'));
+    if (!key)
+      throw new Error(
+        `The data folder ${dataDir} (${named}) has no sandbox key: its built-in sandbox never ran there, so no sandbox callback can be verified with it. Nothing was written. Give the --data-dir of the studio whose sandbox sent it, or --connection NAME.`,
+      );
+    return { clientId: EMULATOR_DEFAULTS.clientId, clientSecret: key.clientSecret };
   }
+  if (!exists) throw new UsageError(`No connection named "${name}": there is no data folder at ${dataDir} (${named})`);
   const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const connections = new ConnectionManager({
     createStore: createConfStoreFactory(dataDir, { log: quiet, notify: () => undefined }),

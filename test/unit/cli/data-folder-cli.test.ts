@@ -6,6 +6,11 @@ import { EXIT } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-data-folder-cli-'));
+// A callback body as the service posts it (its seal is beside the point here).
+writeFileSync(
+  join(dir, 'callback.json'),
+  JSON.stringify({ signature: 's', dataEncrypt: 'd', timestamp: 1, nonce: 'n' }),
+);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One command line run here, with `env` as its whole environment. */
@@ -48,6 +53,12 @@ describe('a data folder that is not one', () => {
     expect(fromEnv.err).toContain(`The data folder ${typo} (named by STUDIO_DATA_DIR) does not exist`);
     expect(existsSync(typo)).toBe(false);
 
+    // A callback cannot be verified with a sandbox key made up for the occasion: none is written.
+    const decode = await run(['webhook', 'decode', 'callback.json', '--data-dir', typo]);
+    expect(decode.code).toBe(EXIT.failed);
+    expect(decode.err).toContain(`The data folder ${typo} (named by --data-dir) has no sandbox key`);
+    expect(existsSync(typo)).toBe(false);
+
     // Listing the templates names the starters and makes no folder for the saved ones.
     const templates = await run(['templates', 'list', '--json', '--data-dir', typo]);
     expect(templates.code, templates.err).toBe(EXIT.ok);
@@ -61,6 +72,7 @@ describe('a data folder that is not one', () => {
     const others = [
       ['tts', '--text', 'Hello.', '--voice', 'sandbox_ava', '--yes', '--json'],
       ['templates', 'list', '--json'],
+      ['webhook', 'decode', 'callback.json', '--json'],
     ];
     for (const argv of [...READERS, ...others]) {
       const result = await run([...argv, '--data-dir', file]);
