@@ -7,6 +7,8 @@ import { parseSrt } from '../../common/captions/subtitle-files';
 import { DEFAULT_CAPTION_SETTINGS } from '../../common/captions/caption-track';
 import { parseProject } from '../../common/composition/document';
 import { defaultDataDir } from '../../services/host/data-dir';
+import { namedBy } from '../cli-host';
+import { folderExists } from '../../services/host/data-folder-state';
 import { burnCaptions } from '../../services/media/caption-burn';
 import { sidecarPaths } from '../../services/downloads/caption-sidecars';
 import { createMediaToolkit } from '../../services/media/toolkit';
@@ -52,6 +54,8 @@ export const captionsBurnCommand: CliCommand = {
       settings = captionSettingsOf(parsed.project);
     }
     const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+    // A file in the folder's place is named (exit 4) before anything is made under it.
+    folderExists(dataDir, namedBy(args, io));
     const toolkit = createMediaToolkit({ dataDir, resolve: { env: io.env } });
     const pictures = createTextPictures(dataDir, (file) => pathToFileURL(file).href);
     const controller = new AbortController();

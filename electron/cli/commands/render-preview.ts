@@ -6,6 +6,8 @@ import { previewWidth } from '../../common/composition/ffmpeg-args';
 import type { RenderProgress } from '../../common/composition/progress';
 import { validateProject } from '../../common/composition/validate';
 import { defaultDataDir } from '../../services/host/data-dir';
+import { namedBy } from '../cli-host';
+import { folderExists } from '../../services/host/data-folder-state';
 import { isAbortError } from '../../services/media/ffmpeg-render';
 import { savedCopiesIn } from '../../services/downloads/queue-file';
 import { createMediaToolkit } from '../../services/media/toolkit';
@@ -47,6 +49,8 @@ export const renderPreviewCommand: CliCommand = {
     const outputPath = isAbsolute(out) ? out : resolve(io.cwd, out);
 
     const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+    // A file in the folder's place is named (exit 4) before anything is made under it.
+    folderExists(dataDir, namedBy(args, io));
     // Text elements are overlaid as the same pictures the studio's canvas shows and submit uploads.
     const pictures = createTextPictures(dataDir, (file) => pathToFileURL(file).href);
     await pictures.knowFontsOf(project);

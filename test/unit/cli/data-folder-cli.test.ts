@@ -11,6 +11,9 @@ writeFileSync(
   join(dir, 'callback.json'),
   JSON.stringify({ signature: 's', dataEncrypt: 'd', timestamp: 1, nonce: 'n' }),
 );
+// A video (any bytes: the data folder is looked at before it is read) and its captions beside it.
+writeFileSync(join(dir, 'clip.mp4'), 'not read');
+writeFileSync(join(dir, 'clip.srt'), '1\n00:00:00,000 --> 00:00:01,000\nHello.\n');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One command line run here, with `env` as its whole environment. */
@@ -73,6 +76,7 @@ describe('a data folder that is not one', () => {
       ['tts', '--text', 'Hello.', '--voice', 'sandbox_ava', '--yes', '--json'],
       ['templates', 'list', '--json'],
       ['webhook', 'decode', 'callback.json', '--json'],
+      ['captions', 'burn', 'clip.mp4', '--json'],
     ];
     for (const argv of [...READERS, ...others]) {
       const result = await run([...argv, '--data-dir', file]);
