@@ -122,10 +122,9 @@ export function withQueueSecret(vault: CredentialVault, env: CliIo['env']): Cred
 export async function withQueueTurns<T>(
   url: string | undefined,
   work: (serviceFetch: typeof globalThis.fetch | undefined) => Promise<T>,
-  io?: CliIo,
 ): Promise<T> {
   if (url === undefined) return work(undefined);
-  await checkedQueue(url, io);
+  await checkedQueue(url);
   const redis = new Redis({ ...redisTarget(url).options, lazyConnect: true, maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   try {
