@@ -297,7 +297,8 @@ describe('Downloads in Chromium through the web host', () => {
           {
             kind: 'tts',
             body: { input_text: 'Archived by itself', voice_id: 'sandbox_ava', rate: '50%' },
-            confirmation: { by: 'user', credits: null },
+            // The sandbox's published price for speech.
+            confirmation: { by: 'user', credits: 1 },
           },
         ]),
         credentials: 'same-origin',

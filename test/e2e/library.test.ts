@@ -41,11 +41,11 @@ async function bridge<T>(page: Page, channel: string, ...args: unknown[]): Promi
   return outcome.value as T;
 }
 
-// Sent through the bridge as a screen would after the price question (speech: not published).
+// Sent through the bridge as a screen would after the price question (speech: the sandbox's published 1 credit).
 const tts = (text: string) => ({
   kind: 'tts',
   body: { input_text: text, voice_id: 'sandbox_ava', rate: '50%' },
-  confirmation: { by: 'user', credits: null },
+  confirmation: { by: 'user', credits: 1 },
 });
 
 describe('Library in Chromium against the sandbox', () => {
@@ -79,7 +79,8 @@ describe('Library in Chromium against the sandbox', () => {
     await bridge(page, 'jobs.submit', {
       kind: 'lipsync',
       body: { video_url: 'http://127.0.0.1:9/missing.mp4', audio_url: 'http://127.0.0.1:9/missing.mp3' },
-      confirmation: { by: 'user', credits: null },
+      // The sandbox's published price for a lip sync.
+      confirmation: { by: 'user', credits: 10 },
     });
     const [avatar] = await bridge<{ url: string }[]>(page, 'catalogue.avatars', { from: 2 });
     const face = new URL('/sandbox/sandbox-face.png', avatar.url).href;
@@ -122,7 +123,7 @@ describe('Library in Chromium against the sandbox', () => {
         bridge(page, 'jobs.submit', {
           kind: 'lipsync',
           body: { video_url: `http://127.0.0.1:9/clip-${i}.mp4`, audio_url: 'http://127.0.0.1:9/a.mp3' },
-          confirmation: { by: 'user', credits: null },
+          confirmation: { by: 'user', credits: 10 },
         }),
       ),
     );

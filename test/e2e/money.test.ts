@@ -1,5 +1,6 @@
 // No credit leaves the sandbox account unasked, in Chromium from a fresh data folder: each paid action
-// shows its price (or says it is not published) and the balance is unchanged until the user says Send;
+// shows its price (the sandbox's published list; a live session's is not published) and the balance is
+// unchanged until the user says Send;
 // a 60-row batch asks once with its total; a second live session is a deliberate, separate choice; the
 // Library shows what every job cost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +44,8 @@ describe('every credit shown before it is spent', () => {
     await panel.getByRole('button', { name: 'Send 60 voiceovers' }).click();
     const said = await askedWithoutCharge(start);
     expect(said).toMatch(/Send 60 voiceovers\?/);
-    expect(said).toMatch(/60 × speech: The service charges for this; its price is not published\./);
+    // The sandbox publishes its prices, so a first run already names the total.
+    expect(said).toMatch(/Price: 60 credits\s*60 × speech: 60 credits in total\./);
     expect(said).toMatch(new RegExp(`Balance: ${start.toLocaleString('en-US')} credits \\(read at`));
     expect(await page.getByTestId('price-summary').count()).toBe(1);
     await screenshot(page, 'money-batch-question');
@@ -62,11 +64,9 @@ describe('every credit shown before it is spent', () => {
     >(page, 'jobs.list');
     const rows = jobs.filter((j) => j.purpose.type === 'batch-row');
     expect(rows).toHaveLength(60);
-    // The rows went out side by side: the first alone, measured from the balance around its create (speech
-    // has no published price), the others at that figure. Together they add up to what the account lost,
-    // and the batch shows its fall in balance beside them.
-    expect(rows.filter((j) => j.chargeSource === 'balance')).toHaveLength(1);
-    expect(rows.filter((j) => j.chargeSource === 'estimate')).toHaveLength(59);
+    // The rows went out side by side, each at the sandbox's published price. Together they add up to what
+    // the account lost, and the batch shows its fall in balance beside them.
+    expect(rows.filter((j) => j.chargeSource === 'published')).toHaveLength(60);
     expect(rows.every((j) => typeof j.chargedCredits === 'number' && j.chargedCredits > 0)).toBe(true);
     expect(rows.reduce((sum, j) => sum + (j.chargedCredits ?? 0), 0)).toBe(start - afterBatch);
     await expect
@@ -75,14 +75,13 @@ describe('every credit shown before it is spent', () => {
     await screenshot(page, 'money-batch-balance');
   }, 300_000);
 
-  it("text to speech names this connection's recent charge as its guide, and charges only after Send", async () => {
+  it("text to speech names the sandbox's published price, and charges only after Send", async () => {
     await page.getByRole('button', { name: 'Use', exact: true }).first().click();
     await page.getByLabel('Script', { exact: true }).fill('One more line, asked first.');
     const before = await sandboxBalance(page);
     await page.getByRole('button', { name: 'Generate' }).click();
     const said = await askedWithoutCharge(before);
-    // The guide is the batch's one measured row: the other rows' figures were estimates from it.
-    expect(said).toMatch(/not published\.\s*On this connection the last one cost 1 credit\./);
+    expect(said).toMatch(/Price: 1 credit\s*the sandbox's price list: 1 credit a voiceover/);
     expect(said).toMatch(/about [\d,]+ credits left after this/);
     await screenshot(page, 'money-tts-question');
     await confirmPrice(page);
