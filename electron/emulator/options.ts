@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import type { BodyDeadlineOptions } from '../services/host/body-deadline';
 import { sealWebhook } from '../services/webhooks/webhook-crypto';
 import { DEFAULT_PLACEMENT, PlacementAnchor, PlacementScale } from '../common/composition/placement';
@@ -190,8 +191,8 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     jobTimeoutSeconds: o.jobTimeoutSeconds,
     maxResultMb: o.maxResultMb,
     bodyTime: o.bodyTime,
-    speechFixture: o.speechFixture,
-    videoFixture: o.videoFixture,
+    speechFixture: readyMade('speechFixture', o.speechFixture),
+    videoFixture: readyMade('videoFixture', o.videoFixture),
     log: o.log ?? (() => undefined),
     now: o.now ?? Date.now,
   };
@@ -210,6 +211,13 @@ export function webhookCredentialsProblem(clientId: string, clientSecret: string
     const reason = error instanceof Error ? error.message : String(error);
     return `--client-id/--client-secret cannot sign webhooks: ${reason}. The sandbox encrypts every callback with them (AES-CBC: the secret is the key, the client id's first 16 bytes the IV).`;
   }
+}
+
+/** A ready-made result file, checked at start: a missing one would only fail every job later. */
+function readyMade(name: string, path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  if (!existsSync(path) || !statSync(path).isFile()) throw new RangeError(`${name} is not a file: ${path}`);
+  return path;
 }
 
 function oneOf<T extends string>(name: string, allowed: readonly T[], value: string | undefined, fallback: T): T {
@@ -296,6 +304,18 @@ const FLAGS: Record<string, { key: keyof EmulatorOptions; kind: 'number' | 'stri
     key: 'resultTtlSeconds',
     kind: 'number',
     help: 'result file lifetime in seconds; default 604800 (7 days)',
+  },
+  // Ready-made results, as the benches use them: a load test of sending and following jobs, not of
+  // espeak-ng or ffmpeg on the machine.
+  '--speech-fixture': {
+    key: 'speechFixture',
+    kind: 'string',
+    help: 'a sound file every TTS job returns instead of speaking its text (load tests); default off',
+  },
+  '--video-fixture': {
+    key: 'videoFixture',
+    kind: 'string',
+    help: 'a video file every avatar video and talking avatar job returns instead of rendering it (inputs still fetched and checked; load tests); default off',
   },
 };
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs, resolveOptions } from '../../../electron/emulator/options';
 import { CATALOGUE_ROOT, SLOW } from './harness';
@@ -32,6 +33,19 @@ describe('sandbox flags', { timeout: SLOW }, () => {
     expect(() => parseArgs(['--credits'])).toThrow(/--credits needs a value/);
     expect(() => resolveOptions({ failRate: 2 })).toThrow(/failRate must be between 0 and 1/);
     expect(parseArgs(['--help'])).toEqual({ help: true });
+  });
+
+  it('takes the ready-made results the benches use, and refuses a file that is not there at start', () => {
+    const clip = join(import.meta.dirname, 'cli.test.ts');
+    expect(parseArgs(['--video-fixture', clip, '--speech-fixture=/tmp/speech.mp3'])).toEqual({
+      videoFixture: clip,
+      speechFixture: '/tmp/speech.mp3',
+    });
+    expect(resolveOptions({ videoFixture: clip }).videoFixture).toBe(clip);
+    expect(() => resolveOptions({ videoFixture: join(import.meta.dirname, 'no-such-clip.mp4') })).toThrow(
+      /videoFixture is not a file/,
+    );
+    expect(() => resolveOptions({ speechFixture: import.meta.dirname })).toThrow(/speechFixture is not a file/);
   });
 });
 
