@@ -100,7 +100,11 @@ export class RowBudget {
     const held = this.reserved.get(row);
     if (!held) return;
     this.reserved.delete(row);
-    if (!spent || held.credits === null) return;
+    if (!spent) return;
+    // What a row of unknown price cost only the balance can say: no row starts before it is read again.
+    const balance = this.gauges.get(`balance:${held.connection}`);
+    if (held.credits === null && balance) balance.looked = false;
+    if (held.credits === null) return;
     for (const key of [`balance:${held.connection}`, `day:${held.connection}`, `cap:${held.run}`]) {
       const gauge = this.gauges.get(key);
       if (gauge) gauge.since += held.credits;

@@ -123,7 +123,7 @@ export class RowEngine {
 
   /**
    * Goes on with the run: rows under way run their step again, new rows start as the pacer has turns.
-   * Resolves once it finished, or is paused or cancelled with nothing under way (at once, `untilRowsEnd` false).
+   * Resolves once it finished or is paused, or cancelled with nothing under way (at once, `untilRowsEnd` false).
    */
   async run(kind: string, id: string, { untilRowsEnd = true } = {}): Promise<AnyRun> {
     const going = (async () => {
@@ -147,8 +147,9 @@ export class RowEngine {
       (now) =>
         this.stopped ||
         now.state === 'finished' ||
-        // Stopped by the account, its rows under way are held: nothing moves until it is resumed.
-        (now.state !== 'running' && (!untilRowsEnd || !!now.pause || !now.rows.some((r) => rowUnderWay(r)))),
+        // Paused (by its user or the account), its rows under way are held: nothing is sent until it is resumed.
+        now.state === 'paused' ||
+        (now.state !== 'running' && (!untilRowsEnd || !now.rows.some((r) => rowUnderWay(r)))),
     );
     const ended = await this.memory.require(kind, id);
     if (!this.stopped) await this.balances.get(kind)?.stopped(id, ended.state === 'finished');

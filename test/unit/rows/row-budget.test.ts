@@ -82,6 +82,9 @@ describe('the row budget', () => {
     expect(t.b.reserve('c', 'run', 'r1', null, open).ok).toBe(true);
     expect(t.b.reserve('c', 'run', 'r2', null, open).ok).toBe(false);
     t.b.release('r1', true);
+    // What r1 cost only a new reading can say: nothing starts until it comes.
+    expect(t.b.stale('c')).toBe(true);
+    await t.b.refresh('c');
     expect(t.b.reserve('c', 'run', 'r2', null, open).ok).toBe(true);
     t.b.release('r2', true);
     t.setBalance(0);
