@@ -101,3 +101,4 @@ export * from './avatar-checks';
 export * from './failure-reasons';
 export * from './voice-follow';
 export * from './scene-length';
+export * from './reframe';
