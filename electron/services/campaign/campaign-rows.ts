@@ -268,6 +268,11 @@ export class CampaignRows {
     return (await this.deps.rows.update(KIND, id, (r) => ({ ...r, maxCredits }))) as CampaignRecord;
   }
 
+  /** A worker's row goes on only while its queued campaign does (asked before each paid request). */
+  guard(id: string, running: () => Promise<boolean>): void {
+    this.deps.rows.guard(KIND, id, running);
+  }
+
   /** Lets go of an ended campaign's record (a worker's one-row run, once reported). */
   forget(id: string): Promise<void> {
     return this.deps.rows.forget(KIND, id);

@@ -56,7 +56,7 @@ export function campaignRowMaker(
 ): RowMaker {
   return {
     kind: 'campaign',
-    async make(queued, row) {
+    async make(queued, row, live) {
       const id = `${queued.id}-${row.row}-${row.take}`;
       const record = CampaignRecord.parse({
         ...queued,
@@ -74,16 +74,19 @@ export function campaignRowMaker(
       });
       if (await campaigns.get(id)) await campaigns.replace(record);
       else await campaigns.create(record);
+      campaigns.guard(id, live.running);
       const ended = await campaigns.run(id);
       let made = ended.rows[0] as CampaignRowRecord;
       let file: RowReport['file'] = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;
       if (file && bucket) ({ record: made, file } = await copied(bucket, queued.id, made, file));
-      await campaigns.forget(id);
+      // A paused row's record stays: its jobs at the service still end into it, and the next take replaces it.
+      if (ended.state !== 'paused') await campaigns.forget(id);
       // The row's jobs, named as the queued campaign's, for the studio that queued it to record.
       const jobs = ledger(
         (job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && job.remoteId !== null,
       ).map((job) => ({ ...job, purpose: { ...job.purpose, campaignId: queued.id } }));
-      if (ended.state === 'paused' && ended.pause) return { outcome: 'paused', record: made, pause: ended.pause, jobs };
+      // Paused by the account here (the whole run pauses for it), or by the run's own pause: the row waits with its steps' jobs.
+      if (ended.state === 'paused') return { outcome: 'paused', record: made, pause: ended.pause ?? null, jobs };
       return { outcome: 'ended', record: made, file, jobs };
     },
   };

@@ -231,13 +231,17 @@ export class RowEngine {
     }
   }
 
-  flush(): Promise<void> {
-    return this.memory.flush();
-  }
+  readonly flush = (): Promise<void> => this.memory.flush();
 
   /** Lets go of an ended run, in memory and on disk (a worker's one-row run, once reported). */
   forget(kind: string, id: string): Promise<void> {
+    this.stops.guards.delete(`${kind}/${id}`);
     return this.memory.forget(kind, id);
+  }
+
+  /** The run sends a paid request only while `running` says yes too (asked just before each); else it pauses. */
+  guard(kind: string, id: string, running: () => Promise<boolean>): void {
+    this.stops.guards.set(`${kind}/${id}`, running);
   }
 
   /** Sends nothing more (quitting); what is at the service goes on and is picked up at the next start. */

@@ -9,10 +9,15 @@ import { withinMs } from './within';
 
 export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
 
-/** How a worker makes one row of a kind: to its end, here, with this process's own services. */
+/** What a worker's row may ask while it is made: whether its queued run is still running (asked before each paid request). */
+export interface RowLive {
+  running(): Promise<boolean>;
+}
+
+/** How a worker makes one row of a kind: to its end (or its run's pause), here, with this process's own services. */
 export interface RowMaker {
   kind: string;
-  make(run: QueuedRun, row: RowBase): Promise<Omit<RowReport, 'row' | 'take' | 'worker'>>;
+  make(run: QueuedRun, row: RowBase, live: RowLive): Promise<Omit<RowReport, 'row' | 'take' | 'worker'>>;
 }
 
 export interface RowWorkerOptions {
@@ -116,7 +121,9 @@ export class RowWorker {
       });
     this.running += 1;
     try {
-      await report(await maker.make(run, row));
+      // Paused where it was started: no paid request of this row leaves after that (an unreadable state counts as paused).
+      const running = async () => (await this.shelf.state(task.kind, task.runId).catch(() => null)) === 'running';
+      await report(await maker.make(run, row, { running }));
       this.done += 1;
     } catch (error) {
       const reason = `the worker ${this.id} could not make it: ${error instanceof Error ? error.message : String(error)}`;

@@ -36,6 +36,8 @@ export interface RunStopsDeps {
  */
 export class RunStops {
   readonly spending: RunSpending;
+  /** Runs that may go on only while something outside says so (a worker's row: its queued run still running). */
+  readonly guards = new Map<string, () => Promise<boolean>>();
 
   constructor(private readonly deps: RunStopsDeps) {
     this.spending = new RunSpending(deps.jobs);
@@ -122,11 +124,16 @@ export class RunStops {
       }));
       return false;
     }
-    if (at.first && now.state !== 'running') {
+    const guard = this.guards.get(`${task.kind}/${task.runId}`);
+    // Paused where it was started (a queued run's studio): this row stops here, as if paused itself.
+    if (now.state === 'running' && guard && !(await guard().catch(() => false)))
+      await this.deps.memory.update(task.kind, task.runId, (r) => ({ ...r, state: 'paused' }));
+    const going = this.deps.memory.inMemory(task.kind, task.runId)?.state ?? now.state;
+    if (at.first && going !== 'running') {
       await set((r) => ({ ...r, state: 'pending' }));
       return false;
     }
-    return now.state === 'running';
+    return going === 'running';
   }
 
   /** The account stopped a create: every running run on its connection stops creating, for this reason. */

@@ -143,6 +143,11 @@ export class BatchRows {
     return this.view(await this.require(id));
   }
 
+  /** A worker's row goes on only while its queued batch does (asked before each paid request). */
+  guard(id: string, running: () => Promise<boolean>): void {
+    this.deps.rows.guard(KIND, id, running);
+  }
+
   /** Lets go of an ended batch's record (a worker's one-row batch, once reported). */
   forget(id: string): Promise<void> {
     return this.deps.rows.forget(KIND, id);

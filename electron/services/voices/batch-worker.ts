@@ -13,10 +13,13 @@ import type { BatchRecord, BatchRowRecord } from './batch-record';
 export function batchRowMaker(batches: BatchRows, ledger: (match: (job: JobRecord) => boolean) => JobView[]): RowMaker {
   return {
     kind: 'batch',
-    async make(queued, row) {
+    async make(queued, row, live) {
       const id = `${queued.id}-${row.row}-${row.take}`;
       const own = queued as Omit<BatchRecord, 'rows'>;
-      if (!(await batches.get(id)))
+      const earlier = await batches.get(id);
+      // Taken again after its run's pause: it goes on from its own record (its job, if any, is in the ledger).
+      if (earlier?.state === 'paused') await batches.resume(id);
+      else if (!earlier)
         await batches.create({
           ...own,
           id,
@@ -27,15 +30,16 @@ export function batchRowMaker(batches: BatchRows, ledger: (match: (job: JobRecor
           partOf: queued.id,
           rows: [{ ...(row as BatchRowRecord), state: 'pending' }],
         });
+      batches.guard(id, live.running);
       await batches.run(id);
       const record = await batches.get(id);
       const made = (record?.rows[0] ?? row) as BatchRowRecord;
-      await batches.forget(id);
+      // A paused row's record stays: its job at the service still ends into it, and the next take replaces it.
+      if (record?.state !== 'paused') await batches.forget(id);
       const jobs = ledger(
         (job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && job.remoteId !== null,
       ).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
-      if (record?.state === 'paused' && record.pause)
-        return { outcome: 'paused', record: made, pause: record.pause, jobs };
+      if (record?.state === 'paused') return { outcome: 'paused', record: made, pause: record.pause ?? null, jobs };
       return { outcome: 'ended', record: made, jobs };
     },
   };
