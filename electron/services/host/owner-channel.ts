@@ -4,7 +4,7 @@ import type { EventListener } from './compose';
 import { toFailure, type Dispatch } from './dispatcher';
 import { takeNamedFile, type NamedFileImporters, type NamedFileUse } from './owner-files';
 import { newOwnerToken, removeOwnerRecord, sameToken, writeOwnerRecord } from './owner-record';
-import { ClientMessage, readLines, writeLine } from './owner-wire';
+import { ClientMessage, MAX_LINE_BYTES, MAX_MESSAGE_BYTES, readLines, writeLine } from './owner-wire';
 import type { Logger } from './types';
 
 export interface OwnerChannelOptions {
@@ -104,6 +104,8 @@ export async function openOwnerChannel(options: OwnerChannelOptions): Promise<Ow
           .then((outcome) => writeLine(socket, { t: 'answer', id: message.id, outcome }));
       },
       drop,
+      // Before its token a connection is nobody's: it may not make this process hold more than one line.
+      () => (welcomed ? MAX_MESSAGE_BYTES : MAX_LINE_BYTES),
     );
   }
 
