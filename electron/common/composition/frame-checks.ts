@@ -42,7 +42,8 @@ export function checkFrameFit(project: Project, e: SceneElement, submit: boolean
   const atWidth = box.width >= W - 0.5;
   const atHeight = box.height >= H - 0.5;
   const stretch = box.width / box.height / (media.width / media.height);
-  if ((atWidth || atHeight) && Math.abs(stretch - 1) > 0.02) {
+  if (Math.abs(stretch - 1) <= DISTORTION) return;
+  if (atWidth || atHeight) {
     const limit = atWidth && atHeight ? "the frame's size" : atWidth ? "the frame's width" : "the frame's height";
     add(
       'warning',
@@ -50,8 +51,20 @@ export function checkFrameFit(project: Project, e: SceneElement, submit: boolean
       `stopped at ${limit} (a scale of 1, the most the service takes) and is ${stretch > 1 ? 'stretched wide' : 'stretched tall'}: ${Math.round(box.width)}×${Math.round(box.height)} against its own ${media.width}×${media.height}. Make it smaller to keep its proportions.`,
       at,
     );
+    return;
   }
+  // Anywhere else too: a format's layout keeps every element's proportions (reframe.ts), so a stretched
+  // box is an edit to undo, and every format made from this one would carry it.
+  add(
+    'warning',
+    'distorted',
+    `is drawn out of its proportions (${stretch > 1 ? 'stretched wide' : 'stretched tall'}): ${Math.round(box.width)}×${Math.round(box.height)} against its own ${Math.round(media.width)}×${Math.round(media.height)}. Resize it from a corner, or give it a height of ${Math.round((box.width * media.height) / media.width)}, to keep them.`,
+    at,
+  );
 }
+
+/** How far a box's aspect may drift from its media's (rounding to whole pixels stays far inside it). */
+const DISTORTION = 0.01;
 
 /** Whether any of an element's box falls inside the frame (an element of zero size never does). */
 function showsInFrame(project: Project, e: SceneElement): boolean {

@@ -19,7 +19,7 @@
  * OPERATIONS (project-ops.ts, scene-ops.ts, element-ops.ts) — pure: (doc, ...) → new doc; an
  *   operation that changes nothing returns its input (same reference). Unknown ids throw
  *   CompositionError. Move/scale of a locked element is a no-op.
- *   createProject, nextId, setName, setOutput (rescales offsets), setBackground, totalDurationMs;
+ *   createProject, nextId, setName, setOutput (reframes: reframe.ts), setBackground, totalDurationMs;
  *   addScene, removeScene (never the last), duplicateScene, moveScene, setSceneDuration,
  *   setSceneVoice, setSceneName; addElement, moveElement, scaleElement, updateElement,
  *   setElementLocked, deleteElement, duplicateElement, reorderLayers, bringForward, sendBackward,

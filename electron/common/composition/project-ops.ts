@@ -12,6 +12,7 @@ import {
   type ProjectKind,
   type Scene,
 } from './document';
+import { reframeProject, type ReframeOptions } from './reframe';
 
 /**
  * Project-level pure operations. Every operation returns a new document and leaves its input
@@ -80,29 +81,16 @@ export function setName(project: Project, name: string): Project {
 }
 
 /**
- * Changes the output size. Boxes are in pixels, so they are rescaled with the frame to keep every
- * element where it was relative to the frame.
+ * Changes the output size. Boxes are in pixels, so the scene is reframed for the new frame
+ * (reframe.ts): every element keeps its proportions, where scaling X and Y apart once stretched them.
+ * Re-wrapped text is sized by `options.measure` (the font's metrics) when given, else estimated.
  */
-export function setOutput(project: Project, output: OutputSize | OutputPresetId): Project {
-  const next = typeof output === 'string' ? presetById(output) : checkOutput(output);
-  const prev = project.output;
-  if (next.width === prev.width && next.height === prev.height) return project;
-  const fx = next.width / prev.width;
-  const fy = next.height / prev.height;
-  return {
-    ...project,
-    output: next,
-    scenes: project.scenes.map((scene) => ({
-      ...scene,
-      elements: scene.elements.map((e) => ({
-        ...e,
-        x: round2(e.x * fx),
-        y: round2(e.y * fy),
-        width: round2(e.width * fx),
-        height: round2(e.height * fy),
-      })),
-    })),
-  };
+export function setOutput(
+  project: Project,
+  output: OutputSize | OutputPresetId,
+  options: ReframeOptions = {},
+): Project {
+  return reframeProject(project, typeof output === 'string' ? presetById(output) : checkOutput(output), options);
 }
 
 export function setBackground(project: Project, colour: string): Project {

@@ -1,6 +1,5 @@
 import { bleedOf } from '../text/text-layout';
-import type { MeasureText } from './brand-kit';
-import type { OutputSize, Project, SceneElement } from './document';
+import type { MediaSize, OutputSize, Project, SceneElement } from './document';
 import { stackingOrder, type Box } from './geometry';
 import type { TextStyle } from './text-style';
 
@@ -22,6 +21,9 @@ import type { TextStyle } from './text-style';
  * measures `reframeStylesToMeasure` first and passes `measuredBy` of the answers, as the brand kit
  * does. Without a measure the size is estimated from the old one (lines grow as the width shrinks).
  */
+/** A text style's natural size, as the font lays it out (brand-kit's MeasureText; not imported, which would close a circle). */
+type MeasureText = (style: TextStyle) => MediaSize;
+
 export interface ReframeOptions {
   /** How a full-frame backdrop fills the new frame: cover (cropped; the default) or contain (bars). */
   backdrop?: 'cover' | 'contain';
@@ -45,10 +47,32 @@ export function safeAreaOf(output: OutputSize, fraction = SAFE_AREA): Box {
 export function reframeProject(project: Project, to: OutputSize, options: ReframeOptions = {}): Project {
   const from = project.output;
   if (from.width === to.width && from.height === to.height) return project;
+  if (sameAspect(from, to)) return scaledProject(project, to);
   return {
     ...project,
     output: { width: to.width, height: to.height },
     scenes: project.scenes.map((scene) => ({ ...scene, elements: reframeElements(scene.elements, from, to, options) })),
+  };
+}
+
+/** Frames of one shape (1920×1080 and 1280×720): everything scales evenly, exactly as it was placed. */
+function sameAspect(a: OutputSize, b: OutputSize): boolean {
+  return Math.abs((a.width / a.height) * (b.height / b.width) - 1) < 0.001;
+}
+
+function scaledProject(project: Project, to: OutputSize): Project {
+  const k = to.width / project.output.width;
+  return {
+    ...project,
+    output: { width: to.width, height: to.height },
+    scenes: project.scenes.map((scene) => ({
+      ...scene,
+      elements: scene.elements.map((e) =>
+        e.type === 'audio'
+          ? e
+          : { ...e, ...rounded({ x: e.x * k, y: e.y * k, width: e.width * k, height: e.height * k }) },
+      ),
+    })),
   };
 }
 

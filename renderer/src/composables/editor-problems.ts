@@ -20,6 +20,7 @@ const MARKED = new Set([
   'off-frame',
   'partly-off-frame',
   'scale-at-limit',
+  'distorted',
   'avatar-processing',
   'text-font',
 ]);

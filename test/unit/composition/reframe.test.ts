@@ -8,6 +8,7 @@ import {
   reframeProject,
   reframeStylesToMeasure,
   safeAreaOf,
+  setOutput,
   type OutputSize,
   type Project,
   type SceneElement,
@@ -50,6 +51,10 @@ function distortion(before: SceneElement, after: SceneElement): number {
   return after.width / after.height / (before.width / before.height);
 }
 
+function sameShape(a: OutputSize, b: OutputSize): boolean {
+  return a.width * b.height === a.height * b.width;
+}
+
 function pairs(before: Project, after: Project): [SceneElement, SceneElement][] {
   return before.scenes.flatMap((s, i) => s.elements.map((e, j) => [e, after.scenes[i].elements[j]] as const)) as [
     SceneElement,
@@ -68,7 +73,13 @@ describe('reframing a starter to another format', () => {
         for (const [was, now] of pairs(before, after)) {
           const what = `${now.name ?? now.id} (${now.type})`;
           expect(Math.abs(distortion(was, now) - 1), `${what} is distorted`).toBeLessThan(0.01);
-          if (now.type === 'text') {
+          if (sameShape(before.output, to)) {
+            // A frame of the same shape scales every box evenly, as it was placed.
+            const k = to.width / before.output.width;
+            expect([now.x, now.y, now.width, now.height], what).toEqual(
+              [was.x, was.y, was.width, was.height].map((v) => Math.round(v * k * 100) / 100),
+            );
+          } else if (now.type === 'text') {
             expect(now.x, `${what} left`).toBeGreaterThanOrEqual(safe.x - 0.01);
             expect(now.y, `${what} top`).toBeGreaterThanOrEqual(safe.y - 0.01);
             expect(now.x + now.width, `${what} right`).toBeLessThanOrEqual(safe.x + safe.width + 0.01);
@@ -146,5 +157,18 @@ describe('reframing a starter to another format', () => {
     expect(JSON.stringify(before)).toBe(copy);
     for (const [was, now] of pairs(before, after)) expect(Math.abs(distortion(was, now) - 1)).toBeLessThan(0.01);
     expect(reframeProject(before, before.output)).toBe(before);
+  });
+
+  it('is what changing the output size does: 16:9 to 9:16 stretches nothing', async () => {
+    const before = starter('product-explainer');
+    const rasteriser = nodeRasteriser();
+    const styles = reframeStylesToMeasure(before, FORMATS['9:16']);
+    const sizes = await Promise.all(styles.map(async (s) => rasteriser.layout(s)));
+    const after = setOutput(before, '9:16', { measure: measuredBy(styles, sizes) });
+    expect(after).toEqual(await measuredReframe(before, FORMATS['9:16']));
+    for (const [was, now] of pairs(before, after)) expect(Math.abs(distortion(was, now) - 1)).toBeLessThan(0.01);
+    // The avatar (16:9, 800×450) keeps its shape; scaling X and Y apart made it 450×800.
+    const avatar = after.scenes[0].elements.find((e) => e.type === 'avatar')!;
+    expect(avatar.width / avatar.height).toBeCloseTo(16 / 9, 3);
   });
 });

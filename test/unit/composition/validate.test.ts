@@ -130,7 +130,7 @@ describe('validateProject: elements against the frame', () => {
       ),
     ).toEqual([]);
     expect(
-      validateProject(patchElement(project, 1, 'logo', { ...square, x: 0, y: 0, width: W - 200, height: H - 200 })),
+      validateProject(patchElement(project, 1, 'logo', { ...square, x: 0, y: 0, width: H - 200, height: H - 200 })),
     ).toEqual([]);
     // A 4:3 picture pulled over a 16:9 frame is stretched too.
     expect(
@@ -140,6 +140,25 @@ describe('validateProject: elements against the frame', () => {
         ),
       ),
     ).toEqual(['warning:scale-at-limit']);
+  });
+});
+
+describe('validateProject: proportions', () => {
+  const project = loadProject('two-scenes.project.json');
+  const square = { mediaSize: { width: 1000, height: 1000 } };
+
+  it('warns about an element drawn out of its proportions anywhere in the frame, and says how to keep them', () => {
+    const stretched = validateProject(
+      patchElement(project, 1, 'logo', { ...square, x: 10, y: 10, width: 300, height: 200 }),
+    );
+    expect(stretched).toMatchObject([{ level: 'warning', code: 'distorted', elementId: 'logo' }]);
+    expect(stretched[0].message).toBe(
+      'Scene 2 (outro), element logo: is drawn out of its proportions (stretched wide): 300×200 against its own 1000×1000. Resize it from a corner, or give it a height of 300, to keep them.',
+    );
+    // Within 1 % (whole pixels of a rounded size) is its own shape.
+    expect(
+      validateProject(patchElement(project, 1, 'logo', { ...square, x: 10, y: 10, width: 300, height: 298 })),
+    ).toEqual([]);
   });
 });
 
