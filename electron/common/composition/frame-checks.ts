@@ -107,6 +107,18 @@ export function checkWirePlacement(
     );
     return;
   }
+  if (placement.scale === 'frame' && (wire.scale_x > 1 || wire.scale_y > 1)) {
+    // A box larger than the frame is a crop (a backdrop covering another format): the preview cuts what
+    // lies outside, but the body has no way to say it, so it is named for what it is, not as a bad number.
+    const { width: W, height: H } = project.output;
+    add(
+      'error',
+      'scale-range',
+      `is larger than the frame (${Math.round(e.width)}×${Math.round(e.height)} in a ${W}×${H} frame): the preview cuts what lies outside, but the service takes at most the frame's size (a scale of 1 on each side), so the request body cannot say this crop. Fit it inside the frame, or use a picture cut to the frame's shape.`,
+      at,
+    );
+    return;
+  }
   for (const [name, value] of [
     ['scale x', wire.scale_x],
     ['scale y', wire.scale_y],

@@ -21,6 +21,7 @@ const MARKED = new Set([
   'partly-off-frame',
   'scale-at-limit',
   'distorted',
+  'scale-range',
   'avatar-processing',
   'text-font',
 ]);

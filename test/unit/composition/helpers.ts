@@ -21,3 +21,15 @@ export function golden(name: string, value: unknown): void {
   if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, text);
   expect(text).toBe(readFileSync(file, 'utf8'));
 }
+
+/** A starter template's project (resources/templates), as File › New project… makes it. */
+export function starter(name: string): Project {
+  const file = JSON.parse(
+    readFileSync(join(import.meta.dirname, '../../../resources/templates', name, 'template.json'), 'utf8'),
+  ) as {
+    project: unknown;
+  };
+  const parsed = parseProject(file.project);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.project;
+}

@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   coversFrame,
   measuredBy,
-  parseProject,
   reframeProject,
   reframeStylesToMeasure,
   safeAreaOf,
@@ -14,9 +11,8 @@ import {
   type SceneElement,
 } from '@common/composition';
 import { nodeRasteriser } from '../text/text-node';
-import { golden } from './helpers';
+import { golden, starter } from './helpers';
 
-const TEMPLATES = join(import.meta.dirname, '../../../resources/templates');
 const STARTERS = ['product-explainer', 'talking-head', 'news-lower-third', 'training-slides'] as const;
 const FORMATS: Record<string, OutputSize> = {
   '9:16': { width: 1080, height: 1920 },
@@ -25,13 +21,6 @@ const FORMATS: Record<string, OutputSize> = {
   '16:9 720p': { width: 1280, height: 720 },
   'any (1000×300)': { width: 1000, height: 300 },
 };
-
-export function starter(name: string): Project {
-  const file = JSON.parse(readFileSync(join(TEMPLATES, name, 'template.json'), 'utf8')) as { project: unknown };
-  const parsed = parseProject(file.project);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.project;
-}
 
 /** Reframes as the editor does: every re-wrapped style measured by the real rasteriser first. */
 async function measuredReframe(project: Project, to: OutputSize): Promise<Project> {

@@ -25,7 +25,7 @@ describe('validateProject: avatar video', () => {
         level: 'error',
         code: 'scale-range',
         message:
-          'Scene 2 (outro), element logo: is larger than the frame: its scale x would be 1.2, and the service accepts 0 to 1.',
+          "Scene 2 (outro), element logo: is larger than the frame (1536×250 in a 1280×720 frame): the preview cuts what lies outside, but the service takes at most the frame's size (a scale of 1 on each side), so the request body cannot say this crop. Fit it inside the frame, or use a picture cut to the frame's shape.",
         sceneIndex: 1,
         sceneId: 'outro',
         elementId: 'logo',
