@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaidConfirmation } from '../jobs/cost-model';
 import { RunCap, RunPause } from '../jobs/run-pause';
+import { RunAtService } from '../jobs/run-at-service';
 import { call } from './contract';
 import { ttsCreateBodySchema } from '../api/voice';
 import { describeIssues } from '../api';
@@ -102,6 +103,8 @@ export const BatchView = z.object({
   done: z.number(),
   /** "The balance fell by 62 credits; its jobs' prices add up to 60." (null: no readings). */
   balanceNote: z.string().nullable().optional(),
+  /** Its jobs the service holds now (sent, not ended), from the ledger: what a pause still finishes. */
+  atService: RunAtService.nullish(),
   /** Why the batch stopped creating on its own (out of credits, the day's limit, its cap); null: it did not. */
   pause: RunPause.nullable().optional(),
   /** "Stop after N credits" (null: no cap). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaidConfirmation } from '../jobs/cost-model';
 import { RunCap, RunPause } from '../jobs/run-pause';
+import { RunAtService } from '../jobs/run-at-service';
 import { CampaignRowRecord, CampaignState, type CampaignRecord } from '../campaign/record';
 import { Project } from '../composition/document';
 import { call } from './contract';
@@ -121,6 +122,8 @@ export const CampaignView = CampaignSummary.extend({
   charged: z.record(z.string(), z.number()).default({}),
   /** "The balance fell by 1,240 credits; its jobs' prices add up to 1,200." (null: no readings). */
   balanceNote: z.string().nullable().default(null),
+  /** Its jobs the service holds now (sent, not ended), from the ledger: what a pause still finishes (null: not read). */
+  atService: RunAtService.nullish(),
 });
 export type CampaignView = z.infer<typeof CampaignView>;
 
@@ -129,6 +132,7 @@ export function campaignView(
   record: CampaignRecord,
   charged: ReadonlyMap<number, number | null> = new Map(),
   balanceNote: string | null = null,
+  atService: RunAtService | null = null,
 ): CampaignView {
   const counts: Record<string, number> = {};
   for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
@@ -152,6 +156,7 @@ export function campaignView(
     rows: record.rows,
     charged: costs,
     balanceNote,
+    atService,
   };
 }
 
@@ -161,6 +166,7 @@ export function campaignSummary(record: CampaignRecord): CampaignSummary {
     rows: _rows,
     charged: _charged,
     balanceNote: _note,
+    atService: _atService,
     ...summary
   } = campaignView(record);
   return summary;

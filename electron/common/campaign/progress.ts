@@ -1,6 +1,9 @@
 import type { CampaignView } from '../bridge/campaigns';
-import { runProgress, type RunProgress, type RunTally } from '../jobs/run-progress';
-import type { CampaignRowState } from './record';
+import type { PriceQuote } from '../bridge/jobs';
+import { combinedPrice } from '../jobs/cost-model';
+import { progressText, runProgress, type RunProgress, type RunTally } from '../jobs/run-progress';
+import { describePause, describeUserPause } from '../jobs/run-pause';
+import { CAMPAIGN_ROW_UNDER_WAY, type CampaignRowState } from './record';
 
 /** A campaign's rows by state as the run's tally: under way is any step after sending began. */
 export function campaignTally(counts: Partial<Record<CampaignRowState | string, number>>): RunTally {
@@ -31,9 +34,14 @@ export function campaignRunProgress(
     const credits = view.charged[String(r.row)];
     return credits === undefined ? [] : [credits];
   });
+  const underWay = view.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state));
   return runProgress(
     {
       tally: campaignTally(view.counts),
+      underWayCharged: underWay.flatMap((r) => {
+        const credits = view.charged[String(r.row)];
+        return credits === undefined ? [] : [credits];
+      }),
       doneAt: done.flatMap((r) => (r.savedAt === null ? [] : [r.savedAt])),
       running: view.state === 'running',
       sendingSince: view.createdAt,
@@ -43,4 +51,42 @@ export function campaignRunProgress(
     },
     now,
   );
+}
+
+/** What the Campaigns page and `studio campaign status` both say of a campaign, worked out once. */
+export interface CampaignFigures {
+  progress: RunProgress;
+  running: boolean;
+  /** "734 done, 12 under way, … of 5,000 rows · 20 rows/min, about 3 h 50 min left · ≈ 54,900 credits in all (…)". */
+  line: string;
+  /** The paused campaign's banner, counted now (null: not paused). */
+  pause: string | null;
+}
+
+/**
+ * A campaign's figures for any screen: its progress (pace over the last minutes, time left, projected cost
+ * with each credit once) and, paused, its banner with the rows left now and the steps still at the service.
+ */
+export function campaignFigures(
+  view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt' | 'pause' | 'atService'>,
+  rowPrice: number | null,
+  now: number,
+): CampaignFigures {
+  const progress = campaignRunProgress(view, rowPrice, now);
+  const running = view.state === 'running';
+  const live = { rowsLeft: progress.rowsLeft, creditsLeft: progress.creditsLeft, atService: view.atService };
+  const pause = view.state !== 'paused' ? null : view.pause ? describePause(view.pause, live) : describeUserPause(live);
+  return { progress, running, line: progressText(progress, running), pause };
+}
+
+/**
+ * One row's price from its quote (campaigns.quoteRow) when every step of it is published; null otherwise.
+ * It stands in for the learned price until a made row was charged, on the page and in the terminal alike.
+ */
+export function quotedRowPrice(quote: Pick<PriceQuote, 'items'>): number | null {
+  const price = combinedPrice(
+    quote.items.flatMap((item) => Array.from({ length: item.count }, () => item.price)),
+    'one row',
+  );
+  return price.published ? price.credits : null;
 }

@@ -1,4 +1,5 @@
 import type { BatchRowState, BatchView } from '../bridge/batches';
+import { describePause } from './run-pause';
 import { runProgress, type RunProgress, type RunTally } from './run-progress';
 
 /** A batch's rows by state as the run's tally: a row of unknown outcome or stalled counts as failed. */
@@ -37,4 +38,22 @@ export function batchRunProgress(
     },
     now,
   );
+}
+
+/**
+ * A paused batch's banner with its rows left and their cost counted now, and its jobs still at the
+ * service (null: it did not pause on its own). The same words as a campaign's.
+ */
+export function batchPauseText(
+  view: Pick<BatchView, 'rows' | 'counts' | 'state' | 'createdAt' | 'pause' | 'atService'>,
+  rowPrice: number | null,
+  now: number,
+): string | null {
+  if (view.state !== 'paused' || !view.pause) return null;
+  const progress = batchRunProgress(view, rowPrice, now);
+  return describePause(view.pause, {
+    rowsLeft: progress.rowsLeft,
+    creditsLeft: progress.creditsLeft,
+    atService: view.atService,
+  });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PriceQuote } from '../bridge/jobs';
 import { creditsText, totalPrice } from './cost-model';
+import { atServiceText, type RunAtService } from './run-at-service';
 
 /**
  * Why a run (a batch, a campaign) stopped creating on its own: the account ran out of credits (the
@@ -44,11 +45,46 @@ const THEN: Record<RunPauseReason, string> = {
   cap: 'Raise or remove the cap, then resume',
 };
 
-/** The pause in one line: "Paused: the account ran out of credits. 160 rows left (about 160 credits). Top up …". */
-export function describePause(pause: RunPause): string {
-  const rows = `${pause.rowsLeft.toLocaleString('en-US')} row${pause.rowsLeft === 1 ? '' : 's'} left`;
-  const cost = pause.creditsLeft === null ? '' : ` (about ${creditsText(Math.ceil(pause.creditsLeft))})`;
-  return `Paused: ${REASONS[pause.reason]}. ${rows}${cost}; nothing failed for it. ${THEN[pause.reason]}.`;
+/**
+ * What a pause banner counts now rather than when the run paused: rows still to end and what they will
+ * cost (the run's projection), and its steps still at the service. A banner that kept the counts of its
+ * pause said "4,979 rows left" while rows went on ending.
+ */
+export interface PauseNow {
+  rowsLeft: number;
+  /** What the rows left will still cost (null: no price known yet). */
+  creditsLeft: number | null;
+  atService?: RunAtService | null;
+}
+
+/** "2 rows left (about 22 credits…)": the rows now, or the pause's own count without a live one. */
+function rowsLeftText(pause: Pick<RunPause, 'rowsLeft' | 'creditsLeft'> | null, now: PauseNow | undefined): string {
+  const rowsLeft = now?.rowsLeft ?? pause?.rowsLeft ?? 0;
+  // Without a price now, the pause's figure for its rows stands, spread over the rows left now.
+  const credits =
+    now?.creditsLeft ??
+    (pause?.creditsLeft != null && pause.rowsLeft > 0 ? (pause.creditsLeft / pause.rowsLeft) * rowsLeft : null);
+  const within = now?.atService?.steps ? ' to finish them, those steps included' : '';
+  const cost = credits === null ? '' : ` (about ${creditsText(Math.ceil(credits))}${within})`;
+  return `${rowsLeft.toLocaleString('en-US')} row${rowsLeft === 1 ? '' : 's'} left${cost}`;
+}
+
+/**
+ * The pause in one line: "Paused: the account ran out of credits. 3 steps still at the service finish
+ * and are saved (about 31 credits). 160 rows left (about 160 credits); nothing failed for it. Top up …".
+ */
+export function describePause(pause: RunPause, now?: PauseNow): string {
+  const steps = atServiceText(now?.atService);
+  return `Paused: ${REASONS[pause.reason]}. ${steps ? `${steps} ` : ''}${rowsLeftText(pause, now)}; nothing failed for it. ${THEN[pause.reason]}.`;
+}
+
+/**
+ * The user's own pause: no paid request leaves after it; steps the service holds finish and are saved
+ * (Resume takes each row on from its step).
+ */
+export function describeUserPause(now: PauseNow): string {
+  const steps = atServiceText(now.atService) || 'Nothing is at the service now.';
+  return `Paused: no paid request is sent after the pause. ${steps} ${rowsLeftText(null, now)}; Resume goes on from there.`;
 }
 
 /** How many of a run's rows the balance covers, from the total the run is expected to cost (null: unknown). */

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import Papa from 'papaparse';
 import type { JobView } from '../../common/bridge/jobs';
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
-import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
+import { describeRunBalance, readingCut, runFigures } from '../../common/jobs/run-balance';
+import { runAtService, type RunAtService } from '../../common/jobs/run-at-service';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { sheetRow } from '../../common/text/row-label';
 
@@ -44,7 +45,14 @@ function campaignCosts(
 export function campaignBalanceNote(record: CampaignRecord, jobs: readonly JobView[]): string | null {
   if (!record.balance) return null;
   const own = jobs.filter((job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === record.id);
-  return describeRunBalance(record.balance, runFigures(own, record.balance.startedAt));
+  return describeRunBalance(record.balance, runFigures(own, record.balance.startedAt, readingCut(record.balance)));
+}
+
+/** The campaign's jobs the service holds now: what a pause still finishes, and at what cost. */
+export function campaignAtService(record: CampaignRecord, jobs: readonly JobView[]): RunAtService {
+  return runAtService(
+    jobs.filter((job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === record.id),
+  );
 }
 
 /** A line of the manifest: a row of the campaign, or a video an earlier campaign left in the folder. */

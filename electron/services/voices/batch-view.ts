@@ -10,7 +10,8 @@ import {
   type BatchView,
 } from '../../common/bridge/batches';
 import type { JobView } from '../../common/bridge/jobs';
-import { describeRunBalance, runFigures } from '../../common/jobs/run-balance';
+import { describeRunBalance, readingCut, runFigures } from '../../common/jobs/run-balance';
+import { runAtService } from '../../common/jobs/run-at-service';
 import { refusedForBalance, refusedTooFrequent } from '../rows/row-kind';
 import type { BatchRecord } from './batch-record';
 
@@ -93,6 +94,7 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
     counts,
     done,
     balanceNote: balanceNote(record, jobs),
+    atService: runAtService(jobs.filter((j) => j.purpose.type === 'batch-row' && j.purpose.batchId === record.id)),
     pause: record.pause ?? null,
     maxCredits: record.maxCredits ?? null,
     queue: record.queue ?? null,
@@ -104,7 +106,7 @@ export function batchView(record: BatchRecord, jobs: readonly JobView[]): BatchV
 function balanceNote(record: BatchRecord, jobs: readonly JobView[]): string | null {
   if (!record.balance) return null;
   const own = jobs.filter((j) => j.purpose.type === 'batch-row' && j.purpose.batchId === record.id);
-  return describeRunBalance(record.balance, runFigures(own, record.balance.startedAt));
+  return describeRunBalance(record.balance, runFigures(own, record.balance.startedAt, readingCut(record.balance)));
 }
 
 /**

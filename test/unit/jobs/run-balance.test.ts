@@ -74,7 +74,7 @@ describe("a run's balance", () => {
     const ended = saved.at(-1) as RunBalance;
     expect(ended).toMatchObject({ start: 1_240, latest: 0, endedAt: 1_360_000 });
     expect(describeRunBalance(ended, { credits: 1_200, unknown: 0 })).toBe(
-      "The balance fell by 1,240 credits; its jobs' prices add up to 1,200.",
+      "The balance fell by 1,240 credits; its jobs' prices add up to 1,200. 40 credits more went to other spending on the account meanwhile (another run, a job by hand, another client).",
     );
 
     // Rows made again after the end: the run goes on from its first reading.
@@ -105,7 +105,7 @@ describe("a run's balance", () => {
       endedAt: 1,
     });
     expect(describeRunBalance(run(100, 150), { credits: 20, unknown: 1 })).toBe(
-      "The balance rose by 50 credits (credits were added meanwhile); its jobs' prices add up to 20, and 1 job has no figure of its own.",
+      "The balance rose by 50 credits; its jobs' prices add up to 20, and 1 job has no figure of its own. At least 70 credits were added to the account meanwhile (a top-up).",
     );
     expect(describeRunBalance(run(100, 100), { credits: 0, unknown: 3 })).toBe(
       "The balance did not change; its jobs' prices add up to 0, and 3 jobs have no figure of their own.",
@@ -132,6 +132,34 @@ describe("a run's balance", () => {
         ],
         10,
       ),
-    ).toEqual({ credits: 40, unknown: 1 });
+    ).toEqual({ credits: 40, unknown: 1, later: 0 });
+  });
+
+  it('names a top-up: a fall of 993 beside 3,993 of prices says 3,000 credits were added', () => {
+    const run: RunBalance = { connectionId: 'c1', start: 1_000, startedAt: 0, latest: 7, latestAt: 9, endedAt: 9 };
+    expect(describeRunBalance(run, { credits: 3_993, unknown: 0 })).toBe(
+      "The balance fell by 993 credits; its jobs' prices add up to 3,993. 3,000 credits were added to the account meanwhile (a top-up).",
+    );
+    // Within the slack of estimates and rounding, nothing is named.
+    expect(describeRunBalance(run, { credits: 1_000, unknown: 0 })).toBe(
+      "The balance fell by 993 credits; its jobs' prices add up to 1,000.",
+    );
+  });
+
+  it('holds against a running fall only the jobs sent before its reading, and says the later ones apart', () => {
+    const job = (createdAt: number, chargedCredits: number) => ({
+      chargedCredits,
+      costEstimate: null,
+      phase: 'completed',
+      remoteId: 'r',
+      createdAt,
+    });
+    const run: RunBalance = { connectionId: 'c1', start: 500, startedAt: 10, latest: 500, latestAt: 20, endedAt: null };
+    const figures = runFigures([job(30, 11), job(40, 11)], run.startedAt, run.latestAt);
+    expect(figures).toEqual({ credits: 0, unknown: 0, later: 22 });
+    // Before: "did not change; its jobs' prices add up to 22" while the sidebar's balance fell.
+    expect(describeRunBalance(run, figures, () => '10:32')).toBe(
+      "So far (read at 10:32) the balance did not change; its jobs' prices up to that reading add up to 0. Jobs sent since (about 22 credits) are not in that reading yet.",
+    );
   });
 });

@@ -9,6 +9,7 @@ import { batchRunProgress } from '../../../electron/common/jobs/batch-progress';
 import type { CampaignRowRecord } from '../../../electron/common/campaign/record';
 import {
   RATE_WINDOW_MS,
+  paceText,
   progressText,
   runProgress,
   type RunProgressInput,
@@ -44,13 +45,15 @@ describe('runProgress', () => {
     const tally = { ...none, done: 3, waiting: 1, refused: 2, cancelled: 4 };
     const progress = runProgress(input({ tally, running: false }), T0);
     expect(progress.percent).toBe(75);
-    expect(progressText(progress, false)).toBe('3 done, 1 waiting, 2 not sent (check), 4 cancelled of 10 rows');
+    expect(progressText(progress, false)).toBe(
+      '3 done, 1 waiting, 2 not sent (check), 4 cancelled of 10 rows (75% of the 4 it makes)',
+    );
   });
 
   it('names the rows held until their user fits them apart, out of the bar', () => {
     const progress = runProgress(input({ tally: { ...none, done: 200, held: 1 }, running: false }), T0);
     expect(progress.percent).toBe(100);
-    expect(progressText(progress, false)).toBe('200 done, 1 held until fitted of 201 rows');
+    expect(progressText(progress, false)).toBe('200 done, 1 held until fitted of 201 rows (100% of the 200 it makes)');
   });
 
   it('measures rows a minute over the recent window on the given clock, and the time left at that pace', () => {
@@ -66,14 +69,27 @@ describe('runProgress', () => {
   });
 
   it('forgets rows older than the window: a run that sped up shows its new pace', () => {
-    // 5 rows in the first 20 minutes, then 30 rows in the last 10.
+    // 5 rows in the first 20 minutes, then one every 20 s for the last 10.
     const slow = Array.from({ length: 5 }, (_, i) => T0 + (i + 1) * 4 * MIN);
     const fast = Array.from({ length: 30 }, (_, i) => T0 + 20 * MIN + (i + 1) * 20_000);
     const progress = runProgress(
       input({ tally: { ...none, done: 35, waiting: 30 }, doneAt: [...slow, ...fast] }),
       T0 + 30 * MIN,
     );
-    expect(progress.perMinute).toBeCloseTo(30 / (RATE_WINDOW_MS / MIN), 6);
+    expect(progress.perMinute).toBeCloseTo(3, 6);
+  });
+
+  it('measures the last few minutes: after a burst of finishes, 20 rows/min where 20 are made (not 29)', () => {
+    // Rows under way ended together after a resume (190 in five minutes), then the service's own pace: 20 a minute.
+    const burst = Array.from({ length: 190 }, (_, i) => T0 + ((i + 1) * 5 * MIN) / 190);
+    const steady = Array.from({ length: 100 }, (_, i) => T0 + 5 * MIN + (i + 1) * 3_000);
+    const progress = runProgress(
+      input({ tally: { ...none, done: 290, waiting: 4_600 }, doneAt: [...burst, ...steady] }),
+      T0 + 10 * MIN,
+    );
+    expect(RATE_WINDOW_MS).toBe(5 * MIN);
+    expect(progress.perMinute).toBeCloseTo(20, 6);
+    expect(paceText(progress, true)).toBe('20 rows/min, about 3 h 50 min left');
   });
 
   it('slows its pace as the clock runs on with nothing finishing, and has none before two rows finished', () => {
@@ -144,7 +160,28 @@ describe('campaignRunProgress', () => {
     expect(progress.percent).toBe(40);
     expect(progress.perMinute).toBeCloseTo(1, 6);
     expect(progress.msLeft).toBe(2 * MIN);
-    expect(progress.projected).toEqual({ credits: 24 + 11 * 2, from: 'charges' });
+    // The row under way was charged 1 of its 11 already (in the 24): it adds 10, the waiting row 11.
+    expect(progress.projected).toEqual({ credits: 24 + 10 + 11, from: 'charges' });
+    expect(progress.creditsLeft).toBe(21);
+    expect(progress.rowsLeft).toBe(2);
+  });
+});
+
+describe('the projected cost counts each credit once', () => {
+  it('adds a row under way at what its price leaves: 4,354 rows with their voiceovers charged are not charged them twice', () => {
+    // A row costs 11: its voiceover 1, then its video 10. 634 made, 4,354 under way with their voiceover paid, 12 waiting.
+    const tally = { ...none, done: 634, underWay: 4_354, waiting: 12 };
+    const spent = 634 * 11 + 4_354 * 1;
+    const progress = runProgress(
+      input({ tally, spent, rowCharge: 11, underWayCharged: Array.from({ length: 4_354 }, () => 1) }),
+      T0,
+    );
+    expect(progress.projected).toEqual({ credits: spent + 4_354 * 10 + 12 * 11, from: 'charges' });
+    expect(progress.projected?.credits).toBe(55_000);
+    expect(progress.creditsLeft).toBe(4_354 * 10 + 12 * 11);
+    // A row under way not charged yet counts whole; one charged more than the price adds nothing.
+    const mixed = runProgress(input({ tally: { ...none, underWay: 3 }, rowCharge: 11, underWayCharged: [12] }), T0);
+    expect(mixed.projected?.credits).toBe(22);
   });
 });
 
