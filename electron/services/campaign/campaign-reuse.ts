@@ -5,6 +5,7 @@ import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/re
 import { rowLabel } from '../../common/text/row-label';
 import { StudioError } from '../host/errors';
 import { identityOf } from './row-identity';
+import { withPaidVoiceovers } from './step-reuse';
 
 /**
  * Never pay twice, never overwrite without asking: what every start of a campaign (a new one, or one
@@ -29,6 +30,8 @@ export interface CampaignFolder {
   /** Whether anything is at this path now. */
   exists(path: string): boolean;
   now: number;
+  /** Voiceovers already paid for and still usable, by what they say (step-reuse.ts); none: each row pays its own. */
+  voiceovers?: ReadonlyMap<string, string>;
 }
 
 /** A row that would write over a file it did not make. */
@@ -52,7 +55,14 @@ const SAVE_MARGIN_MS = 10 * 60_000;
 export const linkWorks = (expiresAt: number | null, now: number, margin = SAVE_MARGIN_MS): boolean =>
   expiresAt === null || expiresAt > now + margin;
 
-/** The folder's done rows by identity, newest first, each with whether its copy is intact. */
+/** States of a row whose video, when it has one, is made and no longer being followed by its campaign. */
+const MADE_STATES: ReadonlySet<CampaignRowRecord['state']> = new Set(['done', 'failed', 'cancelled']);
+
+/**
+ * The folder's made videos by identity, newest first, each with whether its copy is intact: done rows,
+ * and rows whose video was made but that ended without it saved (its save failed, the campaign was
+ * cancelled), which a start saves again from its link instead of paying for it again.
+ */
 function madeIn(folder: CampaignFolder, outDir: string): Map<string, { row: CampaignRowRecord; intact: boolean }[]> {
   const intact = new Set(
     folder.copies.filter((c) => c.state === 'saved' && c.savedPath).map((c) => `${c.url}\n${c.savedPath}`),
@@ -61,9 +71,10 @@ function madeIn(folder: CampaignFolder, outDir: string): Map<string, { row: Camp
   for (const campaign of [...folder.campaigns].sort((a, b) => b.createdAt - a.createdAt)) {
     if (resolve(campaign.outDir) !== resolve(outDir)) continue;
     for (const row of campaign.rows) {
-      if (row.state !== 'done' || !row.resultUrl) continue;
+      if (!row.resultUrl || !MADE_STATES.has(row.state)) continue;
       const path = resolve(outDir, row.fileName);
-      const entry = { row, intact: intact.has(`${row.resultUrl}\n${path}`) && folder.exists(path) };
+      const saved = row.state === 'done' && intact.has(`${row.resultUrl}\n${path}`);
+      const entry = { row, intact: saved && folder.exists(path) };
       const key = identityOf(campaign, row);
       made.set(key, [...(made.get(key) ?? []), entry]);
     }
@@ -149,7 +160,11 @@ export function planOnFolder(record: CampaignRecord, folder: CampaignFolder, cho
     return planned;
   });
   const state = rows.some((r) => r.state === 'pending' || r.state === 'download') ? 'running' : record.state;
-  return { record: { ...record, state, rows }, existing, kept };
+  const planned = { ...record, state, rows };
+  // Rows still to send take the voiceovers already paid for: only the missing steps are sent and priced.
+  const paid = folder.voiceovers;
+  const reused = paid ? { ...planned, rows: rows.map((r) => withPaidVoiceovers(planned, r, paid)) } : planned;
+  return { record: reused, existing, kept };
 }
 
 /**

@@ -30,6 +30,7 @@ import { existsSync } from 'node:fs';
 import type { DownloadView } from '../../common/bridge/downloads';
 import type { CampaignRowRecord } from '../../common/campaign/record';
 import { existingFilesError, planOnFolder, retriedRow } from './campaign-reuse';
+import { paidVoiceovers } from './step-reuse';
 import { rowLabel } from '../../common/text/row-label';
 import type { WorkerBeat } from '../rows/run-shelf';
 import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue-status';
@@ -142,6 +143,7 @@ export function createCampaignsDomain(
         copies: (await deps.folderCopies?.(input.outDir)) ?? [],
         exists: (path) => existsSync(path),
         now: now(),
+        voiceovers: paidVoiceovers(jobs.list(), now()),
       },
       input.existing,
     );

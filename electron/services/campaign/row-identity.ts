@@ -61,7 +61,7 @@ export function rowIdentity(
 
 /** The last row's number, worked out once per list of rows (not once per row of thousands). */
 const lastOf = new WeakMap<object, number>();
-function lastRowOf(rows: readonly Pick<CampaignRowRecord, 'row'>[]): number {
+export function lastRowOf(rows: readonly Pick<CampaignRowRecord, 'row'>[]): number {
   let last = lastOf.get(rows);
   if (last === undefined) {
     last = rows.reduce((most, r) => Math.max(most, r.row), 0);

@@ -5,6 +5,7 @@ import type { JobView } from '../../common/bridge/jobs';
 import type { Project } from '../../common/composition/document';
 import { fitFollowingScenes } from '../../common/composition/scene-length';
 import { linkBeside } from './campaign-check';
+import { lastRowOf } from './row-identity';
 
 /**
  * A row's own project, rebuilt from the campaign's record exactly as the check built it: the template
@@ -17,7 +18,8 @@ export function rowProject(record: CampaignRecord, row: CampaignRowRecord): Proj
 }
 
 function filledProject(record: CampaignRecord, row: CampaignRowRecord): Project {
-  const last = Math.max(0, ...record.rows.map((r) => r.row));
+  // Once per list of rows: asked for every row of thousands, a scan each time made pricing quadratic.
+  const last = lastRowOf(record.rows);
   const filled = fillTemplate(record.template, row.values, {
     row: rowNumberText(row.row, last),
     link: record.sheetFolder ? linkBeside(record.sheetFolder) : undefined,
