@@ -8,6 +8,10 @@ export interface CliIo {
   cwd: string;
   /** Standard input as text (tests pass it; default: the process's). */
   stdin?: () => Promise<string>;
+  /** Whether `err` writes to a terminal (default: whether the process's stderr is one). */
+  terminal?: boolean;
+  /** The timer that repeats a plain progress line (tests pass one they tick; default setInterval). */
+  every?: (ms: number, tick: () => void) => () => void;
 }
 
 export interface ParsedArgs {
@@ -75,7 +79,7 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
   unavailable:
     "the service, the sandbox, the data folder or a queue's Redis could not be reached (or the queue refused its password, or is not Redis): nothing was sent",
   paused:
-    "a batch or campaign paused on its own: the account ran out of credits, today's spending limit was reached, or the run reached --max-credits; no row failed for it: top up (or raise the limit) and run the same command again to go on",
+    "a batch or campaign paused: the account ran out of credits, today's spending limit was reached, the run reached --max-credits, or its user pressed Pause in the studio; the command exits at once, what was sent finishes at the service, and no row failed for it: top up (or raise the limit, or resume it in the studio) and run the same command again to go on",
 };
 
 /** Nothing was sent because the user did not agree to it (a price not confirmed): exit 3, refused. */

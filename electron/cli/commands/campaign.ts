@@ -15,7 +15,8 @@ import { JSON_OPTION } from '../common-options';
 import { MAX_CREDITS_OPTION, maxCreditsOf, reportPause } from './paid-confirm';
 import { rowLabel, sheetRow } from '../../common/text/row-label';
 import { campaignRunProgress } from '../../common/campaign/progress';
-import { LiveRunLine, runLine } from './progress-bars';
+import { runLine } from './progress-bars';
+import { followRun, reportUserPause } from './run-follow';
 import {
   CAMPAIGN_INPUT_OPTIONS,
   campaignRequest,
@@ -162,33 +163,33 @@ export const campaignRunCommand: CliCommand = {
           });
           if (existing && !json)
             io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
-          let wake: () => void = () => {};
-          let state = view.state;
-          // On a terminal, the page's figures on one line: done, failed and waiting apart, pace, time left, cost.
-          const line =
-            !json && process.stderr.isTTY === true
-              ? new LiveRunLine(io.err, async () => {
-                  const now = await studio.call('campaigns.get', key);
-                  return { progress: campaignRunProgress(now, null, Date.now()), running: now.state === 'running' };
-                })
-              : null;
-          const stop = studio.on('campaigns.changed', (summary) => {
-            if (summary.id !== key) return;
-            state = summary.state;
-            line?.changed();
-            wake();
-          });
-          try {
-            // A change before the wait began is read back once; later ones arrive as events.
-            state = (await studio.call('campaigns.get', key)).state;
-            while (state === 'running') await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
-          } finally {
-            stop();
-          }
-          await line?.end();
+          // Until it stops running: the live bar on a terminal, else a plain line every few seconds.
+          await followRun(
+            {
+              read: async () => {
+                const now = await studio.call('campaigns.get', key);
+                const charged = Object.values(now.charged).reduce((sum, credits) => sum + credits, 0);
+                return { state: now.state, progress: campaignRunProgress(now, null, Date.now()), charged };
+              },
+              watch: (changed) =>
+                studio.on('campaigns.changed', (summary) => {
+                  if (summary.id === key) changed(summary.state);
+                }),
+              lost: studio.lost,
+            },
+            io,
+            { json },
+          );
           view = await studio.call('campaigns.get', key);
           const finished = finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
-          return reportPause(io, view.pause, `studio campaign run (same --out ${outFlag})`) ?? finished;
+          const again = `studio campaign run (same --out ${outFlag})`;
+          const left = campaignRunProgress(view, null, Date.now()).tally;
+          // Paused by the account or by its user in the studio: exit 5 at once, the rows left to a run again.
+          return (
+            reportPause(io, view.pause, again) ??
+            reportUserPause(io, view, left.underWay + left.waiting, again) ??
+            finished
+          );
         },
         { serviceFetch },
       ),

@@ -14,7 +14,8 @@ import { UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '
 import { JSON_OPTION } from '../common-options';
 import type { StudioLink } from '../studio-link';
 import { batchIdOf, reportBatch } from './batch-report';
-import { LiveRunLine, runLine } from './progress-bars';
+import { runLine } from './progress-bars';
+import { followRun, reportUserPause } from './run-follow';
 import { batchRunProgress } from '../../common/jobs/batch-progress';
 import { MAX_CREDITS_OPTION, confirmPaidCli, maxCreditsOf, reportPause } from './paid-confirm';
 import { parseRate } from './speech';
@@ -134,34 +135,26 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     view = await call('batches.create', input, confirmation);
   }
   const id = view.id;
-  // On a terminal, the batch page's figures on one line: done, failed and waiting apart, pace, time left, cost.
-  const line =
-    !json && process.stderr.isTTY === true
-      ? new LiveRunLine(io.err, async () => {
-          const now = await call('batches.get', id);
-          return { progress: batchRunProgress(now, null, Date.now()), running: now.state === 'running' };
-        })
-      : null;
-  let wake: () => void = () => {};
-  let state = view.state;
-  const stop = studio.on('batches.changed', (summary: BatchSummary) => {
-    if (summary.id !== id) return;
-    state = summary.state;
-    line?.changed();
-    wake();
-  });
-  try {
-    // A change before the wait began is read back once; later ones arrive as events.
-    state = (await call('batches.get', id)).state;
-    while (state === 'running') await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
-  } finally {
-    stop();
-  }
-  await line?.end();
+  // Until it stops running: the live bar on a terminal, else a plain line every few seconds.
+  await followRun(
+    {
+      read: async () => {
+        const now = await call('batches.get', id);
+        const charged = now.rows.reduce((sum, r) => sum + (r.chargedCredits ?? 0), 0);
+        return { state: now.state, progress: batchRunProgress(now, null, Date.now()), charged };
+      },
+      watch: (changed) =>
+        studio.on('batches.changed', (summary: BatchSummary) => {
+          if (summary.id === id) changed(summary.state);
+        }),
+      lost: studio.lost,
+    },
+    io,
+    { json },
+  );
   view = await call('batches.get', id);
-  if (!json && !line) io.err(runLine(batchRunProgress(view, null, Date.now()), false));
-  if (view.state === 'paused' && !view.pause)
-    io.err('The batch was paused in the studio; run the same command again to go on with it.');
+  if (!json && !(io.terminal ?? process.stderr.isTTY === true))
+    io.err(runLine(batchRunProgress(view, null, Date.now()), false));
   const reported = reportBatch(
     args,
     io,
@@ -169,7 +162,12 @@ async function runBatch(args: ParsedArgs, io: CliIo, studio: StudioLink, asked: 
     await call('batches.export', id, asked.outDir, { existing: asked.existing }),
     asked.outDir,
   );
-  return reportPause(io, view.pause, 'the same studio tts-batch command') ?? reported;
+  const again = 'the same studio tts-batch command';
+  const left = batchRunProgress(view, null, Date.now()).tally;
+  // Paused by the account or by its user in the studio: exit 5, the rows left to a run again.
+  return (
+    reportPause(io, view.pause, again) ?? reportUserPause(io, view, left.underWay + left.waiting, again) ?? reported
+  );
 }
 
 export const ttsBatchCommand: CliCommand = {
