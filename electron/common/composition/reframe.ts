@@ -14,8 +14,9 @@ import type { TextStyle } from './text-style';
  *     the new frame), held at the side or corner they were near, so elements that did not overlap
  *     still do not. Avatars sit on the bottom unless they were in the top third: a presenter stands.
  *   - Text keeps its size relative to the frame's shorter side and wraps again at a width that fits
- *     its place (never narrower than most of the safe area allows, never wider than it), then stays
- *     inside the safe area, shrinking only when even wrapped it cannot fit.
+ *     its place: as wide as its place, or as its lines need to keep to their place's height, never
+ *     narrower than 40 % of the safe area (unless it was) nor wider than it; then it stays inside the
+ *     safe area, shrinking only when even wrapped it cannot fit.
  *
  * Wrapping text changes its natural size, which only the font can tell (asynchronous): a caller
  * measures `reframeStylesToMeasure` first and passes `measuredBy` of the answers, as the brand kit
@@ -178,7 +179,11 @@ function reframeText(e: SceneElement, from: OutputSize, to: OutputSize, measure?
   const scale = (e.width / natural.width) * (Math.min(to.width, to.height) / Math.min(from.width, from.height));
   const region = mapped(e, from, to);
   const safe = safeAreaOf(to);
-  const target = Math.min(safe.width, Math.max(region.width, Math.min(e.width * scale, safe.width * MIN_TEXT_SHARE)));
+  // Wide enough that the lines, re-wrapped, fit the height of their place (their area stays about the
+  // same), so a title does not grow down over the text beneath it; within the safe area's width.
+  const fitsHeight = (natural.width * natural.height * scale * scale) / region.height;
+  const floor = Math.min(natural.width * scale, safe.width * MIN_TEXT_SHARE);
+  const target = Math.min(safe.width, Math.max(region.width, fitsHeight, floor));
   let style = e.text;
   let size = natural;
   if (style && natural.width * scale > target + 0.5) {
