@@ -88,7 +88,8 @@ export function reportUserPause(
   rowsLeft: number,
   again: string,
 ): number | null {
-  if (run.state !== 'paused' || run.pause) return null;
+  // Paused with nothing left to make is a run waiting for its held rows to be fitted, not a Pause.
+  if (run.state !== 'paused' || run.pause || rowsLeft === 0) return null;
   io.err(
     `Paused in the studio: ${rowsLeft.toLocaleString('en-US')} row${rowsLeft === 1 ? '' : 's'} left; nothing failed for it. Resume it there, or run ${again} again to go on.`,
   );
