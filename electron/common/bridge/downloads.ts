@@ -48,6 +48,12 @@ export const DownloadEntry = z.object({
   mtimeMs: z.number().nullable().default(null),
   /** When the saved copy was last found on disk as written. */
   verifiedAt: z.number().nullable().default(null),
+  /**
+   * The device id (`stat().dev`) of the folder when the copy was saved there: a folder on another device
+   * later is a drive unplugged or unmounted (the empty mount point is on the system disk), not a folder
+   * emptied, and nothing is written to it in the drive's place.
+   */
+  folderDev: z.number().nullable().optional(),
   /** When a saved copy was found missing and this download began fetching it again. */
   refetchedAt: z.number().nullable().default(null),
   /**
@@ -254,6 +260,15 @@ export const downloadsEvents = {
   /** One result's media facts, read from its saved copy after `downloads.media` said pending. */
   'downloads.mediaRead': ResultMedia,
 };
+
+/**
+ * Why saving into a folder whose drive is gone waits; the page knows a copy on such a drive by the
+ * words' start (isDriveMissing), as the reason is the entry's one field for it.
+ */
+export const driveMissingReason = (folder: string): string =>
+  `The drive holding ${folder} is missing. Saving there is paused and nothing is written in its place; connect the drive again and saving goes on.`;
+
+export const isDriveMissing = (reason: string | null): boolean => reason?.startsWith('The drive holding ') === true;
 
 export const DOWNLOAD_STATE_LABELS: Record<DownloadState, string> = {
   queued: 'Queued',

@@ -47,6 +47,18 @@ export interface SavedCopiesHost {
   stopped(): boolean;
   /** Records a change of state (shown and written). */
   update(entry: DownloadEntry, change: Partial<DownloadEntry>): void;
+  /** Why the folder's drive is known to be missing (see MissingDrives), or null. */
+  driveMissing?(folder: string): string | null;
+  /** The folder's device, recorded with a copy found intact that has none yet (saved by an earlier version). */
+  deviceOf?(folder: string): Promise<number | null>;
+}
+
+function lostReason(entry: DownloadEntry, state: CopyCheck['state'], host: SavedCopiesHost): string | null {
+  if (state === 'missing')
+    return host.driveMissing?.(entry.folder) ?? `The saved copy is no longer at ${entry.savedPath}.`;
+  if (state === 'changed')
+    return `The file at ${entry.savedPath} is no longer the one saved (another length or content).`;
+  return null;
 }
 
 /**
@@ -69,14 +81,12 @@ export async function checkSavedCopies(
     if (!isCopy(entry)) continue;
     const change: Partial<DownloadEntry> = { sha256: check.sha256, mtimeMs: check.mtimeMs };
     if (check.state === 'saved') change.verifiedAt = host.now();
-    learnt ||= check.sha256 !== entry.sha256 || check.mtimeMs !== entry.mtimeMs;
-    if (check.state !== entry.state) {
-      const reason =
-        check.state === 'missing'
-          ? `The saved copy is no longer at ${entry.savedPath}.`
-          : check.state === 'changed'
-            ? `The file at ${entry.savedPath} is no longer the one saved (another length or content).`
-            : null;
+    if (check.state === 'saved' && entry.folderDev == null && host.deviceOf)
+      change.folderDev = await host.deviceOf(entry.folder);
+    learnt ||= check.sha256 !== entry.sha256 || check.mtimeMs !== entry.mtimeMs || change.folderDev != null;
+    const reason = lostReason(entry, check.state, host);
+    // A missing copy says so again when the cause is learnt: its drive went, or came back empty.
+    if (check.state !== entry.state || (check.state === 'missing' && reason !== entry.reason)) {
       host.update(entry, { ...change, state: check.state, reason });
       moved.push(entry);
     } else Object.assign(entry, change);

@@ -1,6 +1,7 @@
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import type { Logger } from '../host/types';
 import type { RetryPolicy } from './transfer-retries';
+import type { StatDevice } from './drives';
 
 // What the download manager is given: its file, how it fetches and checks, its settings and its outlets.
 
@@ -22,6 +23,8 @@ export interface DownloadManagerOptions extends RetryPolicy {
   concurrency?: () => number;
   /** Bytes per second for all transfers together (a setting, read as bytes arrive); null: no limit. */
   speedLimit?: () => number | null;
+  /** How a folder's device is read (drives.ts); tests put a folder on another device without root. */
+  statDevice?: StatDevice;
   now?: () => number;
   log?: Logger;
   onChange?(view: DownloadView): void;

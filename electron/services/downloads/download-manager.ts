@@ -5,7 +5,9 @@ import { describeFailure, fetchToFile, partPath } from './fetch-to-file';
 import { checkSavedCopies } from './copy-check';
 import { FullDisks } from './full-disks';
 import { countStates, queueTotals, type StateCounts } from './queue-totals';
-import { FINISHED, freeName, heldNames, nameFor, newEntry, targetOf, type EnqueueRequest } from './queue-names';
+import { FINISHED, freeName, heldNames, nameFor, newEntry, REFETCH_RESET, targetOf } from './queue-names';
+import type { EnqueueRequest } from './queue-names';
+import { MissingDrives } from './drives';
 
 export type { EnqueueRequest } from './queue-names';
 import { savedCopyAmong } from './queue-file';
@@ -32,6 +34,8 @@ export class DownloadManager {
   /** Views with speed and time left, and the throttled news of them. */
   private readonly progress: DownloadProgress;
   private readonly fullDisks = new FullDisks();
+  /** Folders whose drive is unplugged or unmounted: nothing is saved there until it is back. */
+  readonly drives: MissingDrives;
   private readonly store: QueueStore;
   private disposed = false;
   private verifying: Promise<unknown> = Promise.resolve();
@@ -43,6 +47,9 @@ export class DownloadManager {
     this.progress = new DownloadProgress(options, now, () => this.totals());
     this.store = new QueueStore(options.file, () => this.entries.values(), options.log);
     this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
+    // A drive gone or back changes the banner at once.
+    const told = () => options.onTotals?.(this.totals());
+    this.drives = new MissingDrives(() => this.entries.values(), told, options.statDevice);
     for (const entry of this.store.load()) {
       // A download that was running when the studio stopped resumes from its `.part`.
       this.entries.set(entry.id, entry.state === 'downloading' ? { ...entry, state: 'queued' } : entry);
@@ -90,7 +97,7 @@ export class DownloadManager {
   }
 
   totals(): DownloadTotals {
-    return queueTotals(this.entries.values(), this.fullDisks.reason());
+    return queueTotals(this.entries.values(), [this.fullDisks.reason(), this.drives.reason()]);
   }
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */
@@ -142,13 +149,7 @@ export class DownloadManager {
 
   async cancel(id: string): Promise<DownloadView> {
     const entry = this.require(id);
-    if (
-      entry.state === 'saved' ||
-      entry.state === 'cancelled' ||
-      entry.state === 'missing' ||
-      entry.state === 'changed'
-    )
-      return this.progress.view(entry);
+    if (FINISHED.has(entry.state) && entry.state !== 'failed') return this.progress.view(entry);
     // Set before the abort, so the running transfer stops as cancelled, but announced only once its
     // `.part` is gone: a row saying "Only on the service" beside a half-written file would be untrue.
     this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, false);
@@ -174,6 +175,8 @@ export class DownloadManager {
         now: () => this.now(),
         stopped: () => this.disposed,
         update: (entry, change) => this.update(entry, change, true),
+        driveMissing: (folder) => this.drives.known(folder),
+        deviceOf: (folder) => this.drives.deviceOf(folder),
       });
       if (learnt) void this.store.save([], { durable: false });
       return moved.map((entry) => this.progress.view(entry));
@@ -189,24 +192,7 @@ export class DownloadManager {
   refetch(id: string, reason: string): DownloadView {
     const entry = this.require(id);
     if (!['missing', 'failed', 'changed'].includes(entry.state)) return this.progress.view(entry);
-    this.update(
-      entry,
-      {
-        state: 'queued',
-        reason,
-        bytes: 0,
-        totalBytes: null,
-        etag: null,
-        lastModified: null,
-        attempts: 0,
-        savedPath: null,
-        sha256: null,
-        mtimeMs: null,
-        verifiedAt: null,
-        refetchedAt: this.now(),
-      },
-      true,
-    );
+    this.update(entry, { ...REFETCH_RESET, state: 'queued', reason, refetchedAt: this.now() }, true);
     this.schedule(id);
     return this.progress.view(entry);
   }
@@ -242,6 +228,9 @@ export class DownloadManager {
       (e) => e.state === 'queued' || e.state === 'downloading' || e.state === 'paused',
     );
     await Promise.all(open.map((entry) => this.cancel(entry.id)));
+    // Nothing waits for a full disk any more: its banner goes with the downloads it was about.
+    if (!this.countStates((e) => e.state === 'queued').queued) this.fullDisks.clear();
+    this.options.onTotals?.(this.totals());
     return open.length;
   }
 
@@ -256,6 +245,14 @@ export class DownloadManager {
     for (const entry of this.entries.values()) if (entry.state === 'queued') this.schedule(entry.id);
     this.options.onTotals?.(this.totals());
     return this.totals();
+  }
+
+  /** Looks at the drive of every folder holding copies; what waited for a drive now back starts. */
+  async checkDrives(): Promise<string[]> {
+    const back = await this.drives.checkAll();
+    for (const entry of this.entries.values())
+      if (entry.state === 'queued' && back.includes(entry.folder)) this.schedule(entry.id);
+    return back;
   }
 
   /** Settles when nothing is queued or running, finishing files included (tests, the CLI). */
@@ -282,9 +279,9 @@ export class DownloadManager {
     const entry = this.entries.get(id);
     if (!entry || entry.state !== 'queued' || this.running.has(id) || this.disposed) return;
     const { signal, end } = this.running.start(id);
-    const waiting = await this.fullDisks.waitFor(entry.folder);
-    if (waiting !== undefined) {
-      // Waits for resumeAll(); not scheduled again until then.
+    const waiting = (await this.fullDisks.waitFor(entry.folder)) ?? (await this.drives.check(entry.folder));
+    if (waiting) {
+      // Waits for resumeAll() (a full disk) or checkDrives() (a drive back); not scheduled until then.
       end();
       if (entry.reason !== waiting) this.update(entry, { reason: waiting }, true);
       return;
@@ -315,6 +312,7 @@ export class DownloadManager {
             sha256: outcome.value.sha256,
             mtimeMs: info.mtimeMs,
             verifiedAt: this.now(),
+            folderDev: await this.drives.deviceOf(entry.folder),
           },
           true,
         );

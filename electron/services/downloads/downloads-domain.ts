@@ -14,6 +14,8 @@ import { ResultMediaReader, type ResultMediaDeps } from './result-media';
 import { checkTemplate } from '../../common/file-names';
 import { JobPurpose } from '../../common/jobs/purpose';
 import { stepOf } from '../../common/jobs/steps';
+import { CopyWatcher } from './copy-watcher';
+import { lostCopiesNotice } from './lost-notice';
 
 const HOUR = 3_600_000;
 
@@ -79,6 +81,29 @@ export function createDownloadsService(
   });
 }
 
+/**
+ * The watcher over the folders that hold copies (copy-watcher.ts): what it finds lost is shown at once
+ * (each change is a `downloads.changed` event), fetched back where the rule is to, and told in a notice
+ * with the time each link has left.
+ */
+function watchCopies(base: DownloadsHost, service: DownloadsService, notifications: () => boolean): CopyWatcher {
+  const watcher = new CopyWatcher({
+    copies: () => service.manager.list((entry) => entry.savedPath !== null),
+    check: async (ids) => {
+      const moved = await service.checkCopies({ deep: false, ids });
+      const { restoreLost } = service.preferences.get();
+      const notice = lostCopiesNotice(moved, (id) => service.jobOrNull(id), Date.now(), restoreLost);
+      if (notice) tell(base, notifications, notice.title, notice.body, false);
+    },
+    log: base.log,
+  });
+  // A copy saved in a folder not watched yet gets its folder watched.
+  service.changes.add((view) => {
+    if (view.state === 'saved') watcher.followSoon();
+  });
+  return watcher;
+}
+
 export interface ArchiveRunner {
   archive: Archive;
   /** Once the engine has loaded its ledger: names results about to expire, then again every hour. */
@@ -130,6 +155,7 @@ export function createArchive(
     });
   }
   let timer: ReturnType<typeof setInterval> | undefined;
+  const watcher = watchCopies(base, service, () => settings.get().notifications);
   return {
     archive,
     start() {
@@ -142,7 +168,9 @@ export function createArchive(
       void service.ready
         .then(() => service.checkCopies({ deep: true }))
         .catch((error: unknown) => base.log.warn('saved copies not checked', { error }))
-        .then(() => archive.warnExpiring());
+        .then(() => archive.warnExpiring())
+        // Watched from then on: the disk's changes are followed as they happen, not once an hour.
+        .finally(() => watcher.start());
       warnBatches();
       timer ??= setInterval(() => {
         void archive.warnExpiring();
@@ -150,7 +178,10 @@ export function createArchive(
       }, HOUR);
       timer.unref?.();
     },
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer);
+      watcher.stop();
+    },
   };
 }
 

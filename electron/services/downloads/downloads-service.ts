@@ -1,11 +1,10 @@
-import { homedir } from 'node:os';
-import { extname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import { extname, resolve } from 'node:path';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import type { JobRecord } from '../../common/bridge/jobs';
-import { checkTemplate, DEFAULT_NAME_TEMPLATE, renderTemplate, safeRelativeName } from '../../common/file-names';
-import type { Logger, RecordStoreFactory, RecordStoreSpec } from '../host/types';
+import { checkTemplate, renderTemplate, safeRelativeName } from '../../common/file-names';
+import type { Logger, RecordStoreFactory } from '../host/types';
+import { downloadPreferencesSpec } from './download-preferences';
 import { DownloadManager, type EnqueueRequest } from './download-manager';
 import { cliQueueFile, queueFile, readQueueEntries, savedCopyAmong } from './queue-file';
 import { jobFile, jobNameFields, unavailableReason, type JobFile } from './job-files';
@@ -13,27 +12,12 @@ import { checkSaveFolder, type FolderCheck } from './save-folder';
 import { CaptionSidecars } from './caption-sidecars';
 import { DownloadEnds, NAMED_BY_OWNER, ResultCopies } from './result-copies';
 import { runEnded } from './run-notice';
+import { fetchedBack } from './lost-notice';
 import type { Project } from '../../common/composition/document';
 
 export { checkSaveFolder } from './save-folder';
 
-export const DownloadPreferences = z.object({
-  /** The folder "Download…" last used; null until the first download. */
-  folder: z.string().nullable(),
-  template: z.string(),
-  /** How many files download at once. */
-  concurrency: z.number().int().min(1).max(10),
-  /** Bytes per second for all downloads together; null: as fast as the network allows. */
-  speedLimit: z.number().int().min(1).nullable().default(null),
-});
-export type DownloadPreferences = z.infer<typeof DownloadPreferences>;
-
-export const downloadPreferencesSpec: RecordStoreSpec<DownloadPreferences> = {
-  name: 'downloads',
-  schema: DownloadPreferences,
-  defaults: { folder: null, template: DEFAULT_NAME_TEMPLATE, concurrency: 3, speedLimit: null },
-  version: 1,
-};
+export { DownloadPreferences, downloadPreferencesSpec, suggestedFolder } from './download-preferences';
 
 export interface DownloadsServiceDeps {
   dataDir: string;
@@ -89,6 +73,8 @@ export class DownloadsService {
   private batchCounter = 0;
   private readonly told = new Set<string>();
   private readonly sidecars: CaptionSidecars | null;
+  /** Who else follows each change of the queue (the copy watcher learns of folders holding new copies). */
+  readonly changes = new Set<(view: DownloadView) => void>();
 
   constructor(private readonly deps: DownloadsServiceDeps) {
     this.preferences = deps.createStore(downloadPreferencesSpec);
@@ -107,6 +93,7 @@ export class DownloadsService {
       onChange: (view) => {
         deps.onChange?.(view);
         sidecars?.seen(view);
+        for (const listener of this.changes) listener(view);
       },
       onTotals: deps.onTotals,
       onEnd: (view) => {
@@ -210,6 +197,9 @@ export class DownloadsService {
     template?: string;
     origin: 'library' | 'cli' | 'archive' | 'tools';
   }): Promise<StartResult> {
+    // Before the folder is made: on a missing drive it would be made on the system disk instead.
+    const gone = await this.manager.drives.check(resolve(request.folder.trim()));
+    if (gone !== null) throw new Error(gone);
     const folder = await checkSaveFolder(request.folder, { create: true });
     if (!folder.ok) throw new Error(folder.message);
     const template = request.template ?? this.preferences.get().template;
@@ -335,23 +325,21 @@ export class DownloadsService {
   /**
    * Checks every saved copy (see checkCopy; `deep` reads every file again) and fetches again, while the
    * job's link works, each copy found missing (under its own name) or changed (beside it: the changed
-   * file is the user's and is left alone). Answers the copies whose state changed.
+   * file is the user's and is left alone). A copy on a drive that is missing is not fetched again: the
+   * folder it was in is an empty mount point, or would be made on the system disk. `ids` checks only
+   * those copies (a folder the watcher saw change). Answers the copies whose state changed.
    */
-  async checkCopies({ deep }: { deep: boolean }): Promise<DownloadView[]> {
-    const moved = await this.manager.verifySaved({ deep });
+  async checkCopies({ deep, ids }: { deep: boolean; ids?: readonly string[] }): Promise<DownloadView[]> {
+    await this.manager.checkDrives();
+    const moved = await this.manager.verifySaved({ deep, ids });
     const now = this.now();
     const again: EnqueueRequest[] = [];
+    const { restoreLost } = this.preferences.get();
     for (const copy of moved) {
       if (copy.state !== 'missing' && copy.state !== 'changed') continue;
-      let job: JobRecord;
-      try {
-        job = this.deps.job(copy.jobId);
-      } catch {
-        continue; // removed from the library: nothing to fetch it from
-      }
-      if (unavailableReason(job, now) !== null || job.resultUrl === null) continue;
-      // A file named by its owner is shown lost until asked for again (NAMED_BY_OWNER says why).
-      if (NAMED_BY_OWNER.has(copy.origin)) continue;
+      // A job removed from the library has nothing to fetch it from; fetchedBack says what else stays.
+      const job = this.jobOrNull(copy.jobId);
+      if (job?.resultUrl == null || !fetchedBack(copy, job, now, restoreLost)) continue;
       if (copy.state === 'missing') this.manager.refetch(copy.id, 'The saved copy was missing; fetching it again.');
       else
         again.push({
@@ -392,9 +380,4 @@ export class DownloadsService {
     this.ends.close();
     await this.sidecars?.settled();
   }
-}
-
-/** Where "Download…" suggests saving before the user chose a folder. */
-export function suggestedFolder(): string {
-  return join(homedir(), 'Downloads', 'Avatar Studio');
 }

@@ -106,3 +106,16 @@ export function newEntry(request: EnqueueRequest, folder: string, relativeName: 
 async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null)) !== null;
 }
+
+/** What a copy fetched again forgets of the file it had: it starts from nothing under its name. */
+export const REFETCH_RESET = {
+  bytes: 0,
+  totalBytes: null,
+  etag: null,
+  lastModified: null,
+  attempts: 0,
+  savedPath: null,
+  sha256: null,
+  mtimeMs: null,
+  verifiedAt: null,
+} satisfies Partial<DownloadEntry>;

@@ -1,7 +1,12 @@
 import type { DownloadEntry, DownloadTotals } from '../../common/bridge/downloads';
 
-/** The Library's one line for the whole queue: files still to come, their bytes so far and in all. */
-export function queueTotals(entries: Iterable<DownloadEntry>, pausedReason: string | null): DownloadTotals {
+/**
+ * The Library's one line for the whole queue: files still to come, their bytes so far and in all, and
+ * why saving waits (each cause that holds: a full disk, a missing drive).
+ */
+export function queueTotals(entries: Iterable<DownloadEntry>, reasons: readonly (string | null)[]): DownloadTotals {
+  const held = reasons.filter((r) => r !== null);
+  const pausedReason = held.length > 0 ? held.join(' ') : null;
   let active = 0;
   let bytes = 0;
   let totalBytes = 0;
