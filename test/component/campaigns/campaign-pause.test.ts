@@ -90,8 +90,9 @@ describe("the Campaigns page at the account's end", () => {
     await flushPromises();
     const banner = wrapper.get('[data-testid="campaign-pause"]');
     expect(banner.text()).toContain('Paused: out of credits');
+    // Rows left and their cost are counted now: 2 waiting at the quoted row price (22 each).
     expect(banner.text()).toContain(
-      'Paused: the account ran out of credits. 2 rows left (about 22 credits); nothing failed for it. Top up the account, then resume.',
+      'Paused: the account ran out of credits. 2 rows left (about 44 credits); nothing failed for it. Top up the account, then resume.',
     );
     expect(wrapper.get('[data-testid="campaign-list"]').text()).toContain('Paused: out of credits');
     // On the sandbox the banner tops it up.
