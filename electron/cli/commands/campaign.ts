@@ -15,6 +15,7 @@ import { JSON_OPTION } from '../common-options';
 import { MAX_CREDITS_OPTION, maxCreditsOf, reportPause } from './paid-confirm';
 import { rowLabel, sheetRow } from '../../common/text/row-label';
 import { campaignRunProgress } from '../../common/campaign/progress';
+import { takenFileLines, takenFilesHeadline } from '../../common/campaign/taken-files';
 import { runLine } from './progress-bars';
 import { followRun, reportUserPause } from './run-follow';
 import {
@@ -137,10 +138,9 @@ export const campaignRunCommand: CliCommand = {
           if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
           // A file the campaign did not make is never written over on a script's behalf without its say.
           if (check.existing.length > 0) {
-            for (const taken of check.existing)
-              io.err(
-                `${rowLabel(taken, { capital: true })}: ${join(outDir, taken.fileName)} is there and is not this row's video`,
-              );
+            // Every row named, as the Campaigns page names them (one wording for both).
+            io.err(`${takenFilesHeadline(check.existing.length, outDir)}:`);
+            for (const line of takenFileLines(check.existing)) io.err(`  ${line}`);
             throw new RefusedError(
               `Nothing was sent: ${check.existing.length} row${check.existing.length === 1 ? '' : 's'} would write over a file in ${outDir}. Pass --existing skip, replace or rename.`,
             );

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
 import type { CampaignCheckView } from '@common/bridge/campaigns';
 import CampaignFolderFiles from '@/views/campaigns/CampaignFolderFiles.vue';
+import { takenFileLines } from '@common/campaign/taken-files';
 
 const check = (existing: CampaignCheckView['existing'], kept: number): CampaignCheckView => ({
   readAs: 'a comma-separated file in UTF-8',
@@ -26,12 +27,27 @@ describe('the files already in a campaign folder', () => {
       '3 rows are in the folder already (made earlier, kept)',
     );
     const taken = wrapper.get('[data-testid="campaign-existing-files"]');
-    expect(taken.text()).toContain(
-      '1 row would write over a file in /videos that is not its own video: “1 - Uma.mp4” (sheet row 2)',
-    );
+    expect(taken.text()).toContain('1 row would write over a file in /videos that is not its own video.');
+    expect(taken.findAll('[data-testid="campaign-existing-rows"] li').map((li) => li.text())).toEqual([
+      'Sheet row 2: "1 - Uma.mp4"',
+    ]);
     expect(taken.findAll('input[type="radio"]')).toHaveLength(3);
     await taken.findAll('input[type="radio"]')[0].setValue(true);
     expect(wrapper.emitted('update:choice')?.[0]).toEqual(['rename']);
+  });
+
+  it('names every row whose file is taken, in sheet order, in the words the command line prints', () => {
+    // Issue 63: next week's sheet had five such rows among 5,000, and the page named some of them.
+    const existing = [9, 2, 40, 7, 11, 5, 30].map((row) => ({ row, line: row + 2, fileName: `${row + 1} - Uma.mp4` }));
+    const wrapper = mount(CampaignFolderFiles, {
+      props: { check: check(existing, 0), folder: '/videos', choice: undefined },
+    });
+    const named = wrapper.findAll('[data-testid="campaign-existing-rows"] li').map((li) => li.text());
+    expect(named).toEqual(takenFileLines(existing));
+    expect(named).toEqual([2, 5, 7, 9, 11, 30, 40].map((row) => `Sheet row ${row + 2}: "${row + 1} - Uma.mp4"`));
+    expect(wrapper.get('[data-testid="campaign-existing-files"]').text()).toContain(
+      '7 rows would write over a file in /videos that is not their own video.',
+    );
   });
 
   it('says nothing when the folder holds nothing of the campaign', () => {

@@ -183,7 +183,10 @@ describe('the same sheet run again into the same folder', () => {
 
     const refused = await run();
     expect(refused.code).toBe(EXIT.refused);
-    expect(refused.err.join('\n')).toMatch(/Sheet row 2: .*1 - Cy\.mp4 is there and is not this row's video/);
+    // Every row named, in the page's words (takenFileLines).
+    expect(refused.err.join('\n')).toMatch(
+      /1 row would write over a file in .*foreign that is not its own video:\n {2}Sheet row 2: "1 - Cy\.mp4"/,
+    );
     expect(refused.err.join('\n')).toMatch(/Pass --existing skip, replace or rename/);
     expect(jobsSent(data)).toBe(0);
     // The studio's start refuses it the same way, naming the file.
