@@ -13,7 +13,8 @@ import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from '../
 import { readProjectArg, resolveRelativeMedia } from './project-file';
 import { maxCreditsOf, sayCovers } from './paid-confirm';
 import { ask } from '../ask';
-import { rowLabel } from '../../common/text/row-label';
+import { rowLabel, sheetRow } from '../../common/text/row-label';
+import { parseRowSelection, rangeText, selectionText, type RowSelection } from '../../common/campaign/row-selection';
 
 /** The options `campaign check` and `campaign run` share. */
 export const CAMPAIGN_INPUT_OPTIONS = [
@@ -23,7 +24,37 @@ export const CAMPAIGN_INPUT_OPTIONS = [
     help: 'the output file names, e.g. "{{row}} - {{first name}}" (default: {{row}} and the first variable)',
   },
   { name: '--column', value: 'VAR=COLUMN', multiple: true, help: 'read a variable from a column of another name' },
+  {
+    name: '--rows',
+    value: 'ROWS',
+    help: 'only these rows of the spreadsheet, numbered as the sheet numbers them (the header is usually row 1): 2-301 for the first 300, a single row, or a list such as 2-10,15; the others are not checked, priced or made',
+  },
 ] as const;
+
+/** The rows `--rows` names (undefined: every row); a bad list is refused with what is wrong in it. */
+export function rowsOf(args: ParsedArgs): RowSelection | undefined {
+  const given = flag(args, '--rows');
+  if (given === undefined) return undefined;
+  try {
+    return parseRowSelection(given);
+  } catch (error) {
+    throw new UsageError(`--rows ${given}: ${(error as Error).message}. Nothing was sent.`);
+  }
+}
+
+/**
+ * Refuses a `--rows` range that holds no row of the spreadsheet (past its end, or only its header or
+ * blank lines): the run would quietly make less than asked for. The check answered only the rows asked for.
+ */
+function requireRowsFound(check: CampaignCheckView, selection: RowSelection | undefined, label: string): void {
+  if (!selection) return;
+  const numbers = check.rows.map((row) => sheetRow(row));
+  const empty = selection.filter(([from, to]) => !numbers.some((n) => n >= from && n <= to));
+  if (empty.length === 0) return;
+  throw new UsageError(
+    `--rows ${selectionText(selection)}: ${label} has no row numbered ${empty.map(rangeText).join(' or ')} (past its last row, or only its header or blank lines there). Nothing was sent.`,
+  );
+}
 
 export interface CampaignInput {
   template: CampaignTemplate;
@@ -132,6 +163,7 @@ export async function campaignRequest(
     label: input.label,
     fileName: input.template.fileName,
     mapping: columnMapping(args),
+    rows: rowsOf(args),
     ...extra,
     concurrency: extra.concurrency ?? 4,
   };
@@ -157,8 +189,12 @@ export async function campaignRequest(
   return Object.keys(edits).length > 0 ? { ...request, edits } : request;
 }
 
-/** Prints what the check found; answers how many rows cannot be sent. */
-export function reportCheck(check: CampaignCheckView, label: string, io: CliIo): number {
+/**
+ * Prints what the check found; answers how many rows cannot be sent. With `--rows`, the check is of
+ * those rows alone, and a range that found none is refused.
+ */
+export function reportCheck(check: CampaignCheckView, label: string, io: CliIo, selection?: RowSelection): number {
+  requireRowsFound(check, selection, label);
   const bad = check.rows.filter((r) => r.problems.length > 0);
   const heldCount = check.rows.filter((r) => r.problems.length === 0 && r.held.length > 0).length;
   io.err(

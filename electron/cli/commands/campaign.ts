@@ -18,6 +18,7 @@ import { campaignRunProgress } from '../../common/campaign/progress';
 import { takenFileLines, takenFilesHeadline } from '../../common/campaign/taken-files';
 import { runLine } from './progress-bars';
 import { followRun, reportUserPause } from './run-follow';
+import { inSelection } from '../../common/campaign/row-selection';
 import {
   CAMPAIGN_INPUT_OPTIONS,
   campaignRequest,
@@ -51,7 +52,7 @@ export const campaignCheckCommand: CliCommand = {
       async (studio) => {
         const request = await campaignRequest(studio, input, args, { outDir: dirname(input.sheetPath) });
         const check = await studio.call('campaigns.check', request);
-        const bad = reportCheck(check, input.label, io);
+        const bad = reportCheck(check, input.label, io, request.rows);
         if (args.flags['--json'] === true) {
           io.out(
             JSON.stringify(
@@ -134,7 +135,7 @@ export const campaignRunCommand: CliCommand = {
             queue,
           });
           const check = await studio.call('campaigns.check', request);
-          reportCheck(check, input.label, io);
+          reportCheck(check, input.label, io, request.rows);
           if (check.problems.length > 0) throw new UsageError(check.problems.join('\n'));
           // A file the campaign did not make is never written over on a script's behalf without its say.
           if (check.existing.length > 0) {
@@ -181,7 +182,16 @@ export const campaignRunCommand: CliCommand = {
             { json },
           );
           view = await studio.call('campaigns.get', key);
-          const finished = finishRun(view, join(outDir, CAMPAIGN_MANIFEST), args.flags['--strict'] === true, json, io);
+          // With --rows, the run is judged by the rows it was given: others of earlier runs are not its own.
+          const chosen = request.rows;
+          const judged = chosen ? { ...view, rows: view.rows.filter((r) => inSelection(chosen, sheetRow(r))) } : view;
+          const finished = finishRun(
+            judged,
+            join(outDir, CAMPAIGN_MANIFEST),
+            args.flags['--strict'] === true,
+            json,
+            io,
+          );
           const again = `studio campaign run (same --out ${outFlag})`;
           const left = campaignRunProgress(view, null, Date.now()).tally;
           // Paused by the account or by its user in the studio: exit 5 at once, the rows left to a run again.

@@ -3,6 +3,7 @@ import { PaidConfirmation } from '../jobs/cost-model';
 import { RunCap, RunPause } from '../jobs/run-pause';
 import { RunAtService } from '../jobs/run-at-service';
 import { CampaignRowRecord, CampaignState, type CampaignRecord } from '../campaign/record';
+import { RowSelection } from '../campaign/row-selection';
 import { Project } from '../composition/document';
 import { call } from './contract';
 import { PriceQuote } from './jobs';
@@ -57,6 +58,11 @@ export const CampaignInput = z
      * machine, instead of on this computer; the studio saves its own copy of each as it comes back.
      */
     queue: z.string().min(1).max(2000).optional(),
+    /**
+     * Only these rows of the spreadsheet, by their numbers in it (sheet rows, as rows are named): the
+     * others are not checked, priced or made (a row still waiting from an earlier run is cancelled).
+     */
+    rows: RowSelection.optional(),
   })
   .refine((input) => (input.projectId === undefined) !== (input.project === undefined), {
     message: 'give either a project of the library or a template project, not both',

@@ -19,6 +19,7 @@ import { rowHolds, variablesInText } from '../../common/campaign/speech-fit';
 import { followsVoice } from '../../common/composition/voice-follow';
 import { SpeechEstimator } from './speech-estimate';
 import { knownVoicesOf } from '../voices/batch-input';
+import { sheetRow } from '../../common/text/row-label';
 
 /** What the campaign's check uses of the host: the catalogue and the editor's link pre-flight. */
 export interface CampaignCheckDeps {
@@ -57,6 +58,8 @@ export interface CampaignCheckOptions extends Omit<RowCheckOptions, 'link'> {
   edits?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Each line's number in the spreadsheet (the reader's `lines`), so rows are named as the sheet numbers them. */
   sheetLines?: readonly number[];
+  /** Only the rows whose sheet row number this holds are checked (the others are left out before any lookup). */
+  only?: (sheetRow: number) => boolean;
 }
 
 /**
@@ -87,9 +90,11 @@ export async function checkCampaignTable(
   options: CampaignCheckOptions & RowCheckOptions = {},
 ): Promise<Omit<CampaignCheck, 'readAs'>> {
   const read = campaignTable(lines, columnVariables(template), options.mapping, options.sheetLines);
+  const only = options.only;
+  const chosen = only ? { ...read, rows: read.rows.filter((row) => only(sheetRow(row))) } : read;
   const table = options.edits
-    ? { ...read, rows: read.rows.map((row) => withEdits(row, options.edits?.[String(row.row)])) }
-    : read;
+    ? { ...chosen, rows: chosen.rows.map((row) => withEdits(row, options.edits?.[String(row.row)])) }
+    : chosen;
   const problems = [...templateProblems(template), ...table.problems];
   const lookups = await lookupsOf(deps.catalogue);
   const filled = fillRows(template, table.rows, lookups, options);

@@ -30,6 +30,8 @@ import { existsSync } from 'node:fs';
 import type { DownloadView } from '../../common/bridge/downloads';
 import type { CampaignRowRecord } from '../../common/campaign/record';
 import { existingFilesError, planOnFolder, retriedRow } from './campaign-reuse';
+import { leaveUnchosen } from './rows-chosen';
+import { inSelection } from '../../common/campaign/row-selection';
 import { paidVoiceovers } from './step-reuse';
 import { rowLabel } from '../../common/text/row-label';
 import type { WorkerBeat } from '../rows/run-shelf';
@@ -105,7 +107,13 @@ export function createCampaignsDomain(
       { project, fileName: input.fileName },
       table.rows,
       { catalogue, checkLinks: deps.checkLinks, speech: deps.speech },
-      { mapping: input.mapping, edits: input.edits, sheetLines: table.lines },
+      {
+        mapping: input.mapping,
+        edits: input.edits,
+        sheetLines: table.lines,
+        // Only the rows asked for are read on: rows left out are not checked, priced or made.
+        ...(input.rows ? { only: (n: number) => inSelection(input.rows ?? [], n) } : {}),
+      },
     );
     return { input, project, check: { ...check, readAs: table.readAs } };
   };
@@ -132,9 +140,10 @@ export function createCampaignsDomain(
     const { input, project, check } = await read(raw);
     const fresh = recordOf(input, project, check);
     const existing = input.key === undefined ? null : await deps.runner.get(input.key);
-    const revised = existing
+    const whole = existing
       ? reviseCampaign(existing, fresh, { retryFailed: input.retryFailed === true, retry: (row) => retried(row) })
       : fresh;
+    const revised = input.rows ? leaveUnchosen(whole, input.rows) : whole;
     // The folder decides what is kept, saved again or sent, and which names need the user's choice.
     const plan = planOnFolder(
       revised,
