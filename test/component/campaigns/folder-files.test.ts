@@ -5,6 +5,7 @@ import { mount } from '@vue/test-utils';
 import type { CampaignCheckView } from '@common/bridge/campaigns';
 import CampaignFolderFiles from '@/views/campaigns/CampaignFolderFiles.vue';
 import { takenFileLines } from '@common/campaign/taken-files';
+import { rowsToMake } from '@/views/campaigns/campaign-logic';
 
 const check = (existing: CampaignCheckView['existing'], kept: number): CampaignCheckView => ({
   readAs: 'a comma-separated file in UTF-8',
@@ -48,6 +49,17 @@ describe('the files already in a campaign folder', () => {
     expect(wrapper.get('[data-testid="campaign-existing-files"]').text()).toContain(
       '7 rows would write over a file in /videos that is not their own video.',
     );
+  });
+
+  it('offers to make only the rows the folder lacks: 5,088 ready of which 4,995 kept is 93 to make', () => {
+    const rows = Array.from({ length: 5_100 }, (_, row) => ({
+      row,
+      fileName: `${row + 1}.mp4`,
+      values: {},
+      problems: row < 12 ? ['{{First name}} is empty'] : [],
+      held: [],
+    }));
+    expect(rowsToMake({ ...check([], 4_995), rows })).toBe(93);
   });
 
   it('says nothing when the folder holds nothing of the campaign', () => {

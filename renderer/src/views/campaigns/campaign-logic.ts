@@ -73,6 +73,14 @@ export function checkTally(check: Pick<CampaignCheckView, 'rows' | 'problems'>):
   return { ready: check.rows.length - bad - held, bad, held };
 }
 
+/**
+ * Rows a start would make or pay for: those that pass, less those whose identical video is in the folder
+ * already (kept). Rows that would write over a file are among them until their choice is made.
+ */
+export function rowsToMake(check: Pick<CampaignCheckView, 'rows' | 'problems' | 'kept'>): number {
+  return Math.max(0, checkTally(check).ready - check.kept);
+}
+
 /** Cells corrected in the check's table: row (0-based, as text) → variable key → value. */
 export type CellEdits = Record<string, Record<string, string>>;
 
