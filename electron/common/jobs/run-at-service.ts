@@ -14,6 +14,11 @@ export const RunAtService = z.object({
   credits: z.number().nonnegative(),
   /** Steps with neither a charge nor an estimate (their cost is not in `credits`). */
   unknown: z.number().int().nonnegative(),
+  /**
+   * The part of `credits` the service has charged already: a service that charges at the create has paid
+   * for what it holds, so the banner must not read as more spending to come.
+   */
+  charged: z.number().nonnegative().optional(),
 });
 export type RunAtService = z.infer<typeof RunAtService>;
 
@@ -24,14 +29,16 @@ export function runAtService(
   let steps = 0;
   let credits = 0;
   let unknown = 0;
+  let charged = 0;
   for (const job of jobs) {
     if (!isActivePhase(job.phase)) continue;
     steps += 1;
     const figure = job.chargedCredits ?? job.costEstimate?.credits ?? null;
     if (figure === null) unknown += 1;
     else credits += figure;
+    charged += job.chargedCredits ?? 0;
   }
-  return { steps, credits: Math.round(credits * 100) / 100, unknown };
+  return { steps, credits: round(credits), unknown, charged: round(charged) };
 }
 
 /**
@@ -42,11 +49,20 @@ export function atServiceText(at: RunAtService | null | undefined): string {
   if (!at || at.steps === 0) return '';
   const what = `${count(at.steps)} step${at.steps === 1 ? '' : 's'} still at the service ${at.steps === 1 ? 'finishes and is' : 'finish and are'} saved`;
   const known = at.steps - at.unknown;
+  const charged = at.charged ?? 0;
+  const paid =
+    charged <= 0
+      ? ''
+      : charged >= at.credits
+        ? ', charged already when sent'
+        : `, ${creditsText(Math.ceil(charged))} of it charged already`;
   const cost =
     known === 0
       ? 'their price is not known yet'
-      : `about ${creditsText(Math.ceil(at.credits))}${at.unknown ? `, and ${count(at.unknown)} with no price known yet` : ''}`;
+      : `about ${creditsText(Math.ceil(at.credits))}${paid}${at.unknown ? `, and ${count(at.unknown)} with no price known yet` : ''}`;
   return `${what} (${cost}).`;
 }
+
+const round = (credits: number) => Math.round(credits * 100) / 100;
 
 const count = (n: number) => n.toLocaleString('en-US');

@@ -144,7 +144,14 @@ describe('the figures of a campaign', () => {
         job('submitting', null, null),
         job('completed', 10, 10),
       ]),
-    ).toEqual({ steps: 3, credits: 20, unknown: 1 });
+    ).toEqual({ steps: 3, credits: 20, unknown: 1, charged: 10 });
+    // A service that charges at the create has paid for what it holds: the banner does not read as more to spend.
+    expect(atServiceText({ steps: 15, credits: 150, unknown: 0, charged: 150 })).toBe(
+      '15 steps still at the service finish and are saved (about 150 credits, charged already when sent).',
+    );
+    expect(atServiceText({ steps: 3, credits: 30, unknown: 0, charged: 10 })).toBe(
+      '3 steps still at the service finish and are saved (about 30 credits, 10 credits of it charged already).',
+    );
   });
 
   it('takes a published row price from its quote, and none when a step is not published', () => {
