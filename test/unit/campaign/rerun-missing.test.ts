@@ -6,7 +6,8 @@ import type { CampaignCheckView, CampaignInput } from '@common/bridge/campaigns'
 import type { PriceQuote } from '@common/bridge/jobs';
 import { campaignPrice } from '@common/campaign/price';
 import { openStudio } from '../../../electron/cli/cli-host';
-import type { CliIo } from '../../../electron/cli/command';
+import { EXIT, type CliIo } from '../../../electron/cli/command';
+import { runCli } from '../../../electron/cli/index';
 import { campaignRequest, readCampaignInput } from '../../../electron/cli/commands/campaign-session';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
 import { smallTemplate } from './campaign-harness';
@@ -127,5 +128,39 @@ describe('the same sheet run again with rows added and changed', () => {
     ].sort();
     expect(sent).toEqual(expected);
     expect(after.videos - first.videos).toBe(13);
+  }, 600_000);
+
+  it('from the command line with --existing rename: a new look of the template pays for every video and no voiceover', async () => {
+    // Last run's voiceovers were paid for (a run cancelled after them leaves the same in the ledger);
+    // the title's colour changed since, so every video differs and every file name is taken.
+    const data = join(dir, 'cli-data');
+    sheet('cli.csv', 4);
+    const run = (template: string, more: string[] = []) => {
+      const lines = { out: [] as string[], err: [] as string[] };
+      const at: CliIo = { out: (t) => lines.out.push(t), err: (t) => lines.err.push(t), env: {}, cwd: dir };
+      const args = ['campaign', 'run', template, 'cli.csv', '--out', 'cli-out', '--yes', '--data-dir', data, ...more];
+      return runCli(args, at).then((code) => ({ code, ...lines }));
+    };
+    expect((await run('greeting.json')).code).toBe(EXIT.ok);
+    const first = made(data);
+    expect([first.scripts.length, first.videos]).toEqual([8, 4]);
+
+    const { project } = smallTemplate();
+    const recoloured = {
+      ...project,
+      scenes: project.scenes.map((scene) => ({
+        ...scene,
+        elements: scene.elements.map((e) => (e.type === 'text' ? { ...e, text: { ...e.text, colour: '#aa2233' } } : e)),
+      })),
+    };
+    writeFileSync(join(dir, 'recoloured.json'), JSON.stringify(recoloured));
+    const refused = await run('recoloured.json');
+    expect(refused.code).toBe(EXIT.refused);
+    expect(refused.err.filter((line) => /^ {2}Sheet row \d+: "/.test(line))).toHaveLength(4);
+
+    expect((await run('recoloured.json', ['--existing', 'rename'])).code).toBe(EXIT.ok);
+    const after = made(data);
+    expect(after.scripts).toHaveLength(8);
+    expect(after.videos).toBe(8);
   }, 600_000);
 });
