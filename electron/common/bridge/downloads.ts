@@ -102,7 +102,10 @@ export const ArchiveSettings = z.object({
 });
 export type ArchiveSettings = z.infer<typeof ArchiveSettings>;
 
-/** How transfers run: files at once, and a limit for all of them together (bytes per second, null: none). */
+/**
+ * How transfers run: files at once, a limit for all of them together (bytes per second, null: none), and
+ * whether a lost copy of the Library or the archive is fetched back by itself while its link lives.
+ */
 export const TransferSettings = z.object({
   concurrency: z.number().int().min(1).max(10),
   speedLimit: z
@@ -111,6 +114,7 @@ export const TransferSettings = z.object({
     .min(16_384)
     .max(10 * 1024 ** 3)
     .nullable(),
+  restoreLost: z.boolean().default(true),
 });
 export type TransferSettings = z.infer<typeof TransferSettings>;
 

@@ -302,8 +302,8 @@ export function createDownloadsDomain(
         return next;
       },
       'downloads.transferSettings': async () => {
-        const { concurrency, speedLimit } = service.preferences.get();
-        return { concurrency, speedLimit };
+        const { concurrency, speedLimit, restoreLost } = service.preferences.get();
+        return { concurrency, speedLimit, restoreLost };
       },
       'downloads.setTransferSettings': async (settings) => {
         service.preferences.update((p) => ({ ...p, ...settings }));

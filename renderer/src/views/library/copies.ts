@@ -3,6 +3,7 @@ import {
   describeExpiry,
   formatBytes,
   formatDuration,
+  isDriveMissing,
   type DownloadView,
   type JobView,
 } from '@common/bridge';
@@ -25,6 +26,9 @@ export function describeDownload(entry: DownloadView): string {
     case 'failed':
       return `Failed: ${entry.reason ?? 'unknown reason'}`;
     case 'queued':
+      // The banner above the list says the whole of a cause shared by many rows; each row names it short.
+      if (isDriveMissing(entry.reason)) return 'Waiting for its drive';
+      if (entry.reason?.startsWith('The disk holding ')) return 'Waiting for disk space';
       return entry.reason ? `Queued · ${entry.reason}` : 'Queued';
     default:
       return DOWNLOAD_STATE_LABELS[entry.state];
@@ -57,10 +61,14 @@ export function summariseCopies(job: JobView, entries: readonly DownloadView[], 
   const active = newest.find((d) => ACTIVE.has(d.state)) ?? null;
   const lost = newest.filter((d) => d.state === 'missing' || d.state === 'changed');
   const failed = newest.find((d) => d.state === 'failed') ?? null;
+  // A copy on a drive that is gone is not lost: it comes back with the drive.
+  const offline = lost.filter((d) => isDriveMissing(d.reason));
   const lostNote =
     lost.length === 0
       ? ''
-      : ` · ${plural(lost.length, 'copy')} ${lost.some((d) => d.state === 'missing') ? 'missing' : 'changed on disk'}`;
+      : offline.length === lost.length
+        ? ` · ${plural(lost.length, 'copy')} on a missing drive`
+        : ` · ${plural(lost.length, 'copy')} ${lost.some((d) => d.state === 'missing') ? 'missing' : 'changed on disk'}`;
   const linkAlive =
     job.phase === 'completed' && job.resultUrl !== null && (job.expiresAt === null || job.expiresAt > now);
   if (active) {
@@ -81,7 +89,12 @@ export function summariseCopies(job: JobView, entries: readonly DownloadView[], 
   const serviceNote = linkAlive ? ` · on the service: ${describeExpiry(job, now)}` : '';
   if (lost.length > 0) {
     const first = lost[0];
-    const what = first.state === 'missing' ? 'Copy missing' : 'Copy changed on disk';
+    const what =
+      offline.length === lost.length
+        ? `Drive missing: ${first.folder}`
+        : first.state === 'missing'
+          ? 'Copy missing'
+          : 'Copy changed on disk';
     return {
       text: `${what}${lost.length > 1 ? ` (${lost.length})` : ''}${serviceNote}`,
       state: 'lost',
