@@ -94,7 +94,9 @@ export function reviseCampaign(
     if (same && before.state === 'failed') return placed(before);
     return { ...row, take: before.take + 1 };
   });
-  const kept = existing.rows.filter((r) => !fresh.rows.some((f) => f.row === r.row));
+  // Looked up in a set: a scan of the fresh rows for each old one was 25 million comparisons at 5,000 rows.
+  const inFresh = new Set(fresh.rows.map((r) => r.row));
+  const kept = existing.rows.filter((r) => !inFresh.has(r.row));
   const state = rows.some((r) => r.state === 'pending') ? 'running' : existing.state;
   return {
     ...existing,
