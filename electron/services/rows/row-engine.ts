@@ -1,4 +1,5 @@
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
+import type { RunBalance } from '../../common/jobs/run-balance';
 import { StudioError } from '../host/errors';
 import { RunBalanceWatch } from '../jobs/run-balance';
 import { RowPacers, type RowPacer } from './row-pacer';
@@ -6,6 +7,7 @@ import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
 import { intentKey, NOT_SENT, sendOnce } from './create-intents';
 import {
   jobOfRow,
+  madeNothing,
   JOB_ENDED,
   ROW_ENDED,
   refusedForBalance,
@@ -69,7 +71,8 @@ export class RowEngine {
     });
     const [again, kindOf] = [(kind: string, id: string) => this.pump(kind, id), (kind: string) => this.kindOf(kind)];
     const { memory, stops, connections } = this;
-    this.starts = new RowStarts({ ...deps, again, kindOf, memory, stops, connections });
+    const track = (work: Promise<unknown>) => this.work.track(work);
+    this.starts = new RowStarts({ ...deps, again, kindOf, memory, stops, connections, track });
     this.queue = deps.queue ?? new InProcessRowQueue();
     this.pacers = deps.pacers ?? new RowPacers();
     this.queue.start((task) => this.runStep(task));
@@ -80,15 +83,8 @@ export class RowEngine {
     const any = (this.deps.remote?.wrap(kind) ?? kind) as unknown as AnyKind;
     this.kinds.set(kind.name, any);
     const read = this.deps.jobs.balanceNow?.bind(this.deps.jobs);
-    if (read)
-      this.balances.set(
-        kind.name,
-        new RunBalanceWatch({
-          ...this.deps.balanceReadings,
-          read,
-          save: (id, balance) => this.memory.update(kind.name, id, (r) => ({ ...r, balance })),
-        }),
-      );
+    const save = (id: string, balance: RunBalance) => this.memory.update(kind.name, id, (r) => ({ ...r, balance }));
+    if (read) this.balances.set(kind.name, new RunBalanceWatch({ ...this.deps.balanceReadings, read, save }));
   }
 
   async create(kind: string, run: AnyRun): Promise<void> {
@@ -240,9 +236,8 @@ export class RowEngine {
   }
 
   /** The run sends a paid request only while `running` says yes too (asked just before each); else it pauses. */
-  guard(kind: string, id: string, running: () => Promise<boolean>): void {
-    this.stops.guards.set(`${kind}/${id}`, running);
-  }
+  readonly guard = (kind: string, id: string, running: () => Promise<boolean>) =>
+    void this.stops.guards.set(`${kind}/${id}`, running);
 
   /** Sends nothing more (quitting); what is at the service goes on and is picked up at the next start. */
   stop(): void {
@@ -363,14 +358,19 @@ export class RowEngine {
           (await this.connect(task.kind, task.runId), this.pacerOf(task.kind, task.runId));
         const first = this.starting.delete(key);
         const turnAt = await pacer?.turn(first);
+        // A row that has made nothing of this take yet goes back to waiting when held (it is not under way).
+        const at = {
+          first,
+          untouched: () => madeNothing(this.deps.jobs.list(jobOfRow(this.kindOf(task.kind), task)), row),
+        };
         // Read after the turn: a pause or a cancel while the row waited for it holds the create back.
-        if (!(await this.stops.mayCreate(task, { first }, set))) return 'waiting';
+        if (!(await this.stops.mayCreate(task, at, set))) return 'waiting';
         const submission = await make();
         // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';
         // Within the run's cap, and not refused for want of credits (which pauses every run on the connection);
         // sent once (its intent written first, where the intents are shared by several workers).
-        const mayGo = async () => !this.stopped && this.stops.mayCreate(task, { first }, set);
+        const mayGo = async () => !this.stopped && this.stops.mayCreate(task, at, set);
         const pace = pacer?.paceFrom(turnAt as number, mayGo);
         const result = await this.stops
           .send(task, submission, (s) => sendOnce(this.deps, intentKey(task, row, s), s, set, pace))

@@ -137,6 +137,11 @@ export interface RowKind<Row extends RowBase, Run extends RunBase<Row>> {
   onFinished?(run: Run, jobs: readonly JobView[]): void;
 }
 
+/** Whether the service made nothing for this take of the row yet (of the row's jobs, any take): held now, it is simply waiting. */
+export function madeNothing(jobs: readonly JobView[], row: Pick<RowBase, 'take'>): boolean {
+  return !jobs.some((job) => job.remoteId !== null && ((job.purpose as { take?: number }).take ?? 0) === row.take);
+}
+
 /** Whether a ledger record is a job of this task's row (any take). */
 export function jobOfRow(
   kind: Pick<RowKind<RowBase, RunBase<RowBase>>, 'rowOf'>,

@@ -30,6 +30,8 @@ export interface RowStartsDeps {
   flight?: RowFlight;
   /** Something the starts waited for came (a price, a balance reading): the run looks at its rows again. */
   again(kind: string, runId: string): void;
+  /** Work of the starts' own (a reading, a price looked up) that the engine waits for when asked to settle. */
+  track(work: Promise<unknown>): void;
 }
 
 /** How long a price looked up for the budget stands (an unknown one is asked again sooner: a charge may have come). */
@@ -70,7 +72,7 @@ export class RowStarts {
     if (this.budget.underWay({ connection }) >= this.flight.bound(connection)) return false;
     if (this.budget.stale(connection)) {
       const never = !this.budget.readSince(connection, 0);
-      void this.budget.refresh(connection).then(again);
+      this.deps.track(this.budget.refresh(connection).then(again));
       if (never) return false;
     }
     const price = this.price(kind, run, row, connection, again);
@@ -85,7 +87,7 @@ export class RowStarts {
     // Rows under way end first: what they leave is looked at then.
     if (this.budget.underWay(waitFor) > 0) return false;
     if (answer.reason === 'balance' && !this.budget.readSince(connection, this.lastEnd.get(connection) ?? 0)) {
-      void this.budget.refresh(connection).then(again);
+      this.deps.track(this.budget.refresh(connection).then(again));
       return false;
     }
     const each = price === null ? '' : ` (about ${creditsText(price)} each)`;
@@ -151,13 +153,14 @@ export class RowStarts {
     const age = known ? Date.now() - known.at : Infinity;
     if (age > (known?.credits === null ? UNKNOWN_PRICE_MS : PRICE_MS) && !this.asking.has(key)) {
       this.asking.add(key);
-      void (this.deps.jobs.expectedCredits?.(step) ?? Promise.resolve(null))
+      const asking = (this.deps.jobs.expectedCredits?.(step) ?? Promise.resolve(null))
         .catch(() => null)
         .then((credits) => {
           this.prices.set(key, { credits, at: Date.now() });
           this.asking.delete(key);
           if (!known) again();
         });
+      this.deps.track(asking);
     }
     return known?.credits;
   }

@@ -112,7 +112,7 @@ export class RunStops {
    */
   async mayCreate(
     task: RowTask,
-    at: { first: boolean },
+    at: { first: boolean; untouched?: () => boolean },
     set: (change: (row: RowBase) => RowBase) => Promise<void>,
   ): Promise<boolean> {
     const now = await this.deps.memory.require(task.kind, task.runId);
@@ -129,7 +129,7 @@ export class RunStops {
     if (now.state === 'running' && guard && !(await guard().catch(() => false)))
       await this.deps.memory.update(task.kind, task.runId, (r) => ({ ...r, state: 'paused' }));
     const going = this.deps.memory.inMemory(task.kind, task.runId)?.state ?? now.state;
-    if (at.first && going !== 'running') {
+    if (going !== 'running' && (at.first || at.untouched?.())) {
       await set((r) => ({ ...r, state: 'pending' }));
       return false;
     }

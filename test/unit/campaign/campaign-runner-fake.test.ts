@@ -216,7 +216,7 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
     expect(steps).toHaveLength(9);
   });
 
-  it('pauses (no new row starts, rows under way finish), resumes, and cancels before the next paid step', async () => {
+  it('pauses (no paid request after it: rows under way keep their steps), resumes, and cancels before the next paid step', async () => {
     const { engine, runner, record, settle } = setup(deps(), 4, 1);
     await runner.create(record);
     await runner.pause('hand');
@@ -227,13 +227,23 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
     const resumed = runner.run('hand');
     await settle();
     expect(engine.created()).toHaveLength(4);
-    // Paused with every row under way: their chains go on to the end.
+    // Paused with every row under way: what is at the service ends, and no next paid step leaves.
     await runner.pause('hand');
+    expect((await resumed).state).toBe('paused');
     for (let i = 0; i < 4; i += 1) {
       engine.endAll();
       await settle();
     }
-    expect((await resumed).rows.map((r) => r.state)).toEqual(Array(4).fill('done'));
+    expect(engine.created()).toHaveLength(4);
+    expect((await runner.get('hand'))!.rows.map((r) => r.state)).toEqual(Array(4).fill('voiceover'));
+    // Resumed: each row goes on from its step, its voiceover not sent again.
+    await runner.resume('hand');
+    const finished = runner.run('hand');
+    for (let i = 0; i < 4; i += 1) {
+      await settle();
+      engine.endAll();
+    }
+    expect((await finished).rows.map((r) => r.state)).toEqual(Array(4).fill('done'));
     expect(engine.created()).toHaveLength(12);
   });
 
