@@ -65,7 +65,9 @@ describe('the owner channel with large messages', () => {
     const link = await reachOwner(dataDir);
     try {
       const text = 'é'.repeat(6 * 1024 * 1024);
-      const answered = await link?.call('text.normalise' as never, text as never);
+      // Any channel will do: this owner's dispatcher answers every call with what it received.
+      const call = link?.call as unknown as (channel: string, ...args: unknown[]) => Promise<unknown>;
+      const answered = await call('jobs.list', text);
       expect(answered).toBe(Buffer.byteLength(JSON.stringify([text])));
     } finally {
       link?.close();

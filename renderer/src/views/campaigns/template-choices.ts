@@ -1,26 +1,20 @@
 // What the Campaigns page offers as a campaign's template: the library's projects and the templates the
 // user saved ("Save as template"), read again each time the list opens, so a template just saved is
 // there at once without saving its project too.
+import type { SelectGroupOption } from 'naive-ui';
 import type { ProjectSummary } from '@common/bridge';
 import type { TemplateSummary } from '@common/bridge/templates';
 
 /** A saved template's value in the picker, apart from project ids. */
 const TEMPLATE_PREFIX = 'template:';
 
-export interface TemplateChoiceGroup {
-  type: 'group';
-  key: string;
-  label: string;
-  children: { label: string; value: string }[];
-}
-
 /** The picker's groups: projects, then the user's own saved templates (the starters have no variables to fill). */
 export function templateChoices(
   projects: readonly ProjectSummary[],
   templates: readonly TemplateSummary[],
-): TemplateChoiceGroup[] {
+): SelectGroupOption[] {
   const own = templates.filter((t) => !t.starter);
-  const groups: TemplateChoiceGroup[] = [
+  const groups: SelectGroupOption[] = [
     {
       type: 'group',
       key: 'projects',
