@@ -3,7 +3,6 @@ import type { CampaignQueueStatus, CampaignSummary, CampaignView } from '../../c
 import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
 import { campaignCounts, type CampaignRowRecord } from '../../common/campaign/record';
 import { rowCopy } from '../../common/campaign/row-copy';
-import { describePause } from '../../common/jobs/run-pause';
 import { CAMPAIGN_MANIFEST } from '../../services/campaign/campaign-manifest';
 import { campaignIdFor } from '../../services/campaign/campaign-setup';
 import { checkedOnDisk } from '../../services/downloads/saved-report';
@@ -13,10 +12,10 @@ import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type
 import type { StudioLink } from '../studio-link';
 import { JSON_OPTION } from '../common-options';
 import { MAX_CREDITS_OPTION, maxCreditsOf, reportPause } from './paid-confirm';
+import { campaignFigureLines } from './campaign-figures';
 import { rowLabel, sheetRow } from '../../common/text/row-label';
 import { campaignRunProgress } from '../../common/campaign/progress';
 import { takenFileLines, takenFilesHeadline } from '../../common/campaign/taken-files';
-import { runLine } from './progress-bars';
 import { followRun, reportUserPause } from './run-follow';
 import { inSelection } from '../../common/campaign/row-selection';
 import {
@@ -320,9 +319,8 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
         .map(([state, n]) => `${n} ${state}`)
         .join(', ')} of ${record.rows.length} rows`,
     );
-    // The page's figures: the bar of done rows, the pace and time left while it runs, the projected cost.
-    io.out(runLine(campaignRunProgress(record, null, Date.now()), record.state === 'running'));
-    if (record.state === 'paused' && record.pause) io.out(describePause(record.pause));
+    // The page's figures, by the page's function: bar, pace, time left, projected cost, pause banner, balance.
+    for (const line of await campaignFigureLines(studio, record, Date.now())) io.out(line);
     if (queue) for (const line of queueLines(queue)) io.out(line);
     for (const row of record.rows) {
       const copy = copyOf(row);

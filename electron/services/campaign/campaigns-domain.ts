@@ -7,7 +7,7 @@ import {
   type CampaignView,
   type campaignsCalls,
 } from '../../common/bridge/campaigns';
-import { campaignBalanceNote, rowCosts } from './campaign-manifest';
+import { campaignAtService, campaignBalanceNote, rowCosts } from './campaign-manifest';
 import type { PriceQuote } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
 import type { LinkReport } from '../../common/composition/link-checks';
@@ -81,7 +81,12 @@ export function createCampaignsDomain(
   /** A campaign as the page sees it, with what the service charged each row so far. */
   const campaignView = (record: CampaignRecord): CampaignView => {
     const all = jobs.list();
-    return viewOfRecord(record, rowCosts(record, all), campaignBalanceNote(record, all));
+    return viewOfRecord(
+      record,
+      rowCosts(record, all),
+      campaignBalanceNote(record, all),
+      campaignAtService(record, all),
+    );
   };
   const read = async (
     raw: CampaignInput,

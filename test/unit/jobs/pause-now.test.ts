@@ -2,6 +2,7 @@
 // function: rows left and their cost counted now (not when it paused), the steps the service still
 // holds and their cost from the ledger, and a user's pause saying that no paid request leaves after it.
 import { describe, expect, it } from 'vitest';
+import type { BatchView } from '@common/bridge/batches';
 import type { CampaignView } from '@common/bridge/campaigns';
 import type { CampaignRowRecord } from '@common/campaign/record';
 import { campaignFigures, quotedRowPrice } from '@common/campaign/progress';
@@ -111,7 +112,7 @@ describe('a pause banner counts now', () => {
     const text = batchPauseText(
       {
         rows: [batchRow(0, 'completed'), batchRow(1, 'processing'), batchRow(2, 'waiting')],
-        counts: { completed: 1, processing: 1, waiting: 1 },
+        counts: { completed: 1, processing: 1, waiting: 1 } as BatchView['counts'],
         state: 'paused',
         createdAt: T0,
         pause: { reason: 'daily-limit', at: T0, message: '', rowsLeft: 300, creditsLeft: 600 },
