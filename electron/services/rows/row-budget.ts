@@ -43,8 +43,8 @@ const LEDGER_LOOK_MS = 2_000;
  * the run's cap, beside the rows already reserved. A reservation is held until its row ends, whatever its
  * steps were charged meanwhile, and then counts as spent until the next look (the balance is never taken
  * as free before the service says so): a tight balance makes whole rows and stops with none half paid.
- * A row whose price nobody can say yet goes only when no other such row is under way on its connection;
- * its charges then price the rest.
+ * A row whose price nobody can say yet goes alone on its connection (nothing else under way before or
+ * after it); its charges then price the rest.
  */
 export class RowBudget {
   private readonly reserved = new Map<string, Reservation>();
@@ -66,12 +66,13 @@ export class RowBudget {
   reserve(connection: string, run: string, row: string, credits: number | null, looks: BudgetLooks): BudgetAnswer {
     if (this.reserved.has(row)) return { ok: true };
     const balance = this.gauge(`balance:${connection}`);
+    const beside = [...this.reserved.values()].filter((r) => r.connection === connection);
+    // A row nobody can price goes alone: nothing else under way on its connection, before or after it.
+    if (beside.some((r) => r.credits === null) || (credits === null && beside.length > 0))
+      return { ok: false, reason: 'balance', short: 0 };
     if (credits === null) {
-      const unknownUnderWay = [...this.reserved.values()].some(
-        (r) => r.connection === connection && r.credits === null,
-      );
-      const spentOut = balance.room !== null && this.room(balance, connection) <= 0;
-      if (unknownUnderWay || spentOut) return { ok: false, reason: 'balance', short: 0 };
+      if (balance.room !== null && this.room(balance, connection) <= 0)
+        return { ok: false, reason: 'balance', short: 0 };
     } else {
       const day = this.look(`day:${connection}`, looks.dayRoom);
       const cap = this.look(`cap:${run}`, looks.capRoom);
@@ -148,6 +149,11 @@ export class RowBudget {
   stale(connection: string): boolean {
     const balance = this.gauge(`balance:${connection}`);
     return !balance.looked || this.clock.now() - balance.at > (this.options.readingMs ?? BUDGET_READING_MS);
+  }
+
+  /** The ledger's bounds (today's room, the run's cap) are looked at again at the next reserve. */
+  relook(connection: string, run: string): void {
+    for (const key of [`day:${connection}`, `cap:${run}`]) this.gauges.delete(key);
   }
 
   /** What was looked at for a connection and a run is looked at again (a top-up, a new limit or cap, then Resume). */

@@ -77,15 +77,24 @@ export class RowStarts {
     }
     const price = this.price(kind, run, row, connection, again);
     if (price === undefined) return false;
-    const answer = this.budget.reserve(connection, runKey(kind, run), rowKey(kind, run, row), price, {
-      dayRoom: () => this.deps.jobs.spending?.dayRoom(connection) ?? null,
-      capRoom: () =>
-        typeof run.maxCredits === 'number' ? run.maxCredits - this.deps.stops.spent(kind.name, run.id) : null,
-    });
+    const reserve = () =>
+      this.budget.reserve(connection, runKey(kind, run), rowKey(kind, run, row), price, {
+        dayRoom: () => this.deps.jobs.spending?.dayRoom(connection) ?? null,
+        capRoom: () =>
+          typeof run.maxCredits === 'number' ? run.maxCredits - this.deps.stops.spent(kind.name, run.id) : null,
+      });
+    let answer = reserve();
     if (answer.ok) return true;
     const waitFor = answer.reason === 'cap' ? { run: runKey(kind, run) } : { connection };
     // Rows under way end first: what they leave is looked at then.
     if (this.budget.underWay(waitFor) > 0) return false;
+    // Nothing under way: the ledger is looked at anew (a look taken while rows were under way counted their
+    // charges beside their reservations), and only then may the run stop.
+    if (answer.reason !== 'balance') {
+      this.budget.relook(connection, runKey(kind, run));
+      answer = reserve();
+      if (answer.ok) return true;
+    }
     if (answer.reason === 'balance' && !this.budget.readSince(connection, this.lastEnd.get(connection) ?? 0)) {
       this.deps.track(this.budget.refresh(connection).then(again));
       return false;
@@ -126,6 +135,8 @@ export class RowStarts {
     if (connection === undefined || !row || !ROW_ENDED.has(row.state)) return;
     this.flight.rowEnded(connection);
     this.lastEnd.set(connection, Date.now());
+    // A price nobody could say may be known from this row's charges: asked again at the next start.
+    for (const [key, price] of this.prices) if (price.credits === null) this.prices.delete(key);
   }
 
   /** The row's remaining paid steps at their prices; null: some price nobody can say yet; undefined: being looked up. */

@@ -76,11 +76,16 @@ describe('the row budget', () => {
     expect(b.reserve('d', 'y', 'y1', 12, cap).ok).toBe(true);
   });
 
-  it('lets one row of a price nobody can say go at a time, and none once the balance is spent', async () => {
+  it('lets a row of a price nobody can say go alone, and none once the balance is spent', async () => {
     const t = budget(5);
     await t.b.refresh('c');
+    expect(t.b.reserve('c', 'run', 'k1', 1, open).ok).toBe(true);
+    // Not beside a row under way, and nothing beside it.
+    expect(t.b.reserve('c', 'run', 'r1', null, open).ok).toBe(false);
+    t.b.release('k1', false);
     expect(t.b.reserve('c', 'run', 'r1', null, open).ok).toBe(true);
     expect(t.b.reserve('c', 'run', 'r2', null, open).ok).toBe(false);
+    expect(t.b.reserve('c', 'other', 'k2', 1, open).ok).toBe(false);
     t.b.release('r1', true);
     // What r1 cost only a new reading can say: nothing starts until it comes.
     expect(t.b.stale('c')).toBe(true);

@@ -49,11 +49,12 @@ describe("a batch's charges", () => {
     expect(view.state).toBe('finished');
     expect(start - sandbox().credits()).toBe(6);
     // Speech has no published price: the first row went alone with the balance read around it, and its
-    // charge priced the other five. Two more reads are the batch's own, at its start and its end.
+    // charge priced the other five. Two more reads are the batch's own, at its start and its end, and two
+    // the budget's: before its first row started, and once that row of unknown price had ended.
     const sources = engine.records().map((r) => [r.chargedCredits, r.chargeSource]);
     expect(sources.filter(([, source]) => source === 'balance')).toEqual([[1, 'balance']]);
     expect(sources.filter(([, source]) => source === 'estimate')).toHaveLength(5);
-    expect(balanceReads).toBe(4);
+    expect(balanceReads).toBe(6);
     expect(view.balanceNote).toBe("The balance fell by 6 credits; its jobs' prices add up to 6.");
   });
 });
