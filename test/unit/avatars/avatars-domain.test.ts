@@ -88,7 +88,8 @@ describe('avatars.upload', () => {
       avatarId: 'Presenter1',
       name: 'My presenter',
       type: 1,
-      confirmation: { by: 'user', credits: null },
+      // The sandbox publishes its price list: an avatar upload is 5 credits there.
+      confirmation: { by: 'user', credits: 5 },
     });
     expect(sent.status).toBe('submitted');
     if (sent.status !== 'submitted') return;
@@ -122,7 +123,8 @@ describe('avatars.upload', () => {
       avatarId: 'SoundOnly',
       name: 'Sound only',
       type: 2,
-      confirmation: { by: 'user', credits: null },
+      // The sandbox publishes its price list: an avatar upload is 5 credits there.
+      confirmation: { by: 'user', credits: 5 },
     });
     if (sent.status !== 'submitted') throw new Error('not sent');
     await until('the upload job to fail', async () => (await jobOf(sent.job.id)).phase === 'failed');
@@ -192,7 +194,8 @@ describe('avatars.upload', () => {
       name: 'Portrait',
       type: 1,
       urlFrom: 2,
-      confirmation: { by: 'user', credits: null },
+      // The sandbox publishes its price list: an avatar upload is 5 credits there.
+      confirmation: { by: 'user', credits: 5 },
     });
     if (sent.status !== 'submitted') throw new Error('not sent');
     // A local file goes up to the sandbox's own storage: an own link, url_from 1 whatever was asked.
