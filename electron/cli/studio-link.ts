@@ -1,4 +1,5 @@
 import type { RowMaker } from '../services/rows/row-worker';
+import type { RunAccount } from '../services/client/account-proof';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallChannel, EventChannel, EventPayloads, StudioApi } from '../common/bridge';
@@ -42,6 +43,8 @@ export interface StudioLink {
   prepare(links: readonly (string | undefined)[]): Promise<void>;
   /** How this run's own services make a queued run's rows as a worker (absent through an owner); see Domains. */
   rowMakers?(folder: string, bucket?: string): Promise<RowMaker[]>;
+  /** The account this studio serves, as a queued run records it (workers compare it with the run's). */
+  rowAccount?(runId: string): Promise<RunAccount | null>;
   /** Rejects when the studio performing the calls is gone (an owner quit); what waits on events races it. */
   lost: Promise<never>;
   close(): Promise<void>;
@@ -94,6 +97,7 @@ export function ownLink(
     own: true,
     dataDir: options.dataDir,
     rowMakers: (folder, bucket) => composed.domains.rowMakers(folder, bucket),
+    rowAccount: (runId) => composed.domains.rowAccount(runId),
     async call(channel, ...args) {
       const outcome = await composed.dispatch(channel, args);
       if (!outcome.ok) throw new OwnerCallError(outcome.error.message, outcome.error.code);

@@ -32,6 +32,7 @@ import { startSandbox, type Sandbox } from './jobs.bench';
 import { counting } from './voices.bench';
 import { createdPerRow, stopSandbox } from './campaign-sandbox';
 import { killedAndResumed } from './campaign-killed';
+import { projectionError, watchProjection } from './campaign-projection';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 export const CONCURRENCY = 8;
@@ -67,6 +68,8 @@ interface Outcome extends RunCounts {
   balance: string | null;
   /** Polls per job of each kind ("tts 2.1, avatar-video 3.4"), from the ledger. */
   pollsByKind: string;
+  /** The page's time left and projected cost at 30% of rows done, against what the run then took. */
+  projection: string;
 }
 
 /** The greeting at a small size with one-second scenes, so the sandbox's renders stay short. */
@@ -190,8 +193,10 @@ export async function measure(label: string, made: ReadyMade, rows: number, conc
     h.reactor.start();
     const started = performance.now();
     await h.runner.create(record);
+    const watching = watchProjection(async () => ({ record: await h.runner.get('bench'), jobs: h.engine.list() }), 0.3);
     const end = await h.runner.run('bench');
     const seconds = (performance.now() - started) / 1000;
+    const projection = projectionError(await watching.stop(), Date.now(), end, h.engine.list());
     await stopHost(h);
     const done = end.rows.filter((r) => r.state === 'done' && existsSync(join(outDir, r.fileName))).length;
     const failed = end.rows.filter((r) => r.state === 'failed' && r.problems.length > 0).length;
@@ -232,6 +237,7 @@ export async function measure(label: string, made: ReadyMade, rows: number, conc
       longestJob,
       balance,
       pollsByKind,
+      projection: projection.line,
     };
   } finally {
     await stopSandbox(sandbox);
@@ -332,6 +338,7 @@ function aimLines(o: Outcome): string[] {
   return [
     `${o.label}: ratio wall / (requests ÷ ${RATE_LIMIT} per s + longest job ${o.longestJob.toFixed(1)} s = ${allowed.toFixed(1)} s): ${wall.toFixed(2)} (aim at most 1.1: ${wall <= 1.1 ? 'met' : 'NOT met'}); requests per row ${perRow.toFixed(2)} (aim at most 10: ${perRow <= 10 ? 'met' : 'NOT met'}); polls per job by kind: ${o.pollsByKind}`,
     `${o.label}: balance: ${o.balance ?? 'not read'}`,
+    `${o.label}: ${o.projection}`,
     `${o.label}: aim 0 rows lost: ${o.lost === 0 ? 'met' : 'NOT met'} (${o.lost}); aim 0 rows created twice (the sandbox's records): ${o.twice === 0 ? 'met' : 'NOT met'} (${o.twice})`,
   ];
 }

@@ -160,7 +160,8 @@ async function work(args: ParsedArgs, io: CliIo, queue: ReturnType<typeof queueO
         const makers = await studio.rowMakers(folder, bucket).catch((error: unknown) => {
           throw new UsageError(`--bucket ${bucket}: ${error instanceof Error ? error.message : String(error)}`);
         });
-        const worker = new RowWorker({ url: queue.url, makers, id, concurrency });
+        const account = studio.rowAccount;
+        const worker = new RowWorker({ url: queue.url, makers, id, concurrency, account, refused: io.err });
         worker.start();
         const copied = bucket === undefined ? '' : ` and copied to the storage "${bucket}"`;
         io.err(

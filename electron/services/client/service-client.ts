@@ -11,6 +11,7 @@ import {
 import { endpointTypes, type RequestFor, type ResultFor } from './endpoint-types';
 import { ApiKeyAuth, ClientCredentialsAuth, type AuthProvider, type Credentials } from './auth';
 import { ServiceError } from './errors';
+import { runAccount, type RunAccount } from './account-proof';
 import { explainAnalyzeFrames, explainDetection } from './explanations';
 import { Transport, type QueryValue, type RequestMode, type TransportOptions } from './transport';
 
@@ -53,6 +54,8 @@ function zodDetail(error: z.ZodError): string {
 export class ServiceClient {
   private readonly transport: Transport;
   readonly authKind: Credentials['kind'] | 'none';
+  /** Which account a run of this client's belongs to (runs on a queue record it; workers compare theirs). */
+  readonly account: (runId: string) => RunAccount | null;
 
   constructor(options: ServiceClientOptions) {
     const { credentials, ...rest } = options;
@@ -82,6 +85,7 @@ export class ServiceClient {
       }, clock);
     }
     this.authKind = credentials?.kind ?? 'none';
+    this.account = (runId) => runAccount(rest.baseUrl, credentials, runId);
     this.transport = new Transport({ ...rest, auth });
   }
 

@@ -1,5 +1,6 @@
 import type { SharedRecords } from '../rows/row-engine-deps';
 import type { RowMaker } from '../rows/row-worker';
+import type { RunAccount } from '../rows/row-kind';
 import { campaignRowMaker } from '../campaign/campaign-worker';
 import { batchRowMaker } from '../voices/batch-worker';
 import { perUserDataDir } from './data-dir';
@@ -104,6 +105,8 @@ export interface Domains {
    * storage (its name or id), copied to its bucket; a storage that cannot be one is refused here.
    */
   rowMakers(folder: string, bucket?: string): Promise<RowMaker[]>;
+  /** The account this host serves, as a queued run records it (null: it has no credentials). */
+  rowAccount(runId: string): Promise<RunAccount | null>;
   /** Lets every domain finish or abort its work (on quit); never throws. */
   disposeAll(): Promise<void>;
 }
@@ -267,6 +270,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     importSheet: (name, body) => importSheet(sheets, name, body),
     importSheetPath: (path) => importSheetPath(sheets, path),
     savedFile: (id) => downloads.verifiedPath(id),
+    rowAccount: async (runId) => (await studio.target.client((await studio.target.active()).id)).account(runId),
     async rowMakers(folder, bucket) {
       const results = bucket === undefined ? undefined : await openResultBucket(storage.storages, bucket);
       return [

@@ -41,7 +41,9 @@ export function createStudioServices(
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
   // One row engine for batches and campaigns: one pacer per connection, whichever runs send on it.
-  const queues = new QueuedRuns({ log: base.log, vault: base.vault });
+  // A queued run records the account its studio prices it on; a worker serving another makes none of its rows.
+  const account = async (runId: string) => (await target.client((await target.active()).id)).account(runId);
+  const queues = new QueuedRuns({ log: base.log, vault: base.vault, account });
   const connection = async () => (await target.active()).id;
   const { intents, daySpending } = overrides.shared ?? {};
   const rows = new RowEngine({ jobs, log: base.log, connection, remote: queues, intents, daySpending });

@@ -6,6 +6,7 @@ import { withinMs } from './within';
 import { queueVaultId, redisTarget } from './redis-target';
 import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
 import type { RowTask } from './row-queue';
+import type { RunAccount } from '../client/account-proof';
 import { RunShelf, type WorkerBeat } from './run-shelf';
 
 /** What the starting studio's row engine lends the queued runs: a row to look at again, a run to pause. */
@@ -49,7 +50,13 @@ export class QueuedRuns {
   private closed = false;
 
   constructor(
-    private readonly options: { log?: Logger; prefix?: string; vault?: Pick<CredentialVault, 'get' | 'set'> } = {},
+    private readonly options: {
+      log?: Logger;
+      prefix?: string;
+      vault?: Pick<CredentialVault, 'get' | 'set'>;
+      /** The account a run is priced on (the studio's connection now): workers of another are refused its rows. */
+      account?: (runId: string) => Promise<RunAccount | null>;
+    } = {},
   ) {}
 
   attach(jobs: RowJobs, wake: QueuedRunsEngine['wake'], pause: QueuedRunsEngine['pause']): void {
@@ -136,7 +143,8 @@ export class QueuedRuns {
     }
     if (link.sent.has(sentKey)) return;
     if (!link.states.has(runKey)) {
-      await link.shelf.putRun(kind, run);
+      const account = (await this.options.account?.(run.id).catch(() => null)) ?? null;
+      await link.shelf.putRun(kind, { ...run, account });
       link.states.set(runKey, run.state);
     }
     await link.shelf.putRow(kind, run.id, row);

@@ -5,6 +5,9 @@ import type { RunPause } from '../../common/jobs/run-pause';
 import type { BalanceReader } from '../jobs/run-balance';
 import type { RowTask } from './row-queue';
 import type { RunJournal } from './run-journal';
+import type { RunAccount } from '../client/account-proof';
+
+export type { RunAccount };
 
 /**
  * A row's own state machine: `pending`, then one state per step of the kind (a campaign's `voiceover`,
@@ -39,6 +42,8 @@ export interface RunBase<Row extends RowBase> {
   dayLimit?: number | null;
   /** On a worker: the queued run this one-row run is a row of. */
   partOf?: string;
+  /** A queued run's service and account (no secret): a worker makes its rows only when it serves the same. */
+  account?: RunAccount | null;
 }
 
 export const JOB_ENDED: ReadonlySet<JobView['phase']> = new Set(['completed', 'failed', 'outcome-unknown']);

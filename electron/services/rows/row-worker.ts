@@ -4,6 +4,7 @@ import type { Logger } from '../host/types';
 import { BullmqRowQueue } from './bullmq-row-queue';
 import type { RowBase, RunBase } from './row-kind';
 import type { RowTask } from './row-queue';
+import type { RunAccount } from '../client/account-proof';
 import { RunShelf, WORKER_BEAT_MS, type RowReport } from './run-shelf';
 import { withinMs } from './within';
 
@@ -33,6 +34,12 @@ export interface RowWorkerOptions {
   stallMs?: number;
   prefix?: string;
   log?: Logger;
+  /** The account this worker serves, for a run's id (null: no credentials); absent: runs are not checked. */
+  account?: (runId: string) => Promise<RunAccount | null>;
+  /** Told once per run whose rows this worker refuses, and why. */
+  refused?: (message: string) => void;
+  /** How long a refused row is held before it goes back, so the run's own workers take it meanwhile. */
+  refusedHoldMs?: number;
 }
 
 /**
@@ -49,6 +56,7 @@ export class RowWorker {
   private readonly shelf: RunShelf;
   private readonly makers: Map<string, RowMaker>;
   private readonly runs = new Map<string, Promise<QueuedRun | null>>();
+  private readonly refusedRuns = new Set<string>();
   private readonly startedAt = Date.now();
   private running = 0;
   private done = 0;
@@ -114,6 +122,12 @@ export class RowWorker {
       this.shelf.report(task.kind, task.runId, { ...made, row: row.row, take: row.take, worker: this.id });
     if ((await this.shelf.state(task.kind, task.runId)) !== 'running')
       return report({ outcome: 'not-run', record: row });
+    const refusal = await this.refusal(task, run);
+    if (refusal !== null) {
+      // Held a while, then given back unmade: the run waits for a worker of its own account.
+      await new Promise((resolve) => setTimeout(resolve, this.options.refusedHoldMs ?? 10_000));
+      return report({ outcome: 'not-run', record: row });
+    }
     if (!maker)
       return report({
         outcome: 'ended',
@@ -132,6 +146,32 @@ export class RowWorker {
       this.running -= 1;
       void this.beat();
     }
+  }
+
+  /**
+   * Why this worker may not make the run's rows (null: it may): the run was priced on another service or
+   * account than this worker serves, or the worker has no credentials. Said once per run.
+   */
+  private async refusal(task: RowTask, run: QueuedRun): Promise<string | null> {
+    if (!run.account || !this.options.account) return null;
+    const own = await this.options.account(run.id).catch(() => null);
+    const why =
+      own === null
+        ? `this worker has no credentials for ${run.account.origin}`
+        : own.proof === run.account.proof
+          ? null
+          : own.origin !== run.account.origin
+            ? `the run is priced on ${run.account.origin} and this worker serves ${own.origin} with other credentials`
+            : `this worker's credentials are not those of the account the run is priced on (${run.account.origin})`;
+    if (why === null) return null;
+    const key = `${task.kind}/${task.runId}`;
+    if (!this.refusedRuns.has(key)) {
+      this.refusedRuns.add(key);
+      const message = `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${why}. Start it with that service's address and credentials.`;
+      this.options.refused?.(message);
+      this.options.log?.warn('a worker refuses a run of another account', { run: key, why });
+    }
+    return why;
   }
 
   /** The run's record, read once per run (a run is thousands of rows). */

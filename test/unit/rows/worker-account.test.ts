@@ -1,0 +1,111 @@
+// A run belongs to one service account, and a worker proves it serves that account before it makes a row:
+// a worker with other credentials (another account, another sandbox) or with none makes nothing, says why once, and
+// gives the row back for a worker of the run's own account.
+import { describe, expect, it, vi } from 'vitest';
+import { runAccount } from '../../../electron/services/client/account-proof';
+import { BullmqRowQueue } from '../../../electron/services/rows/bullmq-row-queue';
+import type { RowBase, RunBase } from '../../../electron/services/rows/row-kind';
+import { RowWorker, type RowMaker } from '../../../electron/services/rows/row-worker';
+import { RunShelf } from '../../../electron/services/rows/run-shelf';
+import { redisClients, redisPerFile } from '../../redis-per-file';
+
+const redis = redisPerFile();
+const { client, prefix } = redisClients(redis);
+const HANG_GUARD = { timeout: 30_000, interval: 20 };
+
+describe("a run's account", () => {
+  it('is a proof that shows no secret, differs by key and run, and holds through another address', () => {
+    const key = { kind: 'api-key' as const, apiKey: 'sk-live-0123456789abcdef' };
+    const a = runAccount('https://api.example.com/v3', key, 'run1');
+    expect(a).toEqual({ origin: 'https://api.example.com', proof: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(JSON.stringify(a)).not.toContain('0123456789abcdef');
+    expect(runAccount('https://api.example.com', key, 'run1')).toEqual(a);
+    expect(runAccount('https://api.example.com', { kind: 'api-key', apiKey: 'sk-other' }, 'run1')?.proof).not.toBe(
+      a?.proof,
+    );
+    // The same credentials through another address (a proxy) pay the same account.
+    expect(runAccount('http://127.0.0.1:4000', key, 'run1')).toEqual({
+      origin: 'http://127.0.0.1:4000',
+      proof: a?.proof,
+    });
+    expect(runAccount('https://api.example.com', key, 'run2')?.proof).not.toBe(a?.proof);
+    expect(runAccount('https://api.example.com', undefined, 'run1')).toBeNull();
+  });
+
+  async function queued(account: ReturnType<typeof runAccount>) {
+    const space = prefix();
+    const shelf = new RunShelf(client(), space);
+    const run = { id: 'c1', createdAt: 0, state: 'running', rows: [], account } as RunBase<RowBase>;
+    await shelf.putRun('campaign', run);
+    await shelf.putRow('campaign', 'c1', { row: 0, state: 'voiceover', take: 0, problems: [] });
+    const queue = new BullmqRowQueue({ url: redis().url, prefix: space });
+    queue.push({ kind: 'campaign', runId: 'c1', row: 0 });
+    await queue.settled();
+    await queue.close();
+    return { shelf, space };
+  }
+
+  function worker(space: string, serves: ReturnType<typeof runAccount>) {
+    const made: number[] = [];
+    const refused: string[] = [];
+    const maker: RowMaker = {
+      kind: 'campaign',
+      make: async (_run, row) => {
+        made.push(row.row);
+        return { outcome: 'ended', record: { ...row, state: 'done' } };
+      },
+    };
+    const w = new RowWorker({
+      url: redis().url,
+      prefix: space,
+      makers: [maker],
+      account: async () => serves,
+      refused: (message) => refused.push(message),
+      refusedHoldMs: 0,
+    });
+    return { w, made, refused };
+  }
+
+  const priced = runAccount('http://127.0.0.1:4000', { kind: 'api-key', apiKey: 'sandbox-key-a' }, 'c1');
+  const cases: [string, ReturnType<typeof runAccount>, RegExp][] = [
+    [
+      'another account',
+      runAccount('http://127.0.0.1:4000', { kind: 'api-key', apiKey: 'key-b' }, 'c1'),
+      /not those of the account/,
+    ],
+    [
+      'another sandbox',
+      runAccount('http://127.0.0.1:5000', { kind: 'api-key', apiKey: 'sandbox-key-b' }, 'c1'),
+      /priced on http:\/\/127\.0\.0\.1:4000 and this worker serves http:\/\/127\.0\.0\.1:5000 with other credentials/,
+    ],
+    ['no credentials', null, /no credentials for http:\/\/127\.0\.0\.1:4000/],
+  ];
+  for (const [name, serves, why] of cases)
+    it(`is refused by a worker of ${name}: it makes nothing, says why once, and gives the row back`, async () => {
+      const { shelf, space } = await queued(priced);
+      const { w, made, refused } = worker(space, serves);
+      w.start();
+      await vi.waitFor(
+        async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('not-run'),
+        HANG_GUARD,
+      );
+      await w.close(true);
+      expect(made).toEqual([]);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]).toMatch(why);
+      expect(refused[0]).not.toContain('sandbox-key-a');
+    });
+
+  it("is made by a worker of the run's own account", async () => {
+    const { shelf, space } = await queued(priced);
+    const { w, made, refused } = worker(space, priced);
+    w.start();
+    await vi.waitFor(
+      async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('ended'),
+      HANG_GUARD,
+    );
+    await w.close(true);
+    expect(made).toEqual([0]);
+    expect(refused).toEqual([]);
+  });
+});
