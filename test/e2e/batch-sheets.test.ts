@@ -130,8 +130,8 @@ describe('batch spreadsheets in Chromium', () => {
     await panel.getByRole('button', { name: 'Check rows' }).click();
     await expect.poll(() => panel.getByTestId('batch-check-summary').textContent()).toContain('200 rows: 200 ready');
     await panel.getByRole('button', { name: 'Send 200 voiceovers' }).click();
-    // Asked first: 200 paid jobs.
-    await expect.poll(() => page.getByRole('dialog').textContent()).toContain('charges for');
+    // Asked first: 200 paid jobs, at the sandbox's published price.
+    await expect.poll(() => page.getByRole('dialog').textContent()).toContain('Send for 200 credits');
     await page.getByTestId('price-confirm-send').click();
     const newest = panel.getByTestId('batch-list').locator('li').first();
     const sent = async () => Number(/(\d+) sent/.exec((await newest.textContent()) ?? '')?.[1] ?? -1);
@@ -263,7 +263,7 @@ describe('batch spreadsheets in Chromium', () => {
     await rows.getByLabel('Script of the row').fill('Привет, это второй дубль.');
     await rows.getByRole('button', { name: 'Make it again with this change…' }).click();
     const ask = page.getByRole('dialog');
-    await expect.poll(() => ask.textContent()).toContain('charges for');
+    await expect.poll(() => ask.textContent()).toMatch(/Send for 1 credit/);
     await screenshot(page, 'voices-batch-remake', { fullStage: true });
     await ask.getByTestId('price-confirm-send').click();
     // The row has its new take once its new job is the row's and completed; the list's "Finished" could

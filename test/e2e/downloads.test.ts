@@ -218,7 +218,8 @@ describe('Downloads in Chromium through the web host', () => {
       .toContain(`Files will be saved in ${folder} (the folder is made when the download starts).`);
     // Checking the typed folder created nothing; Download does.
     expect(existsSync(folder)).toBe(false);
-    await dialog.getByLabel('File name template').fill('{project}/{row} - {text}');
+    // {row} is a batch or campaign row's own number: these plain jobs have none, so {row|kind} names them by kind.
+    await dialog.getByLabel('File name template').fill('{project}/{row|kind} - {text}');
     await screenshot(page, 'downloads-dialog');
     // The archive (on by default) fetches its own copies of these results through the same queue as
     // the user's downloads, from when the host starts: held too, they would take the queue's places.
@@ -259,7 +260,7 @@ describe('Downloads in Chromium through the web host', () => {
     server.release();
 
     host = await startHost();
-    const expected = texts.map((text, i) => `${i + 1} - ${text}.mp4`).sort();
+    const expected = texts.map((text) => `Avatar video - ${text}.mp4`).sort();
     await until(
       `the restarted host to finish ${expected.join(', ')} in ${target}`,
       () => readdirSync(target).sort().join('|') === expected.join('|'),
@@ -277,7 +278,7 @@ describe('Downloads in Chromium through the web host', () => {
         timeout: HANG_GUARD_MS,
       })
       .toBe(4);
-    expect(await after.first().textContent()).toContain(join(target, '1 - Welcome to spring.mp4'));
+    expect(await after.first().textContent()).toContain(join(target, 'Avatar video - Welcome to spring.mp4'));
     await again
       .locator('.n-data-table .n-base-loading')
       .waitFor({ state: 'detached', timeout: 10_000 })

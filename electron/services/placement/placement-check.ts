@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CostEstimate, JobView } from '../../common/bridge/jobs';
-import type { PaidConfirmation } from '../../common/jobs/cost-model';
+import type { PaidConfirmation, Price } from '../../common/jobs/cost-model';
 import type { PlacementConvention } from '../../common/composition/placement';
 import {
   PROBE_FRAME,
@@ -25,7 +25,7 @@ import type { EngineConnections, JobEngine } from '../jobs/engine';
  */
 export interface PlacementCheckDeps {
   connections: EngineConnections;
-  engine: Pick<JobEngine, 'submit' | 'get' | 'estimate'>;
+  engine: Pick<JobEngine, 'submit' | 'get' | 'price'>;
   catalogue: Pick<CatalogueService, 'avatars'>;
   /** Local files → links the service can fetch (the active storage). */
   upload(paths: string[], signal?: AbortSignal): Promise<string[]>;
@@ -65,7 +65,10 @@ export class PlacementChecker {
       connectionId: connection.id,
       connectionName: connection.name,
       summary: `One talking avatar, ${PROBE_FRAME.width}×${PROBE_FRAME.height}, about ${PROBE_SPEECH_SECONDS} s long: an official avatar, a ${PROBE_MARKER.width}×${PROBE_MARKER.height} marker picture and a tone, uploaded to your storage first.`,
-      estimate: this.deps.engine.estimate('talking-avatar', body as unknown as Record<string, unknown>),
+      // The connection's own price (the sandbox publishes one): the user confirms the figure the engine holds it to.
+      estimate: publishedEstimate(
+        await this.deps.engine.price('talking-avatar', body as unknown as Record<string, unknown>, connection.id),
+      ),
       balance: await this.deps.balance().catch(() => null),
     };
   }
@@ -191,4 +194,9 @@ export async function balanceThrough(connections: EngineConnections): Promise<nu
   } catch {
     return null;
   }
+}
+
+/** A price the service publishes, as the plan shows it; null when it is not published. */
+function publishedEstimate(price: Price): CostEstimate | null {
+  return price.published ? { credits: price.credits, basis: price.basis } : null;
 }

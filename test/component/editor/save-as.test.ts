@@ -118,13 +118,4 @@ describe('save as', () => {
     expect(document.querySelector('[role="alert"]')?.textContent).toBe('Give the copy a name.');
     expect(saveAsCalls(fake)).toEqual([]);
   });
-
-  it('the first Ctrl+S of a project never saved asks for its name too, offering the one it has', async () => {
-    const { fake } = setup(null);
-    await flushPromises();
-    window.dispatchEvent(new KeyboardEvent('keydown', { key: 's', ctrlKey: true, bubbles: true }));
-    await flushPromises();
-    expect(nameField()?.value).toBe('Launch');
-    expect(fake.calls.filter((c) => c.channel.startsWith('projects.save'))).toEqual([]);
-  });
 });

@@ -78,7 +78,8 @@ describe('studio campaign run, followed', () => {
     const line = await run.whileRunning(
       whenDefined('a progress line', () => run.err.find((l) => l.startsWith('Progress:'))),
     );
-    expect(line).toMatch(/^Progress: 0 of 4 rows done, 0 failed, \d under way; 0 credits charged$/);
+    // How far the rows got by the tick depends on the machine; the line's shape does not.
+    expect(line).toMatch(/^Progress: \d of 4 rows done, \d failed, \d under way; [\d,]+ credits? charged$/);
     await owner.call('campaigns.cancel', run.id);
     await run.done;
     expect(run.timer.stopped).toBe(true);
