@@ -73,7 +73,7 @@ export async function paidAction(
   }
   await start();
   const said = await answer(page, 'send');
-  const published = /Price: ([\d,]+) credits?/.exec(said);
+  const published = /(?:Price|Cost): ([\d,]+) credits?/.exec(said);
   const sent = async () =>
     (await bridgeCall<PaidJob[]>(page, 'jobs.list')).find(
       (j) => !earlier.has(j.id) && j.kind === kind && (j.remoteId !== null || j.phase === 'failed'),
