@@ -132,6 +132,11 @@ export class RowStarts {
     const connection = this.deps.connections.get(`${task.kind}/${task.runId}`);
     if (row && rowUnderWay(row)) return;
     this.budget.release(key, row?.state !== 'pending');
+    // Room on the connection: every run on it looks again (one may be waiting for this row to end).
+    const own = `${task.kind}/${task.runId}`;
+    for (const [other, on] of this.deps.connections)
+      if (on === connection && other !== own)
+        this.deps.again(other.slice(0, other.indexOf('/')), other.slice(other.indexOf('/') + 1));
     if (connection === undefined || !row || !ROW_ENDED.has(row.state)) return;
     this.flight.rowEnded(connection);
     this.lastEnd.set(connection, Date.now());
