@@ -264,10 +264,11 @@ describe('Campaigns in Chromium', () => {
     // Each saved row shows what the service charged for it, and the campaign its total.
     expect(await reopened.getByTestId('campaign-grid-row-cost-1').textContent()).toMatch(/^[\d,.]+ credits?$/);
     expect(await reopened.getByTestId('campaign-progress').textContent()).toMatch(/[\d,.]+ credits charged so far/);
-    // The balance read when it started (before the crash) and when it ended, beside its jobs' figures.
-    expect(await reopened.getByTestId('campaign-balance').textContent()).toMatch(
-      /^The balance fell by [\d,]+ credits?; its jobs' prices add up to [\d,.]+/,
-    );
+    // The balance read when it started (before the crash) and when it ended, beside its jobs' figures: the
+    // reading at its end comes a moment after the last row, so the line is waited for, not read once.
+    await expect
+      .poll(() => reopened.getByTestId('campaign-balance').textContent(), { timeout: HANG_GUARD_MS })
+      .toMatch(/^The balance fell by [\d,]+ credits?; its jobs' prices add up to [\d,.]+/);
     await screenshot(again, 'campaigns-finished', { fullStage: true });
 
     // Every good row is a file named from its row; the corrected name is the one used.

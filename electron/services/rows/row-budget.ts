@@ -12,7 +12,10 @@ export interface BudgetLooks {
 /** Why a row may not start now. */
 export type BudgetRefusal = 'balance' | 'daily-limit' | 'cap';
 
-export type BudgetAnswer = { ok: true } | { ok: false; reason: BudgetRefusal; short: number };
+/** Not now, and not for money: a row of unknown price goes alone, and the others wait their turn around it. */
+export type BudgetWait = 'alone';
+
+export type BudgetAnswer = { ok: true } | { ok: false; reason: BudgetRefusal | BudgetWait; short: number };
 
 interface Reservation {
   connection: string;
@@ -77,7 +80,7 @@ export class RowBudget {
     const claimed = claim !== undefined && claim.row !== row && this.clock.now() - claim.at < ALONE_CLAIM_MS;
     if (credits === null && beside.length > 0 && !claimed) this.alone.set(connection, { row, at: this.clock.now() });
     if (beside.some((r) => r.credits === null) || (credits === null && beside.length > 0) || claimed)
-      return { ok: false, reason: 'balance', short: 0 };
+      return { ok: false, reason: 'alone', short: 0 };
     if (claim?.row === row) this.alone.delete(connection);
     if (credits === null) {
       if (balance.room !== null && this.room(balance, connection) <= 0)

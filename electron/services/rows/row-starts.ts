@@ -85,6 +85,8 @@ export class RowStarts {
       });
     let answer = reserve();
     if (answer.ok) return true;
+    // Waiting for a row of unknown price to go alone (or for it to end) is a turn, never a stop.
+    if (answer.reason === 'alone') return false;
     const waitFor = answer.reason === 'cap' ? { run: runKey(kind, run) } : { connection };
     // Rows under way end first: what they leave is looked at then.
     if (this.budget.underWay(waitFor) > 0) return false;
@@ -93,7 +95,7 @@ export class RowStarts {
     if (answer.reason !== 'balance') {
       this.budget.relook(connection, runKey(kind, run));
       answer = reserve();
-      if (answer.ok) return true;
+      if (answer.ok || answer.reason === 'alone') return answer.ok;
     }
     if (answer.reason === 'balance' && !this.budget.readSince(connection, this.lastEnd.get(connection) ?? 0)) {
       this.deps.track(this.budget.refresh(connection).then(again));
