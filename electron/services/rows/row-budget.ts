@@ -12,10 +12,7 @@ export interface BudgetLooks {
 /** Why a row may not start now. */
 export type BudgetRefusal = 'balance' | 'daily-limit' | 'cap';
 
-/** Not now, and not for money: a row of unknown price goes alone, and the others wait their turn around it. */
-export type BudgetWait = 'alone';
-
-export type BudgetAnswer = { ok: true } | { ok: false; reason: BudgetRefusal | BudgetWait; short: number };
+export type BudgetAnswer = { ok: true } | { ok: false; reason: BudgetRefusal; short: number };
 
 interface Reservation {
   connection: string;
@@ -37,8 +34,6 @@ interface Gauge {
 
 /** How old a balance reading may be before the budget asks for a new one (in the background). */
 export const BUDGET_READING_MS = 60_000;
-/** How long a row waiting to go alone holds back new rows beside it without asking again. */
-const ALONE_CLAIM_MS = 5_000;
 /** How old a look at the ledger (today's spending, a run's) may be before it is looked at again. */
 const LEDGER_LOOK_MS = 2_000;
 
@@ -55,8 +50,6 @@ export class RowBudget {
   private readonly reserved = new Map<string, Reservation>();
   private readonly gauges = new Map<string, Gauge>();
   private readonly refreshing = new Map<string, Promise<void>>();
-  /** A row of unknown price waiting to go alone, by connection (renewed each time it asks; it lapses if not). */
-  private readonly alone = new Map<string, { row: string; at: number }>();
   private readonly clock: Clock;
 
   constructor(
@@ -75,13 +68,8 @@ export class RowBudget {
     const balance = this.gauge(`balance:${connection}`);
     const beside = [...this.reserved.values()].filter((r) => r.connection === connection);
     // A row nobody can price goes alone: nothing else under way on its connection, before or after it.
-    // While it waits for the rows under way to end, no new row starts beside them (it would starve).
-    const claim = this.alone.get(connection);
-    const claimed = claim !== undefined && claim.row !== row && this.clock.now() - claim.at < ALONE_CLAIM_MS;
-    if (credits === null && beside.length > 0 && !claimed) this.alone.set(connection, { row, at: this.clock.now() });
-    if (beside.some((r) => r.credits === null) || (credits === null && beside.length > 0) || claimed)
-      return { ok: false, reason: 'alone', short: 0 };
-    if (claim?.row === row) this.alone.delete(connection);
+    if (beside.some((r) => r.credits === null) || (credits === null && beside.length > 0))
+      return { ok: false, reason: 'balance', short: 0 };
     if (credits === null) {
       if (balance.room !== null && this.room(balance, connection) <= 0)
         return { ok: false, reason: 'balance', short: 0 };

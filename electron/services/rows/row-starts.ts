@@ -85,8 +85,6 @@ export class RowStarts {
       });
     let answer = reserve();
     if (answer.ok) return true;
-    // Waiting for a row of unknown price to go alone (or for it to end) is a turn, never a stop.
-    if (answer.reason === 'alone') return false;
     const waitFor = answer.reason === 'cap' ? { run: runKey(kind, run) } : { connection };
     // Rows under way end first: what they leave is looked at then.
     if (this.budget.underWay(waitFor) > 0) return false;
@@ -95,7 +93,7 @@ export class RowStarts {
     if (answer.reason !== 'balance') {
       this.budget.relook(connection, runKey(kind, run));
       answer = reserve();
-      if (answer.ok || answer.reason === 'alone') return answer.ok;
+      if (answer.ok) return true;
     }
     if (answer.reason === 'balance' && !this.budget.readSince(connection, this.lastEnd.get(connection) ?? 0)) {
       this.deps.track(this.budget.refresh(connection).then(again));
@@ -134,11 +132,6 @@ export class RowStarts {
     const connection = this.deps.connections.get(`${task.kind}/${task.runId}`);
     if (row && rowUnderWay(row)) return;
     this.budget.release(key, row?.state !== 'pending');
-    // Room on the connection: every run on it looks again (one may be waiting for this row to end).
-    const own = `${task.kind}/${task.runId}`;
-    for (const [other, on] of this.deps.connections)
-      if (on === connection && other !== own)
-        this.deps.again(other.slice(0, other.indexOf('/')), other.slice(other.indexOf('/') + 1));
     if (connection === undefined || !row || !ROW_ENDED.has(row.state)) return;
     this.flight.rowEnded(connection);
     this.lastEnd.set(connection, Date.now());

@@ -98,23 +98,6 @@ describe('the row budget', () => {
     expect(t.b.reserve('c', 'run', 'r3', null, open).ok).toBe(false);
   });
 
-  it('holds new rows back while a row of unknown price waits to go alone, until it goes or stops asking', async () => {
-    const t = budget(100);
-    await t.b.refresh('c');
-    expect(t.b.reserve('c', 'batch', 'b1', 1, open).ok).toBe(true);
-    // The campaign's row cannot be priced: it waits for b1, and the batch starts nothing new meanwhile.
-    expect(t.b.reserve('c', 'campaign', 'c1', null, open).ok).toBe(false);
-    expect(t.b.reserve('c', 'batch', 'b2', 1, open).ok).toBe(false);
-    t.b.release('b1', false);
-    expect(t.b.reserve('c', 'campaign', 'c1', null, open).ok).toBe(true);
-    t.b.release('c1', false);
-    expect(t.b.reserve('c', 'batch', 'b2', 1, open).ok).toBe(true);
-    // A waiting row that stops asking (its run paused) holds nothing back for long.
-    expect(t.b.reserve('c', 'campaign', 'c2', null, open).ok).toBe(false);
-    t.at(5_001);
-    expect(t.b.reserve('c', 'batch', 'b3', 1, open).ok).toBe(true);
-  });
-
   it('does not bound rows by a balance the service does not say', async () => {
     const { b } = budget(null);
     await b.refresh('c');
