@@ -58,6 +58,8 @@ export class RowStarts {
   private readonly asking = new Set<string>();
   /** When a row last ended on each connection (a refusal is final only on a reading taken after it). */
   private readonly lastEnd = new Map<string, number>();
+  /** Runs that wait for a row under way on the connection to end (`kind/id` by connection): woken by its end. */
+  private readonly waiting = new Map<string, Set<string>>();
 
   constructor(private readonly deps: RowStartsDeps) {
     this.budget =
@@ -69,7 +71,7 @@ export class RowStarts {
   admit(kind: AnyKind, run: AnyRun, row: RowBase, connection: string): boolean {
     if (run.partOf) return true;
     const again = () => this.deps.again(kind.name, run.id);
-    if (this.budget.underWay({ connection }) >= this.flight.bound(connection)) return false;
+    if (this.budget.underWay({ connection }) >= this.flight.bound(connection)) return this.wait(connection, kind, run);
     if (this.budget.stale(connection)) {
       const never = !this.budget.readSince(connection, 0);
       this.deps.track(this.budget.refresh(connection).then(again));
@@ -87,7 +89,7 @@ export class RowStarts {
     if (answer.ok) return true;
     const waitFor = answer.reason === 'cap' ? { run: runKey(kind, run) } : { connection };
     // Rows under way end first: what they leave is looked at then.
-    if (this.budget.underWay(waitFor) > 0) return false;
+    if (this.budget.underWay(waitFor) > 0) return this.wait(connection, kind, run);
     // Nothing under way: the ledger is looked at anew (a look taken while rows were under way counted their
     // charges beside their reservations), and only then may the run stop.
     if (answer.reason !== 'balance') {
@@ -132,11 +134,33 @@ export class RowStarts {
     const connection = this.deps.connections.get(`${task.kind}/${task.runId}`);
     if (row && rowUnderWay(row)) return;
     this.budget.release(key, row?.state !== 'pending');
+    if (connection !== undefined) this.wake(connection, `${task.kind}/${task.runId}`);
     if (connection === undefined || !row || !ROW_ENDED.has(row.state)) return;
     this.flight.rowEnded(connection);
     this.lastEnd.set(connection, Date.now());
     // A price nobody could say may be known from this row's charges: asked again at the next start.
     for (const [key, price] of this.prices) if (price.credits === null) this.prices.delete(key);
+  }
+
+  /** Not now: the run looks again when a row under way on the connection ends (its own run's end pumps it anyway). */
+  private wait(connection: string, kind: AnyKind, run: AnyRun): false {
+    let runs = this.waiting.get(connection);
+    if (!runs) this.waiting.set(connection, (runs = new Set()));
+    runs.add(runKey(kind, run));
+    return false;
+  }
+
+  /**
+   * A reservation on the connection went: each run that waited for one looks again, once. Only those: a
+   * run that stopped for the pacer's turns is woken by the pacer, and waking every run would start rows
+   * outside the pacer's round.
+   */
+  private wake(connection: string, ended: string): void {
+    const runs = this.waiting.get(connection);
+    if (!runs) return;
+    this.waiting.delete(connection);
+    for (const key of runs)
+      if (key !== ended) this.deps.again(key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1));
   }
 
   /** The row's remaining paid steps at their prices; null: some price nobody can say yet; undefined: being looked up. */
