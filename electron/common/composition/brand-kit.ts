@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HexColour } from './colour';
 import { MediaSize, OutputSize, Scene, type ElementRole, type Project, type SceneElement } from './document';
 import { elementBox } from './geometry';
-import { freshIds, round2 } from './project-ops';
+import { freshIds, round2, updateScene } from './project-ops';
 import { setTextStyle, withFontRecords } from './text-ops';
 import { FONT_FAMILIES, fontFileOf, type TextStyle } from './text-style';
 
@@ -144,14 +144,25 @@ export function applyBrandKit(project: Project, kit: BrandKit, measure: MeasureT
   for (const scene of next.scenes) {
     for (const e of scene.elements) {
       if (e.type !== 'text' || !e.text) continue;
-      const style = brandedTextStyle(e.text, textRoleOf(e, next.output), kit);
+      const role = textRoleOf(e, next.output);
+      const style = brandedTextStyle(e.text, role, kit);
       if (JSON.stringify(style) !== JSON.stringify(e.text))
         next = setTextStyle(next, scene.id, e.id, style, measure(style));
+      // The role read from the look is kept as data: applied again after a resize or in another format,
+      // the kit restyles the element the same way instead of guessing again from its new look.
+      if (e.role !== role) next = withRole(next, scene.id, e.id, role);
     }
   }
   next = withFontRecords(placeLogo(next, kit.logo));
   // Applied again, the kit rebuilds what it already made: the input then stands (no undo step, not dirty).
   return JSON.stringify(next) === JSON.stringify(project) ? project : next;
+}
+
+function withRole(project: Project, sceneId: string, id: string, role: TextRole): Project {
+  return updateScene(project, sceneId, (scene) => ({
+    ...scene,
+    elements: scene.elements.map((e) => (e.id === id ? { ...e, role } : e)),
+  }));
 }
 
 /** The kit's intro first and outro last, fitted to the project's frame, with ids of their own. */

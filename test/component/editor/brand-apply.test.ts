@@ -52,4 +52,27 @@ describe('apply brand kit to the open project', () => {
     expect(await applyBrandToOpenProject(store, kit)).toMatch(/^Brand kit applied/);
     expect(await applyBrandToOpenProject(store, kit)).toBe('The project already has the brand kit applied.');
   });
+
+  it('keeps each text in its brand role when the kit is applied again after the texts were resized and moved', async () => {
+    const store = useProjectStore();
+    store.load(createProject({ kind: 'avatar-video', output: '16:9-1080p', id: 'p2', name: 'Roles' }), 'p2');
+    const title = store.addText(presetStyle(store.doc, 'title'), { width: 480, height: 115 }, 'centre')!;
+    const lower = store.addText(presetStyle(store.doc, 'lower-third'), { width: 520, height: 160 }, 'lower-left')!;
+    await applyBrandToOpenProject(store, kit);
+    const styleOf = (id: string) => store.doc.scenes[0].elements.find((e) => e.id === id)!;
+    expect(styleOf(title).role).toBe('title');
+    expect(styleOf(lower).role).toBe('lower-third');
+    expect(styleOf(lower).text!.box!.colour).toBe(kit.colours.primary);
+
+    // The title made small, the lower third moved to the top: by their look they would now be body text.
+    const t = styleOf(title);
+    store.resizeElement({ id: title, x: t.x, y: t.y, width: t.width / 4, height: t.height / 4 });
+    store.moveElements([{ id: lower, x: 60, y: 60 }]);
+    // Applied again with another heading font, so the kit has something to restyle.
+    await applyBrandToOpenProject(store, { ...kit, fonts: { heading: 'DejaVu Sans Mono', body: 'Source Sans 3' } });
+    expect(styleOf(title).text!.fontFamily).toBe('DejaVu Sans Mono');
+    expect(styleOf(lower).text!.fontFamily).toBe('Source Sans 3');
+    expect(styleOf(lower).text!.box!.colour).toBe(kit.colours.primary);
+    expect([styleOf(title).role, styleOf(lower).role]).toEqual(['title', 'lower-third']);
+  });
 });
