@@ -15,6 +15,7 @@ import { createConfStoreFactory } from '../services/store/conf-store';
 import { storageFromEnv } from '../services/storage/storage-records';
 import { checkConnectionFlags, chooseConnection } from './cli-route';
 import { withQueueSecret } from './queue-url';
+import { serviceSandboxOr } from './service-sandbox';
 import type { SharedRecords } from '../services/rows/row-engine-deps';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from './command';
 import { ownLink, ownerLink, type StudioLink } from './studio-link';
@@ -126,7 +127,7 @@ export async function openStudio(
   options: OpenOptions = {},
 ): Promise<StudioLink> {
   const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
-  checkConnectionFlags(args, io);
+  const credentials = checkConnectionFlags(args, io);
   if (options.needsRecords) requireDataFolder(dataDir, namedBy(args, io));
   if (flag(args, '--base-url') === undefined) {
     const owner = await reachOwner(dataDir);
@@ -153,7 +154,12 @@ export async function openStudio(
       platform: {},
       createStoreFactory: createConfStoreFactory,
       // Beside a running studio, its own sandbox answers: a second one on the same records would lose some.
-      startSandbox: folder ? builtInSandboxStarter(dataDir) : runningSandbox(dataDir),
+      // A --base-url that is a sandbox is the one used, so its links live as long as the service does.
+      startSandbox: serviceSandboxOr(
+        flag(args, '--base-url'),
+        credentials,
+        folder ? builtInSandboxStarter(dataDir) : runningSandbox(dataDir),
+      ),
       knownSecrets: [io.env.STUDIO_API_KEY, io.env.STUDIO_CLIENT_SECRET, io.env.STUDIO_S3_SECRET_ACCESS_KEY],
       log: (redactor) => stderrLog(io, args.flags['--verbose'] === true, redactor),
       route: (connections) => chooseConnection(args, io, connections),

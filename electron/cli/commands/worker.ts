@@ -114,6 +114,12 @@ export const workerCommand: CliCommand = {
       help: 'rows made at once (default 32); each mostly waits for the service',
       range: { min: 1, max: 256, integer: true },
     },
+    {
+      name: '--lock-seconds',
+      value: 'N',
+      help: "how long a row stays this worker's without a word from it (default 30): a killed worker's rows go to another within about twice this",
+      range: { min: 2, max: 600, integer: true },
+    },
     { name: '--name', value: 'NAME', help: 'how this worker is named in heartbeats and in the intents it writes' },
     {
       name: '--rate',
@@ -161,7 +167,9 @@ async function work(args: ParsedArgs, io: CliIo, queue: ReturnType<typeof queueO
           throw new UsageError(`--bucket ${bucket}: ${error instanceof Error ? error.message : String(error)}`);
         });
         const account = studio.rowAccount;
-        const worker = new RowWorker({ url: queue.url, makers, id, concurrency, account, refused: io.err });
+        const lock = flag(args, '--lock-seconds');
+        const stallMs = lock === undefined ? undefined : Number(lock) * 1000;
+        const worker = new RowWorker({ url: queue.url, makers, id, concurrency, stallMs, account, refused: io.err });
         worker.start();
         const copied = bucket === undefined ? '' : ` and copied to the storage "${bucket}"`;
         io.err(

@@ -21,6 +21,11 @@ export class SandboxBackend implements StorageBackend {
 
   async upload(input: UploadInput, options: UploadOptions = {}): Promise<StoredLink> {
     const { baseUrl, apiKey } = await this.sandbox();
+    const name = storedName(input.key);
+    // The sandbox names what it stores by content: the same bytes sent by another process (a worker
+    // rendering a row again) are found there, and are not sent a second time.
+    const known = await this.stored(baseUrl, apiKey, name, input.key.split('/')[0], options.signal);
+    if (known) return known;
     let sent = 0;
     const counted = createReadStream(input.path).pipe(
       new Transform({
@@ -31,14 +36,6 @@ export class SandboxBackend implements StorageBackend {
         },
       }),
     );
-    // The sandbox names stored files itself; the key's last part keeps the original name readable.
-    const name =
-      input.key
-        .split('/')
-        .pop()!
-        .replace(/[^A-Za-z0-9._-]/g, '_')
-        .replace(/^[^A-Za-z0-9]+/, '')
-        .slice(-120) || 'file';
     const response = await this.fetch(`${baseUrl}/__sandbox/uploads/${encodeURIComponent(name)}`, {
       method: 'PUT',
       headers: { 'x-api-key': apiKey, 'content-type': input.contentType, 'content-length': String(input.size) },
@@ -50,6 +47,23 @@ export class SandboxBackend implements StorageBackend {
     if (!answer) throw new Error(`the sandbox answered HTTP ${response.status} without a readable result`);
     if (answer.code !== Code.Success || !answer.data) throw new Error(`the sandbox refused the file: ${answer.msg}`);
     return { url: answer.data.url, expiresAt: answer.data.expiresAt };
+  }
+
+  /** The link of a file the sandbox holds already by these bytes' hash (the key's first part), or null. */
+  private async stored(
+    baseUrl: string,
+    apiKey: string,
+    name: string,
+    sha: string,
+    signal?: AbortSignal,
+  ): Promise<StoredLink | null> {
+    if (!/^[0-9a-f]{16}$/.test(sha)) return null;
+    const response = await this.fetch(`${baseUrl}/__sandbox/uploads/${encodeURIComponent(name)}?sha256=${sha}`, {
+      headers: { 'x-api-key': apiKey },
+      signal,
+    }).catch(() => null);
+    const answer = response?.ok ? ((await response.json().catch(() => null)) as SandboxAnswer | null) : null;
+    return answer?.code === Code.Success && answer.data ? answer.data : null;
   }
 
   /** The sandbox keeps a file only as long as its link lives; after that it must be sent again. */
@@ -66,4 +80,16 @@ export class SandboxBackend implements StorageBackend {
     const { baseUrl } = await this.sandbox();
     return `The built-in sandbox stores files itself at ${baseUrl}; links last 7 days.`;
   }
+}
+
+/** The name a file is stored under at the sandbox: the key's last part, the original name kept readable. */
+function storedName(key: string): string {
+  return (
+    key
+      .split('/')
+      .pop()!
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(-120) || 'file'
+  );
 }

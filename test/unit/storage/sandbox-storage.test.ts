@@ -25,13 +25,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function setup() {
+/** One process's storages and uploader, with its own record of uploads (as each worker has). */
+function setup(fetch: typeof globalThis.fetch = globalThis.fetch) {
   const log = new MemoryLogger();
   const createStore = createMemoryStoreFactory({ log, notify: () => {} });
   const manager = new StorageManager({
     createStore,
     vault: new MemoryVault(),
     sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }),
+    fetch,
   });
   return new Uploader({ createStore, backend: (id) => manager.backend(id) });
 }
@@ -59,11 +61,33 @@ describe('the sandbox as a storage', () => {
     const path = png('logo.png', 'red');
     const result = await uploader.uploadFile(path, SANDBOX_STORAGE_ID);
     expect(result.how).toBe('uploaded');
-    expect(result.url).toMatch(new RegExp(`^${em.url}/files/up-[0-9a-f]{12}-logo\\.png$`));
+    expect(result.url).toMatch(new RegExp(`^${em.url}/files/up-[0-9a-f]{16}-logo\\.png$`));
     const served = await fetch(result.url);
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer())).toEqual(readFileSync(path));
     expect((await uploader.uploadFile(path, SANDBOX_STORAGE_ID)).how).toBe('reused');
+  });
+
+  it('names a file by its content: another process with no record of it gets the same link and sends no bytes', async () => {
+    const puts: string[] = [];
+    const counting: typeof globalThis.fetch = (input, init) => {
+      if (init?.method === 'PUT') puts.push(String(input));
+      return globalThis.fetch(input, init);
+    };
+    // Two workers render the same caption picture, each into a file of its own.
+    const first = png('caption-a.png', 'blue');
+    const again = join(dir, 'caption-b', 'caption-a.png');
+    execFileSync('mkdir', ['-p', join(dir, 'caption-b')]);
+    writeFileSync(again, readFileSync(first));
+    const one = await setup(counting).uploadFile(first, SANDBOX_STORAGE_ID);
+    const two = await setup(counting).uploadFile(again, SANDBOX_STORAGE_ID);
+    expect(two.url).toBe(one.url);
+    expect(puts).toHaveLength(1);
+    // Other bytes under the same name are another object.
+    const other = png('caption-a.png', 'green');
+    const three = await setup(counting).uploadFile(other, SANDBOX_STORAGE_ID);
+    expect(three.url).not.toBe(one.url);
+    expect(puts).toHaveLength(2);
   });
 
   it('refuses a file that is not media, naming it', async () => {
