@@ -3,6 +3,7 @@ import { HexColour } from './colour';
 import { FontRecord, TextStyle } from './text-style';
 import { LoudnessTarget, MusicTrack, SceneMusic } from './music-schema';
 import { CaptionCue, CaptionSettings } from '../captions/caption-track';
+import { FormatLayout } from './format-schema';
 
 export { HexColour };
 
@@ -154,6 +155,8 @@ export const Project = z
     loudness: LoudnessTarget.optional(),
     /** How captions look and whether subtitle files go beside downloads (captions/caption-track.ts). */
     captions: CaptionSettings.optional(),
+    /** The project's other formats (formats.ts): `output` and the boxes above are the one being edited. */
+    formats: z.array(FormatLayout).max(12).optional(),
   })
   .superRefine((project, ctx) => {
     const seen = new Set<string>();
@@ -166,6 +169,13 @@ export const Project = z
         }
         seen.add(id);
       });
+    });
+    const sizes = new Set([`${project.output.width}x${project.output.height}`]);
+    project.formats?.forEach((format, f) => {
+      const key = `${format.output.width}x${format.output.height}`;
+      if (sizes.has(key))
+        ctx.addIssue({ code: 'custom', path: ['formats', f, 'output'], message: `format ${key} twice` });
+      sizes.add(key);
     });
   });
 export type Project = z.infer<typeof Project>;

@@ -68,6 +68,10 @@
  *   what it must be), LinkReport (the host's answer about one link), linkProblems(project, reports) →
  *   Problem[] (broken, wrong kind, a voice longer than its scene).
  *
+ * FORMATS (formats.ts, format-schema.ts) — one project, a layout per frame size: `output` and the boxes
+ *   are the format being edited, `formats` the others' boxes. addFormat (reframed), switchFormat,
+ *   removeFormat, projectInFormat / formatProjects (each a plain project for the serialisers).
+ *
  * HISTORY (history.ts) — DocumentHistory<T>: commit(doc) once per finished gesture, undo(), redo(),
  *   canUndo/canRedo, reset(doc); capped (default 200 entries).
  */
@@ -102,3 +106,5 @@ export * from './failure-reasons';
 export * from './voice-follow';
 export * from './scene-length';
 export * from './reframe';
+export * from './format-schema';
+export * from './formats';

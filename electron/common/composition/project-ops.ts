@@ -13,6 +13,7 @@ import {
   type Scene,
 } from './document';
 import { reframeProject, type ReframeOptions } from './reframe';
+import { switchFormat } from './formats';
 
 /**
  * Project-level pure operations. Every operation returns a new document and leaves its input
@@ -90,7 +91,11 @@ export function setOutput(
   output: OutputSize | OutputPresetId,
   options: ReframeOptions = {},
 ): Project {
-  return reframeProject(project, typeof output === 'string' ? presetById(output) : checkOutput(output), options);
+  const to = typeof output === 'string' ? presetById(output) : checkOutput(output);
+  // A size the project already has as a format is that format, with the boxes made for it.
+  if (project.formats?.some((f) => f.output.width === to.width && f.output.height === to.height))
+    return switchFormat(project, to, options);
+  return reframeProject(project, to, options);
 }
 
 export function setBackground(project: Project, colour: string): Project {

@@ -1,4 +1,5 @@
 import {
+  formatStylesToMeasure,
   measuredBy,
   reframeStylesToMeasure,
   type MeasureText,
@@ -14,6 +15,21 @@ import { pageRasteriser } from '@/text/page-rasteriser';
  */
 export async function reframeMeasure(doc: Project, to: OutputSize): Promise<MeasureText> {
   const styles = reframeStylesToMeasure(doc, to);
+  const sizes = await Promise.all(
+    styles.map(async (style) => {
+      const { width, height } = await pageRasteriser().layout(style);
+      return { width, height };
+    }),
+  );
+  return measuredBy(styles, sizes);
+}
+
+/**
+ * The measure adding or switching to a format needs (or, without `to`, making every format): each
+ * text laid out again is measured by the page's rasteriser first, so the change stays one pure step.
+ */
+export async function formatMeasure(doc: Project, to?: OutputSize): Promise<MeasureText> {
+  const styles = formatStylesToMeasure(doc, to);
   const sizes = await Promise.all(
     styles.map(async (style) => {
       const { width, height } = await pageRasteriser().layout(style);
