@@ -62,6 +62,15 @@ export class RetryableDownloadError extends Error {
   }
 }
 
+/**
+ * What a refused link means, in the service's terms. Not "results are kept for 7 days": that sat beside
+ * "6 d 23 h left" on a result the service had already let go, so the time a link had left is no promise.
+ */
+function goneWords(status: number): string {
+  if (status === 403) return 'the link has expired or is no longer allowed';
+  return 'the result is gone from the service (expired or removed), whatever time its link had left';
+}
+
 /** A failure that trying again will not fix (404, not media, expired link). */
 export class FinalDownloadError extends Error {}
 
@@ -128,7 +137,7 @@ export async function fetchToFile(options: FetchToFileOptions): Promise<FetchedF
   }
   if (response.status === 403 || response.status === 404 || response.status === 410) {
     await response.discard();
-    throw new FinalDownloadError(`the link no longer works (HTTP ${response.status}); results are kept for 7 days`);
+    throw new FinalDownloadError(`the link no longer works (HTTP ${response.status}): ${goneWords(response.status)}`);
   }
   if (response.status !== 200 && response.status !== 206) {
     await response.discard();

@@ -1,7 +1,7 @@
 import { mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { defineComponent, h } from 'vue';
-import { NMessageProvider } from 'naive-ui';
+import { NDialogProvider, NMessageProvider } from 'naive-ui';
 import type { BridgeOutcome, StudioWindowApi } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import LibraryView from '@/views/library/LibraryView.vue';
@@ -47,13 +47,16 @@ export function fakeApi(handlers: Record<string, Handler>) {
   return { api, calls, push };
 }
 
-/** Mounts the Library workspace (inside a message provider, with a fresh Pinia) against fake handlers. */
+/** Mounts the Library workspace (inside message and dialog providers, with a fresh Pinia) against fake handlers. */
 export function mountLibraryWith(handlers: Record<string, Handler>) {
   const fake = fakeApi(handlers);
   useStudioApi(fake.api);
   const pinia = createPinia();
   setActivePinia(pinia);
-  const Root = defineComponent({ render: () => h(NMessageProvider, null, { default: () => h(LibraryView) }) });
+  const Root = defineComponent({
+    render: () =>
+      h(NMessageProvider, null, { default: () => h(NDialogProvider, null, { default: () => h(LibraryView) }) }),
+  });
   const wrapper = mount(Root, { global: { plugins: [pinia] }, attachTo: document.body });
   return { wrapper, fake };
 }

@@ -17,6 +17,7 @@ beforeAll(async () => {
     if (req.url === '/hop') return void res.writeHead(302, { location: '/file' }).end();
     if (req.url === '/to-metadata')
       return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    if (req.url === '/signed') return void res.writeHead(403).end();
     if (req.url === '/file') return void res.writeHead(200, { 'content-length': '5', etag: '"a"' }).end('hello');
     res.writeHead(404).end();
   });
@@ -36,6 +37,18 @@ describe("downloads through Node's HTTP client", () => {
     const chunks: Buffer[] = [];
     for await (const chunk of response.body ?? []) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).toString()).toBe('hello');
+  });
+
+  it('words a refused link as expired or gone, never as a promise of days left', async () => {
+    const gone = fetchToFile({ url: `${base}/removed.mp4`, target: join(dir, 'gone.mp4'), validators: null });
+    await expect(gone).rejects.toBeInstanceOf(FinalDownloadError);
+    await expect(gone).rejects.toThrow(
+      'the link no longer works (HTTP 404): the result is gone from the service (expired or removed)',
+    );
+    await expect(gone).rejects.not.toThrow(/kept for 7 days/);
+    const signed = fetchToFile({ url: `${base}/signed`, target: join(dir, 'signed.mp4'), validators: null });
+    await expect(signed).rejects.toThrow('the link no longer works (HTTP 403): the link has expired');
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   // Fails when the transport skips the address rules (mutation: drop assertAllowedTarget in get()).

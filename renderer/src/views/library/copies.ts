@@ -75,8 +75,9 @@ export function summariseCopies(job: JobView, entries: readonly DownloadView[], 
     const also = saved.length > 0 ? ` · saved in ${plural(saved.length, 'place')}` : '';
     // A copy found missing and on its way back says so until it is saved again.
     const again = active.refetchedAt !== null ? 'Copy missing, fetching again · ' : '';
+    // A changed copy is left as its user made it and a fresh one is fetched beside it: the row says both.
     return {
-      text: `${again}${describeDownload(active)}${also}`,
+      text: `${again}${describeDownload(active)}${also}${lostNote}`,
       state: again ? 'lost' : 'active',
       saved,
       focus: active,
