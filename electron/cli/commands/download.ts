@@ -9,6 +9,7 @@ import { matchJob } from '../../common/jobs/job-id';
 import type { CopyNotRestored } from '../../services/downloads/lost-copies';
 import type { StartResult } from '../../services/downloads/downloads-service';
 import type { StudioLink } from '../studio-link';
+import { interruptedWords } from './download-interrupt';
 import { chooseMissing, notRestoredEntries, restoreInParts, sayRestoring, type SaveChoice } from './download-missing';
 
 /** Downloads the studio is still working on; every other state is where this command stops following. */
@@ -63,7 +64,8 @@ function reportSaved(
   requested: number,
   finals: readonly DownloadView[],
   skipped: StartResult['skipped'],
-  interrupted: boolean,
+  /** Set when Ctrl-C ended the run: who goes on with what it left. */
+  interrupted: { own: boolean; kind: string } | null,
   left: readonly CopyNotRestored<JobView>[] = [],
 ): number {
   if (args.flags['--json'] === true) {
@@ -94,9 +96,9 @@ function reportSaved(
   }
   const saved = finals.filter((d) => d.state === 'saved').length;
   const unsaved = requested - saved;
-  if (interrupted) io.err('Interrupted; run the same command again to resume the partial files.');
+  if (interrupted) io.err(interruptedWords(finals, requested, interrupted));
   else if (unsaved > 0) io.err(`${saved} of ${requested} saved; ${unsaved} not.`);
-  return unsaved === 0 && !interrupted ? EXIT.ok : EXIT.failed;
+  return unsaved === 0 && interrupted === null ? EXIT.ok : EXIT.failed;
 }
 
 /**
@@ -203,12 +205,16 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
     // This run's own downloads stop where they are; the next run resumes the partial files.
     if (interrupted && studio.own)
       for (const view of mine())
-        if (UNDER_WAY.has(view.state)) await studio.call('downloads.pause', view.id).catch(() => undefined);
+        if (UNDER_WAY.has(view.state)) {
+          const paused = await studio.call('downloads.pause', view.id).catch(() => null);
+          if (paused) latest.set(paused.id, paused);
+        }
     bars?.draw(mine());
     bars?.end();
     // A copy named and left beside a verified one does not fail the run; a result left with none does.
     const requested = out ? jobs.length : back.length + notRestored.filter((n) => n.counts).length;
-    return reportSaved(args, io, requested, mine(), result.skipped, interrupted, notRestored);
+    const stopped = interrupted ? { own: studio.own, kind: studio.kind } : null;
+    return reportSaved(args, io, requested, mine(), result.skipped, stopped, notRestored);
   } finally {
     process.off('SIGINT', interrupt);
     stop();
