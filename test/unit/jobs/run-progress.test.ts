@@ -96,11 +96,21 @@ describe('runProgress', () => {
     const doneAt = [T0 + MIN, T0 + 2 * MIN];
     const at = (now: number) => runProgress(input({ tally: { ...none, done: 2, waiting: 8 }, doneAt }), now).perMinute;
     expect(at(T0 + 2 * MIN)).toBeCloseTo(1, 6);
-    expect(at(T0 + 4 * MIN)).toBeCloseTo(0.5, 6);
+    // One row after the first, in the three minutes since it.
+    expect(at(T0 + 4 * MIN)).toBeCloseTo(1 / 3, 6);
     expect(runProgress(input({ doneAt: [T0 + MIN] }), T0 + 2 * MIN).perMinute).toBeNull();
     expect(progressText(runProgress(input({ tally: { ...none, waiting: 3 } }), T0 + MIN), true)).toContain(
       'measuring the pace',
     );
+  });
+
+  it('measures a run younger than its window from its first finish: the first rows going through is not the pace', () => {
+    // The first row takes two minutes to go through, then rows come out every 6 s (10 a minute).
+    const doneAt = Array.from({ length: 11 }, (_, i) => T0 + 2 * MIN + i * 6_000);
+    const now = T0 + 3 * MIN;
+    const progress = runProgress(input({ tally: { ...none, done: 11, underWay: 20, waiting: 80 }, doneAt }), now);
+    expect(progress.perMinute).toBeCloseTo(10, 6);
+    expect(progress.msLeft).toBe(10 * MIN);
   });
 
   it('has no time left once the run is not sending (paused), though it keeps its pace', () => {
