@@ -141,10 +141,10 @@ describe('the Library asks and explains', () => {
   it('names each part of the filter in the words', () => {
     const label = (id: string) => `'${id}'`;
     expect(emptyFilterText({ ...emptyFilter(), notSaved: true, status: 'done' }, 12, label)).toBe(
-      'No jobs match completed, not saved — all 12 jobs are hidden by the filter.',
+      'No jobs match: completed, not saved — all 12 jobs are hidden by the filter.',
     );
     expect(emptyFilterText({ ...emptyFilter(), kinds: ['tts'], project: 'Spring' }, 1, label)).toMatch(
-      /^No jobs match .+, in 'Spring' — the 1 job is hidden by the filter\.$/,
+      /^No jobs match: .+, in 'Spring' — the 1 job is hidden by the filter\.$/,
     );
     expect(emptyFilterText({ ...emptyFilter(), expiringSoon: true, search: '  x ' }, 3, label)).toBe(
       "No jobs match 'x', expiring in 24 h — all 3 jobs are hidden by the filter.",

@@ -75,9 +75,14 @@ export function summariseCopies(job: JobView, entries: readonly DownloadView[], 
     const also = saved.length > 0 ? ` · saved in ${plural(saved.length, 'place')}` : '';
     // A copy found missing and on its way back says so until it is saved again.
     const again = active.refetchedAt !== null ? 'Copy missing, fetching again · ' : '';
+    // Waiting its turn, the refetch's own reason would only say "fetching again" twice.
+    const progress =
+      again && active.state === 'queued' && active.reason?.startsWith('The saved copy was')
+        ? 'Queued'
+        : describeDownload(active);
     // A changed copy is left as its user made it and a fresh one is fetched beside it: the row says both.
     return {
-      text: `${again}${describeDownload(active)}${also}${lostNote}`,
+      text: `${again}${progress}${also}${lostNote}`,
       state: again ? 'lost' : 'active',
       saved,
       focus: active,

@@ -33,7 +33,13 @@ export function filterParts(filter: JobFilter, projectLabel: (id: string) => str
  */
 export function emptyFilterText(filter: JobFilter, total: number, projectLabel: (id: string) => string): string {
   const parts = filterParts(filter, projectLabel);
-  const asked = parts.length > 0 ? `No jobs match ${parts.join(', ')}` : 'No jobs match the filter';
+  // A search reads on from "match"; the other parts are a list of what was asked.
+  const asked =
+    parts.length === 0
+      ? 'No jobs match the filter'
+      : filter.search.trim()
+        ? `No jobs match ${parts.join(', ')}`
+        : `No jobs match: ${parts.join(', ')}`;
   const hidden = total === 1 ? 'the 1 job is hidden' : `all ${total} jobs are hidden`;
   return `${asked} — ${hidden} by the filter.`;
 }
