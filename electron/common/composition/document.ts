@@ -111,6 +111,12 @@ export const SceneElement = z.object({
    */
   text: TextStyle.optional(),
   role: ElementRole.optional(),
+  /**
+   * When the element shows, in milliseconds from its scene's start (element-timing.ts): from
+   * `startMs` (absent: the start) until `endMs` (absent: the scene's end).
+   */
+  startMs: z.number().int().min(0).max(MAX_SCENE_MS).optional(),
+  endMs: z.number().int().min(1).max(MAX_SCENE_MS).optional(),
 });
 export type SceneElement = z.infer<typeof SceneElement>;
 

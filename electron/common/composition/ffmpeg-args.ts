@@ -229,7 +229,11 @@ export function buildGraph(plan: RenderPlan, options: GraphOptions): Graph {
         const label = `s${s}l${l}`;
         chains.push(`${layerSource(layer, box, d, fps, options.scaleFlags, addInput)}[${label}]`);
         const above = l === scene.layers.length - 1 ? `s${s}v` : `s${s}o${l}`;
-        chains.push(`[${below}][${label}]overlay=x=${box.x}:y=${box.y}:eof_action=repeat[${above}]`);
+        // A timed element is overlaid only in its span (the scene's own clock starts at 0 with its backdrop).
+        const when = layer.shown
+          ? `:enable='between(t,${seconds(layer.shown.fromMs)},${seconds(layer.shown.toMs - 1)})'`
+          : '';
+        chains.push(`[${below}][${label}]overlay=x=${box.x}:y=${box.y}:eof_action=repeat${when}[${above}]`);
         below = above;
       });
       if (scene.layers.length === 0) chains.push(`[s${s}bg]null[s${s}v]`);

@@ -108,3 +108,4 @@ export * from './scene-length';
 export * from './reframe';
 export * from './format-schema';
 export * from './formats';
+export * from './element-timing';

@@ -2,6 +2,7 @@ import type { ElementType, Project, Scene, SceneElement, Voice } from './documen
 import type { ExifOrientation } from './exif-orientation';
 import { isStillByExtension } from '../media-types';
 import { elementBox, isVisual, stackingOrder, type Box } from './geometry';
+import { isTimed, shownSpan } from './timing-span';
 import {
   followsVoice,
   HOW_TO_FIT_VOICE,
@@ -36,6 +37,8 @@ export interface PlanLayer {
   box: Box;
   /** Who this layer is, for error messages: "scene 2 (intro), element el-3 (Logo)". */
   label: string;
+  /** Shown only in this span of its scene (ms from the scene's start): an element timed on its own. */
+  shown?: { fromMs: number; toMs: number };
 }
 
 export interface PlanAudio {
@@ -189,7 +192,10 @@ export function planFromProject(project: Project, resolve: ResolveInput): Render
       const label = elementLabel(sceneText, element.id, element.name);
       if (isVisual(element)) {
         const layer = planLayer(element, { ...base, elementId: element.id, label }, resolve, notes);
-        if (layer) layers.push(layer);
+        if (layer && isTimed(element)) {
+          const { from, to } = shownSpan(element, scene);
+          layers.push({ ...layer, shown: { fromMs: from, toMs: to } });
+        } else if (layer) layers.push(layer);
         continue;
       }
       const text =

@@ -7,6 +7,7 @@ import type { Problem } from './problem';
 import { recordedFontProblem, textStyleProblem, type FontRecord } from './text-style';
 import { musicProblems } from './music-checks';
 import { sceneTrack } from './music-track';
+import { checkElementTiming } from './element-timing';
 import {
   PLAN_LABELS,
   TALKING_AVATAR_IMAGE_EXT,
@@ -71,6 +72,7 @@ export function validateProject(project: Project, options: ValidateOptions = {})
         prefix: `${here.prefix}, element ${element.id}${element.name ? ` (${element.name})` : ''}`,
       };
       checkElement(project, element, target, submit, at, add);
+      checkElementTiming(element, scene, at, add);
       if (submit) checkWirePlacement(project, element, options.placement ?? DEFAULT_PLACEMENT, at, add);
     }
   });
