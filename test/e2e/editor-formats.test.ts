@@ -21,6 +21,7 @@ import type { AvatarVideoBody } from '@common/api/video';
 import { screenshot, studioDataDir, type StudioSession } from './browser';
 import { addAvatarToScene, openEditor } from './editor-helpers';
 import { bridgeCall } from './price';
+import type { JobView } from '@common/bridge';
 import { keepFrame } from './text-frames';
 import {
   ANNA_RGB,
@@ -290,6 +291,53 @@ describe('one project in three formats, in Chromium', () => {
           expect(insideSafeArea(found!, f.output, 1), `${f.file} preview: the ${what} inside the safe area`).toBe(true);
       }
     }
+
+    // Create sends every format on that one answer: three jobs, each from its own format's body.
+    await page.getByRole('button', { name: 'Create video' }).click();
+    const again = page.locator('.submit-modal');
+    const sendAll = again.getByRole('button', { name: 'Send to the service' });
+    await expect.poll(() => sendAll.isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
+    await expect.poll(() => sendAll.textContent()).toBe(`Create 3 videos for ${total} credits`);
+    await sendAll.click();
+    await again.waitFor({ state: 'detached', timeout: HANG_GUARD_MS });
+    const jobsOf = async () =>
+      (await bridgeCall<JobView[]>(page, 'jobs.list')).filter(
+        (j) => j.kind === 'avatar-video' && j.projectId === saved.id,
+      );
+    await expect.poll(async () => (await jobsOf()).length, { timeout: HANG_GUARD_MS }).toBe(3);
+    const sizeOf = (j: JobView) => {
+      const item = (j.request as { data: { width: number; height: number }[] }).data[0];
+      return `${item.width}x${item.height}`;
+    };
+    expect((await jobsOf()).map(sizeOf).sort()).toEqual(['1080x1080', '1080x1920', '1920x1080']);
+    await expect
+      .poll(async () => (await jobsOf()).map((j) => j.phase).join(','), { timeout: HANG_GUARD_MS * 3 })
+      .toBe('completed,completed,completed');
+    // The sandbox's 9:16 result keeps the photo's proportions, and shows the title from the start, as the
+    // studio said it would: the body has no way to time it.
+    const tall = (await jobsOf()).find((j) => sizeOf(j) === '1080x1920')!;
+    // Fetched here: the sandbox's link, as the Library's download would fetch it.
+    const result = join(dir, 'result-9x16.mp4');
+    writeFileSync(result, Buffer.from(await (await fetch(tall.resultUrl!)).arrayBuffer()));
+    const atStart = keepFrame(result, 1.5, '/tmp/formats-9x16-result-1.5s.png');
+    const tallBody = bodies.get('1080x1920')!;
+    const photo = foundBox(
+      atStart,
+      PHOTO_RGB,
+      bodyBox(
+        tallBody.data[0].elements.find((e) => e.id === 'el-1')!,
+        TALL,
+      ),
+      TALL,
+    );
+    expect(photo, 'the result shows the photo').not.toBeNull();
+    expect(Math.abs(aspect(photo!) / (1200 / 900) - 1)).toBeLessThan(0.01);
+    const title = bodyBox(
+      tallBody.data[0].elements.find((e) => e.id === 'el-2')!,
+      TALL,
+    );
+    expect(foundBox(atStart, hexRgb(TITLE_BOX), title, TALL), 'the result shows the title at 1.5 s').not.toBeNull();
+    await shot(page, 'sent');
     expect(studio.consoleErrors).toEqual([]);
   }, 900_000);
 });
