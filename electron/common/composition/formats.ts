@@ -95,18 +95,41 @@ function withLayout(e: SceneElement, layout: ElementLayout): SceneElement {
   return { ...e, ...box, mediaSize: layout.mediaSize, text: { ...e.text, wrapWidth: layout.wrapWidth ?? null } };
 }
 
-function sceneIn(scene: Scene, from: OutputSize, format: FormatLayout, options: ReframeOptions): Scene {
-  const missing = scene.elements.some((e) => e.type !== 'audio' && !usable(e, format.elements[e.id]));
-  // Only elements without a layout of their own are reframed (added, or restyled, since the format was made).
-  const derived = missing ? reframeElements(scene.elements, from, format.output, options) : scene.elements;
+/**
+ * A text whose look changed since this format's layout was made (new words, another size): it keeps its
+ * place and scale in this format and wraps at this format's width, measured anew, so an adjustment made
+ * in this format survives an edit made in another. Without a measure it is reframed instead.
+ */
+function restyledText(
+  e: SceneElement,
+  layout: ElementLayout | undefined,
+  options: ReframeOptions,
+): SceneElement | null {
+  if (!layout?.mediaSize || !e.text || !options.measure) return null;
+  const text = { ...e.text, wrapWidth: layout.wrapWidth ?? null };
+  const natural = options.measure(text);
+  const k = layout.width / layout.mediaSize.width;
+  const round2 = (v: number): number => Math.round(v * 100) / 100;
   return {
-    ...scene,
-    elements: scene.elements.map((e, i) => {
-      const layout = format.elements[e.id];
-      if (e.type === 'audio') return e;
-      return usable(e, layout) ? withLayout(e, layout) : derived[i];
-    }),
+    ...e,
+    x: layout.x,
+    y: layout.y,
+    width: round2(natural.width * k),
+    height: round2(natural.height * k),
+    mediaSize: { width: natural.width, height: natural.height },
+    text,
   };
+}
+
+function sceneIn(scene: Scene, from: OutputSize, format: FormatLayout, options: ReframeOptions): Scene {
+  const kept = scene.elements.map((e) => {
+    const layout = format.elements[e.id];
+    if (e.type === 'audio') return e;
+    return usable(e, layout) ? withLayout(e, layout) : restyledText(e, layout, options);
+  });
+  // Only elements with no layout here are reframed from the format being edited (added since it was made).
+  const derived = kept.includes(null) ? reframeElements(scene.elements, from, format.output, options) : [];
+  return { ...scene, elements: kept.map((e, i) => e ?? derived[i]) };
 }
 
 /**

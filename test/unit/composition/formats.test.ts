@@ -10,6 +10,7 @@ import {
   removeFormat,
   safeAreaOf,
   setOutput,
+  setTextStyle,
   switchFormat,
   toAvatarVideoBody,
   updateElement,
@@ -133,5 +134,28 @@ describe('formats as variants of one project', () => {
     const parsed = parseProject(JSON.parse(JSON.stringify(dup)));
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.error).toMatch(/format 1080x1920 twice/);
+  });
+
+  it('a text reworded in one format keeps the place it was given in another, wrapped and measured there anew', async () => {
+    const p = switchFormat(await withFormats(), TALL);
+    const scene = p.scenes[0];
+    const title = scene.elements.find((e) => e.type === 'text')!;
+    // Moved in 9:16, then reworded back in 16:9.
+    const moved = updateElement(p, scene.id, title.id, { x: title.x + 30, y: title.y + 50 });
+    const wide = switchFormat(moved, p.formats!.find((f) => f.output.width === 1920)!.output);
+    const reworded = setTextStyle(
+      wide,
+      scene.id,
+      title.id,
+      { ...wide.scenes[0].elements.find((e) => e.id === title.id)!.text!, content: 'A new and longer title' },
+      { width: 900, height: 120 },
+    );
+    const tall = projectInFormat(reworded, TALL, await measured(reworded, TALL));
+    const now = tall.scenes[0].elements.find((e) => e.id === title.id)!;
+    expect([now.x, now.y]).toEqual([title.x + 30, title.y + 50]);
+    expect(now.text!.content).toBe('A new and longer title');
+    expect(now.text!.wrapWidth).toBe(title.text!.wrapWidth);
+    expect(Math.abs(now.width / now.mediaSize!.width / (now.height / now.mediaSize!.height) - 1)).toBeLessThan(0.01);
+    expect(now.mediaSize).not.toEqual(title.mediaSize);
   });
 });
