@@ -106,6 +106,15 @@ describe('timeline panel', () => {
     expect(w.find('.clip.selected').text()).toBe('b');
   });
 
+  it('draws an element timed inside its scene over its own span only', () => {
+    const timed = [scene('scene-1', 5000, [{ ...el('a', 1), startMs: 2000, endMs: 4000 }, el('b', 2)])];
+    const w = mountTimeline(timed);
+    const style = (name: string) => (w.find(`[aria-label="${name} in scene 1"]`).element as HTMLElement).style;
+    // 240 px for the 5 s scene: the timed clip starts 2 s in and lasts 2 s; the other spans the scene.
+    expect([style('a').left, style('a').width]).toEqual(['97px', '94px']);
+    expect([style('b').left, style('b').width]).toEqual(['1px', '238px']);
+  });
+
   it("labels a row by each scene's own layer: a scene with fewer layers leaves the upper rows empty", () => {
     const w = mountTimeline();
     const rows = w.findAll('.row.layer');
