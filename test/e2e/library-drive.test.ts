@@ -75,7 +75,7 @@ const cellTexts = (page: Page): Promise<Record<string, string>> =>
 async function shotOfRows(page: Page, name: string): Promise<void> {
   const style = await page.addStyleTag({ content: '.n-notification-container { visibility: hidden; }' });
   await screenshot(page, name);
-  await style.evaluate((node) => node.remove());
+  await style.evaluate((node) => (node as Element).remove());
 }
 
 describe("the archive's drive goes missing in Chromium", () => {

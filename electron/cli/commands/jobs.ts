@@ -45,7 +45,7 @@ function formatCopies(copies: readonly SavedCopy[], job: JobView): string[] {
     return [`  Saved:       ${step ? `not on its own: ${step}` : 'nowhere (only on the service until it expires)'}`];
   return copies.map(
     (c, i) =>
-      `  ${i === 0 ? 'Saved:      ' : '            '} ${c.state === 'saved' ? '' : `${c.state.toUpperCase()} `}${c.path}${c.origin === 'library' ? '' : ` (${c.origin})`}`,
+      `  ${i === 0 ? 'Saved:      ' : '            '} ${c.state === 'saved' ? '' : `${c.state.toUpperCase()}${c.driveMissing ? ' (its drive is missing)' : ''} `}${c.path}${c.origin === 'library' ? '' : ` (${c.origin})`}`,
   );
 }
 

@@ -63,7 +63,17 @@ export function planRestore<J extends ResultJob>(
         });
       continue;
     }
-    for (const copy of lost) plan.restore.push({ job, copy });
+    // A copy whose drive is gone waits for the drive: fetched now, it would fill the empty mount point
+    // on the system disk (or a command would wait for ever on the drive).
+    const offline = lost.filter((c) => c.driveMissing);
+    for (const copy of lost) if (!copy.driveMissing) plan.restore.push({ job, copy });
+    for (const copy of offline)
+      plan.notRestored.push({
+        job,
+        path: copy.path,
+        reason: `its drive is missing (a write into ${copy.folder} would land on another disk), so nothing is written in its place; connect the drive and run this again`,
+        counts: !verified && offline.length === lost.length,
+      });
     const alone = !verified && lost.length === 0;
     for (const copy of kept)
       plan.notRestored.push({

@@ -5,6 +5,7 @@ import { unavailableReason } from './job-files';
 import { stepOf } from '../../common/jobs/steps';
 import { NAMED_BY_OWNER } from './result-copies';
 import { cliQueueFile, queueFile, readQueueEntries } from './queue-file';
+import { MissingDrives } from './drives';
 
 /** One copy of a job's result as a script sees it. */
 export interface SavedCopy {
@@ -19,6 +20,8 @@ export interface SavedCopy {
   origin: DownloadEntry['origin'];
   /** When it was saved (or last changed state). */
   savedAt: number;
+  /** Why a missing copy cannot come back where it was: its folder's drive is gone (see MissingDrives). */
+  driveMissing?: string | null;
 }
 
 /**
@@ -38,12 +41,18 @@ export async function savedCopiesIn(
   ];
   const out = new Map<string, SavedCopy[]>();
   const seen = new Set<string>();
+  // Read only (stat): a copy missing because its drive is gone must not be fetched into the empty folder.
+  const drives = new MissingDrives(
+    () => entries,
+    () => undefined,
+  );
   for (const entry of entries) {
     if (seen.has(entry.id)) continue;
     seen.add(entry.id);
     if (entry.savedPath === null || (entry.state !== 'saved' && entry.state !== 'missing' && entry.state !== 'changed'))
       continue;
     const check = await checkCopy(entry, { deep: false });
+    const drive = check.state === 'missing' ? await drives.check(entry.folder) : null;
     const copy: SavedCopy = {
       downloadId: entry.id,
       state: check.state,
@@ -54,6 +63,8 @@ export async function savedCopiesIn(
       sha256: entry.sha256,
       origin: entry.origin,
       savedAt: entry.updatedAt,
+      // Only when it holds: the JSON of `jobs list` names it then, and is as before otherwise.
+      ...(drive !== null && { driveMissing: drive }),
     };
     out.set(entry.jobId, [...(out.get(entry.jobId) ?? []), copy]);
   }
