@@ -321,7 +321,7 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
     );
     // The page's figures, by the page's function: bar, pace, time left, projected cost, pause banner, balance.
     for (const line of await campaignFigureLines(studio, record, Date.now())) io.out(line);
-    if (queue) for (const line of queueLines(queue)) io.out(line);
+    if (queue) for (const line of queueLines(queue, `campaign/${record.id}`)) io.out(line);
     for (const row of record.rows) {
       const copy = copyOf(row);
       if (row.state !== 'done')
@@ -343,14 +343,15 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
   return whole && lost.length === 0 ? EXIT.ok : EXIT.failed;
 }
 
-/** Where a queued campaign's rows are made: the queue's counts and each worker's last heartbeat. */
-function queueLines(status: CampaignQueueStatus): string[] {
+/** Where a queued campaign's rows are made: the queue's counts, each worker's last heartbeat, and why a worker refuses this run. */
+function queueLines(status: CampaignQueueStatus, run: string): string[] {
   const head = `On the queue at ${status.queue}`;
   if (!status.counts) return [`${head}: ${status.problem ?? 'it could not be read'}`];
   const { waiting, active, delayed, failed } = status.counts;
   const workers = status.workers.map((w) => {
     const ago = Math.max(0, Math.round((status.checkedAt - w.seenAt) / 1000));
-    return `  worker ${w.name} on ${w.host}: last seen ${ago} s ago, making ${w.running}, made ${w.done}`;
+    const refusal = w.refuses?.find((r) => r.run === run);
+    return `  worker ${w.name} on ${w.host}: last seen ${ago} s ago, making ${w.running}, made ${w.done}${refusal ? `; refuses this campaign: ${refusal.reason}` : ''}`;
   });
   return [
     `${head}: ${waiting} waiting, ${active} being made, ${delayed} waiting to retry, ${failed} failed (kept for review); ${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} seen`,

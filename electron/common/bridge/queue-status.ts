@@ -12,6 +12,8 @@ export const QueueWorker = z.object({
   /** Rows it is making now, and rows it has made since it started. */
   running: z.number().int(),
   done: z.number().int(),
+  /** Runs whose rows it gives back unmade (`kind/runId`), and why: another account, another service, no credentials. */
+  refuses: z.array(z.object({ run: z.string(), reason: z.string() })).optional(),
 });
 export type QueueWorker = z.infer<typeof QueueWorker>;
 

@@ -1,4 +1,4 @@
-import { Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../host/types';
 import { redisTarget, type RedisTarget } from './redis-target';
@@ -47,6 +47,17 @@ const WAITING_STATES = ['wait', 'delayed', 'prioritized'] as const;
 const ASKED_TTL_MS = 86_400_000;
 
 /**
+ * Thrown by a step that may not take its task here (a worker that does not serve the run's account): the
+ * job goes back to the queue unchanged, to be taken after `ms` by whichever worker asks first.
+ */
+export class GiveBack extends Error {
+  constructor(readonly ms: number) {
+    super('given back to the queue');
+    this.name = 'GiveBack';
+  }
+}
+
+/**
  * The RowQueue on BullMQ over Redis: each task is a job whose id is the task's key, so a row asked for
  * twice while it waits is one job, and two workers never hold the same row (BullMQ gives a job to one).
  * A row asked for while its step runs must run again after it; BullMQ ignores an add whose id is taken,
@@ -89,7 +100,7 @@ export class BullmqRowQueue implements RowQueue {
 
   start(step: Step): void {
     if (this.worker || this.stopped) return;
-    const worker = new Worker<RowTask>(this.name, (job) => this.tracked(this.runJob(job, step)), {
+    const worker = new Worker<RowTask>(this.name, (job, token) => this.tracked(this.runJob(job, step, token)), {
       connection: this.target.options,
       prefix: this.prefix,
       concurrency: this.options.concurrency ?? 100,
@@ -208,7 +219,7 @@ export class BullmqRowQueue implements RowQueue {
     return this.queue.rateLimit(ms);
   }
 
-  private async runJob(job: Job<RowTask>, step: Step): Promise<void> {
+  private async runJob(job: Job<RowTask>, step: Step, token?: string): Promise<void> {
     const asked = this.askedKey(job.id ?? rowJobId(job.data));
     await this.redis.del(asked);
     do {
@@ -217,7 +228,19 @@ export class BullmqRowQueue implements RowQueue {
         await this.redis.set(asked, '1', 'PX', ASKED_TTL_MS);
         return;
       }
-      await step(job.data).catch((error: unknown) => this.warn('a row step threw', error, { task: job.id }));
+      const later = await step(job.data).then(
+        () => null,
+        (error: unknown) => {
+          if (error instanceof GiveBack) return error;
+          this.warn('a row step threw', error, { task: job.id });
+          return null;
+        },
+      );
+      if (later) {
+        // Back on the queue as it was, for any worker after a while: its studio hears nothing of it.
+        await job.moveToDelayed(Date.now() + later.ms, token);
+        throw new DelayedError();
+      }
     } while ((await this.redis.getdel(asked)) !== null);
   }
 

@@ -87,7 +87,11 @@ async function readQueue(address: string, reads: QueueReads): Promise<QueueRead>
     },
     workers: [...beats]
       .sort((a, b) => a.id.localeCompare(b.id))
-      .map((beat) => ({ name: beat.id, host: beat.host, seenAt: beat.at, running: beat.running, done: beat.done })),
+      .map((beat) => {
+        const refuses = Object.entries(beat.refuses ?? {}).map(([run, reason]) => ({ run, reason }));
+        const worker = { name: beat.id, host: beat.host, seenAt: beat.at, running: beat.running, done: beat.done };
+        return refuses.length > 0 ? { ...worker, refuses } : worker;
+      }),
   };
 }
 

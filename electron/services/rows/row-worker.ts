@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import type { Logger } from '../host/types';
-import { BullmqRowQueue } from './bullmq-row-queue';
+import { BullmqRowQueue, GiveBack } from './bullmq-row-queue';
 import type { RowBase, RunBase } from './row-kind';
 import type { RowTask } from './row-queue';
 import type { RunAccount } from '../client/account-proof';
@@ -38,7 +38,7 @@ export interface RowWorkerOptions {
   account?: (runId: string) => Promise<RunAccount | null>;
   /** Told once per run whose rows this worker refuses, and why. */
   refused?: (message: string) => void;
-  /** How long a refused row is held before it goes back, so the run's own workers take it meanwhile. */
+  /** How long a refused row stays off the queue before any worker may take it again (the run's own take it meanwhile). */
   refusedHoldMs?: number;
 }
 
@@ -56,7 +56,8 @@ export class RowWorker {
   private readonly shelf: RunShelf;
   private readonly makers: Map<string, RowMaker>;
   private readonly runs = new Map<string, Promise<QueuedRun | null>>();
-  private readonly refusedRuns = new Set<string>();
+  /** Runs this worker refuses, by `kind/runId`, and why: said once in its log, and in every heartbeat for the run's page. */
+  private readonly refusedRuns = new Map<string, string>();
   private readonly startedAt = Date.now();
   private running = 0;
   private done = 0;
@@ -122,12 +123,9 @@ export class RowWorker {
       this.shelf.report(task.kind, task.runId, { ...made, row: row.row, take: row.take, worker: this.id });
     if ((await this.shelf.state(task.kind, task.runId)) !== 'running')
       return report({ outcome: 'not-run', record: row });
-    const refusal = await this.refusal(task, run);
-    if (refusal !== null) {
-      // Held a while, then given back unmade: the run waits for a worker of its own account.
-      await new Promise((resolve) => setTimeout(resolve, this.options.refusedHoldMs ?? 10_000));
-      return report({ outcome: 'not-run', record: row });
-    }
+    // Given back unmade, to the queue rather than to the studio: the run waits, on the queue, for a
+    // worker of its own account, and this worker holds no place of its own meanwhile.
+    if ((await this.refusal(task, run)) !== null) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
     if (!maker)
       return report({
         outcome: 'ended',
@@ -166,10 +164,13 @@ export class RowWorker {
     if (why === null) return null;
     const key = `${task.kind}/${task.runId}`;
     if (!this.refusedRuns.has(key)) {
-      this.refusedRuns.add(key);
+      // A long-lived worker keeps the latest few: a heartbeat stays small.
+      if (this.refusedRuns.size >= 16) this.refusedRuns.delete(this.refusedRuns.keys().next().value as string);
       const message = `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${why}. Start it with that service's address and credentials.`;
+      this.refusedRuns.set(key, message);
       this.options.refused?.(message);
       this.options.log?.warn('a worker refuses a run of another account', { run: key, why });
+      void this.beat();
     }
     return why;
   }
@@ -198,6 +199,7 @@ export class RowWorker {
         at: Date.now(),
         running: this.running,
         done: this.done,
+        refuses: Object.fromEntries(this.refusedRuns),
       })
       .catch(() => undefined);
   }

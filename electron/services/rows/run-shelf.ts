@@ -38,6 +38,8 @@ export interface WorkerBeat {
   at: number;
   running: number;
   done: number;
+  /** Runs whose rows this worker gives back unmade, by `kind/runId`, with why (the page shows it on the run). */
+  refuses?: Record<string, string>;
 }
 
 const BEAT_MS = 15_000;

@@ -53,6 +53,27 @@ afterEach(() => {
 });
 
 describe('the queue panel of a campaign', () => {
+  it('says why a worker refuses this campaign’s rows, and not another run’s refusal', async () => {
+    const reason =
+      'Worker other-1 makes no row of campaign c1: this worker has no credentials for http://127.0.0.1:4780.';
+    const workers = [
+      { name: 'other-1', host: 'h', seenAt: 99_000, running: 0, done: 0, refuses: [{ run: 'campaign/c1', reason }] },
+      {
+        name: 'other-2',
+        host: 'h',
+        seenAt: 99_000,
+        running: 0,
+        done: 0,
+        refuses: [{ run: 'campaign/c9', reason: 'not this run' }],
+      },
+    ];
+    const { wrapper } = mountPanel([answer({ workers })]);
+    await flushPromises();
+    const said = wrapper.findAll('[data-testid="campaign-queue-refused"]').map((p) => p.text());
+    expect(said).toEqual([`${reason} This campaign’s rows wait for a worker of its own account.`]);
+    wrapper.unmount();
+  });
+
   it('says where the rows are made, the rows by state, the queue’s counts and each worker’s last heartbeat, late ones in red', async () => {
     const { wrapper } = mountPanel([answer()]);
     await flushPromises();

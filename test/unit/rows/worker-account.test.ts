@@ -45,7 +45,7 @@ describe("a run's account", () => {
     return { shelf, space };
   }
 
-  function worker(space: string, serves: ReturnType<typeof runAccount>) {
+  function worker(space: string, serves: ReturnType<typeof runAccount>, refusedHoldMs = 0) {
     const made: number[] = [];
     const refused: string[] = [];
     const maker: RowMaker = {
@@ -61,7 +61,7 @@ describe("a run's account", () => {
       makers: [maker],
       account: async () => serves,
       refused: (message) => refused.push(message),
-      refusedHoldMs: 0,
+      refusedHoldMs,
     });
     return { w, made, refused };
   }
@@ -81,20 +81,40 @@ describe("a run's account", () => {
     ['no credentials', null, /no credentials for http:\/\/127\.0\.0\.1:4000/],
   ];
   for (const [name, serves, why] of cases)
-    it(`is refused by a worker of ${name}: it makes nothing, says why once, and gives the row back`, async () => {
+    it(`is refused by a worker of ${name}: it makes nothing, says why once, and gives the row back to the queue`, async () => {
       const { shelf, space } = await queued(priced);
-      const { w, made, refused } = worker(space, serves);
+      const { w, made, refused } = worker(space, serves, 60_000);
+      const queue = new BullmqRowQueue({ url: redis().url, prefix: space });
       w.start();
+      // Back on the queue, waiting for any worker: the studio that queued it hears nothing.
       await vi.waitFor(
-        async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('not-run'),
+        async () => expect(await queue.queue.getJobCounts('delayed')).toEqual({ delayed: 1 }),
         HANG_GUARD,
       );
       await w.close(true);
+      await queue.close();
+      expect(await shelf.reportOf('campaign', 'c1', 0)).toBeNull();
       expect(made).toEqual([]);
       expect(refused).toHaveLength(1);
       expect(refused[0]).toMatch(why);
       expect(refused[0]).not.toContain('sandbox-key-a');
     });
+
+  it("given back, is made by a worker of the run's own account beside the one that refuses it", async () => {
+    const { shelf, space } = await queued(priced);
+    const wrong = worker(space, null, 0);
+    const right = worker(space, priced);
+    wrong.w.start();
+    await vi.waitFor(() => expect(wrong.refused).toHaveLength(1), HANG_GUARD);
+    right.w.start();
+    await vi.waitFor(
+      async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('ended'),
+      HANG_GUARD,
+    );
+    await Promise.all([wrong.w.close(true), right.w.close(true)]);
+    expect(wrong.made).toEqual([]);
+    expect(right.made).toEqual([0]);
+  });
 
   it("is made by a worker of the run's own account", async () => {
     const { shelf, space } = await queued(priced);
