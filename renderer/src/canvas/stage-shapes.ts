@@ -41,6 +41,8 @@ export function itemShape(item: CanvasItem, image: unknown): Record<string, unkn
     draggable: !item.locked,
     perfectDrawEnabled: false,
     shadowForStrokeEnabled: false,
+    // Not on screen at the playhead (its own timing): faint, so what the frame shows then reads at a glance.
+    ...(item.offstage && { opacity: 0.3 }),
   };
   if (image) return { ...base, image };
   if (item.fill) return { ...base, fill: item.fill };

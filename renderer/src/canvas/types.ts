@@ -18,6 +18,8 @@ export interface CanvasItem extends Box {
   fill?: string;
   /** A text element: its picture is drawn by the studio, and a transparent box stands in while it is. */
   text?: boolean;
+  /** Timed inside its scene and not shown at the playhead: drawn faint, still selectable. */
+  offstage?: boolean;
 }
 
 export interface OutputFrame {
