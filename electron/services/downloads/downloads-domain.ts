@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { downloadsCalls } from '../../common/bridge/downloads';
 import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
@@ -292,6 +292,9 @@ export function createDownloadsDomain(
         const next = { ...settings };
         if (settings.enabled) {
           for (const key of ['videoFolder', 'audioFolder'] as const) {
+            // Before the folder is made: on a drive that is gone it would be made on the system disk.
+            const gone = await manager.drives.check(resolve(settings[key].trim()));
+            if (gone) throw new StudioError(gone, 'invalid-argument');
             const checked = await checkSaveFolder(settings[key], { create: true });
             if (!checked.ok) throw new StudioError(checked.message, 'invalid-argument');
             next[key] = checked.folder;
