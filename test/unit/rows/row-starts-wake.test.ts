@@ -4,20 +4,21 @@
 import { describe, expect, it } from 'vitest';
 import { RowBudget } from '../../../electron/services/rows/row-budget';
 import { RowStarts } from '../../../electron/services/rows/row-starts';
+import type { RowBase, RowStepPrice } from '../../../electron/services/rows/row-kind';
 
-type Row = { row: number; state: string; take: number };
+type Row = RowBase;
 
 function starts() {
   const rows: Record<string, Row[]> = {
-    'batch/b': [{ row: 1, state: 'pending', take: 1 }],
-    'campaign/c': [{ row: 1, state: 'pending', take: 1 }],
+    'batch/b': [{ row: 1, state: 'pending', take: 1, problems: [] }],
+    'campaign/c': [{ row: 1, state: 'pending', take: 1, problems: [] }],
   };
   const woken: string[] = [];
   const work: Promise<unknown>[] = [];
   const budget = new RowBudget(async () => 1_000);
   const s = new RowStarts({
     // Speech has a price; a video nobody has charged yet has none.
-    jobs: { list: () => [], expectedCredits: async (step) => (step.kind === 'tts' ? 2 : null) } as never,
+    jobs: { list: () => [], expectedCredits: async (step: RowStepPrice) => (step.kind === 'tts' ? 2 : null) } as never,
     memory: { inMemory: (kind: string, id: string) => ({ rows: rows[`${kind}/${id}`] }) } as never,
     kindOf: () => ({}) as never,
     connections: new Map([
