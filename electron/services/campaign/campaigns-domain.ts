@@ -64,6 +64,8 @@ export interface CampaignsDomainDeps {
     link<T>(value: T): Promise<T>;
     workers(address: string): Promise<readonly WorkerBeat[]>;
     counts(address: string): Promise<Record<string, number>>;
+    /** What in a run its service could not fetch from a worker's row (loopback, private addresses). */
+    unreachable?(record: CampaignRecord): Promise<string[]>;
   };
   /** How long a queue's status may take before Redis counts as unreachable (default QUEUE_READ_GUARD_MS). */
   queueReadGuardMs?: number;
@@ -181,6 +183,12 @@ export function createCampaignsDomain(
     const dayLimit = (await jobs.quote([])).dailyLimit ?? null;
     return { ...record, queue, rows, dayLimit, template: { ...record.template, project } };
   };
+  /** A run for a queue whose links the service could not fetch is refused before any price. */
+  const queueable = async (raw: CampaignInput, record: CampaignRecord): Promise<void> => {
+    const problems = raw.queue ? await deps.queue?.unreachable?.(record) : [];
+    if (problems?.length)
+      throw new StudioError(`These rows cannot go on a queue: ${problems.join(' ')}`, 'invalid-campaign');
+  };
   const queueStatus = queueStatusReader(deps.queue, { now, guardMs: deps.queueReadGuardMs ?? QUEUE_READ_GUARD_MS });
   const retried = (row: CampaignRowRecord) => retriedRow(row, jobs.list(), now());
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
@@ -275,11 +283,16 @@ export function createCampaignsDomain(
           speech: check.speech,
         };
       },
-      'campaigns.quote': async (raw) => quoteOf((await startOf(raw)).record),
+      'campaigns.quote': async (raw) => {
+        const { record } = await startOf(raw);
+        await queueable(raw, record);
+        return quoteOf(record);
+      },
       'campaigns.create': async (raw, confirmation) => {
         const { check, record, existing, plan } = await startOf(raw);
         if (check.problems.length > 0) throw new StudioError(check.problems.join(' '), 'invalid-campaign');
         if (plan.existing.length > 0) throw existingFilesError(plan.existing, record.outDir);
+        await queueable(raw, record);
         // The question's price, asked again here: a changed price or a full day's limit refuses it. A
         // campaign with nothing left to pay for (its rows kept from the folder) needs no answer.
         if (

@@ -2,6 +2,7 @@ import type { SharedRecords } from '../rows/row-engine-deps';
 import type { RowMaker } from '../rows/row-worker';
 import type { RunAccount } from '../rows/row-kind';
 import { campaignRowMaker } from '../campaign/campaign-worker';
+import { rowProject } from '../campaign/row-project';
 import { batchRowMaker } from '../voices/batch-worker';
 import { perUserDataDir } from './data-dir';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { createUploadsDomain } from '../storage/uploads-domain';
 import { createArchive, createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
 import { LocalMediaLinker, notChosen } from '../storage/local-media-linker';
 import { openResultBucket } from '../storage/result-bucket';
+import { storageAddress, unreachableLinks } from '../storage/queue-links';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
@@ -244,6 +246,13 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
         link: async <T>(value: T) => (await linkForCampaign(value)).value as T,
         workers: (address) => studio.queues.workers(address),
         counts: (address) => studio.queues.counts(address),
+        // Each row that will be sent, as its body is filled: the links it names for the service to fetch.
+        unreachable: async (record) =>
+          unreachableLinks({
+            service: (await studio.target.client((await studio.target.active()).id)).baseUrl,
+            value: record.rows.filter((r) => r.state !== 'invalid').map((r) => rowProject(record, r)),
+            storage: async () => storageAddress(storage.storages, () => base.sandbox()),
+          }),
       },
     }),
     hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
