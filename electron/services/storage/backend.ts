@@ -4,6 +4,12 @@ export interface UploadInput {
   size: number;
   key: string;
   contentType: string;
+  /**
+   * The key's first part is the start of the bytes' sha-256 (the uploader's keys): an object already at
+   * the key is these bytes, so a backend may link it instead of sending them again. A result's key
+   * (run and file name) is not: a new take of the same name must be written over.
+   */
+  byContent?: boolean;
 }
 
 export interface UploadOptions {

@@ -68,6 +68,14 @@ export class S3Backend implements StorageBackend {
   async upload(input: UploadInput, options: UploadOptions = {}): Promise<StoredLink> {
     const key = this.fullKey(input.key);
     const { sdk, client } = await this.connect();
+    // The key is named by the bytes' hash: an object there of the same size is these bytes, put by another
+    // process (a worker rendering the same picture): linked, not sent again.
+    const there = !input.byContent
+      ? null
+      : await client
+          .send(new sdk.HeadObjectCommand({ Bucket: this.config.bucket, Key: key }), { abortSignal: options.signal })
+          .catch(() => null);
+    if (there?.ContentLength === input.size) return this.linkFor(key);
     const upload = new sdk.Upload({
       client,
       params: {

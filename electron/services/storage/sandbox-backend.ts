@@ -24,7 +24,9 @@ export class SandboxBackend implements StorageBackend {
     const name = storedName(input.key);
     // The sandbox names what it stores by content: the same bytes sent by another process (a worker
     // rendering a row again) are found there, and are not sent a second time.
-    const known = await this.stored(baseUrl, apiKey, name, input.key.split('/')[0], options.signal);
+    const known = input.byContent
+      ? await this.stored(baseUrl, apiKey, name, input.key.split('/')[0], options.signal)
+      : null;
     if (known) return known;
     let sent = 0;
     const counted = createReadStream(input.path).pipe(

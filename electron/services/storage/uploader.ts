@@ -120,7 +120,7 @@ export class Uploader {
       // The hash in the key keeps two different files of the same name apart.
       const key = `${hash.slice(0, 16)}/${fileName.replace(/[^A-Za-z0-9._-]/g, '_')}`;
       const link = await backend.upload(
-        { path, size, key, contentType: contentTypeFor(fileName) },
+        { path, size, key, contentType: contentTypeFor(fileName), byContent: true },
         { signal: options.signal, onProgress: (sent) => options.onProgress?.('uploading', sent, size, fileName) },
       );
       this.remember({ ...base, key, ...link, uploadedAt: this.now() });

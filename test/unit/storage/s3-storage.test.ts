@@ -112,6 +112,30 @@ describe('S3-compatible storage against a real server', () => {
     expect(renewed.expiresAt).toBeGreaterThan(first.expiresAt!);
   });
 
+  it('sends bytes once: another process with no record of them links the object already there', async () => {
+    const puts: string[] = [];
+    const count = (event: { Records: { eventName: string; s3: { object: { key: string } } }[] }) =>
+      puts.push(...event.Records.filter((r) => r.eventName.startsWith('ObjectCreated')).map((r) => r.s3.object.key));
+    server.on('event', count);
+    try {
+      const path = localFile('caption.png', Buffer.from('the same caption picture'));
+      const one = setup();
+      const view = await one.manager.add(config());
+      await one.manager.setSecret(view.id, secret);
+      // A second worker: its own records, the same bucket.
+      const two = setup();
+      const again = await two.manager.add(config());
+      await two.manager.setSecret(again.id, secret);
+      const first = await one.uploader.uploadFile(path, view.id);
+      const second = await two.uploader.uploadFile(path, again.id);
+      expect(new URL(second.url).pathname).toBe(new URL(first.url).pathname);
+      expect(puts).toHaveLength(1);
+      expect(Buffer.from(await (await fetch(second.url)).arrayBuffer()).toString()).toBe('the same caption picture');
+    } finally {
+      server.off('event', count);
+    }
+  });
+
   it('links under the public base URL for a public bucket', async () => {
     const { manager, uploader } = setup();
     const view = await manager.add(config({ name: 'Public', publicBaseUrl: `${endpoint}/studio-media` }));
