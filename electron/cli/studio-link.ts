@@ -45,6 +45,8 @@ export interface StudioLink {
   rowMakers?(folder: string, bucket?: string): Promise<RowMaker[]>;
   /** The account this studio serves, as a queued run records it (workers compare it with the run's). */
   rowAccount?(runId: string): Promise<RunAccount | null>;
+  /** Why the pictures this studio renders for a row could not be fetched by the service at `origin` (null: they can). */
+  rowMedia?(origin: string): Promise<string | null>;
   /** Rejects when the studio performing the calls is gone (an owner quit); what waits on events races it. */
   lost: Promise<never>;
   close(): Promise<void>;
@@ -98,6 +100,7 @@ export function ownLink(
     dataDir: options.dataDir,
     rowMakers: (folder, bucket) => composed.domains.rowMakers(folder, bucket),
     rowAccount: (runId) => composed.domains.rowAccount(runId),
+    rowMedia: (origin) => composed.domains.rowMedia(origin),
     async call(channel, ...args) {
       const outcome = await composed.dispatch(channel, args);
       if (!outcome.ok) throw new OwnerCallError(outcome.error.message, outcome.error.code);

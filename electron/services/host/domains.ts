@@ -25,7 +25,7 @@ import { createUploadsDomain } from '../storage/uploads-domain';
 import { createArchive, createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
 import { LocalMediaLinker, notChosen } from '../storage/local-media-linker';
 import { openResultBucket } from '../storage/result-bucket';
-import { storageAddress, unreachableLinks } from '../storage/queue-links';
+import { storageAddress, unreachableLinks, workerMediaProblem } from '../storage/queue-links';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
@@ -109,6 +109,8 @@ export interface Domains {
   rowMakers(folder: string, bucket?: string): Promise<RowMaker[]>;
   /** The account this host serves, as a queued run records it (null: it has no credentials). */
   rowAccount(runId: string): Promise<RunAccount | null>;
+  /** Why the pictures this host renders for a row could not be fetched by the service at `origin` (null: they can). */
+  rowMedia(origin: string): Promise<string | null>;
   /** Lets every domain finish or abort its work (on quit); never throws. */
   disposeAll(): Promise<void>;
 }
@@ -280,6 +282,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     importSheetPath: (path) => importSheetPath(sheets, path),
     savedFile: (id) => downloads.verifiedPath(id),
     rowAccount: async (runId) => (await studio.target.client((await studio.target.active()).id)).account(runId),
+    rowMedia: async (origin) =>
+      workerMediaProblem(origin, await storageAddress(storage.storages, () => base.sandbox())),
     async rowMakers(folder, bucket) {
       const results = bucket === undefined ? undefined : await openResultBucket(storage.storages, bucket);
       return [

@@ -36,6 +36,8 @@ export interface RowWorkerOptions {
   log?: Logger;
   /** The account this worker serves, for a run's id (null: no credentials); absent: runs are not checked. */
   account?: (runId: string) => Promise<RunAccount | null>;
+  /** Why the pictures this worker renders could not be fetched by the service at an origin (null: they can). */
+  media?: (origin: string) => Promise<string | null>;
   /** Told once per run whose rows this worker refuses, and why. */
   refused?: (message: string) => void;
   /** How long a refused row stays off the queue before any worker may take it again (the run's own take it meanwhile). */
@@ -58,6 +60,7 @@ export class RowWorker {
   private readonly runs = new Map<string, Promise<QueuedRun | null>>();
   /** Runs this worker refuses, by `kind/runId`, and why: said once in its log, and in every heartbeat for the run's page. */
   private readonly refusedRuns = new Map<string, string>();
+  private readonly media = new Map<string, Promise<string | null>>();
   private readonly startedAt = Date.now();
   private running = 0;
   private done = 0;
@@ -161,18 +164,32 @@ export class RowWorker {
           : own.origin !== run.account.origin
             ? `the run is priced on ${run.account.origin} and this worker serves ${own.origin} with other credentials`
             : `this worker's credentials are not those of the account the run is priced on (${run.account.origin})`;
-    if (why === null) return null;
+    const media = why === null ? await this.mediaProblem(run.account.origin) : null;
+    if (why === null && media === null) return null;
     const key = `${task.kind}/${task.runId}`;
     if (!this.refusedRuns.has(key)) {
       // A long-lived worker keeps the latest few: a heartbeat stays small.
       if (this.refusedRuns.size >= 16) this.refusedRuns.delete(this.refusedRuns.keys().next().value as string);
-      const message = `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${why}. Start it with that service's address and credentials.`;
+      const message =
+        why !== null
+          ? `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${why}. Start it with that service's address and credentials.`
+          : `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${media}. Start it with a storage the service reaches (--media-storage).`;
       this.refusedRuns.set(key, message);
       this.options.refused?.(message);
-      this.options.log?.warn('a worker refuses a run of another account', { run: key, why });
+      this.options.log?.warn('a worker refuses a run', { run: key, why: why ?? media });
       void this.beat();
     }
-    return why;
+    return why ?? media;
+  }
+
+  /** Asked once per service: the worker's storage does not change while it runs. */
+  private mediaProblem(origin: string): Promise<string | null> {
+    let known = this.media.get(origin);
+    if (!known) {
+      known = (this.options.media?.(origin) ?? Promise.resolve(null)).catch(() => null);
+      this.media.set(origin, known);
+    }
+    return known;
   }
 
   /** The run's record, read once per run (a run is thousands of rows). */

@@ -94,3 +94,15 @@ export async function storageAddress(
   if (view.kind === 'sandbox') return (await sandbox()).baseUrl;
   return view.publicBaseUrl ?? view.endpoint ?? 'https://s3.amazonaws.com';
 }
+
+/**
+ * Why a worker's pictures (text, captions, music mixes it renders for a row) could not be fetched by the
+ * service at `service`, or null when they can: its storage hands out links on this machine or a private
+ * network, and the service is elsewhere. Such a worker makes none of the run's rows.
+ */
+export function workerMediaProblem(service: string, storage: string): string | null {
+  const here = classifyHost(new URL(service).hostname) === 'loopback';
+  const why = here && hostClass(storage) === 'loopback' ? null : hiddenHost(storage);
+  if (!why) return null;
+  return `the pictures it renders would go to its storage at ${new URL(storage).origin}, ${why}, which the service at ${new URL(service).origin} cannot fetch from`;
+}

@@ -116,6 +116,32 @@ describe("a run's account", () => {
     expect(right.made).toEqual([0]);
   });
 
+  it('is refused by a worker of the right account whose pictures the service could not fetch', async () => {
+    const { shelf, space } = await queued(priced);
+    const refused: string[] = [];
+    const made: number[] = [];
+    const w = new RowWorker({
+      url: redis().url,
+      prefix: space,
+      id: 'w-media',
+      makers: [{ kind: 'campaign', make: async (_r, row) => (made.push(row.row), { outcome: 'ended', record: row }) }],
+      account: async () => priced,
+      media: async (origin) => `its storage is on this machine only, and ${origin} is elsewhere`,
+      refused: (message) => refused.push(message),
+      refusedHoldMs: 60_000,
+    });
+    const queue = new BullmqRowQueue({ url: redis().url, prefix: space });
+    w.start();
+    await vi.waitFor(async () => expect(await queue.queue.getJobCounts('delayed')).toEqual({ delayed: 1 }), HANG_GUARD);
+    await w.close(true);
+    await queue.close();
+    expect(await shelf.reportOf('campaign', 'c1', 0)).toBeNull();
+    expect(made).toEqual([]);
+    expect(refused).toEqual([
+      'Worker w-media makes no row of campaign c1: its storage is on this machine only, and http://127.0.0.1:4000 is elsewhere. Start it with a storage the service reaches (--media-storage).',
+    ]);
+  });
+
   it("is made by a worker of the run's own account", async () => {
     const { shelf, space } = await queued(priced);
     const { w, made, refused } = worker(space, priced);

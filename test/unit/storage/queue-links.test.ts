@@ -3,7 +3,7 @@
 // and so are local files whose storage hands out such links, unless the service runs on this machine
 // (the sandbox here fetches this machine's links, never a private network's).
 import { describe, expect, it } from 'vitest';
-import { unreachableLinks } from '../../../electron/services/storage/queue-links';
+import { unreachableLinks, workerMediaProblem } from '../../../electron/services/storage/queue-links';
 
 /** A filled row's body: each link in an element's url, and a line of its script that names a link nobody fetches. */
 const run = (links: Record<string, string>) => ({
@@ -78,5 +78,15 @@ describe('the links of a run sent to a queue', () => {
     expect(problems).toEqual([
       'http://10.0.0.5/logo.png is on 10.0.0.5, a private network address: the service at http://127.0.0.1:4780 cannot fetch it.',
     ]);
+  });
+
+  it("of a worker's own pictures: its storage must be one the run's service reaches", () => {
+    expect(workerMediaProblem('https://api.example.com', 'http://127.0.0.1:39000')).toBe(
+      'the pictures it renders would go to its storage at http://127.0.0.1:39000, on 127.0.0.1, which is this machine only, which the service at https://api.example.com cannot fetch from',
+    );
+    expect(workerMediaProblem('https://api.example.com', 'http://10.1.1.1:9000')).toMatch(/a private network address/);
+    expect(workerMediaProblem('https://api.example.com', 'https://s3.amazonaws.com')).toBeNull();
+    // This machine's sandbox fetches what this machine serves.
+    expect(workerMediaProblem('http://127.0.0.1:4780', 'http://127.0.0.1:4780')).toBeNull();
   });
 });
