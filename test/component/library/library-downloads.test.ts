@@ -167,7 +167,7 @@ describe('Library downloads', () => {
     // A failed job has nothing to lose: no countdown.
     expect(row('d').textContent).not.toMatch(/left|Expired/);
     expect(document.querySelector('[data-testid="download-total"]')?.textContent).toContain(
-      'Downloading 2 files: 4.8 MB of 9.5 MB and 1 of a size not known yet',
+      'Downloading 2 files: 4.8 MB of 9.5 MB so far; the size of 1 of them is not known yet',
     );
   }, 120_000);
 
