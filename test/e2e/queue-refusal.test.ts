@@ -1,7 +1,7 @@
 // Issue 64: a worker that refuses a run says why on the run's card as well as in its log. The campaign is
 // queued through the studio that owns the folder (this file's web host, its built-in sandbox the
-// service), so the Campaigns page shows it; a `studio worker` given no service of its own has only the
-// sandbox built into it, which is not the run's account. The card says which worker refuses and why,
+// service), so the Campaigns page shows it; a `studio worker --connection Sandbox` serves its own data
+// folder's sandbox, which is not the run's account. The card says which worker refuses and why,
 // while the rows wait on the queue.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,17 @@ describe('a queued campaign whose worker serves another account', () => {
     writeFileSync(join(dir, 'rows.csv'), 'First name,company,voice,avatar,logo\nAna,Acme,Ava,SandboxBen,logo.png\n');
 
     const worker = cliProcess(
-      ['worker', '--name', 'stray-worker', '--data-dir', join(dir, 'worker-data'), '--out', join(dir, 'worker-out')],
+      [
+        'worker',
+        '--name',
+        'stray-worker',
+        '--connection',
+        'Sandbox',
+        '--data-dir',
+        join(dir, 'worker-data'),
+        '--out',
+        join(dir, 'worker-out'),
+      ],
       { STUDIO_QUEUE_URL: redis.url },
     );
     started.push(worker);

@@ -141,6 +141,11 @@ export const workerCommand: CliCommand = {
     try {
       // Before anything else: a queue that cannot be used is said within seconds, not by minutes of silence.
       await checkedQueue(queue.url, io);
+      // Never a sandbox the user did not name: its rows would be priced on one service and made on another.
+      if (flag(args, '--base-url') === undefined && flag(args, '--connection') === undefined)
+        throw new UsageError(
+          "A worker makes rows for one service: name it with --base-url URL (its key in STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET) or --connection NAME (--connection Sandbox for this data folder's own sandbox)",
+        );
       return await work(args, io, queue, signals.asked);
     } finally {
       signals.dispose();

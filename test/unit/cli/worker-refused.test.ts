@@ -1,7 +1,7 @@
 // Issue 64's done-when: a worker on another account, or with no credentials of its own, makes nothing and
 // says why, while the run waits for a right worker. Real processes: Redis, two sandboxes each in its own
-// process, `campaign run --queue` priced on the first, a worker of the second sandbox and a worker
-// given no service (it has only the sandbox built into it). Both refuse the run in their logs, the run's
+// process, `campaign run --queue` priced on the first, a worker of the second sandbox and a worker of
+// its own folder's sandbox (a worker naming no service does not start). Both refuse the run in their logs, the run's
 // status names each refusal, neither sandbox makes anything, and once a worker of the run's own account
 // starts, the campaign ends with every row made by it.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -60,12 +60,28 @@ describe('a worker that does not serve the account a run is priced on', () => {
       ],
       { STUDIO_API_KEY: other.apiKey, STUDIO_QUEUE_URL: redis.url },
     );
-    // No service named and no key: only the sandbox built into the worker, which is nobody's account.
+    // No service named: refused at once, never a sandbox of its own taken for the service.
+    const unnamed = cliProcess(['worker', '--name', 'unnamed', '--data-dir', join(dir, 'unnamed-data')], {
+      STUDIO_QUEUE_URL: redis.url,
+    });
+    started.push(unnamed);
+    expect(await exitWithin(unnamed, 60_000, 'a worker with no service to refuse to start')).toBe(EXIT.usage);
+    expect(unnamed.said()).toContain('name it with --base-url URL');
+    expect(unnamed.said()).not.toContain('takes rows');
+    // Its own data folder's sandbox, named, and no key: not the account the run is priced on.
     const bare = cliProcess(
-      ['worker', '--name', 'bare', '--data-dir', join(dir, 'bare-data'), '--out', outOf('bare')],
-      {
-        STUDIO_QUEUE_URL: redis.url,
-      },
+      [
+        'worker',
+        '--name',
+        'bare',
+        '--connection',
+        'Sandbox',
+        '--data-dir',
+        join(dir, 'bare-data'),
+        '--out',
+        outOf('bare'),
+      ],
+      { STUDIO_QUEUE_URL: redis.url },
     );
     started.push(elsewhere, bare);
     await Promise.all([whenSaid(elsewhere, 'takes rows from'), whenSaid(bare, 'takes rows from')]);
