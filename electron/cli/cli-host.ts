@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import { builtInSandboxStarter, isBuiltInSandboxLink, reachRunningSandbox } from '../emulator/built-in';
 import { EnvVault } from '../services/connections/env-vault';
@@ -126,7 +126,9 @@ export async function openStudio(
   access: FolderAccess,
   options: OpenOptions = {},
 ): Promise<StudioLink> {
-  const dataDir = flag(args, '--data-dir') ?? defaultDataDir(io.env);
+  // From where the command was typed: a relative folder means the same to every service that opens it
+  // (the sandbox's file server wants it whole).
+  const dataDir = resolve(io.cwd, flag(args, '--data-dir') ?? defaultDataDir(io.env));
   const credentials = checkConnectionFlags(args, io);
   if (options.needsRecords) requireDataFolder(dataDir, namedBy(args, io));
   if (flag(args, '--base-url') === undefined) {
