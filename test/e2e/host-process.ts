@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { sharedCacheDir } from '../../electron/emulator';
+import type { BuiltInSandboxOptions } from '../../electron/emulator/built-in';
 import { HANG_GUARD_MS, until } from '../wait';
 import { launchBrowser } from './browser';
 
@@ -18,7 +19,8 @@ export interface HostProcess {
   url: string;
 }
 
-export async function startHostProcess(dataDir: string): Promise<HostProcess> {
+/** `sandbox`: settings of its built-in sandbox beside the e2e ones (host-child.ts). */
+export async function startHostProcess(dataDir: string, sandbox: BuiltInSandboxOptions = {}): Promise<HostProcess> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'test/e2e/host-child.ts', '--port', '0', '--data-dir', dataDir],
@@ -27,7 +29,12 @@ export async function startHostProcess(dataDir: string): Promise<HostProcess> {
       // Its own home (the archive's folders land in the data folder), but the run's sandbox catalogue,
       // built once by the global setup: a host that built its own there was killed mid-build by these
       // tests, and the ffmpeg it had started went on writing into the folder the test was removing.
-      env: { PATH: process.env.PATH, HOME: dataDir, STUDIO_CACHE_DIR: dirname(sharedCacheDir()) },
+      env: {
+        PATH: process.env.PATH,
+        HOME: dataDir,
+        STUDIO_CACHE_DIR: dirname(sharedCacheDir()),
+        STUDIO_E2E_SANDBOX: JSON.stringify(sandbox),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -104,8 +111,8 @@ export async function freezeWhen(
 export interface RestartableStudio {
   readonly dataDir: string;
   readonly browser: Browser;
-  /** Starts a host on the data folder (the previous one must have been stopped). */
-  start(): Promise<HostProcess>;
+  /** Starts a host on the data folder (the previous one must have been stopped), its sandbox as given. */
+  start(sandbox?: BuiltInSandboxOptions): Promise<HostProcess>;
   stop(signal: 'SIGKILL' | 'SIGTERM'): Promise<void>;
 }
 
@@ -130,8 +137,8 @@ export function restartableStudio(folderPrefix: string): RestartableStudio {
       if (!browser) throw new Error('the browser starts before the tests');
       return browser;
     },
-    async start() {
-      host = await startHostProcess(dataDir);
+    async start(sandbox) {
+      host = await startHostProcess(dataDir, sandbox);
       return host;
     },
     async stop(signal) {
