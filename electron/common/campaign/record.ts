@@ -73,6 +73,13 @@ export const CampaignRowRecord = z.object({
 });
 export type CampaignRowRecord = z.infer<typeof CampaignRowRecord>;
 
+/** The note of a row kept from its folder: made by an earlier campaign there, nothing paid for it in this one. */
+export const MADE_EARLIER = 'made earlier, kept';
+
+/** Whether the row is one kept from its folder (its video made and paid for by an earlier campaign). */
+export const keptFromFolder = (row: Pick<CampaignRowRecord, 'state' | 'problems'>): boolean =>
+  row.state === 'done' && row.problems.includes(MADE_EARLIER);
+
 export const CampaignState = z.enum(['running', 'paused', 'cancelled', 'finished']);
 export type CampaignState = z.infer<typeof CampaignState>;
 

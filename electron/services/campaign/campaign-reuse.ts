@@ -1,7 +1,7 @@
 import { extname, join, resolve } from 'node:path';
 import type { DownloadView } from '../../common/bridge/downloads';
 import type { JobView } from '../../common/bridge/jobs';
-import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
+import { MADE_EARLIER, type CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
 import { rowLabel } from '../../common/text/row-label';
 import { StudioError } from '../host/errors';
 import { identityOf } from './row-identity';
@@ -18,8 +18,6 @@ import { withPaidVoiceovers } from './step-reuse';
 
 /** What the user chose for a row whose name is taken in the folder by a file that is not its result. */
 export type ExistingFileChoice = 'skip' | 'replace' | 'rename';
-
-export const MADE_EARLIER = 'made earlier, kept';
 
 /** The folder as a start finds it. */
 export interface CampaignFolder {
