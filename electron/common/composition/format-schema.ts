@@ -16,7 +16,7 @@ export const ElementLayout = z.object({
   /** A text's wrap width in this format (null: one line per paragraph). */
   wrapWidth: z.number().finite().min(8).max(8000).nullable().optional(),
   /** The text's look (all but the wrapping) when this layout was made: another look is laid out again. */
-  styleKey: z.string().optional(),
+  styleSignature: z.string().optional(),
 });
 export type ElementLayout = z.infer<typeof ElementLayout>;
 

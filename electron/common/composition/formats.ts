@@ -57,7 +57,7 @@ export function hasFormat(project: Project, output: OutputSize): boolean {
  * A short fingerprint of a text's look apart from its wrapping: a layout made for another look (the
  * words or the size changed since) is laid out again rather than drawn at a stale size.
  */
-export function styleKey(style: TextStyle): string {
+export function styleSignature(style: TextStyle): string {
   const { wrapWidth: _wrap, ...look } = style;
   const text = JSON.stringify(look);
   let hash = 0x811c9dc5;
@@ -72,7 +72,7 @@ function layoutOfElement(e: SceneElement): ElementLayout {
   const layout: ElementLayout = { x: e.x, y: e.y, width: e.width, height: e.height };
   if (e.type !== 'text' || !e.text) return layout;
   const mediaSize = e.mediaSize && { width: e.mediaSize.width, height: e.mediaSize.height };
-  return { ...layout, mediaSize, wrapWidth: e.text.wrapWidth, styleKey: styleKey(e.text) };
+  return { ...layout, mediaSize, wrapWidth: e.text.wrapWidth, styleSignature: styleSignature(e.text) };
 }
 
 /** The boxes of the format being edited, as another format keeps them. */
@@ -86,7 +86,7 @@ export function currentLayout(project: Project): FormatLayout {
 function usable(e: SceneElement, layout: ElementLayout | undefined): layout is ElementLayout {
   if (!layout) return false;
   if (e.type !== 'text' || !e.text) return true;
-  return layout.styleKey === styleKey(e.text) && layout.mediaSize !== undefined;
+  return layout.styleSignature === styleSignature(e.text) && layout.mediaSize !== undefined;
 }
 
 function withLayout(e: SceneElement, layout: ElementLayout): SceneElement {
