@@ -84,8 +84,17 @@ const text = (value: unknown, max = 40): string => {
   const s = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 };
-const fileName = (url: unknown): string =>
-  typeof url === 'string' ? text(url.split(/[?#]/)[0].split('/').pop(), 30) : '';
+/** A link's file name, its end kept when it is long: a stored upload's name starts with its content hash. */
+const fileName = (url: unknown): string => {
+  const last = typeof url === 'string' ? (url.split(/[?#]/)[0].split('/').pop() ?? '') : '';
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    // A malformed escape is shown as it was written.
+  }
+  return name.length > 30 ? `…${name.slice(-29)}` : name;
+};
 const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const str = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
