@@ -143,6 +143,8 @@ export function createArchive(
     // and a campaign's rows are saved by them, and the archive protects them (Archive.sync).
     jobs: () => jobs.records().filter((job) => stepOf(job) === null),
     log: base.log,
+    // Whether a result's link still works is asked of one clock: the downloads'.
+    now: () => service.now(),
     warn: (title, body) => tell(base, () => settings.get().notifications, title, body, false),
   });
   for (const option of JobPurpose.options) {

@@ -145,7 +145,8 @@ export class DownloadsService {
     }
   }
 
-  private now(): number {
+  /** The service's clock (a test's own where given): the archive beside it reads the same one. */
+  now(): number {
     return this.deps.now?.() ?? Date.now();
   }
 

@@ -158,8 +158,8 @@ describe('archive', () => {
 
   it('says an archive warning in the page, and asks for a system notification only where the user keeps them on', async () => {
     const home = mkdtempSync(join(tmpdir(), 'archive-notify-'));
-    // createArchive runs on the real clock.
-    const records = [job('late', { expiresAt: Date.now() + 2 * HOUR })];
+    // The archive reads the downloads' clock (NOW here), as every host composes them.
+    const records = [job('late', { expiresAt: NOW + 2 * HOUR })];
     const engine = {
       records: () => records,
       record: (id: string) => records.find((j) => j.id === id)!,
