@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,17 +17,37 @@ export function start(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 }
 
 /**
+ * What a sandbox returns instead of speaking and rendering, written into `dir`: a second of sound and a
+ * second of 320x180 video. For tests of how jobs are sent, paid and followed rather than of what they
+ * make: a campaign of hundreds of rows then spends its time on that, not on espeak and ffmpeg (the
+ * bodies' inputs are still fetched, so a broken link still fails its job).
+ */
+export function readyMadeResults(dir: string): { speechFixture: string; videoFixture: string } {
+  const speechFixture = join(dir, 'ready-made.mp3');
+  const videoFixture = join(dir, 'ready-made.mp4');
+  const sine = ['-f', 'lavfi', '-i', 'sine=frequency=220:duration=1'];
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...sine, '-c:a', 'libmp3lame', '-b:a', '64k', speechFixture]);
+  execFileSync('ffmpeg', [
+    ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x180:rate=25:duration=1', ...sine],
+    ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', videoFixture],
+  ]);
+  return { speechFixture, videoFixture };
+}
+
+/**
  * A sandbox of its own for one test file, in a temporary folder (`dir`, also the file's scratch space),
- * started before its tests and closed, folder and all, after them.
+ * started before its tests and closed, folder and all, after them. `readyMade` gives it the results of
+ * `readyMadeResults`.
  */
 export function sandboxPerFile(
   prefix: string,
-  options: EmulatorOptions = {},
+  { readyMade = false, ...options }: EmulatorOptions & { readyMade?: boolean } = {},
 ): { dir: string; sandbox(): RunningEmulator } {
   let running: RunningEmulator | undefined;
   const dir = mkdtempSync(join(tmpdir(), prefix));
   beforeAll(async () => {
-    running = await start({ jobSeconds: 0.3, dataDir: join(dir, 'sandbox'), ...options });
+    const made = readyMade ? readyMadeResults(dir) : {};
+    running = await start({ jobSeconds: 0.3, dataDir: join(dir, 'sandbox'), ...made, ...options });
   }, 120_000);
   afterAll(async () => {
     await running?.close();
