@@ -25,6 +25,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Told when each attempt leaves, after its turn at the connection's pace. */
   onSent?: (at: number) => void;
+  /** Asked the moment before each attempt leaves; false: nothing sent (see RequestSpec). */
+  stillGoes?: () => boolean;
 }
 
 export type ServiceClientOptions = Omit<TransportOptions, 'auth'> & { credentials?: Credentials };
@@ -113,6 +115,7 @@ export class ServiceClient {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       onSent: options.onSent,
+      stillGoes: options.stillGoes,
       parse: (json) => this.parse(name, json),
     }) as Promise<ResultFor<N>>;
   }

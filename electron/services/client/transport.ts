@@ -35,6 +35,11 @@ export interface RequestSpec<T> {
   timeoutMs?: number;
   /** Told when each attempt leaves, after its turn at the connection's pace. */
   onSent?: (at: number) => void;
+  /**
+   * Asked the moment before each attempt leaves (after its turn and its headers): false keeps it here,
+   * nothing sent (`aborted`, not ambiguous). Unlike `signal`, it never stops a request already on its way.
+   */
+  stillGoes?: () => boolean;
 }
 
 export interface TransportOptions {
@@ -155,7 +160,6 @@ export class Transport {
           throw new ServiceError({ kind: 'aborted', endpoint: spec.path });
         }
       }
-      spec.onSent?.(this.clock.now());
       const outcome = await this.attempt(spec);
       if (outcome.ok) {
         this.pace.answered();
@@ -192,6 +196,12 @@ export class Transport {
     if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
     if (spec.authenticated !== false && this.options.auth)
       Object.assign(headers, await this.options.auth.headers(spec.signal));
+    // The last moment before the request leaves: nothing awaits from here to the fetch.
+    if (spec.stillGoes && !spec.stillGoes()) {
+      const held = new ServiceError({ kind: 'aborted', endpoint, detail: 'held back before it was sent' });
+      return { ok: false, failure: { error: held, retryable: false } };
+    }
+    spec.onSent?.(this.clock.now());
 
     // One controller for the caller's abort and the timeout. Not AbortSignal.any: each call of it hangs a
     // dependent on the caller's signal, and the job scheduler passes one signal to every poll it makes.

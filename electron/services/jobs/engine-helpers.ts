@@ -16,6 +16,7 @@ import { kindEntry } from './kinds';
 import { Code, RecordStatus, isAuthCode } from '../../common/api';
 import type { PollOutcome } from './scheduler';
 import { RESULT_LIFETIME_MS } from './engine-types';
+import { describeUnknownOutcome } from './job-view';
 
 /** The kind's own purpose when the caller names none (avatar uploads and voice clones are for the catalogue). */
 export function defaultPurpose(kind: JobKind): JobPurpose {
@@ -45,6 +46,13 @@ export function refusedCreate(error: ServiceError): JobError {
     refused.explanation =
       'The service kept rate-limiting this account, so the studio gave up sending the job (nothing was created or charged). Send it again in a minute.';
   return refused;
+}
+
+/** What a create that did not succeed leaves on its record: refused (nothing made), or of unknown outcome. */
+export function unsentCreatePatch(error: unknown, now: number): Partial<JobRecord> {
+  return isServiceError(error) && !error.ambiguous && error.kind !== 'malformed'
+    ? { phase: 'failed', finishedAt: now, error: refusedCreate(error) }
+    : { phase: 'outcome-unknown', error: describeUnknownOutcome(error) };
 }
 
 export function errorText(error: unknown): string {

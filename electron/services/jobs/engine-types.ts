@@ -60,3 +60,20 @@ export class JobNotFoundError extends Error {
     this.name = 'JobNotFoundError';
   }
 }
+
+/**
+ * Thrown by `submit` when its `stillGoes` said no at the last moment before the create left (its run
+ * paused or cancelled meanwhile): nothing was sent, and its record is gone from the ledger.
+ */
+export class CreateHeldBack extends Error {
+  constructor() {
+    super('held back before the create was sent');
+    this.name = 'CreateHeldBack';
+  }
+}
+
+/** How a submit may be stopped: `signal` aborts it even on its way; `stillGoes` only holds it back before it leaves. */
+export interface SubmitOptions {
+  signal?: AbortSignal;
+  stillGoes?: () => boolean;
+}

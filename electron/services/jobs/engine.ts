@@ -16,14 +16,15 @@ import { SpendingGate, type CreatePass, type MeasuredCreate } from './spending-g
 import { LedgerWriter } from './ledger-writer';
 import { describeIssues } from '../../common/api';
 import { endpointTypes } from '../client/endpoint-types';
-import { ServiceError, isServiceError } from '../client/errors';
+import { ServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
 import { createJob, kindEntry, withWebhook, type RemoteSnapshot } from './kinds';
 import { realTimers, type Timers } from './scheduler';
 import { jobViewOf, toJobView, isActive, isFinal, describeUnknownOutcome } from './job-view';
 import { JobEvents } from './job-events';
 import { JobFollower } from './job-follower';
-import { RESULT_LIFETIME_MS, JobNotFoundError, type EngineConnection, type JobEngineDeps } from './engine-types';
+import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack } from './engine-types';
+import type { EngineConnection, JobEngineDeps, SubmitOptions } from './engine-types';
 import {
   adoptedRecord,
   jobDraft,
@@ -33,10 +34,10 @@ import {
   hashRequest,
   newJobRecord,
   recentDuplicate,
-  refusedCreate,
+  unsentCreatePatch,
 } from './engine-helpers';
 
-export { RESULT_LIFETIME_MS, JobNotFoundError, type JobEngineDeps };
+export { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack, type JobEngineDeps };
 export type { EngineConnection, EngineConnections } from './engine-types';
 export { hashRequest };
 
@@ -170,10 +171,6 @@ export class JobEngine {
     return n;
   }
 
-  estimate(kind: JobKind, body: Record<string, unknown>): CostEstimate | null {
-    return kindEntry(kind).estimate(body);
-  }
-
   /** The price of a job on a connection: the service's published figure, else the honest unknown with this connection's recent charges. */
   price(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<Price> {
     return this.spending.price(kind, body, connectionId);
@@ -212,7 +209,7 @@ export class JobEngine {
     return expectedCredits(await this.spending.price(submission.kind, body, connection.id));
   }
 
-  async submit(submission: JobSubmission, signal?: AbortSignal): Promise<SubmitResult> {
+  async submit(submission: JobSubmission, stops: SubmitOptions = {}): Promise<SubmitResult> {
     const spec = kindEntry(submission.kind);
     const checked = endpointTypes[spec.createEndpoint].request.safeParse(submission.body);
     if (!checked.success) {
@@ -226,7 +223,7 @@ export class JobEngine {
     // limit. From here the create is counted at its price until its answer is on its record.
     const pass = await this.spending.admit(submission, connection);
     try {
-      return await this.send(submission, { connection, client, body, requestHash, pass }, signal);
+      return await this.send(submission, { connection, client, body, requestHash, pass }, stops);
     } finally {
       pass.ticket.release();
     }
@@ -242,7 +239,7 @@ export class JobEngine {
       requestHash: string;
       pass: CreatePass;
     },
-    signal: AbortSignal | undefined,
+    { signal, stillGoes }: SubmitOptions,
   ): Promise<SubmitResult> {
     const { connection, client, body, requestHash, pass } = sending;
     const now = this.deps.clock.now();
@@ -273,16 +270,19 @@ export class JobEngine {
 
     let created: MeasuredCreate<RemoteSnapshot>;
     let sentAt: number | null = null;
+    let heldBack = false;
+    const goes = stillGoes && (() => stillGoes() || ((heldBack = true), false));
     try {
       created = await this.spending.send(pass, connection.id, () =>
-        createJob(client, submission.kind, body, { signal, onSent: (at) => (sentAt = at) }),
+        createJob(client, submission.kind, body, { signal, stillGoes: goes, onSent: (at) => (sentAt = at) }),
       );
     } catch (error) {
-      if (isServiceError(error) && !error.ambiguous && error.kind !== 'malformed') {
-        this.update(record.id, { phase: 'failed', finishedAt: this.deps.clock.now(), error: refusedCreate(error) });
-      } else {
-        this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(error) });
+      // Held back at the last moment (its run paused): nothing left, so nothing stays on record.
+      if (heldBack && sentAt === null) {
+        await this.remove(record.id);
+        throw new CreateHeldBack();
       }
+      this.update(record.id, unsentCreatePatch(error, this.deps.clock.now()));
       this.deps.log?.warn('job create did not succeed', {
         job: record.id,
         kind: record.kind,

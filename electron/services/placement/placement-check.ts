@@ -119,7 +119,7 @@ export class PlacementChecker {
       const body = probeBody({ markerUrl, audioUrl, avatarId: avatar.avatar_id });
       const submitted = await this.deps.engine.submit(
         { kind: 'talking-avatar', body, confirmDuplicate: true, confirmation: options.confirmation },
-        options.signal,
+        { signal: options.signal },
       );
       if (submitted.status !== 'submitted') throw new Error(submitted.message);
       const job = await this.waitFor(submitted.job.id, step, options.signal);

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { JobSubmission, SubmitResult } from '../../common/bridge/jobs';
 import { refusedForBalance, refusedTooFrequent, type RowJobs } from './row-kind';
+import { CreateHeldBack } from '../jobs/engine-types';
 
 /** One paid create of a row: which run, row, take and step (a campaign's voiceover step names its scene). */
 export interface IntentKey {
@@ -66,6 +67,15 @@ export interface SendPace {
 }
 
 /**
+ * A create's last word before it leaves: `stillGoes`, asked by the transport with nothing awaited between it
+ * and the request (mayGo is asked before the ledger write and the connection's turn, a pause may land between).
+ */
+export interface SendStops {
+  pace?: SendPace;
+  stillGoes?: () => boolean;
+}
+
+/**
  * Sends a row's create once: its intent first, then the job engine's submit; the intent is released
  * when nothing was made, and given the job's id when something was. A submit that throws has sent nothing
  * (the job engine records an ambiguous send as an outcome-unknown job rather than throwing), so its intent
@@ -77,13 +87,21 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   key: IntentKey,
   submission: JobSubmission,
   set: (change: (row: Row) => Row) => Promise<void>,
-  pace?: SendPace,
+  { pace, stillGoes }: SendStops = {},
 ): Promise<SubmitResult | { status: 'outcome-unknown' }> {
   const { jobs, intents } = deps;
+  // Held back at the last moment: nothing was sent. mayGo, asked again, puts the row where a row
+  // stopped before its create goes (back with those not started when it has made nothing of its take).
+  const submit = () =>
+    jobs.submit(submission, { stillGoes }).catch(async (error: unknown) => {
+      if (!(error instanceof CreateHeldBack)) throw error;
+      await pace?.mayGo();
+      throw NOT_SENT;
+    });
   if (!intents) {
     if (pace?.late()) await pace.wait();
     if (pace && !(await pace.mayGo())) throw NOT_SENT;
-    return jobs.submit(submission);
+    return submit();
   }
   for (let retaken = false; ; retaken = true) {
     if (!(await intents.claim(key))) {
@@ -103,7 +121,7 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   try {
     // Asked after the last wait (an intent write, a new turn): a run paused meanwhile sends nothing more.
     if (pace && !(await pace.mayGo())) throw NOT_SENT;
-    result = await jobs.submit(submission);
+    result = await submit();
   } catch (error) {
     await intents.release(key);
     throw error;

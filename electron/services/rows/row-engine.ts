@@ -372,8 +372,9 @@ export class RowEngine {
         // sent once (its intent written first, where the intents are shared by several workers).
         const mayGo = async () => !this.stopped && this.stops.mayCreate(task, at, set);
         const pace = pacer?.paceFrom(turnAt as number, mayGo);
+        const stillGoes = () => !this.stopped && this.stops.stillRunning(task);
         const result = await this.stops
-          .send(task, submission, (s) => sendOnce(this.deps, intentKey(task, row, s), s, set, pace))
+          .send(task, submission, (s) => sendOnce(this.deps, intentKey(task, row, s), s, set, { pace, stillGoes }))
           .catch((error: unknown) => (error === NOT_SENT ? null : Promise.reject(error)));
         if (result === null) return 'waiting';
         if (refusedTooFrequent(result)) {

@@ -3,6 +3,7 @@ import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../comm
 import type { RunBalance } from '../../common/jobs/run-balance';
 import type { RunPause } from '../../common/jobs/run-pause';
 import type { BalanceReader } from '../jobs/run-balance';
+import type { SubmitOptions } from '../jobs/engine-types';
 import type { RowTask } from './row-queue';
 import type { RunJournal } from './run-journal';
 import type { RunAccount } from '../client/account-proof';
@@ -71,7 +72,8 @@ export const rowUnderWay = (row: Pick<RowBase, 'state'>): boolean =>
 export interface RowJobs {
   /** The ledger's jobs, newest first; `match`: only those records are viewed. */
   list(match?: (record: JobRecord) => boolean): JobView[];
-  submit(submission: JobSubmission): Promise<SubmitResult>;
+  /** `stillGoes`: asked the moment before the create leaves; false throws CreateHeldBack, nothing sent. */
+  submit(submission: JobSubmission, options?: SubmitOptions): Promise<SubmitResult>;
   /** A job another worker created for this step (its id in the shared intents): recorded and followed here. */
   adopt?(submission: JobSubmission, remoteId: string): Promise<SubmitResult>;
   /** Jobs a worker made for a queued run of this studio: recorded here, so its Library shows them. */

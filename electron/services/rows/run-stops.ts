@@ -136,6 +136,14 @@ export class RunStops {
     return going === 'running';
   }
 
+  /**
+   * Whether the run is running now, without awaiting: asked as a create leaves, after every await of its
+   * way (a pause changes the run in memory before its first await, so one that landed since holds it back).
+   */
+  stillRunning(task: Pick<RowTask, 'kind' | 'runId'>): boolean {
+    return this.deps.memory.inMemory(task.kind, task.runId)?.state === 'running';
+  }
+
   /** The account stopped a create: every running run on its connection stops creating, for this reason. */
   async pauseConnection(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void> {
     const own = `${task.kind}/${task.runId}`;

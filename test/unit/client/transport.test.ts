@@ -147,6 +147,21 @@ describe('reads', () => {
 });
 
 describe('creates', () => {
+  it('holds a create back when it may no longer go as it would leave, sending nothing and telling no send', async () => {
+    const { c, seen } = client([ok(audio)]);
+    const sent: number[] = [];
+    const error = (await c
+      .call('audioCreate', ttsBody, { stillGoes: () => false, onSent: (at) => sent.push(at) })
+      .catch((e: unknown) => e)) as ServiceError;
+    expect(error).toMatchObject({ kind: 'aborted', ambiguous: false });
+    expect(seen).toEqual([]);
+    expect(sent).toEqual([]);
+    // Asked as it leaves, and yes: it goes.
+    const going = client([ok(audio)]);
+    await going.c.call('audioCreate', ttsBody, { stillGoes: () => true });
+    expect(going.seen).toHaveLength(1);
+  });
+
   it('are never re-sent after the connection drops once the request was sent', async () => {
     const { c, seen } = client([socketError('ECONNRESET'), ok(audio)]);
     const error = (await c.call('audioCreate', ttsBody).catch((e: unknown) => e)) as ServiceError;

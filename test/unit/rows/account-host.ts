@@ -7,7 +7,7 @@ import { createMemoryHostBase } from '../../../electron/services/host/memory-hos
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { FileLedgerStorage, type LedgerStorage } from '../../../electron/services/jobs/ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { RowEngine } from '../../../electron/services/rows/row-engine';
@@ -23,14 +23,15 @@ const QUICK = { baseMs: 100, capMs: 300, factor: 1.5, jitter: 0.3 };
  * quota/info), one row engine that campaigns and batches share, and the reactor bringing their jobs' ends
  * back. What the tests of the account's end (balance, day's limit, cap) run on.
  */
-export function accountHost(em: RunningEmulator, dataDir: string) {
+export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file: LedgerStorage) => LedgerStorage) {
   const client = new ServiceClient({ baseUrl: em.url, credentials: { kind: 'api-key', apiKey: em.apiKey } });
   const connections = {
     active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
     client: async () => client,
   };
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    // A test may stand between the engine and its ledger (to hold a write back at a moment it chooses).
+    storage: (ledger ?? ((file) => file))(new FileLedgerStorage(join(dataDir, 'jobs'))),
     connections,
     clock: { now: () => Date.now() },
     polling: new PlainPolling(),

@@ -47,7 +47,7 @@ describe.each(stores)('a create late for its turn (%s intents)', (_name, make) =
     const intents = make();
     const { rowJobs, sent } = jobs();
     const { pace, heldWhileWaiting } = latePace(intents, true);
-    const result = await sendOnce({ jobs: rowJobs, intents }, key, submission, async () => undefined, pace);
+    const result = await sendOnce({ jobs: rowJobs, intents }, key, submission, async () => undefined, { pace });
     // Late again after the new turn, it still goes: one new turn at most.
     expect(heldWhileWaiting).toEqual([false]);
     expect(sent).toEqual(['r1']);
@@ -59,7 +59,7 @@ describe.each(stores)('a create late for its turn (%s intents)', (_name, make) =
     const intents = make();
     const { rowJobs, sent } = jobs();
     const { pace } = latePace(intents, false);
-    await expect(sendOnce({ jobs: rowJobs, intents }, key, submission, async () => undefined, pace)).rejects.toBe(
+    await expect(sendOnce({ jobs: rowJobs, intents }, key, submission, async () => undefined, { pace })).rejects.toBe(
       NOT_SENT,
     );
     expect(sent).toEqual([]);
@@ -72,7 +72,7 @@ describe('a create late for its turn with no intents kept', () => {
   it('waits for a new turn and is not sent if it may no longer go', async () => {
     const { rowJobs, sent } = jobs();
     const { pace } = latePace(new InProcessCreateIntents(), false);
-    await expect(sendOnce({ jobs: rowJobs }, key, submission, async () => undefined, pace)).rejects.toBe(NOT_SENT);
+    await expect(sendOnce({ jobs: rowJobs }, key, submission, async () => undefined, { pace })).rejects.toBe(NOT_SENT);
     expect(sent).toEqual([]);
   });
 });
