@@ -202,6 +202,15 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
       // The next change, or the studio gone (its reason ends the command).
       await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
     }
+    if (interrupted) {
+      // Read afresh: a file whose last byte came in just before Ctrl-C may be on disk already, its news
+      // still on the way; one with every byte in is let finish (its checks and rename take a moment).
+      for (const view of await studio.call('downloads.list').catch(() => []))
+        if (latest.has(view.id)) latest.set(view.id, view);
+      const finishing = (v: DownloadView) =>
+        v.state === 'downloading' && v.totalBytes !== null && v.bytes >= v.totalBytes;
+      while (mine().some(finishing)) await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
+    }
     // This run's own downloads stop where they are; the next run resumes the partial files.
     if (interrupted && studio.own)
       for (const view of mine())

@@ -8,8 +8,6 @@ import { countStates, queueTotals, type StateCounts } from './queue-totals';
 import { FINISHED, freeName, heldNames, nameFor, newEntry, REFETCH_RESET, targetOf } from './queue-names';
 import type { EnqueueRequest } from './queue-names';
 import { MissingDrives } from './drives';
-
-export type { EnqueueRequest } from './queue-names';
 import { savedCopyAmong } from './queue-file';
 import { QueueStore } from './queue-store';
 import { SpeedLimit } from './speed-limit';
@@ -20,6 +18,7 @@ import { RunningTransfers } from './running-transfers';
 import { transferWithRetries } from './transfer-retries';
 import type { DownloadManagerOptions } from './download-manager-options';
 
+export type { EnqueueRequest } from './queue-names';
 export type { DownloadManagerOptions } from './download-manager-options';
 
 /**
@@ -58,9 +57,7 @@ export class DownloadManager {
     for (const entry of this.entries.values()) if (entry.state === 'queued') this.schedule(entry.id);
   }
 
-  private now(): number {
-    return this.options.now?.() ?? Date.now();
-  }
+  private readonly now = (): number => this.options.now?.() ?? Date.now();
 
   /** The entries (those `keep` keeps), each viewed: filtered first, as a view is a copy. */
   list(keep?: (entry: DownloadEntry) => boolean): DownloadView[] {
@@ -136,6 +133,9 @@ export class DownloadManager {
     this.running.stop(id);
     return this.progress.view(entry);
   }
+
+  /** The view once its transfer has let go: a file past its last byte may end saved though paused. */
+  settled = async (id: string): Promise<DownloadView> => this.running.endOf(id).then(() => this.get(id));
 
   resume(id: string): DownloadView {
     const entry = this.require(id);

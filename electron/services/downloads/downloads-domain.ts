@@ -255,7 +255,11 @@ export function createDownloadsDomain(
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
       },
-      'downloads.pause': async (id) => guard(() => manager.pause(id)),
+      // Answered once the transfer lets go: one renamed already ends saved, not paused.
+      'downloads.pause': async (id) => {
+        guard(() => manager.pause(id));
+        return manager.settled(id);
+      },
       'downloads.resume': async (id) => guard(() => manager.resume(id)),
       'downloads.cancel': async (id) => {
         guard(() => manager.get(id));
