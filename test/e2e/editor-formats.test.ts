@@ -2,7 +2,10 @@
 // photo, a clip, a title, a lower third and an avatar gets 9:16 and 1:1 from Add format. For every
 // element of both new formats, the request body Create shows and a frame of the local full-resolution
 // preview each give a box of the element's own proportions (within 1 %), and every text lies inside
-// the safe area. Create asks one price for the three videos. Screenshots of each format are kept.
+// the safe area. Create asks one price for the three videos. A title timed to appear at 2 s is absent at
+// 1.5 s and present at 2.5 s in the preview and in the sandbox's result (its scene is sent as two items
+// cut at 2 s, each with its piece of the voice). Screenshots of each format are kept.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +16,7 @@ import {
   projectInFormat,
   safeAreaOf,
   textReference,
+  voicePartReference,
   type Box,
   type OutputSize,
   type Project,
@@ -39,6 +43,7 @@ import {
   type MediaServer,
 } from './formats-media';
 import { HANG_GUARD_MS } from '../wait';
+import { FFMPEG } from '../fixtures/composition/make-media';
 
 const NAME = 'Formats journey';
 const TALL: OutputSize = { width: 1080, height: 1920 };
@@ -74,6 +79,17 @@ function newestPreview(): string {
 /** A screenshot of the window, kept with the others and at /tmp/formats-<name>.png to be looked at. */
 async function shot(page: Page, name: string): Promise<void> {
   copyFileSync(await screenshot(page, `formats-${name}`), `/tmp/formats-${name}.png`);
+}
+
+/** The mean loudness of `seconds` of a video's sound from `from` (ffmpeg volumedetect), in dB. */
+function meanVolumeDb(video: string, from: number, seconds: number): number {
+  const run = spawnSync(
+    FFMPEG,
+    ['-hide_banner', '-ss', String(from), '-t', String(seconds), '-i', video, '-af', 'volumedetect', '-f', 'null', '-'],
+    { encoding: 'utf8' },
+  );
+  const found = /mean_volume: (-?[\d.]+|-inf) dB/.exec(run.stderr);
+  return found && found[1] !== '-inf' ? Number(found[1]) : -Infinity;
 }
 
 function insideSafeArea(box: Box, output: OutputSize, slack: number): boolean {
@@ -147,7 +163,7 @@ describe('one project in three formats, in Chromium', () => {
     await page.getByRole('region', { name: 'Timeline' }).getByRole('button', { name: 'Scene 3', exact: true }).click();
     await addAvatarToScene(page, 'Anna (sandbox cartoon)');
     await page.keyboard.press('Escape');
-    // The title timed to appear at 2 s, typed in its inspector; the studio says the service cannot show that.
+    // The title timed to appear at 2 s, typed in its inspector; the studio says the video shows it then.
     const timeline = page.getByRole('region', { name: 'Timeline' });
     await timeline.getByRole('button', { name: 'Scene 1', exact: true }).click();
     await timeline.getByRole('button', { name: 'Title in scene 1' }).click();
@@ -156,9 +172,8 @@ describe('one project in three formats, in Chromium', () => {
     await appears.press('Enter');
     await appears.blur();
     await page.getByTestId('timing-note').waitFor();
-    await expect
-      .poll(() => page.getByRole('region', { name: 'Problems' }).textContent())
-      .toContain('shows from 2.0 s to 3.0 s in the preview, but the service has no timing for elements');
+    expect(await page.getByTestId('timing-note').textContent()).toContain('the scene is sent to the service in parts');
+    expect(await page.getByRole('region', { name: 'Problems' }).textContent()).not.toContain('timing');
     await shot(page, 'timing');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+s');
@@ -218,9 +233,15 @@ describe('one project in three formats, in Chromium', () => {
       const body = bodies.get(`${f.output.width}x${f.output.height}`)!;
       const format = projectInFormat(saved, f.output);
       const byId = new Map(format.scenes.flatMap((s) => s.elements.map((e) => [e.id, e] as const)));
+      // Scene 1 is two items cut where the title appears (2 s): the photo alone, then the photo and the title.
       expect(body.data.map((d) => [d.width, d.height, d.duration])).toEqual(
-        [0, 1, 2].map(() => [f.output.width, f.output.height, SCENE_MS]),
+        [2000, SCENE_MS - 2000, SCENE_MS, SCENE_MS].map((ms) => [f.output.width, f.output.height, ms]),
       );
+      expect(body.data.slice(0, 2).map((d) => d.elements.map((e) => e.id))).toEqual([['el-1'], ['el-1', 'el-2']]);
+      expect(body.data.slice(0, 2).map((d) => d.voice?.voice_url)).toEqual([
+        voicePartReference('scene-1', 0, 2000),
+        voicePartReference('scene-1', 2000, SCENE_MS),
+      ]);
       // The body: each element's box, read back the way the service reads it.
       const boxes = new Map<string, Box>();
       for (const item of body.data)
@@ -299,7 +320,10 @@ describe('one project in three formats, in Chromium', () => {
     await expect.poll(() => sendAll.isEnabled(), { timeout: HANG_GUARD_MS }).toBe(true);
     await expect.poll(() => sendAll.textContent()).toBe(`Create 3 videos for ${total} credits`);
     await sendAll.click();
-    await again.waitFor({ state: 'detached', timeout: HANG_GUARD_MS });
+    // A refusal stays in the dialog: say what it said rather than only that it stayed open.
+    await again.waitFor({ state: 'detached', timeout: HANG_GUARD_MS }).catch(async (error: Error) => {
+      throw new Error(`${error.message}\nThe dialog said: ${await again.textContent().catch(() => '')}`);
+    });
     const jobsOf = async () =>
       (await bridgeCall<JobView[]>(page, 'jobs.list')).filter(
         (j) => j.kind === 'avatar-video' && j.projectId === saved.id,
@@ -313,30 +337,36 @@ describe('one project in three formats, in Chromium', () => {
     await expect
       .poll(async () => (await jobsOf()).map((j) => j.phase).join(','), { timeout: HANG_GUARD_MS * 3 })
       .toBe('completed,completed,completed');
-    // The sandbox's 9:16 result keeps the photo's proportions, and shows the title from the start, as the
-    // studio said it would: the body has no way to time it.
+    // The sandbox's 9:16 result keeps the photo's proportions, and shows the title from 2 s as the preview
+    // does: absent at 1.5 s (the first item), present at 2.5 s (the second).
     const tall = (await jobsOf()).find((j) => sizeOf(j) === '1080x1920')!;
+    const sent = tall.request as AvatarVideoBody;
+    expect(sent.data.map((d) => d.duration)).toEqual([2000, SCENE_MS - 2000, SCENE_MS, SCENE_MS]);
+    // Each part's voice went out as an uploaded cut of the scene's voice, not the placeholder.
+    for (const d of sent.data.slice(0, 2)) expect(d.voice?.voice_url).toMatch(/^https?:\/\/.*\.mp3$/);
     // Fetched here: the sandbox's link, as the Library's download would fetch it.
     const result = join(dir, 'result-9x16.mp4');
     writeFileSync(result, Buffer.from(await (await fetch(tall.resultUrl!)).arrayBuffer()));
-    const atStart = keepFrame(result, 1.5, '/tmp/formats-9x16-result-1.5s.png');
     const tallBody = bodies.get('1080x1920')!;
-    const photo = foundBox(
-      atStart,
-      PHOTO_RGB,
-      bodyBox(
-        tallBody.data[0].elements.find((e) => e.id === 'el-1')!,
-        TALL,
-      ),
+    const photoBox = bodyBox(
+      tallBody.data[0].elements.find((e) => e.id === 'el-1')!,
       TALL,
     );
+    const titleBox = bodyBox(
+      tallBody.data[1].elements.find((e) => e.id === 'el-2')!,
+      TALL,
+    );
+    const before = keepFrame(result, 1.5, '/tmp/formats-9x16-result-1.5s.png');
+    const after = keepFrame(result, 2.5, '/tmp/formats-9x16-result-2.5s.png');
+    const photo = foundBox(before, PHOTO_RGB, photoBox, TALL);
     expect(photo, 'the result shows the photo').not.toBeNull();
     expect(Math.abs(aspect(photo!) / (1200 / 900) - 1)).toBeLessThan(0.01);
-    const title = bodyBox(
-      tallBody.data[0].elements.find((e) => e.id === 'el-2')!,
-      TALL,
-    );
-    expect(foundBox(atStart, hexRgb(TITLE_BOX), title, TALL), 'the result shows the title at 1.5 s').not.toBeNull();
+    expect(foundBox(before, hexRgb(TITLE_BOX), titleBox, TALL), 'the result: no title at 1.5 s').toBeNull();
+    expect(foundBox(after, hexRgb(TITLE_BOX), titleBox, TALL), 'the result shows the title at 2.5 s').not.toBeNull();
+    expect(foundBox(after, PHOTO_RGB, photoBox, TALL), 'the result still shows the photo at 2.5 s').not.toBeNull();
+    // The voice carries on across the cut: its tone (2.8 s) is heard both before and after 2 s.
+    expect(meanVolumeDb(result, 1.2, 0.6), 'the voice before the cut').toBeGreaterThan(-40);
+    expect(meanVolumeDb(result, 2.1, 0.6), 'the voice after the cut').toBeGreaterThan(-40);
     await shot(page, 'sent');
     expect(studio.consoleErrors).toEqual([]);
   }, 900_000);

@@ -23,6 +23,14 @@ export type MusicMix = z.infer<typeof MusicMix>;
 export const musicCalls = {
   /** One scene's mix of its music under its voice; fails with the reason (a music file it cannot read, no voice audio yet, ...). */
   'music.mix': call(z.tuple([z.object({ project: Project, sceneId: z.string().min(1).max(200) })]), MusicMix),
+  /**
+   * One part of a scene sent in parts (its elements timed inside it): the piece of its sound (the music
+   * mix, or the voice) that plays in that part, named in the body by `reference` (scene-parts.ts).
+   */
+  'music.voicePart': call(
+    z.tuple([z.object({ project: Project, reference: z.string().min(1).max(400) })]),
+    z.object({ url: z.string() }),
+  ),
   /** A mix read back in chunks (as preview.read), so the page can play it on the canvas. */
   'music.read': call(
     z.tuple([

@@ -1,5 +1,6 @@
 import type { Project } from './document';
 import { capitalise, elementLabel, sceneLabel } from './render-plan';
+import { itemScenes } from './scene-parts';
 
 /**
  * A failed job's own reasons, in plain words and pointed at the scene and element they are about.
@@ -80,8 +81,11 @@ function explainOne(raw: string, request: unknown, project: Project | null): Fai
   if (!match) return plain;
   const [pointer, dataIndex, elementIndex, field, voiceField] = match;
   const body = (request ?? {}) as BodyPart & { data?: BodyPart[] };
-  const sceneIndex = dataIndex !== undefined ? Number(dataIndex) : 0;
-  const sceneBody: BodyPart | undefined = dataIndex !== undefined ? body.data?.[sceneIndex] : body;
+  const itemIndex = dataIndex !== undefined ? Number(dataIndex) : 0;
+  const sceneBody: BodyPart | undefined = dataIndex !== undefined ? body.data?.[itemIndex] : body;
+  // A scene cut for elements timed in it is several items (scene-parts.ts): name the scene the item is of.
+  const cut = project?.kind === 'avatar-video' && dataIndex !== undefined ? itemScenes(project.scenes) : [];
+  const sceneIndex = cut[itemIndex] ?? itemIndex;
   const scene = project?.scenes[sceneIndex] ?? null;
   const sceneText = capitalise(sceneLabel(sceneIndex, scene?.id ?? '', scene?.name)).replace(/ \(\)$/, '');
   const cause = describeCause(raw.slice(match.index + pointer.length));

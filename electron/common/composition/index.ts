@@ -63,6 +63,8 @@
  *   { target?, purpose: 'submit'|'preview', plan?: 'pro'|'pro-max'|'business' }) → Problem[]
  *   ({ level, code, message, sceneIndex?, sceneId?, elementId? }). exportBody(project, options) →
  *   { ok, target, body, warnings } | { ok:false, problems }: what the CLI and the job submitters use.
+ *   A scene with elements timed inside it is sent as consecutive items cut where they appear and leave
+ *   (scene-parts.ts: sceneParts, itemScenes), each item's voice a voicePartReference the host cuts at submit.
  *
  * LINKS (link-checks.ts) — projectLinks / linkUrls (every link a body sends, with where it sits and
  *   what it must be), LinkReport (the host's answer about one link), linkProblems(project, reports) →
@@ -109,3 +111,4 @@ export * from './reframe';
 export * from './format-schema';
 export * from './formats';
 export * from './element-timing';
+export * from './scene-parts';

@@ -6,13 +6,16 @@ import { effectiveAvatarFrom, voiceAudioUrl } from './rules';
 import { pictureSize, textReference } from './text-ops';
 import { musicReference } from './music-schema';
 import { sceneTrack } from './music-track';
+import { sceneParts, voicePartReference, type ScenePart } from './scene-parts';
 
 /**
  * Project → POST /api/open/v3/avatar/createVideo body. Exact field names and case from the interface.
  *
  * Each element's box (geometry.ts) becomes scale and offset by the connection's placement convention
  * (placement.ts; the service's own examples, centre and frame, when none is given). Elements are
- * listed bottom first; layer_number keeps the document's layer.
+ * listed bottom first; layer_number keeps the document's layer. A scene whose elements are timed inside
+ * it becomes consecutive items cut where they appear and leave (scene-parts.ts), each with its piece of
+ * the scene's sound, so the video shows them when the preview does.
  *
  * This does not validate: call validateProject (or exportBody, which does both) before sending.
  */
@@ -23,24 +26,40 @@ export interface SerialiseOptions {
 }
 
 export function toAvatarVideoBody(project: Project, options: SerialiseOptions = {}): AvatarVideoBody {
-  const data = project.scenes.map((scene) => sceneItem(project, scene, options.placement ?? DEFAULT_PLACEMENT));
+  const placement = options.placement ?? DEFAULT_PLACEMENT;
+  const data = project.scenes.flatMap((scene) =>
+    sceneParts(scene).map((part, _, parts) => sceneItem(project, scene, part, parts.length > 1, placement)),
+  );
   const body: AvatarVideoBody = { data, duration: data.reduce((sum, item) => sum + (item.duration ?? 0), 0) };
   if (options.webhookUrl) body.webhookUrl = options.webhookUrl;
   return body;
 }
 
-function sceneItem(project: Project, scene: Scene, placement: PlacementConvention): AvatarVideoScene {
+function sceneItem(
+  project: Project,
+  scene: Scene,
+  part: ScenePart,
+  cut: boolean,
+  placement: PlacementConvention,
+): AvatarVideoScene {
+  const music = sceneTrack(project, scene) !== null;
   const item: AvatarVideoScene = {
     width: project.output.width,
     height: project.output.height,
-    duration: scene.durationMs,
-    // A scene with music sends the studio's mix of it under the voice, linked at submit (musicReference).
-    voice: sceneTrack(project, scene) ? { voice_url: musicReference(scene.id) } : voiceOf(scene),
-    elements: stackingOrder(scene.elements).map((e) => elementOf(e, project, placement)),
+    duration: part.toMs - part.fromMs,
+    // A scene with music sends the studio's mix of it under the voice, linked at submit (musicReference);
+    // a cut scene sends the piece of its sound (that mix, or the voice) that plays in this part.
+    voice:
+      cut && (music || scene.voice)
+        ? { voice_url: voicePartReference(scene.id, part.fromMs, part.toMs) }
+        : music
+          ? { voice_url: musicReference(scene.id) }
+          : voiceOf(scene),
+    elements: stackingOrder(part.elements).map((e) => elementOf(e, project, placement)),
     ratio: ratioOf(project.output),
     background: project.background,
   };
-  const avatar = scene.elements.find((e) => e.type === 'avatar');
+  const avatar = part.elements.find((e) => e.type === 'avatar');
   if (avatar) item.avatarFrom = effectiveAvatarFrom(avatar);
   return item;
 }

@@ -72,7 +72,7 @@ export function validateProject(project: Project, options: ValidateOptions = {})
         prefix: `${here.prefix}, element ${element.id}${element.name ? ` (${element.name})` : ''}`,
       };
       checkElement(project, element, target, submit, at, add);
-      checkElementTiming(element, scene, at, add);
+      checkElementTiming(element, scene, target, at, add);
       if (submit) checkWirePlacement(project, element, options.placement ?? DEFAULT_PLACEMENT, at, add);
     }
   });

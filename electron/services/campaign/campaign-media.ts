@@ -5,6 +5,7 @@ import type { Project } from '../../common/composition/document';
 import type { TextStyle } from '../../common/composition/text-style';
 import { musicReference } from '../../common/composition/music-schema';
 import { musicPlans } from '../../common/composition/music-track';
+import { voicePartsIn } from '../../common/composition/scene-parts';
 import { sceneName } from './row-project';
 import { fileURLToPath } from 'node:url';
 import { localReferences, replaceReferences } from '../storage/local-media';
@@ -21,6 +22,11 @@ export interface SendableDeps {
    * the editor's Create sends (services/media/music-scenes.ts). Absent: a body with music is refused.
    */
   mixMusic?(project: Project, sceneId: string): Promise<string>;
+  /**
+   * The piece of a cut scene's sound a voice-part reference names (services/media/voice-parts.ts), as a
+   * local file: reference. Absent: a body with a scene cut for timed elements is refused.
+   */
+  voicePart?(project: Project, reference: string): Promise<string>;
 }
 
 /**
@@ -49,6 +55,11 @@ export async function sendableBody(
     if (!json.includes(JSON.stringify(reference))) continue;
     if (!deps.mixMusic) throw new Error(`${sceneName(project, plan.sceneId)} has music, and this host cannot mix it`);
     pictures.set(reference, await deps.mixMusic(project, plan.sceneId));
+  }
+  // Timed elements: a scene sent in parts names each part's piece of its sound (scene-parts.ts).
+  for (const reference of voicePartsIn(body)) {
+    if (!deps.voicePart) throw new Error('A scene has elements timed inside it, and this host cannot cut its voice');
+    pictures.set(reference, await deps.voicePart(project, reference));
   }
   const pictured = pictures.size === 0 ? body : (replaceReferences(body, pictures) as Record<string, unknown>);
   return deps.linkLocal(pictured);

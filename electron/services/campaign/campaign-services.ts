@@ -12,6 +12,7 @@ import { StillCache } from './still-cache';
 import { CampaignStills } from './campaign-stills';
 import { join } from 'node:path';
 import { mixSceneMusic } from '../media/music-scenes';
+import { sceneVoicePart, type VoicePartDeps } from '../media/voice-parts';
 import { saveResult, sendableBody, uploadLocalFiles } from './campaign-media';
 import { CampaignRows } from './campaign-rows';
 import { RowEngine } from '../rows/row-engine';
@@ -34,6 +35,8 @@ export interface CampaignHost {
   linkLocal?(value: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** A scene's music mixed under its voice, as a local file reference (sendableBody's mixMusic). */
   mixMusic?(project: Project, sceneId: string): Promise<string>;
+  /** A cut scene's piece of sound, as a local file reference (sendableBody's voicePart). */
+  voicePart?(project: Project, reference: string): Promise<string>;
   onChange?(record: CampaignRecord): void;
   /** Checks a saved video is real media (ffprobe); throws with the reason otherwise. */
   verify?(path: string): Promise<void>;
@@ -86,6 +89,7 @@ export function createCampaignRows(host: CampaignHost): CampaignRows {
         picture: (style, size) => pictures.picture(style, size),
         linkLocal,
         mixMusic: host.mixMusic,
+        voicePart: host.voicePart,
       }),
     saveRow: (record, row) => {
       const [url, target] = [row.resultUrl as string, join(record.outDir, row.fileName)];
@@ -113,6 +117,14 @@ export function campaignMusicMixer(
   reference: (path: string) => string,
 ): NonNullable<CampaignHost['mixMusic']> {
   return async (project, sceneId) => reference((await mixSceneMusic({ mixer, localPath }, project, sceneId)).path);
+}
+
+/** A campaign's `voicePart` on a host's mixer and cutter: the one cut the editor's Create sends (voice-parts.ts). */
+export function campaignVoiceParts(
+  deps: VoicePartDeps,
+  reference: (path: string) => string,
+): NonNullable<CampaignHost['voicePart']> {
+  return async (project, part) => reference(await sceneVoicePart(deps, project, part));
 }
 
 /** Rows' stills on a host's media toolkit: the preview's poster of the project with its text drawn in. */

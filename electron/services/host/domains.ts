@@ -39,6 +39,7 @@ import { createTextDomain, createTextPictures } from '../text/text-domain';
 import { createCaptionsDomain } from '../media/captions-domain';
 import {
   campaignMusicMixer,
+  campaignVoiceParts,
   voiceLengthOf,
   campaignStills,
   createCampaignRows,
@@ -191,6 +192,15 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     mixMusic: campaignMusicMixer(
       media.toolkit.music,
       (ref) => media.toolkit.cache.localPath(ref),
+      (path) => grants.grant(path),
+    ),
+    voicePart: campaignVoiceParts(
+      {
+        mixer: media.toolkit.music,
+        localPath: (ref) => media.toolkit.cache.localPath(ref),
+        cut: media.toolkit.tools.cutAudio.bind(media.toolkit.tools),
+        dir: media.toolkit.dirs.music,
+      },
       (path) => grants.grant(path),
     ),
     placement: async () => {

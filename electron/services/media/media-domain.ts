@@ -7,6 +7,7 @@ import type { ChosenMedia, mediaCalls } from '../../common/bridge/media';
 import type { previewCalls } from '../../common/bridge/preview';
 import type { musicCalls } from '../../common/bridge/music';
 import { mixSceneMusic } from './music-scenes';
+import { sceneVoicePart } from './voice-parts';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
 import { appSettingsSpec } from '../system/settings-store';
@@ -236,6 +237,10 @@ export function createMediaDomain(
           lufs: mix.lufs,
           normalization: mix.normalization,
         };
+      },
+      'music.voicePart': async ({ project, reference }) => {
+        const deps = { mixer: media.music, localPath: allowed, cut: media.tools.cutAudio.bind(media.tools) };
+        return { url: grants.grant(await sceneVoicePart({ ...deps, dir: media.dirs.music }, project, reference)) };
       },
       'music.read': async (fileId, offset, length) =>
         readChunk(

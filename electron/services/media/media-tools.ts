@@ -12,7 +12,7 @@ export const TRANSPARENT_CAPABLE: ReadonlySet<string> = new Set(['png', 'webp', 
 /**
  * Small ffmpeg helpers the editor uses: a still frame of a media (thumbnails, filmstrips) and a
  * waveform's peaks (the renderer's CSP keeps it from fetching remote audio itself), each through a
- * temporary file in `dir` it removes; and a trimmed copy of a voice, written where the caller says.
+ * temporary file in `dir` it removes; and a trimmed copy or a cut part of a voice, written where the caller says.
  */
 export interface MediaToolsDeps {
   runner: ProcessRunner;
@@ -167,6 +167,18 @@ export class MediaTools {
       ],
       'trim the sound',
     );
+  }
+
+  /**
+   * The sound from `fromMs` to `toMs` as an MP3 at `outPath`: one part of a scene sent in parts
+   * (scene-parts.ts). No fades: the parts play one after another, so together they are the whole sound.
+   */
+  async cutAudio(path: string, fromMs: number, toMs: number, outPath: string): Promise<void> {
+    const args = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error', '-i', path, '-vn'];
+    // -ss after -i: decoded up to the cut, so it falls on the sample, not the nearest frame.
+    if (fromMs > 0) args.push('-ss', (fromMs / 1000).toFixed(3));
+    args.push('-t', ((toMs - fromMs) / 1000).toFixed(3), '-c:a', 'libmp3lame', '-q:a', '2', outPath);
+    await this.ffmpeg(args, 'cut the sound');
   }
 
   private async ffmpeg(args: string[], what: string): Promise<void> {

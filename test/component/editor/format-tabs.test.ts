@@ -1,5 +1,6 @@
 // The formats strip over the canvas: Add format lays a new layout out and opens it as one undo step, a
-// tab switches the canvas back, × drops a format; the element timing fields write one undo step each.
+// tab switches the canvas back, × drops a format; the element timing fields write one undo step each
+// and say where the timing holds (an avatar video's parts; not a talking avatar).
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
@@ -70,7 +71,7 @@ describe('formats strip', () => {
 describe('element timing fields', () => {
   beforeEach(() => setActivePinia(createPinia()));
 
-  it('write From as one undo step and say the service shows the element for the whole scene', async () => {
+  it('write From as one undo step and say the video shows it then: the scene is sent in parts', async () => {
     const store = useProjectStore();
     store.load(createProject({ kind: 'avatar-video', output: '16:9-1080p', id: 'p', name: 'P' }), 'p');
     const id = store.addToScene({
@@ -95,8 +96,26 @@ describe('element timing fields', () => {
     await from.trigger('blur');
     await flushPromises();
     expect(store.currentScene.elements.find((e) => e.id === id)!.startMs).toBe(2000);
-    expect(wrapper.get('[data-testid="timing-note"]').text()).toContain('shows for the whole scene');
+    expect(wrapper.get('[data-testid="timing-note"]').text()).toContain('the scene is sent to the service in parts');
     store.undo();
     expect(store.doc).toBe(before);
+  });
+
+  it('say a talking avatar shows a timed element for the whole scene', async () => {
+    const store = useProjectStore();
+    store.load(createProject({ kind: 'talking-avatar', output: '16:9-1080p', id: 'p', name: 'P' }), 'p');
+    store.addToScene({ type: 'image', url: 'https://example.com/a.png', x: 0, y: 0, width: 400, height: 300 });
+    const wrapper = mount(
+      defineComponent(
+        () => () => h(NConfigProvider, null, () => h(ElementTiming, { element: store.currentScene.elements[0] })),
+      ),
+      { attachTo: document.body },
+    );
+    const from = wrapper.get('input[aria-label="Appears at"]');
+    await from.setValue('2');
+    await from.trigger('keydown', { key: 'Enter' });
+    await from.trigger('blur');
+    await flushPromises();
+    expect(wrapper.get('[data-testid="timing-note"]').text()).toContain('shows for the whole scene');
   });
 });

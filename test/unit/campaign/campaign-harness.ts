@@ -47,7 +47,7 @@ export function campaignHost(
   em: RunningEmulator,
   dataDir: string,
   notes: string[] = [],
-  extra: Pick<CampaignHost, 'mixMusic'> = {},
+  extra: Pick<CampaignHost, 'mixMusic' | 'voicePart'> = {},
 ) {
   const client = new ServiceClient({ baseUrl: em.url, credentials: { kind: 'api-key', apiKey: em.apiKey } });
   const connections = {

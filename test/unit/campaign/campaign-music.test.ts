@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultMusicTrack, setProjectMusic } from '@common/composition';
 import type { RunningEmulator } from '../../../electron/emulator';
-import { campaignMusicMixer } from '../../../electron/services/campaign/campaign-services';
+import { campaignMusicMixer, campaignVoiceParts } from '../../../electron/services/campaign/campaign-services';
+import type { AvatarVideoBody } from '@common/api/video';
 import { createMediaToolkit, type MediaToolkit } from '../../../electron/services/media/toolkit';
 import { campaignHost, createCampaign, prospects, smallTemplate, startSandbox } from './campaign-harness';
 
@@ -96,6 +97,52 @@ describe('a campaign whose template has music', () => {
     expect(record.rows[0].state).toBe('failed');
     expect(record.rows[0].problems.join(' ')).toMatch(/Scene 1.*has music, and this host cannot mix it/);
     expect(host.engine.list().filter((j) => j.kind === 'avatar-video')).toEqual([]);
+    await host.stop();
+  }, 120_000);
+
+  it("sends a scene with an element timed inside it as two items, each with its own cut of the row's voice", async () => {
+    const dataDir = mkdtempSync(join(dir, 'timed-'));
+    const voicePart = campaignVoiceParts(
+      {
+        mixer: media.music,
+        localPath: (ref) => media.cache.localPath(ref),
+        cut: media.tools.cutAudio.bind(media.tools),
+        dir: join(dataDir, 'parts'),
+      },
+      (path) => pathToFileURL(path).href,
+    );
+    const template = smallTemplate();
+    const [first, ...rest] = template.project.scenes;
+    const shown = first.elements.find((e) => e.type !== 'audio')!;
+    const timed = {
+      ...template,
+      project: {
+        ...template.project,
+        scenes: [
+          { ...first, elements: first.elements.map((e) => (e.id === shown.id ? { ...e, startMs: 400 } : e)) },
+          ...rest,
+        ],
+      },
+    };
+    const host = campaignHost(em, dataDir, [], { voicePart });
+    await createCampaign(host, prospects(em, 1), join(dataDir, 'out'), { template: timed });
+    const record = await host.runner.run('c1');
+    expect(record.rows.map((r) => [r.state, r.problems])).toEqual([['done', []]]);
+    const video = host.engine.list().find((j) => j.kind === 'avatar-video')!;
+    const data = (video.request as AvatarVideoBody).data;
+    // Scene 1 is two items cut at 0.4 s: the element only in the second; scene 2 is one item as before.
+    expect(data).toHaveLength(rest.length + 2);
+    expect(data[0].duration).toBe(400);
+    expect(data[0].elements.some((e) => e.id === shown.id)).toBe(false);
+    expect(data[1].elements.some((e) => e.id === shown.id)).toBe(true);
+    // Each part's voice is an uploaded cut of its own, as long as its item.
+    const [a, b] = [data[0], data[1]].map((d) => d.voice!.voice_url!);
+    expect(a).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.*\.mp3$/);
+    expect(b).not.toBe(a);
+    const lengthOf = async (url: string) =>
+      (await media.prober.probe(await media.cache.localPath(url))).durationMs ?? 0;
+    expect(Math.abs((await lengthOf(a)) - 400)).toBeLessThan(80);
+    expect(Math.abs((await lengthOf(b)) - data[1].duration!)).toBeLessThan(150);
     await host.stop();
   }, 120_000);
 });

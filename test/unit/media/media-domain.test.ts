@@ -8,6 +8,7 @@ import {
   defaultMusicTrack,
   setProjectMusic,
   setSceneVoice,
+  voicePartReference,
   type Project,
 } from '@common/composition';
 import { musicCalls, type PreviewDone } from '@common/bridge';
@@ -217,5 +218,40 @@ describe('media domain (preview.*, media.*)', () => {
     // The page names a mix only: another file of the media folder is refused at the bridge.
     for (const id of ['../previews/a.mp4', 'mix-abc/../../x.mp3', 'voice.mp3'])
       expect(musicCalls['music.read'].args.safeParse([id, 0, 10]).success, id).toBe(false);
+  });
+
+  it("cuts a scene's voice into the parts a scene with timed elements is sent in: together they are the whole voice", async () => {
+    const long = makeTone(join(dir, 'speech.wav'), { seconds: 3 });
+    const cutProject = setSceneVoice({ ...project, scenes: [{ ...project.scenes[0], durationMs: 3000 }] }, 'scene-1', {
+      kind: 'url',
+      url: grants.grant(long),
+    });
+    const first = await module.handlers['music.voicePart']({
+      project: cutProject,
+      reference: voicePartReference('scene-1', 0, 2000),
+    });
+    const second = await module.handlers['music.voicePart']({
+      project: cutProject,
+      reference: voicePartReference('scene-1', 2000, 3000),
+    });
+    const lengths = await Promise.all([first, second].map(async (p) => (await module.probe(p.url)).durationMs ?? 0));
+    // MP3 frames round each length up by at most a frame (26 ms) plus the encoder's padding.
+    expect(Math.abs(lengths[0] - 2000)).toBeLessThan(80);
+    expect(Math.abs(lengths[1] - 1000)).toBeLessThan(80);
+    // The same part again is the same file; a reference that names no part, or no scene, is refused.
+    expect(
+      (
+        await module.handlers['music.voicePart']({
+          project: cutProject,
+          reference: voicePartReference('scene-1', 0, 2000),
+        })
+      ).url,
+    ).toBe(first.url);
+    await expect(
+      module.handlers['music.voicePart']({ project: cutProject, reference: 'studio-voice-part:x' }),
+    ).rejects.toThrow(/does not name a part/);
+    await expect(
+      module.handlers['music.voicePart']({ project: cutProject, reference: voicePartReference('scene-9', 0, 1) }),
+    ).rejects.toThrow(/No scene "scene-9"/);
   });
 });
