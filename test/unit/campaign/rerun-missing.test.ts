@@ -14,11 +14,15 @@ import { smallTemplate } from './campaign-harness';
 import { writeLogo } from '../cli/cli-io';
 
 /**
- * Next week's run of the same sheet (issue 63): 10 rows added and 3 changed, into the same folder, as
- * the Campaigns page starts it on the host the studio composes. Only those 13 rows' missing steps may be
- * priced and made: a changed row whose second scene says the same keeps that scene's voiceover. The
- * proof is the sandbox's own records of what it was asked to make, not the studio's ledger.
+ * Next week's run of the same sheet (issue 63): rows added and 3 changed, into the same folder, as the
+ * Campaigns page starts it on the host the studio composes. Only those rows' missing steps may be priced
+ * and made: a changed row whose second scene says the same keeps that scene's voiceover. The proof is
+ * the sandbox's own records of what it was asked to make, not the studio's ledger. Issue 63 added 10
+ * rows to 20; 4 added to 10 prove the same, and every row here is a real render. Both sheets have
+ * two-digit row counts: {{row}} is padded to the sheet's size, so a tenth row would rename them all.
  */
+const FIRST = 10;
+const ADDED = 4;
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-rerun-missing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -90,44 +94,44 @@ async function pageCampaign(
 }
 
 describe('the same sheet run again with rows added and changed', () => {
-  it('names the rows that would write over a file, then prices and makes only the missing steps of the 13 rows', async () => {
+  it('names the rows that would write over a file, then prices and makes only the missing steps of the added and changed rows', async () => {
     const data = join(dir, 'data');
-    sheet('week1.csv', 20);
+    sheet('week1.csv', FIRST);
     await pageCampaign(data, 'week1.csv');
     const first = made(data);
-    expect([first.scripts.length, first.videos]).toEqual([40, 20]);
+    expect([first.scripts.length, first.videos]).toEqual([FIRST * 2, FIRST]);
 
-    // Week 2: rows 3, 8 and 15 changed company (their file names stay), and 10 new rows.
-    const changed = [2, 7, 14];
-    sheet('week2.csv', 30, changed);
+    // Week 2: rows 3, 6 and 8 changed company (their file names stay), and ADDED new rows.
+    const changed = [2, 5, 7];
+    sheet('week2.csv', FIRST + ADDED, changed);
     const asked = await pageCampaign(data, 'week2.csv');
     // Before any price: every row whose name is taken by a video that is no longer its own, by sheet row.
     expect(asked.quote).toBeNull();
     expect(asked.check.existing.map((e) => [e.line, e.fileName])).toEqual([
       [4, '03 - P03.mp4'],
+      [7, '06 - P06.mp4'],
       [9, '08 - P08.mp4'],
-      [16, '15 - P15.mp4'],
     ]);
-    expect(made(data).scripts).toHaveLength(40);
+    expect(made(data).scripts).toHaveLength(FIRST * 2);
 
     // Keep both: the changed rows get new names, and their second scene's voiceover is the one paid for.
     const second = await pageCampaign(data, 'week2.csv', { existing: 'rename' });
-    expect(second.check.kept).toBe(17);
+    expect(second.check.kept).toBe(FIRST - changed.length);
     expect(second.quote?.items.map((i) => [i.action, i.count])).toEqual([
-      ['tts', 10 * 2 + 3],
-      ['avatar-video', 13],
+      ['tts', ADDED * 2 + changed.length],
+      ['avatar-video', ADDED + changed.length],
     ]);
     const after = made(data);
     const sent = after.scripts.slice(first.scripts.length).sort();
     const expected = [
       ...changed.map((i) => `Hi ${person(i)}, this is for Globex.`),
-      ...Array.from({ length: 10 }, (_, k) => [
-        `Hi ${person(20 + k)}, this is for Acme.`,
-        `See you soon, ${person(20 + k)}.`,
+      ...Array.from({ length: ADDED }, (_, k) => [
+        `Hi ${person(FIRST + k)}, this is for Acme.`,
+        `See you soon, ${person(FIRST + k)}.`,
       ]).flat(),
     ].sort();
     expect(sent).toEqual(expected);
-    expect(after.videos - first.videos).toBe(13);
+    expect(after.videos - first.videos).toBe(ADDED + changed.length);
   }, 600_000);
 
   it('from the command line with --existing rename: a new look of the template pays for every video and no voiceover', async () => {
