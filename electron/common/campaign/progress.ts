@@ -3,7 +3,7 @@ import type { PriceQuote } from '../bridge/jobs';
 import { combinedPrice } from '../jobs/cost-model';
 import { progressText, runProgress, type RunProgress, type RunTally } from '../jobs/run-progress';
 import { describePause, describeUserPause } from '../jobs/run-pause';
-import { CAMPAIGN_ROW_UNDER_WAY, type CampaignRowState } from './record';
+import { CAMPAIGN_ROW_UNDER_WAY, type CampaignRowRecord, type CampaignRowState } from './record';
 
 /** A campaign's rows by state as the run's tally: under way is any step after sending began. */
 export function campaignTally(counts: Partial<Record<CampaignRowState | string, number>>): RunTally {
@@ -22,7 +22,8 @@ export function campaignTally(counts: Partial<Record<CampaignRowState | string, 
 /**
  * A campaign's progress read from its view: each done row's finish is when it was saved, the charges
  * are the service's own per row, and the published price of a row (when the caller knows it) stands in
- * until a made row was charged. The pace is measured from the campaign's start.
+ * until a made row was charged. The pace is measured from the campaign's start, counting the steps the
+ * rows under way have made (rowsEndedPerMinute).
  */
 export function campaignRunProgress(
   view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt'>,
@@ -48,9 +49,22 @@ export function campaignRunProgress(
       spent: Object.values(view.charged).reduce((sum, credits) => sum + credits, 0),
       rowCharge: madeCharges.length ? madeCharges.reduce((a, b) => a + b, 0) / madeCharges.length : null,
       rowPrice,
+      underWayMade: underWay.reduce((sum, r) => sum + stepsMade(r), 0),
     },
     now,
   );
+}
+
+/**
+ * The share of a row's steps (its voiceovers, its video, its save) ended, as its record tells it: its
+ * voiceovers are recorded together once the last ended, so a row still at them counts none of them.
+ */
+function stepsMade(row: Pick<CampaignRowRecord, 'state' | 'voiceovers'>): number {
+  const voiceovers = Object.keys(row.voiceovers).length;
+  const steps = voiceovers + 2;
+  if (row.state === 'video') return voiceovers / steps;
+  if (row.state === 'download') return (voiceovers + 1) / steps;
+  return 0;
 }
 
 /** What the Campaigns page and `studio campaign status` both say of a campaign, worked out once. */

@@ -100,7 +100,7 @@ describe('runProgress', () => {
     expect(at(T0 + 4 * MIN)).toBeCloseTo(1 / 3, 6);
     expect(runProgress(input({ doneAt: [T0 + MIN] }), T0 + 2 * MIN).perMinute).toBeNull();
     expect(progressText(runProgress(input({ tally: { ...none, waiting: 3 } }), T0 + MIN), true)).toContain(
-      'measuring the pace',
+      'estimating the time left…',
     );
   });
 
@@ -168,12 +168,63 @@ describe('campaignRunProgress', () => {
       T0 + 2 * MIN,
     );
     expect(progress.percent).toBe(40);
-    expect(progress.perMinute).toBeCloseTo(1, 6);
-    expect(progress.msLeft).toBe(2 * MIN);
+    // Three rows ended (two made, one failed) in the two minutes since it began sending; the row at its
+    // video has no voiceover to count, so nothing of it is made yet: two rows at 1.5 a minute.
+    expect(progress.perMinute).toBeCloseTo(1.5, 6);
+    expect(progress.msLeft).toBe(80_000);
     // The row under way was charged 1 of its 11 already (in the 24): it adds 10, the waiting row 11.
     expect(progress.projected).toEqual({ credits: 24 + 10 + 11, from: 'charges' });
     expect(progress.creditsLeft).toBe(21);
     expect(progress.rowsLeft).toBe(2);
+  });
+});
+
+describe("a young campaign's time left", () => {
+  // 1,000 rows of two voiceovers, a video and the save each, four minutes after it began sending, as the
+  // campaigns bench saw them: the rows under way piled up while the bound on them opened, so done rows came
+  // out in bursts (100 after a minute, 200 in the last half minute) and trail what the run has made.
+  const at = (state: CampaignRowRecord['state'], n: number, savedAt: number | null = null): CampaignRowRecord => ({
+    row: n,
+    values: {},
+    fileName: `${n}.mp4`,
+    state,
+    problems: state === 'failed' ? ['the voiceover failed'] : [],
+    take: 0,
+    voiceovers: state === 'video' || state === 'download' || state === 'done' ? { s1: 'a.mp3', s2: 'b.mp3' } : {},
+    resultUrl: null,
+    expiresAt: null,
+    savedAt,
+  });
+  const rows = [
+    ...Array.from({ length: 100 }, (_, i) => at('done', i, T0 + MIN + i * 100)),
+    ...Array.from({ length: 200 }, (_, i) => at('done', 100 + i, T0 + 3.5 * MIN + i * 100)),
+    ...Array.from({ length: 50 }, (_, i) => at('failed', 300 + i)),
+    ...Array.from({ length: 150 }, (_, i) => at('video', 350 + i)),
+    ...Array.from({ length: 100 }, (_, i) => at('download', 500 + i)),
+    ...Array.from({ length: 400 }, (_, i) => at('pending', 600 + i)),
+  ];
+  const counts = { done: 300, failed: 50, video: 150, download: 100, pending: 400 };
+  const view = { rows, counts, state: 'running' as const, createdAt: T0, charged: {} };
+
+  it('counts what the rows under way made and the rows that failed: 125 rows a minute, 4 min left (not 6.5)', () => {
+    const progress = campaignRunProgress(view, null, T0 + 4 * MIN);
+    // Made: 300 done, 50 failed, 150 rows half through (their voiceovers) and 100 three quarters (their
+    // video): 500 rows' worth in 4 minutes. Left: 650 rows less the 150 rows' worth already made of them.
+    expect(progress.perMinute).toBeCloseTo(125, 6);
+    expect(progress.msLeft).toBe(4 * MIN);
+    expect(paceText(progress, true)).toBe('125 rows/min, about 4 min left');
+  });
+
+  it('says it is estimating until the run has gone on twice as long as its first row took', () => {
+    // Only the first 100 rows are done yet, a minute after the start; the rest are at their video.
+    const early = {
+      ...view,
+      rows: rows.map((r) => (r.state === 'done' && r.row >= 100 ? at('video', r.row) : r)),
+      counts: { ...counts, done: 100, video: 350 },
+    };
+    expect(campaignRunProgress(early, null, T0 + 1.5 * MIN).msLeft).toBeNull();
+    expect(paceText(campaignRunProgress(early, null, T0 + 1.5 * MIN), true)).toBe('estimating the time left…');
+    expect(campaignRunProgress(early, null, T0 + 2 * MIN).msLeft).not.toBeNull();
   });
 });
 
@@ -226,7 +277,7 @@ describe('batchRunProgress and the command line', () => {
     const progress = batchRunProgress(view, null, T0 + 2 * MIN);
     expect(progress.percent).toBe(40);
     expect(runLine(progress, true)).toBe(
-      '[##########--------------]  40% 2 done, 1 failed, 2 waiting of 5 rows · 1.0 rows/min, about 2 min left · ≈ 12 credits in all (from the charges so far)',
+      '[##########--------------]  40% 2 done, 1 failed, 2 waiting of 5 rows · 1.5 rows/min, about 1 min left · ≈ 12 credits in all (from the charges so far)',
     );
   });
 });
