@@ -2,7 +2,9 @@
 // in its own process, 5% of its jobs failing. One worker is SIGKILLed and Redis restarted mid-run; every
 // good row is still saved (in a worker's folder and by the studio that queued it), none is lost, the
 // sandbox's own records show no row step made twice, the manifest lists every row, and the starting
-// studio's record of copies has every video.
+// studio's record of copies has every video. What is proved here is how rows are sent, taken over and
+// saved, never what a video shows: the sandbox returns a ready-made sound and video (its inputs still
+// fetched and checked) instead of speaking and rendering 600 times.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -10,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
 import { stopSandbox } from '../../bench/campaign-sandbox';
+import { readyMadeResults } from '../emulator/harness';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { writeLogo } from './cli-io';
@@ -39,7 +42,7 @@ describe('a campaign made on a queue by two workers', () => {
   it('saves every good row once, through a killed worker and a restarted Redis', async () => {
     const { redis, sandbox } = await place.start(
       { password: 'queue-secret-7' },
-      { credits: 10_000_000, failRate: 0.05, jobSeconds: 1 },
+      { credits: 10_000_000, failRate: 0.05, jobSeconds: 1, ...readyMadeResults(dir) },
     );
     const { project } = smallTemplate();
     writeFileSync(join(dir, 'greeting.json'), JSON.stringify(project));
