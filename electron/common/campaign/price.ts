@@ -1,5 +1,6 @@
 import type { PriceQuote, QuoteItem } from '../bridge/jobs';
 import type { Project, ProjectKind } from '../composition/document';
+import { campaignFormats } from './campaign-formats';
 import {
   combinedPrice,
   confirmationRefusal,
@@ -15,18 +16,20 @@ import {
  * its text itself, so its row is one job. Asked once for the whole campaign.
  */
 
-/** The paid jobs one row makes. */
-export function rowJobs(project: Project, target: ProjectKind = project.kind): { voiceovers: number; videos: 1 } {
-  if (target === 'talking-avatar') return { voiceovers: 0, videos: 1 };
-  return { voiceovers: project.scenes.filter((s) => s.voice?.kind === 'tts' && !s.voice.audioUrl).length, videos: 1 };
+/** The paid jobs one row makes: its voiceovers (shared by every format), then one video per format. */
+export function rowJobs(project: Project, target: ProjectKind = project.kind): { voiceovers: number; videos: number } {
+  const videos = campaignFormats(project).length;
+  if (target === 'talking-avatar') return { voiceovers: 0, videos };
+  return { voiceovers: project.scenes.filter((s) => s.voice?.kind === 'tts' && !s.voice.audioUrl).length, videos };
 }
 
-/** The lines of the campaign's one question: all voiceovers, then all videos. */
+/** The lines of the campaign's one question: all voiceovers, then all videos (every format of every row). */
 export function campaignQuoteItems(projects: readonly Project[], target: ProjectKind): QuoteItem[] {
   const voiceovers = projects.reduce((sum, p) => sum + rowJobs(p, target).voiceovers, 0);
+  const videos = projects.reduce((sum, p) => sum + rowJobs(p, target).videos, 0);
   const items: QuoteItem[] = [];
   if (voiceovers > 0) items.push({ action: 'tts', count: voiceovers });
-  if (projects.length > 0) items.push({ action: target, count: projects.length });
+  if (videos > 0) items.push({ action: target, count: videos });
   return items;
 }
 

@@ -55,6 +55,12 @@ export const CampaignRowRecord = z.object({
   resultUrl: z.string().nullable(),
   /** When the result link stops working (ms since the epoch). */
   expiresAt: z.number().nullable(),
+  /**
+   * A template with several formats: each format's made video by formatKey, the one being edited
+   * included, kept as each ends so a retry pays only for those missing. `resultUrl` is set once all are
+   * made (the row goes on to its save). Absent: the template has one format.
+   */
+  formatResults: z.record(z.string(), z.object({ resultUrl: z.string(), expiresAt: z.number().nullable() })).optional(),
   /** Set once the file is saved in the folder. */
   savedAt: z.number().nullable(),
   /**

@@ -27,6 +27,11 @@ export const JobPurpose = z.discriminatedUnion('type', [
     /** A row's chain: its scenes' voiceovers (by scene), then its video. */
     step: z.enum(['voiceover', 'video']),
     sceneId: z.string().min(1).max(200).optional(),
+    /** A video in another of the template's formats ("1080x1920"); absent: the format being edited. */
+    format: z
+      .string()
+      .regex(/^\d{1,5}x\d{1,5}$/)
+      .optional(),
     /** Counts the row's retries: a row made again sends new jobs, its earlier ones stay in the ledger. */
     take: z.number().int().nonnegative(),
   }),

@@ -7,6 +7,8 @@ import { describeRunBalance, readingCut, runFigures } from '../../common/jobs/ru
 import { runAtService, type RunAtService } from '../../common/jobs/run-at-service';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { sheetRow } from '../../common/text/row-label';
+import { campaignFormats } from '../../common/campaign/campaign-formats';
+import { rowFiles } from './row-files';
 
 export const CAMPAIGN_MANIFEST = 'manifest.csv';
 
@@ -94,7 +96,9 @@ export function folderLines(
  * its state and why, its file, the result link and when it expires, what it cost (every charge of the
  * row), which campaign made it and, when workers on a queue copied results to a bucket, where each is
  * there (s3://bucket/key). A byte-order mark opens it so Excel reads its accents, and cells
- * cannot become formulas.
+ * cannot become formulas. A template with several formats keeps one line per row, `file` and `link`
+ * being the edited format's, and gives each other format a `file_9x16` and `link_9x16` column: a mail
+ * merge sends one message per line, so each recipient gets one mail with every format in it.
  */
 export function campaignManifestCsv(
   record: CampaignRecord,
@@ -109,6 +113,21 @@ export function campaignManifestCsv(
   const columns = [...record.variables, ...(record.kept ?? [])].filter(
     (c, i, all) => all.findIndex((o) => o.name === c.name) === i,
   );
+  // Each other format of the template: its file and link in columns of its own, on the row's one line.
+  const others = campaignFormats(record.template.project).slice(1);
+  const formatCells = (line: ManifestLine): Record<string, string> => {
+    const files = rowFiles(line.campaign, line.row);
+    return Object.fromEntries(
+      others.flatMap((f) => {
+        const file = files.find((r) => r.format.key === f.key);
+        const done = line.row.state === 'done' && file !== undefined;
+        return [
+          [`file_${f.tag}`, done ? file.fileName : ''],
+          [`link_${f.tag}`, file?.url ?? ''],
+        ];
+      }),
+    );
+  };
   const rows = lines.map((line) => {
     const { row } = line;
     return {
@@ -119,6 +138,7 @@ export function campaignManifestCsv(
       file: row.state === 'done' ? row.fileName : '',
       link: row.resultUrl ?? '',
       expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
+      ...formatCells(line),
       cost_credits: costOf(line),
       campaign: line.campaign.id,
       bucket: row.state === 'done' ? (row.bucketCopy ?? '') : '',
@@ -134,6 +154,7 @@ export function campaignManifestCsv(
     'file',
     'link',
     'expiry',
+    ...others.flatMap((f) => [`file_${f.tag}`, `link_${f.tag}`]),
     'cost_credits',
     'campaign',
     ...(inBucket ? ['bucket'] : []),

@@ -108,9 +108,10 @@ export function planOnFolder(record: CampaignRecord, folder: CampaignFolder, cho
       kept += 1;
       if (row.state === 'done' && whole.row.resultUrl === row.resultUrl && whole.row.fileName === row.fileName)
         return row;
-      const { resultUrl, expiresAt, savedAt, voiceovers, fileName } = whole.row;
+      const { resultUrl, expiresAt, savedAt, voiceovers, fileName, formatResults } = whole.row;
       return {
         ...row,
+        formatResults,
         madeFrom: identity,
         state: 'done',
         problems: [MADE_EARLIER],
@@ -131,12 +132,22 @@ export function planOnFolder(record: CampaignRecord, folder: CampaignFolder, cho
           problems: [],
           fileName: fetchable.row.fileName,
           resultUrl: fetchable.row.resultUrl,
+          formatResults: fetchable.row.formatResults,
           expiresAt: fetchable.row.expiresAt,
           savedAt: null,
           voiceovers: fetchable.row.voiceovers,
         }
       : row.state === 'done'
-        ? { ...row, state: 'pending', problems: [], take: row.take + 1, voiceovers: {}, resultUrl: null, savedAt: null }
+        ? {
+            ...row,
+            state: 'pending',
+            problems: [],
+            take: row.take + 1,
+            voiceovers: {},
+            resultUrl: null,
+            savedAt: null,
+            formatResults: undefined,
+          }
         : row;
     if (planned.replaceFile || !folder.exists(join(record.outDir, planned.fileName))) return planned;
     if (choice === 'replace') return { ...planned, replaceFile: true };
@@ -179,6 +190,10 @@ export function retriedRow(row: CampaignRowRecord, jobs: readonly JobView[], now
   )
     ? row.voiceovers
     : {};
+  // A failed row keeps the formats it made (their links still working): its retry pays only for the others.
+  const kept = Object.entries(row.state === 'failed' ? (row.formatResults ?? {}) : {}).filter(([, made]) =>
+    linkWorks(made.expiresAt, now, 60 * 60_000),
+  );
   return {
     ...row,
     state: 'pending',
@@ -188,6 +203,7 @@ export function retriedRow(row: CampaignRowRecord, jobs: readonly JobView[], now
     resultUrl: null,
     expiresAt: null,
     savedAt: null,
+    ...(row.formatResults ? { formatResults: Object.fromEntries(kept) } : {}),
   };
 }
 

@@ -10,17 +10,8 @@ import { RunJournal } from '../rows/run-journal';
 import { retriedRow } from './campaign-reuse';
 import { ManifestWriter } from './manifest-writer';
 import { latestStepJob, rowProject, type RowStep } from './row-project';
-import {
-  firstStep,
-  fitVoices,
-  rowStepPrices,
-  saveProblem,
-  stepSubmission,
-  videoProblem,
-  videoRequest,
-  voiceoverProblem,
-  voiceoverRequest,
-} from './row-steps';
+import { firstStep, rowStepPrices, saveProblem, stepSubmission, voiceoverProblem, voiceoverRequest } from './row-steps';
+import { videoStep } from './video-step';
 import { rowLabel } from '../../common/text/row-label';
 
 export interface CampaignRowsDeps {
@@ -91,6 +82,7 @@ function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKin
         voiceovers: reported.voiceovers,
         voiceLengths: reported.voiceLengths,
         resultUrl: reported.resultUrl,
+        formatResults: reported.formatResults,
         expiresAt: reported.expiresAt,
         savedAt: null,
         bucketCopy: reported.bucketCopy,
@@ -107,10 +99,8 @@ function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKin
   };
 }
 
-async function step(
-  deps: CampaignRowsDeps,
-  { run: record, row, jobs, paid, set, fail }: RowStepContext<CampaignRowRecord, CampaignRecord>,
-): Promise<void> {
+async function step(deps: CampaignRowsDeps, context: RowStepContext<CampaignRowRecord, CampaignRecord>): Promise<void> {
+  const { run: record, row, jobs, paid, set, fail } = context;
   if (row.state === 'voiceover') {
     const project = rowProject(record, row);
     const audio: Record<string, string> = { ...row.voiceovers };
@@ -126,30 +116,7 @@ async function step(
     }
     return set((r) => ({ ...r, voiceovers: audio, state: 'video' }));
   }
-  if (row.state === 'video') {
-    const at: RowStep = { row: row.row, step: 'video', take: row.take };
-    const known = latestStepJob(jobs(), record.id, at);
-    let fitted = row;
-    if (!known) {
-      // Before the video is paid for: every voice's real length, a fixed scene it overruns holds the row.
-      const fit = await fitVoices(record, row, deps.voiceLength ?? null).catch((error: Error) => error);
-      if (fit instanceof Error) return fail(fit.message);
-      if (fit.held.length > 0)
-        return set((r) => ({ ...r, voiceLengths: fit.lengths, state: 'held', problems: fit.held }));
-      fitted = { ...row, voiceLengths: fit.lengths };
-      if (Object.keys(fit.lengths).length > 0) await set((r) => ({ ...r, voiceLengths: fit.lengths }));
-    }
-    const job = await paid(known, async () =>
-      stepSubmission(
-        record.id,
-        at,
-        await videoRequest(record, fitted, await deps.placement?.(), (body, project) => deps.prepare(body, project)),
-      ),
-    );
-    if (job === 'waiting') return;
-    if (job.phase !== 'completed' || !job.resultUrl) return fail(videoProblem(job));
-    return set((r) => ({ ...r, resultUrl: job.resultUrl, expiresAt: job.expiresAt, state: 'download' }));
-  }
+  if (row.state === 'video') return videoStep(deps, context);
   if (row.state !== 'download') return;
   try {
     await deps.saveRow(record, row);

@@ -19,6 +19,7 @@ import { RowEngine } from '../rows/row-engine';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { RowJobs } from '../rows/row-kind';
 import { soundLengthMs } from '../media/sound-length';
+import { rowFiles } from './row-files';
 
 export interface CampaignHost {
   dataDir: string;
@@ -91,13 +92,16 @@ export function createCampaignRows(host: CampaignHost): CampaignRows {
         mixMusic: host.mixMusic,
         voicePart: host.voicePart,
       }),
-    saveRow: (record, row) => {
-      const [url, target] = [row.resultUrl as string, join(record.outDir, row.fileName)];
-      // A file the studio did not save is written over only when the user chose to replace it.
-      return (
-        host.saveCopy?.(url, target, { replace: row.replaceFile === true }) ??
-        saveResult(url, target, { verify: host.verify })
-      );
+    saveRow: async (record, row) => {
+      // Every format's file, one after another (the download queue paces them); the edited format's last,
+      // as its name is the one a start checks to tell a row already in the folder.
+      for (const { url, fileName, format } of [...rowFiles(record, row)].reverse()) {
+        if (!url) throw new Error(`its ${format.tag} video has no link`);
+        const target = join(record.outDir, fileName);
+        // A file the studio did not save is written over only when the user chose to replace it.
+        await (host.saveCopy?.(url, target, { replace: row.replaceFile === true }) ??
+          saveResult(url, target, { verify: host.verify }));
+      }
     },
     placement: host.placement,
     voiceLength: host.voiceLength,

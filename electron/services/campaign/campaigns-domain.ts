@@ -1,3 +1,4 @@
+import { queuedFormatsProblems } from '../../common/campaign/campaign-formats';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import {
@@ -185,7 +186,8 @@ export function createCampaignsDomain(
   };
   /** A run for a queue whose links the service could not fetch is refused before any price. */
   const queueable = async (raw: CampaignInput, record: CampaignRecord): Promise<void> => {
-    const problems = raw.queue ? await deps.queue?.unreachable?.(record) : [];
+    const formats = raw.queue ? queuedFormatsProblems(record.template.project) : [];
+    const problems = formats.length > 0 ? formats : raw.queue ? await deps.queue?.unreachable?.(record) : [];
     if (problems?.length)
       throw new StudioError(`These rows cannot go on a queue: ${problems.join(' ')}`, 'invalid-campaign');
   };

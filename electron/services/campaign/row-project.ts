@@ -2,7 +2,8 @@ import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/re
 import { rowNumberText } from '../../common/campaign/rows';
 import { fillTemplate } from '../../common/campaign/variables';
 import type { JobView } from '../../common/bridge/jobs';
-import type { Project } from '../../common/composition/document';
+import type { OutputSize, Project } from '../../common/composition/document';
+import { projectInFormat } from '../../common/composition/formats';
 import { fitFollowingScenes } from '../../common/composition/scene-length';
 import { linkBeside } from './campaign-check';
 import { lastRowOf } from './row-identity';
@@ -13,14 +14,19 @@ import { lastRowOf } from './row-identity';
  * name replaced by the ids the check found, and this take's voiceovers in place, the scenes that
  * follow their voice as long as its measured length.
  */
-export function rowProject(record: CampaignRecord, row: CampaignRowRecord): Project {
-  return fitFollowingScenes(filledProject(record, row), row.voiceLengths ?? {});
+export function rowProject(record: CampaignRecord, row: CampaignRowRecord, output?: OutputSize): Project {
+  return fitFollowingScenes(filledProject(record, row, output), row.voiceLengths ?? {});
 }
 
-function filledProject(record: CampaignRecord, row: CampaignRowRecord): Project {
+function filledProject(record: CampaignRecord, row: CampaignRowRecord, output?: OutputSize): Project {
   // Once per list of rows: asked for every row of thousands, a scan each time made pricing quadratic.
   const last = lastRowOf(record.rows);
-  const filled = fillTemplate(record.template, row.values, {
+  // Another format is taken out before the row's values go in: its boxes were laid out (and its text
+  // measured) for the template's words, which the values then replace as they do in the edited format.
+  const template = output
+    ? { ...record.template, project: projectInFormat(record.template.project, output) }
+    : record.template;
+  const filled = fillTemplate(template, row.values, {
     row: rowNumberText(row.row, last),
     link: record.sheetFolder ? linkBeside(record.sheetFolder) : undefined,
   });
@@ -47,13 +53,15 @@ export interface RowStep {
   row: number;
   step: 'voiceover' | 'video';
   sceneId?: string;
+  /** A video in another of the template's formats (its formatKey); absent: the format being edited. */
+  format?: string;
   take: number;
 }
 
 export function stepOf(job: Pick<JobView, 'purpose'>, campaignId: string): RowStep | null {
   const p = job.purpose;
   if (p.type !== 'campaign-row' || p.campaignId !== campaignId) return null;
-  return { row: p.row, step: p.step, sceneId: p.sceneId, take: p.take };
+  return { row: p.row, step: p.step, sceneId: p.sceneId, format: p.format, take: p.take };
 }
 
 /** The newest job of one step of one take of a row, or null when the ledger has none. */
@@ -61,7 +69,14 @@ export function latestStepJob(jobs: readonly JobView[], campaignId: string, step
   let latest: JobView | null = null;
   for (const job of jobs) {
     const s = stepOf(job, campaignId);
-    if (!s || s.row !== step.row || s.step !== step.step || s.take !== step.take || s.sceneId !== step.sceneId)
+    if (
+      !s ||
+      s.row !== step.row ||
+      s.step !== step.step ||
+      s.take !== step.take ||
+      s.sceneId !== step.sceneId ||
+      s.format !== step.format
+    )
       continue;
     if (!latest || job.createdAt >= latest.createdAt) latest = job;
   }

@@ -8,6 +8,7 @@ import type { RowStepPrice } from '../rows/row-kind';
 import { voiceAudioUrl } from '../../common/composition/rules';
 import { overrunText, voiceOverruns } from '../../common/composition/scene-length';
 import { HOW_TO_FIT_VOICE } from '../../common/composition/voice-follow';
+import { campaignFormats, type CampaignFormat } from '../../common/campaign/campaign-formats';
 
 // What each step of a row's chain sends, and how a step that ended badly is told to the user. The
 // runner decides when a step is sent (and never twice); these only say what is in it.
@@ -36,7 +37,23 @@ export function rowStepPrices(record: CampaignRecord, row: CampaignRowRecord): R
           .scenes.filter((scene) => scene.voice?.kind === 'tts' && !scene.voice.audioUrl && !row.voiceovers[scene.id])
           .map((scene) => voiceoverRequest(scene) as RowStepPrice)
       : [];
-  return [...voiceovers, { kind: record.target, body: {} }];
+  const videos = rowFormatsToMake(record, row).map((): RowStepPrice => ({ kind: record.target, body: {} }));
+  return [...voiceovers, ...videos];
+}
+
+/**
+ * The template's formats whose video the row has still to make: every one, less those a failed take
+ * made before another format failed (kept while their links work: a retry does not pay for them again).
+ */
+export function rowFormatsToMake(record: CampaignRecord, row: CampaignRowRecord): CampaignFormat[] {
+  const formats = campaignFormats(record.template.project);
+  if (formats.length === 1) return formats;
+  return formats.filter((f) => !row.formatResults?.[formatKeyOf(f)]);
+}
+
+/** The key a format's result is kept under in `formatResults` (the edited format's own size included). */
+export function formatKeyOf(format: Pick<CampaignFormat, 'output'>): string {
+  return `${format.output.width}x${format.output.height}`;
 }
 
 /** One scene's voiceover: its text spoken in its voice at its speed. */
@@ -65,8 +82,9 @@ export async function videoRequest(
   row: CampaignRowRecord,
   placement: PlacementConvention | undefined,
   prepare: (body: Record<string, unknown>, project: Project) => Promise<Record<string, unknown>>,
+  format?: Pick<CampaignFormat, 'key' | 'output'>,
 ): Promise<StepRequest> {
-  const project = rowProject(record, row);
+  const project = rowProject(record, row, format?.key ? format.output : undefined);
   const exported = exportBody(project, { target: record.target, placement });
   if (!exported.ok)
     throw new Error(
@@ -131,6 +149,7 @@ export function stepSubmission(campaignId: string, step: RowStep, made: StepRequ
       row: step.row,
       step: step.step,
       ...(step.sceneId ? { sceneId: step.sceneId } : {}),
+      ...(step.format ? { format: step.format } : {}),
       take: step.take,
     },
     // Two rows may send the same request on purpose (the same script); each is the row's own.
