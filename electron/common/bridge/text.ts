@@ -26,6 +26,12 @@ const fontFile = z.union([
 ]);
 const pixels = z.number().int().min(1).max(8000);
 
+/**
+ * The largest font file the user can add: its bytes travel as base64 in one bridge call, which the web
+ * host takes up to 2 MB. A brand's Latin faces are well under it (tens to hundreds of kB).
+ */
+export const MAX_OWN_FONT_BYTES = 1_400_000;
+
 export const textCalls = {
   /** This computer's fonts the studio can draw (scanned on the first call); `skipped` counts files passed over, `capped` says the scan stopped at its file or time limit. */
   'text.systemFonts': call(
@@ -42,6 +48,22 @@ export const textCalls = {
         .regex(/^[0-9a-f]{64}$/)
         .optional(),
     }),
+  ),
+  /**
+   * Adds a font file the user picked or dropped (TTF, OTF or WOFF2; its bytes, never a path): kept in the
+   * data folder and listed with this computer's fonts. Refused, naming the file, when it is not one.
+   */
+  'text.addFont': call(
+    z.tuple([
+      z.object({
+        name: z.string().min(1).max(300),
+        base64: z
+          .string()
+          .min(1)
+          .max(Math.ceil(MAX_OWN_FONT_BYTES / 3) * 4),
+      }),
+    ]),
+    SystemFontFace,
   ),
   /** The picture of one text element at `width` × `height` pixels; fails with the reason for empty text or an unknown font. */
   'text.picture': call(z.tuple([z.object({ style: TextStyle, width: pixels, height: pixels })]), TextPicture),

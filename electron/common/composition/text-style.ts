@@ -125,6 +125,8 @@ export const SystemFontFace = z.object({
   weight: FontWeight,
   italic: z.boolean(),
   file: z.string().min(1).max(300),
+  /** A font file the user added to the studio (own-fonts.ts), not one installed on this computer. */
+  own: z.boolean().optional(),
 });
 export type SystemFontFace = z.infer<typeof SystemFontFace>;
 

@@ -242,7 +242,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       if (grants.pathOf(reference) === null) throw notChosen(reference);
       return media.probe(reference);
     }),
-    createTextDomain(text),
+    createTextDomain(text, undefined, base.dataDir),
     createCaptionsDomain(media.toolkit),
     createCampaignsDomain(studio, {
       runner: campaigns,

@@ -71,12 +71,50 @@ export class SystemFonts {
   private readonly paths = new Map<string, string>();
   private readonly digests = new Map<string, string>();
 
+  /** Folders of the user's own font files (own-fonts.ts), walked before the platform's: theirs win a tie. */
+  private readonly own: string[] = [];
+
   constructor(private readonly options: SystemFontsOptions = {}) {}
 
   /** The catalogue, scanned on the first call and kept. */
   list(): Promise<SystemFontScan> {
     this.scan ??= this.walk();
     return this.scan;
+  }
+
+  /** Adds a folder of the user's own fonts; a catalogue already read takes its files in now. */
+  include(dir: string): void {
+    if (this.own.includes(dir)) return;
+    this.own.push(dir);
+    const scanned = this.scan;
+    if (!scanned) return;
+    this.scan = scanned.then(async (scan) => {
+      const files: string[] = [];
+      await collect(dir, files, this.options.maxFiles ?? MAX_FILES);
+      for (const path of files.sort()) await this.adoptInto(scan, path).catch(() => undefined);
+      return scan;
+    });
+  }
+
+  /**
+   * Lists one of the user's own font files (checked by faceOf): it takes the place of a face of the same
+   * family, weight and slant, so a brand's file is drawn rather than an installed namesake.
+   */
+  async adopt(path: string): Promise<SystemFontFace> {
+    return this.adoptInto(await this.list(), path);
+  }
+
+  private async adoptInto(scan: SystemFontScan, path: string): Promise<SystemFontFace> {
+    const parsed = await faceOf(path);
+    if ('reason' in parsed) throw new Error(`${basename(path)}: ${parsed.reason}`);
+    const id = createHash('sha256').update(path).digest('hex').slice(0, 16);
+    const face: SystemFontFace = { id, ...parsed, file: ownFileName(path), own: true };
+    const same = (f: SystemFontFace) =>
+      f.family === face.family && f.weight === face.weight && f.italic === face.italic;
+    scan.faces = [...scan.faces.filter((f) => !same(f)), face].sort(byFace);
+    this.paths.set(id, path);
+    this.digests.delete(id);
+    return face;
   }
 
   /** A listed face's bytes and SHA-256, by its catalogue id; any other id is refused. */
@@ -101,14 +139,17 @@ export class SystemFonts {
     const deadline = now() + (this.options.maxScanMs ?? MAX_SCAN_MS);
     const files: string[] = [];
     let capped = false;
-    for (const dir of this.options.dirs ?? platformFontDirs()) {
+    for (const dir of [...this.own, ...(this.options.dirs ?? platformFontDirs())]) {
       capped = await collect(dir, files, maxFiles);
       if (capped) break;
     }
+    const own = (path: string) => this.own.some((dir) => path.startsWith(join(dir, '/')));
     const faces: SystemFontFace[] = [];
     const skipped: SkippedFont[] = [];
     const taken = new Set<string>();
-    for (const path of files.sort()) {
+    // The user's own files first (a tie goes to the first face read), then the platform's, each sorted.
+    files.sort((a, b) => Number(own(b)) - Number(own(a)) || a.localeCompare(b));
+    for (const path of files) {
       if (now() > deadline) {
         capped = true;
         break;
@@ -129,14 +170,26 @@ export class SystemFonts {
       taken.add(key);
       const id = createHash('sha256').update(path).digest('hex').slice(0, 16);
       this.paths.set(id, path);
-      faces.push({ id, family: face.family, weight: face.weight, italic: face.italic, file: basename(path) });
+      const mine = own(path);
+      faces.push({
+        id,
+        family: face.family,
+        weight: face.weight,
+        italic: face.italic,
+        file: mine ? ownFileName(path) : basename(path),
+        ...(mine ? { own: true } : {}),
+      });
     }
-    faces.sort(
-      (a, b) => a.family.localeCompare(b.family) || a.weight - b.weight || Number(a.italic) - Number(b.italic),
-    );
+    faces.sort(byFace);
     return { faces, skipped, capped };
   }
 }
+
+const byFace = (a: SystemFontFace, b: SystemFontFace): number =>
+  a.family.localeCompare(b.family) || a.weight - b.weight || Number(a.italic) - Number(b.italic);
+
+/** An own font's name as the user gave it: its file in the folder is "<hash>-<name>.ttf". */
+const ownFileName = (path: string): string => basename(path).replace(/^[0-9a-f]{16}-/, '');
 
 /** Adds the font files under `dir` to `files`; true when the cap was reached. A folder that cannot be read is passed over. */
 async function collect(dir: string, files: string[], maxFiles: number): Promise<boolean> {
