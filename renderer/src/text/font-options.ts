@@ -6,6 +6,8 @@ import { systemFontCatalogue, systemFontsCapped } from './page-rasteriser';
 type FontOption = SelectOption & { value: string };
 
 const systemFamilies = ref<string[] | null>(null);
+/** The families of font files the user added (own-fonts.ts), listed in a group of their own. */
+const ownFamilies = ref<string[]>([]);
 const state = ref<'idle' | 'reading' | 'failed'>('idle');
 
 /** Asks the host for this computer's fonts the first time a picker opens (or a style names one). */
@@ -14,15 +16,26 @@ export function readSystemFonts(): void {
   state.value = 'reading';
   systemFontCatalogue().then(
     (faces) => {
-      systemFamilies.value = [...new Set(faces.filter((f) => !FONT_FAMILIES.includes(f.family)).map((f) => f.family))];
+      const families = (own: boolean) => [
+        ...new Set(faces.filter((f) => !FONT_FAMILIES.includes(f.family) && !!f.own === own).map((f) => f.family)),
+      ];
+      ownFamilies.value = families(true);
+      systemFamilies.value = families(false);
       state.value = 'idle';
     },
     () => (state.value = 'failed'),
   );
 }
 
+/** A font file was added: the pickers list the catalogue as it now is. */
+export function fontsAdded(): void {
+  systemFamilies.value = null;
+  state.value = 'idle';
+  readSystemFonts();
+}
+
 /**
- * The font picker's list in two groups: the studio's own fonts (every machine has them) and this
+ * The font picker's list in groups: the studio's own fonts (every machine has them) and this
  * computer's (a project using one records the file, and another machine without it says so).
  */
 export function useFontOptions(current: () => string): ComputedRef<SelectGroupOption[]> {
@@ -38,13 +51,15 @@ export function useFontOptions(current: () => string): ComputedRef<SelectGroupOp
     else system = [{ label: 'Reading this computer\u2019s fonts\u2026', value: '\u0000reading', disabled: true }];
     // A style naming a family not (or not yet) listed still shows it, so the picker never blanks the value.
     const name = current();
-    if (!FONT_FAMILIES.includes(name) && !systemFamilies.value?.includes(name))
+    const own = ownFamilies.value.map((f) => ({ label: f, value: f }));
+    if (!FONT_FAMILIES.includes(name) && !systemFamilies.value?.includes(name) && !ownFamilies.value.includes(name))
       system = [{ label: `${name} (not on this computer)`, value: name, disabled: true }, ...system];
     // Said rather than silently missing: a font the user knows they have may be among the unread files.
     if (systemFamilies.value && systemFontsCapped.value)
       system = [...system, { label: 'Not every font was read', value: '\u0000capped', disabled: true }];
     return [
       { type: 'group', label: 'Studio fonts', key: 'studio', children: studio },
+      ...(own.length ? [{ type: 'group' as const, label: 'Your fonts', key: 'own', children: own }] : []),
       { type: 'group', label: 'This computer\u2019s fonts', key: 'system', children: system },
     ];
   });

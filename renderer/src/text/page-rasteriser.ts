@@ -33,6 +33,12 @@ export function systemFontCatalogue(): Promise<readonly SystemFontFace[]> {
   return catalogue;
 }
 
+/** Reads the catalogue again (a font file was added): the page's rasteriser and Problems learn its faces. */
+export async function refreshFontCatalogue(): Promise<readonly SystemFontFace[]> {
+  catalogue = null;
+  return systemFontCatalogue();
+}
+
 export function pageRasteriser(): CatalogueRasteriser {
   shared ??= new CatalogueRasteriser(
     {
