@@ -47,3 +47,28 @@ export async function whenDefined<T>(
   );
   return value as T;
 }
+
+/**
+ * Settles once the number `read` gives reaches `target`. Long work on a busy machine may take any time,
+ * so the guard is on progress: it fails only after `stallMs` in which nothing moved, by `read` itself or
+ * by `moving` (a finer count that moves between two steps of `read`, such as jobs ended between rows done).
+ */
+export async function untilReaches(
+  what: string,
+  read: () => Promise<number>,
+  target: number,
+  { stallMs = HANG_GUARD_MS, moving }: { stallMs?: number; moving?: () => number | Promise<number> } = {},
+): Promise<number> {
+  let [last, lastMoved, movedAt] = [-Infinity, -Infinity, Date.now()];
+  for (;;) {
+    const now = await read();
+    if (now >= target) return now;
+    const finer = moving ? await moving() : now;
+    if (now !== last || finer !== lastMoved) [last, lastMoved, movedAt] = [now, finer, Date.now()];
+    if (Date.now() - movedAt > stallMs)
+      throw new Error(
+        `waited for ${what} to reach ${target}; it stayed at ${last} for ${Math.round(stallMs / 1000)} s`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

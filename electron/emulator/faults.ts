@@ -36,7 +36,31 @@ export class Faults {
   private readonly tooFrequent = new FaultCounter();
   private readonly failures = new FaultCounter();
 
+  private letJobsEnd: (() => void) | null = null;
+  private jobsMayEnd: Promise<void> = Promise.resolve();
+
   constructor(readonly rates: FaultRates) {}
+
+  /**
+   * Holds every job at processing until turned off (a test's control, not a fault of the service): rows
+   * then stay under way as they start, so a test reaches a number of them however fast the machine is.
+   */
+  holdJobs(on: boolean): void {
+    if (on && !this.letJobsEnd) this.jobsMayEnd = new Promise((resolve) => (this.letJobsEnd = resolve));
+    if (!on && this.letJobsEnd) {
+      this.letJobsEnd();
+      this.letJobsEnd = null;
+    }
+  }
+
+  get holding(): boolean {
+    return this.letJobsEnd !== null;
+  }
+
+  /** Settles once jobs may end (at once unless they are held). */
+  whenJobsMayEnd(): Promise<void> {
+    return this.jobsMayEnd;
+  }
 
   dropRequest(): boolean {
     return this.drops.next(this.rates.dropRate);

@@ -145,6 +145,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     sealWebhook: (event) =>
       sealWebhook(event, { clientId: options.clientId, clientSecret: options.clientSecret }, options.now()),
     failJob: () => faults.failJob(),
+    jobsMayEnd: () => faults.whenJobsMayEnd(),
     makeWorkDir: async (id) => {
       const dir = join(files.workDir, id);
       await mkdir(dir, { recursive: true });

@@ -35,6 +35,8 @@ export interface EngineDeps {
   jobSeconds: number;
   /** Whether the next job to process fails on purpose (the counted `--fail-rate`). */
   failJob: () => boolean;
+  /** Settles once a job may end (a test's control holds them all at processing). */
+  jobsMayEnd?: () => Promise<void>;
   now: () => number;
   log: (line: string) => void;
   makeWorkDir: (jobId: string) => Promise<string>;
@@ -114,6 +116,7 @@ export class SandboxJobRunner {
       dir = await this.d.makeWorkDir(job._id);
       const result = await this.bounded(job, dir);
       await this.waitUntil(notBefore);
+      await this.mayEnd();
       if (this.abort.signal.aborted) return;
       this.d.files.register(result.file);
       for (const f of Object.values(result.extraFiles ?? {})) this.d.files.register(f);
@@ -166,6 +169,14 @@ export class SandboxJobRunner {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Held while a test holds jobs, never past the sandbox's close. */
+  private mayEnd(): Promise<void> {
+    const held = this.d.jobsMayEnd?.();
+    if (!held || this.abort.signal.aborted) return Promise.resolve();
+    const closed = new Promise<void>((resolve) => this.abort.signal.addEventListener('abort', () => resolve()));
+    return Promise.race([held, closed]);
   }
 
   private async waitUntil(t: number): Promise<void> {

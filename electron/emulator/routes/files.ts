@@ -15,6 +15,7 @@ const faultsSchema = z.object({
   dropRate: z.number().min(0).max(1).optional(),
   tooFrequentRate: z.number().min(0).max(1).optional(),
   dropAfterCreateRate: z.number().min(0).max(1).optional(),
+  holdJobs: z.boolean().optional(),
 });
 
 /**
@@ -88,8 +89,10 @@ export async function fileRoutes(app: FastifyInstance, ctx: EmulatorContext): Pr
     control(request.headers);
     const parsed = faultsSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw new ApiError(Code.ParameterError, describeIssues(parsed.error));
-    Object.assign(ctx.faults.rates, parsed.data);
-    return { code: Code.Success, msg: 'OK', data: ctx.faults.rates };
+    const { holdJobs, ...rates } = parsed.data;
+    Object.assign(ctx.faults.rates, rates);
+    if (holdJobs !== undefined) ctx.faults.holdJobs(holdJobs);
+    return { code: Code.Success, msg: 'OK', data: { ...ctx.faults.rates, holdJobs: ctx.faults.holding } };
   });
 
   app.post('/__sandbox/credits', async (request) => {

@@ -112,6 +112,36 @@ describe('sandbox under bad requests', { timeout: SLOW }, () => {
   });
 });
 
+describe("the sandbox's hold on jobs (a test's control)", { timeout: SLOW }, () => {
+  it('keeps every job at processing until it is let go, then ends them', async () => {
+    const em = await start({ jobSeconds: 0.2 });
+    try {
+      const held = await post(em, '/__sandbox/faults', JSON.stringify({ holdJobs: true }));
+      expect(await held.json()).toMatchObject({ code: 1000, data: { holdJobs: true } });
+      const job = dataOf(await call(em, 'audioCreate', { input_text: 'Held.', voice_id: 'sandbox_ava' }));
+      // Processing, and still so after two more polls (each waits past the job's 0.2 s).
+      for (let i = 0; i < 3; i += 1) {
+        const seen = dataOf(
+          await until(
+            () => call(em, 'audioInfo', { audio_model_id: job._id }),
+            (r) => dataOf(r).status === 2,
+          ),
+        );
+        expect(seen.status).toBe(2);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      await post(em, '/__sandbox/faults', JSON.stringify({ holdJobs: false }));
+      const ended = await until(
+        () => call(em, 'audioInfo', { audio_model_id: job._id }),
+        (r) => dataOf(r).status === 3,
+      );
+      expect(dataOf(ended).status).toBe(3);
+    } finally {
+      await em.close();
+    }
+  });
+});
+
 describe('sandbox persistence and expiry', { timeout: SLOW }, () => {
   let dataDir: string;
   beforeAll(async () => {
