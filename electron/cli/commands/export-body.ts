@@ -77,8 +77,7 @@ export const exportBodyCommand: CliCommand = {
       io.err(
         `The project cannot be sent as a ${result.target} request (${result.problems.filter((p) => p.level === 'error').length} problem(s)):`,
       );
-      for (const problem of result.problems)
-        io.err(`  ${problem.level === 'error' ? 'error  ' : 'warning'}  ${problem.message}`);
+      for (const problem of result.problems) io.err(`  ${problem.level.padEnd(7)}  ${problem.message}`);
       return EXIT.refused;
     }
     for (const warning of result.warnings) io.err(`  warning  ${warning.message}`);

@@ -45,7 +45,7 @@ export function musicProblems(project: Project, target: ProjectKind, submit: boo
     }
     if (submit)
       add(
-        'warning',
+        'info',
         'music-mixed',
         `is mixed under the voice on this computer (${project.loudness?.lufs ?? -16} LUFS) and the mix is uploaded to your storage as the scene's voice when you create the video.`,
       );

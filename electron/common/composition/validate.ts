@@ -300,7 +300,7 @@ function checkSendableUrl(url: string, what: string, submit: boolean, at: Where,
   if (kind === 'local' && submit) {
     if (url.trim().startsWith('file:'))
       add(
-        'warning',
+        'info',
         'local-upload',
         `${what} is a local file; it is uploaded to your storage when you create the video.`,
         at,

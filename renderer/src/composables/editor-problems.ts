@@ -26,13 +26,15 @@ const MARKED = new Set([
   'text-font',
 ]);
 
-export type ElementMark = { level: Problem['level']; text: string };
+export type ElementMark = { level: 'error' | 'warning'; text: string };
 
 /** The canvas's mark per element of a scene: its first marked problem, without the element's name. */
 export function elementMarks(problems: readonly Problem[], sceneId: string): Map<string, ElementMark> {
   const found = new Map<string, ElementMark>();
   for (const p of problems) {
-    if (!p.elementId || p.sceneId !== sceneId || !MARKED.has(p.code) || found.has(p.elementId)) continue;
+    // A note (info) is no mark on the canvas: nothing there needs the user's hand.
+    if (p.level === 'info' || !p.elementId || p.sceneId !== sceneId || !MARKED.has(p.code) || found.has(p.elementId))
+      continue;
     found.set(p.elementId, { level: p.level, text: p.message.slice(p.message.indexOf(': ') + 2) });
   }
   return found;
@@ -73,7 +75,7 @@ export function useEditorProblems({ project, assets, connections, jobs, message 
     ];
   });
   const errorCount = computed(() => problems.value.filter((p) => p.level === 'error').length);
-  const warningCount = computed(() => problems.value.length - errorCount.value);
+  const warningCount = computed(() => problems.value.filter((p) => p.level === 'warning').length);
   const linkState = computed(() => ({
     total: links.total.value,
     unchecked: links.unchecked.value,

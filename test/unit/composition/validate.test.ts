@@ -53,7 +53,7 @@ describe('validateProject: avatar video', () => {
 
   it('flags local files before submitting (taken-in files are uploaded, other local references refused) but not for a preview', () => {
     const local = updateElement(project, 'intro', 'clip', { url: 'file:///home/me/clip.mp4' });
-    expect(codes(validateProject(local))).toEqual(['warning:local-upload']);
+    expect(codes(validateProject(local))).toEqual(['info:local-upload']);
     expect(codes(validateProject(updateElement(project, 'intro', 'clip', { url: 'blob:http://x/1' })))).toEqual([
       'error:local-file',
     ]);
