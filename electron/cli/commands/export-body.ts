@@ -80,7 +80,7 @@ export const exportBodyCommand: CliCommand = {
       for (const problem of result.problems) io.err(`  ${problem.level.padEnd(7)}  ${problem.message}`);
       return EXIT.refused;
     }
-    for (const warning of result.warnings) io.err(`  warning  ${warning.message}`);
+    for (const warning of result.warnings) io.err(`  ${warning.level.padEnd(7)}  ${warning.message}`);
     io.out(JSON.stringify(result.body, null, 2));
     return EXIT.ok;
   },
