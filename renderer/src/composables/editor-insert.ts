@@ -67,7 +67,8 @@ export function useEditorInsert(project: ProjectStore, media: MediaCache) {
       }
       return project.addToScene({ type: 'audio', url: asset.url, x: 0, y: 0, width: 0, height: 0, name: asset.name });
     }
-    const size = await mediaSize(media, asset.url, asset.kind);
+    // The host's measure of the file first: what the page loaded may be a smaller still of it.
+    const size = asset.size ?? (await mediaSize(media, asset.url, asset.kind));
     const output = project.doc.output;
     const placement = centredAt(fitPlacement(size ?? { width: 16, height: 9 }, output, 0.5), at);
     return project.addToScene({

@@ -22,7 +22,9 @@ export async function takeInLocalFiles(
         errors.push(`${file.name}: ${refusal}`);
         continue;
       }
-      assets.push({ url: chosen.url, kind: chosen.info.kind, name: chosen.name });
+      const { width, height } = chosen.info;
+      const size = width && height ? { size: { width, height } } : {};
+      assets.push({ url: chosen.url, kind: chosen.info.kind, name: chosen.name, ...size });
     } catch (error) {
       errors.push(error instanceof Error ? error.message : `${file.name}: ${String(error)}`);
     }

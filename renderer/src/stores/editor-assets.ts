@@ -34,6 +34,11 @@ export interface MediaAsset {
   url: string;
   kind: MediaKindName;
   name: string;
+  /**
+   * The file's own size as the host measured it (ffprobe, rotation applied). A local picture is shown
+   * from a still at most 1280 px wide, so the size read from what the page loaded is not the file's.
+   */
+  size?: { width: number; height: number };
 }
 
 /** Where the catalogue comes from; the editor view plugs in the bridge, tests plug in fakes. */
