@@ -1,11 +1,15 @@
 import { z } from 'zod';
-import type { Project } from './document';
+import type { Project, Scene } from './document';
 import { mediaRefusal, type MediaField } from './media-fields';
 import { MEDIA_FORMATS } from './media-format';
 import { capitalise, elementLabel, sceneLabel } from './render-plan';
 import { effectiveAvatarFrom, urlKind, voiceAudioUrl } from './rules';
 import type { Problem } from './validate';
 import { followsVoice, sceneLengthFor, VOICE_OVERRUN_TOLERANCE_MS } from './voice-follow';
+import { shownSpan } from './timing-span';
+
+/** A clip this much shorter than its time on screen is not worth a word (a frame or two at 25 fps). */
+const CLIP_SHORT_TOLERANCE_MS = 80;
 
 export { sceneLengthFor, VOICE_OVERRUN_TOLERANCE_MS };
 
@@ -147,8 +151,29 @@ export function linkProblems(project: Project, reports: ReadonlyMap<string, Link
         ...at,
       });
     }
+    const shortBy = clipShortBy(link, scene, report);
+    if (shortBy !== null)
+      problems.push({
+        level: 'warning',
+        code: 'clip-shorter',
+        message: `${link.where}: the clip lasts ${seconds(report.durationMs!)} s but is on screen for ${seconds(report.durationMs! + shortBy)} s; it stands still on its last frame for the last ${seconds(shortBy)} s. Shorten its time on screen or the scene, or use a longer clip.`,
+        ...at,
+      });
   }
   return problems;
+}
+
+/**
+ * How much longer a video element is on screen than its clip plays (ms), when that is more than a
+ * frame or two: the clip then holds its last frame, which a user never asked for. Null otherwise.
+ */
+function clipShortBy(link: ProjectLink, scene: Scene, report: LinkReport): number | null {
+  if (link.expects !== 'video' || !link.elementId || report.kind !== 'video' || report.durationMs === null) return null;
+  const element = scene.elements.find((e) => e.id === link.elementId);
+  if (!element) return null;
+  const { from, to } = shownSpan(element, scene);
+  const short = to - from - report.durationMs;
+  return short > CLIP_SHORT_TOLERANCE_MS ? short : null;
 }
 
 /** The voice's length for a scene, when its link has been checked. */

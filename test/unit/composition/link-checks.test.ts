@@ -104,4 +104,37 @@ describe('fitScenesToVoices', () => {
     expect(fitScenesToVoices(project, known).scenes.map((s) => s.durationMs)).toEqual([7500, 1500]);
     expect(fitScenesToVoices(project, new Map())).toBe(project);
   });
+
+  it('says so when a clip is shorter than its time on screen, which then stands on its last frame', () => {
+    const clipScene = project.scenes.find((s) => s.elements.some((e) => e.url === 'https://cdn.example/clip.mp4'))!;
+    const clip = clipScene.elements.find((e) => e.url === 'https://cdn.example/clip.mp4')!;
+    const short = ok('https://cdn.example/clip.mp4', 'video', clipScene.durationMs - 1500);
+    const problems = linkProblems(project, reports(...allFine.filter((r) => r.kind !== 'video'), short));
+    expect(problems).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        code: 'clip-shorter',
+        elementId: clip.id,
+        message: expect.stringMatching(
+          /the clip lasts .* s but is on screen for .* s; it stands still on its last frame for the last 1\.5 s/,
+        ),
+      }),
+    ]);
+    // A clip timed to leave before its end says nothing; nor does one a frame short.
+    const timed = {
+      ...project,
+      scenes: project.scenes.map((s) =>
+        s.id === clipScene.id
+          ? {
+              ...s,
+              elements: s.elements.map((e) => (e.id === clip.id ? { ...e, endMs: clipScene.durationMs - 1500 } : e)),
+            }
+          : s,
+      ),
+    };
+    expect(linkProblems(timed, reports(short))).toEqual([]);
+    expect(
+      linkProblems(project, reports(ok('https://cdn.example/clip.mp4', 'video', clipScene.durationMs - 40))),
+    ).toEqual([]);
+  });
 });
