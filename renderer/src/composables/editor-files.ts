@@ -3,6 +3,7 @@ import type { DropdownOption } from 'naive-ui';
 import type { NewProjectRequest, OpenedProject, ProjectSummary, RecoveryEntry } from '@common/bridge/projects';
 import { parseProject, type Project } from '@common/composition';
 import type { useProjectStore } from '@/stores/project';
+import { lastProjectId, rememberLastProject } from './last-project';
 
 type ProjectStore = ReturnType<typeof useProjectStore>;
 
@@ -83,6 +84,12 @@ export function useEditorFiles(
     }
   }
 
+  // Whichever way a project came to be open (opened, created, saved as), it is the one a reload reopens.
+  watch(
+    () => project.fileRef,
+    (id) => id && rememberLastProject(id),
+  );
+
   function opened(result: OpenedProject): void {
     project.load(result.project, result.summary.id, !result.recovered);
     autosavedAt.value = null;
@@ -101,6 +108,11 @@ export function useEditorFiles(
       report(error, 'Projects could not be reached');
     }
     await refreshRecent();
+    // A reload opens the project the user last had open, unless there is work to recover (the banner
+    // asks about that) or something is open already; one no longer among the recent ones is left alone.
+    const last = lastProjectId();
+    const untouched = !project.fileRef && !project.dirty && recovery.value.length === 0;
+    if (last && untouched && recent.value.some((r) => r.id === last)) await open(last);
   }
 
   /**
