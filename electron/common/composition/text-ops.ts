@@ -1,6 +1,6 @@
 import { DEFAULT_CAPTION_SETTINGS } from '../captions/caption-track';
 import { bleedOf } from '../text/text-layout';
-import type { MediaSize, Project, SceneElement } from './document';
+import type { ElementRole, MediaSize, Project, SceneElement } from './document';
 import { addElement, findElement } from './element-ops';
 import { elementBox } from './geometry';
 import { CompositionError, round2, updateScene } from './project-ops';
@@ -50,7 +50,7 @@ export function addTextElement(
   sceneId: string,
   style: TextStyle,
   natural: MediaSize,
-  options: { id?: string; place?: 'centre' | 'lower-left'; name?: string } = {},
+  options: { id?: string; place?: 'centre' | 'lower-left'; name?: string; role?: ElementRole } = {},
 ): Project {
   const { width: W, height: H } = project.output;
   const width = Math.min(natural.width, W);
@@ -68,6 +68,7 @@ export function addTextElement(
     mediaSize: natural,
     text: style,
     name: options.name ?? firstLine(style),
+    ...(options.role ? { role: options.role } : {}),
   });
   return withFontRecords(next);
 }

@@ -26,6 +26,7 @@ import {
   setTextStyle,
   withFontRecords,
   type ElementDraft,
+  type ElementRole,
   type MediaSize,
   type TextStyle,
   type ElementPatch,
@@ -167,9 +168,14 @@ export const useProjectStore = defineStore('project', () => {
   }
 
   /** Adds a text element measured at `natural` (the rasteriser's layout) and selects it. */
-  function addText(style: TextStyle, natural: MediaSize, place: 'centre' | 'lower-left'): string | null {
+  function addText(
+    style: TextStyle,
+    natural: MediaSize,
+    place: 'centre' | 'lower-left',
+    role?: ElementRole,
+  ): string | null {
     const id = nextId(doc.value, 'el');
-    if (!apply((p) => addTextElement(p, sceneId(), style, natural, { id, place }))) return null;
+    if (!apply((p) => addTextElement(p, sceneId(), style, natural, { id, place, role }))) return null;
     selectedIds.value = [id];
     return id;
   }
