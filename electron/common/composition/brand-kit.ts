@@ -146,8 +146,10 @@ export function applyBrandKit(project: Project, kit: BrandKit, measure: MeasureT
       if (e.type !== 'text' || !e.text) continue;
       const role = textRoleOf(e, next.output);
       const style = brandedTextStyle(e.text, role, kit);
-      if (JSON.stringify(style) !== JSON.stringify(e.text))
+      if (JSON.stringify(style) !== JSON.stringify(e.text)) {
         next = setTextStyle(next, scene.id, e.id, style, measure(style));
+        if (insideFrame(e, next.output)) next = keptInFrame(next, scene.id, e.id);
+      }
       // The role read from the look is kept as data: applied again after a resize or in another format,
       // the kit restyles the element the same way instead of guessing again from its new look.
       if (e.role !== role) next = withRole(next, scene.id, e.id, role);
@@ -156,6 +158,31 @@ export function applyBrandKit(project: Project, kit: BrandKit, measure: MeasureT
   next = withFontRecords(placeLogo(next, kit.logo));
   // Applied again, the kit rebuilds what it already made: the input then stands (no undo step, not dirty).
   return JSON.stringify(next) === JSON.stringify(project) ? project : next;
+}
+
+function insideFrame(e: SceneElement, output: OutputSize): boolean {
+  return e.x >= 0 && e.y >= 0 && e.x + e.width <= output.width + 0.5 && e.y + e.height <= output.height + 0.5;
+}
+
+/**
+ * A text the user placed inside the frame stays inside it when the brand's font is wider: it is made
+ * smaller (the same aspect, so nothing is squeezed) until it fits, then moved in. Without this the
+ * "Product explainer" title ran 75 px past the frame in the kit's heading font.
+ */
+function keptInFrame(project: Project, sceneId: string, id: string): Project {
+  const { width: W, height: H } = project.output;
+  return updateScene(project, sceneId, (scene) => ({
+    ...scene,
+    elements: scene.elements.map((e) => {
+      if (e.id !== id || insideFrame(e, project.output)) return e;
+      const k = Math.min(1, W / e.width, H / e.height);
+      const width = round2(e.width * k);
+      const height = round2(e.height * k);
+      const x = round2(Math.min(Math.max(0, e.x), W - width));
+      const y = round2(Math.min(Math.max(0, e.y), H - height));
+      return { ...e, x, y, width, height };
+    }),
+  }));
 }
 
 function withRole(project: Project, sceneId: string, id: string, role: TextRole): Project {
