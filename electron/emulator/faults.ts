@@ -57,9 +57,9 @@ export class Faults {
     return this.letJobsEnd !== null;
   }
 
-  /** Settles once jobs may end (at once unless they are held). */
-  whenJobsMayEnd(): Promise<void> {
-    return this.jobsMayEnd;
+  /** Settles once jobs may end; null while they are not held. */
+  whenJobsMayEnd(): Promise<void> | null {
+    return this.letJobsEnd ? this.jobsMayEnd : null;
   }
 
   dropRequest(): boolean {

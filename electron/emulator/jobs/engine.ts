@@ -35,8 +35,8 @@ export interface EngineDeps {
   jobSeconds: number;
   /** Whether the next job to process fails on purpose (the counted `--fail-rate`). */
   failJob: () => boolean;
-  /** Settles once a job may end (a test's control holds them all at processing). */
-  jobsMayEnd?: () => Promise<void>;
+  /** Settles once a job may end while a test's control holds them all at processing; null: not held. */
+  jobsMayEnd?: () => Promise<void> | null;
   now: () => number;
   log: (line: string) => void;
   makeWorkDir: (jobId: string) => Promise<string>;
@@ -172,11 +172,17 @@ export class SandboxJobRunner {
   }
 
   /** Held while a test holds jobs, never past the sandbox's close. */
-  private mayEnd(): Promise<void> {
+  private async mayEnd(): Promise<void> {
     const held = this.d.jobsMayEnd?.();
-    if (!held || this.abort.signal.aborted) return Promise.resolve();
-    const closed = new Promise<void>((resolve) => this.abort.signal.addEventListener('abort', () => resolve()));
-    return Promise.race([held, closed]);
+    if (!held || this.abort.signal.aborted) return;
+    let closed = (): void => undefined;
+    const closing = new Promise<void>((resolve) => (closed = resolve));
+    this.abort.signal.addEventListener('abort', closed, { once: true });
+    try {
+      await Promise.race([held, closing]);
+    } finally {
+      this.abort.signal.removeEventListener('abort', closed);
+    }
   }
 
   private async waitUntil(t: number): Promise<void> {
