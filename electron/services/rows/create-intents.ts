@@ -73,6 +73,8 @@ export interface SendPace {
 export interface SendStops {
   pace?: SendPace;
   stillGoes?: () => boolean;
+  /** Told when `stillGoes` held the create back: puts the row where a row stopped before its create goes. */
+  heldBack?: () => Promise<unknown>;
 }
 
 /**
@@ -87,15 +89,14 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   key: IntentKey,
   submission: JobSubmission,
   set: (change: (row: Row) => Row) => Promise<void>,
-  { pace, stillGoes }: SendStops = {},
+  { pace, stillGoes, heldBack }: SendStops = {},
 ): Promise<SubmitResult | { status: 'outcome-unknown' }> {
   const { jobs, intents } = deps;
-  // Held back at the last moment: nothing was sent. mayGo, asked again, puts the row where a row
-  // stopped before its create goes (back with those not started when it has made nothing of its take).
+  // Held back at the last moment: nothing was sent, and the row is put back (`heldBack`).
   const submit = () =>
     jobs.submit(submission, { stillGoes }).catch(async (error: unknown) => {
       if (!(error instanceof CreateHeldBack)) throw error;
-      await pace?.mayGo();
+      await heldBack?.();
       throw NOT_SENT;
     });
   if (!intents) {

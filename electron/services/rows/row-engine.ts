@@ -27,7 +27,6 @@ import { RunStops } from './run-stops';
 import { finishRun } from './run-finish';
 import { rowLabel } from '../../common/text/row-label';
 import type { RowEngineDeps } from './row-engine-deps';
-
 export type { RowEngineDeps };
 
 type AnyRow = RowBase;
@@ -68,6 +67,7 @@ export class RowEngine {
       connections: this.connections,
       log: deps.log,
       daySpending: deps.daySpending,
+      stopped: () => this.stopped,
     });
     const [again, kindOf] = [(kind: string, id: string) => this.pump(kind, id), (kind: string) => this.kindOf(kind)];
     const { memory, stops, connections } = this;
@@ -100,7 +100,6 @@ export class RowEngine {
 
   /** The ledger's jobs, as the engine sees them (the kinds read their rows' jobs here). */
   readonly jobs = (): JobView[] => this.deps.jobs.list();
-
   readonly get = (kind: string, id: string): Promise<AnyRun | null> => this.memory.get(kind, id);
   readonly require = (kind: string, id: string): Promise<AnyRun> => this.memory.require(kind, id);
   readonly list = (kind: string): Promise<AnyRun[]> => this.memory.list(kind);
@@ -147,6 +146,8 @@ export class RowEngine {
         now.state === 'paused' ||
         (now.state !== 'running' && (!untilRowsEnd || !now.rows.some((r) => rowUnderWay(r)))),
     );
+    // Each create on its way has left or been held back (its row put back) before the run is answered.
+    await this.stops.decided(kind, id);
     const ended = await this.memory.require(kind, id);
     if (!this.stopped) await this.balances.get(kind)?.stopped(id, ended.state === 'finished');
     return this.memory.require(kind, id);
@@ -200,8 +201,7 @@ export class RowEngine {
     const run = await this.memory.require(kind, id);
     const row = run.rows.find((r) => r.row === rowNumber);
     if (!row) throw new Error(`The ${kind} has no ${rowLabel({ row: rowNumber })}.`);
-    allowed(row);
-    return this.redoRows(kind, id, [rowNumber]);
+    return (allowed(row), this.redoRows(kind, id, [rowNumber]));
   }
 
   /** Makes several ended rows again at once (retry all failed; the caller picks them): each its next take. */
@@ -228,7 +228,6 @@ export class RowEngine {
   }
 
   readonly flush = (): Promise<void> => this.memory.flush();
-
   /** Lets go of an ended run, in memory and on disk (a worker's one-row run, once reported). */
   forget(kind: string, id: string): Promise<void> {
     this.stops.guards.delete(`${kind}/${id}`);
@@ -368,20 +367,17 @@ export class RowEngine {
         const submission = await make();
         // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';
-        // Within the run's cap, and not refused for want of credits (which pauses every run on the connection);
-        // sent once (its intent written first, where the intents are shared by several workers).
+        // Within the run's cap and credits, sent once; held back as it leaves (a pause), put back as mayGo does.
         const mayGo = async () => !this.stopped && this.stops.mayCreate(task, at, set);
         const pace = pacer?.paceFrom(turnAt as number, mayGo);
-        const stillGoes = () => !this.stopped && this.stops.stillRunning(task);
         const result = await this.stops
-          .send(task, submission, (s) => sendOnce(this.deps, intentKey(task, row, s), s, set, { pace, stillGoes }))
+          .send(task, submission, (s, stillGoes) =>
+            sendOnce(this.deps, intentKey(task, row, s), s, set, { pace, heldBack: mayGo, stillGoes }),
+          )
           .catch((error: unknown) => (error === NOT_SENT ? null : Promise.reject(error)));
         if (result === null) return 'waiting';
-        if (refusedTooFrequent(result)) {
-          const wait = pacer?.refused() ?? 1000;
-          this.work.later(wait, () => this.queue.push(task));
-          return 'waiting';
-        }
+        if (refusedTooFrequent(result))
+          return (this.work.later(pacer?.refused() ?? 1000, () => this.queue.push(task)), 'waiting');
         pacer?.accepted();
         return JOB_ENDED.has(result.phase) ? result : 'waiting';
       },
@@ -393,8 +389,12 @@ export class RowEngine {
     if (run.state === state || (run.state === 'finished' && state !== 'running')) return run;
     // Paused or resumed by the user: the account's reason, if any, is over.
     await this.memory.update(kind, id, (r) => ({ ...r, state, pause: null }));
-    if (state === 'running') this.starts.resumed(kind, id);
-    if (state === 'running') this.pump(kind, id);
+    // Stopped: answered once each create on its way has left or been held back (what is sent is final).
+    if (state !== 'running') await this.stops.decided(kind, id);
+    else {
+      this.starts.resumed(kind, id);
+      this.pump(kind, id);
+    }
     return this.memory.require(kind, id);
   }
 }

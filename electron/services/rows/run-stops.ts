@@ -26,6 +26,8 @@ export interface RunStopsDeps {
   log?: Logger;
   /** The day's spending shared by every worker of queued runs; a run with a `dayLimit` reserves each create there. */
   daySpending?: DaySpending;
+  /** The engine stopped (quitting): nothing more leaves. */
+  stopped?: () => boolean;
 }
 
 /**
@@ -38,6 +40,8 @@ export class RunStops {
   readonly spending: RunSpending;
   /** Runs that may go on only while something outside says so (a worker's row: its queued run still running). */
   readonly guards = new Map<string, () => Promise<boolean>>();
+  /** Each run's creates on their way whose fate is not known yet: left, or held back and put back. */
+  private readonly undecided = new Map<string, Set<Promise<void>>>();
 
   constructor(private readonly deps: RunStopsDeps) {
     this.spending = new RunSpending(deps.jobs);
@@ -50,8 +54,38 @@ export class RunStops {
   async send(
     task: RowTask,
     submission: JobSubmission,
-    submit: (submission: JobSubmission) => Promise<SubmitResult | { status: 'outcome-unknown' }> = (s) =>
-      this.deps.jobs.submit(s),
+    submit: (
+      submission: JobSubmission,
+      stillGoes: () => boolean,
+    ) => Promise<SubmitResult | { status: 'outcome-unknown' }> = (s, stillGoes) =>
+      this.deps.jobs.submit(s, { stillGoes }),
+  ): Promise<JobView | null> {
+    const key = `${task.kind}/${task.runId}`;
+    const fates = this.undecided.get(key) ?? new Set<Promise<void>>();
+    this.undecided.set(key, fates);
+    let known = (): void => undefined;
+    const fate = new Promise<void>((resolve) => (known = resolve));
+    const decide = () => [fates.delete(fate), known()];
+    fates.add(fate);
+    // Asked as the request leaves: going, its fate is known; held back, it is once the row is put back.
+    const stillGoes = () => (this.stillRunning(task) ? (decide(), true) : false);
+    try {
+      return await this.sendWithin(task, submission, (s) => submit(s, stillGoes));
+    } finally {
+      decide();
+    }
+  }
+
+  /** Settles once every create of the run on its way has left, or been held back and its row put back. */
+  async decided(kind: string, id: string): Promise<void> {
+    const fates = this.undecided.get(`${kind}/${id}`);
+    while (fates && fates.size > 0) await Promise.all([...fates]);
+  }
+
+  private async sendWithin(
+    task: RowTask,
+    submission: JobSubmission,
+    submit: (submission: JobSubmission) => Promise<SubmitResult | { status: 'outcome-unknown' }>,
   ): Promise<JobView | null> {
     const cap = await this.withinCap(task, submission);
     if (cap === 'held') return null;
@@ -141,7 +175,7 @@ export class RunStops {
    * way (a pause changes the run in memory before its first await, so one that landed since holds it back).
    */
   stillRunning(task: Pick<RowTask, 'kind' | 'runId'>): boolean {
-    return this.deps.memory.inMemory(task.kind, task.runId)?.state === 'running';
+    return !this.deps.stopped?.() && this.deps.memory.inMemory(task.kind, task.runId)?.state === 'running';
   }
 
   /** The account stopped a create: every running run on its connection stops creating, for this reason. */

@@ -1,7 +1,7 @@
 // Pause holds back a create already past its run's last check: the row's create is on its way (its
 // record being written to the ledger, its turn at the connection still to come) when the user pauses.
-// Once Pause has answered, the create does not leave: the sandbox makes nothing, the ledger keeps no
-// record of it, and the row is not failed. Resumed, the row is made once.
+// The create does not leave: the sandbox makes nothing, and Pause answers once that is known (the
+// ledger keeps no record of it, the row waits again, not failed). Resumed, the row is made once.
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -51,16 +51,17 @@ describe("Pause pressed while a row's create is on its way", () => {
       const running = studio.rows.run('batch', 'b');
       // The row passed every check of its run and its create's record is being written.
       await gate!.atWrite;
-      const paused = await studio.batches.pause('b');
-      expect(paused.state).toBe('paused');
+      const pausing = studio.batches.pause('b');
+      await vi.waitFor(async () => expect((await studio.batches.get('b'))?.state).toBe('paused'), HANG_GUARD);
       gate!.letGo();
+      // Pause answers once the create's fate is known: held back, its record gone, its row waiting again.
+      const paused = await pausing;
+      expect(paused.state).toBe('paused');
+      expect(studio.engine.records((r) => r.purpose.type === 'batch-row')).toEqual([]);
+      expect((await studio.batches.get('b'))!.rows[0].state).toBe('pending');
       await running;
       await studio.rows.idle();
-
       expect(await sandboxJobs(em)).toBe(before);
-      expect(studio.engine.records((r) => r.purpose.type === 'batch-row')).toEqual([]);
-      const row = (await studio.batches.get('b'))!.rows[0];
-      expect(row.state).not.toBe('failed');
 
       await studio.batches.resume('b');
       await vi.waitFor(async () => expect((await studio.batches.get('b'))?.state).toBe('finished'), HANG_GUARD);

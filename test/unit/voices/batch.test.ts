@@ -70,9 +70,10 @@ const csv = (n: number) =>
     ...Array.from({ length: n }, (_, i) => `Voiceover number ${i + 1}.,sandbox_ava,spot-${i + 1}`),
   ].join('\n');
 
-/** Resolves once the engine has sent at least `n` rows of a batch. */
+/** Once `n` rows' creates were answered (a create still on its way when the batch pauses is held back). */
 function rowsSent(engine: JobEngine, n: number): Promise<void> {
-  const sent = () => engine.list().filter((j) => j.purpose.type === 'batch-row').length >= n;
+  const sent = () =>
+    engine.list().filter((j) => j.purpose.type === 'batch-row' && j.phase !== 'submitting').length >= n;
   return new Promise((resolve) => {
     if (sent()) return resolve();
     const stop = engine.subscribe(() => {
