@@ -342,7 +342,7 @@ describe('one project in three formats, in Chromium', () => {
     const tall = (await jobsOf()).find((j) => sizeOf(j) === '1080x1920')!;
     const sent = tall.request as AvatarVideoBody;
     expect(sent.data.map((d) => d.duration)).toEqual([2000, SCENE_MS - 2000, SCENE_MS, SCENE_MS]);
-    // Each part's voice went out as an uploaded cut of the scene's voice, not the placeholder.
+    // Each part's voice went out as an uploaded cut of the scene's voice (filled in at submit).
     for (const d of sent.data.slice(0, 2)) expect(d.voice?.voice_url).toMatch(/^https?:\/\/.*\.mp3$/);
     // Fetched here: the sandbox's link, as the Library's download would fetch it.
     const result = join(dir, 'result-9x16.mp4');

@@ -2,10 +2,10 @@
 // names the file) reaches the user, the picker lists the family under "Your fonts", and the text that
 // asked for it is drawn in it.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { flushPromises, mount } from '@vue/test-utils';
+import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { NConfigProvider, NMessageProvider, type SelectGroupOption } from 'naive-ui';
-import { defineComponent, h, ref } from 'vue';
+import type { SelectGroupOption } from 'naive-ui';
+import { ref } from 'vue';
 import type { SystemFontFace } from '@common/composition';
 
 const host = vi.hoisted(() => ({ faces: [] as SystemFontFace[], sent: [] as Array<{ name: string; base64: string }> }));
@@ -48,7 +48,7 @@ vi.mock('@/text/page-rasteriser', () => ({
 import { createProject, presetStyle } from '@common/composition';
 import { useProjectStore } from '@/stores/project';
 import { useFontOptions } from '@/text/font-options';
-import ElementInspector from '@/views/editor/ElementInspector.vue';
+import { mountInspector } from './inspector-host';
 import { until } from '../../wait';
 
 function setup() {
@@ -59,15 +59,7 @@ function setup() {
     { width: 640, height: 154 },
     'centre',
   )!;
-  const Host = defineComponent(
-    () => () =>
-      h(NConfigProvider, null, () =>
-        h(NMessageProvider, null, () =>
-          store.selectedElements[0] ? h(ElementInspector, { element: store.selectedElements[0] }) : null,
-        ),
-      ),
-  );
-  return { store, id, wrapper: mount(Host, { attachTo: document.body }) };
+  return { store, id, wrapper: mountInspector(store) };
 }
 
 function pick(wrapper: ReturnType<typeof setup>['wrapper'], file: File): Promise<void> {

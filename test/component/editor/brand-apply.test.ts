@@ -3,16 +3,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPinia, setActivePinia } from 'pinia';
 
-vi.mock('@/text/page-rasteriser', () => ({
-  pageRasteriser: () => ({
-    layout: async (style: { content: string; fontSize: number }) => ({
-      width: style.content.length * style.fontSize * 0.5,
-      height: style.fontSize * 1.2,
-      lines: [],
-      box: null,
-    }),
-  }),
-}));
+vi.mock('@/text/page-rasteriser', () => import('./fake-rasteriser'));
 
 import { createProject, DEFAULT_BRAND_KIT, presetStyle, type BrandKit } from '@common/composition';
 import { useProjectStore } from '@/stores/project';

@@ -12,16 +12,7 @@ vi.mock('@/bridge', () => ({
     return host.kit;
   }),
 }));
-vi.mock('@/text/page-rasteriser', () => ({
-  pageRasteriser: () => ({
-    layout: async (style: { content: string; fontSize: number }) => ({
-      width: style.content.length * style.fontSize * 0.5,
-      height: style.fontSize * 1.2,
-      lines: [],
-      box: null,
-    }),
-  }),
-}));
+vi.mock('@/text/page-rasteriser', () => import('./fake-rasteriser'));
 
 import { createProject, DEFAULT_BRAND_KIT, presetStyle } from '@common/composition';
 import { useProjectStore } from '@/stores/project';

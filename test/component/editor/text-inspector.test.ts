@@ -2,10 +2,9 @@
 // value reaches the document as one undo step, whether the edit ends with Tab (blur) or Enter, and the
 // field keeps showing it; Width re-wraps the text at that width instead of squashing its picture.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { flushPromises, mount } from '@vue/test-utils';
+import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
-import { NConfigProvider, NMessageProvider } from 'naive-ui';
-import { defineComponent, h, ref } from 'vue';
+import { ref } from 'vue';
 
 // While `held` is set, a measurement waits for it, as one waits for a font file to load.
 const measuring = vi.hoisted(() => ({ held: null as Promise<void> | null }));
@@ -28,7 +27,7 @@ vi.mock('@/text/page-rasteriser', () => ({
 
 import { createProject, presetStyle } from '@common/composition';
 import { useProjectStore } from '@/stores/project';
-import ElementInspector from '@/views/editor/ElementInspector.vue';
+import { mountInspector } from './inspector-host';
 import { until } from '../../wait';
 
 function setup() {
@@ -38,16 +37,7 @@ function setup() {
   const style = { ...presetStyle(store.doc, 'title'), content: 'Launch day', fontSize: 128, shadow: null };
   const id = store.addText(style, { width: 640, height: 153.6 }, 'centre')!;
   store.markSaved('p');
-  // Re-reads the element from the store on every render, as the editor view does.
-  const Host = defineComponent(
-    () => () =>
-      h(NConfigProvider, null, () =>
-        h(NMessageProvider, null, () =>
-          store.selectedElements[0] ? h(ElementInspector, { element: store.selectedElements[0] }) : null,
-        ),
-      ),
-  );
-  return { store, id, wrapper: mount(Host, { attachTo: document.body }) };
+  return { store, id, wrapper: mountInspector(store) };
 }
 
 type Wrapper = ReturnType<typeof setup>['wrapper'];
