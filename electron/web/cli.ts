@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { defaultDataDir } from '../services/host/data-dir';
 import { startWebHost, type WebHostOptions } from './web-host';
 import { DataFolderBusyError } from '../services/host/data-folder-lock';
+import { stopSignals } from '../services/host/stop-signals';
+
+/** A stop that has not ended the host by then ends it outright: a host ends within 5 s of Ctrl-C or SIGTERM. */
+const STOP_LIMIT_MS = 4_500;
 
 export interface WebCliArgs {
   port: number;
@@ -57,9 +61,9 @@ function openBrowser(url: string): void {
 
 /**
  * Parses the command line, starts the host and stops it on SIGINT/SIGTERM (`npm run web`). Tests that
- * run the host as a process of its own pass their sandbox settings (short jobs).
+ * run the host as a process of its own pass their sandbox settings (short jobs), or skip the page's build.
  */
-export async function main(extra: Pick<WebHostOptions, 'sandbox'> = {}): Promise<void> {
+export async function main(extra: Pick<WebHostOptions, 'sandbox' | 'skipBuild'> = {}): Promise<void> {
   trace('modules loaded');
   let args: WebCliArgs;
   try {
@@ -68,6 +72,14 @@ export async function main(extra: Pick<WebHostOptions, 'sandbox'> = {}): Promise
     console.error((error as Error).message);
     process.exit(2);
   }
+  // Ctrl-C or SIGTERM, heard from the start: an orderly close (records written, connections let go), cut
+  // short past STOP_LIMIT_MS whatever holds it (a queue's Redis that has gone), at once on a second signal.
+  const { asked } = stopSignals({
+    say: (line) => console.error(line),
+    what: 'The web host',
+    limitMs: STOP_LIMIT_MS,
+    code: 1,
+  });
   const host = await startWebHost({
     root: join(import.meta.dirname, '..', '..'),
     dataDir: args.dataDir ?? defaultDataDir(),
@@ -75,6 +87,7 @@ export async function main(extra: Pick<WebHostOptions, 'sandbox'> = {}): Promise
     onBuild: () => console.error('Building the studio page (first run or sources changed)…'),
     echo: (line) => console.error(line),
     sandbox: extra.sandbox,
+    skipBuild: extra.skipBuild,
   }).catch((error: unknown) => {
     if (!(error instanceof DataFolderBusyError)) throw error;
     console.error(error.message);
@@ -84,15 +97,9 @@ export async function main(extra: Pick<WebHostOptions, 'sandbox'> = {}): Promise
   console.log(`Avatar Studio is at ${host.url}`);
   if (args.open) openBrowser(host.url);
 
-  let closing = false;
-  const stop = async (): Promise<void> => {
-    if (closing) return;
-    closing = true;
-    await host.close().catch(() => undefined);
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  await asked;
+  await host.close().catch(() => undefined);
+  process.exit(0);
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {

@@ -302,8 +302,12 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       ];
     },
     async disposeAll() {
-      const results = await Promise.allSettled(modules.map((module: AnyModule) => module.dispose?.()));
-      results.push(...(await Promise.allSettled([studio.queues.close()])));
+      // The queues close beside the domains: a queued row's step waiting on a Redis that has gone lets go,
+      // so the campaigns' and batches' wait for their steps ends (the engine stopped first, synchronously).
+      const results = await Promise.allSettled([
+        ...modules.map((module: AnyModule) => module.dispose?.()),
+        studio.queues.close(),
+      ]);
       for (const result of results) {
         if (result.status === 'rejected') base.log.error('a domain failed to shut down', { error: result.reason });
       }

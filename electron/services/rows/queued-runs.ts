@@ -9,6 +9,9 @@ import type { RowTask } from './row-queue';
 import type { RunAccount } from '../client/account-proof';
 import { RunShelf, type WorkerBeat } from './run-shelf';
 
+/** A queued row's step let go because the studio quits (never seen outside this file). */
+const QUEUE_CLOSED = new Error('the studio is quitting');
+
 /** What the starting studio's row engine lends the queued runs: a row to look at again, a run to pause. */
 export interface QueuedRunsEngine {
   wake(task: RowTask): void;
@@ -48,6 +51,9 @@ export class QueuedRuns {
   private readonly addresses = new Map<string, string>();
   private engine: QueuedRunsEngine | null = null;
   private closed = false;
+  /** Settles on close: a step waiting on Redis (gone, or refusing) lets go then instead of holding the quit. */
+  private readonly closing: Promise<never>;
+  private letGo: () => void = () => {};
 
   constructor(
     private readonly options: {
@@ -57,7 +63,10 @@ export class QueuedRuns {
       /** The account a run is priced on (the studio's connection now): workers of another are refused its rows. */
       account?: (runId: string) => Promise<RunAccount | null>;
     } = {},
-  ) {}
+  ) {
+    this.closing = new Promise<never>((_, reject) => (this.letGo = () => reject(QUEUE_CLOSED)));
+    this.closing.catch(() => undefined);
+  }
 
   attach(jobs: RowJobs, wake: QueuedRunsEngine['wake'], pause: QueuedRunsEngine['pause']): void {
     this.engine = { jobs, wake, pause };
@@ -86,7 +95,10 @@ export class QueuedRuns {
       ...kind,
       step: (context) =>
         context.run.queue && !queued.local(context.row)
-          ? this.step(kind.name, context, queued.received)
+          ? this.step(kind.name, context, queued.received).catch((error: unknown) => {
+              // Let go as the studio quits: the row stays as it was, and goes to the queue again at the next start.
+              if (error !== QUEUE_CLOSED) throw error;
+            })
           : kind.step(context),
       onChange: (run) => {
         kind.onChange?.(run);
@@ -105,19 +117,34 @@ export class QueuedRuns {
     return (await this.link(queue)).queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
   }
 
-  /** Lets go of every queue; bounded, so a studio quits even while a Redis it used is gone. */
+  /**
+   * Lets go of every queue within about a second, whatever Redis does (gone, or refusing this studio): a
+   * step waiting on it lets go at once (its row stays as it was), state changes still on their way get a
+   * moment, and every connection is dropped. Nothing recorded hangs on Redis: the rows' own records are
+   * the engine's, on disk.
+   */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    await withinMs(this.writes, 2_000);
-    for (const made of this.links.values()) {
-      const link = await made;
-      for (const blocking of link.following.values()) blocking.disconnect();
-      link.following.clear();
-      await link.queue.close();
-      await withinMs(link.redis.quit(), 2_000);
-      link.redis.disconnect();
-    }
+    this.letGo();
+    await withinMs(this.writes, 500);
+    const links = [...this.links.values()];
     this.links.clear();
+    await Promise.all(
+      links.map(async (made) => {
+        const link = await made;
+        for (const blocking of link.following.values()) blocking.disconnect();
+        link.following.clear();
+        await link.queue.closeWithin(0);
+        await withinMs(link.redis.quit(), 200);
+        link.redis.disconnect();
+      }),
+    );
+  }
+
+  /** `work`, unless the studio quits first (then QUEUE_CLOSED): a Redis that has gone keeps a command for ever. */
+  private live<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([work, this.closing]);
   }
 
   private async step<Row extends RowBase, Run extends RunBase<Row>>(
@@ -125,11 +152,12 @@ export class QueuedRuns {
     { run, row, set }: RowStepContext<Row, Run>,
     received: (row: Row, reported: Row) => Row,
   ): Promise<void> {
+    if (this.closed) return;
     const link = await this.link(run.queue as string);
     const runKey = `${kind}/${run.id}`;
     const sentKey = `${runKey}/${row.row}/${row.take}`;
     this.follow(link, kind, run.id);
-    const report = await link.shelf.reportOf(kind, run.id, row.row);
+    const report = await this.live(link.shelf.reportOf(kind, run.id, row.row));
     if (report && report.take === row.take) {
       // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
       if (report.jobs) await this.engine?.jobs.receive?.(report.jobs);
@@ -137,17 +165,17 @@ export class QueuedRuns {
       // with the rows not started, and goes to the queue again when the run goes on.
       await set((r) => (report.outcome === 'ended' ? received(r, report.record as Row) : { ...r, state: 'pending' }));
       link.sent.delete(sentKey);
-      await link.shelf.taken(kind, run.id, row.row);
+      await this.live(link.shelf.taken(kind, run.id, row.row));
       if (report.pause) await this.engine?.pause({ kind, runId: run.id }, report.pause.reason, report.pause.message);
       return;
     }
     if (link.sent.has(sentKey)) return;
     if (!link.states.has(runKey)) {
       const account = (await this.options.account?.(run.id).catch(() => null)) ?? null;
-      await link.shelf.putRun(kind, { ...run, account });
+      await this.live(link.shelf.putRun(kind, { ...run, account }));
       link.states.set(runKey, run.state);
     }
-    await link.shelf.putRow(kind, run.id, row);
+    await this.live(link.shelf.putRow(kind, run.id, row));
     link.queue.push({ kind, runId: run.id, row: row.row });
     link.sent.add(sentKey);
   }
@@ -155,6 +183,7 @@ export class QueuedRuns {
   /** A queued run changed: its state goes to Redis for the workers; once finished, its records go. */
   private changed(kind: string, run: RunBase<RowBase>): void {
     this.writes = this.writes.then(async () => {
+      if (this.closed) return;
       const link = await this.link(run.queue as string);
       const runKey = `${kind}/${run.id}`;
       const known = link.states.get(runKey);

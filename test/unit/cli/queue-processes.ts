@@ -78,10 +78,11 @@ export interface RedisPassage {
 }
 
 /**
- * A pass-through to Redis on a port of its own. While cut, it still accepts a connection but resets it at
- * once, so a client sees ECONNRESET and tries again, and the test can count the tries.
+ * A pass-through to Redis on a port of its own (`port`, or a free one). While cut, it still accepts a
+ * connection but resets it at once, so a client sees ECONNRESET and tries again, and the test can count
+ * the tries.
  */
-export async function redisPassage(redisPort: number): Promise<RedisPassage> {
+export async function redisPassage(redisPort: number, port = 0): Promise<RedisPassage> {
   const open = new Set<Socket>();
   let cut = false;
   let refused = 0;
@@ -104,7 +105,7 @@ export async function redisPassage(redisPort: number): Promise<RedisPassage> {
     upstream.on('error', drop).on('close', drop);
     client.pipe(upstream).pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
   if (typeof address !== 'object' || address === null) throw new Error('the pass-through has no port');
   return {
