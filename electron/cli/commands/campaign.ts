@@ -27,6 +27,7 @@ import {
   reportCheck,
 } from './campaign-session';
 import { QUEUE_OPTION } from './worker';
+import { mediaStorageOption, useMediaStorage } from '../media-storage';
 import { QUEUE_PASSWORD_FILE_OPTION, queueUrlOf, withQueueTurns } from '../queue-url';
 
 const TEMPLATE_ARGUMENTS = [
@@ -106,6 +107,7 @@ export const campaignRunCommand: CliCommand = {
     { name: '--strict', help: 'a row refused by the check fails the run' },
     QUEUE_OPTION,
     QUEUE_PASSWORD_FILE_OPTION,
+    mediaStorageOption("the template's and the rows' local files"),
     JSON_OPTION,
   ],
   async run(args, io) {
@@ -123,6 +125,8 @@ export const campaignRunCommand: CliCommand = {
         'writes',
         async (studio) => {
           sayWhere(studio, args, io, 'Running', '; the campaign shows in its Campaigns');
+          // Before any file is linked: the files go there, and a queued run records it as its storage.
+          await useMediaStorage(studio, flag(args, '--media-storage'));
           const key = campaignIdFor(outDir);
           const request = await campaignRequest(studio, input, args, {
             outDir,

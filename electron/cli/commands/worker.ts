@@ -7,7 +7,7 @@ import { redisTarget } from '../../services/rows/redis-target';
 import { RowWorker } from '../../services/rows/row-worker';
 import { SharedTurns } from '../../services/rows/shared-turns';
 import { withStudio } from '../cli-host';
-import type { StudioLink } from '../studio-link';
+import { mediaStorageOption, useMediaStorage } from '../media-storage';
 import { QUEUE_PASSWORD_FILE_OPTION, checkedQueue, queueUrlOf } from '../queue-url';
 import { withinMs } from '../../services/rows/within';
 import { JSON_OPTION } from '../common-options';
@@ -109,11 +109,7 @@ export const workerCommand: CliCommand = {
       value: 'STORAGE',
       help: 'also copy each campaign video saved to this storage\'s bucket, as <prefix><campaign id>/<file name>: a storage by name or id, usually "environment" (STUDIO_S3_*, whose keys stay on this machine). The manifest of the studio that queued the run gives each row\'s s3://bucket/key; a refused upload fails the row, which a retry saves from the video made, without paying again',
     },
-    {
-      name: '--media-storage',
-      value: 'STORAGE',
-      help: 'where the pictures this worker renders for a row (text, captions, music) go: a storage by name or id, usually "environment" (STUDIO_S3_*); default the data folder\'s active storage. The service must reach it: a worker whose storage it cannot fetch from makes no row and says why',
-    },
+    mediaStorageOption('the pictures this worker renders for a row (text, captions, music)'),
     {
       name: '--concurrency',
       value: 'N',
@@ -152,19 +148,6 @@ export const workerCommand: CliCommand = {
     }
   },
 };
-
-/** Makes the storage named by --media-storage the worker's active one (its data folder is its own). */
-async function useMediaStorage(studio: StudioLink, name: string | undefined): Promise<void> {
-  if (name === undefined) return;
-  const { storages } = await studio.call('storage.list');
-  const wanted = name.trim().toLowerCase();
-  const found = storages.find((s) => s.id === name || s.name.toLowerCase() === wanted);
-  if (!found)
-    throw new UsageError(
-      `--media-storage ${name}: no such storage (known: ${storages.map((s) => s.name).join(', ')}); STUDIO_S3_* declares the one named environment`,
-    );
-  await studio.call('storage.setActive', found.id);
-}
 
 /** The worker once its queue passed the check: its data folder, its row makers, the rows until a stop. */
 async function work(args: ParsedArgs, io: CliIo, queue: ReturnType<typeof queueOf>, stopAsked: Promise<string>) {

@@ -25,7 +25,7 @@ import { createUploadsDomain } from '../storage/uploads-domain';
 import { createArchive, createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
 import { LocalMediaLinker, notChosen } from '../storage/local-media-linker';
 import { openResultBucket } from '../storage/result-bucket';
-import { storageAddress, unreachableLinks, workerMediaProblem } from '../storage/queue-links';
+import { storageAddress, storageIdentity, unreachableLinks, workerMediaProblem } from '../storage/queue-links';
 import { LocalGrants, localGrantsSpec } from '../media/local-grants';
 import { createFacesDomain, createFacesServices } from '../faces/faces-domain';
 import { createPlacementDomain } from '../placement/placement-domain';
@@ -143,6 +143,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     route: options.route,
     shared: options.shared,
     fetch: options.serviceFetch,
+    runStorage: () => storageIdentity(storage.storages, () => base.sandbox()),
   });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.
   const downloads = createDownloadsService(base, studio, projects, { resumeQueued: start === 'resume' });
@@ -291,7 +292,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     importSheet: (name, body) => importSheet(sheets, name, body),
     importSheetPath: (path) => importSheetPath(sheets, path),
     savedFile: (id) => downloads.verifiedPath(id),
-    rowAccount: async (runId) => (await studio.target.client((await studio.target.active()).id)).account(runId),
+    rowAccount: (runId) => studio.account(runId),
     rowMedia: async (origin) =>
       workerMediaProblem(origin, await storageAddress(storage.storages, () => base.sandbox())),
     async rowMakers(folder, bucket) {

@@ -7,6 +7,7 @@ import { ProgressAggregator } from '../system/progress';
 import { BatchRows } from '../voices/batch-rows';
 import { RowEngine } from '../rows/row-engine';
 import { QueuedRuns } from '../rows/queued-runs';
+import type { RunAccount } from '../rows/row-kind';
 import { createEngineServices, type EngineOptions } from './engine-services';
 import type { HostBase } from './types';
 
@@ -41,8 +42,12 @@ export function createStudioServices(
   const reactor = new JobReactor({ engine: jobs, log: base.log });
   registerReactions(base, reactor, catalogue, projects);
   // One row engine for batches and campaigns: one pacer per connection, whichever runs send on it.
-  // A queued run records the account its studio prices it on; a worker serving another makes none of its rows.
-  const account = async (runId: string) => (await target.client((await target.active()).id)).account(runId);
+  // A queued run records the account its studio prices it on and the storage its links go to; a worker
+  // serving another account, or putting its pictures in another storage, makes none of its rows.
+  const account = async (runId: string): Promise<RunAccount | null> => {
+    const own = (await target.client((await target.active()).id)).account(runId);
+    return own && { ...own, storage: (await overrides.runStorage?.()) ?? null };
+  };
   const queues = new QueuedRuns({ log: base.log, vault: base.vault, account });
   const connection = async () => (await target.active()).id;
   const { intents, daySpending } = overrides.shared ?? {};
@@ -56,7 +61,7 @@ export function createStudioServices(
     onChange: throttledBatchEvents(base),
     notify,
   });
-  return { connections, target, jobs, reactor, rows, queues, catalogue, progress, batches, notify };
+  return { connections, target, jobs, reactor, rows, queues, catalogue, progress, batches, notify, account };
 }
 
 /**

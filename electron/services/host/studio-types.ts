@@ -9,6 +9,7 @@ import type { EngineConnections, JobEngine } from '../jobs/engine';
 import type { LedgerStorage } from '../jobs/ledger';
 import type { JobReactor } from '../jobs/reactor';
 import type { RowEngine } from '../rows/row-engine';
+import type { RunAccount, RunStorage } from '../rows/row-kind';
 
 /**
  * The connection manager, job engine, reactor, catalogue and progress bar a host shares between its
@@ -36,6 +37,11 @@ export interface StudioServices {
   progress: ProgressAggregator;
   /** A desktop notification where the host has them, else a notice (a campaign's end uses it too). */
   notify(title: string, body: string, outcome: 'completed' | 'failed'): void;
+  /**
+   * The account and storage of a run of this studio's (null: no credentials): what a queued run records,
+   * and what a worker compares with the run's record before it makes a row.
+   */
+  account(runId: string): Promise<RunAccount | null>;
 }
 
 export interface StudioServiceOverrides {
@@ -43,6 +49,8 @@ export interface StudioServiceOverrides {
   shared?: SharedRecords;
   storage?: LedgerStorage;
   fetch?: typeof globalThis.fetch;
+  /** What makes this host's active storage that storage (no key); absent: runs record none. */
+  runStorage?: () => Promise<RunStorage | null>;
 }
 
 /** What the shared services use of the host. */

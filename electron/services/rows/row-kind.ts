@@ -6,9 +6,9 @@ import type { BalanceReader } from '../jobs/run-balance';
 import type { SubmitOptions } from '../jobs/engine-types';
 import type { RowTask } from './row-queue';
 import type { RunJournal } from './run-journal';
-import type { RunAccount } from '../client/account-proof';
+import type { RunAccount, RunStorage } from '../client/account-proof';
 
-export type { RunAccount };
+export type { RunAccount, RunStorage };
 
 /**
  * A row's own state machine: `pending`, then one state per step of the kind (a campaign's `voiceover`,

@@ -4,7 +4,7 @@ import type { Logger } from '../host/types';
 import { BullmqRowQueue, GiveBack } from './bullmq-row-queue';
 import type { RowBase, RunBase } from './row-kind';
 import type { RowTask } from './row-queue';
-import type { RunAccount } from '../client/account-proof';
+import { storageMismatch, type RunAccount } from '../client/account-proof';
 import { RunShelf, WORKER_BEAT_MS, type RowReport } from './run-shelf';
 import { withinMs } from './within';
 
@@ -151,7 +151,8 @@ export class RowWorker {
 
   /**
    * Why this worker may not make the run's rows (null: it may): the run was priced on another service or
-   * account than this worker serves, or the worker has no credentials. Said once per run.
+   * account than this worker serves, the worker has no credentials, its pictures would go to another
+   * storage than the run's, or to one the service cannot fetch from. Said once per run.
    */
   private async refusal(task: RowTask, run: QueuedRun): Promise<string | null> {
     if (!run.account || !this.options.account) return null;
@@ -164,22 +165,28 @@ export class RowWorker {
           : own.origin !== run.account.origin
             ? `the run is priced on ${run.account.origin} and this worker serves ${own.origin} with other credentials`
             : `this worker's credentials are not those of the account the run is priced on (${run.account.origin})`;
-    const media = why === null ? await this.mediaProblem(run.account.origin) : null;
-    if (why === null && media === null) return null;
+    // The run's storage is the run's: a worker of its account whose pictures go elsewhere makes none of its rows.
+    const storage = why === null ? storageMismatch(run.account.storage, own?.storage) : null;
+    const media = why === null && storage === null ? await this.mediaProblem(run.account.origin) : null;
+    const problem = why ?? storage ?? media;
+    if (problem === null) return null;
     const key = `${task.kind}/${task.runId}`;
     if (!this.refusedRuns.has(key)) {
       // A long-lived worker keeps the latest few: a heartbeat stays small.
       if (this.refusedRuns.size >= 16) this.refusedRuns.delete(this.refusedRuns.keys().next().value as string);
-      const message =
+      const fix =
         why !== null
-          ? `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${why}. Start it with that service's address and credentials.`
-          : `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${media}. Start it with a storage the service reaches (--media-storage).`;
+          ? "Start it with that service's address and credentials."
+          : storage !== null
+            ? "Start it with the run's storage (--media-storage)."
+            : 'Start it with a storage the service reaches (--media-storage).';
+      const message = `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${problem}. ${fix}`;
       this.refusedRuns.set(key, message);
       this.options.refused?.(message);
-      this.options.log?.warn('a worker refuses a run', { run: key, why: why ?? media });
+      this.options.log?.warn('a worker refuses a run', { run: key, why: problem });
       void this.beat();
     }
-    return why ?? media;
+    return problem;
   }
 
   /** Asked once per service: the worker's storage does not change while it runs. */

@@ -96,6 +96,21 @@ export async function storageAddress(
 }
 
 /**
+ * What makes the active storage that storage, for a queued run's record and a worker's comparison with
+ * it (never a key): a bucket by its kind, endpoint (`aws:<region>` for AWS itself) and name; the sandbox by
+ * the origin it serves files on.
+ */
+export async function storageIdentity(
+  storages: Pick<StorageManager, 'activeId' | 'view'>,
+  sandbox: () => Promise<{ baseUrl: string }>,
+): Promise<{ kind: 'sandbox' | 's3'; endpoint: string; bucket?: string }> {
+  const view = await storages.view(storages.activeId());
+  if (view.kind === 'sandbox') return { kind: 'sandbox', endpoint: new URL((await sandbox()).baseUrl).origin };
+  const endpoint = view.endpoint ? new URL(view.endpoint).origin : `aws:${view.region}`;
+  return { kind: 's3', endpoint, bucket: view.bucket };
+}
+
+/**
  * Why a worker's pictures (text, captions, music mixes it renders for a row) could not be fetched by the
  * service at `service`, or null when they can: its storage hands out links on this machine or a private
  * network, and the service is elsewhere. Such a worker makes none of the run's rows.

@@ -142,6 +142,45 @@ describe("a run's account", () => {
     ]);
   });
 
+  const bucket = (name: string) => ({ kind: 's3' as const, endpoint: 'https://s3.example.com', bucket: name });
+  it("is refused by a worker of its account whose pictures would go to another storage than the run's", async () => {
+    const { shelf, space } = await queued(priced && { ...priced, storage: bucket('media') });
+    const { w, made, refused } = worker(space, priced && { ...priced, storage: bucket('other') }, 60_000);
+    const queue = new BullmqRowQueue({ url: redis().url, prefix: space });
+    w.start();
+    await vi.waitFor(async () => expect(await queue.queue.getJobCounts('delayed')).toEqual({ delayed: 1 }), HANG_GUARD);
+    await w.close(true);
+    await queue.close();
+    expect(await shelf.reportOf('campaign', 'c1', 0)).toBeNull();
+    expect(made).toEqual([]);
+    expect(refused).toEqual([
+      `Worker ${w.id} makes no row of campaign c1: the run's links go to the bucket media at https://s3.example.com, and the pictures this worker renders would go to the bucket other at https://s3.example.com. Start it with the run's storage (--media-storage).`,
+    ]);
+  });
+
+  const storages: [
+    string,
+    ReturnType<typeof bucket> | null,
+    ReturnType<typeof bucket> | { kind: 'sandbox'; endpoint: string },
+  ][] = [
+    ["the run's own storage", bucket('media'), bucket('media')],
+    // Its service's sandbox serves the run's files: the run asks nothing of its workers' storage.
+    ['any storage, for a run that records none', null, bucket('other')],
+  ];
+  for (const [name, runs, own] of storages)
+    it(`is made by a worker of ${name}`, async () => {
+      const { shelf, space } = await queued(priced && { ...priced, storage: runs });
+      const { w, made, refused } = worker(space, priced && { ...priced, storage: own });
+      w.start();
+      await vi.waitFor(
+        async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('ended'),
+        HANG_GUARD,
+      );
+      await w.close(true);
+      expect(made).toEqual([0]);
+      expect(refused).toEqual([]);
+    });
+
   it("is made by a worker of the run's own account", async () => {
     const { shelf, space } = await queued(priced);
     const { w, made, refused } = worker(space, priced);
