@@ -190,6 +190,8 @@ function fillElement(
   if (element.type === 'text')
     return element.text ? { ...element, text: { ...element.text, content: fill(element.text.content) } } : element;
   const out: SceneElement = { ...element, url: fillLink(element.url) };
+  // A link the row gives is the user's own: sent as it is, not taken from a catalogue.
+  if (out.url !== element.url) delete out.urlFrom;
   if (element.avatarId !== undefined) out.avatarId = fill(element.avatarId);
   if (element.inputText !== undefined) out.inputText = fill(element.inputText);
   if (element.voiceId !== undefined) out.voiceId = fill(element.voiceId);

@@ -92,6 +92,13 @@ export const SceneElement = z.object({
   url: z.string(),
   avatarId: z.string().optional(),
   avatarFrom: AvatarFrom.optional(),
+  /**
+   * 'catalogue': `url` is the avatar's media link as the catalogue of the connection it was chosen on gave
+   * it (a link that names that connection, a sandbox's passing port included). Sent, the link of
+   * `avatarId` in the sending connection's catalogue takes its place (avatar-links.ts). Absent: the url is
+   * the user's own and is sent as it is.
+   */
+  urlFrom: z.literal('catalogue').optional(),
   x: z.number().finite(),
   y: z.number().finite(),
   width: z.number().finite().min(0),

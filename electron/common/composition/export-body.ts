@@ -1,4 +1,5 @@
 import type { AvatarVideoBody, TalkingAvatarBody } from '../api/video';
+import { withCatalogueAvatars, type AvatarLinks } from './avatar-links';
 import type { Project, ProjectKind } from './document';
 import type { PlacementConvention } from './placement';
 import type { PlanTier } from './rules';
@@ -14,7 +15,8 @@ export type ExportResult =
 
 /**
  * Validates for submission, then serialises to the target's request body; errors block the body.
- * `voiceLengths` (each voice's measured length, by scene id) set the scenes that follow their voice.
+ * `voiceLengths` (each voice's measured length, by scene id) set the scenes that follow their voice;
+ * `avatars` (the sending connection's catalogue) give each avatar chosen from a catalogue its link there.
  */
 export function exportBody(
   given: Project,
@@ -24,9 +26,11 @@ export function exportBody(
     plan?: PlanTier;
     placement?: PlacementConvention;
     voiceLengths?: VoiceLengths;
+    avatars?: AvatarLinks;
   } = {},
 ): ExportResult {
-  const project = options.voiceLengths ? fitFollowingScenes(given, options.voiceLengths) : given;
+  const linked = withCatalogueAvatars(given, options.avatars);
+  const project = options.voiceLengths ? fitFollowingScenes(linked, options.voiceLengths) : linked;
   const target = options.target ?? project.kind;
   const problems = validateProject(project, {
     target,

@@ -87,6 +87,7 @@ export * from './text-style';
 export * from './text-ops';
 export * from './brand-kit';
 export * from './templates';
+export * from './avatar-links';
 export * from './history';
 export * from './media-info';
 export * from './media-checks';

@@ -68,8 +68,10 @@ export function projectLinks(project: Project): ProjectLink[] {
     for (const element of scene.elements) {
       // A text element's picture is drawn and uploaded by the studio at submit: no link of the user's.
       if (element.type === 'text' || !sendable(element.url)) continue;
-      // An official avatar is named by its id; its picture link is the service's own.
-      if (element.type === 'avatar' && effectiveAvatarFrom(element) === 2) continue;
+      // An official avatar is named by its id; its picture link is the service's own. An avatar chosen from a
+      // catalogue is sent with its link in the sending connection's catalogue (avatar-links.ts), not this one.
+      if (element.type === 'avatar' && (effectiveAvatarFrom(element) === 2 || element.urlFrom === 'catalogue'))
+        continue;
       const expects: LinkExpectation = element.type === 'avatar' ? 'image-or-video' : element.type;
       links.push({
         ...base,

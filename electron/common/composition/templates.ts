@@ -77,12 +77,12 @@ export function relinkToCatalogue(project: Project, catalogue: CatalogueFacts): 
   const avatar = (e: SceneElement): SceneElement => {
     if (e.type !== 'avatar') return e;
     const found = catalogue.avatars.find((a) => a.avatarId === e.avatarId);
-    if (found) return { ...e, url: found.url, avatarFrom: found.from };
+    if (found) return { ...e, url: found.url, avatarFrom: found.from, urlFrom: 'catalogue' };
     if (!stand) return e;
     notes.push(
       `The avatar "${e.name ?? e.avatarId}" is not in this connection's catalogue; ${stand.avatarId} stands in.`,
     );
-    return { ...e, url: stand.url, avatarId: stand.avatarId, avatarFrom: stand.from };
+    return { ...e, url: stand.url, avatarId: stand.avatarId, avatarFrom: stand.from, urlFrom: 'catalogue' };
   };
   const voiceId = (id: string): string => {
     if (catalogue.voices.includes(id) || catalogue.voices.length === 0) return id;

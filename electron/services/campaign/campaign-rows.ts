@@ -3,6 +3,7 @@ import type { JobRecord } from '../../common/bridge/jobs';
 import { campaignEndedSummary, CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
 import type { PlacementConvention } from '../../common/composition/placement';
+import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Logger } from '../host/types';
 import type { RowKind, RowStepContext } from '../rows/row-kind';
 import type { RowEngine } from '../rows/row-engine';
@@ -29,6 +30,8 @@ export interface CampaignRowsDeps {
   voiceLength?(url: string): Promise<number>;
   /** The active connection's placement convention, asked when a row's body is written. */
   placement?(): Promise<PlacementConvention | undefined>;
+  /** The sending connection's avatars, asked when a row's body is written. */
+  avatars?(): Promise<AvatarLinks | undefined>;
   log?: Logger;
   onChange?(record: CampaignRecord): void;
   /** Announces a campaign that has ended, once (never one notice per row). */

@@ -3,6 +3,7 @@ import { campaignSummary } from '../../common/bridge/campaigns';
 import type { CampaignRecord } from '../../common/campaign/record';
 import type { Project } from '../../common/composition/document';
 import type { PlacementConvention } from '../../common/composition/placement';
+import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Logger } from '../host/types';
 import type { StorageServices } from '../storage/storage-services';
 import { createTextPictures } from '../text/text-domain';
@@ -30,6 +31,8 @@ export interface CampaignHost {
   log?: Logger;
   notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
   placement?(): Promise<PlacementConvention | undefined>;
+  /** The sending connection's avatars, asked when a row's body is written (an avatar chosen from a catalogue is sent with its link there). */
+  avatars?(): Promise<AvatarLinks | undefined>;
   /** Hands out a file: reference for a picture the host drew (default: its file: URL). */
   grant?(path: string): string;
   /** Uploads the local files a body names (default: every file: URL, through the host's uploader). */
@@ -104,6 +107,7 @@ export function createCampaignRows(host: CampaignHost): CampaignRows {
       }
     },
     placement: host.placement,
+    avatars: host.avatars,
     voiceLength: host.voiceLength,
     log: host.log,
     notify: host.notify,

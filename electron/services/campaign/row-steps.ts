@@ -2,6 +2,7 @@ import type { JobSubmission, JobView } from '../../common/bridge/jobs';
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
 import type { Project, Scene } from '../../common/composition/document';
 import { exportBody } from '../../common/composition/export-body';
+import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { PlacementConvention } from '../../common/composition/placement';
 import { rowProject, sceneName, type RowStep } from './row-project';
 import type { RowStepPrice } from '../rows/row-kind';
@@ -74,18 +75,19 @@ export function voiceoverProblem(project: Project, sceneId: string, job: JobView
 }
 
 /**
- * The row's video: its project written as the campaign's target body (refused with the export's
- * errors), then made sendable by `prepare` (text drawn as pictures, local files uploaded).
+ * The row's video: its project written as the campaign's target body for the connection sending it (its
+ * placement, its catalogue's avatar links; refused with the export's errors), then made sendable by
+ * `prepare` (text drawn as pictures, local files uploaded).
  */
 export async function videoRequest(
   record: CampaignRecord,
   row: CampaignRowRecord,
-  placement: PlacementConvention | undefined,
+  sender: { placement?: PlacementConvention; avatars?: AvatarLinks },
   prepare: (body: Record<string, unknown>, project: Project) => Promise<Record<string, unknown>>,
   format?: Pick<CampaignFormat, 'key' | 'output'>,
 ): Promise<StepRequest> {
   const project = rowProject(record, row, format?.key ? format.output : undefined);
-  const exported = exportBody(project, { target: record.target, placement });
+  const exported = exportBody(project, { target: record.target, ...sender });
   if (!exported.ok)
     throw new Error(
       exported.problems

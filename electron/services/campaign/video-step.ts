@@ -2,6 +2,7 @@ import { campaignFormats } from '../../common/campaign/campaign-formats';
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
 import type { RowStepContext } from '../rows/row-kind';
 import type { PlacementConvention } from '../../common/composition/placement';
+import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Project } from '../../common/composition/document';
 import { latestStepJob, type RowStep } from './row-project';
 import { fitVoices, formatKeyOf, stepSubmission, videoProblem, videoRequest } from './row-steps';
@@ -11,6 +12,7 @@ export interface VideoStepDeps {
   prepare(body: Record<string, unknown>, project: Project): Promise<Record<string, unknown>>;
   voiceLength?(url: string): Promise<number>;
   placement?(): Promise<PlacementConvention | undefined>;
+  avatars?(): Promise<AvatarLinks | undefined>;
 }
 
 type Made = NonNullable<CampaignRowRecord['formatResults']>;
@@ -49,7 +51,10 @@ export async function videoStep(
     fitted = { ...row, voiceLengths: fit.lengths };
     if (Object.keys(fit.lengths).length > 0) await set((r) => ({ ...r, voiceLengths: fit.lengths }));
   }
-  const placement = steps.some((s) => !s.known) ? await deps.placement?.() : undefined;
+  const sending = steps.some((s) => !s.known);
+  const placement = sending ? await deps.placement?.() : undefined;
+  // The avatars of the connection that sends the row (a worker's own), not of the one the template was made on.
+  const avatars = sending ? await deps.avatars?.() : undefined;
   let waiting = false;
   let failed: string | null = null;
   for (const { format, at, known } of steps) {
@@ -57,7 +62,13 @@ export async function videoStep(
       stepSubmission(
         record.id,
         at,
-        await videoRequest(record, fitted, placement, (body, project) => deps.prepare(body, project), format),
+        await videoRequest(
+          record,
+          fitted,
+          { placement, avatars },
+          (body, project) => deps.prepare(body, project),
+          format,
+        ),
       ),
     );
     if (job === 'waiting') waiting = true;

@@ -3,6 +3,8 @@ import type { RowMaker } from '../rows/row-worker';
 import type { RunAccount } from '../rows/row-kind';
 import { campaignRowMaker } from '../campaign/campaign-worker';
 import { rowProject } from '../campaign/row-project';
+import { everyAvatar } from '../catalogue/every-avatar';
+import { avatarLinksOf, withCatalogueAvatars } from '../../common/composition/avatar-links';
 import { batchRowMaker } from '../voices/batch-worker';
 import { perUserDataDir } from './data-dir';
 import { join } from 'node:path';
@@ -181,6 +183,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     });
   // Campaigns: text drawn and files linked as the editor's Create does (only files the user chose).
   const linkForCampaign = linker.linkFor('campaign');
+  // The avatars of the connection sending now: an avatar chosen from a catalogue is sent with its link there.
+  const avatars = async () => avatarLinksOf(await everyAvatar(studio.catalogue).catch(() => []));
   const campaigns = createCampaignRows({
     dataDir: base.dataDir,
     engine: studio.jobs,
@@ -208,6 +212,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
       const { id } = await studio.target.active();
       return (await studio.connections.state()).connections.find((c) => c.id === id)?.placement;
     },
+    avatars,
     onChange: throttledCampaignEvents((summary) => base.emit('campaigns.changed', summary)),
     // A voiceover's length, from the file the service made (fetched once into the media cache).
     voiceLength: voiceLengthOf(
@@ -263,7 +268,11 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
         unreachable: async (record) =>
           unreachableLinks({
             service: (await studio.target.client((await studio.target.active()).id)).baseUrl,
-            value: record.rows.filter((r) => r.state !== 'invalid').map((r) => rowProject(record, r)),
+            value: await avatars().then((links) =>
+              record.rows
+                .filter((r) => r.state !== 'invalid')
+                .map((r) => withCatalogueAvatars(rowProject(record, r), links)),
+            ),
             storage: async () => storageAddress(storage.storages, () => base.sandbox()),
           }),
       },

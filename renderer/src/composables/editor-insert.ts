@@ -51,6 +51,8 @@ export function useEditorInsert(project: ProjectStore, media: MediaCache) {
       url: avatar.url,
       avatarId: avatar.avatarId,
       avatarFrom: avatar.from,
+      // Sent with its link in the sending connection's catalogue, which may not be this one.
+      urlFrom: 'catalogue',
       name: avatar.name,
       ...placement,
       ...(size ? { mediaSize: size } : {}),
