@@ -56,6 +56,8 @@ export function campaignRowMaker(
 ): RowMaker {
   return {
     kind: 'campaign',
+    // Its pictures and mixes go to this worker's storage, for the service to fetch: the run's storage, or none.
+    files: true,
     async make(queued, row, live) {
       const id = `${queued.id}-${row.row}-${row.take}`;
       const record = CampaignRecord.parse({

@@ -18,6 +18,11 @@ export interface RowLive {
 /** How a worker makes one row of a kind: to its end (or its run's pause), here, with this process's own services. */
 export interface RowMaker {
   kind: string;
+  /**
+   * Whether its rows send the service files of this worker's storage (a campaign's pictures): only such a
+   * kind asks that the worker's storage be its run's. A batch's speech sends none.
+   */
+  files?: boolean;
   make(run: QueuedRun, row: RowBase, live: RowLive): Promise<Omit<RowReport, 'row' | 'take' | 'worker'>>;
 }
 
@@ -166,7 +171,8 @@ export class RowWorker {
             ? `the run is priced on ${run.account.origin} and this worker serves ${own.origin} with other credentials`
             : `this worker's credentials are not those of the account the run is priced on (${run.account.origin})`;
     // The run's storage is the run's: a worker of its account whose pictures go elsewhere makes none of its rows.
-    const storage = why === null ? storageMismatch(run.account.storage, own?.storage) : null;
+    const files = this.makers.get(task.kind)?.files === true;
+    const storage = why === null && files ? storageMismatch(run.account.storage, own?.storage) : null;
     const media = why === null && storage === null ? await this.mediaProblem(run.account.origin) : null;
     const problem = why ?? storage ?? media;
     if (problem === null) return null;

@@ -45,11 +45,12 @@ describe("a run's account", () => {
     return { shelf, space };
   }
 
-  function worker(space: string, serves: ReturnType<typeof runAccount>, refusedHoldMs = 0) {
+  function worker(space: string, serves: ReturnType<typeof runAccount>, refusedHoldMs = 0, files = true) {
     const made: number[] = [];
     const refused: string[] = [];
     const maker: RowMaker = {
       kind: 'campaign',
+      files,
       make: async (_run, row) => {
         made.push(row.row);
         return { outcome: 'ended', record: { ...row, state: 'done' } };
@@ -156,6 +157,19 @@ describe("a run's account", () => {
     expect(refused).toEqual([
       `Worker ${w.id} makes no row of campaign c1: the run's links go to the bucket media at https://s3.example.com, and the pictures this worker renders would go to the bucket other at https://s3.example.com. Start it with the run's storage (--media-storage).`,
     ]);
+  });
+
+  it('is made whatever the storage by a worker whose rows send no file of its own (a batch)', async () => {
+    const { shelf, space } = await queued(priced && { ...priced, storage: bucket('media') });
+    const { w, made, refused } = worker(space, priced && { ...priced, storage: bucket('other') }, 0, false);
+    w.start();
+    await vi.waitFor(
+      async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('ended'),
+      HANG_GUARD,
+    );
+    await w.close(true);
+    expect(made).toEqual([0]);
+    expect(refused).toEqual([]);
   });
 
   const storages: [
