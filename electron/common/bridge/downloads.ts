@@ -75,6 +75,7 @@ export const DownloadView = DownloadEntry.extend({
 export type DownloadView = z.infer<typeof DownloadView>;
 
 export const DownloadTotals = z.object({
+  /** Files under way or next in line: not those waiting for a full disk or a missing drive. */
   active: z.number().int(),
   bytes: z.number(),
   totalBytes: z.number(),
@@ -82,6 +83,13 @@ export const DownloadTotals = z.object({
   unknownSizes: z.number().int(),
   /** Set when the whole queue is paused (a full disk), with what to do. */
   pausedReason: z.string().nullable(),
+  /** Files held by a full disk or a missing drive (pausedReason says which): nothing of them moves. */
+  waiting: z.number().int(),
+  /** The files of this run (since the queue was last idle) and how many of them are saved. */
+  files: z.number().int(),
+  saved: z.number().int(),
+  /** How far the run is, 0 to 1: each file its share, one not started or of a size not known yet 0. */
+  fraction: z.number().min(0).max(1),
 });
 export type DownloadTotals = z.infer<typeof DownloadTotals>;
 

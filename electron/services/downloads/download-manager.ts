@@ -3,8 +3,8 @@ import { dirname, resolve } from 'node:path';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { describeFailure, fetchToFile, partPath } from './fetch-to-file';
 import { checkSavedCopies } from './copy-check';
-import { FullDisks } from './full-disks';
-import { countStates, queueTotals, type StateCounts } from './queue-totals';
+import { FullDisks, keptBytes } from './full-disks';
+import { countStates, QueueRun, queueTotals, type StateCounts } from './queue-totals';
 import { FINISHED, freeName, heldNames, nameFor, newEntry, REFETCH_RESET, targetOf } from './queue-names';
 import type { EnqueueRequest } from './queue-names';
 import { MissingDrives } from './drives';
@@ -33,6 +33,7 @@ export class DownloadManager {
   /** Views with speed and time left, and the throttled news of them. */
   private readonly progress: DownloadProgress;
   private readonly fullDisks = new FullDisks();
+  private readonly queueRun = new QueueRun();
   /** Folders whose drive is unplugged or unmounted: nothing is saved there until it is back. */
   readonly drives: MissingDrives;
   private readonly store: QueueStore;
@@ -94,7 +95,7 @@ export class DownloadManager {
   }
 
   totals(): DownloadTotals {
-    return queueTotals(this.entries.values(), [this.fullDisks.reason(), this.drives.reason()]);
+    return queueTotals(this.entries.values(), [this.fullDisks.reason(), this.drives.reason()], this.queueRun);
   }
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */
@@ -247,11 +248,12 @@ export class DownloadManager {
     return this.totals();
   }
 
-  /** Looks at the drive of every folder holding copies; what waited for a drive now back starts. */
+  /** Looks at the drives of the folders holding copies and at full disks: what waited for one back, or for room, starts. */
   async checkDrives(): Promise<string[]> {
-    const back = await this.drives.checkAll();
+    const [back, room] = [await this.drives.checkAll(), await this.fullDisks.roomAgain()];
     for (const entry of this.entries.values())
-      if (entry.state === 'queued' && back.includes(entry.folder)) this.schedule(entry.id);
+      if (entry.state === 'queued' && (room || back.includes(entry.folder))) this.schedule(entry.id);
+    if (room) this.options.onTotals?.(this.totals());
     return back;
   }
 
@@ -378,8 +380,8 @@ export class DownloadManager {
   private async pauseForFullDisk(entry: DownloadEntry): Promise<void> {
     const reason = await this.fullDisks.markFull(entry.folder);
     this.options.log?.warn('downloads paused: disk full', { folder: entry.folder });
-    // Back in line: it resumes from its `.part` when resumeAll() schedules it again.
-    this.update(entry, { state: 'queued', reason }, true);
+    // Back in line with what its `.part` kept (more came than the disk took); it resumes from there.
+    this.update(entry, { state: 'queued', reason, bytes: await keptBytes(entry) }, true);
   }
 
   private update(entry: DownloadEntry, change: Partial<DownloadEntry>, emit: boolean): void {

@@ -74,7 +74,7 @@ export function createDownloadsService(
     onChange: (view) => base.emit('downloads.changed', view),
     onTotals: (totals) => {
       base.emit('downloads.progress', totals);
-      bar.set(totals.active > 0 && totals.totalBytes > 0 ? totals.bytes / totals.totalBytes : null);
+      bar.set(totals.active > 0 ? totals.fraction : null);
     },
     notify: (title, body, ok) => tell(base, () => settings.get().notifications, title, body, ok),
     sandbox: () => base.sandbox(),

@@ -2,24 +2,78 @@ import type { DownloadEntry, DownloadTotals } from '../../common/bridge/download
 
 /**
  * The Library's one line for the whole queue: files still to come, their bytes so far and in all, and
- * why saving waits (each cause that holds: a full disk, a missing drive).
+ * why saving waits (each cause that holds: a full disk, a missing drive). A file held by such a cause is
+ * waiting, not downloading: it is counted apart, so the line never reads as progress while nothing moves.
+ * `run` (see QueueRun) counts the files of this run and those saved, and how far it is as a whole.
  */
-export function queueTotals(entries: Iterable<DownloadEntry>, reasons: readonly (string | null)[]): DownloadTotals {
+export function queueTotals(
+  entries: Iterable<DownloadEntry>,
+  reasons: readonly (string | null)[],
+  run: QueueRun = new QueueRun(),
+): DownloadTotals {
   const held = reasons.filter((r) => r !== null);
   const pausedReason = held.length > 0 ? held.join(' ') : null;
+  const isHeld = (entry: DownloadEntry): boolean =>
+    entry.state === 'queued' && entry.reason !== null && held.some((r) => r.includes(entry.reason as string));
   let active = 0;
+  let waiting = 0;
   let bytes = 0;
   let totalBytes = 0;
   let unknownSizes = 0;
-  for (const entry of entries) {
+  const all = [...entries];
+  const open: DownloadEntry[] = [];
+  for (const entry of all) {
     if (entry.state !== 'queued' && entry.state !== 'downloading') continue;
+    open.push(entry);
+    if (isHeld(entry)) {
+      waiting += 1;
+      continue;
+    }
     active += 1;
     bytes += entry.bytes;
-    // A file of a size not known yet counts what it has so far, so the bar never runs past its end.
+    // A file of a size not known yet counts what it has so far, so the bytes never run past their end.
     totalBytes += entry.totalBytes ?? entry.bytes;
     if (entry.totalBytes === null) unknownSizes += 1;
   }
-  return { active, bytes, totalBytes, unknownSizes, pausedReason };
+  return { active, bytes, totalBytes, unknownSizes, pausedReason, waiting, ...run.read(all, open) };
+}
+
+/**
+ * The files of one run of the queue: every download open (queued or under way) since the queue was last
+ * idle. A file saved stays counted until the run ends, so "12 of 30 saved" and the share done only grow:
+ * finished files dropping out of the sum made the bar jump back, and files of a size not known yet
+ * counted as done made it read 100 % with most of them not started.
+ */
+export class QueueRun {
+  private readonly ids = new Set<string>();
+
+  /** The run's figures from every entry of the queue and the open ones among them. */
+  read(
+    all: readonly DownloadEntry[],
+    open: readonly DownloadEntry[],
+  ): Pick<DownloadTotals, 'files' | 'saved' | 'fraction'> {
+    if (open.length === 0) {
+      this.ids.clear();
+      return { files: 0, saved: 0, fraction: 0 };
+    }
+    for (const entry of open) this.ids.add(entry.id);
+    const seen = new Set<string>();
+    let saved = 0;
+    let done = 0;
+    for (const entry of all) {
+      if (!this.ids.has(entry.id)) continue;
+      // A cancelled file leaves the run; a failed one is done with (its row says why).
+      if (entry.state === 'cancelled') continue;
+      seen.add(entry.id);
+      if (entry.state === 'saved') saved += 1;
+      if (entry.state === 'queued' || entry.state === 'downloading' || entry.state === 'paused') {
+        if (entry.totalBytes) done += Math.min(1, entry.bytes / entry.totalBytes);
+      } else done += 1;
+    }
+    for (const id of this.ids) if (!seen.has(id)) this.ids.delete(id);
+    const files = this.ids.size;
+    return { files, saved, fraction: files > 0 ? Math.min(1, done / files) : 0 };
+  }
 }
 
 export type StateCounts = Partial<Record<DownloadEntry['state'], number>>;

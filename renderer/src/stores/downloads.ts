@@ -9,7 +9,17 @@ import { call, onEvent } from '@/bridge';
  */
 export const useDownloadsStore = defineStore('downloads', () => {
   const byId = shallowRef(new Map<string, DownloadView>());
-  const totals = ref<DownloadTotals>({ active: 0, bytes: 0, totalBytes: 0, unknownSizes: 0, pausedReason: null });
+  const totals = ref<DownloadTotals>({
+    active: 0,
+    bytes: 0,
+    totalBytes: 0,
+    unknownSizes: 0,
+    pausedReason: null,
+    waiting: 0,
+    files: 0,
+    saved: 0,
+    fraction: 0,
+  });
   const preferences = ref<{
     folder: string | null;
     template: string;

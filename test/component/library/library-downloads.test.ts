@@ -89,6 +89,10 @@ function mountLibrary(
       totalBytes: 10_000_000,
       unknownSizes: 1,
       pausedReason: null,
+      waiting: 0,
+      files: 5,
+      saved: 3,
+      fraction: 0.7,
     }),
     'downloads.preferences': () => ({
       folder: '/home/me/Videos',
@@ -167,7 +171,7 @@ describe('Library downloads', () => {
     // A failed job has nothing to lose: no countdown.
     expect(row('d').textContent).not.toMatch(/left|Expired/);
     expect(document.querySelector('[data-testid="download-total"]')?.textContent).toContain(
-      'Downloading 2 files: 4.8 MB of 9.5 MB so far; the size of 1 of them is not known yet',
+      'Downloading 2 files: 4.8 MB of 9.5 MB so far; the size of 1 of them is not known yet · 3 of 5 files saved',
     );
   }, 120_000);
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-const disk = vi.hoisted(() => ({ folder: '', room: Number.POSITIVE_INFINITY, failFlush: false }));
+const disk = vi.hoisted(() => ({ folder: '', room: Number.POSITIVE_INFINITY, failFlush: false, free: 0 }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fsp = await importOriginal<typeof import('node:fs/promises')>();
@@ -46,9 +46,15 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     const handle = await fsp.open(...args);
     return disk.folder && String(args[0]).startsWith(disk.folder) ? onSmallDisk(handle) : handle;
   }) as typeof fsp.open;
-  return { ...fsp, default: { ...fsp, open }, open };
+  // The room the disk says it has (statfs), for the queue to see it freed.
+  const statfs = (async (path: string, ...rest: unknown[]) => {
+    const info = await (fsp.statfs as (...a: unknown[]) => Promise<{ bavail: number; bsize: number }>)(path, ...rest);
+    return disk.folder && String(path).startsWith(disk.folder) ? { ...info, bavail: disk.free, bsize: 1 } : info;
+  }) as typeof fsp.statfs;
+  return { ...fsp, default: { ...fsp, open, statfs }, open, statfs };
 });
 
+import type { DownloadTotals } from '../../../electron/common/bridge/downloads';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
 import { until } from '../../wait';
@@ -92,6 +98,56 @@ describe('a full disk (simulated ENOSPC)', () => {
       expect(manager.get(entry.id).state).toBe('saved');
       expect(readFileSync(join(disk.folder, 'clip.mp4')).equals(body)).toBe(true);
       expect(server.log.filter((l) => l.path === '/full').at(-1)?.range).toBe('bytes=700000-');
+    } finally {
+      await manager.dispose();
+      disk.folder = '';
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a full disk given room again', () => {
+  it('starts its downloads again by itself and drops the banner, with no Resume pressed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'downloads-enospc-room-'));
+    disk.folder = join(dir, 'out');
+    disk.room = 200_000;
+    disk.free = 0;
+    const body = patternBytes(600_000, 33);
+    server.files.set('/room', { body, etag: '"room"' });
+    const totals: DownloadTotals[] = [];
+    const manager = new DownloadManager({
+      file: join(dir, 'queue.json'),
+      sleep: async () => undefined,
+      onTotals: (t) => void totals.push(t),
+    });
+    try {
+      const entry = await manager.enqueue({
+        jobId: 'j',
+        url: server.url('/room'),
+        folder: disk.folder,
+        relativeName: 'clip.mp4',
+        origin: 'library',
+      });
+      await until('the download to wait for space', () => manager.get(entry.id).reason?.includes('is full') === true);
+      // Waiting for room is not downloading: the line counts it apart and its share stays where it is.
+      expect(manager.totals()).toMatchObject({ active: 0, waiting: 1, files: 1, saved: 0 });
+      expect(manager.totals().fraction).toBeCloseTo(200_000 / 600_000, 2);
+
+      // A little churn on the disk is not room: nothing starts.
+      disk.free = 10_000;
+      await manager.checkDrives();
+      expect(manager.totals().pausedReason).toMatch(/is full/);
+      expect(manager.get(entry.id).state).toBe('queued');
+
+      // The user deletes a file: the disk has room, the queue goes on and the banner goes, unasked.
+      disk.room = Number.POSITIVE_INFINITY;
+      disk.free = 5_000_000;
+      await manager.checkDrives();
+      expect(totals.at(-1)?.pausedReason).toBeNull();
+      await manager.whenIdle();
+      expect(manager.get(entry.id).state).toBe('saved');
+      expect(readFileSync(join(disk.folder, 'clip.mp4')).equals(body)).toBe(true);
+      expect(manager.totals()).toMatchObject({ pausedReason: null, active: 0, waiting: 0, files: 0 });
     } finally {
       await manager.dispose();
       disk.folder = '';
