@@ -31,6 +31,7 @@ const READERS: readonly string[][] = [
   ['jobs', 'wait', 'abc', '--json'],
   ['download', '--missing', '--json'],
   ['download', '--all', '--out', 'saved', '--json'],
+  ['campaign', 'status', 'saved', '--json'],
 ];
 
 describe('a data folder that is not one', () => {

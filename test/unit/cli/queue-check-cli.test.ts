@@ -140,9 +140,10 @@ describe('a bad queue setting', () => {
     expect(queued.said).toMatch(said);
     expect(queued.said).not.toContain('wrong-one');
     expect(serviceCalls).toBe(0);
-    // No record of a campaign into that folder: none running, none "finished" with its rows failed.
+    // No record of a campaign into that folder: none running, none "finished" with its rows failed. The
+    // refused run did not even start its data folder, which campaign status names (exit 4, none made).
     const status = await run(['campaign', 'status', out], url(), data);
-    expect(status.code).toBe(EXIT.failed);
-    expect(status.said).toContain('No campaign saves into');
+    expect(status.code).toBe(EXIT.unavailable);
+    expect(status.said).toMatch(/The data folder .* does not exist/);
   });
 });
