@@ -5,10 +5,11 @@ import { atServiceText, type RunAtService } from './run-at-service';
 
 /**
  * Why a run (a batch, a campaign) stopped creating on its own: the account ran out of credits (the
- * service answered 1006 or 1104), the day's spending limit was reached, or the run reached the cap the
- * user set on it. Nothing failed for it: rows not sent wait, and Resume goes on from there.
+ * service answered 1006 or 1104), the day's spending limit was reached, the run reached the cap the
+ * user set on it, or its queue cannot be used (its Redis gone, or refusing this studio: the pause's
+ * message says which and what to do). Nothing failed for it: rows not sent wait, and Resume goes on from there.
  */
-export const RunPauseReason = z.enum(['balance', 'daily-limit', 'cap']);
+export const RunPauseReason = z.enum(['balance', 'daily-limit', 'cap', 'queue']);
 export type RunPauseReason = z.infer<typeof RunPauseReason>;
 
 export const RunPause = z.object({
@@ -30,6 +31,7 @@ const REASONS: Record<RunPauseReason, string> = {
   balance: 'the account ran out of credits',
   'daily-limit': "today's spending limit was reached",
   cap: 'it reached the credits you allowed it',
+  queue: 'its queue cannot be used',
 };
 
 /** The pause in a few words, for a tag or a banner's title. */
@@ -37,12 +39,14 @@ export const PAUSE_LABELS: Record<RunPauseReason, string> = {
   balance: 'Paused: out of credits',
   'daily-limit': "Paused: today's limit",
   cap: 'Paused at its cap',
+  queue: 'Paused: its queue cannot be used',
 };
 
 const THEN: Record<RunPauseReason, string> = {
   balance: 'Top up the account, then resume',
   'daily-limit': "Raise today's limit (Settings) or wait until tomorrow, then resume",
   cap: 'Raise or remove the cap, then resume',
+  queue: '',
 };
 
 /**
@@ -75,7 +79,10 @@ function rowsLeftText(pause: Pick<RunPause, 'rowsLeft' | 'creditsLeft'> | null, 
  */
 export function describePause(pause: RunPause, now?: PauseNow): string {
   const steps = atServiceText(now?.atService);
-  return `Paused: ${REASONS[pause.reason]}. ${steps ? `${steps} ` : ''}${rowsLeftText(pause, now)}; nothing failed for it. ${THEN[pause.reason]}.`;
+  const left = `${steps ? `${steps} ` : ''}${rowsLeftText(pause, now)}; nothing failed for it.`;
+  // A queue's pause says in its own words what is wrong with the queue and what to do.
+  if (pause.reason === 'queue') return `Paused: ${pause.message} ${left}`;
+  return `Paused: ${REASONS[pause.reason]}. ${left} ${THEN[pause.reason]}.`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import type { QueueCounts, QueueStatus } from '../../common/bridge/queue-status';
 import { redisTarget } from './redis-target';
 import type { WorkerBeat } from './run-shelf';
+import { passwordPause, refusedByRedis } from './queue-password';
 
 /**
  * A queue read that takes longer than this is answered as unreachable. The studio's Redis client waits
@@ -14,6 +15,8 @@ export const QUEUE_READ_GUARD_MS = 5_000;
 export interface QueueReads {
   workers(address: string): Promise<readonly WorkerBeat[]>;
   counts(address: string): Promise<Record<string, number>>;
+  /** Whether the studio keeps a queue's password across its restarts (its vault is persistent). */
+  readonly keepsPasswords?: boolean;
 }
 
 type QueueRead = { counts: QueueCounts; workers: QueueStatus['workers'] };
@@ -68,7 +71,7 @@ export function queueStatusReader(
         );
       return { queue: address, checkedAt: now(), problem: null, ...read };
     } catch (error) {
-      return unread(refusal(address, error));
+      return unread(refusal(address, error, queues.keepsPasswords ?? false));
     } finally {
       clearTimeout(timer);
     }
@@ -96,10 +99,9 @@ async function readQueue(address: string, reads: QueueReads): Promise<QueueRead>
 }
 
 /** Redis answered with a refusal: said in words, a password it asks for named as such. */
-function refusal(address: string, error: unknown): string {
+function refusal(address: string, error: unknown, keepsPasswords: boolean): string {
   const text = error instanceof Error ? error.message : String(error);
-  if (/NOAUTH|WRONGPASS|invalid password/i.test(text))
-    return `Redis at ${address} refused this studio: it asks for a password the studio does not hold now (a queue's password is kept only while the studio runs, never written down). Redis said: ${text}`;
+  if (refusedByRedis(text)) return `${passwordPause(address, keepsPasswords)} Redis said: ${text}`;
   return `Redis at ${address} could not be read: ${text}`;
 }
 

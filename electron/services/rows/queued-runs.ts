@@ -8,14 +8,27 @@ import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } fro
 import type { RowTask } from './row-queue';
 import type { RunAccount } from '../client/account-proof';
 import { RunShelf, type WorkerBeat } from './run-shelf';
+import { GIVE_PASSWORD, passwordPause, refusedByRedis } from './queue-password';
 
 /** A queued row's step let go because the studio quits (never seen outside this file). */
 const QUEUE_CLOSED = new Error('the studio is quitting');
 
-/** What the starting studio's row engine lends the queued runs: a row to look at again, a run to pause. */
+/**
+ * A queue out of reach this long pauses the runs on it: a Redis restarted comes back well within it (rows
+ * go on), one that has gone is said on the run's card instead of leaving it running in silence.
+ */
+export const QUEUE_LOST_PAUSE_MS = 20_000;
+
+/** How the engine pauses runs: every run on a connection (the account's reasons), or one run. */
+export interface RunPauses {
+  pauseConnection(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void>;
+  pauseRun(kind: string, id: string, reason: RunPauseReason, message: string): Promise<void>;
+}
+
+/** What the starting studio's row engine lends the queued runs: a row to look at again, runs to pause. */
 export interface QueuedRunsEngine {
   wake(task: RowTask): void;
-  pause(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void>;
+  pauses: RunPauses;
   jobs: RowJobs;
 }
 
@@ -32,6 +45,8 @@ interface QueueLink {
   following: Map<string, Redis>;
   /** Redis out of reach since the last warning: it is said once, not at every retry. */
   down: boolean;
+  /** Pauses the runs followed on this queue once it has been out of reach for QUEUE_LOST_PAUSE_MS. */
+  lost: ReturnType<typeof setTimeout> | null;
 }
 
 /**
@@ -59,7 +74,8 @@ export class QueuedRuns {
     private readonly options: {
       log?: Logger;
       prefix?: string;
-      vault?: Pick<CredentialVault, 'get' | 'set'>;
+      /** Where a queue's password is kept; a persistent one (the desktop app's) outlives the studio. */
+      vault?: Pick<CredentialVault, 'get' | 'set'> & Partial<Pick<CredentialVault, 'persistent'>>;
       /** The account a run is priced on (the studio's connection now): workers of another are refused its rows. */
       account?: (runId: string) => Promise<RunAccount | null>;
     } = {},
@@ -68,8 +84,13 @@ export class QueuedRuns {
     this.closing.catch(() => undefined);
   }
 
-  attach(jobs: RowJobs, wake: QueuedRunsEngine['wake'], pause: QueuedRunsEngine['pause']): void {
-    this.engine = { jobs, wake, pause };
+  /** Whether a queue's password given to this studio outlives it (its vault is persistent: the desktop app's). */
+  get keepsPasswords(): boolean {
+    return this.options.vault?.persistent ?? false;
+  }
+
+  attach(jobs: RowJobs, wake: QueuedRunsEngine['wake'], pauses: RunPauses): void {
+    this.engine = { jobs, wake, pauses };
   }
 
   /** A queue the user named (its password included): answers the address a run records. */
@@ -135,6 +156,7 @@ export class QueuedRuns {
         const link = await made;
         for (const blocking of link.following.values()) blocking.disconnect();
         link.following.clear();
+        if (link.lost) clearTimeout(link.lost);
         await link.queue.closeWithin(0);
         await withinMs(link.redis.quit(), 200);
         link.redis.disconnect();
@@ -154,9 +176,27 @@ export class QueuedRuns {
   ): Promise<void> {
     if (this.closed) return;
     const link = await this.link(run.queue as string);
+    this.follow(link, kind, run.id);
+    try {
+      await this.handOver(link, kind, run, row, set, received);
+    } catch (error) {
+      // Refused for want of the password: the run pauses saying so, and its rows stay as they are.
+      if (error === QUEUE_CLOSED || !refusedByRedis(String(error))) throw error;
+      await this.engine?.pauses.pauseRun(kind, run.id, 'queue', this.refusal(link));
+    }
+  }
+
+  /** Takes the row's report in when a worker left one, else writes the row to Redis and hands it to the queue. */
+  private async handOver<Row extends RowBase, Run extends RunBase<Row>>(
+    link: QueueLink,
+    kind: string,
+    run: Run,
+    row: Row,
+    set: RowStepContext<Row, Run>['set'],
+    received: (row: Row, reported: Row) => Row,
+  ): Promise<void> {
     const runKey = `${kind}/${run.id}`;
     const sentKey = `${runKey}/${row.row}/${row.take}`;
-    this.follow(link, kind, run.id);
     const report = await this.live(link.shelf.reportOf(kind, run.id, row.row));
     if (report && report.take === row.take) {
       // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
@@ -166,7 +206,8 @@ export class QueuedRuns {
       await set((r) => (report.outcome === 'ended' ? received(r, report.record as Row) : { ...r, state: 'pending' }));
       link.sent.delete(sentKey);
       await this.live(link.shelf.taken(kind, run.id, row.row));
-      if (report.pause) await this.engine?.pause({ kind, runId: run.id }, report.pause.reason, report.pause.message);
+      if (report.pause)
+        await this.engine?.pauses.pauseConnection({ kind, runId: run.id }, report.pause.reason, report.pause.message);
       return;
     }
     if (link.sent.has(sentKey)) return;
@@ -223,17 +264,43 @@ export class QueuedRuns {
       sent: new Set(),
       following: new Map(),
       down: false,
+      lost: null,
     };
     redis.on('error', (error: Error) => {
+      if (refusedByRedis(String(error))) return void this.pauseFollowed(link, this.refusal(link));
       if (link.down) return;
       link.down = true;
       this.warn(link, 'the queue cannot reach Redis (trying again until it answers)', error);
+      const said = target.scrub(error.message);
+      link.lost = setTimeout(() => {
+        const message = `The queue at ${target.shown} has not answered for ${QUEUE_LOST_PAUSE_MS / 1000} s (${said}): the workers' reports wait in its Redis. Resume, or run the campaign again, once it answers.`;
+        void this.pauseFollowed(link, message);
+      }, QUEUE_LOST_PAUSE_MS);
+      link.lost.unref?.();
     });
     redis.on('ready', () => {
+      if (link.lost) clearTimeout(link.lost);
+      link.lost = null;
       if (link.down) this.options.log?.info('the queue reaches Redis again', { redis: target.shown });
       link.down = false;
     });
     return link;
+  }
+
+  /** Why the queue's Redis refuses this studio, and how to go on. */
+  private refusal(link: QueueLink): string {
+    return `${passwordPause(link.queue.target.shown, this.keepsPasswords)} ${GIVE_PASSWORD}.`;
+  }
+
+  /** Every run this studio follows on the queue pauses with `message` (once: a paused run is not paused again). */
+  private async pauseFollowed(link: QueueLink, message: string): Promise<void> {
+    if (this.closed) return;
+    await Promise.all(
+      [...link.following.keys()].map((key) => {
+        const at = key.indexOf('/');
+        return this.engine?.pauses.pauseRun(key.slice(0, at), key.slice(at + 1), 'queue', message);
+      }),
+    );
   }
 
   /** Follows the run's reports (from the stream's start: a report kept while the studio was closed is read too). */
@@ -253,6 +320,12 @@ export class QueuedRuns {
         } catch (error) {
           if (link.following.get(runKey) !== blocking) return;
           this.warn(link, 'the reports of a queued run cannot be read', error);
+          if (refusedByRedis(String(error))) {
+            // Refused: the run pauses saying why, and is followed again when it goes on.
+            link.following.delete(runKey);
+            blocking.disconnect();
+            return void (await this.engine?.pauses.pauseRun(kind, runId, 'queue', this.refusal(link)));
+          }
           await new Promise((resolve) => setTimeout(resolve, 1_000));
         }
       }

@@ -76,7 +76,7 @@ export class RowEngine {
     this.queue = deps.queue ?? new InProcessRowQueue();
     this.pacers = deps.pacers ?? new RowPacers();
     this.queue.start((task) => this.runStep(task));
-    deps.remote?.attach(deps.jobs, (t) => this.queue.push(t), this.stops.pauseConnection.bind(this.stops));
+    deps.remote?.attach(deps.jobs, (t) => this.queue.push(t), this.stops);
   }
 
   register<Row extends RowBase, Run extends RunBase<Row>>(kind: RowKind<Row, Run>): void {

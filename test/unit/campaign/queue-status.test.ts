@@ -167,7 +167,7 @@ describe("a campaign's queue as the page reads it", () => {
     const h = domainWith(queues, { 'c-locked': address });
     const status = await h['campaigns.queueStatus']('c-locked');
     expect(status).toMatchObject({ queue: address, counts: null, workers: [] });
-    expect(status.problem).toMatch(/refused this studio: it asks for a password/);
+    expect(status.problem).toMatch(/asks for a password this studio does not hold: /);
     expect(status.problem).toContain('NOAUTH');
   });
 });

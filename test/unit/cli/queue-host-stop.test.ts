@@ -6,7 +6,6 @@
 // (the web host ignored both signals for over 2 minutes).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
@@ -15,44 +14,18 @@ import { until } from '../../wait';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { cliProcess, exitWithin, redisPassage, whenSaid, type CliProcess } from './queue-processes';
+import { webHost, whenPrinted } from './web-host-process';
 
 const place = queuePlace('studio-queue-host-stop-');
 const dir = place.dir;
 const PASSWORD = 'host-stop-secret-5';
 /** A hang guard: each process promises 5 s; one that waits on the lost Redis takes minutes. */
 const STOP_GUARD_MS = 30_000;
-const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
 const started: CliProcess[] = [];
 afterAll(() => {
   for (const p of started) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
 });
-
-/** `npm run web` on a data folder, as a process of its own (the page already built). */
-function webHost(dataDir: string, env: Record<string, string>): CliProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(repoRoot, 'test/unit/cli/web-host-child.ts'), '--data-dir', dataDir],
-    { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  let stdout = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
-  );
-  const host = { child, said: () => stderr, printed: () => stdout, exited };
-  started.push(host);
-  return host;
-}
-
-/** Settles once the process printed `text` on stdout (the web host's address line). */
-const whenPrinted = (p: CliProcess, text: string) =>
-  until(`the process to print "${text}"`, () => {
-    if (p.child.exitCode !== null) throw new Error(`it exited (${p.child.exitCode}): ${p.said()}`);
-    return p.printed().includes(text);
-  });
 
 /** The campaign's rows by state, as its record on disk says (read once the process that held it is gone). */
 async function rowStates(dataDir: string): Promise<string[]> {
@@ -109,7 +82,7 @@ describe('a studio whose queue cannot be reached', () => {
 
     // The web host on that folder, its Redis not there at all (nothing takes a connection there): SIGTERM.
     await passage.close();
-    const away = webHost(dataDir, { STUDIO_API_KEY: sandbox.apiKey });
+    const away = webHost(dataDir, { STUDIO_API_KEY: sandbox.apiKey }, started);
     await whenPrinted(away, 'Avatar Studio is at');
     await whenSaid(away, 'cannot reach Redis');
     away.child.kill('SIGTERM');
@@ -122,7 +95,7 @@ describe('a studio whose queue cannot be reached', () => {
 
     // The web host again, Redis there but asking for the password this session was never given: Ctrl-C.
     const refusing = await redisPassage(redis.port, passage.port);
-    const refused = webHost(dataDir, { STUDIO_API_KEY: sandbox.apiKey });
+    const refused = webHost(dataDir, { STUDIO_API_KEY: sandbox.apiKey }, started);
     await whenPrinted(refused, 'Avatar Studio is at');
     await whenSaid(refused, 'NOAUTH');
     refused.child.kill('SIGINT');
