@@ -54,6 +54,11 @@ export const DownloadEntry = z.object({
    * emptied, and nothing is written to it in the drive's place.
    */
   folderDev: z.number().nullable().optional(),
+  /**
+   * The volume the folder was on (its device and when the root of its file system was made), where the
+   * file system tells: a device number comes back for another drive or a fresh mount, this does not.
+   */
+  folderVolume: z.string().nullable().optional(),
   /** When a saved copy was found missing and this download began fetching it again. */
   refetchedAt: z.number().nullable().default(null),
   /**

@@ -314,7 +314,7 @@ export class DownloadManager {
             sha256: outcome.value.sha256,
             mtimeMs: info.mtimeMs,
             verifiedAt: this.now(),
-            folderDev: await this.drives.deviceOf(entry.folder),
+            ...(await this.drives.identityOf(entry.folder)),
           },
           true,
         );

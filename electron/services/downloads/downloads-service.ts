@@ -331,8 +331,14 @@ export class DownloadsService {
    * those copies (a folder the watcher saw change). Answers the copies whose state changed.
    */
   async checkCopies({ deep, ids }: { deep: boolean; ids?: readonly string[] }): Promise<DownloadView[]> {
-    await this.manager.checkDrives();
-    const moved = await this.manager.verifySaved({ deep, ids });
+    const drives = this.manager.drives;
+    const wasGone = new Set(drives.missingFolders());
+    const back = await this.manager.checkDrives();
+    // A drive found gone (or back) changes what every copy on it is: they are looked at now, with the
+    // folders asked about, so the rows say so with the banner (a drive can go without its watch hearing).
+    const turned = new Set([...back, ...drives.missingFolders().filter((f) => !wasGone.has(f))]);
+    const onTurned = turned.size > 0 && ids ? this.manager.list((e) => turned.has(e.folder)).map((e) => e.id) : [];
+    const moved = await this.manager.verifySaved({ deep, ids: ids && [...new Set([...ids, ...onTurned])] });
     const now = this.now();
     const again: EnqueueRequest[] = [];
     const { restoreLost } = this.preferences.get();

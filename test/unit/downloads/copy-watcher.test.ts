@@ -174,4 +174,34 @@ describe('the record of copies follows the disk', () => {
         .map((e) => e.state),
     ).toEqual(['saved']);
   }, 60_000);
+
+  it('a drive found gone at a look that asked after no folder still marks its copies: the rows agree with the banner', async (context) => {
+    const drive = tempDir('/dev/shm', 'drive-look-');
+    const home = tempDir(tmpdir(), 'mount-look-');
+    skipUnless(context, statSync(drive).dev !== statSync(home).dev, 'a tmpfs at /dev/shm apart from /tmp');
+    const mountPoint = join(home, 'archive');
+    symlinkSync(drive, mountPoint);
+    const { service } = queue(home);
+    await saveAll(service, ['a', 'b'], mountPoint);
+
+    // Gone without its watch hearing (a bind mount let go, another volume mounted at once): the 10 s look
+    // asks after no folder (none is unwatched), and finds the drive missing.
+    rmSync(mountPoint);
+    mkdirSync(mountPoint);
+    const moved = await service.checkCopies({ deep: false, ids: [] });
+    expect(service.manager.totals().pausedReason).toContain(`The drive holding ${mountPoint} is missing`);
+    // Before, only the banner said so: the rows said Saved until the minute's sweep.
+    expect(moved.map((c) => [c.jobId, c.state]).sort()).toEqual([
+      ['a', 'missing'],
+      ['b', 'missing'],
+    ]);
+    expect(moved.every((c) => isDriveMissing(c.reason))).toBe(true);
+
+    // Back: its copies are saved again at the next such look.
+    rmSync(mountPoint, { recursive: true });
+    symlinkSync(drive, mountPoint);
+    const back = await service.checkCopies({ deep: false, ids: [] });
+    expect(back.map((c) => c.state)).toEqual(['saved', 'saved']);
+    expect(service.manager.totals().pausedReason).toBeNull();
+  }, 60_000);
 });
