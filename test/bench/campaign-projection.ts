@@ -2,11 +2,10 @@
 // the figures the page shows (time left at the recent pace, the projected cost with each credit counted
 // once) are taken; when the run has ended they are set against the time it really took and what it really
 // cost. The same arithmetic as the Campaigns page and `campaign status` (campaignRunProgress).
-import { campaignView } from '../../electron/common/bridge/campaigns';
 import type { JobView } from '../../electron/common/bridge/jobs';
 import { campaignRunProgress } from '../../electron/common/campaign/progress';
 import type { CampaignRecord } from '../../electron/common/campaign/record';
-import { rowCosts } from '../../electron/services/campaign/campaign-manifest';
+import { campaignViewFromLedger, rowCosts } from '../../electron/services/campaign/campaign-manifest';
 
 export interface Projection {
   /** Share of the planned rows done when the figures were taken. */
@@ -30,13 +29,19 @@ export function watchProjection(
 ): { stop(): Promise<Projection | null> } {
   let taken: Projection | null = null;
   let stopped = false;
+  // BENCH_TRACE: every look's figures to stderr, until the run ends (how the pace moves through a run).
+  const trace = Boolean(process.env.BENCH_TRACE);
+  const startedAt = Date.now();
   const looking = (async () => {
-    while (!stopped && !taken) {
+    while (!stopped && (!taken || trace)) {
       await new Promise((resolve) => setTimeout(resolve, everyMs));
       const { record, jobs } = await read();
       if (!record) continue;
       const now = Date.now();
-      const progress = campaignRunProgress(campaignView(record, rowCosts(record, jobs)), null, now);
+      const view = campaignViewFromLedger(record, jobs, now);
+      const progress = campaignRunProgress(view, null, now);
+      if (trace) console.error(traceLine(now - startedAt, progress));
+      if (taken) continue;
       if (progress.planned === 0 || progress.tally.done / progress.planned < share) continue;
       taken = {
         atShare: progress.tally.done / progress.planned,
@@ -76,4 +81,11 @@ export function projectionError(
     `then took ${(actualMs / 1000).toFixed(0)} s (error ${pct(timeError)}, aim at most 15%: ${aim(timeError)}); ` +
     `cost ${taken.credits === null ? '?' : taken.credits.toFixed(0)} credits, then ${actualCredits.toFixed(0)} (error ${pct(costError)}, aim at most 15%: ${aim(costError)})`;
   return { line, timeError, costError };
+}
+
+function traceLine(ms: number, p: ReturnType<typeof campaignRunProgress>): string {
+  const t = p.tally;
+  const left = p.msLeft === null ? '?' : (p.msLeft / 1000).toFixed(0);
+  const pace = p.perMinute === null ? '?' : p.perMinute.toFixed(0);
+  return `trace ${(ms / 1000).toFixed(0)} s: done ${t.done} failed ${t.failed} under way ${t.underWay} waiting ${t.waiting} · ${pace} rows/min, ${left} s left`;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PaidConfirmation } from '../jobs/cost-model';
 import { RunCap, RunPause } from '../jobs/run-pause';
 import { RunAtService } from '../jobs/run-at-service';
+import { RunWork } from '../campaign/campaign-work';
 import { CampaignRowRecord, CampaignState, type CampaignRecord } from '../campaign/record';
 import { RowSelection } from '../campaign/row-selection';
 import { Project } from '../composition/document';
@@ -130,6 +131,8 @@ export const CampaignView = CampaignSummary.extend({
   balanceNote: z.string().nullable().default(null),
   /** Its jobs the service holds now (sent, not ended), from the ledger: what a pause still finishes (null: not read). */
   atService: RunAtService.nullish(),
+  /** How far its work has gone step by step, for its pace (null: not read). */
+  work: RunWork.nullish(),
 });
 export type CampaignView = z.infer<typeof CampaignView>;
 
@@ -139,6 +142,7 @@ export function campaignView(
   charged: ReadonlyMap<number, number | null> = new Map(),
   balanceNote: string | null = null,
   atService: RunAtService | null = null,
+  work: RunWork | null = null,
 ): CampaignView {
   const counts: Record<string, number> = {};
   for (const row of record.rows) counts[row.state] = (counts[row.state] ?? 0) + 1;
@@ -163,6 +167,7 @@ export function campaignView(
     charged: costs,
     balanceNote,
     atService,
+    work,
   };
 }
 
@@ -173,6 +178,7 @@ export function campaignSummary(record: CampaignRecord): CampaignSummary {
     charged: _charged,
     balanceNote: _note,
     atService: _atService,
+    work: _work,
     ...summary
   } = campaignView(record);
   return summary;

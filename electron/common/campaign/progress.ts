@@ -22,11 +22,11 @@ export function campaignTally(counts: Partial<Record<CampaignRowState | string, 
 /**
  * A campaign's progress read from its view: each done row's finish is when it was saved, the charges
  * are the service's own per row, and the published price of a row (when the caller knows it) stands in
- * until a made row was charged. The pace is measured from the campaign's start, counting the steps the
- * rows under way have made (rowsEndedPerMinute).
+ * until a made row was charged. The pace is of the requests the view's work says its steps made lately (campaignWork);
+ * a view without it is measured by its rows' states (stepsMade).
  */
 export function campaignRunProgress(
-  view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt'>,
+  view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt' | 'work'>,
   rowPrice: number | null,
   now: number,
 ): RunProgress {
@@ -49,7 +49,8 @@ export function campaignRunProgress(
       spent: Object.values(view.charged).reduce((sum, credits) => sum + credits, 0),
       rowCharge: madeCharges.length ? madeCharges.reduce((a, b) => a + b, 0) / madeCharges.length : null,
       rowPrice,
-      underWayMade: underWay.reduce((sum, r) => sum + stepsMade(r), 0),
+      underWayMade: view.work?.underWayMade ?? underWay.reduce((sum, r) => sum + stepsMade(r), 0),
+      recentWork: view.work ? { ends: view.work.recent, perRow: view.work.requestsPerRow } : undefined,
     },
     now,
   );
@@ -82,7 +83,7 @@ export interface CampaignFigures {
  * with each credit once) and, paused, its banner with the rows left now and the steps still at the service.
  */
 export function campaignFigures(
-  view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt' | 'pause' | 'atService'>,
+  view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt' | 'pause' | 'atService' | 'work'>,
   rowPrice: number | null,
   now: number,
 ): CampaignFigures {

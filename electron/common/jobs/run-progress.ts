@@ -57,6 +57,11 @@ export interface RunProgressInput {
    * rows with half their steps ended are one). Absent: rows count only once they end.
    */
   underWayMade?: number;
+  /**
+   * The requests of the run's steps ended lately ([when, requests]) and what a row takes: the pace is then
+   * of requests, which the account's rate bounds and which go on all through a run whose rows end in bursts.
+   */
+  recentWork?: { ends: ReadonlyArray<readonly [number, number]>; perRow: number };
 }
 
 export interface RunProgress {
@@ -111,6 +116,7 @@ function rowsEndedPerMinute(input: RunProgressInput, now: number): number | null
   const made = input.doneAt.filter((at) => at > sendingSince && at <= now).length;
   // Nothing to measure until rows came out: before, any figure would be a guess ("estimating…").
   if (made < MIN_ROWS_FOR_RATE) return null;
+  if (input.recentWork) return workPerMinute(input.recentWork, sendingSince, now);
   if (underWayMade === undefined || now - RATE_WINDOW_MS >= sendingSince) {
     const donePace = rowsPerMinute(input.doneAt, sendingSince, now);
     return donePace === null ? null : donePace / (made / (made + tally.failed));
@@ -120,6 +126,17 @@ function rowsEndedPerMinute(input: RunProgressInput, now: number): number | null
   const first = input.doneAt.filter((at) => at > sendingSince).reduce((a, b) => Math.min(a, b), Infinity);
   if (now - sendingSince < 2 * (first - sendingSince)) return null;
   return ((made + tally.failed + underWayMade) / (now - sendingSince)) * 60_000;
+}
+
+/**
+ * Rows' worth of requests made a minute over the window (or since the run began sending, when younger):
+ * the pace the rest is made at, whatever share of it the rows under way hold.
+ */
+function workPerMinute(work: NonNullable<RunProgressInput['recentWork']>, sendingSince: number, now: number) {
+  const from = Math.max(sendingSince, now - RATE_WINDOW_MS);
+  if (now <= from) return null;
+  const requests = work.ends.reduce((sum, [at, n]) => (at > from && at <= now ? sum + n : sum), 0);
+  return (requests / work.perRow / (now - from)) * 60_000;
 }
 
 /** Rows the run makes: every row but the refused and cancelled ones. */

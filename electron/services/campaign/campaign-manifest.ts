@@ -9,6 +9,8 @@ import { writeFileAtomic } from '../projects/atomic-file';
 import { sheetRow } from '../../common/text/row-label';
 import { campaignFormats } from '../../common/campaign/campaign-formats';
 import { rowFiles } from './row-files';
+import { campaignView, type CampaignView } from '../../common/bridge/campaigns';
+import { campaignWork } from '../../common/campaign/campaign-work';
 
 export const CAMPAIGN_MANIFEST = 'manifest.csv';
 
@@ -54,6 +56,18 @@ export function campaignBalanceNote(record: CampaignRecord, jobs: readonly JobVi
 export function campaignAtService(record: CampaignRecord, jobs: readonly JobView[]): RunAtService {
   return runAtService(
     jobs.filter((job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === record.id),
+  );
+}
+
+/** A campaign as the page sees it: what each row was charged, the balance's fall, its steps at the service, its work. */
+export function campaignViewFromLedger(record: CampaignRecord, jobs: readonly JobView[], now: number): CampaignView {
+  const work = campaignWork(record, jobs, now);
+  return campaignView(
+    record,
+    rowCosts(record, jobs),
+    campaignBalanceNote(record, jobs),
+    campaignAtService(record, jobs),
+    work,
   );
 }
 

@@ -1,14 +1,8 @@
 import { queuedFormatsProblems } from '../../common/campaign/campaign-formats';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
-import {
-  CampaignInput,
-  campaignSummary,
-  campaignView as viewOfRecord,
-  type CampaignView,
-  type campaignsCalls,
-} from '../../common/bridge/campaigns';
-import { campaignAtService, campaignBalanceNote, rowCosts } from './campaign-manifest';
+import { CampaignInput, campaignSummary, type CampaignView, type campaignsCalls } from '../../common/bridge/campaigns';
+import { campaignViewFromLedger } from './campaign-manifest';
 import type { PriceQuote } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
 import type { LinkReport } from '../../common/composition/link-checks';
@@ -81,16 +75,8 @@ export function createCampaignsDomain(
   deps: CampaignsDomainDeps,
 ): DomainModule<typeof campaignsCalls> {
   const now = deps.now ?? Date.now;
-  /** A campaign as the page sees it, with what the service charged each row so far. */
-  const campaignView = (record: CampaignRecord): CampaignView => {
-    const all = jobs.list();
-    return viewOfRecord(
-      record,
-      rowCosts(record, all),
-      campaignBalanceNote(record, all),
-      campaignAtService(record, all),
-    );
-  };
+  /** A campaign as the page sees it, with what the ledger says of its rows so far. */
+  const campaignView = (record: CampaignRecord): CampaignView => campaignViewFromLedger(record, jobs.list(), now());
   const read = async (
     raw: CampaignInput,
   ): Promise<{

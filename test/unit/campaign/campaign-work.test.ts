@@ -1,0 +1,127 @@
+// A campaign's pace is the pace of its requests: the account's rate bounds it, and requests go on all
+// through a wave of rows whose done rows come out in a burst at its end (the campaigns bench saw done rows
+// stand still for 100 s while 1,340 voiceovers were made). Its work is read from the ledger's jobs.
+import { describe, expect, it } from 'vitest';
+import type { JobView } from '@common/bridge/jobs';
+import { campaignWork } from '@common/campaign/campaign-work';
+import { campaignRunProgress } from '@common/campaign/progress';
+import type { CampaignRecord, CampaignRowRecord } from '@common/campaign/record';
+import { RATE_WINDOW_MS } from '@common/jobs/run-progress';
+import { loadTemplate } from './template-fixture';
+
+const T0 = 1_800_000_000_000;
+const S = 1000;
+type Job = Pick<JobView, 'purpose' | 'polls' | 'finishedAt'>;
+
+const row = (
+  n: number,
+  state: CampaignRowRecord['state'],
+  extra: Partial<CampaignRowRecord> = {},
+): CampaignRowRecord => ({
+  row: n,
+  values: {},
+  fileName: `${n}.mp4`,
+  state,
+  problems: [],
+  take: 0,
+  voiceovers: {},
+  resultUrl: null,
+  expiresAt: null,
+  savedAt: null,
+  ...extra,
+});
+
+const job = (n: number, step: 'voiceover' | 'video', polls: number, finishedAt: number | null, take = 0): Job => ({
+  purpose: { type: 'campaign-row', campaignId: 'c', row: n, step, take },
+  polls,
+  finishedAt,
+});
+
+function record(rows: CampaignRowRecord[]): Pick<CampaignRecord, 'id' | 'rows' | 'target' | 'template'> {
+  return { id: 'c', rows, target: 'avatar-video', template: loadTemplate() };
+}
+
+describe('campaignWork', () => {
+  it("prices a row in requests from its ended steps, counts only the current take's, and keeps the window's ends", () => {
+    const rows = [row(0, 'done', { savedAt: T0 + 10 * S }), row(1, 'video', { take: 1 }), row(2, 'pending')];
+    const jobs: Job[] = [
+      // Row 0: two voiceovers of 2 and 4 requests, a video of 5.
+      job(0, 'voiceover', 1, T0 + 2 * S),
+      job(0, 'voiceover', 3, T0 + 3 * S),
+      job(0, 'video', 4, T0 + 9 * S),
+      // Row 1's first take made a voiceover that does not count for what is left of it now.
+      job(1, 'voiceover', 1, T0 + 4 * S, 0),
+      job(1, 'voiceover', 2, T0 + 5 * S, 1),
+      job(1, 'voiceover', 0, T0 + 6 * S, 1),
+      // Its video is at the service, polled twice so far.
+      job(1, 'video', 2, null, 1),
+      // Another campaign's job is not this one's work.
+      {
+        ...job(2, 'voiceover', 9, T0 + 7 * S),
+        purpose: { type: 'campaign-row', campaignId: 'other', row: 2, step: 'voiceover', take: 0 },
+      },
+    ];
+    const work = campaignWork(record(rows), jobs, T0 + 20 * S);
+    // Voiceovers ended: 2, 4, 2, 3, 1 requests (2.4 each); the video 5: a row of two voiceovers and a video is 9.8.
+    expect(work.requestsPerRow).toBeCloseTo(2 * 2.4 + 5, 9);
+    // Row 1 made 3 + 1 + 3 requests in its take: 7 of 9.8. The done row and the pending one made nothing left.
+    expect(work.underWayMade).toBeCloseTo(7 / 9.8, 9);
+    expect(work.recent.map(([at]) => (at - T0) / S)).toEqual([2, 3, 4, 5, 6, 9]);
+    // Steps ended before the window are not in it.
+    expect(campaignWork(record(rows), jobs, T0 + 4 * S + RATE_WINDOW_MS).recent.map(([at]) => (at - T0) / S)).toEqual([
+      5, 6, 9,
+    ]);
+  });
+
+  it('takes a step to be two requests until one of its kind ended', () => {
+    expect(campaignWork(record([row(0, 'pending')]), [], T0).requestsPerRow).toBe(6);
+  });
+});
+
+describe("a campaign's time left, at the pace of its requests", () => {
+  // 200 rows of 2 voiceovers and a video (2 requests each: 6 a row), at 2 requests a second throughout: 40
+  // rows done one every 3 s for 2 minutes, then 100 rows admitted together make their voiceovers while no
+  // row is done, one voiceover a second; 60 wait.
+  const rows = [
+    ...Array.from({ length: 40 }, (_, i) => row(i, 'done', { savedAt: T0 + (3 * i + 3) * S })),
+    ...Array.from({ length: 100 }, (_, i) => row(40 + i, 'voiceover')),
+    ...Array.from({ length: 60 }, (_, i) => row(140 + i, 'pending')),
+  ];
+  const counts = { done: 40, voiceover: 100, pending: 60 };
+  const doneJobs = Array.from({ length: 40 }, (_, i) => [
+    job(i, 'voiceover', 1, T0 + (3 * i + 1) * S),
+    job(i, 'voiceover', 1, T0 + (3 * i + 2) * S),
+    job(i, 'video', 1, T0 + (3 * i + 3) * S),
+  ]).flat();
+  /** The wave's voiceovers ended by `seconds`: one a second from 120 s on, two to a row. */
+  const waveJobs = (seconds: number) =>
+    Array.from({ length: seconds - 120 }, (_, i) => job(40 + Math.floor(i / 2), 'voiceover', 1, T0 + (121 + i) * S));
+  const progressAt = (seconds: number) => {
+    const now = T0 + seconds * S;
+    const work = campaignWork(record(rows), [...doneJobs, ...waveJobs(seconds)], now);
+    return campaignRunProgress(
+      { rows, counts, state: 'running' as const, createdAt: T0, charged: {}, work },
+      null,
+      now,
+    );
+  };
+
+  it('goes on falling while no row is done, as the rows under way make their voiceovers', () => {
+    const early = progressAt(180);
+    const late = progressAt(240);
+    // 120 requests a minute, however many rows are done: 20 rows a minute of 6 requests.
+    expect(early.perMinute).toBeCloseTo(20, 6);
+    expect(late.perMinute).toBeCloseTo(20, 6);
+    // Left: 160 rows less what their voiceovers made (60 then 120 of 2 requests, of 6 a row), at 20 a minute.
+    expect(early.msLeft).toBe(7 * 60 * S);
+    expect(late.msLeft).toBe(6 * 60 * S);
+  });
+
+  it("without the ledger, counts the rows' states alone: the wave's voiceovers are not seen", () => {
+    const view = { rows, counts, state: 'running' as const, createdAt: T0, charged: {} };
+    // A row at its voiceovers counts nothing made: 40 rows in 4 minutes, and all 160 left at 10 a minute.
+    const progress = campaignRunProgress(view, null, T0 + 240 * S);
+    expect(progress.perMinute).toBeCloseTo(10, 6);
+    expect(progress.msLeft).toBe(16 * 60 * S);
+  });
+});
