@@ -89,9 +89,9 @@ export class MissingDrives {
       const now = await landingDevice(folder, this.read);
       // The same device, and the same volume where both were told: another volume at the mount point
       // (another drive, a fresh file system) is not the drive the copies were saved on.
-      const same = (e: DownloadEntry) =>
-        e.folderDev === now?.dev && (e.folderVolume == null || now.volume === null || e.folderVolume === now.volume);
-      if (now === null || !recorded.some(same)) {
+      const same = (e: DownloadEntry, at: Landing) =>
+        e.folderDev === at.dev && (e.folderVolume == null || at.volume === null || e.folderVolume === at.volume);
+      if (now === null || !recorded.some((e) => same(e, now))) {
         // A drive plugged in again can come back under another device number: finding the copies saved
         // on it says it is the same drive, whose new number is then recorded.
         if (now?.exists && (await this.holdsItsCopies(recorded)))
