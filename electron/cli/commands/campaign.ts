@@ -96,7 +96,10 @@ export const campaignRunCommand: CliCommand = {
       range: { min: 1, max: 32, integer: true },
     },
     ...CAMPAIGN_INPUT_OPTIONS,
-    { name: '--retry-failed', help: 'make the rows that failed again (only the steps they lack)' },
+    {
+      name: '--retry-failed',
+      help: 'make the rows that failed again (only the steps they lack); a queued row a worker finished while this studio had it failed is taken in from its report, not made again',
+    },
     MAX_CREDITS_OPTION,
     {
       name: '--existing',

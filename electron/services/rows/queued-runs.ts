@@ -7,7 +7,7 @@ import { queueVaultId, redisTarget } from './redis-target';
 import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
 import type { RowTask } from './row-queue';
 import type { RunAccount } from '../client/account-proof';
-import { RunShelf, type WorkerBeat } from './run-shelf';
+import { RunShelf, type RowReport, type WorkerBeat } from './run-shelf';
 import { GIVE_PASSWORD, passwordPause, refusedByRedis } from './queue-password';
 
 /** A queued row's step let go because the studio quits (never seen outside this file). */
@@ -198,7 +198,7 @@ export class QueuedRuns {
     const runKey = `${kind}/${run.id}`;
     const sentKey = `${runKey}/${row.row}/${row.take}`;
     const report = await this.live(link.shelf.reportOf(kind, run.id, row.row));
-    if (report && report.take === row.take) {
+    if (report && (report.take === row.take || (await this.madeEarlier(link, kind, run.id, row, report)))) {
       // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
       if (report.jobs) await this.engine?.jobs.receive?.(report.jobs);
       // Not made (the run was not running when a worker took it, or the account stopped it first): it waits
@@ -285,6 +285,17 @@ export class QueuedRuns {
       link.down = false;
     });
     return link;
+  }
+
+  /**
+   * A row made again (a retry of a row this studio failed) whose earlier take a worker finished while its
+   * report waited here: that take is taken in instead of paying for the row again, unless the new take
+   * was handed to the queue already (its row in Redis says so: a worker may be making it).
+   */
+  private async madeEarlier(link: QueueLink, kind: string, runId: string, row: RowBase, report: RowReport) {
+    if (report.take > row.take || report.outcome !== 'ended' || report.record.state !== 'done') return false;
+    const queued = await this.live(link.shelf.row(kind, runId, row.row));
+    return queued === null || queued.take < row.take;
   }
 
   /** Why the queue's Redis refuses this studio, and how to go on. */
