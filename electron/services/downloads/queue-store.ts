@@ -28,6 +28,8 @@ export class QueueStore {
   private wholeBytes = 0;
   private journalBytes = 0;
   private journal: FileHandle | null = null;
+  /** Whether this process wrote anything to the queue: only then does a clean stop rewrite it. */
+  private wrote = false;
 
   constructor(
     private readonly file: string,
@@ -91,6 +93,7 @@ export class QueueStore {
     if (this.journalBytes > Math.max(this.wholeBytes, MIN_JOURNAL_BYTES)) return this.rewrite(durable);
     const text = entries.map((entry) => journalLine(this.generation, entry)).join('');
     this.journal ??= await this.openJournal('a');
+    this.wrote = true;
     await this.journal.write(text);
     if (durable) await this.journal.datasync();
     this.journalBytes += Buffer.byteLength(text);
@@ -98,6 +101,7 @@ export class QueueStore {
 
   private async rewrite(durable: boolean): Promise<void> {
     const generation = this.generation + 1;
+    this.wrote = true;
     // Every entry as it is now, so the changes still waiting are in it too.
     this.changed.clear();
     const text = JSON.stringify({ version: 1, generation, entries: [...this.entries()] });
@@ -115,9 +119,14 @@ export class QueueStore {
     return open(journalOf(this.file), flags, 0o600);
   }
 
-  /** Writes the whole queue, empties the journal and closes it: a clean stop leaves one plain file. */
+  /**
+   * Writes the whole queue, empties the journal and closes it: a clean stop leaves one plain file. A
+   * process that wrote nothing (a command that only reads, beside a studio that may own the folder)
+   * leaves the files as they are: its rewrite bumped the generation under the owner, whose later journal
+   * lines were then skipped as an older generation's, and "commands that only read write nothing".
+   */
   async close(): Promise<void> {
-    const done = this.writing.then(() => this.rewrite(true));
+    const done = this.writing.then(() => (this.wrote || this.changed.size > 0 ? this.rewrite(true) : undefined));
     this.writing = done.catch((error: unknown) => this.log?.error('download queue not written', { error }));
     await this.writing;
     await this.journal?.close();

@@ -120,3 +120,35 @@ describe('the download queue journal', () => {
     expect(names.filter((n) => n.startsWith('queue.json.journal.corrupt-'))).toHaveLength(1);
   });
 });
+
+describe('a process that only reads the queue', () => {
+  it('leaves its files as they are at a clean stop, so the owner writing beside it loses no line', async () => {
+    const file = queuePath();
+    // The owner: a queue written whole once, then changes in its journal, and it keeps going.
+    const owner = storeOf(file);
+    const a = entry(1);
+    owner.entries.set(a.id, a);
+    await owner.store.save([a]);
+    await owner.store.close();
+    const running = storeOf(file);
+    const b = entry(2);
+    running.entries.set(b.id, b);
+    await running.store.save([b]);
+    const before = [readFileSync(file, 'utf8'), readFileSync(journalOf(file), 'utf8')];
+
+    // A read-only command beside it (a studio it cannot reach) opens the queue and stops.
+    const reader = storeOf(file);
+    expect(reader.entries.size).toBe(2);
+    await reader.store.close();
+    expect([readFileSync(file, 'utf8'), readFileSync(journalOf(file), 'utf8')]).toEqual(before);
+
+    // The owner's next change is read back: before, the reader's rewrite took the next generation and
+    // the owner's line, of the old one, was skipped.
+    const c = entry(3);
+    running.entries.set(c.id, c);
+    await running.store.save([c]);
+    const after = storeOf(file);
+    expect([...after.entries.keys()].sort()).toEqual([a.id, b.id, c.id].sort());
+    await running.store.close();
+  });
+});
