@@ -7,6 +7,7 @@ import type { Logger } from '../host/types';
 import type { LedgerStorage } from './ledger';
 import type { SchedulerOptions, Timers } from './scheduler';
 import type { PollingStrategy } from './polling-strategy';
+import type { JobCallbacks } from './job-callbacks';
 
 // What the job engine is given and the names it exports beside itself.
 
@@ -52,6 +53,8 @@ export interface JobEngineDeps {
   spending?(): SpendingPolicy;
   /** The connection's credit balance now (quota/info); null where the service does not answer it. */
   balance?(connectionId: string): Promise<number | null>;
+  /** Callback addresses for each create (a worker's --callback-url); none: every job is polled, as always. */
+  callbacks?: JobCallbacks;
 }
 
 export class JobNotFoundError extends Error {

@@ -20,7 +20,7 @@ import { ServiceError } from '../client/errors';
 import type { ServiceClient } from '../client/service-client';
 import { createJob, kindEntry, withWebhook, type RemoteSnapshot } from './kinds';
 import { realTimers, type Timers } from './scheduler';
-import { jobViewOf, toJobView, isActive, isFinal, describeUnknownOutcome } from './job-view';
+import { jobViewOf, toJobView, isActive, isFinal, describeUnknownOutcome, countActive } from './job-view';
 import { JobEvents } from './job-events';
 import { JobFollower } from './job-follower';
 import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack } from './engine-types';
@@ -37,9 +37,8 @@ import {
   unsentCreatePatch,
 } from './engine-helpers';
 
-export { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack, type JobEngineDeps };
+export { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack, hashRequest, type JobEngineDeps };
 export type { EngineConnection, EngineConnections } from './engine-types';
-export { hashRequest };
 
 /**
  * Submits paid jobs and follows them to the end. Every create is preceded by a durable ledger record, so
@@ -166,9 +165,7 @@ export class JobEngine {
   }
 
   get activeCount(): number {
-    let n = 0;
-    for (const record of this.jobs.values()) if (isActive(record.phase)) n += 1;
-    return n;
+    return countActive(this.jobs.values());
   }
 
   /** The price of a job on a connection: the service's published figure, else the honest unknown with this connection's recent charges. */
@@ -274,7 +271,11 @@ export class JobEngine {
     const goes = stillGoes && (() => stillGoes() || ((heldBack = true), false));
     try {
       created = await this.spending.send(pass, connection.id, () =>
-        createJob(client, submission.kind, body, { signal, stillGoes: goes, onSent: (at) => (sentAt = at) }),
+        createJob(client, record.kind, this.deps.callbacks?.attach(record, body) ?? body, {
+          signal,
+          stillGoes: goes,
+          onSent: (at) => (sentAt = at),
+        }),
       );
     } catch (error) {
       // Held back at the last moment (its run paused): nothing left, so nothing stays on record.

@@ -8,8 +8,17 @@ import { JobTiming } from './job-timing';
 import type { PollingStrategy } from './polling-strategy';
 import type { JobEngineDeps } from './engine-types';
 import { errorText, phaseOf, pollFailure } from './engine-helpers';
+import { CallbackPolling, callbackSnapshot } from './callback-follow';
+import type { CallbackOutcome } from './job-callbacks';
+import type { WebhookEvent } from '../../common/api';
 
-type FollowerDeps = Pick<JobEngineDeps, 'clock' | 'timers' | 'random' | 'scheduler' | 'polling' | 'connections'>;
+type FollowerDeps = Pick<
+  JobEngineDeps,
+  'clock' | 'timers' | 'random' | 'scheduler' | 'polling' | 'connections' | 'callbacks'
+>;
+
+/** With callbacks, a job sleeps until its callback is overdue rather than waking each minute to poll. */
+const CALLBACK_MAX_SLEEP_MS = 30 * 60_000;
 
 /** What following needs of the engine: its records, the one way to change one, and the news of an end. */
 export interface FollowedJobs {
@@ -32,8 +41,12 @@ export class JobFollower {
     private readonly deps: FollowerDeps,
     private readonly jobs: FollowedJobs,
   ) {
-    this.timing = deps.polling ?? new JobTiming();
+    const callbacks = deps.callbacks;
+    const timing = deps.polling ?? new JobTiming();
+    this.timing = callbacks ? new CallbackPolling(timing, (id) => callbacks.has(id)) : timing;
+    callbacks?.bind({ accept: (id, event) => this.fromCallback(id, event) });
     this.scheduler = new PollScheduler((id, signal) => this.poll(id, signal), {
+      ...(callbacks && { maxSleepMs: CALLBACK_MAX_SLEEP_MS }),
       ...deps.scheduler,
       clock: deps.clock,
       timers: deps.timers,
@@ -110,7 +123,8 @@ export class JobFollower {
   applySnapshot(id: string, snapshot: RemoteSnapshot, fromCreate: boolean): { changed: boolean; saved: Promise<void> } {
     const unchanged = { changed: false, saved: Promise.resolve() };
     const record = this.jobs.get(id);
-    if (!record) return unchanged;
+    // A poll answered after a callback ended the job (or the other way round) changes nothing.
+    if (!record || (!fromCreate && !isActive(record.phase))) return unchanged;
     const phase = phaseOf(snapshot.status);
     const changed = fromCreate || snapshot.status !== record.remoteStatus || snapshot.resultUrl !== record.resultUrl;
     const final = phase === 'completed' || phase === 'failed';
@@ -140,6 +154,28 @@ export class JobFollower {
     if (final) this.unfollow(this.jobs.get(id), !fromCreate);
     if (final) this.jobs.ended(this.jobs.get(id));
     return { changed: true, saved };
+  }
+
+  /**
+   * A callback the receiver verified, taken as a poll's answer. It changes an active job only, never
+   * back to an earlier status; a failure is polled at once for its reason and refund, which the
+   * callback does not carry.
+   */
+  fromCallback(id: string, event: WebhookEvent): CallbackOutcome {
+    const record = this.jobs.get(id);
+    if (!record) return 'unchanged';
+    if (!record.remoteId) return isActive(record.phase) ? 'not-yet' : 'unchanged';
+    if (event._id !== record.remoteId) return 'mismatch';
+    if (!isActive(record.phase) || (record.remoteStatus ?? 0) >= event.status) return 'unchanged';
+    if (event.status === RecordStatus.Failed) {
+      this.pollSoon(id);
+      return 'applied';
+    }
+    // Sent as the job ended: its length is known to within the callback's way here, as a close poll would.
+    if (event.status === RecordStatus.Completed) record.activeSeenAt = this.deps.clock.now();
+    this.applySnapshot(id, callbackSnapshot(record, event), false);
+    if (!isActive(this.jobs.get(id)?.phase ?? 'completed')) this.scheduler.untrack(id);
+    return 'applied';
   }
 
   private async poll(id: string, signal: AbortSignal): Promise<PollOutcome> {
@@ -182,6 +218,7 @@ export class JobFollower {
   /** The job left polling: its cohort's scouts and predictions may change. */
   private unfollow(record: JobRecord | undefined, learn: boolean): void {
     if (!record) return;
+    this.deps.callbacks?.ended(record.id);
     for (const other of this.timing.finished(record, learn)) this.scheduler.rehint(other);
   }
 

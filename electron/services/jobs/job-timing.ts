@@ -152,6 +152,12 @@ export class JobTiming implements PollingStrategy {
     return { at: now + this.coldSleepMs };
   }
 
+  /** How long jobs like this one usually take, once any ended here (the fallback poll of a callback waits past it). */
+  expected(job: Timed): { latest: number } | undefined {
+    const predicted = this.predict(this.keys.get(job.id) ?? this.keyOf(job));
+    return predicted && { latest: predicted.latest };
+  }
+
   private isScout(cohort: Set<string>, id: string): boolean {
     let rank = 0;
     for (const member of cohort) {

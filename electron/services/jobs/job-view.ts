@@ -110,3 +110,10 @@ export function describeUnknownOutcome(cause: unknown): JobError {
     explanation,
   };
 }
+
+/** How many of the records are still under way. */
+export function countActive(records: Iterable<JobRecord>): number {
+  let n = 0;
+  for (const record of records) if (isActivePhase(record.phase)) n += 1;
+  return n;
+}
