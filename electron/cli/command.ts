@@ -79,7 +79,7 @@ export const EXIT_MEANINGS: Record<ExitName, string> = {
   unavailable:
     "the service, the sandbox, the data folder or a queue's Redis could not be reached (or the queue refused its password, or is not Redis): nothing was sent",
   paused:
-    "a batch or campaign paused: the account ran out of credits, today's spending limit was reached, the run reached --max-credits, its queue's Redis has not answered for 20 s, or its user pressed Pause in the studio; the command exits at once, what was sent finishes at the service, and no row failed for it: top up (or raise the limit, bring the queue back, or resume it in the studio) and run the same command again to go on",
+    "a batch or campaign paused: the account ran out of credits, today's spending limit was reached, the run reached --max-credits, its queue's Redis has not answered for 20 s, its user pressed Pause in the studio, or Ctrl-C stopped following a queued run (its rows go on at the workers); the command exits at once, what was sent finishes at the service, and no row failed for it: top up (or raise the limit, bring the queue back, or resume it in the studio) and run the same command again to go on",
 };
 
 /** Nothing was sent because the user did not agree to it (a price not confirmed): exit 3, refused. */

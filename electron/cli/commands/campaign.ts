@@ -16,7 +16,7 @@ import { campaignFigureLines } from './campaign-figures';
 import { rowLabel, sheetRow } from '../../common/text/row-label';
 import { campaignRunProgress } from '../../common/campaign/progress';
 import { takenFileLines, takenFilesHeadline } from '../../common/campaign/taken-files';
-import { followRun, reportUserPause } from './run-follow';
+import { followUnlessStopped, reportUserPause } from './run-follow';
 import { inSelection } from '../../common/campaign/row-selection';
 import {
   CAMPAIGN_INPUT_OPTIONS,
@@ -171,7 +171,7 @@ export const campaignRunCommand: CliCommand = {
           if (existing && !json)
             io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
           // Until it stops running: the live bar on a terminal, else a plain line every few seconds.
-          await followRun(
+          const stoppedBy = await followUnlessStopped(
             {
               read: async () => {
                 const now = await studio.call('campaigns.get', key);
@@ -185,8 +185,14 @@ export const campaignRunCommand: CliCommand = {
               lost: studio.lost,
             },
             io,
-            { json },
+            { json, stoppable: queue !== undefined },
           );
+          if (stoppedBy) {
+            io.err(
+              `${stoppedBy}: stopped following. The rows on the queue go on at the workers; their reports wait in Redis, and the same command run again takes them in.`,
+            );
+            return EXIT.paused;
+          }
           view = await studio.call('campaigns.get', key);
           // With --rows, the run is judged by the rows it was given: others of earlier runs are not its own.
           const chosen = request.rows;

@@ -2,6 +2,16 @@ import { creditsText } from '../../common/jobs/cost-model';
 import type { RunProgress } from '../../common/jobs/run-progress';
 import { EXIT, type CliIo } from '../command';
 import { LiveRunLine } from './progress-bars';
+import { stopSignals } from '../../services/host/stop-signals';
+
+/** A command stopped by Ctrl-C or SIGTERM that has not ended by then ends outright (within 5 s in any state). */
+const STOP_LIMIT_MS = 4_500;
+
+class Stopped extends Error {
+  constructor(readonly signal: string) {
+    super(`stopped by ${signal}`);
+  }
+}
 
 /** How often a plain progress line is printed where stderr is not a terminal (a log file, a CI job). */
 export const PLAIN_PROGRESS_MS = 5_000;
@@ -94,4 +104,30 @@ export function reportUserPause(
     `Paused in the studio: ${rowsLeft.toLocaleString('en-US')} row${rowsLeft === 1 ? '' : 's'} left; nothing failed for it. Resume it there, or run ${again} again to go on.`,
   );
   return EXIT.paused;
+}
+
+/**
+ * `followRun`, which Ctrl-C or SIGTERM ends early when `stoppable` (a queued run, whose rows go on at the
+ * workers): answers the signal that ended it (null: the run stopped running). The caller then returns,
+ * and its studio closes in order (its records written, its queue let go without waiting on Redis); a
+ * close still held at STOP_LIMIT_MS ends the process, and a second signal ends it at once.
+ */
+export async function followUnlessStopped(
+  run: FollowedRun,
+  io: CliIo,
+  options: { json: boolean; stoppable: boolean },
+): Promise<string | null> {
+  if (!options.stoppable) return (await followRun(run, io, options), null);
+  const signals = stopSignals({ say: io.err, what: 'The command', limitMs: STOP_LIMIT_MS, code: EXIT.failed });
+  const stop = signals.asked.then((signal) => Promise.reject(new Stopped(signal)));
+  stop.catch(() => undefined);
+  try {
+    await followRun({ ...run, lost: Promise.race([run.lost, stop]) }, io, options);
+    return null;
+  } catch (error) {
+    if (error instanceof Stopped) return error.signal;
+    throw error;
+  } finally {
+    signals.dispose();
+  }
 }

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../../electron/cli/command';
 import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { until } from '../../wait';
@@ -76,7 +77,10 @@ describe('a studio whose queue cannot be reached', () => {
     await passage.cut();
     await until('the command to try Redis again after it went', () => passage.refused() >= 2);
     run.child.kill('SIGINT');
-    await exitWithin(run, STOP_GUARD_MS, '`campaign run --queue` to stop on Ctrl-C with its Redis gone');
+    // 5 (paused): it stopped following and closed in order, rather than dying of the signal.
+    const code = await exitWithin(run, STOP_GUARD_MS, '`campaign run --queue` to stop on Ctrl-C with its Redis gone');
+    expect(code, run.said()).toBe(EXIT.paused);
+    expect(run.said()).toContain('SIGINT: stopped following');
     expect(run.said()).not.toContain(PASSWORD);
     expect(await rowStates(dataDir), run.said()).toEqual(queued);
 
