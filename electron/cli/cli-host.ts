@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { SANDBOX_CONNECTION_ID } from '../common/bridge/connections';
 import { builtInSandboxStarter, isBuiltInSandboxLink, reachRunningSandbox } from '../emulator/built-in';
 import { EnvVault } from '../services/connections/env-vault';
-import { composeHost, type ComposedHost } from '../services/host/compose';
+import { composeHost, type ComposedHost, type ComposeOptions } from '../services/host/compose';
 import { defaultDataDir } from '../services/host/data-dir';
 import { DataFolderBusyError, lockDataFolder, type HeldLock } from '../services/host/data-folder-lock';
 import { ensureDataFolder, requireDataFolder } from '../services/host/data-folder-state';
@@ -39,6 +39,8 @@ export interface OpenOptions {
   shared?: SharedRecords;
   /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
   serviceFetch?: typeof globalThis.fetch;
+  /** A worker's callback addresses (--callback-url); none: jobs are polled. */
+  callbacks?: ComposeOptions['callbacks'];
   /**
    * The command answers from the folder's own records (its jobs, its downloads): it opens only a folder
    * that already is a data folder and never creates one, so a mistyped path is named (exit 4) instead
@@ -171,6 +173,7 @@ export async function openStudio(
       start: access === 'writes' ? 'follow' : 'read-only',
       shared: options.shared,
       serviceFetch: options.serviceFetch,
+      callbacks: options.callbacks,
     });
   } catch (error) {
     folder?.release();

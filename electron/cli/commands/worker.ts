@@ -11,6 +11,7 @@ import { mediaStorageOption, useMediaStorage } from '../media-storage';
 import { QUEUE_PASSWORD_FILE_OPTION, checkedQueue, queueUrlOf } from '../queue-url';
 import { withinMs } from '../../services/rows/within';
 import { JSON_OPTION } from '../common-options';
+import { CALLBACK_OPTIONS, workerCallbacks, type WorkerCallbacks } from '../worker-callbacks';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 
 /** `--queue URL`, as the commands that can send their rows to workers take it. */
@@ -129,6 +130,7 @@ export const workerCommand: CliCommand = {
       help: "the requests a second the account allows: every worker given it shares it through the queue's Redis (without it each worker learns the pace from the service's 1005 answers)",
       range: { min: 2, max: 10_000 },
     },
+    ...CALLBACK_OPTIONS,
     JSON_OPTION,
   ],
   async run(args, io: CliIo) {
@@ -142,7 +144,12 @@ export const workerCommand: CliCommand = {
         throw new UsageError(
           "A worker makes rows for one service: name it with --base-url URL (its key in STUDIO_API_KEY, or STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET) or --connection NAME (--connection Sandbox for this data folder's own sandbox)",
         );
-      return await work(args, io, queue, signals.asked);
+      const callbacks = await workerCallbacks(args, io);
+      try {
+        return await work(args, io, queue, signals.asked, callbacks);
+      } finally {
+        await callbacks?.close();
+      }
     } finally {
       signals.dispose();
     }
@@ -150,7 +157,13 @@ export const workerCommand: CliCommand = {
 };
 
 /** The worker once its queue passed the check: its data folder, its row makers, the rows until a stop. */
-async function work(args: ParsedArgs, io: CliIo, queue: ReturnType<typeof queueOf>, stopAsked: Promise<string>) {
+async function work(
+  args: ParsedArgs,
+  io: CliIo,
+  queue: ReturnType<typeof queueOf>,
+  stopAsked: Promise<string>,
+  callbacks: WorkerCallbacks | null,
+) {
   const id = flag(args, '--name') ?? `${hostname()}-${process.pid}`;
   const records = new Redis(queue.options);
   records.on('error', () => undefined);
@@ -193,6 +206,7 @@ async function work(args: ParsedArgs, io: CliIo, queue: ReturnType<typeof queueO
         io.err(
           `Worker ${id} takes rows from ${queue.shown}; what it makes is saved in ${folder}${copied}. Ctrl-C stops it.`,
         );
+        if (callbacks) io.err(`Worker ${id}: ${callbacks.shown}; a job whose callback is overdue is polled.`);
         const signal = await stopAsked;
         io.err(
           `${signal}: taking no more rows; the rows under way get ${STOP_GRACE_MS / 1000} s to end, then are left to another worker.`,
@@ -202,7 +216,11 @@ async function work(args: ParsedArgs, io: CliIo, queue: ReturnType<typeof queueO
           io.out(JSON.stringify({ worker: id, queue: queue.shown, folder, bucket: bucket ?? null, stoppedBy: signal }));
         return EXIT.ok;
       },
-      { shared: { intents, daySpending: new RedisDaySpending(records) }, serviceFetch: turns.fetch() },
+      {
+        shared: { intents, daySpending: new RedisDaySpending(records) },
+        serviceFetch: turns.fetch(),
+        callbacks: callbacks?.callbacks,
+      },
     );
   } finally {
     // Never waits on a Redis that has gone (its client would hold the command for ever).

@@ -40,6 +40,7 @@ export interface ComposeOptions {
   /** What a `studio worker` shares with the other workers in Redis (intents, the day's spending). */
   shared?: DomainOptions['shared'];
   serviceFetch?: DomainOptions['serviceFetch'];
+  callbacks?: DomainOptions['callbacks'];
 }
 
 export interface ComposedHost {
@@ -122,6 +123,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     start: options.start,
     shared: options.shared,
     serviceFetch: options.serviceFetch,
+    callbacks: options.callbacks,
   });
   const dispatch = createDispatcher({ handlers: domains.handlers, log, redact: (text) => redactor.text(text) });
 

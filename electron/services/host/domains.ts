@@ -1,4 +1,5 @@
 import type { SharedRecords } from '../rows/row-engine-deps';
+import type { StudioServiceOverrides } from './studio-types';
 import type { RowMaker } from '../rows/row-worker';
 import type { RunAccount } from '../rows/row-kind';
 import { campaignRowMaker } from '../campaign/campaign-worker';
@@ -92,6 +93,8 @@ export interface DomainOptions {
   shared?: SharedRecords;
   /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
   serviceFetch?: typeof globalThis.fetch;
+  /** A worker's callback addresses (--callback-url); none: jobs are polled. */
+  callbacks?: StudioServiceOverrides['callbacks'];
 }
 
 export interface Domains {
@@ -145,6 +148,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     route: options.route,
     shared: options.shared,
     fetch: options.serviceFetch,
+    callbacks: options.callbacks,
     runStorage: () => storageIdentity(storage.storages, () => base.sandbox()),
   });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.

@@ -27,6 +27,8 @@ export interface EngineOptions {
   onConnectionsChange?: ConnectionManagerDeps['onChange'];
   /** How the engine reports to the host (events, notifications, the progress bar). */
   reports?: Pick<JobEngineDeps, 'onChange' | 'onRemove' | 'notify' | 'setProgress'>;
+  /** Callback addresses for each create (a worker's --callback-url); none: jobs are polled. */
+  callbacks?: JobEngineDeps['callbacks'];
 }
 
 export interface EngineServices {
@@ -60,6 +62,7 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
   const settings = host.createStore(appSettingsSpec);
   const jobs = new JobEngine({
     ...options.reports,
+    callbacks: options.callbacks,
     storage:
       options.storage ??
       new FileLedgerStorage(join(host.dataDir, 'jobs'), host.log, undefined, (notice) => host.notices.raise(notice)),

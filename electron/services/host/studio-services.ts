@@ -31,6 +31,7 @@ export function createStudioServices(
     route: overrides.route,
     fetch: overrides.fetch,
     storage: overrides.storage,
+    callbacks: overrides.callbacks,
     onConnectionsChange: (state) => base.emit('connections.changed', state),
     reports: {
       onChange: (job) => base.emit('jobs.changed', job),

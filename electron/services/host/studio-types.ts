@@ -1,5 +1,6 @@
 import type { QueuedRuns } from '../rows/queued-runs';
 import type { SharedRecords } from '../rows/row-engine-deps';
+import type { JobCallbacks } from '../jobs/job-callbacks';
 import type { CatalogueService } from '../catalogue/catalogue-service';
 import type { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from './types';
@@ -49,6 +50,8 @@ export interface StudioServiceOverrides {
   shared?: SharedRecords;
   storage?: LedgerStorage;
   fetch?: typeof globalThis.fetch;
+  /** A worker's callback addresses (--callback-url); none: jobs are polled. */
+  callbacks?: JobCallbacks;
   /** What makes this host's active storage that storage (no key); absent: runs record none. */
   runStorage?: () => Promise<RunStorage | null>;
 }

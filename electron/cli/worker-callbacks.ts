@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { classifyHost } from '../common/net/address-rules';
+import { JobCallbacks } from '../services/jobs/job-callbacks';
+import { CallbackReceiver } from '../services/webhooks/callback-receiver';
+import { BASE_URL_CONNECTION_ID } from './cli-route';
+import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from './command';
+
+export const CALLBACK_OPTIONS = [
+  {
+    name: '--callback-url',
+    value: 'URL',
+    help: "where the service calls back about each job this worker creates (https://HOST/PATH, as the service reaches the receiver, usually a TLS proxy in front of --callback-listen); each job's own token is added to it. Jobs are then polled only once a callback is overdue. Needs --base-url with STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET, which verify and decrypt the callbacks",
+  },
+  {
+    name: '--callback-listen',
+    value: 'HOST:PORT',
+    help: 'where the callback receiver listens (its one route is the path of --callback-url); the one server a worker may open beyond this machine',
+  },
+] as const;
+
+const callbackUrl = z
+  .string()
+  .transform((text, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'is not an address' });
+      return z.NEVER;
+    }
+    const loopback = classifyHost(url.hostname) === 'loopback';
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+      ctx.addIssue({ code: 'custom', message: 'must be https:// (plain http:// only to this machine)' });
+    if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'must not carry a user or password' });
+    if (url.search || url.hash) ctx.addIssue({ code: 'custom', message: 'must have no ?query or #fragment' });
+    return url;
+  })
+  .transform((url) => `${url.origin}${url.pathname.replace(/\/+$/, '')}`);
+
+const listenAddress = z
+  .string()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/, { error: 'must be HOST:PORT (an IPv6 host in brackets)' })
+  .transform((text) => {
+    const colon = text.lastIndexOf(':');
+    return { host: text.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(text.slice(colon + 1)) };
+  })
+  .refine((a) => a.port <= 65535, { error: 'its port must be 0 to 65535' });
+
+function parsed<T>(name: string, schema: z.ZodType<T>, value: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new UsageError(`${name} ${result.error.issues.map((i) => i.message).join('; ')}`);
+  return result.data;
+}
+
+export interface WorkerCallbacks {
+  callbacks: JobCallbacks;
+  /** Where the receiver listens, as a line for the worker's start message. */
+  shown: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The callback receiver of `studio worker --callback-url URL --callback-listen HOST:PORT`, listening
+ * before the worker takes a row; null without them. Its credentials are the environment's client id
+ * and secret, the ones the service seals callbacks with: an API key alone cannot open them.
+ */
+export async function workerCallbacks(args: ParsedArgs, io: CliIo): Promise<WorkerCallbacks | null> {
+  const urlText = flag(args, '--callback-url');
+  const listenText = flag(args, '--callback-listen');
+  if (urlText === undefined && listenText === undefined) return null;
+  if (urlText === undefined || listenText === undefined)
+    throw new UsageError('Give --callback-url and --callback-listen together');
+  const url = parsed('--callback-url', callbackUrl, urlText);
+  const listen = parsed('--callback-listen', listenAddress, listenText);
+  if (flag(args, '--base-url') === undefined)
+    throw new UsageError(
+      '--callback-url needs --base-url: its callbacks are verified with the environment credentials',
+    );
+  const clientId = io.env.STUDIO_CLIENT_ID?.trim();
+  const clientSecret = io.env.STUDIO_CLIENT_SECRET?.trim();
+  if (!clientId || !clientSecret)
+    throw new UsageError(
+      '--callback-url needs STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET in the environment: the service seals its callbacks with them',
+    );
+  const callbacks = new JobCallbacks({ url });
+  const verbose = args.flags['--verbose'] === true;
+  const line = (message: string, fields?: Record<string, unknown>) =>
+    io.err(`${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);
+  const receiver = new CallbackReceiver({
+    path: new URL(url).pathname,
+    jobs: callbacks,
+    credentials: async (connectionId) =>
+      connectionId === BASE_URL_CONNECTION_ID ? { clientId, clientSecret } : undefined,
+    log: { info: (message, fields) => verbose && line(message, fields), warn: line },
+  });
+  let address: { host: string; port: number };
+  try {
+    address = await receiver.listen(listen.host, listen.port);
+  } catch (error) {
+    throw new RefusedError(
+      `The callback receiver cannot listen on ${listenText}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return {
+    callbacks,
+    shown: `callbacks to ${url}/… are received on ${address.host}:${address.port}`,
+    close: () => receiver.close(),
+  };
+}
