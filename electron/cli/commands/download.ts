@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
-import type { DownloadView } from '../../common/bridge/downloads';
+import { isHeld, type DownloadView } from '../../common/bridge/downloads';
 import { withStudio, sayWhere } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
 import { JSON_OPTION } from '../common-options';
@@ -197,7 +197,9 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
     for (const view of result.queued) if (!latest.has(view.id)) latest.set(view.id, view);
     const mine = () => result.queued.map((view) => latest.get(view.id) as DownloadView);
     const bars = !json && process.stderr.isTTY ? new ProgressBars((text) => process.stderr.write(text)) : null;
-    while (!interrupted && mine().some((view) => UNDER_WAY.has(view.state))) {
+    // One held by a full disk or a missing drive is not followed: nothing moves until there is room or
+    // the drive is back, which a script waiting on this command would wait for with no word, for ever.
+    while (!interrupted && mine().some((view) => UNDER_WAY.has(view.state) && !isHeld(view))) {
       bars?.draw(mine());
       // The next change, or the studio gone (its reason ends the command).
       await Promise.race([new Promise<void>((done) => (wake = done)), studio.lost]);
@@ -223,7 +225,14 @@ async function saveResults(args: ParsedArgs, io: CliIo, studio: StudioLink): Pro
     // A copy named and left beside a verified one does not fail the run; a result left with none does.
     const requested = out ? jobs.length : back.length + notRestored.filter((n) => n.counts).length;
     const stopped = interrupted ? { own: studio.own, kind: studio.kind } : null;
-    return reportSaved(args, io, requested, mine(), result.skipped, stopped, notRestored);
+    const code = reportSaved(args, io, requested, mine(), result.skipped, stopped, notRestored);
+    if (!interrupted && !json && mine().some(isHeld))
+      io.err(
+        studio.own
+          ? 'Their partial files are kept: once there is room (or the drive is back), run the same command again to finish them.'
+          : `The ${studio.kind} that has the data folder open goes on with them once there is room (or the drive is back).`,
+      );
+    return code;
   } finally {
     process.off('SIGINT', interrupt);
     stop();

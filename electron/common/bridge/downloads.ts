@@ -287,6 +287,17 @@ export const driveMissingReason = (folder: string): string =>
 
 export const isDriveMissing = (reason: string | null): boolean => reason?.startsWith('The drive holding ') === true;
 
+/** Why saving into a folder on a full disk waits (its reason, known by isDiskFull as the drive's is). */
+export const diskFullReason = (folder: string): string =>
+  `The disk holding ${folder} is full. Downloads to it are paused and their partial files kept; they go on once some space is freed.`;
+
+export const isDiskFull = (reason: string | null): boolean =>
+  reason?.startsWith('The disk holding ') === true && reason.includes(' is full. ');
+
+/** A download that waits for its disk to have room or its drive to come back: nothing of it moves. */
+export const isHeld = (view: Pick<DownloadView, 'state' | 'reason'>): boolean =>
+  view.state === 'queued' && (isDiskFull(view.reason) || isDriveMissing(view.reason));
+
 export const DOWNLOAD_STATE_LABELS: Record<DownloadState, string> = {
   queued: 'Queued',
   downloading: 'Downloading',

@@ -1,6 +1,6 @@
 import { stat, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { DownloadEntry } from '../../common/bridge/downloads';
+import { diskFullReason, type DownloadEntry } from '../../common/bridge/downloads';
 import { partPath } from './fetch-to-file';
 import { targetOf } from './queue-names';
 
@@ -51,7 +51,7 @@ export class FullDisks {
 
   /** Records the disk holding this folder as full; answers what to tell the user. */
   async markFull(folder: string): Promise<string> {
-    const reason = `The disk holding ${folder} is full. Downloads to it are paused and their partial files kept; free some space, then resume.`;
+    const reason = diskFullReason(folder);
     this.disks.set(await diskOf(folder), { reason, folder, free: await this.free(folder) });
     return reason;
   }
