@@ -26,6 +26,29 @@ export interface FaultRates {
   dropRate: number;
   tooFrequentRate: number;
   dropAfterCreateRate: number;
+  /** Callbacks not sent at all. */
+  callbackLostRate?: number;
+  /** Callbacks sent twice, the same body each time (a service retrying one it thinks was not received). */
+  callbackDuplicateRate?: number;
+  /** Callbacks sent `callbackDelayMs` late (default 2 s). */
+  callbackDelayRate?: number;
+  callbackDelayMs?: number;
+  /** Callbacks out of order: a processing callback held until after the job's end, or sent again after it. */
+  callbackReorderRate?: number;
+  /**
+   * Callbacks preceded by a forgery: a body changed on the way (a completed event with a link of the
+   * forger's, encrypted as the service would) under the signature of the genuine one.
+   */
+  callbackForgedRate?: number;
+}
+
+/** What happens to one callback; several may at once. */
+export interface CallbackFaults {
+  lost: boolean;
+  duplicated: boolean;
+  delayed: boolean;
+  reordered: boolean;
+  forged: boolean;
 }
 
 /** One counter per kind of fault, so one kind's occasions never shift another's. */
@@ -35,6 +58,13 @@ export class Faults {
   private readonly createDrops = new FaultCounter();
   private readonly tooFrequent = new FaultCounter();
   private readonly failures = new FaultCounter();
+  private readonly callbackCounters = {
+    lost: new FaultCounter(),
+    duplicated: new FaultCounter(),
+    delayed: new FaultCounter(),
+    reordered: new FaultCounter(),
+    forged: new FaultCounter(),
+  };
 
   private letJobsEnd: (() => void) | null = null;
   private jobsMayEnd: Promise<void> = Promise.resolve();
@@ -80,5 +110,18 @@ export class Faults {
 
   failJob(): boolean {
     return this.failures.next(this.rates.failRate);
+  }
+
+  /** The faults one callback meets, each kind counted on its own. */
+  callbackFaults(): CallbackFaults {
+    const c = this.callbackCounters;
+    const r = this.rates;
+    return {
+      lost: c.lost.next(r.callbackLostRate ?? 0),
+      duplicated: c.duplicated.next(r.callbackDuplicateRate ?? 0),
+      delayed: c.delayed.next(r.callbackDelayRate ?? 0),
+      reordered: c.reordered.next(r.callbackReorderRate ?? 0),
+      forged: c.forged.next(r.callbackForgedRate ?? 0),
+    };
   }
 }

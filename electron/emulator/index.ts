@@ -12,6 +12,7 @@ import { processAvatarVideo, processTalkingAvatar } from './jobs/processors/comp
 import { processLipSync } from './jobs/processors/lipsync';
 import { processClone, processTts } from './jobs/processors/speech';
 import { WebhookSender } from './jobs/webhooks';
+import { CallbackFaultDelivery } from './jobs/callback-faults';
 import { MediaFetcher } from './media/fetch';
 import { MediaTools } from './media/tools';
 import { resolveOptions, type EmulatorOptions } from './options';
@@ -144,6 +145,14 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     webhookType: (job) => views.webhookType(job),
     sealWebhook: (event) =>
       sealWebhook(event, { clientId: options.clientId, clientSecret: options.clientSecret }, options.now()),
+    callbackFaults: new CallbackFaultDelivery({
+      faults: () => faults.callbackFaults(),
+      seal: (event) =>
+        sealWebhook(event, { clientId: options.clientId, clientSecret: options.clientSecret }, options.now()),
+      forgedUrl: (id) => `https://forged.invalid/${id}.mp4`,
+      delayMs: () => faults.rates.callbackDelayMs ?? 2_000,
+      log: options.log,
+    }),
     failJob: () => faults.failJob(),
     jobsMayEnd: () => faults.whenJobsMayEnd(),
     makeWorkDir: async (id) => {

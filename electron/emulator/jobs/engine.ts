@@ -6,6 +6,7 @@ import type { Files } from '../state/files';
 import type { StateStore } from '../state/store';
 import type { JobKind, JobRecord } from '../state/types';
 import { sleep, type WebhookSender } from './webhooks';
+import type { CallbackFaultDelivery } from './callback-faults';
 
 export interface ProcessResult {
   /** Name of the result file, already written into the files folder. */
@@ -32,6 +33,8 @@ export interface EngineDeps {
   webhookType: (job: JobRecord) => WebhookType;
   /** Encrypts and signs a callback event as the service does (the sandbox's client id and secret). */
   sealWebhook: (event: WebhookEvent) => WebhookEnvelope;
+  /** Callbacks lost, duplicated, late, out of order or forged on purpose (the counted callback faults). */
+  callbackFaults?: CallbackFaultDelivery;
   jobSeconds: number;
   /** Whether the next job to process fails on purpose (the counted `--fail-rate`). */
   failJob: () => boolean;
@@ -221,8 +224,9 @@ export class SandboxJobRunner {
     if (!job.webhook || job.status < 2) return;
     const status = job.status as 2 | 3 | 4;
     let envelope: WebhookEnvelope;
+    let event: WebhookEvent;
     try {
-      const event: WebhookEvent = {
+      event = {
         _id: job._id,
         status,
         type: this.d.webhookType(job),
@@ -236,10 +240,14 @@ export class SandboxJobRunner {
       this.d.store.changed(job);
       return;
     }
-    this.d.webhooks.send(job.webhook, job._id, envelope, (delivery) => {
-      job.webhookLog = delivery;
-      this.d.store.changed(job);
-    });
+    const webhook = job.webhook;
+    const send = (body: WebhookEnvelope) =>
+      this.d.webhooks.send(webhook, job._id, body, (delivery) => {
+        job.webhookLog = delivery;
+        this.d.store.changed(job);
+      });
+    if (this.d.callbackFaults) this.d.callbackFaults.deliver(event, envelope, send);
+    else send(envelope);
   }
 
   /** Stops timers and renders; unfinished jobs stay at 1/2 on disk and resume at the next start. */

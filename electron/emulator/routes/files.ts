@@ -15,6 +15,12 @@ const faultsSchema = z.object({
   dropRate: z.number().min(0).max(1).optional(),
   tooFrequentRate: z.number().min(0).max(1).optional(),
   dropAfterCreateRate: z.number().min(0).max(1).optional(),
+  callbackLostRate: z.number().min(0).max(1).optional(),
+  callbackDuplicateRate: z.number().min(0).max(1).optional(),
+  callbackDelayRate: z.number().min(0).max(1).optional(),
+  callbackDelayMs: z.number().min(0).max(600_000).optional(),
+  callbackReorderRate: z.number().min(0).max(1).optional(),
+  callbackForgedRate: z.number().min(0).max(1).optional(),
   holdJobs: z.boolean().optional(),
 });
 

@@ -120,7 +120,13 @@ export class JobFollower {
    * Applies a service answer: whether anything the user sees changed, and when it is on disk. The
    * create's answer is always written; later ones only when the job ended.
    */
-  applySnapshot(id: string, snapshot: RemoteSnapshot, fromCreate: boolean): { changed: boolean; saved: Promise<void> } {
+  applySnapshot(
+    id: string,
+    snapshot: RemoteSnapshot,
+    fromCreate: boolean,
+    /** Whether the answer cost a request (a poll); a callback's did not. */
+    polled = !fromCreate,
+  ): { changed: boolean; saved: Promise<void> } {
     const unchanged = { changed: false, saved: Promise.resolve() };
     const record = this.jobs.get(id);
     // A poll answered after a callback ended the job (or the other way round) changes nothing.
@@ -131,7 +137,7 @@ export class JobFollower {
     // In memory only: written with the job's next durable change, it bounds how long the job took.
     if (!final) record.activeSeenAt = this.deps.clock.now();
     if (!changed) {
-      record.polls += 1;
+      if (polled) record.polls += 1;
       return unchanged;
     }
     // Queued -> processing is not written down: after a crash the next poll learns it again.
@@ -145,7 +151,7 @@ export class JobFollower {
         chargedCredits: snapshot.chargedCredits ?? record.chargedCredits,
         chargeSource: snapshot.chargedCredits !== null ? 'service' : (record.chargeSource ?? null),
         answer: snapshot.answer,
-        polls: record.polls + (fromCreate ? 0 : 1),
+        polls: record.polls + (polled ? 1 : 0),
         finishedAt: final ? this.deps.clock.now() : null,
         error: phase === 'failed' ? reportedFailure(snapshot.failReason) : null,
       },
@@ -173,7 +179,7 @@ export class JobFollower {
     }
     // Sent as the job ended: its length is known to within the callback's way here, as a close poll would.
     if (event.status === RecordStatus.Completed) record.activeSeenAt = this.deps.clock.now();
-    this.applySnapshot(id, callbackSnapshot(record, event), false);
+    this.applySnapshot(id, callbackSnapshot(record, event), false, false);
     if (!isActive(this.jobs.get(id)?.phase ?? 'completed')) this.scheduler.untrack(id);
     return 'applied';
   }
