@@ -55,7 +55,7 @@ async function rig(name: string): Promise<Rig> {
   });
   const tokens: string[] = [];
   const lose = new Set<string>();
-  const receiver = new CallbackReceiver({
+  const receiver: CallbackReceiver = new CallbackReceiver({
     path: '/hooks',
     jobs: {
       lookup: (token) => callbacks.lookup(token),
@@ -67,7 +67,7 @@ async function rig(name: string): Promise<Rig> {
   const { port } = await receiver.listen('127.0.0.1', 0);
   const url = `http://127.0.0.1:${port}/hooks`;
   let n = 0;
-  const callbacks = new JobCallbacks({
+  const callbacks: JobCallbacks = new JobCallbacks({
     url,
     newToken: () => {
       const token = `${name}${String(n++).padStart(4, '0')}`.padEnd(43, 'x');
