@@ -17,7 +17,8 @@ import { CatalogueService } from '../../electron/services/catalogue/catalogue-se
 import { modelPriceEstimator } from '../../electron/services/catalogue/model-prices';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { checkCampaignTable } from '../../electron/services/campaign/campaign-check';
-import { createCampaignRows, probedVoiceLength } from '../../electron/services/campaign/campaign-services';
+import { createCampaignRows, voiceLengthOf } from '../../electron/services/campaign/campaign-services';
+import { MediaCache } from '../../electron/services/media/media-cache';
 import { MediaProber } from '../../electron/services/media/probe';
 import { ProcessRunner } from '../../electron/services/media/process';
 import { campaignBalanceNote } from '../../electron/services/campaign/campaign-manifest';
@@ -130,7 +131,12 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }) });
   const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
   const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
-  const voiceLength = probedVoiceLength((url) => prober.probe(url));
+  // As the studio measures a voice: fetched once into the media cache, its length read from the file's header.
+  const cache = new MediaCache({ dir: join(dataDir, 'cache'), maxBytes: 2 ** 30 });
+  const voiceLength = voiceLengthOf(
+    (url) => cache.localPath(url),
+    (path) => prober.probe(path),
+  );
   const runner = createCampaignRows({ dataDir, engine, storage, voiceLength });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => runner.jobEnded(job));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JobView } from '../bridge/jobs';
-import { RATE_WINDOW_MS } from '../jobs/run-progress';
+import { WORK_WINDOW_MS } from '../jobs/run-progress';
 import { campaignFormats } from './campaign-formats';
 import { CAMPAIGN_ROW_ENDED, type CampaignRecord } from './record';
 
@@ -17,7 +17,10 @@ export const RunWork = z.object({
   requestsPerRow: z.number().positive(),
   /** The requests the rows under way have made, in rows (two rows half way through are one). */
   underWayMade: z.number().nonnegative(),
-  /** The requests of each step ended within the pace's window before the view was made: [when, requests]. */
+  /**
+   * The requests of each step ended lately ([when, requests]): twice the pace's window before the view was
+   * made, so a page that works its figures out a little later still has its whole window.
+   */
   recent: z.array(z.tuple([z.number(), z.number().nonnegative()])),
 });
 export type RunWork = z.infer<typeof RunWork>;
@@ -53,7 +56,7 @@ export function campaignWork(
     if (job.finishedAt === null) continue;
     ended[purpose.step].steps += 1;
     ended[purpose.step].requests += requests;
-    if (job.finishedAt > now - RATE_WINDOW_MS) recent.push([job.finishedAt, requests]);
+    if (job.finishedAt > now - 2 * WORK_WINDOW_MS) recent.push([job.finishedAt, requests]);
   }
   const perStep = (step: Step) => (ended[step].steps ? ended[step].requests / ended[step].steps : FIRST_GUESS);
   const { voiceovers, videos } = stepsOfRow(record);
