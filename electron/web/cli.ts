@@ -97,9 +97,11 @@ export async function main(extra: Pick<WebHostOptions, 'sandbox' | 'skipBuild'> 
   console.log(`Avatar Studio is at ${host.url}`);
   if (args.open) openBrowser(host.url);
 
-  await asked;
-  await host.close().catch(() => undefined);
-  process.exit(0);
+  // main resolves once the host serves (the launcher then keeps the bundle's code cache); the stop comes later.
+  void asked.then(async () => {
+    await host.close().catch(() => undefined);
+    process.exit(0);
+  });
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
