@@ -47,15 +47,22 @@ export interface SavedCopiesHost {
   stopped(): boolean;
   /** Records a change of state (shown and written). */
   update(entry: DownloadEntry, change: Partial<DownloadEntry>): void;
-  /** Why the folder's drive is known to be missing (see MissingDrives), or null. */
-  driveMissing?(folder: string): string | null;
+  /**
+   * Why the folder's drive is missing (see MissingDrives), or null, read when a copy there is found
+   * missing: a check begun before the drive went (two overlap under load) would otherwise take its
+   * copies for deleted and fetch them again into the empty mount point's place.
+   */
+  driveMissing?(folder: string): Promise<string | null>;
   /** The folder's device, recorded with a copy found intact that has none yet (saved by an earlier version). */
   deviceOf?(folder: string): Promise<number | null>;
 }
 
-function lostReason(entry: DownloadEntry, state: CopyCheck['state'], host: SavedCopiesHost): string | null {
-  if (state === 'missing')
-    return host.driveMissing?.(entry.folder) ?? `The saved copy is no longer at ${entry.savedPath}.`;
+async function lostReason(
+  entry: DownloadEntry,
+  state: CopyCheck['state'],
+  drive: (folder: string) => Promise<string | null>,
+): Promise<string | null> {
+  if (state === 'missing') return (await drive(entry.folder)) ?? `The saved copy is no longer at ${entry.savedPath}.`;
   if (state === 'changed')
     return `The file at ${entry.savedPath} is no longer the one saved (another length or content).`;
   return null;
@@ -74,6 +81,14 @@ export async function checkSavedCopies(
   const isCopy = (e: DownloadEntry) => e.state === 'saved' || e.state === 'missing' || e.state === 'changed';
   const moved: DownloadEntry[] = [];
   let learnt = false;
+  // Each folder's drive is read once a check, at the first copy found missing there.
+  const drives = new Map<string, Promise<string | null>>();
+  const drive = (folder: string) => {
+    if (!host.driveMissing) return Promise.resolve(null);
+    const known = drives.get(folder) ?? host.driveMissing(folder);
+    drives.set(folder, known);
+    return known;
+  };
   for (const entry of pool.filter((e) => e.savedPath !== null && isCopy(e))) {
     const check = await checkCopy(entry, { deep });
     if (host.stopped()) break;
@@ -84,7 +99,7 @@ export async function checkSavedCopies(
     if (check.state === 'saved' && entry.folderDev == null && host.deviceOf)
       change.folderDev = await host.deviceOf(entry.folder);
     learnt ||= check.sha256 !== entry.sha256 || check.mtimeMs !== entry.mtimeMs || change.folderDev != null;
-    const reason = lostReason(entry, check.state, host);
+    const reason = await lostReason(entry, check.state, drive);
     // A missing copy says so again when the cause is learnt: its drive went, or came back empty.
     if (check.state !== entry.state || (check.state === 'missing' && reason !== entry.reason)) {
       host.update(entry, { ...change, state: check.state, reason });

@@ -176,7 +176,7 @@ export class DownloadManager {
         now: () => this.now(),
         stopped: () => this.disposed,
         update: (entry, change) => this.update(entry, change, true),
-        driveMissing: (folder) => this.drives.known(folder),
+        driveMissing: (folder) => this.drives.check(folder),
         deviceOf: (folder) => this.drives.deviceOf(folder),
       });
       if (learnt) void this.store.save([], { durable: false });

@@ -175,6 +175,29 @@ describe('the record of copies follows the disk', () => {
     ).toEqual(['saved']);
   }, 60_000);
 
+  it('a copy check begun before the drive went reads the drive when it finds a copy missing', async (context) => {
+    const drive = tempDir('/dev/shm', 'drive-race-');
+    const home = tempDir(tmpdir(), 'mount-race-');
+    skipUnless(context, statSync(drive).dev !== statSync(home).dev, 'a tmpfs at /dev/shm apart from /tmp');
+    const mountPoint = join(home, 'archive');
+    symlinkSync(drive, mountPoint);
+    const { service } = queue(home);
+    await saveAll(service, ['a', 'b'], mountPoint);
+
+    // Two looks overlap (under load, the full suite): one looked at the drives while it was there, and its
+    // copy check runs after the drive went. The copies are the drive's, not deleted ones to fetch again.
+    await service.manager.checkDrives();
+    rmSync(mountPoint);
+    mkdirSync(mountPoint);
+    const moved = await service.manager.verifySaved({ deep: false });
+    expect(moved.map((c) => c.state)).toEqual(['missing', 'missing']);
+    expect(moved.every((c) => isDriveMissing(c.reason))).toBe(true);
+    await service.checkCopies({ deep: false });
+    await service.whenIdle();
+    expect(readdirSync(mountPoint)).toEqual([]);
+    expect(service.manager.list().map((e) => e.state)).toEqual(['missing', 'missing']);
+  }, 60_000);
+
   it('a drive found gone at a look that asked after no folder still marks its copies: the rows agree with the banner', async (context) => {
     const drive = tempDir('/dev/shm', 'drive-look-');
     const home = tempDir(tmpdir(), 'mount-look-');
