@@ -12,8 +12,8 @@ import { redisTarget } from '../../../electron/services/rows/redis-target';
 import { Redis } from 'ioredis';
 import { redisPerFile } from '../../redis-per-file';
 import { HANG_GUARD_MS } from '../../wait';
-import { createServer } from 'node:net';
 import { queueStatusReader } from '../../../electron/services/rows/queue-status';
+import { closedPort } from '../../closed-port';
 
 const PASSWORD = 'queue-status-secret';
 const redis = redisPerFile({ password: PASSWORD });
@@ -44,15 +44,6 @@ function domainWith(queues: QueuedRuns, campaigns: Record<string, string | null>
     queueReadGuardMs: guardMs,
     now: () => 1_000_000,
   }).handlers;
-}
-
-/** A loopback port nothing listens on: taken from the system, then given back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function studioQueues(): QueuedRuns {

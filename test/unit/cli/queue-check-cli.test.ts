@@ -13,6 +13,7 @@ import { runCli } from '../../../electron/cli/index';
 import { redisPerFile } from '../../redis-per-file';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { writeLogo } from './cli-io';
+import { closedPort } from '../../closed-port';
 
 const PASSWORD = 'check-secret-5';
 const redis = redisPerFile({ password: PASSWORD });
@@ -45,9 +46,7 @@ beforeAll(async () => {
   // An HTTP server where Redis should be, and a port that takes connections and never answers.
   web = createHttpServer((_, res) => res.end('hello'));
   silent = createServer((socket) => held.add(socket));
-  const spare = createServer();
-  deadPort = await listen(spare);
-  await new Promise((resolve) => spare.close(resolve));
+  deadPort = await closedPort();
   await Promise.all([listen(web), listen(silent)]);
   writeFileSync(join(dir, 'greeting.json'), JSON.stringify(smallTemplate().project));
   writeLogo(join(dir, 'logo.png'));

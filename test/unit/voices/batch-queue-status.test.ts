@@ -3,7 +3,6 @@
 // batch gets the address without the password, BullMQ's counts and the workers' heartbeats; a batch on
 // this computer reads nothing; a Redis that is gone is an answer saying so, not a throw. A queued batch's
 // view names its queue and its rows sent to it as queued.
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { JobView } from '../../../electron/common/bridge/jobs';
@@ -16,6 +15,7 @@ import { batchView } from '../../../electron/services/voices/batch-view';
 import { createBatchesDomain } from '../../../electron/services/voices/batches-domain';
 import { redisPerFile } from '../../redis-per-file';
 import { HANG_GUARD_MS } from '../../wait';
+import { closedPort } from '../../closed-port';
 
 const PASSWORD = 'batch-queue-secret';
 const redis = redisPerFile({ password: PASSWORD });
@@ -54,15 +54,6 @@ function counted(queues: QueuedRuns): { queues: QueuedRuns; reads: () => number 
     counts: (address: string) => (reads++, queues.counts(address)),
   });
   return { queues: counting, reads: () => reads };
-}
-
-/** A loopback port nothing listens on: taken from the system, then given back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("a batch's queue as the batch page reads it", () => {
