@@ -13,6 +13,7 @@ import { withinMs } from '../../services/rows/within';
 import { JSON_OPTION } from '../common-options';
 import { CALLBACK_OPTIONS, workerCallbacks, type WorkerCallbacks } from '../worker-callbacks';
 import { EXIT, RefusedError, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { stopSignals } from '../../services/host/stop-signals';
 
 /** `--queue URL`, as the commands that can send their rows to workers take it. */
 export const QUEUE_OPTION = {
@@ -25,46 +26,6 @@ export const QUEUE_OPTION = {
 const STOP_GRACE_MS = 2_500;
 /** A stop that has not ended the process by then ends it outright: nothing may hold a worker past 5 s. */
 const STOP_LIMIT_MS = 4_500;
-
-/** A signal this soon after the first is the same one sent again by a library, not the user's second. */
-const SIGNAL_ECHO_MS = 1_000;
-
-/**
- * Ctrl-C and SIGTERM, heard from the command's start (a stop while it checks the queue or opens its data
- * folder counts too). The first starts the stop and arms a last resort that ends the process at
- * STOP_LIMIT_MS, whatever still holds it (a Redis client waiting on a Redis that has gone, say); a second
- * ends it at once.
- */
-function stopSignals(io: CliIo): { asked: Promise<string>; dispose(): void } {
-  let heard: ((signal: string) => void) | null = null;
-  const asked = new Promise<string>((done) => (heard = done));
-  let firstAt: number | null = null;
-  const stop = (signal: string) => {
-    if (firstAt !== null) {
-      // when-exit (under conf's atomic writes) runs its hooks on a signal and sends the signal again, at
-      // once: that echo is not a second Ctrl-C.
-      if (Date.now() - firstAt < SIGNAL_ECHO_MS) return;
-      io.err(`${signal} again: stopping now.`);
-      process.exit(EXIT.failed);
-    }
-    firstAt = Date.now();
-    heard?.(signal);
-    // Unref'd: it never keeps a process alive that would end by itself.
-    setTimeout(() => {
-      io.err(`The worker did not stop within ${STOP_LIMIT_MS / 1000} s; ending it.`);
-      process.exit(EXIT.failed);
-    }, STOP_LIMIT_MS).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return {
-    asked,
-    dispose: () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    },
-  };
-}
 
 function queueOf(url: string | undefined): {
   url: string;
@@ -135,7 +96,8 @@ export const workerCommand: CliCommand = {
   ],
   async run(args, io: CliIo) {
     const queue = queueOf(queueUrlOf(args, io));
-    const signals = stopSignals(io);
+    // Heard from the command's start: a stop while it checks the queue or opens its data folder counts too.
+    const signals = stopSignals({ say: io.err, what: 'The worker', limitMs: STOP_LIMIT_MS, code: EXIT.failed });
     try {
       // Before anything else: a queue that cannot be used is said within seconds, not by minutes of silence.
       await checkedQueue(queue.url, io);
