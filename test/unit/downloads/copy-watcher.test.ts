@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, st
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { isDriveMissing, type DownloadView } from '../../../electron/common/bridge/downloads';
 import { CopyWatcher } from '../../../electron/services/downloads/copy-watcher';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
@@ -85,6 +85,21 @@ async function watch(service: DownloadsService): Promise<CopyWatcher> {
   return watcher;
 }
 
+/**
+ * Copies of jobs a and b saved on a "drive": a folder on /dev/shm's tmpfs, reached through a link where a
+ * drive would be mounted (the folder the user chose). Skips where /dev/shm is not apart from /tmp.
+ */
+async function savedOnDrive(context: TestContext, prefix: string) {
+  const drive = tempDir('/dev/shm', prefix);
+  const home = tempDir(tmpdir(), 'mount-');
+  skipUnless(context, statSync(drive).dev !== statSync(home).dev, 'a tmpfs at /dev/shm apart from /tmp');
+  const mountPoint = join(home, 'archive');
+  symlinkSync(drive, mountPoint);
+  const { service } = queue(home);
+  await saveAll(service, ['a', 'b'], mountPoint);
+  return { drive, mountPoint, service };
+}
+
 const told = (seen: DownloadView[], jobId: string, state: DownloadView['state']) =>
   seen.some((v) => v.jobId === jobId && v.state === state);
 
@@ -134,14 +149,7 @@ describe('the record of copies follows the disk', () => {
   }, 60_000);
 
   it('pauses saving into a folder whose drive is gone: nothing is written in its place, and the drive is named', async (context) => {
-    const drive = tempDir('/dev/shm', 'drive-');
-    const home = tempDir(tmpdir(), 'mount-');
-    skipUnless(context, statSync(drive).dev !== statSync(home).dev, 'a tmpfs at /dev/shm apart from /tmp');
-    // The folder the user chose is the drive's, reached where a drive is mounted.
-    const mountPoint = join(home, 'archive');
-    symlinkSync(drive, mountPoint);
-    const { service } = queue(home);
-    await saveAll(service, ['a', 'b'], mountPoint);
+    const { drive, mountPoint, service } = await savedOnDrive(context, 'drive-');
 
     // Unmounted: the mount point is an empty folder on the system disk again.
     rmSync(mountPoint);
@@ -176,13 +184,7 @@ describe('the record of copies follows the disk', () => {
   }, 60_000);
 
   it('a copy check begun before the drive went reads the drive when it finds a copy missing', async (context) => {
-    const drive = tempDir('/dev/shm', 'drive-race-');
-    const home = tempDir(tmpdir(), 'mount-race-');
-    skipUnless(context, statSync(drive).dev !== statSync(home).dev, 'a tmpfs at /dev/shm apart from /tmp');
-    const mountPoint = join(home, 'archive');
-    symlinkSync(drive, mountPoint);
-    const { service } = queue(home);
-    await saveAll(service, ['a', 'b'], mountPoint);
+    const { mountPoint, service } = await savedOnDrive(context, 'drive-race-');
 
     // Two looks overlap (under load, the full suite): one looked at the drives while it was there, and its
     // copy check runs after the drive went. The copies are the drive's, not deleted ones to fetch again.
@@ -199,13 +201,7 @@ describe('the record of copies follows the disk', () => {
   }, 60_000);
 
   it('a drive found gone at a look that asked after no folder still marks its copies: the rows agree with the banner', async (context) => {
-    const drive = tempDir('/dev/shm', 'drive-look-');
-    const home = tempDir(tmpdir(), 'mount-look-');
-    skipUnless(context, statSync(drive).dev !== statSync(home).dev, 'a tmpfs at /dev/shm apart from /tmp');
-    const mountPoint = join(home, 'archive');
-    symlinkSync(drive, mountPoint);
-    const { service } = queue(home);
-    await saveAll(service, ['a', 'b'], mountPoint);
+    const { drive, mountPoint, service } = await savedOnDrive(context, 'drive-look-');
 
     // Gone without its watch hearing (a bind mount let go, another volume mounted at once): the 10 s look
     // asks after no folder (none is unwatched), and finds the drive missing.
