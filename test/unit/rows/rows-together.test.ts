@@ -12,7 +12,12 @@ import { CampaignRows } from '../../../electron/services/campaign/campaign-rows'
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
 import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/row-engine';
-import { InProcessCreateIntents, type IntentKey } from '../../../electron/services/rows/create-intents';
+import {
+  type CreateIntents,
+  InProcessCreateIntents,
+  type IntentKey,
+  RedisCreateIntents,
+} from '../../../electron/services/rows/create-intents';
 import { RowPacers } from '../../../electron/services/rows/row-pacer';
 import { InProcessRowQueue } from '../../../electron/services/rows/row-queue';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
@@ -167,7 +172,31 @@ beforeEach(() => {
   // setImmediate stays real: the runs' journals are real files, written between the steps of fake time.
   vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 });
-const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+/**
+ * Intent writes that go to a real Redis take real time, during which fake time must stand still: a write
+ * slow in real time while the test moves fake time on would make the create late after its new turn, and
+ * the verdict would follow how busy the machine is. Slow intents in fake time (SlowIntents) are the case
+ * that covers lateness.
+ */
+const writing = new Set<Promise<unknown>>();
+function heldStill<T extends CreateIntents>(intents: T): T {
+  return new Proxy(intents, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const call = Promise.resolve(value.apply(target, args));
+        writing.add(call);
+        void call.finally(() => writing.delete(call)).catch(() => undefined);
+        return call;
+      };
+    },
+  });
+}
+const advance = async (ms: number) => {
+  while (writing.size > 0) await Promise.allSettled([...writing]);
+  return vi.advanceTimersByTimeAsync(ms);
+};
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -181,7 +210,13 @@ class SlowIntents extends InProcessCreateIntents {
 }
 
 const cases = [
-  ...rowQueueCases(),
+  ...rowQueueCases().map((c) => ({
+    ...c,
+    deps: () => {
+      const made = c.deps();
+      return { ...made, intents: made.intents instanceof RedisCreateIntents ? heldStill(made.intents) : made.intents };
+    },
+  })),
   {
     name: 'intents slow to write',
     deps: () => ({ queue: new InProcessRowQueue(), intents: new SlowIntents() }),
