@@ -159,6 +159,12 @@ export const SERVICE_FOLDERS = {
     imports: ['client', 'host', 'projects'],
     about: 'The job engine, ledger, reactor and polling.',
   },
+  // The folder's one SQLite database of records that grow with the work: opening, schema steps,
+  // setting an unreadable one aside, and the job ledger in it (the LedgerStorage of jobs).
+  records: {
+    imports: ['host', 'jobs'],
+    about: "The folder's SQLite database of records: open, migrate, set aside; the job ledger and its import.",
+  },
   host: {
     imports: [
       'avatars',
@@ -172,6 +178,7 @@ export const SERVICE_FOLDERS = {
       'media',
       'placement',
       'projects',
+      'records',
       'rows',
       'sheets',
       'storage',

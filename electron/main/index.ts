@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, app, ipcMain, protocol, session, shell } from 'electron';
 import { builtInSandboxStarter } from '../emulator/built-in';
 import { composeHost } from '../services/host/compose';
+import { importProgressLines } from '../services/records/import-progress';
 import { openOwnerChannel } from '../services/host/owner-channel';
 import { appSettingsSpec } from '../services/system/settings-store';
 import { appLocation, devLocation } from './app-location';
@@ -55,6 +56,8 @@ async function start(): Promise<void> {
       },
     },
     startSandbox: builtInSandboxStarter(dataDir),
+    // The first start after the update takes the old job journal in (also in the log file).
+    onImport: importProgressLines((line) => process.stderr.write(`${line}\n`)),
   });
   const settings = services.base.createStore(appSettingsSpec);
   notifications = () => settings.get().notifications;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { builtInSandboxStarter, type BuiltInSandboxOptions } from '../emulator/built-in';
 import { EnvVault } from '../services/connections/env-vault';
 import { composeHost, type ComposedHost } from '../services/host/compose';
+import { importProgressLines } from '../services/records/import-progress';
 import { createConfStoreFactory } from '../services/store/conf-store';
 import { lockDataFolder } from '../services/host/data-folder-lock';
 import { openOwnerChannel, type OwnerChannel } from '../services/host/owner-channel';
@@ -68,6 +69,8 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       if (/"level":"(warn|error)"/.test(line)) options.echo?.(line);
     },
     startSandbox: builtInSandboxStarter(options.dataDir, options.sandbox),
+    // The first start after the update takes the old job journal in: a large one takes a while.
+    onImport: importProgressLines((line) => options.echo?.(line)),
   });
 
   const token = options.token ?? newAccessToken();

@@ -25,7 +25,7 @@ import { campaignBalanceNote } from '../../electron/services/campaign/campaign-m
 import { newCampaignRecord } from '../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../electron/services/host/memory-host';
 import { JobEngine } from '../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { JobReactor } from '../../electron/services/jobs/reactor';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { createStorageServices } from '../../electron/services/storage/storage-services';
@@ -122,7 +122,7 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
   };
   const catalogue = new CatalogueService({ connections, clock: { now: () => Date.now() } });
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    storage: openLedger(dataDir),
     connections,
     clock: { now: () => Date.now() },
     estimator: modelPriceEstimator((types) => catalogue.models(types)),
@@ -214,7 +214,7 @@ export async function measure(label: string, made: ReadyMade, rows: number, conc
         [...perRow].join(' '),
         end.rows.map((r) => `${r.row}:${r.state}:${r.problems.join(',')}`).join(' '),
       );
-    const jobs = new FileLedgerStorage(join(work, 'data', 'jobs')).loadAll();
+    const jobs = openLedger(join(work, 'data')).loadAll();
     const longestJob = Math.max(
       0,
       ...jobs.map((j) => (j.finishedAt === null ? 0 : (j.finishedAt - (j.sentAt ?? j.createdAt)) / 1000)),

@@ -10,7 +10,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { JobEngine } from '../../electron/services/jobs/engine';
-import { FileLedgerStorage, MemoryLedgerStorage } from '../../electron/services/jobs/ledger';
+import { MemoryLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { runSpread } from './jobs-spread';
 import { readSandboxRecords } from '../../electron/emulator/state/store';
@@ -179,7 +180,7 @@ async function runEngine(sandbox: Sandbox, ledgerDir: string, jobs = JOBS): Prom
   const seenAt = new Map<string, number>();
   const engine = new JobEngine({
     // BENCH_MEMORY_LEDGER=1 separates the cost of durable ledger writes from the cost of polling.
-    storage: process.env.BENCH_MEMORY_LEDGER ? new MemoryLedgerStorage() : new FileLedgerStorage(ledgerDir),
+    storage: process.env.BENCH_MEMORY_LEDGER ? new MemoryLedgerStorage() : openLedger(ledgerDir),
     connections: {
       active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
       client: async () => client,

@@ -11,7 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { CHROMIUM_FLAGS, chromiumPath } from '../e2e/chromium';
 import { startHostProcess, stopHostProcess } from '../e2e/host-process';
@@ -55,7 +55,7 @@ async function resultServer(): Promise<{ server: Server; url: (i: number) => str
 /** A data folder whose ledger holds `count` completed speech jobs of a service connection. */
 async function seededFolder(count: number, url: (i: number) => string): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-library-'));
-  const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+  const ledger = openLedger(dataDir);
   const now = Date.now();
   const writes: Promise<void>[] = [];
   for (let i = 0; i < count; i += 1) {

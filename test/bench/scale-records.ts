@@ -1,13 +1,13 @@
 // What the scale bench reads after a run from the records the processes kept: the workers' ledgers,
 // the sandbox's jobs, and the pass-through's counts by path.
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import type { Sandbox } from './jobs.bench';
 import { readSandboxRecords } from '../../electron/emulator/state/store';
 
 /** Polls per job and seconds from sent to the end seen, by kind, across the workers' ledgers. */
 export function jobsByKind(ledgers: readonly string[]): string {
   const byKind = new Map<string, { jobs: number; polls: number; seconds: number }>();
-  for (const job of ledgers.flatMap((dir) => new FileLedgerStorage(dir).loadAll())) {
+  for (const job of ledgers.flatMap((dir) => openLedger(dir).loadAll())) {
     const k = byKind.get(job.kind) ?? { jobs: 0, polls: 0, seconds: 0 };
     const seconds = job.finishedAt === null ? 0 : (job.finishedAt - (job.sentAt ?? job.createdAt)) / 1000;
     byKind.set(job.kind, { jobs: k.jobs + 1, polls: k.polls + job.polls, seconds: k.seconds + seconds });

@@ -179,7 +179,7 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
       sandboxJobs: [...perRow.values()].reduce((a, b) => a + b, 0),
       paths: perRowByPath([toWorkers.byPath(), toStudio.byPath()], ROWS),
       problems,
-      byKind: jobsByKind(names.map((name) => join(work, `${name}-data`, 'jobs'))),
+      byKind: jobsByKind(names.map((name) => join(work, `${name}-data`))),
       base,
       early: followed.early,
       end: followed.end,

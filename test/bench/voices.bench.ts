@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { API_PATHS } from '../../electron/common/api';
 import { ServiceClient, type FetchLike } from '../../electron/services/client';
 import { JobEngine } from '../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { readBatch } from '../../electron/services/voices/batch-input';
 import { createBatchRows } from '../../electron/services/voices/batch-rows';
@@ -80,7 +80,7 @@ async function studioBatch(sandbox: Sandbox, work: string): Promise<Omit<Outcome
     fetch: counter.fetch,
   });
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(work, 'jobs')),
+    storage: openLedger(work),
     connections: {
       active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
       client: async () => client,

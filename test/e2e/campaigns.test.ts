@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseProject, setOutput } from '@common/composition';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { HANG_GUARD_MS } from '../wait';
 import { newStudioContext, screenshot } from './browser';
 import { freezeWhen, restartableStudio, type HostProcess } from './host-process';
@@ -82,7 +82,7 @@ interface LedgerJob {
 }
 
 function campaignJobs(): LedgerJob[] {
-  return (new FileLedgerStorage(join(studio.dataDir, 'jobs')).loadAll() as LedgerJob[]).filter(
+  return (openLedger(studio.dataDir).loadAll() as LedgerJob[]).filter(
     (job) => job.purpose?.type === 'campaign-row',
   );
 }

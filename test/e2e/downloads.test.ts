@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { ProjectLibrary } from '../../electron/services/projects/project-library';
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
@@ -147,7 +147,7 @@ beforeAll(async () => {
     dataDir,
     createStore: createConfStoreFactory(dataDir, { log: silent, notify: () => undefined }),
   }).create({ kind: 'avatar-video', preset: '16:9-720p', name: 'Spring launch' });
-  const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+  const ledger = openLedger(dataDir);
   for (const [i, text] of texts.entries()) {
     const record: JobRecord = {
       id: `job-${i}`,

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import type { DownloadEntry } from '../../electron/common/bridge/downloads';
 import { archiveSettingsSpec } from '../../electron/services/downloads/archive';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
 import { startFileServer } from '../unit/downloads/file-server';
@@ -82,7 +82,7 @@ describe('the Library in Chromium', () => {
         ...archiveSettingsSpec.defaults,
         enabled: false,
       });
-      const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+      const ledger = openLedger(dataDir);
       const jobs: [string, string, number, number][] = [
         ['a', 'Welcome', 30, NOW + 100 * HOUR],
         ['b', 'Expiring soon', 50, NOW + 5 * HOUR],

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { archiveSettingsSpec } from '../../electron/services/downloads/archive';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { createConfStoreFactory } from '../../electron/services/store/conf-store';
 import { skipUnless } from '../environment-bound';
@@ -102,7 +102,7 @@ describe("the archive's drive goes missing in Chromium", () => {
         audioFolder: join(dataDir, 'Music'),
         template: '{text|id}',
       });
-      const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+      const ledger = openLedger(dataDir);
       for (const [i, id] of IDS.entries()) {
         await ledger.put(job(id, i, server.url(`/${id}.mp4`)));
         server.files.set(`/${id}.mp4`, { body: clip, etag: `"${id}"` });

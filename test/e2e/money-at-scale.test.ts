@@ -15,7 +15,7 @@ import { parseProject, setOutput } from '@common/composition';
 import { isActivePhase } from '@common/jobs/phases';
 import { reachRunningSandbox, readPortRecord } from '../../electron/emulator/built-in';
 import { readSandboxRecords } from '../../electron/emulator/state/store';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { HANG_GUARD_MS, untilReaches } from '../wait';
 import { newStudioContext, screenshot } from './browser';
@@ -38,7 +38,7 @@ interface LedgerJob {
 }
 
 const campaignJobs = (): LedgerJob[] =>
-  (new FileLedgerStorage(join(studio.dataDir, 'jobs')).loadAll() as LedgerJob[]).filter(
+  (openLedger(studio.dataDir).loadAll() as LedgerJob[]).filter(
     (job) => job.purpose?.type === 'campaign-row',
   );
 

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { newStudioContext, screenshot } from './browser';
 import { freezeWhen, restartableStudio } from './host-process';
 import { watchErrors, type PageErrors } from './outage';
-import { FileLedgerStorage } from '../../electron/services/jobs/ledger';
+import { openLedger } from '../../electron/services/records/open-ledger';
 import { confirmPrice } from './price';
 import { HANG_GUARD_MS } from '../wait';
 
@@ -14,7 +14,7 @@ const studio = restartableStudio('studio-e2e-batch-');
 
 /** The batch's jobs in the ledger. */
 function batchJobs(): { row: number; phase: string }[] {
-  return new FileLedgerStorage(join(studio.dataDir, 'jobs'))
+  return openLedger(studio.dataDir)
     .loadAll()
     .flatMap((job) => (job.purpose?.type === 'batch-row' ? [{ row: job.purpose.row, phase: job.phase }] : []));
 }

@@ -41,6 +41,8 @@ export interface ComposeOptions {
   shared?: DomainOptions['shared'];
   serviceFetch?: DomainOptions['serviceFetch'];
   callbacks?: DomainOptions['callbacks'];
+  /** Prints how the first start's import of the old job journal is going (a terminal line). */
+  onImport?: DomainOptions['onImport'];
 }
 
 export interface ComposedHost {
@@ -124,6 +126,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     shared: options.shared,
     serviceFetch: options.serviceFetch,
     callbacks: options.callbacks,
+    onImport: options.onImport,
   });
   const dispatch = createDispatcher({ handlers: domains.handlers, log, redact: (text) => redactor.text(text) });
 

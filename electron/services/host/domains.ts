@@ -95,6 +95,8 @@ export interface DomainOptions {
   serviceFetch?: typeof globalThis.fetch;
   /** A worker's callback addresses (--callback-url); none: jobs are polled. */
   callbacks?: StudioServiceOverrides['callbacks'];
+  /** How the first start's import of the old job journal is going (the hosts print it). */
+  onImport?: NonNullable<EngineOptions['ledger']>['onImport'];
 }
 
 export interface Domains {
@@ -149,6 +151,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     shared: options.shared,
     fetch: options.serviceFetch,
     callbacks: options.callbacks,
+    // A host that only reads opens the records read-only: the owner beside it writes them.
+    ledger: { readOnly: start === 'read-only', onImport: options.onImport },
     runStorage: () => storageIdentity(storage.storages, () => base.sandbox()),
   });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { AppSettings, Notice } from '../../common/bridge';
 import { CatalogueService } from '../catalogue/catalogue-service';
 import { modelPriceEstimator } from '../catalogue/model-prices';
@@ -6,7 +5,8 @@ import { connectionPriceEstimator, sandboxPriceList } from '../catalogue/sandbox
 import { ConnectionManager, type ConnectionManagerDeps } from '../connections/connection-manager';
 import { JobEngine } from '../jobs/engine';
 import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
-import { FileLedgerStorage, type LedgerStorage } from '../jobs/ledger';
+import type { LedgerStorage } from '../jobs/ledger';
+import { openLedger, type LedgerOptions } from '../records/open-ledger';
 import { appSettingsSpec } from '../system/settings-store';
 import type { HostBase, RecordStore } from './types';
 
@@ -22,8 +22,10 @@ export interface EngineOptions {
    */
   route?(connections: ConnectionManager): EngineConnections;
   fetch?: typeof globalThis.fetch;
-  /** The ledger; default the folder's `jobs` records. */
+  /** The ledger; default the jobs of the folder's records database. */
   storage?: LedgerStorage;
+  /** How the default ledger opens: read-only beside the folder's owner; the import's progress. */
+  ledger?: Pick<LedgerOptions, 'readOnly' | 'onImport'>;
   onConnectionsChange?: ConnectionManagerDeps['onChange'];
   /** How the engine reports to the host (events, notifications, the progress bar). */
   reports?: Pick<JobEngineDeps, 'onChange' | 'onRemove' | 'notify' | 'setProgress'>;
@@ -65,7 +67,7 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     callbacks: options.callbacks,
     storage:
       options.storage ??
-      new FileLedgerStorage(join(host.dataDir, 'jobs'), host.log, undefined, (notice) => host.notices.raise(notice)),
+      openLedger(host.dataDir, { ...options.ledger, log: host.log, notify: (notice) => host.notices.raise(notice) }),
     connections: target,
     clock,
     log: host.log,

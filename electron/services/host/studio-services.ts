@@ -17,7 +17,7 @@ import type { HostBase } from './types';
 export function createStudioServices(
   base: StudioHost,
   projects: ProjectLibrary,
-  overrides: StudioServiceOverrides & Pick<EngineOptions, 'route'> = {},
+  overrides: StudioServiceOverrides & Pick<EngineOptions, 'route' | 'ledger'> = {},
 ): StudioServices {
   const progress = new ProgressAggregator((fraction) => base.platform.setProgress?.(fraction));
   const jobsProgress = progress.source('jobs');
@@ -31,6 +31,7 @@ export function createStudioServices(
     route: overrides.route,
     fetch: overrides.fetch,
     storage: overrides.storage,
+    ledger: overrides.ledger,
     callbacks: overrides.callbacks,
     onConnectionsChange: (state) => base.emit('connections.changed', state),
     reports: {

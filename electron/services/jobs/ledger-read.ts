@@ -1,91 +1,101 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobRecord } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
 import type { Notice } from '../../common/bridge/system';
 
-/** The ledger's journal: one JSON line per change, the newest line of a job wins. */
+/**
+ * The ledger's old journal (before the records database): one JSON line per change, the newest line of a
+ * job wins. It is read only to be taken into the database (records/journal-import.ts).
+ */
 export const JOURNAL = 'ledger.jsonl';
 /** Lines of the journal that could not be read, kept verbatim for the user. */
 const JOURNAL_ASIDE = 'ledger.unreadable.jsonl';
 
-export interface LedgerOnDisk {
-  /** The newest valid record of each job (none when read without validation). */
-  records: Map<string, JobRecord>;
-  /** Bytes of the journal up to its last whole line (a cut-off tail is a batch that never settled). */
-  journalLength: number;
-  /** Bytes of the newest line of each live job, to judge when the journal is worth compacting. */
-  liveBytes: Map<string, number>;
-}
-
-interface Reporting {
+export interface Reporting {
   log?: Logger;
   notify?: (notice: Notice) => void;
 }
 
 const setAsideTitle = 'A job record could not be read and was set aside';
 
+/** A job's record as a journal line holds it, not yet checked against the schema. */
+export type UncheckedRecord = Record<string, unknown> & { id: string };
+/** One change of the journal: a job's whole record, or the removal of a job. */
+export type JournalChange = { put: UncheckedRecord } | { remove: string };
+
+/** Bytes read at a time: a journal may be far larger than one string can hold (about 512 MiB). */
+const CHUNK_BYTES = 1 << 20;
+
 /**
- * Reads everything the ledger's journal holds. Nothing here waits for or blocks the writer: a line
- * still being appended has no newline yet and is left for the next read.
+ * Calls `onLine` with each whole line of a file, in order, and the bytes read up to its end, reading a
+ * chunk at a time so no journal is ever held whole. A last line without its newline is a write cut off
+ * by a crash (its put never settled) and is left out. Lines are cut at the newline byte, which never
+ * occurs inside a UTF-8 character, so a character split across chunks is joined before it is decoded.
  */
-export function readLedger(dir: string, reporting: Reporting = {}, options: { validate?: boolean } = {}): LedgerOnDisk {
-  const found: LedgerOnDisk = { records: new Map(), journalLength: 0, liveBytes: new Map() };
-  const journal = join(dir, JOURNAL);
-  if (!existsSync(journal)) return found;
-  const text = readFileSync(journal, 'utf8');
-  found.journalLength = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
-  const lines = text.split('\n').slice(0, -1);
-  const newest = new Map<string, string>();
-  for (const line of lines) {
-    const change = parseLine(line);
-    if (!change) {
-      if (line.trim() !== '') setAsideLine(dir, line, reporting);
-      continue;
+export function forEachLine(path: string, onLine: (line: string, bytesRead: number) => void): void {
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let carry: Buffer = Buffer.alloc(0);
+    let offset = 0;
+    for (;;) {
+      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
+      if (read === 0) return;
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      let start = 0;
+      for (let end = data.indexOf(0x0a); end !== -1; end = data.indexOf(0x0a, start)) {
+        offset += end + 1 - start;
+        onLine(data.toString('utf8', start, end), offset);
+        start = end + 1;
+      }
+      carry = Buffer.from(data.subarray(start));
     }
-    if ('remove' in change) {
-      newest.delete(change.remove);
-      found.liveBytes.delete(change.remove);
-    } else {
-      newest.set(change.put.id, line);
-      found.liveBytes.set(change.put.id, Buffer.byteLength(line) + 1);
-    }
+  } finally {
+    closeSync(fd);
   }
-  // Only the line that counts is checked in full; older lines of a job are history. A writer that only
-  // needs the journal's extent skips it (its loadAll checked them).
-  if (options.validate === false) return found;
-  for (const [id, line] of newest) {
-    const put = (JSON.parse(line) as { put: unknown }).put;
-    const parsed = JobRecord.safeParse(put);
-    if (parsed.success) found.records.set(id, parsed.data);
-    else {
-      found.records.delete(id);
-      found.liveBytes.delete(id);
-      setAsideLine(dir, line, reporting, JSON.stringify(put));
-    }
-  }
-  return found;
 }
 
-function parseLine(line: string): { put: { id: string } } | { remove: string } | null {
+/** One line of the journal, or null for a line that is not a change (set it aside). */
+export function parseJournalLine(line: string): JournalChange | null {
   try {
     const value = JSON.parse(line) as unknown;
     if (!value || typeof value !== 'object') return null;
     const change = value as { put?: { id?: unknown }; remove?: unknown };
     if (typeof change.remove === 'string') return { remove: change.remove };
-    if (change.put && typeof change.put === 'object' && typeof change.put.id === 'string')
-      return { put: { id: change.put.id } };
+    if (change.put && typeof change.put === 'object' && !Array.isArray(change.put) && typeof change.put.id === 'string')
+      return { put: change.put as UncheckedRecord };
     return null;
   } catch {
     return null;
   }
 }
 
+/**
+ * The newest valid record of a job kept as text (a journal line, a database row), or null once it has
+ * been set aside beside the journal with a notice: only the text that counts is checked in full.
+ */
+export function readRecord(dir: string, text: string, reporting: Reporting): JobRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    setAsideLine(dir, text, reporting);
+    return null;
+  }
+  const parsed = JobRecord.safeParse(value);
+  if (parsed.success) return parsed.data;
+  setAsideLine(dir, JSON.stringify({ put: value }), reporting, text);
+  return null;
+}
+
 /** Keeps an unreadable journal line beside the journal (once) and tells the user what it still says. */
-function setAsideLine(dir: string, line: string, reporting: Reporting, recordText = line): void {
+export function setAsideLine(dir: string, line: string, reporting: Reporting, recordText = line): void {
   const aside = join(dir, JOURNAL_ASIDE);
   const kept = existsSync(aside) ? readFileSync(aside, 'utf8').split('\n') : [];
   if (kept.includes(line)) return;
+  // A folder whose jobs are all in the database may have no `jobs` folder yet.
+  mkdirSync(dir, { recursive: true });
   appendFileSync(aside, `${line}\n`, { mode: 0o600 });
   reporting.log?.warn('job ledger line set aside', { file: aside });
   reporting.notify?.({

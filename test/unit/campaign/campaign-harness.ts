@@ -14,7 +14,7 @@ import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
 import type { CampaignTemplate } from '@common/campaign/variables';
@@ -55,7 +55,7 @@ export function campaignHost(
     client: async () => client,
   };
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    storage: openLedger(dataDir),
     connections,
     clock: { now: () => Date.now() },
   });
@@ -151,7 +151,7 @@ export function prospects(em: RunningEmulator, count: number, blank: readonly nu
 /** Jobs the service made per row step (row:step:scene:take) in a data folder's ledger; a step created twice counts 2. */
 export function createdPerStep(dataDir: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
+  for (const job of openLedger(dataDir).loadAll()) {
     const p = job.purpose;
     if (p?.type !== 'campaign-row' || job.remoteId === null) continue;
     const key = `${p.row}:${p.step}:${p.sceneId ?? ''}:${p.take}`;

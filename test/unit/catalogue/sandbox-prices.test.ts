@@ -17,7 +17,7 @@ import { sandboxPriceList } from '../../../electron/services/catalogue/sandbox-p
 import { composeHost } from '../../../electron/services/host/compose';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { MemoryVault } from '../../../electron/services/store/memory-vault';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { CATALOGUE_ROOT, sandboxPerFile, SLOW } from '../emulator/harness';
 
 const { dir, sandbox } = sandboxPerFile('studio-sandbox-prices-');
@@ -101,7 +101,7 @@ describe("the sandbox's published prices in the price question", { timeout: SLOW
     );
     expect(said).toMatch(/Your balance of 3 credits covers about 3 of these 5 rows/);
     expect(said).toMatch(/Nothing was sent/);
-    expect(new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()).toEqual([]);
+    expect(openLedger(dataDir).loadAll()).toEqual([]);
   });
 
   it('reads the list once per sandbox start', async () => {

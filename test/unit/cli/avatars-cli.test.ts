@@ -9,7 +9,7 @@ import { startEmulator, type RunningEmulator } from '../../../electron/emulator'
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { resolveMediaBinary } from '../../../electron/services/system/binaries';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 
 let emulator: RunningEmulator;
 let dataDir: string;
@@ -31,7 +31,7 @@ const cli = (args: string[], session = io()) =>
     ...session,
   }));
 const firstLine = (lines: string[]) => lines.join('\n').split('\n')[0];
-const jobFiles = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
+const jobFiles = () => openLedger(dataDir).loadAll().length;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, jobSeconds: 0.3 });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
 import { killCliAfterSubmits, runIn, writeLogo } from './cli-io';
 import { createdPerStep as perStep, NAMES, smallTemplate } from '../campaign/campaign-harness';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 
 const createdPerStep = (dataDir: string) => [...perStep(dataDir).values()];
 
@@ -156,7 +156,7 @@ describe('studio campaign', () => {
     /** Every step the ledger holds a job for that was not refused before anything was made. */
     const sentPerStep = () => {
       const counts = new Map<string, number>();
-      for (const job of new FileLedgerStorage(join(data, 'jobs')).loadAll()) {
+      for (const job of openLedger(data).loadAll()) {
         const p = job.purpose;
         if (p?.type !== 'campaign-row' || (job.phase === 'failed' && job.remoteId === null)) continue;
         const key = `${p.row}:${p.step}:${p.sceneId ?? ''}:${p.take}`;

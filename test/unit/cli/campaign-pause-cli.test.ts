@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
 import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
 import { createdPerStep, smallTemplate } from '../campaign/campaign-harness';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { runIn } from './cli-io';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-campaign-pause-cli-'));
@@ -87,7 +87,7 @@ describe('studio campaign run at the balance', () => {
       data,
     ];
     const made = () =>
-      new FileLedgerStorage(join(data, 'jobs'))
+      openLedger(data)
         .loadAll()
         .filter((j) => j.purpose?.type === 'batch-row' && j.remoteId !== null);
 

@@ -14,7 +14,7 @@ import { runCli } from '../../../electron/cli/index';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { readyMadeResults } from '../emulator/harness';
 import { smallTemplate } from '../campaign/campaign-harness';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { until } from '../../wait';
@@ -96,7 +96,7 @@ describe('a campaign made on a queue by two workers', () => {
     const missing = await runCli(['download', '--missing', '--json', ...common.filter((f) => f !== '--yes')], io);
     expect(missing, err.join('\n')).toBe(EXIT.ok);
     expect(JSON.parse(out[out.length - 1])).toEqual([]);
-    const videos = new FileLedgerStorage(join(dir, 'data', 'jobs'))
+    const videos = openLedger(join(dir, 'data'))
       .loadAll()
       .filter((j) => j.kind === 'avatar-video' && j.phase === 'completed');
     expect(videos).toHaveLength(ROWS - failed);

@@ -23,7 +23,7 @@ import { copyStateOf, type DownloadView } from '../../../electron/common/bridge/
 import type { JobRecord, JobView } from '../../../electron/common/bridge/jobs';
 import { hashFile } from '../../../electron/services/downloads/copy-check';
 import { queueFile, cliQueueFile, readQueueEntries } from '../../../electron/services/downloads/queue-file';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { Archive } from '../../../electron/services/downloads/archive';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
@@ -47,7 +47,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string[]; err: 
   return { code: await runCli([...args, '--data-dir', data], io), ...lines };
 }
 
-const ledger = (): JobRecord[] => new FileLedgerStorage(join(data, 'jobs'), silent).loadAll();
+const ledger = (): JobRecord[] => openLedger(data, { log: silent }).loadAll();
 const videoRows = () =>
   ledger().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.step === 'video' && j.phase === 'completed');
 const batchRows = () => ledger().filter((j) => j.purpose.type === 'batch-row' && j.phase === 'completed');

@@ -9,7 +9,7 @@ import type { CliIo } from '../../../electron/cli/command';
 import { chooseJobs, parseSince } from '../../../electron/cli/commands/download';
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import type { JobRecord, JobView } from '../../../electron/common/bridge/jobs';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
@@ -45,7 +45,7 @@ beforeAll(async () => {
     credentials: { kind: 'api-key', apiKey: emulator.apiKey },
   });
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    storage: openLedger(dataDir),
     connections: {
       active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }),
       client: async () => client,
@@ -261,7 +261,7 @@ describe('studio download', () => {
         [{ text: 'Said by the command line.', startMs: 200, endMs: 1400 }],
       );
       await projects.save(captioned);
-      const ledger = new FileLedgerStorage(join(fresh, 'jobs'));
+      const ledger = openLedger(fresh);
       await ledger.put(
         completedJob('vid-1', server.url('/result.mp4'), {
           projectId: 'captioned',

@@ -47,7 +47,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 import { EXIT } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { completedJob } from '../downloads/job-fixture';
 import { startFileServer, type FileServer } from '../downloads/file-server';
 
@@ -76,7 +76,7 @@ beforeAll(async () => {
   server = await startFileServer();
   clip = makeClip();
   server.files.set('/big.mp4', { body: clip, etag: '"big"' });
-  const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+  const ledger = openLedger(dataDir);
   await ledger.put(
     completedJob('big', server.url('/big.mp4'), { connectionId: 'remote', expiresAt: Date.now() + 86_400_000 }),
   );

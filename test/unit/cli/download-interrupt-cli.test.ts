@@ -11,7 +11,7 @@ import { EXIT } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { archiveSettingsSpec } from '../../../electron/services/downloads/archive';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { completedJob, silent } from '../downloads/job-fixture';
 import { startFileServer, type FileServer, type ServedFile } from '../downloads/file-server';
@@ -46,7 +46,7 @@ async function dataFolder(name: string): Promise<{ dataDir: string; slow: Served
     ...archiveSettingsSpec.defaults,
     enabled: false,
   });
-  const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+  const ledger = openLedger(dataDir);
   const job = (id: string): JobRecord =>
     completedJob(id, server.url(`/${name}-${id}.mp4`), {
       connectionId: 'remote',

@@ -7,7 +7,7 @@ import { EXIT } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { completedJob, silent } from '../downloads/job-fixture';
 import { startFileServer, type FileServer } from '../downloads/file-server';
@@ -38,7 +38,7 @@ const clip = (id: keyof typeof colours): JobRecord =>
   });
 
 async function addToLedger(...jobs: JobRecord[]): Promise<void> {
-  const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+  const ledger = openLedger(dataDir);
   for (const job of jobs) await ledger.put(job);
   await ledger.flush();
 }

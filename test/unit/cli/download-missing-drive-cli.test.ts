@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { skipUnless } from '../../environment-bound';
 import { completedJob } from '../downloads/job-fixture';
 import { startFileServer, type FileServer } from '../downloads/file-server';
@@ -36,7 +36,7 @@ beforeAll(async () => {
     ...['-v', 'error', '-f', 'lavfi', '-i', 'color=c=red:s=160x90:d=1:r=10', '-pix_fmt', 'yuv420p', clip],
   ]);
   server.files.set('/a.mp4', { body: readFileSync(clip) });
-  const ledger = new FileLedgerStorage(join(dataDir, 'jobs'));
+  const ledger = openLedger(dataDir);
   await ledger.put(
     completedJob('a', server.url('/a.mp4'), { connectionId: 'remote', expiresAt: Date.now() + 86_400_000 }),
   );

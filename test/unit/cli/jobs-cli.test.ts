@@ -7,7 +7,7 @@ import { runCli } from '../../../electron/cli/index';
 import type { CliIo } from '../../../electron/cli/command';
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import type { JobView } from '../../../electron/common/bridge/jobs';
 
 let emulator: RunningEmulator;
@@ -44,7 +44,7 @@ beforeAll(async () => {
     credentials: { kind: 'api-key', apiKey: emulator.apiKey },
   });
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    storage: openLedger(dataDir),
     connections: {
       active: async () => ({ id: 'remote', name: 'Remote', webhookUrl: null }),
       client: async () => client,
@@ -112,7 +112,7 @@ describe('studio jobs', () => {
   it('leaves a create that another process is sending exactly as it is (never marks it lost)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'studio-cli-readonly-'));
     try {
-      const storage = new FileLedgerStorage(join(home, 'jobs'));
+      const storage = openLedger(home);
       await storage.put({
         id: 'in-flight',
         kind: 'tts',
@@ -166,7 +166,7 @@ describe('studio jobs', () => {
         credentials: { kind: 'api-key', apiKey: sandbox.apiKey },
       });
       const engine = new JobEngine({
-        storage: new FileLedgerStorage(join(home, 'jobs')),
+        storage: openLedger(home),
         connections: {
           active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
           client: async () => client,

@@ -3,12 +3,12 @@
 // that create is sent, the process kills itself with SIGKILL: nothing more flushed, as a crash would.
 // The kill then lands at the same step of the run however fast or busy the machine is; a test watching
 // the ledger from outside and killing when it saw enough could be too late, the run already over.
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { SqliteLedgerStorage } from '../../../electron/services/records/sqlite-ledger';
 
 const after = Number(process.env.STUDIO_TEST_KILL_AFTER_SUBMITS);
 const submitted = new Set<string>();
-const put = FileLedgerStorage.prototype.put;
-FileLedgerStorage.prototype.put = async function (this: FileLedgerStorage, record) {
+const put = SqliteLedgerStorage.prototype.put;
+SqliteLedgerStorage.prototype.put = async function (this: SqliteLedgerStorage, record) {
   await put.call(this, record);
   if (record.phase !== 'submitting') return;
   submitted.add(record.id);

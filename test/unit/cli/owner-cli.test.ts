@@ -12,7 +12,7 @@ import { LOCK_FILE, lockDataFolder } from '../../../electron/services/host/data-
 import { openOwnerChannel } from '../../../electron/services/host/owner-channel';
 import { readOwnerRecord } from '../../../electron/services/host/owner-record';
 import { reachOwner } from '../../../electron/services/host/owner-client';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { startOwner, type OwnerFixture } from './owner-fixture';
 import { until } from '../../wait';
@@ -196,7 +196,7 @@ describe('studio commands beside the studio that owns the data folder', () => {
     expect(lines.err.join('\n')).toMatch(/Running through the command line that has the data folder open/);
     answer('y');
     expect(await owning, lines.err.join('\n')).toBe(EXIT.ok);
-    const ledger = new FileLedgerStorage(join(folder, 'jobs'), studio.base.log).loadAll();
+    const ledger = openLedger(folder, { log: studio.base.log }).loadAll();
     expect(ledger.map((j) => j.phase)).toEqual(['completed', 'completed']);
     // The run gave the folder back: no lock, no record.
     expect(existsSync(join(folder, LOCK_FILE))).toBe(false);

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
 import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { readyMadeResults } from '../emulator/harness';
 import { smallTemplate } from '../campaign/campaign-harness';
@@ -136,7 +136,7 @@ describe('a queued campaign whose studio was away while its rows were made', () 
     expect(speech.length - new Set(speech).size).toBe(0);
 
     // The studio's ledger holds every job the sandbox made for the run.
-    const ledger = new FileLedgerStorage(join(dir, 'data', 'jobs')).loadAll();
+    const ledger = openLedger(join(dir, 'data')).loadAll();
     expect(ledger.filter((j) => j.kind === 'avatar-video' && j.phase === 'completed')).toHaveLength(ROWS);
     expect(ledger.filter((j) => j.kind === 'tts')).toHaveLength(speech.length);
   }, 900_000);

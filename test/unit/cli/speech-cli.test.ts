@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from '../../../electron/emulator'
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { makeTone, probe } from '../../fixtures/composition/make-media';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 
 let emulator: RunningEmulator;
 let dataDir: string;
@@ -96,7 +96,7 @@ describe('studio tts and clone', () => {
   }, 120_000);
 
   it('says the price (unpublished, with the last charge as a guide) and sends nothing without --yes or a "y"', async () => {
-    const jobs = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
+    const jobs = () => openLedger(dataDir).loadAll().length;
     const before = jobs();
     const quiet = await cli(['tts', '--voice', 'sandbox_ava', '--text', 'Not paid for.']);
     expect(quiet.code).toBe(EXIT.refused);
@@ -127,7 +127,7 @@ describe('studio tts and clone', () => {
       [['tts', '--yes', '--voice', 'sandbox_ava', '--text', 'word '.repeat(5001)], /input_text exceeds 5000 words/],
       [['clone', '--yes', '--sample', 'ftp://example.com/a.mp3', '--text', 'hi'], /voice_url must be an http\(s\) URL/],
     ];
-    const jobs = () => new FileLedgerStorage(join(dataDir, 'jobs')).loadAll().length;
+    const jobs = () => openLedger(dataDir).loadAll().length;
     const before = jobs();
     for (const [args, reason] of cases) {
       const result = await cli(args);

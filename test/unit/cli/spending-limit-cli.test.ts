@@ -7,7 +7,7 @@ import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { readPortRecord, startBuiltInSandbox } from '../../../electron/emulator/built-in';
 import { SANDBOX_CONNECTION_ID } from '../../../electron/common/bridge/connections';
 import type { AppSettingsPatch } from '../../../electron/common/bridge';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { createSettingsDomain } from '../../../electron/services/system/settings-domain';
 import type { Logger } from '../../../electron/services/host/types';
@@ -94,7 +94,7 @@ describe('a daily spending limit set in Settings holds for the command line', ()
     // That run started the folder's sandbox, which keeps its port: the face's link is on it.
     const port = readPortRecord(join(dataDir, 'sandbox'))?.port;
     expectRefusedByLimit(await cli(LIVE(`http://127.0.0.1:${port}`)));
-    expect(new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()).toEqual([]);
+    expect(openLedger(dataDir).loadAll()).toEqual([]);
     expect(
       existsSync(join(dataDir, 'live-sessions.json')) ? readFileSync(join(dataDir, 'live-sessions.json'), 'utf8') : '',
     ).not.toMatch(/"faces"/);
@@ -130,6 +130,6 @@ describe('a daily spending limit set in Settings holds for the command line', ()
       answer('n');
     }
     expect((await owning).code).toBe(EXIT.refused);
-    expect(new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()).toEqual([]);
+    expect(openLedger(dataDir).loadAll()).toEqual([]);
   }, 120_000);
 });

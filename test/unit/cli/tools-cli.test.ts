@@ -6,7 +6,7 @@ import { runCli } from '../../../electron/cli/index';
 import type { CliIo } from '../../../electron/cli/command';
 import { jobBar } from '../../../electron/cli/commands/tool-job';
 import { makeImage, makeTone, makeVideo, probe } from '../../fixtures/composition/make-media';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-tools-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ function io(answer?: string, dataDir = data) {
   return { io: value, out, err };
 }
 
-const jobsWritten = () => new FileLedgerStorage(join(data, 'jobs')).loadAll().length;
+const jobsWritten = () => openLedger(data).loadAll().length;
 
 const clip = makeVideo(join(dir, 'clip.mp4'), {
   colour: 'testsrc2',

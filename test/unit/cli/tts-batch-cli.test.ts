@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/cli/index';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { killCliAfterSubmits } from './cli-io';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'studio-tts-batch-'));
@@ -20,7 +20,7 @@ function cli(args: string[]) {
 /** Jobs in a data folder's ledger per batch row (a row sent twice has two). */
 function jobsPerRow(dataDir: string): number[] {
   const counts: number[] = [];
-  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
+  for (const job of openLedger(dataDir).loadAll()) {
     if (job.purpose?.type === 'batch-row') counts[job.purpose.row] = (counts[job.purpose.row] ?? 0) + 1;
   }
   return counts;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { runCli } from '../../../electron/cli/index';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { queuePlace } from './queue-fixture';
@@ -100,7 +100,7 @@ describe('a worker that follows callbacks, a fifth of them faulty', () => {
       expect(hook).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/hooks/[A-Za-z0-9_-]{43}$`));
 
     // The worker's jobs ended as the sandbox made them: completed, with the sandbox's own result.
-    const jobs = new FileLedgerStorage(join(dir, 'w1-data', 'jobs')).loadAll();
+    const jobs = openLedger(join(dir, 'w1-data')).loadAll();
     expect(jobs).toHaveLength(ROWS);
     for (const job of jobs) {
       expect(job.phase).toBe('completed');

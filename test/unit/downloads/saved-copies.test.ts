@@ -13,7 +13,7 @@ import { DownloadsService } from '../../../electron/services/downloads/downloads
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { createDomains } from '../../../electron/services/host/domains';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { startFileServer, type FileServer } from './file-server';
 import { until } from '../../wait';
@@ -82,7 +82,7 @@ describe('saved copies outlive their links', () => {
   it('probes and draws an archived result from disk once its link has expired, and only while the copy is intact', async () => {
     server.files.set('/result.mp4', { body: clip, etag: '"r1"' });
     const url = server.url('/result.mp4');
-    await new FileLedgerStorage(join(dataDir, 'jobs')).put(completedJob('1', url));
+    await openLedger(dataDir).put(completedJob('1', url));
 
     const base = createMemoryHostBase({ dataDir });
     const videos = join(dataDir, 'Videos');

@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from '../../../electron/emulator'
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { JobCallbacks } from '../../../electron/services/jobs/job-callbacks';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { CallbackReceiver, type CallbackOutcome } from '../../../electron/services/webhooks/callback-receiver';
 import { sealWebhook } from '../../../electron/services/webhooks/webhook-crypto';
 import type { WebhookEvent } from '../../../electron/common/api';
@@ -76,7 +76,7 @@ async function rig(name: string): Promise<Rig> {
     },
   });
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(work, name)),
+    storage: openLedger(join(work, name)),
     connections: { active: async () => ({ id: 'e', name: 'Sandbox', webhookUrl: null }), client: async () => client },
     clock: { now: () => Date.now() },
     callbacks,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { CATALOGUE_ROOT } from '../emulator/harness';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -43,7 +43,7 @@ function engineOn(ledger: string) {
     credentials: { kind: 'api-key', apiKey: emulator.apiKey },
   });
   return new JobEngine({
-    storage: new FileLedgerStorage(ledger),
+    storage: openLedger(ledger),
     connections: {
       active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
       client: async () => client,

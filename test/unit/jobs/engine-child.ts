@@ -5,7 +5,7 @@
 // the ledger then holds what it held at the announcement, however long the kill takes to arrive.
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 
 const [baseUrl, apiKey, ledgerDir, countText, freezeAfter] = process.argv.slice(2);
 const count = Number(countText);
@@ -17,7 +17,7 @@ const client = new ServiceClient({
   timeoutMs: 3_000,
 });
 const engine = new JobEngine({
-  storage: new FileLedgerStorage(ledgerDir),
+  storage: openLedger(ledgerDir),
   connections: {
     active: async () => ({ id: 'emulator', name: 'Emulator', webhookUrl: null }),
     client: async () => client,

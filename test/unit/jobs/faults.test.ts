@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
 
@@ -126,7 +126,7 @@ describe('faults against the sandbox', () => {
     });
     const ledger = join(work, 'ledger-a');
     const engine = new JobEngine({
-      storage: new FileLedgerStorage(ledger),
+      storage: openLedger(ledger),
       connections: {
         active: async () => ({ id: 'e', name: 'Emulator', webhookUrl: null }),
         client: async () => client,
@@ -150,7 +150,7 @@ describe('faults against the sandbox', () => {
     await engine.flush();
     emulator.setFaults({ http5xxRate: 0, dropRate: 0, tooFrequentRate: 0, latencyMs: 0 });
 
-    const jobs = new FileLedgerStorage(ledger).loadAll();
+    const jobs = openLedger(ledger).loadAll();
     expect(jobs).toHaveLength(24);
     const all = await emulatorRecords();
     const records = new Map([...all].filter(([id]) => !before.has(id)));
@@ -215,14 +215,14 @@ describe('faults against the sandbox', () => {
       ['job-5'],
     );
     expect(first.some((l) => l.startsWith('done'))).toBe(false);
-    const afterCrash = new FileLedgerStorage(ledger).loadAll();
+    const afterCrash = openLedger(ledger).loadAll();
     expect(afterCrash.length).toBeGreaterThanOrEqual(6);
     expect(afterCrash.some((j) => ['submitting', 'queued', 'processing'].includes(j.phase))).toBe(true);
 
     const second = await run('exit 0', () => undefined);
     const done = second.find((l) => l.startsWith('done '));
     expect(done).toBeDefined();
-    const jobs = new FileLedgerStorage(ledger).loadAll();
+    const jobs = openLedger(ledger).loadAll();
     // One ledger job per intended job: the restart sent only the ones never written down.
     expect(jobs.map((j) => j.projectId).sort()).toEqual(Array.from({ length: count }, (_, i) => `job-${i}`).sort());
     expect(second.filter((l) => l.startsWith('sent ')).length).toBe(count - afterCrash.length);

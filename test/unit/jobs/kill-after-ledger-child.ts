@@ -2,10 +2,10 @@
 // create is sent: run by create-faults.test.ts. Arguments: sandbox URL, API key, ledger folder.
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 
 const [url, apiKey, ledger] = process.argv.slice(2);
-const storage = new FileLedgerStorage(ledger);
+const storage = openLedger(ledger);
 const put = storage.put.bind(storage);
 storage.put = async (record) => {
   await put(record);

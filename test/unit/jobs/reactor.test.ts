@@ -7,7 +7,7 @@ import { createProject, setSceneVoice } from '@common/composition';
 import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { ProjectLibrary } from '../../../electron/services/projects/project-library';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
@@ -36,7 +36,7 @@ function host(library: ProjectLibrary, calls: string[]) {
     credentials: { kind: 'api-key', apiKey: emulator.apiKey },
   });
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(dir, 'jobs')),
+    storage: openLedger(dir),
     connections: {
       active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
       client: async () => client,

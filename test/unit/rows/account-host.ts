@@ -7,7 +7,8 @@ import { createMemoryHostBase } from '../../../electron/services/host/memory-hos
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
-import { FileLedgerStorage, type LedgerStorage } from '../../../electron/services/jobs/ledger';
+import type { LedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { RowEngine } from '../../../electron/services/rows/row-engine';
@@ -31,7 +32,7 @@ export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file
   };
   const engine = new JobEngine({
     // A test may stand between the engine and its ledger (to hold a write back at a moment it chooses).
-    storage: (ledger ?? ((file) => file))(new FileLedgerStorage(join(dataDir, 'jobs'))),
+    storage: (ledger ?? ((file) => file))(openLedger(dataDir)),
     connections,
     clock: { now: () => Date.now() },
     polling: new PlainPolling(),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../electron/services/client';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { exportBatch } from '../../../electron/services/voices/batch-export';
@@ -27,7 +27,7 @@ describe("a batch's expiry warning", () => {
       credentials: { kind: 'api-key', apiKey: sandbox().apiKey },
     });
     const engine = new JobEngine({
-      storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+      storage: openLedger(dataDir),
       connections: {
         active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
         client: async () => client,

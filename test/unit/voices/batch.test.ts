@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../electron/emulator';
 import { ServiceClient } from '../../../electron/services/client';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { exportBatch, MANIFEST_NAME } from '../../../electron/services/voices/batch-export';
 import { editedRow, readBatch, refusedRows } from '../../../electron/services/voices/batch-input';
@@ -40,7 +40,7 @@ function host(dataDir: string, notes: string[] = []) {
     credentials: { kind: 'api-key', apiKey: emulator.apiKey },
   });
   const engine = new JobEngine({
-    storage: new FileLedgerStorage(join(dataDir, 'jobs')),
+    storage: openLedger(dataDir),
     connections: {
       active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
       client: async () => client,
@@ -87,7 +87,7 @@ function rowsSent(engine: JobEngine, n: number): Promise<void> {
 /** Jobs in the ledger per batch row: a row sent twice would have two. */
 function jobsPerRow(dataDir: string): Map<number, number> {
   const counts = new Map<number, number>();
-  for (const job of new FileLedgerStorage(join(dataDir, 'jobs')).loadAll()) {
+  for (const job of openLedger(dataDir).loadAll()) {
     if (job.purpose?.type === 'batch-row') counts.set(job.purpose.row, (counts.get(job.purpose.row) ?? 0) + 1);
   }
   return counts;

@@ -1,0 +1,140 @@
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'libsql';
+import type { Notice } from '../../common/bridge/system';
+import type { Logger } from '../host/types';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema';
+
+/** The folder's one database of records that grow with the work (jobs now). */
+export const DATABASE_FILE = 'records.db';
+/** SQLite's companions of the database file in WAL mode; they move with it. */
+const COMPANIONS = ['-wal', '-shm'];
+/** How long a statement waits for another connection's lock (a reader's snapshot, a checkpoint) before failing. */
+const BUSY_TIMEOUT_MS = 10_000;
+
+export type Sqlite = Database.Database;
+
+export interface RecordsDatabase {
+  readonly db: Sqlite;
+  readonly path: string;
+  /** Opened by a process that does not own the folder: every write is refused by SQLite itself. */
+  readonly readOnly: boolean;
+  close(): void;
+}
+
+export interface OpenDatabaseOptions {
+  dataDir: string;
+  readOnly?: boolean;
+  log?: Logger;
+  /** Tells the user their records were set aside (their jobs leave the Library, so they must know). */
+  notify?: (notice: Notice) => void;
+  now?: () => Date;
+}
+
+/** A database this version cannot use, whatever is retried: it is set aside, as a corrupt record file is. */
+class Unusable extends Error {}
+
+/**
+ * Opens the folder's database to write (the folder's owner: the data-folder lock makes it the only one)
+ * and brings its schema up to date. A file that is not a database, is corrupt or was written by a newer
+ * version is moved aside (renamed, never deleted) with a notice, and a new one is started, so the studio
+ * still starts. Any other failure (a lock held too long, a full or read-only disk) is thrown: moving a
+ * good database aside because it was busy would hide every job in it.
+ */
+export function openRecordsDatabase(options: OpenDatabaseOptions & { readOnly?: false }): RecordsDatabase;
+/** Opens beside the owner to read; null when the folder has no database yet. */
+export function openRecordsDatabase(options: OpenDatabaseOptions & { readOnly: true }): RecordsDatabase | null;
+export function openRecordsDatabase(options: OpenDatabaseOptions): RecordsDatabase | null {
+  const path = join(options.dataDir, DATABASE_FILE);
+  if (options.readOnly) return openToRead(path);
+  mkdirSync(options.dataDir, { recursive: true });
+  try {
+    return openToWrite(path);
+  } catch (error) {
+    if (!(error instanceof Unusable) && !isDamage(error)) throw error;
+    setAside(path, errorText(error), options);
+    return openToWrite(path);
+  }
+}
+
+function openToWrite(path: string): RecordsDatabase {
+  const db = new Database(path);
+  try {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // WAL: readers beside the owner see the last commit without blocking it, and a commit appends
+    // to one file instead of rewriting pages twice.
+    const mode = (db.prepare('PRAGMA journal_mode = WAL').raw().get() as unknown[])[0];
+    if (mode !== 'wal') throw new Error(`the database stays in ${String(mode)} mode`);
+    // FULL: a commit is on disk (WAL fsynced) when it returns, which a paid create's record needs
+    // before its request leaves; NORMAL would survive a crash of the studio but not a power cut.
+    db.exec('PRAGMA synchronous = FULL');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return { db, path, readOnly: false, close: () => db.close() };
+}
+
+function openToRead(path: string): RecordsDatabase | null {
+  if (!existsSync(path)) return null;
+  // SQLite's own read-only mode (a `file:` URI): a reader cannot write by mistake, whatever it runs.
+  const db = new Database(`${pathToFileURL(path).href}?mode=ro`);
+  try {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const version = userVersion(db);
+    if (version > SCHEMA_VERSION) throw new Error(`the records were written by a newer version of the studio`);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return { db, path, readOnly: true, close: () => db.close() };
+}
+
+/** Runs the steps the database has not had, in one transaction: a crash leaves it at the old version. */
+function migrate(db: Sqlite): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const version = userVersion(db);
+    if (version > SCHEMA_VERSION)
+      throw new Unusable(
+        `it was written by a newer version of the studio (schema ${version}, this version knows ${SCHEMA_VERSION})`,
+      );
+    for (let step = version; step < SCHEMA_VERSION; step += 1) db.exec(MIGRATIONS[step] as string);
+    if (version !== SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+function userVersion(db: Sqlite): number {
+  return Number((db.prepare('PRAGMA user_version').raw().get() as unknown[])[0]);
+}
+
+/** SQLite's answers for a file that is not (or no longer) a database. */
+function isDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && /^SQLITE_(NOTADB|CORRUPT)/.test(code);
+}
+
+function setAside(path: string, reason: string, options: OpenDatabaseOptions): void {
+  const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
+  const moved = `${path}.unreadable-${stamp}`;
+  renameSync(path, moved);
+  // The companions go with it, so the new database never replays a journal of the old one.
+  for (const suffix of COMPANIONS) if (existsSync(path + suffix)) renameSync(path + suffix, moved + suffix);
+  options.log?.warn('records database moved aside', { reason, movedTo: moved });
+  options.notify?.({
+    level: 'warning',
+    title: "The studio's records could not be read and were set aside",
+    detail: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}. The old database was kept as ${moved}; the studio starts with an empty job list. Jobs already sent are still on the service: check its dashboard.`,
+  });
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Unusable) return error.message;
+  return `it is not a readable database (${error instanceof Error ? error.message : String(error)})`;
+}

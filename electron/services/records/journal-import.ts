@@ -1,0 +1,95 @@
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { forEachLine, JOURNAL, parseJournalLine, setAsideLine, type JournalChange, type Reporting } from '../jobs/ledger-read';
+import type { RecordsDatabase } from './database';
+import { jobColumns, PUT_JOB, REMOVE_JOB } from './sqlite-ledger';
+
+/** Where the old journal goes once its every line is in the database (kept, never deleted). */
+export const IMPORTED_SUFFIX = '.imported';
+/** Lines per transaction: few enough that a commit is quick, enough that fsyncs do not dominate. */
+const ROWS_PER_TRANSACTION = 5_000;
+
+export interface ImportProgress {
+  /** Journal lines (changes) taken in so far. */
+  rows: number;
+  /** Bytes of the journal read so far, of `totalBytes`. */
+  bytes: number;
+  totalBytes: number;
+  done: boolean;
+}
+
+export interface ImportOptions extends Reporting {
+  /** Called after each committed transaction and once at the end (a host prints it). */
+  progress?: (progress: ImportProgress) => void;
+  rowsPerTransaction?: number;
+}
+
+/**
+ * Takes the old journal (`jobs/ledger.jsonl`) into the database, if it is still there: read a line at a
+ * time (it may be larger than a string can hold), its changes replayed in order in transactions of a
+ * few thousand, a job's later lines replacing its earlier ones as they always did. Only once the last
+ * transaction has committed is the journal renamed to `ledger.jsonl.imported` (and the folder flushed,
+ * so it cannot come back after a power cut and replay old states over newer rows). A process killed
+ * half way leaves the journal where it was, and the next start replays it from its first line: the
+ * replay ends in the same rows whatever was committed before, every job once (its id is the key).
+ * Unreadable lines are set aside with a notice, as reading the journal always did. Returns the lines
+ * taken in, or null when there was no journal.
+ */
+export function importJournal(database: RecordsDatabase, dataDir: string, options: ImportOptions = {}): number | null {
+  const dir = join(dataDir, 'jobs');
+  const journal = join(dir, JOURNAL);
+  if (!existsSync(journal)) return null;
+  const totalBytes = statSync(journal).size;
+  const { db } = database;
+  const put = db.prepare(PUT_JOB);
+  const remove = db.prepare(REMOVE_JOB);
+  const commit = db
+    .transaction((changes: JournalChange[]) => {
+      for (const change of changes) {
+        if ('remove' in change) remove.run(change.remove);
+        else put.run(change.put.id, JSON.stringify(change.put), ...jobColumns(change.put));
+      }
+    })
+    .immediate;
+  const size = options.rowsPerTransaction ?? ROWS_PER_TRANSACTION;
+  options.log?.info('taking the job journal into the records database', { journal, bytes: totalBytes });
+  let batch: JournalChange[] = [];
+  let rows = 0;
+  let bytes = 0;
+  const commitBatch = (): void => {
+    commit(batch);
+    rows += batch.length;
+    batch = [];
+    options.progress?.({ rows, bytes, totalBytes, done: false });
+  };
+  forEachLine(journal, (line, read) => {
+    bytes = read;
+    const change = parseJournalLine(line);
+    if (change) batch.push(change);
+    else if (line.trim() !== '') setAsideLine(dir, line, options);
+    if (batch.length >= size) commitBatch();
+  });
+  if (batch.length > 0) commitBatch();
+  const keptAs = freeName(`${journal}${IMPORTED_SUFFIX}`);
+  renameSync(journal, keptAs);
+  syncFolder(dir);
+  options.progress?.({ rows, bytes: totalBytes, totalBytes, done: true });
+  options.log?.info('job journal taken in', { rows, keptAs });
+  return rows;
+}
+
+/** A journal imported before (a downgrade wrote a new one) keeps its name; the new one takes the next. */
+function freeName(path: string): string {
+  let candidate = path;
+  for (let n = 2; existsSync(candidate); n += 1) candidate = `${path}.${n}`;
+  return candidate;
+}
+
+function syncFolder(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { JobRecord } from '../../common/bridge/jobs';
+import type { LedgerStorage } from '../jobs/ledger';
+import { forEachLine, JOURNAL, parseJournalLine, readRecord, type Reporting } from '../jobs/ledger-read';
+import type { RecordsDatabase, Sqlite } from './database';
+
+const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** The columns a job row keeps beside its JSON, for the Library's indexed queries. */
+export function jobColumns(record: Record<string, unknown>): (string | number | null)[] {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const time = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : null);
+  return [
+    text(record.kind),
+    text(record.phase),
+    text(record.connectionId),
+    text(record.projectId),
+    time(record.createdAt),
+    time(record.finishedAt),
+    time(record.expiresAt),
+  ];
+}
+
+export const PUT_JOB = `INSERT OR REPLACE INTO jobs
+  (id, record, kind, phase, connection_id, project_id, created_at, finished_at, expires_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+export const REMOVE_JOB = 'DELETE FROM jobs WHERE id = ?';
+
+/**
+ * The job ledger as rows of the folder's database, one per job. A `put` settles once its row is
+ * committed with the WAL fsynced (synchronous = FULL), which the engine waits for before each paid
+ * create. The changes made in one event-loop turn (a burst of submits, a poll round) are committed
+ * together: one fsync for all of them rather than one each, and SQLite's statements are synchronous,
+ * so a transaction per change would also hold the main thread that much longer.
+ *
+ * Opened read-only (a command beside the studio that owns the folder), it reads the owner's last
+ * commit and SQLite refuses every write. A reader that finds the old journal not yet taken in (the
+ * owner has not started since the update) reads the journal over the database, as the import will.
+ */
+export class SqliteLedgerStorage implements LedgerStorage {
+  private pending = new Map<string, JobRecord | null>();
+  private waiters: Waiter[] = [];
+  private turn: Promise<void> | null = null;
+
+  constructor(
+    /** null: a reader beside a folder that has no database yet. */
+    private readonly database: RecordsDatabase | null,
+    /** The data folder: the old journal and the file of records set aside live in its `jobs` folder. */
+    private readonly dataDir: string,
+    private readonly reporting: Reporting = {},
+  ) {}
+
+  private get reader(): boolean {
+    return this.database === null || this.database.readOnly;
+  }
+
+  private get jobsDir(): string {
+    return join(this.dataDir, 'jobs');
+  }
+
+  loadAll(): JobRecord[] {
+    const texts = new Map<string, string>();
+    const db = this.database?.db;
+    if (db) for (const row of db.prepare('SELECT id, record FROM jobs').iterate()) {
+      const { id, record } = row as { id: string; record: string };
+      texts.set(id, record);
+    }
+    if (this.reader) this.overlayJournal(texts);
+    const records: JobRecord[] = [];
+    const unreadable: string[] = [];
+    for (const [id, text] of texts) {
+      const record = readRecord(this.jobsDir, text, this.reporting);
+      if (record) records.push(record);
+      else unreadable.push(id);
+    }
+    // Set aside (kept in the file, the user told) and gone from the table, so it is told once.
+    if (db && !this.reader && unreadable.length > 0) {
+      const remove = db.prepare(REMOVE_JOB);
+      db.transaction(() => unreadable.forEach((id) => remove.run(id)))();
+    }
+    return records;
+  }
+
+  put(record: JobRecord): Promise<void> {
+    return this.enqueue(record.id, record);
+  }
+
+  remove(id: string): Promise<void> {
+    return this.enqueue(id, null);
+  }
+
+  /** Settles once every change made so far is committed (or has failed). */
+  async flush(): Promise<void> {
+    while (this.turn) await this.turn;
+  }
+
+  close(): void {
+    this.database?.close();
+  }
+
+  private enqueue(id: string, value: JobRecord | null): Promise<void> {
+    if (!SAFE_ID.test(id)) return Promise.reject(new Error(`Invalid job id "${id}"`));
+    this.pending.set(id, value);
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.turn ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.turn = null;
+        this.commit();
+        resolve();
+      }),
+    );
+    return done;
+  }
+
+  /** One transaction for the turn's changes: all of them are on disk, or none and every caller hears why. */
+  private commit(): void {
+    const values = this.pending;
+    const waiters = this.waiters;
+    this.pending = new Map();
+    this.waiters = [];
+    try {
+      if (!this.database || this.reader) throw new Error('This command only reads the job list; it cannot change it.');
+      writeChanges(this.database.db, values);
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
+      return;
+    }
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  /** The old journal's newest line of each job over what the database holds, as its import will leave it. */
+  private overlayJournal(texts: Map<string, string>): void {
+    const journal = join(this.jobsDir, JOURNAL);
+    if (!existsSync(journal)) return;
+    forEachLine(journal, (line) => {
+      const change = parseJournalLine(line);
+      if (!change) return;
+      if ('remove' in change) texts.delete(change.remove);
+      else texts.set(change.put.id, JSON.stringify(change.put));
+    });
+  }
+}
+
+function writeChanges(db: Sqlite, values: Map<string, JobRecord | null>): void {
+  const put = db.prepare(PUT_JOB);
+  const remove = db.prepare(REMOVE_JOB);
+  db.transaction(() => {
+    for (const [id, record] of values) {
+      if (record === null) remove.run(id);
+      else put.run(id, JSON.stringify(record), ...jobColumns(record));
+    }
+  }).immediate();
+}

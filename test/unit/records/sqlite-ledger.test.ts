@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'libsql';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Notice } from '../../../electron/common/bridge/system';
+import { DATABASE_FILE } from '../../../electron/services/records/database';
+import { openLedger } from '../../../electron/services/records/open-ledger';
+import { putLine, record, removeTempDirs, tempDir } from './ledger-fixtures';
+
+afterEach(removeTempDirs);
+
+/** A connection of the test's own to the folder's database, to look at (or tamper with) what is on disk. */
+const raw = (dir: string) => new Database(join(dir, DATABASE_FILE));
+const ids = (records: { id: string; phase: string }[]) => records.map((r) => `${r.id}:${r.phase}`).sort();
+
+describe('SqliteLedgerStorage', () => {
+  it('keeps one row per job, the last change of a turn winning, and reads them back after a reopen', async () => {
+    const dir = tempDir('ledger-rows-');
+    const ledger = openLedger(dir);
+    await ledger.put(record('a'));
+    await Promise.all([
+      ledger.put(record('b', 'queued', 5)),
+      ledger.put(record('b', 'processing', 5)),
+      ledger.put({ ...record('b', 'completed', 5), finishedAt: 9, projectId: 'p' }),
+    ]);
+    ledger.close();
+    const again = openLedger(dir);
+    expect(ids(again.loadAll())).toEqual(['a:submitting', 'b:completed']);
+    // The columns the Library will query by are kept beside the record.
+    const row = raw(dir).prepare('SELECT kind, phase, connection_id, project_id, created_at, finished_at FROM jobs WHERE id = ?').get('b');
+    expect(row).toMatchObject({ kind: 'tts', phase: 'completed', connection_id: 'c', project_id: 'p', created_at: 5, finished_at: 9 });
+    await again.remove('a');
+    again.close();
+    expect(ids(openLedger(dir).loadAll())).toEqual(['b:completed']);
+    // The database and nothing else: no journal is written any more.
+    expect(readdirSync(dir).filter((f) => !f.startsWith(DATABASE_FILE))).toEqual([]);
+  });
+
+  // Fails when a put settles before its transaction commits (mutation: resolve the waiters first), or
+  // when the writer leaves SQLite's default flushing (mutation: synchronous = NORMAL, which a power cut
+  // can undo after the paid create has left).
+  it('settles a put once its row is committed with the write-ahead log flushed', async () => {
+    const dir = tempDir('ledger-durable-');
+    const ledger = openLedger(dir);
+    await ledger.put(record('paid', 'submitting'));
+    // Another connection, as a process started after a crash would be, finds it at once.
+    expect(ids(openLedger(dir, { readOnly: true }).loadAll())).toEqual(['paid:submitting']);
+    const db = (ledger as unknown as { database: { db: InstanceType<typeof Database> } }).database.db;
+    expect((db.prepare('PRAGMA synchronous').raw().get() as unknown[])[0]).toBe(2);
+    expect((db.prepare('PRAGMA journal_mode').raw().get() as unknown[])[0]).toBe('wal');
+  });
+
+  // Fails when the turn's changes are committed one by one (mutation: a transaction per change): the
+  // put before the refused one would stay on disk although its caller heard of a failure.
+  it('commits the changes of one turn together or not at all, and every caller hears why', async () => {
+    const dir = tempDir('ledger-refused-');
+    const ledger = openLedger(dir);
+    await ledger.put(record('before'));
+    // A write SQLite refuses part way through the turn, as a full disk would.
+    raw(dir).exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON jobs WHEN NEW.id = 'refused' BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+    );
+    const turn = [ledger.put(record('with-it')), ledger.put(record('refused'))];
+    for (const put of turn) await expect(put).rejects.toThrow(/disk is full/);
+    await ledger.put(record('after'));
+    expect(ids(openLedger(dir, { readOnly: true }).loadAll())).toEqual(['after:submitting', 'before:submitting']);
+  });
+
+  it('refuses ids that are not the engine’s own', async () => {
+    const ledger = openLedger(tempDir('ledger-id-'));
+    await expect(ledger.put(record('../x'))).rejects.toThrow(/Invalid job id/);
+  });
+
+  // Fails when an unreadable row is dropped silently (mutation: skip setAsideLine), or told of at every
+  // start (mutation: keep the row in the table).
+  it('sets a row that is not a job record aside, tells the user once with what it says, and drops it', () => {
+    const dir = tempDir('ledger-bad-row-');
+    const ledger = openLedger(dir);
+    const bad = { ...record('typed'), phase: 42, remoteId: 'svc-7', summary: 'Speech · voice Ava · "Hi"' };
+    raw(dir)
+      .prepare('INSERT INTO jobs (id, record) VALUES (?, ?), (?, ?)')
+      .run('typed', JSON.stringify(bad), 'fine', JSON.stringify(record('fine')));
+    const notices: Notice[] = [];
+    const read = () => openLedger(dir, { notify: (n) => notices.push(n) }).loadAll().map((r) => r.id);
+    expect(read()).toEqual(['fine']);
+    expect(notices.map((n) => n.title)).toEqual(['A job record could not be read and was set aside']);
+    expect(notices[0]?.detail).toMatch(/request: Speech · voice Ava · "Hi"; .*service id: svc-7/);
+    expect(readFileSync(join(dir, 'jobs', 'ledger.unreadable.jsonl'), 'utf8')).toContain('svc-7');
+    expect(read()).toEqual(['fine']);
+    expect(notices).toHaveLength(1);
+    ledger.close();
+  });
+});
+
+describe('a reader beside the owner', () => {
+  it('reads the owner’s last commit and cannot write', async () => {
+    const dir = tempDir('ledger-reader-');
+    const owner = openLedger(dir);
+    await owner.put(record('one'));
+    const reader = openLedger(dir, { readOnly: true });
+    expect(ids(reader.loadAll())).toEqual(['one:submitting']);
+    await owner.put(record('two', 'queued'));
+    expect(ids(reader.loadAll())).toEqual(['one:submitting', 'two:queued']);
+    await expect(reader.put(record('three'))).rejects.toThrow(/only reads/);
+    await expect(reader.remove('one')).rejects.toThrow(/only reads/);
+    expect(ids(owner.loadAll())).toEqual(['one:submitting', 'two:queued']);
+  });
+
+  it('finds no jobs in a folder without a database, and creates none', () => {
+    const dir = tempDir('ledger-reader-empty-');
+    expect(openLedger(dir, { readOnly: true }).loadAll()).toEqual([]);
+    expect(existsSync(join(dir, DATABASE_FILE))).toBe(false);
+  });
+
+  // Fails when a reader ignores a journal its owner has not taken in yet (mutation: drop overlayJournal):
+  // the first `studio jobs list` after the update would show no jobs.
+  it('reads the old journal over the database while the owner has not taken it in, and leaves it there', () => {
+    const dir = tempDir('ledger-reader-journal-');
+    mkdirSync(join(dir, 'jobs'));
+    const lines = [putLine(record('a')), putLine(record('b')), putLine(record('a', 'completed')), '{"remove":"b"}'];
+    writeFileSync(join(dir, 'jobs', 'ledger.jsonl'), `${lines.join('\n')}\n`);
+    expect(ids(openLedger(dir, { readOnly: true }).loadAll())).toEqual(['a:completed']);
+    expect(readdirSync(join(dir, 'jobs'))).toEqual(['ledger.jsonl']);
+    expect(existsSync(join(dir, DATABASE_FILE))).toBe(false);
+  });
+});
