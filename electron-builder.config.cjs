@@ -14,11 +14,15 @@ module.exports = {
   electronVersion: lockedElectronVersion(__dirname),
   files: ['out/**/*', 'package.json', '!**/*.map', '!out/renderer/**/*.part'],
   asar: true,
-  // Native binaries must be real files to be executed: ffmpeg-static and the npm ffmpeg/ffprobe builds.
+  // Native binaries must be real files to be executed (ffmpeg-static and the npm ffmpeg/ffprobe builds)
+  // or loaded (libsql's N-API addon, in its per-platform @libsql/<platform> package: dlopen cannot read
+  // inside an asar archive).
   asarUnpack: [
     'node_modules/ffmpeg-static/**',
     'node_modules/@ffmpeg-installer/**',
     'node_modules/@ffprobe-installer/**',
+    'node_modules/libsql/**',
+    'node_modules/@libsql/**',
   ],
   // The fonts text elements are drawn with sit beside app.asar (resources/fonts of the installation),
   // where bundledFontsDir() finds them by walking up from the built main process; the starter

@@ -1,16 +1,19 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { connectionsSpec } from '../connections/connection-manager';
 import { downloadPreferencesSpec } from '../downloads/downloads-service';
+import { DATABASE_FILE } from '../records/database';
 import { appSettingsSpec } from '../system/settings-store';
 import { LOCK_FILE } from './data-folder-lock';
 import { OWNER_RECORD_FILE } from './owner-record';
 
 /**
- * Entries only a studio puts in a data folder: the job ledger, the log folder, the records every host
+ * Entries only a studio puts in a data folder: the records database, the job ledger of earlier versions
+ * (`jobs`, where its journal is kept once imported), the log folder, the records every host
  * writes on its first start, and the files of a host that has it open. One of them is enough; a folder
  * with none (empty, or someone else's) is not a data folder, however it was named.
  */
 const STUDIO_MARKS: readonly string[] = [
+  DATABASE_FILE,
   'jobs',
   'logs',
   `${appSettingsSpec.name}.json`,

@@ -14,14 +14,14 @@ let emulator: RunningEmulator;
 let dataDir: string;
 let jobId: string;
 
-/** Every ledger file's name and bytes. */
+/**
+ * The name and bytes of every file holding the ledger: the records database and its write-ahead log.
+ * Not its `-shm`, SQLite's shared index of the log, which every reader marks where it reads.
+ */
 function ledgerBytes(dir: string): Record<string, string> {
-  const jobs = join(dir, 'jobs');
-  return Object.fromEntries(
-    readdirSync(jobs)
-      .sort()
-      .map((name) => [name, readFileSync(join(jobs, name)).toString('base64')]),
-  );
+  const files = readdirSync(dir).filter((name) => name.startsWith('records.db') && !name.endsWith('-shm'));
+  expect(files).toContain('records.db');
+  return Object.fromEntries(files.sort().map((name) => [name, readFileSync(join(dir, name)).toString('base64')]));
 }
 
 function io(env: Record<string, string | undefined> = {}) {

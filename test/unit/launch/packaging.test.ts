@@ -100,11 +100,15 @@ describe('packaging (electron-builder)', () => {
       expect(packed(file), file).toBe(false);
   });
 
-  it('unpacks the media binaries from the archive, so they can run', () => {
+  it('unpacks the media binaries and the database addon from the archive, so they can run and load', () => {
     const unpacked = (path: string) => config.asarUnpack.some((pattern) => minimatch(path, pattern, { dot: true }));
     expect(unpacked('node_modules/ffmpeg-static/ffmpeg')).toBe(true);
     expect(unpacked('node_modules/@ffmpeg-installer/linux-x64/ffmpeg')).toBe(true);
     expect(unpacked('node_modules/@ffprobe-installer/linux-x64/ffprobe')).toBe(true);
+    // libsql's loader requires its platform package's addon by name (`@libsql/<platform>/index.node`).
+    for (const platform of ['linux-x64-gnu', 'darwin-arm64', 'win32-x64-msvc'])
+      expect(unpacked(`node_modules/@libsql/${platform}/index.node`), platform).toBe(true);
+    expect(unpacked('node_modules/libsql/index.js')).toBe(true);
   });
 
   // The installed layout: <resources>/app.asar/out/main/index.js and <resources>/<to>/.
