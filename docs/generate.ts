@@ -76,7 +76,7 @@ export function cliReference(): string {
     'It is `--data-dir DIR`, else `STUDIO_DATA_DIR`, else the per-user folder the app uses; the two name a',
     'folder alike (such a folder keeps its archive under it, not in your home folder). The commands that answer from',
     'its records (`jobs list`, `jobs show`, `jobs wait`, `download`, `--missing` too, `campaign status`) open only a folder',
-    "that already is a data folder, one holding the studio's records (its `jobs` ledger, `settings.json`,",
+    "that already is a data folder, one holding the studio's records (its `records.db`, the `jobs` folder of earlier versions, `settings.json`,",
     '`connections.json`, `logs`, …): a path that does not exist, a file, or a folder with none of them exits 4',
     '(`unavailable`) with a message naming the path, how it was named and what is wrong, and nothing is',
     'created or written there, so a mistyped path never reads as "no jobs" or "no campaign". `templates list` and',
