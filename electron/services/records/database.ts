@@ -85,6 +85,11 @@ function openToRead(path: string): RecordsDatabase | null {
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const version = userVersion(db);
     if (version > SCHEMA_VERSION) throw new Error(`the records were written by a newer version of the studio`);
+    // Created by its owner an instant ago, its tables not yet committed: it holds no records yet.
+    if (version === 0) {
+      db.close();
+      return null;
+    }
   } catch (error) {
     db.close();
     throw error;
