@@ -1,11 +1,16 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { BridgeOutcome } from '../../../electron/common/bridge';
 import type { Notice } from '../../../electron/common/bridge/system';
+import { EnvVault } from '../../../electron/services/connections/env-vault';
+import { composeHost } from '../../../electron/services/host/compose';
 import { forEachLine } from '../../../electron/services/jobs/ledger-read';
 import { openRecordsDatabase } from '../../../electron/services/records/database';
+import { importProgressLines } from '../../../electron/services/records/import-progress';
 import { importJournal, type ImportProgress } from '../../../electron/services/records/journal-import';
 import { openLedger } from '../../../electron/services/records/open-ledger';
+import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { putLine, record, removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
@@ -137,5 +142,34 @@ describe('reading a journal a line at a time', () => {
     });
     expect(seen).toEqual(lines);
     expect(lastBytes).toBe(Buffer.byteLength(`${lines.join('\n')}\n`));
+  });
+});
+
+describe('a host started on a folder of an earlier version', () => {
+  // Fails when a host's progress callback is not passed down to the ledger (mutation: drop onImport in
+  // createDomains): a long first start would say nothing.
+  it('takes the journal in before it lists jobs, printing its progress', async () => {
+    const dir = tempDir('import-host-');
+    writeJournal(dir, `${putLine(record('a', 'completed'))}\n${putLine(record('b', 'failed'))}\n`);
+    const lines: string[] = [];
+    const host = composeHost({
+      host: 'web',
+      appVersion: 'test',
+      dataDir: dir,
+      createVault: () => new EnvVault({}),
+      platform: {},
+      createStoreFactory: createConfStoreFactory,
+      startSandbox: () => Promise.reject(new Error('no sandbox in this test')),
+      onImport: importProgressLines((line) => lines.push(line)),
+    });
+    try {
+      const listed = (await host.dispatch('jobs.list', [])) as BridgeOutcome<{ id: string }[]>;
+      expect(listed.ok && listed.value.map((j) => j.id).sort()).toEqual(['a', 'b']);
+      expect(lines[0]).toMatch(/^Taking the job journal into the database: 100% \(2 changes\)/);
+      expect(lines.at(-1)).toBe('Job records taken into the database: 2 changes.');
+      expect(readdirSync(join(dir, 'jobs'))).toEqual(['ledger.jsonl.imported']);
+    } finally {
+      await host.dispose();
+    }
   });
 });
