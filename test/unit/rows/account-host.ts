@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { CatalogueService } from '../../../electron/services/catalogue/catalogue-service';
 import { ServiceClient } from '../../../electron/services/client';
