@@ -34,8 +34,6 @@ export interface RowWorkerOptions {
   id?: string;
   /** Rows made at once (each is mostly waiting for the service). */
   concurrency?: number;
-  /** Row starts per window across every worker on the queue (rowLimiter sizes it from a rate). */
-  limiter?: { max: number; duration: number };
   stallMs?: number;
   prefix?: string;
   log?: Logger;
@@ -78,7 +76,6 @@ export class RowWorker {
       url: options.url,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 32,
-      limiter: options.limiter,
       stallMs: options.stallMs,
       stalledRuns: 1,
       keepFailed: 0,
