@@ -3,11 +3,13 @@ import { dayStart, expectedCredits, jobPrice, type PastCharge, type Price } from
 
 /**
  * What this connection was charged, job by job, as the ledger knows it (the guide for unpublished prices).
- * A charge that is itself the guide's estimate is left out, so the guide only ever repeats real figures.
+ * A charge that is itself the guide's estimate is left out, so the guide only ever repeats real figures,
+ * and so is a failed job's (refunded: its nothing says nothing of what a job of its kind costs).
  */
 export function chargeHistory(records: Iterable<JobRecord>, connectionId: string): PastCharge[] {
   const history: PastCharge[] = [];
   for (const r of records) {
+    if (r.phase === 'failed') continue;
     if (r.connectionId === connectionId && r.chargedCredits !== null && r.chargeSource !== 'estimate')
       history.push({ action: r.kind, credits: r.chargedCredits, at: r.createdAt });
   }

@@ -229,6 +229,9 @@ describe('charges', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     expect(e.record(first.job.id)).toMatchObject({ phase: 'completed', chargedCredits: 3, chargeSource: 'balance' });
     expect(e.record(second.job.id)).toMatchObject({ phase: 'failed', chargedCredits: 0, chargeSource: 'service' });
+    // The refund is no guide to the price: the next one is judged by the charge of the one that completed.
+    const next = await e.price('tts', tts, e.record(first.job.id).connectionId);
+    expect(next).toMatchObject({ published: false, recent: { count: 1, credits: 3 } });
   });
 });
 
