@@ -77,15 +77,24 @@ export function namedBy(args: ParsedArgs, io: CliIo): string {
   return io.env.STUDIO_DATA_DIR ? 'named by STUDIO_DATA_DIR' : 'the per-user default';
 }
 
-function claimFolder(dataDir: string, access: FolderAccess, named: string): HeldLock | null {
+/**
+ * Takes the data folder for this run. A folder another studio holds is read beside it; a command that
+ * changes it is refused, saying why: with --base-url it never goes through the studio that holds it
+ * (that studio sends to its own connection, with credentials it keeps), otherwise that studio did not answer.
+ */
+function claimFolder(dataDir: string, access: FolderAccess, named: string, baseUrl?: string): HeldLock | null {
   ensureDataFolder(dataDir, named);
   try {
     return lockDataFolder(dataDir, 'command line');
   } catch (error) {
     if (!(error instanceof DataFolderBusyError)) throw error;
     if (access === 'reads') return null;
+    const why =
+      baseUrl === undefined
+        ? 'This command changes the data folder, so it does not run beside it'
+        : `This command names its own service (--base-url ${baseUrl}, with the credentials in its environment), which the ${error.owner.kind} does not send to, so it does not run through it: close the ${error.owner.kind}, or run the command without --base-url to run through it (it sends to its own active connection). Commands that change the data folder do not run beside it`;
     throw new Error(
-      `${error.message} This command changes the data folder, so it does not run beside it; commands that only read it (jobs list, jobs show, jobs wait, models, voices list, avatars list, avatars show, faces detect, webhook decode, campaign check, campaign status) do.`,
+      `${error.message} ${why}; commands that only read it (jobs list, jobs show, jobs wait, models, voices list, avatars list, avatars show, faces detect, webhook decode, campaign check, campaign status) do.`,
       { cause: error },
     );
   }
@@ -148,7 +157,7 @@ export async function openStudio(
   }
   const declared = storageFromEnv(io.env);
   if (typeof declared === 'string') throw new UsageError(declared);
-  const folder = claimFolder(dataDir, access, namedBy(args, io));
+  const folder = claimFolder(dataDir, access, namedBy(args, io), flag(args, '--base-url'));
   let composed: ComposedHost;
   try {
     composed = composeHost({

@@ -27,6 +27,7 @@ import { createMemoryHostBase } from '../../electron/services/host/memory-host';
 import { JobEngine } from '../../electron/services/jobs/engine';
 import { openLedger } from '../../electron/services/records/open-ledger';
 import { JobReactor } from '../../electron/services/jobs/reactor';
+import { RowEngine } from '../../electron/services/rows/row-engine';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { createStorageServices } from '../../electron/services/storage/storage-services';
 import { startSandbox, type Sandbox } from './jobs.bench';
@@ -137,7 +138,7 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
     (url) => cache.localPath(url),
     (path) => prober.probe(path),
   );
-  const runner = createCampaignRows({ dataDir, engine, storage, voiceLength });
+  const runner = createCampaignRows({ dataDir, engine, rows: new RowEngine({ jobs: engine }), storage, voiceLength });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => runner.jobEnded(job));
   return { engine, runner, reactor, catalogue };

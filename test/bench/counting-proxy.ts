@@ -2,25 +2,34 @@
 // workers are processes of their own, so their clients cannot be handed a counting fetch as the
 // campaigns bench's host is: each is given this proxy's address as its --base-url instead. Result
 // files keep the sandbox's own address, so downloads go around it and only interface calls are counted.
+// The sandbox is the run's storage too (a row's pictures go to `/__sandbox/uploads/`): requests to its
+// own routes are passed on and counted apart, since they are a bucket's, not the service's (the
+// sandbox does not hold them to its rate, and with a real service they go to S3, not to its address).
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface CountingProxy {
   url: string;
-  /** Interface requests passed on. */
+  /** Interface requests passed on (the service's, held to its rate; the sandbox's own are not among them). */
   requests(): number;
+  /** Requests to the sandbox's own routes (`/__sandbox/…`: a row's pictures put in its storage, its prices). */
+  sandboxOwn(): number;
   /** Of them, asks after a job's state. */
   polls(): number;
   /** Answers that were code 1005 (too frequent). */
   rateLimited(): number;
-  /** Requests by path (the query left out), for where the requests per row go. */
+  /** Requests by path (the query left out; uploads under one `/__sandbox/uploads/…`), for where the requests per row go. */
   byPath(): Map<string, number>;
-  /** When each request arrived (performance.now()), for how many any second held. */
+  /** When each interface request arrived (performance.now()), for how many any second held. */
   arrivals(): readonly number[];
   /** When the first request arrived (performance.now()), or null. */
   firstAt(): number | null;
   close(): Promise<void>;
 }
+
+/** The sandbox's own routes (its storage, its prices), which are not the service's interface. */
+const SANDBOX_OWN = '/__sandbox/';
+const UPLOADS = '/__sandbox/uploads/';
 
 /** Code 1005 in the sandbox's envelope, however the JSON is spaced. */
 const TOO_FREQUENT = /"code"\s*:\s*1005\b/;
@@ -30,6 +39,7 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
   // Kept-alive sockets: tens of thousands of requests would otherwise open as many connections.
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   let requests = 0;
+  let sandboxOwn = 0;
   let polls = 0;
   let rateLimited = 0;
   let first: number | null = null;
@@ -38,10 +48,15 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
 
   const pass = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     first ??= performance.now();
-    arrivals.push(performance.now());
-    requests += 1;
-    const path = (incoming.url ?? '').split('?')[0];
+    const whole = (incoming.url ?? '').split('?')[0];
+    // Each row's picture has a name of its own: one line for them all, not one per row.
+    const path = whole.startsWith(UPLOADS) ? `${UPLOADS}…` : whole;
     paths.set(path, (paths.get(path) ?? 0) + 1);
+    if (whole.startsWith(SANDBOX_OWN)) sandboxOwn += 1;
+    else {
+      arrivals.push(performance.now());
+      requests += 1;
+    }
     if (path.includes('/infobymodelid')) polls += 1;
     const forwarded = request(
       {
@@ -78,6 +93,7 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests: () => requests,
+    sandboxOwn: () => sandboxOwn,
     polls: () => polls,
     rateLimited: () => rateLimited,
     byPath: () => new Map(paths),

@@ -24,6 +24,9 @@ const root = join(import.meta.dirname, '..', '..');
 export interface Sandbox {
   url: string;
   apiKey: string;
+  /** The client credentials the sandbox seals its callbacks with (for a callback receiver). */
+  clientId: string;
+  clientSecret: string;
   dataDir: string;
   child: ChildProcess;
 }
@@ -52,8 +55,8 @@ export async function startSandbox(
     });
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
-  const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
-  return { url, apiKey, dataDir, child };
+  const { url, apiKey, clientId, clientSecret } = JSON.parse(line) as Omit<Sandbox, 'dataDir' | 'child'>;
+  return { url, apiKey, clientId, clientSecret, dataDir, child };
 }
 
 /** When the sandbox finished each job (its own records), by record id. */

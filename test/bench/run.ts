@@ -13,7 +13,7 @@ const docPath = join(dir, '..', '..', PERFORMANCE_DOC);
 // On a machine without ffmpeg on PATH, the benches make and measure media with the npm packages' own.
 provideMediaTools(join(dir, '..', '..'));
 const wanted = process.argv.slice(2);
-/** Benches that take an hour or more (scale: 10,000 rows three times at 40 requests/s) run only when named. */
+/** Benches that take an hour or more (scale: 10,000 rows with 1, 2 and 4 workers, and 4 again with callbacks, at 40 requests/s) run only when named. */
 const ONLY_WHEN_NAMED = new Set(['scale.bench.ts']);
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.bench.ts'))

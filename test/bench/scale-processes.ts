@@ -16,7 +16,7 @@ export interface StudioProcess {
 }
 
 /** `node --import tsx electron/cli/index.ts ARGS` from the repository's root, as the CLI test runs it. */
-function studio(args: readonly string[], apiKey: string): StudioProcess {
+function studio(args: readonly string[], apiKey: string, env: Record<string, string> = {}): StudioProcess {
   // SCALE_PROFILE=DIR writes a CPU profile of every studio process into DIR when it exits (open it in
   // Chromium's DevTools): where a row's CPU goes is what bounds several workers on one machine.
   const profile = process.env.SCALE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SCALE_PROFILE] : [];
@@ -25,7 +25,7 @@ function studio(args: readonly string[], apiKey: string): StudioProcess {
     [...profile, '--import', 'tsx', join(repoRoot, 'electron/cli/index.ts'), ...args],
     {
       cwd: repoRoot,
-      env: { ...process.env, STUDIO_API_KEY: apiKey },
+      env: { ...process.env, ...env, STUDIO_API_KEY: apiKey },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -50,22 +50,46 @@ export interface WorkerPlace {
   concurrency?: number;
   /** The account's requests a second, shared by every worker (`--rate`); left out, each learns its pace. */
   rate?: number;
+  /**
+   * Callbacks instead of polling: `--callback-url URL` and a receiver on loopback at a port of the
+   * system's choice, opening callbacks with the client credentials (given in the environment, as an
+   * operator gives them).
+   */
+  callbacks?: { url: string; clientId: string; clientSecret: string };
 }
 
-/** A `studio worker`; settles once it says it takes rows (its own line, not a wait). */
-export async function startWorker(place: WorkerPlace): Promise<StudioProcess> {
+export interface StartedWorker extends StudioProcess {
+  /** The port its callback receiver listens on (null without callbacks). */
+  receiverPort: number | null;
+}
+
+/** The port in the worker's line "Worker w1: callbacks to … are received on 127.0.0.1:PORT; …". */
+const RECEIVER_LINE = /callbacks to \S+ are received on [^\s;]+:(\d+);/;
+
+/** A `studio worker`; settles once it says it takes rows (and, with callbacks, where it receives them). */
+export async function startWorker(place: WorkerPlace): Promise<StartedWorker> {
   const worker = studio(
     [
       ...['worker', '--queue', place.queue, '--name', place.name, '--base-url', place.baseUrl],
       ...['--data-dir', place.dataDir, '--out', place.out],
       ...(place.concurrency === undefined ? [] : ['--concurrency', String(place.concurrency)]),
       ...(place.rate === undefined ? [] : ['--rate', String(place.rate)]),
+      ...(place.callbacks ? ['--callback-url', place.callbacks.url, '--callback-listen', '127.0.0.1:0'] : []),
     ],
     place.apiKey,
+    place.callbacks
+      ? { STUDIO_CLIENT_ID: place.callbacks.clientId, STUDIO_CLIENT_SECRET: place.callbacks.clientSecret }
+      : {},
   );
+  let receiverPort: number | null = null;
   await new Promise<void>((resolve, reject) => {
     const listen = () => {
       if (!worker.said().includes('takes rows from')) return;
+      if (place.callbacks) {
+        const port = RECEIVER_LINE.exec(worker.said())?.[1];
+        if (port === undefined) return;
+        receiverPort = Number(port);
+      }
       worker.child.stderr?.off('data', listen);
       resolve();
     };
@@ -74,7 +98,7 @@ export async function startWorker(place: WorkerPlace): Promise<StudioProcess> {
       reject(new Error(`the worker ${place.name} exited (${code}) before taking rows: ${worker.said()}`)),
     );
   });
-  return worker;
+  return { ...worker, receiverPort };
 }
 
 export interface CampaignPlace {

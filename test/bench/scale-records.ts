@@ -42,3 +42,24 @@ export function sandboxFailures(sandbox: Sandbox): Map<string, number> {
   }
   return reasons;
 }
+
+/** The sandbox's own record of its callbacks: jobs sent with an address, and how each one's last callback went. */
+export interface SandboxCallbacks {
+  jobs: number;
+  /** Of them, jobs whose last callback (its end) was answered 2xx. */
+  delivered: number;
+  /** Of them, jobs whose last callback took more than one try. */
+  retried: number;
+}
+
+export function sandboxCallbacks(sandbox: Sandbox): SandboxCallbacks {
+  const state = readSandboxRecords(sandbox.dataDir).state as {
+    jobs: Record<string, { webhook?: string; webhookLog?: { attempts: number; delivered: boolean } }>;
+  };
+  const sent = Object.values(state.jobs).filter((job) => job.webhook);
+  return {
+    jobs: sent.length,
+    delivered: sent.filter((job) => job.webhookLog?.delivered === true).length,
+    retried: sent.filter((job) => (job.webhookLog?.attempts ?? 0) > 1).length,
+  };
+}

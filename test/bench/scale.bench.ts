@@ -8,6 +8,10 @@
 // when the rows ended first pass 1,000 (a tenth of a smaller run) and at the end.
 // SCALE_WORKERS=1,2 picks the worker counts; SCALE_CONCURRENCY=N gives each worker --concurrency N;
 // SCALE_PROFILE=DIR writes each studio process's CPU profile there.
+// Callbacks instead of polling (issue 69): SCALE_CALLBACKS=on|off|both runs each worker count with each
+// worker given --callback-url (its own receiver on loopback, behind a pass-through that counts what the
+// receiver answers, as a TLS proxy would stand in front of it), without, or both on the same sandbox and
+// rate; unset, both at 4 workers and polling alone at the others. The pair is compared in rows an hour.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -19,9 +23,19 @@ import { readyMade, template, type RunCounts } from './campaigns.bench';
 import { createdPerRow, stopSandbox } from './campaign-sandbox';
 import { countingProxy, mostInAnyWindow } from './counting-proxy';
 import { startSandbox } from './jobs.bench';
-import { jobsByKind, perRowByPath, sandboxFailures } from './scale-records';
+import { callbackProxy, type CallbackCounts, type CallbackProxy } from './callback-proxy';
+import { callbackLines, callbackRuns, who } from './scale-callbacks';
+import { jobsByKind, perRowByPath, sandboxCallbacks, sandboxFailures, type SandboxCallbacks } from './scale-records';
 import { followRun, redisMemory, type Cpu, type CpuUsed, type Sample } from './scale-follow';
-import { cpuSeconds, residentMb, runCampaign, startWorker, stopProcess, type StudioProcess } from './scale-processes';
+import {
+  cpuSeconds,
+  residentMb,
+  runCampaign,
+  startWorker,
+  stopProcess,
+  type StartedWorker,
+  type StudioProcess,
+} from './scale-processes';
 
 const ROWS = Number(process.env.SCALE_ROWS ?? 10_000);
 const WORKER_COUNTS = (process.env.SCALE_WORKERS ?? '1,2,4').split(',').map(Number);
@@ -39,10 +53,22 @@ interface Outcome extends RunCounts {
   /** The most requests that reached the sandbox in any one second (the rate is RATE_LIMIT). */
   mostInSecond: number;
   workers: number;
+  /** Each worker was given --callback-url, and polled only jobs whose callback was overdue. */
+  callbacks: boolean;
+  /** What the workers' receivers answered, added up (null when polling). */
+  received: CallbackCounts | null;
+  /** The sandbox's record of the callbacks it sent (null when polling). */
+  sent: SandboxCallbacks | null;
   /** The command's whole life, its start-up included (`seconds` runs from the studio's first request). */
   commandSeconds: number;
   /** Of the requests, the starting studio's (the check, the upload, balance readings). */
   studioRequests: number;
+  /** Requests to the sandbox's own routes (its storage for the rows' pictures, its prices), not among `requests`. */
+  sandboxOwn: number;
+  /** The machine's load average over the last minute when this run started (the runs of a pair share the machine with whatever else runs). */
+  loadAtStart: number;
+  /** The workers' first and last interface request, seconds from the studio's first. */
+  workersSpan: [number, number];
   /** Requests per row by path, the workers' and the studio's ("/api/tts 2.00, …"). */
   paths: string;
   /** Why rows failed, and why the sandbox failed jobs, with how many failed so. */
@@ -82,7 +108,12 @@ interface EndedRow {
   problems: string[];
 }
 
-async function measure(workers: number, made: { speechFixture: string; videoFixture: string }): Promise<Outcome> {
+async function measure(
+  workers: number,
+  callbacks: boolean,
+  made: { speechFixture: string; videoFixture: string },
+): Promise<Outcome> {
+  const loadAtStart = loadavg()[0];
   const work = mkdtempSync(join(tmpdir(), 'studio-bench-scale-'));
   const redis = await startRedis();
   const sandbox = await startSandbox(join(work, 'sandbox'), {
@@ -95,11 +126,16 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
   const toStudio = await countingProxy(sandbox.url);
   const records = new Redis(redis.url);
   const running: StudioProcess[] = [];
+  const receivers: CallbackProxy[] = [];
   try {
     const inputs = writeInputs(work, (await resolveMediaBinary('ffmpeg')).path);
     const names = Array.from({ length: workers }, (_, i) => `w${i + 1}`);
-    const started: StudioProcess[] = [];
+    const started: StartedWorker[] = [];
     for (const name of names) {
+      // The service posts to the pass-through, which hands each callback on unchanged to the worker's
+      // receiver at the path of its own URL, as scale-out.md's TLS proxy does.
+      const receiver = callbacks ? await callbackProxy() : null;
+      if (receiver) receivers.push(receiver);
       const place = {
         name,
         queue: redis.url,
@@ -108,6 +144,9 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
         concurrency: CONCURRENCY,
         // The workers share the sandbox's rate, as a team that knows its account's limit runs them.
         rate: RATE_LIMIT,
+        callbacks: receiver
+          ? { url: `${receiver.url}/${name}`, clientId: sandbox.clientId, clientSecret: sandbox.clientSecret }
+          : undefined,
       };
       const worker = await startWorker({
         ...place,
@@ -116,6 +155,7 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
       });
       started.push(worker);
       running.push(worker);
+      if (receiver && worker.receiverPort !== null) receiver.target(worker.receiverPort);
     }
     const pids = started.map((w) => w.child.pid);
     const base: Sample = {
@@ -160,14 +200,21 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
     // The sandbox writes its records down as it closes: read once it has exited.
     await stopSandbox(sandbox);
     const perRow = createdPerRow(sandbox);
+    const received = callbacks ? sumCounts(receivers.map((r) => r.counts())) : null;
     for (const [reason, n] of sandboxFailures(sandbox)) problems.set(`the sandbox failed ${reason}`, n);
     const twice = new Set([...perRow].filter(([, n]) => n > 1).map(([key]) => key.split(':')[0])).size;
     return {
       workers,
+      callbacks,
+      loadAtStart,
+      received,
+      sent: callbacks ? sandboxCallbacks(sandbox) : null,
       seconds: (ended - (toStudio.firstAt() ?? commandStarted)) / 1000,
       commandSeconds: (ended - commandStarted) / 1000,
       requests: toWorkers.requests() + toStudio.requests(),
       studioRequests: toStudio.requests(),
+      sandboxOwn: toWorkers.sandboxOwn() + toStudio.sandboxOwn(),
+      workersSpan: spanOf(toWorkers.arrivals(), toStudio.firstAt() ?? commandStarted),
       polls: toWorkers.polls() + toStudio.polls(),
       rateLimited: toWorkers.rateLimited() + toStudio.rateLimited(),
       studioRateLimited: toStudio.rateLimited(),
@@ -191,12 +238,26 @@ async function measure(workers: number, made: { speechFixture: string; videoFixt
   } finally {
     for (const process of running) if (process.child.exitCode === null) process.child.kill('SIGKILL');
     records.disconnect();
+    for (const receiver of receivers) await receiver.close();
     await toWorkers.close();
     await toStudio.close();
     await stopSandbox(sandbox);
     await redis.close();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The first and last of `times` (performance.now()), in seconds from `from`. */
+function spanOf(times: readonly number[], from: number): [number, number] {
+  let [first, last] = [Infinity, -Infinity];
+  for (const t of times) [first, last] = [Math.min(first, t), Math.max(last, t)];
+  return times.length === 0 ? [0, 0] : [(first - from) / 1000, (last - from) / 1000];
+}
+
+function sumCounts(each: readonly CallbackCounts[]): CallbackCounts {
+  const all: CallbackCounts = { received: 0, taken: 0, replayed: 0, notYet: 0, refused: 0 };
+  for (const c of each) for (const key of Object.keys(all) as (keyof CallbackCounts)[]) all[key] += c[key];
+  return all;
 }
 
 const sum = (c: Cpu) => c.own + c.children;
@@ -209,6 +270,7 @@ const bound = (o: Outcome) => o.requests / RATE_LIMIT;
 function outcomeLine(o: Outcome): string {
   const cells = [
     String(o.workers).padStart(7),
+    (o.callbacks ? 'callbacks' : 'polling').padStart(9),
     `${o.seconds.toFixed(1).padStart(7)} s`,
     `${bound(o).toFixed(1).padStart(7)} s`,
     (o.seconds / bound(o)).toFixed(2).padStart(10),
@@ -238,31 +300,35 @@ function memoryLines(o: Outcome): string[] {
     const each = s.workerRss.map((r) => r.toFixed(0)).join('/');
     const per = perRow(o, s);
     lines.push(
-      `${String(o.workers).padStart(7)} ${String(s.rows).padStart(6)} ${each.padStart(16)} MB ${per.rss.toFixed(2).padStart(9)} kB ${(s.redis / 2 ** 20).toFixed(1).padStart(8)} MB ${per.redis.toFixed(2).padStart(9)} kB`,
+      `${String(o.workers).padStart(7)} ${(o.callbacks ? 'callbacks' : 'polling').padStart(9)} ${String(s.rows).padStart(6)} ${each.padStart(16)} MB ${per.rss.toFixed(2).padStart(9)} kB ${(s.redis / 2 ** 20).toFixed(1).padStart(8)} MB ${per.redis.toFixed(2).padStart(9)} kB`,
     );
   }
   return lines;
 }
 
+/** Cores the run's processes (workers, studio, sandbox) used on average over its wall. */
+const coresUsed = (o: Outcome) => (sum(total(o.cpu.workers)) + sum(o.cpu.studio) + sum(o.cpu.sandbox)) / o.seconds;
+
 function aimLines(o: Outcome): string[] {
   const share = o.rateLimited / o.requests;
   const ratio = o.seconds / bound(o);
   const lines = [
-    `${o.workers} worker(s): workers' jobs: ${o.byKind}`,
-    `${o.workers} worker(s): requests per row by path: ${o.paths}`,
-    `${o.workers} worker(s): CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${((sum(total(o.cpu.workers)) + sum(o.cpu.studio) + sum(o.cpu.sandbox)) / o.seconds).toFixed(2)} of ${cpus().length} cores`,
-    `${o.workers} worker(s): 1005 answers: ${o.rateLimited - o.studioRateLimited} to workers, ${o.studioRateLimited} to the studio; the most requests reaching the sandbox in any second: ${o.mostInSecond} (its rate ${RATE_LIMIT})`,
-    ...[...o.problems].map(([problem, n]) => `${o.workers} worker(s): ${n} failed: ${problem}`),
-    `${o.workers} worker(s): aim 0 rows lost: ${met(o.lost === 0)} (${o.lost}); aim 0 created twice (the sandbox's records): ${met(o.twice === 0)} (${o.twice}); aim 1005 answers under 0.1% of requests: ${met(share < 0.001)} (${(share * 100).toFixed(3)}%)`,
+    `${who(o)}: workers' jobs: ${o.byKind}`,
+    `${who(o)}: requests per row by path: ${o.paths} (the sandbox's own routes, /__sandbox/…, are its storage's and not among req/row: ${(o.sandboxOwn / ROWS).toFixed(2)} a row); the workers' requests from ${o.workersSpan[0].toFixed(1)} s to ${o.workersSpan[1].toFixed(1)} s of the wall`,
+    `${who(o)}: CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${coresUsed(o).toFixed(2)} of ${cpus().length} cores; load average ${o.loadAtStart.toFixed(2)} when this run started`,
+    `${who(o)}: 1005 answers: ${o.rateLimited - o.studioRateLimited} to workers, ${o.studioRateLimited} to the studio; the most requests reaching the sandbox in any second: ${o.mostInSecond} (its rate ${RATE_LIMIT})`,
+    ...[...o.problems].map(([problem, n]) => `${who(o)}: ${n} failed: ${problem}`),
+    // A run with callbacks says its rows lost and created twice with the rest of its aims (callbackLines).
+    `${who(o)}: ${o.callbacks ? '' : `aim 0 rows lost: ${met(o.lost === 0)} (${o.lost}); aim 0 created twice (the sandbox's records): ${met(o.twice === 0)} (${o.twice}); `}aim 1005 answers under 0.1% of requests: ${met(share < 0.001)} (${(share * 100).toFixed(3)}%)`,
   ];
-  if (o.workers === 4)
+  if (o.workers === 4 && !o.callbacks)
     lines.push(`4 workers: aim wall within 1.1 times the bound: ${met(ratio <= 1.1)} (${ratio.toFixed(2)})`);
   if (o.early && o.end) {
     const [early, end] = [perRow(o, o.early), perRow(o, o.end)];
     const between = o.end.rows - o.early.rows;
     const rssSlope = (o.end.workerRss.reduce((a, b) => a + b, 0) - o.early.workerRss.reduce((a, b) => a + b, 0)) * 1024;
     lines.push(
-      `${o.workers} worker(s): per row at ${o.end.rows} / at ${o.early.rows} rows ended (1.00 is flat; aim at most 1.1): worker RSS ${(end.rss / early.rss).toFixed(2)} (${met(end.rss / early.rss <= 1.1)}), Redis ${(end.redis / early.redis).toFixed(2)} (${met(end.redis / early.redis <= 1.1)}); Redis peak ${((o.redisPeak - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row of the run; left after the run ${((o.redisAfter - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row in ${o.keysAfter} keys; from ${o.early.rows} to ${o.end.rows} rows ended, per row: worker RSS ${(rssSlope / between).toFixed(2)} kB, Redis ${((o.end.redis - o.early.redis) / 1024 / between).toFixed(2)} kB`,
+      `${who(o)}: per row at ${o.end.rows} / at ${o.early.rows} rows ended (1.00 is flat; aim at most 1.1): worker RSS ${(end.rss / early.rss).toFixed(2)} (${met(end.rss / early.rss <= 1.1)}), Redis ${(end.redis / early.redis).toFixed(2)} (${met(end.redis / early.redis <= 1.1)}); Redis peak ${((o.redisPeak - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row of the run; left after the run ${((o.redisAfter - o.base.redis) / 1024 / ROWS).toFixed(2)} kB per row in ${o.keysAfter} keys; from ${o.early.rows} to ${o.end.rows} rows ended, per row: worker RSS ${(rssSlope / between).toFixed(2)} kB, Redis ${((o.end.redis - o.early.redis) / 1024 / between).toFixed(2)} kB`,
     );
   }
   return lines;
@@ -271,9 +337,11 @@ function aimLines(o: Outcome): string[] {
 export async function run(): Promise<void> {
   const fixtureDir = mkdtempSync(join(tmpdir(), 'studio-bench-scale-fixture-'));
   const outcomes: Outcome[] = [];
+  // Every run planned before the first starts: a mistyped SCALE_CALLBACKS is said at once, not an hour in.
+  const plan = WORKER_COUNTS.flatMap((workers) => callbackRuns(workers).map((callbacks) => ({ workers, callbacks })));
   try {
     const made = await readyMade(fixtureDir);
-    for (const workers of WORKER_COUNTS) outcomes.push(await measure(workers, made));
+    for (const { workers, callbacks } of plan) outcomes.push(await measure(workers, callbacks, made));
   } finally {
     rmSync(fixtureDir, { recursive: true, force: true });
   }
@@ -283,18 +351,33 @@ export async function run(): Promise<void> {
       .join(' ')} on ${cpus().length} cores`,
   );
   console.log(
-    `wall: from the studio's first request to the command's exit; bound: every request made (workers' and studio's) ÷ ${RATE_LIMIT} per s; requests counted by a pass-through in front of the sandbox`,
+    `wall: from the studio's first request to the command's exit; bound: every request made (workers' and studio's) ÷ ${RATE_LIMIT} per s; requests counted by a pass-through in front of the sandbox, the service's interface only (the sandbox's own routes, its storage for the rows' pictures, are counted apart: a bucket's, not held to the rate)`,
   );
+  if (plan.some((p) => p.callbacks))
+    console.log(
+      "follows: polling, or callbacks (each worker given --callback-url to its own receiver on loopback, listening at a port of its choice behind a pass-through that counts the receiver's answers; the sandbox's client credentials in its environment); a pair runs on the same sandbox settings and rate, one after the other",
+    );
   console.log(
-    `${'workers'.padStart(7)} ${'wall'.padStart(9)} ${'bound'.padStart(9)} ${'wall/bound'.padStart(10)} ${'req/row'.padStart(8)} ${'polls/row'.padStart(10)} ${'workers/row'.padStart(11)} ${'1005s'.padStart(6)} ${'done'.padStart(6)} ${'failed'.padStart(7)} ${'lost'.padStart(5)} ${'twice'.padStart(6)} ${'command'.padStart(10)}`,
+    `${'workers'.padStart(7)} ${'follows'.padStart(9)} ${'wall'.padStart(9)} ${'bound'.padStart(9)} ${'wall/bound'.padStart(10)} ${'req/row'.padStart(8)} ${'polls/row'.padStart(10)} ${'workers/row'.padStart(11)} ${'1005s'.padStart(6)} ${'done'.padStart(6)} ${'failed'.padStart(7)} ${'lost'.padStart(5)} ${'twice'.padStart(6)} ${'command'.padStart(10)}`,
   );
   for (const o of outcomes) console.log(outcomeLine(o));
   console.log(
     "memory when the rows ended (workers' heartbeats) first passed each count; growth since the workers started, per row ended: all workers' RSS together, and Redis used_memory",
   );
   console.log(
-    `${'workers'.padStart(7)} ${'rows'.padStart(6)} ${'worker RSS'.padStart(16)}    ${'RSS/row'.padStart(12)} ${'Redis'.padStart(11)} ${'Redis/row'.padStart(12)}`,
+    `${'workers'.padStart(7)} ${'follows'.padStart(9)} ${'rows'.padStart(6)} ${'worker RSS'.padStart(16)}    ${'RSS/row'.padStart(12)} ${'Redis'.padStart(11)} ${'Redis/row'.padStart(12)}`,
   );
   for (const o of outcomes) for (const line of memoryLines(o)) console.log(line);
   for (const o of outcomes) for (const line of aimLines(o)) console.log(line);
+  for (const o of outcomes) {
+    if (!o.callbacks) continue;
+    const polling = outcomes.find((p) => p.workers === o.workers && !p.callbacks);
+    for (const line of callbackLines(
+      { ...o, cores: coresUsed(o) },
+      polling && { ...polling, cores: coresUsed(polling) },
+      ROWS,
+      RATE_LIMIT,
+    ))
+      console.log(line);
+  }
 }

@@ -12,7 +12,7 @@ import { JobEngine } from '../../electron/services/jobs/engine';
 import { openLedger } from '../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { readBatch } from '../../electron/services/voices/batch-input';
-import { createBatchRows } from '../../electron/services/voices/batch-rows';
+import { createBatchRows } from '../unit/voices/batch-host';
 import { startSandbox, type Sandbox } from './jobs.bench';
 import { readSandboxRecords } from '../../electron/emulator/state/store';
 

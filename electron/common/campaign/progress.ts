@@ -50,7 +50,7 @@ export function campaignRunProgress(
       rowCharge: madeCharges.length ? madeCharges.reduce((a, b) => a + b, 0) / madeCharges.length : null,
       rowPrice,
       underWayMade: view.work?.underWayMade ?? underWay.reduce((sum, r) => sum + stepsMade(r), 0),
-      recentWork: view.work ? { ends: view.work.recent, perRow: view.work.requestsPerRow } : undefined,
+      recentWork: view.work ? { sent: view.work.recent, perRow: view.work.requestsPerRow } : undefined,
     },
     now,
   );

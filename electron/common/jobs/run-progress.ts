@@ -18,7 +18,7 @@ export const RATE_WINDOW_MS = 5 * 60_000;
  * last minute. Requests go at the account's rate all through a run, so a minute is steady, where done
  * rows needed five; measured over five, the slow first minute of a short run stayed in its pace (time
  * left 55% too long at 30% of a 1,000-row run, against 23% over the last minute; 19% and 3% too long for
- * the run whose videos the sandbox rendered).
+ * the run whose videos the sandbox rendered). The requests are counted as they leave (campaignWork).
  */
 export const WORK_WINDOW_MS = 60_000;
 
@@ -67,10 +67,10 @@ export interface RunProgressInput {
    */
   underWayMade?: number;
   /**
-   * The requests of the run's steps ended lately ([when, requests]) and what a row takes: the pace is then
-   * of requests, which the account's rate bounds and which go on all through a run whose rows end in bursts.
+   * The requests the run sent lately ([when, requests]) and what a row takes: the pace is then of
+   * requests, which the account's rate bounds and which go on all through a run whose rows end in bursts.
    */
-  recentWork?: { ends: ReadonlyArray<readonly [number, number]>; perRow: number };
+  recentWork?: { sent: ReadonlyArray<readonly [number, number]>; perRow: number };
 }
 
 export interface RunProgress {
@@ -144,7 +144,7 @@ function rowsEndedPerMinute(input: RunProgressInput, now: number): number | null
 function workPerMinute(work: NonNullable<RunProgressInput['recentWork']>, sendingSince: number, now: number) {
   const from = Math.max(sendingSince, now - WORK_WINDOW_MS);
   if (now <= from) return null;
-  const requests = work.ends.reduce((sum, [at, n]) => (at > from && at <= now ? sum + n : sum), 0);
+  const requests = work.sent.reduce((sum, [at, n]) => (at > from && at <= now ? sum + n : sum), 0);
   return (requests / work.perRow / (now - from)) * 60_000;
 }
 

@@ -16,7 +16,7 @@ import { mixSceneMusic } from '../media/music-scenes';
 import { sceneVoicePart, type VoicePartDeps } from '../media/voice-parts';
 import { saveResult, sendableBody, uploadLocalFiles } from './campaign-media';
 import { CampaignRows } from './campaign-rows';
-import { RowEngine } from '../rows/row-engine';
+import type { RowEngine } from '../rows/row-engine';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { RowJobs } from '../rows/row-kind';
 import { soundLengthMs } from '../media/sound-length';
@@ -25,8 +25,8 @@ import { rowFiles } from './row-files';
 export interface CampaignHost {
   dataDir: string;
   engine: RowJobs;
-  /** The host's one row engine (batches share it, and its pacer); a campaign-only host gets its own. */
-  rows?: RowEngine;
+  /** The host's one row engine (batches share it, and its pacer): the host composes it, not this domain. */
+  rows: RowEngine;
   storage: StorageServices;
   log?: Logger;
   notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
@@ -86,7 +86,7 @@ export function createCampaignRows(host: CampaignHost): CampaignRows {
   const pictures = createTextPictures(host.dataDir, host.grant ?? ((path) => pathToFileURL(path).href));
   const linkLocal = host.linkLocal ?? uploadLocalFiles(host.storage);
   return new CampaignRows({
-    rows: host.rows ?? new RowEngine({ jobs: host.engine, log: host.log }),
+    rows: host.rows,
     dataDir: host.dataDir,
     prepare: (body, project) =>
       sendableBody(body, project, {

@@ -81,8 +81,6 @@ export function campaignRowMaker(
       let made = ended.rows[0] as CampaignRowRecord;
       let file: RowReport['file'] = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;
       if (file && bucket) ({ record: made, file } = await copied(bucket, queued.id, made, file));
-      // A paused row's record stays: its jobs at the service still end into it, and the next take replaces it.
-      if (ended.state !== 'paused') await campaigns.forget(id);
       // The row's jobs, named as the queued campaign's, for the studio that queued it to record.
       const jobs = ledger(
         (job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && job.remoteId !== null,
@@ -90,6 +88,11 @@ export function campaignRowMaker(
       // Paused by the account here (the whole run pauses for it), or by the run's own pause: the row waits with its steps' jobs.
       if (ended.state === 'paused') return { outcome: 'paused', record: made, pause: ended.pause ?? null, jobs };
       return { outcome: 'ended', record: made, file, jobs };
+    },
+    // Its report delivered, the row's one-row run and its ended jobs leave memory (the ledger keeps the jobs).
+    // A paused row's record stays: its jobs at the service still end into it, and the next take replaces it.
+    async delivered(queued, row, report) {
+      if (report.outcome !== 'paused') await campaigns.forget(`${queued.id}-${row.row}-${row.take}`);
     },
   };
 }

@@ -23,6 +23,7 @@ import { realTimers, type Timers } from './scheduler';
 import { jobViewOf, toJobView, isActive, isFinal, describeUnknownOutcome, countActive } from './job-view';
 import { JobEvents } from './job-events';
 import { JobFollower } from './job-follower';
+import { ForgottenJobs } from './forgotten-jobs';
 import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack } from './engine-types';
 import type { EngineConnection, JobEngineDeps, SubmitOptions } from './engine-types';
 import {
@@ -48,6 +49,8 @@ export type { EngineConnection, EngineConnections } from './engine-types';
  */
 export class JobEngine {
   private readonly jobs = new Map<string, JobRecord>();
+  /** Lets go of ended jobs from memory (a worker's, once their row's report was delivered); the ledger keeps them. */
+  readonly forgotten = new ForgottenJobs(this.jobs, (id) => this.follower.has(id));
   /** Polling after the create: when to ask, what each answer changes, stalls at the deadline. */
   private readonly follower: JobFollower;
   private readonly events: JobEvents;
@@ -73,7 +76,7 @@ export class JobEngine {
     this.spending = new SpendingGate({
       clock: deps.clock,
       activeConnection: () => deps.connections.active(),
-      records: () => this.jobs.values(),
+      records: () => this.forgotten.beside(this.jobs.values()),
       estimator: deps.estimator,
       spending: deps.spending,
       balance: deps.balance,
@@ -322,10 +325,7 @@ export class JobEngine {
     return { status: 'submitted', job: this.get(record.id) };
   }
 
-  /**
-   * A job another worker of the same run created (its id was beside the create's shared intent): recorded
-   * here as already sent, so nothing is sent, and followed to its end like this engine's own.
-   */
+  /** A job another worker of the run created (its id beside the create's shared intent): recorded as sent, and followed. */
   async adopt(submission: JobSubmission, remoteId: string): Promise<SubmitResult> {
     const draft = this.draft(submission, submission.body, null, await this.deps.connections.active());
     return { status: 'submitted', job: await this.takeIn(adoptedRecord(draft, remoteId)) };

@@ -140,6 +140,9 @@ export class JobFollower {
       if (polled) record.polls += 1;
       return unchanged;
     }
+    // The service's own figure wins over the balance's change. A job it failed is refunded (its records
+    // say 0 where they carry a figure): the price, estimate or fall kept at its create is not a charge.
+    const refunded = phase === 'failed' && snapshot.chargedCredits === null;
     // Queued -> processing is not written down: after a crash the next poll learns it again.
     const saved = this.jobs.update(
       id,
@@ -147,9 +150,8 @@ export class JobFollower {
         phase,
         remoteStatus: snapshot.status,
         resultUrl: snapshot.resultUrl,
-        // The service's own figure wins over the balance's change.
-        chargedCredits: snapshot.chargedCredits ?? record.chargedCredits,
-        chargeSource: snapshot.chargedCredits !== null ? 'service' : (record.chargeSource ?? null),
+        chargedCredits: refunded ? 0 : (snapshot.chargedCredits ?? record.chargedCredits),
+        chargeSource: snapshot.chargedCredits !== null || refunded ? 'service' : (record.chargeSource ?? null),
         answer: snapshot.answer,
         polls: record.polls + (polled ? 1 : 0),
         finishedAt: final ? this.deps.clock.now() : null,

@@ -1,13 +1,21 @@
 import type { ChargeSource, JobRecord } from '../../common/bridge/jobs';
 import { dayStart, expectedCredits, jobPrice, type PastCharge, type Price } from '../../common/jobs/cost-model';
 
+/** What the spending gate reads of a job: a record in memory, or what stands for records let go of (forgotten-jobs.ts). */
+export type ChargeFacts = Pick<
+  JobRecord,
+  'connectionId' | 'kind' | 'createdAt' | 'phase' | 'remoteId' | 'chargedCredits' | 'chargeSource' | 'costEstimate'
+>;
+
 /**
  * What this connection was charged, job by job, as the ledger knows it (the guide for unpublished prices).
- * A charge that is itself the guide's estimate is left out, so the guide only ever repeats real figures.
+ * A charge that is itself the guide's estimate is left out, so the guide only ever repeats real figures,
+ * and so is a failed job's (refunded: its nothing says nothing of what a job of its kind costs).
  */
-export function chargeHistory(records: Iterable<JobRecord>, connectionId: string): PastCharge[] {
+export function chargeHistory(records: Iterable<ChargeFacts>, connectionId: string): PastCharge[] {
   const history: PastCharge[] = [];
   for (const r of records) {
+    if (r.phase === 'failed') continue;
     if (r.connectionId === connectionId && r.chargedCredits !== null && r.chargeSource !== 'estimate')
       history.push({ action: r.kind, credits: r.chargedCredits, at: r.createdAt });
   }
@@ -15,12 +23,28 @@ export function chargeHistory(records: Iterable<JobRecord>, connectionId: string
 }
 
 /**
- * What today's answered jobs on a connection cost or are expected to: the charge where known, else the
- * price the job was sent at (its estimate, else the recent guide). Creates the service refused cost
- * nothing; creates still on their way ('submitting') are counted by CreatesInFlight at their price.
+ * What an answered job counts in its day's total: its charge where known, else the price it was sent at
+ * (its estimate, else the recent guide). A create the service refused counts nothing.
+ */
+export function countedCredits(r: ChargeFacts, history: readonly PastCharge[]): number {
+  if (r.phase === 'failed' && r.remoteId === null) return 0;
+  if (r.chargedCredits !== null) return r.chargedCredits;
+  // A job still without a charge and without any figure counts once its charge is recorded.
+  return (
+    expectedCredits(
+      r.costEstimate
+        ? { published: true, credits: r.costEstimate.credits, basis: r.costEstimate.basis }
+        : jobPrice(r.kind, {}, history),
+    ) ?? 0
+  );
+}
+
+/**
+ * What today's answered jobs on a connection cost or are expected to (countedCredits); creates still on
+ * their way ('submitting') are counted by CreatesInFlight at their price.
  */
 export function spentToday(
-  records: Iterable<JobRecord>,
+  records: Iterable<ChargeFacts>,
   connectionId: string,
   now: number,
   extra: readonly PastCharge[] = [],
@@ -29,19 +53,9 @@ export function spentToday(
   const all = [...records];
   const history = chargeHistory(all, connectionId);
   let spent = 0;
-  for (const r of all) {
-    if (r.connectionId !== connectionId || r.createdAt < from || r.phase === 'submitting') continue;
-    if (r.phase === 'failed' && r.remoteId === null) continue;
-    if (r.chargedCredits !== null) spent += r.chargedCredits;
-    // A job still without a charge and without any figure counts once its charge is recorded.
-    else
-      spent +=
-        expectedCredits(
-          r.costEstimate
-            ? { published: true, credits: r.costEstimate.credits, basis: r.costEstimate.basis }
-            : jobPrice(r.kind, {}, history),
-        ) ?? 0;
-  }
+  for (const r of all)
+    if (r.connectionId === connectionId && r.createdAt >= from && r.phase !== 'submitting')
+      spent += countedCredits(r, history);
   for (const c of extra) if (c.at >= from) spent += c.credits;
   return spent;
 }

@@ -1,4 +1,4 @@
-import type { CostEstimate, JobKind, JobRecord, JobSubmission, PriceQuote, QuoteItem } from '../../common/bridge/jobs';
+import type { CostEstimate, JobKind, JobSubmission, PriceQuote, QuoteItem } from '../../common/bridge/jobs';
 import {
   combinedPrice,
   confirmationRefusal,
@@ -14,7 +14,7 @@ import {
 } from '../../common/jobs/cost-model';
 import { StudioError } from '../host/errors';
 import type { Clock } from '../client/clock';
-import { chargeHistory, spentToday } from './paid-gate';
+import { chargeHistory, spentToday, type ChargeFacts } from './paid-gate';
 import { CreatesInFlight, type CreateTicket } from './creates-in-flight';
 import { kindEntry } from './kinds';
 
@@ -22,8 +22,8 @@ export interface SpendingGateDeps {
   clock: Clock;
   /** The connection new jobs go to. */
   activeConnection(): Promise<{ id: string; name: string }>;
-  /** The ledger's records now (charges, today's spending). */
-  records(): Iterable<JobRecord>;
+  /** The ledger's records now (charges, today's spending), with what stands for those let go of from memory. */
+  records(): Iterable<ChargeFacts>;
   /** A published price for a job on a connection (the model list; the built-in sandbox's list); else the kind's estimate. */
   estimator?(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<CostEstimate | null>;
   /** What the user chose about money. Default: always ask, no limit. */

@@ -8,14 +8,12 @@ import { withinMs } from './within';
 export interface BullmqRowQueueOptions {
   /** `redis://[:password@]host:port`; the password is never logged. */
   url: string;
-  /** The BullMQ queue: one per connection, so its limiter and a 1005 pause are the connection's. */
+  /** The BullMQ queue: one per connection. */
   name?: string;
   /** The Redis key prefix of everything this queue writes. */
   prefix?: string;
   /** Row steps this process runs at once (a step waiting for its create's turn holds one). */
   concurrency?: number;
-  /** Step starts per window across every worker on this queue (rowLimiter sizes it from a rate). */
-  limiter?: { max: number; duration: number };
   /**
    * How long a worker's hold on a step lasts without renewal, and how often holds are checked: a step
    * whose worker died is found cut off within about twice this. BullMQ's default, 30 s, unless given.
@@ -106,7 +104,6 @@ export class BullmqRowQueue implements RowQueue {
       concurrency: this.options.concurrency ?? 100,
       maxStalledCount: this.options.stalledRuns ?? 0,
       ...(this.options.stallMs ? { lockDuration: this.options.stallMs, stalledInterval: this.options.stallMs } : {}),
-      ...(this.options.limiter ? { limiter: this.options.limiter } : {}),
     });
     // First listener of each: a re-add is tracked before idle() hears of the end and looks again.
     worker.on('completed', (job) => this.track(this.askedAfterEnd(job)));
@@ -212,11 +209,6 @@ export class BullmqRowQueue implements RowQueue {
     this.stopped = true;
     this.closing = (this.worker?.close(force) ?? Promise.resolve()).catch(() => undefined);
     this.wake();
-  }
-
-  /** Every worker on this queue (every process) starts nothing for `ms`: the service answered 1005. */
-  pauseAll(ms: number): Promise<void> {
-    return this.queue.rateLimit(ms);
   }
 
   private async runJob(job: Job<RowTask>, step: Step, token?: string): Promise<void> {

@@ -49,7 +49,10 @@ export function intentKey(
 ): IntentKey {
   const purpose = submission.purpose;
   const scene = purpose && 'sceneId' in purpose && purpose.sceneId ? `/${purpose.sceneId}` : '';
-  return { kind: task.kind, runId: task.runId, row: task.row, take: row.take, step: `${row.state}${scene}` };
+  // A row's video in each of the template's formats is a step of its own: one key for all of them had a
+  // worker adopt the first format's video as the second's.
+  const format = purpose && 'format' in purpose && purpose.format ? `@${purpose.format}` : '';
+  return { kind: task.kind, runId: task.runId, row: task.row, take: row.take, step: `${row.state}${scene}${format}` };
 }
 
 /** Thrown by `sendOnce` when the create may no longer go (`SendPace.mayGo`): nothing was sent. */

@@ -32,6 +32,7 @@ export type { RowEngineDeps };
 type AnyRow = RowBase;
 type AnyRun = RunBase<AnyRow>;
 type AnyKind = RowKind<AnyRow, AnyRun>;
+type EndedJob = Pick<JobRecord, 'purpose' | 'finishedAt' | 'createdAt' | 'polls'> & { sentAt?: number | null };
 
 /**
  * The one row engine of batches and campaigns. A run is rows, each a durable record with its own state
@@ -154,9 +155,7 @@ export class RowEngine {
   }
 
   /** The reactor's handler for a row's job that ended (any kind): the row goes on. */
-  jobEnded(
-    job: Pick<JobRecord, 'purpose' | 'finishedAt' | 'createdAt' | 'polls'> & { sentAt?: number | null },
-  ): Promise<void> {
+  jobEnded(job: EndedJob): Promise<void> {
     for (const kind of this.kinds.values()) {
       const at = kind.rowOf(job);
       if (!at) continue;
@@ -228,9 +227,10 @@ export class RowEngine {
   }
 
   readonly flush = (): Promise<void> => this.memory.flush();
-  /** Lets go of an ended run, in memory and on disk (a worker's one-row run, once reported). */
+  /** Lets go of an ended run (a worker's one-row run, reported): in memory and on disk, and its ended jobs in memory. */
   forget(kind: string, id: string): Promise<void> {
-    this.stops.guards.delete(`${kind}/${id}`);
+    for (const held of [this.stops.guards, this.connections]) held.delete(`${kind}/${id}`);
+    this.deps.jobs.forgotten?.forgetWhere((job) => this.kindOf(kind).rowOf(job)?.runId === id);
     return this.memory.forget(kind, id);
   }
 

@@ -83,6 +83,8 @@ export interface RowJobs {
   expectedCredits?(submission: RowStepPrice): Promise<number | null>;
   /** Today's spending on each connection against its limit (the job engine's spending gate). */
   spending?: { dayRoom(connectionId: string): number | null };
+  /** Lets go of the ended jobs that `match` and are no longer followed from memory (the ledger keeps them). */
+  forgotten?: { forgetWhere(match: (job: JobRecord) => boolean): number };
 }
 
 /** One paid step a row has still to make, as far as its price goes (the body may be partial: a video's is made later). */

@@ -24,6 +24,11 @@ export interface RowMaker {
    */
   files?: boolean;
   make(run: QueuedRun, row: RowBase, live: RowLive): Promise<Omit<RowReport, 'row' | 'take' | 'worker'>>;
+  /**
+   * The row's report was delivered (it carries the row's jobs to the studio): what this worker holds of the
+   * row goes from its memory, its ended jobs included (its ledger on disk keeps them).
+   */
+  delivered?(run: QueuedRun, row: RowBase, report: Omit<RowReport, 'row' | 'take' | 'worker'>): Promise<void>;
 }
 
 export interface RowWorkerOptions {
@@ -34,8 +39,6 @@ export interface RowWorkerOptions {
   id?: string;
   /** Rows made at once (each is mostly waiting for the service). */
   concurrency?: number;
-  /** Row starts per window across every worker on the queue (rowLimiter sizes it from a rate). */
-  limiter?: { max: number; duration: number };
   stallMs?: number;
   prefix?: string;
   log?: Logger;
@@ -78,7 +81,6 @@ export class RowWorker {
       url: options.url,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 32,
-      limiter: options.limiter,
       stallMs: options.stallMs,
       stalledRuns: 1,
       keepFailed: 0,
@@ -143,8 +145,20 @@ export class RowWorker {
     try {
       // Paused where it was started: no paid request of this row leaves after that (an unreadable state counts as paused).
       const running = async () => (await this.shelf.state(task.kind, task.runId).catch(() => null)) === 'running';
-      await report(await maker.make(run, row, { running }));
+      const made = await maker.make(run, row, { running });
+      await report(made);
       this.done += 1;
+      // Never a failed report after a delivered one: a row whose records stay is only memory kept.
+      if (maker.delivered)
+        await maker
+          .delivered(run, row, made)
+          .catch((error: unknown) =>
+            this.options.log?.warn('a worker could not let go of a row', {
+              run: task.runId,
+              row: task.row,
+              error: String(error),
+            }),
+          );
     } catch (error) {
       const reason = `the worker ${this.id} could not make it: ${error instanceof Error ? error.message : String(error)}`;
       await report({ outcome: 'ended', record: { ...row, state: 'failed', problems: [reason] } });

@@ -106,11 +106,6 @@ export class RunShelf {
     await this.redis.hdel(this.key(kind, runId, 'reports'), String(row));
   }
 
-  /** Every report not taken yet (after the studio was closed), as row numbers. */
-  async waitingReports(kind: string, runId: string): Promise<number[]> {
-    return (await this.redis.hkeys(this.key(kind, runId, 'reports'))).map(Number);
-  }
-
   /**
    * The rows announced after `from` (a stream id; '$' for only what comes next), waiting up to `blockMs`.
    * Uses the given connection, which it blocks: not the shelf's own.

@@ -2,9 +2,8 @@ import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batc
 import type { JobSubmission, JobView } from '../../common/bridge/jobs';
 import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
-import { JobReactor, type ReactorEngine } from '../jobs/reactor';
-import { RowEngine } from '../rows/row-engine';
-import type { RowJobs, RowKind, RowStepContext, RowStepPrice } from '../rows/row-kind';
+import type { RowEngine } from '../rows/row-engine';
+import type { RowKind, RowStepContext, RowStepPrice } from '../rows/row-kind';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchJournal, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
 import { batchEndedSummary, batchView, expiringSoon, revisionOf, rowJobs } from './batch-view';
@@ -279,21 +278,4 @@ export class BatchRows {
   private emit(record: BatchRecord): void {
     this.deps.onChange?.(this.view(record));
   }
-}
-
-/**
- * Batches on a job engine and a reactor (which brings each row's job end back), with a row engine of
- * their own: a host with campaigns too builds one row engine for both (host/studio-services.ts).
- */
-export function createBatchRows(
-  host: Omit<BatchRowsDeps, 'rows' | 'subscribe'> & {
-    engine: RowJobs & ReactorEngine & Pick<BatchRowsDeps, 'subscribe'>;
-  },
-): { batches: BatchRows; reactor: JobReactor } {
-  const { engine, ...rest } = host;
-  const rows = new RowEngine({ jobs: engine, log: host.log });
-  const reactor = new JobReactor({ engine, log: host.log });
-  reactor.on('batch-row', (job) => rows.jobEnded(job));
-  reactor.start();
-  return { batches: new BatchRows({ ...rest, rows, subscribe: (listener) => engine.subscribe(listener) }), reactor };
 }

@@ -34,13 +34,16 @@ export function batchRowMaker(batches: BatchRows, ledger: (match: (job: JobRecor
       await batches.run(id);
       const record = await batches.get(id);
       const made = (record?.rows[0] ?? row) as BatchRowRecord;
-      // A paused row's record stays: its job at the service still ends into it, and the next take replaces it.
-      if (record?.state !== 'paused') await batches.forget(id);
       const jobs = ledger(
         (job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && job.remoteId !== null,
       ).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
       if (record?.state === 'paused') return { outcome: 'paused', record: made, pause: record.pause ?? null, jobs };
       return { outcome: 'ended', record: made, jobs };
+    },
+    // Its report delivered, the row's one-row batch and its ended job leave memory (the ledger keeps the job).
+    // A paused row's record stays: its job at the service still ends into it, and the next take replaces it.
+    async delivered(queued, row, report) {
+      if (report.outcome !== 'paused') await batches.forget(`${queued.id}-${row.row}-${row.take}`);
     },
   };
 }

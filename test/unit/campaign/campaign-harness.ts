@@ -16,6 +16,7 @@ import { createMemoryHostBase } from '../../../electron/services/host/memory-hos
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { openLedger } from '../../../electron/services/records/open-ledger';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
+import { RowEngine } from '../../../electron/services/rows/row-engine';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
 import type { CampaignTemplate } from '@common/campaign/variables';
 import { setOutput } from '@common/composition';
@@ -65,6 +66,7 @@ export function campaignHost(
   const runner = createCampaignRows({
     dataDir,
     engine,
+    rows: new RowEngine({ jobs: engine }),
     storage,
     // Each voiceover measured as the app does: ffprobe of the file the sandbox made.
     voiceLength: probedVoiceLength((url) => prober.probe(url)),

@@ -11,7 +11,7 @@ import { loadTemplate } from './template-fixture';
 
 const T0 = 1_800_000_000_000;
 const S = 1000;
-type Job = Pick<JobView, 'purpose' | 'polls' | 'finishedAt'>;
+type Job = Pick<JobView, 'purpose' | 'polls' | 'finishedAt' | 'createdAt'>;
 
 const row = (
   n: number,
@@ -31,10 +31,19 @@ const row = (
   ...extra,
 });
 
-const job = (n: number, step: 'voiceover' | 'video', polls: number, finishedAt: number | null, take = 0): Job => ({
+/** A job made half a second before it ended, unless told when. */
+const job = (
+  n: number,
+  step: 'voiceover' | 'video',
+  polls: number,
+  finishedAt: number | null,
+  take = 0,
+  createdAt = (finishedAt ?? T0) - S / 2,
+): Job => ({
   purpose: { type: 'campaign-row', campaignId: 'c', row: n, step, take },
   polls,
   finishedAt,
+  createdAt,
 });
 
 function record(rows: CampaignRowRecord[]): Pick<CampaignRecord, 'id' | 'rows' | 'target' | 'template'> {
@@ -42,7 +51,7 @@ function record(rows: CampaignRowRecord[]): Pick<CampaignRecord, 'id' | 'rows' |
 }
 
 describe('campaignWork', () => {
-  it("prices a row in requests from its ended steps, counts only the current take's, and keeps the window's ends", () => {
+  it("prices a row in requests from its ended steps and counts only the current take's", () => {
     const rows = [row(0, 'done', { savedAt: T0 + 10 * S }), row(1, 'video', { take: 1 }), row(2, 'pending')];
     const jobs: Job[] = [
       // Row 0: two voiceovers of 2 and 4 requests, a video of 5.
@@ -66,11 +75,29 @@ describe('campaignWork', () => {
     expect(work.requestsPerRow).toBeCloseTo(2 * 2.4 + 5, 9);
     // Row 1 made 3 + 1 + 3 requests in its take: 7 of 9.8. The done row and the pending one made nothing left.
     expect(work.underWayMade).toBeCloseTo(7 / 9.8, 9);
-    expect(work.recent.map(([at]) => (at - T0) / S)).toEqual([2, 3, 4, 5, 6, 9]);
-    // Steps ended before the window are not in it.
-    expect(
-      campaignWork(record(rows), jobs, T0 + 4 * S + 2 * WORK_WINDOW_MS).recent.map(([at]) => (at - T0) / S),
-    ).toEqual([5, 6, 9]);
+  });
+
+  it("counts each request a second at a time when it left: the create when made, the polls over the job's life", () => {
+    const rows = [row(0, 'video')];
+    // A voiceover made at 10 s and polled four times until it ended at 18 s; the video made at 20 s, polled twice so far.
+    const jobs = [job(0, 'voiceover', 4, T0 + 18 * S, 0, T0 + 10 * S), job(0, 'video', 2, null, 0, T0 + 20 * S)];
+    const seconds = (now: number) => campaignWork(record(rows), jobs, now).recent.map(([at, n]) => [(at - T0) / S, n]);
+    expect(seconds(T0 + 24 * S)).toEqual([
+      [10, 1],
+      [12, 1],
+      [14, 1],
+      [16, 1],
+      [18, 1],
+      [20, 1],
+      [22, 1],
+      [24, 1],
+    ]);
+    // Requests older than twice the window are not kept.
+    expect(seconds(T0 + 15 * S + 2 * WORK_WINDOW_MS).slice(0, 3)).toEqual([
+      [16, 1],
+      [18, 1],
+      [20, 1],
+    ]);
   });
 
   it('takes a step to be two requests until one of its kind ended', () => {

@@ -211,6 +211,30 @@ describe('submit', () => {
   });
 });
 
+describe('charges', () => {
+  it('a job the service fails is charged nothing: the fall measured at its create is not kept (it was refunded)', async () => {
+    let balance = 1_000;
+    service.onRequest = (path) => {
+      if (path === '/api/open/v3/audio/create') balance -= 3;
+    };
+    const e = engine({ balance: async () => balance });
+    e.start();
+    const first = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: tts });
+    const second = await e.submit({ confirmation: { by: 'script' }, kind: 'tts', body: { ...tts, input_text: 'Two' } });
+    if (first.status !== 'submitted' || second.status !== 'submitted') throw new Error('expected submitted jobs');
+    // Each went alone (made by hand, nothing else on its way), measured from the balance.
+    expect([first.job.id, second.job.id].map((id) => e.record(id).chargedCredits)).toEqual([3, 3]);
+    service.set('r1', 3);
+    service.set('r2', 4);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(e.record(first.job.id)).toMatchObject({ phase: 'completed', chargedCredits: 3, chargeSource: 'balance' });
+    expect(e.record(second.job.id)).toMatchObject({ phase: 'failed', chargedCredits: 0, chargeSource: 'service' });
+    // The refund is no guide to the price: the next one is judged by the charge of the one that completed.
+    const next = await e.price('tts', tts, e.record(first.job.id).connectionId);
+    expect(next).toMatchObject({ published: false, recent: { count: 1, credits: 3 } });
+  });
+});
+
 describe('learning', () => {
   it('stops asking about new jobs long before similar jobs usually end', async () => {
     const e = engine();

@@ -106,21 +106,6 @@ describe('the BullMQ row queue on a real Redis', () => {
     await client.quit();
   });
 
-  it('holds step starts to its limiter across the queue', async () => {
-    // Two starts a minute: far longer than the test, so the third cannot start before it ends.
-    const queue = queueOf({ limiter: { max: 2, duration: 60_000 } });
-    const { worker, ran, started, end } = handWorker();
-    queue.start(worker);
-    for (let row = 0; row < 5; row += 1) queue.push(task(row));
-    await started(2);
-    for (const key of [...ran]) end(key);
-    await until('the two started steps to end and the limit to hold the rest', async () => {
-      const counts = await queue.queue.getJobCounts('wait', 'active');
-      return counts.active === 0 && counts.wait === 3 && (await queue.queue.getRateLimitTtl(2)) > 0;
-    });
-    expect(ran).toHaveLength(2);
-  });
-
   it('never runs a step again whose worker was killed mid-way (it may have sent a paid create): it fails for review', async () => {
     const stallMs = 500;
     const queue = queueOf({ stallMs });

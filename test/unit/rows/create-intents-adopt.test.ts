@@ -2,7 +2,7 @@
 // again; one cut off before the service answered stays of unknown outcome. On both intent stores.
 import { describe, expect, it } from 'vitest';
 import type { JobSubmission, JobView, SubmitResult } from '../../../electron/common/bridge/jobs';
-import { OUTCOME_UNKNOWN, sendOnce, type IntentKey } from '../../../electron/services/rows/create-intents';
+import { OUTCOME_UNKNOWN, intentKey, sendOnce, type IntentKey } from '../../../electron/services/rows/create-intents';
 import type { RowJobs } from '../../../electron/services/rows/row-kind';
 import { intentStores } from './intent-stores';
 
@@ -52,5 +52,39 @@ describe.each(stores)('a create taken over (%s intents)', (_name, make) => {
     expect(second.sent).toEqual([]);
     expect(second.adopted).toEqual([]);
     expect(row).toEqual({ state: 'failed', problems: [OUTCOME_UNKNOWN] });
+  });
+
+  it("sends a row's video in each of the template's formats, none taken for another's", async () => {
+    const intents = make();
+    const task = { kind: 'campaign', runId: 'c-1', row: 3 };
+    const row = { take: 0, state: 'video', problems: [] as string[] };
+    const video = (format?: string) =>
+      ({
+        kind: 'avatar-video',
+        body: {},
+        purpose: {
+          type: 'campaign-row',
+          campaignId: 'c-1',
+          row: 3,
+          step: 'video',
+          take: 0,
+          ...(format ? { format } : {}),
+        },
+      }) as unknown as JobSubmission;
+    const ids = ['landscape', 'portrait', 'square'];
+    const sent: string[] = [];
+    const jobs: RowJobs = {
+      list: () => [],
+      submit: async () => {
+        const id = ids[sent.length] as string;
+        sent.push(id);
+        return { status: 'submitted', job: { phase: 'queued', remoteId: id, error: null } as JobView };
+      },
+      adopt: async () => Promise.reject(new Error('another format was adopted')),
+    };
+    const set = async () => undefined;
+    for (const format of [undefined, '1080x1920', '1080x1080'])
+      await sendOnce({ jobs, intents }, intentKey(task, row, video(format)), video(format), set);
+    expect(sent).toEqual(ids);
   });
 });

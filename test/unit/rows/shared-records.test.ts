@@ -5,9 +5,7 @@ import {
   type CreateIntents,
 } from '../../../electron/services/rows/create-intents';
 import { InProcessDaySpending, RedisDaySpending, type DaySpending } from '../../../electron/services/rows/day-spending';
-import { mostInAnySecond, rowLimiter } from '../../../electron/services/rows/row-limiter';
 import { redisClients, redisPerFile } from '../../redis-per-file';
-import { mostInWindow } from './windows';
 
 const redis = redisPerFile();
 const { client, prefix } = redisClients(redis);
@@ -80,22 +78,5 @@ describe.each([
     await a.add(day, -3);
     expect(await b.spent(day)).toBe(17.5);
     expect(await b.spent({ ...day, day: '2026-11-26' })).toBe(0);
-  });
-});
-
-describe("a connection's limiter", () => {
-  it('keeps every second under the rate, also with a burst at the edges of its windows', () => {
-    for (let rate = 2; rate <= 200; rate += 1) {
-      const limiter = rowLimiter(rate);
-      expect(mostInAnySecond(limiter)).toBeLessThanOrEqual(rate);
-      // The worst case: each window's starts at its very end, then at the start of each next one.
-      const starts: number[] = [];
-      for (let w = 0; w < 3 * rate; w += 1)
-        for (let s = 0; s < limiter.max; s += 1) starts.push(w === 0 ? limiter.duration - 1 : w * limiter.duration);
-      expect(mostInWindow(starts, 1000)).toBeLessThanOrEqual(rate);
-      // And it does not give much of the rate away: at least nine tenths of one request less.
-      expect((1000 * limiter.max) / limiter.duration).toBeGreaterThanOrEqual(0.9 * (rate - 1));
-    }
-    expect(() => rowLimiter(1)).toThrow(/at least 2 requests a second/);
   });
 });

@@ -7,7 +7,7 @@ import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MemoryLedgerStorage } from '../../../electron/services/jobs/ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { readBatch } from '../../../electron/services/voices/batch-input';
-import { createBatchRows } from '../../../electron/services/voices/batch-rows';
+import { createBatchRows } from './batch-host';
 import { sandboxPerFile } from '../emulator/harness';
 
 const { dir, sandbox } = sandboxPerFile('studio-batch-balance-');

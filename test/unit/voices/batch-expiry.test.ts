@@ -12,7 +12,7 @@ import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { exportBatch } from '../../../electron/services/voices/batch-export';
 import { readBatch } from '../../../electron/services/voices/batch-input';
-import { createBatchRows } from '../../../electron/services/voices/batch-rows';
+import { createBatchRows } from './batch-host';
 import { silent } from '../downloads/job-fixture';
 import { sandboxPerFile } from '../emulator/harness';
 

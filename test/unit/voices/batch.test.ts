@@ -14,7 +14,7 @@ import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import Papa from 'papaparse';
-import { createBatchRows } from '../../../electron/services/voices/batch-rows';
+import { createBatchRows } from './batch-host';
 import { CATALOGUE_ROOT } from '../emulator/harness';
 
 let emulator: RunningEmulator;
