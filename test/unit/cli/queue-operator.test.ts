@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
 import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import type { EmulatorState } from '../../../electron/emulator/state/types';
 import { stopSandbox } from '../../bench/campaign-sandbox';
@@ -180,7 +180,7 @@ describe("the operator's sequence on a queued campaign", () => {
     expect(voicesOfVideos).toHaveLength(good.length);
 
     // The starting studio's ledger lists every job the sandbox made, and charges what the balance fell by.
-    const ledger = new FileLedgerStorage(join(dataDir, 'jobs')).loadAll();
+    const ledger = openLedger(dataDir, { readOnly: true }).loadAll();
     const inLedger = new Set(ledger.map((j) => j.remoteId));
     expect(jobs.map((j) => j._id).filter((id) => !inLedger.has(id))).toEqual([]);
     // Per job, where the ledger holds a figure the service gave (a video's deduction, a failure's refund),

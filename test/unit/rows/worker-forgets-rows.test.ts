@@ -9,7 +9,7 @@ import type { JobRecord } from '@common/bridge/jobs';
 import { recentCost } from '@common/jobs/cost-model';
 import { campaignRowMaker } from '../../../electron/services/campaign/campaign-worker';
 import { ForgottenJobs } from '../../../electron/services/jobs/forgotten-jobs';
-import { FileLedgerStorage } from '../../../electron/services/jobs/ledger';
+import { openLedger } from '../../../electron/services/records/open-ledger';
 import { chargeHistory, spentToday } from '../../../electron/services/jobs/paid-gate';
 import { createCampaign, prospects } from '../campaign/campaign-harness';
 import { sandboxPerFile } from '../emulator/harness';
@@ -51,7 +51,7 @@ describe('a worker once a row’s report is delivered', () => {
     expect(reported.length).toBe(9);
     expect(await worker.campaigns.list()).toEqual([]);
     await worker.engine.flush();
-    const onDisk = new FileLedgerStorage(join(workerDir, 'jobs')).loadAll().filter(ofCampaign('q'));
+    const onDisk = openLedger(workerDir, { readOnly: true }).loadAll().filter(ofCampaign('q'));
     expect(onDisk.map((job) => job.id).sort()).toEqual([...reported].sort());
     await worker.stop();
     await studio.stop();
