@@ -4,7 +4,10 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../../electron/common/api';
+import type { ServiceClient } from '../../../electron/services/client/service-client';
 import { ConnectionCallbacks, type CallbackConnections } from '../../../electron/services/host/connection-callbacks';
+import { createEngineServices } from '../../../electron/services/host/engine-services';
+import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { sealWebhook } from '../../../electron/services/webhooks/webhook-crypto';
 
 const credentials = { clientId: 'desktop-client-id', clientSecret: 'S'.repeat(24) };
@@ -114,5 +117,56 @@ describe('callbacks by connection in the desktop app and the web host', () => {
     expect(callbacks.jobs.attach(tts('job-2', 'prod'), body)).toEqual(body);
     // Nothing answers where the receiver was.
     await expect(fetch(`http://127.0.0.1:${moved?.port}/other-path/x`, { method: 'POST' })).rejects.toThrow();
+  });
+});
+
+describe('the engine of a host that takes callbacks by connection', () => {
+  it("sends the active connection's creates with its callback address once its receiver listens", async () => {
+    const base = createMemoryHostBase();
+    const sent: { endpoint: string; body: Record<string, unknown> }[] = [];
+    const client = {
+      call: async (endpoint: string, body: Record<string, unknown>) => {
+        if (endpoint !== 'audioCreate') throw new Error(`no ${endpoint} in this test`);
+        sent.push({ endpoint, body });
+        return { _id: `svc-${sent.length}`, status: 1 };
+      },
+    } as unknown as ServiceClient;
+    let activeId = 'sandbox';
+    const services = createEngineServices(base, {
+      connectionCallbacks: true,
+      route: (connections) => ({
+        active: async () => connections.engineConnection(activeId),
+        client: async () => client,
+      }),
+    });
+    const prod = await services.connections.add({
+      name: 'Production',
+      baseUrl: 'https://api.example.com',
+      callbacks: { url: 'https://hooks.example.com/studio', listen: '127.0.0.1:0' },
+    });
+    await services.connections.setSecret(prod.id, { kind: 'client-credentials', ...credentials });
+    callbacks = services.callbacks;
+    services.jobs.start();
+    const submit = () =>
+      services.jobs.submit({
+        kind: 'tts',
+        body: { input_text: `Line ${sent.length + 1}.`, voice_id: 'voice-1', rate: '50%' },
+        confirmation: { by: 'script' },
+      });
+
+    // The sandbox is active: its create carries no callback address.
+    await callbacks?.reconcile();
+    await submit();
+    activeId = prod.id;
+    await callbacks?.reconcile();
+    expect(callbacks?.listening()).not.toBeNull();
+    await submit();
+    services.jobs.stop();
+    expect(sent.map((s) => s.body.webhookUrl)).toEqual([
+      undefined,
+      expect.stringMatching(/^https:\/\/hooks\.example\.com\/studio\/[A-Za-z0-9_-]{43}$/),
+    ]);
+    // The ledger keeps the request without the address (its token).
+    expect(JSON.stringify(services.jobs.list())).not.toContain('hooks.example.com');
   });
 });
