@@ -187,6 +187,8 @@ export const SERVICE_FOLDERS = {
       'text',
       'tools',
       'voices',
+      // The desktop app's and web host's callback receiver (connection-callbacks.ts).
+      'webhooks',
     ],
     face: ['types', 'errors', 'studio-types'],
     about: 'The services composition: builds every domain, dispatches bridge calls.',

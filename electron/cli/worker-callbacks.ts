@@ -1,5 +1,9 @@
-import { z } from 'zod';
-import { classifyHost } from '../common/net/address-rules';
+import {
+  callbackUrlProblem,
+  normalCallbackUrl,
+  parseListenAddress,
+  type ListenAddress,
+} from '../common/net/callback-address';
 import { JobCallbacks } from '../services/jobs/job-callbacks';
 import { CallbackReceiver } from '../services/webhooks/callback-receiver';
 import { BASE_URL_CONNECTION_ID } from './cli-route';
@@ -18,38 +22,18 @@ export const CALLBACK_OPTIONS = [
   },
 ] as const;
 
-const callbackUrl = z
-  .string()
-  .transform((text, ctx) => {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'is not an address' });
-      return z.NEVER;
-    }
-    const loopback = classifyHost(url.hostname) === 'loopback';
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
-      ctx.addIssue({ code: 'custom', message: 'must be https:// (plain http:// only to this machine)' });
-    if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'must not carry a user or password' });
-    if (url.search || url.hash) ctx.addIssue({ code: 'custom', message: 'must have no ?query or #fragment' });
-    return url;
-  })
-  .transform((url) => `${url.origin}${url.pathname.replace(/\/+$/, '')}`);
+/** `--callback-url` by the one rule a connection's setting follows too (common/net/callback-address.ts). */
+function callbackUrlOf(text: string): string {
+  const problem = callbackUrlProblem(text);
+  if (problem) throw new UsageError(`--callback-url ${problem}`);
+  return normalCallbackUrl(text);
+}
 
-const listenAddress = z
-  .string()
-  .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/, { error: 'must be HOST:PORT (an IPv6 host in brackets)' })
-  .transform((text) => {
-    const colon = text.lastIndexOf(':');
-    return { host: text.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(text.slice(colon + 1)) };
-  })
-  .refine((a) => a.port <= 65535, { error: 'its port must be 0 to 65535' });
-
-function parsed<T>(name: string, schema: z.ZodType<T>, value: string): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new UsageError(`${name} ${result.error.issues.map((i) => i.message).join('; ')}`);
-  return result.data;
+/** `--callback-listen HOST:PORT`; port 0 lets the system choose one. */
+function listenAddressOf(text: string): ListenAddress {
+  const listen = parseListenAddress(text, 0);
+  if (typeof listen === 'string') throw new UsageError(`--callback-listen ${listen}`);
+  return listen;
 }
 
 export interface WorkerCallbacks {
@@ -70,8 +54,8 @@ export async function workerCallbacks(args: ParsedArgs, io: CliIo): Promise<Work
   if (urlText === undefined && listenText === undefined) return null;
   if (urlText === undefined || listenText === undefined)
     throw new UsageError('Give --callback-url and --callback-listen together');
-  const url = parsed('--callback-url', callbackUrl, urlText);
-  const listen = parsed('--callback-listen', listenAddress, listenText);
+  const url = callbackUrlOf(urlText);
+  const listen = listenAddressOf(listenText);
   if (flag(args, '--base-url') === undefined)
     throw new UsageError(
       '--callback-url needs --base-url: its callbacks are verified with the environment credentials',

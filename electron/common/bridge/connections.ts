@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { call } from './contract';
 import { serviceAddressProblem } from '../net/address-rules';
+import { callbackUrlProblem, normalCallbackUrl, parseListenAddress } from '../net/callback-address';
 import { PlacementConvention } from '../composition/placement';
 
 export const SANDBOX_CONNECTION_ID = 'sandbox';
@@ -32,6 +33,37 @@ export const ConnectionPlacement = PlacementConvention.extend({
 });
 export type ConnectionPlacement = z.infer<typeof ConnectionPlacement>;
 
+/**
+ * Callbacks instead of polling (issue 69), for a connection the service can reach the studio through:
+ * `url` is where the service posts (as it reaches the receiver, usually a TLS proxy), `listen` where the
+ * studio's receiver listens (loopback unless the user names another address: the one server the studio
+ * may open beyond this machine). Every create on the connection then carries `<url>/<a job's token>`.
+ */
+export const ConnectionCallbacks = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(2048)
+    .superRefine((value, ctx) => {
+      const problem = callbackUrlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: `callback address ${problem}` });
+    })
+    // Kept as origin and path: a job's token follows it (an address refused above is left as it was).
+    .transform((value) => (callbackUrlProblem(value) ? value : normalCallbackUrl(value))),
+  listen: z
+    .string()
+    .trim()
+    .max(300)
+    .superRefine((value, ctx) => {
+      const listen = parseListenAddress(value);
+      if (typeof listen === 'string') ctx.addIssue({ code: 'custom', message: `listen address ${listen}` });
+    }),
+});
+export type ConnectionCallbacks = z.infer<typeof ConnectionCallbacks>;
+
+/** The listen address a callback setting starts from: this machine only. */
+export const DEFAULT_CALLBACK_LISTEN = '127.0.0.1:8701';
+
 export const ConnectionView = z.object({
   id: z.string(),
   name: z.string(),
@@ -42,6 +74,8 @@ export const ConnectionView = z.object({
   /** Whether credentials are stored; the credentials themselves never leave the host. */
   hasSecret: z.boolean(),
   webhookUrl: z.string().nullable(),
+  /** Callbacks instead of polling; absent or null: its jobs are polled. Never anything secret. */
+  callbacks: z.object({ url: z.string(), listen: z.string() }).nullable().optional(),
   active: z.boolean(),
   placement: ConnectionPlacement,
 });
@@ -71,6 +105,7 @@ export const NewConnection = z.object({
     if (problem) ctx.addIssue({ code: 'custom', message: `base URL ${problem}` });
   }),
   webhookUrl: httpAddress('webhook URL').nullable().optional(),
+  callbacks: ConnectionCallbacks.nullable().optional(),
 });
 export type NewConnection = z.infer<typeof NewConnection>;
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sandboxTopUp } from './sandbox-top-up';
-import { z } from 'zod';
 import {
-  ConnectionPlacement,
   SANDBOX_CONNECTION_ID,
+  type ConnectionPlacement,
   type ConnectionPatch,
   type ConnectionTest,
   type ConnectionView,
@@ -15,40 +14,25 @@ import {
 import type { Credentials } from '../client/auth';
 import { ServiceError, isServiceError } from '../client/errors';
 import { ServiceClient, type ServiceClientOptions } from '../client/service-client';
-import type { CredentialVault, RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
+import type { CredentialVault, RecordStore, RecordStoreFactory } from '../host/types';
 import type { EngineConnection, EngineConnections } from '../jobs/engine';
 import { serviceAddressProblem } from '../../common/net/address-rules';
 import { DEFAULT_PLACEMENT, type PlacementConvention } from '../../common/composition/placement';
 import { decodeCredentials, encodeCredentials, originOf, secretId } from './credentials';
 import { acceptWeakStorage, describeVault } from './vault-consent';
+import { connectionsSpec, type ConnectionsRecord, type StoredConnection } from './connections-record';
 
-const StoredConnection = z.object({
-  id: z.string(),
-  name: z.string(),
-  baseUrl: z.string(),
-  webhookUrl: z.string().nullable(),
-  /** Absent until Check placement measured it: the service's examples' convention is assumed. */
-  placement: ConnectionPlacement.optional(),
-});
-type StoredConnection = z.infer<typeof StoredConnection>;
+export { connectionsSpec } from './connections-record';
 
 const ASSUMED: ConnectionPlacement = { ...DEFAULT_PLACEMENT, source: 'assumed', checkedAt: null };
 
-const ConnectionsRecord = z.object({
-  connections: z.array(StoredConnection),
-  activeId: z.string(),
-  sandboxWebhookUrl: z.string().nullable(),
-  /** The built-in sandbox reads the default convention; a Check placement against it is kept here. */
-  sandboxPlacement: ConnectionPlacement.optional(),
-});
-type ConnectionsRecord = z.infer<typeof ConnectionsRecord>;
-
-export const connectionsSpec: RecordStoreSpec<ConnectionsRecord> = {
-  name: 'connections',
-  schema: ConnectionsRecord,
-  defaults: { connections: [], activeId: SANDBOX_CONNECTION_ID, sandboxWebhookUrl: null },
-  version: 1,
-};
+/** The service takes one callback address a create: the connection's own webhook, or the studio's receiver. */
+function assertOneCallbackAddress(stored: StoredConnection): void {
+  if (stored.webhookUrl && stored.callbacks)
+    throw new Error(
+      'A create carries one callback address: clear the webhook URL to receive callbacks in the studio, or clear the callback address.',
+    );
+}
 
 function assertServiceAddress(url: string): void {
   const problem = serviceAddressProblem(url.trim());
@@ -133,7 +117,9 @@ export class ConnectionManager implements EngineConnections {
       name,
       baseUrl: input.baseUrl.trim(),
       webhookUrl: input.webhookUrl ?? null,
+      callbacks: input.callbacks ?? null,
     };
+    assertOneCallbackAddress(stored);
     this.store.update((r) => ({ ...r, connections: [...r.connections, stored] }));
     await this.changed();
     return this.get(stored.id);
@@ -141,8 +127,8 @@ export class ConnectionManager implements EngineConnections {
 
   async update(id: string, patch: ConnectionPatch): Promise<ConnectionView> {
     if (id === SANDBOX_CONNECTION_ID) {
-      if (patch.name !== undefined || patch.baseUrl !== undefined)
-        throw new Error('The sandbox connection cannot be renamed or moved; only its webhook URL can change.');
+      if (patch.name !== undefined || patch.baseUrl !== undefined || patch.callbacks)
+        throw new Error('The sandbox connection cannot be renamed, moved or called back; only its webhook URL can change.');
       if (patch.webhookUrl !== undefined)
         this.store.update((r) => ({ ...r, sandboxWebhookUrl: patch.webhookUrl ?? null }));
     } else {
@@ -154,7 +140,9 @@ export class ConnectionManager implements EngineConnections {
         name: patch.name?.trim() ?? current.name,
         baseUrl: patch.baseUrl?.trim() ?? current.baseUrl,
         webhookUrl: patch.webhookUrl === undefined ? current.webhookUrl : patch.webhookUrl,
+        callbacks: patch.callbacks === undefined ? (current.callbacks ?? null) : patch.callbacks,
       };
+      assertOneCallbackAddress(next);
       // A secret, and a measured placement, belong to the origin they were found at: moving drops them.
       if (originOf(next.baseUrl) !== originOf(current.baseUrl)) {
         await this.deps.vault.delete(secretId(id));
@@ -337,6 +325,11 @@ export class ConnectionManager implements EngineConnections {
       : undefined;
   }
 
+  /** A connection's callback setting (where the service posts, where the receiver listens); null: polled. */
+  callbacksOf(id: string): { url: string; listen: string } | null {
+    return this.store.get().connections.find((c) => c.id === id)?.callbacks ?? null;
+  }
+
   /** The connection's credentials, only if they were entered or declared for its current origin. */
   private async credentialsOf(stored: StoredConnection): Promise<Credentials | undefined> {
     const raw = await this.deps.vault.get(secretId(stored.id));
@@ -353,6 +346,7 @@ export class ConnectionManager implements EngineConnections {
       authKind: credentials?.kind ?? null,
       hasSecret: credentials !== undefined,
       webhookUrl: stored.webhookUrl,
+      callbacks: stored.callbacks ?? null,
       active: stored.id === activeId,
       placement: stored.placement ?? ASSUMED,
     };

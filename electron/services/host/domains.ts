@@ -153,6 +153,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     callbacks: options.callbacks,
     // A host that only reads opens the records read-only: the owner beside it writes them.
     ledger: { readOnly: start === 'read-only', onImport: options.onImport },
+    // The desktop app and the web host take callbacks by each connection's setting; a command line never listens.
+    connectionCallbacks: start === 'resume',
     runStorage: () => storageIdentity(storage.storages, () => base.sandbox()),
   });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.
@@ -292,6 +294,16 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   // Copies that earlier versions noted outside the queue join the one record before it is read.
   if (start !== 'read-only') downloads.ready = adoptLegacyCopies(base, downloads, studio);
   if (start === 'resume') {
+    // The active connection's callback receiver; one that cannot listen is said once, and its jobs are polled.
+    studio.callbacks
+      ?.reconcile()
+      .catch((error: unknown) =>
+        base.notices.raise({
+          level: 'warning',
+          title: 'Callbacks are off',
+          detail: error instanceof Error ? error.message : String(error),
+        }),
+      );
     void campaigns.resumeAll();
     archive.start();
   }

@@ -8,6 +8,7 @@ import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
 import type { LedgerStorage } from '../jobs/ledger';
 import { openLedger, type LedgerOptions } from '../records/open-ledger';
 import { appSettingsSpec } from '../system/settings-store';
+import { ConnectionCallbacks } from './connection-callbacks';
 import type { HostBase, RecordStore } from './types';
 
 /** What building the engine takes of a host: its records, vault, sandbox and log, and a way to tell the user something. */
@@ -31,6 +32,11 @@ export interface EngineOptions {
   reports?: Pick<JobEngineDeps, 'onChange' | 'onRemove' | 'notify' | 'setProgress'>;
   /** Callback addresses for each create (a worker's --callback-url); none: jobs are polled. */
   callbacks?: JobEngineDeps['callbacks'];
+  /**
+   * Callbacks by the connections' own setting (the desktop app, the web host): a receiver for the active
+   * connection when it has one. Ignored when `callbacks` is given.
+   */
+  connectionCallbacks?: boolean;
 }
 
 export interface EngineServices {
@@ -41,6 +47,8 @@ export interface EngineServices {
   jobs: JobEngine;
   /** The folder's settings record, the one the Settings page writes. */
   settings: RecordStore<AppSettings>;
+  /** The receiver of the active connection's callbacks, when the host takes them (`connectionCallbacks`). */
+  callbacks: ConnectionCallbacks | null;
 }
 
 /**
@@ -60,11 +68,22 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     onChange: options.onConnectionsChange,
   });
   const target = options.route?.(connections) ?? connections;
+  const callbacks =
+    options.connectionCallbacks && !options.callbacks
+      ? new ConnectionCallbacks({
+          connections: {
+            active: () => target.active(),
+            callbacksOf: (id) => connections.callbacksOf(id),
+            clientCredentials: (id) => connections.clientCredentials(id),
+          },
+          log: host.log,
+        })
+      : null;
   const catalogue = new CatalogueService({ clock, connections: target });
   const settings = host.createStore(appSettingsSpec);
   const jobs = new JobEngine({
     ...options.reports,
-    callbacks: options.callbacks,
+    callbacks: options.callbacks ?? callbacks?.jobs,
     storage:
       options.storage ??
       openLedger(host.dataDir, { ...options.ledger, log: host.log, notify: (notice) => host.notices.raise(notice) }),
@@ -81,5 +100,5 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     // made by hand while nothing else is being created), and by runs at their start, end and every few minutes.
     balance: async (id) => (await (await target.client(id)).call('quotaInfo', {})).credit,
   });
-  return { connections, target, catalogue, jobs, settings };
+  return { connections, target, catalogue, jobs, settings, callbacks };
 }

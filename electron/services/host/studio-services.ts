@@ -27,12 +27,13 @@ export function createStudioServices(
     else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
   };
   // Built as every host builds them (the command line too), so the spending policy cannot be left out.
-  const { connections, target, catalogue, jobs } = createEngineServices(base, {
+  const { connections, target, catalogue, jobs, callbacks } = createEngineServices(base, {
     route: overrides.route,
     fetch: overrides.fetch,
     storage: overrides.storage,
     ledger: overrides.ledger,
     callbacks: overrides.callbacks,
+    connectionCallbacks: overrides.connectionCallbacks,
     onConnectionsChange: (state) => base.emit('connections.changed', state),
     reports: {
       onChange: (job) => base.emit('jobs.changed', job),
@@ -63,7 +64,7 @@ export function createStudioServices(
     onChange: throttledBatchEvents(base),
     notify,
   });
-  return { connections, target, jobs, reactor, rows, queues, catalogue, progress, batches, notify, account };
+  return { connections, target, jobs, reactor, rows, queues, catalogue, progress, batches, notify, account, callbacks };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { QueuedRuns } from '../rows/queued-runs';
 import type { SharedRecords } from '../rows/row-engine-deps';
 import type { JobCallbacks } from '../jobs/job-callbacks';
+import type { ConnectionCallbacks } from './connection-callbacks';
 import type { CatalogueService } from '../catalogue/catalogue-service';
 import type { ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from './types';
@@ -43,6 +44,8 @@ export interface StudioServices {
    * and what a worker compares with the run's record before it makes a row.
    */
   account(runId: string): Promise<RunAccount | null>;
+  /** The receiver of the active connection's callbacks (null: this host takes none by setting). */
+  callbacks: ConnectionCallbacks | null;
 }
 
 export interface StudioServiceOverrides {
@@ -52,6 +55,8 @@ export interface StudioServiceOverrides {
   fetch?: typeof globalThis.fetch;
   /** A worker's callback addresses (--callback-url); none: jobs are polled. */
   callbacks?: JobCallbacks;
+  /** Callbacks by each connection's own setting (the desktop app, the web host); ignored with `callbacks`. */
+  connectionCallbacks?: boolean;
   /** What makes this host's active storage that storage (no key); absent: runs record none. */
   runStorage?: () => Promise<RunStorage | null>;
 }

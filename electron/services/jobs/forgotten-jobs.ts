@@ -51,8 +51,8 @@ export class ForgottenJobs {
   private keep(record: JobRecord): void {
     const { connectionId, kind, createdAt, phase, remoteId, chargedCredits, chargeSource, costEstimate } = record;
     const facts = { connectionId, kind, createdAt, phase, remoteId, chargedCredits, chargeSource, costEstimate };
-    // Only a real charge guides unpublished prices; any other counts in its day's total alone.
-    if (chargedCredits === null || chargeSource === 'estimate') return this.addToDay(facts);
+    // Only a real charge guides unpublished prices (a failure's is its refund); any other counts in its day's total alone.
+    if (chargedCredits === null || chargeSource === 'estimate' || phase === 'failed') return this.addToDay(facts);
     const key = `${connectionId}\n${kind}`;
     const list = this.latest.get(key) ?? [];
     list.push(facts);

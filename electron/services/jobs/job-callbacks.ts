@@ -19,8 +19,12 @@ interface Route {
 }
 
 export interface JobCallbacksOptions {
-  /** The address the service posts to, as it reaches the receiver (`https://host/path`); each job's token is added to it. */
-  url: string;
+  /**
+   * The address the service posts to, as it reaches the receiver (`https://host/path`); each job's token
+   * is added to it. A function: the address for a job's connection, null where its jobs are polled (the
+   * desktop app and web host take callbacks on the one connection whose receiver listens).
+   */
+  url: string | ((connectionId: string) => string | null);
   now?: () => number;
   newToken?: () => string;
   /** How long an ended job's token is still known (a late or out-of-order callback answered "unchanged"). Default 15 min. */
@@ -45,13 +49,14 @@ export class JobCallbacks {
   /** Ended routes in the order they ended, so forgetting the old ones never looks at the rest. */
   private readonly endedInOrder = new Map<string, number>();
   private target: CallbackTarget | null = null;
-  private readonly url: string;
+  private readonly url: (connectionId: string) => string | null;
   private readonly now: () => number;
   private readonly newToken: () => string;
   private readonly keepEndedMs: number;
 
   constructor(options: JobCallbacksOptions) {
-    this.url = options.url.replace(/\/+$/, '');
+    const url = options.url;
+    this.url = typeof url === 'string' ? () => url : url;
     this.now = options.now ?? Date.now;
     this.newToken = options.newToken ?? newCallbackToken;
     this.keepEndedMs = options.keepEndedMs ?? 15 * 60_000;
@@ -64,20 +69,22 @@ export class JobCallbacks {
 
   /**
    * The body to send for a job: its callback field set to this job's address. A kind without a callback,
-   * or a body that already names its own callback address, is sent as it is (and polled as before).
+   * a connection without an address, or a body that already names its own callback address, is sent as
+   * it is (and polled as before).
    */
   attach(
     job: { id: string; kind: JobKind; connectionId: string },
     body: Record<string, unknown>,
   ): Record<string, unknown> {
     const field = JOB_KIND_REGISTRY[job.kind].webhookField;
-    if (!field || body[field]) return body;
+    const url = this.url(job.connectionId)?.replace(/\/+$/, '');
+    if (!field || !url || body[field]) return body;
     this.sweep();
     const token = this.newToken();
     const key = keyOf(token);
     this.routes.set(key, { jobId: job.id, connectionId: job.connectionId, endedAt: null });
     this.byJob.set(job.id, key);
-    return { ...body, [field]: `${this.url}/${token}` };
+    return { ...body, [field]: `${url}/${token}` };
   }
 
   /** Whether the service was asked to call back for this job (then it is polled only once its callback is overdue). */

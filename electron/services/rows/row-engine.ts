@@ -229,7 +229,7 @@ export class RowEngine {
   readonly flush = (): Promise<void> => this.memory.flush();
   /** Lets go of an ended run (a worker's one-row run, reported): in memory and on disk, and its ended jobs in memory. */
   forget(kind: string, id: string): Promise<void> {
-    for (const held of [this.stops.guards, this.connections]) held.delete(`${kind}/${id}`);
+    for (const held of [this.stops.guards, this.stops.undecided, this.connections]) held.delete(`${kind}/${id}`);
     this.deps.jobs.forgotten?.forgetWhere((job) => this.kindOf(kind).rowOf(job)?.runId === id);
     return this.memory.forget(kind, id);
   }

@@ -40,8 +40,8 @@ export class RunStops {
   readonly spending: RunSpending;
   /** Runs that may go on only while something outside says so (a worker's row: its queued run still running). */
   readonly guards = new Map<string, () => Promise<boolean>>();
-  /** Each run's creates on their way whose fate is not known yet: left, or held back and put back. */
-  private readonly undecided = new Map<string, Set<Promise<void>>>();
+  /** Each run's creates on their way whose fate is not known yet: left, or held back and put back (by `kind/id`). */
+  readonly undecided = new Map<string, Set<Promise<void>>>();
 
   constructor(private readonly deps: RunStopsDeps) {
     this.spending = new RunSpending(deps.jobs);

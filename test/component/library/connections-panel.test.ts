@@ -128,11 +128,58 @@ describe('ConnectionsPanel', () => {
     document.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
     await flushPromises();
     expect(fake.calls.find((c) => c.channel === 'connections.add')?.args).toEqual([
-      { name: 'Staging', baseUrl: 'https://staging.example.com', webhookUrl: null },
+      { name: 'Staging', baseUrl: 'https://staging.example.com', webhookUrl: null, callbacks: null },
     ]);
     expect(fake.calls.find((c) => c.channel === 'connections.setSecret')?.args).toEqual([
       'n',
       { kind: 'api-key', apiKey: 'sk-staging-123456' },
+    ]);
+  });
+
+  it('takes callbacks on a connection: refuses an address the service must not be told, keeps a good one', async () => {
+    const { wrapper, fake } = mountPanel({ 'connections.update': () => state().connections[1] });
+    await flushPromises();
+    await wrapper
+      .find('[data-connection="Production"]')
+      .findAll('button')
+      .find((b) => b.text() === 'Edit')
+      ?.trigger('click');
+    await flushPromises();
+    const input = (label: string) => document.querySelector<HTMLInputElement>(`input[aria-label="${label}"]`);
+    // Loopback only unless the user names another address.
+    expect(input('Callback listen address')?.value).toBe('127.0.0.1:8701');
+    const type = async (label: string, value: string) => {
+      const el = input(label);
+      if (!el) throw new Error(`no ${label} field`);
+      el.value = value;
+      el.dispatchEvent(new Event('input'));
+      await flushPromises();
+    };
+    const submit = async () => {
+      document.querySelector<HTMLButtonElement>('button[type="submit"]')?.click();
+      await flushPromises();
+    };
+    await type('Callback address', 'http://hooks.example.com/studio');
+    await submit();
+    expect(document.body.textContent).toContain(
+      'callback address must be https:// (plain http:// only to this machine)',
+    );
+    await type('Callback address', 'https://hooks.example.com/studio');
+    await type('Callback listen address', '127.0.0.1:99999');
+    await submit();
+    expect(document.body.textContent).toContain('listen address its port must be 1 to 65535');
+    expect(fake.calls.filter((c) => c.channel === 'connections.update')).toEqual([]);
+
+    await type('Callback listen address', '127.0.0.1:8702');
+    await submit();
+    expect(fake.calls.find((c) => c.channel === 'connections.update')?.args).toEqual([
+      'p',
+      {
+        name: 'Production',
+        baseUrl: 'https://api.example.com',
+        webhookUrl: null,
+        callbacks: { url: 'https://hooks.example.com/studio', listen: '127.0.0.1:8702' },
+      },
     ]);
   });
 });

@@ -8,8 +8,8 @@
 // no paid job was made twice; every good row is saved once; the ledger lists every job the sandbox made
 // for the run, each once, a failed one charged nothing and each figure the service gave as the sandbox
 // took it; no row failed for want of the password. The ledger's total against the balance's fall is
-// known wrong (the last test). The command run again beside the web host is refused, saying why. Every
-// wait is on an event (files saved, lines said, an exit); limits are hang guards.
+// known wrong (the todo at the end). The command run again beside the web host is refused, saying why.
+// Every wait is on an event (files saved, lines said, an exit); limits are hang guards.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -18,8 +18,6 @@ import { EXIT } from '../../../electron/cli/command';
 import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
 import { openLedger } from '../../../electron/services/records/open-ledger';
-import type { JobRecord } from '../../../electron/common/bridge/jobs';
-import type { EmulatorState } from '../../../electron/emulator/state/types';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { readyMadeResults } from '../emulator/harness';
 import { smallTemplate } from '../campaign/campaign-harness';
@@ -47,9 +45,6 @@ afterAll(() => {
 
 /** A row's problem that says the queue refused the studio (the operator's rows all failed with NOAUTH). */
 const forWantOfPassword = (problem: string): boolean => /NOAUTH|WRONGPASS|password|Redis/i.test(problem);
-
-/** What the sequence left, for the check of charges against the balance. */
-let ended: { state: EmulatorState; ledger: JobRecord[] } | null = null;
 
 const names = Array.from({ length: ROWS }, (_, i) => `Name${String(i + 1).padStart(3, '0')}`);
 
@@ -203,24 +198,16 @@ describe("the operator's sequence on a queued campaign", () => {
     ).toEqual([]);
     const remoteIds = ledger.flatMap((j) => (j.remoteId === null ? [] : [j.remoteId]));
     expect(remoteIds.length - new Set(remoteIds).size).toBe(0);
-    ended = { state, ledger };
   }, 1_200_000);
 
-  // Known wrong (issue 67, left open): the voiceovers' price is not published and the service's records of
-  // them carry no charge, so each is charged in the ledger at an estimate from the connection's recent
-  // charges; those were measured from the balance around a worker's create that went "alone" in its own
-  // process, while the other workers' creates on the same account fell in the same window. The ledger's
-  // total is then off the balance's fall. `.fails` holds it: once the charges add up, this turns red.
-  it.fails(
-    "charges in the ledger what the balance fell by (voiceovers' estimates measured beside other workers)",
-    () => {
-      if (!ended) throw new Error('the sequence did not end');
-      const fall = CREDITS - Object.values(ended.state.accounts).reduce((sum, a) => sum + a.credits, 0);
-      const charged = ended.ledger.reduce((sum, j) => sum + (j.chargedCredits ?? 0), 0);
-      expect(fall).toBeGreaterThan(0);
-      expect(charged).toBeCloseTo(fall, 6);
-    },
-  );
+  // Known wrong (issue 67, left open): a voiceover's price is not published and the service's record of it
+  // carries no charge, so the ledger charges it the balance's fall around a create that went alone in its
+  // worker, or an estimate from those falls. Alone in its own process only: the other workers' creates on
+  // the same account fall in the same window, and a 1-credit voiceover is measured at 2 (one run: 3
+  // measured, 2 of them at 2; 67 estimated at 2, 123 at 1; 7 with no figure: 1,252 charged for a fall of
+  // 1,190).
+  // Not a `.fails`: a run whose every measurement happened to fall alone would add up, and turn it red by luck.
+  it.todo("charges in the ledger what the balance fell by (voiceovers' charges measured beside other workers)");
 });
 
 const pick = <T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> =>

@@ -97,4 +97,17 @@ describe('the jobs a job engine lets go of', () => {
     // What stands for them is a few charges and a total a day, not one each.
     expect(read().length).toBeLessThanOrEqual(2 + 5 + 2);
   });
+
+  it('keep the price guide when the latest jobs failed: a refunded failure is no guide, and takes no place of one', () => {
+    const now = Date.now();
+    const jobs = new Map<string, JobRecord>();
+    for (let i = 0; i < 10; i++) jobs.set(`j${i}`, job(`j${i}`, now - 100_000 - i * 1000, { chargedCredits: 1 }));
+    for (let i = 0; i < 5; i++)
+      jobs.set(`f${i}`, job(`f${i}`, now - i * 1000, { phase: 'failed', chargedCredits: 0, chargeSource: 'service' }));
+    const guide = recentCost('tts', chargeHistory(jobs.values(), 'c'));
+    expect(guide).toMatchObject({ count: 5, credits: 1 });
+    const forgotten = new ForgottenJobs(jobs, () => false);
+    expect(forgotten.forgetWhere(() => true)).toBe(15);
+    expect(recentCost('tts', chargeHistory([...forgotten.beside(jobs.values())], 'c'))).toEqual(guide);
+  });
 });
