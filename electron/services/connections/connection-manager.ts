@@ -83,6 +83,8 @@ export class ConnectionManager implements EngineConnections {
         authKind: 'api-key',
         hasSecret: true,
         webhookUrl: record.sandboxWebhookUrl,
+        // The sandbox takes no callbacks; said as for any connection without them, so every view has one shape.
+        callbacks: null,
         active: activeId === SANDBOX_CONNECTION_ID,
         placement: record.sandboxPlacement ?? { ...DEFAULT_PLACEMENT, source: 'built-in', checkedAt: null },
       },

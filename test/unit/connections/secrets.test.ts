@@ -128,6 +128,8 @@ describe('credentials', () => {
         'authKind',
         'baseUrl',
         'builtIn',
+        // The callback and listen addresses a user gave (never a secret: the receiver reads those in the host).
+        'callbacks',
         'hasSecret',
         'id',
         'name',
