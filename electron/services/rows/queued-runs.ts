@@ -47,6 +47,8 @@ interface QueueLink {
   down: boolean;
   /** Pauses the runs followed on this queue once it has been out of reach for QUEUE_LOST_PAUSE_MS. */
   lost: ReturnType<typeof setTimeout> | null;
+  /** Why the runs were paused, while the queue is still out of reach: a run followed since pauses too. */
+  lostSaid: string | null;
 }
 
 /**
@@ -265,6 +267,7 @@ export class QueuedRuns {
       following: new Map(),
       down: false,
       lost: null,
+      lostSaid: null,
     };
     redis.on('error', (error: Error) => {
       if (refusedByRedis(String(error))) return void this.pauseFollowed(link, this.refusal(link));
@@ -274,6 +277,7 @@ export class QueuedRuns {
       const said = target.scrub(error.message);
       link.lost = setTimeout(() => {
         const message = `The queue at ${target.shown} has not answered for ${QUEUE_LOST_PAUSE_MS / 1000} s (${said}): the workers' reports wait in its Redis. Resume, or run the campaign again, once it answers.`;
+        link.lostSaid = message;
         void this.pauseFollowed(link, message);
       }, QUEUE_LOST_PAUSE_MS);
       link.lost.unref?.();
@@ -281,6 +285,7 @@ export class QueuedRuns {
     redis.on('ready', () => {
       if (link.lost) clearTimeout(link.lost);
       link.lost = null;
+      link.lostSaid = null;
       if (link.down) this.options.log?.info('the queue reaches Redis again', { redis: target.shown });
       link.down = false;
     });
@@ -321,6 +326,9 @@ export class QueuedRuns {
     const blocking = new Redis(link.queue.target.options);
     blocking.on('error', () => undefined);
     link.following.set(runKey, blocking);
+    // Followed only after its queue was found gone (a resume on a busy machine can come that late): it
+    // pauses now, or it would wait for reports with nothing left to pause it.
+    if (link.lostSaid) void this.engine?.pauses.pauseRun(kind, runId, 'queue', link.lostSaid);
     void (async () => {
       let last = '0';
       while (link.following.get(runKey) === blocking && !this.closed) {
