@@ -13,10 +13,7 @@ import { CAMPAIGN_ROW_ENDED, type CampaignRecord } from './record';
  * row waiting only for its save counted a quarter unmade).
  */
 export const RunWork = z.object({
-  /**
-   * Requests a row takes (its creates and their polls): what the rows that ended took, failed ones among
-   * them (a row failed at its first voiceover makes no video), or before enough ended, its steps' average.
-   */
+  /** Requests a whole row takes (its creates and their polls), as the campaign's ended steps average. */
   requestsPerRow: z.number().positive(),
   /** The requests the rows under way have made, in rows (two rows half way through are one). */
   underWayMade: z.number().nonnegative(),
@@ -33,8 +30,6 @@ export type RunWork = z.infer<typeof RunWork>;
 
 /** Before any of its steps ended, a step is taken to be its create and one poll. */
 const FIRST_GUESS = 2;
-/** Rows ended (having sent something) before what they took stands for the rest. */
-const ENDED_ROWS_FOR_MEAN = 10;
 
 type Step = 'voiceover' | 'video';
 
@@ -60,13 +55,6 @@ export function campaignWork(
       .filter((r) => !CAMPAIGN_ROW_ENDED.has(r.state) && r.state !== 'held')
       .map((r) => [r.row, { take: r.take, requests: 0 }]),
   );
-  // Rows made or failed: what each took in its last take. A row whose steps were all reused took none and
-  // says nothing of the rows still to make, so it is left out below.
-  const endedRows = new Map(
-    record.rows
-      .filter((r) => r.state === 'done' || r.state === 'failed')
-      .map((r) => [r.row, { take: r.take, requests: 0 }]),
-  );
   for (const job of jobs) {
     const purpose = job.purpose;
     if (purpose.type !== 'campaign-row' || purpose.campaignId !== record.id) continue;
@@ -74,8 +62,6 @@ export function campaignWork(
     const row = spent.get(purpose.row);
     // Only the row's own take made what is left of it: an earlier take's steps are made again.
     if (row && purpose.take === row.take) row.requests += requests;
-    const endedRow = endedRows.get(purpose.row);
-    if (endedRow && purpose.take === endedRow.take) endedRow.requests += requests;
     countSent(job, now, count);
     if (job.finishedAt === null) continue;
     ended[purpose.step].steps += 1;
@@ -83,11 +69,7 @@ export function campaignWork(
   }
   const perStep = (step: Step) => (ended[step].steps ? ended[step].requests / ended[step].steps : FIRST_GUESS);
   const { voiceovers, videos } = stepsOfRow(record);
-  const sentSomething = [...endedRows.values()].filter((r) => r.requests > 0);
-  const requestsPerRow =
-    sentSomething.length >= ENDED_ROWS_FOR_MEAN
-      ? sentSomething.reduce((sum, r) => sum + r.requests, 0) / sentSomething.length
-      : voiceovers * perStep('voiceover') + videos * perStep('video');
+  const requestsPerRow = voiceovers * perStep('voiceover') + videos * perStep('video');
   const made = [...spent.values()].reduce((sum, r) => sum + Math.min(r.requests, requestsPerRow), 0);
   const recent = [...sent].sort((a, b) => a[0] - b[0]);
   return { requestsPerRow, underWayMade: made / requestsPerRow, recent };

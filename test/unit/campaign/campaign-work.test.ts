@@ -100,27 +100,6 @@ describe('campaignWork', () => {
     ]);
   });
 
-  it('takes a row to be what the ended rows took, failed ones among them, once ten ended', () => {
-    // Ten rows made (two voiceovers and a video of 2 requests each: 6) and ten failed at their first
-    // voiceover (2 requests, no video): a row to come is 4 requests, not the 6 of its steps. Five rows
-    // whose steps were all reused took nothing and are no guide.
-    const made = Array.from({ length: 10 }, (_, i) => row(i, 'done'));
-    const failed = Array.from({ length: 10 }, (_, i) => row(10 + i, 'failed'));
-    const reused = Array.from({ length: 5 }, (_, i) => row(20 + i, 'done'));
-    const jobs = [
-      ...made.flatMap((r) => [
-        job(r.row, 'voiceover', 1, T0 + S),
-        job(r.row, 'voiceover', 1, T0 + 2 * S),
-        job(r.row, 'video', 1, T0 + 3 * S),
-      ]),
-      ...failed.map((r) => job(r.row, 'voiceover', 1, T0 + S)),
-    ];
-    const all = [...made, ...failed, ...reused, row(30, 'pending')];
-    expect(campaignWork(record(all), jobs, T0 + 10 * S).requestsPerRow).toBe(4);
-    // Nine ended: too few to stand for the rest, so the steps' average (voiceovers of 2, a video of 2).
-    expect(campaignWork(record([...made.slice(0, 9), row(30, 'pending')]), jobs, T0 + 10 * S).requestsPerRow).toBe(6);
-  });
-
   it('takes a step to be two requests until one of its kind ended', () => {
     expect(campaignWork(record([row(0, 'pending')]), [], T0).requestsPerRow).toBe(6);
   });
