@@ -82,9 +82,7 @@ interface LedgerJob {
 }
 
 function campaignJobs(): LedgerJob[] {
-  return (openLedger(studio.dataDir).loadAll() as LedgerJob[]).filter(
-    (job) => job.purpose?.type === 'campaign-row',
-  );
+  return (openLedger(studio.dataDir).loadAll() as LedgerJob[]).filter((job) => job.purpose?.type === 'campaign-row');
 }
 
 /** The campaign's finished videos in its folder so far. */

@@ -38,9 +38,7 @@ interface LedgerJob {
 }
 
 const campaignJobs = (): LedgerJob[] =>
-  (openLedger(studio.dataDir).loadAll() as LedgerJob[]).filter(
-    (job) => job.purpose?.type === 'campaign-row',
-  );
+  (openLedger(studio.dataDir).loadAll() as LedgerJob[]).filter((job) => job.purpose?.type === 'campaign-row');
 
 /** The jobs the sandbox made, by its own records. */
 const sandboxJobs = (): { _id: string; kind: string }[] =>

@@ -130,7 +130,9 @@ export class ConnectionManager implements EngineConnections {
   async update(id: string, patch: ConnectionPatch): Promise<ConnectionView> {
     if (id === SANDBOX_CONNECTION_ID) {
       if (patch.name !== undefined || patch.baseUrl !== undefined || patch.callbacks)
-        throw new Error('The sandbox connection cannot be renamed, moved or called back; only its webhook URL can change.');
+        throw new Error(
+          'The sandbox connection cannot be renamed, moved or called back; only its webhook URL can change.',
+        );
       if (patch.webhookUrl !== undefined)
         this.store.update((r) => ({ ...r, sandboxWebhookUrl: patch.webhookUrl ?? null }));
     } else {

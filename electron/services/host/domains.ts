@@ -295,15 +295,13 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   if (start !== 'read-only') downloads.ready = adoptLegacyCopies(base, downloads, studio);
   if (start === 'resume') {
     // The active connection's callback receiver; one that cannot listen is said once, and its jobs are polled.
-    studio.callbacks
-      ?.reconcile()
-      .catch((error: unknown) =>
-        base.notices.raise({
-          level: 'warning',
-          title: 'Callbacks are off',
-          detail: error instanceof Error ? error.message : String(error),
-        }),
-      );
+    studio.callbacks?.reconcile().catch((error: unknown) =>
+      base.notices.raise({
+        level: 'warning',
+        title: 'Callbacks are off',
+        detail: error instanceof Error ? error.message : String(error),
+      }),
+    );
     void campaigns.resumeAll();
     archive.start();
   }

@@ -18,8 +18,6 @@ export function importProgressLines(print: (line: string) => void): (progress: I
     const step = Math.floor(percent / STEP_PERCENT);
     if (step <= printed) return;
     printed = step;
-    print(
-      `Taking the job journal into the database: ${percent}% (${progress.rows.toLocaleString('en-US')} changes)…`,
-    );
+    print(`Taking the job journal into the database: ${percent}% (${progress.rows.toLocaleString('en-US')} changes)…`);
   };
 }

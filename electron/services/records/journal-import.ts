@@ -1,6 +1,13 @@
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { forEachLine, JOURNAL, parseJournalLine, setAsideLine, type JournalChange, type Reporting } from '../jobs/ledger-read';
+import {
+  forEachLine,
+  JOURNAL,
+  parseJournalLine,
+  setAsideLine,
+  type JournalChange,
+  type Reporting,
+} from '../jobs/ledger-read';
 import type { RecordsDatabase } from './database';
 import { jobColumns, PUT_JOB, REMOVE_JOB } from './sqlite-ledger';
 
@@ -43,14 +50,12 @@ export function importJournal(database: RecordsDatabase, dataDir: string, option
   const { db } = database;
   const put = db.prepare(PUT_JOB);
   const remove = db.prepare(REMOVE_JOB);
-  const commit = db
-    .transaction((changes: JournalChange[]) => {
-      for (const change of changes) {
-        if ('remove' in change) remove.run(change.remove);
-        else put.run(change.put.id, JSON.stringify(change.put), ...jobColumns(change.put));
-      }
-    })
-    .immediate;
+  const commit = db.transaction((changes: JournalChange[]) => {
+    for (const change of changes) {
+      if ('remove' in change) remove.run(change.remove);
+      else put.run(change.put.id, JSON.stringify(change.put), ...jobColumns(change.put));
+    }
+  }).immediate;
   const size = options.rowsPerTransaction ?? ROWS_PER_TRANSACTION;
   options.log?.info('taking the job journal into the records database', { journal, bytes: totalBytes });
   let batch: JournalChange[] = [];

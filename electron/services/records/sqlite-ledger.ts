@@ -67,10 +67,11 @@ export class SqliteLedgerStorage implements LedgerStorage {
   loadAll(): JobRecord[] {
     const texts = new Map<string, string>();
     const db = this.database?.db;
-    if (db) for (const row of db.prepare('SELECT id, record FROM jobs').iterate()) {
-      const { id, record } = row as { id: string; record: string };
-      texts.set(id, record);
-    }
+    if (db)
+      for (const row of db.prepare('SELECT id, record FROM jobs').iterate()) {
+        const { id, record } = row as { id: string; record: string };
+        texts.set(id, record);
+      }
     if (this.reader) this.overlayJournal(texts);
     const records: JobRecord[] = [];
     const unreadable: string[] = [];

@@ -150,15 +150,13 @@ export class RowWorker {
       this.done += 1;
       // Never a failed report after a delivered one: a row whose records stay is only memory kept.
       if (maker.delivered)
-        await maker
-          .delivered(run, row, made)
-          .catch((error: unknown) =>
-            this.options.log?.warn('a worker could not let go of a row', {
-              run: task.runId,
-              row: task.row,
-              error: String(error),
-            }),
-          );
+        await maker.delivered(run, row, made).catch((error: unknown) =>
+          this.options.log?.warn('a worker could not let go of a row', {
+            run: task.runId,
+            row: task.row,
+            error: String(error),
+          }),
+        );
     } catch (error) {
       const reason = `the worker ${this.id} could not make it: ${error instanceof Error ? error.message : String(error)}`;
       await report({ outcome: 'ended', record: { ...row, state: 'failed', problems: [reason] } });

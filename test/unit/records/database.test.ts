@@ -41,7 +41,11 @@ describe('the records database', () => {
     const ledger = openLedger(dir, { notify: (n) => notices.push(n) });
     expect(ledger.loadAll()).toEqual([]);
     await ledger.put(record('new'));
-    expect(openLedger(dir, { readOnly: true }).loadAll().map((r) => r.id)).toEqual(['new']);
+    expect(
+      openLedger(dir, { readOnly: true })
+        .loadAll()
+        .map((r) => r.id),
+    ).toEqual(['new']);
     const [moved] = setAside(dir);
     expect(readFileSync(join(dir, moved as string))).toEqual(Buffer.alloc(16_384, 0x5a));
     expect(notices).toHaveLength(1);

@@ -33,10 +33,14 @@ async function writeBigJournal(dir: string): Promise<void> {
 /** Runs the child until it says `until`; `kill` then ends it with SIGKILL, else it must exit 0. */
 function runChild(dir: string, args: string[], until: string, kill: boolean): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/unit/records/import-child.ts'), dir, ...args], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'test/unit/records/import-child.ts'), dir, ...args],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let said = '';
     let stderr = '';
     let heard: string | null = null;

@@ -82,8 +82,14 @@ describe('taking the old journal in', () => {
     expect(details.find((d) => d.includes('svc-123'))).toMatch(
       /request: Speech · voice Ava · "Hi"; sent to: .*service id: svc-123; result: https:\/\/files\.example\/r\.mp4/,
     );
-    expect(details.find((d) => d.includes('lipsync'))).toMatch(/kind: lipsync; service id: svc-\\"9; created: 2025-11-22T/);
-    expect(readFileSync(join(dir, 'jobs', 'ledger.unreadable.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+    expect(details.find((d) => d.includes('lipsync'))).toMatch(
+      /kind: lipsync; service id: svc-\\"9; created: 2025-11-22T/,
+    );
+    expect(
+      readFileSync(join(dir, 'jobs', 'ledger.unreadable.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    ).toHaveLength(3);
   });
 
   // Fails when the journal is set aside before the last transaction commits (mutation: rename first):
@@ -132,7 +138,11 @@ describe('reading a journal a line at a time', () => {
     const dir = tempDir('lines-');
     const path = join(dir, 'big.jsonl');
     // The first read ends (at 1 MiB) one byte into the second line's first character, which takes three.
-    const lines = ['a'.repeat((1 << 20) - 2), `${'€'.repeat(5)} second`, ...Array.from({ length: 900 }, (_, i) => `${i}:${'€'.repeat(400 + (i % 7))}`)];
+    const lines = [
+      'a'.repeat((1 << 20) - 2),
+      `${'€'.repeat(5)} second`,
+      ...Array.from({ length: 900 }, (_, i) => `${i}:${'€'.repeat(400 + (i % 7))}`),
+    ];
     writeFileSync(path, `${lines.join('\n')}\n`);
     const seen: string[] = [];
     let lastBytes = 0;

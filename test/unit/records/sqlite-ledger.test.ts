@@ -27,8 +27,17 @@ describe('SqliteLedgerStorage', () => {
     const again = openLedger(dir);
     expect(ids(again.loadAll())).toEqual(['a:submitting', 'b:completed']);
     // The columns the Library will query by are kept beside the record.
-    const row = raw(dir).prepare('SELECT kind, phase, connection_id, project_id, created_at, finished_at FROM jobs WHERE id = ?').get('b');
-    expect(row).toMatchObject({ kind: 'tts', phase: 'completed', connection_id: 'c', project_id: 'p', created_at: 5, finished_at: 9 });
+    const row = raw(dir)
+      .prepare('SELECT kind, phase, connection_id, project_id, created_at, finished_at FROM jobs WHERE id = ?')
+      .get('b');
+    expect(row).toMatchObject({
+      kind: 'tts',
+      phase: 'completed',
+      connection_id: 'c',
+      project_id: 'p',
+      created_at: 5,
+      finished_at: 9,
+    });
     await again.remove('a');
     again.close();
     expect(ids(openLedger(dir).loadAll())).toEqual(['b:completed']);
@@ -81,7 +90,10 @@ describe('SqliteLedgerStorage', () => {
       .prepare('INSERT INTO jobs (id, record) VALUES (?, ?), (?, ?)')
       .run('typed', JSON.stringify(bad), 'fine', JSON.stringify(record('fine')));
     const notices: Notice[] = [];
-    const read = () => openLedger(dir, { notify: (n) => notices.push(n) }).loadAll().map((r) => r.id);
+    const read = () =>
+      openLedger(dir, { notify: (n) => notices.push(n) })
+        .loadAll()
+        .map((r) => r.id);
     expect(read()).toEqual(['fine']);
     expect(notices.map((n) => n.title)).toEqual(['A job record could not be read and was set aside']);
     expect(notices[0]?.detail).toMatch(/request: Speech · voice Ava · "Hi"; .*service id: svc-7/);
