@@ -5,12 +5,14 @@ import { JOB_KINDS, JOB_KIND_REGISTRY, bodySchemaOf, type JobBody } from '../job
 import { JOB_PHASES } from '../jobs/phases';
 import { JobPurpose } from '../jobs/purpose';
 import { PAID_ACTIONS, PaidConfirmation, Price, creditsText } from '../jobs/cost-model';
+import { JobFilter, JobPageQuery, JobTotals } from './job-pages';
 
 export { JOB_KINDS, JOB_KIND_LABELS, isAudioKind } from '../jobs/kinds';
 export type { JobBody, RemoteSnapshot } from '../jobs/kinds';
 export { JOB_PHASES, phaseClass, isActivePhase, isFinalPhase, type PhaseClass } from '../jobs/phases';
 export { JobPurpose, voiceoverHash, type PurposeType } from '../jobs/purpose';
 export * from '../jobs/cost-model';
+export * from './job-pages';
 
 export const JobKind = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof JobKind>;
@@ -180,6 +182,10 @@ export type SubmitResult = z.infer<typeof SubmitResult>;
 
 const jobId = z.string().min(1).max(100);
 
+/** One page of jobs; `next` is the cursor to pass as `after` for the page after it (null: none). */
+export const JobPage = z.object({ jobs: z.array(JobView), next: z.string().nullable() });
+export type JobPage = z.infer<typeof JobPage>;
+
 /**
  * One line of a price question: a paid action, the body it will send where the price depends on it (a
  * character swap's duration and resolution; local files need not be links yet), and how many of it.
@@ -213,6 +219,10 @@ export const jobsCalls = {
   /** The price of what is about to be sent (published, or honestly not) with the balance read now. */
   'jobs.quote': call(z.tuple([z.array(QuoteItem).min(1).max(100)]), PriceQuote),
   'jobs.list': call(z.tuple([]), z.array(JobView)),
+  /** A page of the jobs a filter leaves, in an order; `next` continues after its last row (null: the last page). */
+  'jobs.page': call(z.tuple([JobPageQuery]), JobPage),
+  /** How many jobs a filter leaves, by phase and kind, and what they cost. */
+  'jobs.totals': call(z.tuple([JobFilter]), JobTotals),
   'jobs.get': call(z.tuple([jobId]), JobView),
   /** Polls now; for a stalled job, resumes polling; a job nobody follows yet is followed from now. */
   'jobs.refresh': call(z.tuple([jobId]), JobView),

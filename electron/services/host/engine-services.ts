@@ -6,6 +6,7 @@ import { ConnectionManager, type ConnectionManagerDeps } from '../connections/co
 import { JobEngine } from '../jobs/engine';
 import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
 import type { LedgerStorage } from '../jobs/ledger';
+import { ledgerQueries, type JobQueries } from '../records/job-queries';
 import { openLedger, type LedgerOptions } from '../records/open-ledger';
 import { appSettingsSpec } from '../system/settings-store';
 import { ConnectionCallbacks } from './connection-callbacks';
@@ -45,6 +46,8 @@ export interface EngineServices {
   target: EngineConnections;
   catalogue: CatalogueService;
   jobs: JobEngine;
+  /** Pages, counts and sums of the ledger's jobs, computed by its database (the Library, `studio jobs list`). */
+  queries: JobQueries;
   /** The folder's settings record, the one the Settings page writes. */
   settings: RecordStore<AppSettings>;
   /** The receiver of the active connection's callbacks, when the host takes them (`connectionCallbacks`). */
@@ -81,12 +84,13 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
       : null;
   const catalogue = new CatalogueService({ clock, connections: target });
   const settings = host.createStore(appSettingsSpec);
+  const storage =
+    options.storage ??
+    openLedger(host.dataDir, { ...options.ledger, log: host.log, notify: (notice) => host.notices.raise(notice) });
   const jobs = new JobEngine({
     ...options.reports,
     callbacks: options.callbacks ?? callbacks?.jobs,
-    storage:
-      options.storage ??
-      openLedger(host.dataDir, { ...options.ledger, log: host.log, notify: (notice) => host.notices.raise(notice) }),
+    storage,
     connections: target,
     clock,
     log: host.log,
@@ -100,5 +104,8 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     // made by hand while nothing else is being created), and by runs at their start, end and every few minutes.
     balance: async (id) => (await (await target.client(id)).call('quotaInfo', {})).credit,
   });
-  return { connections, target, catalogue, jobs, settings, callbacks };
+  const queries = ledgerQueries(storage, () => jobs.records(), clock.now);
+  // Only a ledger not wholly in a database is answered from a copy of the engine's records: renewed as they change.
+  jobs.subscribeRecords(() => queries.invalidate());
+  return { connections, target, catalogue, jobs, queries, settings, callbacks };
 }

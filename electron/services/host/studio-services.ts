@@ -27,7 +27,7 @@ export function createStudioServices(
     else base.notices.raise({ level: outcome === 'completed' ? 'success' : 'error', title, detail: body });
   };
   // Built as every host builds them (the command line too), so the spending policy cannot be left out.
-  const { connections, target, catalogue, jobs, callbacks } = createEngineServices(base, {
+  const { connections, target, catalogue, jobs, queries, callbacks } = createEngineServices(base, {
     route: overrides.route,
     fetch: overrides.fetch,
     storage: overrides.storage,
@@ -64,7 +64,21 @@ export function createStudioServices(
     onChange: throttledBatchEvents(base),
     notify,
   });
-  return { connections, target, jobs, reactor, rows, queues, catalogue, progress, batches, notify, account, callbacks };
+  return {
+    connections,
+    target,
+    jobs,
+    queries,
+    reactor,
+    rows,
+    queues,
+    catalogue,
+    progress,
+    batches,
+    notify,
+    account,
+    callbacks,
+  };
 }
 
 /**

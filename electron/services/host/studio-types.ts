@@ -10,6 +10,7 @@ import type { BatchRows } from '../voices/batch-rows';
 import type { EngineConnections, JobEngine } from '../jobs/engine';
 import type { LedgerStorage } from '../jobs/ledger';
 import type { JobReactor } from '../jobs/reactor';
+import type { JobQueries } from '../records/job-queries';
 import type { RowEngine } from '../rows/row-engine';
 import type { RunAccount, RunStorage } from '../rows/row-kind';
 
@@ -28,6 +29,8 @@ export interface StudioServices {
    */
   target: EngineConnections;
   jobs: JobEngine;
+  /** Pages, counts and sums of the ledger's jobs by its database: nobody holds every job to answer them. */
+  queries: JobQueries;
   reactor: JobReactor;
   /** The one row engine: batches and campaigns run their rows on it, at one pace per connection. */
   rows: RowEngine;

@@ -5,14 +5,19 @@ import type { StudioServices } from '../host/studio-types';
 /** The jobs.* calls. The engine and reactor are started by startStudioServices, once every reaction is registered. */
 export function createJobsDomain({
   jobs,
+  queries,
   reactor,
   batches,
-}: Pick<StudioServices, 'jobs' | 'reactor' | 'batches'>): DomainModule<typeof jobsCalls> {
+}: Pick<StudioServices, 'jobs' | 'queries' | 'reactor' | 'batches'>): DomainModule<typeof jobsCalls> {
+  // The engine's changes of this turn are committed first, so a page shows every change already announced.
+  const settled = () => jobs.flush().catch(() => undefined);
   return {
     handlers: {
       'jobs.submit': async (submission) => jobs.submit(submission),
       'jobs.quote': async (items) => jobs.quote(items),
       'jobs.list': async () => jobs.list(),
+      'jobs.page': async (query) => (await settled(), queries.page(query)),
+      'jobs.totals': async (filter) => (await settled(), queries.totals(filter)),
       'jobs.get': async (id) => jobs.get(id),
       'jobs.refresh': async (id) => jobs.refresh(id),
       'jobs.remove': async (id) => jobs.remove(id),

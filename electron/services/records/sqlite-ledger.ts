@@ -64,6 +64,16 @@ export class SqliteLedgerStorage implements LedgerStorage {
     return join(this.dataDir, 'jobs');
   }
 
+  /**
+   * The database to query for pages and totals, or null when it does not hold the whole ledger: a
+   * folder with no database yet, or a reader beside an old journal its owner has not taken in.
+   */
+  queryable(): Sqlite | null {
+    if (!this.database) return null;
+    if (this.reader && existsSync(join(this.jobsDir, JOURNAL))) return null;
+    return this.database.db;
+  }
+
   loadAll(): JobRecord[] {
     const texts = new Map<string, string>();
     const db = this.database?.db;

@@ -1,0 +1,105 @@
+import type { JobFilter, JobSort } from '../../common/bridge/job-pages';
+import { StudioError } from '../host/errors';
+
+/** A WHERE clause's text and its parameters, in order. */
+export interface SqlPart {
+  sql: string;
+  params: (string | number)[];
+}
+
+const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+/** `%` and `_` in what the user typed are letters, not wildcards. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The filter as SQL over the jobs table's columns (schema.ts). Every condition but the search can use an
+ * index; the search reads the rows the others leave (summary anywhere, ids from their start).
+ */
+export function filterSql(filter: JobFilter = {}, now: number): SqlPart {
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  const add = (sql: string, ...values: (string | number)[]) => {
+    parts.push(sql);
+    params.push(...values);
+  };
+  if (filter.kinds?.length) add(`kind IN (${placeholders(filter.kinds)})`, ...filter.kinds);
+  if (filter.phases?.length) add(`phase IN (${placeholders(filter.phases)})`, ...filter.phases);
+  if (filter.projectId === null) add('project_id IS NULL');
+  else if (filter.projectId !== undefined) add('project_id = ?', filter.projectId);
+  if (filter.batchId !== undefined) add("run_id = ? AND purpose_type = 'batch-row'", filter.batchId);
+  if (filter.campaignId !== undefined) add("run_id = ? AND purpose_type = 'campaign-row'", filter.campaignId);
+  if (filter.connectionId !== undefined) add('connection_id = ?', filter.connectionId);
+  if (filter.createdFrom !== undefined) add('created_at >= ?', filter.createdFrom);
+  if (filter.createdBefore !== undefined) add('created_at < ?', filter.createdBefore);
+  if (filter.expiringWithinMs !== undefined)
+    add("phase = 'completed' AND expires_at > ? AND expires_at <= ?", now, now + filter.expiringWithinMs);
+  const needle = filter.search?.trim();
+  if (needle) {
+    const text = escapeLike(needle);
+    add(
+      "(summary LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' OR remote_id LIKE ? ESCAPE '\\')",
+      `%${text}%`,
+      `${text}%`,
+      `${text}%`,
+    );
+  }
+  return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+/** The column each order sorts by before (created_at, id), which every page index ends in; null: creation alone. */
+export const SORT_COLUMNS: Record<JobSort, 'kind' | 'phase' | 'cost_credits' | null> = {
+  created: null,
+  kind: 'kind',
+  phase: 'phase',
+  cost: 'cost_credits',
+};
+
+/** Where the page after a row starts: its sort value (if the order has one), creation time and id. */
+export type CursorKey = [string | number, number, string] | [number, string];
+
+/**
+ * The keyset condition for "after this row" and the ORDER BY that goes with it. The order is total
+ * (the id breaks ties), so a cursor never skips or repeats a row however many jobs arrive meanwhile.
+ */
+export function orderSql(
+  sort: JobSort,
+  descending: boolean,
+  after: CursorKey | null,
+): { where: SqlPart; order: string } {
+  const column = SORT_COLUMNS[sort];
+  const keys = column ? [column, 'created_at', 'id'] : ['created_at', 'id'];
+  const direction = descending ? 'DESC' : 'ASC';
+  const order = `ORDER BY ${keys.map((k) => `${k} ${direction}`).join(', ')}`;
+  if (after === null) return { where: { sql: '', params: [] }, order };
+  return {
+    where: { sql: `(${keys.join(', ')}) ${descending ? '<' : '>'} (${placeholders(keys)})`, params: after },
+    order,
+  };
+}
+
+/** The cursor handed to the caller: opaque to it, checked when it comes back. It names its order. */
+export function encodeCursor(sort: JobSort, key: CursorKey): string {
+  return Buffer.from(JSON.stringify([sort, ...key])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, sort: JobSort): CursorKey {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = null;
+  }
+  const keyed = SORT_COLUMNS[sort] !== null;
+  const key = Array.isArray(value) && value[0] === sort ? value.slice(1) : null;
+  const valid =
+    key !== null &&
+    key.length === (keyed ? 3 : 2) &&
+    (!keyed || typeof key[0] === 'string' || typeof key[0] === 'number') &&
+    Number.isFinite(key[key.length - 2]) &&
+    typeof key[key.length - 1] === 'string';
+  // A cursor of another order (or none of ours) would page from a wrong place: refused, not guessed.
+  if (!valid)
+    throw new StudioError('This cursor is not one of this order of jobs; start from the first page.', 'invalid');
+  return key as CursorKey;
+}

@@ -1,0 +1,183 @@
+import Database from 'libsql';
+import type { JobFilter, JobPageQuery, JobSort, JobTotals } from '../../common/bridge/job-pages';
+import { JobRecord, type JobPage, type JobView } from '../../common/bridge/jobs';
+import { toJobView } from '../jobs/job-view';
+import type { Sqlite } from './database';
+import { decodeCursor, encodeCursor, filterSql, orderSql, SORT_COLUMNS, type CursorKey } from './job-filter-sql';
+import { MIGRATIONS } from './schema';
+import type { LedgerStorage } from '../jobs/ledger';
+import { jobColumns, PUT_JOB, SqliteLedgerStorage } from './sqlite-ledger';
+
+/** Pages, counts and sums of a ledger's jobs, computed where they are kept rather than over every job in memory. */
+export interface JobQueries {
+  page(query: JobPageQuery): JobPage;
+  totals(filter: JobFilter): JobTotals;
+}
+
+/** What streaming every matching job takes: a page query without its paging. */
+export type JobStreamQuery = Pick<JobPageQuery, 'filter' | 'sort' | 'descending'> & { limit?: number };
+
+interface Row {
+  record: string;
+  created_at: number;
+  id: string;
+  sort_key: string | number | null;
+}
+
+/** The jobs table's queries over one connection (the owner's, or a reader's beside it). */
+export class SqlJobQueries implements JobQueries {
+  constructor(
+    private readonly db: Sqlite,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  page(query: JobPageQuery): JobPage {
+    const sort = query.sort ?? 'created';
+    const after = query.after === undefined ? null : decodeCursor(query.after, sort);
+    const { statement, params } = this.select(query, after);
+    // One row past the page says whether another page follows, without counting them all.
+    const rows = statement.all(...params, query.limit + 1, query.offset ?? 0) as Row[];
+    const shown = rows.slice(0, query.limit);
+    const now = this.now();
+    const last = shown.at(-1);
+    return {
+      jobs: shown.flatMap((row) => viewOf(row.record, now)),
+      next: rows.length > query.limit && last ? encodeCursor(sort, keyOf(sort, last)) : null,
+    };
+  }
+
+  /**
+   * Every matching job, a row at a time from SQLite's cursor: what is held is the row in hand, however
+   * many there are (`studio jobs list --json`). The read holds one snapshot of the database to its end.
+   */
+  *each(query: JobStreamQuery): Generator<JobView> {
+    const { statement, params } = this.select(query, null);
+    const now = this.now();
+    // LIMIT -1: SQLite's "no limit".
+    for (const row of statement.iterate(...params, query.limit ?? -1, 0) as Iterable<Row>)
+      yield* viewOf(row.record, now);
+  }
+
+  totals(filter: JobFilter): JobTotals {
+    const where = filterSql(filter, this.now());
+    // Grouped on jobs_totals's columns: without a filter, or by phase and kind, an index-only read.
+    const rows = this.db
+      .prepare(
+        `SELECT phase, kind, cost_state, count(*) AS n, total(cost_credits) AS credits FROM jobs ${where.sql}
+         GROUP BY phase, kind, cost_state`,
+      )
+      .raw()
+      .all(...where.params) as [string | null, string | null, string, number, number][];
+    const totals: JobTotals = {
+      count: 0,
+      byPhase: {},
+      byKind: {},
+      cost: { charged: 0, chargedByEstimate: 0, estimated: 0, unknown: 0 },
+    };
+    const byPhase = totals.byPhase as Record<string, number>;
+    const byKind = totals.byKind as Record<string, number>;
+    for (const [phase, kind, state, n, credits] of rows) {
+      totals.count += n;
+      if (phase !== null) byPhase[phase] = (byPhase[phase] ?? 0) + n;
+      if (kind !== null) byKind[kind] = (byKind[kind] ?? 0) + n;
+      if (state === 'charged' || state === 'charged-estimate') totals.cost.charged += credits;
+      if (state === 'charged-estimate') totals.cost.chargedByEstimate += credits;
+      if (state === 'estimated') totals.cost.estimated += credits;
+      if (state === 'unknown') totals.cost.unknown += n;
+    }
+    return totals;
+  }
+
+  private select(query: JobStreamQuery, after: CursorKey | null) {
+    const sort: JobSort = query.sort ?? 'created';
+    const where = filterSql(query.filter, this.now());
+    const order = orderSql(sort, query.descending ?? true, after);
+    const conditions = [
+      where.sql,
+      order.where.sql && (where.sql ? `AND ${order.where.sql}` : `WHERE ${order.where.sql}`),
+    ];
+    const column = SORT_COLUMNS[sort] ?? 'NULL';
+    const statement = this.db.prepare(
+      `SELECT record, created_at, id, ${column} AS sort_key FROM jobs ${conditions.join(' ')} ${order.order} LIMIT ? OFFSET ?`,
+    );
+    return { statement, params: [...where.params, ...order.where.params] };
+  }
+}
+
+function keyOf(sort: JobSort, row: Row): CursorKey {
+  return SORT_COLUMNS[sort] === null ? [row.created_at, row.id] : [row.sort_key ?? '', row.created_at, row.id];
+}
+
+/**
+ * A row's record as the page sees it; none for one this version cannot read (its owner sets such a
+ * record aside, with a notice, when it next loads the ledger).
+ */
+function viewOf(text: string, now: number): JobView[] {
+  try {
+    const parsed = JobRecord.safeParse(JSON.parse(text));
+    return parsed.success ? [toJobView(parsed.data, now)] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The same queries over records held in memory, copied into an in-memory database when they change:
+ * for a ledger that is not (yet) wholly in a database, a reader beside an old journal not taken in or
+ * a test's memory ledger. The answers are the database's, so every host pages alike.
+ */
+export class SnapshotJobQueries implements JobQueries {
+  private snapshot: { db: Sqlite; queries: SqlJobQueries } | null = null;
+
+  constructor(
+    private readonly records: () => Iterable<JobRecord>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The records changed: the next question copies them again. */
+  invalidate(): void {
+    this.snapshot?.db.close();
+    this.snapshot = null;
+  }
+
+  page(query: JobPageQuery): JobPage {
+    return this.current().page(query);
+  }
+
+  totals(filter: JobFilter): JobTotals {
+    return this.current().totals(filter);
+  }
+
+  private current(): SqlJobQueries {
+    if (this.snapshot) return this.snapshot.queries;
+    const db = new Database(':memory:');
+    for (const step of MIGRATIONS) db.exec(step);
+    const put = db.prepare(PUT_JOB);
+    db.transaction(() => {
+      for (const record of this.records()) put.run(record.id, JSON.stringify(record), ...jobColumns(record));
+    })();
+    this.snapshot = { db, queries: new SqlJobQueries(db, this.now) };
+    return this.snapshot.queries;
+  }
+}
+
+/**
+ * The queries of an engine's ledger: SQL on its database when that holds the whole ledger, else over a
+ * snapshot of the engine's records (`invalidate` when they change).
+ */
+export function ledgerQueries(
+  storage: LedgerStorage,
+  records: () => Iterable<JobRecord>,
+  now: () => number = Date.now,
+): JobQueries & { invalidate(): void } {
+  const snapshot = new SnapshotJobQueries(records, now);
+  const current = (): JobQueries => {
+    const db = storage instanceof SqliteLedgerStorage ? storage.queryable() : null;
+    return db ? new SqlJobQueries(db, now) : snapshot;
+  };
+  return {
+    page: (query) => current().page(query),
+    totals: (filter) => current().totals(filter),
+    invalidate: () => snapshot.invalidate(),
+  };
+}
