@@ -4,6 +4,11 @@ import type { PaidAction } from '../common/jobs/cost-model';
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /**
+   * Settles once what `out` wrote has been taken by its reader (default: at once). Output of any length
+   * (`jobs list --json`) waits on it now and then, so a slow reader holds it back instead of memory filling.
+   */
+  drained?: () => Promise<void>;
   env: Record<string, string | undefined>;
   cwd: string;
   /** Standard input as text (tests pass it; default: the process's). */

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import { EXIT, RefusedError, UsageError, type CliCommand, type CliIo, type ExitName } from './command';
 import { isServiceError } from '../services/client/errors';
@@ -99,6 +100,9 @@ export function callerFolder(env: Record<string, string | undefined>, cwd: strin
 export const processIo = (): CliIo => ({
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
+  drained: async () => {
+    if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
+  },
   env: process.env,
   cwd: callerFolder(process.env, process.cwd()),
 });

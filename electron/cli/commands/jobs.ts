@@ -1,11 +1,8 @@
 import {
   JOB_KIND_LABELS,
   JOB_PHASE_LABELS,
-  costGroups,
   describeCharge,
-  describeCost,
   describeExpiry,
-  describeTotalCost,
   formatDuration,
   type JobView,
 } from '../../common/bridge/jobs';
@@ -14,6 +11,7 @@ import { withStudio } from '../cli-host';
 import { waitForJob } from '../job-wait';
 import type { StudioLink } from '../studio-link';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
+import { jobsListCommand } from './jobs-list';
 import { JSON_OPTION } from '../common-options';
 import { matchJob } from '../../common/jobs/job-id';
 import { savedCopiesIn, type SavedCopy } from '../../services/downloads/saved-report';
@@ -49,30 +47,6 @@ function formatCopies(copies: readonly SavedCopy[], job: JobView): string[] {
   );
 }
 
-function pad(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
-}
-
-export function formatTable(jobs: readonly JobView[], now: number): string {
-  if (jobs.length === 0) return 'No jobs yet.';
-  const header = `${pad('ID', 9)}${pad('KIND', 16)}${pad('STATUS', 17)}${pad('AGE', 10)}${pad('RESULT', 16)}${pad('COST', 13)}SUMMARY`;
-  const rows = jobs.map(
-    (j) =>
-      `${pad(j.id.slice(0, 8), 9)}${pad(JOB_KIND_LABELS[j.kind], 16)}${pad(JOB_PHASE_LABELS[j.phase], 17)}${pad(formatDuration(now - j.createdAt), 10)}${pad(describeExpiry(j, now), 16)}${pad(describeCost(j), 13)}${j.summary}`,
-  );
-  return [header, ...rows, '', ...costLines(jobs)].join('\n');
-}
-
-/** What the jobs cost, in all and per project and per batch. */
-export function costLines(jobs: readonly JobView[]): string[] {
-  const groups = costGroups(jobs);
-  return [
-    `Cost: ${describeTotalCost(groups.all)}`,
-    ...[...groups.projects].map(([id, total]) => `  project ${id}: ${describeTotalCost(total)}`),
-    ...[...groups.batches].map(([id, total]) => `  batch ${id}: ${describeTotalCost(total)}`),
-  ];
-}
-
 export function formatDetails(job: JobView, now: number): string {
   const lines = [
     `Job ${job.id}`,
@@ -90,28 +64,6 @@ export function formatDetails(job: JobView, now: number): string {
   if (job.error) lines.push(`  Problem:     ${job.error.explanation}`, `  Details:     ${job.error.message}`);
   return lines.join('\n');
 }
-
-export const jobsListCommand: CliCommand = {
-  name: 'jobs list',
-  summary: 'every job in the ledger, newest first, with what each cost and the totals per project and batch',
-  options: [JSON_OPTION],
-  run: (args, io) =>
-    withJobs(args, io, async (studio, jobs) => {
-      if (args.flags['--json']) {
-        // Each job with its saved copies, checked on disk now: "which paid results are not saved?" is scriptable.
-        // It says what it cost in words too (chargedCredits, costEstimate and chargeSource are the figures).
-        const copies = await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'));
-        io.out(
-          JSON.stringify(
-            jobs.map((job) => ({ ...job, cost: describeCost(job), copies: copies.get(job.id) ?? [] })),
-            null,
-            2,
-          ),
-        );
-      } else io.out(formatTable(jobs, Date.now()));
-      return EXIT.ok;
-    }),
-};
 
 export const jobsShowCommand: CliCommand = {
   name: 'jobs show',

@@ -162,9 +162,10 @@ describe('studio download', () => {
     rmSync(join(dataDir, 'out'), { recursive: true, force: true });
     const listed = io();
     expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], listed.io)).toBe(0);
-    const views = JSON.parse(listed.out.join('')) as (JobView & {
-      copies: { state: string; path: string; origin: string }[];
-    })[];
+    // JSON Lines: one job per line.
+    const views = listed.out.map(
+      (line) => JSON.parse(line) as JobView & { copies: { state: string; path: string; origin: string }[] },
+    );
     const archive = new DownloadsService({
       dataDir,
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
@@ -198,7 +199,7 @@ describe('studio download', () => {
 
     const after = io();
     expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], after.io)).toBe(0);
-    const second = (JSON.parse(after.out.join('')) as typeof views).find((v) => v.id === ids[1])!;
+    const second = after.out.map((line) => JSON.parse(line) as (typeof views)[number]).find((v) => v.id === ids[1])!;
     expect(
       second.copies.filter((c) => c.path === join(archived, 'Second line to save.mp3')).map((c) => c.state),
     ).toContain('saved');

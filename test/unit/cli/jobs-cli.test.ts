@@ -72,7 +72,8 @@ describe('studio jobs', () => {
     const before = ledgerBytes(dataDir);
     const list = io();
     expect(await runCli(['jobs', 'list', '--json', '--data-dir', dataDir], list.io)).toBe(0);
-    expect((JSON.parse(list.out.join('')) as JobView[]).map((j) => j.id)).toEqual([jobId]);
+    // JSON Lines: one job per line.
+    expect(list.out.map((line) => (JSON.parse(line) as JobView).id)).toEqual([jobId]);
 
     const table = io();
     await runCli(['jobs', 'list', '--data-dir', dataDir], table.io);
