@@ -11,7 +11,7 @@ import { loadTemplate } from './template-fixture';
 
 const T0 = 1_800_000_000_000;
 const S = 1000;
-type Job = Pick<JobView, 'purpose' | 'polls' | 'finishedAt' | 'createdAt'>;
+type Job = Pick<JobView, 'purpose' | 'polls' | 'finishedAt' | 'createdAt' | 'phase'>;
 
 const row = (
   n: number,
@@ -44,7 +44,9 @@ const job = (
   polls,
   finishedAt,
   createdAt,
+  phase: finishedAt === null ? 'processing' : 'completed',
 });
+const failedJob = (...args: Parameters<typeof job>): Job => ({ ...job(...args), phase: 'failed' });
 
 function record(rows: CampaignRowRecord[]): Pick<CampaignRecord, 'id' | 'rows' | 'target' | 'template'> {
   return { id: 'c', rows, target: 'avatar-video', template: loadTemplate() };
@@ -73,8 +75,9 @@ describe('campaignWork', () => {
     const work = campaignWork(record(rows), jobs, T0 + 20 * S);
     // Voiceovers ended: 2, 4, 2, 3, 1 requests (2.4 each); the video 5: a row of two voiceovers and a video is 9.8.
     expect(work.requestsPerRow).toBeCloseTo(2 * 2.4 + 5, 9);
-    // Row 1 made 3 + 1 + 3 requests in its take: 7 of 9.8. The done row and the pending one made nothing left.
-    expect(work.underWayMade).toBeCloseTo(7 / 9.8, 9);
+    // Row 1's take is past its voiceovers; its video has made 3 of its 5: 2 requests of 9.8 left. The done
+    // row and the pending one made nothing of what is left.
+    expect(work.underWayMade).toBeCloseTo((9.8 - 2) / 9.8, 9);
   });
 
   it("counts each request a second at a time when it left: the create when made, the polls over the job's life", () => {
@@ -98,6 +101,67 @@ describe('campaignWork', () => {
       [18, 1],
       [20, 1],
     ]);
+  });
+
+  it('prices a row to come with its video only as often as rows get past their voiceovers', () => {
+    // Ten takes whose voiceovers are over: eight made both (2 requests each) and their video (2); two failed
+    // at their first voiceover, so sent no other and no video. Priced as if every row made every step, a
+    // campaign whose rows failed 14% of the time was said to have 15% more requests left than it made.
+    const rows = Array.from({ length: 10 }, (_, i) => row(i, i < 8 ? 'done' : 'failed'));
+    const jobs: Job[] = [
+      ...Array.from({ length: 8 }, (_, i) => [
+        job(i, 'voiceover', 1, T0 + 2 * S),
+        job(i, 'voiceover', 1, T0 + 3 * S),
+        job(i, 'video', 1, T0 + 5 * S),
+      ]).flat(),
+      failedJob(8, 'voiceover', 1, T0 + 2 * S),
+      failedJob(9, 'voiceover', 1, T0 + 2 * S),
+    ];
+    const work = campaignWork(record([...rows, row(10, 'pending')]), jobs, T0 + 10 * S);
+    // Voiceovers: 18 sent by 10 takes (1.8 a row, 2 requests each); videos: by 8 of 10 (2 requests).
+    expect(work.requestsPerRow).toBeCloseTo(1.8 * 2 + 0.8 * 2, 9);
+  });
+
+  it('counts a row past its voiceovers as making its video, and one before them as rows get there', () => {
+    const rows = [
+      ...Array.from({ length: 4 }, (_, i) => row(i, i < 3 ? 'done' : 'failed')),
+      row(4, 'video'),
+      row(5, 'voiceover'),
+    ];
+    const jobs: Job[] = [
+      ...Array.from({ length: 3 }, (_, i) => [
+        job(i, 'voiceover', 1, T0 + 2 * S),
+        job(i, 'voiceover', 1, T0 + 3 * S),
+        job(i, 'video', 1, T0 + 5 * S),
+      ]).flat(),
+      failedJob(3, 'voiceover', 1, T0 + 2 * S),
+      // Row 4 is past its voiceovers, its video not sent yet; row 5 has one voiceover at the service, polled once.
+      job(4, 'voiceover', 1, T0 + 2 * S),
+      job(4, 'voiceover', 1, T0 + 3 * S),
+      job(5, 'voiceover', 0, null),
+    ];
+    const work = campaignWork(record(rows), jobs, T0 + 10 * S);
+    // 5 takes are past their voiceovers (rows 0-4): they sent 9 voiceovers (1.8 each, of 2 requests) and
+    // 4 of them got to their video (of 2).
+    const perRow = 1.8 * 2 + 0.8 * 2;
+    expect(work.requestsPerRow).toBeCloseTo(perRow, 9);
+    // Row 4 has its whole video left (2). Row 5: 1 request of its voiceover at the service, 0.8 more
+    // voiceovers (1.8 less the one sent) of 2 requests, and its video as often as rows get there (0.8 of 2).
+    const left = 2 + 1 + 0.8 * 2 + 0.8 * 2;
+    expect(work.underWayMade).toBeCloseTo((2 * perRow - left) / perRow, 9);
+  });
+
+  it('prices a step from the steps of its kind that ended lately, once there are enough of them', () => {
+    // 30 videos ended early in the run with 4 requests each (before the studio learned how long a video
+    // takes, it polled more); the 20 that ended in the last two minutes took 2 each: the price follows them.
+    const early = Array.from({ length: 30 }, (_, i) => job(i, 'video', 3, T0 + 10 * S));
+    const lately = Array.from({ length: 20 }, (_, i) => job(30 + i, 'video', 1, T0 + 200 * S));
+    const rows = [row(60, 'pending')];
+    const now = T0 + 200 * S + 2 * WORK_WINDOW_MS - S;
+    expect(campaignWork(record(rows), [...early, ...lately], now).requestsPerRow).toBeCloseTo(2 * 2 + 2, 9);
+    // With fewer than 20 ended lately, every ended step counts: (30 × 4 + 19 × 2) / 49.
+    const fewer = [...early, ...lately.slice(1)];
+    expect(campaignWork(record(rows), fewer, now).requestsPerRow).toBeCloseTo(2 * 2 + (30 * 4 + 19 * 2) / 49, 9);
   });
 
   it('takes a step to be two requests until one of its kind ended', () => {
