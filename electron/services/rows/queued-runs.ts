@@ -5,7 +5,7 @@ import { BullmqRowQueue } from './bullmq-row-queue';
 import { withinMs } from './within';
 import { queueVaultId, redisTarget } from './redis-target';
 import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
-import type { RowTask } from './row-queue';
+import type { RowQueue, RowTask } from './row-queue';
 import type { RunAccount } from '../client/account-proof';
 import { RunShelf, type RowReport, type WorkerBeat } from './run-shelf';
 import { GIVE_PASSWORD, passwordPause, refusedByRedis } from './queue-password';
@@ -30,6 +30,8 @@ export interface QueuedRunsEngine {
   wake(task: RowTask): void;
   pauses: RunPauses;
   jobs: RowJobs;
+  /** Whether the engine still writes its rows' changes (a stopped one writes nothing, and says nothing of it). */
+  writes(): boolean;
 }
 
 /** One Redis a studio sends runs to: its queue (pushed to, never taken from here), the runs' records, their reports. */
@@ -91,8 +93,8 @@ export class QueuedRuns {
     return this.options.vault?.persistent ?? false;
   }
 
-  attach(jobs: RowJobs, wake: QueuedRunsEngine['wake'], pauses: RunPauses): void {
-    this.engine = { jobs, wake, pauses };
+  attach(jobs: RowJobs, queue: Pick<RowQueue, 'push'>, pauses: RunPauses, writes: () => boolean): void {
+    this.engine = { jobs, wake: (task) => queue.push(task), pauses, writes };
   }
 
   /** A queue the user named (its password included): answers the address a run records. */
@@ -203,10 +205,16 @@ export class QueuedRuns {
     if (report && (report.take === row.take || (await this.madeEarlier(link, kind, run.id, row, report)))) {
       // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
       if (report.jobs) await this.engine?.jobs.receive?.(report.jobs);
+      // The report leaves Redis only once the row's change is on disk. A studio quitting stops its engine
+      // first, and a stopped engine's `set` writes nothing (asked as it is called): a report taken off then
+      // left the row in the record as still on the queue with nothing to take in, and a retry of that row
+      // paid for its video again (issue 67). Kept, it is taken in at the next start.
+      const written = this.engine?.writes() === true;
       // Not made (the run was not running when a worker took it, or the account stopped it first): it waits
       // with the rows not started, and goes to the queue again when the run goes on.
       await set((r) => (report.outcome === 'ended' ? received(r, report.record as Row) : { ...r, state: 'pending' }));
       link.sent.delete(sentKey);
+      if (!written) return;
       await this.live(link.shelf.taken(kind, run.id, row.row));
       if (report.pause)
         await this.engine?.pauses.pauseConnection({ kind, runId: run.id }, report.pause.reason, report.pause.message);

@@ -77,7 +77,7 @@ export class RowEngine {
     this.queue = deps.queue ?? new InProcessRowQueue();
     this.pacers = deps.pacers ?? new RowPacers();
     this.queue.start((task) => this.runStep(task));
-    deps.remote?.attach(deps.jobs, (t) => this.queue.push(t), this.stops);
+    deps.remote?.attach(deps.jobs, this.queue, this.stops, () => !this.stopped);
   }
 
   register<Row extends RowBase, Run extends RunBase<Row>>(kind: RowKind<Row, Run>): void {

@@ -1,0 +1,127 @@
+// Issue 67: a worker's report leaves Redis only once the studio's record says its row was taken in. A
+// studio quitting stops its row engine first (its rows' changes are no longer written) and lets its
+// queues go after; a report it was taking in meanwhile (its jobs being recorded) was taken off Redis
+// while the record still said the row was on the queue. Started again, the studio found nothing to take
+// in for that row, and `--retry-failed` of it paid for its video a second time (queue-reports-again saw 13
+// videos for 12 rows). Real Redis, the real row engine, queued runs and journal; a row kind of its own.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import type { JobView } from '@common/bridge/jobs';
+import { QueuedRuns } from '../../../electron/services/rows/queued-runs';
+import { RowEngine } from '../../../electron/services/rows/row-engine';
+import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/row-kind';
+import { RunJournal } from '../../../electron/services/rows/run-journal';
+import { RunShelf } from '../../../electron/services/rows/run-shelf';
+import { redisPerFile } from '../../redis-per-file';
+
+const redis = redisPerFile();
+const KIND = 'lines';
+let made = 0;
+
+type Lines = RunBase<RowBase>;
+
+const journalIn = (dataDir: string) => new RunJournal<RowBase, Lines>(dataDir, 'lines', (raw) => raw as Lines);
+
+/** Rows made only on the queue: sent (state `queued`) until a worker's report says how they ended. */
+function linesKind(dataDir: string): RowKind<RowBase, Lines> {
+  return {
+    name: KIND,
+    journal: journalIn(dataDir),
+    rowOf: () => null,
+    firstStep: () => 'queued',
+    step: () => Promise.reject(new Error('a queued row is made by its worker')),
+    cancelled: (row) => ({ ...row, state: 'cancelled' }),
+    redo: (row) => ({ ...row, state: 'pending', take: row.take + 1 }),
+    queued: { local: () => false, received: (row, reported) => ({ ...row, state: reported.state }) },
+  };
+}
+
+/** A studio on the data folder: its engine hands the kind's queued rows to Redis; `receive` records a report's jobs. */
+function studio(dataDir: string, prefix: string, receive: (jobs: readonly JobView[]) => Promise<void>) {
+  const queues = new QueuedRuns({ prefix });
+  const jobs = {
+    list: () => [],
+    submit: () => Promise.reject(new Error('a queued row sends nothing from its studio')),
+    receive,
+  };
+  const engine = new RowEngine({ jobs, remote: queues });
+  engine.register(linesKind(dataDir));
+  return { queues, engine };
+}
+
+/** A run of one row, sent to the queue before the studio quit; its worker made the row and left its report. */
+async function reportWaiting(prefix: string, client: Redis) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-report-taken-in-'));
+  const row: RowBase = { row: 0, state: 'queued', take: 0, problems: [] };
+  const run: Lines = { id: `lines-${(made += 1)}`, createdAt: 1, state: 'running', rows: [row], queue: redis().url };
+  const shelf = new RunShelf(client, prefix);
+  await shelf.putRun(KIND, run);
+  await shelf.putRow(KIND, run.id, row);
+  const job = { id: 'w-job-1', remoteId: 'r-1' } as JobView;
+  await shelf.report(KIND, run.id, {
+    row: 0,
+    take: 0,
+    outcome: 'ended',
+    record: { ...row, state: 'done' },
+    jobs: [job],
+    worker: 'w1',
+  });
+  return { dataDir, run, shelf };
+}
+
+/** A `receive` that holds the report's take-in until `let go` (the studio is stopped meanwhile). */
+function heldReceive() {
+  let started!: () => void;
+  let letGo!: () => void;
+  const receiving = new Promise<void>((resolve) => (started = resolve));
+  const release = new Promise<void>((resolve) => (letGo = resolve));
+  return { receiving, letGo, receive: async () => (started(), release) };
+}
+
+describe("a worker's report taken in as the studio quits", () => {
+  it.each([
+    ['engine stopped, then its queues closed, as the host quits', true],
+    ['engine stopped, its queues still open', false],
+  ])('stays in Redis until the row is taken in on disk (%s), and the next start takes it in', async (_, close) => {
+    const prefix = `taken-in-${process.pid}-${(made += 1)}`;
+    const client = new Redis(redis().url);
+    try {
+      const { dataDir, run, shelf } = await reportWaiting(prefix, client);
+      const held = heldReceive();
+      const quitting = studio(dataDir, prefix, held.receive);
+      await quitting.engine.create(KIND, run);
+      await quitting.engine.flush();
+      void quitting.engine.run(KIND, run.id);
+      // The report is being taken in (its jobs recorded) when the studio quits.
+      await held.receiving;
+      quitting.engine.stop();
+      const closed = close ? quitting.queues.close() : null;
+      held.letGo();
+      await quitting.engine.idle();
+      await closed;
+      if (!close) await quitting.queues.close();
+
+      // The record on disk still says the row is on the queue: its report is still there to take in.
+      expect((await journalIn(dataDir).get(run.id))?.rows[0].state).toBe('queued');
+      expect(await shelf.reportOf(KIND, run.id, 0)).not.toBeNull();
+
+      // Started again, the studio takes the row in from that report (nothing handed to the queue again).
+      const received: JobView[][] = [];
+      const again = studio(dataDir, prefix, async (jobs) => void received.push([...jobs]));
+      try {
+        await again.engine.run(KIND, run.id);
+        expect((await again.engine.require(KIND, run.id)).rows[0].state).toBe('done');
+        expect(received.flat().map((j) => j.remoteId)).toEqual(['r-1']);
+        expect(await shelf.reportOf(KIND, run.id, 0)).toBeNull();
+      } finally {
+        again.engine.stop();
+        await again.queues.close();
+      }
+    } finally {
+      await client.quit();
+    }
+  });
+});
