@@ -24,42 +24,67 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX jobs_by_project ON jobs (project_id, created_at);
    CREATE INDEX jobs_by_finished ON jobs (finished_at);
    CREATE INDEX jobs_by_expiry ON jobs (expires_at);`,
-  // 2: pages, counts and sums of jobs in SQL. The fields a filter, sort or sum needs become virtual
-  // columns read from the record's JSON: adding them rewrites no row (a million jobs migrate in the
-  // time their indexes take to build), and the ledger's writes stay as they are. Each index ends in
-  // (created_at, id) so a page's order is total and a cursor after its last row is stable; they replace
-  // step 1's indexes of which they are extensions. jobs_totals covers the counts and cost sums, so the
-  // Library's tabs and totals read an index, not a million records.
-  `ALTER TABLE jobs ADD COLUMN remote_id TEXT GENERATED ALWAYS AS (json_extract(record, '$.remoteId')) VIRTUAL;
-   ALTER TABLE jobs ADD COLUMN summary TEXT GENERATED ALWAYS AS (json_extract(record, '$.summary')) VIRTUAL;
-   ALTER TABLE jobs ADD COLUMN run_id TEXT GENERATED ALWAYS AS
-     (coalesce(json_extract(record, '$.purpose.batchId'), json_extract(record, '$.purpose.campaignId'))) VIRTUAL;
-   ALTER TABLE jobs ADD COLUMN purpose_type TEXT GENERATED ALWAYS AS (json_extract(record, '$.purpose.type')) VIRTUAL;
-   -- As totalCost() in common/jobs counts a job: charged (by an estimate or not), refused at create
-   -- (no service id: nothing charged), on its way at its estimate, or not known.
-   ALTER TABLE jobs ADD COLUMN cost_state TEXT GENERATED ALWAYS AS (CASE
-       WHEN json_extract(record, '$.chargedCredits') IS NOT NULL THEN
-         CASE WHEN json_extract(record, '$.chargeSource') = 'estimate' THEN 'charged-estimate' ELSE 'charged' END
-       WHEN phase = 'failed' AND remote_id IS NULL THEN 'refused'
-       WHEN json_extract(record, '$.costEstimate.credits') IS NOT NULL THEN 'estimated'
-       ELSE 'unknown' END) VIRTUAL;
-   -- What the Cost column shows and sorts by: the charge, else the estimate; never null (a cursor
-   -- compares it), so a cost nobody knows sorts first as -1.
-   ALTER TABLE jobs ADD COLUMN cost_credits REAL GENERATED ALWAYS AS (CASE cost_state
-       WHEN 'refused' THEN 0
-       WHEN 'unknown' THEN -1
-       ELSE coalesce(json_extract(record, '$.chargedCredits'), json_extract(record, '$.costEstimate.credits')) END) VIRTUAL;
-   DROP INDEX jobs_by_created;
-   DROP INDEX jobs_by_phase;
-   DROP INDEX jobs_by_kind;
-   DROP INDEX jobs_by_project;
+  // 2: pages, counts and sums of jobs in SQL. The fields a filter, sort or sum needs get columns of
+  // their own, written with each record (sqlite-ledger.ts jobColumns) and filled here from the JSON of
+  // the jobs already kept. Plain columns, not generated ones: SQLite never reads a generated column
+  // from an index alone, and the totals must (a million jobs' counts from an index, not their rows).
+  // The jobs move into a new table, once, with the record last, after the small fields. Each page index
+  // ends in (created_at, id), which makes a page's order total and a cursor after its last row stable;
+  // jobs_totals covers the counts and cost sums, and the project and run indexes carry the same fields,
+  // so the Library's tabs and totals, a project's or a campaign's too, read only an index.
+  `CREATE TABLE jobs_v2 (
+     id TEXT PRIMARY KEY NOT NULL,
+     kind TEXT,
+     phase TEXT,
+     connection_id TEXT,
+     project_id TEXT,
+     created_at INTEGER,
+     finished_at INTEGER,
+     expires_at INTEGER,
+     remote_id TEXT,
+     summary TEXT,
+     -- A batch's or campaign's id, and which (the purpose's type).
+     run_id TEXT,
+     purpose_type TEXT,
+     -- As totalCost() in common/jobs counts a job: 'charged', 'charged-estimate' (the studio's
+     -- estimate of a charge), 'refused' (failed at create, no service id: nothing charged), 'estimated'
+     -- (on its way) or 'unknown'.
+     cost_state TEXT,
+     -- What the Cost column shows and sorts by: the charge, else the estimate; never null (a cursor
+     -- compares it): a refused job's is 0, one nobody knows is -1 and sorts first.
+     cost_credits REAL,
+     record TEXT NOT NULL
+   );
+   INSERT INTO jobs_v2
+     SELECT id, kind, phase, connection_id, project_id, created_at, finished_at, expires_at,
+       json_extract(record, '$.remoteId'),
+       json_extract(record, '$.summary'),
+       coalesce(json_extract(record, '$.purpose.batchId'), json_extract(record, '$.purpose.campaignId')),
+       json_extract(record, '$.purpose.type'),
+       CASE
+         WHEN json_extract(record, '$.chargedCredits') IS NOT NULL THEN
+           CASE WHEN json_extract(record, '$.chargeSource') = 'estimate' THEN 'charged-estimate' ELSE 'charged' END
+         WHEN phase = 'failed' AND json_extract(record, '$.remoteId') IS NULL THEN 'refused'
+         WHEN json_extract(record, '$.costEstimate.credits') IS NOT NULL THEN 'estimated'
+         ELSE 'unknown' END,
+       CASE
+         WHEN json_extract(record, '$.chargedCredits') IS NOT NULL THEN json_extract(record, '$.chargedCredits')
+         WHEN phase = 'failed' AND json_extract(record, '$.remoteId') IS NULL THEN 0
+         ELSE coalesce(json_extract(record, '$.costEstimate.credits'), -1) END,
+       record
+     FROM jobs;
+   DROP TABLE jobs;
+   ALTER TABLE jobs_v2 RENAME TO jobs;
    CREATE INDEX jobs_page_created ON jobs (created_at, id);
    CREATE INDEX jobs_page_phase ON jobs (phase, created_at, id);
    CREATE INDEX jobs_page_kind ON jobs (kind, created_at, id);
-   CREATE INDEX jobs_page_project ON jobs (project_id, created_at, id);
-   CREATE INDEX jobs_page_run ON jobs (run_id, created_at, id);
+   CREATE INDEX jobs_page_project ON jobs (project_id, created_at, id, phase, kind, cost_state, cost_credits);
+   CREATE INDEX jobs_page_run ON jobs (run_id, purpose_type, created_at, id, phase, kind, cost_state, cost_credits);
    CREATE INDEX jobs_page_cost ON jobs (cost_credits, created_at, id);
-   CREATE INDEX jobs_totals ON jobs (phase, kind, cost_state, cost_credits);`,
+   CREATE INDEX jobs_totals ON jobs (phase, kind, cost_state, cost_credits);
+   CREATE INDEX jobs_by_connection ON jobs (connection_id, created_at);
+   CREATE INDEX jobs_by_finished ON jobs (finished_at);
+   CREATE INDEX jobs_by_expiry ON jobs (expires_at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

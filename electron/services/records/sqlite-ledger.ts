@@ -12,10 +12,11 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
-/** The columns a job row keeps beside its JSON, for the Library's indexed queries. */
+/** The columns a job row keeps beside its JSON, for the Library's indexed queries (schema.ts says what each holds). */
 export function jobColumns(record: Record<string, unknown>): (string | number | null)[] {
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
   const time = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : null);
+  const purpose = (record.purpose ?? {}) as Record<string, unknown>;
   return [
     text(record.kind),
     text(record.phase),
@@ -24,12 +25,28 @@ export function jobColumns(record: Record<string, unknown>): (string | number | 
     time(record.createdAt),
     time(record.finishedAt),
     time(record.expiresAt),
+    text(record.remoteId),
+    text(record.summary),
+    text(purpose.batchId) ?? text(purpose.campaignId),
+    text(purpose.type),
+    ...costColumns(record),
   ];
 }
 
+/** How totalCost() counts the job, and the credits its Cost column shows: step 2 of schema.ts fills them alike. */
+function costColumns(record: Record<string, unknown>): [string, number] {
+  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+  const charged = number(record.chargedCredits);
+  if (charged !== null) return [record.chargeSource === 'estimate' ? 'charged-estimate' : 'charged', charged];
+  if (record.phase === 'failed' && (record.remoteId ?? null) === null) return ['refused', 0];
+  const estimate = number((record.costEstimate as { credits?: unknown } | null | undefined)?.credits);
+  return estimate === null ? ['unknown', -1] : ['estimated', estimate];
+}
+
 export const PUT_JOB = `INSERT OR REPLACE INTO jobs
-  (id, record, kind, phase, connection_id, project_id, created_at, finished_at, expires_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  (id, record, kind, phase, connection_id, project_id, created_at, finished_at, expires_at,
+   remote_id, summary, run_id, purpose_type, cost_state, cost_credits)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 export const REMOVE_JOB = 'DELETE FROM jobs WHERE id = ?';
 
 /**

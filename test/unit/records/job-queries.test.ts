@@ -10,7 +10,7 @@ import { DATABASE_FILE, openRecordsDatabase } from '../../../electron/services/r
 import { SnapshotJobQueries, SqlJobQueries } from '../../../electron/services/records/job-queries';
 import { openLedger } from '../../../electron/services/records/open-ledger';
 import { MIGRATIONS } from '../../../electron/services/records/schema';
-import { jobColumns, PUT_JOB } from '../../../electron/services/records/sqlite-ledger';
+import { jobColumns } from '../../../electron/services/records/sqlite-ledger';
 import { record, removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
@@ -231,15 +231,30 @@ describe('job queries on the records database', () => {
     const old = new Database(join(dir, DATABASE_FILE));
     old.exec(MIGRATIONS[0]!);
     old.exec('PRAGMA user_version = 1');
-    const put = old.prepare(PUT_JOB);
-    const records = varied(60);
-    for (const job of records) put.run(job.id, JSON.stringify(job), ...jobColumns(job));
+    // The first schema's row: the record and its first seven columns.
+    const put = old.prepare(`INSERT INTO jobs
+      (id, record, kind, phase, connection_id, project_id, created_at, finished_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const records = varied(300);
+    for (const job of records) put.run(job.id, JSON.stringify(job), ...jobColumns(job).slice(0, 7));
     old.close();
     const database = openRecordsDatabase({ dataDir: dir });
     try {
-      const queries = new SqlJobQueries(database.db, () => NOW);
-      expect(queries.totals({}).count).toBe(60);
-      expect(allPages(queries, { sort: 'cost', limit: 7 })).toEqual(expectedOrder(records, { sort: 'cost' }));
+      // The migration fills the new columns from the JSON as a write fills them from the record.
+      const migrated = new SqlJobQueries(database.db, () => NOW);
+      const written = new SnapshotJobQueries(
+        () => records,
+        () => NOW,
+      );
+      for (const filter of FILTERS)
+        expect(migrated.totals(filter), JSON.stringify(filter)).toEqual(written.totals(filter));
+      for (const sort of ['created', 'cost'] as const)
+        expect(allPages(migrated, { sort, limit: 7 })).toEqual(expectedOrder(records, { sort }));
+      const columns = 'remote_id, summary, run_id, purpose_type, cost_state, cost_credits';
+      const migratedRows = database.db.prepare(`SELECT id, ${columns} FROM jobs ORDER BY id`).raw().all();
+      expect(migratedRows).toEqual(
+        [...records].sort((a, b) => (a.id < b.id ? -1 : 1)).map((job) => [job.id, ...jobColumns(job).slice(7)]),
+      );
     } finally {
       database.close();
     }
