@@ -17,7 +17,7 @@ import { storageFromEnv } from '../services/storage/storage-records';
 import { checkConnectionFlags, chooseConnection } from './cli-route';
 import { withQueueSecret } from './queue-url';
 import { serviceSandboxOr } from './service-sandbox';
-import type { SharedRecords } from '../services/rows/row-engine-deps';
+import type { SharedRecords } from '../services/rows/engine/row-engine-deps';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from './command';
 import { ownLink, ownerLink, type StudioLink } from './studio-link';
 

@@ -6,7 +6,7 @@ import { DataFolderBusyError } from '../services/host/data-folder-lock';
 import { DataFolderUnusableError } from '../services/host/data-folder-state';
 import { StudioError } from '../services/host/errors';
 import { OwnerCallError, OwnerRefusedError } from '../services/host/owner-client';
-import { QueueUnavailableError } from '../services/rows/queue-check';
+import { QueueUnavailableError } from '../services/rows/queue/queue-check';
 import { GLOBAL_OPTIONS, ParseStop, parseCommandLine, usageLine } from './parser';
 import { jobsCommands } from './commands/jobs';
 import { exportBodyCommand } from './commands/export-body';

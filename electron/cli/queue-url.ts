@@ -2,9 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import type { CredentialVault } from '../services/host/types';
-import { checkQueue } from '../services/rows/queue-check';
-import { queueVaultId, redisTarget } from '../services/rows/redis-target';
-import { SharedTurns } from '../services/rows/shared-turns';
+import { checkQueue } from '../services/rows/queue/queue-check';
+import { queueVaultId, redisTarget } from '../services/rows/queue/redis-target';
+import { SharedTurns } from '../services/rows/rate/shared-turns';
 import { UsageError, flag, type CliIo, type CliOption, type ParsedArgs } from './command';
 
 /** `--queue-password-file FILE`: the queue's password from a file only its owner can read. */

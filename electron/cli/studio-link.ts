@@ -1,4 +1,4 @@
-import type { RowMaker } from '../services/rows/row-worker';
+import type { RowMaker } from '../services/rows/queue/row-worker';
 import type { RunAccount } from '../services/client/account-proof';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

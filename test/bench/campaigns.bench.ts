@@ -27,7 +27,7 @@ import { createMemoryHostBase } from '../../electron/services/host/memory-host';
 import { JobEngine } from '../../electron/services/jobs/engine';
 import { openLedger } from '../../electron/services/records/open-ledger';
 import { JobReactor } from '../../electron/services/jobs/reactor';
-import { RowEngine } from '../../electron/services/rows/row-engine';
+import { RowEngine } from '../../electron/services/rows/engine/row-engine';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { createStorageServices } from '../../electron/services/storage/storage-services';
 import { startSandbox, type Sandbox } from './jobs.bench';

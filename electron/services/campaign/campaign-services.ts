@@ -16,9 +16,9 @@ import { mixSceneMusic } from '../media/music-scenes';
 import { sceneVoicePart, type VoicePartDeps } from '../media/voice-parts';
 import { saveResult, sendableBody, uploadLocalFiles } from './campaign-media';
 import { CampaignRows } from './campaign-rows';
-import type { RowEngine } from '../rows/row-engine';
+import type { RowEngine } from '../rows/engine/row-engine';
 import type { MediaInfo } from '../../common/composition/media-info';
-import type { RowJobs } from '../rows/row-kind';
+import type { RowJobs } from '../rows/engine/row-kind';
 import { soundLengthMs } from '../media/sound-length';
 import { rowFiles } from './row-files';
 

@@ -29,8 +29,8 @@ import { leaveUnchosen } from './rows-chosen';
 import { inSelection } from '../../common/campaign/row-selection';
 import { paidVoiceovers } from './step-reuse';
 import { rowLabel } from '../../common/text/row-label';
-import type { WorkerBeat } from '../rows/run-shelf';
-import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue-status';
+import type { WorkerBeat } from '../rows/queue/run-shelf';
+import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue/queue-status';
 
 export interface CampaignsDomainDeps {
   runner: CampaignRows;

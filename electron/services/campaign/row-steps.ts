@@ -5,7 +5,7 @@ import { exportBody } from '../../common/composition/export-body';
 import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { PlacementConvention } from '../../common/composition/placement';
 import { rowProject, sceneName, type RowStep } from './row-project';
-import type { RowStepPrice } from '../rows/row-kind';
+import type { RowStepPrice } from '../rows/engine/row-kind';
 import { voiceAudioUrl } from '../../common/composition/rules';
 import { overrunText, voiceOverruns } from '../../common/composition/scene-length';
 import { HOW_TO_FIT_VOICE } from '../../common/composition/voice-follow';

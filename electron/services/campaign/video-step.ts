@@ -1,6 +1,6 @@
 import { campaignFormats } from '../../common/campaign/campaign-formats';
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
-import type { RowStepContext } from '../rows/row-kind';
+import type { RowStepContext } from '../rows/engine/row-kind';
 import type { PlacementConvention } from '../../common/composition/placement';
 import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Project } from '../../common/composition/document';

@@ -1,7 +1,7 @@
-import type { SharedRecords } from '../rows/row-engine-deps';
+import type { SharedRecords } from '../rows/engine/row-engine-deps';
 import type { StudioServiceOverrides } from './studio-types';
-import type { RowMaker } from '../rows/row-worker';
-import type { RunAccount } from '../rows/row-kind';
+import type { RowMaker } from '../rows/queue/row-worker';
+import type { RunAccount } from '../rows/engine/row-kind';
 import { campaignRowMaker } from '../campaign/campaign-worker';
 import { rowProject } from '../campaign/row-project';
 import { everyAvatar } from '../catalogue/every-avatar';

@@ -5,9 +5,9 @@ import { JobReactor } from '../jobs/reactor';
 import type { ProjectLibrary } from '../projects/project-library';
 import { ProgressAggregator } from '../system/progress';
 import { BatchRows } from '../voices/batch-rows';
-import { RowEngine } from '../rows/row-engine';
-import { QueuedRuns } from '../rows/queued-runs';
-import type { RunAccount } from '../rows/row-kind';
+import { RowEngine } from '../rows/engine/row-engine';
+import { QueuedRuns } from '../rows/queue/queued-runs';
+import type { RunAccount } from '../rows/engine/row-kind';
 import { createEngineServices, type EngineOptions } from './engine-services';
 import type { HostBase } from './types';
 

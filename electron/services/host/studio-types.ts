@@ -1,5 +1,5 @@
-import type { QueuedRuns } from '../rows/queued-runs';
-import type { SharedRecords } from '../rows/row-engine-deps';
+import type { QueuedRuns } from '../rows/queue/queued-runs';
+import type { SharedRecords } from '../rows/engine/row-engine-deps';
 import type { JobCallbacks } from '../jobs/job-callbacks';
 import type { ConnectionCallbacks } from './connection-callbacks';
 import type { CatalogueService } from '../catalogue/catalogue-service';
@@ -11,8 +11,8 @@ import type { EngineConnections, JobEngine } from '../jobs/engine';
 import type { LedgerStorage } from '../jobs/ledger';
 import type { JobReactor } from '../jobs/reactor';
 import type { JobQueries } from '../records/job-queries';
-import type { RowEngine } from '../rows/row-engine';
-import type { RunAccount, RunStorage } from '../rows/row-kind';
+import type { RowEngine } from '../rows/engine/row-engine';
+import type { RunAccount, RunStorage } from '../rows/engine/row-kind';
 
 /**
  * The connection manager, job engine, reactor, catalogue and progress bar a host shares between its

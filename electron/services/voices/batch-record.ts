@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BatchRow, BatchState } from '../../common/bridge/batches';
 import { RunBalance } from '../../common/jobs/run-balance';
 import { RunCap, RunPause } from '../../common/jobs/run-pause';
-import { RunJournal } from '../rows/run-journal';
+import { RunJournal } from '../rows/engine/run-journal';
 
 /**
  * One row of a batch as the row engine keeps it: the user's input and the row's own state (pending →

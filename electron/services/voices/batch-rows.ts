@@ -2,8 +2,8 @@ import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batc
 import type { JobSubmission, JobView } from '../../common/bridge/jobs';
 import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
-import type { RowEngine } from '../rows/row-engine';
-import type { RowKind, RowStepContext, RowStepPrice } from '../rows/row-kind';
+import type { RowEngine } from '../rows/engine/row-engine';
+import type { RowKind, RowStepContext, RowStepPrice } from '../rows/engine/row-kind';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
 import { batchJournal, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
 import { batchEndedSummary, batchView, expiringSoon, revisionOf, rowJobs } from './batch-view';

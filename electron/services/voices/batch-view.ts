@@ -12,7 +12,7 @@ import {
 import type { JobView } from '../../common/bridge/jobs';
 import { describeRunBalance, readingCut, runFigures } from '../../common/jobs/run-balance';
 import { runAtService } from '../../common/jobs/run-at-service';
-import { refusedForBalance, refusedTooFrequent } from '../rows/row-kind';
+import { refusedForBalance, refusedTooFrequent } from '../rows/engine/row-kind';
 import type { BatchRecord } from './batch-record';
 
 const PHASE_TO_ROW: Record<JobView['phase'], BatchRowState> = {

@@ -1,5 +1,5 @@
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
-import type { RowMaker } from '../rows/row-worker';
+import type { RowMaker } from '../rows/queue/row-worker';
 import type { BatchRows } from './batch-rows';
 import type { BatchRecord, BatchRowRecord } from './batch-record';
 

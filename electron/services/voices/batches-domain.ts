@@ -21,7 +21,7 @@ import {
   type ReadBatch,
 } from './batch-input';
 import { readSheetFile } from '../sheets/read-sheet';
-import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue-status';
+import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue/queue-status';
 
 /** The local files the user chose, by the reference the page holds (LocalGrants). */
 export interface GrantedFiles {

@@ -13,8 +13,8 @@ import { CampaignRows } from '../../../electron/services/campaign/campaign-rows'
 import { campaignManifestCsv } from '../../../electron/services/campaign/campaign-manifest';
 import { campaignQuote, newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { rowFiles } from '../../../electron/services/campaign/row-files';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
-import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
+import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { loadTemplate } from './template-fixture';
 
 /** The job engine answered by hand: each create waits at the "service" until the test ends it. */

@@ -16,7 +16,7 @@ import { createMemoryHostBase } from '../../../electron/services/host/memory-hos
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { openLedger } from '../../../electron/services/records/open-ledger';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
+import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
 import type { CampaignTemplate } from '@common/campaign/variables';
 import { setOutput } from '@common/composition';

@@ -9,12 +9,12 @@ import { columnVariables } from '@common/campaign/variables';
 import { Code } from '@common/api/error-codes';
 import { CampaignRows, campaignJournal } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
-import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/row-engine';
-import { RowPacers } from '../../../electron/services/rows/row-pacer';
-import type { RowJobs } from '../../../electron/services/rows/row-kind';
-import { OUTCOME_UNKNOWN, type CreateIntents } from '../../../electron/services/rows/create-intents';
+import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
+import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
+import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
+import { OUTCOME_UNKNOWN, type CreateIntents } from '../../../electron/services/rows/queue/create-intents';
 import { rowQueueCases } from '../rows/row-queues';
-import { InProcessDaySpending } from '../../../electron/services/rows/day-spending';
+import { InProcessDaySpending } from '../../../electron/services/rows/money/day-spending';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { loadTemplate } from './template-fixture';
 

@@ -8,8 +8,8 @@ import { campaignTable } from '@common/campaign/rows';
 import { columnVariables } from '@common/campaign/variables';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
-import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
+import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { HandService } from './hand-service';
 import { loadTemplate } from './template-fixture';
 

@@ -5,14 +5,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CampaignRecord } from '../../../electron/common/campaign/record';
 import { createCampaignsDomain, type CampaignsDomainDeps } from '../../../electron/services/campaign/campaigns-domain';
-import { BullmqRowQueue } from '../../../electron/services/rows/bullmq-row-queue';
-import { QueuedRuns } from '../../../electron/services/rows/queued-runs';
-import { RunShelf } from '../../../electron/services/rows/run-shelf';
-import { redisTarget } from '../../../electron/services/rows/redis-target';
+import { BullmqRowQueue } from '../../../electron/services/rows/queue/bullmq-row-queue';
+import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
+import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
+import { redisTarget } from '../../../electron/services/rows/queue/redis-target';
 import { Redis } from 'ioredis';
 import { redisPerFile } from '../../redis-per-file';
 import { HANG_GUARD_MS } from '../../wait';
-import { queueStatusReader } from '../../../electron/services/rows/queue-status';
+import { queueStatusReader } from '../../../electron/services/rows/queue/queue-status';
 import { closedPort } from '../../closed-port';
 
 const PASSWORD = 'queue-status-secret';

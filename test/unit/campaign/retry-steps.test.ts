@@ -10,8 +10,8 @@ import { CampaignRows } from '../../../electron/services/campaign/campaign-rows'
 import { rowCosts } from '../../../electron/services/campaign/campaign-manifest';
 import { retriedRow } from '../../../electron/services/campaign/campaign-reuse';
 import { campaignQuote, newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
-import { RowPacers } from '../../../electron/services/rows/row-pacer';
+import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
+import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { HandService as Service } from './hand-service';
 import { loadTemplate } from './template-fixture';
 

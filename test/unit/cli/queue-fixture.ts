@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { startSandbox, type Sandbox } from '../../bench/jobs.bench';
 import { stopSandbox } from '../../bench/campaign-sandbox';
-import { redisTarget } from '../../../electron/services/rows/redis-target';
+import { redisTarget } from '../../../electron/services/rows/queue/redis-target';
 import { startRedis, type RedisServerOptions, type RunningRedis } from '../../redis-server';
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..');

@@ -10,7 +10,7 @@ import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
 import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
-import { passwordKept } from '../../../electron/services/rows/queue-password';
+import { passwordKept } from '../../../electron/services/rows/queue/queue-password';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { until } from '../../wait';
 import { writeLogo } from './cli-io';

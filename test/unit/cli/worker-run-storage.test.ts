@@ -11,7 +11,7 @@ import S3rver from 's3rver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
 import { campaignIdFor } from '../../../electron/services/campaign/campaign-setup';
-import { RunShelf } from '../../../electron/services/rows/run-shelf';
+import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
 import { stopSandbox } from '../../bench/campaign-sandbox';
 import { until } from '../../wait';
@@ -19,7 +19,7 @@ import { smallTemplate } from '../campaign/campaign-harness';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { cliProcess, exitWithin, whenSaid, type CliProcess } from './queue-processes';
-import { redisTarget } from '../../../electron/services/rows/redis-target';
+import { redisTarget } from '../../../electron/services/rows/queue/redis-target';
 
 const ROWS = 2;
 const place = queuePlace('studio-run-storage-');

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RunShelf } from '../../../electron/services/rows/run-shelf';
+import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { until } from '../../wait';
 import { writeLogo } from './cli-io';

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../electron/services/host/types';
-import { BullmqRowQueue, type BullmqRowQueueOptions } from '../../../electron/services/rows/bullmq-row-queue';
-import type { RowTask } from '../../../electron/services/rows/row-queue';
+import { BullmqRowQueue, type BullmqRowQueueOptions } from '../../../electron/services/rows/queue/bullmq-row-queue';
+import type { RowTask } from '../../../electron/services/rows/engine/row-queue';
 import { redisPerFile } from '../../redis-per-file';
 import { until } from '../../wait';
 

@@ -2,8 +2,8 @@
 // again; one cut off before the service answered stays of unknown outcome. On both intent stores.
 import { describe, expect, it } from 'vitest';
 import type { JobSubmission, JobView, SubmitResult } from '../../../electron/common/bridge/jobs';
-import { OUTCOME_UNKNOWN, intentKey, sendOnce, type IntentKey } from '../../../electron/services/rows/create-intents';
-import type { RowJobs } from '../../../electron/services/rows/row-kind';
+import { OUTCOME_UNKNOWN, intentKey, sendOnce, type IntentKey } from '../../../electron/services/rows/queue/create-intents';
+import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
 import { intentStores } from './intent-stores';
 
 const key: IntentKey = { kind: 'campaign', runId: 'c-1', row: 3, take: 0, step: 'video' };

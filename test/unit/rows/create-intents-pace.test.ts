@@ -10,8 +10,8 @@ import {
   type CreateIntents,
   type IntentKey,
   type SendPace,
-} from '../../../electron/services/rows/create-intents';
-import type { RowJobs } from '../../../electron/services/rows/row-kind';
+} from '../../../electron/services/rows/queue/create-intents';
+import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
 import { intentStores } from './intent-stores';
 
 const key: IntentKey = { kind: 'batch', runId: 'b-1', row: 7, take: 0, step: 'speech' };

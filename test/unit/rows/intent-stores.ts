@@ -6,7 +6,7 @@ import {
   InProcessCreateIntents,
   RedisCreateIntents,
   type CreateIntents,
-} from '../../../electron/services/rows/create-intents';
+} from '../../../electron/services/rows/queue/create-intents';
 import { redisPerFile } from '../../redis-per-file';
 
 /** Call at the top of a test file: each store made fresh per call, its Redis client closed after the test. */

@@ -3,7 +3,7 @@
 // log says it once when Redis goes and once when it answers again, for each outage.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../electron/services/host/types';
-import { BullmqRowQueue } from '../../../electron/services/rows/bullmq-row-queue';
+import { BullmqRowQueue } from '../../../electron/services/rows/queue/bullmq-row-queue';
 import { redisPerFile } from '../../redis-per-file';
 import { until } from '../../wait';
 import { redisPassage, type RedisPassage } from '../cli/queue-processes';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { passwordKept } from '../../../electron/services/rows/queue-password';
+import { passwordKept } from '../../../electron/services/rows/queue/queue-password';
 import { EnvVault } from '../../../electron/services/connections/env-vault';
 
 const page = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'scale-out.md'), 'utf8').replace(

@@ -2,7 +2,7 @@
 // vault for the studio's next start (the run's record holds the address without it), and a studio that
 // quits while the Redis it used has gone.
 import { afterEach, describe, expect, it } from 'vitest';
-import { QueuedRuns } from '../../../electron/services/rows/queued-runs';
+import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { startRedis, type RunningRedis } from '../../redis-server';
 import { until } from '../../wait';
 

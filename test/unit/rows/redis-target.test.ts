@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redisTarget } from '../../../electron/services/rows/redis-target';
+import { redisTarget } from '../../../electron/services/rows/queue/redis-target';
 
 describe("a queue's Redis address", () => {
   it('gives the password to the connection only, and shows and scrubs the address without it', () => {

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { JobView } from '@common/bridge/jobs';
-import { QueuedRuns } from '../../../electron/services/rows/queued-runs';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
-import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/row-kind';
-import { RunJournal } from '../../../electron/services/rows/run-journal';
-import { RunShelf } from '../../../electron/services/rows/run-shelf';
+import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
+import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
+import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/engine/row-kind';
+import { RunJournal } from '../../../electron/services/rows/engine/run-journal';
+import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { redisPerFile } from '../../redis-per-file';
 
 const redis = redisPerFile();

@@ -1,7 +1,7 @@
 // The one budget of bulk work: a row's whole price is reserved before it starts, against the balance as
 // last read, the day's limit and the run's cap; an ended row counts as spent until the next reading.
 import { describe, expect, it } from 'vitest';
-import { RowBudget } from '../../../electron/services/rows/row-budget';
+import { RowBudget } from '../../../electron/services/rows/money/row-budget';
 
 const open = { dayRoom: () => null, capRoom: () => null };
 

@@ -1,7 +1,7 @@
 // How many rows may be under way on a connection: a few minutes of the rows it has been finishing, from
 // the first rows' ends on (not a minute later), and back to the floor once nothing ends any more.
 import { describe, expect, it } from 'vitest';
-import { RowFlight } from '../../../electron/services/rows/row-flight';
+import { RowFlight } from '../../../electron/services/rows/engine/row-flight';
 
 describe('the rows under way on a connection', () => {
   it('follow the pace rows end at from the first ends, over three minutes of it', () => {

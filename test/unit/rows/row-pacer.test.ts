@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RowPacer } from '../../../electron/services/rows/row-pacer';
-import { TURN_LATENESS_MS } from '../../../electron/services/rows/shared-turns';
+import { RowPacer } from '../../../electron/services/rows/rate/row-pacer';
+import { TURN_LATENESS_MS } from '../../../electron/services/rows/rate/shared-turns';
 import { mostInWindow } from './windows';
 
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RowTask } from '../../../electron/services/rows/row-queue';
+import type { RowTask } from '../../../electron/services/rows/engine/row-queue';
 import { rowQueueCases } from './row-queues';
 
 /** A step the test ends by hand; `started(n)` settles once n steps have started (an event, not a wait). */

@@ -3,10 +3,10 @@
 // with the intents to create in that Redis too, as workers on several machines would share them.
 import { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
-import { BullmqRowQueue } from '../../../electron/services/rows/bullmq-row-queue';
-import { InProcessCreateIntents, RedisCreateIntents } from '../../../electron/services/rows/create-intents';
-import type { RowEngineDeps } from '../../../electron/services/rows/row-engine';
-import { InProcessRowQueue, type RowQueue } from '../../../electron/services/rows/row-queue';
+import { BullmqRowQueue } from '../../../electron/services/rows/queue/bullmq-row-queue';
+import { InProcessCreateIntents, RedisCreateIntents } from '../../../electron/services/rows/queue/create-intents';
+import type { RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
+import { InProcessRowQueue, type RowQueue } from '../../../electron/services/rows/engine/row-queue';
 import { redisPerFile } from '../../redis-per-file';
 
 export interface RowQueueCase {

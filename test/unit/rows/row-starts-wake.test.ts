@@ -2,9 +2,9 @@
 // goes alone) looks again when one of them ends, even when they are another run's: a campaign beside a
 // batch does not wait for ever once the batch's last row ends.
 import { describe, expect, it } from 'vitest';
-import { RowBudget } from '../../../electron/services/rows/row-budget';
-import { RowStarts } from '../../../electron/services/rows/row-starts';
-import type { RowBase, RowStepPrice } from '../../../electron/services/rows/row-kind';
+import { RowBudget } from '../../../electron/services/rows/money/row-budget';
+import { RowStarts } from '../../../electron/services/rows/engine/row-starts';
+import type { RowBase, RowStepPrice } from '../../../electron/services/rows/engine/row-kind';
 
 type Row = RowBase;
 

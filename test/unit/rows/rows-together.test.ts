@@ -11,15 +11,15 @@ import { SpendingPolicy } from '@common/jobs/cost-model';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
-import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/row-engine';
+import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
 import {
   type CreateIntents,
   InProcessCreateIntents,
   type IntentKey,
   RedisCreateIntents,
-} from '../../../electron/services/rows/create-intents';
-import { RowPacers } from '../../../electron/services/rows/row-pacer';
-import { InProcessRowQueue } from '../../../electron/services/rows/row-queue';
+} from '../../../electron/services/rows/queue/create-intents';
+import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
+import { InProcessRowQueue } from '../../../electron/services/rows/engine/row-queue';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { rowQueueCases } from './row-queues';

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunJournal } from '../../../electron/services/rows/run-journal';
+import { RunJournal } from '../../../electron/services/rows/engine/run-journal';
 
 interface Row {
   row: number;

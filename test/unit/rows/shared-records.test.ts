@@ -3,8 +3,8 @@ import {
   InProcessCreateIntents,
   RedisCreateIntents,
   type CreateIntents,
-} from '../../../electron/services/rows/create-intents';
-import { InProcessDaySpending, RedisDaySpending, type DaySpending } from '../../../electron/services/rows/day-spending';
+} from '../../../electron/services/rows/queue/create-intents';
+import { InProcessDaySpending, RedisDaySpending, type DaySpending } from '../../../electron/services/rows/money/day-spending';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 
 const redis = redisPerFile();

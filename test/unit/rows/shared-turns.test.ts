@@ -2,7 +2,7 @@
 // requests than the rate, wherever the second falls, and a 1005 answer to one holds them all.
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { SharedTurns, TURN_LATENESS_MS } from '../../../electron/services/rows/shared-turns';
+import { SharedTurns, TURN_LATENESS_MS } from '../../../electron/services/rows/rate/shared-turns';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 import { mostInWindow } from './windows';
 

@@ -3,10 +3,10 @@
 // gives the row back for a worker of the run's own account.
 import { describe, expect, it, vi } from 'vitest';
 import { runAccount } from '../../../electron/services/client/account-proof';
-import { BullmqRowQueue } from '../../../electron/services/rows/bullmq-row-queue';
-import type { RowBase, RunBase } from '../../../electron/services/rows/row-kind';
-import { RowWorker, type RowMaker } from '../../../electron/services/rows/row-worker';
-import { RunShelf } from '../../../electron/services/rows/run-shelf';
+import { BullmqRowQueue } from '../../../electron/services/rows/queue/bullmq-row-queue';
+import type { RowBase, RunBase } from '../../../electron/services/rows/engine/row-kind';
+import { RowWorker, type RowMaker } from '../../../electron/services/rows/queue/row-worker';
+import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 
 const redis = redisPerFile();

@@ -2,8 +2,8 @@
 // reactor of their own on the given job engine (the studio's host builds one row engine for batches and
 // campaigns together: host/studio-services.ts).
 import { JobReactor, type ReactorEngine } from '../../../electron/services/jobs/reactor';
-import { RowEngine } from '../../../electron/services/rows/row-engine';
-import type { RowJobs } from '../../../electron/services/rows/row-kind';
+import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
+import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
 import { BatchRows, type BatchRowsDeps } from '../../../electron/services/voices/batch-rows';
 
 export function createBatchRows(

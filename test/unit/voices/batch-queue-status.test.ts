@@ -6,10 +6,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { JobView } from '../../../electron/common/bridge/jobs';
-import { BullmqRowQueue } from '../../../electron/services/rows/bullmq-row-queue';
-import { QueuedRuns } from '../../../electron/services/rows/queued-runs';
-import { redisTarget } from '../../../electron/services/rows/redis-target';
-import { RunShelf } from '../../../electron/services/rows/run-shelf';
+import { BullmqRowQueue } from '../../../electron/services/rows/queue/bullmq-row-queue';
+import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
+import { redisTarget } from '../../../electron/services/rows/queue/redis-target';
+import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import type { BatchRecord } from '../../../electron/services/voices/batch-record';
 import { batchView } from '../../../electron/services/voices/batch-view';
 import { createBatchesDomain } from '../../../electron/services/voices/batches-domain';

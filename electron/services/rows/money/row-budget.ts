@@ -1,4 +1,4 @@
-import type { Clock } from '../client/clock';
+import type { Clock } from '../../client/clock';
 
 /** A connection's balance now, or null where the service does not say it. */
 export type BudgetReader = (connectionId: string) => Promise<number | null>;

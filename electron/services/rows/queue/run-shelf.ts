@@ -1,7 +1,7 @@
-import type { JobView } from '../../common/bridge/jobs';
+import type { JobView } from '../../../common/bridge/jobs';
 import type { Redis } from 'ioredis';
-import type { RunPause } from '../../common/jobs/run-pause';
-import type { RowBase, RunBase, RunState } from './row-kind';
+import type { RunPause } from '../../../common/jobs/run-pause';
+import type { RowBase, RunBase, RunState } from '../engine/row-kind';
 
 /** What a worker reports of one row it was given: the row as it ended there, and where its file went. */
 export interface RowReport {

@@ -1,10 +1,10 @@
-import type { JobRecord, JobView } from '../../common/bridge/jobs';
-import type { RunBalance } from '../../common/jobs/run-balance';
-import { StudioError } from '../host/errors';
-import { RunBalanceWatch } from '../jobs/run-balance';
-import { RowPacers, type RowPacer } from './row-pacer';
+import type { JobRecord, JobView } from '../../../common/bridge/jobs';
+import type { RunBalance } from '../../../common/jobs/run-balance';
+import { StudioError } from '../../host/errors';
+import { RunBalanceWatch } from '../../jobs/run-balance';
+import { RowPacers, type RowPacer } from '../rate/row-pacer';
 import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
-import { intentKey, NOT_SENT, sendOnce } from './create-intents';
+import { intentKey, NOT_SENT, sendOnce } from '../queue/create-intents';
 import {
   jobOfRow,
   madeNothing,
@@ -25,7 +25,7 @@ import { RowWork } from './row-work';
 import { RowStarts } from './row-starts';
 import { RunStops } from './run-stops';
 import { finishRun } from './run-finish';
-import { rowLabel } from '../../common/text/row-label';
+import { rowLabel } from '../../../common/text/row-label';
 import type { RowEngineDeps } from './row-engine-deps';
 export type { RowEngineDeps };
 

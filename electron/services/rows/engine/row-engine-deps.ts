@@ -1,12 +1,12 @@
-import type { Logger } from '../host/types';
-import type { RunBalanceOptions } from '../jobs/run-balance';
-import type { CreateIntents } from './create-intents';
-import type { DaySpending } from './day-spending';
-import type { QueuedRuns } from './queued-runs';
+import type { Logger } from '../../host/types';
+import type { RunBalanceOptions } from '../../jobs/run-balance';
+import type { CreateIntents } from '../queue/create-intents';
+import type { DaySpending } from '../money/day-spending';
+import type { QueuedRuns } from '../queue/queued-runs';
 import type { RowJobs } from './row-kind';
-import type { RowPacers } from './row-pacer';
+import type { RowPacers } from '../rate/row-pacer';
 import type { RowQueue } from './row-queue';
-import type { RowBudget } from './row-budget';
+import type { RowBudget } from '../money/row-budget';
 import type { RowFlight } from './row-flight';
 
 /** What the workers of queued runs share in Redis: the intents to create and the day's spending. */

@@ -1,6 +1,6 @@
-import type { JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
-import type { RunPause, RunPauseReason } from '../../common/jobs/run-pause';
-import type { Logger } from '../host/types';
+import type { JobSubmission, JobView, SubmitResult } from '../../../common/bridge/jobs';
+import type { RunPause, RunPauseReason } from '../../../common/jobs/run-pause';
+import type { Logger } from '../../host/types';
 import {
   refusedForBalance,
   refusedTooFrequent,
@@ -11,8 +11,8 @@ import {
 } from './row-kind';
 import type { RowTask } from './row-queue';
 import type { RunMemory } from './run-memory';
-import { RunSpending } from './run-spending';
-import type { DaySpending } from './day-spending';
+import { RunSpending } from '../money/run-spending';
+import type { DaySpending } from '../money/day-spending';
 
 /** Refused before the service made anything (too frequent, out of credits): nothing was charged. */
 const refusedBeforeMade = (job: JobView): boolean => refusedTooFrequent(job) || refusedForBalance(job);

@@ -1,7 +1,7 @@
 import { appendFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../projects/atomic-file';
-import { readRecordFolder } from '../projects/record-folder';
+import { writeFileAtomic } from '../../projects/atomic-file';
+import { readRecordFolder } from '../../projects/record-folder';
 
 /** What every run (a batch, a campaign) has that the journal needs. */
 export interface JournalRun<Row extends { row: number }> {

@@ -1,4 +1,4 @@
-import type { Logger } from '../host/types';
+import type { Logger } from '../../host/types';
 
 /**
  * Work the engine started and nobody awaits (a row starting, a finish, a wait after a refusal), so

@@ -1,5 +1,5 @@
-import type { Clock } from '../client/clock';
-import type { SendPace } from './create-intents';
+import type { Clock } from '../../client/clock';
+import type { SendPace } from '../queue/create-intents';
 import { TURN_LATENESS_MS } from './shared-turns';
 
 export interface RowPacerOptions {

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import type { QueueCounts, QueueStatus } from '../../common/bridge/queue-status';
+import type { QueueCounts, QueueStatus } from '../../../common/bridge/queue-status';
 import { redisTarget } from './redis-target';
 import type { WorkerBeat } from './run-shelf';
 import { passwordPause, refusedByRedis } from './queue-password';

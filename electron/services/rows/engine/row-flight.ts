@@ -1,4 +1,4 @@
-import type { Clock } from '../client/clock';
+import type { Clock } from '../../client/clock';
 
 export interface RowFlightOptions {
   clock?: Clock;

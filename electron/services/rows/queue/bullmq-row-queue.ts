@@ -1,9 +1,9 @@
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Logger } from '../host/types';
+import type { Logger } from '../../host/types';
 import { redisTarget, type RedisTarget } from './redis-target';
-import type { RowQueue, RowTask } from './row-queue';
-import { withinMs } from './within';
+import type { RowQueue, RowTask } from '../engine/row-queue';
+import { withinMs } from '../engine/within';
 
 export interface BullmqRowQueueOptions {
   /** `redis://[:password@]host:port`; the password is never logged. */

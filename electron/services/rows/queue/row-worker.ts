@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
-import type { Logger } from '../host/types';
+import type { Logger } from '../../host/types';
 import { BullmqRowQueue, GiveBack } from './bullmq-row-queue';
-import type { RowBase, RunBase } from './row-kind';
-import type { RowTask } from './row-queue';
-import { storageMismatch, type RunAccount } from '../client/account-proof';
+import type { RowBase, RunBase } from '../engine/row-kind';
+import type { RowTask } from '../engine/row-queue';
+import { storageMismatch, type RunAccount } from '../../client/account-proof';
 import { RunShelf, WORKER_BEAT_MS, type RowReport } from './run-shelf';
-import { withinMs } from './within';
+import { withinMs } from '../engine/within';
 
 export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../host/types';
+import type { Logger } from '../../host/types';
 import { ROW_ENDED, type RowBase, type RowJobs, type RowKind, type RunBase } from './row-kind';
 import type { RunMemory } from './run-memory';
 

@@ -1,8 +1,8 @@
-import { creditsText } from '../../common/jobs/cost-model';
+import { creditsText } from '../../../common/jobs/cost-model';
 import type { RowTask } from './row-queue';
 import type { RunMemory } from './run-memory';
 import type { RunStops } from './run-stops';
-import { RowBudget, type BudgetRefusal } from './row-budget';
+import { RowBudget, type BudgetRefusal } from '../money/row-budget';
 import { RowFlight } from './row-flight';
 import {
   ROW_ENDED,

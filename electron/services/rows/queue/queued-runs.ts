@@ -1,12 +1,12 @@
 import { Redis } from 'ioredis';
-import type { RunPauseReason } from '../../common/jobs/run-pause';
-import type { CredentialVault, Logger } from '../host/types';
+import type { RunPauseReason } from '../../../common/jobs/run-pause';
+import type { CredentialVault, Logger } from '../../host/types';
 import { BullmqRowQueue } from './bullmq-row-queue';
-import { withinMs } from './within';
+import { withinMs } from '../engine/within';
 import { queueVaultId, redisTarget } from './redis-target';
-import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
-import type { RowQueue, RowTask } from './row-queue';
-import type { RunAccount } from '../client/account-proof';
+import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from '../engine/row-kind';
+import type { RowQueue, RowTask } from '../engine/row-queue';
+import type { RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport, type WorkerBeat } from './run-shelf';
 import { GIVE_PASSWORD, passwordPause, refusedByRedis } from './queue-password';
 

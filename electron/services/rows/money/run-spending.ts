@@ -1,6 +1,6 @@
-import type { JobSubmission, JobView } from '../../common/bridge/jobs';
-import { stableStringify } from '../jobs/stable-json';
-import { ROW_ENDED, type RowBase, type RowJobs, type RunBase } from './row-kind';
+import type { JobSubmission, JobView } from '../../../common/bridge/jobs';
+import { stableStringify } from '../../jobs/stable-json';
+import { ROW_ENDED, type RowBase, type RowJobs, type RunBase } from '../engine/row-kind';
 
 /** One step of one take of one row, the same for a submission and for the ledger's record of it. */
 const stepKey = (purpose: JobView['purpose'] | undefined): string =>

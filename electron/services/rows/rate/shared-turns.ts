@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { Code } from '../../common/api/error-codes';
-import type { Logger } from '../host/types';
+import { Code } from '../../../common/api/error-codes';
+import type { Logger } from '../../host/types';
 
 type Fetch = typeof globalThis.fetch;
 

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { JobSubmission, SubmitResult } from '../../common/bridge/jobs';
-import { refusedForBalance, refusedTooFrequent, type RowJobs } from './row-kind';
-import { CreateHeldBack } from '../jobs/engine-types';
+import type { JobSubmission, SubmitResult } from '../../../common/bridge/jobs';
+import { refusedForBalance, refusedTooFrequent, type RowJobs } from '../engine/row-kind';
+import { CreateHeldBack } from '../../jobs/engine-types';
 
 /** One paid create of a row: which run, row, take and step (a campaign's voiceover step names its scene). */
 export interface IntentKey {

@@ -1,12 +1,12 @@
-import { Code } from '../../common/api/error-codes';
-import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
-import type { RunBalance } from '../../common/jobs/run-balance';
-import type { RunPause } from '../../common/jobs/run-pause';
-import type { BalanceReader } from '../jobs/run-balance';
-import type { SubmitOptions } from '../jobs/engine-types';
+import { Code } from '../../../common/api/error-codes';
+import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../../common/bridge/jobs';
+import type { RunBalance } from '../../../common/jobs/run-balance';
+import type { RunPause } from '../../../common/jobs/run-pause';
+import type { BalanceReader } from '../../jobs/run-balance';
+import type { SubmitOptions } from '../../jobs/engine-types';
 import type { RowTask } from './row-queue';
 import type { RunJournal } from './run-journal';
-import type { RunAccount, RunStorage } from '../client/account-proof';
+import type { RunAccount, RunStorage } from '../../client/account-proof';
 
 export type { RunAccount, RunStorage };
 
