@@ -4,6 +4,7 @@ import {
   describeCharge,
   describeExpiry,
   formatDuration,
+  MAX_PAGE_JOBS,
   type JobView,
 } from '../../common/bridge/jobs';
 import { isFinalPhase } from '../../common/bridge';
@@ -17,16 +18,26 @@ import { matchJob } from '../../common/jobs/job-id';
 import { savedCopiesIn, type SavedCopy } from '../../services/downloads/saved-report';
 import { stepOf } from '../../common/jobs/steps';
 
-/** Reads the folder's jobs through the studio: the one that has the folder open, or this run's own, read-only beside one. */
+/**
+ * The job a command names, through the studio: the one that has the folder open, or this run's own,
+ * read-only beside one. Only the jobs whose id starts as typed are asked for, never the whole ledger.
+ */
 function withJobs(
   args: ParsedArgs,
   io: CliIo,
   work: (studio: StudioLink, jobs: JobView[]) => Promise<number>,
 ): Promise<number> {
-  return withStudio(args, io, 'reads', async (studio) => work(studio, await studio.call('jobs.list')), {
+  return withStudio(args, io, 'reads', async (studio) => work(studio, await jobsNamed(studio, args.positional[0])), {
     sendsWork: false,
     needsRecords: true,
   });
+}
+
+/** The jobs whose id or service id starts with `key`, among which matchJob picks. */
+async function jobsNamed(studio: StudioLink, key = ''): Promise<JobView[]> {
+  const wanted = key.trim();
+  if (wanted === '' || wanted.length > 100) return [];
+  return (await studio.call('jobs.page', { limit: MAX_PAGE_JOBS, filter: { idStartsWith: wanted } })).jobs;
 }
 
 /** A job by the studio's id or the service's (files are named with it), in full or by a unique start. */

@@ -36,6 +36,8 @@ export const JobFilter = z
       .optional(),
     /** Words in the summary (any case), or the start of the studio's or the service's id. */
     search: z.string().max(200).optional(),
+    /** The start of the studio's id or the service's, exactly (a job named on a command line). */
+    idStartsWith: z.string().min(1).max(100).optional(),
   })
   .strict();
 export type JobFilter = z.infer<typeof JobFilter>;

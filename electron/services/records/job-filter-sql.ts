@@ -44,6 +44,17 @@ export function filterSql(filter: JobFilter = {}, now: number): SqlPart {
       `${text}%`,
     );
   }
+  if (filter.idStartsWith !== undefined) {
+    // substr, not LIKE: ids are compared as they are written (LIKE ignores case).
+    const length = filter.idStartsWith.length;
+    add(
+      '(substr(id, 1, ?) = ? OR substr(remote_id, 1, ?) = ?)',
+      length,
+      filter.idStartsWith,
+      length,
+      filter.idStartsWith,
+    );
+  }
   return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 

@@ -71,6 +71,8 @@ function matches(job: JobRecord, filter: JobFilter): boolean {
     if (job.phase !== 'completed' || job.expiresAt === null) return false;
     if (job.expiresAt <= NOW || job.expiresAt > NOW + filter.expiringWithinMs) return false;
   }
+  const start = filter.idStartsWith;
+  if (start !== undefined && !job.id.startsWith(start) && !(job.remoteId ?? '').startsWith(start)) return false;
   const needle = filter.search?.trim().toLowerCase();
   if (needle)
     return (
@@ -137,6 +139,9 @@ const FILTERS: JobFilter[] = [
   { search: 'remote-1' },
   { search: 'job-001' },
   { search: '  hello ' },
+  { idStartsWith: 'job-01' },
+  // As written: "Remote-1…", not "remote-1…".
+  { idStartsWith: 'Remote-1' },
   { kinds: ['tts'], phases: ['completed', 'queued'], projectId: 'project-2', search: 'speech' },
 ];
 
