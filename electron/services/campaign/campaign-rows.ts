@@ -90,6 +90,9 @@ function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKin
         savedAt: null,
         bucketCopy: reported.bucketCopy,
       }),
+      // An earlier take made from other values or another template is not this row's video.
+      sameMaking: (row, reported) =>
+        row.madeFrom === reported.madeFrom && JSON.stringify(row.values) === JSON.stringify(reported.values),
     },
     onChange: (record) => {
       if (!record.partOf) manifests.changed(record);

@@ -117,6 +117,12 @@ export interface QueuedRows<Row extends RowBase> {
   local(row: Row): boolean;
   /** The row as the studio keeps it once its worker reported how it ended there. */
   received(row: Row, reported: Row): Row;
+  /**
+   * Whether a worker's report of an earlier take was made from what the row asks now (its values, its
+   * template): only then is that take's result taken in for a row made again. Absent: a row's inputs never
+   * change between its takes.
+   */
+  sameMaking?(row: Row, reported: Row): boolean;
 }
 
 /** One kind of run (batches, campaigns): its records, its steps and what its end does. */

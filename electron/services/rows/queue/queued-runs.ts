@@ -4,7 +4,7 @@ import type { CredentialVault, Logger } from '../../host/types';
 import { BullmqRowQueue } from './bullmq-row-queue';
 import { withinMs } from '../engine/within';
 import { queueVaultId, redisTarget } from './redis-target';
-import type { RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from '../engine/row-kind';
+import type { QueuedRows, RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from '../engine/row-kind';
 import type { RowQueue, RowTask } from '../engine/row-queue';
 import type { RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport, type WorkerBeat } from './run-shelf';
@@ -120,7 +120,7 @@ export class QueuedRuns {
       ...kind,
       step: (context) =>
         context.run.queue && !queued.local(context.row)
-          ? this.step(kind.name, context, queued.received).catch((error: unknown) => {
+          ? this.step(kind.name, context, queued).catch((error: unknown) => {
               // Let go as the studio quits: the row stays as it was, and goes to the queue again at the next start.
               if (error !== QUEUE_CLOSED) throw error;
             })
@@ -176,13 +176,13 @@ export class QueuedRuns {
   private async step<Row extends RowBase, Run extends RunBase<Row>>(
     kind: string,
     { run, row, set }: RowStepContext<Row, Run>,
-    received: (row: Row, reported: Row) => Row,
+    queued: QueuedRows<Row>,
   ): Promise<void> {
     if (this.closed) return;
     const link = await this.link(run.queue as string);
     this.follow(link, kind, run.id);
     try {
-      await this.handOver(link, kind, run, row, set, received);
+      await this.handOver(link, kind, run, row, set, queued);
     } catch (error) {
       // Refused for want of the password: the run pauses saying so, and its rows stay as they are.
       if (error === QUEUE_CLOSED || !refusedByRedis(String(error))) throw error;
@@ -197,12 +197,14 @@ export class QueuedRuns {
     run: Run,
     row: Row,
     set: RowStepContext<Row, Run>['set'],
-    received: (row: Row, reported: Row) => Row,
+    { received, sameMaking }: QueuedRows<Row>,
   ): Promise<void> {
     const runKey = `${kind}/${run.id}`;
     const sentKey = `${runKey}/${row.row}/${row.take}`;
     const report = await this.live(link.shelf.reportOf(kind, run.id, row.row));
-    if (report && (report.take === row.take || (await this.madeEarlier(link, kind, run.id, row, report)))) {
+    const earlier = (made: RowReport) =>
+      (sameMaking?.(row, made.record as Row) ?? true) && this.madeEarlier(link, kind, run.id, row, made);
+    if (report && (report.take === row.take || (await earlier(report)))) {
       // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
       if (report.jobs) await this.engine?.jobs.receive?.(report.jobs);
       // The report leaves Redis only once the row's change is on disk. A studio quitting stops its engine
@@ -303,7 +305,8 @@ export class QueuedRuns {
   /**
    * A row made again (a retry of a row this studio failed) whose earlier take a worker finished while its
    * report waited here: that take is taken in instead of paying for the row again, unless the new take
-   * was handed to the queue already (its row in Redis says so: a worker may be making it).
+   * was handed to the queue already (its row in Redis says so: a worker may be making it). A row whose
+   * inputs changed since (the kind's `sameMaking`) is made again: the earlier take's video is not its own.
    */
   private async madeEarlier(link: QueueLink, kind: string, runId: string, row: RowBase, report: RowReport) {
     if (report.take > row.take || report.outcome !== 'ended' || report.record.state !== 'done') return false;
