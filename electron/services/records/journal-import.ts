@@ -9,6 +9,7 @@ import {
   type Reporting,
 } from '../jobs/ledger-read';
 import type { RecordsDatabase } from './database';
+import { ensureJobIndexes, JOB_INDEXES } from './schema';
 import { jobColumns, PUT_JOB, REMOVE_JOB } from './sqlite-ledger';
 
 /** Where the old journal goes once its every line is in the database (kept, never deleted). */
@@ -48,6 +49,10 @@ export function importJournal(database: RecordsDatabase, dataDir: string, option
   if (!existsSync(journal)) return null;
   const totalBytes = statSync(journal).size;
   const { db } = database;
+  // Into an empty table (the first start after the update), rows go in without the indexes, which are
+  // built once at the end. A start killed before then finds them missing and builds them when it ends.
+  if (db.prepare('SELECT NOT EXISTS (SELECT 1 FROM jobs)').pluck().get())
+    for (const name of Object.keys(JOB_INDEXES)) db.exec(`DROP INDEX IF EXISTS ${name}`);
   const put = db.prepare(PUT_JOB);
   const remove = db.prepare(REMOVE_JOB);
   const commit = db.transaction((changes: JournalChange[]) => {
@@ -75,6 +80,7 @@ export function importJournal(database: RecordsDatabase, dataDir: string, option
     if (batch.length >= size) commitBatch();
   });
   if (batch.length > 0) commitBatch();
+  ensureJobIndexes(db);
   const keptAs = freeName(`${journal}${IMPORTED_SUFFIX}`);
   renameSync(journal, keptAs);
   syncFolder(dir);

@@ -2,6 +2,7 @@ import type { Notice } from '../../common/bridge/system';
 import type { Logger } from '../host/types';
 import { openRecordsDatabase, type RecordsDatabase } from './database';
 import { importJournal, type ImportProgress } from './journal-import';
+import { ensureJobIndexes } from './schema';
 import { SqliteLedgerStorage } from './sqlite-ledger';
 
 export interface LedgerOptions {
@@ -26,6 +27,8 @@ export function openLedger(dataDir: string, options: LedgerOptions = {}): Sqlite
   const database = openRecordsDatabase({ dataDir, ...reporting });
   try {
     importJournal(database, dataDir, { ...reporting, progress: options.onImport });
+    // An import killed after it set the indexes aside, its journal since gone, leaves them to build here.
+    ensureJobIndexes(database.db);
   } catch (error) {
     database.close();
     throw error;

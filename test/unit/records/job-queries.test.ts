@@ -2,6 +2,7 @@
 // the same question asked of every job in memory answers, and a cursor pages without skipping or
 // repeating a job while others arrive.
 import Database from 'libsql';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JOB_KINDS, JOB_PHASES, totalCost, type JobRecord } from '../../../electron/common/bridge/jobs';
@@ -9,9 +10,9 @@ import type { JobFilter, JobPageQuery } from '../../../electron/common/bridge/jo
 import { DATABASE_FILE, openRecordsDatabase } from '../../../electron/services/records/database';
 import { SnapshotJobQueries, SqlJobQueries } from '../../../electron/services/records/job-queries';
 import { openLedger } from '../../../electron/services/records/open-ledger';
-import { MIGRATIONS } from '../../../electron/services/records/schema';
+import { JOB_INDEXES, MIGRATIONS } from '../../../electron/services/records/schema';
 import { jobColumns } from '../../../electron/services/records/sqlite-ledger';
-import { record, removeTempDirs, tempDir } from './ledger-fixtures';
+import { putLine, record, removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
 
@@ -263,5 +264,34 @@ describe('job queries on the records database', () => {
     } finally {
       database.close();
     }
+  });
+
+  it("has the indexes the import builds again after writing without them: the schema's, every one", async () => {
+    const indexesOf = (db: { prepare(sql: string): { all(): unknown[] } }) =>
+      Object.fromEntries(
+        (
+          db
+            .prepare(
+              "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'jobs' AND sql IS NOT NULL",
+            )
+            .all() as { name: string; sql: string }[]
+        ).map(({ name, sql }) => [name, sql.replace(/\s+/g, ' ').replace(/^CREATE INDEX \w+ ON jobs /, '')]),
+      );
+    const fresh = openRecordsDatabase({ dataDir: tempDir('studio-job-indexes-') });
+    expect(indexesOf(fresh.db)).toEqual(JOB_INDEXES);
+    fresh.close();
+
+    // The first start after the update takes an old journal into the empty table.
+    const dir = tempDir('studio-job-indexes-import-');
+    mkdirSync(join(dir, 'jobs'));
+    const records = varied(90);
+    writeFileSync(join(dir, 'jobs', 'ledger.jsonl'), records.map((job) => `${putLine(job)}\n`).join(''));
+    const ledger = openLedger(dir);
+    const db = ledger.queryable()!;
+    expect(indexesOf(db)).toEqual(JOB_INDEXES);
+    expect(allPages(new SqlJobQueries(db, () => NOW), { sort: 'kind', limit: 13 })).toEqual(
+      expectedOrder(records, { sort: 'kind' }),
+    );
+    ledger.close();
   });
 });
