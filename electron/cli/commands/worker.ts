@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { RedisCreateIntents } from '../../services/rows/queue/create-intents';
 import { RedisDaySpending } from '../../services/rows/money/day-spending';
+import { RedisAccountCreates } from '../../services/rows/money/account-creates';
 import { redisTarget } from '../../services/rows/queue/redis-target';
 import { RowWorker } from '../../services/rows/queue/row-worker';
 import { SharedTurns } from '../../services/rows/rate/shared-turns';
@@ -179,7 +180,7 @@ async function work(
         return EXIT.ok;
       },
       {
-        shared: { intents, daySpending: new RedisDaySpending(records) },
+        shared: { intents, daySpending: new RedisDaySpending(records), creates: new RedisAccountCreates(records) },
         serviceFetch: turns.fetch(),
         callbacks: callbacks?.callbacks,
       },

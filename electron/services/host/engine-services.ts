@@ -5,6 +5,7 @@ import { connectionPriceEstimator, sandboxPriceList } from '../catalogue/sandbox
 import { ConnectionManager, type ConnectionManagerDeps } from '../connections/connection-manager';
 import { JobEngine } from '../jobs/engine';
 import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
+import { ACCOUNT_WIDE, type AccountCreates } from '../jobs/account-creates';
 import type { LedgerStorage } from '../jobs/ledger';
 import { ledgerQueries, type JobQueries } from '../records/job-queries';
 import { openLedger, type LedgerOptions } from '../records/open-ledger';
@@ -33,6 +34,8 @@ export interface EngineOptions {
   reports?: Pick<JobEngineDeps, 'onChange' | 'onRemove' | 'notify' | 'setProgress'>;
   /** Callback addresses for each create (a worker's --callback-url); none: jobs are polled. */
   callbacks?: JobEngineDeps['callbacks'];
+  /** The creates on their way on each account, shared with the other workers (a worker's Redis); none: this process alone. */
+  accountCreates?: AccountCreates;
   /**
    * Callbacks by the connections' own setting (the desktop app, the web host): a receiver for the active
    * connection when it has one. Ignored when `callbacks` is given.
@@ -103,6 +106,11 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     // Read around a create only when it goes alone on its connection (a price nobody can say ahead, or one
     // made by hand while nothing else is being created), and by runs at their start, end and every few minutes.
     balance: async (id) => (await (await target.client(id)).call('quotaInfo', {})).credit,
+    // Shared by account, not connection: each worker's folder has its own id for the same credentials.
+    account: options.accountCreates && {
+      creates: options.accountCreates,
+      name: async (id) => (await target.client(id)).account(ACCOUNT_WIDE)?.proof ?? null,
+    },
   });
   const queries = ledgerQueries(storage, () => jobs.records(), clock.now);
   // Only a ledger not wholly in a database is answered from a copy of the engine's records: renewed as they change.

@@ -34,6 +34,7 @@ export function createStudioServices(
     ledger: overrides.ledger,
     callbacks: overrides.callbacks,
     connectionCallbacks: overrides.connectionCallbacks,
+    accountCreates: overrides.shared?.creates,
     onConnectionsChange: (state) => base.emit('connections.changed', state),
     reports: {
       onChange: (job) => base.emit('jobs.changed', job),

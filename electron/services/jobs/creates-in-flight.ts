@@ -7,8 +7,8 @@ export interface CreateTicket {
   readonly alone: boolean;
   /** Nothing else was on its way on the connection when it was admitted. */
   readonly aloneAtStart: boolean;
-  /** No other create was admitted on the connection since this one (a balance read around it is its own). */
-  undisturbed(): boolean;
+  /** No other create was admitted since this one (a balance read around it is its own). */
+  undisturbed(): Promise<boolean>;
   /** Stops counting it (call once its answer or failure is on the record; calling again does nothing). */
   release(): void;
 }
@@ -119,7 +119,7 @@ export class CreatesInFlight {
     return {
       alone,
       aloneAtStart,
-      undisturbed: () => connection.admitted === admittedAt,
+      undisturbed: async () => connection.admitted === admittedAt,
       release: () => {
         if (released) return;
         released = true;

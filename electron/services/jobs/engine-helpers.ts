@@ -15,8 +15,10 @@ import { stableStringify } from './stable-json';
 import { kindEntry } from './kinds';
 import { Code, RecordStatus, isAuthCode } from '../../common/api';
 import type { PollOutcome } from './scheduler';
-import { RESULT_LIFETIME_MS } from './engine-types';
+import { RESULT_LIFETIME_MS, type SentCharge } from './engine-types';
 import { describeUnknownOutcome } from './job-view';
+import { chargeAtAnswer } from './paid-gate';
+import type { Price } from '../../common/jobs/cost-model';
 
 /** The kind's own purpose when the caller names none (avatar uploads and voice clones are for the catalogue). */
 export function defaultPurpose(kind: JobKind): JobPurpose {
@@ -150,10 +152,25 @@ export function pollFailure(error: unknown): PollFailure {
   return { type: 'again', outcome: { type: 'error' } };
 }
 
-/** The record of a job another worker created: already sent, with the service's id, to be followed. */
-export function adoptedRecord(draft: Parameters<typeof newJobRecord>[0], remoteId: string): JobRecord {
+/**
+ * The record of a job another worker created: already sent, with the service's id, to be followed. Its
+ * charge is the one that worker recorded at its answer (beside the intent), else what an answer gives
+ * without a measurement (the published price, else the recent guide): the worker died before its report,
+ * and the service's figure, where its answers carry one, replaces it when the job is polled.
+ */
+export function adoptedRecord(
+  draft: Parameters<typeof newJobRecord>[0],
+  remoteId: string,
+  price: Price,
+  sent?: SentCharge,
+): JobRecord {
   const record = newJobRecord(draft);
-  return { ...record, phase: 'queued', remoteId, expiresAt: draft.now + RESULT_LIFETIME_MS, activeSeenAt: draft.now };
+  const now = draft.now;
+  const charge =
+    sent && sent.chargedCredits !== null
+      ? { chargedCredits: sent.chargedCredits, chargeSource: sent.chargeSource }
+      : chargeAtAnswer(null, null, price);
+  return { ...record, ...charge, phase: 'queued', remoteId, expiresAt: now + RESULT_LIFETIME_MS, activeSeenAt: now };
 }
 
 /** What a new record is made of: its submission, connection, summary and hash, and when it is due. */

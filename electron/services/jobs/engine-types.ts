@@ -1,4 +1,4 @@
-import type { CostEstimate, JobKind, JobView } from '../../common/bridge/jobs';
+import type { CostEstimate, JobKind, JobRecord, JobView } from '../../common/bridge/jobs';
 import type { SpendingPolicy } from '../../common/jobs/cost-model';
 import type { Random } from '../client/backoff';
 import type { Clock } from '../client/clock';
@@ -8,6 +8,7 @@ import type { LedgerStorage } from './ledger';
 import type { SchedulerOptions, Timers } from './scheduler';
 import type { PollingStrategy } from './polling-strategy';
 import type { JobCallbacks } from './job-callbacks';
+import type { SharedAccount } from './account-creates';
 
 // What the job engine is given and the names it exports beside itself.
 
@@ -55,7 +56,12 @@ export interface JobEngineDeps {
   balance?(connectionId: string): Promise<number | null>;
   /** Callback addresses for each create (a worker's --callback-url); none: every job is polled, as always. */
   callbacks?: JobCallbacks;
+  /** The creates on their way on the whole account, shared with other processes that send on it (workers); none: this one alone. */
+  account?: SharedAccount;
 }
+
+/** What the worker that made a job charged for it at its answer: carried to one that adopts the job. */
+export type SentCharge = Pick<JobRecord, 'chargedCredits' | 'chargeSource'>;
 
 export class JobNotFoundError extends Error {
   constructor(id: string) {

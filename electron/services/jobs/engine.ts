@@ -25,7 +25,7 @@ import { JobEvents } from './job-events';
 import { JobFollower } from './job-follower';
 import { ForgottenJobs } from './forgotten-jobs';
 import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack } from './engine-types';
-import type { EngineConnection, JobEngineDeps, SubmitOptions } from './engine-types';
+import type { EngineConnection, JobEngineDeps, SentCharge, SubmitOptions } from './engine-types';
 import {
   adoptedRecord,
   jobDraft,
@@ -73,13 +73,11 @@ export class JobEngine {
       warn: deps.warn,
       latest: (id) => this.jobs.get(id),
     });
+    // The clock, prices, policy, balance and the account's shared record of creates, as the engine was given them.
     this.spending = new SpendingGate({
-      clock: deps.clock,
+      ...deps,
       activeConnection: () => deps.connections.active(),
       records: () => this.forgotten.beside(this.jobs.values()),
-      estimator: deps.estimator,
-      spending: deps.spending,
-      balance: deps.balance,
     });
     this.follower = new JobFollower(deps, {
       get: (id) => this.jobs.get(id),
@@ -326,9 +324,11 @@ export class JobEngine {
   }
 
   /** A job another worker of the run created (its id beside the create's shared intent): recorded as sent, and followed. */
-  async adopt(submission: JobSubmission, remoteId: string): Promise<SubmitResult> {
-    const draft = this.draft(submission, submission.body, null, await this.deps.connections.active());
-    return { status: 'submitted', job: await this.takeIn(adoptedRecord(draft, remoteId)) };
+  async adopt(submission: JobSubmission, remoteId: string, sent?: SentCharge): Promise<SubmitResult> {
+    const connection = await this.deps.connections.active();
+    const price = await this.spending.price(submission.kind, submission.body, connection.id);
+    const draft = this.draft(submission, submission.body, recordedEstimate(price), connection);
+    return { status: 'submitted', job: await this.takeIn(adoptedRecord(draft, remoteId, price, sent)) };
   }
 
   /** Jobs a worker made for a queued run of this studio, as it reported them: recorded here (once each). */

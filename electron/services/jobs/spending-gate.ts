@@ -16,6 +16,7 @@ import { StudioError } from '../host/errors';
 import type { Clock } from '../client/clock';
 import { chargeHistory, spentToday, type ChargeFacts } from './paid-gate';
 import { CreatesInFlight, type CreateTicket } from './creates-in-flight';
+import { enterAccount, type SharedAccount } from './account-creates';
 import { kindEntry } from './kinds';
 
 export interface SpendingGateDeps {
@@ -30,6 +31,8 @@ export interface SpendingGateDeps {
   spending?(): SpendingPolicy;
   /** The connection's credit balance now (quota/info); null where the service does not answer it. */
   balance?(connectionId: string): Promise<number | null>;
+  /** The creates on their way on the whole account, where other processes send on it too (workers); none: this one alone. */
+  account?: SharedAccount;
 }
 
 /** What one create cost, measured from the balance read just before and just after it. */
@@ -184,7 +187,7 @@ export class SpendingGate {
     const unconfirmed = confirmationRefusal(submission.kind, price, confirmation, policy, rowOf);
     if (unconfirmed) throw new StudioError(unconfirmed, 'confirmation-required');
     const measurable = this.deps.balance !== undefined && !this.unmeasurable.has(connection.id);
-    const ticket = await this.inFlight.enter(connection.id, {
+    const local = await this.inFlight.enter(connection.id, {
       alone: () => measurable && expectedCredits(priceNow()) === null,
       admit: (counted) => {
         // A create that waited may find a guide its kind lacked when it came.
@@ -197,15 +200,17 @@ export class SpendingGate {
         return expectedCredits(price) ?? 0;
       },
     });
-    // A job made by hand, while nothing else is being created on its connection, keeps its measured charge.
+    // Counted on the whole account too; one that goes alone holds the account's lease until it leaves.
+    const ticket = await enterAccount(local, connection.id, this.deps.account);
+    // A job made by hand, while nothing else is being created on its account, keeps its measured charge.
     const byHand = rowOf === null && confirmation?.by !== 'batch';
-    return { price, ticket, measured: measurable && (ticket.alone || (byHand && ticket.aloneAtStart)) };
+    return { price, ticket, measured: measurable && ticket.aloneAtStart && (ticket.alone || byHand) };
   }
 
   /**
    * Sends a create, with the balance read just before and just after it when the pass says so. The drop
-   * is that create's charge only when no other create on the connection was admitted meanwhile (from this
-   * process: another client of the same account is the one case it cannot see); otherwise it is not kept.
+   * is that create's charge only when no other create was admitted meanwhile, in this process or (with a
+   * shared record of the account's creates) in any other on the account; otherwise it is not kept.
    */
   async send<T>(pass: CreatePass, connectionId: string, create: () => Promise<T>): Promise<MeasuredCreate<T>> {
     const balance = this.deps.balance;
@@ -215,7 +220,7 @@ export class SpendingGate {
     const result = await create();
     const balanceAfter = await balance(connectionId).catch(() => null);
     if (balanceBefore === null || balanceAfter === null) this.unmeasurable.add(connectionId);
-    if (!pass.ticket.undisturbed()) return { result, balanceBefore: null, balanceAfter: null, charged: null };
+    if (!(await pass.ticket.undisturbed())) return { result, balanceBefore: null, balanceAfter: null, charged: null };
     const charged =
       balanceBefore !== null && balanceAfter !== null && balanceBefore >= balanceAfter
         ? Math.round((balanceBefore - balanceAfter) * 100) / 100

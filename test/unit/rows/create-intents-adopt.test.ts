@@ -2,7 +2,12 @@
 // again; one cut off before the service answered stays of unknown outcome. On both intent stores.
 import { describe, expect, it } from 'vitest';
 import type { JobSubmission, JobView, SubmitResult } from '../../../electron/common/bridge/jobs';
-import { OUTCOME_UNKNOWN, intentKey, sendOnce, type IntentKey } from '../../../electron/services/rows/queue/create-intents';
+import {
+  OUTCOME_UNKNOWN,
+  intentKey,
+  sendOnce,
+  type IntentKey,
+} from '../../../electron/services/rows/queue/create-intents';
 import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
 import { intentStores } from './intent-stores';
 
@@ -39,6 +44,23 @@ describe.each(stores)('a create taken over (%s intents)', (_name, make) => {
     expect(second.adopted).toEqual(['remote-1']);
     expect(taken.status === 'submitted' && taken.job.remoteId).toBe('remote-1');
     expect(rows).toEqual([]);
+  });
+
+  it("hands the first worker's charge to the one that adopts its job (a voiceover's is nowhere else)", async () => {
+    const intents = make();
+    const view = { phase: 'queued', remoteId: 'remote-1', error: null, chargedCredits: 1, chargeSource: 'balance' };
+    const made = { status: 'submitted', job: view as JobView } as SubmitResult;
+    let sentWith: unknown = null;
+    const first: RowJobs = { list: () => [], submit: async () => made };
+    const second: RowJobs = {
+      list: () => [],
+      submit: async () => Promise.reject(new Error('sent again')),
+      adopt: async (_s, _id, sent) => ((sentWith = sent), made),
+    };
+    const set = async () => undefined;
+    await sendOnce({ jobs: first, intents }, key, submission, set);
+    await sendOnce({ jobs: second, intents }, key, submission, set);
+    expect(sentWith).toEqual({ chargedCredits: 1, chargeSource: 'balance' });
   });
 
   it('leaves a create cut off before the answer of unknown outcome, and sends nothing', async () => {

@@ -8,11 +8,14 @@ import type { RowPacers } from '../rate/row-pacer';
 import type { RowQueue } from './row-queue';
 import type { RowBudget } from '../money/row-budget';
 import type { RowFlight } from './row-flight';
+import type { AccountCreates } from '../../jobs/account-creates';
 
-/** What the workers of queued runs share in Redis: the intents to create and the day's spending. */
+/** What the workers of queued runs share in Redis: the intents to create, the day's spending, the account's creates. */
 export interface SharedRecords {
   intents: CreateIntents;
   daySpending: DaySpending;
+  /** The creates on their way on the account, so a charge measured around one is its own (the job engine's). */
+  creates?: AccountCreates;
 }
 
 /** What the row engine is built on: the job engine, the pacers, the queue and the records shared with other workers. */

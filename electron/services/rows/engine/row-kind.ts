@@ -3,7 +3,7 @@ import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../../c
 import type { RunBalance } from '../../../common/jobs/run-balance';
 import type { RunPause } from '../../../common/jobs/run-pause';
 import type { BalanceReader } from '../../jobs/run-balance';
-import type { SubmitOptions } from '../../jobs/engine-types';
+import type { SentCharge, SubmitOptions } from '../../jobs/engine-types';
 import type { RowTask } from './row-queue';
 import type { RunJournal } from './run-journal';
 import type { RunAccount, RunStorage } from '../../client/account-proof';
@@ -75,7 +75,7 @@ export interface RowJobs {
   /** `stillGoes`: asked the moment before the create leaves; false throws CreateHeldBack, nothing sent. */
   submit(submission: JobSubmission, options?: SubmitOptions): Promise<SubmitResult>;
   /** A job another worker created for this step (its id in the shared intents): recorded and followed here. */
-  adopt?(submission: JobSubmission, remoteId: string): Promise<SubmitResult>;
+  adopt?(submission: JobSubmission, remoteId: string, sent?: SentCharge): Promise<SubmitResult>;
   /** Jobs a worker made for a queued run of this studio: recorded here, so its Library shows them. */
   receive?(jobs: readonly JobView[]): Promise<void>;
   balanceNow?: BalanceReader;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { JobSubmission, SubmitResult } from '../../../common/bridge/jobs';
 import { refusedForBalance, refusedTooFrequent, type RowJobs } from '../engine/row-kind';
-import { CreateHeldBack } from '../../jobs/engine-types';
+import { CreateHeldBack, type SentCharge } from '../../jobs/engine-types';
 
 /** One paid create of a row: which run, row, take and step (a campaign's voiceover step names its scene). */
 export interface IntentKey {
@@ -12,11 +12,13 @@ export interface IntentKey {
   step: string;
 }
 
-/** What an intent says: who wrote it and when, and once the service answered, the job it made. */
+/** What an intent says: who wrote it and when, and once the service answered, the job it made and its charge. */
 export interface IntentRecord {
   worker: string | null;
   at: string;
   remoteId?: string;
+  /** What its worker charged for it at the answer: a worker that adopts the job charges the same. */
+  charge?: SentCharge;
 }
 
 /**
@@ -31,8 +33,8 @@ export interface CreateIntents {
   claim(key: IntentKey): Promise<boolean>;
   /** The create was refused before anything was made (1005, the day's limit, a bad body): it may go again. */
   release(key: IntentKey): Promise<void>;
-  /** The service made the job: its id goes beside the intent, for a worker that takes the row over. */
-  made(key: IntentKey, remoteId: string): Promise<void>;
+  /** The service made the job: its id (and its charge) go beside the intent, for a worker that takes the row over. */
+  made(key: IntentKey, remoteId: string, charge?: SentCharge): Promise<void>;
   read(key: IntentKey): Promise<IntentRecord | null>;
 }
 
@@ -110,7 +112,7 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   for (let retaken = false; ; retaken = true) {
     if (!(await intents.claim(key))) {
       const earlier = await intents.read(key);
-      if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId);
+      if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId, earlier.charge);
       await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
       return { status: 'outcome-unknown' };
     }
@@ -133,7 +135,11 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   // Refused before anything was made: the step may go again (after the pace's wait, or a top-up).
   if (result.status !== 'submitted' || refusedTooFrequent(result.job) || refusedForBalance(result.job))
     await intents.release(key);
-  else if (result.job.remoteId) await intents.made(key, result.job.remoteId);
+  else if (result.job.remoteId) {
+    // Its charge too: a voiceover's, measured or estimated here, is nowhere else once this worker dies.
+    const { chargedCredits, chargeSource } = result.job;
+    await intents.made(key, result.job.remoteId, { chargedCredits, chargeSource });
+  }
   return result;
 }
 
@@ -152,9 +158,9 @@ export class InProcessCreateIntents implements CreateIntents {
     this.claimed.delete(keyText(key));
   }
 
-  async made(key: IntentKey, remoteId: string): Promise<void> {
+  async made(key: IntentKey, remoteId: string, charge?: SentCharge): Promise<void> {
     const earlier = this.claimed.get(keyText(key));
-    if (earlier) this.claimed.set(keyText(key), { ...earlier, remoteId });
+    if (earlier) this.claimed.set(keyText(key), { ...earlier, remoteId, charge });
   }
 
   async read(key: IntentKey): Promise<IntentRecord | null> {
@@ -179,11 +185,12 @@ export class RedisCreateIntents implements CreateIntents {
     await this.redis.del(this.redisKey(key));
   }
 
-  async made(key: IntentKey, remoteId: string): Promise<void> {
+  async made(key: IntentKey, remoteId: string, charge?: SentCharge): Promise<void> {
     const earlier = await this.read(key);
     const value = JSON.stringify({
       ...(earlier ?? { worker: this.options.worker ?? null, at: new Date().toISOString() }),
       remoteId,
+      charge,
     });
     await this.redis.set(this.redisKey(key), value, 'KEEPTTL');
   }
