@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { EventChannel, EventPayloads } from '../../common/bridge';
 import { MemoryLogger } from '../log/file-logger';
 import { createMemoryStoreFactory } from '../store/memory-store';
@@ -12,7 +15,10 @@ export interface EmittedEvent {
 
 /**
  * A complete host base kept in memory: for tests of any domain, and for code that needs a host with no
- * disk. `emitted` records every event; override any part with `overrides`.
+ * disk. `emitted` records every event; override any part with `overrides`. What still goes to disk (the
+ * records database a domain opens in its data folder) goes to a fresh folder of its own: a fixed one was
+ * shared by every test file at once and kept between runs, so a database an earlier version left there
+ * failed the next run.
  */
 export function createMemoryHostBase(
   overrides: Partial<HostBase> = {},
@@ -29,7 +35,7 @@ export function createMemoryHostBase(
   return {
     host: 'cli',
     appVersion: '0.0.0-test',
-    dataDir: '/memory',
+    dataDir: overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'studio-memory-host-')),
     log: logger,
     logFile: null,
     notices,
