@@ -70,6 +70,13 @@ export class RowWorker {
   private readonly refusedRuns = new Map<string, string>();
   private readonly media = new Map<string, Promise<string | null>>();
   private readonly startedAt = Date.now();
+  /**
+   * The rows this worker is making now, by `kind/runId/row`. BullMQ gives a row whose lock was not renewed
+   * in time (a busy machine) back to the queue while its worker still makes it, and may hand it to the
+   * same worker again: made twice at once, the second attempt found the first's create intent without its
+   * answer and failed the row as of unknown outcome. A second delivery waits for the first instead.
+   */
+  private readonly making = new Map<string, Promise<void>>();
   private running = 0;
   private done = 0;
   private beating: ReturnType<typeof setInterval> | null = null;
@@ -97,7 +104,7 @@ export class RowWorker {
   }
 
   start(): void {
-    this.queue.start((task) => this.take(task));
+    this.queue.start((task) => this.takeOnce(task));
     void this.beat();
     this.beating = setInterval(() => void this.beat(), WORKER_BEAT_MS / 3);
   }
@@ -121,6 +128,15 @@ export class RowWorker {
     // Its heartbeat goes at once rather than expiring, when Redis still answers.
     await withinMs(this.shelf.gone(this.id), 300);
     this.redis.disconnect();
+  }
+
+  private takeOnce(task: RowTask): Promise<void> {
+    const key = `${task.kind}/${task.runId}/${task.row}`;
+    const under = this.making.get(key);
+    if (under) return under;
+    const work = this.take(task).finally(() => this.making.delete(key));
+    this.making.set(key, work);
+    return work;
   }
 
   private async take(task: RowTask): Promise<void> {
