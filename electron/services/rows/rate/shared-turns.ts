@@ -39,14 +39,15 @@ const STILL_MINE = `return tonumber(redis.call('GET', KEYS[1]) or '0') == tonumb
 
 // A 1005 answer: every worker waits a second, and the turns reserved beyond now are taken back (their
 // holders reserve again once the hold ends, from where it ended) so that they do not crowd the second
-// after it. Answers when the hold began.
+// after it. Answers when the hold began, rounded up to the millisecond as turns are: rounded down, a turn
+// a fraction of a millisecond before the hold read as one inside it.
 const HOLD = `
 redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
 redis.call('INCR', KEYS[4])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 redis.call('SET', KEYS[1], string.format('%.3f', now), 'PX', ARGV[1])
-return math.floor(now)
+return math.ceil(now)
 `;
 
 /**
