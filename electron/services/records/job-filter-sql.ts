@@ -7,7 +7,8 @@ export interface SqlPart {
   params: (string | number)[];
 }
 
-const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+/** One bound parameter (`?`) per value, for an `IN (…)` list or a row comparison. */
+const boundParams = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
 /** `%` and `_` in what the user typed are letters, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -23,8 +24,8 @@ export function filterSql(filter: JobFilter = {}, now: number): SqlPart {
     parts.push(sql);
     params.push(...values);
   };
-  if (filter.kinds?.length) add(`kind IN (${placeholders(filter.kinds)})`, ...filter.kinds);
-  if (filter.phases?.length) add(`phase IN (${placeholders(filter.phases)})`, ...filter.phases);
+  if (filter.kinds?.length) add(`kind IN (${boundParams(filter.kinds)})`, ...filter.kinds);
+  if (filter.phases?.length) add(`phase IN (${boundParams(filter.phases)})`, ...filter.phases);
   if (filter.projectId === null) add('project_id IS NULL');
   else if (filter.projectId !== undefined) add('project_id = ?', filter.projectId);
   if (filter.batchId !== undefined) add("run_id = ? AND purpose_type = 'batch-row'", filter.batchId);
@@ -84,7 +85,7 @@ export function orderSql(
   const order = `ORDER BY ${keys.map((k) => `${k} ${direction}`).join(', ')}`;
   if (after === null) return { where: { sql: '', params: [] }, order };
   return {
-    where: { sql: `(${keys.join(', ')}) ${descending ? '<' : '>'} (${placeholders(keys)})`, params: after },
+    where: { sql: `(${keys.join(', ')}) ${descending ? '<' : '>'} (${boundParams(keys)})`, params: after },
     order,
   };
 }
