@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { call } from './contract';
+import { JobSelection } from './job-pages';
 
 /**
  * `missing` and `changed`: the file was saved, but a later check found it gone, or no longer the bytes
@@ -104,7 +105,18 @@ const id = z.string().min(1).max(100);
  * MAX_CAMPAIGN_ROWS rows, fits; their ids stay well under the web host's 2 MB body limit.
  */
 export const MAX_JOBS_AT_ONCE = 20_000;
-const jobIds = z.array(id).min(1).max(MAX_JOBS_AT_ONCE);
+
+/**
+ * The jobs a Library action is for: listed, or chosen by a filter (`selection`, which the host walks a
+ * page at a time, up to MAX_JOBS_AT_ONCE), so selecting all of a large Library sends no list of ids.
+ */
+const ChosenJobs = {
+  jobIds: z.array(id).max(MAX_JOBS_AT_ONCE),
+  selection: JobSelection.optional(),
+};
+const chosen = (request: { jobIds: string[]; selection?: unknown }) =>
+  request.jobIds.length > 0 || request.selection !== undefined;
+const CHOOSE = 'name the jobs, or a selection of them';
 
 export const ArchiveSettings = z.object({
   /** "Keep a copy of every finished result". */
@@ -150,17 +162,19 @@ export const ResultMedia = z.object({
 });
 export type ResultMedia = z.infer<typeof ResultMedia>;
 
-export const DownloadRequest = z.object({
-  jobIds,
-  /** An absolute folder path on the host's machine. */
-  folder: z.string().min(1).max(1000),
-  template: z.string().min(1).max(500).optional(),
-  /**
-   * Who asks: the Library (the default) remembers the folder and template as the ones it offers next;
-   * a command line saves where it was told and leaves the user's remembered choice alone.
-   */
-  origin: z.enum(['library', 'cli', 'tools']).optional(),
-});
+export const DownloadRequest = z
+  .object({
+    ...ChosenJobs,
+    /** An absolute folder path on the host's machine. */
+    folder: z.string().min(1).max(1000),
+    template: z.string().min(1).max(500).optional(),
+    /**
+     * Who asks: the Library (the default) remembers the folder and template as the ones it offers next;
+     * a command line saves where it was told and leaves the user's remembered choice alone.
+     */
+    origin: z.enum(['library', 'cli', 'tools']).optional(),
+  })
+  .refine(chosen, CHOOSE);
 export type DownloadRequest = z.infer<typeof DownloadRequest>;
 
 /** A saved copy that went missing, to be fetched back to where it was (its folder and name). */
@@ -214,7 +228,7 @@ export const downloadsCalls = {
    * result's size where a saved copy tells it (null: not known until it downloads).
    */
   'downloads.preview': call(
-    z.tuple([z.object({ jobIds, template: z.string().min(1).max(500) })]),
+    z.tuple([z.object({ ...ChosenJobs, template: z.string().min(1).max(500) }).refine(chosen, CHOOSE)]),
     z.array(
       z.object({
         jobId: z.string(),
@@ -226,7 +240,7 @@ export const downloadsCalls = {
   ),
   /** Renames the saved copies of these jobs after another template by moving the files (no fetch). */
   'downloads.rename': call(
-    z.tuple([z.object({ jobIds, template: z.string().min(1).max(500) })]),
+    z.tuple([z.object({ ...ChosenJobs, template: z.string().min(1).max(500) }).refine(chosen, CHOOSE)]),
     z.object({ moved: z.array(DownloadView), skipped: z.array(z.object({ jobId: z.string(), reason: z.string() })) }),
   ),
   'downloads.pause': call(z.tuple([id]), DownloadView),

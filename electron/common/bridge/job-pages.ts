@@ -12,6 +12,9 @@ const id = z.string().min(1).max(200);
 /** Milliseconds since 1970, as createdAt is kept. */
 const time = z.number().int().min(0).max(8.64e15);
 
+/** The most job ids one question names (a hand-picked selection, or the ids left out of "all"). */
+export const MAX_LISTED_JOBS = 20_000;
+
 /** What narrows the jobs; fields left out (or empty lists) do not. */
 export const JobFilter = z
   .object({
@@ -38,6 +41,13 @@ export const JobFilter = z
     search: z.string().max(200).optional(),
     /** The start of the studio's id or the service's, exactly (a job named on a command line). */
     idStartsWith: z.string().min(1).max(100).optional(),
+    /**
+     * Completed jobs whose result stands on its own (not a step of another's): false, those with no
+     * verified copy on disk ("Not saved"); true, those with one. The host knows the copies, not the caller.
+     */
+    saved: z.boolean().optional(),
+    /** Only these jobs (a hand-picked selection, narrowed by the rest of the filter). */
+    ids: z.array(id).max(MAX_LISTED_JOBS).optional(),
   })
   .strict();
 export type JobFilter = z.infer<typeof JobFilter>;
@@ -75,11 +85,31 @@ const CostSums = z.object({
   unknown: z.number().int(),
 });
 
+/** A project's or a batch's share of the jobs: its cost, and when its first job was made. */
+const CostGroup = z.object({ id: z.string(), count: z.number().int(), since: z.number(), cost: CostSums });
+
 /** Counts and cost sums of the jobs a filter leaves, computed by the database. */
 export const JobTotals = z.object({
   count: z.number().int(),
   byPhase: z.partialRecord(phase, z.number().int()),
   byKind: z.partialRecord(kind, z.number().int()),
   cost: CostSums,
+  /** The same sums per project and per batch (the Library's cost lines and its filter choices). */
+  projects: z.array(CostGroup).optional(),
+  batches: z.array(CostGroup).optional(),
 });
 export type JobTotals = z.infer<typeof JobTotals>;
+
+/**
+ * Jobs chosen by a filter rather than listed: every job it leaves but `except`, in its order. The
+ * Library's "select all" over any number of jobs; the host walks the filter a page at a time.
+ */
+export const JobSelection = z
+  .object({
+    filter: JobFilter,
+    sort: JobSort.optional(),
+    descending: z.boolean().optional(),
+    except: z.array(id).max(MAX_LISTED_JOBS).optional(),
+  })
+  .strict();
+export type JobSelection = z.infer<typeof JobSelection>;

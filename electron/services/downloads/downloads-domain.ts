@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { downloadsCalls } from '../../common/bridge/downloads';
+import { MAX_JOBS_AT_ONCE, type downloadsCalls } from '../../common/bridge/downloads';
+import type { JobSelection } from '../../common/bridge/job-pages';
 import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
 import type { DomainModule, HostBase } from '../host/types';
@@ -192,8 +193,22 @@ export function createDownloadsDomain(
   service: DownloadsService,
   { archive, stop }: ArchiveRunner,
   mediaFiles: Pick<ResultMediaDeps, 'probe' | 'frame'>,
+  selectJobs?: (selection: JobSelection, limit: number) => Promise<string[]>,
 ): DomainModule<typeof downloadsCalls> {
   const { manager } = service;
+  // The jobs named, or those a filter chose; one past the limit says the filter chose too many.
+  const chosen = async (request: { jobIds: string[]; selection?: JobSelection }): Promise<string[]> => {
+    if (!request.selection) return request.jobIds;
+    if (!selectJobs)
+      throw new StudioError('This host cannot choose jobs by a filter; tick them instead.', 'unsupported');
+    const ids = await selectJobs(request.selection, MAX_JOBS_AT_ONCE + 1);
+    if (ids.length > MAX_JOBS_AT_ONCE)
+      throw new StudioError(
+        `More than ${MAX_JOBS_AT_ONCE.toLocaleString('en')} jobs are selected; narrow the filter (the Archive keeps a copy of every result).`,
+        'invalid-argument',
+      );
+    return ids;
+  };
   const media = new ResultMediaReader({
     ...mediaFiles,
     dir: join(base.dataDir, 'media', 'library'),
@@ -227,7 +242,8 @@ export function createDownloadsDomain(
       'downloads.totals': async () => manager.totals(),
       'downloads.start': async (request) => {
         try {
-          return await service.start({ ...request, origin: request.origin ?? 'library' });
+          const { selection: _selection, ...rest } = request;
+          return await service.start({ ...rest, jobIds: await chosen(request), origin: request.origin ?? 'library' });
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
@@ -241,16 +257,16 @@ export function createDownloadsDomain(
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
       },
-      'downloads.preview': async ({ jobIds, template }) => {
+      'downloads.preview': async (request) => {
         try {
-          return await service.preview(jobIds, template);
+          return await service.preview(await chosen(request), request.template);
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
       },
-      'downloads.rename': async ({ jobIds, template }) => {
+      'downloads.rename': async (request) => {
         try {
-          return await service.renameCopies(jobIds, template);
+          return await service.renameCopies(await chosen(request), request.template);
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }

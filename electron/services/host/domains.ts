@@ -1,4 +1,5 @@
 import type { SharedRecords } from '../rows/engine/row-engine-deps';
+import type { JobSelection } from '../../common/bridge/job-pages';
 import type { StudioServiceOverrides } from './studio-types';
 import type { RowMaker } from '../rows/queue/row-worker';
 import type { RunAccount } from '../rows/engine/row-kind';
@@ -233,18 +234,29 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     saveCopy: async (url, target, { replace }) =>
       void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign', keepOthers: !replace })),
   });
+  // "Saved" is the downloads' record checked against the disk; the job queries take it as a list of ids.
+  const savedJobIds = async () => (
+    await downloads.ready,
+    [...new Set(downloads.manager.list((d) => d.state === 'saved').map((d) => d.jobId))]
+  );
+  // A selection made by a filter ("all these but those") becomes ids here, on the host, a page at a time.
+  const selectJobs = async (selection: JobSelection, limit: number) => {
+    await studio.jobs.flush().catch(() => undefined);
+    const known = selection.filter.saved === undefined ? {} : { savedJobIds: await savedJobIds() };
+    return studio.queries.ids(selection, limit, known);
+  };
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
     createConnectionsDomain(studio),
-    createJobsDomain(studio),
+    createJobsDomain(studio, { savedJobIds }),
     createCatalogueDomain(studio),
     createProjectsDomain(base, projects, startNew),
     templatesDomain,
     media,
     createStorageDomain(storage),
     createUploadsDomain(linker),
-    createDownloadsDomain(base, downloads, archive, media.hostFiles),
+    createDownloadsDomain(base, downloads, archive, media.hostFiles, selectJobs),
     createFacesDomain(createFacesServices(base, studio, grants, media), {
       // Beside the studio that owns the folder, its sessions are its own; a command line's outlive its run.
       closeLeftOpen: start !== 'read-only',

@@ -1,23 +1,26 @@
+import type { JobFilter } from '../../common/bridge/job-pages';
 import type { jobsCalls } from '../../common/bridge/jobs';
 import type { DomainModule } from '../host/types';
 import type { StudioServices } from '../host/studio-types';
 
 /** The jobs.* calls. The engine and reactor are started by startStudioServices, once every reaction is registered. */
-export function createJobsDomain({
-  jobs,
-  queries,
-  reactor,
-  batches,
-}: Pick<StudioServices, 'jobs' | 'queries' | 'reactor' | 'batches'>): DomainModule<typeof jobsCalls> {
+export function createJobsDomain(
+  { jobs, queries, reactor, batches }: Pick<StudioServices, 'jobs' | 'queries' | 'reactor' | 'batches'>,
+  copies: { savedJobIds?: () => Promise<readonly string[]> } = {},
+): DomainModule<typeof jobsCalls> {
   // The engine's changes of this turn are committed first, so a page shows every change already announced.
   const settled = () => jobs.flush().catch(() => undefined);
+  // Which jobs have a copy on disk lives with the downloads, not in the database: asked only by a filter
+  // that needs it ("Not saved"), and handed to the query as one bound list.
+  const known = async (filter: JobFilter | undefined) =>
+    filter?.saved !== undefined && copies.savedJobIds ? { savedJobIds: await copies.savedJobIds() } : {};
   return {
     handlers: {
       'jobs.submit': async (submission) => jobs.submit(submission),
       'jobs.quote': async (items) => jobs.quote(items),
       'jobs.list': async () => jobs.list(),
-      'jobs.page': async (query) => (await settled(), queries.page(query)),
-      'jobs.totals': async (filter) => (await settled(), queries.totals(filter)),
+      'jobs.page': async (query) => (await settled(), queries.page(query, await known(query.filter))),
+      'jobs.totals': async (filter) => (await settled(), queries.totals(filter, await known(filter))),
       'jobs.get': async (id) => jobs.get(id),
       'jobs.refresh': async (id) => jobs.refresh(id),
       'jobs.remove': async (id) => jobs.remove(id),

@@ -13,11 +13,24 @@ const boundParams = (values: readonly unknown[]) => values.map(() => '?').join('
 /** `%` and `_` in what the user typed are letters, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** What the database does not hold but a filter may ask about: the jobs with a verified copy on disk. */
+export interface KnownCopies {
+  savedJobIds?: readonly string[];
+}
+
+/**
+ * A completed job with a result of its own to keep: its link, and not a step of another job (a campaign
+ * row's voiceover, a scene's voiceover: stepOf in common/jobs/steps.ts), which nobody is asked to save.
+ */
+const KEEPABLE = `phase = 'completed' AND json_extract(record, '$.resultUrl') IS NOT NULL
+  AND coalesce(purpose_type, '') <> 'scene-voiceover'
+  AND NOT (purpose_type = 'campaign-row' AND json_extract(record, '$.purpose.step') IS 'voiceover')`;
+
 /**
  * The filter as SQL over the jobs table's columns (schema.ts). Every condition but the search can use an
  * index; the search reads the rows the others leave (summary anywhere, ids from their start).
  */
-export function filterSql(filter: JobFilter = {}, now: number): SqlPart {
+export function filterSql(filter: JobFilter = {}, now: number, known: KnownCopies = {}): SqlPart {
   const parts: string[] = [];
   const params: (string | number)[] = [];
   const add = (sql: string, ...values: (string | number)[]) => {
@@ -54,6 +67,20 @@ export function filterSql(filter: JobFilter = {}, now: number): SqlPart {
       filter.idStartsWith,
       length,
       filter.idStartsWith,
+    );
+  }
+  if (filter.ids !== undefined) add('id IN (SELECT value FROM json_each(?))', JSON.stringify(filter.ids));
+  if (filter.saved !== undefined) {
+    if (known.savedJobIds === undefined)
+      throw new StudioError(
+        'Which jobs are saved is not known here; ask the studio that owns the folder.',
+        'unsupported',
+      );
+    // The ids come bound as one JSON array: SQLite makes an index of them once per statement, so the
+    // test costs a lookup per completed row, and the record is read only for those (their link, their step).
+    add(
+      `${KEEPABLE} AND id ${filter.saved ? 'IN' : 'NOT IN'} (SELECT value FROM json_each(?))`,
+      JSON.stringify(known.savedJobIds),
     );
   }
   return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };

@@ -1,17 +1,28 @@
 import Database from 'libsql';
-import type { JobFilter, JobPageQuery, JobSort, JobTotals } from '../../common/bridge/job-pages';
+import type { JobFilter, JobPageQuery, JobSelection, JobSort, JobTotals } from '../../common/bridge/job-pages';
 import { JobRecord, type JobPage, type JobView } from '../../common/bridge/jobs';
 import { toJobView } from '../jobs/job-view';
 import type { Sqlite } from './database';
-import { decodeCursor, encodeCursor, filterSql, orderSql, SORT_COLUMNS, type CursorKey } from './job-filter-sql';
+import {
+  decodeCursor,
+  encodeCursor,
+  filterSql,
+  orderSql,
+  SORT_COLUMNS,
+  type CursorKey,
+  type KnownCopies,
+} from './job-filter-sql';
+import { addCost, costGroups, noCost } from './job-cost-groups';
 import { MIGRATIONS } from './schema';
 import type { LedgerStorage } from '../jobs/ledger';
 import { jobColumns, PUT_JOB, SqliteLedgerStorage } from './sqlite-ledger';
 
 /** Pages, counts and sums of a ledger's jobs, computed where they are kept rather than over every job in memory. */
 export interface JobQueries {
-  page(query: JobPageQuery): JobPage;
-  totals(filter: JobFilter): JobTotals;
+  page(query: JobPageQuery, known?: KnownCopies): JobPage;
+  totals(filter: JobFilter, known?: KnownCopies): JobTotals;
+  /** The ids a selection names, in its order, at most `limit` (reads the ids alone, not the records). */
+  ids(selection: JobSelection, limit: number, known?: KnownCopies): string[];
 }
 
 /** What streaming every matching job takes: a page query without its paging. */
@@ -31,10 +42,10 @@ export class SqlJobQueries implements JobQueries {
     private readonly now: () => number = Date.now,
   ) {}
 
-  page(query: JobPageQuery): JobPage {
+  page(query: JobPageQuery, known: KnownCopies = {}): JobPage {
     const sort = query.sort ?? 'created';
     const after = query.after === undefined ? null : decodeCursor(query.after, sort);
-    const { statement, params } = this.select(query, after);
+    const { statement, params } = this.select(query, after, known);
     // One row past the page says whether another page follows, without counting them all.
     const rows = statement.all(...params, query.limit + 1, query.offset ?? 0) as Row[];
     const shown = rows.slice(0, query.limit);
@@ -58,8 +69,21 @@ export class SqlJobQueries implements JobQueries {
       yield* viewOf(row.record, now);
   }
 
-  totals(filter: JobFilter): JobTotals {
-    const where = filterSql(filter, this.now());
+  ids(selection: JobSelection, limit: number, known: KnownCopies = {}): string[] {
+    const except = new Set(selection.except ?? []);
+    const { statement, params } = this.select(selection, null, known, 'id');
+    const ids: string[] = [];
+    // A row at a time from SQLite's cursor, stopping at the limit: the ids left out are skipped as they pass.
+    for (const [id] of statement.raw().iterate(...params, -1, 0) as Iterable<[string]>) {
+      if (except.has(id)) continue;
+      if (ids.length === limit) break;
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  totals(filter: JobFilter, known: KnownCopies = {}): JobTotals {
+    const where = filterSql(filter, this.now(), known);
     // Grouped on jobs_totals's columns: without a filter, or by phase and kind, an index-only read.
     const rows = this.db
       .prepare(
@@ -72,7 +96,7 @@ export class SqlJobQueries implements JobQueries {
       count: 0,
       byPhase: {},
       byKind: {},
-      cost: { charged: 0, chargedByEstimate: 0, estimated: 0, unknown: 0 },
+      cost: noCost(),
     };
     const byPhase = totals.byPhase as Record<string, number>;
     const byKind = totals.byKind as Record<string, number>;
@@ -80,17 +104,27 @@ export class SqlJobQueries implements JobQueries {
       totals.count += n;
       if (phase !== null) byPhase[phase] = (byPhase[phase] ?? 0) + n;
       if (kind !== null) byKind[kind] = (byKind[kind] ?? 0) + n;
-      if (state === 'charged' || state === 'charged-estimate') totals.cost.charged += credits;
-      if (state === 'charged-estimate') totals.cost.chargedByEstimate += credits;
-      if (state === 'estimated') totals.cost.estimated += credits;
-      if (state === 'unknown') totals.cost.unknown += n;
+      addCost(totals.cost, state, n, credits);
     }
+    const group = (column: string, extra: string) => {
+      const rows = this.db
+        .prepare(
+          `SELECT ${column}, cost_state, count(*), total(cost_credits), min(created_at) FROM jobs
+           ${where.sql ? `${where.sql} AND` : 'WHERE'} ${column} IS NOT NULL ${extra}
+           GROUP BY ${column}, cost_state`,
+        )
+        .raw()
+        .all(...where.params) as [string, string, number, number, number][];
+      return costGroups(rows);
+    };
+    totals.projects = group('project_id', '');
+    totals.batches = group('run_id', "AND purpose_type = 'batch-row'");
     return totals;
   }
 
-  private select(query: JobStreamQuery, after: CursorKey | null) {
+  private select(query: JobStreamQuery, after: CursorKey | null, known: KnownCopies = {}, columns?: 'id') {
     const sort: JobSort = query.sort ?? 'created';
-    const where = filterSql(query.filter, this.now());
+    const where = filterSql(query.filter, this.now(), known);
     const order = orderSql(sort, query.descending ?? true, after);
     const conditions = [
       where.sql,
@@ -98,7 +132,7 @@ export class SqlJobQueries implements JobQueries {
     ];
     const column = SORT_COLUMNS[sort] ?? 'NULL';
     const statement = this.db.prepare(
-      `SELECT record, created_at, id, ${column} AS sort_key FROM jobs ${conditions.join(' ')} ${order.order} LIMIT ? OFFSET ?`,
+      `SELECT ${columns ?? `record, created_at, id, ${column} AS sort_key`} FROM jobs ${conditions.join(' ')} ${order.order} LIMIT ? OFFSET ?`,
     );
     return { statement, params: [...where.params, ...order.where.params] };
   }
@@ -140,12 +174,16 @@ export class SnapshotJobQueries implements JobQueries {
     this.snapshot = null;
   }
 
-  page(query: JobPageQuery): JobPage {
-    return this.current().page(query);
+  page(query: JobPageQuery, known?: KnownCopies): JobPage {
+    return this.current().page(query, known);
   }
 
-  totals(filter: JobFilter): JobTotals {
-    return this.current().totals(filter);
+  totals(filter: JobFilter, known?: KnownCopies): JobTotals {
+    return this.current().totals(filter, known);
+  }
+
+  ids(selection: JobSelection, limit: number, known?: KnownCopies): string[] {
+    return this.current().ids(selection, limit, known);
   }
 
   private current(): SqlJobQueries {
@@ -176,8 +214,9 @@ export function ledgerQueries(
     return db ? new SqlJobQueries(db, now) : snapshot;
   };
   return {
-    page: (query) => current().page(query),
-    totals: (filter) => current().totals(filter),
+    page: (query, known) => current().page(query, known),
+    totals: (filter, known) => current().totals(filter, known),
+    ids: (selection, limit, known) => current().ids(selection, limit, known),
     invalidate: () => snapshot.invalidate(),
   };
 }

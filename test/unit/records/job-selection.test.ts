@@ -1,0 +1,88 @@
+// The questions the paged Library asks beside pages: "Not saved" answered by the database with the
+// downloads' list of saved jobs bound in, a hand-picked selection narrowed by a filter, the ids of
+// "all but these" read without the records, and the cost per project and batch.
+import { describe, expect, it } from 'vitest';
+import { totalCost, type JobRecord } from '../../../electron/common/bridge/jobs';
+import { SnapshotJobQueries } from '../../../electron/services/records/job-queries';
+import { record } from './ledger-fixtures';
+
+const NOW = 1_800_000_000_000;
+
+function jobs(): JobRecord[] {
+  const done = (id: string, over: Partial<JobRecord> = {}): JobRecord => ({
+    ...record(id, 'completed', NOW - Number(id.slice(4)) * 1000),
+    resultUrl: `https://x.test/${id}.mp4`,
+    ...over,
+  });
+  return [
+    done('job-1'),
+    done('job-2'),
+    done('job-3', { projectId: 'p1', chargedCredits: 4, chargeSource: 'service' }),
+    // Steps of another job: nobody is asked to save them.
+    done('job-4', { purpose: { type: 'scene-voiceover', projectId: 'p1', sceneId: 's1' } as JobRecord['purpose'] }),
+    done('job-5', {
+      purpose: { type: 'campaign-row', campaignId: 'c1', row: 1, step: 'voiceover', take: 0 },
+    }),
+    // A campaign row's video is a result of its own.
+    done('job-6', { purpose: { type: 'campaign-row', campaignId: 'c1', row: 1, step: 'video', take: 0 } }),
+    // No link: nothing to save.
+    done('job-7', { resultUrl: null }),
+    {
+      ...record('job-8', 'failed', NOW - 8000),
+      projectId: 'p1',
+      purpose: { type: 'batch-row', batchId: 'b1', row: 0 },
+      costEstimate: { credits: 2, basis: 'b' },
+      remoteId: 'r8',
+    },
+    { ...record('job-9', 'queued', NOW - 9000), purpose: { type: 'batch-row', batchId: 'b1', row: 1 } },
+  ];
+}
+
+const queries = () =>
+  new SnapshotJobQueries(
+    () => jobs(),
+    () => NOW,
+  );
+const ids = (page: { jobs: { id: string }[] }) => page.jobs.map((j) => j.id);
+
+describe('the Library questions the host answers', () => {
+  it('finds the completed results with no saved copy, from the saved ids the downloads know', () => {
+    const q = queries();
+    const known = { savedJobIds: ['job-2', 'job-8', 'elsewhere'] };
+    expect(ids(q.page({ limit: 50, filter: { saved: false } }, known))).toEqual(['job-1', 'job-3', 'job-6']);
+    expect(ids(q.page({ limit: 50, filter: { saved: true } }, known))).toEqual(['job-2']);
+    expect(q.totals({ saved: false }, known).count).toBe(3);
+    // Nothing saved: every result of its own is "Not saved", never a step or a job without a link.
+    expect(q.totals({ saved: false }, { savedJobIds: [] }).count).toBe(4);
+    // Asked without the saved list (a reader that does not hold the downloads), it refuses rather than guess.
+    expect(() => q.page({ limit: 5, filter: { saved: false } })).toThrow(/not known here/);
+  });
+
+  it('narrows a hand-picked selection by the rest of the filter', () => {
+    const q = queries();
+    const picked = { ids: ['job-1', 'job-8', 'job-9', 'gone'] };
+    expect(ids(q.page({ limit: 50, filter: picked }))).toEqual(['job-1', 'job-8', 'job-9']);
+    expect(q.totals({ ...picked, phases: ['failed'] }).count).toBe(1);
+  });
+
+  it('reads the ids of "all but these" in the order shown, up to a limit', () => {
+    const q = queries();
+    const all = { filter: { phases: ['completed' as const] }, except: ['job-2', 'job-5'] };
+    expect(q.ids(all, 100)).toEqual(['job-1', 'job-3', 'job-4', 'job-6', 'job-7']);
+    expect(q.ids({ ...all, descending: false }, 2)).toEqual(['job-7', 'job-6']);
+    expect(q.ids({ filter: { saved: false } }, 100, { savedJobIds: ['job-1'] })).toEqual(['job-2', 'job-3', 'job-6']);
+  });
+
+  it('sums the cost per project and per batch as totalCost does', () => {
+    const q = queries();
+    const totals = q.totals({});
+    const p1 = totals.projects?.find((p) => p.id === 'p1');
+    const inP1 = jobs().filter((j) => j.projectId === 'p1');
+    expect(p1).toMatchObject({ count: inP1.length, since: Math.min(...inP1.map((j) => j.createdAt)) });
+    expect(p1?.cost).toEqual(totalCost(inP1));
+    const b1 = totals.batches?.find((b) => b.id === 'b1');
+    expect(b1?.cost).toEqual(totalCost(jobs().filter((j) => j.purpose?.type === 'batch-row')));
+    // A campaign is not a batch.
+    expect(totals.batches?.map((b) => b.id)).toEqual(['b1']);
+  });
+});
