@@ -1,21 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
-import type { BatchSummary, JobView } from '@common/bridge';
+import type { BatchSummary } from '@common/bridge';
+import type { JobTotals } from '@common/bridge/job-pages';
 import { useStudioApi } from '@/bridge';
 import CostTotals from '@/views/library/CostTotals.vue';
 import { fakeApi } from './fake-api';
 
 afterEach(() => useStudioApi(undefined));
 
-const row = (batchId: string, credits: number): JobView =>
-  ({
-    chargedCredits: credits,
-    costEstimate: null,
-    phase: 'completed',
-    remoteId: 'r',
-    projectId: null,
-    purpose: { type: 'batch-row', batchId, row: 0 },
-  }) as unknown as JobView;
+const cost = (charged: number) => ({ charged, chargedByEstimate: 0, estimated: 0, unknown: 0 });
+/** The host's totals of jobs, each a batch's with its credits (as the database sums them). */
+const totals = (batches: [string, number][]): JobTotals => ({
+  count: batches.length,
+  byPhase: { completed: batches.length },
+  byKind: {},
+  cost: cost(batches.reduce((sum, [, credits]) => sum + credits, 0)),
+  projects: [],
+  batches: batches.map(([id, credits]) => ({ id, count: 1, since: 0, cost: cost(credits) })),
+});
 const summary = (id: string, label: string) => ({ id, label }) as BatchSummary;
 
 describe("the Library's cost totals", () => {
@@ -25,7 +27,13 @@ describe("the Library's cost totals", () => {
     });
     useStudioApi(fake.api);
     const view = mount(CostTotals, {
-      props: { jobs: [row('batch-1a2b', 1), row('batch-1a2b', 2), row('batch-gone', 4)], projectName: () => null },
+      props: {
+        totals: totals([
+          ['batch-1a2b', 3],
+          ['batch-gone', 4],
+        ]),
+        projectName: () => null,
+      },
     });
     await flushPromises();
     const lines = view.findAll('[data-testid="cost-batch"]').map((li) => li.text());
@@ -34,7 +42,7 @@ describe("the Library's cost totals", () => {
 
     const failing = fakeApi({});
     useStudioApi(failing.api);
-    const unread = mount(CostTotals, { props: { jobs: [row('batch-9', 5)], projectName: () => null } });
+    const unread = mount(CostTotals, { props: { totals: totals([['batch-9', 5]]), projectName: () => null } });
     await flushPromises();
     expect(unread.find('[data-testid="cost-batch"]').text()).toBe('Batch "batch-9": 5 credits');
   });

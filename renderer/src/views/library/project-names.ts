@@ -3,18 +3,16 @@ import type { JobView } from '@common/bridge';
 import { call } from '@/bridge';
 
 /**
- * Names of the jobs' projects, asked for as new ones appear (any project the library keeps, not only
+ * Names of the projects the Library's jobs name, asked for as new ones appear (any project the library keeps, not only
  * recent ones); an id the host does not know stays unnamed. Call during setup.
  */
-export function useProjectNames(jobs: () => readonly JobView[], report: (error: unknown) => void) {
+export function useProjectNames(projectIds: () => readonly string[], report: (error: unknown) => void) {
   const names = ref(new Map<string, string>());
   const asked = new Set<string>();
   watch(
-    jobs,
-    async (list) => {
-      const missing = [
-        ...new Set(list.map((job) => job.projectId).filter((id): id is string => id !== null && !asked.has(id))),
-      ];
+    projectIds,
+    async (ids) => {
+      const missing = [...new Set(ids.filter((id) => !asked.has(id)))];
       if (missing.length === 0) return;
       for (const id of missing) asked.add(id);
       try {

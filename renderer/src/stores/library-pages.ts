@@ -1,0 +1,198 @@
+import { defineStore } from 'pinia';
+import { computed, ref, shallowRef } from 'vue';
+import type { JobView } from '@common/bridge';
+import { MAX_PAGE_JOBS, type JobFilter as HostFilter, type JobTotals } from '@common/bridge/job-pages';
+import { call, onEvent } from '@/bridge';
+import { emptyFilter, type JobFilter } from '@/views/library/job-filters';
+import { toHostFilter, toHostSort, type TableSort } from '@/views/library/host-filter';
+import { JobWindow } from '@/views/library/job-window';
+
+/** Jobs came or went: the totals and the rows in view are asked again at most this often. */
+export const REFRESH_EVERY_MS = 500;
+
+/** A search is asked of the host once typing pauses this long. */
+const SEARCH_PAUSE_MS = 250;
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The Library's jobs as the host pages them: the rows near the screen for the current filter and
+ * order, and the counts and sums of the filter from `jobs.totals`. It never holds every job; the jobs
+ * store (every job, for the editor and the tools) is not loaded by it.
+ */
+export const useLibraryPagesStore = defineStore('library-pages', () => {
+  const filter = ref<JobFilter>(emptyFilter());
+  /** The filter the rows and totals held are of (a search being typed is asked once typing pauses). */
+  const asked = ref<JobFilter>(filter.value);
+  const tableSort = ref<TableSort | null>(null);
+  const hostFilter = computed<HostFilter>(() => toHostFilter(asked.value));
+  const order = computed(() => toHostSort(tableSort.value));
+
+  /** Every job; the current filter but its status tab (the tabs' counts); the filter itself. */
+  const totalsAll = shallowRef<JobTotals | null>(null);
+  const totalsTabs = shallowRef<JobTotals | null>(null);
+  const totals = shallowRef<JobTotals | null>(null);
+  const count = computed(() => totals.value?.count ?? 0);
+  const loaded = ref(false);
+  const loadError = ref<string | null>(null);
+  const now = ref(Date.now());
+  /** Bumped whenever the window's rows change, so views reading rows() read them again. */
+  const version = ref(0);
+
+  const window_ = new JobWindow(
+    async (offset, limit) =>
+      (await call('jobs.page', { filter: hostFilter.value, ...order.value, limit, offset })).jobs,
+    () => (version.value += 1),
+  );
+
+  async function loadTotals(): Promise<void> {
+    const questions = [{}, toHostFilter(asked.value, { status: false }), hostFilter.value];
+    // The same question is asked once (with no filter, all three are one).
+    const keys = questions.map((f) => JSON.stringify(f));
+    const answers = new Map<string, Promise<JobTotals>>();
+    for (const [i, key] of keys.entries()) if (!answers.has(key)) answers.set(key, call('jobs.totals', questions[i]));
+    const [all, tabs, shown] = await Promise.all(keys.map((key) => answers.get(key)!));
+    totalsAll.value = all;
+    totalsTabs.value = tabs;
+    totals.value = shown;
+  }
+
+  /** Everything again: a new filter or order, or the first look. */
+  async function reload(): Promise<void> {
+    asked.value = filter.value;
+    window_.reset();
+    try {
+      await Promise.all([loadTotals(), window_.refresh()]);
+      loadError.value = null;
+    } catch (error) {
+      loadError.value = describe(error);
+    } finally {
+      loaded.value = true;
+      now.value = Date.now();
+    }
+  }
+
+  let timer: number | undefined;
+  let last = 0;
+  /** Jobs came, went or changed phase: the totals and the rows in view again, at most every REFRESH_EVERY_MS. */
+  function refreshSoon(): void {
+    if (timer !== undefined) return;
+    const wait = Math.max(0, last + REFRESH_EVERY_MS - Date.now());
+    timer = window.setTimeout(() => {
+      timer = undefined;
+      last = Date.now();
+      void Promise.all([loadTotals(), window_.refresh()]).catch((error) => (loadError.value = describe(error)));
+    }, wait);
+  }
+
+  function changed(job: JobView): void {
+    const before = window_.update(job);
+    // A progress tick changes nothing the totals or the order count; a new job or a new phase does.
+    if (!before || before.phase !== job.phase || before.chargedCredits !== job.chargedCredits) refreshSoon();
+  }
+
+  let stop: (() => void) | undefined;
+  function start(): Promise<void> {
+    if (!stop) {
+      const offChanged = onEvent('jobs.changed', changed);
+      const offRemoved = onEvent('jobs.removed', () => refreshSoon());
+      const ticker = window.setInterval(() => (now.value = Date.now()), 5_000);
+      stop = () => {
+        offChanged();
+        offRemoved();
+        window.clearInterval(ticker);
+        window.clearTimeout(timer);
+        timer = undefined;
+      };
+    }
+    return reload();
+  }
+
+  function dispose(): void {
+    stop?.();
+    stop = undefined;
+  }
+
+  let typing: number | undefined;
+  /** Typing a search asks the host once the typing pauses; any other change asks at once. */
+  function setFilter(next: JobFilter): Promise<void> {
+    const onlySearch = JSON.stringify({ ...next, search: '' }) === JSON.stringify({ ...filter.value, search: '' });
+    filter.value = next;
+    window.clearTimeout(typing);
+    if (!onlySearch) return reload();
+    return new Promise((resolve) => (typing = window.setTimeout(() => resolve(reload()), SEARCH_PAUSE_MS)));
+  }
+
+  function setSort(next: TableSort | null): Promise<void> {
+    tableSort.value = next;
+    return reload();
+  }
+
+  /** The rows from start to end, null where not fetched yet (read inside a computed: it follows `version`). */
+  function rows(start: number, end: number): (JobView | null)[] {
+    void version.value;
+    return window_.rows(start, Math.min(end, count.value));
+  }
+
+  function show(start: number, end: number): void {
+    window_.show(start, Math.min(end, count.value)).catch((error) => (loadError.value = describe(error)));
+  }
+
+  const find = (id: string): JobView | null => (void version.value, window_.find(id));
+
+  /**
+   * The jobs of the filter in its order, a page at a time, up to `limit` (the CSV export): null when the
+   * filter leaves more, so nobody is handed a part as if it were the whole.
+   */
+  async function every(limit: number): Promise<JobView[] | null> {
+    if (count.value > limit) return null;
+    const out: JobView[] = [];
+    let after: string | undefined;
+    do {
+      const page = await call('jobs.page', {
+        filter: hostFilter.value,
+        ...order.value,
+        limit: MAX_PAGE_JOBS,
+        ...(after ? { after } : {}),
+      });
+      out.push(...page.jobs);
+      after = page.next ?? undefined;
+    } while (after && out.length <= limit);
+    return out.length > limit ? null : out;
+  }
+
+  async function refreshJob(id: string): Promise<void> {
+    changed(await call('jobs.refresh', id));
+  }
+
+  async function remove(id: string): Promise<void> {
+    await call('jobs.remove', id);
+    refreshSoon();
+  }
+
+  return {
+    filter,
+    tableSort,
+    hostFilter,
+    order,
+    totalsAll,
+    totalsTabs,
+    totals,
+    count,
+    loaded,
+    loadError,
+    now,
+    version,
+    start,
+    dispose,
+    setFilter,
+    setSort,
+    rows,
+    show,
+    find,
+    every,
+    refreshJob,
+    remove,
+    held: () => window_.held,
+  };
+});
