@@ -160,10 +160,12 @@ export const SERVICE_FOLDERS = {
     about: 'The job engine, ledger, reactor and polling.',
   },
   // The folder's one SQLite database of records that grow with the work: opening, schema steps,
-  // setting an unreadable one aside, and the job ledger in it (the LedgerStorage of jobs).
+  // setting an unreadable one aside, and the records in it: the job ledger (the LedgerStorage of jobs)
+  // and the uploader's links (the UploadRecords of storage).
   records: {
-    imports: ['host', 'jobs'],
-    about: "The folder's SQLite database of records: open, migrate, set aside; the job ledger and its import.",
+    imports: ['host', 'jobs', 'storage'],
+    about:
+      "The folder's SQLite database of records: open, migrate, set aside; the job ledger, the upload links and their imports.",
   },
   host: {
     imports: [

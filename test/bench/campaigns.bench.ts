@@ -25,7 +25,7 @@ import { campaignBalanceNote } from '../../electron/services/campaign/campaign-m
 import { newCampaignRecord } from '../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../electron/services/host/memory-host';
 import { JobEngine } from '../../electron/services/jobs/engine';
-import { openLedger } from '../../electron/services/records/open-ledger';
+import { openLedger, openRecords } from '../../electron/services/records/open-ledger';
 import { JobReactor } from '../../electron/services/jobs/reactor';
 import { RowEngine } from '../../electron/services/rows/engine/row-engine';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
@@ -122,15 +122,21 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
     client: async () => client,
   };
   const catalogue = new CatalogueService({ connections, clock: { now: () => Date.now() } });
+  const records = openRecords(dataDir);
   const engine = new JobEngine({
-    storage: openLedger(dataDir),
+    storage: records.ledger,
     connections,
     clock: { now: () => Date.now() },
     estimator: modelPriceEstimator((types) => catalogue.models(types)),
     balance: async () => (await client.call('quotaInfo', {})).credit,
   });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }) });
-  const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
+  const storage = createStorageServices({
+    createStore: base.createStore,
+    vault: base.vault,
+    sandbox: base.sandbox,
+    uploads: records.uploads,
+  });
   const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
   // As the studio measures a voice: fetched once into the media cache, its length read from the file's header.
   const cache = new MediaCache({ dir: join(dataDir, 'cache'), maxBytes: 2 ** 30 });

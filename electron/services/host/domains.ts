@@ -54,6 +54,7 @@ import { SpeechEstimator } from '../campaign/speech-estimate';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { EngineOptions } from './engine-services';
 import { adoptLegacyCopies } from './legacy-copies';
+import { openRecords } from '../records/open-ledger';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -134,7 +135,15 @@ export interface Domains {
  */
 export function createDomains(base: HostBase, options: DomainOptions = {}): Domains {
   const start = options.start ?? 'resume';
-  const storage = createHostStorage(base, options.env);
+  // The folder's records database, opened once for this process: the job ledger and the uploader's
+  // links share its one connection. A host that only reads opens it read-only: the owner beside it writes.
+  const records = openRecords(base.dataDir, {
+    readOnly: start === 'read-only',
+    onImport: options.onImport,
+    log: base.log,
+    notify: (notice) => base.notices.raise(notice),
+  });
+  const storage = createHostStorage(base, records.uploads, options.env);
   const grants = new LocalGrants(base.createStore(localGrantsSpec));
   const sheets = {
     dir: join(base.dataDir, 'imports'),
@@ -152,8 +161,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     shared: options.shared,
     fetch: options.serviceFetch,
     callbacks: options.callbacks,
-    // A host that only reads opens the records read-only: the owner beside it writes them.
-    ledger: { readOnly: start === 'read-only', onImport: options.onImport },
+    storage: records.ledger,
     // The desktop app and the web host take callbacks by each connection's setting; a command line never listens.
     connectionCallbacks: start === 'resume',
     runStorage: () => storageIdentity(storage.storages, () => base.sandbox()),

@@ -6,7 +6,7 @@ import type { Notice } from '../../common/bridge/system';
 import type { Logger } from '../host/types';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema';
 
-/** The folder's one database of records that grow with the work (jobs now). */
+/** The folder's one database of records that grow with the work (jobs, upload links). */
 export const DATABASE_FILE = 'records.db';
 /** SQLite's companions of the database file in WAL mode; they move with it. */
 const COMPANIONS = ['-wal', '-shm'];
@@ -95,6 +95,22 @@ function openToRead(path: string): RecordsDatabase | null {
     throw error;
   }
   return { db, path, readOnly: true, close: () => db.close() };
+}
+
+/** How a commit reaches the disk: FULL fsyncs the WAL before it returns, NORMAL leaves that to a later one. */
+export type Synchronous = 'FULL' | 'NORMAL';
+/** The level each open connection is at, so a commit changes it only when it needs another (FULL at open). */
+const levels = new WeakMap<Sqlite, Synchronous>();
+
+/**
+ * Sets how the connection's next commits reach the disk. Every writer of the database (the ledger, the
+ * upload records) goes through here: the level is the connection's, not the writer's, so one writer
+ * that set it behind another's back would leave the other committing a paid create unflushed.
+ */
+export function setSynchronous(db: Sqlite, level: Synchronous): void {
+  if ((levels.get(db) ?? 'FULL') === level) return;
+  db.exec(`PRAGMA synchronous = ${level}`);
+  levels.set(db, level);
 }
 
 /** Runs the steps the database has not had, in one transaction: a crash leaves it at the old version. */

@@ -4,6 +4,8 @@ import { openRecordsDatabase, type RecordsDatabase } from './database';
 import { importJournal, type ImportProgress } from './journal-import';
 import { ensureJobIndexes } from './schema';
 import { SqliteLedgerStorage } from './sqlite-ledger';
+import { SqliteUploadRecords } from './sqlite-uploads';
+import { importUploadsRecord } from './uploads-import';
 
 export interface LedgerOptions {
   /** A command beside the folder's owner: reads its records, writes nothing. */
@@ -15,25 +17,48 @@ export interface LedgerOptions {
   onImport?: (progress: ImportProgress) => void;
 }
 
+/** The records of a data folder kept in its database, all on one connection. */
+export interface FolderRecords {
+  ledger: SqliteLedgerStorage;
+  uploads: SqliteUploadRecords;
+}
+
 /**
- * The job ledger of a data folder. Its owner opens the database to write and, on the first start after
- * the update, takes in the old journal before anything reads the jobs. A reader opens it read-only; a
- * database it cannot read leaves it with no jobs and a notice, since setting the file aside is the
- * owner's to do.
+ * The records of a data folder, on one connection to its database: the job ledger and the uploader's
+ * links. One connection, so the folder has one writer and the flush rules (database.ts setSynchronous)
+ * hold across both. Its owner opens the database to write and, on the first start after the update,
+ * takes in the old job journal and the old record of uploads before anything reads them. A reader opens
+ * it read-only; a database it cannot read leaves it with no records and a notice, since setting the file
+ * aside is the owner's to do.
  */
-export function openLedger(dataDir: string, options: LedgerOptions = {}): SqliteLedgerStorage {
+export function openRecords(dataDir: string, options: LedgerOptions = {}): FolderRecords {
   const reporting = { log: options.log, notify: options.notify };
-  if (options.readOnly) return new SqliteLedgerStorage(openToRead(dataDir, options), dataDir, reporting);
+  if (options.readOnly) {
+    const database = openToRead(dataDir, options);
+    return {
+      ledger: new SqliteLedgerStorage(database, dataDir, reporting),
+      uploads: new SqliteUploadRecords(database, options.log),
+    };
+  }
   const database = openRecordsDatabase({ dataDir, ...reporting });
   try {
     importJournal(database, dataDir, { ...reporting, progress: options.onImport });
     // An import killed after it set the indexes aside, its journal since gone, leaves them to build here.
     ensureJobIndexes(database.db);
+    importUploadsRecord(database, dataDir, { log: options.log });
   } catch (error) {
     database.close();
     throw error;
   }
-  return new SqliteLedgerStorage(database, dataDir, reporting);
+  return {
+    ledger: new SqliteLedgerStorage(database, dataDir, reporting),
+    uploads: new SqliteUploadRecords(database, options.log),
+  };
+}
+
+/** The job ledger of a data folder (its records opened as openRecords does; closing the ledger closes them). */
+export function openLedger(dataDir: string, options: LedgerOptions = {}): SqliteLedgerStorage {
+  return openRecords(dataDir, options).ledger;
 }
 
 function openToRead(dataDir: string, options: LedgerOptions): RecordsDatabase | null {

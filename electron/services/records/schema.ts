@@ -85,6 +85,23 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX jobs_by_connection ON jobs (connection_id, created_at);
    CREATE INDEX jobs_by_finished ON jobs (finished_at);
    CREATE INDEX jobs_by_expiry ON jobs (expires_at);`,
+  // 3: the uploader's record of the files it put in a storage, one row per bytes (hash) and storage:
+  // the uploader looks a file up by both, and a later upload or new link of the same bytes replaces the
+  // row. The expiry index lets the entries whose link ended long ago be deleted without a scan. It was
+  // a JSON record rewritten whole at each upload; the first start takes it in (uploads-import.ts).
+  `CREATE TABLE uploads (
+     storage_id TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     object_key TEXT NOT NULL,
+     url TEXT NOT NULL,
+     -- null: a link that works until the object is deleted (a public address).
+     expires_at INTEGER,
+     size_bytes INTEGER NOT NULL,
+     file_name TEXT NOT NULL,
+     uploaded_at INTEGER NOT NULL,
+     PRIMARY KEY (storage_id, hash)
+   );
+   CREATE INDEX uploads_by_expiry ON uploads (expires_at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,7 @@ import type { JobRecord } from '../../common/bridge/jobs';
 import type { LedgerStorage } from '../jobs/ledger';
 import { forEachLine, JOURNAL, parseJournalLine, readRecord, type Reporting } from '../jobs/ledger-read';
 import type Database from 'libsql';
-import type { RecordsDatabase, Sqlite } from './database';
+import { setSynchronous, type RecordsDatabase, type Sqlite } from './database';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -185,13 +185,9 @@ export class SqliteLedgerStorage implements LedgerStorage {
  * a power cut such a job is polled again. An fsync per poll round held a worker's main thread about
  * 20 ms a row, with the rows' other requests waiting behind it.
  */
-const FULL = 2;
-const NORMAL = 1;
-
 interface Statements {
   put: Database.Statement<unknown[]>;
   remove: Database.Statement<unknown[]>;
-  synchronous: number;
 }
 const prepared = new WeakMap<Sqlite, Statements>();
 
@@ -205,15 +201,11 @@ function mustReachDisk(record: JobRecord | null): boolean {
 function writeChanges(db: Sqlite, values: Map<string, JobRecord | null>): void {
   let statements = prepared.get(db);
   if (!statements) {
-    statements = { put: db.prepare(PUT_JOB), remove: db.prepare(REMOVE_JOB), synchronous: FULL };
+    statements = { put: db.prepare(PUT_JOB), remove: db.prepare(REMOVE_JOB) };
     prepared.set(db, statements);
   }
   const { put, remove } = statements;
-  const synchronous = [...values.values()].some(mustReachDisk) ? FULL : NORMAL;
-  if (synchronous !== statements.synchronous) {
-    db.exec(`PRAGMA synchronous = ${synchronous}`);
-    statements.synchronous = synchronous;
-  }
+  setSynchronous(db, [...values.values()].some(mustReachDisk) ? 'FULL' : 'NORMAL');
   db.transaction(() => {
     for (const [id, record] of values) {
       if (record === null) remove.run(id);

@@ -1,11 +1,16 @@
 import type { storageCalls } from '../../common/bridge/storage';
 import type { DomainModule, HostBase } from '../host/types';
 import { storageFromEnv } from './storage-records';
+import type { UploadRecords } from './upload-records';
 import { createStorageServices, type StorageServices } from './storage-services';
 
-/** The storage services of a host: the desktop keeps keys in its vault, the Node hosts may also read STUDIO_S3_*. */
+/**
+ * The storage services of a host: the desktop keeps keys in its vault, the Node hosts may also read
+ * STUDIO_S3_*. The links uploaded are recorded in `uploads`, which the host opened with its other records.
+ */
 export function createHostStorage(
   base: Pick<HostBase, 'host' | 'log' | 'createStore' | 'vault' | 'sandbox' | 'emit'>,
+  uploads: UploadRecords,
   env: Record<string, string | undefined> = process.env,
 ): StorageServices {
   const declared = base.host === 'electron' ? undefined : storageFromEnv(env);
@@ -15,6 +20,7 @@ export function createHostStorage(
     vault: base.vault,
     sandbox: () => base.sandbox(),
     fromEnv: typeof declared === 'object' ? declared : undefined,
+    uploads,
     onChange: (state) => base.emit('storage.changed', state),
   });
 }

@@ -3,6 +3,7 @@ import type { StoragesState } from '../../common/bridge/storage';
 import type { CredentialVault, RecordStoreFactory } from '../host/types';
 import { StorageManager } from './storage-manager';
 import type { StoredS3Storage } from './storage-records';
+import type { UploadRecords } from './upload-records';
 import { Uploader } from './uploader';
 
 export interface StorageServices {
@@ -15,12 +16,14 @@ export interface StorageServicesDeps {
   vault: CredentialVault;
   sandbox(): Promise<{ baseUrl: string; apiKey: string }>;
   fromEnv?: { storage: StoredS3Storage; secret: S3Secret };
+  /** The uploader's record of links: the folder's records database (the host opens it). */
+  uploads: UploadRecords;
   onChange?(state: StoragesState): void;
 }
 
 /** The storages and the one uploader that share their records; every host builds them the same way. */
 export function createStorageServices(deps: StorageServicesDeps): StorageServices {
   const storages = new StorageManager(deps);
-  const uploader = new Uploader({ createStore: deps.createStore, backend: (id) => storages.backend(id) });
+  const uploader = new Uploader({ records: deps.uploads, backend: (id) => storages.backend(id) });
   return { storages, uploader };
 }

@@ -3,33 +3,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { z } from 'zod';
-import type { RecordStore, RecordStoreFactory, RecordStoreSpec } from '../host/types';
+import type { UploadEntry, UploadRecords } from './upload-records';
 import { contentTypeFor, type StorageBackend, type StoredLink } from './backend';
-
-const UploadEntry = z.object({
-  storageId: z.string(),
-  hash: z.string(),
-  key: z.string(),
-  url: z.string(),
-  expiresAt: z.number().nullable(),
-  sizeBytes: z.number(),
-  fileName: z.string(),
-  uploadedAt: z.number(),
-});
-type UploadEntry = z.infer<typeof UploadEntry>;
-
-const UploadsRecord = z.object({ entries: z.array(UploadEntry) });
-type UploadsRecord = z.infer<typeof UploadsRecord>;
-
-export const uploadsSpec: RecordStoreSpec<UploadsRecord> = {
-  name: 'uploads',
-  schema: UploadsRecord,
-  defaults: { entries: [] },
-  version: 1,
-  // A change lost in a crash costs one upload again; a campaign uploads every row's picture.
-  writeBehindMs: 1000,
-};
 
 /**
  * A link must outlive the job that fetches it. A job may queue and process for hours, so a link with
@@ -37,7 +12,10 @@ export const uploadsSpec: RecordStoreSpec<UploadsRecord> = {
  */
 export const LINK_MARGIN_MS = 24 * 60 * 60 * 1000;
 
-const FORGET_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+/** Expired entries stay a while: an S3 object outlives its presigned link and can be re-linked. */
+export const FORGET_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+/** How often the entries expired long ago are deleted (a query on the expiry index; once a run is plenty). */
+const FORGET_EVERY_MS = 60 * 60 * 1000;
 
 export type UploadPhase = 'hashing' | 'uploading';
 
@@ -51,7 +29,8 @@ export interface UploadResult extends StoredLink {
 }
 
 export interface UploaderDeps {
-  createStore: RecordStoreFactory;
+  /** Where the entries live (the folder's records database): nothing of them is held here. */
+  records: UploadRecords;
   backend(storageId: string): Promise<StorageBackend>;
   now?: () => number;
 }
@@ -89,11 +68,13 @@ export async function hashFile(path: string, signal?: AbortSignal, onBytes?: (do
  * are never sent twice to one storage while their link is valid (a record of hash → link → expiry).
  */
 export class Uploader {
-  private readonly store: RecordStore<UploadsRecord>;
+  private readonly records: UploadRecords;
   private readonly now: () => number;
+  /** When entries expired long ago were last deleted (-Infinity: not yet in this process). */
+  private forgotAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: UploaderDeps) {
-    this.store = deps.createStore(uploadsSpec);
+    this.records = deps.records;
     this.now = deps.now ?? Date.now;
   }
 
@@ -105,7 +86,7 @@ export class Uploader {
       const hash = await hashFile(path, options.signal, (done) =>
         options.onProgress?.('hashing', done, size, fileName),
       );
-      const known = this.store.get().entries.find((e) => e.storageId === storageId && e.hash === hash);
+      const known = this.records.find(storageId, hash);
       const backend = await this.deps.backend(storageId);
       const base = { storageId, hash, fileName, sizeBytes: size };
       if (known && this.live(known.expiresAt) && (await backend.isCurrent(known.url)))
@@ -158,17 +139,10 @@ export class Uploader {
   }
 
   private remember(entry: UploadEntry): void {
+    this.records.remember(entry);
     const now = this.now();
-    this.store.update((r) => ({
-      entries: [
-        // Expired entries stay a while: an S3 object outlives its presigned link and can be re-linked.
-        ...r.entries.filter(
-          (e) =>
-            !(e.storageId === entry.storageId && e.hash === entry.hash) &&
-            (e.expiresAt === null || e.expiresAt > now - FORGET_AFTER_MS),
-        ),
-        entry,
-      ],
-    }));
+    if (now - this.forgotAt < FORGET_EVERY_MS) return;
+    this.forgotAt = now;
+    this.records.forgetExpiredBefore(now - FORGET_AFTER_MS);
   }
 }

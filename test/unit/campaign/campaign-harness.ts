@@ -14,7 +14,7 @@ import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { openLedger } from '../../../electron/services/records/open-ledger';
+import { openLedger, openRecords } from '../../../electron/services/records/open-ledger';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
@@ -55,14 +55,21 @@ export function campaignHost(
     active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
     client: async () => client,
   };
+  // One connection to the folder's records, as every host opens them: the ledger and the upload links.
+  const records = openRecords(dataDir);
   const engine = new JobEngine({
-    storage: openLedger(dataDir),
+    storage: records.ledger,
     connections,
     clock: { now: () => Date.now() },
   });
   const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
-  const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
+  const storage = createStorageServices({
+    createStore: base.createStore,
+    vault: base.vault,
+    sandbox: base.sandbox,
+    uploads: records.uploads,
+  });
   const runner = createCampaignRows({
     dataDir,
     engine,

@@ -7,7 +7,7 @@ import { JobEngine } from '../../../electron/services/jobs/engine';
 import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import type { LedgerStorage } from '../../../electron/services/jobs/ledger';
-import { openLedger } from '../../../electron/services/records/open-ledger';
+import { openRecords } from '../../../electron/services/records/open-ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
@@ -29,9 +29,10 @@ export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file
     active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
     client: async () => client,
   };
+  const records = openRecords(dataDir);
   const engine = new JobEngine({
     // A test may stand between the engine and its ledger (to hold a write back at a moment it chooses).
-    storage: (ledger ?? ((file) => file))(openLedger(dataDir)),
+    storage: (ledger ?? ((file) => file))(records.ledger),
     connections,
     clock: { now: () => Date.now() },
     polling: new PlainPolling(),
@@ -44,7 +45,12 @@ export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file
     pacers: new RowPacers(() => ({ requestsPerSecond: 100 })),
   });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
-  const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
+  const storage = createStorageServices({
+    createStore: base.createStore,
+    vault: base.vault,
+    sandbox: base.sandbox,
+    uploads: records.uploads,
+  });
   const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
   const voiceLength = probedVoiceLength((url) => prober.probe(url));
   const campaigns = createCampaignRows({ dataDir, engine, rows, storage, voiceLength });

@@ -9,6 +9,7 @@ import { MemoryVault } from '../../../electron/services/store/memory-vault';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
 import { StorageManager } from '../../../electron/services/storage/storage-manager';
 import { Uploader, UploadError, LINK_MARGIN_MS } from '../../../electron/services/storage/uploader';
+import { openRecords } from '../../../electron/services/records/open-ledger';
 import { PRESIGNED_LINK_SECONDS } from '@common/bridge/storage';
 
 /** A real S3-compatible server (s3rver) on loopback: the SDK is never mocked. */
@@ -43,7 +44,8 @@ function setup(now = () => Date.now()) {
     sandbox: async () => ({ baseUrl: 'http://127.0.0.1:1', apiKey: 'x' }),
     now,
   });
-  const uploader = new Uploader({ createStore, backend: (id) => manager.backend(id), now });
+  const records = openRecords(mkdtempSync(join(dir, 'data-'))).uploads;
+  const uploader = new Uploader({ records, backend: (id) => manager.backend(id), now });
   return { manager, uploader, vault };
 }
 

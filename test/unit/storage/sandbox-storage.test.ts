@@ -11,6 +11,7 @@ import { MemoryVault } from '../../../electron/services/store/memory-vault';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
 import { StorageManager } from '../../../electron/services/storage/storage-manager';
 import { Uploader, UploadError } from '../../../electron/services/storage/uploader';
+import { openRecords } from '../../../electron/services/records/open-ledger';
 import { UPLOAD_LIMIT_BYTES } from '../../../electron/emulator/routes/uploads';
 import { start } from '../emulator/harness';
 
@@ -35,7 +36,10 @@ function setup(fetch: typeof globalThis.fetch = globalThis.fetch) {
     sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }),
     fetch,
   });
-  return new Uploader({ createStore, backend: (id) => manager.backend(id) });
+  return new Uploader({
+    records: openRecords(mkdtempSync(join(dir, 'data-'))).uploads,
+    backend: (id) => manager.backend(id),
+  });
 }
 
 function png(name: string, color: string): string {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { LocalGrants, localGrantsSpec } from '../../../electron/services/media/local-grants';
+import { openRecords } from '../../../electron/services/records/open-ledger';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
 import { createUploadsDomain } from '../../../electron/services/storage/uploads-domain';
 import { LocalMediaLinker } from '../../../electron/services/storage/local-media-linker';
@@ -25,7 +26,12 @@ afterAll(async () => {
 function setup() {
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const grants = new LocalGrants();
-  const storage = createStorageServices({ createStore: base.createStore, vault: base.vault, sandbox: base.sandbox });
+  const storage = createStorageServices({
+    createStore: base.createStore,
+    vault: base.vault,
+    sandbox: base.sandbox,
+    uploads: openRecords(mkdtempSync(join(dir, 'data-'))).uploads,
+  });
   const linker = new LocalMediaLinker({
     storage,
     grants,
