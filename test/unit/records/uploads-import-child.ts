@@ -1,0 +1,25 @@
+// A studio process taking the old record of uploads in, for uploads-import.test.ts. Arguments: the data
+// folder, and `pause` to stop dead once half the entries are committed. It says `half <entries>` there
+// and waits, blocked, to be killed; otherwise it opens the folder's records as a host does and says
+// `done <rows>`.
+import { openRecordsDatabase } from '../../../electron/services/records/database';
+import { openRecords } from '../../../electron/services/records/open-ledger';
+import { importUploadsRecord } from '../../../electron/services/records/uploads-import';
+
+const [dataDir, mode, halfText] = process.argv.slice(2) as [string, string | undefined, string | undefined];
+if (mode === 'pause') {
+  const half = Number(halfText);
+  importUploadsRecord(openRecordsDatabase({ dataDir }), dataDir, {
+    entriesPerTransaction: 1_000,
+    progress: (entries) => {
+      if (entries < half) return;
+      process.stdout.write(`half ${entries}\n`);
+      // Blocks this thread for good, between two transactions: the test kills the process here.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    },
+  });
+}
+const { ledger } = openRecords(dataDir);
+const db = (ledger as unknown as { database: { db: { prepare(sql: string): { raw(): { get(): unknown[] } } } } })
+  .database.db;
+process.stdout.write(`done ${String(db.prepare('SELECT count(*) FROM uploads').raw().get()[0])}\n`);
