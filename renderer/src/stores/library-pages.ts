@@ -165,9 +165,10 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     changed(await call('jobs.refresh', id));
   }
 
+  /** The user's own removal is shown at once, not with the next refresh. */
   async function remove(id: string): Promise<void> {
     await call('jobs.remove', id);
-    refreshSoon();
+    await Promise.all([loadTotals(), window_.refresh()]);
   }
 
   return {
@@ -193,6 +194,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     every,
     refreshJob,
     remove,
+    refreshSoon,
     held: () => window_.held,
   };
 });

@@ -5,6 +5,8 @@ import { NDialogProvider, NMessageProvider } from 'naive-ui';
 import type { BridgeOutcome, StudioWindowApi } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import LibraryView from '@/views/library/LibraryView.vue';
+import type { JobSelection } from '@common/bridge/job-pages';
+import { fakePages } from './fake-pages';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -49,7 +51,38 @@ export function fakeApi(handlers: Record<string, Handler>) {
 
 /** Mounts the Library workspace (inside message and dialog providers, with a fresh Pinia) against fake handlers. */
 export function mountLibraryWith(handlers: Record<string, Handler>) {
-  const fake = fakeApi(handlers);
+  // The Library asks for pages and totals: answered over the test's jobs.list, as the host answers them.
+  const pages = fakePages(handlers);
+  const remove = handlers['jobs.remove'];
+  // The downloads' handlers see ids, as the host's do once it has walked a selection.
+  const walked = Object.fromEntries(
+    ['downloads.start', 'downloads.preview', 'downloads.rename'].flatMap((channel) => {
+      const handler = handlers[channel];
+      if (!handler) return [];
+      const wrapped = async (request: unknown) => {
+        const asked = request as { jobIds: string[]; selection?: JobSelection };
+        return handler({ ...asked, jobIds: await pages.chosen(asked) });
+      };
+      return [[channel, wrapped]];
+    }),
+  );
+  const fake = fakeApi({
+    ...pages.handlers,
+    ...handlers,
+    ...walked,
+    ...(remove && {
+      'jobs.remove': async (...args: unknown[]) => {
+        const answer = await remove(...args);
+        pages.remove(args[0] as string);
+        return answer;
+      },
+    }),
+  });
+  const push = fake.push;
+  fake.push = (event: string, payload: unknown) => {
+    pages.follow(event, payload);
+    push(event, payload);
+  };
   useStudioApi(fake.api);
   const pinia = createPinia();
   setActivePinia(pinia);
@@ -58,5 +91,5 @@ export function mountLibraryWith(handlers: Record<string, Handler>) {
       h(NMessageProvider, null, { default: () => h(NDialogProvider, null, { default: () => h(LibraryView) }) }),
   });
   const wrapper = mount(Root, { global: { plugins: [pinia] }, attachTo: document.body });
-  return { wrapper, fake };
+  return { wrapper, fake, chosen: pages.chosen };
 }

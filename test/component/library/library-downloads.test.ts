@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { DownloadView, JobView } from '@common/bridge';
+import type { JobSelection } from '@common/bridge/job-pages';
 import { useStudioApi } from '@/bridge';
 import { extendSelection } from '@/views/library/selection';
 import { mountLibraryWith } from './fake-api';
@@ -213,8 +214,10 @@ describe('Library downloads', () => {
     start.click();
     await flushPromises();
     const sent = fake.calls.find((c) => c.channel === 'downloads.start');
+    // Select-all is sent as the filter it was made under, for the host to walk: no list of ids.
     expect(sent?.args[0]).toEqual({
-      jobIds: ['a', 'b', 'c', 'd'],
+      jobIds: [],
+      selection: { filter: {}, sort: 'created', descending: true, except: [] },
       folder: '/home/me/Videos',
       template: '{project} {id}',
     });
@@ -293,7 +296,8 @@ describe('Library downloads', () => {
     await flushPromises();
     const asked = () => fake.calls.filter((c) => c.channel === 'downloads.media').map((c) => c.args[0]);
     // One call for every row drawn; a job still running has nothing to ask about.
-    expect(asked()).toEqual([['clip', 'voice', 'live']]);
+    // In the host's order: newest first, then by id (these were made at the same moment).
+    expect(asked()).toEqual([['voice', 'live', 'clip']]);
     const cell = (id: string, key: string) => row(id).querySelector(`td[data-col-key="${key}"]`)!;
     expect(row('clip').querySelector('[data-thumb]')?.getAttribute('data-thumb')).toBe('pending');
     expect(cell('clip', 'size').textContent).toBe('2.0 MB');
@@ -325,7 +329,7 @@ describe('Library downloads', () => {
     );
     // Events are taken in together a moment later, not one by one.
     await until('the new copy of the live job to be asked about', () => asked().length === 2);
-    expect(asked()).toEqual([['clip', 'voice', 'live'], ['live']]);
+    expect(asked()).toEqual([['voice', 'live', 'clip'], ['live']]);
 
     // Hovering a picture plays the saved copy muted; a job with no copy plays its live link.
     row('clip')
@@ -376,7 +380,7 @@ describe('Library downloads', () => {
   }, 120_000);
 
   it('sorts by cost, filters results expiring within 24 h, and acts only on ticked rows the filter shows', async () => {
-    const { fake } = mountLibrary(
+    const { fake, chosen: walk } = mountLibrary(
       [
         job('cheap', { chargedCredits: 5, createdAt: now - 1 }),
         job('dear', { chargedCredits: 50, createdAt: now - 2, expiresAt: now + 3 * HOUR }),
@@ -409,9 +413,10 @@ describe('Library downloads', () => {
     const dialog = await openDialog(button);
     [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!.click();
     await flushPromises();
-    expect((fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[] }).jobIds).toEqual([
-      'dear',
-    ]);
+    // The ticks go with the filter shown, so the host leaves out the one it hides.
+    const sent = fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[]; selection: JobSelection };
+    expect(sent.selection.filter).toEqual({ expiringWithinMs: 24 * HOUR, ids: ['cheap', 'dear'] });
+    expect(await walk(sent)).toEqual(['dear']);
   }, 120_000);
 
   it('renames the saved files of the ticked jobs with the template, without downloading', async () => {
@@ -428,7 +433,8 @@ describe('Library downloads', () => {
     (dialog.querySelector('[data-testid="rename-saved"]') as HTMLButtonElement).click();
     await flushPromises();
     expect(fake.calls.filter((c) => c.channel === 'downloads.rename').map((c) => c.args[0])).toEqual([
-      { jobIds: ['a'], template: '{project} {id}' },
+      // Ticked rows go as a selection narrowed by the filter shown; the host walks it to ids.
+      { jobIds: [], selection: { filter: { ids: ['a'] } }, template: '{project} {id}' },
     ]);
     expect(fake.calls.some((c) => c.channel === 'downloads.start')).toBe(false);
   }, 120_000);

@@ -3,6 +3,7 @@ import { flushPromises } from '@vue/test-utils';
 import type { JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import { useJobsStore } from '@/stores/jobs';
+import { useLibraryPagesStore } from '@/stores/library-pages';
 import { mountLibraryWith } from './fake-api';
 
 const now = Date.now();
@@ -107,7 +108,7 @@ describe('Library jobs panel', () => {
     expect(details?.textContent).toContain("service's dashboard");
     expect(document.body.textContent).toContain('— (never received)');
 
-    await useJobsStore().remove('job-1');
+    await useLibraryPagesStore().remove('job-1');
     await flushPromises();
     expect(fake.calls.filter((c) => c.channel === 'jobs.remove').map((c) => c.args)).toEqual([['job-1']]);
     expect(wrapper.findAll('[data-job-id]').length).toBe(0);
