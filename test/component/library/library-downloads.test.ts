@@ -414,7 +414,10 @@ describe('Library downloads', () => {
     [...dialog.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Download')!.click();
     await flushPromises();
     // The ticks go with the filter shown, so the host leaves out the one it hides.
-    const sent = fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as { jobIds: string[]; selection: JobSelection };
+    const sent = fake.calls.find((c) => c.channel === 'downloads.start')?.args[0] as {
+      jobIds: string[];
+      selection: JobSelection;
+    };
     expect(sent.selection.filter).toEqual({ expiringWithinMs: 24 * HOUR, ids: ['cheap', 'dear'] });
     expect(await walk(sent)).toEqual(['dear']);
   }, 120_000);
