@@ -1,0 +1,142 @@
+// The Library over a large ledger, as an editor uses it, in Chromium through the web host: the shell, the
+// first rows after the Library is clicked, then the longest main-thread task (a PerformanceObserver of long
+// tasks in the page) while sorting, filtering, searching, scrolling to the end of the list and starting a
+// download of everything shown; and the page's JavaScript heap at the end.
+import type { Browser, Page } from 'playwright-core';
+import type { RunningHost } from './records-processes';
+
+export interface LibraryFigures {
+  /** From the host's launch to the workspace navigation drawn. */
+  shellS: number;
+  firstRowsS: number;
+  longestTaskMs: Record<'open' | 'sort' | 'filter' | 'search' | 'scroll to end' | 'download all', number>;
+  pageHeapMb: number;
+}
+
+/** Notes every long task's length in the page, from its first script on. */
+const WATCH_LONG_TASKS = `(() => {
+  window.longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
+    .observe({ type: 'longtask', buffered: true });
+})();`;
+
+/** A hang guard only. */
+const GUARD_MS = 180_000;
+/** The rows on screen unchanged this long: the page has done what the step asked. */
+const SETTLED_MS = 750;
+
+async function longestSince(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const seen = (window as unknown as { longTasks: number[] }).longTasks;
+    const longest = Math.max(0, ...seen);
+    seen.length = 0;
+    return Math.round(longest);
+  });
+}
+
+/** The ids of the rows drawn now, in order. */
+const shownIds = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('tr[data-job-id]')].map((r) => r.getAttribute('data-job-id')).join(),
+  );
+
+/** Waits until the rows drawn differ from `before` (when given) and then stay the same for SETTLED_MS. */
+async function settled(page: Page, before?: string): Promise<void> {
+  const started = Date.now();
+  let last = await shownIds(page);
+  let since = Date.now();
+  while (Date.now() - started < GUARD_MS) {
+    await page.waitForTimeout(100);
+    const now = await shownIds(page);
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if ((before === undefined ? now !== '' : now !== before) && Date.now() - since >= SETTLED_MS) return;
+  }
+  throw new Error('the Library did not settle');
+}
+
+export async function measureLibrary(
+  browser: Browser,
+  host: RunningHost,
+  jobs: number,
+  saveTo: string,
+): Promise<LibraryFigures> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.addInitScript(WATCH_LONG_TASKS);
+  const page = await context.newPage();
+  try {
+    const opened = performance.now();
+    await page.goto(host.url);
+    await page.locator('nav[aria-label="Workspaces"]').waitFor({ timeout: GUARD_MS });
+    const shellS = host.toAddress + (performance.now() - opened) / 1000;
+    await page.waitForLoadState('networkidle');
+    await longestSince(page);
+
+    const clicked = performance.now();
+    await page.locator('nav[aria-label="Workspaces"]').getByText('Library', { exact: true }).click();
+    await page.locator('tr[data-job-id]').first().waitFor({ timeout: GUARD_MS });
+    const firstRowsS = (performance.now() - clicked) / 1000;
+    const all = page.getByText(`All ${jobs.toLocaleString('en-US')}`).or(page.getByText(`All ${jobs}`));
+    await all.first().waitFor({ timeout: GUARD_MS });
+    await settled(page);
+    const open = await longestSince(page);
+
+    let before = await shownIds(page);
+    await page.locator('th').filter({ hasText: 'Kind' }).first().click();
+    await settled(page, before);
+    const sort = await longestSince(page);
+
+    const searchBox = page.getByPlaceholder('Search requests or projects');
+    before = await shownIds(page);
+    await searchBox.fill('customer 123');
+    await settled(page, before);
+    const search = await longestSince(page);
+    await searchBox.fill('');
+    await settled(page);
+    await longestSince(page);
+
+    before = await shownIds(page);
+    await page
+      .getByText(/^Problems/)
+      .first()
+      .click();
+    await settled(page, before);
+    const filter = await longestSince(page);
+
+    // Back to every job, then to the end of the list.
+    await page.getByText(/^All /).first().click();
+    await settled(page);
+    await longestSince(page);
+    before = await shownIds(page);
+    await page.evaluate(() => {
+      const list = document.querySelector('[data-testid="jobs-window"]');
+      if (list) list.scrollTop = list.scrollHeight;
+    });
+    await settled(page, before);
+    const scrollToEnd = await longestSince(page);
+
+    await page.locator('thead .n-checkbox').first().click();
+    await page.getByTestId('download-selected').click();
+    const dialog = page.getByTestId('download-dialog');
+    await dialog.waitFor({ timeout: GUARD_MS });
+    await dialog.getByLabel('Folder').fill(saveTo);
+    await dialog.getByText(`Files will be saved in ${saveTo}`).waitFor({ timeout: GUARD_MS });
+    await longestSince(page);
+    await dialog.getByRole('button', { name: 'Download', exact: true }).click();
+    await page.getByTestId('download-total').waitFor({ timeout: GUARD_MS });
+    await page.waitForTimeout(5_000);
+    const downloadAll = await longestSince(page);
+
+    const cdp = await context.newCDPSession(page);
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+    return {
+      shellS,
+      firstRowsS,
+      longestTaskMs: { open, sort, filter, search, 'scroll to end': scrollToEnd, 'download all': downloadAll },
+      pageHeapMb: heap.usedSize / 1024 / 1024,
+    };
+  } finally {
+    await context.close();
+  }
+}
