@@ -51,8 +51,9 @@ export function importJournal(database: RecordsDatabase, dataDir: string, option
   const { db } = database;
   // Into an empty table (the first start after the update), rows go in without the indexes, which are
   // built once at the end. A start killed before then finds them missing and builds them when it ends.
-  if (db.prepare('SELECT NOT EXISTS (SELECT 1 FROM jobs)').pluck().get())
-    for (const name of Object.keys(JOB_INDEXES)) db.exec(`DROP INDEX IF EXISTS ${name}`);
+  // (libsql's `pluck()` answers the whole row, an object always true: the first column is read by hand.)
+  const [empty] = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM jobs)').raw().get() as [number];
+  if (empty === 1) for (const name of Object.keys(JOB_INDEXES)) db.exec(`DROP INDEX IF EXISTS ${name}`);
   const put = db.prepare(PUT_JOB);
   const remove = db.prepare(REMOVE_JOB);
   const commit = db.transaction((changes: JournalChange[]) => {

@@ -9,6 +9,7 @@ import { forEachLine } from '../../../electron/services/jobs/ledger-read';
 import { openRecordsDatabase } from '../../../electron/services/records/database';
 import { importProgressLines } from '../../../electron/services/records/import-progress';
 import { importJournal, type ImportProgress } from '../../../electron/services/records/journal-import';
+import { JOB_INDEXES } from '../../../electron/services/records/schema';
 import { openLedger } from '../../../electron/services/records/open-ledger';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { putLine, record, removeTempDirs, tempDir } from './ledger-fixtures';
@@ -120,6 +121,33 @@ describe('taking the old journal in', () => {
     expect(new Set(loaded.map((j) => j.id)).size).toBe(50);
     expect(loaded.every((j) => j.phase === 'completed')).toBe(true);
     expect(readdirSync(join(dir, 'jobs'))).toEqual(['ledger.jsonl.imported']);
+  });
+
+  // Fails when the indexes are dropped whatever the table holds (as they were while the emptiness check
+  // read libsql's whole row, always true): a journal written by a downgrade, taken into a table of a
+  // million jobs, then rebuilt every index from nothing.
+  it('keeps the indexes of a table that holds jobs already, and sets them aside only for an empty one', () => {
+    const dir = tempDir('studio-import-indexes-');
+    const indexesDuringImport = (): string[][] => {
+      const seen: string[][] = [];
+      const database = openRecordsDatabase({ dataDir: dir });
+      try {
+        const names = () =>
+          (database.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").raw().all() as [string][])
+            .map(([name]) => name)
+            .filter((name) => name in JOB_INDEXES);
+        importJournal(database, dir, { rowsPerTransaction: 1, progress: (p) => !p.done && seen.push(names()) });
+      } finally {
+        database.close();
+      }
+      return seen;
+    };
+    writeJournal(dir, [record('a', 'completed'), record('b', 'completed')].map(putLine).join('\n') + '\n');
+    expect(indexesDuringImport().every((names) => names.length === 0)).toBe(true);
+    writeJournal(dir, [record('c', 'completed')].map(putLine).join('\n') + '\n');
+    const kept = indexesDuringImport();
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.every((names) => names.length === Object.keys(JOB_INDEXES).length)).toBe(true);
   });
 
   it('keeps an earlier imported journal when a newer one is taken in', () => {
