@@ -28,3 +28,40 @@ export function costGroups(rows: readonly CostGroupRow[]): CostGroup[] {
   }
   return [...groups.values()];
 }
+
+/**
+ * One row of the totals' sums: phase, kind and cost state, how many and their credits; where the
+ * groups are summed in the same pass, then the project, the batch and the first creation.
+ */
+export type TotalsRow = [
+  string | null,
+  string | null,
+  string,
+  number,
+  number,
+  (string | null)?,
+  (string | null)?,
+  number?,
+];
+
+/** The totals of rows grouped by phase, kind and cost state (and by project and batch when `grouped`). */
+export function sumTotals(rows: readonly TotalsRow[], grouped: boolean): JobTotals {
+  const totals: JobTotals = { count: 0, byPhase: {}, byKind: {}, cost: noCost() };
+  const byPhase = totals.byPhase as Record<string, number>;
+  const byKind = totals.byKind as Record<string, number>;
+  const projects: CostGroupRow[] = [];
+  const batches: CostGroupRow[] = [];
+  for (const [phase, kind, state, n, credits, project, batch, since = 0] of rows) {
+    totals.count += n;
+    if (phase !== null) byPhase[phase] = (byPhase[phase] ?? 0) + n;
+    if (kind !== null) byKind[kind] = (byKind[kind] ?? 0) + n;
+    addCost(totals.cost, state, n, credits);
+    if (project) projects.push([project, state, n, credits, since]);
+    if (batch) batches.push([batch, state, n, credits, since]);
+  }
+  if (grouped) {
+    totals.projects = costGroups(projects);
+    totals.batches = costGroups(batches);
+  }
+  return totals;
+}

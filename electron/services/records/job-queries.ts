@@ -12,7 +12,7 @@ import {
   type CursorKey,
   type KnownCopies,
 } from './job-filter-sql';
-import { addCost, costGroups, noCost } from './job-cost-groups';
+import { costGroups, sumTotals, type CostGroupRow, type TotalsRow } from './job-cost-groups';
 import { MIGRATIONS } from './schema';
 import type { LedgerStorage } from '../jobs/ledger';
 import { jobColumns, PUT_JOB, SqliteLedgerStorage } from './sqlite-ledger';
@@ -84,28 +84,26 @@ export class SqlJobQueries implements JobQueries {
 
   totals(filter: JobFilter, known: KnownCopies = {}): JobTotals {
     const where = filterSql(filter, this.now(), known);
-    // Grouped on jobs_totals's columns: without a filter, or by phase and kind, an index-only read.
+    // A filter that reads each row's record (the search, "Not saved") reads the table once for every sum;
+    // others group on indexed columns alone: jobs_totals's, and the project and run indexes.
+    if (filter.saved !== undefined || filter.search?.trim()) {
+      const rows = this.db
+        .prepare(
+          `SELECT phase, kind, cost_state, count(*), total(cost_credits), project_id,
+             CASE WHEN purpose_type = 'batch-row' THEN run_id END, min(created_at) FROM jobs ${where.sql}
+           GROUP BY 1, 2, 3, 6, 7`,
+        )
+        .raw()
+        .all(...where.params) as TotalsRow[];
+      return sumTotals(rows, true);
+    }
     const rows = this.db
       .prepare(
         `SELECT phase, kind, cost_state, count(*) AS n, total(cost_credits) AS credits FROM jobs ${where.sql}
          GROUP BY phase, kind, cost_state`,
       )
       .raw()
-      .all(...where.params) as [string | null, string | null, string, number, number][];
-    const totals: JobTotals = {
-      count: 0,
-      byPhase: {},
-      byKind: {},
-      cost: noCost(),
-    };
-    const byPhase = totals.byPhase as Record<string, number>;
-    const byKind = totals.byKind as Record<string, number>;
-    for (const [phase, kind, state, n, credits] of rows) {
-      totals.count += n;
-      if (phase !== null) byPhase[phase] = (byPhase[phase] ?? 0) + n;
-      if (kind !== null) byKind[kind] = (byKind[kind] ?? 0) + n;
-      addCost(totals.cost, state, n, credits);
-    }
+      .all(...where.params) as TotalsRow[];
     const group = (column: string, extra: string) => {
       const rows = this.db
         .prepare(
@@ -114,12 +112,14 @@ export class SqlJobQueries implements JobQueries {
            GROUP BY ${column}, cost_state`,
         )
         .raw()
-        .all(...where.params) as [string, string, number, number, number][];
+        .all(...where.params) as CostGroupRow[];
       return costGroups(rows);
     };
-    totals.projects = group('project_id', '');
-    totals.batches = group('run_id', "AND purpose_type = 'batch-row'");
-    return totals;
+    return {
+      ...sumTotals(rows, false),
+      projects: group('project_id', ''),
+      batches: group('run_id', "AND purpose_type = 'batch-row'"),
+    };
   }
 
   private select(query: JobStreamQuery, after: CursorKey | null, known: KnownCopies = {}, columns?: 'id') {

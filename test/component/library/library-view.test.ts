@@ -4,6 +4,7 @@ import type { JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import { useJobsStore } from '@/stores/jobs';
 import { useLibraryPagesStore } from '@/stores/library-pages';
+import { PAGE_ROWS } from '@/views/library/job-window';
 import { mountLibraryWith } from './fake-api';
 
 const now = Date.now();
@@ -84,6 +85,13 @@ describe('Library jobs panel', () => {
     await flushPromises();
     expect(document.body.textContent).toContain('Failed');
     expect(wrapper.findAll('[data-job-id]').length).toBe(2);
+    // The Library asks for pages of a bounded size and totals, never for every job.
+    expect(fake.calls.some((c) => c.channel === 'jobs.list')).toBe(false);
+    const pageSizes = fake.calls
+      .filter((c) => c.channel === 'jobs.page')
+      .map((c) => (c.args[0] as { limit: number }).limit);
+    expect(pageSizes.length).toBeGreaterThan(0);
+    expect(Math.max(...pageSizes)).toBeLessThanOrEqual(PAGE_ROWS);
   });
 
   it('shows details with the human explanation and removes a job from the list', async () => {

@@ -84,5 +84,15 @@ describe('the Library questions the host answers', () => {
     expect(b1?.cost).toEqual(totalCost(jobs().filter((j) => j.purpose?.type === 'batch-row')));
     // A campaign is not a batch.
     expect(totals.batches?.map((b) => b.id)).toEqual(['b1']);
+    // A filter that reads the records sums in one pass: the same sums, per project and batch too.
+    const notSaved = q.totals({ saved: false }, { savedJobIds: [] });
+    const shown = jobs().filter((j) => ['job-1', 'job-2', 'job-3', 'job-6'].includes(j.id));
+    expect(notSaved.cost).toEqual(totalCost(shown));
+    expect(notSaved.projects).toEqual([{ id: 'p1', count: 1, since: NOW - 3000, cost: totalCost(inP1.slice(0, 1)) }]);
+    expect(notSaved.batches).toEqual([]);
+    const searched = q.totals({ search: 's' });
+    expect(searched.count).toBe(jobs().length);
+    expect(searched.batches).toEqual(totals.batches);
+    expect(searched.projects).toEqual(totals.projects);
   });
 });
