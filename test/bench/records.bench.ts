@@ -105,7 +105,8 @@ function report(all: Figures[]): void {
     console.log(
       `  Library: first rows ${l.firstRowsS.toFixed(2)} s after the click (${ratio(l.firstRowsS, base.library.firstRowsS)}), its All tab counting every job`,
     );
-    console.log(`  longest tasks: ${tasks}`);
+    const download = typeof l.downloadAll === 'number' ? `${l.downloadAll} ms` : l.downloadAll;
+    console.log(`  longest tasks: ${tasks}, download of everything shown ${download}`);
     console.log(
       `  memory: host RSS ${f.hostMb.toFixed(0)} MB (${ratio(f.hostMb, base.hostMb)}), page heap ${l.pageHeapMb.toFixed(0)} MB (${ratio(l.pageHeapMb, base.library.pageHeapMb)})`,
     );
@@ -117,7 +118,8 @@ function report(all: Figures[]): void {
     );
   }
   const top = all[all.length - 1];
-  const longest = Math.max(...Object.values(top.library.longestTaskMs));
+  const downloadMs = typeof top.library.downloadAll === 'number' ? top.library.downloadAll : Infinity;
+  const longest = Math.max(downloadMs, ...Object.values(top.library.longestTaskMs));
   console.log(`\nAims at ${top.jobs.toLocaleString('en-US')} jobs:`);
   console.log(
     `  next start within ${AIMS.nextStartS} s and ${AIMS.nextStartRatio}× the ${base.jobs.toLocaleString('en-US')}-job start: ${aim(top.nextAddressS <= AIMS.nextStartS && top.nextAddressS <= AIMS.nextStartRatio * base.nextAddressS)} (${top.nextAddressS.toFixed(2)} s, ${ratio(top.nextAddressS, base.nextAddressS)})`,
@@ -126,7 +128,7 @@ function report(all: Figures[]): void {
     `  Library rows within ${AIMS.firstRowsS} s of the click: ${aim(top.library.firstRowsS <= AIMS.firstRowsS)} (${top.library.firstRowsS.toFixed(2)} s)`,
   );
   console.log(
-    `  every longest task under ${AIMS.longestTaskMs} ms: ${aim(longest < AIMS.longestTaskMs)} (${longest} ms)`,
+    `  every longest task under ${AIMS.longestTaskMs} ms: ${aim(longest < AIMS.longestTaskMs)} (${Number.isFinite(longest) ? `${longest} ms` : 'a download of everything shown was not offered'})`,
   );
   console.log(`  host RSS under ${AIMS.hostMb} MB: ${aim(top.hostMb < AIMS.hostMb)} (${top.hostMb.toFixed(0)} MB)`);
   console.log(
