@@ -39,6 +39,8 @@ export const JobFilter = z
       .optional(),
     /** Words in the summary (any case), or the start of the studio's or the service's id. */
     search: z.string().max(200).optional(),
+    /** Projects whose name the search matches: a job of one matches it too (names live in the project files). */
+    searchProjectIds: z.array(id).max(MAX_LISTED_JOBS).optional(),
     /** The start of the studio's id or the service's, exactly (a job named on a command line). */
     idStartsWith: z.string().min(1).max(100).optional(),
     /**

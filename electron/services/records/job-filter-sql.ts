@@ -51,11 +51,15 @@ export function filterSql(filter: JobFilter = {}, now: number, known: KnownCopie
   const needle = filter.search?.trim();
   if (needle) {
     const text = escapeLike(needle);
+    const projects = filter.searchProjectIds?.length ? JSON.stringify(filter.searchProjectIds) : null;
     add(
-      "(summary LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' OR remote_id LIKE ? ESCAPE '\\')",
+      `(summary LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' OR remote_id LIKE ? ESCAPE '\\'${
+        projects ? ' OR project_id IN (SELECT value FROM json_each(?))' : ''
+      })`,
       `%${text}%`,
       `${text}%`,
       `${text}%`,
+      ...(projects ? [projects] : []),
     );
   }
   if (filter.idStartsWith !== undefined) {

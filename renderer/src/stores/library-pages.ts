@@ -24,8 +24,14 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
   const filter = ref<JobFilter>(emptyFilter());
   /** The filter the rows and totals held are of (a search being typed is asked once typing pauses). */
   const asked = ref<JobFilter>(filter.value);
+  /** Project names (they live in the project files): a search asks for the jobs of the projects it names. */
+  let projectNames: ReadonlyMap<string, string> = new Map();
+  const named = (search: string) =>
+    [...projectNames].filter(([, name]) => name.toLowerCase().includes(search.trim().toLowerCase())).map(([id]) => id);
+  const hostOf = (of: JobFilter, options: { status?: boolean } = {}) => toHostFilter(of, { ...options, named });
   const tableSort = ref<TableSort | null>(null);
-  const hostFilter = computed<HostFilter>(() => toHostFilter(asked.value));
+  const askedHost = ref<HostFilter>({});
+  const hostFilter = computed<HostFilter>(() => askedHost.value);
   const order = computed(() => toHostSort(tableSort.value));
 
   /** Every job; the current filter but its status tab (the tabs' counts); the filter itself. */
@@ -46,7 +52,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
   );
 
   async function loadTotals(): Promise<void> {
-    const questions = [{}, toHostFilter(asked.value, { status: false }), hostFilter.value];
+    const questions = [{}, hostOf(asked.value, { status: false }), hostFilter.value];
     // The same question is asked once (with no filter, all three are one).
     const keys = questions.map((f) => JSON.stringify(f));
     const answers = new Map<string, Promise<JobTotals>>();
@@ -60,6 +66,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
   /** Everything again: a new filter or order, or the first look. */
   async function reload(): Promise<void> {
     asked.value = filter.value;
+    askedHost.value = hostOf(filter.value);
     window_.reset();
     try {
       await Promise.all([loadTotals(), window_.refresh()]);
@@ -195,6 +202,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     refreshJob,
     remove,
     refreshSoon,
+    setProjectNames: (names: ReadonlyMap<string, string>) => void (projectNames = names),
     held: () => window_.held,
   };
 });

@@ -52,7 +52,8 @@ export function fakePages(handlers: Record<string, Handler>) {
         return (
           job.summary.toLowerCase().includes(needle) ||
           job.id.toLowerCase().startsWith(needle) ||
-          (job.remoteId ?? '').toLowerCase().startsWith(needle)
+          (job.remoteId ?? '').toLowerCase().startsWith(needle) ||
+          (filter.searchProjectIds ?? []).includes(job.projectId ?? '')
         );
       return true;
     });

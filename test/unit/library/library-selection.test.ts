@@ -69,6 +69,15 @@ describe("the Library's filter as the host's question", () => {
     expect(toHostFilter({ ...emptyFilter(), status: 'done' })).toEqual({ phases: ['completed'] });
   });
 
+  it("finds a project's jobs by its name, which only the page knows", () => {
+    const named = (search: string) => (search === 'spring' ? ['p1'] : []);
+    expect(toHostFilter({ ...emptyFilter(), search: 'spring' }, { named })).toEqual({
+      search: 'spring',
+      searchProjectIds: ['p1'],
+    });
+    expect(toHostFilter({ ...emptyFilter(), search: 'autumn' }, { named })).toEqual({ search: 'autumn' });
+  });
+
   it('sorts on the host by the columns it can order, and no other column pretends to sort', () => {
     expect(toHostSort(null)).toEqual({ sort: 'created', descending: true });
     expect(toHostSort({ columnKey: 'cost', order: 'ascend' })).toEqual({ sort: 'cost', descending: false });

@@ -63,6 +63,9 @@ describe('the Library questions the host answers', () => {
     const picked = { ids: ['job-1', 'job-8', 'job-9', 'gone'] };
     expect(ids(q.page({ limit: 50, filter: picked }))).toEqual(['job-1', 'job-8', 'job-9']);
     expect(q.totals({ ...picked, phases: ['failed'] }).count).toBe(1);
+    // A search also finds the jobs of the projects whose names it matches (the page knows the names).
+    expect(ids(q.page({ limit: 50, filter: { search: 'zzz', searchProjectIds: ['p1'] } }))).toEqual(['job-3', 'job-8']);
+    expect(q.totals({ search: 'zzz' }).count).toBe(0);
   });
 
   it('reads the ids of "all but these" in the order shown, up to a limit', () => {

@@ -16,10 +16,13 @@ const STATUS_PHASES: Record<StatusFilter, JobPhase[] | undefined> = {
 
 /**
  * The Library's filter as the host's question. Every part is answered by the database; "Not saved" by
- * the host, which knows the copies on disk. The search reads the request's summary and the ids (a
- * project's name is not in the database: choose the project instead).
+ * the host, which knows the copies on disk. The search reads the request's summary and the ids, and
+ * a project's name through `named` (the ids of the projects it names: names are not in the database).
  */
-export function toHostFilter(filter: JobFilter, { status = true } = {}): HostFilter {
+export function toHostFilter(
+  filter: JobFilter,
+  { status = true, named }: { status?: boolean; named?: (search: string) => string[] } = {},
+): HostFilter {
   const host: HostFilter = {};
   const phases = status ? STATUS_PHASES[filter.status] : undefined;
   if (phases) host.phases = phases;
@@ -33,6 +36,8 @@ export function toHostFilter(filter: JobFilter, { status = true } = {}): HostFil
   if (filter.notSaved) host.saved = false;
   const search = filter.search.trim();
   if (search) host.search = search;
+  const projects = search ? (named?.(search) ?? []) : [];
+  if (projects.length > 0) host.searchProjectIds = projects;
   return host;
 }
 
