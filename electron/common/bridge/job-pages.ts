@@ -87,6 +87,10 @@ const CostSums = z.object({
   unknown: z.number().int(),
 });
 
+/** What a totals question also asks: the sums per project and per batch (a pass over an index each). */
+export const TotalsOptions = z.object({ groups: z.boolean().optional() }).strict();
+export type TotalsOptions = z.infer<typeof TotalsOptions>;
+
 /** A project's or a batch's share of the jobs: its cost, and when its first job was made. */
 const CostGroup = z.object({ id: z.string(), count: z.number().int(), since: z.number(), cost: CostSums });
 

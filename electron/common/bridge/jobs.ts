@@ -5,7 +5,7 @@ import { JOB_KINDS, JOB_KIND_REGISTRY, bodySchemaOf, type JobBody } from '../job
 import { JOB_PHASES } from '../jobs/phases';
 import { JobPurpose } from '../jobs/purpose';
 import { PAID_ACTIONS, PaidConfirmation, Price, creditsText } from '../jobs/cost-model';
-import { JobFilter, JobPageQuery, JobTotals } from './job-pages';
+import { JobFilter, JobPageQuery, JobTotals, TotalsOptions } from './job-pages';
 
 export { JOB_KINDS, JOB_KIND_LABELS, isAudioKind } from '../jobs/kinds';
 export type { JobBody, RemoteSnapshot } from '../jobs/kinds';
@@ -221,8 +221,8 @@ export const jobsCalls = {
   'jobs.list': call(z.tuple([]), z.array(JobView)),
   /** A page of the jobs a filter leaves, in an order; `next` continues after its last row (null: the last page). */
   'jobs.page': call(z.tuple([JobPageQuery]), JobPage),
-  /** How many jobs a filter leaves, by phase and kind, and what they cost. */
-  'jobs.totals': call(z.tuple([JobFilter]), JobTotals),
+  /** How many jobs a filter leaves, by phase and kind, and what they cost (per project and batch if asked). */
+  'jobs.totals': call(z.tuple([JobFilter, TotalsOptions.optional()]), JobTotals),
   'jobs.get': call(z.tuple([jobId]), JobView),
   /** Polls now; for a stalled job, resumes polling; a job nobody follows yet is followed from now. */
   'jobs.refresh': call(z.tuple([jobId]), JobView),

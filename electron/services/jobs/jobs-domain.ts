@@ -20,7 +20,7 @@ export function createJobsDomain(
       'jobs.quote': async (items) => jobs.quote(items),
       'jobs.list': async () => jobs.list(),
       'jobs.page': async (query) => (await settled(), queries.page(query, await known(query.filter))),
-      'jobs.totals': async (filter) => (await settled(), queries.totals(filter, await known(filter))),
+      'jobs.totals': async (filter, options) => (await settled(), queries.totals(filter, await known(filter), options)),
       'jobs.get': async (id) => jobs.get(id),
       'jobs.refresh': async (id) => jobs.refresh(id),
       'jobs.remove': async (id) => jobs.remove(id),

@@ -21,8 +21,11 @@ export interface KnownCopies {
 /**
  * A completed job with a result of its own to keep: its link, and not a step of another job (a campaign
  * row's voiceover, a scene's voiceover: stepOf in common/jobs/steps.ts), which nobody is asked to save.
+ * `+phase` keeps SQLite off the phase index here: most jobs are completed, and a page read in its
+ * order's index stops at its last row (200,000 jobs, "Not saved" by cost: 7 ms, against 613 ms sorting
+ * every completed job).
  */
-const KEEPABLE = `phase = 'completed' AND json_extract(record, '$.resultUrl') IS NOT NULL
+const KEEPABLE = `+phase = 'completed' AND json_extract(record, '$.resultUrl') IS NOT NULL
   AND coalesce(purpose_type, '') <> 'scene-voiceover'
   AND NOT (purpose_type = 'campaign-row' AND json_extract(record, '$.purpose.step') IS 'voiceover')`;
 

@@ -1,5 +1,12 @@
 import Database from 'libsql';
-import type { JobFilter, JobPageQuery, JobSelection, JobSort, JobTotals } from '../../common/bridge/job-pages';
+import type {
+  JobFilter,
+  JobPageQuery,
+  JobSelection,
+  JobSort,
+  JobTotals,
+  TotalsOptions,
+} from '../../common/bridge/job-pages';
 import { JobRecord, type JobPage, type JobView } from '../../common/bridge/jobs';
 import { toJobView } from '../jobs/job-view';
 import type { Sqlite } from './database';
@@ -20,7 +27,7 @@ import { jobColumns, PUT_JOB, SqliteLedgerStorage } from './sqlite-ledger';
 /** Pages, counts and sums of a ledger's jobs, computed where they are kept rather than over every job in memory. */
 export interface JobQueries {
   page(query: JobPageQuery, known?: KnownCopies): JobPage;
-  totals(filter: JobFilter, known?: KnownCopies): JobTotals;
+  totals(filter: JobFilter, known?: KnownCopies, options?: TotalsOptions): JobTotals;
   /** The ids a selection names, in its order, at most `limit` (reads the ids alone, not the records). */
   ids(selection: JobSelection, limit: number, known?: KnownCopies): string[];
 }
@@ -82,7 +89,7 @@ export class SqlJobQueries implements JobQueries {
     return ids;
   }
 
-  totals(filter: JobFilter, known: KnownCopies = {}): JobTotals {
+  totals(filter: JobFilter, known: KnownCopies = {}, { groups = false }: TotalsOptions = {}): JobTotals {
     const where = filterSql(filter, this.now(), known);
     // A filter that reads each row's record (the search, "Not saved") reads the table once for every sum;
     // others group on indexed columns alone: jobs_totals's, and the project and run indexes.
@@ -95,7 +102,7 @@ export class SqlJobQueries implements JobQueries {
         )
         .raw()
         .all(...where.params) as TotalsRow[];
-      return sumTotals(rows, true);
+      return sumTotals(rows, groups);
     }
     const rows = this.db
       .prepare(
@@ -115,8 +122,10 @@ export class SqlJobQueries implements JobQueries {
         .all(...where.params) as CostGroupRow[];
       return costGroups(rows);
     };
+    const totals = sumTotals(rows, false);
+    if (!groups) return totals;
     return {
-      ...sumTotals(rows, false),
+      ...totals,
       projects: group('project_id', ''),
       batches: group('run_id', "AND purpose_type = 'batch-row'"),
     };
@@ -178,8 +187,8 @@ export class SnapshotJobQueries implements JobQueries {
     return this.current().page(query, known);
   }
 
-  totals(filter: JobFilter, known?: KnownCopies): JobTotals {
-    return this.current().totals(filter, known);
+  totals(filter: JobFilter, known?: KnownCopies, options?: TotalsOptions): JobTotals {
+    return this.current().totals(filter, known, options);
   }
 
   ids(selection: JobSelection, limit: number, known?: KnownCopies): string[] {
@@ -215,7 +224,7 @@ export function ledgerQueries(
   };
   return {
     page: (query, known) => current().page(query, known),
-    totals: (filter, known) => current().totals(filter, known),
+    totals: (filter, known, options) => current().totals(filter, known, options),
     ids: (selection, limit, known) => current().ids(selection, limit, known),
     invalidate: () => snapshot.invalidate(),
   };

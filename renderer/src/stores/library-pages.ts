@@ -51,25 +51,36 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     () => (version.value += 1),
   );
 
-  async function loadTotals(): Promise<void> {
+  /**
+   * The totals of every job (the filter's choices), of the filter but its tab (the tabs' counts) and of
+   * the filter (the cost lines). The sums per project and batch cost a pass over an index each, so they
+   * are asked when the filter changes, not at each refresh: a refresh keeps the ones it had.
+   */
+  async function loadTotals(groups: boolean): Promise<void> {
     const questions = [{}, hostOf(asked.value, { status: false }), hostFilter.value];
+    const wantGroups = [groups, false, groups];
     // The same question is asked once (with no filter, all three are one).
     const keys = questions.map((f) => JSON.stringify(f));
     const answers = new Map<string, Promise<JobTotals>>();
-    for (const [i, key] of keys.entries()) if (!answers.has(key)) answers.set(key, call('jobs.totals', questions[i]));
+    for (const [i, key] of keys.entries()) {
+      const withGroups = keys.some((other, j) => other === key && wantGroups[j]);
+      if (!answers.has(key)) answers.set(key, call('jobs.totals', questions[i], { groups: withGroups }));
+    }
     const [all, tabs, shown] = await Promise.all(keys.map((key) => answers.get(key)!));
-    totalsAll.value = all;
+    const kept = (fresh: JobTotals, before: JobTotals | null) =>
+      groups ? fresh : { ...fresh, projects: before?.projects, batches: before?.batches };
+    totalsAll.value = kept(all, totalsAll.value);
     totalsTabs.value = tabs;
-    totals.value = shown;
+    totals.value = kept(shown, totals.value);
   }
 
-  /** Everything again: a new filter or order, or the first look. */
-  async function reload(): Promise<void> {
+  /** Everything again: a new filter, or the first look; a new order asks for rows alone (the sums are the same). */
+  async function reload({ totals: sums = true } = {}): Promise<void> {
     asked.value = filter.value;
     askedHost.value = hostOf(filter.value);
     window_.reset();
     try {
-      await Promise.all([loadTotals(), window_.refresh()]);
+      await Promise.all([sums ? loadTotals(true) : undefined, window_.refresh()]);
       loadError.value = null;
     } catch (error) {
       loadError.value = describe(error);
@@ -88,7 +99,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     timer = window.setTimeout(() => {
       timer = undefined;
       last = Date.now();
-      void Promise.all([loadTotals(), window_.refresh()]).catch((error) => (loadError.value = describe(error)));
+      void Promise.all([loadTotals(false), window_.refresh()]).catch((error) => (loadError.value = describe(error)));
     }, wait);
   }
 
@@ -132,7 +143,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
 
   function setSort(next: TableSort | null): Promise<void> {
     tableSort.value = next;
-    return reload();
+    return reload({ totals: false });
   }
 
   /** The rows from start to end, null where not fetched yet (read inside a computed: it follows `version`). */
@@ -175,7 +186,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
   /** The user's own removal is shown at once, not with the next refresh. */
   async function remove(id: string): Promise<void> {
     await call('jobs.remove', id);
-    await Promise.all([loadTotals(), window_.refresh()]);
+    await Promise.all([loadTotals(false), window_.refresh()]);
   }
 
   return {

@@ -78,22 +78,24 @@ describe('the Library questions the host answers', () => {
 
   it('sums the cost per project and per batch as totalCost does', () => {
     const q = queries();
-    const totals = q.totals({});
+    const totals = q.totals({}, {}, { groups: true });
     const p1 = totals.projects?.find((p) => p.id === 'p1');
     const inP1 = jobs().filter((j) => j.projectId === 'p1');
     expect(p1).toMatchObject({ count: inP1.length, since: Math.min(...inP1.map((j) => j.createdAt)) });
     expect(p1?.cost).toEqual(totalCost(inP1));
     const b1 = totals.batches?.find((b) => b.id === 'b1');
     expect(b1?.cost).toEqual(totalCost(jobs().filter((j) => j.purpose?.type === 'batch-row')));
+    // Asked for without them, the sums per group are not read.
+    expect(q.totals({}).projects).toBeUndefined();
     // A campaign is not a batch.
     expect(totals.batches?.map((b) => b.id)).toEqual(['b1']);
     // A filter that reads the records sums in one pass: the same sums, per project and batch too.
-    const notSaved = q.totals({ saved: false }, { savedJobIds: [] });
+    const notSaved = q.totals({ saved: false }, { savedJobIds: [] }, { groups: true });
     const shown = jobs().filter((j) => ['job-1', 'job-2', 'job-3', 'job-6'].includes(j.id));
     expect(notSaved.cost).toEqual(totalCost(shown));
     expect(notSaved.projects).toEqual([{ id: 'p1', count: 1, since: NOW - 3000, cost: totalCost(inP1.slice(0, 1)) }]);
     expect(notSaved.batches).toEqual([]);
-    const searched = q.totals({ search: 's' });
+    const searched = q.totals({ search: 's' }, {}, { groups: true });
     expect(searched.count).toBe(jobs().length);
     expect(searched.batches).toEqual(totals.batches);
     expect(searched.projects).toEqual(totals.projects);
