@@ -161,11 +161,11 @@ export const SERVICE_FOLDERS = {
   },
   // The folder's one SQLite database of records that grow with the work: opening, schema steps,
   // setting an unreadable one aside, and the records in it: the job ledger (the LedgerStorage of jobs)
-  // and the uploader's links (the UploadRecords of storage).
+  // the uploader's links (the UploadRecords of storage) and the download queue (the QueueRecord of downloads).
   records: {
-    imports: ['host', 'jobs', 'storage'],
+    imports: ['downloads', 'host', 'jobs', 'storage'],
     about:
-      "The folder's SQLite database of records: open, migrate, set aside; the job ledger, the upload links and their imports.",
+      "The folder's SQLite database of records: open, migrate, set aside; the job ledger, the upload links, the download queue and their imports.",
   },
   host: {
     imports: [

@@ -9,6 +9,7 @@ import { savedCopiesIn, type SavedCopy } from '../services/downloads/saved-repor
 import { JOURNAL } from '../services/jobs/ledger-read';
 import { openRecordsDatabase } from '../services/records/database';
 import { SqlJobQueries, type JobStreamQuery } from '../services/records/job-queries';
+import { FolderQueueReader, SqliteQueueReader } from '../services/records/sqlite-downloads';
 import { namedBy, openStudio } from './cli-host';
 import { flag, type CliIo, type ParsedArgs } from './command';
 import { ownerLink, type StudioLink } from './studio-link';
@@ -51,7 +52,7 @@ export async function openJobSource(args: ParsedArgs, io: CliIo): Promise<JobSou
         each: (query) => fromSync(queries.each(query)),
         page: async (query) => queries.page(query),
         totals: async (filter) => queries.totals(filter),
-        copies: () => savedCopiesIn(dataDir),
+        copies: () => savedCopiesIn(new SqliteQueueReader(database)),
         close: async () => database.close(),
       };
     }
@@ -77,8 +78,8 @@ function linkSource(studio: StudioLink): JobSource {
     },
     page: (query) => studio.call('jobs.page', query),
     totals: (filter) => studio.call('jobs.totals', filter),
-    // The owner's record as it holds it now (its queue file can lag its last changes).
-    copies: async () => savedCopiesIn(studio.dataDir, await studio.call('downloads.list')),
+    // The owner's record as it holds it now (its rows can lag its last changes by a write).
+    copies: async () => savedCopiesIn(new FolderQueueReader(studio.dataDir), await studio.call('downloads.list')),
     close: () => studio.close(),
   };
 }

@@ -3,6 +3,7 @@ import type { DownloadView, LostCopy } from '../../common/bridge/downloads';
 import type { CliIo, ParsedArgs } from '../command';
 import { planRestore, type CopyNotRestored } from '../../services/downloads/lost-copies';
 import { missingResults, savedCopiesIn } from '../../services/downloads/saved-report';
+import { FolderQueueReader } from '../../services/records/sqlite-downloads';
 import type { StudioLink } from '../studio-link';
 
 /** What one `download` run saves: jobs into --out, or with --missing alone lost copies back where they were. */
@@ -27,7 +28,7 @@ export async function chooseMissing(
   list: readonly JobView[],
   narrowed: ReadonlySet<string>,
 ): Promise<SaveChoice> {
-  const copies = await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'));
+  const copies = await savedCopiesIn(new FolderQueueReader(studio.dataDir), await studio.call('downloads.list'));
   const chosen = list.filter((j) => narrowed.has(j.id));
   if (args.flags['--out'] !== undefined) {
     const lost = new Set(missingResults(chosen, copies, Date.now()).map((m) => m.job.id));

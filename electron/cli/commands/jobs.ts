@@ -16,6 +16,7 @@ import { jobsListCommand } from './jobs-list';
 import { JSON_OPTION } from '../common-options';
 import { matchJob } from '../../common/jobs/job-id';
 import { savedCopiesIn, type SavedCopy } from '../../services/downloads/saved-report';
+import { FolderQueueReader } from '../../services/records/sqlite-downloads';
 import { stepOf } from '../../common/jobs/steps';
 
 /**
@@ -84,7 +85,9 @@ export const jobsShowCommand: CliCommand = {
   run: (args, io) =>
     withJobs(args, io, async (studio, jobs) => {
       const job = findJob(studio, jobs, args.positional[0]);
-      const copies = (await savedCopiesIn(studio.dataDir, await studio.call('downloads.list'))).get(job.id) ?? [];
+      const copies =
+        (await savedCopiesIn(new FolderQueueReader(studio.dataDir), await studio.call('downloads.list'))).get(job.id) ??
+        [];
       io.out(
         args.flags['--json']
           ? JSON.stringify({ ...job, copies }, null, 2)

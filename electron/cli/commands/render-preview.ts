@@ -9,7 +9,7 @@ import { defaultDataDir } from '../../services/host/data-dir';
 import { namedBy } from '../cli-host';
 import { folderExists } from '../../services/host/data-folder-state';
 import { isAbortError } from '../../services/media/ffmpeg-render';
-import { savedCopiesIn } from '../../services/downloads/queue-file';
+import { savedCopiesIn } from '../../services/records/sqlite-downloads';
 import { createMediaToolkit } from '../../services/media/toolkit';
 import { createTextPictures } from '../../services/text/text-domain';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo } from '../command';

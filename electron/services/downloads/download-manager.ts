@@ -36,7 +36,7 @@ export class DownloadManager {
   private readonly queueRun = new QueueRun();
   /** Folders whose drive is unplugged or unmounted: nothing is saved there until it is back. */
   readonly drives: MissingDrives;
-  private readonly store: QueueStore;
+  private readonly store: NonNullable<DownloadManagerOptions['store']>;
   private disposed = false;
   private verifying: Promise<unknown> = Promise.resolve();
   private readonly limit: SpeedLimit;
@@ -45,7 +45,7 @@ export class DownloadManager {
     this.slots = new DownloadSlots(() => options.concurrency?.());
     const now = () => this.now();
     this.progress = new DownloadProgress(options, now, () => this.totals());
-    this.store = new QueueStore(options.file, () => this.entries.values(), options.log);
+    this.store = options.store ?? new QueueStore(options.file ?? '', () => this.entries.values(), options.log);
     this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
     // A drive gone or back changes the banner at once.
     const told = () => options.onTotals?.(this.totals());
@@ -179,7 +179,7 @@ export class DownloadManager {
         driveMissing: (folder) => this.drives.check(folder),
         deviceOf: (folder) => this.drives.deviceOf(folder),
       });
-      if (learnt) void this.store.save([], { durable: false });
+      if (learnt) void this.store.save(pool, { durable: false });
       return moved.map((entry) => this.progress.view(entry));
     });
     this.verifying = run.catch(() => []);

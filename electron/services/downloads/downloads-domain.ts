@@ -17,6 +17,7 @@ import { JobPurpose } from '../../common/jobs/purpose';
 import { stepOf } from '../../common/jobs/steps';
 import { CopyWatcher } from './copy-watcher';
 import { lostCopiesNotice } from './lost-notice';
+import type { DownloadRecords } from './queue-records';
 
 const HOUR = 3_600_000;
 
@@ -57,7 +58,7 @@ export function createDownloadsService(
   base: DownloadsHost,
   { jobs, progress }: Pick<StudioServices, 'jobs' | 'progress'>,
   projects: ProjectLibrary,
-  { resumeQueued = true }: { resumeQueued?: boolean } = {},
+  { resumeQueued = true, records }: { resumeQueued?: boolean; records?: DownloadRecords } = {},
 ): DownloadsService {
   const settings = base.createStore(appSettingsSpec);
   // The taskbar / dock bar: downloads are one share of the shared progress aggregator.
@@ -65,6 +66,7 @@ export function createDownloadsService(
   return new DownloadsService({
     dataDir: base.dataDir,
     resumeQueued,
+    records,
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.record(id),

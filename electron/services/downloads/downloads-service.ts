@@ -7,6 +7,7 @@ import type { Logger, RecordStoreFactory } from '../host/types';
 import { downloadPreferencesSpec } from './download-preferences';
 import { DownloadManager, type EnqueueRequest } from './download-manager';
 import { cliQueueFile, queueFile, readQueueEntries, savedCopyAmong } from './queue-file';
+import type { DownloadRecords } from './queue-records';
 import { jobFile, jobNameFields, unavailableReason, type JobFile } from './job-files';
 import { checkSaveFolder, type FolderCheck } from './save-folder';
 import { CaptionSidecars } from './caption-sidecars';
@@ -21,7 +22,9 @@ export { DownloadPreferences, downloadPreferencesSpec, suggestedFolder } from '.
 
 export interface DownloadsServiceDeps {
   dataDir: string;
-  /** The queue's file; default `<dataDir>/downloads/queue.json` (older command lines kept their own). */
+  /** The queue's record and its reader (the folder's records database); absent: plain files (tests). */
+  records?: DownloadRecords;
+  /** Without records: the queue's file; default `<dataDir>/downloads/queue.json`. */
   queueFile?: string;
   /** Whether the downloads left queued start now (DownloadManagerOptions.resumeQueued). */
   resumeQueued?: boolean;
@@ -82,6 +85,7 @@ export class DownloadsService {
     const sidecars = project ? new CaptionSidecars({ job: (id) => this.jobOrNull(id), project, log: deps.log }) : null;
     this.sidecars = sidecars;
     this.manager = new DownloadManager({
+      store: deps.records?.store,
       file: deps.queueFile ?? queueFile(deps.dataDir),
       resumeQueued: deps.resumeQueued,
       fetch: deps.fetch,
@@ -117,9 +121,13 @@ export class DownloadsService {
    * reads what `studio download` saved, and the other way round); null when there is none.
    */
   async savedCopyOf(url: string): Promise<string | null> {
-    const own = this.deps.queueFile ?? queueFile(this.deps.dataDir);
-    const other = own === queueFile(this.deps.dataDir) ? cliQueueFile(this.deps.dataDir) : queueFile(this.deps.dataDir);
-    return (await this.manager.savedCopyOf(url)) ?? savedCopyAmong(await readQueueEntries(other), url);
+    const own = await this.manager.savedCopyOf(url);
+    // The command line's old queue: an indexed lookup of this link, not a read of the queue.
+    if (this.deps.records) return own ?? savedCopyAmong(await this.deps.records.reader.savedFrom(url, 'cli'), url);
+    const file = this.deps.queueFile ?? queueFile(this.deps.dataDir);
+    const other =
+      file === queueFile(this.deps.dataDir) ? cliQueueFile(this.deps.dataDir) : queueFile(this.deps.dataDir);
+    return own ?? savedCopyAmong(await readQueueEntries(other), url);
   }
 
   private async prepare(entry: DownloadEntry): Promise<void> {

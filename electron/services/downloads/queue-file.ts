@@ -84,12 +84,3 @@ export async function savedCopyAmong(entries: Iterable<DownloadEntry>, url: stri
   }
   return null;
 }
-
-/** Saved copies in every queue of a data folder (the app's and the command line's), read only. */
-export function savedCopiesIn(dataDir: string): (url: string) => Promise<string | null> {
-  return async (url) =>
-    savedCopyAmong(
-      [...(await readQueueEntries(queueFile(dataDir))), ...(await readQueueEntries(cliQueueFile(dataDir)))],
-      url,
-    );
-}

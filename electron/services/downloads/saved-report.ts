@@ -4,7 +4,7 @@ import { checkCopy } from './copy-check';
 import { unavailableReason } from './job-files';
 import { stepOf } from '../../common/jobs/steps';
 import { NAMED_BY_OWNER } from './result-copies';
-import { cliQueueFile, queueFile, readQueueEntries } from './queue-file';
+import type { QueueReader } from './queue-records';
 import { MissingDrives } from './drives';
 
 /** One copy of a job's result as a script sees it. */
@@ -26,19 +26,17 @@ export interface SavedCopy {
 
 /**
  * Every saved copy of every job, each checked on disk now: the downloads the folder's owner has (`live`,
- * asked of it, since its queue file is written after it announces a change) and those of the command
- * line's old queue file, which earlier versions kept beside it.
+ * asked of it, since its record is written after it announces a change) and those of the command
+ * line's old queue, which earlier versions kept beside it.
  */
 export async function savedCopiesIn(
-  dataDir: string,
+  recorded: QueueReader,
   live?: readonly DownloadEntry[],
 ): Promise<Map<string, SavedCopy[]>> {
-  // The record as its owner holds it now when it was asked (`live`: the file can lag its last changes);
-  // the command line's old queue is read until its copies are adopted into the record (same ids).
-  const entries = [
-    ...(live ?? (await readQueueEntries(queueFile(dataDir)))),
-    ...(await readQueueEntries(cliQueueFile(dataDir))),
-  ];
+  // The record as its owner holds it now when it was asked (`live`: its last changes may still be on
+  // their way to the database); the command line's old queue is read until its copies are adopted into
+  // the record (same ids).
+  const entries = [...(live ?? (await recorded.entries('studio'))), ...(await recorded.entries('cli'))];
   const out = new Map<string, SavedCopy[]>();
   const seen = new Set<string>();
   // Read only (stat): a copy missing because its drive is gone must not be fetched into the empty folder.

@@ -135,8 +135,9 @@ export interface Domains {
  */
 export function createDomains(base: HostBase, options: DomainOptions = {}): Domains {
   const start = options.start ?? 'resume';
-  // The folder's records database, opened once for this process: the job ledger and the uploader's
-  // links share its one connection. A host that only reads opens it read-only: the owner beside it writes.
+  // The folder's records database, opened once for this process: the job ledger, the uploader's links
+  // and the download queue share its one connection. A host that only reads opens it read-only: the
+  // owner beside it writes.
   const records = openRecords(base.dataDir, {
     readOnly: start === 'read-only',
     onImport: options.onImport,
@@ -167,7 +168,10 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     runStorage: () => storageIdentity(storage.storages, () => base.sandbox()),
   });
   // Downloads left queued go on with the studio; a command line leaves them to it and starts only its own.
-  const downloads = createDownloadsService(base, studio, projects, { resumeQueued: start === 'resume' });
+  const downloads = createDownloadsService(base, studio, projects, {
+    resumeQueued: start === 'resume',
+    records: records.downloads,
+  });
   // The archive's folders follow a data folder that was named (--data-dir or STUDIO_DATA_DIR), not the per-user one.
   const archive = createArchive(base, downloads, studio, perUserDataDir(), { keepHere: start === 'resume' });
   const text = createTextPictures(base.dataDir, (path) => grants.grant(path));
@@ -312,7 +316,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   if (start === 'read-only') studio.jobs.start({ poll: false, readOnly: true });
   else startStudioServices(studio, { resume: start === 'resume' });
   // Copies that earlier versions noted outside the queue join the one record before it is read.
-  if (start !== 'read-only') downloads.ready = adoptLegacyCopies(base, downloads, studio);
+  if (start !== 'read-only') downloads.ready = adoptLegacyCopies(base, downloads, studio, records.downloads.reader);
   if (start === 'resume') {
     // The active connection's callback receiver; one that cannot listen is said once, and its jobs are polled.
     studio.callbacks?.reconcile().catch((error: unknown) =>

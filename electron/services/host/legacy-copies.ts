@@ -7,7 +7,7 @@ import { ffprobeVerifier } from '../downloads/verify';
 import { appSettingsSpec } from '../system/settings-store';
 import type { HostBase } from './types';
 import type { StudioServices } from './studio-types';
-import { cliQueueFile, readQueueEntries } from '../downloads/queue-file';
+import type { QueueReader } from '../downloads/queue-records';
 import type { BatchRows } from '../voices/batch-rows';
 
 /**
@@ -18,6 +18,7 @@ import type { BatchRows } from '../voices/batch-rows';
 export async function legacyCopies(
   dataDir: string,
   batches: Pick<BatchRows, 'list'>,
+  recorded: QueueReader,
 ): Promise<{ queue: DownloadEntry[]; copies: LegacyCopy[] }> {
   const copies: LegacyCopy[] = [];
   for (const campaign of await campaignJournal(dataDir).list())
@@ -32,7 +33,7 @@ export async function legacyCopies(
   for (const batch of await batches.list())
     for (const file of Object.values(batch.saved ?? {}))
       copies.push({ url: file.link, path: file.path, savedBy: 'batch', savedAt: batch.createdAt });
-  return { queue: await readQueueEntries(cliQueueFile(dataDir)), copies };
+  return { queue: await recorded.entries('cli'), copies };
 }
 
 /**
@@ -43,6 +44,7 @@ export async function adoptLegacyCopies(
   base: Pick<HostBase, 'dataDir' | 'log' | 'createStore'>,
   downloads: DownloadsService,
   { jobs, batches }: Pick<StudioServices, 'jobs' | 'batches'>,
+  recorded: QueueReader,
 ): Promise<number> {
   const settings = base.createStore(appSettingsSpec);
   try {
@@ -53,7 +55,7 @@ export async function adoptLegacyCopies(
         verify: ffprobeVerifier(() => settings.get()),
         log: base.log,
       },
-      await legacyCopies(base.dataDir, batches),
+      await legacyCopies(base.dataDir, batches, recorded),
     );
   } catch (error) {
     base.log.warn('saved copies of earlier versions not adopted', { error });

@@ -6,6 +6,9 @@ import { ensureJobIndexes } from './schema';
 import { SqliteLedgerStorage } from './sqlite-ledger';
 import { SqliteUploadRecords } from './sqlite-uploads';
 import { importUploadsRecord } from './uploads-import';
+import type { DownloadRecords } from '../downloads/queue-records';
+import { importDownloadQueues } from './downloads-import';
+import { SqliteDownloadQueue, SqliteQueueReader } from './sqlite-downloads';
 
 export interface LedgerOptions {
   /** A command beside the folder's owner: reads its records, writes nothing. */
@@ -21,15 +24,17 @@ export interface LedgerOptions {
 export interface FolderRecords {
   ledger: SqliteLedgerStorage;
   uploads: SqliteUploadRecords;
+  /** The download queue, which is also the record of copies, and its reader. */
+  downloads: DownloadRecords;
 }
 
 /**
- * The records of a data folder, on one connection to its database: the job ledger and the uploader's
- * links. One connection, so the folder has one writer and the flush rules (database.ts setSynchronous)
- * hold across both. Its owner opens the database to write and, on the first start after the update,
- * takes in the old job journal and the old record of uploads before anything reads them. A reader opens
- * it read-only; a database it cannot read leaves it with no records and a notice, since setting the file
- * aside is the owner's to do.
+ * The records of a data folder, on one connection to its database: the job ledger, the uploader's
+ * links and the download queue. One connection, so the folder has one writer and the flush rules
+ * (database.ts setSynchronous) hold across all of them. Its owner opens the database to write and, on
+ * the first start after the update, takes in the old job journal, the old record of uploads and the old
+ * download queues before anything reads them. A reader opens it read-only; a database it cannot read
+ * leaves it with no records and a notice, since setting the file aside is the owner's to do.
  */
 export function openRecords(dataDir: string, options: LedgerOptions = {}): FolderRecords {
   const reporting = { log: options.log, notify: options.notify };
@@ -38,6 +43,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     return {
       ledger: new SqliteLedgerStorage(database, dataDir, reporting),
       uploads: new SqliteUploadRecords(database, options.log),
+      downloads: downloadRecords(database, options.log),
     };
   }
   const database = openRecordsDatabase({ dataDir, ...reporting });
@@ -46,6 +52,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     // An import killed after it set the indexes aside, its journal since gone, leaves them to build here.
     ensureJobIndexes(database.db);
     importUploadsRecord(database, dataDir, { log: options.log });
+    importDownloadQueues(database, dataDir, { log: options.log });
   } catch (error) {
     database.close();
     throw error;
@@ -53,7 +60,12 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
   return {
     ledger: new SqliteLedgerStorage(database, dataDir, reporting),
     uploads: new SqliteUploadRecords(database, options.log),
+    downloads: downloadRecords(database, options.log),
   };
+}
+
+function downloadRecords(database: RecordsDatabase | null, log?: Logger): DownloadRecords {
+  return { store: new SqliteDownloadQueue(database, log), reader: new SqliteQueueReader(database, log) };
 }
 
 /** The job ledger of a data folder (its records opened as openRecords does; closing the ledger closes them). */

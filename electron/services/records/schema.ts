@@ -102,6 +102,24 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (storage_id, hash)
    );
    CREATE INDEX uploads_by_expiry ON uploads (expires_at);`,
+  // 4: the download queue, which is also the record of every copy saved. One row per entry: the entry's
+  // JSON is the truth, the other columns copy what a reader looks it up by (a saved copy by its link, a
+  // job's copies). `queue` keeps two queues apart: 'studio', the one queue written today, and 'cli', the
+  // command line's own queue of earlier versions, read until its copies are adopted into the studio's
+  // (same ids, so the key is both). It was a JSON file and a journal; the first start takes them in
+  // (downloads-import.ts).
+  `CREATE TABLE downloads (
+     queue TEXT NOT NULL,
+     id TEXT NOT NULL,
+     job_id TEXT NOT NULL,
+     url TEXT NOT NULL,
+     state TEXT NOT NULL,
+     updated_at INTEGER NOT NULL,
+     entry TEXT NOT NULL,
+     PRIMARY KEY (queue, id)
+   );
+   CREATE INDEX downloads_by_url ON downloads (url, state, updated_at);
+   CREATE INDEX downloads_by_job ON downloads (job_id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,9 +6,9 @@
 import {
   appendFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   unlinkSync,
@@ -22,8 +22,11 @@ import { EXIT, type CliIo } from '../../../electron/cli/command';
 import { copyStateOf, type DownloadView } from '../../../electron/common/bridge/downloads';
 import type { JobRecord, JobView } from '../../../electron/common/bridge/jobs';
 import { hashFile } from '../../../electron/services/downloads/copy-check';
-import { queueFile, cliQueueFile, readQueueEntries } from '../../../electron/services/downloads/queue-file';
-import { openLedger } from '../../../electron/services/records/open-ledger';
+import Database from 'libsql';
+import { queueFile, cliQueueFile } from '../../../electron/services/downloads/queue-file';
+import { DATABASE_FILE } from '../../../electron/services/records/database';
+import { openLedger, openRecords } from '../../../electron/services/records/open-ledger';
+import { FolderQueueReader } from '../../../electron/services/records/sqlite-downloads';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { Archive } from '../../../electron/services/downloads/archive';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
@@ -52,9 +55,9 @@ const videoRows = () =>
   ledger().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.step === 'video' && j.phase === 'completed');
 const batchRows = () => ledger().filter((j) => j.purpose.type === 'batch-row' && j.phase === 'completed');
 
-/** The saved copies the record holds from this writer, as the queue file has them now, each with its hash. */
+/** The saved copies the record holds from this writer, as the database has them now, each with its hash. */
 async function recordedBy(origin: DownloadView['origin']): Promise<string[]> {
-  const entries = await readQueueEntries(queueFile(data));
+  const entries = await new FolderQueueReader(data).entries('studio');
   const mine = entries.filter((e) => e.origin === origin && e.state === 'saved');
   expect(mine.every((e) => /^[0-9a-f]{64}$/.test(e.sha256 ?? ''))).toBe(true);
   return mine.map((e) => e.savedPath as string).sort();
@@ -231,6 +234,7 @@ describe('one record of every saved copy', () => {
     // The archive run over the same folder: every result has an intact copy, so it writes nothing.
     const downloads = new DownloadsService({
       dataDir: data,
+      records: openRecords(data, { log: silent }).downloads,
       createStore: createMemoryHostBase({ dataDir: data }).createStore,
       log: silent,
       job: (id) => ledger().find((j) => j.id === id) as JobRecord,
@@ -258,9 +262,14 @@ describe('one record of every saved copy', () => {
     expect(saved).toHaveLength(6);
     // As an earlier version left it: the campaign and the batch noted their files in their own records,
     // and the command line kept its own queue; the download queue itself cannot be read.
-    const record = JSON.parse(readFileSync(queueFile(data), 'utf8')) as { version: 1; entries: DownloadView[] };
-    const fromCli = record.entries.filter((e) => e.origin === 'cli' && e.state === 'saved');
+    const record = await new FolderQueueReader(data).entries('studio');
+    const fromCli = record.filter((e) => e.origin === 'cli' && e.state === 'saved');
+    mkdirSync(join(data, 'downloads'), { recursive: true });
     writeFileSync(cliQueueFile(data), JSON.stringify({ version: 1, entries: fromCli }));
+    // Its queue was a file then: the records database has no rows of it.
+    const db = new Database(join(data, DATABASE_FILE));
+    db.exec('DELETE FROM downloads');
+    db.close();
     writeFileSync(queueFile(data), '{ not json');
     // One campaign file deleted meanwhile: adopted as missing, not as saved.
     unlinkSync(saved[1].path);
@@ -278,7 +287,7 @@ describe('one record of every saved copy', () => {
     expect(copies(saved[4].jobId)).toEqual([[saved[4].path, 'saved', 'cli']]);
     expect(copies(saved[5].jobId)).toEqual([[saved[5].path, 'saved', 'cli']]);
     // The unreadable record is kept beside, never overwritten.
-    expect(readdirSync(join(data, 'downloads')).filter((f) => f.startsWith('queue.json.corrupt-'))).toHaveLength(1);
+    expect(readdirSync(join(data, 'downloads')).filter((f) => f.startsWith('queue.json.unreadable-'))).toHaveLength(1);
     // Adopted once: a second start adopts nothing more.
     await owner.close();
     owner = await startOwner({ dataDir: data });

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
-import { queueFile } from '../../../electron/services/downloads/queue-file';
 import { missingResults, savedCopiesIn } from '../../../electron/services/downloads/saved-report';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
@@ -162,7 +161,7 @@ describe('downloads service', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("tells what is saved from the owner's downloads, not from its queue file, which is written after it announces", async () => {
+  it("tells what is saved from the owner's downloads, not from its record, which is written after it announces", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'downloads-report-'));
     server.files.set('/q.mp3', { body: patternBytes(3000, 9), etag: '"q"' });
     const service = new DownloadsService({
@@ -175,11 +174,11 @@ describe('downloads service', () => {
     });
     await service.start({ jobIds: ['q'], folder: join(dir, 'out'), template: '{id}', origin: 'cli' });
     await service.manager.whenIdle();
-    // The file as a reader could still find it: the download under way, nothing saved yet.
+    // The record as a reader could still find it: the download under way, nothing saved yet.
     const live = service.manager.list();
-    const stale = live.map((d) => ({ ...d, state: 'downloading', savedPath: null, sha256: null }));
-    writeFileSync(queueFile(dir), JSON.stringify({ version: 1, entries: stale }));
-    const copies = await savedCopiesIn(dir, live);
+    const stale = live.map((d) => ({ ...d, state: 'downloading' as const, savedPath: null, sha256: null }));
+    const recorded = { entries: async (queue: string) => (queue === 'studio' ? stale : []), savedFrom: async () => [] };
+    const copies = await savedCopiesIn(recorded, live);
     expect(copies.get('q')?.map((c) => [c.state, c.path])).toEqual([['saved', join(dir, 'out', 'r-q.mp3')]]);
     expect(missingResults([job('q', { resultUrl: server.url('/q.mp3') })], copies, NOW)).toEqual([]);
     await service.dispose();

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { archiveSettingsSpec } from '../../../electron/services/downloads/archive';
-import { cliQueueFile, savedCopiesIn } from '../../../electron/services/downloads/queue-file';
+import { cliQueueFile } from '../../../electron/services/downloads/queue-file';
+import { savedCopiesIn } from '../../../electron/services/records/sqlite-downloads';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { createDomains } from '../../../electron/services/host/domains';
@@ -141,13 +142,14 @@ describe('saved copies outlive their links', () => {
     expect(readFileSync(path).equals(clip)).toBe(true);
 
     server.files.delete('/cli-result.mp4');
-    expect(await savedCopiesIn(folder)(url)).toBe(path);
     const base = createMemoryHostBase({ dataDir: folder });
     base
       .createStore(archiveSettingsSpec)
       .set({ enabled: false, videoFolder: join(folder, 'V'), audioFolder: join(folder, 'M'), template: '{id}' });
     const domains = createDomains(base);
     try {
+      // Taken into the folder's records at the start: any tool reading the folder finds it by its link.
+      expect(await savedCopiesIn(folder)(url)).toBe(path);
       const info = await domains.handlers['media.probe'](url);
       expect(info.durationMs).toBeGreaterThan(1800);
     } finally {

@@ -1,0 +1,39 @@
+import type { DownloadEntry } from '../../common/bridge/downloads';
+
+/**
+ * The two queues a data folder may hold: 'studio', the one every host writes today, and 'cli', the
+ * command line's own queue of earlier versions, read until its copies are adopted into the studio's.
+ */
+export type QueueName = 'studio' | 'cli';
+
+/**
+ * Where the download queue is kept (the folder's records database; a plain file in unit tests). A
+ * change is recorded by the entries it changed, never the whole queue: the queue is the record of
+ * every copy saved, so it grows with the work.
+ */
+export interface QueueRecord {
+  /** The queue as last recorded (once, at the start). */
+  load(): DownloadEntry[];
+  /**
+   * Records these entries as they are now, after the writes under way. `durable: false` survives the
+   * process being killed, not a power cut.
+   */
+  save(changed?: Iterable<DownloadEntry>, options?: { durable?: boolean }): Promise<void>;
+  /** Settles once every write asked for so far is done. */
+  written(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The recorded entries as a reader beside the queue's owner finds them (nothing is written). */
+export interface QueueReader {
+  /** Every entry of a queue as last recorded. */
+  entries(queue: QueueName): Promise<DownloadEntry[]>;
+  /** The entries of a queue saved from this link (a lookup, not a read of the queue), newest first. */
+  savedFrom(url: string, queue: QueueName): Promise<DownloadEntry[]>;
+}
+
+/** A queue's record, its owner's store and the reader of both queues. */
+export interface DownloadRecords {
+  store: QueueRecord;
+  reader: QueueReader;
+}

@@ -1,0 +1,114 @@
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DownloadEntry } from '../../common/bridge/downloads';
+import { cliQueueFile, journalOf, parseQueue, queueFile } from '../downloads/queue-file';
+import type { QueueName } from '../downloads/queue-records';
+import type { Logger } from '../host/types';
+import { setSynchronous, type RecordsDatabase } from './database';
+import { IMPORTED_SUFFIX } from './journal-import';
+import { downloadValues, PUT_DOWNLOAD } from './sqlite-downloads';
+
+/** Entries per transaction: a large queue goes in a few commits, each quick. */
+const ENTRIES_PER_TRANSACTION = 5_000;
+
+export interface DownloadsImportOptions {
+  log?: Logger;
+  /** Called after each committed transaction with the entries taken in so far (a test stops a start here). */
+  progress?: (entries: number) => void;
+  entriesPerTransaction?: number;
+  now?: () => Date;
+}
+
+/**
+ * Takes the old download queues (the studio's `downloads/queue.json` and the command line's
+ * `downloads/cli-queue.json`, each with its journal) into the `downloads` table, then renames them
+ * `.imported` (kept, never deleted). The queue is read as its own store read it (the whole file with
+ * its journal's lines of the same generation), and an entry whose row is already there is skipped: a
+ * start killed half way finds the files still in place and replays them to the same rows, each entry
+ * once. The journal is renamed before its file, so a kill between the two leaves the file alone, whose
+ * entries are then all rows already. A queue that cannot be read is set aside with a log line: its
+ * copies are then unknown to the studio, which still starts. Returns the entries taken in.
+ */
+export function importDownloadQueues(
+  database: RecordsDatabase,
+  dataDir: string,
+  options: DownloadsImportOptions = {},
+): number {
+  let taken = 0;
+  for (const [queue, file] of [
+    ['studio', queueFile(dataDir)],
+    ['cli', cliQueueFile(dataDir)],
+  ] as const) {
+    const entries = readOldQueue(file, options);
+    if (entries === null) continue;
+    taken += putAll(database, queue, entries, options, taken);
+    const journal = journalOf(file);
+    const kept = existsSync(journal) ? keepAs(journal, IMPORTED_SUFFIX) : null;
+    const keptAs = existsSync(file) ? keepAs(file, IMPORTED_SUFFIX) : null;
+    options.log?.info('old download queue taken into the records database', {
+      queue,
+      entries: entries.length,
+      keptAs,
+      journalKeptAs: kept,
+    });
+  }
+  return taken;
+}
+
+/** The queue's entries, null when it has no file, or when it was unreadable (then set aside). */
+function readOldQueue(file: string, options: DownloadsImportOptions): DownloadEntry[] | null {
+  const journal = journalOf(file);
+  if (!existsSync(file) && !existsSync(journal)) return null;
+  const whole = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  const lines = existsSync(journal) ? readFileSync(journal, 'utf8') : '';
+  try {
+    return parseQueue(whole, lines, (reason) => options.log?.warn('download queue journal line skipped', { reason }))
+      .entries;
+  } catch (error) {
+    const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
+    const movedTo = keepAs(file, `.unreadable-${stamp}`);
+    // Its lines belong to the file set aside: taken in alone they would be half a record.
+    if (existsSync(journal)) keepAs(journal, `.unreadable-${stamp}`);
+    options.log?.warn('old download queue unreadable, set aside: its copies are no longer known', {
+      reason: (error as Error).message.slice(0, 200),
+      movedTo,
+    });
+    return null;
+  }
+}
+
+function putAll(
+  database: RecordsDatabase,
+  queue: QueueName,
+  entries: readonly DownloadEntry[],
+  options: DownloadsImportOptions,
+  before: number,
+): number {
+  const { db } = database;
+  const put = db.prepare(PUT_DOWNLOAD.replace('INSERT OR REPLACE', 'INSERT OR IGNORE'));
+  const commit = db.transaction((batch: readonly DownloadEntry[]) => {
+    for (const entry of batch) put.run(...downloadValues(queue, entry));
+  }).immediate;
+  // Flushed: the files are renamed only after, and a power cut must not leave neither rows nor files.
+  setSynchronous(db, 'FULL');
+  const size = options.entriesPerTransaction ?? ENTRIES_PER_TRANSACTION;
+  for (let start = 0; start < entries.length; start += size) {
+    commit(entries.slice(start, start + size));
+    options.progress?.(before + Math.min(start + size, entries.length));
+  }
+  return entries.length;
+}
+
+/** Renames the file to the first free name with `suffix`, then flushes the folder so the rename stays. */
+function keepAs(file: string, suffix: string): string {
+  let target = `${file}${suffix}`;
+  for (let n = 2; existsSync(target); n += 1) target = `${file}${suffix}.${n}`;
+  renameSync(file, target);
+  const fd = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return target;
+}

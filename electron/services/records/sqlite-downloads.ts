@@ -1,0 +1,180 @@
+import type Database from 'libsql';
+import { DownloadEntry } from '../../common/bridge/downloads';
+import { savedCopyAmong } from '../downloads/queue-file';
+import type { QueueName, QueueReader, QueueRecord } from '../downloads/queue-records';
+import type { Logger } from '../host/types';
+import { openRecordsDatabase, setSynchronous, type RecordsDatabase } from './database';
+
+export const PUT_DOWNLOAD = `INSERT OR REPLACE INTO downloads (queue, id, job_id, url, state, updated_at, entry)
+  VALUES (?, ?, ?, ?, ?, ?, ?)`;
+const ALL = 'SELECT entry FROM downloads WHERE queue = ? ORDER BY rowid';
+const SAVED_FROM = `SELECT entry FROM downloads WHERE url = ? AND state = 'saved' AND queue = ?
+  ORDER BY updated_at DESC`;
+
+/** The row's values in PUT_DOWNLOAD's order. */
+export function downloadValues(queue: QueueName, entry: DownloadEntry): (string | number)[] {
+  return [queue, entry.id, entry.jobId, entry.url, entry.state, entry.updatedAt, JSON.stringify(entry)];
+}
+
+/**
+ * The studio's download queue as rows of the folder's database. A change writes the entries it changed,
+ * each batch of changes in one transaction; changes asked for while one is written fold into the next.
+ * A change that must reach the disk (an entry added, a copy saved) commits with FULL flushing, as the
+ * ledger's records do; a resumable detail (a transfer's validators, a copy's time learnt) with NORMAL,
+ * which survives the process being killed. The level is the connection's, so it is set through
+ * setSynchronous like every other writer's.
+ *
+ * Beside the folder's owner (read-only, or no database yet) nothing is written: that process's changes
+ * live in its memory, and the owner's record stays the owner's.
+ */
+export class SqliteDownloadQueue implements QueueRecord {
+  private writing: Promise<void> = Promise.resolve();
+  private scheduled = false;
+  private flush = false;
+  private readonly changed = new Map<string, DownloadEntry>();
+  private commit: ((entries: readonly DownloadEntry[]) => void) | null = null;
+
+  constructor(
+    /** null: a reader beside a folder that has no database yet. */
+    private readonly database: RecordsDatabase | null,
+    private readonly log?: Logger,
+  ) {}
+
+  load(): DownloadEntry[] {
+    if (!this.database) return [];
+    return readEntries(this.database.db, 'studio', this.log);
+  }
+
+  save(changed: Iterable<DownloadEntry> = [], { durable = true }: { durable?: boolean } = {}): Promise<void> {
+    for (const entry of changed) this.changed.set(entry.id, entry);
+    this.flush ||= durable;
+    if (this.scheduled) return this.writing;
+    this.scheduled = true;
+    this.writing = this.writing.then(() => {
+      this.scheduled = false;
+      const flush = this.flush;
+      this.flush = false;
+      const entries = [...this.changed.values()];
+      this.changed.clear();
+      try {
+        this.write(entries, flush);
+      } catch (error) {
+        // Kept for the next write: a change must not be dropped because one write failed.
+        for (const entry of entries) if (!this.changed.has(entry.id)) this.changed.set(entry.id, entry);
+        this.log?.error('download queue not written', { error: String(error) });
+      }
+    });
+    return this.writing;
+  }
+
+  written(): Promise<void> {
+    return this.writing;
+  }
+
+  async close(): Promise<void> {
+    await this.writing;
+    // Whatever a failed write kept goes in now: the connection closes after the domains.
+    if (this.changed.size > 0) await this.save([], { durable: true });
+  }
+
+  private write(entries: readonly DownloadEntry[], durable: boolean): void {
+    if (entries.length === 0 || !this.database || this.database.readOnly) return;
+    const { db } = this.database;
+    if (!this.commit) {
+      const put = db.prepare(PUT_DOWNLOAD);
+      this.commit = db.transaction((batch: readonly DownloadEntry[]) => {
+        for (const entry of batch) put.run(...downloadValues('studio', entry));
+      }).immediate;
+    }
+    setSynchronous(db, durable ? 'FULL' : 'NORMAL');
+    this.commit(entries);
+  }
+}
+
+/** Reads both queues from the database (null: none yet, so nothing recorded). */
+export class SqliteQueueReader implements QueueReader {
+  private saved: Database.Statement<unknown[]> | null = null;
+
+  constructor(
+    private readonly database: RecordsDatabase | null,
+    private readonly log?: Logger,
+  ) {}
+
+  async entries(queue: QueueName): Promise<DownloadEntry[]> {
+    return this.database ? readEntries(this.database.db, queue, this.log) : [];
+  }
+
+  async savedFrom(url: string, queue: QueueName): Promise<DownloadEntry[]> {
+    if (!this.database) return [];
+    try {
+      this.saved ??= this.database.db.prepare(SAVED_FROM);
+      return parsedRows(this.saved.raw().all(url, queue) as unknown[][], this.log);
+    } catch (error) {
+      this.log?.warn('download records could not be read', { error: String(error) });
+      return [];
+    }
+  }
+}
+
+/**
+ * The recorded downloads of a data folder for a command that reads them beside the folder's owner (or
+ * beside its own services): each read opens the database read-only on a connection of its own, reads
+ * what was committed and closes it, so nothing is held open between a command's reads.
+ */
+export class FolderQueueReader implements QueueReader {
+  constructor(
+    private readonly dataDir: string,
+    private readonly log?: Logger,
+  ) {}
+
+  entries(queue: QueueName): Promise<DownloadEntry[]> {
+    return this.read((reader) => reader.entries(queue));
+  }
+
+  savedFrom(url: string, queue: QueueName): Promise<DownloadEntry[]> {
+    return this.read((reader) => reader.savedFrom(url, queue));
+  }
+
+  private async read(read: (reader: QueueReader) => Promise<DownloadEntry[]>): Promise<DownloadEntry[]> {
+    let database: RecordsDatabase | null;
+    try {
+      database = openRecordsDatabase({ dataDir: this.dataDir, readOnly: true });
+    } catch (error) {
+      this.log?.warn('download records could not be read', { error: String(error) });
+      return [];
+    }
+    try {
+      return await read(new SqliteQueueReader(database, this.log));
+    } finally {
+      database?.close();
+    }
+  }
+}
+
+/** A complete saved copy of a link in either queue of a data folder (a lookup by the link), read only. */
+export function savedCopiesIn(dataDir: string, log?: Logger): (url: string) => Promise<string | null> {
+  const reader = new FolderQueueReader(dataDir, log);
+  return async (url) =>
+    savedCopyAmong([...(await reader.savedFrom(url, 'studio')), ...(await reader.savedFrom(url, 'cli'))], url);
+}
+
+function readEntries(db: Database.Database, queue: QueueName, log?: Logger): DownloadEntry[] {
+  return parsedRows(db.prepare(ALL).raw().all(queue) as unknown[][], log);
+}
+
+/** The rows' entries; a row that is not an entry (written by hand, or by a later version) is skipped. */
+function parsedRows(rows: readonly unknown[][], log?: Logger): DownloadEntry[] {
+  const out: DownloadEntry[] = [];
+  for (const [text] of rows) {
+    let parsed: ReturnType<typeof DownloadEntry.safeParse>;
+    try {
+      parsed = DownloadEntry.safeParse(JSON.parse(String(text)));
+    } catch (error) {
+      log?.warn('download record skipped', { reason: String(error).slice(0, 200) });
+      continue;
+    }
+    if (parsed.success) out.push(parsed.data);
+    else log?.warn('download record skipped', { reason: parsed.error.message.slice(0, 200) });
+  }
+  return out;
+}
