@@ -6,7 +6,7 @@ import type { QueueName } from '../downloads/queue-records';
 import type { Logger } from '../host/types';
 import { setSynchronous, type RecordsDatabase } from './database';
 import { IMPORTED_SUFFIX } from './journal-import';
-import { downloadValues, PUT_DOWNLOAD } from './sqlite-downloads';
+import { ADD_DOWNLOAD, downloadValues } from './sqlite-downloads';
 
 /** Entries per transaction: a large queue goes in a few commits, each quick. */
 const ENTRIES_PER_TRANSACTION = 5_000;
@@ -85,7 +85,7 @@ function putAll(
   before: number,
 ): number {
   const { db } = database;
-  const put = db.prepare(PUT_DOWNLOAD.replace('INSERT OR REPLACE', 'INSERT OR IGNORE'));
+  const put = db.prepare(ADD_DOWNLOAD);
   const commit = db.transaction((batch: readonly DownloadEntry[]) => {
     for (const entry of batch) put.run(...downloadValues(queue, entry));
   }).immediate;

@@ -5,8 +5,13 @@ import type { QueueName, QueueReader, QueueRecord } from '../downloads/queue-rec
 import type { Logger } from '../host/types';
 import { openRecordsDatabase, setSynchronous, type RecordsDatabase } from './database';
 
-export const PUT_DOWNLOAD = `INSERT OR REPLACE INTO downloads (queue, id, job_id, url, state, updated_at, entry)
-  VALUES (?, ?, ?, ?, ?, ?, ?)`;
+const COLUMNS = '(queue, id, job_id, url, state, updated_at, entry) VALUES (?, ?, ?, ?, ?, ?, ?)';
+/** An entry's row written again in place (an upsert keeps its rowid, so the queue keeps its order). */
+const PUT_DOWNLOAD = `INSERT INTO downloads ${COLUMNS} ON CONFLICT (queue, id) DO UPDATE SET
+  job_id = excluded.job_id, url = excluded.url, state = excluded.state, updated_at = excluded.updated_at,
+  entry = excluded.entry`;
+/** An entry's row unless it already has one (an import replayed after a kill). */
+export const ADD_DOWNLOAD = `INSERT OR IGNORE INTO downloads ${COLUMNS}`;
 const ALL = 'SELECT entry FROM downloads WHERE queue = ? ORDER BY rowid';
 const SAVED_FROM = `SELECT entry FROM downloads WHERE url = ? AND state = 'saved' AND queue = ?
   ORDER BY updated_at DESC`;

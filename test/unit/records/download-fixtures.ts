@@ -1,0 +1,59 @@
+// Download entries and old queue files for the tests of the downloads table and its import.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'libsql';
+import { join } from 'node:path';
+import { DownloadEntry } from '../../../electron/common/bridge/downloads';
+import { journalLine } from '../../../electron/services/downloads/queue-file';
+import { DATABASE_FILE } from '../../../electron/services/records/database';
+
+/** A saved download of job `n`'s result. */
+export function download(n: number, extra: Partial<DownloadEntry> = {}): DownloadEntry {
+  return DownloadEntry.parse({
+    id: `d-${n}`,
+    jobId: `job-${n}`,
+    url: `https://results.test/r-${n}.mp4`,
+    folder: '/videos',
+    relativeName: `r-${n}.mp4`,
+    state: 'saved',
+    reason: null,
+    bytes: 1000 + n,
+    totalBytes: 1000 + n,
+    etag: null,
+    lastModified: null,
+    attempts: 1,
+    savedPath: `/videos/r-${n}.mp4`,
+    origin: 'library',
+    batchId: null,
+    createdAt: 1_800_000_000_000 + n,
+    updatedAt: 1_800_000_000_000 + n,
+    ...extra,
+  });
+}
+
+/** An old queue file as QueueStore wrote it, and its journal of lines (`[generation, entry]`). */
+export function writeOldQueue(
+  file: string,
+  entries: readonly DownloadEntry[] | string,
+  generation = 0,
+  journal: readonly [number, DownloadEntry][] = [],
+): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, typeof entries === 'string' ? entries : JSON.stringify({ version: 1, generation, entries }));
+  if (journal.length > 0) writeFileSync(`${file}.journal`, journal.map(([g, e]) => journalLine(g, e)).join(''));
+}
+
+/** The table's rows as stored (queue, id, url, the entry's state). */
+export function downloadRows(dir: string): { queue: string; id: string; url: string; state: string }[] {
+  const db = new Database(join(dir, DATABASE_FILE));
+  try {
+    return db.prepare('SELECT queue, id, url, state FROM downloads ORDER BY queue, id').all() as {
+      queue: string;
+      id: string;
+      url: string;
+      state: string;
+    }[];
+  } finally {
+    db.close();
+  }
+}
