@@ -115,6 +115,27 @@ export function withQueueSecret(vault: CredentialVault, env: CliIo['env']): Cred
 }
 
 /**
+ * How long a turn's command waits for Redis's answer. ioredis keeps a command that was on its way when
+ * the connection dropped and sends it again once it reconnects, which is never when Redis has gone: the
+ * request waiting for that turn (a balance reading the run's next row waited for) then waited for ever,
+ * and the command could not quit. A turn is answered in milliseconds; past this the request goes on at
+ * its own pace, as it does when Redis refuses at once.
+ */
+export const TURN_COMMAND_TIMEOUT_MS = 3_000;
+
+/** The connection the command line's requests take their turns on: a command fails rather than wait on a Redis gone. */
+export function turnsConnection(url: string): Redis {
+  const redis = new Redis({
+    ...redisTarget(url).options,
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    commandTimeout: TURN_COMMAND_TIMEOUT_MS,
+  });
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+/**
  * Runs a command that queues a run, once its queue passed `checkedQueue`, with a service fetch whose
  * requests (balance readings, voice lists) take the turns the queue's workers publish: on their own they
  * would crowd the rate the workers share and be refused. Without a queue, the command's own fetch.
@@ -125,8 +146,7 @@ export async function withQueueTurns<T>(
 ): Promise<T> {
   if (url === undefined) return work(undefined);
   await checkedQueue(url);
-  const redis = new Redis({ ...redisTarget(url).options, lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined);
+  const redis = turnsConnection(url);
   try {
     return await work(new SharedTurns(redis, { perSecond: 'published' }).fetch());
   } finally {
