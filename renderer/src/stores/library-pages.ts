@@ -92,14 +92,33 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
 
   let timer: number | undefined;
   let last = 0;
-  /** Jobs came, went or changed phase: the totals and the rows in view again, at most every REFRESH_EVERY_MS. */
+  let running = false;
+  let pending = false;
+  /**
+   * Jobs came, went or changed phase: the totals and the rows in view again, at most every
+   * REFRESH_EVERY_MS, and never while the last refresh is still being answered (on a large folder a
+   * filter that reads the records takes seconds: refreshes would pile up on the host).
+   */
   function refreshSoon(): void {
     if (timer !== undefined) return;
     const wait = Math.max(0, last + REFRESH_EVERY_MS - Date.now());
     timer = window.setTimeout(() => {
+      if (running) {
+        timer = undefined;
+        return void (pending = true);
+      }
       timer = undefined;
-      last = Date.now();
-      void Promise.all([loadTotals(false), window_.refresh()]).catch((error) => (loadError.value = describe(error)));
+      running = true;
+      void Promise.all([loadTotals(false), window_.refresh()])
+        .catch((error) => (loadError.value = describe(error)))
+        .finally(() => {
+          running = false;
+          last = Date.now();
+          if (pending) {
+            pending = false;
+            refreshSoon();
+          }
+        });
     }, wait);
   }
 

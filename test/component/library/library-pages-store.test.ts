@@ -1,0 +1,76 @@
+// The Library's pages store under a stream of job events: a burst of new jobs asks the host for the
+// totals and the rows in view once per REFRESH_EVERY_MS, not once per job, and never while the last
+// refresh is still being answered; a change to a row in view is applied in place without asking.
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushPromises } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import type { JobView } from '@common/bridge';
+import { useStudioApi } from '@/bridge';
+import { REFRESH_EVERY_MS, useLibraryPagesStore } from '@/stores/library-pages';
+import { fakeApi } from './fake-api';
+
+afterEach(() => useStudioApi(undefined));
+
+const job = (id: string, phase: JobView['phase'] = 'queued') => ({ id, phase, createdAt: 1 }) as JobView;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function mount() {
+  let hold: Promise<void> | null = null;
+  const fake = fakeApi({
+    'jobs.page': () => ({ jobs: [job('a'), job('b')], next: null }),
+    'jobs.totals': async () => {
+      await hold;
+      return {
+        count: 2,
+        byPhase: { queued: 2 },
+        byKind: {},
+        cost: { charged: 0, chargedByEstimate: 0, estimated: 0, unknown: 0 },
+      };
+    },
+  });
+  useStudioApi(fake.api);
+  setActivePinia(createPinia());
+  const store = useLibraryPagesStore();
+  const totalsAsked = () => fake.calls.filter((c) => c.channel === 'jobs.totals').length;
+  return { store, fake, totalsAsked, holdTotals: (until: Promise<void> | null) => (hold = until) };
+}
+
+describe('the Library pages store', () => {
+  it('asks again once per refresh period for a burst of new jobs, and not at all for a row in view', async () => {
+    const { store, fake, totalsAsked } = mount();
+    await store.start();
+    store.show(0, 2);
+    await flushPromises();
+    const before = totalsAsked();
+    fake.push('jobs.changed', { ...job('a'), summary: 'progress' });
+    expect(store.find('a')?.summary).toBe('progress');
+    await sleep(REFRESH_EVERY_MS + 100);
+    expect(totalsAsked()).toBe(before);
+
+    for (let i = 0; i < 50; i += 1) fake.push('jobs.changed', job(`new-${i}`));
+    await sleep(REFRESH_EVERY_MS + 200);
+    await flushPromises();
+    // One refresh: its three totals questions are one with no filter.
+    expect(totalsAsked()).toBe(before + 1);
+    store.dispose();
+  });
+
+  it('waits for a refresh still being answered before it asks again', async () => {
+    const { store, fake, totalsAsked, holdTotals } = mount();
+    await store.start();
+    const before = totalsAsked();
+    let release = () => undefined as void;
+    holdTotals(new Promise<void>((resolve) => (release = resolve)));
+    fake.push('jobs.changed', job('new-1'));
+    await sleep(REFRESH_EVERY_MS + 100);
+    expect(totalsAsked()).toBe(before + 1);
+    fake.push('jobs.changed', job('new-2'));
+    await sleep(2 * REFRESH_EVERY_MS + 100);
+    expect(totalsAsked()).toBe(before + 1);
+    holdTotals(null);
+    release();
+    await sleep(REFRESH_EVERY_MS + 200);
+    expect(totalsAsked()).toBe(before + 2);
+    store.dispose();
+  });
+});
