@@ -4,14 +4,12 @@ import type { RetryPolicy } from './transfer-retries';
 import type { StatDevice } from './drives';
 import type { QueueRecord } from './queue-records';
 
-// What the download manager is given: its file, how it fetches and checks, its settings and its outlets.
+// What the download manager is given: its record, how it fetches and checks, its settings and its outlets.
 
 /** The retry policy's fields (attempts, backoff, sleep, random) say how a failed transfer is tried again. */
 export interface DownloadManagerOptions extends RetryPolicy {
   /** Where the queue is recorded (the folder's records database); read at construction. */
-  store?: QueueRecord;
-  /** Without a store: a plain file for the queue (unit tests of the queue alone). */
-  file?: string;
+  store: QueueRecord;
   /**
    * Whether downloads queued when the queue was last written start at construction (default true: the
    * studio goes on with them). A command line leaves them to the studio; it starts only its own.

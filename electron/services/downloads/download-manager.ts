@@ -9,7 +9,6 @@ import { FINISHED, freeName, heldNames, nameFor, newEntry, REFETCH_RESET, target
 import type { EnqueueRequest } from './queue-names';
 import { MissingDrives } from './drives';
 import { savedCopyAmong } from './queue-file';
-import { QueueStore } from './queue-store';
 import { SpeedLimit } from './speed-limit';
 import type { SpeedMeter } from './speed-meter';
 import { DownloadProgress } from './download-progress';
@@ -36,7 +35,7 @@ export class DownloadManager {
   private readonly queueRun = new QueueRun();
   /** Folders whose drive is unplugged or unmounted: nothing is saved there until it is back. */
   readonly drives: MissingDrives;
-  private readonly store: NonNullable<DownloadManagerOptions['store']>;
+  private readonly store: DownloadManagerOptions['store'];
   private disposed = false;
   private verifying: Promise<unknown> = Promise.resolve();
   private readonly limit: SpeedLimit;
@@ -45,7 +44,7 @@ export class DownloadManager {
     this.slots = new DownloadSlots(() => options.concurrency?.());
     const now = () => this.now();
     this.progress = new DownloadProgress(options, now, () => this.totals());
-    this.store = options.store ?? new QueueStore(options.file ?? '', () => this.entries.values(), options.log);
+    this.store = options.store;
     this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
     // A drive gone or back changes the banner at once.
     const told = () => options.onTotals?.(this.totals());

@@ -58,7 +58,7 @@ export function createDownloadsService(
   base: DownloadsHost,
   { jobs, progress }: Pick<StudioServices, 'jobs' | 'progress'>,
   projects: ProjectLibrary,
-  { resumeQueued = true, records }: { resumeQueued?: boolean; records?: DownloadRecords } = {},
+  { resumeQueued = true, records }: { resumeQueued?: boolean; records: DownloadRecords },
 ): DownloadsService {
   const settings = base.createStore(appSettingsSpec);
   // The taskbar / dock bar: downloads are one share of the shared progress aggregator.

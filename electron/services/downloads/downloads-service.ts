@@ -6,7 +6,7 @@ import { checkTemplate, renderTemplate, safeRelativeName } from '../../common/fi
 import type { Logger, RecordStoreFactory } from '../host/types';
 import { downloadPreferencesSpec } from './download-preferences';
 import { DownloadManager, type EnqueueRequest } from './download-manager';
-import { cliQueueFile, queueFile, readQueueEntries, savedCopyAmong } from './queue-file';
+import { savedCopyAmong } from './queue-file';
 import type { DownloadRecords } from './queue-records';
 import { jobFile, jobNameFields, unavailableReason, type JobFile } from './job-files';
 import { checkSaveFolder, type FolderCheck } from './save-folder';
@@ -22,10 +22,8 @@ export { DownloadPreferences, downloadPreferencesSpec, suggestedFolder } from '.
 
 export interface DownloadsServiceDeps {
   dataDir: string;
-  /** The queue's record and its reader (the folder's records database); absent: plain files (tests). */
-  records?: DownloadRecords;
-  /** Without records: the queue's file; default `<dataDir>/downloads/queue.json`. */
-  queueFile?: string;
+  /** The queue's record and its reader (the folder's records database). */
+  records: DownloadRecords;
   /** Whether the downloads left queued start now (DownloadManagerOptions.resumeQueued). */
   resumeQueued?: boolean;
   createStore: RecordStoreFactory;
@@ -85,8 +83,7 @@ export class DownloadsService {
     const sidecars = project ? new CaptionSidecars({ job: (id) => this.jobOrNull(id), project, log: deps.log }) : null;
     this.sidecars = sidecars;
     this.manager = new DownloadManager({
-      store: deps.records?.store,
-      file: deps.queueFile ?? queueFile(deps.dataDir),
+      store: deps.records.store,
       resumeQueued: deps.resumeQueued,
       fetch: deps.fetch,
       verify: deps.verify,
@@ -123,11 +120,7 @@ export class DownloadsService {
   async savedCopyOf(url: string): Promise<string | null> {
     const own = await this.manager.savedCopyOf(url);
     // The command line's old queue: an indexed lookup of this link, not a read of the queue.
-    if (this.deps.records) return own ?? savedCopyAmong(await this.deps.records.reader.savedFrom(url, 'cli'), url);
-    const file = this.deps.queueFile ?? queueFile(this.deps.dataDir);
-    const other =
-      file === queueFile(this.deps.dataDir) ? cliQueueFile(this.deps.dataDir) : queueFile(this.deps.dataDir);
-    return own ?? savedCopyAmong(await readQueueEntries(other), url);
+    return own ?? savedCopyAmong(await this.deps.records.reader.savedFrom(url, 'cli'), url);
   }
 
   private async prepare(entry: DownloadEntry): Promise<void> {

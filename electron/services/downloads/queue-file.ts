@@ -1,11 +1,12 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DownloadEntry } from '../../common/bridge/downloads';
 
 /**
- * The download queue as kept on disk (the app's and the command line's are the same shape). `generation`
- * names the journal lines that belong to it (queue-store.ts); a file without one is of generation 0.
+ * The download queue as earlier versions kept it on disk, read once by the import into the records
+ * database (records/downloads-import.ts): a whole file and a journal of the entries changed since it was
+ * written. `generation` names the journal lines that belong to the file; a file without one is of 0.
  */
 export const QueueFile = z.object({
   version: z.literal(1),
@@ -13,13 +14,8 @@ export const QueueFile = z.object({
   entries: z.array(DownloadEntry),
 });
 
-/** The journal beside a queue file: the entries changed since the file was last written whole. */
+/** The journal beside an old queue file: the entries changed since the file was last written whole. */
 export const journalOf = (file: string): string => `${file}.journal`;
-
-/** One journal line: an entry as it is now, tagged with the generation of the whole file it follows. */
-export function journalLine(generation: number, entry: DownloadEntry): string {
-  return `${JSON.stringify({ g: generation, entry })}\n`;
-}
 
 const JournalLine = z.object({ g: z.number(), entry: DownloadEntry });
 
@@ -52,25 +48,14 @@ export function parseQueue(
   return { generation, entries: [...entries.values()] };
 }
 
+/** The studio's old queue file. */
 export function queueFile(dataDir: string): string {
   return join(dataDir, 'downloads', 'queue.json');
 }
 
-/** The queue the command line keeps beside the app's (so both can run on one data folder). */
+/** The command line's own old queue, which earlier versions kept beside the studio's. */
 export function cliQueueFile(dataDir: string): string {
   return join(dataDir, 'downloads', 'cli-queue.json');
-}
-
-/** The entries of a queue file as last written, without running them; none when absent or unreadable. */
-export async function readQueueEntries(file: string): Promise<DownloadEntry[]> {
-  // The journal first: its owner may fold it into the file meanwhile, and a newer file ignores older lines.
-  const journal = await readFile(journalOf(file), 'utf8').catch(() => '');
-  const text = await readFile(file, 'utf8').catch(() => null);
-  try {
-    return parseQueue(text, journal).entries;
-  } catch {
-    return []; // the queue's owner sets a bad file aside when it next starts
-  }
 }
 
 /** A complete saved copy of `url` among these entries, still on disk at the size it was saved with. */

@@ -1,9 +1,11 @@
 // The download manager in its own process, so its peak memory is its own and it can be SIGKILLed:
-// args: queue file, folder, JSON list of URLs ([] to resume what the queue holds), and "bare" to leave
+// args: queue file (its folder holds the records database the queue is kept in), folder, JSON list of URLs ([] to resume what the queue holds), and "bare" to leave
 // out the command line's modules (see below). Files are kept (the bench removes them after the
 // measured time, as it does curl's). Prints "peak <bytes> failed <n> seconds <s>" when done.
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
+import { openRecords } from '../../../electron/services/records/open-ledger';
 
 const [file, folder, urlsJson, shape] = process.argv.slice(2);
 // The manager runs in the app's main process or in `studio download`, each holding 20 MB or more of
@@ -14,7 +16,7 @@ const [file, folder, urlsJson, shape] = process.argv.slice(2);
 if (shape !== 'bare') await import('../../../electron/cli/index');
 
 const manager = new DownloadManager({
-  file,
+  store: openRecords(dirname(file)).downloads.store,
   concurrency: () => Number(process.env.BENCH_CONCURRENCY ?? 3),
   onEnd: (view) => {
     if (view.state !== 'saved') process.stderr.write(`${view.relativeName}: ${view.state} ${view.reason ?? ''}\n`);

@@ -19,6 +19,7 @@ import { setSceneCaptions } from '../../../electron/common/captions/caption-ops'
 import { createProject } from '../../../electron/common/composition';
 import { completedJob } from '../downloads/job-fixture';
 import { startFileServer } from '../downloads/file-server';
+import { recordsIn } from '../downloads/queue-record';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -168,6 +169,7 @@ describe('studio download', () => {
     );
     const archive = new DownloadsService({
       dataDir,
+      records: recordsIn(dataDir),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       job: (id) => views.find((v) => v.id === id) as unknown as JobRecord,

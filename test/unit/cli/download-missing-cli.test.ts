@@ -11,6 +11,7 @@ import { openLedger } from '../../../electron/services/records/open-ledger';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { completedJob, silent } from '../downloads/job-fixture';
 import { startFileServer, type FileServer } from '../downloads/file-server';
+import { recordsIn } from '../downloads/queue-record';
 
 const dir = mkdtempSync(join(tmpdir(), 'studio-download-missing-'));
 const dataDir = join(dir, 'data');
@@ -66,6 +67,7 @@ beforeAll(async () => {
   const views = new Map([clip('a'), clip('b')].map((j) => [j.id, j]));
   const archiver = new DownloadsService({
     dataDir,
+    records: recordsIn(dataDir),
     createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
     log: silent,
     job: (id) => views.get(id) as JobRecord,

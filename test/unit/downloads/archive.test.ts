@@ -12,6 +12,7 @@ import { createMemoryStoreFactory } from '../../../electron/services/store/memor
 import { appSettingsSpec } from '../../../electron/services/system/settings-store';
 import { patternBytes } from './file-server';
 import { HOUR, NOW, completedJob, fileServerForFile, silent } from './job-fixture';
+import { recordsIn } from './queue-record';
 
 const files = fileServerForFile();
 const job = (id: string, patch: Partial<JobRecord> = {}) => completedJob(id, files.server.url(`/${id}.mp4`), patch);
@@ -51,6 +52,7 @@ describe('archive', () => {
     const createStore = createMemoryStoreFactory({ log: silent, notify: () => undefined });
     const downloads = new DownloadsService({
       dataDir: home,
+      records: recordsIn(home),
       createStore,
       log: silent,
       now: () => NOW,
@@ -120,6 +122,7 @@ describe('archive', () => {
     const base = createMemoryHostBase({ dataDir: home });
     const downloads = new DownloadsService({
       dataDir: home,
+      records: recordsIn(home),
       createStore: base.createStore,
       log: silent,
       now: () => NOW,
@@ -180,6 +183,7 @@ describe('archive', () => {
       base.createStore(appSettingsSpec).update((s) => ({ ...s, notifications }));
       const downloads = new DownloadsService({
         dataDir: home,
+        records: recordsIn(home),
         createStore: base.createStore,
         log: silent,
         now: () => NOW,

@@ -18,6 +18,7 @@ import { skipUnless } from '../../environment-bound';
 import { until } from '../../wait';
 import { patternBytes } from './file-server';
 import { completedJob, fileServerForFile, NOW, silent } from './job-fixture';
+import { recordsIn } from './queue-record';
 
 const files = fileServerForFile();
 const HOUR = 3_600_000;
@@ -37,6 +38,7 @@ function queue(dataDir: string) {
   const seen: DownloadView[] = [];
   const service = new DownloadsService({
     dataDir,
+    records: recordsIn(dataDir),
     createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
     log: silent,
     now: () => NOW,

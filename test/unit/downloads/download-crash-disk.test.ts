@@ -7,6 +7,7 @@ import { DownloadManager } from '../../../electron/services/downloads/download-m
 import { patternBytes, startFileServer, type FileServer } from './file-server';
 import { until } from '../../wait';
 import { skipUnless } from '../../environment-bound';
+import { queueIn } from './queue-record';
 
 let server: FileServer;
 beforeAll(async () => {
@@ -29,11 +30,10 @@ describe('downloads survive a killed process and a full disk', () => {
       throttle: 3_000_000,
       holdAfter: { bytes: 1_500_000, until: () => dead, what: 'the downloading child to be killed' },
     });
-    const queue = join(dir, 'queue.json');
     const folder = join(dir, 'out');
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'test/unit/downloads/fixtures/download-child.ts', queue, server.url('/kill'), folder],
+      ['--import', 'tsx', 'test/unit/downloads/fixtures/download-child.ts', dir, server.url('/kill'), folder],
       { stdio: 'ignore' },
     );
     const exited = new Promise((r) => child.once('exit', r)).then(() => (dead = true));
@@ -47,7 +47,7 @@ describe('downloads survive a killed process and a full disk', () => {
     const keptAtKill = statSync(part).size;
     expect(existsSync(join(folder, 'clip.mp4'))).toBe(false);
 
-    const manager = new DownloadManager({ file: queue });
+    const manager = new DownloadManager({ store: queueIn(dir) });
     await manager.whenIdle();
     const [entry] = manager.list();
     expect(entry.reason).toBeNull();
@@ -73,7 +73,7 @@ describe('downloads survive a killed process and a full disk', () => {
     expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]).status).toBe(0);
     const totals: (string | null)[] = [];
     const manager = new DownloadManager({
-      file: join(dir, 'queue.json'),
+      store: queueIn(dir),
       sleep: async () => undefined,
       onTotals: (t) => void totals.push(t.pausedReason),
     });

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadManager, type DownloadManagerOptions } from '../../../electron/services/downloads/download-manager';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
 import { until } from '../../wait';
+import { queueIn } from './queue-record';
 
 let server: FileServer;
 let dir: string;
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 function manager(options: Partial<DownloadManagerOptions> = {}): DownloadManager {
   dir = dir && existsSync(dir) ? dir : mkdtempSync(join(tmpdir(), 'downloads-'));
-  const made = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined, ...options });
+  const made = new DownloadManager({ store: queueIn(dir), sleep: async () => undefined, ...options });
   managers.push(made);
   return made;
 }

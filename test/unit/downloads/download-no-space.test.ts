@@ -58,6 +58,7 @@ import type { DownloadTotals } from '../../../electron/common/bridge/downloads';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
 import { until } from '../../wait';
+import { queueIn } from './queue-record';
 
 let server: FileServer;
 beforeAll(async () => {
@@ -72,7 +73,7 @@ describe('a full disk (simulated ENOSPC)', () => {
     disk.room = 700_000;
     const body = patternBytes(2_500_000, 31);
     server.files.set('/full', { body, etag: '"full"' });
-    const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
+    const manager = new DownloadManager({ store: queueIn(dir), sleep: async () => undefined });
     try {
       const entry = await manager.enqueue({
         jobId: 'j',
@@ -116,7 +117,7 @@ describe('a full disk given room again', () => {
     server.files.set('/room', { body, etag: '"room"' });
     const totals: DownloadTotals[] = [];
     const manager = new DownloadManager({
-      file: join(dir, 'queue.json'),
+      store: queueIn(dir),
       sleep: async () => undefined,
       onTotals: (t) => void totals.push(t),
     });
@@ -169,7 +170,7 @@ describe('a full disk pauses only the downloads writing to it', () => {
     disk.room = 100_000;
     server.files.set('/full-a', { body: patternBytes(400_000, 41), etag: '"fa"' });
     server.files.set('/other-b', { body: patternBytes(300_000, 42), etag: '"ob"' });
-    const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
+    const manager = new DownloadManager({ store: queueIn(dir), sleep: async () => undefined });
     try {
       const full = await manager.enqueue({
         jobId: 'a',
@@ -218,7 +219,7 @@ describe('a disk that cannot flush (simulated EIO)', () => {
     disk.folder = join(dir, 'out');
     disk.failFlush = true;
     server.files.set('/eio', { body: patternBytes(500_000, 32), etag: '"eio"' });
-    const manager = new DownloadManager({ file: join(dir, 'queue.json'), sleep: async () => undefined });
+    const manager = new DownloadManager({ store: queueIn(dir), sleep: async () => undefined });
     try {
       const entry = await manager.enqueue({
         jobId: 'j',

@@ -10,6 +10,7 @@ import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import { ensureCorpus } from '../../media-corpus/make-corpus';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { queueIn } from './queue-record';
 
 let server: FileServer;
 let dir: string;
@@ -38,7 +39,7 @@ describe('media check with the real ffprobe before the rename', () => {
     server.files.set('/junk.wav', { body: patternBytes(40_000, 31), etag: '"j"' });
     const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
     const manager = new DownloadManager({
-      file: join(dir, 'queue.json'),
+      store: queueIn(dir),
       verify: async (path) => void (await prober.probe(path)),
     });
     const out = join(dir, 'out');
@@ -69,7 +70,7 @@ describe('media check with the real ffprobe before the rename', () => {
     const movie = readFileSync(join(ensureCorpus(), 'h264.mp4'));
     server.files.set('/whole.mp4', { body: movie, etag: '"w"' });
     server.files.set('/cut.mp4', { body: movie.subarray(0, movie.length - 300), etag: '"c"' });
-    const manager = new DownloadManager({ file: join(dir, 'movies.json'), verify: ffprobeVerifier() });
+    const manager = new DownloadManager({ store: queueIn(join(dir, 'movies-queue')), verify: ffprobeVerifier() });
     const out = join(dir, 'movies');
     const [whole, cut] = await Promise.all(
       ['whole.mp4', 'cut.mp4'].map((name) =>

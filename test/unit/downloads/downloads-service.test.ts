@@ -7,6 +7,7 @@ import { DownloadsService } from '../../../electron/services/downloads/downloads
 import { missingResults, savedCopiesIn } from '../../../electron/services/downloads/saved-report';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { recordsIn } from './queue-record';
 
 let server: FileServer;
 beforeAll(async () => {
@@ -59,6 +60,7 @@ describe('downloads service', () => {
     server.files.set('/a.mp3', { body: patternBytes(5000), etag: '"a"' });
     const service = new DownloadsService({
       dataDir: dir,
+      records: recordsIn(dir),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       now: () => NOW,
@@ -108,6 +110,7 @@ describe('downloads service', () => {
     let started = 0;
     const service = new DownloadsService({
       dataDir: dir,
+      records: recordsIn(dir),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       now: () => NOW,
@@ -137,6 +140,7 @@ describe('downloads service', () => {
     server.files.set('/r.mp3', { body, etag: '"r"' });
     const service = new DownloadsService({
       dataDir: dir,
+      records: recordsIn(dir),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       now: () => NOW,
@@ -166,6 +170,7 @@ describe('downloads service', () => {
     server.files.set('/q.mp3', { body: patternBytes(3000, 9), etag: '"q"' });
     const service = new DownloadsService({
       dataDir: dir,
+      records: recordsIn(dir),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       now: () => NOW,

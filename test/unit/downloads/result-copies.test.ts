@@ -11,6 +11,7 @@ import { DownloadsService } from '../../../electron/services/downloads/downloads
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { patternBytes } from './file-server';
 import { completedJob, fileServerForFile, NOW, silent } from './job-fixture';
+import { recordsIn } from './queue-record';
 
 const files = fileServerForFile();
 const dir = mkdtempSync(join(tmpdir(), 'result-copies-'));
@@ -19,6 +20,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function service(jobs: JobRecord[]): DownloadsService {
   return new DownloadsService({
     dataDir: join(dir, 'data'),
+    records: recordsIn(join(dir, 'data')),
     createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
     log: silent,
     now: () => NOW,
@@ -133,6 +135,7 @@ describe('a copy queued by a process that stopped before fetching it', () => {
     writeFileSync(join(data, 'downloads', 'queue.json'), JSON.stringify({ version: 1, entries: [entry] }));
     const downloads = new DownloadsService({
       dataDir: data,
+      records: recordsIn(data),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       now: () => NOW,

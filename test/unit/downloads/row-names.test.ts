@@ -6,6 +6,7 @@ import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import type { JobPurpose } from '../../../electron/common/jobs/purpose';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
+import { recordsIn } from './queue-record';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -54,6 +55,7 @@ describe('{row} in download names', () => {
     const byId = new Map(jobs.map((j) => [j.id, j]));
     const service = new DownloadsService({
       dataDir: dir,
+      records: recordsIn(dir),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       now: () => NOW,

@@ -2,7 +2,7 @@
 // completed job by itself, the link then answers 404, and the media calls the editor and previews use
 // (probe, frame) read the saved file instead of the network, through the whole host (createDomains).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { archiveSettingsSpec } from '../../../electron/services/downloads/archive';
 import { cliQueueFile } from '../../../electron/services/downloads/queue-file';
 import { savedCopiesIn } from '../../../electron/services/records/sqlite-downloads';
+import { recordsIn } from './queue-record';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { createDomains } from '../../../electron/services/host/domains';
@@ -126,10 +127,10 @@ describe('saved copies outlive their links', () => {
     const url = server.url('/cli-result.mp4');
     const job = completedJob('2', url);
     const silent = { debug() {}, info() {}, warn() {}, error() {} };
-    // What `studio download` does: its own queue file in the data folder.
+    // What `studio download` of an earlier version did: its own queue, a file in the data folder.
     const cli = new DownloadsService({
       dataDir: folder,
-      queueFile: cliQueueFile(folder),
+      records: recordsIn(join(folder, 'earlier-cli')),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       job: () => job,
@@ -138,6 +139,8 @@ describe('saved copies outlive their links', () => {
     await cli.start({ jobIds: ['job-2'], folder: join(folder, 'out'), template: '{id}', origin: 'cli' });
     await cli.manager.whenIdle();
     await cli.dispose();
+    mkdirSync(join(folder, 'downloads'), { recursive: true });
+    writeFileSync(cliQueueFile(folder), JSON.stringify({ version: 1, entries: cli.manager.list() }));
     const path = join(folder, 'out', 'remote-2.mp4');
     expect(readFileSync(path).equals(clip)).toBe(true);
 

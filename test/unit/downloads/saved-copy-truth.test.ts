@@ -14,6 +14,7 @@ import { checkSaveFolder } from '../../../electron/services/downloads/save-folde
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { patternBytes } from './file-server';
 import { HOUR, NOW, completedJob, fileServerForFile, silent } from './job-fixture';
+import { recordsIn } from './queue-record';
 
 const files = fileServerForFile();
 const job = (id: string, patch: Partial<JobRecord> = {}) =>
@@ -28,6 +29,7 @@ function setUp(jobs: JobRecord[]) {
   const createStore = createMemoryStoreFactory({ log: silent, notify: () => undefined });
   const service = new DownloadsService({
     dataDir: dir,
+    records: recordsIn(dir),
     createStore,
     log: silent,
     now: () => NOW,
@@ -224,6 +226,7 @@ describe('notices when a run of downloads ends', () => {
     const notices: string[] = [];
     const service = new DownloadsService({
       dataDir: dir,
+      records: recordsIn(dir),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       now: () => NOW,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DownloadManager } from '../../../electron/services/downloads/download-manager';
 import { SpeedLimit } from '../../../electron/services/downloads/speed-limit';
 import { patternBytes, startFileServer } from './file-server';
+import { queueIn } from './queue-record';
 
 describe('the shared speed limit', () => {
   it('lets a quarter second of bytes pass, then books each chunk at the rate, across transfers', () => {
@@ -33,7 +34,7 @@ describe('a limited download', () => {
     server.files.set('/limited', { body, etag: '"l"' });
     const booked: number[] = [];
     // A limit high enough not to slow the test; the booking shows every chunk went through it.
-    const manager = new DownloadManager({ file: join(dir, 'q.json'), speedLimit: () => (booked.push(1), 1024 ** 3) });
+    const manager = new DownloadManager({ store: queueIn(dir), speedLimit: () => (booked.push(1), 1024 ** 3) });
     try {
       const entry = await manager.enqueue({
         jobId: 'j',

@@ -4,7 +4,6 @@ import { dirname } from 'node:path';
 import Database from 'libsql';
 import { join } from 'node:path';
 import { DownloadEntry } from '../../../electron/common/bridge/downloads';
-import { journalLine } from '../../../electron/services/downloads/queue-file';
 import { DATABASE_FILE } from '../../../electron/services/records/database';
 
 /** A saved download of job `n`'s result. */
@@ -31,7 +30,11 @@ export function download(n: number, extra: Partial<DownloadEntry> = {}): Downloa
   });
 }
 
-/** An old queue file as QueueStore wrote it, and its journal of lines (`[generation, entry]`). */
+/** A journal line as earlier versions appended it: the entry tagged with its whole file's generation. */
+const journalLine = (generation: number, entry: DownloadEntry): string =>
+  `${JSON.stringify({ g: generation, entry })}\n`;
+
+/** An old queue file as earlier versions wrote it, and its journal of lines (`[generation, entry]`). */
 export function writeOldQueue(
   file: string,
   entries: readonly DownloadEntry[] | string,

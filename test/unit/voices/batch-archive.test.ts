@@ -12,6 +12,7 @@ import { DownloadsService } from '../../../electron/services/downloads/downloads
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { patternBytes, startFileServer, type FileServer } from '../downloads/file-server';
+import { recordsIn } from '../downloads/queue-record';
 
 let server: FileServer;
 beforeAll(async () => {
@@ -71,6 +72,7 @@ describe('the archive and batch rows', () => {
     const base = createMemoryHostBase({ dataDir: home });
     const downloads = new DownloadsService({
       dataDir: home,
+      records: recordsIn(home),
       createStore: base.createStore,
       log: base.log,
       job: engine.record,

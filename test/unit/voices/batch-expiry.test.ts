@@ -15,6 +15,7 @@ import { readBatch } from '../../../electron/services/voices/batch-input';
 import { createBatchRows } from './batch-host';
 import { silent } from '../downloads/job-fixture';
 import { sandboxPerFile } from '../emulator/harness';
+import { recordsIn } from '../downloads/queue-record';
 
 const { dir, sandbox } = sandboxPerFile('studio-batch-expiry-');
 
@@ -47,6 +48,7 @@ describe("a batch's expiry warning", () => {
     });
     const downloads = new DownloadsService({
       dataDir,
+      records: recordsIn(dataDir),
       createStore: createMemoryStoreFactory({ log: silent, notify: () => undefined }),
       log: silent,
       job: (id) => engine.record(id),
