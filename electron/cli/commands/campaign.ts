@@ -265,7 +265,7 @@ export const campaignStatusCommand: CliCommand = {
     if (!dir) throw new UsageError('Give the folder the campaign saves into (its --out)');
     const outDir = resolve(io.cwd, dir);
     // The record of copies is asked of the folder's owner (the open studio, or this run's own host,
-    // read-only): its queue file can lag its last changes. It answers from the folder's records, so a
+    // read-only): its recorded rows can lag its last changes. It answers from the folder's records, so a
     // mistyped data folder is named (exit 4), never made for the occasion and answered "no campaign".
     return withStudio(args, io, 'reads', (studio) => reportStatus(studio, outDir, dir, args, io), {
       sendsWork: false,

@@ -45,7 +45,7 @@ export class DownloadSlots {
     }
   }
 
-  /** Starts nothing more and forgets what waits for a place (the queue's file still holds it). */
+  /** Starts nothing more and forgets what waits for a place (the queue's record still holds it). */
   close(): void {
     this.queue.pause();
     this.queue.clear();

@@ -51,7 +51,7 @@ function tell(
 }
 
 /**
- * The download service of a host (the queue file has one owner), built once by the composition
+ * The download service of a host (the queue's record has one writer), built once by the composition
  * (createDomains) and shared by the domain and the archive.
  */
 export function createDownloadsService(
