@@ -1,23 +1,13 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import type { DownloadEntry } from '../../common/bridge/downloads';
 import { cliQueueFile, journalOf, parseQueue, queueFile } from '../downloads/queue-file';
 import type { QueueName } from '../downloads/queue-records';
-import type { Logger } from '../host/types';
 import { setSynchronous, type RecordsDatabase } from './database';
-import { IMPORTED_SUFFIX } from './journal-import';
+import { IMPORTED_SUFFIX, keepAs, unreadableSuffix, type OldRecordImportOptions } from './old-record-files';
 import { ADD_DOWNLOAD, downloadValues } from './sqlite-downloads';
 
 /** Entries per transaction: a large queue goes in a few commits, each quick. */
 const ENTRIES_PER_TRANSACTION = 5_000;
-
-export interface DownloadsImportOptions {
-  log?: Logger;
-  /** Called after each committed transaction with the entries taken in so far (a test stops a start here). */
-  progress?: (entries: number) => void;
-  entriesPerTransaction?: number;
-  now?: () => Date;
-}
 
 /**
  * Takes the old download queues (the studio's `downloads/queue.json` and the command line's
@@ -32,7 +22,7 @@ export interface DownloadsImportOptions {
 export function importDownloadQueues(
   database: RecordsDatabase,
   dataDir: string,
-  options: DownloadsImportOptions = {},
+  options: OldRecordImportOptions = {},
 ): number {
   let taken = 0;
   for (const [queue, file] of [
@@ -56,7 +46,7 @@ export function importDownloadQueues(
 }
 
 /** The queue's entries, null when it has no file, or when it was unreadable (then set aside). */
-function readOldQueue(file: string, options: DownloadsImportOptions): DownloadEntry[] | null {
+function readOldQueue(file: string, options: OldRecordImportOptions): DownloadEntry[] | null {
   const journal = journalOf(file);
   if (!existsSync(file) && !existsSync(journal)) return null;
   const whole = existsSync(file) ? readFileSync(file, 'utf8') : null;
@@ -65,10 +55,10 @@ function readOldQueue(file: string, options: DownloadsImportOptions): DownloadEn
     return parseQueue(whole, lines, (reason) => options.log?.warn('download queue journal line skipped', { reason }))
       .entries;
   } catch (error) {
-    const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
-    const movedTo = keepAs(file, `.unreadable-${stamp}`);
+    const suffix = unreadableSuffix(options.now);
+    const movedTo = keepAs(file, suffix);
     // Its lines belong to the file set aside: taken in alone they would be half a record.
-    if (existsSync(journal)) keepAs(journal, `.unreadable-${stamp}`);
+    if (existsSync(journal)) keepAs(journal, suffix);
     options.log?.warn('old download queue unreadable, set aside: its copies are no longer known', {
       reason: (error as Error).message.slice(0, 200),
       movedTo,
@@ -81,7 +71,7 @@ function putAll(
   database: RecordsDatabase,
   queue: QueueName,
   entries: readonly DownloadEntry[],
-  options: DownloadsImportOptions,
+  options: OldRecordImportOptions,
   before: number,
 ): number {
   const { db } = database;
@@ -97,18 +87,4 @@ function putAll(
     options.progress?.(before + Math.min(start + size, entries.length));
   }
   return entries.length;
-}
-
-/** Renames the file to the first free name with `suffix`, then flushes the folder so the rename stays. */
-function keepAs(file: string, suffix: string): string {
-  let target = `${file}${suffix}`;
-  for (let n = 2; existsSync(target); n += 1) target = `${file}${suffix}.${n}`;
-  renameSync(file, target);
-  const fd = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return target;
 }

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   forEachLine,
@@ -9,11 +9,10 @@ import {
   type Reporting,
 } from '../jobs/ledger-read';
 import type { RecordsDatabase } from './database';
+import { IMPORTED_SUFFIX, keepAs } from './old-record-files';
 import { ensureJobIndexes, JOB_INDEXES } from './schema';
 import { jobColumns, PUT_JOB, REMOVE_JOB } from './sqlite-ledger';
 
-/** Where the old journal goes once its every line is in the database (kept, never deleted). */
-export const IMPORTED_SUFFIX = '.imported';
 /** Lines per transaction: few enough that a commit is quick, enough that fsyncs do not dominate. */
 const ROWS_PER_TRANSACTION = 5_000;
 
@@ -82,26 +81,8 @@ export function importJournal(database: RecordsDatabase, dataDir: string, option
   });
   if (batch.length > 0) commitBatch();
   ensureJobIndexes(db);
-  const keptAs = freeName(`${journal}${IMPORTED_SUFFIX}`);
-  renameSync(journal, keptAs);
-  syncFolder(dir);
+  const keptAs = keepAs(journal, IMPORTED_SUFFIX);
   options.progress?.({ rows, bytes: totalBytes, totalBytes, done: true });
   options.log?.info('job journal taken in', { rows, keptAs });
   return rows;
-}
-
-/** A journal imported before (a downgrade wrote a new one) keeps its name; the new one takes the next. */
-function freeName(path: string): string {
-  let candidate = path;
-  for (let n = 2; existsSync(candidate); n += 1) candidate = `${path}.${n}`;
-  return candidate;
-}
-
-function syncFolder(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

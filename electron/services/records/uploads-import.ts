@@ -1,10 +1,9 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
-import type { Logger } from '../host/types';
 import { UploadEntry } from '../storage/upload-records';
 import { setSynchronous, type RecordsDatabase } from './database';
-import { IMPORTED_SUFFIX } from './journal-import';
+import { IMPORTED_SUFFIX, keepAs, unreadableSuffix, type OldRecordImportOptions } from './old-record-files';
 import { PUT_UPLOAD, uploadValues } from './sqlite-uploads';
 
 /** The record store the uploader kept before (`uploadsSpec`, a conf / electron-store file in the data folder). */
@@ -18,14 +17,6 @@ const OldRecord = z.union([
   z.object({}).strict(),
 ]);
 
-export interface UploadsImportOptions {
-  log?: Logger;
-  /** Called after each committed transaction with the entries taken in so far (a test stops a start here). */
-  progress?: (entries: number) => void;
-  entriesPerTransaction?: number;
-  now?: () => Date;
-}
-
 /**
  * Takes the old record of uploads (`uploads.json`) into the database's `uploads` table, if it is still
  * there, then renames it `uploads.json.imported` (kept, never deleted). Its entries go in newest first,
@@ -38,7 +29,7 @@ export interface UploadsImportOptions {
 export function importUploadsRecord(
   database: RecordsDatabase,
   dataDir: string,
-  options: UploadsImportOptions = {},
+  options: OldRecordImportOptions = {},
 ): number | null {
   const file = join(dataDir, UPLOADS_RECORD);
   if (!existsSync(file)) return null;
@@ -47,8 +38,7 @@ export function importUploadsRecord(
     const parsed = OldRecord.parse(JSON.parse(readFileSync(file, 'utf8')));
     entries = 'data' in parsed ? parsed.data.entries : [];
   } catch (error) {
-    const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
-    const movedTo = keepAs(file, `.unreadable-${stamp}`);
+    const movedTo = keepAs(file, unreadableSuffix(options.now));
     options.log?.warn('old record of uploads unreadable, set aside: files will be uploaded again', {
       reason: error instanceof z.ZodError ? 'not the record of uploads' : String(error),
       movedTo,
@@ -81,18 +71,4 @@ export function importUploadsRecord(
   const keptAs = keepAs(file, IMPORTED_SUFFIX);
   options.log?.info('old record of uploads taken into the records database', { entries: taken, skipped, keptAs });
   return taken;
-}
-
-/** Renames the file to the first free name with `suffix`, then flushes the folder so the rename stays. */
-function keepAs(file: string, suffix: string): string {
-  let target = `${file}${suffix}`;
-  for (let n = 2; existsSync(target); n += 1) target = `${file}${suffix}.${n}`;
-  renameSync(file, target);
-  const fd = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return target;
 }
