@@ -43,13 +43,14 @@ async function videosSentBy(redis: Redis, name: string): Promise<string[]> {
     .map((v) => v!.remoteId!);
 }
 
-/** How many of the worker's creates have their intent written and no answer yet. */
-async function unanswered(redis: Redis, name: string): Promise<number> {
+/** The rows whose creates by the worker have their intent written and no answer yet (their intents' keys). */
+async function unanswered(redis: Redis, name: string): Promise<string[]> {
   const keys = await redis.keys('studio:intent:campaign:*');
   const values = keys.length === 0 ? [] : await redis.mget(keys);
-  return values
-    .map((v) => (v ? (JSON.parse(v) as { worker: string | null; remoteId?: string }) : null))
-    .filter((v) => v?.worker === name && !v.remoteId).length;
+  return keys.filter((_, i) => {
+    const intent = values[i] ? (JSON.parse(values[i]) as { worker: string | null; remoteId?: string }) : null;
+    return intent?.worker === name && !intent.remoteId;
+  });
 }
 
 /** Holds the sandbox's jobs at processing, or lets them end (its control route). */
@@ -91,9 +92,11 @@ describe("a worker killed while the service makes its rows' videos", () => {
     // Killed once videos it sent are under way at the service (made, not yet done), and while none of its
     // creates is between its intent and its answer: one killed there is of unknown outcome (the row is
     // rightly failed for review), which is another test's matter. The sandbox holds its jobs meanwhile,
-    // so no row ends and none starts: the worker's state stands still while the test looks at it.
+    // so no row ends and the worker's state stands nearly still while the test looks at it (nearly: see
+    // below, after the kill).
     const records = new Redis(redis.url);
     let inFlight: string[] = [];
+    let caught: string[] = [];
     try {
       await until(
         'videos of the first worker under way at the service',
@@ -106,18 +109,34 @@ describe("a worker killed while the service makes its rows' videos", () => {
         120_000,
       );
       await holdJobs(sandbox, true);
-      await until('no create of the first worker on its way', async () => (await unanswered(records, 'w1')) === 0);
+      await until(
+        'no create of the first worker on its way',
+        async () => (await unanswered(records, 'w1')).length === 0,
+      );
+      first.kill('SIGKILL');
+      await new Promise((resolve) =>
+        first.exitCode !== null || first.signalCode !== null ? resolve(null) : first.once('exit', resolve),
+      );
+      // A row whose earlier job ended just before the hold may still send its next create between that
+      // look and the kill: its intent then has no answer, and the row is rightly failed for review (the
+      // worker that takes it over cannot know whether the service made it). Such rows are read here, once
+      // the worker is dead and its intents can no longer change, and counted as failed, not done.
+      caught = await unanswered(records, 'w1');
     } finally {
       records.disconnect();
     }
-    first.kill('SIGKILL');
     await holdJobs(sandbox, false);
     await place.worker('w2', redis.url, sandbox, fast);
 
-    expect(await ended, run.said()).toBe(EXIT.ok);
-    const end = JSON.parse(run.printed()) as { counts: Record<string, number> };
-    expect(end.counts).toMatchObject({ done: ROWS });
-    expect(end.counts.failed ?? 0).toBe(0);
+    expect(await ended, run.said()).toBe(caught.length === 0 ? EXIT.ok : EXIT.failed);
+    const end = JSON.parse(run.printed()) as {
+      counts: Record<string, number>;
+      rows: { state: string; problems: string[] }[];
+    };
+    expect(end.counts.done, caught.join()).toBe(ROWS - caught.length);
+    expect(end.counts.failed ?? 0, caught.join()).toBe(caught.length);
+    for (const row of end.rows.filter((r) => r.state === 'failed'))
+      expect(row.problems.join()).toContain('an earlier attempt at this step may have sent its paid job');
 
     await stopSandbox(sandbox);
     const jobs = (readSandboxRecords(sandbox.dataDir).state as { jobs: Record<string, SandboxJob> }).jobs;
@@ -126,7 +145,9 @@ describe("a worker killed while the service makes its rows' videos", () => {
     expect(Object.values(jobs).filter((j) => j.status === 4)).toEqual([]);
     // Every link a video names is the service's own (its storage), never a process's built-in sandbox.
     const videos = Object.values(jobs).filter((j) => j.kind === 'avatar_video');
-    expect(videos).toHaveLength(ROWS);
+    // One video a row at most (none made twice); a row caught mid-create may have none.
+    expect(videos.length).toBeLessThanOrEqual(ROWS);
+    expect(videos.length).toBeGreaterThanOrEqual(ROWS - caught.length);
     const links = videos.flatMap((j) => [...JSON.stringify(j.request).matchAll(/"(?:url|voice_url)":"([^"]+)"/g)]);
     expect(links.length).toBeGreaterThan(ROWS);
     for (const [, link] of links) expect(new URL(link).origin, link).toBe(new URL(sandbox.url).origin);
