@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import type { CampaignSummary, CampaignView } from '../../electron/common/bridge/campaigns';
 import { campaignRunProgress } from '../../electron/common/campaign/progress';
 import { parseProject, setOutput } from '../../electron/common/composition';
@@ -19,6 +19,7 @@ import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { CHROMIUM_FLAGS, chromiumPath } from '../e2e/chromium';
 import { startHostProcess, stopHostProcess } from '../e2e/host-process';
 import { bridgeCall, confirmPrice } from '../e2e/price';
+import { WATCH_LONG_TASKS, longestSince } from './long-tasks';
 
 const ROWS = Number(process.env.BENCH_CAMPAIGN_ROWS ?? 5_000);
 const RATE_ROWS = Number(process.env.BENCH_CAMPAIGN_RATE_ROWS ?? 1_000);
@@ -28,12 +29,6 @@ const AIM_MS = 200;
 const SCROLL_MS = 20_000;
 const PACE_MS = Number(process.env.BENCH_CAMPAIGN_PACE_S ?? 120) * 1000;
 const GUARD_MS = 10 * 60_000;
-
-const WATCH_LONG_TASKS = `(() => {
-  window.longTasks = [];
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
-    .observe({ type: 'longtask', buffered: true });
-})();`;
 
 interface Figures {
   rows: number;
@@ -73,15 +68,6 @@ function template(): string {
 function sheet(rows: number, logo: string): string {
   const lines = Array.from({ length: rows }, (_, i) => `Name ${i + 1},Company ${i + 1},Ava,SandboxBen,${logo}`);
   return ['First name,company,voice,avatar,logo', ...lines].join('\n');
-}
-
-async function longestSince(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const seen = (window as unknown as { longTasks: number[] }).longTasks;
-    const longest = Math.max(0, ...seen);
-    seen.length = 0;
-    return Math.round(longest);
-  });
 }
 
 async function measure(rows: number, logo: string): Promise<Figures> {

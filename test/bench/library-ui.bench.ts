@@ -9,24 +9,18 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import type { JobRecord } from '../../electron/common/bridge/jobs';
 import { openLedger } from '../../electron/services/records/open-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { CHROMIUM_FLAGS, chromiumPath } from '../e2e/chromium';
 import { startHostProcess, stopHostProcess } from '../e2e/host-process';
+import { WATCH_LONG_TASKS, longestSince } from './long-tasks';
 
 const JOBS = Number(process.env.BENCH_LIBRARY_JOBS ?? 10_000);
 const BASELINE_JOBS = 500;
 const AIM_MS = 200;
 const AFTER_DOWNLOAD_MS = 15_000;
-
-/** Notes every long task's length in the page, from its first script on. */
-const WATCH_LONG_TASKS = `(() => {
-  window.longTasks = [];
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
-    .observe({ type: 'longtask', buffered: true });
-})();`;
 
 interface Figures {
   jobs: number;
@@ -90,16 +84,6 @@ async function seededFolder(count: number, url: (i: number) => string): Promise<
   await Promise.all(writes);
   await ledger.flush();
   return dataDir;
-}
-
-/** The longest task since the last call, in ms (0: none over 50 ms). */
-async function longestSince(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const seen = (window as unknown as { longTasks: number[] }).longTasks;
-    const longest = Math.max(0, ...seen);
-    seen.length = 0;
-    return Math.round(longest);
-  });
 }
 
 async function measure(count: number, url: (i: number) => string): Promise<Figures> {

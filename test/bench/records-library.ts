@@ -4,6 +4,7 @@
 // download of everything shown; and the page's JavaScript heap at the end.
 import type { Browser, Page } from 'playwright-core';
 import type { RunningHost } from './records-processes';
+import { WATCH_LONG_TASKS, longestSince } from './long-tasks';
 
 export interface LibraryFigures {
   /** From the host's launch to the workspace navigation drawn. */
@@ -15,26 +16,10 @@ export interface LibraryFigures {
   pageHeapMb: number;
 }
 
-/** Notes every long task's length in the page, from its first script on. */
-const WATCH_LONG_TASKS = `(() => {
-  window.longTasks = [];
-  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
-    .observe({ type: 'longtask', buffered: true });
-})();`;
-
 /** A hang guard only. */
 const GUARD_MS = 180_000;
 /** The rows on screen unchanged this long: the page has done what the step asked. */
 const SETTLED_MS = 750;
-
-async function longestSince(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const seen = (window as unknown as { longTasks: number[] }).longTasks;
-    const longest = Math.max(0, ...seen);
-    seen.length = 0;
-    return Math.round(longest);
-  });
-}
 
 /** The ids of the rows drawn now, in order. */
 const shownIds = (page: Page) =>
