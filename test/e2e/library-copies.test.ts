@@ -49,7 +49,17 @@ async function download(page: Page, ids: string[], folder: string, template: str
     await screenshot(page, shot);
   }
   await dialog.getByRole('button', { name: 'Download', exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
+  // The dialog closes once the host has queued the files; a refusal shows as a message and leaves it open,
+  // and is said as such rather than as a bare timeout. Under the busy suite the host took over 60 s here.
+  const refused = page.locator('.n-message--error-type');
+  const guardAt = Date.now() + 3 * HANG_GUARD_MS;
+  while (await dialog.isVisible()) {
+    if ((await refused.count()) > 0)
+      throw new Error(`the download was refused: ${await refused.first().textContent()}`);
+    if (Date.now() > guardAt)
+      throw new Error(`the download dialog was still open after ${(3 * HANG_GUARD_MS) / 1000} s`);
+    await page.waitForTimeout(100);
+  }
   // Untick, so the next download starts from an empty selection.
   for (const id of ids) await page.locator(`tr[data-job-id="${id}"] .n-checkbox`).click();
 }

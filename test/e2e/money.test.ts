@@ -136,6 +136,8 @@ describe('every credit shown before it is spent', () => {
     await page.getByRole('button', { name: 'Library', exact: true }).click();
     const library = page.getByRole('main', { name: 'library workspace' });
     await library.getByText('Completed').first().waitFor({ timeout: HANG_GUARD_MS });
+    // The tabs' counts come before the rows (the Library asks for both, and the counts may answer first).
+    await library.locator('tr[data-job-id] td[data-col-key="cost"]').first().waitFor({ timeout: HANG_GUARD_MS });
     const costs = await library.locator('td[data-col-key="cost"]').allTextContents();
     expect(costs.length).toBeGreaterThan(0);
     // An estimated charge is marked as one.
