@@ -1,7 +1,6 @@
 // The first start after the update takes the old download queue (queue.json and its journal, and the
 // command line's cli-queue.json of earlier versions) into the records database once, keeps the files
 // under another name, and survives a kill half way and a file it cannot read.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,11 +10,11 @@ import { createMemoryHostBase } from '../../../electron/services/host/memory-hos
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
 import { openRecords } from '../../../electron/services/records/open-ledger';
 import { download, downloadRows, writeOldQueue } from './download-fixtures';
+import { runImportChild } from './kill-half-way';
 import { removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
 
-const root = join(import.meta.dirname, '..', '..', '..');
 const files = (dir: string) => readdirSync(join(dir, 'downloads')).sort();
 
 describe('taking the old download queues in', () => {
@@ -92,34 +91,8 @@ describe('taking the old download queues in', () => {
 
 const ENTRIES = 20_000;
 
-/** Runs the child until it says `until`; `kill` then ends it with SIGKILL, else it must exit 0. */
-function runChild(dir: string, args: string[], until: string, kill: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'test/unit/records/downloads-import-child.ts'), dir, ...args],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let said = '';
-    let stderr = '';
-    let heard: string | null = null;
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      said += d.toString();
-      const line = said.split('\n').find((l) => l.startsWith(until));
-      if (line && heard === null) {
-        heard = line;
-        if (kill) child.kill('SIGKILL');
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      const expected = kill ? signal === 'SIGKILL' : code === 0;
-      if (heard !== null && expected) resolve(heard);
-      else reject(new Error(`child ended with ${signal ?? code} having said ${JSON.stringify(said)}: ${stderr}`));
-    });
-  });
-}
+const runChild = (dir: string, args: string[], until: string, kill: boolean) =>
+  runImportChild('downloads-import-child.ts', dir, args, until, kill);
 
 describe('a studio killed while it takes the old download queue in', () => {
   // Fails when the file is set aside before its last entries are committed (mutation: rename it

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -6,11 +5,11 @@ import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../../electron/services/records/database';
 import { openLedger } from '../../../electron/services/records/open-ledger';
+import { runImportChild } from './kill-half-way';
 import { putLine, record, removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
 
-const root = join(import.meta.dirname, '..', '..', '..');
 const JOBS = 50_000;
 /** Jobs whose later lines supersede their first (as polls did): the import must keep the last. */
 const CHANGED = 10_000;
@@ -30,37 +29,8 @@ async function writeBigJournal(dir: string): Promise<void> {
   await once(out, 'close');
 }
 
-/** Runs the child until it says `until`; `kill` then ends it with SIGKILL, else it must exit 0. */
-function runChild(dir: string, args: string[], until: string, kill: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'test/unit/records/import-child.ts'), dir, ...args],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let said = '';
-    let stderr = '';
-    let heard: string | null = null;
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      said += d.toString();
-      const line = said.split('\n').find((l) => l.startsWith(until));
-      if (line && heard === null) {
-        heard = line;
-        if (kill) child.kill('SIGKILL');
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      const expected = kill ? signal === 'SIGKILL' : code === 0;
-      if (heard !== null && expected) resolve(heard);
-      else reject(new Error(`child ended with ${signal ?? code} having said ${JSON.stringify(said)}: ${stderr}`));
-    });
-  });
-}
+const runChild = (dir: string, args: string[], until: string, kill: boolean) =>
+  runImportChild('import-child.ts', dir, args, until, kill);
 
 describe('a studio killed while it takes the old journal in', () => {
   // Fails when the journal is set aside before the last transaction commits (mutation: rename it first):

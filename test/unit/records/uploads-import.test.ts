@@ -1,7 +1,6 @@
 // The first start after the update takes the old record of uploads (uploads.json, a record store's file)
 // into the records database once, keeps the file under another name, and survives a kill half way and a
 // file it cannot read.
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
@@ -13,11 +12,10 @@ import { DATABASE_FILE } from '../../../electron/services/records/database';
 import { openRecords } from '../../../electron/services/records/open-ledger';
 import { UPLOADS_RECORD } from '../../../electron/services/records/uploads-import';
 import type { UploadEntry } from '../../../electron/services/storage/upload-records';
+import { runImportChild } from './kill-half-way';
 import { removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
-
-const root = join(import.meta.dirname, '..', '..', '..');
 
 function entry(n: number, extra: Partial<UploadEntry> = {}): UploadEntry {
   return {
@@ -118,34 +116,8 @@ describe('taking the old record of uploads in', () => {
 
 const ENTRIES = 20_000;
 
-/** Runs the child until it says `until`; `kill` then ends it with SIGKILL, else it must exit 0. */
-function runChild(dir: string, args: string[], until: string, kill: boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'test/unit/records/uploads-import-child.ts'), dir, ...args],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let said = '';
-    let stderr = '';
-    let heard: string | null = null;
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      said += d.toString();
-      const line = said.split('\n').find((l) => l.startsWith(until));
-      if (line && heard === null) {
-        heard = line;
-        if (kill) child.kill('SIGKILL');
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      const expected = kill ? signal === 'SIGKILL' : code === 0;
-      if (heard !== null && expected) resolve(heard);
-      else reject(new Error(`child ended with ${signal ?? code} having said ${JSON.stringify(said)}: ${stderr}`));
-    });
-  });
-}
+const runChild = (dir: string, args: string[], until: string, kill: boolean) =>
+  runImportChild('uploads-import-child.ts', dir, args, until, kill);
 
 describe('a studio killed while it takes the old record of uploads in', () => {
   // Fails when the file is set aside before its last entries are committed (mutation: rename it
