@@ -430,6 +430,8 @@ describe("a creator's finished video in Chromium", () => {
     await template.locator('img').waitFor();
     await template.click();
     await page.getByRole('textbox', { name: 'New project name' }).fill('Flowboard launch');
+    // Create is offered once the dialog has read the kit; the box then says what the kit asked for.
+    await page.getByRole('button', { name: 'Create project', disabled: false }).waitFor();
     expect(await page.getByRole('checkbox', { name: /Apply my brand kit/ }).getAttribute('aria-checked')).toBe('true');
     await screenshot(page, 'new-project-from-template');
     await page.getByRole('button', { name: 'Create project' }).click();
