@@ -10,8 +10,8 @@ export function createJobsDomain(
 ): DomainModule<typeof jobsCalls> {
   // The engine's changes of this turn are committed first, so a page shows every change already announced.
   const settled = () => jobs.flush().catch(() => undefined);
-  // Which jobs have a copy on disk lives with the downloads, not in the database: asked only by a filter
-  // that needs it ("Not saved"), and handed to the query as one bound list.
+  // Which jobs have a copy on disk is the downloads' record checked against the disk, not a column of
+  // the jobs: asked only by a filter that needs it ("Not saved"), and handed to the query as one bound list.
   const known = async (filter: JobFilter | undefined) =>
     filter?.saved !== undefined && copies.savedJobIds ? { savedJobIds: await copies.savedJobIds() } : {};
   return {

@@ -120,6 +120,31 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX downloads_by_url ON downloads (url, state, updated_at);
    CREATE INDEX downloads_by_job ON downloads (job_id);`,
+  // 5: "Saved" and "Not saved" as an indexed question. `keepable` is 1 for a job with a result of its own
+  // to keep: completed, with a result link, and not a step of another job (stepOf in common/jobs/steps.ts:
+  // a campaign row's voiceover, a scene's voiceover). It was read from every completed job's JSON at each
+  // question; it is written with each record (jobColumns) and filled here from the JSON, once. It goes at
+  // the row's end (ADD COLUMN), not into a copy of the table with the record last: the questions read it
+  // from the indexes below, and a copy would rewrite every record and index of the folder.
+  // Each page index gets a twin that holds the keepable jobs alone (partial: a write of any other job, a
+  // running job's poll or a voiceover step, never touches them), in the same order ending in (created_at,
+  // id): a "Not saved" page in any order reads its twin from the top and stops at its last row, testing
+  // each id against the saved ones bound in, without a record. The created twin also carries what the
+  // totals count and sum, as jobs_page_project and jobs_page_run do, so the counts of "Not saved" and its
+  // sums per project and batch are one pass over the keepable jobs' entries (job-queries.ts names it:
+  // left to itself SQLite would take jobs_totals and look every job's row up). Which copies are saved
+  // stays the downloads' record checked against the disk, bound in as a list of ids.
+  `ALTER TABLE jobs ADD COLUMN keepable INTEGER NOT NULL DEFAULT 0;
+   UPDATE jobs SET keepable = 1
+     WHERE phase = 'completed' AND json_extract(record, '$.resultUrl') IS NOT NULL
+       AND coalesce(purpose_type, '') <> 'scene-voiceover'
+       AND NOT (purpose_type = 'campaign-row' AND json_extract(record, '$.purpose.step') IS 'voiceover');
+   CREATE INDEX jobs_keepable_created
+     ON jobs (created_at, id, phase, kind, cost_state, cost_credits, project_id, run_id, purpose_type)
+     WHERE keepable = 1;
+   CREATE INDEX jobs_keepable_phase ON jobs (phase, created_at, id) WHERE keepable = 1;
+   CREATE INDEX jobs_keepable_kind ON jobs (kind, created_at, id) WHERE keepable = 1;
+   CREATE INDEX jobs_keepable_cost ON jobs (cost_credits, created_at, id) WHERE keepable = 1;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -141,6 +166,11 @@ export const JOB_INDEXES: Readonly<Record<string, string>> = {
   jobs_by_connection: '(connection_id, created_at)',
   jobs_by_finished: '(finished_at)',
   jobs_by_expiry: '(expires_at)',
+  jobs_keepable_created:
+    '(created_at, id, phase, kind, cost_state, cost_credits, project_id, run_id, purpose_type) WHERE keepable = 1',
+  jobs_keepable_phase: '(phase, created_at, id) WHERE keepable = 1',
+  jobs_keepable_kind: '(kind, created_at, id) WHERE keepable = 1',
+  jobs_keepable_cost: '(cost_credits, created_at, id) WHERE keepable = 1',
 };
 
 /** Builds any of the jobs table's indexes that is missing (an import interrupted after it dropped them). */

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JobRecord } from '../../common/bridge/jobs';
+import type { JobPurpose } from '../../common/jobs/purpose';
+import { stepOf } from '../../common/jobs/steps';
 import type { LedgerStorage } from '../jobs/ledger';
 import { forEachLine, JOURNAL, parseJournalLine, readRecord, type Reporting } from '../jobs/ledger-read';
 import type Database from 'libsql';
@@ -31,7 +33,17 @@ export function jobColumns(record: Record<string, unknown>): (string | number | 
     text(purpose.batchId) ?? text(purpose.campaignId),
     text(purpose.type),
     ...costColumns(record),
+    keepable(record) ? 1 : 0,
   ];
+}
+
+/**
+ * A completed job with a result link of its own, not a step of another job: what "Saved" and "Not saved"
+ * ask about. Step 5 of schema.ts fills it alike from the JSON (a test checks they agree).
+ */
+function keepable(record: Record<string, unknown>): boolean {
+  const purpose = record.purpose as JobPurpose | null | undefined;
+  return record.phase === 'completed' && (record.resultUrl ?? null) !== null && stepOf({ purpose }) === null;
 }
 
 /** How totalCost() counts the job, and the credits its Cost column shows: step 2 of schema.ts fills them alike. */
@@ -46,8 +58,8 @@ function costColumns(record: Record<string, unknown>): [string, number] {
 
 export const PUT_JOB = `INSERT OR REPLACE INTO jobs
   (id, record, kind, phase, connection_id, project_id, created_at, finished_at, expires_at,
-   remote_id, summary, run_id, purpose_type, cost_state, cost_credits)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+   remote_id, summary, run_id, purpose_type, cost_state, cost_credits, keepable)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 export const REMOVE_JOB = 'DELETE FROM jobs WHERE id = ?';
 
 /**

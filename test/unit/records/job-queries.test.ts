@@ -256,7 +256,7 @@ describe('job queries on the records database', () => {
         expect(migrated.totals(filter), JSON.stringify(filter)).toEqual(written.totals(filter));
       for (const sort of ['created', 'cost'] as const)
         expect(allPages(migrated, { sort, limit: 7 })).toEqual(expectedOrder(records, { sort }));
-      const columns = 'remote_id, summary, run_id, purpose_type, cost_state, cost_credits';
+      const columns = 'remote_id, summary, run_id, purpose_type, cost_state, cost_credits, keepable';
       const migratedRows = database.db.prepare(`SELECT id, ${columns} FROM jobs ORDER BY id`).raw().all();
       expect(migratedRows).toEqual(
         [...records].sort((a, b) => (a.id < b.id ? -1 : 1)).map((job) => [job.id, ...jobColumns(job).slice(7)]),
