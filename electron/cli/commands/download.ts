@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { JOB_KINDS, type JobKind, type JobView } from '../../common/bridge/jobs';
+import { JOB_KINDS, MAX_PAGE_JOBS, type JobFilter, type JobKind, type JobView } from '../../common/bridge/jobs';
 import { isHeld, type DownloadView } from '../../common/bridge/downloads';
 import { withStudio, sayWhere } from '../cli-host';
 import { EXIT, UsageError, flag, type CliCommand, type CliIo, type ParsedArgs } from '../command';
@@ -47,14 +47,60 @@ export function chooseJobs(jobs: readonly JobView[], args: ParsedArgs, now: numb
   return filtered(jobs).filter((j) => j.phase === 'completed');
 }
 
+/** The jobs whose id or service id starts with `key`, among which matchJob picks (never the whole ledger). */
+async function jobsNamed(studio: StudioLink, key: string): Promise<JobView[]> {
+  const wanted = key.trim();
+  if (wanted === '' || wanted.length > 100) return [];
+  return (await studio.call('jobs.page', { limit: MAX_PAGE_JOBS, filter: { idStartsWith: wanted } })).jobs;
+}
+
+/** Every job a filter leaves, newest first (as the ledger lists them), asked of the studio a page at a time. */
+async function jobsLeftBy(studio: StudioLink, filter: JobFilter): Promise<JobView[]> {
+  const out: JobView[] = [];
+  let after: string | undefined;
+  do {
+    const page = await studio.call('jobs.page', {
+      filter,
+      limit: MAX_PAGE_JOBS,
+      ...(after ? { after } : {}),
+    });
+    out.push(...page.jobs);
+    after = page.next ?? undefined;
+  } while (after);
+  return out;
+}
+
+/**
+ * The jobs chooseJobs would choose from every job, asked of the studio by what they are: each id's
+ * candidates by its start, or the completed jobs of --kind and --since by the database's filter.
+ */
+export async function findJobs(studio: StudioLink, args: ParsedArgs, now: number): Promise<JobView[]> {
+  // The words' checks first (a wrong --kind or no choice at all), before anything is asked.
+  chooseJobs([], { ...args, positional: [], flags: { ...args.flags, '--all': true } }, now);
+  if (args.positional.length > 0) {
+    if (args.flags['--all']) throw new UsageError('Give job ids or --all, not both');
+    const named = await Promise.all(args.positional.map((key) => jobsNamed(studio, key)));
+    const candidates = [...new Map(named.flat().map((j) => [j.id, j])).values()];
+    return chooseJobs(candidates, args, now);
+  }
+  if (!args.flags['--all'] && flag(args, '--kind') === undefined && flag(args, '--since') === undefined)
+    throw new UsageError('Give job ids, or --all / --kind / --since to choose jobs');
+  const kind = flag(args, '--kind') as JobKind | undefined;
+  const since = flag(args, '--since');
+  const jobs = await jobsLeftBy(studio, {
+    phases: ['completed'],
+    ...(kind !== undefined ? { kinds: [kind] } : {}),
+    ...(since !== undefined ? { createdFrom: Math.max(0, Math.ceil(now - parseSince(since))) } : {}),
+  });
+  return chooseJobs(jobs, args, now);
+}
+
 /** The jobs to save: those chosen, or with --missing what has no verified copy or lost one (chooseMissing). */
 async function chooseToSave(args: ParsedArgs, studio: StudioLink): Promise<SaveChoice> {
-  const list = await studio.call('jobs.list');
-  if (args.flags['--missing'] !== true) return { jobs: chooseJobs(list, args, Date.now()), back: [], notRestored: [] };
-  const narrowed = new Set(
-    chooseJobs(list, { ...args, flags: { ...args.flags, '--all': true } }, Date.now()).map((j) => j.id),
-  );
-  return chooseMissing(args, studio, list, narrowed);
+  const now = Date.now();
+  if (args.flags['--missing'] !== true) return { jobs: await findJobs(studio, args, now), back: [], notRestored: [] };
+  const chosen = await findJobs(studio, { ...args, flags: { ...args.flags, '--all': true } }, now);
+  return chooseMissing(args, studio, chosen, new Set(chosen.map((j) => j.id)));
 }
 
 /** Prints what was saved and what was not; exit 0 only when every requested file is saved. */

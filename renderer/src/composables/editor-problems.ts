@@ -7,7 +7,8 @@ import { useAvatarReadiness } from './editor-avatar-readiness';
 import type { useProjectStore } from '@/stores/project';
 import type { useEditorAssetsStore } from '@/stores/editor-assets';
 import type { useConnectionsStore } from '@/stores/connections';
-import type { useJobsStore } from '@/stores/jobs';
+import { UPLOADS_UNDER_WAY, type useJobsStore } from '@/stores/jobs';
+import { useJobQuery } from './job-query';
 
 /**
  * Problems worth seeing on the element itself: what fails or is wasted in the paid result. A text whose
@@ -57,10 +58,12 @@ export interface EditorProblemSources {
 export function useEditorProblems({ project, assets, connections, jobs, message }: EditorProblemSources) {
   const links: LinkChecks = useLinkChecks(() => project.doc);
   const placement = computed(() => connections.active?.placement);
+  // The uploads still with the service, as the Assets panel reads them (one question, shared).
+  const uploads = useJobQuery(jobs, () => UPLOADS_UNDER_WAY);
   const avatars = useAvatarReadiness({
     project: () => project.doc,
     avatars: () => assets.avatars,
-    jobs: () => jobs.list,
+    jobs: () => uploads.value,
     connectionId: () => connections.active?.id ?? null,
     reload: () => assets.load(),
   });

@@ -5,6 +5,8 @@ import { applyVoiceoverAudio, type Project } from '@common/composition';
 import { onEvent } from '@/bridge';
 import type { useJobsStore } from '@/stores/jobs';
 import type { useProjectStore } from '@/stores/project';
+import type { JobQuerySpec } from '@/stores/job-query';
+import { useJobQuery } from './job-query';
 
 type ProjectStore = ReturnType<typeof useProjectStore>;
 type JobsStore = ReturnType<typeof useJobsStore>;
@@ -37,6 +39,17 @@ export function voiceoverJob(
   }
   return newest;
 }
+
+/**
+ * The editor's question of the host: the project's newest scene voiceovers (speech jobs made for a
+ * scene), enough for every scene's latest script many times over.
+ */
+export const sceneVoiceovers = (projectId: string): JobQuerySpec => ({
+  name: 'scene-voiceovers',
+  filter: { projectId, kinds: ['tts'] },
+  limit: 200,
+  keep: (job) => job.purpose.type === 'scene-voiceover',
+});
 
 export function voiceoverState(project: Project, sceneId: string, jobs: readonly JobView[]): VoiceoverState {
   const voice = project.scenes.find((s) => s.id === sceneId)?.voice;
@@ -79,14 +92,16 @@ export function useVoiceover(
   onError: (message: string) => void,
   confirmPaid: ReturnType<typeof usePaidConfirm>['confirmPaid'],
 ) {
+  // Asked again when another project is opened; the host's news keeps it current.
+  const sceneJobs = useJobQuery(jobs, () => sceneVoiceovers(project.doc.id));
   function state(sceneId: string): ComputedRef<VoiceoverState> {
-    return computed(() => voiceoverState(project.doc, sceneId, jobs.list));
+    return computed(() => voiceoverState(project.doc, sceneId, sceneJobs.value));
   }
 
   async function generate(sceneId: string): Promise<void> {
     const voice = project.doc.scenes.find((s) => s.id === sceneId)?.voice;
     if (!voice || voice.kind !== 'tts') return;
-    if (voiceoverState(project.doc, sceneId, jobs.list).state === 'working') return;
+    if (voiceoverState(project.doc, sceneId, sceneJobs.value).state === 'working') return;
     if (!voice.text.trim() || !voice.voiceId) {
       onError('Choose a voice and write the script first.');
       return;

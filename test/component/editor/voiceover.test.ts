@@ -29,9 +29,8 @@ function fakeJobs() {
   };
   return {
     jobs: {
-      get list() {
-        return list.value;
-      },
+      // The editor's question of the host, answered with the test's list.
+      hold: vi.fn(() => ({ query: { rows: list }, release: () => undefined })),
       submitWithConfirm,
     } as unknown as FakeJobs,
     submitWithConfirm,

@@ -21,7 +21,7 @@ function slowStudio(silent: string[] = []): { api: StudioWindowApi; asked: strin
     'catalogue.avatars': [],
     'catalogue.voices': [],
     'connections.list': EMPTY_CONNECTIONS,
-    'jobs.list': [],
+    'jobs.page': { jobs: [], next: null },
   };
   const api = {
     calls: new Proxy(
@@ -73,7 +73,7 @@ describe('the first screen', () => {
 
   it('does not hold the page longer than its wait when a list does not come', async () => {
     window.location.hash = '#/editor';
-    const { api, release } = slowStudio(['jobs.list']);
+    const { api, release } = slowStudio(['jobs.page']);
     useStudioApi(api);
     release();
     const wait = vi.fn(() => Promise.resolve());

@@ -5,7 +5,8 @@ import {
   type TtsCreateBody,
   type VoiceCloneBody,
 } from '@common/api';
-import { isAudioKind, type CatalogueVoice, type JobView } from '@common/bridge';
+import { isAudioKind, JOB_KINDS, type CatalogueVoice, type JobView } from '@common/bridge';
+import type { JobQuerySpec } from '@/stores/job-query';
 
 export { MAX_INPUT_WORDS, countWords };
 
@@ -93,16 +94,30 @@ export interface RecentVoiceover {
   rate: string;
 }
 
+/** How many voiceovers the recent list shows. */
+export const RECENT_VOICEOVERS_SHOWN = 20;
+
+/** Made in the Voices workspace (speech, or a clone's sample): not a scene's, a batch's or a campaign's step. */
+const madeHere = (job: JobView): boolean => job.purpose.type === 'plain' || job.purpose.type === 'voice-clone';
+
+/** The recent list's question of the host: the newest jobs whose result is a sound, made here. */
+export const RECENT_VOICEOVERS: JobQuerySpec = {
+  name: 'recent-voiceovers',
+  filter: { kinds: JOB_KINDS.filter(isAudioKind) },
+  limit: RECENT_VOICEOVERS_SHOWN,
+  keep: madeHere,
+};
+
 export function recentVoiceovers(
   jobs: readonly JobView[],
   voiceName: (id: string) => string,
-  limit = 20,
+  limit = RECENT_VOICEOVERS_SHOWN,
 ): RecentVoiceover[] {
   const out: RecentVoiceover[] = [];
   for (const job of jobs) {
     // Every kind whose result is a sound (the kind registry says) is a voiceover.
     if (!isAudioKind(job.kind)) continue;
-    if (job.purpose.type !== 'plain' && job.purpose.type !== 'voice-clone') continue;
+    if (!madeHere(job)) continue;
     const req = (job.request ?? {}) as Partial<Record<'input_text' | 'voice_id' | 'voice_url' | 'rate', string>>;
     const voice = req.voice_id
       ? voiceName(req.voice_id)

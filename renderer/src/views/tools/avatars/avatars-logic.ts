@@ -1,5 +1,6 @@
 import { avatarIdSchema } from '@common/api/avatar';
 import { AvatarUploadCheck, isActivePhase, type JobView } from '@common/bridge';
+import type { JobQuerySpec } from '@/stores/job-query';
 
 export interface UploadForm {
   source: string;
@@ -41,6 +42,9 @@ export interface UploadRow {
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The upload list's question of the host: the newest avatar uploads, as many as it shows. */
+export const RECENT_UPLOADS: JobQuerySpec = { name: 'avatar-uploads', filter: { kinds: ['avatar-upload'] }, limit: 8 };
 
 /** The avatar uploads the ledger holds, newest first: each followed to 3 (ready) or 4 (failed, with the reason). */
 export function uploadRows(jobs: readonly JobView[]): UploadRow[] {

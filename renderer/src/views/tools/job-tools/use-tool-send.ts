@@ -16,7 +16,6 @@ export function useToolSend() {
   const problem = ref<string | null>(null);
   const sent = shallowRef<JobView | null>(null);
   const job = computed<JobView | null>(() => (sent.value ? (jobs.byId.get(sent.value.id) ?? sent.value) : null));
-  void jobs.load();
 
   const ask = (title: string, content: string, positiveText: string): Promise<boolean> =>
     new Promise((resolve) => {
@@ -48,7 +47,8 @@ export function useToolSend() {
         result = await attempt(true, confirmation);
       }
       notePaidAction();
-      if (result.status === 'submitted') sent.value = result.job;
+      // Followed from now: its news keeps it current in the store.
+      if (result.status === 'submitted') sent.value = jobs.follow(result.job);
     } catch (error) {
       problem.value = error instanceof Error ? error.message : String(error);
     } finally {
