@@ -143,7 +143,7 @@ export class CampaignRows {
 
   constructor(private readonly deps: CampaignRowsDeps) {
     this.manifests = new ManifestWriter({
-      jobs: () => deps.rows.jobs(),
+      jobs: (id) => deps.rows.jobs(id),
       others: async (record) => (await this.inFolder(record.outDir)).filter((c) => c.id !== record.id),
       log: deps.log,
     });

@@ -1,3 +1,4 @@
+import type { JobScope } from '../jobs/job-scope';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -51,7 +52,7 @@ async function copied(
 export function campaignRowMaker(
   campaigns: CampaignRows,
   folder: string,
-  ledger: (match: (job: JobRecord) => boolean) => JobView[],
+  ledger: (match: (job: JobRecord) => boolean, scope: JobScope) => JobView[],
   bucket?: ResultBucket,
 ): RowMaker {
   return {
@@ -84,6 +85,7 @@ export function campaignRowMaker(
       // The row's jobs, named as the queued campaign's, for the studio that queued it to record.
       const jobs = ledger(
         (job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && job.remoteId !== null,
+        { runId: id },
       ).map((job) => ({ ...job, purpose: { ...job.purpose, campaignId: queued.id } }));
       // Paused by the account here (the whole run pauses for it), or by the run's own pause: the row waits with its steps' jobs.
       if (ended.state === 'paused') return { outcome: 'paused', record: made, pause: ended.pause ?? null, jobs };

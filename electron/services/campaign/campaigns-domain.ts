@@ -27,7 +27,7 @@ import type { CampaignRowRecord } from '../../common/campaign/record';
 import { existingFilesError, planOnFolder, retriedRow } from './campaign-reuse';
 import { leaveUnchosen } from './rows-chosen';
 import { inSelection } from '../../common/campaign/row-selection';
-import { paidVoiceovers } from './step-reuse';
+import { reusableVoiceovers, paidVoiceovers } from './step-reuse';
 import { rowLabel } from '../../common/text/row-label';
 import type { WorkerBeat } from '../rows/queue/run-shelf';
 import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue/queue-status';
@@ -76,7 +76,8 @@ export function createCampaignsDomain(
 ): DomainModule<typeof campaignsCalls> {
   const now = deps.now ?? Date.now;
   /** A campaign as the page sees it, with what the ledger says of its rows so far. */
-  const campaignView = (record: CampaignRecord): CampaignView => campaignViewFromLedger(record, jobs.list(), now());
+  const campaignView = (record: CampaignRecord): CampaignView =>
+    campaignViewFromLedger(record, jobs.list(undefined, { runId: record.id }), now());
   const read = async (
     raw: CampaignInput,
   ): Promise<{
@@ -135,7 +136,10 @@ export function createCampaignsDomain(
     const fresh = recordOf(input, project, check);
     const existing = input.key === undefined ? null : await deps.runner.get(input.key);
     const whole = existing
-      ? reviseCampaign(existing, fresh, { retryFailed: input.retryFailed === true, retry: (row) => retried(row) })
+      ? reviseCampaign(existing, fresh, {
+          retryFailed: input.retryFailed === true,
+          retry: (row) => retried(row, existing.id),
+        })
       : fresh;
     const revised = input.rows ? leaveUnchosen(whole, input.rows) : whole;
     // The folder decides what is kept, saved again or sent, and which names need the user's choice.
@@ -146,7 +150,7 @@ export function createCampaignsDomain(
         copies: (await deps.folderCopies?.(input.outDir)) ?? [],
         exists: (path) => existsSync(path),
         now: now(),
-        voiceovers: paidVoiceovers(jobs.list(), now()),
+        voiceovers: paidVoiceovers(jobs.list(undefined, reusableVoiceovers(now())), now()),
       },
       input.existing,
     );
@@ -178,7 +182,8 @@ export function createCampaignsDomain(
       throw new StudioError(`These rows cannot go on a queue: ${problems.join(' ')}`, 'invalid-campaign');
   };
   const queueStatus = queueStatusReader(deps.queue, { now, guardMs: deps.queueReadGuardMs ?? QUEUE_READ_GUARD_MS });
-  const retried = (row: CampaignRowRecord) => retriedRow(row, jobs.list(), now());
+  const retried = (row: CampaignRowRecord, campaignId: string) =>
+    retriedRow(row, jobs.list(undefined, { runId: campaignId }), now());
   const quoteOf = (record: CampaignRecord): Promise<PriceQuote> => {
     const items = campaignQuote(record);
     if (items.length === 0)
@@ -218,7 +223,7 @@ export function createCampaignsDomain(
   const failedRows = async (id: string): Promise<CampaignRecord> => {
     const record = await deps.runner.get(id);
     if (!record) throw new StudioError(`No campaign "${id}"`, 'not-found');
-    const rows = record.rows.filter((r) => r.state === 'failed').map((r) => retried(r));
+    const rows = record.rows.filter((r) => r.state === 'failed').map((r) => retried(r, id));
     if (rows.length === 0) throw new StudioError('No row of the campaign has failed.', 'nothing-to-send');
     return { ...record, rows };
   };
@@ -227,7 +232,7 @@ export function createCampaignsDomain(
     const record = await deps.runner.get(id);
     const found = record?.rows.find((r) => r.row === row);
     if (!record || !found) throw new StudioError(`The campaign has no ${rowLabel({ row })}.`, 'not-found');
-    return { ...record, rows: [retried(found)] };
+    return { ...record, rows: [retried(found, id)] };
   };
   /** The campaign with its scenes following their voices, and just the rows that this releases, to price. */
   const heldFitted = async (id: string) => {

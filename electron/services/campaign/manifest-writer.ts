@@ -5,7 +5,8 @@ import { writeCampaignManifest } from './campaign-manifest';
 import { PacedWrite } from './paced-write';
 
 export interface ManifestWriterDeps {
-  jobs(): readonly JobView[];
+  /** A campaign's jobs. */
+  jobs(campaignId: string): readonly JobView[];
   /** The other campaigns saving into the record's folder (their videos there are described too). */
   others(record: CampaignRecord): Promise<readonly CampaignRecord[]>;
   log?: Logger;
@@ -62,7 +63,7 @@ export class ManifestWriter {
     if (!file) {
       const write = this.deps.write ?? writeCampaignManifest;
       file = new PacedWrite<CampaignRecord>({
-        write: async (record) => write(record, this.deps.jobs(), await this.deps.others(record)),
+        write: async (record) => write(record, this.deps.jobs(record.id), await this.deps.others(record)),
         clock: this.deps.clock,
         failed: (error) => this.deps.log?.warn('the campaign manifest was not written', { id, error: String(error) }),
       });

@@ -1,3 +1,4 @@
+import type { JobScope } from '../jobs/job-scope';
 import type { JobView } from '../../common/bridge/jobs';
 import type { CampaignRecord, CampaignRowRecord } from '../../common/campaign/record';
 import { rowProject } from './row-project';
@@ -18,6 +19,11 @@ type VoiceBody = { input_text?: unknown; voice_id?: unknown; rate?: unknown };
 
 /** What a voiceover is made from, as one key (the body's other fields, a callback say, do not change it). */
 const voiceKey = (body: VoiceBody): string => JSON.stringify([body.input_text, body.voice_id, body.rate]);
+
+/** Where paidVoiceovers looks: the campaigns' voiceovers whose links last past the margin (not every job). */
+export function reusableVoiceovers(now: number): JobScope {
+  return { kinds: ['tts'], purposeTypes: ['campaign-row'], phases: ['completed'], expiresAfter: now + VOICE_MARGIN_MS };
+}
 
 /** The campaign voiceovers the ledger holds that completed and still work, by what they say. */
 export function paidVoiceovers(jobs: readonly JobView[], now: number): Map<string, string> {

@@ -1,3 +1,4 @@
+import type { JobScope } from '../jobs/job-scope';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { CopyOrigin, DownloadEntry } from '../../common/bridge/downloads';
@@ -19,7 +20,8 @@ export interface LegacyCopy {
 
 export interface AdoptDeps {
   manager: DownloadManager;
-  jobs(): readonly JobRecord[];
+  /** The ledger's jobs in a scope (a copy's job by its id or its link), newest first. */
+  jobs(scope: JobScope): readonly JobRecord[];
   /** ffprobe: the file is real media; throws otherwise. */
   verify?(path: string): Promise<void>;
   log: Logger;
@@ -49,12 +51,10 @@ export async function adoptCopies(
     const check = await checkCopy(entry, { deep: true });
     adopted.push({ ...entry, state: check.state, sha256: check.sha256, mtimeMs: check.mtimeMs });
   }
-  const jobs = deps.jobs();
   for (const copy of legacy.copies) {
     const path = resolve(copy.path);
-    const job = copy.jobId
-      ? jobs.find((j) => j.id === copy.jobId)
-      : jobs.filter((j) => j.resultUrl === copy.url).sort((a, b) => b.createdAt - a.createdAt)[0];
+    // Newest first: of two jobs with one link, the later one.
+    const job = deps.jobs(copy.jobId ? { ids: [copy.jobId] } : { resultUrl: copy.url })[0];
     if (!job || recorded(job.id, path) || adopted.some((d) => d.jobId === job.id && d.savedPath === path)) continue;
     const entry = newEntry(
       { jobId: job.id, url: copy.url, folder: dirname(path), relativeName: basename(path), origin: copy.savedBy },

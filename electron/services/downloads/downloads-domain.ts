@@ -70,7 +70,7 @@ export function createDownloadsService(
     createStore: base.createStore,
     log: base.log,
     job: (id) => jobs.record(id),
-    jobs: (match) => jobs.records(match),
+    jobs: (match, scope) => jobs.records(match, scope),
     projectName: (id) => projects.nameOf(id),
     project: (id) => projects.read(id),
     verify: ffprobeVerifier(() => settings.get()),
@@ -144,7 +144,8 @@ export function createArchive(
     createStore: base.createStore,
     // A step of something else (a campaign row's voiceover, a scene's) is not a result to keep; a batch's
     // and a campaign's rows are saved by them, and the archive protects them (Archive.sync).
-    jobs: () => jobs.records().filter((job) => stepOf(job) === null),
+    // Only results whose links still work can be saved: the ledger's expiry index finds them.
+    jobs: () => jobs.records((job) => stepOf(job) === null, { phases: ['completed'], expiresAfter: service.now() }),
     log: base.log,
     // Whether a result's link still works is asked of one clock: the downloads'.
     now: () => service.now(),

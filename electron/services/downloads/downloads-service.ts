@@ -1,3 +1,4 @@
+import type { JobScope } from '../jobs/job-scope';
 import { extname, resolve } from 'node:path';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
@@ -31,7 +32,8 @@ export interface DownloadsServiceDeps {
   /** The job as the ledger has it now (throws for an unknown id). */
   job(id: string): JobRecord;
   /** Every job of the ledger: a writer that holds only a result's link (a campaign row) finds its job. */
-  jobs?(match?: (job: JobRecord) => boolean): readonly JobRecord[];
+  /** The ledger's jobs in a scope that `match` (a link's job). */
+  jobs?(match: ((job: JobRecord) => boolean) | undefined, scope: JobScope): readonly JobRecord[];
   /** A project's name from its id, for {project} and for the Library. */
   projectName(id: string): Promise<string | null>;
   /**
@@ -107,7 +109,7 @@ export class DownloadsService {
       manager: this.manager,
       ends: this.ends,
       job: (id) => this.jobOrNull(id),
-      jobs: (match) => deps.jobs?.(match) ?? [],
+      jobs: (match, scope) => deps.jobs?.(match, scope) ?? [],
       now: () => this.now(),
       ready: () => this.ready,
     });

@@ -1,3 +1,4 @@
+import type { JobScope } from '../jobs/job-scope';
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { DownloadEntry, type CopyOrigin, type DownloadView } from '../../common/bridge/downloads';
@@ -61,7 +62,7 @@ export interface ResultCopiesDeps {
   job(id: string): JobRecord | null;
   /** Every job of the ledger (a link's job is found among them). */
   /** The ledger's records, newest first; `match` picks some without sorting them all. */
-  jobs(match?: (job: JobRecord) => boolean): readonly JobRecord[];
+  jobs(match: ((job: JobRecord) => boolean) | undefined, scope: JobScope): readonly JobRecord[];
   now(): number;
   /** Settles once earlier versions' copies are adopted, so a copy is never recorded twice. */
   ready(): Promise<unknown>;
@@ -186,7 +187,7 @@ export class ResultCopies {
 
   /** As saveOrThrow(), for a writer that holds only the result's link (a campaign row): its job is the ledger's. */
   async saveLink(request: Omit<CopyRequest, 'jobId'> & { url: string }): Promise<boolean> {
-    const job = this.deps.jobs((j) => j.resultUrl === request.url)[0];
+    const job = this.deps.jobs(undefined, { resultUrl: request.url })[0];
     if (!job) throw new Error('No job in the library gave this result.');
     return this.saveOrThrow({ ...request, jobId: job.id });
   }

@@ -349,8 +349,8 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     async rowMakers(folder, bucket) {
       const results = bucket === undefined ? undefined : await openResultBucket(storage.storages, bucket);
       return [
-        campaignRowMaker(campaigns, folder, (match) => studio.jobs.list(match), results),
-        batchRowMaker(studio.batches, (match) => studio.jobs.list(match)),
+        campaignRowMaker(campaigns, folder, (match, scope) => studio.jobs.list(match, scope), results),
+        batchRowMaker(studio.batches, (match, scope) => studio.jobs.list(match, scope)),
       ];
     },
     async disposeAll() {

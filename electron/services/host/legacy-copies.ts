@@ -51,7 +51,7 @@ export async function adoptLegacyCopies(
     return await adoptCopies(
       {
         manager: downloads.manager,
-        jobs: () => jobs.records(),
+        jobs: (scope) => jobs.records(undefined, scope),
         verify: ffprobeVerifier(() => settings.get()),
         log: base.log,
       },

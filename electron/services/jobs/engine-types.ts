@@ -13,6 +13,8 @@ import type { SharedAccount } from './account-creates';
 // What the job engine is given and the names it exports beside itself.
 
 export const RESULT_LIFETIME_MS = 7 * 24 * 3600_000;
+/** How far back a submit looks for the same request sent before (asked before sending it twice). */
+export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
 export interface EngineConnection {
   id: string;

@@ -1,16 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CostEstimate,
-  JobKind,
-  JobRecord,
-  JobSubmission,
-  JobView,
-  PriceQuote,
-  QuoteItem,
-  SubmitResult,
-} from '../../common/bridge/jobs';
-import type { PaidAction, PaidConfirmation, PastCharge, Price, SpendingPolicy } from '../../common/jobs/cost-model';
-import { expectedCredits } from '../../common/jobs/cost-model';
+import type { CostEstimate, JobRecord, JobSubmission, JobView, SubmitResult } from '../../common/bridge/jobs';
 import { chargeAtAnswer, recordedEstimate } from './paid-gate';
 import { SpendingGate, type CreatePass, type MeasuredCreate } from './spending-gate';
 import { LedgerWriter } from './ledger-writer';
@@ -24,7 +13,11 @@ import { jobViewOf, toJobView, isActive, isFinal, describeUnknownOutcome, countA
 import { JobEvents } from './job-events';
 import { JobFollower } from './job-follower';
 import { ForgottenJobs } from './forgotten-jobs';
-import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack } from './engine-types';
+import { EngineMoney } from './engine-money';
+import { LedgerReads, workingSet } from './ledger-reads';
+import { runOf, type JobScope } from './job-scope';
+import { dayStart } from '../../common/jobs/cost-model';
+import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack, DUPLICATE_WINDOW_MS } from './engine-types';
 import type { EngineConnection, JobEngineDeps, SentCharge, SubmitOptions } from './engine-types';
 import {
   adoptedRecord,
@@ -47,23 +40,31 @@ export type { EngineConnection, EngineConnections } from './engine-types';
  * restart becomes "outcome unknown" and is never re-sent. Once the service accepted a create, a record
  * that cannot be written does not end the job: it stays followed in memory while the write is retried.
  */
-export class JobEngine {
+export class JobEngine extends EngineMoney {
+  /** The jobs held in memory: those a start needs (ledger-reads.ts workingSet) and those changed since. */
   private readonly jobs = new Map<string, JobRecord>();
   /** Lets go of ended jobs from memory (a worker's, once their row's report was delivered); the ledger keeps them. */
-  readonly forgotten = new ForgottenJobs(this.jobs, (id) => this.follower.has(id));
+  readonly forgotten = new ForgottenJobs(
+    this.jobs,
+    (id) => this.follower.has(id),
+    (record) => this.reads.drop(record),
+  );
+  /** Every other job, read from the ledger by scope when asked for. */
+  private readonly reads: LedgerReads;
   /** Polling after the create: when to ask, what each answer changes, stalls at the deadline. */
   private readonly follower: JobFollower;
   private readonly events: JobEvents;
   private readonly newId: () => string;
   private readonly timers: Timers;
   private readonly writer: LedgerWriter;
-  /** Prices, the quote, refusals of unconfirmed or over-limit creates, the creates on their way, the day's room. */
   readonly spending: SpendingGate;
   private started = false;
   private readOnly = false;
 
-  constructor(private readonly deps: JobEngineDeps) {
+  constructor(protected readonly deps: JobEngineDeps) {
+    super();
     this.newId = deps.newId ?? (() => randomUUID());
+    this.reads = new LedgerReads(deps.storage, this.jobs, this.forgotten);
     this.events = new JobEvents(deps, () => this.jobs.values());
     this.timers = deps.timers ?? realTimers;
     this.writer = new LedgerWriter({
@@ -87,16 +88,18 @@ export class JobEngine {
   }
 
   /**
-   * Loads the ledger and resumes polling; `only` limits polling to some jobs. `readOnly` (the CLI's
-   * list, show and wait) never writes the ledger: another process may own these records, and a create
-   * it is sending right now must not be marked as lost.
+   * Reads what it needs of the ledger and resumes polling; `only` limits polling to some jobs. The jobs
+   * it does not hold count in the day's total and the price guide from their columns. `readOnly` (the
+   * CLI's list, show and wait) never writes the ledger: another process may own these records, and a
+   * create it is sending right now must not be marked as lost.
    */
   start(options: { only?: readonly string[]; poll?: boolean; readOnly?: boolean } = {}): void {
     if (this.started) return;
     this.started = true;
     this.readOnly = options.readOnly === true;
     const now = this.deps.clock.now();
-    for (const record of this.deps.storage.loadAll().sort((a, b) => a.createdAt - b.createdAt)) {
+    const recentMs = this.deps.duplicateWindowMs ?? DUPLICATE_WINDOW_MS;
+    for (const record of workingSet(this.deps.storage, now, recentMs)) {
       this.jobs.set(record.id, record);
       this.follower.learnFromPast(record);
       if (record.phase === 'submitting' && !this.readOnly) {
@@ -104,6 +107,12 @@ export class JobEngine {
         this.update(record.id, { phase: 'outcome-unknown', error: describeUnknownOutcome(null) });
       }
     }
+    // Today's and yesterday's jobs (the day's limit) and each kind's latest charges (the guide).
+    const from = dayStart(now) - 2 * 86_400_000;
+    this.forgotten.takeIn(
+      this.deps.storage.charges(from).filter((row) => !this.jobs.has(row.id)),
+      from,
+    );
     if (options.poll === false) return;
     const random = this.deps.random ?? Math.random;
     for (const record of this.jobs.values()) {
@@ -128,7 +137,7 @@ export class JobEngine {
 
   /** Starts polling one job that `start({ poll: false })` loaded but left alone. */
   follow(id: string): void {
-    const record = this.jobs.get(id);
+    const record = this.reads.take(id);
     if (!record) throw new JobNotFoundError(id);
     if (isActive(record.phase) && record.remoteId && !this.follower.has(id)) this.follower.track(record, 0);
   }
@@ -143,22 +152,29 @@ export class JobEngine {
     return this.events.subscribeRecords(listener);
   }
 
-  /** The records themselves, newest first (services: the archive, downloads, the reactor), or those that `match`. */
-  records(match?: (record: JobRecord) => boolean): JobRecord[] {
-    const all = [...this.jobs.values()];
-    return (match ? all.filter(match) : all).sort((a, b) => b.createdAt - a.createdAt);
+  /**
+   * The records themselves, newest first (services: the archive, downloads, the reactor), those in the
+   * scope that `match`. Say the scope (a run, a phase…): without one every job in the ledger is read.
+   */
+  records(match?: (record: JobRecord) => boolean, scope: JobScope = {}): JobRecord[] {
+    return this.reads.find(scope, match);
+  }
+
+  /** The records held in memory that `match` (a worker lets its delivered rows' jobs go; tests look). */
+  held(match: (record: JobRecord) => boolean): JobRecord[] {
+    return [...this.jobs.values()].filter(match);
   }
 
   record(id: string): JobRecord {
-    const record = this.jobs.get(id);
+    const record = this.reads.get(id);
     if (!record) throw new JobNotFoundError(id);
     return record;
   }
 
   /** `match`: only those records are viewed (a worker finds one row's jobs among thousands every row). */
-  list(match?: (record: JobRecord) => boolean): JobView[] {
+  list(match?: (record: JobRecord) => boolean, scope: JobScope = {}): JobView[] {
     const now = this.deps.clock.now();
-    return this.records(match).map((r) => jobViewOf(r, now));
+    return this.records(match, scope).map((r) => jobViewOf(r, now));
   }
 
   get(id: string): JobView {
@@ -167,44 +183,6 @@ export class JobEngine {
 
   get activeCount(): number {
     return countActive(this.jobs.values());
-  }
-
-  /** The price of a job on a connection: the service's published figure, else the honest unknown with this connection's recent charges. */
-  price(kind: JobKind, body: Record<string, unknown>, connectionId: string): Promise<Price> {
-    return this.spending.price(kind, body, connectionId);
-  }
-
-  /** What a confirmation shows: each line's price on the active connection, its balance read now and today's limit. */
-  quote(items: readonly QuoteItem[]): Promise<PriceQuote> {
-    return this.spending.quote(items);
-  }
-
-  /** Refuses unless `confirmation` covers `count` of an action (a batch, a live session) at today's price within the day's limit. */
-  requireConfirmed(action: PaidAction, count: number, confirmation: PaidConfirmation | undefined): Promise<Price> {
-    return this.spending.requireConfirmed(action, count, confirmation);
-  }
-
-  /** Adds charges the ledger does not hold (live sessions) to the guides and the day's total. */
-  countCharges(source: (connectionId: string) => PastCharge[]): void {
-    this.spending.countCharges(source);
-  }
-
-  policy(): SpendingPolicy {
-    return this.spending.policy();
-  }
-
-  /** A connection's credit balance now (default: the one new jobs go to); null where it cannot be read. */
-  async balanceNow(connectionId?: string): Promise<{ connectionId: string; credits: number } | null> {
-    const id = connectionId ?? (await this.deps.connections.active()).id;
-    const credits = await this.deps.balance?.(id).catch(() => null);
-    return credits === undefined || credits === null ? null : { connectionId: id, credits };
-  }
-
-  /** What a create is expected to cost on the active connection now: published, or its recent charges; null: unknown. */
-  async expectedCredits(submission: Pick<JobSubmission, 'kind' | 'body'>): Promise<number | null> {
-    const connection = await this.deps.connections.active();
-    const body = submission.body as Record<string, unknown>;
-    return expectedCredits(await this.spending.price(submission.kind, body, connection.id));
   }
 
   async submit(submission: JobSubmission, stops: SubmitOptions = {}): Promise<SubmitResult> {
@@ -244,7 +222,12 @@ export class JobEngine {
 
     // From here to the ledger write nothing awaits, so two identical submits cannot both pass the check.
     if (!submission.confirmDuplicate) {
-      const earlier = recentDuplicate(this.jobs.values(), requestHash, now, this.deps.duplicateWindowMs ?? 10 * 60_000);
+      const earlier = recentDuplicate(
+        this.jobs.values(),
+        requestHash,
+        now,
+        this.deps.duplicateWindowMs ?? DUPLICATE_WINDOW_MS,
+      );
       if (earlier)
         return {
           status: 'duplicate',
@@ -334,8 +317,12 @@ export class JobEngine {
   /** Jobs a worker made for a queued run of this studio, as it reported them: recorded here (once each). */
   async receive(views: readonly JobView[]): Promise<void> {
     const connection = await this.deps.connections.active();
-    const known = new Set<string>();
-    for (const j of this.jobs.values()) if (j.remoteId !== null) known.add(j.remoteId);
+    const remoteIds = views.flatMap((v) => (v.remoteId === null ? [] : [v.remoteId]));
+    // Looked for among their runs' jobs: the ledger has no index of the service's ids.
+    const scopes = [...new Set(views.map(runOf))].map((runId) =>
+      runId === null ? { remoteIds } : { runId, remoteIds },
+    );
+    const known = new Set(scopes.flatMap((scope) => this.records(undefined, scope)).map((j) => j.remoteId));
     for (const view of views) {
       if (view.remoteId !== null && known.has(view.remoteId)) continue;
       const submission = { kind: view.kind, body: view.request, purpose: view.purpose } as JobSubmission;
@@ -357,20 +344,20 @@ export class JobEngine {
 
   /** Records that the reactor has acted on this job's end, so it never acts again (after a restart too). */
   async markReacted(id: string): Promise<void> {
-    if (!this.jobs.has(id)) return;
+    if (!this.reads.take(id)) return;
     await this.update(id, { reactedAt: this.deps.clock.now() });
   }
 
   /** Polls an active job now, or resumes a stalled one. */
   refresh(id: string): JobView {
-    const record = this.jobs.get(id);
+    const record = this.reads.take(id);
     if (!record) throw new JobNotFoundError(id);
     this.follower.refresh(record);
     return this.get(id);
   }
 
   async remove(id: string): Promise<void> {
-    const record = this.jobs.get(id);
+    const record = this.reads.take(id);
     if (!record) throw new JobNotFoundError(id);
     this.follower.drop(record);
     await this.deps.storage.remove(id);
@@ -389,7 +376,7 @@ export class JobEngine {
 
   /** A change, in memory at once; settles once on disk (a failed write of a job the service knows is retried). */
   private update(id: string, patch: Partial<JobRecord>, persist = true): Promise<void> {
-    const record = this.jobs.get(id);
+    const record = this.reads.take(id);
     if (!record) return Promise.resolve();
     const next: JobRecord = { ...record, ...patch, updatedAt: this.deps.clock.now() };
     this.jobs.set(id, next);

@@ -1,6 +1,7 @@
 import type { JobRecord } from '../../common/bridge/jobs';
 import { dayStart, RECENT_CHARGES } from '../../common/jobs/cost-model';
 import { chargeHistory, countedCredits, type ChargeFacts } from './paid-gate';
+import type { ChargeRow } from './ledger';
 
 /** Phases a job may leave memory in: ended, and never polled again ("stalled" may be checked again). */
 const FORGETTABLE: ReadonlySet<JobRecord['phase']> = new Set(['completed', 'failed', 'outcome-unknown']);
@@ -16,14 +17,18 @@ const DAYS_KEPT_MS = 2 * 86_400_000;
  */
 export class ForgottenJobs {
   /** By connection and kind: the latest real charges let go of, oldest first. */
-  private readonly latest = new Map<string, ChargeFacts[]>();
+  private readonly latest = new Map<string, ChargeRow[]>();
   /** By connection and day: one stand-in carrying the day's total of the rest. */
   private readonly days = new Map<string, ChargeFacts>();
+  /** Jobs created from here on that are not in memory are counted in the stand-ins (none at first). */
+  private countedFrom = Number.POSITIVE_INFINITY;
 
   /** `jobs`: the engine's records in memory; `followed`: whether the engine still polls or awaits a job. */
   constructor(
     private readonly jobs: Map<string, JobRecord>,
     private readonly followed: (id: string) => boolean,
+    /** Told of each job let go of, so no copy of it read from the ledger stays behind (LedgerReads.drop). */
+    private readonly dropped: (record: JobRecord) => void = () => undefined,
   ) {}
 
   /**
@@ -35,10 +40,37 @@ export class ForgottenJobs {
     for (const [id, record] of this.jobs) {
       if (!FORGETTABLE.has(record.phase) || this.followed(id) || !match(record)) continue;
       this.jobs.delete(id);
+      this.dropped(record);
+      this.countedFrom = Math.min(this.countedFrom, record.createdAt);
       this.keep(record);
       gone += 1;
     }
     return gone;
+  }
+
+  /**
+   * Counts jobs never held in memory (a start reads their columns, not their records): they then
+   * stand in the day's totals and the guide as if they had been let go of. `from` is where the rows
+   * start: a job created before it was never counted here, so giveBack leaves the totals alone for it.
+   */
+  takeIn(rows: readonly ChargeRow[], from: number): void {
+    this.countedFrom = Math.min(this.countedFrom, from);
+    for (const row of [...rows].sort((a, b) => a.createdAt - b.createdAt)) this.keep(row);
+  }
+
+  /**
+   * A job counted here comes back into memory (read again from the ledger, to change it): its count
+   * leaves the stand-ins, so the spending gate counts it once, from its record.
+   */
+  giveBack(record: ChargeRow): void {
+    const list = this.latest.get(`${record.connectionId}\n${record.kind}`);
+    const at = list?.findIndex((f) => f.id === record.id) ?? -1;
+    if (list && at >= 0) return void list.splice(at, 1);
+    if (record.createdAt < this.countedFrom) return;
+    const key = `${record.connectionId}\n${dayStart(record.createdAt)}`;
+    const day = this.days.get(key);
+    const guide = chargeHistory([...this.latest.values()].flat(), record.connectionId);
+    if (day) this.days.set(key, { ...day, chargedCredits: (day.chargedCredits ?? 0) - countedCredits(record, guide) });
   }
 
   /** The records in memory, then what stands for those let go of: what the spending gate reads. */
@@ -48,9 +80,9 @@ export class ForgottenJobs {
     yield* this.days.values();
   }
 
-  private keep(record: JobRecord): void {
-    const { connectionId, kind, createdAt, phase, remoteId, chargedCredits, chargeSource, costEstimate } = record;
-    const facts = { connectionId, kind, createdAt, phase, remoteId, chargedCredits, chargeSource, costEstimate };
+  private keep(record: ChargeRow): void {
+    const { id, connectionId, kind, createdAt, phase, remoteId, chargedCredits, chargeSource, costEstimate } = record;
+    const facts = { id, connectionId, kind, createdAt, phase, remoteId, chargedCredits, chargeSource, costEstimate };
     // Only a real charge guides unpublished prices (a failure's is its refund); any other counts in its day's total alone.
     if (chargedCredits === null || chargeSource === 'estimate' || phase === 'failed') return this.addToDay(facts);
     const key = `${connectionId}\n${kind}`;
@@ -58,7 +90,7 @@ export class ForgottenJobs {
     list.push(facts);
     list.sort((a, b) => a.createdAt - b.createdAt);
     this.latest.set(key, list);
-    while (list.length > RECENT_CHARGES) this.addToDay(list.shift() as ChargeFacts);
+    while (list.length > RECENT_CHARGES) this.addToDay(list.shift() as ChargeRow);
   }
 
   /** Adds a job's count (its charge, else its price as the guide says it now) to its connection's day. */

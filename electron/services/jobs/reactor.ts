@@ -1,5 +1,6 @@
 import type { JobRecord, PurposeType } from '../../common/bridge/jobs';
 import type { Logger } from '../host/types';
+import type { JobScope } from './job-scope';
 
 /**
  * What a purpose's handler is given: the job as it ended. It may run again after a crash: be idempotent.
@@ -10,7 +11,7 @@ export type ReactionHandler = (job: JobRecord) => Promise<void | 'later'>;
 
 /** The engine as the reactor sees it: its records (reactedAt is no part of what the page sees). */
 export interface ReactorEngine {
-  records(): JobRecord[];
+  records(match: undefined, scope: JobScope): JobRecord[];
   subscribeRecords(listener: (job: JobRecord) => void): () => void;
   markReacted(id: string): Promise<void>;
 }
@@ -43,7 +44,8 @@ export class JobReactor {
   start(): void {
     if (this.unsubscribe) return;
     this.unsubscribe = this.deps.engine.subscribeRecords((job) => this.consider(job));
-    for (const job of this.deps.engine.records()) this.consider(job);
+    // The jobs that ended while no host ran, or before a crash (the ledger's partial index finds them).
+    for (const job of this.deps.engine.records(undefined, { unreacted: true })) this.consider(job);
   }
 
   stop(): void {

@@ -145,6 +145,17 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX jobs_keepable_phase ON jobs (phase, created_at, id) WHERE keepable = 1;
    CREATE INDEX jobs_keepable_kind ON jobs (kind, created_at, id) WHERE keepable = 1;
    CREATE INDEX jobs_keepable_cost ON jobs (cost_credits, created_at, id) WHERE keepable = 1;`,
+  // 6: what a start and the engine's reads ask of jobs they do not hold (records/ledger-find.ts), each a
+  // small partial index rather than a scan of every job: the ended jobs the reactor has not acted on
+  // (reactedAt is in the record alone; few at any time), each connection's latest real charges of each
+  // kind (the guide for unpublished prices), and a completed job by its result link (a campaign row's
+  // saved video, an old version's copy). ledger-find.ts words its queries exactly as these WHEREs, which
+  // SQLite needs to use them (a test reads the plans).
+  `CREATE INDEX jobs_unreacted ON jobs (created_at)
+     WHERE phase IN ('completed', 'failed', 'outcome-unknown') AND json_extract(record, '$.reactedAt') IS NULL;
+   CREATE INDEX jobs_charges ON jobs (connection_id, kind, created_at)
+     WHERE cost_state = 'charged' AND phase <> 'failed';
+   CREATE INDEX jobs_by_result ON jobs (json_extract(record, '$.resultUrl')) WHERE phase = 'completed';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -171,6 +182,10 @@ export const JOB_INDEXES: Readonly<Record<string, string>> = {
   jobs_keepable_phase: '(phase, created_at, id) WHERE keepable = 1',
   jobs_keepable_kind: '(kind, created_at, id) WHERE keepable = 1',
   jobs_keepable_cost: '(cost_credits, created_at, id) WHERE keepable = 1',
+  jobs_unreacted:
+    "(created_at) WHERE phase IN ('completed', 'failed', 'outcome-unknown') AND json_extract(record, '$.reactedAt') IS NULL",
+  jobs_charges: "(connection_id, kind, created_at) WHERE cost_state = 'charged' AND phase <> 'failed'",
+  jobs_by_result: "(json_extract(record, '$.resultUrl')) WHERE phase = 'completed'",
 };
 
 /** Builds any of the jobs table's indexes that is missing (an import interrupted after it dropped them). */

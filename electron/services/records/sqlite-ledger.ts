@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { JobRecord } from '../../common/bridge/jobs';
 import type { JobPurpose } from '../../common/jobs/purpose';
 import { stepOf } from '../../common/jobs/steps';
-import type { LedgerStorage } from '../jobs/ledger';
+import { chargesOf, type ChargeRow, type LedgerStorage } from '../jobs/ledger';
+import { pickInScope, type JobScope } from '../jobs/job-scope';
+import { chargeRows, findJobTexts } from './ledger-find';
 import { forEachLine, JOURNAL, parseJournalLine, readRecord, type Reporting } from '../jobs/ledger-read';
 import type Database from 'libsql';
 import { setSynchronous, type RecordsDatabase, type Sqlite } from './database';
@@ -126,6 +128,22 @@ export class SqliteLedgerStorage implements LedgerStorage {
       db.transaction(() => unreadable.forEach((id) => remove.run(id)))();
     }
     return records;
+  }
+
+  find(scope: JobScope): JobRecord[] {
+    const db = this.queryable();
+    if (!db) return pickInScope(scope, this.loadAll());
+    const records: JobRecord[] = [];
+    for (const { record } of findJobTexts(db, scope)) {
+      const read = readRecord(this.jobsDir, record, this.reporting);
+      if (read) records.push(read);
+    }
+    return records;
+  }
+
+  charges(from: number): ChargeRow[] {
+    const db = this.queryable();
+    return db ? chargeRows(db, from) : chargesOf(this.loadAll(), from);
   }
 
   put(record: JobRecord): Promise<void> {

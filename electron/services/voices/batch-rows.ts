@@ -110,7 +110,7 @@ export class BatchRows {
 
   /** The batch with each row's state, read from its record and the ledger. */
   view(record: BatchRecord): BatchView {
-    return batchView(record, this.deps.rows.jobs());
+    return batchView(record, this.deps.rows.jobs(record.id));
   }
 
   /** Goes on with the batch; resolves when it finished, or as soon as it is paused or cancelled (rows out go on). */

@@ -1,3 +1,4 @@
+import type { JobScope } from '../jobs/job-scope';
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import type { RowMaker } from '../rows/queue/row-worker';
 import type { BatchRows } from './batch-rows';
@@ -10,7 +11,10 @@ import type { BatchRecord, BatchRowRecord } from './batch-record';
  * with the report, named as the queued batch's: the studio that queued it reads the result there and saves
  * the file (a batch's files are saved by its export, on the studio's machine).
  */
-export function batchRowMaker(batches: BatchRows, ledger: (match: (job: JobRecord) => boolean) => JobView[]): RowMaker {
+export function batchRowMaker(
+  batches: BatchRows,
+  ledger: (match: (job: JobRecord) => boolean, scope: JobScope) => JobView[],
+): RowMaker {
   return {
     kind: 'batch',
     async make(queued, row, live) {
@@ -36,6 +40,7 @@ export function batchRowMaker(batches: BatchRows, ledger: (match: (job: JobRecor
       const made = (record?.rows[0] ?? row) as BatchRowRecord;
       const jobs = ledger(
         (job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && job.remoteId !== null,
+        { runId: id },
       ).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
       if (record?.state === 'paused') return { outcome: 'paused', record: made, pause: record.pause ?? null, jobs };
       return { outcome: 'ended', record: made, jobs };

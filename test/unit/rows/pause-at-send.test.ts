@@ -22,6 +22,8 @@ function heldLedger(file: LedgerStorage) {
   let held = false;
   const ledger: LedgerStorage = {
     loadAll: () => file.loadAll(),
+    find: (scope) => file.find(scope),
+    charges: (from) => file.charges(from),
     remove: (id) => file.remove(id),
     flush: () => file.flush(),
     put: async (record: JobRecord) => {

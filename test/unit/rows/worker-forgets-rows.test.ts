@@ -35,17 +35,19 @@ describe('a worker once a row’s report is delivered', () => {
       },
     );
     const { rows, ...queued } = (await studio.campaigns.get('q'))!;
-    const maker = campaignRowMaker(worker.campaigns, join(dir, 'made'), (match) => worker.engine.list(match));
+    const maker = campaignRowMaker(worker.campaigns, join(dir, 'made'), (match, scope) =>
+      worker.engine.list(match, scope),
+    );
 
     const reported: string[] = [];
     for (const row of rows) {
       const report = await maker.make(queued, row, { running: async () => true });
       expect(report.outcome).toBe('ended');
       // Before the report is delivered, the row's jobs are still the worker's to report.
-      expect(worker.engine.records(ofCampaign('q')).length).toBe(report.jobs?.length);
+      expect(worker.engine.held(ofCampaign('q')).length).toBe(report.jobs?.length);
       reported.push(...(report.jobs ?? []).map((job) => job.id));
       await maker.delivered?.(queued, row, report);
-      expect(worker.engine.records(ofCampaign('q'))).toEqual([]);
+      expect(worker.engine.held(ofCampaign('q'))).toEqual([]);
     }
     // Two voiceovers and a video a row, every one in a report.
     expect(reported.length).toBe(9);

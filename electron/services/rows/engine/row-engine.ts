@@ -99,8 +99,8 @@ export class RowEngine {
     await this.memory.save(kind, run.state === 'running' ? { ...run, pause: null } : run);
   }
 
-  /** The ledger's jobs, as the engine sees them (the kinds read their rows' jobs here). */
-  readonly jobs = (): JobView[] => this.deps.jobs.list();
+  /** A run's jobs, as the engine sees them (the kinds read their rows' jobs here). */
+  readonly jobs = (runId: string): JobView[] => this.deps.jobs.list(undefined, { runId });
   readonly get = (kind: string, id: string): Promise<AnyRun | null> => this.memory.get(kind, id);
   readonly require = (kind: string, id: string): Promise<AnyRun> => this.memory.require(kind, id);
   readonly list = (kind: string): Promise<AnyRun[]> => this.memory.list(kind);
@@ -207,7 +207,7 @@ export class RowEngine {
   async redoRows(kind: string, id: string, rowNumbers: readonly number[]): Promise<AnyRun> {
     const k = this.kindOf(kind);
     const redone = new Set(rowNumbers);
-    const jobs = this.deps.jobs.list();
+    const jobs = this.deps.jobs.list(undefined, { runId: id });
     await this.memory.update(kind, id, (r) => ({
       ...r,
       ...(r.state === 'cancelled' ? {} : { state: 'running' as const, pause: null }),
@@ -341,11 +341,12 @@ export class RowEngine {
   private context(task: RowTask, run: AnyRun, row: AnyRow): RowStepContext<AnyRow, AnyRun> {
     const key = `${task.kind}/${task.runId}/${task.row}`;
     const set = (change: (row: AnyRow) => AnyRow) => this.memory.setRow(task.kind, task.runId, task.row, change);
+    // Only this row's, of its run's: viewing every job of a 10,000-row run for each step made the steps slower as it went.
+    const rowJobs = () => this.deps.jobs.list(jobOfRow(this.kindOf(task.kind), task), { runId: task.runId });
     return {
       run,
       row,
-      // Only this row's: viewing every job of a 10,000-row run for each step made the steps slower as it went.
-      jobs: () => this.deps.jobs.list(jobOfRow(this.kindOf(task.kind), task)),
+      jobs: rowJobs,
       set,
       fail: (reason) => set((r) => ({ ...r, state: 'failed', problems: [reason] })),
       paid: async (known, make) => {
@@ -358,10 +359,7 @@ export class RowEngine {
         const first = this.starting.delete(key);
         const turnAt = await pacer?.turn(first);
         // A row that has made nothing of this take yet goes back to waiting when held (it is not under way).
-        const at = {
-          first,
-          untouched: () => madeNothing(this.deps.jobs.list(jobOfRow(this.kindOf(task.kind), task)), row),
-        };
+        const at = { first, untouched: () => madeNothing(rowJobs(), row) };
         // Read after the turn: a pause or a cancel while the row waited for it holds the create back.
         if (!(await this.stops.mayCreate(task, at, set))) return 'waiting';
         const submission = await make();

@@ -1,4 +1,5 @@
 import { Code } from '../../../common/api/error-codes';
+import type { JobScope } from '../../jobs/job-scope';
 import type { JobRecord, JobSubmission, JobView, SubmitResult } from '../../../common/bridge/jobs';
 import type { RunBalance } from '../../../common/jobs/run-balance';
 import type { RunPause } from '../../../common/jobs/run-pause';
@@ -70,8 +71,8 @@ export const rowUnderWay = (row: Pick<RowBase, 'state'>): boolean =>
 
 /** The part of the job engine the row engine uses. */
 export interface RowJobs {
-  /** The ledger's jobs, newest first; `match`: only those records are viewed. */
-  list(match?: (record: JobRecord) => boolean): JobView[];
+  /** The ledger's jobs in the scope (a run's: the row engine never asks for every job), newest first; `match`: only those are viewed. */
+  list(match: ((record: JobRecord) => boolean) | undefined, scope: JobScope): JobView[];
   /** `stillGoes`: asked the moment before the create leaves; false throws CreateHeldBack, nothing sent. */
   submit(submission: JobSubmission, options?: SubmitOptions): Promise<SubmitResult>;
   /** A job another worker created for this step (its id in the shared intents): recorded and followed here. */

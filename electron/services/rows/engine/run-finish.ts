@@ -17,7 +17,7 @@ export async function finishRun(
   if (!run || run.state !== 'running' || !run.rows.every((r) => ROW_ENDED.has(r.state))) return;
   if (!memory.claimFinish(kind.name, id)) return;
   try {
-    const jobs = jobsOf.list();
+    const jobs = jobsOf.list(undefined, { runId: id });
     await kind
       .finishing?.({ ...run, state: 'finished' }, jobs)
       .catch((error: Error) =>

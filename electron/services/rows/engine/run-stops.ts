@@ -217,7 +217,7 @@ export class RunStops {
   /** The run's jobs in the ledger (every take). */
   private ownJobs(kind: string, id: string): JobView[] {
     const k = this.deps.kindOf(kind);
-    return this.deps.jobs.list((job) => k.rowOf(job)?.runId === id);
+    return this.deps.jobs.list((job) => k.rowOf(job)?.runId === id, { runId: id });
   }
 
   /** What the run's jobs have cost so far (its cap counts them). */

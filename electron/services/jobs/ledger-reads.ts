@@ -1,0 +1,107 @@
+import type { JobRecord } from '../../common/bridge/jobs';
+import { JOB_KINDS } from '../../common/jobs/kinds';
+import type { ForgottenJobs } from './forgotten-jobs';
+import { inScope, OPEN_PHASES, pickInScope, runOf, type JobScope } from './job-scope';
+import type { LedgerStorage } from './ledger';
+
+/** Finished jobs of each kind a start reads back, for the poll timing's learning (it keeps 50 a kind). */
+const TIMING_SAMPLES = 50;
+/** Jobs looked up one by one (a link, a "Check again") kept read; past this the oldest lookups go. */
+const LOOKUPS_KEPT = 1_000;
+
+/**
+ * What a start holds of the ledger: every job not ended for good (followed, or waiting for "Check
+ * again"), those of the last `recentMs` (a duplicate submit is found among them), those ended that the
+ * reactor has not acted on, and each kind's latest finished jobs (the poll timing learns from them).
+ * Everything else stays in the ledger and is read when asked for (LedgerReads).
+ */
+export function workingSet(storage: LedgerStorage, now: number, recentMs: number): JobRecord[] {
+  const found = new Map<string, JobRecord>();
+  const add = (records: readonly JobRecord[]) => records.forEach((r) => found.set(r.id, r));
+  add(storage.find({ phases: OPEN_PHASES }));
+  add(storage.find({ createdFrom: now - recentMs }));
+  add(storage.find({ unreacted: true }));
+  for (const kind of JOB_KINDS) add(storage.find({ kinds: [kind], phases: ['completed'], newest: TIMING_SAMPLES }));
+  return [...found.values()].sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/**
+ * The engine's reads of jobs it does not hold in memory. The records in memory (`own`) are the newest
+ * truth of every job they name; the others are read from the ledger by scope, and kept as read (a run's
+ * jobs once its first row asks, a job looked up by id) until a change takes one into memory: the ledger
+ * holds the same, so nothing kept here can be out of date.
+ */
+export class LedgerReads {
+  /** By run: the run's jobs the ledger held when first asked, less those in memory. */
+  private readonly runs = new Map<string, Map<string, JobRecord>>();
+  private readonly lookups = new Map<string, JobRecord>();
+
+  constructor(
+    private readonly storage: LedgerStorage,
+    private readonly own: Map<string, JobRecord>,
+    private readonly forgotten: Pick<ForgottenJobs, 'giveBack'>,
+  ) {}
+
+  /** The jobs in the scope that `match`, newest first: those in memory as they are now, the rest as kept. */
+  find(scope: JobScope, match?: (record: JobRecord) => boolean): JobRecord[] {
+    const { newest, ...where } = scope;
+    const kept = where.runId !== undefined ? this.run(where.runId).values() : this.fromLedger(where);
+    const found = pickInScope(where, [...pickInScope(where, this.own.values()), ...kept]);
+    const matching = match ? found.filter(match) : found;
+    return newest === undefined ? matching : matching.slice(0, newest);
+  }
+
+  /** One job, in memory or read from the ledger; undefined when the ledger has none of that id. */
+  get(id: string): JobRecord | undefined {
+    const held = this.own.get(id) ?? this.lookups.get(id);
+    if (held) return held;
+    for (const run of this.runs.values()) if (run.has(id)) return run.get(id);
+    const read = this.storage.find({ ids: [id] })[0];
+    if (!read) return undefined;
+    if (this.lookups.size >= LOOKUPS_KEPT) this.lookups.delete(this.lookups.keys().next().value as string);
+    this.lookups.set(id, read);
+    return read;
+  }
+
+  /**
+   * The job, in memory from now on (to change it): one read from the ledger stops standing in the
+   * spending gate's totals, which count it from its record from here.
+   */
+  take(id: string): JobRecord | undefined {
+    const held = this.own.get(id);
+    if (held) return held;
+    const read = this.get(id);
+    if (!read) return undefined;
+    this.drop(read);
+    this.forgotten.giveBack(read);
+    this.own.set(id, read);
+    return read;
+  }
+
+  /**
+   * Forgets a job kept as read (it left memory for good, or it is being taken into memory), and its
+   * run's list once nothing of it is kept: a worker's one-row runs come and go by the thousand.
+   */
+  drop(record: JobRecord): void {
+    this.lookups.delete(record.id);
+    const runId = runOf(record);
+    const run = runId === null ? undefined : this.runs.get(runId);
+    run?.delete(record.id);
+    if (runId !== null && run?.size === 0) this.runs.delete(runId);
+  }
+
+  private run(runId: string): Map<string, JobRecord> {
+    let run = this.runs.get(runId);
+    if (!run) {
+      run = new Map();
+      for (const record of this.storage.find({ runId })) if (!this.own.has(record.id)) run.set(record.id, record);
+      this.runs.set(runId, run);
+    }
+    return run;
+  }
+
+  /** The ledger's jobs in the scope that memory does not hold (memory's copy is the newer one). */
+  private fromLedger(scope: JobScope): JobRecord[] {
+    return this.storage.find(scope).filter((r) => !this.own.has(r.id) && inScope(scope, r));
+  }
+}
