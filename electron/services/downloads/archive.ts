@@ -1,3 +1,5 @@
+import type { JobScope } from '../jobs/job-scope';
+import type { PurposeType } from '../../common/jobs/purpose';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -47,7 +49,8 @@ const DAY = 86_400_000;
 const KEPT: ReadonlySet<DownloadView['state']> = new Set(['saved', 'queued', 'downloading', 'paused']);
 
 /** A row of a batch or a campaign: its run saves it into its own folder. */
-const isRunRow = (job: JobRecord) => job.purpose.type === 'batch-row' || job.purpose.type === 'campaign-row';
+const RUN_ROWS: readonly PurposeType[] = ['batch-row', 'campaign-row'];
+const isRunRow = (job: JobRecord) => RUN_ROWS.includes(job.purpose.type);
 
 export interface ArchiveDeps {
   downloads: DownloadsService;
@@ -55,7 +58,8 @@ export interface ArchiveDeps {
   dataDir?: string;
   defaultDataDir?: string;
   createStore: RecordStoreFactory;
-  jobs(): JobRecord[];
+  /** The ledger's results (not steps of other jobs) in a scope. */
+  jobs(scope: JobScope): JobRecord[];
   log: Logger;
   now?: () => number;
   /** Tells the user about results about to expire unsaved. */
@@ -94,8 +98,12 @@ export class Archive {
    * lost (missing, changed, failed) or its link ends within a day with no copy: the archive protects it.
    */
   sync({ rowsOnly = false }: { rowsOnly?: boolean } = {}): Promise<void> {
+    if (!this.settings.get().enabled) return Promise.resolve();
     const now = this.now();
-    const jobs = this.deps.jobs().filter((job) => (isRunRow(job) ? this.unprotected(job, now) : !rowsOnly));
+    const alive = { phases: ['completed' as const], expiresAfter: now };
+    const jobs = rowsOnly
+      ? this.rowsAtRisk(now)
+      : this.deps.jobs(alive).filter((job) => !isRunRow(job) || this.unprotected(job, now));
     return this.serially(() => this.queueMissing(jobs)).catch((error: unknown) => {
       this.deps.log.warn('archive sync failed', { error });
     });
@@ -109,6 +117,20 @@ export class Archive {
     // A step of something else (a scene's voiceover, in its project) is not a result to keep.
     if (stepOf(job) !== null) return Promise.resolve();
     return this.serially(() => this.queueMissing([job]));
+  }
+
+  /**
+   * The runs' rows to protect, asked of the ledger as such: those whose link ends within a day, and
+   * those with a copy recorded that is no longer kept (never every live result of a 100,000-row run).
+   */
+  private rowsAtRisk(now: number): JobRecord[] {
+    const alive = { phases: ['completed' as const], expiresAfter: now };
+    const lost = [...new Set(this.deps.downloads.manager.list((d) => !KEPT.has(d.state)).map((d) => d.jobId))];
+    const found = new Map<string, JobRecord>();
+    for (const job of this.deps.jobs({ ...alive, purposeTypes: RUN_ROWS, expiresBefore: now + DAY }))
+      found.set(job.id, job);
+    if (lost.length > 0) for (const job of this.deps.jobs({ ...alive, ids: lost })) found.set(job.id, job);
+    return [...found.values()].filter((job) => isRunRow(job) && this.unprotected(job, now));
   }
 
   /** A run's row with no copy left of its run's saving, or about to expire with none. */
@@ -164,7 +186,7 @@ export class Archive {
     const now = this.now();
     const manager = this.deps.downloads.manager;
     const atRisk: JobRecord[] = [];
-    for (const job of this.deps.jobs()) {
+    for (const job of this.deps.jobs({ phases: ['completed'], expiresAfter: now, expiresBefore: now + DAY })) {
       if (
         this.warned.has(job.id) ||
         unavailableReason(job, now) !== null ||

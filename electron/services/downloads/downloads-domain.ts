@@ -144,8 +144,7 @@ export function createArchive(
     createStore: base.createStore,
     // A step of something else (a campaign row's voiceover, a scene's) is not a result to keep; a batch's
     // and a campaign's rows are saved by them, and the archive protects them (Archive.sync).
-    // Only results whose links still work can be saved: the ledger's expiry index finds them.
-    jobs: () => jobs.records((job) => stepOf(job) === null, { phases: ['completed'], expiresAfter: service.now() }),
+    jobs: (scope) => jobs.records((job) => stepOf(job) === null, scope),
     log: base.log,
     // Whether a result's link still works is asked of one clock: the downloads'.
     now: () => service.now(),

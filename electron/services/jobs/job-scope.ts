@@ -19,6 +19,8 @@ export interface JobScope {
   createdFrom?: number;
   /** A link that lasts past this time (a job with no end to its link lasts for ever). */
   expiresAfter?: number;
+  /** A link that ends by this time. */
+  expiresBefore?: number;
   /** The completed job whose result is at this link. */
   resultUrl?: string;
   /** Ended, and the reactor has not acted on it yet (reactedAt null). */
@@ -49,6 +51,8 @@ export function inScope(scope: JobScope, record: JobRecord): boolean {
   if (scope.purposeTypes && !scope.purposeTypes.includes(record.purpose.type)) return false;
   if (scope.createdFrom !== undefined && record.createdAt < scope.createdFrom) return false;
   if (scope.expiresAfter !== undefined && !((record.expiresAt ?? Infinity) > scope.expiresAfter)) return false;
+  if (scope.expiresBefore !== undefined && !(record.expiresAt !== null && record.expiresAt <= scope.expiresBefore))
+    return false;
   if (scope.resultUrl !== undefined && (record.phase !== 'completed' || record.resultUrl !== scope.resultUrl))
     return false;
   if (scope.unreacted && (record.reactedAt !== null || !ENDED_PHASES.includes(record.phase))) return false;

@@ -28,6 +28,7 @@ function where(scope: JobScope): { sql: string; params: (string | number)[] } {
   if (scope.purposeTypes) add(`purpose_type IN ${list(scope.purposeTypes)}`, ...scope.purposeTypes);
   if (scope.createdFrom !== undefined) add('created_at >= ?', scope.createdFrom);
   if (scope.expiresAfter !== undefined) add('(expires_at > ? OR expires_at IS NULL)', scope.expiresAfter);
+  if (scope.expiresBefore !== undefined) add('expires_at <= ?', scope.expiresBefore);
   if (scope.resultUrl !== undefined) add(`${RESULT_SQL} AND ${RESULT_URL} = ?`, scope.resultUrl);
   if (scope.unreacted) add(UNREACTED_SQL);
   return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
