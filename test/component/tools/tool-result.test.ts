@@ -3,31 +3,19 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { mount } from '@vue/test-utils';
 import type { JobView } from '@common/bridge';
 import ToolResult from '@/views/tools/job-tools/ToolResult.vue';
+import { jobView } from '../jobs/job-host';
 
-const job = (over: Partial<JobView>): JobView => ({
-  id: 'j1',
-  kind: 'character-swap',
-  phase: 'failed',
-  remoteId: null,
-  connectionId: 'c',
-  connectionName: 'Service',
-  projectId: null,
-  summary: 's',
-  request: {},
-  createdAt: 0,
-  finishedAt: 0,
-  expiresAt: null,
-  remoteStatus: null,
-  resultUrl: null,
-  costEstimate: null,
-  chargedCredits: null,
-  error: null,
-  answer: null,
-  purpose: { type: 'plain' },
-  polls: 0,
-  progress: 1,
-  ...over,
-});
+const job = (over: Partial<JobView>): JobView =>
+  jobView({
+    kind: 'character-swap',
+    phase: 'failed',
+    connectionId: 'c',
+    connectionName: 'Service',
+    summary: 's',
+    createdAt: 0,
+    finishedAt: 0,
+    ...over,
+  });
 const error = (code: number) => ({ code, explanation: 'general explanation', message: 'm', endpoint: null });
 
 function shown(props: { job: JobView; kind: 'lipsync' | 'character-swap' }): string {
