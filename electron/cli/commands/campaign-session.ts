@@ -149,7 +149,10 @@ export async function campaignRequest(
   studio: StudioLink,
   input: CampaignInput,
   args: ParsedArgs,
-  extra: Pick<CampaignFields, 'outDir' | 'concurrency' | 'key' | 'retryFailed' | 'maxCredits' | 'existing' | 'queue'>,
+  extra: Pick<
+    CampaignFields,
+    'outDir' | 'concurrency' | 'key' | 'retryFailed' | 'retryUnknown' | 'maxCredits' | 'existing' | 'queue'
+  >,
 ): Promise<CampaignRequest> {
   await nameTemplateMedia(studio, input.template.project);
   const sheet = await studio.nameFile(input.sheetPath, 'sheet').catch((error: unknown) => {

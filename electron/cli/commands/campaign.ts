@@ -1,3 +1,4 @@
+import { reviewNotice, waitsForReview } from '../../common/campaign/row-review';
 import { dirname, join, resolve } from 'node:path';
 import type { CampaignQueueStatus, CampaignSummary, CampaignView } from '../../common/bridge/campaigns';
 import { COPY_STATE_LABELS } from '../../common/bridge/downloads';
@@ -98,7 +99,11 @@ export const campaignRunCommand: CliCommand = {
     ...CAMPAIGN_INPUT_OPTIONS,
     {
       name: '--retry-failed',
-      help: 'make the rows that failed again (only the steps they lack); a queued row a worker finished while this studio had it failed is taken in from its report, not made again',
+      help: 'make the rows that failed again (only the steps they lack); a queued row a worker finished while this studio had it failed is taken in from its report, not made again; a row waiting for review (a worker stopped mid-send) is left alone',
+    },
+    {
+      name: '--retry-unknown',
+      help: 'with --retry-failed: the rows waiting for review too, once you have checked the service made nothing for them (it may charge a step twice)',
     },
     MAX_CREDITS_OPTION,
     {
@@ -136,6 +141,7 @@ export const campaignRunCommand: CliCommand = {
             concurrency,
             key,
             retryFailed: args.flags['--retry-failed'] === true,
+            retryUnknown: args.flags['--retry-unknown'] === true,
             maxCredits: maxCreditsOf(args),
             existing: flag(args, '--existing') as CampaignRequest['existing'],
             queue,
@@ -170,6 +176,8 @@ export const campaignRunCommand: CliCommand = {
           });
           if (existing && !json)
             io.err(`Going on with the campaign started ${new Date(existing.createdAt).toISOString()} in ${outDir}.`);
+          const review = view.rows.filter(waitsForReview).length;
+          if (review > 0 && !json) io.err(reviewNotice(review));
           // Until it stops running: the live bar on a terminal, else a plain line every few seconds.
           const stoppedBy = await followUnlessStopped(
             {

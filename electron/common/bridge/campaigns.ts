@@ -34,6 +34,8 @@ export const CampaignInput = z
       .optional(),
     /** Going on with a campaign (`key`): its failed rows are made again too. */
     retryFailed: z.boolean().optional(),
+    /** With retryFailed: the rows waiting for review too (a worker stopped mid-create; they may be paid for). */
+    retryUnknown: z.boolean().optional(),
     /** The spreadsheet, by the reference the host granted when the user chose it (batches.chooseSheet). */
     file: z.string().min(1).max(4096),
     label: z.string().min(1).max(500),

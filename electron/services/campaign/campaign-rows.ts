@@ -1,3 +1,4 @@
+import { nothingToRetry, retriedWithTheFailed } from '../../common/campaign/row-review';
 import { resolve } from 'node:path';
 import type { JobRecord } from '../../common/bridge/jobs';
 import { campaignEndedSummary, CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
@@ -227,12 +228,12 @@ export class CampaignRows {
     return after;
   }
 
-  /** Makes every failed row again at once (each its next take); the campaign goes on. */
+  /** Makes every failed row again at once (each its next take), less those waiting for review; the campaign goes on. */
   async retryFailed(id: string): Promise<CampaignRecord> {
     const record = await this.deps.rows.require(KIND, id);
     if (record.state === 'cancelled') throw new Error('The campaign was cancelled: start it again to make its rows.');
-    const failed = record.rows.filter((r) => r.state === 'failed').map((r) => r.row);
-    if (failed.length === 0) throw new Error('No row of the campaign has failed.');
+    const failed = record.rows.filter((r) => retriedWithTheFailed(r)).map((r) => r.row);
+    if (failed.length === 0) throw new Error(nothingToRetry(record.rows));
     return (await this.deps.rows.redoRows(KIND, id, failed)) as CampaignRecord;
   }
 

@@ -1,3 +1,4 @@
+import { retriedWithTheFailed } from '../../common/campaign/row-review';
 import { createHash } from 'node:crypto';
 import type { PriceQuote, QuoteItem } from '../../common/bridge/jobs';
 import { campaignQuoteItems, campaignRefusal } from '../../common/campaign/price';
@@ -67,13 +68,19 @@ export function newCampaignRecord(input: NewCampaign, now = Date.now()): Campaig
  * identity (row-identity.ts: template, values, file name, target) is unchanged keeps its state and
  * result, so it is not sent again (its columns the template does not read are updated); a changed row
  * that is not under way starts a new take; new rows are added. With `retryFailed`, failed rows are made
- * again by `retry` (only what they lack, campaign-reuse.ts). What the folder itself holds is then
+ * again by `retry` (only what they lack, campaign-reuse.ts), less those waiting for review unless
+ * `retryUnknown` (common/campaign/row-review.ts: they may have been paid for already). What the folder itself holds is then
  * looked at by planOnFolder, as for a new campaign.
  */
 export function reviseCampaign(
   existing: CampaignRecord,
   fresh: CampaignRecord,
-  options: { retryFailed?: boolean; retry?: (row: CampaignRowRecord) => CampaignRowRecord } = {},
+  options: {
+    retryFailed?: boolean;
+    /** With retryFailed: the rows waiting for review (a step's outcome unknown) too. */
+    retryUnknown?: boolean;
+    retry?: (row: CampaignRowRecord) => CampaignRowRecord;
+  } = {},
 ): CampaignRecord {
   const old = new Map(existing.rows.map((r) => [r.row, r]));
   const rows = fresh.rows.map((row) => {
@@ -86,7 +93,7 @@ export function reviseCampaign(
     const placed = (kept: CampaignRowRecord): CampaignRowRecord =>
       row.line === undefined ? kept : { ...kept, line: row.line };
     if (underWay) return placed(before);
-    if (same && options.retryFailed && before.state === 'failed')
+    if (same && options.retryFailed && retriedWithTheFailed(before, options.retryUnknown))
       return placed((options.retry ?? ((r: CampaignRowRecord) => ({ ...row, take: r.take + 1 })))(before));
     // A row refused (or skipped) before is checked afresh: the check and the folder decide it now.
     if (same && before.state !== 'cancelled' && before.state !== 'failed' && before.state !== 'invalid')

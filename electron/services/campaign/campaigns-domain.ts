@@ -1,3 +1,4 @@
+import { nothingToRetry, retriedWithTheFailed } from '../../common/campaign/row-review';
 import { queuedFormatsProblems } from '../../common/campaign/campaign-formats';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
@@ -138,6 +139,7 @@ export function createCampaignsDomain(
     const whole = existing
       ? reviseCampaign(existing, fresh, {
           retryFailed: input.retryFailed === true,
+          retryUnknown: input.retryUnknown === true,
           retry: (row) => retried(row, existing.id),
         })
       : fresh;
@@ -223,8 +225,8 @@ export function createCampaignsDomain(
   const failedRows = async (id: string): Promise<CampaignRecord> => {
     const record = await deps.runner.get(id);
     if (!record) throw new StudioError(`No campaign "${id}"`, 'not-found');
-    const rows = record.rows.filter((r) => r.state === 'failed').map((r) => retried(r, id));
-    if (rows.length === 0) throw new StudioError('No row of the campaign has failed.', 'nothing-to-send');
+    const rows = record.rows.filter((r) => retriedWithTheFailed(r)).map((r) => retried(r, id));
+    if (rows.length === 0) throw new StudioError(nothingToRetry(record.rows), 'nothing-to-send');
     return { ...record, rows };
   };
   /** The row as a retry would send it (only what it lacks): what its price question prices. */

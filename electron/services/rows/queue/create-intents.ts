@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { JobSubmission, SubmitResult } from '../../../common/bridge/jobs';
 import { refusedForBalance, refusedTooFrequent, type RowJobs } from '../engine/row-kind';
 import { CreateHeldBack, type SentCharge } from '../../jobs/engine-types';
+import { OUTCOME_UNKNOWN } from '../../../common/campaign/row-review';
 
 /** One paid create of a row: which run, row, take and step (a campaign's voiceover step names its scene). */
 export interface IntentKey {
@@ -38,8 +39,7 @@ export interface CreateIntents {
   read(key: IntentKey): Promise<IntentRecord | null>;
 }
 
-export const OUTCOME_UNKNOWN =
-  'an earlier attempt at this step may have sent its paid job (its worker stopped mid-way): check the service, then make the row again if nothing was made';
+export { OUTCOME_UNKNOWN };
 
 const keyText = (key: IntentKey): string =>
   [key.kind, key.runId, String(key.row), String(key.take), key.step].map((part) => encodeURIComponent(part)).join(':');
