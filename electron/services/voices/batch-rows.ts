@@ -1,3 +1,4 @@
+import { retriedWithTheFailed } from '../../common/campaign/row-review';
 import type { BatchRow, BatchRowEdit, BatchView } from '../../common/bridge/batches';
 import type { JobSubmission, JobView } from '../../common/bridge/jobs';
 import type { ResultCopies } from '../downloads/result-copies';
@@ -134,8 +135,9 @@ export class BatchRows {
   /** Sends the failed rows again: each its next take, paid like the first (its caller asked first). */
   async retryFailed(id: string): Promise<BatchView> {
     const record = await this.require(id);
+    // A row waiting for review (its worker stopped mid-send) is left for its user: it may be paid for.
     const failed = this.view(record)
-      .rows.filter((r) => r.state === 'failed')
+      .rows.filter((r) => retriedWithTheFailed({ state: r.state, problems: r.problem ? [r.problem] : [] }))
       .map((r) => r.row);
     await this.save(settledRows(record, { ...record, retry: failed, state: 'running', pause: null }));
     void this.deps.rows.run(KIND, id);
