@@ -38,7 +38,6 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
   const totalsAll = shallowRef<JobTotals | null>(null);
   const totalsTabs = shallowRef<JobTotals | null>(null);
   const totals = shallowRef<JobTotals | null>(null);
-  const count = computed(() => totals.value?.count ?? 0);
   const loaded = ref(false);
   const loadError = ref<string | null>(null);
   const now = ref(Date.now());
@@ -50,6 +49,14 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
       (await call('jobs.page', { filter: hostFilter.value, ...order.value, limit, offset })).jobs,
     () => (version.value += 1),
   );
+  /** The filter the totals answer (a new filter's come after its first rows). */
+  const countedFor = ref<string | null>(null);
+  // Until the filter's totals come, the rows fetched from the top: its first rows show without waiting for the counts.
+  const count = computed(() =>
+    totals.value && countedFor.value === JSON.stringify(hostFilter.value)
+      ? totals.value.count
+      : (version.value, window_.leading),
+  );
 
   /**
    * The totals of every job (the filter's choices), of the filter but its tab (the tabs' counts) and of
@@ -58,6 +65,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
    */
   async function loadTotals(groups: boolean): Promise<void> {
     const questions = [{}, hostOf(asked.value, { status: false }), hostFilter.value];
+    const filterKey = JSON.stringify(hostFilter.value);
     const wantGroups = [groups, false, groups];
     // The same question is asked once (with no filter, all three are one).
     const keys = questions.map((f) => JSON.stringify(f));
@@ -72,6 +80,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     totalsAll.value = kept(all, totalsAll.value);
     totalsTabs.value = tabs;
     totals.value = kept(shown, totals.value);
+    countedFor.value = filterKey;
   }
 
   /** Everything again: a new filter, or the first look; a new order asks for rows alone (the sums are the same). */
@@ -80,7 +89,9 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     askedHost.value = hostOf(filter.value);
     window_.reset();
     try {
-      await Promise.all([sums ? loadTotals(true) : undefined, window_.refresh()]);
+      // Rows first: asked before the totals, and shown once they come (the host answers in turn).
+      const rows = window_.refresh().then(() => (loaded.value = true));
+      await Promise.all([rows, sums ? loadTotals(true) : undefined]);
       loadError.value = null;
     } catch (error) {
       loadError.value = describe(error);

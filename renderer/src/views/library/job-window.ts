@@ -58,6 +58,20 @@ export class JobWindow {
     return out;
   }
 
+  /**
+   * The rows known from the top without a gap: a count to scroll by until the totals say the whole
+   * one (on a large folder the counts come a second or more after the first rows).
+   */
+  get leading(): number {
+    let rows = 0;
+    for (let n = 0; ; n += 1) {
+      const page = this.pages.get(n) ?? this.stale.get(n);
+      if (!page) return rows;
+      rows += page.length;
+      if (page.length < PAGE_ROWS) return rows;
+    }
+  }
+
   /** How many pages are held (fetched or stale): what the windowing bounds. */
   get held(): number {
     return new Set([...this.pages.keys(), ...this.stale.keys()]).size;
