@@ -161,11 +161,12 @@ export const SERVICE_FOLDERS = {
   },
   // The folder's one SQLite database of records that grow with the work: opening, schema steps,
   // setting an unreadable one aside, and the records in it: the job ledger (the LedgerStorage of jobs)
-  // the uploader's links (the UploadRecords of storage) and the download queue (the QueueRecord of downloads).
+  // the uploader's links (the UploadRecords of storage), the download queue (the QueueRecord of downloads)
+  // and the runs of campaigns and batches (the RunStores of rows).
   records: {
-    imports: ['downloads', 'host', 'jobs', 'storage'],
+    imports: ['downloads', 'host', 'jobs', 'rows', 'storage'],
     about:
-      "The folder's SQLite database of records: open, migrate, set aside; the job ledger, the upload links, the download queue and their imports.",
+      "The folder's SQLite database of records: open, migrate, set aside; the job ledger, the upload links, the download queue, the runs and their imports.",
   },
   host: {
     imports: [

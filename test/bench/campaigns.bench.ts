@@ -144,7 +144,14 @@ export function host(sandbox: Pick<Sandbox, 'url' | 'apiKey'>, dataDir: string, 
     (url) => cache.localPath(url),
     (path) => prober.probe(path),
   );
-  const runner = createCampaignRows({ dataDir, engine, rows: new RowEngine({ jobs: engine }), storage, voiceLength });
+  const runner = createCampaignRows({
+    dataDir,
+    runs: records.runs,
+    engine,
+    rows: new RowEngine({ jobs: engine }),
+    storage,
+    voiceLength,
+  });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => runner.jobEnded(job));
   return { engine, runner, reactor, catalogue };

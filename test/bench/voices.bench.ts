@@ -15,6 +15,7 @@ import { readBatch } from '../../electron/services/voices/batch-input';
 import { createBatchRows } from '../unit/voices/batch-host';
 import { startSandbox, type Sandbox } from './jobs.bench';
 import { readSandboxRecords } from '../../electron/emulator/state/store';
+import { runsIn } from '../unit/rows/folder-runs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const RATE_LIMIT = 20;
@@ -88,7 +89,7 @@ async function studioBatch(sandbox: Sandbox, work: string): Promise<Omit<Outcome
     clock: { now: () => Date.now() },
   });
   engine.start();
-  const { batches: runner } = createBatchRows({ engine, dataDir: work });
+  const { batches: runner } = createBatchRows({ engine, runs: runsIn(work) });
   const rows = readBatch(['text', ...scripts].join('\n'), { voiceId: 'sandbox_ava' }).rows;
   const started = performance.now();
   await runner.create({ id: 'bench', label: 'bench', rows, invalid: [], concurrency: 4, template: '{row}' });

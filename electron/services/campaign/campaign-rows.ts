@@ -8,7 +8,7 @@ import type { AvatarLinks } from '../../common/composition/avatar-links';
 import type { Logger } from '../host/types';
 import type { RowKind, RowStepContext } from '../rows/engine/row-kind';
 import type { RowEngine } from '../rows/engine/row-engine';
-import { RunJournal } from '../rows/engine/run-journal';
+import type { RunStore, RunStores } from '../rows/engine/run-store';
 import { retriedRow } from './campaign-reuse';
 import { ManifestWriter } from './manifest-writer';
 import { latestStepJob, rowProject, type RowStep } from './row-project';
@@ -19,7 +19,8 @@ import { rowLabel } from '../../common/text/row-label';
 export interface CampaignRowsDeps {
   /** The one row engine of the host (batches run on it too). */
   rows: RowEngine;
-  dataDir: string;
+  /** The folder's runs (its records database), where campaigns are kept with their rows. */
+  runs: RunStores;
   /** A row's request body made sendable: its text drawn as pictures and its local files uploaded. */
   prepare(body: Record<string, unknown>, project: Project): Promise<Record<string, unknown>>;
   /** Saves a row's made video into the campaign's folder (the one place a row's result is saved). */
@@ -41,10 +42,9 @@ export interface CampaignRowsDeps {
 
 const KIND = 'campaign';
 
-/** Campaigns in `<data folder>/campaigns`: a snapshot and a journal of row changes each (run-journal.ts). */
-export function campaignJournal(dataDir: string): RunJournal<CampaignRowRecord, CampaignRecord> {
-  return new RunJournal<CampaignRowRecord, CampaignRecord>(
-    dataDir,
+/** Campaigns among the folder's runs (kind `campaigns`, the folder earlier versions kept them in). */
+export function campaignRuns(runs: RunStores): RunStore<CampaignRowRecord, CampaignRecord> {
+  return runs.of<CampaignRowRecord, CampaignRecord>(
     'campaigns',
     (raw, path) => {
       const parsed = CampaignRecord.safeParse(raw);
@@ -66,7 +66,7 @@ export function campaignJournal(dataDir: string): RunJournal<CampaignRowRecord, 
 function campaignKind(deps: CampaignRowsDeps, manifests: ManifestWriter): RowKind<CampaignRowRecord, CampaignRecord> {
   return {
     name: KIND,
-    journal: campaignJournal(deps.dataDir),
+    runs: campaignRuns(deps.runs),
     rowOf: (job) =>
       job.purpose.type === 'campaign-row' ? { runId: job.purpose.campaignId, row: job.purpose.row } : null,
     firstStep: (record, row) => firstStep(record, row),

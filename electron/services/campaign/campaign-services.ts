@@ -19,6 +19,7 @@ import { CampaignRows } from './campaign-rows';
 import type { RowEngine } from '../rows/engine/row-engine';
 import type { MediaInfo } from '../../common/composition/media-info';
 import type { RowJobs } from '../rows/engine/row-kind';
+import type { RunStores } from '../rows/engine/run-store';
 import { soundLengthMs } from '../media/sound-length';
 import { rowFiles } from './row-files';
 
@@ -27,6 +28,8 @@ export interface CampaignHost {
   engine: RowJobs;
   /** The host's one row engine (batches share it, and its pacer): the host composes it, not this domain. */
   rows: RowEngine;
+  /** The folder's runs (its records database), where campaigns are kept. */
+  runs: RunStores;
   storage: StorageServices;
   log?: Logger;
   notify?(title: string, body: string, outcome: 'completed' | 'failed'): void;
@@ -87,7 +90,7 @@ export function createCampaignRows(host: CampaignHost): CampaignRows {
   const linkLocal = host.linkLocal ?? uploadLocalFiles(host.storage);
   return new CampaignRows({
     rows: host.rows,
-    dataDir: host.dataDir,
+    runs: host.runs,
     prepare: (body, project) =>
       sendableBody(body, project, {
         picture: (style, size) => pictures.picture(style, size),

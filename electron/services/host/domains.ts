@@ -135,8 +135,8 @@ export interface Domains {
  */
 export function createDomains(base: HostBase, options: DomainOptions = {}): Domains {
   const start = options.start ?? 'resume';
-  // The folder's records database, opened once for this process: the job ledger, the uploader's links
-  // and the download queue share its one connection. A host that only reads opens it read-only: the
+  // The folder's records database, opened once for this process: the job ledger, the uploader's links,
+  // the download queue and the runs of campaigns and batches share its one connection. A host that only reads opens it read-only: the
   // owner beside it writes.
   const records = openRecords(base.dataDir, {
     readOnly: start === 'read-only',
@@ -163,6 +163,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     fetch: options.serviceFetch,
     callbacks: options.callbacks,
     storage: records.ledger,
+    runs: records.runs,
     // The desktop app and the web host take callbacks by each connection's setting; a command line never listens.
     connectionCallbacks: start === 'resume',
     runStorage: () => storageIdentity(storage.storages, () => base.sandbox()),
@@ -210,6 +211,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   const avatars = async () => avatarLinksOf(await everyAvatar(studio.catalogue).catch(() => []));
   const campaigns = createCampaignRows({
     dataDir: base.dataDir,
+    runs: records.runs,
     engine: studio.jobs,
     rows: studio.rows,
     storage,
@@ -316,7 +318,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   if (start === 'read-only') studio.jobs.start({ poll: false, readOnly: true });
   else startStudioServices(studio, { resume: start === 'resume' });
   // Copies that earlier versions noted outside the queue join the one record before it is read.
-  if (start !== 'read-only') downloads.ready = adoptLegacyCopies(base, downloads, studio, records.downloads.reader);
+  if (start !== 'read-only') downloads.ready = adoptLegacyCopies(base, downloads, studio, records);
   if (start === 'resume') {
     // The active connection's callback receiver; one that cannot listen is said once, and its jobs are polled.
     studio.callbacks?.reconcile().catch((error: unknown) =>

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { DownloadEntry } from '../../common/bridge/downloads';
-import { campaignJournal } from '../campaign/campaign-rows';
+import { campaignRuns } from '../campaign/campaign-rows';
 import { adoptCopies, type LegacyCopy } from '../downloads/adopt-copies';
 import type { DownloadsService } from '../downloads/downloads-service';
 import { ffprobeVerifier } from '../downloads/verify';
@@ -9,6 +9,7 @@ import type { HostBase } from './types';
 import type { StudioServices } from './studio-types';
 import type { QueueReader } from '../downloads/queue-records';
 import type { BatchRows } from '../voices/batch-rows';
+import type { RunStores } from '../rows/engine/run-store';
 
 /**
  * Where earlier versions noted saved copies outside the download queue: the command line's own queue,
@@ -16,12 +17,12 @@ import type { BatchRows } from '../voices/batch-rows';
  * files). Read only; adoptCopies records them in the one record of copies.
  */
 export async function legacyCopies(
-  dataDir: string,
+  runs: RunStores,
   batches: Pick<BatchRows, 'list'>,
   recorded: QueueReader,
 ): Promise<{ queue: DownloadEntry[]; copies: LegacyCopy[] }> {
   const copies: LegacyCopy[] = [];
-  for (const campaign of await campaignJournal(dataDir).list())
+  for (const campaign of await campaignRuns(runs).list())
     for (const row of campaign.rows)
       if (row.savedAt !== null && row.resultUrl !== null)
         copies.push({
@@ -44,7 +45,7 @@ export async function adoptLegacyCopies(
   base: Pick<HostBase, 'dataDir' | 'log' | 'createStore'>,
   downloads: DownloadsService,
   { jobs, batches }: Pick<StudioServices, 'jobs' | 'batches'>,
-  recorded: QueueReader,
+  records: { downloads: { reader: QueueReader }; runs: RunStores },
 ): Promise<number> {
   const settings = base.createStore(appSettingsSpec);
   try {
@@ -55,7 +56,7 @@ export async function adoptLegacyCopies(
         verify: ffprobeVerifier(() => settings.get()),
         log: base.log,
       },
-      await legacyCopies(base.dataDir, batches, recorded),
+      await legacyCopies(records.runs, batches, records.downloads.reader),
     );
   } catch (error) {
     base.log.warn('saved copies of earlier versions not adopted', { error });

@@ -17,7 +17,7 @@ import type { HostBase } from './types';
 export function createStudioServices(
   base: StudioHost,
   projects: ProjectLibrary,
-  overrides: StudioServiceOverrides & Pick<EngineOptions, 'route' | 'ledger'> = {},
+  overrides: StudioServiceOverrides & Pick<EngineOptions, 'route' | 'ledger'>,
 ): StudioServices {
   const progress = new ProgressAggregator((fraction) => base.platform.setProgress?.(fraction));
   const jobsProgress = progress.source('jobs');
@@ -59,7 +59,7 @@ export function createStudioServices(
   for (const type of ['batch-row', 'campaign-row'] as const) reactor.on(type, (job) => rows.jobEnded(job));
   const batches = new BatchRows({
     rows,
-    dataDir: base.dataDir,
+    runs: overrides.runs,
     subscribe: (listener) => jobs.subscribe(listener),
     log: base.log,
     onChange: throttledBatchEvents(base),

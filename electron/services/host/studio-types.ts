@@ -13,6 +13,7 @@ import type { JobReactor } from '../jobs/reactor';
 import type { JobQueries } from '../records/job-queries';
 import type { RowEngine } from '../rows/engine/row-engine';
 import type { RunAccount, RunStorage } from '../rows/engine/row-kind';
+import type { RunStores } from '../rows/engine/run-store';
 
 /**
  * The connection manager, job engine, reactor, catalogue and progress bar a host shares between its
@@ -52,6 +53,8 @@ export interface StudioServices {
 }
 
 export interface StudioServiceOverrides {
+  /** The folder's runs (its records database), where batches are kept. */
+  runs: RunStores;
   /** What a `studio worker` shares with the other workers in Redis (intents, the day's spending); none: this host alone. */
   shared?: SharedRecords;
   storage?: LedgerStorage;

@@ -9,6 +9,8 @@ import { importUploadsRecord } from './uploads-import';
 import type { DownloadRecords } from '../downloads/queue-records';
 import { importDownloadQueues } from './downloads-import';
 import { SqliteDownloadQueue, SqliteQueueReader } from './sqlite-downloads';
+import { importRuns } from './runs-import';
+import { SqliteRuns } from './sqlite-runs';
 
 export interface LedgerOptions {
   /** A command beside the folder's owner: reads its records, writes nothing. */
@@ -26,14 +28,16 @@ export interface FolderRecords {
   uploads: SqliteUploadRecords;
   /** The download queue, which is also the record of copies, and its reader. */
   downloads: DownloadRecords;
+  /** The runs of the row engine (campaigns, batches) with their rows. */
+  runs: SqliteRuns;
 }
 
 /**
  * The records of a data folder, on one connection to its database: the job ledger, the uploader's
- * links and the download queue. One connection, so the folder has one writer and the flush rules
- * (database.ts setSynchronous) hold across all of them. Its owner opens the database to write and, on
- * the first start after the update, takes in the old job journal, the old record of uploads and the old
- * download queues before anything reads them. A reader opens it read-only; a database it cannot read
+ * links, the download queue and the runs of campaigns and batches. One connection, so the folder has
+ * one writer and the flush rules (database.ts setSynchronous) hold across all of them. Its owner opens
+ * the database to write and, on the first start after the update, takes in the old job journal, the old
+ * record of uploads, the old download queues and the old run files before anything reads them. A reader opens it read-only; a database it cannot read
  * leaves it with no records and a notice, since setting the file aside is the owner's to do.
  */
 export function openRecords(dataDir: string, options: LedgerOptions = {}): FolderRecords {
@@ -44,6 +48,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
       ledger: new SqliteLedgerStorage(database, dataDir, reporting),
       uploads: new SqliteUploadRecords(database, options.log),
       downloads: downloadRecords(database, options.log),
+      runs: new SqliteRuns(database, options.log),
     };
   }
   const database = openRecordsDatabase({ dataDir, ...reporting });
@@ -53,6 +58,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     ensureJobIndexes(database.db);
     importUploadsRecord(database, dataDir, { log: options.log });
     importDownloadQueues(database, dataDir, { log: options.log });
+    importRuns(database, dataDir, reporting);
   } catch (error) {
     database.close();
     throw error;
@@ -61,6 +67,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     ledger: new SqliteLedgerStorage(database, dataDir, reporting),
     uploads: new SqliteUploadRecords(database, options.log),
     downloads: downloadRecords(database, options.log),
+    runs: new SqliteRuns(database, options.log),
   };
 }
 

@@ -156,6 +156,29 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX jobs_charges ON jobs (connection_id, kind, created_at)
      WHERE cost_state = 'charged' AND phase <> 'failed';
    CREATE INDEX jobs_by_result ON jobs (json_extract(record, '$.resultUrl')) WHERE phase = 'completed';`,
+  // 7: the runs of the row engine (campaigns, batches), which were `<kind>/<id>.json` with a journal of
+  // row changes beside it (records/runs-import.ts takes them in). A run's own fields are one row of `runs`
+  // (its JSON without its rows), each of its rows one row of `run_rows`, so a row's change writes that
+  // row alone. `kind` is the folder the run lived in. A kind's list is read newest first from
+  // `runs_newest`; a run's rows by the key's prefix, put back in the run's order by `position` (its
+  // index among the rows when written; a sort of one run's rows, cheaper than an index kept up to date
+  // on every row's change).
+  `CREATE TABLE runs (
+     kind TEXT NOT NULL,
+     id TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     run TEXT NOT NULL,
+     PRIMARY KEY (kind, id)
+   ) WITHOUT ROWID;
+   CREATE INDEX runs_newest ON runs (kind, created_at);
+   CREATE TABLE run_rows (
+     kind TEXT NOT NULL,
+     run_id TEXT NOT NULL,
+     row INTEGER NOT NULL,
+     position INTEGER NOT NULL,
+     record TEXT NOT NULL,
+     PRIMARY KEY (kind, run_id, row)
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

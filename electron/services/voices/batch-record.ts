@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BatchRow, BatchState } from '../../common/bridge/batches';
 import { RunBalance } from '../../common/jobs/run-balance';
 import { RunCap, RunPause } from '../../common/jobs/run-pause';
-import { RunJournal } from '../rows/engine/run-journal';
+import type { RunStore, RunStores } from '../rows/engine/run-store';
 
 /**
  * One row of a batch as the row engine keeps it: the user's input and the row's own state (pending →
@@ -75,10 +75,9 @@ function upgraded(raw: unknown): unknown {
   };
 }
 
-/** Batches in `<data folder>/batches`: a snapshot and a journal of row changes each (run-journal.ts). */
-export function batchJournal(dataDir: string): RunJournal<BatchRowRecord, BatchRecord> {
-  return new RunJournal<BatchRowRecord, BatchRecord>(
-    dataDir,
+/** Batches among the folder's runs (kind `batches`, the folder earlier versions kept them in). */
+export function batchRuns(runs: RunStores): RunStore<BatchRowRecord, BatchRecord> {
+  return runs.of<BatchRowRecord, BatchRecord>(
     'batches',
     (raw, path) => {
       const parsed = BatchRecord.safeParse(upgraded(raw));

@@ -5,15 +5,17 @@ import type { ResultCopies } from '../downloads/result-copies';
 import type { Logger } from '../host/types';
 import type { RowEngine } from '../rows/engine/row-engine';
 import type { RowKind, RowStepContext, RowStepPrice } from '../rows/engine/row-kind';
+import type { RunStores } from '../rows/engine/run-store';
 import { rowEdited, rowsRemoved, type RowCheck } from './batch-edits';
-import { batchJournal, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
+import { batchRuns, settledRows, type BatchRecord, type BatchRowRecord } from './batch-record';
 import { batchEndedSummary, batchView, expiringSoon, revisionOf, rowJobs } from './batch-view';
 import { rowLabel } from '../../common/text/row-label';
 
 export interface BatchRowsDeps {
   /** The one row engine of the host (campaigns run on it too). */
   rows: RowEngine;
-  dataDir: string;
+  /** The folder's runs (its records database), where batches are kept with their rows. */
+  runs: RunStores;
   /** The job engine's changes: a batch's rows follow their jobs' phases on the page. */
   subscribe(listener: (job: JobView) => void): () => void;
   log?: Logger;
@@ -61,7 +63,7 @@ export class BatchRows {
   constructor(private readonly deps: BatchRowsDeps) {
     const kind: RowKind<BatchRowRecord, BatchRecord> = {
       name: KIND,
-      journal: batchJournal(deps.dataDir),
+      runs: batchRuns(deps.runs),
       rowOf: (job) => (job.purpose.type === 'batch-row' ? { runId: job.purpose.batchId, row: job.purpose.row } : null),
       firstStep: () => 'speech',
       steps: (run, row) =>

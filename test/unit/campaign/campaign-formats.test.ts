@@ -16,6 +16,7 @@ import { rowFiles } from '../../../electron/services/campaign/row-files';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { loadTemplate } from './template-fixture';
+import { runsIn } from '../rows/folder-runs';
 
 /** The job engine answered by hand: each create waits at the "service" until the test ends it. */
 class HandEngine {
@@ -71,7 +72,7 @@ function setup() {
       balanceReadings: { clock: { now: () => 0 } },
       pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
     }),
-    dataDir,
+    runs: runsIn(dataDir),
     prepare: async (body) => body,
     saveRow: async (record, row) => {
       for (const file of rowFiles(record, row)) saved.push(`${file.fileName} <- ${file.url}`);

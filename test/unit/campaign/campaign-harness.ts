@@ -55,7 +55,7 @@ export function campaignHost(
     active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
     client: async () => client,
   };
-  // One connection to the folder's records, as every host opens them: the ledger and the upload links.
+  // One connection to the folder's records, as every host opens them: the ledger, the upload links, the runs.
   const records = openRecords(dataDir);
   const engine = new JobEngine({
     storage: records.ledger,
@@ -72,6 +72,7 @@ export function campaignHost(
   });
   const runner = createCampaignRows({
     dataDir,
+    runs: records.runs,
     engine,
     rows: new RowEngine({ jobs: engine }),
     storage,

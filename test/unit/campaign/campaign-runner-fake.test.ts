@@ -7,7 +7,7 @@ import { checkRows, fillRows } from '@common/campaign/row-check';
 import { campaignTable } from '@common/campaign/rows';
 import { columnVariables } from '@common/campaign/variables';
 import { Code } from '@common/api/error-codes';
-import { CampaignRows, campaignJournal } from '../../../electron/services/campaign/campaign-rows';
+import { CampaignRows, campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
 import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
 import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
@@ -17,6 +17,7 @@ import { rowQueueCases } from '../rows/row-queues';
 import { InProcessDaySpending } from '../../../electron/services/rows/money/day-spending';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { loadTemplate } from './template-fixture';
+import { runsIn } from '../rows/folder-runs';
 
 /**
  * The job engine as the runner sees it, answered by hand: each create is a queued job until the test
@@ -114,7 +115,7 @@ function setup(
   });
   const runner = new CampaignRows({
     rows: rowEngine,
-    dataDir,
+    runs: runsIn(dataDir),
     prepare: async (body) => body,
     saveRow: async (record, row) => {
       saved.push(join(record.outDir, row.fileName));
@@ -364,9 +365,9 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
       engine.created().filter((j) => j.purpose.type === 'campaign-row' && j.purpose.row === 1 && j.purpose.take === 1),
     ).toHaveLength(3);
     await runner.flush();
-    // Read back as a new host would: the snapshot and the rows' journal.
-    const onDisk = await campaignJournal(dataDir).get('hand');
+    // Read back as a new host would: from the folder's records database, on a connection of its own.
+    const onDisk = await campaignRuns(runsIn(dataDir, { readOnly: true })).get('hand');
     expect(onDisk?.rows.map((r) => r.state)).toEqual(['done', 'done']);
-    expect(existsSync(join(dataDir, 'campaigns', 'hand.json'))).toBe(true);
+    expect(existsSync(join(dataDir, 'campaigns'))).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { HandService } from './hand-service';
 import { loadTemplate } from './template-fixture';
+import { runsIn } from '../rows/folder-runs';
 
 /**
  * Campaigns on a hand-answered service whose rows' videos are written into one folder; given the data
@@ -26,7 +27,7 @@ function studio(again?: { dataDir: string; service: HandService }) {
       jobs: service,
       pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
     }),
-    dataDir,
+    runs: runsIn(dataDir),
     prepare: async (body) => body,
     saveRow: async (record, row) => {
       mkdirSync(record.outDir, { recursive: true });

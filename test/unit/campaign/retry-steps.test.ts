@@ -14,6 +14,7 @@ import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { HandService as Service } from './hand-service';
 import { loadTemplate } from './template-fixture';
+import { runsIn } from '../rows/folder-runs';
 
 function oneRowCampaign(saveFails: () => boolean) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-retry-'));
@@ -24,7 +25,7 @@ function oneRowCampaign(saveFails: () => boolean) {
       jobs: service,
       pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
     }),
-    dataDir,
+    runs: runsIn(dataDir),
     prepare: async (body) => body,
     saveRow: async (_record, row) => {
       if (saveFails()) throw new Error('the disk is full');

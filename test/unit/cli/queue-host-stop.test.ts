@@ -9,13 +9,14 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
-import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
+import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { until } from '../../wait';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { cliProcess, exitWithin, redisPassage, whenSaid, type CliProcess } from './queue-processes';
 import { webHost, whenPrinted } from './web-host-process';
+import { runsIn } from '../rows/folder-runs';
 
 const place = queuePlace('studio-queue-host-stop-');
 const dir = place.dir;
@@ -30,7 +31,7 @@ afterAll(() => {
 
 /** The campaign's rows by state, as its record on disk says (read once the process that held it is gone). */
 async function rowStates(dataDir: string): Promise<string[]> {
-  const [campaign] = await campaignJournal(dataDir).list();
+  const [campaign] = await campaignRuns(runsIn(dataDir, { readOnly: true })).list();
   return (campaign?.rows ?? []).map((r) => r.state);
 }
 

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
-import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
+import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
 import { openLedger } from '../../../electron/services/records/open-ledger';
 import { stopSandbox } from '../../bench/campaign-sandbox';
@@ -29,6 +29,7 @@ import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { cliProcess, exitWithin, whenSaid, type CliProcess } from './queue-processes';
 import { webHost, whenPrinted } from './web-host-process';
+import { runsIn } from '../rows/folder-runs';
 
 const ROWS = 100;
 const CREDITS = 10_000_000;
@@ -128,7 +129,7 @@ describe("the operator's sequence on a queued campaign", () => {
     expect(beside.said()).toContain('--base-url');
     web.child.kill('SIGTERM');
     expect(await exitWithin(web, STOP_GUARD_MS, 'the web host to stop'), web.said()).toBe(0);
-    const paused = (await campaignJournal(dataDir).list())[0];
+    const paused = (await campaignRuns(runsIn(dataDir, { readOnly: true })).list())[0];
     expect(paused.state).toBe('paused');
     expect(paused.pause?.reason).toBe('queue');
     // Rows the service failed stay failed; none failed for the queue's refusal.
@@ -145,7 +146,7 @@ describe("the operator's sequence on a queued campaign", () => {
     for (const p of started) expect(p.said() + p.printed()).not.toContain(PASSWORD);
 
     // No row failed for want of the password, in the record the studio keeps.
-    const [campaign] = await campaignJournal(dataDir).list();
+    const [campaign] = await campaignRuns(runsIn(dataDir, { readOnly: true })).list();
     const failed = campaign.rows.filter((r) => r.state === 'failed');
     expect(failed.filter((r) => r.problems.some(forWantOfPassword))).toEqual([]);
     const good = campaign.rows.filter((r) => r.state === 'done');

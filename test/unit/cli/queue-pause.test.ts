@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
-import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
+import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { passwordKept } from '../../../electron/services/rows/queue/queue-password';
 import { smallTemplate } from '../campaign/campaign-harness';
 import { until } from '../../wait';
@@ -17,6 +17,7 @@ import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { cliProcess, exitWithin, redisPassage, type CliProcess } from './queue-processes';
 import { webHost, whenPrinted } from './web-host-process';
+import { runsIn } from '../rows/folder-runs';
 
 const place = queuePlace('studio-queue-pause-');
 const dir = place.dir;
@@ -31,7 +32,7 @@ afterAll(() => {
 
 /** The campaign's record on disk (read while no process holds it, or between its writes). */
 async function record(dataDir: string) {
-  const [campaign] = await campaignJournal(dataDir).list();
+  const [campaign] = await campaignRuns(runsIn(dataDir, { readOnly: true })).list();
   if (!campaign) throw new Error('no campaign recorded');
   return campaign;
 }

@@ -13,7 +13,7 @@ import { Queue } from 'bullmq';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
-import { campaignJournal } from '../../../electron/services/campaign/campaign-rows';
+import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
 import { openLedger } from '../../../electron/services/records/open-ledger';
 import { stopSandbox } from '../../bench/campaign-sandbox';
@@ -23,6 +23,7 @@ import { until } from '../../wait';
 import { writeLogo } from './cli-io';
 import { queuePlace } from './queue-fixture';
 import { cliProcess, exitWithin, type CliProcess } from './queue-processes';
+import { runsIn } from '../rows/folder-runs';
 
 const ROWS = 12;
 const PASSWORD = 'again-secret-4';
@@ -90,7 +91,7 @@ describe('a queued campaign whose studio was away while its rows were made', () 
       );
 
       // Half the rows still under way in the record are failed there, as a studio before this fix left them.
-      const journal = campaignJournal(join(dir, 'data'));
+      const journal = campaignRuns(runsIn(join(dir, 'data')));
       const [left] = await journal.list();
       const underWay = left.rows.filter((r) => r.state === 'voiceover' || r.state === 'video');
       const failed = underWay.slice(0, Math.ceil(underWay.length / 2));

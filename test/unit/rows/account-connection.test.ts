@@ -16,6 +16,7 @@ import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { advanceUntil } from './windows';
+import { runsIn } from './folder-runs';
 
 /**
  * One connection whose account can no longer pay for a campaign's jobs: the service refuses each
@@ -86,11 +87,11 @@ describe("the account's end on a connection", () => {
     service.rows = rows;
     const campaigns = new CampaignRows({
       rows,
-      dataDir,
+      runs: runsIn(dataDir),
       prepare: async (body) => body,
       saveRow: async () => undefined,
     });
-    const batches = new BatchRows({ rows, dataDir, subscribe: () => () => undefined });
+    const batches = new BatchRows({ rows, runs: runsIn(dataDir), subscribe: () => () => undefined });
     const template = loadTemplate();
     const sheet = [
       ['First name', 'company', 'voice', 'avatar', 'logo'],

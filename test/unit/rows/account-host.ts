@@ -53,8 +53,8 @@ export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file
   });
   const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
   const voiceLength = probedVoiceLength((url) => prober.probe(url));
-  const campaigns = createCampaignRows({ dataDir, engine, rows, storage, voiceLength });
-  const batches = new BatchRows({ rows, dataDir, subscribe: (listener) => engine.subscribe(listener) });
+  const campaigns = createCampaignRows({ dataDir, runs: records.runs, engine, rows, storage, voiceLength });
+  const batches = new BatchRows({ rows, runs: records.runs, subscribe: (listener) => engine.subscribe(listener) });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => rows.jobEnded(job));
   reactor.on('batch-row', (job) => rows.jobEnded(job));

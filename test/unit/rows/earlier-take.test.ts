@@ -2,7 +2,7 @@
 // while the report waited in Redis takes that take in instead of paying for it again, but only when the
 // row still asks for what that take was made from. A row whose values changed since (a sheet fixed and
 // run again) had the earlier take's video taken in as its own. Real Redis, the real row engine, queued
-// runs and journal; a row kind of its own whose rows carry one value.
+// runs and run records; a row kind of its own whose rows carry one value.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,10 +12,10 @@ import type { JobView } from '@common/bridge/jobs';
 import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/engine/row-kind';
-import { RunJournal } from '../../../electron/services/rows/engine/run-journal';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { redisPerFile } from '../../redis-per-file';
 import { until } from '../../wait';
+import { runsIn } from './folder-runs';
 
 const redis = redisPerFile();
 const KIND = 'greetings';
@@ -27,7 +27,7 @@ type Greetings = RunBase<Greeting>;
 function greetingsKind(dataDir: string): RowKind<Greeting, Greetings> {
   return {
     name: KIND,
-    journal: new RunJournal<Greeting, Greetings>(dataDir, KIND, (raw) => raw as Greetings),
+    runs: runsIn(dataDir).of<Greeting, Greetings>(KIND, (raw) => raw as Greetings),
     rowOf: () => null,
     firstStep: () => 'queued',
     step: () => Promise.reject(new Error('a queued row is made by its worker')),

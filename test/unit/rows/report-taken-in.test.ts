@@ -3,7 +3,7 @@
 // queues go after; a report it was taking in meanwhile (its jobs being recorded) was taken off Redis
 // while the record still said the row was on the queue. Started again, the studio found nothing to take
 // in for that row, and `--retry-failed` of it paid for its video a second time (queue-reports-again saw 13
-// videos for 12 rows). Real Redis, the real row engine, queued runs and journal; a row kind of its own.
+// videos for 12 rows). Real Redis, the real row engine, queued runs and run records; a row kind of its own.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +13,9 @@ import type { JobView } from '@common/bridge/jobs';
 import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/engine/row-kind';
-import { RunJournal } from '../../../electron/services/rows/engine/run-journal';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { redisPerFile } from '../../redis-per-file';
+import { runsIn } from './folder-runs';
 
 const redis = redisPerFile();
 const KIND = 'lines';
@@ -23,13 +23,13 @@ let made = 0;
 
 type Lines = RunBase<RowBase>;
 
-const journalIn = (dataDir: string) => new RunJournal<RowBase, Lines>(dataDir, 'lines', (raw) => raw as Lines);
+const runsOf = (dataDir: string) => runsIn(dataDir).of<RowBase, Lines>('lines', (raw) => raw as Lines);
 
 /** Rows made only on the queue: sent (state `queued`) until a worker's report says how they ended. */
 function linesKind(dataDir: string): RowKind<RowBase, Lines> {
   return {
     name: KIND,
-    journal: journalIn(dataDir),
+    runs: runsOf(dataDir),
     rowOf: () => null,
     firstStep: () => 'queued',
     step: () => Promise.reject(new Error('a queued row is made by its worker')),
@@ -105,7 +105,7 @@ describe("a worker's report taken in as the studio quits", () => {
       if (!close) await quitting.queues.close();
 
       // The record on disk still says the row is on the queue: its report is still there to take in.
-      expect((await journalIn(dataDir).get(run.id))?.rows[0].state).toBe('queued');
+      expect((await runsOf(dataDir).get(run.id))?.rows[0].state).toBe('queued');
       expect(await shelf.reportOf(KIND, run.id, 0)).not.toBeNull();
 
       // Started again, the studio takes the row in from that report (nothing handed to the queue again).

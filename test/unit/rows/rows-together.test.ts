@@ -24,6 +24,7 @@ import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { rowQueueCases } from './row-queues';
 import { advanceUntil, mostInWindow } from './windows';
+import { runsIn } from './folder-runs';
 
 /** The connection's rate, in requests a second: creates and polls alike. */
 const RATE = 6;
@@ -125,8 +126,13 @@ function studio(
     pacers: new RowPacers(() => ({ requestsPerSecond: RATE })),
   });
   service.rows = rows;
-  const campaigns = new CampaignRows({ rows, dataDir, prepare: async (body) => body, saveRow: async () => undefined });
-  const batches = new BatchRows({ rows, dataDir, subscribe: () => () => undefined });
+  const campaigns = new CampaignRows({
+    rows,
+    runs: runsIn(dataDir),
+    prepare: async (body) => body,
+    saveRow: async () => undefined,
+  });
+  const batches = new BatchRows({ rows, runs: runsIn(dataDir), subscribe: () => () => undefined });
   const template = loadTemplate();
   const lines = [
     ['First name', 'company', 'voice', 'avatar', 'logo'],

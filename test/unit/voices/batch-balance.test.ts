@@ -9,6 +9,7 @@ import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { readBatch } from '../../../electron/services/voices/batch-input';
 import { createBatchRows } from './batch-host';
 import { sandboxPerFile } from '../emulator/harness';
+import { runsIn } from '../rows/folder-runs';
 
 const { dir, sandbox } = sandboxPerFile('studio-batch-balance-');
 
@@ -37,7 +38,7 @@ describe("a batch's charges", () => {
       },
     });
     engine.start();
-    const { batches: runner } = createBatchRows({ engine, dataDir: join(dir, 'studio') });
+    const { batches: runner } = createBatchRows({ engine, runs: runsIn(join(dir, 'studio')) });
     const start = sandbox().credits();
     const input = readBatch(['text', ...Array.from({ length: 6 }, (_, i) => `Line ${i + 1}.`)].join('\n'), {
       voiceId: 'sandbox_ava',

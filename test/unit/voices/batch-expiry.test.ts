@@ -16,6 +16,7 @@ import { createBatchRows } from './batch-host';
 import { silent } from '../downloads/job-fixture';
 import { sandboxPerFile } from '../emulator/harness';
 import { recordsIn } from '../downloads/queue-record';
+import { runsIn } from '../rows/folder-runs';
 
 const { dir, sandbox } = sandboxPerFile('studio-batch-expiry-');
 
@@ -43,7 +44,7 @@ describe("a batch's expiry warning", () => {
     engine.start();
     const { batches, reactor } = createBatchRows({
       engine,
-      dataDir,
+      runs: runsIn(dataDir),
       notify: (title, body) => notes.push(`${title}: ${body}`),
     });
     const downloads = new DownloadsService({

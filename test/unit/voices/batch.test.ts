@@ -16,6 +16,7 @@ import { ProcessRunner } from '../../../electron/services/media/process';
 import Papa from 'papaparse';
 import { createBatchRows } from './batch-host';
 import { CATALOGUE_ROOT } from '../emulator/harness';
+import { runsIn } from '../rows/folder-runs';
 
 let emulator: RunningEmulator;
 const dir = mkdtempSync(join(tmpdir(), 'studio-batch-'));
@@ -58,7 +59,7 @@ function host(dataDir: string, notes: string[] = []) {
   engine.start();
   const { batches: runner } = createBatchRows({
     engine,
-    dataDir,
+    runs: runsIn(dataDir),
     notify: (title, body) => notes.push(`${title}: ${body}`),
   });
   return { engine, runner };

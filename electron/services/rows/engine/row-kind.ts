@@ -6,7 +6,7 @@ import type { RunPause } from '../../../common/jobs/run-pause';
 import type { BalanceReader } from '../../jobs/run-balance';
 import type { SentCharge, SubmitOptions } from '../../jobs/engine-types';
 import type { RowTask } from './row-queue';
-import type { RunJournal } from './run-journal';
+import type { RunStore } from './run-store';
 import type { RunAccount, RunStorage } from '../../client/account-proof';
 
 export type { RunAccount, RunStorage };
@@ -107,7 +107,7 @@ export interface RowStepContext<Row extends RowBase, Run extends RunBase<Row>> {
    * the row again), while the service rate-limits, or when the run stopped the row before sending.
    */
   paid(known: JobView | null, make: () => JobSubmission | Promise<JobSubmission>): Promise<JobView | 'waiting'>;
-  /** Changes the row (in memory at once, then its journal line). */
+  /** Changes the row (in memory at once, then its record). */
   set(change: (row: Row) => Row): Promise<void>;
   fail(reason: string): Promise<void>;
 }
@@ -129,7 +129,7 @@ export interface QueuedRows<Row extends RowBase> {
 /** One kind of run (batches, campaigns): its records, its steps and what its end does. */
 export interface RowKind<Row extends RowBase, Run extends RunBase<Row>> {
   name: string;
-  journal: RunJournal<Row, Run>;
+  runs: RunStore<Row, Run>;
   /** Which run and row of this kind a job is (null: not one of its). */
   rowOf(job: Pick<JobRecord, 'purpose'>): { runId: string; row: number } | null;
   /** The state a pending row starts in. */

@@ -4,8 +4,8 @@ type AnyRun = RunBase<RowBase>;
 type AnyKind = RowKind<RowBase, AnyRun>;
 
 /**
- * The runs the engine works on, held in memory over their journals: a change is seen by every reader at
- * once (before anything awaits) and written after, a row's change as its own journal line, and waiters
+ * The runs the engine works on, held in memory over their stored records: a change is seen by every reader
+ * at once (before anything awaits) and written after, a row's change as that row alone, and waiters
  * are woken at every change. It keeps what was decided; the engine decides.
  */
 export class RunMemory {
@@ -17,7 +17,7 @@ export class RunMemory {
   constructor(private readonly kindOf: (name: string) => AnyKind) {}
 
   async list(kind: string): Promise<AnyRun[]> {
-    for (const run of await this.kindOf(kind).journal.list()) {
+    for (const run of await this.kindOf(kind).runs.list()) {
       const key = `${kind}/${run.id}`;
       if (!this.runs.has(key)) this.runs.set(key, run);
     }
@@ -30,7 +30,7 @@ export class RunMemory {
   async get(kind: string, id: string): Promise<AnyRun | null> {
     const known = this.runs.get(`${kind}/${id}`);
     if (known) return known;
-    const stored = await this.kindOf(kind).journal.get(id);
+    const stored = await this.kindOf(kind).runs.get(id);
     // Another read may have put it in memory meanwhile (and changed it since): that one stands.
     const now = this.runs.get(`${kind}/${id}`);
     if (now) return now;
@@ -52,7 +52,7 @@ export class RunMemory {
   save(kind: string, run: AnyRun): Promise<void> {
     if (this.stopped) return Promise.resolve();
     this.remember(kind, run);
-    return this.kindOf(kind).journal.putRun(run);
+    return this.kindOf(kind).runs.putRun(run);
   }
 
   update(kind: string, id: string, change: (run: AnyRun) => AnyRun): Promise<void> {
@@ -61,7 +61,7 @@ export class RunMemory {
     return this.save(kind, change(run));
   }
 
-  /** One row changed: only its line is written. */
+  /** One row changed: only that row is written. */
   setRow(kind: string, id: string, row: number, change: (row: RowBase) => RowBase): Promise<void> {
     if (this.stopped) return Promise.resolve();
     const run = this.runs.get(`${kind}/${id}`);
@@ -73,13 +73,13 @@ export class RunMemory {
     rows[at] = changed;
     const next = { ...run, rows };
     this.remember(kind, next);
-    return this.kindOf(kind).journal.putRow(next, changed);
+    return this.kindOf(kind).runs.putRow(next, changed);
   }
 
   /** The run is let go of, in memory and on disk. */
   forget(kind: string, id: string): Promise<void> {
     this.runs.delete(`${kind}/${id}`);
-    return this.kindOf(kind).journal.remove(id);
+    return this.kindOf(kind).runs.remove(id);
   }
 
   /** One finish at a time per run. */
@@ -96,7 +96,7 @@ export class RunMemory {
 
   async flush(): Promise<void> {
     const kinds = new Set([...this.runs.keys()].map((key) => key.slice(0, key.indexOf('/'))));
-    await Promise.all([...kinds].map((kind) => this.kindOf(kind).journal.flush()));
+    await Promise.all([...kinds].map((kind) => this.kindOf(kind).runs.flush()));
   }
 
   /** Writes nothing more (a stopped engine is a process that has gone), and wakes every waiter. */

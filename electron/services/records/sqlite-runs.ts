@@ -1,0 +1,238 @@
+import type Database from 'libsql';
+import type { Logger } from '../host/types';
+import type { RunStore, RunStores, StoredRun } from '../rows/engine/run-store';
+import { setSynchronous, type RecordsDatabase, type Sqlite } from './database';
+
+/** What a run's id may be: it names the run in messages and was its file's name in earlier versions. */
+const SAFE_ID = /^[\w-]{1,200}$/;
+
+export const PUT_RUN = 'INSERT OR REPLACE INTO runs (kind, id, created_at, run) VALUES (?, ?, ?, ?)';
+/** A row written again in place (an upsert, where a replace would delete and insert it). */
+export const PUT_RUN_ROW = `INSERT INTO run_rows (kind, run_id, row, position, record) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (kind, run_id, row) DO UPDATE SET position = excluded.position, record = excluded.record`;
+export const HAS_RUN = 'SELECT 1 FROM runs WHERE kind = ? AND id = ?';
+const DROP_RUN = 'DELETE FROM runs WHERE kind = ? AND id = ?';
+const DROP_ROWS = 'DELETE FROM run_rows WHERE kind = ? AND run_id = ?';
+const DROP_ROW = 'DELETE FROM run_rows WHERE kind = ? AND run_id = ? AND row = ?';
+const GET_RUN = 'SELECT run FROM runs WHERE kind = ? AND id = ?';
+const GET_ROWS = 'SELECT row, position, record FROM run_rows WHERE kind = ? AND run_id = ? ORDER BY position, row';
+const LIST = 'SELECT id FROM runs WHERE kind = ? ORDER BY created_at DESC';
+
+type AnyRun = StoredRun<{ row: number }>;
+type Statements = Record<'putRun' | 'putRow' | 'dropRun' | 'dropRows' | 'dropRow', Database.Statement<unknown[]>>;
+
+/** The run's own row in PUT_RUN's order: its fields without its rows, which are rows of their own. */
+export function runValues(kind: string, run: AnyRun): (string | number)[] {
+  return [kind, run.id, run.createdAt, JSON.stringify({ ...run, rows: undefined })];
+}
+
+/** What is asked of one run in a turn: set aside first when removed, then written whole, or row by row. */
+interface Change {
+  kind: string;
+  id: string;
+  removed: boolean;
+  run: AnyRun | null;
+  rows: Map<number, { row: { row: number }; position: number }>;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The runs of the row engine as rows of the folder's database, every kind on the one connection. A
+ * run's change writes its own row; a row's change that row alone; a run written whole writes only the
+ * rows that differ from what the table holds (each run's rows as last written or read are kept here as
+ * text, so a balance saved on a run of 10,000 rows writes one row, not 10,000).
+ *
+ * The changes of one event-loop turn are committed in one transaction, as the ledger's are. A run
+ * written whole (made, paused, finished) is flushed (FULL): a Pause or a new campaign must outlive a
+ * power cut. A row's change is not flushed on its own (NORMAL: kept through any crash of the studio,
+ * flushed with the next FULL commit, which the ledger makes before every paid create): at worst a
+ * row's newest state is lost to a power cut, and nothing paid hangs on it, since the ledger holds
+ * which jobs each row made and the engine asks it before every create.
+ *
+ * Beside the folder's owner (read-only, or no database yet) it reads what the owner committed, and
+ * refuses every change: the owner's runs are the record.
+ */
+export class SqliteRuns implements RunStores {
+  private pending = new Map<string, Change>();
+  private durable = false;
+  private waiters: Waiter[] = [];
+  private turn: Promise<void> | null = null;
+  private statements: Statements | null = null;
+  /** Each run's rows as the table holds them (`position` and JSON), for the runs this process wrote or read. */
+  private readonly held = new Map<string, Map<number, string>>();
+
+  constructor(
+    /** null: a reader beside a folder that has no database yet. */
+    private readonly database: RecordsDatabase | null,
+    private readonly log?: Logger,
+  ) {}
+
+  of<Row extends { row: number }, Run extends StoredRun<Row>>(
+    kind: string,
+    parse: (raw: unknown, where: string) => Run,
+    noun = 'run',
+  ): RunStore<Row, Run> {
+    return {
+      get: async (id) => this.get(kind, id, parse, noun),
+      list: async () => this.list(kind, parse, noun),
+      putRun: (run) =>
+        this.change(kind, run.id, noun, true, (c) => {
+          // The run as it is now holds every row changed before it this turn.
+          c.run = run;
+          c.rows.clear();
+        }),
+      putRow: (run, row) =>
+        this.change(kind, run.id, noun, false, (c) => {
+          // A run to be written whole this turn takes the row with it (`run` is the run as it is now).
+          if (c.run) c.run = run;
+          else c.rows.set(row.row, { row, position: run.rows.findIndex((r) => r.row === row.row) });
+        }),
+      remove: (id) =>
+        this.change(kind, id, noun, false, (c) => {
+          c.removed = true;
+          c.run = null;
+          c.rows.clear();
+        }),
+      flush: () => this.flush(),
+    };
+  }
+
+  /** Settles once every change asked for so far is committed (or has failed). */
+  async flush(): Promise<void> {
+    while (this.turn) await this.turn;
+  }
+
+  private get<Run>(kind: string, id: string, parse: (raw: unknown, where: string) => Run, noun: string): Run | null {
+    if (!SAFE_ID.test(id)) throw new Error(`"${id}" is not a ${noun} id`);
+    if (!this.database) return null;
+    const { db, path } = this.database;
+    const where = `${path} (${kind} "${id}")`;
+    const own = db.prepare(GET_RUN).raw().get(kind, id) as [string] | undefined;
+    if (!own) return null;
+    const rows = db.prepare(GET_ROWS).raw().all(kind, id) as [number, number, string][];
+    let raw: Record<string, unknown>;
+    try {
+      raw = { ...(JSON.parse(own[0]) as object), rows: rows.map(([, , text]) => JSON.parse(text) as unknown) };
+    } catch (error) {
+      throw new Error(
+        `The ${noun} record ${where} is not valid JSON (${(error as Error).message}); it was left as it is.`,
+        { cause: error },
+      );
+    }
+    const run = parse(raw, where);
+    if (!this.database.readOnly)
+      this.held.set(`${kind}\0${id}`, new Map(rows.map(([row, position, text]) => [row, `${position}\n${text}`])));
+    return run;
+  }
+
+  private list<Run>(kind: string, parse: (raw: unknown, where: string) => Run, noun: string): Run[] {
+    if (!this.database) return [];
+    const found: Run[] = [];
+    for (const [id] of this.database.db.prepare(LIST).raw().all(kind) as [string][]) {
+      try {
+        const run = this.get(kind, id, parse, noun);
+        if (run) found.push(run);
+      } catch (error) {
+        this.log?.warn(`${noun} record skipped`, { reason: (error as Error).message.slice(0, 300) });
+      }
+    }
+    return found;
+  }
+
+  private change(kind: string, id: string, noun: string, durable: boolean, apply: (c: Change) => void): Promise<void> {
+    if (!SAFE_ID.test(id)) return Promise.reject(new Error(`"${id}" is not a ${noun} id`));
+    const key = `${kind}\0${id}`;
+    let change = this.pending.get(key);
+    if (!change) {
+      change = { kind, id, removed: false, run: null, rows: new Map() };
+      this.pending.set(key, change);
+    }
+    apply(change);
+    this.durable ||= durable;
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.turn ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.turn = null;
+        this.commit();
+        resolve();
+      }),
+    );
+    return done;
+  }
+
+  /** One transaction for the turn's changes: all of them are committed, or none and every caller hears why. */
+  private commit(): void {
+    const changes = [...this.pending.values()];
+    const { waiters, durable } = this;
+    this.pending = new Map();
+    this.waiters = [];
+    this.durable = false;
+    const written = new Map<string, Map<number, string> | null>();
+    try {
+      if (!this.database || this.database.readOnly)
+        throw new Error('This command only reads the runs of campaigns and batches; it cannot change them.');
+      const { db } = this.database;
+      const statements = this.prepared(db);
+      setSynchronous(db, durable ? 'FULL' : 'NORMAL');
+      db.transaction(() => {
+        for (const change of changes) written.set(`${change.kind}\0${change.id}`, this.write(statements, change));
+      }).immediate();
+    } catch (error) {
+      // What the table holds of these runs is no longer certain: their next whole write rewrites every row.
+      for (const change of changes) this.held.delete(`${change.kind}\0${change.id}`);
+      for (const waiter of waiters) waiter.reject(error);
+      return;
+    }
+    for (const [key, rows] of written) {
+      if (rows) this.held.set(key, rows);
+      else this.held.delete(key);
+    }
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  /** Writes one run's change; answers its rows as the table now holds them (null: not known here). */
+  private write(statements: Statements, { kind, id, removed, run, rows }: Change): Map<number, string> | null {
+    const key = `${kind}\0${id}`;
+    let held = removed ? new Map<number, string>() : (this.held.get(key) ?? null);
+    if (removed) {
+      statements.dropRun.run(kind, id);
+      statements.dropRows.run(kind, id);
+      if (!run && rows.size === 0) return null;
+    }
+    if (run) {
+      statements.putRun.run(...runValues(kind, run));
+      // Rows the table may hold that this process never saw go first: the run as given is the whole of it.
+      if (!held) statements.dropRows.run(kind, id);
+      const now = new Map<number, string>();
+      run.rows.forEach((row, position) => {
+        const text = `${position}\n${JSON.stringify(row)}`;
+        now.set(row.row, text);
+        if (held?.get(row.row) !== text)
+          statements.putRow.run(kind, id, row.row, position, text.slice(text.indexOf('\n') + 1));
+      });
+      for (const row of held?.keys() ?? []) if (!now.has(row)) statements.dropRow.run(kind, id, row);
+      held = now;
+    }
+    for (const { row, position } of rows.values()) {
+      const text = JSON.stringify(row);
+      statements.putRow.run(kind, id, row.row, position, text);
+      held?.set(row.row, `${position}\n${text}`);
+    }
+    return held;
+  }
+
+  private prepared(db: Sqlite): Statements {
+    this.statements ??= {
+      putRun: db.prepare(PUT_RUN),
+      putRow: db.prepare(PUT_RUN_ROW),
+      dropRun: db.prepare(DROP_RUN),
+      dropRows: db.prepare(DROP_ROWS),
+      dropRow: db.prepare(DROP_ROW),
+    };
+    return this.statements;
+  }
+}
