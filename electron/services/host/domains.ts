@@ -136,8 +136,8 @@ export interface Domains {
 export function createDomains(base: HostBase, options: DomainOptions = {}): Domains {
   const start = options.start ?? 'resume';
   // The folder's records database, opened once for this process: the job ledger, the uploader's links,
-  // the download queue and the runs of campaigns and batches share its one connection. A host that only reads opens it read-only: the
-  // owner beside it writes.
+  // the download queue and the runs of campaigns and batches share its one connection. A host that only
+  // reads opens it read-only: the owner beside it writes.
   const records = openRecords(base.dataDir, {
     readOnly: start === 'read-only',
     onImport: options.onImport,

@@ -8,6 +8,8 @@ import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { LOCK_FILE } from '../../../electron/services/host/data-folder-lock';
 import { smallTemplate } from '../campaign/campaign-harness';
+import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
+import { runsIn } from '../rows/folder-runs';
 
 const running: RunningEmulator[] = [];
 afterAll(async () => {
@@ -62,7 +64,8 @@ describe('the command line beside a running studio', () => {
     expect(run.code).toBe(EXIT.unavailable);
     expect(run.err.join('\n')).toMatch(/in use by the web host \(process 1 .*does not run beside it; .*campaign check/);
     expect(existsSync(join(dataDir, 'jobs')) ? readdirSync(join(dataDir, 'jobs')) : []).toEqual([]);
-    expect(existsSync(join(dataDir, 'campaigns'))).toBe(false);
+    // No campaign recorded: the folder's runs (a database opened only to read, none if it has none yet).
+    expect(await campaignRuns(runsIn(dataDir, { readOnly: true })).list()).toEqual([]);
     expect(existsSync(out)).toBe(false);
     // Checking sends nothing, so it runs beside the studio (through its sandbox's catalogue).
     const check = await cli(dataDir, [

@@ -1,10 +1,12 @@
 // The first start after the update takes the runs earlier versions kept as files (a snapshot and a
 // journal of row changes each, in `campaigns/` and `batches/`) into the records database once, keeps
 // the files under another name, survives a kill half way, and leaves a file it cannot read as it is.
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Notice } from '@common/bridge/system';
+import { createDomains } from '../../../electron/services/host/domains';
+import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { MemoryLogger } from '../../../electron/services/log/file-logger';
 import { openRecords } from '../../../electron/services/records/open-ledger';
 import { runImportChild } from './kill-half-way';
@@ -90,6 +92,48 @@ describe('taking the old run files in', () => {
       ['good', 1],
     ]);
     expect(files(dir, 'campaigns')).toEqual(['bad.json.imported', 'good.json.imported']);
+  });
+
+  // Through a host as it starts: the batch an older studio kept as files is on the Batches page, read
+  // with the kind's own schema (the files' journalSeq gone, the journal's newer row applied).
+  it('leaves a batch of an earlier version on the Batches page of the host that took it in', async () => {
+    const dir = tempDir('runs-import-host-');
+    const row = (n: number, state: string) => ({
+      row: n,
+      text: `Line ${n}`,
+      voiceId: 'v1',
+      rate: '100%',
+      name: null,
+      state,
+    });
+    const batch = {
+      version: 1,
+      id: 'old-batch',
+      label: 'lines.csv',
+      createdAt: 1_700_000_000_000,
+      rows: [row(0, 'done'), row(1, 'speech')],
+      invalid: [],
+      state: 'finished',
+      concurrency: 4,
+      retry: [],
+      template: '{row}',
+      journalSeq: 3,
+    };
+    mkdirSync(join(dir, 'batches'), { recursive: true });
+    writeFileSync(join(dir, 'batches', 'old-batch.json'), JSON.stringify(batch));
+    writeFileSync(
+      join(dir, 'batches', 'old-batch.rows.jsonl'),
+      `${JSON.stringify({ seq: 4, row: row(1, 'failed') })}\n`,
+    );
+    const domains = createDomains(createMemoryHostBase({ dataDir: dir }), { start: 'follow' });
+    expect((await domains.handlers['batches.list']()).map((b) => [b.id, b.state, b.total])).toEqual([
+      ['old-batch', 'finished', 2],
+    ]);
+    const view = await domains.handlers['batches.get']('old-batch');
+    expect(view.rows.map((r) => r.row)).toEqual([0, 1]);
+    await domains.disposeAll();
+    expect(files(dir, 'batches')).toEqual(['old-batch.json.imported', 'old-batch.rows.jsonl.imported']);
+    expect(runsInTable(dir)).toEqual([['batches', 'old-batch', ['0:done', '1:failed']]]);
   });
 
   it('is done by the folder’s owner, never by a command that only reads beside it', () => {
