@@ -48,7 +48,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
       ledger: new SqliteLedgerStorage(database, dataDir, reporting),
       uploads: new SqliteUploadRecords(database, options.log),
       downloads: downloadRecords(database, options.log),
-      runs: new SqliteRuns(database, options.log),
+      runs: new SqliteRuns(database, options.log, dataDir),
     };
   }
   const database = openRecordsDatabase({ dataDir, ...reporting });

@@ -1,22 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Notice } from '../../common/bridge/system';
 import { setSynchronous, type RecordsDatabase } from './database';
 import { IMPORTED_SUFFIX, keepAs, type OldRecordImportOptions } from './old-record-files';
+import { oldRunIds, readOldRun, RUN_FOLDERS, type OldRun } from './old-runs';
 import { HAS_RUN, PUT_RUN, PUT_RUN_ROW, runValues } from './sqlite-runs';
-
-/** The folders of the data folder that held runs, and what one of their runs is called. */
-export const RUN_FOLDERS: Readonly<Record<string, string>> = { campaigns: 'campaign', batches: 'batch' };
 
 /** Rows per transaction: a few runs a commit, each run whole in one. */
 const ROWS_PER_TRANSACTION = 5_000;
-
-interface OldRun {
-  kind: string;
-  id: string;
-  run: { id: string; createdAt: number; rows: { row: number }[] };
-  files: string[];
-}
 
 export interface RunsImportOptions extends OldRecordImportOptions {
   /** Tells the user of a run that could not be read: it is missing from their list until it is mended. */
@@ -62,10 +52,8 @@ export function importRuns(database: RecordsDatabase, dataDir: string, options: 
     rows = 0;
   };
   for (const [kind, noun] of Object.entries(RUN_FOLDERS)) {
-    const dir = join(dataDir, kind);
-    const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
-    for (const name of names.sort()) {
-      const run = readOldRun(dir, kind, name.slice(0, -'.json'.length), noun, options);
+    for (const id of oldRunIds(dataDir, kind)) {
+      const run = readTelling(dataDir, kind, id, noun, options);
       if (!run) continue;
       batch.push(run);
       rows += run.run.rows.length;
@@ -76,18 +64,18 @@ export function importRuns(database: RecordsDatabase, dataDir: string, options: 
   return taken;
 }
 
-/** The run as its journal read it; null (told) when its snapshot is not a run's JSON. */
-function readOldRun(dir: string, kind: string, id: string, noun: string, options: RunsImportOptions): OldRun | null {
-  const path = join(dir, `${id}.json`);
-  const journal = join(dir, `${id}.rows.jsonl`);
-  let raw: { rows?: unknown; createdAt?: unknown; journalSeq?: unknown };
+/** The run kept as files; null, told in a log line and a notice, when its snapshot is not a run's JSON. */
+function readTelling(
+  dataDir: string,
+  kind: string,
+  id: string,
+  noun: string,
+  options: RunsImportOptions,
+): OldRun | null {
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8')) as typeof raw;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('it is not an object');
-    if (raw.rows !== undefined && !Array.isArray(raw.rows)) throw new Error('its rows are not a list');
-    if (!/^[\w-]{1,200}$/.test(id)) throw new Error(`"${id}" is not a ${noun} id`);
+    return readOldRun(dataDir, kind, id, noun);
   } catch (error) {
-    const reason = `The ${noun} record ${path} is not valid (${(error as Error).message}); it was left as it is.`;
+    const reason = (error as Error).message;
     options.log?.warn('old run not taken in', { reason });
     options.notify?.({
       level: 'warning',
@@ -96,30 +84,4 @@ function readOldRun(dir: string, kind: string, id: string, noun: string, options
     });
     return null;
   }
-  const folded = typeof raw.journalSeq === 'number' ? raw.journalSeq : 0;
-  const rows = [...((raw.rows as { row: number }[] | undefined) ?? [])];
-  const lines = existsSync(journal) ? readFileSync(journal, 'utf8') : '';
-  for (const line of lines.split('\n')) {
-    if (line.trim() === '') continue;
-    let entry: { seq: number; row: { row: number } };
-    try {
-      entry = JSON.parse(line) as typeof entry;
-    } catch {
-      // A torn line (a kill mid-write): the row's newest change is lost, as its journal lost it.
-      continue;
-    }
-    if (typeof entry?.seq !== 'number' || entry.seq <= folded || typeof entry.row?.row !== 'number') continue;
-    const at = rows.findIndex((r) => r.row === entry.row.row);
-    if (at === -1) rows.push(entry.row);
-    else rows[at] = entry.row;
-  }
-  const { journalSeq: _folded, ...fields } = raw;
-  const createdAt = typeof raw.createdAt === 'number' ? raw.createdAt : 0;
-  return {
-    kind,
-    id,
-    run: { ...fields, id, createdAt, rows },
-    // The journal goes aside first: a kill between the two leaves the snapshot, whose run is then a row already.
-    files: [journal, path],
-  };
 }

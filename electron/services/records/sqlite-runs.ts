@@ -2,6 +2,7 @@ import type Database from 'libsql';
 import type { Logger } from '../host/types';
 import type { RunStore, RunStores, StoredRun } from '../rows/engine/run-store';
 import { setSynchronous, type RecordsDatabase, type Sqlite } from './database';
+import { oldRunFile, oldRunIds, readOldRun } from './old-runs';
 
 /** What a run's id may be: it names the run in messages and was its file's name in earlier versions. */
 const SAFE_ID = /^[\w-]{1,200}$/;
@@ -53,8 +54,9 @@ interface Waiter {
  * row's newest state is lost to a power cut, and nothing paid hangs on it, since the ledger holds
  * which jobs each row made and the engine asks it before every create.
  *
- * Beside the folder's owner (read-only, or no database yet) it reads what the owner committed, and
- * refuses every change: the owner's runs are the record.
+ * Beside the folder's owner (read-only, or no database yet) it reads what the owner committed, and the
+ * runs an earlier version kept as files that the owner has not taken in yet (as the import will read
+ * them), and refuses every change: the owner's runs are the record.
  */
 export class SqliteRuns implements RunStores {
   private pending = new Map<string, Change>();
@@ -69,6 +71,8 @@ export class SqliteRuns implements RunStores {
     /** null: a reader beside a folder that has no database yet. */
     private readonly database: RecordsDatabase | null,
     private readonly log?: Logger,
+    /** A reader's data folder: runs its owner has not taken in yet are read from their old files there. */
+    private readonly oldRunsIn?: string,
   ) {}
 
   of<Row extends { row: number }, Run extends StoredRun<Row>>(
@@ -108,11 +112,11 @@ export class SqliteRuns implements RunStores {
 
   private get<Run>(kind: string, id: string, parse: (raw: unknown, where: string) => Run, noun: string): Run | null {
     if (!SAFE_ID.test(id)) throw new Error(`"${id}" is not a ${noun} id`);
-    if (!this.database) return null;
+    if (!this.database) return this.oldRun(kind, id, parse, noun);
     const { db, path } = this.database;
     const where = `${path} (${kind} "${id}")`;
     const own = db.prepare(GET_RUN).raw().get(kind, id) as [string] | undefined;
-    if (!own) return null;
+    if (!own) return this.oldRun(kind, id, parse, noun);
     const rows = db.prepare(GET_ROWS).raw().all(kind, id) as [number, number, string][];
     let raw: Record<string, unknown>;
     try {
@@ -129,10 +133,11 @@ export class SqliteRuns implements RunStores {
     return run;
   }
 
-  private list<Run>(kind: string, parse: (raw: unknown, where: string) => Run, noun: string): Run[] {
-    if (!this.database) return [];
+  private list<Run extends AnyRun>(kind: string, parse: (raw: unknown, where: string) => Run, noun: string): Run[] {
+    const ids = this.database ? (this.database.db.prepare(LIST).raw().all(kind) as [string][]).map(([id]) => id) : [];
+    const old = this.oldRunsIn ? oldRunIds(this.oldRunsIn, kind).filter((id) => !ids.includes(id)) : [];
     const found: Run[] = [];
-    for (const [id] of this.database.db.prepare(LIST).raw().all(kind) as [string][]) {
+    for (const id of [...ids, ...old]) {
       try {
         const run = this.get(kind, id, parse, noun);
         if (run) found.push(run);
@@ -140,7 +145,13 @@ export class SqliteRuns implements RunStores {
         this.log?.warn(`${noun} record skipped`, { reason: (error as Error).message.slice(0, 300) });
       }
     }
-    return found;
+    return old.length > 0 ? found.sort((a, b) => b.createdAt - a.createdAt) : found;
+  }
+
+  /** A reader's run kept as files by an earlier version, not yet taken in by the folder's owner. */
+  private oldRun<Run>(kind: string, id: string, parse: (raw: unknown, where: string) => Run, noun: string): Run | null {
+    const path = this.oldRunsIn && oldRunFile(this.oldRunsIn, kind, id);
+    return path ? parse(readOldRun(this.oldRunsIn as string, kind, id, noun).run, path) : null;
   }
 
   private change(kind: string, id: string, noun: string, durable: boolean, apply: (c: Change) => void): Promise<void> {

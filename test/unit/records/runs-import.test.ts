@@ -136,14 +136,28 @@ describe('taking the old run files in', () => {
     expect(runsInTable(dir)).toEqual([['batches', 'old-batch', ['0:done', '1:failed']]]);
   });
 
-  it('is done by the folder’s owner, never by a command that only reads beside it', () => {
+  // A reader beside an owner that has not started since the update reads the files as the import will.
+  it('is done by the folder’s owner, never by a command that only reads beside it, which reads the files meanwhile', async () => {
+    type Plain = { id: string; createdAt: number; state: string; rows: { row: number; state: string }[] };
+    const plain = (raw: unknown) => raw as Plain;
+    const none = tempDir('runs-import-no-database-');
+    writeOldRun(none, { kind: 'batches', id: 'b0', rows: 2, lines: [[1, { row: 1, state: 'done' }]] });
+    const before = openRecords(none, { readOnly: true }).runs.of('batches', plain);
+    expect((await before.get('b0'))?.rows.map((r) => r.state)).toEqual(['pending', 'done']);
+    expect(existsSync(join(none, 'records.db'))).toBe(false);
+
     const dir = tempDir('runs-import-reader-');
-    writeOldRun(dir, { kind: 'batches', id: 'b1', rows: 1 });
+    writeOldRun(dir, { kind: 'batches', id: 'b1', rows: 1, createdAt: 1 });
     openRecords(dir).ledger.close();
-    writeOldRun(dir, { kind: 'batches', id: 'b2', rows: 1 });
-    openRecords(dir, { readOnly: true });
+    writeOldRun(dir, { kind: 'batches', id: 'b2', rows: 1, createdAt: 2, lines: [[1, { row: 0, state: 'done' }]] });
+    const reader = openRecords(dir, { readOnly: true }).runs.of('batches', plain);
     expect(existsSync(join(dir, 'batches', 'b2.json'))).toBe(true);
     expect(runsInTable(dir).map(([, id]) => id)).toEqual(['b1']);
+    expect((await reader.list()).map((r) => [r.id, r.rows[0]?.state])).toEqual([
+      ['b2', 'done'],
+      ['b1', 'pending'],
+    ]);
+    expect(await reader.get('b3')).toBeNull();
   });
 });
 
