@@ -135,7 +135,8 @@ export class SqliteRuns implements RunStores {
 
   private list<Run extends AnyRun>(kind: string, parse: (raw: unknown, where: string) => Run, noun: string): Run[] {
     const ids = this.database ? (this.database.db.prepare(LIST).raw().all(kind) as [string][]).map(([id]) => id) : [];
-    const old = this.oldRunsIn ? oldRunIds(this.oldRunsIn, kind).filter((id) => !ids.includes(id)) : [];
+    const inTable = new Set(ids);
+    const old = this.oldRunsIn ? oldRunIds(this.oldRunsIn, kind).filter((id) => !inTable.has(id)) : [];
     const found: Run[] = [];
     for (const id of [...ids, ...old]) {
       try {
