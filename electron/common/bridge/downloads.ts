@@ -67,6 +67,11 @@ export const DownloadEntry = z.object({
    * whoever wrote it, so the archive never doubles a copy and every screen agrees on what is saved.
    */
   origin: z.enum(COPY_ORIGINS),
+  /**
+   * Queued from a selection and waiting in the queue's table: its name is the one asked for, and the
+   * free name (a numbered suffix) is chosen only when it starts, once those before it hold theirs.
+   */
+  unnamed: z.boolean().optional(),
   batchId: z.string().nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
@@ -206,6 +211,11 @@ export const downloadsCalls = {
       already: z.array(z.string()),
       /** New downloads of jobs that already have a saved copy elsewhere or under another name. */
       copies: z.number().int(),
+      /**
+       * A selection is queued a page at a time: the answer is its first page, and the rest goes on in the
+       * host (a notice tells its end). Absent or false: the answer is every job asked for.
+       */
+      more: z.boolean().optional(),
     }),
   ),
   /**

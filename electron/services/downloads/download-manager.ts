@@ -1,7 +1,8 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
-import { describeFailure, fetchToFile, partPath } from './fetch-to-file';
+import { describeFailure, partPath } from './fetch-to-file';
+import { savedChange, transferOnce } from './transfer-once';
 import { checkSavedCopies } from './copy-check';
 import { FullDisks, keptBytes } from './full-disks';
 import { countStates, QueueRun, queueTotals, type StateCounts } from './queue-totals';
@@ -10,12 +11,12 @@ import type { EnqueueRequest } from './queue-names';
 import { MissingDrives } from './drives';
 import { savedCopyAmong } from './queue-file';
 import { SpeedLimit } from './speed-limit';
-import type { SpeedMeter } from './speed-meter';
 import { DownloadProgress } from './download-progress';
 import { DownloadSlots } from './download-slots';
 import { RunningTransfers } from './running-transfers';
 import { transferWithRetries } from './transfer-retries';
 import type { DownloadManagerOptions } from './download-manager-options';
+import { QueueWindow } from './queue-window';
 
 export type { EnqueueRequest } from './queue-names';
 export type { DownloadManagerOptions } from './download-manager-options';
@@ -39,6 +40,8 @@ export class DownloadManager {
   private disposed = false;
   private verifying: Promise<unknown> = Promise.resolve();
   private readonly limit: SpeedLimit;
+  /** The downloads waiting in the record beyond those held (a selection of any size): see QueueWindow. */
+  readonly window: QueueWindow;
 
   constructor(private readonly options: DownloadManagerOptions) {
     this.slots = new DownloadSlots(() => options.concurrency?.());
@@ -53,8 +56,15 @@ export class DownloadManager {
       // A download that was running when the studio stopped resumes from its `.part`.
       this.entries.set(entry.id, entry.state === 'downloading' ? { ...entry, state: 'queued' } : entry);
     }
+    this.window = new QueueWindow(this.store.backlog, options.resumeQueued !== false, {
+      held: this.entries,
+      save: (entries) => this.store.save(entries),
+      start: (entry) => this.schedule(entry.id),
+      fail: (entry, error) => this.update(entry, { state: 'failed', reason: describeFailure(error) }, true),
+    });
     if (options.resumeQueued === false) return;
     for (const entry of this.entries.values()) if (entry.state === 'queued') this.schedule(entry.id);
+    this.window.refill();
   }
 
   private readonly now = (): number => this.options.now?.() ?? Date.now();
@@ -94,7 +104,8 @@ export class DownloadManager {
   }
 
   totals(): DownloadTotals {
-    return queueTotals(this.entries.values(), [this.fullDisks.reason(), this.drives.reason()], this.queueRun);
+    const reasons = [this.fullDisks.reason(), this.drives.reason()];
+    return queueTotals(this.entries.values(), reasons, this.queueRun, this.window.waiting);
   }
 
   /** Adds a download with a name no other file, `.part` or download in flight holds. */
@@ -123,6 +134,14 @@ export class DownloadManager {
       this.schedule(entry.id);
       this.progress.changed(entry, true);
     }
+    return added.map((entry) => this.progress.view(entry));
+  }
+
+  /** Records downloads in the backlog (QueueWindow), held only once taken in; `paused`: recorded paused. */
+  enqueueBacklog(requests: readonly EnqueueRequest[], { paused = false } = {}): DownloadView[] {
+    const added = this.window.add(requests, this.now(), paused);
+    this.window.refill();
+    this.options.onTotals?.(this.totals());
     return added.map((entry) => this.progress.view(entry));
   }
 
@@ -155,7 +174,8 @@ export class DownloadManager {
     this.update(entry, { state: 'cancelled', reason: 'Cancelled.' }, false);
     this.running.stop(id);
     await this.running.endOf(id);
-    await rm(partPath(targetOf(entry.folder, entry.relativeName)), { force: true });
+    // One never named never wrote: the `.part` under the name it asked for is another download's.
+    if (!entry.unnamed) await rm(partPath(targetOf(entry.folder, entry.relativeName)), { force: true });
     this.update(entry, {}, true);
     this.options.onEnd?.(this.progress.view(entry));
     return this.progress.view(entry);
@@ -217,32 +237,39 @@ export class DownloadManager {
     if (entries.length > 0) await this.store.save(entries);
   }
 
-  pauseAll(): number {
-    const active = [...this.entries.values()].filter((e) => e.state === 'queued' || e.state === 'downloading');
-    for (const entry of active) this.pause(entry.id);
-    return active.length;
+  /** Pauses every download held, then those of the backlog (and a selection still being queued). */
+  pauseAll(): Promise<number> {
+    return this.window.quiet('pause', async () => {
+      const active = [...this.entries.values()].filter((e) => e.state === 'queued' || e.state === 'downloading');
+      for (const entry of active) this.pause(entry.id);
+      const waiting = await this.window.pauseAll(this.now());
+      this.options.onTotals?.(this.totals());
+      return active.length + waiting;
+    });
   }
 
-  async cancelAll(): Promise<number> {
-    const open = [...this.entries.values()].filter(
-      (e) => e.state === 'queued' || e.state === 'downloading' || e.state === 'paused',
-    );
-    await Promise.all(open.map((entry) => this.cancel(entry.id)));
-    // Nothing waits for a full disk any more: its banner goes with the downloads it was about.
-    if (!this.countStates((e) => e.state === 'queued').queued) this.fullDisks.clear();
-    this.options.onTotals?.(this.totals());
-    return open.length;
-  }
+  cancelAll = (): Promise<number> =>
+    this.window.quiet('cancel', async () => {
+      const open = [...this.entries.values()].filter((e) => ['queued', 'downloading', 'paused'].includes(e.state));
+      const dropped = await this.window.cancelAll();
+      await Promise.all(open.map((entry) => this.cancel(entry.id)));
+      // Nothing waits for a full disk any more: its banner goes with the downloads it was about.
+      if (!this.countStates((e) => e.state === 'queued').queued) this.fullDisks.clear();
+      this.options.onTotals?.(this.totals());
+      return open.length + dropped;
+    });
 
   /** A changed concurrency setting applies now, not only to the next download queued. */
   applySettings(): void {
     this.slots.applyConcurrency();
   }
 
-  /** After a full disk: start the queue again (entries kept their `.part` files). */
-  resumeAll(): DownloadTotals {
+  /** After a full disk, or "Pause all" of a backlog (no rows in the page to resume): the queue goes on. */
+  async resumeAll(): Promise<DownloadTotals> {
     this.fullDisks.clear();
     for (const entry of this.entries.values()) if (entry.state === 'queued') this.schedule(entry.id);
+    if (this.window.paused > 0) await this.window.resumeAll(this.now());
+    this.window.refill();
     this.options.onTotals?.(this.totals());
     return this.totals();
   }
@@ -258,13 +285,16 @@ export class DownloadManager {
 
   /** Settles when nothing is queued or running, finishing files included (tests, the CLI). */
   async whenIdle(): Promise<void> {
-    await this.slots.whenIdle();
-    await this.store.written();
+    do {
+      await this.slots.whenIdle();
+      await this.store.written();
+    } while (!this.disposed && (await this.window.refilled()));
   }
 
   /** Stops every download where it is; they resume from their `.part` at the next start. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.window.stop();
     this.slots.close();
     await this.running.stopAll();
     await this.store.close();
@@ -292,31 +322,28 @@ export class DownloadManager {
     this.progress.changed(entry, true);
     const meter = this.progress.measure(id);
     try {
+      if (entry.unnamed) {
+        // Taken in by its id from the backlog (a row the page showed) and resumed: named before a byte.
+        await this.window.name([entry], () => this.entries.values());
+        await this.store.save([entry]);
+      }
       const target = targetOf(entry.folder, entry.relativeName);
       await this.options.prepare?.(entry);
-      const outcome = await transferWithRetries(() => this.transfer(entry, target, signal, meter, received), {
+      const attempt = () =>
+        transferOnce(
+          { entry, target, signal, meter, received },
+          { ...this.options, limit: this.limit, progress: this.progress },
+          (change) => this.update(entry, change, false),
+        );
+      const outcome = await transferWithRetries(attempt, {
         signal,
         attemptsSoFar: entry.attempts,
         policy: this.options,
         onRetry: (attempts, reason) => this.update(entry, { attempts, reason }, true),
       });
       if (outcome.kind === 'done') {
-        const info = await stat(target);
-        this.update(
-          entry,
-          {
-            state: 'saved',
-            savedPath: target,
-            bytes: info.size,
-            totalBytes: info.size,
-            reason: null,
-            sha256: outcome.value.sha256,
-            mtimeMs: info.mtimeMs,
-            verifiedAt: this.now(),
-            ...(await this.drives.identityOf(entry.folder)),
-          },
-          true,
-        );
+        const identity = await this.drives.identityOf(entry.folder);
+        this.update(entry, await savedChange(target, outcome.value.sha256, this.now(), identity), true);
       } else if (outcome.kind === 'disk-full') {
         await this.pauseForFullDisk(entry);
       } else if (outcome.kind === 'failed') {
@@ -335,44 +362,8 @@ export class DownloadManager {
       // Back in line (a full disk, or resumed while this run was winding down): it runs again when
       // the queue does; run() ignores duplicates.
       if (state() === 'queued' && !this.disposed) this.schedule(id);
+      this.window.refill();
     }
-  }
-
-  /** One attempt at the file: resumes its `.part` when the server's validators still match. */
-  private transfer(
-    entry: DownloadEntry,
-    target: string,
-    signal: AbortSignal,
-    meter: SpeedMeter,
-    received: () => void,
-  ): Promise<{ sha256: string }> {
-    return fetchToFile({
-      url: entry.url,
-      target,
-      fetch: this.options.fetch,
-      validators:
-        entry.etag || entry.lastModified
-          ? { etag: entry.etag, lastModified: entry.lastModified, totalBytes: entry.totalBytes }
-          : null,
-      signal,
-      limit: this.limit,
-      verify: this.options.verify,
-      onReceived: received,
-      onValidators: async (v) => {
-        this.update(entry, { etag: v.etag, lastModified: v.lastModified, totalBytes: v.totalBytes }, false);
-        // Before the first byte, so a killed process resumes; not flushed to the disk (a power cut
-        // would not keep the unflushed `.part` bytes either), which keeps it off the transfer's path
-        // on a busy disk.
-        await this.store.save([entry], { durable: false });
-      },
-      onProgress: ({ bytes, totalBytes, received: total }) => {
-        meter.sample(total);
-        entry.bytes = bytes;
-        entry.totalBytes = totalBytes;
-        // A chunk written after a pause or cancel does not announce that state early.
-        if (entry.state === 'downloading') this.progress.changed(entry, false);
-      },
-    });
   }
 
   /** Only the downloads writing to that disk wait; the others (the archive on another disk) go on. */
@@ -391,8 +382,13 @@ export class DownloadManager {
     }
   }
 
+  /** The entry held, or one of the backlog taken in by its id (its row was shown). */
   private require(id: string): DownloadEntry {
-    const entry = this.entries.get(id);
+    let entry = this.entries.get(id);
+    if (!entry) {
+      entry = this.window.takeOne(id) ?? undefined;
+      if (entry) this.entries.set(id, entry);
+    }
     if (!entry) throw new Error(`No download with id ${id}.`);
     return entry;
   }

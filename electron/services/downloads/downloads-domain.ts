@@ -18,6 +18,7 @@ import { stepOf } from '../../common/jobs/steps';
 import { CopyWatcher } from './copy-watcher';
 import { lostCopiesNotice } from './lost-notice';
 import type { DownloadRecords } from './queue-records';
+import { queueSelection, type SelectionPages } from './selection-queue';
 
 const HOUR = 3_600_000;
 
@@ -196,6 +197,7 @@ export function createDownloadsDomain(
   { archive, stop }: ArchiveRunner,
   mediaFiles: Pick<ResultMediaDeps, 'probe' | 'frame'>,
   selectJobs?: (selection: JobSelection, limit: number) => Promise<string[]>,
+  selectionPages?: (selection: JobSelection) => Promise<SelectionPages>,
 ): DomainModule<typeof downloadsCalls> {
   const { manager } = service;
   // The jobs named, or those a filter chose; one past the limit says the filter chose too many.
@@ -244,8 +246,22 @@ export function createDownloadsDomain(
       'downloads.totals': async () => manager.totals(),
       'downloads.start': async (request) => {
         try {
-          const { selection: _selection, ...rest } = request;
-          return await service.start({ ...rest, jobIds: await chosen(request), origin: request.origin ?? 'library' });
+          const { selection, ...rest } = request;
+          const origin = request.origin ?? 'library';
+          // A selection of any size is walked a page at a time into the queue's backlog (selection-queue.ts).
+          if (selection && selectionPages)
+            return await queueSelection(
+              service,
+              await selectionPages(selection),
+              { ...rest, origin },
+              (n, skipped, stopped) =>
+                service.tell(
+                  stopped ? 'Downloads stopped' : 'Downloads queued',
+                  `${n.toLocaleString('en')} file${n === 1 ? '' : 's'} ${stopped ? 'were queued before the rest was cancelled' : 'queued'}${skipped ? `; ${skipped.toLocaleString('en')} skipped (not finished, or no result to save)` : ''}.`,
+                  !stopped,
+                ),
+            );
+          return await service.start({ ...rest, jobIds: await chosen(request), origin });
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }

@@ -1,19 +1,20 @@
 import type { JobScope } from '../jobs/job-scope';
-import { extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { DownloadEntry, DownloadTotals, DownloadView } from '../../common/bridge/downloads';
 import { SANDBOX_CONNECTION_ID } from '../../common/bridge/connections';
 import type { JobRecord } from '../../common/bridge/jobs';
-import { checkTemplate, renderTemplate, safeRelativeName } from '../../common/file-names';
+import { checkTemplate } from '../../common/file-names';
 import type { Logger, RecordStoreFactory } from '../host/types';
 import { downloadPreferencesSpec } from './download-preferences';
 import { DownloadManager, type EnqueueRequest } from './download-manager';
 import { savedCopyAmong } from './queue-file';
 import type { DownloadRecords } from './queue-records';
-import { jobFile, jobNameFields, unavailableReason, type JobFile } from './job-files';
+import { jobFile, unavailableReason, type JobFile } from './job-files';
 import { checkSaveFolder, type FolderCheck } from './save-folder';
 import { CaptionSidecars } from './caption-sidecars';
 import { DownloadEnds, NAMED_BY_OWNER, ResultCopies } from './result-copies';
 import { runEnded } from './run-notice';
+import { renameCopies } from './rename-copies';
 import { fetchedBack } from './lost-notice';
 import type { Project } from '../../common/composition/document';
 
@@ -201,15 +202,8 @@ export class DownloadsService {
     template?: string;
     origin: 'library' | 'cli' | 'archive' | 'tools';
   }): Promise<StartResult> {
-    // Before the folder is made: on a missing drive it would be made on the system disk instead.
-    const gone = await this.manager.drives.check(resolve(request.folder.trim()));
-    if (gone !== null) throw new Error(gone);
-    const folder = await checkSaveFolder(request.folder, { create: true });
-    if (!folder.ok) throw new Error(folder.message);
-    const template = request.template ?? this.preferences.get().template;
+    const { folder, template, batchId } = await this.prepareStart(request);
     const files = await this.files(request.jobIds, template);
-    if (request.origin === 'library') this.preferences.update((p) => ({ ...p, folder: folder.folder, template }));
-    const batchId = `batch-${this.now()}-${(this.batchCounter += 1)}`;
     const result: StartResult = { queued: [], skipped: [], already: [], copies: 0 };
     // In the order asked: an earlier download of the same job, or a new one (queued together below).
     const slots: (DownloadView | EnqueueRequest)[] = [];
@@ -219,7 +213,7 @@ export class DownloadsService {
         continue;
       }
       const earlier = this.manager.forJob(file.jobId);
-      const existing = await this.takeUpEarlier(file.jobId, folder.folder, file.relativeName);
+      const existing = await this.takeUpEarlier(file.jobId, folder, file.relativeName);
       if (existing) {
         if (existing.state === 'saved') result.already.push(existing.id);
         slots.push(existing);
@@ -229,7 +223,7 @@ export class DownloadsService {
       slots.push({
         jobId: file.jobId,
         url: file.url,
-        folder: folder.folder,
+        folder,
         relativeName: file.relativeName,
         origin: request.origin,
         batchId,
@@ -242,41 +236,42 @@ export class DownloadsService {
   }
 
   /**
-   * Renames the saved copies of these jobs (the user's, not the archive's, which follow its own
-   * template) after another template, in their folders, by moving the files: nothing is fetched, so it
-   * works after the links expired. A copy not on disk as written is skipped and says why.
+   * What every start does first: the folder checked (made if need be; a missing drive refuses), the
+   * template checked and, for the Library, both remembered; the run named.
    */
-  async renameCopies(
+  async prepareStart(request: {
+    folder: string;
+    template?: string;
+    origin: string;
+  }): Promise<{ folder: string; template: string; batchId: string }> {
+    // Before the folder is made: on a missing drive it would be made on the system disk instead.
+    const gone = await this.manager.drives.check(resolve(request.folder.trim()));
+    if (gone !== null) throw new Error(gone);
+    const checked = await checkSaveFolder(request.folder, { create: true });
+    if (!checked.ok) throw new Error(checked.message);
+    const folder = checked.folder;
+    const template = request.template ?? this.preferences.get().template;
+    const problem = checkTemplate(template);
+    if (problem) throw new Error(problem);
+    if (request.origin === 'library') this.preferences.update((p) => ({ ...p, folder, template }));
+    return { folder, template, batchId: `batch-${this.now()}-${(this.batchCounter += 1)}` };
+  }
+
+  get log(): Logger {
+    return this.deps.log;
+  }
+
+  /** Tells the user something about their downloads (a notice, and a system notification where one is). */
+  tell(title: string, body: string, ok: boolean): void {
+    this.deps.notify?.(title, body, ok);
+  }
+
+  /** Renames the saved copies of these jobs after another template (see renameCopies). */
+  renameCopies(
     jobIds: readonly string[],
     template: string,
   ): Promise<{ moved: DownloadView[]; skipped: { jobId: string; reason: string }[] }> {
-    const problem = checkTemplate(template);
-    if (problem) throw new Error(problem);
-    const moved: DownloadView[] = [];
-    const skipped: { jobId: string; reason: string }[] = [];
-    for (const jobId of jobIds) {
-      let job: JobRecord;
-      try {
-        job = this.deps.job(jobId);
-      } catch {
-        skipped.push({ jobId, reason: 'No such job in the library.' });
-        continue;
-      }
-      const copies = this.manager.forJob(jobId).filter((d) => d.origin !== 'archive' && d.state === 'saved');
-      await this.manager.verifySaved({ deep: false, ids: copies.map((c) => c.id) });
-      const onDisk = copies.filter((c) => this.manager.get(c.id).state === 'saved');
-      if (onDisk.length === 0) {
-        skipped.push({ jobId, reason: 'No saved copy of it is on disk to rename.' });
-        continue;
-      }
-      const projectName = job.projectId ? await this.deps.projectName(job.projectId) : null;
-      const rendered = renderTemplate(template, jobNameFields(job, { projectName }));
-      for (const copy of onDisk)
-        moved.push(
-          await this.manager.moveSaved(copy.id, safeRelativeName(rendered, extname(copy.relativeName).slice(1))),
-        );
-    }
-    return { moved, skipped };
+    return renameCopies(this, this.deps, jobIds, template);
   }
 
   /**
@@ -315,7 +310,7 @@ export class DownloadsService {
    * The earlier download of this job into this folder under this name, set going again where it needs
    * to: fetched again if its file went missing, resumed if it stopped. Null when there is none.
    */
-  private async takeUpEarlier(jobId: string, folder: string, relativeName: string): Promise<DownloadView | null> {
+  async takeUpEarlier(jobId: string, folder: string, relativeName: string): Promise<DownloadView | null> {
     const existing = this.manager.copyAt(jobId, folder, relativeName);
     if (!existing) return null;
     let state = existing.state;

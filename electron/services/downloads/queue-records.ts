@@ -22,6 +22,8 @@ export interface QueueRecord {
   /** Settles once every write asked for so far is done. */
   written(): Promise<void>;
   close(): Promise<void>;
+  /** The entries that wait in the record and are not loaded (see QueueBacklog). */
+  readonly backlog: QueueBacklog;
 }
 
 /** The recorded entries as a reader beside the queue's owner finds them (nothing is written). */
@@ -36,4 +38,27 @@ export interface QueueReader {
 export interface DownloadRecords {
   store: QueueRecord;
   reader: QueueReader;
+}
+
+/**
+ * The downloads of a large selection waiting in the record, not in memory (entries not named yet: see
+ * DownloadEntry.unnamed). Each call is one statement or transaction; a caller of `move` or `drop` goes
+ * on, a few thousand rows at a time, until it answers 0.
+ */
+export interface QueueBacklog {
+  /** Records these entries (queued, unnamed) in one flushed transaction. */
+  add(entries: readonly DownloadEntry[]): void;
+  /** The next queued ones after the row `afterRow` (0: from the first), in the order queued. */
+  next(afterRow: number, limit: number): { row: number; entry: DownloadEntry }[];
+  counts(): { queued: number; paused: number };
+  /** One waiting entry by its id, or null. */
+  get(id: string): DownloadEntry | null;
+  /** The waiting entries of these jobs. */
+  ofJobs(jobIds: readonly string[]): DownloadEntry[];
+  /** Pauses (or queues again) up to `limit` waiting entries; answers how many. */
+  move(paused: boolean, at: number, limit: number): number;
+  /** Queues again one entry paused in the backlog; answers whether it was. */
+  requeue(id: string, at: number): boolean;
+  /** Forgets up to `limit` waiting entries (cancelled: they never held a file); answers how many. */
+  drop(limit: number): number;
 }

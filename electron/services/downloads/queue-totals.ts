@@ -5,11 +5,14 @@ import type { DownloadEntry, DownloadTotals } from '../../common/bridge/download
  * why saving waits (each cause that holds: a full disk, a missing drive). A file held by such a cause is
  * waiting, not downloading: it is counted apart, so the line never reads as progress while nothing moves.
  * `run` (see QueueRun) counts the files of this run and those saved, and how far it is as a whole.
+ * `inRecord`: files queued in the record and not held (QueueWindow's backlog): counted, not read, as
+ * each is a file to come of a size not known yet.
  */
 export function queueTotals(
   entries: Iterable<DownloadEntry>,
   reasons: readonly (string | null)[],
   run: QueueRun = new QueueRun(),
+  inRecord = 0,
 ): DownloadTotals {
   const held = reasons.filter((r) => r !== null);
   const pausedReason = held.length > 0 ? held.join(' ') : null;
@@ -35,7 +38,9 @@ export function queueTotals(
     totalBytes += entry.totalBytes ?? entry.bytes;
     if (entry.totalBytes === null) unknownSizes += 1;
   }
-  return { active, bytes, totalBytes, unknownSizes, pausedReason, waiting, ...run.read(all, open) };
+  active += inRecord;
+  unknownSizes += inRecord;
+  return { active, bytes, totalBytes, unknownSizes, pausedReason, waiting, ...run.read(all, open, inRecord) };
 }
 
 /**
@@ -51,8 +56,9 @@ export class QueueRun {
   read(
     all: readonly DownloadEntry[],
     open: readonly DownloadEntry[],
+    inRecord = 0,
   ): Pick<DownloadTotals, 'files' | 'saved' | 'fraction'> {
-    if (open.length === 0) {
+    if (open.length === 0 && inRecord === 0) {
       this.ids.clear();
       return { files: 0, saved: 0, fraction: 0 };
     }
@@ -71,7 +77,7 @@ export class QueueRun {
       } else done += 1;
     }
     for (const id of this.ids) if (!seen.has(id)) this.ids.delete(id);
-    const files = this.ids.size;
+    const files = this.ids.size + inRecord;
     return { files, saved, fraction: files > 0 ? Math.min(1, done / files) : 0 };
   }
 }

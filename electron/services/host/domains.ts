@@ -259,6 +259,12 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     const known = selection.filter.saved === undefined ? {} : { savedJobIds: await savedJobIds() };
     return studio.queries.ids(selection, limit, known);
   };
+  // A download of a selection walks it by keyset pages (which copies are saved is read once, at its start).
+  const selectionPages = async (selection: JobSelection) => {
+    await studio.jobs.flush().catch(() => undefined);
+    const known = selection.filter.saved === undefined ? {} : { savedJobIds: await savedJobIds() };
+    return async (after: string | null, limit: number) => studio.queries.idPage(selection, after, limit, known);
+  };
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -270,7 +276,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     media,
     createStorageDomain(storage),
     createUploadsDomain(linker),
-    createDownloadsDomain(base, downloads, archive, media.hostFiles, selectJobs),
+    createDownloadsDomain(base, downloads, archive, media.hostFiles, selectJobs, selectionPages),
     createFacesDomain(createFacesServices(base, studio, grants, media), {
       // Beside the studio that owns the folder, its sessions are its own; a command line's outlive its run.
       closeLeftOpen: start !== 'read-only',

@@ -30,6 +30,17 @@ export interface JobQueries {
   totals(filter: JobFilter, known?: KnownCopies, options?: TotalsOptions): JobTotals;
   /** The ids a selection names, in its order, at most `limit` (reads the ids alone, not the records). */
   ids(selection: JobSelection, limit: number, known?: KnownCopies): string[];
+  /**
+   * The ids of a selection a page at a time, in its order: `limit` rows read after the cursor `after`
+   * (null: from the first), those left out dropped, and the cursor of the next page (null: none). Each
+   * page is one short statement, so a walk of a million jobs can give the thread back between pages.
+   */
+  idPage(selection: JobSelection, after: string | null, limit: number, known?: KnownCopies): IdPage;
+}
+
+export interface IdPage {
+  ids: string[];
+  next: string | null;
 }
 
 /** What streaming every matching job takes: a page query without its paging. */
@@ -89,6 +100,23 @@ export class SqlJobQueries implements JobQueries {
     return ids;
   }
 
+  idPage(selection: JobSelection, after: string | null, limit: number, known: KnownCopies = {}): IdPage {
+    const sort = selection.sort ?? 'created';
+    const except = new Set(selection.except ?? []);
+    const { statement, params } = this.select(
+      selection,
+      after === null ? null : decodeCursor(after, sort),
+      known,
+      'key',
+    );
+    const rows = statement.all(...params, limit, 0) as Omit<Row, 'record'>[];
+    const last = rows.at(-1);
+    return {
+      ids: rows.filter((row) => !except.has(row.id)).map((row) => row.id),
+      next: rows.length === limit && last ? encodeCursor(sort, keyOf(sort, last)) : null,
+    };
+  }
+
   totals(filter: JobFilter, known: KnownCopies = {}, { groups = false }: TotalsOptions = {}): JobTotals {
     const where = filterSql(filter, this.now(), known);
     // The search (it reads each row) and "Saved" / "Not saved" take every sum in one pass, the latter
@@ -134,7 +162,7 @@ export class SqlJobQueries implements JobQueries {
     };
   }
 
-  private select(query: JobStreamQuery, after: CursorKey | null, known: KnownCopies = {}, columns?: 'id') {
+  private select(query: JobStreamQuery, after: CursorKey | null, known: KnownCopies = {}, columns?: 'id' | 'key') {
     const sort: JobSort = query.sort ?? 'created';
     const where = filterSql(query.filter, this.now(), known);
     const order = orderSql(sort, query.descending ?? true, after);
@@ -144,13 +172,13 @@ export class SqlJobQueries implements JobQueries {
     ];
     const column = SORT_COLUMNS[sort] ?? 'NULL';
     const statement = this.db.prepare(
-      `SELECT ${columns ?? `record, created_at, id, ${column} AS sort_key`} FROM jobs ${conditions.join(' ')} ${order.order} LIMIT ? OFFSET ?`,
+      `SELECT ${columns === 'id' ? 'id' : `${columns === 'key' ? '' : 'record, '}created_at, id, ${column} AS sort_key`} FROM jobs ${conditions.join(' ')} ${order.order} LIMIT ? OFFSET ?`,
     );
     return { statement, params: [...where.params, ...order.where.params] };
   }
 }
 
-function keyOf(sort: JobSort, row: Row): CursorKey {
+function keyOf(sort: JobSort, row: Omit<Row, 'record'>): CursorKey {
   return SORT_COLUMNS[sort] === null ? [row.created_at, row.id] : [row.sort_key ?? '', row.created_at, row.id];
 }
 
@@ -198,6 +226,10 @@ export class SnapshotJobQueries implements JobQueries {
     return this.current().ids(selection, limit, known);
   }
 
+  idPage(selection: JobSelection, after: string | null, limit: number, known?: KnownCopies): IdPage {
+    return this.current().idPage(selection, after, limit, known);
+  }
+
   private current(): SqlJobQueries {
     if (this.snapshot) return this.snapshot.queries;
     const db = new Database(':memory:');
@@ -229,6 +261,7 @@ export function ledgerQueries(
     page: (query, known) => current().page(query, known),
     totals: (filter, known, options) => current().totals(filter, known, options),
     ids: (selection, limit, known) => current().ids(selection, limit, known),
+    idPage: (selection, after, limit, known) => current().idPage(selection, after, limit, known),
     invalidate: () => snapshot.invalidate(),
   };
 }

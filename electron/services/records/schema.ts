@@ -179,6 +179,12 @@ export const MIGRATIONS: readonly string[] = [
      record TEXT NOT NULL,
      PRIMARY KEY (kind, run_id, row)
    );`,
+  // 8: the downloads of a selection of any size wait in the table, not in the manager's memory: their
+  // rows say `backlog` (or `backlog-paused`) in the state column until the manager takes the next few in
+  // (records/download-backlog.ts). This index holds those rows alone: it finds them in the order queued
+  // and counts them without reading a row, however many copies the table also records, and no other
+  // question of the table can take it for a worse one (a saved copy by its link keeps downloads_by_url).
+  `CREATE INDEX downloads_backlog ON downloads (queue, state) WHERE state IN ('backlog', 'backlog-paused');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,7 @@ import { savedCopyAmong } from '../downloads/queue-file';
 import type { QueueName, QueueReader, QueueRecord } from '../downloads/queue-records';
 import type { Logger } from '../host/types';
 import { openRecordsDatabase, setSynchronous, type RecordsDatabase } from './database';
+import { BACKLOG, BACKLOG_PAUSED, SqliteDownloadBacklog, stateColumn } from './download-backlog';
 
 const COLUMNS = '(queue, id, job_id, url, state, updated_at, entry) VALUES (?, ?, ?, ?, ?, ?, ?)';
 /** An entry's row written again in place (an upsert keeps its rowid, so the queue keeps its order). */
@@ -13,12 +14,15 @@ const PUT_DOWNLOAD = `INSERT INTO downloads ${COLUMNS} ON CONFLICT (queue, id) D
 /** An entry's row unless it already has one (an import replayed after a kill). */
 export const ADD_DOWNLOAD = `INSERT OR IGNORE INTO downloads ${COLUMNS}`;
 const ALL = 'SELECT entry FROM downloads WHERE queue = ? ORDER BY rowid';
+/** What the manager holds at its start: every row but the backlog, which it takes in a few at a time. */
+const HELD = `SELECT entry FROM downloads WHERE queue = ? AND state NOT IN ('${BACKLOG}', '${BACKLOG_PAUSED}')
+  ORDER BY rowid`;
 const SAVED_FROM = `SELECT entry FROM downloads WHERE url = ? AND state = 'saved' AND queue = ?
   ORDER BY updated_at DESC`;
 
-/** The row's values in PUT_DOWNLOAD's order. */
+/** The row's values in PUT_DOWNLOAD's order (an entry not named yet is in the backlog: stateColumn). */
 export function downloadValues(queue: QueueName, entry: DownloadEntry): (string | number)[] {
-  return [queue, entry.id, entry.jobId, entry.url, entry.state, entry.updatedAt, JSON.stringify(entry)];
+  return [queue, entry.id, entry.jobId, entry.url, stateColumn(entry), entry.updatedAt, JSON.stringify(entry)];
 }
 
 /**
@@ -38,16 +42,19 @@ export class SqliteDownloadQueue implements QueueRecord {
   private flush = false;
   private readonly changed = new Map<string, DownloadEntry>();
   private commit: ((entries: readonly DownloadEntry[]) => void) | null = null;
+  readonly backlog: SqliteDownloadBacklog;
 
   constructor(
     /** null: a reader beside a folder that has no database yet. */
     private readonly database: RecordsDatabase | null,
     private readonly log?: Logger,
-  ) {}
+  ) {
+    this.backlog = new SqliteDownloadBacklog(database, (rows) => parsedRows(rows, log));
+  }
 
   load(): DownloadEntry[] {
     if (!this.database) return [];
-    return readEntries(this.database.db, 'studio', this.log);
+    return parsedRows(this.database.db.prepare(HELD).raw().all('studio') as unknown[][], this.log);
   }
 
   save(changed: Iterable<DownloadEntry> = [], { durable = true }: { durable?: boolean } = {}): Promise<void> {
@@ -168,7 +175,7 @@ function readEntries(db: Database.Database, queue: QueueName, log?: Logger): Dow
 }
 
 /** The rows' entries; a row that is not an entry (written by hand, or by a later version) is skipped. */
-function parsedRows(rows: readonly unknown[][], log?: Logger): DownloadEntry[] {
+export function parsedRows(rows: readonly unknown[][], log?: Logger): DownloadEntry[] {
   const out: DownloadEntry[] = [];
   for (const [text] of rows) {
     let parsed: ReturnType<typeof DownloadEntry.safeParse>;

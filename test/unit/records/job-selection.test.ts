@@ -100,4 +100,23 @@ describe('the Library questions the host answers', () => {
     expect(searched.batches).toEqual(totals.batches);
     expect(searched.projects).toEqual(totals.projects);
   });
+
+  it('walks a selection by keyset pages: the same ids as one read, in order, those left out dropped', () => {
+    const q = queries();
+    for (const sort of ['created', 'kind', 'phase', 'cost'] as const) {
+      const selection = { filter: {}, sort, descending: sort !== 'cost', except: ['job-3'] };
+      const walked: string[] = [];
+      let after: string | null = null;
+      let pages = 0;
+      do {
+        const page = q.idPage(selection, after, 2);
+        walked.push(...page.ids);
+        after = page.next;
+        pages += 1;
+      } while (after !== null && pages < 20);
+      expect(walked).toEqual(q.ids(selection, 100));
+      expect(walked).not.toContain('job-3');
+      expect(pages).toBe(5);
+    }
+  });
 });
