@@ -63,6 +63,17 @@ export function freeName(held: ReadonlySet<string>, folder: string, requested: s
   });
 }
 
+/** Whether a file or its `.part` holds this name in the folder (a name that would leave it: taken). */
+export async function takenOnDisk(folder: string, name: string): Promise<boolean> {
+  let target: string;
+  try {
+    target = targetOf(folder, name);
+  } catch {
+    return true;
+  }
+  return (await exists(target)) || (await exists(partPath(target)));
+}
+
 /**
  * The name a new download gets: exactly the one asked for (a writer that owns its name), or a free one.
  * Either way it is then held, for the other names of the same call.

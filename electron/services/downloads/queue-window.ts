@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { DownloadEntry } from '../../common/bridge/downloads';
-import { FINISHED, heldNames, nameFor, newEntry, type EnqueueRequest } from './queue-names';
+import { FINISHED, freeName, heldNames, nameKey, newEntry, takenOnDisk, type EnqueueRequest } from './queue-names';
 import type { QueueBacklog } from './queue-records';
 
 /** What the window gives the entries it takes in to: the manager's map, its record and its places. */
@@ -188,10 +188,15 @@ export class QueueWindow {
   name(entries: readonly DownloadEntry[], inMemory: () => Iterable<DownloadEntry>): Promise<void> {
     const run = this.names.then(async () => {
       const held = heldNames([...inMemory()].filter((e) => !e.unnamed && !FINISHED.has(e.state)));
-      for (const entry of entries) {
+      const asked = (entry: DownloadEntry) => entry.requestedName ?? entry.relativeName;
+      // The names asked for are looked up on disk all at once (one by one, a busy host answered a window
+      // of them in minutes); only one found taken then looks further, number by number.
+      const onDisk = await Promise.all(entries.map((e) => (e.unnamed ? takenOnDisk(e.folder, asked(e)) : false)));
+      for (const [index, entry] of entries.entries()) {
         if (!entry.unnamed) continue;
-        const requested = entry.requestedName ?? entry.relativeName;
-        const name = await nameFor({ ...entry, relativeName: requested, batchId: entry.batchId }, entry.folder, held);
+        const free = !onDisk[index] && !held.has(nameKey(entry.folder, asked(entry)));
+        const name = free ? asked(entry) : await freeName(held, entry.folder, asked(entry));
+        held.add(nameKey(entry.folder, name));
         Object.assign(entry, { relativeName: name });
         delete entry.unnamed;
       }

@@ -5,6 +5,8 @@ import { yieldTurn } from './queue-window';
 
 /** Jobs read, named and recorded at a time: one page of ids and one transaction of new downloads. */
 export const JOBS_A_STEP = 1_000;
+/** Jobs looked at between two turns given back: each is read from the ledger and its copies looked up. */
+const JOBS_A_TURN = 100;
 
 /** A selection's ids a page at a time (JobQueries.idPage, bound to the selection by the host). */
 export type SelectionPages = (after: string | null, limit: number) => Promise<{ ids: string[]; next: string | null }>;
@@ -83,12 +85,17 @@ async function queuePage(
 ): Promise<StartResult | null> {
   const { manager } = service;
   const result: StartResult = { queued: [], skipped: [], already: [], copies: 0 };
-  const files = await service.files(jobIds, to.template);
+  const files = [];
+  for (let from = 0; from < jobIds.length; from += JOBS_A_TURN) {
+    if (from > 0) await yieldTurn();
+    files.push(...(await service.files(jobIds.slice(from, from + JOBS_A_TURN), to.template)));
+  }
   const waiting = new Map<string, DownloadEntry[]>();
   for (const entry of manager.window.ofJobs(files.flatMap((f) => (f.ok ? [f.jobId] : []))))
     waiting.set(entry.jobId, [...(waiting.get(entry.jobId) ?? []), entry]);
   const requests: EnqueueRequest[] = [];
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
+    if (index > 0 && index % JOBS_A_TURN === 0) await yieldTurn();
     if (!file.ok) {
       result.skipped.push({ jobId: file.jobId, reason: file.reason });
       continue;
