@@ -14,7 +14,7 @@ export interface Intake {
 /** How many downloads of the backlog the manager holds queued at once, beside those it transfers. */
 export const WINDOW = 200;
 /** Rows a statement pauses or forgets before the thread is given back (see yieldTurn). */
-const ROWS_A_STEP = 5_000;
+const ROWS_A_STEP = 1_000;
 
 /** Gives the event loop a turn: a long walk over the record lets the host answer meanwhile. */
 export const yieldTurn = (): Promise<void> => new Promise((done) => setImmediate(done));

@@ -24,8 +24,16 @@ const ADD = `INSERT INTO downloads (queue, id, job_id, url, state, updated_at, e
 const NEXT = `SELECT rowid, entry FROM downloads WHERE ${Q} AND state = '${BACKLOG}' AND rowid > ? ORDER BY rowid LIMIT ?`;
 const COUNT = `SELECT count(*) FROM downloads WHERE ${Q} AND state = ?`;
 const ONE = `SELECT entry FROM downloads WHERE ${Q} AND id = ?`;
-const OF_JOBS = `SELECT entry FROM downloads WHERE job_id IN (SELECT value FROM json_each(?)) AND ${Q}`;
-/** A few thousand rows a statement: a pause or cancel of a million waiting rows never holds the thread long. */
+/**
+ * Named: without statistics SQLite takes the backlog's index for this too and reads every waiting row
+ * for a page's thousand jobs (242 ms a page at 300,000 waiting, 9 s at 900,000), not each job's few.
+ */
+const OF_JOBS = `SELECT entry FROM downloads INDEXED BY downloads_by_job
+  WHERE job_id IN (SELECT value FROM json_each(?)) AND ${Q}`;
+/**
+ * A limited number of rows a statement (QueueWindow says how many): a pause or cancel of a million
+ * waiting rows never holds the thread long.
+ */
 const MOVE = `UPDATE downloads SET state = ?, updated_at = ?,
   entry = json_set(entry, '$.state', ?, '$.updatedAt', ?)
   WHERE rowid IN (SELECT rowid FROM downloads WHERE ${Q} AND state = ? LIMIT ?)`;
