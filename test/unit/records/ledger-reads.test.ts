@@ -158,7 +158,7 @@ describe("the ledger's reads of what the engine does not hold", () => {
   });
 });
 
-/** Placeholder values for a statement's `?`s, so its plan can be asked for. */
+/** Stand-in values for a statement's `?`s (any value does): EXPLAIN QUERY PLAN needs them bound to answer. */
 function sampleParams(sql: string): (string | number)[] {
   return [...sql.matchAll(/\?/g)].map(() => 'x');
 }
