@@ -86,21 +86,29 @@ export class SandboxJobRunner {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       if (this.abort.signal.aborted) return;
-      // A throw inside a timer would end the whole sandbox: it fails this job instead.
-      try {
-        this.update(job, { status: RecordStatus.Processing });
-        this.notify(job);
-      } catch (error) {
-        this.failUnexpectedly(job, 'starting', error);
-        return;
-      }
       // Only a job that has started is waited for on close: p-queue never settles the promise of a task
       // that clear() dropped, so tracking the queued ones would hang every close with a backlog.
       void this.queue
-        .add(() => this.tracked(this.process(job, started + total)))
+        .add(() => this.tracked(this.start(job, started + total)))
         .catch((error: unknown) => this.failUnexpectedly(job, 'processing', error));
     }, total * 0.25);
     this.timers.add(timer);
+  }
+
+  /**
+   * A job says "processing" only once a render slot takes it: until then it is queueing, as the service's
+   * own jobs are while its workers are busy. A client can tell a busy service from a slow account by it.
+   */
+  private async start(job: JobRecord, notBefore: number): Promise<void> {
+    if (this.abort.signal.aborted) return;
+    try {
+      this.update(job, { status: RecordStatus.Processing });
+      this.notify(job);
+    } catch (error) {
+      this.failUnexpectedly(job, 'starting', error);
+      return;
+    }
+    await this.process(job, notBefore);
   }
 
   private async tracked(run: Promise<void>): Promise<void> {

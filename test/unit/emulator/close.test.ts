@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { call, dataOf, start, until } from './harness';
 
 describe('the sandbox closes with a backlog of jobs', () => {
-  it('stops while more jobs are processing than it has workers', async () => {
-    // 12 s jobs turn to processing after 3 s and hold a worker until their end: eight of them leave five
-    // waiting behind the three workers when the sandbox is closed (a host quitting mid-batch). All eight
-    // are processing from 3 s after the last create until 12 s after the first: the creates and the
-    // looks below have those 9 s (with 4 s jobs, 3 s: a busy machine could miss the moment altogether).
+  it('stops while more jobs wait for a worker than it has workers', async () => {
+    // 12 s jobs are queued for 3 s, then wait for one of the three workers and hold it until their end:
+    // eight of them leave five waiting behind the workers when the sandbox is closed (a host quitting
+    // mid-batch). A job says "processing" only once a worker has it, so from 3 s after the last create
+    // until 12 s after the first, three are processing and five queueing. The look must come after every
+    // job's 3 s are over (the sandbox runs in this process, so their timers have fired by then), or the
+    // five could still be in their first quarter rather than behind the workers.
     const em = await start({ jobSeconds: 12 });
     const ids: string[] = [];
     for (let i = 0; i < 8; i += 1) {
@@ -16,9 +18,16 @@ describe('the sandbox closes with a backlog of jobs', () => {
         )._id as string,
       );
     }
+    const lastCreated = Date.now();
     const statuses = () =>
       Promise.all(ids.map(async (id) => dataOf(await call(em, 'audioInfo', { audio_model_id: id })).status as number));
-    await until(statuses, (all) => all.every((s) => s === 2), undefined, 'all eight jobs to be processing');
+    const count = (all: number[], status: number) => all.filter((s) => s === status).length;
+    await until(
+      statuses,
+      (all) => Date.now() > lastCreated + 3_500 && count(all, 2) === 3 && count(all, 1) === 5,
+      undefined,
+      'three jobs processing and five waiting for a worker',
+    );
     // A close that waited for the queued ones too would never settle, and the test would time out.
     await expect(em.close()).resolves.toBeUndefined();
   });
