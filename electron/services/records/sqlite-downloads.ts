@@ -5,6 +5,7 @@ import type { QueueName, QueueReader, QueueRecord } from '../downloads/queue-rec
 import type { Logger } from '../host/types';
 import { openRecordsDatabase, setSynchronous, type RecordsDatabase } from './database';
 import { BACKLOG, BACKLOG_PAUSED, SqliteDownloadBacklog, stateColumn } from './download-backlog';
+import { TurnCommits } from './turn-commits';
 
 const COLUMNS = '(queue, id, job_id, url, state, updated_at, entry) VALUES (?, ?, ?, ?, ?, ?, ?)';
 /** An entry's row written again in place (an upsert keeps its rowid, so the queue keeps its order). */
@@ -25,23 +26,32 @@ export function downloadValues(queue: QueueName, entry: DownloadEntry): (string 
   return [queue, entry.id, entry.jobId, entry.url, stateColumn(entry), entry.updatedAt, JSON.stringify(entry)];
 }
 
+/** A turn's changed entries, the last change of each winning, and whether any must reach the disk. */
+interface Batch {
+  entries: Map<string, DownloadEntry>;
+  durable: boolean;
+}
+
 /**
- * The studio's download queue as rows of the folder's database. A change writes the entries it changed,
- * each batch of changes in one transaction; changes asked for while one is written fold into the next.
- * A change that must reach the disk (an entry added, a copy saved) commits with FULL flushing, as the
- * ledger's records do; a resumable detail (a transfer's validators, a copy's time learnt) with NORMAL,
- * which survives the process being killed. The level is the connection's, so it is set through
- * setSynchronous like every other writer's.
+ * The studio's download queue as rows of the folder's database. A change writes the entries it changed;
+ * the changes of one event-loop turn are committed in one transaction (TurnCommits). A change that must
+ * reach the disk (an entry added, a copy saved) commits with FULL flushing, as the ledger's records do; a
+ * resumable detail (a transfer's validators, a copy's time learnt) with NORMAL, which survives the
+ * process being killed. The level is the connection's, so it is set through setSynchronous like every
+ * other writer's. A commit that fails is logged and its entries are kept for the next one: a download
+ * goes on whether or not its record could be written.
  *
  * Beside the folder's owner (read-only, or no database yet) nothing is written: that process's changes
  * live in its memory, and the owner's record stays the owner's.
  */
 export class SqliteDownloadQueue implements QueueRecord {
-  private writing: Promise<void> = Promise.resolve();
-  private scheduled = false;
-  private flush = false;
-  private readonly changed = new Map<string, DownloadEntry>();
-  private commit: ((entries: readonly DownloadEntry[]) => void) | null = null;
+  private readonly commits = new TurnCommits<Batch>(
+    () => ({ entries: new Map(), durable: false }),
+    (batch) => this.commit(batch),
+  );
+  /** The entries of a commit that failed, written with the next one. */
+  private kept = new Map<string, DownloadEntry>();
+  private statement: ((entries: readonly DownloadEntry[]) => void) | null = null;
   readonly backlog: SqliteDownloadBacklog;
 
   constructor(
@@ -58,48 +68,45 @@ export class SqliteDownloadQueue implements QueueRecord {
   }
 
   save(changed: Iterable<DownloadEntry> = [], { durable = true }: { durable?: boolean } = {}): Promise<void> {
-    for (const entry of changed) this.changed.set(entry.id, entry);
-    this.flush ||= durable;
-    if (this.scheduled) return this.writing;
-    this.scheduled = true;
-    this.writing = this.writing.then(() => {
-      this.scheduled = false;
-      const flush = this.flush;
-      this.flush = false;
-      const entries = [...this.changed.values()];
-      this.changed.clear();
-      try {
-        this.write(entries, flush);
-      } catch (error) {
-        // Kept for the next write: a change must not be dropped because one write failed.
-        for (const entry of entries) if (!this.changed.has(entry.id)) this.changed.set(entry.id, entry);
-        this.log?.error('download queue not written', { error: String(error) });
-      }
+    return this.commits.add((batch) => {
+      for (const entry of changed) batch.entries.set(entry.id, entry);
+      batch.durable ||= durable;
     });
-    return this.writing;
   }
 
   written(): Promise<void> {
-    return this.writing;
+    return this.commits.flush();
   }
 
   async close(): Promise<void> {
-    await this.writing;
+    this.commits.now();
     // Whatever a failed write kept goes in now: the connection closes after the domains.
-    if (this.changed.size > 0) await this.save([], { durable: true });
+    if (this.kept.size > 0) await this.save([], { durable: true });
+  }
+
+  private commit({ entries: changed, durable }: Batch): void {
+    // The kept entries first, as they were asked for first; a newer change of one replaces it in place.
+    const entries = new Map([...this.kept, ...changed]);
+    this.kept = new Map();
+    try {
+      this.write([...entries.values()], durable);
+    } catch (error) {
+      this.kept = entries;
+      this.log?.error('download queue not written', { error: String(error) });
+    }
   }
 
   private write(entries: readonly DownloadEntry[], durable: boolean): void {
     if (entries.length === 0 || !this.database || this.database.readOnly) return;
     const { db } = this.database;
-    if (!this.commit) {
+    if (!this.statement) {
       const put = db.prepare(PUT_DOWNLOAD);
-      this.commit = db.transaction((batch: readonly DownloadEntry[]) => {
+      this.statement = db.transaction((batch: readonly DownloadEntry[]) => {
         for (const entry of batch) put.run(...downloadValues('studio', entry));
       }).immediate;
     }
     setSynchronous(db, durable ? 'FULL' : 'NORMAL');
-    this.commit(entries);
+    this.statement(entries);
   }
 }
 

@@ -9,13 +9,9 @@ import { chargeRows, findJobTexts } from './ledger-find';
 import { forEachLine, JOURNAL, parseJournalLine, readRecord, type Reporting } from '../jobs/ledger-read';
 import type Database from 'libsql';
 import { setSynchronous, type RecordsDatabase, type Sqlite } from './database';
+import { TurnCommits } from './turn-commits';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
 
 /** The columns a job row keeps beside its JSON, for the Library's indexed queries (schema.ts says what each holds). */
 export function jobColumns(record: Record<string, unknown>): (string | number | null)[] {
@@ -76,9 +72,13 @@ export const REMOVE_JOB = 'DELETE FROM jobs WHERE id = ?';
  * owner has not started since the update) reads the journal over the database, as the import will.
  */
 export class SqliteLedgerStorage implements LedgerStorage {
-  private pending = new Map<string, JobRecord | null>();
-  private waiters: Waiter[] = [];
-  private turn: Promise<void> | null = null;
+  private readonly commits = new TurnCommits<Map<string, JobRecord | null>>(
+    () => new Map(),
+    (values) => {
+      if (!this.database || this.reader) throw new Error('This command only reads the job list; it cannot change it.');
+      writeChanges(this.database.db, values);
+    },
+  );
 
   constructor(
     /** null: a reader beside a folder that has no database yet. */
@@ -155,42 +155,20 @@ export class SqliteLedgerStorage implements LedgerStorage {
   }
 
   /** Settles once every change made so far is committed (or has failed). */
-  async flush(): Promise<void> {
-    while (this.turn) await this.turn;
+  flush(): Promise<void> {
+    return this.commits.flush();
   }
 
+  /** Commits the changes of this turn first: a change asked for before the close is not lost with it. */
   close(): void {
+    this.commits.now();
     this.database?.close();
   }
 
+  /** Joins the turn's changes: one transaction for all of them, on disk, or none and every caller hears why. */
   private enqueue(id: string, value: JobRecord | null): Promise<void> {
     if (!SAFE_ID.test(id)) return Promise.reject(new Error(`Invalid job id "${id}"`));
-    this.pending.set(id, value);
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.turn ??= new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.turn = null;
-        this.commit();
-        resolve();
-      }),
-    );
-    return done;
-  }
-
-  /** One transaction for the turn's changes: all of them are on disk, or none and every caller hears why. */
-  private commit(): void {
-    const values = this.pending;
-    const waiters = this.waiters;
-    this.pending = new Map();
-    this.waiters = [];
-    try {
-      if (!this.database || this.reader) throw new Error('This command only reads the job list; it cannot change it.');
-      writeChanges(this.database.db, values);
-    } catch (error) {
-      for (const waiter of waiters) waiter.reject(error);
-      return;
-    }
-    for (const waiter of waiters) waiter.resolve();
+    return this.commits.add((values) => values.set(id, value));
   }
 
   /** The old journal's newest line of each job over what the database holds, as its import will leave it. */

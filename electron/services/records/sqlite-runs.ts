@@ -3,6 +3,7 @@ import type { Logger } from '../host/types';
 import type { RunStore, RunStores, StoredRun } from '../rows/engine/run-store';
 import { setSynchronous, type RecordsDatabase, type Sqlite } from './database';
 import { oldRunFile, oldRunIds, readOldRun } from './old-runs';
+import { TurnCommits } from './turn-commits';
 
 /** What a run's id may be: it names the run in messages and was its file's name in earlier versions. */
 const SAFE_ID = /^[\w-]{1,200}$/;
@@ -36,9 +37,10 @@ interface Change {
   rows: Map<number, { row: { row: number }; position: number }>;
 }
 
-interface Waiter {
-  resolve(): void;
-  reject(error: unknown): void;
+/** A turn's changes, one per run, and whether any of them must be flushed. */
+interface Batch {
+  changes: Map<string, Change>;
+  durable: boolean;
 }
 
 /**
@@ -59,10 +61,10 @@ interface Waiter {
  * them), and refuses every change: the owner's runs are the record.
  */
 export class SqliteRuns implements RunStores {
-  private pending = new Map<string, Change>();
-  private durable = false;
-  private waiters: Waiter[] = [];
-  private turn: Promise<void> | null = null;
+  private readonly commits = new TurnCommits<Batch>(
+    () => ({ changes: new Map(), durable: false }),
+    (batch) => this.commit(batch),
+  );
   private statements: Statements | null = null;
   /** Each run's rows as the table holds them (`position` and JSON), for the runs this process wrote or read. */
   private readonly held = new Map<string, Map<number, string>>();
@@ -106,8 +108,8 @@ export class SqliteRuns implements RunStores {
   }
 
   /** Settles once every change asked for so far is committed (or has failed). */
-  async flush(): Promise<void> {
-    while (this.turn) await this.turn;
+  flush(): Promise<void> {
+    return this.commits.flush();
   }
 
   private get<Run>(kind: string, id: string, parse: (raw: unknown, where: string) => Run, noun: string): Run | null {
@@ -158,52 +160,39 @@ export class SqliteRuns implements RunStores {
   private change(kind: string, id: string, noun: string, durable: boolean, apply: (c: Change) => void): Promise<void> {
     if (!SAFE_ID.test(id)) return Promise.reject(new Error(`"${id}" is not a ${noun} id`));
     const key = `${kind}\0${id}`;
-    let change = this.pending.get(key);
-    if (!change) {
-      change = { kind, id, removed: false, run: null, rows: new Map() };
-      this.pending.set(key, change);
-    }
-    apply(change);
-    this.durable ||= durable;
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.turn ??= new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.turn = null;
-        this.commit();
-        resolve();
-      }),
-    );
-    return done;
+    return this.commits.add((batch) => {
+      let change = batch.changes.get(key);
+      if (!change) {
+        change = { kind, id, removed: false, run: null, rows: new Map() };
+        batch.changes.set(key, change);
+      }
+      apply(change);
+      batch.durable ||= durable;
+    });
   }
 
   /** One transaction for the turn's changes: all of them are committed, or none and every caller hears why. */
-  private commit(): void {
-    const changes = [...this.pending.values()];
-    const { waiters, durable } = this;
-    this.pending = new Map();
-    this.waiters = [];
-    this.durable = false;
+  private commit(batch: Batch): void {
+    const changes = [...batch.changes.values()];
     const written = new Map<string, Map<number, string> | null>();
     try {
       if (!this.database || this.database.readOnly)
         throw new Error('This command only reads the runs of campaigns and batches; it cannot change them.');
       const { db } = this.database;
       const statements = this.prepared(db);
-      setSynchronous(db, durable ? 'FULL' : 'NORMAL');
+      setSynchronous(db, batch.durable ? 'FULL' : 'NORMAL');
       db.transaction(() => {
         for (const change of changes) written.set(`${change.kind}\0${change.id}`, this.write(statements, change));
       }).immediate();
     } catch (error) {
       // What the table holds of these runs is no longer certain: their next whole write rewrites every row.
       for (const change of changes) this.held.delete(`${change.kind}\0${change.id}`);
-      for (const waiter of waiters) waiter.reject(error);
-      return;
+      throw error;
     }
     for (const [key, rows] of written) {
       if (rows) this.held.set(key, rows);
       else this.held.delete(key);
     }
-    for (const waiter of waiters) waiter.resolve();
   }
 
   /** Writes one run's change; answers its rows as the table now holds them (null: not known here). */

@@ -11,6 +11,7 @@ import {
   savedCopiesIn,
   SqliteDownloadQueue,
 } from '../../../electron/services/records/sqlite-downloads';
+import type { Logger } from '../../../electron/services/host/types';
 import { download, downloadRows } from './download-fixtures';
 import { removeTempDirs, tempDir } from './ledger-fixtures';
 
@@ -67,6 +68,24 @@ describe('the download queue in the records database', () => {
     expect(downloadRows(dir)).toHaveLength(200);
     await store.save([download(7, { state: 'missing' })]);
     expect(counter.commits).toBe(2);
+    database.close();
+  });
+
+  // Fails when a failed commit drops its entries (mutation: forget `kept`), or when a save is rejected
+  // for it: a download goes on whether or not its record could be written.
+  it('keeps the entries of a failed commit for the next one, and logs the failure', async () => {
+    const dir = tempDir('downloads-failed-');
+    const database = openRecordsDatabase({ dataDir: dir });
+    const lines: string[] = [];
+    const log = { error: (message: string) => lines.push(message) } as unknown as Logger;
+    const store = new SqliteDownloadQueue(database, log);
+    database.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON downloads BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    await expect(store.save([download(1), download(2)])).resolves.toBeUndefined();
+    expect(lines).toEqual(['download queue not written']);
+    expect(downloadRows(dir)).toHaveLength(0);
+    database.db.exec('DROP TRIGGER refuse');
+    await store.close();
+    expect(downloadRows(dir).map((row) => row.id)).toEqual(['d-1', 'd-2']);
     database.close();
   });
 

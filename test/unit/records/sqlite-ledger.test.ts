@@ -45,6 +45,17 @@ describe('SqliteLedgerStorage', () => {
     expect(readdirSync(dir).filter((f) => !f.startsWith(DATABASE_FILE))).toEqual([]);
   });
 
+  // Fails when the close leaves the turn's changes to a commit after it (mutation: drop the close's
+  // commits.now()): they would then fail on the closed connection.
+  it('commits the changes asked for before a close, within the same turn', async () => {
+    const dir = tempDir('ledger-close-');
+    const ledger = openLedger(dir);
+    const put = ledger.put(record('late', 'queued'));
+    ledger.close();
+    await put;
+    expect(ids(openLedger(dir, { readOnly: true }).loadAll())).toEqual(['late:queued']);
+  });
+
   // Fails when a put settles before its transaction commits (mutation: resolve the waiters first), or
   // when the writer leaves SQLite's default flushing (mutation: synchronous = NORMAL, which a power cut
   // can undo after the paid create has left).
