@@ -283,6 +283,11 @@ export class DownloadManager {
     return back;
   }
 
+  /** Settles once every change made so far is in the record (what a query of the table then reads). */
+  recorded(): Promise<void> {
+    return this.store.written();
+  }
+
   /** Settles when nothing is queued or running, finishing files included (tests, the CLI). */
   async whenIdle(): Promise<void> {
     do {

@@ -55,6 +55,7 @@ import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { EngineOptions } from './engine-services';
 import { adoptLegacyCopies } from './legacy-copies';
 import { openRecords } from '../records/open-ledger';
+import type { KnownCopies } from '../records/job-filter-sql';
 import type { Handlers, HostBase } from './types';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
@@ -248,28 +249,30 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     saveCopy: async (url, target, { replace }) =>
       void (await downloads.copies.saveLink({ url, path: target, savedBy: 'campaign', keepOthers: !replace })),
   });
-  // "Saved" is the downloads' record checked against the disk; the job queries take it as a list of ids.
-  const savedJobIds = async () => (
-    await downloads.ready,
-    [...new Set(downloads.manager.list((d) => d.state === 'saved').map((d) => d.jobId))]
-  );
+  // "Saved" is the downloads' record checked against the disk, in the jobs' own database: the job queries
+  // read it there once what the manager changed is written.
+  const knownCopies = async (): Promise<KnownCopies> => {
+    await downloads.ready;
+    await downloads.manager.recorded();
+    return { savedInDownloads: true };
+  };
   // A selection made by a filter ("all these but those") becomes ids here, on the host, a page at a time.
   const selectJobs = async (selection: JobSelection, limit: number) => {
     await studio.jobs.flush().catch(() => undefined);
-    const known = selection.filter.saved === undefined ? {} : { savedJobIds: await savedJobIds() };
+    const known = selection.filter.saved === undefined ? {} : await knownCopies();
     return studio.queries.ids(selection, limit, known);
   };
   // A download of a selection walks it by keyset pages (which copies are saved is read once, at its start).
   const selectionPages = async (selection: JobSelection) => {
     await studio.jobs.flush().catch(() => undefined);
-    const known = selection.filter.saved === undefined ? {} : { savedJobIds: await savedJobIds() };
+    const known = selection.filter.saved === undefined ? {} : await knownCopies();
     return async (after: string | null, limit: number) => studio.queries.idPage(selection, after, limit, known);
   };
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
     createConnectionsDomain(studio),
-    createJobsDomain(studio, { savedJobIds }),
+    createJobsDomain(studio, { known: knownCopies }),
     createCatalogueDomain(studio),
     createProjectsDomain(base, projects, startNew),
     templatesDomain,

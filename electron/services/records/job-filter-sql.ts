@@ -13,10 +13,18 @@ const boundParams = (values: readonly unknown[]) => values.map(() => '?').join('
 /** `%` and `_` in what the user typed are letters, not wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** What the database does not hold but a filter may ask about: the jobs with a verified copy on disk. */
+/**
+ * Whether "Saved" and "Not saved" may be answered here: the jobs' database also holds the studio's
+ * download queue (records/sqlite-downloads.ts), and its owner has written what it knows of the copies
+ * on disk (a saved entry is one checked against the disk). Not so for a snapshot of records in memory.
+ */
 export interface KnownCopies {
-  savedJobIds?: readonly string[];
+  savedInDownloads?: boolean;
 }
+
+/** A job with a saved copy of its own in the studio's queue (downloads_by_job finds its downloads). */
+const SAVED_COPY = `EXISTS (SELECT 1 FROM downloads
+  WHERE downloads.job_id = jobs.id AND downloads.queue = 'studio' AND downloads.state = 'saved')`;
 
 /**
  * A completed job with a result of its own to keep: its link, and not a step of another job (a campaign
@@ -75,20 +83,15 @@ export function filterSql(filter: JobFilter = {}, now: number, known: KnownCopie
   }
   if (filter.ids !== undefined) add('id IN (SELECT value FROM json_each(?))', JSON.stringify(filter.ids));
   if (filter.saved !== undefined) {
-    if (known.savedJobIds === undefined)
+    if (!known.savedInDownloads)
       throw new StudioError(
         'Which jobs are saved is not known here; ask the studio that owns the folder.',
         'unsupported',
       );
-    // The ids come bound as one JSON array: SQLite makes an index of them once per statement, so the
-    // test costs a lookup per keepable job, read from their indexes' entries, not from the records.
-    // `+id`: "Saved" too reads the keepable jobs in the page's order and stops at its last row, rather
-    // than finding each saved id's row and sorting them all with their records (1.3 s for 166,667 saved
-    // of a million jobs).
-    add(
-      `${KEEPABLE} AND +id ${filter.saved ? 'IN' : 'NOT IN'} (SELECT value FROM json_each(?))`,
-      JSON.stringify(known.savedJobIds),
-    );
+    // A lookup in downloads_by_job per keepable job, read in the page's order from their own index: no
+    // list of every saved job is gathered in memory or bound in, and "Saved" stops at the page's last
+    // row rather than sorting every saved job with its record.
+    add(`${KEEPABLE} AND ${filter.saved ? '' : 'NOT '}${SAVED_COPY}`);
   }
   return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
 }

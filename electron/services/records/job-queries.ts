@@ -214,20 +214,21 @@ export class SnapshotJobQueries implements JobQueries {
     this.snapshot = null;
   }
 
-  page(query: JobPageQuery, known?: KnownCopies): JobPage {
-    return this.current().page(query, known);
+  // Which copies are saved is never known to a snapshot: its database holds no downloads (KnownCopies).
+  page(query: JobPageQuery, _known?: KnownCopies): JobPage {
+    return this.current().page(query);
   }
 
-  totals(filter: JobFilter, known?: KnownCopies, options?: TotalsOptions): JobTotals {
-    return this.current().totals(filter, known, options);
+  totals(filter: JobFilter, _known?: KnownCopies, options?: TotalsOptions): JobTotals {
+    return this.current().totals(filter, {}, options);
   }
 
-  ids(selection: JobSelection, limit: number, known?: KnownCopies): string[] {
-    return this.current().ids(selection, limit, known);
+  ids(selection: JobSelection, limit: number, _known?: KnownCopies): string[] {
+    return this.current().ids(selection, limit);
   }
 
-  idPage(selection: JobSelection, after: string | null, limit: number, known?: KnownCopies): IdPage {
-    return this.current().idPage(selection, after, limit, known);
+  idPage(selection: JobSelection, after: string | null, limit: number, _known?: KnownCopies): IdPage {
+    return this.current().idPage(selection, after, limit);
   }
 
   private current(): SqlJobQueries {

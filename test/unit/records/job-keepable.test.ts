@@ -8,9 +8,10 @@ import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import type { JobFilter, JobSort } from '../../../electron/common/bridge/job-pages';
 import { DATABASE_FILE, openRecordsDatabase } from '../../../electron/services/records/database';
 import { filterSql, orderSql } from '../../../electron/services/records/job-filter-sql';
-import { SnapshotJobQueries, SqlJobQueries } from '../../../electron/services/records/job-queries';
+import { SqlJobQueries } from '../../../electron/services/records/job-queries';
 import { MIGRATIONS } from '../../../electron/services/records/schema';
 import { jobColumns } from '../../../electron/services/records/sqlite-ledger';
+import { queriesWithCopies, recordSavedCopies } from './download-fixtures';
 import { record, removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
@@ -99,15 +100,13 @@ describe('the keepable column', () => {
     const keepable = cases.filter((c) => c.keepable).map((c) => c.job);
     // Some of the keepable saved, a step and a failed job "saved" too (ignored: never keepable), and an id of no job.
     const savedJobIds = [...keepable.filter((_, i) => i % 3 === 0).map((job) => job.id), jobs[4]!.id, jobs[7]!.id, 'x'];
-    const known = { savedJobIds };
+    const known = { savedInDownloads: true };
     const saved = new Set(savedJobIds);
     const database = openRecordsDatabase({ dataDir: folderBeforeKeepable(jobs) });
     try {
+      recordSavedCopies(database.db, savedJobIds);
       const migrated = new SqlJobQueries(database.db, () => NOW);
-      const written = new SnapshotJobQueries(
-        () => jobs,
-        () => NOW,
-      );
+      const written = queriesWithCopies(jobs, savedJobIds, NOW);
       const filters: JobFilter[] = [{ saved: false }, { saved: true }, { saved: false, kinds: ['tts'] }];
       for (const filter of filters) {
         const kept = keepable.filter((job) => saved.has(job.id) === filter.saved && matchesKind(job, filter));
@@ -137,7 +136,7 @@ describe('the keepable column', () => {
         (database.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
           .map((row) => row.detail)
           .join('\n');
-      const known = { savedJobIds: ['a'] };
+      const known = { savedInDownloads: true };
       for (const saved of [false, true]) {
         const where = filterSql({ saved }, NOW, known);
         for (const sort of SORTS) {
@@ -146,6 +145,8 @@ describe('the keepable column', () => {
           // In the order's own index of keepable jobs, from the top: no sort of every match.
           expect(used, `${saved} ${sort}`).toContain(`USING INDEX jobs_keepable_${sort}`);
           expect(used, `${saved} ${sort}`).not.toContain('TEMP B-TREE FOR ORDER BY');
+          // Each keepable job's copies found by its id, not by reading the downloads.
+          expect(used, `${saved} ${sort}`).toContain('USING INDEX downloads_by_job (job_id=?)');
         }
         // The totals' query, as job-queries.ts asks it: an index alone, no row read.
         const asked: string[] = [];

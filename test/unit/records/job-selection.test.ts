@@ -1,9 +1,10 @@
-// The questions the paged Library asks beside pages: "Not saved" answered by the database with the
-// downloads' list of saved jobs bound in, a hand-picked selection narrowed by a filter, the ids of
+// The questions the paged Library asks beside pages: "Not saved" answered by the database from the
+// downloads' table beside the jobs, a hand-picked selection narrowed by a filter, the ids of
 // "all but these" read without the records, and the cost per project and batch.
 import { describe, expect, it } from 'vitest';
 import { totalCost, type JobRecord } from '../../../electron/common/bridge/jobs';
 import { SnapshotJobQueries } from '../../../electron/services/records/job-queries';
+import { queriesWithCopies } from './download-fixtures';
 import { record } from './ledger-fixtures';
 
 const NOW = 1_800_000_000_000;
@@ -44,18 +45,21 @@ const queries = () =>
     () => NOW,
   );
 const ids = (page: { jobs: { id: string }[] }) => page.jobs.map((j) => j.id);
+const known = { savedInDownloads: true };
 
 describe('the Library questions the host answers', () => {
-  it('finds the completed results with no saved copy, from the saved ids the downloads know', () => {
-    const q = queries();
-    const known = { savedJobIds: ['job-2', 'job-8', 'elsewhere'] };
+  it('finds the completed results with no saved copy, from the downloads recorded beside the jobs', () => {
+    // job-1's download failed and its copy is in the command line's old queue: not saved in the studio.
+    const q = queriesWithCopies(jobs(), ['job-2', 'job-8', 'elsewhere'], NOW, ['job-1']);
     expect(ids(q.page({ limit: 50, filter: { saved: false } }, known))).toEqual(['job-1', 'job-3', 'job-6']);
     expect(ids(q.page({ limit: 50, filter: { saved: true } }, known))).toEqual(['job-2']);
     expect(q.totals({ saved: false }, known).count).toBe(3);
     // Nothing saved: every result of its own is "Not saved", never a step or a job without a link.
-    expect(q.totals({ saved: false }, { savedJobIds: [] }).count).toBe(4);
-    // Asked without the saved list (a reader that does not hold the downloads), it refuses rather than guess.
+    expect(queriesWithCopies(jobs(), [], NOW).totals({ saved: false }, known).count).toBe(4);
+    // Asked where the downloads are not known (a reader that does not hold them), it refuses rather than guess.
     expect(() => q.page({ limit: 5, filter: { saved: false } })).toThrow(/not known here/);
+    // A snapshot of records in memory holds no downloads: told otherwise, it still refuses.
+    expect(() => queries().page({ limit: 5, filter: { saved: false } }, known)).toThrow(/not known here/);
   });
 
   it('narrows a hand-picked selection by the rest of the filter', () => {
@@ -73,7 +77,8 @@ describe('the Library questions the host answers', () => {
     const all = { filter: { phases: ['completed' as const] }, except: ['job-2', 'job-5'] };
     expect(q.ids(all, 100)).toEqual(['job-1', 'job-3', 'job-4', 'job-6', 'job-7']);
     expect(q.ids({ ...all, descending: false }, 2)).toEqual(['job-7', 'job-6']);
-    expect(q.ids({ filter: { saved: false } }, 100, { savedJobIds: ['job-1'] })).toEqual(['job-2', 'job-3', 'job-6']);
+    const copies = queriesWithCopies(jobs(), ['job-1'], NOW);
+    expect(copies.ids({ filter: { saved: false } }, 100, known)).toEqual(['job-2', 'job-3', 'job-6']);
   });
 
   it('sums the cost per project and per batch as totalCost does', () => {
@@ -90,7 +95,7 @@ describe('the Library questions the host answers', () => {
     // A campaign is not a batch.
     expect(totals.batches?.map((b) => b.id)).toEqual(['b1']);
     // A filter that reads the records sums in one pass: the same sums, per project and batch too.
-    const notSaved = q.totals({ saved: false }, { savedJobIds: [] }, { groups: true });
+    const notSaved = queriesWithCopies(jobs(), [], NOW).totals({ saved: false }, known, { groups: true });
     const shown = jobs().filter((j) => ['job-1', 'job-2', 'job-3', 'job-6'].includes(j.id));
     expect(notSaved.cost).toEqual(totalCost(shown));
     expect(notSaved.projects).toEqual([{ id: 'p1', count: 1, since: NOW - 3000, cost: totalCost(inP1.slice(0, 1)) }]);
