@@ -32,6 +32,24 @@ export const jobView = (over: Partial<JobView>): JobView => ({
   ...over,
 });
 
+const HOUR = 3_600_000;
+
+/** A completed speech made an hour before `now`, its result kept 100 hours more: the Library's usual row. */
+export const completedJobView = (id: string, over: Partial<JobView> = {}, now = Date.now()): JobView =>
+  jobView({
+    id,
+    remoteId: `r-${id}`,
+    connectionId: 'sandbox',
+    summary: `Speech ${id}`,
+    createdAt: now - HOUR,
+    finishedAt: now - HOUR,
+    expiresAt: now + 100 * HOUR,
+    remoteStatus: 3,
+    resultUrl: `https://x.test/${id}.mp3`,
+    polls: 1,
+    ...over,
+  });
+
 /**
  * The host's ledger of `jobs` behind window.studio: jobs.page answered as the database answers it
  * (library/fake-pages.ts), jobs.list not answered at all, and `push` telling the page (and the fake

@@ -5,37 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { driveMissingReason, type DownloadView, type JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
+import { completedJobView } from '../jobs/job-host';
 import { mountLibraryWith } from './fake-api';
 import { until } from '../../wait';
 
 const now = Date.now();
-const HOUR = 3_600_000;
 
-function job(id: string): JobView {
-  return {
-    id,
-    kind: 'avatar-video',
-    phase: 'completed',
-    remoteId: `r-${id}`,
-    connectionId: 'sandbox',
-    connectionName: 'Sandbox',
-    projectId: null,
-    summary: `Clip ${id}`,
-    request: {},
-    createdAt: now - HOUR,
-    finishedAt: now - HOUR,
-    expiresAt: now + 100 * HOUR,
-    remoteStatus: 3,
-    resultUrl: `https://x.test/${id}.mp4`,
-    costEstimate: null,
-    chargedCredits: null,
-    error: null,
-    answer: null,
-    polls: 1,
-    purpose: { type: 'plain' },
-    progress: 1,
-  };
-}
+const job = (id: string): JobView =>
+  completedJobView(id, { kind: 'avatar-video', summary: `Clip ${id}`, resultUrl: `https://x.test/${id}.mp4` }, now);
 
 function saved(jobId: string, over: Partial<DownloadView> = {}): DownloadView {
   return {

@@ -4,37 +4,14 @@ import type { DownloadView, JobView } from '@common/bridge';
 import type { JobSelection } from '@common/bridge/job-pages';
 import { useStudioApi } from '@/bridge';
 import { extendSelection } from '@/views/library/selection';
+import { completedJobView } from '../jobs/job-host';
 import { mountLibraryWith } from './fake-api';
 import { whenDefined, until } from '../../wait';
 
 const now = Date.now();
 const HOUR = 3600_000;
-function job(id: string, over: Partial<JobView> = {}): JobView {
-  return {
-    id,
-    kind: 'tts',
-    phase: 'completed',
-    remoteId: `r-${id}`,
-    connectionId: 'sandbox',
-    connectionName: 'Sandbox',
-    projectId: 'p1',
-    summary: `Speech ${id}`,
-    request: {},
-    createdAt: now - HOUR,
-    finishedAt: now - HOUR,
-    expiresAt: now + 100 * HOUR,
-    remoteStatus: 3,
-    resultUrl: `https://x.test/${id}.mp3`,
-    costEstimate: null,
-    chargedCredits: null,
-    error: null,
-    answer: null,
-    polls: 1,
-    purpose: { type: 'plain' },
-    progress: 1,
-    ...over,
-  };
-}
+const job = (id: string, over: Partial<JobView> = {}): JobView =>
+  completedJobView(id, { projectId: 'p1', ...over }, now);
 function download(jobId: string, over: Partial<DownloadView>): DownloadView {
   return {
     id: `d-${jobId}`,

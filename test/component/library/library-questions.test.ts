@@ -7,37 +7,13 @@ import type { DownloadView, JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import { emptyFilterText } from '@/views/library/filter-words';
 import { emptyFilter } from '@/views/library/job-filters';
+import { completedJobView } from '../jobs/job-host';
 import { mountLibraryWith } from './fake-api';
 import { until, whenDefined } from '../../wait';
 
 const now = Date.now();
-const HOUR = 3_600_000;
 
-function job(id: string): JobView {
-  return {
-    id,
-    kind: 'tts',
-    phase: 'completed',
-    remoteId: `r-${id}`,
-    connectionId: 'sandbox',
-    connectionName: 'Sandbox',
-    projectId: null,
-    summary: `Speech ${id}`,
-    request: {},
-    createdAt: now - HOUR,
-    finishedAt: now - HOUR,
-    expiresAt: now + 100 * HOUR,
-    remoteStatus: 3,
-    resultUrl: `https://x.test/${id}.mp3`,
-    costEstimate: null,
-    chargedCredits: null,
-    error: null,
-    answer: null,
-    polls: 1,
-    purpose: { type: 'plain' },
-    progress: 1,
-  };
-}
+const job = (id: string): JobView => completedJobView(id, {}, now);
 
 function running(jobId: string): DownloadView {
   return {

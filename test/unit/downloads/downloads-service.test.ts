@@ -7,6 +7,7 @@ import { DownloadsService } from '../../../electron/services/downloads/downloads
 import { missingResults, savedCopiesIn } from '../../../electron/services/downloads/saved-report';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
 import { patternBytes, startFileServer, type FileServer } from './file-server';
+import { completedJob, NOW, silent } from './job-fixture';
 import { recordsIn } from './queue-record';
 
 let server: FileServer;
@@ -15,38 +16,17 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const NOW = Date.parse('2026-11-22T10:00:00Z');
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
-
-function job(id: string, patch: Partial<JobRecord>): JobRecord {
-  return {
-    id,
+/** A completed speech of project p1, its result on the file server (what a test names changed). */
+const job = (id: string, patch: Partial<JobRecord>): JobRecord =>
+  completedJob(id, server.url(`/${id}.mp3`), {
     kind: 'tts',
-    phase: 'completed',
-    remoteId: `r-${id}`,
-    connectionId: 'sandbox',
-    connectionName: 'Sandbox',
     projectId: 'p1',
     summary: '',
-    requestHash: '',
     request: { voice_id: 'ada', input_text: 'Hello: world?' },
-    createdAt: NOW - 3600_000,
-    updatedAt: NOW,
     finishedAt: NOW - 60_000,
     expiresAt: NOW + 6 * 86_400_000,
-    deadlineAt: NOW,
-    remoteStatus: 3,
-    resultUrl: server.url(`/${id}.mp3`),
-    costEstimate: null,
-    chargedCredits: null,
-    error: null,
-    answer: null,
-    polls: 1,
-    purpose: { type: 'plain' },
-    reactedAt: null,
     ...patch,
-  };
-}
+  });
 
 describe('downloads service', () => {
   it('names files from the template and the project name, and says why a job is skipped', async () => {

@@ -5,40 +5,20 @@ import type { JobRecord } from '../../../electron/common/bridge/jobs';
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import type { SelectionPages } from '../../../electron/services/downloads/selection-queue';
 import { createMemoryStoreFactory } from '../../../electron/services/store/memory-store';
+import { completedJob, NOW, silent } from './job-fixture';
 import { recordsIn } from './queue-record';
 
-export const NOW = Date.parse('2026-11-22T10:00:00Z');
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
+export { NOW };
 
 export const jobId = (n: number): string => `job-${String(n).padStart(6, '0')}`;
 
+/** A completed job made up from its id, its result at a port nothing listens on (never fetched here). */
 export function madeUpJob(id: string): JobRecord {
-  return {
-    id,
-    kind: 'avatar-video',
-    phase: 'completed',
-    remoteId: `r-${id}`,
+  return completedJob(id, `http://127.0.0.1:9/${id}.mp4`, {
     connectionId: 'c1',
     connectionName: 'Account',
-    projectId: null,
     summary: '',
-    requestHash: '',
-    request: { text: `Clip ${id}` },
-    createdAt: NOW - 3_600_000,
-    updatedAt: NOW,
-    finishedAt: NOW - 3_600_000,
-    expiresAt: NOW + 100 * 3_600_000,
-    deadlineAt: NOW,
-    remoteStatus: 3,
-    resultUrl: `http://127.0.0.1:9/${id}.mp4`,
-    costEstimate: null,
-    chargedCredits: null,
-    error: null,
-    answer: null,
-    polls: 1,
-    purpose: { type: 'plain' },
-    reactedAt: null,
-  };
+  });
 }
 
 /** A fetch that answers nothing until it is aborted. */
