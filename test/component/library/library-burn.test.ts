@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import type { DownloadView, JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
+import { downloadView } from './download-view';
 import { mountLibraryWith } from './fake-api';
 import { until, whenDefined } from '../../wait';
 
@@ -32,34 +33,22 @@ const video: JobView = {
   purpose: { type: 'plain' },
   progress: 1,
 };
-function copy(id: string, origin: DownloadView['origin'], savedPath: string): DownloadView {
-  return {
-    id,
-    jobId: 'v',
-    url: 'u',
-    folder: savedPath.slice(0, savedPath.lastIndexOf('/')),
-    relativeName: savedPath.slice(savedPath.lastIndexOf('/') + 1),
-    state: 'saved',
-    reason: null,
-    bytes: 10,
-    totalBytes: 10,
-    etag: null,
-    lastModified: null,
-    attempts: 1,
-    savedPath,
-    origin,
-    batchId: null,
-    createdAt: now,
-    updatedAt: now,
-    requestedName: null,
-    sha256: null,
-    mtimeMs: null,
-    verifiedAt: null,
-    refetchedAt: null,
-    bytesPerSecond: null,
-    secondsLeft: null,
-  };
-}
+const copy = (id: string, origin: DownloadView['origin'], savedPath: string): DownloadView =>
+  downloadView(
+    'v',
+    {
+      id,
+      folder: savedPath.slice(0, savedPath.lastIndexOf('/')),
+      relativeName: savedPath.slice(savedPath.lastIndexOf('/') + 1),
+      state: 'saved',
+      bytes: 10,
+      totalBytes: 10,
+      attempts: 1,
+      savedPath,
+      origin,
+    },
+    now,
+  );
 
 function mount(downloads: DownloadView[]) {
   return mountLibraryWith({

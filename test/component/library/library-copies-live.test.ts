@@ -6,6 +6,7 @@ import { flushPromises } from '@vue/test-utils';
 import { driveMissingReason, type DownloadView, type JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import { completedJobView } from '../jobs/job-host';
+import { downloadView } from './download-view';
 import { mountLibraryWith } from './fake-api';
 import { until } from '../../wait';
 
@@ -14,35 +15,24 @@ const now = Date.now();
 const job = (id: string): JobView =>
   completedJobView(id, { kind: 'avatar-video', summary: `Clip ${id}`, resultUrl: `https://x.test/${id}.mp4` }, now);
 
-function saved(jobId: string, over: Partial<DownloadView> = {}): DownloadView {
-  return {
-    id: `d-${jobId}`,
+const saved = (jobId: string, over: Partial<DownloadView> = {}): DownloadView =>
+  downloadView(
     jobId,
-    url: `https://x.test/${jobId}.mp4`,
-    folder: '/media/drive/clips',
-    relativeName: `${jobId}.mp4`,
-    requestedName: null,
-    state: 'saved',
-    reason: null,
-    bytes: 100,
-    totalBytes: 100,
-    etag: null,
-    lastModified: null,
-    attempts: 0,
-    savedPath: `/media/drive/clips/${jobId}.mp4`,
-    sha256: 'x',
-    mtimeMs: 1,
-    verifiedAt: now,
-    refetchedAt: null,
-    origin: 'library',
-    batchId: null,
-    createdAt: now,
-    updatedAt: now,
-    bytesPerSecond: null,
-    secondsLeft: null,
-    ...over,
-  };
-}
+    {
+      url: `https://x.test/${jobId}.mp4`,
+      folder: '/media/drive/clips',
+      relativeName: `${jobId}.mp4`,
+      state: 'saved',
+      bytes: 100,
+      totalBytes: 100,
+      savedPath: `/media/drive/clips/${jobId}.mp4`,
+      sha256: 'x',
+      mtimeMs: 1,
+      verifiedAt: now,
+      ...over,
+    },
+    now,
+  );
 
 afterEach(() => {
   useStudioApi(undefined);

@@ -5,6 +5,7 @@ import type { JobSelection } from '@common/bridge/job-pages';
 import { useStudioApi } from '@/bridge';
 import { extendSelection } from '@/views/library/selection';
 import { completedJobView } from '../jobs/job-host';
+import { downloadView } from './download-view';
 import { mountLibraryWith } from './fake-api';
 import { whenDefined, until } from '../../wait';
 
@@ -12,35 +13,7 @@ const now = Date.now();
 const HOUR = 3600_000;
 const job = (id: string, over: Partial<JobView> = {}): JobView =>
   completedJobView(id, { projectId: 'p1', ...over }, now);
-function download(jobId: string, over: Partial<DownloadView>): DownloadView {
-  return {
-    id: `d-${jobId}`,
-    jobId,
-    url: 'u',
-    folder: '/out',
-    relativeName: `${jobId}.mp3`,
-    state: 'queued',
-    reason: null,
-    bytes: 0,
-    totalBytes: null,
-    etag: null,
-    lastModified: null,
-    attempts: 0,
-    savedPath: null,
-    origin: 'library',
-    batchId: null,
-    createdAt: now,
-    updatedAt: now,
-    requestedName: null,
-    sha256: null,
-    mtimeMs: null,
-    verifiedAt: null,
-    refetchedAt: null,
-    bytesPerSecond: null,
-    secondsLeft: null,
-    ...over,
-  };
-}
+const download = (jobId: string, over: Partial<DownloadView>): DownloadView => downloadView(jobId, over, now);
 
 function mountLibrary(
   jobs: JobView[],

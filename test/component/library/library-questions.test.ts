@@ -8,6 +8,7 @@ import { useStudioApi } from '@/bridge';
 import { emptyFilterText } from '@/views/library/filter-words';
 import { emptyFilter } from '@/views/library/job-filters';
 import { completedJobView } from '../jobs/job-host';
+import { downloadView } from './download-view';
 import { mountLibraryWith } from './fake-api';
 import { until, whenDefined } from '../../wait';
 
@@ -15,34 +16,8 @@ const now = Date.now();
 
 const job = (id: string): JobView => completedJobView(id, {}, now);
 
-function running(jobId: string): DownloadView {
-  return {
-    id: `d-${jobId}`,
-    jobId,
-    url: 'u',
-    folder: '/out',
-    relativeName: `${jobId}.mp3`,
-    state: 'downloading',
-    reason: null,
-    bytes: 10,
-    totalBytes: 100,
-    etag: null,
-    lastModified: null,
-    attempts: 0,
-    savedPath: null,
-    origin: 'library',
-    batchId: null,
-    createdAt: now,
-    updatedAt: now,
-    requestedName: null,
-    sha256: null,
-    mtimeMs: null,
-    verifiedAt: null,
-    refetchedAt: null,
-    bytesPerSecond: null,
-    secondsLeft: null,
-  };
-}
+const running = (jobId: string): DownloadView =>
+  downloadView(jobId, { state: 'downloading', bytes: 10, totalBytes: 100 }, now);
 
 function mountLibrary(jobs: JobView[], downloads: DownloadView[]) {
   return mountLibraryWith({

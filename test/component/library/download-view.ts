@@ -1,0 +1,30 @@
+import type { DownloadView } from '@common/bridge';
+
+/** A download of `jobId`'s result queued into /out at `now`, with what a test names changed. */
+export const downloadView = (jobId: string, over: Partial<DownloadView> = {}, now = Date.now()): DownloadView => ({
+  id: `d-${jobId}`,
+  jobId,
+  url: 'u',
+  folder: '/out',
+  relativeName: `${jobId}.mp3`,
+  state: 'queued',
+  reason: null,
+  bytes: 0,
+  totalBytes: null,
+  etag: null,
+  lastModified: null,
+  attempts: 0,
+  savedPath: null,
+  origin: 'library',
+  batchId: null,
+  createdAt: now,
+  updatedAt: now,
+  requestedName: null,
+  sha256: null,
+  mtimeMs: null,
+  verifiedAt: null,
+  refetchedAt: null,
+  bytesPerSecond: null,
+  secondsLeft: null,
+  ...over,
+});
