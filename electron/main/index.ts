@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, Menu, app, ipcMain, protocol, session, shell } from 'electron';
 import { builtInSandboxStarter } from '../emulator/built-in';
-import { composeHost } from '../services/host/compose';
+import { startHost } from '../services/host/starting-host';
 import { importProgressLines } from '../services/records/import-progress';
 import { openOwnerChannel } from '../services/host/owner-channel';
 import { appSettingsSpec } from '../services/system/settings-store';
@@ -42,7 +42,9 @@ async function start(): Promise<void> {
   let notifications = () => true;
   // Camera and microphone: refused unless the Live face swap tab is running them (see grantMedia).
   const permissions = new PermissionPolicy();
-  const services = composeHost({
+  // The window opens at once and shows how the start goes while the records are prepared (the first
+  // start after an update takes old records in, and a schema step may build indexes over every job).
+  const services = startHost({
     host: 'electron',
     appVersion: app.getVersion(),
     dataDir,
@@ -106,19 +108,24 @@ async function start(): Promise<void> {
   );
   open();
   services.warmUp();
-  // `studio` commands run beside the window through this process, so their jobs show in its Library.
-  // Without it the app still works; commands beside it are then refused as the folder is in use.
-  const owner = openOwnerChannel({
-    dataDir,
-    kind: 'desktop app',
-    dispatch: services.dispatch,
-    subscribe: services.subscribe,
-    files: services.domains,
-    log: services.base.log,
-  }).catch((error: unknown) => {
-    services.base.log.warn('owner channel did not open', { error });
-    return null;
-  });
+  // `studio` commands run beside the window through this process, so their jobs show in its Library,
+  // once its records are open. Without it the app still works; commands beside it are then refused as
+  // the folder is in use.
+  const owner = services.ready
+    .then((ready) =>
+      openOwnerChannel({
+        dataDir,
+        kind: 'desktop app',
+        dispatch: ready.dispatch,
+        subscribe: ready.subscribe,
+        files: ready.domains,
+        log: ready.base.log,
+      }),
+    )
+    .catch((error: unknown) => {
+      services.base.log.warn('owner channel did not open', { error });
+      return null;
+    });
 
   app.on('activate', () => mainWindow ?? open());
   app.on('window-all-closed', () => process.platform !== 'darwin' && app.quit());

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtInSandboxStarter, type BuiltInSandboxOptions } from '../emulator/built-in';
 import { EnvVault } from '../services/connections/env-vault';
-import { composeHost, type ComposedHost } from '../services/host/compose';
+import { startHost, type StartingHost } from '../services/host/starting-host';
 import { importProgressLines } from '../services/records/import-progress';
 import { createConfStoreFactory } from '../services/store/conf-store';
 import { lockDataFolder } from '../services/host/data-folder-lock';
@@ -33,7 +33,10 @@ export interface RunningWebHost {
   url: string;
   port: number;
   token: string;
-  services: ComposedHost;
+  /** The host's services; their records may still be being taken in (see `ready`). */
+  services: StartingHost;
+  /** Resolves once the records are open and `studio` commands can reach this host; rejects if they cannot be. */
+  ready: Promise<void>;
   server: WebServer;
   close(): Promise<void>;
 }
@@ -44,7 +47,7 @@ function appVersion(root: string): string {
 }
 
 /**
- * The studio in a browser: the same services as the desktop app (composeHost), the environment's
+ * The studio in a browser: the same services as the desktop app (startHost), the environment's
  * credentials (STUDIO_API_KEY or STUDIO_CLIENT_ID + STUDIO_CLIENT_SECRET), the sandbox on first use,
  * and the renderer plus bridge on 127.0.0.1.
  */
@@ -55,7 +58,9 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   mkdirSync(options.dataDir, { recursive: true });
   // One process owns a data folder at a time; a second host says who holds it and stops here.
   const lock = lockDataFolder(options.dataDir, 'web host');
-  const services = composeHost({
+  // The page is served at once and shows how the start goes while the records are prepared
+  // (the first start after an update takes old records in, and a schema step may build indexes).
+  const services = startHost({
     host: 'web',
     appVersion: appVersion(options.root),
     dataDir: options.dataDir,
@@ -76,7 +81,6 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
   const token = options.token ?? newAccessToken();
   services.redactor.register(token);
   let server: WebServer;
-  let owner: OwnerChannel;
   try {
     server = await startWebServer({
       services,
@@ -89,23 +93,22 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     lock.release();
     throw error;
   }
-  try {
-    // `studio` commands run beside the page through this host, so their jobs show in its Library.
-    owner = await openOwnerChannel({
+  services.base.log.info('web host listening', { port: server.port });
+  // `studio` commands run beside the page through this host, so their jobs show in its Library: once
+  // its records are open (a command beside it is refused as the folder is in use until then).
+  const owner: Promise<OwnerChannel> = services.ready.then((ready) =>
+    openOwnerChannel({
       dataDir: options.dataDir,
       kind: 'web host',
-      dispatch: services.dispatch,
-      subscribe: services.subscribe,
-      files: services.domains,
-      log: services.base.log,
-    });
-  } catch (error) {
-    await server.close();
-    await services.dispose();
-    lock.release();
-    throw error;
-  }
-  services.base.log.info('web host listening', { port: server.port });
+      dispatch: ready.dispatch,
+      subscribe: ready.subscribe,
+      files: ready.domains,
+      log: ready.base.log,
+    }),
+  );
+  owner.catch((error: unknown) => services.base.log.error('the web host could not start', { error }));
+  const ready = owner.then(() => undefined);
+  ready.catch(() => undefined); // Its failure is logged above; a caller that never waits for it is not told twice.
   services.warmUp();
 
   return {
@@ -113,9 +116,10 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     port: server.port,
     token,
     services,
+    ready,
     server,
     async close() {
-      await owner.close();
+      await owner.then((channel) => channel.close()).catch(() => undefined);
       await server.close();
       await services.dispose();
       lock.release();

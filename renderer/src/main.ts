@@ -6,6 +6,7 @@ import App from './App.vue';
 import { onEvent } from './bridge';
 import { listenForVoiceovers } from './composables/editor-voiceover';
 import { prepareFirstScreen } from './composables/first-screen';
+import { waitForStartup } from './startup/wait-for-startup';
 import { warmPreviewsAsYouEdit } from './composables/preview-warmup';
 import { useEditorAssetsStore } from './stores/editor-assets';
 import { useProjectStore } from './stores/project';
@@ -20,7 +21,11 @@ if (url.searchParams.has('token')) {
 
 const pinia = createPinia();
 const app = createApp(App).use(pinia);
-void prepareFirstScreen(pinia).then(() => app.mount('#app'));
+// A host still taking its records in (the first start after an update) shows how far it is first.
+const root = document.getElementById('app') as HTMLElement;
+void waitForStartup(root)
+  .then(() => prepareFirstScreen(pinia))
+  .then(() => app.mount(root));
 // Finished voiceovers reach the open project whatever the page shows (the editor may not be mounted).
 listenForVoiceovers(useProjectStore(pinia));
 // Media are made ready for Preview while the user edits, not when they press it.

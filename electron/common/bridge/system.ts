@@ -34,7 +34,32 @@ export const Notice = z.object({
 });
 export type Notice = z.infer<typeof Notice>;
 
+/** What a host is doing to its records before it can serve the studio (services/records/prepare-records.ts). */
+export const RecordsStage = z.discriminatedUnion('stage', [
+  /** Bringing the database's schema up to date: step `step` of the `steps` it has not had. */
+  z.object({ stage: z.literal('upgrading'), step: z.number().int().min(1), steps: z.number().int().min(1) }),
+  /** Taking the old job journal in: `rows` changes so far, `fraction` of its bytes read. */
+  z.object({ stage: z.literal('journal'), rows: z.number().int().min(0), fraction: z.number().min(0).max(1) }),
+  /** Building the jobs' indexes over the rows taken in: index `step` of `steps`. */
+  z.object({ stage: z.literal('indexes'), step: z.number().int().min(1), steps: z.number().int().min(1) }),
+]);
+export type RecordsStage = z.infer<typeof RecordsStage>;
+
+/** How far a host's start is: the page shows it until `ready`, instead of the studio. */
+export const StartupState = z.object({
+  ready: z.boolean(),
+  /** What is being done now; null when nothing that takes a while is (or it is done). */
+  records: RecordsStage.nullable(),
+  /** Since the host started on its records, in milliseconds. */
+  elapsedMs: z.number().min(0),
+  /** Why the start failed (its records could not be opened); the studio cannot be used from this host. */
+  failure: z.string().nullable(),
+});
+export type StartupState = z.infer<typeof StartupState>;
+
 export const systemCalls = {
+  /** How far the host's start is; answered before anything else is, while the host takes its records in. */
+  'system.startup': call(z.tuple([]), StartupState),
   /** The host's own facts: cheap, so the shell's heartbeat asks for them every few seconds. */
   'system.info': call(z.tuple([]), SystemInfo),
   /** Looks for ffmpeg and ffprobe (starting each with -version): Settings asks, on opening and "Check again". */

@@ -68,6 +68,20 @@ export interface ComposedHost {
  * command line the connection it chose, its environment and what starts with it.
  */
 export function composeHost(options: ComposeOptions): ComposedHost {
+  return composeServices(composeBase(options), options);
+}
+
+/** What a host has before its records are open: its log, stores, vault, notices and event listeners. */
+export interface HostBeginnings {
+  base: HostBase;
+  redactor: Redactor;
+  subscribe: ComposedHost['subscribe'];
+  /** Stops the sandbox if a domain started it. */
+  stopSandbox(): Promise<void>;
+}
+
+/** The first half of composeHost: everything but the domains (which open the folder's records). */
+export function composeBase(options: ComposeOptions): HostBeginnings {
   const redactor = new Redactor();
   for (const secret of options.knownSecrets ?? []) redactor.register(secret);
   const fileOfLog = join(options.dataDir, 'logs', 'studio.log');
@@ -119,6 +133,24 @@ export function composeHost(options: ComposeOptions): ComposedHost {
   };
 
   log.info('host starting', { host: options.host, version: options.appVersion });
+  return {
+    base,
+    redactor,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async stopSandbox() {
+      const started = await sandbox?.catch(() => undefined);
+      await started?.close().catch((error: unknown) => log.warn('sandbox did not stop cleanly', { error }));
+    },
+  };
+}
+
+/** The second half of composeHost: the domains on the host's base, and the dispatcher in front of them. */
+export function composeServices(beginnings: HostBeginnings, options: ComposeOptions): ComposedHost {
+  const { base, redactor } = beginnings;
+  const { log } = base;
   const domains = createDomains(base, {
     route: options.route,
     env: options.env,
@@ -135,10 +167,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     domains,
     dispatch,
     redactor,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: beginnings.subscribe,
     warmUp() {
       // The dispatcher answers failures as values; the page's own ask reports them.
       void dispatch('catalogue.avatars', [{}]);
@@ -147,8 +176,7 @@ export function composeHost(options: ComposeOptions): ComposedHost {
     async dispose() {
       await domains.disposeAll();
       writePendingRecords();
-      const started = await sandbox?.catch(() => undefined);
-      await started?.close().catch((error: unknown) => log.warn('sandbox did not stop cleanly', { error }));
+      await beginnings.stopSandbox();
       log.info('host stopped');
     },
   };

@@ -34,6 +34,11 @@ const CHUNK_BYTES = 1 << 20;
  * occurs inside a UTF-8 character, so a character split across chunks is joined before it is decoded.
  */
 export function forEachLine(path: string, onLine: (line: string, bytesRead: number) => void): void {
+  for (const [line, bytesRead] of readLines(path)) onLine(line, bytesRead);
+}
+
+/** forEachLine's lines as they are read, each with the bytes read up to its end (the file closes when the loop ends). */
+export function* readLines(path: string): Generator<[line: string, bytesRead: number], void> {
   const fd = openSync(path, 'r');
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -46,8 +51,10 @@ export function forEachLine(path: string, onLine: (line: string, bytesRead: numb
       let start = 0;
       for (let end = data.indexOf(0x0a); end !== -1; end = data.indexOf(0x0a, start)) {
         offset += end + 1 - start;
-        onLine(data.toString('utf8', start, end), offset);
+        // Copied out before the yield: the chunk is refilled by the next read.
+        const line = data.toString('utf8', start, end);
         start = end + 1;
+        yield [line, offset];
       }
       carry = Buffer.from(data.subarray(start));
     }

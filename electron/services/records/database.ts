@@ -46,19 +46,35 @@ export function openRecordsDatabase(options: OpenDatabaseOptions & { readOnly?: 
 /** Opens beside the owner to read; null when the folder has no database yet. */
 export function openRecordsDatabase(options: OpenDatabaseOptions & { readOnly: true }): RecordsDatabase | null;
 export function openRecordsDatabase(options: OpenDatabaseOptions): RecordsDatabase | null {
+  if (options.readOnly) return openToRead(join(options.dataDir, DATABASE_FILE));
+  const steps = openRecordsDatabaseInSteps(options);
+  for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
+}
+
+/** A schema step about to run: the `step`th of the `steps` this database has not had yet. */
+export interface SchemaStep {
+  step: number;
+  steps: number;
+}
+
+/**
+ * openRecordsDatabase to write, paused before each schema step it runs (one statement of a step can
+ * build an index over every job, which takes a while): a host that drives it can report the step and
+ * give its event loop a turn between steps. Driven to its end, it returns the open database.
+ */
+export function* openRecordsDatabaseInSteps(options: OpenDatabaseOptions): Generator<SchemaStep, RecordsDatabase> {
   const path = join(options.dataDir, DATABASE_FILE);
-  if (options.readOnly) return openToRead(path);
   mkdirSync(options.dataDir, { recursive: true });
   try {
-    return openToWrite(path);
+    return yield* openToWrite(path);
   } catch (error) {
     if (!(error instanceof Unusable) && !isDamage(error)) throw error;
     setAside(path, errorText(error), options);
-    return openToWrite(path);
+    return yield* openToWrite(path);
   }
 }
 
-function openToWrite(path: string): RecordsDatabase {
+function* openToWrite(path: string): Generator<SchemaStep, RecordsDatabase> {
   const db = new Database(path);
   try {
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -69,7 +85,7 @@ function openToWrite(path: string): RecordsDatabase {
     // FULL: a commit is on disk (WAL fsynced) when it returns, which a paid create's record needs
     // before its request leaves; NORMAL would survive a crash of the studio but not a power cut.
     db.exec('PRAGMA synchronous = FULL');
-    migrate(db);
+    yield* migrate(db);
   } catch (error) {
     db.close();
     throw error;
@@ -114,7 +130,7 @@ export function setSynchronous(db: Sqlite, level: Synchronous): void {
 }
 
 /** Runs the steps the database has not had, in one transaction: a crash leaves it at the old version. */
-function migrate(db: Sqlite): void {
+function* migrate(db: Sqlite): Generator<SchemaStep, void> {
   db.exec('BEGIN IMMEDIATE');
   try {
     const version = userVersion(db);
@@ -122,7 +138,10 @@ function migrate(db: Sqlite): void {
       throw new Unusable(
         `it was written by a newer version of the studio (schema ${version}, this version knows ${SCHEMA_VERSION})`,
       );
-    for (let step = version; step < SCHEMA_VERSION; step += 1) db.exec(MIGRATIONS[step] as string);
+    for (let step = version; step < SCHEMA_VERSION; step += 1) {
+      yield { step: step - version + 1, steps: SCHEMA_VERSION - version };
+      db.exec(MIGRATIONS[step] as string);
+    }
     if (version !== SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec('COMMIT');
   } catch (error) {

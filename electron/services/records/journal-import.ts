@@ -1,16 +1,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  forEachLine,
   JOURNAL,
   parseJournalLine,
+  readLines,
   setAsideLine,
   type JournalChange,
   type Reporting,
 } from '../jobs/ledger-read';
 import type { RecordsDatabase } from './database';
 import { IMPORTED_SUFFIX, keepAs } from './old-record-files';
-import { ensureJobIndexes, JOB_INDEXES } from './schema';
+import { buildJobIndexes, JOB_INDEXES } from './schema';
 import { jobColumns, PUT_JOB, REMOVE_JOB } from './sqlite-ledger';
 
 /** Lines per transaction: few enough that a commit is quick, enough that fsyncs do not dominate. */
@@ -43,6 +43,22 @@ export interface ImportOptions extends Reporting {
  * taken in, or null when there was no journal.
  */
 export function importJournal(database: RecordsDatabase, dataDir: string, options: ImportOptions = {}): number | null {
+  const steps = importJournalInSteps(database, dataDir, options);
+  for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
+}
+
+/** Where importJournalInSteps has paused: after a transaction of the journal's changes, or before an index is built. */
+export type JournalImportStep = { rows: ImportProgress } | { index: { step: number; steps: number } };
+
+/**
+ * importJournal paused after each transaction it commits and before each index it builds, so a host
+ * that drives it shows how far it is and gives its event loop a turn (its window, its page) meanwhile.
+ */
+export function* importJournalInSteps(
+  database: RecordsDatabase,
+  dataDir: string,
+  options: ImportOptions = {},
+): Generator<JournalImportStep, number | null> {
   const dir = join(dataDir, 'jobs');
   const journal = join(dir, JOURNAL);
   if (!existsSync(journal)) return null;
@@ -66,21 +82,23 @@ export function importJournal(database: RecordsDatabase, dataDir: string, option
   let batch: JournalChange[] = [];
   let rows = 0;
   let bytes = 0;
-  const commitBatch = (): void => {
+  const commitBatch = (): ImportProgress => {
     commit(batch);
     rows += batch.length;
     batch = [];
-    options.progress?.({ rows, bytes, totalBytes, done: false });
+    const progress = { rows, bytes, totalBytes, done: false };
+    options.progress?.(progress);
+    return progress;
   };
-  forEachLine(journal, (line, read) => {
+  for (const [line, read] of readLines(journal)) {
     bytes = read;
     const change = parseJournalLine(line);
     if (change) batch.push(change);
     else if (line.trim() !== '') setAsideLine(dir, line, options);
-    if (batch.length >= size) commitBatch();
-  });
-  if (batch.length > 0) commitBatch();
-  ensureJobIndexes(db);
+    if (batch.length >= size) yield { rows: commitBatch() };
+  }
+  if (batch.length > 0) yield { rows: commitBatch() };
+  for (const index of buildJobIndexes(db)) yield { index };
   const keptAs = keepAs(journal, IMPORTED_SUFFIX);
   options.progress?.({ rows, bytes: totalBytes, totalBytes, done: true });
   options.log?.info('job journal taken in', { rows, keptAs });

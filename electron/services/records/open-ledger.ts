@@ -56,9 +56,7 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     importJournal(database, dataDir, { ...reporting, progress: options.onImport });
     // An import killed after it set the indexes aside, its journal since gone, leaves them to build here.
     ensureJobIndexes(database.db);
-    importUploadsRecord(database, dataDir, { log: options.log });
-    importDownloadQueues(database, dataDir, { log: options.log });
-    importRuns(database, dataDir, reporting);
+    importOtherRecords(database, dataDir, options);
   } catch (error) {
     database.close();
     throw error;
@@ -69,6 +67,17 @@ export function openRecords(dataDir: string, options: LedgerOptions = {}): Folde
     downloads: downloadRecords(database, options.log),
     runs: new SqliteRuns(database, options.log),
   };
+}
+
+/** The old records other than the job journal, taken in by the first start after the update (each is small). */
+export function importOtherRecords(
+  database: RecordsDatabase,
+  dataDir: string,
+  options: Pick<LedgerOptions, 'log' | 'notify'>,
+): void {
+  importUploadsRecord(database, dataDir, { log: options.log });
+  importDownloadQueues(database, dataDir, { log: options.log });
+  importRuns(database, dataDir, { log: options.log, notify: options.notify });
 }
 
 function downloadRecords(database: RecordsDatabase | null, log?: Logger): DownloadRecords {

@@ -218,7 +218,28 @@ export const JOB_INDEXES: Readonly<Record<string, string>> = {
 };
 
 /** Builds any of the jobs table's indexes that is missing (an import interrupted after it dropped them). */
-export function ensureJobIndexes(db: { exec(sql: string): unknown }): void {
-  for (const [name, columns] of Object.entries(JOB_INDEXES))
+export function ensureJobIndexes(db: IndexedDatabase): void {
+  for (const step of buildJobIndexes(db)) void step;
+}
+
+interface IndexedDatabase {
+  exec(sql: string): unknown;
+  prepare(sql: string): { raw(): { all(): unknown[] } };
+}
+
+/**
+ * ensureJobIndexes paused before each index it builds (over a million jobs one takes seconds), with
+ * which of the missing ones it is: a host that drives it reports it and gives its event loop a turn.
+ */
+export function* buildJobIndexes(db: IndexedDatabase): Generator<{ step: number; steps: number }, void> {
+  const present = new Set(
+    (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'jobs'").raw().all() as [string][]
+    ).map(([name]) => name),
+  );
+  const missing = Object.entries(JOB_INDEXES).filter(([name]) => !present.has(name));
+  for (const [index, [name, columns]] of missing.entries()) {
+    yield { step: index + 1, steps: missing.length };
     db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON jobs ${columns}`);
+  }
 }

@@ -32,6 +32,8 @@ export function createSystemDomain(
         await base.platform.openExternal(url.href);
       },
       'system.pendingNotices': async () => base.notices.takePending(),
+      // Once the domains exist, the start is over (services/host/starting-host.ts answers until then).
+      'system.startup': async () => ({ ready: true, records: null, elapsedMs: 0, failure: null }),
     },
   };
 }
