@@ -15,6 +15,8 @@ import { jobColumns, PUT_JOB, REMOVE_JOB } from './sqlite-ledger';
 
 /** Lines per transaction: few enough that a commit is quick, enough that fsyncs do not dominate. */
 const ROWS_PER_TRANSACTION = 5_000;
+/** Lines read between two pauses of importJournalInSteps while a batch fills (a few milliseconds' work). */
+const LINES_PER_PAUSE = 500;
 
 export interface ImportProgress {
   /** Journal lines (changes) taken in so far. */
@@ -90,12 +92,15 @@ export function* importJournalInSteps(
     options.progress?.(progress);
     return progress;
   };
+  let lines = 0;
   for (const [line, read] of readLines(journal)) {
     bytes = read;
     const change = parseJournalLine(line);
     if (change) batch.push(change);
     else if (line.trim() !== '') setAsideLine(dir, line, options);
     if (batch.length >= size) yield { rows: commitBatch() };
+    // Also between commits (no transaction is open while a batch is read), so a driver can pause often.
+    else if (++lines % LINES_PER_PAUSE === 0) yield { rows: { rows, bytes, totalBytes, done: false } };
   }
   if (batch.length > 0) yield { rows: commitBatch() };
   for (const index of buildJobIndexes(db)) yield { index };
