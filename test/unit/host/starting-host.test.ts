@@ -133,7 +133,7 @@ describe('startHost', () => {
     expect(early).toMatchObject({ ok: true, value: { ready: false, failure: null } });
     await host.ready;
     expect(await listed).toMatchObject({ ok: true, value: expect.any(Array) });
-    expect((await listed).ok && (await listed).value).toHaveLength(300);
+    expect(((await listed) as { value: unknown[] }).value).toHaveLength(300);
     expect(order).toEqual(['system.startup', 'jobs.list']);
     expect(await host.dispatch('system.startup', [])).toMatchObject({
       ok: true,
