@@ -58,6 +58,8 @@ async function start(): Promise<void> {
       },
     },
     startSandbox: builtInSandboxStarter(dataDir),
+    // Its window is served by this process: a long step of the records waits for it to show (at most 10 s).
+    waitForPageMs: 10_000,
     // The first start after the update takes the old job journal in (also in the log file).
     onImport: importProgressLines((line) => process.stderr.write(`${line}\n`)),
   });

@@ -1,4 +1,4 @@
-import { PreparationStopped, prepareRecords } from '../records/prepare-records';
+import { nextTurn, PreparationStopped, prepareRecords } from '../records/prepare-records';
 import { composeBase, composeServices, type ComposedHost, type ComposeOptions, type HostBeginnings } from './compose';
 import { toFailure, type Dispatch } from './dispatcher';
 import type { Domains } from './domains';
@@ -21,6 +21,15 @@ export interface StartingHost extends HostBeginnings {
   dispose(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * Holds the first step that may be long until the page has asked how the start goes (or this many
+   * milliseconds have passed): the desktop app's window is served by this same event loop, so a schema
+   * step that held it before the page had loaded would leave the window blank until the step ended.
+   */
+  waitForPageMs?: number;
+}
+
 /**
  * composeHost for the desktop app and the web host, in two halves: what needs no records at once, so a
  * window or page can show how the start is going, then the folder's records prepared a step at a time
@@ -28,13 +37,20 @@ export interface StartingHost extends HostBeginnings {
  * them. The one answer before that is system.startup; every other call waits, so a page cannot act on
  * records that are not there yet.
  */
-export function startHost(options: ComposeOptions): StartingHost {
+export function startHost(options: ComposeOptions & StartOptions): StartingHost {
   const beginnings = composeBase(options);
   const { base, redactor } = beginnings;
   const progress = new StartupProgress();
   const stopping = new AbortController();
+  let pageAsked = (): void => undefined;
+  const page = new Promise<void>((resolve) => {
+    pageAsked = resolve;
+    if (options.waitForPageMs !== undefined) setTimeout(resolve, options.waitForPageMs).unref?.();
+    else resolve();
+  });
   const ready = prepareRecords(options.dataDir, {
     signal: stopping.signal,
+    pause: () => page.then(nextTurn),
     log: base.log,
     notify: (notice) => base.notices.raise(notice),
     onImport: options.onImport,
@@ -56,8 +72,12 @@ export function startHost(options: ComposeOptions): StartingHost {
     progress,
     ready,
     dispatch: async (channel, args) => {
-      if (channel === 'system.startup' && Array.isArray(args) && args.length === 0)
-        return { ok: true, value: progress.state() };
+      if (channel === 'system.startup' && Array.isArray(args) && args.length === 0) {
+        const value = progress.state();
+        // Answered first, then the long step may begin: the page shows what it is while it lasts.
+        queueMicrotask(pageAsked);
+        return { ok: true, value };
+      }
       try {
         return await whenReady((host) => host.dispatch(channel, args));
       } catch (error) {

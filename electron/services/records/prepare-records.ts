@@ -96,6 +96,6 @@ function fractionOf(progress: { bytes: number; totalBytes: number }): number {
  */
 const SLICE_MS = 40;
 
-function nextTurn(): Promise<void> {
+export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1));
 }

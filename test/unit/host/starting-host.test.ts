@@ -105,8 +105,9 @@ describe('prepareRecords', () => {
   });
 });
 
-function start(dataDir: string) {
+function start(dataDir: string, waitForPageMs?: number) {
   return startHost({
+    waitForPageMs,
     host: 'web',
     appVersion: '9.9.9',
     dataDir,
@@ -139,6 +140,31 @@ describe('startHost', () => {
       ok: true,
       value: { ready: true, records: null },
     });
+    await host.dispose();
+  });
+
+  // Fails when the preparation does not wait for the page (mutation: resolve the page's promise at once):
+  // the desktop window, served by the same loop, would stay blank through a long schema step.
+  it("holds every step after the first until the desktop window's page has asked how the start goes", async () => {
+    const dataDir = folderWithJournal(50);
+    const host = start(dataDir, 60_000);
+    expect(host.progress.state().records).toEqual({ stage: 'upgrading', step: 1, steps: SCHEMA_VERSION });
+    let asked = false;
+    const reportedBeforeAsked: RecordsStage[] = [];
+    const report = host.progress.report.bind(host.progress);
+    host.progress.report = (stage) => {
+      if (!asked) reportedBeforeAsked.push(stage);
+      report(stage);
+    };
+    // A page takes a while to load: the loop turns meanwhile, and nothing more of the start is done.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    asked = true;
+    expect(await host.dispatch('system.startup', [])).toMatchObject({
+      value: { records: { stage: 'upgrading', step: 1 } },
+    });
+    await host.ready;
+    expect(reportedBeforeAsked).toEqual([]);
+    expect(journalLeft(dataDir)).toBe(false);
     await host.dispose();
   });
 });
