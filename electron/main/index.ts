@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, app, ipcMain, protocol, session, shell } from 'electron';
 import { builtInSandboxStarter } from '../emulator/built-in';
 import { startHost } from '../services/host/starting-host';
-import { importProgressLines } from '../services/records/import-progress';
+import { importProgressLines, stageLines } from '../services/records/import-progress';
 import { openOwnerChannel } from '../services/host/owner-channel';
 import { appSettingsSpec } from '../services/system/settings-store';
 import { appLocation, devLocation } from './app-location';
@@ -60,6 +60,8 @@ async function start(): Promise<void> {
     startSandbox: builtInSandboxStarter(dataDir),
     // Its window is served by this process: a long step of the records waits for it to show (at most 10 s).
     waitForPageMs: 10_000,
+    // A schema step or the indexes' build over many jobs takes a while too: the terminal says which.
+    onStage: stageLines((line) => process.stderr.write(`${line}\n`)),
     // The first start after the update takes the old job journal in (also in the log file).
     onImport: importProgressLines((line) => process.stderr.write(`${line}\n`)),
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { builtInSandboxStarter, type BuiltInSandboxOptions } from '../emulator/built-in';
 import { EnvVault } from '../services/connections/env-vault';
 import { startHost, type StartingHost } from '../services/host/starting-host';
-import { importProgressLines } from '../services/records/import-progress';
+import { importProgressLines, stageLines } from '../services/records/import-progress';
 import { createConfStoreFactory } from '../services/store/conf-store';
 import { lockDataFolder } from '../services/host/data-folder-lock';
 import { openOwnerChannel, type OwnerChannel } from '../services/host/owner-channel';
@@ -74,6 +74,8 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
       if (/"level":"(warn|error)"/.test(line)) options.echo?.(line);
     },
     startSandbox: builtInSandboxStarter(options.dataDir, options.sandbox),
+    // A schema step or the indexes' build over many jobs takes a while too: the terminal says which.
+    onStage: stageLines((line) => options.echo?.(line)),
     // The first start after the update takes the old job journal in: a large one takes a while.
     onImport: importProgressLines((line) => options.echo?.(line)),
   });

@@ -3,6 +3,7 @@ import { composeBase, composeServices, type ComposedHost, type ComposeOptions, t
 import { toFailure, type Dispatch } from './dispatcher';
 import type { Domains } from './domains';
 import { StartupProgress } from './startup-progress';
+import type { RecordsStage } from '../../common/bridge/system';
 
 /** The domains' entry points a host's transport (IPC, HTTP, the owner channel) calls besides the bridge. */
 export type HostFiles = Pick<Domains, 'importFile' | 'importPath' | 'importSheet' | 'importSheetPath' | 'savedFile'>;
@@ -28,6 +29,8 @@ export interface StartOptions {
    * step that held it before the page had loaded would leave the window blank until the step ended.
    */
   waitForPageMs?: number;
+  /** Also told each step of the records (the hosts print the longer ones in their terminal). */
+  onStage?: (stage: RecordsStage) => void;
 }
 
 /**
@@ -54,7 +57,10 @@ export function startHost(options: ComposeOptions & StartOptions): StartingHost 
     log: base.log,
     notify: (notice) => base.notices.raise(notice),
     onImport: options.onImport,
-    onStage: (stage) => progress.report(stage),
+    onStage: (stage) => {
+      progress.report(stage);
+      options.onStage?.(stage);
+    },
   }).then(() => {
     const host = composeServices(beginnings, options);
     progress.finish();

@@ -8,6 +8,7 @@ import { startHost } from '../../../electron/services/host/starting-host';
 import { StartupProgress } from '../../../electron/services/host/startup-progress';
 import { openRecords } from '../../../electron/services/records/open-ledger';
 import { prepareRecords } from '../../../electron/services/records/prepare-records';
+import { stageLines } from '../../../electron/services/records/import-progress';
 import { JOB_INDEXES, MIGRATIONS, SCHEMA_VERSION } from '../../../electron/services/records/schema';
 import { createConfStoreFactory } from '../../../electron/services/store/conf-store';
 import { MemoryVault } from '../../../electron/services/store/memory-vault';
@@ -48,6 +49,18 @@ describe('StartupProgress', () => {
     progress.fail('the disk is full');
     progress.finish();
     expect(progress.state()).toMatchObject({ ready: false, failure: 'the disk is full' });
+  });
+});
+
+describe('stageLines', () => {
+  it("prints an existing database's schema steps and the indexes' build once, and nothing for a new database", () => {
+    const lines: string[] = [];
+    const print = stageLines((line) => lines.push(line));
+    for (let step = 1; step <= SCHEMA_VERSION; step += 1) print({ stage: 'upgrading', step, steps: SCHEMA_VERSION });
+    expect(lines).toEqual([]);
+    print({ stage: 'upgrading', step: 1, steps: 3 });
+    for (let step = 1; step <= 3; step += 1) print({ stage: 'indexes', step, steps: 3 });
+    expect(lines).toEqual(['Upgrading the records (step 1 of 3)…', 'Indexing the jobs (3 indexes)…']);
   });
 });
 
