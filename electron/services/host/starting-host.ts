@@ -104,6 +104,7 @@ export function startHost(options: ComposeOptions & StartOptions): StartingHost 
       ),
     dispose: () => {
       stopping.abort();
+      pageAsked(); // A quit before the window asked does not wait for it.
       return ready.then(
         (host) => host.dispose(),
         () => beginnings.stopSandbox(),
