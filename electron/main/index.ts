@@ -112,24 +112,20 @@ async function start(): Promise<void> {
   );
   open();
   services.warmUp();
-  // `studio` commands run beside the window through this process, so their jobs show in its Library,
-  // once its records are open. Without it the app still works; commands beside it are then refused as
-  // the folder is in use.
-  const owner = services.ready
-    .then((ready) =>
-      openOwnerChannel({
-        dataDir,
-        kind: 'desktop app',
-        dispatch: ready.dispatch,
-        subscribe: ready.subscribe,
-        files: ready.domains,
-        log: ready.base.log,
-      }),
-    )
-    .catch((error: unknown) => {
-      services.base.log.warn('owner channel did not open', { error });
-      return null;
-    });
+  // `studio` commands run beside the window through this process, so their jobs show in its Library.
+  // The channel opens before the records are (a command's calls wait for them, as the window's do).
+  // Without it the app still works; commands beside it are then refused as the folder is in use.
+  const owner = openOwnerChannel({
+    dataDir,
+    kind: 'desktop app',
+    dispatch: services.dispatch,
+    subscribe: services.subscribe,
+    files: services.domains,
+    log: services.base.log,
+  }).catch((error: unknown) => {
+    services.base.log.warn('owner channel did not open', { error });
+    return null;
+  });
 
   app.on('activate', () => mainWindow ?? open());
   app.on('window-all-closed', () => process.platform !== 'darwin' && app.quit());

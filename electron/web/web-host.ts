@@ -95,22 +95,28 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     lock.release();
     throw error;
   }
-  services.base.log.info('web host listening', { port: server.port });
-  // `studio` commands run beside the page through this host, so their jobs show in its Library: once
-  // its records are open (a command beside it is refused as the folder is in use until then).
-  const owner: Promise<OwnerChannel> = services.ready.then((ready) =>
-    openOwnerChannel({
+  let owner: OwnerChannel;
+  try {
+    // `studio` commands run beside the page through this host, so their jobs show in its Library. The
+    // channel opens before the records are (a command's calls wait for them, as the page's do), so a
+    // command started as soon as the host gives its address reaches it rather than being refused.
+    owner = await openOwnerChannel({
       dataDir: options.dataDir,
       kind: 'web host',
-      dispatch: ready.dispatch,
-      subscribe: ready.subscribe,
-      files: ready.domains,
-      log: ready.base.log,
-    }),
-  );
-  owner.catch((error: unknown) => services.base.log.error('the web host could not start', { error }));
-  const ready = owner.then(() => undefined);
-  ready.catch(() => undefined); // Its failure is logged above; a caller that never waits for it is not told twice.
+      dispatch: services.dispatch,
+      subscribe: services.subscribe,
+      files: services.domains,
+      log: services.base.log,
+    });
+  } catch (error) {
+    await server.close();
+    await services.dispose();
+    lock.release();
+    throw error;
+  }
+  services.base.log.info('web host listening', { port: server.port });
+  const ready = services.ready.then(() => undefined);
+  ready.catch(() => undefined); // Its failure is logged by the host and shown on the page.
   services.warmUp();
 
   return {
@@ -121,7 +127,7 @@ export async function startWebHost(options: WebHostOptions): Promise<RunningWebH
     ready,
     server,
     async close() {
-      await owner.then((channel) => channel.close()).catch(() => undefined);
+      await owner.close().catch(() => undefined);
       await server.close();
       await services.dispose();
       lock.release();

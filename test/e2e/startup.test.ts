@@ -1,6 +1,7 @@
 // The first start of this version on a folder of an earlier one: its old job journal is taken into the
 // records database while the page already shows how far that is, a bar with what is happening and the
 // count, and the studio itself once the records are open.
+import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,11 +40,37 @@ describe('the first start on an old folder', () => {
       );
       expect(await page.getByTestId('startup-safe').textContent()).toContain('It is safe to wait');
       await screenshot(page, 'startup-old-journal');
+      // A command started now, as a user would start one beside the studio, runs through it: it is not
+      // refused as the folder being in use, and its paid job waits for the records, then goes.
+      const command = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join(root, 'electron/cli/index.ts'),
+          'tts',
+          '--voice',
+          'sandbox_ava',
+          '--text',
+          'Said while the studio starts.',
+          '--yes',
+          '--json',
+          '--data-dir',
+          dataDir,
+        ],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let said = '';
+      command.stdout.on('data', (d: Buffer) => (said += d.toString()));
+      command.stderr.on('data', (d: Buffer) => (said += d.toString()));
+      const ended = new Promise<number | null>((resolve) => command.once('exit', resolve));
       // Then the studio, and no startup screen beside it.
       await page.locator('main.stage').waitFor({ timeout: 240_000 });
       expect(await page.getByTestId('startup').count()).toBe(0);
       await host.ready;
       expect(existsSync(join(dataDir, 'jobs', 'ledger.jsonl'))).toBe(false);
+      expect(await ended, said).toBe(0);
+      expect(said).not.toContain('in use by');
 
       const seen = await page.evaluate(() => (window as unknown as { startupSeen: string[] }).startupSeen);
       const journal = seen
