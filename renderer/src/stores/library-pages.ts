@@ -52,11 +52,10 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
   /** The filter the totals answer (a new filter's come after its first rows). */
   const countedFor = ref<string | null>(null);
   // Until the filter's totals come, the rows fetched from the top: its first rows show without waiting for the counts.
-  const count = computed(() =>
-    totals.value && countedFor.value === JSON.stringify(hostFilter.value)
-      ? totals.value.count
-      : (version.value, window_.leading),
-  );
+  const counted = computed(() => totals.value !== null && countedFor.value === JSON.stringify(hostFilter.value));
+  const count = computed(() => (counted.value ? totals.value!.count : (version.value, window_.leading)));
+  /** Whether `count` is the filter's whole count (its totals came, or its rows from the top ended). */
+  const countFinal = computed(() => counted.value || (version.value, window_.complete));
 
   /**
    * The totals of every job (the filter's choices), of the filter but its tab (the tabs' counts) and of
@@ -228,6 +227,7 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     totalsTabs,
     totals,
     count,
+    countFinal,
     loaded,
     loadError,
     now,

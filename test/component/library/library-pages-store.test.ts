@@ -8,6 +8,7 @@ import type { JobView } from '@common/bridge';
 import { useStudioApi } from '@/bridge';
 import { REFRESH_EVERY_MS, useLibraryPagesStore } from '@/stores/library-pages';
 import { fakeApi } from './fake-api';
+import { PAGE_ROWS } from '@/views/library/job-window';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -91,5 +92,47 @@ describe('the Library pages store', () => {
     await started;
     expect(store.totals?.count).toBe(2);
     store.dispose();
+  });
+
+  it('calls the count final only when the totals come or the rows from the top end', async () => {
+    // A host of many jobs whose totals are held: its first pages are full, so the count is not known yet
+    // (the table would draw them as one table of every row, then again as a window).
+    const many = Array.from({ length: 5 * PAGE_ROWS }, (_, i) => job(`j${i}`));
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fake = fakeApi({
+      'jobs.page': (query: unknown) => {
+        const { offset = 0, limit } = query as { offset?: number; limit: number };
+        return { jobs: many.slice(offset, offset + limit), next: null };
+      },
+      'jobs.totals': async () => {
+        await held;
+        return {
+          count: many.length,
+          byPhase: {},
+          byKind: {},
+          cost: { charged: 0, chargedByEstimate: 0, estimated: 0, unknown: 0 },
+        };
+      },
+    });
+    useStudioApi(fake.api);
+    setActivePinia(createPinia());
+    const store = useLibraryPagesStore();
+    const started = store.start();
+    await flushPromises();
+    expect(store.count).toBe(2 * PAGE_ROWS);
+    expect(store.countFinal).toBe(false);
+    release();
+    await started;
+    expect([store.count, store.countFinal]).toEqual([many.length, true]);
+    store.dispose();
+
+    // Two jobs: the first page comes back short, so the count is final before the totals.
+    const small = mount();
+    small.holdTotals(new Promise<void>(() => undefined));
+    void small.store.start();
+    await flushPromises();
+    expect([small.store.count, small.store.countFinal]).toEqual([2, true]);
+    small.store.dispose();
   });
 });

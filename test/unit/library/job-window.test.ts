@@ -87,4 +87,21 @@ describe('the Library window over a million jobs', () => {
     await late;
     expect(w.rows(200, 201)).toEqual([null]);
   });
+
+  it('says the rows from the top are every row only once a page comes back short', async () => {
+    const of = (total: number) => (offset: number, limit: number) =>
+      Promise.resolve(Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => job(offset + i)));
+    // A full first page of many: not the whole count, so the Library does not draw it as one table.
+    const many = new JobWindow(of(TOTAL), () => undefined);
+    expect(many.complete).toBe(false);
+    await many.show(0, 0);
+    expect([many.leading, many.complete]).toEqual([2 * PAGE_ROWS, false]);
+    const few = new JobWindow(of(PAGE_ROWS + 5), () => undefined);
+    await few.show(0, 0);
+    expect([few.leading, few.complete]).toEqual([PAGE_ROWS + 5, true]);
+    // Exactly one page: the empty page after it ends the count.
+    const one = new JobWindow(of(PAGE_ROWS), () => undefined);
+    await one.show(0, 0);
+    expect([one.leading, one.complete]).toEqual([PAGE_ROWS, true]);
+  });
 });

@@ -63,12 +63,21 @@ export class JobWindow {
    * one (on a large folder the counts come a second or more after the first rows).
    */
   get leading(): number {
+    return this.fromTop().rows;
+  }
+
+  /** Whether `leading` is every row: the pages from the top end with one short of PAGE_ROWS. */
+  get complete(): boolean {
+    return this.fromTop().complete;
+  }
+
+  private fromTop(): { rows: number; complete: boolean } {
     let rows = 0;
     for (let n = 0; ; n += 1) {
       const page = this.pages.get(n) ?? this.stale.get(n);
-      if (!page) return rows;
+      if (!page) return { rows, complete: false };
       rows += page.length;
-      if (page.length < PAGE_ROWS) return rows;
+      if (page.length < PAGE_ROWS) return { rows, complete: true };
     }
   }
 
