@@ -137,9 +137,12 @@ export class DownloadManager {
     return added.map((entry) => this.progress.view(entry));
   }
 
-  /** Records downloads in the backlog (QueueWindow), held only once taken in; `paused`: recorded paused. */
-  enqueueBacklog(requests: readonly EnqueueRequest[], { paused = false } = {}): DownloadView[] {
-    const added = this.window.add(requests, this.now(), paused);
+  /**
+   * Records downloads in the backlog (QueueWindow), held only once taken in; `paused`: recorded paused;
+   * `flushed: false`: not waiting for the disk (QueueBacklog.add).
+   */
+  enqueueBacklog(requests: readonly EnqueueRequest[], { paused = false, flushed = true } = {}): DownloadView[] {
+    const added = this.window.add(requests, this.now(), paused, flushed);
     this.window.refill();
     this.options.onTotals?.(this.totals());
     return added.map((entry) => this.progress.view(entry));

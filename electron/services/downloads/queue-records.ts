@@ -46,8 +46,12 @@ export interface DownloadRecords {
  * on, a few thousand rows at a time, until it answers 0.
  */
 export interface QueueBacklog {
-  /** Records these entries (queued, unnamed) in one flushed transaction. */
-  add(entries: readonly DownloadEntry[]): void;
+  /**
+   * Records these entries (queued, unnamed) in one transaction, flushed unless `flushed` is false: then
+   * it survives the process being killed, and reaches the disk with the next flushed commit at the
+   * latest (a backlog entry's intake is one, before any byte of it is fetched).
+   */
+  add(entries: readonly DownloadEntry[], options?: { flushed?: boolean }): void;
   /** The next queued ones after the row `afterRow` (0: from the first), in the order queued. */
   next(afterRow: number, limit: number): { row: number; entry: DownloadEntry }[];
   counts(): { queued: number; paused: number };

@@ -65,14 +65,14 @@ export class QueueWindow {
     return this.pauses !== mark.pauses ? 'paused' : null;
   }
 
-  /** Records new downloads in the backlog (one flushed transaction): nothing of them is held after. */
-  add(requests: readonly EnqueueRequest[], at: number, paused: boolean): DownloadEntry[] {
+  /** Records new downloads in the backlog (one transaction, see QueueBacklog.add): nothing of them is held after. */
+  add(requests: readonly EnqueueRequest[], at: number, paused: boolean, flushed = true): DownloadEntry[] {
     const entries = requests.map((request) => ({
       ...newEntry(request, resolve(request.folder), request.relativeName, at),
       state: paused ? ('paused' as const) : ('queued' as const),
       unnamed: true,
     }));
-    this.backlog.add(entries);
+    this.backlog.add(entries, { flushed });
     // The backlog it added is this process's to take in, whatever it does with the studio's.
     this.drawing = !this.stopped;
     if (paused) this.paused += entries.length;

@@ -1,10 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openRecordsDatabase } from '../../../electron/services/records/database';
 import { JOBS_A_STEP, queueSelection } from '../../../electron/services/downloads/selection-queue';
 import { WINDOW } from '../../../electron/services/downloads/queue-window';
+import { newEntry } from '../../../electron/services/downloads/queue-names';
+import { SqliteDownloadBacklog } from '../../../electron/services/records/download-backlog';
 import type { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { runImportChild } from '../records/kill-half-way';
 import { pagesOf, selectionService } from './selection-fixture';
@@ -46,6 +48,35 @@ function rowsOf(dataDir: string) {
 }
 
 describe('a download of a selection of any size', () => {
+  it('flushes the page the call answers with, and leaves the later pages to the next flushed commit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'selection-flush-'));
+    const service = selectionService(dir);
+    const asked = vi.spyOn(service.manager, 'enqueueBacklog');
+    const { end } = await queueMany(service, join(dir, 'out'), JOBS_A_STEP * 3);
+    await end;
+    expect(asked.mock.calls.map(([, options]) => options?.flushed)).toEqual([true, false, false]);
+    await service.dispose();
+
+    // The backlog's commit waits for the disk (synchronous FULL, 2) only when asked to (NORMAL, 1).
+    const database = openRecordsDatabase({ dataDir: dir });
+    const backlog = new SqliteDownloadBacklog(database, () => []);
+    const level = () => database.db.prepare('PRAGMA synchronous').raw().get() as [number];
+    const entry = (n: number) => ({
+      ...newEntry(
+        { jobId: `late-${n}`, url: `https://x.test/${n}`, folder: dir, relativeName: `${n}`, origin: 'library' },
+        dir,
+        `${n}`,
+        1,
+      ),
+      unnamed: true as const,
+    });
+    backlog.add([entry(1)], { flushed: false });
+    expect(level()).toEqual([1]);
+    backlog.add([entry(2)]);
+    expect(level()).toEqual([2]);
+    database.close();
+  });
+
   it('queues every job once, a page at a time, and holds no more than its window in memory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'selection-'));
     const service = selectionService(dir);
