@@ -185,10 +185,12 @@ export const MIGRATIONS: readonly string[] = [
   // and counts them without reading a row, however many copies the table also records, and no other
   // question of the table can take it for a worse one (a saved copy by its link keeps downloads_by_url).
   `CREATE INDEX downloads_backlog ON downloads (queue, state) WHERE state IN ('backlog', 'backlog-paused');`,
-  // 9: the Library's sums per project (jobs.totals with its groups) read this index in the order they
-  // group by; from jobs_page_project SQLite sorted every job into a temporary tree first (1.3 s of the
-  // host's thread at a million jobs, 0.17 s now).
-  `CREATE INDEX jobs_project_cost ON jobs (project_id, cost_state, cost_credits, created_at);`,
+  // 9: the Library's sums per project and per batch (jobs.totals with its groups) read these indexes in
+  // the order they group by. From jobs_page_project SQLite sorted every job into a temporary tree first
+  // (1.3 s of the host's thread at a million jobs, 0.17 s now), and from jobs_page_run it read every
+  // campaign's row to find the batches' (0.13 s at a million campaign rows, none now).
+  `CREATE INDEX jobs_project_cost ON jobs (project_id, cost_state, cost_credits, created_at);
+   CREATE INDEX jobs_batch_cost ON jobs (purpose_type, run_id, cost_state, cost_credits, created_at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -206,6 +208,7 @@ export const JOB_INDEXES: Readonly<Record<string, string>> = {
   jobs_page_project: '(project_id, created_at, id, phase, kind, cost_state, cost_credits)',
   jobs_page_run: '(run_id, purpose_type, created_at, id, phase, kind, cost_state, cost_credits)',
   jobs_project_cost: '(project_id, cost_state, cost_credits, created_at)',
+  jobs_batch_cost: '(purpose_type, run_id, cost_state, cost_credits, created_at)',
   jobs_page_cost: '(cost_credits, created_at, id)',
   jobs_totals: '(phase, kind, cost_state, cost_credits)',
   jobs_by_connection: '(connection_id, created_at)',

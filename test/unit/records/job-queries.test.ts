@@ -266,16 +266,16 @@ describe('job queries on the records database', () => {
     }
   });
 
-  // Fails when the sums per project sort every job into a temporary tree (a second and more of the host's
-  // thread at a million jobs) instead of reading jobs_project_cost in the order they group by.
-  it("sums every job's projects from their own index, in its order", async () => {
+  // Fails when the sums per project or batch sort every job into a temporary tree (a second and more of
+  // the host's thread at a million jobs) instead of reading their indexes in the order they group by.
+  it("sums every job's projects and batches from their own indexes, in their order", async () => {
     const { ledger } = await ledgerWith(varied(60));
     const db = ledger.queryable()!;
     const plans: string[] = [];
     const original = db.prepare.bind(db);
     Object.assign(db, {
       prepare: (sql: string) => {
-        if (/GROUP BY project_id\b/.test(sql))
+        if (/GROUP BY (project_id|run_id)\b/.test(sql))
           plans.push(
             (original(`EXPLAIN QUERY PLAN ${sql}`).all(...sampleParams(sql)) as { detail: string }[])
               .map((r) => r.detail)
@@ -286,9 +286,11 @@ describe('job queries on the records database', () => {
     });
     const totals = new SqlJobQueries(db, () => NOW).totals({}, {}, { groups: true });
     expect(totals.projects?.map((p) => p.id)).toEqual(['project-0', 'project-1', 'project-2']);
-    expect(plans).toHaveLength(1);
+    expect(totals.batches?.map((b) => b.id).sort()).toEqual(['batch-0', 'batch-1', 'batch-2']);
+    expect(plans).toHaveLength(2);
     expect(plans[0]).toContain('COVERING INDEX jobs_project_cost');
-    expect(plans[0]).not.toContain('TEMP B-TREE');
+    expect(plans[1]).toContain('COVERING INDEX jobs_batch_cost (purpose_type=?');
+    expect(plans.join('\n')).not.toContain('TEMP B-TREE');
     ledger.close();
   });
 
