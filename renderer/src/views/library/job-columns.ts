@@ -99,7 +99,8 @@ export function requestOf(job: JobView): string {
 const text = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 
 /**
- * Columns of the jobs table; every cell is plain text or a small naive-ui part, so rows stay cheap.
+ * Columns of the jobs table; every cell is plain text or a small naive-ui part, so rows stay cheap (an
+ * ellipsis's tooltip is made on hover: made with each cell, with its layout read, it was most of a row).
  * Every column sorts. Widths add up to fit a 1280 px window beside the sidebar (TABLE_WIDTH).
  */
 export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
@@ -110,6 +111,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       key: 'project',
       width: 84,
       ellipsis: { tooltip: true },
+      ellipsisComponent: 'performant-ellipsis',
       sorter: (a, b) => text(actions.projectName(a) ?? '', actions.projectName(b) ?? ''),
       render: (job) =>
         actions.projectName(job) ??
@@ -126,6 +128,7 @@ export function jobColumns(actions: ColumnActions): DataTableColumns<JobView> {
       key: 'kind',
       width: 76,
       ellipsis: { tooltip: true },
+      ellipsisComponent: 'performant-ellipsis',
       sorter: (a, b) => text(JOB_KIND_LABELS[a.kind], JOB_KIND_LABELS[b.kind]),
       render: (job) => JOB_KIND_LABELS[job.kind],
     },
