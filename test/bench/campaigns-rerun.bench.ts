@@ -77,9 +77,10 @@ async function measure(rows: number, work: string): Promise<Figures> {
       list: () => ledger,
       quote: (items: Parameters<typeof engine.quote>[0]) => engine.quote(items),
       policy: () => engine.policy(),
+      flush: () => engine.flush(),
     } as unknown as typeof engine;
     const domain = createCampaignsDomain(
-      { jobs, catalogue: host.catalogue },
+      { jobs, catalogue: host.catalogue, queries: host.queries },
       {
         runner: host.runner,
         openProject: async () => template.project,

@@ -11,6 +11,7 @@ import { campaignFormats } from '../../common/campaign/campaign-formats';
 import { rowFiles } from './row-files';
 import { campaignView, type CampaignView } from '../../common/bridge/campaigns';
 import { campaignWork } from '../../common/campaign/campaign-work';
+import type { RunSumsReader } from '../jobs/run-sums';
 
 export const CAMPAIGN_MANIFEST = 'manifest.csv';
 
@@ -68,6 +69,31 @@ export function campaignViewFromLedger(record: CampaignRecord, jobs: readonly Jo
     campaignBalanceNote(record, jobs),
     campaignAtService(record, jobs),
     work,
+  );
+}
+
+/**
+ * The same view from the campaign's figures summed where its jobs are kept (records/run-job-sums.ts):
+ * none of its jobs is read whole, and none stays held, however many the page shows.
+ */
+export function campaignViewFromSums(record: CampaignRecord, queries: RunSumsReader, now: number): CampaignView {
+  const { balance } = record;
+  const sums = queries.runSums({
+    runId: record.id,
+    purposeType: 'campaign-row',
+    // The window campaignBalanceNote gives runFigures (readingCut: no end once the readings ended).
+    ...(balance
+      ? { balance: { since: balance.startedAt, until: balance.endedAt === null ? balance.latestAt : null } }
+      : {}),
+  });
+  const charged = new Map(record.rows.map((r) => [r.row, sums.chargedByRow.get(r.row) ?? null]));
+  const note = balance && sums.figures ? describeRunBalance(balance, sums.figures) : null;
+  return campaignView(
+    record,
+    charged,
+    note,
+    sums.atService,
+    campaignWork(record, queries.campaignWork(record.id), now),
   );
 }
 

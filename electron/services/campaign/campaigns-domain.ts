@@ -3,7 +3,7 @@ import { queuedFormatsProblems } from '../../common/campaign/campaign-formats';
 import { randomBytes } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import { CampaignInput, campaignSummary, type CampaignView, type campaignsCalls } from '../../common/bridge/campaigns';
-import { campaignViewFromLedger } from './campaign-manifest';
+import { campaignViewFromSums } from './campaign-manifest';
 import type { PriceQuote } from '../../common/bridge/jobs';
 import type { CampaignRecord } from '../../common/campaign/record';
 import type { LinkReport } from '../../common/composition/link-checks';
@@ -72,13 +72,18 @@ export interface CampaignsDomainDeps {
  * spreadsheet's link columns are not read here (the page chose one file, not a folder): rows give links.
  */
 export function createCampaignsDomain(
-  { jobs, catalogue }: Pick<StudioServices, 'jobs' | 'catalogue'>,
+  { jobs, catalogue, queries }: Pick<StudioServices, 'jobs' | 'catalogue' | 'queries'>,
   deps: CampaignsDomainDeps,
 ): DomainModule<typeof campaignsCalls> {
   const now = deps.now ?? Date.now;
-  /** A campaign as the page sees it, with what the ledger says of its rows so far. */
-  const campaignView = (record: CampaignRecord): CampaignView =>
-    campaignViewFromLedger(record, jobs.list(undefined, { runId: record.id }), now());
+  /**
+   * A campaign as the page sees it, with what the ledger says of its rows so far: summed there, once the
+   * engine's writes so far are in it, so a page of large campaigns holds none of their jobs.
+   */
+  const campaignView = async (record: CampaignRecord): Promise<CampaignView> => {
+    await jobs.flush();
+    return campaignViewFromSums(record, queries, now());
+  };
   const read = async (
     raw: CampaignInput,
   ): Promise<{

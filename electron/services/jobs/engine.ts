@@ -160,6 +160,16 @@ export class JobEngine extends EngineMoney {
     return this.reads.find(scope, match);
   }
 
+  /** A run stopped: its jobs read from the ledger for its rows are let go of (LedgerReads.forgetRun). */
+  releaseRun(runId: string): void {
+    this.reads.forgetRun(runId);
+  }
+
+  /** Whether the run's jobs are held as read from the ledger (a stopped run's must not be). */
+  holdsRun(runId: string): boolean {
+    return this.reads.holdsRun(runId);
+  }
+
   /** The records held in memory that `match` (a worker lets its delivered rows' jobs go; tests look). */
   held(match: (record: JobRecord) => boolean): JobRecord[] {
     return [...this.jobs.values()].filter(match);

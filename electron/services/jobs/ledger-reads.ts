@@ -90,6 +90,20 @@ export class LedgerReads {
     if (runId !== null && run?.size === 0) this.runs.delete(runId);
   }
 
+  /**
+   * Lets go of a run's jobs kept as read: the run stopped (finished, paused, cancelled), so nothing
+   * works on them now, and a campaign of 300,000 jobs must not stay held for the session because it ran
+   * once. A later ask reads them again.
+   */
+  forgetRun(runId: string): void {
+    this.runs.delete(runId);
+  }
+
+  /** Whether a run's jobs are kept as read (what a stopped run must not leave behind). */
+  holdsRun(runId: string): boolean {
+    return this.runs.has(runId);
+  }
+
   private run(runId: string): Map<string, JobRecord> {
     let run = this.runs.get(runId);
     if (!run) {

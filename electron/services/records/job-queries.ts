@@ -21,11 +21,13 @@ import {
 } from './job-filter-sql';
 import { costGroups, sumTotals, type CostGroupRow, type TotalsRow } from './job-cost-groups';
 import { MIGRATIONS } from './schema';
+import { campaignWorkJobs, runJobSums } from './run-job-sums';
+import type { RunJobSums, RunJobSumsQuery, RunSumsReader, RunWorkJob } from '../jobs/run-sums';
 import type { LedgerStorage } from '../jobs/ledger';
 import { jobColumns, PUT_JOB, SqliteLedgerStorage } from './sqlite-ledger';
 
 /** Pages, counts and sums of a ledger's jobs, computed where they are kept rather than over every job in memory. */
-export interface JobQueries {
+export interface JobQueries extends RunSumsReader {
   page(query: JobPageQuery, known?: KnownCopies): JobPage;
   totals(filter: JobFilter, known?: KnownCopies, options?: TotalsOptions): JobTotals;
   /** The ids a selection names, in its order, at most `limit` (reads the ids alone, not the records). */
@@ -59,6 +61,14 @@ export class SqlJobQueries implements JobQueries {
     private readonly db: Sqlite,
     private readonly now: () => number = Date.now,
   ) {}
+
+  runSums(query: RunJobSumsQuery): RunJobSums {
+    return runJobSums(this.db, query);
+  }
+
+  campaignWork(campaignId: string): RunWorkJob[] {
+    return campaignWorkJobs(this.db, campaignId);
+  }
 
   page(query: JobPageQuery, known: KnownCopies = {}): JobPage {
     const sort = query.sort ?? 'created';
@@ -231,6 +241,14 @@ export class SnapshotJobQueries implements JobQueries {
     return this.current().idPage(selection, after, limit);
   }
 
+  runSums(query: RunJobSumsQuery): RunJobSums {
+    return this.current().runSums(query);
+  }
+
+  campaignWork(campaignId: string): RunWorkJob[] {
+    return this.current().campaignWork(campaignId);
+  }
+
   private current(): SqlJobQueries {
     if (this.snapshot) return this.snapshot.queries;
     const db = new Database(':memory:');
@@ -263,6 +281,8 @@ export function ledgerQueries(
     totals: (filter, known, options) => current().totals(filter, known, options),
     ids: (selection, limit, known) => current().ids(selection, limit, known),
     idPage: (selection, after, limit, known) => current().idPage(selection, after, limit, known),
+    runSums: (query) => current().runSums(query),
+    campaignWork: (campaignId) => current().campaignWork(campaignId),
     invalidate: () => snapshot.invalidate(),
   };
 }

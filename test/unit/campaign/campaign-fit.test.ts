@@ -213,7 +213,7 @@ describe('a campaign whose rows must fit their scenes', () => {
     const sheet = join(dataDir, 'prospects.csv');
     writeFileSync(sheet, lines.map((line) => line.join(',')).join('\n'));
     const { handlers: h } = createCampaignsDomain(
-      { jobs: host.engine, catalogue: host.catalogue },
+      { jobs: host.engine, catalogue: host.catalogue, queries: host.queries },
       {
         runner: host.runner,
         openProject: async () => fixedTemplate([2500, 2000]).project,

@@ -15,6 +15,7 @@ import { newCampaignRecord } from '../../../electron/services/campaign/campaign-
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { JobEngine } from '../../../electron/services/jobs/engine';
 import { openLedger, openRecords } from '../../../electron/services/records/open-ledger';
+import { ledgerQueries } from '../../../electron/services/records/job-queries';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
@@ -90,6 +91,8 @@ export function campaignHost(
     engine,
     runner,
     catalogue,
+    /** The ledger's queries, as every host builds them (the campaign views sum a run's jobs there). */
+    queries: ledgerQueries(records.ledger, () => engine.records()),
     /**
      * What a killed host leaves: nothing more is sent or written. A create already on its way is let
      * finish first (a kill in the middle of one leaves it "outcome unknown" in the ledger, never re-sent:

@@ -30,7 +30,7 @@ afterAll(async () => {
 function domainOn(host: ReturnType<typeof campaignHost>, granted: Map<string, string>) {
   const text = createTextPictures(join(dir, 'text'), (path) => pathToFileURL(path).href);
   return createCampaignsDomain(
-    { jobs: host.engine, catalogue: host.catalogue },
+    { jobs: host.engine, catalogue: host.catalogue, queries: host.queries },
     {
       runner: host.runner,
       openProject: async () => smallTemplate().project,

@@ -28,7 +28,7 @@ describe('retrying the failed rows of a campaign gone on with', () => {
         .join('\n'),
     );
     const { handlers: h } = createCampaignsDomain(
-      { jobs: host.engine, catalogue: host.catalogue },
+      { jobs: host.engine, catalogue: host.catalogue, queries: host.queries },
       {
         runner: host.runner,
         openProject: async () => smallTemplate().project,

@@ -26,7 +26,7 @@ describe('retrying every failed row of a campaign', () => {
         .join('\n'),
     );
     const h = createCampaignsDomain(
-      { jobs: host.engine, catalogue: host.catalogue },
+      { jobs: host.engine, catalogue: host.catalogue, queries: host.queries },
       {
         runner: host.runner,
         openProject: async () => smallTemplate().project,

@@ -24,7 +24,7 @@ import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
 import { RowStarts } from './row-starts';
 import { RunStops } from './run-stops';
-import { finishRun } from './run-finish';
+import { finishRun, releaseIfStopped } from './run-finish';
 import { rowLabel } from '../../../common/text/row-label';
 import type { RowEngineDeps } from './row-engine-deps';
 export type { RowEngineDeps };
@@ -151,6 +151,7 @@ export class RowEngine {
     await this.stops.decided(kind, id);
     const ended = await this.memory.require(kind, id);
     if (!this.stopped) await this.balances.get(kind)?.stopped(id, ended.state === 'finished');
+    releaseIfStopped(this.memory, this.deps.jobs, kind, id);
     return this.memory.require(kind, id);
   }
 
@@ -335,6 +336,7 @@ export class RowEngine {
       if (this.starting.delete(key)) this.pacerOf(task.kind, task.runId)?.started();
       this.starts.after(task);
       this.pump(task.kind, task.runId);
+      releaseIfStopped(this.memory, this.deps.jobs, task.kind, task.runId);
     }
   }
 

@@ -84,6 +84,8 @@ export interface RowJobs {
   expectedCredits?(submission: RowStepPrice): Promise<number | null>;
   /** Today's spending on each connection against its limit (the job engine's spending gate). */
   spending?: { dayRoom(connectionId: string): number | null };
+  /** The run stopped (finished, paused, cancelled): its jobs read for its rows need not stay held. */
+  releaseRun?(runId: string): void;
   /** Lets go of the ended jobs that `match` and are no longer followed from memory (the ledger keeps them). */
   forgotten?: { forgetWhere(match: (job: JobRecord) => boolean): number };
 }

@@ -31,3 +31,13 @@ export async function finishRun(
     memory.releaseFinish(kind.name, id);
   }
 }
+
+/**
+ * A run not running (finished, paused, cancelled) lets go of the jobs its rows read from the ledger: the
+ * ledger keeps them and the views sum them there. Asked when its run() ends and after every row's step,
+ * since a paused or cancelled run's rows under way end one by one, each reading the run's jobs again.
+ */
+export function releaseIfStopped(memory: RunMemory, jobs: Pick<RowJobs, 'releaseRun'>, kind: string, id: string): void {
+  const run = memory.inMemory(kind, id);
+  if (run && run.state !== 'running') jobs.releaseRun?.(id);
+}

@@ -1,0 +1,162 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JobRecord } from '../../../electron/common/bridge/jobs';
+import { checkRows, fillRows } from '../../../electron/common/campaign/row-check';
+import { campaignTable } from '../../../electron/common/campaign/rows';
+import type { CampaignRecord } from '../../../electron/common/campaign/record';
+import { columnVariables } from '../../../electron/common/campaign/variables';
+import { campaignViewFromLedger, campaignViewFromSums } from '../../../electron/services/campaign/campaign-manifest';
+import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
+import { toJobView } from '../../../electron/services/jobs/job-view';
+import { SqlJobQueries } from '../../../electron/services/records/job-queries';
+import { openLedger } from '../../../electron/services/records/open-ledger';
+import { AT_SERVICE, CHARGED_BY_ROW, FIGURES, STEPS } from '../../../electron/services/records/run-job-sums';
+import type { SqliteLedgerStorage } from '../../../electron/services/records/sqlite-ledger';
+import { loadTemplate } from '../campaign/template-fixture';
+import { record, removeTempDirs, tempDir } from './ledger-fixtures';
+
+afterEach(removeTempDirs);
+
+const NOW = Date.UTC(2026, 10, 27, 9, 0, 0);
+const ROWS = 40;
+
+/** A campaign of ROWS rows whose balance was read from a little before its first job until a while ago. */
+function campaign(id: string, ended: boolean): CampaignRecord {
+  const template = loadTemplate();
+  const lines = [
+    ['First name', 'company', 'voice', 'avatar', 'logo'],
+    ...Array.from({ length: ROWS }, (_, i) => [
+      `P${i}`,
+      'Co',
+      'sandbox_ava',
+      'SandboxBen',
+      'https://cdn.example/l.png',
+    ]),
+  ];
+  const filled = fillRows(template, campaignTable(lines, columnVariables(template)).rows, {
+    voice: null,
+    avatar: null,
+  });
+  const made = newCampaignRecord({
+    id,
+    label: 'fixture.csv',
+    template,
+    check: { rows: checkRows(filled, new Map()), voiceIds: {} },
+    sheetFolder: null,
+    outDir: '/tmp/out',
+    concurrency: 4,
+  });
+  const states = ['done', 'failed', 'voiceover', 'video', 'pending'] as const;
+  return {
+    ...made,
+    rows: made.rows.map((r, i) => ({ ...r, state: states[i % states.length], take: i % 7 === 0 ? 1 : 0 })),
+    balance: {
+      connectionId: 'c',
+      start: 10_000,
+      startedAt: NOW - 600_000,
+      latest: 9_000,
+      latestAt: NOW - 60_000,
+      endedAt: ended ? NOW - 30_000 : null,
+    },
+  };
+}
+
+/**
+ * Every kind of job a run leaves: each row's takes and steps, in every phase, charged by the service or
+ * by an estimate, priced ahead, refused at its create, with no figure at all; some before the balance's
+ * first reading or after its latest; and the jobs of another campaign and of no run beside them.
+ */
+function fixtureJobs(campaignId: string): JobRecord[] {
+  const phases = ['completed', 'failed', 'queued', 'processing', 'submitting', 'outcome-unknown'] as const;
+  const jobs: JobRecord[] = [];
+  for (let i = 0; i < ROWS * 5; i += 1) {
+    const row = i % ROWS;
+    const phase = phases[i % phases.length];
+    const createdAt = NOW - 700_000 + i * 3_300;
+    const ended = phase === 'completed' || phase === 'failed' || phase === 'outcome-unknown';
+    const cost = i % 4;
+    jobs.push({
+      ...record(`${campaignId}-${i}`, phase, createdAt),
+      kind: i % 3 === 0 ? 'avatar-video' : 'tts',
+      remoteId: phase === 'failed' && i % 2 === 0 ? null : `r${i}`,
+      finishedAt: ended ? createdAt + 20_000 + (i % 9) * 1_000 : null,
+      polls: i % 11,
+      purpose: {
+        type: 'campaign-row',
+        campaignId,
+        row,
+        step: i % 3 === 0 ? 'video' : 'voiceover',
+        take: i % 7 === 0 ? 1 : 0,
+      },
+      chargedCredits: cost === 0 ? 2.5 : cost === 1 ? 1.25 : null,
+      chargeSource: cost === 1 ? 'estimate' : cost === 0 ? 'service' : null,
+      costEstimate: cost === 2 ? { credits: 3, basis: 'published' } : null,
+    } as JobRecord);
+  }
+  jobs.push({ ...record('plain', 'completed', NOW - 1_000), chargedCredits: 99, remoteId: 'rp' });
+  return jobs;
+}
+
+async function ledgerWith(jobs: readonly JobRecord[]) {
+  const ledger = openLedger(tempDir('run-sums-')) as SqliteLedgerStorage;
+  for (const job of jobs) void ledger.put(job);
+  await ledger.flush();
+  const db = ledger.queryable();
+  if (!db) throw new Error('no database');
+  return { ledger, db };
+}
+
+describe("a campaign's view summed in the database", () => {
+  it.each([
+    ['running', false],
+    ['ended', true],
+  ])('says what the view of its jobs read whole says (%s)', async (_name, ended) => {
+    const jobs = [...fixtureJobs('c1'), ...fixtureJobs('c2')];
+    const { ledger, db } = await ledgerWith(jobs);
+    const run = campaign('c1', ended);
+    const whole = campaignViewFromLedger(
+      run,
+      ledger.find({ runId: 'c1' }).map((r) => toJobView(r, NOW)),
+      NOW,
+    );
+    const summed = campaignViewFromSums(run, new SqlJobQueries(db, () => NOW), NOW);
+    expect(summed).toEqual(whole);
+    // The fixture says something in every figure (an empty run would agree with anything).
+    expect(Object.keys(whole.charged).length).toBeGreaterThan(10);
+    expect(whole.atService?.steps).toBeGreaterThan(10);
+    expect(whole.atService?.unknown).toBeGreaterThan(0);
+    expect(whole.balanceNote).toMatch(/add up to/);
+    expect(whole.work?.recent.length).toBeGreaterThan(0);
+    ledger.close();
+  });
+
+  it('counts the jobs of each step and phase', async () => {
+    const { ledger, db } = await ledgerWith(fixtureJobs('c1'));
+    const sums = new SqlJobQueries(db).runSums({ runId: 'c1', purposeType: 'campaign-row' });
+    const total = (step: string) => sums.steps.filter((s) => s.step === step).reduce((n, s) => n + s.jobs, 0);
+    expect(total('video') + total('voiceover')).toBe(ROWS * 5);
+    expect(total('video')).toBe(Math.ceil((ROWS * 5) / 3));
+    ledger.close();
+  });
+
+  // Fails when a sum stops reading the run's index (SQLite then reads every job of the folder).
+  it("reads the run's index, not every job", async () => {
+    const { ledger, db } = await ledgerWith(fixtureJobs('c1'));
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...sampleParams(sql)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('; ');
+    for (const sql of [CHARGED_BY_ROW, AT_SERVICE, STEPS, FIGURES]) {
+      expect(plan(sql)).toContain('jobs_page_run');
+      expect(plan(sql)).not.toMatch(/SCAN jobs(?! USING)/);
+    }
+    // The counts and cost sums need no record: the index holds every column they read.
+    for (const sql of [AT_SERVICE, FIGURES]) expect(plan(sql)).toContain('COVERING INDEX');
+    ledger.close();
+  });
+});
+
+/** Stand-in values for a statement's parameters (any value does): EXPLAIN QUERY PLAN needs them bound. */
+function sampleParams(sql: string): (string | number)[] {
+  const numbered = new Set([...sql.matchAll(/\?(\d+)/g)].map((m) => m[1]));
+  return Array.from({ length: numbered.size || [...sql.matchAll(/\?/g)].length }, () => 'x');
+}
