@@ -24,7 +24,7 @@ import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
 import { RowStarts } from './row-starts';
 import { RunStops } from './run-stops';
-import { finishRun, releaseIfStopped } from './run-finish';
+import { finishRun, readOnce, releaseIfStopped } from './run-finish';
 import { rowLabel } from '../../../common/text/row-label';
 import type { RowEngineDeps } from './row-engine-deps';
 export type { RowEngineDeps };
@@ -99,8 +99,8 @@ export class RowEngine {
     await this.memory.save(kind, run.state === 'running' ? { ...run, pause: null } : run);
   }
 
-  /** A run's jobs, as the engine sees them (the kinds read their rows' jobs here). */
-  readonly jobs = (runId: string): JobView[] => this.deps.jobs.list(undefined, { runId });
+  /** A run's jobs, as the engine sees them (views, manifests), held only while it runs. */
+  readonly jobs = (id: string): JobView[] => readOnce(this.memory, this.deps.jobs, [...this.kinds.keys()], id);
   readonly get = (kind: string, id: string): Promise<AnyRun | null> => this.memory.get(kind, id);
   readonly require = (kind: string, id: string): Promise<AnyRun> => this.memory.require(kind, id);
   readonly list = (kind: string): Promise<AnyRun[]> => this.memory.list(kind);

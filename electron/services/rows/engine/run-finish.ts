@@ -1,3 +1,4 @@
+import type { JobView } from '../../../common/bridge/jobs';
 import type { Logger } from '../../host/types';
 import { ROW_ENDED, type RowBase, type RowJobs, type RowKind, type RunBase } from './row-kind';
 import type { RunMemory } from './run-memory';
@@ -40,4 +41,20 @@ export async function finishRun(
 export function releaseIfStopped(memory: RunMemory, jobs: Pick<RowJobs, 'releaseRun'>, kind: string, id: string): void {
   const run = memory.inMemory(kind, id);
   if (run && run.state !== 'running') jobs.releaseRun?.(id);
+}
+
+/**
+ * A run's jobs for a reader outside its rows (a batch's view, a manifest): read through the engine, so
+ * those in memory are the newest, and let go of at once unless the run is running (its rows read them
+ * on every step). A view of a finished batch of 100,000 rows must not leave them held for the session.
+ */
+export function readOnce(
+  memory: RunMemory,
+  jobs: Pick<RowJobs, 'list' | 'releaseRun'>,
+  kinds: readonly string[],
+  id: string,
+): JobView[] {
+  const read = jobs.list(undefined, { runId: id });
+  if (!kinds.some((kind) => memory.inMemory(kind, id)?.state === 'running')) jobs.releaseRun?.(id);
+  return read;
 }
