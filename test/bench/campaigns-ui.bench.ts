@@ -40,7 +40,7 @@ interface Figures {
 }
 
 /** A logo every row shows, served locally so the link check and the renders read no network. */
-async function logoServer(): Promise<{ server: Server; url: string; dir: string }> {
+export async function logoServer(): Promise<{ server: Server; url: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-campaign-logo-'));
   const file = join(dir, 'logo.png');
   const ffmpeg = (await resolveMediaBinary('ffmpeg')).path;
@@ -57,7 +57,7 @@ async function logoServer(): Promise<{ server: Server; url: string; dir: string 
 }
 
 /** The greeting fixture, small and short so the sandbox renders rows quickly. */
-function template(): string {
+export function template(): string {
   const path = join(import.meta.dirname, '..', 'fixtures', 'campaign', 'greeting.project.json');
   const parsed = parseProject(readFileSync(path, 'utf8'));
   if (!parsed.ok) throw new Error(parsed.error);
@@ -65,7 +65,7 @@ function template(): string {
   return JSON.stringify({ ...small, scenes: small.scenes.map((s) => ({ ...s, durationMs: 1000 })) });
 }
 
-function sheet(rows: number, logo: string): string {
+export function sheet(rows: number, logo: string): string {
   const lines = Array.from({ length: rows }, (_, i) => `Name ${i + 1},Company ${i + 1},Ava,SandboxBen,${logo}`);
   return ['First name,company,voice,avatar,logo', ...lines].join('\n');
 }

@@ -2,6 +2,8 @@
 // first rows after the Library is clicked, then the longest main-thread task (a PerformanceObserver of long
 // tasks in the page) while sorting, filtering, searching, scrolling to the end of the list and starting a
 // download of everything shown; and the page's JavaScript heap at the end.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningHost } from './records-processes';
 import { WATCH_LONG_TASKS, longestSince } from './long-tasks';
@@ -13,7 +15,31 @@ export interface LibraryFigures {
   longestTaskMs: Record<'open' | 'sort' | 'filter' | 'search' | 'scroll to end', number>;
   /** The longest task in the first 5 s of a download of every job, or why none could start. */
   downloadAll: number | string;
+  /** Seconds from the Download click to the first bytes written in the folder (null: not looked for; Infinity: none in 60 s). */
+  firstBytesS: number | null;
   pageHeapMb: number;
+}
+
+export interface LibraryOptions {
+  /**
+   * A studio making other jobs meanwhile (a campaign running): its newest rows keep coming, so a step
+   * has settled once its rows changed and a moment passed, and the All tab's count is whatever it is.
+   */
+  busy?: boolean;
+  /** Time the Download click to the first bytes written in `saveTo`. */
+  firstBytes?: boolean;
+}
+
+/** A hang guard only, for the first bytes of a download. */
+const FIRST_BYTES_GUARD_MS = 60_000;
+
+/** Bytes of every file under `dir` (its partly written downloads among them). */
+function bytesUnder(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  return total;
 }
 
 /** A hang guard only. */
@@ -27,14 +53,18 @@ const shownIds = (page: Page) =>
     [...document.querySelectorAll('tr[data-job-id]')].map((r) => r.getAttribute('data-job-id')).join(),
   );
 
-/** Waits until the rows drawn differ from `before` (when given) and then stay the same for SETTLED_MS. */
-async function settled(page: Page, before?: string): Promise<void> {
+/**
+ * Waits until the rows drawn differ from `before` (when given) and then stay the same for SETTLED_MS;
+ * in a busy studio (rows keep coming) until they differ, then SETTLED_MS more.
+ */
+async function settledRows(page: Page, before?: string, busy = false): Promise<void> {
   const started = Date.now();
   let last = await shownIds(page);
   let since = Date.now();
   while (Date.now() - started < GUARD_MS) {
     await page.waitForTimeout(100);
     const now = await shownIds(page);
+    if (busy && (before === undefined ? now !== '' : now !== before)) return page.waitForTimeout(SETTLED_MS);
     if (now !== last) {
       last = now;
       since = Date.now();
@@ -48,7 +78,9 @@ export async function measureLibrary(
   host: RunningHost,
   jobs: number,
   saveTo: string,
+  options: LibraryOptions = {},
 ): Promise<LibraryFigures> {
+  const settled = (page: Page, before?: string) => settledRows(page, before, options.busy);
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.addInitScript(WATCH_LONG_TASKS);
   const page = await context.newPage();
@@ -64,7 +96,9 @@ export async function measureLibrary(
     await page.locator('nav[aria-label="Workspaces"]').getByText('Library', { exact: true }).click();
     await page.locator('tr[data-job-id]').first().waitFor({ timeout: GUARD_MS });
     const firstRowsS = (performance.now() - clicked) / 1000;
-    const all = page.getByText(`All ${jobs.toLocaleString('en-US')}`).or(page.getByText(`All ${jobs}`));
+    const all = options.busy
+      ? page.getByText(/^All \d/)
+      : page.getByText(`All ${jobs.toLocaleString('en-US')}`).or(page.getByText(`All ${jobs}`));
     await all.first().waitFor({ timeout: GUARD_MS });
     await settled(page);
     const open = await longestSince(page);
@@ -107,6 +141,7 @@ export async function measureLibrary(
     const download = page.getByTestId('download-selected');
     await page.waitForTimeout(SETTLED_MS);
     let downloadAll: number | string;
+    let firstBytesS: number | null = null;
     if (await download.isDisabled()) {
       // Not offered for this many: the figure is what the button says instead.
       downloadAll = `not offered (${(await download.getAttribute('title')) ?? 'disabled'})`;
@@ -117,10 +152,13 @@ export async function measureLibrary(
       await dialog.getByLabel('Folder').fill(saveTo);
       await dialog.getByText(`Files will be saved in ${saveTo}`).waitFor({ timeout: GUARD_MS });
       await longestSince(page);
+      const clicked = performance.now();
       await dialog.getByRole('button', { name: 'Download', exact: true }).click();
+      const writing = options.firstBytes ? firstBytes(saveTo, clicked) : null;
       await page.getByTestId('download-total').waitFor({ timeout: GUARD_MS });
       await page.waitForTimeout(5_000);
       downloadAll = await longestSince(page);
+      firstBytesS = writing && (await writing);
     }
 
     const cdp = await context.newCDPSession(page);
@@ -130,9 +168,19 @@ export async function measureLibrary(
       firstRowsS,
       longestTaskMs: { open, sort, filter, search, 'scroll to end': scrollToEnd },
       downloadAll,
+      firstBytesS,
       pageHeapMb: heap.usedSize / 1024 / 1024,
     };
   } finally {
     await context.close();
   }
+}
+
+/** Seconds from `since` to the first bytes under `dir`, looked at every 50 ms (Infinity: none by the guard). */
+async function firstBytes(dir: string, since: number): Promise<number> {
+  while (performance.now() - since < FIRST_BYTES_GUARD_MS) {
+    if (bytesUnder(dir) > 0) return (performance.now() - since) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return Infinity;
 }

@@ -5,7 +5,9 @@
 // searching, scrolling to the end and starting a download of everything shown, the host's resident memory
 // and the page's heap; then `studio jobs list --json --limit 100`, and the whole list streamed with its
 // peak resident memory. Every figure is also printed as a ratio to the 1,000-job folder of the same run.
-// BENCH_RECORDS_SIZES=1000,20000 runs other sizes (the first is the baseline).
+// BENCH_RECORDS_SIZES=1000,20000 runs other sizes (the first is the baseline). Then the same Library
+// figures while a 1,000-row campaign runs in the studio (records-busy.ts); BENCH_RECORDS_BUSY_ONLY=1
+// runs that phase alone.
 import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import { CHROMIUM_FLAGS, chromiumPath } from '../e2e/chromium';
 import { folderWithJournal } from './records-folder';
 import { measureLibrary, type LibraryFigures } from './records-library';
 import { launchHost, residentMb, runCli, stopHost, type CliRun } from './records-processes';
+import { runBusyPhase } from './records-busy';
 
 const root = join(import.meta.dirname, '..', '..');
 const SIZES = (process.env.BENCH_RECORDS_SIZES ?? '1000,100000,1000000').split(',').map(Number);
@@ -147,9 +150,11 @@ export async function run(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
+  if (process.env.BENCH_RECORDS_BUSY_ONLY === '1') return runBusyPhase();
   // The command line's TypeScript compiled once beforehand, so the first folder's figures are not a cold start's.
   await runCli(['--help']);
   const all: Figures[] = [];
   for (const jobs of SIZES) all.push(await measureFolder(jobs));
   report(all);
+  await runBusyPhase();
 }
