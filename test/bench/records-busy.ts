@@ -43,7 +43,8 @@ async function startCampaign(page: Page, host: HostProcess, logo: string, outDir
     .setInputFiles({ name: 'prospects.csv', mimeType: 'text/csv', buffer: Buffer.from(sheet(ROWS, logo)) });
   await page
     .getByTestId('campaign-check-summary')
-    .getByText(`${ROWS.toLocaleString('en-US')} rows`, { exact: false })
+    // The summary counts the rows as a plain number ("1000 rows: 1000 ready").
+    .getByText(`${ROWS} rows`, { exact: false })
     .first()
     .waitFor({ timeout: GUARD_MS });
   await setup.getByLabel('Campaign folder').fill(outDir);
