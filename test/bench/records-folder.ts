@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 const ROWS_PER_CAMPAIGN = 10_000;
 
 /** The `index`th job of the folder: row index/3 of its campaign, its first or second voiceover, or its video. */
-export function campaignJob(index: number, now: number): JobRecord {
+export function campaignJob(index: number, now: number, results = 'https://results.example.test'): JobRecord {
   const rowIndex = Math.floor(index / 3);
   const step = index % 3;
   const video = step === 2;
@@ -42,7 +42,7 @@ export function campaignJob(index: number, now: number): JobRecord {
     expiresAt: failed ? null : createdAt + 7 * DAY_MS,
     deadlineAt: createdAt + DAY_MS,
     remoteStatus: failed ? 4 : 3,
-    resultUrl: failed ? null : `https://results.example.test/${index}.${video ? 'mp4' : 'mp3'}`,
+    resultUrl: failed ? null : `${results}/${index}.${video ? 'mp4' : 'mp3'}`,
     costEstimate: null,
     chargedCredits: failed ? 0 : video ? 10 : 1,
     error: failed
@@ -62,13 +62,16 @@ export function campaignJob(index: number, now: number): JobRecord {
   };
 }
 
-/** A fresh data folder whose old journal holds `count` finished campaign jobs; answers the folder. */
-export async function folderWithJournal(count: number, now = Date.now()): Promise<string> {
+/**
+ * A fresh data folder whose old journal holds `count` finished campaign jobs; answers the folder.
+ * `results`: where their results are (a server that answers every path, for a download that must write).
+ */
+export async function folderWithJournal(count: number, now = Date.now(), results?: string): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), `bench-records-${count}-`));
   mkdirSync(join(dataDir, 'jobs'));
   const out = createWriteStream(join(dataDir, 'jobs', JOURNAL));
   for (let i = 0; i < count; i += 1) {
-    if (!out.write(`${JSON.stringify({ put: campaignJob(i, now) })}\n`)) await once(out, 'drain');
+    if (!out.write(`${JSON.stringify({ put: campaignJob(i, now, results) })}\n`)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
