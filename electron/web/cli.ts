@@ -59,6 +59,9 @@ function openBrowser(url: string): void {
   child.unref();
 }
 
+/** Printed once the folder's records are open, after the address (the first start may take old records in meanwhile). */
+export const READY_LINE = "Avatar Studio's records are open.";
+
 /**
  * Parses the command line, starts the host and stops it on SIGINT/SIGTERM (`npm run web`). Tests that
  * run the host as a process of its own pass their sandbox settings (short jobs), or skip the page's build.
@@ -96,6 +99,11 @@ export async function main(extra: Pick<WebHostOptions, 'sandbox' | 'skipBuild'> 
   trace('host listening');
   console.log(`Avatar Studio is at ${host.url}`);
   if (args.open) openBrowser(host.url);
+  // The page is served at once; scripts that need the records (or a bench timing the start) wait for this.
+  host.ready.then(
+    () => console.log(READY_LINE),
+    () => undefined, // The host has logged why, and its page says so.
+  );
 
   // main resolves once the host serves (the launcher then keeps the bundle's code cache); the stop comes later.
   void asked.then(async () => {

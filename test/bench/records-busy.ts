@@ -77,7 +77,7 @@ async function measureBusy(browser: Browser, logo: string): Promise<BusyFigures>
       const campaigns = await context.newPage();
       await startCampaign(campaigns, host, logo, join(dataDir, 'Videos'));
       await underWay(campaigns);
-      const running = { child: host.child, url: host.url, toAddress: 0, said: () => '' };
+      const running = { child: host.child, url: host.url, toAddress: 0, toReady: 0, said: () => '' };
       const library = await measureLibrary(browser, running, JOBS, join(dataDir, 'Saved'), {
         busy: true,
         firstBytes: true,

@@ -88,7 +88,7 @@ export async function measureLibrary(
     const opened = performance.now();
     await page.goto(host.url);
     await page.locator('nav[aria-label="Workspaces"]').waitFor({ timeout: GUARD_MS });
-    const shellS = host.toAddress + (performance.now() - opened) / 1000;
+    const shellS = host.toReady + (performance.now() - opened) / 1000;
     await page.waitForLoadState('networkidle');
     await longestSince(page);
 

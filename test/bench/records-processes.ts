@@ -6,19 +6,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
+/** What the web host prints once its records are open (electron/web/cli.ts). */
+const READY_LINE = "Avatar Studio's records are open.";
 /** A hang guard only: a start that takes in a million jobs takes about a minute here. */
 const START_GUARD_MS = 15 * 60_000;
 
 export interface RunningHost {
   child: ChildProcess;
   url: string;
-  /** Seconds from the launch to its address printed. */
+  /** Seconds from the launch to its address printed (the page is served from then on). */
   toAddress: number;
+  /** Seconds from the launch to its records open (a first start takes old records in after its address). */
+  toReady: number;
   /** The host's lines on stderr (its import's progress among them). */
   said(): string;
 }
 
-/** Launches the web host on `dataDir` and waits for its address. */
+/** Launches the web host on `dataDir` and waits for its address, then for its records to be open. */
 export async function launchHost(dataDir: string): Promise<RunningHost> {
   const started = performance.now();
   const child = spawn(process.execPath, [join(root, 'electron/launch/web.mjs'), '--port', '0', '--data-dir', dataDir], {
@@ -28,16 +32,18 @@ export async function launchHost(dataDir: string): Promise<RunningHost> {
   });
   let said = '';
   child.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
+  let out = '';
+  let toAddress = 0;
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
     const guard = setTimeout(
-      () => reject(new Error(`no address after ${START_GUARD_MS / 1000} s: ${said}`)),
+      () => reject(new Error(`records not open after ${START_GUARD_MS / 1000} s: ${said}`)),
       START_GUARD_MS,
     );
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /Avatar Studio is at (\S+)/.exec(out);
-      if (match) {
+      if (match && !toAddress) toAddress = (performance.now() - started) / 1000;
+      if (match && out.includes(READY_LINE)) {
         clearTimeout(guard);
         resolve(match[1]);
       }
@@ -47,7 +53,7 @@ export async function launchHost(dataDir: string): Promise<RunningHost> {
       reject(new Error(`the web host exited with ${code}: ${said}`));
     });
   });
-  return { child, url, toAddress: (performance.now() - started) / 1000, said: () => said };
+  return { child, url, toAddress, toReady: (performance.now() - started) / 1000, said: () => said };
 }
 
 /** The process's resident memory now, in MB (Linux's /proc). */

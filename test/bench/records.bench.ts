@@ -1,7 +1,7 @@
 // The studio's records at a team's scale (issue 68): data folders of 1,000, 100,000 and 1,000,000
 // finished campaign jobs in the old journal format. For each: the first start takes the journal into the
-// records database (timed to the host's address); then the next start to its address and to a usable
-// shell, the Library's first rows after the click, the longest main-thread task while sorting, filtering,
+// records database (timed to its records open: the host gives its address at once and shows the page a
+// bar meanwhile); then the next start to its records open and to a usable shell, the Library's first rows after the click, the longest main-thread task while sorting, filtering,
 // searching, scrolling to the end and starting a download of everything shown, the host's resident memory
 // and the page's heap; then `studio jobs list --json --limit 100`, and the whole list streamed with its
 // peak resident memory. Every figure is also printed as a ratio to the 1,000-job folder of the same run.
@@ -37,7 +37,7 @@ interface Figures {
   jobs: number;
   importS: number;
   writtenS: number;
-  nextAddressS: number;
+  nextReadyS: number;
   library: LibraryFigures;
   hostMb: number;
   listFirst: CliRun;
@@ -60,9 +60,9 @@ async function measureFolder(jobs: number): Promise<Figures> {
         const hostMb = residentMb(host.child.pid as number);
         return {
           jobs,
-          importS: first.toAddress,
+          importS: first.toReady,
           writtenS,
-          nextAddressS: host.toAddress,
+          nextReadyS: host.toReady,
           library,
           hostMb,
           ...(await listings(dataDir)),
@@ -100,10 +100,10 @@ function report(all: Figures[]): void {
       .join(', ');
     console.log(`\n${f.jobs.toLocaleString('en-US')} jobs (journal written in ${f.writtenS.toFixed(1)} s):`);
     console.log(
-      `  first start, taking the journal in: ${f.importS.toFixed(1)} s to the address (${ratio(f.importS, base.importS)})`,
+      `  first start, taking the journal in: ${f.importS.toFixed(1)} s to its records open (${ratio(f.importS, base.importS)})`,
     );
     console.log(
-      `  next start: address ${f.nextAddressS.toFixed(2)} s (${ratio(f.nextAddressS, base.nextAddressS)}), usable shell ${l.shellS.toFixed(2)} s (${ratio(l.shellS, base.library.shellS)})`,
+      `  next start: records open ${f.nextReadyS.toFixed(2)} s (${ratio(f.nextReadyS, base.nextReadyS)}), usable shell ${l.shellS.toFixed(2)} s (${ratio(l.shellS, base.library.shellS)})`,
     );
     console.log(
       `  Library: first rows ${l.firstRowsS.toFixed(2)} s after the click (${ratio(l.firstRowsS, base.library.firstRowsS)}), its All tab counting every job`,
@@ -125,7 +125,7 @@ function report(all: Figures[]): void {
   const longest = Math.max(downloadMs, ...Object.values(top.library.longestTaskMs));
   console.log(`\nAims at ${top.jobs.toLocaleString('en-US')} jobs:`);
   console.log(
-    `  next start within ${AIMS.nextStartS} s and ${AIMS.nextStartRatio}× the ${base.jobs.toLocaleString('en-US')}-job start: ${aim(top.nextAddressS <= AIMS.nextStartS && top.nextAddressS <= AIMS.nextStartRatio * base.nextAddressS)} (${top.nextAddressS.toFixed(2)} s, ${ratio(top.nextAddressS, base.nextAddressS)})`,
+    `  next start within ${AIMS.nextStartS} s and ${AIMS.nextStartRatio}× the ${base.jobs.toLocaleString('en-US')}-job start: ${aim(top.nextReadyS <= AIMS.nextStartS && top.nextReadyS <= AIMS.nextStartRatio * base.nextReadyS)} (${top.nextReadyS.toFixed(2)} s, ${ratio(top.nextReadyS, base.nextReadyS)})`,
   );
   console.log(
     `  Library rows within ${AIMS.firstRowsS} s of the click: ${aim(top.library.firstRowsS <= AIMS.firstRowsS)} (${top.library.firstRowsS.toFixed(2)} s)`,
