@@ -253,9 +253,14 @@ describe('Campaigns in Chromium', () => {
     const reopened = again.getByTestId('campaign-open');
     await reopened.getByTestId('campaign-notice').waitFor({ timeout: 3 * HANG_GUARD_MS });
     const failedRows = await reopened.getByTestId('campaign-grid').locator('.reason').allTextContents();
-    expect(await reopened.getByTestId('campaign-notice').textContent(), failedRows.join(' | ')).toContain(
-      'Finished: 22 of 25 videos saved; 3 refused by the check',
-    );
+    // The notice counts a row saved once the page's download records say so: the last copy's record may
+    // reach the page a moment after the run's end (it is committed with its turn), so it is waited for.
+    await expect
+      .poll(() => reopened.getByTestId('campaign-notice').textContent(), {
+        timeout: HANG_GUARD_MS,
+        message: failedRows.join(' | '),
+      })
+      .toContain('Finished: 22 of 25 videos saved; 3 refused by the check');
     await expect
       .poll(() => again.locator('[data-testid="campaign-grid"] img').count(), { timeout: HANG_GUARD_MS })
       .toBeGreaterThan(3);
