@@ -137,10 +137,7 @@ export class DownloadManager {
     return added.map((entry) => this.progress.view(entry));
   }
 
-  /**
-   * Records downloads in the backlog (QueueWindow), held only once taken in; `paused`: recorded paused;
-   * `flushed: false`: not waiting for the disk (QueueBacklog.add).
-   */
+  /** Records downloads in the backlog (QueueWindow.add: recorded paused or not, flushed or not), held once taken in. */
   enqueueBacklog(requests: readonly EnqueueRequest[], { paused = false, flushed = true } = {}): DownloadView[] {
     const added = this.window.add(requests, this.now(), paused, flushed);
     this.window.refill();
