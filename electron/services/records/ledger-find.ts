@@ -24,11 +24,14 @@ function where(scope: JobScope): { sql: string; params: (string | number)[] } {
   if (scope.ids) add('id IN (SELECT value FROM json_each(?))', JSON.stringify(scope.ids));
   if (scope.remoteIds) add('remote_id IN (SELECT value FROM json_each(?))', JSON.stringify(scope.remoteIds));
   if (scope.kinds) add(`kind IN ${list(scope.kinds)}`, ...scope.kinds);
-  // With a bound on the expiry, `+phase` keeps SQLite off the phase index (which spares it a sort, and
-  // reads every completed job): the expiry index then reads only the day's few (1,000,000 jobs: 0.9 s to 2 ms).
+  // With a bound on the expiry, `+phase` and `+purpose_type` keep SQLite off the indexes that lead with
+  // them (the phase index spares a sort; the cost sums' lead with the purpose): each reads every completed
+  // or every campaign job, where the expiry index reads only the day's few. At 1,000,000 jobs the archive's
+  // question took 0.9 s on the phase index and 0.83 s on a cost index; 2-5 ms on the expiry's.
   const expiry = scope.expiresAfter !== undefined || scope.expiresBefore !== undefined;
-  if (scope.phases) add(`${expiry ? '+' : ''}phase IN ${list(scope.phases)}`, ...scope.phases);
-  if (scope.purposeTypes) add(`purpose_type IN ${list(scope.purposeTypes)}`, ...scope.purposeTypes);
+  const unindexed = expiry ? '+' : '';
+  if (scope.phases) add(`${unindexed}phase IN ${list(scope.phases)}`, ...scope.phases);
+  if (scope.purposeTypes) add(`${unindexed}purpose_type IN ${list(scope.purposeTypes)}`, ...scope.purposeTypes);
   if (scope.createdFrom !== undefined) add('created_at >= ?', scope.createdFrom);
   if (scope.expiresAfter !== undefined) add('(expires_at > ? OR expires_at IS NULL)', scope.expiresAfter);
   if (scope.expiresBefore !== undefined) add('expires_at <= ?', scope.expiresBefore);

@@ -148,10 +148,14 @@ describe("the ledger's reads of what the engine does not hold", () => {
     ledger.find({ unreacted: true });
     ledger.find({ resultUrl: 'https://files.example/x.mp4' });
     ledger.find({ phases: ['completed'], expiresAfter: NOW, expiresBefore: NOW + 86_400_000 });
+    // The archive's runs' rows at risk: the cost sums' indexes lead with the purpose (schema step 9).
+    const day = { expiresAfter: NOW, expiresBefore: NOW + 86_400_000 };
+    ledger.find({ phases: ['completed'], purposeTypes: ['campaign-row', 'batch-row'], ...day });
     ledger.charges(NOW);
     expect(plans[0]).toContain('jobs_unreacted');
     expect(plans[1]).toContain('jobs_by_result');
     expect(plans[2]).toContain('jobs_by_expiry');
+    expect(plans[3]).toContain('jobs_by_expiry');
     expect(plans.some((p) => p.includes('jobs_charges'))).toBe(true);
     expect(plans.join('\n')).not.toMatch(/SCAN jobs(?! USING)/);
     ledger.close();
