@@ -286,6 +286,9 @@ export async function held(
   const record = await checked(h, sandbox, rows, `held-${rows}`, join(work, 'out'), CONCURRENCY);
   await h.runner.create(record);
   await h.runner.flush();
+  // Written down includes the campaign's manifest.csv: its write, under way a moment after the create, holds
+  // the whole file's text until it is on disk, and is not what the campaign keeps.
+  await h.runner.idle();
   const checkSeconds = (performance.now() - started) / 1000;
   if ((await h.runner.get(`held-${rows}`))?.rows.length !== rows) throw new Error('the runner lost rows');
   return { checkSeconds, hold: h };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type Database from 'libsql';
 import type { Logger } from '../host/types';
 import type { RunStore, RunStores, StoredRun } from '../rows/engine/run-store';
@@ -66,7 +67,11 @@ export class SqliteRuns implements RunStores {
     (batch) => this.commit(batch),
   );
   private statements: Statements | null = null;
-  /** Each run's rows as the table holds them (`position` and JSON), for the runs this process wrote or read. */
+  /**
+   * Each run's rows as the table holds them, for the runs this process wrote or read: a digest of each
+   * row's `position` and JSON (rowDigest), so a run written whole again writes only the rows that changed
+   * without this process keeping a second copy of every row's text.
+   */
   private readonly held = new Map<string, Map<number, string>>();
 
   constructor(
@@ -131,7 +136,7 @@ export class SqliteRuns implements RunStores {
     }
     const run = parse(raw, where);
     if (!this.database.readOnly)
-      this.held.set(`${kind}\0${id}`, new Map(rows.map(([row, position, text]) => [row, `${position}\n${text}`])));
+      this.held.set(`${kind}\0${id}`, new Map(rows.map(([row, position, text]) => [row, rowDigest(position, text)])));
     return run;
   }
 
@@ -210,10 +215,10 @@ export class SqliteRuns implements RunStores {
       if (!held) statements.dropRows.run(kind, id);
       const now = new Map<number, string>();
       run.rows.forEach((row, position) => {
-        const text = `${position}\n${JSON.stringify(row)}`;
-        now.set(row.row, text);
-        if (held?.get(row.row) !== text)
-          statements.putRow.run(kind, id, row.row, position, text.slice(text.indexOf('\n') + 1));
+        const text = JSON.stringify(row);
+        const digest = rowDigest(position, text);
+        now.set(row.row, digest);
+        if (held?.get(row.row) !== digest) statements.putRow.run(kind, id, row.row, position, text);
       });
       for (const row of held?.keys() ?? []) if (!now.has(row)) statements.dropRow.run(kind, id, row);
       held = now;
@@ -221,7 +226,7 @@ export class SqliteRuns implements RunStores {
     for (const { row, position } of rows.values()) {
       const text = JSON.stringify(row);
       statements.putRow.run(kind, id, row.row, position, text);
-      held?.set(row.row, `${position}\n${text}`);
+      held?.set(row.row, rowDigest(position, text));
     }
     return held;
   }
@@ -236,4 +241,12 @@ export class SqliteRuns implements RunStores {
     };
     return this.statements;
   }
+}
+
+/**
+ * What the table holds of a row, in 27 characters: SHA-1 of its position and JSON. A change the digest
+ * missed would leave a row unwritten, so it is a cryptographic hash, not a short checksum.
+ */
+function rowDigest(position: number, json: string): string {
+  return createHash('sha1').update(`${position}\n`).update(json).digest('base64');
 }
