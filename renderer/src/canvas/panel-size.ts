@@ -16,7 +16,10 @@ export function usePanelSize(panel: Ref<HTMLElement | null>): {
   const height = ref(0);
   const measured = ref(false);
   const measure = (): void => {
-    if (!panel.value) return;
+    // A panel with no box is not on screen (the editor kept alive while another workspace shows): the
+    // stage keeps its size. Taken as 0 x 0, every canvas of the stage was resized to nothing on leaving
+    // the editor and back on returning, 120 ms of the next workspace's first task.
+    if (!panel.value || (panel.value.clientWidth === 0 && panel.value.clientHeight === 0)) return;
     width.value = panel.value.clientWidth;
     height.value = panel.value.clientHeight;
   };
