@@ -95,7 +95,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const files = new Files(store, options.resultTtlSeconds * 1000, options.now, catalogueRoot);
   files.clearWork();
   const accounts = new Accounts(store, options);
-  const tools = new MediaTools(options);
+  const tools = new MediaTools(options, [files.filesDir, files.catalogueDir]);
   const catalogue = new Catalogue(files.catalogueDir, tools, options.log);
   const views = new Views(files);
   const webhooks = new WebhookSender(options.webhookAttempts, options.webhookBackoffMs, options.log);

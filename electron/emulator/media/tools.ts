@@ -3,6 +3,7 @@ import { resolveMediaBinary } from '../../services/system/binaries';
 import { MediaProber } from '../../services/media/probe';
 import { ProcessRunner } from '../../services/media/process';
 import { findSpeechEngine, type SpeechEngine } from '../../services/media/speech-engine';
+import { UnchangingProbes } from './unchanging-probes';
 
 /**
  * ffmpeg, ffprobe and espeak-ng for the sandbox: found the way the app finds them, except that the
@@ -14,13 +15,17 @@ export class MediaTools {
   readonly runner = new ProcessRunner();
   private speech?: SpeechEngine | 'none';
   private readonly prober: MediaProber;
+  private readonly probes: UnchangingProbes;
   private ffmpegPath?: Promise<string>;
   private ffprobePath?: Promise<string>;
 
   constructor(
     private readonly paths: { ffmpegPath?: string; ffprobePath?: string; espeakPath?: string; searchSystem?: boolean },
+    /** Folders whose files never change once written (results, the catalogue): each is probed once. */
+    unchangingDirs: readonly string[] = [],
   ) {
     this.prober = new MediaProber(() => this.ffprobe(), this.runner);
+    this.probes = new UnchangingProbes(unchangingDirs, (path, signal) => this.prober.probe(path, signal));
   }
 
   ffmpeg(): Promise<string> {
@@ -40,7 +45,12 @@ export class MediaTools {
   }
 
   probe(path: string, signal?: AbortSignal): Promise<MediaInfo> {
-    return this.prober.probe(path, signal);
+    return this.probes.read(path, signal);
+  }
+
+  /** `path` was just written as a copy of a file these facts describe: it is not probed again. */
+  copied(path: string, facts: Promise<MediaInfo>): Promise<void> {
+    return this.probes.copied(path, facts);
   }
 
   /** Runs ffmpeg quietly and overwriting; throws with ffmpeg's last error line. */

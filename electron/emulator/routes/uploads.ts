@@ -91,6 +91,8 @@ export async function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
           const stored = `up-${hash.digest('hex').slice(0, 16)}-${name}`;
           // The same bytes under the same name are the object already stored: no second copy.
           if (!ctx.files.liveResult(stored)) await rename(temp, ctx.files.resultPath(stored));
+          // The stored object holds these bytes: a job that reads it takes what was just probed.
+          await ctx.tools.copied(ctx.files.resultPath(stored), Promise.resolve(info));
           ctx.files.register(stored);
           return { code: Code.Success, msg: 'OK', data: { ...linkOf(ctx, stored), kind: info.kind, size: received } };
         } catch (error) {

@@ -37,7 +37,8 @@ export async function processTts(ctx: EmulatorContext, job: JobRecord, p: Proces
       p.workDir,
       p.signal,
     );
-  const info = fixture ? await probeOnce(ctx, fixture) : await ctx.tools.probe(ctx.files.resultPath(file));
+  if (fixture) await ctx.tools.copied(ctx.files.resultPath(file), probeOnce(ctx, fixture));
+  const info = await ctx.tools.probe(ctx.files.resultPath(file));
   return { file, facts: { durationSeconds: (info.durationMs ?? 0) / 1000 } };
 }
 
