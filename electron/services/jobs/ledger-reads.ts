@@ -1,7 +1,7 @@
 import type { JobRecord } from '../../common/bridge/jobs';
 import { JOB_KINDS } from '../../common/jobs/kinds';
 import type { ForgottenJobs } from './forgotten-jobs';
-import { inScope, OPEN_PHASES, pickInScope, runOf, type JobScope } from './job-scope';
+import { inScope, OPEN_PHASES, runOf, type JobScope } from './job-scope';
 import type { LedgerStorage } from './ledger';
 
 /** Finished jobs of each kind a start reads back, for the poll timing's learning (it keeps 50 a kind). */
@@ -46,9 +46,13 @@ export class LedgerReads {
   find(scope: JobScope, match?: (record: JobRecord) => boolean): JobRecord[] {
     const { newest, ...where } = scope;
     const kept = where.runId !== undefined ? this.run(where.runId).values() : this.fromLedger(where);
-    const found = pickInScope(where, [...pickInScope(where, this.own.values()), ...kept]);
-    const matching = match ? found.filter(match) : found;
-    return newest === undefined ? matching : matching.slice(0, newest);
+    // One pass, and only what matches is sorted: a row's step asks for its few jobs among its run's
+    // thousands at every turn, and copying and sorting all of them made a campaign's steps slower as it went.
+    const found: JobRecord[] = [];
+    for (const records of [this.own.values(), kept])
+      for (const record of records) if ((!match || match(record)) && inScope(where, record)) found.push(record);
+    found.sort((a, b) => b.createdAt - a.createdAt);
+    return newest === undefined ? found : found.slice(0, newest);
   }
 
   /** One job, in memory or read from the ledger; undefined when the ledger has none of that id. */
