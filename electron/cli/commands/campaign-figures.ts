@@ -1,5 +1,5 @@
 import type { CampaignView } from '../../common/bridge/campaigns';
-import { campaignFigures, quotedRowPrice } from '../../common/campaign/progress';
+import { campaignFigures, pacedView, quotedRowPrice } from '../../common/campaign/progress';
 import type { StudioLink } from '../studio-link';
 import { runLine } from './progress-bars';
 
@@ -9,7 +9,7 @@ import { runLine } from './progress-bars';
  * cost, a paused campaign's banner counted now, and the balance line.
  */
 export async function campaignFigureLines(studio: StudioLink, view: CampaignView, now: number): Promise<string[]> {
-  const figures = campaignFigures(view, await rowPrice(studio, view), now);
+  const figures = campaignFigures(pacedView(view), await rowPrice(studio, view), now);
   return [runLine(figures.progress, figures.running), figures.pause, view.balanceNote].filter(
     (line): line is string => !!line,
   );

@@ -21,6 +21,7 @@ import { textCalls } from './text';
 import { templatesCalls } from './templates';
 import { musicCalls } from './music';
 import { campaignsCalls, campaignsEvents } from './campaigns';
+import { campaignPagesCalls } from './campaign-pages';
 import { captionsBurnCalls, captionsCalls, captionsEvents } from './captions';
 
 /**
@@ -49,6 +50,7 @@ export const bridgeCalls = {
   ...musicCalls,
   ...captionsCalls,
   ...campaignsCalls,
+  ...campaignPagesCalls,
   ...captionsBurnCalls,
 };
 

@@ -1,9 +1,11 @@
 import type { CampaignView } from '../bridge/campaigns';
+import type { CampaignStatus } from '../bridge/campaign-pages';
+import { campaignPace, type CampaignPace } from './pace';
 import type { PriceQuote } from '../bridge/jobs';
 import { combinedPrice } from '../jobs/cost-model';
 import { progressText, runProgress, type RunProgress, type RunTally } from '../jobs/run-progress';
 import { describePause, describeUserPause } from '../jobs/run-pause';
-import { CAMPAIGN_ROW_UNDER_WAY, type CampaignRowRecord, type CampaignRowState } from './record';
+import type { CampaignRowState } from './record';
 
 /** A campaign's rows by state as the run's tally: under way is any step after sending began. */
 export function campaignTally(counts: Partial<Record<CampaignRowState | string, number>>): RunTally {
@@ -19,53 +21,48 @@ export function campaignTally(counts: Partial<Record<CampaignRowState | string, 
   };
 }
 
+/** What a campaign's figures are worked out from: its counts and state, and its pace read off its rows. */
+export type CampaignPaced = Pick<CampaignStatus, 'counts' | 'state' | 'createdAt' | 'work' | 'pace'>;
+
+/** A view with its rows, as its status has it: the pace read off its rows (the command line holds them). */
+export function pacedView<View extends Pick<CampaignView, 'rows' | 'charged'>>(
+  view: View,
+): View & { pace: CampaignPace } {
+  return { ...view, pace: campaignPace(view.rows, view.charged) };
+}
+
 /**
- * A campaign's progress read from its view: each done row's finish is when it was saved, the charges
- * are the service's own per row, and the published price of a row (when the caller knows it) stands in
- * until a made row was charged. The pace is of the requests the view's work says its steps made lately (campaignWork);
- * a view without it is measured by its rows' states (stepsMade).
+ * A campaign's progress: each done row's finish is when it was saved, the charges are the service's own
+ * per row, and the published price of a row (when the caller knows it) stands in until a made row was
+ * charged. The pace is of the requests the view's work says its steps made lately (campaignWork); a view
+ * without it is measured by its rows' states (stepsMade).
  */
-export function campaignRunProgress(
-  view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt' | 'work'>,
-  rowPrice: number | null,
-  now: number,
-): RunProgress {
-  const done = view.rows.filter((r) => r.state === 'done');
-  const madeCharges = done.flatMap((r) => {
-    const credits = view.charged[String(r.row)];
-    return credits === undefined ? [] : [credits];
-  });
-  const underWay = view.rows.filter((r) => CAMPAIGN_ROW_UNDER_WAY.has(r.state));
+export function campaignProgress(status: CampaignPaced, rowPrice: number | null, now: number): RunProgress {
+  const { pace } = status;
   return runProgress(
     {
-      tally: campaignTally(view.counts),
-      underWayCharged: underWay.flatMap((r) => {
-        const credits = view.charged[String(r.row)];
-        return credits === undefined ? [] : [credits];
-      }),
-      doneAt: done.flatMap((r) => (r.savedAt === null ? [] : [r.savedAt])),
-      running: view.state === 'running',
-      sendingSince: view.createdAt,
-      spent: Object.values(view.charged).reduce((sum, credits) => sum + credits, 0),
-      rowCharge: madeCharges.length ? madeCharges.reduce((a, b) => a + b, 0) / madeCharges.length : null,
+      tally: campaignTally(status.counts),
+      underWayCharged: pace.underWayCharged,
+      doneAt: pace.doneAt,
+      running: status.state === 'running',
+      sendingSince: status.createdAt,
+      spent: pace.spent,
+      rowCharge: pace.rowCharge,
       rowPrice,
-      underWayMade: view.work?.underWayMade ?? underWay.reduce((sum, r) => sum + stepsMade(r), 0),
-      recentWork: view.work ? { sent: view.work.recent, perRow: view.work.requestsPerRow } : undefined,
+      underWayMade: status.work?.underWayMade ?? pace.underWayMade,
+      recentWork: status.work ? { sent: status.work.recent, perRow: status.work.requestsPerRow } : undefined,
     },
     now,
   );
 }
 
-/**
- * The share of a row's steps (its voiceovers, its video, its save) ended, as its record tells it: its
- * voiceovers are recorded together once the last ended, so a row still at them counts none of them.
- */
-function stepsMade(row: Pick<CampaignRowRecord, 'state' | 'voiceovers'>): number {
-  const voiceovers = Object.keys(row.voiceovers).length;
-  const steps = voiceovers + 2;
-  if (row.state === 'video') return voiceovers / steps;
-  if (row.state === 'download') return (voiceovers + 1) / steps;
-  return 0;
+/** campaignProgress of a view with its rows. */
+export function campaignRunProgress(
+  view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt' | 'work'>,
+  rowPrice: number | null,
+  now: number,
+): RunProgress {
+  return campaignProgress(pacedView(view), rowPrice, now);
 }
 
 /** What the Campaigns page and `studio campaign status` both say of a campaign, worked out once. */
@@ -83,11 +80,11 @@ export interface CampaignFigures {
  * with each credit once) and, paused, its banner with the rows left now and the steps still at the service.
  */
 export function campaignFigures(
-  view: Pick<CampaignView, 'rows' | 'counts' | 'state' | 'charged' | 'createdAt' | 'pause' | 'atService' | 'work'>,
+  view: CampaignPaced & Pick<CampaignStatus, 'pause' | 'atService'>,
   rowPrice: number | null,
   now: number,
 ): CampaignFigures {
-  const progress = campaignRunProgress(view, rowPrice, now);
+  const progress = campaignProgress(view, rowPrice, now);
   const running = view.state === 'running';
   const live = { rowsLeft: progress.rowsLeft, creditsLeft: progress.creditsLeft, atService: view.atService };
   const pause = view.state !== 'paused' ? null : view.pause ? describePause(view.pause, live) : describeUserPause(live);

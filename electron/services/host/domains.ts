@@ -50,6 +50,7 @@ import {
   throttledCampaignEvents,
 } from '../campaign/campaign-services';
 import { createCampaignsDomain } from '../campaign/campaigns-domain';
+import { createCampaignPagesDomain } from '../campaign/campaign-pages-domain';
 import { SpeechEstimator } from '../campaign/speech-estimate';
 import { hostCaptionBurn } from '../downloads/caption-burn-domain';
 import type { EngineOptions } from './engine-services';
@@ -322,6 +323,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
           }),
       },
     }),
+    createCampaignPagesDomain(studio, campaigns),
     hostCaptionBurn(base, downloads, projects, media.toolkit, text.rasteriser),
   ] as const;
   if (start === 'read-only') studio.jobs.start({ poll: false, readOnly: true });

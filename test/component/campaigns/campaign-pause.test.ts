@@ -9,6 +9,7 @@ import type { CampaignRowRecord } from '@common/campaign/record';
 import { useStudioApi } from '@/bridge';
 import { mountCampaigns } from './mount-campaigns';
 import { fakeApi } from '../library/fake-api';
+import { viewHandlers } from './grid-host';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -63,7 +64,7 @@ function mountPage(reason: 'balance' | 'cap' = 'balance') {
   let current = campaign(true, reason);
   const fake = fakeApi({
     'campaigns.list': () => [{ ...current, rows: undefined }],
-    'campaigns.get': () => current,
+    ...viewHandlers(() => current),
     'campaigns.quoteRow': () => QUOTE,
     'campaigns.quoteFailed': () => QUOTE,
     'jobs.quote': () => QUOTE,

@@ -3,11 +3,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
 import { resizeObserverManager } from 'vueuc';
-import type { CampaignView } from '@common/bridge/campaigns';
 import { MADE_EARLIER, type CampaignRowRecord } from '@common/campaign/record';
 import { useStudioApi } from '@/bridge';
 import CampaignGrid from '@/views/campaigns/CampaignGrid.vue';
 import { fakeApi } from '../library/fake-api';
+import { gridCampaign, rowsHandler } from './grid-host';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -25,17 +25,17 @@ const row = (n: number, problems: string[]) =>
 
 describe("a campaign's grid", () => {
   it('says a row kept from the folder cost nothing here, and does not show its note as a problem', async () => {
-    useStudioApi(fakeApi({ 'campaigns.rowStill': () => ({ dataUrl: null }) }).api);
-    const campaign = {
-      id: 'c2',
-      state: 'finished',
-      rows: [row(0, [MADE_EARLIER]), row(1, [])],
-      variables: [],
-      charged: { '1': 11 },
-    } as unknown as CampaignView;
+    const rows = [row(0, [MADE_EARLIER]), row(1, [])];
+    useStudioApi(fakeApi({ 'campaigns.rowStill': () => ({ dataUrl: null }), ...rowsHandler(rows, { '1': 11 }) }).api);
     const wrapper = mount(CampaignGrid, {
       attachTo: document.body,
-      props: { campaign, rowCost: '≈ 10 credits', copyOf: () => 'saved' },
+      props: {
+        campaign: gridCampaign('c2', 'finished'),
+        version: 1,
+        rowCost: '≈ 10 credits',
+        copyOf: () => 'saved',
+        lost: [],
+      },
     });
     await flushPromises();
     const observed = (resizeObserverManager as unknown as { elHandlersMap: Map<Element, (entry: unknown) => void> })

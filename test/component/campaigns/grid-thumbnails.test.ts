@@ -2,12 +2,12 @@
 // time; leaving the workspace (the grid unmounted) takes back every ask not started.
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises, mount } from '@vue/test-utils';
-import type { CampaignView } from '@common/bridge/campaigns';
 import type { CampaignRowRecord } from '@common/campaign/record';
 import { useStudioApi } from '@/bridge';
 import CampaignGrid from '@/views/campaigns/CampaignGrid.vue';
 import { resizeObserverManager } from 'vueuc';
 import { fakeApi } from '../library/fake-api';
+import { gridCampaign, rowsHandler } from './grid-host';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -36,20 +36,19 @@ const row = (n: number) =>
 async function bigGrid() {
   const drawing: Array<() => void> = [];
   const asked: number[] = [];
-  useStudioApi(
-    fakeApi({
-      'campaigns.rowStill': (_id: unknown, n: unknown) =>
-        new Promise((done) => {
-          asked.push(n as number);
-          drawing.push(() => done({ dataUrl: `data:image/png;base64,${String(n)}`, width: 1, height: 1, rows: [n] }));
-        }),
-    }).api,
-  );
   const rows = Array.from({ length: 5000 }, (_, n) => row(n));
-  const campaign = { id: 'c1', state: 'running', rows, variables: [], charged: {} } as unknown as CampaignView;
+  const fake = fakeApi({
+    ...rowsHandler(rows),
+    'campaigns.rowStill': (_id: unknown, n: unknown) =>
+      new Promise((done) => {
+        asked.push(n as number);
+        drawing.push(() => done({ dataUrl: `data:image/png;base64,${String(n)}`, width: 1, height: 1, rows: [n] }));
+      }),
+  });
+  useStudioApi(fake.api);
   const wrapper = mount(CampaignGrid, {
     attachTo: document.body,
-    props: { campaign, rowCost: '2 credits', copyOf: () => null },
+    props: { campaign: gridCampaign('c1', 'running'), version: 1, rowCost: '2 credits', copyOf: () => null, lost: [] },
   });
   await laidOut();
   const inView = new Set(
@@ -62,7 +61,7 @@ async function bigGrid() {
     drawing.shift()?.();
     await flushPromises();
   };
-  return { wrapper, asked, drawing, inView, drawOne };
+  return { wrapper, asked, drawing, inView, drawOne, calls: fake.calls };
 }
 
 describe("the campaign grid's thumbnails", () => {

@@ -10,6 +10,7 @@ import type { RunPause } from '@common/jobs/run-pause';
 import { useStudioApi } from '@/bridge';
 import { mountCampaigns } from './mount-campaigns';
 import { fakeApi } from '../library/fake-api';
+import { viewHandlers } from './grid-host';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -71,7 +72,7 @@ function mountPage(first: CampaignView) {
   let current = first;
   const fake = fakeApi({
     'campaigns.list': () => [{ ...current, rows: undefined }],
-    'campaigns.get': () => current,
+    ...viewHandlers(() => current),
     'campaigns.quoteRow': () => QUOTE,
     'campaigns.rowStill': () => ({ dataUrl: null }),
     'projects.listRecent': () => [],

@@ -7,7 +7,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { defineComponent, h } from 'vue';
 import { NDialogProvider, NMessageProvider } from 'naive-ui';
 import type { BatchRowView, BatchView, CopyState, DownloadView } from '@common/bridge';
-import type { CampaignCheckView, CampaignView } from '@common/bridge/campaigns';
+import type { CampaignCheckView } from '@common/bridge/campaigns';
 import type { CampaignRowRecord } from '@common/campaign/record';
 import { useStudioApi } from '@/bridge';
 import CampaignGrid from '@/views/campaigns/CampaignGrid.vue';
@@ -15,6 +15,7 @@ import CampaignCheckTable from '@/views/campaigns/CampaignCheckTable.vue';
 import BatchRowsTable from '@/views/voices/BatchRowsTable.vue';
 import { resizeObserverManager } from 'vueuc';
 import { fakeApi } from '../library/fake-api';
+import { gridCampaign, rowsHandler } from './grid-host';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -56,7 +57,6 @@ const campaignRow = (row: number, state: CampaignRowRecord['state'], problems: s
 
 describe('show only rows with problems', () => {
   it("on a campaign's grid: refused, failed and a done row whose file is missing or changed, not the saved or running ones", async () => {
-    useStudioApi(fakeApi({ 'campaigns.rowStill': () => ({ dataUrl: null }) }).api);
     const rows = [
       campaignRow(0, 'done'),
       campaignRow(1, 'invalid', ['{{First name}} is empty']),
@@ -66,14 +66,17 @@ describe('show only rows with problems', () => {
       campaignRow(5, 'video'),
       campaignRow(6, 'cancelled'),
     ];
+    useStudioApi(fakeApi({ 'campaigns.rowStill': () => ({ dataUrl: null }), ...rowsHandler(rows) }).api);
     const copies: Record<number, CopyState> = { 0: 'saved', 3: 'missing', 4: 'changed' };
-    const campaign = { id: 'c1', state: 'finished', rows, variables: [], charged: {} } as unknown as CampaignView;
     const wrapper = mount(CampaignGrid, {
       attachTo: document.body,
       props: {
-        campaign,
+        campaign: gridCampaign('c1', 'finished'),
+        version: 1,
         rowCost: '2 credits',
         copyOf: (r: CampaignRowRecord) => (r.state === 'done' ? copies[r.row] : null),
+        // The links the page's record of copies says are missing or changed: the host's filter counts their rows.
+        lost: ['https://r/3', 'https://r/4'],
       },
     });
     await laidOut();

@@ -10,6 +10,7 @@ import type { CampaignCheckView, CampaignInput, CampaignView } from '@common/bri
 import { useStudioApi } from '@/bridge';
 import { mountCampaigns } from './mount-campaigns';
 import { fakeApi } from '../library/fake-api';
+import { viewHandlers } from './grid-host';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -73,7 +74,7 @@ function mountPage() {
     'downloads.list': () => [],
     'downloads.totals': () => ({}),
     'campaigns.list': () => (started ? [{ ...started, rows: undefined }] : []),
-    'campaigns.get': () => started,
+    ...viewHandlers(() => started),
     'campaigns.check': () => CHECK,
     'campaigns.quote': () => QUOTE,
     'campaigns.quoteRow': () => QUOTE,

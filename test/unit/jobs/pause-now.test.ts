@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchView } from '@common/bridge/batches';
 import type { CampaignView } from '@common/bridge/campaigns';
 import type { CampaignRowRecord } from '@common/campaign/record';
-import { campaignFigures, quotedRowPrice } from '@common/campaign/progress';
+import { campaignFigures, pacedView, quotedRowPrice } from '@common/campaign/progress';
 import { batchPauseText } from '@common/jobs/batch-progress';
 import { atServiceText, runAtService } from '@common/jobs/run-at-service';
 import { describePause, describeUserPause } from '@common/jobs/run-pause';
@@ -26,7 +26,10 @@ const row = (n: number, state: CampaignRowRecord['state'], savedAt: number | nul
   savedAt,
 });
 
-type Figured = Parameters<typeof campaignFigures>[0];
+/** A campaign with its rows, as the command line holds it: its pace is read off them (pacedView) as the host does for the page. */
+type Figured = Omit<Parameters<typeof campaignFigures>[0], 'pace'> & Pick<CampaignView, 'rows' | 'charged'>;
+const figuresOf = (view: Figured, rowPrice: number | null, now: number) =>
+  campaignFigures(pacedView(view), rowPrice, now);
 
 /** 2 rows made (11 each), 2 at their video (their voiceover of 1 charged), 3 waiting. */
 function campaign(over: Partial<Figured> = {}): Figured {
@@ -55,7 +58,7 @@ function campaign(over: Partial<Figured> = {}): Figured {
 
 describe("a user's pause", () => {
   it('says no paid request leaves, how many steps the service still holds and their cost, and the rows left', () => {
-    const figures = campaignFigures(campaign(), null, T0 + 3 * MIN);
+    const figures = figuresOf(campaign(), null, T0 + 3 * MIN);
     expect(figures.pause).toBe(
       'Paused: no paid request is sent after the pause. 2 steps still at the service finish and are saved (about 20 credits). 5 rows left (about 53 credits to finish them, those steps included); Resume goes on from there.',
     );
@@ -75,14 +78,14 @@ describe("a user's pause", () => {
 describe('a pause banner counts now', () => {
   it('shows the rows left as rows end, not the count of its pause (4,979 never moved)', () => {
     const pause = { reason: 'balance' as const, at: T0, message: '', rowsLeft: 4_979, creditsLeft: 54_769 };
-    const before = campaignFigures(campaign({ pause }), null, T0 + 3 * MIN).pause;
+    const before = figuresOf(campaign({ pause }), null, T0 + 3 * MIN).pause;
     expect(before).toContain('5 rows left (about 53 credits');
     // A row under way ended (made): one fewer left, and its cost is out of what is left.
     const later = campaign({ pause });
     later.rows = later.rows.map((r) => (r.row === 2 ? { ...r, state: 'done' as const, savedAt: T0 + 4 * MIN } : r));
     later.counts = { done: 3, video: 1, pending: 3 };
     later.charged = { ...later.charged, '2': 11 };
-    expect(campaignFigures(later, null, T0 + 4 * MIN).pause).toBe(
+    expect(figuresOf(later, null, T0 + 4 * MIN).pause).toBe(
       'Paused: the account ran out of credits. 2 steps still at the service finish and are saved (about 20 credits). 4 rows left (about 43 credits to finish them, those steps included); nothing failed for it. Top up the account, then resume.',
     );
   });
@@ -172,7 +175,7 @@ describe('the figures of a campaign', () => {
 
   it('is the same line on the page and in the terminal: the view decides, the clock is the caller’s', () => {
     const running = campaign({ state: 'running', atService: null } as Partial<CampaignView>);
-    const figures = campaignFigures(running, null, T0 + 2 * MIN);
+    const figures = figuresOf(running, null, T0 + 2 * MIN);
     expect(figures.pause).toBeNull();
     expect(figures.line).toBe(
       '2 done, 2 under way, 3 waiting of 7 rows · 1.0 rows/min, about 5 min left · ≈ 77 credits in all (from the charges so far)',

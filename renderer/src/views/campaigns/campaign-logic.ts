@@ -151,12 +151,4 @@ export function defaultFileName(variables: ReadonlyArray<{ name: string }>): str
 
 export { rowCopy } from '@common/campaign/row-copy';
 
-/**
- * A row the "Show only rows with problems" filter keeps: one the check will not send, one that failed or
- * is held with a reason, and a done one whose file is missing or changed on disk (among thousands of
- * rows, the few that need the user).
- */
-export function rowHasProblem(row: Pick<CampaignRowRecord, 'state' | 'problems'>, copy: CopyState | null): boolean {
-  if (row.state === 'invalid' || row.state === 'failed' || copy === 'missing' || copy === 'changed') return true;
-  return row.state !== 'done' && row.state !== 'cancelled' && row.problems.length > 0;
-}
+export { rowHasProblem } from '@common/campaign/row-problem';

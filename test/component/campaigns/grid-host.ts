@@ -1,0 +1,35 @@
+// A campaign's rows as the host answers the grid's pages of them: the host's own cut (campaignRowsPage)
+// of the rows a test gives, so the grid is tested against the same filter and counts it gets.
+import { campaignRowsPage, campaignStatus, type CampaignStatus } from '@common/bridge/campaign-pages';
+import type { CampaignView } from '@common/bridge/campaigns';
+import type { CampaignRowRecord } from '@common/campaign/record';
+
+type Handler = (...args: unknown[]) => unknown;
+
+/** The fake host's `campaigns.rows` over these rows and charges. */
+export function rowsHandler(rows: CampaignRowRecord[], charged: Record<string, number> = {}): Record<string, Handler> {
+  return rowsOf(() => ({ rows, charged }));
+}
+
+/** What the grid reads of the open campaign's status. */
+export const gridCampaign = (id: string, state: CampaignStatus['state']) =>
+  ({ id, state, variables: [], queue: null }) as unknown as CampaignStatus;
+
+/**
+ * A fake host holding a whole campaign view, as the test sets it: the page's status and its grid's pages
+ * are cut from it by the host's own functions (campaigns.get stays for callers that read it whole).
+ */
+export function viewHandlers(view: () => CampaignView): Record<string, Handler> {
+  return {
+    'campaigns.get': () => view(),
+    'campaigns.status': () => campaignStatus(view()),
+    ...rowsOf(view),
+  };
+}
+
+function rowsOf(view: () => Pick<CampaignView, 'rows' | 'charged'>): Record<string, Handler> {
+  return {
+    'campaigns.rows': (_id: unknown, query: unknown) =>
+      campaignRowsPage(view(), query as Parameters<typeof campaignRowsPage>[1]),
+  };
+}
