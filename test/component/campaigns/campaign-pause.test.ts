@@ -10,6 +10,7 @@ import { useStudioApi } from '@/bridge';
 import { mountCampaigns } from './mount-campaigns';
 import { fakeApi } from '../library/fake-api';
 import { viewHandlers } from './grid-host';
+import { OUTCOME_UNKNOWN } from '@common/campaign/row-review';
 
 afterEach(() => useStudioApi(undefined));
 
@@ -60,8 +61,8 @@ const QUOTE: PriceQuote = {
   skipQuestionUnder: null,
 };
 
-function mountPage(reason: 'balance' | 'cap' = 'balance') {
-  let current = campaign(true, reason);
+function mountPage(reason: 'balance' | 'cap' = 'balance', first = campaign(true, reason)) {
+  let current = first;
   const fake = fakeApi({
     'campaigns.list': () => [{ ...current, rows: undefined }],
     ...viewHandlers(() => current),
@@ -118,6 +119,19 @@ describe("the Campaigns page at the account's end", () => {
     expect(fake.calls.filter((c) => c.channel === 'campaigns.retryFailed').map((c) => c.args)).toEqual([
       ['c1', { by: 'user', credits: 22 }],
     ]);
+    wrapper.unmount();
+  });
+
+  it('counts in "Retry all failed" only the rows the retry sends, not one waiting for review', async () => {
+    const view = campaign(true);
+    // Row 3's worker stopped mid-create: a retry of the failed leaves it to its user (retriedWithTheFailed).
+    view.rows = view.rows.map((r) => (r.row === 2 ? { ...r, problems: [OUTCOME_UNKNOWN] } : r));
+    const { wrapper } = mountPage('balance', view);
+    await flushPromises();
+    expect(wrapper.get('[data-testid="campaign-retry-failed"]').text()).toBe('Retry all failed (1)…');
+    await wrapper.get('[data-testid="campaign-retry-failed"]').trigger('click');
+    await flushPromises();
+    expect(document.body.textContent).toContain('Make the 1 failed row again?');
     wrapper.unmount();
   });
 
