@@ -1,5 +1,5 @@
 import { campaignRowsPage, campaignStatus, type campaignPagesCalls } from '../../common/bridge/campaign-pages';
-import type { CampaignView } from '../../common/bridge/campaigns';
+import type { CampaignRecord } from '../../common/campaign/record';
 import { StudioError } from '../host/errors';
 import type { StudioServices } from '../host/studio-types';
 import type { DomainModule } from '../host/types';
@@ -16,17 +16,22 @@ export function createCampaignPagesDomain(
   runner: Pick<CampaignRows, 'get'>,
   now: () => number = Date.now,
 ): DomainModule<typeof campaignPagesCalls> {
-  const view = async (id: string): Promise<CampaignView> => {
+  /** The campaign, once the engine's writes so far are in the ledger (its figures are read there). */
+  const recordOf = async (id: string): Promise<CampaignRecord> => {
     const record = await runner.get(id);
     if (!record) throw new StudioError(`No campaign "${id}"`, 'not-found');
-    // The ledger's figures once the engine's writes so far are in it, as campaigns.get reads them.
     await jobs.flush();
-    return campaignViewFromSums(record, queries, now());
+    return record;
   };
   return {
     handlers: {
-      'campaigns.status': async (id) => campaignStatus(await view(id)),
-      'campaigns.rows': async (id, query) => campaignRowsPage(await view(id), query),
+      'campaigns.status': async (id) => campaignStatus(campaignViewFromSums(await recordOf(id), queries, now())),
+      // A page of rows needs their charges alone: not the pace, whose work reads every job of the campaign.
+      'campaigns.rows': async (id, query) => {
+        const { rows } = await recordOf(id);
+        const { chargedByRow } = queries.runSums({ runId: id, purposeType: 'campaign-row' });
+        return campaignRowsPage({ rows, charged: Object.fromEntries(chargedByRow) }, query);
+      },
     },
   };
 }

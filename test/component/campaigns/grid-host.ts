@@ -19,11 +19,16 @@ export const gridCampaign = (id: string, state: CampaignStatus['state']) =>
  * A fake host holding a whole campaign view, as the test sets it: the page's status and its grid's pages
  * are cut from it by the host's own functions (campaigns.get stays for callers that read it whole).
  */
-export function viewHandlers(view: () => CampaignView): Record<string, Handler> {
+export function viewHandlers(view: () => CampaignView | null): Record<string, Handler> {
+  const held = (): CampaignView => {
+    const now = view();
+    if (!now) throw new Error('No campaign');
+    return now;
+  };
   return {
-    'campaigns.get': () => view(),
-    'campaigns.status': () => campaignStatus(view()),
-    ...rowsOf(view),
+    'campaigns.get': () => held(),
+    'campaigns.status': () => campaignStatus(held()),
+    ...rowsOf(held),
   };
 }
 

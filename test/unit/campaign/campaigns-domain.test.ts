@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignsCalls } from '@common/bridge/campaigns';
 import type { RunningEmulator } from '../../../electron/emulator';
 import { createCampaignsDomain } from '../../../electron/services/campaign/campaigns-domain';
+import { createCampaignPagesDomain } from '../../../electron/services/campaign/campaign-pages-domain';
 import { campaignStills } from '../../../electron/services/campaign/campaign-services';
 import { CONTACT_CELL_WIDTH } from '../../../electron/services/campaign/campaign-stills';
 import { createMediaToolkit, type MediaToolkit } from '../../../electron/services/media/toolkit';
@@ -115,6 +116,17 @@ describe('the campaigns bridge domain', () => {
       [started.id, 'finished', { done: 2, invalid: 1 }],
     ]);
     expect((await h['campaigns.get'](started.id)).rows[0].fileName).toBe('1 - Ana.mp4');
+    // What the page reads of it (issue 68): its status without its rows, and a page of its rows with their charges.
+    const pages = createCampaignPagesDomain({ jobs: host.engine, queries: host.queries }, host.runner).handlers;
+    const whole = await h['campaigns.get'](started.id);
+    const status = await pages['campaigns.status'](started.id);
+    expect('rows' in status).toBe(false);
+    expect(status.counts).toEqual(whole.counts);
+    expect(status.pace.spent).toBe(Object.values(whole.charged).reduce((sum, credits) => sum + credits, 0));
+    const window = await pages['campaigns.rows'](started.id, { offset: 1, limit: 2, only: 'all', lost: [] });
+    expect(window.rows.map((r) => r.row)).toEqual([1, 2]);
+    expect(window.charged).toEqual(Object.fromEntries(Object.entries(whole.charged).filter(([row]) => row !== '0')));
+    expect([window.total, window.problems]).toEqual([3, 1]);
     await expect(h['campaigns.retryRow'](started.id, 0, { by: 'user', credits: 3 })).rejects.toMatchObject({
       code: 'confirmation-required',
     });
