@@ -54,6 +54,8 @@ export function campaignRowMaker(
   folder: string,
   ledger: (match: (job: JobRecord) => boolean, scope: JobScope) => JobView[],
   bucket?: ResultBucket,
+  /** The host's downloads held in memory: a reported row's copy leaves it (the record keeps it). */
+  copies?: { letGo(jobIds: Iterable<string>): void },
 ): RowMaker {
   return {
     kind: 'campaign',
@@ -91,10 +93,13 @@ export function campaignRowMaker(
       if (ended.state === 'paused') return { outcome: 'paused', record: made, pause: ended.pause ?? null, jobs };
       return { outcome: 'ended', record: made, file, jobs };
     },
-    // Its report delivered, the row's one-row run and its ended jobs leave memory (the ledger keeps the jobs).
+    // Its report delivered, the row's one-row run, its ended jobs and its copy's download leave memory
+    // (the ledger and the downloads' record keep them).
     // A paused row's record stays: its jobs at the service still end into it, and the next take replaces it.
     async delivered(queued, row, report) {
-      if (report.outcome !== 'paused') await campaigns.forget(`${queued.id}-${row.row}-${row.take}`);
+      if (report.outcome === 'paused') return;
+      await campaigns.forget(`${queued.id}-${row.row}-${row.take}`);
+      copies?.letGo((report.jobs ?? []).map((job) => job.id));
     },
   };
 }

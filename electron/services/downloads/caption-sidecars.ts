@@ -47,7 +47,11 @@ export async function resultCaptions(
   return { cues, settings: captionSettingsOf(project) };
 }
 
+/** Saved downloads remembered as done: a saved one is announced a few times over its first moments, not for ever. */
+const DONE_KEPT = 1_000;
+
 export class CaptionSidecars {
+  /** The latest saved downloads whose files were begun (a worker saves thousands: the oldest go). */
   private readonly done = new Set<string>();
   private readonly writing = new Set<Promise<unknown>>();
 
@@ -59,6 +63,7 @@ export class CaptionSidecars {
     const key = `${view.id}\u0000${view.savedPath}`;
     if (this.done.has(key)) return;
     this.done.add(key);
+    if (this.done.size > DONE_KEPT) this.done.delete(this.done.values().next().value as string);
     const work = this.write(view.jobId, view.savedPath).catch((error: unknown) =>
       this.deps.log.warn('captions not written beside a download', {
         path: view.savedPath,

@@ -17,6 +17,7 @@ import { RunningTransfers } from './running-transfers';
 import { transferWithRetries } from './transfer-retries';
 import type { DownloadManagerOptions } from './download-manager-options';
 import { QueueWindow } from './queue-window';
+import { HeldCopies } from './held-copies';
 
 export type { EnqueueRequest } from './queue-names';
 export type { DownloadManagerOptions } from './download-manager-options';
@@ -42,12 +43,15 @@ export class DownloadManager {
   private readonly limit: SpeedLimit;
   /** The downloads waiting in the record beyond those held (a selection of any size): see QueueWindow. */
   readonly window: QueueWindow;
+  /** Which ended downloads stay in memory: a worker lets a reported row's go (HeldCopies). */
+  readonly copies: HeldCopies;
 
   constructor(private readonly options: DownloadManagerOptions) {
     this.slots = new DownloadSlots(() => options.concurrency?.());
     const now = () => this.now();
     this.progress = new DownloadProgress(options, now, () => this.totals());
     this.store = options.store;
+    this.copies = new HeldCopies(this.entries, options.store);
     this.limit = new SpeedLimit(() => options.speedLimit?.() ?? null);
     // A drive gone or back changes the banner at once.
     const told = () => options.onTotals?.(this.totals());
@@ -81,9 +85,7 @@ export class DownloadManager {
     return countStates(this.entries.values(), keep);
   }
 
-  get(id: string): DownloadView {
-    return this.progress.view(this.require(id));
-  }
+  get = (id: string): DownloadView => this.progress.view(this.require(id));
 
   /** Every entry for a job, newest first. */
   forJob(jobId: string): DownloadView[] {
@@ -284,9 +286,7 @@ export class DownloadManager {
   }
 
   /** Settles once every change made so far is in the record (what a query of the table then reads). */
-  recorded(): Promise<void> {
-    return this.store.written();
-  }
+  recorded = (): Promise<void> => this.store.written();
 
   /** Settles when nothing is queued or running, finishing files included (tests, the CLI). */
   async whenIdle(): Promise<void> {

@@ -35,7 +35,9 @@ export class DownloadProgress {
   changed(entry: DownloadEntry, force: boolean): void {
     const at = this.now();
     if (!force && at - (this.lastEmit.get(entry.id) ?? 0) < PROGRESS_EVERY_MS) return;
-    this.lastEmit.set(entry.id, at);
+    // Only bytes arriving are held back: a download not running keeps no mark (a worker saves thousands).
+    if (entry.state === 'downloading') this.lastEmit.set(entry.id, at);
+    else this.lastEmit.delete(entry.id);
     this.outlets.onChange?.(this.view(entry));
     this.outlets.onTotals?.(this.totals());
   }

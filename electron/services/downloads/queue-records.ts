@@ -22,6 +22,8 @@ export interface QueueRecord {
   /** Settles once every write asked for so far is done. */
   written(): Promise<void>;
   close(): Promise<void>;
+  /** The copies recorded at this path (saved, missing or changed): a scan, asked only for a file already there. */
+  savedAt(path: string): DownloadEntry[];
   /** The entries that wait in the record and are not loaded (see QueueBacklog). */
   readonly backlog: QueueBacklog;
 }

@@ -86,6 +86,8 @@ export class ResultCopies {
     const target = resolve(request.path);
     const job = this.deps.job(request.jobId);
     if (!job) throw new Error('No such job in the library.');
+    // A file already there may be a copy memory let go of (HeldCopies): the record is asked for it.
+    if (existsSync(target)) manager.copies.takeBackAt(target);
     const mine = manager.forJob(job.id).filter((d) => sameFile(d, target) && d.state !== 'cancelled');
     const known = mine[0];
     if (known) {
@@ -179,6 +181,7 @@ export class ResultCopies {
   async foreignFile(path: string): Promise<boolean> {
     const target = resolve(path);
     if (!existsSync(target)) return false;
+    this.deps.manager.copies.takeBackAt(target);
     const there = this.deps.manager.list((d) => d.savedPath === target && COPY_STATES.has(d.state));
     if (there.length === 0) return true;
     await this.deps.manager.verifySaved({ deep: false, ids: there.map((d) => d.id) });

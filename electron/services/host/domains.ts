@@ -362,7 +362,13 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     async rowMakers(folder, bucket) {
       const results = bucket === undefined ? undefined : await openResultBucket(storage.storages, bucket);
       return [
-        campaignRowMaker(campaigns, folder, (match, scope) => studio.jobs.list(match, scope), results),
+        campaignRowMaker(
+          campaigns,
+          folder,
+          (match, scope) => studio.jobs.list(match, scope),
+          results,
+          downloads.manager.copies,
+        ),
         batchRowMaker(studio.batches, (match, scope) => studio.jobs.list(match, scope)),
       ];
     },

@@ -21,6 +21,10 @@ const HELD = `SELECT entry FROM downloads WHERE queue = ? AND state NOT IN ('${B
 const SAVED_FROM = `SELECT entry FROM downloads WHERE url = ? AND state = 'saved' AND queue = ?
   ORDER BY updated_at DESC`;
 
+/** No index: asked only for a file already at a path that memory holds no copy at (HeldCopies.takeBackAt). */
+const SAVED_AT = `SELECT entry FROM downloads WHERE queue = 'studio' AND state IN ('saved', 'missing', 'changed')
+  AND json_extract(entry, '$.savedPath') = ?`;
+
 /** The row's values in PUT_DOWNLOAD's order (an entry not named yet is in the backlog: stateColumn). */
 export function downloadValues(queue: QueueName, entry: DownloadEntry): (string | number)[] {
   return [queue, entry.id, entry.jobId, entry.url, stateColumn(entry), entry.updatedAt, JSON.stringify(entry)];
@@ -65,6 +69,11 @@ export class SqliteDownloadQueue implements QueueRecord {
   load(): DownloadEntry[] {
     if (!this.database) return [];
     return parsedRows(this.database.db.prepare(HELD).raw().all('studio') as unknown[][], this.log);
+  }
+
+  savedAt(path: string): DownloadEntry[] {
+    if (!this.database) return [];
+    return parsedRows(this.database.db.prepare(SAVED_AT).raw().all(path) as unknown[][], this.log);
   }
 
   save(changed: Iterable<DownloadEntry> = [], { durable = true }: { durable?: boolean } = {}): Promise<void> {

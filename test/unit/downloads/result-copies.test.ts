@@ -97,6 +97,37 @@ describe('saving a result as a named file', () => {
   });
 });
 
+describe('copies let go of from memory (a worker’s reported rows)', () => {
+  // Issue 67: a worker saves a copy for every row it makes; once the row is reported its copies leave
+  // memory, the record keeping them. A row made again into the same file must still find its own copy
+  // there (not a stranger's file to leave alone), from the record.
+  it('are held no more, and a file saved there again is known as the studio’s from the record', async () => {
+    const { server } = files;
+    server.files.set('/row1.mp4', { body: patternBytes(2000, 6), etag: '"6"' });
+    server.files.set('/row1b.mp4', { body: patternBytes(2200, 7), etag: '"7"' });
+    const downloads = service([
+      completedJob('row1', server.url('/row1.mp4')),
+      completedJob('row1b', server.url('/row1b.mp4')),
+    ]);
+    const target = join(dir, 'worker', '1 - Ana.mp4');
+    await downloads.copies.saveOrThrow({ jobId: 'row1', path: target, savedBy: 'campaign', keepOthers: true });
+    await downloads.manager.recorded();
+
+    downloads.manager.copies.letGo(['row1']);
+    expect(downloads.manager.list((d) => d.jobId === 'row1')).toEqual([]);
+    // Saved again, intact: answered from the record, nothing fetched.
+    const before = requestsFor('/row1.mp4');
+    expect(await downloads.copies.saveOrThrow({ jobId: 'row1', path: target, savedBy: 'campaign' })).toBe(false);
+    expect(requestsFor('/row1.mp4')).toBe(before);
+
+    // Its next take into the same file, asked to keep others' files: the file is the studio's, replaced.
+    downloads.manager.copies.letGo(['row1']);
+    await downloads.copies.saveOrThrow({ jobId: 'row1b', path: target, savedBy: 'campaign', keepOthers: true });
+    expect(readFileSync(target).equals(patternBytes(2200, 7))).toBe(true);
+    await downloads.dispose();
+  });
+});
+
 describe('a copy queued by a process that stopped before fetching it', () => {
   // A campaign run that paused (or crashed) while a row's video waited in the queue leaves it queued in
   // the queue's file. The next run, which opens the queue without starting what it holds (as the command
