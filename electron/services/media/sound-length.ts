@@ -7,8 +7,15 @@
  */
 const CONTAINERS = new Set(['MPEG', 'WAVE', 'FLAC', 'Ogg']);
 
+/**
+ * Loaded once: an import() per call went through the module loader every time (under the command line's
+ * loader hooks, a round trip to their thread for each of a row's voiceovers).
+ */
+let reader: Promise<typeof import('music-metadata')> | null = null;
+
 export async function soundLengthMs(path: string): Promise<number | null> {
-  const { parseFile } = await import('music-metadata');
+  reader ??= import('music-metadata');
+  const { parseFile } = await reader;
   const found = await parseFile(path, { duration: true, skipCovers: true }).catch(() => null);
   const format = found?.format;
   if (!format?.container || !CONTAINERS.has(format.container)) return null;
