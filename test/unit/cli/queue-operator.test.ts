@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
+import { waitsForReview } from '../../../electron/common/campaign/row-review';
 import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { readSandboxRecords } from '../../../electron/emulator/state/store';
 import { openLedger } from '../../../electron/services/records/open-ledger';
@@ -176,7 +177,12 @@ describe("the operator's sequence on a queued campaign", () => {
           .join(' '),
       );
     expect(voicesOfVideos.length - new Set(voicesOfVideos).size).toBe(0);
-    expect(voicesOfVideos).toHaveLength(good.length);
+    // A video for every good row, and beyond them only for a row caught by the SIGKILL between its
+    // video's intent and the answer: it waits for review (the service may have made it and nothing can
+    // look it up), so its one video may be there. Never for a row failed for any other reason.
+    const reviewing = failed.filter((r) => waitsForReview(r)).length;
+    expect(voicesOfVideos.length).toBeGreaterThanOrEqual(good.length);
+    expect(voicesOfVideos.length).toBeLessThanOrEqual(good.length + reviewing);
 
     // The starting studio's ledger lists every job the sandbox made, and charges what the balance fell by.
     const ledger = openLedger(dataDir, { readOnly: true }).loadAll();
