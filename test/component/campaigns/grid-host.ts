@@ -1,5 +1,7 @@
 // A campaign's rows as the host answers the grid's pages of them: the host's own cut (campaignRowsPage)
 // of the rows a test gives, so the grid is tested against the same filter and counts it gets.
+import { flushPromises } from '@vue/test-utils';
+import { resizeObserverManager } from 'vueuc';
 import { campaignRowsPage, campaignStatus, type CampaignStatus } from '@common/bridge/campaign-pages';
 import type { CampaignView } from '@common/bridge/campaigns';
 import type { CampaignRowRecord } from '@common/campaign/record';
@@ -37,4 +39,13 @@ function rowsOf(view: () => Pick<CampaignView, 'rows' | 'charged'>): Record<stri
     'campaigns.rows': (_id: unknown, query: unknown) =>
       campaignRowsPage(view(), query as Parameters<typeof campaignRowsPage>[1]),
   };
+}
+
+/** happy-dom lays nothing out: every element Naive UI observes is told it is 400 px tall, as a browser would. */
+export async function laidOut(): Promise<void> {
+  await flushPromises();
+  const observed = (resizeObserverManager as unknown as { elHandlersMap: Map<Element, (entry: unknown) => void> })
+    .elHandlersMap;
+  for (const [target, handler] of observed) handler({ target, contentRect: { width: 800, height: 400 } });
+  await flushPromises();
 }

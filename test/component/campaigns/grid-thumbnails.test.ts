@@ -5,20 +5,10 @@ import { flushPromises, mount } from '@vue/test-utils';
 import type { CampaignRowRecord } from '@common/campaign/record';
 import { useStudioApi } from '@/bridge';
 import CampaignGrid from '@/views/campaigns/CampaignGrid.vue';
-import { resizeObserverManager } from 'vueuc';
 import { fakeApi } from '../library/fake-api';
-import { gridCampaign, rowsHandler } from './grid-host';
+import { gridCampaign, laidOut, rowsHandler } from './grid-host';
 
 afterEach(() => useStudioApi(undefined));
-
-/** happy-dom lays nothing out: every element Naive UI observes is told it is 400 px tall, as a browser would. */
-async function laidOut(): Promise<void> {
-  await flushPromises();
-  const observed = (resizeObserverManager as unknown as { elHandlersMap: Map<Element, (entry: unknown) => void> })
-    .elHandlersMap;
-  for (const [target, handler] of observed) handler({ target, contentRect: { width: 800, height: 400 } });
-  await flushPromises();
-}
 
 const row = (n: number) =>
   ({
