@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CampaignRecord, type CampaignRowRecord } from '../../common/campaign/record';
 import type { RowMaker } from '../rows/queue/row-worker';
-import type { RowReport } from '../rows/queue/run-shelf';
+import { reportedJob, type RowReport } from '../rows/queue/run-shelf';
 import { bucketLocation, type BucketCopy, type ResultBucket } from '../storage/result-bucket';
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import type { CampaignRows } from './campaign-rows';
@@ -86,7 +86,7 @@ export function campaignRowMaker(
       if (file && bucket) ({ record: made, file } = await copied(bucket, queued.id, made, file));
       // The row's jobs, named as the queued campaign's, for the studio that queued it to record.
       const jobs = ledger(
-        (job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && job.remoteId !== null,
+        (job) => job.purpose.type === 'campaign-row' && job.purpose.campaignId === id && reportedJob(job),
         { runId: id },
       ).map((job) => ({ ...job, purpose: { ...job.purpose, campaignId: queued.id } }));
       // Paused by the account here (the whole run pauses for it), or by the run's own pause: the row waits with its steps' jobs.

@@ -16,8 +16,9 @@ import { kindEntry } from './kinds';
 import { Code, RecordStatus, isAuthCode } from '../../common/api';
 import type { PollOutcome } from './scheduler';
 import { RESULT_LIFETIME_MS, type SentCharge } from './engine-types';
-import { describeUnknownOutcome } from './job-view';
+import { WORKER_STOPPED, describeUnknownOutcome } from './job-view';
 import { chargeAtAnswer } from './paid-gate';
+import { runOf, type JobScope } from './job-scope';
 import type { Price } from '../../common/jobs/cost-model';
 
 /** The kind's own purpose when the caller names none (avatar uploads and voice clones are for the catalogue). */
@@ -156,16 +157,26 @@ export function pollFailure(error: unknown): PollFailure {
  * The record of a job another worker created: already sent, with the service's id, to be followed. Its
  * charge is the one that worker recorded at its answer (beside the intent), else what an answer gives
  * without a measurement (the published price, else the recent guide): the worker died before its report,
- * and the service's figure, where its answers carry one, replaces it when the job is polled.
+ * and the service's figure, where its answers carry one, replaces it when the job is polled. Without an
+ * id (that worker stopped between writing its intent and the service's answer) the job may or may not
+ * exist: it is recorded as of unknown outcome, charged nothing, never followed, so the studio's records
+ * still show that something may have been made and charged.
  */
 export function adoptedRecord(
   draft: Parameters<typeof newJobRecord>[0],
-  remoteId: string,
+  remoteId: string | null,
   price: Price,
   sent?: SentCharge,
 ): JobRecord {
   const record = newJobRecord(draft);
   const now = draft.now;
+  if (remoteId === null)
+    return {
+      ...record,
+      phase: 'outcome-unknown',
+      error: describeUnknownOutcome(null, WORKER_STOPPED),
+      finishedAt: now,
+    };
   const charge =
     sent && sent.chargedCredits !== null
       ? { chargedCredits: sent.chargedCredits, chargeSource: sent.chargeSource }
@@ -203,4 +214,33 @@ export function receivedRecord(draft: Parameters<typeof newJobRecord>[0], view: 
     polls: view.polls,
   };
   return { ...newJobRecord(draft), phase, remoteId, ...seen, activeSeenAt: draft.now };
+}
+
+/**
+ * What this studio holds already of the jobs a report carries, so a report taken in twice records nothing
+ * twice: a job by the service's id, one of unknown outcome (no id) by its request and its purpose (its
+ * run, row, step and take). Read by run, from the ledger's indexes.
+ */
+export function receivedKeys(views: readonly JobView[], records: (scope: JobScope) => JobRecord[]) {
+  const keyOf = (job: Pick<JobRecord, 'remoteId' | 'requestHash' | 'purpose'>) =>
+    job.remoteId ?? `${job.requestHash} ${stableStringify(job.purpose)}`;
+  const remoteIds = views.flatMap((v) => (v.remoteId === null ? [] : [v.remoteId]));
+  const unknown = views.some((v) => v.remoteId === null);
+  const known = new Set<string>();
+  for (const runId of new Set(views.map(runOf))) {
+    const run = runId === null ? {} : { runId };
+    for (const job of records({ ...run, remoteIds })) known.add(keyOf(job));
+    if (unknown)
+      for (const job of records({ ...run, phases: ['outcome-unknown'] }))
+        if (job.remoteId === null) known.add(keyOf(job));
+  }
+  return {
+    /** True the first time a job is seen (it is recorded); false for one held already. */
+    firstTime(view: JobView, requestHash: string): boolean {
+      const key = keyOf({ ...view, requestHash });
+      if (known.has(key)) return false;
+      known.add(key);
+      return true;
+    },
+  };
 }

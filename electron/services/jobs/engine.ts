@@ -15,13 +15,14 @@ import { JobFollower } from './job-follower';
 import { ForgottenJobs } from './forgotten-jobs';
 import { EngineMoney } from './engine-money';
 import { LedgerReads, workingSet } from './ledger-reads';
-import { runOf, type JobScope } from './job-scope';
+import type { JobScope } from './job-scope';
 import { dayStart } from '../../common/jobs/cost-model';
 import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack, DUPLICATE_WINDOW_MS } from './engine-types';
 import type { EngineConnection, JobEngineDeps, SentCharge, SubmitOptions } from './engine-types';
 import {
   adoptedRecord,
   jobDraft,
+  receivedKeys,
   receivedRecord,
   duplicateMessage,
   errorText,
@@ -316,8 +317,8 @@ export class JobEngine extends EngineMoney {
     return { status: 'submitted', job: this.get(record.id) };
   }
 
-  /** A job another worker of the run created (its id beside the create's shared intent): recorded as sent, and followed. */
-  async adopt(submission: JobSubmission, remoteId: string, sent?: SentCharge): Promise<SubmitResult> {
+  /** A job another worker of the run created (its id beside the create's shared intent): recorded as sent, and followed; without an id, of unknown outcome. */
+  async adopt(submission: JobSubmission, remoteId: string | null, sent?: SentCharge): Promise<SubmitResult> {
     const connection = await this.deps.connections.active();
     const price = await this.spending.price(submission.kind, submission.body, connection.id);
     const draft = this.draft(submission, submission.body, recordedEstimate(price), connection);
@@ -327,16 +328,11 @@ export class JobEngine extends EngineMoney {
   /** Jobs a worker made for a queued run of this studio, as it reported them: recorded here (once each). */
   async receive(views: readonly JobView[]): Promise<void> {
     const connection = await this.deps.connections.active();
-    const remoteIds = views.flatMap((v) => (v.remoteId === null ? [] : [v.remoteId]));
-    // Looked for among their runs' jobs: the ledger has no index of the service's ids.
-    const scopes = [...new Set(views.map(runOf))].map((runId) =>
-      runId === null ? { remoteIds } : { runId, remoteIds },
-    );
-    const known = new Set(scopes.flatMap((scope) => this.records(undefined, scope)).map((j) => j.remoteId));
+    const known = receivedKeys(views, (scope) => this.records(undefined, scope));
     for (const view of views) {
-      if (view.remoteId !== null && known.has(view.remoteId)) continue;
       const submission = { kind: view.kind, body: view.request, purpose: view.purpose } as JobSubmission;
-      await this.takeIn(receivedRecord(this.draft(submission, submission.body, view.costEstimate, connection), view));
+      const draft = this.draft(submission, submission.body, view.costEstimate, connection);
+      if (known.firstTime(view, draft.requestHash)) await this.takeIn(receivedRecord(draft, view));
     }
   }
 

@@ -94,11 +94,17 @@ export function reportedFailure(failReason: string | null | undefined): JobError
   };
 }
 
-/** Why a create's outcome is unknown, and how the user can find out. */
-export function describeUnknownOutcome(cause: unknown): JobError {
+const STUDIO_STOPPED =
+  'The studio stopped (closed or crashed) after writing this job down and before the service answered.';
+/** A queued run's row taken over from a worker that stopped mid-send (rows/queue/create-intents.ts). */
+export const WORKER_STOPPED =
+  "Another worker of this run set out to send this job and stopped (killed or crashed) before the service's answer reached it.";
+
+/** Why a create's outcome is unknown, and how the user can find out; `stopped`: who stopped, where no error says. */
+export function describeUnknownOutcome(cause: unknown, stopped = STUDIO_STOPPED): JobError {
   const what =
     cause === null
-      ? 'The studio stopped (closed or crashed) after writing this job down and before the service answered.'
+      ? stopped
       : isServiceError(cause)
         ? cause.explanation
         : `The service's answer could not be read (${cause instanceof Error ? cause.message : String(cause)}).`;

@@ -1,6 +1,7 @@
 import type { JobScope } from '../jobs/job-scope';
 import type { JobRecord, JobView } from '../../common/bridge/jobs';
 import type { RowMaker } from '../rows/queue/row-worker';
+import { reportedJob } from '../rows/queue/run-shelf';
 import type { BatchRows } from './batch-rows';
 import type { BatchRecord, BatchRowRecord } from './batch-record';
 
@@ -38,10 +39,9 @@ export function batchRowMaker(
       await batches.run(id);
       const record = await batches.get(id);
       const made = (record?.rows[0] ?? row) as BatchRowRecord;
-      const jobs = ledger(
-        (job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && job.remoteId !== null,
-        { runId: id },
-      ).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
+      const jobs = ledger((job) => job.purpose.type === 'batch-row' && job.purpose.batchId === id && reportedJob(job), {
+        runId: id,
+      }).map((job) => ({ ...job, purpose: { ...job.purpose, batchId: queued.id } }));
       if (record?.state === 'paused') return { outcome: 'paused', record: made, pause: record.pause ?? null, jobs };
       return { outcome: 'ended', record: made, jobs };
     },

@@ -185,9 +185,14 @@ describe("the operator's sequence on a queued campaign", () => {
     expect(voicesOfVideos.length).toBeLessThanOrEqual(good.length + reviewing);
 
     // The starting studio's ledger lists every job the sandbox made, and charges what the balance fell by.
+    // A job whose worker was SIGKILLed between its intent and the service's answer has no id anyone knows
+    // (the service lists no jobs): the ledger holds it as of unknown outcome, by its request, charged nothing.
     const ledger = openLedger(dataDir, { readOnly: true }).loadAll();
     const inLedger = new Set(ledger.map((j) => j.remoteId));
-    expect(jobs.map((j) => j._id).filter((id) => !inLedger.has(id))).toEqual([]);
+    const unknownSteps = ledger.filter((j) => j.phase === 'outcome-unknown' && j.remoteId === null).map(stepOf);
+    const unlisted = jobs.filter((j) => !inLedger.has(j._id));
+    expect(unlisted.filter((j) => !unknownSteps.includes(stepOf(j))).map((j) => j._id)).toEqual([]);
+    expect(unlisted.length).toBeLessThanOrEqual(reviewing);
     // Per job, where the ledger holds a figure the service gave (a video's deduction, a failure's refund),
     // it is what the sandbox took for it.
     const takenBySandbox = new Map(jobs.map((j) => [j._id, j.status === 4 ? 0 : j.cost]));
@@ -212,7 +217,11 @@ describe("the operator's sequence on a queued campaign", () => {
     // The ledger charges what the balance fell by. A voiceover's price is not published and the service's
     // answer carries no charge: it is charged the balance's fall around a create that went alone on the
     // whole account (the workers' shared record of creates), or an estimate from such falls, adopted ones too.
-    const fall = CREDITS - Object.values(state.accounts).reduce((sum, a) => sum + a.credits, 0);
+    // Less what the jobs of unknown outcome that the service did make took.
+    const fall =
+      CREDITS -
+      Object.values(state.accounts).reduce((sum, a) => sum + a.credits, 0) -
+      unlisted.reduce((sum, j) => sum + (j.status === 4 ? 0 : j.cost), 0);
     const charged = Math.round(ledger.reduce((sum, j) => sum + (j.chargedCredits ?? 0), 0) * 100) / 100;
     const bySource = new Map<string, number>();
     for (const j of ledger) {
@@ -223,6 +232,13 @@ describe("the operator's sequence on a queued campaign", () => {
     expect(charged, `charged ${charged} for a fall of ${fall} (${told.join('; ')})`).toBe(fall);
   }, 1_200_000);
 });
+
+/** A step by what its request says: a voiceover's words, or the voiceovers a video speaks (sandbox or ledger). */
+const stepOf = (job: { request: unknown }): string =>
+  [
+    String((job.request as { input_text?: unknown } | null)?.input_text ?? ''),
+    ...[...JSON.stringify(job.request).matchAll(/[\w-]+\.mp3/g)].map((m) => m[0]).sort(),
+  ].join(' ');
 
 const pick = <T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> =>
   Object.fromEntries(keys.map((k) => [k, value[k]])) as Pick<T, K>;

@@ -160,6 +160,18 @@ describe("two workers' creates on one account", () => {
       'balance',
     ]);
   });
+
+  it('records a create the dead worker was cut off in as of unknown outcome: charged nothing, its estimate kept', async () => {
+    const account = new Account();
+    account.shut = false;
+    const w2 = worker(account, 'w2', prefix());
+    const taken = await w2.engine.adopt(swap('b1-9'), null);
+    const job = taken.status === 'submitted' ? taken.job : null;
+    expect([job?.phase, job?.remoteId, job?.chargedCredits]).toEqual(['outcome-unknown', null, null]);
+    expect(job?.error?.explanation).toContain('Another worker of this run');
+    // What it may have cost stays beside it: a swap's published price.
+    expect(job?.costEstimate?.credits).toBe(10);
+  });
 });
 
 describe("the account's record of creates", () => {

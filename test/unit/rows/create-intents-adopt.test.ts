@@ -1,5 +1,6 @@
 // A row taken over by a second worker: a create whose job the first worker made is followed, not sent
-// again; one cut off before the service answered stays of unknown outcome. On both intent stores.
+// again; one cut off before the service answered stays of unknown outcome, and is recorded so. On both
+// intent stores.
 import { describe, expect, it } from 'vitest';
 import type { JobSubmission, JobView, SubmitResult } from '../../../electron/common/bridge/jobs';
 import {
@@ -17,8 +18,8 @@ const submission = { kind: 'tts', body: { input_text: 'Hi', voice_id: 'v', rate:
 /** A worker's job engine: what it sent and what it took over. */
 function worker(remoteId: string) {
   const sent: string[] = [];
-  const adopted: string[] = [];
-  const job = (id: string) =>
+  const adopted: (string | null)[] = [];
+  const job = (id: string | null) =>
     ({ status: 'submitted', job: { phase: 'queued', remoteId: id, error: null } as JobView }) as SubmitResult;
   const jobs: RowJobs = {
     list: () => [],
@@ -63,7 +64,7 @@ describe.each(stores)('a create taken over (%s intents)', (_name, make) => {
     expect(sentWith).toEqual({ chargedCredits: 1, chargeSource: 'balance' });
   });
 
-  it('leaves a create cut off before the answer of unknown outcome, and sends nothing', async () => {
+  it('leaves a create cut off before the answer of unknown outcome, records it so, and sends nothing', async () => {
     const intents = make();
     await intents.claim(key);
     const second = worker('remote-2');
@@ -72,7 +73,8 @@ describe.each(stores)('a create taken over (%s intents)', (_name, make) => {
     const taken = await sendOnce({ jobs: second.jobs, intents }, key, submission, set);
     expect(taken.status).toBe('outcome-unknown');
     expect(second.sent).toEqual([]);
-    expect(second.adopted).toEqual([]);
+    // Its job written down without an id (the row's report carries it to the studio's records).
+    expect(second.adopted).toEqual([null]);
     expect(row).toEqual({ state: 'failed', problems: [OUTCOME_UNKNOWN] });
   });
 

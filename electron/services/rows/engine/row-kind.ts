@@ -75,8 +75,11 @@ export interface RowJobs {
   list(match: ((record: JobRecord) => boolean) | undefined, scope: JobScope): JobView[];
   /** `stillGoes`: asked the moment before the create leaves; false throws CreateHeldBack, nothing sent. */
   submit(submission: JobSubmission, options?: SubmitOptions): Promise<SubmitResult>;
-  /** A job another worker created for this step (its id in the shared intents): recorded and followed here. */
-  adopt?(submission: JobSubmission, remoteId: string, sent?: SentCharge): Promise<SubmitResult>;
+  /**
+   * A job another worker created for this step (its id in the shared intents): recorded and followed here.
+   * `remoteId` null: that worker stopped before the answer, and the job is recorded as of unknown outcome.
+   */
+  adopt?(submission: JobSubmission, remoteId: string | null, sent?: SentCharge): Promise<SubmitResult>;
   /** Jobs a worker made for a queued run of this studio: recorded here, so its Library shows them. */
   receive?(jobs: readonly JobView[]): Promise<void>;
   balanceNow?: BalanceReader;

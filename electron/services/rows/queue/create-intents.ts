@@ -87,7 +87,8 @@ export interface SendStops {
  * when nothing was made, and given the job's id when something was. A submit that throws has sent nothing
  * (the job engine records an ambiguous send as an outcome-unknown job rather than throwing), so its intent
  * is released too. An intent found written already sends nothing: with a job's id, that job is followed
- * here (`adopt`); without one, the row fails as of unknown outcome (`set`), for a person to review.
+ * here (`adopt`); without one, the step's job is recorded and its row failed as of unknown outcome (`set`),
+ * for a person to review.
  */
 export async function sendOnce<Row extends { state: string; problems: string[] }>(
   deps: { jobs: RowJobs; intents?: CreateIntents },
@@ -113,6 +114,9 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
     if (!(await intents.claim(key))) {
       const earlier = await intents.read(key);
       if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId, earlier.charge);
+      // Written down as a job of unknown outcome, so the row's report (and the studio's records) keep
+      // what may have been made and charged; nothing is sent.
+      await jobs.adopt?.(submission, null);
       await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
       return { status: 'outcome-unknown' };
     }

@@ -1,4 +1,4 @@
-import type { JobView } from '../../../common/bridge/jobs';
+import type { JobRecord, JobView } from '../../../common/bridge/jobs';
 import type { Redis } from 'ioredis';
 import type { RunPause } from '../../../common/jobs/run-pause';
 import type { RowBase, RunBase, RunState } from '../engine/row-kind';
@@ -28,6 +28,14 @@ export interface RowReport {
   jobs?: JobView[];
   worker: string;
 }
+
+/**
+ * Whether a worker's report carries this job of the row: the service made it (it has an id), or may have
+ * (of unknown outcome: a worker stopped between its intent and the answer), so the studio's records keep
+ * what may have been charged. Creates refused before anything was made stay in the worker's ledger alone.
+ */
+export const reportedJob = (job: Pick<JobRecord, 'remoteId' | 'phase'>): boolean =>
+  job.remoteId !== null || job.phase === 'outcome-unknown';
 
 /** A worker's heartbeat: who, where, since when, and what it has done. */
 export interface WorkerBeat {
