@@ -16,6 +16,12 @@ export const CALLBACK_OPTIONS = [
     help: "where the service calls back about each job this worker creates (https://HOST/PATH, as the service reaches the receiver, usually a TLS proxy in front of --callback-listen); each job's own token is added to it. Jobs are then polled only once a callback is overdue. Needs --base-url with STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET, which verify and decrypt the callbacks",
   },
   {
+    name: '--callback-grace',
+    value: 'SECONDS',
+    help: "how long past a job's expected end its callback may take before the job is polled (default 3): more where callbacks come late (a slow proxy, a busy machine)",
+    range: { min: 1, max: 3_600 },
+  },
+  {
     name: '--callback-listen',
     value: 'HOST:PORT',
     help: 'where the callback receiver listens (its one route is the path of --callback-url); the one server a worker may open beyond this machine',
@@ -51,7 +57,11 @@ export interface WorkerCallbacks {
 export async function workerCallbacks(args: ParsedArgs, io: CliIo): Promise<WorkerCallbacks | null> {
   const urlText = flag(args, '--callback-url');
   const listenText = flag(args, '--callback-listen');
-  if (urlText === undefined && listenText === undefined) return null;
+  if (urlText === undefined && listenText === undefined) {
+    if (flag(args, '--callback-grace') !== undefined)
+      throw new UsageError('--callback-grace needs --callback-url and --callback-listen: without them jobs are polled');
+    return null;
+  }
   if (urlText === undefined || listenText === undefined)
     throw new UsageError('Give --callback-url and --callback-listen together');
   const url = callbackUrlOf(urlText);
@@ -66,7 +76,8 @@ export async function workerCallbacks(args: ParsedArgs, io: CliIo): Promise<Work
     throw new UsageError(
       '--callback-url needs STUDIO_CLIENT_ID and STUDIO_CLIENT_SECRET in the environment: the service seals its callbacks with them',
     );
-  const callbacks = new JobCallbacks({ url });
+  const grace = flag(args, '--callback-grace');
+  const callbacks = new JobCallbacks({ url, ...(grace !== undefined && { graceMs: Number(grace) * 1000 }) });
   const verbose = args.flags['--verbose'] === true;
   const line = (message: string, fields?: Record<string, unknown>) =>
     io.err(`${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`);

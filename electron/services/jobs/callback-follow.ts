@@ -31,8 +31,8 @@ export interface ExpectedLength {
 /**
  * Polling as the fallback of callbacks: a job the service was asked to call back about is not polled
  * until its callback is overdue, half as long again as the longest its kind usually takes (learnt as
- * today, from the ends callbacks and polls report), plus a few seconds for the callback's way here;
- * while nothing is known of its kind, `coldMs`. Then it is polled as any other job: a lost callback
+ * today, from the ends callbacks and polls report), plus `graceMs` (a few seconds) for the callback's
+ * way here; while nothing is known of its kind, `coldMs` (or the grace, if longer). Then it is polled as any other job: a lost callback
  * costs about one request, never the job. Jobs without a callback are polled exactly as before.
  */
 export class CallbackPolling implements PollingStrategy {
@@ -40,6 +40,8 @@ export class CallbackPolling implements PollingStrategy {
     private readonly inner: PollingStrategy & ExpectedLength,
     private readonly called: (jobId: string) => boolean,
     private readonly coldMs = 60_000,
+    /** The callback's way here, past the job's expected end (JobCallbacksOptions.graceMs). */
+    private readonly graceMs = 3_000,
   ) {}
 
   follow(job: TimedJob): string[] {
@@ -53,7 +55,8 @@ export class CallbackPolling implements PollingStrategy {
   hint(job: TimedJob, now: number): WakeHint | undefined {
     if (!this.called(job.id)) return this.inner.hint(job, now);
     const expected = this.inner.expected?.(job);
-    const overdueAt = (job.sentAt ?? job.createdAt) + (expected ? expected.latest * 1.5 + 3_000 : this.coldMs);
+    const wait = expected ? expected.latest * 1.5 + this.graceMs : Math.max(this.coldMs, this.graceMs);
+    const overdueAt = (job.sentAt ?? job.createdAt) + wait;
     if (now < overdueAt) return { at: overdueAt };
     return this.inner.hint(job, now);
   }

@@ -29,6 +29,11 @@ export interface JobCallbacksOptions {
   newToken?: () => string;
   /** How long an ended job's token is still known (a late or out-of-order callback answered "unchanged"). Default 15 min. */
   keepEndedMs?: number;
+  /**
+   * How long past its kind's longest usual length (and half that again) a job's callback may take before
+   * the job is polled: its way here through the service's queue, a proxy and this machine. Default 3 s.
+   */
+  graceMs?: number;
 }
 
 /** 32 random bytes, base64url: 43 characters no one can guess. */
@@ -53,8 +58,10 @@ export class JobCallbacks {
   private readonly now: () => number;
   private readonly newToken: () => string;
   private readonly keepEndedMs: number;
+  readonly graceMs: number | undefined;
 
   constructor(options: JobCallbacksOptions) {
+    this.graceMs = options.graceMs;
     const url = options.url;
     this.url = typeof url === 'string' ? () => url : url;
     this.now = options.now ?? Date.now;

@@ -43,7 +43,9 @@ export class JobFollower {
   ) {
     const callbacks = deps.callbacks;
     const timing = deps.polling ?? new JobTiming();
-    this.timing = callbacks ? new CallbackPolling(timing, (id) => callbacks.has(id)) : timing;
+    this.timing = callbacks
+      ? new CallbackPolling(timing, (id) => callbacks.has(id), undefined, callbacks.graceMs)
+      : timing;
     callbacks?.bind({ accept: (id, event) => this.fromCallback(id, event) });
     this.scheduler = new PollScheduler((id, signal) => this.poll(id, signal), {
       ...(callbacks && { maxSleepMs: CALLBACK_MAX_SLEEP_MS }),

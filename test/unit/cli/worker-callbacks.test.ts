@@ -27,6 +27,7 @@ describe('studio worker --callback-url', () => {
     [{ '--callback-url': 'https://hooks.example/in?k=1', '--callback-listen': '0.0.0.0:8443' }, '?query'],
     [{ '--callback-url': 'https://hooks.example/in', '--callback-listen': '8443' }, 'HOST:PORT'],
     [{ '--callback-url': 'https://hooks.example/in', '--callback-listen': 'h:99999' }, '65535'],
+    [{ '--callback-grace': '30' }, 'needs --callback-url'],
   ])('refuses %j', async (flags, words) => {
     await expect(workerCallbacks(args(flags), io())).rejects.toThrow(words);
   });

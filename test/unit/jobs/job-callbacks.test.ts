@@ -56,6 +56,13 @@ describe('polling as the fallback of callbacks', () => {
     expect(polling.hint(job, 11_000)).toEqual({ at: 11_000, stepMs: 250 });
   });
 
+  it("gives the callback the grace it was told to: a slow proxy's or a busy machine's", () => {
+    const polling = new CallbackPolling(inner(4_000), () => true, undefined, 45_000);
+    expect(polling.hint(job, 2_000)).toEqual({ at: 2_000 + 6_000 + 45_000 });
+    // A grace longer than the wait for an unknown kind stands for it too.
+    expect(new CallbackPolling(inner(undefined), () => true, 60_000, 90_000).hint(job, 2_000)).toEqual({ at: 92_000 });
+  });
+
   it('waits a minute while its kind is unknown, and leaves jobs without a callback to the usual hints', () => {
     expect(new CallbackPolling(inner(undefined), () => true).hint(job, 2_000)).toEqual({ at: 62_000 });
     expect(new CallbackPolling(inner(4_000), () => false).hint(job, 2_000)).toEqual({ at: 2_000, stepMs: 250 });
