@@ -7,7 +7,7 @@ import { describeRunBalance, readingCut, runFigures } from '../../common/jobs/ru
 import { runAtService, type RunAtService } from '../../common/jobs/run-at-service';
 import { writeFileAtomic } from '../projects/atomic-file';
 import { sheetRow } from '../../common/text/row-label';
-import { campaignFormats } from '../../common/campaign/campaign-formats';
+import { campaignFormats, type CampaignFormat } from '../../common/campaign/campaign-formats';
 import { rowFiles } from './row-files';
 import { campaignView, type CampaignView } from '../../common/bridge/campaigns';
 import { campaignWork } from '../../common/campaign/campaign-work';
@@ -155,34 +155,36 @@ export function campaignManifestCsv(
   );
   // Each other format of the template: its file and link in columns of its own, on the row's one line.
   const others = campaignFormats(record.template.project).slice(1);
-  const formatCells = (line: ManifestLine): Record<string, string> => {
-    const files = rowFiles(line.campaign, line.row);
-    return Object.fromEntries(
-      others.flatMap((f) => {
-        const file = files.find((r) => r.format.key === f.key);
-        const done = line.row.state === 'done' && file !== undefined;
-        return [
-          [`file_${f.tag}`, done ? file.fileName : ''],
-          [`link_${f.tag}`, file?.url ?? ''],
-        ];
-      }),
-    );
+  // Each campaign's formats read once, not at each of its rows (a write covers thousands).
+  const formatsOf = new Map<string, CampaignFormat[]>();
+  const formatCells = (line: ManifestLine, cells: Record<string, unknown>): void => {
+    if (others.length === 0) return;
+    const { campaign } = line;
+    let formats = formatsOf.get(campaign.id);
+    if (!formats) formatsOf.set(campaign.id, (formats = campaignFormats(campaign.template.project)));
+    const files = rowFiles(campaign, line.row, formats);
+    for (const f of others) {
+      const file = files.find((r) => r.format.key === f.key);
+      cells[`file_${f.tag}`] = line.row.state === 'done' && file !== undefined ? file.fileName : '';
+      cells[`link_${f.tag}`] = file?.url ?? '';
+    }
   };
+  // Each line's cells set one by one (a later column of the same name wins, in the header's order): a
+  // line built of spread copies cost most of a write of 10,000 rows.
   const rows = lines.map((line) => {
     const { row } = line;
-    return {
-      sheet_row: sheetRow(row),
-      ...Object.fromEntries(columns.map((c) => [c.name, row.values[c.key] ?? ''])),
-      status: row.state,
-      reason: row.problems.join(' · '),
-      file: row.state === 'done' ? row.fileName : '',
-      link: row.resultUrl ?? '',
-      expiry: row.expiresAt ? new Date(row.expiresAt).toISOString() : '',
-      ...formatCells(line),
-      cost_credits: costOf(line),
-      campaign: line.campaign.id,
-      bucket: row.state === 'done' ? (row.bucketCopy ?? '') : '',
-    };
+    const cells: Record<string, unknown> = { sheet_row: sheetRow(row) };
+    for (const c of columns) cells[c.name] = row.values[c.key] ?? '';
+    cells.status = row.state;
+    cells.reason = row.problems.join(' · ');
+    cells.file = row.state === 'done' ? row.fileName : '';
+    cells.link = row.resultUrl ?? '';
+    cells.expiry = row.expiresAt ? new Date(row.expiresAt).toISOString() : '';
+    formatCells(line, cells);
+    cells.cost_credits = costOf(line);
+    cells.campaign = line.campaign.id;
+    cells.bucket = row.state === 'done' ? (row.bucketCopy ?? '') : '';
+    return cells;
   });
   // Only a campaign whose workers copied results to a bucket has the column: other manifests stay as they were.
   const inBucket = lines.some(({ row }) => typeof row.bucketCopy === 'string');

@@ -15,8 +15,12 @@ export interface RowFile {
  * A row's files, the edited format's first ("07 - Ana.mp4", its link the row's own), then each other
  * format's ("07 - Ana (9x16).mp4"): what the save writes and the manifest lists.
  */
-export function rowFiles(record: Pick<CampaignRecord, 'template'>, row: CampaignRowRecord): RowFile[] {
-  const formats = campaignFormats(record.template.project);
+export function rowFiles(
+  record: Pick<CampaignRecord, 'template'>,
+  row: CampaignRowRecord,
+  /** The template's formats, where the caller read them once for many rows. */
+  formats: readonly CampaignFormat[] = campaignFormats(record.template.project),
+): RowFile[] {
   return formats.map((format, i) => {
     const made = formats.length > 1 ? row.formatResults?.[formatKeyOf(format)] : undefined;
     return {

@@ -116,4 +116,24 @@ describe("a running campaign's manifest", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(written).toEqual([2]);
   });
+
+  it('writes for a row that ended or was made again, not for a step of a row under way', async () => {
+    const { manifests, written } = writer(0);
+    const first = campaign(2);
+    manifests.changed(first);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([2]);
+    // Row 5 goes from its video to its download: nothing the manifest says changed.
+    const step = { ...first, rows: first.rows.map((r) => (r.row === 5 ? { ...r, state: 'download' as const } : r)) };
+    manifests.changed(step);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([2]);
+    // Row 0 is made again: its line says so.
+    manifests.changed({
+      ...step,
+      rows: step.rows.map((r) => (r.row === 0 ? { ...r, state: 'voiceover' as const } : r)),
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(written).toEqual([2, 1]);
+  });
 });
