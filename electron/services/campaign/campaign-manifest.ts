@@ -150,11 +150,17 @@ export function campaignManifestCsv(
     jobs,
   );
   const costOf = ({ campaign, row }: ManifestLine) => costs.get(campaign.id)?.get(row.row) ?? '';
-  const columns = [...record.variables, ...(record.kept ?? [])].filter(
-    (c, i, all) => all.findIndex((o) => o.name === c.name) === i,
-  );
   // Each other format of the template: its file and link in columns of its own, on the row's one line.
   const others = campaignFormats(record.template.project).slice(1);
+  const own = new Set([
+    ...['sheet_row', 'status', 'reason', 'file', 'link', 'expiry', 'cost_credits', 'campaign', 'bucket'],
+    ...others.flatMap((f) => [`file_${f.tag}`, `link_${f.tag}`]),
+  ]);
+  // A sheet's column named like one of the manifest's keeps its values under a name of its own (it lost
+  // them to the studio's column before, under a header written twice).
+  const columns = [...record.variables, ...(record.kept ?? [])]
+    .map((c) => (own.has(c.name) ? { ...c, name: `${c.name} (sheet)` } : c))
+    .filter((c, i, all) => all.findIndex((o) => o.name === c.name) === i);
   // Each campaign's formats read once, not at each of its rows (a write covers thousands).
   const formatsOf = new Map<string, CampaignFormat[]>();
   const formatCells = (line: ManifestLine, cells: Record<string, unknown>): void => {
