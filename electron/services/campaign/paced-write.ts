@@ -38,9 +38,8 @@ interface Waiting<T> {
 export class PacedWrite<T> {
   private waiting: Waiting<T> | null = null;
   private running: Promise<void> | null = null;
-  private lastWriteMs = 0;
-  /** The first write goes at once; each after it waits (pauseAfter). */
-  private wrote = false;
+  /** How long the last write took; null before the first, which goes at once (each after it waits, pauseAfter). */
+  private lastWriteMs: number | null = null;
   /** Callers of `settle` under way: until they are done, no pause is sat out. */
   private settling = 0;
   private endPause: (() => void) | null = null;
@@ -89,7 +88,8 @@ export class PacedWrite<T> {
 
   private async drain(): Promise<void> {
     for (let next = this.waiting; next; next = this.waiting) {
-      if (!next.urgent && this.settling === 0) await this.pause(this.wrote ? pauseAfter(this.lastWriteMs) : 0);
+      if (!next.urgent && this.settling === 0)
+        await this.pause(this.lastWriteMs === null ? 0 : pauseAfter(this.lastWriteMs));
       // Taken as it is after the pause: values set during it are in it, values set from here on wait.
       this.waiting = null;
       const started = this.clock();
@@ -99,7 +99,6 @@ export class PacedWrite<T> {
         this.deps.failed?.(error);
       }
       this.lastWriteMs = this.clock() - started;
-      this.wrote = true;
       next.markWritten();
     }
     // In the same turn as the last look at `waiting`: a value set after it starts another drain.
