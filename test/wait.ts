@@ -7,6 +7,12 @@ import { vi } from 'vitest';
 export const HANG_GUARD_MS = 60_000;
 
 /**
+ * The guard of a whole test that runs ffmpeg over and over (a corpus of files, a campaign's mixes): such
+ * a test takes 60-100 s beside two busy processes, so the suite's 120 s default is no hang guard for it.
+ */
+export const MEDIA_TEST_GUARD_MS = 600_000;
+
+/**
  * Settles once `check` holds, looking again every 50 ms (vitest's waitFor). Fails only after `guardMs`,
  * with an error that says what never happened (and the check's own last error, if it threw).
  */

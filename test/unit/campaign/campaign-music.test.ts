@@ -10,6 +10,7 @@ import { campaignMusicMixer, campaignVoiceParts } from '../../../electron/servic
 import type { AvatarVideoBody } from '@common/api/video';
 import { createMediaToolkit, type MediaToolkit } from '../../../electron/services/media/toolkit';
 import { campaignHost, createCampaign, prospects, smallTemplate, startSandbox } from './campaign-harness';
+import { MEDIA_TEST_GUARD_MS } from '../../wait';
 
 let em: RunningEmulator;
 let media: MediaToolkit;
@@ -48,46 +49,50 @@ function withMusic() {
 }
 
 describe('a campaign whose template has music', () => {
-  it("mixes the music under each row's own voiceover on the host, as Create does, and sends the uploaded mix as the scene's voice", async () => {
-    const dataDir = mkdtempSync(join(dir, 'mixed-'));
-    const mixMusic = campaignMusicMixer(
-      media.music,
-      (ref) => media.cache.localPath(ref),
-      (path) => pathToFileURL(path).href,
-    );
-    const host = campaignHost(em, dataDir, [], { mixMusic });
-    await createCampaign(host, prospects(em, 2), join(dataDir, 'out'), { template: withMusic() });
-    const record = await host.runner.run('c1');
-    expect(record.rows.map((r) => [r.state, r.problems])).toEqual([
-      ['done', []],
-      ['done', []],
-    ]);
+  it(
+    "mixes the music under each row's own voiceover on the host, as Create does, and sends the uploaded mix as the scene's voice",
+    async () => {
+      const dataDir = mkdtempSync(join(dir, 'mixed-'));
+      const mixMusic = campaignMusicMixer(
+        media.music,
+        (ref) => media.cache.localPath(ref),
+        (path) => pathToFileURL(path).href,
+      );
+      const host = campaignHost(em, dataDir, [], { mixMusic });
+      await createCampaign(host, prospects(em, 2), join(dataDir, 'out'), { template: withMusic() });
+      const record = await host.runner.run('c1');
+      expect(record.rows.map((r) => [r.state, r.problems])).toEqual([
+        ['done', []],
+        ['done', []],
+      ]);
 
-    const videos = host.engine.list().filter((j) => j.kind === 'avatar-video' && j.purpose.type === 'campaign-row');
-    const voices = videos.flatMap((j) =>
-      (j.request as { data: { voice: { voice_url: string } }[] }).data.map((scene) => scene.voice.voice_url),
-    );
-    expect(voices).toHaveLength(4);
-    const speech = new Set(
-      host.engine
-        .list()
-        .filter((j) => j.kind === 'tts')
-        .map((j) => j.resultUrl),
-    );
-    for (const url of voices) {
-      // Not the placeholder, not the bare voiceover: an uploaded file of its own.
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.*\.mp3$/);
-      expect(speech.has(url)).toBe(false);
-    }
-    // Each scene of each row has its own mix (the rows speak different names).
-    expect(new Set(voices).size).toBe(4);
-    // The mix is the voice with the music under it: as long as the voice, with sound in it.
-    const mixed = await media.cache.localPath(voices[0]);
-    const info = await media.prober.probe(mixed);
-    expect(info.hasAudio).toBe(true);
-    expect(info.durationMs).toBeGreaterThan(500);
-    await host.stop();
-  }, 120_000);
+      const videos = host.engine.list().filter((j) => j.kind === 'avatar-video' && j.purpose.type === 'campaign-row');
+      const voices = videos.flatMap((j) =>
+        (j.request as { data: { voice: { voice_url: string } }[] }).data.map((scene) => scene.voice.voice_url),
+      );
+      expect(voices).toHaveLength(4);
+      const speech = new Set(
+        host.engine
+          .list()
+          .filter((j) => j.kind === 'tts')
+          .map((j) => j.resultUrl),
+      );
+      for (const url of voices) {
+        // Not the placeholder, not the bare voiceover: an uploaded file of its own.
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.*\.mp3$/);
+        expect(speech.has(url)).toBe(false);
+      }
+      // Each scene of each row has its own mix (the rows speak different names).
+      expect(new Set(voices).size).toBe(4);
+      // The mix is the voice with the music under it: as long as the voice, with sound in it.
+      const mixed = await media.cache.localPath(voices[0]);
+      const info = await media.prober.probe(mixed);
+      expect(info.hasAudio).toBe(true);
+      expect(info.durationMs).toBeGreaterThan(500);
+      await host.stop();
+    },
+    MEDIA_TEST_GUARD_MS,
+  );
 
   it('fails the row by name on a host that cannot mix, instead of sending the placeholder', async () => {
     const dataDir = mkdtempSync(join(dir, 'unmixed-'));

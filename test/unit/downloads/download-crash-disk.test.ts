@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('downloads survive a killed process and a full disk', () => {
-  it('after SIGKILL mid-download, a new manager resumes the .part and re-fetches at most one chunk', async () => {
+  it('after SIGKILL mid-download, a new manager resumes the .part and fetches again only what was not on disk', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'downloads-kill-'));
     const body = patternBytes(3_000_000, 21);
     // The server stops after 1.5 MB until the child is dead: the kill lands mid-download however late
@@ -55,10 +55,12 @@ describe('downloads survive a killed process and a full disk', () => {
     expect(readFileSync(join(folder, 'clip.mp4')).equals(body)).toBe(true);
     const resume = server.log.filter((l) => l.path === '/kill').at(-1)!;
     expect(resume.range).toBe(`bytes=${keptAtKill}-`);
-    const sent = server.log.filter((l) => l.path === '/kill').reduce((sum, l) => sum + l.bytesSent, 0);
-    // No byte on disk is asked for again (the Range above). What the server sent twice is what the killed
-    // process had received but not written: at most the 1.5 MB held back at less one written block.
-    expect(sent - body.length).toBeLessThanOrEqual(512 * 1024);
+    const requests = server.log.filter((l) => l.path === '/kill');
+    // Two requests: the killed one, and one from the first byte not on disk (the Range above) to the end.
+    // So the only bytes sent twice are those the killed process had received and not yet written, however
+    // late this busy process got to the kill (it waits for 800 kB on disk; 1.5 MB may have arrived by then).
+    expect(requests).toHaveLength(2);
+    expect(requests[1].bytesSent).toBe(body.length - keptAtKill);
     await manager.dispose();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -15,6 +15,7 @@ import { ProcessRunner } from '../../../electron/services/media/process';
 import { findSpeechEngine } from '../../../electron/services/media/speech-engine';
 import { ensureCorpus } from '../../media-corpus/make-corpus';
 import { mediaToolGenerations } from '../../media-tools-env';
+import { MEDIA_TEST_GUARD_MS } from '../../wait';
 
 const SCRIPT =
   'Welcome to the studio. Today we put music under the voice. The music goes down while I speak, and comes back up in the pauses between my sentences.';
@@ -140,47 +141,53 @@ describe.each(mediaToolGenerations())('music mix with $label', ({ ffmpeg, ffprob
     }
   });
 
-  it('mixes music files as users have them, and refuses a cut-short or empty one by name', async () => {
-    const corpus = ensureCorpus();
-    // A phone's clip (its sound is the music) and the sound formats people save music in, as a scene of
-    // music alone (an intro), brought to where music sits under a voice at the target: −16 − 10 LUFS.
-    for (const name of ['cover.mp3', 'aac.m4a', 'mono-8k.wav', 'opus.ogg', 'sound.flac', 'phone.mov']) {
-      const result = await mixer.mix({
-        voicePath: null,
-        musicPath: join(corpus, name),
-        plan: {
-          track: track({ name }),
-          offsetMs: 0,
-          fadeIn: false,
-          fadeOut: false,
-          minLengthMs: 3000,
-          loudness: DEFAULT_LOUDNESS,
-        },
-        label: 'Scene 1',
-      });
-      expect(result.durationMs, name).toBe(3000);
-      expect(Math.abs(integratedLufs(ffmpeg, result.path) - (DEFAULT_LOUDNESS.lufs - 10)), name).toBeLessThanOrEqual(1);
-    }
-    for (const name of ['truncated.mp4', 'empty.mp3', 'jpeg-baseline.jpg']) {
-      const attempt = mixer.mix({
-        voicePath: null,
-        musicPath: join(corpus, name),
-        plan: {
-          track: track({ name }),
-          offsetMs: 0,
-          fadeIn: true,
-          fadeOut: true,
-          minLengthMs: 3000,
-          loudness: DEFAULT_LOUDNESS,
-        },
-        label: 'Scene 2',
-      });
-      await expect(attempt, name).rejects.toThrow(MusicMixError);
-      await expect(attempt, name).rejects.toThrow(
-        new RegExp(`^Scene 2: the music \\(${name.replace('.', '\\.')}\\) (is not a sound|has no sound)`),
-      );
-    }
-  });
+  it(
+    'mixes music files as users have them, and refuses a cut-short or empty one by name',
+    async () => {
+      const corpus = ensureCorpus();
+      // A phone's clip (its sound is the music) and the sound formats people save music in, as a scene of
+      // music alone (an intro), brought to where music sits under a voice at the target: −16 − 10 LUFS.
+      for (const name of ['cover.mp3', 'aac.m4a', 'mono-8k.wav', 'opus.ogg', 'sound.flac', 'phone.mov']) {
+        const result = await mixer.mix({
+          voicePath: null,
+          musicPath: join(corpus, name),
+          plan: {
+            track: track({ name }),
+            offsetMs: 0,
+            fadeIn: false,
+            fadeOut: false,
+            minLengthMs: 3000,
+            loudness: DEFAULT_LOUDNESS,
+          },
+          label: 'Scene 1',
+        });
+        expect(result.durationMs, name).toBe(3000);
+        expect(Math.abs(integratedLufs(ffmpeg, result.path) - (DEFAULT_LOUDNESS.lufs - 10)), name).toBeLessThanOrEqual(
+          1,
+        );
+      }
+      for (const name of ['truncated.mp4', 'empty.mp3', 'jpeg-baseline.jpg']) {
+        const attempt = mixer.mix({
+          voicePath: null,
+          musicPath: join(corpus, name),
+          plan: {
+            track: track({ name }),
+            offsetMs: 0,
+            fadeIn: true,
+            fadeOut: true,
+            minLengthMs: 3000,
+            loudness: DEFAULT_LOUDNESS,
+          },
+          label: 'Scene 2',
+        });
+        await expect(attempt, name).rejects.toThrow(MusicMixError);
+        await expect(attempt, name).rejects.toThrow(
+          new RegExp(`^Scene 2: the music \\(${name.replace('.', '\\.')}\\) (is not a sound|has no sound)`),
+        );
+      }
+    },
+    MEDIA_TEST_GUARD_MS,
+  );
 
   // The canvas's Play and Preview ask for a scene's mix at the same moment after the music changes:
   // both get it, neither removing the other's working files (they shared their names once).

@@ -7,7 +7,7 @@ import { MediaProber } from '../../../electron/services/media/probe';
 import { ProcessRunner } from '../../../electron/services/media/process';
 import { ProxyMaker } from '../../../electron/services/media/proxies';
 import { FFMPEG, FFPROBE, makeVideo } from '../../fixtures/composition/make-media';
-import { until } from '../../wait';
+import { until, MEDIA_TEST_GUARD_MS } from '../../wait';
 
 describe('ProxyMaker with real ffmpeg', () => {
   let dir: string;
@@ -48,35 +48,48 @@ describe('ProxyMaker with real ffmpeg', () => {
 
   // Fails when one caller's cancel kills a proxy another caller still waits for (mutation: abort the
   // shared controller on any caller's signal), or when nobody waiting leaves ffmpeg running.
-  it('shares one ffmpeg between callers and stops it only when every caller has given up', async () => {
-    // Its ffmpeg stands stopped until released or killed, so it is still under way when callers give
-    // up, however quick or slow this machine is.
-    const { runner, release } = heldRunner();
-    const proxies = new ProxyMaker({ dir: join(dir, 'held-proxies'), runner, ffmpeg: async () => FFMPEG });
-    const source = makeVideo(join(dir, 'shared.mp4'), { colour: 'testsrc2', width: 1920, height: 1080, seconds: 2 });
-    const info = await prober.probe(source);
-    const background = new AbortController();
-    const early = proxies.proxyFor(source, info, { drawnLongSide: 640, signal: background.signal, lowPriority: true });
-    const needed = proxies.proxyFor(source, info, { drawnLongSide: 640 });
-    await until('one proxy render to run', () => runner.running === 1);
-    background.abort();
-    await expect(early).rejects.toThrow(/cancelled/);
-    release();
-    expect(await prober.probe(await needed)).toMatchObject({ width: 640, height: 360 });
+  it(
+    'shares one ffmpeg between callers and stops it only when every caller has given up',
+    async () => {
+      // Its ffmpeg stands stopped until released or killed, so it is still under way when callers give
+      // up, however quick or slow this machine is.
+      const { runner, release } = heldRunner();
+      const proxies = new ProxyMaker({ dir: join(dir, 'held-proxies'), runner, ffmpeg: async () => FFMPEG });
+      const source = makeVideo(join(dir, 'shared.mp4'), { colour: 'testsrc2', width: 1920, height: 1080, seconds: 2 });
+      const info = await prober.probe(source);
+      const background = new AbortController();
+      const early = proxies.proxyFor(source, info, {
+        drawnLongSide: 640,
+        signal: background.signal,
+        lowPriority: true,
+      });
+      const needed = proxies.proxyFor(source, info, { drawnLongSide: 640 });
+      await until('one proxy render to run', () => runner.running === 1);
+      background.abort();
+      await expect(early).rejects.toThrow(/cancelled/);
+      release();
+      expect(await prober.probe(await needed)).toMatchObject({ width: 640, height: 360 });
 
-    const other = makeVideo(join(dir, 'abandoned.mp4'), { colour: 'testsrc2', width: 1920, height: 1080, seconds: 2 });
-    const otherInfo = await prober.probe(other);
-    const a = new AbortController();
-    const b = new AbortController();
-    const first = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: a.signal });
-    const second = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: b.signal });
-    await until('the shared proxy render to run', () => runner.running === 1);
-    a.abort();
-    expect(runner.running).toBe(1);
-    b.abort();
-    await Promise.allSettled([first, second]);
-    await until('the abandoned proxy render to stop', () => runner.running === 0);
-  });
+      const other = makeVideo(join(dir, 'abandoned.mp4'), {
+        colour: 'testsrc2',
+        width: 1920,
+        height: 1080,
+        seconds: 2,
+      });
+      const otherInfo = await prober.probe(other);
+      const a = new AbortController();
+      const b = new AbortController();
+      const first = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: a.signal });
+      const second = proxies.proxyFor(other, otherInfo, { drawnLongSide: 640, signal: b.signal });
+      await until('the shared proxy render to run', () => runner.running === 1);
+      a.abort();
+      expect(runner.running).toBe(1);
+      b.abort();
+      await Promise.allSettled([first, second]);
+      await until('the abandoned proxy render to stop', () => runner.running === 0);
+    },
+    MEDIA_TEST_GUARD_MS,
+  );
 });
 
 /**
