@@ -8,7 +8,7 @@ import type { RowBase, RowStepPrice } from '../../../electron/services/rows/engi
 
 type Row = RowBase;
 
-function starts() {
+function starts(expectedCredits = async (step: RowStepPrice) => (step.kind === 'tts' ? 2 : null)) {
   const rows: Record<string, Row[]> = {
     'batch/b': [{ row: 1, state: 'pending', take: 1, problems: [] }],
     'campaign/c': [{ row: 1, state: 'pending', take: 1, problems: [] }],
@@ -18,7 +18,7 @@ function starts() {
   const budget = new RowBudget(async () => 1_000);
   const s = new RowStarts({
     // Speech has a price; a video nobody has charged yet has none.
-    jobs: { list: () => [], expectedCredits: async (step: RowStepPrice) => (step.kind === 'tts' ? 2 : null) } as never,
+    jobs: { list: () => [], expectedCredits } as never,
     memory: { inMemory: (kind: string, id: string) => ({ rows: rows[`${kind}/${id}`] }) } as never,
     kindOf: () => ({}) as never,
     connections: new Map([
@@ -62,6 +62,26 @@ describe('a run waiting for rows under way on its connection', () => {
     // Its price is asked again (the ended row's charges may say it), then it goes, alone.
     s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1');
     await settle();
+    expect(s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(true);
+  });
+
+  // Fails when only the run that asked is told (the campaign then never looks at its rows again).
+  it('looks again when a price it found being looked up for another run is known', async () => {
+    let answer: (credits: number) => void = () => undefined;
+    const { s, rows, woken, settle, kind, run } = starts(() => new Promise<number>((resolve) => (answer = resolve)));
+    const batch = kind('batch', 'tts');
+    const campaign = kind('campaign', 'tts');
+    // The balance read first, by both.
+    s.admit(batch, run('b'), rows['batch/b'][0], 'c1');
+    s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1');
+    await settle();
+    woken.length = 0;
+    // The batch asks the price of speech; the campaign finds that question out, and waits for it too.
+    expect(s.admit(batch, run('b'), rows['batch/b'][0], 'c1')).toBe(false);
+    expect(s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(false);
+    answer(2);
+    await settle();
+    expect(woken.sort()).toEqual(['batch/b', 'campaign/c']);
     expect(s.admit(campaign, run('c'), rows['campaign/c'][0], 'c1')).toBe(true);
   });
 });

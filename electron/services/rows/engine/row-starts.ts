@@ -55,7 +55,8 @@ export class RowStarts {
   readonly budget: RowBudget;
   readonly flight: RowFlight;
   private readonly prices = new Map<string, { credits: number | null; at: number }>();
-  private readonly asking = new Set<string>();
+  /** Prices being looked up, each with the runs that look again once it is known. */
+  private readonly asking = new Map<string, Set<() => void>>();
   /** When a row last ended on each connection (a refusal is final only on a reading taken after it). */
   private readonly lastEnd = new Map<string, number>();
   /** Runs that wait for a row under way on the connection to end (`kind/id` by connection): woken by its end. */
@@ -186,14 +187,20 @@ export class RowStarts {
     const key = `${connection}/${step.kind}`;
     const known = this.prices.get(key);
     const age = known ? Date.now() - known.at : Infinity;
-    if (age > (known?.credits === null ? UNKNOWN_PRICE_MS : PRICE_MS) && !this.asking.has(key)) {
-      this.asking.add(key);
+    // Every run that found no price waits for the answer, not only the one that asked: a run told "not
+    // now" while another run's question was out would otherwise never look again (a campaign resumed
+    // beside a batch sat with every row pending after the batch ended).
+    const waiting = this.asking.get(key);
+    if (waiting && !known) waiting.add(again);
+    if (!waiting && age > (known?.credits === null ? UNKNOWN_PRICE_MS : PRICE_MS)) {
+      const callers = new Set<() => void>(known ? [] : [again]);
+      this.asking.set(key, callers);
       const asking = (this.deps.jobs.expectedCredits?.(step) ?? Promise.resolve(null))
         .catch(() => null)
         .then((credits) => {
           this.prices.set(key, { credits, at: Date.now() });
           this.asking.delete(key);
-          if (!known) again();
+          for (const wake of callers) wake();
         });
       this.deps.track(asking);
     }
