@@ -15,6 +15,7 @@ import { JobFollower } from './job-follower';
 import { ForgottenJobs } from './forgotten-jobs';
 import { EngineMoney } from './engine-money';
 import { LedgerReads, workingSet } from './ledger-reads';
+import { HeldJobs } from './held-jobs';
 import type { JobScope } from './job-scope';
 import { dayStart } from '../../common/jobs/cost-model';
 import { RESULT_LIFETIME_MS, JobNotFoundError, CreateHeldBack, DUPLICATE_WINDOW_MS } from './engine-types';
@@ -43,7 +44,7 @@ export type { EngineConnection, EngineConnections } from './engine-types';
  */
 export class JobEngine extends EngineMoney {
   /** The jobs held in memory: those a start needs (ledger-reads.ts workingSet) and those changed since. */
-  private readonly jobs = new Map<string, JobRecord>();
+  private readonly jobs = new HeldJobs();
   /** Lets go of ended jobs from memory (a worker's, once their row's report was delivered); the ledger keeps them. */
   readonly forgotten = new ForgottenJobs(
     this.jobs,

@@ -11,6 +11,8 @@ import type { PurposeType } from '../../common/jobs/purpose';
 export interface JobScope {
   /** One batch's or campaign's jobs (purpose.batchId or purpose.campaignId). */
   runId?: string;
+  /** One row of that run (purpose.row); asked with `runId`. */
+  row?: number;
   ids?: readonly string[];
   remoteIds?: readonly string[];
   kinds?: readonly JobKind[];
@@ -44,6 +46,7 @@ export const runOf = (record: Pick<JobRecord, 'purpose'>): string | null => {
 /** Whether a record is in the scope (without `newest`, which only a list can apply). */
 export function inScope(scope: JobScope, record: JobRecord): boolean {
   if (scope.runId !== undefined && runOf(record) !== scope.runId) return false;
+  if (scope.row !== undefined && (record.purpose as { row?: unknown }).row !== scope.row) return false;
   if (scope.ids && !scope.ids.includes(record.id)) return false;
   if (scope.remoteIds && (record.remoteId === null || !scope.remoteIds.includes(record.remoteId))) return false;
   if (scope.kinds && !scope.kinds.includes(record.kind)) return false;

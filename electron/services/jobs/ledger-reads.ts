@@ -3,6 +3,7 @@ import { JOB_KINDS } from '../../common/jobs/kinds';
 import type { ForgottenJobs } from './forgotten-jobs';
 import { inScope, OPEN_PHASES, runOf, type JobScope } from './job-scope';
 import type { LedgerStorage } from './ledger';
+import { rowOfRecord, type HeldJobs } from './held-jobs';
 
 /** Finished jobs of each kind a start reads back, for the poll timing's learning (it keeps 50 a kind). */
 const TIMING_SAMPLES = 50;
@@ -33,23 +34,25 @@ export function workingSet(storage: LedgerStorage, now: number, recentMs: number
  */
 export class LedgerReads {
   /** By run: the run's jobs the ledger held when first asked, less those in memory. */
-  private readonly runs = new Map<string, Map<string, JobRecord>>();
+  private readonly runs = new Map<string, KeptRun>();
   private readonly lookups = new Map<string, JobRecord>();
 
   constructor(
     private readonly storage: LedgerStorage,
-    private readonly own: Map<string, JobRecord>,
+    private readonly own: HeldJobs,
     private readonly forgotten: Pick<ForgottenJobs, 'giveBack'>,
   ) {}
 
   /** The jobs in the scope that `match`, newest first: those in memory as they are now, the rest as kept. */
   find(scope: JobScope, match?: (record: JobRecord) => boolean): JobRecord[] {
     const { newest, ...where } = scope;
-    const kept = where.runId !== undefined ? this.run(where.runId).values() : this.fromLedger(where);
-    // One pass, and only what matches is sorted: a row's step asks for its few jobs among its run's
-    // thousands at every turn, and copying and sorting all of them made a campaign's steps slower as it went.
+    // A run's (or one row's) jobs come from the indexes: a row's step asks for its few jobs among its
+    // run's thousands at every turn, and looking through every job made a campaign slower as it went.
+    const { runId, row } = where;
+    const held = runId !== undefined ? this.own.ofRun(runId, row) : this.own.values();
+    const kept = runId !== undefined ? this.run(runId).of(row) : this.fromLedger(where);
     const found: JobRecord[] = [];
-    for (const records of [this.own.values(), kept])
+    for (const records of [held, kept])
       for (const record of records) if ((!match || match(record)) && inScope(where, record)) found.push(record);
     found.sort((a, b) => b.createdAt - a.createdAt);
     return newest === undefined ? found : found.slice(0, newest);
@@ -108,11 +111,11 @@ export class LedgerReads {
     return this.runs.has(runId);
   }
 
-  private run(runId: string): Map<string, JobRecord> {
+  private run(runId: string): KeptRun {
     let run = this.runs.get(runId);
     if (!run) {
-      run = new Map();
-      for (const record of this.storage.find({ runId })) if (!this.own.has(record.id)) run.set(record.id, record);
+      run = new KeptRun();
+      for (const record of this.storage.find({ runId })) if (!this.own.has(record.id)) run.set(record);
       this.runs.set(runId, run);
     }
     return run;
@@ -121,5 +124,47 @@ export class LedgerReads {
   /** The ledger's jobs in the scope that memory does not hold (memory's copy is the newer one). */
   private fromLedger(scope: JobScope): JobRecord[] {
     return this.storage.find(scope).filter((r) => !this.own.has(r.id) && inScope(scope, r));
+  }
+}
+
+/** One run's jobs kept as read from the ledger, by id and by row. */
+class KeptRun {
+  private readonly all = new Map<string, JobRecord>();
+  private readonly byRow = new Map<number, Map<string, JobRecord>>();
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  has(id: string): boolean {
+    return this.all.has(id);
+  }
+
+  get(id: string): JobRecord | undefined {
+    return this.all.get(id);
+  }
+
+  set(record: JobRecord): void {
+    this.all.set(record.id, record);
+    const row = rowOfRecord(record);
+    if (row === null) return;
+    const jobs = this.byRow.get(row) ?? new Map<string, JobRecord>();
+    jobs.set(record.id, record);
+    this.byRow.set(row, jobs);
+  }
+
+  delete(id: string): void {
+    const record = this.all.get(id);
+    if (!record) return;
+    this.all.delete(id);
+    const row = rowOfRecord(record);
+    const jobs = row === null ? undefined : this.byRow.get(row);
+    jobs?.delete(id);
+    if (row !== null && jobs?.size === 0) this.byRow.delete(row);
+  }
+
+  /** Its jobs, or one row's. */
+  of(row?: number): Iterable<JobRecord> {
+    return (row === undefined ? this.all : this.byRow.get(row))?.values() ?? [];
   }
 }

@@ -21,6 +21,8 @@ function where(scope: JobScope): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [];
   const add = (sql: string, ...values: readonly (string | number)[]) => (parts.push(sql), params.push(...values));
   if (scope.runId !== undefined) add('run_id = ?', scope.runId);
+  // No column of its own: read among the run's jobs, which the run's index finds.
+  if (scope.row !== undefined) add(`json_extract(record, '$.purpose.row') = ?`, scope.row);
   if (scope.ids) add('id IN (SELECT value FROM json_each(?))', JSON.stringify(scope.ids));
   if (scope.remoteIds) add('remote_id IN (SELECT value FROM json_each(?))', JSON.stringify(scope.remoteIds));
   if (scope.kinds) add(`kind IN ${list(scope.kinds)}`, ...scope.kinds);

@@ -78,6 +78,14 @@ describe("the job engine's reads of a large ledger", () => {
     // Everything else is still there, read when asked for.
     expect(engine.get('old7').resultUrl).toBe('https://files.example/old7.mp3');
     expect(engine.records(undefined, { runId: 'b1' })).toHaveLength(1_000);
+    // One row's, by the run's and row's indexes; the same question of the database, and of a job held.
+    expect(engine.records(undefined, { runId: 'b1', row: 8 }).map((j) => j.id)).toEqual(['old8']);
+    expect(engine.records(undefined, { runId: 'b1', row: 7 })).toEqual([]);
+    expect(ledger.find({ runId: 'b1', row: 8 }).map((j) => j.id)).toEqual(['old8']);
+    await engine.markReacted('old10');
+    expect(held(engine).has('old10')).toBe(true);
+    expect(engine.records(undefined, { runId: 'b1', row: 10 }).map((j) => j.reactedAt)).toEqual([NOW]);
+    expect(engine.records(undefined, { runId: 'b1' })).toHaveLength(1_000);
     // The create that never answered is now ended too: both are the reactor's to act on.
     expect(engine.records(undefined, { unreacted: true }).map((j) => j.id)).toEqual(['sending', 'not-acted-on']);
     expect(engine.records(undefined, { resultUrl: 'https://files.example/old8.mp3' }).map((j) => j.id)).toEqual([
@@ -152,11 +160,13 @@ describe("the ledger's reads of what the engine does not hold", () => {
     const day = { expiresAfter: NOW, expiresBefore: NOW + 86_400_000 };
     ledger.find({ phases: ['completed'], purposeTypes: ['campaign-row', 'batch-row'], ...day });
     ledger.charges(NOW);
+    ledger.find({ runId: 'b1', row: 3 });
     expect(plans[0]).toContain('jobs_unreacted');
     expect(plans[1]).toContain('jobs_by_result');
     expect(plans[2]).toContain('jobs_by_expiry');
     expect(plans[3]).toContain('jobs_by_expiry');
     expect(plans.some((p) => p.includes('jobs_charges'))).toBe(true);
+    expect(plans.at(-1)).toMatch(/USING (COVERING )?INDEX \w*run/);
     expect(plans.join('\n')).not.toMatch(/SCAN jobs(?! USING)/);
     ledger.close();
   });

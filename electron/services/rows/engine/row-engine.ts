@@ -7,6 +7,7 @@ import { InProcessRowQueue, type RowQueue, type RowTask } from './row-queue';
 import { intentKey, NOT_SENT, sendOnce } from '../queue/create-intents';
 import {
   jobOfRow,
+  rowScope,
   madeNothing,
   JOB_ENDED,
   ROW_ENDED,
@@ -343,8 +344,7 @@ export class RowEngine {
   private context(task: RowTask, run: AnyRun, row: AnyRow): RowStepContext<AnyRow, AnyRun> {
     const key = `${task.kind}/${task.runId}/${task.row}`;
     const set = (change: (row: AnyRow) => AnyRow) => this.memory.setRow(task.kind, task.runId, task.row, change);
-    // Only this row's, of its run's: viewing every job of a 10,000-row run for each step made the steps slower as it went.
-    const rowJobs = () => this.deps.jobs.list(jobOfRow(this.kindOf(task.kind), task), { runId: task.runId });
+    const rowJobs = () => this.deps.jobs.list(jobOfRow(this.kindOf(task.kind), task), rowScope(task));
     return {
       run,
       row,

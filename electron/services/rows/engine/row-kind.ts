@@ -164,6 +164,9 @@ export function madeNothing(jobs: readonly JobView[], row: Pick<RowBase, 'take'>
 }
 
 /** Whether a ledger record is a job of this task's row (any take). */
+/** Where the ledger finds one row's jobs by its indexes (its run's, of that row). */
+export const rowScope = (task: RowTask): JobScope => ({ runId: task.runId, row: task.row });
+
 export function jobOfRow(
   kind: Pick<RowKind<RowBase, RunBase<RowBase>>, 'rowOf'>,
   task: RowTask,

@@ -1,0 +1,79 @@
+import type { JobRecord } from '../../common/bridge/jobs';
+import { runOf } from './job-scope';
+
+/** The row of its run a job is a step of (purpose.row), or null for a job of no run. */
+export const rowOfRecord = (record: Pick<JobRecord, 'purpose'>): number | null => {
+  const row = (record.purpose as { row?: unknown }).row;
+  return runOf(record) !== null && typeof row === 'number' ? row : null;
+};
+
+const rowKey = (runId: string, row: number): string => `${runId}\u0000${row}`;
+
+/**
+ * The job engine's records in memory, by id, and also by the run and row they are a step of: a row's
+ * step asks for its few jobs at every turn, and looking through every job held (an in-process campaign
+ * holds all of its own) made each step slower as the run went on. A Map, so everything that reads the
+ * engine's records reads them as before; only `set`, `delete` and `clear` also keep the indexes.
+ */
+export class HeldJobs extends Map<string, JobRecord> {
+  private readonly byRun = new Map<string, Set<string>>();
+  private readonly byRow = new Map<string, Set<string>>();
+
+  override set(id: string, record: JobRecord): this {
+    const before = super.get(id);
+    if (before) this.unindex(id, before);
+    super.set(id, record);
+    this.index(id, record);
+    return this;
+  }
+
+  override delete(id: string): boolean {
+    const before = super.get(id);
+    if (before) this.unindex(id, before);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    this.byRun.clear();
+    this.byRow.clear();
+    super.clear();
+  }
+
+  /** The records held of one run, or of one of its rows. */
+  *ofRun(runId: string, row?: number): Generator<JobRecord> {
+    const ids = row === undefined ? this.byRun.get(runId) : this.byRow.get(rowKey(runId, row));
+    if (!ids) return;
+    for (const id of ids) {
+      const record = super.get(id);
+      if (record) yield record;
+    }
+  }
+
+  private index(id: string, record: JobRecord): void {
+    const runId = runOf(record);
+    if (runId === null) return;
+    add(this.byRun, runId, id);
+    const row = rowOfRecord(record);
+    if (row !== null) add(this.byRow, rowKey(runId, row), id);
+  }
+
+  private unindex(id: string, record: JobRecord): void {
+    const runId = runOf(record);
+    if (runId === null) return;
+    remove(this.byRun, runId, id);
+    const row = rowOfRecord(record);
+    if (row !== null) remove(this.byRow, rowKey(runId, row), id);
+  }
+}
+
+function add(index: Map<string, Set<string>>, key: string, id: string): void {
+  const ids = index.get(key);
+  if (ids) ids.add(id);
+  else index.set(key, new Set([id]));
+}
+
+function remove(index: Map<string, Set<string>>, key: string, id: string): void {
+  const ids = index.get(key);
+  ids?.delete(id);
+  if (ids?.size === 0) index.delete(key);
+}
