@@ -194,7 +194,7 @@ export class CampaignRows {
     return (await this.deps.rows.run(KIND, id)) as CampaignRecord;
   }
 
-  jobEnded(job: Pick<JobRecord, 'purpose' | 'finishedAt' | 'createdAt' | 'polls'>): Promise<void> {
+  jobEnded(job: Pick<JobRecord, 'purpose'>): Promise<void> {
     return this.deps.rows.jobEnded(job);
   }
 

@@ -89,7 +89,7 @@ export class BatchRows {
     deps.subscribe((job) => {
       if (job.purpose.type !== 'batch-row') return;
       void this.get(job.purpose.batchId).then((record) => record && this.emit(record));
-      if (job.phase === 'stalled') void deps.rows.jobEnded({ ...job, finishedAt: null });
+      if (job.phase === 'stalled') void deps.rows.jobEnded(job);
     });
   }
 

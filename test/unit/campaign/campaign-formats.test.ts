@@ -70,7 +70,7 @@ function setup() {
     rows: new RowEngine({
       jobs: engine,
       balanceReadings: { clock: { now: () => 0 } },
-      pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
+      pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
     }),
     runs: runsIn(dataDir),
     prepare: async (body) => body,

@@ -111,7 +111,7 @@ function setup(
     // The hand engine's jobs are made at times 0, 1, 2...: the readings' clock starts there too.
     balanceReadings: { clock: { now: () => 0 } },
     // Known and quick, so the turns come at once (the pacer has tests of its own).
-    pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
+    pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
   });
   const runner = new CampaignRows({
     rows: rowEngine,

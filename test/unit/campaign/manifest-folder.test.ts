@@ -25,7 +25,7 @@ function studio(again?: { dataDir: string; service: HandService }) {
   const runner = new CampaignRows({
     rows: new RowEngine({
       jobs: service,
-      pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
+      pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
     }),
     runs: runsIn(dataDir),
     prepare: async (body) => body,

@@ -23,7 +23,7 @@ function oneRowCampaign(saveFails: () => boolean) {
   const runner = new CampaignRows({
     rows: new RowEngine({
       jobs: service,
-      pacers: new RowPacers(() => ({ requestsPerSecond: 10_000, maxRate: 10_000 })),
+      pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
     }),
     runs: runsIn(dataDir),
     prepare: async (body) => body,

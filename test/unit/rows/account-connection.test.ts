@@ -82,7 +82,7 @@ describe("the account's end on a connection", () => {
     const rows = new RowEngine({
       jobs: service,
       connection: async () => 'c1',
-      pacers: new RowPacers(() => ({ requestsPerSecond: 6 })),
+      pacers: new RowPacers(() => ({ initialRate: 3, maxRate: 3 })),
     });
     service.rows = rows;
     const campaigns = new CampaignRows({

@@ -42,7 +42,7 @@ export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file
   const rows = new RowEngine({
     jobs: engine,
     connection: async () => 'sandbox',
-    pacers: new RowPacers(() => ({ requestsPerSecond: 100 })),
+    pacers: new RowPacers(() => ({ initialRate: 50, maxRate: 50 })),
   });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const storage = createStorageServices({

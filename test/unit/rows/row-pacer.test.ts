@@ -11,9 +11,8 @@ afterEach(() => {
 });
 
 describe('the row pacer', () => {
-  it('gives turns a gap apart at the known rate less the polls each job takes, rows under way first', async () => {
-    // 12 requests a second, one poll a job so far: 6 creates a second.
-    const pacer = new RowPacer({ requestsPerSecond: 12 });
+  it('gives turns a gap apart at its rate, rows under way first', async () => {
+    const pacer = new RowPacer({ initialRate: 6 });
     const given: { at: number; who: string }[] = [];
     for (let i = 0; i < 10; i += 1) void pacer.turn(true).then(() => given.push({ at: Date.now(), who: `new${i}` }));
     for (let i = 0; i < 5; i += 1) void pacer.turn(false).then(() => given.push({ at: Date.now(), who: `next${i}` }));
@@ -25,7 +24,7 @@ describe('the row pacer', () => {
   });
 
   it('lets a new row start only when no create waits for a turn, and says so when one may', async () => {
-    const pacer = new RowPacer({ requestsPerSecond: 4 });
+    const pacer = new RowPacer({ initialRate: 4 });
     let rooms = 0;
     pacer.onRoom(() => (rooms += 1));
     expect(pacer.free()).toBe(true);
@@ -49,24 +48,9 @@ describe('the row pacer', () => {
     expect(pacer.createsPerSecond()).toBeLessThan(5);
   });
 
-  it('keeps more rows in flight for slow jobs: the rate times the jobs’ observed length', () => {
-    const quick = new RowPacer({ requestsPerSecond: 20 });
-    const slow = new RowPacer({ requestsPerSecond: 20 });
-    for (let i = 0; i < 20; i += 1) {
-      quick.observe(2, 1);
-      slow.observe(60, 1);
-    }
-    expect(quick.inFlightTarget()).toBeLessThan(30);
-    expect(slow.inFlightTarget()).toBeGreaterThan(500);
-    // Jobs that take more polls leave fewer creates a second in the same request rate.
-    const chatty = new RowPacer({ requestsPerSecond: 20 });
-    for (let i = 0; i < 20; i += 1) chatty.observe(2, 4);
-    expect(chatty.createsPerSecond()).toBeLessThan(quick.createsPerSecond());
-  });
-
   it('has a create still unsent past the room after its turn take a new one, late then measured from it', async () => {
-    // 2 requests a second, one poll a job: a turn a second (less the room).
-    const pacer = new RowPacer({ requestsPerSecond: 2 });
+    // A turn every 1.1 s.
+    const pacer = new RowPacer({ initialRate: 0.9 });
     const turnAt = await pacer.turn(false);
     const pace = pacer.paceFrom(turnAt, async () => true);
     await vi.advanceTimersByTimeAsync(TURN_LATENESS_MS);

@@ -8,7 +8,9 @@ import type { RowBase, RowStepPrice } from '../../../electron/services/rows/engi
 
 type Row = RowBase;
 
-function starts(expectedCredits = async (step: RowStepPrice) => (step.kind === 'tts' ? 2 : null)) {
+function starts(
+  expectedCredits: (step: RowStepPrice) => Promise<number | null> = async (step) => (step.kind === 'tts' ? 2 : null),
+) {
   const rows: Record<string, Row[]> = {
     'batch/b': [{ row: 1, state: 'pending', take: 1, problems: [] }],
     'campaign/c': [{ row: 1, state: 'pending', take: 1, problems: [] }],

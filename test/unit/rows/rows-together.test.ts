@@ -24,10 +24,12 @@ import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { rowQueueCases } from './row-queues';
 import { advanceUntil, mostInWindow } from './windows';
+import { TURN_LATENESS_MS } from '../../../electron/services/rows/rate/shared-turns';
 import { runsIn } from './folder-runs';
 
 /** The connection's rate, in requests a second: creates and polls alike. */
 const RATE = 6;
+const CREATE_RATE = ((RATE / 2) * 1000) / (1000 + TURN_LATENESS_MS);
 const JOB_MS = 1_500;
 const PRICES: Record<string, number> = { tts: 2, 'avatar-video': 10 };
 
@@ -123,7 +125,10 @@ function studio(
     jobs: service,
     ...shared,
     connection: async () => 'c1',
-    pacers: new RowPacers(() => ({ requestsPerSecond: RATE })),
+    // Creates at half the rate (less the room a second keeps for creates sent a little after their turn),
+    // so with each job's one poll the requests stay within the rate: one pacer between the two runs keeps
+    // them there together, where a pacer each would let twice as many go.
+    pacers: new RowPacers(() => ({ initialRate: CREATE_RATE, maxRate: CREATE_RATE })),
   });
   service.rows = rows;
   const campaigns = new CampaignRows({

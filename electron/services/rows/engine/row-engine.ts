@@ -33,7 +33,7 @@ export type { RowEngineDeps };
 type AnyRow = RowBase;
 type AnyRun = RunBase<AnyRow>;
 type AnyKind = RowKind<AnyRow, AnyRun>;
-type EndedJob = Pick<JobRecord, 'purpose' | 'finishedAt' | 'createdAt' | 'polls'> & { sentAt?: number | null };
+type EndedJob = Pick<JobRecord, 'purpose'>;
 
 /**
  * The one row engine of batches and campaigns. A run is rows, each a durable record with its own state
@@ -162,11 +162,7 @@ export class RowEngine {
       const at = kind.rowOf(job);
       if (!at) continue;
       const moving = this.memory.get(kind.name, at.runId).then(async (run) => {
-        if (!run) return;
-        const connection = this.connections.get(`${kind.name}/${run.id}`);
-        if (connection && job.finishedAt !== null)
-          this.pacers.of(connection).observe((job.finishedAt - (job.sentAt ?? job.createdAt)) / 1000, job.polls);
-        this.queue.push({ kind: kind.name, runId: run.id, row: at.row });
+        if (run) this.queue.push({ kind: kind.name, runId: run.id, row: at.row });
       });
       this.work.track(moving);
       return moving;

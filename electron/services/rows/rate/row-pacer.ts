@@ -4,12 +4,7 @@ import { TURN_LATENESS_MS } from './shared-turns';
 
 export interface RowPacerOptions {
   clock?: Clock;
-  /**
-   * The connection's request rate (requests a second) when it is known; null: learned from its answers
-   * (the service publishes no figure). Known, creates go at that rate less the polls each job takes.
-   */
-  requestsPerSecond?: number | null;
-  /** Creates a second to start from while the rate is learned. */
+  /** Creates a second to start from (the service publishes no rate: it is learned from its answers). */
   initialRate?: number;
   /** The most creates a second, learned or not. */
   maxRate?: number;
@@ -28,14 +23,12 @@ interface Waiter {
  * waiting for a turn (`free`), so how many rows are under way is not a number anyone set: it is the rate
  * times how long the rows' jobs take (Little's law), more rows for slow jobs, fewer for quick ones.
  *
- * The rate, where the connection's is not known, is learned the way TCP learns a window: each accepted
- * create raises it a little (about one create a second more per second of full use), each refusal (1005)
- * halves it. The client's own pace (services/client/pace.ts) still shapes every request, polls included;
+ * The rate is learned the way TCP learns a window: each accepted create raises it a little (about one
+ * create a second more per second of full use), each refusal (1005) halves it. The client's own pace (services/client/pace.ts) still shapes every request, polls included;
  * this decides which row's create takes the next one.
  */
 export class RowPacer {
   private rate: number;
-  private readonly known: number | null;
   private readonly maxRate: number;
   private nextAt = 0;
   private readonly waiters: Waiter[] = [];
@@ -43,26 +36,17 @@ export class RowPacer {
   /** Rows started and not yet at their first create's turn: each holds a turn it will ask for. */
   private starting = 0;
   private readonly roomListeners = new Set<() => void>();
-  /** Observed: polls per job and seconds per job (moving averages), for the known rate and the target. */
-  private pollsPerJob = 1;
-  private jobSeconds: number | null = null;
   private readonly clock: Clock;
 
   constructor(options: RowPacerOptions = {}) {
     this.clock = options.clock ?? { now: () => Date.now() };
-    this.known = options.requestsPerSecond ?? null;
     this.maxRate = options.maxRate ?? 50;
-    this.rate = this.known === null ? (options.initialRate ?? 4) : this.knownCreateRate();
+    this.rate = Math.min(this.maxRate, options.initialRate ?? 4);
   }
 
   /** Creates a second now. */
   createsPerSecond(): number {
     return this.rate;
-  }
-
-  /** How many rows' jobs are expected at the service at once at this rate (rate × observed job length). */
-  inFlightTarget(): number {
-    return Math.max(1, Math.ceil(this.rate * (this.jobSeconds ?? 1)));
   }
 
   /** True when a new row may start: nobody waits for a turn and no row just started is about to. */
@@ -113,22 +97,14 @@ export class RowPacer {
 
   /** The create went: the learned rate rises a little. */
   accepted(): void {
-    if (this.known === null) this.rate = Math.min(this.maxRate, this.rate + 1 / this.rate);
+    this.rate = Math.min(this.maxRate, this.rate + 1 / this.rate);
   }
 
   /** The service refused a create as too frequent: half the rate, and how long to wait before that row's again. */
   refused(): number {
-    if (this.known === null) this.rate = Math.max(0.25, this.rate / 2);
+    this.rate = Math.max(0.25, this.rate / 2);
     this.nextAt = Math.max(this.nextAt, this.clock.now() + this.gap());
     return Math.ceil(2 * this.gap());
-  }
-
-  /** A row's job ended after this long and this many polls: the target and (at a known rate) the create rate follow. */
-  observe(seconds: number, polls: number): void {
-    if (Number.isFinite(seconds) && seconds >= 0)
-      this.jobSeconds = this.jobSeconds === null ? seconds : 0.8 * this.jobSeconds + 0.2 * seconds;
-    if (Number.isFinite(polls) && polls >= 0) this.pollsPerJob = 0.8 * this.pollsPerJob + 0.2 * polls;
-    if (this.known !== null) this.rate = this.knownCreateRate();
   }
 
   stop(): void {
@@ -136,12 +112,6 @@ export class RowPacer {
     this.timer = null;
     // Nobody waits for a turn of a stopped pacer: the waiting steps see the engine stopped.
     for (const waiter of this.waiters.splice(0)) waiter.grant(this.clock.now());
-  }
-
-  // Room in each second for requests that leave a little after their turn, as the shared turns keep.
-  private knownCreateRate(): number {
-    const room = 1000 / (1000 + TURN_LATENESS_MS);
-    return Math.min(this.maxRate, ((this.known as number) * room) / (1 + this.pollsPerJob));
   }
 
   private gap(): number {
