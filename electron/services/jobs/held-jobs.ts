@@ -21,15 +21,15 @@ export class HeldJobs extends Map<string, JobRecord> {
 
   override set(id: string, record: JobRecord): this {
     const before = super.get(id);
-    if (before) this.unindex(id, before);
+    if (before) this.index(id, before, remove);
     super.set(id, record);
-    this.index(id, record);
+    this.index(id, record, add);
     return this;
   }
 
   override delete(id: string): boolean {
     const before = super.get(id);
-    if (before) this.unindex(id, before);
+    if (before) this.index(id, before, remove);
     return super.delete(id);
   }
 
@@ -49,20 +49,13 @@ export class HeldJobs extends Map<string, JobRecord> {
     }
   }
 
-  private index(id: string, record: JobRecord): void {
+  /** Adds the job to its run's and row's index, or removes it (`change`). */
+  private index(id: string, record: JobRecord, change: typeof add | typeof remove): void {
     const runId = runOf(record);
     if (runId === null) return;
-    add(this.byRun, runId, id);
+    change(this.byRun, runId, id);
     const row = rowOfRecord(record);
-    if (row !== null) add(this.byRow, rowKey(runId, row), id);
-  }
-
-  private unindex(id: string, record: JobRecord): void {
-    const runId = runOf(record);
-    if (runId === null) return;
-    remove(this.byRun, runId, id);
-    const row = rowOfRecord(record);
-    if (row !== null) remove(this.byRow, rowKey(runId, row), id);
+    if (row !== null) change(this.byRow, rowKey(runId, row), id);
   }
 }
 
