@@ -78,7 +78,7 @@ describe('a campaign whose template has music', () => {
           .map((j) => j.resultUrl),
       );
       for (const url of voices) {
-        // Not the placeholder, not the bare voiceover: an uploaded file of its own.
+        // Neither the template's stand-in voice link nor the bare voiceover: an uploaded mix of its own.
         expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/.*\.mp3$/);
         expect(speech.has(url)).toBe(false);
       }
