@@ -1,11 +1,5 @@
 import type { JobRecord } from '../../common/bridge/jobs';
-import { runOf } from './job-scope';
-
-/** The row of its run a job is a step of (purpose.row), or null for a job of no run. */
-export const rowOfRecord = (record: Pick<JobRecord, 'purpose'>): number | null => {
-  const row = (record.purpose as { row?: unknown }).row;
-  return runOf(record) !== null && typeof row === 'number' ? row : null;
-};
+import { rowOfRecord, runOf } from './job-scope';
 
 const rowKey = (runId: string, row: number): string => `${runId}\u0000${row}`;
 

@@ -43,10 +43,16 @@ export const runOf = (record: Pick<JobRecord, 'purpose'>): string | null => {
   return typeof id === 'string' ? id : null;
 };
 
+/** The row of its run a job is a step of (purpose.row), or null for a job of no run. */
+export const rowOfRecord = (record: Pick<JobRecord, 'purpose'>): number | null => {
+  const row = (record.purpose as { row?: unknown }).row;
+  return runOf(record) !== null && typeof row === 'number' ? row : null;
+};
+
 /** Whether a record is in the scope (without `newest`, which only a list can apply). */
 export function inScope(scope: JobScope, record: JobRecord): boolean {
   if (scope.runId !== undefined && runOf(record) !== scope.runId) return false;
-  if (scope.row !== undefined && (record.purpose as { row?: unknown }).row !== scope.row) return false;
+  if (scope.row !== undefined && rowOfRecord(record) !== scope.row) return false;
   if (scope.ids && !scope.ids.includes(record.id)) return false;
   if (scope.remoteIds && (record.remoteId === null || !scope.remoteIds.includes(record.remoteId))) return false;
   if (scope.kinds && !scope.kinds.includes(record.kind)) return false;

@@ -1,9 +1,9 @@
 import type { JobRecord } from '../../common/bridge/jobs';
 import { JOB_KINDS } from '../../common/jobs/kinds';
 import type { ForgottenJobs } from './forgotten-jobs';
-import { inScope, OPEN_PHASES, runOf, type JobScope } from './job-scope';
+import { inScope, OPEN_PHASES, rowOfRecord, runOf, type JobScope } from './job-scope';
 import type { LedgerStorage } from './ledger';
-import { rowOfRecord, type HeldJobs } from './held-jobs';
+import type { HeldJobs } from './held-jobs';
 
 /** Finished jobs of each kind a start reads back, for the poll timing's learning (it keeps 50 a kind). */
 const TIMING_SAMPLES = 50;

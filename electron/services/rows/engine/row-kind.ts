@@ -163,10 +163,10 @@ export function madeNothing(jobs: readonly JobView[], row: Pick<RowBase, 'take'>
   return !jobs.some((job) => job.remoteId !== null && ((job.purpose as { take?: number }).take ?? 0) === row.take);
 }
 
-/** Whether a ledger record is a job of this task's row (any take). */
 /** Where the ledger finds one row's jobs by its indexes (its run's, of that row). */
 export const rowScope = (task: RowTask): JobScope => ({ runId: task.runId, row: task.row });
 
+/** Whether a ledger record is a job of this task's row (any take). */
 export function jobOfRow(
   kind: Pick<RowKind<RowBase, RunBase<RowBase>>, 'rowOf'>,
   task: RowTask,

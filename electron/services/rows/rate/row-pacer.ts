@@ -24,8 +24,9 @@ interface Waiter {
  * times how long the rows' jobs take (Little's law), more rows for slow jobs, fewer for quick ones.
  *
  * The rate is learned the way TCP learns a window: each accepted create raises it a little (about one
- * create a second more per second of full use), each refusal (1005) halves it. The client's own pace (services/client/pace.ts) still shapes every request, polls included;
- * this decides which row's create takes the next one.
+ * create a second more per second of full use), each refusal (1005) halves it. The client's own pace
+ * (services/client/pace.ts) still shapes every request, polls included; this decides which row's create
+ * takes the next one.
  */
 export class RowPacer {
   private rate: number;
