@@ -1,5 +1,5 @@
 // Following a queued campaign of the scale bench while it runs: how many rows the workers have ended
-// (their heartbeats in Redis), and the workers' and Redis's memory the first time that count passes a
+// (what each says of itself in Redis), and the workers' and Redis's memory the first time that count passes a
 // mark. A sampling loop, not a verdict: the run ends when the campaign command exits.
 import type { Redis } from 'ioredis';
 import { cpuSeconds, residentMb, type StudioProcess } from './scale-processes';
@@ -11,7 +11,7 @@ export interface Sample {
   redis: number;
 }
 
-/** How often the heartbeats are read: a sample's row count is at most this late. */
+/** How often the workers' facts are read: a sample's row count is at most this late. */
 const SAMPLE_MS = 250;
 /** A hang guard only: a run slower than this per row has stopped, not slowed down. */
 const GUARD_SECONDS_PER_ROW = 5;
@@ -22,10 +22,10 @@ export async function redisMemory(redis: Redis): Promise<{ used: number; peak: n
   return { used: field('used_memory'), peak: field('used_memory_peak') };
 }
 
-/** Rows the workers have ended (made, failed or not run), as their heartbeats say. */
+/** Rows the workers have ended (made, failed or not run), as each says of itself (RunShelf.tell). */
 async function rowsEnded(redis: Redis, names: readonly string[]): Promise<number> {
-  const beats = await redis.mget(names.map((name) => `studio:workers:${name}`));
-  return beats.reduce((sum, beat) => sum + (beat === null ? 0 : (JSON.parse(beat) as { done: number }).done), 0);
+  const said = await redis.hmget('studio:workers', ...names);
+  return said.reduce((sum, facts) => sum + (facts === null ? 0 : (JSON.parse(facts) as { done: number }).done), 0);
 }
 
 export interface Following {

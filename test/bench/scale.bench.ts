@@ -362,7 +362,7 @@ export async function run(): Promise<void> {
   );
   for (const o of outcomes) console.log(outcomeLine(o));
   console.log(
-    "memory when the rows ended (workers' heartbeats) first passed each count; growth since the workers started, per row ended: all workers' RSS together, and Redis used_memory",
+    "memory when the rows ended (as the workers say) first passed each count; growth since the workers started, per row ended: all workers' RSS together, and Redis used_memory",
   );
   console.log(
     `${'workers'.padStart(7)} ${'follows'.padStart(9)} ${'rows'.padStart(6)} ${'worker RSS'.padStart(16)}    ${'RSS/row'.padStart(12)} ${'Redis'.padStart(11)} ${'Redis/row'.padStart(12)}`,

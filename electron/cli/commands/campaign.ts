@@ -368,18 +368,18 @@ async function reportStatus(studio: StudioLink, outDir: string, dir: string, arg
   return whole && lost.length === 0 ? EXIT.ok : EXIT.failed;
 }
 
-/** Where a queued campaign's rows are made: the queue's counts, each worker's last heartbeat, and why a worker refuses this run. */
+/** Where a queued campaign's rows are made: the queue's counts, the workers connected to it, and why a worker refuses this run. */
 function queueLines(status: CampaignQueueStatus, run: string): string[] {
   const head = `On the queue at ${status.queue}`;
   if (!status.counts) return [`${head}: ${status.problem ?? 'it could not be read'}`];
   const { waiting, active, delayed, failed } = status.counts;
   const workers = status.workers.map((w) => {
-    const ago = Math.max(0, Math.round((status.checkedAt - w.seenAt) / 1000));
+    const since = Math.max(0, Math.round((status.checkedAt - w.connectedAt) / 1000));
     const refusal = w.refuses?.find((r) => r.run === run);
-    return `  worker ${w.name} on ${w.host}: last seen ${ago} s ago, making ${w.running}, made ${w.done}${refusal ? `; refuses this campaign: ${refusal.reason}` : ''}`;
+    return `  worker ${w.name} on ${w.host || 'a machine not yet named'}: connected for ${since} s, making ${w.running}, made ${w.done}${refusal ? `; refuses this campaign: ${refusal.reason}` : ''}`;
   });
   return [
-    `${head}: ${waiting} waiting, ${active} being made, ${delayed} waiting to retry, ${failed} failed (kept for review); ${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} seen`,
+    `${head}: ${waiting} waiting, ${active} being made, ${delayed} waiting to retry, ${failed} failed (kept for review); ${status.workers.length} worker${status.workers.length === 1 ? '' : 's'} connected`,
     ...workers,
   ];
 }

@@ -85,7 +85,11 @@ export const workerCommand: CliCommand = {
       help: "how long a row stays this worker's without a word from it (default 30): a killed worker's rows go to another within about twice this",
       range: { min: 2, max: 600, integer: true },
     },
-    { name: '--name', value: 'NAME', help: 'how this worker is named in heartbeats and in the intents it writes' },
+    {
+      name: '--name',
+      value: 'NAME',
+      help: 'how this worker is named on the queue (its workers panel) and in the intents it writes',
+    },
     {
       name: '--rate',
       value: 'N',

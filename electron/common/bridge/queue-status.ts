@@ -3,12 +3,13 @@ import { z } from 'zod';
 // What a page reads of the queue a run's rows are made on: the same answer for a campaign and a batch,
 // since both kinds of run share one queue at an address.
 
-/** A worker seen on a queue, from its latest heartbeat. */
+/** A worker connected to a queue now (Redis lists its connection), with what it last said of itself. */
 export const QueueWorker = z.object({
   name: z.string(),
+  /** Its machine's name; empty until it has said anything. */
   host: z.string(),
-  /** When its latest heartbeat was written (ms since the epoch, the worker's clock). */
-  seenAt: z.number(),
+  /** Since when its connection to the queue is open (ms since the epoch, on the host's clock, to the second). */
+  connectedAt: z.number(),
   /** Rows it is making now, and rows it has made since it started. */
   running: z.number().int(),
   done: z.number().int(),
@@ -34,7 +35,7 @@ export type QueueCounts = z.infer<typeof QueueCounts>;
 export const QueueStatus = z.object({
   /** The queue's address without its password; null: the rows are made on this computer (nothing else is read). */
   queue: z.string().nullable(),
-  /** The host's clock when it read the queue, so the page measures heartbeats' ages against one clock. */
+  /** The host's clock when it read the queue, so the page measures how long workers have been there against one clock. */
   checkedAt: z.number(),
   /** Null when the queue could not be read (`problem` says why) or there is no queue. */
   counts: QueueCounts.nullable(),

@@ -30,7 +30,7 @@ import { leaveUnchosen } from './rows-chosen';
 import { inSelection } from '../../common/campaign/row-selection';
 import { reusableVoiceovers, paidVoiceovers } from './step-reuse';
 import { rowLabel } from '../../common/text/row-label';
-import type { WorkerBeat } from '../rows/queue/run-shelf';
+import type { ConnectedWorker } from '../rows/queue/queue-workers';
 import { QUEUE_READ_GUARD_MS, queueStatusReader } from '../rows/queue/queue-status';
 
 export interface CampaignsDomainDeps {
@@ -53,12 +53,12 @@ export interface CampaignsDomainDeps {
   /**
    * Runs made on a queue: a queue address the user gave, as the run records it (without its password),
    * the template with its local files uploaded (a worker elsewhere reads links only), and what the
-   * queue at a recorded address holds: its workers' heartbeats and BullMQ's counts of its jobs.
+   * queue at a recorded address holds: the workers connected to it and BullMQ's counts of its jobs.
    */
   queue?: {
     address(url: string): string;
     link<T>(value: T): Promise<T>;
-    workers(address: string): Promise<readonly WorkerBeat[]>;
+    workers(address: string): Promise<readonly ConnectedWorker[]>;
     counts(address: string): Promise<Record<string, number>>;
     /** What in a run its service could not fetch from a worker's row (loopback, private addresses). */
     unreachable?(record: CampaignRecord): Promise<string[]>;

@@ -1,9 +1,6 @@
 // What the queue panel of a run (a campaign or a voiceover batch) shows, worked out without Vue: its
-// rows by state, the queue's counts, and each worker's last heartbeat as an age.
+// rows by state, the queue's counts, and how long each connected worker has been there.
 import type { QueueCounts, QueueStatus, QueueWorker } from '@common/bridge/queue-status';
-
-/** A worker not heard from for longer than this is shown in red: it beats every 5 s, so three beats were missed. */
-export const WORKER_LATE_MS = 15_000;
 
 /** One line of "this run's rows": how many rows are in states the page names alike. */
 export interface RowsInState {
@@ -45,16 +42,18 @@ export const QUEUE_COUNT_LABELS: Record<keyof QueueCounts, string> = {
 };
 
 /**
- * How long before the host read the queue a worker's latest heartbeat was, in whole seconds: measured on
- * the host's clock, not the page's (the page may run on another machine). A worker's clock a little
- * ahead reads as 0.
+ * How long a worker's connection to the queue had been open when the host read the queue, in whole
+ * seconds: both times are the host's, not the page's (the page may run on another machine).
  */
-export function secondsSinceSeen(worker: Pick<QueueWorker, 'seenAt'>, status: Pick<QueueStatus, 'checkedAt'>): number {
-  return Math.max(0, Math.floor((status.checkedAt - worker.seenAt) / 1000));
+export function secondsConnected(
+  worker: Pick<QueueWorker, 'connectedAt'>,
+  status: Pick<QueueStatus, 'checkedAt'>,
+): number {
+  return Math.max(0, Math.floor((status.checkedAt - worker.connectedAt) / 1000));
 }
 
-export function seenText(seconds: number): string {
-  if (seconds < 90) return `last seen ${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  return `last seen ${minutes} min ago`;
+export function connectedText(seconds: number): string {
+  if (seconds < 90) return `for ${seconds} s`;
+  if (seconds < 90 * 60) return `for ${Math.floor(seconds / 60)} min`;
+  return `for ${Math.floor(seconds / 3600)} h`;
 }

@@ -1,6 +1,6 @@
 // Where a campaign's rows are made, as the page asks it (campaigns.queueStatus), against a real Redis
-// with a password: a queued campaign's address without the password, BullMQ's counts and the workers'
-// heartbeats; a campaign on this computer reads nothing; a Redis that is gone or refuses the studio is
+// with a password: a queued campaign's address without the password, BullMQ's counts and the workers
+// connected to it (BullMQ's getWorkers) with what each said of itself; a campaign on this computer reads nothing; a Redis that is gone or refuses the studio is
 // an answer saying so, not a throw.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CampaignRecord } from '../../../electron/common/campaign/record';
@@ -11,7 +11,7 @@ import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { redisTarget } from '../../../electron/services/rows/queue/redis-target';
 import { Redis } from 'ioredis';
 import { redisPerFile } from '../../redis-per-file';
-import { HANG_GUARD_MS } from '../../wait';
+import { HANG_GUARD_MS, until } from '../../wait';
 import { queueStatusReader } from '../../../electron/services/rows/queue/queue-status';
 import { closedPort } from '../../closed-port';
 
@@ -53,41 +53,63 @@ function studioQueues(): QueuedRuns {
 }
 
 describe("a campaign's queue as the page reads it", () => {
-  it('on a queue: its address without the password, the queue’s counts and every worker’s latest heartbeat', async () => {
+  it('on a queue: its address without the password, the queue’s counts and the workers connected to it, with what each said', async () => {
     const url = redis().url;
     const queues = studioQueues();
     // The address as a campaign records it, given once with its password as the user typed it.
     const address = queues.address(url);
     expect(address).toBe(`redis://127.0.0.1:${redis().port}`);
 
-    // Three rows waiting on the queue, pushed as a studio pushes them, with no worker taking them.
+    // Three rows pushed as a studio pushes them; two workers connected under their names, each making one.
     const pusher = new BullmqRowQueue({ url, prefix: PREFIX });
     closing.push(() => pusher.close());
     for (const row of [0, 1, 2]) pusher.push({ kind: 'campaign', runId: 'c-queued', row });
     await pusher.idle();
-    // Two workers' heartbeats, as `studio worker` writes them.
+    let letGo = (): void => undefined;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const taken: number[] = [];
+    const workers = ['w-b', 'w-a'].map((workerName) => {
+      const worker = new BullmqRowQueue({ url, prefix: PREFIX, concurrency: 1, workerName });
+      worker.start(async (task) => void (taken.push(task.row), await held));
+      return worker;
+    });
+    closing.push(async () => (letGo(), await Promise.all(workers.map((w) => w.close(true)))));
+    await until('both workers making a row', async () => taken.length === 2);
+    // What the workers said of themselves, as `studio worker` writes it, and what one long gone said a day ago.
     const client = new Redis(redisTarget(url).options);
     closing.push(() => client.quit());
     const shelf = new RunShelf(client, PREFIX);
-    await shelf.beat({ id: 'w-b', host: 'render-2', pid: 22, startedAt: 900_000, at: 990_000, running: 0, done: 7 });
-    await shelf.beat({ id: 'w-a', host: 'render-1', pid: 11, startedAt: 900_000, at: 998_000, running: 2, done: 3 });
+    const now = Date.now();
+    await shelf.tell({ id: 'w-b', host: 'render-2', pid: 22, startedAt: now, at: now, running: 1, done: 7 });
+    await shelf.tell({ id: 'w-a', host: 'render-1', pid: 11, startedAt: now, at: now, running: 1, done: 3 });
+    await shelf.tell({
+      id: 'w-old',
+      host: 'render-9',
+      pid: 9,
+      startedAt: 0,
+      at: now - 2 * 86_400_000,
+      running: 0,
+      done: 50,
+    });
 
     const h = domainWith(queues, { 'c-queued': address });
     const status = await h['campaigns.queueStatus']('c-queued');
-    expect(status).toEqual({
+    expect(status).toMatchObject({
       queue: address,
       checkedAt: 1_000_000,
       problem: null,
-      counts: { waiting: 3, active: 0, delayed: 0, failed: 0 },
+      counts: { waiting: 1, active: 2, delayed: 0, failed: 0 },
       workers: [
-        { name: 'w-a', host: 'render-1', seenAt: 998_000, running: 2, done: 3 },
-        { name: 'w-b', host: 'render-2', seenAt: 990_000, running: 0, done: 7 },
+        { name: 'w-a', host: 'render-1', running: 1, done: 3 },
+        { name: 'w-b', host: 'render-2', running: 1, done: 7 },
       ],
     });
+    // Connected for a few seconds at most, dated on the host's clock (the domain's, here 1,000,000).
+    for (const w of status.workers) expect(1_000_000 - w.connectedAt).toBeLessThanOrEqual(HANG_GUARD_MS);
     expect(JSON.stringify(status)).not.toContain(PASSWORD);
-
-    // A worker that stopped is gone from the answer once its heartbeat is.
-    await shelf.gone('w-b');
+    // What a worker gone for a day said is removed; one that stops leaves the list at once, its facts kept.
+    expect([...(await shelf.workerFacts()).keys()].sort()).toEqual(['w-a', 'w-b']);
+    await workers[0].close(true);
     expect((await h['campaigns.queueStatus']('c-queued')).workers.map((w) => w.name)).toEqual(['w-a']);
   });
 

@@ -70,7 +70,7 @@ describe('a worker told to stop', () => {
       const shelf = new RunShelf(records);
       await until(
         'the worker to make a row',
-        async () => (await shelf.workers()).some((w) => w.id === 'busy' && w.running > 0),
+        async () => ((await shelf.workerFacts()).get('busy')?.running ?? 0) > 0,
         120_000,
       );
     } finally {

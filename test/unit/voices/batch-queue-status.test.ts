@@ -1,6 +1,6 @@
 // Where a batch's lines are made, as the batch page asks it (batches.queueStatus), against a real Redis
 // with a password: the same reading as a campaign's (one queue holds both kinds of run), so a queued
-// batch gets the address without the password, BullMQ's counts and the workers' heartbeats; a batch on
+// batch gets the address without the password, BullMQ's counts and the workers connected to it; a batch on
 // this computer reads nothing; a Redis that is gone is an answer saying so, not a throw. A queued batch's
 // view names its queue and its rows sent to it as queued.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import type { BatchRecord } from '../../../electron/services/voices/batch-record
 import { batchView } from '../../../electron/services/voices/batch-view';
 import { createBatchesDomain } from '../../../electron/services/voices/batches-domain';
 import { redisPerFile } from '../../redis-per-file';
-import { HANG_GUARD_MS } from '../../wait';
+import { HANG_GUARD_MS, until } from '../../wait';
 import { closedPort } from '../../closed-port';
 
 const PASSWORD = 'batch-queue-secret';
@@ -57,36 +57,44 @@ function counted(queues: QueuedRuns): { queues: QueuedRuns; reads: () => number 
 }
 
 describe("a batch's queue as the batch page reads it", () => {
-  it('on a queue: its address without the password, the queue’s counts and every worker’s latest heartbeat', async () => {
+  it('on a queue: its address without the password, the queue’s counts and the workers connected to it', async () => {
     const url = redis().url;
     const queues = studioQueues();
     const address = queues.address(url);
     expect(address).toBe(`redis://127.0.0.1:${redis().port}`);
 
-    // Two lines waiting on the queue, pushed as a studio pushes a batch's rows, with no worker taking them.
+    // Two lines pushed as a studio pushes a batch's rows; a worker connected under its name makes one.
     const pusher = new BullmqRowQueue({ url, prefix: PREFIX });
     closing.push(() => pusher.close());
     for (const row of [0, 1]) pusher.push({ kind: 'batch', runId: 'b-queued', row });
     await pusher.idle();
+    let letGo = (): void => undefined;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let taken = 0;
+    const worker = new BullmqRowQueue({ url, prefix: PREFIX, concurrency: 1, workerName: 'w-1' });
+    worker.start(async () => void (taken++, await held));
+    closing.push(async () => (letGo(), await worker.close(true)));
+    await until('the worker making a line', async () => taken === 1);
     const client = new Redis(redisTarget(url).options);
     closing.push(() => client.quit());
-    await new RunShelf(client, PREFIX).beat({
+    const now = Date.now();
+    await new RunShelf(client, PREFIX).tell({
       id: 'w-1',
       host: 'voice-1',
       pid: 5,
-      startedAt: 900_000,
-      at: 996_000,
+      startedAt: now,
+      at: now,
       running: 1,
       done: 4,
     });
 
     const status = await domainWith(queues, { 'b-queued': address })['batches.queueStatus']('b-queued');
-    expect(status).toEqual({
+    expect(status).toMatchObject({
       queue: address,
       checkedAt: 1_000_000,
       problem: null,
-      counts: { waiting: 2, active: 0, delayed: 0, failed: 0 },
-      workers: [{ name: 'w-1', host: 'voice-1', seenAt: 996_000, running: 1, done: 4 }],
+      counts: { waiting: 1, active: 1, delayed: 0, failed: 0 },
+      workers: [{ name: 'w-1', host: 'voice-1', running: 1, done: 4 }],
     });
     expect(JSON.stringify(status)).not.toContain(PASSWORD);
   });

@@ -14,6 +14,8 @@ export interface BullmqRowQueueOptions {
   prefix?: string;
   /** Row steps this process runs at once (a step waiting for its create's turn holds one). */
   concurrency?: number;
+  /** The name its BullMQ worker gives its connections, by which the queue lists it (queue-workers.ts). */
+  workerName?: string;
   /**
    * How long a worker's hold on a step lasts without renewal, and how often holds are checked: a step
    * whose worker died is found cut off within about twice this. BullMQ's default, 30 s, unless given.
@@ -71,7 +73,8 @@ export class BullmqRowQueue implements RowQueue {
   private readonly redis: Redis;
   private worker: Worker<RowTask> | null = null;
   private readonly name: string;
-  private readonly prefix: string;
+  /** The Redis key prefix of everything it writes, which its workers' connection names start with too. */
+  readonly prefix: string;
   private readonly pending = new Set<Promise<unknown>>();
   private readonly wakers = new Set<() => void>();
   private readonly steps = new Set<Promise<void>>();
@@ -102,6 +105,7 @@ export class BullmqRowQueue implements RowQueue {
       connection: this.target.options,
       prefix: this.prefix,
       concurrency: this.options.concurrency ?? 100,
+      ...(this.options.workerName ? { name: this.options.workerName } : {}),
       maxStalledCount: this.options.stalledRuns ?? 0,
       ...(this.options.stallMs ? { lockDuration: this.options.stallMs, stalledInterval: this.options.stallMs } : {}),
     });

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { QueueCounts, QueueStatus } from '../../../common/bridge/queue-status';
 import { redisTarget } from './redis-target';
-import type { WorkerBeat } from './run-shelf';
+import type { ConnectedWorker } from './queue-workers';
 import { passwordPause, refusedByRedis } from './queue-password';
 
 /**
@@ -13,13 +13,14 @@ export const QUEUE_READ_GUARD_MS = 5_000;
 
 /** What the status needs of the studio's queues. */
 export interface QueueReads {
-  workers(address: string): Promise<readonly WorkerBeat[]>;
+  workers(address: string): Promise<readonly ConnectedWorker[]>;
   counts(address: string): Promise<Record<string, number>>;
   /** Whether the studio keeps a queue's password across its restarts (its vault is persistent). */
   readonly keepsPasswords?: boolean;
 }
 
-type QueueRead = { counts: QueueCounts; workers: QueueStatus['workers'] };
+/** A read of the queue, `checkedAt` on the reader's clock (a read shared by several askers keeps its own). */
+type QueueRead = { checkedAt: number; counts: QueueCounts; workers: QueueStatus['workers'] };
 
 /**
  * Answers where a run's rows are made (a campaign's or a batch's: one queue holds both) and, for a queue,
@@ -41,10 +42,10 @@ export function queueStatusReader(
   }: { now: () => number; guardMs: number; reach?: (address: string) => Promise<string | null> },
 ): (address: string | null) => Promise<QueueStatus> {
   const underWay = new Map<string, Promise<QueueRead>>();
-  const readOnce = (address: string, reads: QueueReads): Promise<QueueRead> => {
+  const readOnce = (address: string, reads: QueueReads, at: number): Promise<QueueRead> => {
     const known = underWay.get(address);
     if (known) return known;
-    const read = readQueue(address, reads).finally(() => underWay.delete(address));
+    const read = readQueue(address, reads, at).finally(() => underWay.delete(address));
     underWay.set(address, read);
     return read;
   };
@@ -64,12 +65,12 @@ export function queueStatusReader(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), guardMs)));
     try {
-      const read = await Promise.race([readOnce(address, queues), late]);
+      const read = await Promise.race([readOnce(address, queues, now()), late]);
       if (read === null)
         return unread(
           `Redis at ${address} did not answer within ${guardMs / 1000} s: it is busy, stopped answering, or is not Redis. Rows wait until it answers.`,
         );
-      return { queue: address, checkedAt: now(), problem: null, ...read };
+      return { queue: address, problem: null, ...read };
     } catch (error) {
       return unread(refusal(address, error, queues.keepsPasswords ?? false));
     } finally {
@@ -78,9 +79,11 @@ export function queueStatusReader(
   };
 }
 
-async function readQueue(address: string, reads: QueueReads): Promise<QueueRead> {
-  const [counts, beats] = await Promise.all([reads.counts(address), reads.workers(address)]);
+/** The queue's counts and workers, the workers' connections dated on the reader's clock (`at`). */
+async function readQueue(address: string, reads: QueueReads, at: number): Promise<QueueRead> {
+  const [counts, connected] = await Promise.all([reads.counts(address), reads.workers(address)]);
   return {
+    checkedAt: at,
     counts: {
       // BullMQ keeps jobs with a priority apart from the plain waiting ones; to the user both wait.
       waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
@@ -88,11 +91,12 @@ async function readQueue(address: string, reads: QueueReads): Promise<QueueRead>
       delayed: counts.delayed ?? 0,
       failed: counts.failed ?? 0,
     },
-    workers: [...beats]
+    workers: [...connected]
       .sort((a, b) => a.id.localeCompare(b.id))
-      .map((beat) => {
-        const refuses = Object.entries(beat.refuses ?? {}).map(([run, reason]) => ({ run, reason }));
-        const worker = { name: beat.id, host: beat.host, seenAt: beat.at, running: beat.running, done: beat.done };
+      .map((w) => {
+        const refuses = Object.entries(w.refuses ?? {}).map(([run, reason]) => ({ run, reason }));
+        const connectedAt = at - w.secondsConnected * 1000;
+        const worker = { name: w.id, host: w.host, connectedAt, running: w.running, done: w.done };
         return refuses.length > 0 ? { ...worker, refuses } : worker;
       }),
   };

@@ -7,7 +7,8 @@ import { queueVaultId, redisTarget } from './redis-target';
 import type { QueuedRows, RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from '../engine/row-kind';
 import type { RowQueue, RowTask } from '../engine/row-queue';
 import type { RunAccount } from '../../client/account-proof';
-import { RunShelf, type RowReport, type WorkerBeat } from './run-shelf';
+import { RunShelf, type RowReport } from './run-shelf';
+import { connectedWorkers, type ConnectedWorker } from './queue-workers';
 import { GIVE_PASSWORD, passwordPause, refusedByRedis } from './queue-password';
 
 /** A queued row's step let go because the studio quits (never seen outside this file). */
@@ -132,9 +133,10 @@ export class QueuedRuns {
     };
   }
 
-  /** The workers seen on a queue lately (their heartbeats), for the pages and `campaign status`. */
-  async workers(queue: string): Promise<WorkerBeat[]> {
-    return (await this.link(queue)).shelf.workers();
+  /** The workers connected to a queue now, with what each last said of itself, for the pages and `campaign status`. */
+  async workers(queue: string): Promise<ConnectedWorker[]> {
+    const link = await this.link(queue);
+    return connectedWorkers(link.queue.queue, link.queue.prefix, link.shelf, Date.now());
   }
 
   /** Counts of the queue's jobs by state, as BullMQ keeps them. */

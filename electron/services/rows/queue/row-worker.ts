@@ -5,7 +5,7 @@ import { BullmqRowQueue, GiveBack } from './bullmq-row-queue';
 import type { RowBase, RunBase } from '../engine/row-kind';
 import type { RowTask } from '../engine/row-queue';
 import { storageMismatch, type RunAccount } from '../../client/account-proof';
-import { RunShelf, WORKER_BEAT_MS, type RowReport } from './run-shelf';
+import { RunShelf, type RowReport } from './run-shelf';
 import { withinMs } from '../engine/within';
 
 export type QueuedRun = Omit<RunBase<RowBase>, 'rows'>;
@@ -35,7 +35,7 @@ export interface RowWorkerOptions {
   /** `redis://[:password@]host:port`; the password is never logged. */
   url: string;
   makers: readonly RowMaker[];
-  /** How this worker is named in heartbeats and intents (default: host name and process id). */
+  /** How this worker is named on the queue, in its facts and in intents (default: host name and process id). */
   id?: string;
   /** Rows made at once (each is mostly waiting for the service). */
   concurrency?: number;
@@ -66,7 +66,7 @@ export class RowWorker {
   private readonly shelf: RunShelf;
   private readonly makers: Map<string, RowMaker>;
   private readonly runs = new Map<string, Promise<QueuedRun | null>>();
-  /** Runs this worker refuses, by `kind/runId`, and why: said once in its log, and in every heartbeat for the run's page. */
+  /** Runs this worker refuses, by `kind/runId`, and why: said once in its log, and in its facts for the run's page. */
   private readonly refusedRuns = new Map<string, string>();
   private readonly media = new Map<string, Promise<string | null>>();
   private readonly startedAt = Date.now();
@@ -79,7 +79,6 @@ export class RowWorker {
   private readonly making = new Map<string, Promise<void>>();
   private running = 0;
   private done = 0;
-  private beating: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly options: RowWorkerOptions) {
     this.id = options.id ?? `${hostname()}-${process.pid}`;
@@ -88,6 +87,7 @@ export class RowWorker {
       url: options.url,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 32,
+      workerName: this.id,
       stallMs: options.stallMs,
       stalledRuns: 1,
       keepFailed: 0,
@@ -105,15 +105,13 @@ export class RowWorker {
 
   start(): void {
     this.queue.start((task) => this.takeOnce(task));
-    void this.beat();
-    this.beating = setInterval(() => void this.beat(), WORKER_BEAT_MS / 3);
+    void this.tell();
   }
 
   /** Takes no more rows, lets the ones under way end (or, with `force`, leaves them to another worker). */
   async close(force = false): Promise<void> {
-    if (this.beating) clearInterval(this.beating);
     await this.queue.close(force);
-    await this.shelf.gone(this.id).catch(() => undefined);
+    await this.shelf.forgetWorkers([this.id]).catch(() => undefined);
     await this.redis.quit().catch(() => undefined);
   }
 
@@ -123,10 +121,9 @@ export class RowWorker {
    * this one made (its intents) rather than paying for them again.
    */
   async stopWithin(graceMs: number): Promise<void> {
-    if (this.beating) clearInterval(this.beating);
     await this.queue.closeWithin(graceMs);
-    // Its heartbeat goes at once rather than expiring, when Redis still answers.
-    await withinMs(this.shelf.gone(this.id), 300);
+    // Its facts go with it, when Redis still answers (the queue lists it no more either way).
+    await withinMs(this.shelf.forgetWorkers([this.id]), 300);
     this.redis.disconnect();
   }
 
@@ -158,6 +155,7 @@ export class RowWorker {
         record: { ...row, state: 'failed', problems: [`the worker ${this.id} cannot make ${task.kind} rows`] },
       });
     this.running += 1;
+    void this.tell();
     try {
       // Paused where it was started: no paid request of this row leaves after that (an unreadable state counts as paused).
       const running = async () => (await this.shelf.state(task.kind, task.runId).catch(() => null)) === 'running';
@@ -178,7 +176,7 @@ export class RowWorker {
       await report({ outcome: 'ended', record: { ...row, state: 'failed', problems: [reason] } });
     } finally {
       this.running -= 1;
-      void this.beat();
+      void this.tell();
     }
   }
 
@@ -206,7 +204,7 @@ export class RowWorker {
     if (problem === null) return null;
     const key = `${task.kind}/${task.runId}`;
     if (!this.refusedRuns.has(key)) {
-      // A long-lived worker keeps the latest few: a heartbeat stays small.
+      // A long-lived worker keeps the latest few: its facts stay small.
       if (this.refusedRuns.size >= 16) this.refusedRuns.delete(this.refusedRuns.keys().next().value as string);
       const fix =
         why !== null
@@ -218,7 +216,7 @@ export class RowWorker {
       this.refusedRuns.set(key, message);
       this.options.refused?.(message);
       this.options.log?.warn('a worker refuses a run', { run: key, why: problem });
-      void this.beat();
+      void this.tell();
     }
     return problem;
   }
@@ -247,9 +245,10 @@ export class RowWorker {
     return found;
   }
 
-  private async beat(): Promise<void> {
+  /** What it makes and has made, written when that changes (the queue itself says whether it is there). */
+  private async tell(): Promise<void> {
     await this.shelf
-      .beat({
+      .tell({
         id: this.id,
         host: hostname(),
         pid: process.pid,

@@ -37,20 +37,22 @@ export interface RowReport {
 export const reportedJob = (job: Pick<JobRecord, 'remoteId' | 'phase'>): boolean =>
   job.remoteId !== null || job.phase === 'outcome-unknown';
 
-/** A worker's heartbeat: who, where, since when, and what it has done. */
-export interface WorkerBeat {
+/**
+ * What a worker says of itself, written when it changes (a row taken or ended, a run refused): who, where,
+ * since when, and what it has done. Whether it is there now is the queue's to say (queue-workers.ts).
+ */
+export interface WorkerFacts {
   id: string;
   host: string;
   pid: number;
   startedAt: number;
+  /** When it last said this (its own clock). */
   at: number;
   running: number;
   done: number;
   /** Runs whose rows this worker gives back unmade, by `kind/runId`, with why (the page shows it on the run). */
   refuses?: Record<string, string>;
 }
-
-const BEAT_MS = 15_000;
 
 /**
  * A queued run as it travels through Redis, so a worker on any machine needs nothing but the queue:
@@ -152,31 +154,27 @@ export class RunShelf {
     );
   }
 
-  async beat(beat: WorkerBeat): Promise<void> {
-    await this.redis.set(`${this.prefix}:workers:${beat.id}`, JSON.stringify(beat), 'PX', 3 * BEAT_MS);
+  /** What a worker says of itself, in one hash of every worker's (no key to look for, none to expire). */
+  async tell(facts: WorkerFacts): Promise<void> {
+    await this.redis.hset(this.workersKey(), facts.id, JSON.stringify(facts));
   }
 
-  async gone(id: string): Promise<void> {
-    await this.redis.del(`${this.prefix}:workers:${id}`);
+  /** Workers' facts that no longer matter (a worker that stopped, or was killed long ago). */
+  async forgetWorkers(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.redis.hdel(this.workersKey(), ...ids);
   }
 
-  /** The workers seen in the last few heartbeats. */
-  async workers(): Promise<WorkerBeat[]> {
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, found] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}:workers:*`, 'COUNT', 100);
-      cursor = next;
-      keys.push(...found);
-    } while (cursor !== '0');
-    if (keys.length === 0) return [];
-    const values = await this.redis.mget(keys);
-    return values.flatMap((v) => (v === null ? [] : [JSON.parse(v) as WorkerBeat]));
+  /** What every worker last said of itself, by its id, whether or not it is there now. */
+  async workerFacts(): Promise<Map<string, WorkerFacts>> {
+    const all = await this.redis.hgetall(this.workersKey());
+    return new Map(Object.entries(all).map(([id, text]) => [id, JSON.parse(text) as WorkerFacts]));
+  }
+
+  private workersKey(): string {
+    return `${this.prefix}:workers`;
   }
 
   private key(kind: string, runId: string, part?: string): string {
     return [this.prefix, 'run', encodeURIComponent(kind), encodeURIComponent(runId), ...(part ? [part] : [])].join(':');
   }
 }
-
-export const WORKER_BEAT_MS = BEAT_MS;
