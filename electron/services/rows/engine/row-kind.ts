@@ -91,6 +91,8 @@ export interface RowJobs {
   releaseRun?(runId: string): void;
   /** Lets go of the ended jobs that `match` and are no longer followed from memory (the ledger keeps them). */
   forgotten?: { forgetWhere(match: (job: JobRecord) => boolean): number };
+  /** Each change of a job as the ledger keeps it: a run's costs are kept counted by them (RunTally). */
+  subscribeRecords?(listener: (job: JobRecord) => void): () => void;
 }
 
 /** One paid step a row has still to make, as far as its price goes (the body may be partial: a video's is made later). */

@@ -44,7 +44,13 @@ export class RunStops {
   readonly undecided = new Map<string, Set<Promise<void>>>();
 
   constructor(private readonly deps: RunStopsDeps) {
-    this.spending = new RunSpending(deps.jobs);
+    this.spending = new RunSpending(deps.jobs, {
+      list: (key) => this.ownJobs(...splitKey(key)),
+      has: (key, job) => {
+        const [kind, id] = splitKey(key);
+        return this.deps.kindOf(kind).rowOf(job)?.runId === id;
+      },
+    });
   }
 
   /**
@@ -185,12 +191,7 @@ export class RunStops {
     const keys = [...this.deps.connections].filter(([key, c]) => key !== own && c === connection).map(([key]) => key);
     // All of them in memory at once (each pauseRun changes its run before it awaits), then written: no
     // run on the connection may create in the time another's record takes to reach the disk.
-    await Promise.all(
-      [own, ...keys].map((key) => {
-        const at = key.indexOf('/');
-        return this.pauseRun(key.slice(0, at), key.slice(at + 1), reason, message);
-      }),
-    );
+    await Promise.all([own, ...keys].map((key) => this.pauseRun(...splitKey(key), reason, message)));
   }
 
   /**
@@ -201,15 +202,14 @@ export class RunStops {
     const cap = this.deps.memory.inMemory(task.kind, task.runId)?.maxCredits;
     if (cap === null || cap === undefined) return 'free';
     const key = `${task.kind}/${task.runId}`;
-    let credits = await this.spending.price(submission, this.ownJobs(task.kind, task.runId));
+    let credits = await this.spending.price(submission, key);
     // A price nobody can say yet goes alone: the creates on their way are answered first, and guide it.
     while (credits === null && this.spending.sending(key)) {
       await this.spending.settled(key);
-      credits = await this.spending.price(submission, this.ownJobs(task.kind, task.runId));
+      credits = await this.spending.price(submission, key);
     }
-    // Read again after the price: creates answered meanwhile count by their jobs now.
-    if (this.spending.reserve(key, cap, this.ownJobs(task.kind, task.runId), submission, credits ?? 0))
-      return 'reserved';
+    // Counted after the price: creates answered meanwhile count by their jobs now.
+    if (this.spending.reserve(key, cap, submission, credits ?? 0)) return 'reserved';
     await this.pauseRun(task.kind, task.runId, 'cap', `Its next create would pass the cap of ${cap} credits.`);
     return 'held';
   }
@@ -222,7 +222,7 @@ export class RunStops {
 
   /** What the run's jobs have cost so far (its cap counts them). */
   spent(kind: string, id: string): number {
-    return this.ownJobs(kind, id).reduce((sum, job) => sum + this.spending.cost(job), 0);
+    return this.spending.spent(`${kind}/${id}`);
   }
 
   /** Pauses the run in memory before it returns its first promise (no await before the change). */
@@ -231,8 +231,14 @@ export class RunStops {
     if (!run || run.state !== 'running') return;
     this.deps.log?.warn('a run stops creating', { kind, run: id, reason, message });
     const k = this.deps.kindOf(kind);
-    const left = this.spending.left(run, this.ownJobs(kind, id), (job) => k.rowOf(job)?.row ?? null);
+    const left = this.spending.left(run, `${kind}/${id}`, (job) => k.rowOf(job)?.row ?? null);
     const pause: RunPause = { reason, at: Date.now(), message, ...left };
     await this.deps.memory.update(kind, id, (r) => ({ ...r, state: 'paused', pause }));
   }
+}
+
+/** A run's `kind/runId` key, split at its first slash (a kind's name holds none). */
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf('/');
+  return [key.slice(0, at), key.slice(at + 1)];
 }

@@ -1,0 +1,130 @@
+// A run's cap is checked before each of its creates. The run's jobs are counted once and kept counted as
+// the engine changes them (RunTally), so a check does not look at the run's 300,000 jobs again: checked
+// here against counting every job afresh at each step, through creates answered, charged, refused and
+// taken again, with creates on their way; and once built, a check reads no job list at all.
+import { describe, expect, it } from 'vitest';
+import type { JobRecord, JobSubmission } from '../../../electron/common/bridge/jobs';
+import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
+import { RunSpending, type RunJobs } from '../../../electron/services/rows/money/run-spending';
+import { completedJob } from '../downloads/job-fixture';
+
+const KEY = 'batch/b1';
+
+/** A small deterministic generator, so a failure can be played again. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+/** A job of batch `run`, row `row`, take `take`, as the engine records it. */
+function job(id: string, run: string, row: number, take: number, patch: Partial<JobRecord>): JobRecord {
+  return completedJob(id, '', {
+    kind: 'tts',
+    purpose: { type: 'batch-row', batchId: run, row, take } as JobRecord['purpose'],
+    ...patch,
+  });
+}
+
+const submission = (row: number, take = 0): JobSubmission =>
+  ({ kind: 'tts', body: {}, purpose: { type: 'batch-row', batchId: 'b1', row, take } }) as unknown as JobSubmission;
+
+/** An engine's jobs in memory, telling each change (or not, `tells: false`), and how often the run was listed. */
+function engine(tells: boolean) {
+  const jobs = new Map<string, JobRecord>();
+  const listeners = new Set<(job: JobRecord) => void>();
+  let listed = 0;
+  const rowJobs = {
+    list: () => [],
+    submit: () => Promise.reject(new Error('not here')),
+    ...(tells
+      ? { subscribeRecords: (listener: (job: JobRecord) => void) => (listeners.add(listener), () => undefined) }
+      : {}),
+  } as unknown as RowJobs;
+  const runJobs: RunJobs = {
+    list: (key) => {
+      listed += 1;
+      return [...jobs.values()].filter((j) => runJobs.has(key, j));
+    },
+    has: (key, j) => key === `batch/${(j.purpose as { batchId?: string }).batchId}`,
+  };
+  const change = (record: JobRecord) => {
+    jobs.set(record.id, record);
+    for (const listener of listeners) listener(record);
+  };
+  return { spending: new RunSpending(rowJobs, runJobs), change, listed: () => listed };
+}
+
+describe("a run's spending, counted as its jobs change", () => {
+  it('says what counting every job afresh says, through 2,000 changes with creates on their way', async () => {
+    const kept = engine(true);
+    const fresh = engine(false);
+    const next = random(11);
+    const records = new Map<string, JobRecord>();
+    const sending = new Set<number>();
+    for (let step = 0; step < 2_000; step += 1) {
+      const action = next();
+      const row = Math.floor(next() * 40);
+      if (action < 0.25 && !sending.has(row)) {
+        // A create reserved at its price (the cap high: it fits), then answered below.
+        const price = 1 + Math.floor(next() * 3);
+        for (const e of [kept, fresh]) expect(e.spending.reserve(KEY, 1e9, submission(row), price)).toBe(true);
+        sending.add(row);
+      } else if (action < 0.45 && sending.has(row)) {
+        // Answered: its job recorded (a refusal has no service id and costs nothing), then settled.
+        const refused = next() < 0.2;
+        const record = job(`j${row}`, 'b1', row, 0, {
+          phase: refused ? 'failed' : 'queued',
+          remoteId: refused ? null : `r${row}`,
+          costEstimate: null,
+        });
+        records.set(record.id, record);
+        for (const e of [kept, fresh]) e.change(record);
+        for (const e of [kept, fresh]) e.spending.settle(KEY, submission(row), refused ? null : record.id);
+        sending.delete(row);
+      } else if (action < 0.8 && records.size > 0) {
+        // A job's record changes: charged, published at a figure, or failed at the service.
+        const ids = [...records.keys()];
+        const before = records.get(ids[Math.floor(next() * ids.length)]) as JobRecord;
+        const turn = next();
+        const after: JobRecord =
+          turn < 0.4
+            ? { ...before, phase: 'completed', chargedCredits: Math.round(next() * 40) / 10 }
+            : turn < 0.7
+              ? { ...before, costEstimate: { credits: 2.5 } as JobRecord['costEstimate'] }
+              : { ...before, phase: 'failed', chargedCredits: 0 };
+        records.set(after.id, after);
+        for (const e of [kept, fresh]) e.change(after);
+      } else {
+        // Another run's job changes: none of this run's business.
+        const other = job(`o${row}`, 'b2', row, 0, { chargedCredits: 9 });
+        for (const e of [kept, fresh]) e.change(other);
+      }
+      expect(kept.spending.spent(KEY)).toBe(fresh.spending.spent(KEY));
+      const [guessed, counted] = await Promise.all([kept, fresh].map((e) => e.spending.price(submission(0), KEY)));
+      if (counted === null) expect(guessed).toBeNull();
+      else expect(guessed).toBeCloseTo(counted, 9);
+      // A cap somewhere about what is spent and on its way: both fit a create of 1 credit, or neither.
+      const cap = Math.floor(next() * 120);
+      const fits = [kept, fresh].map((e) => e.spending.reserve(KEY, cap, submission(999), 1));
+      expect(fits[0]).toBe(fits[1]);
+      for (const e of [kept, fresh]) e.spending.settle(KEY, submission(999), null);
+    }
+    // Counted once, then kept: the afresh one listed the run at every question.
+    expect(kept.listed()).toBe(1);
+    expect(fresh.listed()).toBeGreaterThan(2_000);
+  });
+
+  it('refuses a create that a charge recorded since the last check would push past the cap', () => {
+    const { spending, change } = engine(true);
+    change(job('a', 'b1', 0, 0, { chargedCredits: 4 }));
+    expect(spending.reserve(KEY, 10, submission(1), 5)).toBe(true);
+    spending.settle(KEY, submission(1), null);
+    // The first job's charge was corrected upward after the check: the next create no longer fits.
+    change(job('a', 'b1', 0, 0, { chargedCredits: 7 }));
+    expect(spending.spent(KEY)).toBe(7);
+    expect(spending.reserve(KEY, 10, submission(2), 5)).toBe(false);
+  });
+});
