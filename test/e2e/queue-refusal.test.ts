@@ -2,7 +2,7 @@
 // queued through the studio that owns the folder (this file's web host, its built-in sandbox the
 // service), so the Campaigns page shows it; a `studio worker --connection Sandbox` serves its own data
 // folder's sandbox, which is not the run's account. The card says which worker refuses and why,
-// while the rows wait on the queue.
+// while the rows wait on the queue, and lists the worker as connected to it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,8 +65,13 @@ describe('a queued campaign whose worker serves another account', () => {
         /^Worker stray-worker makes no row of campaign \S+: the run is priced on http:\/\/127\.0\.0\.1:\d+ and this worker serves http:\/\/127\.0\.0\.1:\d+ with other credentials\./,
       );
       expect(text).toContain('This campaign’s rows wait for a worker of its own account.');
+      // The queue lists the worker as connected (its own list of clients), with what it has made: nothing.
+      const row = studio.page.getByTestId('campaign-queue-workers').locator('tbody tr');
+      await expect
+        .poll(() => row.allInnerTexts())
+        .toEqual([expect.stringMatching(/^stray-worker\t\S+\tfor \d+ s\t0\t0$/)]);
       await refused.scrollIntoViewIfNeeded();
-      await screenshot(studio.page, 'campaign-queue-refused');
+      await screenshot(studio.page, 'campaign-queue-refused', { fullStage: true });
       expect(studio.consoleErrors).toEqual([]);
     } finally {
       await studio.close();
