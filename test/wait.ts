@@ -69,8 +69,12 @@ export async function untilReaches(
   for (;;) {
     const now = await read();
     if (now >= target) return now;
-    const finer = moving ? await moving() : now;
-    if (now !== last || finer !== lastMoved) [last, lastMoved, movedAt] = [now, finer, Date.now()];
+    if (now !== last) [last, movedAt] = [now, Date.now()];
+    else if (moving) {
+      // The finer count is read only while the count itself stands still (it may cost more to read).
+      const finer = await moving();
+      if (finer !== lastMoved) [lastMoved, movedAt] = [finer, Date.now()];
+    }
     if (Date.now() - movedAt > stallMs)
       throw new Error(
         `waited for ${what} to reach ${target}; it stayed at ${last} for ${Math.round(stallMs / 1000)} s`,

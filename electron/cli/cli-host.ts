@@ -172,7 +172,7 @@ export async function openStudio(
       startSandbox: serviceSandboxOr(
         flag(args, '--base-url'),
         credentials,
-        folder ? builtInSandboxStarter(dataDir) : runningSandbox(dataDir),
+        folder ? builtInSandboxStarter(dataDir, io.sandbox) : runningSandbox(dataDir),
       ),
       knownSecrets: [io.env.STUDIO_API_KEY, io.env.STUDIO_CLIENT_SECRET, io.env.STUDIO_S3_SECRET_ACCESS_KEY],
       log: (redactor) => stderrLog(io, args.flags['--verbose'] === true, redactor),

@@ -1,4 +1,5 @@
 import type { PaidAction } from '../common/jobs/cost-model';
+import type { BuiltInSandboxOptions } from '../emulator/built-in';
 
 /** What a command may touch: its output streams and the environment (tests pass fakes). */
 export interface CliIo {
@@ -17,6 +18,11 @@ export interface CliIo {
   terminal?: boolean;
   /** The timer that repeats a plain progress line (tests pass one they tick; default setInterval). */
   every?: (ms: number, tick: () => void) => () => void;
+  /**
+   * Settings of the folder's built-in sandbox when this run starts it, as the web host's `main` takes
+   * them (tests: jobs that end sooner); default: the sandbox's own.
+   */
+  sandbox?: BuiltInSandboxOptions;
 }
 
 export interface ParsedArgs {

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import { isRealMedia } from '../../common/composition/media-info';
 import type { EmulatorContext } from '../context';
+import { pngFacts } from '../media/png-facts';
 import { ApiError } from '../errors';
 import { Code } from '../../common/api';
 
@@ -25,7 +26,7 @@ function linkOf(ctx: EmulatorContext, stored: string): { url: string; expiresAt:
 /**
  * `PUT /__sandbox/uploads/<name>`: the sandbox hosts a local file for the studio, as a storage bucket
  * would, so local media works offline. The body is the raw file; it must be a picture, video or sound
- * (probed with ffprobe) and at most UPLOAD_LIMIT_BYTES. The file is served at `/files/<stored name>`
+ * (probed with ffprobe, or a whole PNG read in this process: media/png-facts.ts) and at most UPLOAD_LIMIT_BYTES. The file is served at `/files/<stored name>`
  * for the same 7 days as results. Authenticated with the account's key like the control routes.
  *
  * A stored file is named by its content (the first 16 hex digits of its sha-256) and its name, so the
@@ -82,7 +83,8 @@ export async function uploadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         try {
           await pipeline(request.body as NodeJS.ReadableStream, counter, createWriteStream(temp));
           if (received === 0) throw new ApiError(Code.ParameterError, 'the uploaded file is empty');
-          const info = await ctx.tools.probe(temp).catch(() => null);
+          // A plain PNG (each campaign row's text picture) is read here; anything else by ffprobe.
+          const info = (await pngFacts(temp)) ?? (await ctx.tools.probe(temp).catch(() => null));
           if (!info || !isRealMedia(info))
             throw new ApiError(
               Code.ParameterError,

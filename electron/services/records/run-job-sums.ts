@@ -5,8 +5,8 @@ import type { Sqlite } from './database';
 
 /**
  * The figures of run-sums.ts from the columns step 2 of schema.ts keeps beside each record (cost_state
- * and cost_credits say what totalCost() says), so the counts and sums read the jobs_page_run index
- * alone; only the charges by row and the steps read their records.
+ * and cost_credits say what totalCost() says) and those step 10 keeps for a run's jobs (their row, step,
+ * take and polls), so every question reads an index alone, never a record's JSON.
  */
 
 /** The charge, else the estimate (what runAtService and runFigures call a job's figure); null: none known. */
@@ -14,12 +14,12 @@ const FIGURE = `CASE WHEN cost_state IN ('charged', 'charged-estimate', 'estimat
 const CHARGED = `cost_state IN ('charged', 'charged-estimate')`;
 const OF_RUN = 'run_id = ? AND purpose_type = ?';
 
-export const CHARGED_BY_ROW = `SELECT json_extract(record, '$.purpose.row') AS row, sum(cost_credits) AS credits
+export const CHARGED_BY_ROW = `SELECT purpose_row AS row, sum(cost_credits) AS credits
   FROM jobs WHERE ${OF_RUN} AND ${CHARGED} GROUP BY 1`;
 export const AT_SERVICE = `SELECT count(*) AS steps, total(${FIGURE}) AS credits,
     count(*) - count(${FIGURE}) AS unknown, total(CASE WHEN ${CHARGED} THEN cost_credits END) AS charged
   FROM jobs WHERE ${OF_RUN} AND phase IN ('submitting', 'queued', 'processing')`;
-export const STEPS = `SELECT coalesce(json_extract(record, '$.purpose.step'), '') AS step, phase, count(*) AS jobs
+export const STEPS = `SELECT coalesce(purpose_step, '') AS step, phase, count(*) AS jobs
   FROM jobs WHERE ${OF_RUN} GROUP BY 1, 2`;
 /** Refused jobs (made nothing, charged nothing) are left out, as runFigures leaves them. */
 export const FIGURES = `SELECT
@@ -49,9 +49,8 @@ export function runJobSums(db: Sqlite, query: RunJobSumsQuery): RunJobSums {
   };
 }
 
-export const WORK_JOBS = `SELECT json_extract(record, '$.purpose.row') AS row,
-    coalesce(json_extract(record, '$.purpose.take'), 0) AS take, json_extract(record, '$.purpose.step') AS step,
-    coalesce(json_extract(record, '$.polls'), 0) AS polls, created_at, finished_at, phase
+export const WORK_JOBS = `SELECT purpose_row AS row, coalesce(purpose_take, 0) AS take, purpose_step AS step,
+    coalesce(polls, 0) AS polls, created_at, finished_at, phase
   FROM jobs WHERE run_id = ? AND purpose_type = 'campaign-row'`;
 
 /**

@@ -18,6 +18,8 @@ export function jobColumns(record: Record<string, unknown>): (string | number | 
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
   const time = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : null);
   const purpose = (record.purpose ?? {}) as Record<string, unknown>;
+  const run = text(purpose.batchId) ?? text(purpose.campaignId);
+  const count = (value: unknown) => (run !== null && typeof value === 'number' ? value : null);
   return [
     text(record.kind),
     text(record.phase),
@@ -28,10 +30,15 @@ export function jobColumns(record: Record<string, unknown>): (string | number | 
     time(record.expiresAt),
     text(record.remoteId),
     text(record.summary),
-    text(purpose.batchId) ?? text(purpose.campaignId),
+    run,
     text(purpose.type),
     ...costColumns(record),
     keepable(record) ? 1 : 0,
+    // A run's job only (schema step 10): its row, step, take and polls, as the run's figures read them.
+    count(purpose.row),
+    run === null ? null : text(purpose.step),
+    count(purpose.take),
+    count(record.polls),
   ];
 }
 
@@ -56,8 +63,9 @@ function costColumns(record: Record<string, unknown>): [string, number] {
 
 export const PUT_JOB = `INSERT OR REPLACE INTO jobs
   (id, record, kind, phase, connection_id, project_id, created_at, finished_at, expires_at,
-   remote_id, summary, run_id, purpose_type, cost_state, cost_credits, keepable)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+   remote_id, summary, run_id, purpose_type, cost_state, cost_credits, keepable,
+   purpose_row, purpose_step, purpose_take, polls)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 export const REMOVE_JOB = 'DELETE FROM jobs WHERE id = ?';
 
 /**

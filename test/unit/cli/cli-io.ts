@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { CliIo } from '../../../electron/cli/command';
+import type { BuiltInSandboxOptions } from '../../../electron/emulator/built-in';
 import { runCli } from '../../../electron/cli/index';
 
 /** A command line's output collected, run in `dir` with `<dir>/data` as the data folder. */
@@ -14,14 +15,18 @@ export function collectingIo(dir: string): { io: CliIo; out: string[]; err: stri
   };
 }
 
-/** One command run in `dir` with no environment of its own: its exit code and what it printed. */
+/**
+ * One command run in `dir` with no environment of its own: its exit code and what it printed. `sandbox`:
+ * settings of the built-in sandbox the command starts (its jobs' length), as CliIo takes them.
+ */
 export async function runIn(
   dir: string,
   args: string[],
+  sandbox?: BuiltInSandboxOptions,
 ): Promise<{ code: number; out: string[]; err: string[]; said(): string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: dir };
+  const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: dir, sandbox };
   const code = await runCli(args, io);
   return { code, out, err, said: () => err.join('\n') };
 }

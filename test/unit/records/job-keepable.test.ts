@@ -18,6 +18,8 @@ afterEach(removeTempDirs);
 
 const NOW = 1_800_000_000_000;
 const SORTS: JobSort[] = ['created', 'cost', 'kind', 'phase'];
+/** Where jobColumns gives the keepable column (the columns of step 10 follow it). */
+const KEEPABLE = 13;
 
 type Purpose = JobRecord['purpose'];
 const SCENE_VOICEOVER = { type: 'scene-voiceover', projectId: 'p1', sceneId: 's1', scriptHash: 'h' } as Purpose;
@@ -63,7 +65,7 @@ function folderBeforeKeepable(jobs: JobRecord[]): string {
     (id, record, kind, phase, connection_id, project_id, created_at, finished_at, expires_at,
      remote_id, summary, run_id, purpose_type, cost_state, cost_credits)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  for (const job of jobs) put.run(job.id, JSON.stringify(job), ...jobColumns(job).slice(0, -1));
+  for (const job of jobs) put.run(job.id, JSON.stringify(job), ...jobColumns(job).slice(0, KEEPABLE));
   old.close();
   return dir;
 }
@@ -82,7 +84,7 @@ describe('the keepable column', () => {
     const jobs = [...cases.map((c) => c.job), bare as JobRecord];
     const expected = [...cases.map((c) => [c.job.id, c.keepable ? 1 : 0]), ['job-bare', 1]];
     // What a write gives each record.
-    expect(jobs.map((job) => [job.id, jobColumns(job).at(-1)])).toEqual(expected);
+    expect(jobs.map((job) => [job.id, jobColumns(job)[KEEPABLE]])).toEqual(expected);
     // What the migration gives the same records already in a folder.
     const database = openRecordsDatabase({ dataDir: folderBeforeKeepable(jobs) });
     try {

@@ -41,6 +41,7 @@ function varied(count: number): JobRecord[] {
       chargeSource: i % 9 === 0 ? 'estimate' : 'service',
       costEstimate: i % 4 === 0 ? null : { credits: i % 11, basis: 'b' },
       expiresAt: phase === 'completed' ? NOW + (i % 40) * HOUR - 5 * HOUR : null,
+      polls: i % 5,
       purpose,
     };
   });
@@ -256,7 +257,8 @@ describe('job queries on the records database', () => {
         expect(migrated.totals(filter), JSON.stringify(filter)).toEqual(written.totals(filter));
       for (const sort of ['created', 'cost'] as const)
         expect(allPages(migrated, { sort, limit: 7 })).toEqual(expectedOrder(records, { sort }));
-      const columns = 'remote_id, summary, run_id, purpose_type, cost_state, cost_credits, keepable';
+      const columns =
+        'remote_id, summary, run_id, purpose_type, cost_state, cost_credits, keepable, purpose_row, purpose_step, purpose_take, polls';
       const migratedRows = database.db.prepare(`SELECT id, ${columns} FROM jobs ORDER BY id`).raw().all();
       expect(migratedRows).toEqual(
         [...records].sort((a, b) => (a.id < b.id ? -1 : 1)).map((job) => [job.id, ...jobColumns(job).slice(7)]),
