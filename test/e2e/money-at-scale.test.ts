@@ -15,7 +15,7 @@ import { parseProject, setOutput } from '@common/composition';
 import { isActivePhase } from '@common/jobs/phases';
 import { reachRunningSandbox, readPortRecord } from '../../electron/emulator/built-in';
 import { readSandboxRecords } from '../../electron/emulator/state/store';
-import { openLedger } from '../../electron/services/records/open-ledger';
+import { readLedgerJobs } from '../read-ledger';
 import { resolveMediaBinary } from '../../electron/services/system/binaries';
 import { HANG_GUARD_MS, untilReaches } from '../wait';
 import { newStudioContext, screenshot } from './browser';
@@ -37,15 +37,9 @@ interface LedgerJob {
   purpose: { type: string; row?: number; step?: string; sceneId?: string; take?: number } | null;
 }
 
-/** The campaign's jobs in the host's ledger, read beside it (read-only, closed again: it is read often). */
-function campaignJobs(): LedgerJob[] {
-  const ledger = openLedger(studio.dataDir, { readOnly: true });
-  try {
-    return (ledger.loadAll() as LedgerJob[]).filter((job) => job.purpose?.type === 'campaign-row');
-  } finally {
-    ledger.close();
-  }
-}
+/** The campaign's jobs in the host's ledger, read beside it. */
+const campaignJobs = (): LedgerJob[] =>
+  (readLedgerJobs(studio.dataDir) as LedgerJob[]).filter((job) => job.purpose?.type === 'campaign-row');
 
 /** The jobs the sandbox made, by its own records. */
 const sandboxJobs = (): { _id: string; kind: string }[] =>

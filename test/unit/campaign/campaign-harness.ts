@@ -14,7 +14,8 @@ import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
 import { JobEngine } from '../../../electron/services/jobs/engine';
-import { openLedger, openRecords } from '../../../electron/services/records/open-ledger';
+import { openRecords } from '../../../electron/services/records/open-ledger';
+import { readLedgerJobs } from '../../read-ledger';
 import { ledgerQueries } from '../../../electron/services/records/job-queries';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
@@ -164,7 +165,7 @@ export function prospects(em: RunningEmulator, count: number, blank: readonly nu
 /** Jobs the service made per row step (row:step:scene:take) in a data folder's ledger; a step created twice counts 2. */
 export function createdPerStep(dataDir: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const job of openLedger(dataDir).loadAll()) {
+  for (const job of readLedgerJobs(dataDir)) {
     const p = job.purpose;
     if (p?.type !== 'campaign-row' || job.remoteId === null) continue;
     const key = `${p.row}:${p.step}:${p.sceneId ?? ''}:${p.take}`;

@@ -15,7 +15,7 @@ import Papa from 'papaparse';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../electron/cli/command';
 import { startBuiltInSandbox } from '../../../electron/emulator/built-in';
-import { openLedger } from '../../../electron/services/records/open-ledger';
+import { readLedgerJobs } from '../../read-ledger';
 import { createdPerStep, smallTemplate } from '../campaign/campaign-harness';
 import { runIn, writeLogo } from './cli-io';
 import { mediaToolGenerations } from '../../media-tools-env';
@@ -72,8 +72,7 @@ const jobsSent = () => [...createdPerStep(data).values()].reduce((a, b) => a + b
 
 /** The credits the service charged for the campaign-row jobs in the ledger so far. */
 const charged = () =>
-  openLedger(data)
-    .loadAll()
+  readLedgerJobs(data)
     .filter((j) => j.purpose?.type === 'campaign-row')
     .reduce((sum, j) => sum + (j.chargedCredits ?? 0), 0);
 
@@ -138,7 +137,7 @@ describe(`a ${ROWS}-row campaign at the account's end`, () => {
     expect(finished.said()).toContain('1 row is held, not paid for');
 
     // Each row's steps made once (the try's two rows and the sheet's), and nothing at all for the held row.
-    const ledger = openLedger(data).loadAll();
+    const ledger = readLedgerJobs(data);
     const made = new Map<string, number>();
     for (const job of ledger) {
       const p = job.purpose;
