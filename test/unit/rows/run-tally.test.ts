@@ -36,6 +36,7 @@ function engine(tells: boolean) {
   const jobs = new Map<string, JobRecord>();
   const listeners = new Set<(job: JobRecord) => void>();
   let listed = 0;
+  let running = true;
   const rowJobs = {
     list: () => [],
     submit: () => Promise.reject(new Error('not here')),
@@ -49,12 +50,14 @@ function engine(tells: boolean) {
       return [...jobs.values()].filter((j) => runJobs.has(key, j));
     },
     has: (key, j) => key === `batch/${(j.purpose as { batchId?: string }).batchId}`,
+    running: () => running,
   };
   const change = (record: JobRecord) => {
     jobs.set(record.id, record);
     for (const listener of listeners) listener(record);
   };
-  return { spending: new RunSpending(rowJobs, runJobs), change, listed: () => listed };
+  const stop = () => void (running = false);
+  return { spending: new RunSpending(rowJobs, runJobs), change, listed: () => listed, stop };
 }
 
 describe("a run's spending, counted as its jobs change", () => {
@@ -126,5 +129,18 @@ describe("a run's spending, counted as its jobs change", () => {
     change(job('a', 'b1', 0, 0, { chargedCredits: 7 }));
     expect(spending.spent(KEY)).toBe(7);
     expect(spending.reserve(KEY, 10, submission(2), 5)).toBe(false);
+  });
+
+  it('lets go of a run that stopped at the next change, and counts it again when asked', () => {
+    const { spending, change, listed, stop } = engine(true);
+    change(job('a', 'b1', 0, 0, { chargedCredits: 4 }));
+    expect(spending.spent(KEY)).toBe(4);
+    change(job('b', 'b1', 1, 0, { chargedCredits: 2 }));
+    expect(spending.spent(KEY)).toBe(6);
+    expect(listed()).toBe(1);
+    stop();
+    change(job('c', 'b2', 0, 0, { chargedCredits: 1 }));
+    expect(spending.spent(KEY)).toBe(6);
+    expect(listed()).toBe(2);
   });
 });

@@ -50,6 +50,7 @@ export class RunStops {
         const [kind, id] = splitKey(key);
         return this.deps.kindOf(kind).rowOf(job)?.runId === id;
       },
+      running: (key) => this.deps.memory.inMemory(...splitKey(key))?.state === 'running',
     });
   }
 

@@ -1,15 +1,20 @@
 import type { JobRecord, JobSubmission } from '../../../common/bridge/jobs';
 import { runOf } from '../../jobs/job-scope';
 import { ROW_ENDED, type RowBase, type RowJobs, type RunBase } from '../engine/row-kind';
-import { RunTally, stepKey, type CostedJob } from './run-tally';
+import { RunTally, stepKey, type CostedJob, type CostFacts } from './run-tally';
 
 /** Runs whose tallies are kept between creates; a run past this many others is counted afresh when asked again. */
 const TALLIES_KEPT = 16;
 
-/** A run's jobs as the spending reads them: `list` them (by `kind/runId`), and whether a record is one of them. */
+/**
+ * A run's jobs as the spending reads them: `list` them (by `kind/runId`), whether a record is one of
+ * them, and whether the run is running (a tally of one that is not is let go of: it is counted again if
+ * the run goes on, and a finished run of 300,000 jobs must not stay counted for the session).
+ */
 export interface RunJobs {
   list(key: string): readonly CostedJob[];
   has(key: string, job: JobRecord): boolean;
+  running(key: string): boolean;
 }
 
 /**
@@ -41,7 +46,7 @@ export class RunSpending {
   }
 
   /** What one job of a run counts for, its sending left aside (RunTally leaves out the steps on their way). */
-  cost(job: CostedJob): number {
+  cost(job: CostFacts): number {
     if (job.phase === 'submitting' || (job.phase === 'failed' && job.remoteId === null)) return 0;
     return job.chargedCredits ?? job.costEstimate?.credits ?? this.sentAt.get(job.id) ?? 0;
   }
@@ -135,7 +140,9 @@ export class RunSpending {
   private changed(record: JobRecord): void {
     const runId = runOf(record);
     if (runId === null || this.tallies.size === 0) return;
-    for (const [key, tally] of this.tallies)
-      if (key.endsWith(`/${runId}`) && this.runJobs.has(key, record)) tally.set(record);
+    for (const [key, tally] of this.tallies) {
+      if (!this.runJobs.running(key)) this.tallies.delete(key);
+      else if (key.endsWith(`/${runId}`) && this.runJobs.has(key, record)) tally.set(record);
+    }
   }
 }

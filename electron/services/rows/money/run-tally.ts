@@ -1,18 +1,20 @@
-import type { JobView } from '../../../common/bridge/jobs';
+import type { CostEstimate, JobView } from '../../../common/bridge/jobs';
 import { stableStringify } from '../../jobs/stable-json';
 
-/** What a job's cost is worked out from: its record or its view alike. */
-export type CostedJob = Pick<
-  JobView,
-  'id' | 'kind' | 'phase' | 'remoteId' | 'chargedCredits' | 'costEstimate' | 'purpose'
->;
+/** What a job's cost is worked out from, all a tally keeps of it (not the record: its request and answer). */
+export type CostFacts = Pick<JobView, 'id' | 'kind' | 'phase' | 'remoteId' | 'chargedCredits'> & {
+  costEstimate: Pick<CostEstimate, 'credits'> | null;
+};
+
+/** A job as a tally is given it: its record or its view alike. */
+export type CostedJob = CostFacts & Pick<JobView, 'purpose'>;
 
 /** One step of one take of one row, the same for a submission and for the ledger's record of it. */
 export const stepKey = (purpose: JobView['purpose'] | undefined): string =>
   stableStringify({ ...purpose, take: purpose && 'take' in purpose ? (purpose.take ?? 0) : 0 });
 
 interface Counted {
-  job: CostedJob;
+  facts: CostFacts;
   step: string;
   cost: number;
 }
@@ -29,21 +31,35 @@ export class RunTally {
   private readonly byKind = new Map<string, { sum: number; n: number }>();
   private sum = 0;
 
-  constructor(private readonly costOf: (job: CostedJob) => number) {}
+  constructor(private readonly costOf: (job: CostFacts) => number) {}
 
   /** Counts the job as this record says, in place of what an earlier record of it said. */
   set(job: CostedJob): void {
-    const before = this.jobs.get(job.id);
-    if (before) this.count(before, -1);
-    const counted = { job, step: before?.step ?? stepKey(job.purpose), cost: this.costOf(job) };
-    this.jobs.set(job.id, counted);
-    this.count(counted, 1);
+    const step = this.jobs.get(job.id)?.step ?? stepKey(job.purpose);
+    const { id, kind, phase, remoteId, chargedCredits, costEstimate } = job;
+    const credits = costEstimate?.credits;
+    this.put(step, {
+      id,
+      kind,
+      phase,
+      remoteId,
+      chargedCredits,
+      costEstimate: credits === undefined ? null : { credits },
+    });
   }
 
   /** Counts the job again as it stands (what it costs changed without a new record: its sent price became known). */
   recount(id: string): void {
     const counted = this.jobs.get(id);
-    if (counted) this.set(counted.job);
+    if (counted) this.put(counted.step, counted.facts);
+  }
+
+  private put(step: string, facts: CostFacts): void {
+    const before = this.jobs.get(facts.id);
+    if (before) this.count(before, -1);
+    const counted = { facts, step, cost: this.costOf(facts) };
+    this.jobs.set(facts.id, counted);
+    this.count(counted, 1);
   }
 
   /** What the run's jobs cost, those of the steps on their way left out (`sending`: by step). */
@@ -61,11 +77,11 @@ export class RunTally {
     return of && of.n > 0 ? of.sum / of.n : null;
   }
 
-  private count({ job, step, cost }: Counted, sign: 1 | -1): void {
+  private count({ facts, step, cost }: Counted, sign: 1 | -1): void {
     this.sum += sign * cost;
     this.byStep.set(step, (this.byStep.get(step) ?? 0) + sign * cost);
     if (cost <= 0) return;
-    const of = this.byKind.get(job.kind) ?? { sum: 0, n: 0 };
-    this.byKind.set(job.kind, { sum: of.sum + sign * cost, n: of.n + sign });
+    const of = this.byKind.get(facts.kind) ?? { sum: 0, n: 0 };
+    this.byKind.set(facts.kind, { sum: of.sum + sign * cost, n: of.n + sign });
   }
 }
