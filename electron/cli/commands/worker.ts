@@ -137,7 +137,12 @@ async function work(
   try {
     const intents = new RedisCreateIntents(records, { worker: id });
     const rate = flag(args, '--rate');
-    const turns = new SharedTurns(records, { perSecond: rate === undefined ? null : Number(rate) });
+    // A 1005 holds the queue's takes too (BullMQ's rate limit): no worker starts a row while the account says "too frequent".
+    let holdTakes: (ms: number) => void = () => undefined;
+    const turns = new SharedTurns(records, {
+      perSecond: rate === undefined ? null : Number(rate),
+      held: (ms) => holdTakes(ms),
+    });
     return await withStudio(
       args,
       io,
@@ -169,6 +174,7 @@ async function work(
           refused: io.err,
         });
         worker.start();
+        holdTakes = (ms) => void worker.holdTakes(ms);
         const copied = bucket === undefined ? '' : ` and copied to the storage "${bucket}"`;
         io.err(
           `Worker ${id} takes rows from ${queue.shown}; what it makes is saved in ${folder}${copied}. Ctrl-C stops it.`,

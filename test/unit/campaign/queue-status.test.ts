@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CampaignRecord } from '../../../electron/common/campaign/record';
 import { createCampaignsDomain, type CampaignsDomainDeps } from '../../../electron/services/campaign/campaigns-domain';
-import { BullmqRowQueue } from '../../../electron/services/rows/queue/bullmq-row-queue';
+import { RowTakes } from '../../../electron/services/rows/queue/row-takes';
 import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { redisTarget } from '../../../electron/services/rows/queue/redis-target';
@@ -60,20 +60,24 @@ describe("a campaign's queue as the page reads it", () => {
     const address = queues.address(url);
     expect(address).toBe(`redis://127.0.0.1:${redis().port}`);
 
-    // Three rows pushed as a studio pushes them; two workers connected under their names, each making one.
-    const pusher = new BullmqRowQueue({ url, prefix: PREFIX });
-    closing.push(() => pusher.close());
-    for (const row of [0, 1, 2]) pusher.push({ kind: 'campaign', runId: 'c-queued', row });
-    await pusher.idle();
+    // Three rows handed as a studio hands them; two workers connected under their names, each making one.
+    const pusher = new RowTakes({ url, prefix: PREFIX });
+    closing.push(() => pusher.closeWithin(0));
+    for (const row of [0, 1, 2])
+      await pusher.hand({ kind: 'campaign', runId: 'c-queued', row: { row, state: 'queued', take: 0, problems: [] } });
     let letGo = (): void => undefined;
     const held = new Promise<void>((resolve) => (letGo = resolve));
     const taken: number[] = [];
     const workers = ['w-b', 'w-a'].map((workerName) => {
-      const worker = new BullmqRowQueue({ url, prefix: PREFIX, concurrency: 1, workerName });
-      worker.start(async (task) => void (taken.push(task.row), await held));
+      const worker = new RowTakes({ url, prefix: PREFIX, concurrency: 1, workerName });
+      worker.start(async (take) => {
+        taken.push(take.row.row);
+        await held;
+        return { row: take.row.row, take: 0, outcome: 'not-run', record: take.row, worker: workerName };
+      });
       return worker;
     });
-    closing.push(async () => (letGo(), await Promise.all(workers.map((w) => w.close(true)))));
+    closing.push(async () => (letGo(), await Promise.all(workers.map((w) => w.closeWithin(0)))));
     await until('both workers making a row', async () => taken.length === 2);
     // What the workers said of themselves, as `studio worker` writes it, and what one long gone said a day ago.
     const client = new Redis(redisTarget(url).options);
@@ -109,7 +113,7 @@ describe("a campaign's queue as the page reads it", () => {
     expect(JSON.stringify(status)).not.toContain(PASSWORD);
     // What a worker gone for a day said is removed; one that stops leaves the list at once, its facts kept.
     expect([...(await shelf.workerFacts()).keys()].sort()).toEqual(['w-a', 'w-b']);
-    await workers[0].close(true);
+    await workers[0].closeWithin(0);
     expect((await h['campaigns.queueStatus']('c-queued')).workers.map((w) => w.name)).toEqual(['w-a']);
   });
 

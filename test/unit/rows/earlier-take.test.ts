@@ -1,5 +1,5 @@
 // Issue 67: a row made again (a retry of a row its studio failed) whose earlier take a worker finished
-// while the report waited in Redis takes that take in instead of paying for it again, but only when the
+// while the report waited at the queue takes that take in instead of paying for it again, but only when the
 // row still asks for what that take was made from. A row whose values changed since (a sheet fixed and
 // run again) had the earlier take's video taken in as its own. Real Redis, the real row engine, queued
 // runs and run records; a row kind of its own whose rows carry one value.
@@ -13,6 +13,9 @@ import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/engine/row-kind';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
+import { RowTakes, takeJobId, type RowTake } from '../../../electron/services/rows/queue/row-takes';
+import { Job } from 'bullmq';
+import { reportedTake } from './reported-take';
 import { redisPerFile } from '../../redis-per-file';
 import { until } from '../../wait';
 import { runsIn } from './folder-runs';
@@ -42,8 +45,8 @@ function greetingsKind(dataDir: string): RowKind<Greeting, Greetings> {
 }
 
 /**
- * A row at its second take (value `now`) whose first take (value `then`) a worker made: its report waits in
- * Redis, and its row there is still the first take. The studio then runs the row.
+ * A row at its second take (value `now`) whose first take (value `then`) a worker made: its report waits at
+ * the queue with the first take's job. The studio then runs the row.
  */
 async function retried(now: string, then: string) {
   const prefix = `earlier-take-${process.pid}-${(made += 1)}`;
@@ -54,15 +57,21 @@ async function retried(now: string, then: string) {
   const run: Greetings = { id: `greetings-${made}`, createdAt: 1, state: 'running', rows: [row], queue: redis().url };
   const shelf = new RunShelf(client, prefix);
   await shelf.putRun(KIND, run);
-  await shelf.putRow(KIND, run.id, first);
-  await shelf.report(KIND, run.id, {
-    row: 0,
-    take: 0,
-    outcome: 'ended',
-    record: { ...first, state: 'done' },
-    jobs: [{ id: 'w-job-1', remoteId: 'r-1' } as JobView],
-    worker: 'w1',
-  });
+  await reportedTake(
+    redis().url,
+    prefix,
+    { kind: KIND, runId: run.id, row: first },
+    {
+      row: 0,
+      take: 0,
+      outcome: 'ended',
+      record: { ...first, state: 'done' },
+      jobs: [{ id: 'w-job-1', remoteId: 'r-1' } as JobView],
+      worker: 'w1',
+    },
+  );
+  const takes = new RowTakes({ url: redis().url, prefix });
+  const at = (take: number) => ({ kind: KIND, runId: run.id, row: 0, take });
   const received: string[] = [];
   const queues = new QueuedRuns({ prefix });
   const jobs = {
@@ -78,31 +87,36 @@ async function retried(now: string, then: string) {
   const stateNow = async () => (await engine.require(KIND, run.id)).rows[0].state;
   await until(
     'the row taken in from the report, or handed to the queue at its new take',
-    async () => (await stateNow()) === 'done' || (await shelf.row(KIND, run.id, 0))?.take === 1,
+    async () => (await stateNow()) === 'done' || (await takes.look(at(1))) !== null,
     60_000,
   );
   const state = await stateNow();
-  const inRedis = await shelf.row(KIND, run.id, 0);
+  const handed = await Job.fromId<RowTake>(takes.queue, takeJobId(at(1)));
+  const earlierKept = (await takes.report(at(0))) !== null;
   engine.stop();
   await queues.close();
+  await takes.closeWithin(0);
   await client.quit();
-  return { state, received, inRedis };
+  return { state, received, handed: handed?.data.row as Greeting | undefined, earlierKept };
 }
 
 describe("a row made again while its earlier take's report waits in Redis", () => {
   it('takes the earlier take in when the row asks for what it was made from', async () => {
-    const { state, received, inRedis } = await retried('Hello Ada', 'Hello Ada');
+    const { state, received, handed, earlierKept } = await retried('Hello Ada', 'Hello Ada');
     expect(state).toBe('done');
     expect(received).toEqual(['r-1']);
-    // Nothing handed to the queue again: Redis still holds the first take's row.
-    expect(inRedis?.take).toBe(0);
+    // Nothing handed to the queue again, and the earlier take's job left it once taken in.
+    expect(handed).toBeUndefined();
+    expect(earlierKept).toBe(false);
   });
 
   it("hands the row to the queue when its values changed since: the earlier take's video is not its own", async () => {
-    const { state, received, inRedis } = await retried('Hello Grace', 'Hello Ada');
+    const { state, received, handed, earlierKept } = await retried('Hello Grace', 'Hello Ada');
     expect(state).toBe('queued');
-    expect(received).toEqual([]);
-    expect(inRedis?.take).toBe(1);
-    expect((inRedis as Greeting | null)?.value).toBe('Hello Grace');
+    // The earlier take's jobs are in the ledger all the same (they may have been charged), and its job left the queue.
+    expect(received).toEqual(['r-1']);
+    expect(earlierKept).toBe(false);
+    expect(handed?.take).toBe(1);
+    expect(handed?.value).toBe('Hello Grace');
   });
 });

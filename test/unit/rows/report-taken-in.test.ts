@@ -1,4 +1,4 @@
-// Issue 67: a worker's report leaves Redis only once the studio's record says its row was taken in. A
+// Issue 67: a worker's report leaves the queue only once the studio's record says its row was taken in. A
 // studio quitting stops its row engine first (its rows' changes are no longer written) and lets its
 // queues go after; a report it was taking in meanwhile (its jobs being recorded) was taken off Redis
 // while the record still said the row was on the queue. Started again, the studio found nothing to take
@@ -14,6 +14,8 @@ import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
 import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/engine/row-kind';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
+import { RowTakes } from '../../../electron/services/rows/queue/row-takes';
+import { reportedTake } from './reported-take';
 import { redisPerFile } from '../../redis-per-file';
 import { runsIn } from './folder-runs';
 
@@ -57,19 +59,22 @@ async function reportWaiting(prefix: string, client: Redis) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-report-taken-in-'));
   const row: RowBase = { row: 0, state: 'queued', take: 0, problems: [] };
   const run: Lines = { id: `lines-${(made += 1)}`, createdAt: 1, state: 'running', rows: [row], queue: redis().url };
-  const shelf = new RunShelf(client, prefix);
-  await shelf.putRun(KIND, run);
-  await shelf.putRow(KIND, run.id, row);
+  await new RunShelf(client, prefix).putRun(KIND, run);
   const job = { id: 'w-job-1', remoteId: 'r-1' } as JobView;
-  await shelf.report(KIND, run.id, {
-    row: 0,
-    take: 0,
-    outcome: 'ended',
-    record: { ...row, state: 'done' },
-    jobs: [job],
-    worker: 'w1',
-  });
-  return { dataDir, run, shelf };
+  await reportedTake(
+    redis().url,
+    prefix,
+    { kind: KIND, runId: run.id, row },
+    {
+      row: 0,
+      take: 0,
+      outcome: 'ended',
+      record: { ...row, state: 'done' },
+      jobs: [job],
+      worker: 'w1',
+    },
+  );
+  return { dataDir, run };
 }
 
 /** A `receive` that holds the report's take-in until `let go` (the studio is stopped meanwhile). */
@@ -88,8 +93,10 @@ describe("a worker's report taken in as the studio quits", () => {
   ])('stays in Redis until the row is taken in on disk (%s), and the next start takes it in', async (_, close) => {
     const prefix = `taken-in-${process.pid}-${(made += 1)}`;
     const client = new Redis(redis().url);
+    const takes = new RowTakes({ url: redis().url, prefix });
     try {
-      const { dataDir, run, shelf } = await reportWaiting(prefix, client);
+      const { dataDir, run } = await reportWaiting(prefix, client);
+      const report = () => takes.report({ kind: KIND, runId: run.id, row: 0, take: 0 });
       const held = heldReceive();
       const quitting = studio(dataDir, prefix, held.receive);
       await quitting.engine.create(KIND, run);
@@ -106,7 +113,7 @@ describe("a worker's report taken in as the studio quits", () => {
 
       // The record on disk still says the row is on the queue: its report is still there to take in.
       expect((await runsOf(dataDir).get(run.id))?.rows[0].state).toBe('queued');
-      expect(await shelf.reportOf(KIND, run.id, 0)).not.toBeNull();
+      expect(await report()).not.toBeNull();
 
       // Started again, the studio takes the row in from that report (nothing handed to the queue again).
       const received: JobView[][] = [];
@@ -115,12 +122,13 @@ describe("a worker's report taken in as the studio quits", () => {
         await again.engine.run(KIND, run.id);
         expect((await again.engine.require(KIND, run.id)).rows[0].state).toBe('done');
         expect(received.flat().map((j) => j.remoteId)).toEqual(['r-1']);
-        expect(await shelf.reportOf(KIND, run.id, 0)).toBeNull();
+        expect(await report()).toBeNull();
       } finally {
         again.engine.stop();
         await again.queues.close();
       }
     } finally {
+      await takes.closeWithin(0);
       await client.quit();
     }
   });

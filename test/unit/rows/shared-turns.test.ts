@@ -48,14 +48,18 @@ describe('shared turns', () => {
     expect(seen.scripts).toBeLessThanOrEqual(2 * 30 + 2 * givenBack);
   });
 
-  it('holds every worker after a 1005 answer to one of them', async () => {
+  it('holds every worker after a 1005 answer to one of them, and says so for the queue to hold its takes', async () => {
     const at = prefix();
-    const [one, other] = [client(), client()].map((r) => new SharedTurns(r, { perSecond: null, prefix: at }));
+    const held: number[] = [];
+    const [one, other] = [client(), client()].map(
+      (r) => new SharedTurns(r, { perSecond: null, prefix: at, held: (ms) => held.push(ms) }),
+    );
     const refused = new Response(JSON.stringify({ code: 1005, msg: 'Operation too frequent' }), {
       headers: { 'content-type': 'application/json' },
     });
     const answer = await one.fetch(async () => refused)('http://service.test/api/open/v3/audio/create');
     expect((await answer.json()) as { code: number }).toEqual({ code: 1005, msg: 'Operation too frequent' });
+    expect(held).toEqual([1_000]);
     const reader = client();
     expect(await reader.pttl(`${at}:turns:hold`)).toBeGreaterThan(0);
     // The other worker's next request waits for the hold to end.

@@ -3,7 +3,7 @@
 // gives the row back for a worker of the run's own account.
 import { describe, expect, it, vi } from 'vitest';
 import { runAccount } from '../../../electron/services/client/account-proof';
-import { BullmqRowQueue } from '../../../electron/services/rows/queue/bullmq-row-queue';
+import { RowTakes } from '../../../electron/services/rows/queue/row-takes';
 import type { RowBase, RunBase } from '../../../electron/services/rows/engine/row-kind';
 import { RowWorker, type RowMaker } from '../../../electron/services/rows/queue/row-worker';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
@@ -37,12 +37,20 @@ describe("a run's account", () => {
     const shelf = new RunShelf(client(), space);
     const run = { id: 'c1', createdAt: 0, state: 'running', rows: [], account } as RunBase<RowBase>;
     await shelf.putRun('campaign', run);
-    await shelf.putRow('campaign', 'c1', { row: 0, state: 'voiceover', take: 0, problems: [] });
-    const queue = new BullmqRowQueue({ url: redis().url, prefix: space });
-    queue.push({ kind: 'campaign', runId: 'c1', row: 0 });
-    await queue.settled();
-    await queue.close();
+    const takes = new RowTakes({ url: redis().url, prefix: space });
+    await takes.hand({ kind: 'campaign', runId: 'c1', row: { row: 0, state: 'voiceover', take: 0, problems: [] } });
+    await takes.closeWithin(0);
     return { shelf, space };
+  }
+
+  /** The report of the run's one row, as the queue keeps it for its studio. */
+  async function reportOf(space: string) {
+    const takes = new RowTakes({ url: redis().url, prefix: space });
+    try {
+      return await takes.report({ kind: 'campaign', runId: 'c1', row: 0, take: 0 });
+    } finally {
+      await takes.closeWithin(0);
+    }
   }
 
   function worker(space: string, serves: ReturnType<typeof runAccount>, refusedHoldMs = 0, files = true) {
@@ -83,18 +91,18 @@ describe("a run's account", () => {
   ];
   for (const [name, serves, why] of cases)
     it(`is refused by a worker of ${name}: it makes nothing, says why once, and gives the row back to the queue`, async () => {
-      const { shelf, space } = await queued(priced);
+      const { space } = await queued(priced);
       const { w, made, refused } = worker(space, serves, 60_000);
-      const queue = new BullmqRowQueue({ url: redis().url, prefix: space });
+      const queue = new RowTakes({ url: redis().url, prefix: space });
       w.start();
       // Back on the queue, waiting for any worker: the studio that queued it hears nothing.
       await vi.waitFor(
         async () => expect(await queue.queue.getJobCounts('delayed')).toEqual({ delayed: 1 }),
         HANG_GUARD,
       );
-      await w.close(true);
-      await queue.close();
-      expect(await shelf.reportOf('campaign', 'c1', 0)).toBeNull();
+      await w.stopWithin(0);
+      await queue.closeWithin(0);
+      expect(await reportOf(space)).toBeNull();
       expect(made).toEqual([]);
       expect(refused).toHaveLength(1);
       expect(refused[0]).toMatch(why);
@@ -102,23 +110,20 @@ describe("a run's account", () => {
     });
 
   it("given back, is made by a worker of the run's own account beside the one that refuses it", async () => {
-    const { shelf, space } = await queued(priced);
+    const { space } = await queued(priced);
     const wrong = worker(space, null, 0);
     const right = worker(space, priced);
     wrong.w.start();
     await vi.waitFor(() => expect(wrong.refused).toHaveLength(1), HANG_GUARD);
     right.w.start();
-    await vi.waitFor(
-      async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('ended'),
-      HANG_GUARD,
-    );
-    await Promise.all([wrong.w.close(true), right.w.close(true)]);
+    await vi.waitFor(async () => expect((await reportOf(space))?.outcome).toBe('ended'), HANG_GUARD);
+    await Promise.all([wrong.w.stopWithin(0), right.w.stopWithin(0)]);
     expect(wrong.made).toEqual([]);
     expect(right.made).toEqual([0]);
   });
 
   it('is refused by a worker of the right account whose pictures the service could not fetch', async () => {
-    const { shelf, space } = await queued(priced);
+    const { space } = await queued(priced);
     const refused: string[] = [];
     const made: number[] = [];
     const w = new RowWorker({
@@ -131,12 +136,12 @@ describe("a run's account", () => {
       refused: (message) => refused.push(message),
       refusedHoldMs: 60_000,
     });
-    const queue = new BullmqRowQueue({ url: redis().url, prefix: space });
+    const queue = new RowTakes({ url: redis().url, prefix: space });
     w.start();
     await vi.waitFor(async () => expect(await queue.queue.getJobCounts('delayed')).toEqual({ delayed: 1 }), HANG_GUARD);
-    await w.close(true);
-    await queue.close();
-    expect(await shelf.reportOf('campaign', 'c1', 0)).toBeNull();
+    await w.stopWithin(0);
+    await queue.closeWithin(0);
+    expect(await reportOf(space)).toBeNull();
     expect(made).toEqual([]);
     expect(refused).toEqual([
       'Worker w-media makes no row of campaign c1: its storage is on this machine only, and http://127.0.0.1:4000 is elsewhere. Start it with a storage the service reaches (--media-storage).',
@@ -145,14 +150,14 @@ describe("a run's account", () => {
 
   const bucket = (name: string) => ({ kind: 's3' as const, endpoint: 'https://s3.example.com', bucket: name });
   it("is refused by a worker of its account whose pictures would go to another storage than the run's", async () => {
-    const { shelf, space } = await queued(priced && { ...priced, storage: bucket('media') });
+    const { space } = await queued(priced && { ...priced, storage: bucket('media') });
     const { w, made, refused } = worker(space, priced && { ...priced, storage: bucket('other') }, 60_000);
-    const queue = new BullmqRowQueue({ url: redis().url, prefix: space });
+    const queue = new RowTakes({ url: redis().url, prefix: space });
     w.start();
     await vi.waitFor(async () => expect(await queue.queue.getJobCounts('delayed')).toEqual({ delayed: 1 }), HANG_GUARD);
-    await w.close(true);
-    await queue.close();
-    expect(await shelf.reportOf('campaign', 'c1', 0)).toBeNull();
+    await w.stopWithin(0);
+    await queue.closeWithin(0);
+    expect(await reportOf(space)).toBeNull();
     expect(made).toEqual([]);
     expect(refused).toEqual([
       `Worker ${w.id} makes no row of campaign c1: the run's links go to the bucket media at https://s3.example.com, and the pictures this worker renders would go to the bucket other at https://s3.example.com. Start it with the run's storage (--media-storage).`,
@@ -160,14 +165,11 @@ describe("a run's account", () => {
   });
 
   it('is made whatever the storage by a worker whose rows send no file of its own (a batch)', async () => {
-    const { shelf, space } = await queued(priced && { ...priced, storage: bucket('media') });
+    const { space } = await queued(priced && { ...priced, storage: bucket('media') });
     const { w, made, refused } = worker(space, priced && { ...priced, storage: bucket('other') }, 0, false);
     w.start();
-    await vi.waitFor(
-      async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('ended'),
-      HANG_GUARD,
-    );
-    await w.close(true);
+    await vi.waitFor(async () => expect((await reportOf(space))?.outcome).toBe('ended'), HANG_GUARD);
+    await w.stopWithin(0);
     expect(made).toEqual([0]);
     expect(refused).toEqual([]);
   });
@@ -183,27 +185,21 @@ describe("a run's account", () => {
   ];
   for (const [name, runs, own] of storages)
     it(`is made by a worker of ${name}`, async () => {
-      const { shelf, space } = await queued(priced && { ...priced, storage: runs });
+      const { space } = await queued(priced && { ...priced, storage: runs });
       const { w, made, refused } = worker(space, priced && { ...priced, storage: own });
       w.start();
-      await vi.waitFor(
-        async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('ended'),
-        HANG_GUARD,
-      );
-      await w.close(true);
+      await vi.waitFor(async () => expect((await reportOf(space))?.outcome).toBe('ended'), HANG_GUARD);
+      await w.stopWithin(0);
       expect(made).toEqual([0]);
       expect(refused).toEqual([]);
     });
 
   it("is made by a worker of the run's own account", async () => {
-    const { shelf, space } = await queued(priced);
+    const { space } = await queued(priced);
     const { w, made, refused } = worker(space, priced);
     w.start();
-    await vi.waitFor(
-      async () => expect((await shelf.reportOf('campaign', 'c1', 0))?.outcome).toBe('ended'),
-      HANG_GUARD,
-    );
-    await w.close(true);
+    await vi.waitFor(async () => expect((await reportOf(space))?.outcome).toBe('ended'), HANG_GUARD);
+    await w.stopWithin(0);
     expect(made).toEqual([0]);
     expect(refused).toEqual([]);
   });

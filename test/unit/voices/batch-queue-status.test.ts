@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { JobView } from '../../../electron/common/bridge/jobs';
-import { BullmqRowQueue } from '../../../electron/services/rows/queue/bullmq-row-queue';
+import { RowTakes } from '../../../electron/services/rows/queue/row-takes';
 import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { redisTarget } from '../../../electron/services/rows/queue/redis-target';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
@@ -64,16 +64,20 @@ describe("a batch's queue as the batch page reads it", () => {
     expect(address).toBe(`redis://127.0.0.1:${redis().port}`);
 
     // Two lines pushed as a studio pushes a batch's rows; a worker connected under its name makes one.
-    const pusher = new BullmqRowQueue({ url, prefix: PREFIX });
-    closing.push(() => pusher.close());
-    for (const row of [0, 1]) pusher.push({ kind: 'batch', runId: 'b-queued', row });
-    await pusher.idle();
+    const pusher = new RowTakes({ url, prefix: PREFIX });
+    closing.push(() => pusher.closeWithin(0));
+    for (const row of [0, 1])
+      await pusher.hand({ kind: 'batch', runId: 'b-queued', row: { row, state: 'queued', take: 0, problems: [] } });
     let letGo = (): void => undefined;
     const held = new Promise<void>((resolve) => (letGo = resolve));
     let taken = 0;
-    const worker = new BullmqRowQueue({ url, prefix: PREFIX, concurrency: 1, workerName: 'w-1' });
-    worker.start(async () => void (taken++, await held));
-    closing.push(async () => (letGo(), await worker.close(true)));
+    const worker = new RowTakes({ url, prefix: PREFIX, concurrency: 1, workerName: 'w-1' });
+    worker.start(async (take) => {
+      taken++;
+      await held;
+      return { row: take.row.row, take: 0, outcome: 'not-run', record: take.row, worker: 'w-1' };
+    });
+    closing.push(async () => (letGo(), await worker.closeWithin(0)));
     await until('the worker making a line', async () => taken === 1);
     const client = new Redis(redisTarget(url).options);
     closing.push(() => client.quit());

@@ -4,6 +4,7 @@ import type { Logger } from '../../host/types';
 import { redisTarget, type RedisTarget } from './redis-target';
 import type { RowQueue, RowTask } from '../engine/row-queue';
 import { withinMs } from '../engine/within';
+import { QueueOutage } from './queue-outage';
 
 export interface BullmqRowQueueOptions {
   /** `redis://[:password@]host:port`; the password is never logged. */
@@ -37,10 +38,6 @@ type Step = (task: RowTask) => Promise<void>;
 /** A task's BullMQ job id: its key, with each part encoded (a job id may not hold `:`). */
 export const rowJobId = (task: RowTask): string =>
   [task.kind, task.runId, String(task.row)].map((part) => encodeURIComponent(part)).join('/');
-
-/** What a connection says while Redis is gone, refuses it, or is not there. */
-const CONNECTION_TROUBLE =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|Connection is closed|connect|NOAUTH|WRONGPASS|LOADING/i;
 
 const WAITING_STATES = ['wait', 'delayed', 'prioritized'] as const;
 /** A re-ask that no worker saw (its process died) is forgotten after a day; the engine asks again on resume. */
@@ -80,22 +77,22 @@ export class BullmqRowQueue implements RowQueue {
   private readonly steps = new Set<Promise<void>>();
   private stopped = false;
   private closing: Promise<void> | null = null;
-  /** Redis is known to be gone: said once when it goes and once when it answers again, not at every retry. */
-  private down = false;
+  private readonly outage: QueueOutage;
 
   constructor(private readonly options: BullmqRowQueueOptions) {
     this.target = redisTarget(options.url);
     this.name = options.name ?? 'studio-rows';
     this.prefix = options.prefix ?? 'studio';
+    this.outage = new QueueOutage(this.target, this.name, options.log);
     this.redis = new Redis(this.target.options);
-    this.redis.on('error', (error: Error) => this.lost(error));
-    this.redis.on('ready', () => this.back());
+    this.redis.on('error', (error: Error) => this.outage.lost(error));
+    this.redis.on('ready', () => this.outage.back());
     this.queue = new Queue<RowTask>(this.name, {
       connection: this.redis,
       prefix: this.prefix,
       defaultJobOptions: { removeOnComplete: true, removeOnFail: { count: options.keepFailed ?? 1000 } },
     });
-    this.queue.on('error', (error: Error) => this.lost(error));
+    this.queue.on('error', (error: Error) => this.outage.lost(error));
     options.log?.info('row steps go through a BullMQ queue', { queue: this.name, redis: this.target.shown });
   }
 
@@ -116,7 +113,7 @@ export class BullmqRowQueue implements RowQueue {
       this.wake();
     });
     worker.on('completed', () => this.wake());
-    worker.on('error', (error: Error) => this.lost(error));
+    worker.on('error', (error: Error) => this.outage.lost(error));
     this.worker = worker;
   }
 
@@ -257,24 +254,6 @@ export class BullmqRowQueue implements RowQueue {
     return step;
   }
 
-  /**
-   * One warning per outage, whichever of the queue's connections hears of it first (each retry of each
-   * connection errs again); an error that is not about the connection is warned about as it comes.
-   */
-  private lost(error: unknown): void {
-    if (!CONNECTION_TROUBLE.test(`${(error as { code?: unknown })?.code ?? ''} ${String(error)}`))
-      return this.warn('the row queue met an error', error);
-    if (this.down) return;
-    this.down = true;
-    this.warn('the row queue cannot reach Redis (trying again until it answers)', error);
-  }
-
-  private back(): void {
-    if (!this.down) return;
-    this.down = false;
-    this.options.log?.info('the row queue reaches Redis again', { queue: this.name, redis: this.target.shown });
-  }
-
   private track(work: Promise<unknown>): void {
     const quiet = work.catch((error: unknown) => this.warn('the row queue could not reach Redis', error));
     this.pending.add(quiet);
@@ -290,7 +269,6 @@ export class BullmqRowQueue implements RowQueue {
   }
 
   private warn(message: string, error: unknown, fields: Record<string, unknown> = {}): void {
-    const text = error instanceof Error ? error.message : String(error);
-    this.options.log?.warn(message, { ...fields, queue: this.name, error: this.target.scrub(text) });
+    this.outage.warn(message, error, fields);
   }
 }

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { RunPauseReason } from '../../../common/jobs/run-pause';
 import type { CredentialVault, Logger } from '../../host/types';
-import { BullmqRowQueue } from './bullmq-row-queue';
+import { RowTakes, type TakeAt } from './row-takes';
 import { withinMs } from '../engine/within';
 import { queueVaultId, redisTarget } from './redis-target';
 import type { QueuedRows, RowBase, RowJobs, RowKind, RowStepContext, RunBase, RunState } from '../engine/row-kind';
@@ -35,17 +35,17 @@ export interface QueuedRunsEngine {
   writes(): boolean;
 }
 
-/** One Redis a studio sends runs to: its queue (pushed to, never taken from here), the runs' records, their reports. */
+/** One Redis a studio sends runs to: its queue of takes (handed to, never taken from here), the runs' records. */
 interface QueueLink {
-  queue: BullmqRowQueue;
+  takes: RowTakes;
   redis: Redis;
   shelf: RunShelf;
   /** Runs whose record is in Redis, and the state it says. */
   states: Map<string, RunState>;
-  /** Rows handed to the queue by this process, by run, row and take. */
-  sent: Set<string>;
-  /** Runs whose reports this process follows, each with the connection its reading blocks. */
-  following: Map<string, Redis>;
+  /** Runs (`kind/runId`) whose takes this process follows on the queue's events. */
+  following: Set<string>;
+  /** The queue's events read from (settled once they are): one reading for every run on the queue. */
+  events: Promise<void> | null;
   /** Redis out of reach since the last warning: it is said once, not at every retry. */
   down: boolean;
   /** Pauses the runs followed on this queue once it has been out of reach for QUEUE_LOST_PAUSE_MS. */
@@ -55,13 +55,15 @@ interface QueueLink {
 }
 
 /**
- * The starting studio's side of runs made on a queue: a row of such a run is written to Redis and handed
- * to the queue, and waits there (its state says its first step) until a worker reports how it ended; the
- * kind then takes the report in (`received`: a done campaign row goes on to save the studio's own copy,
- * as any row does). Reports are followed on the run's stream, and kept by row in Redis until taken in,
- * so a studio closed meanwhile takes them in when it opens again. The run's pause, resume and cancel are
- * written to Redis, where workers read them before making a row; a worker stopped by the account has
- * the whole run paused here, with the account's reason. Nothing of a run stays in Redis once it finished.
+ * The starting studio's side of runs made on a queue: each take of a row of such a run is a job of the
+ * queue carrying the row (row-takes.ts), and the row waits (its state says its first step) until a worker
+ * answers how it ended; the kind then takes the report in (`received`: a done campaign row goes on to save
+ * the studio's own copy, as any row does). The studio hears of finished takes on the queue's events, and
+ * looks each take up by its id whenever its row is stepped (at every start and resume too), so a report
+ * made while it was closed is taken in when it opens again; the job leaves the queue only once the row's
+ * change is on disk. The run's record and its pause, resume and cancel are written to Redis, where workers
+ * read them before making a row (BullMQ's own pause is the whole queue's, and one queue serves every run);
+ * a worker stopped by the account has the whole run paused here, with the account's reason.
  */
 export class QueuedRuns {
   private readonly links = new Map<string, Promise<QueueLink>>();
@@ -136,12 +138,12 @@ export class QueuedRuns {
   /** The workers connected to a queue now, with what each last said of itself, for the pages and `campaign status`. */
   async workers(queue: string): Promise<ConnectedWorker[]> {
     const link = await this.link(queue);
-    return connectedWorkers(link.queue.queue, link.queue.prefix, link.shelf, Date.now());
+    return connectedWorkers(link.takes.queue, link.takes.prefix, link.shelf, Date.now());
   }
 
   /** Counts of the queue's jobs by state, as BullMQ keeps them. */
   async counts(queue: string): Promise<Record<string, number>> {
-    return (await this.link(queue)).queue.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
+    return (await this.link(queue)).takes.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
   }
 
   /**
@@ -160,10 +162,9 @@ export class QueuedRuns {
     await Promise.all(
       links.map(async (made) => {
         const link = await made;
-        for (const blocking of link.following.values()) blocking.disconnect();
         link.following.clear();
         if (link.lost) clearTimeout(link.lost);
-        await link.queue.closeWithin(0);
+        await link.takes.closeWithin(0);
         await withinMs(link.redis.quit(), 200);
         link.redis.disconnect();
       }),
@@ -182,8 +183,8 @@ export class QueuedRuns {
   ): Promise<void> {
     if (this.closed) return;
     const link = await this.link(run.queue as string);
-    this.follow(link, kind, run.id);
     try {
+      await this.live(this.follow(link, kind, run.id));
       await this.handOver(link, kind, run, row, set, queued);
     } catch (error) {
       // Refused for want of the password: the run pauses saying so, and its rows stay as they are.
@@ -192,47 +193,55 @@ export class QueuedRuns {
     }
   }
 
-  /** Takes the row's report in when a worker left one, else writes the row to Redis and hands it to the queue. */
+  /** Takes the row's report in when a worker left one, else hands the row's take to the queue. */
   private async handOver<Row extends RowBase, Run extends RunBase<Row>>(
     link: QueueLink,
     kind: string,
     run: Run,
     row: Row,
     set: RowStepContext<Row, Run>['set'],
-    { received, sameMaking }: QueuedRows<Row>,
+    queued: QueuedRows<Row>,
   ): Promise<void> {
-    const runKey = `${kind}/${run.id}`;
-    const sentKey = `${runKey}/${row.row}/${row.take}`;
-    const report = await this.live(link.shelf.reportOf(kind, run.id, row.row));
-    const earlier = (made: RowReport) =>
-      (sameMaking?.(row, made.record as Row) ?? true) && this.madeEarlier(link, kind, run.id, row, made);
-    if (report && (report.take === row.take || (await earlier(report)))) {
-      // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
-      if (report.jobs) await this.engine?.jobs.receive?.(report.jobs);
-      // The report leaves Redis only once the row's change is on disk. A studio quitting stops its engine
-      // first, and a stopped engine's `set` writes nothing (asked as it is called): a report taken off then
-      // left the row in the record as still on the queue with nothing to take in, and a retry of that row
-      // paid for its video again (issue 67). Kept, it is taken in at the next start.
-      const written = this.engine?.writes() === true;
-      // Not made (the run was not running when a worker took it, or the account stopped it first): it waits
-      // with the rows not started, and goes to the queue again when the run goes on.
-      await set((r) => (report.outcome === 'ended' ? received(r, report.record as Row) : { ...r, state: 'pending' }));
-      link.sent.delete(sentKey);
-      if (!written) return;
-      await this.live(link.shelf.taken(kind, run.id, row.row));
-      if (report.pause)
-        await this.engine?.pauses.pauseConnection({ kind, runId: run.id }, report.pause.reason, report.pause.message);
-      return;
-    }
-    if (link.sent.has(sentKey)) return;
-    if (!link.states.has(runKey)) {
+    const at: TakeAt = { kind, runId: run.id, row: row.row, take: row.take };
+    const look = await this.live(link.takes.look(at));
+    const found =
+      look !== null && typeof look === 'object'
+        ? { at, report: look.report }
+        : await this.earlierTake(link, at, row, queued, look !== null);
+    if (found) return this.takeIn(link, found, set, queued.received);
+    // Cut off twice (its workers stopped while making it): made again, following the jobs made before.
+    if (look === 'failed') return this.live(link.takes.retry(at));
+    if (look === 'at-queue') return;
+    if (!link.states.has(`${kind}/${run.id}`)) {
       const account = (await this.options.account?.(run.id).catch(() => null)) ?? null;
       await this.live(link.shelf.putRun(kind, { ...run, account }));
-      link.states.set(runKey, run.state);
+      link.states.set(`${kind}/${run.id}`, run.state);
     }
-    await this.live(link.shelf.putRow(kind, run.id, row));
-    link.queue.push({ kind, runId: run.id, row: row.row });
-    link.sent.add(sentKey);
+    await this.live(link.takes.hand({ kind, runId: run.id, row }));
+  }
+
+  /** A worker's report taken in: its jobs join this studio's ledger, then the row, then the job leaves the queue. */
+  private async takeIn<Row extends RowBase, Run extends RunBase<Row>>(
+    link: QueueLink,
+    { at: made, report }: { at: TakeAt; report: RowReport },
+    set: RowStepContext<Row, Run>['set'],
+    received: QueuedRows<Row>['received'],
+  ): Promise<void> {
+    // The worker's jobs join this studio's ledger first: the row's copy is saved and recorded as any result.
+    if (report.jobs) await this.engine?.jobs.receive?.(report.jobs);
+    // The report leaves the queue only once the row's change is on disk. A studio quitting stops its engine
+    // first, and a stopped engine's `set` writes nothing (asked as it is called): a report taken off then
+    // left the row in the record as still on the queue with nothing to take in, and a retry of that row
+    // paid for its video again (issue 67). Kept, it is taken in at the next start.
+    const written = this.engine?.writes() === true;
+    const ended = report.outcome === 'ended';
+    // Not made (the run was not running when a worker took it, or the account stopped it first): its job
+    // leaves first, so the same take can be handed again when the run goes on; the row waits with those not started.
+    if (!ended && written) await this.live(link.takes.taken(made));
+    await set((r) => (ended ? received(r, report.record as Row) : { ...r, state: 'pending' }));
+    if (!written) return;
+    if (ended) await this.live(link.takes.taken(made));
+    if (report.pause) await this.engine?.pauses.pauseConnection(made, report.pause.reason, report.pause.message);
   }
 
   /** A queued run changed: its state goes to Redis for the workers; once finished, its records go. */
@@ -246,10 +255,12 @@ export class QueuedRuns {
       link.states.set(runKey, run.state);
       try {
         if (run.state !== 'finished') return await link.shelf.setState(kind, run.id, run.state);
-        link.following.get(runKey)?.disconnect();
         link.following.delete(runKey);
         link.states.delete(runKey);
         await link.shelf.forget(kind, run.id);
+        // Takes of rows cancelled while they waited at the queue would only be answered "not run".
+        const cancelled = run.rows.filter((r) => r.state === 'cancelled');
+        await link.takes.drop(cancelled.map((r) => ({ kind, runId: run.id, row: r.row, take: r.take })));
       } catch (error) {
         this.warn(link, 'a queued run could not be written to Redis', error);
       }
@@ -271,12 +282,12 @@ export class QueuedRuns {
     const target = redisTarget(url);
     const redis = new Redis(target.options);
     const link: QueueLink = {
-      queue: new BullmqRowQueue({ url, prefix: this.options.prefix, log: this.options.log }),
+      takes: new RowTakes({ url, prefix: this.options.prefix, log: this.options.log }),
       redis,
       shelf: new RunShelf(redis, this.options.prefix),
       states: new Map(),
-      sent: new Set(),
-      following: new Map(),
+      following: new Set(),
+      events: null,
       down: false,
       lost: null,
       lostSaid: null,
@@ -306,66 +317,78 @@ export class QueuedRuns {
 
   /**
    * A row made again (a retry of a row this studio failed) whose earlier take a worker finished while its
-   * report waited here: that take is taken in instead of paying for the row again, unless the new take
-   * was handed to the queue already (its row in Redis says so: a worker may be making it). A row whose
-   * inputs changed since (the kind's `sameMaking`) is made again: the earlier take's video is not its own.
+   * report waited at the queue: every such report's jobs join the ledger (they may have been charged), and
+   * the newest done one is taken in instead of paying for the row again, unless the new take was handed
+   * already (a worker may be making it) or the row's inputs changed since (the kind's `sameMaking`: the
+   * earlier take's video is not its own). The others leave the queue.
    */
-  private async madeEarlier(link: QueueLink, kind: string, runId: string, row: RowBase, report: RowReport) {
-    if (report.take > row.take || report.outcome !== 'ended' || report.record.state !== 'done') return false;
-    const queued = await this.live(link.shelf.row(kind, runId, row.row));
-    return queued === null || queued.take < row.take;
+  private async earlierTake<Row extends RowBase>(
+    link: QueueLink,
+    at: TakeAt,
+    row: Row,
+    { sameMaking }: QueuedRows<Row>,
+    handed: boolean,
+  ): Promise<{ at: TakeAt; report: RowReport } | null> {
+    if (at.take === 0) return null;
+    const takes = Array.from({ length: at.take }, (_, take) => ({ ...at, take }));
+    const reports = await this.live(Promise.all(takes.map((earlier) => link.takes.report(earlier))));
+    const found = takes.flatMap((earlier, i) => (reports[i] ? [{ at: earlier, report: reports[i] }] : [])).reverse();
+    if (found.length === 0) return null;
+    const adopted = found.find(
+      ({ report }) =>
+        report.outcome === 'ended' &&
+        report.record.state === 'done' &&
+        (sameMaking?.(row, report.record as Row) ?? true),
+    );
+    const adopt = adopted && !handed ? adopted : null;
+    for (const other of found.filter((f) => f !== adopt)) {
+      if (other.report.jobs) await this.engine?.jobs.receive?.(other.report.jobs);
+      if (this.engine?.writes() === true) await this.live(link.takes.taken(other.at));
+    }
+    return adopt;
   }
 
   /** Why the queue's Redis refuses this studio, and how to go on. */
   private refusal(link: QueueLink): string {
-    return `${passwordPause(link.queue.target.shown, this.keepsPasswords)} ${GIVE_PASSWORD}.`;
+    return `${passwordPause(link.takes.target.shown, this.keepsPasswords)} ${GIVE_PASSWORD}.`;
   }
 
   /** Every run this studio follows on the queue pauses with `message` (once: a paused run is not paused again). */
   private async pauseFollowed(link: QueueLink, message: string): Promise<void> {
     if (this.closed) return;
     await Promise.all(
-      [...link.following.keys()].map((key) => {
+      [...link.following].map((key) => {
         const at = key.indexOf('/');
         return this.engine?.pauses.pauseRun(key.slice(0, at), key.slice(at + 1), 'queue', message);
       }),
     );
   }
 
-  /** Follows the run's reports (from the stream's start: a report kept while the studio was closed is read too). */
-  private follow(link: QueueLink, kind: string, runId: string): void {
+  /**
+   * Follows the run's takes: a take a worker finishes has its row stepped (its report taken in). Settles
+   * once the queue's events are read, so no take handed after it ends unheard.
+   */
+  private async follow(link: QueueLink, kind: string, runId: string): Promise<void> {
     const runKey = `${kind}/${runId}`;
-    if (link.following.has(runKey) || this.closed) return;
-    const blocking = new Redis(link.queue.target.options);
-    blocking.on('error', () => undefined);
-    link.following.set(runKey, blocking);
-    // Followed only after its queue was found gone (a resume on a busy machine can come that late): it
-    // pauses now, or it would wait for reports with nothing left to pause it.
-    if (link.lostSaid) void this.engine?.pauses.pauseRun(kind, runId, 'queue', link.lostSaid);
-    void (async () => {
-      let last = '0';
-      while (link.following.get(runKey) === blocking && !this.closed) {
-        try {
-          const announced = await link.shelf.announced(blocking, kind, runId, last, 5_000);
-          last = announced.last;
-          for (const row of announced.rows) this.engine?.wake({ kind, runId, row });
-        } catch (error) {
-          if (link.following.get(runKey) !== blocking) return;
-          this.warn(link, 'the reports of a queued run cannot be read', error);
-          if (refusedByRedis(String(error))) {
-            // Refused: the run pauses saying why, and is followed again when it goes on.
-            link.following.delete(runKey);
-            blocking.disconnect();
-            return void (await this.engine?.pauses.pauseRun(kind, runId, 'queue', this.refusal(link)));
-          }
-          await new Promise((resolve) => setTimeout(resolve, 1_000));
-        }
-      }
-    })();
+    if (!link.following.has(runKey) && !this.closed) {
+      link.following.add(runKey);
+      // Followed only after its queue was found gone (a resume on a busy machine can come that late): it
+      // pauses now, or it would wait for reports with nothing left to pause it.
+      if (link.lostSaid) void this.engine?.pauses.pauseRun(kind, runId, 'queue', link.lostSaid);
+    }
+    link.events ??= link.takes.follow((ended) => {
+      if (link.following.has(`${ended.kind}/${ended.runId}`))
+        this.engine?.wake({ kind: ended.kind, runId: ended.runId, row: ended.row });
+    });
+    // Refused or unreachable: asked again at the row's next step.
+    await link.events.catch((error: unknown) => {
+      link.events = null;
+      throw error;
+    });
   }
 
   private warn(link: QueueLink, message: string, error: unknown): void {
     const text = error instanceof Error ? error.message : String(error);
-    this.options.log?.warn(message, { error: link.queue.target.scrub(text) });
+    this.options.log?.warn(message, { error: link.takes.target.scrub(text) });
   }
 }

@@ -1,9 +1,8 @@
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../host/types';
-import { BullmqRowQueue, GiveBack } from './bullmq-row-queue';
+import { GiveBack, RowTakes, type RowTake } from './row-takes';
 import type { RowBase, RunBase } from '../engine/row-kind';
-import type { RowTask } from '../engine/row-queue';
 import { storageMismatch, type RunAccount } from '../../client/account-proof';
 import { RunShelf, type RowReport } from './run-shelf';
 import { withinMs } from '../engine/within';
@@ -53,15 +52,16 @@ export interface RowWorkerOptions {
 }
 
 /**
- * A headless worker of queued runs (`studio worker`): it takes rows from the queue, reads each row and
- * its run from Redis (never a path of the studio that queued it), makes the row to its end with this
- * process's own services (its ledger, its connection, its folder), and reports how it ended. A row whose
- * worker died is run again by another (BullMQ's stalled-job recovery); every paid create inside goes
- * through its shared intent, so that row follows the jobs already made instead of paying for them again.
+ * A headless worker of queued runs (`studio worker`): it takes rows' takes from the queue (each a BullMQ
+ * job carrying its row), reads the run from Redis once (never a path of the studio that queued it), makes
+ * the row to its end with this process's own services (its ledger, its connection, its folder), and
+ * answers how it ended: the report is the job's return value, kept at the queue until the studio takes it
+ * in. A take whose worker died is made again by another (BullMQ's stalled-job recovery); every paid create
+ * inside goes through its shared intent, so that take follows the jobs already made instead of paying again.
  */
 export class RowWorker {
   readonly id: string;
-  private readonly queue: BullmqRowQueue;
+  private readonly takes: RowTakes;
   private readonly redis: Redis;
   private readonly shelf: RunShelf;
   private readonly makers: Map<string, RowMaker>;
@@ -76,43 +76,43 @@ export class RowWorker {
    * same worker again: made twice at once, the second attempt found the first's create intent without its
    * answer and failed the row as of unknown outcome. A second delivery waits for the first instead.
    */
-  private readonly making = new Map<string, Promise<void>>();
+  private readonly making = new Map<string, Promise<RowReport>>();
   private running = 0;
   private done = 0;
 
   constructor(private readonly options: RowWorkerOptions) {
     this.id = options.id ?? `${hostname()}-${process.pid}`;
     this.makers = new Map(options.makers.map((m) => [m.kind, m]));
-    this.queue = new BullmqRowQueue({
+    this.takes = new RowTakes({
       url: options.url,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 32,
       workerName: this.id,
       stallMs: options.stallMs,
       stalledRuns: 1,
-      keepFailed: 0,
       log: options.log,
     });
-    this.redis = new Redis(this.queue.target.options);
+    this.redis = new Redis(this.takes.target.options);
     this.redis.on('error', () => undefined);
     this.shelf = new RunShelf(this.redis, options.prefix);
   }
 
   /** Where the worker listens, shown without the password. */
   get shown(): string {
-    return this.queue.target.shown;
+    return this.takes.target.shown;
   }
 
   start(): void {
-    this.queue.start((task) => this.takeOnce(task));
+    this.takes.start(
+      (take) => this.takeOnce(take),
+      (take, report) => void this.delivered(take, report),
+    );
     void this.tell();
   }
 
-  /** Takes no more rows, lets the ones under way end (or, with `force`, leaves them to another worker). */
-  async close(force = false): Promise<void> {
-    await this.queue.close(force);
-    await this.shelf.forgetWorkers([this.id]).catch(() => undefined);
-    await this.redis.quit().catch(() => undefined);
+  /** No worker of the queue starts a row for `ms` (the account answered "too frequent"); rows under way go on at their turns. */
+  async holdTakes(ms: number): Promise<void> {
+    await this.takes.hold(ms).catch(() => undefined);
   }
 
   /**
@@ -121,63 +121,71 @@ export class RowWorker {
    * this one made (its intents) rather than paying for them again.
    */
   async stopWithin(graceMs: number): Promise<void> {
-    await this.queue.closeWithin(graceMs);
+    await this.takes.closeWithin(graceMs);
     // Its facts go with it, when Redis still answers (the queue lists it no more either way).
     await withinMs(this.shelf.forgetWorkers([this.id]), 300);
     this.redis.disconnect();
   }
 
-  private takeOnce(task: RowTask): Promise<void> {
-    const key = `${task.kind}/${task.runId}/${task.row}`;
+  private takeOnce(take: RowTake): Promise<RowReport> {
+    const key = `${take.kind}/${take.runId}/${take.row.row}`;
     const under = this.making.get(key);
     if (under) return under;
-    const work = this.take(task).finally(() => this.making.delete(key));
+    const work = this.take(take).finally(() => this.making.delete(key));
     this.making.set(key, work);
     return work;
   }
 
-  private async take(task: RowTask): Promise<void> {
-    const maker = this.makers.get(task.kind);
-    const row = await this.shelf.row(task.kind, task.runId, task.row);
-    const run = await this.run(task);
-    // The run ended and its records went: nothing is left to make.
-    if (!row || !run) return;
-    const report = (made: Omit<RowReport, 'row' | 'take' | 'worker'>) =>
-      this.shelf.report(task.kind, task.runId, { ...made, row: row.row, take: row.take, worker: this.id });
-    if ((await this.shelf.state(task.kind, task.runId)) !== 'running')
-      return report({ outcome: 'not-run', record: row });
+  private async take({ kind, runId, row }: RowTake): Promise<RowReport> {
+    const maker = this.makers.get(kind);
+    const run = await this.run(kind, runId);
+    const report = (made: Omit<RowReport, 'row' | 'take' | 'worker'>): RowReport => ({
+      ...made,
+      row: row.row,
+      take: row.take,
+      worker: this.id,
+    });
+    // The run ended and its records went (or the run is not running): the row waits unmade.
+    if (!run || (await this.shelf.state(kind, runId)) !== 'running') return report({ outcome: 'not-run', record: row });
     // Given back unmade, to the queue rather than to the studio: the run waits, on the queue, for a
     // worker of its own account, and this worker holds no place of its own meanwhile.
-    if ((await this.refusal(task, run)) !== null) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
+    if ((await this.refusal(kind, runId, run)) !== null) throw new GiveBack(this.options.refusedHoldMs ?? 3_000);
     if (!maker)
       return report({
         outcome: 'ended',
-        record: { ...row, state: 'failed', problems: [`the worker ${this.id} cannot make ${task.kind} rows`] },
+        record: { ...row, state: 'failed', problems: [`the worker ${this.id} cannot make ${kind} rows`] },
       });
     this.running += 1;
     void this.tell();
     try {
       // Paused where it was started: no paid request of this row leaves after that (an unreadable state counts as paused).
-      const running = async () => (await this.shelf.state(task.kind, task.runId).catch(() => null)) === 'running';
-      const made = await maker.make(run, row, { running });
-      await report(made);
-      this.done += 1;
-      // Never a failed report after a delivered one: a row whose records stay is only memory kept.
-      if (maker.delivered)
-        await maker.delivered(run, row, made).catch((error: unknown) =>
-          this.options.log?.warn('a worker could not let go of a row', {
-            run: task.runId,
-            row: task.row,
-            error: String(error),
-          }),
-        );
+      const running = async () => (await this.shelf.state(kind, runId).catch(() => null)) === 'running';
+      return report(await maker.make(run, row, { running }));
     } catch (error) {
       const reason = `the worker ${this.id} could not make it: ${error instanceof Error ? error.message : String(error)}`;
-      await report({ outcome: 'ended', record: { ...row, state: 'failed', problems: [reason] } });
+      return report({ outcome: 'ended', record: { ...row, state: 'failed', problems: [reason] } });
     } finally {
       this.running -= 1;
       void this.tell();
     }
+  }
+
+  /** The take's report is at the queue: what this worker holds of the row goes from its memory (its ledger keeps it). */
+  private async delivered({ kind, runId, row }: RowTake, report: RowReport): Promise<void> {
+    if (report.outcome === 'not-run') return;
+    this.done += 1;
+    void this.tell();
+    const maker = this.makers.get(kind);
+    const run = await this.run(kind, runId);
+    if (!maker?.delivered || !run) return;
+    // Never a failed report after a delivered one: a row whose records stay is only memory kept.
+    await maker.delivered(run, row, report).catch((error: unknown) =>
+      this.options.log?.warn('a worker could not let go of a row', {
+        run: runId,
+        row: row.row,
+        error: String(error),
+      }),
+    );
   }
 
   /**
@@ -185,7 +193,7 @@ export class RowWorker {
    * account than this worker serves, the worker has no credentials, its pictures would go to another
    * storage than the run's, or to one the service cannot fetch from. Said once per run.
    */
-  private async refusal(task: RowTask, run: QueuedRun): Promise<string | null> {
+  private async refusal(kind: string, runId: string, run: QueuedRun): Promise<string | null> {
     if (!run.account || !this.options.account) return null;
     const own = await this.options.account(run.id).catch(() => null);
     const why =
@@ -197,12 +205,12 @@ export class RowWorker {
             ? `the run is priced on ${run.account.origin} and this worker serves ${own.origin} with other credentials`
             : `this worker's credentials are not those of the account the run is priced on (${run.account.origin})`;
     // The run's storage is the run's: a worker of its account whose pictures go elsewhere makes none of its rows.
-    const files = this.makers.get(task.kind)?.files === true;
+    const files = this.makers.get(kind)?.files === true;
     const storage = why === null && files ? storageMismatch(run.account.storage, own?.storage) : null;
     const media = why === null && storage === null ? await this.mediaProblem(run.account.origin) : null;
     const problem = why ?? storage ?? media;
     if (problem === null) return null;
-    const key = `${task.kind}/${task.runId}`;
+    const key = `${kind}/${runId}`;
     if (!this.refusedRuns.has(key)) {
       // A long-lived worker keeps the latest few: its facts stay small.
       if (this.refusedRuns.size >= 16) this.refusedRuns.delete(this.refusedRuns.keys().next().value as string);
@@ -212,7 +220,7 @@ export class RowWorker {
           : storage !== null
             ? "Start it with the run's storage (--media-storage)."
             : 'Start it with a storage the service reaches (--media-storage).';
-      const message = `Worker ${this.id} makes no row of ${task.kind} ${task.runId}: ${problem}. ${fix}`;
+      const message = `Worker ${this.id} makes no row of ${kind} ${runId}: ${problem}. ${fix}`;
       this.refusedRuns.set(key, message);
       this.options.refused?.(message);
       this.options.log?.warn('a worker refuses a run', { run: key, why: problem });
@@ -232,12 +240,12 @@ export class RowWorker {
   }
 
   /** The run's record, read once per run (a run is thousands of rows). */
-  private run(task: RowTask): Promise<QueuedRun | null> {
-    const key = `${task.kind}/${task.runId}`;
+  private run(kind: string, runId: string): Promise<QueuedRun | null> {
+    const key = `${kind}/${runId}`;
     let found = this.runs.get(key);
     if (!found) {
       if (this.runs.size >= 64) this.runs.clear();
-      found = this.shelf.run(task.kind, task.runId);
+      found = this.shelf.run(kind, runId);
       this.runs.set(key, found);
       // Not there yet or an error: asked again next time.
       void found.then((run) => run ?? this.runs.delete(key)).catch(() => this.runs.delete(key));

@@ -55,12 +55,12 @@ export interface WorkerFacts {
 }
 
 /**
- * A queued run as it travels through Redis, so a worker on any machine needs nothing but the queue:
- * the run without its rows (its template, its target, its state) under one key, each row as it was sent
- * in a hash, and each row's report in a second hash with a stream beside it that the starting studio
- * follows. No service credential and no local path of the studio is written here (the template's local
- * files are links by the time the run is queued). Everything of a run is removed when its studio has
- * read the last report.
+ * A queued run's own record in Redis, so a worker on any machine needs nothing but the queue: the run
+ * without its rows (its template, its target) under one key and its state under another, which workers
+ * read before each paid request. Its rows travel in the queue's jobs and come back as their return values
+ * (row-takes.ts); the workers' facts are kept here too. No service credential and no local path of the
+ * studio is written here (the template's local files are links by the time the run is queued). A run's
+ * record is removed when its studio has taken in the last report.
  */
 export class RunShelf {
   constructor(
@@ -87,71 +87,9 @@ export class RunShelf {
     return (await this.redis.get(this.key(kind, runId, 'state'))) as RunState | null;
   }
 
-  async putRow(kind: string, runId: string, row: RowBase): Promise<void> {
-    await this.redis.hset(this.key(kind, runId, 'rows'), String(row.row), JSON.stringify(row));
-  }
-
-  async row(kind: string, runId: string, row: number): Promise<RowBase | null> {
-    const text = await this.redis.hget(this.key(kind, runId, 'rows'), String(row));
-    return text === null ? null : (JSON.parse(text) as RowBase);
-  }
-
-  /** A worker's report: kept by row (the studio may be closed) and announced on the run's stream. */
-  async report(kind: string, runId: string, report: RowReport): Promise<void> {
-    const text = JSON.stringify(report);
-    await this.redis
-      .multi()
-      .hset(this.key(kind, runId, 'reports'), String(report.row), text)
-      .xadd(this.key(kind, runId, 'ended'), '*', 'row', String(report.row))
-      .exec();
-  }
-
-  async reportOf(kind: string, runId: string, row: number): Promise<RowReport | null> {
-    const text = await this.redis.hget(this.key(kind, runId, 'reports'), String(row));
-    return text === null ? null : (JSON.parse(text) as RowReport);
-  }
-
-  /** The studio has taken the row's report in: it is not read again. */
-  async taken(kind: string, runId: string, row: number): Promise<void> {
-    await this.redis.hdel(this.key(kind, runId, 'reports'), String(row));
-  }
-
-  /**
-   * The rows announced after `from` (a stream id; '$' for only what comes next), waiting up to `blockMs`.
-   * Uses the given connection, which it blocks: not the shelf's own.
-   */
-  async announced(
-    blocking: Redis,
-    kind: string,
-    runId: string,
-    from: string,
-    blockMs: number,
-  ): Promise<{ last: string; rows: number[] }> {
-    const answer = (await blocking.xread(
-      'COUNT',
-      1000,
-      'BLOCK',
-      blockMs,
-      'STREAMS',
-      this.key(kind, runId, 'ended'),
-      from,
-    )) as [string, [string, string[]][]][] | null;
-    const entries = answer?.[0]?.[1] ?? [];
-    return {
-      last: entries.length > 0 ? entries[entries.length - 1][0] : from,
-      rows: entries.map(([, fields]) => Number(fields[1])),
-    };
-  }
-
   /** The run has ended for its studio: nothing of it stays in Redis. */
   async forget(kind: string, runId: string): Promise<void> {
-    await this.redis.del(
-      this.key(kind, runId),
-      this.key(kind, runId, 'state'),
-      this.key(kind, runId, 'rows'),
-      this.key(kind, runId, 'reports'),
-      this.key(kind, runId, 'ended'),
-    );
+    await this.redis.del(this.key(kind, runId), this.key(kind, runId, 'state'));
   }
 
   /** What a worker says of itself, in one hash of every worker's (no key to look for, none to expire). */

@@ -71,6 +71,8 @@ export interface SharedTurnsOptions {
   sleep?: (ms: number) => Promise<void>;
   /** This machine's clock, steady (a wall clock set forward would wake requests early); tests make a turn arrive late. */
   now?: () => number;
+  /** Told of each hold this process set (a 1005 it was answered), with its length: the queue holds its takes too. */
+  held?: (ms: number) => void;
 }
 
 /** Turns in a row given back for arriving late, before one is used however late: a busy machine still sends. */
@@ -179,7 +181,10 @@ export class SharedTurns {
           .clone()
           .json()
           .catch(() => null)) as { code?: unknown } | null;
-        if (body?.code === Code.TooFrequent) await this.hold().catch(() => undefined);
+        if (body?.code === Code.TooFrequent) {
+          await this.hold().catch(() => undefined);
+          this.options.held?.(HOLD_MS);
+        }
       }
       return response;
     };

@@ -1,0 +1,258 @@
+import { DelayedError, Job, Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from '../../host/types';
+import type { RowBase } from '../engine/row-kind';
+import { withinMs } from '../engine/within';
+import { QueueOutage } from './queue-outage';
+import { redisTarget, type RedisTarget } from './redis-target';
+import type { RowReport } from './run-shelf';
+
+/** One take of one row of a queued run, as its BullMQ job carries it: the row travels whole. */
+export interface RowTake {
+  kind: string;
+  runId: string;
+  row: RowBase;
+}
+
+/** Where a take is: its run and row, and which take of the row. */
+export interface TakeAt {
+  kind: string;
+  runId: string;
+  row: number;
+  take: number;
+}
+
+/**
+ * Where a take is at the queue: answered (its worker's report), failed (its workers stopped while making
+ * it, or it could not be made for want of Redis), at the queue (waiting, or being made), or not there.
+ */
+export type TakeLook = { report: RowReport } | 'failed' | 'at-queue' | null;
+
+/** A take's BullMQ job id: each part encoded (a job id may not hold `:`), so a take handed twice is one job. */
+export const takeJobId = ({ kind, runId, row, take }: TakeAt): string =>
+  [kind, runId, String(row), String(take)].map((part) => encodeURIComponent(part)).join('/');
+
+/** The take a job id names (null: not a take's). */
+export function takeOfJobId(id: string): TakeAt | null {
+  const parts = id.split('/').map((part) => decodeURIComponent(part));
+  if (parts.length !== 4) return null;
+  const [kind, runId, row, take] = parts;
+  return { kind, runId, row: Number(row), take: Number(take) };
+}
+
+/**
+ * A report nobody took in is dropped after a week: the results it links to live 7 days at the service,
+ * and the worker's ledger keeps its jobs on disk.
+ */
+const REPORT_KEPT_SECONDS = 7 * 86_400;
+/** Takes started a second: more than any worker starts, so the limiter holds only when told to. */
+const NO_CAP = 1_000_000_000;
+/** How long one read of the queue's events waits for news before it reads again. */
+const EVENTS_BLOCK_MS = 1_000;
+
+/**
+ * Thrown by a worker that may not make a take here (it does not serve the run's account): the job goes
+ * back to the queue unchanged, to be taken after `ms` by whichever worker asks first.
+ */
+export class GiveBack extends Error {
+  constructor(readonly ms: number) {
+    super('given back to the queue');
+    this.name = 'GiveBack';
+  }
+}
+
+export interface RowTakesOptions {
+  /** `redis://[:password@]host:port`; the password is never logged. */
+  url: string;
+  /** The BullMQ queue (default `studio-rows`) and the prefix of every key it writes (default `studio`). */
+  name?: string;
+  prefix?: string;
+  /** A worker's takes made at once. */
+  concurrency?: number;
+  /** The name a worker's connections carry, by which the queue lists it (queue-workers.ts). */
+  workerName?: string;
+  /** How long a worker's hold on a take lasts unrenewed (BullMQ's lock; 30 s unless given). */
+  stallMs?: number;
+  /** Times a take whose worker died is taken again elsewhere; its creates go through their intents, so none is paid twice. */
+  stalledRuns?: number;
+  log?: Logger;
+}
+
+/** What a worker does with a take: makes the row to its end and answers its report (kept as the job's return value). */
+export type MakeTake = (take: RowTake) => Promise<RowReport>;
+
+/**
+ * Queued runs on BullMQ as BullMQ means it: each take of a row is one job (its id names the run, row and
+ * take, so a take handed twice is one job and a worker holds it alone), the row travels in `job.data`,
+ * and the worker's report is the processor's return value, kept with the finished job until the studio
+ * that queued the run takes it in and removes the job. The studio hears of finished takes on the
+ * queue's events (`QueueEvents`), and on opening looks a take up by its id, so a report made while it
+ * was closed, interrupted or without the password waits at the queue, never lost and never made again.
+ */
+export class RowTakes {
+  readonly target: RedisTarget;
+  readonly queue: Queue<RowTake, RowReport>;
+  /** The Redis key prefix of everything it writes, which its workers' connection names start with too. */
+  readonly prefix: string;
+  private readonly name: string;
+  private readonly redis: Redis;
+  private readonly outage: QueueOutage;
+  private worker: Worker<RowTake, RowReport> | null = null;
+  private events: QueueEvents | null = null;
+  /** The events' own connection, which XREAD blocks: ours to drop, since BullMQ's close waits on a Redis that has gone. */
+  private eventsClient: Redis | null = null;
+  private following: Promise<void> | null = null;
+  private readonly making = new Set<Promise<unknown>>();
+
+  constructor(private readonly options: RowTakesOptions) {
+    this.target = redisTarget(options.url);
+    this.name = options.name ?? 'studio-rows';
+    this.prefix = options.prefix ?? 'studio';
+    this.outage = new QueueOutage(this.target, this.name, options.log);
+    this.redis = new Redis(this.target.options);
+    this.redis.on('error', (error: Error) => this.outage.lost(error));
+    this.redis.on('ready', () => this.outage.back());
+    this.queue = new Queue<RowTake, RowReport>(this.name, {
+      connection: this.redis,
+      prefix: this.prefix,
+      defaultJobOptions: { removeOnComplete: { age: REPORT_KEPT_SECONDS }, removeOnFail: { age: REPORT_KEPT_SECONDS } },
+    });
+    this.queue.on('error', (error: Error) => this.outage.lost(error));
+  }
+
+  /** Hands the take to the workers; a take already handed (waiting, made, or reported) stays the one job. */
+  async hand(take: RowTake): Promise<void> {
+    const at = { kind: take.kind, runId: take.runId, row: take.row.row, take: take.row.take };
+    await this.queue.add('take', take, { jobId: takeJobId(at) });
+  }
+
+  async look(at: TakeAt): Promise<TakeLook> {
+    const job = await Job.fromId<RowTake, RowReport>(this.queue, takeJobId(at));
+    if (!job) return null;
+    if (!job.finishedOn) return 'at-queue';
+    return job.failedReason || !job.returnvalue ? 'failed' : { report: job.returnvalue };
+  }
+
+  /** The take's report, once a worker made it (null: not handed, not made yet, failed, or taken in). */
+  async report(at: TakeAt): Promise<RowReport | null> {
+    const look = await this.look(at);
+    return look !== null && typeof look === 'object' ? look.report : null;
+  }
+
+  /**
+   * A failed take goes back to waiting, as it was: a worker taking it follows the jobs made before (their
+   * intents), so nothing is paid twice. Another studio retrying it first is the same.
+   */
+  async retry(at: TakeAt): Promise<void> {
+    const job = await Job.fromId(this.queue, takeJobId(at));
+    await job?.retry('failed').catch(() => undefined);
+  }
+
+  /** The studio has taken the take's report in: the job leaves the queue (and so may be handed again). */
+  async taken(at: TakeAt): Promise<void> {
+    await this.queue.remove(takeJobId(at));
+  }
+
+  /** These takes leave the queue, waiting or reported; one being made goes on (it is locked) and reports as any. */
+  async drop(ats: readonly TakeAt[]): Promise<void> {
+    await Promise.all(ats.map((at) => this.queue.remove(takeJobId(at)).catch(() => 0)));
+  }
+
+  /**
+   * Calls `ended` for each take a worker finishes (or that fails) from now on. Settles once the queue's events are read,
+   * so a take handed after it is heard of when it ends.
+   */
+  follow(ended: (at: TakeAt) => void): Promise<void> {
+    this.following ??= this.read(ended).catch((error: unknown) => {
+      this.following = null;
+      throw error;
+    });
+    return this.following;
+  }
+
+  private async read(ended: (at: TakeAt) => void): Promise<void> {
+    // From the last event now, not from '$' at the first read: an end in between is not missed.
+    const last = await this.redis.xrevrange(`${this.prefix}:${this.name}:events`, '+', '-', 'COUNT', 1);
+    this.eventsClient = new Redis(this.target.options);
+    this.eventsClient.on('error', (error: Error) => this.outage.lost(error));
+    const events = new QueueEvents(this.name, {
+      connection: this.eventsClient,
+      prefix: this.prefix,
+      autorun: false,
+      lastEventId: last[0]?.[0] ?? '0-0',
+      // Each read's watchdog (its block + 1 s) is a timer no close clears while Redis is gone: kept short,
+      // it cannot hold a stopping command past its few seconds.
+      blockingTimeout: EVENTS_BLOCK_MS,
+    });
+    events.on('error', (error: Error) => this.outage.lost(error));
+    const heard = ({ jobId }: { jobId: string }) => {
+      const at = takeOfJobId(jobId);
+      if (at) ended(at);
+    };
+    events.on('completed', heard);
+    events.on('failed', heard);
+    this.events = events;
+    void events.run().catch((error: unknown) => this.outage.warn('the queue events cannot be read', error));
+  }
+
+  /** This process makes takes from now on, `concurrency` at once; `delivered` hears of each report once it is at the queue. */
+  start(make: MakeTake, delivered?: (take: RowTake, report: RowReport) => void): void {
+    if (this.worker) return;
+    const worker = new Worker<RowTake, RowReport>(this.name, (job, token) => this.made(make, job, token), {
+      connection: this.target.options,
+      prefix: this.prefix,
+      concurrency: this.options.concurrency ?? 32,
+      ...(this.options.workerName ? { name: this.options.workerName } : {}),
+      maxStalledCount: this.options.stalledRuns ?? 1,
+      // No cap of its own on takes started (the shared turns pace requests): a limiter only so that a hold
+      // set by hand (`hold`, BullMQ's manual rate limit) applies, which BullMQ checks only with one.
+      limiter: { max: NO_CAP, duration: 1_000 },
+      ...(this.options.stallMs ? { lockDuration: this.options.stallMs, stalledInterval: this.options.stallMs } : {}),
+    });
+    worker.on('completed', (job, report) => delivered?.(job.data, report));
+    worker.on('failed', (job, error) => {
+      if (job) this.outage.warn('a take was cut off', error, { take: job.id });
+    });
+    worker.on('error', (error: Error) => this.outage.lost(error));
+    this.worker = worker;
+  }
+
+  /** No worker of the queue starts a take for `ms`: BullMQ's rate limit, set by hand (a 1005 from the account). */
+  async hold(ms: number): Promise<void> {
+    await this.queue.rateLimit(ms);
+  }
+
+  /**
+   * Closes within about `graceMs` + 1 s whatever Redis does: makes no more takes, gives those under way
+   * `graceMs` to end, then leaves the rest (their jobs go back to the queue once their locks expire, BullMQ's
+   * stalled-job recovery) and drops every connection. BullMQ's own close waits for Redis, so on a Redis
+   * that has gone it never returned.
+   */
+  async closeWithin(graceMs: number): Promise<void> {
+    // Fetches nothing more; a pause that does not wait touches no Redis.
+    await withinMs(this.worker?.pause(true) ?? Promise.resolve(), 200);
+    await withinMs(Promise.all([...this.making]), graceMs);
+    await withinMs(this.worker?.close(true) ?? Promise.resolve(), 500);
+    await withinMs(this.events?.close() ?? Promise.resolve(), 300);
+    await withinMs(this.queue.close(), 300);
+    this.redis.disconnect();
+    this.eventsClient?.disconnect();
+    // A connection still trying a Redis that has gone would keep the process alive.
+    await withinMs(Promise.all([this.queue.disconnect(), this.events?.disconnect(), this.worker?.disconnect()]), 100);
+  }
+
+  private async made(make: MakeTake, job: Job<RowTake, RowReport>, token?: string): Promise<RowReport> {
+    const making = make(job.data);
+    this.making.add(making);
+    try {
+      return await making;
+    } catch (error) {
+      if (!(error instanceof GiveBack)) throw error;
+      // Back on the queue as it was, for any worker after a while: its studio hears nothing of it.
+      await job.moveToDelayed(Date.now() + error.ms, token);
+      throw new DelayedError();
+    } finally {
+      this.making.delete(making);
+    }
+  }
+}
