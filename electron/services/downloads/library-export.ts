@@ -89,9 +89,12 @@ const FORGOTTEN_AFTER_MS = 3_600_000;
  * like every route), then removed. Files an earlier run left unfetched are removed after an hour.
  */
 export class ExportFiles {
-  private readonly files = new Map<string, ExportFile>();
+  private readonly files = new Map<string, ExportFile & { at: number }>();
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** A new file to write, its id and the name the browser saves it under. */
   async create(name: string): Promise<{ id: string } & ExportFile> {
@@ -103,23 +106,26 @@ export class ExportFiles {
 
   /** Offered to the page once written. */
   offer(id: string, file: ExportFile): void {
-    this.files.set(id, file);
+    this.files.set(id, { ...file, at: this.now() });
   }
 
   /** The file of an id, taken: a second fetch finds nothing. */
   take(id: string): ExportFile | null {
-    const file = this.files.get(id) ?? null;
+    const file = this.files.get(id);
     this.files.delete(id);
-    return file;
+    return file ? { path: file.path, name: file.name } : null;
   }
 
+  /** Exports not fetched within the hour are forgotten and their files removed, this run's or an earlier's. */
   private async sweep(): Promise<void> {
+    const old = this.now() - FORGOTTEN_AFTER_MS;
+    for (const [id, file] of this.files) if (file.at < old) this.files.delete(id);
     const kept = new Set([...this.files.values()].map((f) => f.path));
     for (const name of await readdir(this.dir).catch(() => [])) {
       const path = join(this.dir, name);
       if (kept.has(path)) continue;
       const info = await stat(path).catch(() => null);
-      if (info && Date.now() - info.mtimeMs > FORGOTTEN_AFTER_MS) await rm(path, { force: true });
+      if (info && info.mtimeMs < old) await rm(path, { force: true });
     }
   }
 }

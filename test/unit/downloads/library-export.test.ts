@@ -1,13 +1,13 @@
 // The Library's actions over more jobs than any list crossing the bridge may name (MAX_JOBS_AT_ONCE):
 // "Export CSV" written by the host a page at a time, and a selection's preview and renaming walked by
 // pages. A real records database of 25,000+ jobs; every call goes through its bridge schema.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from 'vitest';
 import { downloadsCalls, MAX_JOBS_AT_ONCE, PREVIEW_JOBS } from '../../../electron/common/bridge/downloads';
 import { MAX_PAGE_JOBS } from '../../../electron/common/bridge/job-pages';
 import { createDownloadsDomain } from '../../../electron/services/downloads/downloads-domain';
-import { EXPORT_PAGE_JOBS } from '../../../electron/services/downloads/library-export';
+import { EXPORT_PAGE_JOBS, ExportFiles } from '../../../electron/services/downloads/library-export';
 import type { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { libraryQuestions } from '../../../electron/services/host/library-questions';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
@@ -229,5 +229,28 @@ describe('a selection of more jobs than the bridge lists, previewed and renamed'
     expect(renamed.mock.calls.length).toBeGreaterThan(1);
     expect(Math.max(...renamed.mock.calls.map(([ids]) => ids.length))).toBeLessThanOrEqual(MAX_PAGE_JOBS);
     expect(renamed.mock.calls.flatMap(([ids]) => ids)).not.toContain(jobId(1));
+  });
+});
+
+describe("the web host's exports not fetched", () => {
+  it('are forgotten and removed after an hour, with files an earlier run left', async () => {
+    let now = NOW;
+    const folder = join(dir, 'sweep');
+    const exports = new ExportFiles(folder, () => now);
+    const first = await exports.create('library.csv');
+    writeFileSync(first.path, 'x');
+    exports.offer(first.id, first);
+    writeFileSync(join(folder, 'left-by-a-crash.csv'), 'y');
+    const hourAgo = new Date(NOW - 2 * 3_600_000);
+    utimesSync(first.path, hourAgo, hourAgo);
+    utimesSync(join(folder, 'left-by-a-crash.csv'), hourAgo, hourAgo);
+    // Within the hour, kept: offered, and on disk whatever its age.
+    now = NOW + 30 * 60_000;
+    await exports.create('library.csv');
+    expect(readdirSync(folder)).toEqual([`${first.id}.csv`]);
+    now = NOW + 2 * 3_600_000;
+    await exports.create('library.csv');
+    expect(readdirSync(folder)).toEqual([]);
+    expect(exports.take(first.id)).toBeNull();
   });
 });
