@@ -58,10 +58,13 @@ describe('a Library larger than a list of ids', () => {
     await page.getByRole('heading', { level: 1, name: 'Library' }).waitFor();
     await page.locator('tr[data-job-id]').first().waitFor({ timeout: HANG_GUARD_MS });
 
+    // The end is said as the browser starts to fetch the file, for a few seconds: watched for from the click.
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: HANG_GUARD_MS }),
+      page.getByText(`Exported ${MANY.toLocaleString('en')} jobs as shown.`).waitFor({ timeout: HANG_GUARD_MS }),
       page.getByTestId('export-manifest').click(),
     ]);
+    await screenshot(page, 'library-export-25k-1280');
     expect(download.suggestedFilename()).toMatch(/^library-\d{4}-\d{2}-\d{2}\.csv$/);
     const saved = join(studio.dataDir, 'saved-export.csv');
     await download.saveAs(saved);
@@ -69,8 +72,6 @@ describe('a Library larger than a list of ids', () => {
     expect(lines).toHaveLength(MANY + 1);
     expect(lines[1]).toMatch(/^job-000000,r-job-000000,,Avatar video,"Avatar video · ""Clip 0""",Completed,/);
     expect(lines.at(-1)).toMatch(/^job-025499,/);
-    await page.getByText(`Exported ${MANY.toLocaleString('en')} jobs as shown.`).waitFor({ timeout: HANG_GUARD_MS });
-    await screenshot(page, 'library-export-25k-1280');
     // The host's copy was fetched once and is gone.
     const again = await page.request.get(download.url());
     expect(again.status()).toBe(404);
