@@ -11,11 +11,12 @@ import { SECURITY_HEADERS, newCspNonce, pageWithNonce, securityHeaders } from '.
 import { cookieName, decideAccess } from './access';
 import { RefusalLog } from './refusal-log';
 import { serveSavedFiles } from './saved-files';
+import { serveExportFiles } from './export-files';
 import { limitBodyTime, type BodyDeadlineOptions } from '../services/host/body-deadline';
 
 export interface WebServerOptions {
   services: Pick<ComposedHost, 'dispatch' | 'subscribe' | 'base'> & {
-    domains: Pick<ComposedHost['domains'], 'importFile' | 'importSheet' | 'savedFile'>;
+    domains: Pick<ComposedHost['domains'], 'importFile' | 'importSheet' | 'savedFile' | 'exportFile'>;
   };
   rendererDir: string;
   token: string;
@@ -129,6 +130,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
 
   serveSavedFiles(app, (id) => options.services.domains.savedFile(id));
+  serveExportFiles(app, (id) => options.services.domains.exportFile(id));
 
   app.get(WEB_BRIDGE_PATHS.events, (request, reply) => {
     reply.hijack();

@@ -64,4 +64,6 @@ export const WEB_BRIDGE_PATHS = {
   importFile: '/bridge/import/',
   importSheet: '/bridge/import-sheet/',
   saved: '/bridge/saved/',
+  /** A CSV the host wrote for its page ("Export CSV"), fetched once by its id. */
+  exports: '/bridge/exports/',
 } as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { call } from './contract';
-import { JobSelection } from './job-pages';
+import { JobFilter, JobSelection, JobSort } from './job-pages';
 
 /**
  * `missing` and `changed`: the file was saved, but a later check found it gone, or no longer the bytes
@@ -106,14 +106,15 @@ export type DownloadTotals = z.infer<typeof DownloadTotals>;
 
 const id = z.string().min(1).max(100);
 /**
- * The most jobs one call acts on: a Library of 10,000 jobs selected whole, or a campaign of
- * MAX_CAMPAIGN_ROWS rows, fits; their ids stay well under the web host's 2 MB body limit.
+ * The most jobs one call names by id (rows ticked by hand, lost copies to fetch back, a campaign of
+ * MAX_CAMPAIGN_ROWS rows): their ids stay well under the web host's 2 MB body limit. A selection made by
+ * a filter has no such limit: it crosses as the filter, and the host walks it a page at a time.
  */
 export const MAX_JOBS_AT_ONCE = 20_000;
 
 /**
  * The jobs a Library action is for: listed, or chosen by a filter (`selection`, which the host walks a
- * page at a time, up to MAX_JOBS_AT_ONCE), so selecting all of a large Library sends no list of ids.
+ * page at a time, however many it holds), so selecting all of a large Library sends no list of ids.
  */
 const ChosenJobs = {
   jobIds: z.array(id).max(MAX_JOBS_AT_ONCE),
@@ -192,6 +193,15 @@ export const LostCopy = z.object({
 });
 export type LostCopy = z.infer<typeof LostCopy>;
 
+/** The names a selection's preview shows: its first jobs (`more` says others follow), not a million. */
+export const PREVIEW_JOBS = 200;
+
+/** The Library as it is shown (its filter and order), for "Export CSV": the host walks it, no ids cross. */
+export const LibraryExport = z
+  .object({ filter: JobFilter, sort: JobSort.optional(), descending: z.boolean().optional() })
+  .strict();
+export type LibraryExport = z.infer<typeof LibraryExport>;
+
 export const downloadsCalls = {
   'downloads.list': call(z.tuple([]), z.array(DownloadView)),
   /** Checks every saved copy is still on disk as written (lost ones are fetched again), then lists. */
@@ -235,23 +245,44 @@ export const downloadsCalls = {
   ),
   /**
    * The names these jobs would be saved under with this template (or why one is skipped), and each
-   * result's size where a saved copy tells it (null: not known until it downloads).
+   * result's size where a saved copy tells it (null: not known until it downloads). A selection answers
+   * its first PREVIEW_JOBS jobs and `more` when others follow.
    */
   'downloads.preview': call(
     z.tuple([z.object({ ...ChosenJobs, template: z.string().min(1).max(500) }).refine(chosen, CHOOSE)]),
-    z.array(
-      z.object({
-        jobId: z.string(),
-        name: z.string().nullable(),
-        reason: z.string().nullable(),
-        bytes: z.number().nullable(),
-      }),
-    ),
+    z.object({
+      rows: z.array(
+        z.object({
+          jobId: z.string(),
+          name: z.string().nullable(),
+          reason: z.string().nullable(),
+          bytes: z.number().nullable(),
+        }),
+      ),
+      more: z.boolean(),
+    }),
   ),
-  /** Renames the saved copies of these jobs after another template by moving the files (no fetch). */
+  /**
+   * Renames the saved copies of these jobs after another template by moving the files (no fetch); a
+   * selection is walked a page at a time. Answers how many files moved, how many jobs were skipped, and
+   * why the first few of those were.
+   */
   'downloads.rename': call(
     z.tuple([z.object({ ...ChosenJobs, template: z.string().min(1).max(500) }).refine(chosen, CHOOSE)]),
-    z.object({ moved: z.array(DownloadView), skipped: z.array(z.object({ jobId: z.string(), reason: z.string() })) }),
+    z.object({
+      moved: z.number().int(),
+      skipped: z.number().int(),
+      reasons: z.array(z.object({ jobId: z.string(), reason: z.string() })).max(20),
+    }),
+  ),
+  /**
+   * "Export CSV": the host writes the jobs shown, a page at a time, to a file the user chooses (the
+   * desktop app's save dialog) or, in the web host, to one its page fetches once at `url`. Null: the
+   * dialog was cancelled. `downloads.exportProgress` tells how far a long one is.
+   */
+  'downloads.exportCsv': call(
+    z.tuple([LibraryExport]),
+    z.object({ count: z.number().int(), savedTo: z.string().nullable(), url: z.string().nullable() }).nullable(),
   ),
   'downloads.pause': call(z.tuple([id]), DownloadView),
   /** Continues a paused download, or tries a failed one again from where it stopped. */
@@ -300,6 +331,8 @@ export const downloadsEvents = {
   'downloads.progress': DownloadTotals,
   /** One result's media facts, read from its saved copy after `downloads.media` said pending. */
   'downloads.mediaRead': ResultMedia,
+  /** How far an "Export CSV" is: jobs written of those shown. */
+  'downloads.exportProgress': z.object({ written: z.number().int(), total: z.number().int() }),
 };
 
 /**

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { MAX_JOBS_AT_ONCE, type downloadsCalls } from '../../common/bridge/downloads';
+import type { downloadsCalls } from '../../common/bridge/downloads';
 import type { JobSelection } from '../../common/bridge/job-pages';
 import { WEB_BRIDGE_PATHS } from '../../common/bridge/contract';
 import { StudioError } from '../host/errors';
@@ -19,6 +19,8 @@ import { CopyWatcher } from './copy-watcher';
 import { lostCopiesNotice } from './lost-notice';
 import type { DownloadRecords } from './queue-records';
 import { queueSelection, type SelectionPages } from './selection-queue';
+import { previewChosen, renameChosen } from './selection-actions';
+import { exportCsv, type ExportSources } from './export-csv';
 
 const HOUR = 3_600_000;
 
@@ -191,28 +193,21 @@ export function createArchive(
   };
 }
 
+/** The Library's questions the host answers from the jobs' records, bound to what the page asked. */
+export interface LibraryQuestions extends ExportSources {
+  /** A selection's ids, a keyset page at a time. */
+  selectionPages(selection: JobSelection): Promise<SelectionPages>;
+}
+
 export function createDownloadsDomain(
   base: Pick<HostBase, 'platform' | 'dataDir' | 'emit' | 'log'>,
   service: DownloadsService,
   { archive, stop }: ArchiveRunner,
   mediaFiles: Pick<ResultMediaDeps, 'probe' | 'frame'>,
-  selectJobs?: (selection: JobSelection, limit: number) => Promise<string[]>,
-  selectionPages?: (selection: JobSelection) => Promise<SelectionPages>,
+  library?: LibraryQuestions,
 ): DomainModule<typeof downloadsCalls> {
   const { manager } = service;
-  // The jobs named, or those a filter chose; one past the limit says the filter chose too many.
-  const chosen = async (request: { jobIds: string[]; selection?: JobSelection }): Promise<string[]> => {
-    if (!request.selection) return request.jobIds;
-    if (!selectJobs)
-      throw new StudioError('This host cannot choose jobs by a filter; tick them instead.', 'unsupported');
-    const ids = await selectJobs(request.selection, MAX_JOBS_AT_ONCE + 1);
-    if (ids.length > MAX_JOBS_AT_ONCE)
-      throw new StudioError(
-        `More than ${MAX_JOBS_AT_ONCE.toLocaleString('en')} jobs are selected; narrow the filter (the Archive keeps a copy of every result).`,
-        'invalid-argument',
-      );
-    return ids;
-  };
+  const selectionPages = library?.selectionPages;
   const media = new ResultMediaReader({
     ...mediaFiles,
     dir: join(base.dataDir, 'media', 'library'),
@@ -261,7 +256,9 @@ export function createDownloadsDomain(
                   !stopped,
                 ),
             );
-          return await service.start({ ...rest, jobIds: await chosen(request), origin });
+          if (selection)
+            throw new StudioError('This host cannot choose jobs by a filter; tick them instead.', 'unsupported');
+          return await service.start({ ...rest, jobIds: request.jobIds, origin });
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
@@ -277,14 +274,14 @@ export function createDownloadsDomain(
       },
       'downloads.preview': async (request) => {
         try {
-          return await service.preview(await chosen(request), request.template);
+          return await previewChosen(service, request, selectionPages);
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
       },
       'downloads.rename': async (request) => {
         try {
-          return await service.renameCopies(await chosen(request), request.template);
+          return await renameChosen(service, request, selectionPages);
         } catch (error) {
           throw new StudioError((error as Error).message, 'invalid-argument');
         }
@@ -325,6 +322,7 @@ export function createDownloadsDomain(
         return { url: savedCopyUrl(id) };
       },
       'downloads.media': async (jobIds) => media.describe(jobIds),
+      'downloads.exportCsv': async (query) => exportCsv(base, service, library, query),
       'downloads.archiveSettings': async () => archive.settings.get(),
       'downloads.setArchiveSettings': async (settings) => {
         const problem = checkTemplate(settings.template);

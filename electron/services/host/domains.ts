@@ -1,5 +1,4 @@
 import type { SharedRecords } from '../rows/engine/row-engine-deps';
-import type { JobSelection } from '../../common/bridge/job-pages';
 import type { StudioServiceOverrides } from './studio-types';
 import type { RowMaker } from '../rows/queue/row-worker';
 import type { RunAccount } from '../rows/engine/row-kind';
@@ -27,6 +26,8 @@ import { createMediaDomain, type MediaDomain } from '../media/media-domain';
 import { createHostStorage, createStorageDomain } from '../storage/storage-domain';
 import { createUploadsDomain } from '../storage/uploads-domain';
 import { createArchive, createDownloadsDomain, createDownloadsService } from '../downloads/downloads-domain';
+import type { ExportFile } from '../downloads/library-export';
+import { libraryQuestions } from './library-questions';
 import { LocalMediaLinker, notChosen } from '../storage/local-media-linker';
 import { openResultBucket } from '../storage/result-bucket';
 import { storageAddress, storageIdentity, unreachableLinks, workerMediaProblem } from '../storage/queue-links';
@@ -114,6 +115,8 @@ export interface Domains {
   importSheetPath(path: string): Promise<ChosenSheet>;
   /** A download's saved file, checked to be the bytes written; null when it is not (the web host serves it to its page). */
   savedFile(id: string): Promise<string | null>;
+  /** An "Export CSV" the web host wrote for its page, taken by its id (fetched once); null when none. */
+  exportFile(id: string): Promise<ExportFile | null>;
   /**
    * How this host makes a queued run's rows as a worker, its results saved into `folder` and, given a
    * storage (its name or id), copied to its bucket; a storage that cannot be one is refused here.
@@ -257,18 +260,13 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     await downloads.manager.recorded();
     return { savedInDownloads: true };
   };
-  // A selection made by a filter ("all these but those") becomes ids here, on the host, a page at a time.
-  const selectJobs = async (selection: JobSelection, limit: number) => {
-    await studio.jobs.flush().catch(() => undefined);
-    const known = selection.filter.saved === undefined ? {} : await knownCopies();
-    return studio.queries.ids(selection, limit, known);
-  };
-  // A download of a selection walks it by keyset pages (which copies are saved is read once, at its start).
-  const selectionPages = async (selection: JobSelection) => {
-    await studio.jobs.flush().catch(() => undefined);
-    const known = selection.filter.saved === undefined ? {} : await knownCopies();
-    return async (after: string | null, limit: number) => studio.queries.idPage(selection, after, limit, known);
-  };
+  const library = libraryQuestions({
+    dataDir: base.dataDir,
+    queries: studio.queries,
+    flush: () => studio.jobs.flush(),
+    knownCopies,
+    projectName: (id) => projects.nameOf(id),
+  });
   const modules = [
     createSystemDomain(base, probeBinaries),
     createSettingsDomain(base),
@@ -280,7 +278,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     media,
     createStorageDomain(storage),
     createUploadsDomain(linker),
-    createDownloadsDomain(base, downloads, archive, media.hostFiles, selectJobs, selectionPages),
+    createDownloadsDomain(base, downloads, archive, media.hostFiles, library),
     createFacesDomain(createFacesServices(base, studio, grants, media), {
       // Beside the studio that owns the folder, its sessions are its own; a command line's outlive its run.
       closeLeftOpen: start !== 'read-only',
@@ -356,6 +354,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     importSheet: (name, body) => importSheet(sheets, name, body),
     importSheetPath: (path) => importSheetPath(sheets, path),
     savedFile: (id) => downloads.verifiedPath(id),
+    exportFile: async (id) => library.exports.take(id),
     rowAccount: (runId) => studio.account(runId),
     rowMedia: async (origin) =>
       workerMediaProblem(origin, await storageAddress(storage.storages, () => base.sandbox())),

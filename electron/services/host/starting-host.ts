@@ -6,7 +6,10 @@ import { StartupProgress } from './startup-progress';
 import type { RecordsStage } from '../../common/bridge/system';
 
 /** The domains' entry points a host's transport (IPC, HTTP, the owner channel) calls besides the bridge. */
-export type HostFiles = Pick<Domains, 'importFile' | 'importPath' | 'importSheet' | 'importSheetPath' | 'savedFile'>;
+export type HostFiles = Pick<
+  Domains,
+  'importFile' | 'importPath' | 'importSheet' | 'importSheetPath' | 'savedFile' | 'exportFile'
+>;
 
 /** A host whose window or page can be served while its records are still being taken in. */
 export interface StartingHost extends HostBeginnings {
@@ -96,6 +99,7 @@ export function startHost(options: ComposeOptions & StartOptions): StartingHost 
       importSheet: (name, body) => whenReady((host) => host.domains.importSheet(name, body)),
       importSheetPath: (path) => whenReady((host) => host.domains.importSheetPath(path)),
       savedFile: (id) => whenReady((host) => host.domains.savedFile(id)),
+      exportFile: (id) => whenReady((host) => host.domains.exportFile(id)),
     },
     warmUp: () =>
       void ready.then(

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { JobView } from '@common/bridge';
-import { MAX_PAGE_JOBS, type JobFilter as HostFilter, type JobTotals } from '@common/bridge/job-pages';
+import type { JobFilter as HostFilter, JobTotals } from '@common/bridge/job-pages';
 import { call, onEvent } from '@/bridge';
 import { emptyFilter, type JobFilter } from '@/views/library/job-filters';
 import { toHostFilter, toHostSort, type TableSort } from '@/views/library/host-filter';
@@ -187,27 +187,6 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
 
   const find = (id: string): JobView | null => (void version.value, window_.find(id));
 
-  /**
-   * The jobs of the filter in its order, a page at a time, up to `limit` (the CSV export): null when the
-   * filter leaves more, so nobody is handed a part as if it were the whole.
-   */
-  async function every(limit: number): Promise<JobView[] | null> {
-    if (count.value > limit) return null;
-    const out: JobView[] = [];
-    let after: string | undefined;
-    do {
-      const page = await call('jobs.page', {
-        filter: hostFilter.value,
-        ...order.value,
-        limit: MAX_PAGE_JOBS,
-        ...(after ? { after } : {}),
-      });
-      out.push(...page.jobs);
-      after = page.next ?? undefined;
-    } while (after && out.length <= limit);
-    return out.length > limit ? null : out;
-  }
-
   async function refreshJob(id: string): Promise<void> {
     changed(await call('jobs.refresh', id));
   }
@@ -239,7 +218,6 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     rows,
     show,
     find,
-    every,
     refreshJob,
     remove,
     refreshSoon,

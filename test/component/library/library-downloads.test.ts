@@ -22,13 +22,15 @@ function mountLibrary(
 ) {
   return mountLibraryWith({
     'downloads.check': () => downloads,
-    'downloads.preview': (request: unknown) =>
-      (request as { jobIds: string[] }).jobIds.map((jobId) => ({
+    'downloads.preview': (request: unknown) => ({
+      rows: (request as { jobIds: string[] }).jobIds.map((jobId) => ({
         jobId,
         name: `${jobId}.mp3`,
         reason: null,
         bytes: jobId === 'a' ? 2_000_000 : null,
       })),
+      more: false,
+    }),
     'jobs.list': () => jobs,
     // Any project the library keeps, recent or not; an unknown id stays unnamed.
     'projects.names': (ids: unknown) =>
@@ -374,10 +376,7 @@ describe('Library downloads', () => {
 
   it('renames the saved files of the ticked jobs with the template, without downloading', async () => {
     const { fake } = mountLibrary([job('a')], [download('a', { state: 'saved', savedPath: '/out/a.mp3' })], {
-      'downloads.rename': () => ({
-        moved: [download('a', { state: 'saved', savedPath: '/out/x/a.mp3' })],
-        skipped: [],
-      }),
+      'downloads.rename': () => ({ moved: 1, skipped: 0, reasons: [] }),
     });
     await flushPromises();
     (row('a').querySelector('.n-checkbox') as HTMLElement).click();

@@ -30,7 +30,7 @@ import { FolderQueueReader } from '../../../electron/services/records/sqlite-dow
 import { DownloadsService } from '../../../electron/services/downloads/downloads-service';
 import { Archive } from '../../../electron/services/downloads/archive';
 import { createMemoryHostBase } from '../../../electron/services/host/memory-host';
-import { summariseCopies } from '../../../renderer/src/views/library/copies';
+import { summariseCopies } from '../../../electron/common/jobs/copy-summary';
 import { emptyFilter, matchesFilter } from '../../../renderer/src/views/library/job-filters';
 import { rowCopy } from '../../../renderer/src/views/campaigns/campaign-logic';
 import { makeImage } from '../../fixtures/composition/make-media';

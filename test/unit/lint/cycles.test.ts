@@ -34,7 +34,7 @@ describe('the no-cycle rule', () => {
     const results = await new ESLint({ cwd: root }).lintFiles([
       'electron/common/composition/document.ts',
       'electron/cli/cli-host.ts',
-      'renderer/src/views/library/copies.ts',
+      'electron/common/jobs/copy-summary.ts',
     ]);
     expect(
       results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'studio/no-cycle').map((m) => m.message)),

@@ -1,7 +1,7 @@
 import { h } from 'vue';
 import { NButton, NProgress } from 'naive-ui';
 import type { DownloadView, JobView } from '@common/bridge';
-import { summariseCopies } from './copies';
+import { summariseCopies } from '@common/jobs/copy-summary';
 
 /** What a user can do to one download from its row. */
 export interface TransferControls {

@@ -12,7 +12,7 @@ import {
 } from '@common/bridge';
 import { JOB_KIND_REGISTRY } from '@common/jobs/kinds';
 import { downloadCell, type TransferControls } from './download-cell';
-import { summariseCopies } from './copies';
+import { summariseCopies } from '@common/jobs/copy-summary';
 import { durationCell, sizeCell, thumbCell } from './media-cells';
 import { burnButton } from '@/captions/burn-button';
 

@@ -1,5 +1,5 @@
 import { phaseClass, type DownloadView, type JobKind, type JobView } from '@common/bridge';
-import { summariseCopies } from './copies';
+import { summariseCopies } from '@common/jobs/copy-summary';
 import { stepOf } from '@common/jobs/steps';
 
 export type StatusFilter = 'all' | 'active' | 'done' | 'problems';

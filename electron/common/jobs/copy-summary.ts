@@ -1,15 +1,10 @@
-import {
-  DOWNLOAD_STATE_LABELS,
-  describeExpiry,
-  formatBytes,
-  formatDuration,
-  isDriveMissing,
-  type DownloadView,
-  type JobView,
-} from '@common/bridge';
-import { stepOf } from '@common/jobs/steps';
+import { DOWNLOAD_STATE_LABELS, formatBytes, isDriveMissing, type DownloadView } from '../bridge/downloads';
+import { describeExpiry, formatDuration, type JobView } from '../bridge/jobs';
+import { stepOf } from './steps';
 
-/** What the Library says about a job's copies, from all of its downloads together. */
+// What the Library says about a job's copies, from all of its downloads together: its cells, its
+// filters and its CSV (library-csv.ts, written by the host) read them here.
+
 /** "42% · 2.1 MB/s · 12 s left", "Paused at 40%", "Failed: why". */
 export function describeDownload(entry: DownloadView): string {
   const percent = entry.totalBytes
