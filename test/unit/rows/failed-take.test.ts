@@ -9,42 +9,27 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
-import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/engine/row-kind';
+import type { RowBase } from '../../../electron/services/rows/engine/row-kind';
 import { RowTakes } from '../../../electron/services/rows/queue/row-takes';
 import { redisPerFile } from '../../redis-per-file';
 import { until } from '../../wait';
-import { runsIn } from './folder-runs';
+import { queuedOnlyKind, type QueuedOnlyRun } from './queued-only-kind';
 
 const redis = redisPerFile();
 const KIND = 'lines';
-
-type Lines = RunBase<RowBase>;
-
-function linesKind(dataDir: string): RowKind<RowBase, Lines> {
-  return {
-    name: KIND,
-    runs: runsIn(dataDir).of<RowBase, Lines>(KIND, (raw) => raw as Lines),
-    rowOf: () => null,
-    firstStep: () => 'queued',
-    step: () => Promise.reject(new Error('a queued row is made by its worker')),
-    cancelled: (row) => ({ ...row, state: 'cancelled' }),
-    redo: (row) => ({ ...row, state: 'pending', take: row.take + 1 }),
-    queued: { local: () => false, received: (row, reported) => ({ ...row, state: reported.state }) },
-  };
-}
 
 describe('a take that failed at the queue', () => {
   it('is put back to waiting by the studio following its run, and made', async () => {
     const prefix = `failed-take-${process.pid}`;
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-failed-take-'));
     const row: RowBase = { row: 0, state: 'pending', take: 0, problems: [] };
-    const run: Lines = { id: 'lines-1', createdAt: 1, state: 'running', rows: [row], queue: redis().url };
+    const run: QueuedOnlyRun = { id: 'lines-1', createdAt: 1, state: 'running', rows: [row], queue: redis().url };
     const queues = new QueuedRuns({ prefix });
     const engine = new RowEngine({
       jobs: { list: () => [], submit: () => Promise.reject(new Error('nothing is sent here')) },
       remote: queues,
     });
-    engine.register(linesKind(dataDir));
+    engine.register(queuedOnlyKind(dataDir, KIND));
     // A worker whose first attempt fails (as one that could not read the run's record), and whose second makes the row.
     let attempts = 0;
     const worker = new RowTakes({ url: redis().url, prefix });

@@ -12,34 +12,20 @@ import { describe, expect, it } from 'vitest';
 import type { JobView } from '@common/bridge/jobs';
 import { QueuedRuns } from '../../../electron/services/rows/queue/queued-runs';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
-import type { RowBase, RowKind, RunBase } from '../../../electron/services/rows/engine/row-kind';
+import type { RowBase } from '../../../electron/services/rows/engine/row-kind';
 import { RunShelf } from '../../../electron/services/rows/queue/run-shelf';
 import { RowTakes } from '../../../electron/services/rows/queue/row-takes';
 import { reportedTake } from './reported-take';
 import { redisPerFile } from '../../redis-per-file';
-import { runsIn } from './folder-runs';
+import { queuedOnlyKind, queuedOnlyRuns, type QueuedOnlyRun } from './queued-only-kind';
 
 const redis = redisPerFile();
 const KIND = 'lines';
 let made = 0;
 
-type Lines = RunBase<RowBase>;
-
-const runsOf = (dataDir: string) => runsIn(dataDir).of<RowBase, Lines>('lines', (raw) => raw as Lines);
-
-/** Rows made only on the queue: sent (state `queued`) until a worker's report says how they ended. */
-function linesKind(dataDir: string): RowKind<RowBase, Lines> {
-  return {
-    name: KIND,
-    runs: runsOf(dataDir),
-    rowOf: () => null,
-    firstStep: () => 'queued',
-    step: () => Promise.reject(new Error('a queued row is made by its worker')),
-    cancelled: (row) => ({ ...row, state: 'cancelled' }),
-    redo: (row) => ({ ...row, state: 'pending', take: row.take + 1 }),
-    queued: { local: () => false, received: (row, reported) => ({ ...row, state: reported.state }) },
-  };
-}
+type Lines = QueuedOnlyRun;
+const runsOf = (dataDir: string) => queuedOnlyRuns(dataDir, KIND);
+const linesKind = (dataDir: string) => queuedOnlyKind(dataDir, KIND);
 
 /** A studio on the data folder: its engine hands the kind's queued rows to Redis; `receive` records a report's jobs. */
 function studio(dataDir: string, prefix: string, receive: (jobs: readonly JobView[]) => Promise<void>) {

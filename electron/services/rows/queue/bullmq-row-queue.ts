@@ -1,36 +1,18 @@
-import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Logger } from '../../host/types';
-import { redisTarget, type RedisTarget } from './redis-target';
+import type { RedisTarget } from './redis-target';
 import type { RowQueue, RowTask } from '../engine/row-queue';
 import { withinMs } from '../engine/within';
-import { QueueOutage } from './queue-outage';
+import { queueClient, type QueueOutage } from './queue-outage';
+import type { RowTakesOptions } from './row-takes';
 
-export interface BullmqRowQueueOptions {
-  /** `redis://[:password@]host:port`; the password is never logged. */
-  url: string;
-  /** The BullMQ queue: one per connection. */
-  name?: string;
-  /** The Redis key prefix of everything this queue writes. */
-  prefix?: string;
-  /** Row steps this process runs at once (a step waiting for its create's turn holds one). */
-  concurrency?: number;
-  /** The name its BullMQ worker gives its connections, by which the queue lists it (queue-workers.ts). */
-  workerName?: string;
-  /**
-   * How long a worker's hold on a step lasts without renewal, and how often holds are checked: a step
-   * whose worker died is found cut off within about twice this. BullMQ's default, 30 s, unless given.
-   */
-  stallMs?: number;
+/**
+ * As a queue of takes is opened (row-takes.ts), but each job a step: `stalledRuns` defaults to 0, since a
+ * step may be a paid create and BullMQ would run a stalled one again.
+ */
+export interface BullmqRowQueueOptions extends RowTakesOptions {
   /** Failed jobs (a step cut off by a dead worker) kept for review; older ones are removed. */
   keepFailed?: number;
-  /**
-   * Times a job whose worker died runs again elsewhere (BullMQ's stalled-job recovery); default 0, since
-   * a step may be a paid create. A queued run's whole rows may: every create inside one goes through its
-   * shared intent, so a row run again follows the jobs its first worker made instead of sending them again.
-   */
-  stalledRuns?: number;
-  log?: Logger;
 }
 
 type Step = (task: RowTask) => Promise<void>;
@@ -42,17 +24,6 @@ export const rowJobId = (task: RowTask): string =>
 const WAITING_STATES = ['wait', 'delayed', 'prioritized'] as const;
 /** A re-ask that no worker saw (its process died) is forgotten after a day; the engine asks again on resume. */
 const ASKED_TTL_MS = 86_400_000;
-
-/**
- * Thrown by a step that may not take its task here (a worker that does not serve the run's account): the
- * job goes back to the queue unchanged, to be taken after `ms` by whichever worker asks first.
- */
-export class GiveBack extends Error {
-  constructor(readonly ms: number) {
-    super('given back to the queue');
-    this.name = 'GiveBack';
-  }
-}
 
 /**
  * The RowQueue on BullMQ over Redis: each task is a job whose id is the task's key, so a row asked for
@@ -80,13 +51,13 @@ export class BullmqRowQueue implements RowQueue {
   private readonly outage: QueueOutage;
 
   constructor(private readonly options: BullmqRowQueueOptions) {
-    this.target = redisTarget(options.url);
-    this.name = options.name ?? 'studio-rows';
-    this.prefix = options.prefix ?? 'studio';
-    this.outage = new QueueOutage(this.target, this.name, options.log);
-    this.redis = new Redis(this.target.options);
-    this.redis.on('error', (error: Error) => this.outage.lost(error));
-    this.redis.on('ready', () => this.outage.back());
+    ({
+      target: this.target,
+      name: this.name,
+      prefix: this.prefix,
+      outage: this.outage,
+      redis: this.redis,
+    } = queueClient(options));
     this.queue = new Queue<RowTask>(this.name, {
       connection: this.redis,
       prefix: this.prefix,
@@ -98,7 +69,7 @@ export class BullmqRowQueue implements RowQueue {
 
   start(step: Step): void {
     if (this.worker || this.stopped) return;
-    const worker = new Worker<RowTask>(this.name, (job, token) => this.tracked(this.runJob(job, step, token)), {
+    const worker = new Worker<RowTask>(this.name, (job) => this.tracked(this.runJob(job, step)), {
       connection: this.target.options,
       prefix: this.prefix,
       concurrency: this.options.concurrency ?? 100,
@@ -212,7 +183,7 @@ export class BullmqRowQueue implements RowQueue {
     this.wake();
   }
 
-  private async runJob(job: Job<RowTask>, step: Step, token?: string): Promise<void> {
+  private async runJob(job: Job<RowTask>, step: Step): Promise<void> {
     const asked = this.askedKey(job.id ?? rowJobId(job.data));
     await this.redis.del(asked);
     do {
@@ -221,19 +192,7 @@ export class BullmqRowQueue implements RowQueue {
         await this.redis.set(asked, '1', 'PX', ASKED_TTL_MS);
         return;
       }
-      const later = await step(job.data).then(
-        () => null,
-        (error: unknown) => {
-          if (error instanceof GiveBack) return error;
-          this.warn('a row step threw', error, { task: job.id });
-          return null;
-        },
-      );
-      if (later) {
-        // Back on the queue as it was, for any worker after a while: its studio hears nothing of it.
-        await job.moveToDelayed(Date.now() + later.ms, token);
-        throw new DelayedError();
-      }
+      await step(job.data).catch((error: unknown) => this.warn('a row step threw', error, { task: job.id }));
     } while ((await this.redis.getdel(asked)) !== null);
   }
 

@@ -1,5 +1,6 @@
+import { Redis } from 'ioredis';
 import type { Logger } from '../../host/types';
-import type { RedisTarget } from './redis-target';
+import { redisTarget, type RedisTarget } from './redis-target';
 
 /** What a connection says while Redis is gone, refuses it, or is not there. */
 const CONNECTION_TROUBLE =
@@ -37,4 +38,15 @@ export class QueueOutage {
     const text = error instanceof Error ? error.message : String(error);
     this.log?.warn(message, { ...fields, queue: this.queue, error: this.target.scrub(text) });
   }
+}
+
+/** A BullMQ queue's address, name, key prefix, warnings and own Redis client, as each queue opens them. */
+export function queueClient(options: { url: string; name?: string; prefix?: string; log?: Logger }) {
+  const target = redisTarget(options.url);
+  const name = options.name ?? 'studio-rows';
+  const outage = new QueueOutage(target, name, options.log);
+  const redis = new Redis(target.options);
+  redis.on('error', (error: Error) => outage.lost(error));
+  redis.on('ready', () => outage.back());
+  return { target, name, prefix: options.prefix ?? 'studio', outage, redis };
 }

@@ -3,8 +3,8 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../../host/types';
 import type { RowBase } from '../engine/row-kind';
 import { withinMs } from '../engine/within';
-import { QueueOutage } from './queue-outage';
-import { redisTarget, type RedisTarget } from './redis-target';
+import { queueClient, type QueueOutage } from './queue-outage';
+import type { RedisTarget } from './redis-target';
 import type { RowReport } from './run-shelf';
 
 /** One take of one row of a queued run, as its BullMQ job carries it: the row travels whole. */
@@ -105,13 +105,13 @@ export class RowTakes {
   private readonly making = new Set<Promise<unknown>>();
 
   constructor(private readonly options: RowTakesOptions) {
-    this.target = redisTarget(options.url);
-    this.name = options.name ?? 'studio-rows';
-    this.prefix = options.prefix ?? 'studio';
-    this.outage = new QueueOutage(this.target, this.name, options.log);
-    this.redis = new Redis(this.target.options);
-    this.redis.on('error', (error: Error) => this.outage.lost(error));
-    this.redis.on('ready', () => this.outage.back());
+    ({
+      target: this.target,
+      name: this.name,
+      prefix: this.prefix,
+      outage: this.outage,
+      redis: this.redis,
+    } = queueClient(options));
     this.queue = new Queue<RowTake, RowReport>(this.name, {
       connection: this.redis,
       prefix: this.prefix,
