@@ -67,7 +67,18 @@ export class MusicMixError extends Error {
   override name = 'MusicMixError';
 }
 
+type Analysis = { levels: ReturnType<typeof parseLevels>; loudness: LoudnessMeasure };
+
+/** Analyses kept by one mixer (a few KB each). */
+const KEPT_ANALYSES = 256;
+
 export class MusicMixer {
+  /**
+   * Finished analyses by file version (path, size, time of change): the scenes of a project and the
+   * rows of a campaign that share one music file have it measured once, not once a mix.
+   */
+  private readonly analyses = new Map<string, Analysis>();
+
   constructor(private readonly deps: MusicMixerDeps) {}
 
   async mix(request: MusicMixRequest): Promise<MusicMixResult> {
@@ -172,7 +183,11 @@ export class MusicMixer {
     levels: boolean,
     what: string,
     signal?: AbortSignal,
-  ): Promise<{ levels: ReturnType<typeof parseLevels>; loudness: LoudnessMeasure }> {
+  ): Promise<Analysis> {
+    const file = await stat(path).catch(() => null);
+    const key = file && `${levels}:${file.ino}:${file.size}:${file.mtimeMs}:${path}`;
+    const known = key ? this.analyses.get(key) : undefined;
+    if (known) return known;
     const result = await this.deps.runner.run(
       bin,
       analysisArgs(path, { levels, maxMs: levels ? undefined : MUSIC_MEASURE_MS }),
@@ -180,10 +195,13 @@ export class MusicMixer {
     );
     if (result.aborted) throw abortError();
     if (result.code !== 0) throw new MusicMixError(`${what} could not be read: ${lastLine(result.stderr)}`);
-    return {
+    const analysis = {
       levels: levels ? parseLevels(result.stdout) : [],
       loudness: parseLoudnorm(result.stderr) ?? silentMeasure(),
     };
+    if (key) this.analyses.set(key, analysis);
+    if (this.analyses.size > KEPT_ANALYSES) this.analyses.delete(this.analyses.keys().next().value as string);
+    return analysis;
   }
 
   private async run(bin: string, args: string[], what: string, signal?: AbortSignal): Promise<string> {

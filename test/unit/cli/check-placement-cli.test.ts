@@ -25,6 +25,8 @@ function io(env: Record<string, string> = {}) {
     err: (t) => err.push(t),
     env: { STUDIO_DATA_DIR: join(dir, 'data'), ...env },
     cwd: dir,
+    // The built-in sandbox's check job ends as soon as its render does, not after the 4 s a job takes by default.
+    sandbox: { jobSeconds: 0.2 },
   };
   return { io: value, out, err };
 }

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { DEFAULT_LOUDNESS, defaultMusicTrack, type LoudnessTarget, type MusicTrack } from '@common/composition';
 import { MusicMixer, MusicMixError } from '../../../electron/services/media/music-mix';
 import { MediaProber } from '../../../electron/services/media/probe';
@@ -56,10 +56,19 @@ describe.each(mediaToolGenerations())('music mix with $label', ({ ffmpeg, ffprob
   let mixer: MusicMixer;
   let speech: string;
   let chord: string;
+  let runs: MockInstance<ProcessRunner['run']>;
+  /** How many times the shared mixer measured `path`'s loudness. */
+  const analysesOf = (path: string) =>
+    runs.mock.calls.filter(([, args]) => {
+      const at = args.indexOf('-i');
+      const filter = args[args.indexOf('-af') + 1] ?? '';
+      return args[at + 1] === path && filter.startsWith('aresample=') && filter.endsWith('loudnorm=print_format=json');
+    }).length;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'music-mix-'));
     const runner = new ProcessRunner();
+    runs = vi.spyOn(runner, 'run');
     mixer = new MusicMixer({
       runner,
       ffmpeg: async () => ffmpeg,
@@ -110,6 +119,8 @@ describe.each(mediaToolGenerations())('music mix with $label', ({ ffmpeg, ffprob
     ).toBeLessThanOrEqual(1);
     // The 7 s music was looped under the whole voice.
     expect(result.durationMs).toBeGreaterThan(7000);
+    // Under both targets' mixes, the music's loudness was measured once (kept by the file's version).
+    expect(analysesOf(chord)).toBe(1);
   });
 
   it('ducks the music under the voice by the amount set (within 2 dB)', async () => {
