@@ -3,6 +3,13 @@ import { Readable, Transform } from 'node:stream';
 import type { StorageBackend, StoredLink, UploadInput, UploadOptions } from './backend';
 import { Code } from '../../common/api';
 
+/**
+ * Times a file is sent when its connection drops before any answer ("fetch failed": a busy sandbox, a
+ * connection reset). A PUT of the same name and bytes stores the same object, so sending it again is safe.
+ */
+const SEND_ATTEMPTS = 3;
+const RESEND_AFTER_MS = 250;
+
 interface SandboxAnswer {
   code: number;
   msg: string;
@@ -28,27 +35,45 @@ export class SandboxBackend implements StorageBackend {
       ? await this.stored(baseUrl, apiKey, name, input.key.split('/')[0], options.signal)
       : null;
     if (known) return known;
-    let sent = 0;
-    const counted = createReadStream(input.path).pipe(
-      new Transform({
-        transform(chunk: Buffer, _encoding, next) {
-          sent += chunk.length;
-          options.onProgress?.(sent);
-          next(null, chunk);
-        },
-      }),
+    const response = await this.sent(
+      `${baseUrl}/__sandbox/uploads/${encodeURIComponent(name)}`,
+      apiKey,
+      input,
+      options,
     );
-    const response = await this.fetch(`${baseUrl}/__sandbox/uploads/${encodeURIComponent(name)}`, {
-      method: 'PUT',
-      headers: { 'x-api-key': apiKey, 'content-type': input.contentType, 'content-length': String(input.size) },
-      body: Readable.toWeb(counted) as ReadableStream,
-      signal: options.signal,
-      duplex: 'half',
-    } as RequestInit);
     const answer = (await response.json().catch(() => null)) as SandboxAnswer | null;
     if (!answer) throw new Error(`the sandbox answered HTTP ${response.status} without a readable result`);
     if (answer.code !== Code.Success || !answer.data) throw new Error(`the sandbox refused the file: ${answer.msg}`);
     return { url: answer.data.url, expiresAt: answer.data.expiresAt };
+  }
+
+  /** The file sent, again from its start when the connection drops before an answer (never once cancelled). */
+  private async sent(url: string, apiKey: string, input: UploadInput, options: UploadOptions): Promise<Response> {
+    for (let attempt = 1; ; attempt += 1) {
+      let sent = 0;
+      const counted = createReadStream(input.path).pipe(
+        new Transform({
+          transform(chunk: Buffer, _encoding, next) {
+            sent += chunk.length;
+            options.onProgress?.(sent);
+            next(null, chunk);
+          },
+        }),
+      );
+      try {
+        return await this.fetch(url, {
+          method: 'PUT',
+          headers: { 'x-api-key': apiKey, 'content-type': input.contentType, 'content-length': String(input.size) },
+          body: Readable.toWeb(counted) as ReadableStream,
+          signal: options.signal,
+          duplex: 'half',
+        } as RequestInit);
+      } catch (error) {
+        counted.destroy();
+        if (options.signal?.aborted || attempt >= SEND_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RESEND_AFTER_MS * attempt));
+      }
+    }
   }
 
   /** The link of a file the sandbox holds already by these bytes' hash (the key's first part), or null. */

@@ -94,6 +94,29 @@ describe('the sandbox as a storage', () => {
     expect(puts).toHaveLength(2);
   });
 
+  it('sends a file again when its connection drops before an answer, and gives up after three tries', async () => {
+    // The first PUT's connection drops, as a busy sandbox's did in a 2,000-row run (a row lost to "fetch failed").
+    let puts = 0;
+    const dropping =
+      (drops: number): typeof globalThis.fetch =>
+      (input, init) => {
+        if (init?.method !== 'PUT') return globalThis.fetch(input, init);
+        puts += 1;
+        return puts <= drops ? Promise.reject(new TypeError('fetch failed')) : globalThis.fetch(input, init);
+      };
+    const path = png('dropped.png', 'yellow');
+    const result = await setup(dropping(1)).uploadFile(path, SANDBOX_STORAGE_ID);
+    expect(puts).toBe(2);
+    // The whole file arrived on the second try.
+    expect(Buffer.from(await (await fetch(result.url)).arrayBuffer())).toEqual(readFileSync(path));
+    puts = 0;
+    const error = await setup(dropping(5))
+      .uploadFile(png('dropped-always.png', 'olive'), SANDBOX_STORAGE_ID)
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe('Could not upload dropped-always.png: fetch failed');
+    expect(puts).toBe(3);
+  });
+
   it('refuses a file that is not media, naming it', async () => {
     const uploader = setup();
     const path = join(dir, 'notes.png');
