@@ -18,7 +18,7 @@ import type { PollOutcome } from './scheduler';
 import { RESULT_LIFETIME_MS, type SentCharge } from './engine-types';
 import { WORKER_STOPPED, describeUnknownOutcome } from './job-view';
 import { chargeAtAnswer } from './paid-gate';
-import { runOf, type JobScope } from './job-scope';
+import { rowOfRecord, runOf, type JobScope } from './job-scope';
 import type { Price } from '../../common/jobs/cost-model';
 
 /** The kind's own purpose when the caller names none (avatar uploads and voice clones are for the catalogue). */
@@ -227,11 +227,19 @@ export function receivedKeys(views: readonly JobView[], records: (scope: JobScop
   const remoteIds = views.flatMap((v) => (v.remoteId === null ? [] : [v.remoteId]));
   const unknown = views.some((v) => v.remoteId === null);
   const known = new Set<string>();
-  for (const runId of new Set(views.map(runOf))) {
-    const run = runId === null ? {} : { runId };
-    for (const job of records({ ...run, remoteIds })) known.add(keyOf(job));
+  // By run and row: a report carries one row's jobs, and a whole run's read at every report made a
+  // campaign's intake slower with each row taken in (quadratic over a run of thousands).
+  const places = new Map<string, JobScope>();
+  for (const view of views) {
+    const runId = runOf(view);
+    const row = rowOfRecord(view);
+    const place: JobScope = runId === null ? {} : row === null ? { runId } : { runId, row };
+    places.set(`${place.runId ?? ''}/${place.row ?? ''}`, place);
+  }
+  for (const place of places.values()) {
+    for (const job of records({ ...place, remoteIds })) known.add(keyOf(job));
     if (unknown)
-      for (const job of records({ ...run, phases: ['outcome-unknown'] }))
+      for (const job of records({ ...place, phases: ['outcome-unknown'] }))
         if (job.remoteId === null) known.add(keyOf(job));
   }
   return {

@@ -12,6 +12,8 @@ const rowKey = (runId: string, row: number): string => `${runId}\u0000${row}`;
 export class HeldJobs extends Map<string, JobRecord> {
   private readonly byRun = new Map<string, Set<string>>();
   private readonly byRow = new Map<string, Set<string>>();
+  /** Completed jobs by their result link: a copy saved from a link finds its job without a look through all. */
+  private readonly byLink = new Map<string, Set<string>>();
 
   override set(id: string, record: JobRecord): this {
     const before = super.get(id);
@@ -30,6 +32,7 @@ export class HeldJobs extends Map<string, JobRecord> {
   override clear(): void {
     this.byRun.clear();
     this.byRow.clear();
+    this.byLink.clear();
     super.clear();
   }
 
@@ -43,8 +46,17 @@ export class HeldJobs extends Map<string, JobRecord> {
     }
   }
 
-  /** Adds the job to its run's and row's index, or removes it (`change`). */
+  /** The records held whose result is at `url`. */
+  *withLink(url: string): Generator<JobRecord> {
+    for (const id of this.byLink.get(url) ?? []) {
+      const record = super.get(id);
+      if (record) yield record;
+    }
+  }
+
+  /** Adds the job to its link's, run's and row's index, or removes it (`change`). */
   private index(id: string, record: JobRecord, change: typeof add | typeof remove): void {
+    if (record.resultUrl) change(this.byLink, record.resultUrl, id);
     const runId = runOf(record);
     if (runId === null) return;
     change(this.byRun, runId, id);

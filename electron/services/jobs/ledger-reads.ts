@@ -49,7 +49,13 @@ export class LedgerReads {
     // A run's (or one row's) jobs come from the indexes: a row's step asks for its few jobs among its
     // run's thousands at every turn, and looking through every job made a campaign slower as it went.
     const { runId, row } = where;
-    const held = runId !== undefined ? this.own.ofRun(runId, row) : this.own.values();
+    // A copy saved from a link asks for its job by the link, once per row saved: indexed likewise.
+    const held =
+      runId !== undefined
+        ? this.own.ofRun(runId, row)
+        : where.resultUrl !== undefined
+          ? this.own.withLink(where.resultUrl)
+          : this.own.values();
     const kept = runId !== undefined ? this.run(runId).of(row) : this.fromLedger(where);
     const found: JobRecord[] = [];
     for (const records of [held, kept])
