@@ -67,7 +67,7 @@ export class JobEngine extends EngineMoney {
     super();
     this.newId = deps.newId ?? (() => randomUUID());
     this.reads = new LedgerReads(deps.storage, this.jobs, this.forgotten);
-    this.events = new JobEvents(deps, () => this.jobs.values());
+    this.events = new JobEvents(deps, () => this.jobs.active());
     this.timers = deps.timers ?? realTimers;
     this.writer = new LedgerWriter({
       storage: deps.storage,

@@ -1,4 +1,5 @@
 import type { JobRecord } from '../../common/bridge/jobs';
+import { isActivePhase } from '../../common/jobs/phases';
 import { rowOfRecord, runOf } from './job-scope';
 
 const rowKey = (runId: string, row: number): string => `${runId}\u0000${row}`;
@@ -14,6 +15,8 @@ export class HeldJobs extends Map<string, JobRecord> {
   private readonly byRow = new Map<string, Set<string>>();
   /** Completed jobs by their result link: a copy saved from a link finds its job without a look through all. */
   private readonly byLink = new Map<string, Set<string>>();
+  /** The jobs under way: the overall progress is summed over them at every change, not over every job held. */
+  private readonly activeIds = new Set<string>();
 
   override set(id: string, record: JobRecord): this {
     const before = super.get(id);
@@ -33,6 +36,7 @@ export class HeldJobs extends Map<string, JobRecord> {
     this.byRun.clear();
     this.byRow.clear();
     this.byLink.clear();
+    this.activeIds.clear();
     super.clear();
   }
 
@@ -54,8 +58,20 @@ export class HeldJobs extends Map<string, JobRecord> {
     }
   }
 
-  /** Adds the job to its link's, run's and row's index, or removes it (`change`). */
+  /** The records held of jobs under way. */
+  *active(): Generator<JobRecord> {
+    for (const id of this.activeIds) {
+      const record = super.get(id);
+      if (record) yield record;
+    }
+  }
+
+  /** Adds the job to its link's, run's and row's index and to those under way, or removes it (`change`). */
   private index(id: string, record: JobRecord, change: typeof add | typeof remove): void {
+    if (isActivePhase(record.phase)) {
+      if (change === add) this.activeIds.add(id);
+      else this.activeIds.delete(id);
+    }
     if (record.resultUrl) change(this.byLink, record.resultUrl, id);
     const runId = runOf(record);
     if (runId === null) return;

@@ -15,7 +15,8 @@ export class JobEvents {
 
   constructor(
     private readonly outlets: Outlets,
-    private readonly all: () => Iterable<JobRecord>,
+    /** The jobs under way, whose progress the dock or taskbar shows. */
+    private readonly active: () => Iterable<JobRecord>,
   ) {}
 
   /** Each change as the page sees it. */
@@ -73,6 +74,6 @@ export class JobEvents {
   }
 
   reportProgress(now = this.outlets.clock.now()): void {
-    this.outlets.setProgress?.(overallProgress(this.all(), now));
+    this.outlets.setProgress?.(overallProgress(this.active(), now));
   }
 }
