@@ -18,6 +18,7 @@ import { transferWithRetries } from './transfer-retries';
 import type { DownloadManagerOptions } from './download-manager-options';
 import { QueueWindow } from './queue-window';
 import { HeldCopies } from './held-copies';
+import { HeldDownloads } from './held-downloads';
 
 export type { EnqueueRequest } from './queue-names';
 export type { DownloadManagerOptions } from './download-manager-options';
@@ -28,7 +29,7 @@ export type { DownloadManagerOptions } from './download-manager-options';
  * the whole queue with a message and loses nothing, and each entry can be paused, resumed or cancelled.
  */
 export class DownloadManager {
-  private readonly entries = new Map<string, DownloadEntry>();
+  private readonly entries = new HeldDownloads();
   private readonly running = new RunningTransfers();
   private readonly slots: DownloadSlots;
   /** Views with speed and time left, and the throttled news of them. */
@@ -73,10 +74,11 @@ export class DownloadManager {
 
   private readonly now = (): number => this.options.now?.() ?? Date.now();
 
-  /** The entries (those `keep` keeps), each viewed: filtered first, as a view is a copy. */
-  list(keep?: (entry: DownloadEntry) => boolean): DownloadView[] {
+  /** The entries (those `keep` keeps; those saved at `savedAt`), each viewed: filtered first, as a view is a copy. */
+  list(keep?: (entry: DownloadEntry) => boolean, savedAt?: string): DownloadView[] {
     const out: DownloadView[] = [];
-    for (const entry of this.entries.values()) if (!keep || keep(entry)) out.push(this.progress.view(entry));
+    const among = savedAt === undefined ? this.entries.values() : this.entries.savedAt(savedAt);
+    for (const entry of among) if (!keep || keep(entry)) out.push(this.progress.view(entry));
     return out;
   }
 
@@ -88,16 +90,12 @@ export class DownloadManager {
   get = (id: string): DownloadView => this.progress.view(this.require(id));
 
   /** Every entry for a job, newest first. */
-  forJob(jobId: string): DownloadView[] {
-    return this.list((entry) => entry.jobId === jobId).sort((a, b) => b.createdAt - a.createdAt);
-  }
+  forJob = (jobId: string): DownloadView[] => this.entries.ofJob(jobId).map((e) => this.progress.view(e));
 
   /** The download that keeps this job's copy under this name in this folder (the name asked for). */
   copyAt(jobId: string, folder: string, name: string): DownloadView | undefined {
-    const holds = (d: DownloadView) => d.state !== 'cancelled' && d.state !== 'changed';
-    return this.forJob(jobId).find(
-      (d) => d.folder === folder && (d.requestedName ?? d.relativeName) === name && holds(d),
-    );
+    const entry = this.entries.copyAt(jobId, folder, name);
+    return entry && this.progress.view(entry);
   }
 
   /** This link's newest saved copy still on disk at its size, or null: the media cache reads it after expiry. */
@@ -381,6 +379,7 @@ export class DownloadManager {
 
   private update(entry: DownloadEntry, change: Partial<DownloadEntry>, emit: boolean): void {
     Object.assign(entry, change, { updatedAt: this.now() });
+    if (this.entries.get(entry.id) === entry) this.entries.set(entry.id, entry); // indexed anew (HeldDownloads)
     if (emit) {
       this.progress.changed(entry, true);
       void this.store.save([entry]);

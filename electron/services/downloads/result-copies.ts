@@ -139,6 +139,7 @@ export class ResultCopies {
     // Filtered before viewed: a view is a copy, and the record holds every copy ever saved.
     const gone = this.deps.manager.list(
       (d) => d.jobId !== keepJob && d.savedPath === target && COPY_STATES.has(d.state),
+      target,
     );
     await this.deps.manager.adopt(
       gone.map((d) => ({
