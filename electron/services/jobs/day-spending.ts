@@ -71,7 +71,7 @@ export type DayHold = (job: Pick<JobRecord, 'phase' | 'remoteId' | 'chargedCredi
  * The day of the queue a run was sent to: one counter for every worker of it, whichever connection or
  * folder each has (the limit is the starting studio's, and travels with the run).
  */
-export const queueDay = (now: number): SpendDay => ({
+const queueDay = (now: number): SpendDay => ({
   connectionId: 'queue',
   day: new Date(now).toLocaleDateString('en-CA'),
 });
