@@ -35,6 +35,7 @@ export function createStudioServices(
     callbacks: overrides.callbacks,
     connectionCallbacks: overrides.connectionCallbacks,
     accountCreates: overrides.shared?.creates,
+    daySpending: overrides.shared?.daySpending,
     onConnectionsChange: (state) => base.emit('connections.changed', state),
     reports: {
       onChange: (job) => base.emit('jobs.changed', job),
@@ -54,8 +55,7 @@ export function createStudioServices(
   };
   const queues = new QueuedRuns({ log: base.log, vault: base.vault, account });
   const connection = async () => (await target.active()).id;
-  const { intents, daySpending } = overrides.shared ?? {};
-  const rows = new RowEngine({ jobs, log: base.log, connection, remote: queues, intents, daySpending });
+  const rows = new RowEngine({ jobs, log: base.log, connection, remote: queues, intents: overrides.shared?.intents });
   for (const type of ['batch-row', 'campaign-row'] as const) reactor.on(type, (job) => rows.jobEnded(job));
   const batches = new BatchRows({
     rows,

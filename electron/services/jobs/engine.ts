@@ -209,11 +209,14 @@ export class JobEngine extends EngineMoney {
     const requestHash = hashRequest(submission.kind, connection.id, submission.body);
     // Money is a property of this path, not of a screen: nothing paid leaves unconfirmed or past the day's
     // limit. From here the create is counted at its price until its answer is on its record.
-    const pass = await this.spending.admit(submission, connection);
+    const pass = await this.spending.admit(submission, connection, stops.dayLimit);
+    let result: SubmitResult | null = null;
     try {
-      return await this.send(submission, { connection, client, body, requestHash, pass }, stops);
+      return (result = await this.send(submission, { connection, client, body, requestHash, pass }, stops));
     } finally {
       pass.ticket.release();
+      // The queue's day counts what was made; a put-right Redis refused leaves the price reserved (the safe side).
+      await pass.settle(result?.status === 'submitted' ? result.job : null).catch(() => undefined);
     }
   }
 

@@ -12,19 +12,47 @@ import { campaignBalanceNote } from '../../../electron/services/campaign/campaig
 import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
 import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
-import { OUTCOME_UNKNOWN, type CreateIntents } from '../../../electron/services/rows/queue/create-intents';
+import {
+  InProcessCreateIntents,
+  OUTCOME_UNKNOWN,
+  type CreateIntents,
+} from '../../../electron/services/rows/queue/create-intents';
 import { rowQueueCases } from '../rows/row-queues';
-import { InProcessDaySpending } from '../../../electron/services/rows/money/day-spending';
+import { InProcessDaySpending, type DaySpending } from '../../../electron/services/jobs/day-spending';
+import { RedisDaySpending } from '../../../electron/services/rows/money/day-spending';
+import { InProcessRowQueue } from '../../../electron/services/rows/engine/row-queue';
+import { redisClients, redisPerFile } from '../../redis-per-file';
+import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
+import type { SubmitOptions } from '../../../electron/services/jobs/engine-types';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { loadTemplate } from './template-fixture';
 import { runsIn } from '../rows/folder-runs';
 
+const C1 = { id: 'c1', name: 'c1' };
+
 /**
  * The job engine as the runner sees it, answered by hand: each create is a queued job until the test
- * ends it; `refuse` makes the next creates answer "too frequent" before anything is made.
+ * ends it; `refuse` makes the next creates answer "too frequent" before anything is made. Each create
+ * passes the real spending gate first (on `days`, the day's spending of the queue's workers).
  */
 class HandEngine {
   jobs: JobView[] = [];
+  /** What a create is expected to cost (null: nobody can say), for the gate and the row budget alike. */
+  expectedCredits?: () => Promise<number | null>;
+  private readonly gate: SpendingGate;
+
+  constructor(days?: DaySpending) {
+    this.gate = new SpendingGate({
+      clock: { now: () => Date.now() },
+      activeConnection: async () => C1,
+      records: () => [],
+      estimator: async () => {
+        const credits = (await this.expectedCredits?.()) ?? null;
+        return credits === null ? null : { credits, basis: 'by hand' };
+      },
+      days,
+    });
+  }
   refuse = 0;
   /** The most rows at the service at once after the first refusal. */
   mostAfterRefusal = 0;
@@ -35,7 +63,18 @@ class HandEngine {
     return this.jobs;
   }
 
-  async submit(submission: JobSubmission): Promise<SubmitResult> {
+  async submit(submission: JobSubmission, options: SubmitOptions = {}): Promise<SubmitResult> {
+    const pass = await this.gate.admit(submission, C1, options.dayLimit);
+    try {
+      const result = this.made(submission);
+      await pass.settle(result.job);
+      return result;
+    } finally {
+      pass.ticket.release();
+    }
+  }
+
+  private made(submission: JobSubmission): SubmitResult & { status: 'submitted' } {
     const refused = this.refuse > 0;
     if (refused) this.refuse -= 1;
     if (refused) this.refusedOnce = true;
@@ -96,13 +135,13 @@ class HandEngine {
 }
 
 function setup(
-  shared: Pick<RowEngineDeps, 'queue' | 'intents' | 'daySpending'>,
+  { daySpending, ...shared }: Pick<RowEngineDeps, 'queue' | 'intents'> & { daySpending?: DaySpending },
   rows: number,
   concurrency = 2,
   balance?: (engine: HandEngine) => number,
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-hand-'));
-  const engine: HandEngine & Partial<Pick<RowJobs, 'balanceNow'>> = new HandEngine();
+  const engine: HandEngine & Partial<Pick<RowJobs, 'balanceNow'>> = new HandEngine(daySpending);
   if (balance) engine.balanceNow = async () => ({ connectionId: 'c1', credits: balance(engine) });
   const saved: string[] = [];
   const rowEngine = new RowEngine({
@@ -309,27 +348,7 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
 
   it("stops two workers of queued runs together at the day's limit they share, never past it", async () => {
     const daySpending = new InProcessDaySpending();
-    const workers = [setup({ ...deps(), daySpending }, 6, 6), setup({ ...deps(), daySpending }, 6, 6)];
-    const runs = await Promise.all(
-      workers.map(async ({ engine, runner, record }) => {
-        // Each create is expected to cost 2 credits; the limit of 11 has room for five of them.
-        Object.assign(engine, { expectedCredits: async () => 2 });
-        await runner.create({ ...record, dayLimit: 11 });
-        return runner.run('hand');
-      }),
-    );
-    for (let i = 0; i < 6; i += 1) {
-      await Promise.all(workers.map((w) => w.settle()));
-      for (const w of workers) w.engine.endAll();
-    }
-    const ended = await Promise.all(runs);
-    expect(workers.reduce((n, w) => n + w.engine.created().length, 0)).toBe(5);
-    for (const run of ended) {
-      expect(run.state).toBe('paused');
-      expect(run.pause?.reason).toBe('daily-limit');
-      expect(run.rows.filter((r) => r.state === 'failed')).toEqual([]);
-    }
-    expect(await daySpending.spent({ connectionId: 'queue', day: new Date().toLocaleDateString('en-CA') })).toBe(10);
+    await twoWorkersStopAtTheLimit(deps, [daySpending, daySpending], daySpending);
   });
 
   it('names a failed row with the reason, and a retry sends its next take once; a done row is kept', async () => {
@@ -369,5 +388,48 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
     const onDisk = await campaignRuns(runsIn(dataDir, { readOnly: true })).get('hand');
     expect(onDisk?.rows.map((r) => r.state)).toEqual(['done', 'done']);
     expect(existsSync(join(dataDir, 'campaigns'))).toBe(false);
+  });
+});
+
+/**
+ * Two workers of queued runs, each its own row engine and spending gate, on one day's spending (`days`,
+ * one each): each create is expected to cost 2 credits, and the limit of 11 has room for five of them
+ * between both. They stop together, paused for the day's limit with no row failed, never past it.
+ */
+async function twoWorkersStopAtTheLimit(
+  deps: () => Pick<RowEngineDeps, 'queue' | 'intents'>,
+  days: [DaySpending, DaySpending],
+  total: DaySpending,
+): Promise<void> {
+  const workers = days.map((daySpending) => setup({ ...deps(), daySpending }, 6, 6));
+  const runs = await Promise.all(
+    workers.map(async ({ engine, runner, record }) => {
+      Object.assign(engine, { expectedCredits: async () => 2 });
+      await runner.create({ ...record, dayLimit: 11 });
+      return runner.run('hand');
+    }),
+  );
+  for (let i = 0; i < 6; i += 1) {
+    await Promise.all(workers.map((w) => w.settle()));
+    for (const w of workers) w.engine.endAll();
+  }
+  const ended = await Promise.all(runs);
+  expect(workers.reduce((n, w) => n + w.engine.created().length, 0)).toBe(5);
+  for (const run of ended) {
+    expect(run.state).toBe('paused');
+    expect(run.pause?.reason).toBe('daily-limit');
+    expect(run.rows.filter((r) => r.state === 'failed')).toEqual([]);
+  }
+  expect(await total.spent({ connectionId: 'queue', day: new Date().toLocaleDateString('en-CA') })).toBe(10);
+}
+
+describe("two workers on one Redis, each with a client of its own (the day's spending of the queue)", () => {
+  const { client, prefix } = redisClients(redisPerFile());
+  const inProcess = () => ({ queue: new InProcessRowQueue(), intents: new InProcessCreateIntents() });
+
+  it("stop together at the day's limit they share, never past it", async () => {
+    const p = prefix();
+    const [one, two] = [new RedisDaySpending(client(), p), new RedisDaySpending(client(), p)];
+    await twoWorkersStopAtTheLimit(inProcess, [one, two], one);
   });
 });

@@ -4,11 +4,8 @@ import {
   RedisCreateIntents,
   type CreateIntents,
 } from '../../../electron/services/rows/queue/create-intents';
-import {
-  InProcessDaySpending,
-  RedisDaySpending,
-  type DaySpending,
-} from '../../../electron/services/rows/money/day-spending';
+import { InProcessDaySpending, type DaySpending } from '../../../electron/services/jobs/day-spending';
+import { RedisDaySpending } from '../../../electron/services/rows/money/day-spending';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 
 const redis = redisPerFile();

@@ -1,7 +1,7 @@
 import type { Logger } from '../../host/types';
 import type { RunBalanceOptions } from '../../jobs/run-balance';
 import type { CreateIntents } from '../queue/create-intents';
-import type { DaySpending } from '../money/day-spending';
+import type { DaySpending } from '../../jobs/day-spending';
 import type { QueuedRuns } from '../queue/queued-runs';
 import type { RowJobs } from './row-kind';
 import type { RowPacers } from '../rate/row-pacer';
@@ -10,7 +10,10 @@ import type { RowBudget } from '../money/row-budget';
 import type { RowFlight } from './row-flight';
 import type { AccountCreates } from '../../jobs/account-creates';
 
-/** What the workers of queued runs share in Redis: the intents to create, the day's spending, the account's creates. */
+/**
+ * What the workers of queued runs share in Redis: the intents to create (the row engine's), and the day's
+ * spending and the account's creates (the job engine's spending gate).
+ */
 export interface SharedRecords {
   intents: CreateIntents;
   daySpending: DaySpending;
@@ -30,8 +33,6 @@ export interface RowEngineDeps {
   intents?: CreateIntents;
   /** Where a queued run's rows go (queued-runs.ts); none: every run is made here. */
   remote?: QueuedRuns;
-  /** The day's spending shared by the workers of queued runs (in Redis); a run's `dayLimit` is checked on it. */
-  daySpending?: DaySpending;
   log?: Logger;
   balanceReadings?: RunBalanceOptions;
   /** The budget a row's whole price is reserved in before it starts (default: over the job engine's balance). */

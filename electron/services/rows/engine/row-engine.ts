@@ -68,7 +68,6 @@ export class RowEngine {
       kindOf: (kind) => this.kindOf(kind),
       connections: this.connections,
       log: deps.log,
-      daySpending: deps.daySpending,
       stopped: () => this.stopped,
     });
     const [again, kindOf] = [(kind: string, id: string) => this.pump(kind, id), (kind: string) => this.kindOf(kind)];
@@ -367,8 +366,8 @@ export class RowEngine {
         const mayGo = async () => !this.stopped && this.stops.mayCreate(task, at, set);
         const pace = pacer?.paceFrom(turnAt as number, mayGo);
         const result = await this.stops
-          .send(task, submission, (s, stillGoes) =>
-            sendOnce(this.deps, intentKey(task, row, s), s, set, { pace, heldBack: mayGo, stillGoes }),
+          .send(task, submission, (s, options) =>
+            sendOnce(this.deps, intentKey(task, row, s), s, set, { ...options, pace, heldBack: mayGo }),
           )
           .catch((error: unknown) => (error === NOT_SENT ? null : Promise.reject(error)));
         if (result === null) return 'waiting';

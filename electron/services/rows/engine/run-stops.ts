@@ -1,21 +1,11 @@
 import type { JobSubmission, JobView, SubmitResult } from '../../../common/bridge/jobs';
+import type { SubmitOptions } from '../../jobs/engine-types';
 import type { RunPause, RunPauseReason } from '../../../common/jobs/run-pause';
 import type { Logger } from '../../host/types';
-import {
-  refusedForBalance,
-  refusedTooFrequent,
-  type RowBase,
-  type RowJobs,
-  type RowKind,
-  type RunBase,
-} from './row-kind';
+import { refusedForBalance, type RowBase, type RowJobs, type RowKind, type RunBase } from './row-kind';
 import type { RowTask } from './row-queue';
 import type { RunMemory } from './run-memory';
 import { RunSpending } from '../money/run-spending';
-import type { DaySpending } from '../money/day-spending';
-
-/** Refused before the service made anything (too frequent, out of credits): nothing was charged. */
-const refusedBeforeMade = (job: JobView): boolean => refusedTooFrequent(job) || refusedForBalance(job);
 
 export interface RunStopsDeps {
   jobs: RowJobs;
@@ -24,15 +14,14 @@ export interface RunStopsDeps {
   /** The connection each running run sends to (`kind/id` → connection), as the engine keeps it. */
   connections: ReadonlyMap<string, string>;
   log?: Logger;
-  /** The day's spending shared by every worker of queued runs; a run with a `dayLimit` reserves each create there. */
-  daySpending?: DaySpending;
   /** The engine stopped (quitting): nothing more leaves. */
   stopped?: () => boolean;
 }
 
 /**
  * Where the account stops a run: a create refused for want of credits (1006, 1104) or past the day's
- * limit stops every run on its connection; a create past a run's own cap stops that run. Each is a
+ * limit (the spending gate's word) stops every run on its connection; a create past a run's own cap
+ * stops that run. Each is a
  * pause with its reason and what is left, never a failed row: the row keeps its step and sends it again
  * on resume (the service made nothing).
  */
@@ -56,16 +45,16 @@ export class RunStops {
 
   /**
    * Sends one create within the run's cap; null when it was held (the cap), refused for credits, or a
-   * duplicate. `submit` is the engine's way of sending it once (its intent first, where shared).
+   * duplicate. `submit` is the engine's way of sending it once (its intent first, where shared); a queued
+   * run's day's limit goes with it to the spending gate, which alone decides it.
    */
   async send(
     task: RowTask,
     submission: JobSubmission,
     submit: (
       submission: JobSubmission,
-      stillGoes: () => boolean,
-    ) => Promise<SubmitResult | { status: 'outcome-unknown' }> = (s, stillGoes) =>
-      this.deps.jobs.submit(s, { stillGoes }),
+      options: SubmitOptions,
+    ) => Promise<SubmitResult | { status: 'outcome-unknown' }> = (s, options) => this.deps.jobs.submit(s, options),
   ): Promise<JobView | null> {
     const key = `${task.kind}/${task.runId}`;
     const fates = this.undecided.get(key) ?? new Set<Promise<void>>();
@@ -76,8 +65,9 @@ export class RunStops {
     fates.add(fate);
     // Asked as the request leaves: going, its fate is known; held back, it is once the row is put back.
     const stillGoes = () => (this.stillRunning(task) ? (decide(), true) : false);
+    const dayLimit = this.deps.memory.inMemory(task.kind, task.runId)?.dayLimit;
     try {
-      return await this.sendWithin(task, submission, (s) => submit(s, stillGoes));
+      return await this.sendWithin(task, submission, (s) => submit(s, { stillGoes, dayLimit }));
     } finally {
       decide();
     }
@@ -96,18 +86,12 @@ export class RunStops {
   ): Promise<JobView | null> {
     const cap = await this.withinCap(task, submission);
     if (cap === 'held') return null;
-    const day = await this.withinDay(task, submission);
-    if (day === 'held') {
-      if (cap === 'reserved') this.spending.settle(`${task.kind}/${task.runId}`, submission, null);
-      return null;
-    }
     let result: SubmitResult | { status: 'outcome-unknown' } | null = null;
     try {
       result = await submit(submission);
     } finally {
       const job = result?.status === 'submitted' ? result.job.id : null;
       if (cap === 'reserved') this.spending.settle(`${task.kind}/${task.runId}`, submission, job);
-      await day?.settle(result?.status === 'submitted' && !refusedBeforeMade(result.job) ? result.job : null);
     }
     if (result.status !== 'submitted') return null;
     if (refusedForBalance(result.job)) {
@@ -115,34 +99,6 @@ export class RunStops {
       return null;
     }
     return result.job;
-  }
-
-  /**
-   * A queued run's create against the day's limit every worker shares: its expected price reserved in one
-   * step (so two workers cannot both take the last credits), given back when nothing was made, and put
-   * right once the service said what it charged. Past the limit, every run on the connection pauses.
-   */
-  private async withinDay(
-    task: RowTask,
-    submission: JobSubmission,
-  ): Promise<'held' | { settle(job: JobView | null): Promise<void> } | null> {
-    const limit = this.deps.memory.inMemory(task.kind, task.runId)?.dayLimit;
-    const shared = this.deps.daySpending;
-    if (!shared || limit === null || limit === undefined) return null;
-    const day = { connectionId: 'queue', day: new Date().toLocaleDateString('en-CA') };
-    const credits = (await this.deps.jobs.expectedCredits?.(submission).catch(() => null)) ?? null;
-    const reserved = await shared.reserve(day, credits, limit);
-    if (!reserved.admitted) {
-      const message = `Today's spending limit of ${limit} credits, shared by every worker of the queue, was reached (${reserved.spent} spent).`;
-      await this.pauseConnection(task, 'daily-limit', message);
-      return 'held';
-    }
-    return {
-      settle: async (job) => {
-        const charged = job ? (job.chargedCredits ?? credits ?? 0) : 0;
-        if (charged !== (credits ?? 0)) await shared.add(day, charged - (credits ?? 0));
-      },
-    };
   }
 
   /**

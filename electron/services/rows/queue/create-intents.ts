@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { JobSubmission, SubmitResult } from '../../../common/bridge/jobs';
 import { refusedForBalance, refusedTooFrequent, type RowJobs } from '../engine/row-kind';
-import { CreateHeldBack, type SentCharge } from '../../jobs/engine-types';
+import { CreateHeldBack, type SentCharge, type SubmitOptions } from '../../jobs/engine-types';
 import { OUTCOME_UNKNOWN } from '../../../common/campaign/row-review';
 
 /** One paid create of a row: which run, row, take and step (a campaign's voiceover step names its scene). */
@@ -73,11 +73,11 @@ export interface SendPace {
 
 /**
  * A create's last word before it leaves: `stillGoes`, asked by the transport with nothing awaited between it
- * and the request (mayGo is asked before the ledger write and the connection's turn, a pause may land between).
+ * and the request (mayGo is asked before the ledger write and the connection's turn, a pause may land between);
+ * `dayLimit`, a queued run's, goes on to the spending gate with the create.
  */
-export interface SendStops {
+export interface SendStops extends Pick<SubmitOptions, 'stillGoes' | 'dayLimit'> {
   pace?: SendPace;
-  stillGoes?: () => boolean;
   /** Told when `stillGoes` held the create back: puts the row where a row stopped before its create goes. */
   heldBack?: () => Promise<unknown>;
 }
@@ -95,12 +95,12 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   key: IntentKey,
   submission: JobSubmission,
   set: (change: (row: Row) => Row) => Promise<void>,
-  { pace, stillGoes, heldBack }: SendStops = {},
+  { pace, stillGoes, dayLimit, heldBack }: SendStops = {},
 ): Promise<SubmitResult | { status: 'outcome-unknown' }> {
   const { jobs, intents } = deps;
   // Held back at the last moment: nothing was sent, and the row is put back (`heldBack`).
   const submit = () =>
-    jobs.submit(submission, { stillGoes }).catch(async (error: unknown) => {
+    jobs.submit(submission, { stillGoes, dayLimit }).catch(async (error: unknown) => {
       if (!(error instanceof CreateHeldBack)) throw error;
       await heldBack?.();
       throw NOT_SENT;
