@@ -150,7 +150,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
     notify: (notice) => base.notices.raise(notice),
   });
   const storage = createHostStorage(base, records.uploads, options.env);
-  const grants = new LocalGrants(base.createStore(localGrantsSpec));
+  const grants = new LocalGrants(base.createStore(localGrantsSpec), [join(base.dataDir, 'media')]);
   const sheets = {
     dir: join(base.dataDir, 'imports'),
     grant: (path: string) => grants.grant(path),

@@ -1,4 +1,4 @@
-import { resolve as resolvePath } from 'node:path';
+import { isAbsolute, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { RecordStore, RecordStoreSpec } from '../host/types';
@@ -26,14 +26,25 @@ export const NOT_GRANTED =
  */
 export class LocalGrants {
   private readonly granted: Set<string>;
+  private readonly ownDirs: string[];
 
-  constructor(private readonly store?: RecordStore<z.infer<typeof GrantsRecord>>) {
+  constructor(
+    private readonly store?: RecordStore<z.infer<typeof GrantsRecord>>,
+    /**
+     * Folders of the studio's own making (its text pictures, mixes, previews): their files are readable
+     * without a grant kept for each. A campaign draws a picture a row, and a grant a row grew this record
+     * (and its copy in memory) with every row, rewritten whole each second.
+     */
+    ownDirs: readonly string[] = [],
+  ) {
     this.granted = new Set(store?.get().files ?? []);
+    this.ownDirs = ownDirs.map((dir) => resolvePath(dir));
   }
 
   /** Records a file the user chose and returns the reference the page may use for it. */
   grant(path: string): string {
     const url = pathToFileURL(resolvePath(path)).href;
+    if (this.owned(resolvePath(path))) return url;
     if (!this.granted.has(url)) {
       this.granted.add(url);
       this.store?.set({ files: [...this.granted].slice(-KEEP_AT_MOST) });
@@ -44,11 +55,21 @@ export class LocalGrants {
   /** The path of a granted reference, or null for anything else (ungranted files, other schemes). */
   pathOf(reference: string): string | null {
     const value = reference.trim();
-    if (!value.startsWith('file:') || !this.granted.has(value)) return null;
+    if (!value.startsWith('file:')) return null;
+    let path: string;
     try {
-      return fileURLToPath(value);
+      path = fileURLToPath(value);
     } catch {
       return null;
     }
+    return this.granted.has(value) || this.owned(path) ? path : null;
+  }
+
+  /** Whether the path lies inside one of the studio's own folders (`..` and other roots do not). */
+  private owned(path: string): boolean {
+    return this.ownDirs.some((dir) => {
+      const inside = relative(dir, resolvePath(path));
+      return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside);
+    });
   }
 }
