@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import vue from '@vitejs/plugin-vue';
 import { provideMediaTools } from './test/media-tools-env.ts';
+import LongestFirstSequencer from './test/sequencer.ts';
 import { BUSY_WORKERS, WAITING_WORKERS } from './test/suite-size.ts';
 
 const root = import.meta.dirname;
@@ -67,6 +68,8 @@ export default defineConfig({
   test: {
     globals: true,
     maxWorkers: BUSY_WORKERS,
+    // The longest files start first in each group, on a fresh CI machine too (test/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { resolve: { alias }, test: { ...unitTest, name: 'unit', exclude: isolatedUnitFiles, isolate: false } },
       { resolve: { alias }, test: { ...unitTest, name: 'unit-isolated', include: isolatedUnitFiles } },

@@ -20,22 +20,13 @@ export async function speak(
   const textFile = join(workDir, `speech-${Date.now()}.txt`);
   const wav = `${textFile}.wav`;
   await writeFile(textFile, text, 'utf8');
-  await tools.runEspeak(
-    [
-      '-v',
-      voice.espeak,
-      '-s',
-      String(wordsPerMinute(rate)),
-      '-p',
-      String(Math.round(voice.pitch)),
-      '-f',
-      textFile,
-      '-w',
-      wav,
-    ],
+  await tools.speakToFile(
+    ['-v', voice.espeak, '-s', String(wordsPerMinute(rate)), '-p', String(Math.round(voice.pitch)), '-f', textFile],
+    wav,
+    ['-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '64k'],
+    out,
     signal,
   );
-  await tools.runFfmpeg(['-i', wav, '-ac', '1', '-ar', '22050', '-c:a', 'libmp3lame', '-b:a', '64k', out], signal);
 }
 
 const SAMPLE_RATE = 16000;

@@ -1,6 +1,6 @@
-import type { MediaInfo } from '../../common/composition/media-info';
+import { parseFfprobeJson, type MediaInfo } from '../../common/composition/media-info';
 import { resolveMediaBinary } from '../../services/system/binaries';
-import { MediaProber } from '../../services/media/probe';
+import { MediaProber, PROBE_ARGS } from '../../services/media/probe';
 import { ProcessRunner } from '../../services/media/process';
 import { findSpeechEngine, type SpeechEngine } from '../../services/media/speech-engine';
 import { UnchangingProbes } from './unchanging-probes';
@@ -56,7 +56,7 @@ export class MediaTools {
   /** Runs ffmpeg quietly and overwriting; throws with ffmpeg's last error line. */
   async runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
     const bin = await this.ffmpeg();
-    const result = await this.runner.run(bin, ['-hide_banner', '-nostdin', '-v', 'error', '-y', ...args], { signal });
+    const result = await this.runner.run(bin, [...FFMPEG_QUIET, ...args], { signal });
     if (result.aborted) throw new Error('render stopped');
     if (result.code !== 0) throw new Error(`ffmpeg failed: ${lastLine(result.stderr) || `exit code ${result.code}`}`);
   }
@@ -79,20 +79,80 @@ export class MediaTools {
   }
 
   async runEspeak(args: string[], signal?: AbortSignal): Promise<void> {
-    const engine = this.espeak();
-    if (!engine)
-      throw new Error(
-        `espeak-ng is not installed${this.paths.espeakPath ? ` at ${this.paths.espeakPath}` : ''}: the sandbox speaks text with the system espeak-ng (apt install espeak-ng) or the npm package espeak-ng`,
-      );
+    const engine = this.espeakOrThrow();
     const result = await this.runner.run(engine.bin, [...engine.prefix, ...args], { signal });
     if (result.aborted) throw new Error('render stopped');
     if (result.code !== 0)
       throw new Error(`espeak-ng failed: ${lastLine(result.stderr) || `exit code ${result.code}`}`);
   }
 
+  /**
+   * espeak-ng writes `wav`, ffmpeg turns it into `out` with `ffmpegArgs` (between its input and output),
+   * and ffprobe reads `out`: its facts are kept, so the voiceover's length is known without another
+   * start. On a POSIX system all three are started by one small shell: a process started from the
+   * sandbox's own (a large one, beside a host) costs a copy of its page tables while the sandbox's
+   * event loop waits, and every voiceover took three such starts. Elsewhere each is started on its own.
+   */
+  async speakToFile(
+    espeakArgs: string[],
+    wav: string,
+    ffmpegArgs: string[],
+    out: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (process.platform === 'win32') {
+      await this.runEspeak([...espeakArgs, '-w', wav], signal);
+      await this.runFfmpeg(['-i', wav, ...ffmpegArgs, out], signal);
+      return;
+    }
+    const engine = this.espeakOrThrow();
+    const [ffmpeg, ffprobe] = await Promise.all([this.ffmpeg(), this.ffprobe()]);
+    // Every word quoted for the shell, so no path or argument is read as anything but itself. exec hands
+    // the shell's process to ffprobe; stop() kills the shell, and what it started ends within moments.
+    const words = (list: string[]) => list.map(shellWord).join(' ');
+    const script = [
+      `${words([engine.bin, ...engine.prefix, ...espeakArgs, '-w', wav])} || exit ${ESPEAK_FAILED}`,
+      `${words([ffmpeg, ...FFMPEG_QUIET, '-i', wav, ...ffmpegArgs, out])} || exit ${FFMPEG_FAILED}`,
+      `exec ${words([ffprobe, ...PROBE_ARGS, out])}`,
+    ].join('\n');
+    const result = await this.runner.run('/bin/sh', ['-c', script], { signal });
+    if (result.aborted) throw new Error('render stopped');
+    const why = lastLine(result.stderr) || `exit code ${result.code}`;
+    if (result.code === ESPEAK_FAILED) throw new Error(`espeak-ng failed: ${why}`);
+    if (result.code === FFMPEG_FAILED) throw new Error(`ffmpeg failed: ${why}`);
+    // ffprobe could not read what ffmpeg wrote: the ordinary probe says why, as for any other file.
+    if (result.code !== 0) return;
+    let facts: MediaInfo;
+    try {
+      facts = parseFfprobeJson(result.stdout);
+    } catch {
+      return;
+    }
+    await this.probes.copied(out, Promise.resolve(facts));
+  }
+
+  private espeakOrThrow(): SpeechEngine {
+    const engine = this.espeak();
+    if (!engine)
+      throw new Error(
+        `espeak-ng is not installed${this.paths.espeakPath ? ` at ${this.paths.espeakPath}` : ''}: the sandbox speaks text with the system espeak-ng (apt install espeak-ng) or the npm package espeak-ng`,
+      );
+    return engine;
+  }
+
   stop(): Promise<void> {
     return this.runner.killAll();
   }
+}
+
+const FFMPEG_QUIET = ['-hide_banner', '-nostdin', '-v', 'error', '-y'];
+/** The exit codes speakToFile's shell gives when espeak-ng or ffmpeg failed (theirs are 0, 1 or a signal). */
+const ESPEAK_FAILED = 97;
+const FFMPEG_FAILED = 98;
+
+/** `word` as one word of a POSIX shell command, whatever characters it holds. */
+function shellWord(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function lastLine(text: string): string {

@@ -33,7 +33,7 @@ export class UnchangingProbes {
     return this.keep(path, now, this.probe(path, signal));
   }
 
-  /** A file written as a copy of one whose facts are known (a result copied from a fixture). */
+  /** A file whose facts are known from its writing (a result copied from a fixture, or probed as it was made). */
   async copied(path: string, info: Promise<MediaInfo>): Promise<void> {
     if (this.holds(path)) this.keep(path, await stat(path), info);
   }

@@ -78,6 +78,12 @@ export class MusicMixer {
    * rows of a campaign that share one music file have it measured once, not once a mix.
    */
   private readonly analyses = new Map<string, Analysis>();
+  /**
+   * Mixes being made, by their file: the canvas's Play and Preview ask for a scene's mix at the same
+   * moment after the music changes, and the second caller waits for the first one's ffmpeg passes
+   * instead of running the same analyses and passes again beside them.
+   */
+  private readonly making = new Map<string, Promise<MusicMixResult>>();
 
   constructor(private readonly deps: MusicMixerDeps) {}
 
@@ -93,7 +99,33 @@ export class MusicMixer {
     const path = join(this.deps.dir, `mix-${key}.mp3`);
     const known = await this.kept(path);
     if (known) return known;
+    const underWay = this.making.get(path);
+    if (underWay) {
+      try {
+        return await untilAborted(underWay, request.signal);
+      } catch (error) {
+        // The first caller cancelled its own mix: this caller still wants it, so it makes it itself.
+        if (!isAbort(error) || request.signal?.aborted) throw error;
+      }
+    }
+    const made = this.make(request, path, music, voice, lengthMs);
+    this.making.set(path, made);
+    try {
+      return await made;
+    } finally {
+      if (this.making.get(path) === made) this.making.delete(path);
+    }
+  }
 
+  private async make(
+    request: MusicMixRequest,
+    path: string,
+    music: MediaInfo,
+    voice: MediaInfo | null,
+    lengthMs: number,
+  ): Promise<MusicMixResult> {
+    const { label, plan } = request;
+    const voiceMs = voice?.durationMs ?? 0;
     const bin = await this.deps.ffmpeg();
     const voiceFacts = request.voicePath
       ? await this.analyse(bin, request.voicePath, true, `${label}: the voice`, request.signal)
@@ -110,7 +142,7 @@ export class MusicMixer {
       : { ...plan.loudness, lufs: Math.max(-40, plan.loudness.lufs + plan.track.levelDb) };
 
     await mkdir(this.deps.dir, { recursive: true });
-    // Working files of this call alone: the canvas's Play and Preview can ask for the same mix at once
+    // Working files of this call alone: another mixer on the same folder can make the same mix at once
     // (each finished mix is renamed into place whole, so the later one only replaces it with the same).
     const working = `${path}.${process.pid}-${randomUUID().slice(0, 8)}`;
     const wav = `${working}.wav`;
@@ -254,6 +286,21 @@ function silentMeasure(): LoudnessMeasure {
 
 function lastLine(stderr: string): string {
   return stderr.trim().split('\n').filter(Boolean).at(-1) ?? 'ffmpeg failed without a message';
+}
+
+/** `work`, or an AbortError as soon as this caller's own signal aborts (the work goes on for others). */
+function untilAborted<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(abortError());
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
 }
 
 function abortError(): Error {

@@ -4,6 +4,8 @@ import { MediaProbeError, parseFfprobeJson, type MediaInfo } from '../../common/
 import type { ProcessRunner } from './process';
 
 const CACHE_ENTRIES = 500;
+/** ffprobe's arguments before the file: everything parseFfprobeJson reads. */
+export const PROBE_ARGS = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams'];
 
 /**
  * ffprobe of one local file (or URL ffprobe can read) → MediaInfo. Answers for local files are
@@ -33,11 +35,7 @@ export class MediaProber {
 
   private async run(input: string, signal?: AbortSignal): Promise<MediaInfo> {
     const bin = await this.ffprobe();
-    const result = await this.runner.run(
-      bin,
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input],
-      { signal },
-    );
+    const result = await this.runner.run(bin, [...PROBE_ARGS, input], { signal });
     if (result.code !== 0) {
       const heif = await heifBrandOf(input);
       if (heif) return unreadablePicture(heif);

@@ -201,9 +201,11 @@ describe.each(mediaToolGenerations())('music mix with $label', ({ ffmpeg, ffprob
   );
 
   // The canvas's Play and Preview ask for a scene's mix at the same moment after the music changes:
-  // both get it, neither removing the other's working files (they shared their names once).
+  // both get it, neither removing the other's working files (they shared their names once), and it is
+  // made once for both (the second caller waits for the first one's passes).
   it('makes the same mix asked for twice at once, both callers getting it', async () => {
     const runner = new ProcessRunner();
+    const freshRuns = vi.spyOn(runner, 'run');
     const fresh = new MusicMixer({
       runner,
       ffmpeg: async () => ffmpeg,
@@ -219,5 +221,8 @@ describe.each(mediaToolGenerations())('music mix with $label', ({ ffmpeg, ffprob
     const [a, b] = await Promise.all([fresh.mix(request), fresh.mix(request)]);
     expect(b.path).toBe(a.path);
     expect(Math.abs(integratedLufs(ffmpeg, a.path) - DEFAULT_LOUDNESS.lufs)).toBeLessThanOrEqual(1);
+    // One pass bringing the mix to its target, for both callers.
+    const finalPasses = freshRuns.mock.calls.filter(([, args]) => /\.part\.mp3$/.test(args.at(-1) ?? ''));
+    expect(finalPasses).toHaveLength(1);
   });
 });
