@@ -4,34 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DownloadEntry } from '../../../electron/common/bridge/downloads';
 import { HeldDownloads } from '../../../electron/services/downloads/held-downloads';
+import { downloadView } from '../../component/library/download-view';
 
 const STATES = ['queued', 'downloading', 'saved', 'cancelled', 'changed', 'failed'] as const;
 
+/** An entry as the manager holds it (a view carries the same fields, and two of its own). */
 function entry(id: string, jobId: string, savedPath: string | null, createdAt: number, state: DownloadEntry['state']) {
-  return {
-    id,
-    jobId,
-    url: `http://127.0.0.1/${id}.mp4`,
-    folder: '/out',
-    relativeName: `${jobId}.mp4`,
-    requestedName: null,
-    state,
-    reason: null,
-    bytes: 0,
-    totalBytes: null,
-    etag: null,
-    lastModified: null,
-    attempts: 0,
-    savedPath,
-    sha256: null,
-    mtimeMs: null,
-    verifiedAt: null,
-    refetchedAt: null,
-    origin: 'library',
-    batchId: null,
-    createdAt,
-    updatedAt: createdAt,
-  } as DownloadEntry;
+  return downloadView(jobId, { id, relativeName: `${jobId}.mp4`, savedPath, state }, createdAt) as DownloadEntry;
 }
 
 /** A small deterministic generator, so a failure can be played again. */
