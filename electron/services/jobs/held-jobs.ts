@@ -13,7 +13,10 @@ const rowKey = (runId: string, row: number): string => `${runId}\u0000${row}`;
 export class HeldJobs extends Map<string, JobRecord> {
   private readonly byRun = new Map<string, Set<string>>();
   private readonly byRow = new Map<string, Set<string>>();
-  /** Jobs by their result link (any phase; a scope by link asks for completed ones): a copy saved from a link finds its job without a look through all. */
+  /**
+   * Jobs by their result link, whatever their phase (a scope by link asks for completed ones): a copy
+   * saved from a link finds its job without a look through all.
+   */
   private readonly byLink = new Map<string, Set<string>>();
   /** The jobs under way: the overall progress is summed over them at every change, not over every job held. */
   private readonly activeIds = new Set<string>();
