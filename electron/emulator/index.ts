@@ -224,6 +224,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
       await closeServers(aliases);
       await app.close();
       store.close();
+      await store.idle();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
