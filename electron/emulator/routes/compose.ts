@@ -7,11 +7,11 @@ import { FLAT_PRICES } from '../pricing';
 import { defineEndpoint } from '../server';
 import { RECORD_KINDS } from '../state/types';
 import type { Caller } from '../state/accounts';
-import { allAvatars } from './avatar';
+import { findAvatar } from './avatar';
 import { lookupVoice } from './audio';
 
 function requireAvatar(ctx: EmulatorContext, caller: Caller, avatarId: string, field: string): void {
-  const avatar = allAvatars(ctx, caller).find((a) => a.avatar_id === avatarId || a._id === avatarId);
+  const avatar = findAvatar(ctx, caller, (a) => a.avatar_id === avatarId || a._id === avatarId);
   if (!avatar) throw new ApiError(Code.ContentNotFound, `${field}: avatar_id "${avatarId}" does not exist`);
   // An uploaded avatar can be used only once its status is 3.
   if (avatar.status !== RecordStatus.Completed)
