@@ -29,12 +29,18 @@ export interface Sandbox {
   clientSecret: string;
   dataDir: string;
   child: ChildProcess;
+  /** Everything it has printed on stdout so far, the first line included. */
+  said: () => string;
 }
 
-/** The sandbox in its own process (so the follower's CPU is measured alone), with these options. */
+/**
+ * The sandbox in its own process (so the follower's CPU is measured alone), with these options, and
+ * these node flags and environment for the process.
+ */
 export async function startSandbox(
   dataDir: string,
   overrides: Record<string, unknown> = { jobSeconds: JOB_SECONDS, failRate: 0.98 },
+  run: { nodeFlags?: readonly string[]; env?: Record<string, string> } = {},
 ): Promise<Sandbox> {
   const options = {
     dataDir,
@@ -44,19 +50,25 @@ export async function startSandbox(
   };
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'test/unit/jobs/emulator-child.ts'), JSON.stringify(options)],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    [
+      ...(run.nodeFlags ?? []),
+      '--import',
+      'tsx',
+      join(root, 'test/unit/jobs/emulator-child.ts'),
+      JSON.stringify(options),
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...run.env } },
   );
+  let buffer = '';
   const line = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
     child.stdout?.on('data', (d: Buffer) => {
       buffer += d.toString();
       if (buffer.includes('\n')) resolve(buffer.split('\n')[0]);
     });
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
-  const { url, apiKey, clientId, clientSecret } = JSON.parse(line) as Omit<Sandbox, 'dataDir' | 'child'>;
-  return { url, apiKey, clientId, clientSecret, dataDir, child };
+  const { url, apiKey, clientId, clientSecret } = JSON.parse(line) as Omit<Sandbox, 'dataDir' | 'child' | 'said'>;
+  return { url, apiKey, clientId, clientSecret, dataDir, child, said: () => buffer };
 }
 
 /** When the sandbox finished each job (its own records), by record id. */

@@ -15,14 +15,20 @@ export interface StudioProcess {
   exited: Promise<{ code: number; out: string; at: number }>;
 }
 
+/**
+ * SCALE_PROFILE=DIR: node's flags that write a process's CPU profile into DIR when it exits (open it in
+ * Chromium's DevTools), for every studio process and the sandbox: where a row's CPU goes is what bounds
+ * several workers on one machine.
+ */
+export function profileArgs(): string[] {
+  return process.env.SCALE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SCALE_PROFILE] : [];
+}
+
 /** `node --import tsx electron/cli/index.ts ARGS` from the repository's root, as the CLI test runs it. */
 function studio(args: readonly string[], apiKey: string, env: Record<string, string> = {}): StudioProcess {
-  // SCALE_PROFILE=DIR writes a CPU profile of every studio process into DIR when it exits (open it in
-  // Chromium's DevTools): where a row's CPU goes is what bounds several workers on one machine.
-  const profile = process.env.SCALE_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.SCALE_PROFILE] : [];
   const child = spawn(
     process.execPath,
-    [...profile, '--import', 'tsx', join(repoRoot, 'electron/cli/index.ts'), ...args],
+    [...profileArgs(), '--import', 'tsx', join(repoRoot, 'electron/cli/index.ts'), ...args],
     {
       cwd: repoRoot,
       env: { ...process.env, ...env, STUDIO_API_KEY: apiKey },

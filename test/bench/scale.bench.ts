@@ -23,12 +23,14 @@ import { readyMade, template, type RunCounts } from './campaigns.bench';
 import { createdPerRow, stopSandbox } from './campaign-sandbox';
 import { countingProxy, mostInAnyWindow } from './counting-proxy';
 import { startSandbox } from './jobs.bench';
+import { STALL_MS, sandboxStalls, stallsLine, type LoopStalls } from './loop-stalls';
 import { callbackProxy, type CallbackCounts, type CallbackProxy } from './callback-proxy';
 import { callbackLines, callbackRuns, who } from './scale-callbacks';
 import { jobsByKind, perRowByPath, sandboxCallbacks, sandboxFailures, type SandboxCallbacks } from './scale-records';
 import { followRun, redisMemory, type Cpu, type CpuUsed, type Sample } from './scale-follow';
 import {
   cpuSeconds,
+  profileArgs,
   residentMb,
   runCampaign,
   startWorker,
@@ -48,6 +50,8 @@ const JOB_SECONDS = 1;
 const EARLY_ROWS = Math.min(1_000, Math.max(1, Math.round(ROWS / 10)));
 
 interface Outcome extends RunCounts {
+  /** The sandbox's event loop held past STALL_MS: requests waiting meanwhile are counted together. */
+  stalls: LoopStalls | null;
   /** Of the 1005 answers, those to the studio that queued the run. */
   studioRateLimited: number;
   /** The most requests that reached the sandbox in any one second (the rate is RATE_LIMIT). */
@@ -116,12 +120,16 @@ async function measure(
   const loadAtStart = loadavg()[0];
   const work = mkdtempSync(join(tmpdir(), 'studio-bench-scale-'));
   const redis = await startRedis();
-  const sandbox = await startSandbox(join(work, 'sandbox'), {
-    jobSeconds: JOB_SECONDS,
-    rateLimit: RATE_LIMIT,
-    credits: 1_000_000_000,
-    ...made,
-  });
+  const sandbox = await startSandbox(
+    join(work, 'sandbox'),
+    {
+      jobSeconds: JOB_SECONDS,
+      rateLimit: RATE_LIMIT,
+      credits: 1_000_000_000,
+      ...made,
+    },
+    { nodeFlags: profileArgs(), env: { SANDBOX_STALLS_OVER_MS: String(STALL_MS) } },
+  );
   const toWorkers = await countingProxy(sandbox.url);
   const toStudio = await countingProxy(sandbox.url);
   const records = new Redis(redis.url);
@@ -199,6 +207,7 @@ async function measure(
     const keysAfter = await records.dbsize();
     // The sandbox writes its records down as it closes: read once it has exited.
     await stopSandbox(sandbox);
+    const stalls = sandboxStalls(sandbox.said());
     const perRow = createdPerRow(sandbox);
     const received = callbacks ? sumCounts(receivers.map((r) => r.counts())) : null;
     for (const [reason, n] of sandboxFailures(sandbox)) problems.set(`the sandbox failed ${reason}`, n);
@@ -218,6 +227,7 @@ async function measure(
       polls: toWorkers.polls() + toStudio.polls(),
       rateLimited: toWorkers.rateLimited() + toStudio.rateLimited(),
       studioRateLimited: toStudio.rateLimited(),
+      stalls,
       mostInSecond: mostInAnyWindow([...toWorkers.arrivals(), ...toStudio.arrivals()], 1000),
       done,
       failed,
@@ -316,7 +326,7 @@ function aimLines(o: Outcome): string[] {
     `${who(o)}: workers' jobs: ${o.byKind}`,
     `${who(o)}: requests per row by path: ${o.paths} (the sandbox's own routes, /__sandbox/…, are its storage's and not among req/row: ${(o.sandboxOwn / ROWS).toFixed(2)} a row); the workers' requests from ${o.workersSpan[0].toFixed(1)} s to ${o.workersSpan[1].toFixed(1)} s of the wall`,
     `${who(o)}: CPU per row, own + children (ffprobe, ffmpeg): workers ${cpuMs(total(o.cpu.workers))} ms (${o.cpu.workers.map((c) => c.own.toFixed(0)).join('/')} s each), studio ${cpuMs(o.cpu.studio)} ms, sandbox ${cpuMs(o.cpu.sandbox)} ms; all over the wall: ${coresUsed(o).toFixed(2)} of ${cpus().length} cores; load average ${o.loadAtStart.toFixed(2)} when this run started`,
-    `${who(o)}: 1005 answers: ${o.rateLimited - o.studioRateLimited} to workers, ${o.studioRateLimited} to the studio; the most requests reaching the sandbox in any second: ${o.mostInSecond} (its rate ${RATE_LIMIT})`,
+    `${who(o)}: 1005 answers: ${o.rateLimited - o.studioRateLimited} to workers, ${o.studioRateLimited} to the studio; the most requests reaching the sandbox in any second: ${o.mostInSecond} (its rate ${RATE_LIMIT}); ${stallsLine(o.stalls)}`,
     ...[...o.problems].map(([problem, n]) => `${who(o)}: ${n} failed: ${problem}`),
     // A run with callbacks says its rows lost and created twice with the rest of its aims (callbackLines).
     `${who(o)}: ${o.callbacks ? '' : `aim 0 rows lost: ${met(o.lost === 0)} (${o.lost}); aim 0 created twice (the sandbox's records): ${met(o.twice === 0)} (${o.twice}); `}aim 1005 answers under 0.1% of requests: ${met(share < 0.001)} (${(share * 100).toFixed(3)}%)`,
