@@ -18,8 +18,8 @@ import {
   type CreateIntents,
 } from '../../../electron/services/rows/queue/create-intents';
 import { rowQueueCases } from '../rows/row-queues';
-import { InProcessDaySpending, type DaySpending } from '../../../electron/services/jobs/day-spending';
-import { RedisDaySpending } from '../../../electron/services/rows/money/day-spending';
+import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
+import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
 import { InProcessRowQueue } from '../../../electron/services/rows/engine/row-queue';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
@@ -33,7 +33,7 @@ const C1 = { id: 'c1', name: 'c1' };
 /**
  * The job engine as the runner sees it, answered by hand: each create is a queued job until the test
  * ends it; `refuse` makes the next creates answer "too frequent" before anything is made. Each create
- * passes the real spending gate first (on `days`, the day's spending of the queue's workers).
+ * passes the real spending gate first (on `budget`, the one the queue's workers share).
  */
 class HandEngine {
   jobs: JobView[] = [];
@@ -41,7 +41,7 @@ class HandEngine {
   expectedCredits?: () => Promise<number | null>;
   private readonly gate: SpendingGate;
 
-  constructor(days?: DaySpending) {
+  constructor(budget?: Budget) {
     this.gate = new SpendingGate({
       clock: { now: () => Date.now() },
       activeConnection: async () => C1,
@@ -50,7 +50,7 @@ class HandEngine {
         const credits = (await this.expectedCredits?.()) ?? null;
         return credits === null ? null : { credits, basis: 'by hand' };
       },
-      days,
+      budget,
     });
   }
   refuse = 0;
@@ -64,7 +64,7 @@ class HandEngine {
   }
 
   async submit(submission: JobSubmission, options: SubmitOptions = {}): Promise<SubmitResult> {
-    const pass = await this.gate.admit(submission, C1, options.dayLimit);
+    const pass = await this.gate.admit(submission, C1, options.bounds);
     try {
       const result = this.made(submission);
       await pass.settle(result.job);
@@ -135,13 +135,13 @@ class HandEngine {
 }
 
 function setup(
-  { daySpending, ...shared }: Pick<RowEngineDeps, 'queue' | 'intents'> & { daySpending?: DaySpending },
+  { budget, ...shared }: Pick<RowEngineDeps, 'queue' | 'intents'> & { budget?: Budget },
   rows: number,
   concurrency = 2,
   balance?: (engine: HandEngine) => number,
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-hand-'));
-  const engine: HandEngine & Partial<Pick<RowJobs, 'balanceNow'>> = new HandEngine(daySpending);
+  const engine: HandEngine & Partial<Pick<RowJobs, 'balanceNow'>> = new HandEngine(budget);
   if (balance) engine.balanceNow = async () => ({ connectionId: 'c1', credits: balance(engine) });
   const saved: string[] = [];
   const rowEngine = new RowEngine({
@@ -347,8 +347,8 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
   });
 
   it("stops two workers of queued runs together at the day's limit they share, never past it", async () => {
-    const daySpending = new InProcessDaySpending();
-    await twoWorkersStopAtTheLimit(deps, [daySpending, daySpending], daySpending);
+    const budget = new InProcessBudget();
+    await twoWorkersStopAtTheLimit(deps, [budget, budget], budget);
   });
 
   it('names a failed row with the reason, and a retry sends its next take once; a done row is kept', async () => {
@@ -392,16 +392,16 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
 });
 
 /**
- * Two workers of queued runs, each its own row engine and spending gate, on one day's spending (`days`,
+ * Two workers of queued runs, each its own row engine and spending gate, on one budget (`budgets`,
  * one each): each create is expected to cost 2 credits, and the limit of 11 has room for five of them
  * between both. They stop together, paused for the day's limit with no row failed, never past it.
  */
 async function twoWorkersStopAtTheLimit(
   deps: () => Pick<RowEngineDeps, 'queue' | 'intents'>,
-  days: [DaySpending, DaySpending],
-  total: DaySpending,
+  budgets: [Budget, Budget],
+  total: Budget,
 ): Promise<void> {
-  const workers = days.map((daySpending) => setup({ ...deps(), daySpending }, 6, 6));
+  const workers = budgets.map((budget) => setup({ ...deps(), budget }, 6, 6));
   const runs = await Promise.all(
     workers.map(async ({ engine, runner, record }) => {
       Object.assign(engine, { expectedCredits: async () => 2 });
@@ -420,7 +420,7 @@ async function twoWorkersStopAtTheLimit(
     expect(run.pause?.reason).toBe('daily-limit');
     expect(run.rows.filter((r) => r.state === 'failed')).toEqual([]);
   }
-  expect(await total.spent({ connectionId: 'queue', day: new Date().toLocaleDateString('en-CA') })).toBe(10);
+  expect(await total.spent(`day:queue:${new Date().toLocaleDateString('en-CA')}`)).toBe(10);
 }
 
 describe("two workers on one Redis, each with a client of its own (the day's spending of the queue)", () => {
@@ -429,7 +429,7 @@ describe("two workers on one Redis, each with a client of its own (the day's spe
 
   it("stop together at the day's limit they share, never past it", async () => {
     const p = prefix();
-    const [one, two] = [new RedisDaySpending(client(), p), new RedisDaySpending(client(), p)];
+    const [one, two] = [new RedisBudget(client(), p), new RedisBudget(client(), p)];
     await twoWorkersStopAtTheLimit(inProcess, [one, two], one);
   });
 });
