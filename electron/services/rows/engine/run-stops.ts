@@ -142,6 +142,12 @@ export class RunStops {
     return !this.deps.stopped?.() && this.deps.memory.inMemory(task.kind, task.runId)?.state === 'running';
   }
 
+  /** A run stops for `reason`: the cap is the run's own; the account's reasons stop every run on its connection. */
+  async pause(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void> {
+    if (reason === 'cap') return this.pauseRun(task.kind, task.runId, reason, message);
+    return this.pauseConnection(task, reason, message);
+  }
+
   /** The account stopped a create: every running run on its connection stops creating, for this reason. */
   async pauseConnection(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void> {
     const own = `${task.kind}/${task.runId}`;
