@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { RedisCreateIntents } from '../../services/rows/queue/create-intents';
-import { RedisDaySpending } from '../../services/rows/money/day-spending';
+import { RedisBudget } from '../../services/rows/money/redis-budget';
 import { RedisAccountCreates } from '../../services/rows/money/account-creates';
 import { redisTarget } from '../../services/rows/queue/redis-target';
 import { RowWorker } from '../../services/rows/queue/row-worker';
@@ -190,7 +190,7 @@ async function work(
         return EXIT.ok;
       },
       {
-        shared: { intents, daySpending: new RedisDaySpending(records), creates: new RedisAccountCreates(records) },
+        shared: { intents, budget: new RedisBudget(records), creates: new RedisAccountCreates(records) },
         serviceFetch: turns.fetch(),
         callbacks: callbacks?.callbacks,
       },

@@ -6,7 +6,7 @@ import { ConnectionManager, type ConnectionManagerDeps } from '../connections/co
 import { JobEngine } from '../jobs/engine';
 import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
 import { ACCOUNT_WIDE, type AccountCreates } from '../jobs/account-creates';
-import type { DaySpending } from '../jobs/day-spending';
+import type { Budget } from '../jobs/budget';
 import type { LedgerStorage } from '../jobs/ledger';
 import { ledgerQueries, type JobQueries } from '../records/job-queries';
 import { openLedger, type LedgerOptions } from '../records/open-ledger';
@@ -37,8 +37,8 @@ export interface EngineOptions {
   callbacks?: JobEngineDeps['callbacks'];
   /** The creates on their way on each account, shared with the other workers (a worker's Redis); none: this process alone. */
   accountCreates?: AccountCreates;
-  /** The day's spending of queued runs, shared with the other workers (a worker's Redis); none: this process's. */
-  daySpending?: DaySpending;
+  /** The budget runs' bounds are reserved on, shared with the other workers (a worker's Redis); none: this process's. */
+  budget?: Budget;
   /**
    * Callbacks by the connections' own setting (the desktop app, the web host): a receiver for the active
    * connection when it has one. Ignored when `callbacks` is given.
@@ -110,7 +110,7 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     // made by hand while nothing else is being created), and by runs at their start, end and every few minutes.
     balance: async (id) => (await (await target.client(id)).call('quotaInfo', {})).credit,
     // Shared by account, not connection: each worker's folder has its own id for the same credentials.
-    days: options.daySpending,
+    budget: options.budget,
     account: options.accountCreates && {
       creates: options.accountCreates,
       name: async (id) => (await target.client(id)).account(ACCOUNT_WIDE)?.proof ?? null,

@@ -35,7 +35,7 @@ export function createStudioServices(
     callbacks: overrides.callbacks,
     connectionCallbacks: overrides.connectionCallbacks,
     accountCreates: overrides.shared?.creates,
-    daySpending: overrides.shared?.daySpending,
+    budget: overrides.shared?.budget,
     onConnectionsChange: (state) => base.emit('connections.changed', state),
     reports: {
       onChange: (job) => base.emit('jobs.changed', job),

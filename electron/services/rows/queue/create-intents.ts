@@ -74,9 +74,9 @@ export interface SendPace {
 /**
  * A create's last word before it leaves: `stillGoes`, asked by the transport with nothing awaited between it
  * and the request (mayGo is asked before the ledger write and the connection's turn, a pause may land between);
- * `dayLimit`, a queued run's, goes on to the spending gate with the create.
+ * `bounds`, the run's cap and a queued run's day's limit, go on to the spending gate with the create.
  */
-export interface SendStops extends Pick<SubmitOptions, 'stillGoes' | 'dayLimit'> {
+export interface SendStops extends Pick<SubmitOptions, 'stillGoes' | 'bounds'> {
   pace?: SendPace;
   /** Told when `stillGoes` held the create back: puts the row where a row stopped before its create goes. */
   heldBack?: () => Promise<unknown>;
@@ -95,12 +95,12 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   key: IntentKey,
   submission: JobSubmission,
   set: (change: (row: Row) => Row) => Promise<void>,
-  { pace, stillGoes, dayLimit, heldBack }: SendStops = {},
+  { pace, stillGoes, bounds, heldBack }: SendStops = {},
 ): Promise<SubmitResult | { status: 'outcome-unknown' }> {
   const { jobs, intents } = deps;
   // Held back at the last moment: nothing was sent, and the row is put back (`heldBack`).
   const submit = () =>
-    jobs.submit(submission, { stillGoes, dayLimit }).catch(async (error: unknown) => {
+    jobs.submit(submission, { stillGoes, bounds }).catch(async (error: unknown) => {
       if (!(error instanceof CreateHeldBack)) throw error;
       await heldBack?.();
       throw NOT_SENT;
