@@ -10,7 +10,6 @@ import { Code } from '@common/api/error-codes';
 import { CampaignRows, campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
 import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
 import {
   InProcessCreateIntents,
@@ -149,8 +148,6 @@ function setup(
     ...shared,
     // The hand engine's jobs are made at times 0, 1, 2...: the readings' clock starts there too.
     balanceReadings: { clock: { now: () => 0 } },
-    // Known and quick, so the turns come at once (the pacer has tests of its own).
-    pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
   });
   const runner = new CampaignRows({
     rows: rowEngine,
@@ -189,12 +186,12 @@ function setup(
 }
 
 describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($name)', ({ deps }) => {
-  it('starts rows as the pacer has turns (no fixed count), each row voiceovers first, then its video', async () => {
+  it('starts rows while no create is on its way (no fixed count), each row voiceovers first, then its video', async () => {
     const { engine, runner, record, settle } = setup(deps(), 5, 2);
     await runner.create(record);
     const run = runner.run('hand');
     await settle();
-    // The record's concurrency (2) no longer caps anything: turns come at once here, so every row starts.
+    // The record's concurrency (2) no longer caps anything: creates leave at once here, so every row starts.
     expect(new Set(engine.created().map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)))).toEqual(
       new Set([0, 1, 2, 3, 4]),
     );
