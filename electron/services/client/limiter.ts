@@ -15,4 +15,35 @@ export interface RequestLimiter {
   answered(): void;
   /** The service refused the request whose turn was `at` as too frequent (1005); resolves once the others are told. */
   refused(at: number): Promise<void>;
+  /**
+   * Whether the rate is what holds requests back now: a turn given within the last window waited for others
+   * ahead of it (Scarcity). Polls then go later, as a poll that finds its job unfinished takes a turn a
+   * create needed (jobs/job-timing.ts).
+   */
+  scarce(): boolean;
+}
+
+/**
+ * How long a turn must have waited to say the rate binds: several requests ahead of it, not two requests
+ * that happened to ask in the same few milliseconds.
+ */
+const SCARCE_WAIT_MS = 100;
+
+/** The last turn that waited, kept for a window: what `RequestLimiter.scarce` answers from, in both backends. */
+export class Scarcity {
+  private waitedAt = -Infinity;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** A turn was given, to come `waitMs` after it was asked for: scarce until a window after it comes. */
+  given(waitMs: number): void {
+    if (waitMs > SCARCE_WAIT_MS) this.waitedAt = Math.max(this.waitedAt, this.now() + waitMs);
+  }
+
+  scarce(): boolean {
+    return this.now() - this.waitedAt < this.windowMs;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Sleep } from './backoff';
-import type { RequestLimiter } from './limiter';
+import { Scarcity, type RequestLimiter } from './limiter';
 
 export interface MemoryLimiterOptions {
   /** The span the service is assumed to count requests over (the sandbox counts one second). */
@@ -47,6 +47,7 @@ export class MemoryLimiter implements RequestLimiter {
   private readonly minRate: number;
   private probeAfterMs: number;
   private probeStep = 0.5;
+  private readonly scarcity: Scarcity;
 
   constructor(
     private readonly now: () => number,
@@ -58,6 +59,7 @@ export class MemoryLimiter implements RequestLimiter {
     this.maxProbeAfterMs = options.maxProbeAfterMs ?? 60_000;
     this.minRate = this.windowMs / (options.maxGapMs ?? 5_000);
     this.probeAfterMs = this.firstProbeAfterMs;
+    this.scarcity = new Scarcity(now, this.windowMs);
   }
 
   /** Waits for this request's turn (without yielding when it is now); answers the turn's time. */
@@ -84,7 +86,12 @@ export class MemoryLimiter implements RequestLimiter {
       this.nextAt = at + this.gap;
     }
     this.sent.push(at);
+    this.scarcity.given(at - now);
     return at;
+  }
+
+  scarce(): boolean {
+    return this.scarcity.scarce();
   }
 
   /** The service answered a request with anything but a refusal: the pace may rise. */

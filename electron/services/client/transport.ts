@@ -154,6 +154,11 @@ export class Transport {
     this.limiter = options.limiter ?? new MemoryLimiter(() => this.clock.now(), this.sleep);
   }
 
+  /** Whether the connection's rate holds its requests back now (RequestLimiter.scarce). */
+  turnsScarce(): boolean {
+    return this.limiter.scarce();
+  }
+
   async request<T>(spec: RequestSpec<T>): Promise<T> {
     let refreshed = false;
     for (let attempt = 0; ; attempt += 1) {

@@ -18,6 +18,7 @@ describe('the command line’s --base-url', () => {
       turn: async () => turns.push(turns.length) - 1,
       answered: () => undefined,
       refused: async () => undefined,
+      scarce: () => false,
     };
     const connections = new ConnectionManager({
       createStore: createMemoryStoreFactory({ log: new MemoryLogger(), notify: () => undefined }),

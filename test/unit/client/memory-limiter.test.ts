@@ -65,6 +65,25 @@ describe('pacing a rate-limited connection', () => {
     expect(pace.gap).toBe(0);
   });
 
+  it('says turns are scarce for a window after one waited behind others, and not while turns are free', async () => {
+    let now = 0;
+    const limiter = new MemoryLimiter(
+      () => now,
+      async (ms) => void (now += ms),
+    );
+    // Not pacing: every request goes at once.
+    for (let i = 0; i < 20; i++) await limiter.turn();
+    expect(limiter.scarce()).toBe(false);
+    // The burst refused: the next request waits for it to leave the service's window.
+    await limiter.refused(0);
+    await limiter.turn();
+    expect(limiter.scarce()).toBe(true);
+    // Later than the pace's gap (2 s at the half a request a second learnt), a request does not wait.
+    now += 3_000;
+    await limiter.turn();
+    expect(limiter.scarce()).toBe(false);
+  });
+
   it('learns the limit from the first refusal and settles just under it, with almost no refusals', async () => {
     const sim = simulate(() => 20, 120);
     await sim.run();

@@ -110,6 +110,7 @@ describe('reads', () => {
       turn: async () => (told.push(`turn ${turns}`), turns++),
       answered: () => void told.push('answered'),
       refused: async (at: number) => void told.push(`refused ${at}`),
+      scarce: () => false,
     };
     const { c, seen } = client([fail(1005, 'too frequent'), json({}, 502), ok([voice])], { limiter });
     await c.call('voiceList', {});

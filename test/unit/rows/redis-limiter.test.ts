@@ -99,6 +99,18 @@ describe('turns published for the studio that queued the run', () => {
     expect(mostInWindow(granted, 1000)).toBeLessThanOrEqual(10);
   });
 
+  it('says turns are scarce once a turn waited behind others, and not while turns go at once', async () => {
+    const at = prefix();
+    const [mine, other] = [client(), client()].map((r) => new RedisLimiter(r, { perSecond: 10, prefix: at }));
+    await mine.turn();
+    expect(mine.scarce()).toBe(false);
+    // Six at once at 10 a second: the last waits half a second behind the five before it.
+    await Promise.all(Array.from({ length: 6 }, () => mine.turn()));
+    expect(mine.scarce()).toBe(true);
+    // The other worker's turns waited behind none: it has not seen the line.
+    expect(other.scarce()).toBe(false);
+  });
+
   it('lets the studio go at once while no worker has published a rate', async () => {
     const at = prefix();
     const studio = new RedisLimiter(client(), { perSecond: 'published', prefix: at });

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RequestLimiter } from '../../client/limiter';
+import { Scarcity, type RequestLimiter } from '../../client/limiter';
 import type { Logger } from '../../host/types';
 
 // Reserves the next turn, in Redis's own clock (every worker's machine reads the same time): at once, or
@@ -111,6 +111,7 @@ export class RedisLimiter implements RequestLimiter {
   private readonly keys: [string, string, string, string];
   private readonly clock = new RedisClock();
   private readonly now: () => number;
+  private readonly scarcity: Scarcity;
 
   constructor(
     private readonly redis: Redis,
@@ -123,6 +124,8 @@ export class RedisLimiter implements RequestLimiter {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? (() => performance.now());
     const prefix = options.prefix ?? 'studio';
+    // Over the service's window, which a hold lasts.
+    this.scarcity = new Scarcity(this.now, HOLD_MS);
     this.keys = [`${prefix}:turns`, `${prefix}:turns:hold`, `${prefix}:turns:rate`, `${prefix}:turns:holds`];
   }
 
@@ -143,6 +146,11 @@ export class RedisLimiter implements RequestLimiter {
 
   answered(): void {}
 
+  /** Seen from this worker's own turns: each reservation says how far the account's line reaches. */
+  scarce(): boolean {
+    return this.scarcity.scarce();
+  }
+
   /** A 1005 answer: every worker's requests wait a second (the service's window), and this worker's queue its takes. */
   async refused(): Promise<void> {
     await this.hold().catch(() => undefined);
@@ -161,10 +169,13 @@ export class RedisLimiter implements RequestLimiter {
         number?,
       ];
       if (turn < 0) {
+        // Held after a refusal: the rate binds as surely as when turns queue.
+        this.scarcity.given(redisNow);
         await this.sleep(redisNow);
         continue;
       }
       this.clock.seen(redisNow, this.now());
+      this.scarcity.given(turn - redisNow);
       const at = this.clock.local(turn);
       if (turn > redisNow) {
         await this.sleep(Math.max(0, at - this.now()));
