@@ -20,9 +20,13 @@ interface Sample {
 }
 
 interface Prediction {
-  /** After creation: the earliest a job is likely to end, the latest it usually does, and the poll step between. */
+  /**
+   * After creation: the earliest a job is likely to end, the latest it usually does, the time by which
+   * nearly every one has (the 95th percentile), and the poll step between.
+   */
   earliest: number;
   latest: number;
+  nearlyAll: number;
   stepMs: number;
 }
 
@@ -68,7 +72,7 @@ function mayComeSooner(
  * of two, since a longer script or more scenes take longer), and turns it into wake times:
  * - jobs with a prediction sleep until the earliest they are likely to end, then poll in steps as wide
  *   as the spread of recent lengths, so most are seen within one step with one or two requests; while
- *   the account's rate binds (turns are scarce), until the latest they usually end, so most are seen
+ *   the account's rate binds (turns are scarce), until nearly all of them have ended, so a job is seen
  *   with one;
  * - while a kind is unknown and many such jobs run at once, the oldest few ("scouts") are polled
  *   closely and the rest sleep; the scouts' first results give everyone a prediction.
@@ -145,8 +149,8 @@ export class JobTiming implements PollingStrategy {
     }
     if (predicted) {
       // With turns to spare a job is seen soon after it ends. With none, a poll that finds it unfinished
-      // takes a turn a create needed: it waits until the job has most likely ended.
-      const wakeAt = startOf(job) + (turnsScarce ? predicted.latest : predicted.earliest);
+      // takes a turn a create needed: it waits until nearly every job of its kind has ended.
+      const wakeAt = startOf(job) + (turnsScarce ? predicted.nearlyAll : predicted.earliest);
       const lateAt = startOf(job) + predicted.latest + Math.max(2 * predicted.stepMs, predicted.latest / 4);
       if (now < wakeAt) {
         if (!cohort || cohort.size < this.cohortSize) this.sleptAlone.add(job.id);
@@ -199,7 +203,9 @@ export class JobTiming implements PollingStrategy {
       const recent = list.slice(-3).map((s) => s.lo);
       const earliest = Math.min(los[Math.floor(los.length * 0.1)], ...recent);
       const latest = his[Math.min(his.length - 1, Math.floor(his.length * 0.9))];
-      prediction = { earliest, latest, stepMs: Math.min(2_000, Math.max(250, (latest - earliest) / 2)) };
+      const nearlyAll = his[Math.min(his.length - 1, Math.floor(his.length * 0.95))];
+      const stepMs = Math.min(2_000, Math.max(250, (latest - earliest) / 2));
+      prediction = { earliest, latest, nearlyAll, stepMs };
     }
     this.predictions.set(key, prediction);
     return prediction ?? undefined;
