@@ -120,7 +120,7 @@ describe('SqliteLedgerStorage', () => {
   it("changes a job's row in place, every column and index following its last record", async () => {
     const dir = tempDir('ledger-upsert-');
     const ledger = openLedger(dir);
-    const campaign = { type: 'campaign-row', campaignId: 'camp', row: 3, step: 'voice', take: 1 } as const;
+    const campaign = { type: 'campaign-row', campaignId: 'camp', row: 3, step: 'voiceover', take: 1 } as const;
     await ledger.put({ ...record('a'), purpose: campaign });
     await ledger.put(record('b'));
     const rowid = () => (raw(dir).prepare('SELECT rowid FROM jobs WHERE id = ?').raw().get('a') as unknown[])[0];
