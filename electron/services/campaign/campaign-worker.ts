@@ -71,8 +71,7 @@ export function campaignRowMaker(
         pause: null,
         balance: undefined,
         queue: null,
-        // The queued campaign's cap is the studio's to keep over every row; a row alone has none.
-        maxCredits: null,
+        // The queued campaign's cap (its `partOf`'s): one count in the queue's budget, for every worker's rows.
         partOf: queued.id,
         // Whether it goes to a bucket is this worker's to say, not what an earlier worker of the row did.
         rows: [{ ...row, state: 'pending', bucketCopy: undefined }],

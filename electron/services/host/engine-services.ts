@@ -2,11 +2,11 @@ import type { AppSettings, Notice } from '../../common/bridge';
 import { CatalogueService } from '../catalogue/catalogue-service';
 import { modelPriceEstimator } from '../catalogue/model-prices';
 import { connectionPriceEstimator, sandboxPriceList } from '../catalogue/sandbox-prices';
-import { ConnectionManager, type ConnectionManagerDeps } from '../connections/connection-manager';
+import { ConnectionManager, type ClientLimiter, type ConnectionManagerDeps } from '../connections/connection-manager';
 import { JobEngine } from '../jobs/engine';
 import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
 import { ACCOUNT_WIDE, type AccountCreates } from '../jobs/account-creates';
-import type { DaySpending } from '../jobs/day-spending';
+import type { Budget } from '../jobs/budget';
 import type { LedgerStorage } from '../jobs/ledger';
 import { ledgerQueries, type JobQueries } from '../records/job-queries';
 import { openLedger, type LedgerOptions } from '../records/open-ledger';
@@ -25,7 +25,8 @@ export interface EngineOptions {
    * connection. The command line passes its own choice (--connection, --base-url, else the sandbox).
    */
   route?(connections: ConnectionManager): EngineConnections;
-  fetch?: typeof globalThis.fetch;
+  /** Where every connection's requests take their turns; default: each connection's own, in memory. */
+  limiter?: ClientLimiter;
   /** The ledger; default the jobs of the folder's records database. */
   storage?: LedgerStorage;
   /** How the default ledger opens: read-only beside the folder's owner; the import's progress. */
@@ -37,8 +38,8 @@ export interface EngineOptions {
   callbacks?: JobEngineDeps['callbacks'];
   /** The creates on their way on each account, shared with the other workers (a worker's Redis); none: this process alone. */
   accountCreates?: AccountCreates;
-  /** The day's spending of queued runs, shared with the other workers (a worker's Redis); none: this process's. */
-  daySpending?: DaySpending;
+  /** The budget runs' bounds are reserved on, shared with the other workers (a worker's Redis); none: this process's. */
+  budget?: Budget;
   /**
    * Callbacks by the connections' own setting (the desktop app, the web host): a receiver for the active
    * connection when it has one. Ignored when `callbacks` is given.
@@ -73,7 +74,7 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     createStore: host.createStore,
     vault: host.vault,
     sandbox: () => host.sandbox(),
-    clientOptions: { fetch: options.fetch, clock },
+    clientOptions: { limiter: options.limiter, clock },
     onChange: options.onConnectionsChange,
   });
   const target = options.route?.(connections) ?? connections;
@@ -110,7 +111,7 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     // made by hand while nothing else is being created), and by runs at their start, end and every few minutes.
     balance: async (id) => (await (await target.client(id)).call('quotaInfo', {})).credit,
     // Shared by account, not connection: each worker's folder has its own id for the same credentials.
-    days: options.daySpending,
+    budget: options.budget,
     account: options.accountCreates && {
       creates: options.accountCreates,
       name: async (id) => (await target.client(id)).account(ACCOUNT_WIDE)?.proof ?? null,

@@ -9,7 +9,7 @@ import type { SchedulerOptions, Timers } from './scheduler';
 import type { PollingStrategy } from './polling-strategy';
 import type { JobCallbacks } from './job-callbacks';
 import type { SharedAccount } from './account-creates';
-import type { DaySpending } from './day-spending';
+import type { Budget, RunBounds } from './budget';
 
 // What the job engine is given and the names it exports beside itself.
 
@@ -61,8 +61,8 @@ export interface JobEngineDeps {
   callbacks?: JobCallbacks;
   /** The creates on their way on the whole account, shared with other processes that send on it (workers); none: this one alone. */
   account?: SharedAccount;
-  /** The day's spending of queued runs, shared by every worker of the queue (a worker's Redis); none: this process's. */
-  days?: DaySpending;
+  /** The budget runs' bounds are reserved on, shared by every worker of the queue (a worker's Redis); none: this process's. */
+  budget?: Budget;
 }
 
 /** What the worker that made a job charged for it at its answer: carried to one that adopts the job. */
@@ -90,6 +90,6 @@ export class CreateHeldBack extends Error {
 export interface SubmitOptions {
   signal?: AbortSignal;
   stillGoes?: () => boolean;
-  /** A queued run's day's limit (its studio's): the create is held to it on the day the queue's workers share. */
-  dayLimit?: number | null;
+  /** Its run's bounds on money (its cap, a queued run's day's limit): the spending gate holds it to them. */
+  bounds?: RunBounds;
 }

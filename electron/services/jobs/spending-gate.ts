@@ -17,7 +17,7 @@ import type { Clock } from '../client/clock';
 import { chargeHistory, spentToday, type ChargeFacts } from './paid-gate';
 import { CreatesInFlight, type CreateTicket } from './creates-in-flight';
 import { enterAccount, type SharedAccount } from './account-creates';
-import { InProcessDaySpending, reserveQueueDay, type DayHold, type DaySpending } from './day-spending';
+import { boundsOf, InProcessBudget, reserveAll, type Budget, type BudgetHold, type RunBounds } from './budget';
 import { kindEntry } from './kinds';
 
 export interface SpendingGateDeps {
@@ -34,8 +34,8 @@ export interface SpendingGateDeps {
   balance?(connectionId: string): Promise<number | null>;
   /** The creates on their way on the whole account, where other processes send on it too (workers); none: this one alone. */
   account?: SharedAccount;
-  /** The day's spending of queued runs, shared by every worker of the queue (Redis); none: this process's own. */
-  days?: DaySpending;
+  /** The budget runs' bounds are reserved on: shared by every worker of the queue (Redis); none: this process's own. */
+  budget?: Budget;
 }
 
 /** What one create cost, measured from the balance read just before and just after it. */
@@ -54,11 +54,9 @@ export interface CreatePass {
   ticket: CreateTicket;
   /** The balance is read around it (it goes alone, or it was made by hand while nothing else was being created). */
   measured: boolean;
-  /** Puts the create's place on the queue's day right once answered (null: nothing was made). */
-  settle: DayHold;
+  /** Puts the create's reservations on its run's bounds right once answered (null: nothing was made). */
+  settle: BudgetHold;
 }
-
-const NOTHING_HELD: DayHold = async () => undefined;
 
 /**
  * Money as a property of the job engine rather than of a screen: prices (published, or the honest
@@ -68,14 +66,17 @@ const NOTHING_HELD: DayHold = async () => undefined;
  */
 export class SpendingGate {
   private readonly inFlight = new CreatesInFlight();
-  private readonly days: DaySpending;
+  /** Bounds shared by every worker of a queue (a queued run's day and cap); this process's alone without one. */
+  private readonly budget: Budget;
+  /** Bounds counted on this host's ledger (a run's cap): only its creates on their way. */
+  private readonly local = new InProcessBudget();
   /** Connections whose balance could not be read around a create: their unknown prices no longer go alone. */
   private readonly unmeasurable = new Set<string>();
   /** Charges the ledger does not hold (live sessions), by connection: they count in guides and the day's total. */
   private otherCharges: (connectionId: string) => PastCharge[] = () => [];
 
   constructor(private readonly deps: SpendingGateDeps) {
-    this.days = deps.days ?? new InProcessDaySpending();
+    this.budget = deps.budget ?? new InProcessBudget();
   }
 
   policy(): SpendingPolicy {
@@ -180,13 +181,14 @@ export class SpendingGate {
    * create is counted in the same step, so any number sent at once cannot pass the limit together. A
    * price nobody can say ahead (not published, no charge of its kind on this connection to judge by)
    * goes alone with the balance read around it: the limit then knows what it cost before anything else
-   * goes, and the next ones of its kind have a guide. A queued run's create (`dayLimit`: the limit its
-   * studio set) is held to that limit on the day every worker of the queue shares, here and nowhere else.
+   * goes, and the next ones of its kind have a guide. A run's create is held to its run's bounds (its
+   * cap; a queued run's day's limit, set by its studio) on the budget, here and nowhere else: a refusal
+   * at the cap pauses that run, one at a limit the runs on the connection.
    */
   async admit(
     submission: JobSubmission,
     connection: { id: string; name: string },
-    dayLimit?: number | null,
+    bounds: RunBounds = {},
   ): Promise<CreatePass> {
     const body = submission.body as Record<string, unknown>;
     const figure = await this.figure(submission.kind, body, connection.id);
@@ -215,14 +217,14 @@ export class SpendingGate {
         return expectedCredits(price) ?? 0;
       },
     });
-    let settle = NOTHING_HELD;
-    if (dayLimit !== null && dayLimit !== undefined) {
-      const credits = expectedCredits(price);
-      settle = await reserveQueueDay(this.days, dayLimit, credits, this.deps.clock.now()).catch((error: unknown) => {
-        local.release();
-        throw error;
-      });
-    }
+    const settle = await reserveAll(
+      { local: this.local, shared: this.budget },
+      boundsOf(bounds, this.deps.clock.now()),
+      expectedCredits(price),
+    ).catch((error: unknown) => {
+      local.release();
+      throw error;
+    });
     // Counted on the whole account too; one that goes alone holds the account's lease until it leaves.
     const ticket = await enterAccount(local, connection.id, this.deps.account);
     // A job made by hand, while nothing else is being created on its account, keeps its measured charge.

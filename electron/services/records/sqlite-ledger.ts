@@ -61,11 +61,37 @@ function costColumns(record: Record<string, unknown>): [string, number] {
   return estimate === null ? ['unknown', -1] : ['estimated', estimate];
 }
 
-export const PUT_JOB = `INSERT OR REPLACE INTO jobs
-  (id, record, kind, phase, connection_id, project_id, created_at, finished_at, expires_at,
-   remote_id, summary, run_id, purpose_type, cost_state, cost_credits, keepable,
-   purpose_row, purpose_step, purpose_take, polls)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** The columns PUT_JOB writes after the id, in jobColumns' order with the record first. */
+const JOB_FIELDS = [
+  'record',
+  'kind',
+  'phase',
+  'connection_id',
+  'project_id',
+  'created_at',
+  'finished_at',
+  'expires_at',
+  'remote_id',
+  'summary',
+  'run_id',
+  'purpose_type',
+  'cost_state',
+  'cost_credits',
+  'keepable',
+  'purpose_row',
+  'purpose_step',
+  'purpose_take',
+  'polls',
+];
+
+/**
+ * A job written whole, updated in place when its row is there (an upsert). INSERT OR REPLACE deleted the
+ * row and inserted it again: a delete and an insert in the table and in every one of its indexes at each
+ * change of a job (a poll's answer, its end), about a fifth more of a worker's time in SQLite.
+ */
+export const PUT_JOB = `INSERT INTO jobs (id, ${JOB_FIELDS.join(', ')})
+  VALUES (?, ${JOB_FIELDS.map(() => '?').join(', ')})
+  ON CONFLICT (id) DO UPDATE SET ${JOB_FIELDS.map((field) => `${field} = excluded.${field}`).join(', ')}`;
 export const REMOVE_JOB = 'DELETE FROM jobs WHERE id = ?';
 
 /**

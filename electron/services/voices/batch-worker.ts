@@ -22,16 +22,19 @@ export function batchRowMaker(
       const id = `${queued.id}-${row.row}-${row.take}`;
       const own = queued as Omit<BatchRecord, 'rows'>;
       const earlier = await batches.get(id);
-      // Taken again after its run's pause: it goes on from its own record (its job, if any, is in the ledger).
-      if (earlier?.state === 'paused') await batches.resume(id);
-      else if (!earlier)
+      // Taken again after its run's pause: it goes on from its own record (its job, if any, is in the ledger),
+      // under the queued batch's cap as it is now (raised, perhaps, before the resume).
+      if (earlier?.state === 'paused') {
+        await batches.setCap(id, own.maxCredits ?? null);
+        await batches.resume(id);
+      } else if (!earlier)
         await batches.create({
           ...own,
           id,
           invalid: [],
           reasons: {},
           queue: null,
-          maxCredits: null,
+          // The queued batch's cap (its `partOf`'s): one count in the queue's budget, for every worker's rows.
           partOf: queued.id,
           rows: [{ ...(row as BatchRowRecord), state: 'pending' }],
         });

@@ -1,200 +1,29 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JobSubmission, JobView, SubmitResult } from '@common/bridge/jobs';
-import { checkRows, fillRows } from '@common/campaign/row-check';
-import { campaignTable } from '@common/campaign/rows';
-import { columnVariables } from '@common/campaign/variables';
-import { Code } from '@common/api/error-codes';
-import { CampaignRows, campaignRuns } from '../../../electron/services/campaign/campaign-rows';
+import { campaignRuns } from '../../../electron/services/campaign/campaign-rows';
 import { campaignBalanceNote } from '../../../electron/services/campaign/campaign-manifest';
-import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
-import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
+import type { RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
 import {
   InProcessCreateIntents,
   OUTCOME_UNKNOWN,
   type CreateIntents,
 } from '../../../electron/services/rows/queue/create-intents';
 import { rowQueueCases } from '../rows/row-queues';
-import { InProcessDaySpending, type DaySpending } from '../../../electron/services/jobs/day-spending';
-import { RedisDaySpending } from '../../../electron/services/rows/money/day-spending';
+import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
+import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
 import { InProcessRowQueue } from '../../../electron/services/rows/engine/row-queue';
 import { redisClients, redisPerFile } from '../../redis-per-file';
-import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
-import type { SubmitOptions } from '../../../electron/services/jobs/engine-types';
-import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
-import { loadTemplate } from './template-fixture';
 import { runsIn } from '../rows/folder-runs';
-
-const C1 = { id: 'c1', name: 'c1' };
-
-/**
- * The job engine as the runner sees it, answered by hand: each create is a queued job until the test
- * ends it; `refuse` makes the next creates answer "too frequent" before anything is made. Each create
- * passes the real spending gate first (on `days`, the day's spending of the queue's workers).
- */
-class HandEngine {
-  jobs: JobView[] = [];
-  /** What a create is expected to cost (null: nobody can say), for the gate and the row budget alike. */
-  expectedCredits?: () => Promise<number | null>;
-  private readonly gate: SpendingGate;
-
-  constructor(days?: DaySpending) {
-    this.gate = new SpendingGate({
-      clock: { now: () => Date.now() },
-      activeConnection: async () => C1,
-      records: () => [],
-      estimator: async () => {
-        const credits = (await this.expectedCredits?.()) ?? null;
-        return credits === null ? null : { credits, basis: 'by hand' };
-      },
-      days,
-    });
-  }
-  refuse = 0;
-  /** The most rows at the service at once after the first refusal. */
-  mostAfterRefusal = 0;
-  private refusedOnce = false;
-  onEnd: (job: JobView) => void = () => undefined;
-
-  list(): JobView[] {
-    return this.jobs;
-  }
-
-  async submit(submission: JobSubmission, options: SubmitOptions = {}): Promise<SubmitResult> {
-    const pass = await this.gate.admit(submission, C1, options.dayLimit);
-    try {
-      const result = this.made(submission);
-      await pass.settle(result.job);
-      return result;
-    } finally {
-      pass.ticket.release();
-    }
-  }
-
-  private made(submission: JobSubmission): SubmitResult & { status: 'submitted' } {
-    const refused = this.refuse > 0;
-    if (refused) this.refuse -= 1;
-    if (refused) this.refusedOnce = true;
-    else if (this.refusedOnce) {
-      const rows = new Set(
-        this.jobs
-          .filter((j) => j.phase === 'queued' && j.purpose.type === 'campaign-row')
-          .map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)),
-      );
-      if (submission.purpose?.type === 'campaign-row') rows.add(submission.purpose.row);
-      this.mostAfterRefusal = Math.max(this.mostAfterRefusal, rows.size);
-    }
-    const job = {
-      id: `job-${this.jobs.length + 1}`,
-      kind: submission.kind,
-      purpose: submission.purpose,
-      request: submission.body,
-      createdAt: this.jobs.length,
-      phase: refused ? 'failed' : 'queued',
-      remoteId: refused ? null : `r${this.jobs.length + 1}`,
-      resultUrl: null,
-      expiresAt: null,
-      chargedCredits: null,
-      error: refused
-        ? { code: Code.TooFrequent, endpoint: null, message: 'too frequent', explanation: 'too frequent' }
-        : null,
-    } as unknown as JobView;
-    this.jobs.push(job);
-    return { status: 'submitted', job };
-  }
-
-  /** Ends every job at the service: completed, or failed for the rows named. */
-  endAll(failRows: readonly number[] = []): void {
-    for (const job of this.jobs) {
-      if (job.phase !== 'queued') continue;
-      const row = job.purpose.type === 'campaign-row' ? job.purpose.row : -1;
-      Object.assign(
-        job,
-        failRows.includes(row)
-          ? {
-              phase: 'failed',
-              error: { code: 1015, endpoint: null, message: 'x', explanation: 'the service could not make it' },
-            }
-          : {
-              phase: 'completed',
-              resultUrl: `https://cdn.example/${job.id}`,
-              expiresAt: Date.now() + 7 * 86_400_000,
-              chargedCredits: 2,
-            },
-      );
-      this.onEnd(job);
-    }
-  }
-
-  created(): JobView[] {
-    return this.jobs.filter((j) => j.remoteId !== null);
-  }
-}
-
-function setup(
-  { daySpending, ...shared }: Pick<RowEngineDeps, 'queue' | 'intents'> & { daySpending?: DaySpending },
-  rows: number,
-  concurrency = 2,
-  balance?: (engine: HandEngine) => number,
-) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'studio-campaign-hand-'));
-  const engine: HandEngine & Partial<Pick<RowJobs, 'balanceNow'>> = new HandEngine(daySpending);
-  if (balance) engine.balanceNow = async () => ({ connectionId: 'c1', credits: balance(engine) });
-  const saved: string[] = [];
-  const rowEngine = new RowEngine({
-    jobs: engine,
-    ...shared,
-    // The hand engine's jobs are made at times 0, 1, 2...: the readings' clock starts there too.
-    balanceReadings: { clock: { now: () => 0 } },
-    // Known and quick, so the turns come at once (the pacer has tests of its own).
-    pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
-  });
-  const runner = new CampaignRows({
-    rows: rowEngine,
-    runs: runsIn(dataDir),
-    prepare: async (body) => body,
-    saveRow: async (record, row) => {
-      saved.push(join(record.outDir, row.fileName));
-    },
-  });
-  engine.onEnd = (job) => void runner.jobEnded(job);
-  const settle = () => runner.idle();
-  const template = loadTemplate();
-  const lines = [
-    ['First name', 'company', 'voice', 'avatar', 'logo'],
-    ...Array.from({ length: rows }, (_, i) => [
-      `P${i + 1}`,
-      'Co',
-      'sandbox_ava',
-      'SandboxBen',
-      'https://cdn.example/logo.png',
-    ]),
-  ];
-  const table = campaignTable(lines, columnVariables(template));
-  const filled = fillRows(template, table.rows, { voice: null, avatar: null });
-  const check = { rows: checkRows(filled, new Map()), voiceIds: {} };
-  const record = newCampaignRecord({
-    id: 'hand',
-    label: 'hand.csv',
-    template,
-    check,
-    sheetFolder: null,
-    outDir: join(dataDir, 'out'),
-    concurrency,
-  });
-  return { dataDir, engine, runner, saved, record, settle };
-}
+import { setup } from './hand-campaign';
 
 describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($name)', ({ deps }) => {
-  it('starts rows as the pacer has turns (no fixed count), each row voiceovers first, then its video', async () => {
+  it('starts rows while no create is on its way (no fixed count), each row voiceovers first, then its video', async () => {
     const { engine, runner, record, settle } = setup(deps(), 5, 2);
     await runner.create(record);
     const run = runner.run('hand');
     await settle();
-    // The record's concurrency (2) no longer caps anything: turns come at once here, so every row starts.
+    // The record's concurrency (2) no longer caps anything: creates leave at once here, so every row starts.
     expect(new Set(engine.created().map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)))).toEqual(
       new Set([0, 1, 2, 3, 4]),
     );
@@ -347,8 +176,8 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
   });
 
   it("stops two workers of queued runs together at the day's limit they share, never past it", async () => {
-    const daySpending = new InProcessDaySpending();
-    await twoWorkersStopAtTheLimit(deps, [daySpending, daySpending], daySpending);
+    const budget = new InProcessBudget();
+    await twoWorkersStopAtTheLimit(deps, [budget, budget], budget);
   });
 
   it('names a failed row with the reason, and a retry sends its next take once; a done row is kept', async () => {
@@ -392,16 +221,16 @@ describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($
 });
 
 /**
- * Two workers of queued runs, each its own row engine and spending gate, on one day's spending (`days`,
+ * Two workers of queued runs, each its own row engine and spending gate, on one budget (`budgets`,
  * one each): each create is expected to cost 2 credits, and the limit of 11 has room for five of them
  * between both. They stop together, paused for the day's limit with no row failed, never past it.
  */
 async function twoWorkersStopAtTheLimit(
   deps: () => Pick<RowEngineDeps, 'queue' | 'intents'>,
-  days: [DaySpending, DaySpending],
-  total: DaySpending,
+  budgets: [Budget, Budget],
+  total: Budget,
 ): Promise<void> {
-  const workers = days.map((daySpending) => setup({ ...deps(), daySpending }, 6, 6));
+  const workers = budgets.map((budget) => setup({ ...deps(), budget }, 6, 6));
   const runs = await Promise.all(
     workers.map(async ({ engine, runner, record }) => {
       Object.assign(engine, { expectedCredits: async () => 2 });
@@ -420,7 +249,7 @@ async function twoWorkersStopAtTheLimit(
     expect(run.pause?.reason).toBe('daily-limit');
     expect(run.rows.filter((r) => r.state === 'failed')).toEqual([]);
   }
-  expect(await total.spent({ connectionId: 'queue', day: new Date().toLocaleDateString('en-CA') })).toBe(10);
+  expect(await total.spent(`day:queue:${new Date().toLocaleDateString('en-CA')}`)).toBe(10);
 }
 
 describe("two workers on one Redis, each with a client of its own (the day's spending of the queue)", () => {
@@ -429,7 +258,7 @@ describe("two workers on one Redis, each with a client of its own (the day's spe
 
   it("stop together at the day's limit they share, never past it", async () => {
     const p = prefix();
-    const [one, two] = [new RedisDaySpending(client(), p), new RedisDaySpending(client(), p)];
+    const [one, two] = [new RedisBudget(client(), p), new RedisBudget(client(), p)];
     await twoWorkersStopAtTheLimit(inProcess, [one, two], one);
   });
 });

@@ -2,7 +2,7 @@
 // file to ffprobe: the corpus (phone videos, voice memos, wrong extensions, cut-short and empty files),
 // and the MP3s an encoder writes without a header naming their length.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,16 @@ describe.each(mediaToolGenerations())('a sound length read in-process, against $
     const probed = await prober.probe(path);
     expect(read).not.toBeNull();
     expect(Math.abs(read! - probed.durationMs!)).toBeLessThanOrEqual(60);
+  });
+
+  // A voiceover is read whole and parsed in memory; a sound past that size is parsed from the file, alike.
+  it('reads a sound too large to read whole from its file, with the same length', async () => {
+    const path = join(scratch, 'long.wav');
+    const silence = ['-f', 'lavfi', '-i', 'anullsrc=r=22050:cl=mono', '-t', '250', '-c:a', 'pcm_s16le'];
+    const made = spawnSync(ffmpeg, ['-v', 'error', '-y', ...silence, path]);
+    expect(made.status, made.stderr.toString()).toBe(0);
+    expect(statSync(path).size).toBeGreaterThan(8 * 1024 * 1024);
+    expect(await soundLengthMs(path)).toBe(250_000);
   });
 
   it("falls back to ffprobe's reason for what is not a sound", async () => {

@@ -4,6 +4,7 @@ import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Notice } from '../../../electron/common/bridge/system';
 import { DATABASE_FILE } from '../../../electron/services/records/database';
+import { jobColumns } from '../../../electron/services/records/sqlite-ledger';
 import { openLedger } from '../../../electron/services/records/open-ledger';
 import { putLine, record, removeTempDirs, tempDir } from './ledger-fixtures';
 
@@ -112,6 +113,57 @@ describe('SqliteLedgerStorage', () => {
     for (const put of turn) await expect(put).rejects.toThrow(/disk is full/);
     await ledger.put(record('after'));
     expect(ids(openLedger(dir, { readOnly: true }).loadAll())).toEqual(['after:submitting', 'before:submitting']);
+  });
+
+  // Fails when a change deletes and inserts the job's row again (mutation: PUT_JOB as INSERT OR REPLACE,
+  // which gives the row a new rowid), or when the update leaves a column or an index behind.
+  it("changes a job's row in place, every column and index following its last record", async () => {
+    const dir = tempDir('ledger-upsert-');
+    const ledger = openLedger(dir);
+    const campaign = { type: 'campaign-row', campaignId: 'camp', row: 3, step: 'voiceover', take: 1 } as const;
+    await ledger.put({ ...record('a'), purpose: campaign });
+    await ledger.put(record('b'));
+    const rowid = () => (raw(dir).prepare('SELECT rowid FROM jobs WHERE id = ?').raw().get('a') as unknown[])[0];
+    const first = rowid();
+    const last = {
+      ...record('a', 'completed'),
+      purpose: campaign,
+      remoteId: 'r-a',
+      polls: 2,
+      finishedAt: 7,
+      resultUrl: 'https://cdn.example/a.mp3',
+      chargedCredits: 4,
+      chargeSource: 'service' as const,
+    };
+    await ledger.put({
+      ...last,
+      phase: 'processing',
+      polls: 1,
+      finishedAt: null,
+      resultUrl: null,
+      chargedCredits: null,
+    });
+    await ledger.put(last);
+    ledger.close();
+    expect(rowid()).toBe(first);
+    const db = raw(dir);
+    const columns = db
+      .prepare(
+        `SELECT kind, phase, connection_id, project_id, created_at, finished_at, expires_at, remote_id, summary,
+           run_id, purpose_type, cost_state, cost_credits, keepable, purpose_row, purpose_step, purpose_take, polls
+         FROM jobs WHERE id = 'a'`,
+      )
+      .raw()
+      .get();
+    expect(columns).toEqual(jobColumns(last));
+    // Every index agrees with the table, and the ones a run and the Library read find the job as it ended.
+    expect(db.prepare('PRAGMA integrity_check').raw().get()).toEqual(['ok']);
+    const found = (sql: string) => (db.prepare(sql).raw().all() as unknown[][]).map(([id]) => id);
+    expect(found("SELECT id FROM jobs INDEXED BY jobs_page_phase WHERE phase = 'completed'")).toEqual(['a']);
+    expect(found("SELECT id FROM jobs INDEXED BY jobs_page_phase WHERE phase = 'processing'")).toEqual([]);
+    expect(found("SELECT id FROM jobs INDEXED BY jobs_run_steps WHERE run_id = 'camp' AND polls = 2")).toEqual(['a']);
+    const charges = "connection_id = 'c' AND kind = 'tts' AND cost_state = 'charged' AND phase <> 'failed'";
+    expect(found(`SELECT id FROM jobs INDEXED BY jobs_charges WHERE ${charges}`)).toEqual(['a']);
   });
 
   it('refuses ids that are not the engine’s own', async () => {

@@ -27,7 +27,7 @@ function starts(
       ['batch/b', 'c1'],
       ['campaign/c', 'c1'],
     ]),
-    stops: { spent: () => 0, pauseRun: async () => undefined, pauseConnection: async () => undefined } as never,
+    stops: { spent: () => 0, pause: async () => undefined } as never,
     budget,
     again: (kind, id) => woken.push(`${kind}/${id}`),
     track: (w) => void work.push(w),

@@ -4,8 +4,8 @@ import {
   RedisCreateIntents,
   type CreateIntents,
 } from '../../../electron/services/rows/queue/create-intents';
-import { InProcessDaySpending, type DaySpending } from '../../../electron/services/jobs/day-spending';
-import { RedisDaySpending } from '../../../electron/services/rows/money/day-spending';
+import { InProcessBudget, type Budget } from '../../../electron/services/jobs/budget';
+import { RedisBudget } from '../../../electron/services/rows/money/redis-budget';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 
 const redis = redisPerFile();
@@ -48,24 +48,24 @@ describe.each([
   });
 });
 
-const day = { connectionId: 'c1', day: '2026-11-25' };
+const day = 'day:c1:2026-11-25';
 
 describe.each([
   {
     name: 'in-process',
-    pair: (): [DaySpending, DaySpending] => {
-      const one = new InProcessDaySpending();
+    pair: (): [Budget, Budget] => {
+      const one = new InProcessBudget();
       return [one, one];
     },
   },
   {
     name: 'Redis',
-    pair: (): [DaySpending, DaySpending] => {
+    pair: (): [Budget, Budget] => {
       const p = prefix();
-      return [new RedisDaySpending(client(), p), new RedisDaySpending(client(), p)];
+      return [new RedisBudget(client(), p), new RedisBudget(client(), p)];
     },
   },
-])("the day's spending ($name)", ({ pair }) => {
+])('the budget ($name)', ({ pair }) => {
   it('admits creates reserved at once by two workers only while the total stays within the limit', async () => {
     const [a, b] = pair();
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).reserve(day, 3, 20)));
@@ -78,6 +78,15 @@ describe.each([
     // A create refused before anything was made gives its price back.
     await a.add(day, -3);
     expect(await b.spent(day)).toBe(17.5);
-    expect(await b.spent({ ...day, day: '2026-11-26' })).toBe(0);
+    expect(await b.spent('day:c1:2026-11-26')).toBe(0);
+  });
+
+  it('counts what the records hold (the base) against the limit, beside what it reserved', async () => {
+    const [a, b] = pair();
+    expect((await a.reserve('cap:r1', 4, 10, 5)).admitted).toBe(true);
+    expect((await b.reserve('cap:r1', 2, 10, 5)).admitted).toBe(false);
+    expect((await b.reserve('cap:r1', 1, 10, 5)).admitted).toBe(true);
+    expect((await a.reserve('cap:r1', null, 10, 5)).admitted).toBe(false);
+    expect(await a.spent('cap:r1')).toBe(5);
   });
 });

@@ -1,7 +1,7 @@
 import type { Logger } from '../../host/types';
 import type { RunBalanceOptions } from '../../jobs/run-balance';
 import type { CreateIntents } from '../queue/create-intents';
-import type { DaySpending } from '../../jobs/day-spending';
+import type { Budget } from '../../jobs/budget';
 import type { QueuedRuns } from '../queue/queued-runs';
 import type { RowJobs } from './row-kind';
 import type { RowPacers } from '../rate/row-pacer';
@@ -11,12 +11,12 @@ import type { RowFlight } from './row-flight';
 import type { AccountCreates } from '../../jobs/account-creates';
 
 /**
- * What the workers of queued runs share in Redis: the intents to create (the row engine's), and the day's
- * spending and the account's creates (the job engine's spending gate).
+ * What the workers of queued runs share in Redis: the intents to create (the row engine's), and the budget
+ * (queued runs' day's limit and cap) and the account's creates (the job engine's spending gate).
  */
 export interface SharedRecords {
   intents: CreateIntents;
-  daySpending: DaySpending;
+  budget: Budget;
   /** The creates on their way on the account, so a charge measured around one is its own (the job engine's). */
   creates?: AccountCreates;
 }

@@ -106,10 +106,7 @@ export class RowStarts {
     const free = answer.reason === 'balance' ? this.budget.free(connection) : null;
     const left = free === null ? '' : `: ${creditsText(Math.max(0, Math.floor(free)))} left`;
     const message = `${REFUSED[answer.reason]}${each}${left}. No row was left half paid.`;
-    // The cap is the run's own; the balance and the day's limit stop every run on the connection.
-    void (answer.reason === 'cap'
-      ? this.deps.stops.pauseRun(kind.name, run.id, answer.reason, message)
-      : this.deps.stops.pauseConnection({ kind: kind.name, runId: run.id }, answer.reason, message));
+    void this.deps.stops.pause({ kind: kind.name, runId: run.id }, answer.reason, message);
     return false;
   }
 

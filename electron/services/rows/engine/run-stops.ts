@@ -2,6 +2,8 @@ import type { JobSubmission, JobView, SubmitResult } from '../../../common/bridg
 import type { SubmitOptions } from '../../jobs/engine-types';
 import type { RunPause, RunPauseReason } from '../../../common/jobs/run-pause';
 import type { Logger } from '../../host/types';
+import { StudioError } from '../../host/errors';
+import { RUN_CAP, type RunBounds } from '../../jobs/budget';
 import { refusedForBalance, type RowBase, type RowJobs, type RowKind, type RunBase } from './row-kind';
 import type { RowTask } from './row-queue';
 import type { RunMemory } from './run-memory';
@@ -20,8 +22,8 @@ export interface RunStopsDeps {
 
 /**
  * Where the account stops a run: a create refused for want of credits (1006, 1104) or past the day's
- * limit (the spending gate's word) stops every run on its connection; a create past a run's own cap
- * stops that run. Each is a
+ * limit stops every run on its connection; a create past a run's own cap stops that run. The spending
+ * gate alone decides the limit and the cap, on the bounds each create carries from here. Each is a
  * pause with its reason and what is left, never a failed row: the row keeps its step and sends it again
  * on resume (the service made nothing).
  */
@@ -44,9 +46,8 @@ export class RunStops {
   }
 
   /**
-   * Sends one create within the run's cap; null when it was held (the cap), refused for credits, or a
-   * duplicate. `submit` is the engine's way of sending it once (its intent first, where shared); a queued
-   * run's day's limit goes with it to the spending gate, which alone decides it.
+   * Sends one create with its run's bounds; null when it was held (the cap), refused for credits, or a
+   * duplicate. `submit` is the engine's way of sending it once (its intent first, where shared).
    */
   async send(
     task: RowTask,
@@ -65,9 +66,9 @@ export class RunStops {
     fates.add(fate);
     // Asked as the request leaves: going, its fate is known; held back, it is once the row is put back.
     const stillGoes = () => (this.stillRunning(task) ? (decide(), true) : false);
-    const dayLimit = this.deps.memory.inMemory(task.kind, task.runId)?.dayLimit;
+    const bounds = this.bounds(task);
     try {
-      return await this.sendWithin(task, submission, (s) => submit(s, { stillGoes, dayLimit }));
+      return await this.sendWithin(task, submission, (s) => submit(s, { stillGoes, bounds }));
     } finally {
       decide();
     }
@@ -84,14 +85,14 @@ export class RunStops {
     submission: JobSubmission,
     submit: (submission: JobSubmission) => Promise<SubmitResult | { status: 'outcome-unknown' }>,
   ): Promise<JobView | null> {
-    const cap = await this.withinCap(task, submission);
-    if (cap === 'held') return null;
-    let result: SubmitResult | { status: 'outcome-unknown' } | null = null;
+    let result: SubmitResult | { status: 'outcome-unknown' };
     try {
       result = await submit(submission);
-    } finally {
-      const job = result?.status === 'submitted' ? result.job.id : null;
-      if (cap === 'reserved') this.spending.settle(`${task.kind}/${task.runId}`, submission, job);
+    } catch (error) {
+      // Past the run's cap: the run pauses for it, the row keeping its step (nothing was sent).
+      if (!(error instanceof StudioError && error.code === RUN_CAP)) throw error;
+      await this.pauseRun(task.kind, task.runId, 'cap', error.message);
+      return null;
     }
     if (result.status !== 'submitted') return null;
     if (refusedForBalance(result.job)) {
@@ -141,6 +142,12 @@ export class RunStops {
     return !this.deps.stopped?.() && this.deps.memory.inMemory(task.kind, task.runId)?.state === 'running';
   }
 
+  /** A run stops for `reason`: the cap is the run's own; the account's reasons stop every run on its connection. */
+  async pause(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void> {
+    if (reason === 'cap') return this.pauseRun(task.kind, task.runId, reason, message);
+    return this.pauseConnection(task, reason, message);
+  }
+
   /** The account stopped a create: every running run on its connection stops creating, for this reason. */
   async pauseConnection(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void> {
     const own = `${task.kind}/${task.runId}`;
@@ -152,23 +159,21 @@ export class RunStops {
   }
 
   /**
-   * Whether this create fits in the run's cap: 'reserved' at its price until it is answered, 'free' (no
-   * cap), or 'held' when it would pass the cap: the run then pauses for it, the row keeping its step.
+   * The run's bounds on money, for the spending gate: its cap, counted on its jobs in the ledger beside
+   * its creates on their way; a worker's row of a queued run holds that run's cap, one count for every
+   * worker (a row alone has no ledger of the run); and a queued run's day's limit.
    */
-  private async withinCap(task: RowTask, submission: JobSubmission): Promise<'reserved' | 'free' | 'held'> {
-    const cap = this.deps.memory.inMemory(task.kind, task.runId)?.maxCredits;
-    if (cap === null || cap === undefined) return 'free';
+  private bounds(task: RowTask): RunBounds {
+    const run = this.deps.memory.inMemory(task.kind, task.runId);
+    const limit = run?.maxCredits;
     const key = `${task.kind}/${task.runId}`;
-    let credits = await this.spending.price(submission, key);
-    // A price nobody can say yet goes alone: the creates on their way are answered first, and guide it.
-    while (credits === null && this.spending.sending(key)) {
-      await this.spending.settled(key);
-      credits = await this.spending.price(submission, key);
-    }
-    // Counted after the price: creates answered meanwhile count by their jobs now.
-    if (this.spending.reserve(key, cap, submission, credits ?? 0)) return 'reserved';
-    await this.pauseRun(task.kind, task.runId, 'cap', `Its next create would pass the cap of ${cap} credits.`);
-    return 'held';
+    const cap =
+      limit === null || limit === undefined
+        ? null
+        : run?.partOf
+          ? { run: `${task.kind}/${run.partOf}`, limit }
+          : { run: key, limit, spent: () => this.spending.spent(key) };
+    return { dayLimit: run?.dayLimit, cap };
   }
 
   /** The run's jobs in the ledger (every take). */

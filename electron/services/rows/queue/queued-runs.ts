@@ -20,9 +20,9 @@ const QUEUE_CLOSED = new Error('the studio is quitting');
  */
 export const QUEUE_LOST_PAUSE_MS = 20_000;
 
-/** How the engine pauses runs: every run on a connection (the account's reasons), or one run. */
+/** How the engine pauses runs: for a reason (RunStops.pause says which runs), or one run. */
 export interface RunPauses {
-  pauseConnection(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void>;
+  pause(task: Pick<RowTask, 'kind' | 'runId'>, reason: RunPauseReason, message: string): Promise<void>;
   pauseRun(kind: string, id: string, reason: RunPauseReason, message: string): Promise<void>;
 }
 
@@ -213,8 +213,7 @@ export class QueuedRuns {
     if (look === 'failed') return this.live(link.takes.retry(at));
     if (look === 'at-queue') return;
     if (!link.states.has(`${kind}/${run.id}`)) {
-      const account = (await this.options.account?.(run.id).catch(() => null)) ?? null;
-      await this.live(link.shelf.putRun(kind, { ...run, account }));
+      await this.live(this.putRun(link, kind, run));
       link.states.set(`${kind}/${run.id}`, run.state);
     }
     await this.live(link.takes.hand({ kind, runId: run.id, row }));
@@ -241,7 +240,13 @@ export class QueuedRuns {
     await set((r) => (ended ? received(r, report.record as Row) : { ...r, state: 'pending' }));
     if (!written) return;
     if (ended) await this.live(link.takes.taken(made));
-    if (report.pause) await this.engine?.pauses.pauseConnection(made, report.pause.reason, report.pause.message);
+    if (report.pause) await this.engine?.pauses.pause(made, report.pause.reason, report.pause.message);
+  }
+
+  /** The run's record in Redis with its account's proof, what a worker reads: again at a resume (a cap raised). */
+  private async putRun(link: QueueLink, kind: string, run: RunBase<RowBase>): Promise<void> {
+    const account = (await this.options.account?.(run.id).catch(() => null)) ?? null;
+    await link.shelf.putRun(kind, { ...run, account });
   }
 
   /** A queued run changed: its state goes to Redis for the workers; once finished, its records go. */
@@ -254,6 +259,7 @@ export class QueuedRuns {
       if (known === undefined || known === run.state) return;
       link.states.set(runKey, run.state);
       try {
+        if (run.state === 'running') return await this.putRun(link, kind, run);
         if (run.state !== 'finished') return await link.shelf.setState(kind, run.id, run.state);
         link.following.delete(runKey);
         link.states.delete(runKey);

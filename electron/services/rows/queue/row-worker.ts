@@ -173,6 +173,8 @@ export class RowWorker {
   /** The take's report is at the queue: what this worker holds of the row goes from its memory (its ledger keeps it). */
   private async delivered({ kind, runId, row }: RowTake, report: RowReport): Promise<void> {
     if (report.outcome === 'not-run') return;
+    // Paused (at its cap, perhaps): the run is read again at its next take, where its studio may have raised it.
+    if (report.outcome === 'paused') this.runs.delete(`${kind}/${runId}`);
     this.done += 1;
     void this.tell();
     const maker = this.makers.get(kind);
