@@ -20,6 +20,7 @@ import { serviceSandboxOr } from './service-sandbox';
 import type { SharedRecords } from '../services/rows/engine/row-engine-deps';
 import { RefusedError, UsageError, flag, type CliIo, type ParsedArgs } from './command';
 import { ownLink, ownerLink, type StudioLink } from './studio-link';
+import type { RequestLimiter } from '../services/client/limiter';
 
 /**
  * What a command does with the data folder. One that writes (creates jobs, saves records) runs through
@@ -38,8 +39,8 @@ export interface OpenOptions {
   sendsWork?: boolean;
   /** What a `studio worker` shares with the other workers in Redis: only for a run that owns the folder. */
   shared?: SharedRecords;
-  /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
-  serviceFetch?: typeof globalThis.fetch;
+  /** Where the service's requests take their turns (a worker's are shared with the other workers in Redis). */
+  limiter?: RequestLimiter;
   /** A worker's callback addresses (--callback-url); none: jobs are polled. */
   callbacks?: ComposeOptions['callbacks'];
   /**
@@ -182,7 +183,7 @@ export async function openStudio(
       // process is sending stays exactly as it is.
       start: access === 'writes' ? 'follow' : 'read-only',
       shared: options.shared,
-      serviceFetch: options.serviceFetch,
+      limiter: options.limiter,
       callbacks: options.callbacks,
       // The first start after the update takes the old job journal in: a large one takes a while.
       onImport: importProgressLines((line) => io.err(line)),

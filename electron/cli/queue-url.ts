@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import type { CredentialVault } from '../services/host/types';
 import { checkQueue } from '../services/rows/queue/queue-check';
 import { queueVaultId, redisTarget } from '../services/rows/queue/redis-target';
-import { SharedTurns } from '../services/rows/rate/shared-turns';
+import type { RequestLimiter } from '../services/client/limiter';
+import { RedisLimiter } from '../services/rows/rate/redis-limiter';
 import { UsageError, flag, type CliIo, type CliOption, type ParsedArgs } from './command';
 
 /** `--queue-password-file FILE`: the queue's password from a file only its owner can read. */
@@ -136,19 +137,19 @@ export function turnsConnection(url: string): Redis {
 }
 
 /**
- * Runs a command that queues a run, once its queue passed `checkedQueue`, with a service fetch whose
- * requests (balance readings, voice lists) take the turns the queue's workers publish: on their own they
- * would crowd the rate the workers share and be refused. Without a queue, the command's own fetch.
+ * Runs a command that queues a run, once its queue passed `checkedQueue`, with a limiter whose requests
+ * (balance readings, voice lists) take the turns the queue's workers publish: on their own they would
+ * crowd the rate the workers share and be refused. Without a queue, each connection's own limiter.
  */
 export async function withQueueTurns<T>(
   url: string | undefined,
-  work: (serviceFetch: typeof globalThis.fetch | undefined) => Promise<T>,
+  work: (limiter: RequestLimiter | undefined) => Promise<T>,
 ): Promise<T> {
   if (url === undefined) return work(undefined);
   await checkedQueue(url);
   const redis = turnsConnection(url);
   try {
-    return await work(new SharedTurns(redis, { perSecond: 'published' }).fetch());
+    return await work(new RedisLimiter(redis, { perSecond: 'published' }));
   } finally {
     redis.disconnect();
   }

@@ -126,7 +126,7 @@ export const campaignRunCommand: CliCommand = {
     const concurrency = Number(flag(args, '--concurrency') ?? 4);
     const json = args.flags['--json'] === true;
     const queue = flag(args, '--queue') === undefined ? undefined : queueUrlOf(args, io);
-    return withQueueTurns(queue, (serviceFetch) =>
+    return withQueueTurns(queue, (limiter) =>
       withStudio(
         args,
         io,
@@ -221,7 +221,7 @@ export const campaignRunCommand: CliCommand = {
             finished
           );
         },
-        { serviceFetch },
+        { limiter },
       ),
     );
   },

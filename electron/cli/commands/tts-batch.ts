@@ -218,8 +218,8 @@ export const ttsBatchCommand: CliCommand = {
       existing: flag(args, '--existing') as BatchAsked['existing'],
     };
     const queue = flag(args, '--queue') === undefined ? undefined : queueUrlOf(args, io);
-    return withQueueTurns(queue, (serviceFetch) =>
-      withStudio(args, io, 'writes', (studio) => runBatch(args, io, studio, asked), { serviceFetch }),
+    return withQueueTurns(queue, (limiter) =>
+      withStudio(args, io, 'writes', (studio) => runBatch(args, io, studio, asked), { limiter }),
     );
   },
 };

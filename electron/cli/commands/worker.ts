@@ -6,7 +6,7 @@ import { RedisBudget } from '../../services/rows/money/redis-budget';
 import { RedisAccountCreates } from '../../services/rows/money/account-creates';
 import { redisTarget } from '../../services/rows/queue/redis-target';
 import { RowWorker } from '../../services/rows/queue/row-worker';
-import { SharedTurns } from '../../services/rows/rate/shared-turns';
+import { RedisLimiter } from '../../services/rows/rate/redis-limiter';
 import { withStudio } from '../cli-host';
 import { mediaStorageOption, useMediaStorage } from '../media-storage';
 import { QUEUE_PASSWORD_FILE_OPTION, checkedQueue, queueUrlOf } from '../queue-url';
@@ -139,7 +139,7 @@ async function work(
     const rate = flag(args, '--rate');
     // A 1005 holds the queue's takes too (BullMQ's rate limit): no worker starts a row while the account says "too frequent".
     let holdTakes: (ms: number) => void = () => undefined;
-    const turns = new SharedTurns(records, {
+    const limiter = new RedisLimiter(records, {
       perSecond: rate === undefined ? null : Number(rate),
       held: (ms) => holdTakes(ms),
     });
@@ -191,7 +191,7 @@ async function work(
       },
       {
         shared: { intents, budget: new RedisBudget(records), creates: new RedisAccountCreates(records) },
-        serviceFetch: turns.fetch(),
+        limiter,
         callbacks: callbacks?.callbacks,
       },
     );

@@ -95,6 +95,11 @@ export class ServiceClient {
     return this.transport.baseUrl;
   }
 
+  /** Whether the account's rate holds this client's requests back now: polls then wait until a job is likely done. */
+  turnsScarce(): boolean {
+    return this.transport.turnsScarce();
+  }
+
   async call<N extends EndpointName>(name: N, input: RequestFor<N>, options: CallOptions = {}): Promise<ResultFor<N>> {
     const spec = ENDPOINTS[name];
     const checked = endpointTypes[name].request.safeParse(input);

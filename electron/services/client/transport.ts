@@ -1,7 +1,8 @@
 import type { AuthProvider } from './auth';
 import { backoffDelay, parseRetryAfter, realSleep, type BackoffPolicy, type Random, type Sleep } from './backoff';
 import type { Clock } from './clock';
-import { RequestPace } from './pace';
+import type { RequestLimiter } from './limiter';
+import { MemoryLimiter } from './memory-limiter';
 import { ServiceError } from './errors';
 import { Code, isAuthCode } from '../../common/api';
 
@@ -33,7 +34,7 @@ export interface RequestSpec<T> {
   businessEnvelope?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** Told when each attempt leaves, after its turn at the connection's pace. */
+  /** Told when each attempt leaves, after its turn at the connection's limiter. */
   onSent?: (at: number) => void;
   /**
    * Asked the moment before each attempt leaves (after its turn and its headers): false keeps it here,
@@ -55,6 +56,8 @@ export interface TransportOptions {
   retry?: BackoffPolicy;
   /** HTTP statuses that prove a create was not acted on (load shedding before the application). */
   createSafeStatuses?: readonly number[];
+  /** Where every attempt takes its turn and a 1005 is told (the host's choice); default: one learned in memory. */
+  limiter?: RequestLimiter;
 }
 
 export const defaultRetryPolicy: BackoffPolicy = { baseMs: 500, capMs: 15_000, factor: 2, jitter: 0.5 };
@@ -91,6 +94,8 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
 
 interface AttemptFailure {
   error: ServiceError;
+  /** The limiter's turn of an attempt that went (a refusal is told with it). */
+  turnAt?: number;
   /** May the same request be sent again? */
   retryable: boolean;
   refreshToken?: boolean;
@@ -110,7 +115,7 @@ export class Transport {
   private readonly maxAttempts: number;
   private readonly retry: BackoffPolicy;
   private readonly createSafeStatuses: ReadonlySet<number>;
-  private readonly pace: RequestPace;
+  private readonly limiter: RequestLimiter;
 
   constructor(private readonly options: TransportOptions) {
     let parsed: URL;
@@ -146,28 +151,27 @@ export class Transport {
     this.maxAttempts = options.maxAttempts ?? 4;
     this.retry = options.retry ?? defaultRetryPolicy;
     this.createSafeStatuses = new Set(options.createSafeStatuses ?? [429, 503]);
-    this.pace = new RequestPace(() => this.clock.now());
+    this.limiter = options.limiter ?? new MemoryLimiter(() => this.clock.now(), this.sleep);
+  }
+
+  /** Whether the connection's rate holds its requests back now (RequestLimiter.scarce). */
+  turnsScarce(): boolean {
+    return this.limiter.scarce();
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {
     let refreshed = false;
     for (let attempt = 0; ; attempt += 1) {
-      const turn = this.pace.take(this.sleep, spec.signal);
-      if (turn.wait) {
-        try {
-          await turn.wait;
-        } catch {
-          throw new ServiceError({ kind: 'aborted', endpoint: spec.path });
-        }
-      }
       const outcome = await this.attempt(spec);
       if (outcome.ok) {
-        this.pace.answered();
+        this.limiter.answered();
         return outcome.value;
       }
       const failure = outcome.failure;
-      if (failure.error.code === Code.TooFrequent) this.pace.refused(turn.at);
-      else if (failure.error.kind === 'service' || failure.error.kind === 'http') this.pace.answered();
+      // The one place a refusal is learned from: the limiter, which every request of the connection asks.
+      if (failure.error.code === Code.TooFrequent && failure.turnAt !== undefined)
+        await this.limiter.refused(failure.turnAt);
+      else if (failure.error.kind === 'service' || failure.error.kind === 'http') this.limiter.answered();
       if (failure.refreshToken && !refreshed && this.options.auth?.refresh && spec.authenticated !== false) {
         refreshed = true;
         await this.options.auth.refresh(spec.signal);
@@ -196,6 +200,13 @@ export class Transport {
     if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
     if (spec.authenticated !== false && this.options.auth)
       Object.assign(headers, await this.options.auth.headers(spec.signal));
+    // The turn as late as can be, so that it is close to when the request reaches the service.
+    let turnAt: number;
+    try {
+      turnAt = await this.limiter.turn(spec.signal);
+    } catch {
+      return { ok: false, failure: { error: new ServiceError({ kind: 'aborted', endpoint }), retryable: false } };
+    }
     // The last moment before the request leaves: nothing awaits from here to the fetch.
     if (spec.stillGoes && !spec.stillGoes()) {
       const held = new ServiceError({ kind: 'aborted', endpoint, detail: 'held back before it was sent' });
@@ -279,7 +290,7 @@ export class Transport {
       });
       return {
         ok: false,
-        failure: { error, retryable: code === Code.TooFrequent, refreshToken: code === Code.InvalidToken },
+        failure: { error, retryable: code === Code.TooFrequent, refreshToken: code === Code.InvalidToken, turnAt },
       };
     }
     if (!response.ok) {

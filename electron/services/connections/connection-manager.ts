@@ -46,12 +46,15 @@ export class ConnectionNotFoundError extends Error {
   }
 }
 
+/** Where every client's requests take their turns (the host's choice: in memory, or a queue's Redis). */
+export type ClientLimiter = NonNullable<ServiceClientOptions['limiter']>;
+
 export interface ConnectionManagerDeps {
   createStore: RecordStoreFactory;
   vault: CredentialVault;
   /** Starts the built-in sandbox on first use. */
   sandbox(): Promise<{ baseUrl: string; apiKey: string }>;
-  /** fetch, clock, timeouts and retry settings for every client this manager builds. */
+  /** fetch, limiter, clock, timeouts and retry settings for every client this manager builds. */
   clientOptions?: Omit<ServiceClientOptions, 'baseUrl' | 'credentials'>;
   /** Called after any change (to push `connections.changed`). */
   onChange?(state: ConnectionsState): void;

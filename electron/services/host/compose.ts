@@ -39,7 +39,7 @@ export interface ComposeOptions {
   start?: DomainOptions['start'];
   /** What a `studio worker` shares with the other workers in Redis (intents, the day's spending). */
   shared?: DomainOptions['shared'];
-  serviceFetch?: DomainOptions['serviceFetch'];
+  limiter?: DomainOptions['limiter'];
   callbacks?: DomainOptions['callbacks'];
   /** Prints how the first start's import of the old job journal is going (a terminal line). */
   onImport?: DomainOptions['onImport'];
@@ -156,7 +156,7 @@ export function composeServices(beginnings: HostBeginnings, options: ComposeOpti
     env: options.env,
     start: options.start,
     shared: options.shared,
-    serviceFetch: options.serviceFetch,
+    limiter: options.limiter,
     callbacks: options.callbacks,
     onImport: options.onImport,
   });

@@ -59,6 +59,7 @@ import { adoptLegacyCopies } from './legacy-copies';
 import { openRecords } from '../records/open-ledger';
 import type { KnownCopies } from '../records/job-filter-sql';
 import type { Handlers, HostBase } from './types';
+import type { ClientLimiter } from '../connections/connection-manager';
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
@@ -96,8 +97,8 @@ export interface DomainOptions {
   start?: HostStart;
   /** What a `studio worker` shares with the other workers in Redis; none: this host alone. */
   shared?: SharedRecords;
-  /** How the service's requests are fetched (a worker's take turns shared with the other workers). */
-  serviceFetch?: typeof globalThis.fetch;
+  /** Where the service's requests take their turns (a worker's are shared with the other workers in Redis). */
+  limiter?: ClientLimiter;
   /** A worker's callback addresses (--callback-url); none: jobs are polled. */
   callbacks?: StudioServiceOverrides['callbacks'];
   /** How the first start's import of the old job journal is going (the hosts print it). */
@@ -165,7 +166,7 @@ export function createDomains(base: HostBase, options: DomainOptions = {}): Doma
   const studio = createStudioServices(base, projects, {
     route: options.route,
     shared: options.shared,
-    fetch: options.serviceFetch,
+    limiter: options.limiter,
     callbacks: options.callbacks,
     storage: records.ledger,
     runs: records.runs,

@@ -2,7 +2,7 @@ import type { AppSettings, Notice } from '../../common/bridge';
 import { CatalogueService } from '../catalogue/catalogue-service';
 import { modelPriceEstimator } from '../catalogue/model-prices';
 import { connectionPriceEstimator, sandboxPriceList } from '../catalogue/sandbox-prices';
-import { ConnectionManager, type ConnectionManagerDeps } from '../connections/connection-manager';
+import { ConnectionManager, type ClientLimiter, type ConnectionManagerDeps } from '../connections/connection-manager';
 import { JobEngine } from '../jobs/engine';
 import type { EngineConnections, JobEngineDeps } from '../jobs/engine-types';
 import { ACCOUNT_WIDE, type AccountCreates } from '../jobs/account-creates';
@@ -25,7 +25,8 @@ export interface EngineOptions {
    * connection. The command line passes its own choice (--connection, --base-url, else the sandbox).
    */
   route?(connections: ConnectionManager): EngineConnections;
-  fetch?: typeof globalThis.fetch;
+  /** Where every connection's requests take their turns; default: each connection's own, in memory. */
+  limiter?: ClientLimiter;
   /** The ledger; default the jobs of the folder's records database. */
   storage?: LedgerStorage;
   /** How the default ledger opens: read-only beside the folder's owner; the import's progress. */
@@ -73,7 +74,7 @@ export function createEngineServices(host: EngineHost, options: EngineOptions = 
     createStore: host.createStore,
     vault: host.vault,
     sandbox: () => host.sandbox(),
-    clientOptions: { fetch: options.fetch, clock },
+    clientOptions: { limiter: options.limiter, clock },
     onChange: options.onConnectionsChange,
   });
   const target = options.route?.(connections) ?? connections;

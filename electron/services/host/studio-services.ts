@@ -29,7 +29,7 @@ export function createStudioServices(
   // Built as every host builds them (the command line too), so the spending policy cannot be left out.
   const { connections, target, catalogue, jobs, queries, callbacks } = createEngineServices(base, {
     route: overrides.route,
-    fetch: overrides.fetch,
+    limiter: overrides.limiter,
     storage: overrides.storage,
     ledger: overrides.ledger,
     callbacks: overrides.callbacks,

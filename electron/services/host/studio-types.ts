@@ -3,7 +3,7 @@ import type { SharedRecords } from '../rows/engine/row-engine-deps';
 import type { JobCallbacks } from '../jobs/job-callbacks';
 import type { ConnectionCallbacks } from './connection-callbacks';
 import type { CatalogueService } from '../catalogue/catalogue-service';
-import type { ConnectionManager } from '../connections/connection-manager';
+import type { ClientLimiter, ConnectionManager } from '../connections/connection-manager';
 import type { HostBase } from './types';
 import type { ProgressAggregator } from '../system/progress';
 import type { BatchRows } from '../voices/batch-rows';
@@ -58,7 +58,8 @@ export interface StudioServiceOverrides {
   /** What a `studio worker` shares with the other workers in Redis (intents, the day's spending); none: this host alone. */
   shared?: SharedRecords;
   storage?: LedgerStorage;
-  fetch?: typeof globalThis.fetch;
+  /** Where the service's requests take their turns (a worker's, in Redis); default: each connection's own, in memory. */
+  limiter?: ClientLimiter;
   /** A worker's callback addresses (--callback-url); none: jobs are polled. */
   callbacks?: JobCallbacks;
   /** Callbacks by each connection's own setting (the desktop app, the web host); ignored with `callbacks`. */

@@ -52,12 +52,12 @@ export class CallbackPolling implements PollingStrategy {
     return this.inner.finished(job, learn);
   }
 
-  hint(job: TimedJob, now: number): WakeHint | undefined {
-    if (!this.called(job.id)) return this.inner.hint(job, now);
+  hint(job: TimedJob, now: number, turnsScarce?: boolean): WakeHint | undefined {
+    if (!this.called(job.id)) return this.inner.hint(job, now, turnsScarce);
     const expected = this.inner.expected?.(job);
     const wait = expected ? expected.latest * 1.5 + this.graceMs : Math.max(this.coldMs, this.graceMs);
     const overdueAt = (job.sentAt ?? job.createdAt) + wait;
     if (now < overdueAt) return { at: overdueAt };
-    return this.inner.hint(job, now);
+    return this.inner.hint(job, now, turnsScarce);
   }
 }

@@ -36,6 +36,8 @@ export interface FollowedJobs {
 export class JobFollower {
   private readonly scheduler: PollScheduler;
   private readonly timing: PollingStrategy;
+  /** The client each connection's last poll went through: it says whether that account's turns are scarce. */
+  private readonly polledWith = new Map<string, ServiceClient>();
 
   constructor(
     private readonly deps: FollowerDeps,
@@ -57,7 +59,8 @@ export class JobFollower {
         this.stall(id, 'The studio stopped checking this job after its deadline. Use "Check again" to look once more.'),
       wakeHint: (id) => {
         const record = this.jobs.get(id);
-        return record && this.timing.hint(record, this.deps.clock.now());
+        const scarce = record && this.polledWith.get(record.connectionId)?.turnsScarce();
+        return record && this.timing.hint(record, this.deps.clock.now(), scarce);
       },
     });
   }
@@ -194,6 +197,7 @@ export class JobFollower {
     let client: ServiceClient;
     try {
       client = await this.deps.connections.client(record.connectionId);
+      this.polledWith.set(record.connectionId, client);
     } catch (error) {
       this.stall(
         id,

@@ -20,9 +20,13 @@ interface Sample {
 }
 
 interface Prediction {
-  /** After creation: the earliest a job is likely to end, the latest it usually does, and the poll step between. */
+  /**
+   * After creation: the earliest a job is likely to end, the latest it usually does, the time by which
+   * nearly every one has (the 95th percentile), and the poll step between.
+   */
   earliest: number;
   latest: number;
+  nearlyAll: number;
   stepMs: number;
 }
 
@@ -67,7 +71,9 @@ function mayComeSooner(
  * Learns how long jobs take on each connection, by kind and rough size (the request's length in powers
  * of two, since a longer script or more scenes take longer), and turns it into wake times:
  * - jobs with a prediction sleep until the earliest they are likely to end, then poll in steps as wide
- *   as the spread of recent lengths, so most are seen within one step with one or two requests;
+ *   as the spread of recent lengths, so most are seen within one step with one or two requests; while
+ *   the account's rate binds (turns are scarce), until nearly all of them have ended, so a job is seen
+ *   with one;
  * - while a kind is unknown and many such jobs run at once, the oldest few ("scouts") are polled
  *   closely and the rest sleep; the scouts' first results give everyone a prediction.
  * Lengths are kept as intervals (last seen running .. first seen done), so the prediction never
@@ -129,17 +135,22 @@ export class JobTiming implements PollingStrategy {
     return [...cohort];
   }
 
-  hint(job: Timed, now: number): WakeHint | undefined {
+  hint(job: Timed, now: number, turnsScarce = false): WakeHint | undefined {
     const key = this.keys.get(job.id) ?? this.keyOf(job);
     const cohort = this.cohorts.get(key);
-    if (cohort && cohort.size >= this.cohortSize && this.isScout(cohort, job.id)) {
+    const predicted = this.predict(key);
+    // Scouts learn a kind's length for the rest; while turns are scarce, a known kind is left to its
+    // prediction, as a scout's close polls take the turns creates need.
+    const scouting = !(turnsScarce && predicted);
+    if (scouting && cohort && cohort.size >= this.cohortSize && this.isScout(cohort, job.id)) {
       // Close enough that the learnt length is within a twentieth of the truth.
       const age = Math.max(0, now - startOf(job));
       return { at: now, stepMs: Math.min(5_000, Math.max(500, age / 20)) };
     }
-    const predicted = this.predict(key);
     if (predicted) {
-      const wakeAt = startOf(job) + predicted.earliest;
+      // With turns to spare a job is seen soon after it ends. With none, a poll that finds it unfinished
+      // takes a turn a create needed: it waits until nearly every job of its kind has ended.
+      const wakeAt = startOf(job) + (turnsScarce ? predicted.nearlyAll : predicted.earliest);
       const lateAt = startOf(job) + predicted.latest + Math.max(2 * predicted.stepMs, predicted.latest / 4);
       if (now < wakeAt) {
         if (!cohort || cohort.size < this.cohortSize) this.sleptAlone.add(job.id);
@@ -192,7 +203,9 @@ export class JobTiming implements PollingStrategy {
       const recent = list.slice(-3).map((s) => s.lo);
       const earliest = Math.min(los[Math.floor(los.length * 0.1)], ...recent);
       const latest = his[Math.min(his.length - 1, Math.floor(his.length * 0.9))];
-      prediction = { earliest, latest, stepMs: Math.min(2_000, Math.max(250, (latest - earliest) / 2)) };
+      const nearlyAll = his[Math.min(his.length - 1, Math.floor(his.length * 0.95))];
+      const stepMs = Math.min(2_000, Math.max(250, (latest - earliest) / 2));
+      prediction = { earliest, latest, nearlyAll, stepMs };
     }
     this.predictions.set(key, prediction);
     return prediction ?? undefined;

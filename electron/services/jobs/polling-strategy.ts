@@ -24,8 +24,11 @@ export interface WakeHint {
 export interface PollingStrategy {
   follow(job: TimedJob): string[];
   finished(job: EndedJob, learn: boolean): string[];
-  /** Undefined: nothing known, the scheduler's own backoff decides. */
-  hint(job: TimedJob, now: number): WakeHint | undefined;
+  /**
+   * Undefined: nothing known, the scheduler's own backoff decides. `turnsScarce`: the account's rate holds
+   * its requests back now (RequestLimiter.scarce), so a poll that finds its job unfinished costs a create.
+   */
+  hint(job: TimedJob, now: number, turnsScarce?: boolean): WakeHint | undefined;
 }
 
 /** Fixed steps with backoff: the scheduler's policies alone, nothing learnt (tests, and the bench's baseline). */

@@ -14,7 +14,6 @@ import { campaignManifestCsv } from '../../../electron/services/campaign/campaig
 import { campaignQuote, newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { rowFiles } from '../../../electron/services/campaign/row-files';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { loadTemplate } from './template-fixture';
 import { runsIn } from '../rows/folder-runs';
 
@@ -70,7 +69,6 @@ function setup() {
     rows: new RowEngine({
       jobs: engine,
       balanceReadings: { clock: { now: () => 0 } },
-      pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
     }),
     runs: runsIn(dataDir),
     prepare: async (body) => body,

@@ -18,12 +18,12 @@ import { runsIn } from '../rows/folder-runs';
 import { setup } from './hand-campaign';
 
 describe.each(rowQueueCases())('campaign rows on the row engine, step by step ($name)', ({ deps }) => {
-  it('starts rows as the pacer has turns (no fixed count), each row voiceovers first, then its video', async () => {
+  it('starts rows while no create is on its way (no fixed count), each row voiceovers first, then its video', async () => {
     const { engine, runner, record, settle } = setup(deps(), 5, 2);
     await runner.create(record);
     const run = runner.run('hand');
     await settle();
-    // The record's concurrency (2) no longer caps anything: turns come at once here, so every row starts.
+    // The record's concurrency (2) no longer caps anything: creates leave at once here, so every row starts.
     expect(new Set(engine.created().map((j) => (j.purpose.type === 'campaign-row' ? j.purpose.row : -1)))).toEqual(
       new Set([0, 1, 2, 3, 4]),
     );

@@ -10,7 +10,6 @@ import { columnVariables } from '@common/campaign/variables';
 import { Code } from '@common/api/error-codes';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
 import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import type { RowJobs } from '../../../electron/services/rows/engine/row-kind';
 import type { Budget } from '../../../electron/services/jobs/budget';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
@@ -140,8 +139,6 @@ export function setup(
     ...shared,
     // The hand engine's jobs are made at times 0, 1, 2...: the readings' clock starts there too.
     balanceReadings: { clock: { now: () => 0 } },
-    // Known and quick, so the turns come at once (the pacer has tests of its own).
-    pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
   });
   const runner = new CampaignRows({
     rows: rowEngine,

@@ -9,7 +9,6 @@ import { columnVariables } from '@common/campaign/variables';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { HandService } from './hand-service';
 import { loadTemplate } from './template-fixture';
 import { runsIn } from '../rows/folder-runs';
@@ -25,7 +24,6 @@ function studio(again?: { dataDir: string; service: HandService }) {
   const runner = new CampaignRows({
     rows: new RowEngine({
       jobs: service,
-      pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
     }),
     runs: runsIn(dataDir),
     prepare: async (body) => body,

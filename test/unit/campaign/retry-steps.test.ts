@@ -11,7 +11,6 @@ import { rowCosts } from '../../../electron/services/campaign/campaign-manifest'
 import { retriedRow } from '../../../electron/services/campaign/campaign-reuse';
 import { campaignQuote, newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { HandService as Service } from './hand-service';
 import { loadTemplate } from './template-fixture';
 import { runsIn } from '../rows/folder-runs';
@@ -23,7 +22,6 @@ function oneRowCampaign(saveFails: () => boolean) {
   const runner = new CampaignRows({
     rows: new RowEngine({
       jobs: service,
-      pacers: new RowPacers(() => ({ initialRate: 10_000, maxRate: 10_000 })),
     }),
     runs: runsIn(dataDir),
     prepare: async (body) => body,

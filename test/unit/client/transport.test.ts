@@ -103,6 +103,21 @@ describe('reads', () => {
     expect(sleeps).toEqual([375, 750, 3000, 1000]);
   });
 
+  it("asks the host's limiter for every attempt's turn and tells it of each 1005 alone, with that attempt's turn", async () => {
+    const told: string[] = [];
+    let turns = 0;
+    const limiter = {
+      turn: async () => (told.push(`turn ${turns}`), turns++),
+      answered: () => void told.push('answered'),
+      refused: async (at: number) => void told.push(`refused ${at}`),
+      scarce: () => false,
+    };
+    const { c, seen } = client([fail(1005, 'too frequent'), json({}, 502), ok([voice])], { limiter });
+    await c.call('voiceList', {});
+    expect(seen).toHaveLength(3);
+    expect(told).toEqual(['turn 0', 'refused 0', 'turn 1', 'answered', 'turn 2', 'answered']);
+  });
+
   it('gives up after the attempt limit with the last error', async () => {
     const { c, seen } = client([json({}, 500), json({}, 500), json({}, 500), json({}, 500)]);
     const error = await c.call('voiceList', {}).catch((e: unknown) => e);

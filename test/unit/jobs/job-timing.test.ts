@@ -40,6 +40,17 @@ describe('JobTiming', () => {
     expect(timing.hint(waited, 10_300)).toEqual({ at: 10_300 + 1_950, stepMs: 250, growth: 1.5 });
   });
 
+  it('wakes a job when nearly all of its kind ended while turns are scarce, and at its earliest end while they are not', () => {
+    const timing = new JobTiming();
+    // Twenty lengths, 0.1 s to 2 s: the 10th percentile of the earliest ends is 0.25 s, the 95th of the ends 2 s.
+    for (let i = 1; i <= 20; i++) timing.finished(ended(job(`a${i}`, 0), i * 100 - 50, i * 100), true);
+    // Turns to spare: seen soon after it ends. None: a poll that finds it running takes a create's turn.
+    expect(timing.hint(job('x', 10_000), 10_000, false)?.at).toBe(10_250);
+    expect(timing.hint(job('x', 10_000), 10_000, true)?.at).toBe(12_000);
+    // Past that time, it is polled in the same steps either way.
+    expect(timing.hint(job('x', 10_000), 12_100, true)).toEqual(timing.hint(job('x', 10_000), 12_100, false));
+  });
+
   it('does not learn from ends it did not observe, and hands slow jobs back to the backoff', () => {
     const timing = new JobTiming();
     timing.finished(ended(job('a', 0), 9_000, 10_000), false);
@@ -64,6 +75,16 @@ describe('JobTiming', () => {
   });
 
   // Fails when every later end rehints the whole cohort (mutation: compare `latest` with the one before).
+  it('while turns are scarce, polls no scout of a known kind ahead of the prediction', () => {
+    const timing = new JobTiming();
+    timing.finished(ended(job('a', 0), 1_000, 1_100), true);
+    timing.finished(ended(job('b', 0), 2_900, 3_000), true);
+    const jobs = Array.from({ length: 6 }, (_, i) => job(`j${i}`, 10_000 + i));
+    for (const j of jobs) timing.follow(j);
+    expect(timing.hint(jobs[0], 10_500, false)).toEqual({ at: 10_500, stepMs: 500 });
+    expect(timing.hint(jobs[0], 10_500, true)?.at).toBe(13_000);
+  });
+
   it('in a draining queue, looks at the cohort again only once its usual length has grown by a tenth', () => {
     const timing = new JobTiming();
     const jobs = Array.from({ length: 12 }, (_, i) => job(`j${i}`, 0));

@@ -12,7 +12,6 @@ import { columnVariables } from '@common/campaign/variables';
 import { CampaignRows } from '../../../electron/services/campaign/campaign-rows';
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { advanceUntil } from './windows';
@@ -82,7 +81,6 @@ describe("the account's end on a connection", () => {
     const rows = new RowEngine({
       jobs: service,
       connection: async () => 'c1',
-      pacers: new RowPacers(() => ({ initialRate: 3, maxRate: 3 })),
     });
     service.rows = rows;
     const campaigns = new CampaignRows({

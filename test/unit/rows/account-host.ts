@@ -11,7 +11,6 @@ import { openRecords } from '../../../electron/services/records/open-ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
 import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
@@ -42,7 +41,6 @@ export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file
   const rows = new RowEngine({
     jobs: engine,
     connection: async () => 'sandbox',
-    pacers: new RowPacers(() => ({ initialRate: 50, maxRate: 50 })),
   });
   const base = createMemoryHostBase({ sandbox: async () => ({ baseUrl: em.url, apiKey: em.apiKey }) });
   const storage = createStorageServices({

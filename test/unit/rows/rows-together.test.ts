@@ -12,24 +12,17 @@ import { CampaignRows } from '../../../electron/services/campaign/campaign-rows'
 import { newCampaignRecord } from '../../../electron/services/campaign/campaign-setup';
 import { SpendingGate } from '../../../electron/services/jobs/spending-gate';
 import { RowEngine, type RowEngineDeps } from '../../../electron/services/rows/engine/row-engine';
-import {
-  type CreateIntents,
-  InProcessCreateIntents,
-  type IntentKey,
-  RedisCreateIntents,
-} from '../../../electron/services/rows/queue/create-intents';
-import { RowPacers } from '../../../electron/services/rows/rate/row-pacer';
-import { InProcessRowQueue } from '../../../electron/services/rows/engine/row-queue';
+import { type CreateIntents, RedisCreateIntents } from '../../../electron/services/rows/queue/create-intents';
+import { RowFlight } from '../../../electron/services/rows/engine/row-flight';
+import { rowUnderWay } from '../../../electron/services/rows/engine/row-kind';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
 import { loadTemplate } from '../campaign/template-fixture';
 import { rowQueueCases } from './row-queues';
-import { advanceUntil, mostInWindow } from './windows';
-import { TURN_LATENESS_MS } from '../../../electron/services/rows/rate/shared-turns';
+import { advanceUntil } from './windows';
 import { runsIn } from './folder-runs';
 
-/** The connection's rate, in requests a second: creates and polls alike. */
-const RATE = 6;
-const CREATE_RATE = ((RATE / 2) * 1000) / (1000 + TURN_LATENESS_MS);
+/** The most rows under way on the connection, whichever run they belong to. */
+const IN_FLIGHT = 3;
 const JOB_MS = 1_500;
 const PRICES: Record<string, number> = { tts: 2, 'avatar-video': 10 };
 
@@ -120,15 +113,12 @@ function studio(
 ) {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-rows-together-'));
   const service = new OneConnection(limit);
-  // Both runs on one engine and one connection: one pacer between them.
+  // Both runs on one engine and one connection: one bound of rows under way between them.
   const rows = new RowEngine({
     jobs: service,
     ...shared,
     connection: async () => 'c1',
-    // Creates at half the rate (less the room a second keeps for creates sent a little after their turn),
-    // so with each job's one poll the requests stay within the rate: one pacer between the two runs keeps
-    // them there together, where a pacer each would let twice as many go.
-    pacers: new RowPacers(() => ({ initialRate: CREATE_RATE, maxRate: CREATE_RATE })),
+    flight: new RowFlight({ floor: IN_FLIGHT, minutes: 0 }),
   });
   service.rows = rows;
   const campaigns = new CampaignRows({
@@ -185,9 +175,8 @@ beforeEach(() => {
 });
 /**
  * Intent writes that go to a real Redis take real time, during which fake time must stand still: a write
- * slow in real time while the test moves fake time on would make the create late after its new turn, and
- * the verdict would follow how busy the machine is. Slow intents in fake time (SlowIntents) are the case
- * that covers lateness.
+ * slow in real time while the test moves fake time on would let jobs end before their rows were told,
+ * and the verdict would follow how busy the machine is.
  */
 const writing = new Set<Promise<unknown>>();
 function heldStill<T extends CreateIntents>(intents: T): T {
@@ -212,42 +201,36 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Intents slower to write than the room kept after a turn: every create waits for a new turn. */
-class SlowIntents extends InProcessCreateIntents {
-  override async claim(key: IntentKey): Promise<boolean> {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    return super.claim(key);
-  }
-}
-
-const cases = [
-  ...rowQueueCases().map((c) => ({
-    ...c,
-    deps: () => {
-      const made = c.deps();
-      return { ...made, intents: made.intents instanceof RedisCreateIntents ? heldStill(made.intents) : made.intents };
-    },
-  })),
-  {
-    name: 'intents slow to write',
-    deps: () => ({ queue: new InProcessRowQueue(), intents: new SlowIntents() }),
+const cases = rowQueueCases().map((c) => ({
+  ...c,
+  deps: () => {
+    const made = c.deps();
+    return { ...made, intents: made.intents instanceof RedisCreateIntents ? heldStill(made.intents) : made.intents };
   },
-];
+}));
 
 describe.each(cases)('a batch and a campaign on one connection at once ($name)', ({ deps }) => {
-  it("never send faster than the connection's rate together, and both finish", async () => {
-    const { service, campaigns, batches, campaign, batch } = studio(deps(), null, 6, 12);
+  it('keep one bound of rows under way between them, and both finish', async () => {
+    const { service, campaigns, batches, campaign, batch, rows } = studio(deps(), null, 6, 12);
     await campaigns.create(campaign);
     await batches.create(batch);
     let ended = 0;
     const campaignDone = campaigns.run('c').finally(() => (ended += 1));
     const batchDone = batches.run('b').finally(() => (ended += 1));
-    await advanceUntil(advance, () => ended === 2);
+    const underWay = new Set<number>();
+    const count = async (kind: string, id: string) => (await rows.get(kind, id))?.rows.filter(rowUnderWay).length ?? 0;
+    await advanceUntil(
+      async (ms) => {
+        await advance(ms);
+        underWay.add((await count('campaign', 'c')) + (await count('batch', 'b')));
+      },
+      () => ended === 2,
+    );
     expect((await campaignDone).rows.map((r) => r.state)).toEqual(Array(6).fill('done'));
     expect((await batchDone).counts.completed).toBe(12);
     // 6 rows × 3 jobs and 12 rows × 1 job, each a create and a poll.
     expect(service.requests).toHaveLength(2 * (18 + 12));
-    expect(mostInWindow(service.requests)).toBeLessThanOrEqual(RATE);
+    expect(Math.max(...underWay)).toBe(IN_FLIGHT);
   });
 
   it("are both stopped by the day's limit, at most one job's price over it", async () => {
@@ -275,7 +258,7 @@ describe.each(cases)('a batch and a campaign on one connection at once ($name)',
     expect(service.records).toHaveLength(sent);
   });
 
-  it('send nothing once the account stopped them, not even a create that waited for a new turn', async () => {
+  it('send nothing once the account stopped them, not even a create that waited behind others', async () => {
     const { service, campaigns, batches, campaign, batch, rows } = studio(deps(), null, 3, 30);
     service.creditsFor = 8;
     await campaigns.create(campaign);

@@ -35,13 +35,16 @@ type AnyRun = RunBase<AnyRow>;
 type AnyKind = RowKind<AnyRow, AnyRun>;
 type EndedJob = Pick<JobRecord, 'purpose'>;
 
+/** A step whose create the service still refused as too frequent goes again after the service's window. */
+const REFUSED_AGAIN_MS = 1_000;
+
 /**
  * The one row engine of batches and campaigns. A run is rows, each a durable record with its own state
  * machine (row-kind.ts); the engine decides which row step runs next and hands it to the queue (the
  * RowQueue seam), driven by the reactor (`jobEnded`) and by `run`. The kind asks the ledger whether a
  * step of a take has a job before any create, so nothing is created twice. A row starts only when its
- * whole price is reserved and the connection's pacer has a turn to spare (row-starts.ts); a paused run
- * sends nothing more. A queued run hands its rows to workers (queued-runs.ts).
+ * whole price is reserved, the rows under way are within their bound (row-starts.ts) and no create is on
+ * its way on the connection (its pacer); a paused run sends nothing more. A queued run hands its rows to workers (queued-runs.ts).
  */
 export class RowEngine {
   private readonly kinds = new Map<string, AnyKind>();
@@ -52,7 +55,7 @@ export class RowEngine {
   /** The connection each running run sends to, read when it starts. */
   private readonly connections = new Map<string, string>();
   private readonly roomListening = new Set<string>();
-  /** Rows started and not yet at their first create's turn (they hold the turn the pacer kept). */
+  /** Rows started and not yet at their first create (it goes after the creates of rows under way). */
   private readonly starting = new Set<string>();
   private readonly work: RowWork;
   private readonly stops: RunStops;
@@ -118,7 +121,7 @@ export class RowEngine {
   }
 
   /**
-   * Goes on with the run: rows under way run their step again, new rows start as the pacer has turns.
+   * Goes on with the run: rows under way run their step again, new rows start as the pacer lets them.
    * Resolves once it finished or is paused, or cancelled with nothing under way (at once, `untilRowsEnd` false).
    */
   async run(kind: string, id: string, { untilRowsEnd = true } = {}): Promise<AnyRun> {
@@ -256,7 +259,7 @@ export class RowEngine {
     this.connections.set(`${kind}/${id}`, connection);
     if (this.roomListening.has(connection)) return;
     this.roomListening.add(connection);
-    // A turn to spare on the connection: every run sending on it may start a row, the first ask going
+    // No create on its way on the connection: every run sending on it may start a row, the first ask going
     // round the runs in turn, so a long batch cannot keep a campaign beside it from ever starting one.
     let round = 0;
     this.pacers.of(connection).onRoom(() => {
@@ -272,7 +275,7 @@ export class RowEngine {
     return connection === undefined ? null : this.pacers.of(connection);
   }
 
-  /** Starts pending rows, in order, while the connection's pacer has a turn to spare; finishes an ended run. */
+  /** Starts pending rows, in order, while the connection's pacer is free; finishes an ended run. */
   private pump(kind: string, id: string): void {
     const run = this.memory.inMemory(kind, id);
     if (!run || run.state !== 'running' || this.stopped) return;
@@ -285,8 +288,7 @@ export class RowEngine {
       if (row.state !== 'pending') continue;
       // Its whole price reserved, and room among the rows under way: else it waits (in order) or the run stops.
       if (!this.starts.admit(k, run, row, connection)) break;
-      const key = `${kind}/${id}/${row.row}`;
-      this.starting.add(key);
+      this.starting.add(`${kind}/${id}/${row.row}`);
       pacer.starts();
       // In memory at once, so the next pump does not start it again.
       const started = this.memory.setRow(kind, id, row.row, (r) =>
@@ -354,26 +356,33 @@ export class RowEngine {
           this.pacerOf(task.kind, task.runId) ??
           (await this.connect(task.kind, task.runId), this.pacerOf(task.kind, task.runId));
         const first = this.starting.delete(key);
-        const turnAt = await pacer?.turn(first);
         // A row that has made nothing of this take yet goes back to waiting when held (it is not under way).
         const at = { first, untouched: () => madeNothing(rowJobs(), row) };
-        // Read after the turn: a pause or a cancel while the row waited for it holds the create back.
         if (!(await this.stops.mayCreate(task, at, set))) return 'waiting';
         const submission = await make();
-        // Stopped while waiting or while the body was made (pictures drawn, files uploaded): nothing is sent.
+        // Stopped while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';
+        // A new row's first create waits here for the creates of rows under way to leave.
+        const left = (await pacer?.turn(first)) ?? (() => undefined);
         // Within the run's cap and credits, sent once; held back as it leaves (a pause), put back as mayGo does.
         const mayGo = async () => !this.stopped && this.stops.mayCreate(task, at, set);
-        const pace = pacer?.paceFrom(turnAt as number, mayGo);
         const result = await this.stops
-          .send(task, submission, (s, options) =>
-            sendOnce(this.deps, intentKey(task, row, s), s, set, { ...options, pace, heldBack: mayGo }),
-          )
-          .catch((error: unknown) => (error === NOT_SENT ? null : Promise.reject(error)));
+          .send(task, submission, (s, options) => {
+            // Let go by the transport at its limiter's turn: the create has left the pacer's line.
+            const stillGoes = () => (left(), options.stillGoes?.() ?? true);
+            return sendOnce(this.deps, intentKey(task, row, s), s, set, {
+              ...options,
+              mayGo,
+              heldBack: mayGo,
+              stillGoes,
+            });
+          })
+          .catch((error: unknown) => (error === NOT_SENT ? null : Promise.reject(error)))
+          .finally(left);
         if (result === null) return 'waiting';
+        // Refused as too frequent after the transport's tries: the limiter holds the pace, the step goes again later.
         if (refusedTooFrequent(result))
-          return (this.work.later(pacer?.refused() ?? 1000, () => this.queue.push(task)), 'waiting');
-        pacer?.accepted();
+          return (this.work.later(REFUSED_AGAIN_MS, () => this.queue.push(task)), 'waiting');
         return JOB_ENDED.has(result.phase) ? result : 'waiting';
       },
     };

@@ -57,27 +57,18 @@ export function intentKey(
   return { kind: task.kind, runId: task.runId, row: task.row, take: row.take, step: `${row.state}${scene}${format}` };
 }
 
-/** Thrown by `sendOnce` when the create may no longer go (`SendPace.mayGo`): nothing was sent. */
+/** Thrown by `sendOnce` when the create may no longer go (`SendStops.mayGo`): nothing was sent. */
 export const NOT_SENT = new Error('stopped before the create was sent');
 
 /**
- * A create's place in its connection's pace as it is about to leave: `late` once it is past the room
- * kept for it after its turn (a slow intent write, Redis coming back), `wait` for a new turn then, and
- * `mayGo`, asked last, false when the engine or its run stopped meanwhile (a pause by the account, a cancel).
- */
-export interface SendPace {
-  late(): boolean;
-  wait(): Promise<void>;
-  mayGo(): Promise<boolean>;
-}
-
-/**
- * A create's last word before it leaves: `stillGoes`, asked by the transport with nothing awaited between it
- * and the request (mayGo is asked before the ledger write and the connection's turn, a pause may land between);
- * `bounds`, the run's cap and a queued run's day's limit, go on to the spending gate with the create.
+ * What may still stop a create: `mayGo`, asked once its intent is written, false when the engine or its run
+ * stopped meanwhile (a pause by the account, a cancel); and `stillGoes`, asked by the transport with nothing
+ * awaited between it and the request (mayGo is asked before the ledger write and the limiter's turn, a
+ * pause may land between). `bounds`, the run's cap and a queued run's day's limit, go on to the spending
+ * gate with the create.
  */
 export interface SendStops extends Pick<SubmitOptions, 'stillGoes' | 'bounds'> {
-  pace?: SendPace;
+  mayGo?: () => Promise<boolean>;
   /** Told when `stillGoes` held the create back: puts the row where a row stopped before its create goes. */
   heldBack?: () => Promise<unknown>;
 }
@@ -95,7 +86,7 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
   key: IntentKey,
   submission: JobSubmission,
   set: (change: (row: Row) => Row) => Promise<void>,
-  { pace, stillGoes, bounds, heldBack }: SendStops = {},
+  { mayGo, stillGoes, bounds, heldBack }: SendStops = {},
 ): Promise<SubmitResult | { status: 'outcome-unknown' }> {
   const { jobs, intents } = deps;
   // Held back at the last moment: nothing was sent, and the row is put back (`heldBack`).
@@ -106,37 +97,28 @@ export async function sendOnce<Row extends { state: string; problems: string[] }
       throw NOT_SENT;
     });
   if (!intents) {
-    if (pace?.late()) await pace.wait();
-    if (pace && !(await pace.mayGo())) throw NOT_SENT;
+    if (mayGo && !(await mayGo())) throw NOT_SENT;
     return submit();
   }
-  for (let retaken = false; ; retaken = true) {
-    if (!(await intents.claim(key))) {
-      const earlier = await intents.read(key);
-      if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId, earlier.charge);
-      // Written down as a job of unknown outcome, so the row's report (and the studio's records) keep
-      // what may have been made and charged; nothing is sent.
-      await jobs.adopt?.(submission, null);
-      await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
-      return { status: 'outcome-unknown' };
-    }
-    // One new turn at most: where every write of an intent is slow, a create late each time still goes.
-    if (retaken || !pace?.late()) break;
-    // The intent is let go while the create waits for a new turn: a worker lost meanwhile had sent
-    // nothing, and a row taken over must not be failed as of unknown outcome for it.
-    await intents.release(key);
-    await pace.wait();
+  if (!(await intents.claim(key))) {
+    const earlier = await intents.read(key);
+    if (earlier?.remoteId && jobs.adopt) return jobs.adopt(submission, earlier.remoteId, earlier.charge);
+    // Written down as a job of unknown outcome, so the row's report (and the studio's records) keep
+    // what may have been made and charged; nothing is sent.
+    await jobs.adopt?.(submission, null);
+    await set((row) => ({ ...row, state: 'failed', problems: [OUTCOME_UNKNOWN] }));
+    return { status: 'outcome-unknown' };
   }
   let result: SubmitResult;
   try {
-    // Asked after the last wait (an intent write, a new turn): a run paused meanwhile sends nothing more.
-    if (pace && !(await pace.mayGo())) throw NOT_SENT;
+    // Asked after the intent's write: a run paused meanwhile sends nothing more.
+    if (mayGo && !(await mayGo())) throw NOT_SENT;
     result = await submit();
   } catch (error) {
     await intents.release(key);
     throw error;
   }
-  // Refused before anything was made: the step may go again (after the pace's wait, or a top-up).
+  // Refused before anything was made: the step may go again (after the limiter's wait, or a top-up).
   if (result.status !== 'submitted' || refusedTooFrequent(result.job) || refusedForBalance(result.job))
     await intents.release(key);
   else if (result.job.remoteId) {

@@ -1,61 +1,28 @@
-import type { Clock } from '../../client/clock';
-import type { SendPace } from '../queue/create-intents';
-import { TURN_LATENESS_MS } from './shared-turns';
-
-export interface RowPacerOptions {
-  clock?: Clock;
-  /** Creates a second to start from (the service publishes no rate: it is learned from its answers). */
-  initialRate?: number;
-  /** The most creates a second, learned or not. */
-  maxRate?: number;
-}
-
-/** A row waiting for its turn to send a create: rows under way go before rows about to start. */
-interface Waiter {
-  first: boolean;
-  grant: (at: number) => void;
-}
-
 /**
- * One connection's creates, paced for every run on it (batches and campaigns alike): each create waits
- * its turn, turns a gap apart, so the creates of all runs together never go faster than the rate. A row
- * under way (its next step) goes before a new row, and a run starts a new row only when no create is
- * waiting for a turn (`free`), so how many rows are under way is not a number anyone set: it is the rate
- * times how long the rows' jobs take (Little's law), more rows for slow jobs, fewer for quick ones.
- *
- * The rate is learned the way TCP learns a window: each accepted create raises it a little (about one
- * create a second more per second of full use), each refusal (1005) halves it. The client's own pace
- * (services/client/pace.ts) still shapes every request, polls included; this decides which row's create
- * takes the next one.
+ * One connection's row order, shared by every run on it (batches and campaigns alike): rows under way go
+ * before new ones. It holds no rate: every request waits for its turn at the transport's limiter
+ * (client/limiter.ts), which alone learns from the service's refusals. What it decides is which create
+ * joins the limiter's line: a new row's first create waits while a create of a row under way has not
+ * left (`turn`), and a run starts a new row only while no create is on its way and no row just started
+ * is about to send one (`free`). So rows start one after another as their creates leave, when the rate
+ * has room, and never crowd out the rows already paid for; how many may be under way at once is bounded
+ * by the row starts (row-flight.ts).
  */
 export class RowPacer {
-  private rate: number;
-  private readonly maxRate: number;
-  private nextAt = 0;
-  private readonly waiters: Waiter[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  /** Rows started and not yet at their first create's turn: each holds a turn it will ask for. */
+  /** Creates on their way (asked for, not yet left), by whether they are a new row's first. */
+  private readonly going = { first: 0, underWay: 0 };
+  /** New rows' first creates waiting for the creates of rows under way to leave. */
+  private readonly firsts: (() => void)[] = [];
+  /** Rows started and not yet at their first create: a start in the same breath would send beside it. */
   private starting = 0;
   private readonly roomListeners = new Set<() => void>();
-  private readonly clock: Clock;
 
-  constructor(options: RowPacerOptions = {}) {
-    this.clock = options.clock ?? { now: () => Date.now() };
-    this.maxRate = options.maxRate ?? 50;
-    this.rate = Math.min(this.maxRate, options.initialRate ?? 4);
-  }
-
-  /** Creates a second now. */
-  createsPerSecond(): number {
-    return this.rate;
-  }
-
-  /** True when a new row may start: nobody waits for a turn and no row just started is about to. */
+  /** True when a new row may start: no create is on its way, and no row just started is about to send one. */
   free(): boolean {
-    return this.waiters.length === 0 && this.starting === 0;
+    return this.starting + this.going.first + this.going.underWay + this.firsts.length === 0;
   }
 
-  /** A row is starting: it holds the next turn until it asks for it or ends its step without one (`started`). */
+  /** A row is starting: the pacer is not free until it asks for its first create's turn, or ends its step without one (`started`). */
   starts(): void {
     this.starting += 1;
   }
@@ -65,85 +32,45 @@ export class RowPacer {
     this.roomMaybe();
   }
 
-  /** Told each time a new row may start (a turn was given and nobody waits). */
+  /** Told each time a new row may start (the last create on its way left). */
   onRoom(listener: () => void): () => void {
     this.roomListeners.add(listener);
     return () => this.roomListeners.delete(listener);
   }
 
-  /** Resolves at this create's turn, with its time. */
-  turn(first: boolean): Promise<number> {
-    return new Promise<number>((grant) => {
-      const waiter = { first, grant };
-      // Rows under way first, each group in the order it asked.
-      const at = first ? this.waiters.length : this.waiters.findIndex((w) => w.first);
-      this.waiters.splice(at === -1 ? this.waiters.length : at, 0, waiter);
-      this.schedule();
-    });
-  }
-
   /**
-   * A create given its turn at `turnAt`, about to leave: late past the room each second keeps for it, it
-   * takes a new turn, or it would crowd those given since. `mayGo` is asked last (the pacer lets every
-   * waiter go at a stop, and the run may have been paused or cancelled meanwhile).
+   * A create about to be sent: resolves when it may go, with the call that says it left (the transport
+   * let it go at its turn, or it will not be sent). A row under way's goes at once; a new row's first
+   * waits while a create of a row under way has not left.
    */
-  paceFrom(turnAt: number, mayGo: () => Promise<boolean>): SendPace {
-    let at = turnAt;
-    return {
-      late: () => this.clock.now() - at > TURN_LATENESS_MS,
-      wait: async () => void (at = await this.turn(false)),
-      mayGo,
+  async turn(first: boolean): Promise<() => void> {
+    if (first) this.starting = Math.max(0, this.starting - 1);
+    // Counted when let go, so that the pacer is never free in between.
+    if (first && this.going.underWay > 0) await new Promise<void>((go) => this.firsts.push(go));
+    else this.going[first ? 'first' : 'underWay'] += 1;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.going[first ? 'first' : 'underWay'] -= 1;
+      if (this.going.underWay === 0) this.letFirstsGo();
+      this.roomMaybe();
     };
   }
 
-  /** The create went: the learned rate rises a little. */
-  accepted(): void {
-    this.rate = Math.min(this.maxRate, this.rate + 1 / this.rate);
-  }
-
-  /** The service refused a create as too frequent: half the rate, and how long to wait before that row's again. */
-  refused(): number {
-    this.rate = Math.max(0.25, this.rate / 2);
-    this.nextAt = Math.max(this.nextAt, this.clock.now() + this.gap());
-    return Math.ceil(2 * this.gap());
-  }
-
+  /** Nobody waits on a stopped engine: the waiting steps see it stopped. */
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    // Nobody waits for a turn of a stopped pacer: the waiting steps see the engine stopped.
-    for (const waiter of this.waiters.splice(0)) waiter.grant(this.clock.now());
-  }
-
-  private gap(): number {
-    return 1000 / this.rate;
-  }
-
-  private schedule(): void {
-    if (this.timer || this.waiters.length === 0) return;
-    // Whole milliseconds, rounded up: a timer rounded down would give a turn early.
-    const wait = Math.max(0, Math.ceil(this.nextAt - this.clock.now()));
-    if (wait === 0) return this.give();
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.give();
-    }, wait);
-    this.timer.unref?.();
-  }
-
-  private give(): void {
-    const waiter = this.waiters.shift();
-    if (!waiter) return;
-    this.nextAt = Math.max(this.nextAt, this.clock.now()) + this.gap();
-    if (waiter.first) this.starting = Math.max(0, this.starting - 1);
-    waiter.grant(this.clock.now());
-    this.schedule();
-    this.roomMaybe();
+    this.letFirstsGo();
   }
 
   private roomMaybe(): void {
-    if (!this.free()) return;
-    for (const listener of [...this.roomListeners]) listener();
+    if (this.free()) for (const listener of [...this.roomListeners]) listener();
+  }
+
+  private letFirstsGo(): void {
+    const firsts = this.firsts.splice(0);
+    this.going.first += firsts.length;
+    for (const go of firsts) go();
   }
 }
 
@@ -151,12 +78,10 @@ export class RowPacer {
 export class RowPacers {
   private readonly pacers = new Map<string, RowPacer>();
 
-  constructor(private readonly options: (connectionId: string) => RowPacerOptions = () => ({})) {}
-
   of(connectionId: string): RowPacer {
     let pacer = this.pacers.get(connectionId);
     if (!pacer) {
-      pacer = new RowPacer(this.options(connectionId));
+      pacer = new RowPacer();
       this.pacers.set(connectionId, pacer);
     }
     return pacer;

@@ -1,8 +1,6 @@
 import type { Redis } from 'ioredis';
-import { Code } from '../../../common/api/error-codes';
+import { Scarcity, type RequestLimiter } from '../../client/limiter';
 import type { Logger } from '../../host/types';
-
-type Fetch = typeof globalThis.fetch;
 
 // Reserves the next turn, in Redis's own clock (every worker's machine reads the same time): at once, or
 // ARGV[2] / ARGV[1] ms after the turn before it, whichever is later. Turns evenly spaced keep any span of
@@ -60,10 +58,11 @@ export const TURN_LATENESS_MS = 60;
 
 const HOLD_MS = 1_000;
 
-export interface SharedTurnsOptions {
+export interface RedisLimiterOptions {
   /**
    * The requests a second the account allows, when known: every worker's requests share it. 'published':
    * the rate a worker that knows it published (the studio that queued the run); none published, no turns.
+   * null: no turns, only the hold a refusal sets.
    */
   perSecond: number | 'published' | null;
   prefix?: string;
@@ -99,22 +98,24 @@ export class RedisClock {
 }
 
 /**
- * The service's rate shared by every worker on a queue, one connection's requests (creates and polls
- * alike) taking turns in Redis: any span of a second and TURN_LATENESS_MS holds at most the rate's
- * requests, wherever it falls. A row is one BullMQ job of several requests, so BullMQ's limiter (which
- * counts job starts) cannot keep the rate for requests. A 1005 answer to any worker holds every worker's
- * requests for a second. Each worker's own pace (client/pace.ts) still shapes its requests within its turns.
+ * The request limiter of every worker on a queue: one account's requests (creates and polls alike) take
+ * turns in Redis, so any span of a second and TURN_LATENESS_MS holds at most the rate's requests, wherever
+ * it falls and whichever worker sends. A row is one BullMQ job of several requests, so BullMQ's limiter
+ * (which counts job starts) cannot keep the rate for requests. A 1005 answer to any worker holds every
+ * worker's requests for a second, and this worker's queue its takes (`held`). Nothing is learned in this
+ * process: the rate is the one given, and the refusal is Redis's to share.
  */
-export class SharedTurns {
+export class RedisLimiter implements RequestLimiter {
   private readonly rate: { max: number; span: number } | null;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly keys: [string, string, string, string];
   private readonly clock = new RedisClock();
   private readonly now: () => number;
+  private readonly scarcity: Scarcity;
 
   constructor(
     private readonly redis: Redis,
-    private readonly options: SharedTurnsOptions,
+    private readonly options: RedisLimiterOptions,
   ) {
     const perSecond = options.perSecond;
     if (typeof perSecond === 'number' && !(Math.floor(perSecond) >= 1))
@@ -123,15 +124,41 @@ export class SharedTurns {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? (() => performance.now());
     const prefix = options.prefix ?? 'studio';
+    // Over the service's window, which a hold lasts.
+    this.scarcity = new Scarcity(this.now, HOLD_MS);
     this.keys = [`${prefix}:turns`, `${prefix}:turns:hold`, `${prefix}:turns:rate`, `${prefix}:turns:holds`];
   }
 
   /**
    * Waits for this request's turn (at once when no rate is shared and nothing holds the workers); answers
    * its time on Redis's clock. A turn that reached this process more than TURN_LATENESS_MS late is given
-   * back unused: sent now, it would land in the service's second together with the turns after it.
+   * back unused: sent now, it would land in the service's second together with the turns after it. Redis
+   * out of reach: the request goes now rather than the worker stopping.
    */
-  async take(): Promise<number> {
+  async turn(): Promise<number> {
+    try {
+      return await this.take();
+    } catch (error) {
+      this.options.log?.warn('a shared turn could not be taken', { error: String(error) });
+      return 0;
+    }
+  }
+
+  answered(): void {}
+
+  /** Seen from this worker's own turns: each reservation says how far the account's line reaches. */
+  scarce(): boolean {
+    return this.scarcity.scarce();
+  }
+
+  /** A 1005 answer: every worker's requests wait a second (the service's window), and this worker's queue its takes. */
+  async refused(): Promise<void> {
+    await this.hold().catch(() => undefined);
+    this.options.held?.(HOLD_MS);
+  }
+
+  /** Reserves and waits for a turn; answers its time on Redis's clock. */
+  private async take(): Promise<number> {
     // 0: the published rate (none published: no turns); -1: no turns at all, only the hold.
     const { max, span } = this.rate ?? { max: this.options.perSecond === 'published' ? 0 : -1, span: 1000 };
     let givenBack = 0;
@@ -142,10 +169,13 @@ export class SharedTurns {
         number?,
       ];
       if (turn < 0) {
+        // Held after a refusal: the rate binds as surely as when turns queue.
+        this.scarcity.given(redisNow);
         await this.sleep(redisNow);
         continue;
       }
       this.clock.seen(redisNow, this.now());
+      this.scarcity.given(turn - redisNow);
       const at = this.clock.local(turn);
       if (turn > redisNow) {
         await this.sleep(Math.max(0, at - this.now()));
@@ -160,33 +190,8 @@ export class SharedTurns {
     }
   }
 
-  /**
-   * A 1005 answer: every worker's requests wait a second (the service's window) before the next. Answers
-   * when the hold began, on Redis's clock.
-   */
+  /** Sets the hold every worker waits out; answers when it began, on Redis's clock. */
   async hold(): Promise<number> {
     return Number(await this.redis.eval(HOLD, 4, ...this.keys, HOLD_MS));
-  }
-
-  /** A fetch whose every request takes its turn first, and whose 1005 answers hold every worker. */
-  fetch(inner: Fetch = globalThis.fetch): Fetch {
-    return async (input, init) => {
-      await this.take().catch((error: unknown) => {
-        // Redis out of reach: the request goes on its own pace rather than the worker stopping.
-        this.options.log?.warn('a shared turn could not be taken', { error: String(error) });
-      });
-      const response = await inner(input, init);
-      if (response.headers.get('content-type')?.includes('json')) {
-        const body = (await response
-          .clone()
-          .json()
-          .catch(() => null)) as { code?: unknown } | null;
-        if (body?.code === Code.TooFrequent) {
-          await this.hold().catch(() => undefined);
-          this.options.held?.(HOLD_MS);
-        }
-      }
-      return response;
-    };
   }
 }

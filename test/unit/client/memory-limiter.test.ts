@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RequestPace } from '../../../electron/services/client/pace';
+import { MemoryLimiter } from '../../../electron/services/client/memory-limiter';
 
 /** A seeded generator, so the simulated network's jitter is the same in every run. */
 function seeded(seed: number): () => number {
@@ -17,18 +17,17 @@ function seeded(seed: number): () => number {
  */
 function simulate(limitAt: (t: number) => number, seconds: number) {
   let now = 0;
-  const pace = new RequestPace(() => now);
+  const sleep = async (ms: number) => {
+    now += ms;
+  };
+  const pace = new MemoryLimiter(() => now, sleep);
   const random = seeded(7);
   const arrived: number[] = [];
   const accepted: number[] = [];
   const refused: number[] = [];
-  const sleep = async (ms: number) => {
-    now += ms;
-  };
   const run = async () => {
     while (now < seconds * 1000) {
-      const turn = pace.take(sleep);
-      if (turn.wait) await turn.wait;
+      const turnAt = await pace.turn();
       const arrival = now + 2 + random() * 18;
       const recent = arrived.filter((t) => arrival - t < 1000);
       arrived.length = 0;
@@ -36,7 +35,7 @@ function simulate(limitAt: (t: number) => number, seconds: number) {
       now += 25; // the answer's way back and the sender's own work
       if (recent.length >= limitAt(arrival)) {
         refused.push(arrival);
-        pace.refused(turn.at);
+        void pace.refused(turnAt);
       } else {
         arrived.push(arrival);
         accepted.push(arrival);
@@ -56,10 +55,33 @@ function simulate(limitAt: (t: number) => number, seconds: number) {
 
 describe('pacing a rate-limited connection', () => {
   it('sends at once, without waiting, until the service refuses something', () => {
-    const pace = new RequestPace(() => 0);
-    const turn = pace.take(async () => {});
-    expect(turn.wait).toBeNull();
+    const slept: number[] = [];
+    const pace = new MemoryLimiter(
+      () => 0,
+      async (ms) => void slept.push(ms),
+    );
+    expect(pace.reserve()).toBe(0);
+    expect(slept).toEqual([]);
     expect(pace.gap).toBe(0);
+  });
+
+  it('says turns are scarce for a window after one waited behind others, and not while turns are free', async () => {
+    let now = 0;
+    const limiter = new MemoryLimiter(
+      () => now,
+      async (ms) => void (now += ms),
+    );
+    // Not pacing: every request goes at once.
+    for (let i = 0; i < 20; i++) await limiter.turn();
+    expect(limiter.scarce()).toBe(false);
+    // The burst refused: the next request waits for it to leave the service's window.
+    await limiter.refused(0);
+    await limiter.turn();
+    expect(limiter.scarce()).toBe(true);
+    // Later than the pace's gap (2 s at the half a request a second learnt), a request does not wait.
+    now += 3_000;
+    await limiter.turn();
+    expect(limiter.scarce()).toBe(false);
   });
 
   it('learns the limit from the first refusal and settles just under it, with almost no refusals', async () => {
@@ -96,40 +118,44 @@ describe('pacing a rate-limited connection', () => {
 
   it('lets a lone refusal just under the limit pass, and slows for refusals close together', () => {
     let now = 0;
-    const pace = new RequestPace(() => now);
-    const sleep = async () => {};
+    const pace = new MemoryLimiter(
+      () => now,
+      async () => {},
+    );
     const send = (n: number) =>
       Array.from({ length: n }, () => {
         now += 10;
-        return pace.take(sleep).at;
+        return pace.reserve();
       });
     send(20);
-    pace.refused(send(1)[0]);
+    void pace.refused(send(1)[0]);
     expect(pace.perWindow).toBe(19.5);
     now += 3_000;
     for (const _ of send(60)) pace.answered();
     // Bunched on the way: refused with 19 others in its window. Alone, it changes nothing.
-    pace.refused(send(1)[0]);
+    void pace.refused(send(1)[0]);
     expect(pace.perWindow).toBe(19.5);
     now += 2_000;
-    pace.refused(send(1)[0]);
+    void pace.refused(send(1)[0]);
     expect(pace.perWindow).toBeCloseTo(17.55, 5);
   });
 
   it('ignores refusals of requests sent at the old pace', () => {
     let now = 0;
-    const pace = new RequestPace(() => now);
-    const sleep = async () => {};
+    const pace = new MemoryLimiter(
+      () => now,
+      async () => {},
+    );
     const turns = Array.from({ length: 25 }, () => {
       now += 10;
-      return pace.take(sleep).at;
+      return pace.reserve();
     });
     for (let i = 0; i < 20; i += 1) pace.answered();
     now += 5;
-    pace.refused(turns[20]);
+    void pace.refused(turns[20]);
     const learnt = pace.perWindow;
     // Requests 22..25 were sent before the pace existed: refused too, they change nothing.
-    for (const at of turns.slice(21)) pace.refused(at);
+    for (const at of turns.slice(21)) void pace.refused(at);
     expect(learnt).toBe(19.5);
     expect(pace.perWindow).toBe(learnt);
   });

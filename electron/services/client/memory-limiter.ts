@@ -1,11 +1,7 @@
 import type { Sleep } from './backoff';
+import { Scarcity, type RequestLimiter } from './limiter';
 
-export interface Turn {
-  at: number;
-  wait: Promise<void> | null;
-}
-
-export interface PaceOptions {
+export interface MemoryLimiterOptions {
   /** The span the service is assumed to count requests over (the sandbox counts one second). */
   windowMs?: number;
   /** Quiet time after a change of pace before the pace rises again; doubles each time a probe finds the same limit. */
@@ -16,7 +12,8 @@ export interface PaceOptions {
 }
 
 /**
- * Paces one connection's requests once the service has rate-limited it (code 1005), by learning the
+ * The limiter of one process (client/limiter.ts): paces one connection's requests once the service has
+ * rate-limited it (code 1005), by learning the
  * limit instead of guessing it. At a refusal, the requests sent in the window before the refused one
  * (less those known refused) are what the service allows per window, give or take one: the pace
  * settles just under that ceiling (a fortieth, at least half a request, below it), with turns a gap
@@ -29,7 +26,7 @@ export interface PaceOptions {
  * request of the connection (creates and polls alike) takes its turn here, so polls and creates share
  * one budget.
  */
-export class RequestPace {
+export class MemoryLimiter implements RequestLimiter {
   /** Requests per window; null: not pacing (the service never refused). */
   private rate: number | null = null;
   /** Requests the service accepted per window when it last refused. */
@@ -50,25 +47,35 @@ export class RequestPace {
   private readonly minRate: number;
   private probeAfterMs: number;
   private probeStep = 0.5;
+  private readonly scarcity: Scarcity;
 
   constructor(
     private readonly now: () => number,
-    options: PaceOptions = {},
+    private readonly sleep: Sleep,
+    options: MemoryLimiterOptions = {},
   ) {
     this.windowMs = options.windowMs ?? 1_000;
     this.firstProbeAfterMs = options.probeAfterMs ?? 5_000;
     this.maxProbeAfterMs = options.maxProbeAfterMs ?? 60_000;
     this.minRate = this.windowMs / (options.maxGapMs ?? 5_000);
     this.probeAfterMs = this.firstProbeAfterMs;
+    this.scarcity = new Scarcity(now, this.windowMs);
+  }
+
+  /** Waits for this request's turn (without yielding when it is now); answers the turn's time. */
+  async turn(signal?: AbortSignal): Promise<number> {
+    const at = this.reserve();
+    const now = this.now();
+    if (at > now) await this.sleep(at - now, signal);
+    return at;
   }
 
   /**
-   * This request's turn: when it goes, and what to wait for first (null: go now, without yielding).
-   * Turns are a gap apart, and never more in one window than the pace allows, counting the requests sent
+   * Reserves this request's turn and answers when it is (now, or later). Turns are a gap apart, and never more in one window than the pace allows, counting the requests sent
    * before the pace was known: after a burst the service refused, the next request waits until that
    * burst has left the service's window rather than being refused too.
    */
-  take(sleep: Sleep, signal?: AbortSignal): Turn {
+  reserve(): number {
     const now = this.now();
     while (this.sent.length > 0 && this.sent[0] <= now - 2 * this.windowMs) this.sent.shift();
     let at = now;
@@ -79,7 +86,12 @@ export class RequestPace {
       this.nextAt = at + this.gap;
     }
     this.sent.push(at);
-    return { at, wait: at > now ? sleep(at - now, signal) : null };
+    this.scarcity.given(at - now);
+    return at;
+  }
+
+  scarce(): boolean {
+    return this.scarcity.scarce();
   }
 
   /** The service answered a request with anything but a refusal: the pace may rise. */
@@ -107,7 +119,7 @@ export class RequestPace {
   }
 
   /** The service refused (1005) the request whose turn was at `sentAt`. */
-  refused(sentAt: number): void {
+  async refused(sentAt: number): Promise<void> {
     const now = this.now();
     this.refusals = this.refusals.filter((t) => t > now - 2 * this.windowMs);
     this.refusals.push(sentAt);

@@ -1,8 +1,8 @@
-// The service's rate shared by workers on two machines (two Redis clients): no second holds more
-// requests than the rate, wherever the second falls, and a 1005 answer to one holds them all.
+// The Redis limiter: the service's rate shared by workers on two machines (two Redis clients), no second
+// holding more requests than the rate wherever it falls, and a 1005 answer to one holding them all.
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { SharedTurns, TURN_LATENESS_MS } from '../../../electron/services/rows/rate/shared-turns';
+import { RedisLimiter, TURN_LATENESS_MS } from '../../../electron/services/rows/rate/redis-limiter';
 import { redisClients, redisPerFile } from '../../redis-per-file';
 import { mostInWindow } from './windows';
 
@@ -22,19 +22,19 @@ function counted(target: Redis = client()) {
   return { redis: target, seen };
 }
 
-describe('shared turns', () => {
+describe('the Redis limiter', () => {
   it('keeps the requests of two workers within the rate in any second', async () => {
     const at = prefix();
-    const workers = [client(), client()].map((r) => new SharedTurns(r, { perSecond: 10, prefix: at }));
+    const workers = [client(), client()].map((r) => new RedisLimiter(r, { perSecond: 10, prefix: at }));
     // Each turn's time is Redis's own clock when it granted it, whatever the machine's load did after.
-    const granted = await Promise.all(Array.from({ length: 36 }, (_, i) => workers[i % 2].take()));
+    const granted = await Promise.all(Array.from({ length: 36 }, (_, i) => workers[i % 2].turn()));
     expect(granted).toHaveLength(36);
     expect(mostInWindow(granted, 1000)).toBeLessThanOrEqual(10);
   });
 
   it('keeps room in every second for requests that reach the service a little late', async () => {
-    const turns = new SharedTurns(client(), { perSecond: 10, prefix: prefix() });
-    const granted = await Promise.all(Array.from({ length: 30 }, () => turns.take()));
+    const turns = new RedisLimiter(client(), { perSecond: 10, prefix: prefix() });
+    const granted = await Promise.all(Array.from({ length: 30 }, () => turns.turn()));
     expect(mostInWindow(granted, 1000 + TURN_LATENESS_MS)).toBeLessThanOrEqual(10);
   });
 
@@ -42,8 +42,8 @@ describe('shared turns', () => {
     // Thirty requests at 10 a second wait up to three seconds: each makes one reservation and, if it had
     // to wait, one check that the turn still stands (more only when a turn reached it late).
     const { redis: counting, seen } = counted();
-    const turns = new SharedTurns(counting, { perSecond: 10, prefix: prefix() });
-    await Promise.all(Array.from({ length: 30 }, () => turns.take()));
+    const turns = new RedisLimiter(counting, { perSecond: 10, prefix: prefix() });
+    await Promise.all(Array.from({ length: 30 }, () => turns.turn()));
     const givenBack = seen.reservations.length - 30;
     expect(seen.scripts).toBeLessThanOrEqual(2 * 30 + 2 * givenBack);
   });
@@ -52,31 +52,28 @@ describe('shared turns', () => {
     const at = prefix();
     const held: number[] = [];
     const [one, other] = [client(), client()].map(
-      (r) => new SharedTurns(r, { perSecond: null, prefix: at, held: (ms) => held.push(ms) }),
+      (r) => new RedisLimiter(r, { perSecond: null, prefix: at, held: (ms) => held.push(ms) }),
     );
-    const refused = new Response(JSON.stringify({ code: 1005, msg: 'Operation too frequent' }), {
-      headers: { 'content-type': 'application/json' },
-    });
-    const answer = await one.fetch(async () => refused)('http://service.test/api/open/v3/audio/create');
-    expect((await answer.json()) as { code: number }).toEqual({ code: 1005, msg: 'Operation too frequent' });
+    await one.turn();
+    await one.refused();
     expect(held).toEqual([1_000]);
     const reader = client();
     expect(await reader.pttl(`${at}:turns:hold`)).toBeGreaterThan(0);
     // The other worker's next request waits for the hold to end.
-    await other.take();
+    await other.turn();
     expect(await reader.pttl(`${at}:turns:hold`)).toBeLessThanOrEqual(0);
   });
 
   it('takes back the turns reserved beyond a 1005 answer: none falls in the held second, none is wasted', async () => {
     const at = prefix();
     const [one, other] = [counted(), counted()];
-    const [first, second] = [one, other].map((c) => new SharedTurns(c.redis, { perSecond: 10, prefix: at }));
+    const [first, second] = [one, other].map((c) => new RedisLimiter(c.redis, { perSecond: 10, prefix: at }));
     let ended = 0;
     let heldAt: Promise<number> | undefined;
     // Thirty requests reserve turns up to two seconds ahead; the eleventh to go is refused.
     const granted = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        (i % 2 ? first : second).take().then((turn) => {
+        (i % 2 ? first : second).turn().then((turn) => {
           if (++ended === 11) heldAt = first.hold();
           return turn;
         }),
@@ -90,32 +87,34 @@ describe('shared turns', () => {
     const afterHold = [...one.seen.reservations, ...other.seen.reservations].filter(([, now]) => now >= held + 1000);
     expect(afterHold.filter(([turn, now]) => turn === now).length).toBeGreaterThan(0);
   });
-
-  it('lets an answer that is not a refusal go without holding anyone', async () => {
-    const at = prefix();
-    const turns = new SharedTurns(client(), { perSecond: null, prefix: at });
-    const ok = new Response(JSON.stringify({ code: 1000, data: {} }), {
-      headers: { 'content-type': 'application/json' },
-    });
-    await turns.fetch(async () => ok)('http://service.test/api/open/v3/voice/list');
-    expect(await client().exists(`${at}:turns:hold`)).toBe(0);
-  });
 });
 
 describe('turns published for the studio that queued the run', () => {
   it("gives the studio's requests the rate a worker uses, so together they stay within it", async () => {
     const at = prefix();
-    const worker = new SharedTurns(client(), { perSecond: 10, prefix: at });
-    const studio = new SharedTurns(client(), { perSecond: 'published', prefix: at });
-    await worker.take();
-    const granted = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? studio : worker).take()));
+    const worker = new RedisLimiter(client(), { perSecond: 10, prefix: at });
+    const studio = new RedisLimiter(client(), { perSecond: 'published', prefix: at });
+    await worker.turn();
+    const granted = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? studio : worker).turn()));
     expect(mostInWindow(granted, 1000)).toBeLessThanOrEqual(10);
+  });
+
+  it('says turns are scarce once a turn waited behind others, and not while turns go at once', async () => {
+    const at = prefix();
+    const [mine, other] = [client(), client()].map((r) => new RedisLimiter(r, { perSecond: 10, prefix: at }));
+    await mine.turn();
+    expect(mine.scarce()).toBe(false);
+    // Six at once at 10 a second: the last waits half a second behind the five before it.
+    await Promise.all(Array.from({ length: 6 }, () => mine.turn()));
+    expect(mine.scarce()).toBe(true);
+    // The other worker's turns waited behind none: it has not seen the line.
+    expect(other.scarce()).toBe(false);
   });
 
   it('lets the studio go at once while no worker has published a rate', async () => {
     const at = prefix();
-    const studio = new SharedTurns(client(), { perSecond: 'published', prefix: at });
-    const granted = await Promise.all(Array.from({ length: 30 }, () => studio.take()));
+    const studio = new RedisLimiter(client(), { perSecond: 'published', prefix: at });
+    const granted = await Promise.all(Array.from({ length: 30 }, () => studio.turn()));
     // Thirty turns in one go: nothing held them to a rate (a rate of 10 would spread them over 3 s).
     expect(granted).toHaveLength(30);
     expect(mostInWindow(granted, 1000)).toBeGreaterThan(10);
@@ -130,7 +129,7 @@ it('gives back a turn that reached a busy worker late, and takes the next one', 
     const last = seen.reservations.at(-1);
     return last ? last[1] + (seen.reservations.length === 6 ? 200 : 0) : 0;
   };
-  const turns = new SharedTurns(counting, { perSecond: 40, prefix: prefix(), now });
-  for (let i = 0; i < 6; i++) await turns.take();
+  const turns = new RedisLimiter(counting, { perSecond: 40, prefix: prefix(), now });
+  for (let i = 0; i < 6; i++) await turns.turn();
   expect(seen.reservations).toHaveLength(7);
 });
