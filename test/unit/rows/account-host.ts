@@ -11,6 +11,7 @@ import { openRecords } from '../../../electron/services/records/open-ledger';
 import { PlainPolling } from '../../../electron/services/jobs/polling-strategy';
 import { JobReactor } from '../../../electron/services/jobs/reactor';
 import { RowEngine } from '../../../electron/services/rows/engine/row-engine';
+import type { RunStores } from '../../../electron/services/rows/engine/run-store';
 import { createStorageServices } from '../../../electron/services/storage/storage-services';
 import { resolveMediaBinary } from '../../../electron/services/system/binaries';
 import { BatchRows } from '../../../electron/services/voices/batch-rows';
@@ -22,13 +23,20 @@ const QUICK = { baseMs: 100, capMs: 300, factor: 1.5, jitter: 0.3 };
  * quota/info), one row engine that campaigns and batches share, and the reactor bringing their jobs' ends
  * back. What the tests of the account's end (balance, day's limit, cap) run on.
  */
-export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file: LedgerStorage) => LedgerStorage) {
+export function accountHost(
+  em: RunningEmulator,
+  dataDir: string,
+  ledger?: (file: LedgerStorage) => LedgerStorage,
+  runStores?: (stores: RunStores) => RunStores,
+) {
   const client = new ServiceClient({ baseUrl: em.url, credentials: { kind: 'api-key', apiKey: em.apiKey } });
   const connections = {
     active: async () => ({ id: 'sandbox', name: 'Sandbox', webhookUrl: null }),
     client: async () => client,
   };
   const records = openRecords(dataDir);
+  // A test may stand between the row engine and its runs' records too.
+  const runs = (runStores ?? ((stores) => stores))(records.runs);
   const engine = new JobEngine({
     // A test may stand between the engine and its ledger (to hold a write back at a moment it chooses).
     storage: (ledger ?? ((file) => file))(records.ledger),
@@ -51,8 +59,8 @@ export function accountHost(em: RunningEmulator, dataDir: string, ledger?: (file
   });
   const prober = new MediaProber(async () => (await resolveMediaBinary('ffprobe')).path, new ProcessRunner());
   const voiceLength = probedVoiceLength((url) => prober.probe(url));
-  const campaigns = createCampaignRows({ dataDir, runs: records.runs, engine, rows, storage, voiceLength });
-  const batches = new BatchRows({ rows, runs: records.runs, subscribe: (listener) => engine.subscribe(listener) });
+  const campaigns = createCampaignRows({ dataDir, runs, engine, rows, storage, voiceLength });
+  const batches = new BatchRows({ rows, runs, subscribe: (listener) => engine.subscribe(listener) });
   const reactor = new JobReactor({ engine });
   reactor.on('campaign-row', (job) => rows.jobEnded(job));
   reactor.on('batch-row', (job) => rows.jobEnded(job));

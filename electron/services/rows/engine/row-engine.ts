@@ -355,7 +355,8 @@ export class RowEngine {
         const pacer =
           this.pacerOf(task.kind, task.runId) ??
           (await this.connect(task.kind, task.runId), this.pacerOf(task.kind, task.runId));
-        const first = this.starting.delete(key);
+        // A new row holds its pacer until its first create joins the line (`turn`), or its step ends (`started`).
+        const first = this.starting.has(key);
         // A row that has made nothing of this take yet goes back to waiting when held (it is not under way).
         const at = { first, untouched: () => madeNothing(rowJobs(), row) };
         if (!(await this.stops.mayCreate(task, at, set))) return 'waiting';
@@ -363,7 +364,7 @@ export class RowEngine {
         // Stopped while the body was made (pictures drawn, files uploaded): nothing is sent.
         if (this.stopped) return 'waiting';
         // A new row's first create waits here for the creates of rows under way to leave.
-        const left = (await pacer?.turn(first)) ?? (() => undefined);
+        const left = (await pacer?.turn(this.starting.delete(key))) ?? (() => undefined);
         // Within the run's cap and credits, sent once; held back as it leaves (a pause), put back as mayGo does.
         const mayGo = async () => !this.stopped && this.stops.mayCreate(task, at, set);
         const result = await this.stops
