@@ -124,10 +124,11 @@ export const SERVICE_FOLDERS = {
     imports: ['catalogue', 'host', 'jobs', 'media', 'storage', 'system'],
     about: 'Checks where an avatar sits in a frame.',
   },
-  // The one row engine of batches and campaigns: row records, their journal, the pacer, the RowQueue seam.
+  // The one row engine of batches and campaigns, with its queue, money and rate in folders of their own.
   rows: {
     imports: ['client', 'host', 'jobs', 'projects'],
-    about: 'The row engine: durable row records, one driver, one pacer per connection, the RowQueue seam.',
+    about:
+      'Campaigns and batches run row by row: the engine (engine/), rows on BullMQ workers (queue/), the money a row may spend (money/), and the Redis side of the request limiter with the pacer that lets rows under way go first (rate/).',
   },
   voices: {
     imports: ['catalogue', 'downloads', 'host', 'jobs', 'media', 'projects', 'rows', 'sheets', 'system'],
