@@ -1,10 +1,17 @@
 /**
+ * New rows whose first create may be on its way at once. One at a time made a campaign's start crawl on a
+ * busy machine (each new row waited for the last one's create to be written down and leave), while the
+ * rows under way lose at most this many turns to new rows: their creates still go first at the pacer.
+ */
+export const NEW_ROWS_IN_LINE = 4;
+
+/**
  * One connection's row order, shared by every run on it (batches and campaigns alike): rows under way go
  * before new ones. It holds no rate: every request waits for its turn at the transport's limiter
  * (client/limiter.ts), which alone learns from the service's refusals. What it decides is which create
  * joins the limiter's line: a new row's first create waits while a create of a row under way has not
- * left (`turn`), and a run starts a new row only while no create is on its way and no row just started
- * is about to send one (`free`). So rows start one after another as their creates leave, when the rate
+ * left (`turn`), and a run starts a new row only while fewer than NEW_ROWS_IN_LINE new rows are starting
+ * or have their first create on its way (`free`). So rows start as their creates leave, when the rate
  * has room, and never crowd out the rows already paid for; how many may be under way at once is bounded
  * by the row starts (row-flight.ts).
  */
@@ -17,9 +24,9 @@ export class RowPacer {
   private starting = 0;
   private readonly roomListeners = new Set<() => void>();
 
-  /** True when a new row may start: no create is on its way, and no row just started is about to send one. */
+  /** True when a new row may start: fewer than NEW_ROWS_IN_LINE new rows are starting or sending their first create. */
   free(): boolean {
-    return this.starting + this.going.first + this.going.underWay + this.firsts.length === 0;
+    return this.starting + this.going.first + this.firsts.length < NEW_ROWS_IN_LINE;
   }
 
   /** A row is starting: the pacer is not free until it asks for its first create's turn, or ends its step without one (`started`). */
@@ -32,7 +39,7 @@ export class RowPacer {
     this.roomMaybe();
   }
 
-  /** Told each time a new row may start (the last create on its way left). */
+  /** Told each time a new row may start (a new row's first create left, or a start ended without one). */
   onRoom(listener: () => void): () => void {
     this.roomListeners.add(listener);
     return () => this.roomListeners.delete(listener);
