@@ -15,12 +15,8 @@ import {
   ROW_HELD,
   refusedTooFrequent,
   rowUnderWay,
-  type RowBase,
-  type RowKind,
-  type RowStepContext,
-  type RunBase,
-  type RunState,
 } from './row-kind';
+import type { RowBase, RowKind, RowStepContext, RunBase, RunState } from './row-kind';
 import { RunMemory } from './run-memory';
 import { RowWork } from './row-work';
 import { RowStarts } from './row-starts';
@@ -34,7 +30,6 @@ type AnyRow = RowBase;
 type AnyRun = RunBase<AnyRow>;
 type AnyKind = RowKind<AnyRow, AnyRun>;
 type EndedJob = Pick<JobRecord, 'purpose'>;
-
 /** A step whose create the service still refused as too frequent goes again after the service's window. */
 const REFUSED_AGAIN_MS = 1_000;
 
@@ -42,9 +37,9 @@ const REFUSED_AGAIN_MS = 1_000;
  * The one row engine of batches and campaigns. A run is rows, each a durable record with its own state
  * machine (row-kind.ts); the engine decides which row step runs next and hands it to the queue (the
  * RowQueue seam), driven by the reactor (`jobEnded`) and by `run`. The kind asks the ledger whether a
- * step of a take has a job before any create, so nothing is created twice. A row starts only when its
- * whole price is reserved, the rows under way are within their bound (row-starts.ts) and no create is on
- * its way on the connection (its pacer); a paused run sends nothing more. A queued run hands its rows to workers (queued-runs.ts).
+ * step of a take has a job before any create, so nothing is created twice. A row starts when its whole
+ * price is reserved, the rows under way are within their bound (row-starts.ts) and its connection's pacer
+ * has room (rate/row-pacer.ts); a paused run sends nothing more. Queued runs: queue/queued-runs.ts.
  */
 export class RowEngine {
   private readonly kinds = new Map<string, AnyKind>();
