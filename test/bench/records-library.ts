@@ -2,7 +2,8 @@
 // first rows after the Library is clicked, then the longest main-thread task (a PerformanceObserver of long
 // tasks in the page) while sorting, filtering, searching, scrolling to the end of the list and starting a
 // download of everything shown; and the page's JavaScript heap at the end.
-// BENCH_RECORDS_PROFILE=DIR profiles the page through each step (page-profile.ts).
+// BENCH_RECORDS_PROFILE=DIR profiles the page through each step (page-profile.ts); BENCH_RECORDS_SHOTS=DIR
+// keeps a screenshot of the Library opened and scrolled to the end.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -107,6 +108,7 @@ export async function measureLibrary(
     await settled(page);
     const open = await longestSince(page);
     await profile.step('open');
+    await screenshot(page, options.busy ? `busy-${jobs}-open` : `${jobs}-open`);
 
     let before = await shownIds(page);
     await page.locator('th').filter({ hasText: 'Kind' }).first().click();
@@ -147,6 +149,7 @@ export async function measureLibrary(
     await settled(page, before);
     const scrollToEnd = await longestSince(page);
     await profile.step('scroll-to-end');
+    await screenshot(page, options.busy ? `busy-${jobs}-end` : `${jobs}-end`);
 
     await page.locator('thead .n-checkbox').first().click();
     const download = page.getByTestId('download-selected');
@@ -188,6 +191,17 @@ export async function measureLibrary(
     await profile.end().catch(() => undefined);
     await context.close();
   }
+}
+
+/**
+ * BENCH_RECORDS_SHOTS=DIR: a screenshot of the Library as measured, to look at (its tasks are left out
+ * of the next step's figure).
+ */
+async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.BENCH_RECORDS_SHOTS;
+  if (!dir) return;
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+  await longestSince(page);
 }
 
 /** Seconds from `since` to the first bytes under `dir`, looked at every 50 ms (Infinity: none by the guard). */
