@@ -2,11 +2,14 @@
 // first rows after the Library is clicked, then the longest main-thread task (a PerformanceObserver of long
 // tasks in the page) while sorting, filtering, searching, scrolling to the end of the list and starting a
 // download of everything shown; and the page's JavaScript heap at the end.
+// BENCH_RECORDS_PROFILE=DIR profiles the page through each step (page-profile.ts); BENCH_RECORDS_SHOTS=DIR
+// keeps a screenshot of the Library opened and scrolled to the end.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { RunningHost } from './records-processes';
 import { WATCH_LONG_TASKS, longestSince } from './long-tasks';
+import { pageProfiler } from './page-profile';
 
 export interface LibraryFigures {
   /** From the host's launch to the workspace navigation drawn. */
@@ -84,13 +87,15 @@ export async function measureLibrary(
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.addInitScript(WATCH_LONG_TASKS);
   const page = await context.newPage();
+  const profile = await pageProfiler(browser, context, page, options.busy ? `busy-${jobs}` : String(jobs));
   try {
     const opened = performance.now();
-    await page.goto(host.url);
+    await page.goto(host.url, { timeout: GUARD_MS });
     await page.locator('nav[aria-label="Workspaces"]').waitFor({ timeout: GUARD_MS });
     const shellS = host.toReady + (performance.now() - opened) / 1000;
-    await page.waitForLoadState('networkidle');
+    await page.waitForLoadState('networkidle', { timeout: GUARD_MS });
     await longestSince(page);
+    await profile.step('shell');
 
     const clicked = performance.now();
     await page.locator('nav[aria-label="Workspaces"]').getByText('Library', { exact: true }).click();
@@ -102,20 +107,25 @@ export async function measureLibrary(
     await all.first().waitFor({ timeout: GUARD_MS });
     await settled(page);
     const open = await longestSince(page);
+    await profile.step('open');
+    await screenshot(page, options.busy ? `busy-${jobs}-open` : `${jobs}-open`);
 
     let before = await shownIds(page);
     await page.locator('th').filter({ hasText: 'Kind' }).first().click();
     await settled(page, before);
     const sort = await longestSince(page);
+    await profile.step('sort');
 
     const searchBox = page.getByPlaceholder('Search requests or projects');
     before = await shownIds(page);
     await searchBox.fill('customer 123');
     await settled(page, before);
     const search = await longestSince(page);
+    await profile.step('search');
     await searchBox.fill('');
     await settled(page);
     await longestSince(page);
+    await profile.step('search-cleared');
 
     before = await shownIds(page);
     await page
@@ -124,11 +134,13 @@ export async function measureLibrary(
       .click();
     await settled(page, before);
     const filter = await longestSince(page);
+    await profile.step('filter');
 
     // Back to every job, then to the end of the list.
     await page.getByText(/^All /).first().click();
     await settled(page);
     await longestSince(page);
+    await profile.step('all-again');
     before = await shownIds(page);
     await page.evaluate(() => {
       const list = document.querySelector('[data-testid="jobs-window"]');
@@ -136,6 +148,8 @@ export async function measureLibrary(
     });
     await settled(page, before);
     const scrollToEnd = await longestSince(page);
+    await profile.step('scroll-to-end');
+    await screenshot(page, options.busy ? `busy-${jobs}-end` : `${jobs}-end`);
 
     await page.locator('thead .n-checkbox').first().click();
     const download = page.getByTestId('download-selected');
@@ -152,12 +166,14 @@ export async function measureLibrary(
       await dialog.getByLabel('Folder').fill(saveTo);
       await dialog.getByText(`Files will be saved in ${saveTo}`).waitFor({ timeout: GUARD_MS });
       await longestSince(page);
+      await profile.step('download-dialog');
       const clicked = performance.now();
       await dialog.getByRole('button', { name: 'Download', exact: true }).click();
       const writing = options.firstBytes ? firstBytes(saveTo, clicked) : null;
       await page.getByTestId('download-total').waitFor({ timeout: GUARD_MS });
       await page.waitForTimeout(5_000);
       downloadAll = await longestSince(page);
+      await profile.step('download');
       firstBytesS = writing && (await writing);
     }
 
@@ -172,8 +188,20 @@ export async function measureLibrary(
       pageHeapMb: heap.usedSize / 1024 / 1024,
     };
   } finally {
+    await profile.end().catch(() => undefined);
     await context.close();
   }
+}
+
+/**
+ * BENCH_RECORDS_SHOTS=DIR: a screenshot of the Library as measured, to look at (its tasks are left out
+ * of the next step's figure).
+ */
+async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.BENCH_RECORDS_SHOTS;
+  if (!dir) return;
+  await page.screenshot({ path: join(dir, `${name}.png`) });
+  await longestSince(page);
 }
 
 /** Seconds from `since` to the first bytes under `dir`, looked at every 50 ms (Infinity: none by the guard). */

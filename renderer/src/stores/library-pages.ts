@@ -132,8 +132,22 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
     }, wait);
   }
 
+  /**
+   * Rows in view that changed are drawn again once per animation frame, however many updates came in
+   * it: while a campaign runs the host pushes many a second, each its own task, and each drew the whole
+   * table again. (A page not shown draws nothing until it is shown again.)
+   */
+  let frame: number | undefined;
+  function redrawSoon(): void {
+    frame ??= window.requestAnimationFrame(() => {
+      frame = undefined;
+      version.value += 1;
+    });
+  }
+
   function changed(job: JobView): void {
     const before = window_.update(job);
+    if (before) redrawSoon();
     // A progress tick changes nothing the totals or the order count; a new job or a new phase does.
     if (!before || before.phase !== job.phase || before.chargedCredits !== job.chargedCredits) refreshSoon();
   }
@@ -150,6 +164,8 @@ export const useLibraryPagesStore = defineStore('library-pages', () => {
         window.clearInterval(ticker);
         window.clearTimeout(timer);
         timer = undefined;
+        if (frame !== undefined) window.cancelAnimationFrame(frame);
+        frame = undefined;
       };
     }
     return reload();

@@ -1,6 +1,7 @@
 // The Library's pages store under a stream of job events: a burst of new jobs asks the host for the
 // totals and the rows in view once per REFRESH_EVERY_MS, not once per job, and never while the last
-// refresh is still being answered; a change to a row in view is applied in place without asking.
+// refresh is still being answered; a change to a row in view is applied in place without asking, and a
+// burst of them is drawn once a frame.
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushPromises } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
@@ -53,6 +54,22 @@ describe('the Library pages store', () => {
     await flushPromises();
     // One refresh: its three totals questions are one with no filter.
     expect(totalsAsked()).toBe(before + 1);
+    store.dispose();
+  });
+
+  // Fails when each update of a row in view draws the table again: while a campaign runs the host
+  // pushes many a second, each in its own task.
+  it('draws a burst of updates to rows in view once, in the next animation frame', async () => {
+    const { store, fake } = mount();
+    await store.start();
+    store.show(0, 2);
+    await flushPromises();
+    const drawn = store.version;
+    for (let i = 0; i < 20; i += 1) fake.push('jobs.changed', { ...job(i % 2 ? 'a' : 'b'), summary: `tick ${i}` });
+    expect(store.find('b')?.summary).toBe('tick 18');
+    expect(store.version).toBe(drawn);
+    await new Promise((resolve) => window.requestAnimationFrame(resolve));
+    expect(store.version).toBe(drawn + 1);
     store.dispose();
   });
 

@@ -100,7 +100,11 @@ export class JobWindow {
     await Promise.all(wanted.map((n) => this.load(n)));
   }
 
-  /** A job changed: where it is held its row is replaced. Answers whether it was held. */
+  /**
+   * A job changed: where it is held its row is replaced. Answers what it was where held (null: not held).
+   * Not announced through `changed`: the caller says when the view reads the rows again (a campaign's
+   * updates come many a second, and are drawn together).
+   */
   update(job: JobView): JobView | null {
     let before: JobView | null = null;
     for (const pages of [this.pages, this.stale])
@@ -111,7 +115,6 @@ export class JobWindow {
           rows[i] = job;
         }
       }
-    if (before) this.changed();
     return before;
   }
 
