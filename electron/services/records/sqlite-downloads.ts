@@ -3,7 +3,7 @@ import { DownloadEntry } from '../../common/bridge/downloads';
 import { savedCopyAmong } from '../downloads/queue-file';
 import type { QueueName, QueueReader, QueueRecord } from '../downloads/queue-records';
 import type { Logger } from '../host/types';
-import { openRecordsDatabase, setSynchronous, type RecordsDatabase } from './database';
+import { openRecordsDatabase, type RecordsDatabase } from './database';
 import { BACKLOG, BACKLOG_PAUSED, SqliteDownloadBacklog, stateColumn } from './download-backlog';
 import { TurnCommits } from './turn-commits';
 
@@ -38,24 +38,21 @@ interface Batch {
 
 /**
  * The studio's download queue as rows of the folder's database. A change writes the entries it changed;
- * the changes of one event-loop turn are committed in one transaction (TurnCommits). A change that must
- * reach the disk (an entry added, a copy saved) commits with FULL flushing, as the ledger's records do; a
- * resumable detail (a transfer's validators, a copy's time learnt) with NORMAL, which survives the
- * process being killed. The level is the connection's, so it is set through setSynchronous like every
- * other writer's. A commit that fails is logged and its entries are kept for the next one: a download
- * goes on whether or not its record could be written.
+ * the changes of one event-loop turn are committed in one transaction with the other stores' changes on
+ * the connection (TurnCommits). A change that must reach the disk (an entry added, a copy saved) makes
+ * that commit flushed (FULL), as the ledger's records do; a resumable detail (a transfer's validators, a
+ * copy's time learnt) does not (NORMAL), which survives the process being killed. A commit that fails
+ * is logged and its entries are kept for the next one: a download goes on whether or not its record
+ * could be written.
  *
  * Beside the folder's owner (read-only, or no database yet) nothing is written: that process's changes
  * live in its memory, and the owner's record stays the owner's.
  */
 export class SqliteDownloadQueue implements QueueRecord {
-  private readonly commits = new TurnCommits<Batch>(
-    () => ({ entries: new Map(), durable: false }),
-    (batch) => this.commit(batch),
-  );
+  private readonly commits: TurnCommits<Batch>;
   /** The entries of a commit that failed, written with the next one. */
   private kept = new Map<string, DownloadEntry>();
-  private statement: ((entries: readonly DownloadEntry[]) => void) | null = null;
+  private statement: Database.Statement<unknown[]> | null = null;
   readonly backlog: SqliteDownloadBacklog;
 
   constructor(
@@ -64,6 +61,16 @@ export class SqliteDownloadQueue implements QueueRecord {
     private readonly log?: Logger,
   ) {
     this.backlog = new SqliteDownloadBacklog(database, (rows) => parsedRows(rows, log));
+    this.commits = new TurnCommits(database && !database.readOnly ? database.db : null, {
+      empty: () => ({ entries: new Map(), durable: false }),
+      durable: (batch) => batch.durable || this.kept.size > 0,
+      write: (batch) => this.write(batch),
+      failed: (batch, error) => {
+        // Kept for the next commit, with what it kept already, the newer change of an entry winning.
+        this.kept = new Map([...this.kept, ...batch.entries]);
+        this.log?.error('download queue not written', { error: String(error) });
+      },
+    });
   }
 
   load(): DownloadEntry[] {
@@ -76,11 +83,14 @@ export class SqliteDownloadQueue implements QueueRecord {
     return parsedRows(this.database.db.prepare(SAVED_AT).raw().all(path) as unknown[][], this.log);
   }
 
+  /** Settles once the turn is committed; a failure is logged and its entries kept, not thrown. */
   save(changed: Iterable<DownloadEntry> = [], { durable = true }: { durable?: boolean } = {}): Promise<void> {
-    return this.commits.add((batch) => {
-      for (const entry of changed) batch.entries.set(entry.id, entry);
-      batch.durable ||= durable;
-    });
+    return this.commits
+      .add((batch) => {
+        for (const entry of changed) batch.entries.set(entry.id, entry);
+        batch.durable ||= durable;
+      })
+      .catch(() => undefined);
   }
 
   written(): Promise<void> {
@@ -93,29 +103,18 @@ export class SqliteDownloadQueue implements QueueRecord {
     if (this.kept.size > 0) await this.save([], { durable: true });
   }
 
-  private commit({ entries: changed, durable }: Batch): void {
+  /** The turn's changed entries (and those a failed commit kept, first), inside the turn's transaction. */
+  private write({ entries: changed }: Batch): () => void {
     // The kept entries first, as they were asked for first; a newer change of one replaces it in place.
     const entries = new Map([...this.kept, ...changed]);
-    this.kept = new Map();
-    try {
-      this.write([...entries.values()], durable);
-    } catch (error) {
-      this.kept = entries;
-      this.log?.error('download queue not written', { error: String(error) });
+    // Beside the owner nothing is written: the change lives in that process's memory.
+    if (this.database && !this.database.readOnly) {
+      this.statement ??= this.database.db.prepare(PUT_DOWNLOAD);
+      const put = this.statement;
+      for (const entry of entries.values()) put.run(...downloadValues('studio', entry));
     }
-  }
-
-  private write(entries: readonly DownloadEntry[], durable: boolean): void {
-    if (entries.length === 0 || !this.database || this.database.readOnly) return;
-    const { db } = this.database;
-    if (!this.statement) {
-      const put = db.prepare(PUT_DOWNLOAD);
-      this.statement = db.transaction((batch: readonly DownloadEntry[]) => {
-        for (const entry of batch) put.run(...downloadValues('studio', entry));
-      }).immediate;
-    }
-    setSynchronous(db, durable ? 'FULL' : 'NORMAL');
-    this.statement(entries);
+    // Let go of the kept entries only once committed: a failed turn keeps them with its own (failed).
+    return () => (this.kept = new Map());
   }
 }
 

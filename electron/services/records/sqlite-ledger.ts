@@ -8,7 +8,7 @@ import { pickInScope, type JobScope } from '../jobs/job-scope';
 import { chargeRows, findJobTexts } from './ledger-find';
 import { forEachLine, JOURNAL, parseJournalLine, readRecord, type Reporting } from '../jobs/ledger-read';
 import type Database from 'libsql';
-import { setSynchronous, type RecordsDatabase, type Sqlite } from './database';
+import type { RecordsDatabase, Sqlite } from './database';
 import { TurnCommits } from './turn-commits';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -98,21 +98,15 @@ export const REMOVE_JOB = 'DELETE FROM jobs WHERE id = ?';
  * The job ledger as rows of the folder's database, one per job. A `put` settles once its row is
  * committed with the WAL fsynced (synchronous = FULL), which the engine waits for before each paid
  * create. The changes made in one event-loop turn (a burst of submits, a poll round) are committed
- * together: one fsync for all of them rather than one each, and SQLite's statements are synchronous,
- * so a transaction per change would also hold the main thread that much longer.
+ * together, with the other stores' changes on the connection (TurnCommits): one transaction and at
+ * most one fsync for all of them rather than one each.
  *
  * Opened read-only (a command beside the studio that owns the folder), it reads the owner's last
  * commit and SQLite refuses every write. A reader that finds the old journal not yet taken in (the
  * owner has not started since the update) reads the journal over the database, as the import will.
  */
 export class SqliteLedgerStorage implements LedgerStorage {
-  private readonly commits = new TurnCommits<Map<string, JobRecord | null>>(
-    () => new Map(),
-    (values) => {
-      if (!this.database || this.reader) throw new Error('This command only reads the job list; it cannot change it.');
-      writeChanges(this.database.db, values);
-    },
-  );
+  private readonly commits: TurnCommits<Map<string, JobRecord | null>>;
 
   constructor(
     /** null: a reader beside a folder that has no database yet. */
@@ -120,7 +114,17 @@ export class SqliteLedgerStorage implements LedgerStorage {
     /** The data folder: the old journal and the file of records set aside live in its `jobs` folder. */
     private readonly dataDir: string,
     private readonly reporting: Reporting = {},
-  ) {}
+  ) {
+    const db = database && !database.readOnly ? database.db : null;
+    this.commits = new TurnCommits(db, {
+      empty: () => new Map(),
+      durable: (values) => [...values.values()].some(mustReachDisk),
+      write: (values) => {
+        if (!db) throw new Error('This command only reads the job list; it cannot change it.');
+        writeChanges(db, values);
+      },
+    });
+  }
 
   private get reader(): boolean {
     return this.database === null || this.database.readOnly;
@@ -193,7 +197,7 @@ export class SqliteLedgerStorage implements LedgerStorage {
     return this.commits.flush();
   }
 
-  /** Commits the changes of this turn first: a change asked for before the close is not lost with it. */
+  /** Commits the changes of this turn first (every store's on the connection): none is lost with the close. */
   close(): void {
     this.commits.now();
     this.database?.close();
@@ -219,8 +223,8 @@ export class SqliteLedgerStorage implements LedgerStorage {
 }
 
 /**
- * How a commit reaches the disk. A record about to send its paid create (phase `submitting`), and one
- * that just took the create's answer (the service's id, before any poll), are in the WAL and fsynced
+ * Whether a change makes the turn's commit flushed (turn-commits.ts). A record about to send its paid
+ * create (phase `submitting`), and one that just took the create's answer (the service's id, before any poll), are in the WAL and fsynced
  * before the commit returns (FULL): a power cut must lose neither a job the service may charge nor the id
  * that finds it. Every other change (a poll's answer, a job's end) is committed without an fsync of its
  * own (NORMAL: it survives a crash of the studio, and the next FULL commit or checkpoint syncs it): after
@@ -240,6 +244,7 @@ function mustReachDisk(record: JobRecord | null): boolean {
   );
 }
 
+/** The turn's changes of jobs, inside the turn's transaction (prepared once per connection). */
 function writeChanges(db: Sqlite, values: Map<string, JobRecord | null>): void {
   let statements = prepared.get(db);
   if (!statements) {
@@ -247,11 +252,8 @@ function writeChanges(db: Sqlite, values: Map<string, JobRecord | null>): void {
     prepared.set(db, statements);
   }
   const { put, remove } = statements;
-  setSynchronous(db, [...values.values()].some(mustReachDisk) ? 'FULL' : 'NORMAL');
-  db.transaction(() => {
-    for (const [id, record] of values) {
-      if (record === null) remove.run(id);
-      else put.run(id, JSON.stringify(record), ...jobColumns(record));
-    }
-  }).immediate();
+  for (const [id, record] of values) {
+    if (record === null) remove.run(id);
+    else put.run(id, JSON.stringify(record), ...jobColumns(record));
+  }
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type Database from 'libsql';
 import type { Logger } from '../host/types';
 import type { RunStore, RunStores, StoredRun } from '../rows/engine/run-store';
-import { setSynchronous, type RecordsDatabase, type Sqlite } from './database';
+import type { RecordsDatabase, Sqlite } from './database';
 import { oldRunFile, oldRunIds, readOldRun } from './old-runs';
 import { TurnCommits } from './turn-commits';
 
@@ -50,9 +50,9 @@ interface Batch {
  * rows that differ from what the table holds (each run's rows as last written or read are kept here as
  * text, so a balance saved on a run of 10,000 rows writes one row, not 10,000).
  *
- * The changes of one event-loop turn are committed in one transaction, as the ledger's are. A run
- * written whole (made, paused, finished) is flushed (FULL): a Pause or a new campaign must outlive a
- * power cut. A row's change is not flushed on its own (NORMAL: kept through any crash of the studio,
+ * The changes of one event-loop turn are committed in one transaction with the other stores' changes
+ * on the connection (TurnCommits). A run written whole (made, paused, finished) makes it flushed (FULL):
+ * a Pause or a new campaign must outlive a power cut. A row's change is not flushed on its own (NORMAL: kept through any crash of the studio,
  * flushed with the next FULL commit, which the ledger makes before every paid create): at worst a
  * row's newest state is lost to a power cut, and nothing paid hangs on it, since the ledger holds
  * which jobs each row made and the engine asks it before every create.
@@ -62,10 +62,7 @@ interface Batch {
  * them), and refuses every change: the owner's runs are the record.
  */
 export class SqliteRuns implements RunStores {
-  private readonly commits = new TurnCommits<Batch>(
-    () => ({ changes: new Map(), durable: false }),
-    (batch) => this.commit(batch),
-  );
+  private readonly commits: TurnCommits<Batch>;
   private statements: Statements | null = null;
   /**
    * Each run's rows as the table holds them, for the runs this process wrote or read: a digest of each
@@ -80,7 +77,15 @@ export class SqliteRuns implements RunStores {
     private readonly log?: Logger,
     /** A reader's data folder: runs its owner has not taken in yet are read from their old files there. */
     private readonly oldRunsIn?: string,
-  ) {}
+  ) {
+    this.commits = new TurnCommits(database && !database.readOnly ? database.db : null, {
+      empty: () => ({ changes: new Map(), durable: false }),
+      durable: (batch) => batch.durable,
+      write: (batch) => this.commit(batch),
+      // What the table holds of these runs is no longer certain: their next whole write rewrites every row.
+      failed: (batch) => batch.changes.forEach((change) => this.held.delete(`${change.kind}\0${change.id}`)),
+    });
+  }
 
   of<Row extends { row: number }, Run extends StoredRun<Row>>(
     kind: string,
@@ -176,28 +181,23 @@ export class SqliteRuns implements RunStores {
     });
   }
 
-  /** One transaction for the turn's changes: all of them are committed, or none and every caller hears why. */
-  private commit(batch: Batch): void {
-    const changes = [...batch.changes.values()];
+  /**
+   * The turn's changes of runs, inside the turn's transaction (TurnCommits): all of them are committed
+   * or none, and every caller hears why. What the table then holds of each run is kept once committed.
+   */
+  private commit(batch: Batch): () => void {
+    if (!this.database || this.database.readOnly)
+      throw new Error('This command only reads the runs of campaigns and batches; it cannot change them.');
+    const statements = this.prepared(this.database.db);
     const written = new Map<string, Map<number, string> | null>();
-    try {
-      if (!this.database || this.database.readOnly)
-        throw new Error('This command only reads the runs of campaigns and batches; it cannot change them.');
-      const { db } = this.database;
-      const statements = this.prepared(db);
-      setSynchronous(db, batch.durable ? 'FULL' : 'NORMAL');
-      db.transaction(() => {
-        for (const change of changes) written.set(`${change.kind}\0${change.id}`, this.write(statements, change));
-      }).immediate();
-    } catch (error) {
-      // What the table holds of these runs is no longer certain: their next whole write rewrites every row.
-      for (const change of changes) this.held.delete(`${change.kind}\0${change.id}`);
-      throw error;
-    }
-    for (const [key, rows] of written) {
-      if (rows) this.held.set(key, rows);
-      else this.held.delete(key);
-    }
+    for (const change of batch.changes.values())
+      written.set(`${change.kind}\0${change.id}`, this.write(statements, change));
+    return () => {
+      for (const [key, rows] of written) {
+        if (rows) this.held.set(key, rows);
+        else this.held.delete(key);
+      }
+    };
   }
 
   /** Writes one run's change; answers its rows as the table now holds them (null: not known here). */

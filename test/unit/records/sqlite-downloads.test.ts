@@ -17,18 +17,13 @@ import { removeTempDirs, tempDir } from './ledger-fixtures';
 
 afterEach(removeTempDirs);
 
-/** Counts the transactions committed through `db.transaction(...).immediate` on this connection. */
+/** Counts the transactions committed on this connection (the turn's COMMIT, turn-commits.ts). */
 function countCommits(db: Sqlite): { commits: number } {
   const counter = { commits: 0 };
-  const real = db.transaction.bind(db);
-  (db as { transaction: unknown }).transaction = (fn: (...args: never[]) => unknown) => {
-    const made = real(fn);
-    return {
-      immediate: (...args: never[]) => {
-        counter.commits += 1;
-        return made.immediate(...args);
-      },
-    };
+  const real = db.exec.bind(db);
+  (db as { exec: unknown }).exec = (sql: string) => {
+    if (sql === 'COMMIT') counter.commits += 1;
+    return real(sql);
   };
   return counter;
 }
@@ -89,8 +84,9 @@ describe('the download queue in the records database', () => {
     database.close();
   });
 
-  // Fails when the store leaves the connection's level as another writer set it (mutation: drop its
-  // setSynchronous): a saved copy would then be committed unflushed after an upload's NORMAL commit.
+  // Fails when the turn's commit leaves the connection's level as another writer set it (mutation: drop
+  // the setSynchronous of ConnectionTurn.commit, or answer the store's `durable` false): a saved copy
+  // would then be committed unflushed after an upload's NORMAL commit.
   it('flushes a change that must reach the disk (FULL), whatever another writer of the connection set', async () => {
     const dir = tempDir('downloads-flush-');
     const { uploads, downloads, ledger } = openRecords(dir);
@@ -105,6 +101,7 @@ describe('the download queue in the records database', () => {
       fileName: 'f',
       uploadedAt: 1,
     });
+    await uploads.written();
     expect(level(db)).toBe(1);
     await downloads.store.save([download(1)]);
     expect(level(db)).toBe(2);

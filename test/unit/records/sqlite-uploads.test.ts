@@ -62,12 +62,16 @@ describe('the uploads table', () => {
     const { uploader, calls, db, file, records } = setup();
     const first = await uploader.uploadFile(file('a.png', 'picture a'), 's3');
     expect(first.how).toBe('uploaded');
+    // Committed with the turn's other changes on the connection (TurnCommits), found before that too.
+    expect(records.uploads.find('s3', first.hash)?.url).toBe(first.url);
+    await records.uploads.written();
     expect(rows(db)).toEqual([{ storage_id: 's3', hash: first.hash, url: first.url, expires_at: first.expiresAt }]);
     expect(records.uploads.find('s3', first.hash)).toMatchObject({ key: expect.stringMatching(/^[0-9a-f]{16}\//) });
     // Same bytes, another storage: a row of its own, sent again there.
     const elsewhere = await uploader.uploadFile(file('a-copy.png', 'picture a'), 'sandbox');
     expect(elsewhere.how).toBe('uploaded');
     expect(calls.upload).toBe(2);
+    await records.uploads.written();
     expect(rows(db).map((r) => r.storage_id)).toEqual(['s3', 'sandbox']);
   });
 
@@ -91,13 +95,14 @@ describe('the uploads table', () => {
   });
 
   it('renews a link about to end in place: the same object, a new link in the same row', async () => {
-    const { uploader, calls, file, clock, db } = setup();
+    const { uploader, calls, file, clock, db, records } = setup();
     const first = await uploader.uploadFile(file('a.png', 'bytes to relink'), 's3');
     clock.now = (first.expiresAt as number) - LINK_MARGIN_MS + 1;
     const renewed = await uploader.uploadFile(file('a.png', 'bytes to relink'), 's3');
     expect(renewed.how).toBe('relinked');
     expect(renewed.url).not.toBe(first.url);
     expect(calls).toEqual({ upload: 1, relink: 1 });
+    await records.uploads.written();
     expect(rows(db)).toEqual([{ storage_id: 's3', hash: first.hash, url: renewed.url, expires_at: renewed.expiresAt }]);
     // The row kept its object: renewing again asks for the same key.
     const stored = db.prepare('SELECT object_key, uploaded_at FROM uploads').get() as Record<string, unknown>;
@@ -112,6 +117,7 @@ describe('the uploads table', () => {
     // Past the old link's end by more than FORGET_AFTER_MS: the next upload's housekeeping deletes it.
     clock.now = (old.expiresAt as number) + FORGET_AFTER_MS + 1;
     const recent = await uploader.uploadFile(file('recent.png', 'recent'), 's3');
+    await records.uploads.written();
     expect(
       rows(db)
         .map((r) => r.hash)
@@ -124,8 +130,9 @@ describe('the uploads table', () => {
   });
 
   it('beside the owner, finds what the owner recorded and writes nothing', async () => {
-    const { uploader, file, dir } = setup();
+    const { uploader, file, dir, records } = setup();
     const first = await uploader.uploadFile(file('a.png', 'owner bytes'), 's3');
+    await records.uploads.written();
     const reader = openRecords(dir, { readOnly: true }).uploads;
     expect(reader.find('s3', first.hash)?.url).toBe(first.url);
     reader.remember({ ...(reader.find('s3', first.hash) as NonNullable<ReturnType<typeof reader.find>>), url: 'x' });
@@ -145,6 +152,7 @@ describe('the uploads table', () => {
     await records.ledger.put(record('paid-1', 'submitting'));
     expect(level()).toBe(2);
     await uploader.uploadFile(file('a.png', 'between two creates'), 's3');
+    await records.uploads.written();
     expect(level()).toBe(1);
     await records.ledger.put(record('paid-2', 'submitting'));
     expect(level()).toBe(2);
@@ -191,8 +199,10 @@ describe('a worker making many rows', () => {
       await uploader.uploadAll(paths, 's3');
     };
     for (let n = 0; n < 10; n += 1) await row(n);
+    await records.uploads.written();
     const early = reachable({ uploader, uploads: records.uploads });
     for (let n = 10; n < 600; n += 1) await row(n);
+    await records.uploads.written();
     const late = reachable({ uploader, uploads: records.uploads });
     expect((db.prepare('SELECT count(*) FROM uploads').raw().get() as number[])[0]).toBe(1800);
     expect(late).toEqual(early);

@@ -67,12 +67,13 @@ describe('taking the old record of uploads in', () => {
     expect(tableOf(dir)).toHaveLength(3);
   });
 
-  it('skips entries that are not entries, and never puts an older link over a row written since', () => {
+  it('skips entries that are not entries, and never puts an older link over a row written since', async () => {
     const dir = tempDir('uploads-import-again-');
     writeOldRecord(dir, [entry(0), { hash: 'no storage' }, 'junk', entry(1)]);
     const { uploads } = openRecords(dir);
     expect(tableOf(dir).map((r) => r.hash)).toEqual(['hash-0', 'hash-1']);
     uploads.remember(entry(0, { url: 'renewed' }));
+    await uploads.written();
     // An older version run meanwhile wrote a new file with its stale link: taken in beside, not over.
     writeOldRecord(dir, [entry(0, { url: 'stale' }), entry(5)]);
     openRecords(dir);
