@@ -74,11 +74,13 @@ export function campaignRowMaker(
         // The queued campaign's cap (its `partOf`'s): one count in the queue's budget, for every worker's rows.
         partOf: queued.id,
         // Whether it goes to a bucket is this worker's to say, not what an earlier worker of the row did.
+        // A row taken over comes as its take's job kept it (its voiceovers, its videos made): from pending,
+        // its steps start at the first whose result it lacks, and a step under way finds its intent.
         rows: [{ ...row, state: 'pending', bucketCopy: undefined }],
       });
       if (await campaigns.get(id)) await campaigns.replace(record);
       else await campaigns.create(record);
-      campaigns.guard(id, live.running);
+      campaigns.guard(id, live.running, live.progress);
       const ended = await campaigns.run(id);
       let made = ended.rows[0] as CampaignRowRecord;
       let file: RowReport['file'] = made.state === 'done' ? await fileFacts(join(record.outDir, made.fileName)) : null;

@@ -38,7 +38,7 @@ export function batchRowMaker(
           partOf: queued.id,
           rows: [{ ...(row as BatchRowRecord), state: 'pending' }],
         });
-      batches.guard(id, live.running);
+      batches.guard(id, live.running, live.progress);
       await batches.run(id);
       const record = await batches.get(id);
       const made = (record?.rows[0] ?? row) as BatchRowRecord;

@@ -1,7 +1,7 @@
 import { DelayedError, Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../host/types';
-import type { RowBase } from '../engine/row-kind';
+import { rowUnderWay, type RowBase } from '../engine/row-kind';
 import { withinMs } from '../engine/within';
 import { queueClient, type QueueOutage } from './queue-outage';
 import type { RedisTarget } from './redis-target';
@@ -47,6 +47,8 @@ export function takeOfJobId(id: string): TakeAt | null {
 const REPORT_KEPT_SECONDS = 7 * 86_400;
 /** Takes started a second: more than any worker starts, so the limiter holds only when told to. */
 const NO_CAP = 1_000_000_000;
+/** How long a take's report waits for its last progress write (a Redis that has gone answers none). */
+const PROGRESS_WRITE_MS = 2_000;
 /** How long one read of the queue's events waits for news before it reads again. */
 const EVENTS_BLOCK_MS = 1_000;
 
@@ -78,8 +80,12 @@ export interface RowTakesOptions {
   log?: Logger;
 }
 
-/** What a worker does with a take: makes the row to its end and answers its report (kept as the job's return value). */
-export type MakeTake = (take: RowTake) => Promise<RowReport>;
+/**
+ * What a worker does with a take: makes the row to its end and answers its report (kept as the job's
+ * return value). `progress` is told the row at each change while it is made: the step it stands at and
+ * what the steps before it made go into the job's data, where a worker that takes the row over reads them.
+ */
+export type MakeTake = (take: RowTake, progress: (row: RowBase) => void) => Promise<RowReport>;
 
 /**
  * Queued runs on BullMQ as BullMQ means it: each take of a row is one job (its id names the run, row and
@@ -242,10 +248,14 @@ export class RowTakes {
   }
 
   private async made(make: MakeTake, job: Job<RowTake, RowReport>, token?: string): Promise<RowReport> {
-    const making = make(job.data);
+    const progress = this.progress(job);
+    const making = make(job.data, progress.saw);
     this.making.add(making);
     try {
-      return await making;
+      const report = await making;
+      // The last step's write lands before the report, which ends the job (and lets the studio remove it).
+      await withinMs(progress.saved(), PROGRESS_WRITE_MS);
+      return report;
     } catch (error) {
       if (!(error instanceof GiveBack)) throw error;
       // Back on the queue as it was, for any worker after a while: its studio hears nothing of it.
@@ -254,5 +264,30 @@ export class RowTakes {
     } finally {
       this.making.delete(making);
     }
+  }
+
+  /**
+   * The take's progress kept in its job's data (`job.updateData`, BullMQ's way of keeping a job's steps,
+   * which its process-step-jobs pattern reads on the next attempt): each change of a row under way writes
+   * the row as it stands, in order, so a worker that takes the row over after this one is killed starts
+   * from that step, with what the steps before made (a campaign row's voiceovers are not asked for again).
+   * Progress (`updateProgress`) is for watchers: each write is an event every follower reads, and the
+   * studio needs none of them; the intents still say what a step under way may have sent.
+   */
+  private progress(job: Job<RowTake, RowReport>): { saw: (row: RowBase) => void; saved: () => Promise<unknown> } {
+    let last = JSON.stringify(job.data.row);
+    let writes: Promise<unknown> = Promise.resolve();
+    return {
+      saw: (row) => {
+        const text = JSON.stringify(row);
+        if (text === last || !rowUnderWay(row)) return;
+        last = text;
+        const data: RowTake = { ...job.data, row };
+        writes = writes
+          .then(() => job.updateData(data))
+          .catch((error: unknown) => this.outage.warn("a take's progress could not be kept", error, { take: job.id }));
+      },
+      saved: () => writes,
+    };
   }
 }
